@@ -1,0 +1,1 @@
+"""trainstack components: the spec, the catalog, and one GPU-cluster component per cloud."""

@@ -1,0 +1,223 @@
+"""The AWS GPU cluster component: thin wiring over components.aws.planning."""
+from __future__ import annotations
+
+import ipaddress
+
+import pulumi
+import pulumi_aws as aws
+
+from components.aws import planning
+from components.base import ClusterArgs, GpuCluster
+from components.tags import CLUSTER_TAG
+
+# AWS Deep Learning Base AMI (NVIDIA driver, EFA installer, Ubuntu 22.04), resolved at deploy time.
+DLAMI_PARAMETER = ("/aws/service/deeplearning/ami/x86_64/"
+                   "base-oss-nvidia-driver-gpu-ubuntu-22.04/latest/ami-id")
+VPC_CIDR = "10.42.0.0/16"
+PRIVATE_CIDR = "10.42.0.0/18"   # nodes, their EFA NICs and the filesystem
+PUBLIC_CIDR = "10.42.64.0/24"   # only the NAT gateway lives here
+ROOT_VOLUME_GIB = 500
+
+
+class AwsGpuCluster(GpuCluster):
+    """EFA nodes (an Auto Scaling group in one subnet and a cluster placement group), FSx for
+    Lustre in the same subnet linked to an S3 bucket, an AWS Budgets alarm, tags everywhere."""
+
+    cloud = "aws"
+
+    def _build(self, name: str, args: ClusterArgs) -> dict[str, object]:
+        spec, sel, tags = args.spec, args.selection, args.tags
+        region, zone = sel.region, sel.zone
+        net = self._network(name, region, zone, tags, spec.access.ssh_cidrs)
+        bucket = self._bucket(name, region, tags, spec.bucket.retain_on_destroy)
+        fs, dra = self._filesystem(name, args, net, bucket)
+        group, pg = self._nodes(name, args, net)
+        budget = self._budget(name, args, bucket)
+        return {
+            "node_group": group.name,
+            "placement_group": pg.name,
+            "filesystem_id": fs.id,
+            "filesystem_dns": fs.dns_name,
+            "filesystem_mount_name": fs.mount_name,
+            "filesystem_capacity_gib": planning.fsx_capacity_gib(spec.filesystem.capacity_gib),
+            "filesystem_throughput_mbps_per_tib": planning.fsx_throughput(
+                spec.filesystem.throughput_mbps_per_tib),
+            "filesystem_bucket_path": dra.file_system_path,
+            "bucket_name": bucket.bucket,
+            "budget_name": budget.name,
+            "region": region,
+            "zone": zone,
+        }
+
+    # -- network -------------------------------------------------------------------------------
+
+    def _network(self, name, region, zone, tags, ssh_cidrs):
+        vpc = aws.ec2.Vpc(f"{name}-vpc", cidr_block=VPC_CIDR, enable_dns_hostnames=True,
+                          enable_dns_support=True, region=region,
+                          tags={**tags, "Name": f"{name}-vpc"}, opts=self.child())
+        private = aws.ec2.Subnet(f"{name}-subnet", vpc_id=vpc.id, cidr_block=PRIVATE_CIDR,
+                                 availability_zone=zone, map_public_ip_on_launch=False,
+                                 region=region, tags={**tags, "Name": f"{name}-nodes"},
+                                 opts=self.child())
+        public = aws.ec2.Subnet(f"{name}-public-subnet", vpc_id=vpc.id, cidr_block=PUBLIC_CIDR,
+                                availability_zone=zone, map_public_ip_on_launch=False,
+                                region=region, tags={**tags, "Name": f"{name}-nat"},
+                                opts=self.child())
+        igw = aws.ec2.InternetGateway(f"{name}-igw", vpc_id=vpc.id, region=region, tags=tags,
+                                      opts=self.child())
+        eip = aws.ec2.Eip(f"{name}-nat-ip", domain="vpc", region=region, tags=tags,
+                          opts=self.child(depends_on=[igw]))
+        nat = aws.ec2.NatGateway(f"{name}-nat", subnet_id=public.id, allocation_id=eip.id,
+                                 region=region, tags=tags, opts=self.child())
+        public_rt = aws.ec2.RouteTable(
+            f"{name}-public-rt", vpc_id=vpc.id, region=region, tags=tags,
+            routes=[aws.ec2.RouteTableRouteArgs(cidr_block="0.0.0.0/0", gateway_id=igw.id)],
+            opts=self.child())
+        private_rt = aws.ec2.RouteTable(
+            f"{name}-private-rt", vpc_id=vpc.id, region=region, tags=tags,
+            routes=[aws.ec2.RouteTableRouteArgs(cidr_block="0.0.0.0/0", nat_gateway_id=nat.id)],
+            opts=self.child())
+        aws.ec2.RouteTableAssociation(f"{name}-public-rta", subnet_id=public.id,
+                                      route_table_id=public_rt.id, region=region,
+                                      opts=self.child())
+        aws.ec2.RouteTableAssociation(f"{name}-private-rta", subnet_id=private.id,
+                                      route_table_id=private_rt.id, region=region,
+                                      opts=self.child())
+        # Bucket traffic stays off the NAT gateway (and its per-GB charge).
+        aws.ec2.VpcEndpoint(f"{name}-s3-endpoint", vpc_id=vpc.id,
+                            service_name=f"com.amazonaws.{region}.s3",
+                            vpc_endpoint_type="Gateway", route_table_ids=[private_rt.id],
+                            region=region, tags=tags, opts=self.child())
+        sg = aws.ec2.SecurityGroup(f"{name}-sg", vpc_id=vpc.id, region=region,
+                                   description="trainstack cluster: EFA, Lustre and node traffic",
+                                   tags={**tags, "Name": f"{name}-cluster"}, opts=self.child())
+        # EFA needs both a self-referencing ingress and egress rule; all protocols, no ports.
+        aws.vpc.SecurityGroupIngressRule(f"{name}-sg-self-in", security_group_id=sg.id,
+                                         referenced_security_group_id=sg.id, ip_protocol="-1",
+                                         region=region, tags=tags, opts=self.child())
+        aws.vpc.SecurityGroupEgressRule(f"{name}-sg-self-out", security_group_id=sg.id,
+                                        referenced_security_group_id=sg.id, ip_protocol="-1",
+                                        region=region, tags=tags, opts=self.child())
+        aws.vpc.SecurityGroupEgressRule(f"{name}-sg-internet-out", security_group_id=sg.id,
+                                        cidr_ipv4="0.0.0.0/0", ip_protocol="-1",
+                                        region=region, tags=tags, opts=self.child())
+        for i, cidr in enumerate(ssh_cidrs):
+            family = ipaddress.ip_network(cidr, strict=False).version
+            aws.vpc.SecurityGroupIngressRule(
+                f"{name}-sg-ssh-{i}", security_group_id=sg.id, ip_protocol="tcp",
+                from_port=22, to_port=22, region=region, tags=tags, opts=self.child(),
+                **({"cidr_ipv4": cidr} if family == 4 else {"cidr_ipv6": cidr}))
+        return {"vpc": vpc, "subnet": private, "sg": sg}
+
+    # -- bucket --------------------------------------------------------------------------------
+
+    def _bucket(self, name, region, tags, retain):
+        # The bucket and its protections outlive `pulumi destroy` unless the spec says otherwise.
+        keep = self.child(retain_on_delete=retain)
+        bucket = aws.s3.Bucket(f"{name}-data", force_destroy=not retain, region=region,
+                               tags=tags, opts=keep)
+        aws.s3.BucketVersioning(
+            f"{name}-data-versioning", bucket=bucket.id, region=region,
+            versioning_configuration=aws.s3.BucketVersioningVersioningConfigurationArgs(
+                status="Enabled"), opts=keep)
+        aws.s3.BucketServerSideEncryptionConfiguration(
+            f"{name}-data-encryption", bucket=bucket.id, region=region,
+            rules=[aws.s3.BucketServerSideEncryptionConfigurationRuleArgs(
+                apply_server_side_encryption_by_default=aws.s3.
+                BucketServerSideEncryptionConfigurationRuleApplyServerSideEncryptionByDefaultArgs(
+                    sse_algorithm="aws:kms"),
+                bucket_key_enabled=True)], opts=keep)
+        aws.s3.BucketPublicAccessBlock(
+            f"{name}-data-public-access", bucket=bucket.id, region=region,
+            block_public_acls=True, block_public_policy=True, ignore_public_acls=True,
+            restrict_public_buckets=True, opts=keep)
+        return bucket
+
+    # -- filesystem ----------------------------------------------------------------------------
+
+    def _filesystem(self, name, args: ClusterArgs, net, bucket):
+        spec, region, tags = args.spec, args.selection.region, args.tags
+        fs = aws.fsx.LustreFileSystem(
+            f"{name}-fs", subnet_ids=net["subnet"].id, security_group_ids=[net["sg"].id],
+            deployment_type="PERSISTENT_2", storage_type="SSD",
+            storage_capacity=planning.fsx_capacity_gib(spec.filesystem.capacity_gib),
+            per_unit_storage_throughput=planning.fsx_throughput(
+                spec.filesystem.throughput_mbps_per_tib),
+            file_system_type_version="2.15", data_compression_type="LZ4",
+            metadata_configuration=aws.fsx.LustreFileSystemMetadataConfigurationArgs(
+                mode="AUTOMATIC"),
+            region=region, tags=tags, opts=self.child())
+        events = ["NEW", "CHANGED", "DELETED"]
+        dra = aws.fsx.DataRepositoryAssociation(
+            f"{name}-fs-bucket-link", file_system_id=fs.id, file_system_path="/bucket",
+            data_repository_path=bucket.bucket.apply(lambda b: f"s3://{b}/"),
+            batch_import_meta_data_on_create=True,
+            s3=aws.fsx.DataRepositoryAssociationS3Args(
+                auto_import_policy=aws.fsx.DataRepositoryAssociationS3AutoImportPolicyArgs(
+                    events=events),
+                auto_export_policy=aws.fsx.DataRepositoryAssociationS3AutoExportPolicyArgs(
+                    events=events)),
+            region=region, tags=tags, opts=self.child())
+        return fs, dra
+
+    # -- nodes ---------------------------------------------------------------------------------
+
+    def _nodes(self, name, args: ClusterArgs, net):
+        spec, sel, tags = args.spec, args.selection, args.tags
+        region = sel.region
+        pg = aws.ec2.PlacementGroup(f"{name}-pg", strategy="cluster", region=region, tags=tags,
+                                    opts=self.child())
+        image = spec.clouds.aws.image_id or aws.ssm.get_parameter_output(
+            name=DLAMI_PARAMETER, region=region, opts=pulumi.InvokeOutputOptions(parent=self)).value
+        nics = [aws.ec2.LaunchTemplateNetworkInterfaceArgs(
+            network_card_index=nic.network_card_index, device_index=nic.device_index,
+            interface_type=nic.interface_type, subnet_id=net["subnet"].id,
+            security_groups=[net["sg"].id], delete_on_termination="true",
+            associate_public_ip_address="false")
+            for nic in planning.efa_layout(sel.instance, sel.use_rdma)]
+        lt = aws.ec2.LaunchTemplate(
+            f"{name}-lt", image_id=image, instance_type=sel.instance.name,
+            network_interfaces=nics,
+            instance_market_options=aws.ec2.LaunchTemplateInstanceMarketOptionsArgs(
+                market_type="spot") if spec.spot else None,
+            block_device_mappings=[aws.ec2.LaunchTemplateBlockDeviceMappingArgs(
+                device_name="/dev/sda1", ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
+                    volume_size=ROOT_VOLUME_GIB, volume_type="gp3", encrypted="true",
+                    delete_on_termination="true"))],
+            metadata_options=aws.ec2.LaunchTemplateMetadataOptionsArgs(http_tokens="required"),
+            # Instances and volumes launched by the group get the tags here, not from the group.
+            tag_specifications=[aws.ec2.LaunchTemplateTagSpecificationArgs(resource_type=kind,
+                                                                           tags=tags)
+                                for kind in ("instance", "volume", "network-interface")],
+            region=region, tags=tags, opts=self.child())
+        group = aws.autoscaling.Group(
+            f"{name}-nodes", min_size=spec.nodes, max_size=spec.nodes,
+            desired_capacity=spec.nodes, vpc_zone_identifiers=[net["subnet"].id],
+            placement_group=pg.name,
+            launch_template=aws.autoscaling.GroupLaunchTemplateArgs(id=lt.id, version="$Latest"),
+            wait_for_capacity_timeout="30m",
+            tags=[aws.autoscaling.GroupTagArgs(key=k, value=v, propagate_at_launch=True)
+                  for k, v in sorted(tags.items())],
+            region=region, opts=self.child())
+        return group, pg
+
+    # -- budget --------------------------------------------------------------------------------
+
+    def _budget(self, name, args: ClusterArgs, bucket):
+        spec, tags = args.spec, args.tags
+        thresholds = planning.budget_thresholds(spec.budget.alert_percents, spec.budget.emails)
+        # Budgets can only filter on an *active* cost-allocation tag; at least one tagged resource
+        # must exist before AWS lets the key be activated.
+        cost_tag = aws.costexplorer.CostAllocationTag(f"{name}-cost-tag", tag_key=CLUSTER_TAG,
+                                                      status="Active",
+                                                      opts=self.child(depends_on=[bucket]))
+        return aws.budgets.Budget(
+            f"{name}-budget", name=f"{name}-{args.stack}-monthly", budget_type="COST",
+            time_unit="MONTHLY", limit_amount=f"{spec.budget.monthly_usd:.2f}", limit_unit="USD",
+            cost_filters=[aws.budgets.BudgetCostFilterArgs(
+                name="TagKeyValue", values=[planning.cost_filter_value(CLUSTER_TAG, spec.name)])],
+            notifications=[aws.budgets.BudgetNotificationArgs(
+                comparison_operator="GREATER_THAN", notification_type="ACTUAL",
+                threshold=float(p), threshold_type="PERCENTAGE",
+                subscriber_email_addresses=list(spec.budget.emails)) for p in thresholds],
+            tags=tags, opts=self.child(depends_on=[cost_tag]))

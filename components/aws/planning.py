@@ -1,0 +1,67 @@
+"""Pure AWS planning: EFA interface layout, FSx sizes, budget notifications. Tested without mocks."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from components.catalog import InstanceType
+from components.errors import SpecError
+
+FSX_THROUGHPUT_TIERS = (125, 250, 500, 1000)  # PERSISTENT_2 SSD, MB/s/TiB (cloud-map §9.1)
+MAX_BUDGET_NOTIFICATIONS = 5                   # AWS Budgets CreateNotification limit (§9.4)
+MAX_BUDGET_EMAILS = 10
+
+
+@dataclass(frozen=True)
+class Nic:
+    network_card_index: int
+    device_index: int
+    interface_type: str  # interface (ENA) | efa-only
+
+
+def efa_layout(itype: InstanceType, use_rdma: bool) -> list[Nic]:
+    """The launch-template NICs AWS now recommends (cloud-map §9.2).
+
+    Card 0 device 0 is the ENA primary (an EFA-only NIC cannot be primary); card 0 device 1 is
+    EFA-only when card 0 has EFA; every other network card carries one EFA-only NIC on device 0.
+    The result has exactly `itype.rdma_nics` EFA interfaces.
+    """
+    nics = [Nic(0, 0, "interface")]
+    if not use_rdma or itype.rdma_nics == 0:
+        return nics
+    cards = itype.network_cards or itype.rdma_nics
+    card0_has_efa = cards == itype.rdma_nics  # p6-b300: 17 cards, card 0 is ENA only
+    if card0_has_efa:
+        nics.append(Nic(0, 1, "efa-only"))
+    nics.extend(Nic(card, 0, "efa-only") for card in range(1, cards))
+    return nics
+
+
+def fsx_capacity_gib(requested: int) -> int:
+    """PERSISTENT_2 SSD sizes: 1200, 2400, then multiples of 2400 GiB (cloud-map §9.1)."""
+    if requested <= 1200:
+        return 1200
+    return 2400 * math.ceil(requested / 2400)
+
+
+def fsx_throughput(requested: int) -> int:
+    """The smallest PERSISTENT_2 tier at or above the request (1000 is the top tier)."""
+    return next((t for t in FSX_THROUGHPUT_TIERS if t >= requested), FSX_THROUGHPUT_TIERS[-1])
+
+
+def budget_thresholds(alert_percents: list[float], emails: list[str]) -> list[float]:
+    if len(alert_percents) > MAX_BUDGET_NOTIFICATIONS:
+        raise SpecError("budget.alert_percents",
+                        f"has {len(alert_percents)} entries; AWS Budgets allows at most "
+                        f"{MAX_BUDGET_NOTIFICATIONS} notifications per budget.",
+                        "Keep the five thresholds that matter most (e.g. 50, 80, 100).")
+    if len(emails) > MAX_BUDGET_EMAILS:
+        raise SpecError("budget.emails", f"has {len(emails)} addresses; AWS allows at most "
+                        f"{MAX_BUDGET_EMAILS} email subscribers per notification.",
+                        "Use a mailing list address instead of individual ones.")
+    return sorted(alert_percents)
+
+
+def cost_filter_value(tag_key: str, tag_value: str) -> str:
+    """Budgets' TagKeyValue format for user tags; without `user:` the budget matches nothing."""
+    return f"user:{tag_key}${tag_value}"

@@ -1,0 +1,219 @@
+"""The cloud-neutral cluster interface: one `Cloud` planner per provider, one component per cloud.
+
+A `Cloud` is a light, stateless object (after SkyPilot's `sky/clouds/cloud.py`): it validates the
+spec's location for its provider, picks the instance type from the catalog, and names the
+component class that declares the resources. Planning is pure and runs before any resource is
+declared, so bad input fails with nothing half-created. Provider SDKs are imported only when a
+component is built, so planning, policies and estimates never pay for them.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import pulumi
+
+from components import catalog
+from components.catalog import InstanceType, Price
+from components.errors import SpecError
+from components.spec import ClusterSpec, zone_in_region
+from components.tags import cluster_tags
+
+
+class Feature(enum.Enum):
+    RDMA = "rdma"
+    SPOT = "spot"
+    BUDGET_ALARM = "budget alarm"
+    PARALLEL_FS = "parallel filesystem"
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What the catalog chose for one cloud, and why."""
+
+    cloud: str
+    region: str
+    zone: str
+    instance: InstanceType
+    price: Price
+    use_rdma: bool
+    fabric_note: str
+    nodes: int
+    spot: bool
+
+    @property
+    def usd_per_hour(self) -> float:
+        return round(self.nodes * self.price.hourly(self.spot), 4)
+
+
+@dataclass(frozen=True)
+class ClusterArgs:
+    spec: ClusterSpec
+    selection: Selection
+    stack: str
+
+    @property
+    def tags(self) -> dict[str, str]:
+        return cluster_tags(self.spec, self.stack)
+
+
+class Cloud:
+    """One provider's planning rules. Subclasses set `name` and override the hooks they need."""
+
+    name: str = ""
+    # Features this cloud cannot provide, with the reason users are told.
+    _UNSUPPORTED: dict[Feature, str] = {}
+
+    def validate_location(self, spec: ClusterSpec) -> None:
+        loc = spec.location(self.name)
+        if not zone_in_region(loc.zone, loc.region):
+            raise SpecError(f"clouds.{self.name}.zone",
+                            f"{loc.zone!r} is not a zone of region {loc.region!r}.",
+                            f"Use a zone named after the region, such as {loc.region}a / "
+                            f"{loc.region}-a, or change clouds.{self.name}.region.")
+
+    def zone_offers(self, price: Price, zone: str) -> bool:
+        """Whether the catalog's zone data (when it has any) lists `zone` for this price row."""
+        return not price.zones or zone in price.zones
+
+    def check_features(self, spec: ClusterSpec) -> None:
+        wanted = {Feature.RDMA: spec.interconnect == "rdma", Feature.SPOT: spec.spot}
+        for feature, asked in wanted.items():
+            if asked and feature in self._UNSUPPORTED:
+                raise SpecError(feature.value, f"is not available on {self.name}: "
+                                f"{self._UNSUPPORTED[feature]}", "Drop it for this cloud.")
+
+    def fabric_note(self, itype: InstanceType, use_rdma: bool) -> str:
+        if use_rdma:
+            return f"{itype.fabric} RDMA ({itype.rdma_nics} NICs, {itype.fabric_gbps or '?'} Gbps)"
+        return f"{itype.fabric} (no RDMA)"
+
+    def component(self) -> Callable[..., pulumi.ComponentResource]:
+        raise NotImplementedError
+
+    # -- selection -------------------------------------------------------------------------
+
+    def select(self, spec: ClusterSpec) -> Selection:
+        self.check_features(spec)
+        self.validate_location(spec)
+        loc = spec.location(self.name)
+        gpus = _canonical_gpus(spec.gpu)
+        if loc.instance_type:
+            itype = catalog.instance_type(self.name, loc.instance_type)
+            if itype.gpu not in gpus:
+                raise SpecError(f"clouds.{self.name}.instance_type",
+                                f"{itype.name} carries {itype.gpu}, which is not in gpu {spec.gpu}.",
+                                f"Add {itype.gpu} to gpu, or set instance_type to null.")
+            candidates = [itype]
+        else:
+            candidates = [t for g in gpus for t in _by_preference(self.name, g)]
+        if spec.interconnect == "rdma":
+            rdma = [t for t in candidates if t.rdma]
+            if not rdma:
+                offered = sorted(t.name for t in catalog.instance_types()
+                                 if t.cloud == self.name and t.rdma)
+                raise SpecError("interconnect", f"'rdma' is required but {', '.join(t.name for t in candidates) or 'no candidate type'} on {self.name} has no RDMA.",
+                                f"Use a type that has it ({', '.join(offered) or 'none on this cloud'}), "
+                                "or set interconnect: fastest.")
+            candidates = rdma
+        for gpu in gpus:
+            for itype in (t for t in candidates if t.gpu == gpu):
+                row = catalog.price(self.name, itype.name, loc.region)
+                if row is None or not self.zone_offers(row, loc.zone):
+                    continue
+                use_rdma = itype.rdma and spec.interconnect != "tcp"
+                return Selection(self.name, loc.region, loc.zone, itype, row, use_rdma,
+                                 self.fabric_note(itype, use_rdma), spec.nodes, spec.spot)
+        raise self._not_offered(spec, candidates, loc)
+
+    def _not_offered(self, spec, candidates, loc) -> SpecError:
+        where = []
+        for itype in candidates:
+            rows = [p for p in catalog.prices()
+                    if p.cloud == self.name and p.instance_type == itype.name]
+            in_region = [p for p in rows if p.region == loc.region]
+            if in_region and in_region[0].zones:
+                where.append(f"{itype.name} ({itype.gpu}) in {loc.region} only in zone(s) "
+                             f"{', '.join(in_region[0].zones)}")
+            else:
+                where.append(f"{itype.name} ({itype.gpu}) in {', '.join(sorted(p.region for p in rows)) or 'no region'}")
+        field = f"clouds.{self.name}.zone" if any("zone(s)" in w for w in where) else "gpu"
+        return SpecError(field, f"none of {spec.gpu} is offered on {self.name} in {loc.zone} "
+                         f"({loc.region}) by trainstack's catalog.",
+                         "Offered: " + "; ".join(where) + ". Change the region/zone or the gpu list.")
+
+
+def _canonical_gpus(names: list[str]) -> list[str]:
+    out = []
+    for name in names:
+        gpu = catalog.canonical_gpu(name)
+        if gpu is None:
+            raise SpecError("gpu", f"{name!r} is not a GPU model trainstack knows.",
+                            "Use one of: " + ", ".join(catalog.known_gpus()) + ".")
+        out.append(gpu)
+    return out
+
+
+def _by_preference(cloud: str, gpu: str) -> list[InstanceType]:
+    """Types of one GPU model, RDMA first, then the fastest fabric."""
+    types = [t for t in catalog.instance_types() if t.cloud == cloud and t.gpu == gpu]
+    return sorted(types, key=lambda t: (not t.rdma, -(t.fabric_gbps or 0), t.name))
+
+
+_REGISTRY: dict[str, Cloud] = {}
+
+
+def register(cls: type[Cloud]) -> type[Cloud]:
+    _REGISTRY[cls.name] = cls()
+    return cls
+
+
+def get_cloud(name: str) -> Cloud:
+    from components import clouds  # noqa: F401  (imports register every implemented cloud)
+    if name not in _REGISTRY:
+        raise SpecError("cloud", f"{name!r} is not a cloud trainstack can build yet.",
+                        "Use one of: " + ", ".join(sorted(_REGISTRY)) + ".")
+    return _REGISTRY[name]
+
+
+def implemented_clouds() -> list[str]:
+    from components import clouds  # noqa: F401
+    return sorted(_REGISTRY)
+
+
+def plan_selection(spec: ClusterSpec, cloud: str) -> Selection:
+    """Everything that can be checked before a resource is declared; raises SpecError."""
+    selection = get_cloud(cloud).select(spec)
+    day = selection.usd_per_hour * 24
+    if spec.budget.monthly_usd < day:
+        raise SpecError("budget.monthly_usd",
+                        f"{spec.budget.monthly_usd:,.0f} USD cannot pay for one day of this cluster on "
+                        f"{cloud} ({spec.nodes} x {selection.instance.name} = "
+                        f"{selection.usd_per_hour:,.2f} USD/h, {day:,.0f} USD/day).",
+                        "Raise the budget, use fewer nodes, or set spot: true.")
+    return selection
+
+
+class GpuCluster(pulumi.ComponentResource):
+    """Base of every cloud's cluster component: token, tags, outputs, in the Pulumi idiom.
+
+    Subclasses implement `_build()` and return the stack outputs; the base registers them last.
+    """
+
+    cloud: str = ""
+
+    def __init__(self, name: str, args: ClusterArgs, opts: Optional[pulumi.ResourceOptions] = None):
+        super().__init__(f"trainstack:{self.cloud}:GpuCluster", name, None, opts)
+        self.args = args
+        self.outputs: dict[str, object] = self._build(name, args)
+        self.outputs["usd_per_hour"] = args.selection.usd_per_hour
+        self.outputs["instance_type"] = args.selection.instance.name
+        self.outputs["interconnect"] = args.selection.fabric_note
+        self.register_outputs(self.outputs)
+
+    def child(self, **extra) -> pulumi.ResourceOptions:
+        return pulumi.ResourceOptions(parent=self, **extra)
+
+    def _build(self, name: str, args: ClusterArgs) -> dict[str, object]:
+        raise NotImplementedError

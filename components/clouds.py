@@ -1,0 +1,2 @@
+"""Importing this module registers every implemented cloud (planning only; SDKs load lazily)."""
+from components.aws.cloud import AwsCloud  # noqa: F401

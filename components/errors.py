@@ -1,0 +1,16 @@
+"""The one error type users see for bad input: what is wrong, where, and the way out."""
+from __future__ import annotations
+
+
+class SpecError(ValueError):
+    """A spec, stack or catalog problem the user can fix.
+
+    `field` is the dotted path in cluster.yaml (or the stack key / file) that is wrong, so that the
+    CLI can print one paragraph that names it and exit 2 before any resource is declared.
+    """
+
+    def __init__(self, field: str, problem: str, fix: str):
+        self.field = field
+        self.problem = problem
+        self.fix = fix
+        super().__init__(f"{field}: {problem} {fix}".strip())

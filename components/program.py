@@ -1,0 +1,72 @@
+"""From stack config to a validated spec and selection: shared by __main__.py and the offline engine.
+
+Stack config keys (namespace `trainstack`): `cloud` (required), `specFile` (path relative to the
+project, default cluster.yaml) or an inline `spec` object, and `overrides`, deep-merged into the
+spec because Pulumi replaces whole config objects (pulumi/pulumi#13176).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional
+
+from components.base import Selection, get_cloud, plan_selection
+from components.errors import SpecError
+from components.spec import ClusterSpec, deep_merge, parse_spec, read_spec_data
+
+PROJECT = "trainstack"
+PROVIDER_REGION_KEYS = {"aws": "aws:region", "gcp": "gcp:region",
+                        "azure": "azure-native:location", "alicloud": "alicloud:region"}
+
+
+@dataclass(frozen=True)
+class ProgramInputs:
+    cloud: str
+    spec: ClusterSpec
+    selection: Selection
+
+
+ConfigGetter = Callable[[str], Optional[str]]  # "ns:key" -> raw value (JSON for objects)
+
+
+def _object(config: ConfigGetter, key: str) -> Optional[dict]:
+    raw = config(f"{PROJECT}:{key}")
+    if raw in (None, ""):
+        return None
+    value = json.loads(raw) if isinstance(raw, str) else raw
+    if not isinstance(value, dict):
+        raise SpecError(f"{PROJECT}:{key}", "must be a mapping of spec fields.",
+                        "Fix the stack file.")
+    return value
+
+
+def resolve(config: ConfigGetter, project_dir: Path) -> ProgramInputs:
+    """Validate everything the program needs from flat Pulumi config (objects as JSON strings)."""
+    cloud = config(f"{PROJECT}:cloud")
+    if not cloud:
+        raise SpecError(f"{PROJECT}:cloud", "is not set for this stack.",
+                        "Add `trainstack:cloud: aws` (or gcp, azure, alicloud) to the stack file.")
+    inline = _object(config, "spec")
+    spec_file = config(f"{PROJECT}:specFile") or "cluster.yaml"
+    if inline is not None:
+        data, source = inline, f"{PROJECT}:spec"
+    else:
+        path = Path(spec_file)
+        data, source = read_spec_data(path if path.is_absolute() else project_dir / path), spec_file
+    overrides = _object(config, "overrides")
+    if overrides:
+        data = deep_merge(data, overrides)
+    spec = parse_spec(data, source)
+    get_cloud(cloud)  # an unknown cloud is named before the spec's cloud section is looked up
+    _check_provider_region(cloud, spec, config)
+    return ProgramInputs(cloud, spec, plan_selection(spec, cloud))
+
+
+def _check_provider_region(cloud: str, spec: ClusterSpec, config: ConfigGetter) -> None:
+    key = PROVIDER_REGION_KEYS[cloud]
+    provider_region = config(key)
+    region = spec.location(cloud).region
+    if provider_region and provider_region.strip('"') != region:
+        raise SpecError(key, f"is {provider_region!r} but clouds.{cloud}.region is {region!r}.",
+                        "Make them the same (the spec's region is where trainstack builds).")

@@ -1,0 +1,250 @@
+"""The cluster spec: one cluster.yaml, every cloud.
+
+The field names here are the public contract (docs, editors through `trainstack schema`, stack
+files); rename nothing without an alias. Every model forbids unknown fields, because a typo such
+as `node: 4` must fail loudly instead of silently building the default cluster.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Literal, Optional, Union
+
+import yaml
+from pydantic import (BaseModel, ConfigDict, EmailStr, Field, ValidationError, field_validator,
+                      model_validator)
+
+from components.errors import SpecError
+
+CLOUDS = ("aws", "gcp", "azure", "alicloud")
+_ZONE_SUFFIX = re.compile(r"^[a-z]$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class FilesystemSpec(_Strict):
+    capacity_gib: int = Field(4800, ge=1, le=100_000_000,
+                              description="Requested capacity; each cloud rounds up to a valid size.")
+    throughput_mbps_per_tib: Literal[40, 125, 200, 250, 500, 1000] = Field(
+        250, description="Throughput tier in MB/s per TiB; clouds map it to their nearest tier.")
+
+
+class BucketSpec(_Strict):
+    retain_on_destroy: bool = Field(True, description="Keep the bucket (and its data) on destroy.")
+
+
+class BudgetSpec(_Strict):
+    monthly_usd: float = Field(..., gt=0, description="Monthly budget in USD.")
+    alert_percents: list[Annotated[float, Field(gt=0, le=1000)]] = Field(
+        default_factory=lambda: [50.0, 80.0, 100.0], min_length=1)
+    emails: list[EmailStr] = Field(..., min_length=1)
+
+    @field_validator("alert_percents")
+    @classmethod
+    def _distinct(cls, v: list[float]) -> list[float]:
+        if len(set(v)) != len(v):
+            raise ValueError("alert percents must be distinct")
+        return sorted(v)
+
+
+class AccessSpec(_Strict):
+    ssh_cidrs: list[str] = Field(default_factory=list,
+                                 description="CIDRs allowed to reach port 22; empty = no ingress.")
+
+    @field_validator("ssh_cidrs")
+    @classmethod
+    def _cidrs(cls, v: list[str]) -> list[str]:
+        import ipaddress
+        for cidr in v:
+            ipaddress.ip_network(cidr, strict=False)
+        return v
+
+
+class IdleSpec(_Strict):
+    teardown_after_minutes: int = Field(60, ge=5, le=7 * 24 * 60)
+
+
+class WorkloadSpec(_Strict):
+    model_params: float = Field(..., gt=0, le=1e13, description="Model parameters, e.g. 13e9.")
+    method: Literal["full", "lora", "qlora"] = "lora"
+    train_tokens: float = Field(..., gt=0, le=1e15)
+    precision: Literal["bf16", "fp16", "fp8", "tf32"] = "bf16"
+    zero_stage: int = Field(0, ge=0, le=3)
+    seq_len: int = Field(2048, ge=1, le=1_048_576)
+    micro_batch: int = Field(1, ge=1, le=4096)
+    layers: Optional[int] = Field(None, ge=1, le=1000)
+    hidden: Optional[int] = Field(None, ge=1, le=1_000_000)
+    heads: Optional[int] = Field(None, ge=1, le=10_000)
+    recompute: bool = False
+    lora_rank: int = Field(16, ge=1, le=4096)
+    mfu: float = Field(0.4, gt=0, le=1)
+    max_hours: Optional[float] = Field(None, gt=0, le=730 * 12,
+                                       description="Declared maximum lifetime of the cluster in hours.")
+
+
+class AwsLocation(_Strict):
+    region: str
+    zone: str
+    instance_type: Optional[str] = None
+    image_id: Optional[str] = Field(None, description="AMI; default: the AWS Deep Learning Base AMI.")
+
+
+class GcpLocation(_Strict):
+    project: Optional[str] = None
+    region: str
+    zone: str
+    billing_account: Optional[str] = None
+    instance_type: Optional[str] = None
+
+
+class AzureLocation(_Strict):
+    region: str
+    zone: str = "1"
+    subscription_id: Optional[str] = None
+    instance_type: Optional[str] = None
+
+
+class AlicloudLocation(_Strict):
+    region: str
+    zone: str
+    instance_type: Optional[str] = None
+
+
+class CloudsSpec(_Strict):
+    aws: Optional[AwsLocation] = None
+    gcp: Optional[GcpLocation] = None
+    azure: Optional[AzureLocation] = None
+    alicloud: Optional[AlicloudLocation] = None
+
+    def configured(self) -> list[str]:
+        return [c for c in CLOUDS if getattr(self, c) is not None]
+
+
+class ClusterSpec(_Strict):
+    """A GPU training cluster, written once and built on any configured cloud."""
+
+    name: str = Field(..., pattern=r"^[a-z][a-z0-9-]{1,28}[a-z0-9]$",
+                      description="Lowercase, 3-30 chars; prefixes every resource name.")
+    gpu: list[str] = Field(..., min_length=1,
+                           description="Acceptable GPU models, preferred first.")
+    nodes: int = Field(..., ge=1, le=512)
+    spot: bool = False
+    interconnect: Literal["fastest", "rdma", "tcp"] = "fastest"
+    filesystem: FilesystemSpec = FilesystemSpec()
+    bucket: BucketSpec = BucketSpec()
+    budget: BudgetSpec
+    tags: dict[str, str] = Field(default_factory=dict)
+    access: AccessSpec = AccessSpec()
+    idle: IdleSpec = IdleSpec()
+    workload: Optional[WorkloadSpec] = None
+    clouds: CloudsSpec
+
+    @field_validator("gpu", mode="before")
+    @classmethod
+    def _one_or_many(cls, v: Union[str, list]) -> list:
+        return [v] if isinstance(v, str) else v
+
+    @field_validator("tags")
+    @classmethod
+    def _tag_limits(cls, v: dict[str, str]) -> dict[str, str]:
+        for key, value in v.items():
+            if not key or len(key) > 128 or len(value) > 256:
+                raise ValueError(f"tag {key!r}: keys are 1-128 characters, values at most 256")
+            if key.lower().startswith(("aws:", "trainstack:")):
+                raise ValueError(f"tag {key!r}: the aws: and trainstack: prefixes are reserved")
+        return v
+
+    @model_validator(mode="after")
+    def _some_cloud(self) -> "ClusterSpec":
+        if not self.clouds.configured():
+            raise ValueError("clouds: configure at least one of " + ", ".join(CLOUDS))
+        return self
+
+    def location(self, cloud: str):
+        loc = getattr(self.clouds, cloud, None)
+        if loc is None:
+            raise SpecError(f"clouds.{cloud}", f"the spec has no {cloud} section.",
+                            f"Add clouds.{cloud} with its region and zone, or pick one of: "
+                            + ", ".join(self.clouds.configured()) + ".")
+        return loc
+
+
+def _field_path(loc: tuple) -> str:
+    return ".".join(str(p) for p in loc) or "(top level)"
+
+
+_HINTS = {
+    "extra_forbidden": "Remove it or fix its spelling; `trainstack schema` lists every field.",
+    "missing": "Add it; `trainstack schema` shows its type.",
+}
+
+
+def spec_error_from_validation(err: ValidationError, source: str) -> SpecError:
+    """The first pydantic error as one readable paragraph naming the field."""
+    first = err.errors()[0]
+    field = _field_path(first["loc"])
+    problem = first["msg"]
+    if first["type"] == "extra_forbidden":
+        problem = "is not a known field."
+    elif "input" in first and first["type"] != "missing":
+        problem = f"{first['msg']} (got {first['input']!r})."
+    more = len(err.errors()) - 1
+    fix = _HINTS.get(first["type"], f"Fix the value in {source}.")
+    if more:
+        fix += f" ({more} more problem{'s' if more > 1 else ''} after this one.)"
+    return SpecError(field, problem, fix)
+
+
+def parse_spec(data: object, source: str = "cluster.yaml") -> ClusterSpec:
+    if not isinstance(data, dict):
+        raise SpecError(source, "is not a mapping of spec fields.",
+                        "Start from examples/cluster.yaml.")
+    try:
+        return ClusterSpec.model_validate(data)
+    except ValidationError as err:
+        raise spec_error_from_validation(err, source) from None
+
+
+def read_spec_data(path: Path) -> dict:
+    if not path.is_file():
+        raise SpecError(str(path), "does not exist.",
+                        "Pass --spec with the path of your cluster.yaml (see examples/cluster.yaml).")
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        raise SpecError(str(path), f"is not valid YAML{where}.",
+                        "Fix the syntax; `trainstack schema` gives a JSON Schema for editors.") from None
+    if not isinstance(data, dict):
+        raise SpecError(str(path), "is not a YAML mapping of spec fields.",
+                        "Start from examples/cluster.yaml.")
+    return data
+
+
+def load_spec(path: Path) -> ClusterSpec:
+    return parse_spec(read_spec_data(path), str(path))
+
+
+def deep_merge(base: dict, override: dict) -> dict:
+    """Merge stack overrides into the shared spec: mappings merge, everything else replaces.
+
+    Pulumi replaces whole config objects (pulumi/pulumi#13176), so trainstack merges itself.
+    """
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def zone_in_region(zone: str, region: str) -> bool:
+    """AWS/GCP/Alibaba zones are the region plus a letter suffix (us-east-1a, us-central1-a)."""
+    if not zone.startswith(region):
+        return False
+    suffix = zone[len(region):].lstrip("-")
+    return bool(_ZONE_SUFFIX.match(suffix))

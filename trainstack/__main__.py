@@ -1,0 +1,3 @@
+from trainstack.cli import main
+
+main()

@@ -1,0 +1,104 @@
+"""The trainstack command line. Offline commands need no Pulumi CLI and no credentials."""
+from __future__ import annotations
+
+import json
+import sys
+from functools import wraps
+from pathlib import Path
+from typing import Callable, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from components.errors import SpecError
+from trainstack import PROJECT_DIR
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="One GPU training-cluster spec on AWS, GCP, Azure and Alibaba Cloud.")
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+EXIT_BAD_INPUT = 2
+
+
+def user_errors(command: Callable) -> Callable:
+    """Bad input is one paragraph on stderr and exit 2, never a traceback."""
+    @wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except SpecError as problem:
+            err.print(f"[bold red]error:[/] {problem}", markup=True, highlight=False)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+    return wrapper
+
+
+def stack_or_spec_config(stack: Optional[str], spec: Optional[Path], cloud: Optional[str]):
+    from trainstack.stacks import spec_file_config, stack_config
+    if stack and (spec or cloud):
+        raise SpecError("--stack", "cannot be combined with --spec/--cloud.",
+                        "Pass either --stack NAME or --spec FILE --cloud CLOUD.")
+    if stack:
+        return stack, stack_config(PROJECT_DIR, stack)
+    if spec and cloud:
+        return cloud, spec_file_config(spec, cloud)
+    raise SpecError("--stack / --spec", "neither a stack nor a spec and cloud was given.",
+                    "Pass --stack aws, or --spec examples/cluster.yaml --cloud aws.")
+
+
+def render_plan(stack: Optional[str], spec: Optional[Path], cloud: Optional[str]):
+    from trainstack.engine import render
+    name, config = stack_or_spec_config(stack, spec, cloud)
+    return render(config, stack=name)
+
+
+StackOpt = typer.Option(None, "--stack", help="Stack name: stacks/Pulumi.<NAME>.yaml.")
+SpecOpt = typer.Option(None, "--spec", help="A cluster.yaml to plan (with --cloud).")
+CloudOpt = typer.Option(None, "--cloud", help="aws | gcp | azure | alicloud (with --spec).")
+
+
+@app.command()
+@user_errors
+def plan(stack: Optional[str] = StackOpt, spec: Optional[Path] = SpecOpt,
+         cloud: Optional[str] = CloudOpt,
+         as_json: bool = typer.Option(False, "--json", help="Print the plan as one JSON object.")):
+    """Render the cluster offline under Pulumi's mock engine and list its resources."""
+    result = render_plan(stack, spec, cloud)
+    if as_json:
+        print(json.dumps(result.to_json(), indent=2, sort_keys=True))
+        return
+    table = Table(title=f"trainstack plan: {result.cloud} (stack {result.stack})")
+    for column in ("type", "name", "zone"):
+        table.add_column(column, overflow="fold")
+    for resource in result.resources:
+        table.add_row(resource.type, resource.name, result.zone_of(resource))
+    out.print(table)
+    outputs = Table(title="outputs (offline placeholders where the cloud assigns the value)")
+    outputs.add_column("output")
+    outputs.add_column("value")
+    for key, value in sorted(result.outputs.items()):
+        outputs.add_row(key, json.dumps(value) if not isinstance(value, str) else value)
+    out.print(outputs)
+    out.print(f"{len(result.resources)} resources; selection: {result.inputs.selection.instance.name} "
+              f"x {result.inputs.spec.nodes}, {result.inputs.selection.fabric_note}, "
+              f"{result.inputs.selection.usd_per_hour:,.2f} USD/h (price source: "
+              f"{result.inputs.selection.price.source}, as of {result.inputs.selection.price.as_of})")
+
+
+@app.command()
+def schema():
+    """Print the JSON Schema of cluster.yaml (for editors and CI validation)."""
+    from components.spec import ClusterSpec
+    document = ClusterSpec.model_json_schema()
+    document["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    document["title"] = "trainstack cluster.yaml"
+    print(json.dumps(document, indent=2, sort_keys=True))
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

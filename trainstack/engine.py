@@ -1,0 +1,183 @@
+"""The embedded default: run __main__.py under Pulumi's mock engine and record the plan.
+
+The real program runs with the real provider SDK classes and their input type checks; only the
+resource monitor is replaced. The recording monitor keeps what the engine would see: inputs,
+parents, dependencies and property dependencies (which the policies follow), and resource options
+such as retainOnDelete that `Mocks.new_resource` is never told about.
+"""
+from __future__ import annotations
+
+import asyncio
+import runpy
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pulumi
+from pulumi.runtime import mocks as pulumi_mocks
+from pulumi.runtime import rpc, settings
+
+from components.errors import SpecError
+from components.program import PROJECT, ProgramInputs, resolve
+from trainstack import PROJECT_DIR
+
+ZONE_KEYS = ("availabilityZone", "zone", "zones", "zoneId", "location")
+# Inputs through which a resource sits in another resource's zone (a subnet, a vSwitch).
+ZONE_VIA = ("subnetIds", "vpcZoneIdentifiers", "subnetId", "vswitchId", "filesystemSubnet",
+            "networkInterfaces")
+
+
+@dataclass
+class PlannedResource:
+    type: str
+    name: str
+    urn: str
+    custom: bool
+    parent: str
+    inputs: dict[str, Any]
+    dependencies: list[str]
+    property_dependencies: dict[str, list[str]]
+    retain_on_delete: bool
+    protect: bool
+
+    @property
+    def zone(self) -> str:
+        for key in ZONE_KEYS:
+            value = self.inputs.get(key)
+            if isinstance(value, list):
+                value = ",".join(map(str, value))
+            if isinstance(value, str) and value:
+                return value
+        return ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "name": self.name, "urn": self.urn, "custom": self.custom,
+                "parent": self.parent, "inputs": self.inputs, "dependencies": self.dependencies,
+                "property_dependencies": self.property_dependencies,
+                "options": {"retain_on_delete": self.retain_on_delete, "protect": self.protect}}
+
+
+@dataclass
+class Plan:
+    cloud: str
+    stack: str
+    inputs: ProgramInputs
+    resources: list[PlannedResource] = field(default_factory=list)
+    outputs: dict[str, Any] = field(default_factory=dict)
+
+    def of_type(self, type_token: str) -> list[PlannedResource]:
+        return [r for r in self.resources if r.type == type_token]
+
+    def by_urn(self) -> dict[str, PlannedResource]:
+        return {r.urn: r for r in self.resources}
+
+    def zone_of(self, resource: PlannedResource) -> str:
+        """The resource's own zone, else the zone of the subnet (or vSwitch) it is placed in."""
+        if resource.zone:
+            return resource.zone
+        urns = self.by_urn()
+        for key in ZONE_VIA:
+            for urn in resource.property_dependencies.get(key, []):
+                if urn in urns and urns[urn].zone:
+                    return urns[urn].zone
+        return ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cloud": self.cloud, "stack": self.stack,
+                "resources": [r.to_json() for r in self.resources],
+                "outputs": self.outputs}
+
+
+# Attributes the cloud computes on create; offline they get clearly fake placeholder values so
+# that outputs and apply() chains have something to show.
+def _computed(typ: str, name: str, inputs: dict) -> dict[str, Any]:
+    if typ == "aws:s3/bucket:Bucket":
+        return {"bucket": inputs.get("bucket") or name, "arn": f"arn:aws:s3:::{name}"}
+    if typ == "aws:fsx/lustreFileSystem:LustreFileSystem":
+        return {"dnsName": f"{name}.fsx.offline.invalid", "mountName": "offline"}
+    if typ in ("aws:ec2/placementGroup:PlacementGroup", "aws:autoscaling/group:Group"):
+        return {"name": inputs.get("name") or name}
+    return {}
+
+
+_INVOKE_RESULTS = {
+    "aws:ssm/getParameter:getParameter": lambda args: {
+        "name": args.get("name"), "type": "String", "value": "ami-0offline000000000"},
+}
+
+
+class _PlanMocks(pulumi.runtime.Mocks):
+    def new_resource(self, args: pulumi.runtime.MockResourceArgs):
+        return f"{args.name}-id", {**args.inputs, **_computed(args.typ, args.name, args.inputs)}
+
+    def call(self, args: pulumi.runtime.MockCallArgs):
+        result = _INVOKE_RESULTS.get(args.token)
+        return result(args.args) if result else {}
+
+
+class _RecordingMonitor(pulumi_mocks.MockMonitor):
+    def __init__(self, mocks: pulumi.runtime.Mocks):
+        super().__init__(mocks)
+        self.recorded: list[PlannedResource] = []
+        self._lock = threading.Lock()
+
+    def RegisterResource(self, request):
+        response = super().RegisterResource(request)
+        if request.type == "pulumi:pulumi:Stack":
+            return response
+        inputs = rpc.deserialize_properties(request.object)
+        record = PlannedResource(
+            type=request.type, name=request.name, urn=response.urn, custom=bool(request.custom),
+            parent=request.parent, inputs=_plain(inputs), dependencies=sorted(request.dependencies),
+            property_dependencies={k: sorted(v.urns)
+                                   for k, v in sorted(request.propertyDependencies.items())},
+            retain_on_delete=bool(request.retainOnDelete), protect=bool(request.protect))
+        with self._lock:
+            self.recorded.append(record)
+        return response
+
+
+def _plain(value: Any) -> Any:
+    """Engine values as JSON: sorted keys, and floats that are whole numbers kept as floats."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in sorted(value.items())}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def prevalidate(config: dict[str, str], project_dir: Path = PROJECT_DIR) -> ProgramInputs:
+    """Every spec, catalog and location check, before any resource is declared."""
+    return resolve(config.get, project_dir)
+
+
+def render(config: dict[str, str], stack: str = "offline",
+           project_dir: Path = PROJECT_DIR) -> Plan:
+    """Run the project's __main__.py under the mock engine with this stack config."""
+    inputs = prevalidate(config, project_dir)
+    mocks = _PlanMocks()
+    monitor = _RecordingMonitor(mocks)
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    settings.reset_options(project=PROJECT, stack=stack)
+    pulumi.runtime.set_all_config(dict(config))
+    pulumi.runtime.set_mocks(mocks, project=PROJECT, stack=stack, preview=False, monitor=monitor)
+    outputs: dict[str, Any] = {}
+
+    def program():
+        runpy.run_path(str(project_dir / "__main__.py"), run_name="__main__")
+        exported = settings.get_root_resource().outputs
+        return pulumi.Output.all(**exported).apply(outputs.update)
+
+    try:
+        pulumi.runtime.test(program)()
+    except pulumi.RunError as err:  # the program's own SpecError, raised as a RunError
+        raise SpecError("stack", str(err), "") from None
+    finally:
+        settings.reset_options()
+        pulumi.runtime.set_all_config({})
+        asyncio.set_event_loop(None)
+        loop.close()
+    resources = sorted(monitor.recorded, key=lambda r: (r.type, r.name))
+    return Plan(inputs.cloud, stack, inputs, resources, _plain(outputs))
