@@ -105,7 +105,8 @@ def load_fx_rates(path: Path = FX_CSV) -> dict[str, FxRate]:
             cur = row["currency"].strip().upper()
             rate = _number(row["per_usd"], f"{path.name}:{cur}.per_usd")
             if rate is None:
-                raise SizingError(f"{path.name}:{cur}.per_usd", "is blank; give a rate or drop the row.")
+                raise SizingError(f"{path.name}:{cur}.per_usd",
+                                  "is blank; give a rate or drop the row.")
             rates[cur] = FxRate(cur, rate, row.get("source", ""), row.get("as_of", ""),
                                 row.get("notes", ""))
     return rates

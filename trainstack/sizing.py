@@ -376,12 +376,11 @@ def min_gpus_that_fit(w: Workload, gpu_memory_bytes: float, headroom: float = DE
     fixed = one.total - sharded
     if sharded == 0 or fixed >= usable:
         return None
+    # fixed + sharded / n <= usable  =>  n >= sharded / (usable - fixed). Rounding each term up
+    # to whole bytes can only push the real answer up, never down, so step up from there.
     n = max(2, math.ceil(sharded / (usable - fixed)))
-    # Per-term rounding up to whole bytes can tip the closed form by one GPU either way.
     while n <= max_gpus and estimate_memory(w.with_gpus(n)).total > usable:
         n += 1
-    while n > 2 and estimate_memory(w.with_gpus(n - 1)).total <= usable:
-        n -= 1
     return n if n <= max_gpus else None
 
 
