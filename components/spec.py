@@ -11,13 +11,23 @@ from pathlib import Path
 from typing import Annotated, Literal, Optional, Union
 
 import yaml
-from pydantic import (BaseModel, ConfigDict, EmailStr, Field, ValidationError, field_validator,
-                      model_validator)
+from pydantic import (BaseModel, BeforeValidator, ConfigDict, EmailStr, Field, ValidationError,
+                      WithJsonSchema, field_validator, model_validator)
 
 from components.errors import SpecError
 
 CLOUDS = ("aws", "gcp", "azure", "alicloud")
 _ZONE_SUFFIX = re.compile(r"^[a-z]$")
+
+
+# YAML 1.1 reads `13e9` (no dot) as a string; users write it that way, so accept it as a number.
+_SCIENTIFIC = r"^[0-9]+(\.[0-9]*)?[eE][+-]?[0-9]+$"
+BigNumber = Annotated[
+    float,
+    BeforeValidator(lambda v: float(v) if isinstance(v, str) and re.match(_SCIENTIFIC, v) else v),
+    WithJsonSchema({"anyOf": [{"type": "number", "exclusiveMinimum": 0},
+                              {"type": "string", "pattern": _SCIENTIFIC}]}),
+]
 
 
 class _Strict(BaseModel):
@@ -67,9 +77,9 @@ class IdleSpec(_Strict):
 
 
 class WorkloadSpec(_Strict):
-    model_params: float = Field(..., gt=0, le=1e13, description="Model parameters, e.g. 13e9.")
+    model_params: BigNumber = Field(..., gt=0, le=1e13, description="Model parameters, e.g. 13e9.")
     method: Literal["full", "lora", "qlora"] = "lora"
-    train_tokens: float = Field(..., gt=0, le=1e15)
+    train_tokens: BigNumber = Field(..., gt=0, le=1e15, description="Training tokens, e.g. 1e8.")
     precision: Literal["bf16", "fp16", "fp8", "tf32"] = "bf16"
     zero_stage: int = Field(0, ge=0, le=3)
     seq_len: int = Field(2048, ge=1, le=1_048_576)

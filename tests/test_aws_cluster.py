@@ -1,0 +1,199 @@
+"""The AWS cluster under Pulumi's mock engine: every part the foundation issue names."""
+import importlib
+import inspect
+import json
+
+import pytest
+
+from components.tags import CLUSTER_TAG, MANAGED_BY_TAG, STACK_TAG
+from tests.conftest import plan_for
+
+LT = "aws:ec2/launchTemplate:LaunchTemplate"
+ASG = "aws:autoscaling/group:Group"
+FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
+SUBNET = "aws:ec2/subnet:Subnet"
+BUCKET = "aws:s3/bucket:Bucket"
+
+
+def one(plan, token):
+    found = plan.of_type(token)
+    assert len(found) == 1, f"expected one {token}, got {[r.name for r in found]}"
+    return found[0]
+
+
+@pytest.fixture
+def plan(example_spec):
+    return plan_for(example_spec, "aws")
+
+
+def test_component_token_and_every_child_parented_and_prefixed(plan):
+    component = one(plan, "trainstack:aws:GpuCluster")
+    children = [r for r in plan.resources if r.custom]
+    assert children and all(r.parent == component.urn for r in children)
+    assert all(r.name.startswith("llm-finetune-") for r in children)
+    assert len({r.urn for r in plan.resources}) == len(plan.resources)
+
+
+@pytest.mark.parametrize("type_name, efa", [("p5.48xlarge", 32), ("p5en.48xlarge", 16),
+                                             ("p6-b200.48xlarge", 8)])
+def test_launch_template_has_one_efa_per_network_card(example_spec, type_name, efa):
+    example_spec["gpu"] = ["H100", "H200", "B200"]
+    example_spec["clouds"]["aws"]["instance_type"] = type_name
+    plan = plan_for(example_spec, "aws")
+    lt = one(plan, LT)
+    assert lt.inputs["instanceType"] == type_name
+    kinds = [n["interfaceType"] for n in lt.inputs["networkInterfaces"]]
+    assert kinds.count("efa-only") == efa and kinds.count("interface") == 1
+    first = lt.inputs["networkInterfaces"][0]
+    assert (first["networkCardIndex"], first["deviceIndex"], first["interfaceType"]) == (0, 0, "interface")
+
+
+def test_nodes_and_filesystem_share_the_subnet_in_the_spec_zone(plan):
+    subnet_urns = {r.urn: r for r in plan.of_type(SUBNET)}
+    fsx, asg, lt = one(plan, FSX), one(plan, ASG), one(plan, LT)
+    (fs_subnet,) = fsx.property_dependencies["subnetIds"]
+    (node_subnet,) = asg.property_dependencies["vpcZoneIdentifiers"]
+    assert fs_subnet == node_subnet
+    assert subnet_urns[fs_subnet].inputs["availabilityZone"] == "us-east-1a"
+    assert fsx.inputs["subnetIds"] == asg.inputs["vpcZoneIdentifiers"][0]
+    assert {n["subnetId"] for n in lt.inputs["networkInterfaces"]} == {fsx.inputs["subnetIds"]}
+    assert plan.zone_of(fsx) == plan.zone_of(asg) == "us-east-1a"
+
+
+def test_group_size_is_the_node_count_in_one_placement_group(plan):
+    asg = one(plan, ASG)
+    assert asg.inputs["minSize"] == asg.inputs["maxSize"] == asg.inputs["desiredCapacity"] == 2
+    pg = one(plan, "aws:ec2/placementGroup:PlacementGroup")
+    assert pg.inputs["strategy"] == "cluster"
+    assert asg.property_dependencies["placementGroup"] == [pg.urn]
+
+
+def test_resource_count_does_not_grow_with_nodes(example_spec):
+    small = plan_for(example_spec, "aws")
+    example_spec["nodes"] = 64
+    example_spec["budget"]["monthly_usd"] = 2_000_000
+    large = plan_for(example_spec, "aws")
+    assert len(small.resources) == len(large.resources)
+    assert one(large, ASG).inputs["desiredCapacity"] == 64
+
+
+def test_spot_goes_through_market_options(example_spec):
+    assert "instanceMarketOptions" not in one(plan_for(example_spec, "aws"), LT).inputs
+    example_spec["spot"] = True
+    lt = one(plan_for(example_spec, "aws"), LT)
+    assert lt.inputs["instanceMarketOptions"] == {"marketType": "spot"}
+
+
+def test_security_group_self_rules_and_no_outside_ingress(plan):
+    sg = one(plan, "aws:ec2/securityGroup:SecurityGroup")
+    ingress = plan.of_type("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule")
+    egress = plan.of_type("aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule")
+    self_rules = [r for r in ingress + egress
+                  if r.property_dependencies.get("referencedSecurityGroupId") == [sg.urn]]
+    assert {r.type for r in self_rules} == {ingress[0].type, egress[0].type}
+    assert all(r.inputs["ipProtocol"] == "-1" and "fromPort" not in r.inputs for r in self_rules)
+    assert not any("cidrIpv4" in r.inputs or "cidrIpv6" in r.inputs for r in ingress)
+
+
+def test_ssh_cidrs_open_port_22_only_to_them(example_spec):
+    example_spec["access"]["ssh_cidrs"] = ["203.0.113.0/24"]
+    plan = plan_for(example_spec, "aws")
+    ssh = [r for r in plan.of_type("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule")
+           if "cidrIpv4" in r.inputs]
+    assert [(r.inputs["cidrIpv4"], r.inputs["fromPort"], r.inputs["toPort"]) for r in ssh] == [
+        ("203.0.113.0/24", 22, 22)]
+
+
+def test_filesystem_is_persistent2_rounded_and_linked_to_the_bucket(example_spec):
+    example_spec["filesystem"] = {"capacity_gib": 5000, "throughput_mbps_per_tib": 200}
+    plan = plan_for(example_spec, "aws")
+    fsx = one(plan, FSX)
+    assert fsx.inputs["deploymentType"] == "PERSISTENT_2"
+    assert fsx.inputs["storageCapacity"] == 7200
+    assert fsx.inputs["perUnitStorageThroughput"] == 250
+    dra = one(plan, "aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation")
+    bucket = one(plan, BUCKET)
+    assert dra.property_dependencies["fileSystemId"] == [fsx.urn]
+    assert dra.property_dependencies["dataRepositoryPath"] == [bucket.urn]
+    assert dra.inputs["dataRepositoryPath"] == "s3://llm-finetune-data/"
+    events = ["NEW", "CHANGED", "DELETED"]
+    assert dra.inputs["s3"]["autoImportPolicy"]["events"] == events
+    assert dra.inputs["s3"]["autoExportPolicy"]["events"] == events
+    assert plan.outputs["filesystem_capacity_gib"] == 7200
+
+
+def test_bucket_is_versioned_encrypted_private_and_retained(plan):
+    bucket = one(plan, BUCKET)
+    assert bucket.retain_on_delete and bucket.inputs["forceDestroy"] is False
+    assert bucket.inputs["region"] == "us-east-1"
+    by_type = {r.type.split(":")[-1]: r for r in plan.resources
+               if r.property_dependencies.get("bucket") == [bucket.urn]}
+    assert by_type["BucketVersioning"].inputs["versioningConfiguration"]["status"] == "Enabled"
+    sse = by_type["BucketServerSideEncryptionConfiguration"].inputs["rules"][0]
+    assert sse["applyServerSideEncryptionByDefault"]["sseAlgorithm"] == "aws:kms"
+    block = by_type["BucketPublicAccessBlock"].inputs
+    assert all(block[k] is True for k in ("blockPublicAcls", "blockPublicPolicy",
+                                          "ignorePublicAcls", "restrictPublicBuckets"))
+    assert all(r.retain_on_delete for r in by_type.values())
+
+
+def test_bucket_not_retained_when_the_spec_says_so(example_spec):
+    example_spec["bucket"]["retain_on_destroy"] = False
+    bucket = one(plan_for(example_spec, "aws"), BUCKET)
+    assert not bucket.retain_on_delete and bucket.inputs["forceDestroy"] is True
+
+
+def test_budget_amount_thresholds_emails_and_tag_filter(plan):
+    budget = one(plan, "aws:budgets/budget:Budget")
+    assert budget.inputs["limitAmount"] == "20000.00" and budget.inputs["limitUnit"] == "USD"
+    assert budget.inputs["timeUnit"] == "MONTHLY" and budget.inputs["budgetType"] == "COST"
+    notes = budget.inputs["notifications"]
+    assert [n["threshold"] for n in notes] == [50, 80, 100]
+    assert all(n["subscriberEmailAddresses"] == ["ml-ops@example.com"] and
+               n["thresholdType"] == "PERCENTAGE" for n in notes)
+    assert budget.inputs["costFilters"] == [
+        {"name": "TagKeyValue", "values": ["user:trainstack:cluster$llm-finetune"]}]
+    tag = one(plan, "aws:costexplorer/costAllocationTag:CostAllocationTag")
+    assert tag.inputs == {"status": "Active", "tagKey": CLUSTER_TAG}
+    assert tag.urn in budget.dependencies
+
+
+def _sdk_takes_tags(token: str) -> bool:
+    package, module_path, class_name = token.split(":")
+    module = importlib.import_module(f"pulumi_aws.{module_path.split('/')[0]}")
+    cls = getattr(module, class_name)
+    return "tags" in inspect.signature(cls._internal_init).parameters
+
+
+def test_every_taggable_resource_carries_the_cluster_tags(plan):
+    expected = {"team": "ml", "owner": "alice", "cost-center": "1234",
+                CLUSTER_TAG: "llm-finetune", STACK_TAG: "test", MANAGED_BY_TAG: "trainstack"}
+    taggable = [r for r in plan.resources if r.custom and _sdk_takes_tags(r.type)]
+    assert len(taggable) >= 20
+    for resource in taggable:
+        tags = resource.inputs.get("tags")
+        if resource.type == ASG:  # a list, propagated to the instances it launches
+            assert all(t["propagateAtLaunch"] for t in tags)
+            tags = {t["key"]: t["value"] for t in tags}
+        assert tags is not None and expected.items() <= tags.items(), resource.name
+    specs = one(plan, LT).inputs["tagSpecifications"]
+    assert sorted(s["resourceType"] for s in specs) == ["instance", "network-interface", "volume"]
+    assert all(expected.items() <= s["tags"].items() for s in specs)
+
+
+def test_stack_outputs(plan):
+    assert plan.outputs["node_group"] == "llm-finetune-nodes"
+    assert plan.outputs["placement_group"] == "llm-finetune-pg"
+    assert plan.outputs["bucket_name"] == "llm-finetune-data"
+    assert plan.outputs["budget_name"] == "llm-finetune-test-monthly"
+    assert {"filesystem_dns", "filesystem_mount_name"} <= plan.outputs.keys()
+    # 2 nodes x the catalog's us-east-1 on-demand price of p5.48xlarge
+    from components import catalog
+    assert plan.outputs["usd_per_hour"] == pytest.approx(
+        2 * catalog.price("aws", "p5.48xlarge", "us-east-1").ondemand_usd_hr)
+
+
+def test_plan_is_deterministic(example_spec):
+    first = json.dumps(plan_for(example_spec, "aws").to_json(), sort_keys=True)
+    second = json.dumps(plan_for(example_spec, "aws").to_json(), sort_keys=True)
+    assert first == second
