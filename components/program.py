@@ -35,6 +35,8 @@ def _object(config: ConfigGetter, key: str) -> Optional[dict]:
     if raw in (None, ""):
         return None
     value = json.loads(raw) if isinstance(raw, str) else raw
+    if value in ({}, None):  # the project file declares both keys with an empty default
+        return None
     if not isinstance(value, dict):
         raise SpecError(f"{PROJECT}:{key}", "must be a mapping of spec fields.",
                         "Fix the stack file.")
