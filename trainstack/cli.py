@@ -13,6 +13,7 @@ from rich.table import Table
 
 from components.errors import SpecError
 from trainstack import PROJECT_DIR
+from trainstack.sizing import SizingError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="One GPU training-cluster spec on AWS, GCP, Azure and Alibaba Cloud.")
@@ -28,7 +29,7 @@ def user_errors(command: Callable) -> Callable:
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
-        except SpecError as problem:
+        except (SpecError, SizingError) as problem:
             err.print(f"[bold red]error:[/] {problem}", markup=True, highlight=False)
             raise typer.Exit(EXIT_BAD_INPUT) from None
     return wrapper
@@ -94,6 +95,13 @@ def schema():
     document["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     document["title"] = "trainstack cluster.yaml"
     print(json.dumps(document, indent=2, sort_keys=True))
+
+
+from trainstack.compare import compare_command  # noqa: E402  (issue 5)
+from trainstack.estimate import estimate_command  # noqa: E402
+
+app.command("estimate")(user_errors(estimate_command))
+app.command("compare")(user_errors(compare_command))
 
 
 def main() -> None:

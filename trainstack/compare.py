@@ -1,0 +1,346 @@
+"""`trainstack compare --spec FILE`: the planned run priced on every cloud the spec configures.
+
+For each cloud in the spec's `clouds` section, in the spec's order:
+  * a cloud trainstack does not implement yet is listed as "not implemented yet";
+  * otherwise the cluster is planned offline (`engine.render`, the same mock-engine plan as
+    `trainstack plan`), so the instance type, interconnect and filesystem size/throughput are
+    the components' own; a SpecError from that (no such GPU in the region, budget too small for
+    a day, ...) is shown on the cloud's row with its message, and the other clouds go on;
+  * hours: trainstack/sizing.py with nodes x the type's GPUs at the GPU's datasheet peak, the
+    spec's MFU, and the default scaling efficiency for the fabric the plan uses (RDMA or TCP);
+  * cost: sizing.run_cost over the run, split into compute, storage (filesystem + bucket) and
+    transfer; prices from the catalog (trainstack/run_prices.py says which row and unit).
+
+Data-size defaults (override with --bucket-gb / --transfer-gb), kept visible in every output:
+  * bucket = dataset + starting weights: train_tokens x 4 bytes (about 4 bytes of raw text per
+    token; an upper bound, since train_tokens counts repeated epochs) + params x 2 bytes;
+  * transfer = downloading the trained result once to the internet: params x 2 bytes for full
+    training, the LoRA adapter (adapter params x 2 bytes) otherwise. Uploading the dataset is
+    ingress, which these providers do not charge for; the monthly free egress allowance is
+    not deducted.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from components.errors import SpecError
+from trainstack import gpu_catalog, run_prices, sizing
+from trainstack.estimate import check_currency, conversion_factor, fx_rate, human_params
+from trainstack.sizing import Workload
+
+out = Console(soft_wrap=True)
+
+BYTES_PER_TOKEN = 4        # raw text, ~4 characters of English per BPE token
+BYTES_PER_WEIGHT = 2       # 16-bit checkpoints
+COST_PARTS = ("compute", "storage", "transfer")
+NOT_IMPLEMENTED = "not implemented yet"
+
+
+# --------------------------------------------------------------------------- policy hook
+
+def policy_verdict(plan) -> dict[str, Any]:
+    """The policy pack's verdict on one plan, or n/a while no checker is importable."""
+    return {"verdict": "n/a", "detail": "no policy checker is available to trainstack yet"}
+
+
+# --------------------------------------------------------------------------- data sizes
+
+def data_sizes(workload: Workload, tokens: float, bucket_gb: Optional[float],
+               transfer_gb: Optional[float]) -> dict[str, Any]:
+    dataset_gb = tokens * BYTES_PER_TOKEN / 1e9
+    model_gb = workload.params * BYTES_PER_WEIGHT / 1e9
+    result_params = workload.params if workload.method == "full" else workload.adapter_params
+    result_gb = result_params * BYTES_PER_WEIGHT / 1e9
+    for name, value in (("bucket_gb", bucket_gb), ("transfer_gb", transfer_gb)):
+        if value is not None:
+            sizing._in_range(name, value, 0, 1e9, "Give gigabytes, e.g. 500.", low_open=False)
+    return {
+        "dataset_gb": dataset_gb, "model_gb": model_gb, "result_gb": result_gb,
+        "bucket_gb": dataset_gb + model_gb if bucket_gb is None else float(bucket_gb),
+        "bucket_note": ("--bucket-gb" if bucket_gb is not None else
+                        f"dataset (train_tokens x {BYTES_PER_TOKEN} B = {dataset_gb:,.2f} GB) + "
+                        f"starting weights (params x {BYTES_PER_WEIGHT} B = {model_gb:,.2f} GB)"),
+        "transfer_gb": result_gb if transfer_gb is None else float(transfer_gb),
+        "transfer_note": ("--transfer-gb" if transfer_gb is not None else
+                          f"one download of the trained "
+                          f"{'model' if workload.method == 'full' else 'LoRA adapter'} "
+                          f"({result_params:,.0f} params x {BYTES_PER_WEIGHT} B = "
+                          f"{result_gb:,.3f} GB) to the internet; dataset upload is ingress "
+                          f"(not charged); free allowances not deducted"),
+    }
+
+
+# --------------------------------------------------------------------------- one cloud
+
+def _empty_row(cloud: str, status: str, message: Optional[str]) -> dict[str, Any]:
+    return {"cloud": cloud, "status": status, "message": message, "region": None, "zone": None,
+            "instance_type": None, "nodes": None, "gpu": None, "gpus": None,
+            "interconnect": None, "fabric": None, "rdma": None, "spot": None,
+            "usd_per_hour": None, "price_per_hour": None, "price_source": None,
+            "price_as_of": None, "peak_tflops": None, "mfu": None, "scaling_efficiency": None,
+            "hours": None, "hours_note": None, "fits": None, "min_gpus": None,
+            "fit_note": None, "per_gpu_bytes_total": None,
+            "cost": {"compute": None, "storage": None, "transfer": None, "total": None,
+                     "filesystem": None, "bucket": None, "overhead": None,
+                     "billed_hours": None, "complete": False, "missing": []},
+            "monthly_run_rate": None, "filesystem": None, "bucket": None, "transfer": None,
+            "policy": {"verdict": "n/a", "detail": "no plan"}, "cheapest": False,
+            "fastest": False, "notes": []}
+
+
+def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, display: str,
+              fx: dict[str, Any], idle_overhead: float,
+              preemption_overhead: float) -> dict[str, Any]:
+    """The compare row of one configured cloud."""
+    from components import base
+    if cloud not in base.implemented_clouds():
+        return _empty_row(cloud, "not_implemented", NOT_IMPLEMENTED)
+    from trainstack.engine import render
+    from trainstack.stacks import spec_file_config
+    try:
+        plan = render(spec_file_config(spec_path, cloud), stack=cloud)
+    except SpecError as problem:
+        return _empty_row(cloud, "error", str(problem))
+
+    sel = plan.inputs.selection
+    itype = sel.instance
+    wl = spec.workload
+    row = _empty_row(cloud, "ok", None)
+    gpus = spec.nodes * itype.gpu_count
+    w = Workload.from_spec(wl, gpus=gpus)
+    fabric = itype.fabric if sel.use_rdma else "tcp"
+    model = gpu_catalog.get_gpu_model(itype.gpu)
+    est = sizing.estimate(w, wl.train_tokens, gpu=model, gpu_models={model.name: model},
+                          mfu=wl.mfu, fabric=fabric, gpus_per_node=itype.gpu_count)
+    factor = conversion_factor("USD", display, fx)
+    hourly = sel.price.hourly(spec.spot)
+    row.update(region=sel.region, zone=sel.zone, instance_type=itype.name, nodes=spec.nodes,
+               gpu=itype.gpu, gpus=gpus, interconnect=sel.fabric_note, fabric=fabric,
+               rdma=sel.use_rdma, spot=spec.spot, usd_per_hour=sel.usd_per_hour,
+               price_per_hour=sel.usd_per_hour * factor, price_source=sel.price.source,
+               price_as_of=sel.price.as_of, peak_tflops=est["peak_tflops"], mfu=wl.mfu,
+               scaling_efficiency=est["scaling_efficiency"], hours=est["hours"],
+               hours_note=est["hours_note"], fits=est["fits"], min_gpus=est["min_gpus"],
+               per_gpu_bytes_total=est["per_gpu_bytes"]["total"],
+               policy=policy_verdict(plan))
+    if spec.spot and sel.price.spot_usd_hr is None:
+        row["notes"].append("no spot price in the catalog: on-demand price used")
+    if not est["fits"]:
+        row["fit_note"] = (f"does not fit {gpus} x {itype.gpu}: needs {est['min_gpus']} GPUs"
+                           if est["min_gpus"] is not None else est["min_gpus_note"])
+        row["notes"].append(row["fit_note"])
+
+    # storage and transfer prices, from the plan's own filesystem
+    cny = fx["cny_per_usd"]
+    capacity = plan.outputs.get("filesystem_capacity_gib")
+    tier = plan.outputs.get("filesystem_throughput_mbps_per_tib")
+    product, fs_price = run_prices.filesystem_price(cloud, (r.type for r in plan.resources),
+                                                    tier, sel.region, cny)
+    if capacity is None:
+        fs_price = run_prices.RunPrice("filesystem", None, "usd_per_gib_month",
+                                       note="the plan exports no filesystem_capacity_gib")
+    bucket = run_prices.bucket_price(cloud, sel.region, cny)
+    egress = run_prices.egress_price(cloud, sel.region, cny)
+    row["filesystem"] = {
+        "product": product, "capacity_gib": capacity, "throughput_mbps_per_tib": tier,
+        "throughput_mbps": (capacity / 1024 * tier) if capacity and tier else None,
+        "price": fs_price.as_dict()}
+    row["bucket"] = {"gb": sizes["bucket_gb"], "price": bucket.as_dict()}
+    row["transfer"] = {"gb": sizes["transfer_gb"], "price": egress.as_dict()}
+    missing = [p.what for p in (fs_price, bucket, egress) if p.missing]
+    for p in (fs_price, bucket, egress):
+        if p.note:
+            row["notes"].append(f"{p.what}: {p.note}")
+
+    priced = dict(
+        filesystem_gib=capacity or 0, filesystem_price_per_gib_month=fs_price.value or 0,
+        bucket_gb=sizes["bucket_gb"], bucket_price_per_gb_month=bucket.value or 0)
+    row["monthly_run_rate"] = sizing.monthly_run_rate(
+        nodes=spec.nodes, price_per_node_hour=hourly, **priced) * factor
+    if est["hours"] is None:
+        row["notes"].append(f"no cost: {est['hours_note']}")
+        return row
+    cost = sizing.run_cost(nodes=spec.nodes, price_per_node_hour=hourly, hours=est["hours"],
+                           transfer_gb=sizes["transfer_gb"],
+                           transfer_price_per_gb=egress.value or 0,
+                           idle_overhead=idle_overhead, spot=spec.spot,
+                           preemption_overhead=preemption_overhead, currency="USD", **priced)
+    if factor != 1.0:
+        cost = cost.converted(factor, display)
+    row["cost"] = {"compute": cost.compute, "storage": cost.storage, "transfer": cost.transfer,
+                   "total": cost.total, "filesystem": cost.filesystem, "bucket": cost.bucket,
+                   "overhead": cost.overhead, "billed_hours": cost.billed_hours,
+                   "complete": not missing, "missing": missing}
+    return row
+
+
+# --------------------------------------------------------------------------- marks
+
+def mark_best(rows: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Set `cheapest` / `fastest` on the rows with the lowest total cost / hours, among the
+    rows that were planned, fit the GPUs and have the number; ties are all marked."""
+    candidates = [r for r in rows if r["status"] == "ok" and r["fits"]]
+    best: dict[str, list[str]] = {}
+    for mark, value in (("cheapest", lambda r: r["cost"]["total"]),
+                        ("fastest", lambda r: r["hours"])):
+        for r in rows:
+            r[mark] = False
+        known = [r for r in candidates if value(r) is not None]
+        if not known:
+            best[mark] = []
+            continue
+        low = min(value(r) for r in known)
+        for r in known:
+            r[mark] = value(r) == low
+        best[mark] = [r["cloud"] for r in known if r[mark]]
+    return best
+
+
+# --------------------------------------------------------------------------- whole spec
+
+def compare(spec_path: Path, *, currency: str = "USD", cny_rate: Optional[float] = None,
+            bucket_gb: Optional[float] = None, transfer_gb: Optional[float] = None,
+            idle_overhead: float = sizing.DEFAULT_IDLE_OVERHEAD,
+            preemption_overhead: float = sizing.DEFAULT_PREEMPTION_OVERHEAD) -> dict[str, Any]:
+    """Everything `trainstack compare --json` prints."""
+    from components.spec import load_spec
+    spec = load_spec(spec_path)
+    if spec.workload is None:
+        raise SpecError("workload", "is missing: compare needs it to estimate the run's hours.",
+                        "Add a workload section with model_params and train_tokens "
+                        "(see examples/cluster.yaml).")
+    display = check_currency(currency)
+    fx = fx_rate(cny_rate)
+    for name, value in (("idle_overhead", idle_overhead),
+                        ("preemption_overhead", preemption_overhead)):
+        sizing._in_range(name, value, 0, 10, "It is a fraction, e.g. 0.15 for 15%.",
+                         low_open=False)
+    wl = spec.workload
+    probe = Workload.from_spec(wl, gpus=1)
+    sizes = data_sizes(probe, wl.train_tokens, bucket_gb, transfer_gb)
+    rows = [cloud_row(spec, spec_path, cloud, sizes, display=display, fx=fx,
+                      idle_overhead=idle_overhead, preemption_overhead=preemption_overhead)
+            for cloud in spec.clouds.configured()]
+    best = mark_best(rows)
+    return {
+        "spec": str(spec_path), "name": spec.name, "currency": display,
+        "fx": fx,   # the rate of every CNY <-> USD conversion in this result
+        "workload": {"params": wl.model_params, "method": wl.method, "precision": wl.precision,
+                     "train_tokens": wl.train_tokens, "mfu": wl.mfu, "nodes": spec.nodes,
+                     "spot": spec.spot, "gpu": list(spec.gpu)},
+        "assumptions": {
+            **sizes, "bytes_per_token": BYTES_PER_TOKEN, "idle_overhead": idle_overhead,
+            "preemption_overhead": preemption_overhead if spec.spot else None,
+            "scaling_efficiency": dict(sizing.SCALING_EFFICIENCY),
+            "hours_per_month": sizing.HOURS_PER_MONTH},
+        "cheapest": best["cheapest"], "fastest": best["fastest"],
+        "clouds": rows,
+    }
+
+
+# --------------------------------------------------------------------------- printing
+
+def _money(value: Optional[float], cur: str, complete: bool = True) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,.2f} {cur}" + ("" if complete else " +?")
+
+
+def print_compare(result: dict[str, Any], console: Console = out) -> None:
+    rows, cur = result["clouds"], result["currency"]
+    wl = result["workload"]
+    table = Table(title=f"trainstack compare: {result['name']} ({wl['method']}, "
+                        f"{human_params(wl['params'])} params, {wl['train_tokens']:.4g} tokens, "
+                        f"{wl['nodes']} node(s){', spot' if wl['spot'] else ''})")
+    table.add_column("")
+    for r in rows:
+        marks = " ".join(m for m in ("cheapest", "fastest") if r[m])
+        table.add_column(r["cloud"] + (f"\n[bold green]{marks}[/]" if marks else ""),
+                         overflow="fold")
+
+    def line(label, fn):
+        table.add_row(label, *[(fn(r) if r["status"] == "ok" else
+                                (r["message"] if label == "status" else ""))
+                               for r in rows])
+
+    line("status", lambda r: "ok")
+    line("region", lambda r: r["region"])
+    line("instance type", lambda r: f"{r['nodes']} x {r['instance_type']}")
+    line("GPU", lambda r: f"{r['gpus']} x {r['gpu']}"
+         + ("" if r["fits"] else " [red](does not fit)[/]"))
+    line("interconnect", lambda r: r["interconnect"])
+    line(f"{cur}/h", lambda r: _money(r["price_per_hour"], cur))
+    line("hours", lambda r: "-" if r["hours"] is None else
+         f"{r['hours']:,.2f} (billed {r['cost']['billed_hours']:,.2f})")
+    line("compute", lambda r: _money(r["cost"]["compute"], cur))
+    line("storage", lambda r: _money(r["cost"]["storage"], cur,
+                                     "filesystem" not in r["cost"]["missing"]
+                                     and "bucket" not in r["cost"]["missing"]))
+    line("transfer", lambda r: _money(r["cost"]["transfer"], cur,
+                                      "transfer" not in r["cost"]["missing"]))
+    line("total", lambda r: _money(r["cost"]["total"], cur, r["cost"]["complete"]))
+    line("monthly run-rate", lambda r: _money(r["monthly_run_rate"], cur))
+    line("filesystem", lambda r: "-" if not r["filesystem"]["capacity_gib"] else
+         f"{r['filesystem']['product']}: {r['filesystem']['capacity_gib']:,} GiB, "
+         f"{r['filesystem']['throughput_mbps_per_tib']} MB/s/TiB "
+         f"({r['filesystem']['throughput_mbps']:,.0f} MB/s)")
+    line("policy", lambda r: r["policy"]["verdict"])
+    console.print(table)
+    a = result["assumptions"]
+    console.print(f"assumptions: bucket {a['bucket_gb']:,.2f} GB ({a['bucket_note']}); transfer "
+                  f"{a['transfer_gb']:,.3f} GB ({a['transfer_note']}); idle/debug overhead "
+                  f"{a['idle_overhead']:.0%} of the run"
+                  + (f", spot preemption overhead {a['preemption_overhead']:.0%}"
+                     if a["preemption_overhead"] is not None else "")
+                  + "; hours = FLOPs / (GPUs x dense peak x MFU) / scaling efficiency "
+                  "(1.0 on one node, 0.9 across RDMA nodes, 5/8 across TCP nodes); "
+                  "monthly run-rate = the cluster left running 730 h.", highlight=False)
+    console.print("+? = a price the catalog does not cite is left out (see the notes); "
+                  "policy n/a = no policy checker available.", highlight=False)
+    if cur != "USD" or any("CNY" in note for r in rows for note in r["notes"]):
+        console.print(f"exchange rate: {result['fx']['cny_per_usd']:g} CNY per USD "
+                      f"({result['fx']['source']})", highlight=False)
+    for r in rows:
+        for note in r["notes"]:
+            console.print(f"{r['cloud']}: {note}", highlight=False)
+
+
+# --------------------------------------------------------------------------- command
+
+def compare_command(
+    spec: Path = typer.Option(..., "--spec", help="The cluster.yaml whose clouds to compare."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write a self-contained HTML "
+                                        "report with cost and time charts."),
+    currency: str = typer.Option("USD", "--currency", help="USD | CNY"),
+    cny_rate: Optional[float] = typer.Option(None, "--cny-rate", help="CNY per USD (default: "
+                                             "the catalog's stated rate)."),
+    bucket_gb: Optional[float] = typer.Option(None, "--bucket-gb", help="Bucket contents in "
+                                              "GB (default: dataset + starting weights)."),
+    transfer_gb: Optional[float] = typer.Option(None, "--transfer-gb", help="Internet egress "
+                                                "in GB (default: the trained result once)."),
+    idle_overhead: float = typer.Option(sizing.DEFAULT_IDLE_OVERHEAD, "--idle-overhead",
+                                        help="Idle/debug time as a fraction of the run."),
+    preemption_overhead: float = typer.Option(sizing.DEFAULT_PREEMPTION_OVERHEAD,
+                                              "--preemption-overhead",
+                                              help="Spot: redone work as a fraction."),
+):
+    """Price the spec's planned run on every configured cloud: hours, cost, cheapest, fastest."""
+    result = compare(spec, currency=currency, cny_rate=cny_rate, bucket_gb=bucket_gb,
+                     transfer_gb=transfer_gb, idle_overhead=idle_overhead,
+                     preemption_overhead=preemption_overhead)
+    if html is not None:
+        from trainstack.report import render_html
+        html.write_text(render_html(result), encoding="utf-8")
+    if as_json:
+        print(json.dumps(result, indent=2, sort_keys=True))
+    else:
+        print_compare(result)
+        if html is not None:
+            out.print(f"report: {html}", highlight=False)

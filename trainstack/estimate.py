@@ -1,0 +1,339 @@
+"""`trainstack estimate`: memory per GPU, FLOPs, hours and (given a price) the run's cost.
+
+The workload comes from `--spec FILE` (its `workload` section, `gpu` list and `nodes`) or from
+flags; a flag always overrides the spec. The arithmetic is trainstack/sizing.py's; this module
+only gathers the inputs, applies the bad-input rules of issue 5 and prints.
+
+Defaults when a spec gives them and no flag does: GPUs = nodes x --gpus-per-node (8), GPU model
+= the spec's first `gpu`, fabric = tcp when `interconnect: tcp`, else rdma. Without a spec: one
+GPU, no GPU model (the fit table still covers every catalog model), fabric rdma.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from trainstack import gpu_catalog, sizing
+from trainstack.sizing import SizingError, Workload
+
+out = Console(soft_wrap=True)
+
+CURRENCIES = ("USD", "CNY")
+GB = 1e9
+
+
+# --------------------------------------------------------------------------- currency
+
+def fx_rate(cny_rate: Optional[float] = None) -> dict[str, Any]:
+    """CNY per USD: the --cny-rate override, else the catalog's stated rate (fx.csv)."""
+    if cny_rate is not None:
+        if (isinstance(cny_rate, bool) or not isinstance(cny_rate, (int, float))
+                or not math.isfinite(cny_rate) or not 0 < cny_rate <= 1e4):
+            raise SizingError("cny_rate", f"must be a positive rate in CNY per USD, got "
+                              f"{cny_rate!r}, e.g. --cny-rate 7.1.")
+        return {"cny_per_usd": float(cny_rate), "source": "--cny-rate", "as_of": None}
+    row = gpu_catalog.load_fx_rates()["CNY"]
+    return {"cny_per_usd": row.per_usd, "source": row.source, "as_of": row.as_of}
+
+
+def check_currency(currency: str, field: str = "currency") -> str:
+    code = str(currency).strip().upper()
+    if code not in CURRENCIES:
+        raise SizingError(field, f"unknown currency {currency!r}; use USD or CNY.")
+    return code
+
+
+def conversion_factor(from_currency: str, to_currency: str, fx: dict[str, Any]) -> float:
+    """Units of `to_currency` per unit of `from_currency`."""
+    if from_currency == to_currency:
+        return 1.0
+    rate = fx["cny_per_usd"]
+    return rate if (from_currency, to_currency) == ("USD", "CNY") else 1 / rate
+
+
+# --------------------------------------------------------------------------- inputs
+
+def _spec_fields(spec_path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(Workload fields, other defaults) from a cluster.yaml."""
+    from components.spec import load_spec
+    spec = load_spec(spec_path)
+    other: dict[str, Any] = {"nodes": spec.nodes, "gpu": spec.gpu[0],
+                             "fabric": "tcp" if spec.interconnect == "tcp" else "rdma"}
+    if spec.workload is None:
+        return {}, other
+    wl = spec.workload
+    fields = dict(params=wl.model_params, method=wl.method, precision=wl.precision,
+                  zero_stage=wl.zero_stage, seq_len=wl.seq_len, micro_batch=wl.micro_batch,
+                  layers=wl.layers, hidden=wl.hidden, heads=wl.heads, recompute=wl.recompute,
+                  lora_rank=wl.lora_rank)
+    other.update(tokens=wl.train_tokens, mfu=wl.mfu)
+    return fields, other
+
+
+def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = None,
+                   preset: Optional[str] = None, method: Optional[str] = None,
+                   precision: Optional[str] = None, zero_stage: Optional[int] = None,
+                   gpus: Optional[int] = None, gpu: Optional[str] = None,
+                   seq_len: Optional[int] = None, micro_batch: Optional[int] = None,
+                   layers: Optional[int] = None, hidden: Optional[int] = None,
+                   heads: Optional[int] = None, recompute: Optional[bool] = None,
+                   recompute_mode: Optional[str] = None, lora_rank: Optional[int] = None,
+                   tokens: Optional[float] = None, mfu: Optional[float] = None,
+                   flops_factor: Optional[float] = None, peak_tflops: Optional[float] = None,
+                   scaling_efficiency: Optional[float] = None, fabric: Optional[str] = None,
+                   gpus_per_node: int = 8, headroom: float = sizing.DEFAULT_HEADROOM,
+                   price_per_gpu_hour: Optional[float] = None, price_currency: str = "USD",
+                   currency: Optional[str] = None, cny_rate: Optional[float] = None,
+                   idle_overhead: float = sizing.DEFAULT_IDLE_OVERHEAD, spot: bool = False,
+                   preemption_overhead: float = sizing.DEFAULT_PREEMPTION_OVERHEAD
+                   ) -> dict[str, Any]:
+    """Everything `trainstack estimate --json` prints. Raises SizingError/SpecError on bad
+    input, including a workload that fits the GPU (or, with no GPU named, any catalog GPU) at
+    no GPU count."""
+    fields: dict[str, Any] = {}
+    other: dict[str, Any] = {}
+    if spec is not None:
+        fields, other = _spec_fields(spec)
+    flags = dict(params=params, method=method, precision=precision, zero_stage=zero_stage,
+                 seq_len=seq_len, micro_batch=micro_batch, layers=layers, hidden=hidden,
+                 heads=heads, lora_rank=lora_rank, preset=preset)
+    if recompute_mode is not None:
+        flags["recompute"] = recompute_mode
+    elif recompute is not None:
+        flags["recompute"] = recompute
+    if preset is not None and params is None:
+        fields.pop("params", None)   # the preset's parameter count, not the spec's
+    if preset is not None or layers is not None or hidden is not None or heads is not None:
+        for dim in ("layers", "hidden", "heads"):   # a shape from flags replaces the spec's
+            fields.pop(dim, None)
+    fields.update({k: v for k, v in flags.items() if v is not None})
+
+    gpus_per_node = sizing._positive_int("gpus_per_node", gpus_per_node, 1024)
+    if gpus is None:
+        gpus = other["nodes"] * gpus_per_node if "nodes" in other else 1
+    w = Workload(gpus=gpus, **fields)
+    tokens = tokens if tokens is not None else other.get("tokens")
+    if tokens is None:
+        raise SizingError("tokens", "is required: pass --tokens (training tokens, e.g. 1e8), "
+                          "or a --spec whose workload has train_tokens.")
+    mfu = mfu if mfu is not None else other.get("mfu", sizing.DEFAULT_MFU)
+    fabric = fabric if fabric is not None else other.get("fabric", "rdma")
+    sizing.fabric_class(fabric)
+    gpu_name = gpu if gpu is not None else other.get("gpu")
+    models = gpu_catalog.load_gpu_models()
+    gpu_model = gpu_catalog.get_gpu_model(gpu_name, models) if gpu_name else None
+
+    result = sizing.estimate(w, tokens, gpu=gpu_model, gpu_models=models,
+                             peak_tflops=peak_tflops, mfu=mfu, flops_factor=flops_factor,
+                             scaling_efficiency=scaling_efficiency, gpus_per_node=gpus_per_node,
+                             fabric=fabric, headroom=headroom)
+    _refuse_what_never_fits(w, result, models, gpu_model, headroom)
+
+    price_currency = check_currency(price_currency, "price_currency")
+    display = check_currency(currency if currency is not None else price_currency)
+    fx = fx_rate(cny_rate)
+    result["spec"] = str(spec) if spec is not None else None
+    result["currency"] = display
+    result["fx"] = fx if (display != "USD" or price_currency != "USD"
+                          or cny_rate is not None) else None
+    result["price_per_gpu_hour"] = None
+    result["cost"] = None
+    result["cost_note"] = ("pass --price-per-gpu-hour to price the run; "
+                           "`trainstack compare --spec` prices it on every cloud")
+    if price_per_gpu_hour is not None:
+        if result["hours"] is None:
+            result["cost_note"] = "no hours, so no cost: " + result["hours_note"]
+        else:
+            cost = sizing.run_cost(nodes=w.gpus, price_per_node_hour=price_per_gpu_hour,
+                                   hours=result["hours"], idle_overhead=idle_overhead,
+                                   spot=spot, preemption_overhead=preemption_overhead,
+                                   currency=price_currency)
+            factor = conversion_factor(price_currency, display, fx)
+            if factor != 1.0:
+                cost = cost.converted(factor, display)
+            result["price_per_gpu_hour"] = {"amount": price_per_gpu_hour,
+                                            "currency": price_currency}
+            result["cost"] = cost.as_dict()
+            result["cost_note"] = (f"{w.gpus} GPUs x {price_per_gpu_hour:g} {price_currency}/GPU-h"
+                                   f" x {cost.billed_hours:.2f} billed h (idle/debug overhead "
+                                   f"{idle_overhead:.0%}"
+                                   + (f", spot preemption overhead {preemption_overhead:.0%}"
+                                      if spot else "") + ")"
+                                   + (f", converted at {fx['cny_per_usd']:g} CNY/USD"
+                                      if factor != 1.0 else ""))
+    return result
+
+
+def _refuse_what_never_fits(w: Workload, result: dict, models: dict, gpu_model,
+                            headroom: float) -> None:
+    """Issue 5's bad-input rule: a method that fits the GPU at no GPU count is exit 2."""
+    what = (f"{w.method} training of a {human_params(w.params)} model ({w.precision}, "
+            f"ZeRO stage {w.zero_stage}, micro-batch {w.micro_batch}, seq {w.seq_len})")
+    if gpu_model is not None and result["min_gpus"] is None:
+        raise SizingError("workload", f"{what} on {gpu_model.name} {result['min_gpus_note']}")
+    if gpu_model is None and all(v["min_gpus"] is None for v in result["fits_by_gpu"].values()):
+        largest = max(models.values(), key=lambda m: m.memory_bytes)
+        reason = sizing.no_fit_reason(w, largest.memory_bytes, headroom)
+        raise SizingError("workload", f"{what} fits no GPU model in the catalog; on the largest "
+                          f"({largest.name}, {largest.memory_gb:g} GB) it {reason}")
+
+
+# --------------------------------------------------------------------------- printing
+
+def human_params(n: float) -> str:
+    """13e9 -> '13B', 6.7e9 -> '6.7B', 1.5e12 -> '1.5T', 350e6 -> '350M'."""
+    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
+        if n >= scale:
+            return f"{n / scale:.4g}{suffix}"
+    return f"{n:g}"
+
+
+def _gb(n: Optional[float]) -> str:
+    return "-" if n is None else f"{n / GB:,.1f} GB"
+
+
+def _money(amount: Optional[float], currency: str) -> str:
+    return "-" if amount is None else f"{amount:,.2f} {currency}"
+
+
+def print_estimate(r: dict[str, Any], console: Console = out) -> None:
+    wl = r["workload"]
+    shape = wl["shape"]
+    title = (f"trainstack estimate: {human_params(wl['params'])} parameters, {wl['method']}, "
+             f"{wl['precision']}, ZeRO stage {wl['zero_stage']}, {wl['gpus']} GPU(s)")
+    mem = Table(title=title + "\nmemory per GPU")
+    mem.add_column("term")
+    mem.add_column("per GPU", justify="right")
+    mem.add_column("bytes", justify="right")
+    for key in ("weights", "gradients", "optimizer", "activations", "total"):
+        mem.add_row(key if key != "total" else "[bold]total[/]", _gb(r["per_gpu_bytes"][key]),
+                    f"{r['per_gpu_bytes'][key]:,}")
+    console.print(mem)
+    console.print(f"shape: {shape['layers']} layers, hidden {shape['hidden']}, {shape['heads']} "
+                  f"heads ({shape['source']}); seq {wl['seq_len']}, micro-batch "
+                  f"{wl['micro_batch']}, recompute {wl['recompute']}"
+                  + (f"; LoRA rank {wl['lora_rank']}, {wl['adapter_params']:,} adapter "
+                     f"parameters" if wl["method"] != "full" else ""), highlight=False)
+
+    fit = Table(title=f"fits per GPU model (keeping {r['headroom']:.0%} of memory free)")
+    for col, just in (("GPU", "left"), ("memory", "right"), ("usable", "right"),
+                      (f"fits at {wl['gpus']} GPU(s)", "center"), ("smallest GPU count", "right")):
+        fit.add_column(col, justify=just)
+    for name, row in r["fits_by_gpu"].items():
+        mark = " <-" if name == r["gpu"] else ""
+        fit.add_row(name + mark, f"{row['memory_gb']:g} GB",
+                    f"{row['memory_gb'] * (1 - r['headroom']):,.1f} GB",
+                    "yes" if row["fits"] else "no",
+                    str(row["min_gpus"]) if row["min_gpus"] is not None else "none")
+    console.print(fit)
+    if r["gpu"] is not None:
+        console.print(f"smallest GPU count that fits on {r['gpu']}: [bold]{r['min_gpus']}[/]",
+                      highlight=False)
+
+    time = Table(title="time")
+    time.add_column("quantity")
+    time.add_column("value", justify="right")
+    time.add_row("training FLOPs", f"{r['training_flops']:.4g} "
+                 f"({r['flops_factor']:g} x params x tokens)")
+    time.add_row("tokens", f"{wl['tokens']:.4g}")
+    time.add_row("peak per GPU", "-" if r["peak_tflops"] is None else
+                 f"{r['peak_tflops']:g} TFLOPS {wl['precision']} ({r['peak_source']})")
+    time.add_row("MFU", f"{r['mfu']:g}")
+    time.add_row("scaling efficiency", f"{r['scaling_efficiency']:g} ({r['nodes']} node(s) of "
+                 f"{r['gpus_per_node']}, fabric {r['fabric']})")
+    time.add_row("[bold]hours[/]", "-" if r["hours"] is None else f"{r['hours']:,.2f}")
+    console.print(time)
+    if r["hours_note"]:
+        console.print(f"note: {r['hours_note']}", highlight=False)
+
+    if r["cost"] is not None:
+        c, cur = r["cost"], r["currency"]
+        cost = Table(title=f"run cost ({cur})")
+        cost.add_column("item")
+        cost.add_column(cur, justify="right")
+        cost.add_row("compute", _money(c["compute"], cur))
+        cost.add_row("  of which idle/preemption overhead", _money(c["overhead"], cur))
+        cost.add_row("[bold]total[/]", _money(c["total"], cur))
+        console.print(cost)
+    console.print(f"cost: {r['cost_note']}", highlight=False)
+    if r["fx"] is not None:
+        console.print(f"exchange rate: {r['fx']['cny_per_usd']:g} CNY per USD ({r['fx']['source']}"
+                      + (f", {r['fx']['as_of']}" if r["fx"]["as_of"] else "") + ")",
+                      highlight=False)
+
+
+# --------------------------------------------------------------------------- command
+
+def estimate_command(
+    spec: Optional[Path] = typer.Option(None, "--spec", help="Take the workload from this "
+                                        "cluster.yaml (flags override it)."),
+    params: Optional[float] = typer.Option(None, "--params", help="Model parameters, e.g. 13e9."),
+    preset: Optional[str] = typer.Option(None, "--preset", help="Known model shape: "
+                                         + ", ".join(sizing.PRESETS) + "."),
+    method: Optional[str] = typer.Option(None, "--method", help="full | lora | qlora"),
+    precision: Optional[str] = typer.Option(None, "--precision", help="bf16 | fp16 | fp8 | tf32"),
+    zero_stage: Optional[int] = typer.Option(None, "--zero-stage", help="DeepSpeed ZeRO stage 0-3."),
+    gpus: Optional[int] = typer.Option(None, "--gpus", help="Data-parallel GPUs (default: spec "
+                                       "nodes x 8, else 1)."),
+    gpu: Optional[str] = typer.Option(None, "--gpu", help="GPU model, e.g. H100, A100-80GB."),
+    seq_len: Optional[int] = typer.Option(None, "--seq-len", help="Sequence length."),
+    micro_batch: Optional[int] = typer.Option(None, "--micro-batch", help="Sequences per GPU "
+                                              "per step."),
+    layers: Optional[int] = typer.Option(None, "--layers"),
+    hidden: Optional[int] = typer.Option(None, "--hidden"),
+    heads: Optional[int] = typer.Option(None, "--heads"),
+    recompute: Optional[bool] = typer.Option(None, "--recompute/--no-recompute",
+                                             help="Full activation recomputation on/off."),
+    recompute_mode: Optional[str] = typer.Option(None, "--recompute-mode",
+                                                 help="none | selective | full"),
+    lora_rank: Optional[int] = typer.Option(None, "--lora-rank"),
+    tokens: Optional[float] = typer.Option(None, "--tokens", help="Training tokens, e.g. 1e8."),
+    mfu: Optional[float] = typer.Option(None, "--mfu", help="Model FLOPs utilisation in (0, 1]; "
+                                        "default 0.4."),
+    flops_factor: Optional[float] = typer.Option(None, "--flops-factor", help="FLOPs per "
+                                                 "parameter per token (default 6 full, 4 LoRA)."),
+    peak_tflops: Optional[float] = typer.Option(None, "--peak-tflops", help="Override the GPU's "
+                                                "datasheet dense peak."),
+    scaling_efficiency: Optional[float] = typer.Option(None, "--scaling-efficiency",
+                                                       help="Override the fabric default."),
+    fabric: Optional[str] = typer.Option(None, "--fabric", help="rdma | tcp (for the default "
+                                         "scaling efficiency across nodes)."),
+    gpus_per_node: int = typer.Option(8, "--gpus-per-node"),
+    headroom: float = typer.Option(sizing.DEFAULT_HEADROOM, "--headroom",
+                                   help="Fraction of GPU memory kept free."),
+    price_per_gpu_hour: Optional[float] = typer.Option(None, "--price-per-gpu-hour",
+                                                       help="Price one GPU-hour (in "
+                                                       "--price-currency)."),
+    price_currency: str = typer.Option("USD", "--price-currency", help="USD | CNY"),
+    currency: Optional[str] = typer.Option(None, "--currency", help="Show costs in USD or CNY "
+                                           "(default: the price's currency)."),
+    cny_rate: Optional[float] = typer.Option(None, "--cny-rate", help="CNY per USD (default: "
+                                             "the catalog's stated rate)."),
+    idle_overhead: float = typer.Option(sizing.DEFAULT_IDLE_OVERHEAD, "--idle-overhead",
+                                        help="Idle/debug time as a fraction of the run."),
+    spot: bool = typer.Option(False, "--spot", help="Spot price: add the preemption overhead."),
+    preemption_overhead: float = typer.Option(sizing.DEFAULT_PREEMPTION_OVERHEAD,
+                                              "--preemption-overhead"),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+):
+    """Memory per GPU, training FLOPs and hours for a workload (and its cost, given a price)."""
+    result = build_estimate(
+        spec=spec, params=params, preset=preset, method=method, precision=precision,
+        zero_stage=zero_stage, gpus=gpus, gpu=gpu, seq_len=seq_len, micro_batch=micro_batch,
+        layers=layers, hidden=hidden, heads=heads, recompute=recompute,
+        recompute_mode=recompute_mode, lora_rank=lora_rank, tokens=tokens, mfu=mfu,
+        flops_factor=flops_factor, peak_tflops=peak_tflops,
+        scaling_efficiency=scaling_efficiency, fabric=fabric, gpus_per_node=gpus_per_node,
+        headroom=headroom, price_per_gpu_hour=price_per_gpu_hour, price_currency=price_currency,
+        currency=currency, cny_rate=cny_rate, idle_overhead=idle_overhead, spot=spot,
+        preemption_overhead=preemption_overhead)
+    if as_json:
+        print(json.dumps(result, indent=2, sort_keys=True))
+    else:
+        print_estimate(result)
