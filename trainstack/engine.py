@@ -98,12 +98,23 @@ def _computed(typ: str, name: str, inputs: dict) -> dict[str, Any]:
         return {"dnsName": f"{name}.fsx.offline.invalid", "mountName": "offline"}
     if typ in ("aws:ec2/placementGroup:PlacementGroup", "aws:autoscaling/group:Group"):
         return {"name": inputs.get("name") or name}
+    if typ == "gcp:storage/bucket:Bucket":
+        return {"name": inputs.get("name") or name, "url": f"gs://{inputs.get('name') or name}"}
+    if typ == "gcp:lustre/instance:Instance":  # 192.0.2.0/24 is a documentation-only range
+        return {"mountPoint": f"192.0.2.1@tcp:/{inputs.get('filesystem')}"}
+    if typ in ("gcp:compute/instanceGroupManager:InstanceGroupManager",
+               "gcp:compute/resourcePolicy:ResourcePolicy", "gcp:compute/globalAddress:GlobalAddress",
+               "gcp:compute/router:Router", "gcp:compute/network:Network",
+               "gcp:compute/instanceTemplate:InstanceTemplate"):
+        return {"name": inputs.get("name") or name}
     return {}
 
 
 _INVOKE_RESULTS = {
     "aws:ssm/getParameter:getParameter": lambda args: {
         "name": args.get("name"), "type": "String", "value": "ami-0offline000000000"},
+    "gcp:organizations/getProject:getProject": lambda args: {
+        "projectId": args.get("projectId"), "number": "000000000000"},
 }
 
 

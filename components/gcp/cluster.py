@@ -1,0 +1,233 @@
+"""The GCP GPU cluster component: thin wiring over components.gcp.planning."""
+from __future__ import annotations
+
+import ipaddress
+
+import pulumi
+import pulumi_gcp as gcp
+
+from components.base import ClusterArgs, GpuCluster
+from components.gcp import planning
+
+# APIs the cluster calls, enabled in the project (and left enabled on destroy: other stacks and
+# people may use them).
+APIS = {
+    "compute": "compute.googleapis.com",
+    "storage": "storage.googleapis.com",
+    "lustre": "lustre.googleapis.com",
+    "servicenetworking": "servicenetworking.googleapis.com",
+    "billingbudgets": "billingbudgets.googleapis.com",
+    "monitoring": "monitoring.googleapis.com",
+}
+
+
+class GcpGpuCluster(GpuCluster):
+    """Nodes from an instance template in one zonal managed instance group under a compact
+    placement policy, wired to a host VPC and the RoCE or GPUDirect NIC VPCs their type needs;
+    Managed Lustre in the same zone and placement policy; a GCS bucket in the region; a billing
+    budget with e-mail channels; the spec's tags as GCP labels everywhere labels exist."""
+
+    cloud = "gcp"
+
+    def _build(self, name: str, args: ClusterArgs) -> dict[str, object]:
+        spec, sel = args.spec, args.selection
+        loc = spec.location("gcp")
+        self.project, self.region, self.zone = loc.project, sel.region, sel.zone
+        self.labels = planning.gcp_labels(args.tags)
+        self.apis = {key: gcp.projects.Service(
+            f"{name}-api-{key}", project=self.project, service=service, disable_on_destroy=False,
+            opts=self.child()) for key, service in APIS.items()}
+        layout = planning.network_plan(sel.instance, sel.use_rdma, spec.interconnect)
+        nets = self._networks(name, layout, spec.access.ssh_cidrs)
+        bucket = self._bucket(name, spec.bucket.retain_on_destroy)
+        policy = self._placement(name, spec.nodes)
+        fs, fs_size, fs_tier = self._filesystem(name, args, nets, policy)
+        group = self._nodes(name, args, layout, nets, policy)
+        budget = self._budget(name, args)
+        instance_id = planning.lustre_instance_id(name, args.stack)
+        command = lambda verb: bucket.name.apply(  # noqa: E731
+            lambda b: planning.transfer_command(verb, instance_id, self.zone, self.project, b))
+        return {
+            "node_group": group.name,
+            "placement_group": policy.name,
+            "filesystem_id": fs.id,
+            "filesystem_dns": fs.mount_point,
+            "filesystem_mount_name": fs.filesystem,
+            "filesystem_capacity_gib": fs_size,
+            "filesystem_capacity_note": planning.lustre_note(
+                spec.filesystem.capacity_gib, spec.filesystem.throughput_mbps_per_tib),
+            "filesystem_throughput_mbps_per_tib": fs_tier,
+            # Managed Lustre neither imports at creation nor exports by itself (pulumi_gcp 10.2.0
+            # lustre.Instance has no data-repository argument): these run the transfers.
+            "filesystem_import_command": command("import-data"),
+            "filesystem_export_command": command("export-data"),
+            "bucket_name": bucket.name,
+            "budget_name": budget.display_name,
+            "project": self.project,
+            "region": self.region,
+            "zone": self.zone,
+        }
+
+    # -- network -------------------------------------------------------------------------------
+
+    def _networks(self, name, layout: planning.NetworkPlan, ssh_cidrs):
+        project, region = self.project, self.region
+        compute = self.child(depends_on=[self.apis["compute"]])
+        nets: dict[str, gcp.compute.Network | gcp.compute.Subnetwork] = {}
+        for net in layout.networks:
+            vpc = gcp.compute.Network(
+                f"{name}-{net.key}", project=project, auto_create_subnetworks=False, mtu=net.mtu,
+                routing_mode="REGIONAL", description=f"trainstack {name}: {net.role} network",
+                network_profile=planning.roce_profile(project, self.zone) if net.roce_profile else None,
+                opts=compute)
+            nets[net.key] = vpc
+            for subnet in net.subnets:
+                nets[subnet.key] = gcp.compute.Subnetwork(
+                    f"{name}-{subnet.key}", project=project, region=region, network=vpc.id,
+                    ip_cidr_range=subnet.cidr, private_ip_google_access=net.role == "host",
+                    opts=self.child())
+            if net.internal_firewall:
+                ranges = [s.cidr for s in net.subnets]
+                if net.role == "host":
+                    ranges.append(planning.PSA_CIDR)  # Managed Lustre's servers
+                gcp.compute.Firewall(
+                    f"{name}-{net.key}-internal", project=project, network=vpc.id,
+                    direction="INGRESS", priority=1000, source_ranges=ranges,
+                    allows=[gcp.compute.FirewallAllowArgs(protocol="all")],
+                    description="trainstack: all traffic between the cluster's own addresses",
+                    opts=self.child())
+        host = nets["vpc"]
+        by_family: dict[int, list[str]] = {}
+        for cidr in ssh_cidrs:
+            by_family.setdefault(ipaddress.ip_network(cidr, strict=False).version, []).append(cidr)
+        for family, cidrs in sorted(by_family.items()):  # a rule holds one address family
+            gcp.compute.Firewall(
+                f"{name}-ssh-v{family}", project=project, network=host.id, direction="INGRESS",
+                priority=1000, source_ranges=cidrs,
+                allows=[gcp.compute.FirewallAllowArgs(protocol="tcp", ports=["22"])],
+                description="trainstack: SSH from access.ssh_cidrs only", opts=self.child())
+        # Nodes have no external address: Cloud NAT for egress, Private Google Access for GCS.
+        router = gcp.compute.Router(f"{name}-router", project=project, region=region,
+                                    network=host.id, opts=self.child())
+        gcp.compute.RouterNat(f"{name}-nat", project=project, region=region, router=router.name,
+                              nat_ip_allocate_option="AUTO_ONLY",
+                              source_subnetwork_ip_ranges_to_nat="ALL_SUBNETWORKS_ALL_IP_RANGES",
+                              opts=self.child())
+        return nets
+
+    # -- bucket --------------------------------------------------------------------------------
+
+    def _bucket(self, name, retain):
+        # Kept on `pulumi destroy` unless the spec says otherwise; never a multi-region.
+        return gcp.storage.Bucket(
+            f"{name}-data", project=self.project, location=self.region.upper(),
+            storage_class="STANDARD", uniform_bucket_level_access=True,
+            public_access_prevention="enforced",
+            versioning=gcp.storage.BucketVersioningArgs(enabled=True),
+            force_destroy=not retain, labels=self.labels,
+            opts=self.child(retain_on_delete=retain, depends_on=[self.apis["storage"]]))
+
+    # -- placement -----------------------------------------------------------------------------
+
+    def _placement(self, name, nodes):
+        # COLLOCATED with vm_count: the group's nodes must be created together (cloud-map §2.2).
+        return gcp.compute.ResourcePolicy(
+            f"{name}-placement", project=self.project, region=self.region,
+            description="trainstack: compact placement for the nodes and Managed Lustre",
+            group_placement_policy=gcp.compute.ResourcePolicyGroupPlacementPolicyArgs(
+                collocation="COLLOCATED", vm_count=nodes),
+            opts=self.child(depends_on=[self.apis["compute"]]))
+
+    # -- filesystem ----------------------------------------------------------------------------
+
+    def _filesystem(self, name, args: ClusterArgs, nets, policy):
+        spec = args.spec
+        host = nets["vpc"]
+        # Private Service Access on the host VPC (cloud-map §9.1: Managed Lustre needs it).
+        psa_net = ipaddress.ip_network(planning.PSA_CIDR)
+        psa_range = gcp.compute.GlobalAddress(
+            f"{name}-psa-range", project=self.project, network=host.id, purpose="VPC_PEERING",
+            address_type="INTERNAL", address=str(psa_net.network_address),
+            prefix_length=psa_net.prefixlen, labels=self.labels, opts=self.child())
+        psa = gcp.servicenetworking.Connection(
+            f"{name}-psa", network=host.id, service="servicenetworking.googleapis.com",
+            reserved_peering_ranges=[psa_range.name],
+            opts=self.child(depends_on=[self.apis["servicenetworking"]]))
+        tier = planning.lustre_throughput(spec.filesystem.throughput_mbps_per_tib)
+        size = planning.lustre_capacity_gib(spec.filesystem.capacity_gib, tier)
+        fs = gcp.lustre.Instance(
+            f"{name}-fs", project=self.project, location=self.zone,
+            instance_id=planning.lustre_instance_id(name, args.stack),
+            filesystem=planning.lustre_filesystem_name(name), network=host.id,
+            capacity_gib=str(size), per_unit_storage_throughput=str(tier),
+            placement_policy=policy.name.apply(
+                lambda p: planning.lustre_placement_policy(self.project, self.region, p)),
+            description=f"trainstack {name}: shared training data (import/export: see outputs)",
+            labels=self.labels, opts=self.child(depends_on=[psa, self.apis["lustre"]]))
+        return fs, size, tier
+
+    # -- nodes ---------------------------------------------------------------------------------
+
+    def _nodes(self, name, args: ClusterArgs, layout: planning.NetworkPlan, nets, policy):
+        spec, sel = args.spec, args.selection
+        nics = [gcp.compute.InstanceTemplateNetworkInterfaceArgs(
+            network=nets[nic.network].id, subnetwork=nets[nic.subnet].id, nic_type=nic.nic_type)
+            for nic in layout.nics]
+        template = gcp.compute.InstanceTemplate(
+            f"{name}-template", project=self.project, region=self.region,
+            machine_type=sel.instance.name,
+            description=f"trainstack {name}: {sel.fabric_note}",
+            disks=[gcp.compute.InstanceTemplateDiskArgs(
+                boot=True, auto_delete=True, source_image=planning.IMAGE,
+                disk_type=planning.boot_disk_type(sel.instance),
+                disk_size_gb=planning.BOOT_DISK_GIB, labels=self.labels)],
+            network_interfaces=nics,
+            scheduling=gcp.compute.InstanceTemplateSchedulingArgs(
+                on_host_maintenance="TERMINATE", automatic_restart=not spec.spot,
+                preemptible=spec.spot, provisioning_model="SPOT" if spec.spot else "STANDARD",
+                instance_termination_action="DELETE" if spec.spot else None),
+            resource_policies=policy.name,
+            service_account=gcp.compute.InstanceTemplateServiceAccountArgs(
+                scopes=["cloud-platform"]),
+            metadata={"enable-oslogin": "TRUE"},
+            labels=self.labels, opts=self.child())
+        return gcp.compute.InstanceGroupManager(
+            f"{name}-nodes", project=self.project, zone=self.zone,
+            base_instance_name=f"{name}-node", target_size=spec.nodes,
+            versions=[gcp.compute.InstanceGroupManagerVersionArgs(
+                name="primary", instance_template=template.id)],
+            # A new template must not recreate running training nodes on its own.
+            update_policy=gcp.compute.InstanceGroupManagerUpdatePolicyArgs(
+                type="OPPORTUNISTIC", minimal_action="REPLACE"),
+            wait_for_instances=True, wait_for_instances_status="STABLE",
+            opts=self.child())
+
+    # -- budget --------------------------------------------------------------------------------
+
+    def _budget(self, name, args: ClusterArgs):
+        spec = args.spec
+        loc = spec.location("gcp")
+        channels = [gcp.monitoring.NotificationChannel(
+            f"{name}-budget-email-{i}", project=self.project, type="email",
+            display_name=f"trainstack {name} budget: {email}", labels={"email_address": email},
+            user_labels=self.labels, opts=self.child(depends_on=[self.apis["monitoring"]]))
+            for i, email in enumerate(spec.budget.emails)]
+        number = gcp.organizations.get_project_output(
+            project_id=self.project, opts=pulumi.InvokeOutputOptions(parent=self)).number
+        units, nanos = planning.budget_amount(spec.budget.monthly_usd)
+        return gcp.billing.Budget(
+            f"{name}-budget", billing_account=planning.check_billing_account(loc.billing_account),
+            display_name=planning.budget_display_name(name, args.stack),
+            amount=gcp.billing.BudgetAmountArgs(
+                specified_amount=gcp.billing.BudgetAmountSpecifiedAmountArgs(
+                    currency_code="USD", units=units, nanos=nanos or None)),
+            budget_filter=gcp.billing.BudgetBudgetFilterArgs(
+                projects=[number.apply(lambda n: f"projects/{n}")],
+                labels={planning.CLUSTER_LABEL: self.labels[planning.CLUSTER_LABEL]},
+                calendar_period="MONTH"),
+            threshold_rules=[gcp.billing.BudgetThresholdRuleArgs(
+                threshold_percent=p, spend_basis="CURRENT_SPEND")
+                for p in planning.budget_thresholds(spec.budget.alert_percents, spec.budget.emails)],
+            all_updates_rule=gcp.billing.BudgetAllUpdatesRuleArgs(
+                monitoring_notification_channels=[c.id for c in channels]),
+            opts=self.child(depends_on=[self.apis["billingbudgets"]]))

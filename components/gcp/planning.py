@@ -1,0 +1,346 @@
+"""Pure GCP planning: labels, zone facts, NIC/VPC layout, Managed Lustre sizes, budget amounts.
+
+Everything here is a plain function of the spec and the catalog, tested without mocks
+(tests/test_gcp_planning.py). Facts about zones live in components/catalog/zones.csv; the
+sizing and layout rules below cite their source inline.
+"""
+from __future__ import annotations
+
+import ipaddress
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Optional
+
+from components import catalog
+from components.catalog import InstanceType
+from components.errors import SpecError
+from components.tags import CLUSTER_TAG
+
+# -- labels ------------------------------------------------------------------------------------
+# GCP label rules (cloud-map §2.4): keys 1-63 chars starting with a lowercase letter, keys and
+# values only lowercase letters, digits, `_` and `-`, values 0-63 chars, at most 64 labels.
+LABEL_MAX_CHARS = 63
+MAX_LABELS = 64
+_NOT_LABEL_CHAR = re.compile(r"[^a-z0-9_-]")
+KEY_PREFIX = "tag_"  # for keys that do not start with a letter after normalising
+
+
+def _ascii_lower(text: str) -> str:
+    """Lowercase ASCII: accents dropped (é -> e), any other non-ASCII character becomes `_`."""
+    out = []
+    for ch in unicodedata.normalize("NFKD", text.lower()):
+        if unicodedata.combining(ch):
+            continue
+        out.append(ch if ch.isascii() else "_")
+    return "".join(out)
+
+
+def label_value(text: str) -> str:
+    return _NOT_LABEL_CHAR.sub("_", _ascii_lower(text))[:LABEL_MAX_CHARS]
+
+
+def label_key(text: str) -> str:
+    key = _NOT_LABEL_CHAR.sub("_", _ascii_lower(text))
+    if not key[:1].isalpha():
+        key = KEY_PREFIX + key
+    return key[:LABEL_MAX_CHARS]
+
+
+CLUSTER_LABEL = label_key(CLUSTER_TAG)  # trainstack_cluster: the budget filters on it
+
+
+def gcp_labels(tags: dict[str, str]) -> dict[str, str]:
+    """The tag map as GCP labels; two tags that normalise to one key are an error, not a loss."""
+    if len(tags) > MAX_LABELS:
+        raise SpecError("tags", f"become {len(tags)} GCP labels with trainstack's own; GCP allows "
+                        f"at most {MAX_LABELS} per resource.",
+                        f"Keep at most {MAX_LABELS - 3} tags.")
+    labels: dict[str, str] = {}
+    origin: dict[str, str] = {}
+    for key in sorted(tags):
+        normal = label_key(key)
+        if normal in origin:
+            first, second = sorted([origin[normal], key])
+            raise SpecError("tags", f"{first!r} and {second!r} both become the GCP label key "
+                            f"{normal!r} (labels are lowercase a-z, 0-9, _ and -, at most "
+                            f"{LABEL_MAX_CHARS} characters, starting with a letter).",
+                            "Rename or drop one of the two tags.")
+        origin[normal] = key
+        labels[normal] = label_value(tags[key])
+    return dict(sorted(labels.items()))
+
+
+# -- project and billing account -----------------------------------------------------------------
+# Project IDs: 6-30 chars, lowercase letters, digits and hyphens, starting with a letter, not
+# ending with a hyphen; legacy domain-scoped IDs carry a `domain:` prefix.
+_PROJECT_ID = re.compile(r"^(?:[a-z0-9.-]+:)?[a-z][a-z0-9-]{4,28}[a-z0-9]$")
+# Billing accounts: three groups of six hex digits, as `gcloud billing accounts list` prints them.
+_BILLING_ACCOUNT = re.compile(r"^[0-9A-F]{6}-[0-9A-F]{6}-[0-9A-F]{6}$")
+
+
+def check_project(project: Optional[str]) -> str:
+    if not project:
+        raise SpecError("clouds.gcp.project", "is missing; trainstack builds every resource in an "
+                        "explicit project.", "Add clouds.gcp.project: <your project ID> "
+                        "(`gcloud projects list` shows it).")
+    if not _PROJECT_ID.match(project):
+        raise SpecError("clouds.gcp.project", f"{project!r} is not a GCP project ID.",
+                        "Use the project ID (6-30 lowercase letters, digits and hyphens), not "
+                        "its display name or number.")
+    return project
+
+
+def check_billing_account(account: Optional[str]) -> str:
+    if not account:
+        raise SpecError("clouds.gcp.billing_account", "is missing; the budget alarm is created on "
+                        "the billing account.", "Add clouds.gcp.billing_account: XXXXXX-XXXXXX-"
+                        "XXXXXX (`gcloud billing accounts list` shows it).")
+    normal = account.removeprefix("billingAccounts/").upper()
+    if not _BILLING_ACCOUNT.match(normal):
+        raise SpecError("clouds.gcp.billing_account", f"{account!r} is not a billing account ID.",
+                        "Use the form XXXXXX-XXXXXX-XXXXXX (six hex digits, three times).")
+    return normal
+
+
+# -- zones ---------------------------------------------------------------------------------------
+ROCE_PROFILE = "vpc-roce"
+
+
+def type_zones(type_name: str, region: str, price_zones: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Zones of `region` that host the machine type: zones.csv, else the price row's zones.
+    Empty when neither source names zones (a regional price): the zone cannot be checked."""
+    listed = catalog.zones_listed("gcp", "machine_type", type_name, region)
+    return listed if listed is not None else tuple(sorted(price_zones))
+
+
+def roce_zones(region: Optional[str] = None) -> tuple[str, ...]:
+    return catalog.zones_listed("gcp", "network_profile", ROCE_PROFILE, region) or ()
+
+
+def roce_profile(project: str, zone: str) -> str:
+    """The RoCE VPC's network profile (a partial URL the SDK accepts, cloud-map §2.1)."""
+    return f"projects/{project}/global/networkProfiles/{zone}-{ROCE_PROFILE}"
+
+
+def check_roce_zone(itype: InstanceType, zone: str, region: str) -> None:
+    """An RDMA cluster needs the zone's `<zone>-vpc-roce` profile and the type in that zone."""
+    if zone in roce_zones(region):
+        return
+    both = sorted(z for z in roce_zones() if z in _all_type_zones(itype.name))
+    raise SpecError("clouds.gcp.zone",
+                    f"{zone} hosts {itype.name} but has no RoCE network profile "
+                    f"({zone}-{ROCE_PROFILE}) in trainstack's zone data, so its {itype.rdma_nics} "
+                    f"MRDMA NICs cannot be wired.",
+                    f"Use a zone with both ({', '.join(both) or 'none known'}), or set "
+                    "interconnect: tcp to build without RDMA. If `gcloud compute network-profiles "
+                    f"list` now shows {zone}-{ROCE_PROFILE}, add it to "
+                    "components/catalog/zones.csv.")
+
+
+def _all_type_zones(type_name: str) -> tuple[str, ...]:
+    return catalog.zones_listed("gcp", "machine_type", type_name) or ()
+
+
+def fabric_note(itype: InstanceType, use_rdma: bool, interconnect: str) -> str:
+    gbps = f"{itype.fabric_gbps} Gbps" if itype.fabric_gbps else "? Gbps"
+    if itype.fabric == "roce" and use_rdma:
+        return f"GPUDirect RDMA over RoCE v2 ({itype.rdma_nics} MRDMA NICs, {gbps})"
+    if itype.fabric in GPU_NIC_FABRICS and interconnect != "tcp":
+        name = GPU_NIC_FABRICS[itype.fabric]
+        return (f"{name} ({itype.rdma_nics} GPU NICs, {gbps}; TCP-based GPUDirect, not RDMA, "
+                f"the fastest {itype.name} has)")
+    if itype.fabric in GPU_NIC_FABRICS or itype.fabric == "roce":
+        return f"gVNIC only (interconnect: {interconnect}; the {itype.fabric} NICs are not attached)"
+    return f"gVNIC only ({itype.name} has no GPUDirect networking, {gbps})"
+
+
+# -- networks ------------------------------------------------------------------------------------
+# One VPC per GPU NIC for A3 High (4) and A3 Mega (8), cloud-map §9.2; A3 Ultra and A4: two gVNIC
+# VPCs plus one RoCE VPC with one subnet per MRDMA NIC (cloud-map §2.1, cluster-toolkit
+# examples/machine-learning/a3-ultragpu-8g/a3ultra-vm.yaml). MTUs as in those blueprints.
+GPU_NIC_FABRICS = {"gpudirect-tcpx": "GPUDirect-TCPX", "gpudirect-tcpxo": "GPUDirect-TCPXO"}
+MTU = {"roce": 8896, "gpudirect-tcpx": 8244, "gpudirect-tcpxo": 8244}
+DEFAULT_MTU = 8896
+HOST_CIDR = "10.42.0.0/18"        # nodes' primary NIC
+GVNIC1_CIDR = "10.42.64.0/18"     # A3 Ultra / A4 second gVNIC
+PSA_CIDR = "10.42.128.0/20"       # Private Service Access range for Managed Lustre (cloud-map §9.1)
+GPU_SUBNETS = "10.43.0.0/16"      # cut into /22s: one per RoCE subnet or GPU NIC VPC
+GPU_SUBNET_PREFIX = 22            # 1,020 usable addresses: room for 512 nodes (the spec's maximum)
+
+
+@dataclass(frozen=True)
+class Subnet:
+    key: str
+    cidr: str
+
+
+@dataclass(frozen=True)
+class Network:
+    key: str
+    role: str                    # host | gvnic | roce | gpu
+    mtu: int
+    subnets: tuple[Subnet, ...]
+    roce_profile: bool = False   # created with the zone's <zone>-vpc-roce profile
+    internal_firewall: bool = True  # a RoCE VPC takes no VPC firewall rules (cloud-map §2.1)
+
+
+@dataclass(frozen=True)
+class Nic:
+    network: str
+    subnet: str
+    nic_type: str                # GVNIC | MRDMA
+
+
+@dataclass(frozen=True)
+class NetworkPlan:
+    networks: tuple[Network, ...]
+    nics: tuple[Nic, ...]
+
+    def network(self, key: str) -> Network:
+        return next(n for n in self.networks if n.key == key)
+
+
+def _gpu_cidr(i: int) -> str:
+    return str(list(ipaddress.ip_network(GPU_SUBNETS).subnets(new_prefix=GPU_SUBNET_PREFIX))[i])
+
+
+def network_plan(itype: InstanceType, use_rdma: bool, interconnect: str) -> NetworkPlan:
+    mtu = MTU.get(itype.fabric, DEFAULT_MTU)
+    networks = [Network("vpc", "host", mtu, (Subnet("subnet", HOST_CIDR),))]
+    nics = [Nic("vpc", "subnet", "GVNIC")]
+    if itype.fabric == "roce":
+        networks.append(Network("gvnic1-vpc", "gvnic", mtu, (Subnet("gvnic1-subnet", GVNIC1_CIDR),)))
+        nics.append(Nic("gvnic1-vpc", "gvnic1-subnet", "GVNIC"))
+        if use_rdma:
+            subnets = tuple(Subnet(f"roce-subnet-{i}", _gpu_cidr(i)) for i in range(itype.rdma_nics))
+            networks.append(Network("roce-vpc", "roce", mtu, subnets, roce_profile=True,
+                                    internal_firewall=False))
+            nics.extend(Nic("roce-vpc", s.key, "MRDMA") for s in subnets)
+    elif itype.fabric in GPU_NIC_FABRICS and interconnect != "tcp":
+        for i in range(itype.rdma_nics):
+            networks.append(Network(f"gpu{i}-vpc", "gpu", mtu,
+                                    (Subnet(f"gpu{i}-subnet", _gpu_cidr(i)),)))
+            nics.append(Nic(f"gpu{i}-vpc", f"gpu{i}-subnet", "GVNIC"))
+    return NetworkPlan(tuple(networks), tuple(nics))
+
+
+# -- nodes ---------------------------------------------------------------------------------------
+# Ubuntu 22.04 accelerator image with the NVIDIA 580 driver, listed for A4, A3 Ultra, A3 Mega and
+# A3 High (8 GPUs) on Google's AI Hypercomputer "OS images" page (updated 2026-04-06); the 570
+# families were retired. A3 Ultra and A4 boot only from Hyperdisk (cluster-toolkit a3ultra-vm.yaml
+# and a4high-vm.yaml use hyperdisk-balanced); A2 boots from Persistent Disk.
+IMAGE = ("projects/ubuntu-os-accelerator-images/global/images/family/"
+         "ubuntu-accelerator-2204-amd64-with-nvidia-580")
+BOOT_DISK_GIB = 500
+
+
+def boot_disk_type(itype: InstanceType) -> str:
+    return "pd-balanced" if itype.name.startswith("a2-") else "hyperdisk-balanced"
+
+
+# -- Managed Lustre --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class LustreTier:
+    """Sizes of one throughput tier (cloud-map §9.1: Managed Lustre "Performance tiers" and
+    "Increase capacity", docs.cloud.google.com/managed-lustre/docs/performance-tiers)."""
+
+    mbps_per_tib: int
+    minimum: int
+    step: int
+    threshold: int   # sizes up to here are multiples of `step`
+    big_step: int    # sizes above `threshold` are multiples of `big_step`
+    maximum: int
+
+
+LUSTRE_TIERS = {
+    125: LustreTier(125, 72_000, 72_000, 12_240_000, 72_000, 12_240_000),
+    250: LustreTier(250, 36_000, 36_000, 6_120_000, 288_000, 40_032_000),
+    500: LustreTier(500, 18_000, 18_000, 3_060_000, 144_000, 20_016_000),
+    1000: LustreTier(1000, 9_000, 9_000, 1_530_000, 72_000, 10_008_000),
+}
+
+
+def lustre_throughput(requested: int) -> int:
+    """The smallest Managed Lustre tier at or above the spec's value (40 -> 125, 200 -> 250)."""
+    return next((t for t in sorted(LUSTRE_TIERS) if t >= requested), max(LUSTRE_TIERS))
+
+
+def lustre_capacity_gib(requested: int, tier: int) -> int:
+    spec = LUSTRE_TIERS[tier]
+    if requested <= spec.threshold:
+        size = max(spec.minimum, spec.step * math.ceil(requested / spec.step))
+    else:
+        size = spec.big_step * math.ceil(requested / spec.big_step)
+    if size > spec.maximum:
+        raise SpecError("filesystem.capacity_gib",
+                        f"{requested:,} GiB is more than Managed Lustre's {spec.maximum:,} GiB "
+                        f"maximum at {tier} MB/s/TiB.",
+                        "Ask for less, or choose a lower throughput tier (larger maximum).")
+    return size
+
+
+def lustre_note(requested_gib: int, requested_mbps: int) -> str:
+    tier = lustre_throughput(requested_mbps)
+    spec = LUSTRE_TIERS[tier]
+    size = lustre_capacity_gib(requested_gib, tier)
+    parts = []
+    if tier != requested_mbps:
+        parts.append(f"{requested_mbps} MB/s/TiB is not a Managed Lustre tier, so the next tier "
+                     f"up, {tier} MB/s/TiB, is used.")
+    steps = f"in steps of {spec.step:,} GiB"
+    if spec.big_step != spec.step:
+        steps += f" up to {spec.threshold:,} GiB, then {spec.big_step:,} GiB"
+    why = ("already a valid size" if size == requested_gib else
+           f"rounded up from {requested_gib:,} GiB")
+    parts.append(f"{size:,} GiB ({why}): at {tier} MB/s/TiB Managed Lustre starts at "
+                 f"{spec.minimum:,} GiB and grows {steps}, to at most {spec.maximum:,} GiB; "
+                 "the tier is fixed at creation and capacity can only grow.")
+    return " ".join(parts)
+
+
+def lustre_instance_id(name: str, stack: str) -> str:
+    """1-63 lowercase letters, digits and hyphens, starting with a letter, ending alphanumeric."""
+    slug = re.sub(r"[^a-z0-9-]+", "-", _ascii_lower(stack)).strip("-")
+    return f"{name}-{slug}"[:LABEL_MAX_CHARS].rstrip("-") if slug else name
+
+
+def lustre_filesystem_name(name: str) -> str:
+    """The Lustre fsname: at most eight letters and digits."""
+    return re.sub(r"[^a-z0-9]", "", name)[:8]
+
+
+def lustre_placement_policy(project: str, region: str, policy_name: str) -> str:
+    # lustre.Instance.placement_policy format, per the pulumi_gcp 10.2.0 docstring.
+    return f"projects/{project}/locations/{region}/resourcePolicies/{policy_name}"
+
+
+def transfer_command(verb: str, instance_id: str, zone: str, project: str, bucket: str) -> str:
+    """`gcloud lustre instances import-data|export-data` between the bucket root and `/`
+    (cloud.google.com/sdk/gcloud/reference/lustre/instances/export-data)."""
+    return (f"gcloud lustre instances {verb} {instance_id} --location={zone} --project={project} "
+            f"--gcs-path-uri=gs://{bucket}/ --lustre-path=/")
+
+
+# -- budget --------------------------------------------------------------------------------------
+MAX_NOTIFICATION_CHANNELS = 5  # all_updates_rule.monitoring_notification_channels (SDK docstring)
+
+
+def budget_thresholds(alert_percents: list[float], emails: list[str]) -> list[float]:
+    """threshold_percent is 1.0-based (0.5 = 50 %, values above 1.0 allowed; cloud-map §9.4)."""
+    if len(emails) > MAX_NOTIFICATION_CHANNELS:
+        raise SpecError("budget.emails", f"has {len(emails)} addresses; a GCP budget notifies at "
+                        f"most {MAX_NOTIFICATION_CHANNELS} monitoring channels.",
+                        "Use a mailing list address instead of individual ones.")
+    return [round(p / 100, 6) for p in sorted(alert_percents)]
+
+
+def budget_amount(usd: float) -> tuple[str, int]:
+    """Money as the API wants it: whole units as a string, the rest in nanos."""
+    cents = round(usd * 100)
+    return str(cents // 100), (cents % 100) * 10_000_000
+
+
+def budget_display_name(name: str, stack: str) -> str:
+    return f"{name}-{stack}-monthly"[:60]  # display_name: at most 60 characters
