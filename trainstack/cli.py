@@ -13,6 +13,7 @@ from rich.table import Table
 
 from components.errors import SpecError
 from trainstack import PROJECT_DIR
+from trainstack.lifecycle import DeployFailed
 from trainstack.sizing import SizingError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -29,6 +30,9 @@ def user_errors(command: Callable) -> Callable:
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
+        except DeployFailed as failed:
+            err.print(f"[bold red]pulumi failed:[/]\n{failed}", markup=True, highlight=False)
+            raise typer.Exit(1) from None
         except (SpecError, SizingError) as problem:
             err.print(f"[bold red]error:[/] {problem}", markup=True, highlight=False)
             raise typer.Exit(EXIT_BAD_INPUT) from None
@@ -102,6 +106,36 @@ from trainstack.estimate import estimate_command  # noqa: E402
 
 app.command("estimate")(user_errors(estimate_command))
 app.command("compare")(user_errors(compare_command))
+
+
+SkipCredentials = typer.Option(False, "--skip-credential-check",
+                               help="Deploy with credentials trainstack cannot see (instance roles).")
+
+
+@app.command()
+@user_errors
+def up(stack: str = typer.Option(..., "--stack", help="Stack name: stacks/Pulumi.<NAME>.yaml."),
+       skip_credential_check: bool = SkipCredentials):
+    """Deploy a stack (needs the Pulumi CLI, provider plugins and cloud credentials)."""
+    from trainstack import lifecycle
+    outputs = lifecycle.up(stack, echo=lambda line: out.print(line, end="", markup=False,
+                                                               highlight=False),
+                           skip_credential_check=skip_credential_check)
+    for key, value in sorted(outputs.items()):
+        out.print(f"{key}: {value}", markup=False, highlight=False)
+
+
+@app.command()
+@user_errors
+def destroy(stack: str = typer.Option(..., "--stack", help="Stack name: stacks/Pulumi.<NAME>.yaml."),
+            skip_credential_check: bool = SkipCredentials):
+    """Tear a stack down; the bucket stays unless the spec says retain_on_destroy: false."""
+    from trainstack import lifecycle
+    kept = lifecycle.destroy(stack, echo=lambda line: out.print(line, end="", markup=False,
+                                                                highlight=False),
+                             skip_credential_check=skip_credential_check)
+    for item in kept:
+        out.print(f"kept: {item}", markup=False, highlight=False)
 
 
 def main() -> None:

@@ -1,0 +1,102 @@
+"""`trainstack up` / `destroy`: real Automation API calls, a clear line when the CLI or the
+credentials are missing. A stand-in `pulumi` binary records what the API asks of the CLI."""
+import json
+import os
+import shutil
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from components.errors import SpecError
+from tests.conftest import ROOT
+from trainstack import lifecycle
+from trainstack.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def no_pulumi(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty PATH: no pulumi binary anywhere
+    monkeypatch.delenv("PULUMI_ROOT", raising=False)
+
+
+@pytest.fixture
+def fake_pulumi(monkeypatch, tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    binary = bin_dir / "pulumi"
+    binary.write_text(f"#!{sys.executable}\n" + (ROOT / "tests" / "fake_pulumi.py").read_text())
+    binary.chmod(binary.stat().st_mode | stat.S_IEXEC)
+    log = tmp_path / "calls.jsonl"
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("FAKE_PULUMI_LOG", str(log))
+    monkeypatch.setenv("AWS_PROFILE", "test")
+    monkeypatch.delenv("PULUMI_BACKEND_URL", raising=False)
+    monkeypatch.delenv("PULUMI_ROOT", raising=False)
+
+    def calls():
+        return [json.loads(line) for line in log.read_text().splitlines()]
+    return calls
+
+
+@pytest.mark.parametrize("command", ["up", "destroy"])
+def test_missing_cli_is_one_clear_line(no_pulumi, command):
+    result = runner.invoke(app, [command, "--stack", "aws"])
+    assert result.exit_code == 2
+    assert "Pulumi CLI" in result.output and "not found" in result.output
+    assert "offline commands" in result.output and "Traceback" not in result.output
+
+
+def test_spec_errors_come_before_the_cli_check(no_pulumi):
+    result = runner.invoke(app, ["up", "--stack", "nowhere"])
+    assert result.exit_code == 2 and "--stack nowhere" in result.output
+
+
+def test_missing_credentials_are_named(tmp_path):
+    with pytest.raises(SpecError) as raised:
+        lifecycle.check_credentials("aws", env={}, home=tmp_path)
+    assert "AWS_PROFILE" in str(raised.value) and raised.value.field == "aws credentials"
+    lifecycle.check_credentials("aws", env={"AWS_PROFILE": "dev"}, home=tmp_path)
+    (tmp_path / ".config" / "gcloud").mkdir(parents=True)
+    (tmp_path / ".config" / "gcloud" / "application_default_credentials.json").write_text("{}")
+    lifecycle.check_credentials("gcp", env={}, home=tmp_path)
+
+
+def test_up_without_credentials_stops_before_touching_the_stack(fake_pulumi, monkeypatch, tmp_path):
+    for var in ("AWS_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_WEB_IDENTITY_TOKEN_FILE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    result = runner.invoke(app, ["up", "--stack", "aws"])
+    assert result.exit_code == 2 and "aws credentials" in result.output
+    assert [c["args"][0] for c in fake_pulumi()] == ["version"]
+
+
+def test_up_selects_the_stack_on_a_local_file_backend_and_runs_the_program(fake_pulumi):
+    result = runner.invoke(app, ["up", "--stack", "aws"])
+    assert result.exit_code == 0, result.output
+    calls = fake_pulumi()
+    select = next(c for c in calls if c["args"][:2] == ["stack", "select"])
+    assert select["args"][-1] == "aws"
+    up = next(c for c in calls if c["args"][0] == "up")
+    assert "--yes" in up["args"] and up["args"][up["args"].index("--stack") + 1] == "aws"
+    assert up["backend"] == f"file://{ROOT / lifecycle.STATE_DIR}"
+    assert Path(up["cwd"]) == ROOT
+    assert "llm-finetune-nodes" in result.output
+
+
+def test_destroy_says_what_it_keeps(fake_pulumi):
+    result = runner.invoke(app, ["destroy", "--stack", "aws"])
+    assert result.exit_code == 0, result.output
+    assert any(c["args"][0] == "destroy" for c in fake_pulumi())
+    assert "llm-finetune-data-a1b2" in result.output and "kept" in result.output
+
+
+def test_a_failing_deploy_exits_1_with_the_cli_error(fake_pulumi, monkeypatch):
+    monkeypatch.setenv("FAKE_PULUMI_FAIL", "1")
+    result = runner.invoke(app, ["up", "--stack", "aws"])
+    assert result.exit_code == 1
+    assert "no valid credential sources" in result.output and "Traceback" not in result.output
