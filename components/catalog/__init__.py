@@ -35,6 +35,7 @@ class InstanceType:
     network_cards: int     # AWS only: all network cards, EFA-capable or not (0 elsewhere)
     fabric_gbps: Optional[int]
     source: str
+    as_of: str
     notes: str
 
 
@@ -80,7 +81,7 @@ def instance_types() -> tuple[InstanceType, ...]:
                      rdma=r["rdma"] == "true", rdma_nics=int(r["rdma_nics"] or 0),
                      network_cards=int(r["network_cards"] or 0),
                      fabric_gbps=int(r["fabric_gbps"]) if r["fabric_gbps"] else None,
-                     source=r["source"], notes=r["notes"])
+                     source=r["source"], as_of=r["as_of"], notes=r["notes"])
         for r in _rows("instance_types.csv"))
 
 
