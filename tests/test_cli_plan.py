@@ -50,3 +50,30 @@ def test_schema_validates_the_example_and_rejects_a_typo():
         assert "nodez" in err.message
     else:
         raise AssertionError("the schema accepted an unknown field")
+
+
+
+def test_the_offline_plan_runs_the_provider_sdks_own_input_checks(tmp_path, example_spec):
+    """A list where the SDK wants one subnet id fails the plan, as it would fail `pulumi up`.
+
+    Run in a child process: the SDK's failure inside the mock engine's threads trips a CPython
+    3.11.7 AST recursion-depth bug in whatever compiles next in the same process."""
+    import subprocess
+    import sys
+    from tests.conftest import ROOT
+    (tmp_path / "__main__.py").write_text(
+        "import pulumi_aws as aws\n"
+        "aws.fsx.LustreFileSystem('bad', subnet_ids=['subnet-a', 'subnet-b'],"
+        " deployment_type='PERSISTENT_2')\n")
+    config = {"trainstack:cloud": "aws", "trainstack:spec": json.dumps(example_spec)}
+    script = ("import json, sys, pathlib\n"
+              "from trainstack.engine import render\n"
+              "try:\n"
+              f"    render(json.loads({json.dumps(json.dumps(config))}),"
+              f" project_dir=pathlib.Path({str(tmp_path)!r}))\n"
+              "except Exception as failure:\n"
+              "    print('REJECTED', type(failure).__name__, failure)\n"
+              "    sys.exit(3)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "REJECTED" in done.stdout and "subnet_ids" in done.stdout
