@@ -45,8 +45,11 @@ class GcpGpuCluster(GpuCluster):
         group = self._nodes(name, args, layout, nets, policy)
         budget = self._budget(name, args)
         instance_id = planning.lustre_instance_id(name, args.stack)
-        command = lambda verb: bucket.name.apply(  # noqa: E731
-            lambda b: planning.transfer_command(verb, instance_id, self.zone, self.project, b))
+
+        def command(verb: str) -> pulumi.Output[str]:
+            return bucket.name.apply(
+                lambda b: planning.transfer_command(verb, instance_id, self.zone, self.project, b))
+
         return {
             "node_group": group.name,
             "placement_group": policy.name,
