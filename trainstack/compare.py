@@ -45,8 +45,26 @@ NOT_IMPLEMENTED = "not implemented yet"
 # --------------------------------------------------------------------------- policy hook
 
 def policy_verdict(plan) -> dict[str, Any]:
-    """The policy pack's verdict on one plan, or n/a while no checker is importable."""
-    return {"verdict": "n/a", "detail": "no policy checker is available to trainstack yet"}
+    """The policy pack's verdict on one offline plan (policies/runner.py, the rules `trainstack
+    check` and the CrossGuard pack run), or n/a where the pack is not importable.
+
+    verdict: "fail" when a mandatory policy fails, "warn" when only advisory ones do, "pass".
+    """
+    try:
+        from policies.model import from_plan
+        from policies.runner import evaluate
+    except ImportError:
+        return {"verdict": "n/a", "detail": "the policy pack (policies/) is not available",
+                "failed": [], "blocking": [], "checked": 0}
+    verdicts = evaluate(from_plan(plan))
+    failed = [v for v in verdicts if v.status == "fail"]
+    blocking = [v.policy for v in verdicts if v.blocking]
+    detail = "; ".join(f"{v.policy}: {v.violations[0].message}" if v.violations else v.policy
+                       for v in failed)
+    return {"verdict": "fail" if blocking else ("warn" if failed else "pass"),
+            "detail": detail or f"{sum(v.status == 'pass' for v in verdicts)} policies pass",
+            "failed": [v.policy for v in failed], "blocking": blocking,
+            "checked": sum(v.status in ("pass", "fail") for v in verdicts)}
 
 
 # --------------------------------------------------------------------------- data sizes
@@ -90,7 +108,9 @@ def _empty_row(cloud: str, status: str, message: Optional[str]) -> dict[str, Any
                      "filesystem": None, "bucket": None, "overhead": None,
                      "billed_hours": None, "complete": False, "missing": []},
             "monthly_run_rate": None, "filesystem": None, "bucket": None, "transfer": None,
-            "policy": {"verdict": "n/a", "detail": "no plan"}, "cheapest": False,
+            "policy": {"verdict": "n/a", "detail": "no plan", "failed": [], "blocking": [],
+                       "checked": 0},
+            "cheapest": False,
             "fastest": False, "notes": []}
 
 
@@ -252,7 +272,8 @@ def _money(value: Optional[float], cur: str, complete: bool = True) -> str:
     return f"{value:,.2f} {cur}" + ("" if complete else " +?")
 
 
-def print_compare(result: dict[str, Any], console: Console = out) -> None:
+def print_compare(result: dict[str, Any], console: Optional[Console] = None) -> None:
+    console = console or out
     rows, cur = result["clouds"], result["currency"]
     wl = result["workload"]
     table = Table(title=f"trainstack compare: {result['name']} ({wl['method']}, "
@@ -264,9 +285,12 @@ def print_compare(result: dict[str, Any], console: Console = out) -> None:
         table.add_column(r["cloud"] + (f"\n[bold green]{marks}[/]" if marks else ""),
                          overflow="fold")
 
+    def short(r):
+        return NOT_IMPLEMENTED if r["status"] == "not_implemented" else "selection failed (below)"
+
     def line(label, fn):
         table.add_row(label, *[(fn(r) if r["status"] == "ok" else
-                                (r["message"] if label == "status" else ""))
+                                (short(r) if label == "status" else ""))
                                for r in rows])
 
     line("status", lambda r: "ok")
@@ -290,7 +314,8 @@ def print_compare(result: dict[str, Any], console: Console = out) -> None:
          f"{r['filesystem']['product']}: {r['filesystem']['capacity_gib']:,} GiB, "
          f"{r['filesystem']['throughput_mbps_per_tib']} MB/s/TiB "
          f"({r['filesystem']['throughput_mbps']:,.0f} MB/s)")
-    line("policy", lambda r: r["policy"]["verdict"])
+    line("policy", lambda r: r["policy"]["verdict"] + (
+        f" ({', '.join(r['policy']['failed'])})" if r["policy"]["failed"] else ""))
     console.print(table)
     a = result["assumptions"]
     console.print(f"assumptions: bucket {a['bucket_gb']:,.2f} GB ({a['bucket_note']}); transfer "
@@ -301,12 +326,18 @@ def print_compare(result: dict[str, Any], console: Console = out) -> None:
                   + "; hours = FLOPs / (GPUs x dense peak x MFU) / scaling efficiency "
                   "(1.0 on one node, 0.9 across RDMA nodes, 5/8 across TCP nodes); "
                   "monthly run-rate = the cluster left running 730 h.", highlight=False)
-    console.print("+? = a price the catalog does not cite is left out (see the notes); "
-                  "policy n/a = no policy checker available.", highlight=False)
+    console.print("+? = a price the catalog does not cite is left out (see the notes). "
+                  "policy = the policy pack on the offline plan (`trainstack check` for the "
+                  "details): fail = a mandatory policy fails, warn = an advisory one.",
+                  highlight=False)
     if cur != "USD" or any("CNY" in note for r in rows for note in r["notes"]):
         console.print(f"exchange rate: {result['fx']['cny_per_usd']:g} CNY per USD "
                       f"({result['fx']['source']})", highlight=False)
     for r in rows:
+        if r["status"] == "error":
+            console.print(f"{r['cloud']}: selection failed: {r['message']}", highlight=False)
+        if r["policy"]["failed"]:
+            console.print(f"{r['cloud']}: policy: {r['policy']['detail']}", highlight=False)
         for note in r["notes"]:
             console.print(f"{r['cloud']}: {note}", highlight=False)
 

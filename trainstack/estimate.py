@@ -202,7 +202,8 @@ def _money(amount: Optional[float], currency: str) -> str:
     return "-" if amount is None else f"{amount:,.2f} {currency}"
 
 
-def print_estimate(r: dict[str, Any], console: Console = out) -> None:
+def print_estimate(r: dict[str, Any], console: Optional[Console] = None) -> None:
+    console = console or out
     wl = r["workload"]
     shape = wl["shape"]
     title = (f"trainstack estimate: {human_params(wl['params'])} parameters, {wl['method']}, "

@@ -217,7 +217,8 @@ def _table(result: dict[str, Any]) -> str:
             ("-" if not fs["capacity_gib"] else
              f"{fs['product']}: {fs['capacity_gib']:,} GiB, {fs['throughput_mbps_per_tib']} "
              f"MB/s/TiB ({fs['throughput_mbps']:,.0f} MB/s)", ""),
-            (r["policy"]["verdict"], ""), (marks, ""),
+            (r["policy"]["verdict"] + (f" ({', '.join(r['policy']['failed'])})"
+                                       if r["policy"]["failed"] else ""), ""), (marks, ""),
         ]
         lines.append("<tr>" + "".join(f"<td class=\"{cls}\">{_e(v)}</td>" if cls else
                                       f"<td>{_e(v)}</td>" for v, cls in cells) + "</tr>")
@@ -243,6 +244,10 @@ def _notes(result: dict[str, Any]) -> str:
     ]
     for r in result["clouds"]:
         items += [f"{r['cloud']}: {n}" for n in r["notes"]]
+        if r["status"] == "error":
+            items.append(f"{r['cloud']}: selection failed: {r['message']}")
+        if r["policy"]["failed"]:
+            items.append(f"{r['cloud']}: policy: {r['policy']['detail']}")
         if r["status"] == "ok":
             items.append(f"{r['cloud']}: node price {r['price_source']} (as of "
                          f"{r['price_as_of']}).")

@@ -1,0 +1,150 @@
+"""The `compare --html` report in a real browser: Debian's headless Chromium draws the charts.
+
+Two checks: the DOM after the page's own script ran (it records how many bars it drew, and the
+bars are there), and a screenshot whose chart area holds the bars' colours. The PNG is decoded
+with zlib alone, so the test needs no imaging library.
+"""
+import json
+import re
+import struct
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.conftest import write_spec
+from trainstack.cli import app
+from trainstack.report import COLORS
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="/usr/bin/chromium is absent (install Debian's chromium package: apt-get install -y "
+           "chromium, as .ci/run does); the report's charts can only be checked in a browser")
+
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run", "--hide-scrollbars",
+                  "--force-device-scale-factor=1"]
+WINDOW = (1100, 700)
+
+
+def chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    profile = tmp_path / "chromium-profile"
+    profile.mkdir(exist_ok=True)
+    # timeout only guards against a hung browser; nothing is asserted about time
+    return subprocess.run([str(CHROMIUM), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args],
+                          capture_output=True, text=True, timeout=180)
+
+
+@pytest.fixture
+def report(tmp_path, example_spec) -> tuple[Path, dict]:
+    example_spec["workload"]["recompute"] = True
+    example_spec["clouds"]["azure"] = {"region": "eastus"}   # listed, maybe not implemented
+    spec = write_spec(tmp_path, example_spec)
+    page = tmp_path / "report.html"
+    result = CliRunner().invoke(app, ["compare", "--spec", str(spec), "--html", str(page),
+                                      "--json"])
+    assert result.exit_code == 0, result.output
+    return page, json.loads(result.output)
+
+
+def expected_bars(result: dict) -> tuple[int, int]:
+    cost = sum(1 for r in result["clouds"] if r["status"] == "ok" and r["cost"]["total"] is not None
+               for part in ("compute", "storage", "transfer") if r["cost"][part] > 0)
+    time = sum(1 for r in result["clouds"] if r["status"] == "ok" and r["hours"] is not None)
+    return cost, time
+
+
+def test_charts_drew_in_the_dom(tmp_path, report):
+    page, result = report
+    assert 'data-charts="drawn"' not in page.read_text()     # only the page's script sets it
+    run = chromium(tmp_path, "--dump-dom", page.as_uri())
+    assert run.returncode == 0, run.stderr[-2000:]
+    dom = run.stdout
+    body = re.search(r"<body([^>]*)>", dom).group(1)
+    assert 'data-charts="drawn"' in body, body
+    cost_bars, time_bars = expected_bars(result)
+    assert cost_bars >= 2 and time_bars >= 1                 # there is something to draw
+    assert f'data-cost-bars="{cost_bars}"' in body, body
+    assert f'data-time-bars="{time_bars}"' in body, body
+    assert len(re.findall(r'<rect[^>]*class="bar cost-bar', dom)) == cost_bars
+    assert len(re.findall(r'<rect[^>]*class="bar time-bar', dom)) == time_bars
+    for row in result["clouds"]:
+        if row["status"] == "ok":
+            assert f'class="bar cost-bar compute" data-cloud="{row["cloud"]}"' in dom
+        elif row["status"] == "not_implemented":
+            assert "not implemented yet" in dom
+
+
+# ----------------------------------------------------------------------------- screenshot
+
+def read_png(path: Path, max_rows: int) -> tuple[int, list[bytes], int]:
+    """(width, the first `max_rows` rows of pixels, bytes per pixel) of an 8-bit RGB(A) PNG."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat = 8, b""
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+    assert depth == 8 and color in (2, 6) and interlace == 0, (depth, color, interlace)
+    bpp = 3 if color == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(min(height, max_rows)):
+        start = y * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            if kind == 1:
+                line[i] = (line[i] + a) & 0xFF
+            elif kind == 2:
+                line[i] = (line[i] + b) & 0xFF
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 0xFF
+            elif kind == 4:
+                c = prev[i - bpp] if i >= bpp else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+        rows.append(bytes(line))
+        prev = line
+    return width, rows, bpp
+
+
+def count_colour(rows: list[bytes], bpp: int, hex_colour: str, tolerance: int = 6) -> int:
+    target = bytes.fromhex(hex_colour.lstrip("#"))
+    n = 0
+    for line in rows:
+        for i in range(0, len(line), bpp):
+            if all(abs(line[i + k] - target[k]) <= tolerance for k in range(3)):
+                n += 1
+    return n
+
+
+def test_screenshot_shows_the_bars(tmp_path, report):
+    page, result = report
+    shot = tmp_path / "report.png"
+    run = chromium(tmp_path, f"--window-size={WINDOW[0]},{WINDOW[1]}", f"--screenshot={shot}",
+                   page.as_uri())
+    assert run.returncode == 0 and shot.exists(), run.stderr[-2000:]
+    width, rows, bpp = read_png(shot, max_rows=WINDOW[1])
+    assert width == WINDOW[0]
+    # a bar is at least 2 px x 26 px and the legend swatch 12 x 12, so thousands of pixels of
+    # the compute and hours colours can only come from bars drawn across the chart width
+    assert count_colour(rows, bpp, COLORS["compute"]) > 2000
+    assert count_colour(rows, bpp, COLORS["hours"]) > 2000
+    non_white = sum(1 for line in rows for i in range(0, len(line), bpp)
+                    if min(line[i:i + 3]) < 240)
+    assert non_white > 10_000
