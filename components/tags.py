@@ -5,12 +5,21 @@ callbacks, so the offline mock engine would never apply them (pulumi-notes §2).
 """
 from __future__ import annotations
 
+import math
+
 from components.spec import ClusterSpec
 
 CLUSTER_TAG = "trainstack:cluster"
 STACK_TAG = "trainstack:stack"
 MANAGED_BY_TAG = "managed-by"
+# Markers the policy pack reads (policies/): the analyzer protocol shows a policy neither the spec
+# nor resource options such as retainOnDelete, only resource properties.
+RETAIN_TAG = "trainstack:retain"        # on a bucket created with retain_on_delete=True
+MAX_HOURS_TAG = "trainstack:max-hours"  # the spec's workload.max_hours, rounded up
 
 
 def cluster_tags(spec: ClusterSpec, stack: str) -> dict[str, str]:
-    return {**spec.tags, CLUSTER_TAG: spec.name, STACK_TAG: stack, MANAGED_BY_TAG: "trainstack"}
+    tags = {**spec.tags, CLUSTER_TAG: spec.name, STACK_TAG: stack, MANAGED_BY_TAG: "trainstack"}
+    if spec.workload is not None and spec.workload.max_hours:
+        tags[MAX_HOURS_TAG] = str(math.ceil(spec.workload.max_hours))
+    return tags

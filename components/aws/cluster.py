@@ -8,7 +8,7 @@ import pulumi_aws as aws
 
 from components.aws import planning
 from components.base import ClusterArgs, GpuCluster
-from components.tags import CLUSTER_TAG
+from components.tags import CLUSTER_TAG, RETAIN_TAG
 
 # AWS Deep Learning Base AMI (NVIDIA driver, EFA installer, Ubuntu 22.04), resolved at deploy time.
 DLAMI_PARAMETER = ("/aws/service/deeplearning/ami/x86_64/"
@@ -114,8 +114,9 @@ class AwsGpuCluster(GpuCluster):
     def _bucket(self, name, region, tags, retain):
         # The bucket and its protections outlive `pulumi destroy` unless the spec says otherwise.
         keep = self.child(retain_on_delete=retain)
+        # RETAIN_TAG lets the policy pack see the retention, which the analyzer protocol hides.
         bucket = aws.s3.Bucket(f"{name}-data", force_destroy=not retain, region=region,
-                               tags=tags, opts=keep)
+                               tags={**tags, RETAIN_TAG: "true"} if retain else tags, opts=keep)
         aws.s3.BucketVersioning(
             f"{name}-data-versioning", bucket=bucket.id, region=region,
             versioning_configuration=aws.s3.BucketVersioningVersioningConfigurationArgs(

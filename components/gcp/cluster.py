@@ -8,6 +8,7 @@ import pulumi_gcp as gcp
 
 from components.base import ClusterArgs, GpuCluster
 from components.gcp import planning
+from components.tags import RETAIN_TAG
 
 # APIs the cluster calls, enabled in the project (and left enabled on destroy: other stacks and
 # people may use them).
@@ -127,7 +128,10 @@ class GcpGpuCluster(GpuCluster):
             storage_class="STANDARD", uniform_bucket_level_access=True,
             public_access_prevention="enforced",
             versioning=gcp.storage.BucketVersioningArgs(enabled=True),
-            force_destroy=not retain, labels=self.labels,
+            force_destroy=not retain,
+            # RETAIN_TAG lets the policy pack see the retention, which the analyzer protocol hides.
+            labels={**self.labels, planning.label_key(RETAIN_TAG): "true"} if retain
+            else self.labels,
             opts=self.child(retain_on_delete=retain, depends_on=[self.apis["storage"]]))
 
     # -- placement -----------------------------------------------------------------------------

@@ -1,0 +1,245 @@
+"""The neutral resource view every rule reads, and adapters to it from both runners.
+
+A rule never sees `pulumi_policy` objects or trainstack `Plan`s: it sees `Resource`s (type token,
+name, URN, plain props keyed by engine (camelCase) names, property dependencies resolved to other
+`Resource`s, and the retain-on-delete flag when the runner can see it). `from_plan` builds them
+from an offline mock-engine plan; `from_policy_resources` / `from_resource_args` build them inside
+the CrossGuard pack. The same rule code then runs in `trainstack check` and in `pulumi preview`.
+
+Values the engine cannot know during a preview arrive as sentinel strings; the adapters turn them
+into `UNKNOWN`, and `known()` raises `UnknownValue` when a rule needs one. The pack turns that into
+pulumi_policy's own UnknownValueError, so the engine reports its usual advisory "can't run policy
+... during preview" instead of a false pass or a false violation.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, Optional, Sequence
+
+# pulumi_policy/proxy.py: the engine's sentinels for values unknown during a preview.
+_UNKNOWN_SENTINELS = frozenset({
+    "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7",  # boolean
+    "3eeb2bf0-c639-47a8-9e75-3b44932eb421",  # number
+    "04da6b54-80e4-46f7-96ec-b56ff0331ba9",  # string
+    "6a19a0b0-7e62-4c92-b797-7f8e31da9cc2",  # array
+    "030794c1-ac77-496b-92df-f27374a8bd58",  # asset
+    "e48ece36-62e2-4504-bad9-02848725956a",  # archive
+    "dd056dcd-154b-4c76-9bd3-c8f88648b5ff",  # object
+})
+UNKNOWN_STRING_SENTINEL = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
+
+
+class _Unknown:
+    """A value the engine will only know after the resource is created."""
+
+    _instance: Optional["_Unknown"] = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "<unknown during preview>"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNKNOWN = _Unknown()
+
+
+class UnknownValue(Exception):
+    """A rule needed a value that is unknown during this preview."""
+
+    def __init__(self, resource: "Resource", path: str):
+        super().__init__(f"{resource.name}: .{path} can't be known during preview")
+        self.resource = resource
+        self.path = path
+
+
+@dataclass(eq=False)
+class Resource:
+    type: str
+    name: str
+    urn: str
+    props: dict[str, Any]
+    # Property dependencies, resolved: input key -> the resources that input was computed from.
+    deps: dict[str, list["Resource"]] = field(default_factory=dict)
+    # retainOnDelete: True/False where the runner can see it (offline plans), None where it cannot
+    # (the analyzer protocol's AnalyzerResourceOptions has no such field).
+    retain: Optional[bool] = None
+    # The region/location of the resource's provider, when the runner can see the provider.
+    provider_region: Optional[str] = None
+
+    @property
+    def cloud(self) -> str:
+        prefix = self.type.split(":", 1)[0]
+        return {"azure-native": "azure"}.get(prefix, prefix)
+
+    def get(self, path: str, default: Any = None) -> Any:
+        """A prop by dotted path (`sku.capacity`, `networkInterfaces.0.nicType`); may be UNKNOWN."""
+        return dig(self.props, path, default)
+
+    def known(self, path: str, default: Any = None) -> Any:
+        """Like get(), but a value unknown during preview raises UnknownValue."""
+        value = self.get(path, default)
+        if value is UNKNOWN:
+            raise UnknownValue(self, path)
+        return value
+
+    def dep(self, key: str, type_prefix: str = "") -> list["Resource"]:
+        """The resources an input was computed from, optionally only those of one type."""
+        return [r for r in self.deps.get(key, []) if r.type.startswith(type_prefix)]
+
+    def without_deps(self) -> "Resource":
+        return replace(self, deps={})
+
+
+def dig(value: Any, path: str, default: Any = None) -> Any:
+    for part in path.split("."):
+        if value is UNKNOWN:
+            return UNKNOWN
+        if isinstance(value, Mapping):
+            if part not in value:
+                return default
+            value = value[part]
+        elif isinstance(value, Sequence) and not isinstance(value, str) and part.isdigit():
+            index = int(part)
+            if index >= len(value):
+                return default
+            value = value[index]
+        else:
+            return default
+    return value
+
+
+def plain(value: Any) -> Any:
+    """Engine values as plain Python: sentinels become UNKNOWN, pulumi_policy proxies unwrapped."""
+    if type(value).__name__ in ("_DictProxy", "_ListProxy"):
+        # pulumi_policy's unknown-checking proxies hand out their raw container as "__target";
+        # reading items through the proxy would raise on the first unknown instead.
+        value = value["__target"]
+    if isinstance(value, str):
+        return UNKNOWN if value in _UNKNOWN_SENTINELS else value
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+def number(value: Any) -> Optional[float]:
+    """Engine numbers arrive as floats, sometimes as strings ("20000.00", capacity_gib="9000")."""
+    if value is None or value is UNKNOWN or isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def truthy(value: Any) -> bool:
+    """AWS takes some booleans as strings ("true"/"false")."""
+    if isinstance(value, str):
+        return value.strip().lower() == "true"
+    return value is True
+
+
+def last_segment(value: Any) -> str:
+    """`zones/us-central1-a/machineTypes/a3-ultragpu-8g` -> `a3-ultragpu-8g`."""
+    return str(value).rstrip("/").rsplit("/", 1)[-1] if value else ""
+
+
+_ZONE_SUFFIX = re.compile(r"-?[a-z]$")
+
+
+def region_of_zone(zone: str) -> str:
+    """us-east-1a -> us-east-1, us-central1-a -> us-central1, cn-hangzhou-b -> cn-hangzhou."""
+    return _ZONE_SUFFIX.sub("", zone) if zone else ""
+
+
+# ---------------------------------------------------------------------------------- violations
+
+@dataclass(frozen=True)
+class Violation:
+    """One finding: which resource, what was found, what was expected, and how to fix it."""
+
+    urn: str
+    resource: str        # "<name> (<type token>)", or a stack-wide subject
+    problem: str
+    found: str
+    expected: str
+    fix: str
+
+    @property
+    def message(self) -> str:
+        return (f"{self.resource}: {self.problem}. Found: {self.found}. "
+                f"Expected: {self.expected}. Fix: {self.fix}")
+
+
+def violation(resource: Optional[Resource], problem: str, found: Any, expected: Any,
+              fix: str) -> Violation:
+    subject = f"{resource.name} ({resource.type})" if resource else "stack"
+    return Violation(resource.urn if resource else "", subject, problem, _show(found),
+                     _show(expected), fix)
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if value is UNKNOWN:
+        return "a value unknown during preview"
+    return value if isinstance(value, str) else repr(value)
+
+
+# ------------------------------------------------------------------------------------ adapters
+
+def from_plan(plan: Any) -> list[Resource]:
+    """The custom resources of a trainstack `Plan` (components and providers are left out)."""
+    views = {r.urn: Resource(type=r.type, name=r.name, urn=r.urn, props=plain(r.inputs),
+                             retain=bool(r.retain_on_delete))
+             for r in plan.resources if r.custom and not r.type.startswith("pulumi:")}
+    for r in plan.resources:
+        if r.urn in views:
+            views[r.urn].deps = {k: [views[u] for u in urns if u in views]
+                                 for k, urns in r.property_dependencies.items()}
+    return list(views.values())
+
+
+def _provider_region(provider: Any) -> Optional[str]:
+    if provider is None:
+        return None
+    props = plain(getattr(provider, "props", None) or {})
+    for key in ("region", "location"):
+        value = props.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def from_policy_resources(resources: Sequence[Any]) -> list[Resource]:
+    """StackValidationArgs.resources (pulumi_policy PolicyResource) as views.
+
+    The pack cannot tell components from custom resources; components carry no cloud token, so
+    no rule matches them. Providers and the stack itself are left out.
+    """
+    views: dict[int, Resource] = {}
+    for r in resources:
+        if r.resource_type.startswith("pulumi:"):
+            continue
+        views[id(r)] = Resource(type=r.resource_type, name=r.name, urn=r.urn,
+                                props=plain(r.props), retain=None,
+                                provider_region=_provider_region(r.provider))
+    for r in resources:
+        if id(r) in views:
+            views[id(r)].deps = {k: [views[id(d)] for d in deps if id(d) in views]
+                                 for k, deps in (r.property_dependencies or {}).items()}
+    return list(views.values())
+
+
+def from_resource_args(args: Any) -> Resource:
+    """ResourceValidationArgs (one resource's inputs, no dependencies) as a view."""
+    return Resource(type=args.resource_type, name=args.name, urn=args.urn, props=plain(args.props),
+                    retain=None, provider_region=_provider_region(args.provider))

@@ -1,0 +1,128 @@
+"""Policy configuration the way the Pulumi CLI builds it, for runners that have no CLI.
+
+`pulumi preview --policy-pack-config FILE` reads the CrossGuard config format
+(`{"all": "advisory", "spend-limit": {"enforcementLevel": "mandatory", "maxMonthlyUsd": 1000}}`),
+starts from each policy's enforcement level and schema defaults, applies `all` and then each
+policy's entry, and validates the result against each policy's schema with gojsonschema
+(pulumi/pulumi pkg/resource/analyzer/config.go: parsePolicyPackConfig, ReconcilePolicyPackConfig,
+applyConfig, validatePolicyPackConfig). This module does the same steps with `jsonschema`, so
+`trainstack check` and the gRPC tests configure the rules exactly as `pulumi preview` would.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+from policies.rules import LEVELS, RULES, Rule
+
+
+class PolicyConfigError(ValueError):
+    """The policy config is not valid; the message names the policy and the problem."""
+
+
+@dataclass
+class PolicyConfig:
+    enforcement_level: str
+    properties: dict[str, Any] = field(default_factory=dict)
+
+
+def config_schema(rule: Rule) -> dict[str, Any]:
+    """The JSON schema the CLI validates a policy's properties with (config.go convertSchema)."""
+    schema: dict[str, Any] = {"type": "object"}
+    if rule.config_schema:
+        schema["properties"] = copy.deepcopy(dict(rule.config_schema))
+    if rule.required:
+        schema["required"] = list(rule.required)
+    return schema
+
+
+def defaults(rules: tuple[Rule, ...] = RULES) -> dict[str, PolicyConfig]:
+    """Every policy at its own enforcement level, with its schema defaults (createConfigWithDefaults)."""
+    return {r.name: PolicyConfig(r.enforcement_level,
+                                 {k: copy.deepcopy(v["default"])
+                                  for k, v in r.config_schema.items() if "default" in v})
+            for r in rules}
+
+
+def _level(value: Any, where: str) -> str:
+    if not isinstance(value, str) or value not in LEVELS:
+        raise PolicyConfigError(f"{where}: {value!r} is not a valid enforcement level "
+                                f"(use one of {', '.join(LEVELS)})")
+    return value
+
+
+def parse(data: Any) -> dict[str, tuple[Optional[str], dict[str, Any]]]:
+    """The CrossGuard config format -> {policy: (level or None, properties)} (parsePolicyPackConfig)."""
+    if data is None:
+        return {}
+    if not isinstance(data, Mapping):
+        raise PolicyConfigError("the policy config must be a JSON object keyed by policy name "
+                                "(or \"all\")")
+    parsed: dict[str, tuple[Optional[str], dict[str, Any]]] = {}
+    for name, value in data.items():
+        if isinstance(value, str):
+            parsed[name] = (_level(value, name), {})
+        elif isinstance(value, Mapping):
+            props = dict(value)
+            level = None
+            if "enforcementLevel" in props:
+                level = _level(props.pop("enforcementLevel"), f"{name}.enforcementLevel")
+            if level is None and not props:
+                continue
+            parsed[name] = (level, props)
+        else:
+            raise PolicyConfigError(f"{name}: {value!r} is not a valid value; it must be an "
+                                    "enforcement level string or an object")
+    return parsed
+
+
+def load(path: Path) -> dict[str, tuple[Optional[str], dict[str, Any]]]:
+    try:
+        text = path.read_text()
+    except OSError as err:
+        raise PolicyConfigError(f"{path}: cannot be read ({err.strerror})") from None
+    if not text.strip():
+        return {}
+    try:
+        return parse(json.loads(text))
+    except json.JSONDecodeError as err:
+        raise PolicyConfigError(f"{path}: is not valid JSON ({err.msg}, line {err.lineno})") \
+            from None
+
+
+def reconcile(given: Optional[Mapping[str, tuple[Optional[str], dict[str, Any]]]] = None,
+              rules: tuple[Rule, ...] = RULES) -> tuple[dict[str, PolicyConfig], list[str]]:
+    """Defaults, then `all`, then each policy's entry; validated. Returns (config, warnings)."""
+    import jsonschema
+
+    result = defaults(rules)
+    given = dict(given or {})
+    all_level = given.get("all", (None, {}))[0]
+    if all_level:
+        for config in result.values():
+            config.enforcement_level = all_level
+    known = {r.name for r in rules}
+    warnings = [f"{name!r} is not a policy of this pack (known: {', '.join(sorted(known))}); "
+                "the Pulumi CLI ignores it too" for name in given if name not in known | {"all"}]
+    for name, (level, props) in given.items():
+        if name not in result:
+            continue
+        if level:
+            result[name].enforcement_level = level
+        result[name].properties.update(copy.deepcopy(props))
+    errors = []
+    for rule in rules:
+        validator = jsonschema.Draft7Validator(config_schema(rule))
+        for error in sorted(validator.iter_errors(result[rule.name].properties), key=str):
+            where = ".".join(str(p) for p in error.absolute_path)
+            errors.append(f"{rule.name}: {where + ': ' if where else ''}{error.message}")
+        unknown = sorted(set(result[rule.name].properties) - set(rule.config_schema))
+        if unknown and rule.name in given:
+            warnings.append(f"{rule.name}: {', '.join(unknown)} not in the policy's schema "
+                            f"(it takes: {', '.join(rule.config_schema) or 'no properties'})")
+    if errors:
+        raise PolicyConfigError("; ".join(errors))
+    return result, warnings

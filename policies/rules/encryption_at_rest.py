@@ -1,0 +1,149 @@
+"""encryption-at-rest: the bucket and the filesystem are encrypted, with a key choice that is declared.
+
+What "encrypted" means per cloud:
+- AWS S3: an explicit server-side encryption configuration (aws:kms, aws:kms:dsse or AES256) on
+  the bucket. S3 has applied SSE-S3 to new objects by default since January 2023, but trainstack
+  requires the configuration to be declared so the key choice is reviewable. FSx for Lustre
+  encrypts every file system at rest with KMS, so it always passes.
+- GCP: Cloud Storage and Managed Lustre / Parallelstore always encrypt at rest with
+  Google-managed keys. A customer-managed key, when one is set, must be a full Cloud KMS key name.
+- Azure: storage service encryption must not be disabled for blobs, and a Key Vault key source
+  needs a key; an AmlFilesystem key-encryption key needs its key URL.
+- Alibaba Cloud: an OSS bucket needs a server-side encryption rule (AES256, KMS or SM4), and a
+  CPFS file system needs encrypt_type 1 (NAS-managed key) or 2 (KMS); 0 is unencrypted.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from policies.inventory import (ALI_BUCKET, ALI_NAS, AWS_BUCKETS, AWS_SSE, AZ_AMLFS,
+                                AZ_STORAGE_ACCOUNT, GCP_BUCKET, GCP_FILESYSTEMS)
+from policies.model import UNKNOWN, Resource, UnknownValue, Violation, number, violation
+
+NAME = "encryption-at-rest"
+DESCRIPTION = "The bucket and the parallel filesystem are encrypted at rest."
+ENFORCEMENT_LEVEL = "mandatory"
+KIND = "stack"
+
+AWS_ALGORITHMS = ("aws:kms", "aws:kms:dsse", "AES256")
+OSS_ALGORITHMS = ("AES256", "KMS", "SM4")
+KMS_KEY = re.compile(r"^projects/[^/]+/locations/[^/]+/keyRings/[^/]+/cryptoKeys/[^/]+$")
+
+
+def _sse_algorithms(rules: Any) -> list[Any]:
+    if isinstance(rules, dict):
+        rules = [rules]
+    return [rule.get("applyServerSideEncryptionByDefault", {}).get("sseAlgorithm")
+            for rule in (rules or []) if isinstance(rule, dict)
+            and isinstance(rule.get("applyServerSideEncryptionByDefault"), dict)]
+
+
+def _aws_bucket(bucket: Resource, resources: list[Resource]) -> list[Violation]:
+    algorithms: list[Any] = []
+    inline = bucket.get("serverSideEncryptionConfiguration")
+    if isinstance(inline, dict):  # deprecated inline form on s3.Bucket
+        algorithms += _sse_algorithms(inline.get("rule"))
+    for conf in bucket.get("serverSideEncryptionConfigurations") or []:  # BucketV2
+        if isinstance(conf, dict):
+            algorithms += _sse_algorithms(conf.get("rules"))
+    for r in resources:
+        if r.type in AWS_SSE and (any(d is bucket for d in r.deps.get("bucket", []))
+                                  or (r.get("bucket") and r.get("bucket") == bucket.get("bucket"))):
+            algorithms += _sse_algorithms(r.get("rules"))
+    if UNKNOWN in algorithms:
+        raise UnknownValue(bucket, "rules.applyServerSideEncryptionByDefault.sseAlgorithm")
+    if any(a in AWS_ALGORITHMS for a in algorithms):
+        return []
+    return [violation(bucket, "the bucket has no server-side encryption configuration",
+                      ", ".join(map(str, algorithms)) or "no BucketServerSideEncryptionConfiguration",
+                      f"an SSE configuration with sse_algorithm one of {', '.join(AWS_ALGORITHMS)}",
+                      "add an s3.BucketServerSideEncryptionConfiguration(bucket=bucket.id, "
+                      "sse_algorithm=\"aws:kms\") for this bucket")]
+
+
+def _gcp_key(r: Resource, path: str) -> list[Violation]:
+    key = r.get(path)
+    if key is UNKNOWN or key is None:
+        return []  # unknown: a key created in this stack; none: Google-managed encryption
+    if isinstance(key, str) and KMS_KEY.match(key):
+        return []
+    return [violation(r, "the customer-managed encryption key is not a Cloud KMS key name",
+                      key, "projects/P/locations/L/keyRings/R/cryptoKeys/K",
+                      f"set {path} to the key's full resource name (or drop it for "
+                      "Google-managed encryption)")]
+
+
+def _azure_account(r: Resource) -> list[Violation]:
+    enabled = r.get("encryption.services.blob.enabled")
+    if enabled is UNKNOWN:
+        raise UnknownValue(r, "encryption.services.blob.enabled")
+    if enabled is False:
+        return [violation(r, "blob encryption is disabled", "encryption.services.blob.enabled "
+                          "false", "true (or unset: Azure encrypts by default)",
+                          "remove enabled=False from the storage account's encryption services")]
+    if str(r.get("encryption.keySource") or "").lower() == "microsoft.keyvault" and \
+            not r.get("encryption.keyVaultProperties.keyName"):
+        return [violation(r, "the Key Vault key source names no key",
+                          "keySource Microsoft.Keyvault without keyVaultProperties.keyName",
+                          "keyVaultProperties with keyName and keyVaultUri",
+                          "set encryption.key_vault_properties, or use key_source "
+                          "\"Microsoft.Storage\"")]
+    return []
+
+
+def _azure_amlfs(r: Resource) -> list[Violation]:
+    kek = r.get("encryptionSettings.keyEncryptionKey")
+    if isinstance(kek, dict) and not kek.get("keyUrl"):
+        return [violation(r, "the key-encryption key has no key URL", "keyEncryptionKey without "
+                          "keyUrl", "a Key Vault key URL",
+                          "set encryption_settings.key_encryption_key.key_url, or drop "
+                          "encryption_settings for Microsoft-managed keys")]
+    return []
+
+
+def _alicloud_bucket(r: Resource) -> list[Violation]:
+    algorithm = r.get("serverSideEncryptionRule.sseAlgorithm")
+    if algorithm is UNKNOWN:
+        raise UnknownValue(r, "serverSideEncryptionRule.sseAlgorithm")
+    if algorithm in OSS_ALGORITHMS:
+        return []
+    return [violation(r, "the OSS bucket has no server-side encryption rule", algorithm,
+                      f"server_side_encryption_rule sse_algorithm one of "
+                      f"{', '.join(OSS_ALGORITHMS)}",
+                      "set server_side_encryption_rule=BucketServerSideEncryptionRuleArgs("
+                      "sse_algorithm=\"KMS\") on the oss.Bucket")]
+
+
+def _alicloud_cpfs(r: Resource) -> list[Violation]:
+    if not str(r.get("fileSystemType") or "").startswith("cpfs"):
+        return []
+    value = r.get("encryptType")
+    if value is UNKNOWN:
+        raise UnknownValue(r, "encryptType")
+    if number(value) in (1.0, 2.0):
+        return []
+    return [violation(r, "the CPFS file system is not encrypted",
+                      f"encryptType {value if value is not None else 'unset (0)'}",
+                      "encryptType 1 (NAS-managed key) or 2 (KMS)",
+                      "set encrypt_type=1 or 2 on the nas.FileSystem (only at creation)")]
+
+
+def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
+    out: list[Violation] = []
+    for r in resources:
+        if r.type in AWS_BUCKETS:
+            out += _aws_bucket(r, resources)
+        elif r.type == GCP_BUCKET:
+            out += _gcp_key(r, "encryption.defaultKmsKeyName")
+        elif r.type in GCP_FILESYSTEMS:
+            out += _gcp_key(r, "kmsKey")
+        elif r.type == AZ_STORAGE_ACCOUNT:
+            out += _azure_account(r)
+        elif r.type == AZ_AMLFS:
+            out += _azure_amlfs(r)
+        elif r.type == ALI_BUCKET:
+            out += _alicloud_bucket(r)
+        elif r.type == ALI_NAS:
+            out += _alicloud_cpfs(r)
+    return out

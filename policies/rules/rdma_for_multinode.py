@@ -1,0 +1,151 @@
+"""rdma-for-multinode (advisory): more than one node means a placement construct and the fastest fabric.
+
+Without RDMA, data-parallel training across nodes scales to a fraction of the GPUs paid for
+(seed article §1-3). Per cloud (cloud-map §0, §9.2): AWS a cluster placement group and one EFA
+interface per EFA-capable network card; GCP a compact/COLLOCATED or HIGH_THROUGHPUT placement and
+the machine type's GPU NICs (MRDMA on RoCE types); Azure one scale set with
+singlePlacementGroup (InfiniBand comes with the `r` size); Alibaba a LowLatency deployment set
+and HighPerformance (eRDMA) traffic mode. The catalog says which fabric each type has.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional
+
+from policies.inventory import (ALI_DEPLOYMENT_SET, ALI_INSTANCE_SET,
+                                ALI_SCALING_GROUP, AWS_ASG, AWS_PLACEMENT_GROUP, AZ_VMSS,
+                                GCP_RESOURCE_POLICY, NodeGroup, node_groups)
+from policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
+from policies.pricing import instance_type_info
+
+NAME = "rdma-for-multinode"
+DESCRIPTION = ("With more than one node, the nodes sit in a placement construct and use the "
+               "instance type's fastest fabric (RDMA where the type has it).")
+ENFORCEMENT_LEVEL = "advisory"
+KIND = "stack"
+
+
+def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
+    """(ok, found, expected, fix) for the group's placement construct."""
+    r = g.resource
+    if g.cloud == "aws":
+        name = r.get("placementGroup") or (g.template.get("placement.groupName")
+                                           if g.template else None)
+        pgs = r.dep("placementGroup", AWS_PLACEMENT_GROUP)
+        strategy = pgs[0].get("strategy") if pgs else None
+        ok = bool(name) and (not pgs or strategy == "cluster")
+        found = f"placement group {name} (strategy {strategy})" if name and pgs else name
+        return (ok, found, "a placement group with strategy \"cluster\"",
+                "create an ec2.PlacementGroup(strategy=\"cluster\") and set placement_group on "
+                "the group")
+    if g.cloud == "gcp":
+        policies: list[Resource] = []
+        for holder in (r, g.template):
+            if holder is not None:
+                policies += holder.dep("resourcePolicies", GCP_RESOURCE_POLICY)
+        compact = [p for p in policies if p.get("groupPlacementPolicy.collocation") == "COLLOCATED"
+                   or p.get("workloadPolicy.type") == "HIGH_THROUGHPUT"]
+        named = r.get("resourcePolicies.workloadPolicy") or (
+            g.template.get("resourcePolicies") if g.template else None)
+        ok = bool(compact) or (bool(named) and not policies)
+        found = ", ".join(p.name for p in policies) or named or None
+        return (ok, found, "a COLLOCATED or HIGH_THROUGHPUT compute.ResourcePolicy",
+                "attach a compute.ResourcePolicy (workload_policy type HIGH_THROUGHPUT on the "
+                "instance group manager, or group_placement_policy COLLOCATED)")
+    if g.cloud == "azure":
+        if r.type == AZ_VMSS:
+            single = r.get("singlePlacementGroup")
+            return (single is True, f"singlePlacementGroup={single}",
+                    "singlePlacementGroup=true (InfiniBand joins only VMs of one placement group)",
+                    "set single_placement_group=True on the VirtualMachineScaleSet")
+        holder = (r.get("virtualMachineScaleSet") or r.get("availabilitySet")
+                  or r.get("proximityPlacementGroup"))
+        return (bool(holder), holder, "a scale set, availability set or proximity placement group",
+                "put the VMs in one VirtualMachineScaleSet (Flexible) or availability set")
+    if g.cloud == "alicloud":
+        if r.type == ALI_SCALING_GROUP:
+            return (False, "an ess scaling group (no deployment set)",
+                    "nodes in a LowLatency deployment set",
+                    "use ecs.Instance nodes with deployment_set_id (ess scaling configurations "
+                    "cannot take a deployment set)")
+        sets = r.dep("deploymentSetId", ALI_DEPLOYMENT_SET)
+        strategy = sets[0].get("strategy") if sets else None
+        ok = bool(r.get("deploymentSetId")) and (not sets or strategy == "LowLatency")
+        return (ok, f"deployment set {r.get('deploymentSetId')} (strategy {strategy})"
+                if r.get("deploymentSetId") else None,
+                "a deployment set with strategy \"LowLatency\"",
+                "create an ecs.EcsDeploymentSet(strategy=\"LowLatency\") and set "
+                "deployment_set_id on the nodes")
+    return True, None, "", ""
+
+
+def _fabric(g: NodeGroup, itype: Any) -> Optional[tuple[Any, str, str]]:
+    """(found, expected, fix) when the group does not use the type's fastest fabric."""
+    t = g.template
+    if g.cloud == "aws" and itype.fabric == "efa":
+        nics = (t.get("networkInterfaces") if t else None) or []
+        if nics is UNKNOWN:
+            raise UnknownValue(t, "networkInterfaces")
+        efa = sum(1 for n in nics if isinstance(n, dict)
+                  and n.get("interfaceType") in ("efa", "efa-only"))
+        if efa < itype.rdma_nics:
+            return (f"{efa} EFA interface(s)", f"{itype.rdma_nics} EFA interfaces "
+                    f"({itype.name} has {itype.rdma_nics} EFA-capable network cards)",
+                    "set interconnect: fastest (or rdma) in the spec, or give the launch template "
+                    "one efa/efa-only interface per EFA network card")
+    elif g.cloud == "gcp" and itype.rdma_nics:
+        nics = (t.get("networkInterfaces") if t else None) or []
+        if nics is UNKNOWN:
+            raise UnknownValue(t, "networkInterfaces")
+        if itype.fabric == "roce":
+            have = sum(1 for n in nics if isinstance(n, dict) and n.get("nicType") == "MRDMA")
+            what = "MRDMA NICs"
+        else:
+            have = max(len(nics) - 1, 0)
+            what = f"GPU NICs ({itype.fabric})"
+        if have < itype.rdma_nics:
+            return (f"{have} {what}", f"{itype.rdma_nics} {what}",
+                    "give the template one NIC per GPU NIC of the machine type, each in its own "
+                    "VPC (MRDMA NICs in a RoCE VPC for A3 Ultra / A4)")
+    elif g.cloud == "alicloud" and itype.fabric == "erdma":
+        r = g.resource
+        modes = [r.get("networkInterfaceTrafficMode"),
+                 r.get("networkInterfaces.networkInterfaceTrafficMode")]
+        if t is not None:
+            nics = t.get("networkInterfaces") or []
+            modes += [n.get("networkInterfaceTrafficMode") for n in nics if isinstance(n, dict)]
+        if UNKNOWN in modes:
+            raise UnknownValue(r, "networkInterfaceTrafficMode")
+        if "HighPerformance" not in modes:
+            fix = ("use ecs.Instance nodes (EcsInstanceSet has no traffic-mode field) with "
+                   "network_interface_traffic_mode=\"HighPerformance\""
+                   if r.type == ALI_INSTANCE_SET
+                   else "set network_interface_traffic_mode=\"HighPerformance\" (an ERI)")
+            return ("Standard traffic mode (no ERI)", "HighPerformance (eRDMA)", fix)
+    return None
+
+
+def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
+    out: list[Violation] = []
+    for g in node_groups(resources):
+        if g.count <= 1:
+            continue
+        if g.instance_type is UNKNOWN:
+            raise UnknownValue(g.template or g.resource, "instanceType")
+        ok, found, expected, fix = _placement(g)
+        if not ok:
+            out.append(violation(g.resource, f"{g.count} nodes are not in a placement construct",
+                                 found, expected, fix))
+        itype = instance_type_info(g.cloud, str(g.instance_type))
+        if itype is None:
+            out.append(violation(g.resource, "the instance type's fabric is unknown",
+                                 g.instance_type, "a type in trainstack's catalog",
+                                 "use a type listed in components/catalog/instance_types.csv"))
+            continue
+        gap = _fabric(g, itype)
+        if gap:
+            out.append(violation(g.template if g.template is not None and g.resource.type == AWS_ASG
+                                 else g.resource,
+                                 f"{g.count} nodes do not use {itype.name}'s fastest fabric "
+                                 f"({itype.fabric})", *gap))
+    return out
+

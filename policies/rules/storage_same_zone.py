@@ -1,0 +1,127 @@
+"""storage-same-zone: the parallel filesystem sits in the GPU nodes' zone, the bucket in their region.
+
+Lustre/CPFS traffic that crosses zones pays inter-zone latency and (on AWS and GCP) per-GB
+transfer on every read; EFA traffic does not cross a subnet at all. Zones are read per cloud
+(cloud-map §1.3, §2.3, §3.3, §4.3): AWS through the subnet, GCP `location`/`zone`, Azure `zones`
+(with `location`), Alibaba `zoneId` or the vSwitch's.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from policies.inventory import (Bucket, Filesystem, NodeGroup, buckets, filesystems,
+                                node_groups)
+from policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
+
+NAME = "storage-same-zone"
+DESCRIPTION = ("Every parallel filesystem is in the GPU nodes' zone, and the bucket in the "
+               "cluster's region (one zone, one region: no cross-zone or cross-region traffic).")
+ENFORCEMENT_LEVEL = "mandatory"
+KIND = "stack"
+
+# Cloud Storage locations that are not a single region (GCS docs "Bucket locations").
+GCS_MULTI_REGIONS = {"US", "EU", "ASIA"}
+GCS_DUAL_REGIONS = {"NAM4", "EUR4", "EUR5", "EUR7", "EUR8", "ASIA1", "ASIA2"}
+
+_FS_FIX = {
+    "aws": "create the FSx file system in the node group's subnet (subnet_ids = that subnet)",
+    "gcp": "set the instance's location to the node group's zone",
+    "azure": "set zones=[<the nodes' zone>] and the nodes' location on the AmlFilesystem",
+    "alicloud": "set zone_id (and a vSwitch) in the nodes' zone on the CPFS file system",
+}
+_NODE_ZONE_FIX = {
+    "aws": "place the node group in one subnet of this stack (vpc_zone_identifiers=[subnet.id])",
+    "gcp": "use a zonal instance group manager (zone=...) or an instance with zone set",
+    "azure": "set zones=[\"1\"] (one zone) on the scale set",
+    "alicloud": "place the nodes in one vSwitch of this stack, or set zone_id",
+}
+
+
+def _known(r: Resource, value: Any, path: str) -> Any:
+    if value is UNKNOWN:
+        raise UnknownValue(r, path)
+    return value
+
+
+def _node_placement(groups: list[NodeGroup], out: list[Violation]) -> tuple[str, str]:
+    zones: dict[str, NodeGroup] = {}
+    for g in groups:
+        for zone in g.zones:
+            _known(g.resource, zone, "zone")
+        known = [z for z in g.zones if z]
+        if not known:
+            out.append(violation(g.resource, "the GPU nodes' zone cannot be read", None,
+                                 "one zone named on the group or its subnet/vSwitch",
+                                 _NODE_ZONE_FIX.get(g.cloud, "place the nodes in one zone")))
+        for zone in known:
+            zones.setdefault(zone, g)
+    if len(zones) > 1:
+        first = next(iter(zones.values()))
+        out.append(violation(first.resource, "the GPU nodes span more than one zone",
+                             ", ".join(sorted(zones)), "a single zone",
+                             "put every node group in one zone, so the filesystem can be in it "
+                             "too"))
+        return "", ""
+    zone = next(iter(zones), "")
+    region = next((g.region for g in groups if g.region), "")
+    return zone, region
+
+
+def _check_filesystem(fs: Filesystem, zone: str, region: str) -> list[Violation]:
+    r = fs.resource
+    _known(r, fs.zone, "zones" if r.cloud == "azure" else "location" if r.cloud == "gcp"
+           else "zoneId" if r.cloud == "alicloud" else "subnetIds")
+    fix = _FS_FIX.get(r.cloud, "create it in the nodes' zone")
+    found = str(fs.zone)
+    if r.cloud == "azure" and fs.region:
+        found = f"zone {fs.zone or '(none)'} in {fs.region}"
+        expected = f"zone {zone} in {region}"
+        ok = fs.zone == zone and (not region or fs.region == region)
+    else:
+        expected = zone
+        ok = str(fs.zone) == zone
+    if not fs.zone:
+        return [violation(r, "the filesystem's zone cannot be read", None, expected, fix)]
+    if not ok:
+        return [violation(r, "the filesystem is not in the GPU nodes' zone", found, expected,
+                          fix)]
+    return []
+
+
+def _check_bucket(bucket: Bucket, region: str) -> list[Violation]:
+    r = bucket.resource
+    _known(r, bucket.region, "location" if r.cloud in ("gcp", "azure") else "region")
+    if not bucket.region or not region:
+        # No region of its own: the bucket goes to its (default) provider's region, the region
+        # trainstack checks the stack's provider config against before it builds anything.
+        return []
+    found = str(bucket.region)
+    if r.cloud == "gcp":
+        if found.lower() == region.lower():
+            return []
+        kind = ("a multi-region" if found.upper() in GCS_MULTI_REGIONS or
+                r.get("customPlacementConfig") else
+                "a dual-region" if found.upper() in GCS_DUAL_REGIONS else "another region")
+        return [violation(r, f"the bucket is in {kind}, not the cluster's region", found,
+                          region.upper(), f"set location=\"{region.upper()}\" (a single region)")]
+    if found == region:
+        return []
+    fix = {"alicloud": "create the bucket with a provider for the cluster's region",
+           "azure": f"set location=\"{region}\" on the storage account"}.get(
+        r.cloud, f"set region=\"{region}\" on the bucket")
+    return [violation(r, "the bucket is not in the cluster's region", found, region, fix)]
+
+
+def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
+    groups = node_groups(resources)
+    if not groups:
+        return []
+    out: list[Violation] = []
+    zone, region = _node_placement(groups, out)
+    if zone:
+        for fs in filesystems(resources):
+            out.extend(_check_filesystem(fs, zone, region))
+    if region:
+        for bucket in buckets(resources):
+            out.extend(_check_bucket(bucket, region))
+    return out

@@ -1,0 +1,87 @@
+"""Run the rules without an engine: the offline half of "one set of rules, two ways to run it".
+
+`evaluate()` applies every rule to `Resource` views exactly as the pack does (policies/pack.py):
+stack rules see all resources, resource rules see one resource at a time with no dependencies
+(the engine's Analyze call carries none), a disabled policy is skipped, `remediate` counts as
+mandatory (none of these policies remediates), and a value unknown during preview makes the
+policy "unknown" (advisory), as pulumi_policy's analyzer does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Optional
+
+from policies.model import Resource, UnknownValue, Violation
+from policies.pack_config import PolicyConfig, defaults
+from policies.rules import DISABLED, MANDATORY, REMEDIATE, RULES, Rule
+
+
+@dataclass
+class Verdict:
+    policy: str
+    description: str
+    enforcement_level: str        # as configured
+    kind: str
+    violations: list[Violation] = field(default_factory=list)
+    note: str = ""
+    unknown: str = ""             # why the policy could not run (a value unknown during preview)
+
+    @property
+    def reported_level(self) -> str:
+        """The level the engine reports violations at (remediate -> mandatory)."""
+        return MANDATORY if self.enforcement_level == REMEDIATE else self.enforcement_level
+
+    @property
+    def status(self) -> str:
+        if self.enforcement_level == DISABLED:
+            return "disabled"
+        if self.unknown:
+            return "unknown"
+        return "fail" if self.violations else "pass"
+
+    @property
+    def blocking(self) -> bool:
+        return self.status == "fail" and self.reported_level == MANDATORY
+
+    def to_json(self) -> dict:
+        return {"policy": self.policy, "enforcementLevel": self.enforcement_level,
+                "status": self.status, "blocking": self.blocking, "note": self.note,
+                "unknown": self.unknown,
+                "violations": [{"urn": v.urn, "resource": v.resource, "problem": v.problem,
+                                "found": v.found, "expected": v.expected, "fix": v.fix,
+                                "message": v.message} for v in self.violations]}
+
+
+def _run(rule: Rule, resources: list[Resource], props: Mapping) -> list[Violation]:
+    if rule.kind == "stack":
+        return rule.check(resources, props)
+    found: list[Violation] = []
+    for resource in resources:
+        found += rule.check(resource.without_deps(), props)
+    return found
+
+
+def evaluate(resources: list[Resource], config: Optional[Mapping[str, PolicyConfig]] = None,
+             rules: tuple[Rule, ...] = RULES) -> list[Verdict]:
+    config = dict(config or defaults(rules))
+    verdicts = []
+    for rule in rules:
+        cfg = config.get(rule.name) or PolicyConfig(rule.enforcement_level)
+        verdict = Verdict(rule.name, rule.description, cfg.enforcement_level, rule.kind)
+        verdicts.append(verdict)
+        if cfg.enforcement_level == DISABLED:
+            continue
+        try:
+            verdict.violations = _run(rule, resources, cfg.properties)
+            if rule.summary is not None:
+                verdict.note = rule.summary(resources, cfg.properties)
+        except UnknownValue as unknown:
+            verdict.violations = []
+            verdict.unknown = (f"can't run policy '{rule.name}' during preview: {unknown}")
+    return verdicts
+
+
+def blocking(verdicts: list[Verdict]) -> bool:
+    return any(v.blocking for v in verdicts)
+
+
