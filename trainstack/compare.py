@@ -277,7 +277,7 @@ def print_compare(result: dict[str, Any], console: Optional[Console] = None) -> 
     rows, cur = result["clouds"], result["currency"]
     wl = result["workload"]
     table = Table(title=f"trainstack compare: {result['name']} ({wl['method']}, "
-                        f"{human_params(wl['params'])} params, {wl['train_tokens']:.4g} tokens, "
+                        f"{human_params(wl['params'])} params, {human_params(wl['train_tokens'])} tokens, "
                         f"{wl['nodes']} node(s){', spot' if wl['spot'] else ''})")
     table.add_column("")
     for r in rows:

@@ -258,7 +258,7 @@ def render_html(result: dict[str, Any]) -> str:
     """The report page for one `compare()` result."""
     wl = result["workload"]
     subtitle = (f"{wl['method']} training, {human_params(wl['params'])} parameters, "
-                f"{wl['train_tokens']:.4g} tokens, {wl['precision']}, MFU {wl['mfu']:g}, "
+                f"{human_params(wl['train_tokens'])} tokens, {wl['precision']}, MFU {wl['mfu']:g}, "
                 f"{wl['nodes']} node(s){', spot' if wl['spot'] else ''}; spec {result['spec']}")
     legend = "".join(f"<span><i style=\"background:{COLORS[p]}\"></i>{p}</span>"
                      for p in ("compute", "storage", "transfer"))

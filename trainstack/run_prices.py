@@ -109,7 +109,9 @@ def _lookup(what: str, cloud: str, prefix: str, region: str, to: str,
     elif row.item.endswith("_EXAMPLE"):
         notes.append("taken from the provider's billing example")
     if not in_region:
-        notes.append(f"price quoted for {row.region}, not {region}")
+        notes.append(f"the source states no region (used for {region})"
+                     if row.region.startswith("not stated") else
+                     f"price quoted for {row.region}, not {region}")
     return RunPrice(what, value, to, row.item, row.source, row.as_of, "; ".join(notes))
 
 
