@@ -185,6 +185,25 @@ def test_flags_override_the_spec(spec_file):
     assert out["hours"] == pytest.approx(4 * 7e9 * 2e8 / (4 * 312e12 * 0.3) / 3600)
 
 
+def test_the_example_spec_works_and_takes_the_first_gpu_in_its_list_that_fits():
+    from tests.conftest import EXAMPLE
+    out = estimate_json("--spec", EXAMPLE)
+    # 13B LoRA without recomputation: 26 GB weights + ~48 GB activations > 72 GB usable on an
+    # H100, and ZeRO stage 0 shards nothing, so the spec's next choice, H200, is used
+    assert out["fits_by_gpu"]["H100"]["min_gpus"] is None
+    assert out["gpu"] == "H200" and out["fits"] is True and out["hours"] > 0
+    assert "H100" in out["gpu_note"] and "does not fit at any GPU count" in out["gpu_note"]
+    human = estimate("--spec", EXAMPLE)
+    assert human.exit_code == 0 and "passed over: H100" in human.output, human.output
+
+
+def test_a_spec_whose_gpus_never_fit_exits_2(tmp_path, example_spec):
+    example_spec["gpu"] = ["A100-40GB", "H100"]
+    example_spec["workload"].update(method="full", model_params=13e9)
+    result = estimate("--spec", write_spec(tmp_path, example_spec))
+    assert_clean_error(result, "fits none of the spec's GPUs", "A100-40GB", "H100")
+
+
 def test_tcp_interconnect_in_the_spec_means_the_tcp_scaling_default(tmp_path, example_spec):
     example_spec["interconnect"] = "tcp"
     out = estimate_json("--spec", write_spec(tmp_path, example_spec), "--recompute")

@@ -148,3 +148,26 @@ def test_screenshot_shows_the_bars(tmp_path, report):
     non_white = sum(1 for line in rows for i in range(0, len(line), bpp)
                     if min(line[i:i + 3]) < 240)
     assert non_white > 10_000
+
+
+def test_a_cloud_without_hours_draws_no_bar_and_says_why(tmp_path, report):
+    """E.g. Alibaba's H(96GB), which has no datasheet peak: no bar, the reason instead."""
+    import copy
+
+    from trainstack.report import render_html
+    _, result = report
+    ok = next(r for r in result["clouds"] if r["status"] == "ok")
+    blank = copy.deepcopy(ok)
+    blank.update(cloud="nopeak", hours=None, hours_note="no dense bf16 peak for H(96GB)",
+                 cheapest=False, fastest=False)
+    blank["cost"].update(compute=None, storage=None, transfer=None, total=None)
+    result = {**result, "clouds": [*result["clouds"], blank]}
+    page = tmp_path / "nopeak.html"
+    page.write_text(render_html(result))
+    run = chromium(tmp_path, "--dump-dom", page.as_uri())
+    assert run.returncode == 0, run.stderr[-2000:]
+    cost_bars, time_bars = expected_bars(result)
+    assert f'data-cost-bars="{cost_bars}"' in run.stdout and 'data-charts="drawn"' in run.stdout
+    assert f'data-time-bars="{time_bars}"' in run.stdout
+    assert 'data-cloud="nopeak"' not in run.stdout
+    assert "no hours: no dense bf16 peak for H(96GB)" in run.stdout

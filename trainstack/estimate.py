@@ -5,7 +5,8 @@ flags; a flag always overrides the spec. The arithmetic is trainstack/sizing.py'
 only gathers the inputs, applies the bad-input rules of issue 5 and prints.
 
 Defaults when a spec gives them and no flag does: GPUs = nodes x --gpus-per-node (8), GPU model
-= the spec's first `gpu`, fabric = tcp when `interconnect: tcp`, else rdma. Without a spec: one
+= the first in the spec's `gpu` preference list that the workload fits at some GPU count (the
+ones passed over are named), fabric = tcp when `interconnect: tcp`, else rdma. Without a spec: one
 GPU, no GPU model (the fit table still covers every catalog model), fabric rdma.
 """
 from __future__ import annotations
@@ -63,7 +64,7 @@ def _spec_fields(spec_path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """(Workload fields, other defaults) from a cluster.yaml."""
     from components.spec import load_spec
     spec = load_spec(spec_path)
-    other: dict[str, Any] = {"nodes": spec.nodes, "gpu": spec.gpu[0],
+    other: dict[str, Any] = {"nodes": spec.nodes, "gpu_list": list(spec.gpu),
                              "fabric": "tcp" if spec.interconnect == "tcp" else "rdma"}
     if spec.workload is None:
         return {}, other
@@ -125,15 +126,21 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
     mfu = mfu if mfu is not None else other.get("mfu", sizing.DEFAULT_MFU)
     fabric = fabric if fabric is not None else other.get("fabric", "rdma")
     sizing.fabric_class(fabric)
-    gpu_name = gpu if gpu is not None else other.get("gpu")
     models = gpu_catalog.load_gpu_models()
-    gpu_model = gpu_catalog.get_gpu_model(gpu_name, models) if gpu_name else None
+    gpu_note = None
+    if gpu is not None:
+        gpu_model = gpu_catalog.get_gpu_model(gpu, models)
+    elif other.get("gpu_list"):
+        gpu_model, gpu_note = _first_gpu_that_fits(w, other["gpu_list"], models, headroom)
+    else:
+        gpu_model = None
 
     result = sizing.estimate(w, tokens, gpu=gpu_model, gpu_models=models,
                              peak_tflops=peak_tflops, mfu=mfu, flops_factor=flops_factor,
                              scaling_efficiency=scaling_efficiency, gpus_per_node=gpus_per_node,
                              fabric=fabric, headroom=headroom)
     _refuse_what_never_fits(w, result, models, gpu_model, headroom)
+    result["gpu_note"] = gpu_note
 
     price_currency = check_currency(price_currency, "price_currency")
     display = check_currency(currency if currency is not None else price_currency)
@@ -170,11 +177,33 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
     return result
 
 
+def _what(w: Workload) -> str:
+    return (f"{w.method} training of a {human_params(w.params)} model ({w.precision}, "
+            f"ZeRO stage {w.zero_stage}, micro-batch {w.micro_batch}, seq {w.seq_len})")
+
+
+def _first_gpu_that_fits(w: Workload, names: list[str], models: dict,
+                         headroom: float) -> tuple[Any, Optional[str]]:
+    """The spec's `gpu` is a preference list: take the first model the workload fits at some
+    GPU count, saying which were passed over and why; none fits -> SizingError (exit 2)."""
+    skipped = []
+    for name in names:
+        model = gpu_catalog.get_gpu_model(name, models)
+        if sizing.min_gpus_that_fit(w, model.memory_bytes, headroom) is not None:
+            note = None
+            if skipped:
+                note = (f"{model.name} is the first GPU in the spec's list that fits; passed "
+                        f"over: " + "; ".join(skipped))
+            return model, note
+        skipped.append(f"{model.name} ({sizing.no_fit_reason(w, model.memory_bytes, headroom)})")
+    raise SizingError("workload", f"{_what(w)} fits none of the spec's GPUs at any count: "
+                      + "; ".join(skipped))
+
+
 def _refuse_what_never_fits(w: Workload, result: dict, models: dict, gpu_model,
                             headroom: float) -> None:
     """Issue 5's bad-input rule: a method that fits the GPU at no GPU count is exit 2."""
-    what = (f"{w.method} training of a {human_params(w.params)} model ({w.precision}, "
-            f"ZeRO stage {w.zero_stage}, micro-batch {w.micro_batch}, seq {w.seq_len})")
+    what = _what(w)
     if gpu_model is not None and result["min_gpus"] is None:
         raise SizingError("workload", f"{what} on {gpu_model.name} {result['min_gpus_note']}")
     if gpu_model is None and all(v["min_gpus"] is None for v in result["fits_by_gpu"].values()):
@@ -236,6 +265,8 @@ def print_estimate(r: dict[str, Any], console: Optional[Console] = None) -> None
     if r["gpu"] is not None:
         console.print(f"smallest GPU count that fits on {r['gpu']}: [bold]{r['min_gpus']}[/]",
                       highlight=False)
+    if r["gpu_note"]:
+        console.print(f"note: {r['gpu_note']}", highlight=False)
 
     time = Table(title="time")
     time.add_column("quantity")
