@@ -89,15 +89,21 @@ def _count(*values: Any) -> int:
     return int(max((n for n in nums if n is not None), default=1))
 
 
-def _subnet_zones(r: Resource, key: str, subnet_type: str, zone_key: str) -> list[str]:
-    return [str(s.get(zone_key) or "") for s in r.dep(key, subnet_type)]
+def _zone(value: Any) -> Any:
+    """A zone as a string ("" when absent), or UNKNOWN when the engine cannot know it yet."""
+    return UNKNOWN if value is UNKNOWN else str(value or "")
 
 
-def _aws_region(r: Resource, zones: list[str]) -> str:
+def _subnet_zones(r: Resource, key: str, subnet_type: str, zone_key: str) -> list[Any]:
+    return [_zone(s.get(zone_key)) for s in r.dep(key, subnet_type)]
+
+
+def _aws_region(r: Resource, zones: list[Any]) -> str:
     region = r.get("region")
     if isinstance(region, str) and region:
         return region
-    return r.provider_region or region_of_zone(next((z for z in zones if z), ""))
+    return r.provider_region or region_of_zone(
+        next((z for z in zones if isinstance(z, str) and z), ""))
 
 
 def node_groups(resources: list[Resource]) -> list[NodeGroup]:
@@ -108,9 +114,9 @@ def node_groups(resources: list[Resource]) -> list[NodeGroup]:
             zones = _subnet_zones(r, "vpcZoneIdentifiers", AWS_SUBNET, "availabilityZone")
             if not zones:
                 azs = r.get("availabilityZones")
-                zones = [str(z) for z in azs] if isinstance(azs, list) else []
+                zones = [_zone(z) for z in azs] if isinstance(azs, list) else []
             if not zones and lt is not None and lt.get("placement.availabilityZone"):
-                zones = [str(lt.get("placement.availabilityZone"))]
+                zones = [_zone(lt.get("placement.availabilityZone"))]
             groups.append(NodeGroup(
                 r, lt, lt.get("instanceType") if lt else None,
                 _count(r.get("maxSize"), r.get("desiredCapacity"), r.get("minSize")),
@@ -118,27 +124,28 @@ def node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 zones or [""], _aws_region(r, zones)))
         elif r.type == AWS_INSTANCE:
             lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE))
-            zone = r.get("availabilityZone") or next(
-                iter(_subnet_zones(r, "subnetId", AWS_SUBNET, "availabilityZone")), "")
+            zone = _zone(r.get("availabilityZone") or next(
+                iter(_subnet_zones(r, "subnetId", AWS_SUBNET, "availabilityZone")), ""))
             itype = r.get("instanceType") or (lt.get("instanceType") if lt else None)
             market = r.get("instanceMarketOptions.marketType") or (
                 lt.get("instanceMarketOptions.marketType") if lt else None)
-            groups.append(NodeGroup(r, lt, itype, 1, market == "spot", [str(zone or "")],
-                                    _aws_region(r, [str(zone or "")])))
+            groups.append(NodeGroup(r, lt, itype, 1, market == "spot", [zone],
+                                    _aws_region(r, [zone])))
         elif r.type in (GCP_IGM, GCP_REGION_IGM):
             template = _first([d for d in r.deps.get("versions", []) if d.type in GCP_TEMPLATES])
             if r.type == GCP_IGM:
-                zones = [str(r.get("zone") or "")]
+                zones = [_zone(r.get("zone"))]
                 region = region_of_zone(zones[0])
             else:
                 dz = r.get("distributionPolicyZones")
                 zones = [last_segment(z) for z in dz] if isinstance(dz, list) and dz else [""]
-                region = str(r.get("region") or region_of_zone(zones[0]))
+                region = r.get("region")
+                region = region if isinstance(region, str) else region_of_zone(zones[0])
             groups.append(NodeGroup(
                 r, template, _gcp_machine_type(template), _count(r.get("targetSize")),
                 _gcp_spot(template), zones, region or (r.provider_region or "")))
         elif r.type == GCP_INSTANCE:
-            zone = str(r.get("zone") or "")
+            zone = _zone(r.get("zone"))
             groups.append(NodeGroup(r, r, _gcp_machine_type(r), 1, _gcp_spot(r), [zone],
                                     region_of_zone(zone) or (r.provider_region or "")))
         elif r.type in (AZ_VMSS, AZ_VM):
@@ -148,16 +155,17 @@ def node_groups(resources: list[Resource]) -> list[NodeGroup]:
             else:
                 itype, count, priority = r.get("hardwareProfile.vmSize"), 1, r.get("priority")
             zones = r.get("zones")
-            zones = [str(z) for z in zones] if isinstance(zones, list) and zones else [""]
+            zones = ([_zone(z) for z in zones] if isinstance(zones, list) and zones
+                     else [UNKNOWN] if zones is UNKNOWN else [""])
             groups.append(NodeGroup(r, None, itype, count, priority in ("Spot", "Low"), zones,
                                     _azure_location(r)))
         elif r.type in (ALI_INSTANCE, ALI_INSTANCE_SET):
-            zone = (r.get("zoneId") or r.get("availabilityZone")
-                    or next(iter(_subnet_zones(r, "vswitchId", ALI_SWITCH, "zoneId")), ""))
+            zone = _zone(r.get("zoneId") or r.get("availabilityZone")
+                         or next(iter(_subnet_zones(r, "vswitchId", ALI_SWITCH, "zoneId")), ""))
             count = _count(r.get("amount")) if r.type == ALI_INSTANCE_SET else 1
             groups.append(NodeGroup(r, None, r.get("instanceType"), count,
-                                    _ali_spot(r.get("spotStrategy")), [str(zone or "")],
-                                    r.provider_region or region_of_zone(str(zone or ""))))
+                                    _ali_spot(r.get("spotStrategy")), [zone],
+                                    r.provider_region or region_of_zone(zone)))
         elif r.type == ALI_SCALING_GROUP:
             config = next((c for c in resources if c.type == ALI_SCALING_CONFIG
                            and any(d is r for d in c.deps.get("scalingGroupId", []))), None)
@@ -216,19 +224,19 @@ def filesystems(resources: list[Resource]) -> list[Filesystem]:
     for r in resources:
         if r.type == AWS_LUSTRE:
             subnets = r.dep("subnetIds", AWS_SUBNET)
-            zone = subnets[0].get("availabilityZone") if subnets else ""
+            zone = _zone(subnets[0].get("availabilityZone") if subnets else "")
             tier = number(r.get("perUnitStorageThroughput"))
-            out.append(Filesystem(r, zone or "", _aws_region(r, [str(zone or "")]),
+            out.append(Filesystem(r, zone, _aws_region(r, [zone]),
                                   number(r.get("storageCapacity")),
                                   f"{int(tier)}" if tier else str(r.get("deploymentType") or "")))
         elif r.type in GCP_FILESYSTEMS:
-            zone = r.get("location") or ""
+            zone = _zone(r.get("location"))
             tier = r.get("perUnitStorageThroughput")
-            out.append(Filesystem(r, zone, region_of_zone(str(zone)) if zone is not UNKNOWN
-                                  else "", number(r.get("capacityGib")), str(tier or "")))
+            out.append(Filesystem(r, zone, region_of_zone(zone), number(r.get("capacityGib")),
+                                  str(tier or "")))
         elif r.type == AZ_AMLFS:
             zones = r.get("zones")
-            zone = (zones[0] if isinstance(zones, list) and zones else
+            zone = (_zone(zones[0]) if isinstance(zones, list) and zones else
                     UNKNOWN if zones is UNKNOWN else "")
             tib = number(r.get("storageCapacityTiB"))
             out.append(Filesystem(r, zone, _azure_location(r),
@@ -236,8 +244,8 @@ def filesystems(resources: list[Resource]) -> list[Filesystem]:
                                   str(r.get("sku.name") or "")))
         elif r.type == ALI_NAS and str(r.get("fileSystemType") or "").startswith("cpfs"):
             switches = r.dep("vswitchId", ALI_SWITCH)
-            zone = r.get("zoneId") or (switches[0].get("zoneId") if switches else "") or ""
-            out.append(Filesystem(r, zone, r.provider_region or region_of_zone(str(zone)),
+            zone = _zone(r.get("zoneId") or (switches[0].get("zoneId") if switches else ""))
+            out.append(Filesystem(r, zone, r.provider_region or region_of_zone(zone),
                                   number(r.get("capacity")), str(r.get("storageType") or "")))
     return out
 

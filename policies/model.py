@@ -43,9 +43,6 @@ class _Unknown:
     def __repr__(self) -> str:
         return "<unknown during preview>"
 
-    def __bool__(self) -> bool:
-        return False
-
 
 UNKNOWN = _Unknown()
 
@@ -88,6 +85,16 @@ class Resource:
         if value is UNKNOWN:
             raise UnknownValue(self, path)
         return value
+
+    def items(self, path: str, value: Any = None) -> list:
+        """A list-valued prop (or `value`, read from inside one) as a list; [] when absent.
+        Unknown during preview raises UnknownValue: a rule cannot look inside it."""
+        value = self.get(path) if value is None else value
+        if value is UNKNOWN:
+            raise UnknownValue(self, path)
+        if value is None or value == "":
+            return []
+        return list(value) if isinstance(value, (list, tuple)) else [value]
 
     def dep(self, key: str, type_prefix: str = "") -> list["Resource"]:
         """The resources an input was computed from, optionally only those of one type."""
@@ -155,9 +162,9 @@ def last_segment(value: Any) -> str:
 _ZONE_SUFFIX = re.compile(r"-?[a-z]$")
 
 
-def region_of_zone(zone: str) -> str:
+def region_of_zone(zone: Any) -> str:
     """us-east-1a -> us-east-1, us-central1-a -> us-central1, cn-hangzhou-b -> cn-hangzhou."""
-    return _ZONE_SUFFIX.sub("", zone) if zone else ""
+    return _ZONE_SUFFIX.sub("", zone) if isinstance(zone, str) and zone else ""
 
 
 # ---------------------------------------------------------------------------------- violations

@@ -107,6 +107,10 @@ from trainstack.estimate import estimate_command  # noqa: E402
 app.command("estimate")(user_errors(estimate_command))
 app.command("compare")(user_errors(compare_command))
 
+from trainstack.check import check_command  # noqa: E402  (issue 4: the policy pack offline)
+
+app.command("check")(user_errors(check_command))
+
 
 SkipCredentials = typer.Option(False, "--skip-credential-check",
                                help="Deploy with credentials trainstack cannot see (instance roles).")

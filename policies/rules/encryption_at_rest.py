@@ -31,11 +31,9 @@ OSS_ALGORITHMS = ("AES256", "KMS", "SM4")
 KMS_KEY = re.compile(r"^projects/[^/]+/locations/[^/]+/keyRings/[^/]+/cryptoKeys/[^/]+$")
 
 
-def _sse_algorithms(rules: Any) -> list[Any]:
-    if isinstance(rules, dict):
-        rules = [rules]
-    return [rule.get("applyServerSideEncryptionByDefault", {}).get("sseAlgorithm")
-            for rule in (rules or []) if isinstance(rule, dict)
+def _sse_algorithms(r: Resource, path: str, rules: Any) -> list[Any]:
+    return [rule["applyServerSideEncryptionByDefault"].get("sseAlgorithm")
+            for rule in r.items(path, rules) if isinstance(rule, dict)
             and isinstance(rule.get("applyServerSideEncryptionByDefault"), dict)]
 
 
@@ -43,14 +41,16 @@ def _aws_bucket(bucket: Resource, resources: list[Resource]) -> list[Violation]:
     algorithms: list[Any] = []
     inline = bucket.get("serverSideEncryptionConfiguration")
     if isinstance(inline, dict):  # deprecated inline form on s3.Bucket
-        algorithms += _sse_algorithms(inline.get("rule"))
-    for conf in bucket.get("serverSideEncryptionConfigurations") or []:  # BucketV2
+        algorithms += _sse_algorithms(bucket, "serverSideEncryptionConfiguration.rule",
+                                      inline.get("rule"))
+    for conf in bucket.items("serverSideEncryptionConfigurations"):  # BucketV2
         if isinstance(conf, dict):
-            algorithms += _sse_algorithms(conf.get("rules"))
+            algorithms += _sse_algorithms(bucket, "serverSideEncryptionConfigurations.rules",
+                                          conf.get("rules"))
     for r in resources:
         if r.type in AWS_SSE and (any(d is bucket for d in r.deps.get("bucket", []))
                                   or (r.get("bucket") and r.get("bucket") == bucket.get("bucket"))):
-            algorithms += _sse_algorithms(r.get("rules"))
+            algorithms += _sse_algorithms(r, "rules", r.get("rules"))
     if UNKNOWN in algorithms:
         raise UnknownValue(bucket, "rules.applyServerSideEncryptionByDefault.sseAlgorithm")
     if any(a in AWS_ALGORITHMS for a in algorithms):

@@ -91,20 +91,21 @@ def _aws(r: Resource, config) -> list[Violation]:
         return _aws_rule(r, [(r.get("cidrIpv4"), "cidrIpv4"), (r.get("cidrIpv6"), "cidrIpv6")],
                          r.get("ipProtocol"), r.get("fromPort"), r.get("toPort"), config)
     if t == "aws:ec2/securityGroupRule:SecurityGroupRule" and r.get("type") == "ingress":
-        cidrs = [(c, "cidrBlocks") for c in (r.get("cidrBlocks") or [])]
-        cidrs += [(c, "ipv6CidrBlocks") for c in (r.get("ipv6CidrBlocks") or [])]
+        cidrs = [(c, "cidrBlocks") for c in r.items("cidrBlocks")]
+        cidrs += [(c, "ipv6CidrBlocks") for c in r.items("ipv6CidrBlocks")]
         return _aws_rule(r, cidrs, r.get("protocol"), r.get("fromPort"), r.get("toPort"), config)
     if t == "aws:ec2/securityGroup:SecurityGroup":
         out = []
-        for i, rule in enumerate(r.get("ingress") or []):
-            cidrs = [(c, f"ingress.{i}.cidrBlocks") for c in (rule.get("cidrBlocks") or [])]
+        for i, rule in enumerate(r.items("ingress")):
+            cidrs = [(c, f"ingress.{i}.cidrBlocks")
+                     for c in r.items(f"ingress.{i}.cidrBlocks", rule.get("cidrBlocks"))]
             cidrs += [(c, f"ingress.{i}.ipv6CidrBlocks")
-                      for c in (rule.get("ipv6CidrBlocks") or [])]
+                      for c in r.items(f"ingress.{i}.ipv6CidrBlocks", rule.get("ipv6CidrBlocks"))]
             out += _aws_rule(r, cidrs, rule.get("protocol"), rule.get("fromPort"),
                              rule.get("toPort"), config)
         return out
     if t == "aws:ec2/launchTemplate:LaunchTemplate":
-        public = [n for n in (r.get("networkInterfaces") or [])
+        public = [n for n in r.items("networkInterfaces")
                   if isinstance(n, dict) and truthy(n.get("associatePublicIpAddress"))]
         if public:
             return [violation(r, "the nodes' network interfaces get public IP addresses",
@@ -144,9 +145,9 @@ def _gcp(r: Resource, config) -> list[Violation]:
     if r.type == "gcp:compute/firewall:Firewall":
         if str(r.get("direction") or "INGRESS").upper() != "INGRESS" or r.get("disabled") is True:
             return []
-        ssh_only, ports = _gcp_ports(r.get("allows"))
+        ssh_only, ports = _gcp_ports(r.items("allows"))
         out = []
-        for i, source in enumerate(r.get("sourceRanges") or []):
+        for i, source in enumerate(r.items("sourceRanges")):
             world = _world(source, r, f"sourceRanges.{i}")
             if world and not _allowed_ssh(world, ssh_only, config):
                 out.append(_open_rule(r, world, ports, ssh_only, config))
@@ -154,7 +155,7 @@ def _gcp(r: Resource, config) -> list[Violation]:
     if r.type in ("gcp:compute/instanceTemplate:InstanceTemplate",
                   "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate",
                   "gcp:compute/instance:Instance"):
-        nics = r.get("networkInterfaces") or []
+        nics = r.items("networkInterfaces")
         public = [i for i, n in enumerate(nics) if isinstance(n, dict)
                   and (n.get("accessConfigs") or n.get("ipv6AccessConfigs"))]
         if public:
@@ -175,9 +176,10 @@ def _azure_rules(r: Resource, rules: list, prefix: str, config) -> list[Violatio
                 str(rule.get("access", "")).lower() != "allow":
             continue
         sources = [(rule.get("sourceAddressPrefix"), f"{prefix}sourceAddressPrefix")]
-        sources += [(s, f"{prefix}sourceAddressPrefixes")
-                    for s in (rule.get("sourceAddressPrefixes") or [])]
-        ports = [rule.get("destinationPortRange")] + list(rule.get("destinationPortRanges") or [])
+        sources += [(s, f"{prefix}sourceAddressPrefixes") for s in r.items(
+            f"{prefix}sourceAddressPrefixes", rule.get("sourceAddressPrefixes"))]
+        ports = [rule.get("destinationPortRange")] + r.items(
+            f"{prefix}destinationPortRanges", rule.get("destinationPortRanges"))
         ports = [str(p) for p in ports if p not in (None, "")]
         ssh_only = str(rule.get("protocol", "")).lower() == "tcp" and ports == ["22"]
         for source, path in sources:
@@ -192,11 +194,11 @@ def _azure(r: Resource, config) -> list[Violation]:
     if r.type == "azure-native:network:SecurityRule":
         return _azure_rules(r, [r.props], "", config)
     if r.type == "azure-native:network:NetworkSecurityGroup":
-        return _azure_rules(r, r.get("securityRules") or [], "securityRules.", config)
+        return _azure_rules(r, r.items("securityRules"), "securityRules.", config)
     if r.type == "azure-native:compute:VirtualMachineScaleSet":
-        configs = r.get("virtualMachineProfile.networkProfile.networkInterfaceConfigurations")
-        public = [ip.get("name") for nic in (configs or []) if isinstance(nic, dict)
-                  for ip in (nic.get("ipConfigurations") or [])
+        path = "virtualMachineProfile.networkProfile.networkInterfaceConfigurations"
+        public = [ip.get("name") for nic in r.items(path) if isinstance(nic, dict)
+                  for ip in r.items(path, nic.get("ipConfigurations"))
                   if isinstance(ip, dict) and ip.get("publicIPAddressConfiguration")]
         if public:
             return [violation(r, "the scale set's VMs get public IP addresses",
@@ -205,7 +207,7 @@ def _azure(r: Resource, config) -> list[Violation]:
                               "remove public_ip_address_configuration; use a NAT gateway for "
                               "egress and Bastion or the SSH CIDRs for access")]
     if r.type == "azure-native:network:NetworkInterface":
-        public = [ip.get("name") for ip in (r.get("ipConfigurations") or [])
+        public = [ip.get("name") for ip in r.items("ipConfigurations")
                   if isinstance(ip, dict) and ip.get("publicIPAddress")]
         if public:
             return [violation(r, "a network interface has a public IP address",

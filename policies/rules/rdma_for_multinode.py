@@ -111,8 +111,8 @@ def _fabric(g: NodeGroup, itype: Any) -> Optional[tuple[Any, str, str]]:
         modes = [r.get("networkInterfaceTrafficMode"),
                  r.get("networkInterfaces.networkInterfaceTrafficMode")]
         if t is not None:
-            nics = t.get("networkInterfaces") or []
-            modes += [n.get("networkInterfaceTrafficMode") for n in nics if isinstance(n, dict)]
+            modes += [n.get("networkInterfaceTrafficMode") for n in t.items("networkInterfaces")
+                      if isinstance(n, dict)]
         if UNKNOWN in modes:
             raise UnknownValue(r, "networkInterfaceTrafficMode")
         if "HighPerformance" not in modes:
@@ -126,14 +126,16 @@ def _fabric(g: NodeGroup, itype: Any) -> Optional[tuple[Any, str, str]]:
 
 def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
     out: list[Violation] = []
-    for g in node_groups(resources):
-        if g.count <= 1:
-            continue
+    groups = node_groups(resources)
+    # Nodes may be one group of N or N single-node resources (ecs.Instance, compute.Instance).
+    if sum(g.count for g in groups) <= 1:
+        return out
+    for g in groups:
         if g.instance_type is UNKNOWN:
             raise UnknownValue(g.template or g.resource, "instanceType")
         ok, found, expected, fix = _placement(g)
         if not ok:
-            out.append(violation(g.resource, f"{g.count} nodes are not in a placement construct",
+            out.append(violation(g.resource, "the nodes are not in a placement construct",
                                  found, expected, fix))
         itype = instance_type_info(g.cloud, str(g.instance_type))
         if itype is None:
@@ -145,7 +147,7 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
         if gap:
             out.append(violation(g.template if g.template is not None and g.resource.type == AWS_ASG
                                  else g.resource,
-                                 f"{g.count} nodes do not use {itype.name}'s fastest fabric "
+                                 f"the nodes do not use {itype.name}'s fastest fabric "
                                  f"({itype.fabric})", *gap))
     return out
 

@@ -1,0 +1,185 @@
+"""Hand-built resources for the policy tests: one small, valid cluster per cloud, then mutations.
+
+Azure and Alibaba Cloud have no trainstack component yet, so their clusters exist only here,
+built from cloud-map's type tokens and engine (camelCase) property names. Each builder returns a
+fresh list, so a test can break one property without affecting another test.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from policies.model import Resource
+
+OWNER_TAGS = {"owner": "alice", "team": "ml", "cost-center": "1234"}
+RETAIN = "trainstack:retain"
+
+
+def res(type_: str, name: str, props: Optional[dict] = None, deps: Optional[dict] = None,
+        retain: Optional[bool] = None, provider_region: Optional[str] = None) -> Resource:
+    return Resource(type=type_, name=name, urn=f"urn:pulumi:test::trainstack::{type_}::{name}",
+                    props=dict(props or {}), deps=dict(deps or {}), retain=retain,
+                    provider_region=provider_region)
+
+
+def by_name(resources: list[Resource], name: str) -> Resource:
+    return next(r for r in resources if r.name == name)
+
+
+# ----------------------------------------------------------------------------------------- AWS
+
+def aws_cluster(nodes: int = 2, zone: str = "us-east-1a", fs_zone: Optional[str] = None,
+                bucket_region: str = "us-east-1", budget_usd: str = "20000.00",
+                max_hours: Optional[str] = "96") -> list[Resource]:
+    tags = {**OWNER_TAGS, **({"trainstack:max-hours": max_hours} if max_hours else {})}
+    subnet = res("aws:ec2/subnet:Subnet", "nodes-subnet",
+                 {"availabilityZone": zone, "region": "us-east-1", "tags": tags})
+    fs_subnet = subnet if fs_zone is None else res(
+        "aws:ec2/subnet:Subnet", "fs-subnet", {"availabilityZone": fs_zone,
+                                               "region": "us-east-1", "tags": tags})
+    pg = res("aws:ec2/placementGroup:PlacementGroup", "pg",
+             {"strategy": "cluster", "region": "us-east-1", "tags": tags})
+    nics = [{"networkCardIndex": 0.0, "deviceIndex": 0.0, "interfaceType": "interface",
+             "associatePublicIpAddress": "false"}]
+    nics += [{"networkCardIndex": float(c), "deviceIndex": 0.0 if c else 1.0,
+              "interfaceType": "efa-only", "associatePublicIpAddress": "false"}
+             for c in range(32)]
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", "lt",
+             {"instanceType": "p5.48xlarge", "networkInterfaces": nics, "region": "us-east-1",
+              "tags": tags})
+    asg = res("aws:autoscaling/group:Group", "nodes",
+              {"minSize": float(nodes), "maxSize": float(nodes), "desiredCapacity": float(nodes),
+               "placementGroup": "pg", "region": "us-east-1",
+               "tags": [{"key": k, "value": v, "propagateAtLaunch": True}
+                        for k, v in tags.items()]},
+              deps={"launchTemplate": [lt], "vpcZoneIdentifiers": [subnet],
+                    "placementGroup": [pg]})
+    fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "fs",
+             {"subnetIds": "subnet-0abc", "storageCapacity": 4800.0,
+              "perUnitStorageThroughput": 250.0, "region": "us-east-1", "tags": tags},
+             deps={"subnetIds": [fs_subnet]})
+    bucket = res("aws:s3/bucket:Bucket", "data",
+                 {"forceDestroy": False, "region": bucket_region,
+                  "tags": {**tags, RETAIN: "true"}}, retain=True)
+    sse = res("aws:s3/bucketServerSideEncryptionConfiguration:"
+              "BucketServerSideEncryptionConfiguration", "data-encryption",
+              {"bucket": "data-id", "rules": [{"applyServerSideEncryptionByDefault":
+                                               {"sseAlgorithm": "aws:kms"}}]},
+              deps={"bucket": [bucket]})
+    budget = res("aws:budgets/budget:Budget", "budget",
+                 {"budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": budget_usd,
+                  "limitUnit": "USD", "tags": tags})
+    ssh = res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "ssh",
+              {"cidrIpv4": "203.0.113.0/24", "ipProtocol": "tcp", "fromPort": 22.0,
+               "toPort": 22.0, "tags": tags})
+    out = [subnet, pg, lt, asg, fs, bucket, sse, budget, ssh]
+    return out + ([fs_subnet] if fs_subnet is not subnet else [])
+
+
+# ----------------------------------------------------------------------------------------- GCP
+
+def gcp_cluster(zone: str = "us-west1-c", fs_location: Optional[str] = None,
+                bucket_location: str = "US-WEST1", budget_units: str = "20000",
+                max_hours: Optional[str] = "96") -> list[Resource]:
+    labels = {"owner": "alice", "team": "ml", "cost_center": "1234",
+              **({"trainstack_max-hours": max_hours} if max_hours else {})}
+    policy = res("gcp:compute/resourcePolicy:ResourcePolicy", "placement",
+                 {"region": "us-west1", "groupPlacementPolicy": {"collocation": "COLLOCATED",
+                                                                 "vmCount": 2.0}})
+    nics = [{"nicType": "GVNIC"}, {"nicType": "GVNIC"}] + [{"nicType": "MRDMA"}] * 8
+    template = res("gcp:compute/instanceTemplate:InstanceTemplate", "template",
+                   {"machineType": "a3-ultragpu-8g", "networkInterfaces": nics,
+                    "resourcePolicies": "placement-id", "labels": labels,
+                    "scheduling": {"provisioningModel": "STANDARD"}},
+                   deps={"resourcePolicies": [policy]})
+    igm = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "nodes",
+              {"zone": zone, "targetSize": 2.0, "baseInstanceName": "node",
+               "versions": [{"instanceTemplate": "template-id"}]},
+              deps={"versions": [template]})
+    lustre = res("gcp:lustre/instance:Instance", "fs",
+                 {"location": fs_location or zone, "capacityGib": "36000",
+                  "perUnitStorageThroughput": "250", "labels": labels})
+    bucket = res("gcp:storage/bucket:Bucket", "data",
+                 {"location": bucket_location, "forceDestroy": False,
+                  "labels": {**labels, "trainstack_retain": "true"}}, retain=True)
+    budget = res("gcp:billing/budget:Budget", "budget",
+                 {"amount": {"specifiedAmount": {"currencyCode": "USD", "units": budget_units}}})
+    firewall = res("gcp:compute/firewall:Firewall", "internal",
+                   {"direction": "INGRESS", "sourceRanges": ["10.0.0.0/16"],
+                    "allows": [{"protocol": "all"}]})
+    return [policy, template, igm, lustre, bucket, budget, firewall]
+
+
+# --------------------------------------------------------------------------------------- Azure
+
+def azure_cluster(zone: str = "1", fs_zone: Optional[str] = None,
+                  account_location: str = "eastus", budget_amount: float = 20000.0,
+                  max_hours: Optional[str] = "96") -> list[Resource]:
+    tags = {**OWNER_TAGS, **({"trainstack:max-hours": max_hours} if max_hours else {})}
+    vmss = res("azure-native:compute:VirtualMachineScaleSet", "nodes",
+               {"location": "eastus", "zones": [zone], "singlePlacementGroup": True,
+                "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 2.0, "tier": "Standard"},
+                "virtualMachineProfile": {"priority": "Regular", "networkProfile": {
+                    "networkInterfaceConfigurations": [{"name": "nic", "primary": True,
+                                                        "ipConfigurations": [{"name": "ip"}]}]}},
+                "tags": tags})
+    amlfs = res("azure-native:storagecache:AmlFilesystem", "fs",
+                {"location": "eastus", "zones": [fs_zone or zone], "storageCapacityTiB": 8.0,
+                 "sku": {"name": "AMLFS-Durable-Premium-250"}, "filesystemSubnet": "subnet-id",
+                 "tags": tags})
+    account = res("azure-native:storage:StorageAccount", "data",
+                  {"location": account_location, "kind": "StorageV2",
+                   "sku": {"name": "Standard_LRS"}, "tags": {**tags, RETAIN: "true"}},
+                  retain=True)
+    budget = res("azure-native:consumption:Budget", "budget",
+                 {"amount": budget_amount, "category": "Cost", "timeGrain": "Monthly",
+                  "scope": "/subscriptions/s"})
+    nsg = res("azure-native:network:NetworkSecurityGroup", "nsg",
+              {"location": "eastus", "tags": tags, "securityRules": [
+                  {"name": "vnet", "access": "Allow", "direction": "Inbound", "priority": 100.0,
+                   "protocol": "*", "sourceAddressPrefix": "VirtualNetwork",
+                   "destinationPortRange": "*"}]})
+    return [vmss, amlfs, account, budget, nsg]
+
+
+# ------------------------------------------------------------------------------ Alibaba Cloud
+
+def alicloud_cluster(zone: str = "eu-central-1a", fs_zone: Optional[str] = None,
+                     bucket_region: Optional[str] = "eu-central-1",
+                     auto_release: Optional[str] = "2027-01-01T00:00:00Z",
+                     instance_type: str = "ecs.gn8v-8x.48xlarge") -> list[Resource]:
+    tags = dict(OWNER_TAGS)
+    switch = res("alicloud:vpc/switch:Switch", "vsw", {"zoneId": zone, "tags": tags},
+                 provider_region="eu-central-1")
+    dset = res("alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet", "dset",
+               {"strategy": "LowLatency"})
+    nodes = [res("alicloud:ecs/instance:Instance", f"node-{i}",
+                 {"instanceType": instance_type, "vswitchId": "vsw-id",
+                  "deploymentSetId": "dset-id", "networkInterfaceTrafficMode": "HighPerformance",
+                  "internetMaxBandwidthOut": 0.0, "tags": tags,
+                  **({"autoReleaseTime": auto_release} if auto_release else {})},
+                 deps={"vswitchId": [switch], "deploymentSetId": [dset]},
+                 provider_region="eu-central-1") for i in range(2)]
+    cpfs = res("alicloud:nas/fileSystem:FileSystem", "fs",
+               {"fileSystemType": "cpfs", "protocolType": "cpfs", "storageType": "advance_200",
+                "capacity": 3600.0, "zoneId": fs_zone or zone, "encryptType": 1.0,
+                "tags": tags}, provider_region="eu-central-1")
+    bucket = res("alicloud:oss/bucket:Bucket", "data",
+                 {"forceDestroy": False, "serverSideEncryptionRule": {"sseAlgorithm": "KMS"},
+                  "tags": {**tags, RETAIN: "true"}}, retain=True, provider_region=bucket_region)
+    return [switch, dset, *nodes, cpfs, bucket]
+
+
+CLUSTERS = {"aws": aws_cluster, "gcp": gcp_cluster, "azure": azure_cluster,
+            "alicloud": alicloud_cluster}
+
+
+def find(resources: list[Resource], type_suffix: str) -> Resource:
+    return next(r for r in resources if r.type.endswith(type_suffix))
+
+
+def set_prop(resource: Resource, path: str, value: Any) -> None:
+    target = resource.props
+    parts = path.split(".")
+    for part in parts[:-1]:
+        target = target.setdefault(part, {})
+    target[parts[-1]] = value

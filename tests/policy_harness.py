@@ -1,0 +1,176 @@
+"""Drive the policy pack over gRPC the way `pulumi preview --policy-pack policies` does, with no CLI.
+
+What the engine does (pulumi-notes §4.2-4.4) and this harness copies:
+- start `<virtualenv>/bin/python -u -m pulumi.policy <address> .` with the pack directory as the
+  working directory (the virtualenv named in PulumiPolicy.yaml, resolved against that directory),
+  with PULUMI_PROJECT / PULUMI_STACK / PULUMI_ORGANIZATION / PULUMI_DRY_RUN / PULUMI_CONFIG set;
+- read the port from the first line of stdout;
+- ConfigureStack, GetAnalyzerInfo, then Configure with the config the CLI reconciles: each
+  policy's advertised enforcement level and schema defaults, then `all`, then per-policy entries,
+  validated with JSON Schema; the enforcement level is ALWAYS sent (proto 0 means advisory, so a
+  config without it would silently downgrade a mandatory policy);
+- Analyze for every resource (its inputs), then AnalyzeStack once with all of them.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import select
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+import grpc
+import jsonschema
+import yaml
+from google.protobuf import empty_pb2, json_format, struct_pb2
+from pulumi.runtime.proto import analyzer_pb2 as apb
+from pulumi.runtime.proto import analyzer_pb2_grpc as agrpc
+
+ROOT = Path(__file__).resolve().parents[1]
+PACK_DIR = ROOT / "policies"
+PROJECT = "trainstack"
+
+
+def _struct(value: Mapping[str, Any]) -> struct_pb2.Struct:
+    s = struct_pb2.Struct()
+    s.update(json.loads(json.dumps(value)))
+    return s
+
+
+def pack_python() -> str:
+    """The interpreter the engine would start: PulumiPolicy.yaml's virtualenv, else python3."""
+    runtime = (yaml.safe_load((PACK_DIR / "PulumiPolicy.yaml").read_text()) or {}).get("runtime")
+    venv = runtime.get("options", {}).get("virtualenv") if isinstance(runtime, dict) else None
+    if venv:
+        python = (PACK_DIR / venv).resolve() / "bin" / "python"
+        if python.is_file():
+            return str(python)
+    return sys.executable
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    policy: str
+    level: str            # "advisory" | "mandatory" | ...
+    urn: str
+    message: str          # the report text, without the description line the pack prepends
+    description: str
+
+
+class PolicyPackProcess:
+    def __init__(self, stack: str = "test", config: Optional[dict] = None, timeout: float = 60):
+        env = dict(os.environ, PULUMI_PROJECT=PROJECT, PULUMI_STACK=stack,
+                   PULUMI_ORGANIZATION="organization", PULUMI_DRY_RUN="true",
+                   PULUMI_CONFIG=json.dumps(config or {}))
+        python = pack_python()
+        env["PATH"] = str(Path(python).parent) + os.pathsep + env.get("PATH", "")
+        self.proc = subprocess.Popen([python, "-u", "-m", "pulumi.policy", "127.0.0.1:0", "."],
+                                     cwd=PACK_DIR, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE)
+        self.first_line = self._first_line(timeout)
+        self.port = int(self.first_line)   # the engine's contract: the first line is the port
+        self.channel = grpc.insecure_channel(f"127.0.0.1:{self.port}", options=[
+            ("grpc.max_receive_message_length", 400 << 20)])
+        grpc.channel_ready_future(self.channel).result(timeout=timeout)
+        self.stub = agrpc.AnalyzerStub(self.channel)
+        self.stub.ConfigureStack(apb.AnalyzerStackConfigureRequest(
+            stack=stack, project=PROJECT, organization="organization", dry_run=True))
+        self.info = self.stub.GetAnalyzerInfo(empty_pb2.Empty())
+
+    def _first_line(self, timeout: float) -> bytes:
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        line = self.proc.stdout.readline() if ready else b""
+        if not line:
+            self.proc.kill()
+            raise RuntimeError("the policy pack wrote no port: "
+                               + self.proc.stderr.read().decode(errors="replace")[-2000:])
+        return line
+
+    def close(self) -> None:
+        self.channel.close()
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+    # -- configuration, as the CLI reconciles it (pkg/resource/analyzer/config.go) -------------
+
+    def cli_config(self, given: Optional[Mapping[str, Any]] = None) -> dict[str, dict]:
+        """{policy: {"enforcementLevel": level, **properties}} from the pack's own metadata."""
+        result: dict[str, dict] = {}
+        schemas: dict[str, dict] = {}
+        for p in self.info.policies:
+            props = json_format.MessageToDict(p.configSchema.properties)
+            schemas[p.name] = {"type": "object", **({"properties": props} if props else {}),
+                               **({"required": list(p.configSchema.required)}
+                                  if p.configSchema.required else {})}
+            result[p.name] = {"enforcementLevel": apb.EnforcementLevel.Name(
+                p.enforcementLevel).lower(), **{k: copy.deepcopy(v["default"])
+                                                for k, v in props.items() if "default" in v}}
+        given = dict(given or {})
+        if isinstance(given.get("all"), str):
+            for value in result.values():
+                value["enforcementLevel"] = given["all"]
+        for name, value in given.items():
+            if name == "all" or name not in result:
+                continue
+            if isinstance(value, str):
+                result[name]["enforcementLevel"] = value
+            else:
+                result[name].update(copy.deepcopy(value))
+        for name, schema in schemas.items():
+            props = {k: v for k, v in result[name].items() if k != "enforcementLevel"}
+            jsonschema.Draft7Validator(schema).validate(props)
+        return result
+
+    def configure(self, given: Optional[Mapping[str, Any]] = None) -> dict[str, dict]:
+        config = self.cli_config(given)
+        self.stub.Configure(apb.ConfigureAnalyzerRequest(policyConfig={
+            name: apb.PolicyConfig(
+                enforcementLevel=apb.EnforcementLevel.Value(value["enforcementLevel"].upper()),
+                properties=_struct({k: v for k, v in value.items() if k != "enforcementLevel"}))
+            for name, value in config.items()}))
+        return config
+
+    # -- analysis ------------------------------------------------------------------------------
+
+    def _diagnostics(self, response) -> list[Diagnostic]:
+        out = []
+        for d in response.diagnostics:
+            message = d.message
+            if message.startswith(d.description + "\n"):
+                message = message[len(d.description) + 1:]
+            out.append(Diagnostic(d.policyName, apb.EnforcementLevel.Name(d.enforcementLevel)
+                                  .lower(), d.urn, message, d.description))
+        return out
+
+    def analyze(self, type_: str, name: str, urn: str, props: Mapping[str, Any],
+                protect: bool = False) -> list[Diagnostic]:
+        return self._diagnostics(self.stub.Analyze(apb.AnalyzeRequest(
+            type=type_, name=name, urn=urn, properties=_struct(props),
+            options=apb.AnalyzerResourceOptions(protect=protect))))
+
+    def analyze_plan(self, plan: Any) -> list[Diagnostic]:
+        """Analyze on every resource of a trainstack Plan, then AnalyzeStack on all of them."""
+        found: list[Diagnostic] = []
+        for r in plan.resources:
+            for d in self.analyze(r.type, r.name, r.urn, r.inputs, r.protect):
+                # The engine fills in the URN of a per-resource diagnostic itself.
+                found.append(Diagnostic(d.policy, d.level, d.urn or r.urn, d.message,
+                                        d.description))
+        stack = apb.AnalyzeStackRequest(resources=[apb.AnalyzerResource(
+            type=r.type, name=r.name, urn=r.urn, properties=_struct(r.inputs),
+            parent=r.parent, dependencies=r.dependencies,
+            propertyDependencies={k: apb.AnalyzerPropertyDependencies(urns=v)
+                                  for k, v in r.property_dependencies.items()},
+            options=apb.AnalyzerResourceOptions(protect=r.protect, parent=r.parent))
+            for r in plan.resources])
+        return found + self._diagnostics(self.stub.AnalyzeStack(stack))

@@ -1,0 +1,133 @@
+"""`trainstack check`: the policy pack's verdicts on an offline plan, with no cloud credentials.
+
+Renders the stack (or spec + cloud) under the mock engine, runs the very rules the CrossGuard
+pack runs (policies/runner.py), configured the way `pulumi preview --policy-pack-config FILE`
+configures them (policies/pack_config.py), and prints the verdicts as a table, as markdown for a
+pull-request summary, or as JSON. Exit 1 when a mandatory policy is violated, 0 otherwise, 2 on
+bad input (a bad spec, stack or policy config).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from components.errors import SpecError
+
+FORMATS = ("table", "markdown", "json")
+EXIT_VIOLATION = 1
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+_MARK = {"pass": "pass", "fail": "FAIL", "disabled": "disabled", "unknown": "unknown"}
+
+
+def policy_config(path: Optional[Path]):
+    """The reconciled config, or SpecError (exit 2) naming the file and the problem."""
+    from policies.pack_config import PolicyConfigError, load, reconcile
+    try:
+        config, warnings = reconcile(load(path) if path else None)
+    except PolicyConfigError as problem:
+        raise SpecError(f"--policy-config {path}" if path else "policy config", f"{problem}.",
+                        "Use the CrossGuard format, e.g. {\"all\": \"advisory\", \"spend-limit\": "
+                        "{\"enforcementLevel\": \"mandatory\", \"maxMonthlyUsd\": 1000}}.") \
+            from None
+    return config, warnings
+
+
+def run_check(plan: Any, config=None) -> list:
+    """The verdicts on a rendered plan (config: policies.pack_config.reconcile()'s result)."""
+    from policies.model import from_plan
+    from policies.runner import evaluate
+    return evaluate(from_plan(plan), config)
+
+
+def _result(v) -> str:
+    if v.status == "fail":
+        return f"FAIL ({len(v.violations)})" + (" - blocks" if v.blocking else "")
+    return _MARK[v.status]
+
+
+def render_json(plan, verdicts) -> str:
+    from policies.runner import blocking
+    return json.dumps({"stack": plan.stack, "cloud": plan.cloud,
+                       "blocking": blocking(verdicts),
+                       "policies": [v.to_json() for v in verdicts]}, indent=2, sort_keys=True)
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(plan, verdicts) -> str:
+    from policies.runner import blocking
+    verdict = ("**blocked**: a mandatory policy is violated" if blocking(verdicts)
+               else "passes every mandatory policy")
+    lines = [f"### trainstack check: stack `{plan.stack}` ({plan.cloud})", "",
+             f"{len(plan.resources)} resources planned offline; {verdict}.", "",
+             "| policy | level | result | details |", "| --- | --- | --- | --- |"]
+    for v in verdicts:
+        lines.append(f"| `{v.policy}` | {v.enforcement_level} | {_result(v)} | "
+                     f"{_md(v.note or v.unknown)} |")
+    failing = [v for v in verdicts if v.violations]
+    if failing:
+        lines += ["", "#### Violations", ""]
+        for v in failing:
+            for violation in v.violations:
+                lines.append(f"- **{v.policy}** ({v.reported_level}): {_md(violation.message)}")
+    return "\n".join(lines) + "\n"
+
+
+def print_table(plan, verdicts) -> None:
+    from policies.runner import blocking
+    table = Table(title=f"trainstack check: stack {plan.stack} ({plan.cloud})")
+    for column in ("policy", "level", "result", "details"):
+        table.add_column(column, overflow="fold")
+    for v in verdicts:
+        style = "red" if v.blocking else "yellow" if v.status in ("fail", "unknown") else None
+        table.add_row(v.policy, v.enforcement_level, _result(v), v.note or v.unknown, style=style)
+    out.print(table)
+    for v in verdicts:
+        for violation in v.violations:
+            out.print(f"[bold]{v.policy}[/] ({v.reported_level}): ", end="", markup=True)
+            out.print(violation.message, markup=False, highlight=False)
+    out.print("blocked: a mandatory policy is violated" if blocking(verdicts)
+              else "ok: no mandatory policy is violated", markup=False, highlight=False)
+
+
+def check_command(
+    stack: Optional[str] = typer.Option(None, "--stack", help="Stack name: "
+                                        "stacks/Pulumi.<NAME>.yaml."),
+    spec: Optional[Path] = typer.Option(None, "--spec", help="A cluster.yaml to check (with "
+                                        "--cloud)."),
+    cloud: Optional[str] = typer.Option(None, "--cloud", help="aws | gcp | azure | alicloud "
+                                        "(with --spec)."),
+    policy_config_file: Optional[Path] = typer.Option(
+        None, "--policy-config", help="Policy config in the CrossGuard format, as for `pulumi "
+        "preview --policy-pack-config`."),
+    output: str = typer.Option("table", "--format", help="table | markdown | json"),
+):
+    """Run the policy pack's rules on the offline plan; exit 1 on a mandatory violation."""
+    from policies.runner import blocking
+    from trainstack.cli import render_plan
+    if output not in FORMATS:
+        raise SpecError("--format", f"{output!r} is not a format of check.",
+                        f"Use one of: {', '.join(FORMATS)}.")
+    config, warnings = policy_config(policy_config_file)  # bad config: exit 2 before rendering
+    plan = render_plan(stack, spec, cloud)
+    verdicts = run_check(plan, config)
+    for warning in warnings:
+        err.print(f"warning: policy config: {warning}", markup=False, highlight=False)
+    if output == "json":
+        print(render_json(plan, verdicts))
+    elif output == "markdown":
+        print(render_markdown(plan, verdicts), end="")
+    else:
+        print_table(plan, verdicts)
+    if blocking(verdicts):
+        raise typer.Exit(EXIT_VIOLATION)
