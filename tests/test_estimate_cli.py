@@ -185,15 +185,20 @@ def test_flags_override_the_spec(spec_file):
     assert out["hours"] == pytest.approx(4 * 7e9 * 2e8 / (4 * 312e12 * 0.3) / 3600)
 
 
-def test_the_example_spec_works_and_takes_the_first_gpu_in_its_list_that_fits():
-    from tests.conftest import EXAMPLE
-    out = estimate_json("--spec", EXAMPLE)
+def test_the_example_spec_works_and_takes_the_first_gpu_in_its_list_that_fits(tmp_path,
+                                                                             example_spec):
+    from tests.conftest import EXAMPLE, write_spec
+    out = estimate_json("--spec", EXAMPLE)  # recompute: true, so its first choice fits
+    assert out["gpu"] == "H100" and out["fits"] is True and out["hours"] > 0
+    example_spec["workload"]["recompute"] = False
+    no_recompute = write_spec(tmp_path, example_spec)
+    out = estimate_json("--spec", no_recompute)
     # 13B LoRA without recomputation: 26 GB weights + ~48 GB activations > 72 GB usable on an
     # H100, and ZeRO stage 0 shards nothing, so the spec's next choice, H200, is used
     assert out["fits_by_gpu"]["H100"]["min_gpus"] is None
     assert out["gpu"] == "H200" and out["fits"] is True and out["hours"] > 0
     assert "H100" in out["gpu_note"] and "does not fit at any GPU count" in out["gpu_note"]
-    human = estimate("--spec", EXAMPLE)
+    human = estimate("--spec", no_recompute)
     assert human.exit_code == 0 and "passed over: H100" in human.output, human.output
 
 
