@@ -12,7 +12,6 @@ from components.errors import SpecError
 from components.program import resolve
 
 
-
 def stack_config(key: str):
     namespace, _, name = key.partition(":")
     return pulumi.Config(namespace).get(name)

@@ -113,7 +113,9 @@ class Cloud:
             if not rdma:
                 offered = sorted(t.name for t in catalog.instance_types()
                                  if t.cloud == self.name and t.rdma)
-                raise SpecError("interconnect", f"'rdma' is required but {', '.join(t.name for t in candidates) or 'no candidate type'} on {self.name} has no RDMA.",
+                chosen = ", ".join(t.name for t in candidates) or "no candidate type"
+                raise SpecError("interconnect",
+                                f"'rdma' is required but {chosen} on {self.name} has no RDMA.",
                                 f"Use a type that has it ({', '.join(offered) or 'none on this cloud'}), "
                                 "or set interconnect: fastest.")
             candidates = rdma
@@ -137,7 +139,8 @@ class Cloud:
                 where.append(f"{itype.name} ({itype.gpu}) in {loc.region} only in zone(s) "
                              f"{', '.join(in_region[0].zones)}")
             else:
-                where.append(f"{itype.name} ({itype.gpu}) in {', '.join(sorted(p.region for p in rows)) or 'no region'}")
+                regions = ", ".join(sorted(p.region for p in rows)) or "no region"
+                where.append(f"{itype.name} ({itype.gpu}) in {regions}")
         field = f"clouds.{self.name}.zone" if any("zone(s)" in w for w in where) else "gpu"
         return SpecError(field, f"none of {spec.gpu} is offered on {self.name} in {loc.zone} "
                          f"({loc.region}) by trainstack's catalog.",

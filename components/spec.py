@@ -11,8 +11,17 @@ from pathlib import Path
 from typing import Annotated, Literal, Optional, Union
 
 import yaml
-from pydantic import (BaseModel, BeforeValidator, ConfigDict, EmailStr, Field, ValidationError,
-                      WithJsonSchema, field_validator, model_validator)
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    EmailStr,
+    Field,
+    ValidationError,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 
 from components.errors import SpecError
 

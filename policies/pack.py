@@ -7,13 +7,18 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from pulumi_policy import (EnforcementLevel, PolicyConfigSchema, ReportViolation,
-                           ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs,
-                           StackValidationPolicy)
+from pulumi_policy import (
+    EnforcementLevel,
+    PolicyConfigSchema,
+    ReportViolation,
+    ResourceValidationArgs,
+    ResourceValidationPolicy,
+    StackValidationArgs,
+    StackValidationPolicy,
+)
 from pulumi_policy.proxy import UnknownValueError
 
-from policies.model import (UNKNOWN_STRING_SENTINEL, UnknownValue, from_policy_resources,
-                            from_resource_args)
+from policies.model import UNKNOWN_STRING_SENTINEL, UnknownValue, from_policy_resources, from_resource_args
 from policies.rules import RULES, Rule
 
 PACK_NAME = "trainstack-guardrails"

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from components.errors import SpecError
-from tests.conftest import EXAMPLE, ROOT, plan_for, write_spec
+from tests.conftest import ROOT, plan_for, write_spec
 from trainstack.cli import app
 
 runner = CliRunner()

@@ -60,6 +60,7 @@ def test_the_offline_plan_runs_the_provider_sdks_own_input_checks(tmp_path, exam
     3.11.7 AST recursion-depth bug in whatever compiles next in the same process."""
     import subprocess
     import sys
+
     from tests.conftest import ROOT
     (tmp_path / "__main__.py").write_text(
         "import pulumi_aws as aws\n"

@@ -2,7 +2,6 @@
 credentials are missing. A stand-in `pulumi` binary records what the API asks of the CLI."""
 import json
 import os
-import shutil
 import stat
 import sys
 from pathlib import Path

@@ -99,8 +99,13 @@ def test_same_verdicts_when_the_plan_is_broken_by_hand(pack, example_spec):
 def test_the_in_process_wrappers_agree_with_the_runner(example_spec):
     """policies/pack.py's validate functions on pulumi_policy argument objects built by hand
     (with the analyzer's unknown-checking proxies) report what the runner reports."""
-    from pulumi_policy import (PolicyResource, PolicyResourceOptions, ResourceValidationArgs,
-                               StackValidationArgs, StackValidationPolicy)
+    from pulumi_policy import (
+        PolicyResource,
+        PolicyResourceOptions,
+        ResourceValidationArgs,
+        StackValidationArgs,
+        StackValidationPolicy,
+    )
     from pulumi_policy.policy import PolicyCustomTimeouts
     from pulumi_policy.proxy import unknown_checking_proxy
 

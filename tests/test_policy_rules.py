@@ -12,8 +12,18 @@ from policies.model import UNKNOWN, UnknownValue, Violation
 from policies.pack_config import defaults
 from policies.rules import BY_NAME
 from policies.runner import evaluate
-from tests.policy_fixtures import (CLUSTERS, RETAIN, alicloud_cluster, aws_cluster,
-                                   azure_cluster, by_name, find, gcp_cluster, res, set_prop)
+from tests.policy_fixtures import (
+    CLUSTERS,
+    RETAIN,
+    alicloud_cluster,
+    aws_cluster,
+    azure_cluster,
+    by_name,
+    find,
+    gcp_cluster,
+    res,
+    set_prop,
+)
 
 CLOUDS = sorted(CLUSTERS)
 

@@ -10,11 +10,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trainstack import gpu_catalog
-from trainstack.sizing import (PRESETS, QLORA_BYTES_PER_PARAM, CostBreakdown, ModelShape,
-                               SizingError, Workload, activation_bytes, default_scaling_efficiency,
-                               estimate, estimate_memory, fits, min_gpus_that_fit,
-                               monthly_run_rate, no_fit_reason, run_cost, shape_from_params,
-                               training_flops, training_hours)
+from trainstack.sizing import (
+    PRESETS,
+    QLORA_BYTES_PER_PARAM,
+    CostBreakdown,
+    ModelShape,
+    SizingError,
+    Workload,
+    activation_bytes,
+    default_scaling_efficiency,
+    estimate,
+    estimate_memory,
+    fits,
+    min_gpus_that_fit,
+    monthly_run_rate,
+    no_fit_reason,
+    run_cost,
+    shape_from_params,
+    training_flops,
+    training_hours,
+)
 
 GB = 1e9
 SMALL = dict(layers=2, hidden=1024, heads=8)   # a shape small enough to compute by hand

@@ -114,8 +114,8 @@ __NOTES__
     return {svg: svg, scale: function (v) { return span * v / max; }};
   }
   function skipped(r) {
-    if (r.status !== "ok") { return r.status === "not_implemented" ? "not implemented yet" : "selection failed: " + r.message; }
-    return null;
+    if (r.status === "ok") { return null; }
+    return r.status === "not_implemented" ? "not implemented yet" : "selection failed: " + r.message;
   }
 
   var rows = data.clouds, cur = data.currency;

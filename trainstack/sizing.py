@@ -268,7 +268,7 @@ class Workload:
     @classmethod
     def from_spec(cls, spec: Any, gpus: int = 1, **overrides: Any) -> "Workload":
         """Build from the spec's `workload` section (duck-typed, so no import of the spec)."""
-        fields = dict(params=getattr(spec, "model_params"), method=spec.method,
+        fields = dict(params=spec.model_params, method=spec.method,
                       precision=spec.precision, zero_stage=spec.zero_stage, gpus=gpus,
                       seq_len=spec.seq_len, micro_batch=spec.micro_batch, layers=spec.layers,
                       hidden=spec.hidden, heads=spec.heads, recompute=spec.recompute,

@@ -10,8 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional
 
-from policies.rules import (bucket_retained, encryption_at_rest, no_public_ingress,
-                            rdma_for_multinode, required_tags, spend_limit, storage_same_zone)
+from policies.rules import (
+    bucket_retained,
+    encryption_at_rest,
+    no_public_ingress,
+    rdma_for_multinode,
+    required_tags,
+    spend_limit,
+    storage_same_zone,
+)
 
 ADVISORY, MANDATORY, DISABLED, REMEDIATE = "advisory", "mandatory", "disabled", "remediate"
 LEVELS = (ADVISORY, MANDATORY, REMEDIATE, DISABLED)

@@ -17,8 +17,16 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from policies.inventory import (ALI_BUCKET, ALI_NAS, AWS_BUCKETS, AWS_SSE, AZ_AMLFS,
-                                AZ_STORAGE_ACCOUNT, GCP_BUCKET, GCP_FILESYSTEMS)
+from policies.inventory import (
+    ALI_BUCKET,
+    ALI_NAS,
+    AWS_BUCKETS,
+    AWS_SSE,
+    AZ_AMLFS,
+    AZ_STORAGE_ACCOUNT,
+    GCP_BUCKET,
+    GCP_FILESYSTEMS,
+)
 from policies.model import UNKNOWN, Resource, UnknownValue, Violation, number, violation
 
 NAME = "encryption-at-rest"

@@ -169,7 +169,7 @@ def _gcp(r: Resource, config) -> list[Violation]:
 
 def _azure_rules(r: Resource, rules: list, prefix: str, config) -> list[Violation]:
     out = []
-    for i, rule in enumerate(rules):
+    for rule in rules:
         if not isinstance(rule, dict):
             continue
         if str(rule.get("direction", "")).lower() != "inbound" or \

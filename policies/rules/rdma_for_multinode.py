@@ -11,9 +11,17 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-from policies.inventory import (ALI_DEPLOYMENT_SET, ALI_INSTANCE_SET,
-                                ALI_SCALING_GROUP, AWS_ASG, AWS_PLACEMENT_GROUP, AZ_VMSS,
-                                GCP_RESOURCE_POLICY, NodeGroup, node_groups)
+from policies.inventory import (
+    ALI_DEPLOYMENT_SET,
+    ALI_INSTANCE_SET,
+    ALI_SCALING_GROUP,
+    AWS_ASG,
+    AWS_PLACEMENT_GROUP,
+    AZ_VMSS,
+    GCP_RESOURCE_POLICY,
+    NodeGroup,
+    node_groups,
+)
 from policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
 from policies.pricing import instance_type_info
 

@@ -10,9 +10,18 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 
 from policies import pricing
-from policies.inventory import (ALI_INSTANCE, ALI_INSTANCE_SET, AWS_BUDGET, AZ_BUDGETS,
-                                GCP_BUDGET, budgets, buckets, filesystems, max_hours,
-                                node_groups)
+from policies.inventory import (
+    ALI_INSTANCE,
+    ALI_INSTANCE_SET,
+    AWS_BUDGET,
+    AZ_BUDGETS,
+    GCP_BUDGET,
+    buckets,
+    budgets,
+    filesystems,
+    max_hours,
+    node_groups,
+)
 from policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
 
 NAME = "spend-limit"

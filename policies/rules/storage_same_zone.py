@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from policies.inventory import (Bucket, Filesystem, NodeGroup, buckets, filesystems,
-                                node_groups)
+from policies.inventory import Bucket, Filesystem, NodeGroup, buckets, filesystems, node_groups
 from policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
 
 NAME = "storage-same-zone"
