@@ -31,3 +31,18 @@ def write_spec(tmp_path: Path, spec: dict, name: str = "cluster.yaml") -> Path:
     path = tmp_path / name
     path.write_text(yaml.safe_dump(spec, sort_keys=False))
     return path
+
+
+def edited(spec: dict, **edits) -> dict:
+    """A copy of `spec` with `a__b=value` set at spec["a"]["b"]; None removes the key."""
+    spec = copy.deepcopy(spec)
+    for path, value in edits.items():
+        *parents, last = path.split("__")
+        target = spec
+        for key in parents:
+            target = target[key]
+        if value is None:
+            target.pop(last, None)
+        else:
+            target[last] = value
+    return spec

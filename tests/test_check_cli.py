@@ -10,7 +10,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from tests.conftest import ROOT, plan_for, write_spec
+from tests.conftest import ROOT, edited, plan_for, write_spec
 from trainstack import PROJECT_DIR
 from trainstack.cli import app
 from trainstack.stacks import stack_names
@@ -42,16 +42,7 @@ def test_the_example_spec_passes_on_aws():
 
 
 def _edit(spec: dict, path: str, value) -> dict:
-    spec = copy.deepcopy(spec)
-    *parents, last = path.split(".")
-    target = spec
-    for p in parents:
-        target = target[p]
-    if value is None:
-        target.pop(last, None)
-    else:
-        target[last] = value
-    return spec
+    return edited(spec, **{path.replace(".", "__"): value})
 
 
 @pytest.mark.parametrize("path, value, policy", [

@@ -12,7 +12,7 @@ import pytest
 
 from policies.model import from_policy_resources, from_resource_args
 from policies.pack_config import parse, reconcile
-from tests.conftest import plan_for
+from tests.conftest import edited, plan_for
 from tests.policy_harness import PolicyPackProcess
 from trainstack import PROJECT_DIR
 from trainstack.check import run_check
@@ -41,17 +41,7 @@ def _pack(pack, plan, given=None) -> set[tuple]:
 def _variants(spec: dict) -> dict[str, tuple[dict, str]]:
     """name -> (spec, the policy it must make fail)."""
     def changed(**edits):
-        s = copy.deepcopy(spec)
-        for path, value in edits.items():
-            target = s
-            *parents, last = path.split("__")
-            for p in parents:
-                target = target[p]
-            if value is None:
-                target.pop(last, None)
-            else:
-                target[last] = value
-        return s
+        return edited(spec, **edits)
     return {
         "no-retain": (changed(bucket__retain_on_destroy=False), "bucket-retained"),
         "open-ssh": (changed(access__ssh_cidrs=["0.0.0.0/0"]), "no-public-ingress"),
