@@ -92,6 +92,23 @@ class Cloud:
     def component(self) -> Callable[..., pulumi.ComponentResource]:
         raise NotImplementedError
 
+    # -- the offline plan ------------------------------------------------------------------
+    # Under the mock engine nothing computes what the cloud assigns on create. Each cloud names
+    # those attributes here, with clearly fake values, so outputs and apply() chains have
+    # something to show; everything else echoes the inputs.
+
+    _OFFLINE_NAMED: tuple[str, ...] = ()  # tokens whose `name` the provider would autoname
+
+    def offline_attributes(self, type_token: str, name: str, inputs: dict) -> dict:
+        if type_token in self._OFFLINE_NAMED:
+            return {"name": inputs.get("name") or name}
+        return {}
+
+    def offline_invoke(self, token: str, args: dict) -> Optional[dict]:
+        """The result of a data-source call (an invoke) offline; None when unknown."""
+        del token, args
+        return None
+
     # -- selection -------------------------------------------------------------------------
 
     def select(self, spec: ClusterSpec) -> Selection:

@@ -18,6 +18,7 @@ import pulumi
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc, settings
 
+from components.base import Cloud, get_cloud
 from components.errors import SpecError
 from components.program import PROJECT, ProgramInputs, resolve
 from trainstack import PROJECT_DIR
@@ -89,42 +90,18 @@ class Plan:
                 "outputs": self.outputs}
 
 
-# Attributes the cloud computes on create; offline they get clearly fake placeholder values so
-# that outputs and apply() chains have something to show.
-def _computed(typ: str, name: str, inputs: dict) -> dict[str, Any]:
-    if typ == "aws:s3/bucket:Bucket":
-        return {"bucket": inputs.get("bucket") or name, "arn": f"arn:aws:s3:::{name}"}
-    if typ == "aws:fsx/lustreFileSystem:LustreFileSystem":
-        return {"dnsName": f"{name}.fsx.offline.invalid", "mountName": "offline"}
-    if typ in ("aws:ec2/placementGroup:PlacementGroup", "aws:autoscaling/group:Group"):
-        return {"name": inputs.get("name") or name}
-    if typ == "gcp:storage/bucket:Bucket":
-        return {"name": inputs.get("name") or name, "url": f"gs://{inputs.get('name') or name}"}
-    if typ == "gcp:lustre/instance:Instance":  # 192.0.2.0/24 is a documentation-only range
-        return {"mountPoint": f"192.0.2.1@tcp:/{inputs.get('filesystem')}"}
-    if typ in ("gcp:compute/instanceGroupManager:InstanceGroupManager",
-               "gcp:compute/resourcePolicy:ResourcePolicy", "gcp:compute/globalAddress:GlobalAddress",
-               "gcp:compute/router:Router", "gcp:compute/network:Network",
-               "gcp:compute/instanceTemplate:InstanceTemplate"):
-        return {"name": inputs.get("name") or name}
-    return {}
-
-
-_INVOKE_RESULTS = {
-    "aws:ssm/getParameter:getParameter": lambda args: {
-        "name": args.get("name"), "type": "String", "value": "ami-0offline000000000"},
-    "gcp:organizations/getProject:getProject": lambda args: {
-        "projectId": args.get("projectId"), "number": "000000000000"},
-}
-
-
 class _PlanMocks(pulumi.runtime.Mocks):
+    """Echo inputs; the planned cloud supplies stand-ins for what only the cloud computes."""
+
+    def __init__(self, cloud: Cloud):
+        self.cloud = cloud
+
     def new_resource(self, args: pulumi.runtime.MockResourceArgs):
-        return f"{args.name}-id", {**args.inputs, **_computed(args.typ, args.name, args.inputs)}
+        computed = self.cloud.offline_attributes(args.typ, args.name, args.inputs)
+        return f"{args.name}-id", {**args.inputs, **computed}
 
     def call(self, args: pulumi.runtime.MockCallArgs):
-        result = _INVOKE_RESULTS.get(args.token)
-        return result(args.args) if result else {}
+        return self.cloud.offline_invoke(args.token, args.args) or {}
 
 
 class _RecordingMonitor(pulumi_mocks.MockMonitor):
@@ -167,7 +144,7 @@ def render(config: dict[str, str], stack: str = "offline",
            project_dir: Path = PROJECT_DIR) -> Plan:
     """Run the project's __main__.py under the mock engine with this stack config."""
     inputs = prevalidate(config, project_dir)
-    mocks = _PlanMocks()
+    mocks = _PlanMocks(get_cloud(inputs.cloud))
     monitor = _RecordingMonitor(mocks)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)

@@ -21,6 +21,20 @@ class AwsCloud(Cloud):
         super().validate_location(spec)
         planning.budget_thresholds(spec.budget.alert_percents, spec.budget.emails)
 
+    _OFFLINE_NAMED = ("aws:ec2/placementGroup:PlacementGroup", "aws:autoscaling/group:Group")
+
+    def offline_attributes(self, type_token: str, name: str, inputs: dict) -> dict:
+        if type_token == "aws:s3/bucket:Bucket":
+            return {"bucket": inputs.get("bucket") or name, "arn": f"arn:aws:s3:::{name}"}
+        if type_token == "aws:fsx/lustreFileSystem:LustreFileSystem":
+            return {"dnsName": f"{name}.fsx.offline.invalid", "mountName": "offline"}
+        return super().offline_attributes(type_token, name, inputs)
+
+    def offline_invoke(self, token: str, args: dict):
+        if token == "aws:ssm/getParameter:getParameter":
+            return {"name": args.get("name"), "type": "String", "value": "ami-0offline000000000"}
+        return None
+
     def component(self):
         from components.aws.cluster import AwsGpuCluster
         return AwsGpuCluster

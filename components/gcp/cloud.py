@@ -58,6 +58,25 @@ class GcpCloud(Cloud):
                          "Offered: " + "; ".join(where) + ". Change the region/zone or the gpu "
                          "list (zone data: components/catalog/zones.csv).")
 
+    _OFFLINE_NAMED = (
+        "gcp:compute/instanceGroupManager:InstanceGroupManager",
+        "gcp:compute/resourcePolicy:ResourcePolicy", "gcp:compute/globalAddress:GlobalAddress",
+        "gcp:compute/router:Router", "gcp:compute/network:Network",
+        "gcp:compute/instanceTemplate:InstanceTemplate")
+
+    def offline_attributes(self, type_token: str, name: str, inputs: dict) -> dict:
+        if type_token == "gcp:storage/bucket:Bucket":
+            bucket = inputs.get("name") or name
+            return {"name": bucket, "url": f"gs://{bucket}"}
+        if type_token == "gcp:lustre/instance:Instance":  # 192.0.2.0/24: documentation-only range
+            return {"mountPoint": f"192.0.2.1@tcp:/{inputs.get('filesystem')}"}
+        return super().offline_attributes(type_token, name, inputs)
+
+    def offline_invoke(self, token: str, args: dict):
+        if token == "gcp:organizations/getProject:getProject":
+            return {"projectId": args.get("projectId"), "number": "000000000000"}
+        return None
+
     def component(self):
         from components.gcp.cluster import GcpGpuCluster
         return GcpGpuCluster
