@@ -46,3 +46,13 @@ def edited(spec: dict, **edits) -> dict:
         else:
             target[last] = value
     return spec
+
+
+def assert_clean_error(result, *expected):
+    """A CLI result that failed on bad input: exit 2, one paragraph, no traceback."""
+    assert result.exit_code == 2, result.output
+    text = result.output
+    assert "Traceback" not in text
+    for fragment in expected:
+        assert fragment in text, text
+    assert text.strip().count("\n") <= 3  # one paragraph (rich may wrap a long line)

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from components.errors import SpecError
-from tests.conftest import ROOT, plan_for, write_spec
+from tests.conftest import ROOT, assert_clean_error, plan_for, write_spec
 from trainstack.cli import app
 
 runner = CliRunner()
@@ -15,15 +15,6 @@ runner = CliRunner()
 
 def plan_cli(*args):
     return runner.invoke(app, ["plan", *map(str, args)])
-
-
-def assert_clean_error(result, *expected):
-    assert result.exit_code == 2, result.output
-    text = result.output
-    assert "Traceback" not in text
-    for fragment in expected:
-        assert fragment in text, text
-    assert text.strip().count("\n") <= 3  # one paragraph (rich may wrap a long line)
 
 
 @pytest.mark.parametrize("mutate, field, hint", [
@@ -107,15 +98,16 @@ def test_rdma_requirement_with_tcp_only_choice_is_refused(example_spec):
     plan_for(example_spec, "aws")  # EFA types satisfy an RDMA requirement
 
 
-def test_nothing_is_declared_when_validation_fails(example_spec, monkeypatch):
+@pytest.mark.parametrize("cloud, zone", [("aws", "eu-west-1a"), ("gcp", "us-central1-a")])
+def test_nothing_is_declared_when_validation_fails(example_spec, monkeypatch, cloud, zone):
     """Errors come from planning, before the program runs: the mock monitor never sees a resource."""
     from trainstack import engine
     seen = []
     monkeypatch.setattr(engine._RecordingMonitor, "RegisterResource",
                         lambda self, request: seen.append(request.name))
-    example_spec["clouds"]["aws"]["zone"] = "eu-west-1a"
+    example_spec["clouds"][cloud]["zone"] = zone
     with pytest.raises(SpecError):
-        plan_for(example_spec, "aws")
+        plan_for(example_spec, cloud)
     assert seen == []
 
 

@@ -4,7 +4,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from tests.conftest import write_spec
+from tests.conftest import assert_clean_error, write_spec
 from trainstack.cli import app
 
 runner = CliRunner()
@@ -18,15 +18,6 @@ def estimate_json(*args) -> dict:
     result = estimate(*args, "--json")
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
-
-
-def assert_clean_error(result, *expected):
-    assert result.exit_code == 2, result.output
-    text = result.output
-    assert "Traceback" not in text
-    for fragment in expected:
-        assert fragment in text, text
-    assert text.strip().count("\n") <= 3  # one paragraph
 
 
 # ----------------------------------------------------------------------------- contract

@@ -112,6 +112,10 @@ from trainstack.check import check_command  # noqa: E402  (issue 4: the policy p
 app.command("check")(user_errors(check_command))
 
 
+def _echo(line: str) -> None:
+    out.print(line, end="", markup=False, highlight=False)
+
+
 SkipCredentials = typer.Option(False, "--skip-credential-check",
                                help="Deploy with credentials trainstack cannot see (instance roles).")
 
@@ -122,9 +126,7 @@ def up(stack: str = typer.Option(..., "--stack", help="Stack name: stacks/Pulumi
        skip_credential_check: bool = SkipCredentials):
     """Deploy a stack (needs the Pulumi CLI, provider plugins and cloud credentials)."""
     from trainstack import lifecycle
-    outputs = lifecycle.up(stack, echo=lambda line: out.print(line, end="", markup=False,
-                                                               highlight=False),
-                           skip_credential_check=skip_credential_check)
+    outputs = lifecycle.up(stack, echo=_echo, skip_credential_check=skip_credential_check)
     for key, value in sorted(outputs.items()):
         out.print(f"{key}: {value}", markup=False, highlight=False)
 
@@ -135,9 +137,7 @@ def destroy(stack: str = typer.Option(..., "--stack", help="Stack name: stacks/P
             skip_credential_check: bool = SkipCredentials):
     """Tear a stack down; the bucket stays unless the spec says retain_on_destroy: false."""
     from trainstack import lifecycle
-    kept = lifecycle.destroy(stack, echo=lambda line: out.print(line, end="", markup=False,
-                                                                highlight=False),
-                             skip_credential_check=skip_credential_check)
+    kept = lifecycle.destroy(stack, echo=_echo, skip_credential_check=skip_credential_check)
     for item in kept:
         out.print(f"kept: {item}", markup=False, highlight=False)
 
