@@ -16,6 +16,7 @@ MANAGED_BY_TAG = "managed-by"
 # nor resource options such as retainOnDelete, only resource properties.
 RETAIN_TAG = "trainstack:retain"        # on a bucket created with retain_on_delete=True
 MAX_HOURS_TAG = "trainstack:max-hours"  # the spec's workload.max_hours, rounded up
+OWN_TAGS = (CLUSTER_TAG, STACK_TAG, MANAGED_BY_TAG, RETAIN_TAG, MAX_HOURS_TAG)
 
 
 def cluster_tags(spec: ClusterSpec, stack: str) -> dict[str, str]:

@@ -74,6 +74,16 @@ def test_more_than_64_labels_is_an_error():
     assert "64" in raised.value.problem
 
 
+def test_the_label_limit_counts_trainstacks_own_labels_and_the_bucket_marker():
+    from components.tags import CLUSTER_TAG, MANAGED_BY_TAG, MAX_HOURS_TAG, STACK_TAG
+    own = {CLUSTER_TAG: "c", STACK_TAG: "s", MANAGED_BY_TAG: "trainstack", MAX_HOURS_TAG: "96"}
+    fits = {**{f"k{i}": "v" for i in range(59)}, **own}   # 59 + 4 + the bucket's retain marker
+    assert len(planning.gcp_labels(fits)) == 63
+    with pytest.raises(SpecError) as raised:
+        planning.gcp_labels({**fits, "one-more": "v"})
+    assert raised.value.fix == "Keep at most 59 tags."
+
+
 # ----------------------------------------------------------------------------- project, billing
 
 @pytest.mark.parametrize("project", ["my-gcp-project", "abc123", "example.com:my-proj"])

@@ -16,7 +16,7 @@ from typing import Optional
 from components import catalog
 from components.catalog import InstanceType
 from components.errors import SpecError
-from components.tags import CLUSTER_TAG
+from components.tags import CLUSTER_TAG, OWN_TAGS, RETAIN_TAG
 
 # -- labels ------------------------------------------------------------------------------------
 # GCP label rules (cloud-map §2.4): keys 1-63 chars starting with a lowercase letter, keys and
@@ -53,10 +53,12 @@ CLUSTER_LABEL = label_key(CLUSTER_TAG)  # trainstack_cluster: the budget filters
 
 def gcp_labels(tags: dict[str, str]) -> dict[str, str]:
     """The tag map as GCP labels; two tags that normalise to one key are an error, not a loss."""
-    if len(tags) > MAX_LABELS:
-        raise SpecError("tags", f"become {len(tags)} GCP labels with trainstack's own; GCP allows "
-                        f"at most {MAX_LABELS} per resource.",
-                        f"Keep at most {MAX_LABELS - 3} tags.")
+    user = [key for key in tags if key not in OWN_TAGS]
+    own = len(tags) - len(user) + (RETAIN_TAG not in tags)  # the bucket adds the retain marker
+    if len(user) + own > MAX_LABELS:
+        raise SpecError("tags", f"become {len(user) + own} GCP labels with trainstack's own; GCP "
+                        f"allows at most {MAX_LABELS} per resource.",
+                        f"Keep at most {MAX_LABELS - own} tags.")
     labels: dict[str, str] = {}
     origin: dict[str, str] = {}
     for key in sorted(tags):
