@@ -87,8 +87,8 @@ def test_plan_level_breakage_fails_with_its_policy(monkeypatch, example_spec, po
     else:
         plan.resources = [r for r in plan.resources
                           if not r.type.endswith("BucketServerSideEncryptionConfiguration")]
-    import trainstack.cli
-    monkeypatch.setattr(trainstack.cli, "render_plan", lambda *args: plan)
+    import trainstack.cli_common
+    monkeypatch.setattr(trainstack.cli_common, "render_plan", lambda *args: plan)
     result = check("--stack", "aws")
     assert result.exit_code == 1, result.output
     assert f"{policy} (mandatory): " in result.output

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from components.errors import SpecError
+from trainstack.cli_common import CloudOpt, SpecOpt, StackOpt
 
 FORMATS = ("table", "markdown", "json")
 EXIT_VIOLATION = 1
@@ -101,12 +102,9 @@ def print_table(plan, verdicts) -> None:
 
 
 def check_command(
-    stack: Optional[str] = typer.Option(None, "--stack", help="Stack name: "
-                                        "stacks/Pulumi.<NAME>.yaml."),
-    spec: Optional[Path] = typer.Option(None, "--spec", help="A cluster.yaml to check (with "
-                                        "--cloud)."),
-    cloud: Optional[str] = typer.Option(None, "--cloud", help="aws | gcp | azure | alicloud "
-                                        "(with --spec)."),
+    stack: Optional[str] = StackOpt,
+    spec: Optional[Path] = SpecOpt,
+    cloud: Optional[str] = CloudOpt,
     policy_config_file: Optional[Path] = typer.Option(
         None, "--policy-config", help="Policy config in the CrossGuard format, as for `pulumi "
         "preview --policy-pack-config`."),
@@ -114,7 +112,7 @@ def check_command(
 ):
     """Run the policy pack's rules on the offline plan; exit 1 on a mandatory violation."""
     from policies.runner import blocking
-    from trainstack.cli import render_plan
+    from trainstack.cli_common import render_plan
     if output not in FORMATS:
         raise SpecError("--format", f"{output!r} is not a format of check.",
                         f"Use one of: {', '.join(FORMATS)}.")

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from components.errors import SpecError
-from trainstack import PROJECT_DIR
+from trainstack.cli_common import CloudOpt, RequiredStackOpt, SpecOpt, StackOpt, render_plan
 from trainstack.lifecycle import DeployFailed
 from trainstack.sizing import SizingError
 
@@ -37,30 +37,6 @@ def user_errors(command: Callable) -> Callable:
             err.print(f"[bold red]error:[/] {problem}", markup=True, highlight=False)
             raise typer.Exit(EXIT_BAD_INPUT) from None
     return wrapper
-
-
-def stack_or_spec_config(stack: Optional[str], spec: Optional[Path], cloud: Optional[str]):
-    from trainstack.stacks import spec_file_config, stack_config
-    if stack and (spec or cloud):
-        raise SpecError("--stack", "cannot be combined with --spec/--cloud.",
-                        "Pass either --stack NAME or --spec FILE --cloud CLOUD.")
-    if stack:
-        return stack, stack_config(PROJECT_DIR, stack)
-    if spec and cloud:
-        return cloud, spec_file_config(spec, cloud)
-    raise SpecError("--stack / --spec", "neither a stack nor a spec and cloud was given.",
-                    "Pass --stack aws, or --spec examples/cluster.yaml --cloud aws.")
-
-
-def render_plan(stack: Optional[str], spec: Optional[Path], cloud: Optional[str]):
-    from trainstack.engine import render
-    name, config = stack_or_spec_config(stack, spec, cloud)
-    return render(config, stack=name)
-
-
-StackOpt = typer.Option(None, "--stack", help="Stack name: stacks/Pulumi.<NAME>.yaml.")
-SpecOpt = typer.Option(None, "--spec", help="A cluster.yaml to plan (with --cloud).")
-CloudOpt = typer.Option(None, "--cloud", help="aws | gcp | azure | alicloud (with --spec).")
 
 
 @app.command()
@@ -122,7 +98,7 @@ SkipCredentials = typer.Option(False, "--skip-credential-check",
 
 @app.command()
 @user_errors
-def up(stack: str = typer.Option(..., "--stack", help="Stack name: stacks/Pulumi.<NAME>.yaml."),
+def up(stack: str = RequiredStackOpt,
        skip_credential_check: bool = SkipCredentials):
     """Deploy a stack (needs the Pulumi CLI, provider plugins and cloud credentials)."""
     from trainstack import lifecycle
@@ -133,7 +109,7 @@ def up(stack: str = typer.Option(..., "--stack", help="Stack name: stacks/Pulumi
 
 @app.command()
 @user_errors
-def destroy(stack: str = typer.Option(..., "--stack", help="Stack name: stacks/Pulumi.<NAME>.yaml."),
+def destroy(stack: str = RequiredStackOpt,
             skip_credential_check: bool = SkipCredentials):
     """Tear a stack down; the bucket stays unless the spec says retain_on_destroy: false."""
     from trainstack import lifecycle

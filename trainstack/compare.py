@@ -31,6 +31,7 @@ from rich.table import Table
 
 from components.errors import SpecError
 from trainstack import gpu_catalog, run_prices, sizing
+from trainstack.cli_common import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
 from trainstack.estimate import check_currency, conversion_factor, fx_rate, human_params
 from trainstack.sizing import Workload
 
@@ -350,17 +351,13 @@ def compare_command(
     html: Optional[Path] = typer.Option(None, "--html", help="Also write a self-contained HTML "
                                         "report with cost and time charts."),
     currency: str = typer.Option("USD", "--currency", help="USD | CNY"),
-    cny_rate: Optional[float] = typer.Option(None, "--cny-rate", help="CNY per USD (default: "
-                                             "the catalog's stated rate)."),
+    cny_rate: Optional[float] = CnyRateOpt,
     bucket_gb: Optional[float] = typer.Option(None, "--bucket-gb", help="Bucket contents in "
                                               "GB (default: dataset + starting weights)."),
     transfer_gb: Optional[float] = typer.Option(None, "--transfer-gb", help="Internet egress "
                                                 "in GB (default: the trained result once)."),
-    idle_overhead: float = typer.Option(sizing.DEFAULT_IDLE_OVERHEAD, "--idle-overhead",
-                                        help="Idle/debug time as a fraction of the run."),
-    preemption_overhead: float = typer.Option(sizing.DEFAULT_PREEMPTION_OVERHEAD,
-                                              "--preemption-overhead",
-                                              help="Spot: redone work as a fraction."),
+    idle_overhead: float = IdleOverheadOpt,
+    preemption_overhead: float = PreemptionOverheadOpt,
 ):
     """Price the spec's planned run on every configured cloud: hours, cost, cheapest, fastest."""
     result = compare(spec, currency=currency, cny_rate=cny_rate, bucket_gb=bucket_gb,

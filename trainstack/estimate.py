@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from trainstack import gpu_catalog, sizing
+from trainstack.cli_common import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
 from trainstack.sizing import SizingError, Workload
 
 out = Console(soft_wrap=True)
@@ -345,13 +346,10 @@ def estimate_command(
     price_currency: str = typer.Option("USD", "--price-currency", help="USD | CNY"),
     currency: Optional[str] = typer.Option(None, "--currency", help="Show costs in USD or CNY "
                                            "(default: the price's currency)."),
-    cny_rate: Optional[float] = typer.Option(None, "--cny-rate", help="CNY per USD (default: "
-                                             "the catalog's stated rate)."),
-    idle_overhead: float = typer.Option(sizing.DEFAULT_IDLE_OVERHEAD, "--idle-overhead",
-                                        help="Idle/debug time as a fraction of the run."),
+    cny_rate: Optional[float] = CnyRateOpt,
+    idle_overhead: float = IdleOverheadOpt,
     spot: bool = typer.Option(False, "--spot", help="Spot price: add the preemption overhead."),
-    preemption_overhead: float = typer.Option(sizing.DEFAULT_PREEMPTION_OVERHEAD,
-                                              "--preemption-overhead"),
+    preemption_overhead: float = PreemptionOverheadOpt,
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ):
     """Memory per GPU, training FLOPs and hours for a workload (and its cost, given a price)."""
