@@ -24,8 +24,6 @@ from components.tags import cluster_tags
 class Feature(enum.Enum):
     RDMA = "rdma"
     SPOT = "spot"
-    BUDGET_ALARM = "budget alarm"
-    PARALLEL_FS = "parallel filesystem"
 
 
 @dataclass(frozen=True)
@@ -147,18 +145,17 @@ class Cloud:
         raise self._not_offered(spec, candidates, loc)
 
     def _not_offered(self, spec, candidates, loc) -> SpecError:
-        where = []
+        where, zone_problem = [], False
         for itype in candidates:
-            rows = [p for p in catalog.prices()
-                    if p.cloud == self.name and p.instance_type == itype.name]
-            in_region = [p for p in rows if p.region == loc.region]
-            if in_region and in_region[0].zones:
+            row = catalog.price(self.name, itype.name, loc.region)
+            if row is not None and row.zones:
+                zone_problem = True
                 where.append(f"{itype.name} ({itype.gpu}) in {loc.region} only in zone(s) "
-                             f"{', '.join(in_region[0].zones)}")
+                             f"{', '.join(row.zones)}")
             else:
-                regions = ", ".join(sorted(p.region for p in rows)) or "no region"
+                regions = ", ".join(catalog.regions_offering(self.name, itype.name)) or "no region"
                 where.append(f"{itype.name} ({itype.gpu}) in {regions}")
-        field = f"clouds.{self.name}.zone" if any("zone(s)" in w for w in where) else "gpu"
+        field = f"clouds.{self.name}.zone" if zone_problem else "gpu"
         return SpecError(field, f"none of {spec.gpu} is offered on {self.name} in {loc.zone} "
                          f"({loc.region}) by trainstack's catalog.",
                          "Offered: " + "; ".join(where) + ". Change the region/zone or the gpu list.")

@@ -45,3 +45,20 @@ def test_spot_falls_back_to_on_demand_when_the_source_has_none():
                                              ("H-E(141GB)", "H-e(141GB)"), ("X9", None)])
 def test_gpu_names_are_matched_case_insensitively(name, canonical):
     assert catalog.canonical_gpu(name) == canonical
+
+
+def test_a_feature_a_cloud_cannot_provide_is_a_clear_error(example_spec):
+    from components.base import Cloud, Feature
+    from components.errors import SpecError
+    from components.spec import parse_spec
+
+    class NoSpot(Cloud):
+        name = "aws"
+        _UNSUPPORTED = {Feature.SPOT: "this cloud sells no spot capacity."}
+
+    example_spec["spot"] = True
+    with pytest.raises(SpecError) as raised:
+        NoSpot().check_features(parse_spec(example_spec))
+    assert raised.value.field == "spot" and "no spot capacity" in str(raised.value)
+    example_spec["spot"] = False
+    NoSpot().check_features(parse_spec(example_spec))
