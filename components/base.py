@@ -62,6 +62,8 @@ class Cloud:
     name: str = ""
     # Features this cloud cannot provide, with the reason users are told.
     _UNSUPPORTED: dict[Feature, str] = {}
+    # Where the zone facts behind a "not offered in this zone" error come from, for users.
+    _ZONE_DATA_NOTE: str = ""
 
     def validate_location(self, spec: ClusterSpec) -> None:
         loc = spec.location(self.name)
@@ -71,9 +73,14 @@ class Cloud:
                             f"Use a zone named after the region, such as {loc.region}a / "
                             f"{loc.region}-a, or change clouds.{self.name}.region.")
 
+    def listed_zones(self, price: Price) -> tuple[str, ...]:
+        """The zones the catalog knows this price row's type in; empty when it knows none."""
+        return price.zones
+
     def zone_offers(self, price: Price, zone: str) -> bool:
         """Whether the catalog's zone data (when it has any) lists `zone` for this price row."""
-        return not price.zones or zone in price.zones
+        zones = self.listed_zones(price)
+        return not zones or zone in zones
 
     def check_features(self, spec: ClusterSpec) -> None:
         wanted = {Feature.RDMA: spec.interconnect == "rdma", Feature.SPOT: spec.spot}
@@ -144,21 +151,29 @@ class Cloud:
                                  self.fabric_note(itype, use_rdma), spec.nodes, spec.spot)
         raise self._not_offered(spec, candidates, loc)
 
+    def _not_offered_lead(self, candidates, loc) -> str:
+        """A cloud-specific first clause for the not-offered error (empty by default)."""
+        del candidates, loc
+        return ""
+
     def _not_offered(self, spec, candidates, loc) -> SpecError:
         where, zone_problem = [], False
         for itype in candidates:
             row = catalog.price(self.name, itype.name, loc.region)
-            if row is not None and row.zones:
+            zones = self.listed_zones(row) if row is not None else ()
+            if zones:
                 zone_problem = True
                 where.append(f"{itype.name} ({itype.gpu}) in {loc.region} only in zone(s) "
-                             f"{', '.join(row.zones)}")
+                             f"{', '.join(zones)}")
             else:
                 regions = ", ".join(catalog.regions_offering(self.name, itype.name)) or "no region"
                 where.append(f"{itype.name} ({itype.gpu}) in {regions}")
         field = f"clouds.{self.name}.zone" if zone_problem else "gpu"
-        return SpecError(field, f"none of {spec.gpu} is offered on {self.name} in {loc.zone} "
+        return SpecError(field, f"{self._not_offered_lead(candidates, loc)}none of {spec.gpu} is "
+                         f"offered on {self.name} in {loc.zone} "
                          f"({loc.region}) by trainstack's catalog.",
-                         "Offered: " + "; ".join(where) + ". Change the region/zone or the gpu list.")
+                         "Offered: " + "; ".join(where) + ". Change the region/zone or the gpu "
+                         f"list{self._ZONE_DATA_NOTE}.")
 
 
 def _canonical_gpus(names: list[str]) -> list[str]:

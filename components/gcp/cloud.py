@@ -3,10 +3,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from components import catalog
 from components.base import Cloud, Selection, register
 from components.catalog import Price
-from components.errors import SpecError
 from components.gcp import planning
 from components.spec import ClusterSpec
 from components.tags import cluster_tags
@@ -15,6 +13,7 @@ from components.tags import cluster_tags
 @register
 class GcpCloud(Cloud):
     name = "gcp"
+    _ZONE_DATA_NOTE = " (zone data: components/catalog/zones.csv)"
 
     def validate_location(self, spec: ClusterSpec) -> None:
         loc = spec.location(self.name)
@@ -26,9 +25,8 @@ class GcpCloud(Cloud):
         planning.lustre_capacity_gib(spec.filesystem.capacity_gib,
                                      planning.lustre_throughput(spec.filesystem.throughput_mbps_per_tib))
 
-    def zone_offers(self, price: Price, zone: str) -> bool:
-        zones = planning.type_zones(price.instance_type, price.region, price.zones)
-        return not zones or zone in zones
+    def listed_zones(self, price: Price) -> tuple[str, ...]:
+        return tuple(planning.type_zones(price.instance_type, price.region, price.zones))
 
     def select(self, spec: ClusterSpec) -> Selection:
         selection = super().select(spec)
@@ -37,26 +35,10 @@ class GcpCloud(Cloud):
         return dataclasses.replace(selection, fabric_note=planning.fabric_note(
             selection.instance, selection.use_rdma, spec.interconnect))
 
-    def _not_offered(self, spec, candidates, loc) -> SpecError:
-        where, zone_problem = [], False
-        for itype in candidates:
-            row = catalog.price(self.name, itype.name, loc.region)
-            if row is None:
-                regions = ", ".join(catalog.regions_offering(self.name, itype.name)) or "no region"
-                where.append(f"{itype.name} ({itype.gpu}) in {regions}")
-                continue
-            zone_problem = True
-            zones = planning.type_zones(itype.name, loc.region, row.zones)
-            where.append(f"{itype.name} ({itype.gpu}) in {loc.region} only in zone(s) "
-                         f"{', '.join(zones)}")
-        lead = ""
+    def _not_offered_lead(self, candidates, loc) -> str:
         if any(t.rdma for t in candidates) and loc.zone in planning.roce_zones(loc.region):
-            lead = f"{loc.zone} has a RoCE network profile but "
-        return SpecError("clouds.gcp.zone" if zone_problem else "gpu",
-                         f"{lead}none of {spec.gpu} is offered on gcp in {loc.zone} "
-                         f"({loc.region}) by trainstack's catalog.",
-                         "Offered: " + "; ".join(where) + ". Change the region/zone or the gpu "
-                         "list (zone data: components/catalog/zones.csv).")
+            return f"{loc.zone} has a RoCE network profile but "
+        return ""
 
     _OFFLINE_NAMED = (
         "gcp:compute/instanceGroupManager:InstanceGroupManager",
