@@ -17,7 +17,7 @@ import pulumi
 from components import catalog
 from components.catalog import InstanceType, Price
 from components.errors import SpecError
-from components.spec import ClusterSpec, zone_in_region
+from components.spec import CapacitySpec, ClusterSpec, zone_in_region
 from components.tags import cluster_tags
 
 
@@ -38,7 +38,11 @@ class Selection:
     use_rdma: bool
     fabric_note: str
     nodes: int
-    spot: bool
+    capacity: CapacitySpec
+
+    @property
+    def spot(self) -> bool:
+        return self.capacity.type == "spot"
 
     @property
     def usd_per_hour(self) -> float:
@@ -83,7 +87,8 @@ class Cloud:
         return not zones or zone in zones
 
     def check_features(self, spec: ClusterSpec) -> None:
-        wanted = {Feature.RDMA: spec.interconnect == "rdma", Feature.SPOT: spec.spot}
+        wanted = {Feature.RDMA: spec.interconnect == "rdma",
+                  Feature.SPOT: spec.capacity(self.name).type == "spot"}
         for feature, asked in wanted.items():
             if asked and feature in self._UNSUPPORTED:
                 raise SpecError(feature.value, f"is not available on {self.name}: "
@@ -148,7 +153,8 @@ class Cloud:
                     continue
                 use_rdma = itype.rdma and spec.interconnect != "tcp"
                 return Selection(self.name, loc.region, loc.zone, itype, row, use_rdma,
-                                 self.fabric_note(itype, use_rdma), spec.nodes, spec.spot)
+                                 self.fabric_note(itype, use_rdma), spec.nodes,
+                                 spec.capacity(self.name))
         raise self._not_offered(spec, candidates, loc)
 
     def _not_offered_lead(self, candidates, loc) -> str:

@@ -103,9 +103,34 @@ class WorkloadSpec(_Strict):
                                        description="Declared maximum lifetime of the cluster in hours.")
 
 
+CapacityType = Literal["on_demand", "spot", "reservation", "capacity_block", "flex_start"]
+_NEEDS_RESERVATION = ("reservation", "capacity_block")
+
+
+class CapacitySpec(_Strict):
+    """How the nodes' capacity is obtained. Each cloud accepts the types it can really sell."""
+
+    type: CapacityType = Field(
+        "on_demand", description="on_demand | spot | reservation | capacity_block | flex_start. "
+        "Which a cloud offers depends on the instance type (see docs/capacity.md).")
+    reservation: Optional[str] = Field(
+        None, description="Reservation name or id: required for reservation and capacity_block, "
+        "refused for the others.")
+
+    @model_validator(mode="after")
+    def _reservation_fits_type(self) -> "CapacitySpec":
+        if self.type in _NEEDS_RESERVATION and not self.reservation:
+            raise ValueError(f"capacity type {self.type!r} needs `reservation:` (its name or id)")
+        if self.type not in _NEEDS_RESERVATION and self.reservation:
+            raise ValueError(f"`reservation:` is only for types reservation and capacity_block, "
+                             f"not {self.type!r}; remove it or change the type")
+        return self
+
+
 class AwsLocation(_Strict):
     region: str
     zone: str
+    capacity: Optional[CapacitySpec] = None
     instance_type: Optional[str] = None
     image_id: Optional[str] = Field(None, description="AMI; default: the AWS Deep Learning Base AMI.")
 
@@ -116,6 +141,7 @@ class GcpLocation(_Strict):
     zone: str
     billing_account: Optional[str] = None
     instance_type: Optional[str] = None
+    capacity: Optional[CapacitySpec] = None
 
 
 class AzureLocation(_Strict):
@@ -123,12 +149,14 @@ class AzureLocation(_Strict):
     zone: str = "1"
     subscription_id: Optional[str] = None
     instance_type: Optional[str] = None
+    capacity: Optional[CapacitySpec] = None
 
 
 class AlicloudLocation(_Strict):
     region: str
     zone: str
     instance_type: Optional[str] = None
+    capacity: Optional[CapacitySpec] = None
 
 
 class CloudsSpec(_Strict):
@@ -149,7 +177,11 @@ class ClusterSpec(_Strict):
     gpu: list[str] = Field(..., min_length=1,
                            description="Acceptable GPU models, preferred first.")
     nodes: int = Field(..., ge=1, le=512)
-    spot: bool = False
+    spot: bool = Field(False, description="Shorthand for capacity type spot on every cloud "
+                       "whose section sets no capacity.")
+    max_hours: Optional[float] = Field(
+        None, gt=0, le=730 * 12, description="Declared maximum lifetime of the cluster in hours; "
+        "each cloud stops compute at the deadline. workload.max_hours is the same (older) field.")
     interconnect: Literal["fastest", "rdma", "tcp"] = "fastest"
     filesystem: FilesystemSpec = FilesystemSpec()
     bucket: BucketSpec = BucketSpec()
@@ -180,6 +212,37 @@ class ClusterSpec(_Strict):
         if not self.clouds.configured():
             raise ValueError("clouds: configure at least one of " + ", ".join(CLOUDS))
         return self
+
+    @model_validator(mode="after")
+    def _one_lifetime(self) -> "ClusterSpec":
+        wl = self.workload.max_hours if self.workload else None
+        if self.max_hours is not None and wl is not None and wl != self.max_hours:
+            raise ValueError(f"max_hours ({self.max_hours:g}) and workload.max_hours ({wl:g}) "
+                             "differ; declare the lifetime once, as max_hours")
+        return self
+
+    @model_validator(mode="after")
+    def _spot_agrees_with_capacity(self) -> "ClusterSpec":
+        for cloud in self.clouds.configured():
+            cap = getattr(self.clouds, cloud).capacity
+            if self.spot and cap is not None and cap.type != "spot":
+                raise ValueError(f"spot: true but clouds.{cloud}.capacity.type is {cap.type!r}; "
+                                 "say it once: drop spot, or set the capacity type to spot")
+        return self
+
+    @property
+    def lifetime_hours(self) -> Optional[float]:
+        """The declared lifetime (top-level max_hours, else workload.max_hours), if any."""
+        if self.max_hours is not None:
+            return self.max_hours
+        return self.workload.max_hours if self.workload else None
+
+    def capacity(self, cloud: str) -> CapacitySpec:
+        """The capacity for one cloud: its own section, else `spot: true`, else on demand."""
+        cap = self.location(cloud).capacity
+        if cap is not None:
+            return cap
+        return CapacitySpec(type="spot" if self.spot else "on_demand")
 
     def location(self, cloud: str):
         loc = getattr(self.clouds, cloud, None)

@@ -21,6 +21,6 @@ OWN_TAGS = (CLUSTER_TAG, STACK_TAG, MANAGED_BY_TAG, RETAIN_TAG, MAX_HOURS_TAG)
 
 def cluster_tags(spec: ClusterSpec, stack: str) -> dict[str, str]:
     tags = {**spec.tags, CLUSTER_TAG: spec.name, STACK_TAG: stack, MANAGED_BY_TAG: "trainstack"}
-    if spec.workload is not None and spec.workload.max_hours:
-        tags[MAX_HOURS_TAG] = str(math.ceil(spec.workload.max_hours))
+    if spec.lifetime_hours:
+        tags[MAX_HOURS_TAG] = str(math.ceil(spec.lifetime_hours))
     return tags

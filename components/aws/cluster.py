@@ -180,7 +180,7 @@ class AwsGpuCluster(GpuCluster):
             f"{name}-lt", image_id=image, instance_type=sel.instance.name,
             network_interfaces=nics,
             instance_market_options=aws.ec2.LaunchTemplateInstanceMarketOptionsArgs(
-                market_type="spot") if spec.spot else None,
+                market_type="spot") if sel.spot else None,
             block_device_mappings=[aws.ec2.LaunchTemplateBlockDeviceMappingArgs(
                 device_name="/dev/sda1", ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
                     volume_size=ROOT_VOLUME_GIB, volume_type="gp3", encrypted="true",

@@ -190,9 +190,9 @@ class GcpGpuCluster(GpuCluster):
                 disk_size_gb=planning.BOOT_DISK_GIB, labels=self.labels)],
             network_interfaces=nics,
             scheduling=gcp.compute.InstanceTemplateSchedulingArgs(
-                on_host_maintenance="TERMINATE", automatic_restart=not spec.spot,
-                preemptible=spec.spot, provisioning_model="SPOT" if spec.spot else "STANDARD",
-                instance_termination_action="DELETE" if spec.spot else None),
+                on_host_maintenance="TERMINATE", automatic_restart=not sel.spot,
+                preemptible=sel.spot, provisioning_model="SPOT" if sel.spot else "STANDARD",
+                instance_termination_action="DELETE" if sel.spot else None),
             resource_policies=policy.name,
             service_account=gcp.compute.InstanceTemplateServiceAccountArgs(
                 scopes=["cloud-platform"]),
