@@ -94,6 +94,40 @@ class Cloud:
                 raise SpecError(feature.value, f"is not available on {self.name}: "
                                 f"{self._UNSUPPORTED[feature]}", "Drop it for this cloud.")
 
+    # -- capacity ----------------------------------------------------------------------------
+    # What a type is sold as comes from components/catalog/capacity.csv; a cloud or type without
+    # rows there offers only these.
+    _DEFAULT_CAPACITY: tuple[str, ...] = ("on_demand", "spot")
+
+    def capacity_offered(self, itype: InstanceType) -> tuple[str, ...]:
+        fact = catalog.capacity_fact(self.name, itype.name)
+        return fact.types if fact else self._DEFAULT_CAPACITY
+
+    def capacity_line(self, capacity_type: str) -> str:
+        """The spec line that asks for one capacity type on this cloud (for error messages)."""
+        extra = {"reservation": ", reservation: <reservation name or id>",
+                 "capacity_block": ", reservation: <capacity block reservation id>"}
+        line = f"clouds.{self.name}.capacity: {{type: {capacity_type}{extra.get(capacity_type, '')}}}"
+        return line + (" plus max_hours: <hours>" if capacity_type == "flex_start" else "")
+
+    def check_capacity(self, spec: ClusterSpec, itype: InstanceType) -> None:
+        """Refuse a capacity type the cloud, or this instance type, does not sell (exit 2)."""
+        wanted = spec.capacity(self.name).type
+        offered = self.capacity_offered(itype)
+        if wanted in offered:
+            return
+        sold = {t for f in catalog.capacity_facts() if f.cloud == self.name for t in f.types}
+        sold = sold or set(self._DEFAULT_CAPACITY)
+        ways = "; ".join(f"{t}: {self.capacity_line(t)}" for t in offered)
+        if wanted not in sold:
+            problem = (f"{wanted!r} is not something {self.name} sells; it offers "
+                       f"{', '.join(t for t in _CAPACITY_ORDER if t in sold)}.")
+        else:
+            problem = (f"{itype.name} ({itype.gpu}) is not sold as {wanted} on {self.name}; it is "
+                       f"obtainable only as {', '.join(offered)}.")
+        raise SpecError(f"clouds.{self.name}.capacity.type", problem,
+                        f"Use one of these ({ways}); docs/capacity.md explains each.")
+
     def fabric_note(self, itype: InstanceType, use_rdma: bool) -> str:
         if use_rdma:
             return f"{itype.fabric} RDMA ({itype.rdma_nics} NICs, {itype.fabric_gbps or '?'} Gbps)"
@@ -152,6 +186,7 @@ class Cloud:
                 if row is None or not self.zone_offers(row, loc.zone):
                     continue
                 use_rdma = itype.rdma and spec.interconnect != "tcp"
+                self.check_capacity(spec, itype)
                 return Selection(self.name, loc.region, loc.zone, itype, row, use_rdma,
                                  self.fabric_note(itype, use_rdma), spec.nodes,
                                  spec.capacity(self.name))
@@ -180,6 +215,9 @@ class Cloud:
                          f"({loc.region}) by trainstack's catalog.",
                          "Offered: " + "; ".join(where) + ". Change the region/zone or the gpu "
                          f"list{self._ZONE_DATA_NOTE}.")
+
+
+_CAPACITY_ORDER = ("on_demand", "spot", "reservation", "capacity_block", "flex_start")
 
 
 def _canonical_gpus(names: list[str]) -> list[str]:

@@ -169,39 +169,60 @@ def test_interconnect_tcp_builds_without_the_roce_vpc(example_spec):
     assert plan.outputs["interconnect"].startswith("gVNIC only")
 
 
-def test_group_and_lustre_in_the_same_zone_under_one_placement_policy(cluster):
+def test_group_and_lustre_in_the_same_zone_group_under_a_workload_policy(cluster):
     plan, _, region, zone = cluster
     mig, fs, policy, template = one(plan, MIG), one(plan, LUSTRE), one(plan, POLICY), one(plan, TEMPLATE)
     assert plan.zone_of(mig) == plan.zone_of(fs) == zone
     assert mig.inputs["targetSize"] == 2 and mig.inputs["baseInstanceName"] == "llm-finetune-node"
     assert mig.property_dependencies["versions"] == [template.urn]
+    # A workload policy on the group, not COLLOCATED/vm_count (which a healing MIG breaks).
     assert policy.inputs["region"] == region
-    assert policy.inputs["groupPlacementPolicy"] == {"collocation": "COLLOCATED", "vmCount": 2}
-    assert template.inputs["resourcePolicies"] == "llm-finetune-placement"
-    assert template.property_dependencies["resourcePolicies"] == [policy.urn]
-    assert fs.inputs["placementPolicy"] == \
-        f"projects/{PROJECT}/locations/{region}/resourcePolicies/llm-finetune-placement"
-    assert fs.property_dependencies["placementPolicy"] == [policy.urn]
+    assert policy.inputs["workloadPolicy"] == {"type": "HIGH_THROUGHPUT"}
+    assert "groupPlacementPolicy" not in policy.inputs
+    assert mig.inputs["resourcePolicies"] == {"workloadPolicy": (
+        f"projects/{PROJECT}/regions/{region}/resourcePolicies/llm-finetune-placement")}
+    assert mig.property_dependencies["resourcePolicies"] == [policy.urn]
+    assert "resourcePolicies" not in template.inputs
+    # Managed Lustre shares no placement policy with the nodes.
+    assert "placementPolicy" not in fs.inputs and policy.urn not in fs.dependencies
     assert plan.outputs["placement_group"] == "llm-finetune-placement"
     assert plan.outputs["node_group"] == "llm-finetune-nodes"
 
 
 def test_nodes_terminate_on_maintenance_and_spot_uses_the_provisioning_model(example_spec):
+    # The example asks for spot on GCP: A3 Ultra is not sold on demand.
     template = one(plan_for(example_spec, "gcp"), TEMPLATE)
     assert template.inputs["machineType"] == "a3-ultragpu-8g"
     scheduling = template.inputs["scheduling"]
-    assert scheduling["onHostMaintenance"] == "TERMINATE"
-    assert scheduling["provisioningModel"] == "STANDARD" and scheduling["preemptible"] is False
-    assert template.inputs["disks"][0]["diskType"] == "hyperdisk-balanced"
-    assert template.inputs["disks"][0]["sourceImage"].startswith(
-        "projects/ubuntu-os-accelerator-images/global/images/family/ubuntu-accelerator-")
-    assert not any("accessConfigs" in n for n in template.inputs["networkInterfaces"])
-    example_spec["spot"] = True
-    scheduling = one(plan_for(example_spec, "gcp"), TEMPLATE).inputs["scheduling"]
     assert scheduling["provisioningModel"] == "SPOT" and scheduling["preemptible"] is True
     assert scheduling["automaticRestart"] is False
     assert scheduling["instanceTerminationAction"] == "DELETE"
     assert scheduling["onHostMaintenance"] == "TERMINATE"
+    assert scheduling["maxRunDuration"] == {"seconds": 96 * 3600}  # workload.max_hours: 96
+    assert template.inputs["disks"][0]["diskType"] == "hyperdisk-balanced"
+    assert not any("accessConfigs" in n for n in template.inputs["networkInterfaces"])
+    on_demand = h100_tcpxo(example_spec)
+    on_demand["clouds"]["gcp"].pop("capacity")
+    scheduling = one(plan_for(on_demand, "gcp"), TEMPLATE).inputs["scheduling"]
+    assert scheduling["provisioningModel"] == "STANDARD" and scheduling["preemptible"] is False
+    assert scheduling["automaticRestart"] is True
+    assert scheduling["onHostMaintenance"] == "TERMINATE"
+    assert scheduling["maxRunDuration"] == {"seconds": 96 * 3600}
+    assert scheduling["instanceTerminationAction"] == "DELETE"
+
+
+def test_boot_image_is_resolved_from_the_family_once_and_pinned(example_spec):
+    plan = plan_for(example_spec, "gcp")
+    image = one(plan, TEMPLATE).inputs["disks"][0]["sourceImage"]
+    # One dated image, never the family URL (a family boots whatever is newest at heal time).
+    assert image.startswith("projects/ubuntu-os-accelerator-images/global/images/"
+                            "ubuntu-accelerator-2204-amd64-with-nvidia-580")
+    assert "/family/" not in image
+    assert plan.outputs["image"] == image and "pins it" in plan.outputs["image_pin"]
+    pinned = "projects/ubuntu-os-accelerator-images/global/images/ubuntu-accelerator-x-v20261101"
+    plan = plan_for(example_spec, "gcp", extra_config={"trainstack:image": pinned})
+    assert one(plan, TEMPLATE).inputs["disks"][0]["sourceImage"] == pinned
+    assert plan.outputs["image_pin"] == "pinned in stack config (trainstack:image)"
 
 
 def test_resource_count_does_not_grow_with_nodes(example_spec):
@@ -211,7 +232,7 @@ def test_resource_count_does_not_grow_with_nodes(example_spec):
     large = plan_for(example_spec, "gcp")
     assert len(small.resources) == len(large.resources)
     assert one(large, MIG).inputs["targetSize"] == 64
-    assert one(large, POLICY).inputs["groupPlacementPolicy"]["vmCount"] == 64
+    assert one(large, POLICY).inputs == one(small, POLICY).inputs  # no per-size vm_count
 
 
 # ----------------------------------------------------------------------------- network edges

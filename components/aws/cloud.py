@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from components.aws import planning
 from components.base import Cloud, register
-from components.catalog import Price
+from components.catalog import InstanceType, Price
 from components.spec import ClusterSpec
 
 
@@ -21,11 +21,25 @@ class AwsCloud(Cloud):
         super().validate_location(spec)
         planning.budget_thresholds(spec.budget.alert_percents, spec.budget.emails)
 
+    def check_capacity(self, spec: ClusterSpec, itype: InstanceType) -> None:
+        super().check_capacity(spec, itype)
+        cap = spec.capacity(self.name)
+        planning.capacity_plan(cap.type, cap.reservation)  # the reservation ID's form
+
+    def capacity_line(self, capacity_type: str) -> str:
+        ids = {"reservation": "cr-... (an On-Demand Capacity Reservation)",
+               "capacity_block": "cr-... (the purchased Capacity Block)"}
+        if capacity_type in ids:
+            return f"clouds.aws.capacity: {{type: {capacity_type}, reservation: {ids[capacity_type]}}}"
+        return super().capacity_line(capacity_type)
+
     _OFFLINE_NAMED = ("aws:ec2/placementGroup:PlacementGroup", "aws:autoscaling/group:Group")
 
     def offline_attributes(self, type_token: str, name: str, inputs: dict) -> dict:
         if type_token == "aws:s3/bucket:Bucket":
             return {"bucket": inputs.get("bucket") or name, "arn": f"arn:aws:s3:::{name}"}
+        if type_token == "aws:ec2/launchTemplate:LaunchTemplate":  # a new template is version 1
+            return {"latestVersion": 1}
         if type_token == "aws:fsx/lustreFileSystem:LustreFileSystem":
             return {"dnsName": f"{name}.fsx.offline.invalid", "mountName": "offline"}
         return super().offline_attributes(type_token, name, inputs)

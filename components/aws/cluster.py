@@ -8,6 +8,7 @@ import pulumi_aws as aws
 
 from components.aws import planning
 from components.base import ClusterArgs, GpuCluster
+from components.pinning import image_note, nodes_held, pinned_image
 from components.tags import CLUSTER_TAG, RETAIN_TAG
 
 # AWS Deep Learning Base AMI (NVIDIA driver, EFA installer, Ubuntu 22.04), resolved at deploy time.
@@ -31,11 +32,16 @@ class AwsGpuCluster(GpuCluster):
         net = self._network(name, region, zone, tags, spec.access.ssh_cidrs)
         bucket = self._bucket(name, region, tags, spec.bucket.retain_on_destroy)
         fs, dra = self._filesystem(name, args, net, bucket)
-        group, pg = self._nodes(name, args, net)
-        budget = self._budget(name, args, bucket)
+        group, pg, lt, image = self._nodes(name, args, net)
+        budget = self._budget(name, args)
         return {
             "node_group": group.name,
-            "placement_group": pg.name,
+            # None with a targeted reservation or Capacity Block: it fixes placement itself.
+            "placement_group": pg.name if pg else None,
+            "capacity": spec.capacity("aws").type,
+            "image": image,
+            "image_pin": image_note(f"SSM parameter {DLAMI_PARAMETER}", spec.clouds.aws.image_id),
+            "launch_template_version": lt.latest_version,
             "filesystem_id": fs.id,
             "filesystem_dns": fs.dns_name,
             "filesystem_mount_name": fs.mount_name,
@@ -166,9 +172,13 @@ class AwsGpuCluster(GpuCluster):
     def _nodes(self, name, args: ClusterArgs, net):
         spec, sel, tags = args.spec, args.selection, args.tags
         region = sel.region
+        cap = spec.capacity("aws")
+        capacity = planning.capacity_plan(cap.type, cap.reservation)
         pg = aws.ec2.PlacementGroup(f"{name}-pg", strategy="cluster", region=region, tags=tags,
-                                    opts=self.child())
-        image = spec.clouds.aws.image_id or aws.ssm.get_parameter_output(
+                                    opts=self.child()) if capacity.placement_group else None
+        # The spec's image, else the one pinned in stack config, else today's DLAMI (which `up`
+        # then pins): the SSM parameter moves with every release, the cluster must not.
+        image = spec.clouds.aws.image_id or pinned_image() or aws.ssm.get_parameter_output(
             name=DLAMI_PARAMETER, region=region, opts=pulumi.InvokeOutputOptions(parent=self)).value
         nics = [aws.ec2.LaunchTemplateNetworkInterfaceArgs(
             network_card_index=nic.network_card_index, device_index=nic.device_index,
@@ -180,7 +190,13 @@ class AwsGpuCluster(GpuCluster):
             f"{name}-lt", image_id=image, instance_type=sel.instance.name,
             network_interfaces=nics,
             instance_market_options=aws.ec2.LaunchTemplateInstanceMarketOptionsArgs(
-                market_type="spot") if sel.spot else None,
+                market_type=capacity.market_type) if capacity.market_type else None,
+            capacity_reservation_specification=aws.ec2.
+            LaunchTemplateCapacityReservationSpecificationArgs(
+                capacity_reservation_target=aws.ec2.
+                LaunchTemplateCapacityReservationSpecificationCapacityReservationTargetArgs(
+                    capacity_reservation_id=capacity.reservation_id))
+            if capacity.reservation_id else None,
             block_device_mappings=[aws.ec2.LaunchTemplateBlockDeviceMappingArgs(
                 device_name="/dev/sda1", ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
                     volume_size=ROOT_VOLUME_GIB, volume_type="gp3", encrypted="true",
@@ -191,27 +207,32 @@ class AwsGpuCluster(GpuCluster):
                                                                            tags=tags)
                                 for kind in ("instance", "volume", "network-interface")],
             region=region, tags=tags, opts=self.child())
+        # A failed capacity request must not leave part of a cluster billing: `up` waits for all
+        # nodes (wait_for_capacity_timeout) and, when they do not come, deploys once more with
+        # trainstack:holdNodes, which sizes the group to zero (trainstack/capacity_guard.py).
+        size = 0 if nodes_held() else spec.nodes
         group = aws.autoscaling.Group(
-            f"{name}-nodes", min_size=spec.nodes, max_size=spec.nodes,
-            desired_capacity=spec.nodes, vpc_zone_identifiers=[net["subnet"].id],
-            placement_group=pg.name,
-            launch_template=aws.autoscaling.GroupLaunchTemplateArgs(id=lt.id, version="$Latest"),
+            f"{name}-nodes", min_size=size, max_size=spec.nodes,
+            desired_capacity=size, vpc_zone_identifiers=[net["subnet"].id],
+            placement_group=pg.name if pg else None,
+            # A fixed version, never $Latest: a new template version must not reach heals and
+            # spot replacements before a deliberate `up`.
+            launch_template=aws.autoscaling.GroupLaunchTemplateArgs(
+                id=lt.id, version=lt.latest_version.apply(str)),
             wait_for_capacity_timeout="30m",
             tags=[aws.autoscaling.GroupTagArgs(key=k, value=v, propagate_at_launch=True)
                   for k, v in sorted(tags.items())],
             region=region, opts=self.child())
-        return group, pg
+        return group, pg, lt, image
 
     # -- budget --------------------------------------------------------------------------------
 
-    def _budget(self, name, args: ClusterArgs, bucket):
+    def _budget(self, name, args: ClusterArgs):
         spec, tags = args.spec, args.tags
         thresholds = planning.budget_thresholds(spec.budget.alert_percents, spec.budget.emails)
-        # Budgets can only filter on an *active* cost-allocation tag; at least one tagged resource
-        # must exist before AWS lets the key be activated.
-        cost_tag = aws.costexplorer.CostAllocationTag(f"{name}-cost-tag", tag_key=CLUSTER_TAG,
-                                                      status="Active",
-                                                      opts=self.child(depends_on=[bucket]))
+        # The filter needs CLUSTER_TAG active as a cost-allocation tag. That is one account-wide,
+        # one-time step (`trainstack bootstrap aws`), never a per-stack resource: deleting such a
+        # resource deactivates the key for every cluster in the account (cloud-map §10).
         return aws.budgets.Budget(
             f"{name}-budget", name=f"{name}-{args.stack}-monthly", budget_type="COST",
             time_unit="MONTHLY", limit_amount=f"{spec.budget.monthly_usd:.2f}", limit_unit="USD",
@@ -221,4 +242,4 @@ class AwsGpuCluster(GpuCluster):
                 comparison_operator="GREATER_THAN", notification_type="ACTUAL",
                 threshold=float(p), threshold_type="PERCENTAGE",
                 subscriber_email_addresses=list(spec.budget.emails)) for p in thresholds],
-            tags=tags, opts=self.child(depends_on=[cost_tag]))
+            tags=tags, opts=self.child())

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
+from typing import Optional
 
 from components.catalog import InstanceType
 from components.errors import SpecError
@@ -65,3 +67,37 @@ def budget_thresholds(alert_percents: list[float], emails: list[str]) -> list[fl
 def cost_filter_value(tag_key: str, tag_value: str) -> str:
     """Budgets' TagKeyValue format for user tags; without `user:` the budget matches nothing."""
     return f"user:{tag_key}${tag_value}"
+
+
+# -- capacity ------------------------------------------------------------------------------------
+# On-Demand Capacity Reservation and Capacity Block IDs: `cr-` and 17 hex digits (older ones 8).
+_RESERVATION_ID = re.compile(r"^cr-(?:[0-9a-f]{8}|[0-9a-f]{17})$")
+
+
+@dataclass(frozen=True)
+class CapacityPlan:
+    market_type: Optional[str]     # launch template instance_market_options: spot | capacity-block
+    reservation_id: Optional[str]  # capacity_reservation_specification target
+    placement_group: bool          # a cluster placement group; never with a targeted reservation
+
+
+def check_reservation_id(value: str) -> str:
+    if not _RESERVATION_ID.match(value):
+        raise SpecError("clouds.aws.capacity.reservation",
+                        f"{value!r} is not a capacity reservation ID.",
+                        "Use the cr-... ID that `aws ec2 describe-capacity-reservations` shows (for "
+                        "a Capacity Block: the reservation ID of the purchased block).")
+    return value
+
+
+def capacity_plan(capacity_type: str, reservation: Optional[str]) -> CapacityPlan:
+    """The launch-template inputs of one capacity type. A targeted reservation or a Capacity Block
+    already fixes placement, and a second cluster placement group makes launches fail
+    (awsome-distributed-training: no placement group with a targeted ODCR; cloud-map §10)."""
+    if capacity_type == "spot":
+        return CapacityPlan("spot", None, True)
+    if capacity_type == "reservation":
+        return CapacityPlan(None, check_reservation_id(reservation or ""), False)
+    if capacity_type == "capacity_block":
+        return CapacityPlan("capacity-block", check_reservation_id(reservation or ""), False)
+    return CapacityPlan(None, None, True)

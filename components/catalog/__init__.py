@@ -169,3 +169,32 @@ def zones_listed(cloud: str, kind: str, name: str, region: Optional[str] = None)
     if not rows:
         return None
     return tuple(sorted(z for f in rows for z in f.zones))
+
+
+@dataclass(frozen=True)
+class CapacityFact:
+    """Which capacity types one instance type can really be bought with (`capacity.csv`)."""
+
+    cloud: str
+    instance_type: str
+    types: tuple[str, ...]   # on_demand | spot | reservation | capacity_block | flex_start
+    reservation_model: str   # GCP: the provisioning model that consumes a reservation
+    source: str
+    as_of: str
+    notes: str
+
+
+@cache
+def capacity_facts() -> tuple[CapacityFact, ...]:
+    return tuple(
+        CapacityFact(cloud=r["cloud"], instance_type=r["instance_type"],
+                     types=tuple(t for t in r["capacity_types"].split(";") if t),
+                     reservation_model=r["reservation_model"], source=r["source"],
+                     as_of=r["as_of"], notes=r["notes"])
+        for r in _rows("capacity.csv"))
+
+
+def capacity_fact(cloud: str, type_name: str) -> Optional[CapacityFact]:
+    """The capacity row of one type; None when the data has none (the cloud's default applies)."""
+    return next((f for f in capacity_facts()
+                 if f.cloud == cloud and f.instance_type == type_name), None)

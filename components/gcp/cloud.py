@@ -4,7 +4,8 @@ from __future__ import annotations
 import dataclasses
 
 from components.base import Cloud, Selection, register
-from components.catalog import Price
+from components import catalog
+from components.catalog import InstanceType, Price
 from components.gcp import planning
 from components.spec import ClusterSpec
 from components.tags import cluster_tags
@@ -35,6 +36,23 @@ class GcpCloud(Cloud):
         return dataclasses.replace(selection, fabric_note=planning.fabric_note(
             selection.instance, selection.use_rdma, spec.interconnect))
 
+    def check_capacity(self, spec: ClusterSpec, itype: InstanceType) -> None:
+        super().check_capacity(spec, itype)
+        self.capacity_plan(spec, itype)  # reservation name, flex-start lifetime
+
+    def capacity_plan(self, spec: ClusterSpec, itype: InstanceType) -> planning.CapacityPlan:
+        cap = spec.capacity(self.name)
+        fact = catalog.capacity_fact(self.name, itype.name)
+        return planning.capacity_plan(cap.type, cap.reservation,
+                                      fact.reservation_model if fact else "STANDARD",
+                                      spec.lifetime_hours)
+
+    def capacity_line(self, capacity_type: str) -> str:
+        if capacity_type == "flex_start":
+            return (f"clouds.gcp.capacity: {{type: flex_start}} plus max_hours: <hours, at most "
+                    f"{planning.FLEX_MAX_HOURS}>")
+        return super().capacity_line(capacity_type)
+
     def _not_offered_lead(self, candidates, loc) -> str:
         if any(t.rdma for t in candidates) and loc.zone in planning.roce_zones(loc.region):
             return f"{loc.zone} has a RoCE network profile but "
@@ -50,6 +68,10 @@ class GcpCloud(Cloud):
         if type_token == "gcp:storage/bucket:Bucket":
             bucket = inputs.get("name") or name
             return {"name": bucket, "url": f"gs://{bucket}"}
+        if type_token == "gcp:compute/resourcePolicy:ResourcePolicy":
+            policy = inputs.get("name") or name
+            return {"name": policy, "selfLink": f"projects/{inputs.get('project')}/regions/"
+                    f"{inputs.get('region')}/resourcePolicies/{policy}"}
         if type_token == "gcp:lustre/instance:Instance":  # 192.0.2.0/24: documentation-only range
             return {"mountPoint": f"192.0.2.1@tcp:/{inputs.get('filesystem')}"}
         return super().offline_attributes(type_token, name, inputs)
@@ -57,6 +79,10 @@ class GcpCloud(Cloud):
     def offline_invoke(self, token: str, args: dict):
         if token == "gcp:organizations/getProject:getProject":
             return {"projectId": args.get("projectId"), "number": "000000000000"}
+        if token == "gcp:compute/getImage:getImage":  # the family's newest image, resolved offline
+            name = f"{args.get('family')}-v00000000-offline"
+            return {"name": name, "family": args.get("family"),
+                    "selfLink": f"projects/{args.get('project')}/global/images/{name}"}
         return None
 
     def component(self):

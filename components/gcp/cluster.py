@@ -6,8 +6,9 @@ import ipaddress
 import pulumi
 import pulumi_gcp as gcp
 
-from components.base import ClusterArgs, GpuCluster
+from components.base import ClusterArgs, GpuCluster, get_cloud
 from components.gcp import planning
+from components.pinning import image_note, nodes_held, pinned_image
 from components.tags import RETAIN_TAG
 
 # APIs the cluster calls, enabled in the project (and left enabled on destroy: other stacks and
@@ -20,6 +21,27 @@ APIS = {
     "billingbudgets": "billingbudgets.googleapis.com",
     "monitoring": "monitoring.googleapis.com",
 }
+
+
+def _scheduling(capacity: planning.CapacityPlan) -> gcp.compute.InstanceTemplateSchedulingArgs:
+    limit = capacity.max_run_seconds
+    return gcp.compute.InstanceTemplateSchedulingArgs(
+        on_host_maintenance="TERMINATE", automatic_restart=capacity.automatic_restart,
+        preemptible=capacity.preemptible, provisioning_model=capacity.provisioning_model,
+        instance_termination_action=capacity.termination_action,
+        max_run_duration=gcp.compute.InstanceTemplateSchedulingMaxRunDurationArgs(
+            seconds=limit) if limit else None)
+
+
+def _reservation_affinity(capacity: planning.CapacityPlan):
+    if capacity.provisioning_model == "FLEX_START":  # flex-start never consumes a reservation
+        return gcp.compute.InstanceTemplateReservationAffinityArgs(type="NO_RESERVATION")
+    if not capacity.reservation:
+        return None
+    return gcp.compute.InstanceTemplateReservationAffinityArgs(
+        type="SPECIFIC_RESERVATION",
+        specific_reservation=gcp.compute.InstanceTemplateReservationAffinitySpecificReservationArgs(
+            key=planning.RESERVATION_KEY, values=[capacity.reservation]))
 
 
 class GcpGpuCluster(GpuCluster):
@@ -41,9 +63,13 @@ class GcpGpuCluster(GpuCluster):
         layout = planning.network_plan(sel.instance, sel.use_rdma, spec.interconnect)
         nets = self._networks(name, layout, spec.access.ssh_cidrs)
         bucket = self._bucket(name, spec.bucket.retain_on_destroy)
-        policy = self._placement(name, spec.nodes)
-        fs, fs_size, fs_tier = self._filesystem(name, args, nets, policy)
-        group = self._nodes(name, args, layout, nets, policy)
+        capacity = get_cloud("gcp").capacity_plan(spec, sel.instance)
+        policy = self._workload_policy(name) if capacity.workload_policy else None
+        fs, fs_size, fs_tier = self._filesystem(name, args, nets)
+        image = pinned_image() or gcp.compute.get_image_output(
+            family=planning.IMAGE_FAMILY, project=planning.IMAGE_PROJECT,
+            opts=pulumi.InvokeOutputOptions(parent=self)).self_link
+        group, resize = self._nodes(name, args, layout, nets, policy, capacity, image)
         budget = self._budget(name, args)
         instance_id = planning.lustre_instance_id(name, args.stack)
 
@@ -53,7 +79,13 @@ class GcpGpuCluster(GpuCluster):
 
         return {
             "node_group": group.name,
-            "placement_group": policy.name,
+            # None: the reservation's own placement (a workload policy would conflict with it).
+            "placement_group": policy.name if policy else None,
+            "capacity": capacity.provisioning_model,
+            "capacity_request": resize.name if resize else None,
+            "max_run_seconds": capacity.max_run_seconds,
+            "image": image,
+            "image_pin": image_note(f"image family {planning.IMAGE_PROJECT}/{planning.IMAGE_FAMILY}"),
             "filesystem_id": fs.id,
             "filesystem_dns": fs.mount_point,
             "filesystem_mount_name": fs.filesystem,
@@ -136,18 +168,18 @@ class GcpGpuCluster(GpuCluster):
 
     # -- placement -----------------------------------------------------------------------------
 
-    def _placement(self, name, nodes):
-        # COLLOCATED with vm_count: the group's nodes must be created together (cloud-map §2.2).
+    def _workload_policy(self, name):
+        # A workload policy, not COLLOCATED with vm_count: vm_count needs every VM created at the
+        # same moment, which a MIG never does when it heals or resizes (cloud-map §10).
         return gcp.compute.ResourcePolicy(
             f"{name}-placement", project=self.project, region=self.region,
-            description="trainstack: compact placement for the nodes and Managed Lustre",
-            group_placement_policy=gcp.compute.ResourcePolicyGroupPlacementPolicyArgs(
-                collocation="COLLOCATED", vm_count=nodes),
+            description="trainstack: dense placement for the node group",
+            workload_policy=gcp.compute.ResourcePolicyWorkloadPolicyArgs(type="HIGH_THROUGHPUT"),
             opts=self.child(depends_on=[self.apis["compute"]]))
 
     # -- filesystem ----------------------------------------------------------------------------
 
-    def _filesystem(self, name, args: ClusterArgs, nets, policy):
+    def _filesystem(self, name, args: ClusterArgs, nets):
         spec = args.spec
         host = nets["vpc"]
         # Private Service Access on the host VPC (cloud-map §9.1: Managed Lustre needs it).
@@ -159,6 +191,9 @@ class GcpGpuCluster(GpuCluster):
         psa = gcp.servicenetworking.Connection(
             f"{name}-psa", network=host.id, service="servicenetworking.googleapis.com",
             reserved_peering_ranges=[psa_range.name],
+            # ABANDON: deleting the peering fails while the producer still holds it; the peering
+            # goes with the network (pulumi-gcp #3354).
+            deletion_policy="ABANDON",
             opts=self.child(depends_on=[self.apis["servicenetworking"]]))
         tier = planning.lustre_throughput(spec.filesystem.throughput_mbps_per_tib)
         size = planning.lustre_capacity_gib(spec.filesystem.capacity_gib, tier)
@@ -167,15 +202,14 @@ class GcpGpuCluster(GpuCluster):
             instance_id=planning.lustre_instance_id(name, args.stack),
             filesystem=planning.lustre_filesystem_name(name), network=host.id,
             capacity_gib=str(size), per_unit_storage_throughput=str(tier),
-            placement_policy=policy.name.apply(
-                lambda p: planning.lustre_placement_policy(self.project, self.region, p)),
             description=f"trainstack {name}: shared training data (import/export: see outputs)",
             labels=self.labels, opts=self.child(depends_on=[psa, self.apis["lustre"]]))
         return fs, size, tier
 
     # -- nodes ---------------------------------------------------------------------------------
 
-    def _nodes(self, name, args: ClusterArgs, layout: planning.NetworkPlan, nets, policy):
+    def _nodes(self, name, args: ClusterArgs, layout: planning.NetworkPlan, nets, policy,
+               capacity: planning.CapacityPlan, image):
         spec, sel = args.spec, args.selection
         nics = [gcp.compute.InstanceTemplateNetworkInterfaceArgs(
             network=nets[nic.network].id, subnetwork=nets[nic.subnet].id, nic_type=nic.nic_type)
@@ -185,29 +219,44 @@ class GcpGpuCluster(GpuCluster):
             machine_type=sel.instance.name,
             description=f"trainstack {name}: {sel.fabric_note}",
             disks=[gcp.compute.InstanceTemplateDiskArgs(
-                boot=True, auto_delete=True, source_image=planning.IMAGE,
+                boot=True, auto_delete=True, source_image=image,
                 disk_type=planning.boot_disk_type(sel.instance),
                 disk_size_gb=planning.BOOT_DISK_GIB, labels=self.labels)],
             network_interfaces=nics,
-            scheduling=gcp.compute.InstanceTemplateSchedulingArgs(
-                on_host_maintenance="TERMINATE", automatic_restart=not sel.spot,
-                preemptible=sel.spot, provisioning_model="SPOT" if sel.spot else "STANDARD",
-                instance_termination_action="DELETE" if sel.spot else None),
-            resource_policies=policy.name,
+            scheduling=_scheduling(capacity),
+            reservation_affinity=_reservation_affinity(capacity),
             service_account=gcp.compute.InstanceTemplateServiceAccountArgs(
                 scopes=["cloud-platform"]),
             metadata={"enable-oslogin": "TRUE"},
             labels=self.labels, opts=self.child())
-        return gcp.compute.InstanceGroupManager(
+        held = nodes_held()
+        # Flex-start: the group starts empty and one ResizeRequest asks for every node at once,
+        # so no partial cluster ever bills (about-resize-requests-mig).
+        group = gcp.compute.InstanceGroupManager(
             f"{name}-nodes", project=self.project, zone=self.zone,
-            base_instance_name=f"{name}-node", target_size=spec.nodes,
+            base_instance_name=f"{name}-node",
+            target_size=0 if capacity.resize_request or held else spec.nodes,
+            resource_policies=gcp.compute.InstanceGroupManagerResourcePoliciesArgs(
+                workload_policy=policy.self_link) if policy else None,
+            instance_lifecycle_policy=gcp.compute.InstanceGroupManagerInstanceLifecyclePolicyArgs(
+                default_action_on_failure="DO_NOTHING") if capacity.resize_request else None,
             versions=[gcp.compute.InstanceGroupManagerVersionArgs(
                 name="primary", instance_template=template.id)],
             # A new template must not recreate running training nodes on its own.
             update_policy=gcp.compute.InstanceGroupManagerUpdatePolicyArgs(
                 type="OPPORTUNISTIC", minimal_action="REPLACE"),
-            wait_for_instances=True, wait_for_instances_status="STABLE",
+            wait_for_instances=not capacity.resize_request,
+            wait_for_instances_status="STABLE" if not capacity.resize_request else None,
             opts=self.child())
+        if not capacity.resize_request or held:
+            return group, None
+        resize = gcp.compute.ResizeRequest(
+            f"{name}-nodes-request", project=self.project, zone=self.zone,
+            instance_group_manager=group.name, resize_by=spec.nodes,
+            # The run duration travels in the template (FLEX_START + max_run_duration).
+            description=f"trainstack {name}: all {spec.nodes} flex-start nodes at once",
+            opts=self.child())
+        return group, resize
 
     # -- budget --------------------------------------------------------------------------------
 

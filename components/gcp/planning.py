@@ -233,8 +233,11 @@ def network_plan(itype: InstanceType, use_rdma: bool, interconnect: str) -> Netw
 # A3 High (8 GPUs) on Google's AI Hypercomputer "OS images" page (updated 2026-04-06); the 570
 # families were retired. A3 Ultra and A4 boot only from Hyperdisk (cluster-toolkit a3ultra-vm.yaml
 # and a4high-vm.yaml use hyperdisk-balanced); A2 boots from Persistent Disk.
-IMAGE = ("projects/ubuntu-os-accelerator-images/global/images/family/"
-         "ubuntu-accelerator-2204-amd64-with-nvidia-580")
+IMAGE_PROJECT = "ubuntu-os-accelerator-images"
+IMAGE_FAMILY = "ubuntu-accelerator-2204-amd64-with-nvidia-580"
+# The family URL, for reference only: a template that names a family boots whatever image is newest
+# when a VM is created, so the cluster resolves the family once and pins that image instead.
+IMAGE = f"projects/{IMAGE_PROJECT}/global/images/family/{IMAGE_FAMILY}"
 BOOT_DISK_GIB = 500
 
 
@@ -346,3 +349,79 @@ def budget_amount(usd: float) -> tuple[str, int]:
 
 def budget_display_name(name: str, stack: str) -> str:
     return f"{name}-{stack}-monthly"[:60]  # display_name: at most 60 characters
+
+
+# -- capacity ------------------------------------------------------------------------------------
+# How each capacity type becomes an instance template's scheduling (pulumi_gcp 10.2.0
+# InstanceTemplateSchedulingArgs docstring; cloud.google.com/ai-hypercomputer/docs/consumption-
+# models; compute/docs/instance-groups/about-resize-requests-mig).
+RESERVATION_KEY = "compute.googleapis.com/reservation-name"
+FLEX_MAX_HOURS = 168            # flex-start VMs run at most seven days (ResizeRequest: 604,800 s)
+FLEX_MIN_SECONDS = 600          # requested_run_duration: at least ten minutes
+_RESERVATION_NAME = re.compile(r"^(projects/[a-z][a-z0-9-]{4,28}[a-z0-9]/reservations/)?"
+                               r"[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
+
+
+@dataclass(frozen=True)
+class CapacityPlan:
+    provisioning_model: str          # STANDARD | SPOT | FLEX_START | RESERVATION_BOUND
+    automatic_restart: bool
+    preemptible: bool
+    termination_action: Optional[str]
+    max_run_seconds: Optional[int]   # the declared lifetime, where the model allows a limit
+    reservation: Optional[str]       # SPECIFIC_RESERVATION affinity on this name
+    resize_request: bool             # the group starts at 0 and one ResizeRequest adds every node
+    workload_policy: bool            # HIGH_THROUGHPUT workload policy on the group
+
+
+def lifetime_seconds(hours: Optional[float]) -> Optional[int]:
+    return None if hours is None else max(1, round(hours * 3600))
+
+
+def check_reservation_name(name: str) -> str:
+    if not _RESERVATION_NAME.match(name):
+        raise SpecError("clouds.gcp.capacity.reservation",
+                        f"{name!r} is not a GCP reservation name.",
+                        "Use the name `gcloud compute reservations list` shows (lowercase letters, "
+                        "digits and hyphens), or projects/<project>/reservations/<name> for a "
+                        "reservation shared from another project.")
+    return name
+
+
+def check_flex_lifetime(hours: Optional[float]) -> int:
+    """Flex-start needs the declared lifetime as its run duration: 10 minutes to 7 days."""
+    if hours is None:
+        raise SpecError("max_hours", "is required with clouds.gcp.capacity.type flex_start: "
+                        "flex-start VMs are granted for a fixed run duration and deleted after it.",
+                        f"Add max_hours: <hours> (at most {FLEX_MAX_HOURS}) at the top level of "
+                        "the spec, or use capacity type spot or reservation.")
+    seconds = lifetime_seconds(hours)
+    if seconds > FLEX_MAX_HOURS * 3600 or seconds < FLEX_MIN_SECONDS:
+        raise SpecError("max_hours", f"{hours:g} h is outside flex-start's run duration of "
+                        f"10 minutes to {FLEX_MAX_HOURS} h (seven days).",
+                        f"Declare at most {FLEX_MAX_HOURS} hours, or use capacity type reservation "
+                        "for longer runs.")
+    return seconds
+
+
+def capacity_plan(capacity_type: str, reservation: Optional[str], reservation_model: str,
+                  lifetime_hours: Optional[float]) -> CapacityPlan:
+    """Scheduling for one capacity type. Every model that takes a run limit gets the declared
+    lifetime as max_run_duration with DELETE (a MIG deletes a VM at its limit); a reservation-bound
+    VM ends with its reservation, which is paid for whole whether the VMs run or not."""
+    limit = lifetime_seconds(lifetime_hours)
+    if capacity_type == "spot":
+        return CapacityPlan("SPOT", False, True, "DELETE", limit, None, False, True)
+    if capacity_type == "flex_start":
+        return CapacityPlan("FLEX_START", False, False, "DELETE",
+                            check_flex_lifetime(lifetime_hours), None, True, True)
+    if capacity_type == "reservation":
+        name = check_reservation_name(reservation or "")
+        if reservation_model == "RESERVATION_BOUND":
+            # The reservation's own dense placement fixes where VMs go: no workload policy.
+            return CapacityPlan("RESERVATION_BOUND", True, False, "DELETE", None, name, False,
+                                False)
+        return CapacityPlan("STANDARD", True, False, "DELETE" if limit else None, limit, name,
+                            False, False)
+    return CapacityPlan("STANDARD", True, False, "DELETE" if limit else None, limit, None, False,
+                        True)
