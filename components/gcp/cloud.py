@@ -62,7 +62,7 @@ class GcpCloud(Cloud):
         "gcp:compute/instanceGroupManager:InstanceGroupManager",
         "gcp:compute/resourcePolicy:ResourcePolicy", "gcp:compute/globalAddress:GlobalAddress",
         "gcp:compute/router:Router", "gcp:compute/network:Network",
-        "gcp:compute/instanceTemplate:InstanceTemplate")
+        "gcp:compute/instanceTemplate:InstanceTemplate", "gcp:compute/resizeRequest:ResizeRequest")
 
     def offline_attributes(self, type_token: str, name: str, inputs: dict) -> dict:
         if type_token == "gcp:storage/bucket:Bucket":
