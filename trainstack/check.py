@@ -121,6 +121,9 @@ def check_command(
     verdicts = run_check(plan, config)
     for warning in warnings:
         err.print(f"warning: policy config: {warning}", markup=False, highlight=False)
+    from trainstack.bootstrap import deploy_notes
+    for note in deploy_notes(plan.cloud):
+        err.print(f"note: {note}", markup=False, highlight=False)
     if output == "json":
         print(render_json(plan, verdicts))
     elif output == "markdown":

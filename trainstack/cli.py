@@ -87,6 +87,10 @@ from trainstack.check import check_command  # noqa: E402  (issue 4: the policy p
 
 app.command("check")(user_errors(check_command))
 
+from trainstack.bootstrap import bootstrap_command, deploy_notes  # noqa: E402  (issue 8)
+
+app.command("bootstrap")(user_errors(bootstrap_command))
+
 
 def _echo(line: str) -> None:
     out.print(line, end="", markup=False, highlight=False)
@@ -102,9 +106,13 @@ def up(stack: str = RequiredStackOpt,
        skip_credential_check: bool = SkipCredentials):
     """Deploy a stack (needs the Pulumi CLI, provider plugins and cloud credentials)."""
     from trainstack import lifecycle
+    from trainstack import PROJECT_DIR
+    from trainstack.stacks import stack_config
     outputs = lifecycle.up(stack, echo=_echo, skip_credential_check=skip_credential_check)
     for key, value in sorted(outputs.items()):
         out.print(f"{key}: {value}", markup=False, highlight=False)
+    for note in deploy_notes(stack_config(PROJECT_DIR, stack).get("trainstack:cloud", "")):
+        err.print(f"note: {note}", markup=False, highlight=False)
 
 
 @app.command()

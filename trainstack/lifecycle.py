@@ -113,9 +113,15 @@ def _run(action: Callable[[], object]):
 
 def up(stack: str, echo: Callable[[str], None], project_dir: Path = PROJECT_DIR,
        skip_credential_check: bool = False) -> dict:
+    from trainstack.capacity_guard import pin_image, scale_back
     _, selected = select_stack(stack, project_dir, skip_credential_check)
-    result = _run(lambda: selected.up(on_output=echo))
-    return {k: v.value for k, v in result.outputs.items()}
+    try:
+        result = _run(lambda: selected.up(on_output=echo))
+    except DeployFailed as failed:  # no part of a cluster left billing (issue 8)
+        raise scale_back(selected, failed, stack, echo, _run) from None
+    outputs = {k: v.value for k, v in result.outputs.items()}
+    pin_image(selected, outputs, echo)
+    return outputs
 
 
 def destroy(stack: str, echo: Callable[[str], None], project_dir: Path = PROJECT_DIR,
