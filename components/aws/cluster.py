@@ -21,8 +21,9 @@ ROOT_VOLUME_GIB = 500
 
 
 class AwsGpuCluster(GpuCluster):
-    """EFA nodes (an Auto Scaling group in one subnet and a cluster placement group), FSx for
-    Lustre in the same subnet linked to an S3 bucket, an AWS Budgets alarm, tags everywhere."""
+    """EFA nodes (an Auto Scaling group in one subnet on a fixed launch-template version, in a
+    cluster placement group or a targeted reservation / Capacity Block), FSx for Lustre in the
+    same subnet linked to an S3 bucket, an AWS Budgets alarm, tags everywhere."""
 
     cloud = "aws"
 

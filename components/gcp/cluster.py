@@ -45,10 +45,11 @@ def _reservation_affinity(capacity: planning.CapacityPlan):
 
 
 class GcpGpuCluster(GpuCluster):
-    """Nodes from an instance template in one zonal managed instance group under a compact
-    placement policy, wired to a host VPC and the RoCE or GPUDirect NIC VPCs their type needs;
-    Managed Lustre in the same zone and placement policy; a GCS bucket in the region; a billing
-    budget with e-mail channels; the spec's tags as GCP labels everywhere labels exist."""
+    """Nodes from an instance template in one zonal managed instance group, obtained the way
+    `clouds.gcp.capacity` says (spot, flex-start through a ResizeRequest, a reservation) under a
+    HIGH_THROUGHPUT workload policy or the reservation's own placement, wired to a host VPC and
+    the RoCE or GPUDirect NIC VPCs their type needs; Managed Lustre in the same zone; a GCS bucket
+    in the region; a billing budget with e-mail channels; the spec's tags as GCP labels."""
 
     cloud = "gcp"
 
