@@ -251,3 +251,21 @@ def test_gcp_held_group_is_empty_and_asks_for_no_capacity(example_spec):
     assert one(plan, MIG).inputs["targetSize"] == 0 and plan.of_type(RESIZE) == []
     plan = plan_for(example_spec, "gcp", extra_config={"trainstack:holdNodes": "true"})
     assert one(plan, MIG).inputs["targetSize"] == 0
+
+
+def test_capacity_data_names_catalog_types_known_capacity_types_and_a_source():
+    from typing import get_args
+
+    from components import catalog
+    from components.spec import CapacityType
+    known = set(get_args(CapacityType))
+    types = {(t.cloud, t.name) for t in catalog.instance_types()}
+    facts = catalog.capacity_facts()
+    assert {(f.cloud, f.instance_type) for f in facts} == {k for k in types
+                                                           if k[0] in ("aws", "gcp")}
+    for fact in facts:
+        assert set(fact.types) <= known and fact.types, fact
+        assert fact.source and fact.as_of, fact
+        assert (fact.reservation_model in ("STANDARD", "RESERVATION_BOUND")) == (fact.cloud == "gcp")
+    assert "on_demand" not in catalog.capacity_fact("gcp", "a3-ultragpu-8g").types
+    assert "on_demand" not in catalog.capacity_fact("gcp", "a4-highgpu-8g").types
