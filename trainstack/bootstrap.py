@@ -60,8 +60,7 @@ NOT_SEEN_HINT = ("If AWS answers that the tag key was not found, billing has not
 def bootstrap(cloud: str, echo: Callable[[str], None], project_dir: Path = PROJECT_DIR,
               skip_credential_check: bool = False) -> dict:
     """Run the cloud's bootstrap program once; re-running it changes nothing."""
-    from trainstack.lifecycle import (DeployFailed, _run, backend_env, check_credentials,
-                                      pulumi_command)
+    from trainstack.lifecycle import DeployFailed, _run, backend_env, check_credentials, pulumi_command
     if cloud not in _PROGRAMS:
         raise SpecError(f"bootstrap {cloud}", "has nothing to do on this cloud.",
                         "Use one of: " + ", ".join(BOOTSTRAP_CLOUDS) + " (Google Cloud budgets "

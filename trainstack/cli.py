@@ -105,8 +105,7 @@ SkipCredentials = typer.Option(False, "--skip-credential-check",
 def up(stack: str = RequiredStackOpt,
        skip_credential_check: bool = SkipCredentials):
     """Deploy a stack (needs the Pulumi CLI, provider plugins and cloud credentials)."""
-    from trainstack import lifecycle
-    from trainstack import PROJECT_DIR
+    from trainstack import PROJECT_DIR, lifecycle
     from trainstack.stacks import stack_config
     outputs = lifecycle.up(stack, echo=_echo, skip_credential_check=skip_credential_check)
     for key, value in sorted(outputs.items()):

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from components.base import Cloud, Selection, register
 from components import catalog
+from components.base import Cloud, Selection, register
 from components.catalog import InstanceType, Price
 from components.gcp import planning
 from components.spec import ClusterSpec
