@@ -61,6 +61,8 @@ class AlicloudGpuCluster(GpuCluster):
             "filesystem_mount_name": CPFS_MOUNT,
             "filesystem_capacity_gib": fs["size"],
             "filesystem_storage_type": fs["storage_type"],
+            "filesystem_throughput_mbps_per_tib": planning.cpfs_tier_mbps_per_tib(
+                fs["storage_type"]),
             "filesystem_bucket_path": BUCKET_FILESET,
             "filesystem_dataflow_mbps": fs["dataflow_mbps"],
             "bucket_name": bucket.bucket,

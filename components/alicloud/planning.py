@@ -114,6 +114,10 @@ def cpfs_storage_type(throughput_mbps_per_tib: int) -> str:
     return "advance_100" if throughput_mbps_per_tib <= 100 else "advance_200"
 
 
+def cpfs_tier_mbps_per_tib(storage_type: str) -> int:
+    return 100 if storage_type == "advance_100" else 200
+
+
 def cpfs_throughput_mbps(capacity_gib: int, storage_type: str) -> float:
     """min{0.1 x GiB, 30,000} (advance_100) or min{0.2 x GiB, 45,000} MB/s (advance_200)."""
     per_gib, cap = (0.1, 30000) if storage_type == "advance_100" else (0.2, 45000)
