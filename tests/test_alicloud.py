@@ -7,6 +7,7 @@ import json
 from datetime import datetime, timedelta, timezone
 
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from components.alicloud import planning
@@ -359,6 +360,11 @@ def test_user_data_gives_each_node_its_rank_and_rank_zeros_address(plan):
         assert f"export NODE_RANK={i}\n" in env and "export NNODES=2\n" in env
         assert f"export MASTER_ADDR={nodes[0].inputs['privateIp']}\n" in env
         assert "NCCL_IB_HCA=erdma" in env
+        runcmd = yaml.safe_load(text)["runcmd"]  # valid cloud-config (YAML)
+        bucket = plan.outputs["bucket_name"]
+        assert any(c.startswith(f"ossfs {bucket} /mnt/oss ") and "-oram_role=" in c
+                   for c in runcmd)
+        assert any(f"health/node-{i}.json" in c for c in runcmd)
 
 
 def test_no_erdma_environment_on_a_tcp_type(plans):

@@ -19,8 +19,6 @@ def itype(name):
 
 @pytest.mark.parametrize("name, fabric, rdma, eris", [
     ("ecs.gn7e-c16g1.32xlarge", "tcp", False, 0),
-    ("ecs.ebmgn7e.32xlarge", "tcp", False, 0),
-    ("ecs.ebmgn7ex.32xlarge", "erdma", True, 2),
     ("ecs.sccgn7ex.32xlarge", "roce", True, 0),
     ("ecs.gn8v-8x.48xlarge", "erdma", True, 1),
     ("ecs.ebmgn8v.48xlarge", "erdma", True, 2),

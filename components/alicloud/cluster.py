@@ -249,9 +249,14 @@ class AlicloudGpuCluster(GpuCluster):
             # NCCL reaches eRDMA through its IB verbs transport (NCCL >= 2.19 per Alibaba PAI).
             env.update({"NCCL_IB_DISABLE": "0", "NCCL_IB_HCA": "erdma",
                         "NCCL_SOCKET_IFNAME": "eth0"})
-        health = (f"ossfs {bucket} /mnt/oss -o url=oss-{sel.region}-internal.aliyuncs.com "
-                  "-o ram_role=http://100.100.100.200/latest/meta-data/ram/security-credentials/"
+        # ossfs signs with the node's RAM role from the metadata server: no key on the node.
+        health = (f"ossfs {bucket} /mnt/oss -ourl=http://oss-{sel.region}-internal.aliyuncs.com "
+                  "-oram_role=http://100.100.100.200/latest/meta-data/ram/security-credentials/"
                   f"{planning.ram_name(spec.name, args.stack, 'node')}")
+        # ossfs is not in Ubuntu's archive; the shared boot steps install it. Until then a node
+        # without it says so in its boot log instead of failing silently.
+        need_ossfs = ("command -v ossfs >/dev/null || echo 'trainstack: ossfs is not installed; "
+                      "no health record' >&2")
         record = (f"echo \"{{\\\"node\\\": {index}, \\\"host\\\": \\\"$(hostname)\\\", "
                   f"\\\"gpus\\\": $(nvidia-smi -L | wc -l)}}\" > /mnt/oss/health/node-{index}.json")
         config = {
@@ -262,7 +267,7 @@ class AlicloudGpuCluster(GpuCluster):
                 # The CPFS POSIX client joins this node through the CPFS console or API
                 # (AddClient / Cloud Assistant); until then the mount target is named here.
                 f"echo {cpfs_domain} > /etc/trainstack-cpfs-mount-target",
-                health, "mkdir -p /mnt/oss/health", record],
+                need_ossfs, health, "mkdir -p /mnt/oss/health", record],
         }
         return "#cloud-config\n" + json.dumps(config, indent=1)
 

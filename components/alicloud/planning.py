@@ -45,7 +45,10 @@ def placement(itype: InstanceType, nodes: int) -> Placement:
 # -- network -----------------------------------------------------------------------------------
 VPC_CIDR = "10.44.0.0/16"
 NODE_CIDR = "10.44.0.0/20"   # the nodes, their ERIs, the CPFS mount target and the NAT gateway
-FIRST_NODE_HOST = 10         # node i gets host address 10 + i: rank 0's address is known up front
+# Node i gets a fixed address near the top of the vSwitch (10.44.15.200 + i), so rank 0's address
+# is known up front. The NAT gateway and CPFS (one address per 1.2 TiB) draw theirs from the same
+# vSwitch when created, before the nodes; the top of the range keeps the fixed ones out of their way.
+FIRST_NODE_HOST = 15 * 256 + 200
 
 
 def node_ip(index: int) -> str:
