@@ -287,6 +287,14 @@ def test_spot_buys_more_hours_at_the_spot_price(example_spec):
         assert hours == pytest.approx(20000 / sel.usd_per_hour, abs=1 / 3600)
 
 
+def test_top_level_spot_means_the_spot_strategy(example_spec):
+    example_spec["spot"] = True
+    plan = plan_for(example_spec, "alicloud")
+    assert {n.inputs["spotStrategy"] for n in plan.of_type(INSTANCE)} == {"SpotAsPriceGo"}
+    assert plan.outputs["usd_per_hour"] == pytest.approx(
+        2 * plan.inputs.selection.price.spot_usd_hr, abs=1e-3)
+
+
 def test_the_release_time_is_fixed_at_first_deploy(monkeypatch, example_spec):
     """Later `pulumi up`s must not move it: the nodes ignore changes to autoReleaseTime."""
     seen = {}

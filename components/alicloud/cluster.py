@@ -224,7 +224,6 @@ class AlicloudGpuCluster(GpuCluster):
                 auto_release_time=rel.at,
                 system_disk_category="cloud_essd", system_disk_size=SYSTEM_DISK_GIB,
                 system_disk_encrypted=True,
-                http_tokens="required",  # IMDSv2-style hardened metadata access
                 user_data=user_data,
                 description=f"trainstack {name}: node {i} of {spec.nodes}",
                 tags=tags, volume_tags=tags,
