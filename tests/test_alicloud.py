@@ -427,3 +427,10 @@ def test_stack_file_and_readme():
     assert "trainstack:cloud: alicloud" in stack and "alicloud:region: eu-central-1" in stack
     readme = (ROOT / "README.md").read_text()
     assert "Alibaba Cloud" in readme and "docs/alicloud.md" in readme
+
+
+def test_a_tag_alibaba_refuses_exits_2_before_any_resource(tmp_path, example_spec):
+    example_spec["tags"]["acs:team"] = "ml"
+    result = runner.invoke(app, ["plan", "--spec", str(write_spec(tmp_path, example_spec)),
+                                 "--cloud", "alicloud"])
+    assert_clean_error(result, "tags.acs:team", "acs:")

@@ -164,3 +164,19 @@ def test_nodes_trust_ecs():
 def test_idle_periods():
     assert planning.idle_alarm_times(60) == 12
     assert planning.idle_alarm_times(7) == 2
+
+
+# -- tags --------------------------------------------------------------------------------------
+
+def test_tag_count_and_reserved_prefixes(example_spec):
+    from components.spec import parse_spec
+    from components.tags import cluster_tags
+    example_spec["tags"] = {f"t{i}": "x" for i in range(14)}
+    planning.check_tags(cluster_tags(parse_spec(example_spec, "t"), "stack"))  # 18 + 2 = 20
+    example_spec["tags"]["t14"] = "x"
+    with pytest.raises(SpecError) as err:
+        planning.check_tags(cluster_tags(parse_spec(example_spec, "t"), "stack"))
+    assert err.value.field == "tags" and "at most 14 tags" in err.value.fix
+    with pytest.raises(SpecError) as err:
+        planning.check_tags({"aliyun-team": "ml"})
+    assert err.value.field == "tags.aliyun-team"

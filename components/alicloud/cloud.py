@@ -8,6 +8,7 @@ from components.base import Cloud, Selection, register
 from components.catalog import InstanceType
 from components.errors import SpecError
 from components.spec import ClusterSpec
+from components.tags import cluster_tags
 
 
 @register
@@ -21,6 +22,7 @@ class AlicloudCloud(Cloud):
         cap = spec.capacity(self.name)
         planning.capacity_args(cap.type, cap.reservation)  # capacity_block / flex_start: exit 2
         planning.cpfs_capacity_gib(spec.filesystem.capacity_gib)
+        planning.check_tags(cluster_tags(spec, "stack"))
 
     def select(self, spec: ClusterSpec) -> Selection:
         try:

@@ -13,6 +13,7 @@ from typing import Optional
 
 from components.catalog import InstanceType
 from components.errors import SpecError
+from components.tags import OWN_TAGS
 
 # -- placement ---------------------------------------------------------------------------------
 # A LowLatency deployment set keeps every instance in one zone, at most 20 per zone (cloud-map
@@ -219,6 +220,31 @@ def bucket_policy(bucket: str) -> str:
         {"Effect": "Allow", "Action": ["oss:GetObject", "oss:PutObject", "oss:DeleteObject",
                                        "oss:AbortMultipartUpload", "oss:ListParts"],
          "Resource": [f"acs:oss:*:*:{bucket}/*"]}]}, sort_keys=True)
+
+
+# -- tags --------------------------------------------------------------------------------------
+# At most 20 tags per resource (Alibaba VPC TagResources, alibabacloud.com/help/en/vpc/api-
+# tagresources); keys and values at most 128 characters, never starting with `aliyun`, `acs:`,
+# `http://` or `https://` (the pulumi-alicloud `tags` docstrings, cloud-map §4.2).
+MAX_TAGS = 20
+TAG_MAX_CHARS = 128
+_RESERVED_PREFIXES = ("aliyun", "acs:", "http://", "https://")
+BUCKET_EXTRA_TAGS = 2  # the bucket also carries cpfs-dataflow and the retain marker
+
+
+def check_tags(tags: dict[str, str]) -> None:
+    total = len(tags) + BUCKET_EXTRA_TAGS
+    if total > MAX_TAGS:
+        own = total - len([k for k in tags if k not in OWN_TAGS])
+        raise SpecError("tags", f"become {total} tags on the bucket with trainstack's own; Alibaba "
+                        f"Cloud allows at most {MAX_TAGS} per resource.",
+                        f"Keep at most {MAX_TAGS - own} tags.")
+    for key, value in tags.items():
+        for what, text in (("key", key), ("value", value)):
+            if len(text) > TAG_MAX_CHARS or text.lower().startswith(_RESERVED_PREFIXES):
+                raise SpecError(f"tags.{key}", f"the tag {what} {text!r} is not allowed on Alibaba "
+                                f"Cloud (at most {TAG_MAX_CHARS} characters, not starting with "
+                                "aliyun, acs:, http:// or https://).", "Rename or shorten it.")
 
 
 # -- names -------------------------------------------------------------------------------------
