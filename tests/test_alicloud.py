@@ -273,6 +273,8 @@ def test_a_declared_lifetime_shorter_than_the_budget_wins(plan):
     assert {n.inputs["autoReleaseTime"] for n in plan.of_type(INSTANCE)} == {
         "2026-12-05T08:00:00Z"}  # workload.max_hours: 96
     assert "max_hours" in plan.outputs["budget_protection"]
+    assert plan.outputs["auto_release_time"] == "2026-12-05T08:00:00Z"  # the nodes' own value
+    assert "2026-12-05T08:00:00Z" in plan.outputs["budget_protection"]
 
 
 def test_spot_buys_more_hours_at_the_spot_price(example_spec):

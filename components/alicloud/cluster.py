@@ -1,6 +1,7 @@
 """The Alibaba Cloud GPU cluster component: thin wiring over components.alicloud.planning."""
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import json
 
@@ -50,8 +51,11 @@ class AlicloudGpuCluster(GpuCluster):
             "nodes_note": NODES_ARE_PER_NODE,
             "placement_group": holder.id,
             "placement": place.why,
-            "auto_release_time": rel.at,
-            "budget_protection": planning.budget_note(rel, sel.usd_per_hour),
+            # The nodes' own value: after the first deploy it stays what that deploy set.
+            "auto_release_time": nodes[0].auto_release_time,
+            "budget_protection": nodes[0].auto_release_time.apply(
+                lambda at: planning.budget_note(dataclasses.replace(rel, at=at),
+                                                sel.usd_per_hour)),
             "idle_alarm": alarm.name,
             "access": ("Cloud Assistant / Session Manager (no public IP on any node): "
                        "`aliyun ecs StartTerminalSession --InstanceId <id>` or the ECS console's "
