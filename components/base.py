@@ -68,6 +68,12 @@ class Cloud:
     _UNSUPPORTED: dict[Feature, str] = {}
     # Where the zone facts behind a "not offered in this zone" error come from, for users.
     _ZONE_DATA_NOTE: str = ""
+    # The catalog's name for this cloud, where it differs from the Pulumi one ("alibaba").
+    catalog_name: str = ""
+
+    @property
+    def catalog_cloud(self) -> str:
+        return self.catalog_name or self.name
 
     def validate_location(self, spec: ClusterSpec) -> None:
         loc = spec.location(self.name)
@@ -161,19 +167,19 @@ class Cloud:
         loc = spec.location(self.name)
         gpus = _canonical_gpus(spec.gpu)
         if loc.instance_type:
-            itype = catalog.instance_type(self.name, loc.instance_type)
+            itype = catalog.instance_type(self.catalog_cloud, loc.instance_type)
             if itype.gpu not in gpus:
                 raise SpecError(f"clouds.{self.name}.instance_type",
                                 f"{itype.name} carries {itype.gpu}, which is not in gpu {spec.gpu}.",
                                 f"Add {itype.gpu} to gpu, or set instance_type to null.")
             candidates = [itype]
         else:
-            candidates = [t for g in gpus for t in _by_preference(self.name, g)]
+            candidates = [t for g in gpus for t in _by_preference(self.catalog_cloud, g)]
         if spec.interconnect == "rdma":
             rdma = [t for t in candidates if t.rdma]
             if not rdma:
                 offered = sorted(t.name for t in catalog.instance_types()
-                                 if t.cloud == self.name and t.rdma)
+                                 if t.cloud == self.catalog_cloud and t.rdma)
                 chosen = ", ".join(t.name for t in candidates) or "no candidate type"
                 raise SpecError("interconnect",
                                 f"'rdma' is required but {chosen} on {self.name} has no RDMA.",
@@ -182,7 +188,7 @@ class Cloud:
             candidates = rdma
         for gpu in gpus:
             for itype in (t for t in candidates if t.gpu == gpu):
-                row = catalog.price(self.name, itype.name, loc.region)
+                row = catalog.price(self.catalog_cloud, itype.name, loc.region)
                 if row is None or not self.zone_offers(row, loc.zone):
                     continue
                 use_rdma = itype.rdma and spec.interconnect != "tcp"
@@ -200,14 +206,14 @@ class Cloud:
     def _not_offered(self, spec, candidates, loc) -> SpecError:
         where, zone_problem = [], False
         for itype in candidates:
-            row = catalog.price(self.name, itype.name, loc.region)
+            row = catalog.price(self.catalog_cloud, itype.name, loc.region)
             zones = self.listed_zones(row) if row is not None else ()
             if zones:
                 zone_problem = True
                 where.append(f"{itype.name} ({itype.gpu}) in {loc.region} only in zone(s) "
                              f"{', '.join(zones)}")
             else:
-                regions = ", ".join(catalog.regions_offering(self.name, itype.name)) or "no region"
+                regions = ", ".join(catalog.regions_offering(self.catalog_cloud, itype.name)) or "no region"
                 where.append(f"{itype.name} ({itype.gpu}) in {regions}")
         field = f"clouds.{self.name}.zone" if zone_problem else "gpu"
         return SpecError(field, f"{self._not_offered_lead(candidates, loc)}none of {spec.gpu} is "

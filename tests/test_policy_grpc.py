@@ -87,7 +87,8 @@ def test_a_lower_max_monthly_usd_turns_a_pass_into_a_mandatory_violation(pack, p
     assert {d.policy for d in found} == {"spend-limit"}
     assert {d.level for d in found} == {"mandatory"}
     messages = " ".join(d.message for d in found)
-    assert "the budget amount is above the policy's maxMonthlyUsd" in messages
+    if stack != "alicloud":  # pulumi-alicloud has no budget resource to be above the cap
+        assert "the budget amount is above the policy's maxMonthlyUsd" in messages
     assert "the estimated monthly cost exceeds the policy's maxMonthlyUsd" in messages
     assert all(d.urn.startswith(f"urn:pulumi:{stack}::trainstack::") for d in found)
 

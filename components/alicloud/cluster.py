@@ -1,0 +1,299 @@
+"""The Alibaba Cloud GPU cluster component: thin wiring over components.alicloud.planning."""
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import json
+
+import pulumi
+from pulumi_alicloud import cms, ecs, kms, nas, oss, ram, vpc
+
+from components.alicloud import planning
+from components.base import ClusterArgs, GpuCluster
+from components.tags import RETAIN_TAG
+
+# Alibaba's public Ubuntu 22.04 image, newest first, among those the instance type supports.
+IMAGE_NAME_REGEX = "^ubuntu_22_04_x64"
+SYSTEM_DISK_GIB = 500
+CPFS_MOUNT = "/cpfs"
+BUCKET_FILESET = "/bucket/"       # the CPFS directory the OSS data flow imports to and exports from
+DATAFLOW_TAG = {"cpfs-dataflow": "true"}  # CreateDataFlow refuses a bucket without it (§9.1)
+NODES_ARE_PER_NODE = ("one ecs.Instance per node: eRDMA (network_interface_traffic_mode="
+                      "HighPerformance) cannot be set through EcsInstanceSet, an ess scaling "
+                      "configuration cannot join a deployment set, so no group resource gives "
+                      "eRDMA nodes in a LowLatency set")
+
+
+class AlicloudGpuCluster(GpuCluster):
+    """Per-node ECS instances with eRDMA in one vSwitch and a LowLatency deployment set (or an HPC
+    cluster for SCC types), CPFS in the same zone and vSwitch with a data flow to a private,
+    versioned, encrypted OSS bucket, a RAM role scoped to that bucket, an auto-release time that
+    keeps compute inside the budget, CloudMonitor idle-GPU alarms, tags everywhere."""
+
+    cloud = "alicloud"
+
+    def _build(self, name: str, args: ClusterArgs) -> dict[str, object]:
+        spec, sel, tags = args.spec, args.selection, args.tags
+        self.tags = tags
+        net = self._network(name, sel.zone, spec.access.ssh_cidrs)
+        bucket = self._bucket(name, spec.bucket.retain_on_destroy)
+        fs = self._filesystem(name, args, net, bucket)
+        role = self._identity(name, args, bucket)
+        place = planning.placement(sel.instance, spec.nodes)
+        holder = self._placement(name, place)
+        rel = planning.release(spec.budget.monthly_usd, sel.usd_per_hour, spec.lifetime_hours,
+                               planning.utc_now())
+        nodes = self._nodes(name, args, net, holder, place, role, fs, bucket, rel)
+        alarm = self._idle_alarm(name, args, nodes)
+        return {
+            "nodes": [n.instance_name for n in nodes],
+            "node_private_ips": [planning.node_ip(i) for i in range(spec.nodes)],
+            "nodes_note": NODES_ARE_PER_NODE,
+            "placement_group": holder.id,
+            "placement": place.why,
+            # The nodes' own value: after the first deploy it stays what that deploy set.
+            "auto_release_time": nodes[0].auto_release_time,
+            "budget_protection": nodes[0].auto_release_time.apply(
+                lambda at: planning.budget_note(dataclasses.replace(rel, at=at),
+                                                sel.usd_per_hour)),
+            "idle_alarm": alarm.name,
+            "access": ("Cloud Assistant / Session Manager (no public IP on any node): "
+                       "`aliyun ecs StartTerminalSession --InstanceId <id>` or the ECS console's "
+                       "Workbench; SSH only from access.ssh_cidrs through your own VPN/peering"),
+            "filesystem_id": fs["fs"].id,
+            "filesystem_dns": fs["mount"].mount_target_domain,
+            "filesystem_mount_name": CPFS_MOUNT,
+            "filesystem_capacity_gib": fs["size"],
+            "filesystem_storage_type": fs["storage_type"],
+            "filesystem_throughput_mbps_per_tib": planning.cpfs_tier_mbps_per_tib(
+                fs["storage_type"]),
+            "filesystem_bucket_path": BUCKET_FILESET,
+            "filesystem_dataflow_mbps": fs["dataflow_mbps"],
+            "bucket_name": bucket.bucket,
+            "node_role": role.role_name,
+            "region": sel.region,
+            "zone": sel.zone,
+        }
+
+    # -- network -------------------------------------------------------------------------------
+
+    def _network(self, name, zone, ssh_cidrs):
+        tags = self.tags
+        net = vpc.Network(f"{name}-vpc", vpc_name=f"{name}-vpc", cidr_block=planning.VPC_CIDR,
+                          description="trainstack cluster network", tags=tags, opts=self.child())
+        vsw = vpc.Switch(f"{name}-vsw", vswitch_name=f"{name}-nodes", vpc_id=net.id,
+                         cidr_block=planning.NODE_CIDR, zone_id=zone, tags=tags,
+                         opts=self.child())
+        # Inner accept: every member talks to every other (eRDMA, NCCL, CPFS); nothing else in.
+        sg = ecs.SecurityGroup(f"{name}-sg", security_group_name=f"{name}-cluster",
+                               vpc_id=net.id, inner_access_policy="Accept",
+                               description="trainstack cluster: node, eRDMA and CPFS traffic",
+                               tags=tags, opts=self.child())
+        for i, cidr in enumerate(ssh_cidrs):
+            family = ipaddress.ip_network(cidr, strict=False).version
+            ecs.SecurityGroupRule(
+                f"{name}-sg-ssh-{i}", security_group_id=sg.id, type="ingress",
+                ip_protocol="tcp", port_range="22/22", policy="accept", nic_type="intranet",
+                description="trainstack: SSH from access.ssh_cidrs only", opts=self.child(),
+                **({"cidr_ip": cidr} if family == 4 else {"ipv6_cidr_ip": cidr}))
+        # No public IP on a node: egress (packages, images, the CPFS client) through NAT.
+        nat = vpc.NatGateway(f"{name}-nat", vpc_id=net.id, vswitch_id=vsw.id,
+                             nat_gateway_name=f"{name}-nat", nat_type="Enhanced",
+                             payment_type="PayAsYouGo", network_type="internet", tags=tags,
+                             opts=self.child())
+        eip = ecs.EipAddress(f"{name}-nat-ip", address_name=f"{name}-nat",
+                             internet_charge_type="PayByTraffic", payment_type="PayAsYouGo",
+                             bandwidth="200", tags=tags, opts=self.child())
+        link = ecs.EipAssociation(f"{name}-nat-ip-link", allocation_id=eip.id,
+                                  instance_id=nat.id, instance_type="Nat", opts=self.child())
+        vpc.SnatEntry(f"{name}-snat", snat_table_id=nat.snat_table_ids,
+                      source_vswitch_id=vsw.id, snat_ip=eip.ip_address,
+                      opts=self.child(depends_on=[link]))
+        return {"vpc": net, "vswitch": vsw, "sg": sg}
+
+    # -- bucket --------------------------------------------------------------------------------
+
+    def _bucket(self, name, retain):
+        keep = self.child(retain_on_delete=retain)
+        # RETAIN_TAG lets the policy pack see the retention, which the analyzer protocol hides.
+        tags = {**self.tags, **DATAFLOW_TAG, **({RETAIN_TAG: "true"} if retain else {})}
+        bucket = oss.Bucket(
+            f"{name}-data", storage_class="Standard", redundancy_type="LRS",
+            force_destroy=not retain,
+            versioning=oss.BucketVersioningArgs(status="Enabled"),
+            server_side_encryption_rule=oss.BucketServerSideEncryptionRuleArgs(
+                sse_algorithm="AES256"),
+            tags=tags, opts=keep)
+        oss.BucketAcl(f"{name}-data-acl", bucket=bucket.bucket, acl="private", opts=keep)
+        oss.BucketPublicAccessBlock(f"{name}-data-public-access", bucket=bucket.bucket,
+                                    block_public_access=True, opts=keep)
+        return bucket
+
+    # -- filesystem ----------------------------------------------------------------------------
+
+    def _filesystem(self, name, args: ClusterArgs, net, bucket):
+        spec, zone, tags = args.spec, args.selection.zone, self.tags
+        size = planning.cpfs_capacity_gib(spec.filesystem.capacity_gib)
+        storage_type = planning.cpfs_storage_type(spec.filesystem.throughput_mbps_per_tib)
+        # CPFS server-side encryption wraps its data key with a KMS key (Alibaba CPFS "Data
+        # encryption"); the key outlives a destroy by its pending window.
+        key = kms.Key(f"{name}-fs-key", description=f"trainstack {name}: CPFS data key",
+                      key_usage="ENCRYPT/DECRYPT", pending_window_in_days=7, tags=tags,
+                      opts=self.child())
+        fs = nas.FileSystem(
+            f"{name}-fs", file_system_type="cpfs", protocol_type="cpfs",
+            storage_type=storage_type, capacity=size, zone_id=zone,
+            vpc_id=net["vpc"].id, vswitch_id=net["vswitch"].id,
+            encrypt_type=2, kms_key_id=key.id,
+            description=f"trainstack {name}: shared training data", tags=tags,
+            opts=self.child())
+        mount = nas.MountTarget(f"{name}-fs-mount", file_system_id=fs.id,
+                                vpc_id=net["vpc"].id, vswitch_id=net["vswitch"].id,
+                                security_group_id=net["sg"].id, network_type="Vpc",
+                                opts=self.child())
+        fileset = nas.Fileset(f"{name}-fs-bucket-fileset", file_system_id=fs.id,
+                              file_system_path=BUCKET_FILESET,
+                              description="trainstack: the OSS bucket's data in CPFS",
+                              opts=self.child(depends_on=[mount]))
+        mbps = planning.dataflow_throughput(size, storage_type)
+        nas.DataFlow(f"{name}-fs-bucket-flow", file_system_id=fs.id,
+                     fset_id=fileset.fileset_id,
+                     source_storage=bucket.bucket.apply(lambda b: f"oss://{b}"),
+                     throughput=mbps, source_security_type="SSL",
+                     description="trainstack: import from and export to the cluster bucket",
+                     opts=self.child(depends_on=[bucket]))  # the bucket carries its tag first
+        return {"fs": fs, "mount": mount, "size": size, "storage_type": storage_type,
+                "dataflow_mbps": mbps}
+
+    # -- identity ------------------------------------------------------------------------------
+
+    def _identity(self, name, args: ClusterArgs, bucket):
+        role = ram.Role(f"{name}-node-role",
+                        role_name=planning.ram_name(name, args.stack, "node"),
+                        assume_role_policy_document=planning.ecs_trust_policy(),
+                        description=f"trainstack {name}: the GPU nodes", tags=self.tags,
+                        opts=self.child())
+        policy = ram.Policy(f"{name}-bucket-policy",
+                            policy_name=planning.ram_name(name, args.stack, "bucket"),
+                            policy_document=bucket.bucket.apply(planning.bucket_policy),
+                            description=f"trainstack {name}: the cluster bucket only",
+                            tags=self.tags, opts=self.child())
+        ram.RolePolicyAttachment(f"{name}-node-bucket", role_name=role.role_name,
+                                 policy_name=policy.policy_name, policy_type="Custom",
+                                 opts=self.child())
+        return role
+
+    # -- placement -----------------------------------------------------------------------------
+
+    def _placement(self, name, place: planning.Placement):
+        if place.kind == "hpc_cluster":
+            return ecs.HpcCluster(f"{name}-hpc", name=f"{name}-hpc",
+                                  description="trainstack: SCC RoCE network", opts=self.child())
+        return ecs.EcsDeploymentSet(f"{name}-placement", strategy="LowLatency",
+                                    deployment_set_name=f"{name}-placement",
+                                    description="trainstack: eRDMA nodes close together",
+                                    opts=self.child())
+
+    # -- nodes ---------------------------------------------------------------------------------
+
+    def _nodes(self, name, args: ClusterArgs, net, holder, place, role, fs, bucket, rel):
+        spec, sel, tags = args.spec, args.selection, self.tags
+        cap = planning.capacity_args(sel.capacity.type, sel.capacity.reservation)
+        primary_eri, second_eri_card = planning.eri_layout(sel.instance, sel.use_rdma)
+        image = ecs.get_images_output(name_regex=IMAGE_NAME_REGEX, owners="system",
+                                      most_recent=True, instance_type=sel.instance.name,
+                                      opts=pulumi.InvokeOutputOptions(parent=self)).ids
+        nodes = []
+        for i in range(spec.nodes):
+            node = planning.node_name(name, i)
+            user_data = pulumi.Output.all(fs["mount"].mount_target_domain, bucket.bucket).apply(
+                lambda v, i=i: self._user_data(args, i, cpfs_domain=v[0], bucket=v[1]))
+            instance = ecs.Instance(
+                node, instance_name=node, host_name=node, instance_type=sel.instance.name,
+                image_id=image.apply(lambda ids: ids[0]),
+                vswitch_id=net["vswitch"].id, security_groups=[net["sg"].id],
+                private_ip=planning.node_ip(i),
+                internet_max_bandwidth_out=0,  # no public IP
+                instance_charge_type="PostPaid", spot_strategy=cap.spot_strategy,
+                private_pool_options_match_criteria=cap.private_pool_match,
+                private_pool_options_id=cap.private_pool_id,
+                deployment_set_id=holder.id if place.kind == "deployment_set" else None,
+                hpc_cluster_id=holder.id if place.kind == "hpc_cluster" else None,
+                network_interface_traffic_mode="HighPerformance" if primary_eri else "Standard",
+                network_interfaces=ecs.InstanceNetworkInterfacesArgs(
+                    network_card_index=second_eri_card, vswitch_id=net["vswitch"].id,
+                    security_group_ids=[net["sg"].id],
+                    network_interface_traffic_mode="HighPerformance")
+                if second_eri_card is not None else None,
+                auto_release_time=rel.at,
+                system_disk_category="cloud_essd", system_disk_size=SYSTEM_DISK_GIB,
+                system_disk_encrypted=True,
+                user_data=user_data,
+                description=f"trainstack {name}: node {i} of {spec.nodes}",
+                tags=tags, volume_tags=tags,
+                # The release time is fixed at first deploy: a later `up` must not move it.
+                opts=self.child(ignore_changes=["autoReleaseTime", "imageId"],
+                                depends_on=[fs["mount"]]))
+            ecs.RamRoleAttachment(f"{node}-role", instance_id=instance.id,
+                                  ram_role_name=role.role_name, opts=self.child())
+            nodes.append(instance)
+        return nodes
+
+    def _user_data(self, args: ClusterArgs, index: int, *, cpfs_domain: str, bucket: str) -> str:
+        """This node's cloud-config: only what is Alibaba-specific. To be replaced by the shared,
+        cloud-neutral boot steps (components/boot) when they land."""
+        spec, sel = args.spec, args.selection
+        primary_eri, _ = planning.eri_layout(sel.instance, sel.use_rdma)
+        env = {"TRAINSTACK_CLUSTER": spec.name, "NODE_RANK": str(index),
+               "NNODES": str(spec.nodes), "GPUS_PER_NODE": str(sel.instance.gpu_count),
+               "MASTER_ADDR": planning.node_ip(0), "MASTER_PORT": "29500",
+               "TRAINSTACK_BUCKET": bucket, "TRAINSTACK_SHARED": CPFS_MOUNT}
+        if primary_eri:
+            # NCCL reaches eRDMA through its IB verbs transport (NCCL >= 2.19 per Alibaba PAI).
+            env.update({"NCCL_IB_DISABLE": "0", "NCCL_IB_HCA": "erdma",
+                        "NCCL_SOCKET_IFNAME": "eth0"})
+        # ossfs signs with the node's RAM role from the metadata server: no key on the node.
+        health = (f"ossfs {bucket} /mnt/oss -ourl=http://oss-{sel.region}-internal.aliyuncs.com "
+                  "-oram_role=http://100.100.100.200/latest/meta-data/ram/security-credentials/"
+                  f"{planning.ram_name(spec.name, args.stack, 'node')}")
+        # ossfs is not in Ubuntu's archive; the shared boot steps install it. Until then a node
+        # without it says so in its boot log instead of failing silently.
+        need_ossfs = ("command -v ossfs >/dev/null || echo 'trainstack: ossfs is not installed; "
+                      "no health record' >&2")
+        record = (f"echo \"{{\\\"node\\\": {index}, \\\"host\\\": \\\"$(hostname)\\\", "
+                  f"\\\"gpus\\\": $(nvidia-smi -L | wc -l)}}\" > /mnt/oss/health/node-{index}.json")
+        config = {
+            "write_files": [{"path": "/etc/profile.d/trainstack.sh", "permissions": "0644",
+                             "content": "".join(f"export {k}={v}\n" for k, v in env.items())}],
+            "runcmd": [
+                f"mkdir -p {CPFS_MOUNT} /mnt/oss",
+                # The CPFS POSIX client joins this node through the CPFS console or API
+                # (AddClient / Cloud Assistant); until then the mount target is named here.
+                f"echo {cpfs_domain} > /etc/trainstack-cpfs-mount-target",
+                need_ossfs, health, "mkdir -p /mnt/oss/health", record],
+        }
+        return "#cloud-config\n" + json.dumps(config, indent=1)
+
+    # -- idle GPUs -----------------------------------------------------------------------------
+
+    def _idle_alarm(self, name, args: ClusterArgs, nodes):
+        spec, tags = args.spec, self.tags
+        contacts = [cms.AlarmContact(f"{name}-contact-{i}", alarm_contact_name=f"{name}-{i}",
+                                     describe=f"trainstack {name} budget and idle alarms",
+                                     channels_mail=email, opts=self.child())
+                    for i, email in enumerate(spec.budget.emails)]
+        group = cms.AlarmContactGroup(
+            f"{name}-contacts", alarm_contact_group_name=f"{name}-{args.stack}",
+            describe=f"trainstack {name}: who hears about idle GPUs",
+            contacts=[c.alarm_contact_name for c in contacts], opts=self.child())
+        dims = pulumi.Output.all(*[n.id for n in nodes]).apply(
+            lambda ids: json.dumps([{"instanceId": i} for i in ids]))
+        return cms.Alarm(
+            f"{name}-idle-gpus", name=f"{name}-idle-gpus", project=planning.GPU_METRIC_NAMESPACE,
+            metric=planning.GPU_UTILIZATION_METRIC, metric_dimensions=dims,
+            period=planning.ALARM_PERIOD_S, contact_groups=[group.alarm_contact_group_name],
+            escalations_warn=cms.AlarmEscalationsWarnArgs(
+                comparison_operator="<=", statistics="Average",
+                threshold=str(planning.IDLE_GPU_PERCENT),
+                times=planning.idle_alarm_times(spec.idle.teardown_after_minutes)),
+            tags=tags, opts=self.child())

@@ -1,0 +1,259 @@
+"""Pure Alibaba Cloud planning: placement, capacity, CPFS sizes, the budget's release time, the
+node addresses and the RAM policy. Plain functions of the spec and the catalog, tested without
+mocks (tests/test_alicloud_planning.py).
+"""
+from __future__ import annotations
+
+import ipaddress
+import json
+import math
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Optional
+
+from components.catalog import InstanceType
+from components.errors import SpecError
+from components.tags import OWN_TAGS
+
+# -- placement ---------------------------------------------------------------------------------
+# A LowLatency deployment set keeps every instance in one zone, at most 20 per zone (cloud-map
+# §9.3: Alibaba ECS "Deployment set", alibabacloud.com/help/zh/doc-detail/91258.htm).
+LOW_LATENCY_MAX_NODES = 20
+# SCC types (sccgn7ex) reach their RoCE network only inside an HPC cluster (cloud-map §4.2, §9.2).
+HPC_CLUSTER_FABRICS = ("roce",)
+
+
+@dataclass(frozen=True)
+class Placement:
+    kind: str    # deployment_set | hpc_cluster
+    why: str
+
+
+def placement(itype: InstanceType, nodes: int) -> Placement:
+    if itype.fabric in HPC_CLUSTER_FABRICS:
+        return Placement("hpc_cluster", f"{itype.name} reaches its SCC RoCE network only inside "
+                         "an HPC cluster")
+    if nodes > LOW_LATENCY_MAX_NODES:
+        raise SpecError("nodes", f"{nodes} nodes do not fit one LowLatency deployment set: "
+                        f"Alibaba Cloud allows at most {LOW_LATENCY_MAX_NODES} instances of a "
+                        "LowLatency set in one zone, and eRDMA needs the nodes close together.",
+                        f"Use at most {LOW_LATENCY_MAX_NODES} nodes on alicloud (larger 8-GPU "
+                        "nodes, or split the job), or pick another cloud for this size.")
+    return Placement("deployment_set", "LowLatency deployment set: all nodes in one zone, close "
+                     "together for eRDMA")
+
+
+# -- network -----------------------------------------------------------------------------------
+VPC_CIDR = "10.44.0.0/16"
+NODE_CIDR = "10.44.0.0/20"   # the nodes, their ERIs, the CPFS mount target and the NAT gateway
+# Node i gets a fixed address near the top of the vSwitch (10.44.15.200 + i), so rank 0's address
+# is known up front. The NAT gateway and CPFS (one address per 1.2 TiB) draw theirs from the same
+# vSwitch when created, before the nodes; the top of the range keeps the fixed ones out of their way.
+FIRST_NODE_HOST = 15 * 256 + 200
+
+
+def node_ip(index: int) -> str:
+    """Node i's fixed private address in the vSwitch: every node knows rank 0's address at boot."""
+    net = ipaddress.ip_network(NODE_CIDR)
+    return str(net.network_address + FIRST_NODE_HOST + index)
+
+
+def eri_layout(itype: InstanceType, use_rdma: bool) -> tuple[bool, Optional[int]]:
+    """(primary ENI is an ERI, network card index of a second ERI or None).
+
+    `NetworkInterfaceTrafficMode=HighPerformance` makes an ENI an Elastic RDMA Interface (cloud-map
+    §9.2). The primary ENI sits on network card 0; a type with two eRDMA-capable cards (ebmgn7ex,
+    ebmgn8v: 2 x 80 / 2 x 85 Gbit/s) gets its second ERI as the instance's one secondary ENI on
+    card 1, which ecs.Instance `network_interfaces` (a single object in pulumi-alicloud 4.0) allows.
+    """
+    if not use_rdma or itype.fabric != "erdma":
+        return False, None
+    return True, (1 if itype.rdma_nics >= 2 else None)
+
+
+# -- capacity ----------------------------------------------------------------------------------
+SPOT_STRATEGY = "SpotAsPriceGo"  # pay the market price, never above the pay-as-you-go price
+OFFERED_CAPACITY = ("on_demand", "spot", "reservation")
+
+
+@dataclass(frozen=True)
+class CapacityArgs:
+    spot_strategy: str                        # NoSpot | SpotAsPriceGo
+    private_pool_match: Optional[str]         # Target when a reservation is named
+    private_pool_id: Optional[str]
+
+
+def capacity_args(capacity_type: str, reservation: Optional[str]) -> CapacityArgs:
+    if capacity_type == "on_demand":
+        return CapacityArgs("NoSpot", None, None)
+    if capacity_type == "spot":
+        return CapacityArgs(SPOT_STRATEGY, None, None)
+    if capacity_type == "reservation":
+        # An elasticity assurance or capacity reservation is used through its private pool id
+        # (RunInstances PrivatePoolOptions.MatchCriteria=Target, .Id=<eap-/crp- id>).
+        return CapacityArgs("NoSpot", "Target", reservation)
+    raise SpecError("clouds.alicloud.capacity.type",
+                    f"{capacity_type!r} is not something Alibaba Cloud sells for ECS.",
+                    "Alibaba Cloud offers on_demand (pay-as-you-go), spot (preemptible, spot "
+                    "strategy) and reservation (an elasticity assurance or capacity reservation: "
+                    "give its private pool id as `reservation:`).")
+
+
+# -- CPFS --------------------------------------------------------------------------------------
+CPFS_STEP_GIB = 1200           # capacity grows in 1,200 GiB steps (cloud-map §9.1, confirmed)
+CPFS_MAX_GIB = 1024 * 1024     # 1 PiB
+DATAFLOW_THROUGHPUTS = (600, 1200, 1500)  # MB/s, CreateDataFlow (cloud-map §9.1)
+
+
+def cpfs_capacity_gib(requested: int) -> int:
+    size = CPFS_STEP_GIB * max(1, math.ceil(requested / CPFS_STEP_GIB))
+    if size > CPFS_MAX_GIB:
+        raise SpecError("filesystem.capacity_gib", f"{requested} GiB is above CPFS's 1 PiB.",
+                        "Ask for at most 1048576 GiB.")
+    return size
+
+
+def cpfs_storage_type(throughput_mbps_per_tib: int) -> str:
+    """advance_100 or advance_200 (baseline MB/s per TiB); 200 is the top general-purpose tier."""
+    return "advance_100" if throughput_mbps_per_tib <= 100 else "advance_200"
+
+
+def cpfs_tier_mbps_per_tib(storage_type: str) -> int:
+    return 100 if storage_type == "advance_100" else 200
+
+
+def cpfs_throughput_mbps(capacity_gib: int, storage_type: str) -> float:
+    """min{0.1 x GiB, 30,000} (advance_100) or min{0.2 x GiB, 45,000} MB/s (advance_200)."""
+    per_gib, cap = (0.1, 30000) if storage_type == "advance_100" else (0.2, 45000)
+    return min(per_gib * capacity_gib, cap)
+
+
+def dataflow_throughput(capacity_gib: int, storage_type: str) -> int:
+    """The smallest data-flow tier at or above what the file system itself can move."""
+    fs = cpfs_throughput_mbps(capacity_gib, storage_type)
+    return next((t for t in DATAFLOW_THROUGHPUTS if t >= fs), DATAFLOW_THROUGHPUTS[-1])
+
+
+# -- budget: the release time ------------------------------------------------------------------
+# pulumi-alicloud has no budget resource (cloud-map §4.2). What keeps compute inside the budget is
+# ECS auto-release: every node is released at a fixed time. ECS accepts a time at least 30 minutes
+# ahead and less than 3 years away (the ecs.Instance `auto_release_time` docstring).
+MIN_RELEASE = timedelta(minutes=30)
+MAX_RELEASE = timedelta(days=3 * 365 - 1)
+
+
+@dataclass(frozen=True)
+class Release:
+    hours: float
+    bound_by: str     # budget | lifetime
+    at: str           # RFC3339 UTC, whole seconds, as ECS wants it
+
+
+def release_hours(monthly_usd: float, usd_per_hour: float,
+                  lifetime_hours: Optional[float]) -> tuple[float, str]:
+    """Hours of compute the budget buys at the cluster's catalog price, or the declared lifetime
+    when that is shorter."""
+    budget_hours = monthly_usd / usd_per_hour
+    if lifetime_hours is not None and lifetime_hours < budget_hours:
+        return lifetime_hours, "lifetime"
+    return budget_hours, "budget"
+
+
+def release(monthly_usd: float, usd_per_hour: float, lifetime_hours: Optional[float],
+            now: datetime) -> Release:
+    hours, bound = release_hours(monthly_usd, usd_per_hour, lifetime_hours)
+    span = timedelta(hours=hours)
+    if span < MIN_RELEASE:
+        raise SpecError("budget.monthly_usd" if bound == "budget" else "max_hours",
+                        f"buys {hours * 60:.0f} minutes of this cluster; ECS auto-release must be "
+                        "at least 30 minutes ahead.", "Raise it, or use fewer nodes.")
+    span = min(span, MAX_RELEASE)
+    at = (now.astimezone(timezone.utc) + span).replace(microsecond=0)
+    # Rounded down to the second: the release never comes later than the budget allows.
+    return Release(hours, bound, at.strftime("%Y-%m-%dT%H:%M:%SZ"))
+
+
+def utc_now() -> datetime:
+    """The deploy-time clock (tests replace it). Read once, when the nodes are first created:
+    the nodes ignore later changes to their release time, so `pulumi up` never extends it."""
+    return datetime.now(timezone.utc)
+
+
+def budget_note(rel: Release, usd_per_hour: float) -> str:
+    cause = ("the spec's budget.monthly_usd at the catalog price"
+             if rel.bound_by == "budget" else "the declared lifetime (max_hours)")
+    return (f"Alibaba Cloud has no budget resource in pulumi-alicloud: trainstack releases every "
+            f"node at {rel.at} ({rel.hours:,.1f} h from first deploy, set by {cause}, "
+            f"{usd_per_hour:,.2f} USD/h). Released nodes are gone, with their disks; CPFS and "
+            "OSS are not released and keep billing. CloudMonitor alarms mail budget.emails when "
+            "the GPUs sit idle. There is no alarm on spend itself.")
+
+
+# -- idle alarm --------------------------------------------------------------------------------
+# CloudMonitor's GPU metric for an instance (namespace acs_ecs_dashboard; needs the CloudMonitor
+# agent, which Alibaba's public images ship).
+GPU_METRIC_NAMESPACE = "acs_ecs_dashboard"
+GPU_UTILIZATION_METRIC = "instance_gpu_gpu_usedutilization"
+IDLE_GPU_PERCENT = 5
+ALARM_PERIOD_S = 300
+
+
+def idle_alarm_times(teardown_after_minutes: int) -> int:
+    """How many 5-minute periods below the threshold make the GPUs idle."""
+    return max(1, math.ceil(teardown_after_minutes * 60 / ALARM_PERIOD_S))
+
+
+# -- identity ----------------------------------------------------------------------------------
+
+def ecs_trust_policy() -> str:
+    return json.dumps({"Version": "1", "Statement": [{
+        "Action": "sts:AssumeRole", "Effect": "Allow",
+        "Principal": {"Service": ["ecs.aliyuncs.com"]}}]}, sort_keys=True)
+
+
+def bucket_policy(bucket: str) -> str:
+    """Read and write the cluster's bucket, nothing else (what ossfs and the health record use)."""
+    return json.dumps({"Version": "1", "Statement": [
+        {"Effect": "Allow", "Action": ["oss:ListObjects", "oss:GetBucketInfo",
+                                       "oss:GetBucketLocation"],
+         "Resource": [f"acs:oss:*:*:{bucket}"]},
+        {"Effect": "Allow", "Action": ["oss:GetObject", "oss:PutObject", "oss:DeleteObject",
+                                       "oss:AbortMultipartUpload", "oss:ListParts"],
+         "Resource": [f"acs:oss:*:*:{bucket}/*"]}]}, sort_keys=True)
+
+
+# -- tags --------------------------------------------------------------------------------------
+# At most 20 tags per resource (Alibaba VPC TagResources, alibabacloud.com/help/en/vpc/api-
+# tagresources); keys and values at most 128 characters, never starting with `aliyun`, `acs:`,
+# `http://` or `https://` (the pulumi-alicloud `tags` docstrings, cloud-map §4.2).
+MAX_TAGS = 20
+TAG_MAX_CHARS = 128
+_RESERVED_PREFIXES = ("aliyun", "acs:", "http://", "https://")
+BUCKET_EXTRA_TAGS = 2  # the bucket also carries cpfs-dataflow and the retain marker
+
+
+def check_tags(tags: dict[str, str]) -> None:
+    total = len(tags) + BUCKET_EXTRA_TAGS
+    if total > MAX_TAGS:
+        own = total - len([k for k in tags if k not in OWN_TAGS])
+        raise SpecError("tags", f"become {total} tags on the bucket with trainstack's own; Alibaba "
+                        f"Cloud allows at most {MAX_TAGS} per resource.",
+                        f"Keep at most {MAX_TAGS - own} tags.")
+    for key, value in tags.items():
+        for what, text in (("key", key), ("value", value)):
+            if len(text) > TAG_MAX_CHARS or text.lower().startswith(_RESERVED_PREFIXES):
+                raise SpecError(f"tags.{key}", f"the tag {what} {text!r} is not allowed on Alibaba "
+                                f"Cloud (at most {TAG_MAX_CHARS} characters, not starting with "
+                                "aliyun, acs:, http:// or https://).", "Rename or shorten it.")
+
+
+# -- names -------------------------------------------------------------------------------------
+
+def node_name(cluster: str, index: int) -> str:
+    return f"{cluster}-node-{index}"
+
+
+def ram_name(cluster: str, stack: str, what: str) -> str:
+    """RAM role/policy names: letters, digits, `-`, at most 64 characters, unique per account."""
+    name = "".join(c if c.isalnum() or c == "-" else "-" for c in f"{cluster}-{stack}-{what}")
+    return name[:64]

@@ -1,0 +1,438 @@
+"""The Alibaba Cloud cluster under Pulumi's mock engine (issue 12): every part the issue names on
+the example (ebmgn8v, two ERIs), a one-ERI gn8v, a TCP-only gn7e and an SCC type in an HPC
+cluster, and each bad input refused before any resource."""
+import importlib
+import inspect
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from components.alicloud import planning
+from components.tags import CLUSTER_TAG, RETAIN_TAG
+from tests.conftest import ROOT, assert_clean_error, plan_for, write_spec
+from trainstack import engine
+from trainstack.cli import app
+
+INSTANCE = "alicloud:ecs/instance:Instance"
+DSET = "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet"
+HPC = "alicloud:ecs/hpcCluster:HpcCluster"
+SWITCH = "alicloud:vpc/switch:Switch"
+SG = "alicloud:ecs/securityGroup:SecurityGroup"
+SG_RULE = "alicloud:ecs/securityGroupRule:SecurityGroupRule"
+CPFS = "alicloud:nas/fileSystem:FileSystem"
+MOUNT = "alicloud:nas/mountTarget:MountTarget"
+FILESET = "alicloud:nas/fileset:Fileset"
+FLOW = "alicloud:nas/dataFlow:DataFlow"
+BUCKET = "alicloud:oss/bucket:Bucket"
+ROLE = "alicloud:ram/role:Role"
+POLICY = "alicloud:ram/policy:Policy"
+ROLE_LINK = "alicloud:ecs/ramRoleAttachment:RamRoleAttachment"
+ALARM = "alicloud:cms/alarm:Alarm"
+NOW = datetime(2026, 12, 1, 8, 0, 0, tzinfo=timezone.utc)
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock(monkeypatch):
+    monkeypatch.setattr(planning, "utc_now", lambda: NOW)
+
+
+def one(plan, token):
+    found = plan.of_type(token)
+    assert len(found) == 1, f"expected one {token}, got {[r.name for r in found]}"
+    return found[0]
+
+
+def by_id(plan):
+    """The mock engine gives every resource the id `<name>-id`: map ids back to resources."""
+    return {f"{r.name}-id": r for r in plan.resources}
+
+
+def gn8v(spec):
+    spec["clouds"]["alicloud"]["instance_type"] = "ecs.gn8v-8x.48xlarge"
+    return spec
+
+
+def gn7e(spec):
+    spec["gpu"] = ["A100-80GB"]
+    spec["clouds"]["alicloud"].update(region="ap-northeast-1", zone="ap-northeast-1b")
+    return spec
+
+
+def scc(spec):
+    spec["gpu"] = ["A100-80GB"]
+    spec["clouds"]["alicloud"].update(region="cn-beijing", zone="cn-beijing-i")
+    return spec
+
+
+CLUSTERS = {"ebmgn8v": (lambda s: s, "ecs.ebmgn8v.48xlarge", "eu-central-1a"),
+            "gn8v": (gn8v, "ecs.gn8v-8x.48xlarge", "eu-central-1a"),
+            "gn7e": (gn7e, "ecs.gn7e-c16g1.32xlarge", "ap-northeast-1b"),
+            "scc": (scc, "ecs.sccgn7ex.32xlarge", "cn-beijing-i")}
+
+
+@pytest.fixture(scope="module")
+def plans():
+    """One offline plan per cluster shape (the clock is fixed inside)."""
+    import copy
+
+    import yaml
+    base = yaml.safe_load((ROOT / "examples" / "cluster.yaml").read_text())
+    mp = pytest.MonkeyPatch()
+    mp.setattr(planning, "utc_now", lambda: NOW)
+    try:
+        return {key: plan_for(make(copy.deepcopy(base)), "alicloud")
+                for key, (make, _, _) in CLUSTERS.items()}
+    finally:
+        mp.undo()
+
+
+@pytest.fixture(params=sorted(CLUSTERS))
+def cluster(request, plans):
+    _, itype, zone = CLUSTERS[request.param]
+    return plans[request.param], itype, zone
+
+
+@pytest.fixture
+def plan(plans):
+    return plans["ebmgn8v"]
+
+
+def test_the_example_selects_erdma_nodes_in_frankfurt(plan):
+    sel = plan.inputs.selection
+    assert (sel.instance.name, sel.region, sel.zone, sel.use_rdma) == (
+        "ecs.ebmgn8v.48xlarge", "eu-central-1", "eu-central-1a", True)
+    assert [n.name for n in plan.of_type(INSTANCE)] == ["llm-finetune-node-0",
+                                                        "llm-finetune-node-1"]
+    assert "per node" in plan.outputs["nodes_note"] and "eRDMA" in plan.outputs["nodes_note"]
+
+
+def test_each_shape_picks_its_type(cluster):
+    plan, itype, zone = cluster
+    assert plan.inputs.selection.instance.name == itype
+    assert all(n.inputs["instanceType"] == itype for n in plan.of_type(INSTANCE))
+
+
+# ----------------------------------------------------------------------------- fabric
+
+def test_erdma_on_every_node_with_one_eri_per_erdma_card(plans):
+    for key, eris in (("ebmgn8v", 2), ("gn8v", 1)):
+        nodes = plans[key].of_type(INSTANCE)
+        assert len(nodes) == 2
+        for n in nodes:
+            found = [n.inputs["networkInterfaceTrafficMode"]]
+            secondary = n.inputs.get("networkInterfaces")
+            if secondary:
+                found.append(secondary["networkInterfaceTrafficMode"])
+                assert secondary["networkCardIndex"] == 1
+            assert found == ["HighPerformance"] * eris, (key, n.name)
+
+
+def test_types_without_eri_get_standard_interfaces(plans):
+    for key in ("gn7e", "scc"):
+        for n in plans[key].of_type(INSTANCE):
+            assert n.inputs["networkInterfaceTrafficMode"] == "Standard"
+            assert "networkInterfaces" not in n.inputs
+    assert "no eRDMA" in plans["gn7e"].outputs["interconnect"]
+
+
+def test_rdma_required_on_a_tcp_type_exits_2(tmp_path, example_spec):
+    spec = gn7e(example_spec)
+    spec["interconnect"] = "rdma"
+    spec["clouds"]["alicloud"]["instance_type"] = "ecs.gn7e-c16g1.32xlarge"
+    result = runner.invoke(app, ["plan", "--spec", str(write_spec(tmp_path, spec)),
+                                 "--cloud", "alicloud"])
+    assert_clean_error(result, "interconnect", "ecs.gn7e-c16g1.32xlarge")
+
+
+# ----------------------------------------------------------------------------- placement
+
+def test_every_node_in_the_low_latency_set_and_the_vswitch_zone(cluster):
+    plan, itype, zone = cluster
+    ids = by_id(plan)
+    vsw = one(plan, SWITCH)
+    assert vsw.inputs["zoneId"] == zone
+    for n in plan.of_type(INSTANCE):
+        assert ids[n.inputs["vswitchId"]] is vsw
+        assert plan.zone_of(n) == zone
+        if itype == "ecs.sccgn7ex.32xlarge":
+            assert ids[n.inputs["hpcClusterId"]].type == HPC
+            assert "deploymentSetId" not in n.inputs
+        else:
+            dset = ids[n.inputs["deploymentSetId"]]
+            assert dset.type == DSET and dset.inputs["strategy"] == "LowLatency"
+    assert len(plan.of_type(DSET) + plan.of_type(HPC)) == 1
+
+
+def test_twenty_one_nodes_in_a_low_latency_set_exit_2(tmp_path, example_spec):
+    example_spec["nodes"] = 21
+    example_spec["budget"]["monthly_usd"] = 500000
+    result = runner.invoke(app, ["plan", "--spec", str(write_spec(tmp_path, example_spec)),
+                                 "--cloud", "alicloud"])
+    assert_clean_error(result, "nodes", "at most 20", "LowLatency")
+
+
+def test_twenty_nodes_plan(example_spec):
+    example_spec["nodes"] = 20
+    example_spec["budget"]["monthly_usd"] = 500000
+    plan = plan_for(example_spec, "alicloud")
+    nodes = plan.of_type(INSTANCE)
+    assert len(nodes) == 20 and len({n.inputs["privateIp"] for n in nodes}) == 20
+
+
+# ----------------------------------------------------------------------------- network
+
+def test_no_public_ip_and_no_ingress_without_ssh_cidrs(plan):
+    for n in plan.of_type(INSTANCE):
+        assert n.inputs["internetMaxBandwidthOut"] == 0
+    assert one(plan, SG).inputs["innerAccessPolicy"] == "Accept"
+    assert plan.of_type(SG_RULE) == []
+    assert "Cloud Assistant" in plan.outputs["access"]
+
+
+def test_ssh_only_from_the_listed_cidrs(example_spec):
+    example_spec["access"]["ssh_cidrs"] = ["203.0.113.0/24", "2001:db8::/32"]
+    rules = plan_for(example_spec, "alicloud").of_type(SG_RULE)
+    assert len(rules) == 2
+    assert {(r.inputs.get("cidrIp"), r.inputs.get("ipv6CidrIp")) for r in rules} == {
+        ("203.0.113.0/24", None), (None, "2001:db8::/32")}
+    for r in rules:
+        assert (r.inputs["type"], r.inputs["ipProtocol"], r.inputs["portRange"]) == (
+            "ingress", "tcp", "22/22")
+
+
+# ----------------------------------------------------------------------------- CPFS and OSS
+
+def test_cpfs_in_the_nodes_zone_and_vswitch_fed_from_the_bucket(cluster):
+    plan, _, zone = cluster
+    ids = by_id(plan)
+    fs, vsw = one(plan, CPFS), one(plan, SWITCH)
+    assert (fs.inputs["fileSystemType"], fs.inputs["protocolType"]) == ("cpfs", "cpfs")
+    assert fs.inputs["zoneId"] == zone and ids[fs.inputs["vswitchId"]] is vsw
+    assert fs.inputs["capacity"] == 4800 and fs.inputs["capacity"] % 1200 == 0
+    assert fs.inputs["encryptType"] == 2 and fs.inputs["kmsKeyId"]
+    mount = one(plan, MOUNT)
+    assert ids[mount.inputs["fileSystemId"]] is fs and ids[mount.inputs["vswitchId"]] is vsw
+    fileset, flow, bucket = one(plan, FILESET), one(plan, FLOW), one(plan, BUCKET)
+    assert ids[fileset.inputs["fileSystemId"]] is fs
+    assert flow.inputs["sourceStorage"] == f"oss://{bucket.inputs.get('bucket', bucket.name)}"
+    assert flow.inputs["fsetId"] == "fset-offline" and flow.inputs["throughput"] in (600, 1200, 1500)
+    assert bucket.urn in flow.dependencies  # the bucket (and its cpfs-dataflow tag) comes first
+    assert bucket.inputs["tags"]["cpfs-dataflow"] == "true"
+
+
+def test_cpfs_capacity_rounds_up_to_a_1200_gib_step(example_spec):
+    example_spec["filesystem"]["capacity_gib"] = 5000
+    fs = one(plan_for(example_spec, "alicloud"), CPFS)
+    assert fs.inputs["capacity"] == 6000
+
+
+def test_bucket_private_versioned_encrypted_and_retained(plan):
+    bucket = one(plan, BUCKET)
+    assert bucket.retain_on_delete and bucket.inputs["forceDestroy"] is False
+    assert bucket.inputs["tags"][RETAIN_TAG] == "true"
+    assert bucket.inputs["versioning"] == {"status": "Enabled"}
+    assert bucket.inputs["serverSideEncryptionRule"]["sseAlgorithm"] == "AES256"
+    acl = one(plan, "alicloud:oss/bucketAcl:BucketAcl")
+    assert acl.inputs["acl"] == "private" and acl.retain_on_delete
+    block = one(plan, "alicloud:oss/bucketPublicAccessBlock:BucketPublicAccessBlock")
+    assert block.inputs["blockPublicAccess"] is True
+
+
+def test_bucket_not_retained_when_the_spec_says_so(example_spec):
+    example_spec["bucket"]["retain_on_destroy"] = False
+    bucket = one(plan_for(example_spec, "alicloud"), BUCKET)
+    assert not bucket.retain_on_delete and bucket.inputs["forceDestroy"] is True
+    assert RETAIN_TAG not in bucket.inputs["tags"]
+
+
+# ----------------------------------------------------------------------------- budget
+
+def _hours_until(stamp: str) -> float:
+    at = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    return (at - NOW).total_seconds() / 3600
+
+
+def test_auto_release_time_is_what_monthly_usd_buys_at_the_catalog_price(example_spec):
+    example_spec["workload"].pop("max_hours")  # no declared lifetime: the budget decides
+    plan = plan_for(example_spec, "alicloud")
+    sel = plan.inputs.selection
+    price = sel.price.ondemand_usd_hr * 2
+    expected = (NOW + timedelta(hours=20000 / price)).replace(microsecond=0)
+    stamps = {n.inputs["autoReleaseTime"] for n in plan.of_type(INSTANCE)}
+    assert stamps == {expected.strftime("%Y-%m-%dT%H:%M:%SZ")}
+    assert _hours_until(stamps.pop()) * price <= 20000
+    assert "no budget resource" in plan.outputs["budget_protection"]
+
+
+def test_a_declared_lifetime_shorter_than_the_budget_wins(plan):
+    assert {n.inputs["autoReleaseTime"] for n in plan.of_type(INSTANCE)} == {
+        "2026-12-05T08:00:00Z"}  # workload.max_hours: 96
+    assert "max_hours" in plan.outputs["budget_protection"]
+    assert plan.outputs["auto_release_time"] == "2026-12-05T08:00:00Z"  # the nodes' own value
+    assert "2026-12-05T08:00:00Z" in plan.outputs["budget_protection"]
+
+
+def test_spot_buys_more_hours_at_the_spot_price(example_spec):
+    example_spec["workload"].pop("max_hours")
+    example_spec["clouds"]["alicloud"]["capacity"] = {"type": "spot"}
+    plan = plan_for(example_spec, "alicloud")
+    for n in plan.of_type(INSTANCE):
+        assert n.inputs["spotStrategy"] == "SpotAsPriceGo"
+        hours = _hours_until(n.inputs["autoReleaseTime"])
+        sel = plan.inputs.selection
+        assert sel.usd_per_hour == pytest.approx(2 * sel.price.spot_usd_hr, abs=1e-4)
+        assert hours == pytest.approx(20000 / sel.usd_per_hour, abs=1 / 3600)
+
+
+def test_top_level_spot_means_the_spot_strategy(example_spec):
+    example_spec["spot"] = True
+    plan = plan_for(example_spec, "alicloud")
+    assert {n.inputs["spotStrategy"] for n in plan.of_type(INSTANCE)} == {"SpotAsPriceGo"}
+    assert plan.outputs["usd_per_hour"] == pytest.approx(
+        2 * plan.inputs.selection.price.spot_usd_hr, abs=1e-3)
+
+
+def test_the_release_time_is_fixed_at_first_deploy(monkeypatch, example_spec):
+    """Later `pulumi up`s must not move it: the nodes ignore changes to autoReleaseTime."""
+    seen = {}
+    original = engine._RecordingMonitor.RegisterResource
+
+    def record(self, request):
+        seen[request.name] = list(request.ignoreChanges)
+        return original(self, request)
+
+    monkeypatch.setattr(engine._RecordingMonitor, "RegisterResource", record)
+    plan = plan_for(example_spec, "alicloud")
+    for n in plan.of_type(INSTANCE):
+        assert "autoReleaseTime" in seen[n.name]
+
+
+def test_idle_gpu_alarm_watches_every_node(plan):
+    alarm = one(plan, ALARM)
+    assert (alarm.inputs["project"], alarm.inputs["metric"]) == (
+        "acs_ecs_dashboard", "instance_gpu_gpu_usedutilization")
+    dims = json.loads(alarm.inputs["metricDimensions"])
+    assert {d["instanceId"] for d in dims} == {f"{n.name}-id" for n in plan.of_type(INSTANCE)}
+    warn = alarm.inputs["escalationsWarn"]
+    assert (warn["comparisonOperator"], warn["times"]) == ("<=", 12)  # 60 min / 5 min periods
+    assert alarm.inputs["contactGroups"]
+
+
+# ----------------------------------------------------------------------------- capacity
+
+def test_reservation_uses_the_private_pool(example_spec):
+    example_spec["clouds"]["alicloud"]["capacity"] = {"type": "reservation",
+                                                      "reservation": "eap-bp1example"}
+    for n in plan_for(example_spec, "alicloud").of_type(INSTANCE):
+        assert n.inputs["privatePoolOptionsMatchCriteria"] == "Target"
+        assert n.inputs["privatePoolOptionsId"] == "eap-bp1example"
+        assert n.inputs["spotStrategy"] == "NoSpot"
+
+
+@pytest.mark.parametrize("kind", ["capacity_block", "flex_start"])
+def test_capacity_alibaba_does_not_sell_exits_2(tmp_path, example_spec, kind):
+    example_spec["clouds"]["alicloud"]["capacity"] = (
+        {"type": kind, "reservation": "x"} if kind == "capacity_block" else {"type": kind})
+    result = runner.invoke(app, ["plan", "--spec", str(write_spec(tmp_path, example_spec)),
+                                 "--cloud", "alicloud"])
+    assert_clean_error(result, "clouds.alicloud.capacity.type", "on_demand", "reservation")
+
+
+# ----------------------------------------------------------------------------- identity
+
+def test_node_role_reaches_only_the_cluster_bucket(plan):
+    role, policy, bucket = one(plan, ROLE), one(plan, POLICY), one(plan, BUCKET)
+    trust = json.loads(role.inputs["assumeRolePolicyDocument"])
+    assert trust["Statement"][0]["Principal"]["Service"] == ["ecs.aliyuncs.com"]
+    name = bucket.inputs.get("bucket", bucket.name)
+    doc = json.loads(policy.inputs["policyDocument"])
+    assert {r for s in doc["Statement"] for r in s["Resource"]} == {
+        f"acs:oss:*:*:{name}", f"acs:oss:*:*:{name}/*"}
+    links = plan.of_type(ROLE_LINK)
+    assert sorted(link.inputs["instanceId"] for link in links) == sorted(
+        f"{n.name}-id" for n in plan.of_type(INSTANCE))
+    assert {link.inputs["ramRoleName"] for link in links} == {role.inputs["roleName"]}
+
+
+# ----------------------------------------------------------------------------- boot
+
+def test_user_data_gives_each_node_its_rank_and_rank_zeros_address(plan):
+    nodes = plan.of_type(INSTANCE)
+    for i, n in enumerate(nodes):
+        text = n.inputs["userData"]
+        assert text.startswith("#cloud-config\n")
+        env = json.loads(text.split("\n", 1)[1])["write_files"][0]["content"]
+        assert f"export NODE_RANK={i}\n" in env and "export NNODES=2\n" in env
+        assert f"export MASTER_ADDR={nodes[0].inputs['privateIp']}\n" in env
+        assert "NCCL_IB_HCA=erdma" in env
+        runcmd = yaml.safe_load(text)["runcmd"]  # valid cloud-config (YAML)
+        bucket = plan.outputs["bucket_name"]
+        assert any(c.startswith(f"ossfs {bucket} /mnt/oss ") and "-oram_role=" in c
+                   for c in runcmd)
+        assert any(f"health/node-{i}.json" in c for c in runcmd)
+
+
+def test_no_erdma_environment_on_a_tcp_type(plans):
+    for n in plans["gn7e"].of_type(INSTANCE):
+        assert "NCCL_IB_HCA" not in n.inputs["userData"]
+
+
+# ----------------------------------------------------------------------------- tags
+
+def _takes_tags(token: str) -> bool:
+    _, module, cls = token.split(":")
+    mod = importlib.import_module(f"pulumi_alicloud.{module.split('/')[0]}")
+    return "tags" in inspect.signature(getattr(mod, cls)._internal_init).parameters
+
+
+def test_tags_on_every_resource_that_takes_them(cluster):
+    plan, _, _ = cluster
+    wanted = plan.inputs.spec.tags
+    custom = [r for r in plan.resources if r.custom]
+    taggable = [r for r in custom if _takes_tags(r.type)]
+    assert len(taggable) >= 12
+    for r in taggable:
+        tags = r.inputs.get("tags") or {}
+        assert tags.get(CLUSTER_TAG) == "llm-finetune", r.type
+        assert wanted.items() <= tags.items(), r.type
+    for n in plan.of_type(INSTANCE):
+        assert n.inputs["volumeTags"] == n.inputs["tags"]
+
+
+# ----------------------------------------------------------------------------- the commands
+
+def test_guardrail_policies_pass_on_every_shape(tmp_path, example_spec):
+    for key, (make, _, _) in CLUSTERS.items():
+        import copy
+        path = write_spec(tmp_path, make(copy.deepcopy(example_spec)), f"{key}.yaml")
+        result = runner.invoke(app, ["check", "--spec", str(path), "--cloud", "alicloud"])
+        assert result.exit_code == 0, (key, result.output)
+
+
+def test_compare_prices_alibaba_for_real(tmp_path, example_spec):
+    result = runner.invoke(app, ["compare", "--spec", str(write_spec(tmp_path, example_spec)),
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    row = next(r for r in json.loads(result.output)["clouds"] if r["cloud"] == "alicloud")
+    assert row["status"] == "ok" and row["instance_type"] == "ecs.ebmgn8v.48xlarge"
+    assert row["usd_per_hour"] == pytest.approx(2 * 58.2708)
+    assert row["filesystem"]["product"] == "CPFS" and row["filesystem"]["capacity_gib"] == 4800
+
+
+def test_stack_file_and_readme():
+    stack = (ROOT / "stacks" / "Pulumi.alicloud.yaml").read_text()
+    assert "trainstack:cloud: alicloud" in stack and "alicloud:region: eu-central-1" in stack
+    readme = (ROOT / "README.md").read_text()
+    assert "Alibaba Cloud" in readme and "docs/alicloud.md" in readme
+
+
+def test_a_tag_alibaba_refuses_exits_2_before_any_resource(tmp_path, example_spec):
+    example_spec["tags"]["acs:team"] = "ml"
+    result = runner.invoke(app, ["plan", "--spec", str(write_spec(tmp_path, example_spec)),
+                                 "--cloud", "alicloud"])
+    assert_clean_error(result, "tags.acs:team", "acs:")

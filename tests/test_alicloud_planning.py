@@ -1,0 +1,182 @@
+"""Alibaba Cloud planning functions (issue 12), without the mock engine."""
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from components import catalog
+from components.alicloud import planning
+from components.errors import SpecError
+
+NOW = datetime(2026, 12, 1, 8, 0, 0, tzinfo=timezone.utc)
+
+
+def itype(name):
+    return catalog.instance_type("alibaba", name)
+
+
+# -- catalog -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, fabric, rdma, eris", [
+    ("ecs.gn7e-c16g1.32xlarge", "tcp", False, 0),
+    ("ecs.sccgn7ex.32xlarge", "roce", True, 0),
+    ("ecs.gn8v-8x.48xlarge", "erdma", True, 1),
+    ("ecs.ebmgn8v.48xlarge", "erdma", True, 2),
+])
+def test_fabric_per_type_as_cloud_map_9_2_records_it(name, fabric, rdma, eris):
+    t = itype(name)
+    assert (t.fabric, t.rdma, t.rdma_nics, t.gpu_count) == (fabric, rdma, eris, 8)
+    assert t.source
+
+
+def test_unnamed_gpus_are_labelled_by_memory_never_as_h100_or_h200():
+    for t in catalog.instance_types():
+        if t.cloud == "alibaba" and (t.name.startswith("ecs.gn8") or "gn8v" in t.name):
+            assert t.gpu in ("H(96GB)", "H-e(141GB)"), t
+            assert str(t.gpu_memory_gb) in t.gpu
+
+
+def test_every_alibaba_price_row_cites_a_source_and_a_zone():
+    rows = [p for p in catalog.prices() if p.cloud == "alibaba"]
+    assert rows
+    for p in rows:
+        assert p.source and p.zones and all(z.startswith(p.region) for z in p.zones)
+
+
+# -- placement ---------------------------------------------------------------------------------
+
+def test_twenty_nodes_fit_a_low_latency_set_and_twenty_one_do_not():
+    assert planning.placement(itype("ecs.ebmgn8v.48xlarge"), 20).kind == "deployment_set"
+    with pytest.raises(SpecError) as err:
+        planning.placement(itype("ecs.ebmgn8v.48xlarge"), 21)
+    assert err.value.field == "nodes" and "20" in err.value.problem
+    assert "LowLatency" in err.value.problem
+
+
+def test_scc_types_go_to_an_hpc_cluster():
+    assert planning.placement(itype("ecs.sccgn7ex.32xlarge"), 4).kind == "hpc_cluster"
+
+
+def test_eri_layout_one_per_erdma_card():
+    assert planning.eri_layout(itype("ecs.ebmgn8v.48xlarge"), True) == (True, 1)
+    assert planning.eri_layout(itype("ecs.gn8v-8x.48xlarge"), True) == (True, None)
+    assert planning.eri_layout(itype("ecs.ebmgn8v.48xlarge"), False) == (False, None)
+    assert planning.eri_layout(itype("ecs.gn7e-c16g1.32xlarge"), True) == (False, None)
+    assert planning.eri_layout(itype("ecs.sccgn7ex.32xlarge"), True) == (False, None)
+
+
+def test_node_addresses_are_fixed_and_inside_the_vswitch():
+    import ipaddress
+    net = ipaddress.ip_network(planning.NODE_CIDR)
+    ips = [planning.node_ip(i) for i in range(20)]
+    assert len(set(ips)) == 20 and all(ipaddress.ip_address(ip) in net for ip in ips)
+
+
+# -- capacity ----------------------------------------------------------------------------------
+
+def test_capacity_types_alibaba_sells():
+    assert planning.capacity_args("on_demand", None).spot_strategy == "NoSpot"
+    assert planning.capacity_args("spot", None).spot_strategy == "SpotAsPriceGo"
+    res = planning.capacity_args("reservation", "eap-0123")
+    assert (res.private_pool_match, res.private_pool_id) == ("Target", "eap-0123")
+
+
+@pytest.mark.parametrize("kind", ["capacity_block", "flex_start"])
+def test_other_capacity_types_name_what_alibaba_offers(kind):
+    with pytest.raises(SpecError) as err:
+        planning.capacity_args(kind, "x")
+    assert err.value.field == "clouds.alicloud.capacity.type"
+    for offered in ("on_demand", "spot", "reservation", "elasticity assurance"):
+        assert offered in err.value.fix
+
+
+# -- CPFS --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("asked, got", [(1, 1200), (1200, 1200), (1201, 2400), (4800, 4800),
+                                        (5000, 6000)])
+def test_cpfs_capacity_in_1200_gib_steps(asked, got):
+    assert planning.cpfs_capacity_gib(asked) == got
+
+
+def test_cpfs_capacity_above_one_pib_is_refused():
+    with pytest.raises(SpecError, match="1 PiB"):
+        planning.cpfs_capacity_gib(2 * 1024 * 1024)
+
+
+def test_storage_type_and_dataflow_throughput():
+    assert planning.cpfs_storage_type(100) == "advance_100"
+    assert planning.cpfs_storage_type(250) == "advance_200"
+    assert planning.dataflow_throughput(2400, "advance_200") == 600      # 480 MB/s
+    assert planning.dataflow_throughput(4800, "advance_200") == 1200     # 960 MB/s
+    assert planning.dataflow_throughput(120000, "advance_200") == 1500   # capped at the top tier
+
+
+# -- budget ------------------------------------------------------------------------------------
+
+def test_release_time_is_what_the_budget_buys():
+    rel = planning.release(20000, 116.5416, None, NOW)
+    assert rel.bound_by == "budget"
+    hours = 20000 / 116.5416
+    expected = (NOW + timedelta(hours=hours)).replace(microsecond=0)
+    assert rel.at == expected.strftime("%Y-%m-%dT%H:%M:%SZ")
+    # never later than the budget allows: the cluster's cost up to the release is within budget
+    released = datetime.strptime(rel.at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    assert (released - NOW).total_seconds() / 3600 * 116.5416 <= 20000
+
+
+def test_a_shorter_lifetime_wins():
+    rel = planning.release(20000, 116.5416, 96, NOW)
+    assert (rel.bound_by, rel.at) == ("lifetime", "2026-12-05T08:00:00Z")
+    assert planning.release(1000, 116.5416, 96, NOW).bound_by == "budget"
+
+
+def test_release_is_utc_from_any_clock_zone():
+    shifted = NOW.astimezone(timezone(timedelta(hours=8)))
+    assert planning.release(20000, 100, 10, shifted).at == "2026-12-01T18:00:00Z"
+
+
+def test_release_under_thirty_minutes_is_refused():
+    with pytest.raises(SpecError) as err:
+        planning.release(10, 100, None, NOW)
+    assert err.value.field == "budget.monthly_usd"
+
+
+def test_budget_note_says_there_is_no_budget_resource():
+    note = planning.budget_note(planning.release(20000, 100, None, NOW), 100)
+    assert "no budget resource" in note and "2026-12-09T16:00:00Z" in note  # 200 h later
+
+
+# -- identity ----------------------------------------------------------------------------------
+
+def test_bucket_policy_names_only_the_bucket():
+    doc = json.loads(planning.bucket_policy("my-data"))
+    resources = {r for s in doc["Statement"] for r in s["Resource"]}
+    assert resources == {"acs:oss:*:*:my-data", "acs:oss:*:*:my-data/*"}
+    actions = [a for s in doc["Statement"] for a in s["Action"]]
+    assert all(a.startswith("oss:") and "*" not in a for a in actions)
+
+
+def test_nodes_trust_ecs():
+    doc = json.loads(planning.ecs_trust_policy())
+    assert doc["Statement"][0]["Principal"] == {"Service": ["ecs.aliyuncs.com"]}
+
+
+def test_idle_periods():
+    assert planning.idle_alarm_times(60) == 12
+    assert planning.idle_alarm_times(7) == 2
+
+
+# -- tags --------------------------------------------------------------------------------------
+
+def test_tag_count_and_reserved_prefixes(example_spec):
+    from components.spec import parse_spec
+    from components.tags import cluster_tags
+    example_spec["tags"] = {f"t{i}": "x" for i in range(14)}
+    planning.check_tags(cluster_tags(parse_spec(example_spec, "t"), "stack"))  # 18 + 2 = 20
+    example_spec["tags"]["t14"] = "x"
+    with pytest.raises(SpecError) as err:
+        planning.check_tags(cluster_tags(parse_spec(example_spec, "t"), "stack"))
+    assert err.value.field == "tags" and "at most 14 tags" in err.value.fix
+    with pytest.raises(SpecError) as err:
+        planning.check_tags({"aliyun-team": "ml"})
+    assert err.value.field == "tags.aliyun-team"
