@@ -15,6 +15,8 @@ from components.tags import cluster_tags
 class AlicloudCloud(Cloud):
     name = "alicloud"
     catalog_name = "alibaba"  # the price data's name for the cloud
+    # Elasticity assurances / private pools serve as reservations; no blocks, no flex-start.
+    _DEFAULT_CAPACITY = ("on_demand", "spot", "reservation")
     _ZONE_DATA_NOTE = " (zones: the price rows in components/catalog/prices.csv)"
 
     def validate_location(self, spec: ClusterSpec) -> None:
