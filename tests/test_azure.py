@@ -45,7 +45,7 @@ def h100(spec):
 def h200(spec):
     spec["gpu"] = ["H200"]
     spec["clouds"]["azure"].update(region="swedencentral", zone="2")
-    spec["budget"]["monthly_usd"] = 30000
+    spec["budget"]["monthly_usd"] = 40000
     spec["nodes"] = 3
     spec["filesystem"]["capacity_gib"] = 30 * 1024  # 32 TiB at 250 MB/s/TiB -> a /26
     return spec
