@@ -250,3 +250,40 @@ def test_bad_azure_input_exits_2_with_a_clear_message(tmp_path, example_spec, ed
     path = write_spec(tmp_path, example_spec)
     assert_clean_error(runner.invoke(app, ["plan", "--spec", str(path), "--cloud", "azure"]),
                        *fragments)
+
+
+# ----------------------------------------------------------------------------- deploy config
+
+def test_lustre_blob_access_is_granted_before_the_filesystem_when_configured(example_spec):
+    provider = "11111111-2222-3333-4444-555555555555"
+    plan = plan_for(example_spec, "azure",
+                    extra_config={"trainstack:azureLustreProviderObjectId": provider})
+    account, fs = one(plan, ACCOUNT), one(plan, AMLFS)
+    grants = [r for r in plan.of_type(ROLE) if r.inputs["principalId"] == provider]
+    assert sorted(r.inputs["roleDefinitionId"].rsplit("/", 1)[1] for r in grants) == sorted(
+        ["17d1049b-9a84-46fb-8f53-869881c3d3ab", "ba92f5b4-2d11-453d-a403-e96b0029c9fe"])
+    assert all(r.inputs["scope"] == f"{account.name}-id" for r in grants)
+    assert {r.urn for r in grants} <= set(fs.dependencies)
+    assert plan.outputs["filesystem_blob_access"].startswith("granted")
+
+
+def test_without_the_lustre_provider_id_the_plan_says_what_is_missing(example_spec):
+    plan = plan_for(example_spec, "azure")
+    assert plan.outputs["filesystem_blob_access"].startswith("MISSING")
+    assert "trainstack:azureLustreProviderObjectId" in plan.outputs["filesystem_blob_access"]
+
+
+def test_the_admin_ssh_key_comes_from_stack_config(example_spec):
+    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIExample user@host"
+    plan = plan_for(example_spec, "azure", extra_config={"trainstack:sshPublicKey": key})
+    linux = one(plan, VMSS).inputs["virtualMachineProfile"]["osProfile"]["linuxConfiguration"]
+    assert linux["disablePasswordAuthentication"] is True
+    assert linux["ssh"]["publicKeys"] == [{"keyData": key,
+                                           "path": "/home/azureuser/.ssh/authorized_keys"}]
+
+
+def test_the_subscription_in_the_spec_scopes_the_role_definitions(example_spec):
+    example_spec["clouds"]["azure"]["subscription_id"] = "12345678-aaaa-bbbb-cccc-1234567890ab"
+    role = one(plan_for(example_spec, "azure"), ROLE)
+    assert role.inputs["roleDefinitionId"].startswith(
+        "/subscriptions/12345678-aaaa-bbbb-cccc-1234567890ab/providers/")

@@ -1,8 +1,6 @@
 """The Azure GPU cluster component: thin wiring over components.azure.planning."""
 from __future__ import annotations
 
-from typing import Optional
-
 import pulumi
 from pulumi_azure_native import (authorization, compute, consumption, managedidentity, network,
                                  resources, storage, storagecache)
@@ -34,8 +32,13 @@ class AzureGpuCluster(GpuCluster):
             location=self.region, tags=self.tags, opts=self.child())
         subnets = self._network(name, layout, spec.access.ssh_cidrs)
         account, data, logs = self._storage(name, args)
-        identity = self._identity(name, account, spec.location("azure").subscription_id)
-        fs = self._filesystem(name, sku, fs_tib, subnets["filesystem"], data, logs)
+        subscription_id = spec.location("azure").subscription_id
+        self.subscription = pulumi.Output.from_input(
+            subscription_id or authorization.get_client_config_output(
+                opts=pulumi.InvokeOutputOptions(parent=self)).subscription_id)
+        identity = self._identity(name, account)
+        grants = self._lustre_blob_access(name, account)
+        fs = self._filesystem(name, sku, fs_tib, subnets["filesystem"], data, logs, grants)
         nodes = self._nodes(name, args, subnets["nodes"], identity)
         bastion = self._bastion(name, subnets["bastion"])
         budget = self._budget(name, args)
@@ -52,6 +55,9 @@ class AzureGpuCluster(GpuCluster):
             "filesystem_capacity_note": planning.lustre_note(
                 spec.filesystem.capacity_gib, spec.filesystem.throughput_mbps_per_tib),
             "filesystem_subnet": layout.filesystem,
+            "filesystem_blob_access": "granted to the HPC Cache Resource Provider" if grants else
+            "MISSING: set trainstack:azureLustreProviderObjectId (see docs/azure.md) before "
+            "pulumi up, or Managed Lustre cannot reach the container and its creation fails",
             "storage_account": account.name,
             "bucket_name": data.name,
             "node_identity_client_id": identity.client_id,
@@ -144,25 +150,40 @@ class AzureGpuCluster(GpuCluster):
 
     # -- identity ------------------------------------------------------------------------------
 
-    def _identity(self, name, account, subscription_id: Optional[str]):
+    def _identity(self, name, account):
         identity = managedidentity.UserAssignedIdentity(
             f"{name}-nodes-identity", resource_group_name=self.rg.name, location=self.region,
             tags=self.tags, opts=self.child())
-        subscription = subscription_id or authorization.get_client_config_output(
-            opts=pulumi.InvokeOutputOptions(parent=self)).subscription_id
         authorization.RoleAssignment(
             f"{name}-nodes-blob-access", principal_id=identity.principal_id,
             principal_type="ServicePrincipal", scope=account.id,
-            role_definition_id=pulumi.Output.from_input(subscription).apply(
-                lambda s: f"/subscriptions/{s}/providers/Microsoft.Authorization/"
-                f"roleDefinitions/{planning.BLOB_DATA_CONTRIBUTOR}"),
+            role_definition_id=self._role(planning.BLOB_DATA_CONTRIBUTOR),
             description="trainstack: the nodes read and write the cluster's blob container",
             opts=self.child())
         return identity
 
     # -- filesystem ----------------------------------------------------------------------------
 
-    def _filesystem(self, name, sku: planning.LustreSku, tib: int, subnet, data, logs):
+    def _lustre_blob_access(self, name, account) -> list:
+        """Managed Lustre reads and writes the HSM containers as the tenant's "HPC Cache Resource
+        Provider" service principal, which needs two roles on the account before the file system
+        is created (amlfs-prerequisites.md, "Access roles for blob integration"). Its object id
+        differs per tenant and only Microsoft Graph can look it up, so it comes from config."""
+        principal = pulumi.Config("trainstack").get("azureLustreProviderObjectId")
+        if not principal:
+            return []
+        return [authorization.RoleAssignment(
+            f"{name}-lustre-{key}", principal_id=principal, principal_type="ServicePrincipal",
+            scope=account.id, role_definition_id=self._role(role),
+            description="trainstack: Managed Lustre imports from and archives to the container",
+            opts=self.child()) for key, role in planning.LUSTRE_PROVIDER_ROLES.items()]
+
+    def _role(self, role_id: str) -> pulumi.Output[str]:
+        return self.subscription.apply(
+            lambda s: f"/subscriptions/{s}/providers/Microsoft.Authorization/roleDefinitions/"
+            f"{role_id}")
+
+    def _filesystem(self, name, sku: planning.LustreSku, tib: int, subnet, data, logs, grants):
         day, time = planning.MAINTENANCE_WINDOW
         return storagecache.AmlFilesystem(
             f"{name}-fs", resource_group_name=self.rg.name, location=self.region,
@@ -173,7 +194,7 @@ class AzureGpuCluster(GpuCluster):
             # Import from and archive to the cluster's container (Lustre HSM).
             hsm=storagecache.AmlFilesystemHsmArgs(settings=storagecache.AmlFilesystemHsmSettingsArgs(
                 container=data.id, logging_container=logs.id, import_prefix="/")),
-            tags=self.tags, opts=self.child())
+            tags=self.tags, opts=self.child(depends_on=grants))
 
     # -- nodes ---------------------------------------------------------------------------------
 
