@@ -287,3 +287,15 @@ def test_the_subscription_in_the_spec_scopes_the_role_definitions(example_spec):
     role = one(plan_for(example_spec, "azure"), ROLE)
     assert role.inputs["roleDefinitionId"].startswith(
         "/subscriptions/12345678-aaaa-bbbb-cccc-1234567890ab/providers/")
+
+
+def test_compare_prices_the_azure_plan_for_real():
+    import json
+
+    from tests.conftest import EXAMPLE
+    result = runner.invoke(app, ["compare", "--spec", str(EXAMPLE), "--json"])
+    assert result.exit_code == 0, result.output
+    row = next(r for r in json.loads(result.output)["clouds"] if r["cloud"] == "azure")
+    assert row["status"] == "ok" and row["instance_type"] == "Standard_ND96isr_H100_v5"
+    assert row["policy"]["verdict"] == "pass" and row["policy"]["checked"] >= 7
+    assert row["cost"]["filesystem"] > 0 and row["cost"]["total"] > row["cost"]["compute"]

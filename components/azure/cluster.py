@@ -52,6 +52,8 @@ class AzureGpuCluster(GpuCluster):
                 lambda c: planning.mount_command(c.mgs_address) if c else None),
             "filesystem_sku": sku.name,
             "filesystem_capacity_tib": fs_tib,
+            "filesystem_capacity_gib": fs_tib * 1024,
+            "filesystem_throughput_mbps_per_tib": sku.mbps_per_tib,
             "filesystem_capacity_note": planning.lustre_note(
                 spec.filesystem.capacity_gib, spec.filesystem.throughput_mbps_per_tib),
             "filesystem_subnet": layout.filesystem,
