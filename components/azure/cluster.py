@@ -224,7 +224,7 @@ class AzureGpuCluster(GpuCluster):
                     managed_disk=compute.VirtualMachineScaleSetManagedDiskParametersArgs(
                         storage_account_type="Premium_LRS"))),
             os_profile=compute.VirtualMachineScaleSetOSProfileArgs(
-                computer_name_prefix=f"{name}-"[:9], admin_username=planning.ADMIN_USER,
+                computer_name_prefix=planning.computer_name_prefix(name), admin_username=planning.ADMIN_USER,
                 custom_data=self._custom_data(args), linux_configuration=linux),
             network_profile=compute.VirtualMachineScaleSetNetworkProfileArgs(
                 network_interface_configurations=[

@@ -288,3 +288,8 @@ NVME_SCRATCH = ("set -e; disks=$(lsblk -dnpo NAME,MODEL | awk '/Direct Disk/ {pr
 def custom_data(text: str) -> str:
     """Azure takes custom data base64-encoded."""
     return base64.b64encode(text.encode()).decode()
+
+
+def computer_name_prefix(name: str) -> str:
+    """Linux host names of the scale set's VMs: the prefix plus a 6-character instance suffix."""
+    return (re.sub(r"[^a-z0-9-]", "-", name.lower()).strip("-")[:20] or "node") + "-"
