@@ -185,12 +185,19 @@ def test_bucket_not_kept_when_the_spec_says_so(example_spec):
 
 def test_node_identity_gets_blob_data_access_on_the_clusters_account_only(cluster):
     plan = cluster[0]
-    identity, role, account = one(plan, IDENTITY), one(plan, ROLE), one(plan, ACCOUNT)
-    assert role.inputs["scope"] == f"{account.name}-id"
-    assert role.inputs["roleDefinitionId"].endswith(
-        "/providers/Microsoft.Authorization/roleDefinitions/ba92f5b4-2d11-453d-a403-e96b0029c9fe")
-    assert role.inputs["principalId"] == "00000000-0000-0000-0000-00000000beef"  # the identity's
-    vmss = one(plan, VMSS)
+    identity, account, vmss = one(plan, IDENTITY), one(plan, ACCOUNT), one(plan, VMSS)
+    roles = {r.inputs["roleDefinitionId"].rsplit("/", 1)[1]: r for r in plan.of_type(ROLE)}
+    assert set(roles) == {"ba92f5b4-2d11-453d-a403-e96b0029c9fe",   # Storage Blob Data Contributor
+                          "acdd72a7-3385-48ef-bd42-f606fba81ae7"}   # Reader
+    blob, reader = roles["ba92f5b4-2d11-453d-a403-e96b0029c9fe"], \
+        roles["acdd72a7-3385-48ef-bd42-f606fba81ae7"]
+    assert blob.inputs["scope"] == f"{account.name}-id"
+    assert reader.inputs["scope"] == f"{vmss.name}-id"  # peers for rank discovery, nothing else
+    for role in (blob, reader):
+        assert role.inputs["roleDefinitionId"].startswith(
+            "/subscriptions/00000000-0000-0000-0000-000000000000/providers/"
+            "Microsoft.Authorization/roleDefinitions/")
+        assert role.inputs["principalId"] == "00000000-0000-0000-0000-00000000beef"  # identity's
     assert vmss.inputs["identity"] == {"type": "UserAssigned",
                                        "userAssignedIdentities": [f"{identity.name}-id"]}
 
@@ -260,6 +267,7 @@ def test_lustre_blob_access_is_granted_before_the_filesystem_when_configured(exa
                     extra_config={"trainstack:azureLustreProviderObjectId": provider})
     account, fs = one(plan, ACCOUNT), one(plan, AMLFS)
     grants = [r for r in plan.of_type(ROLE) if r.inputs["principalId"] == provider]
+    assert len(plan.of_type(ROLE)) == 4
     assert sorted(r.inputs["roleDefinitionId"].rsplit("/", 1)[1] for r in grants) == sorted(
         ["17d1049b-9a84-46fb-8f53-869881c3d3ab", "ba92f5b4-2d11-453d-a403-e96b0029c9fe"])
     assert all(r.inputs["scope"] == f"{account.name}-id" for r in grants)
@@ -284,9 +292,9 @@ def test_the_admin_ssh_key_comes_from_stack_config(example_spec):
 
 def test_the_subscription_in_the_spec_scopes_the_role_definitions(example_spec):
     example_spec["clouds"]["azure"]["subscription_id"] = "12345678-aaaa-bbbb-cccc-1234567890ab"
-    role = one(plan_for(example_spec, "azure"), ROLE)
-    assert role.inputs["roleDefinitionId"].startswith(
-        "/subscriptions/12345678-aaaa-bbbb-cccc-1234567890ab/providers/")
+    for role in plan_for(example_spec, "azure").of_type(ROLE):
+        assert role.inputs["roleDefinitionId"].startswith(
+            "/subscriptions/12345678-aaaa-bbbb-cccc-1234567890ab/providers/")
 
 
 def test_compare_prices_the_azure_plan_for_real():

@@ -40,6 +40,13 @@ class AzureGpuCluster(GpuCluster):
         grants = self._lustre_blob_access(name, account)
         fs = self._filesystem(name, sku, fs_tib, subnets["filesystem"], data, logs, grants)
         nodes = self._nodes(name, args, subnets["nodes"], identity)
+        # Rank discovery: `az login --identity` then `az vmss list-instances` on the nodes.
+        authorization.RoleAssignment(
+            f"{name}-nodes-peer-discovery", principal_id=identity.principal_id,
+            principal_type="ServicePrincipal", scope=nodes.id,
+            role_definition_id=self._role(planning.READER),
+            description="trainstack: the nodes list their scale set's instances (ranks)",
+            opts=self.child())
         bastion = self._bastion(name, subnets["bastion"])
         budget = self._budget(name, args)
         rg_name = self.rg.name
@@ -69,7 +76,7 @@ class AzureGpuCluster(GpuCluster):
                 lambda a: f"az network bastion ssh --name {a[0]} --resource-group {a[1]} "
                 f"--target-resource-id {a[2]}/virtualMachines/<instance-id> --auth-type AAD"),
             "rank_discovery": pulumi.Output.all(rg_name, nodes.name).apply(
-                lambda a: f"az vmss list-instances -g {a[0]} -n {a[1]} --query "
+                lambda a: f"az login --identity && az vmss list-instances -g {a[0]} -n {a[1]} --query "
                 "\"[].{id:instanceId,name:osProfile.computerName}\" -o tsv"),
             "region": self.region,
             "zone": self.zone,

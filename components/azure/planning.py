@@ -52,6 +52,8 @@ OS_DISK_GIB = 256
 
 # Built-in role "Storage Blob Data Contributor" (the same id in every tenant).
 BLOB_DATA_CONTRIBUTOR = "ba92f5b4-2d11-453d-a403-e96b0029c9fe"
+# Built-in "Reader": on the scale set only, so a node can list its peers (rank discovery).
+READER = "acdd72a7-3385-48ef-bd42-f606fba81ae7"
 # What Managed Lustre's service principal needs on the account for blob integration
 # (amlfs-prerequisites.md): Storage Account Contributor and Storage Blob Data Contributor.
 LUSTRE_PROVIDER_ROLES = {"account-contributor": "17d1049b-9a84-46fb-8f53-869881c3d3ab",
