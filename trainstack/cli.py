@@ -178,8 +178,8 @@ def _quiet_stdout() -> None:
 
 
 def main() -> None:
-    from trainstack.cli_common import widen_when_piped
-    widen_when_piped()
+    from trainstack.cli_common import prepare_consoles
+    prepare_consoles()
     try:
         app()
     except BrokenPipeError:

@@ -85,6 +85,22 @@ def render_plan(stack: Optional[str], spec: Optional[Path], cloud: Optional[str]
     return render(config, stack=name, project_dir=folder)
 
 
+def check_output_file(path: Optional[Path], option: str) -> None:
+    """An output file the command will write: its folder exists and it is not a folder itself."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise SpecError(f"{option} {path}", "is a directory.", "Pass a file name, e.g. "
+                        f"{path / 'report.html'}.")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise SpecError(f"{option} {path}", f"cannot be written: the folder {parent} does not "
+                        "exist.", f"Create it first (mkdir -p {parent}) or pick another path.")
+    if path.exists() and not os.access(path, os.W_OK) or not os.access(parent, os.W_OK):
+        raise SpecError(f"{option} {path}", "cannot be written (no permission).",
+                        "Pick a path you can write.")
+
+
 # -- output ------------------------------------------------------------------------------------
 # Rich wraps at 80 columns when stdout is not a terminal; piped output (grep, less, a CI log)
 # should keep each table row on one line instead. COLUMNS, when set, still wins.
@@ -95,13 +111,27 @@ def console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, soft_wrap=True)
 
 
-def widen_when_piped() -> None:
-    """Give every trainstack console a wide page when its stream is not a terminal."""
-    if os.environ.get("COLUMNS"):
-        return
+def _reader_gone(stream_console: Console) -> None:
+    """Rich's on_broken_pipe, but exit 0: `trainstack plan | head` closing the pipe is the
+    reader saying "enough", not a failure."""
+    stream_console.quiet = True
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    raise SystemExit(0)
+
+
+def prepare_consoles() -> None:
+    """For the real command line (main()): every trainstack console exits 0 on a closed pipe,
+    and gets a wide page when its stream is not a terminal (unless COLUMNS is set)."""
+    wide = not os.environ.get("COLUMNS")
     for name, module in list(sys.modules.items()):
         if not name.startswith("trainstack") or module is None:
             continue
         for value in list(vars(module).values()):
-            if isinstance(value, Console) and not value.is_terminal:
-                value.width = PIPED_WIDTH
+            if isinstance(value, Console):
+                value.on_broken_pipe = (lambda c=value: _reader_gone(c))
+                if wide and not value.is_terminal:
+                    value.width = PIPED_WIDTH
