@@ -191,13 +191,15 @@ class Cloud:
                 regions = ", ".join(catalog.regions_offering(self.name, itype.name)) or "no region"
                 where.append(f"{itype.name} ({itype.gpu}) in {regions}")
         field = f"clouds.{self.name}.zone" if zone_problem else "gpu"
-        offered = ("Offered: " + "; ".join(where) + "." if where else
-                   f"The catalog has no {self.name} instance type with any of these GPUs.")
-        return SpecError(field, f"{self._not_offered_lead(candidates, loc)}none of {spec.gpu} is "
-                         f"offered on {self.name} in {loc.zone} "
-                         f"({loc.region}) by trainstack's catalog.",
-                         offered + " Change the region/zone or the gpu "
-                         f"list{self._ZONE_DATA_NOTE}.")
+        problem = (f"{self._not_offered_lead(candidates, loc)}none of {spec.gpu} is offered on "
+                   f"{self.name} in {loc.zone} ({loc.region}) by trainstack's catalog.")
+        if not where:  # no instance type of this cloud carries any of the GPUs at all
+            gpus = sorted({t.gpu for t in catalog.instance_types() if t.cloud == self.name})
+            return SpecError("gpu", problem, f"The catalog has no {self.name} instance type with "
+                             f"any of them; {self.name} has: {', '.join(gpus) or 'none'}. Change "
+                             "the gpu list.")
+        return SpecError(field, problem, "Offered: " + "; ".join(where) + ". Change the "
+                         f"region/zone or the gpu list{self._ZONE_DATA_NOTE}.")
 
 
 def _canonical_gpus(names: list[str]) -> list[str]:
