@@ -314,8 +314,8 @@ def test_aws_tags_with_international_letters_and_allowed_symbols_pass(example_sp
 
 
 def test_aws_counts_trainstacks_own_tags_against_the_limit_of_50(example_spec):
-    from components.tags import cluster_tags
     from components.spec import parse_spec
+    from components.tags import cluster_tags
     own = len(cluster_tags(parse_spec(example_spec), "s")) - len(example_spec["tags"]) + 1
     fits = {f"k{i}": "v" for i in range(50 - own)}
     plan = plan_for({**example_spec, "tags": fits}, "aws")

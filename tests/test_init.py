@@ -31,7 +31,7 @@ def test_init_then_plan_in_an_empty_folder_works_offline(tmp_path):
                 *(f"stacks/Pulumi.{c}.yaml" for c in implemented_clouds())}
     written = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()}
     assert expected <= written
-    main = (tmp_path / "__main__.py").read_text().strip().splitlines()
+    main = [line for line in (tmp_path / "__main__.py").read_text().splitlines() if line]
     assert len(main) == 2 and "components.program import run" in main[0]
     project = yaml.safe_load((tmp_path / "Pulumi.yaml").read_text())
     assert project["runtime"]["name"] == "python" and project["stackConfigDir"] == "stacks"
@@ -104,7 +104,7 @@ def test_init_into_a_file_is_refused(tmp_path):
 
 
 def test_the_repositorys_own_program_is_the_same_two_liner():
-    main = (ROOT / "__main__.py").read_text().strip().splitlines()
+    main = [line for line in (ROOT / "__main__.py").read_text().splitlines() if line]
     assert len(main) == 2
     assert main[0].startswith("from components.program import run") and main[1] == "run(__file__)"
 

@@ -185,7 +185,7 @@ def main() -> None:
     except BrokenPipeError:
         _quiet_stdout()
         sys.exit(0)
-    except SystemExit as done:
+    except SystemExit:
         # typer turns EPIPE into exit 1 after swapping stdout for click's PacifyFlushWrapper:
         # the reader closed the pipe, which is how `head` says "enough", not a failure.
         if type(sys.stdout).__name__ == "PacifyFlushWrapper":

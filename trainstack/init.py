@@ -20,6 +20,7 @@ from components.program import PROJECT, PROVIDER_REGION_KEYS
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 MAIN_PY = """from components.program import run  # the trainstack Pulumi program
+
 run(__file__)
 """
 

@@ -7,11 +7,10 @@ from pathlib import Path
 
 from components.aws import planning
 from components.base import Cloud, register
-from components.errors import SpecError
 from components.catalog import Price
+from components.errors import SpecError
 from components.spec import ClusterSpec
 from components.tags import check_aws_tags
-
 
 _AZ_FILE = Path(__file__).resolve().parents[1] / "catalog" / "aws_zones.csv"
 
