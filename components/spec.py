@@ -270,8 +270,14 @@ class ClusterSpec(_Strict):
         return loc
 
 
+_PLAIN_SEGMENT = re.compile(r"^[][A-Za-z0-9_:@/+=-]+$")
+
+
 def _field_path(loc: tuple) -> str:
-    return ".".join(str(p) for p in loc) or "(top level)"
+    """`budget.emails.0`; a key that is blank, spaced or odd is quoted so it stays visible."""
+    parts = [str(p) if isinstance(p, int) or _PLAIN_SEGMENT.match(str(p)) else repr(str(p))
+             for p in loc]
+    return ".".join(parts) or "(top level)"
 
 
 _HINTS = {
@@ -355,7 +361,8 @@ def read_text(path: Path, what: str = "file") -> str:
     except UnicodeDecodeError as err:
         raise SpecError(str(path), f"is not {encoding.upper().replace('-SIG', '')} text (byte "
                         f"0x{raw[err.start]:02x} at offset {err.start}).",
-                        f"Save the {what} as UTF-8 (a binary file cannot be one).") from None
+                        f"Pass a text file: save the {what} as UTF-8 (UTF-16 with a "
+                        "byte-order mark works too).") from None
     if "\x00" in text:
         raise SpecError(str(path), "contains NUL characters, so it is not a text file.",
                         f"Pass the {what} itself, saved as UTF-8.")

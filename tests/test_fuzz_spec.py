@@ -11,13 +11,13 @@ import tempfile
 from pathlib import Path
 
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from components.base import implemented_clouds, plan_selection
 from components.errors import SpecError
-from components.spec import parse_spec, read_spec_data
+from components.spec import ClusterSpec, parse_spec, read_spec_data
 from tests.conftest import EXAMPLE
 from trainstack.cli import app
 
@@ -83,7 +83,10 @@ def _plans_or_names_a_field(data) -> None:
         for cloud in spec.clouds.configured():
             if cloud in implemented_clouds():
                 plan_selection(spec, cloud)
+        event("plans")
     except SpecError as err:
+        root = err.field.split(".")[0]
+        event("bad input: " + (root if root in ClusterSpec.model_fields else "another key/file"))
         assert isinstance(err.field, str) and err.field.strip(), err
         assert err.problem.strip(), err
         assert str(err).startswith(err.field)
@@ -116,6 +119,7 @@ def test_mutated_spec_files_in_any_encoding_read_or_name_the_file(mutations, enc
         try:
             data = read_spec_data(path)
         except SpecError as err:
+            event(f"file refused ({encoding})")
             assert err.field == str(path), err
             return
         _plans_or_names_a_field(data)
@@ -133,6 +137,7 @@ def test_mutated_specs_through_the_whole_plan_command(mutations, cloud):
         path.write_text(yaml.safe_dump(_mutated(mutations), allow_unicode=True), encoding="utf-8")
         result = runner.invoke(app, ["plan", "--spec", str(path), "--cloud", cloud, "--json"])
     assert result.exit_code in (0, 2), result.output
+    event(f"exit {result.exit_code}")
     if result.exit_code == 2:
         assert result.output.startswith("error: "), result.output
         assert "Traceback" not in result.output
