@@ -37,6 +37,8 @@ def _read_policy_config(path: Path):
     UTF-16 BOM file, components.spec.read_text): a bad encoding is exit 2, not a traceback."""
     from components.spec import read_text
     from policies.pack_config import PolicyConfigError, parse
+    if not path.exists():
+        raise PolicyConfigError(f"{path}: cannot be read (it does not exist)")
     text = read_text(path, "policy config")
     if not text.strip():
         return {}
