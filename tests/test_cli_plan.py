@@ -102,6 +102,15 @@ def test_gcp_labels_keep_international_letters_and_report_what_changes(tmp_path,
     text = _plan_spec(tmp_path, example_spec)
     assert "tag project: 'ML Team!' becomes the gcp label project: 'ml_team_'" in text.output
     assert "tag team" not in text.output
+    example_spec["tags"] = {"notes": "n" * 70}     # GCP values hold at most 63 characters
+    cut = json.loads(_plan_spec(tmp_path, example_spec, "--json").output)["tag_changes"]
+    assert cut == [{"tag": "notes", "value": "n" * 70, "label": "notes", "label_value": "n" * 63}]
+
+
+def test_aws_plans_report_no_tag_changes(tmp_path, example_spec):
+    example_spec["tags"]["team"] = "机器学习"
+    del example_spec["clouds"]["gcp"]
+    assert json.loads(_plan_spec(tmp_path, example_spec, "--json").output)["tag_changes"] == []
 
 
 def test_plan_without_cloud_takes_the_specs_only_cloud(tmp_path, example_spec):
