@@ -75,13 +75,24 @@ class Cloud:
     def catalog_cloud(self) -> str:
         return self.catalog_name or self.name
 
+    # How a zone is named after its region: AWS `us-east-1a`, GCP `us-central1-a`, Alibaba
+    # `cn-hangzhou-h`. A cloud whose zones are not named so (Azure: 1, 2, 3) overrides
+    # validate_location.
+    _ZONE_SEPARATORS = {"aws": "", "gcp": "-", "alicloud": "-"}
+    _ZONE_LETTER_EXAMPLES = {"alicloud": "h"}
+
+    def zone_example(self, region: str) -> str:
+        sep = self._ZONE_SEPARATORS.get(self.name, "-")
+        return f"{region}{sep}{self._ZONE_LETTER_EXAMPLES.get(self.name, 'a')}"
+
     def validate_location(self, spec: ClusterSpec) -> None:
         loc = spec.location(self.name)
-        if not zone_in_region(loc.zone, loc.region):
+        sep = self._ZONE_SEPARATORS.get(self.name)
+        if not zone_in_region(loc.zone, loc.region, sep):
             raise SpecError(f"clouds.{self.name}.zone",
                             f"{loc.zone!r} is not a zone of region {loc.region!r}.",
-                            f"Use a zone named after the region, such as {loc.region}a / "
-                            f"{loc.region}-a, or change clouds.{self.name}.region.")
+                            f"Use a zone of that region, such as {self.zone_example(loc.region)}, "
+                            f"or change clouds.{self.name}.region.")
 
     def listed_zones(self, price: Price) -> tuple[str, ...]:
         """The zones the catalog knows this price row's type in; empty when it knows none."""
@@ -133,6 +144,11 @@ class Cloud:
                        f"obtainable only as {', '.join(offered)}.")
         raise SpecError(f"clouds.{self.name}.capacity.type", problem,
                         f"Use one of these ({ways}); docs/capacity.md explains each.")
+
+    def tag_changes(self, spec: ClusterSpec) -> list[dict[str, str]]:
+        """The spec's tags this cloud must rewrite, as {tag, value, label, label_value}."""
+        del spec
+        return []
 
     def fabric_note(self, itype: InstanceType, use_rdma: bool) -> str:
         if use_rdma:
@@ -216,11 +232,15 @@ class Cloud:
                 regions = ", ".join(catalog.regions_offering(self.catalog_cloud, itype.name)) or "no region"
                 where.append(f"{itype.name} ({itype.gpu}) in {regions}")
         field = f"clouds.{self.name}.zone" if zone_problem else "gpu"
-        return SpecError(field, f"{self._not_offered_lead(candidates, loc)}none of {spec.gpu} is "
-                         f"offered on {self.name} in {loc.zone} "
-                         f"({loc.region}) by trainstack's catalog.",
-                         "Offered: " + "; ".join(where) + ". Change the region/zone or the gpu "
-                         f"list{self._ZONE_DATA_NOTE}.")
+        problem = (f"{self._not_offered_lead(candidates, loc)}none of {spec.gpu} is offered on "
+                   f"{self.name} in {loc.zone} ({loc.region}) by trainstack's catalog.")
+        if not where:  # no instance type of this cloud carries any of the GPUs at all
+            gpus = sorted({t.gpu for t in catalog.instance_types() if t.cloud == self.name})
+            return SpecError("gpu", problem, f"The catalog has no {self.name} instance type with "
+                             f"any of them; {self.name} has: {', '.join(gpus) or 'none'}. Change "
+                             "the gpu list.")
+        return SpecError(field, problem, "Offered: " + "; ".join(where) + ". Change the "
+                         f"region/zone or the gpu list{self._ZONE_DATA_NOTE}.")
 
 
 _CAPACITY_ORDER = ("on_demand", "spot", "reservation", "capacity_block", "flex_start")

@@ -25,6 +25,9 @@ class ProgramInputs:
     cloud: str
     spec: ClusterSpec
     selection: Selection
+    # Tags the cloud cannot take as written, with what they become (GCP labels); the plan shows
+    # them so that nothing is rewritten without a word.
+    tag_changes: tuple = ()
 
 
 ConfigGetter = Callable[[str], Optional[str]]  # "ns:key" -> raw value (JSON for objects)
@@ -62,7 +65,9 @@ def resolve(config: ConfigGetter, project_dir: Path) -> ProgramInputs:
     spec = parse_spec(data, source)
     get_cloud(cloud)  # an unknown cloud is named before the spec's cloud section is looked up
     _check_provider_region(cloud, spec, config)
-    return ProgramInputs(cloud, spec, plan_selection(spec, cloud))
+    planner = get_cloud(cloud)
+    return ProgramInputs(cloud, spec, plan_selection(spec, cloud),
+                         tuple(planner.tag_changes(spec)))
 
 
 def _check_provider_region(cloud: str, spec: ClusterSpec, config: ConfigGetter) -> None:
@@ -72,3 +77,30 @@ def _check_provider_region(cloud: str, spec: ClusterSpec, config: ConfigGetter) 
     if provider_region and provider_region.strip('"') != region:
         raise SpecError(key, f"is {provider_region!r} but clouds.{cloud}.region is {region!r}.",
                         "Make them the same (the spec's region is where trainstack builds).")
+
+
+def run(main_file: Optional[str] = None) -> None:
+    """The Pulumi program: stack config -> validated spec -> the cloud's cluster -> outputs.
+
+    A project's __main__.py is two lines, `from components.program import run` and
+    `run(__file__)`; `pulumi up` runs it, and `trainstack plan` runs the same file under the mock
+    engine. Relative spec files resolve against the folder of `main_file` (else the working
+    directory, where Pulumi starts the program).
+    """
+    import pulumi
+
+    from components.base import ClusterArgs
+
+    def stack_config(key: str):
+        namespace, _, name = key.partition(":")
+        return pulumi.Config(namespace).get(name)
+
+    project_dir = Path(main_file).resolve().parent if main_file else Path.cwd()
+    try:
+        inputs = resolve(stack_config, project_dir)
+    except SpecError as err:
+        raise pulumi.RunError(str(err)) from None
+    cluster = get_cloud(inputs.cloud).component()(
+        inputs.spec.name, ClusterArgs(inputs.spec, inputs.selection, pulumi.get_stack()))
+    for key, value in sorted(cluster.outputs.items()):
+        pulumi.export(key, value)

@@ -40,7 +40,8 @@ BigNumber = Annotated[
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # inf/nan are YAML floats (`.inf`) that no cloud API takes as a size or an amount.
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class FilesystemSpec(_Strict):
@@ -57,8 +58,9 @@ class BucketSpec(_Strict):
 class BudgetSpec(_Strict):
     monthly_usd: float = Field(..., gt=0, description="Monthly budget in USD.")
     alert_percents: list[Annotated[float, Field(gt=0, le=1000)]] = Field(
-        default_factory=lambda: [50.0, 80.0, 100.0], min_length=1)
-    emails: list[EmailStr] = Field(..., min_length=1)
+        default_factory=lambda: [50.0, 80.0, 100.0], min_length=1,
+        description="Alert thresholds in percent of monthly_usd, distinct.")
+    emails: list[EmailStr] = Field(..., min_length=1, description="Who gets the budget alerts.")
 
     @field_validator("alert_percents")
     @classmethod
@@ -82,23 +84,33 @@ class AccessSpec(_Strict):
 
 
 class IdleSpec(_Strict):
-    teardown_after_minutes: int = Field(60, ge=5, le=7 * 24 * 60)
+    teardown_after_minutes: int = Field(60, ge=5, le=7 * 24 * 60,
+                                        description="Idle GPU minutes before the reaper tears the "
+                                        "nodes down.")
 
 
 class WorkloadSpec(_Strict):
     model_params: BigNumber = Field(..., gt=0, le=1e13, description="Model parameters, e.g. 13e9.")
-    method: Literal["full", "lora", "qlora"] = "lora"
+    method: Literal["full", "lora", "qlora"] = Field(
+        "lora", description="Fine-tuning method: full (all weights), lora, or qlora (4-bit base).")
     train_tokens: BigNumber = Field(..., gt=0, le=1e15, description="Training tokens, e.g. 1e8.")
-    precision: Literal["bf16", "fp16", "fp8", "tf32"] = "bf16"
-    zero_stage: int = Field(0, ge=0, le=3)
-    seq_len: int = Field(2048, ge=1, le=1_048_576)
-    micro_batch: int = Field(1, ge=1, le=4096)
-    layers: Optional[int] = Field(None, ge=1, le=1000)
-    hidden: Optional[int] = Field(None, ge=1, le=1_000_000)
-    heads: Optional[int] = Field(None, ge=1, le=10_000)
-    recompute: bool = False
-    lora_rank: int = Field(16, ge=1, le=4096)
-    mfu: float = Field(0.4, gt=0, le=1)
+    precision: Literal["bf16", "fp16", "fp8", "tf32"] = Field(
+        "bf16", description="Training precision; sets the GPU's peak FLOP rate used for hours.")
+    zero_stage: int = Field(0, ge=0, le=3, description="DeepSpeed ZeRO stage 0-3: how optimizer "
+                            "state, gradients and weights are sharded across GPUs.")
+    seq_len: int = Field(2048, ge=1, le=1_048_576, description="Sequence length in tokens.")
+    micro_batch: int = Field(1, ge=1, le=4096, description="Sequences per GPU per step.")
+    layers: Optional[int] = Field(None, ge=1, le=1000, description="Transformer layers (default: "
+                                  "derived from model_params).")
+    hidden: Optional[int] = Field(None, ge=1, le=1_000_000, description="Hidden size (default: "
+                                  "derived from model_params).")
+    heads: Optional[int] = Field(None, ge=1, le=10_000, description="Attention heads (default: "
+                                 "derived from the hidden size).")
+    recompute: bool = Field(False, description="Activation recomputation: less memory per GPU, "
+                            "about a third more compute.")
+    lora_rank: int = Field(16, ge=1, le=4096, description="LoRA/QLoRA adapter rank.")
+    mfu: float = Field(0.4, gt=0, le=1, description="Model FLOPs utilisation, 0-1: the fraction "
+                       "of the GPU's peak the job reaches.")
     max_hours: Optional[float] = Field(None, gt=0, le=730 * 12,
                                        description="Declared maximum lifetime of the cluster in hours.")
 
@@ -174,19 +186,24 @@ class ClusterSpec(_Strict):
 
     name: str = Field(..., pattern=r"^[a-z][a-z0-9-]{1,28}[a-z0-9]$",
                       description="Lowercase, 3-30 chars; prefixes every resource name.")
-    gpu: list[str] = Field(..., min_length=1,
-                           description="Acceptable GPU models, preferred first.")
-    nodes: int = Field(..., ge=1, le=512)
+    gpu: Annotated[list[str], WithJsonSchema({
+        "anyOf": [{"type": "string"},
+                  {"type": "array", "items": {"type": "string"}, "minItems": 1}]})] = Field(
+        ..., min_length=1, description="Acceptable GPU models, preferred first; one name is fine.")
+    nodes: int = Field(..., ge=1, le=512, description="8-GPU nodes, 1-512.")
     spot: bool = Field(False, description="Shorthand for capacity type spot on every cloud "
                        "whose section sets no capacity.")
     max_hours: Optional[float] = Field(
         None, gt=0, le=730 * 12, description="Declared maximum lifetime of the cluster in hours; "
         "each cloud stops compute at the deadline. workload.max_hours is the same (older) field.")
-    interconnect: Literal["fastest", "rdma", "tcp"] = "fastest"
+    interconnect: Literal["fastest", "rdma", "tcp"] = Field(
+        "fastest", description="fastest: RDMA where the type has it; rdma: refuse types without "
+        "it; tcp: never configure RDMA NICs.")
     filesystem: FilesystemSpec = FilesystemSpec()
     bucket: BucketSpec = BucketSpec()
     budget: BudgetSpec
-    tags: dict[str, str] = Field(default_factory=dict)
+    tags: dict[str, str] = Field(default_factory=dict, description="Cost-allocation tags (GCP "
+                                 "labels) on every taggable resource.")
     access: AccessSpec = AccessSpec()
     idle: IdleSpec = IdleSpec()
     workload: Optional[WorkloadSpec] = None
@@ -202,7 +219,7 @@ class ClusterSpec(_Strict):
     def _tag_limits(cls, v: dict[str, str]) -> dict[str, str]:
         for key, value in v.items():
             if not key or len(key) > 128 or len(value) > 256:
-                raise ValueError(f"tag {key!r}: keys are 1-128 characters, values at most 256")
+                raise ValueError(f"tag {key[:40]!r}: keys are 1-128 characters, values at most 256")
             if key.lower().startswith(("aws:", "trainstack:")):
                 raise ValueError(f"tag {key!r}: the aws: and trainstack: prefixes are reserved")
         return v
@@ -253,8 +270,14 @@ class ClusterSpec(_Strict):
         return loc
 
 
+_PLAIN_SEGMENT = re.compile(r"^[][A-Za-z0-9_:@/+=-]+$")
+
+
 def _field_path(loc: tuple) -> str:
-    return ".".join(str(p) for p in loc) or "(top level)"
+    """`budget.emails.0`; a key that is blank, spaced or odd is quoted so it stays visible."""
+    parts = [str(p) if isinstance(p, int) or _PLAIN_SEGMENT.match(str(p)) else repr(str(p))
+             for p in loc]
+    return ".".join(parts) or "(top level)"
 
 
 _HINTS = {
@@ -270,8 +293,12 @@ def spec_error_from_validation(err: ValidationError, source: str) -> SpecError:
     problem = first["msg"]
     if first["type"] == "extra_forbidden":
         problem = "is not a known field."
-    elif "input" in first and first["type"] != "missing":
-        problem = f"{first['msg']} (got {first['input']!r})."
+    elif "input" in first and first["type"] != "missing" and not isinstance(first["input"], dict):
+        # a mapping (tags, a whole section) is not repeated back: the message names the item
+        got = repr(first["input"])
+        problem = f"{first['msg']} (got {got if len(got) <= 200 else got[:200] + '...'})."
+    elif first["type"] != "missing":
+        problem = f"{first['msg']}."
     more = len(err.errors()) - 1
     fix = _HINTS.get(first["type"], f"Fix the value in {source}.")
     if more:
@@ -289,17 +316,79 @@ def parse_spec(data: object, source: str = "cluster.yaml") -> ClusterSpec:
         raise spec_error_from_validation(err, source) from None
 
 
-def read_spec_data(path: Path) -> dict:
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, except that a key given twice in one mapping is an error: the
+    plain loader keeps the last value silently (`nodes: 2` ... `nodes: 7` builds 7 nodes)."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen: dict = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = seen.get(key)
+                except TypeError:  # an unhashable key; the base class reports it
+                    continue
+                if first is not None:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"the key {key!r} appears twice (first at line {first + 1})",
+                        key_node.start_mark)
+                seen[key] = key_node.start_mark.line
+        return super().construct_mapping(node, deep)
+
+
+_BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+
+
+def read_text(path: Path, what: str = "file") -> str:
+    """A text file as users save it: UTF-8, or UTF-8/UTF-16 with a byte-order mark (PowerShell's
+    `>` and `Out-File` write UTF-16 LE with a BOM). Anything else is a SpecError naming the file."""
+    if path.is_dir():
+        raise SpecError(str(path), f"is a directory, not a {what}.",
+                        f"Pass the path of the {what} itself.")
     if not path.is_file():
-        raise SpecError(str(path), "does not exist.",
-                        "Pass --spec with the path of your cluster.yaml (see examples/cluster.yaml).")
+        raise SpecError(str(path), "does not exist.", f"Check the path of the {what}.")
     try:
-        data = yaml.safe_load(path.read_text())
+        raw = path.read_bytes()
+    except OSError as err:
+        raise SpecError(str(path), f"cannot be read ({err.strerror}).",
+                        "Check the file's permissions.") from None
+    encoding = next((enc for bom, enc in _BOMS if raw.startswith(bom)), "utf-8")
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as err:
+        raise SpecError(str(path), f"is not {encoding.upper().replace('-SIG', '')} text (byte "
+                        f"0x{raw[err.start]:02x} at offset {err.start}).",
+                        f"Pass a text file: save the {what} as UTF-8 (UTF-16 with a "
+                        "byte-order mark works too).") from None
+    if "\x00" in text:
+        raise SpecError(str(path), "contains NUL characters, so it is not a text file.",
+                        f"Pass the {what} itself, saved as UTF-8.")
+    return text
+
+
+def load_yaml(path: Path, what: str = "YAML file"):
+    """A YAML file read with read_text() and a loader that refuses duplicate keys."""
+    text = read_text(path, what)
+    try:
+        return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 (a SafeLoader subclass)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
-        raise SpecError(str(path), f"is not valid YAML{where}.",
-                        "Fix the syntax; `trainstack schema` gives a JSON Schema for editors.") from None
+        problem = getattr(err, "problem", None)
+        detail = f": {problem}" if problem else ""
+        raise SpecError(str(path), f"is not valid YAML{where}{detail}.",
+                        "Fix the syntax; `trainstack schema` gives a JSON Schema for editors.") \
+            from None
+
+
+def read_spec_data(path: Path) -> dict:
+    if not path.exists() and not path.is_dir():
+        raise SpecError(str(path), "does not exist.",
+                        "Pass --spec with the path of your cluster.yaml (see examples/cluster.yaml).")
+    data = load_yaml(path, "cluster spec")
     if not isinstance(data, dict):
         raise SpecError(str(path), "is not a YAML mapping of spec fields.",
                         "Start from examples/cluster.yaml.")
@@ -324,9 +413,16 @@ def deep_merge(base: dict, override: dict) -> dict:
     return out
 
 
-def zone_in_region(zone: str, region: str) -> bool:
-    """AWS/GCP/Alibaba zones are the region plus a letter suffix (us-east-1a, us-central1-a)."""
+def zone_in_region(zone: str, region: str, separator: Optional[str] = None) -> bool:
+    """AWS/GCP/Alibaba zones are the region plus a letter suffix: `us-east-1a` (separator ""),
+    `us-central1-a`, `cn-hangzhou-h` (separator "-"); None accepts either."""
     if not zone.startswith(region):
         return False
-    suffix = zone[len(region):].lstrip("-")
+    suffix = zone[len(region):]
+    if separator is None:
+        suffix = suffix[1:] if suffix.startswith("-") else suffix
+    elif not suffix.startswith(separator):
+        return False
+    else:
+        suffix = suffix[len(separator):]
     return bool(_ZONE_SUFFIX.match(suffix))

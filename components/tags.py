@@ -24,3 +24,35 @@ def cluster_tags(spec: ClusterSpec, stack: str) -> dict[str, str]:
     if spec.lifetime_hours:
         tags[MAX_HOURS_TAG] = str(math.ceil(spec.lifetime_hours))
     return tags
+
+
+# AWS tag rules (AWS "Tag restrictions", e.g. the Batch and ECS user guides): at most 50 tags per
+# resource (aws: tags not counted), keys 1-128 and values 0-256 Unicode characters, and the set
+# every tagging service accepts: letters, digits, spaces and `_ . : / = + - @`. S3 and FSx refuse
+# anything else at `pulumi up`, so trainstack refuses it at plan time.
+AWS_MAX_TAGS = 50
+AWS_TAG_SYMBOLS = "_.:/=+-@ "
+# Besides cluster_tags(), a resource carries at most one more: `Name` (VPC, subnets, instances)
+# or the bucket's RETAIN_TAG.
+AWS_EXTRA_TAGS = 1
+
+
+def _aws_bad_char(text: str):
+    return next((ch for ch in text if not (ch.isalnum() or ch in AWS_TAG_SYMBOLS)), None)
+
+
+def check_aws_tags(spec: ClusterSpec, stack: str = "stack") -> None:
+    from components.errors import SpecError
+    for key, value in spec.tags.items():
+        for part, text in (("key", key), ("value", value)):
+            bad = _aws_bad_char(text)
+            if bad is not None:
+                raise SpecError(f"tags.{key}", f"the tag {part} {text!r} contains {bad!r}, which "
+                                "AWS tags refuse (S3 and FSx accept only letters, digits, spaces "
+                                "and _ . : / = + - @).", "Remove or replace that character.")
+    total = len(cluster_tags(spec, stack)) + AWS_EXTRA_TAGS
+    if total > AWS_MAX_TAGS:
+        own = total - len(spec.tags)
+        raise SpecError("tags", f"{len(spec.tags)} tags plus trainstack's own {own} make {total} "
+                        f"on some AWS resources; AWS allows at most {AWS_MAX_TAGS}.",
+                        f"Keep at most {AWS_MAX_TAGS - own} tags.")

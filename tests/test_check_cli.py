@@ -132,11 +132,12 @@ def test_missing_policy_config_file_exits_2(tmp_path):
     assert result.exit_code == 2 and "cannot be read" in result.output
 
 
-def test_unknown_policy_names_are_warned_about_like_the_cli_ignores_them(tmp_path):
+def test_unknown_policy_names_are_refused_although_the_cli_ignores_them(tmp_path):
+    """Issue 15: a misspelt policy name would silently drop its cap; exit 2 instead."""
     config = tmp_path / "policy.json"
     config.write_text('{"spend-limits": {"maxMonthlyUsd": 1}}')
     result = check("--stack", "aws", "--policy-config", str(config), "--format", "json")
-    assert result.exit_code == 0
+    assert result.exit_code == 2
     assert "'spend-limits' is not a policy of this pack" in result.stderr
 
 

@@ -78,3 +78,111 @@ def test_the_offline_plan_runs_the_provider_sdks_own_input_checks(tmp_path, exam
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 3, done.stdout + done.stderr
     assert "REJECTED" in done.stdout and "subnet_ids" in done.stdout
+
+
+# -- issue 15 --------------------------------------------------------------------------------------
+
+def _plan_spec(tmp_path, spec, *args):
+    from tests.conftest import write_spec
+    return runner.invoke(app, ["plan", "--spec", str(write_spec(tmp_path, spec)), *args])
+
+
+def test_gcp_labels_keep_international_letters_and_report_what_changes(tmp_path, example_spec):
+    example_spec["tags"].update(team="机器学习", project="ML Team!", city="Zürich")
+    del example_spec["clouds"]["aws"]
+    result = _plan_spec(tmp_path, example_spec, "--json")
+    assert result.exit_code == 0, result.output
+    plan = json.loads(result.output)
+    bucket = next(r for r in plan["resources"] if r["type"] == "gcp:storage/bucket:Bucket")
+    assert bucket["inputs"]["labels"]["team"] == "机器学习"        # kept: GCP accepts it
+    assert bucket["inputs"]["labels"]["project"] == "ml_team_"
+    assert plan["tag_changes"] == [
+        {"tag": "city", "value": "Zürich", "label": "city", "label_value": "zürich"},
+        {"tag": "project", "value": "ML Team!", "label": "project", "label_value": "ml_team_"}]
+    text = _plan_spec(tmp_path, example_spec)
+    assert "tag project: 'ML Team!' becomes the gcp label project: 'ml_team_'" in text.output
+    assert "tag team" not in text.output
+    example_spec["tags"] = {"notes": "n" * 70}     # GCP values hold at most 63 characters
+    cut = json.loads(_plan_spec(tmp_path, example_spec, "--json").output)["tag_changes"]
+    assert cut == [{"tag": "notes", "value": "n" * 70, "label": "notes", "label_value": "n" * 63}]
+
+
+def test_aws_plans_report_no_tag_changes(tmp_path, example_spec):
+    example_spec["tags"]["team"] = "机器学习"
+    del example_spec["clouds"]["gcp"]
+    assert json.loads(_plan_spec(tmp_path, example_spec, "--json").output)["tag_changes"] == []
+
+
+def test_plan_without_cloud_takes_the_specs_only_cloud(tmp_path, example_spec):
+    del example_spec["clouds"]["gcp"]
+    result = _plan_spec(tmp_path, example_spec, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["cloud"] == "aws"
+
+
+def test_plan_without_cloud_on_a_two_cloud_spec_asks_for_one():
+    from tests.conftest import assert_clean_error
+    result = runner.invoke(app, ["plan", "--spec", str(EXAMPLE)])
+    assert_clean_error(result, "--cloud", "aws, gcp")
+
+
+def test_cloud_names_are_case_insensitive():
+    result = runner.invoke(app, ["plan", "--spec", str(EXAMPLE), "--cloud", "AWS", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["cloud"] == "aws"
+
+
+def test_help_lists_exactly_the_implemented_clouds():
+    from components.base import implemented_clouds
+    from components.spec import CLOUDS
+    wide = {"COLUMNS": "400"}
+    for args in (["--help"], ["plan", "--help"]):
+        text = runner.invoke(app, args, env=wide).output
+        for cloud in CLOUDS:
+            assert (cloud in text) == (cloud in implemented_clouds()), (args, cloud, text)
+
+
+def test_destroy_help_describes_destroy():
+    text = runner.invoke(app, ["destroy", "--help"], env={"COLUMNS": "400"}).output
+    assert "Tear a stack down" in text and "Deploy a stack" not in text
+
+
+def test_version_and_shell_completion():
+    from trainstack import __version__
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.strip() == f"trainstack {__version__}"
+    text = runner.invoke(app, ["--help"], env={"COLUMNS": "400"}).output
+    assert "--install-completion" in text and "--show-completion" in text
+
+
+def test_piped_output_is_not_wrapped_at_80_columns():
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    done = subprocess.run([sys.executable, "-m", "trainstack", "plan", "--stack", "aws"],
+                          capture_output=True, text=True, cwd=ROOT, env=env)
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.strip().splitlines()[-1]
+    assert last.startswith("27 resources") or "resources; selection" in last
+    assert "price source" in last and "as of" in last   # one line, not wrapped
+    assert max(map(len, done.stdout.splitlines())) > 80
+
+
+def test_schema_takes_one_gpu_name_or_a_list_and_describes_every_workload_field():
+    schema = json.loads(runner.invoke(app, ["schema"]).output)
+    example = yaml.safe_load(EXAMPLE.read_text())
+    for gpu in ("H100", ["H100", "H200"]):
+        jsonschema.validate({**example, "gpu": gpu}, schema)
+    for bad in ([], 7):
+        try:
+            jsonschema.validate({**example, "gpu": bad}, schema)
+        except jsonschema.ValidationError:
+            pass
+        else:
+            raise AssertionError(f"the schema accepted gpu: {bad!r}")
+    workload = schema["$defs"]["WorkloadSpec"]["properties"]
+    assert workload and all(field.get("description") for field in workload.values()), \
+        [name for name, field in workload.items() if not field.get("description")]

@@ -25,8 +25,11 @@ def gcp_type(name):
     ("trainstack:cluster", "llm-finetune", ("trainstack_cluster", "llm-finetune")),
     ("1team", "ML", ("tag_1team", "ml")),
     ("_private", "", ("tag__private", "")),
-    ("Équipe", "Données", ("equipe", "donnees")),
-    ("成本", "值", ("tag___", "_")),
+    # GCP accepts international lowercase letters (\p{Ll}, \p{Lo}): kept, not rewritten
+    ("Équipe", "Données", ("équipe", "données")),
+    ("成本", "值", ("成本", "值")),
+    ("team", "机器学习", ("team", "机器学习")),
+    ("Team", "ML Team!", ("team", "ml_team_")),
 ])
 def test_label_normalisation_by_hand(key, value, label):
     assert (planning.label_key(key), planning.label_value(value)) == label
@@ -41,9 +44,13 @@ def test_labels_are_truncated_to_63_characters():
 @settings(max_examples=300, deadline=None)
 def test_normalised_labels_always_follow_gcp_rules(key, value):
     k, v = planning.label_key(key), planning.label_value(value)
+    import unicodedata
     assert 1 <= len(k) <= 63 and len(v) <= 63
-    assert k[0].isalpha() and k[0].islower()
-    assert all(c in "abcdefghijklmnopqrstuvwxyz0123456789_-" for c in k + v)
+    assert len(k.encode()) < 128 and len(v.encode()) < 128
+    assert unicodedata.category(k[0]) in ("Ll", "Lo")      # the API's key pattern \p{Ll}\p{Lo}...
+    assert all(c in "_-" or unicodedata.category(c) in ("Ll", "Lo")
+               or unicodedata.category(c).startswith("N") for c in k + v)
+    assert planning.label_key(k) == k and planning.label_value(v) == v   # what GCP takes stays
 
 
 def test_awkward_tags_become_labels_sorted():

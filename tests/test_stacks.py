@@ -49,3 +49,22 @@ def test_stack_without_cloud_is_refused(tmp_path):
     with pytest.raises(SpecError) as raised:
         render(stack_config(project, "dev"), stack="dev", project_dir=project)
     assert raised.value.field == "trainstack:cloud"
+
+
+def test_stack_files_live_where_pulumi_yaml_says(tmp_path):
+    """stackConfigDir as the Pulumi CLI reads it; without it, next to Pulumi.yaml."""
+    from trainstack.stacks import stacks_dir
+    (tmp_path / "Pulumi.yaml").write_text("name: trainstack\nruntime: python\n")
+    assert stacks_dir(tmp_path) == tmp_path
+    (tmp_path / "Pulumi.yaml").write_text("name: trainstack\nruntime: python\nstackConfigDir: envs\n")
+    (tmp_path / "envs").mkdir()
+    (tmp_path / "envs" / "Pulumi.prod.yaml").write_text("config:\n  trainstack:cloud: aws\n")
+    assert stack_names(tmp_path) == ["prod"]
+    assert stack_config(tmp_path, "prod")["trainstack:cloud"] == "aws"
+
+
+def test_a_stack_file_that_is_not_a_mapping_is_refused(tmp_path):
+    project = _project(tmp_path, "- just\n- a list\n")
+    with pytest.raises(SpecError) as raised:
+        stack_config(project, "dev")
+    assert "Pulumi.dev.yaml" in raised.value.field

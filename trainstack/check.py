@@ -28,16 +28,41 @@ err = Console(stderr=True, soft_wrap=True)
 _MARK = {"pass": "pass", "fail": "FAIL", "disabled": "disabled", "unknown": "unknown"}
 
 
-def policy_config(path: Optional[Path]):
-    """The reconciled config, or SpecError (exit 2) naming the file and the problem."""
-    from policies.pack_config import PolicyConfigError, load, reconcile
+_CONFIG_EXAMPLE = ("Use the CrossGuard format, e.g. {\"all\": \"advisory\", \"spend-limit\": "
+                   "{\"enforcementLevel\": \"mandatory\", \"maxMonthlyUsd\": 1000}}.")
+
+
+def _read_policy_config(path: Path):
+    """The file parsed like policies.pack_config.load, but read as users save it (UTF-8 or a
+    UTF-16 BOM file, components.spec.read_text): a bad encoding is exit 2, not a traceback."""
+    from components.spec import read_text
+    from policies.pack_config import PolicyConfigError, parse
+    if not path.exists():
+        raise PolicyConfigError(f"{path}: cannot be read (it does not exist)")
+    text = read_text(path, "policy config")
+    if not text.strip():
+        return {}
     try:
-        config, warnings = reconcile(load(path) if path else None)
-    except PolicyConfigError as problem:
-        raise SpecError(f"--policy-config {path}" if path else "policy config", f"{problem}.",
-                        "Use the CrossGuard format, e.g. {\"all\": \"advisory\", \"spend-limit\": "
-                        "{\"enforcementLevel\": \"mandatory\", \"maxMonthlyUsd\": 1000}}.") \
+        return parse(json.loads(text))
+    except json.JSONDecodeError as err:
+        raise PolicyConfigError(f"{path}: is not valid JSON ({err.msg}, line {err.lineno})") \
             from None
+
+
+def policy_config(path: Optional[Path]):
+    """The reconciled config, or SpecError (exit 2) naming the file and the problem.
+
+    An unknown policy name or property is refused here although the Pulumi CLI only ignores it:
+    a typo such as `maxMonthlyUSD` would otherwise drop the cap and pass."""
+    from policies.pack_config import PolicyConfigError, reconcile
+    where = f"--policy-config {path}" if path else "policy config"
+    try:
+        config, warnings = reconcile(_read_policy_config(path) if path else None)
+    except PolicyConfigError as problem:
+        raise SpecError(where, f"{problem}.", _CONFIG_EXAMPLE) from None
+    if warnings:
+        raise SpecError(where, "; ".join(warnings) + ".",
+                        "Fix the spelling (a setting the pack does not know is never applied).")
     return config, warnings
 
 

@@ -2,39 +2,74 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from functools import wraps
 from pathlib import Path
 from typing import Callable, Optional
 
 import typer
-from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from components.base import implemented_clouds
 from components.errors import SpecError
-from trainstack.cli_common import CloudOpt, RequiredStackOpt, SpecOpt, StackOpt, render_plan
+from trainstack import __version__
+from trainstack.cli_common import (
+    CloudOpt,
+    ProjectOpt,
+    RequiredStackOpt,
+    SpecOpt,
+    StackOpt,
+    console,
+    render_plan,
+    set_project_override,
+)
 from trainstack.lifecycle import DeployFailed
 from trainstack.sizing import SizingError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="One GPU training-cluster spec on AWS, GCP, Azure and Alibaba Cloud.")
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+app = typer.Typer(no_args_is_help=True,
+                  help="One GPU training-cluster spec, built the same on every cloud trainstack "
+                  f"implements ({', '.join(implemented_clouds())}), through Pulumi.")
+out = console()
+err = console(stderr=True)
 
 EXIT_BAD_INPUT = 2
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        print(f"trainstack {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                 help="Print the version and exit."),
+    project: Optional[Path] = typer.Option(
+        None, "--project", envvar="TRAINSTACK_PROJECT",
+        help="The trainstack project folder for every command (default: the nearest "
+        "Pulumi.yaml from the current folder upward, as pulumi finds it)."),
+):
+    """One GPU training-cluster spec on every cloud trainstack implements."""
+    del version
+    set_project_override(project)
+
+
 def user_errors(command: Callable) -> Callable:
-    """Bad input is one paragraph on stderr and exit 2, never a traceback."""
+    """Bad input is one paragraph on stderr and exit 2, never a traceback. Messages quote user
+    text and patterns (`[a-z]`), so they are printed escaped, never read as rich markup."""
     @wraps(command)
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
         except DeployFailed as failed:
-            err.print(f"[bold red]pulumi failed:[/]\n{failed}", markup=True, highlight=False)
+            err.print(f"[bold red]pulumi failed:[/]\n{escape(str(failed))}", markup=True,
+                      highlight=False)
             raise typer.Exit(1) from None
         except (SpecError, SizingError) as problem:
-            err.print(f"[bold red]error:[/] {problem}", markup=True, highlight=False)
+            err.print(f"[bold red]error:[/] {escape(str(problem))}", markup=True, highlight=False)
             raise typer.Exit(EXIT_BAD_INPUT) from None
     return wrapper
 
@@ -42,29 +77,38 @@ def user_errors(command: Callable) -> Callable:
 @app.command()
 @user_errors
 def plan(stack: Optional[str] = StackOpt, spec: Optional[Path] = SpecOpt,
-         cloud: Optional[str] = CloudOpt,
+         cloud: Optional[str] = CloudOpt, project: Optional[Path] = ProjectOpt,
          as_json: bool = typer.Option(False, "--json", help="Print the plan as one JSON object.")):
     """Render the cluster offline under Pulumi's mock engine and list its resources."""
-    result = render_plan(stack, spec, cloud)
+    result = render_plan(stack, spec, cloud, project)
+    changes = [dict(c) for c in result.inputs.tag_changes]
     if as_json:
-        print(json.dumps(result.to_json(), indent=2, sort_keys=True))
+        document = result.to_json()
+        document["tag_changes"] = changes
+        print(json.dumps(document, indent=2, sort_keys=True))
         return
-    table = Table(title=f"trainstack plan: {result.cloud} (stack {result.stack})")
+    table = Table(title=f"trainstack plan: {result.cloud} (stack {escape(result.stack)})")
     for column in ("type", "name", "zone"):
         table.add_column(column, overflow="fold")
     for resource in result.resources:
-        table.add_row(resource.type, resource.name, result.zone_of(resource))
+        table.add_row(escape(resource.type), escape(resource.name), escape(result.zone_of(resource)))
     out.print(table)
     outputs = Table(title="outputs (offline placeholders where the cloud assigns the value)")
     outputs.add_column("output")
     outputs.add_column("value")
     for key, value in sorted(result.outputs.items()):
-        outputs.add_row(key, json.dumps(value) if not isinstance(value, str) else value)
+        outputs.add_row(escape(key), escape(json.dumps(value) if not isinstance(value, str)
+                                            else value))
     out.print(outputs)
-    out.print(f"{len(result.resources)} resources; selection: {result.inputs.selection.instance.name} "
-              f"x {result.inputs.spec.nodes}, {result.inputs.selection.fabric_note}, "
-              f"{result.inputs.selection.usd_per_hour:,.2f} USD/h (price source: "
-              f"{result.inputs.selection.price.source}, as of {result.inputs.selection.price.as_of})")
+    for change in changes:
+        out.print(f"tag {change['tag']}: {change['value']!r} becomes the {result.cloud} label "
+                  f"{change['label']}: {change['label_value']!r} (the cloud's label rules)",
+                  markup=False, highlight=False)
+    sel = result.inputs.selection
+    out.print(f"{len(result.resources)} resources; selection: {sel.instance.name} "
+              f"x {result.inputs.spec.nodes}, {sel.fabric_note}, "
+              f"{sel.usd_per_hour:,.2f} USD/h (price source: "
+              f"{sel.price.source}, as of {sel.price.as_of})", markup=False, highlight=False)
 
 
 @app.command()
@@ -125,9 +169,37 @@ def destroy(stack: str = RequiredStackOpt,
         out.print(f"kept: {item}", markup=False, highlight=False)
 
 
+from trainstack.init import init_command  # noqa: E402  (issue 15: a project of your own)
+
+app.command("init")(user_errors(init_command))
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe (`trainstack plan | head`): nothing more reaches stdout, and the
+    interpreter's final flush does not fail either."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main() -> None:
-    app()
+    from trainstack.cli_common import prepare_consoles
+    prepare_consoles()
+    try:
+        app()
+    except BrokenPipeError:
+        _quiet_stdout()
+        sys.exit(0)
+    except SystemExit:
+        # typer turns EPIPE into exit 1 after swapping stdout for click's PacifyFlushWrapper:
+        # the reader closed the pipe, which is how `head` says "enough", not a failure.
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            _quiet_stdout()
+            sys.exit(0)
+        raise
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

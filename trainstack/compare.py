@@ -336,11 +336,11 @@ def print_compare(result: dict[str, Any], console: Optional[Console] = None) -> 
                       f"({result['fx']['source']})", highlight=False)
     for r in rows:
         if r["status"] == "error":
-            console.print(f"{r['cloud']}: selection failed: {r['message']}", highlight=False)
+            console.print(f"{r['cloud']}: selection failed: {r['message']}", highlight=False, markup=False)
         if r["policy"]["failed"]:
-            console.print(f"{r['cloud']}: policy: {r['policy']['detail']}", highlight=False)
+            console.print(f"{r['cloud']}: policy: {r['policy']['detail']}", highlight=False, markup=False)
         for note in r["notes"]:
-            console.print(f"{r['cloud']}: {note}", highlight=False)
+            console.print(f"{r['cloud']}: {note}", highlight=False, markup=False)
 
 
 # --------------------------------------------------------------------------- command
@@ -360,6 +360,8 @@ def compare_command(
     preemption_overhead: float = PreemptionOverheadOpt,
 ):
     """Price the spec's planned run on every configured cloud: hours, cost, cheapest, fastest."""
+    from trainstack.cli_common import check_output_file
+    check_output_file(html, "--html")  # before anything is computed or printed
     result = compare(spec, currency=currency, cny_rate=cny_rate, bucket_gb=bucket_gb,
                      transfer_gb=transfer_gb, idle_overhead=idle_overhead,
                      preemption_overhead=preemption_overhead)

@@ -154,7 +154,12 @@ def render(config: dict[str, str], stack: str = "offline",
     outputs: dict[str, Any] = {}
 
     def program():
-        runpy.run_path(str(project_dir / "__main__.py"), run_name="__main__")
+        main_file = project_dir / "__main__.py"
+        if main_file.is_file():
+            runpy.run_path(str(main_file), run_name="__main__")
+        else:  # an installed trainstack outside any project: the same program, from the package
+            from components.program import run
+            run(str(main_file))
         exported = settings.get_root_resource().outputs
         return pulumi.Output.all(**exported).apply(outputs.update)
 

@@ -1,10 +1,25 @@
 """AWS planning rules."""
 from __future__ import annotations
 
+import csv
+from functools import lru_cache
+from pathlib import Path
+
 from components.aws import planning
 from components.base import Cloud, register
 from components.catalog import InstanceType, Price
+from components.errors import SpecError
 from components.spec import ClusterSpec
+from components.tags import check_aws_tags
+
+_AZ_FILE = Path(__file__).resolve().parents[1] / "catalog" / "aws_zones.csv"
+
+
+@lru_cache(maxsize=1)
+def zone_names() -> dict[str, tuple[str, ...]]:
+    """Region -> every AZ name an account can be given there (catalog/aws_zones.csv, cited)."""
+    with _AZ_FILE.open(newline="", encoding="utf-8") as handle:
+        return {row["region"]: tuple(row["zones"].split(";")) for row in csv.DictReader(handle)}
 
 
 @register
@@ -19,6 +34,15 @@ class AwsCloud(Cloud):
 
     def validate_location(self, spec: ClusterSpec) -> None:
         super().validate_location(spec)
+        loc = spec.location(self.name)
+        known = zone_names().get(loc.region)
+        if known and loc.zone not in known:
+            raise SpecError(f"clouds.{self.name}.zone",
+                            f"{loc.zone!r} is not an Availability Zone of {loc.region} (it has "
+                            f"{', '.join(known)}).",
+                            "Pick one of those (`aws ec2 describe-availability-zones` lists the "
+                            "ones your account sees).")
+        check_aws_tags(spec)
         planning.budget_thresholds(spec.budget.alert_percents, spec.budget.emails)
 
     def check_capacity(self, spec: ClusterSpec, itype: InstanceType) -> None:

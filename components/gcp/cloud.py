@@ -26,6 +26,9 @@ class GcpCloud(Cloud):
         planning.lustre_capacity_gib(spec.filesystem.capacity_gib,
                                      planning.lustre_throughput(spec.filesystem.throughput_mbps_per_tib))
 
+    def tag_changes(self, spec: ClusterSpec) -> list[dict[str, str]]:
+        return planning.label_changes(spec.tags)
+
     def listed_zones(self, price: Price) -> tuple[str, ...]:
         return tuple(planning.type_zones(price.instance_type, price.region, price.zones))
 

@@ -19,11 +19,14 @@ from components.errors import SpecError
 from components.tags import CLUSTER_TAG, OWN_TAGS, RETAIN_TAG
 
 # -- labels ------------------------------------------------------------------------------------
-# GCP label rules (cloud-map §2.4): keys 1-63 chars starting with a lowercase letter, keys and
-# values only lowercase letters, digits, `_` and `-`, values 0-63 chars, at most 64 labels.
+# GCP label rules (Resource Manager "Requirements for labels"; the API docs give the patterns
+# `\p{Ll}\p{Lo}{0,62}` for keys and `[\p{Ll}\p{Lo}\p{N}_-]{0,63}` for values): keys 1-63
+# characters starting with a lowercase letter or an international (Lo) letter; keys and values only
+# lowercase letters (international ones included), digits, `_` and `-`; values 0-63 characters;
+# each under 128 bytes; at most 64 labels per resource. What the cloud accepts is kept as it is.
 LABEL_MAX_CHARS = 63
+LABEL_MAX_BYTES = 127
 MAX_LABELS = 64
-_NOT_LABEL_CHAR = re.compile(r"[^a-z0-9_-]")
 KEY_PREFIX = "tag_"  # for keys that do not start with a letter after normalising
 
 
@@ -37,15 +40,44 @@ def _ascii_lower(text: str) -> str:
     return "".join(out)
 
 
+def _label_char(ch: str) -> str:
+    """One character as GCP accepts it: lowercased if that makes it a label letter, else `_`."""
+    if ch in "_-":
+        return ch
+    low = ch.lower()
+    if len(low) == 1 and (unicodedata.category(low) in ("Ll", "Lo")
+                          or unicodedata.category(low).startswith("N")):
+        return low
+    return "_"
+
+
+def _cut(text: str) -> str:
+    text = text[:LABEL_MAX_CHARS]
+    while len(text.encode("utf-8")) > LABEL_MAX_BYTES:
+        text = text[:-1]
+    return text
+
+
 def label_value(text: str) -> str:
-    return _NOT_LABEL_CHAR.sub("_", _ascii_lower(text))[:LABEL_MAX_CHARS]
+    return _cut("".join(_label_char(ch) for ch in text))
 
 
 def label_key(text: str) -> str:
-    key = _NOT_LABEL_CHAR.sub("_", _ascii_lower(text))
-    if not key[:1].isalpha():
+    key = "".join(_label_char(ch) for ch in text)
+    if not key or unicodedata.category(key[0]) not in ("Ll", "Lo"):
         key = KEY_PREFIX + key
-    return key[:LABEL_MAX_CHARS]
+    return _cut(key)
+
+
+def label_changes(tags: dict[str, str]) -> list[dict[str, str]]:
+    """Every tag GCP would not take as it is, with the label it becomes (shown in the plan)."""
+    changes = []
+    for key in sorted(tags):
+        new_key, new_value = label_key(key), label_value(tags[key])
+        if (new_key, new_value) != (key, tags[key]):
+            changes.append({"tag": key, "value": tags[key],
+                            "label": new_key, "label_value": new_value})
+    return changes
 
 
 CLUSTER_LABEL = label_key(CLUSTER_TAG)  # trainstack_cluster: the budget filters on it
@@ -66,7 +98,7 @@ def gcp_labels(tags: dict[str, str]) -> dict[str, str]:
         if normal in origin:
             first, second = sorted([origin[normal], key])
             raise SpecError("tags", f"{first!r} and {second!r} both become the GCP label key "
-                            f"{normal!r} (labels are lowercase a-z, 0-9, _ and -, at most "
+                            f"{normal!r} (labels are lowercase letters, digits, _ and -, at most "
                             f"{LABEL_MAX_CHARS} characters, starting with a letter).",
                             "Rename or drop one of the two tags.")
         origin[normal] = key
