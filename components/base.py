@@ -78,16 +78,20 @@ class Cloud:
     # How a zone is named after its region: AWS `us-east-1a`, GCP `us-central1-a`, Alibaba
     # `cn-hangzhou-h`. A cloud whose zones are not named so (Azure: 1, 2, 3) overrides
     # validate_location.
-    _ZONE_SEPARATORS = {"aws": "", "gcp": "-", "alicloud": "-"}
-    _ZONE_LETTER_EXAMPLES = {"alicloud": "h"}
+    # How a zone name follows its region: "" (us-east-1a), "-" (us-central1-a), None for either.
+    _ZONE_SEPARATOR: Optional[str] = None
+    _ZONE_LETTER_EXAMPLE = "a"
+
+    def zone_separator(self, region: str) -> Optional[str]:
+        del region
+        return self._ZONE_SEPARATOR
 
     def zone_example(self, region: str) -> str:
-        sep = self._ZONE_SEPARATORS.get(self.name, "-")
-        return f"{region}{sep}{self._ZONE_LETTER_EXAMPLES.get(self.name, 'a')}"
+        return f"{region}{self.zone_separator(region) or ''}{self._ZONE_LETTER_EXAMPLE}"
 
     def validate_location(self, spec: ClusterSpec) -> None:
         loc = spec.location(self.name)
-        sep = self._ZONE_SEPARATORS.get(self.name)
+        sep = self.zone_separator(loc.region)
         if not zone_in_region(loc.zone, loc.region, sep):
             raise SpecError(f"clouds.{self.name}.zone",
                             f"{loc.zone!r} is not a zone of region {loc.region!r}.",

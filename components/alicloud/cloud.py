@@ -17,6 +17,10 @@ class AlicloudCloud(Cloud):
     catalog_name = "alibaba"  # the price data's name for the cloud
     # Elasticity assurances / private pools serve as reservations; no blocks, no flex-start.
     _DEFAULT_CAPACITY = ("on_demand", "spot", "reservation")
+
+    def zone_separator(self, region: str) -> str:
+        # cn-hangzhou -> cn-hangzhou-h, but eu-central-1 -> eu-central-1a (Alibaba zone ids).
+        return "" if region[-1:].isdigit() else "-"
     _ZONE_DATA_NOTE = " (zones: the price rows in components/catalog/prices.csv)"
 
     def validate_location(self, spec: ClusterSpec) -> None:

@@ -25,6 +25,7 @@ def zone_names() -> dict[str, tuple[str, ...]]:
 @register
 class AwsCloud(Cloud):
     name = "aws"
+    _ZONE_SEPARATOR = ""
 
     def zone_offers(self, price: Price, zone: str) -> bool:
         # The price data names AZ *IDs* (use1-az4); AZ names map to IDs per account, so a name

@@ -14,6 +14,7 @@ from components.tags import cluster_tags
 @register
 class GcpCloud(Cloud):
     name = "gcp"
+    _ZONE_SEPARATOR = "-"
     _ZONE_DATA_NOTE = " (zone data: components/catalog/zones.csv)"
 
     def validate_location(self, spec: ClusterSpec) -> None:
