@@ -1,0 +1,3 @@
+"""placeholder"""
+def reap_command():
+    """Tear down idle trainstack stacks."""
