@@ -176,3 +176,32 @@ def test_each_command_help_describes_itself(command, says):
     result = runner.invoke(app, [command, "--help"])
     assert result.exit_code == 0 and says in " ".join(result.output.split())
     assert "--backend" in result.output
+
+
+def test_the_first_up_writes_the_lifetime_start_into_the_stack_config(fake_pulumi):
+    from components.aws.lifetime import LIFETIME_START_KEY
+    result = runner.invoke(app, ["up", "--stack", "aws"])  # the example declares 96 hours
+    assert result.exit_code == 0, result.output
+    calls = [c["args"] for c in fake_pulumi()]
+    (config_set,) = [a for a in calls if a[:2] == ["config", "set"]]
+    assert LIFETIME_START_KEY in config_set and option(config_set, "--stack") == "aws"
+    moment = config_set[-1]
+    assert moment.endswith("Z") and moment[:2] == "20"
+    assert calls.index(config_set) < next(i for i, a in enumerate(calls) if a[0] == "up")
+
+
+def test_a_persisted_lifetime_start_is_not_rewritten(tmp_path):
+    from components.aws.lifetime import LIFETIME_START_KEY
+
+    class Recorder:
+        calls = []
+
+        def set_config(self, *a):
+            self.calls.append(a)
+
+    from types import SimpleNamespace
+    inputs = SimpleNamespace(spec=SimpleNamespace(lifetime_hours=96))
+    lifecycle.fix_lifetime_start(Recorder(), inputs, {LIFETIME_START_KEY: "2026-12-01T08:00:00Z"})
+    lifecycle.fix_lifetime_start(Recorder(), SimpleNamespace(spec=SimpleNamespace(lifetime_hours=None)),
+                                 {})
+    assert Recorder.calls == []

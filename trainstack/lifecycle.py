@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -151,9 +152,22 @@ def policy_packs(project_dir: Path) -> list[str]:
     return [str(project_dir / POLICY_PACK_DIR)]
 
 
+def fix_lifetime_start(selected, inputs, config: dict[str, str],
+                       clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> None:
+    """On the first deploy of a stack with a declared lifetime, write down when it started, so
+    the deadline (start + lifetime) stays where it is on every later `up`."""
+    import pulumi.automation as auto
+
+    from components.aws.lifetime import LIFETIME_START_KEY, iso
+    if inputs.spec.lifetime_hours and not config.get(LIFETIME_START_KEY):
+        selected.set_config(LIFETIME_START_KEY, auto.ConfigValue(iso(clock())))
+
+
 def up(stack: str, echo: Callable[[str], None], project_dir: Path = PROJECT_DIR,
-       skip_credential_check: bool = False, backend: Optional[str] = None) -> dict:
-    _, selected = select_stack(stack, project_dir, skip_credential_check, backend)
+       skip_credential_check: bool = False, backend: Optional[str] = None,
+       clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> dict:
+    inputs, selected = select_stack(stack, project_dir, skip_credential_check, backend)
+    fix_lifetime_start(selected, inputs, stack_config(project_dir, stack), clock)
     result = _run(lambda: selected.up(on_output=echo, policy_packs=policy_packs(project_dir)))
     return {k: v.value for k, v in result.outputs.items()}
 

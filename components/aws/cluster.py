@@ -6,6 +6,7 @@ import ipaddress
 import pulumi
 import pulumi_aws as aws
 
+from components.aws import lifetime as aws_lifetime
 from components.aws import planning
 from components.base import ClusterArgs, GpuCluster
 from components.tags import CLUSTER_TAG, RETAIN_TAG
@@ -31,9 +32,13 @@ class AwsGpuCluster(GpuCluster):
         net = self._network(name, region, zone, tags, spec.access.ssh_cidrs)
         bucket = self._bucket(name, region, tags, spec.bucket.retain_on_destroy)
         fs, dra = self._filesystem(name, args, net, bucket)
-        group, pg = self._nodes(name, args, net)
+        now = aws_lifetime.utc_now()
+        lifetime = aws_lifetime.from_stack_config(spec.lifetime_hours)
+        group, pg = self._nodes(name, args, net, aws_lifetime.nodes_now(lifetime, spec.nodes, now))
+        lifetime_outputs = aws_lifetime.enforce(self, name, group, lifetime, region, now)
         budget = self._budget(name, args, bucket)
         return {
+            **lifetime_outputs,
             "node_group": group.name,
             "placement_group": pg.name,
             "filesystem_id": fs.id,
@@ -163,7 +168,7 @@ class AwsGpuCluster(GpuCluster):
 
     # -- nodes ---------------------------------------------------------------------------------
 
-    def _nodes(self, name, args: ClusterArgs, net):
+    def _nodes(self, name, args: ClusterArgs, net, nodes: int):
         spec, sel, tags = args.spec, args.selection, args.tags
         region = sel.region
         pg = aws.ec2.PlacementGroup(f"{name}-pg", strategy="cluster", region=region, tags=tags,
@@ -192,8 +197,7 @@ class AwsGpuCluster(GpuCluster):
                                 for kind in ("instance", "volume", "network-interface")],
             region=region, tags=tags, opts=self.child())
         group = aws.autoscaling.Group(
-            f"{name}-nodes", min_size=spec.nodes, max_size=spec.nodes,
-            desired_capacity=spec.nodes, vpc_zone_identifiers=[net["subnet"].id],
+            f"{name}-nodes", min_size=nodes, max_size=nodes, desired_capacity=nodes, vpc_zone_identifiers=[net["subnet"].id],
             placement_group=pg.name,
             launch_template=aws.autoscaling.GroupLaunchTemplateArgs(id=lt.id, version="$Latest"),
             wait_for_capacity_timeout="30m",
