@@ -160,7 +160,9 @@ def test_budget_amount_thresholds_emails_and_tag_filter(plan):
 
 def _sdk_takes_tags(token: str) -> bool:
     package, module_path, class_name = token.split(":")
-    module = importlib.import_module(f"pulumi_aws.{module_path.split('/')[0]}")
+    module_name = module_path.split('/')[0]
+    # Python keywords get a trailing underscore in the SDK (aws:lambda -> pulumi_aws.lambda_).
+    module = importlib.import_module(f"pulumi_aws.{module_name}{'_' if module_name == 'lambda' else ''}")
     cls = getattr(module, class_name)
     return "tags" in inspect.signature(cls._internal_init).parameters
 

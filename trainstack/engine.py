@@ -132,6 +132,11 @@ def _plain(value: Any) -> Any:
         return {k: _plain(v) for k, v in sorted(value.items())}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
+    if isinstance(value, (pulumi.Asset, pulumi.Archive)):  # function code (issue 13)
+        kind = "asset" if isinstance(value, pulumi.Asset) else "archive"
+        fields = {k: getattr(value, k) for k in ("path", "text", "uri", "assets")
+                  if getattr(value, k, None) is not None}
+        return {kind: _plain(fields)}
     return value
 
 

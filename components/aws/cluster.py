@@ -6,6 +6,7 @@ import ipaddress
 import pulumi
 import pulumi_aws as aws
 
+from components.aws import budget_action
 from components.aws import lifetime as aws_lifetime
 from components.aws import planning
 from components.base import ClusterArgs, GpuCluster
@@ -36,7 +37,8 @@ class AwsGpuCluster(GpuCluster):
         lifetime = aws_lifetime.from_stack_config(spec.lifetime_hours)
         group, pg = self._nodes(name, args, net, aws_lifetime.nodes_now(lifetime, spec.nodes, now))
         lifetime_outputs = aws_lifetime.enforce(self, name, group, lifetime, region, now)
-        budget = self._budget(name, args, bucket)
+        stop_topic = budget_action.budget_stop(self, name, group, region, tags)
+        budget = self._budget(name, args, bucket, stop_topic)
         return {
             **lifetime_outputs,
             "node_group": group.name,
@@ -208,7 +210,7 @@ class AwsGpuCluster(GpuCluster):
 
     # -- budget --------------------------------------------------------------------------------
 
-    def _budget(self, name, args: ClusterArgs, bucket):
+    def _budget(self, name, args: ClusterArgs, bucket, stop_topic):
         spec, tags = args.spec, args.tags
         thresholds = planning.budget_thresholds(spec.budget.alert_percents, spec.budget.emails)
         # Budgets can only filter on an *active* cost-allocation tag; at least one tagged resource
@@ -224,5 +226,8 @@ class AwsGpuCluster(GpuCluster):
             notifications=[aws.budgets.BudgetNotificationArgs(
                 comparison_operator="GREATER_THAN", notification_type="ACTUAL",
                 threshold=float(p), threshold_type="PERCENTAGE",
-                subscriber_email_addresses=list(spec.budget.emails)) for p in thresholds],
+                subscriber_email_addresses=list(spec.budget.emails),
+                # The last threshold also stops the nodes (components/aws/budget_action.py).
+                subscriber_sns_topic_arns=[stop_topic.arn] if p == max(thresholds) else None)
+                for p in thresholds],
             tags=tags, opts=self.child(depends_on=[cost_tag]))

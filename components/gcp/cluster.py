@@ -7,7 +7,7 @@ import pulumi
 import pulumi_gcp as gcp
 
 from components.base import ClusterArgs, GpuCluster
-from components.gcp import planning
+from components.gcp import budget_action, planning
 from components.tags import RETAIN_TAG
 
 # APIs the cluster calls, enabled in the project (and left enabled on destroy: other stacks and
@@ -44,7 +44,10 @@ class GcpGpuCluster(GpuCluster):
         policy = self._placement(name, spec.nodes)
         fs, fs_size, fs_tier = self._filesystem(name, args, nets, policy)
         group = self._nodes(name, args, layout, nets, policy)
-        budget = self._budget(name, args)
+        budget = self._budget(name, args, budget_action.budget_stop(
+            self, name, project=self.project, region=self.region, zone=self.zone, group=group,
+            bucket=bucket, labels=self.labels, stop_fraction=max(planning.budget_thresholds(
+                spec.budget.alert_percents, spec.budget.emails))))
         instance_id = planning.lustre_instance_id(name, args.stack)
 
         def command(verb: str) -> pulumi.Output[str]:
@@ -211,7 +214,7 @@ class GcpGpuCluster(GpuCluster):
 
     # -- budget --------------------------------------------------------------------------------
 
-    def _budget(self, name, args: ClusterArgs):
+    def _budget(self, name, args: ClusterArgs, stop_topic):
         spec = args.spec
         loc = spec.location("gcp")
         channels = [gcp.monitoring.NotificationChannel(
@@ -236,5 +239,6 @@ class GcpGpuCluster(GpuCluster):
                 threshold_percent=p, spend_basis="CURRENT_SPEND")
                 for p in planning.budget_thresholds(spec.budget.alert_percents, spec.budget.emails)],
             all_updates_rule=gcp.billing.BudgetAllUpdatesRuleArgs(
-                monitoring_notification_channels=[c.id for c in channels]),
+                monitoring_notification_channels=[c.id for c in channels],
+                pubsub_topic=stop_topic.id, schema_version="1.0"),
             opts=self.child(depends_on=[self.apis["billingbudgets"]]))
