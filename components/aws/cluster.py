@@ -6,9 +6,8 @@ import ipaddress
 import pulumi
 import pulumi_aws as aws
 
-from components.aws import budget_action
+from components.aws import budget_action, planning
 from components.aws import lifetime as aws_lifetime
-from components.aws import planning
 from components.base import ClusterArgs, GpuCluster
 from components.tags import CLUSTER_TAG, RETAIN_TAG
 
@@ -199,7 +198,8 @@ class AwsGpuCluster(GpuCluster):
                                 for kind in ("instance", "volume", "network-interface")],
             region=region, tags=tags, opts=self.child())
         group = aws.autoscaling.Group(
-            f"{name}-nodes", min_size=nodes, max_size=nodes, desired_capacity=nodes, vpc_zone_identifiers=[net["subnet"].id],
+            f"{name}-nodes", min_size=nodes, max_size=nodes, desired_capacity=nodes,
+            vpc_zone_identifiers=[net["subnet"].id],
             placement_group=pg.name,
             launch_template=aws.autoscaling.GroupLaunchTemplateArgs(id=lt.id, version="$Latest"),
             wait_for_capacity_timeout="30m",

@@ -16,7 +16,8 @@ import pulumi_gcp as gcp
 FUNCTION_DIR = Path(__file__).resolve().parents[2] / "functions" / "gcp_budget_stop"
 RUNTIME = "python312"
 ENTRY_POINT = "entry"
-# Cloud Billing's own publisher identity (cloud.google.com/billing/docs/how-to/budgets-programmatic-notifications).
+# Cloud Billing's own publisher identity
+# (cloud.google.com/billing/docs/how-to/budgets-programmatic-notifications).
 BILLING_PUBLISHER = "serviceAccount:billing-budget-alert@system.gserviceaccount.com"
 APIS = ("pubsub.googleapis.com", "cloudfunctions.googleapis.com", "cloudbuild.googleapis.com",
         "run.googleapis.com", "eventarc.googleapis.com", "artifactregistry.googleapis.com")
