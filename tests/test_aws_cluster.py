@@ -195,7 +195,11 @@ def test_stack_outputs(plan):
         2 * catalog.price("aws", "p5.48xlarge", "us-east-1").ondemand_usd_hr)
 
 
-def test_plan_is_deterministic(example_spec):
+def test_plan_is_deterministic(example_spec, monkeypatch):
+    # Time is an input too: without a persisted first deploy the lifetime counts from the clock.
+    from components.aws import lifetime
+    fixed = lifetime.utc_now()
+    monkeypatch.setattr(lifetime, "utc_now", lambda: fixed)
     first = json.dumps(plan_for(example_spec, "aws").to_json(), sort_keys=True)
     second = json.dumps(plan_for(example_spec, "aws").to_json(), sort_keys=True)
     assert first == second

@@ -82,6 +82,12 @@ def test_an_unpersisted_start_uses_the_clock_and_says_so(example_spec, clock):
     assert plan.outputs["lifetime_start_source"] == lifetime.FROM_CLOCK
 
 
+def test_a_clock_start_is_kept_by_a_plain_pulumi_up(example_spec, clock):
+    (from_clock,) = plan_for(example_spec, "aws").of_type(SCHEDULE)
+    (from_config,) = started(example_spec).of_type(SCHEDULE)
+    assert from_clock.ignore_changes == ["startTime"] and not from_config.ignore_changes
+
+
 def test_lifetime_arithmetic_handles_fractions_and_offsets():
     life = lifetime.lifetime_for(1.5, config_start="2026-12-01T10:00:00+01:00")
     assert lifetime.iso(life.deadline) == "2026-12-01T10:30:00Z"

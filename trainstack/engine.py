@@ -41,6 +41,7 @@ class PlannedResource:
     property_dependencies: dict[str, list[str]]
     retain_on_delete: bool
     protect: bool
+    ignore_changes: list[str] = field(default_factory=list)
 
     @property
     def zone(self) -> str:
@@ -120,7 +121,8 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
             parent=request.parent, inputs=_plain(inputs), dependencies=sorted(request.dependencies),
             property_dependencies={k: sorted(v.urns)
                                    for k, v in sorted(request.propertyDependencies.items())},
-            retain_on_delete=bool(request.retainOnDelete), protect=bool(request.protect))
+            retain_on_delete=bool(request.retainOnDelete), protect=bool(request.protect),
+            ignore_changes=sorted(request.ignoreChanges))
         with self._lock:
             self.recorded.append(record)
         return response

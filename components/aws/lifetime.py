@@ -4,7 +4,8 @@ The deadline is `start + lifetime_hours`, where `start` is the first deploy. `tr
 that moment into the stack's config (`trainstack:lifetimeStart`) the first time it deploys a stack
 with a declared lifetime, so every later `up` computes the same deadline, and a changed
 `max_hours` moves it relative to the first deploy, not to today. Without the key (a plain
-`pulumi up`, an offline plan) the clock stands in and the output says so.
+`pulumi up`, an offline plan) the clock stands in and the output says so; the schedule then
+ignores later changes of its start time, so a plain `pulumi up` keeps the first deadline too.
 
 After the deadline AWS has already scaled the group to 0; the program then declares 0 nodes and
 no schedule itself (AWS rejects a start time in the past), so a later `up` never brings the
@@ -82,7 +83,9 @@ def enforce(parent: pulumi.Resource, name: str, group: aws.autoscaling.Group,
             f"{name}-lifetime-end", autoscaling_group_name=group.name,
             scheduled_action_name=f"{name}-lifetime-end", start_time=iso(lifetime.deadline),
             min_size=0, max_size=0, desired_capacity=0, region=region,
-            opts=pulumi.ResourceOptions(parent=parent))
+            opts=pulumi.ResourceOptions(
+                parent=parent,
+                ignore_changes=["startTime"] if lifetime.source == FROM_CLOCK else None))
     return {"lifetime_deadline": iso(lifetime.deadline), "lifetime_start": iso(lifetime.start),
             "lifetime_start_source": lifetime.source,
             "lifetime_expired": lifetime.expired(now)}
