@@ -2,7 +2,7 @@
 """A stand-in `pulumi` binary for lifecycle tests: records each call, answers like the CLI.
 
 With FAKE_PULUMI_STACKS (a JSON file {stack: {"outputs": {...}, "created": ISO time,
-"destroy_failures": n, "update_in_progress": bool}}) it plays a backend holding those stacks:
+"destroy_failures": n, "update_in_progress": bool, "locked_by": text}}) it plays a backend holding those stacks:
 `stack ls`, `stack output`, `stack history` and `destroy` answer from it, a destroy fails the
 first n times (a half-way failure), and a successful destroy empties the stack's outputs.
 FAKE_PULUMI_VERSION overrides the reported version; FAKE_PULUMI_DESTROY_SLEEP slows destroys.
@@ -60,6 +60,10 @@ elif stacks is not None and args[:2] == ["stack", "history"]:
 elif stacks is not None and args[:1] == ["destroy"]:
     time.sleep(float(os.environ.get("FAKE_PULUMI_DESTROY_SLEEP", "0")))
     entry = stacks[stack]
+    if entry.get("locked_by"):  # the file backend's own lock, held by someone's `pulumi up`
+        print(f"error: the stack is currently locked by 1 lock(s). {entry['locked_by']}",
+              file=sys.stderr)
+        sys.exit(255)
     if entry.get("destroy_failures", 0) > 0:
         entry["destroy_failures"] -= 1
         json.dump(stacks, open(stacks_file, "w"))

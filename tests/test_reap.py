@@ -148,6 +148,13 @@ def test_a_stack_held_by_an_update_is_not_touched(world):
     assert world.destroyed() == []
 
 
+def test_a_stack_locked_in_the_backend_is_a_report_not_a_failure(world):
+    world.add("held", beat("node-0", 180), locked_by="alice@laptop: pulumi up (pid 4242)")
+    decision = world.decide(yes=True, dry_run=False)["held"]
+    assert decision.action == "report" and decision.reason == "the stack is locked by an update"
+    assert decision.result.startswith("not destroyed")
+
+
 def test_a_bucket_that_would_be_deleted_stops_the_reaper(world):
     world.add("ephemeral", beat("node-0", 180),
               outputs=marked(retained=False, heartbeat_url=world.root("ephemeral")))
