@@ -43,6 +43,9 @@ def test_aws_the_topic_lets_budgets_publish(aws_plan):
     (statement,) = policy["Statement"]
     assert statement["Principal"] == {"Service": "budgets.amazonaws.com"}
     assert statement["Action"] == "SNS:Publish"
+    topic = one(aws_plan, "aws:sns/topic:Topic")
+    assert statement["Resource"].startswith("arn:aws:sns:us-east-1:")  # the topic's own ARN
+    assert statement["Resource"].endswith(f":{topic.name}")
 
 
 def test_aws_the_function_may_update_only_this_group(aws_plan):
@@ -51,7 +54,8 @@ def test_aws_the_function_may_update_only_this_group(aws_plan):
     statements = json.loads(role_policy.inputs["policy"])["Statement"]
     scale = next(s for s in statements if s["Action"] == "autoscaling:UpdateAutoScalingGroup")
     assert role_policy.property_dependencies["policy"] == [group.urn]
-    assert scale["Resource"] != "*"
+    assert scale["Resource"] == ("arn:aws:autoscaling:us-east-1:*:autoScalingGroup:*:"
+                                 "autoScalingGroupName/llm-finetune-nodes")
     assert not any("autoscaling:*" in json.dumps(s) for s in statements)
 
 

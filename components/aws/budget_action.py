@@ -22,6 +22,12 @@ def _topic_policy(topic_arn: str) -> str:
         "Action": "SNS:Publish", "Resource": topic_arn}]})
 
 
+def group_arn_pattern(region: str, group_name: str) -> str:
+    """The group's ARN by name (its UUID part wildcarded), the form IAM examples use for
+    Auto Scaling groups; known before the group exists, so the plan shows the real policy."""
+    return f"arn:aws:autoscaling:{region}:*:autoScalingGroup:*:autoScalingGroupName/{group_name}"
+
+
 def _role_policy(group_arn: str) -> str:
     return json.dumps({"Version": "2012-10-17", "Statement": [
         {"Sid": "StopThisGroupOnly", "Effect": "Allow",
@@ -45,7 +51,8 @@ def budget_stop(parent: pulumi.Resource, name: str, group: aws.autoscaling.Group
     role = aws.iam.Role(f"{name}-budget-stop-role", assume_role_policy=ASSUME_LAMBDA, tags=tags,
                         opts=child)
     aws.iam.RolePolicy(f"{name}-budget-stop-scale", role=role.id,
-                       policy=group.arn.apply(_role_policy), opts=child)
+                       policy=group.name.apply(lambda g: _role_policy(group_arn_pattern(region, g))),
+                       opts=child)
     function = aws.lambda_.Function(
         f"{name}-budget-stop", runtime=RUNTIME, handler="handler.handler", role=role.arn,
         code=pulumi.AssetArchive({"handler.py": pulumi.FileAsset(str(FUNCTION_DIR / "handler.py"))}),

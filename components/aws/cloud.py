@@ -26,6 +26,10 @@ class AwsCloud(Cloud):
     def offline_attributes(self, type_token: str, name: str, inputs: dict) -> dict:
         if type_token == "aws:s3/bucket:Bucket":
             return {"bucket": inputs.get("bucket") or name, "arn": f"arn:aws:s3:::{name}"}
+        if type_token in ("aws:sns/topic:Topic", "aws:lambda/function:Function"):  # budget stop
+            service, kind = ("sns", "") if "sns" in type_token else ("lambda", "function:")
+            return {"arn": f"arn:aws:{service}:{inputs.get('region', 'offline')}:000000000000:"
+                           f"{kind}{name}"}
         if type_token == "aws:fsx/lustreFileSystem:LustreFileSystem":
             return {"dnsName": f"{name}.fsx.offline.invalid", "mountName": "offline"}
         return super().offline_attributes(type_token, name, inputs)
