@@ -3,8 +3,9 @@
 
 With FAKE_PULUMI_STACKS (a JSON file {stack: {"outputs": {...}, "created": ISO time,
 "destroy_failures": n, "update_in_progress": bool, "locked_by": text}}) it plays a backend
-holding those stacks: `stack ls`, `stack output`, `stack history` and `destroy` answer from it, a destroy fails the
-first n times (a half-way failure), and a successful destroy empties the stack's outputs.
+holding those stacks: `stack ls`, `stack output`, `stack history` and `destroy` answer from it,
+a destroy fails the first n times (a half-way failure), and a successful destroy empties the
+stack's outputs.
 FAKE_PULUMI_VERSION overrides the reported version; FAKE_PULUMI_DESTROY_SLEEP slows destroys.
 """
 import json
