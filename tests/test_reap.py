@@ -262,3 +262,29 @@ def test_the_command_guard_runs_the_stacks_export_command():
     assert guard.confirm("s", outputs)[0] and ran == [outputs["filesystem_export_command"]]
     assert not reap.CommandExportGuard(run=lambda cmd: 1).confirm("s", outputs)[0]
     assert not guard.confirm("s", {})[0]
+
+
+def test_two_reaper_processes_at_once_destroy_a_stack_once(world, monkeypatch, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+    from tests.reap_helpers import write_stacks
+    world.add("idle", beat("node-0", 180))
+    # Separate processes use the real guards: a GCP-style export command that succeeds.
+    world.stacks["idle"]["outputs"].update(marked(cloud="gcp", heartbeat_url=world.root("idle"),
+                                                  filesystem_export_command="true"))
+    write_stacks(tmp_path / "stacks.json", world.stacks)
+    env = {**os.environ, "FAKE_PULUMI_DESTROY_SLEEP": "2", "PYTHONPATH": str(ROOT)}
+    runs = [subprocess.Popen([sys.executable, "-m", "trainstack", "reap", "--yes", "--audit-log",
+                              str(tmp_path / "audit.jsonl")], env=env, cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)]
+    outputs = [run.communicate(timeout=120)[0] for run in runs]
+    assert world.destroyed() == ["idle"], outputs
+    text = "\n".join(outputs)
+    assert text.count("idle: destroy") == 1
+    assert "another reaper holds the stack's lock" in text or "already destroyed" in text
+    audit = [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
+    assert sorted(d["action"] for d in audit) in (["destroy", "report"], ["destroy", "skip"])
