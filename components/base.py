@@ -316,6 +316,7 @@ class GpuCluster(pulumi.ComponentResource):
         self.outputs["usd_per_hour"] = args.selection.usd_per_hour
         self.outputs["instance_type"] = args.selection.instance.name
         self.outputs["interconnect"] = args.selection.fabric_note
+        self.outputs["trainstack_marker"] = {"version": 1, "cloud": self.cloud, "idle_minutes": args.spec.idle.teardown_after_minutes, "bucket_retained": args.spec.bucket.retain_on_destroy}  # noqa: E501  (trainstack reap touches only stacks with it)
         self.register_outputs(self.outputs)
 
     def child(self, **extra) -> pulumi.ResourceOptions:

@@ -1,24 +1,90 @@
 #!/usr/bin/env python3
-"""A stand-in `pulumi` binary for lifecycle tests: records each call, answers like the CLI."""
+"""A stand-in `pulumi` binary for lifecycle tests: records each call, answers like the CLI.
+
+With FAKE_PULUMI_STACKS (a JSON file {stack: {"outputs": {...}, "created": ISO time,
+"destroy_failures": n, "update_in_progress": bool, "locked_by": text}}) it plays a backend
+holding those stacks: `stack ls`, `stack output`, `stack history` and `destroy` answer from it,
+a destroy fails the first n times (a half-way failure), and a successful destroy empties the
+stack's outputs.
+FAKE_PULUMI_VERSION overrides the reported version; FAKE_PULUMI_DESTROY_SLEEP slows destroys.
+"""
 import json
 import os
 import sys
+import time
 
 argv = sys.argv[1:]
 args = [a for a in argv if a != "--non-interactive"]
 with open(os.environ["FAKE_PULUMI_LOG"], "a") as log:
     log.write(json.dumps({"args": args, "argv": argv, "backend": os.environ.get("PULUMI_BACKEND_URL"),
+                          "passphrase": os.environ.get("PULUMI_CONFIG_PASSPHRASE"),
                           "cwd": os.getcwd()}) + "\n")
+
+
+def option(name):
+    return args[args.index(name) + 1] if name in args else None
+
+
+def send_summary(event_log, changes):
+    """The engine's summary event, which the Automation API requires from a preview."""
+    event = {"sequence": 1, "timestamp": int(time.time()),
+             "summaryEvent": {"maybeCorrupt": False, "durationSeconds": 1,
+                              "resourceChanges": changes, "policyPacks": {}}}
+    if event_log.startswith("tcp://"):
+        import grpc
+        from pulumi.runtime.proto import events_pb2, events_pb2_grpc
+        with grpc.insecure_channel(event_log[len("tcp://"):]) as channel:
+            events_pb2_grpc.EventsStub(channel).StreamEvents(
+                iter([events_pb2.EventRequest(event=json.dumps(event))]))
+    else:
+        with open(event_log, "a") as log_file:
+            log_file.write(json.dumps(event) + "\n")
+
+
+stacks_file = os.environ.get("FAKE_PULUMI_STACKS")
+stacks = json.load(open(stacks_file)) if stacks_file else None
+stack = option("--stack")
+
 if args[:1] == ["version"]:
-    print("v3.272.0")
+    print(os.environ.get("FAKE_PULUMI_VERSION", "v3.272.0"))
+elif stacks is not None and args[:2] == ["stack", "ls"]:
+    print(json.dumps([{"name": name, "current": False,
+                       "updateInProgress": bool(s.get("update_in_progress")),
+                       "resourceCount": len(s.get("outputs") or {})} for name, s in stacks.items()]))
+elif stacks is not None and args[:2] == ["stack", "output"]:
+    print(json.dumps(stacks[stack].get("outputs") or {}))
+elif stacks is not None and args[:2] == ["stack", "history"]:
+    created = stacks[stack].get("created")
+    print(json.dumps([] if not created else [
+        {"version": 1, "kind": "update", "startTime": created, "endTime": created, "message": "",
+         "environment": {}, "config": {}, "result": "succeeded", "resourceChanges": {"create": 27}}]))
+elif stacks is not None and args[:1] == ["destroy"]:
+    time.sleep(float(os.environ.get("FAKE_PULUMI_DESTROY_SLEEP", "0")))
+    entry = stacks[stack]
+    if entry.get("locked_by"):  # the file backend's own lock, held by someone's `pulumi up`
+        print(f"error: the stack is currently locked by 1 lock(s). {entry['locked_by']}",
+              file=sys.stderr)
+        sys.exit(255)
+    if entry.get("destroy_failures", 0) > 0:
+        entry["destroy_failures"] -= 1
+        json.dump(stacks, open(stacks_file, "w"))
+        print("error: deleting urn:pulumi:fsx: DeleteFileSystem: throttled", file=sys.stderr)
+        sys.exit(255)
+    entry["outputs"], entry["destroyed"] = {}, True
+    json.dump(stacks, open(stacks_file, "w"))
+    print("destroy: done")
 elif args[:2] == ["stack", "output"]:
     print(json.dumps({"bucket_name": "llm-finetune-data-a1b2", "node_group": "llm-finetune-nodes"}))
 elif args[:2] == ["stack", "history"]:
     print(json.dumps([{"version": 1, "kind": "update", "startTime": "2026-11-30T10:00:00.000Z",
                        "endTime": "2026-11-30T10:20:00.000Z", "message": "", "environment": {},
                        "config": {}, "result": "succeeded", "resourceChanges": {"create": 27}}]))
-elif args[:1] in (["up"], ["destroy"]):
+elif args[:1] in (["up"], ["destroy"], ["preview"]):
     if os.environ.get("FAKE_PULUMI_FAIL"):
         print("error: no valid credential sources found", file=sys.stderr)
         sys.exit(255)
-    print(f"{args[0]}: done")
+    if args[:1] == ["preview"]:
+        send_summary(option("--event-log"), {"create": 27})
+        print("preview: done")
+    else:
+        print(f"{args[0]}: done")

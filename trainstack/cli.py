@@ -142,16 +142,19 @@ def _echo(line: str) -> None:
 
 SkipCredentials = typer.Option(False, "--skip-credential-check",
                                help="Deploy with credentials trainstack cannot see (instance roles).")
+BackendOpt = typer.Option(None, "--backend", help="Pulumi backend URL (default: PULUMI_BACKEND_URL, "
+                          "else a file:// backend in the project's .pulumi-state).")
 
 
 @app.command()
 @user_errors
-def up(stack: str = RequiredStackOpt,
-       skip_credential_check: bool = SkipCredentials):
-    """Deploy a stack (needs the Pulumi CLI, provider plugins and cloud credentials)."""
+def up(stack: str = RequiredStackOpt, skip_credential_check: bool = SkipCredentials,
+       backend: Optional[str] = BackendOpt):
+    """Deploy a stack, judged by the policy pack (needs the Pulumi CLI and cloud credentials)."""
     from trainstack import PROJECT_DIR, lifecycle
     from trainstack.stacks import stack_config
-    outputs = lifecycle.up(stack, echo=_echo, skip_credential_check=skip_credential_check)
+    outputs = lifecycle.up(stack, echo=_echo, skip_credential_check=skip_credential_check,
+                           backend=backend)
     for key, value in sorted(outputs.items()):
         out.print(f"{key}: {value}", markup=False, highlight=False)
     for note in deploy_notes(stack_config(PROJECT_DIR, stack).get("trainstack:cloud", "")):
@@ -160,14 +163,31 @@ def up(stack: str = RequiredStackOpt,
 
 @app.command()
 @user_errors
-def destroy(stack: str = RequiredStackOpt,
-            skip_credential_check: bool = SkipCredentials):
+def preview(stack: str = RequiredStackOpt, skip_credential_check: bool = SkipCredentials,
+            backend: Optional[str] = BackendOpt):
+    """Show what `up` would change, judged by the policy pack (needs the Pulumi CLI)."""
+    from trainstack import lifecycle
+    changes = lifecycle.preview(stack, echo=_echo, skip_credential_check=skip_credential_check,
+                                backend=backend)
+    out.print("changes: " + (", ".join(f"{k} {v}" for k, v in sorted(changes.items())) or "none"),
+              markup=False, highlight=False)
+
+
+@app.command()
+@user_errors
+def destroy(stack: str = RequiredStackOpt, skip_credential_check: bool = SkipCredentials,
+            backend: Optional[str] = BackendOpt):
     """Tear a stack down; the bucket stays unless the spec says retain_on_destroy: false."""
     from trainstack import lifecycle
-    kept = lifecycle.destroy(stack, echo=_echo, skip_credential_check=skip_credential_check)
+    kept = lifecycle.destroy(stack, echo=_echo, skip_credential_check=skip_credential_check,
+                             backend=backend)
     for item in kept:
         out.print(f"kept: {item}", markup=False, highlight=False)
 
+
+from trainstack.reap import reap_command  # noqa: E402  (issue 13: idle stacks torn down)
+
+app.command("reap")(user_errors(reap_command))
 
 from trainstack.init import init_command  # noqa: E402  (issue 15: a project of your own)
 

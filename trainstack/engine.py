@@ -41,6 +41,7 @@ class PlannedResource:
     property_dependencies: dict[str, list[str]]
     retain_on_delete: bool
     protect: bool
+    ignore_changes: list[str] = field(default_factory=list)
 
     @property
     def zone(self) -> str:
@@ -120,7 +121,8 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
             parent=request.parent, inputs=_plain(inputs), dependencies=sorted(request.dependencies),
             property_dependencies={k: sorted(v.urns)
                                    for k, v in sorted(request.propertyDependencies.items())},
-            retain_on_delete=bool(request.retainOnDelete), protect=bool(request.protect))
+            retain_on_delete=bool(request.retainOnDelete), protect=bool(request.protect),
+            ignore_changes=sorted(request.ignoreChanges))
         with self._lock:
             self.recorded.append(record)
         return response
@@ -132,6 +134,11 @@ def _plain(value: Any) -> Any:
         return {k: _plain(v) for k, v in sorted(value.items())}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
+    if isinstance(value, (pulumi.Asset, pulumi.Archive)):  # function code (issue 13)
+        kind = "asset" if isinstance(value, pulumi.Asset) else "archive"
+        fields = {k: getattr(value, k) for k in ("path", "text", "uri", "assets")
+                  if getattr(value, k, None) is not None}
+        return {kind: _plain(fields)}
     return value
 
 

@@ -1,13 +1,16 @@
-"""`trainstack up` / `destroy`: the Pulumi Automation API over the project's own stacks.
+"""`trainstack up` / `preview` / `destroy`: the Pulumi Automation API over the project's stacks.
 
-These need what the offline commands do not: the Pulumi CLI (with its provider plugins) and
-cloud credentials. Both are checked first and a missing one is named in one line; state goes to a
-local `file://` backend inside the project unless PULUMI_BACKEND_URL says otherwise.
+These need what the offline commands do not: the Pulumi CLI (with its provider plugins), cloud
+credentials and, on a file backend, the secrets passphrase. All are checked first and a missing
+one is named in one line; state goes to a local `file://` backend inside the project unless
+`--backend` or PULUMI_BACKEND_URL says otherwise. `preview` and `up` run the policy pack.
 """
 from __future__ import annotations
 
 import os
+import subprocess
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -17,6 +20,10 @@ from trainstack.engine import prevalidate
 from trainstack.stacks import stack_config
 
 STATE_DIR = ".pulumi-state"
+POLICY_PACK_DIR = "policies"
+# `--policy-pack` on preview/up and `stack ls --json` with these fields are older; 3.160 is the
+# oldest CLI these commands were written against (the SDK pins a lower floor of its own).
+MIN_PULUMI_VERSION = "3.160.0"
 
 
 @dataclass(frozen=True)
@@ -63,39 +70,69 @@ def check_credentials(cloud: str, env: Optional[dict] = None, home: Optional[Pat
 
 def pulumi_command():
     import pulumi.automation as auto
+    from semver import VersionInfo
     try:
-        return auto.PulumiCommand(root=os.environ.get("PULUMI_ROOT"))
+        return auto.PulumiCommand(root=os.environ.get("PULUMI_ROOT"),
+                                  version=VersionInfo.parse(MIN_PULUMI_VERSION))
     except FileNotFoundError as missing:
         raise SpecError("Pulumi CLI", f"was not found ({missing.filename!r} is not installed).",
                         "Install it (https://www.pulumi.com/docs/install/) or set PULUMI_ROOT; "
                         "offline commands (plan, check, estimate, compare) do not need it.") from None
     except auto.InvalidVersionError as old:
-        raise SpecError("Pulumi CLI", f"is too old: {old}", "Upgrade the Pulumi CLI.") from None
+        raise SpecError("Pulumi CLI", f"is too old: {str(old).strip()}",
+                        f"Upgrade the Pulumi CLI to {MIN_PULUMI_VERSION} or later.") from None
+    except (OSError, subprocess.CalledProcessError) as broken:
+        raise SpecError("Pulumi CLI", f"did not answer `pulumi version` ({broken}).",
+                        "Reinstall the Pulumi CLI or fix PULUMI_ROOT.") from None
 
 
-def backend_env(project_dir: Path) -> dict[str, str]:
-    state = project_dir / STATE_DIR
-    return {
-        "PULUMI_BACKEND_URL": os.environ.get("PULUMI_BACKEND_URL", f"file://{state}"),
-        # The file backend encrypts secrets with a passphrase; an empty one is Pulumi's
-        # documented way to opt out, and users who need one export their own.
-        "PULUMI_CONFIG_PASSPHRASE": os.environ.get("PULUMI_CONFIG_PASSPHRASE", ""),
-    }
+def backend_url(project_dir: Path, backend: Optional[str] = None,
+                env: Optional[dict] = None) -> str:
+    """`--backend`, else PULUMI_BACKEND_URL, else a file backend inside the project."""
+    env = os.environ if env is None else env
+    return backend or env.get("PULUMI_BACKEND_URL") or f"file://{project_dir / STATE_DIR}"
 
 
-def select_stack(stack: str, project_dir: Path = PROJECT_DIR, skip_credential_check: bool = False):
-    """Everything that can fail cheaply fails first: spec, CLI, credentials; then the stack."""
+def backend_env(project_dir: Path, backend: Optional[str] = None,
+                env: Optional[dict] = None) -> dict[str, str]:
+    """The variables the CLI runs with; a file backend without a passphrase stops here."""
+    env = os.environ if env is None else env
+    url = backend_url(project_dir, backend, env)
+    out = {"PULUMI_BACKEND_URL": url}
+    if url.startswith("file://"):
+        # The file backend encrypts secrets with this passphrase; without one the CLI prompts,
+        # which a non-interactive run turns into a hang or an opaque failure. An explicitly
+        # empty PULUMI_CONFIG_PASSPHRASE is Pulumi's documented opt-out and is respected.
+        if "PULUMI_CONFIG_PASSPHRASE" in env:
+            out["PULUMI_CONFIG_PASSPHRASE"] = env["PULUMI_CONFIG_PASSPHRASE"]
+        elif env.get("PULUMI_CONFIG_PASSPHRASE_FILE"):
+            out["PULUMI_CONFIG_PASSPHRASE_FILE"] = env["PULUMI_CONFIG_PASSPHRASE_FILE"]
+        else:
+            raise SpecError("PULUMI_CONFIG_PASSPHRASE",
+                            f"is not set, and the file backend {url} encrypts stack secrets with it.",
+                            "Export PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE); "
+                            "an empty value opts out of encryption.")
+        Path(url[len("file://"):]).mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def workspace(project_dir: Path = PROJECT_DIR, backend: Optional[str] = None):
+    """A LocalWorkspace on the project with the backend settled (CLI and passphrase checked)."""
+    import pulumi.automation as auto
+    command = pulumi_command()
+    env = backend_env(project_dir, backend)
+    return auto.LocalWorkspace(work_dir=str(project_dir), pulumi_command=command, env_vars=env)
+
+
+def select_stack(stack: str, project_dir: Path = PROJECT_DIR, skip_credential_check: bool = False,
+                 backend: Optional[str] = None):
+    """Everything that can fail cheaply fails first: spec, CLI, passphrase, credentials."""
     import pulumi.automation as auto
     inputs = prevalidate(stack_config(project_dir, stack), project_dir)
-    command = pulumi_command()
+    ws = workspace(project_dir, backend)
     if not skip_credential_check:
         check_credentials(inputs.cloud)
-    env = backend_env(project_dir)
-    if env["PULUMI_BACKEND_URL"].startswith("file://"):
-        Path(env["PULUMI_BACKEND_URL"][len("file://"):]).mkdir(parents=True, exist_ok=True)
-    workspace = auto.LocalWorkspace(work_dir=str(project_dir), pulumi_command=command,
-                                    env_vars=env)
-    return inputs, auto.Stack.create_or_select(stack, workspace)
+    return inputs, auto.Stack.create_or_select(stack, ws)
 
 
 class DeployFailed(RuntimeError):
@@ -111,12 +148,29 @@ def _run(action: Callable[[], object]):
         raise DeployFailed("\n".join(lines[-8:])) from None
 
 
+def policy_packs(project_dir: Path) -> list[str]:
+    return [str(project_dir / POLICY_PACK_DIR)]
+
+
+def fix_lifetime_start(selected, inputs, config: dict[str, str],
+                       clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> None:
+    """On the first deploy of a stack with a declared lifetime, write down when it started, so
+    the deadline (start + lifetime) stays where it is on every later `up`."""
+    import pulumi.automation as auto
+
+    from components.aws.lifetime import LIFETIME_START_KEY, iso
+    if inputs.spec.lifetime_hours and not config.get(LIFETIME_START_KEY):
+        selected.set_config(LIFETIME_START_KEY, auto.ConfigValue(iso(clock())))
+
+
 def up(stack: str, echo: Callable[[str], None], project_dir: Path = PROJECT_DIR,
-       skip_credential_check: bool = False) -> dict:
+       skip_credential_check: bool = False, backend: Optional[str] = None,
+       clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> dict:
     from trainstack.capacity_guard import pin_image, scale_back
-    _, selected = select_stack(stack, project_dir, skip_credential_check)
+    inputs, selected = select_stack(stack, project_dir, skip_credential_check, backend)
+    fix_lifetime_start(selected, inputs, stack_config(project_dir, stack), clock)
     try:
-        result = _run(lambda: selected.up(on_output=echo))
+        result = _run(lambda: selected.up(on_output=echo, policy_packs=policy_packs(project_dir)))
     except DeployFailed as failed:  # no part of a cluster left billing (issue 8)
         raise scale_back(selected, failed, stack, echo, _run) from None
     outputs = {k: v.value for k, v in result.outputs.items()}
@@ -124,10 +178,18 @@ def up(stack: str, echo: Callable[[str], None], project_dir: Path = PROJECT_DIR,
     return outputs
 
 
+def preview(stack: str, echo: Callable[[str], None], project_dir: Path = PROJECT_DIR,
+            skip_credential_check: bool = False, backend: Optional[str] = None) -> dict:
+    """What `up` would change, judged by the policy pack; returns the change counts."""
+    _, selected = select_stack(stack, project_dir, skip_credential_check, backend)
+    result = _run(lambda: selected.preview(on_output=echo, policy_packs=policy_packs(project_dir)))
+    return dict(result.change_summary or {})
+
+
 def destroy(stack: str, echo: Callable[[str], None], project_dir: Path = PROJECT_DIR,
-            skip_credential_check: bool = False) -> list[str]:
+            skip_credential_check: bool = False, backend: Optional[str] = None) -> list[str]:
     """Destroy the stack's resources; returns what stays behind on purpose (the bucket)."""
-    inputs, selected = select_stack(stack, project_dir, skip_credential_check)
+    inputs, selected = select_stack(stack, project_dir, skip_credential_check, backend)
     outputs = {k: v.value for k, v in _run(selected.outputs).items()}
     _run(lambda: selected.destroy(on_output=echo))
     kept = []

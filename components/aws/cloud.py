@@ -65,6 +65,10 @@ class AwsCloud(Cloud):
             return {"bucket": inputs.get("bucket") or name, "arn": f"arn:aws:s3:::{name}"}
         if type_token == "aws:ec2/launchTemplate:LaunchTemplate":  # a new template is version 1
             return {"latestVersion": 1}
+        if type_token in ("aws:sns/topic:Topic", "aws:lambda/function:Function"):  # budget stop
+            service, kind = ("sns", "") if "sns" in type_token else ("lambda", "function:")
+            return {"arn": f"arn:aws:{service}:{inputs.get('region', 'offline')}:000000000000:"
+                           f"{kind}{name}"}
         if type_token == "aws:fsx/lustreFileSystem:LustreFileSystem":
             return {"dnsName": f"{name}.fsx.offline.invalid", "mountName": "offline"}
         return super().offline_attributes(type_token, name, inputs)

@@ -6,7 +6,8 @@ import ipaddress
 import pulumi
 import pulumi_aws as aws
 
-from components.aws import planning
+from components.aws import budget_action, planning
+from components.aws import lifetime as aws_lifetime
 from components.base import ClusterArgs, GpuCluster
 from components.pinning import image_note, nodes_held, pinned_image
 from components.tags import CLUSTER_TAG, RETAIN_TAG
@@ -33,9 +34,15 @@ class AwsGpuCluster(GpuCluster):
         net = self._network(name, region, zone, tags, spec.access.ssh_cidrs)
         bucket = self._bucket(name, region, tags, spec.bucket.retain_on_destroy)
         fs, dra = self._filesystem(name, args, net, bucket)
-        group, pg, lt, image = self._nodes(name, args, net)
-        budget = self._budget(name, args)
+        now = aws_lifetime.utc_now()
+        lifetime = aws_lifetime.from_stack_config(spec.lifetime_hours)
+        group, pg, lt, image = self._nodes(name, args, net,
+                                           aws_lifetime.nodes_now(lifetime, spec.nodes, now))
+        lifetime_outputs = aws_lifetime.enforce(self, name, group, lifetime, region, now)
+        stop_topic = budget_action.budget_stop(self, name, group, region, tags)
+        budget = self._budget(name, args, stop_topic)
         return {
+            **lifetime_outputs,
             "node_group": group.name,
             # None with a targeted reservation or Capacity Block: it fixes placement itself.
             "placement_group": pg.name if pg else None,
@@ -170,7 +177,7 @@ class AwsGpuCluster(GpuCluster):
 
     # -- nodes ---------------------------------------------------------------------------------
 
-    def _nodes(self, name, args: ClusterArgs, net):
+    def _nodes(self, name, args: ClusterArgs, net, nodes: int):
         spec, sel, tags = args.spec, args.selection, args.tags
         region = sel.region
         cap = spec.capacity("aws")
@@ -211,9 +218,9 @@ class AwsGpuCluster(GpuCluster):
         # A failed capacity request must not leave part of a cluster billing: `up` waits for all
         # nodes (wait_for_capacity_timeout) and, when they do not come, deploys once more with
         # trainstack:holdNodes, which sizes the group to zero (trainstack/capacity_guard.py).
-        size = 0 if nodes_held() else spec.nodes
+        size = 0 if nodes_held() else nodes
         group = aws.autoscaling.Group(
-            f"{name}-nodes", min_size=size, max_size=spec.nodes,
+            f"{name}-nodes", min_size=size, max_size=nodes,
             desired_capacity=size, vpc_zone_identifiers=[net["subnet"].id],
             placement_group=pg.name if pg else None,
             # A fixed version, never $Latest: a new template version must not reach heals and
@@ -228,7 +235,7 @@ class AwsGpuCluster(GpuCluster):
 
     # -- budget --------------------------------------------------------------------------------
 
-    def _budget(self, name, args: ClusterArgs):
+    def _budget(self, name, args: ClusterArgs, stop_topic):
         spec, tags = args.spec, args.tags
         thresholds = planning.budget_thresholds(spec.budget.alert_percents, spec.budget.emails)
         # The filter needs CLUSTER_TAG active as a cost-allocation tag. That is one account-wide,
@@ -242,5 +249,8 @@ class AwsGpuCluster(GpuCluster):
             notifications=[aws.budgets.BudgetNotificationArgs(
                 comparison_operator="GREATER_THAN", notification_type="ACTUAL",
                 threshold=float(p), threshold_type="PERCENTAGE",
-                subscriber_email_addresses=list(spec.budget.emails)) for p in thresholds],
+                subscriber_email_addresses=list(spec.budget.emails),
+                # The last threshold also stops the nodes (components/aws/budget_action.py).
+                subscriber_sns_topic_arns=[stop_topic.arn] if p == max(thresholds) else None)
+                for p in thresholds],
             tags=tags, opts=self.child())

@@ -2,8 +2,16 @@
 from __future__ import annotations
 
 import pulumi
-from pulumi_azure_native import (authorization, compute, consumption, managedidentity, network,
-                                 resources, storage, storagecache)
+from pulumi_azure_native import (
+    authorization,
+    compute,
+    consumption,
+    managedidentity,
+    network,
+    resources,
+    storage,
+    storagecache,
+)
 
 from components.azure import planning
 from components.base import ClusterArgs, GpuCluster

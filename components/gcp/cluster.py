@@ -7,7 +7,7 @@ import pulumi
 import pulumi_gcp as gcp
 
 from components.base import ClusterArgs, GpuCluster, get_cloud
-from components.gcp import planning
+from components.gcp import budget_action, planning
 from components.pinning import image_note, nodes_held, pinned_image
 from components.tags import RETAIN_TAG
 
@@ -71,7 +71,10 @@ class GcpGpuCluster(GpuCluster):
             family=planning.IMAGE_FAMILY, project=planning.IMAGE_PROJECT,
             opts=pulumi.InvokeOutputOptions(parent=self)).self_link
         group, resize = self._nodes(name, args, layout, nets, policy, capacity, image)
-        budget = self._budget(name, args)
+        budget = self._budget(name, args, budget_action.budget_stop(
+            self, name, project=self.project, region=self.region, zone=self.zone, group=group,
+            bucket=bucket, labels=self.labels, stop_fraction=max(planning.budget_thresholds(
+                spec.budget.alert_percents, spec.budget.emails))))
         instance_id = planning.lustre_instance_id(name, args.stack)
 
         def command(verb: str) -> pulumi.Output[str]:
@@ -261,7 +264,7 @@ class GcpGpuCluster(GpuCluster):
 
     # -- budget --------------------------------------------------------------------------------
 
-    def _budget(self, name, args: ClusterArgs):
+    def _budget(self, name, args: ClusterArgs, stop_topic):
         spec = args.spec
         loc = spec.location("gcp")
         channels = [gcp.monitoring.NotificationChannel(
@@ -286,5 +289,6 @@ class GcpGpuCluster(GpuCluster):
                 threshold_percent=p, spend_basis="CURRENT_SPEND")
                 for p in planning.budget_thresholds(spec.budget.alert_percents, spec.budget.emails)],
             all_updates_rule=gcp.billing.BudgetAllUpdatesRuleArgs(
-                monitoring_notification_channels=[c.id for c in channels]),
+                monitoring_notification_channels=[c.id for c in channels],
+                pubsub_topic=stop_topic.id, schema_version="1.0"),
             opts=self.child(depends_on=[self.apis["billingbudgets"]]))

@@ -1,0 +1,1 @@
+"""Small cloud functions that ship with the stacks (packaged from these directories)."""
