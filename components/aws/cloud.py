@@ -21,11 +21,14 @@ class AwsCloud(Cloud):
         super().validate_location(spec)
         planning.budget_thresholds(spec.budget.alert_percents, spec.budget.emails)
 
-    _OFFLINE_NAMED = ("aws:ec2/placementGroup:PlacementGroup", "aws:autoscaling/group:Group")
+    _OFFLINE_NAMED = ("aws:ec2/placementGroup:PlacementGroup", "aws:autoscaling/group:Group",
+                      "aws:iam/role:Role", "aws:iam/instanceProfile:InstanceProfile")
 
     def offline_attributes(self, type_token: str, name: str, inputs: dict) -> dict:
         if type_token == "aws:s3/bucket:Bucket":
             return {"bucket": inputs.get("bucket") or name, "arn": f"arn:aws:s3:::{name}"}
+        if type_token == "aws:iam/instanceProfile:InstanceProfile":
+            return {"name": name, "arn": f"arn:aws:iam::000000000000:instance-profile/{name}"}
         if type_token == "aws:fsx/lustreFileSystem:LustreFileSystem":
             return {"dnsName": f"{name}.fsx.offline.invalid", "mountName": "offline"}
         return super().offline_attributes(type_token, name, inputs)

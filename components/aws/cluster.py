@@ -7,7 +7,10 @@ import pulumi
 import pulumi_aws as aws
 
 from components.aws import planning
+from components.aws.boot import AwsBoot
+from components.aws.identity import node_identity
 from components.base import ClusterArgs, GpuCluster
+from components.boot import MOUNT_PATH, NodeContext, aws_user_data, render_user_data
 from components.tags import CLUSTER_TAG, RETAIN_TAG
 
 # AWS Deep Learning Base AMI (NVIDIA driver, EFA installer, Ubuntu 22.04), resolved at deploy time.
@@ -31,7 +34,9 @@ class AwsGpuCluster(GpuCluster):
         net = self._network(name, region, zone, tags, spec.access.ssh_cidrs)
         bucket = self._bucket(name, region, tags, spec.bucket.retain_on_destroy)
         fs, dra = self._filesystem(name, args, net, bucket)
-        group, pg = self._nodes(name, args, net)
+        identity = node_identity(name, tags, bucket, parent=self)
+        user_data = self._user_data(args, fs, bucket)
+        group, pg = self._nodes(name, args, net, profile=identity.profile, user_data=user_data)
         budget = self._budget(name, args, bucket)
         return {
             "node_group": group.name,
@@ -47,6 +52,9 @@ class AwsGpuCluster(GpuCluster):
             "budget_name": budget.name,
             "region": region,
             "zone": zone,
+            "node_role": identity.role.name,
+            "node_access": node_access(spec.access.ssh_cidrs),
+            "mount_path": MOUNT_PATH,
         }
 
     # -- network -------------------------------------------------------------------------------
@@ -163,7 +171,26 @@ class AwsGpuCluster(GpuCluster):
 
     # -- nodes ---------------------------------------------------------------------------------
 
-    def _nodes(self, name, args: ClusterArgs, net):
+    # -- boot ----------------------------------------------------------------------------------
+
+    def _user_data(self, args: ClusterArgs, fs, bucket) -> pulumi.Output[str]:
+        """The nodes' cloud-config (components/boot), base64 for the launch template."""
+        spec, sel = args.spec, args.selection
+
+        def render(values) -> str:
+            dns, mount_name, bucket_name = values
+            ctx = NodeContext(
+                cloud="aws", cluster=spec.name, stack=args.stack, nodes=spec.nodes,
+                gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
+                bucket=bucket_name, filesystem_source=f"{dns}@tcp:/{mount_name}",
+                region=sel.region, zone=sel.zone, use_rdma=sel.use_rdma,
+                interconnect=spec.interconnect, fabric=sel.instance.fabric,
+                rdma_nics=sel.instance.rdma_nics)
+            return aws_user_data(render_user_data(ctx, AwsBoot()))
+
+        return pulumi.Output.all(fs.dns_name, fs.mount_name, bucket.bucket).apply(render)
+
+    def _nodes(self, name, args: ClusterArgs, net, profile=None, user_data=None):
         spec, sel, tags = args.spec, args.selection, args.tags
         region = sel.region
         pg = aws.ec2.PlacementGroup(f"{name}-pg", strategy="cluster", region=region, tags=tags,
@@ -185,7 +212,12 @@ class AwsGpuCluster(GpuCluster):
                 device_name="/dev/sda1", ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
                     volume_size=ROOT_VOLUME_GIB, volume_type="gp3", encrypted="true",
                     delete_on_termination="true"))],
-            metadata_options=aws.ec2.LaunchTemplateMetadataOptionsArgs(http_tokens="required"),
+            # IMDSv2 only; hop limit 2 so containers on the node (one more hop) reach it too.
+            metadata_options=aws.ec2.LaunchTemplateMetadataOptionsArgs(
+                http_endpoint="enabled", http_tokens="required", http_put_response_hop_limit=2),
+            iam_instance_profile=aws.ec2.LaunchTemplateIamInstanceProfileArgs(
+                arn=profile.arn) if profile is not None else None,
+            user_data=user_data,
             # Instances and volumes launched by the group get the tags here, not from the group.
             tag_specifications=[aws.ec2.LaunchTemplateTagSpecificationArgs(resource_type=kind,
                                                                            tags=tags)
@@ -222,3 +254,13 @@ class AwsGpuCluster(GpuCluster):
                 threshold=float(p), threshold_type="PERCENTAGE",
                 subscriber_email_addresses=list(spec.budget.emails)) for p in thresholds],
             tags=tags, opts=self.child(depends_on=[cost_tag]))
+
+
+def node_access(ssh_cidrs) -> str:
+    """How a person reaches a node (the plan shows it): Session Manager, no open port."""
+    way = ("AWS Systems Manager Session Manager (`trainstack connect --stack NAME`); nodes "
+           "have no public address and no inbound rule for it")
+    if ssh_cidrs:
+        way += (f"; access.ssh_cidrs ({', '.join(ssh_cidrs)}) may also reach port 22 on the "
+                "nodes' private addresses (through a VPN, peering or Direct Connect)")
+    return way
