@@ -50,6 +50,9 @@ class GcpCloud(Cloud):
         if type_token == "gcp:storage/bucket:Bucket":
             bucket = inputs.get("name") or name
             return {"name": bucket, "url": f"gs://{bucket}"}
+        if type_token == "gcp:serviceaccount/account:Account":
+            return {"email": f"{inputs.get('accountId')}@{inputs.get('project')}"
+                             ".iam.gserviceaccount.com"}
         if type_token == "gcp:lustre/instance:Instance":  # 192.0.2.0/24: documentation-only range
             return {"mountPoint": f"192.0.2.1@tcp:/{inputs.get('filesystem')}"}
         return super().offline_attributes(type_token, name, inputs)

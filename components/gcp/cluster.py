@@ -7,7 +7,10 @@ import pulumi
 import pulumi_gcp as gcp
 
 from components.base import ClusterArgs, GpuCluster
+from components.boot import MOUNT_PATH, NodeContext, render_user_data
 from components.gcp import planning
+from components.gcp.boot import GcpBoot
+from components.gcp.identity import node_identity
 from components.tags import RETAIN_TAG
 
 # APIs the cluster calls, enabled in the project (and left enabled on destroy: other stacks and
@@ -19,7 +22,12 @@ APIS = {
     "servicenetworking": "servicenetworking.googleapis.com",
     "billingbudgets": "billingbudgets.googleapis.com",
     "monitoring": "monitoring.googleapis.com",
+    "iam": "iam.googleapis.com",    # the nodes' own service account
+    "iap": "iap.googleapis.com",    # the way in: IAP TCP forwarding
 }
+
+
+IAP_RANGE = "35.235.240.0/20"
 
 
 class GcpGpuCluster(GpuCluster):
@@ -43,7 +51,11 @@ class GcpGpuCluster(GpuCluster):
         bucket = self._bucket(name, spec.bucket.retain_on_destroy)
         policy = self._placement(name, spec.nodes)
         fs, fs_size, fs_tier = self._filesystem(name, args, nets, policy)
-        group = self._nodes(name, args, layout, nets, policy)
+        identity = node_identity(name, args.stack, self.project, bucket, self.apis,
+                                 parent=self)
+        self._iap_ssh(name, nets["vpc"])
+        group = self._nodes(name, args, layout, nets, policy, service_account=identity.account,
+                            user_data=self._user_data(args, fs, bucket))
         budget = self._budget(name, args)
         instance_id = planning.lustre_instance_id(name, args.stack)
 
@@ -70,6 +82,9 @@ class GcpGpuCluster(GpuCluster):
             "project": self.project,
             "region": self.region,
             "zone": self.zone,
+            "node_service_account": identity.account.email,
+            "node_access": node_access(spec.access.ssh_cidrs),
+            "mount_path": MOUNT_PATH,
         }
 
     # -- network -------------------------------------------------------------------------------
@@ -118,6 +133,35 @@ class GcpGpuCluster(GpuCluster):
                               source_subnetwork_ip_ranges_to_nat="ALL_SUBNETWORKS_ALL_IP_RANGES",
                               opts=self.child())
         return nets
+
+    # -- a way in: IAP TCP forwarding with OS Login ----------------------------------------------
+
+    def _iap_ssh(self, name, host):
+        # Identity-Aware Proxy's TCP forwarding range (cloud.google.com/iap/docs/using-tcp-forwarding).
+        return gcp.compute.Firewall(
+            f"{name}-iap-ssh", project=self.project, network=host.id, direction="INGRESS",
+            priority=1000, source_ranges=[IAP_RANGE],
+            allows=[gcp.compute.FirewallAllowArgs(protocol="tcp", ports=["22"])],
+            description="trainstack: SSH through IAP TCP forwarding only", opts=self.child())
+
+    # -- boot ----------------------------------------------------------------------------------
+
+    def _user_data(self, args: ClusterArgs, fs, bucket) -> pulumi.Output[str]:
+        """The nodes' cloud-config (components/boot) for the `user-data` metadata key."""
+        spec, sel = args.spec, args.selection
+
+        def render(values) -> str:
+            mount_point, bucket_name = values
+            ctx = NodeContext(
+                cloud="gcp", cluster=spec.name, stack=args.stack, nodes=spec.nodes,
+                gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
+                bucket=bucket_name, filesystem_source=mount_point, region=self.region,
+                zone=self.zone, use_rdma=sel.use_rdma, interconnect=spec.interconnect,
+                project=self.project, fabric=sel.instance.fabric,
+                rdma_nics=sel.instance.rdma_nics)
+            return render_user_data(ctx, GcpBoot())
+
+        return pulumi.Output.all(fs.mount_point, bucket.name).apply(render)
 
     # -- bucket --------------------------------------------------------------------------------
 
@@ -175,7 +219,8 @@ class GcpGpuCluster(GpuCluster):
 
     # -- nodes ---------------------------------------------------------------------------------
 
-    def _nodes(self, name, args: ClusterArgs, layout: planning.NetworkPlan, nets, policy):
+    def _nodes(self, name, args: ClusterArgs, layout: planning.NetworkPlan, nets, policy,
+               service_account=None, user_data=None):
         spec, sel = args.spec, args.selection
         nics = [gcp.compute.InstanceTemplateNetworkInterfaceArgs(
             network=nets[nic.network].id, subnetwork=nets[nic.subnet].id, nic_type=nic.nic_type)
@@ -194,9 +239,12 @@ class GcpGpuCluster(GpuCluster):
                 preemptible=sel.spot, provisioning_model="SPOT" if sel.spot else "STANDARD",
                 instance_termination_action="DELETE" if sel.spot else None),
             resource_policies=policy.name,
+            # The cluster's own account; IAM roles, not scopes, limit what it can do.
             service_account=gcp.compute.InstanceTemplateServiceAccountArgs(
+                email=service_account.email if service_account is not None else None,
                 scopes=["cloud-platform"]),
-            metadata={"enable-oslogin": "TRUE"},
+            metadata={"enable-oslogin": "TRUE",
+                      **({"user-data": user_data} if user_data is not None else {})},
             labels=self.labels, opts=self.child())
         return gcp.compute.InstanceGroupManager(
             f"{name}-nodes", project=self.project, zone=self.zone,
@@ -238,3 +286,13 @@ class GcpGpuCluster(GpuCluster):
             all_updates_rule=gcp.billing.BudgetAllUpdatesRuleArgs(
                 monitoring_notification_channels=[c.id for c in channels]),
             opts=self.child(depends_on=[self.apis["billingbudgets"]]))
+
+
+def node_access(ssh_cidrs) -> str:
+    """How a person reaches a node (the plan shows it): IAP TCP forwarding with OS Login."""
+    way = (f"IAP TCP forwarding with OS Login (`trainstack connect --stack NAME`): port 22 from "
+           f"{IAP_RANGE} only; nodes have no external address")
+    if ssh_cidrs:
+        way += (f"; access.ssh_cidrs ({', '.join(ssh_cidrs)}) may also reach port 22 on the "
+                "nodes' internal addresses (through a VPN or Interconnect)")
+    return way
