@@ -4,7 +4,6 @@ discovery from the node group, a health record per node. Scripts pass shellcheck
 cloud-config passes cloud-init's own schema check. Steps run for real against stand-ins."""
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys
@@ -12,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from components.aws.boot import AwsBoot
 from components.boot import (
     MOUNT_PATH,
     BootFile,
@@ -20,7 +20,6 @@ from components.boot import (
     extensions,
     render_user_data,
 )
-from components.aws.boot import AwsBoot
 from components.gcp.boot import GcpBoot
 from tests.boot_helpers import (
     FAMILIES,
@@ -180,7 +179,8 @@ case "$*" in
   *describe-auto-scaling-instances*) echo llm-finetune-nodes-0001 ;;
   *describe-auto-scaling-groups*) printf 'i-0b\ti-0a\n' ;;
   *describe-instances*) printf '10.42.0.12\t10.42.0.3\n' ;;
-  "s3 cp"*) dest="${@: -1}"; mkdir -p "$FAKE_BUCKET/status"; cp "${@: -2:1}" "$FAKE_BUCKET/status/${dest##*/}" ;;
+  "s3 cp"*) dest="${@: -1}"; mkdir -p "$FAKE_BUCKET/status"
+            cp "${@: -2:1}" "$FAKE_BUCKET/status/${dest##*/}" ;;
 esac
 """
 AWS_CURL = r"""case "$*" in
@@ -201,7 +201,8 @@ GCLOUD = r"""echo "$*" >> "$FAKE_LOG"
 case "$*" in
   *list-instances*) printf 'llm-finetune-node-b\nllm-finetune-node-a\n' ;;
   "compute instances list"*) printf '10.42.0.10\n10.42.0.9\n' ;;
-  "storage cp"*) dest="${@: -1}"; mkdir -p "$FAKE_BUCKET/status"; cp "${@: -2:1}" "$FAKE_BUCKET/status/${dest##*/}" ;;
+  "storage cp"*) dest="${@: -1}"; mkdir -p "$FAKE_BUCKET/status"
+                 cp "${@: -2:1}" "$FAKE_BUCKET/status/${dest##*/}" ;;
 esac
 """
 

@@ -12,6 +12,7 @@ import shlex
 import shutil
 import subprocess
 from pathlib import Path
+
 import typer
 
 from components.errors import SpecError

@@ -68,7 +68,8 @@ apt-get install -y -qq "lustre-client-modules-$(uname -r)" \\
             f"export NCCL_SOCKET_IFNAME='{SOCKET_IFNAME}'",
             _PREPEND_LIBS.format(dirs=" ".join(OFI_NCCL_DIRS)),
         ])
-        setup = f"""efa="$(/opt/amazon/efa/bin/fi_info -p efa -t FI_EP_RDM 2>/dev/null | grep -c 'provider: efa' || true)"
+        setup = f"""efa="$(/opt/amazon/efa/bin/fi_info -p efa -t FI_EP_RDM 2>/dev/null \
+  | grep -c 'provider: efa' || true)"
 echo "libfabric sees $efa EFA endpoints ({ctx.rdma_nics} EFA interfaces expected on {ctx.instance_type})"
 [ "$efa" -gt 0 ]"""
         return Fabric("efa", profile, setup, rdma_devices_expected=ctx.rdma_nics,

@@ -7,6 +7,7 @@ A new cloud writes only `components/<cloud>/boot.py` with a `CloudBoot` subclass
 client, mount options, NVMe discovery, fabric, node name/addresses, upload). Extra steps run
 after the standard ones and before the health record; extra files are written before any step.
 """
+from components.boot import extensions
 from components.boot.model import (
     CONFIG_DIR,
     MASTER_PORT,
@@ -19,7 +20,6 @@ from components.boot.model import (
     Fabric,
     NodeContext,
 )
-from components.boot import extensions
 from components.boot.render import (
     aws_user_data,
     cloud_config,

@@ -89,7 +89,8 @@ class _LiteralDumper(yaml.SafeDumper):
 
 
 def _str(dumper: yaml.SafeDumper, value: str):
-    style = "|" if "\n" in value and not any(l != l.rstrip() for l in value.splitlines()) else None
+    lines = value.splitlines()
+    style = "|" if "\n" in value and all(line == line.rstrip() for line in lines) else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
