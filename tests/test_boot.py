@@ -43,6 +43,14 @@ def test_the_catalog_picks_the_family_under_test(family):
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_the_plan_outlines_the_boot_with_the_familys_fabric(family):
+    outline = family_plan(family).outputs["node_boot"]
+    assert [part.split(":")[0] for part in outline.split("; ")] == STEPS
+    assert f"fabric: NCCL environment for {FAMILIES[family][3]};" in outline
+    assert family_plan(family).outputs["mount_path"] == MOUNT_PATH
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_every_node_runs_the_steps_in_order(family):
     assert [cmd[1] for cmd in runcmd(user_data(family))] == STEPS
 

@@ -10,7 +10,13 @@ from components.aws import planning
 from components.aws.boot import AwsBoot
 from components.aws.identity import node_identity
 from components.base import ClusterArgs, GpuCluster
-from components.boot import MOUNT_PATH, NodeContext, aws_user_data, render_user_data
+from components.boot import (
+    MOUNT_PATH,
+    NodeContext,
+    aws_user_data,
+    boot_outline,
+    render_user_data,
+)
 from components.tags import CLUSTER_TAG, RETAIN_TAG
 
 # AWS Deep Learning Base AMI (NVIDIA driver, EFA installer, Ubuntu 22.04), resolved at deploy time.
@@ -35,7 +41,8 @@ class AwsGpuCluster(GpuCluster):
         bucket = self._bucket(name, region, tags, spec.bucket.retain_on_destroy)
         fs, dra = self._filesystem(name, args, net, bucket)
         identity = node_identity(name, tags, bucket, parent=self)
-        user_data = self._user_data(args, fs, bucket)
+        boot = self._boot_context(args, fs, bucket)
+        user_data = boot.apply(lambda ctx: aws_user_data(render_user_data(ctx, AwsBoot())))
         group, pg = self._nodes(name, args, net, profile=identity.profile, user_data=user_data)
         budget = self._budget(name, args, bucket)
         return {
@@ -55,6 +62,7 @@ class AwsGpuCluster(GpuCluster):
             "node_role": identity.role.name,
             "node_access": node_access(spec.access.ssh_cidrs),
             "mount_path": MOUNT_PATH,
+            "node_boot": boot.apply(lambda ctx: boot_outline(ctx, AwsBoot())),
         }
 
     # -- network -------------------------------------------------------------------------------
@@ -173,22 +181,21 @@ class AwsGpuCluster(GpuCluster):
 
     # -- boot ----------------------------------------------------------------------------------
 
-    def _user_data(self, args: ClusterArgs, fs, bucket) -> pulumi.Output[str]:
-        """The nodes' cloud-config (components/boot), base64 for the launch template."""
+    def _boot_context(self, args: ClusterArgs, fs, bucket) -> pulumi.Output[NodeContext]:
+        """What the nodes' boot steps (components/boot) need, once the cloud has assigned it."""
         spec, sel = args.spec, args.selection
 
-        def render(values) -> str:
+        def context(values) -> NodeContext:
             dns, mount_name, bucket_name = values
-            ctx = NodeContext(
+            return NodeContext(
                 cloud="aws", cluster=spec.name, stack=args.stack, nodes=spec.nodes,
                 gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
                 bucket=bucket_name, filesystem_source=f"{dns}@tcp:/{mount_name}",
                 region=sel.region, zone=sel.zone, use_rdma=sel.use_rdma,
                 interconnect=spec.interconnect, fabric=sel.instance.fabric,
                 rdma_nics=sel.instance.rdma_nics)
-            return aws_user_data(render_user_data(ctx, AwsBoot()))
 
-        return pulumi.Output.all(fs.dns_name, fs.mount_name, bucket.bucket).apply(render)
+        return pulumi.Output.all(fs.dns_name, fs.mount_name, bucket.bucket).apply(context)
 
     def _nodes(self, name, args: ClusterArgs, net, profile=None, user_data=None):
         spec, sel, tags = args.spec, args.selection, args.tags

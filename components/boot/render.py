@@ -68,6 +68,13 @@ def render_user_data(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[B
     return cloud_config(steps, [*step_files(ctx, cloud, steps), *extra_files])
 
 
+def boot_outline(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep] = ()) -> str:
+    """One line for the plan: every step a node runs, in order, with what it does."""
+    from components.boot.extensions import provided_steps
+    steps = boot_steps(ctx, cloud, [*provided_steps(ctx), *extra_steps])
+    return "; ".join(f"{s.name}: {s.description or s.name}" for s in steps)
+
+
 def aws_user_data(text: str) -> str:
     """Base64 for a launch template; gzip first when the text is over EC2's limit (cloud-init
     reads gzip user data)."""

@@ -7,7 +7,7 @@ import pulumi
 import pulumi_gcp as gcp
 
 from components.base import ClusterArgs, GpuCluster
-from components.boot import MOUNT_PATH, NodeContext, render_user_data
+from components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
 from components.gcp import planning
 from components.gcp.boot import GcpBoot
 from components.gcp.identity import node_identity
@@ -54,8 +54,9 @@ class GcpGpuCluster(GpuCluster):
         identity = node_identity(name, args.stack, self.project, bucket, self.apis,
                                  parent=self)
         self._iap_ssh(name, nets["vpc"])
+        boot = self._boot_context(args, fs, bucket)
         group = self._nodes(name, args, layout, nets, policy, service_account=identity.account,
-                            user_data=self._user_data(args, fs, bucket))
+                            user_data=boot.apply(lambda ctx: render_user_data(ctx, GcpBoot())))
         budget = self._budget(name, args)
         instance_id = planning.lustre_instance_id(name, args.stack)
 
@@ -85,6 +86,7 @@ class GcpGpuCluster(GpuCluster):
             "node_service_account": identity.account.email,
             "node_access": node_access(spec.access.ssh_cidrs),
             "mount_path": MOUNT_PATH,
+            "node_boot": boot.apply(lambda ctx: boot_outline(ctx, GcpBoot())),
         }
 
     # -- network -------------------------------------------------------------------------------
@@ -146,22 +148,21 @@ class GcpGpuCluster(GpuCluster):
 
     # -- boot ----------------------------------------------------------------------------------
 
-    def _user_data(self, args: ClusterArgs, fs, bucket) -> pulumi.Output[str]:
-        """The nodes' cloud-config (components/boot) for the `user-data` metadata key."""
+    def _boot_context(self, args: ClusterArgs, fs, bucket) -> pulumi.Output[NodeContext]:
+        """What the nodes' boot steps (components/boot) need; rendered as `user-data` metadata."""
         spec, sel = args.spec, args.selection
 
-        def render(values) -> str:
+        def context(values) -> NodeContext:
             mount_point, bucket_name = values
-            ctx = NodeContext(
+            return NodeContext(
                 cloud="gcp", cluster=spec.name, stack=args.stack, nodes=spec.nodes,
                 gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
                 bucket=bucket_name, filesystem_source=mount_point, region=self.region,
                 zone=self.zone, use_rdma=sel.use_rdma, interconnect=spec.interconnect,
                 project=self.project, fabric=sel.instance.fabric,
                 rdma_nics=sel.instance.rdma_nics)
-            return render_user_data(ctx, GcpBoot())
 
-        return pulumi.Output.all(fs.mount_point, bucket.name).apply(render)
+        return pulumi.Output.all(fs.mount_point, bucket.name).apply(context)
 
     # -- bucket --------------------------------------------------------------------------------
 
