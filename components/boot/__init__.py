@@ -39,6 +39,6 @@ from components.boot.steps import (
 __all__ = [
     "CONFIG_DIR", "HEALTH_FILE", "HOSTFILE", "MASTER_PORT", "MOUNT_PATH", "NCCL_PROFILE",
     "RANKS_PROFILE", "SCRATCH_PATH", "STATE_DIR", "BootFile", "BootStep", "CloudBoot", "Fabric",
-    "NodeContext", "aws_user_data", "boot_outline", "boot_steps", "extensions", "cloud_config", "decode_aws_user_data",
-    "render_user_data", "step_script",
+    "NodeContext", "aws_user_data", "boot_outline", "boot_steps", "cloud_config",
+    "decode_aws_user_data", "extensions", "render_user_data", "step_script",
 ]
