@@ -4,6 +4,7 @@ discovery from the node group, a health record per node. Scripts pass shellcheck
 cloud-config passes cloud-init's own schema check. Steps run for real against stand-ins."""
 from __future__ import annotations
 
+import base64
 import shutil
 import subprocess
 import sys
@@ -16,7 +17,11 @@ from components.boot import (
     MOUNT_PATH,
     BootFile,
     BootStep,
+    CloudBoot,
+    Fabric,
     NodeContext,
+    aws_user_data,
+    decode_aws_user_data,
     extensions,
     render_user_data,
 )
@@ -348,3 +353,54 @@ def test_a_step_name_twice_is_refused():
     with pytest.raises(ValueError, match="repeated: ranks"):
         render_user_data(_ctx(), AwsBoot(), extra_steps=[BootStep("ranks", "true")])
 
+
+
+class ToyBoot(CloudBoot):
+    """What another cloud (Azure, Alibaba) writes: only its own facts."""
+
+    cloud = "toy"
+    lustre_mount_options = "noatime,flock"
+
+    def lustre_install(self, ctx):
+        return "apt-get install -y -qq toy-lustre-client"
+
+    def nvme_devices(self):
+        return "ls /dev/toy-nvme*"
+
+    def fabric(self, ctx):
+        return Fabric("toy-rdma", "export NCCL_IB_HCA=toy", rdma_devices_expected=4)
+
+    def node_name(self):
+        return "hostname"
+
+    def self_address(self):
+        return "hostname -I | cut -d' ' -f1"
+
+    def peer_addresses(self, ctx):
+        return "toy-cli list-nodes"
+
+    def upload(self, ctx, local_path, key):
+        return f'toy-cli put "{local_path}" "toy://$TS_BUCKET/{key}"'
+
+
+def test_a_new_cloud_plugs_in_by_writing_only_its_own_facts():
+    text = render_user_data(_ctx(cloud="toy"), ToyBoot())
+    assert [c[1] for c in runcmd(text)] == STEPS
+    files = written_files(text)
+    assert "TS_LUSTRE_OPTIONS=noatime,flock" in files["/etc/trainstack/node.env"]["content"]
+    assert "export NCCL_IB_HCA=toy" in files["/etc/profile.d/trainstack-nccl.sh"]["content"]
+    assert "toy-cli list-nodes" in step_text(text, "ranks")
+    assert 'toy-cli put "/var/lib/trainstack/health.json" "toy://$TS_BUCKET/status/$1.json"' in \
+        step_text(text, "health")
+    assert '"$rdma" 4 "$TS_FABRIC"' in step_text(text, "health")
+
+
+def test_large_aws_user_data_is_gzipped_and_still_decodes():
+    big = BootStep("big", "\n".join(f"echo line {i} {'x' * 60}" for i in range(200)))
+    text = render_user_data(_ctx(), AwsBoot(), extra_steps=[big])
+    assert len(text.encode()) > 16 * 1024
+    encoded = aws_user_data(text)
+    assert base64.b64decode(encoded)[:2] == b"\x1f\x8b"
+    assert decode_aws_user_data(encoded) == text
+    small = render_user_data(_ctx(), AwsBoot())
+    assert base64.b64decode(aws_user_data(small)).decode() == small  # plain when it fits
