@@ -4,8 +4,13 @@
     text = render_user_data(ctx, AwsBoot(), extra_steps=[BootStep("heartbeat", "...", files=(...))])
 
 A new cloud writes only `components/<cloud>/boot.py` with a `CloudBoot` subclass (Lustre
-client, mount options, NVMe discovery, fabric, node name/addresses, upload). Extra steps run
-after the standard ones and before the health record; extra files are written before any step.
+client, mount options, NVMe discovery, fabric, node name/addresses, upload) and calls
+`render_user_data(ctx, ItsBoot())` where its component builds the node template.
+
+Extra steps (a `BootStep` carries its own files) run after the standard ones and before the
+health record, which reports their exit codes: pass `extra_steps=` to `render_user_data`, or
+register a provider once with `extensions.add_step_provider(fn)` (fn: NodeContext -> steps) so
+every cloud's nodes run them without touching any cloud's code. `extra_files=` adds files only.
 """
 from components.boot import extensions
 from components.boot.model import (

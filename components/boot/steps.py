@@ -65,6 +65,10 @@ for attempt in $(seq 1 10); do
   modprobe lustre 2>/dev/null && break
   sleep 30
 done
+if ! grep -qw lustre /proc/filesystems && ! modprobe lustre 2>/dev/null; then
+  echo "no Lustre client module for kernel $(uname -r): $TS_MOUNT cannot be mounted"
+  exit 1
+fi
 mkdir -p "$TS_MOUNT"
 for attempt in $(seq 1 {MOUNT_ATTEMPTS}); do
   if mountpoint -q "$TS_MOUNT"; then break; fi
