@@ -105,8 +105,12 @@ def run_step(text: str, step: str, root: Path, bin_dir: Path, env: dict | None =
              "/var/lib/trainstack": root / "state", "/sys/class/infiniband": root / "infiniband"}
     for path in moves.values():
         path.mkdir(parents=True, exist_ok=True)
+    # Files a step may write outside its own directories, never this machine's.
+    moves.update({"/etc/fstab": root / "fstab", "/proc/filesystems": root / "filesystems",
+                  "/etc/apt": root / "apt", "/usr/share/keyrings": root / "keyrings"})
     files = written_files(text)
-    node_env = files["/etc/trainstack/node.env"]["content"]
+    node_env = files["/etc/trainstack/node.env"]["content"].replace(
+        "TS_MOUNT=/lustre", f"TS_MOUNT={root / 'lustre'}")
     script = step_text(text, step)
     for old, new in moves.items():
         script = script.replace(old, str(new))

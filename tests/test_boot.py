@@ -281,7 +281,7 @@ def test_health_record_lands_in_the_bucket_and_status_reads_it(family, cli, curl
     stand_in(bin_dir, "curl", curl)
     stand_in(bin_dir, "nvidia-smi", 'for i in 0 1 2 3 4 5 6 7; do echo "GPU $i: H100 (UUID: x)"; '
              'done\n')
-    stand_in(bin_dir, "mountpoint", '[ "$2" = /lustre ]\n')
+    stand_in(bin_dir, "mountpoint", 'case "$2" in */lustre) exit 0 ;; esac; exit 1\n')
     for i in range(devices):
         (root / "infiniband" / f"dev{i}").mkdir(parents=True)
     (root / "state" / "steps").mkdir(parents=True)
@@ -404,3 +404,36 @@ def test_large_aws_user_data_is_gzipped_and_still_decodes():
     assert decode_aws_user_data(encoded) == text
     small = render_user_data(_ctx(), AwsBoot())
     assert base64.b64decode(aws_user_data(small)).decode() == small  # plain when it fits
+
+
+def test_the_mount_is_retried_until_the_filesystem_answers(node):
+    root, bin_dir, env = node
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "filesystems").write_text("nodev\tlustre\n")  # the client module is loaded
+    stand_in(bin_dir, "sleep", "exit 0")
+    stand_in(bin_dir, "mountpoint", '[ -e "$FAKE_MOUNTED" ]\n')
+    # The filesystem answers on the third try, as FSx does once it is AVAILABLE.
+    stand_in(bin_dir, "mount", 'echo "$*" >> "$FAKE_LOG"\n'
+             'n=$(wc -l < "$FAKE_LOG"); [ "$n" -ge 3 ] && touch "$FAKE_MOUNTED"\n')
+    result = run_step(user_data("p5"), "lustre", root, bin_dir,
+                      {**env, "FAKE_MOUNTED": str(root / "mounted")})
+    assert result.returncode == 0, result.stdout + result.stderr
+    calls = Path(env["FAKE_LOG"]).read_text().splitlines()
+    source = "llm-finetune-fs.fsx.offline.invalid@tcp:/offline"
+    assert calls == [f"-t lustre -o relatime,flock {source} {root / 'lustre'}"] * 3
+    assert result.stdout.count("not mountable yet") == 2
+    assert (root / "fstab").read_text() == (f"{source} {root / 'lustre'} lustre "
+                                            "relatime,flock,_netdev 0 0\n")
+
+
+def test_no_lustre_client_for_the_kernel_fails_the_step_fast(node):
+    root, bin_dir, env = node
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "filesystems").write_text("nodev\tproc\n")
+    for tool in ("modprobe", "apt-get", "curl", "gpg"):
+        stand_in(bin_dir, tool, "exit 1\n")
+    stand_in(bin_dir, "sleep", "exit 0")
+    stand_in(bin_dir, "mount", 'echo "$*" >> "$FAKE_LOG"\n')
+    result = run_step(user_data("a3-ultra"), "lustre", root, bin_dir, env)
+    assert result.returncode == 1 and "no Lustre client module for kernel" in result.stdout
+    assert not Path(env["FAKE_LOG"]).exists()  # never tried to mount

@@ -61,7 +61,9 @@ def lustre_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
     script = _function("install_lustre_client", cloud.lustre_install(ctx)) + f"""
 for attempt in $(seq 1 10); do
   if grep -qw lustre /proc/filesystems || modprobe lustre 2>/dev/null; then break; fi
-  install_lustre_client || echo "attempt $attempt: Lustre client install failed; retrying"
+  # A child bash, so `set -e` holds inside the function (a caller's `||` would switch it off).
+  bash -euo pipefail -c "$(declare -f install_lustre_client); install_lustre_client" \
+    || echo "attempt $attempt: Lustre client install failed; retrying"
   modprobe lustre 2>/dev/null && break
   sleep 30
 done
