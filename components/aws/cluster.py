@@ -177,8 +177,6 @@ class AwsGpuCluster(GpuCluster):
             region=region, tags=tags, opts=self.child())
         return fs, dra
 
-    # -- nodes ---------------------------------------------------------------------------------
-
     # -- boot ----------------------------------------------------------------------------------
 
     def _boot_context(self, args: ClusterArgs, fs, bucket) -> pulumi.Output[NodeContext]:
@@ -196,6 +194,8 @@ class AwsGpuCluster(GpuCluster):
                 rdma_nics=sel.instance.rdma_nics)
 
         return pulumi.Output.all(fs.dns_name, fs.mount_name, bucket.bucket).apply(context)
+
+    # -- nodes ---------------------------------------------------------------------------------
 
     def _nodes(self, name, args: ClusterArgs, net, profile=None, user_data=None):
         spec, sel, tags = args.spec, args.selection, args.tags
