@@ -136,6 +136,13 @@ from trainstack.bootstrap import bootstrap_command, deploy_notes  # noqa: E402  
 app.command("bootstrap")(user_errors(bootstrap_command))
 
 
+from trainstack.connect import connect_command  # noqa: E402  (issue 9: a way in, node health)
+from trainstack.status import status_command  # noqa: E402
+
+app.command("connect")(user_errors(connect_command))
+app.command("status")(user_errors(status_command))
+
+
 def _echo(line: str) -> None:
     out.print(line, end="", markup=False, highlight=False)
 

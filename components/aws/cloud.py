@@ -58,7 +58,8 @@ class AwsCloud(Cloud):
             return f"clouds.aws.capacity: {{type: {capacity_type}, reservation: {ids[capacity_type]}}}"
         return super().capacity_line(capacity_type)
 
-    _OFFLINE_NAMED = ("aws:ec2/placementGroup:PlacementGroup", "aws:autoscaling/group:Group")
+    _OFFLINE_NAMED = ("aws:ec2/placementGroup:PlacementGroup", "aws:autoscaling/group:Group",
+                      "aws:iam/role:Role", "aws:iam/instanceProfile:InstanceProfile")
 
     def offline_attributes(self, type_token: str, name: str, inputs: dict) -> dict:
         if type_token == "aws:s3/bucket:Bucket":
@@ -69,6 +70,8 @@ class AwsCloud(Cloud):
             service, kind = ("sns", "") if "sns" in type_token else ("lambda", "function:")
             return {"arn": f"arn:aws:{service}:{inputs.get('region', 'offline')}:000000000000:"
                            f"{kind}{name}"}
+        if type_token == "aws:iam/instanceProfile:InstanceProfile":
+            return {"name": name, "arn": f"arn:aws:iam::000000000000:instance-profile/{name}"}
         if type_token == "aws:fsx/lustreFileSystem:LustreFileSystem":
             return {"dnsName": f"{name}.fsx.offline.invalid", "mountName": "offline"}
         return super().offline_attributes(type_token, name, inputs)

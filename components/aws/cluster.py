@@ -8,7 +8,16 @@ import pulumi_aws as aws
 
 from components.aws import budget_action, planning
 from components.aws import lifetime as aws_lifetime
+from components.aws.boot import AwsBoot
+from components.aws.identity import node_identity
 from components.base import ClusterArgs, GpuCluster
+from components.boot import (
+    MOUNT_PATH,
+    NodeContext,
+    aws_user_data,
+    boot_outline,
+    render_user_data,
+)
 from components.pinning import image_note, nodes_held, pinned_image
 from components.tags import CLUSTER_TAG, RETAIN_TAG
 
@@ -34,10 +43,14 @@ class AwsGpuCluster(GpuCluster):
         net = self._network(name, region, zone, tags, spec.access.ssh_cidrs)
         bucket = self._bucket(name, region, tags, spec.bucket.retain_on_destroy)
         fs, dra = self._filesystem(name, args, net, bucket)
+        identity = node_identity(name, tags, bucket, parent=self)
+        boot = self._boot_context(args, fs, bucket)
+        user_data = boot.apply(lambda ctx: aws_user_data(render_user_data(ctx, AwsBoot())))
         now = aws_lifetime.utc_now()
         lifetime = aws_lifetime.from_stack_config(spec.lifetime_hours)
         group, pg, lt, image = self._nodes(name, args, net,
-                                           aws_lifetime.nodes_now(lifetime, spec.nodes, now))
+                                           aws_lifetime.nodes_now(lifetime, spec.nodes, now),
+                                           profile=identity.profile, user_data=user_data)
         lifetime_outputs = aws_lifetime.enforce(self, name, group, lifetime, region, now)
         stop_topic = budget_action.budget_stop(self, name, group, region, tags)
         budget = self._budget(name, args, stop_topic)
@@ -61,6 +74,10 @@ class AwsGpuCluster(GpuCluster):
             "budget_name": budget.name,
             "region": region,
             "zone": zone,
+            "node_role": identity.role.name,
+            "node_access": node_access(spec.access.ssh_cidrs),
+            "mount_path": MOUNT_PATH,
+            "node_boot": boot.apply(lambda ctx: boot_outline(ctx, AwsBoot())),
         }
 
     # -- network -------------------------------------------------------------------------------
@@ -175,9 +192,27 @@ class AwsGpuCluster(GpuCluster):
             region=region, tags=tags, opts=self.child())
         return fs, dra
 
+    # -- boot ----------------------------------------------------------------------------------
+
+    def _boot_context(self, args: ClusterArgs, fs, bucket) -> pulumi.Output[NodeContext]:
+        """What the nodes' boot steps (components/boot) need, once the cloud has assigned it."""
+        spec, sel = args.spec, args.selection
+
+        def context(values) -> NodeContext:
+            dns, mount_name, bucket_name = values
+            return NodeContext(
+                cloud="aws", cluster=spec.name, stack=args.stack, nodes=spec.nodes,
+                gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
+                bucket=bucket_name, filesystem_source=f"{dns}@tcp:/{mount_name}",
+                region=sel.region, zone=sel.zone, use_rdma=sel.use_rdma,
+                interconnect=spec.interconnect, fabric=sel.instance.fabric,
+                rdma_nics=sel.instance.rdma_nics)
+
+        return pulumi.Output.all(fs.dns_name, fs.mount_name, bucket.bucket).apply(context)
+
     # -- nodes ---------------------------------------------------------------------------------
 
-    def _nodes(self, name, args: ClusterArgs, net, nodes: int):
+    def _nodes(self, name, args: ClusterArgs, net, nodes: int, profile=None, user_data=None):
         spec, sel, tags = args.spec, args.selection, args.tags
         region = sel.region
         cap = spec.capacity("aws")
@@ -209,7 +244,12 @@ class AwsGpuCluster(GpuCluster):
                 device_name="/dev/sda1", ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
                     volume_size=ROOT_VOLUME_GIB, volume_type="gp3", encrypted="true",
                     delete_on_termination="true"))],
-            metadata_options=aws.ec2.LaunchTemplateMetadataOptionsArgs(http_tokens="required"),
+            # IMDSv2 only; hop limit 2 so containers on the node (one more hop) reach it too.
+            metadata_options=aws.ec2.LaunchTemplateMetadataOptionsArgs(
+                http_endpoint="enabled", http_tokens="required", http_put_response_hop_limit=2),
+            iam_instance_profile=aws.ec2.LaunchTemplateIamInstanceProfileArgs(
+                arn=profile.arn) if profile is not None else None,
+            user_data=user_data,
             # Instances and volumes launched by the group get the tags here, not from the group.
             tag_specifications=[aws.ec2.LaunchTemplateTagSpecificationArgs(resource_type=kind,
                                                                            tags=tags)
@@ -254,3 +294,13 @@ class AwsGpuCluster(GpuCluster):
                 subscriber_sns_topic_arns=[stop_topic.arn] if p == max(thresholds) else None)
                 for p in thresholds],
             tags=tags, opts=self.child())
+
+
+def node_access(ssh_cidrs) -> str:
+    """How a person reaches a node (the plan shows it): Session Manager, no open port."""
+    way = ("AWS Systems Manager Session Manager (`trainstack connect --stack NAME`); nodes "
+           "have no public address and no inbound rule for it")
+    if ssh_cidrs:
+        way += (f"; access.ssh_cidrs ({', '.join(ssh_cidrs)}) may also reach port 22 on the "
+                "nodes' private addresses (through a VPN, peering or Direct Connect)")
+    return way

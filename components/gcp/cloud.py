@@ -76,6 +76,9 @@ class GcpCloud(Cloud):
             policy = inputs.get("name") or name
             return {"name": policy, "selfLink": f"projects/{inputs.get('project')}/regions/"
                     f"{inputs.get('region')}/resourcePolicies/{policy}"}
+        if type_token == "gcp:serviceaccount/account:Account":
+            return {"email": f"{inputs.get('accountId')}@{inputs.get('project')}"
+                             ".iam.gserviceaccount.com"}
         if type_token == "gcp:lustre/instance:Instance":  # 192.0.2.0/24: documentation-only range
             return {"mountPoint": f"192.0.2.1@tcp:/{inputs.get('filesystem')}"}
         return super().offline_attributes(type_token, name, inputs)

@@ -7,7 +7,10 @@ import pulumi
 import pulumi_gcp as gcp
 
 from components.base import ClusterArgs, GpuCluster, get_cloud
+from components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
 from components.gcp import budget_action, planning
+from components.gcp.boot import GcpBoot
+from components.gcp.identity import node_identity
 from components.pinning import image_note, nodes_held, pinned_image
 from components.tags import RETAIN_TAG
 
@@ -20,7 +23,12 @@ APIS = {
     "servicenetworking": "servicenetworking.googleapis.com",
     "billingbudgets": "billingbudgets.googleapis.com",
     "monitoring": "monitoring.googleapis.com",
+    "iam": "iam.googleapis.com",    # the nodes' own service account
+    "iap": "iap.googleapis.com",    # the way in: IAP TCP forwarding
 }
+
+
+IAP_RANGE = "35.235.240.0/20"
 
 
 def _scheduling(capacity: planning.CapacityPlan) -> gcp.compute.InstanceTemplateSchedulingArgs:
@@ -67,10 +75,16 @@ class GcpGpuCluster(GpuCluster):
         capacity = get_cloud("gcp").capacity_plan(spec, sel.instance)
         policy = self._workload_policy(name) if capacity.workload_policy else None
         fs, fs_size, fs_tier = self._filesystem(name, args, nets)
+        identity = node_identity(name, args.stack, self.project, bucket, self.apis,
+                                 parent=self)
+        self._iap_ssh(name, nets["vpc"])
+        boot = self._boot_context(args, fs, bucket)
         image = pinned_image() or gcp.compute.get_image_output(
             family=planning.IMAGE_FAMILY, project=planning.IMAGE_PROJECT,
             opts=pulumi.InvokeOutputOptions(parent=self)).self_link
-        group, resize = self._nodes(name, args, layout, nets, policy, capacity, image)
+        group, resize = self._nodes(
+            name, args, layout, nets, policy, capacity, image, service_account=identity.account,
+            user_data=boot.apply(lambda ctx: render_user_data(ctx, GcpBoot())))
         budget = self._budget(name, args, budget_action.budget_stop(
             self, name, project=self.project, region=self.region, zone=self.zone, group=group,
             bucket=bucket, labels=self.labels, stop_fraction=max(planning.budget_thresholds(
@@ -106,6 +120,10 @@ class GcpGpuCluster(GpuCluster):
             "project": self.project,
             "region": self.region,
             "zone": self.zone,
+            "node_service_account": identity.account.email,
+            "node_access": node_access(spec.access.ssh_cidrs),
+            "mount_path": MOUNT_PATH,
+            "node_boot": boot.apply(lambda ctx: boot_outline(ctx, GcpBoot())),
         }
 
     # -- network -------------------------------------------------------------------------------
@@ -154,6 +172,34 @@ class GcpGpuCluster(GpuCluster):
                               source_subnetwork_ip_ranges_to_nat="ALL_SUBNETWORKS_ALL_IP_RANGES",
                               opts=self.child())
         return nets
+
+    # -- a way in: IAP TCP forwarding with OS Login ----------------------------------------------
+
+    def _iap_ssh(self, name, host):
+        # Identity-Aware Proxy's TCP forwarding range (cloud.google.com/iap/docs/using-tcp-forwarding).
+        return gcp.compute.Firewall(
+            f"{name}-iap-ssh", project=self.project, network=host.id, direction="INGRESS",
+            priority=1000, source_ranges=[IAP_RANGE],
+            allows=[gcp.compute.FirewallAllowArgs(protocol="tcp", ports=["22"])],
+            description="trainstack: SSH through IAP TCP forwarding only", opts=self.child())
+
+    # -- boot ----------------------------------------------------------------------------------
+
+    def _boot_context(self, args: ClusterArgs, fs, bucket) -> pulumi.Output[NodeContext]:
+        """What the nodes' boot steps (components/boot) need; rendered as `user-data` metadata."""
+        spec, sel = args.spec, args.selection
+
+        def context(values) -> NodeContext:
+            mount_point, bucket_name = values
+            return NodeContext(
+                cloud="gcp", cluster=spec.name, stack=args.stack, nodes=spec.nodes,
+                gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
+                bucket=bucket_name, filesystem_source=mount_point, region=self.region,
+                zone=self.zone, use_rdma=sel.use_rdma, interconnect=spec.interconnect,
+                project=self.project, fabric=sel.instance.fabric,
+                rdma_nics=sel.instance.rdma_nics)
+
+        return pulumi.Output.all(fs.mount_point, bucket.name).apply(context)
 
     # -- bucket --------------------------------------------------------------------------------
 
@@ -213,7 +259,7 @@ class GcpGpuCluster(GpuCluster):
     # -- nodes ---------------------------------------------------------------------------------
 
     def _nodes(self, name, args: ClusterArgs, layout: planning.NetworkPlan, nets, policy,
-               capacity: planning.CapacityPlan, image):
+               capacity: planning.CapacityPlan, image, service_account=None, user_data=None):
         spec, sel = args.spec, args.selection
         nics = [gcp.compute.InstanceTemplateNetworkInterfaceArgs(
             network=nets[nic.network].id, subnetwork=nets[nic.subnet].id, nic_type=nic.nic_type)
@@ -229,9 +275,12 @@ class GcpGpuCluster(GpuCluster):
             network_interfaces=nics,
             scheduling=_scheduling(capacity),
             reservation_affinity=_reservation_affinity(capacity),
+            # The cluster's own account; IAM roles, not scopes, limit what it can do.
             service_account=gcp.compute.InstanceTemplateServiceAccountArgs(
+                email=service_account.email if service_account is not None else None,
                 scopes=["cloud-platform"]),
-            metadata={"enable-oslogin": "TRUE"},
+            metadata={"enable-oslogin": "TRUE",
+                      **({"user-data": user_data} if user_data is not None else {})},
             labels=self.labels, opts=self.child())
         held = nodes_held()
         # Flex-start: the group starts empty and one ResizeRequest asks for every node at once,
@@ -292,3 +341,13 @@ class GcpGpuCluster(GpuCluster):
                 monitoring_notification_channels=[c.id for c in channels],
                 pubsub_topic=stop_topic.id, schema_version="1.0"),
             opts=self.child(depends_on=[self.apis["billingbudgets"]]))
+
+
+def node_access(ssh_cidrs) -> str:
+    """How a person reaches a node (the plan shows it): IAP TCP forwarding with OS Login."""
+    way = (f"IAP TCP forwarding with OS Login (`trainstack connect --stack NAME`): port 22 from "
+           f"{IAP_RANGE} only; nodes have no external address")
+    if ssh_cidrs:
+        way += (f"; access.ssh_cidrs ({', '.join(ssh_cidrs)}) may also reach port 22 on the "
+                "nodes' internal addresses (through a VPN or Interconnect)")
+    return way

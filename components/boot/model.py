@@ -1,0 +1,129 @@
+"""What a node does at boot, as data: steps (named shell fragments) and files, plus the facts a
+cloud supplies. Nothing here knows a cloud; `components/<cloud>/boot.py` fills `CloudBoot` in.
+"""
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Optional
+
+# One path on every cloud, so job scripts and docs never branch on the cloud (README: mounts).
+MOUNT_PATH = "/lustre"
+SCRATCH_PATH = "/scratch"          # RAID-0 of the node's local NVMe disks; lost on stop
+STATE_DIR = "/var/lib/trainstack"  # step exit codes, health record
+CONFIG_DIR = "/etc/trainstack"     # hostfile, node facts
+STEP_DIR = "/opt/trainstack/boot"  # one script per step
+MASTER_PORT = 29500                # torchrun's default rendezvous port
+
+_STEP_NAME = re.compile(r"^[a-z][a-z0-9-]{0,40}$")
+
+
+@dataclass(frozen=True)
+class BootFile:
+    """A file cloud-init writes before any step runs (cloud-config `write_files`)."""
+
+    path: str
+    content: str
+    permissions: str = "0644"
+
+    def __post_init__(self):
+        if not self.path.startswith("/"):
+            raise ValueError(f"boot file path {self.path!r} must be absolute")
+
+
+@dataclass(frozen=True)
+class BootStep:
+    """One named boot step: a bash fragment run as root under `set -euo pipefail`.
+
+    A step that fails is recorded (its exit code lands in the health record) and the next step
+    still runs, so a missing filesystem never hides whether the GPUs came up.
+    """
+
+    name: str
+    script: str
+    description: str = ""
+    files: tuple[BootFile, ...] = ()
+
+    def __post_init__(self):
+        if not _STEP_NAME.match(self.name):
+            raise ValueError(f"boot step name {self.name!r}: lowercase letters, digits and '-'")
+
+
+@dataclass(frozen=True)
+class Fabric:
+    """How a node's fabric is made ready for NCCL: a setup fragment run once at boot, and the
+    lines of /etc/profile.d/trainstack-nccl.sh every login shell (and torchrun) reads."""
+
+    kind: str                 # efa | gib | tcpx | tcpxo | tcp | ... (a cloud may add its own)
+    profile: str              # sourced by bash and sh: POSIX shell only
+    setup: str = ""           # bash, run before the profile is written
+    rdma_devices_expected: int = 0
+    rdma_count_command: str = "echo 0"  # prints how many RDMA devices the node sees
+    files: tuple["BootFile", ...] = ()    # e.g. a systemd unit the setup enables
+
+
+@dataclass(frozen=True)
+class NodeContext:
+    """Plain values about one cluster's nodes (resolved Outputs, never Output objects)."""
+
+    cloud: str
+    cluster: str
+    stack: str
+    nodes: int
+    gpus_per_node: int
+    instance_type: str
+    bucket: str
+    filesystem_source: str    # what `mount -t lustre` takes: <address>@tcp:/<name>
+    region: str
+    zone: str
+    use_rdma: bool
+    interconnect: str         # the spec's fastest | rdma | tcp
+    project: Optional[str] = None
+    fabric: str = "tcp"       # the catalog's fabric of the type: efa | roce | gpudirect-tcpx ...
+    rdma_nics: int = 0        # the catalog's RDMA (or GPU) NIC count of the type
+    extra: dict = field(default_factory=dict)  # per-cloud values the cloud's own piece reads
+
+
+class CloudBoot(ABC):
+    """The facts one cloud supplies to the cloud-neutral boot steps. Each method returns a shell
+    fragment (bash) or plain data; none of them runs anything.
+
+    A new cloud subclasses this in its own package and passes an instance to `boot_steps`.
+    """
+
+    cloud: str = ""
+
+    @abstractmethod
+    def lustre_install(self, ctx: NodeContext) -> str:
+        """Install the Lustre client matching the running kernel/image (idempotent)."""
+
+    lustre_mount_options: str = "defaults,_netdev"
+
+    @abstractmethod
+    def nvme_devices(self) -> str:
+        """Print the local (instance-store) NVMe block devices, one per line, boot disk never."""
+
+    @abstractmethod
+    def fabric(self, ctx: NodeContext) -> Fabric:
+        """The fabric's NCCL environment (and setup) for this instance type."""
+
+    @abstractmethod
+    def node_name(self) -> str:
+        """Print this node's name (the cloud's instance name or id): the health record's key."""
+
+    @abstractmethod
+    def self_address(self) -> str:
+        """Print this node's private IPv4 address (the one peers reach)."""
+
+    @abstractmethod
+    def peer_addresses(self, ctx: NodeContext) -> str:
+        """Print the private IPv4 addresses of every running node of the group (this one
+        included), one per line, from the node group's own API."""
+
+    @abstractmethod
+    def upload(self, ctx: NodeContext, local_path: str, key: str) -> str:
+        """Copy `local_path` to `key` in the cluster's bucket."""
+
+    def gpu_count_command(self) -> str:
+        return "nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true"

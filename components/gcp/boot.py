@@ -1,0 +1,215 @@
+"""Google Cloud's facts for the cloud-neutral boot steps (components/boot).
+
+Sources: Cluster Toolkit modules/file-system/managed-lustre (client from the
+lustre-client-binaries Artifact Registry apt repository, `lustre-client-modules-$(uname -r)`
+and `lustre-client-utils`, kernels limited to those packaged); Cluster Toolkit A3 Ultra / A4
+blueprints and Google's gIB images (the `nccl-gib` package, /usr/local/gib/scripts/
+set_nccl_env.sh, NCCL_NET=gIB); GPUDirect-TCPX/TCPXO guides and google/tcpgpudmarxd (the NCCL
+plugin installer images and the receive-data-path manager, RxDM, run beside the workload).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from components.boot import BootFile, CloudBoot, Fabric, NodeContext
+
+METADATA = "http://metadata.google.internal/computeMetadata/v1"
+GIB_ENV = "/usr/local/gib/scripts/set_nccl_env.sh"
+GIB_LIB = "/usr/local/gib/lib64"
+GPU_NICS_ENV = "/etc/trainstack/gpu-nics.env"
+RXDM_UNIT = "trainstack-rxdm.service"
+RXDM_LAUNCHER = "/opt/trainstack/rxdm"
+
+
+def _metadata(path: str) -> str:
+    return f"curl -fsS -H 'Metadata-Flavor: Google' {METADATA}/{path}"
+
+
+_PREPEND = """case ":${{LD_LIBRARY_PATH:-}}:" in
+  *":{lib}:"*) ;;
+  *) LD_LIBRARY_PATH="{lib}${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}" ;;
+esac
+export LD_LIBRARY_PATH"""
+
+# The host NIC carries bootstrap and control traffic; every other physical NIC is a GPU NIC.
+_FIND_GPU_NICS = f"""host_nic="$(ip route show default | awk '{{print $5; exit}}')"
+gpu_nics=""
+for path in /sys/class/net/*; do
+  nic="$(basename "$path")"
+  if [ -e "$path/device" ] && [ "$nic" != "$host_nic" ]; then
+    gpu_nics="$gpu_nics${{gpu_nics:+,}}$nic"
+  fi
+done
+printf 'TS_HOST_NIC=%s\\nTS_GPU_NICS=%s\\n' "$host_nic" "$gpu_nics" > {GPU_NICS_ENV}
+echo "host NIC $host_nic; GPU NICs $gpu_nics\""""
+
+_GPU_NIC_COUNT = (f"if [ -r {GPU_NICS_ENV} ]; then . {GPU_NICS_ENV}; fi\n"
+                  "echo \"${TS_GPU_NICS:-}\" | tr ',' '\\n' | grep -c . || true")
+
+
+
+
+@dataclass(frozen=True)
+class GpuDirectTcp:
+    """One GPUDirect-TCP generation: the NCCL plugin installer, the RxDM image and its command,
+    and the NCCL environment (A3 High: TCPX, 4 GPU NICs; A3 Mega: TCPXO, 8 GPU NICs)."""
+
+    kind: str
+    plugin_image: str
+    plugin_lib: str
+    rxdm_image: str
+    rxdm_command: str
+    nccl_env: tuple[tuple[str, str], ...]
+
+
+TCPX = GpuDirectTcp(
+    "tcpx", "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpx/nccl-plugin-gpudirecttcpx-dev:"
+    "v3.1.6_2023_10_06", "/var/lib/tcpx/lib64",
+    "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpx/tcpgpudmarxd-dev:v2.0.12",
+    '/tcpgpudmarxd/build/app/tcpgpudmarxd --gpu_nic_preset a3vm --gpu_shmem_type fd '
+    '--uds_path /run/tcpx --setup_param "--verbose 128 2 0"',
+    (("NCCL_SOCKET_IFNAME", "${TS_HOST_NIC:-}"), ("NCCL_GPUDIRECTTCPX_CTRL_DEV", "${TS_HOST_NIC:-}"),
+     ("NCCL_GPUDIRECTTCPX_SOCKET_IFNAME", "${TS_GPU_NICS:-}"),
+     ("NCCL_GPUDIRECTTCPX_UNIX_CLIENT_PREFIX", "/run/tcpx"), ("NCCL_CROSS_NIC", "0"),
+     ("NCCL_ALGO", "Ring"), ("NCCL_PROTO", "Simple"), ("NCCL_NET_GDR_LEVEL", "PIX"),
+     ("NCCL_P2P_PXN_LEVEL", "0"), ("NCCL_DYNAMIC_CHUNK_SIZE", "524288"),
+     ("NCCL_P2P_NET_CHUNKSIZE", "524288"), ("NCCL_BUFFSIZE", "8388608"),
+     ("NCCL_NSOCKS_PERTHREAD", "4"), ("NCCL_SOCKET_NTHREADS", "1"),
+     ("NCCL_GPUDIRECTTCPX_FORCE_ACK", "0")))
+
+TCPXO = GpuDirectTcp(
+    "tcpxo", "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/nccl-plugin-gpudirecttcpx-dev:v1.0.15",
+    "/var/lib/tcpxo/lib64",
+    "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/tcpgpudmarxd-dev:v1.0.21",
+    # v1.0.21 retired --num_nics/--uid/--alsologtostderr; --num_hops stays.
+    "/fts/entrypoint_rxdm_container.sh --num_hops=2",
+    (("NCCL_SOCKET_IFNAME", "${TS_HOST_NIC:-}"), ("NCCL_FASTRAK_CTRL_DEV", "${TS_HOST_NIC:-}"),
+     ("NCCL_FASTRAK_IFNAME", "${TS_GPU_NICS:-}"),
+     ("NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY", "/dev/aperture_devices"), ("NCCL_CROSS_NIC", "0"),
+     ("NCCL_PROTO", "Simple"), ("NCCL_NET_GDR_LEVEL", "PIX")))
+
+GPUDIRECT_TCP = {"gpudirect-tcpx": TCPX, "gpudirect-tcpxo": TCPXO}
+
+
+def _rxdm_files(generation: GpuDirectTcp) -> tuple[BootFile, ...]:
+    launcher = f"""#!/bin/bash
+# trainstack: the GPUDirect-{generation.kind.upper()} receive-data-path manager, beside the workload.
+set -euo pipefail
+mkdir -p /run/tcpx
+args=()
+for dev in /dev/nvidia*; do
+  if [ -c "$dev" ]; then args+=(--device "$dev:$dev"); fi
+done
+for lib in /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1; do
+  if [ -e "$lib" ]; then args+=(-v "$lib:/usr/local/nvidia/lib64/$(basename "$lib"):ro"); fi
+done
+exec docker run --rm --name trainstack-rxdm --privileged --network=host \\
+  --cap-add=NET_ADMIN --cap-add=NET_BIND_SERVICE \\
+  -e LD_LIBRARY_PATH=/usr/local/nvidia/lib64 \\
+  -v /run/tcpx:/run/tcpx -v /sys:/hostsysfs -v /proc/sys:/hostprocsysfs \\
+  "${{args[@]}}" --entrypoint /bin/sh {generation.rxdm_image} -c '{generation.rxdm_command}'
+"""
+    unit = f"""[Unit]
+Description=trainstack GPUDirect-{generation.kind.upper()} receive-data-path manager (RxDM)
+Requires=docker.service
+After=docker.service network-online.target
+
+[Service]
+ExecStartPre=-/usr/bin/docker rm -f trainstack-rxdm
+ExecStart={RXDM_LAUNCHER}
+Restart=always
+RestartSec=10
+
+[Install]
+WantedBy=multi-user.target
+"""
+    return (BootFile(RXDM_LAUNCHER, launcher, "0755"),
+            BootFile(f"/etc/systemd/system/{RXDM_UNIT}", unit))
+
+
+class GcpBoot(CloudBoot):
+    cloud = "gcp"
+    lustre_mount_options = "defaults,_netdev"
+
+    def lustre_install(self, ctx: NodeContext) -> str:
+        del ctx
+        return """. /etc/os-release
+install -d -m 0755 /etc/apt/keyrings
+curl -fsSL https://us-apt.pkg.dev/doc/repo-signing-key.gpg \\
+  | gpg --dearmor --yes -o /etc/apt/keyrings/gcp-ar-repo.gpg
+echo "deb [signed-by=/etc/apt/keyrings/gcp-ar-repo.gpg] \\
+https://us-apt.pkg.dev/projects/lustre-client-binaries lustre-client-ubuntu-$VERSION_CODENAME main" \\
+  > /etc/apt/sources.list.d/lustre-client.list
+apt-get update -qq
+apt-get install -y -qq "lustre-client-modules-$(uname -r)" lustre-client-utils"""
+
+    def nvme_devices(self) -> str:
+        return """for disk in /dev/disk/by-id/google-local-nvme-ssd-*; do
+  if [ -e "$disk" ]; then readlink -f "$disk"; fi
+done"""
+
+    def fabric(self, ctx: NodeContext) -> Fabric:
+        if ctx.fabric == "roce" and ctx.use_rdma:
+            return self._gib(ctx)
+        if ctx.fabric in GPUDIRECT_TCP and ctx.interconnect != "tcp":
+            return self._gpudirect_tcp(ctx, GPUDIRECT_TCP[ctx.fabric])
+        return Fabric("tcp", "export NCCL_SOCKET_IFNAME='^docker,lo,veth'")
+
+    def _gib(self, ctx: NodeContext) -> Fabric:
+        setup = f"""if [ ! -r {GIB_ENV} ]; then
+  install -d -m 0755 /etc/apt/keyrings
+  curl -fsSL https://packages.cloud.google.com/apt/doc/apt-key.gpg \\
+    | gpg --dearmor --yes -o /etc/apt/keyrings/cloud.google.gpg
+  echo "deb [signed-by=/etc/apt/keyrings/cloud.google.gpg] \\
+https://packages.cloud.google.com/apt gpudirect-gib-apt main" > /etc/apt/sources.list.d/nccl-gib.list
+  apt-get update -qq
+  apt-get install -y -qq nccl-gib
+fi
+test -r {GIB_ENV}"""
+        profile = "\n".join([
+            f"if [ -r {GIB_ENV} ]; then . {GIB_ENV}; fi",
+            "export NCCL_NET=gIB",
+            _PREPEND.format(lib=GIB_LIB),
+        ])
+        return Fabric("gib", profile, setup, rdma_devices_expected=ctx.rdma_nics,
+                      rdma_count_command="find /sys/class/infiniband -mindepth 1 -maxdepth 1 "
+                                         "2>/dev/null | wc -l")
+
+    def _gpudirect_tcp(self, ctx: NodeContext, generation: GpuDirectTcp) -> Fabric:
+        setup = f"""{_FIND_GPU_NICS}
+if ! command -v docker >/dev/null; then
+  apt-get update -qq
+  apt-get install -y -qq docker.io
+fi
+systemctl enable --now docker
+docker run --rm -v /var/lib:/var/lib {generation.plugin_image} install --install-nccl
+systemctl daemon-reload
+systemctl enable --now {RXDM_UNIT}"""
+        profile = "\n".join(
+            [f"if [ -r {GPU_NICS_ENV} ]; then . {GPU_NICS_ENV}; fi",
+             _PREPEND.format(lib=generation.plugin_lib)]
+            + [f'export {key}="{value}"' for key, value in generation.nccl_env])
+        return Fabric(generation.kind, profile, setup, rdma_devices_expected=ctx.rdma_nics,
+                      rdma_count_command=_GPU_NIC_COUNT, files=_rxdm_files(generation))
+
+    def node_name(self) -> str:
+        return _metadata("instance/name")
+
+    def self_address(self) -> str:
+        return _metadata("instance/network-interfaces/0/ip")
+
+    def peer_addresses(self, ctx: NodeContext) -> str:
+        del ctx
+        # A MIG's instances carry created-by: projects/N/zones/Z/instanceGroupManagers/NAME.
+        return f"""group="$({_metadata("instance/attributes/created-by")})"
+group="${{group##*/}}"
+mapfile -t names < <(gcloud compute instance-groups managed list-instances "$group" \\
+  --zone "$TS_ZONE" --project "$TS_PROJECT" --filter="instanceStatus=RUNNING" \\
+  --format="value(instance.basename())")
+if [ "${{#names[@]}}" -eq 0 ]; then return 0; fi
+gcloud compute instances list --project "$TS_PROJECT" --zones "$TS_ZONE" \\
+  --filter="name:( ${{names[*]}} )" --format="value(networkInterfaces[0].networkIP)\""""
+
+    def upload(self, ctx: NodeContext, local_path: str, key: str) -> str:
+        del ctx
+        return f'gcloud storage cp --quiet "{local_path}" "gs://$TS_BUCKET/{key}"'

@@ -1,0 +1,122 @@
+"""Shared by the boot tests: rendered user data per instance family, and a way to run one boot
+step for real in a temporary root, with stand-ins for the cloud CLIs and node tools."""
+from __future__ import annotations
+
+import copy
+import functools
+import os
+import subprocess
+from pathlib import Path
+
+import yaml
+
+from components.boot import decode_aws_user_data
+from tests.conftest import EXAMPLE, plan_for
+
+LT = "aws:ec2/launchTemplate:LaunchTemplate"
+TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"
+
+
+def _aws(instance_type=None, interconnect=None):
+    def edit(spec):
+        spec["gpu"] = ["H100", "H200", "B200"]
+        spec["clouds"]["aws"]["instance_type"] = instance_type
+        if interconnect:
+            spec["interconnect"] = interconnect
+    return edit
+
+
+def _gcp(gpu=None, interconnect=None, **location):
+    def edit(spec):
+        if gpu:
+            spec["gpu"] = gpu
+        if interconnect:
+            spec["interconnect"] = interconnect
+        spec["clouds"]["gcp"].update(location)
+    return edit
+
+
+# family -> (cloud, spec edit, instance type the catalog picks, fabric kind)
+FAMILIES = {
+    "p5": ("aws", _aws("p5.48xlarge"), "p5.48xlarge", "efa"),
+    "p5en": ("aws", _aws("p5en.48xlarge"), "p5en.48xlarge", "efa"),
+    "p6": ("aws", _aws("p6-b200.48xlarge"), "p6-b200.48xlarge", "efa"),
+    "aws-tcp": ("aws", _aws("p5.48xlarge", "tcp"), "p5.48xlarge", "tcp"),
+    "a3-ultra": ("gcp", _gcp(), "a3-ultragpu-8g", "gib"),
+    "a4": ("gcp", _gcp(["B200"], region="us-central1", zone="us-central1-b"), "a4-highgpu-8g",
+           "gib"),
+    "a3-high": ("gcp", _gcp(["H100"], zone="us-west1-a"), "a3-highgpu-8g", "tcpx"),
+    "a3-mega": ("gcp", _gcp(["H100"], region="us-east4", zone="us-east4-a",
+                            instance_type="a3-megagpu-8g"), "a3-megagpu-8g", "tcpxo"),
+    "gcp-tcp": ("gcp", _gcp(None, "tcp", region="us-south1", zone="us-south1-b"),
+                "a3-ultragpu-8g", "tcp"),
+}
+
+
+def family_spec(family: str) -> dict:
+    spec = copy.deepcopy(yaml.safe_load(EXAMPLE.read_text()))
+    FAMILIES[family][1](spec)
+    return spec
+
+
+@functools.lru_cache(maxsize=None)
+def family_plan(family: str):
+    return plan_for(family_spec(family), FAMILIES[family][0])
+
+
+def one(plan, token):
+    (found,) = plan.of_type(token)
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def user_data(family: str) -> str:
+    """The node's cloud-config exactly as the cloud receives it (decoded on AWS)."""
+    plan = family_plan(family)
+    if FAMILIES[family][0] == "aws":
+        return decode_aws_user_data(one(plan, LT).inputs["userData"])
+    return one(plan, TEMPLATE).inputs["metadata"]["user-data"]
+
+
+def written_files(text: str) -> dict[str, dict]:
+    assert text.startswith("#cloud-config\n")
+    return {f["path"]: f for f in yaml.safe_load(text)["write_files"]}
+
+
+def step_text(text: str, step: str) -> str:
+    return written_files(text)[f"/opt/trainstack/boot/{step}.sh"]["content"]
+
+
+def runcmd(text: str) -> list[list[str]]:
+    return yaml.safe_load(text)["runcmd"]
+
+
+# -- running a step for real ---------------------------------------------------------------------
+
+def stand_in(bin_dir: Path, name: str, body: str) -> None:
+    path = bin_dir / name
+    path.write_text("#!/bin/bash\n" + body)
+    path.chmod(0o755)
+
+
+def run_step(text: str, step: str, root: Path, bin_dir: Path, env: dict | None = None):
+    """Run one rendered step under bash with its absolute node paths moved under `root`."""
+    moves = {"/etc/trainstack": root / "etc", "/etc/profile.d": root / "profile.d",
+             "/var/lib/trainstack": root / "state", "/sys/class/infiniband": root / "infiniband"}
+    for path in moves.values():
+        path.mkdir(parents=True, exist_ok=True)
+    # Files a step may write outside its own directories, never this machine's.
+    moves.update({"/etc/fstab": root / "fstab", "/proc/filesystems": root / "filesystems",
+                  "/etc/apt": root / "apt", "/usr/share/keyrings": root / "keyrings"})
+    files = written_files(text)
+    node_env = files["/etc/trainstack/node.env"]["content"].replace(
+        "TS_MOUNT=/lustre", f"TS_MOUNT={root / 'lustre'}")
+    script = step_text(text, step)
+    for old, new in moves.items():
+        script = script.replace(old, str(new))
+    (moves["/etc/trainstack"] / "node.env").write_text(node_env)
+    script_path = root / f"{step}.sh"
+    script_path.write_text(script)
+    return subprocess.run(["bash", str(script_path)], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+                               **(env or {})})

@@ -1,0 +1,131 @@
+"""`trainstack status`: the health record each node wrote at boot (status/<node>.json in the
+cluster's bucket, see components/boot), read through fsspec (s3fs, gcsfs; file:// works too)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from components.errors import SpecError
+
+STATUS_PREFIX = "status"
+BUCKET_SCHEMES = {"aws": ("s3", "s3fs"), "gcp": ("gs", "gcsfs")}
+
+
+@dataclass(frozen=True)
+class NodeHealth:
+    node: str
+    record: dict
+
+    @property
+    def ok(self) -> bool:
+        return self.record.get("ok") is True
+
+    @property
+    def failed_steps(self) -> list[str]:
+        return sorted(k for k, rc in (self.record.get("steps") or {}).items() if rc != 0)
+
+
+def bucket_url(cloud: str, bucket: str) -> str:
+    if cloud not in BUCKET_SCHEMES:
+        raise SpecError("cloud", f"trainstack status cannot read {cloud!r} buckets yet.",
+                        "Pass --bucket-url with an fsspec URL to the bucket.")
+    return f"{BUCKET_SCHEMES[cloud][0]}://{bucket}"
+
+
+def read_records(url: str) -> list[NodeHealth]:
+    """Every status/*.json under the bucket URL, sorted by node rank then name."""
+    import fsspec
+    try:
+        fs, root = fsspec.core.url_to_fs(url.rstrip("/") + "/" + STATUS_PREFIX)
+    except (ImportError, ValueError) as missing:
+        package = next((pkg for scheme, pkg in BUCKET_SCHEMES.values()
+                        if url.startswith(f"{scheme}://")), "the fsspec backend for this URL")
+        raise SpecError("--bucket-url", f"{url} cannot be read: {missing}".rstrip("."),
+                        f"Install {package} (pip install {package}).") from None
+    try:
+        paths = sorted(fs.glob(f"{root}/*.json"))
+    except Exception as failed:  # noqa: BLE001  (each backend raises its own: botocore, google-auth)
+        raise SpecError("--bucket-url", f"{url} cannot be listed ({type(failed).__name__}: "
+                        f"{failed}).", "Check the cloud credentials and the bucket name.") from None
+    records = []
+    for path in paths:
+        name = path.rsplit("/", 1)[-1][:-len(".json")]
+        try:
+            with fs.open(path, "r") as handle:
+                record = json.load(handle)
+        except (OSError, ValueError) as bad:
+            record = {"ok": False, "error": f"unreadable record: {bad}"}
+        records.append(NodeHealth(name, record if isinstance(record, dict) else
+                                  {"ok": False, "error": "not a JSON object"}))
+    return sorted(records, key=lambda h: (_int(h.record.get("node_rank"), 10**6), h.node))
+
+
+def _int(value, default: int) -> int:
+    return value if isinstance(value, int) and value >= 0 else default
+
+
+def _pair(record: dict, seen: str, expected: str) -> str:
+    return f"{record.get(seen, '?')}/{record.get(expected, '?')}"
+
+
+def table(records: list[NodeHealth], title: str) -> Table:
+    out = Table(title=title)
+    for column in ("node", "rank", "gpus", "rdma", "filesystem", "scratch", "failed steps",
+                   "at", "ready"):
+        out.add_column(column, overflow="fold")
+    for health in records:
+        r = health.record
+        out.add_row(health.node, str(r.get("node_rank", "?")), _pair(r, "gpus", "gpus_expected"),
+                    _pair(r, "rdma_devices", "rdma_expected"),
+                    f"{r.get('mount_path', '')} mounted" if r.get("filesystem_mounted") is True
+                    else "NOT mounted", "yes" if r.get("scratch_mounted") is True else "no",
+                    ", ".join(health.failed_steps) or r.get("error", "") or "-",
+                    str(r.get("time", "?")), "yes" if health.ok else "NO")
+    return out
+
+
+def summary(records: list[NodeHealth], expected: Optional[int]) -> tuple[str, bool]:
+    ready = sum(h.ok for h in records)
+    want = expected if expected is not None else len(records)
+    line = f"{ready} of {want} node(s) ready"
+    if expected is not None and len(records) < expected:
+        line += f"; {expected - len(records)} node(s) have not reported yet"
+    return line, bool(records) and ready == want
+
+
+def status_command(stack: Optional[str] = typer.Option(None, "--stack",
+                                                       help="A deployed stack's name."),
+                   url: Optional[str] = typer.Option(None, "--bucket-url",
+                                                     help="Read this fsspec URL instead of the "
+                                                     "stack's bucket (s3://, gs://, file://)."),
+                   as_json: bool = typer.Option(False, "--json", help="Print the records as JSON.")):
+    """Show each node's boot health record (GPUs, RDMA devices, filesystem, failed steps)."""
+    if not stack and not url:
+        raise SpecError("--stack", "is required (or --bucket-url).",
+                        "Pass --stack NAME of a deployed stack.")
+    expected = None
+    if not url:
+        from trainstack.connect import deployed
+        inputs, outputs = deployed(stack)
+        url = bucket_url(inputs.cloud, outputs["bucket_name"])
+        expected = inputs.spec.nodes
+    records = read_records(url)
+    line, all_ready = summary(records, expected)
+    if as_json:
+        print(json.dumps({"bucket_url": url, "nodes": {h.node: h.record for h in records},
+                          "summary": line, "ready": all_ready}, indent=2, sort_keys=True))
+    else:
+        console = Console(soft_wrap=True)
+        if records:
+            console.print(table(records, f"trainstack status: {url}/{STATUS_PREFIX}/"))
+        else:
+            console.print(f"no status records under {url}/{STATUS_PREFIX}/ yet (each node writes "
+                          "one at the end of its boot)", markup=False, highlight=False)
+        console.print(line, markup=False, highlight=False)
+    if not all_ready:
+        raise typer.Exit(1)
