@@ -43,6 +43,7 @@ def stand_ins(monkeypatch, tmp_path):
     log = tmp_path / "calls.log"
     monkeypatch.setenv("PATH", str(bin_dir))
     monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "")  # the file backend's secrets opt-out
     monkeypatch.setenv("FAKE_PULUMI_LOG", str(tmp_path / "pulumi.jsonl"))
     monkeypatch.setenv("FAKE_LOG", str(log))
     for var in ("PULUMI_BACKEND_URL", "PULUMI_ROOT", "AWS_PROFILE", "AWS_ACCESS_KEY_ID",
