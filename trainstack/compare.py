@@ -12,8 +12,8 @@ For each cloud in the spec's `clouds` section, in the spec's order:
     transfer; prices from the catalog (trainstack/run_prices.py says which row and unit).
 
 Data-size defaults (override with --bucket-gb / --transfer-gb), kept visible in every output:
-  * bucket = dataset + starting weights: train_tokens x 4 bytes (about 4 bytes of raw text per
-    token; an upper bound, since train_tokens counts repeated epochs) + params x 2 bytes;
+  * bucket = the data-size model of components/catalog/data_sizes.py (dataset + starting weights
+    + final checkpoint), the figure the spend-limit policy prices too;
   * transfer = downloading the trained result once to the internet: params x 2 bytes for full
     training, the LoRA adapter (adapter params x 2 bytes) otherwise. Uploading the dataset is
     ingress, which these providers do not charge for; the monthly free egress allowance is
@@ -30,15 +30,16 @@ from rich.console import Console
 from rich.table import Table
 
 from components.errors import SpecError
-from trainstack import gpu_catalog, run_prices, sizing
+from components.catalog import run_prices
+from trainstack import gpu_catalog, sizing
 from trainstack.cli_common import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
 from trainstack.estimate import check_currency, conversion_factor, fx_rate, human_params
 from trainstack.sizing import Workload
 
 out = Console(soft_wrap=True)
 
-BYTES_PER_TOKEN = 4        # raw text, ~4 characters of English per BPE token
-BYTES_PER_WEIGHT = 2       # 16-bit checkpoints
+from components.catalog.data_sizes import BYTES_PER_TOKEN, BYTES_PER_WEIGHT  # noqa: E402
+from components.catalog.data_sizes import data_sizes as catalog_data_sizes  # noqa: E402
 COST_PARTS = ("compute", "storage", "transfer")
 NOT_IMPLEMENTED = "not implemented yet"
 
@@ -70,21 +71,21 @@ def policy_verdict(plan) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- data sizes
 
-def data_sizes(workload: Workload, tokens: float, bucket_gb: Optional[float],
+def data_sizes(workload: Workload, tokens: Optional[float], bucket_gb: Optional[float],
                transfer_gb: Optional[float]) -> dict[str, Any]:
-    dataset_gb = tokens * BYTES_PER_TOKEN / 1e9
-    model_gb = workload.params * BYTES_PER_WEIGHT / 1e9
+    """The bucket from the one data-size model (components/catalog/data_sizes.py, the figure the
+    spend-limit policy prices too); the transfer is one download of the trained result."""
+    model = catalog_data_sizes(workload.params, tokens, workload.method)
     result_params = workload.params if workload.method == "full" else workload.adapter_params
     result_gb = result_params * BYTES_PER_WEIGHT / 1e9
     for name, value in (("bucket_gb", bucket_gb), ("transfer_gb", transfer_gb)):
         if value is not None:
             sizing._in_range(name, value, 0, 1e9, "Give gigabytes, e.g. 500.", low_open=False)
     return {
-        "dataset_gb": dataset_gb, "model_gb": model_gb, "result_gb": result_gb,
-        "bucket_gb": dataset_gb + model_gb if bucket_gb is None else float(bucket_gb),
-        "bucket_note": ("--bucket-gb" if bucket_gb is not None else
-                        f"dataset (train_tokens x {BYTES_PER_TOKEN} B = {dataset_gb:,.2f} GB) + "
-                        f"starting weights (params x {BYTES_PER_WEIGHT} B = {model_gb:,.2f} GB)"),
+        "dataset_gb": model.dataset_gb, "model_gb": model.model_gb,
+        "checkpoint_gb": model.checkpoint_gb, "result_gb": result_gb,
+        "bucket_gb": model.bucket_gb if bucket_gb is None else float(bucket_gb),
+        "bucket_note": "--bucket-gb" if bucket_gb is not None else model.note(),
         "transfer_gb": result_gb if transfer_gb is None else float(transfer_gb),
         "transfer_note": ("--transfer-gb" if transfer_gb is not None else
                           f"one download of the trained "
@@ -111,7 +112,7 @@ def _empty_row(cloud: str, status: str, message: Optional[str]) -> dict[str, Any
             "monthly_run_rate": None, "filesystem": None, "bucket": None, "transfer": None,
             "policy": {"verdict": "n/a", "detail": "no plan", "failed": [], "blocking": [],
                        "checked": 0},
-            "cheapest": False,
+            "cheapest": False, "unpriced": [],
             "fastest": False, "notes": []}
 
 
@@ -175,6 +176,8 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, displ
     row["bucket"] = {"gb": sizes["bucket_gb"], "price": bucket.as_dict()}
     row["transfer"] = {"gb": sizes["transfer_gb"], "price": egress.as_dict()}
     missing = [p.what for p in (fs_price, bucket, egress) if p.missing]
+    row["unpriced"] = [f"{product} {capacity:,} GiB at {tier} MB/s/TiB" if p.what == "filesystem"
+                       and capacity else p.what for p in (fs_price, bucket, egress) if p.missing]
     for p in (fs_price, bucket, egress):
         if p.note:
             row["notes"].append(f"{p.what}: {p.note}")
@@ -339,6 +342,8 @@ def print_compare(result: dict[str, Any], console: Optional[Console] = None) -> 
             console.print(f"{r['cloud']}: selection failed: {r['message']}", highlight=False)
         if r["policy"]["failed"]:
             console.print(f"{r['cloud']}: policy: {r['policy']['detail']}", highlight=False)
+        if r.get("unpriced"):
+            console.print(f"{r['cloud']}: unpriced: {'; '.join(r['unpriced'])}", highlight=False)
         for note in r["notes"]:
             console.print(f"{r['cloud']}: {note}", highlight=False)
 

@@ -29,8 +29,10 @@ import math
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Optional, Union
 
+from components.catalog.gpu_models import PRECISIONS  # noqa: F401  (one list of precisions)
+from components.errors import SizingError  # noqa: F401  (re-exported: callers catch it here)
+
 METHODS = ("full", "lora", "qlora")
-PRECISIONS = ("bf16", "fp16", "fp8", "tf32")
 RECOMPUTE_MODES = ("none", "selective", "full")
 
 MAX_PARAMS = 1e13        # 10 T parameters: anything above is a unit mistake (e.g. 13e12 for 13B)
@@ -79,13 +81,6 @@ FABRIC_CLASS = {"rdma": "rdma", "efa": "rdma", "infiniband": "rdma", "ib": "rdma
                 "gpudirect-tcpxo": "tcp"}
 
 
-class SizingError(ValueError):
-    """Bad sizing input: `field` names the input, the message says the way out."""
-
-    def __init__(self, field: str, message: str):
-        self.field = field
-        self.message = message
-        super().__init__(f"{field}: {message}")
 
 
 # --------------------------------------------------------------------------- validation helpers

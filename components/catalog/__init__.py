@@ -65,6 +65,7 @@ class StoragePrice:
     region: str
     source: str
     as_of: str
+    notes: str = ""
 
 
 def _rows(name: str) -> list[dict]:
@@ -96,12 +97,18 @@ def prices() -> tuple[Price, ...]:
         for r in _rows("prices.csv"))
 
 
+# storage_prices.csv is regenerated from the shared reference data; filesystem_prices.csv holds
+# the parallel-filesystem tier prices cited for trainstack itself (same columns).
+STORAGE_PRICE_FILES = ("storage_prices.csv", "filesystem_prices.csv")
+
+
 @cache
 def storage_prices() -> tuple[StoragePrice, ...]:
     return tuple(
         StoragePrice(cloud=r["cloud"], item=r["item"], unit=r["unit"], price=float(r["price"]),
-                     region=r["region_example"], source=r["source"], as_of=r["as_of"])
-        for r in _rows("storage_prices.csv"))
+                     region=r["region_example"], source=r["source"], as_of=r["as_of"],
+                     notes=r.get("notes") or "")
+        for name in STORAGE_PRICE_FILES for r in _rows(name))
 
 
 def known_gpus() -> list[str]:
@@ -169,3 +176,45 @@ def zones_listed(cloud: str, kind: str, name: str, region: Optional[str] = None)
     if not rows:
         return None
     return tuple(sorted(z for f in rows for z in f.zones))
+
+
+# -- filesystem tier prices -------------------------------------------------------------------
+GIB_PER_GB = 1e9 / 2 ** 30   # 1 GB is this many GiB
+
+# Catalog items of each filesystem product per throughput tier (MB/s per TiB). A tier without a
+# row in the price files has no cited price: planning compares only what is cited.
+FILESYSTEM_ITEMS: dict[tuple[str, str], str] = {
+    ("aws", "fsx_lustre_persistent2"): "fsx_lustre_persistent2_{tier}",
+    ("gcp", "managed_lustre"): "managed_lustre_{tier}",
+}
+
+
+@dataclass(frozen=True)
+class FilesystemPrice:
+    """A cited filesystem price in USD per GiB-month, with the row it came from."""
+
+    usd_per_gib_month: float
+    row: StoragePrice
+    in_region: bool
+
+
+def usd_per_gib_month(row: StoragePrice) -> Optional[float]:
+    """A USD filesystem row in USD per GiB-month; None for other currencies or units."""
+    factor = {"usd_per_gib_month": 1.0, "usd_per_gb_month": 1 / GIB_PER_GB,
+              "usd_per_gib_hour": HOURS_PER_MONTH}.get(row.unit)
+    return None if factor is None else row.price * factor
+
+
+def filesystem_price(cloud: str, product: str, tier: int, region: str) -> Optional[FilesystemPrice]:
+    """The cited price of `product` at `tier` MB/s/TiB, preferring a row for `region`."""
+    pattern = FILESYSTEM_ITEMS.get((cloud, product))
+    if pattern is None:
+        return None
+    item = pattern.format(tier=tier)
+    rows = [s for s in storage_prices() if s.cloud == cloud and s.item == item]
+    in_region = [s for s in rows if s.region == region]
+    row = (in_region or rows or [None])[0]
+    if row is None:
+        return None
+    value = usd_per_gib_month(row)
+    return None if value is None else FilesystemPrice(value, row, bool(in_region))
