@@ -22,10 +22,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from components import catalog
-from components.catalog import HOURS_PER_MONTH
+from components.catalog import HOURS_PER_MONTH, run_prices
 from components.catalog.data_sizes import DATA_MB_TAG
 from policies.inventory import CATALOG_CLOUDS, Bucket, Filesystem, NodeGroup, tag_value, tags_of
-from components.catalog import run_prices
 
 
 @dataclass

@@ -29,8 +29,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from components.errors import SpecError
 from components.catalog import run_prices
+from components.catalog.data_sizes import BYTES_PER_TOKEN, BYTES_PER_WEIGHT
+from components.catalog.data_sizes import data_sizes as catalog_data_sizes
+from components.errors import SpecError
 from trainstack import gpu_catalog, sizing
 from trainstack.cli_common import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
 from trainstack.estimate import check_currency, conversion_factor, fx_rate, human_params
@@ -38,8 +40,6 @@ from trainstack.sizing import Workload
 
 out = Console(soft_wrap=True)
 
-from components.catalog.data_sizes import BYTES_PER_TOKEN, BYTES_PER_WEIGHT  # noqa: E402
-from components.catalog.data_sizes import data_sizes as catalog_data_sizes  # noqa: E402
 COST_PARTS = ("compute", "storage", "transfer")
 NOT_IMPLEMENTED = "not implemented yet"
 

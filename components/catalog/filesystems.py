@@ -97,7 +97,7 @@ def choose(product: str, requested_gib: int, requested_mbps_per_tib: int,
         notes = [f"{tier} MB/s/TiB at {size:,} GiB: no cited price"
                  + (f" (at least {floor:,.0f} USD/month: a faster tier never costs less per "
                     f"GiB than the cited slower one)" if floor else "")
-                 + f"; chosen over the cited tiers"
+                 + "; chosen over the cited tiers"
                  + (f" ({best[0]} MB/s/TiB at {best[1]:,} GiB = {best_cost:,.0f} USD/month)"
                     if best else "")
                  + " because it may cost less and is the smallest valid size"]

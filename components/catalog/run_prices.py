@@ -1,6 +1,7 @@
 """The catalog's storage and transfer prices for one planned run, in one unit each (issue 5).
 
-`trainstack compare` and the spend-limit policy price three things besides the nodes: the parallel filesystem the plan
+`trainstack compare` and the spend-limit policy price three
+things besides the nodes: the parallel filesystem the plan
 declares, the object bucket, and the data moved out. The prices come from
 components/catalog/storage_prices.csv through `components.catalog.storage_prices()`; this module
 only picks the row and converts its unit:
