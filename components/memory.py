@@ -340,15 +340,62 @@ def min_gpus_that_fit(w: Workload, gpu_memory_bytes: float, headroom: float = DE
 
 def no_fit_reason(w: Workload, gpu_memory_bytes: float,
                   headroom: float = DEFAULT_HEADROOM) -> str:
-    """One sentence for the 'does not fit at any GPU count' case, naming the way out."""
+    """One sentence for the 'does not fit at any GPU count' case, naming only the changes that
+    would make this workload fit (see `advice`)."""
     one = estimate_memory(w.with_gpus(1))
     usable = usable_bytes(gpu_memory_bytes, headroom)
     gib = 2 ** 30
     if w.zero_stage == 0:
-        return (f"does not fit at any GPU count: {one.total / gib:.1f} GiB per GPU with ZeRO "
-                f"stage 0 (nothing is sharded) against {usable / gib:.1f} GiB usable; use ZeRO "
-                f"stage 2/3, LoRA/QLoRA, recomputation or a smaller micro-batch.")
-    return (f"does not fit at any GPU count: the part ZeRO stage {w.zero_stage} does not shard "
-            f"(activations {one.activations / gib:.1f} GiB and unsharded state) exceeds "
-            f"{usable / gib:.1f} GiB usable; use a higher ZeRO stage, recomputation, a shorter "
-            f"sequence or a smaller micro-batch.")
+        lead = (f"does not fit at any GPU count: {one.total / gib:.1f} GiB per GPU with ZeRO "
+                f"stage 0 (nothing is sharded) against {usable / gib:.1f} GiB usable")
+    else:
+        lead = (f"does not fit at any GPU count: the part ZeRO stage {w.zero_stage} does not "
+                f"shard (activations {one.activations / gib:.1f} GiB and unsharded state) "
+                f"exceeds {usable / gib:.1f} GiB usable")
+    tips = advice(w, gpu_memory_bytes, headroom)
+    return lead + ("; it would fit with " + ", or ".join(tips) if tips else
+                   "; no change of one or two of method, ZeRO stage, recomputation, "
+                   "micro-batch and sequence length makes it fit: use a GPU with more memory") + "."
+
+
+def advice(w: Workload, gpu_memory_bytes: float,
+           headroom: float = DEFAULT_HEADROOM) -> list[str]:
+    """The single changes (else pairs) that would make `w` fit, tried on the memory model: at the
+    workload's own GPU count when one does, else at the smallest count where it fits. Never a
+    change the input already has (no QLoRA to a QLoRA job), never ZeRO on one GPU."""
+    changes: list[tuple[str, dict]] = []
+    if w.method == "full":
+        changes += [("LoRA", {"method": "lora"}), ("QLoRA", {"method": "qlora"})]
+    elif w.method == "lora":
+        changes.append(("QLoRA", {"method": "qlora"}))
+    for stage in (2, 3):
+        if w.zero_stage < stage:
+            changes.append((f"ZeRO stage {stage}", {"zero_stage": stage}))
+    if w.recompute != "full":
+        changes.append(("full activation recomputation", {"recompute": "full"}))
+    if w.micro_batch > 1:
+        changes.append(("micro-batch 1", {"micro_batch": 1}))
+    if w.seq_len > 512:
+        changes.append((f"sequence length {w.seq_len // 2}", {"seq_len": w.seq_len // 2}))
+    usable = usable_bytes(gpu_memory_bytes, headroom)
+
+    def tried(options: list[tuple[str, dict]]) -> list[str]:
+        here, elsewhere = [], []
+        for label, change in options:
+            changed = replace(w, **change)
+            if estimate_memory(changed).total <= usable:
+                if not (w.gpus == 1 and "zero_stage" in change):
+                    here.append(label)
+                continue
+            need = min_gpus_that_fit(changed, gpu_memory_bytes, headroom)
+            if need is not None and need > 1:
+                elsewhere.append(f"{label} on {need} or more GPUs")
+        return here or elsewhere
+
+    singles = tried(changes)
+    if singles:
+        return singles
+    # No single change is enough: try two together (e.g. ZeRO stage 3 with recomputation).
+    pairs = [(f"{a} and {b}", {**ca, **cb}) for i, (a, ca) in enumerate(changes)
+             for b, cb in changes[i + 1:] if not set(ca) & set(cb)]
+    return tried(pairs)

@@ -61,7 +61,7 @@ from trainstack.sizing_time import default_scaling_efficiency, training_flops, t
 
 # --------------------------------------------------------------------------- one-call estimate
 
-def estimate(workload: Workload, tokens: float, *, gpu: Any = None,
+def estimate(workload: Workload, tokens: Optional[float], *, gpu: Any = None,
              gpu_models: Optional[dict] = None, peak_tflops: Optional[float] = None,
              mfu: float = DEFAULT_MFU, flops_factor: Optional[float] = None,
              scaling_efficiency: Optional[float] = None, gpus_per_node: int = 8,
@@ -81,7 +81,8 @@ def estimate(workload: Workload, tokens: float, *, gpu: Any = None,
     check_headroom(headroom)
     _positive_int("gpus_per_node", gpus_per_node, 1024)
     mem = estimate_memory(w)
-    flops = training_flops(w.params, tokens, w.method, flops_factor)
+    # Without tokens the question is memory only: FLOPs and hours stay empty.
+    flops = None if tokens is None else training_flops(w.params, tokens, w.method, flops_factor)
     nodes = math.ceil(w.gpus / gpus_per_node)
     eff = (default_scaling_efficiency(nodes, fabric) if scaling_efficiency is None
            else check_scaling_efficiency(scaling_efficiency))
@@ -101,7 +102,7 @@ def estimate(workload: Workload, tokens: float, *, gpu: Any = None,
         "min_gpus": None, "min_gpus_note": None,
         "fits_by_gpu": {},
         "training_flops": flops,
-        "flops_factor": flops / (w.params * tokens),
+        "flops_factor": None if flops is None else flops / (w.params * tokens),
         "peak_tflops": None, "peak_source": None, "mfu": mfu,
         "nodes": nodes, "gpus_per_node": gpus_per_node, "fabric": fabric,
         "scaling_efficiency": eff,
@@ -123,7 +124,9 @@ def estimate(workload: Workload, tokens: float, *, gpu: Any = None,
         result["peak_tflops"], result["peak_source"] = peak_tflops, "override"
     elif gpu is not None and gpu.peak_tflops(w.precision) is not None:
         result["peak_tflops"], result["peak_source"] = gpu.peak_tflops(w.precision), "datasheet"
-    if result["peak_tflops"] is None:
+    if flops is None:
+        result["hours_note"] = "no tokens given (--tokens): memory only, no FLOPs or hours."
+    elif result["peak_tflops"] is None:
         result["hours_note"] = (f"no dense {w.precision} peak for "
                                 f"{gpu.name if gpu is not None else 'an unnamed GPU'}; "
                                 f"pass --gpu with a datasheet figure or --peak-tflops.")
