@@ -238,3 +238,13 @@ def test_policies_never_import_trainstack():
     for path in (ROOT / "policies").rglob("*.py"):
         text = path.read_text()
         assert not re.search(r"^\s*(from|import)\s+trainstack\b", text, re.M), path
+
+
+def test_estimate_with_cloud_uses_the_selection(tmp_path, example_spec):
+    spec = edited(example_spec, workload__recompute=False)
+    result = runner.invoke(app, ["estimate", "--spec", str(write_spec(tmp_path, spec)),
+                                 "--cloud", "aws", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert (out["gpu"], out["workload"]["gpus"], out["fits"]) == ("H200", 16, True)
+    assert "p5en.48xlarge" in out["gpu_note"] and "passed over: H100" in out["gpu_note"]

@@ -93,8 +93,8 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
                    price_per_gpu_hour: Optional[float] = None, price_currency: str = "USD",
                    currency: Optional[str] = None, cny_rate: Optional[float] = None,
                    idle_overhead: float = sizing.DEFAULT_IDLE_OVERHEAD, spot: bool = False,
-                   preemption_overhead: float = sizing.DEFAULT_PREEMPTION_OVERHEAD
-                   ) -> dict[str, Any]:
+                   preemption_overhead: float = sizing.DEFAULT_PREEMPTION_OVERHEAD,
+                   cloud: Optional[str] = None) -> dict[str, Any]:
     """Everything `trainstack estimate --json` prints. Raises SizingError/SpecError on bad
     input, including a workload that fits the GPU (or, with no GPU named, any catalog GPU) at
     no GPU count."""
@@ -117,6 +117,19 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
     fields.update({k: v for k, v in flags.items() if v is not None})
 
     gpus_per_node = sizing._positive_int("gpus_per_node", gpus_per_node, 1024)
+    selection = None
+    if cloud is not None:
+        if spec is None:
+            raise SizingError("--cloud", "needs --spec: the cloud's selection reads the spec.")
+        # The one selection plan/check/compare use: instance type, GPU model and count.
+        from components.base import get_cloud
+        from components.spec import load_spec
+        selection = get_cloud(cloud).select(load_spec(spec))
+        gpu = gpu if gpu is not None else selection.instance.gpu
+        gpus = gpus if gpus is not None else selection.gpus
+        gpus_per_node = selection.instance.gpu_count
+        fabric = fabric if fabric is not None else (
+            "rdma" if selection.use_rdma else "tcp")
     if gpus is None:
         gpus = other["nodes"] * gpus_per_node if "nodes" in other else 1
     w = Workload(gpus=gpus, **fields)
@@ -138,6 +151,11 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
                              scaling_efficiency=scaling_efficiency, gpus_per_node=gpus_per_node,
                              fabric=fabric, headroom=headroom)
     _say_what_never_fits(w, result, models, gpu_model, headroom)
+    if selection is not None:
+        gpu_note = (f"{cloud}: {selection.nodes} x {selection.instance.name} (the selection "
+                    f"plan, check and compare use)"
+                    + ("; passed over: " + "; ".join(selection.passed_over)
+                       if selection.passed_over else ""))
     result["gpu_note"] = gpu_note if gpu_note is None or result.get("fit_note") is None else (
         gpu_note + "; " + result["fit_note"])
 
@@ -310,6 +328,8 @@ def print_estimate(r: dict[str, Any], console: Optional[Console] = None) -> None
 def estimate_command(
     spec: Optional[Path] = typer.Option(None, "--spec", help="Take the workload from this "
                                         "cluster.yaml (flags override it)."),
+    cloud: Optional[str] = typer.Option(None, "--cloud", help="With --spec: the GPU type and "
+                                        "count this cloud's selection plans (as plan/compare)."),
     params: Optional[float] = typer.Option(None, "--params", help="Model parameters, e.g. 13e9."),
     preset: Optional[str] = typer.Option(None, "--preset", help="Known model shape: "
                                          + ", ".join(sizing.PRESETS) + "."),
@@ -366,7 +386,7 @@ def estimate_command(
         scaling_efficiency=scaling_efficiency, fabric=fabric, gpus_per_node=gpus_per_node,
         headroom=headroom, price_per_gpu_hour=price_per_gpu_hour, price_currency=price_currency,
         currency=currency, cny_rate=cny_rate, idle_overhead=idle_overhead, spot=spot,
-        preemption_overhead=preemption_overhead)
+        preemption_overhead=preemption_overhead, cloud=cloud)
     if as_json:
         print(json.dumps(result, indent=2, sort_keys=True))
     else:
