@@ -290,11 +290,14 @@ def test_a_price_from_another_region_says_so():
 
 # ----------------------------------------------------------------------------- bad input, html
 
-def test_spec_without_workload_exits_2(tmp_path, spec):
+def test_spec_without_workload_is_answered_with_the_rates(tmp_path, spec):
     del spec["workload"]
     result = compare("--spec", write_spec(tmp_path, spec))
-    assert result.exit_code == 2 and "workload" in result.output
+    assert result.exit_code == 0 and "rates only" in result.output
     assert "Traceback" not in result.output
+    html = tmp_path / "r.html"
+    assert compare("--spec", write_spec(tmp_path, spec), "--html", html).exit_code == 0
+    assert "no workload (rates only)" in html.read_text()
 
 
 @pytest.mark.parametrize("args, fragment", [
