@@ -13,7 +13,6 @@ from typer.testing import CliRunner
 from components import base, catalog
 from components.aws import planning as aws_planning
 from components.catalog import FilesystemPrice, StoragePrice
-from components.catalog.filesystems import choose
 from components.errors import SpecError
 from components.gcp import planning as gcp_planning
 from components.spec import parse_spec
