@@ -201,11 +201,12 @@ def test_compare_without_a_workload_shows_rates_and_verdicts(tmp_path, example_s
 
 # ----------------------------------------------------------------------------- one data model
 
-def test_check_and_compare_price_the_same_bucket(tmp_path, example_spec):
+@pytest.mark.parametrize("cloud", ["aws", "gcp"])
+def test_check_and_compare_price_the_same_bucket(tmp_path, example_spec, cloud):
     from policies.inventory import buckets
     from policies.model import from_plan
     from policies.pricing import _data_gb
-    plan = plan_for(example_spec, "aws")
+    plan = plan_for(example_spec, cloud)
     (bucket,) = buckets(from_plan(plan))
     compared = compare_json(write_spec(tmp_path, example_spec))["assumptions"]["bucket_gb"]
     assert compared == pytest.approx(1e8 * 4 / 1e9 + 13e9 * 2 / 1e9)   # dataset + weights
