@@ -8,6 +8,7 @@ component is built, so planning, policies and estimates never pay for them.
 """
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -39,6 +40,14 @@ class Selection:
     fabric_note: str
     nodes: int
     capacity: CapacitySpec
+    # What the selection skipped and why ("H100 (p5.48xlarge): needs 24 GPUs, the cluster has
+    # 16"), and whether the spec's workload fits the chosen type (None without a workload).
+    passed_over: tuple[str, ...] = ()
+    fits: Optional[bool] = None
+
+    @property
+    def gpus(self) -> int:
+        return self.nodes * self.instance.gpu_count
 
     @property
     def spot(self) -> bool:
@@ -206,17 +215,57 @@ class Cloud:
                                 f"Use a type that has it ({', '.join(offered) or 'none on this cloud'}), "
                                 "or set interconnect: fastest.")
             candidates = rdma
+        passed: list[str] = []
+        fallback = None   # the first offered type, kept for when the workload fits none
         for gpu in gpus:
             for itype in (t for t in candidates if t.gpu == gpu):
                 row = catalog.price(self.catalog_cloud, itype.name, loc.region)
-                if row is None or not self.zone_offers(row, loc.zone):
+                if row is None:
+                    if self._listed_without_price(itype, loc):
+                        passed.append(f"{itype.name} ({itype.gpu}): no cited price in "
+                                      f"{loc.region}")
+                    continue
+                if not self.zone_offers(row, loc.zone):
                     continue
                 use_rdma = itype.rdma and spec.interconnect != "tcp"
                 self.check_capacity(spec, itype)
-                return Selection(self.name, loc.region, loc.zone, itype, row, use_rdma,
-                                 self.fabric_note(itype, use_rdma), spec.nodes,
-                                 spec.capacity(self.name))
+                selection = Selection(self.name, loc.region, loc.zone, itype, row, use_rdma,
+                                      self.fabric_note(itype, use_rdma), spec.nodes,
+                                      spec.capacity(self.name))
+                too_small = self.workload_fit(spec, itype)
+                if too_small is None:
+                    return dataclasses.replace(selection, passed_over=tuple(passed),
+                                               fits=True if spec.workload else None)
+                passed.append(f"{itype.gpu} ({itype.name}): {too_small}")
+                fallback = fallback or selection
+        if fallback is not None:
+            # Nothing offered fits the workload: plan the first offered type anyway, so that
+            # estimate/compare can show the breakdown, and say so.
+            return dataclasses.replace(fallback, passed_over=tuple(passed), fits=False)
         raise self._not_offered(spec, candidates, loc)
+
+    # -- the capacity check hook -----------------------------------------------------------
+
+    def workload_fit(self, spec: ClusterSpec, itype: InstanceType) -> Optional[str]:
+        """Why the spec's workload cannot train on `spec.nodes` x `itype` (None: it fits, or the
+        spec has no workload). The memory model is components/memory.py, the one estimate uses."""
+        if spec.workload is None:
+            return None
+        from components import memory
+        from components.catalog.gpu_models import get_gpu_model
+        gpus = spec.nodes * itype.gpu_count
+        w = memory.Workload.from_spec(spec.workload, gpus=gpus)
+        gpu_bytes = get_gpu_model(itype.gpu).memory_bytes
+        if memory.fits(memory.estimate_memory(w), gpu_bytes):
+            return None
+        need = memory.min_gpus_that_fit(w, gpu_bytes)
+        if need is None:
+            return memory.no_fit_reason(w, gpu_bytes)
+        return f"needs {need} GPUs, the cluster has {gpus}"
+
+    def _listed_without_price(self, itype: InstanceType, loc) -> bool:
+        """Whether the zone data lists the type in the region although no price row does."""
+        return bool(catalog.zones_listed(self.catalog_cloud, "machine_type", itype.name, loc.region))
 
     def _not_offered_lead(self, candidates, loc) -> str:
         """A cloud-specific first clause for the not-offered error (empty by default)."""
@@ -225,6 +274,16 @@ class Cloud:
 
     def _not_offered(self, spec, candidates, loc) -> SpecError:
         where, zone_problem = [], False
+        unpriced = [t for t in candidates if catalog.price(self.catalog_cloud, t.name, loc.region) is None
+                    and self._listed_without_price(t, loc)]
+        if unpriced and len(unpriced) == len(candidates):
+            names = ", ".join(f"{t.name} ({t.gpu})" for t in unpriced)
+            field = (f"clouds.{self.name}.instance_type" if loc.instance_type else "gpu")
+            return SpecError(field, f"{names} is listed in {loc.region} by the zone data, but "
+                             f"trainstack's catalog has no cited price for it there, so it "
+                             f"cannot be priced or budget-checked.",
+                             "Choose another instance type or region, or add a cited price row "
+                             "to components/catalog (source and date).")
         for itype in candidates:
             row = catalog.price(self.catalog_cloud, itype.name, loc.region)
             zones = self.listed_zones(row) if row is not None else ()
@@ -239,7 +298,7 @@ class Cloud:
         problem = (f"{self._not_offered_lead(candidates, loc)}none of {spec.gpu} is offered on "
                    f"{self.name} in {loc.zone} ({loc.region}) by trainstack's catalog.")
         if not where:  # no instance type of this cloud carries any of the GPUs at all
-            gpus = sorted({t.gpu for t in catalog.instance_types() if t.cloud == self.name})
+            gpus = sorted({t.gpu for t in catalog.instance_types() if t.cloud == self.catalog_cloud})
             return SpecError("gpu", problem, f"The catalog has no {self.name} instance type with "
                              f"any of them; {self.name} has: {', '.join(gpus) or 'none'}. Change "
                              "the gpu list.")
@@ -297,8 +356,19 @@ def plan_selection(spec: ClusterSpec, cloud: str) -> Selection:
                         f"{spec.budget.monthly_usd:,.0f} USD cannot pay for one day of this cluster on "
                         f"{cloud} ({spec.nodes} x {selection.instance.name} = "
                         f"{selection.usd_per_hour:,.2f} USD/h, {day:,.0f} USD/day).",
-                        "Raise the budget, use fewer nodes, or set spot: true.")
+                        "Raise the budget or use fewer nodes"
+                        + (", or set spot: true" if _spot_saves(selection) else
+                           "" if selection.spot else
+                           f" (spot would not help: the catalog's {cloud} spot price for "
+                           f"{selection.instance.name} in {selection.region} is not below "
+                           f"on-demand)") + ".")
     return selection
+
+
+def _spot_saves(selection: Selection) -> bool:
+    """Whether the catalog's spot price is below on-demand (AWS snapshots can show them equal)."""
+    spot = selection.price.spot_usd_hr
+    return not selection.spot and spot is not None and spot < selection.price.ondemand_usd_hr
 
 
 class GpuCluster(pulumi.ComponentResource):
@@ -317,6 +387,10 @@ class GpuCluster(pulumi.ComponentResource):
         self.outputs["instance_type"] = args.selection.instance.name
         self.outputs["interconnect"] = args.selection.fabric_note
         self.outputs["trainstack_marker"] = {"version": 1, "cloud": self.cloud, "idle_minutes": args.spec.idle.teardown_after_minutes, "bucket_retained": args.spec.bucket.retain_on_destroy}  # noqa: E501  (trainstack reap touches only stacks with it)
+        if args.selection.passed_over:
+            self.outputs["selection_passed_over"] = list(args.selection.passed_over)
+        if args.selection.fits is not None:
+            self.outputs["workload_fits"] = args.selection.fits
         self.register_outputs(self.outputs)
 
     def child(self, **extra) -> pulumi.ResourceOptions:

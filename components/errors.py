@@ -14,3 +14,13 @@ class SpecError(ValueError):
         self.problem = problem
         self.fix = fix
         super().__init__(f"{field}: {problem} {fix}".strip())
+
+
+class SizingError(ValueError):
+    """Bad sizing input (estimate/compare flags, catalog GPU rows): `field` names the input, the
+    message says the way out. Lives here so the catalog can raise it without importing the CLI."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")

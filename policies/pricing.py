@@ -5,12 +5,13 @@ estimate = sum over node groups of nodes x catalog $/h (spot price for spot grou
          + bucket GB x $/GB-month (a retained bucket is billed for the whole month)
 
 hours = 730 (a month left running), or the spec's declared maximum lifetime when the component
-tagged the node group with it (at most 730: no month bills more hours than it has). A bucket has
-no declared size; it is the filesystem's data repository, so it is priced at the filesystem's
-capacity (the data the cluster reads and writes back), and at zero when there is no filesystem.
+tagged the node group with it (at most 730: no month bills more hours than it has). The bucket
+is priced at the data-size model's figure (components/catalog/data_sizes.py: dataset + starting
+weights + final checkpoint), which the components tag it with (`trainstack:data-mb`); `compare`
+uses the same model. Without that tag (no workload) the filesystem's capacity is the bound.
 
-Storage rows are picked and converted by trainstack/run_prices.py, the code `trainstack compare`
-prices storage with, so the two never disagree: a tier the catalog has no cited price for is
+Storage rows are picked and converted by components/catalog/run_prices.py, the code `trainstack
+compare` prices storage with, so the two never disagree: a tier the catalog has no cited price for is
 left out of the estimate and named in it, never filled in by guess. A node group without a
 catalog price makes the estimate impossible (policies report that), since compute is most of it.
 """
@@ -21,9 +22,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from components import catalog
-from components.catalog import HOURS_PER_MONTH
-from policies.inventory import CATALOG_CLOUDS, Bucket, Filesystem, NodeGroup
-from trainstack import run_prices
+from components.catalog import HOURS_PER_MONTH, run_prices
+from components.catalog.data_sizes import DATA_MB_TAG
+from policies.inventory import CATALOG_CLOUDS, Bucket, Filesystem, NodeGroup, tag_value, tags_of
 
 
 @dataclass
@@ -38,6 +39,11 @@ class Estimate:
     lines: list[Line] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)   # node groups without a catalog price
     left_out: list[str] = field(default_factory=list)  # storage without a cited price
+
+    @property
+    def unpriced(self) -> list[str]:
+        """Every built item without a cited price, by name (node groups and storage)."""
+        return self.missing + self.left_out
 
     @property
     def total(self) -> float:
@@ -65,9 +71,20 @@ def instance_type_info(cloud: str, instance_type: str) -> Optional[catalog.Insta
     return None
 
 
+def _data_gb(bucket: Bucket) -> Optional[float]:
+    tags = tags_of(bucket.resource)
+    if not isinstance(tags, dict):
+        return None
+    value = tag_value(bucket.resource, tags, DATA_MB_TAG)
+    try:
+        return float(value) / 1000 if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
 def cny_per_usd() -> float:
-    from trainstack.gpu_catalog import load_fx_rates
-    return load_fx_rates()["CNY"].per_usd
+    from components.catalog.gpu_models import cny_per_usd as catalog_rate
+    return catalog_rate()
 
 
 def _tier(fs: Filesystem) -> Optional[int]:
@@ -104,13 +121,20 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem], buckets: li
         result.lines.append(Line(
             f"{fs.capacity_gib:,.0f} GiB {product} x {price.value:.4f} USD/GiB-month x "
             f"{hours:g}/730 h", fs.capacity_gib * price.value * hours / HOURS_PER_MONTH))
-    if data_gib:
-        for bucket in buckets:
-            price = run_prices.bucket_price(bucket.resource.cloud, region, cny)
-            if price.value is None:
-                result.left_out.append(f"{bucket.resource.name}: {price.note}")
-                continue
-            gb = data_gib / run_prices.GIB_PER_GB
-            result.lines.append(Line(f"bucket holding the filesystem's {gb:,.0f} GB x "
-                                     f"{price.value:.4f} USD/GB-month", gb * price.value))
+    for bucket in buckets:
+        # The bucket's size is the data-size model's (components/catalog/data_sizes.py, the
+        # one `compare` uses), read from the tag the components put on it; without the tag
+        # (no workload in the spec) the filesystem's capacity is the upper bound.
+        tagged = _data_gb(bucket)
+        gb = tagged if tagged is not None else data_gib / run_prices.GIB_PER_GB
+        if not gb:
+            continue
+        price = run_prices.bucket_price(bucket.resource.cloud, region, cny)
+        if price.value is None:
+            result.left_out.append(f"{bucket.resource.name}: {price.note}")
+            continue
+        what = ("bucket holding the workload's data" if tagged is not None
+                else "bucket holding the filesystem's")
+        result.lines.append(Line(f"{what} {gb:,.0f} GB x {price.value:.4f} USD/GB-month",
+                                 gb * price.value))
     return result

@@ -105,12 +105,17 @@ def test_ssh_cidrs_open_port_22_only_to_them(example_spec):
 
 
 def test_filesystem_is_persistent2_rounded_and_linked_to_the_bucket(example_spec):
+    # p5 has EFA, so the file system is EFA-enabled and sized in EFA steps: 5,000 GiB at
+    # 200 MB/s/TiB (977 MB/s) is cheapest as 9,600 GiB at 500 (one 9,600 GiB EFA step).
     example_spec["filesystem"] = {"capacity_gib": 5000, "throughput_mbps_per_tib": 200}
     plan = plan_for(example_spec, "aws")
     fsx = one(plan, FSX)
     assert fsx.inputs["deploymentType"] == "PERSISTENT_2"
-    assert fsx.inputs["storageCapacity"] == 7200
-    assert fsx.inputs["perUnitStorageThroughput"] == 250
+    assert fsx.inputs["efaEnabled"] is True
+    assert fsx.inputs["metadataConfiguration"] == {"mode": "AUTOMATIC"}
+    assert fsx.inputs["storageCapacity"] == 9600
+    assert fsx.inputs["perUnitStorageThroughput"] == 500
+    assert plan.outputs["filesystem_monthly_usd"] > 0
     dra = one(plan, "aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation")
     bucket = one(plan, BUCKET)
     assert dra.property_dependencies["fileSystemId"] == [fsx.urn]
@@ -119,7 +124,16 @@ def test_filesystem_is_persistent2_rounded_and_linked_to_the_bucket(example_spec
     events = ["NEW", "CHANGED", "DELETED"]
     assert dra.inputs["s3"]["autoImportPolicy"]["events"] == events
     assert dra.inputs["s3"]["autoExportPolicy"]["events"] == events
-    assert plan.outputs["filesystem_capacity_gib"] == 7200
+    assert plan.outputs["filesystem_capacity_gib"] == 9600
+
+
+def test_filesystem_without_efa_uses_the_plain_persistent2_steps(example_spec):
+    example_spec["interconnect"] = "tcp"
+    example_spec["filesystem"] = {"capacity_gib": 5000, "throughput_mbps_per_tib": 200}
+    fsx = one(plan_for(example_spec, "aws"), FSX)
+    assert "efaEnabled" not in fsx.inputs
+    # 125 MB/s/TiB needs 8,000 GiB for 977 MB/s -> 9,600 GiB, cheaper than 7,200 GiB at 250
+    assert (fsx.inputs["storageCapacity"], fsx.inputs["perUnitStorageThroughput"]) == (9600, 125)
 
 
 def test_bucket_is_versioned_encrypted_private_and_retained(plan):

@@ -163,4 +163,4 @@ def test_json_output_shape():
         "storage-same-zone", "spend-limit", "required-tags", "rdma-for-multinode",
         "no-public-ingress", "encryption-at-rest", "bucket-retained"]
     spend = report["policies"][1]
-    assert spend["note"].startswith("estimate 10,686 USD/month")
+    assert spend["note"].startswith("estimate 11,143 USD/month")

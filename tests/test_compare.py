@@ -83,12 +83,14 @@ def test_aws_numbers_by_hand(tmp_path, spec, only_aws):
     c = r["cost"]
     assert c["billed_hours"] == pytest.approx(billed)
     assert c["compute"] == pytest.approx(2 * 55.04 * billed)
-    # FSx for Lustre: the plan's 4800 GiB at 0.145 USD/GB-month (125 MB/s/TiB tier)
+    # FSx for Lustre over EFA (p5 has EFA): 4,800 GiB at 125 MB/s/TiB is cheapest as one EFA
+    # step at 1000 MB/s/TiB (4,800 GiB x 0.84863 USD/GB-month), not 38,400 GiB at 125
     assert r["filesystem"]["capacity_gib"] == 4800
-    assert r["filesystem"]["throughput_mbps_per_tib"] == 125
-    assert r["filesystem"]["throughput_mbps"] == pytest.approx(4800 / 1024 * 125)
-    fs = 4800 * GIB / 1e9 * 0.145 * billed / 730
-    # S3: dataset 1e8 tokens x 4 B + 13e9 x 2 B of starting weights at 0.023 USD/GB-month
+    assert r["filesystem"]["throughput_mbps_per_tib"] == 1000
+    assert r["filesystem"]["throughput_mbps"] == pytest.approx(4800 / 1024 * 1000)
+    fs = 4800 * GIB / 1e9 * 0.84863 * billed / 730
+    # S3: dataset 1e8 tokens x 4 B + 13e9 x 2 B of starting weights (a LoRA run writes back only
+    # its adapter, not counted) at 0.023 USD/GB-month
     bucket_gb = 1e8 * 4 / 1e9 + 13e9 * 2 / 1e9
     bucket = bucket_gb * 0.023 * billed / 730
     assert c["filesystem"] == pytest.approx(fs) and c["bucket"] == pytest.approx(bucket)
@@ -98,23 +100,31 @@ def test_aws_numbers_by_hand(tmp_path, spec, only_aws):
     assert r["transfer"]["gb"] == pytest.approx(adapter * 2 / 1e9)
     assert c["transfer"] == pytest.approx(adapter * 2 / 1e9 * 0.09)
     assert c["total"] == pytest.approx(c["compute"] + c["storage"] + c["transfer"])
-    assert c["complete"] is True and c["missing"] == []
+    assert c["complete"] is True and c["missing"] == [] and r["unpriced"] == []
     # monthly run-rate: 730 h of nodes plus a month of filesystem and bucket
     assert r["monthly_run_rate"] == pytest.approx(
-        2 * 55.04 * 730 + 4800 * GIB / 1e9 * 0.145 + bucket_gb * 0.023)
+        2 * 55.04 * 730 + 4800 * GIB / 1e9 * 0.84863 + bucket_gb * 0.023)
     assert r["fits"] is True and r["cheapest"] and r["fastest"]
 
 
 def test_filesystem_tier_without_a_cited_price_is_left_out_and_said(tmp_path, spec):
+    # Google Cloud: only the 125 MB/s/TiB Managed Lustre tier has a cited price. 4,800 GiB at
+    # 250 needs 72,000 GiB at 125 (10,440 USD/month) or 9,000 GiB at 1000 (unpriced, at least
+    # 9,000 x 0.145): the 1000 tier may be cheaper, so it is built and named as unpriced.
     spec["filesystem"]["throughput_mbps_per_tib"] = 250
-    r = aws_row(compare_json("--spec", write_spec(tmp_path, spec)))
+    r = next(r for r in compare_json("--spec", write_spec(tmp_path, spec))["clouds"]
+             if r["cloud"] == "gcp")
+    assert (r["filesystem"]["capacity_gib"], r["filesystem"]["throughput_mbps_per_tib"]) == (
+        9000, 1000)
     assert r["filesystem"]["price"]["value"] is None
     assert "no cited price" in r["filesystem"]["price"]["note"]
     assert r["cost"]["filesystem"] == 0 and r["cost"]["complete"] is False
     assert r["cost"]["missing"] == ["filesystem"]
+    assert r["unpriced"] == ["Google Cloud Managed Lustre 9,000 GiB at 1000 MB/s/TiB"]
     assert any("no cited price" in n for n in r["notes"])
     text = compare("--spec", write_spec(tmp_path, spec)).output
     assert "+?" in text and "no cited price" in text
+    assert "unpriced: Google Cloud Managed Lustre 9,000 GiB at 1000 MB/s/TiB" in text
 
 
 def test_data_size_overrides_and_defaults_are_visible(tmp_path, spec):
@@ -254,14 +264,17 @@ def test_price_units_are_converted():
     assert egress.value == pytest.approx(0.12 * 1e9 / GIB)        # per GiB -> per GB
     _, fsx = run_prices.filesystem_price("aws", ["aws:fsx/lustreFileSystem:LustreFileSystem"],
                                          125, "us-east-1", 7.0)
-    assert fsx.value == pytest.approx(0.145 * GIB / 1e9)          # per GB -> per GiB
-    assert "third-party approximation" in fsx.note
+    assert fsx.value == pytest.approx(0.18858 * GIB / 1e9)        # per GB -> per GiB
+    assert "price quoted for ap-northeast-1, not us-east-1" in fsx.note
 
 
 def test_missing_prices_say_no_cited_price():
     _, lustre = run_prices.filesystem_price("gcp", ["gcp:lustre/instance:Instance"], 250,
                                             "us-central1", 7.0)
     assert lustre.missing and "no cited price" in lustre.note
+    _, cited = run_prices.filesystem_price("gcp", ["gcp:lustre/instance:Instance"], 125,
+                                           "us-central1", 7.0)
+    assert cited.value == pytest.approx(0.145)                    # per GiB-month as quoted
     _, unknown = run_prices.filesystem_price("aws", ["aws:ec2/instance:Instance"], 250,
                                              "us-east-1", 7.0)
     assert unknown.missing and "no cited price" in unknown.note
@@ -278,11 +291,14 @@ def test_a_price_from_another_region_says_so():
 
 # ----------------------------------------------------------------------------- bad input, html
 
-def test_spec_without_workload_exits_2(tmp_path, spec):
+def test_spec_without_workload_is_answered_with_the_rates(tmp_path, spec):
     del spec["workload"]
     result = compare("--spec", write_spec(tmp_path, spec))
-    assert result.exit_code == 2 and "workload" in result.output
+    assert result.exit_code == 0 and "rates only" in result.output
     assert "Traceback" not in result.output
+    html = tmp_path / "r.html"
+    assert compare("--spec", write_spec(tmp_path, spec), "--html", html).exit_code == 0
+    assert "no workload (rates only)" in html.read_text()
 
 
 @pytest.mark.parametrize("args, fragment", [

@@ -193,11 +193,19 @@ def test_the_example_spec_works_and_takes_the_first_gpu_in_its_list_that_fits(tm
     assert human.exit_code == 0 and "passed over: H100" in human.output, human.output
 
 
-def test_a_spec_whose_gpus_never_fit_exits_2(tmp_path, example_spec):
+def test_a_spec_whose_gpus_never_fit_answers_with_the_breakdown_and_exits_1(tmp_path,
+                                                                             example_spec):
     example_spec["gpu"] = ["A100-40GB", "H100"]
     example_spec["workload"].update(method="full", model_params=13e9)
-    result = estimate("--spec", write_spec(tmp_path, example_spec))
-    assert_clean_error(result, "fits none of the spec's GPUs", "A100-40GB", "H100")
+    result = estimate("--spec", write_spec(tmp_path, example_spec), "--json")
+    assert result.exit_code == 1, result.output
+    out = json.loads(result.output)
+    assert out["fits"] is False and out["min_gpus"] is None
+    assert out["per_gpu_bytes"]["total"] > 0 and out["gpu"] == "A100-40GB"
+    assert "fits none of the spec's GPUs" in out["gpu_note"] and "H100" in out["gpu_note"]
+    text = estimate("--spec", write_spec(tmp_path, example_spec))
+    assert text.exit_code == 1 and "memory per GPU" in text.output
+    assert "Traceback" not in text.output
 
 
 def test_tcp_interconnect_in_the_spec_means_the_tcp_scaling_default(tmp_path, example_spec):
@@ -227,7 +235,6 @@ def test_preset_sets_params_and_shape():
     (["--params", "13e9", "--tokens", "1e8", "--zero-stage", "4"], ["zero_stage"]),
     (["--params", "13e9", "--tokens", "1e8", "--gpus", "0"], ["gpus"]),
     (["--params", "13e9", "--tokens", "1e8", "--gpu", "H1000"], ["gpu", "H1000", "H100"]),
-    (["--params", "13e9"], ["tokens", "--tokens"]),
     (["--tokens", "1e8"], ["params"]),
     (["--params", "13e9", "--tokens", "1e8", "--currency", "EUR"], ["currency", "USD or CNY"]),
     (["--params", "13e9", "--tokens", "1e8", "--method", "lora", "--cny-rate", "0"], ["cny_rate"]),
@@ -238,15 +245,45 @@ def test_bad_input_exits_2_with_a_clear_message(args, fragments):
     assert_clean_error(estimate(*args), *fragments)
 
 
-def test_a_method_that_fits_the_gpu_at_no_count_exits_2():
-    # ZeRO stage 0 shards nothing, so more GPUs never help a 70B full fine-tune on 80 GB
-    result = estimate("--params", "70e9", "--method", "full", "--gpu", "H100", "--tokens", "1e9")
-    assert_clean_error(result, "workload", "H100", "does not fit at any GPU count", "ZeRO")
+def test_a_method_that_fits_the_gpu_at_no_count_exits_1_with_advice_that_would_work():
+    # ZeRO stage 0 shards nothing, so more GPUs alone never help a 70B full fine-tune on 80 GB
+    result = estimate("--params", "70e9", "--method", "full", "--gpu", "H100", "--tokens", "1e9",
+                      "--json")
+    assert result.exit_code == 1, result.output
+    out = json.loads(result.output)
+    assert out["fits"] is False and out["min_gpus"] is None and out["hours"] is not None
+    assert "does not fit at any GPU count" in out["fit_note"]
+    # one GPU: the advice is what fits on it (QLoRA with recomputation), not ZeRO
+    assert "QLoRA and full activation recomputation" in out["fit_note"]
+    assert "ZeRO" not in out["fit_note"].split("would fit with")[1]
 
 
-def test_a_workload_no_catalog_gpu_fits_exits_2():
-    result = estimate("--params", "1e12", "--method", "full", "--tokens", "1e9")
-    assert_clean_error(result, "fits no GPU model in the catalog", "B300")
+def test_advice_never_repeats_the_input_and_never_offers_zero_on_one_gpu():
+    from components.memory import Workload, advice
+    qlora = Workload(params=70e9, method="qlora", gpus=1, recompute="full")
+    assert all("QLoRA" not in tip and "LoRA" not in tip for tip in advice(qlora, 40e9))
+    one_gpu = Workload(params=13e9, method="full", gpus=1)
+    assert all(not tip.startswith("ZeRO") or "or more GPUs" in tip
+               for tip in advice(one_gpu, 80e9))
+    many = Workload(params=13e9, method="full", gpus=16, recompute="full")
+    assert "ZeRO stage 3" in advice(many, 80e9)       # on 16 GPUs sharding is the way out
+
+
+def test_a_workload_no_catalog_gpu_fits_exits_1():
+    result = estimate("--params", "1e12", "--method", "full", "--tokens", "1e9", "--json")
+    assert result.exit_code == 1, result.output
+    out = json.loads(result.output)
+    assert out["fits"] is False and out["min_gpus"] is None
+    assert "fits no GPU model in the catalog" in out["fit_note"] and "B300" in out["fit_note"]
+
+
+def test_memory_only_question_needs_no_tokens():
+    out = estimate_json("--params", "13e9", "--method", "lora", "--gpu", "H100", "--recompute")
+    assert out["per_gpu_bytes"]["total"] > 0 and out["fits"] is True
+    assert out["training_flops"] is None and out["hours"] is None
+    assert "memory only" in out["hours_note"]
+    text = estimate("--params", "13e9", "--method", "lora", "--gpu", "H100", "--recompute")
+    assert text.exit_code == 0 and "memory per GPU" in text.output
 
 
 def test_bad_spec_workload_exits_2(tmp_path, example_spec):

@@ -272,7 +272,9 @@ def test_ssh_only_from_access_ssh_cidrs(example_spec):
 def test_lustre_rounded_to_the_tier_with_psa_on_the_host_vpc(plan):
     ids = by_id(plan)
     fs = one(plan, LUSTRE)
-    assert fs.inputs["capacityGib"] == "36000" and fs.inputs["perUnitStorageThroughput"] == "250"
+    # 4,800 GiB at 250 MB/s/TiB: 9,000 GiB at 1000 (the smallest valid size) rather than
+    # 36,000 GiB at 250 or 72,000 GiB at 125 (the only cited tier: 10,440 USD/month)
+    assert fs.inputs["capacityGib"] == "9000" and fs.inputs["perUnitStorageThroughput"] == "1000"
     assert fs.inputs["filesystem"] == "llmfinet" and fs.inputs["instanceId"] == "llm-finetune-test"
     assert ids[fs.inputs["network"]].name == "llm-finetune-vpc"
     psa_range = one(plan, "gcp:compute/globalAddress:GlobalAddress")
@@ -284,17 +286,22 @@ def test_lustre_rounded_to_the_tier_with_psa_on_the_host_vpc(plan):
     assert psa.inputs["reservedPeeringRanges"] == ["llm-finetune-psa-range"]
     assert psa.property_dependencies["reservedPeeringRanges"] == [psa_range.urn]
     assert psa.urn in fs.dependencies
-    assert plan.outputs["filesystem_capacity_gib"] == 36_000
-    assert plan.outputs["filesystem_throughput_mbps_per_tib"] == 250
-    assert "36,000 GiB (rounded up from 4,800 GiB)" in plan.outputs["filesystem_capacity_note"]
+    assert plan.outputs["filesystem_capacity_gib"] == 9_000
+    assert plan.outputs["filesystem_throughput_mbps_per_tib"] == 1000
+    assert plan.outputs["filesystem_monthly_usd"] is None
+    note = plan.outputs["filesystem_capacity_note"]
+    assert "1000 MB/s/TiB at 9,000 GiB: no cited price" in note
+    assert "125 MB/s/TiB at 72,000 GiB = 10,440 USD/month" in note
     assert plan.outputs["filesystem_dns"] == "192.0.2.1@tcp:/llmfinet"
     assert plan.outputs["filesystem_mount_name"] == "llmfinet"
 
 
 @pytest.mark.parametrize("throughput, capacity, tier, size, says", [
-    (200, 4_800, 250, 36_000, "200 MB/s/TiB is not a Managed Lustre tier"),
-    (40, 4_800, 125, 72_000, "40 MB/s/TiB is not a Managed Lustre tier"),
-    (1000, 10_000, 1000, 18_000, "rounded up from 10,000 GiB"),
+    (200, 4_800, 1000, 9_000, "no cited price"),
+    (40, 4_800, 1000, 9_000, "no cited price"),
+    (1000, 10_000, 1000, 18_000, "1000 MB/s/TiB at 18,000 GiB"),
+    # the cited 125 tier is proven cheapest: every faster tier costs at least 0.145 per GiB
+    (125, 72_000, 125, 72_000, "= 10,440 USD/month, the cheapest tier"),
 ])
 def test_throughput_tiers_map_and_say_so(example_spec, throughput, capacity, tier, size, says):
     example_spec["filesystem"] = {"capacity_gib": capacity, "throughput_mbps_per_tib": throughput}

@@ -2,6 +2,9 @@
 
 The shared CSVs (../shared/reference/prices/) hold one row per zone for AWS and some GCP types;
 trainstack prices per region, so rows are folded here and the fold is stated in `notes`.
+components/catalog/filesystem_prices.csv (the filesystem tier prices cited for trainstack, same
+columns as storage_prices.csv) is curated by hand and not touched here. Every row written must
+name its source and date; a row without them stops the build.
 Run by hand when the reference data changes:  python tools/build_price_catalog.py
 """
 from __future__ import annotations
@@ -39,6 +42,13 @@ def fold(rows: list[dict]) -> dict:
 def main() -> int:
     if not SHARED.is_dir():
         print(f"shared price data not found at {SHARED}", file=sys.stderr)
+        return 2
+    undated = [f"{name}: {r.get('instance_type') or r.get('item')}"
+               for name in ("gpu_instances.csv", "storage_network.csv")
+               for r in csv.DictReader(open(SHARED / name, newline=""))
+               if not (r.get("source") or "").strip() or not (r.get("as_of") or "").strip()]
+    if undated:
+        print("rows without a source or date: " + "; ".join(undated), file=sys.stderr)
         return 2
     groups: dict[tuple, list[dict]] = defaultdict(list)
     with open(SHARED / "gpu_instances.csv", newline="") as fh:

@@ -12,8 +12,8 @@ For each cloud in the spec's `clouds` section, in the spec's order:
     transfer; prices from the catalog (trainstack/run_prices.py says which row and unit).
 
 Data-size defaults (override with --bucket-gb / --transfer-gb), kept visible in every output:
-  * bucket = dataset + starting weights: train_tokens x 4 bytes (about 4 bytes of raw text per
-    token; an upper bound, since train_tokens counts repeated epochs) + params x 2 bytes;
+  * bucket = the data-size model of components/catalog/data_sizes.py (dataset + starting weights
+    + final checkpoint), the figure the spend-limit policy prices too;
   * transfer = downloading the trained result once to the internet: params x 2 bytes for full
     training, the LoRA adapter (adapter params x 2 bytes) otherwise. Uploading the dataset is
     ingress, which these providers do not charge for; the monthly free egress allowance is
@@ -29,16 +29,17 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from components.catalog import run_prices
+from components.catalog.data_sizes import BYTES_PER_TOKEN, BYTES_PER_WEIGHT
+from components.catalog.data_sizes import data_sizes as catalog_data_sizes
 from components.errors import SpecError
-from trainstack import gpu_catalog, run_prices, sizing
+from trainstack import gpu_catalog, sizing
 from trainstack.cli_common import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
 from trainstack.estimate import check_currency, conversion_factor, fx_rate, human_params
 from trainstack.sizing import Workload
 
 out = Console(soft_wrap=True)
 
-BYTES_PER_TOKEN = 4        # raw text, ~4 characters of English per BPE token
-BYTES_PER_WEIGHT = 2       # 16-bit checkpoints
 COST_PARTS = ("compute", "storage", "transfer")
 NOT_IMPLEMENTED = "not implemented yet"
 
@@ -70,21 +71,21 @@ def policy_verdict(plan) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- data sizes
 
-def data_sizes(workload: Workload, tokens: float, bucket_gb: Optional[float],
+def data_sizes(workload: Workload, tokens: Optional[float], bucket_gb: Optional[float],
                transfer_gb: Optional[float]) -> dict[str, Any]:
-    dataset_gb = tokens * BYTES_PER_TOKEN / 1e9
-    model_gb = workload.params * BYTES_PER_WEIGHT / 1e9
+    """The bucket from the one data-size model (components/catalog/data_sizes.py, the figure the
+    spend-limit policy prices too); the transfer is one download of the trained result."""
+    model = catalog_data_sizes(workload.params, tokens, workload.method)
     result_params = workload.params if workload.method == "full" else workload.adapter_params
     result_gb = result_params * BYTES_PER_WEIGHT / 1e9
     for name, value in (("bucket_gb", bucket_gb), ("transfer_gb", transfer_gb)):
         if value is not None:
             sizing._in_range(name, value, 0, 1e9, "Give gigabytes, e.g. 500.", low_open=False)
     return {
-        "dataset_gb": dataset_gb, "model_gb": model_gb, "result_gb": result_gb,
-        "bucket_gb": dataset_gb + model_gb if bucket_gb is None else float(bucket_gb),
-        "bucket_note": ("--bucket-gb" if bucket_gb is not None else
-                        f"dataset (train_tokens x {BYTES_PER_TOKEN} B = {dataset_gb:,.2f} GB) + "
-                        f"starting weights (params x {BYTES_PER_WEIGHT} B = {model_gb:,.2f} GB)"),
+        "dataset_gb": model.dataset_gb, "model_gb": model.model_gb,
+        "checkpoint_gb": model.checkpoint_gb, "result_gb": result_gb,
+        "bucket_gb": model.bucket_gb if bucket_gb is None else float(bucket_gb),
+        "bucket_note": "--bucket-gb" if bucket_gb is not None else model.note(),
         "transfer_gb": result_gb if transfer_gb is None else float(transfer_gb),
         "transfer_note": ("--transfer-gb" if transfer_gb is not None else
                           f"one download of the trained "
@@ -93,6 +94,20 @@ def data_sizes(workload: Workload, tokens: float, bucket_gb: Optional[float],
                           f"{result_gb:,.3f} GB) to the internet; dataset upload is ingress "
                           f"(not charged); free allowances not deducted"),
     }
+
+
+def no_workload_sizes(bucket_gb: Optional[float], transfer_gb: Optional[float]) -> dict[str, Any]:
+    """Without a workload nothing says what the bucket holds or what leaves: zero unless given."""
+    for name, value in (("bucket_gb", bucket_gb), ("transfer_gb", transfer_gb)):
+        if value is not None:
+            sizing._in_range(name, value, 0, 1e9, "Give gigabytes, e.g. 500.", low_open=False)
+    return {"dataset_gb": None, "model_gb": None, "checkpoint_gb": None, "result_gb": None,
+            "bucket_gb": float(bucket_gb or 0.0),
+            "bucket_note": "--bucket-gb" if bucket_gb is not None else
+            "no workload in the spec: bucket contents unknown (pass --bucket-gb)",
+            "transfer_gb": float(transfer_gb or 0.0),
+            "transfer_note": "--transfer-gb" if transfer_gb is not None else
+            "no workload in the spec: no download assumed (pass --transfer-gb)"}
 
 
 # --------------------------------------------------------------------------- one cloud
@@ -111,7 +126,7 @@ def _empty_row(cloud: str, status: str, message: Optional[str]) -> dict[str, Any
             "monthly_run_rate": None, "filesystem": None, "bucket": None, "transfer": None,
             "policy": {"verdict": "n/a", "detail": "no plan", "failed": [], "blocking": [],
                        "checked": 0},
-            "cheapest": False,
+            "cheapest": False, "unpriced": [], "passed_over": [],
             "fastest": False, "notes": []}
 
 
@@ -133,26 +148,36 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, displ
     itype = sel.instance
     wl = spec.workload
     row = _empty_row(cloud, "ok", None)
-    gpus = spec.nodes * itype.gpu_count
-    w = Workload.from_spec(wl, gpus=gpus)
+    gpus = sel.gpus
     fabric = itype.fabric if sel.use_rdma else "tcp"
-    model = gpu_catalog.get_gpu_model(itype.gpu)
-    est = sizing.estimate(w, wl.train_tokens, gpu=model, gpu_models={model.name: model},
-                          mfu=wl.mfu, fabric=fabric, gpus_per_node=itype.gpu_count)
+    if wl is not None:
+        w = Workload.from_spec(wl, gpus=gpus)
+        model = gpu_catalog.get_gpu_model(itype.gpu)
+        est = sizing.estimate(w, wl.train_tokens, gpu=model, gpu_models={model.name: model},
+                              mfu=wl.mfu, fabric=fabric, gpus_per_node=itype.gpu_count)
+    else:
+        est = {"peak_tflops": None, "scaling_efficiency": None, "hours": None,
+               "hours_note": "no workload in the spec: no hours or run cost, only the rates",
+               "fits": None, "min_gpus": None, "min_gpus_note": None,
+               "per_gpu_bytes": {"total": None}}
     factor = conversion_factor("USD", display, fx)
     hourly = sel.price.hourly(spec.spot)
     row.update(region=sel.region, zone=sel.zone, instance_type=itype.name, nodes=spec.nodes,
                gpu=itype.gpu, gpus=gpus, interconnect=sel.fabric_note, fabric=fabric,
                rdma=sel.use_rdma, spot=spec.spot, usd_per_hour=sel.usd_per_hour,
                price_per_hour=sel.usd_per_hour * factor, price_source=sel.price.source,
-               price_as_of=sel.price.as_of, peak_tflops=est["peak_tflops"], mfu=wl.mfu,
+               price_as_of=sel.price.as_of, peak_tflops=est["peak_tflops"],
+               mfu=wl.mfu if wl is not None else None,
                scaling_efficiency=est["scaling_efficiency"], hours=est["hours"],
                hours_note=est["hours_note"], fits=est["fits"], min_gpus=est["min_gpus"],
                per_gpu_bytes_total=est["per_gpu_bytes"]["total"],
                policy=policy_verdict(plan))
+    if sel.passed_over:
+        row["passed_over"] = list(sel.passed_over)
+        row["notes"].append("passed over: " + "; ".join(sel.passed_over))
     if spec.spot and sel.price.spot_usd_hr is None:
         row["notes"].append("no spot price in the catalog: on-demand price used")
-    if not est["fits"]:
+    if est["fits"] is False:
         row["fit_note"] = (f"does not fit {gpus} x {itype.gpu}: needs {est['min_gpus']} GPUs"
                            if est["min_gpus"] is not None else est["min_gpus_note"])
         row["notes"].append(row["fit_note"])
@@ -175,6 +200,8 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, displ
     row["bucket"] = {"gb": sizes["bucket_gb"], "price": bucket.as_dict()}
     row["transfer"] = {"gb": sizes["transfer_gb"], "price": egress.as_dict()}
     missing = [p.what for p in (fs_price, bucket, egress) if p.missing]
+    row["unpriced"] = [f"{product} {capacity:,} GiB at {tier} MB/s/TiB" if p.what == "filesystem"
+                       and capacity else p.what for p in (fs_price, bucket, egress) if p.missing]
     for p in (fs_price, bucket, egress):
         if p.note:
             row["notes"].append(f"{p.what}: {p.note}")
@@ -232,10 +259,6 @@ def compare(spec_path: Path, *, currency: str = "USD", cny_rate: Optional[float]
     """Everything `trainstack compare --json` prints."""
     from components.spec import load_spec
     spec = load_spec(spec_path)
-    if spec.workload is None:
-        raise SpecError("workload", "is missing: compare needs it to estimate the run's hours.",
-                        "Add a workload section with model_params and train_tokens "
-                        "(see examples/cluster.yaml).")
     display = check_currency(currency)
     fx = fx_rate(cny_rate)
     for name, value in (("idle_overhead", idle_overhead),
@@ -243,8 +266,12 @@ def compare(spec_path: Path, *, currency: str = "USD", cny_rate: Optional[float]
         sizing._in_range(name, value, 0, 10, "It is a fraction, e.g. 0.15 for 15%.",
                          low_open=False)
     wl = spec.workload
-    probe = Workload.from_spec(wl, gpus=1)
-    sizes = data_sizes(probe, wl.train_tokens, bucket_gb, transfer_gb)
+    if wl is not None:
+        sizes = data_sizes(Workload.from_spec(wl, gpus=1), wl.train_tokens, bucket_gb,
+                           transfer_gb)
+    else:
+        # No workload: the cluster's rates only (hours and run cost stay empty).
+        sizes = no_workload_sizes(bucket_gb, transfer_gb)
     rows = [cloud_row(spec, spec_path, cloud, sizes, display=display, fx=fx,
                       idle_overhead=idle_overhead, preemption_overhead=preemption_overhead)
             for cloud in spec.clouds.configured()]
@@ -252,9 +279,12 @@ def compare(spec_path: Path, *, currency: str = "USD", cny_rate: Optional[float]
     return {
         "spec": str(spec_path), "name": spec.name, "currency": display,
         "fx": fx,   # the rate of every CNY <-> USD conversion in this result
-        "workload": {"params": wl.model_params, "method": wl.method, "precision": wl.precision,
-                     "train_tokens": wl.train_tokens, "mfu": wl.mfu, "nodes": spec.nodes,
-                     "spot": spec.spot, "gpu": list(spec.gpu)},
+        "workload": ({"params": wl.model_params, "method": wl.method, "precision": wl.precision,
+                      "train_tokens": wl.train_tokens, "mfu": wl.mfu, "nodes": spec.nodes,
+                      "spot": spec.spot, "gpu": list(spec.gpu)} if wl is not None else
+                     {"params": None, "method": None, "precision": None, "train_tokens": None,
+                      "mfu": None, "nodes": spec.nodes, "spot": spec.spot,
+                      "gpu": list(spec.gpu)}),
         "assumptions": {
             **sizes, "bytes_per_token": BYTES_PER_TOKEN, "idle_overhead": idle_overhead,
             "preemption_overhead": preemption_overhead if spec.spot else None,
@@ -277,8 +307,10 @@ def print_compare(result: dict[str, Any], console: Optional[Console] = None) -> 
     console = console or out
     rows, cur = result["clouds"], result["currency"]
     wl = result["workload"]
-    table = Table(title=f"trainstack compare: {result['name']} ({wl['method']}, "
-                        f"{human_params(wl['params'])} params, {human_params(wl['train_tokens'])} tokens, "
+    what = (f"{wl['method']}, {human_params(wl['params'])} params, "
+            f"{human_params(wl['train_tokens'])} tokens, " if wl["params"] is not None
+            else "no workload: rates only, ")
+    table = Table(title=f"trainstack compare: {result['name']} ({what}"
                         f"{wl['nodes']} node(s){', spot' if wl['spot'] else ''})")
     table.add_column("")
     for r in rows:
@@ -298,7 +330,7 @@ def print_compare(result: dict[str, Any], console: Optional[Console] = None) -> 
     line("region", lambda r: r["region"])
     line("instance type", lambda r: f"{r['nodes']} x {r['instance_type']}")
     line("GPU", lambda r: f"{r['gpus']} x {r['gpu']}"
-         + ("" if r["fits"] else " [red](does not fit)[/]"))
+         + (" [red](does not fit)[/]" if r["fits"] is False else ""))
     line("interconnect", lambda r: r["interconnect"])
     line(f"{cur}/h", lambda r: _money(r["price_per_hour"], cur))
     line("hours", lambda r: "-" if r["hours"] is None else
@@ -310,7 +342,8 @@ def print_compare(result: dict[str, Any], console: Optional[Console] = None) -> 
     line("transfer", lambda r: _money(r["cost"]["transfer"], cur,
                                       "transfer" not in r["cost"]["missing"]))
     line("total", lambda r: _money(r["cost"]["total"], cur, r["cost"]["complete"]))
-    line("monthly run-rate", lambda r: _money(r["monthly_run_rate"], cur))
+    line("monthly run-rate", lambda r: _money(r["monthly_run_rate"], cur,
+                                              not [u for u in r["unpriced"] if u != "transfer"]))
     line("filesystem", lambda r: "-" if not r["filesystem"]["capacity_gib"] else
          f"{r['filesystem']['product']}: {r['filesystem']['capacity_gib']:,} GiB, "
          f"{r['filesystem']['throughput_mbps_per_tib']} MB/s/TiB "
@@ -339,6 +372,9 @@ def print_compare(result: dict[str, Any], console: Optional[Console] = None) -> 
             console.print(f"{r['cloud']}: selection failed: {r['message']}", highlight=False, markup=False)
         if r["policy"]["failed"]:
             console.print(f"{r['cloud']}: policy: {r['policy']['detail']}", highlight=False, markup=False)
+        if r.get("unpriced"):
+            console.print(f"{r['cloud']}: unpriced: {'; '.join(r['unpriced'])}", highlight=False,
+                          markup=False)
         for note in r["notes"]:
             console.print(f"{r['cloud']}: {note}", highlight=False, markup=False)
 

@@ -93,8 +93,8 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
                    price_per_gpu_hour: Optional[float] = None, price_currency: str = "USD",
                    currency: Optional[str] = None, cny_rate: Optional[float] = None,
                    idle_overhead: float = sizing.DEFAULT_IDLE_OVERHEAD, spot: bool = False,
-                   preemption_overhead: float = sizing.DEFAULT_PREEMPTION_OVERHEAD
-                   ) -> dict[str, Any]:
+                   preemption_overhead: float = sizing.DEFAULT_PREEMPTION_OVERHEAD,
+                   cloud: Optional[str] = None) -> dict[str, Any]:
     """Everything `trainstack estimate --json` prints. Raises SizingError/SpecError on bad
     input, including a workload that fits the GPU (or, with no GPU named, any catalog GPU) at
     no GPU count."""
@@ -117,13 +117,23 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
     fields.update({k: v for k, v in flags.items() if v is not None})
 
     gpus_per_node = sizing._positive_int("gpus_per_node", gpus_per_node, 1024)
+    selection = None
+    if cloud is not None:
+        if spec is None:
+            raise SizingError("--cloud", "needs --spec: the cloud's selection reads the spec.")
+        # The one selection plan/check/compare use: instance type, GPU model and count.
+        from components.base import get_cloud
+        from components.spec import load_spec
+        selection = get_cloud(cloud).select(load_spec(spec))
+        gpu = gpu if gpu is not None else selection.instance.gpu
+        gpus = gpus if gpus is not None else selection.gpus
+        gpus_per_node = selection.instance.gpu_count
+        fabric = fabric if fabric is not None else (
+            "rdma" if selection.use_rdma else "tcp")
     if gpus is None:
         gpus = other["nodes"] * gpus_per_node if "nodes" in other else 1
     w = Workload(gpus=gpus, **fields)
-    tokens = tokens if tokens is not None else other.get("tokens")
-    if tokens is None:
-        raise SizingError("tokens", "is required: pass --tokens (training tokens, e.g. 1e8), "
-                          "or a --spec whose workload has train_tokens.")
+    tokens = tokens if tokens is not None else other.get("tokens")   # None: memory only
     mfu = mfu if mfu is not None else other.get("mfu", sizing.DEFAULT_MFU)
     fabric = fabric if fabric is not None else other.get("fabric", "rdma")
     sizing.fabric_class(fabric)
@@ -140,8 +150,14 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
                              peak_tflops=peak_tflops, mfu=mfu, flops_factor=flops_factor,
                              scaling_efficiency=scaling_efficiency, gpus_per_node=gpus_per_node,
                              fabric=fabric, headroom=headroom)
-    _refuse_what_never_fits(w, result, models, gpu_model, headroom)
-    result["gpu_note"] = gpu_note
+    _say_what_never_fits(w, result, models, gpu_model, headroom)
+    if selection is not None:
+        gpu_note = (f"{cloud}: {selection.nodes} x {selection.instance.name} (the selection "
+                    f"plan, check and compare use)"
+                    + ("; passed over: " + "; ".join(selection.passed_over)
+                       if selection.passed_over else ""))
+    result["gpu_note"] = gpu_note if gpu_note is None or result.get("fit_note") is None else (
+        gpu_note + "; " + result["fit_note"])
 
     price_currency = check_currency(price_currency, "price_currency")
     display = check_currency(currency if currency is not None else price_currency)
@@ -186,7 +202,8 @@ def _what(w: Workload) -> str:
 def _first_gpu_that_fits(w: Workload, names: list[str], models: dict,
                          headroom: float) -> tuple[Any, Optional[str]]:
     """The spec's `gpu` is a preference list: take the first model the workload fits at some
-    GPU count, saying which were passed over and why; none fits -> SizingError (exit 2)."""
+    GPU count, saying which were passed over and why. When none fits, the first is kept so the
+    breakdown still prints (and the command exits 1)."""
     skipped = []
     for name in names:
         model = gpu_catalog.get_gpu_model(name, models)
@@ -197,24 +214,27 @@ def _first_gpu_that_fits(w: Workload, names: list[str], models: dict,
                         f"over: " + "; ".join(skipped))
             return model, note
         skipped.append(f"{model.name} ({sizing.no_fit_reason(w, model.memory_bytes, headroom)})")
-    raise SizingError("workload", f"{_what(w)} fits none of the spec's GPUs at any count: "
-                      + "; ".join(skipped))
+    first = gpu_catalog.get_gpu_model(names[0], models)
+    return first, f"{_what(w)} fits none of the spec's GPUs at any count: " + "; ".join(skipped)
 
 
-def _refuse_what_never_fits(w: Workload, result: dict, models: dict, gpu_model,
-                            headroom: float) -> None:
-    """Issue 5's bad-input rule: a method that fits the GPU at no GPU count is exit 2."""
+def _say_what_never_fits(w: Workload, result: dict, models: dict, gpu_model,
+                         headroom: float) -> None:
+    """A workload that fits at no GPU count is an answer, not bad input: `fits` is false,
+    `min_gpus` null, and `fit_note` says why and what would change it (the command exits 1)."""
     what = _what(w)
+    result["fit_note"] = None
     if gpu_model is not None and result["min_gpus"] is None:
-        raise SizingError("workload", f"{what} on {gpu_model.name} {result['min_gpus_note']}")
-    if gpu_model is None and all(v["min_gpus"] is None for v in result["fits_by_gpu"].values()):
+        result["fits"] = False
+        result["fit_note"] = f"{what} on {gpu_model.name} {result['min_gpus_note']}"
+    elif gpu_model is None and all(v["min_gpus"] is None
+                                   for v in result["fits_by_gpu"].values()):
         largest = max(models.values(), key=lambda m: m.memory_bytes)
         reason = sizing.no_fit_reason(w, largest.memory_bytes, headroom)
-        raise SizingError("workload", f"{what} fits no GPU model in the catalog; on the largest "
-                          f"({largest.name}, {largest.memory_gb:g} GB) it {reason}")
+        result["fits"] = False
+        result["fit_note"] = (f"{what} fits no GPU model in the catalog; on the largest "
+                              f"({largest.name}, {largest.memory_gb:g} GB) it {reason}")
 
-
-# --------------------------------------------------------------------------- printing
 
 def human_params(n: float) -> str:
     """13e9 -> '13B', 6.7e9 -> '6.7B', 1.5e12 -> '1.5T', 350e6 -> '350M'."""
@@ -268,13 +288,15 @@ def print_estimate(r: dict[str, Any], console: Optional[Console] = None) -> None
                       highlight=False)
     if r["gpu_note"]:
         console.print(f"note: {r['gpu_note']}", highlight=False)
+    if r.get("fit_note") and r["fit_note"] not in (r["gpu_note"] or ""):
+        console.print(f"[red]does not fit[/]: {r['fit_note']}", highlight=False)
 
     time = Table(title="time")
     time.add_column("quantity")
     time.add_column("value", justify="right")
-    time.add_row("training FLOPs", f"{r['training_flops']:.4g} "
-                 f"({r['flops_factor']:g} x params x tokens)")
-    time.add_row("tokens", f"{wl['tokens']:.4g}")
+    time.add_row("training FLOPs", "-" if r["training_flops"] is None else
+                 f"{r['training_flops']:.4g} ({r['flops_factor']:g} x params x tokens)")
+    time.add_row("tokens", "-" if wl["tokens"] is None else f"{wl['tokens']:.4g}")
     time.add_row("peak per GPU", "-" if r["peak_tflops"] is None else
                  f"{r['peak_tflops']:g} TFLOPS {wl['precision']} ({r['peak_source']})")
     time.add_row("MFU", f"{r['mfu']:g}")
@@ -306,6 +328,8 @@ def print_estimate(r: dict[str, Any], console: Optional[Console] = None) -> None
 def estimate_command(
     spec: Optional[Path] = typer.Option(None, "--spec", help="Take the workload from this "
                                         "cluster.yaml (flags override it)."),
+    cloud: Optional[str] = typer.Option(None, "--cloud", help="With --spec: the GPU type and "
+                                        "count this cloud's selection plans (as plan/compare)."),
     params: Optional[float] = typer.Option(None, "--params", help="Model parameters, e.g. 13e9."),
     preset: Optional[str] = typer.Option(None, "--preset", help="Known model shape: "
                                          + ", ".join(sizing.PRESETS) + "."),
@@ -362,8 +386,10 @@ def estimate_command(
         scaling_efficiency=scaling_efficiency, fabric=fabric, gpus_per_node=gpus_per_node,
         headroom=headroom, price_per_gpu_hour=price_per_gpu_hour, price_currency=price_currency,
         currency=currency, cny_rate=cny_rate, idle_overhead=idle_overhead, spot=spot,
-        preemption_overhead=preemption_overhead)
+        preemption_overhead=preemption_overhead, cloud=cloud)
     if as_json:
         print(json.dumps(result, indent=2, sort_keys=True))
     else:
         print_estimate(result)
+    if result["fits"] is False and result["min_gpus"] is None:
+        raise typer.Exit(1)   # an answer ("it does not fit"), not bad input (that is 2)

@@ -243,6 +243,8 @@ def _notes(result: dict[str, Any]) -> str:
         f"({result['fx']['source']}).",
     ]
     for r in result["clouds"]:
+        if r.get("unpriced"):
+            items.append(f"{r['cloud']}: unpriced: {'; '.join(r['unpriced'])}")
         items += [f"{r['cloud']}: {n}" for n in r["notes"]]
         if r["status"] == "error":
             items.append(f"{r['cloud']}: selection failed: {r['message']}")
@@ -257,9 +259,10 @@ def _notes(result: dict[str, Any]) -> str:
 def render_html(result: dict[str, Any]) -> str:
     """The report page for one `compare()` result."""
     wl = result["workload"]
-    subtitle = (f"{wl['method']} training, {human_params(wl['params'])} parameters, "
-                f"{human_params(wl['train_tokens'])} tokens, {wl['precision']}, MFU {wl['mfu']:g}, "
-                f"{wl['nodes']} node(s){', spot' if wl['spot'] else ''}; spec {result['spec']}")
+    what = (f"{wl['method']} training, {human_params(wl['params'])} parameters, "
+            f"{human_params(wl['train_tokens'])} tokens, {wl['precision']}, MFU {wl['mfu']:g}, "
+            if wl["params"] is not None else "no workload (rates only), ")
+    subtitle = f"{what}{wl['nodes']} node(s){', spot' if wl['spot'] else ''}; spec {result['spec']}"
     legend = "".join(f"<span><i style=\"background:{COLORS[p]}\"></i>{p}</span>"
                      for p in ("compute", "storage", "transfer"))
     data = json.dumps(result, sort_keys=True).replace("<", "\\u003c").replace(">", "\\u003e")

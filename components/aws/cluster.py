@@ -66,9 +66,7 @@ class AwsGpuCluster(GpuCluster):
             "filesystem_id": fs.id,
             "filesystem_dns": fs.dns_name,
             "filesystem_mount_name": fs.mount_name,
-            "filesystem_capacity_gib": planning.fsx_capacity_gib(spec.filesystem.capacity_gib),
-            "filesystem_throughput_mbps_per_tib": planning.fsx_throughput(
-                spec.filesystem.throughput_mbps_per_tib),
+            **self._fs_outputs,
             "filesystem_bucket_path": dra.file_system_path,
             "bucket_name": bucket.bucket,
             "budget_name": budget.name,
@@ -169,12 +167,24 @@ class AwsGpuCluster(GpuCluster):
 
     def _filesystem(self, name, args: ClusterArgs, net, bucket):
         spec, region, tags = args.spec, args.selection.region, args.tags
+        sel = args.selection
+        efa = planning.fsx_efa_enabled(sel.instance, sel.use_rdma)
+        choice = planning.fsx_choice(spec.filesystem.capacity_gib,
+                                     spec.filesystem.throughput_mbps_per_tib, region, efa=efa)
+        self._fs_outputs = {
+            "filesystem_capacity_gib": choice.capacity_gib,
+            "filesystem_throughput_mbps_per_tib": choice.tier,
+            "filesystem_efa_enabled": efa,
+            "filesystem_monthly_usd": choice.monthly_usd,
+            "filesystem_choice_note": choice.note,
+        }
         fs = aws.fsx.LustreFileSystem(
             f"{name}-fs", subnet_ids=net["subnet"].id, security_group_ids=[net["sg"].id],
             deployment_type="PERSISTENT_2", storage_type="SSD",
-            storage_capacity=planning.fsx_capacity_gib(spec.filesystem.capacity_gib),
-            per_unit_storage_throughput=planning.fsx_throughput(
-                spec.filesystem.throughput_mbps_per_tib),
+            storage_capacity=choice.capacity_gib, per_unit_storage_throughput=choice.tier,
+            # EFA and GPUDirect Storage to Lustre: creation-time only, PERSISTENT_2 with a
+            # metadata configuration and an EFA-enabled security group (the cluster's own).
+            efa_enabled=efa or None,
             file_system_type_version="2.15", data_compression_type="LZ4",
             metadata_configuration=aws.fsx.LustreFileSystemMetadataConfigurationArgs(
                 mode="AUTOMATIC"),

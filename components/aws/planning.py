@@ -6,7 +6,9 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
+from components import catalog
 from components.catalog import InstanceType
+from components.catalog.filesystems import FilesystemChoice, choose
 from components.errors import SpecError
 
 FSX_THROUGHPUT_TIERS = (125, 250, 500, 1000)  # PERSISTENT_2 SSD, MB/s/TiB (cloud-map §9.1)
@@ -44,6 +46,41 @@ def fsx_capacity_gib(requested: int) -> int:
     if requested <= 1200:
         return 1200
     return 2400 * math.ceil(requested / 2400)
+
+
+# EFA-enabled PERSISTENT_2 file systems come in multiples of a per-tier step (FSx for Lustre
+# User Guide, "Increasing storage capacity": 38,400 GiB at 125, 19,200 at 250, 9,600 at 500 and
+# 4,800 GiB at 1000 MB/s/TiB). EFA is creation-time only and needs a metadata configuration.
+FSX_EFA_STEP_GIB = {125: 38_400, 250: 19_200, 500: 9_600, 1000: 4_800}
+
+
+def fsx_efa_capacity_gib(requested: int, tier: int) -> int:
+    step = FSX_EFA_STEP_GIB[tier]
+    return step * max(1, math.ceil(requested / step))
+
+
+def fsx_efa_enabled(itype: InstanceType, use_rdma: bool) -> bool:
+    """EFA for the file system when the nodes talk EFA (PERSISTENT_2 SSD only, set at creation)."""
+    return use_rdma and itype.fabric == "efa" and itype.rdma_nics > 0
+
+
+def fsx_choice(requested_gib: int, requested_mbps_per_tib: int, region: str,
+               efa: bool = False, price_at=None) -> FilesystemChoice:
+    """The cheapest cited PERSISTENT_2 tier and size meeting the requested capacity and
+    aggregate throughput; EFA-enabled sizes when `efa`. `price_at(tier)` overrides the catalog."""
+    def size_at(needed: int, tier: int) -> int:
+        return fsx_efa_capacity_gib(needed, tier) if efa else fsx_capacity_gib(needed)
+
+    if price_at is None:
+        def price_at(tier: int):
+            return catalog.filesystem_price("aws", "fsx_lustre_persistent2", tier, region)
+    choice = choose("fsx_lustre_persistent2", requested_gib, requested_mbps_per_tib,
+                    FSX_THROUGHPUT_TIERS, size_at, price_at)
+    if efa:
+        choice = FilesystemChoice(**{**choice.__dict__, "note": choice.note + (
+            "; EFA-enabled (sizes in the per-tier EFA steps; no separate EFA price is cited, "
+            "the tier's storage price is used)")})
+    return choice
 
 
 def fsx_throughput(requested: int) -> int:

@@ -108,8 +108,8 @@ class GcpGpuCluster(GpuCluster):
             "filesystem_dns": fs.mount_point,
             "filesystem_mount_name": fs.filesystem,
             "filesystem_capacity_gib": fs_size,
-            "filesystem_capacity_note": planning.lustre_note(
-                spec.filesystem.capacity_gib, spec.filesystem.throughput_mbps_per_tib),
+            "filesystem_capacity_note": self._fs_choice.note,
+            "filesystem_monthly_usd": self._fs_choice.monthly_usd,
             "filesystem_throughput_mbps_per_tib": fs_tier,
             # Managed Lustre neither imports at creation nor exports by itself (pulumi_gcp 10.2.0
             # lustre.Instance has no data-repository argument): these run the transfers.
@@ -245,8 +245,11 @@ class GcpGpuCluster(GpuCluster):
             # goes with the network (pulumi-gcp #3354).
             deletion_policy="ABANDON",
             opts=self.child(depends_on=[self.apis["servicenetworking"]]))
-        tier = planning.lustre_throughput(spec.filesystem.throughput_mbps_per_tib)
-        size = planning.lustre_capacity_gib(spec.filesystem.capacity_gib, tier)
+        # The cheapest cited tier and size that hold the capacity and the aggregate throughput.
+        self._fs_choice = planning.lustre_choice(spec.filesystem.capacity_gib,
+                                                 spec.filesystem.throughput_mbps_per_tib,
+                                                 self.region)
+        tier, size = self._fs_choice.tier, self._fs_choice.capacity_gib
         fs = gcp.lustre.Instance(
             f"{name}-fs", project=self.project, location=self.zone,
             instance_id=planning.lustre_instance_id(name, args.stack),

@@ -318,6 +318,31 @@ def lustre_capacity_gib(requested: int, tier: int) -> int:
     return size
 
 
+def lustre_choice(requested_gib: int, requested_mbps: int, region: str, price_at=None):
+    """The cheapest cited Managed Lustre tier and size meeting the requested capacity and
+    aggregate throughput (the 1000 tier at 9,000 GiB can beat 36,000 GiB at 250).
+    `price_at(tier)` overrides the catalog (tests)."""
+    from components import catalog
+    from components.catalog.filesystems import choose
+
+    def size_at(needed: int, tier: int):
+        try:
+            return lustre_capacity_gib(needed, tier)
+        except SpecError:
+            return None   # over this tier's maximum: another tier may hold it
+
+    if price_at is None:
+        def price_at(tier: int):
+            return catalog.filesystem_price("gcp", "managed_lustre", tier, region)
+    try:
+        return choose("managed_lustre", requested_gib, requested_mbps, LUSTRE_TIERS, size_at,
+                      price_at)
+    except ValueError:
+        # no tier holds it: the error of the tier the spec asked for names the limit
+        lustre_capacity_gib(requested_gib, lustre_throughput(requested_mbps))
+        raise
+
+
 def lustre_note(requested_gib: int, requested_mbps: int) -> str:
     tier = lustre_throughput(requested_mbps)
     spec = LUSTRE_TIERS[tier]
