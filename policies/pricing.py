@@ -94,12 +94,17 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
             result.missing.append(f"{where}: an instance type unknown until apply")
             return
         row = instance_price(g.cloud, str(t), g.region)
+        if row is None and not gpu_reason(g.cloud, t, g.accelerators):
+            continue   # a non-GPU type beside GPU ones (a mixed policy): the GPU type costs more
         if row is None:
             result.missing.append(f"{where}: {t} in {g.region or '?'} "
                                   f"({gpu_reason(g.cloud, t, g.accelerators) or 'GPU node'}) "
                                   "has no catalog price")
             return
         hourlies.append((row.hourly(g.spot), t))
+    if not hourlies:
+        result.missing.append(f"{where}: GPU capacity with no catalog price")
+        return
     hourly, itype = max(hourlies)
     hours = min(g.lifetime_hours, HOURS_PER_MONTH) if g.lifetime_hours else HOURS_PER_MONTH
     enforced = f" (lifetime enforced by {g.lifetime_how})" if g.lifetime_hours else ""

@@ -100,13 +100,15 @@ def _ports(low: Any, high: Any) -> str:
     return f"port {int(lo)}" if lo == hi else f"ports {int(lo or 0)}-{int(hi or 65535)}"
 
 
-def _open_rule(r: Resource, world: str, ports: str, ssh_only: bool, config) -> Violation:
+def _open_rule(r: Resource, world: str, ports: str, ssh_only: bool, config,
+               path: str = "") -> Violation:
     listed = ", ".join(config.get("sshCidrs", []) or []) or "none"
     fix = ("restrict the source to your office/VPN CIDRs (spec access.ssh_cidrs)" if ssh_only
            else "remove the rule, or narrow its source to known CIDRs")
     if ssh_only:
         fix += f"; or list {world} in the policy's sshCidrs (now: {listed}) if it is intended"
-    return violation(r, f"ingress from {world} on {ports}", f"source {world}, {ports}",
+    via = f" ({path})" if path.startswith("sources") else ""
+    return violation(r, f"ingress from {world} on {ports}", f"source {world}{via}, {ports}",
                      "no world-open ingress except TCP 22 from the configured sshCidrs", fix)
 
 
@@ -119,7 +121,7 @@ def _aws_rule(r: Resource, cidrs: Iterable[tuple[Any, str]], protocol: Any, low:
         world = _world(source, r, path)
         if world and not _allowed_ssh(world, ssh_only, config):
             ports = "all ports" if proto in ("-1", "all") else _ports(low, high)
-            out.append(_open_rule(r, world, ports, ssh_only, config))
+            out.append(_open_rule(r, world, ports, ssh_only, config, path))
     return out
 
 
@@ -201,7 +203,7 @@ def _gcp(r: Resource, config) -> list[Violation]:
         for source, path in _covered(ranges, r):
             world = _world(source, r, path)
             if world and not _allowed_ssh(world, ssh_only, config):
-                out.append(_open_rule(r, world, ports, ssh_only, config))
+                out.append(_open_rule(r, world, ports, ssh_only, config, path))
         return out
     if r.type in ("gcp:compute/instanceTemplate:InstanceTemplate",
                   "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate",
@@ -239,7 +241,7 @@ def _azure_rules(r: Resource, rules: list, prefix: str, config) -> list[Violatio
             world = _world(source, r, path)
             if world and not _allowed_ssh(world, ssh_only, config):
                 shown = "all ports" if not ports or "*" in ports else "ports " + ",".join(ports)
-                out.append(_open_rule(r, world, shown, ssh_only, config))
+                out.append(_open_rule(r, world, shown, ssh_only, config, path))
     return out
 
 
@@ -282,7 +284,7 @@ def _alicloud(r: Resource, config) -> list[Violation]:
             if world and not _allowed_ssh(world, ssh_only, config):
                 ports = ("all ports" if port_range == "-1/-1" or proto == "all"
                          else f"ports {port_range}")
-                out.append(_open_rule(r, world, ports, ssh_only, config))
+                out.append(_open_rule(r, world, ports, ssh_only, config, path))
         return out
     if r.type in ("alicloud:ecs/instance:Instance", "alicloud:ecs/ecsInstanceSet:EcsInstanceSet",
                   "alicloud:ess/scalingConfiguration:ScalingConfiguration"):
