@@ -84,10 +84,12 @@ class Diagnostic:
 
 class PolicyPackProcess:
     def __init__(self, stack: str = "test", config: Optional[dict] = None, timeout: float = 60,
-                 pack_dir: Path = PACK_DIR, python: Optional[str] = None):
+                 pack_dir: Path = PACK_DIR, python: Optional[str] = None, isolated: bool = False):
         env = dict(os.environ, PULUMI_PROJECT=PROJECT, PULUMI_STACK=stack,
                    PULUMI_ORGANIZATION="organization", PULUMI_DRY_RUN="true",
                    PULUMI_CONFIG=json.dumps(config or {}))
+        if isolated:   # as the CLI starts a published pack: nothing of this checkout on the path
+            env.pop("PYTHONPATH", None)
         python = python or pack_python(pack_dir)
         env["PATH"] = str(Path(python).parent) + os.pathsep + env.get("PATH", "")
         self.proc = subprocess.Popen([python, "-u", "-m", "pulumi.policy", "127.0.0.1:0", "."],
