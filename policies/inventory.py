@@ -8,6 +8,7 @@ placed in a subnet / vSwitch takes that resource's zone, found through the prope
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -639,16 +640,27 @@ def is_taggable(r: Resource) -> bool:
     return r.type in TAGGABLE or isinstance(r.get(tag_key_of(r)), (dict, list))
 
 
+def _json(value: Any) -> Any:
+    # The engine may carry a provider's object-valued inputs as JSON strings (stack config
+    # `aws:defaultTags` arrives that way).
+    if isinstance(value, str) and value.strip().startswith(("{", "[")):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return None
+    return value
+
+
 def provider_tags(r: Resource) -> dict:
     """Tags the provider adds to every resource it manages: AWS defaultTags.tags, GCP
-    defaultLabels, Alibaba defaultTags? (none); unknown values are dropped (they are not blank)."""
+    defaultLabels."""
     if r.cloud == "aws":
-        value = r.provider.get("defaultTags")
+        value = _json(r.provider.get("defaultTags"))
         if isinstance(value, list):    # the provider takes a list of one {tags: {...}}
             value = value[0] if value else {}
         value = value.get("tags") if isinstance(value, dict) else None
     elif r.cloud == "gcp":
-        value = r.provider.get("defaultLabels")
+        value = _json(r.provider.get("defaultLabels"))
     else:
         value = None
     return dict(value) if isinstance(value, dict) else {}

@@ -9,11 +9,11 @@ from typing import Any, Callable
 
 from pulumi_policy import (
     EnforcementLevel,
-    Severity,
     PolicyConfigSchema,
     ReportViolation,
     ResourceValidationArgs,
     ResourceValidationPolicy,
+    Severity,
     StackValidationArgs,
     StackValidationPolicy,
 )

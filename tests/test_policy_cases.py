@@ -12,7 +12,6 @@ from policies.model import UNKNOWN
 from tests.policy_fixtures import (
     OWNER_TAGS,
     aws_cluster,
-    by_name,
     find,
     gcp_cluster,
     res,
@@ -114,6 +113,9 @@ def test_provider_default_tags_and_labels_count_for_required_tags(pack):
                                                         "labels": {"trainstack_retain": "true"}})
     assert policies(run(pack, [gbucket])) == {"required-tags"}
     assert run(pack, [gbucket], provider={"project": "p", "defaultLabels": LABELS}) == []
+    # Object-valued provider inputs may arrive as JSON strings (from stack config).
+    import json
+    assert run(pack, [bucket], provider={"defaultTags": json.dumps({"tags": TAGS})}) == []
 
 
 def test_the_provider_default_zone_places_a_gpu_instance(pack):
@@ -358,6 +360,7 @@ def test_an_exempt_gpu_group_is_not_priced(pack):
 
 def test_every_policy_advertises_severity_remediation_and_a_docs_url(pack):
     from pulumi.runtime.proto import analyzer_pb2 as apb
+
     from policies.rules import BY_NAME
     docs = (pack.info and __import__("pathlib").Path(__file__).resolve().parents[1]
             / "docs" / "policies.md").read_text()

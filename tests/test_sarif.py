@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from policies.rules import BY_NAME, RULES
-from tests.conftest import edited, plan_for, write_spec
+from tests.conftest import edited, write_spec
 from tests.policy_fixtures import with_enforced_lifetime
 from trainstack.cli import app
 
@@ -75,8 +75,8 @@ def test_violations_are_results_with_level_file_and_resource_urn(tmp_path, examp
 
 
 def test_a_stack_file_location_is_relative_to_the_repository():
-    from tests.conftest import ROOT
     import trainstack.cli_common
+    from tests.conftest import ROOT
     plan = copy.deepcopy(trainstack.cli_common.render_plan("gcp", None, None))
     bucket = next(r for r in plan.resources if r.type == "gcp:storage/bucket:Bucket")
     bucket.inputs["labels"].pop("owner")
@@ -90,8 +90,8 @@ def test_a_stack_file_location_is_relative_to_the_repository():
 
 
 def test_a_policy_that_cannot_decide_is_a_note():
-    from policies.model import UNKNOWN_STRING_SENTINEL
     import trainstack.cli_common
+    from policies.model import UNKNOWN_STRING_SENTINEL
     plan = copy.deepcopy(trainstack.cli_common.render_plan("aws", None, None))
     fs = next(r for r in plan.resources if r.type.endswith("LustreFileSystem"))
     fs.inputs["storageCapacity"] = UNKNOWN_STRING_SENTINEL

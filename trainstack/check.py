@@ -3,8 +3,8 @@
 Renders the stack (or spec + cloud) under the mock engine, runs the very rules the CrossGuard
 pack runs (policies/runner.py), configured the way `pulumi preview --policy-pack-config FILE`
 configures them (policies/pack_config.py), and prints the verdicts as a table, as markdown for a
-pull-request summary, as JSON, or as SARIF 2.1.0 for code scanning. Exit 1 when a mandatory policy is violated, 0 otherwise, 2 on
-bad input (a bad spec, stack or policy config).
+pull-request summary, as JSON, or as SARIF 2.1.0 for code scanning. Exit 1 when a mandatory
+policy is violated, 0 otherwise, 2 on bad input (a bad spec, stack or policy config).
 """
 from __future__ import annotations
 
@@ -65,8 +65,7 @@ def render_sarif(plan, verdicts, stack: Optional[str], spec: Optional[Path]) -> 
     """SARIF 2.1.0 (trainstack/sarif.py); the location is the stack file or the spec."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from trainstack import PROJECT_DIR
-    from trainstack import sarif
+    from trainstack import PROJECT_DIR, sarif
     source = spec if spec is not None else PROJECT_DIR / "stacks" / f"Pulumi.{stack}.yaml"
     try:
         tool_version = version("trainstack")

@@ -13,7 +13,6 @@ from typing import Any, Callable, Mapping, Optional
 
 from policies.inventory import tag_value, tags_of
 from policies.model import Resource, Violation
-
 from policies.rules import (
     bucket_retained,
     encryption_at_rest,
