@@ -72,7 +72,8 @@ AWS_FLEET = "aws:ec2/fleet:Fleet"
 AWS_EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 AWS_ASG_SCHEDULE = "aws:autoscaling/schedule:Schedule"
 GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
-AZ_AUTOSCALE = "azure-native:insights:AutoscaleSetting"
+# azure-native v3 moved it from `insights` to `monitor` (the old token stays an alias).
+AZ_AUTOSCALE = ("azure-native:monitor:AutoscaleSetting", "azure-native:insights:AutoscaleSetting")
 
 # Instance families that carry GPUs or other accelerators, for types the catalog does not list
 # (AWS "Accelerated computing" families p/g/gr/trn/inf/dl; GCP accelerator-optimized a2/a3/a4/g2/
@@ -408,8 +409,10 @@ def enforced_hours(g: NodeGroup, resources: list[Resource]) -> tuple[Optional[fl
     declared = _declared_hours(g)
     if r.type == AWS_ASG:
         for s in resources:
-            if s.type == AWS_ASG_SCHEDULE and _targets(s, "autoscalingGroupName", r) and \
-                    number(s.get("desiredCapacity")) == 0 and number(s.get("maxSize")) in (None, 0):
+            # desiredCapacity and maxSize default to 0 (-1: leave unchanged); either at 0 stops it.
+            if s.type == AWS_ASG_SCHEDULE and _targets(s, "autoscalingGroupName", r) and (
+                    number(s.get("desiredCapacity")) in (None, 0)
+                    or number(s.get("maxSize")) in (None, 0)):
                 return (declared, f"autoscaling Schedule {s.name} sets the group to 0") \
                     if declared else (None, "")
     if r.cloud == "gcp" and g.template is not None:
@@ -422,7 +425,7 @@ def enforced_hours(g: NodeGroup, resources: list[Resource]) -> tuple[Optional[fl
             return declared, f"autoReleaseTime {release}"
     if r.type == AZ_VMSS:
         for s in resources:
-            if s.type != AZ_AUTOSCALE or not _targets(s, "targetResourceUri", r, "id"):
+            if s.type not in AZ_AUTOSCALE or not _targets(s, "targetResourceUri", r, "id"):
                 continue
             for profile in _dicts(s.get("profiles")):
                 if isinstance(profile, dict) and number(

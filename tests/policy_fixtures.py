@@ -151,7 +151,7 @@ def azure_cluster(zone: str = "1", fs_zone: Optional[str] = None,
                    "destinationPortRange": "*"}]})
     out = [vmss, amlfs, account, budget, nsg]
     if max_hours:   # a scheduled scale-in to 0 enforces the lifetime
-        out.append(res("azure-native:insights:AutoscaleSetting", "stop", {
+        out.append(res("azure-native:monitor:AutoscaleSetting", "stop", {
             "enabled": True, "targetResourceUri": "vmss-id", "location": "eastus", "profiles": [
                 {"name": "stop", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
                  "rules": [], "fixedDate": {"start": "2027-01-05T00:00:00Z",

@@ -212,11 +212,19 @@ class PolicyPackProcess:
             for r in resources])
         return found + self._diagnostics(self.stub.AnalyzeStack(stack))
 
-    def analyze_plan(self, plan: Any) -> list[Diagnostic]:
-        """Analyze on every resource of a trainstack Plan, then AnalyzeStack on all of them."""
+    def analyze_plan(self, plan: Any, provider_props: Optional[Mapping[str, Any]] = None
+                     ) -> list[Diagnostic]:
+        """Analyze on every resource of a trainstack Plan, then AnalyzeStack on all of them
+        (with `provider_props` as every resource's default provider, when given)."""
+        def provider(r):
+            if provider_props is None:
+                return None
+            cloud = r.type.split(":", 1)[0]
+            return provider_for(cloud, provider_props)
+
         found: list[Diagnostic] = []
         for r in plan.resources:
-            for d in self.analyze(r.type, r.name, r.urn, r.inputs, r.protect):
+            for d in self.analyze(r.type, r.name, r.urn, r.inputs, r.protect, provider(r)):
                 # The engine fills in the URN of a per-resource diagnostic itself.
                 found.append(Diagnostic(d.policy, d.level, d.urn or r.urn, d.message,
                                         d.description))
@@ -225,6 +233,7 @@ class PolicyPackProcess:
             parent=r.parent, dependencies=r.dependencies,
             propertyDependencies={k: apb.AnalyzerPropertyDependencies(urns=v)
                                   for k, v in r.property_dependencies.items()},
-            options=apb.AnalyzerResourceOptions(protect=r.protect, parent=r.parent))
+            options=apb.AnalyzerResourceOptions(protect=r.protect, parent=r.parent),
+            **({"provider": provider(r)} if provider_props is not None else {}))
             for r in plan.resources])
         return found + self._diagnostics(self.stub.AnalyzeStack(stack))
