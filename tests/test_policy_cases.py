@@ -349,6 +349,18 @@ def test_a_skip_tag_or_config_list_exempts_one_resource_from_named_policies(pack
     assert policies(run(pack, [rule])) == {"no-public-ingress"}
 
 
+def test_a_gcp_label_exemption_separates_policies_with_double_underscores(pack):
+    rule = res("gcp:compute/firewall:Firewall", "lb-health", {
+        "direction": "INGRESS", "allows": [{"protocol": "tcp", "ports": ["80"]}],
+        "sourceRanges": ["0.0.0.0/0"], "network": "n"})
+    assert policies(run(pack, [rule])) == {"no-public-ingress"}
+    # A firewall takes no labels: exempt it by URN in the policy's config instead.
+    assert run(pack, [rule], {"no-public-ingress": {"skipResources": [rule.urn]}}) == []
+    bucket = res("gcp:storage/bucket:Bucket", "scratch", {"location": "US-WEST1", "labels": {
+        **LABELS, "trainstack_policy-skip": "bucket-retained__storage-same-zone"}})
+    assert run(pack, [bucket]) == []
+
+
 def test_an_exempt_gpu_group_is_not_priced(pack):
     resources = aws_cluster(max_hours=None)
     assert policies(run(pack, resources)) == {"spend-limit"}
