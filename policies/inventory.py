@@ -286,6 +286,8 @@ def _gke_pool(r: Resource) -> NodeGroup:
     if total is not None:
         count = _count(total)
     else:
+        # nodeCount / maxNodeCount are per zone; a regional pool without nodeLocations runs in
+        # the region's default three zones.
         n = _count(per_zone, r.get("nodeCount"), r.get("initialNodeCount"))
         count = None if n is None else n * max(1, len([z for z in zones if z]) or 3)
     region = region_of_zone(zones[0]) if isinstance(zones[0], str) and zones[0] else \
