@@ -48,7 +48,8 @@ class Verdict:
 
     def to_json(self) -> dict:
         return {"policy": self.policy, "enforcementLevel": self.enforcement_level,
-                "severity": self.severity, "url": self.url, "status": self.status, "blocking": self.blocking, "note": self.note,
+                "severity": self.severity, "url": self.url, "status": self.status,
+                "blocking": self.blocking, "note": self.note,
                 "unknown": self.unknown,
                 "violations": [{"urn": v.urn, "resource": v.resource, "problem": v.problem,
                                 "found": v.found, "expected": v.expected, "fix": v.fix,
