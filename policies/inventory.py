@@ -8,8 +8,9 @@ placed in a subnet / vSwitch takes that resource's zone, found through the prope
 """
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from policies.model import UNKNOWN, Resource, last_segment, number, region_of_zone
@@ -34,6 +35,7 @@ GCP_TEMPLATES = ("gcp:compute/instanceTemplate:InstanceTemplate",
 GCP_INSTANCE = "gcp:compute/instance:Instance"
 GCP_RESOURCE_POLICY = "gcp:compute/resourcePolicy:ResourcePolicy"
 GCP_FILESYSTEMS = ("gcp:lustre/instance:Instance", "gcp:parallelstore/instance:Instance")
+GCP_FILESTORE = "gcp:filestore/instance:Instance"
 GCP_BUCKET = "gcp:storage/bucket:Bucket"
 GCP_BUDGET = "gcp:billing/budget:Budget"
 
@@ -61,32 +63,97 @@ CATALOG_CLOUDS = {"aws": ("aws",), "gcp": ("gcp",), "azure": ("azure",),
 # rules/bucket_retained.py for why a marker is needed at all).
 RETAIN_TAG = "trainstack:retain"
 MAX_HOURS_TAG = "trainstack:max-hours"
+DATA_MB_TAG = "trainstack:data-mb"  # the bucket's expected data, from the data-size model
 
 
 # ---------------------------------------------------------------------------------- node groups
 
+AWS_SPOT_FLEET = "aws:ec2/spotFleetRequest:SpotFleetRequest"
+AWS_FLEET = "aws:ec2/fleet:Fleet"
+AWS_EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
+AWS_ASG_SCHEDULE = "aws:autoscaling/schedule:Schedule"
+GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
+# azure-native v3 moved it from `insights` to `monitor` (the old token stays an alias).
+AZ_AUTOSCALE = ("azure-native:monitor:AutoscaleSetting", "azure-native:insights:AutoscaleSetting")
+
+# Instance families that carry GPUs or other accelerators, for types the catalog does not list
+# (AWS "Accelerated computing" families p/g/gr/trn/inf/dl; GCP accelerator-optimized a2/a3/a4/g2/
+# g4 series; Azure N-series; Alibaba gn/ebmgn/sgn/vgn/gi families). A type the catalog lists is
+# judged by its gpu_count instead; these patterns only keep an unlisted GPU type from passing as
+# "not a GPU node".
+GPU_FAMILIES = {
+    "aws": re.compile(r"^(p\d|g\d|gr\d|trn\d|inf\d|dl\d)[a-z0-9-]*\.", re.I),
+    "gcp": re.compile(r"^(a2|a3|a4|a4x|g2|g4|ct\d)-", re.I),
+    "azure": re.compile(r"^standard_n", re.I),
+    "alicloud": re.compile(r"^ecs\.(ebm)?(gn|sgn|vgn|gi)\d", re.I),
+}
+
+
 @dataclass
 class NodeGroup:
-    resource: Resource                 # the group, scale set or instance
+    resource: Resource                 # the group, fleet, node pool, scale set or instance
     template: Optional[Resource]       # launch template / instance template / scaling config
-    instance_type: Any                 # str, UNKNOWN or None
-    count: int
+    instance_type: Any                 # the first (str), UNKNOWN or None
+    count: Optional[int]               # the most nodes it can run; None: unknown at preview
     spot: bool
-    zones: list[str]                   # "" where the zone could not be read
+    zones: list[Any]                   # "" where the zone could not be read, UNKNOWN if unknown
     region: str
+    instance_types: list[Any] = field(default_factory=list)   # every type it may launch
+    accelerators: int = 0              # declared accelerators per node (GCP guestAccelerators)
+    lifetime_hours: Optional[float] = None   # a lifetime the plan enforces (see enforced_hours)
+    lifetime_how: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.instance_types:
+            self.instance_types = [self.instance_type]
 
     @property
     def cloud(self) -> str:
         return self.resource.cloud
+
+    @property
+    def size_text(self) -> str:
+        return "an unknown number of" if self.count is None else str(self.count)
+
+
+def gpu_reason(cloud: str, instance_type: Any, accelerators: int = 0) -> str:
+    """Why a type is a GPU node ("" when it is not): the catalog, a GPU family, or accelerators."""
+    if accelerators:
+        return f"declares {accelerators} accelerator(s) per node"
+    if not isinstance(instance_type, str) or not instance_type:
+        return ""
+    from policies.catalog import instance_type as catalog_type
+    known = catalog_type(cloud, instance_type)
+    if known is not None:
+        return f"{known.gpu_count} x {known.gpu} (catalog)" if known.gpu_count else ""
+    family = GPU_FAMILIES.get(cloud)
+    return "a GPU instance family the catalog does not list" if family and \
+        family.match(instance_type) else ""
+
+
+def is_gpu_group(g: NodeGroup) -> bool:
+    """GPU capacity: a type that carries GPUs, accelerators, or a type unknown at preview."""
+    return bool(g.accelerators) or any(t is UNKNOWN or gpu_reason(g.cloud, t)
+                                       for t in g.instance_types)
+
+
+def gpu_groups(resources: list[Resource]) -> list[NodeGroup]:
+    return [g for g in node_groups(resources) if is_gpu_group(g)]
 
 
 def _first(resources: list[Resource]) -> Optional[Resource]:
     return resources[0] if resources else None
 
 
-def _count(*values: Any) -> int:
-    nums = [number(v) for v in values]
-    return int(max((n for n in nums if n is not None), default=1))
+def _count(*values: Any) -> Optional[int]:
+    """The first known of `values` (the maximum first), None when it is unknown at preview."""
+    for value in values:
+        if value is UNKNOWN:
+            return None
+        n = number(value)
+        if n is not None:
+            return int(n)
+    return 1
 
 
 def _zone(value: Any) -> Any:
@@ -106,22 +173,141 @@ def _aws_region(r: Resource, zones: list[Any]) -> str:
         next((z for z in zones if isinstance(z, str) and z), ""))
 
 
+def _list(value: Any) -> list:
+    if value is UNKNOWN:
+        return [UNKNOWN]
+    return list(value) if isinstance(value, (list, tuple)) else []
+
+
+def _dicts(value: Any) -> list[Any]:
+    """The dict items of a list (UNKNOWN items kept, so a caller can fail closed on them)."""
+    return [v for v in _list(value) if isinstance(v, dict) or v is UNKNOWN]
+
+
+def _lt_type(lt: Optional[Resource]) -> Any:
+    return lt.get("instanceType") if lt is not None else None
+
+
+def _overrides(configs: Any) -> list[Any]:
+    """instanceType of every override in launchTemplateConfigs / mixedInstancesPolicy."""
+    out: list[Any] = []
+    for conf in _dicts(configs):
+        if conf is UNKNOWN:
+            out.append(UNKNOWN)
+            continue
+        for o in _dicts(conf.get("overrides") or conf.get("override")):
+            out.append(UNKNOWN if o is UNKNOWN else o.get("instanceType"))
+    return out
+
+
+def _types(*candidates: Any) -> list[Any]:
+    out = []
+    for c in candidates:
+        for t in (c if isinstance(c, list) else [c]):
+            if t is UNKNOWN or (isinstance(t, str) and t):
+                if t not in out:
+                    out.append(t)
+    return out or [None]
+
+
+def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
+    mixed = r.get("mixedInstancesPolicy")
+    lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE)
+                or r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE))
+    types = _types(_lt_type(lt), _overrides([mixed.get("launchTemplate")])
+                   if isinstance(mixed, dict) and isinstance(mixed.get("launchTemplate"), dict)
+                   else [UNKNOWN] if mixed is UNKNOWN else [])
+    zones = _subnet_zones(r, "vpcZoneIdentifiers", AWS_SUBNET, "availabilityZone")
+    if not zones:
+        azs = r.get("availabilityZones")
+        zones = [_zone(z) for z in azs] if isinstance(azs, list) else []
+    if not zones and lt is not None and lt.get("placement.availabilityZone"):
+        zones = [_zone(lt.get("placement.availabilityZone"))]
+    dist = mixed.get("instancesDistribution") if isinstance(mixed, dict) else None
+    spot = bool(lt and lt.get("instanceMarketOptions.marketType") == "spot") or (
+        isinstance(dist, dict) and number(dist.get("onDemandBaseCapacity")) in (None, 0.0)
+        and number(dist.get("onDemandPercentageAboveBaseCapacity")) == 0.0)
+    return NodeGroup(r, lt, types[0], _count(r.get("maxSize"), r.get("desiredCapacity"),
+                                            r.get("minSize")),
+                     spot, zones or [""], _aws_region(r, zones), types)
+
+
+def _aws_fleet(r: Resource) -> NodeGroup:
+    lts = r.dep("launchTemplateConfigs", AWS_LAUNCH_TEMPLATE) + r.dep("launchTemplateConfig",
+                                                                      AWS_LAUNCH_TEMPLATE)
+    specs = _dicts(r.get("launchSpecifications"))
+    configs = r.get("launchTemplateConfigs") or r.get("launchTemplateConfig")
+    types = _types([UNKNOWN if s is UNKNOWN else s.get("instanceType") for s in specs],
+                   _overrides(configs), [_lt_type(lt) for lt in lts])
+    zones = [_zone(s.get("availabilityZone")) for s in specs if isinstance(s, dict)
+             and s.get("availabilityZone")]
+    for conf in _dicts(configs):
+        if isinstance(conf, dict):
+            zones += [_zone(o.get("availabilityZone")) for o in _dicts(conf.get("overrides"))
+                      if isinstance(o, dict) and o.get("availabilityZone")]
+    if r.type == AWS_SPOT_FLEET:
+        count, spot = _count(r.get("targetCapacity")), True
+    else:
+        count = _count(r.get("targetCapacitySpecification.totalTargetCapacity"))
+        spot = r.get("targetCapacitySpecification.defaultTargetCapacityType") == "spot"
+    return NodeGroup(r, _first(lts), types[0], count, spot, zones or [""],
+                     _aws_region(r, zones), types)
+
+
+def _eks_group(r: Resource) -> NodeGroup:
+    lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE))
+    listed = r.get("instanceTypes")
+    types = _types(_list(listed) if listed is not None else [], _lt_type(lt))
+    zones = _subnet_zones(r, "subnetIds", AWS_SUBNET, "availabilityZone")
+    return NodeGroup(r, lt, types[0], _count(r.get("scalingConfig.maxSize"),
+                                             r.get("scalingConfig.desiredSize")),
+                     r.get("capacityType") == "SPOT", zones or [""], _aws_region(r, zones), types)
+
+
+def _gke_pool(r: Resource) -> NodeGroup:
+    config = r.get("nodeConfig")
+    config = config if isinstance(config, dict) else {}
+    holder = Resource(r.type, r.name, r.urn, {"machineType": config.get("machineType"),
+                                              "guestAccelerators": config.get("guestAccelerators"),
+                                              "labels": config.get("labels"),
+                                              "scheduling": {"provisioningModel": "SPOT"}
+                                              if config.get("spot") else {}})
+    locations = r.get("nodeLocations")
+    location = r.get("location") or r.provider.get("zone") or r.provider.get("region")
+    if isinstance(locations, list) and locations:
+        zones = [_zone(z) for z in locations]
+    elif location is UNKNOWN:
+        zones = [UNKNOWN]
+    elif isinstance(location, str) and region_of_zone(location) != location:
+        zones = [location]
+    else:
+        zones = [""]   # a regional pool: nodes in every zone of the region
+    per_zone = r.get("autoscaling.maxNodeCount")
+    total = r.get("autoscaling.totalMaxNodeCount")
+    if total is not None:
+        count = _count(total)
+    else:
+        # nodeCount / maxNodeCount are per zone; a regional pool without nodeLocations runs in
+        # the region's default three zones.
+        n = _count(per_zone, r.get("nodeCount"), r.get("initialNodeCount"))
+        count = None if n is None else n * max(1, len([z for z in zones if z]) or 3)
+    region = region_of_zone(zones[0]) if isinstance(zones[0], str) and zones[0] else \
+        (location if isinstance(location, str) else "")
+    return NodeGroup(r, holder, _gcp_machine_type(holder), count,
+                     bool(config.get("spot") or config.get("preemptible")), zones, region,
+                     accelerators=_accelerators(holder))
+
+
 def node_groups(resources: list[Resource]) -> list[NodeGroup]:
+    """Every compute group of the stack, GPU or not (gpu_groups() keeps the GPU ones)."""
     groups: list[NodeGroup] = []
     for r in resources:
         if r.type == AWS_ASG:
-            lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE))
-            zones = _subnet_zones(r, "vpcZoneIdentifiers", AWS_SUBNET, "availabilityZone")
-            if not zones:
-                azs = r.get("availabilityZones")
-                zones = [_zone(z) for z in azs] if isinstance(azs, list) else []
-            if not zones and lt is not None and lt.get("placement.availabilityZone"):
-                zones = [_zone(lt.get("placement.availabilityZone"))]
-            groups.append(NodeGroup(
-                r, lt, lt.get("instanceType") if lt else None,
-                _count(r.get("maxSize"), r.get("desiredCapacity"), r.get("minSize")),
-                bool(lt and lt.get("instanceMarketOptions.marketType") == "spot"),
-                zones or [""], _aws_region(r, zones)))
+            groups.append(_aws_group(r, resources))
+        elif r.type in (AWS_SPOT_FLEET, AWS_FLEET):
+            groups.append(_aws_fleet(r))
+        elif r.type == AWS_EKS_NODE_GROUP:
+            groups.append(_eks_group(r))
         elif r.type == AWS_INSTANCE:
             lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE))
             zone = _zone(r.get("availabilityZone") or next(
@@ -134,8 +320,8 @@ def node_groups(resources: list[Resource]) -> list[NodeGroup]:
         elif r.type in (GCP_IGM, GCP_REGION_IGM):
             template = _first([d for d in r.deps.get("versions", []) if d.type in GCP_TEMPLATES])
             if r.type == GCP_IGM:
-                zones = [_zone(r.get("zone"))]
-                region = region_of_zone(zones[0])
+                zones = [_zone(r.get("zone") or r.provider.get("zone"))]
+                region = region_of_zone(zones[0]) if zones[0] is not UNKNOWN else ""
             else:
                 dz = r.get("distributionPolicyZones")
                 zones = [last_segment(z) for z in dz] if isinstance(dz, list) and dz else [""]
@@ -143,11 +329,15 @@ def node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 region = region if isinstance(region, str) else region_of_zone(zones[0])
             groups.append(NodeGroup(
                 r, template, _gcp_machine_type(template), _count(r.get("targetSize")),
-                _gcp_spot(template), zones, region or (r.provider_region or "")))
+                _gcp_spot(template), zones, region or (r.provider_region or ""),
+                accelerators=_accelerators(template)))
+        elif r.type == GKE_NODE_POOL:
+            groups.append(_gke_pool(r))
         elif r.type == GCP_INSTANCE:
-            zone = _zone(r.get("zone"))
+            zone = _zone(r.get("zone") or r.provider.get("zone"))
             groups.append(NodeGroup(r, r, _gcp_machine_type(r), 1, _gcp_spot(r), [zone],
-                                    region_of_zone(zone) or (r.provider_region or "")))
+                                    (region_of_zone(zone) if zone is not UNKNOWN else "")
+                                    or (r.provider_region or ""), accelerators=_accelerators(r)))
         elif r.type in (AZ_VMSS, AZ_VM):
             if r.type == AZ_VMSS:
                 itype, count = r.get("sku.name"), _count(r.get("sku.capacity"))
@@ -165,21 +355,91 @@ def node_groups(resources: list[Resource]) -> list[NodeGroup]:
             count = _count(r.get("amount")) if r.type == ALI_INSTANCE_SET else 1
             groups.append(NodeGroup(r, None, r.get("instanceType"), count,
                                     _ali_spot(r.get("spotStrategy")), [zone],
-                                    r.provider_region or region_of_zone(zone)))
+                                    r.provider_region or (region_of_zone(zone)
+                                                          if zone is not UNKNOWN else "")))
         elif r.type == ALI_SCALING_GROUP:
             config = next((c for c in resources if c.type == ALI_SCALING_CONFIG
                            and any(d is r for d in c.deps.get("scalingGroupId", []))), None)
             zones = _subnet_zones(r, "vswitchIds", ALI_SWITCH, "zoneId") or [""]
-            itype = None
+            types: list[Any] = [None]
             if config is not None:
-                types = config.get("instanceTypes")
-                itype = config.get("instanceType") or (types[0] if isinstance(types, list)
-                                                       and types else None)
+                types = _types(config.get("instanceType"), _list(config.get("instanceTypes")))
             groups.append(NodeGroup(
-                r, config, itype, _count(r.get("maxSize"), r.get("desiredCapacity")),
+                r, config, types[0], _count(r.get("maxSize"), r.get("desiredCapacity")),
                 bool(config and _ali_spot(config.get("spotStrategy"))), zones,
-                r.provider_region or region_of_zone(zones[0])))
+                r.provider_region or region_of_zone(zones[0]), types))
+    for g in groups:
+        g.lifetime_hours, g.lifetime_how = enforced_hours(g, resources)
     return groups
+
+
+def _accelerators(holder: Optional[Resource]) -> int:
+    if holder is None:
+        return 0
+    return int(sum(number(a.get("count")) or 1 for a in _dicts(holder.get("guestAccelerators"))
+                   if isinstance(a, dict)))
+
+
+# ------------------------------------------------------------------------ enforced lifetimes
+
+def _declared_hours(g: NodeGroup) -> Optional[float]:
+    for holder in (g.resource, g.template):
+        tags = tags_of(holder) if holder is not None else None
+        if isinstance(tags, dict):
+            value = number(tag_value(holder, tags, MAX_HOURS_TAG))
+            if value:
+                return value
+    return None
+
+
+def _targets(r: Resource, key: str, group: Resource, name_key: str = "name") -> bool:
+    if any(d is group for d in r.deps.get(key, [])):
+        return True
+    value = r.get(key)
+    return isinstance(value, str) and value != "" and value in (group.get(name_key), group.name)
+
+
+def enforced_hours(g: NodeGroup, resources: list[Resource]) -> tuple[Optional[float], str]:
+    """(hours, how) when the plan itself stops the nodes after a lifetime, else (None, "").
+
+    A lifetime *tag* is only a declaration: nothing stops the nodes when it passes, so it never
+    shrinks the estimate alone. It counts when the plan enforces it: AWS an autoscaling Schedule
+    that sets the group to 0; GCP scheduling.maxRunDuration on the template or instance (that
+    duration is the lifetime); Alibaba autoReleaseTime on the instance; Azure an autoscale
+    setting on the scale set with a profile of capacity 0.
+    """
+    r = g.resource
+    declared = _declared_hours(g)
+    if r.type == AWS_ASG:
+        for s in resources:
+            # desiredCapacity and maxSize default to 0 (-1: leave unchanged); either at 0 stops it.
+            if s.type == AWS_ASG_SCHEDULE and _targets(s, "autoscalingGroupName", r) and (
+                    number(s.get("desiredCapacity")) in (None, 0)
+                    or number(s.get("maxSize")) in (None, 0)):
+                return (declared, f"autoscaling Schedule {s.name} sets the group to 0") \
+                    if declared else (None, "")
+    if r.cloud == "gcp" and g.template is not None:
+        seconds = number(g.template.get("scheduling.maxRunDuration.seconds"))
+        if seconds:
+            return seconds / 3600, "scheduling.maxRunDuration on the template"
+    if r.type in (ALI_INSTANCE, ALI_INSTANCE_SET):
+        release = r.get("autoReleaseTime")
+        if isinstance(release, str) and release and declared:
+            return declared, f"autoReleaseTime {release}"
+    if r.type == AZ_VMSS:
+        for s in resources:
+            if s.type not in AZ_AUTOSCALE or not _targets(s, "targetResourceUri", r, "id"):
+                continue
+            for profile in _dicts(s.get("profiles")):
+                if isinstance(profile, dict) and number(
+                        dig_value(profile, "capacity.maximum")) == 0 and declared:
+                    return declared, f"autoscale setting {s.name} scales the set to 0"
+    return None, ""
+
+
+def dig_value(value: Any, path: str) -> Any:
+    from policies.model import dig
+    return dig(value, path)
 
 
 def _gcp_machine_type(template: Optional[Resource]) -> Any:
@@ -215,8 +475,9 @@ class Filesystem:
     resource: Resource
     zone: Any          # str, UNKNOWN, or "" when it cannot be read
     region: str
-    capacity_gib: Optional[float]
+    capacity_gib: Any  # GiB (float), UNKNOWN, or None when not declared
     tier: str          # throughput tier / SKU, for pricing
+    regional: bool = False   # reachable from every zone of its region (Filestore REGIONAL)
 
 
 def filesystems(resources: list[Resource]) -> list[Filesystem]:
@@ -227,27 +488,45 @@ def filesystems(resources: list[Resource]) -> list[Filesystem]:
             zone = _zone(subnets[0].get("availabilityZone") if subnets else "")
             tier = number(r.get("perUnitStorageThroughput"))
             out.append(Filesystem(r, zone, _aws_region(r, [zone]),
-                                  number(r.get("storageCapacity")),
+                                  _capacity(r, "storageCapacity"),
                                   f"{int(tier)}" if tier else str(r.get("deploymentType") or "")))
         elif r.type in GCP_FILESYSTEMS:
-            zone = _zone(r.get("location"))
+            zone = _zone(r.get("location") or r.provider.get("zone"))
             tier = r.get("perUnitStorageThroughput")
-            out.append(Filesystem(r, zone, region_of_zone(zone), number(r.get("capacityGib")),
-                                  str(tier or "")))
+            out.append(Filesystem(r, zone, region_of_zone(zone) if zone is not UNKNOWN else "",
+                                  _capacity(r, "capacityGib"), str(tier or "")))
+        elif r.type == GCP_FILESTORE:
+            # Zonal tiers take a zone as location; REGIONAL/ENTERPRISE take a region and are
+            # reachable from every zone of it (regional=True: no zone to compare).
+            location = _zone(r.get("location") or r.get("zone") or r.provider.get("zone"))
+            shares = r.get("fileShares")
+            share = shares[0] if isinstance(shares, list) and shares else shares
+            capacity = (UNKNOWN if share is UNKNOWN else number(share.get("capacityGb"))
+                        if isinstance(share, dict) else None)
+            regional = isinstance(location, str) and region_of_zone(location) == location
+            out.append(Filesystem(r, location, location if regional else
+                                  (region_of_zone(location) if location is not UNKNOWN else ""),
+                                  capacity, str(r.get("tier") or ""), regional))
         elif r.type == AZ_AMLFS:
             zones = r.get("zones")
             zone = (_zone(zones[0]) if isinstance(zones, list) and zones else
                     UNKNOWN if zones is UNKNOWN else "")
-            tib = number(r.get("storageCapacityTiB"))
+            tib = _capacity(r, "storageCapacityTiB")
             out.append(Filesystem(r, zone, _azure_location(r),
-                                  tib * 1024 if tib is not None else None,
+                                  tib * 1024 if isinstance(tib, float) else tib,
                                   str(r.get("sku.name") or "")))
         elif r.type == ALI_NAS and str(r.get("fileSystemType") or "").startswith("cpfs"):
             switches = r.dep("vswitchId", ALI_SWITCH)
             zone = _zone(r.get("zoneId") or (switches[0].get("zoneId") if switches else ""))
-            out.append(Filesystem(r, zone, r.provider_region or region_of_zone(zone),
-                                  number(r.get("capacity")), str(r.get("storageType") or "")))
+            out.append(Filesystem(r, zone, r.provider_region or (
+                region_of_zone(zone) if zone is not UNKNOWN else ""),
+                _capacity(r, "capacity"), str(r.get("storageType") or "")))
     return out
+
+
+def _capacity(r: Resource, key: str) -> Any:
+    value = r.get(key)
+    return UNKNOWN if value is UNKNOWN else number(value)
 
 
 # ------------------------------------------------------------------------------------ buckets
@@ -305,6 +584,8 @@ def budgets(resources: list[Resource]) -> list[Budget]:
     out: list[Budget] = []
     for r in resources:
         if r.type == AWS_BUDGET:
+            if str(r.get("budgetType") or "COST").upper() != "COST":
+                continue   # USAGE / RI_* / SAVINGS_PLANS_* budgets count hours or GB, not USD
             amount = number(r.get("limitAmount"))
             out.append(Budget(r, _per_month(amount, r.get("timeUnit")),
                               str(r.get("limitUnit") or "USD"), str(r.get("limitAmount"))))
@@ -312,11 +593,15 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             units = number(r.get("amount.specifiedAmount.units"))
             nanos = number(r.get("amount.specifiedAmount.nanos")) or 0
             amount = units + nanos / 1e9 if units is not None else None
+            if r.get("amount.lastPeriodAmount") is not None and units is None:
+                amount = None
             period = r.get("budgetFilter.calendarPeriod") or "MONTH"
             out.append(Budget(r, _per_month(amount, period),
                               str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
                               str(r.get("amount.specifiedAmount.units"))))
         elif r.type in AZ_BUDGETS:
+            if str(r.get("category") or "Cost").lower() != "cost":
+                continue   # a Usage budget is not a spend limit
             amount = number(r.get("amount"))
             # Azure budgets are in the billing account's currency; trainstack bills in USD.
             out.append(Budget(r, _per_month(amount, r.get("timeGrain")), "USD",
@@ -361,14 +646,43 @@ def is_taggable(r: Resource) -> bool:
     return r.type in TAGGABLE or isinstance(r.get(tag_key_of(r)), (dict, list))
 
 
+def _json(value: Any) -> Any:
+    # The engine may carry a provider's object-valued inputs as JSON strings (stack config
+    # `aws:defaultTags` arrives that way).
+    if isinstance(value, str) and value.strip().startswith(("{", "[")):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return None
+    return value
+
+
+def provider_tags(r: Resource) -> dict:
+    """Tags the provider adds to every resource it manages: AWS defaultTags.tags, GCP
+    defaultLabels."""
+    if r.cloud == "aws":
+        value = _json(r.provider.get("defaultTags"))
+        if isinstance(value, list):    # the provider takes a list of one {tags: {...}}
+            value = value[0] if value else {}
+        value = value.get("tags") if isinstance(value, dict) else None
+    elif r.cloud == "gcp":
+        value = _json(r.provider.get("defaultLabels"))
+    else:
+        value = None
+    return dict(value) if isinstance(value, dict) else {}
+
+
 def tags_of(r: Resource) -> Any:
-    """The resource's tags as a dict (AWS ASG tag lists flattened); UNKNOWN if unknown."""
+    """The resource's tags as a dict, the provider's default tags underneath (AWS ASG tag lists
+    flattened); UNKNOWN if unknown."""
     value = r.get(tag_key_of(r))
     if value is UNKNOWN:
         return UNKNOWN
+    base = provider_tags(r)
     if isinstance(value, list):  # aws:autoscaling/group:Group takes [{key, value, ...}]
-        return {str(t.get("key")): t.get("value") for t in value if isinstance(t, dict)}
-    return dict(value) if isinstance(value, dict) else {}
+        return {**base, **{str(t.get("key")): t.get("value") for t in value
+                           if isinstance(t, dict)}}
+    return {**base, **value} if isinstance(value, dict) else base
 
 
 _LABEL_CHARS = re.compile(r"[^a-z0-9]+")
@@ -390,18 +704,6 @@ def tag_value(r: Resource, tags: dict, key: str) -> Any:
         return next((v for k, v in tags.items() if normalize_label_key(k) == wanted), None)
     if r.cloud == "azure":
         return next((v for k, v in tags.items() if k.lower() == key.lower()), None)
-    return None
-
-
-def max_hours(groups: list[NodeGroup]) -> Optional[float]:
-    """The spec's declared maximum lifetime, where the component tagged the nodes with it."""
-    for g in groups:
-        for holder in (g.resource, g.template):  # a GCP MIG has no labels; its template has
-            tags = tags_of(holder) if holder is not None else None
-            value = number(tag_value(holder, tags, MAX_HOURS_TAG)) if isinstance(tags, dict) \
-                else None
-            if value:
-                return value
     return None
 
 

@@ -56,6 +56,11 @@ class UnknownValue(Exception):
         self.path = path
 
 
+def undecided_message(err: "UnknownValue") -> str:
+    """The advisory text for a decision that waits for values known only after apply."""
+    return f"cannot decide until apply: {err}"
+
+
 @dataclass(eq=False)
 class Resource:
     type: str
@@ -65,10 +70,14 @@ class Resource:
     # Property dependencies, resolved: input key -> the resources that input was computed from.
     deps: dict[str, list["Resource"]] = field(default_factory=dict)
     # retainOnDelete: True/False where the runner can see it (offline plans), None where it cannot
-    # (the analyzer protocol's AnalyzerResourceOptions has no such field).
+    # (the analyzer protocol's AnalyzerResourceOptions has no such field, pulumi-policy 1.21).
     retain: Optional[bool] = None
     # The region/location of the resource's provider, when the runner can see the provider.
     provider_region: Optional[str] = None
+    # The provider's own inputs (defaultTags, defaultLabels, zone, region), when the runner sees it.
+    provider: dict[str, Any] = field(default_factory=dict)
+    # The `protect` resource option (the analyzer request carries it; offline plans too).
+    protect: bool = False
 
     @property
     def cloud(self) -> str:
@@ -206,7 +215,7 @@ def _show(value: Any) -> str:
 def from_plan(plan: Any) -> list[Resource]:
     """The custom resources of a trainstack `Plan` (components and providers are left out)."""
     views = {r.urn: Resource(type=r.type, name=r.name, urn=r.urn, props=plain(r.inputs),
-                             retain=bool(r.retain_on_delete))
+                             retain=bool(r.retain_on_delete), protect=bool(r.protect))
              for r in plan.resources if r.custom and not r.type.startswith("pulumi:")}
     for r in plan.resources:
         if r.urn in views:
@@ -215,10 +224,15 @@ def from_plan(plan: Any) -> list[Resource]:
     return list(views.values())
 
 
+def _provider_props(provider: Any) -> dict[str, Any]:
+    props = plain(getattr(provider, "props", None) or {}) if provider is not None else {}
+    return props if isinstance(props, dict) else {}
+
+
 def _provider_region(provider: Any) -> Optional[str]:
     if provider is None:
         return None
-    props = plain(getattr(provider, "props", None) or {})
+    props = _provider_props(provider)
     for key in ("region", "location"):
         value = props.get(key)
         if isinstance(value, str) and value:
@@ -238,7 +252,8 @@ def from_policy_resources(resources: Sequence[Any]) -> list[Resource]:
             continue
         views[id(r)] = Resource(type=r.resource_type, name=r.name, urn=r.urn,
                                 props=plain(r.props), retain=None,
-                                provider_region=_provider_region(r.provider))
+                                provider_region=_provider_region(r.provider),
+                                provider=_provider_props(r.provider), protect=_protect(r))
     for r in resources:
         if id(r) in views:
             views[id(r)].deps = {k: [views[id(d)] for d in deps if id(d) in views]
@@ -249,4 +264,10 @@ def from_policy_resources(resources: Sequence[Any]) -> list[Resource]:
 def from_resource_args(args: Any) -> Resource:
     """ResourceValidationArgs (one resource's inputs, no dependencies) as a view."""
     return Resource(type=args.resource_type, name=args.name, urn=args.urn, props=plain(args.props),
-                    retain=None, provider_region=_provider_region(args.provider))
+                    retain=None, provider_region=_provider_region(args.provider),
+                    provider=_provider_props(args.provider), protect=_protect(args))
+
+
+def _protect(r: Any) -> bool:
+    options = getattr(r, "opts", None)
+    return bool(getattr(options, "protect", False))

@@ -13,12 +13,19 @@ from pulumi_policy import (
     ReportViolation,
     ResourceValidationArgs,
     ResourceValidationPolicy,
+    Severity,
     StackValidationArgs,
     StackValidationPolicy,
 )
 from pulumi_policy.proxy import UnknownValueError
 
-from policies.model import UNKNOWN_STRING_SENTINEL, UnknownValue, from_policy_resources, from_resource_args
+from policies.model import (
+    UNKNOWN_STRING_SENTINEL,
+    UnknownValue,
+    from_policy_resources,
+    from_resource_args,
+    undecided_message,
+)
 from policies.rules import RULES, Rule
 
 PACK_NAME = "trainstack-guardrails"
@@ -26,16 +33,23 @@ LEVELS = {"advisory": EnforcementLevel.ADVISORY, "mandatory": EnforcementLevel.M
           "remediate": EnforcementLevel.REMEDIATE, "disabled": EnforcementLevel.DISABLED}
 
 
+class _Undecided(UnknownValueError):
+    """pulumi_policy's own error, so the analyzer reports its advisory "can't run policy ...
+    during preview: <message>" diagnostic; the message says what waits for apply."""
+
+    def __init__(self, err: UnknownValue):
+        super().__init__(UNKNOWN_STRING_SENTINEL, [err.resource.name, *err.path.split(".")])
+        self.message = undecided_message(err)
+
+
 def _unknown(err: UnknownValue) -> UnknownValueError:
-    # Re-raised as pulumi_policy's own error, the analyzer reports the usual advisory
-    # "can't run policy ... during preview" diagnostic.
-    return UnknownValueError(UNKNOWN_STRING_SENTINEL, [err.resource.name, *err.path.split(".")])
+    return _Undecided(err)
 
 
 def _resource_validate(rule: Rule) -> Callable[[ResourceValidationArgs, ReportViolation], None]:
     def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
         try:
-            found = rule.check(from_resource_args(args), args.get_config() or {})
+            found = rule.run_resource(from_resource_args(args), args.get_config() or {})
         except UnknownValue as err:
             raise _unknown(err) from None
         for v in found:
@@ -46,7 +60,7 @@ def _resource_validate(rule: Rule) -> Callable[[ResourceValidationArgs, ReportVi
 def _stack_validate(rule: Rule) -> Callable[[StackValidationArgs, ReportViolation], None]:
     def validate(args: StackValidationArgs, report_violation: ReportViolation) -> None:
         try:
-            found = rule.check(from_policy_resources(args.resources), args.get_config() or {})
+            found = rule.run_stack(from_policy_resources(args.resources), args.get_config() or {})
         except UnknownValue as err:
             raise _unknown(err) from None
         for v in found:
@@ -55,9 +69,7 @@ def _stack_validate(rule: Rule) -> Callable[[StackValidationArgs, ReportViolatio
 
 
 def _schema(rule: Rule) -> Any:
-    if not rule.config_schema:
-        return None
-    return PolicyConfigSchema(properties=dict(rule.config_schema), required=list(rule.required))
+    return PolicyConfigSchema(properties=dict(rule.schema), required=list(rule.required))
 
 
 def policies() -> list:
@@ -65,7 +77,8 @@ def policies() -> list:
     for rule in RULES:
         common = dict(name=rule.name, description=rule.description,
                       enforcement_level=LEVELS[rule.enforcement_level],
-                      config_schema=_schema(rule))
+                      config_schema=_schema(rule), severity=Severity(rule.severity),
+                      remediation_steps=rule.remediation, url=rule.url)
         if rule.kind == "stack":
             out.append(StackValidationPolicy(validate=_stack_validate(rule), **common))
         else:

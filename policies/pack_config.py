@@ -31,9 +31,7 @@ class PolicyConfig:
 
 def config_schema(rule: Rule) -> dict[str, Any]:
     """The JSON schema the CLI validates a policy's properties with (config.go convertSchema)."""
-    schema: dict[str, Any] = {"type": "object"}
-    if rule.config_schema:
-        schema["properties"] = copy.deepcopy(dict(rule.config_schema))
+    schema: dict[str, Any] = {"type": "object", "properties": copy.deepcopy(dict(rule.schema))}
     if rule.required:
         schema["required"] = list(rule.required)
     return schema
@@ -43,7 +41,7 @@ def defaults(rules: tuple[Rule, ...] = RULES) -> dict[str, PolicyConfig]:
     """Every policy at its own enforcement level, with its schema defaults (createConfigWithDefaults)."""
     return {r.name: PolicyConfig(r.enforcement_level,
                                  {k: copy.deepcopy(v["default"])
-                                  for k, v in r.config_schema.items() if "default" in v})
+                                  for k, v in r.schema.items() if "default" in v})
             for r in rules}
 
 
@@ -119,10 +117,10 @@ def reconcile(given: Optional[Mapping[str, tuple[Optional[str], dict[str, Any]]]
         for error in sorted(validator.iter_errors(result[rule.name].properties), key=str):
             where = ".".join(str(p) for p in error.absolute_path)
             errors.append(f"{rule.name}: {where + ': ' if where else ''}{error.message}")
-        unknown = sorted(set(result[rule.name].properties) - set(rule.config_schema))
+        unknown = sorted(set(result[rule.name].properties) - set(rule.schema))
         if unknown and rule.name in given:
             warnings.append(f"{rule.name}: {', '.join(unknown)} not in the policy's schema "
-                            f"(it takes: {', '.join(rule.config_schema) or 'no properties'})")
+                            f"(it takes: {', '.join(rule.schema)})")
     if errors:
         raise PolicyConfigError("; ".join(errors))
     return result, warnings

@@ -1,30 +1,44 @@
-"""The spend estimate, from the same price catalog the components choose instance types with.
+"""The spend estimate, from the pack's copy of the price catalog the components choose types with.
 
-estimate = sum over node groups of nodes x catalog $/h (spot price for spot groups) x hours
+estimate = sum over GPU node groups of nodes x catalog $/h (spot price for spot groups) x hours
          + filesystem GiB x $/GiB-month x hours / 730
          + bucket GB x $/GB-month (a retained bucket is billed for the whole month)
 
-hours = 730 (a month left running), or the spec's declared maximum lifetime when the component
-tagged the node group with it (at most 730: no month bills more hours than it has). The bucket
-is priced at the data-size model's figure (components/catalog/data_sizes.py: dataset + starting
-weights + final checkpoint), which the components tag it with (`trainstack:data-mb`); `compare`
-uses the same model. Without that tag (no workload) the filesystem's capacity is the bound.
+nodes = the most the group can run (an ASG's maxSize, a fleet's target capacity, a node pool's
+maximum); a size unknown at preview cannot be priced. hours = 730 (a month left running), or a
+lifetime the plan ENFORCES (inventory.enforced_hours: a schedule that scales the group to 0,
+GCP maxRunDuration, Alibaba autoReleaseTime); a lifetime tag alone is a wish, not a limit.
+The filesystem is priced for the longest of those hours, as `trainstack estimate` prices a run
+(its teardown is the reaper's job, which no plan shows). The bucket is priced at the data-size
+model's figure (components/catalog/data_sizes.py: dataset + starting weights + final checkpoint),
+which the components tag it with (`trainstack:data-mb`); `compare` uses the same model. Without
+that tag (no workload, or a bucket trainstack did not build) the filesystem's capacity is the bound.
 
-Storage rows are picked and converted by components/catalog/run_prices.py, the code `trainstack
-compare` prices storage with, so the two never disagree: a tier the catalog has no cited price for is
-left out of the estimate and named in it, never filled in by guess. A node group without a
-catalog price makes the estimate impossible (policies report that), since compute is most of it.
+Storage rows are picked and converted as components/catalog/run_prices.py does (policies/catalog.py, a
+test keeps the two equal). A filesystem without a cited price does not vanish: it is counted at
+the lowest cited parallel-filesystem price in the catalog, a lower bound labelled as such, so
+1 PiB of an unpriced tier still breaks a 50k cap. GPU capacity without a catalog price makes the
+estimate impossible (spend-limit fails closed), since compute is most of it; non-GPU nodes the
+catalog does not list (t3.micro, e2-small) are left out and named.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from components import catalog
-from components.catalog import HOURS_PER_MONTH, run_prices
-from components.catalog.data_sizes import DATA_MB_TAG
-from policies.inventory import CATALOG_CLOUDS, Bucket, Filesystem, NodeGroup, tag_value, tags_of
+from policies import catalog
+from policies.catalog import GIB_PER_GB, HOURS_PER_MONTH
+from policies.inventory import (
+    DATA_MB_TAG,
+    Bucket,
+    Filesystem,
+    NodeGroup,
+    gpu_reason,
+    is_gpu_group,
+    tag_value,
+    tags_of,
+)
+from policies.model import UNKNOWN
 
 
 @dataclass
@@ -37,8 +51,9 @@ class Line:
 class Estimate:
     hours: float
     lines: list[Line] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)   # node groups without a catalog price
-    left_out: list[str] = field(default_factory=list)  # storage without a cited price
+    missing: list[str] = field(default_factory=list)   # GPU capacity that cannot be priced
+    left_out: list[str] = field(default_factory=list)  # non-GPU nodes, storage at a lower bound
+    undecided: list[str] = field(default_factory=list)  # storage whose size is unknown
 
     @property
     def unpriced(self) -> list[str]:
@@ -51,27 +66,29 @@ class Estimate:
 
     def describe(self) -> str:
         parts = [f"{line.what} = {line.usd:,.0f}" for line in self.lines]
-        parts += [f"not included: {what}" for what in self.left_out]
+        parts += [f"note: {what}" for what in self.left_out]
         return f"{self.total:,.0f} USD/month ({'; '.join(parts)})"
 
 
 def instance_price(cloud: str, instance_type: str, region: str) -> Optional[catalog.Price]:
-    for name in CATALOG_CLOUDS.get(cloud, (cloud,)):
-        row = catalog.price(name, instance_type, region)
-        if row is not None:
-            return row
-    return None
+    return catalog.price(cloud, instance_type, region)
 
 
 def instance_type_info(cloud: str, instance_type: str) -> Optional[catalog.InstanceType]:
-    for name in CATALOG_CLOUDS.get(cloud, (cloud,)):
-        for t in catalog.instance_types():
-            if t.cloud == name and t.name == instance_type:
-                return t
-    return None
+    return catalog.instance_type(cloud, instance_type)
+
+
+def cny_per_usd() -> float:
+    return catalog.cny_per_usd()
+
+
+def _tier(fs: Filesystem) -> Optional[int]:
+    """The throughput tier in MB/s per TiB: 250, "1000", AMLFS-Durable-Premium-250, advance_200."""
+    return catalog.tier_number(fs.tier)
 
 
 def _data_gb(bucket: Bucket) -> Optional[float]:
+    """The data-size model's figure the components tagged the bucket with, in GB; else None."""
     tags = tags_of(bucket.resource)
     if not isinstance(tags, dict):
         return None
@@ -82,54 +99,83 @@ def _data_gb(bucket: Bucket) -> Optional[float]:
         return None
 
 
-def cny_per_usd() -> float:
-    from components.catalog.gpu_models import cny_per_usd as catalog_rate
-    return catalog_rate()
-
-
-def _tier(fs: Filesystem) -> Optional[int]:
-    """The throughput tier in MB/s per TiB: 250, "1000", AMLFS-Durable-Premium-250, advance_200."""
-    match = re.search(r"(\d+)$", fs.tier or "")
-    return int(match.group(1)) if match else None
-
-
-def estimate(groups: list[NodeGroup], filesystems: list[Filesystem], buckets: list[Bucket],
-             max_hours: Optional[float]) -> Estimate:
-    hours = min(max_hours, HOURS_PER_MONTH) if max_hours else HOURS_PER_MONTH
-    result = Estimate(hours)
-    for g in groups:
-        row = instance_price(g.cloud, str(g.instance_type), g.region)
+def _group_line(g: NodeGroup, result: "Estimate") -> None:
+    if not is_gpu_group(g):
+        rows = [instance_price(g.cloud, str(t), g.region) for t in g.instance_types]
+        if g.count is not None and rows and all(rows):
+            hourly = max(r.hourly(g.spot) for r in rows)
+            result.lines.append(Line(f"{g.count} x {g.instance_type} x {hourly:,.2f} USD/h x "
+                                     f"{HOURS_PER_MONTH} h", g.count * hourly * HOURS_PER_MONTH))
+        else:
+            result.left_out.append(f"{g.resource.name}: {g.instance_type} (no GPU; not in the "
+                                   "catalog, not priced)")
+        return
+    where = f"{g.resource.name} ({g.resource.type})"
+    if g.count is None:
+        result.missing.append(f"{where}: GPU capacity of a size unknown until apply (its "
+                              "maximum is not set)")
+        return
+    hourlies = []
+    for t in g.instance_types:
+        if t is UNKNOWN or t is None:
+            result.missing.append(f"{where}: an instance type unknown until apply")
+            return
+        row = instance_price(g.cloud, str(t), g.region)
+        if row is None and not gpu_reason(g.cloud, t, g.accelerators):
+            continue   # a non-GPU type beside GPU ones (a mixed policy): the GPU type costs more
         if row is None:
-            result.missing.append(f"{g.resource.name}: {g.instance_type} in {g.region or '?'}")
-            continue
-        hourly = row.hourly(g.spot)
-        result.lines.append(Line(
-            f"{g.count} x {g.instance_type}{' spot' if g.spot else ''} x {hourly:,.2f} USD/h x "
-            f"{hours:g} h", g.count * hourly * hours))
+            result.missing.append(f"{where}: {t} in {g.region or '?'} "
+                                  f"({gpu_reason(g.cloud, t, g.accelerators) or 'GPU node'}) "
+                                  "has no catalog price")
+            return
+        hourlies.append((row.hourly(g.spot), t))
+    if not hourlies:
+        result.missing.append(f"{where}: GPU capacity with no catalog price")
+        return
+    hourly, itype = max(hourlies)
+    hours = min(g.lifetime_hours, HOURS_PER_MONTH) if g.lifetime_hours else HOURS_PER_MONTH
+    enforced = f" (lifetime enforced by {g.lifetime_how})" if g.lifetime_hours else ""
+    several = " (the priciest of its types)" if len(hourlies) > 1 else ""
+    result.lines.append(Line(
+        f"{g.count} x {itype}{several}{' spot' if g.spot else ''} x {hourly:,.2f} USD/h x "
+        f"{hours:g} h{enforced}", g.count * hourly * hours))
+
+
+def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
+             buckets: list[Bucket]) -> Estimate:
+    result = Estimate(max((g.lifetime_hours or HOURS_PER_MONTH for g in groups
+                           if is_gpu_group(g)), default=HOURS_PER_MONTH))
+    for g in groups:
+        _group_line(g, result)
     region = next((g.region for g in groups if g.region), "")
     data_gib = 0.0
-    cny = cny_per_usd()
     for fs in filesystems:
+        if fs.capacity_gib is UNKNOWN:
+            result.undecided.append(f"{fs.resource.name}: its capacity is unknown until apply")
+            continue
         if not fs.capacity_gib:
             continue
         data_gib += fs.capacity_gib
-        product, price = run_prices.filesystem_price(fs.resource.cloud, [fs.resource.type],
-                                                     _tier(fs), fs.region or region, cny)
+        product, price = catalog.filesystem_price(fs.resource.cloud, fs.resource.type,
+                                                  _tier(fs), fs.region or region)
         if price.value is None:
-            result.left_out.append(f"{fs.resource.name} ({product}): {price.note}")
+            floor, item = catalog.filesystem_floor()
+            result.left_out.append(f"{fs.resource.name} ({product}): {price.note}; counted at "
+                                   f"the catalog's lowest parallel-filesystem price ({item}) "
+                                   "as a lower bound")
+            result.lines.append(Line(
+                f"{fs.capacity_gib:,.0f} GiB {product} x at least {floor:.4f} USD/GiB-month x "
+                f"{result.hours:g}/730 h", fs.capacity_gib * floor * result.hours / HOURS_PER_MONTH))
             continue
         result.lines.append(Line(
             f"{fs.capacity_gib:,.0f} GiB {product} x {price.value:.4f} USD/GiB-month x "
-            f"{hours:g}/730 h", fs.capacity_gib * price.value * hours / HOURS_PER_MONTH))
+            f"{result.hours:g}/730 h", fs.capacity_gib * price.value * result.hours / HOURS_PER_MONTH))
     for bucket in buckets:
-        # The bucket's size is the data-size model's (components/catalog/data_sizes.py, the
-        # one `compare` uses), read from the tag the components put on it; without the tag
-        # (no workload in the spec) the filesystem's capacity is the upper bound.
         tagged = _data_gb(bucket)
-        gb = tagged if tagged is not None else data_gib / run_prices.GIB_PER_GB
+        gb = tagged if tagged is not None else data_gib / GIB_PER_GB
         if not gb:
             continue
-        price = run_prices.bucket_price(bucket.resource.cloud, region, cny)
+        price = catalog.bucket_price(bucket.resource.cloud, region)
         if price.value is None:
             result.left_out.append(f"{bucket.resource.name}: {price.note}")
             continue

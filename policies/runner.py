@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Optional
 
-from policies.model import Resource, UnknownValue, Violation
+from policies.model import Resource, UnknownValue, Violation, undecided_message
 from policies.pack_config import PolicyConfig, defaults
 from policies.rules import DISABLED, MANDATORY, REMEDIATE, RULES, Rule
 
@@ -22,6 +22,9 @@ class Verdict:
     description: str
     enforcement_level: str        # as configured
     kind: str
+    severity: str = "medium"
+    url: str = ""
+    remediation: str = ""
     violations: list[Violation] = field(default_factory=list)
     note: str = ""
     unknown: str = ""             # why the policy could not run (a value unknown during preview)
@@ -45,7 +48,8 @@ class Verdict:
 
     def to_json(self) -> dict:
         return {"policy": self.policy, "enforcementLevel": self.enforcement_level,
-                "status": self.status, "blocking": self.blocking, "note": self.note,
+                "severity": self.severity, "url": self.url, "status": self.status,
+                "blocking": self.blocking, "note": self.note,
                 "unknown": self.unknown,
                 "violations": [{"urn": v.urn, "resource": v.resource, "problem": v.problem,
                                 "found": v.found, "expected": v.expected, "fix": v.fix,
@@ -54,10 +58,10 @@ class Verdict:
 
 def _run(rule: Rule, resources: list[Resource], props: Mapping) -> list[Violation]:
     if rule.kind == "stack":
-        return rule.check(resources, props)
+        return rule.run_stack(resources, props)
     found: list[Violation] = []
     for resource in resources:
-        found += rule.check(resource.without_deps(), props)
+        found += rule.run_resource(resource.without_deps(), props)
     return found
 
 
@@ -67,7 +71,8 @@ def evaluate(resources: list[Resource], config: Optional[Mapping[str, PolicyConf
     verdicts = []
     for rule in rules:
         cfg = config.get(rule.name) or PolicyConfig(rule.enforcement_level)
-        verdict = Verdict(rule.name, rule.description, cfg.enforcement_level, rule.kind)
+        verdict = Verdict(rule.name, rule.description, cfg.enforcement_level, rule.kind,
+                          rule.severity, rule.url, rule.remediation)
         verdicts.append(verdict)
         if cfg.enforcement_level == DISABLED:
             continue
@@ -77,7 +82,8 @@ def evaluate(resources: list[Resource], config: Optional[Mapping[str, PolicyConf
                 verdict.note = rule.summary(resources, cfg.properties)
         except UnknownValue as unknown:
             verdict.violations = []
-            verdict.unknown = (f"can't run policy '{rule.name}' during preview: {unknown}")
+            verdict.unknown = (f"can't run policy '{rule.name}' during preview: "
+                               f"{undecided_message(unknown)}")
     return verdicts
 
 

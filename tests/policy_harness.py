@@ -41,15 +41,36 @@ def _struct(value: Mapping[str, Any]) -> struct_pb2.Struct:
     return s
 
 
-def pack_python() -> str:
+def pack_python(pack_dir: Path = PACK_DIR) -> str:
     """The interpreter the engine would start: PulumiPolicy.yaml's virtualenv, else python3."""
-    runtime = (yaml.safe_load((PACK_DIR / "PulumiPolicy.yaml").read_text()) or {}).get("runtime")
+    runtime = (yaml.safe_load((pack_dir / "PulumiPolicy.yaml").read_text()) or {}).get("runtime")
     venv = runtime.get("options", {}).get("virtualenv") if isinstance(runtime, dict) else None
     if venv:
-        python = (PACK_DIR / venv).resolve() / "bin" / "python"
+        python = (pack_dir / venv).resolve() / "bin" / "python"
         if python.is_file():
             return str(python)
     return sys.executable
+
+
+def engine_value(value: Any) -> Any:
+    """A view's value as the engine sends it: UNKNOWN becomes the engine's unknown sentinel."""
+    from policies.model import UNKNOWN, UNKNOWN_STRING_SENTINEL
+    if value is UNKNOWN:
+        return UNKNOWN_STRING_SENTINEL
+    if isinstance(value, dict):
+        return {k: engine_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [engine_value(v) for v in value]
+    return value
+
+
+def provider_for(cloud: str, props: Optional[Mapping[str, Any]] = None,
+                 name: str = "default") -> apb.AnalyzerProviderResource:
+    """The provider resource the engine attaches to every request (its inputs as properties)."""
+    type_ = f"pulumi:providers:{cloud}"
+    return apb.AnalyzerProviderResource(
+        type=type_, name=name, urn=f"urn:pulumi:test::{PROJECT}::{type_}::{name}",
+        properties=_struct(engine_value(dict(props or {}))))
 
 
 @dataclass(frozen=True)
@@ -62,14 +83,17 @@ class Diagnostic:
 
 
 class PolicyPackProcess:
-    def __init__(self, stack: str = "test", config: Optional[dict] = None, timeout: float = 60):
+    def __init__(self, stack: str = "test", config: Optional[dict] = None, timeout: float = 60,
+                 pack_dir: Path = PACK_DIR, python: Optional[str] = None, isolated: bool = False):
         env = dict(os.environ, PULUMI_PROJECT=PROJECT, PULUMI_STACK=stack,
                    PULUMI_ORGANIZATION="organization", PULUMI_DRY_RUN="true",
                    PULUMI_CONFIG=json.dumps(config or {}))
-        python = pack_python()
+        if isolated:   # as the CLI starts a published pack: nothing of this checkout on the path
+            env.pop("PYTHONPATH", None)
+        python = python or pack_python(pack_dir)
         env["PATH"] = str(Path(python).parent) + os.pathsep + env.get("PATH", "")
         self.proc = subprocess.Popen([python, "-u", "-m", "pulumi.policy", "127.0.0.1:0", "."],
-                                     cwd=PACK_DIR, env=env, stdout=subprocess.PIPE,
+                                     cwd=pack_dir, env=env, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE)
         self.first_line = self._first_line(timeout)
         self.port = int(self.first_line)   # the engine's contract: the first line is the port
@@ -153,16 +177,54 @@ class PolicyPackProcess:
         return out
 
     def analyze(self, type_: str, name: str, urn: str, props: Mapping[str, Any],
-                protect: bool = False) -> list[Diagnostic]:
-        return self._diagnostics(self.stub.Analyze(apb.AnalyzeRequest(
-            type=type_, name=name, urn=urn, properties=_struct(props),
-            options=apb.AnalyzerResourceOptions(protect=protect))))
+                protect: bool = False,
+                provider: Optional[apb.AnalyzerProviderResource] = None) -> list[Diagnostic]:
+        request = apb.AnalyzeRequest(type=type_, name=name, urn=urn, properties=_struct(props),
+                                     options=apb.AnalyzerResourceOptions(protect=protect))
+        if provider is not None:
+            request.provider.CopyFrom(provider)
+        return self._diagnostics(self.stub.Analyze(request))
 
-    def analyze_plan(self, plan: Any) -> list[Diagnostic]:
-        """Analyze on every resource of a trainstack Plan, then AnalyzeStack on all of them."""
+    def analyze_views(self, resources: list, provider_props: Optional[Mapping[str, Any]] = None
+                      ) -> list[Diagnostic]:
+        """Analyze + AnalyzeStack on hand-built `policies.model.Resource` views, as the engine
+        sends an ordinary Pulumi program's resources: inputs (UNKNOWN as the engine's sentinel),
+        property dependencies by URN, the protect option, and each resource's provider (its own
+        `provider` props, else `provider_props`, else the region it names)."""
+        def provider(r):
+            props = dict(r.provider or provider_props or {})
+            if not props and r.provider_region:
+                props = {"region": r.provider_region}
+            return provider_for(r.cloud if r.cloud != "azure" else "azure-native", props)
+
+        found: list[Diagnostic] = []
+        for r in resources:
+            for d in self.analyze(r.type, r.name, r.urn, engine_value(r.props), r.protect,
+                                  provider(r)):
+                found.append(Diagnostic(d.policy, d.level, d.urn or r.urn, d.message,
+                                        d.description))
+        stack = apb.AnalyzeStackRequest(resources=[apb.AnalyzerResource(
+            type=r.type, name=r.name, urn=r.urn, properties=_struct(engine_value(r.props)),
+            dependencies=sorted({d.urn for ds in r.deps.values() for d in ds}),
+            propertyDependencies={k: apb.AnalyzerPropertyDependencies(urns=[d.urn for d in ds])
+                                  for k, ds in r.deps.items()},
+            options=apb.AnalyzerResourceOptions(protect=r.protect), provider=provider(r))
+            for r in resources])
+        return found + self._diagnostics(self.stub.AnalyzeStack(stack))
+
+    def analyze_plan(self, plan: Any, provider_props: Optional[Mapping[str, Any]] = None
+                     ) -> list[Diagnostic]:
+        """Analyze on every resource of a trainstack Plan, then AnalyzeStack on all of them
+        (with `provider_props` as every resource's default provider, when given)."""
+        def provider(r):
+            if provider_props is None:
+                return None
+            cloud = r.type.split(":", 1)[0]
+            return provider_for(cloud, provider_props)
+
         found: list[Diagnostic] = []
         for r in plan.resources:
-            for d in self.analyze(r.type, r.name, r.urn, r.inputs, r.protect):
+            for d in self.analyze(r.type, r.name, r.urn, r.inputs, r.protect, provider(r)):
                 # The engine fills in the URN of a per-resource diagnostic itself.
                 found.append(Diagnostic(d.policy, d.level, d.urn or r.urn, d.message,
                                         d.description))
@@ -171,6 +233,7 @@ class PolicyPackProcess:
             parent=r.parent, dependencies=r.dependencies,
             propertyDependencies={k: apb.AnalyzerPropertyDependencies(urns=v)
                                   for k, v in r.property_dependencies.items()},
-            options=apb.AnalyzerResourceOptions(protect=r.protect, parent=r.parent))
+            options=apb.AnalyzerResourceOptions(protect=r.protect, parent=r.parent),
+            **({"provider": provider(r)} if provider_props is not None else {}))
             for r in plan.resources])
         return found + self._diagnostics(self.stub.AnalyzeStack(stack))

@@ -3,8 +3,8 @@
 Renders the stack (or spec + cloud) under the mock engine, runs the very rules the CrossGuard
 pack runs (policies/runner.py), configured the way `pulumi preview --policy-pack-config FILE`
 configures them (policies/pack_config.py), and prints the verdicts as a table, as markdown for a
-pull-request summary, or as JSON. Exit 1 when a mandatory policy is violated, 0 otherwise, 2 on
-bad input (a bad spec, stack or policy config).
+pull-request summary, as JSON, or as SARIF 2.1.0 for code scanning. Exit 1 when a mandatory
+policy is violated, 0 otherwise, 2 on bad input (a bad spec, stack or policy config).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from rich.table import Table
 from components.errors import SpecError
 from trainstack.cli_common import CloudOpt, SpecOpt, StackOpt
 
-FORMATS = ("table", "markdown", "json")
+FORMATS = ("table", "markdown", "json", "sarif")
 EXIT_VIOLATION = 1
 
 out = Console(soft_wrap=True)
@@ -86,6 +86,20 @@ def render_json(plan, verdicts) -> str:
                        "policies": [v.to_json() for v in verdicts]}, indent=2, sort_keys=True)
 
 
+def render_sarif(plan, verdicts, stack: Optional[str], spec: Optional[Path]) -> str:
+    """SARIF 2.1.0 (trainstack/sarif.py); the location is the stack file or the spec."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from trainstack import PROJECT_DIR, sarif
+    source = spec if spec is not None else PROJECT_DIR / "stacks" / f"Pulumi.{stack}.yaml"
+    try:
+        tool_version = version("trainstack")
+    except PackageNotFoundError:
+        tool_version = None
+    return json.dumps(sarif.render(plan, verdicts, Path(source), PROJECT_DIR, tool_version),
+                      indent=2)
+
+
 def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -133,7 +147,8 @@ def check_command(
     policy_config_file: Optional[Path] = typer.Option(
         None, "--policy-config", help="Policy config in the CrossGuard format, as for `pulumi "
         "preview --policy-pack-config`."),
-    output: str = typer.Option("table", "--format", help="table | markdown | json"),
+    output: str = typer.Option("table", "--format", help="table | markdown | json | sarif "
+                               "(SARIF 2.1.0 for GitHub code scanning)"),
 ):
     """Run the policy pack's rules on the offline plan; exit 1 on a mandatory violation."""
     from policies.runner import blocking
@@ -151,6 +166,8 @@ def check_command(
         err.print(f"note: {note}", markup=False, highlight=False)
     if output == "json":
         print(render_json(plan, verdicts))
+    elif output == "sarif":
+        print(render_sarif(plan, verdicts, stack, spec))
     elif output == "markdown":
         print(render_markdown(plan, verdicts), end="")
     else:

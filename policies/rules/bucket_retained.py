@@ -1,20 +1,18 @@
 """bucket-retained: the training-data bucket survives `pulumi destroy`.
 
-The resource option that makes it survive, retainOnDelete, is not visible to a policy pack: the
-analyzer protocol's AnalyzerResourceOptions carries protect, ignoreChanges, deleteBeforeReplace,
-aliases, customTimeouts and parent, but no retainOnDelete (pulumi/runtime/proto/analyzer_pb2.pyi,
-pulumi 3.272). So a rule that only read the option would pass offline and could never fail in
-`pulumi preview`, or the other way round. Instead the check rests on what both runners see:
-
-- the component marks every bucket it retains with the tag/label `trainstack:retain=true`, set
-  by the same line of code that sets retain_on_delete (components/aws/cluster.py `_bucket`), so the
-  marker cannot drift from the option within trainstack's own components;
-- `forceDestroy` must not be true (AWS, GCP, Alibaba): a force-destroyable bucket empties itself
-  the moment anything deletes it;
-- where the runner does see the option (the offline checker reads it from the mock engine), a
-  marker without retainOnDelete is itself a violation, so `trainstack check` catches a marker that
-  lies. The pack cannot: a hand-written program that sets the tag but not the option passes
-  `pulumi preview`. That is the protocol's limit, stated here rather than hidden.
+A bucket is retained when any of these holds, read wherever the runner can see it:
+- the `protect` resource option (the analyzer request carries it in AnalyzerResourceOptions, so
+  `pulumi preview` sees it, and so does the offline checker);
+- the `retainOnDelete` resource option, which the analyzer protocol does not carry
+  (AnalyzerResourceOptions in pulumi 3.x / pulumi-policy 1.21 has protect, ignoreChanges,
+  deleteBeforeReplace, aliases, customTimeouts, additionalSecretOutputs and parent only): the
+  offline checker reads it from the mock engine;
+- the tag/label `trainstack:retain=true`, which trainstack's components set on the same line of
+  code that sets retain_on_delete, so a preview can see what the option cannot show it.
+`forceDestroy` must not be true (AWS, GCP, Alibaba): a force-destroyable bucket empties itself
+the moment anything deletes it. Where the runner sees retainOnDelete, a marker without it (and
+without protect) is itself a violation: `trainstack check` catches a marker that lies. The pack
+cannot, which is the protocol's limit, stated here rather than hidden.
 """
 from __future__ import annotations
 
@@ -24,10 +22,21 @@ from policies.inventory import RETAIN_TAG, is_bucket, retained_marker
 from policies.model import UNKNOWN, Resource, UnknownValue, Violation, truthy, violation
 
 NAME = "bucket-retained"
-DESCRIPTION = ("The bucket survives `pulumi destroy`: retainOnDelete (marked by the "
-               f"{RETAIN_TAG}=true tag/label) and no forceDestroy.")
+DESCRIPTION = ("The bucket survives `pulumi destroy`: protect or retainOnDelete (in a preview: "
+               f"protect, or the {RETAIN_TAG}=true tag/label) and no forceDestroy.")
 ENFORCEMENT_LEVEL = "mandatory"
 KIND = "resource"
+SEVERITY = "high"
+REMEDIATION = (
+    'Set bucket.retain_on_destroy: true in the spec (trainstack sets retain_on_delete, '
+    'force_destroy=False and the trainstack:retain tag together); in a hand-written program '
+    'pass ResourceOptions(protect=True) or retain_on_delete=True with the '
+    'trainstack:retain=true tag, and force_destroy=False.'
+)
+SCOPE = (
+    'Every object-storage bucket (S3, Cloud Storage, Azure storage account, OSS) of any '
+    'stack. Exempt scratch buckets with the trainstack:policy-skip tag. '
+)
 
 _FIX = ("set bucket.retain_on_destroy: true in the spec (trainstack then sets retain_on_delete, "
         f"force_destroy=False and the {RETAIN_TAG} tag together); in a hand-written program pass "
@@ -45,6 +54,8 @@ def check(resource: Resource, config: Mapping[str, Any]) -> list[Violation]:
         out.append(violation(resource, "the bucket is force-destroyable", "forceDestroy true",
                              "forceDestroy false", _FIX))
     marker = retained_marker(resource)
+    if resource.protect or resource.retain is True:
+        return out   # the resource option itself, seen by this runner
     if marker is UNKNOWN:
         raise UnknownValue(resource, "tags")
     if str(marker or "").lower() != "true":

@@ -1,10 +1,14 @@
 """encryption-at-rest: the bucket and the filesystem are encrypted, with a key choice that is declared.
 
 What "encrypted" means per cloud:
-- AWS S3: an explicit server-side encryption configuration (aws:kms, aws:kms:dsse or AES256) on
-  the bucket. S3 has applied SSE-S3 to new objects by default since January 2023, but trainstack
-  requires the configuration to be declared so the key choice is reviewable. FSx for Lustre
-  encrypts every file system at rest with KMS, so it always passes.
+- AWS S3: S3 has applied SSE-S3 to every new object by default since January 2023, so a bucket
+  without a configuration is encrypted; a declared configuration must name aws:kms,
+  aws:kms:dsse or AES256. FSx for Lustre encrypts every file system at rest, so it always passes.
+- AWS block and file storage: EBS volumes declared in launch templates (blockDeviceMappings),
+  on instances (rootBlockDevice, ebsBlockDevices) and as ebs.Volume need encrypted=true unless
+  the stack turns on account-level EBS encryption by default (ebs.EncryptionByDefault); EFS file
+  systems need encrypted=true, RDS instances and clusters storageEncrypted=true. A volume the
+  program does not declare (an AMI's own root volume) follows the AMI and is not judged here.
 - GCP: Cloud Storage and Managed Lustre / Parallelstore always encrypt at rest with
   Google-managed keys. A customer-managed key, when one is set, must be a full Cloud KMS key name.
 - Azure: storage service encryption must not be disabled for blobs, and a Key Vault key source
@@ -27,12 +31,25 @@ from policies.inventory import (
     GCP_BUCKET,
     GCP_FILESYSTEMS,
 )
-from policies.model import UNKNOWN, Resource, UnknownValue, Violation, number, violation
+from policies.model import UNKNOWN, Resource, UnknownValue, Violation, number, truthy, violation
 
 NAME = "encryption-at-rest"
-DESCRIPTION = "The bucket and the parallel filesystem are encrypted at rest."
+DESCRIPTION = ("Buckets, parallel filesystems and declared block/file/database storage (EBS, EFS, "
+               "RDS) are encrypted at rest.")
 ENFORCEMENT_LEVEL = "mandatory"
 KIND = "stack"
+SEVERITY = "high"
+REMEDIATION = (
+    'Declare encryption where the service does not apply it by default: EBS volumes '
+    'encrypted=true (or ebs.EncryptionByDefault), EFS encrypted=true, RDS '
+    'storage_encrypted=true, an OSS server-side encryption rule, CPFS encrypt_type 1 or 2, '
+    'Azure blob encryption not disabled; a customer-managed key must be a full key name.'
+)
+SCOPE = (
+    'Buckets (S3 passes by default SSE-S3), parallel filesystems, and the block/file/database '
+    'storage a program declares (EBS in launch templates, instances and ebs.Volume; EFS; RDS '
+    'instances and clusters). '
+)
 
 AWS_ALGORITHMS = ("aws:kms", "aws:kms:dsse", "AES256")
 OSS_ALGORITHMS = ("AES256", "KMS", "SM4")
@@ -61,13 +78,59 @@ def _aws_bucket(bucket: Resource, resources: list[Resource]) -> list[Violation]:
             algorithms += _sse_algorithms(r, "rules", r.get("rules"))
     if UNKNOWN in algorithms:
         raise UnknownValue(bucket, "rules.applyServerSideEncryptionByDefault.sseAlgorithm")
-    if any(a in AWS_ALGORITHMS for a in algorithms):
-        return []
+    if not algorithms or any(a in AWS_ALGORITHMS for a in algorithms):
+        return []   # none declared: S3's default SSE-S3 (every new object since January 2023)
     return [violation(bucket, "the bucket has no server-side encryption configuration",
                       ", ".join(map(str, algorithms)) or "no BucketServerSideEncryptionConfiguration",
                       f"an SSE configuration with sse_algorithm one of {', '.join(AWS_ALGORITHMS)}",
                       "add an s3.BucketServerSideEncryptionConfiguration(bucket=bucket.id, "
                       "sse_algorithm=\"aws:kms\") for this bucket")]
+
+
+EBS_BY_DEFAULT = "aws:ebs/encryptionByDefault:EncryptionByDefault"
+_EBS_FIX = ("set encrypted=True on the volume (launch template: block_device_mappings[].ebs."
+            "encrypted=\"true\"), or enable ebs.EncryptionByDefault in the stack")
+
+
+def _encrypted(value: Any, r: Resource, path: str) -> bool:
+    if value is UNKNOWN:
+        raise UnknownValue(r, path)
+    return truthy(value)
+
+
+def _aws_block_storage(r: Resource, ebs_by_default: bool) -> list[Violation]:
+    volumes: list[tuple[str, Any]] = []
+    if r.type == "aws:ec2/launchTemplate:LaunchTemplate" and not ebs_by_default:
+        for i, m in enumerate(r.items("blockDeviceMappings")):
+            if m is UNKNOWN:
+                raise UnknownValue(r, f"blockDeviceMappings.{i}")
+            if isinstance(m, dict) and isinstance(m.get("ebs"), dict):
+                volumes.append((f"blockDeviceMappings.{i}.ebs.encrypted",
+                                m["ebs"].get("encrypted")))
+    elif r.type == "aws:ec2/instance:Instance" and not ebs_by_default:
+        root = r.get("rootBlockDevice")
+        if isinstance(root, dict):
+            volumes.append(("rootBlockDevice.encrypted", root.get("encrypted")))
+        for i, d in enumerate(r.items("ebsBlockDevices")):
+            if isinstance(d, dict):
+                volumes.append((f"ebsBlockDevices.{i}.encrypted", d.get("encrypted")))
+    elif r.type == "aws:ebs/volume:Volume" and not ebs_by_default:
+        volumes.append(("encrypted", r.get("encrypted")))
+    elif r.type == "aws:efs/fileSystem:FileSystem":
+        volumes.append(("encrypted", r.get("encrypted")))
+    elif r.type in ("aws:rds/instance:Instance", "aws:rds/cluster:Cluster"):
+        volumes.append(("storageEncrypted", r.get("storageEncrypted")))
+    bad = [path for path, value in volumes if not _encrypted(value, r, path)]
+    if not bad:
+        return []
+    what = {"aws:efs/fileSystem:FileSystem": "the EFS file system",
+            "aws:rds/instance:Instance": "the database", "aws:rds/cluster:Cluster":
+            "the database cluster"}.get(r.type, "an EBS volume")
+    fix = (_EBS_FIX if what == "an EBS volume" else "set encrypted=True (only at creation)"
+           if "EFS" in what else "set storage_encrypted=True (only at creation)")
+    return [violation(r, f"{what} is not encrypted at rest", ", ".join(f"{p} unset or false"
+                                                                      for p in bad),
+                      "encrypted true", fix)]
 
 
 def _gcp_key(r: Resource, path: str) -> list[Violation]:
@@ -139,9 +202,13 @@ def _alicloud_cpfs(r: Resource) -> list[Violation]:
 
 def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
     out: list[Violation] = []
+    ebs_by_default = any(r.type == EBS_BY_DEFAULT and r.get("enabled") is not False
+                         for r in resources)
     for r in resources:
         if r.type in AWS_BUCKETS:
             out += _aws_bucket(r, resources)
+        elif r.cloud == "aws":
+            out += _aws_block_storage(r, ebs_by_default)
         elif r.type == GCP_BUCKET:
             out += _gcp_key(r, "encryption.defaultKmsKeyName")
         elif r.type in GCP_FILESYSTEMS:

@@ -2,8 +2,11 @@
 on nodes.
 
 An ingress rule from 0.0.0.0/0 or ::/0 (Azure: also `*`, `Internet`, `Any`) is a violation
-unless it opens only TCP port 22 and that very CIDR is listed in `sshCidrs`. Rules from narrower
-sources are the cluster's own business (EFA/IB self rules, the spec's access.ssh_cidrs).
+unless it opens only TCP port 22 and that very CIDR is listed in `sshCidrs`. A rule whose sources
+together cover the whole address space (0.0.0.0/1 + 128.0.0.0/1) is world-open too, and so is a
+GCP ingress allow rule with no source ranges, tags or service accounts (GCP then applies
+0.0.0.0/0). Deny rules and disabled rules open nothing. Rules from narrower sources are the
+cluster's own business (EFA/IB self rules, the spec's access.ssh_cidrs).
 """
 from __future__ import annotations
 
@@ -17,6 +20,17 @@ DESCRIPTION = ("No ingress from 0.0.0.0/0 or ::/0 except SSH from the configured
                "public IP addresses on nodes.")
 ENFORCEMENT_LEVEL = "mandatory"
 KIND = "resource"
+SEVERITY = "critical"
+REMEDIATION = (
+    'Remove the world-open rule or narrow its source to known CIDRs (spec access.ssh_cidrs); '
+    "for SSH that must be world-open, list the CIDR in the policy's sshCidrs. Remove public "
+    'IPs from nodes; use a NAT gateway for egress and a bastion/IAP/SSM for access.'
+)
+SCOPE = (
+    'Every ingress rule of the four clouds (AWS security groups and rules, GCP firewalls, '
+    "Azure NSGs and rules, Alibaba security group rules) and every node's public-IP settings, "
+    'for any stack; deny and disabled rules open nothing. '
+)
 CONFIG_SCHEMA = {
     "sshCidrs": {
         "type": "array", "items": {"type": "string", "minLength": 1}, "default": [],
@@ -43,6 +57,30 @@ def _world(source: Any, r: Resource, path: str) -> Optional[str]:
     return str(net) if net.prefixlen == 0 else None
 
 
+def _covered(sources: list[tuple[Any, str]], r: Resource) -> list[tuple[Any, str]]:
+    """`sources`, plus a synthetic world entry when together they cover all of IPv4 or IPv6."""
+    nets: dict[int, list] = {4: [], 6: []}
+    for source, path in sources:
+        if source is UNKNOWN:
+            raise UnknownValue(r, path)
+        try:
+            net = ipaddress.ip_network(source, strict=False) if isinstance(source, str) else None
+        except ValueError:
+            net = None
+        if net is not None and net.prefixlen:
+            nets[net.version].append(net)
+    out = list(sources)
+    worlds = {str(w) for w in (_world(src, r, p) for src, p in sources) if w}
+    for version, world in ((4, "0.0.0.0/0"), (6, "::/0")):
+        if world in worlds:
+            continue
+        collapsed = list(ipaddress.collapse_addresses(nets[version]))
+        if len(collapsed) == 1 and collapsed[0].prefixlen == 0:
+            split = " + ".join(sorted(str(n) for n in nets[version]))
+            out.append((world, f"sources {split} (together all addresses)"))
+    return out
+
+
 def _allowed_ssh(world: str, ssh_only: bool, config: Mapping[str, Any]) -> bool:
     if not ssh_only:
         return False
@@ -62,13 +100,15 @@ def _ports(low: Any, high: Any) -> str:
     return f"port {int(lo)}" if lo == hi else f"ports {int(lo or 0)}-{int(hi or 65535)}"
 
 
-def _open_rule(r: Resource, world: str, ports: str, ssh_only: bool, config) -> Violation:
+def _open_rule(r: Resource, world: str, ports: str, ssh_only: bool, config,
+               path: str = "") -> Violation:
     listed = ", ".join(config.get("sshCidrs", []) or []) or "none"
     fix = ("restrict the source to your office/VPN CIDRs (spec access.ssh_cidrs)" if ssh_only
            else "remove the rule, or narrow its source to known CIDRs")
     if ssh_only:
         fix += f"; or list {world} in the policy's sshCidrs (now: {listed}) if it is intended"
-    return violation(r, f"ingress from {world} on {ports}", f"source {world}, {ports}",
+    via = f" ({path})" if path.startswith("sources") else ""
+    return violation(r, f"ingress from {world} on {ports}", f"source {world}{via}, {ports}",
                      "no world-open ingress except TCP 22 from the configured sshCidrs", fix)
 
 
@@ -77,11 +117,11 @@ def _aws_rule(r: Resource, cidrs: Iterable[tuple[Any, str]], protocol: Any, low:
     out = []
     proto = str(protocol).lower()
     ssh_only = proto in ("tcp", "6") and number(low) == 22 and number(high) == 22
-    for source, path in cidrs:
+    for source, path in _covered(list(cidrs), r):
         world = _world(source, r, path)
         if world and not _allowed_ssh(world, ssh_only, config):
             ports = "all ports" if proto in ("-1", "all") else _ports(low, high)
-            out.append(_open_rule(r, world, ports, ssh_only, config))
+            out.append(_open_rule(r, world, ports, ssh_only, config, path))
     return out
 
 
@@ -97,6 +137,10 @@ def _aws(r: Resource, config) -> list[Violation]:
     if t == "aws:ec2/securityGroup:SecurityGroup":
         out = []
         for i, rule in enumerate(r.items("ingress")):
+            if rule is UNKNOWN:
+                raise UnknownValue(r, f"ingress.{i}")
+            if not isinstance(rule, dict):
+                continue
             cidrs = [(c, f"ingress.{i}.cidrBlocks")
                      for c in r.items(f"ingress.{i}.cidrBlocks", rule.get("cidrBlocks"))]
             cidrs += [(c, f"ingress.{i}.ipv6CidrBlocks")
@@ -143,14 +187,23 @@ def _gcp_ports(allows: Any) -> tuple[bool, str]:
 
 def _gcp(r: Resource, config) -> list[Violation]:
     if r.type == "gcp:compute/firewall:Firewall":
-        if str(r.get("direction") or "INGRESS").upper() != "INGRESS" or r.get("disabled") is True:
+        direction = r.known("direction")
+        if str(direction or "INGRESS").upper() != "INGRESS" or r.known("disabled") is True:
             return []
-        ssh_only, ports = _gcp_ports(r.items("allows"))
+        allows = r.items("allows")
+        if not allows:
+            return []   # a deny rule (or one that allows nothing) opens nothing
+        ssh_only, ports = _gcp_ports(allows)
+        ranges = [(source, f"sourceRanges.{i}") for i, source in
+                  enumerate(r.items("sourceRanges"))]
+        if not ranges and not r.items("sourceTags") and not r.items("sourceServiceAccounts"):
+            # GCP: an ingress rule with no source at all applies to 0.0.0.0/0.
+            ranges = [("0.0.0.0/0", "sourceRanges (none set: GCP applies 0.0.0.0/0)")]
         out = []
-        for i, source in enumerate(r.items("sourceRanges")):
-            world = _world(source, r, f"sourceRanges.{i}")
+        for source, path in _covered(ranges, r):
+            world = _world(source, r, path)
             if world and not _allowed_ssh(world, ssh_only, config):
-                out.append(_open_rule(r, world, ports, ssh_only, config))
+                out.append(_open_rule(r, world, ports, ssh_only, config, path))
         return out
     if r.type in ("gcp:compute/instanceTemplate:InstanceTemplate",
                   "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate",
@@ -169,7 +222,9 @@ def _gcp(r: Resource, config) -> list[Violation]:
 
 def _azure_rules(r: Resource, rules: list, prefix: str, config) -> list[Violation]:
     out = []
-    for rule in rules:
+    for i, rule in enumerate(rules):
+        if rule is UNKNOWN:
+            raise UnknownValue(r, f"{prefix}{i}")
         if not isinstance(rule, dict):
             continue
         if str(rule.get("direction", "")).lower() != "inbound" or \
@@ -182,11 +237,11 @@ def _azure_rules(r: Resource, rules: list, prefix: str, config) -> list[Violatio
             f"{prefix}destinationPortRanges", rule.get("destinationPortRanges"))
         ports = [str(p) for p in ports if p not in (None, "")]
         ssh_only = str(rule.get("protocol", "")).lower() == "tcp" and ports == ["22"]
-        for source, path in sources:
+        for source, path in _covered(sources, r):
             world = _world(source, r, path)
             if world and not _allowed_ssh(world, ssh_only, config):
                 shown = "all ports" if not ports or "*" in ports else "ports " + ",".join(ports)
-                out.append(_open_rule(r, world, shown, ssh_only, config))
+                out.append(_open_rule(r, world, shown, ssh_only, config, path))
     return out
 
 
@@ -229,7 +284,7 @@ def _alicloud(r: Resource, config) -> list[Violation]:
             if world and not _allowed_ssh(world, ssh_only, config):
                 ports = ("all ports" if port_range == "-1/-1" or proto == "all"
                          else f"ports {port_range}")
-                out.append(_open_rule(r, world, ports, ssh_only, config))
+                out.append(_open_rule(r, world, ports, ssh_only, config, path))
         return out
     if r.type in ("alicloud:ecs/instance:Instance", "alicloud:ecs/ecsInstanceSet:EcsInstanceSet",
                   "alicloud:ess/scalingConfiguration:ScalingConfiguration"):

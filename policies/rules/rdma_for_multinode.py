@@ -20,7 +20,7 @@ from policies.inventory import (
     AZ_VMSS,
     GCP_RESOURCE_POLICY,
     NodeGroup,
-    node_groups,
+    gpu_groups,
 )
 from policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
 from policies.pricing import instance_type_info
@@ -30,6 +30,23 @@ DESCRIPTION = ("With more than one node, the nodes sit in a placement construct 
                "instance type's fastest fabric (RDMA where the type has it).")
 ENFORCEMENT_LEVEL = "advisory"
 KIND = "stack"
+SEVERITY = "medium"
+REMEDIATION = (
+    'Put multi-node GPU groups in a placement construct (AWS cluster placement group, GCP '
+    'COLLOCATED/HIGH_THROUGHPUT resource policy, Azure single placement group, Alibaba '
+    "LowLatency deployment set) and give them the instance type's RDMA interfaces (EFA, "
+    'MRDMA, InfiniBand, eRDMA). With trainstack: interconnect: fastest.'
+)
+SCOPE = (
+    'GPU capacity of more than one node in total; managed pools and fleets (EKS node groups, '
+    'GKE node pools, EC2 Fleet / Spot Fleet) are left to their services. '
+)
+
+
+# GPU capacity this rule does not judge: placement and fabric belong to the managed service
+# (EKS / GKE pools, EC2 fleets), which take them in settings this rule does not read.
+_NOT_PLACEABLE = ("aws:eks/nodeGroup:NodeGroup", "gcp:container/nodePool:NodePool",
+                  "aws:ec2/spotFleetRequest:SpotFleetRequest", "aws:ec2/fleet:Fleet")
 
 
 def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
@@ -134,11 +151,13 @@ def _fabric(g: NodeGroup, itype: Any) -> Optional[tuple[Any, str, str]]:
 
 def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
     out: list[Violation] = []
-    groups = node_groups(resources)
+    groups = gpu_groups(resources)
     # Nodes may be one group of N or N single-node resources (ecs.Instance, compute.Instance).
-    if sum(g.count for g in groups) <= 1:
+    if sum(g.count or 2 for g in groups) <= 1:
         return out
     for g in groups:
+        if g.resource.type in _NOT_PLACEABLE:
+            continue   # managed pools / fleets: placement and fabric are the service's concern
         if g.instance_type is UNKNOWN:
             raise UnknownValue(g.template or g.resource, "instanceType")
         ok, found, expected, fix = _placement(g)

@@ -1,4 +1,7 @@
-"""required-tags: every taggable resource carries the configured cost-allocation tags.
+"""required-tags: every taggable resource carries the configured cost-allocation tags, non-blank.
+
+Tags the provider adds to every resource (AWS `defaultTags`, GCP `defaultLabels`) count: the
+provider resource travels with every Analyze request. A blank value counts as missing.
 
 GCP resources carry labels, whose keys allow only [a-z0-9_-]; a required tag such as
 `cost-center` is matched against the normalised label key there (policies/inventory.py).
@@ -14,6 +17,16 @@ NAME = "required-tags"
 DESCRIPTION = "Every taggable resource carries the required cost-allocation tags (GCP: labels)."
 ENFORCEMENT_LEVEL = "mandatory"
 KIND = "resource"
+SEVERITY = "medium"
+REMEDIATION = (
+    'Add the missing tags under `tags:` in the spec (trainstack puts them on every resource), '
+    'on the resource, or once on the provider (AWS default_tags, GCP default_labels). Blank '
+    'values count as missing.'
+)
+SCOPE = (
+    'Every resource of the four clouds that takes tags or labels (a known taggable type, or '
+    "any resource with a tags/labels map), with the provider's default tags/labels counted. "
+)
 DEFAULT_TAGS = ["owner", "team", "cost-center"]
 CONFIG_SCHEMA = {
     "requiredTags": {
@@ -32,7 +45,12 @@ def check(resource: Resource, config: Mapping[str, Any]) -> list[Violation]:
     if tags is UNKNOWN:
         raise UnknownValue(resource, key)
     required = list(config.get("requiredTags", DEFAULT_TAGS))
-    missing = [k for k in required if tag_value(resource, tags, k) in (None, "")]
+    values = {k: tag_value(resource, tags, k) for k in required}
+    for k, v in values.items():
+        if v is UNKNOWN:
+            raise UnknownValue(resource, f"{key}.{k}")
+    # A blank value ("" or spaces) allocates cost to nobody: it counts as missing.
+    missing = [k for k, v in values.items() if v is None or not str(v).strip()]
     if not missing:
         return []
     noun = "labels" if key == "labels" else "tags"

@@ -19,17 +19,34 @@ from policies.inventory import (
     buckets,
     budgets,
     filesystems,
-    max_hours,
+    gpu_groups,
     node_groups,
 )
 from policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
 
 NAME = "spend-limit"
-DESCRIPTION = ("A budget alarm exists, and the cluster's estimated monthly cost if left running "
-               "(nodes x catalog price x 730 h or the declared lifetime, plus storage) stays "
-               "under the cap.")
+DESCRIPTION = ("GPU capacity has a budget alarm, and the stack's estimated monthly cost if left "
+               "running (nodes at their maximum x catalog price x 730 h or an enforced lifetime, "
+               "plus storage) stays under the cap; GPU capacity it cannot price fails closed.")
 ENFORCEMENT_LEVEL = "mandatory"
 KIND = "stack"
+SEVERITY = "critical"
+REMEDIATION = (
+    'Add a budget alarm (budget.monthly_usd and budget.emails in the spec, or a budget '
+    'resource); keep the estimate under the cap with fewer nodes, spot capacity or a smaller '
+    'type; or enforce a lifetime the plan can show (AWS autoscaling Schedule to 0, GCP '
+    'scheduling.maxRunDuration, Alibaba autoReleaseTime, Azure autoscale profile of capacity '
+    '0). GPU capacity the catalog cannot price fails closed: use a catalogued type and '
+    "region, set the group's maximum size, or exempt it with the trainstack:policy-skip tag "
+    'when it is budgeted elsewhere.'
+)
+SCOPE = (
+    'GPU capacity (as in storage-same-zone) needs a budget on its cloud and is priced at its '
+    'maximum size; every other node is priced where the catalog lists it and otherwise named '
+    'and left out; parallel filesystems and the bucket fed from them are priced from the '
+    "catalog, or at the catalog's lowest parallel-filesystem price when their own is not "
+    'cited. '
+)
 CONFIG_SCHEMA = {
     "maxMonthlyUsd": {
         "type": "number", "exclusiveMinimum": 0,
@@ -47,11 +64,9 @@ def _cap_config(config: Mapping[str, Any]) -> Optional[float]:
 
 
 def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
-    groups = node_groups(resources)
-    for g in groups:
-        if g.instance_type is UNKNOWN:
-            raise UnknownValue(g.template or g.resource, "instanceType")
-    est = pricing.estimate(groups, filesystems(resources), buckets(resources), max_hours(groups))
+    # Only GPU capacity needs a budget alarm; every group is priced where the catalog can.
+    groups = gpu_groups(resources)
+    est = pricing.estimate(node_groups(resources), filesystems(resources), buckets(resources))
     found_budgets = budgets(resources)
     cap_config = _cap_config(config)
     amounts = [b.monthly for b in found_budgets if b.monthly is not None]
@@ -100,19 +115,25 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                 "lower budget.monthly_usd in the spec, or raise maxMonthlyUsd in the policy "
                 "config"))
 
-    # 3. The estimate against the cap.
+    # 3. The estimate against the cap. GPU spend that cannot be priced fails closed.
     if est.missing:
-        out.append(violation(anchor, "the monthly cost cannot be estimated: no catalog price",
-                             "; ".join(est.missing), "a catalog price for every node group",
-                             "use an instance type and region listed in "
-                             "components/catalog/prices.csv"))
+        out.append(violation(anchor, "the monthly cost of GPU capacity cannot be estimated",
+                             "; ".join(est.missing), "a catalog price and a known maximum size "
+                             "for every GPU node group",
+                             "use an instance type and region listed in trainstack's catalog "
+                             "(components/catalog/prices.csv), set the group's maximum size, or "
+                             "exempt the resource (trainstack:policy-skip tag) if it is "
+                             "budgeted elsewhere"))
     elif cap is not None and est.total > cap:
         source = "the policy's maxMonthlyUsd" if cap_config is not None else "the stack's budget"
         out.append(violation(
             anchor, f"the estimated monthly cost exceeds {source}", est.describe(),
             f"at most {cap:,.2f} USD/month",
-            "use fewer nodes, spot: true, or a smaller instance type; or declare "
-            "workload.max_hours (the cluster's maximum lifetime) in the spec"))
+            "use fewer nodes, spot: true, or a smaller instance type; or enforce a lifetime "
+            "(max_hours in the spec, with the schedule/maxRunDuration/autoReleaseTime that "
+            "stops the nodes)"))
+    elif est.undecided:
+        raise UnknownValue(anchor, "capacity (" + "; ".join(est.undecided) + ")")
     return out
 
 
@@ -121,7 +142,7 @@ def summary(resources: list[Resource], config: Mapping[str, Any]) -> str:
     if not groups:
         return "no node groups"
     if est.missing:
-        return "no catalog price for " + "; ".join(est.missing)
+        return "cannot price GPU capacity: " + "; ".join(est.missing)
     source = ("maxMonthlyUsd" if cap_config is not None else "budget" if cap is not None
               else "no cap")
     capped = f" vs cap {cap:,.0f} USD ({source})" if cap is not None else " (no cap set)"

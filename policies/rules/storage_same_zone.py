@@ -9,14 +9,30 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from policies.inventory import Bucket, Filesystem, NodeGroup, buckets, filesystems, node_groups
+from policies.inventory import Bucket, Filesystem, NodeGroup, buckets, filesystems, gpu_groups
 from policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
 
 NAME = "storage-same-zone"
-DESCRIPTION = ("Every parallel filesystem is in the GPU nodes' zone, and the bucket in the "
-               "cluster's region (one zone, one region: no cross-zone or cross-region traffic).")
+DESCRIPTION = ("Every parallel filesystem the GPU nodes mount is in their zone, and the bucket in "
+               "their region (no cross-zone or cross-region traffic); only GPU capacity is "
+               "compared.")
 ENFORCEMENT_LEVEL = "mandatory"
 KIND = "stack"
+SEVERITY = "high"
+REMEDIATION = (
+    "Create the parallel filesystem in the GPU nodes' zone (AWS: the node group's subnet; "
+    "GCP: location = the nodes' zone; Azure: zones and location of the scale set; Alibaba: "
+    'zone_id / vSwitch), keep all GPU node groups in one zone, and create the bucket in their '
+    "region. With trainstack: set location.zone / the cloud's zone in cluster.yaml and let "
+    'the component place the filesystem.'
+)
+SCOPE = (
+    'GPU capacity only: node groups, fleets, node pools, scale sets and instances whose type '
+    'the catalog lists with GPUs, whose type is in a GPU instance family, or that declare '
+    'accelerators (GCP guestAccelerators); compared with the parallel filesystems of the same '
+    'cloud (FSx for Lustre, Managed Lustre, Parallelstore, Filestore, Azure Managed Lustre, '
+    'CPFS) and the buckets of that cloud. Non-GPU compute is never judged. '
+)
 
 # Cloud Storage locations that are not a single region (GCS docs "Bucket locations").
 GCS_MULTI_REGIONS = {"US", "EU", "ASIA"}
@@ -68,6 +84,12 @@ def _node_placement(groups: list[NodeGroup], out: list[Violation]) -> tuple[str,
 
 def _check_filesystem(fs: Filesystem, zone: str, region: str) -> list[Violation]:
     r = fs.resource
+    if fs.regional:
+        # Reachable from every zone of its region (Filestore REGIONAL/ENTERPRISE).
+        if region and fs.region and fs.region != region:
+            return [violation(r, "the filesystem is not in the GPU nodes' region", fs.region,
+                              region, _FS_FIX.get(r.cloud, "create it in the nodes' region"))]
+        return []
     _known(r, fs.zone, "zones" if r.cloud == "azure" else "location" if r.cloud == "gcp"
            else "zoneId" if r.cloud == "alicloud" else "subnetIds")
     fix = _FS_FIX.get(r.cloud, "create it in the nodes' zone")
@@ -112,15 +134,20 @@ def _check_bucket(bucket: Bucket, region: str) -> list[Violation]:
 
 
 def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
-    groups = node_groups(resources)
-    if not groups:
-        return []
     out: list[Violation] = []
-    zone, region = _node_placement(groups, out)
-    if zone:
-        for fs in filesystems(resources):
-            out.extend(_check_filesystem(fs, zone, region))
-    if region:
-        for bucket in buckets(resources):
-            out.extend(_check_bucket(bucket, region))
+    for cloud in sorted({g.cloud for g in gpu_groups(resources)}):
+        # GPU nodes mount the filesystems of their own cloud only.
+        groups = [g for g in gpu_groups(resources) if g.cloud == cloud]
+        mounted = [fs for fs in filesystems(resources) if fs.resource.cloud == cloud]
+        if mounted:
+            zone, region = _node_placement(groups, out)
+            for fs in mounted:
+                if zone or (fs.regional and region):
+                    out.extend(_check_filesystem(fs, zone, region))
+        else:
+            region = next((g.region for g in groups if g.region), "")
+        if region:
+            for bucket in buckets(resources):
+                if bucket.resource.cloud == cloud:
+                    out.extend(_check_bucket(bucket, region))
     return out

@@ -1,0 +1,201 @@
+"""The catalog facts the pack prices with, read from its own copy in policies/catalog_data/.
+
+The pack must run from its directory alone (`pulumi policy publish` uploads only policies/), so it
+cannot import components.catalog. tools/copy_catalog_to_pack.py copies the CSV files it needs
+from components/catalog/ (the catalog's one home) and a test fails when the copy is stale. The
+storage lookup follows components/catalog/run_prices.py row for row (same item prefixes, same unit
+conversions); tests/test_policy_pack_selfcontained.py checks both give the same price for every
+product, tier and region, so `trainstack compare` and the pack never disagree.
+"""
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Iterable, Optional
+
+DATA = Path(__file__).resolve().parent / "catalog_data"
+HOURS_PER_MONTH = 730
+GIB_PER_GB = 1e9 / 2 ** 30
+
+# Pulumi token prefix -> the `cloud` column of the catalog CSVs.
+CATALOG_CLOUD = {"aws": "aws", "gcp": "gcp", "azure": "azure", "alicloud": "alibaba"}
+
+
+@dataclass(frozen=True)
+class InstanceType:
+    cloud: str
+    name: str
+    gpu: str
+    gpu_count: int
+    fabric: str
+    rdma: bool
+    rdma_nics: int
+    network_cards: int
+
+
+@dataclass(frozen=True)
+class Price:
+    cloud: str
+    instance_type: str
+    region: str
+    ondemand_usd_hr: float
+    spot_usd_hr: Optional[float]
+
+    def hourly(self, spot: bool) -> float:
+        # Where the source has no spot figure, on-demand is the honest upper bound.
+        return self.spot_usd_hr if spot and self.spot_usd_hr is not None else self.ondemand_usd_hr
+
+
+@dataclass(frozen=True)
+class StoragePrice:
+    cloud: str
+    item: str
+    unit: str
+    price: float
+    region: str
+
+
+# The same two files components/catalog reads storage from: regenerated rows, curated FS tiers.
+STORAGE_PRICE_FILES = ("storage_prices.csv", "filesystem_prices.csv")
+
+
+def _rows(name: str) -> list[dict]:
+    with open(DATA / name, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+@cache
+def instance_types() -> tuple[InstanceType, ...]:
+    return tuple(InstanceType(r["cloud"], r["instance_type"], r["gpu"], int(r["gpu_count"]),
+                              r["fabric"], r["rdma"] == "true", int(r["rdma_nics"] or 0),
+                              int(r["network_cards"] or 0))
+                 for r in _rows("instance_types.csv"))
+
+
+@cache
+def prices() -> tuple[Price, ...]:
+    return tuple(Price(r["cloud"], r["instance_type"], r["region"], float(r["ondemand_usd_hr"]),
+                       float(r["spot_usd_hr"]) if r["spot_usd_hr"] else None)
+                 for r in _rows("prices.csv"))
+
+
+@cache
+def storage_prices() -> tuple[StoragePrice, ...]:
+    return tuple(StoragePrice(r["cloud"], r["item"], r["unit"], float(r["price"]),
+                              r["region_example"])
+                 for name in STORAGE_PRICE_FILES for r in _rows(name))
+
+
+@cache
+def cny_per_usd() -> float:
+    return next(float(r["per_usd"]) for r in _rows("fx.csv") if r["currency"].upper() == "CNY")
+
+
+def instance_type(cloud: str, name: str) -> Optional[InstanceType]:
+    ccloud = CATALOG_CLOUD.get(cloud, cloud)
+    return next((t for t in instance_types() if t.cloud == ccloud and t.name == name), None)
+
+
+def price(cloud: str, name: str, region: str) -> Optional[Price]:
+    ccloud = CATALOG_CLOUD.get(cloud, cloud)
+    return next((p for p in prices() if p.cloud == ccloud and p.instance_type == name
+                 and p.region == region), None)
+
+
+# ------------------------------------------------------------------------------ storage prices
+# The same table as components/catalog/run_prices.py FILESYSTEM_PRODUCTS / BUCKET_ITEMS.
+
+FILESYSTEM_PRODUCTS: tuple[tuple[str, str, dict[Optional[int], str]], ...] = (
+    ("aws:fsx/lustreFileSystem:", "FSx for Lustre",
+     {t: f"fsx_lustre_persistent2_{t}" for t in (125, 250, 500, 1000)}),
+    ("gcp:parallelstore/", "Parallelstore", {None: "parallelstore_capacity"}),
+    ("gcp:lustre/", "Google Cloud Managed Lustre",
+     {t: f"managed_lustre_{t}" for t in (125, 250, 500, 1000)}),
+    ("gcp:filestore/", "Filestore", {}),
+    ("azure-native:storagecache:AmlFilesystem", "Azure Managed Lustre",
+     {40: "managed_lustre_durable_premium_40", 125: "managed_lustre_durable_premium_125",
+      250: "managed_lustre_durable_premium_250", 500: "managed_lustre_durable_premium_500"}),
+    ("alicloud:nas/", "CPFS", {200: "cpfs_200mbps_per_tib"}),
+)
+BUCKET_ITEMS = {"aws": "s3_standard", "gcp": "gcs_standard_regional", "azure": "blob_hot_lrs",
+                "alicloud": "oss_standard"}
+
+
+@dataclass(frozen=True)
+class StorageQuote:
+    value: Optional[float]    # USD per unit; None: no cited price
+    unit: str
+    item: str = ""
+    note: str = ""
+
+
+def _convert(row: StoragePrice, to: str) -> float:
+    value, unit = row.price, row.unit
+    if unit.startswith("cny_"):
+        value, unit = value / cny_per_usd(), "usd_" + unit[len("cny_"):]
+    if unit == "usd_per_gib_hour":
+        value, unit = value * HOURS_PER_MONTH, "usd_per_gib_month"
+    factor = {("usd_per_gib_month", "usd_per_gib_month"): 1.0,
+              ("usd_per_gb_month", "usd_per_gib_month"): 1 / GIB_PER_GB,
+              ("usd_per_gib_month", "usd_per_gb_month"): GIB_PER_GB,
+              ("usd_per_gb_month", "usd_per_gb_month"): 1.0}.get((unit, to))
+    if factor is None:
+        raise ValueError(f"storage_prices.csv: cannot express {row.item} ({row.unit}) as {to}")
+    return value * factor
+
+
+def _lookup(cloud: str, prefix: str, region: str, to: str) -> StorageQuote:
+    ccloud = CATALOG_CLOUD.get(cloud, cloud)
+    rows = [s for s in storage_prices() if s.cloud == ccloud and s.item.startswith(prefix)]
+    if not rows:
+        return StorageQuote(None, to, note=f"no cited price ({prefix!r} is not in the {ccloud} "
+                                           "catalog)")
+    row = ([s for s in rows if s.region == region] or rows)[0]
+    return StorageQuote(_convert(row, to), to, row.item)
+
+
+def filesystem_price(cloud: str, resource_type: str, tier: Optional[int],
+                     region: str) -> tuple[str, StorageQuote]:
+    """(product, USD per GiB-month) for a filesystem resource type and throughput tier."""
+    for token, product, tiers in FILESYSTEM_PRODUCTS:
+        if resource_type.startswith(token):
+            prefix = tiers.get(None) or tiers.get(tier)
+            if prefix is None:
+                return product, StorageQuote(None, "usd_per_gib_month",
+                                             note=f"no cited price for {product} at {tier} "
+                                                  "MB/s/TiB")
+            return product, _lookup(cloud, prefix, region, "usd_per_gib_month")
+    return "unknown", StorageQuote(None, "usd_per_gib_month", note="no cited price")
+
+
+def bucket_price(cloud: str, region: str) -> StorageQuote:
+    if cloud not in BUCKET_ITEMS:
+        return StorageQuote(None, "usd_per_gb_month", note="no cited price")
+    return _lookup(cloud, BUCKET_ITEMS[cloud], region, "usd_per_gb_month")
+
+
+@cache
+def filesystem_floor() -> tuple[float, str]:
+    """The lowest cited parallel-filesystem price in the catalog (USD/GiB-month, item): a lower
+    bound for storage whose own price is not cited, so it cannot vanish from the total."""
+    prefixes = {(CATALOG_CLOUD[token.split(":")[0].replace("azure-native", "azure")], p)
+                for token, _, tiers in FILESYSTEM_PRODUCTS for p in tiers.values()}
+    quotes = [(_convert(s, "usd_per_gib_month"), s.item) for s in storage_prices()
+              if any(s.cloud == c and s.item.startswith(p) for c, p in prefixes)]
+    return min(quotes)
+
+
+_TIER = re.compile(r"(\d+)$")
+
+
+def tier_number(text: str) -> Optional[int]:
+    """250, "1000", AMLFS-Durable-Premium-250, advance_200 -> the MB/s per TiB."""
+    match = _TIER.search(text or "")
+    return int(match.group(1)) if match else None
+
+
+def resource_types(tokens: Iterable[str]) -> list[str]:
+    return list(tokens)
