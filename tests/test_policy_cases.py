@@ -267,7 +267,12 @@ def test_an_asg_of_unknown_size_counts_at_its_maximum_else_fails_closed(pack):
 def test_a_pebibyte_of_unpriced_lustre_breaks_a_50k_budget(pack):
     resources = aws_cluster(nodes=1, budget_usd="50000.00", max_hours=None)
     assert run(pack, resources) == []           # 1 x p5 for a month: 40,179 USD + 4.8 TiB
-    set_prop(find(resources, "LustreFileSystem"), "storageCapacity", 1024.0 * 1024)
+    fs = find(resources, "LustreFileSystem")
+    # PERSISTENT_1 at 200 MB/s/TiB is a real FSx tier the catalog cites no price for.
+    set_prop(fs, "deploymentType", "PERSISTENT_1")
+    set_prop(fs, "perUnitStorageThroughput", 200.0)
+    assert run(pack, resources) == []           # 4.8 TiB at the lower bound still fits
+    set_prop(fs, "storageCapacity", 1024.0 * 1024)
     [d] = run(pack, resources)
     assert d.policy == "spend-limit" and "exceeds the stack's budget" in d.message
     assert "1,048,576 GiB FSx for Lustre x at least" in d.message

@@ -94,7 +94,9 @@ def _run_check_step(tmp_path: Path, stack: str) -> tuple[subprocess.CompletedPro
     (venv / "trainstack").write_text(f"#!/bin/sh\nexec {sys.executable} -m trainstack.cli \"$@\"\n")
     (venv / "trainstack").chmod(0o755)
     env = dict(__import__("os").environ, STACK=stack, GITHUB_STEP_SUMMARY=str(tmp_path / "summary"),
-               GITHUB_OUTPUT=str(tmp_path / "output"), PYTHONPATH=str(ROOT))
+               GITHUB_OUTPUT=str(tmp_path / "output"), PYTHONPATH=str(ROOT),
+               # The job runs in the checkout; here the step runs elsewhere, so name the project.
+               TRAINSTACK_PROJECT=str(ROOT))
     done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=600)
     return done, tmp_path
