@@ -1,0 +1,114 @@
+"""`plan` against the SDK floor: the same resources, registered straight through the SDKs.
+
+    .venv/bin/python benchmarks/sdk_floor.py [--repeats 5]
+
+For each cloud the example cluster is rendered once; its resources (type token, name, inputs) are
+then registered again under the same mock engine by calling each provider SDK class directly, with
+no spec, no planning and no component. That replay is what any Pulumi program declaring these
+resources must pay; `plan` on top of it adds validation, selection and component wiring.
+Target: plan <= 1.15 x floor.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import inspect
+import json
+import re
+
+import pulumi
+from common import implemented_clouds, machine, median_seconds, render_config, spec_for, table, verdict
+from pulumi.runtime import mocks as pulumi_mocks
+from pulumi.runtime import settings
+
+TARGET = 1.15
+SDK_PACKAGES = {"aws": "pulumi_aws", "gcp": "pulumi_gcp", "azure-native": "pulumi_azure_native",
+                "alicloud": "pulumi_alicloud"}
+
+
+def sdk_class(token: str):
+    """`aws:ec2/vpc:Vpc` -> pulumi_aws.ec2.Vpc; `azure-native:compute:VirtualMachineScaleSet`."""
+    package, module, cls = token.split(":")
+    module = module.split("/")[0]
+    mod = importlib.import_module(f"{SDK_PACKAGES[package]}.{module}")
+    return getattr(mod, cls)
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def kwargs_for(cls, inputs: dict) -> dict:
+    """Top-level engine (camelCase) keys as the class's Python argument names."""
+    params = set(inspect.signature(cls._internal_init).parameters)
+    loose = {p.replace("_", ""): p for p in params}
+    out = {}
+    for key, value in inputs.items():
+        name = _snake(key)
+        name = name if name in params else loose.get(key.lower().replace("_", ""))
+        if name and not name.startswith("__"):
+            out[name] = value
+    return out
+
+
+class _EchoMocks(pulumi.runtime.Mocks):
+    def new_resource(self, args):
+        return f"{args.name}-id", dict(args.inputs)
+
+    def call(self, args):
+        return {}
+
+
+def replay(resources) -> None:
+    """Register every custom resource of a plan through its SDK class under the mock engine."""
+    mocks = _EchoMocks()
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    settings.reset_options(project="floor", stack="floor")
+    pulumi.runtime.set_mocks(mocks, project="floor", stack="floor", preview=False,
+                             monitor=pulumi_mocks.MockMonitor(mocks))
+
+    def program():
+        for r in resources:
+            cls = sdk_class(r.type)
+            cls(r.name, **kwargs_for(cls, r.inputs))
+
+    try:
+        pulumi.runtime.test(program)()
+    finally:
+        settings.reset_options()
+        asyncio.set_event_loop(None)
+        loop.close()
+
+
+def run(repeats: int) -> tuple[str, bool]:
+    from trainstack.engine import render
+    rows, all_ok = [], True
+    for cloud in implemented_clouds():
+        config = render_config(spec_for(cloud), cloud)
+        plan = render(config)  # warms the SDK imports for both sides
+        custom = [r for r in plan.resources if r.custom and not r.type.startswith("pulumi:")]
+        replay(custom)
+        plan_s = median_seconds(lambda config=config: render(config), repeats)
+        floor_s = median_seconds(lambda custom=custom: replay(custom), repeats)
+        ratio = plan_s / floor_s
+        all_ok &= ratio <= TARGET
+        rows.append([cloud, len(custom), f"{plan_s * 1000:.0f}", f"{floor_s * 1000:.0f}",
+                     f"{ratio:.2f}", verdict(ratio <= TARGET)])
+    return table(["cloud", "custom resources", "plan ms", "SDK floor ms", "plan / floor",
+                  f"target <= {TARGET}x"], rows), all_ok
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    print(json.dumps(machine(), indent=1))
+    text, ok = run(args.repeats)
+    print(text)
+    print("all targets met" if ok else "some targets missed")
+
+
+if __name__ == "__main__":
+    main()
