@@ -15,6 +15,7 @@ import asyncio
 import importlib
 import inspect
 import json
+import keyword
 import re
 
 import pulumi
@@ -31,12 +32,33 @@ def sdk_class(token: str):
     """`aws:ec2/vpc:Vpc` -> pulumi_aws.ec2.Vpc; `azure-native:compute:VirtualMachineScaleSet`."""
     package, module, cls = token.split(":")
     module = module.split("/")[0]
+    if keyword.iskeyword(module):  # pulumi_aws.lambda_: Python keywords get a trailing "_"
+        module += "_"
     mod = importlib.import_module(f"{SDK_PACKAGES[package]}.{module}")
     return getattr(mod, cls)
 
 
 def _snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def _engine_value(value):
+    """Plan JSON back into SDK values: the plan writes assets/archives as {"asset": {...}}."""
+    if isinstance(value, dict):
+        if set(value) == {"asset"}:
+            fields = value["asset"]
+            return (pulumi.FileAsset(fields["path"]) if "path" in fields
+                    else pulumi.StringAsset(fields.get("text", "")))
+        if set(value) == {"archive"}:
+            fields = value["archive"]
+            if "path" in fields:
+                return pulumi.FileArchive(fields["path"])
+            return pulumi.AssetArchive({k: _engine_value(v)
+                                        for k, v in fields.get("assets", {}).items()})
+        return {k: _engine_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_engine_value(v) for v in value]
+    return value
 
 
 def kwargs_for(cls, inputs: dict) -> dict:
@@ -48,21 +70,16 @@ def kwargs_for(cls, inputs: dict) -> dict:
         name = _snake(key)
         name = name if name in params else loose.get(key.lower().replace("_", ""))
         if name and not name.startswith("__"):
-            out[name] = value
+            out[name] = _engine_value(value)
     return out
 
 
-class _EchoMocks(pulumi.runtime.Mocks):
-    def new_resource(self, args):
-        return f"{args.name}-id", dict(args.inputs)
-
-    def call(self, args):
-        return {}
-
-
-def replay(resources) -> None:
-    """Register every custom resource of a plan through its SDK class under the mock engine."""
-    mocks = _EchoMocks()
+def replay(cloud: str, resources) -> None:
+    """Register every custom resource of a plan through its SDK class under the mock engine
+    (the plan's own mocks, with their offline stand-ins, but Pulumi's plain monitor)."""
+    from components.base import get_cloud
+    from trainstack.engine import _PlanMocks
+    mocks = _PlanMocks(get_cloud(cloud))
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     settings.reset_options(project="floor", stack="floor")
@@ -72,7 +89,16 @@ def replay(resources) -> None:
     def program():
         for r in resources:
             cls = sdk_class(r.type)
-            cls(r.name, **kwargs_for(cls, r.inputs))
+            kwargs = kwargs_for(cls, r.inputs)
+            while True:
+                try:
+                    cls(r.name, **kwargs)
+                    break
+                except TypeError as err:  # an input that was unknown offline (another's id)
+                    missing = re.match(r"Missing required property '(\w+)'", str(err))
+                    if not missing:
+                        raise
+                    kwargs[missing.group(1)] = f"{r.name}-{missing.group(1)}"
 
     try:
         pulumi.runtime.test(program)()
@@ -89,9 +115,9 @@ def run(repeats: int) -> tuple[str, bool]:
         config = render_config(spec_for(cloud), cloud)
         plan = render(config)  # warms the SDK imports for both sides
         custom = [r for r in plan.resources if r.custom and not r.type.startswith("pulumi:")]
-        replay(custom)
+        replay(cloud, custom)
         plan_s = median_seconds(lambda config=config: render(config), repeats)
-        floor_s = median_seconds(lambda custom=custom: replay(custom), repeats)
+        floor_s = median_seconds(lambda custom=custom, cloud=cloud: replay(cloud, custom), repeats)
         ratio = plan_s / floor_s
         all_ok &= ratio <= TARGET
         rows.append([cloud, len(custom), f"{plan_s * 1000:.0f}", f"{floor_s * 1000:.0f}",
