@@ -112,7 +112,7 @@ DMABUF_SETUP = """if ! dkms status dmabuf-import-helper 2>/dev/null | grep -q in
 https://packages.cloud.google.com/apt apt-transport-artifact-registry-stable main" \\
     > /etc/apt/sources.list.d/artifact-registry.list
   apt-get update -qq
-  apt-get install -y -qq apt-transport-artifact-registry dkms
+  apt-get install -y -qq apt-transport-artifact-registry dkms "linux-headers-$(uname -r)"
   echo "deb [arch=all trusted=yes] ar+https://us-apt.pkg.dev/projects/gce-ai-infra \\
 gpudirect-tcpxo-apt main" > /etc/apt/sources.list.d/gpudirect-tcpxo.list
   apt-get update -qq
