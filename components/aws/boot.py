@@ -10,8 +10,13 @@ from __future__ import annotations
 from components.boot import CloudBoot, Fabric, NodeContext
 
 IMDS = "http://169.254.169.254/latest"
-# DLAMI and the EFA installer put aws-ofi-nccl in one of these (newer first).
-OFI_NCCL_DIRS = ("/opt/amazon/ofi-nccl/lib", "/opt/aws-ofi-nccl/lib", "/opt/amazon/efa/lib")
+# Where the EFA installer puts aws-ofi-nccl (libnccl-net*.so) and libfabric, newest layout first:
+# on Ubuntu (the DLAMI here) the plugin sits in the multiarch directory
+# /opt/amazon/ofi-nccl/lib/x86_64-linux-gnu, as awsome-distributed-training's nccl-tests and
+# PyTorch Dockerfiles put on LD_LIBRARY_PATH; /opt/amazon/ofi-nccl/lib on Amazon Linux; the
+# pre-1.30 /opt/aws-ofi-nccl/lib. Only directories that exist are added.
+OFI_NCCL_DIRS = ("/opt/amazon/ofi-nccl/lib/x86_64-linux-gnu", "/opt/amazon/ofi-nccl/lib",
+                 "/opt/aws-ofi-nccl/lib", "/opt/amazon/efa/lib")
 SOCKET_IFNAME = "^docker,lo,veth"  # bootstrap traffic on the ENA, never a container bridge
 
 _PREPEND_LIBS = """for dir in {dirs}; do
@@ -66,7 +71,8 @@ apt-get install -y -qq "lustre-client-modules-$(uname -r)" \\
             "export FI_EFA_USE_DEVICE_RDMA=1",
             "export FI_EFA_FORK_SAFE=1",
             f"export NCCL_SOCKET_IFNAME='{SOCKET_IFNAME}'",
-            _PREPEND_LIBS.format(dirs=" ".join(OFI_NCCL_DIRS)),
+            # Prepended one by one: the last prepended is searched first, so go oldest to newest.
+            _PREPEND_LIBS.format(dirs=" ".join(reversed(OFI_NCCL_DIRS))),
         ])
         setup = f"""efa="$(/opt/amazon/efa/bin/fi_info -p efa -t FI_EP_RDM 2>/dev/null \
   | grep -c 'provider: efa' || true)"

@@ -233,9 +233,12 @@ class AwsGpuCluster(GpuCluster):
         # then pins): the SSM parameter moves with every release, the cluster must not.
         image = spec.clouds.aws.image_id or pinned_image() or aws.ssm.get_parameter_output(
             name=DLAMI_PARAMETER, region=region, opts=pulumi.InvokeOutputOptions(parent=self)).value
+        # No subnet on the interfaces: the group's vpc_zone_identifiers places every interface.
+        # EKS (whose node groups are Auto Scaling groups) documents that a SubnetId in the
+        # launch template makes the deployment fail, and EFA templates for groups leave it out.
         nics = [aws.ec2.LaunchTemplateNetworkInterfaceArgs(
             network_card_index=nic.network_card_index, device_index=nic.device_index,
-            interface_type=nic.interface_type, subnet_id=net["subnet"].id,
+            interface_type=nic.interface_type,
             security_groups=[net["sg"].id], delete_on_termination="true",
             associate_public_ip_address="false")
             for nic in planning.efa_layout(sel.instance, sel.use_rdma)]

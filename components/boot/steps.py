@@ -89,7 +89,33 @@ fi
 def scratch_step(cloud: CloudBoot) -> BootStep:
     script = _function("local_nvme_devices", cloud.nvme_devices()) + """
 if mountpoint -q "$TS_SCRATCH"; then exit 0; fi
-mapfile -t disks < <(local_nvme_devices | sort -u)
+# Disks the image already uses (the DLAMI builds a RAID-0 of them at /opt/dlami/nvme before
+# cloud-init's last stage) are never reformatted: /scratch then binds to where they are mounted.
+disks=()
+in_use=""
+while read -r disk; do
+  [ -n "$disk" ] || continue
+  name="$(basename "$(readlink -f "$disk")")"
+  holders=("/sys/class/block/$name/holders/"*)
+  if [ -e "${holders[0]}" ]; then in_use="/dev/$(basename "${holders[0]}")"; continue; fi
+  if [ -n "$(lsblk -no MOUNTPOINT "$disk" 2>/dev/null | tr -d '[:space:]')" ]; then
+    in_use="$disk"; continue
+  fi
+  disks+=("$disk")
+done < <(local_nvme_devices | sort -u)
+if [ "${#disks[@]}" -eq 0 ] && [ -n "$in_use" ]; then
+  existing="$(lsblk -no MOUNTPOINT "$in_use" 2>/dev/null | grep -m1 . || true)"
+  if [ -n "$existing" ]; then
+    mkdir -p "$TS_SCRATCH"
+    mount --bind "$existing" "$TS_SCRATCH"
+    chmod 1777 "$TS_SCRATCH"
+    echo "local NVMe already mounted at $existing by the image: $TS_SCRATCH binds to it"
+    exit 0
+  fi
+  echo "local NVMe disks are in use ($in_use) but not mounted: $TS_SCRATCH stays on the boot disk"
+  mkdir -p "$TS_SCRATCH"
+  exit 0
+fi
 if [ "${#disks[@]}" -eq 0 ]; then
   echo "no local NVMe disks: $TS_SCRATCH stays on the boot disk"
   mkdir -p "$TS_SCRATCH"

@@ -60,6 +60,9 @@ class GpuDirectTcp:
     rxdm_image: str
     rxdm_command: str
     nccl_env: tuple[tuple[str, str], ...]
+    # A3 Mega only: TCPXO reads the NICs' aperture BARs from /dev/aperture_devices and needs the
+    # dmabuf-import-helper kernel module, neither of which a stock accelerator image has.
+    aperture_devices: bool = False
 
 
 TCPX = GpuDirectTcp(
@@ -86,12 +89,77 @@ TCPXO = GpuDirectTcp(
     (("NCCL_SOCKET_IFNAME", "${TS_HOST_NIC:-}"), ("NCCL_FASTRAK_CTRL_DEV", "${TS_HOST_NIC:-}"),
      ("NCCL_FASTRAK_IFNAME", "${TS_GPU_NICS:-}"),
      ("NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY", "/dev/aperture_devices"), ("NCCL_CROSS_NIC", "0"),
-     ("NCCL_PROTO", "Simple"), ("NCCL_NET_GDR_LEVEL", "PIX")))
+     ("NCCL_PROTO", "Simple"), ("NCCL_NET_GDR_LEVEL", "PIX")),
+    aperture_devices=True)
 
 GPUDIRECT_TCP = {"gpudirect-tcpx": TCPX, "gpudirect-tcpxo": TCPXO}
 
+# A3 Mega's GPU NICs (PCI vendor 0x1ae0, device 0x0084): each one's sysfs directory bind-mounted
+# under /dev/aperture_devices with its resource files world-writable, as Cluster Toolkit's
+# a3mega-slurm-blueprint.yaml sets up (a udev rule there; a boot-time unit here, /dev being
+# rebuilt on every boot).
+APERTURE_DIR = "/dev/aperture_devices"
+APERTURE_SCRIPT = "/opt/trainstack/aperture-devices"
+APERTURE_UNIT = "trainstack-aperture.service"
+APERTURE_PCI_ID = ("0x1ae0", "0x0084")
+# The helper module comes from Google's gpudirect-tcpxo apt repository in Artifact Registry,
+# reached through the apt-transport-artifact-registry (`ar+https`) transport (same blueprint).
+DMABUF_SETUP = """if ! dkms status dmabuf-import-helper 2>/dev/null | grep -q installed; then
+  install -d -m 0755 /etc/apt/keyrings
+  curl -fsSL https://packages.cloud.google.com/apt/doc/apt-key.gpg \\
+    | gpg --dearmor --yes -o /etc/apt/keyrings/cloud.google.gpg
+  echo "deb [signed-by=/etc/apt/keyrings/cloud.google.gpg] \\
+https://packages.cloud.google.com/apt apt-transport-artifact-registry-stable main" \\
+    > /etc/apt/sources.list.d/artifact-registry.list
+  apt-get update -qq
+  apt-get install -y -qq apt-transport-artifact-registry dkms "linux-headers-$(uname -r)"
+  echo "deb [arch=all trusted=yes] ar+https://us-apt.pkg.dev/projects/gce-ai-infra \\
+gpudirect-tcpxo-apt main" > /etc/apt/sources.list.d/gpudirect-tcpxo.list
+  apt-get update -qq
+  apt-get install -y -qq dmabuf-import-helper
+fi"""
+
+
+def _aperture_files() -> tuple[BootFile, ...]:
+    vendor, device = APERTURE_PCI_ID
+    script = f"""#!/bin/bash
+# trainstack: expose A3 Mega's TCPXO aperture devices (PCI {vendor}:{device}) at {APERTURE_DIR}.
+set -euo pipefail
+install -d -m 0755 {APERTURE_DIR}
+found=0
+for dev in /sys/bus/pci/devices/*; do
+  if [ "$(cat "$dev/vendor" 2>/dev/null)" != {vendor} ] \\
+     || [ "$(cat "$dev/device" 2>/dev/null)" != {device} ]; then
+    continue
+  fi
+  target="{APERTURE_DIR}/$(basename "$dev")"
+  mkdir -p "$target"
+  if ! mountpoint -q "$target"; then mount --bind "$(readlink -f "$dev")" "$target"; fi
+  chmod 0666 "$target"/resource*
+  found=$((found + 1))
+done
+echo "$found aperture devices under {APERTURE_DIR}"
+[ "$found" -gt 0 ]
+"""
+    unit = f"""[Unit]
+Description=trainstack TCPXO aperture devices at {APERTURE_DIR}
+Before={RXDM_UNIT}
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart={APERTURE_SCRIPT}
+
+[Install]
+WantedBy=multi-user.target
+"""
+    return (BootFile(APERTURE_SCRIPT, script, "0755"),
+            BootFile(f"/etc/systemd/system/{APERTURE_UNIT}", unit))
+
 
 def _rxdm_files(generation: GpuDirectTcp) -> tuple[BootFile, ...]:
+    aperture = (f" \\\n  -v {APERTURE_DIR}:{APERTURE_DIR}" if generation.aperture_devices
+                else "")
     launcher = f"""#!/bin/bash
 # trainstack: the GPUDirect-{generation.kind.upper()} receive-data-path manager, beside the workload.
 set -euo pipefail
@@ -106,13 +174,14 @@ done
 exec docker run --rm --name trainstack-rxdm --privileged --network=host \\
   --cap-add=NET_ADMIN --cap-add=NET_BIND_SERVICE \\
   -e LD_LIBRARY_PATH=/usr/local/nvidia/lib64 \\
-  -v /run/tcpx:/run/tcpx -v /sys:/hostsysfs -v /proc/sys:/hostprocsysfs \\
+  -v /run/tcpx:/run/tcpx -v /sys:/hostsysfs -v /proc/sys:/hostprocsysfs{aperture} \\
   "${{args[@]}}" --entrypoint /bin/sh {generation.rxdm_image} -c '{generation.rxdm_command}'
 """
+    after = f" {APERTURE_UNIT}" if generation.aperture_devices else ""
     unit = f"""[Unit]
 Description=trainstack GPUDirect-{generation.kind.upper()} receive-data-path manager (RxDM)
 Requires=docker.service
-After=docker.service network-online.target
+After=docker.service network-online.target{after}
 
 [Service]
 ExecStartPre=-/usr/bin/docker rm -f trainstack-rxdm
@@ -176,6 +245,10 @@ test -r {GIB_ENV}"""
                                          "2>/dev/null | wc -l")
 
     def _gpudirect_tcp(self, ctx: NodeContext, generation: GpuDirectTcp) -> Fabric:
+        aperture = (f"{DMABUF_SETUP}\nmodprobe import-helper 2>/dev/null \\\n"
+                    "  || echo 'dmabuf-import-helper is installed but not loaded yet'\n"
+                    f"systemctl enable --now {APERTURE_UNIT}\n"
+                    if generation.aperture_devices else "")
         setup = f"""{_FIND_GPU_NICS}
 if ! command -v docker >/dev/null; then
   apt-get update -qq
@@ -184,13 +257,15 @@ fi
 systemctl enable --now docker
 docker run --rm -v /var/lib:/var/lib {generation.plugin_image} install --install-nccl
 systemctl daemon-reload
-systemctl enable --now {RXDM_UNIT}"""
+{aperture}systemctl enable --now {RXDM_UNIT}"""
         profile = "\n".join(
             [f"if [ -r {GPU_NICS_ENV} ]; then . {GPU_NICS_ENV}; fi",
              _PREPEND.format(lib=generation.plugin_lib)]
             + [f'export {key}="{value}"' for key, value in generation.nccl_env])
         return Fabric(generation.kind, profile, setup, rdma_devices_expected=ctx.rdma_nics,
-                      rdma_count_command=_GPU_NIC_COUNT, files=_rxdm_files(generation))
+                      rdma_count_command=_GPU_NIC_COUNT,
+                      files=_rxdm_files(generation)
+                      + (_aperture_files() if generation.aperture_devices else ()))
 
     def node_name(self) -> str:
         return _metadata("instance/name")
