@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
+from components.boot.model import MOUNT_PATH
 from components.errors import SpecError
 from components.spec import CapacitySpec
 
@@ -195,7 +196,7 @@ def lustre_note(capacity_gib: int, mbps_per_tib: int) -> str:
 MAINTENANCE_WINDOW = ("Sunday", "03:00")   # AMLFS requires one; weekly, in UTC
 
 
-def mount_command(mgs_address: str, mount_point: str = "/mnt/lustre") -> str:
+def mount_command(mgs_address: str, mount_point: str = MOUNT_PATH) -> str:
     """Managed Lustre's client mount (the file system is always named lustrefs)."""
     return f"sudo mount -t lustre -o noatime,flock {mgs_address}@tcp:/lustrefs {mount_point}"
 
