@@ -59,7 +59,7 @@ class AzureGpuCluster(GpuCluster):
                             boot.apply(lambda ctx: custom_data(render_user_data(ctx, AzureBoot()))))
         lifetime_outputs = azure_lifetime.enforce(self, name, nodes, self.rg.name, self.region,
                                                   spec.nodes, lifetime, now, self.tags)
-        # Rank discovery: `az login --identity` then `az vmss list-instances` on the nodes.
+        # Rank discovery: `az login --identity` then `az vmss nic list` on the nodes.
         authorization.RoleAssignment(
             f"{name}-nodes-peer-discovery", principal_id=identity.principal_id,
             principal_type="ServicePrincipal", scope=nodes.id,
