@@ -1,7 +1,6 @@
 """The Azure cluster under Pulumi's mock engine (issue 11): an H100 and an H200 cluster, every part
 the issue names, the guardrail policies on the plan, and each bad input refused before any
 resource."""
-import base64
 import ipaddress
 
 import pytest
@@ -202,10 +201,12 @@ def test_node_identity_gets_blob_data_access_on_the_clusters_account_only(cluste
                                        "userAssignedIdentities": [f"{identity.name}-id"]}
 
 
-def test_custom_data_is_the_azure_boot_cloud_config(cluster):
+def test_custom_data_is_the_shared_boot_with_azures_facts(cluster):
+    from components.azure.boot import decode_custom_data
     plan = cluster[0]
     data = one(plan, VMSS).inputs["virtualMachineProfile"]["osProfile"]["customData"]
-    config = yaml.safe_load(base64.b64decode(data))
+    config = yaml.safe_load(decode_custom_data(data))
+    assert [c[1] for c in config["runcmd"]] == ["lustre", "scratch", "fabric", "ranks", "health"]
     assert any("NCCL_TOPO_FILE=/opt/microsoft/ndv5-topo.xml" in f["content"]
                for f in config["write_files"])
 
@@ -307,3 +308,30 @@ def test_compare_prices_the_azure_plan_for_real():
     assert row["status"] == "ok" and row["instance_type"] == "Standard_ND96isr_H100_v5"
     assert row["policy"]["verdict"] == "pass" and row["policy"]["checked"] >= 7
     assert row["cost"]["filesystem"] > 0 and row["cost"]["total"] > row["cost"]["compute"]
+
+
+# ----------------------------------------------------------------------------- operations
+
+def test_the_reaper_finds_the_heartbeats_and_the_archive_command_in_the_outputs(example_spec,
+                                                                               tmp_path):
+    from trainstack.reap import CommandExportGuard, heartbeat_root
+    plan = plan_for(example_spec, "azure")
+    account = plan.outputs["storage_account"]
+    assert heartbeat_root(plan.outputs, "azure") == \
+        f"abfs://data@{account}.dfs.core.windows.net/heartbeats"
+    assert plan.outputs["bucket_url"] == f"abfs://data@{account}.dfs.core.windows.net"
+    ran = []
+    ok, why = CommandExportGuard(run=lambda cmd: ran.append(cmd) or 0).confirm("azure",
+                                                                                plan.outputs)
+    assert ok and ran == [plan.outputs["filesystem_export_command"]]
+    assert ran[0].startswith("az amlfs archive --name llm-finetune-fs --resource-group "
+                             "trainstack-llm-finetune-test ")
+
+
+def test_connect_finds_what_it_needs_in_the_outputs(example_spec):
+    from trainstack.connect import session_command
+    plan = plan_for(example_spec, "azure")
+    command = session_command("azure", "3", plan.outputs, plan.inputs)
+    assert command[:4] == ["az", "network", "bastion", "ssh"]
+    assert f"{plan.outputs['scale_set_id']}/virtualMachines/3" in command
+    assert plan.outputs["node_group"] == plan.outputs["scale_set"]

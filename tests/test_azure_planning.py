@@ -1,13 +1,10 @@
 """Azure planning rules, without the mock engine: address plan, Managed Lustre sizes, capacity,
-budget notifications, names and the Azure-specific boot."""
-import base64
+budget notifications, names and the operations commands."""
 import datetime as dt
 import ipaddress
 
 import pytest
-import yaml
 
-from components import catalog
 from components.azure import planning
 from components.errors import SpecError
 from components.spec import CapacitySpec
@@ -140,20 +137,31 @@ def test_zones_are_numbered(zone):
     assert err.value.field == "clouds.azure.zone"
 
 
-def test_boot_sets_the_hpc_images_nccl_environment_and_nvme_scratch():
-    h100 = catalog.instance_type("azure", "Standard_ND96isr_H100_v5")
-    a100 = catalog.instance_type("azure", "Standard_ND96amsr_A100_v4")
-    text = base64.b64decode(planning.custom_data(planning.cloud_config(h100, True))).decode()
-    assert text.startswith("#cloud-config\n")
-    config = yaml.safe_load(text)
-    profile = next(f for f in config["write_files"] if f["path"].startswith("/etc/profile.d/"))
-    assert "export NCCL_IB_PCI_RELAXED_ORDERING=1" in profile["content"]
-    assert "export NCCL_TOPO_FILE=/opt/microsoft/ndv5-topo.xml" in profile["content"]
-    assert "mdadm" in config["runcmd"][0][2] and "/mnt/nvme" in config["runcmd"][0][2]
-    assert planning.nccl_env(a100, True)["NCCL_TOPO_FILE"] == "/opt/microsoft/ndv4-topo.xml"
-    assert planning.nccl_env(h100, False) == {"NCCL_IB_DISABLE": "1"}
-
-
 def test_mount_command_is_managed_lustres():
     assert planning.mount_command("10.40.8.5") == \
-        "sudo mount -t lustre -o noatime,flock 10.40.8.5@tcp:/lustrefs /mnt/lustre"
+        "sudo mount -t lustre -o noatime,flock 10.40.8.5@tcp:/lustrefs /lustre"
+
+
+def test_the_archive_command_waits_until_azure_reports_it_completed(tmp_path):
+    import subprocess
+    command = planning.archive_command("fs1", "rg1")
+    assert command.startswith("az amlfs archive --name fs1 --resource-group rg1 --filesystem-path /")
+    # A stand-in az: the archive starts, the state goes InProgress, then the given end state.
+    az = tmp_path / "az"
+    az.write_text('#!/bin/bash\necho "$*" >> "$LOG"\ncase "$2" in show) n=$(grep -c show "$LOG");'
+                  ' if [ "$n" -lt 2 ]; then echo InProgress; else echo "$END"; fi ;; esac\n')
+    az.chmod(0o755)
+    fast = command.replace("sleep 30", "sleep 0")
+    for end, code in (("Completed", 0), ("Failed", 1)):
+        log = tmp_path / f"{end}.log"
+        env = {"PATH": f"{tmp_path}:/usr/bin:/bin", "LOG": str(log), "END": end}
+        assert subprocess.run(["bash", "-c", fast], env=env).returncode == code
+        calls = log.read_text().splitlines()
+        assert calls[0] == "amlfs archive --name fs1 --resource-group rg1 --filesystem-path /"
+        assert calls[1:] == ["amlfs show --name fs1 --resource-group rg1 --query "
+                             "hsm.archiveStatus[0].status.state -o tsv"] * 2
+
+
+def test_the_bucket_url_is_adlfs_form():
+    assert planning.abfs_url("data", "tsx1", "heartbeats") == \
+        "abfs://data@tsx1.dfs.core.windows.net/heartbeats"

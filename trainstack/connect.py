@@ -1,7 +1,8 @@
 """`trainstack connect`: a shell on a node of a deployed stack, without opening it to the Internet.
 
 AWS: Session Manager (`aws ssm start-session`); GCP: IAP TCP forwarding with OS Login
-(`gcloud compute ssh --tunnel-through-iap`). The node comes from the stack's outputs (its node
+(`gcloud compute ssh --tunnel-through-iap`); Azure: Azure Bastion's native client with Entra ID
+sign-in (`az network bastion ssh --auth-type AAD`). The node comes from the stack's outputs (its node
 group) and the cloud CLI (the group's instances, in a stable order); `--print` prints the exact
 command instead of running it. Missing CLI or credentials: one line, exit 2.
 """
@@ -24,6 +25,9 @@ CLIS = {
                    "session-manager-working-with-install-plugin.html)"),
     "gcp": ("gcloud", "install the Google Cloud CLI (cloud.google.com/sdk/docs/install) and run "
                       "`gcloud auth login`"),
+    "azure": ("az", "install the Azure CLI (learn.microsoft.com/cli/azure/install-azure-cli) with "
+                    "its bastion and ssh extensions (az extension add --name bastion; az extension "
+                    "add --name ssh) and run `az login`"),
 }
 
 
@@ -66,9 +70,26 @@ def _project(outputs: dict, inputs) -> str:
     return outputs.get("project") or inputs.spec.location("gcp").project or ""
 
 
+def _azure_instances(cli: str, outputs: dict) -> list[str]:
+    """The scale set's running instance ids, in numeric order (the order ranks do not follow:
+    ranks go by address; this is only a stable way to name node N)."""
+    text = _run_cli([cli, "vmss", "list-instances", "--resource-group", outputs["resource_group"],
+                     "--name", outputs["node_group"], "--query",
+                     "[?provisioningState=='Succeeded'].instanceId", "--output", "tsv"])
+    return sorted(text.split(), key=lambda i: (len(i), i))
+
+
+def _azure_session(node: str, outputs: dict) -> list[str]:
+    return ["az", "network", "bastion", "ssh", "--name", outputs["bastion_name"],
+            "--resource-group", outputs["resource_group"], "--target-resource-id",
+            f"{outputs['scale_set_id']}/virtualMachines/{node}", "--auth-type", "AAD"]
+
+
 def node_names(cloud: str, cli: str, outputs: dict, inputs) -> list[str]:
-    """The node group's running instances (ids on AWS, names on GCP), sorted."""
+    """The node group's running instances (ids on AWS and Azure, names on GCP), sorted."""
     group, selection = outputs["node_group"], inputs.selection
+    if cloud == "azure":
+        return _azure_instances(cli, outputs)
     if cloud == "aws":
         text = _run_cli([cli, "autoscaling", "describe-auto-scaling-groups", "--region",
                          selection.region, "--auto-scaling-group-names", group, "--query",
@@ -83,6 +104,8 @@ def node_names(cloud: str, cli: str, outputs: dict, inputs) -> list[str]:
 
 
 def session_command(cloud: str, node: str, outputs: dict, inputs) -> list[str]:
+    if cloud == "azure":
+        return _azure_session(node, outputs)
     if cloud == "aws":
         return ["aws", "ssm", "start-session", "--target", node, "--region",
                 inputs.selection.region]
@@ -95,7 +118,7 @@ def connect_command(stack: str = typer.Option(..., "--stack", help="A deployed s
                                              help="Which node, 0-based, in the group's order."),
                     print_only: bool = typer.Option(False, "--print",
                                                     help="Print the command; do not run it.")):
-    """Open a shell on a node (SSM on AWS, IAP on GCP), or print the exact command."""
+    """Open a shell on a node (SSM on AWS, IAP on GCP, Bastion on Azure), or print the command."""
     from trainstack import lifecycle
     inputs, outputs = deployed(stack)
     cloud = inputs.cloud

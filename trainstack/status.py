@@ -1,5 +1,6 @@
 """`trainstack status`: the health record each node wrote at boot (status/<node>.json in the
-cluster's bucket, see components/boot), read through fsspec (s3fs, gcsfs; file:// works too)."""
+cluster's bucket, see components/boot), read through fsspec (s3fs, gcsfs, adlfs; file:// works
+too)."""
 from __future__ import annotations
 
 import json
@@ -13,7 +14,7 @@ from rich.table import Table
 from components.errors import SpecError
 
 STATUS_PREFIX = "status"
-BUCKET_SCHEMES = {"aws": ("s3", "s3fs"), "gcp": ("gs", "gcsfs")}
+BUCKET_SCHEMES = {"aws": ("s3", "s3fs"), "gcp": ("gs", "gcsfs"), "azure": ("abfs", "adlfs")}
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,15 @@ class NodeHealth:
     @property
     def failed_steps(self) -> list[str]:
         return sorted(k for k, rc in (self.record.get("steps") or {}).items() if rc != 0)
+
+
+def stack_bucket_url(cloud: str, outputs: dict) -> str:
+    """The bucket URL of a deployed stack: its own `bucket_url` output where it has one (Azure:
+    abfs://<container>@<account>.dfs.core.windows.net, since a container name alone is not
+    unique), else the cloud's scheme and `bucket_name`."""
+    if cloud == "azure" and outputs.get("bucket_url"):
+        return str(outputs["bucket_url"])
+    return bucket_url(cloud, outputs["bucket_name"])
 
 
 def bucket_url(cloud: str, bucket: str) -> str:
@@ -102,7 +112,7 @@ def status_command(stack: Optional[str] = typer.Option(None, "--stack",
                                                        help="A deployed stack's name."),
                    url: Optional[str] = typer.Option(None, "--bucket-url",
                                                      help="Read this fsspec URL instead of the "
-                                                     "stack's bucket (s3://, gs://, file://)."),
+                                                     "stack's bucket (s3://, gs://, abfs://, file://)."),
                    as_json: bool = typer.Option(False, "--json", help="Print the records as JSON.")):
     """Show each node's boot health record (GPUs, RDMA devices, filesystem, failed steps)."""
     if not stack and not url:
@@ -112,7 +122,7 @@ def status_command(stack: Optional[str] = typer.Option(None, "--stack",
     if not url:
         from trainstack.connect import deployed
         inputs, outputs = deployed(stack)
-        url = bucket_url(inputs.cloud, outputs["bucket_name"])
+        url = stack_bucket_url(inputs.cloud, outputs)
         expected = inputs.spec.nodes
     records = read_records(url)
     line, all_ready = summary(records, expected)

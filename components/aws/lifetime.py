@@ -13,64 +13,32 @@ nodes back by accident. Raise `max_hours` to get them back.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Callable, Optional
 
 import pulumi
 import pulumi_aws as aws
 
-LIFETIME_START_KEY = "trainstack:lifetimeStart"
-FROM_CONFIG = "stack config (fixed at first deploy)"
-FROM_CLOCK = "clock (not persisted: `trainstack up` fixes it at first deploy)"
-
-
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def iso(moment: datetime) -> str:
-    """The form AWS scheduled actions take: YYYY-MM-DDThh:mm:ssZ, UTC."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def parse_iso(text: str) -> datetime:
-    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-
-
-@dataclass(frozen=True)
-class Lifetime:
-    start: datetime
-    hours: float
-    source: str
-
-    @property
-    def deadline(self) -> datetime:
-        return self.start + timedelta(hours=self.hours)
-
-    def expired(self, now: datetime) -> bool:
-        return now >= self.deadline
-
-
-def lifetime_for(hours: Optional[float], clock: Optional[Callable[[], datetime]] = None,
-                 config_start: Optional[str] = None) -> Optional[Lifetime]:
-    if not hours:
-        return None
-    if config_start:
-        return Lifetime(parse_iso(config_start), hours, FROM_CONFIG)
-    return Lifetime((clock or utc_now)().replace(microsecond=0), hours, FROM_CLOCK)
+# The cloud-neutral part lives in components/lifetime.py; these names stay importable from here.
+from components.lifetime import (  # noqa: F401
+    FROM_CLOCK,
+    FROM_CONFIG,
+    LIFETIME_START_KEY,
+    Lifetime,
+    iso,
+    lifetime_for,
+    nodes_now,
+    outputs,
+    parse_iso,
+    utc_now,
+)
+from components.lifetime import from_stack_config as _from_stack_config
 
 
 def from_stack_config(hours: Optional[float], clock: Optional[Callable[[], datetime]] = None
                       ) -> Optional[Lifetime]:
-    namespace, _, key = LIFETIME_START_KEY.partition(":")
-    return lifetime_for(hours, clock, pulumi.Config(namespace).get(key))
-
-
-def nodes_now(lifetime: Optional[Lifetime], nodes: int, now: datetime) -> int:
-    """The group size to declare: 0 once the deadline has passed."""
-    return 0 if lifetime and lifetime.expired(now) else nodes
+    # `utc_now` looked up here at call time, so a test that patches this module's clock holds.
+    return _from_stack_config(hours, clock or (lambda: utc_now()))
 
 
 def enforce(parent: pulumi.Resource, name: str, group: aws.autoscaling.Group,
@@ -86,6 +54,4 @@ def enforce(parent: pulumi.Resource, name: str, group: aws.autoscaling.Group,
             opts=pulumi.ResourceOptions(
                 parent=parent,
                 ignore_changes=["startTime"] if lifetime.source == FROM_CLOCK else None))
-    return {"lifetime_deadline": iso(lifetime.deadline), "lifetime_start": iso(lifetime.start),
-            "lifetime_start_source": lifetime.source,
-            "lifetime_expired": lifetime.expired(now)}
+    return outputs(lifetime, now)

@@ -13,8 +13,12 @@ from pulumi_azure_native import (
     storagecache,
 )
 
+from components import lifetime as shared_lifetime
+from components.azure import lifetime as azure_lifetime
 from components.azure import planning
+from components.azure.boot import AzureBoot, custom_data, filesystem_source
 from components.base import ClusterArgs, GpuCluster
+from components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
 from components.tags import RETAIN_TAG
 
 
@@ -47,8 +51,15 @@ class AzureGpuCluster(GpuCluster):
         identity = self._identity(name, account)
         grants = self._lustre_blob_access(name, account)
         fs = self._filesystem(name, sku, fs_tib, subnets["filesystem"], data, logs, grants)
-        nodes = self._nodes(name, args, subnets["nodes"], identity)
-        # Rank discovery: `az login --identity` then `az vmss list-instances` on the nodes.
+        boot = self._boot_context(args, fs, account, data, identity)
+        now = shared_lifetime.utc_now()
+        lifetime = shared_lifetime.from_stack_config(spec.lifetime_hours)
+        capacity = shared_lifetime.nodes_now(lifetime, spec.nodes, now)
+        nodes = self._nodes(name, args, subnets["nodes"], identity, capacity,
+                            boot.apply(lambda ctx: custom_data(render_user_data(ctx, AzureBoot()))))
+        lifetime_outputs = azure_lifetime.enforce(self, name, nodes, self.rg.name, self.region,
+                                                  spec.nodes, lifetime, now, self.tags)
+        # Rank discovery: `az login --identity` then `az vmss nic list` on the nodes.
         authorization.RoleAssignment(
             f"{name}-nodes-peer-discovery", principal_id=identity.principal_id,
             principal_type="ServicePrincipal", scope=nodes.id,
@@ -58,9 +69,18 @@ class AzureGpuCluster(GpuCluster):
         bastion = self._bastion(name, subnets["bastion"])
         budget = self._budget(name, args)
         rg_name = self.rg.name
+        export = pulumi.Output.all(fs.name, rg_name).apply(
+            lambda a: planning.archive_command(a[0], a[1]))
         return {
+            **lifetime_outputs,
             "resource_group": rg_name,
             "scale_set": nodes.name,
+            "scale_set_id": nodes.id,
+            # `trainstack connect` and `status` read the node group under the shared name.
+            "node_group": nodes.name,
+            "capacity": spec.capacity("azure").type,
+            "mount_path": MOUNT_PATH,
+            "node_boot": boot.apply(lambda ctx: boot_outline(ctx, AzureBoot())),
             "filesystem_id": fs.id,
             "filesystem_mgs_address": fs.client_info.apply(lambda c: c.mgs_address if c else None),
             "filesystem_mount_command": fs.client_info.apply(
@@ -75,17 +95,24 @@ class AzureGpuCluster(GpuCluster):
             "filesystem_blob_access": "granted to the HPC Cache Resource Provider" if grants else
             "MISSING: set trainstack:azureLustreProviderObjectId (see docs/azure.md) before "
             "pulumi up, or Managed Lustre cannot reach the container and its creation fails",
+            # Lustre HSM archive: what the reaper runs before a destroy (data into the container).
+            "filesystem_export_command": export,
             "storage_account": account.name,
             "bucket_name": data.name,
+            "bucket_url": pulumi.Output.all(data.name, account.name).apply(
+                lambda a: planning.abfs_url(a[0], a[1])),
+            "heartbeat_url": pulumi.Output.all(data.name, account.name).apply(
+                lambda a: planning.abfs_url(a[0], a[1], "heartbeats")),
             "node_identity_client_id": identity.client_id,
             "budget_name": budget.name,
             "way_in": "Azure Bastion (Standard, native client): nodes have no public IP",
+            "bastion_name": bastion.name,
             "ssh_command": pulumi.Output.all(bastion.name, rg_name, nodes.id).apply(
                 lambda a: f"az network bastion ssh --name {a[0]} --resource-group {a[1]} "
                 f"--target-resource-id {a[2]}/virtualMachines/<instance-id> --auth-type AAD"),
             "rank_discovery": pulumi.Output.all(rg_name, nodes.name).apply(
-                lambda a: f"az login --identity && az vmss list-instances -g {a[0]} -n {a[1]} --query "
-                "\"[].{id:instanceId,name:osProfile.computerName}\" -o tsv"),
+                lambda a: f"az vmss nic list --resource-group {a[0]} --vmss-name {a[1]} --query "
+                "\"[].ipConfigurations[0].privateIPAddress\" --output tsv"),
             "region": self.region,
             "zone": self.zone,
         }
@@ -215,14 +242,26 @@ class AzureGpuCluster(GpuCluster):
 
     # -- nodes ---------------------------------------------------------------------------------
 
-    def _custom_data(self, args: ClusterArgs) -> str:
-        """The nodes' boot, base64 as Azure wants it. Only the Azure-specific part for now; the
-        cloud-neutral boot steps render here once components/boot exists."""
-        sel = args.selection
-        return planning.custom_data(planning.cloud_config(sel.instance, sel.use_rdma))
-
-    def _nodes(self, name, args: ClusterArgs, subnet, identity):
+    def _boot_context(self, args: ClusterArgs, fs, account, data, identity
+                      ) -> pulumi.Output[NodeContext]:
+        """What the nodes' boot steps (components/boot) need; rendered as the custom data."""
         spec, sel = args.spec, args.selection
+
+        def context(values) -> NodeContext:
+            mgs, account_name, container, client_id = values
+            return NodeContext(
+                cloud="azure", cluster=spec.name, stack=args.stack, nodes=spec.nodes,
+                gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
+                bucket=container, filesystem_source=filesystem_source(mgs), region=self.region,
+                zone=self.zone, use_rdma=sel.use_rdma, interconnect=spec.interconnect,
+                fabric=sel.instance.fabric, rdma_nics=sel.instance.rdma_nics,
+                extra={"storage_account": account_name, "identity_client_id": client_id})
+
+        mgs = fs.client_info.apply(lambda c: c.mgs_address if c else None)
+        return pulumi.Output.all(mgs, account.name, data.name, identity.client_id).apply(context)
+
+    def _nodes(self, name, args: ClusterArgs, subnet, identity, capacity: int, boot_data):
+        sel = args.selection
         reservation = sel.capacity.reservation if sel.capacity.type == "reservation" else None
         key = pulumi.Config("trainstack").get("sshPublicKey")
         linux = compute.LinuxConfigurationArgs(
@@ -240,7 +279,7 @@ class AzureGpuCluster(GpuCluster):
                         storage_account_type="Premium_LRS"))),
             os_profile=compute.VirtualMachineScaleSetOSProfileArgs(
                 computer_name_prefix=planning.computer_name_prefix(name), admin_username=planning.ADMIN_USER,
-                custom_data=self._custom_data(args), linux_configuration=linux),
+                custom_data=boot_data, linux_configuration=linux),
             network_profile=compute.VirtualMachineScaleSetNetworkProfileArgs(
                 network_interface_configurations=[
                     compute.VirtualMachineScaleSetNetworkConfigurationArgs(
@@ -263,7 +302,7 @@ class AzureGpuCluster(GpuCluster):
         return compute.VirtualMachineScaleSet(
             f"{name}-nodes", resource_group_name=self.rg.name, location=self.region,
             zones=[self.zone], orchestration_mode="Uniform",
-            sku=compute.SkuArgs(name=sel.instance.name, tier="Standard", capacity=spec.nodes),
+            sku=compute.SkuArgs(name=sel.instance.name, tier="Standard", capacity=capacity),
             # InfiniBand joins only VMs of one placement group; a reservation needs false
             # (planning.check_capacity allows that only with interconnect: tcp).
             single_placement_group=reservation is None, platform_fault_domain_count=1,

@@ -1,4 +1,4 @@
-"""Pure Azure planning: address plan, Managed Lustre sizes, capacity rules, budget, names, boot.
+"""Pure Azure planning: address plan, Managed Lustre sizes, capacity rules, budget, names, ops.
 
 Facts and where they come from (cloud-map §3, §9.1, §9.3, §9.4, and Microsoft docs re-read
 2026-12-01 for the parts marked there as unverified):
@@ -11,13 +11,11 @@ Facts and where they come from (cloud-map §3, §9.1, §9.3, §9.4, and Microsof
   InfiniBand exclude each other on one Uniform scale set.
 - Managed Lustre SKUs, sizes and subnet sizes: azure-managed-lustre
   create-file-system-resource-manager.md and amlfs-prerequisites.md.
-- The HPC image's NCCL settings (NCCL_IB_PCI_RELAXED_ORDERING=1, the topology file
-  /opt/microsoft/ndv5-topo.xml, written to /etc/nccl.conf): Azure/azhpc-images
-  customizations/ndv5.sh (ndv4.sh for the A100 v4 sizes).
+- The nodes' boot (Lustre client, NCCL on InfiniBand, ranks, health record): components/azure/
+  boot.py on the shared components/boot steps.
 """
 from __future__ import annotations
 
-import base64
 import datetime as dt
 import hashlib
 import ipaddress
@@ -26,9 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-import yaml
-
-from components.catalog import InstanceType
+from components.boot.model import MOUNT_PATH
 from components.errors import SpecError
 from components.spec import CapacitySpec
 
@@ -200,7 +196,7 @@ def lustre_note(capacity_gib: int, mbps_per_tib: int) -> str:
 MAINTENANCE_WINDOW = ("Sunday", "03:00")   # AMLFS requires one; weekly, in UTC
 
 
-def mount_command(mgs_address: str, mount_point: str = "/mnt/lustre") -> str:
+def mount_command(mgs_address: str, mount_point: str = MOUNT_PATH) -> str:
     """Managed Lustre's client mount (the file system is always named lustrefs)."""
     return f"sudo mount -t lustre -o noatime,flock {mgs_address}@tcp:/lustrefs {mount_point}"
 
@@ -238,58 +234,28 @@ def resource_group_name(name: str, stack: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.()-]", "-", f"trainstack-{name}-{stack}")[:90].rstrip(".")
 
 
-# -- boot ------------------------------------------------------------------------------------
+# -- operations ------------------------------------------------------------------------------
 
-def topology_file(itype: InstanceType) -> Optional[str]:
-    """The HPC image's NCCL topology file for the ND size (None where the image has none)."""
-    if itype.name.endswith("_v5"):
-        return "/opt/microsoft/ndv5-topo.xml"
-    if itype.name.endswith("_v4"):
-        return "/opt/microsoft/ndv4-topo.xml"
-    return None
+ARCHIVE_POLLS, ARCHIVE_POLL_S = 120, 30   # an hour for the archive to drain
 
 
-def nccl_env(itype: InstanceType, use_rdma: bool) -> dict[str, str]:
-    if not use_rdma:
-        return {"NCCL_IB_DISABLE": "1"}
-    env = {"NCCL_IB_PCI_RELAXED_ORDERING": "1", "NCCL_IGNORE_CPU_AFFINITY": "1"}
-    topo = topology_file(itype)
-    if topo:
-        env["NCCL_TOPO_FILE"] = topo
-    return env
+def archive_command(filesystem: str, resource_group: str) -> str:
+    """Managed Lustre's HSM archive of everything changed (`/`), then a wait until Azure reports
+    it Completed; any other end (Failed, Canceled) or the timeout exits non-zero, so the reaper
+    never destroys a stack whose data is not in the container (az CLI `amlfs` extension; the
+    state is the REST API's hsm.archiveStatus[].status.state)."""
+    where = f"--name {filesystem} --resource-group {resource_group}"
+    return (f"az amlfs archive {where} --filesystem-path / && "
+            f"for i in $(seq 1 {ARCHIVE_POLLS}); do "
+            f"state=$(az amlfs show {where} --query 'hsm.archiveStatus[0].status.state' -o tsv); "
+            'case "$state" in Completed) exit 0 ;; Failed|Canceled|Cancelling) exit 1 ;; esac; '
+            f"sleep {ARCHIVE_POLL_S}; done; exit 1")
 
 
-def cloud_config(itype: InstanceType, use_rdma: bool) -> str:
-    """The Azure-only part of boot as cloud-config: NCCL's environment for every process (the
-    image writes /etc/nccl.conf, which NCCL reads, but launchers that clear the environment or
-    read it from /etc/environment still need it), and the local NVMe disks as one RAID-0
-    scratch at /mnt/nvme."""
-    env = nccl_env(itype, use_rdma)
-    config = {
-        "write_files": [
-            {"path": "/etc/profile.d/trainstack-nccl.sh", "permissions": "0644",
-             "content": "".join(f"export {k}={v}\n" for k, v in sorted(env.items()))},
-            {"path": "/etc/trainstack/nccl.env", "permissions": "0644",
-             "content": "".join(f"{k}={v}\n" for k, v in sorted(env.items()))},
-        ],
-        "runcmd": [["bash", "-c", NVME_SCRATCH]],
-    }
-    return "#cloud-config\n" + yaml.safe_dump(config, sort_keys=False, width=1000)
-
-
-# The ND sizes' local NVMe disks ("Microsoft NVMe Direct Disk"; managed disks on NVMe report a
-# different model) come unformatted: one RAID-0 across them, mounted as scratch.
-NVME_SCRATCH = ("set -e; disks=$(lsblk -dnpo NAME,MODEL | awk '/Direct Disk/ {print $1}'); "
-                "[ -n \"$disks\" ] || exit 0; n=$(echo $disks | wc -w); "
-                "[ -e /dev/md0 ] || mdadm --create /dev/md0 --run --level=0 "
-                "--raid-devices=$n $disks; blkid /dev/md0 || mkfs.xfs -f /dev/md0; "
-                "mkdir -p /mnt/nvme; mountpoint -q /mnt/nvme || mount -o noatime /dev/md0 "
-                "/mnt/nvme; chmod 1777 /mnt/nvme")
-
-
-def custom_data(text: str) -> str:
-    """Azure takes custom data base64-encoded."""
-    return base64.b64encode(text.encode()).decode()
+def abfs_url(container: str, account: str, path: str = "") -> str:
+    """The fsspec (adlfs) URL of a path in the cluster's container."""
+    base = f"abfs://{container}@{account}.dfs.core.windows.net"
+    return f"{base}/{path}" if path else base
 
 
 def computer_name_prefix(name: str) -> str:
