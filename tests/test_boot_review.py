@@ -53,7 +53,9 @@ def _scratch_node(tmp_path: Path, held_by: str | None, mounted_at: str | None):
         if held_by:
             (holders / held_by).mkdir()
     stand_in(bin_dir, "lsblk", f"""case "$*" in
-  -dpno*) printf '/dev/nvme0n1 Amazon Elastic Block Store\\n/dev/nvme1n1 Amazon EC2 NVMe Instance Storage\\n/dev/nvme2n1 Amazon EC2 NVMe Instance Storage\\n' ;;
+  -dpno*) printf '%s\\n' '/dev/nvme0n1 Amazon Elastic Block Store' \\
+      '/dev/nvme1n1 Amazon EC2 NVMe Instance Storage' \\
+      '/dev/nvme2n1 Amazon EC2 NVMe Instance Storage' ;;
   *"/dev/{held_by}") echo "{mounted_at or ''}" ;;
   *) echo "" ;;
 esac
