@@ -1,7 +1,8 @@
 """`trainstack connect`: a shell on a node of a deployed stack, without opening it to the Internet.
 
 AWS: Session Manager (`aws ssm start-session`); GCP: IAP TCP forwarding with OS Login
-(`gcloud compute ssh --tunnel-through-iap`). The node comes from the stack's outputs (its node
+(`gcloud compute ssh --tunnel-through-iap`); Alibaba Cloud: Cloud Assistant
+(`aliyun ecs StartTerminalSession`). The node comes from the stack's outputs (its node
 group) and the cloud CLI (the group's instances, in a stable order); `--print` prints the exact
 command instead of running it. Missing CLI or credentials: one line, exit 2.
 """
@@ -24,6 +25,8 @@ CLIS = {
                    "session-manager-working-with-install-plugin.html)"),
     "gcp": ("gcloud", "install the Google Cloud CLI (cloud.google.com/sdk/docs/install) and run "
                       "`gcloud auth login`"),
+    "alicloud": ("aliyun", "install the Alibaba Cloud CLI (github.com/aliyun/aliyun-cli) and run "
+                           "`aliyun configure`"),
 }
 
 
@@ -66,8 +69,28 @@ def _project(outputs: dict, inputs) -> str:
     return outputs.get("project") or inputs.spec.location("gcp").project or ""
 
 
+def alicloud_running_nodes(cli: str, outputs: dict, inputs) -> list[str]:
+    """Alibaba Cloud: the stack's per-node instances (`node_ids`, in node order) that are
+    Running, in that order, so --node N is node N while every node runs."""
+    import json
+    ids = list(outputs.get("node_ids") or [])
+    if not ids:
+        return []
+    text = _run_cli([cli, "ecs", "DescribeInstances", "--RegionId", inputs.selection.region,
+                     "--InstanceIds", json.dumps(ids), "--Status", "Running",
+                     "--PageSize", "100"])
+    try:
+        running = {i["InstanceId"] for i in json.loads(text)["Instances"]["Instance"]}
+    except (ValueError, KeyError, TypeError):
+        raise SpecError("aliyun CLI", "answered DescribeInstances with something other than "
+                        "its JSON.", "Check the CLI version and profile.") from None
+    return [i for i in ids if i in running]
+
+
 def node_names(cloud: str, cli: str, outputs: dict, inputs) -> list[str]:
     """The node group's running instances (ids on AWS, names on GCP), sorted."""
+    if cloud == "alicloud":
+        return alicloud_running_nodes(cli, outputs, inputs)
     group, selection = outputs["node_group"], inputs.selection
     if cloud == "aws":
         text = _run_cli([cli, "autoscaling", "describe-auto-scaling-groups", "--region",
@@ -83,6 +106,11 @@ def node_names(cloud: str, cli: str, outputs: dict, inputs) -> list[str]:
 
 
 def session_command(cloud: str, node: str, outputs: dict, inputs) -> list[str]:
+    if cloud == "alicloud":
+        # Cloud Assistant's session: no public IP, no open port (its answer is the session's
+        # WebSocket URL, which the ECS console's Workbench also opens).
+        return ["aliyun", "ecs", "StartTerminalSession", "--RegionId", inputs.selection.region,
+                "--InstanceId.1", node]
     if cloud == "aws":
         return ["aws", "ssm", "start-session", "--target", node, "--region",
                 inputs.selection.region]

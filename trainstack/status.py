@@ -14,6 +14,7 @@ from components.errors import SpecError
 
 STATUS_PREFIX = "status"
 BUCKET_SCHEMES = {"aws": ("s3", "s3fs"), "gcp": ("gs", "gcsfs")}
+BUCKET_SCHEMES["alicloud"] = ("oss", "ossfs")  # ossfs (PyPI): fsspec for Alibaba OSS
 
 
 @dataclass(frozen=True)
