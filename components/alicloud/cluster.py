@@ -70,7 +70,7 @@ class AlicloudGpuCluster(GpuCluster):
                                                 sel.usd_per_hour)),
             "idle_alarm": alarm.name,
             "access": ("Cloud Assistant / Session Manager (no public IP on any node): "
-                       "`aliyun ecs StartTerminalSession --InstanceId <id>` or the ECS console's "
+                       "`trainstack connect --stack NAME` (Cloud Assistant StartTerminalSession) or the ECS console's "
                        "Workbench; SSH only from access.ssh_cidrs through your own VPN/peering"),
             "filesystem_id": fs["fs"].id,
             "filesystem_dns": fs["mount"].mount_target_domain,
