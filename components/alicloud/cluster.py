@@ -70,8 +70,9 @@ class AlicloudGpuCluster(GpuCluster):
                                                 sel.usd_per_hour)),
             "idle_alarm": alarm.name,
             "access": ("Cloud Assistant / Session Manager (no public IP on any node): "
-                       "`trainstack connect --stack NAME` (Cloud Assistant StartTerminalSession) or the ECS console's "
-                       "Workbench; SSH only from access.ssh_cidrs through your own VPN/peering"),
+                       "`trainstack connect --stack NAME` (Cloud Assistant "
+                       "StartTerminalSession) or the ECS console's Workbench; SSH only from "
+                       "access.ssh_cidrs through your own VPN/peering"),
             "filesystem_id": fs["fs"].id,
             "filesystem_dns": fs["mount"].mount_target_domain,
             "filesystem_mount_name": CPFS_MOUNT,

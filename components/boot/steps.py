@@ -59,6 +59,7 @@ def node_env(ctx: NodeContext, cloud: CloudBoot) -> BootFile:
 def lustre_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
     fstab = fstab_options(cloud.lustre_mount_options)
     ready, fstype = cloud.client_ready(), cloud.filesystem_type
+    client = "Lustre" if fstype == "lustre" else fstype
     script = _function("install_lustre_client", cloud.lustre_install(ctx)) + f"""
 for attempt in $(seq 1 10); do
   if {ready}; then break; fi
@@ -69,7 +70,7 @@ for attempt in $(seq 1 10); do
   sleep 30
 done
 if ! {{ {ready}; }}; then
-  echo "no {fstype} client for kernel $(uname -r): $TS_MOUNT cannot be mounted"
+  echo "no {client} client module for kernel $(uname -r): $TS_MOUNT cannot be mounted"
   exit 1
 fi
 mkdir -p "$TS_MOUNT"
