@@ -351,8 +351,10 @@ def test_node_role_reaches_only_the_cluster_bucket(plan):
     assert trust["Statement"][0]["Principal"]["Service"] == ["ecs.aliyuncs.com"]
     name = bucket.inputs.get("bucket", bucket.name)
     doc = json.loads(policy.inputs["policyDocument"])
+    fs = one(plan, CPFS)
+    # The bucket, and a look-up of the cluster's own CPFS export (tests/test_alicloud_boot.py).
     assert {r for s in doc["Statement"] for r in s["Resource"]} == {
-        f"acs:oss:*:*:{name}", f"acs:oss:*:*:{name}/*"}
+        f"acs:oss:*:*:{name}", f"acs:oss:*:*:{name}/*", f"acs:nas:*:*:filesystem/{fs.name}-id"}
     links = plan.of_type(ROLE_LINK)
     assert sorted(link.inputs["instanceId"] for link in links) == sorted(
         f"{n.name}-id" for n in plan.of_type(INSTANCE))

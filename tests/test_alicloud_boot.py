@@ -88,17 +88,71 @@ def test_user_data_is_base64_and_long_text_is_gzipped():
     assert decode_ecs_user_data(ecs_user_data("#cloud-config\n")) == "#cloud-config\n"
 
 
+OPTIONS = "vers=3,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport,_netdev"
+
+
 def test_cpfs_mounts_at_the_shared_path_through_the_cpfs_nfs_client():
     text = user_data("ebmgn8v")
     env = node_env(text)
     assert env["TS_MOUNT"] == "/lustre" and env["TS_CLOUD"] == "alicloud"
-    assert env["TS_FS_SOURCE"].endswith(":/")
-    assert env["TS_LUSTRE_OPTIONS"] == "vers=3,proto=tcp,_netdev"
+    assert env["TS_LUSTRE_OPTIONS"] == OPTIONS  # NFSv3 with Alibaba's recommended options
     script = step_text(text, "lustre")
     assert 'mount -t cpfs-nfs -o "$TS_LUSTRE_OPTIONS" "$TS_FS_SOURCE" "$TS_MOUNT"' in script
     assert "aliyun-alinas-utils-latest.deb" in script
-    assert "$TS_MOUNT cpfs-nfs vers=3,proto=tcp,_netdev 0 0" in script  # fstab line
+    assert f"$TS_MOUNT cpfs-nfs {OPTIONS} 0 0" in script  # fstab line
     assert shape_plan("ebmgn8v").outputs["filesystem_mount_name"] == "/lustre"
+
+
+def test_the_nodes_mount_an_nfs_export_of_the_whole_file_system():
+    plan = shape_plan("ebmgn8v")
+    (fs,) = plan.of_type("alicloud:nas/fileSystem:FileSystem")
+    (service,) = plan.of_type("alicloud:nas/protocolService:ProtocolService")
+    (export,) = plan.of_type("alicloud:nas/protocolMountTarget:ProtocolMountTarget")
+    (vsw,) = plan.of_type("alicloud:vpc/switch:Switch")
+    assert (service.inputs["protocolType"], service.inputs["fileSystemId"]) == ("NFS",
+                                                                             f"{fs.name}-id")
+    assert export.inputs["path"] == "/" and export.inputs["vswitchId"] == f"{vsw.name}-id"
+    for node in plan.of_type(INSTANCE):
+        assert export.urn in node.dependencies
+
+
+MOUNT_ALIYUN = r"""echo "$*" >> "$FAKE_LOG"
+case "$*" in
+  "configure set"*) ;;
+  *"nas DescribeProtocolMountTarget"*)
+    n=$(grep -c DescribeProtocolMountTarget "$FAKE_LOG")
+    if [ "$n" -lt 2 ]; then echo '{"ProtocolMountTargets": []}'
+    else echo '{"ProtocolMountTargets": [{"ExportId": "exp-1",
+      "ProtocolMountTargetDomain": "cpfs-0abc-0def.eu-central-1.cpfs.aliyuncs.com"}]}'; fi ;;
+  *) exit 3 ;;
+esac
+"""
+
+
+def test_the_mount_asks_for_the_export_address_until_it_exists(node):
+    root, bin_dir, env = node
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "filesystems").write_text("nodev\tnfs\n")
+    stand_in(bin_dir, "aliyun", MOUNT_ALIYUN)
+    stand_in(bin_dir, "mount.cpfs-nfs", "exit 0\n")
+    stand_in(bin_dir, "modprobe", "exit 0\n")
+    stand_in(bin_dir, "sleep", "exit 0\n")
+    stand_in(bin_dir, "mountpoint", '[ -e "$FAKE_MOUNTED" ]\n')
+    stand_in(bin_dir, "mount", 'echo "mount $*" >> "$FAKE_LOG"\n'
+             'case "$*" in *:/share*) touch "$FAKE_MOUNTED" ;; *) exit 32 ;; esac\n')
+    mounted = root / "mounted"
+    result = run_step(user_data("ebmgn8v"), "lustre", root, bin_dir,
+                      {**env, "FAKE_MOUNTED": str(mounted)})
+    assert result.returncode == 0, result.stdout + result.stderr
+    calls = Path(env["FAKE_LOG"]).read_text()
+    plan = shape_plan("ebmgn8v")
+    role = plan.outputs["node_role"]
+    assert f"--mode EcsRamRole --ram-role-name {role}" in calls
+    assert ("nas DescribeProtocolMountTarget --RegionId eu-central-1 --FileSystemId "
+            "llm-finetune-fs-id --Filters.1.Key ExportIds --Filters.1.Value") in calls
+    source = "cpfs-0abc-0def.eu-central-1.cpfs.aliyuncs.com:/share"
+    assert f"mount -t cpfs-nfs -o {OPTIONS} {source} " in calls
+    assert (root / "fstab").read_text().startswith(f"{source} ")
 
 
 @pytest.mark.parametrize("shape", ["ebmgn8v", "gn8v"])
@@ -129,6 +183,15 @@ def test_scc_types_use_their_roce_network():
     assert "export NCCL_IB_HCA=mlx5" in nccl_profile(text)
     assert "erdma" not in step_text(text, "fabric")
     assert node_env(text)["TS_FABRIC"] == "roce"
+
+
+def test_the_node_role_may_look_up_only_its_own_export():
+    plan = shape_plan("ebmgn8v")
+    (policy,) = plan.of_type("alicloud:ram/policy:Policy")
+    doc = json.loads(policy.inputs["policyDocument"])
+    nas = [s for s in doc["Statement"] if any(a.startswith("nas:") for a in s["Action"])]
+    assert nas == [{"Effect": "Allow", "Action": ["nas:DescribeProtocolMountTarget"],
+                    "Resource": ["acs:nas:*:*:filesystem/llm-finetune-fs-id"]}]
 
 
 def _scripts(text: str):

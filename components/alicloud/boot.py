@@ -40,6 +40,22 @@ def _metadata(path: str) -> str:
     return f"curl -fsS {METADATA}/{path}"
 
 
+def _cli_setup(ctx: NodeContext) -> str:
+    """The Alibaba Cloud CLI, signed by the node's RAM role (EcsRamRole: no key on the node)."""
+    return f"""if ! command -v aliyun >/dev/null; then
+  curl -fsSL -o /tmp/aliyun-cli.tgz {ALIYUN_CLI}
+  tar -xzf /tmp/aliyun-cli.tgz -C /usr/local/bin aliyun
+fi
+aliyun configure set --profile {CLI_PROFILE} --mode EcsRamRole \\
+  --ram-role-name {ctx.extra["node_role"]} --region "$TS_REGION" >/dev/null"""
+
+
+# The domain wherever the answer nests it (the API reference lists ProtocolMountTargets[]);
+# one line, because a step's functions are indented.
+_PICK_DOMAIN = ('import re, sys; m = re.search(r"ProtocolMountTargetDomain\\W+([A-Za-z0-9.-]+)", '
+                'sys.stdin.read()); print(m.group(1) + ":/share") if m else sys.exit(1)')
+
+
 class AlicloudBoot(CloudBoot):
     """CPFS through the CPFS-NFS client at the shared MOUNT_PATH, eRDMA (or SCC RoCE) for NCCL,
     ranks from the fixed address plan (node i is `planning.node_ip(i)`), the health record
@@ -48,7 +64,20 @@ class AlicloudBoot(CloudBoot):
     cloud = "alicloud"
     filesystem_type = "cpfs-nfs"
     filesystem_module = "nfs"
-    lustre_mount_options = "vers=3,proto=tcp,_netdev"
+    # alibaba/alibabacloud-nas-utils README (mount.cpfs-nfs): CPFS mounts over NFSv3 only, with
+    # these recommended options; "soft" risks data consistency.
+    lustre_mount_options = ("vers=3,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,"
+                            "noresvport,_netdev")
+
+    def filesystem_source(self, ctx: NodeContext) -> str:
+        # The export directory's mount address is not a pulumi-alicloud output: ask
+        # DescribeProtocolMountTarget (ProtocolMountTargetDomain) under the node's role. The
+        # export path follows `/share` (the CPFS-NFS mount address, e.g. <domain>:/share/fileset).
+        fs_id, export_id = ctx.extra["filesystem_id"], ctx.extra["export_id"]
+        return _cli_setup(ctx) + f"""
+aliyun --profile {CLI_PROFILE} nas DescribeProtocolMountTarget --RegionId "$TS_REGION" \\
+  --FileSystemId {fs_id} --Filters.1.Key ExportIds --Filters.1.Value {export_id} \\
+  | python3 -c '{_PICK_DOMAIN}'"""
 
     def client_ready(self) -> str:
         # The NFS module is in every stock kernel; the client is ready once its mount helper is.
@@ -130,13 +159,7 @@ echo "RoCE devices: $roce ({ctx.rdma_nics} expected on {ctx.instance_type})"
         return "printf '%s\\n' " + " ".join(addresses)
 
     def upload(self, ctx: NodeContext, local_path: str, key: str) -> str:
-        role = ctx.extra["node_role"]
-        return f"""if ! command -v aliyun >/dev/null; then
-  curl -fsSL -o /tmp/aliyun-cli.tgz {ALIYUN_CLI}
-  tar -xzf /tmp/aliyun-cli.tgz -C /usr/local/bin aliyun
-fi
-aliyun configure set --profile {CLI_PROFILE} --mode EcsRamRole --ram-role-name {role} \\
-  --region "$TS_REGION"
+        return _cli_setup(ctx) + f"""
 aliyun --profile {CLI_PROFILE} oss cp -f "{local_path}" "oss://$TS_BUCKET/{key}" \\
   --endpoint "oss-$TS_REGION-internal.aliyuncs.com\""""
 

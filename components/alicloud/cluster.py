@@ -41,7 +41,7 @@ class AlicloudGpuCluster(GpuCluster):
         net = self._network(name, sel.zone, spec.access.ssh_cidrs)
         bucket = self._bucket(name, spec.bucket.retain_on_destroy)
         fs = self._filesystem(name, args, net, bucket)
-        role = self._identity(name, args, bucket)
+        role = self._identity(name, args, bucket, fs)
         place = planning.placement(sel.instance, spec.nodes)
         holder = self._placement(name, place)
         rel = planning.release(spec.budget.monthly_usd, sel.usd_per_hour, spec.lifetime_hours,
@@ -168,6 +168,19 @@ class AlicloudGpuCluster(GpuCluster):
                               file_system_path=BUCKET_FILESET,
                               description="trainstack: the OSS bucket's data in CPFS",
                               opts=self.child(depends_on=[mount]))
+        # The NFS side the nodes mount (CPFS-NFS client): a protocol service and one export of
+        # the whole file system in the nodes' vSwitch (CreateProtocolService /
+        # CreateProtocolMountTarget; an export takes up to 32 of the vSwitch's addresses).
+        protocol = nas.ProtocolService(f"{name}-fs-nfs", file_system_id=fs.id,
+                                       protocol_type="NFS", protocol_spec="General",
+                                       vpc_id=net["vpc"].id, vswitch_id=net["vswitch"].id,
+                                       description="trainstack: NFS for the nodes",
+                                       opts=self.child())
+        export = nas.ProtocolMountTarget(f"{name}-fs-export", file_system_id=fs.id,
+                                         protocol_service_id=protocol.protocol_service_id,
+                                         vpc_id=net["vpc"].id, vswitch_id=net["vswitch"].id,
+                                         path="/", description="trainstack: the whole file system",
+                                         opts=self.child())
         mbps = planning.dataflow_throughput(size, storage_type)
         flow = nas.DataFlow(f"{name}-fs-bucket-flow", file_system_id=fs.id,
                      fset_id=fileset.fileset_id,
@@ -175,12 +188,12 @@ class AlicloudGpuCluster(GpuCluster):
                      throughput=mbps, source_security_type="SSL",
                      description="trainstack: import from and export to the cluster bucket",
                      opts=self.child(depends_on=[bucket]))  # the bucket carries its tag first
-        return {"fs": fs, "mount": mount, "flow": flow, "size": size,
+        return {"fs": fs, "mount": mount, "flow": flow, "export": export, "size": size,
                 "storage_type": storage_type, "dataflow_mbps": mbps}
 
     # -- identity ------------------------------------------------------------------------------
 
-    def _identity(self, name, args: ClusterArgs, bucket):
+    def _identity(self, name, args: ClusterArgs, bucket, fs):
         role = ram.Role(f"{name}-node-role",
                         role_name=planning.ram_name(name, args.stack, "node"),
                         assume_role_policy_document=planning.ecs_trust_policy(),
@@ -188,7 +201,8 @@ class AlicloudGpuCluster(GpuCluster):
                         opts=self.child())
         policy = ram.Policy(f"{name}-bucket-policy",
                             policy_name=planning.ram_name(name, args.stack, "bucket"),
-                            policy_document=bucket.bucket.apply(planning.bucket_policy),
+                            policy_document=pulumi.Output.all(bucket.bucket, fs["fs"].id)
+                            .apply(lambda v: planning.bucket_policy(v[0], v[1])),
                             description=f"trainstack {name}: the cluster bucket only",
                             tags=self.tags, opts=self.child())
         ram.RolePolicyAttachment(f"{name}-node-bucket", role_name=role.role_name,
@@ -248,7 +262,7 @@ class AlicloudGpuCluster(GpuCluster):
                 tags=tags, volume_tags=tags,
                 # The release time is fixed at first deploy: a later `up` must not move it.
                 opts=self.child(ignore_changes=["autoReleaseTime", "imageId"],
-                                depends_on=[fs["mount"]]))
+                                depends_on=[fs["mount"], fs["export"]]))
             ecs.RamRoleAttachment(f"{node}-role", instance_id=instance.id,
                                   ram_role_name=role.role_name, opts=self.child())
             nodes.append(instance)
@@ -258,17 +272,19 @@ class AlicloudGpuCluster(GpuCluster):
         spec, sel = args.spec, args.selection
 
         def context(values) -> NodeContext:
-            domain, bucket_name, role_name = values
+            fs_id, export_id, bucket_name, role_name = values
             return NodeContext(
                 cloud="alicloud", cluster=spec.name, stack=args.stack, nodes=spec.nodes,
                 gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
-                bucket=bucket_name, filesystem_source=f"{domain}:/", region=sel.region,
+                # The export's mount address is looked up on the node (AlicloudBoot).
+                bucket=bucket_name, filesystem_source="", region=sel.region,
                 zone=sel.zone, use_rdma=sel.use_rdma, interconnect=spec.interconnect,
                 fabric=sel.instance.fabric, rdma_nics=sel.instance.rdma_nics,
                 extra={"node_addresses": [planning.node_ip(i) for i in range(spec.nodes)],
-                       "node_role": role_name})
+                       "node_role": role_name, "filesystem_id": fs_id,
+                       "export_id": export_id})
 
-        return pulumi.Output.all(fs["mount"].mount_target_domain, bucket.bucket,
+        return pulumi.Output.all(fs["fs"].id, fs["export"].export_id, bucket.bucket,
                                  role.role_name).apply(context)
 
     # -- idle GPUs -----------------------------------------------------------------------------

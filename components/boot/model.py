@@ -104,6 +104,12 @@ class CloudBoot(ABC):
     filesystem_type: str = "lustre"
     filesystem_module: str = "lustre"
 
+    def filesystem_source(self, ctx: NodeContext) -> str:
+        """Print the mount source when it is only known on the node (an API lookup); empty
+        (the default) mounts `ctx.filesystem_source` as planned."""
+        del ctx
+        return ""
+
     def client_ready(self) -> str:
         """A shell test: true once the filesystem client is installed and loaded."""
         module = self.filesystem_module

@@ -60,7 +60,11 @@ def lustre_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
     fstab = fstab_options(cloud.lustre_mount_options)
     ready, fstype = cloud.client_ready(), cloud.filesystem_type
     client = "Lustre" if fstype == "lustre" else fstype
-    script = _function("install_lustre_client", cloud.lustre_install(ctx)) + f"""
+    lookup = cloud.filesystem_source(ctx).strip()
+    # Asked again on every attempt: the export it names may still be creating.
+    resolve = ('  TS_FS_SOURCE="$(filesystem_source)" || TS_FS_SOURCE=""\n' if lookup else "")
+    script = (_function("install_lustre_client", cloud.lustre_install(ctx))
+              + (_function("filesystem_source", lookup) if lookup else "")) + f"""
 for attempt in $(seq 1 10); do
   if {ready}; then break; fi
   # A child bash, so `set -e` holds inside the function (a caller's `||` would switch it off).
@@ -76,7 +80,7 @@ fi
 mkdir -p "$TS_MOUNT"
 for attempt in $(seq 1 {MOUNT_ATTEMPTS}); do
   if mountpoint -q "$TS_MOUNT"; then break; fi
-  if mount -t {fstype} -o "$TS_LUSTRE_OPTIONS" "$TS_FS_SOURCE" "$TS_MOUNT"; then break; fi
+{resolve}  if mount -t {fstype} -o "$TS_LUSTRE_OPTIONS" "$TS_FS_SOURCE" "$TS_MOUNT"; then break; fi
   echo "attempt $attempt: $TS_FS_SOURCE not mountable yet; retrying in {MOUNT_WAIT_S} s"
   sleep {MOUNT_WAIT_S}
 done
