@@ -7,7 +7,9 @@ Sources (Alibaba Cloud docs, read 2026-12-01 through the search tool):
   POSIX client is installed from the CPFS console/API, not from a package, so boot cannot do it.
 - ECS "Enable eRDMA": the eRDMA driver installer `erdma_installer-<v>.tar.gz` on
   mirrors.cloud.aliyuncs.com (the VPC-internal mirror), with its SHA256; the public-image
-  console option "Auto-install eRDMA Software Stack" does the same.
+  console option "Auto-install eRDMA Software Stack" does the same. Unattended install as
+  AliyunContainerService/alibabacloud-erdma-controller runs it: kernel headers, a C/C++
+  compiler, dkms and cmake, then `./install.sh --batch`.
 - ECS "Enable eRDMA on GPU instances": with NCCL's LL128 protocol the MTU must be 8500 (jumbo
   frames); without jumbo frames it must be 1400, else data is corrupted. trainstack does not turn
   jumbo frames on, so LL128 stays off.
@@ -112,7 +114,7 @@ done"""
     def _erdma(self, ctx: NodeContext) -> Fabric:
         setup = f"""if [ ! -d /sys/module/erdma ] || ! command -v ibv_devices >/dev/null; then
   apt-get update -qq
-  apt-get install -y -qq "linux-headers-$(uname -r)" dkms cmake gcc
+  apt-get install -y -qq "linux-headers-$(uname -r)" dkms cmake gcc g++
   curl -fsSL -o /tmp/erdma_installer.tar.gz {ERDMA_INSTALLER}
   echo "{ERDMA_INSTALLER_SHA256}  /tmp/erdma_installer.tar.gz" | sha256sum -c -
   tar -xzf /tmp/erdma_installer.tar.gz -C /tmp
