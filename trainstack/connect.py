@@ -2,7 +2,8 @@
 
 AWS: Session Manager (`aws ssm start-session`); GCP: IAP TCP forwarding with OS Login
 (`gcloud compute ssh --tunnel-through-iap`); Azure: Azure Bastion's native client with Entra ID
-sign-in (`az network bastion ssh --auth-type AAD`). The node comes from the stack's outputs (its node
+sign-in (`az network bastion ssh --auth-type AAD`); Alibaba Cloud: Cloud Assistant
+(`aliyun ecs StartTerminalSession`). The node comes from the stack's outputs (its node
 group) and the cloud CLI (the group's instances, in a stable order); `--print` prints the exact
 command instead of running it. Missing CLI or credentials: one line, exit 2.
 """
@@ -28,6 +29,8 @@ CLIS = {
     "azure": ("az", "install the Azure CLI (learn.microsoft.com/cli/azure/install-azure-cli) with "
                     "its bastion and ssh extensions (az extension add --name bastion; az extension "
                     "add --name ssh) and run `az login`"),
+    "alicloud": ("aliyun", "install the Alibaba Cloud CLI (github.com/aliyun/aliyun-cli) and run "
+                           "`aliyun configure`"),
 }
 
 
@@ -85,8 +88,29 @@ def _azure_session(node: str, outputs: dict) -> list[str]:
             f"{outputs['scale_set_id']}/virtualMachines/{node}", "--auth-type", "AAD"]
 
 
+def alicloud_running_nodes(cli: str, outputs: dict, inputs) -> list[str]:
+    """Alibaba Cloud: the stack's per-node instances (`node_ids`, in node order) that are
+    Running, in that order, so --node N is node N while every node runs."""
+    import json
+    ids = list(outputs.get("node_ids") or [])
+    if not ids:
+        return []
+    text = _run_cli([cli, "ecs", "DescribeInstances", "--RegionId", inputs.selection.region,
+                     "--InstanceIds", json.dumps(ids), "--Status", "Running",
+                     "--PageSize", "100"])
+    try:
+        running = {i["InstanceId"] for i in json.loads(text)["Instances"]["Instance"]}
+    except (ValueError, KeyError, TypeError):
+        raise SpecError("aliyun CLI", "answered DescribeInstances with something other than "
+                        "its JSON.", "Check the CLI version and profile.") from None
+    return [i for i in ids if i in running]
+
+
 def node_names(cloud: str, cli: str, outputs: dict, inputs) -> list[str]:
-    """The node group's running instances (ids on AWS and Azure, names on GCP), sorted."""
+    """The node group's running instances (ids on AWS, Azure and Alibaba Cloud, names on GCP),
+    sorted (Alibaba Cloud: in node order)."""
+    if cloud == "alicloud":
+        return alicloud_running_nodes(cli, outputs, inputs)
     group, selection = outputs["node_group"], inputs.selection
     if cloud == "azure":
         return _azure_instances(cli, outputs)
@@ -106,6 +130,11 @@ def node_names(cloud: str, cli: str, outputs: dict, inputs) -> list[str]:
 def session_command(cloud: str, node: str, outputs: dict, inputs) -> list[str]:
     if cloud == "azure":
         return _azure_session(node, outputs)
+    if cloud == "alicloud":
+        # Cloud Assistant's session: no public IP, no open port (its answer is the session's
+        # WebSocket URL, which the ECS console's Workbench also opens).
+        return ["aliyun", "ecs", "StartTerminalSession", "--RegionId", inputs.selection.region,
+                "--InstanceId.1", node]
     if cloud == "aws":
         return ["aws", "ssm", "start-session", "--target", node, "--region",
                 inputs.selection.region]

@@ -14,7 +14,8 @@ from rich.table import Table
 from components.errors import SpecError
 
 STATUS_PREFIX = "status"
-BUCKET_SCHEMES = {"aws": ("s3", "s3fs"), "gcp": ("gs", "gcsfs"), "azure": ("abfs", "adlfs")}
+BUCKET_SCHEMES = {"aws": ("s3", "s3fs"), "gcp": ("gs", "gcsfs"), "azure": ("abfs", "adlfs"),
+                  "alicloud": ("oss", "ossfs")}  # ossfs (PyPI): fsspec for Alibaba OSS
 
 
 @dataclass(frozen=True)

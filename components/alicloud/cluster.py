@@ -4,18 +4,21 @@ from __future__ import annotations
 import dataclasses
 import ipaddress
 import json
+import shlex
 
 import pulumi
 from pulumi_alicloud import cms, ecs, kms, nas, oss, ram, vpc
 
 from components.alicloud import planning
+from components.alicloud.boot import AlicloudBoot, ecs_user_data
 from components.base import ClusterArgs, GpuCluster
+from components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
 from components.tags import RETAIN_TAG
 
 # Alibaba's public Ubuntu 22.04 image, newest first, among those the instance type supports.
 IMAGE_NAME_REGEX = "^ubuntu_22_04_x64"
 SYSTEM_DISK_GIB = 500
-CPFS_MOUNT = "/cpfs"
+CPFS_MOUNT = MOUNT_PATH          # one path on every cloud (components/boot)
 BUCKET_FILESET = "/bucket/"       # the CPFS directory the OSS data flow imports to and exports from
 DATAFLOW_TAG = {"cpfs-dataflow": "true"}  # CreateDataFlow refuses a bucket without it (§9.1)
 NODES_ARE_PER_NODE = ("one ecs.Instance per node: eRDMA (network_interface_traffic_mode="
@@ -38,15 +41,24 @@ class AlicloudGpuCluster(GpuCluster):
         net = self._network(name, sel.zone, spec.access.ssh_cidrs)
         bucket = self._bucket(name, spec.bucket.retain_on_destroy)
         fs = self._filesystem(name, args, net, bucket)
-        role = self._identity(name, args, bucket)
+        role = self._identity(name, args, bucket, fs)
         place = planning.placement(sel.instance, spec.nodes)
         holder = self._placement(name, place)
         rel = planning.release(spec.budget.monthly_usd, sel.usd_per_hour, spec.lifetime_hours,
                                planning.utc_now())
         nodes = self._nodes(name, args, net, holder, place, role, fs, bucket, rel)
         alarm = self._idle_alarm(name, args, nodes)
+        boot = self._boot_context(args, fs, bucket, role)
         return {
             "nodes": [n.instance_name for n in nodes],
+            # No group resource (NODES_ARE_PER_NODE): the placement holds every node, and
+            # `trainstack connect` reads the ids in node order.
+            "node_group": holder.id,
+            "node_ids": [n.id for n in nodes],
+            "node_boot": boot.apply(lambda ctx: boot_outline(ctx, AlicloudBoot())),
+            "heartbeat_url": bucket.bucket.apply(lambda b: f"oss://{b}/heartbeats"),
+            "filesystem_export_command": pulumi.Output.all(fs["fs"].id, fs["flow"].data_flow_id)
+            .apply(lambda v: export_command(sel.region, v[0], v[1])),
             "node_private_ips": [planning.node_ip(i) for i in range(spec.nodes)],
             "nodes_note": NODES_ARE_PER_NODE,
             "placement_group": holder.id,
@@ -58,8 +70,9 @@ class AlicloudGpuCluster(GpuCluster):
                                                 sel.usd_per_hour)),
             "idle_alarm": alarm.name,
             "access": ("Cloud Assistant / Session Manager (no public IP on any node): "
-                       "`aliyun ecs StartTerminalSession --InstanceId <id>` or the ECS console's "
-                       "Workbench; SSH only from access.ssh_cidrs through your own VPN/peering"),
+                       "`trainstack connect --stack NAME` (Cloud Assistant "
+                       "StartTerminalSession) or the ECS console's Workbench; SSH only from "
+                       "access.ssh_cidrs through your own VPN/peering"),
             "filesystem_id": fs["fs"].id,
             "filesystem_dns": fs["mount"].mount_target_domain,
             "filesystem_mount_name": CPFS_MOUNT,
@@ -155,19 +168,32 @@ class AlicloudGpuCluster(GpuCluster):
                               file_system_path=BUCKET_FILESET,
                               description="trainstack: the OSS bucket's data in CPFS",
                               opts=self.child(depends_on=[mount]))
+        # The NFS side the nodes mount (CPFS-NFS client): a protocol service and one export of
+        # the whole file system in the nodes' vSwitch (CreateProtocolService /
+        # CreateProtocolMountTarget; an export takes up to 32 of the vSwitch's addresses).
+        protocol = nas.ProtocolService(f"{name}-fs-nfs", file_system_id=fs.id,
+                                       protocol_type="NFS", protocol_spec="General",
+                                       vpc_id=net["vpc"].id, vswitch_id=net["vswitch"].id,
+                                       description="trainstack: NFS for the nodes",
+                                       opts=self.child())
+        export = nas.ProtocolMountTarget(f"{name}-fs-export", file_system_id=fs.id,
+                                         protocol_service_id=protocol.protocol_service_id,
+                                         vpc_id=net["vpc"].id, vswitch_id=net["vswitch"].id,
+                                         path="/", description="trainstack: the whole file system",
+                                         opts=self.child())
         mbps = planning.dataflow_throughput(size, storage_type)
-        nas.DataFlow(f"{name}-fs-bucket-flow", file_system_id=fs.id,
+        flow = nas.DataFlow(f"{name}-fs-bucket-flow", file_system_id=fs.id,
                      fset_id=fileset.fileset_id,
                      source_storage=bucket.bucket.apply(lambda b: f"oss://{b}"),
                      throughput=mbps, source_security_type="SSL",
                      description="trainstack: import from and export to the cluster bucket",
                      opts=self.child(depends_on=[bucket]))  # the bucket carries its tag first
-        return {"fs": fs, "mount": mount, "size": size, "storage_type": storage_type,
-                "dataflow_mbps": mbps}
+        return {"fs": fs, "mount": mount, "flow": flow, "export": export, "size": size,
+                "storage_type": storage_type, "dataflow_mbps": mbps}
 
     # -- identity ------------------------------------------------------------------------------
 
-    def _identity(self, name, args: ClusterArgs, bucket):
+    def _identity(self, name, args: ClusterArgs, bucket, fs):
         role = ram.Role(f"{name}-node-role",
                         role_name=planning.ram_name(name, args.stack, "node"),
                         assume_role_policy_document=planning.ecs_trust_policy(),
@@ -175,7 +201,8 @@ class AlicloudGpuCluster(GpuCluster):
                         opts=self.child())
         policy = ram.Policy(f"{name}-bucket-policy",
                             policy_name=planning.ram_name(name, args.stack, "bucket"),
-                            policy_document=bucket.bucket.apply(planning.bucket_policy),
+                            policy_document=pulumi.Output.all(bucket.bucket, fs["fs"].id)
+                            .apply(lambda v: planning.bucket_policy(v[0], v[1])),
                             description=f"trainstack {name}: the cluster bucket only",
                             tags=self.tags, opts=self.child())
         ram.RolePolicyAttachment(f"{name}-node-bucket", role_name=role.role_name,
@@ -203,11 +230,13 @@ class AlicloudGpuCluster(GpuCluster):
         image = ecs.get_images_output(name_regex=IMAGE_NAME_REGEX, owners="system",
                                       most_recent=True, instance_type=sel.instance.name,
                                       opts=pulumi.InvokeOutputOptions(parent=self)).ids
+        boot = self._boot_context(args, fs, bucket, role)
         nodes = []
         for i in range(spec.nodes):
             node = planning.node_name(name, i)
-            user_data = pulumi.Output.all(fs["mount"].mount_target_domain, bucket.bucket).apply(
-                lambda v, i=i: self._user_data(args, i, cpfs_domain=v[0], bucket=v[1]))
+            # One user data for every node: a node finds its rank by its own fixed address.
+            user_data = boot.apply(
+                lambda ctx: ecs_user_data(render_user_data(ctx, AlicloudBoot())))
             instance = ecs.Instance(
                 node, instance_name=node, host_name=node, instance_type=sel.instance.name,
                 image_id=image.apply(lambda ids: ids[0]),
@@ -233,46 +262,30 @@ class AlicloudGpuCluster(GpuCluster):
                 tags=tags, volume_tags=tags,
                 # The release time is fixed at first deploy: a later `up` must not move it.
                 opts=self.child(ignore_changes=["autoReleaseTime", "imageId"],
-                                depends_on=[fs["mount"]]))
+                                depends_on=[fs["mount"], fs["export"]]))
             ecs.RamRoleAttachment(f"{node}-role", instance_id=instance.id,
                                   ram_role_name=role.role_name, opts=self.child())
             nodes.append(instance)
         return nodes
 
-    def _user_data(self, args: ClusterArgs, index: int, *, cpfs_domain: str, bucket: str) -> str:
-        """This node's cloud-config: only what is Alibaba-specific. To be replaced by the shared,
-        cloud-neutral boot steps (components/boot) when they land."""
+    def _boot_context(self, args: ClusterArgs, fs, bucket, role) -> pulumi.Output:
         spec, sel = args.spec, args.selection
-        primary_eri, _ = planning.eri_layout(sel.instance, sel.use_rdma)
-        env = {"TRAINSTACK_CLUSTER": spec.name, "NODE_RANK": str(index),
-               "NNODES": str(spec.nodes), "GPUS_PER_NODE": str(sel.instance.gpu_count),
-               "MASTER_ADDR": planning.node_ip(0), "MASTER_PORT": "29500",
-               "TRAINSTACK_BUCKET": bucket, "TRAINSTACK_SHARED": CPFS_MOUNT}
-        if primary_eri:
-            # NCCL reaches eRDMA through its IB verbs transport (NCCL >= 2.19 per Alibaba PAI).
-            env.update({"NCCL_IB_DISABLE": "0", "NCCL_IB_HCA": "erdma",
-                        "NCCL_SOCKET_IFNAME": "eth0"})
-        # ossfs signs with the node's RAM role from the metadata server: no key on the node.
-        health = (f"ossfs {bucket} /mnt/oss -ourl=http://oss-{sel.region}-internal.aliyuncs.com "
-                  "-oram_role=http://100.100.100.200/latest/meta-data/ram/security-credentials/"
-                  f"{planning.ram_name(spec.name, args.stack, 'node')}")
-        # ossfs is not in Ubuntu's archive; the shared boot steps install it. Until then a node
-        # without it says so in its boot log instead of failing silently.
-        need_ossfs = ("command -v ossfs >/dev/null || echo 'trainstack: ossfs is not installed; "
-                      "no health record' >&2")
-        record = (f"echo \"{{\\\"node\\\": {index}, \\\"host\\\": \\\"$(hostname)\\\", "
-                  f"\\\"gpus\\\": $(nvidia-smi -L | wc -l)}}\" > /mnt/oss/health/node-{index}.json")
-        config = {
-            "write_files": [{"path": "/etc/profile.d/trainstack.sh", "permissions": "0644",
-                             "content": "".join(f"export {k}={v}\n" for k, v in env.items())}],
-            "runcmd": [
-                f"mkdir -p {CPFS_MOUNT} /mnt/oss",
-                # The CPFS POSIX client joins this node through the CPFS console or API
-                # (AddClient / Cloud Assistant); until then the mount target is named here.
-                f"echo {cpfs_domain} > /etc/trainstack-cpfs-mount-target",
-                need_ossfs, health, "mkdir -p /mnt/oss/health", record],
-        }
-        return "#cloud-config\n" + json.dumps(config, indent=1)
+
+        def context(values) -> NodeContext:
+            fs_id, export_id, bucket_name, role_name = values
+            return NodeContext(
+                cloud="alicloud", cluster=spec.name, stack=args.stack, nodes=spec.nodes,
+                gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
+                # The export's mount address is looked up on the node (AlicloudBoot).
+                bucket=bucket_name, filesystem_source="", region=sel.region,
+                zone=sel.zone, use_rdma=sel.use_rdma, interconnect=spec.interconnect,
+                fabric=sel.instance.fabric, rdma_nics=sel.instance.rdma_nics,
+                extra={"node_addresses": [planning.node_ip(i) for i in range(spec.nodes)],
+                       "node_role": role_name, "filesystem_id": fs_id,
+                       "export_id": export_id})
+
+        return pulumi.Output.all(fs["fs"].id, fs["export"].export_id, bucket.bucket,
+                                 role.role_name).apply(context)
 
     # -- idle GPUs -----------------------------------------------------------------------------
 
@@ -297,3 +310,30 @@ class AlicloudGpuCluster(GpuCluster):
                 threshold=str(planning.IDLE_GPU_PERCENT),
                 times=planning.idle_alarm_times(spec.idle.teardown_after_minutes)),
             tags=tags, opts=self.child())
+
+
+def export_command(region: str, filesystem_id: str, data_flow_id: str) -> str:
+    """The reaper's data guard: export the bucket fileset to OSS and wait until the task is
+    Completed (exit 0), or exit 1 when it Failed or was Canceled (CreateDataFlowTask and
+    DescribeDataFlowTasks, CPFS API reference)."""
+    q = shlex.quote
+    create = (f"aliyun nas CreateDataFlowTask --RegionId {q(region)} --FileSystemId "
+              f"{q(filesystem_id)} --DataFlowId {q(data_flow_id)} --TaskAction Export "
+              f"--DataType MetaAndData --Directory {BUCKET_FILESET}")
+    status = (f"aliyun nas DescribeDataFlowTasks --RegionId {q(region)} --FileSystemId "
+              f"{q(filesystem_id)} --Filters.1.Key TaskIds --Filters.1.Value \"$task\"")
+    py_task = "import json,sys; print(json.load(sys.stdin)['TaskId'])"
+    # Any object in the answer that is this task and carries its Status (the nesting of the
+    # answer is not relied on).
+    py_state = ("import json,os,sys\n"
+                "def walk(o):\n"
+                " if isinstance(o, dict):\n"
+                "  if o.get('TaskId') == os.environ['task'] and 'Status' in o: yield o['Status']\n"
+                "  for v in o.values(): yield from walk(v)\n"
+                " elif isinstance(o, list):\n"
+                "  for v in o: yield from walk(v)\n"
+                "print(next(walk(json.load(sys.stdin)), 'Missing'))")
+    return (f"task=\"$({create} | python3 -c {q(py_task)})\" && export task && "
+            f"while :; do state=\"$({status} | python3 -c {q(py_state)})\"; "
+            'case "$state" in Completed) exit 0;; Failed|Canceled|Missing) '
+            'echo "export task $task: $state" >&2; exit 1;; esac; sleep 30; done')

@@ -211,9 +211,12 @@ def ecs_trust_policy() -> str:
         "Principal": {"Service": ["ecs.aliyuncs.com"]}}]}, sort_keys=True)
 
 
-def bucket_policy(bucket: str) -> str:
-    """Read and write the cluster's bucket, nothing else (what ossfs and the health record use)."""
-    return json.dumps({"Version": "1", "Statement": [
+def bucket_policy(bucket: str, filesystem_id: str = "") -> str:
+    """Read and write the cluster's bucket (the health record, heartbeats), and look up the
+    cluster's own CPFS export (its mount address is only known to the API), nothing else."""
+    nas = ([{"Effect": "Allow", "Action": ["nas:DescribeProtocolMountTarget"],
+             "Resource": [f"acs:nas:*:*:filesystem/{filesystem_id}"]}] if filesystem_id else [])
+    return json.dumps({"Version": "1", "Statement": nas + [
         {"Effect": "Allow", "Action": ["oss:ListObjects", "oss:GetBucketInfo",
                                        "oss:GetBucketLocation"],
          "Resource": [f"acs:oss:*:*:{bucket}"]},

@@ -99,6 +99,21 @@ class CloudBoot(ABC):
         """Install the Lustre client matching the running kernel/image (idempotent)."""
 
     lustre_mount_options: str = "defaults,_netdev"
+    # `mount -t` type and the kernel module behind it: Lustre on AWS/GCP; a cloud whose parallel
+    # filesystem has its own client (Alibaba CPFS through the CPFS-NFS client) sets both.
+    filesystem_type: str = "lustre"
+    filesystem_module: str = "lustre"
+
+    def filesystem_source(self, ctx: NodeContext) -> str:
+        """Print the mount source when it is only known on the node (an API lookup); empty
+        (the default) mounts `ctx.filesystem_source` as planned."""
+        del ctx
+        return ""
+
+    def client_ready(self) -> str:
+        """A shell test: true once the filesystem client is installed and loaded."""
+        module = self.filesystem_module
+        return f"grep -qw {module} /proc/filesystems || modprobe {module} 2>/dev/null"
 
     @abstractmethod
     def nvme_devices(self) -> str:

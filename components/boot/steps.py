@@ -58,29 +58,35 @@ def node_env(ctx: NodeContext, cloud: CloudBoot) -> BootFile:
 
 def lustre_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
     fstab = fstab_options(cloud.lustre_mount_options)
-    script = _function("install_lustre_client", cloud.lustre_install(ctx)) + f"""
+    ready, fstype = cloud.client_ready(), cloud.filesystem_type
+    client = "Lustre" if fstype == "lustre" else fstype
+    lookup = cloud.filesystem_source(ctx).strip()
+    # Asked again on every attempt: the export it names may still be creating.
+    resolve = ('  TS_FS_SOURCE="$(filesystem_source)" || TS_FS_SOURCE=""\n' if lookup else "")
+    script = (_function("install_lustre_client", cloud.lustre_install(ctx))
+              + (_function("filesystem_source", lookup) if lookup else "")) + f"""
 for attempt in $(seq 1 10); do
-  if grep -qw lustre /proc/filesystems || modprobe lustre 2>/dev/null; then break; fi
+  if {ready}; then break; fi
   # A child bash, so `set -e` holds inside the function (a caller's `||` would switch it off).
   bash -euo pipefail -c "$(declare -f install_lustre_client); install_lustre_client" \
     || echo "attempt $attempt: Lustre client install failed; retrying"
-  modprobe lustre 2>/dev/null && break
+  if {ready}; then break; fi
   sleep 30
 done
-if ! grep -qw lustre /proc/filesystems && ! modprobe lustre 2>/dev/null; then
-  echo "no Lustre client module for kernel $(uname -r): $TS_MOUNT cannot be mounted"
+if ! {{ {ready}; }}; then
+  echo "no {client} client module for kernel $(uname -r): $TS_MOUNT cannot be mounted"
   exit 1
 fi
 mkdir -p "$TS_MOUNT"
 for attempt in $(seq 1 {MOUNT_ATTEMPTS}); do
   if mountpoint -q "$TS_MOUNT"; then break; fi
-  if mount -t lustre -o "$TS_LUSTRE_OPTIONS" "$TS_FS_SOURCE" "$TS_MOUNT"; then break; fi
+{resolve}  if mount -t {fstype} -o "$TS_LUSTRE_OPTIONS" "$TS_FS_SOURCE" "$TS_MOUNT"; then break; fi
   echo "attempt $attempt: $TS_FS_SOURCE not mountable yet; retrying in {MOUNT_WAIT_S} s"
   sleep {MOUNT_WAIT_S}
 done
 mountpoint -q "$TS_MOUNT"
-if ! grep -q " $TS_MOUNT lustre " /etc/fstab; then
-  echo "$TS_FS_SOURCE $TS_MOUNT lustre {fstab} 0 0" >> /etc/fstab
+if ! grep -q " $TS_MOUNT {fstype} " /etc/fstab; then
+  echo "$TS_FS_SOURCE $TS_MOUNT {fstype} {fstab} 0 0" >> /etc/fstab
 fi
 """
     return BootStep("lustre", script, f"Lustre client and the cluster filesystem at {MOUNT_PATH}")

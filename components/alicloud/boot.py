@@ -1,0 +1,179 @@
+"""Alibaba Cloud's facts for the cloud-neutral boot steps (components/boot).
+
+Sources (Alibaba Cloud docs, read 2026-12-01 through the search tool):
+- CPFS "Mount a file system using a CPFS-NFS client (Recommended)": the CPFS-NFS client is the
+  `aliyun-alinas-utils` package from the cpfs-hangzhou-nfs-client OSS bucket (a .deb for
+  Ubuntu), it mounts with `mount -t cpfs-nfs` and runs haproxy and a watchdog on the node. The
+  POSIX client is installed from the CPFS console/API, not from a package, so boot cannot do it.
+- ECS "Enable eRDMA": the eRDMA driver installer `erdma_installer-<v>.tar.gz` on
+  mirrors.cloud.aliyuncs.com (the VPC-internal mirror), with its SHA256; the public-image
+  console option "Auto-install eRDMA Software Stack" does the same. Unattended install as
+  AliyunContainerService/alibabacloud-erdma-controller runs it: kernel headers, a C/C++
+  compiler, dkms and cmake, then `./install.sh --batch`.
+- ECS "Enable eRDMA on GPU instances": with NCCL's LL128 protocol the MTU must be 8500 (jumbo
+  frames); without jumbo frames it must be 1400, else data is corrupted. trainstack does not turn
+  jumbo frames on, so LL128 stays off.
+- PAI "eRDMA: use high-performance networks for distributed training": NCCL 2.19 or later;
+  NCCL reaches the ERIs through its IB verbs transport (device name prefix `erdma`).
+- ECS instance metadata at 100.100.100.200 (normal mode), the RAM role's temporary
+  credentials under meta-data/ram/security-credentials/<role>; the Alibaba Cloud CLI's
+  `EcsRamRole` mode reads them (no key on the node) and its `oss cp` uploads.
+"""
+from __future__ import annotations
+
+import base64
+import gzip
+
+from components.boot import CloudBoot, Fabric, NodeContext
+
+METADATA = "http://100.100.100.200/latest/meta-data"
+CPFS_NFS_CLIENT_DEB = ("https://cpfs-hangzhou-nfs-client.oss-cn-hangzhou.aliyuncs.com/"
+                       "aliyun-alinas-utils-latest.deb")
+ERDMA_INSTALLER = "http://mirrors.cloud.aliyuncs.com/erdma/erdma_installer-1.5.7.tar.gz"
+ERDMA_INSTALLER_SHA256 = "cb44f4c4aaaabfbd81224c85a9e7889732bda26cc832ff70ecc0559bcc14165c"
+ALIYUN_CLI = "https://aliyuncli.alicdn.com/aliyun-cli-linux-latest-amd64.tgz"
+CLI_PROFILE = "trainstack"
+SOCKET_IFNAME = "eth0"      # the primary ENI: bootstrap traffic, never a container bridge
+USER_DATA_GZIP_OVER = 16 * 1024  # bytes before base64; cloud-init reads gzip user data
+RDMA_COUNT = "find /sys/class/infiniband -mindepth 1 -maxdepth 1 2>/dev/null | wc -l"
+
+
+def _metadata(path: str) -> str:
+    return f"curl -fsS {METADATA}/{path}"
+
+
+def _cli_setup(ctx: NodeContext) -> str:
+    """The Alibaba Cloud CLI, signed by the node's RAM role (EcsRamRole: no key on the node)."""
+    return f"""if ! command -v aliyun >/dev/null; then
+  curl -fsSL -o /tmp/aliyun-cli.tgz {ALIYUN_CLI}
+  tar -xzf /tmp/aliyun-cli.tgz -C /usr/local/bin aliyun
+fi
+aliyun configure set --profile {CLI_PROFILE} --mode EcsRamRole \\
+  --ram-role-name {ctx.extra["node_role"]} --region "$TS_REGION" >/dev/null"""
+
+
+# The domain wherever the answer nests it (the API reference lists ProtocolMountTargets[]);
+# one line, because a step's functions are indented.
+_PICK_DOMAIN = ('import re, sys; m = re.search(r"ProtocolMountTargetDomain\\W+([A-Za-z0-9.-]+)", '
+                'sys.stdin.read()); print(m.group(1) + ":/share") if m else sys.exit(1)')
+
+
+class AlicloudBoot(CloudBoot):
+    """CPFS through the CPFS-NFS client at the shared MOUNT_PATH, eRDMA (or SCC RoCE) for NCCL,
+    ranks from the fixed address plan (node i is `planning.node_ip(i)`), the health record
+    uploaded with the Alibaba Cloud CLI under the node's RAM role."""
+
+    cloud = "alicloud"
+    filesystem_type = "cpfs-nfs"
+    filesystem_module = "nfs"
+    # alibaba/alibabacloud-nas-utils README (mount.cpfs-nfs): CPFS mounts over NFSv3 only, with
+    # these recommended options; "soft" risks data consistency.
+    lustre_mount_options = ("vers=3,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,"
+                            "noresvport,_netdev")
+
+    def filesystem_source(self, ctx: NodeContext) -> str:
+        # The export directory's mount address is not a pulumi-alicloud output: ask
+        # DescribeProtocolMountTarget (ProtocolMountTargetDomain) under the node's role. The
+        # export path follows `/share` (the CPFS-NFS mount address, e.g. <domain>:/share/fileset).
+        fs_id, export_id = ctx.extra["filesystem_id"], ctx.extra["export_id"]
+        return _cli_setup(ctx) + f"""
+aliyun --profile {CLI_PROFILE} nas DescribeProtocolMountTarget --RegionId "$TS_REGION" \\
+  --FileSystemId {fs_id} --Filters.1.Key ExportIds --Filters.1.Value {export_id} \\
+  | python3 -c '{_PICK_DOMAIN}'"""
+
+    def client_ready(self) -> str:
+        # The NFS module is in every stock kernel; the client is ready once its mount helper is.
+        return "command -v mount.cpfs-nfs >/dev/null && modprobe nfs 2>/dev/null"
+
+    def lustre_install(self, ctx: NodeContext) -> str:
+        del ctx
+        return f"""if command -v mount.cpfs-nfs >/dev/null; then return 0; fi
+apt-get update -qq
+apt-get install -y -qq nfs-common haproxy
+curl -fsSL -o /tmp/aliyun-alinas-utils-latest.deb {CPFS_NFS_CLIENT_DEB}
+apt-get install -y -qq /tmp/aliyun-alinas-utils-latest.deb
+modprobe nfs"""
+
+    def nvme_devices(self) -> str:
+        # Local NVMe disks (gn8v/ebmgn8v carry them) next to the NVMe-attached system disk on
+        # newer types: keep whole NVMe disks with no partitions that do not hold `/`.
+        return """root_disk="$(lsblk -no PKNAME "$(findmnt -no SOURCE /)" 2>/dev/null | head -n1)"
+lsblk -dpno NAME,TYPE | awk '$2 == "disk" && $1 ~ /nvme/ {print $1}' | while read -r disk; do
+  if [ "$(basename "$disk")" = "$root_disk" ]; then continue; fi
+  if [ "$(lsblk -no NAME "$disk" | wc -l)" -gt 1 ]; then continue; fi
+  echo "$disk"
+done"""
+
+    def fabric(self, ctx: NodeContext) -> Fabric:
+        if ctx.use_rdma and ctx.fabric == "erdma":
+            return self._erdma(ctx)
+        if ctx.use_rdma and ctx.fabric == "roce":
+            return self._scc_roce(ctx)
+        return Fabric("tcp", f"export NCCL_SOCKET_IFNAME={SOCKET_IFNAME}\nexport NCCL_IB_DISABLE=1")
+
+    def _erdma(self, ctx: NodeContext) -> Fabric:
+        setup = f"""if [ ! -d /sys/module/erdma ] || ! command -v ibv_devices >/dev/null; then
+  apt-get update -qq
+  apt-get install -y -qq "linux-headers-$(uname -r)" dkms cmake gcc g++
+  curl -fsSL -o /tmp/erdma_installer.tar.gz {ERDMA_INSTALLER}
+  echo "{ERDMA_INSTALLER_SHA256}  /tmp/erdma_installer.tar.gz" | sha256sum -c -
+  tar -xzf /tmp/erdma_installer.tar.gz -C /tmp
+  (cd /tmp/erdma_installer && ./install.sh --batch)
+fi
+modprobe erdma
+eri="$({RDMA_COUNT})"
+echo "eRDMA devices: $eri ({ctx.rdma_nics} ERIs expected on {ctx.instance_type})"
+[ "$eri" -ge {ctx.rdma_nics} ]"""
+        profile = "\n".join([
+            "export NCCL_IB_DISABLE=0",
+            "export NCCL_IB_HCA=erdma",
+            "export NCCL_IB_GID_INDEX=1",
+            f"export NCCL_SOCKET_IFNAME={SOCKET_IFNAME}",
+            "# MTU 1400 without jumbo frames: LL128 would corrupt data (Alibaba eRDMA GPU doc)",
+            "export NCCL_PROTO=^LL128",
+        ])
+        return Fabric("erdma", profile, setup, rdma_devices_expected=ctx.rdma_nics,
+                      rdma_count_command=RDMA_COUNT)
+
+    def _scc_roce(self, ctx: NodeContext) -> Fabric:
+        # SCC types bring their RoCE NICs (mlx5) on the HPC cluster's own network; the driver
+        # comes with the image, so boot only checks the devices are there.
+        setup = f"""roce="$({RDMA_COUNT})"
+echo "RoCE devices: $roce ({ctx.rdma_nics} expected on {ctx.instance_type})"
+[ "$roce" -ge 1 ]"""
+        profile = "\n".join(["export NCCL_IB_DISABLE=0", "export NCCL_IB_HCA=mlx5",
+                             f"export NCCL_SOCKET_IFNAME={SOCKET_IFNAME}"])
+        return Fabric("roce", profile, setup, rdma_devices_expected=ctx.rdma_nics,
+                      rdma_count_command=RDMA_COUNT)
+
+    def node_name(self) -> str:
+        return _metadata("hostname")
+
+    def self_address(self) -> str:
+        return _metadata("private-ipv4")
+
+    def peer_addresses(self, ctx: NodeContext) -> str:
+        # Node i has the fixed address planning.node_ip(i): the plan is the node group's API.
+        addresses = ctx.extra.get("node_addresses") or []
+        if len(addresses) != ctx.nodes:
+            raise ValueError(f"NodeContext.extra['node_addresses'] must list {ctx.nodes} "
+                             f"addresses, got {len(addresses)}")
+        return "printf '%s\\n' " + " ".join(addresses)
+
+    def upload(self, ctx: NodeContext, local_path: str, key: str) -> str:
+        return _cli_setup(ctx) + f"""
+aliyun --profile {CLI_PROFILE} oss cp -f "{local_path}" "oss://$TS_BUCKET/{key}" \\
+  --endpoint "oss-$TS_REGION-internal.aliyuncs.com\""""
+
+
+def ecs_user_data(text: str) -> str:
+    """Base64, as ECS recommends for `user_data`; gzip first when the text is long."""
+    raw = text.encode()
+    if len(raw) > USER_DATA_GZIP_OVER:
+        raw = gzip.compress(raw, mtime=0)
+    return base64.b64encode(raw).decode()
+
+
+def decode_ecs_user_data(encoded: str) -> str:
+    raw = base64.b64decode(encoded)
+    return (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode()
