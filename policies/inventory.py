@@ -34,6 +34,7 @@ GCP_TEMPLATES = ("gcp:compute/instanceTemplate:InstanceTemplate",
                  "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate")
 GCP_INSTANCE = "gcp:compute/instance:Instance"
 GCP_RESOURCE_POLICY = "gcp:compute/resourcePolicy:ResourcePolicy"
+GCP_RESIZE_REQUEST = "gcp:compute/resizeRequest:ResizeRequest"
 GCP_FILESYSTEMS = ("gcp:lustre/instance:Instance", "gcp:parallelstore/instance:Instance")
 GCP_FILESTORE = "gcp:filestore/instance:Instance"
 GCP_BUCKET = "gcp:storage/bucket:Bucket"
@@ -52,6 +53,7 @@ ALI_INSTANCE_SET = "alicloud:ecs/ecsInstanceSet:EcsInstanceSet"
 ALI_SCALING_GROUP = "alicloud:ess/scalingGroup:ScalingGroup"
 ALI_SCALING_CONFIG = "alicloud:ess/scalingConfiguration:ScalingConfiguration"
 ALI_DEPLOYMENT_SET = "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet"
+ALI_HPC_CLUSTER = "alicloud:ecs/hpcCluster:HpcCluster"
 ALI_NAS = "alicloud:nas/fileSystem:FileSystem"
 ALI_BUCKET = "alicloud:oss/bucket:Bucket"
 
@@ -328,7 +330,7 @@ def node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 region = r.get("region")
                 region = region if isinstance(region, str) else region_of_zone(zones[0])
             groups.append(NodeGroup(
-                r, template, _gcp_machine_type(template), _count(r.get("targetSize")),
+                r, template, _gcp_machine_type(template), _gcp_group_size(r, resources),
                 _gcp_spot(template), zones, region or (r.provider_region or ""),
                 accelerators=_accelerators(template)))
         elif r.type == GKE_NODE_POOL:
@@ -371,6 +373,24 @@ def node_groups(resources: list[Resource]) -> list[NodeGroup]:
     for g in groups:
         g.lifetime_hours, g.lifetime_how = enforced_hours(g, resources)
     return groups
+
+
+def _gcp_group_size(igm: Resource, resources: list[Resource]) -> Optional[int]:
+    """The most VMs a GCP instance group runs: its target size plus what resize requests add.
+
+    A flex-start (DWS) group is created empty (targetSize 0) and grown by a ResizeRequest's
+    resizeBy, which obtains all its VMs at once; counting only the target size prices it at 0.
+    """
+    size = _count(igm.get("targetSize"))
+    if size is None:
+        return None
+    for rr in resources:
+        if rr.type == GCP_RESIZE_REQUEST and _targets(rr, "instanceGroupManager", igm):
+            more = _count(rr.get("resizeBy"))
+            if more is None:
+                return None
+            size += more
+    return size
 
 
 def _accelerators(holder: Optional[Resource]) -> int:
