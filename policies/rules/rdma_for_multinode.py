@@ -6,6 +6,11 @@ interface per EFA-capable network card; GCP a compact/COLLOCATED or HIGH_THROUGH
 the machine type's GPU NICs (MRDMA on RoCE types); Azure one scale set with
 singlePlacementGroup (InfiniBand comes with the `r` size); Alibaba a LowLatency deployment set
 and HighPerformance (eRDMA) traffic mode. The catalog says which fabric each type has.
+
+Capacity bought ahead fixes placement itself and counts as the construct: an AWS targeted
+capacity reservation or Capacity Block (the launch template's capacityReservationTarget), a GCP
+SPECIFIC_RESERVATION affinity (the reservation's dense placement), an Alibaba HPC cluster
+(hpcClusterId, how SCC types such as sccgn7ex are placed instead of a deployment set).
 """
 from __future__ import annotations
 
@@ -40,7 +45,9 @@ REMEDIATION = (
 )
 SCOPE = (
     'GPU capacity of more than one node in total; managed pools and fleets (EKS node groups, '
-    'GKE node pools, EC2 Fleet / Spot Fleet) are left to their services. '
+    'GKE node pools, EC2 Fleet / Spot Fleet) are left to their services. A targeted AWS capacity '
+    'reservation or Capacity Block, a GCP specific reservation and an Alibaba HPC cluster count '
+    'as placement.'
 )
 
 
