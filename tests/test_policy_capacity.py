@@ -191,3 +191,31 @@ def test_a_resize_unknown_at_preview_fails_closed_instead_of_counting_zero(flex_
     [spend] = [v for v in evaluate(from_plan(plan)) if v.policy == "spend-limit"]
     assert spend.status == "fail"
     assert "GPU capacity of a size unknown until apply" in spend.violations[0].message
+
+
+# --------------------------------------------- each group finds its own schedule (the index)
+
+def test_each_group_is_matched_to_its_own_stop_schedule_by_dependency_or_name():
+    """The referrer index answers what a scan of the stack answered: a schedule stops the group
+    it depends on or names, and no other group."""
+    from policies.inventory import Referrers, node_groups
+    from tests.policy_fixtures import aws_cluster, res, stop_schedule
+    a = aws_cluster(max_hours=None)
+    b = aws_cluster(max_hours=None)
+    asg_a = next(r for r in a if r.type == "aws:autoscaling/group:Group")
+    asg_b = next(r for r in b if r.type == "aws:autoscaling/group:Group")
+    asg_b.name, asg_b.urn = "other-nodes", asg_b.urn + "-b"
+    for r in (asg_a, asg_b):
+        r.props["tags"].append({"key": "trainstack:max-hours", "value": "96",
+                                "propagateAtLaunch": True})
+    by_dep = stop_schedule(asg_a)
+    by_name = res("aws:autoscaling/schedule:Schedule", "by-name",
+                  {"autoscalingGroupName": "other-nodes", "desiredCapacity": 0.0})
+    stack = a + b + [by_dep]
+    hours = {g.resource.name: g.lifetime_hours for g in node_groups(stack)}
+    assert hours == {"nodes": 96.0, "other-nodes": None}
+    stack.append(by_name)
+    hours = {g.resource.name: g.lifetime_hours for g in node_groups(stack)}
+    assert hours == {"nodes": 96.0, "other-nodes": 96.0}
+    index = Referrers(stack, "aws:autoscaling/schedule:Schedule", "autoscalingGroupName")
+    assert index.of(asg_a) == [by_dep] and index.of(asg_b) == [by_name]
