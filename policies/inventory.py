@@ -34,6 +34,7 @@ GCP_TEMPLATES = ("gcp:compute/instanceTemplate:InstanceTemplate",
                  "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate")
 GCP_INSTANCE = "gcp:compute/instance:Instance"
 GCP_RESOURCE_POLICY = "gcp:compute/resourcePolicy:ResourcePolicy"
+GCP_RESIZE_REQUEST = "gcp:compute/resizeRequest:ResizeRequest"
 GCP_FILESYSTEMS = ("gcp:lustre/instance:Instance", "gcp:parallelstore/instance:Instance")
 GCP_FILESTORE = "gcp:filestore/instance:Instance"
 GCP_BUCKET = "gcp:storage/bucket:Bucket"
@@ -52,6 +53,7 @@ ALI_INSTANCE_SET = "alicloud:ecs/ecsInstanceSet:EcsInstanceSet"
 ALI_SCALING_GROUP = "alicloud:ess/scalingGroup:ScalingGroup"
 ALI_SCALING_CONFIG = "alicloud:ess/scalingConfiguration:ScalingConfiguration"
 ALI_DEPLOYMENT_SET = "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet"
+ALI_HPC_CLUSTER = "alicloud:ecs/hpcCluster:HpcCluster"
 ALI_NAS = "alicloud:nas/fileSystem:FileSystem"
 ALI_BUCKET = "alicloud:oss/bucket:Bucket"
 
@@ -298,9 +300,52 @@ def _gke_pool(r: Resource) -> NodeGroup:
                      accelerators=_accelerators(holder))
 
 
+class Referrers:
+    """The resources of some types that point at another resource through one input (a
+    schedule at its group, a resize request at its instance group manager), indexed once so
+    each group finds its own without scanning the whole stack (which made every node group cost
+    a pass over every resource). A referrer points at a group through a property dependency on
+    it, or by naming it (the input equals the group's `name_key` input or its resource name);
+    `of()` returns them in stack order, as a scan would have found them."""
+
+    def __init__(self, resources: list[Resource], types: Any, key: str):
+        types = (types,) if isinstance(types, str) else tuple(types)
+        self._key = key
+        self._by_dep: dict[int, list[tuple[int, Resource]]] = {}
+        self._by_name: dict[str, list[tuple[int, Resource]]] = {}
+        for pos, r in enumerate(resources):
+            if r.type not in types:
+                continue
+            for d in r.deps.get(key, []):
+                self._by_dep.setdefault(id(d), []).append((pos, r))
+            value = r.get(key)
+            if isinstance(value, str) and value != "":
+                self._by_name.setdefault(value, []).append((pos, r))
+
+    def of(self, group: Resource, name_key: Optional[str] = "name") -> list[Resource]:
+        found = {pos: r for pos, r in self._by_dep.get(id(group), [])
+                 if any(d is group for d in r.deps.get(self._key, []))}
+        if name_key is not None:
+            for name in (group.get(name_key), group.name):
+                if isinstance(name, str):
+                    found.update(self._by_name.get(name, []))
+        return [found[pos] for pos in sorted(found)]
+
+
+class _StackIndex:
+    """The referrer indexes node_groups() and enforced_hours() need, built once per stack."""
+
+    def __init__(self, resources: list[Resource]):
+        self.schedules = Referrers(resources, AWS_ASG_SCHEDULE, "autoscalingGroupName")
+        self.autoscale = Referrers(resources, AZ_AUTOSCALE, "targetResourceUri")
+        self.resizes = Referrers(resources, GCP_RESIZE_REQUEST, "instanceGroupManager")
+        self.scaling_configs = Referrers(resources, ALI_SCALING_CONFIG, "scalingGroupId")
+
+
 def node_groups(resources: list[Resource]) -> list[NodeGroup]:
     """Every compute group of the stack, GPU or not (gpu_groups() keeps the GPU ones)."""
     groups: list[NodeGroup] = []
+    index = _StackIndex(resources)
     for r in resources:
         if r.type == AWS_ASG:
             groups.append(_aws_group(r, resources))
@@ -328,7 +373,7 @@ def node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 region = r.get("region")
                 region = region if isinstance(region, str) else region_of_zone(zones[0])
             groups.append(NodeGroup(
-                r, template, _gcp_machine_type(template), _count(r.get("targetSize")),
+                r, template, _gcp_machine_type(template), _gcp_group_size(r, index),
                 _gcp_spot(template), zones, region or (r.provider_region or ""),
                 accelerators=_accelerators(template)))
         elif r.type == GKE_NODE_POOL:
@@ -358,8 +403,7 @@ def node_groups(resources: list[Resource]) -> list[NodeGroup]:
                                     r.provider_region or (region_of_zone(zone)
                                                           if zone is not UNKNOWN else "")))
         elif r.type == ALI_SCALING_GROUP:
-            config = next((c for c in resources if c.type == ALI_SCALING_CONFIG
-                           and any(d is r for d in c.deps.get("scalingGroupId", []))), None)
+            config = _first(index.scaling_configs.of(r, name_key=None))
             zones = _subnet_zones(r, "vswitchIds", ALI_SWITCH, "zoneId") or [""]
             types: list[Any] = [None]
             if config is not None:
@@ -369,8 +413,25 @@ def node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 bool(config and _ali_spot(config.get("spotStrategy"))), zones,
                 r.provider_region or region_of_zone(zones[0]), types))
     for g in groups:
-        g.lifetime_hours, g.lifetime_how = enforced_hours(g, resources)
+        g.lifetime_hours, g.lifetime_how = enforced_hours(g, resources, index)
     return groups
+
+
+def _gcp_group_size(igm: Resource, index: _StackIndex) -> Optional[int]:
+    """The most VMs a GCP instance group runs: its target size plus what resize requests add.
+
+    A flex-start (DWS) group is created empty (targetSize 0) and grown by a ResizeRequest's
+    resizeBy, which obtains all its VMs at once; counting only the target size prices it at 0.
+    """
+    size = _count(igm.get("targetSize"))
+    if size is None:
+        return None
+    for rr in index.resizes.of(igm):
+        more = _count(rr.get("resizeBy"))
+        if more is None:
+            return None
+        size += more
+    return size
 
 
 def _accelerators(holder: Optional[Resource]) -> int:
@@ -392,14 +453,8 @@ def _declared_hours(g: NodeGroup) -> Optional[float]:
     return None
 
 
-def _targets(r: Resource, key: str, group: Resource, name_key: str = "name") -> bool:
-    if any(d is group for d in r.deps.get(key, [])):
-        return True
-    value = r.get(key)
-    return isinstance(value, str) and value != "" and value in (group.get(name_key), group.name)
-
-
-def enforced_hours(g: NodeGroup, resources: list[Resource]) -> tuple[Optional[float], str]:
+def enforced_hours(g: NodeGroup, resources: list[Resource],
+                   index: Optional[_StackIndex] = None) -> tuple[Optional[float], str]:
     """(hours, how) when the plan itself stops the nodes after a lifetime, else (None, "").
 
     A lifetime *tag* is only a declaration: nothing stops the nodes when it passes, so it never
@@ -410,11 +465,12 @@ def enforced_hours(g: NodeGroup, resources: list[Resource]) -> tuple[Optional[fl
     """
     r = g.resource
     declared = _declared_hours(g)
+    if r.type in (AWS_ASG, AZ_VMSS) and index is None:
+        index = _StackIndex(resources)
     if r.type == AWS_ASG:
-        for s in resources:
+        for s in index.schedules.of(r):
             # desiredCapacity and maxSize default to 0 (-1: leave unchanged); either at 0 stops it.
-            if s.type == AWS_ASG_SCHEDULE and _targets(s, "autoscalingGroupName", r) and (
-                    number(s.get("desiredCapacity")) in (None, 0)
+            if (number(s.get("desiredCapacity")) in (None, 0)
                     or number(s.get("maxSize")) in (None, 0)):
                 return (declared, f"autoscaling Schedule {s.name} sets the group to 0") \
                     if declared else (None, "")
@@ -427,9 +483,7 @@ def enforced_hours(g: NodeGroup, resources: list[Resource]) -> tuple[Optional[fl
         if isinstance(release, str) and release and declared:
             return declared, f"autoReleaseTime {release}"
     if r.type == AZ_VMSS:
-        for s in resources:
-            if s.type not in AZ_AUTOSCALE or not _targets(s, "targetResourceUri", r, "id"):
-                continue
+        for s in index.autoscale.of(r, name_key="id"):
             for profile in _dicts(s.get("profiles")):
                 if isinstance(profile, dict) and number(
                         dig_value(profile, "capacity.maximum")) == 0 and declared:

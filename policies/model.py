@@ -46,6 +46,8 @@ class _Unknown:
 
 UNKNOWN = _Unknown()
 
+_CLOUD_OF_PREFIX = {"azure-native": "azure"}
+
 
 class UnknownValue(Exception):
     """A rule needed a value that is unknown during this preview."""
@@ -81,8 +83,8 @@ class Resource:
 
     @property
     def cloud(self) -> str:
-        prefix = self.type.split(":", 1)[0]
-        return {"azure-native": "azure"}.get(prefix, prefix)
+        prefix = self.type.partition(":")[0]
+        return _CLOUD_OF_PREFIX.get(prefix, prefix)
 
     def get(self, path: str, default: Any = None) -> Any:
         """A prop by dotted path (`sku.capacity`, `networkInterfaces.0.nicType`); may be UNKNOWN."""
@@ -117,7 +119,12 @@ def dig(value: Any, path: str, default: Any = None) -> Any:
     for part in path.split("."):
         if value is UNKNOWN:
             return UNKNOWN
-        if isinstance(value, Mapping):
+        # Plain dicts first: the abstract Mapping/Sequence checks cost more than the lookup.
+        if type(value) is dict:
+            if part not in value:
+                return default
+            value = value[part]
+        elif isinstance(value, Mapping):
             if part not in value:
                 return default
             value = value[part]
@@ -133,12 +140,23 @@ def dig(value: Any, path: str, default: Any = None) -> Any:
 
 def plain(value: Any) -> Any:
     """Engine values as plain Python: sentinels become UNKNOWN, pulumi_policy proxies unwrapped."""
+    kind = type(value)   # exact types first: plans are mostly plain JSON values
+    if kind is str:
+        return UNKNOWN if value in _UNKNOWN_SENTINELS else value
+    if kind is dict:
+        return {str(k): plain(v) for k, v in value.items()}
+    if kind is list:
+        return [plain(v) for v in value]
+    if kind in (float, int, bool) or value is None:
+        return value
     if type(value).__name__ in ("_DictProxy", "_ListProxy"):
         # pulumi_policy's unknown-checking proxies hand out their raw container as "__target";
         # reading items through the proxy would raise on the first unknown instead.
         value = value["__target"]
     if isinstance(value, str):
         return UNKNOWN if value in _UNKNOWN_SENTINELS else value
+    if type(value) is dict:   # the common case, before the costlier abstract Mapping check
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, Mapping):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -13,7 +13,7 @@ from typing import Mapping, Optional
 
 from policies.model import Resource, UnknownValue, Violation, undecided_message
 from policies.pack_config import PolicyConfig, defaults
-from policies.rules import DISABLED, MANDATORY, REMEDIATE, RULES, Rule
+from policies.rules import DISABLED, MANDATORY, REMEDIATE, RULES, Rule, skip_names
 
 
 @dataclass
@@ -56,18 +56,40 @@ class Verdict:
                                 "message": v.message} for v in self.violations]}
 
 
-def _run(rule: Rule, resources: list[Resource], props: Mapping) -> list[Violation]:
+class _Stack:
+    """What every rule reads of the same resources, worked out once per evaluate(): each
+    resource's skip-tag exemptions and its dependency-free view for resource rules."""
+
+    def __init__(self, resources: list[Resource]):
+        self.resources = resources
+        self.skips: dict[int, frozenset] = {}
+        self._bare: Optional[list[Resource]] = None
+        for r in resources:
+            self.skips[id(r)] = skip_names(r)
+
+    @property
+    def bare(self) -> list[Resource]:
+        """The resources as the engine's Analyze call sees them: no dependencies."""
+        if self._bare is None:
+            self._bare = [r.without_deps() for r in self.resources]
+            for r, b in zip(self.resources, self._bare):
+                self.skips[id(b)] = self.skips[id(r)]
+        return self._bare
+
+
+def _run(rule: Rule, stack: _Stack, props: Mapping) -> list[Violation]:
     if rule.kind == "stack":
-        return rule.run_stack(resources, props)
+        return rule.run_stack(stack.resources, props, stack.skips)
     found: list[Violation] = []
-    for resource in resources:
-        found += rule.run_resource(resource.without_deps(), props)
+    for resource in stack.bare:
+        found += rule.run_resource(resource, props, stack.skips)
     return found
 
 
 def evaluate(resources: list[Resource], config: Optional[Mapping[str, PolicyConfig]] = None,
              rules: tuple[Rule, ...] = RULES) -> list[Verdict]:
     config = dict(config or defaults(rules))
+    stack = _Stack(resources)
     verdicts = []
     for rule in rules:
         cfg = config.get(rule.name) or PolicyConfig(rule.enforcement_level)
@@ -77,7 +99,7 @@ def evaluate(resources: list[Resource], config: Optional[Mapping[str, PolicyConf
         if cfg.enforcement_level == DISABLED:
             continue
         try:
-            verdict.violations = _run(rule, resources, cfg.properties)
+            verdict.violations = _run(rule, stack, cfg.properties)
             if rule.summary is not None:
                 verdict.note = rule.summary(resources, cfg.properties)
         except UnknownValue as unknown:

@@ -219,8 +219,9 @@ def with_enforced_lifetime(plan: Any) -> Any:
     """A copy of an example plan that enforces its declared max_hours, the way the components
     are being extended to (an ASG Schedule to 0 on AWS, scheduling.maxRunDuration on GCP).
     Without it the example stacks are priced for 730 h and fail spend-limit, which is right: a
-    lifetime tag alone stops nothing. Once the components emit these resources themselves this
-    returns the plan unchanged."""
+    lifetime tag alone stops nothing. The AWS and GCP components now emit these resources
+    themselves, so for their plans this returns an unchanged copy; the policy tests no longer
+    use it (tests/test_sarif.py still does, harmlessly)."""
     import copy
     import dataclasses
     plan = copy.deepcopy(plan)

@@ -11,38 +11,28 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import ROOT, edited, plan_for, write_spec
-from tests.policy_fixtures import enforces_lifetime, with_enforced_lifetime
 from trainstack import PROJECT_DIR
 from trainstack.cli import app
 from trainstack.stacks import stack_names
 
 runner = CliRunner()
-STACKS = stack_names(PROJECT_DIR)
+# Azure's plan does not enforce its declared lifetime yet (no autoscale setting to 0), so it is
+# priced for 730 h and fails spend-limit; the other clouds' components enforce max_hours.
+AZURE_UNENFORCED = pytest.mark.xfail(
+    strict=False, reason="components/azure does not yet enforce max_hours (an autoscale setting "
+    "profile of capacity 0), so spend-limit prices 730 h and fails")
+STACKS = [pytest.param(s, marks=AZURE_UNENFORCED) if s == "azure" else s
+          for s in stack_names(PROJECT_DIR)]
 
 
 def check(*args: str):
     return runner.invoke(app, ["check", *args])
 
 
-@pytest.fixture(autouse=True)
-def enforced_lifetime(monkeypatch):
-    """The example spec declares max_hours: 96; the plans here also enforce it, as the
-    components are being extended to (tests/policy_fixtures.with_enforced_lifetime). A declared
-    lifetime alone no longer shrinks the estimate."""
-    import trainstack.cli_common
-    real = trainstack.cli_common.render_plan
-    monkeypatch.setattr(trainstack.cli_common, "render_plan",
-                        lambda *args, **kw: with_enforced_lifetime(real(*args, **kw)))
-
-
 @pytest.mark.parametrize("stack", STACKS)
 def test_every_example_stack_passes(stack):
-    """The real command line, as the workflow runs it."""
-    from trainstack.engine import render
-    from trainstack.stacks import stack_config
-    if not enforces_lifetime(render(stack_config(PROJECT_DIR, stack), stack=stack)):
-        pytest.xfail("the components do not yet enforce max_hours (an ASG stop Schedule / GCP "
-                     "maxRunDuration), so the plan is priced for 730 h and spend-limit fails")
+    """The real command line, as the workflow runs it: each plan enforces the lifetime its
+    spec declares, so spend-limit prices 96 h and every mandatory policy passes."""
     done = subprocess.run([sys.executable, "-m", "trainstack.cli", "check", "--stack", stack,
                            "--format", "markdown"], cwd=ROOT, capture_output=True, text=True,
                           timeout=300)
@@ -104,7 +94,6 @@ def test_plan_level_breakage_fails_with_its_policy(monkeypatch, example_spec, po
     else:
         lt = next(r for r in plan.resources if r.type.endswith("LaunchTemplate"))
         lt.inputs["blockDeviceMappings"][0]["ebs"]["encrypted"] = "false"
-    plan = with_enforced_lifetime(plan)
     import trainstack.cli_common
     monkeypatch.setattr(trainstack.cli_common, "render_plan", lambda *args: plan)
     result = check("--stack", "aws")

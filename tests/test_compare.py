@@ -348,3 +348,59 @@ def test_policy_is_na_without_the_policy_pack(tmp_path, spec, monkeypatch):
     monkeypatch.setitem(sys.modules, "policies.runner", None)     # import now fails
     r = aws_row(compare_json("--spec", write_spec(tmp_path, spec)))
     assert r["policy"]["verdict"] == "n/a" and "not available" in r["policy"]["detail"]
+
+
+# ------------------------------------------------------------ the capacity each cloud prices
+
+def gcp_row(result):
+    return next(r for r in result["clouds"] if r["cloud"] == "gcp")
+
+
+def test_each_cloud_is_priced_at_its_own_capacity_not_the_top_level_flag(tmp_path, spec):
+    """The example's GCP section says capacity {type: spot} while `spot` is false: the GCP row
+    is priced at the spot price (rate, compute cost, preemption overhead), AWS on demand."""
+    assert spec.get("spot") in (None, False) and spec["clouds"]["gcp"]["capacity"] == {
+        "type": "spot"}
+    result = compare_json("--spec", write_spec(tmp_path, spec))
+    gcp, aws = gcp_row(result), aws_row(result)
+    price = catalog.price("gcp", gcp["instance_type"], gcp["region"])
+    assert price.spot_usd_hr < price.ondemand_usd_hr
+    assert (gcp["capacity"], gcp["spot"], gcp["priced_as"]) == ("spot", True, "spot price")
+    assert gcp["usd_per_hour"] == pytest.approx(2 * price.spot_usd_hr)
+    assert gcp["cost"]["billed_hours"] == pytest.approx(gcp["hours"] * 1.15 * 1.10)
+    assert gcp["cost"]["compute"] == pytest.approx(gcp["usd_per_hour"]
+                                                   * gcp["cost"]["billed_hours"])
+    assert gcp["monthly_run_rate"] >= gcp["usd_per_hour"] * 730
+    assert (aws["capacity"], aws["spot"], aws["priced_as"]) == (
+        "on_demand", False, "on-demand list price")
+    assert aws["cost"]["billed_hours"] == pytest.approx(aws["hours"] * 1.15)
+    assert result["assumptions"]["preemption_overhead"] == pytest.approx(0.10)
+    text = compare("--spec", write_spec(tmp_path, spec)).output
+    capacity_line = next(line for line in text.splitlines() if line.startswith("│ capacity"))
+    assert "on demand" in capacity_line and "spot" in capacity_line
+
+
+@pytest.mark.parametrize("cloud,capacity", [
+    ("gcp", {"type": "flex_start"}),
+    ("gcp", {"type": "reservation", "reservation": "a3u-block-1"}),
+    ("aws", {"type": "capacity_block", "reservation": "cr-0123456789abcdef0"}),
+])
+def test_bought_ahead_capacity_is_priced_at_on_demand_list_price_and_says_so(
+        tmp_path, spec, cloud, capacity):
+    spec["clouds"][cloud]["capacity"] = capacity
+    spec["clouds"]["aws"].update(region="us-east-1", zone="us-east-1a")
+    if capacity["type"] == "capacity_block":
+        spec["gpu"] = ["H200"]   # p5en: sold as Capacity Blocks
+    result = compare_json("--spec", write_spec(tmp_path, spec))
+    row = next(r for r in result["clouds"] if r["cloud"] == cloud)
+    assert row["status"] == "ok", row["message"]
+    price = catalog.price(cloud, row["instance_type"], row["region"])
+    kind = capacity["type"]
+    assert (row["capacity"], row["spot"]) == (kind, False)
+    assert row["priced_as"] == (f"priced at on-demand list price (the catalog cites no "
+                                f"{kind.replace('_', ' ')} price)")
+    assert row["usd_per_hour"] == pytest.approx(row["nodes"] * price.ondemand_usd_hr)
+    assert f"capacity {kind}: priced at on-demand list price" in " ".join(row["notes"])
+    text = compare("--spec", write_spec(tmp_path, spec)).output
+    assert f"{cloud}: capacity {kind}: priced at on-demand list price" in text
+    assert f"{kind.replace('_', ' ')} (on-demand list price)" in text

@@ -290,3 +290,28 @@ def test_bad_spec_workload_exits_2(tmp_path, example_spec):
     example_spec["workload"]["model_params"] = -1
     result = estimate("--spec", write_spec(tmp_path, example_spec))
     assert_clean_error(result, "workload.model_params")
+
+
+# ------------------------------------------------------------ --cloud: the selection's price
+
+def test_cloud_prices_at_the_capacity_the_spec_gives_that_cloud(tmp_path, example_spec):
+    """The example's GCP section buys spot (top-level spot is off): `--cloud gcp` prices the
+    selection at its spot price with the preemption overhead; AWS stays on demand."""
+    from components import catalog
+    example_spec["workload"]["recompute"] = True
+    path = write_spec(tmp_path, example_spec)
+    gcp = estimate_json("--spec", path, "--cloud", "gcp")
+    spot = catalog.price("gcp", "a3-ultragpu-8g", "us-west1").spot_usd_hr
+    assert gcp["capacity"] == "spot" and "spot price" in gcp["priced_as"]
+    assert gcp["price_per_gpu_hour"]["amount"] == pytest.approx(spot / 8)
+    assert gcp["cost"]["billed_hours"] == pytest.approx(gcp["hours"] * 1.15 * 1.10)
+    assert "a3-ultragpu-8g in us-west1, capacity spot" in gcp["cost_note"]
+    aws = estimate_json("--spec", path, "--cloud", "aws")
+    od = catalog.price("aws", "p5.48xlarge", "us-east-1").ondemand_usd_hr
+    assert aws["capacity"] == "on_demand" and aws["priced_as"].endswith("on-demand list price")
+    assert aws["price_per_gpu_hour"]["amount"] == pytest.approx(od / 8)
+    assert aws["cost"]["billed_hours"] == pytest.approx(aws["hours"] * 1.15)
+    # A price passed on the command line still wins, at the cloud's capacity overheads.
+    given = estimate_json("--spec", path, "--cloud", "gcp", "--price-per-gpu-hour", "2")
+    assert given["price_per_gpu_hour"]["amount"] == 2 and given["priced_as"] is None
+    assert given["cost"]["billed_hours"] == pytest.approx(gcp["cost"]["billed_hours"])

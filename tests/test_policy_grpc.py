@@ -10,13 +10,17 @@ from pulumi.runtime.proto import analyzer_pb2 as apb
 
 from policies.model import UNKNOWN_STRING_SENTINEL
 from policies.rules import BY_NAME
-from tests.policy_fixtures import with_enforced_lifetime
 from tests.policy_harness import PolicyPackProcess
 from trainstack import PROJECT_DIR
 from trainstack.engine import render
 from trainstack.stacks import stack_config, stack_names
 
 STACKS = stack_names(PROJECT_DIR)
+# Azure's plan does not enforce its declared lifetime yet: priced for 730 h, it fails spend-limit.
+AZURE_UNENFORCED = pytest.mark.xfail(
+    strict=False, reason="components/azure does not yet enforce max_hours (an autoscale setting "
+    "profile of capacity 0), so spend-limit prices 730 h and fails")
+PASSING_STACKS = [pytest.param(s, marks=AZURE_UNENFORCED) if s == "azure" else s for s in STACKS]
 STACK_POLICIES = {"storage-same-zone", "spend-limit", "rdma-for-multinode", "encryption-at-rest"}
 
 
@@ -30,10 +34,9 @@ def pack():
 
 @pytest.fixture(scope="module")
 def plans():
-    """The example stacks, with the lifetime their spec declares enforced (see
-    with_enforced_lifetime: a tag alone does not shrink the estimate)."""
-    return {name: with_enforced_lifetime(render(stack_config(PROJECT_DIR, name), stack=name))
-            for name in STACKS}
+    """The example stacks as the components render them (each enforces the lifetime its spec
+    declares, except Azure's for now: a tag alone does not shrink the estimate)."""
+    return {name: render(stack_config(PROJECT_DIR, name), stack=name) for name in STACKS}
 
 
 def test_the_first_stdout_line_is_only_the_port(pack):
@@ -76,7 +79,7 @@ def test_the_harness_config_matches_the_checkers(pack):
             for n, c in ours.items()} == theirs
 
 
-@pytest.mark.parametrize("stack", STACKS)
+@pytest.mark.parametrize("stack", PASSING_STACKS)
 def test_every_stack_passes_with_the_default_config(pack, plans, stack):
     pack.configure()
     found = pack.analyze_plan(plans[stack])

@@ -13,7 +13,6 @@ import pytest
 from policies.model import from_policy_resources, from_resource_args
 from policies.pack_config import parse, reconcile
 from tests.conftest import edited, plan_for
-from tests.policy_fixtures import with_enforced_lifetime
 from tests.policy_harness import PolicyPackProcess
 from trainstack import PROJECT_DIR
 from trainstack.check import run_check
@@ -74,7 +73,7 @@ def test_same_verdicts_on_bad_variants(pack, example_spec, cloud, variant):
 
 def test_same_verdicts_when_the_plan_is_broken_by_hand(pack, example_spec):
     """Zone and encryption cannot be broken through the spec: break the plan itself."""
-    plan = with_enforced_lifetime(plan_for(example_spec, "aws"))
+    plan = plan_for(example_spec, "aws")
     public = next(r for r in plan.resources if r.name.endswith("-public-subnet"))
     public.inputs["availabilityZone"] = "us-east-1b"
     fs = next(r for r in plan.resources if r.type.endswith("LustreFileSystem"))
@@ -102,7 +101,7 @@ def test_the_in_process_wrappers_agree_with_the_runner(example_spec):
     from policies.pack import policies
     spec = _variants(example_spec)["open-ssh"][0]
     spec["bucket"]["retain_on_destroy"] = False
-    plan = with_enforced_lifetime(plan_for(spec, "aws"))
+    plan = plan_for(spec, "aws")
     opts = PolicyResourceOptions(False, [], None, [], PolicyCustomTimeouts(0, 0, 0), [])
     objects = {r.urn: PolicyResource(r.type, unknown_checking_proxy(copy.deepcopy(r.inputs)),
                                      r.urn, r.name, opts, None, None, [], {})

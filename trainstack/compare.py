@@ -116,6 +116,7 @@ def _empty_row(cloud: str, status: str, message: Optional[str]) -> dict[str, Any
     return {"cloud": cloud, "status": status, "message": message, "region": None, "zone": None,
             "instance_type": None, "nodes": None, "gpu": None, "gpus": None,
             "interconnect": None, "fabric": None, "rdma": None, "spot": None,
+            "capacity": None, "priced_as": None,
             "usd_per_hour": None, "price_per_hour": None, "price_source": None,
             "price_as_of": None, "peak_tflops": None, "mfu": None, "scaling_efficiency": None,
             "hours": None, "hours_note": None, "fits": None, "min_gpus": None,
@@ -161,10 +162,13 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, displ
                "fits": None, "min_gpus": None, "min_gpus_note": None,
                "per_gpu_bytes": {"total": None}}
     factor = conversion_factor("USD", display, fx)
-    hourly = sel.price.hourly(spec.spot)
+    # The cloud's own capacity (clouds.<cloud>.capacity, else the top-level spot shorthand):
+    # the price every number of the row uses, and the row says which one it is.
+    hourly = sel.price.hourly(sel.spot)
     row.update(region=sel.region, zone=sel.zone, instance_type=itype.name, nodes=spec.nodes,
                gpu=itype.gpu, gpus=gpus, interconnect=sel.fabric_note, fabric=fabric,
-               rdma=sel.use_rdma, spot=spec.spot, usd_per_hour=sel.usd_per_hour,
+               rdma=sel.use_rdma, spot=sel.spot, capacity=sel.capacity.type,
+               priced_as=priced_as(sel), usd_per_hour=sel.usd_per_hour,
                price_per_hour=sel.usd_per_hour * factor, price_source=sel.price.source,
                price_as_of=sel.price.as_of, peak_tflops=est["peak_tflops"],
                mfu=wl.mfu if wl is not None else None,
@@ -175,8 +179,8 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, displ
     if sel.passed_over:
         row["passed_over"] = list(sel.passed_over)
         row["notes"].append("passed over: " + "; ".join(sel.passed_over))
-    if spec.spot and sel.price.spot_usd_hr is None:
-        row["notes"].append("no spot price in the catalog: on-demand price used")
+    if row["priced_as"] not in ("on-demand list price", "spot price"):
+        row["notes"].append(f"capacity {sel.capacity.type}: {row['priced_as']}")
     if est["fits"] is False:
         row["fit_note"] = (f"does not fit {gpus} x {itype.gpu}: needs {est['min_gpus']} GPUs"
                            if est["min_gpus"] is not None else est["min_gpus_note"])
@@ -217,7 +221,7 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, displ
     cost = sizing.run_cost(nodes=spec.nodes, price_per_node_hour=hourly, hours=est["hours"],
                            transfer_gb=sizes["transfer_gb"],
                            transfer_price_per_gb=egress.value or 0,
-                           idle_overhead=idle_overhead, spot=spec.spot,
+                           idle_overhead=idle_overhead, spot=sel.spot,
                            preemption_overhead=preemption_overhead, currency="USD", **priced)
     if factor != 1.0:
         cost = cost.converted(factor, display)
@@ -226,6 +230,20 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, displ
                    "overhead": cost.overhead, "billed_hours": cost.billed_hours,
                    "complete": not missing, "missing": missing}
     return row
+
+
+def priced_as(sel) -> str:
+    """Which price of the catalog row the selection's capacity type is charged at."""
+    kind = sel.capacity.type
+    if kind == "spot":
+        return ("spot price" if sel.price.spot_usd_hr is not None
+                else "no spot price in the catalog: on-demand price used")
+    if kind == "on_demand":
+        return "on-demand list price"
+    # Reservations, Capacity Blocks and flex-start (DWS) have prices of their own, which the
+    # catalog does not cite: the on-demand list price stands in for them.
+    return (f"priced at on-demand list price (the catalog cites no {kind.replace('_', ' ')} "
+            f"price)")
 
 
 # --------------------------------------------------------------------------- marks
@@ -275,6 +293,7 @@ def compare(spec_path: Path, *, currency: str = "USD", cny_rate: Optional[float]
     rows = [cloud_row(spec, spec_path, cloud, sizes, display=display, fx=fx,
                       idle_overhead=idle_overhead, preemption_overhead=preemption_overhead)
             for cloud in spec.clouds.configured()]
+    any_spot = any(r["spot"] for r in rows)
     best = mark_best(rows)
     return {
         "spec": str(spec_path), "name": spec.name, "currency": display,
@@ -287,7 +306,7 @@ def compare(spec_path: Path, *, currency: str = "USD", cny_rate: Optional[float]
                       "gpu": list(spec.gpu)}),
         "assumptions": {
             **sizes, "bytes_per_token": BYTES_PER_TOKEN, "idle_overhead": idle_overhead,
-            "preemption_overhead": preemption_overhead if spec.spot else None,
+            "preemption_overhead": preemption_overhead if any_spot else None,
             "scaling_efficiency": dict(sizing.SCALING_EFFICIENCY),
             "hours_per_month": sizing.HOURS_PER_MONTH},
         "cheapest": best["cheapest"], "fastest": best["fastest"],
@@ -311,7 +330,7 @@ def print_compare(result: dict[str, Any], console: Optional[Console] = None) -> 
             f"{human_params(wl['train_tokens'])} tokens, " if wl["params"] is not None
             else "no workload: rates only, ")
     table = Table(title=f"trainstack compare: {result['name']} ({what}"
-                        f"{wl['nodes']} node(s){', spot' if wl['spot'] else ''})")
+                        f"{wl['nodes']} node(s))")
     table.add_column("")
     for r in rows:
         marks = " ".join(m for m in ("cheapest", "fastest") if r[m])
@@ -332,6 +351,9 @@ def print_compare(result: dict[str, Any], console: Optional[Console] = None) -> 
     line("GPU", lambda r: f"{r['gpus']} x {r['gpu']}"
          + (" [red](does not fit)[/]" if r["fits"] is False else ""))
     line("interconnect", lambda r: r["interconnect"])
+    line("capacity", lambda r: r["capacity"].replace("_", " ") + (
+        "" if r["capacity"] in ("on_demand", "spot") and "no spot price" not in r["priced_as"]
+        else " (on-demand list price)"))
     line(f"{cur}/h", lambda r: _money(r["price_per_hour"], cur))
     line("hours", lambda r: "-" if r["hours"] is None else
          f"{r['hours']:,.2f} (billed {r['cost']['billed_hours']:,.2f})")

@@ -159,6 +159,21 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
     result["gpu_note"] = gpu_note if gpu_note is None or result.get("fit_note") is None else (
         gpu_note + "; " + result["fit_note"])
 
+    # With --cloud the price is the selection's, at the capacity the spec gives that cloud
+    # (clouds.<cloud>.capacity, else the top-level spot shorthand), unless a price is passed.
+    result["capacity"] = selection.capacity.type if selection is not None else None
+    result["priced_as"] = None
+    if selection is not None:
+        from trainstack.compare import priced_as
+        spot = spot or selection.spot
+        if price_per_gpu_hour is None:
+            price_per_gpu_hour = (selection.price.hourly(selection.spot)
+                                  / selection.instance.gpu_count)
+            price_currency = "USD"
+            result["priced_as"] = (f"{cloud} catalog, {selection.instance.name} in "
+                                   f"{selection.region}, capacity "
+                                   f"{selection.capacity.type}: {priced_as(selection)}")
+
     price_currency = check_currency(price_currency, "price_currency")
     display = check_currency(currency if currency is not None else price_currency)
     fx = fx_rate(cny_rate)
@@ -185,12 +200,14 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
                                             "currency": price_currency}
             result["cost"] = cost.as_dict()
             result["cost_note"] = (f"{w.gpus} GPUs x {price_per_gpu_hour:g} {price_currency}/GPU-h"
-                                   f" x {cost.billed_hours:.2f} billed h (idle/debug overhead "
-                                   f"{idle_overhead:.0%}"
+                                   + f" x {cost.billed_hours:.2f} billed h (idle/debug "
+                                   f"overhead {idle_overhead:.0%}"
                                    + (f", spot preemption overhead {preemption_overhead:.0%}"
                                       if spot else "") + ")"
                                    + (f", converted at {fx['cny_per_usd']:g} CNY/USD"
-                                      if factor != 1.0 else ""))
+                                      if factor != 1.0 else "")
+                                   + (f"; price: {result['priced_as']}"
+                                      if result["priced_as"] else ""))
     return result
 
 

@@ -43,6 +43,18 @@ SKIP_SCHEMA = {
 _SEPARATORS = re.compile(r"[,;\s]+|__")
 
 
+def skip_names(r: Resource) -> frozenset[str]:
+    """The policy names (or "all") the resource's skip tag exempts it from."""
+    tags = tags_of(r) if r.cloud in ("aws", "gcp", "azure", "alicloud") else {}
+    value = tag_value(r, tags, SKIP_TAG) if isinstance(tags, dict) else None
+    return frozenset(n for n in _SEPARATORS.split(str(value or "").strip().lower()) if n)
+
+
+# Resource id -> skip_names(resource), computed once per stack by a runner that judges the same
+# resources with every rule (policies/runner.py); without it each rule reads the tags again.
+SkipNames = Mapping[int, frozenset]
+
+
 @dataclass(frozen=True)
 class Rule:
     name: str
@@ -66,22 +78,25 @@ class Rule:
         """The config schema the pack advertises: the rule's own properties plus skipResources."""
         return {**self.config_schema, "skipResources": SKIP_SCHEMA}
 
-    def exempt(self, r: Resource, config: Mapping[str, Any]) -> bool:
-        if r.name in (config.get("skipResources") or ()) or \
-                r.urn in (config.get("skipResources") or ()):
+    def exempt(self, r: Resource, config: Mapping[str, Any],
+               skips: Optional[SkipNames] = None) -> bool:
+        listed = config.get("skipResources") or ()
+        if listed and (r.name in listed or r.urn in listed):
             return True
-        tags = tags_of(r) if r.cloud in ("aws", "gcp", "azure", "alicloud") else {}
-        value = tag_value(r, tags, SKIP_TAG) if isinstance(tags, dict) else None
-        names = {n for n in _SEPARATORS.split(str(value or "").strip().lower()) if n}
+        names = skips.get(id(r)) if skips is not None else None
+        if names is None:
+            names = skip_names(r)
         return self.name in names or "all" in names
 
-    def run_stack(self, resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
-        exempt = {r.urn for r in resources if self.exempt(r, config)}
-        kept = [r for r in resources if r.urn not in exempt]
+    def run_stack(self, resources: list[Resource], config: Mapping[str, Any],
+                  skips: Optional[SkipNames] = None) -> list[Violation]:
+        exempt = {r.urn for r in resources if self.exempt(r, config, skips)}
+        kept = [r for r in resources if r.urn not in exempt] if exempt else resources
         return [v for v in self.check(kept, config) if v.urn not in exempt]
 
-    def run_resource(self, r: Resource, config: Mapping[str, Any]) -> list[Violation]:
-        return [] if self.exempt(r, config) else self.check(r, config)
+    def run_resource(self, r: Resource, config: Mapping[str, Any],
+                     skips: Optional[SkipNames] = None) -> list[Violation]:
+        return [] if self.exempt(r, config, skips) else self.check(r, config)
 
 
 def _rule(module: Any) -> Rule:

@@ -62,7 +62,40 @@ def _sse_algorithms(r: Resource, path: str, rules: Any) -> list[Any]:
             and isinstance(rule.get("applyServerSideEncryptionByDefault"), dict)]
 
 
-def _aws_bucket(bucket: Resource, resources: list[Resource]) -> list[Violation]:
+class _SseIndex:
+    """The stack's S3 SSE configuration resources by the bucket they name or depend on, built
+    once per check so that each bucket does not scan every resource of the stack."""
+
+    def __init__(self, resources: list[Resource]):
+        self.by_dep: dict[int, list[tuple[int, Resource]]] = {}
+        self.by_value: dict[Any, list[tuple[int, Resource]]] = {}
+        self.unhashable: list[tuple[int, Resource]] = []
+        for pos, r in enumerate(resources):
+            if r.type not in AWS_SSE:
+                continue
+            for d in r.deps.get("bucket", []):
+                self.by_dep.setdefault(id(d), []).append((pos, r))
+            value = r.get("bucket")
+            if value:
+                try:
+                    self.by_value.setdefault(value, []).append((pos, r))
+                except TypeError:
+                    self.unhashable.append((pos, r))
+
+    def of(self, bucket: Resource) -> list[Resource]:
+        """The configurations for `bucket`, in stack order."""
+        found = {pos: r for pos, r in self.by_dep.get(id(bucket), [])
+                 if any(d is bucket for d in r.deps.get("bucket", []))}
+        name = bucket.get("bucket")
+        try:
+            found.update(self.by_value.get(name, []))
+        except TypeError:
+            pass
+        found.update((pos, r) for pos, r in self.unhashable if r.get("bucket") == name)
+        return [found[pos] for pos in sorted(found)]
+
+
+def _aws_bucket(bucket: Resource, sse: _SseIndex) -> list[Violation]:
     algorithms: list[Any] = []
     inline = bucket.get("serverSideEncryptionConfiguration")
     if isinstance(inline, dict):  # deprecated inline form on s3.Bucket
@@ -72,10 +105,8 @@ def _aws_bucket(bucket: Resource, resources: list[Resource]) -> list[Violation]:
         if isinstance(conf, dict):
             algorithms += _sse_algorithms(bucket, "serverSideEncryptionConfigurations.rules",
                                           conf.get("rules"))
-    for r in resources:
-        if r.type in AWS_SSE and (any(d is bucket for d in r.deps.get("bucket", []))
-                                  or (r.get("bucket") and r.get("bucket") == bucket.get("bucket"))):
-            algorithms += _sse_algorithms(r, "rules", r.get("rules"))
+    for r in sse.of(bucket):
+        algorithms += _sse_algorithms(r, "rules", r.get("rules"))
     if UNKNOWN in algorithms:
         raise UnknownValue(bucket, "rules.applyServerSideEncryptionByDefault.sseAlgorithm")
     if not algorithms or any(a in AWS_ALGORITHMS for a in algorithms):
@@ -204,9 +235,10 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
     out: list[Violation] = []
     ebs_by_default = any(r.type == EBS_BY_DEFAULT and r.get("enabled") is not False
                          for r in resources)
+    sse = _SseIndex(resources)
     for r in resources:
         if r.type in AWS_BUCKETS:
-            out += _aws_bucket(r, resources)
+            out += _aws_bucket(r, sse)
         elif r.cloud == "aws":
             out += _aws_block_storage(r, ebs_by_default)
         elif r.type == GCP_BUCKET:

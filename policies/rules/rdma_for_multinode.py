@@ -6,6 +6,11 @@ interface per EFA-capable network card; GCP a compact/COLLOCATED or HIGH_THROUGH
 the machine type's GPU NICs (MRDMA on RoCE types); Azure one scale set with
 singlePlacementGroup (InfiniBand comes with the `r` size); Alibaba a LowLatency deployment set
 and HighPerformance (eRDMA) traffic mode. The catalog says which fabric each type has.
+
+Capacity bought ahead fixes placement itself and counts as the construct: an AWS targeted
+capacity reservation or Capacity Block (the launch template's capacityReservationTarget), a GCP
+SPECIFIC_RESERVATION affinity (the reservation's dense placement), an Alibaba HPC cluster
+(hpcClusterId, how SCC types such as sccgn7ex are placed instead of a deployment set).
 """
 from __future__ import annotations
 
@@ -18,11 +23,12 @@ from policies.inventory import (
     AWS_ASG,
     AWS_PLACEMENT_GROUP,
     AZ_VMSS,
+    ALI_HPC_CLUSTER,
     GCP_RESOURCE_POLICY,
     NodeGroup,
     gpu_groups,
 )
-from policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
+from policies.model import UNKNOWN, Resource, UnknownValue, Violation, dig, violation
 from policies.pricing import instance_type_info
 
 NAME = "rdma-for-multinode"
@@ -39,7 +45,9 @@ REMEDIATION = (
 )
 SCOPE = (
     'GPU capacity of more than one node in total; managed pools and fleets (EKS node groups, '
-    'GKE node pools, EC2 Fleet / Spot Fleet) are left to their services. '
+    'GKE node pools, EC2 Fleet / Spot Fleet) are left to their services. A targeted AWS capacity '
+    'reservation or Capacity Block, a GCP specific reservation and an Alibaba HPC cluster count '
+    'as placement.'
 )
 
 
@@ -49,10 +57,50 @@ _NOT_PLACEABLE = ("aws:eks/nodeGroup:NodeGroup", "gcp:container/nodePool:NodePoo
                   "aws:ec2/spotFleetRequest:SpotFleetRequest", "aws:ec2/fleet:Fleet")
 
 
+def _aws_reservation(g: NodeGroup) -> Any:
+    """The targeted capacity reservation (ODCR or Capacity Block) the nodes launch into, if any.
+
+    A targeted reservation fixes where the instances go: a Capacity Block is a set of co-located
+    instances (EC2 UltraClusters), and an ODCR can itself be created in a cluster placement group.
+    The launch template then carries no placement group of its own (trainstack's components
+    leave it out, cloud-map §1), so the target counts as the placement construct.
+    """
+    for holder in (g.resource, g.template):
+        if holder is None:
+            continue
+        target = holder.get("capacityReservationSpecification.capacityReservationTarget")
+        if target is UNKNOWN:
+            raise UnknownValue(holder, "capacityReservationSpecification")
+        if isinstance(target, dict):
+            found = (target.get("capacityReservationId")
+                     or target.get("capacityReservationResourceGroupArn"))
+            if found is UNKNOWN or (isinstance(found, str) and found):
+                return found
+    return None
+
+
+def _gcp_reservation(g: NodeGroup) -> Any:
+    """The specific reservation the VMs consume, if any: its dense placement fixes theirs."""
+    for holder in (g.template, g.resource):
+        if holder is None:
+            continue
+        affinity = holder.get("reservationAffinity")
+        if affinity is UNKNOWN:
+            raise UnknownValue(holder, "reservationAffinity")
+        if isinstance(affinity, dict) and affinity.get("type") == "SPECIFIC_RESERVATION":
+            values = dig(affinity, "specificReservation.values") or []
+            return ", ".join(str(v) for v in values) if isinstance(values, list) and values \
+                else "a specific reservation"
+    return None
+
+
 def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
     """(ok, found, expected, fix) for the group's placement construct."""
     r = g.resource
     if g.cloud == "aws":
+        reservation = _aws_reservation(g)
+        if reservation is not None:
+            return True, f"capacity reservation {reservation}", "", ""
         name = r.get("placementGroup") or (g.template.get("placement.groupName")
                                            if g.template else None)
         pgs = r.dep("placementGroup", AWS_PLACEMENT_GROUP)
@@ -63,6 +111,9 @@ def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
                 "create an ec2.PlacementGroup(strategy=\"cluster\") and set placement_group on "
                 "the group")
     if g.cloud == "gcp":
+        reservation = _gcp_reservation(g)
+        if reservation is not None:
+            return True, f"reservation {reservation}", "", ""
         policies: list[Resource] = []
         for holder in (r, g.template):
             if holder is not None:
@@ -92,12 +143,19 @@ def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
                     "nodes in a LowLatency deployment set",
                     "use ecs.Instance nodes with deployment_set_id (ess scaling configurations "
                     "cannot take a deployment set)")
+        # SCC types (sccgn7ex) are placed by an HPC cluster instead of a deployment set.
+        # The ID is unknown at preview when the cluster is created in the same stack; that it
+        # is set is what places the nodes (only an HPC cluster's ID fits the field).
+        hpc = r.get("hpcClusterId")
+        if hpc is UNKNOWN or (isinstance(hpc, str) and hpc):
+            clusters = r.dep("hpcClusterId", ALI_HPC_CLUSTER)
+            return True, f"HPC cluster {clusters[0].name if clusters else hpc}", "", ""
         sets = r.dep("deploymentSetId", ALI_DEPLOYMENT_SET)
         strategy = sets[0].get("strategy") if sets else None
         ok = bool(r.get("deploymentSetId")) and (not sets or strategy == "LowLatency")
         return (ok, f"deployment set {r.get('deploymentSetId')} (strategy {strategy})"
                 if r.get("deploymentSetId") else None,
-                "a deployment set with strategy \"LowLatency\"",
+                "a deployment set with strategy \"LowLatency\" (an HPC cluster for SCC types)",
                 "create an ecs.EcsDeploymentSet(strategy=\"LowLatency\") and set "
                 "deployment_set_id on the nodes")
     return True, None, "", ""
