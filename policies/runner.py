@@ -72,7 +72,7 @@ class _Stack:
         """The resources as the engine's Analyze call sees them: no dependencies."""
         if self._bare is None:
             self._bare = [r.without_deps() for r in self.resources]
-            for r, b in zip(self.resources, self._bare):
+            for r, b in zip(self.resources, self._bare, strict=True):
                 self.skips[id(b)] = self.skips[id(r)]
         return self._bare
 

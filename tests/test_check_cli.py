@@ -18,11 +18,7 @@ from trainstack.stacks import stack_names
 runner = CliRunner()
 # Azure's plan does not enforce its declared lifetime yet (no autoscale setting to 0), so it is
 # priced for 730 h and fails spend-limit; the other clouds' components enforce max_hours.
-AZURE_UNENFORCED = pytest.mark.xfail(
-    strict=False, reason="components/azure does not yet enforce max_hours (an autoscale setting "
-    "profile of capacity 0), so spend-limit prices 730 h and fails")
-STACKS = [pytest.param(s, marks=AZURE_UNENFORCED) if s == "azure" else s
-          for s in stack_names(PROJECT_DIR)]
+STACKS = stack_names(PROJECT_DIR)
 
 
 def check(*args: str):

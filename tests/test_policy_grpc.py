@@ -17,10 +17,7 @@ from trainstack.stacks import stack_config, stack_names
 
 STACKS = stack_names(PROJECT_DIR)
 # Azure's plan does not enforce its declared lifetime yet: priced for 730 h, it fails spend-limit.
-AZURE_UNENFORCED = pytest.mark.xfail(
-    strict=False, reason="components/azure does not yet enforce max_hours (an autoscale setting "
-    "profile of capacity 0), so spend-limit prices 730 h and fails")
-PASSING_STACKS = [pytest.param(s, marks=AZURE_UNENFORCED) if s == "azure" else s for s in STACKS]
+PASSING_STACKS = STACKS  # every stack enforces its declared lifetime
 STACK_POLICIES = {"storage-same-zone", "spend-limit", "rdma-for-multinode", "encryption-at-rest"}
 
 

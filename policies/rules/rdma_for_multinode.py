@@ -18,12 +18,12 @@ from typing import Any, Mapping, Optional
 
 from policies.inventory import (
     ALI_DEPLOYMENT_SET,
+    ALI_HPC_CLUSTER,
     ALI_INSTANCE_SET,
     ALI_SCALING_GROUP,
     AWS_ASG,
     AWS_PLACEMENT_GROUP,
     AZ_VMSS,
-    ALI_HPC_CLUSTER,
     GCP_RESOURCE_POLICY,
     NodeGroup,
     gpu_groups,
