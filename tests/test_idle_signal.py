@@ -99,8 +99,8 @@ def test_the_idle_scripts_pass_shellcheck(family, tmp_path):
 
 
 def test_a_cloud_written_later_gets_the_agent_without_naming_it():
-    from tests.test_boot import ToyBoot, _ctx
     from components.boot import render_user_data
+    from tests.test_boot import ToyBoot, _ctx
     text = render_user_data(_ctx(cloud="toy"), ToyBoot())
     assert [c[1] for c in runcmd(text)][-2:] == ["idle", "health"]
     assert 'toy-cli put "$1" "toy://$TS_BUCKET/heartbeats/$2.json"' in \
@@ -108,8 +108,8 @@ def test_a_cloud_written_later_gets_the_agent_without_naming_it():
 
 
 def test_the_step_can_be_switched_off_like_any_provider():
-    from tests.test_boot import ToyBoot, _ctx
     from components.boot import render_user_data
+    from tests.test_boot import ToyBoot, _ctx
     extensions.remove_step_provider(idle.idle_steps)
     try:
         assert "idle" not in [c[1] for c in runcmd(render_user_data(_ctx(), ToyBoot()))]

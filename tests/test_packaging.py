@@ -74,13 +74,13 @@ def test_every_file_of_the_packages_is_in_the_wheel(names):
 
 
 def test_the_files_the_code_reads_are_package_files(names):
+    import components.catalog as catalog
     from components.agents import idle_agent
     from components.aws import budget_action as aws_budget
     from components.aws import cloud as aws_cloud
     from components.gcp import budget_action as gcp_budget
     from policies import catalog as pack_catalog
     from trainstack import init, lifecycle
-    import components.catalog as catalog
     read = [aws_budget.FUNCTION_DIR / "handler.py",
             *(gcp_budget.FUNCTION_DIR / n for n in ("main.py", "requirements.txt")),
             *catalog.DATA.glob("*.csv"), aws_cloud._AZ_FILE, *pack_catalog.DATA.glob("*.csv"),

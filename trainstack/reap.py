@@ -373,7 +373,8 @@ def reap_command(
     """Destroy trainstack stacks whose GPUs sat idle past idle.teardown_after_minutes (data kept)."""
     from trainstack.cli_common import project_dir
     interactive = sys.stdin.isatty()
-    reaper = Reaper(PulumiStacks(project_dir(project), backend=backend), default_guards(), dry_run=dry_run, yes=yes,
+    stacks = PulumiStacks(project_dir(project), backend=backend)
+    reaper = Reaper(stacks, default_guards(), dry_run=dry_run, yes=yes,
                     confirm=(lambda s: typer.confirm(f"destroy idle stack {s}?")) if interactive
                     else (lambda s: False),
                     echo=lambda line: print(line, end="", file=sys.stderr))

@@ -15,7 +15,9 @@ that should stop costing money. `last_busy` survives restarts in a local state f
 
 The upload is a parameter: `--upload 'aws s3 cp {src} s3://BUCKET/heartbeats/{node}.json'`,
 `--upload 'gcloud storage cp {src} gs://BUCKET/heartbeats/{node}.json'`, or `--dest-dir DIR`
-(a local directory standing in for the bucket). Python 3 standard library only.
+(a local directory standing in for the bucket). The node's name is --node, else $TS_NODE (the
+boot step `idle`, components/boot/idle.py, writes the cloud's name for the node there), else the
+host name. Python 3 standard library only.
 """
 from __future__ import annotations
 
