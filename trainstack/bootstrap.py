@@ -101,9 +101,10 @@ def bootstrap_command(
 ) -> None:
     """One-time account setup every cluster shares (AWS: activate the cost-allocation tag)."""
     from rich.console import Console
-    out = Console(soft_wrap=True)
+
     from trainstack.cli_common import project_dir
     folder = project_dir(project)
+    out = Console(soft_wrap=True)
     outputs = bootstrap(cloud, lambda line: out.print(line, end="", markup=False, highlight=False),
                         project_dir=folder, skip_credential_check=skip_credential_check)
     for key, value in sorted(outputs.items()):
