@@ -21,6 +21,7 @@ from components.boot import (
     Fabric,
     NodeContext,
     aws_user_data,
+    cloud_config,
     decode_aws_user_data,
     extensions,
     render_user_data,
@@ -39,7 +40,7 @@ from tests.boot_helpers import (
 from trainstack.status import read_records
 
 SHELLCHECK = Path(sys.executable).with_name("shellcheck")
-STEPS = ["lustre", "scratch", "fabric", "ranks", "health"]
+STEPS = ["lustre", "scratch", "fabric", "ranks", "idle", "health"]  # idle: components/boot/idle.py
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
@@ -323,17 +324,17 @@ def _ctx(**changes) -> NodeContext:
     return NodeContext(**{**base, **changes})
 
 
-HEARTBEAT = BootStep("heartbeat", "systemctl enable --now trainstack-idle.timer",
-                     "idle heartbeat", files=(BootFile("/etc/systemd/system/trainstack-idle.timer",
-                                                        "[Timer]\nOnUnitActiveSec=5min\n"),))
+HEARTBEAT = BootStep("heartbeat", "systemctl enable --now example-beat.timer",
+                     "example heartbeat", files=(BootFile("/etc/systemd/system/example-beat.timer",
+                                                          "[Timer]\nOnUnitActiveSec=5min\n"),))
 
 
 @pytest.mark.parametrize("cloud", [AwsBoot(), GcpBoot()])
 def test_extra_steps_run_before_the_health_record_with_their_files(cloud):
     text = render_user_data(_ctx(cloud=cloud.cloud), cloud, extra_steps=[HEARTBEAT])
     assert [c[1] for c in runcmd(text)] == [*STEPS[:-1], "heartbeat", "health"]
-    assert "/etc/systemd/system/trainstack-idle.timer" in written_files(text)
-    assert "systemctl enable --now trainstack-idle.timer" in step_text(text, "heartbeat")
+    assert "/etc/systemd/system/example-beat.timer" in written_files(text)
+    assert "systemctl enable --now example-beat.timer" in step_text(text, "heartbeat")
 
 
 def test_a_registered_step_provider_reaches_every_cloud():
@@ -402,7 +403,8 @@ def test_large_aws_user_data_is_gzipped_and_still_decodes():
     encoded = aws_user_data(text)
     assert base64.b64decode(encoded)[:2] == b"\x1f\x8b"
     assert decode_aws_user_data(encoded) == text
-    small = render_user_data(_ctx(), AwsBoot())
+    # The standard boot with the idle agent is over 16 KB and goes gzipped; a short one is not.
+    small = cloud_config([BootStep("small", "true")])
     assert base64.b64decode(aws_user_data(small)).decode() == small  # plain when it fits
 
 

@@ -7,8 +7,8 @@ import pytest
 
 from components.aws import budget_action as aws_stop
 from components.gcp import budget_action as gcp_stop
-from functions.aws_budget_stop import handler as aws_handler
-from functions.gcp_budget_stop import main as gcp_main
+from components.functions.aws_budget_stop import handler as aws_handler
+from components.functions.gcp_budget_stop import main as gcp_main
 from tests.conftest import plan_for
 
 

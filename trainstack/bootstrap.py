@@ -14,13 +14,13 @@ whether the key is active, so `check` and `up` print `COST_TAG_NOTE` instead of 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Optional
 
 import typer
 
 from components.errors import SpecError
 from components.tags import CLUSTER_TAG
-from trainstack import PROJECT_DIR
+from trainstack.cli_common import ProjectOpt
 
 BOOTSTRAP_PROJECT = "trainstack-bootstrap"
 BOOTSTRAP_CLOUDS = ("aws",)
@@ -57,10 +57,18 @@ NOT_SEEN_HINT = ("If AWS answers that the tag key was not found, billing has not
                  "aws` again. In an AWS Organization run it with the payer (management) account.")
 
 
-def bootstrap(cloud: str, echo: Callable[[str], None], project_dir: Path = PROJECT_DIR,
+def bootstrap(cloud: str, echo: Callable[[str], None], project_dir: Optional[Path] = None,
               skip_credential_check: bool = False) -> dict:
-    """Run the cloud's bootstrap program once; re-running it changes nothing."""
-    from trainstack.lifecycle import DeployFailed, _run, backend_env, check_credentials, pulumi_command
+    """Run the cloud's bootstrap program once; re-running it changes nothing. Its state goes to
+    the project's backend (`project_dir`, else the discovered project), beside the clusters'."""
+    from trainstack.lifecycle import (
+        DeployFailed,
+        _run,
+        backend_env,
+        check_credentials,
+        pulumi_command,
+        resolve_project,
+    )
     if cloud not in _PROGRAMS:
         raise SpecError(f"bootstrap {cloud}", "has nothing to do on this cloud.",
                         "Use one of: " + ", ".join(BOOTSTRAP_CLOUDS) + " (Google Cloud budgets "
@@ -69,6 +77,7 @@ def bootstrap(cloud: str, echo: Callable[[str], None], project_dir: Path = PROJE
     command = pulumi_command()
     if not skip_credential_check:
         check_credentials(cloud)
+    project_dir = resolve_project(project_dir)
     env = backend_env(project_dir)
     if env["PULUMI_BACKEND_URL"].startswith("file://"):
         Path(env["PULUMI_BACKEND_URL"][len("file://"):]).mkdir(parents=True, exist_ok=True)
@@ -88,11 +97,15 @@ def bootstrap_command(
     skip_credential_check: bool = typer.Option(
         False, "--skip-credential-check",
         help="Run with credentials trainstack cannot see (instance roles)."),
+    project: Optional[Path] = ProjectOpt,
 ) -> None:
     """One-time account setup every cluster shares (AWS: activate the cost-allocation tag)."""
     from rich.console import Console
+
+    from trainstack.cli_common import project_dir
+    folder = project_dir(project)
     out = Console(soft_wrap=True)
     outputs = bootstrap(cloud, lambda line: out.print(line, end="", markup=False, highlight=False),
-                        skip_credential_check=skip_credential_check)
+                        project_dir=folder, skip_credential_check=skip_credential_check)
     for key, value in sorted(outputs.items()):
         out.print(f"{key}: {value}", markup=False, highlight=False)

@@ -22,6 +22,7 @@ from trainstack.cli_common import (
     SpecOpt,
     StackOpt,
     console,
+    project_dir,
     render_plan,
     set_project_override,
 )
@@ -156,26 +157,27 @@ BackendOpt = typer.Option(None, "--backend", help="Pulumi backend URL (default: 
 @app.command()
 @user_errors
 def up(stack: str = RequiredStackOpt, skip_credential_check: bool = SkipCredentials,
-       backend: Optional[str] = BackendOpt):
+       backend: Optional[str] = BackendOpt, project: Optional[Path] = ProjectOpt):
     """Deploy a stack, judged by the policy pack (needs the Pulumi CLI and cloud credentials)."""
-    from trainstack import PROJECT_DIR, lifecycle
+    from trainstack import lifecycle
     from trainstack.stacks import stack_config
-    outputs = lifecycle.up(stack, echo=_echo, skip_credential_check=skip_credential_check,
-                           backend=backend)
+    folder = project_dir(project)
+    outputs = lifecycle.up(stack, echo=_echo, project_dir=folder,
+                           skip_credential_check=skip_credential_check, backend=backend)
     for key, value in sorted(outputs.items()):
         out.print(f"{key}: {value}", markup=False, highlight=False)
-    for note in deploy_notes(stack_config(PROJECT_DIR, stack).get("trainstack:cloud", "")):
+    for note in deploy_notes(stack_config(folder, stack).get("trainstack:cloud", "")):
         err.print(f"note: {note}", markup=False, highlight=False)
 
 
 @app.command()
 @user_errors
 def preview(stack: str = RequiredStackOpt, skip_credential_check: bool = SkipCredentials,
-            backend: Optional[str] = BackendOpt):
+            backend: Optional[str] = BackendOpt, project: Optional[Path] = ProjectOpt):
     """Show what `up` would change, judged by the policy pack (needs the Pulumi CLI)."""
     from trainstack import lifecycle
-    changes = lifecycle.preview(stack, echo=_echo, skip_credential_check=skip_credential_check,
-                                backend=backend)
+    changes = lifecycle.preview(stack, echo=_echo, project_dir=project_dir(project),
+                                skip_credential_check=skip_credential_check, backend=backend)
     out.print("changes: " + (", ".join(f"{k} {v}" for k, v in sorted(changes.items())) or "none"),
               markup=False, highlight=False)
 
@@ -183,11 +185,11 @@ def preview(stack: str = RequiredStackOpt, skip_credential_check: bool = SkipCre
 @app.command()
 @user_errors
 def destroy(stack: str = RequiredStackOpt, skip_credential_check: bool = SkipCredentials,
-            backend: Optional[str] = BackendOpt):
+            backend: Optional[str] = BackendOpt, project: Optional[Path] = ProjectOpt):
     """Tear a stack down; the bucket stays unless the spec says retain_on_destroy: false."""
     from trainstack import lifecycle
-    kept = lifecycle.destroy(stack, echo=_echo, skip_credential_check=skip_credential_check,
-                             backend=backend)
+    kept = lifecycle.destroy(stack, echo=_echo, project_dir=project_dir(project),
+                             skip_credential_check=skip_credential_check, backend=backend)
     for item in kept:
         out.print(f"kept: {item}", markup=False, highlight=False)
 

@@ -14,11 +14,11 @@ import shlex
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Optional
 
 import typer
 
 from components.errors import SpecError
-from trainstack import PROJECT_DIR
 
 CLIS = {
     "aws": ("aws", "install AWS CLI v2 and the Session Manager plugin "
@@ -34,8 +34,9 @@ CLIS = {
 }
 
 
-def deployed(stack: str, project_dir: Path = PROJECT_DIR):
-    """The stack's planned inputs and its deployed outputs (through the Pulumi CLI)."""
+def deployed(stack: str, project_dir: Optional[Path] = None):
+    """The stack's planned inputs and its deployed outputs (through the Pulumi CLI), in the
+    discovered project (`--project`, else from the current folder upward) unless one is given."""
     from trainstack import lifecycle
     inputs, selected = lifecycle.select_stack(stack, project_dir, skip_credential_check=True)
     outputs = {k: v.value for k, v in lifecycle._run(selected.outputs).items()}

@@ -16,6 +16,7 @@ import yaml
 from components.base import implemented_clouds
 from components.errors import SpecError
 from components.program import PROJECT, PROVIDER_REGION_KEYS
+from trainstack import PROJECT_DIR, __version__
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -32,10 +33,22 @@ plan.json
 report.html
 """
 
-REQUIREMENTS = """# The Pulumi program imports the installed trainstack (components.program.run).
-# Install it into this project's .venv, e.g. `pip install -e /path/to/trainstack`.
-trainstack
+REQUIREMENTS_HEAD = """# The Pulumi program imports the installed trainstack (components.program.run);
+# `pulumi up` installs this file into the project's .venv (Pulumi.yaml: toolchain pip).
 """
+
+
+def requirements_txt(source: Path = PROJECT_DIR) -> str:
+    """Where the trainstack that ran `init` came from: its checkout when it runs from one (so the
+    project's .venv gets the same code), else the same version, pinned."""
+    if (source / "pyproject.toml").is_file() and (source / "trainstack" / "__init__.py").is_file():
+        return (REQUIREMENTS_HEAD + "# From the trainstack checkout `trainstack init` ran from; "
+                "or `pip install -e` it into .venv yourself.\n"
+                f"trainstack @ {source.resolve().as_uri()}\n")
+    return (REQUIREMENTS_HEAD + "# The version `trainstack init` ran with; if your package index "
+            "does not have it,\n# pip install the same wheel into .venv (pip install "
+            "--find-links DIR trainstack).\n"
+            f"trainstack=={__version__}\n")
 
 
 def _project_name(folder: Path) -> str:
@@ -84,7 +97,7 @@ def project_files(folder: Path) -> dict[str, str]:
     spec = yaml.safe_load(spec_text)
     files = {"Pulumi.yaml": pulumi_yaml(_project_name(folder)), "__main__.py": MAIN_PY,
              "cluster.yaml": spec_text, ".gitignore": GITIGNORE,
-             "requirements.txt": REQUIREMENTS}
+             "requirements.txt": requirements_txt()}
     for cloud in implemented_clouds():
         files[f"stacks/Pulumi.{cloud}.yaml"] = stack_yaml(cloud, spec)
     return files

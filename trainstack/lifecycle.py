@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from components.errors import SpecError
-from trainstack import PROJECT_DIR
 from trainstack.engine import prevalidate
 from trainstack.stacks import stack_config
 
 STATE_DIR = ".pulumi-state"
-POLICY_PACK_DIR = "policies"
+POLICY_PACK_PACKAGE = "policies"  # the installed package is the pack (PulumiPolicy.yaml inside)
 # `--policy-pack` on preview/up and `stack ls --json` with these fields are older; 3.160 is the
 # oldest CLI these commands were written against (the SDK pins a lower floor of its own).
 MIN_PULUMI_VERSION = "3.160.0"
@@ -116,18 +115,28 @@ def backend_env(project_dir: Path, backend: Optional[str] = None,
     return out
 
 
-def workspace(project_dir: Path = PROJECT_DIR, backend: Optional[str] = None):
-    """A LocalWorkspace on the project with the backend settled (CLI and passphrase checked)."""
+def resolve_project(project_dir: Optional[Path] = None) -> Path:
+    """The user's project: `project_dir` when given, else `--project`/TRAINSTACK_PROJECT, else
+    the nearest trainstack Pulumi.yaml from the working directory upward (SpecError if none)."""
+    from trainstack.cli_common import project_dir as discovered
+    return Path(project_dir) if project_dir is not None else discovered()
+
+
+def workspace(project_dir: Optional[Path] = None, backend: Optional[str] = None):
+    """A LocalWorkspace on the project with the backend settled (CLI and passphrase checked);
+    the CLI runs in the project's folder, where its Pulumi.yaml and stacks/ are."""
     import pulumi.automation as auto
+    project_dir = resolve_project(project_dir)
     command = pulumi_command()
     env = backend_env(project_dir, backend)
     return auto.LocalWorkspace(work_dir=str(project_dir), pulumi_command=command, env_vars=env)
 
 
-def select_stack(stack: str, project_dir: Path = PROJECT_DIR, skip_credential_check: bool = False,
-                 backend: Optional[str] = None):
+def select_stack(stack: str, project_dir: Optional[Path] = None,
+                 skip_credential_check: bool = False, backend: Optional[str] = None):
     """Everything that can fail cheaply fails first: spec, CLI, passphrase, credentials."""
     import pulumi.automation as auto
+    project_dir = resolve_project(project_dir)
     inputs = prevalidate(stack_config(project_dir, stack), project_dir)
     ws = workspace(project_dir, backend)
     if not skip_credential_check:
@@ -148,8 +157,24 @@ def _run(action: Callable[[], object]):
         raise DeployFailed("\n".join(lines[-8:])) from None
 
 
-def policy_packs(project_dir: Path) -> list[str]:
-    return [str(project_dir / POLICY_PACK_DIR)]
+def policy_pack_dir() -> Path:
+    """The pack's folder: the `policies` package trainstack runs from (a checkout's policies/,
+    or site-packages/policies when installed), never a folder of the user's project."""
+    import importlib.util
+    found = importlib.util.find_spec(POLICY_PACK_PACKAGE)
+    locations = list(found.submodule_search_locations or []) if found else []
+    folder = Path(locations[0]).resolve() if locations else None
+    if folder is None or not (folder / "PulumiPolicy.yaml").is_file():
+        raise SpecError("policy pack", f"was not found (no {POLICY_PACK_PACKAGE}/PulumiPolicy.yaml "
+                        "next to the installed trainstack).",
+                        "Reinstall trainstack (pip install --force-reinstall trainstack).")
+    return folder
+
+
+def policy_packs(project_dir: Optional[Path] = None) -> list[str]:
+    """The packs `preview` and `up` attach (the same for every project)."""
+    del project_dir
+    return [str(policy_pack_dir())]
 
 
 def fix_lifetime_start(selected, inputs, config: dict[str, str],
@@ -163,10 +188,11 @@ def fix_lifetime_start(selected, inputs, config: dict[str, str],
         selected.set_config(LIFETIME_START_KEY, auto.ConfigValue(iso(clock())))
 
 
-def up(stack: str, echo: Callable[[str], None], project_dir: Path = PROJECT_DIR,
+def up(stack: str, echo: Callable[[str], None], project_dir: Optional[Path] = None,
        skip_credential_check: bool = False, backend: Optional[str] = None,
        clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> dict:
     from trainstack.capacity_guard import pin_image, scale_back
+    project_dir = resolve_project(project_dir)
     inputs, selected = select_stack(stack, project_dir, skip_credential_check, backend)
     fix_lifetime_start(selected, inputs, stack_config(project_dir, stack), clock)
     try:
@@ -178,7 +204,7 @@ def up(stack: str, echo: Callable[[str], None], project_dir: Path = PROJECT_DIR,
     return outputs
 
 
-def preview(stack: str, echo: Callable[[str], None], project_dir: Path = PROJECT_DIR,
+def preview(stack: str, echo: Callable[[str], None], project_dir: Optional[Path] = None,
             skip_credential_check: bool = False, backend: Optional[str] = None) -> dict:
     """What `up` would change, judged by the policy pack; returns the change counts."""
     _, selected = select_stack(stack, project_dir, skip_credential_check, backend)
@@ -186,7 +212,7 @@ def preview(stack: str, echo: Callable[[str], None], project_dir: Path = PROJECT
     return dict(result.change_summary or {})
 
 
-def destroy(stack: str, echo: Callable[[str], None], project_dir: Path = PROJECT_DIR,
+def destroy(stack: str, echo: Callable[[str], None], project_dir: Optional[Path] = None,
             skip_credential_check: bool = False, backend: Optional[str] = None) -> list[str]:
     """Destroy the stack's resources; returns what stays behind on purpose (the bucket)."""
     inputs, selected = select_stack(stack, project_dir, skip_credential_check, backend)

@@ -30,7 +30,7 @@ from typing import Callable, Optional, Protocol
 
 import typer
 
-from trainstack import PROJECT_DIR
+from trainstack.cli_common import ProjectOpt
 
 MARKER = "trainstack_marker"
 CLOCK_SKEW = timedelta(minutes=5)
@@ -82,7 +82,8 @@ class StackBackend(Protocol):
 class PulumiStacks:
     """The backend through the Automation API (CLI, passphrase and backend URL checked first)."""
 
-    def __init__(self, project_dir: Path = PROJECT_DIR, backend: Optional[str] = None):
+    def __init__(self, project_dir: Optional[Path] = None, backend: Optional[str] = None):
+        # None: the discovered project (--project, else from the current folder upward).
         from trainstack.lifecycle import workspace
         self.ws = workspace(project_dir, backend)
 
@@ -367,10 +368,13 @@ def reap_command(
         dry_run: bool = typer.Option(False, "--dry-run", help="Print the decisions; change nothing."),
         yes: bool = typer.Option(False, "--yes", help="Destroy idle stacks without asking."),
         audit_log: Path = typer.Option(Path("reap-audit.jsonl"), "--audit-log",
-                                       help="Append every decision here as a JSON line.")):
+                                       help="Append every decision here as a JSON line."),
+        project: Optional[Path] = ProjectOpt):
     """Destroy trainstack stacks whose GPUs sat idle past idle.teardown_after_minutes (data kept)."""
+    from trainstack.cli_common import project_dir
     interactive = sys.stdin.isatty()
-    reaper = Reaper(PulumiStacks(backend=backend), default_guards(), dry_run=dry_run, yes=yes,
+    stacks = PulumiStacks(project_dir(project), backend=backend)
+    reaper = Reaper(stacks, default_guards(), dry_run=dry_run, yes=yes,
                     confirm=(lambda s: typer.confirm(f"destroy idle stack {s}?")) if interactive
                     else (lambda s: False),
                     echo=lambda line: print(line, end="", file=sys.stderr))

@@ -15,7 +15,9 @@ that should stop costing money. `last_busy` survives restarts in a local state f
 
 The upload is a parameter: `--upload 'aws s3 cp {src} s3://BUCKET/heartbeats/{node}.json'`,
 `--upload 'gcloud storage cp {src} gs://BUCKET/heartbeats/{node}.json'`, or `--dest-dir DIR`
-(a local directory standing in for the bucket). Python 3 standard library only.
+(a local directory standing in for the bucket). The node's name is --node, else $TS_NODE (the
+boot step `idle`, components/boot/idle.py, writes the cloud's name for the node there), else the
+host name. Python 3 standard library only.
 """
 from __future__ import annotations
 
@@ -48,6 +50,8 @@ Wants=network-online.target
 
 [Service]
 Type=oneshot
+# TS_NODE: this node's name as the cloud knows it (the health record's key), written at boot.
+EnvironmentFile=-{env_file}
 ExecStart=/usr/bin/python3 {agent_path} --upload {upload}
 TimeoutStartSec=50
 """,
@@ -65,13 +69,17 @@ WantedBy=timers.target
 """,
 }
 AGENT_PATH = "/opt/trainstack/idle_agent.py"
+ENV_FILE = "/etc/trainstack/idle.env"
+SERVICE = "trainstack-idle.service"
+TIMER = "trainstack-idle.timer"
 
 
-def unit_files(upload: str, agent_path: str = AGENT_PATH) -> dict[str, str]:
+def unit_files(upload: str, agent_path: str = AGENT_PATH, env_file: str = ENV_FILE) -> dict[str, str]:
     """The systemd service and timer, ready to write (the boot step then runs
-    `systemctl enable --now trainstack-idle.timer`). `upload` is the --upload template."""
+    `systemctl enable --now trainstack-idle.timer`). `upload` is the --upload template;
+    `env_file` may set TS_NODE (the node's name; the host name when unset)."""
     # systemd splits ExecStart like a shell; a quoted template survives as one argument.
-    return {path: text.format(agent_path=agent_path, upload=shlex.quote(upload))
+    return {path: text.format(agent_path=agent_path, upload=shlex.quote(upload), env_file=env_file)
             for path, text in UNITS.items()}
 
 
@@ -194,7 +202,8 @@ def publish(record: dict, upload: Optional[str], dest_dir: Optional[str]) -> Non
 
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--node", default=socket.gethostname())
+    parser.add_argument("--node", default=os.environ.get("TS_NODE") or socket.gethostname(),
+                        help="this node's name (default: $TS_NODE, else the host name)")
     parser.add_argument("--upload", help="command template with {src} and {node}")
     parser.add_argument("--dest-dir", help="a local directory standing in for the bucket")
     parser.add_argument("--state", default=os.environ.get("TRAINSTACK_IDLE_STATE", DEFAULT_STATE))

@@ -1,7 +1,7 @@
 """AWS budget action: the budget's last notification stops the nodes (group to 0, data kept).
 
 Budgets → an SNS topic (its policy lets budgets.amazonaws.com publish) → a Lambda function
-(functions/aws_budget_stop) whose role may update only this Auto Scaling group.
+(components/functions/aws_budget_stop) whose role may update only this Auto Scaling group.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pulumi
 import pulumi_aws as aws
 
-FUNCTION_DIR = Path(__file__).resolve().parents[2] / "functions" / "aws_budget_stop"
+FUNCTION_DIR = Path(__file__).resolve().parents[1] / "functions" / "aws_budget_stop"  # package data
 RUNTIME = "python3.12"
 
 

@@ -64,14 +64,14 @@ def render_user_data(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[B
     providers' steps (components.boot.extensions), then `extra_steps`, then the health record;
     the cluster's facts file plus `extra_files`."""
     from components.boot.extensions import provided_steps
-    steps = boot_steps(ctx, cloud, [*provided_steps(ctx), *extra_steps])
+    steps = boot_steps(ctx, cloud, [*provided_steps(ctx, cloud), *extra_steps])
     return cloud_config(steps, [*step_files(ctx, cloud, steps), *extra_files])
 
 
 def boot_outline(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep] = ()) -> str:
     """One line for the plan: every step a node runs, in order, with what it does."""
     from components.boot.extensions import provided_steps
-    steps = boot_steps(ctx, cloud, [*provided_steps(ctx), *extra_steps])
+    steps = boot_steps(ctx, cloud, [*provided_steps(ctx, cloud), *extra_steps])
     return "; ".join(f"{s.name}: {s.description or s.name}" for s in steps)
 
 

@@ -1,7 +1,7 @@
 """GCP budget action: at the budget's last threshold the managed instance group goes to 0.
 
 The billing budget publishes every update to a Pub/Sub topic (`all_updates_rule.pubsub_topic`);
-a 2nd-gen Cloud Function (functions/gcp_budget_stop, its source uploaded to the cluster's bucket)
+a 2nd-gen Cloud Function (components/functions/gcp_budget_stop, its source uploaded to the cluster's bucket)
 resizes the MIG to 0 once cost >= budget x the last threshold. Its service account holds
 Compute Instance Admin under an IAM condition naming this one group: a custom role would be
 smaller, but a deleted custom role's ID stays reserved for weeks, which breaks reap-then-up.
@@ -13,7 +13,7 @@ from pathlib import Path
 import pulumi
 import pulumi_gcp as gcp
 
-FUNCTION_DIR = Path(__file__).resolve().parents[2] / "functions" / "gcp_budget_stop"
+FUNCTION_DIR = Path(__file__).resolve().parents[1] / "functions" / "gcp_budget_stop"  # package data
 RUNTIME = "python312"
 ENTRY_POINT = "entry"
 # Cloud Billing's own publisher identity
