@@ -29,7 +29,7 @@ from trainstack.status import read_records
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
 SHELLCHECK = Path(sys.executable).with_name("shellcheck")
-STEPS = ["lustre", "scratch", "fabric", "ranks", "health"]
+STEPS = ["lustre", "scratch", "fabric", "ranks", "idle", "health"]
 CLIENT_ID = "00000000-0000-0000-0000-00000000c1e7"   # the offline identity's client id
 
 

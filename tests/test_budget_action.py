@@ -6,9 +6,9 @@ import json
 import pytest
 
 from components.aws import budget_action as aws_stop
-from components.gcp import budget_action as gcp_stop
 from components.functions.aws_budget_stop import handler as aws_handler
 from components.functions.gcp_budget_stop import main as gcp_main
+from components.gcp import budget_action as gcp_stop
 from tests.conftest import plan_for
 
 
