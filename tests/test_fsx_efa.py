@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -171,7 +172,8 @@ def _efa_node(tmp_path, devices=32, lnetctl_fails_on=None):
         (dev / "driver").symlink_to(root / "drivers" / "efa")
     (root / "filesystems").write_text("nodev\tlustre\n")
     env = {"FAKE_LOG": str(tmp_path / "calls.log"), "FAKE_MOUNTED": str(root / "mounted")}
-    for tool in ("modprobe", "lustre_rmmod"):
+    # systemctl too: a real one would enable the unit on the machine running the tests.
+    for tool in ("modprobe", "lustre_rmmod", "systemctl"):
         stand_in(bin_dir, tool, LOGGED)
     stand_in(bin_dir, "uname", "echo 6.8.0-1024-aws\n")
     stand_in(bin_dir, "ip", "echo 'default via 10.42.0.1 dev ens32 proto dhcp src 10.42.0.12'\n")
@@ -204,6 +206,30 @@ def test_lnet_gets_every_fourth_p5_efa_device_then_the_node_mounts_over_efa(tmp_
                                 "llm-finetune-fs.fsx.offline.invalid@tcp:/offline")
     assert (root / "state" / "lustre-transport").read_text() == "efa\n"
     assert "LNet over EFA: 2 EFA interfaces" in result.stdout
+
+
+def test_later_boots_set_lnet_up_for_efa_before_the_fstab_mount(tmp_path):
+    root, bin_dir, env = _efa_node(tmp_path)
+    assert run_step(user_data("p5"), "lustre", root, bin_dir, env).returncode == 0
+    unit = root / "etc" / "trainstack-lnet-efa.service"
+    assert f"systemctl enable {unit}" in _calls(env)
+    text = unit.read_text()
+    assert "Before=remote-fs-pre.target" in text and "WantedBy=remote-fs.target" in text
+    script = root / "etc" / "lnet-over-efa.sh"   # /etc/trainstack on the node
+    assert f"ExecStart={script}" in text
+    content = script.read_text()
+    assert content.startswith("#!/bin/bash\n") and "lnetctl net add --net efa" in content
+    result = subprocess.run([str(SHELLCHECK), "-s", "bash", "-e", "SC1091", str(script)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+    # At a later boot (nothing mounted yet) it configures LNet again, on its own.
+    Path(env["FAKE_LOG"]).unlink()
+    (root / "mounted").unlink()
+    rerun = subprocess.run(["bash", str(script)],
+                           capture_output=True, text=True, env={
+                               **os.environ, **env,
+                               "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"})
+    assert "lnetctl udsp add --src efa --priority 0" in _calls(env), rerun.stdout + rerun.stderr
 
 
 def test_a_failed_efa_setup_falls_back_to_tcp_and_the_health_record_says_so(tmp_path):

@@ -107,6 +107,33 @@ lnet_over_efa() {
 }
 if lnet_over_efa; then
   echo efa > "$TS_LUSTRE_TRANSPORT_FILE"
+  # Later boots mount /lustre from fstab, long before this step would run: a unit sets LNet
+  # up for EFA first (AWS's client script installs a systemd service for the same reason).
+  { printf '#!/bin/bash\n# trainstack: LNet over EFA before the fstab mount of %s\n' "$TS_MOUNT"
+    printf '# shellcheck source=/dev/null\n. /etc/trainstack/node.env\nlnet_touched=0\n'
+    declare -f lnet_run lnet_over_efa
+    cat <<'TAIL'
+lnet_over_efa || [ "$lnet_touched" = 0 ] || { lustre_rmmod >/dev/null 2>&1; modprobe lustre; }
+TAIL
+  } > /etc/trainstack/lnet-over-efa.sh
+  chmod 0755 /etc/trainstack/lnet-over-efa.sh
+  cat > /etc/trainstack/trainstack-lnet-efa.service <<'UNIT'
+[Unit]
+Description=trainstack: LNet over EFA for FSx for Lustre, before remote file systems mount
+Wants=network-online.target
+After=network-online.target
+Before=remote-fs-pre.target
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/etc/trainstack/lnet-over-efa.sh
+
+[Install]
+WantedBy=remote-fs.target
+UNIT
+  systemctl enable /etc/trainstack/trainstack-lnet-efa.service \
+    || echo "LNet over EFA: the boot-time unit could not be enabled; after a reboot TCP is used"
 else
   echo "the file system is EFA-enabled but this node could not set LNet up for EFA:" \
        "mounting $TS_FS_SOURCE over TCP"
