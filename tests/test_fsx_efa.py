@@ -28,6 +28,8 @@ from tests.boot_helpers import (
     written_files,
 )
 from tests.conftest import EXAMPLE, plan_for
+from tests.test_boot import AWS_CLI, AWS_CURL
+from trainstack.status import read_records
 
 FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
 SHELLCHECK = Path(sys.executable).with_name("shellcheck")
@@ -245,8 +247,6 @@ def test_a_failed_efa_setup_falls_back_to_tcp_and_the_health_record_says_so(tmp_
     assert calls[-1].startswith("mount -t lustre")
     assert (root / "state" / "lustre-transport").read_text() == "tcp\n"
 
-    from trainstack.status import read_records
-    from tests.test_boot import AWS_CLI, AWS_CURL
     stand_in(bin_dir, "aws", AWS_CLI)
     stand_in(bin_dir, "curl", AWS_CURL)
     stand_in(bin_dir, "nvidia-smi", 'for i in 0 1 2 3 4 5 6 7; do echo "GPU $i: H100"; done\n')
