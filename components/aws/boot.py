@@ -3,7 +3,8 @@
 Sources: FSx for Lustre User Guide "Installing the Lustre client" (the fsx-lustre-client-repo
 apt repository, mount options `relatime,flock`, as ParallelCluster mounts); awsome-distributed-
 training and the EFA docs for the aws-ofi-nccl environment (FI_PROVIDER=efa,
-FI_EFA_USE_DEVICE_RDMA=1, FI_EFA_FORK_SAFE=1, the plugin and libfabric on LD_LIBRARY_PATH).
+FI_EFA_USE_DEVICE_RDMA=1, FI_EFA_FORK_SAFE=1, the plugin and libfabric on LD_LIBRARY_PATH);
+FSx for Lustre User Guide "Configuring EFA clients" for LNet over EFA (`lustre_network`).
 """
 from __future__ import annotations
 
@@ -34,10 +35,12 @@ _IMDS_TOKEN = (f"token=\"$(curl -fsS -X PUT {IMDS}/api/token "
                "-H 'X-aws-ec2-metadata-token-ttl-seconds: 300')\"\n")
 
 
-# FSx for Lustre over EFA, after the FSx for Lustre User Guide "Configuring EFA clients" (the
-# commands its configure-efa-fsx-lustre-client script runs, written here as our own): Ubuntu
-# needs kernel 6.8 or later; LNet gets the ENA as its tcp network and some EFA interfaces as its
-# efa network (peer credits 32), discovery on, and a UDSP rule that prefers efa. The mount
+# FSx for Lustre over EFA, after the FSx for Lustre User Guide "Configuring EFA clients" (its
+# interface table and manual `lnetctl net add --net efa ... --peer-credits 32`) and the EKS
+# guide "Optimize Amazon FSx for Lustre performance on nodes (EFA)" (the module and lnetctl
+# sequence), written as our own code: Ubuntu needs kernel 6.8 or later; LNet gets the ENA as
+# its tcp network and some EFA interfaces as its efa network, discovery on, and a UDSP rule
+# that prefers efa. The mount
 # source stays <dns>@tcp:/<name>: LNet discovers the servers' EFA addresses from there. LNet
 # reads its module options only when it loads, so the Lustre modules are unloaded first (nothing
 # is mounted yet). Any failure unloads them again and mounts over TCP, as before.
@@ -73,7 +76,7 @@ lnet_over_efa() {
     return 1
   fi
   mapfile -t devices < <(printf '%s\n' "${devices[@]}" | sort -V)
-  # Spread the interfaces evenly over the devices (one per PCIe switch on p5).
+  # Spread the interfaces evenly over the devices: every 4th of p5's 32, every 2nd of p5en's 16.
   step=$(( ${#devices[@]} / @INTERFACES@ ))
   [ "$step" -ge 1 ] || step=1
   for (( i = 0; i < ${#devices[@]} && ${#chosen[@]} < @INTERFACES@; i += step )); do
