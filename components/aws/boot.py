@@ -3,7 +3,8 @@
 Sources: FSx for Lustre User Guide "Installing the Lustre client" (the fsx-lustre-client-repo
 apt repository, mount options `relatime,flock`, as ParallelCluster mounts); awsome-distributed-
 training and the EFA docs for the aws-ofi-nccl environment (FI_PROVIDER=efa,
-FI_EFA_USE_DEVICE_RDMA=1, FI_EFA_FORK_SAFE=1, the plugin and libfabric on LD_LIBRARY_PATH).
+FI_EFA_USE_DEVICE_RDMA=1, FI_EFA_FORK_SAFE=1, the plugin and libfabric on LD_LIBRARY_PATH);
+FSx for Lustre User Guide "Configuring EFA clients" for LNet over EFA (`lustre_network`).
 """
 from __future__ import annotations
 
@@ -34,6 +35,119 @@ _IMDS_TOKEN = (f"token=\"$(curl -fsS -X PUT {IMDS}/api/token "
                "-H 'X-aws-ec2-metadata-token-ttl-seconds: 300')\"\n")
 
 
+# FSx for Lustre over EFA, after the FSx for Lustre User Guide "Configuring EFA clients" (its
+# interface table and manual `lnetctl net add --net efa ... --peer-credits 32`) and the EKS
+# guide "Optimize Amazon FSx for Lustre performance on nodes (EFA)" (the module and lnetctl
+# sequence), written as our own code: Ubuntu needs kernel 6.8 or later; LNet gets the ENA as
+# its tcp network and some EFA interfaces as its efa network, discovery on, and a UDSP rule
+# that prefers efa. The mount
+# source stays <dns>@tcp:/<name>: LNet discovers the servers' EFA addresses from there. LNet
+# reads its module options only when it loads, so the Lustre modules are unloaded first (nothing
+# is mounted yet). Any failure unloads them again and mounts over TCP, as before.
+_LNET_EFA = r"""lnet_touched=0
+lnet_run() {
+  "$@" || { echo "LNet over EFA: '$*' failed"; return 1; }
+}
+lnet_over_efa() {
+  local kernel eth path dev step i count
+  local devices=() chosen=()
+  kernel="$(uname -r)"
+  . /etc/os-release
+  if [ "${ID:-}" = ubuntu ] \
+     && [ "$(printf '%s\n' 6.8 "${kernel%%-*}" | sort -V | head -n1)" != 6.8 ]; then
+    echo "LNet over EFA: kernel $kernel is older than 6.8, which FSx over EFA needs on Ubuntu"
+    return 1
+  fi
+  for tool in lnetctl lustre_rmmod ip; do
+    command -v "$tool" >/dev/null || { echo "LNet over EFA: $tool not found"; return 1; }
+  done
+  if mountpoint -q "$TS_MOUNT"; then
+    echo "LNet over EFA: $TS_MOUNT is already mounted; its transport is left as it is"
+    return 1
+  fi
+  lnet_run modprobe efa || return 1
+  for path in /sys/class/infiniband/*; do
+    [ -e "$path/device/driver" ] || continue
+    [ "$(basename "$(readlink -f "$path/device/driver")")" = efa ] || continue
+    devices+=("$(basename "$path")")
+  done
+  if [ "${#devices[@]}" -eq 0 ]; then
+    echo "LNet over EFA: no EFA devices under /sys/class/infiniband"
+    return 1
+  fi
+  mapfile -t devices < <(printf '%s\n' "${devices[@]}" | sort -V)
+  # Spread the interfaces evenly over the devices: every 4th of p5's 32, every 2nd of p5en's 16.
+  step=$(( ${#devices[@]} / @INTERFACES@ ))
+  [ "$step" -ge 1 ] || step=1
+  for (( i = 0; i < ${#devices[@]} && ${#chosen[@]} < @INTERFACES@; i += step )); do
+    chosen+=("${devices[$i]}")
+  done
+  eth="$(ip -o -4 route show to default | awk '{print $5; exit}')"
+  if [ -z "$eth" ]; then
+    echo "LNet over EFA: no default-route interface for LNet's tcp network"
+    return 1
+  fi
+  lnet_touched=1
+  lustre_rmmod >/dev/null 2>&1 || true
+  lnet_run modprobe lnet || return 1
+  lnet_run modprobe kefalnd "ipif_name=$eth" || return 1
+  lnet_run modprobe ksocklnd || return 1
+  lnet_run lnetctl lnet configure || return 1
+  lnetctl net del --net tcp >/dev/null 2>&1 || true
+  lnet_run lnetctl net add --net tcp --if "$eth" || return 1
+  for dev in "${chosen[@]}"; do
+    lnet_run lnetctl net add --net efa --if "$dev" --peer-credits 32 || return 1
+  done
+  lnet_run lnetctl set discovery 1 || return 1
+  lnet_run lnetctl udsp add --src efa --priority 0 || return 1
+  lnet_run modprobe lustre || return 1
+  count="$(lnetctl net show --net efa 2>/dev/null | grep -c '@efa' || true)"
+  if [ "${count:-0}" -lt 1 ]; then
+    echo "LNet over EFA: lnetctl shows no efa network after the setup"
+    return 1
+  fi
+  echo "LNet over EFA: $count EFA interfaces (${chosen[*]}) and tcp on $eth"
+}
+if lnet_over_efa; then
+  echo efa > "$TS_LUSTRE_TRANSPORT_FILE"
+  # Later boots mount /lustre from fstab, long before this step would run: a unit sets LNet
+  # up for EFA first (AWS's client script installs a systemd service for the same reason).
+  { printf '#!/bin/bash\n# trainstack: LNet over EFA before the fstab mount of %s\n' "$TS_MOUNT"
+    printf '# shellcheck source=/dev/null\n. /etc/trainstack/node.env\nlnet_touched=0\n'
+    declare -f lnet_run lnet_over_efa
+    cat <<'TAIL'
+lnet_over_efa || [ "$lnet_touched" = 0 ] || { lustre_rmmod >/dev/null 2>&1; modprobe lustre; }
+TAIL
+  } > /etc/trainstack/lnet-over-efa.sh
+  chmod 0755 /etc/trainstack/lnet-over-efa.sh
+  cat > /etc/trainstack/trainstack-lnet-efa.service <<'UNIT'
+[Unit]
+Description=trainstack: LNet over EFA for FSx for Lustre, before remote file systems mount
+Wants=network-online.target
+After=network-online.target
+Before=remote-fs-pre.target
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/etc/trainstack/lnet-over-efa.sh
+
+[Install]
+WantedBy=remote-fs.target
+UNIT
+  systemctl enable /etc/trainstack/trainstack-lnet-efa.service \
+    || echo "LNet over EFA: the boot-time unit could not be enabled; after a reboot TCP is used"
+else
+  echo "the file system is EFA-enabled but this node could not set LNet up for EFA:" \
+       "mounting $TS_FS_SOURCE over TCP"
+  if [ "$lnet_touched" = 1 ]; then
+    lustre_rmmod >/dev/null 2>&1 || true
+    modprobe lustre || echo "the Lustre modules did not reload after the failed EFA setup"
+  fi
+  echo tcp > "$TS_LUSTRE_TRANSPORT_FILE"
+fi"""
+
+
 def _imds(path: str) -> str:
     return f'curl -fsS -H "X-aws-ec2-metadata-token: $token" {IMDS}/meta-data/{path}'
 
@@ -58,6 +172,13 @@ https://fsx-lustre-client-repo.s3.amazonaws.com/ubuntu $VERSION_CODENAME main" \
 apt-get update -qq
 apt-get install -y -qq "lustre-client-modules-$(uname -r)" \\
   || apt-get install -y -qq lustre-client-modules-aws"""
+
+    def lustre_network(self, ctx: NodeContext) -> str:
+        """LNet over EFA when the file system was created EFA-enabled (ctx.extra["fsx_efa"],
+        set by the component only for the types AWS supports as EFA clients)."""
+        if not (ctx.extra.get("fsx_efa") and ctx.use_rdma and ctx.fabric == "efa"):
+            return ""
+        return _LNET_EFA.replace("@INTERFACES@", str(int(ctx.extra["fsx_efa_interfaces"])))
 
     def nvme_devices(self) -> str:
         # Instance-store NVMe reports this model; EBS volumes report "Amazon Elastic Block Store".

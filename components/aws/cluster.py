@@ -207,6 +207,11 @@ class AwsGpuCluster(GpuCluster):
     def _boot_context(self, args: ClusterArgs, fs, bucket) -> pulumi.Output[NodeContext]:
         """What the nodes' boot steps (components/boot) need, once the cloud has assigned it."""
         spec, sel = args.spec, args.selection
+        # The boot configures LNet for EFA only when the file system was created EFA-enabled.
+        efa = self._fs_outputs["filesystem_efa_enabled"]
+        extra = {"fsx_efa": efa,
+                 "fsx_efa_interfaces": planning.fsx_efa_interfaces(sel.instance, spec.nodes)
+                 if efa else 0}
 
         def context(values) -> NodeContext:
             dns, mount_name, bucket_name = values
@@ -216,7 +221,7 @@ class AwsGpuCluster(GpuCluster):
                 bucket=bucket_name, filesystem_source=f"{dns}@tcp:/{mount_name}",
                 region=sel.region, zone=sel.zone, use_rdma=sel.use_rdma,
                 interconnect=spec.interconnect, fabric=sel.instance.fabric,
-                rdma_nics=sel.instance.rdma_nics)
+                rdma_nics=sel.instance.rdma_nics, extra=dict(extra))
 
         return pulumi.Output.all(fs.dns_name, fs.mount_name, bucket.bucket).apply(context)
 

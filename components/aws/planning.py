@@ -59,9 +59,37 @@ def fsx_efa_capacity_gib(requested: int, tier: int) -> int:
     return step * max(1, math.ceil(requested / step))
 
 
+# FSx for Lustre User Guide, "Configuring EFA clients" and "Working with EFA-enabled file systems"
+# (prerequisites): a Lustre client reaches the file system over EFA only from a Nitro v4 (or
+# later) type that supports EFA, trn2 excluded. Of the catalog's EFA types p4d and p4de are
+# Nitro v3: an EFA-enabled file system would only ever be read over TCP from them, so they get
+# the plain (cheaper) one. The families are the ones AWS's configure-efa-fsx-lustre-client names.
+FSX_EFA_CLIENT_FAMILIES = frozenset({"p5", "p5e", "p5en", "p6-b200", "p6-b300", "p6e-gb200"})
+# How many EFA interfaces AWS's client script gives LNet per type (the guide's "Step 4: EFA
+# interfaces" table); other types: 2 with several network cards, else 1. Each one counts
+# against the file system's limit of 1024 EFA connections across all clients.
+FSX_EFA_CLIENT_INTERFACES = {"p5.48xlarge": 8, "p5e.48xlarge": 8, "p5en.48xlarge": 8,
+                             "p6-b200.48xlarge": 8, "p6e-gb200.36xlarge": 8,
+                             "p6-b300.48xlarge": 16}
+FSX_EFA_CONNECTIONS = 1024
+
+
+def fsx_efa_client(itype: InstanceType) -> bool:
+    """Whether AWS documents this type as a Lustre client that can use an EFA-enabled FSx."""
+    return itype.fabric == "efa" and itype.name.split(".")[0] in FSX_EFA_CLIENT_FAMILIES
+
+
 def fsx_efa_enabled(itype: InstanceType, use_rdma: bool) -> bool:
-    """EFA for the file system when the nodes talk EFA (PERSISTENT_2 SSD only, set at creation)."""
-    return use_rdma and itype.fabric == "efa" and itype.rdma_nics > 0
+    """EFA for the file system when the nodes talk EFA and AWS lets them reach FSx over it
+    (PERSISTENT_2 SSD only, set at creation)."""
+    return use_rdma and itype.rdma_nics > 0 and fsx_efa_client(itype)
+
+
+def fsx_efa_interfaces(itype: InstanceType, nodes: int) -> int:
+    """EFA interfaces per node for LNet: AWS's per-type default, fewer when the whole group
+    would pass the file system's 1024 EFA connections (never fewer than one)."""
+    default = FSX_EFA_CLIENT_INTERFACES.get(itype.name, 2 if itype.network_cards > 1 else 1)
+    return max(1, min(default, itype.rdma_nics, FSX_EFA_CONNECTIONS // max(nodes, 1)))
 
 
 def fsx_choice(requested_gib: int, requested_mbps_per_tib: int, region: str,

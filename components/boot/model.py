@@ -115,6 +115,14 @@ class CloudBoot(ABC):
         module = self.filesystem_module
         return f"grep -qw {module} /proc/filesystems || modprobe {module} 2>/dev/null"
 
+    def lustre_network(self, ctx: NodeContext) -> str:
+        """Bash run once the Lustre client is installed and before the mount: set LNet up for a
+        faster transport than its own TCP (e.g. EFA), and write that transport's name to
+        $TS_LUSTRE_TRANSPORT_FILE. It must not fail the step: where it cannot, it leaves LNet
+        as TCP (the file says tcp) so the node still mounts. Default: nothing (TCP)."""
+        del ctx
+        return ""
+
     @abstractmethod
     def nvme_devices(self) -> str:
         """Print the local (instance-store) NVMe block devices, one per line, boot disk never."""

@@ -26,6 +26,7 @@ NCCL_PROFILE = "/etc/profile.d/trainstack-nccl.sh"
 RANKS_PROFILE = "/etc/profile.d/trainstack-ranks.sh"
 HOSTFILE = f"{CONFIG_DIR}/hostfile"
 HEALTH_FILE = f"{STATE_DIR}/health.json"
+LUSTRE_TRANSPORT_FILE = f"{STATE_DIR}/lustre-transport"  # tcp unless the cloud's network says
 STANDARD_STEPS = ("lustre", "scratch", "fabric", "ranks")
 HEALTH_STEP = "health"
 MOUNT_ATTEMPTS, MOUNT_WAIT_S = 90, 20   # 30 minutes: the filesystem may still be creating
@@ -58,6 +59,7 @@ def node_env(ctx: NodeContext, cloud: CloudBoot) -> BootFile:
 
 def lustre_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
     fstab = fstab_options(cloud.lustre_mount_options)
+    network = cloud.lustre_network(ctx).strip()
     ready, fstype = cloud.client_ready(), cloud.filesystem_type
     client = "Lustre" if fstype == "lustre" else fstype
     lookup = cloud.filesystem_source(ctx).strip()
@@ -77,6 +79,10 @@ if ! {{ {ready}; }}; then
   echo "no {client} client module for kernel $(uname -r): $TS_MOUNT cannot be mounted"
   exit 1
 fi
+TS_LUSTRE_TRANSPORT_FILE={LUSTRE_TRANSPORT_FILE}
+mkdir -p "$(dirname "$TS_LUSTRE_TRANSPORT_FILE")"
+echo tcp > "$TS_LUSTRE_TRANSPORT_FILE"
+{network}
 mkdir -p "$TS_MOUNT"
 for attempt in $(seq 1 {MOUNT_ATTEMPTS}); do
   if mountpoint -q "$TS_MOUNT"; then break; fi
@@ -195,6 +201,7 @@ mounted=false
 if mountpoint -q "$TS_MOUNT"; then mounted=true; fi
 scratch=false
 if mountpoint -q "$TS_SCRATCH"; then scratch=true; fi
+transport="$(cat {LUSTRE_TRANSPORT_FILE} 2>/dev/null || echo none)"
 rank=-1
 if [ -f {RANKS_PROFILE} ]; then rank="$(sed -n 's/^export NODE_RANK=//p' {RANKS_PROFILE})"; fi
 steps=""
@@ -209,11 +216,11 @@ if [ "$gpus" -ge "$TS_GPUS" ] && [ "$rdma" -ge {fabric.rdma_devices_expected} ] 
 mkdir -p {STATE_DIR}
 printf '{{"node": "%s", "cloud": "%s", "cluster": "%s", "instance_type": "%s", "time": "%s", \
 "gpus": %d, "gpus_expected": %d, "rdma_devices": %d, "rdma_expected": %d, "fabric": "%s", \
-"filesystem_mounted": %s, "mount_path": "%s", "scratch_mounted": %s, "node_rank": %d, \
-"steps": {{%s}}, "ok": %s}}\\n' \\
+"filesystem_mounted": %s, "mount_path": "%s", "lustre_transport": "%s", \
+"scratch_mounted": %s, "node_rank": %d, "steps": {{%s}}, "ok": %s}}\\n' \\
   "$node" "$TS_CLOUD" "$TS_CLUSTER" "$TS_INSTANCE_TYPE" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \\
   "$gpus" "$TS_GPUS" "$rdma" {fabric.rdma_devices_expected} "$TS_FABRIC" \\
-  "$mounted" "$TS_MOUNT" "$scratch" "$rank" "$steps" "$ok" > {HEALTH_FILE}
+  "$mounted" "$TS_MOUNT" "$transport" "$scratch" "$rank" "$steps" "$ok" > {HEALTH_FILE}
 for attempt in $(seq 1 5); do
   if upload_record "$node"; then exit 0; fi
   echo "attempt $attempt: health record upload failed; retrying"
