@@ -3,23 +3,25 @@
 A `Cloud` is a light, stateless object (after SkyPilot's `sky/clouds/cloud.py`): it validates the
 spec's location for its provider, picks the instance type from the catalog, and names the
 component class that declares the resources. Planning is pure and runs before any resource is
-declared, so bad input fails with nothing half-created. Provider SDKs are imported only when a
-component is built, so planning, policies and estimates never pay for them.
+declared, so bad input fails with nothing half-created. Neither Pulumi nor a provider SDK is
+imported here: the component base lives in components/gpu_cluster.py and each cloud's component
+loads when it is built, so planning, policies, estimates and `--help` never pay for them.
 """
 from __future__ import annotations
 
 import dataclasses
 import enum
 from dataclasses import dataclass
-from typing import Callable, Optional
-
-import pulumi
+from typing import TYPE_CHECKING, Callable, Optional
 
 from components import catalog
 from components.catalog import InstanceType, Price
 from components.errors import SpecError
 from components.spec import CapacitySpec, ClusterSpec, zone_in_region
 from components.tags import cluster_tags
+
+if TYPE_CHECKING:
+    import pulumi
 
 
 class Feature(enum.Enum):
@@ -335,16 +337,18 @@ def register(cls: type[Cloud]) -> type[Cloud]:
 
 
 def get_cloud(name: str) -> Cloud:
-    from components import clouds  # noqa: F401  (imports register every implemented cloud)
+    from components import clouds
+    if name not in _REGISTRY and name in clouds.CLOUD_MODULES:
+        clouds.load(name)
     if name not in _REGISTRY:
         raise SpecError("cloud", f"{name!r} is not a cloud trainstack can build yet.",
-                        "Use one of: " + ", ".join(sorted(_REGISTRY)) + ".")
+                        "Use one of: " + ", ".join(clouds.names()) + ".")
     return _REGISTRY[name]
 
 
 def implemented_clouds() -> list[str]:
-    from components import clouds  # noqa: F401
-    return sorted(_REGISTRY)
+    from components import clouds
+    return clouds.names()
 
 
 def plan_selection(spec: ClusterSpec, cloud: str) -> Selection:
@@ -369,32 +373,3 @@ def _spot_saves(selection: Selection) -> bool:
     """Whether the catalog's spot price is below on-demand (AWS snapshots can show them equal)."""
     spot = selection.price.spot_usd_hr
     return not selection.spot and spot is not None and spot < selection.price.ondemand_usd_hr
-
-
-class GpuCluster(pulumi.ComponentResource):
-    """Base of every cloud's cluster component: token, tags, outputs, in the Pulumi idiom.
-
-    Subclasses implement `_build()` and return the stack outputs; the base registers them last.
-    """
-
-    cloud: str = ""
-
-    def __init__(self, name: str, args: ClusterArgs, opts: Optional[pulumi.ResourceOptions] = None):
-        super().__init__(f"trainstack:{self.cloud}:GpuCluster", name, None, opts)
-        self.args = args
-        self.outputs: dict[str, object] = self._build(name, args)
-        self.outputs["usd_per_hour"] = args.selection.usd_per_hour
-        self.outputs["instance_type"] = args.selection.instance.name
-        self.outputs["interconnect"] = args.selection.fabric_note
-        self.outputs["trainstack_marker"] = {"version": 1, "cloud": self.cloud, "idle_minutes": args.spec.idle.teardown_after_minutes, "bucket_retained": args.spec.bucket.retain_on_destroy}  # noqa: E501  (trainstack reap touches only stacks with it)
-        if args.selection.passed_over:
-            self.outputs["selection_passed_over"] = list(args.selection.passed_over)
-        if args.selection.fits is not None:
-            self.outputs["workload_fits"] = args.selection.fits
-        self.register_outputs(self.outputs)
-
-    def child(self, **extra) -> pulumi.ResourceOptions:
-        return pulumi.ResourceOptions(parent=self, **extra)
-
-    def _build(self, name: str, args: ClusterArgs) -> dict[str, object]:
-        raise NotImplementedError

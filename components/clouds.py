@@ -1,5 +1,26 @@
-"""Importing this module registers every implemented cloud (planning only; SDKs load lazily)."""
-from components.alicloud.cloud import AlicloudCloud  # noqa: F401
-from components.aws.cloud import AwsCloud  # noqa: F401
-from components.azure.cloud import AzureCloud  # noqa: F401
-from components.gcp.cloud import GcpCloud  # noqa: F401
+"""The registry of implemented clouds: each name and the module whose import registers its planner.
+
+Importing this module imports no cloud, so `trainstack --help` and `schema` stay light;
+`components.base.get_cloud(name)` loads the one cloud a command needs (and with it only that
+cloud's planning code; its provider SDK loads later still, when its component is built).
+A new cloud is one package under components/ plus one line here.
+"""
+from __future__ import annotations
+
+import importlib
+
+CLOUD_MODULES = {
+    "alicloud": "components.alicloud.cloud",
+    "aws": "components.aws.cloud",
+    "azure": "components.azure.cloud",
+    "gcp": "components.gcp.cloud",
+}
+
+
+def names() -> list[str]:
+    return sorted(CLOUD_MODULES)
+
+
+def load(name: str) -> None:
+    """Import the cloud's planning module, which registers its `Cloud` (components.base)."""
+    importlib.import_module(CLOUD_MODULES[name])

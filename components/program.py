@@ -13,11 +13,8 @@ from typing import Callable, Optional
 
 from components.base import Selection, get_cloud, plan_selection
 from components.errors import SpecError
+from components.project import PROJECT, PROVIDER_REGION_KEYS
 from components.spec import ClusterSpec, deep_merge, parse_spec, read_spec_data
-
-PROJECT = "trainstack"
-PROVIDER_REGION_KEYS = {"aws": "aws:region", "gcp": "gcp:region",
-                        "azure": "azure-native:location", "alicloud": "alicloud:region"}
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,12 @@ callbacks, so the offline mock engine would never apply them (pulumi-notes §2).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from components.catalog.data_sizes import DATA_MB_TAG, data_mb_tag
-from components.spec import ClusterSpec
+
+if TYPE_CHECKING:
+    from components.spec import ClusterSpec
 
 CLUSTER_TAG = "trainstack:cluster"
 STACK_TAG = "trainstack:stack"

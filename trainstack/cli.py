@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from components.base import implemented_clouds
+from components.clouds import names as implemented_clouds
 from components.errors import SpecError
 from trainstack import __version__
 from trainstack.cli_common import (

@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from components.base import implemented_clouds
+from components.clouds import names as implemented_clouds
 from components.errors import SpecError
 from trainstack import PROJECT_DIR, sizing
 from trainstack.stacks import find_project, find_project_or_none

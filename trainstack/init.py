@@ -13,9 +13,9 @@ from pathlib import Path
 import typer
 import yaml
 
-from components.base import implemented_clouds
+from components.clouds import names as implemented_clouds
 from components.errors import SpecError
-from components.program import PROJECT, PROVIDER_REGION_KEYS
+from components.project import PROJECT, PROVIDER_REGION_KEYS
 from trainstack import PROJECT_DIR, __version__
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"

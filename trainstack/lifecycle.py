@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from components.errors import SpecError
-from trainstack.engine import prevalidate
 from trainstack.stacks import stack_config
 
 STATE_DIR = ".pulumi-state"
@@ -137,6 +136,7 @@ def select_stack(stack: str, project_dir: Optional[Path] = None,
     """Everything that can fail cheaply fails first: spec, CLI, passphrase, credentials."""
     import pulumi.automation as auto
     project_dir = resolve_project(project_dir)
+    from trainstack.engine import prevalidate  # Pulumi loads only when a stack is driven
     inputs = prevalidate(stack_config(project_dir, stack), project_dir)
     ws = workspace(project_dir, backend)
     if not skip_credential_check:

@@ -10,8 +10,17 @@ from pathlib import Path
 from typing import Optional
 
 from components.errors import SpecError
-from components.program import PROJECT, PROVIDER_REGION_KEYS
-from components.spec import load_spec, load_yaml
+from components.project import PROJECT, PROVIDER_REGION_KEYS
+
+
+def load_yaml(path: Path, what: str):
+    from components.spec import load_yaml as load
+    return load(path, what)
+
+
+def load_spec(path: Path):
+    from components.spec import load_spec as load
+    return load(path)
 
 PROJECT_FILE = "Pulumi.yaml"
 

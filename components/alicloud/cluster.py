@@ -11,8 +11,9 @@ from pulumi_alicloud import cms, ecs, kms, nas, oss, ram, vpc
 
 from components.alicloud import planning
 from components.alicloud.boot import AlicloudBoot, ecs_user_data
-from components.base import ClusterArgs, GpuCluster
+from components.base import ClusterArgs
 from components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
+from components.gpu_cluster import GpuCluster
 from components.tags import RETAIN_TAG
 
 # Alibaba's public Ubuntu 22.04 image, newest first, among those the instance type supports.

@@ -10,7 +10,7 @@ from components.aws import budget_action, planning
 from components.aws import lifetime as aws_lifetime
 from components.aws.boot import AwsBoot
 from components.aws.identity import node_identity
-from components.base import ClusterArgs, GpuCluster
+from components.base import ClusterArgs
 from components.boot import (
     MOUNT_PATH,
     NodeContext,
@@ -18,6 +18,7 @@ from components.boot import (
     boot_outline,
     render_user_data,
 )
+from components.gpu_cluster import GpuCluster
 from components.pinning import image_note, nodes_held, pinned_image
 from components.tags import CLUSTER_TAG, RETAIN_TAG
 

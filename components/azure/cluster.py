@@ -17,8 +17,9 @@ from components import lifetime as shared_lifetime
 from components.azure import lifetime as azure_lifetime
 from components.azure import planning
 from components.azure.boot import AzureBoot, custom_data, filesystem_source
-from components.base import ClusterArgs, GpuCluster
+from components.base import ClusterArgs
 from components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
+from components.gpu_cluster import GpuCluster
 from components.tags import RETAIN_TAG
 
 

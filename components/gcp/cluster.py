@@ -6,11 +6,12 @@ import ipaddress
 import pulumi
 import pulumi_gcp as gcp
 
-from components.base import ClusterArgs, GpuCluster, get_cloud
+from components.base import ClusterArgs, get_cloud
 from components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
 from components.gcp import budget_action, planning
 from components.gcp.boot import GcpBoot
 from components.gcp.identity import node_identity
+from components.gpu_cluster import GpuCluster
 from components.pinning import image_note, nodes_held, pinned_image
 from components.tags import RETAIN_TAG
 
