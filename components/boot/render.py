@@ -91,8 +91,10 @@ def decode_aws_user_data(encoded: str) -> str:
     return (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode()
 
 
-class _LiteralDumper(yaml.SafeDumper):
-    """Multi-line strings as `|` blocks, so the rendered user data reads like the scripts."""
+class _LiteralDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
+    """Multi-line strings as `|` blocks, so the rendered user data reads like the scripts.
+    libyaml's emitter when PyYAML has it (the same text, ten times faster: every plan renders
+    user data), else the pure-Python one."""
 
 
 def _str(dumper: yaml.SafeDumper, value: str):
