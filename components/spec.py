@@ -293,6 +293,8 @@ def spec_error_from_validation(err: ValidationError, source: str) -> SpecError:
     problem = first["msg"]
     if first["type"] == "extra_forbidden":
         problem = "is not a known field."
+    elif first["type"] == "missing":
+        problem = "is required but missing."
     elif "input" in first and first["type"] != "missing" and not isinstance(first["input"], dict):
         # a mapping (tags, a whole section) is not repeated back: the message names the item
         got = repr(first["input"])

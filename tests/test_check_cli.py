@@ -135,10 +135,12 @@ def test_missing_policy_config_file_exits_2(tmp_path):
     assert result.exit_code == 2 and "cannot be read" in result.output
 
 
-def test_unknown_policy_names_are_refused_although_the_cli_ignores_them(tmp_path):
-    """Issue 15: a misspelt policy name would silently drop its cap; exit 2 instead."""
+@pytest.mark.parametrize("entry", ['{"maxMonthlyUsd": 1}', "{}"])
+def test_unknown_policy_names_are_refused_although_the_cli_ignores_them(tmp_path, entry):
+    """Issue 15: a misspelt policy name would silently drop its cap; exit 2 instead (also with
+    no settings, which the CrossGuard format otherwise skips)."""
     config = tmp_path / "policy.json"
-    config.write_text('{"spend-limits": {"maxMonthlyUsd": 1}}')
+    config.write_text('{"spend-limits": %s}' % entry)
     result = check("--stack", "aws", "--policy-config", str(config), "--format", "json")
     assert result.exit_code == 2
     assert "'spend-limits' is not a policy of this pack" in result.stderr

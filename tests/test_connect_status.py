@@ -211,3 +211,18 @@ def test_status_needs_a_stack_or_a_url():
     result = runner.invoke(app, ["status"])
     assert result.exit_code == 2 and "--stack" in result.output
 
+
+
+def test_status_piped_keeps_each_row_on_one_line(bucket):
+    """The real command line, stdout a pipe and no COLUMNS: rows do not wrap at 80 columns."""
+    import os
+    import subprocess
+    import sys
+    bucket("i-0b", _record("i-0b", 1, ok=False, filesystem_mounted=False,
+                           steps={"lustre": 1, "ranks": 0, "fabric": 0, "scratch": 0}))
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    done = subprocess.run([sys.executable, "-m", "trainstack", "status", "--bucket-url",
+                           bucket.url], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 1, done.stderr
+    (row,) = [line for line in done.stdout.splitlines() if "i-0b" in line]
+    assert "NOT mounted" in row and "lustre" in row and len(row) > 80

@@ -100,11 +100,9 @@ def bootstrap_command(
     project: Optional[Path] = ProjectOpt,
 ) -> None:
     """One-time account setup every cluster shares (AWS: activate the cost-allocation tag)."""
-    from rich.console import Console
-
-    from trainstack.cli_common import project_dir
+    from trainstack.cli_common import console, project_dir
     folder = project_dir(project)
-    out = Console(soft_wrap=True)
+    out = console()
     outputs = bootstrap(cloud, lambda line: out.print(line, end="", markup=False, highlight=False),
                         project_dir=folder, skip_credential_check=skip_credential_check)
     for key, value in sorted(outputs.items()):

@@ -43,10 +43,20 @@ def _read_policy_config(path: Path):
     if not text.strip():
         return {}
     try:
-        return parse(json.loads(text))
+        data = json.loads(text)
     except json.JSONDecodeError as err:
         raise PolicyConfigError(f"{path}: is not valid JSON ({err.msg}, line {err.lineno})") \
             from None
+    if isinstance(data, dict):
+        # parse() drops an entry with no settings, as the Pulumi CLI does; a misspelt name must
+        # still be named, not pass silently.
+        from policies.rules import RULES
+        known = {r.name for r in RULES} | {"all"}
+        unknown = sorted(str(name) for name in data if name not in known)
+        if unknown:
+            raise PolicyConfigError(f"{', '.join(map(repr, unknown))} is not a policy of this pack "
+                                    f"(known: {', '.join(sorted(known - {'all'}))})")
+    return parse(data)
 
 
 def policy_config(path: Optional[Path]):

@@ -107,8 +107,16 @@ def check_output_file(path: Optional[Path], option: str) -> None:
 PIPED_WIDTH = 1000
 
 
+_PREPARED = False  # set by prepare_consoles(), for consoles a command creates later
+
+
 def console(stderr: bool = False) -> Console:
-    return Console(stderr=stderr, soft_wrap=True)
+    """A console for a command's output; on the real command line it has the piped-output
+    behaviour prepare_consoles() gives the module-level ones."""
+    made = Console(stderr=stderr, soft_wrap=True)
+    if _PREPARED:
+        _fit(made)
+    return made
 
 
 def _reader_gone(stream_console: Console) -> None:
@@ -126,12 +134,17 @@ def _reader_gone(stream_console: Console) -> None:
 def prepare_consoles() -> None:
     """For the real command line (main()): every trainstack console exits 0 on a closed pipe,
     and gets a wide page when its stream is not a terminal (unless COLUMNS is set)."""
-    wide = not os.environ.get("COLUMNS")
+    global _PREPARED
+    _PREPARED = True
     for name, module in list(sys.modules.items()):
         if not name.startswith("trainstack") or module is None:
             continue
         for value in list(vars(module).values()):
             if isinstance(value, Console):
-                value.on_broken_pipe = (lambda c=value: _reader_gone(c))
-                if wide and not value.is_terminal:
-                    value.width = PIPED_WIDTH
+                _fit(value)
+
+
+def _fit(stream_console: Console) -> None:
+    stream_console.on_broken_pipe = (lambda c=stream_console: _reader_gone(c))
+    if not os.environ.get("COLUMNS") and not stream_console.is_terminal:
+        stream_console.width = PIPED_WIDTH

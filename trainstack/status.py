@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from components.errors import SpecError
@@ -131,7 +130,8 @@ def status_command(stack: Optional[str] = typer.Option(None, "--stack",
         print(json.dumps({"bucket_url": url, "nodes": {h.node: h.record for h in records},
                           "summary": line, "ready": all_ready}, indent=2, sort_keys=True))
     else:
-        console = Console(soft_wrap=True)
+        from trainstack.cli_common import console as make_console
+        console = make_console()
         if records:
             console.print(table(records, f"trainstack status: {url}/{STATUS_PREFIX}/"))
         else:
