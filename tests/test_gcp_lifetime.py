@@ -5,9 +5,8 @@ import copy
 
 import pytest
 
-from components.gcp import budget_action
 from components import lifetime as neutral
-from components.gcp import lifetime
+from components.gcp import budget_action, lifetime
 from tests.conftest import edited, plan_for
 
 JOB = "gcp:cloudscheduler/job:Job"

@@ -26,9 +26,19 @@ import pulumi_gcp as gcp
 
 from components.gcp.budget_action import RESIZE_ROLE, group_condition
 from components.gcp.identity import service_account_id
-from components.lifetime import FROM_CLOCK, LIFETIME_START_KEY, Lifetime, iso, nodes_now  # noqa: F401
+
+# LIFETIME_START_KEY, nodes_now, parse_iso: importable from here, as from components/aws/lifetime.
+from components.lifetime import (  # noqa: F401
+    FROM_CLOCK,
+    LIFETIME_START_KEY,
+    Lifetime,
+    iso,
+    nodes_now,
+    outputs,
+    parse_iso,
+    utc_now,
+)
 from components.lifetime import from_stack_config as _from_stack_config
-from components.lifetime import outputs, parse_iso, utc_now  # noqa: F401
 
 TIME_ZONE = "Etc/UTC"
 COMPUTE_API = "https://compute.googleapis.com/compute/v1"
