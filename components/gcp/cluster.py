@@ -9,6 +9,7 @@ import pulumi_gcp as gcp
 from components.base import ClusterArgs, get_cloud
 from components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
 from components.gcp import budget_action, planning
+from components.gcp import lifetime as gcp_lifetime
 from components.gcp.boot import GcpBoot
 from components.gcp.identity import node_identity
 from components.gpu_cluster import GpuCluster
@@ -26,6 +27,7 @@ APIS = {
     "monitoring": "monitoring.googleapis.com",
     "iam": "iam.googleapis.com",    # the nodes' own service account
     "iap": "iap.googleapis.com",    # the way in: IAP TCP forwarding
+    "cloudscheduler": "cloudscheduler.googleapis.com",  # the resize to 0 at the declared lifetime
 }
 
 
@@ -83,9 +85,15 @@ class GcpGpuCluster(GpuCluster):
         image = pinned_image() or gcp.compute.get_image_output(
             family=planning.IMAGE_FAMILY, project=planning.IMAGE_PROJECT,
             opts=pulumi.InvokeOutputOptions(parent=self)).self_link
+        now = gcp_lifetime.utc_now()
+        lifetime = gcp_lifetime.from_stack_config(spec.lifetime_hours)
         group, resize = self._nodes(
             name, args, layout, nets, policy, capacity, image, service_account=identity.account,
-            user_data=boot.apply(lambda ctx: render_user_data(ctx, GcpBoot())))
+            user_data=boot.apply(lambda ctx: render_user_data(ctx, GcpBoot())),
+            nodes=gcp_lifetime.nodes_now(lifetime, spec.nodes, now))
+        lifetime_outputs = gcp_lifetime.enforce(
+            self, name, args.stack, project=self.project, region=self.region, zone=self.zone,
+            group=group, api=self.apis["cloudscheduler"], lifetime=lifetime, now=now)
         budget = self._budget(name, args, budget_action.budget_stop(
             self, name, project=self.project, region=self.region, zone=self.zone, group=group,
             bucket=bucket, labels=self.labels, stop_fraction=max(planning.budget_thresholds(
@@ -125,6 +133,7 @@ class GcpGpuCluster(GpuCluster):
             "node_access": node_access(spec.access.ssh_cidrs),
             "mount_path": MOUNT_PATH,
             "node_boot": boot.apply(lambda ctx: boot_outline(ctx, GcpBoot())),
+            **lifetime_outputs,
         }
 
     # -- network -------------------------------------------------------------------------------
@@ -263,8 +272,10 @@ class GcpGpuCluster(GpuCluster):
     # -- nodes ---------------------------------------------------------------------------------
 
     def _nodes(self, name, args: ClusterArgs, layout: planning.NetworkPlan, nets, policy,
-               capacity: planning.CapacityPlan, image, service_account=None, user_data=None):
+               capacity: planning.CapacityPlan, image, service_account=None, user_data=None,
+               nodes=None):
         spec, sel = args.spec, args.selection
+        nodes = spec.nodes if nodes is None else nodes  # 0 once the declared lifetime has ended
         nics = [gcp.compute.InstanceTemplateNetworkInterfaceArgs(
             network=nets[nic.network].id, subnetwork=nets[nic.subnet].id, nic_type=nic.nic_type)
             for nic in layout.nics]
@@ -292,7 +303,7 @@ class GcpGpuCluster(GpuCluster):
         group = gcp.compute.InstanceGroupManager(
             f"{name}-nodes", project=self.project, zone=self.zone,
             base_instance_name=f"{name}-node",
-            target_size=0 if capacity.resize_request or held else spec.nodes,
+            target_size=0 if capacity.resize_request or held else nodes,
             resource_policies=gcp.compute.InstanceGroupManagerResourcePoliciesArgs(
                 workload_policy=policy.self_link) if policy else None,
             instance_lifecycle_policy=gcp.compute.InstanceGroupManagerInstanceLifecyclePolicyArgs(
@@ -305,13 +316,13 @@ class GcpGpuCluster(GpuCluster):
             wait_for_instances=not capacity.resize_request,
             wait_for_instances_status="STABLE" if not capacity.resize_request else None,
             opts=self.child())
-        if not capacity.resize_request or held:
+        if not capacity.resize_request or held or not nodes:
             return group, None
         resize = gcp.compute.ResizeRequest(
             f"{name}-nodes-request", project=self.project, zone=self.zone,
-            instance_group_manager=group.name, resize_by=spec.nodes,
+            instance_group_manager=group.name, resize_by=nodes,
             # The run duration travels in the template (FLEX_START + max_run_duration).
-            description=f"trainstack {name}: all {spec.nodes} flex-start nodes at once",
+            description=f"trainstack {name}: all {nodes} flex-start nodes at once",
             opts=self.child())
         return group, resize
 
