@@ -201,9 +201,9 @@ def test_a_workload_that_does_not_fit_is_flagged_and_not_marked(tmp_path, spec):
 
 # ----------------------------------------------------------------------------- marks
 
-def _row(cloud, total, hours, status="ok", fits=True):
+def _row(cloud, total, hours, status="ok", fits=True, complete=True):
     return {"cloud": cloud, "status": status, "fits": fits, "hours": hours,
-            "cost": {"total": total}, "cheapest": None, "fastest": None}
+            "cost": {"total": total, "complete": complete}, "cheapest": None, "fastest": None}
 
 
 def test_marks_are_the_lowest_numbers_among_rows_that_can_run():
@@ -221,13 +221,27 @@ def test_marks_skip_rows_without_numbers():
     assert mark_best([]) == {"cheapest": [], "fastest": []}
 
 
+def test_a_partly_priced_total_is_never_the_cheapest():
+    """`26 USD +?` is a lower bound: it is not the cheapest, and it keeps a priced total above
+    it from being called the cheapest; one at or below every bound still is."""
+    rows = [_row("aws", 34.0, 1.0), _row("gcp", 26.0, 1.0, complete=False)]
+    assert mark_best(rows)["cheapest"] == []
+    assert [r["cheapest"] for r in rows] == [False, False]
+    rows = [_row("aws", 20.0, 1.0), _row("gcp", 26.0, 1.0, complete=False)]
+    assert mark_best(rows)["cheapest"] == ["aws"]
+
+
 def test_marks_in_the_output_agree_with_its_numbers(tmp_path, spec):
     result = compare_json("--spec", write_spec(tmp_path, spec))
     ok = [r for r in result["clouds"] if r["status"] == "ok" and r["fits"]
           and r["hours"] is not None]  # e.g. a GPU without a cited peak has no hours, no cost
-    low_cost = min(r["cost"]["total"] for r in ok)
+    priced = [r for r in ok if r["cost"]["complete"]]
+    bounds = [r["cost"]["total"] for r in ok if not r["cost"]["complete"]]
+    low_cost = min(r["cost"]["total"] for r in priced)
     low_hours = min(r["hours"] for r in ok)
-    assert result["cheapest"] == [r["cloud"] for r in ok if r["cost"]["total"] == low_cost]
+    expected = ([] if bounds and min(bounds) < low_cost   # a lower bound could undercut it
+                else [r["cloud"] for r in priced if r["cost"]["total"] == low_cost])
+    assert result["cheapest"] == expected
     assert result["fastest"] == [r["cloud"] for r in ok if r["hours"] == low_hours]
     for r in result["clouds"]:
         assert r["cheapest"] == (r["cloud"] in result["cheapest"])
@@ -235,6 +249,8 @@ def test_marks_in_the_output_agree_with_its_numbers(tmp_path, spec):
 
 
 def test_human_table_marks_and_policy_column(tmp_path, spec):
+    # Clouds whose totals are fully priced, so that a cheapest one can be named.
+    spec["clouds"] = {c: spec["clouds"][c] for c in ("aws", "azure")}
     result = compare("--spec", write_spec(tmp_path, spec))
     assert result.exit_code == 0, result.output
     for word in ("instance type", "interconnect", "USD/h", "hours", "compute", "storage",

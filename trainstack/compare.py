@@ -250,7 +250,8 @@ def priced_as(sel) -> str:
 
 def mark_best(rows: list[dict[str, Any]]) -> dict[str, list[str]]:
     """Set `cheapest` / `fastest` on the rows with the lowest total cost / hours, among the
-    rows that were planned, fit the GPUs and have the number; ties are all marked."""
+    rows that were planned, fit the GPUs and have the number; ties are all marked. `cheapest`
+    needs a fully priced total that no partly priced one (a lower bound) could undercut."""
     candidates = [r for r in rows if r["status"] == "ok" and r["fits"]]
     best: dict[str, list[str]] = {}
     for mark, value in (("cheapest", lambda r: r["cost"]["total"]),
@@ -258,7 +259,13 @@ def mark_best(rows: list[dict[str, Any]]) -> dict[str, list[str]]:
         for r in rows:
             r[mark] = False
         known = [r for r in candidates if value(r) is not None]
-        if not known:
+        bounds: list[float] = []
+        if mark == "cheapest":
+            # A total with an unpriced part (+?) is only a lower bound: it is never called the
+            # cheapest, and a priced total is the cheapest only if no such bound undercuts it.
+            bounds = [value(r) for r in known if not r["cost"]["complete"]]
+            known = [r for r in known if r["cost"]["complete"]]
+        if not known or (bounds and min(bounds) < min(value(r) for r in known)):
             best[mark] = []
             continue
         low = min(value(r) for r in known)
