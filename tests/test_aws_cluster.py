@@ -213,7 +213,7 @@ def test_stack_outputs(plan):
 
 def test_plan_is_deterministic(example_spec, monkeypatch):
     # Time is an input too: without a persisted first deploy the lifetime counts from the clock.
-    from components.aws import lifetime
+    from components import lifetime
     fixed = lifetime.utc_now()
     monkeypatch.setattr(lifetime, "utc_now", lambda: fixed)
     first = json.dumps(plan_for(example_spec, "aws").to_json(), sort_keys=True)

@@ -179,7 +179,7 @@ def test_each_command_help_describes_itself(command, says):
 
 
 def test_the_first_up_writes_the_lifetime_start_into_the_stack_config(fake_pulumi):
-    from components.aws.lifetime import LIFETIME_START_KEY
+    from components.lifetime import LIFETIME_START_KEY
     result = runner.invoke(app, ["up", "--stack", "aws"])  # the example declares 96 hours
     assert result.exit_code == 0, result.output
     calls = [c["args"] for c in fake_pulumi()]
@@ -191,7 +191,7 @@ def test_the_first_up_writes_the_lifetime_start_into_the_stack_config(fake_pulum
 
 
 def test_a_persisted_lifetime_start_is_not_rewritten(tmp_path):
-    from components.aws.lifetime import LIFETIME_START_KEY
+    from components.lifetime import LIFETIME_START_KEY
 
     class Recorder:
         calls = []
