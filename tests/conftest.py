@@ -56,3 +56,43 @@ def assert_clean_error(result, *expected):
     for fragment in expected:
         assert fragment in text, text
     assert text.strip().count("\n") <= 3  # one paragraph (rich may wrap a long line)
+
+
+def install_fake_pulumi(bin_dir: Path) -> Path:
+    """Put the stand-in `pulumi` CLI (tests/fake_pulumi.py) into bin_dir."""
+    import sys
+    binary = bin_dir / "pulumi"
+    binary.write_text(f"#!{sys.executable}\n" + (ROOT / "tests" / "fake_pulumi.py").read_text())
+    binary.chmod(0o755)
+    return binary
+
+
+def stand_in_cli(bin_dir: Path, name: str, body: str) -> Path:
+    """An executable `name` in bin_dir that runs `body` (a whole script, shebang included)."""
+    path = bin_dir / name
+    path.write_text(body)
+    path.chmod(0o755)
+    return path
+
+
+def only_stand_ins_on_path(monkeypatch, tmp_path: Path, stacks: dict | None = None,
+                           unset: tuple[str, ...] = ()) -> Path:
+    """A bin dir that is the whole PATH, holding the stand-in `pulumi` (answering `stacks`, a
+    {stack: {"outputs": ...}} map, where given); HOME in tmp_path; stand-ins log to FAKE_LOG
+    (tmp_path/calls.log); PULUMI_BACKEND_URL, PULUMI_ROOT and `unset` cleared. Returns bin dir."""
+    import json
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    install_fake_pulumi(bin_dir)
+    if stacks is not None:
+        answers = tmp_path / "stacks.json"
+        answers.write_text(json.dumps(stacks))
+        monkeypatch.setenv("FAKE_PULUMI_STACKS", str(answers))
+    monkeypatch.setenv("PATH", str(bin_dir))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "")  # the file backend's secrets opt-out
+    monkeypatch.setenv("FAKE_PULUMI_LOG", str(tmp_path / "pulumi.jsonl"))
+    monkeypatch.setenv("FAKE_LOG", str(tmp_path / "calls.log"))
+    for var in ("PULUMI_BACKEND_URL", "PULUMI_ROOT", *unset):
+        monkeypatch.delenv(var, raising=False)
+    return bin_dir

@@ -2,15 +2,13 @@
 credentials are missing. A stand-in `pulumi` binary records what the API asks of the CLI."""
 import json
 import os
-import stat
-import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from components.errors import SpecError
-from tests.conftest import ROOT
+from tests.conftest import ROOT, install_fake_pulumi
 from trainstack import lifecycle
 from trainstack.cli import app
 
@@ -27,9 +25,7 @@ def no_pulumi(monkeypatch, tmp_path):
 def fake_pulumi(monkeypatch, tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    binary = bin_dir / "pulumi"
-    binary.write_text(f"#!{sys.executable}\n" + (ROOT / "tests" / "fake_pulumi.py").read_text())
-    binary.chmod(binary.stat().st_mode | stat.S_IEXEC)
+    install_fake_pulumi(bin_dir)
     log = tmp_path / "calls.jsonl"
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("FAKE_PULUMI_LOG", str(log))
