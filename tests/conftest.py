@@ -96,3 +96,24 @@ def only_stand_ins_on_path(monkeypatch, tmp_path: Path, stacks: dict | None = No
     for var in ("PULUMI_BACKEND_URL", "PULUMI_ROOT", *unset):
         monkeypatch.delenv(var, raising=False)
     return bin_dir
+
+
+@pytest.fixture
+def fake_pulumi(monkeypatch, tmp_path):
+    """The stand-in `pulumi` first on PATH; returns a function listing the calls it got."""
+    import json
+    import os
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    install_fake_pulumi(bin_dir)
+    log = tmp_path / "calls.jsonl"
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("FAKE_PULUMI_LOG", str(log))
+    monkeypatch.setenv("AWS_PROFILE", "test")
+    monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "test-passphrase")
+    monkeypatch.delenv("PULUMI_BACKEND_URL", raising=False)
+    monkeypatch.delenv("PULUMI_ROOT", raising=False)
+
+    def calls():
+        return [json.loads(line) for line in log.read_text().splitlines()]
+    return calls

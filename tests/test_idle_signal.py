@@ -28,7 +28,6 @@ from tests.boot_helpers import (
 )
 from tests.conftest import ROOT
 from tests.reap_helpers import iso, marked, stack, write_stacks
-from tests.test_lifecycle import fake_pulumi  # noqa: F401  (the stand-in CLI fixture)
 from trainstack import reap
 from trainstack.cli import app
 

@@ -1,14 +1,12 @@
 """`trainstack up` / `destroy`: real Automation API calls, a clear line when the CLI or the
 credentials are missing. A stand-in `pulumi` binary records what the API asks of the CLI."""
-import json
-import os
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from components.errors import SpecError
-from tests.conftest import ROOT, install_fake_pulumi
+from tests.conftest import ROOT
 from trainstack import lifecycle
 from trainstack.cli import app
 
@@ -19,24 +17,6 @@ runner = CliRunner()
 def no_pulumi(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))  # an empty PATH: no pulumi binary anywhere
     monkeypatch.delenv("PULUMI_ROOT", raising=False)
-
-
-@pytest.fixture
-def fake_pulumi(monkeypatch, tmp_path):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    install_fake_pulumi(bin_dir)
-    log = tmp_path / "calls.jsonl"
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setenv("FAKE_PULUMI_LOG", str(log))
-    monkeypatch.setenv("AWS_PROFILE", "test")
-    monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "test-passphrase")
-    monkeypatch.delenv("PULUMI_BACKEND_URL", raising=False)
-    monkeypatch.delenv("PULUMI_ROOT", raising=False)
-
-    def calls():
-        return [json.loads(line) for line in log.read_text().splitlines()]
-    return calls
 
 
 @pytest.mark.parametrize("command", ["up", "preview", "destroy"])
