@@ -216,13 +216,9 @@ class AwsGpuCluster(GpuCluster):
 
         def context(values) -> NodeContext:
             dns, mount_name, bucket_name = values
-            return NodeContext(
-                cloud="aws", cluster=spec.name, stack=args.stack, nodes=spec.nodes,
-                gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
-                bucket=bucket_name, filesystem_source=f"{dns}@tcp:/{mount_name}",
-                region=sel.region, zone=sel.zone, use_rdma=sel.use_rdma,
-                interconnect=spec.interconnect, fabric=sel.instance.fabric,
-                rdma_nics=sel.instance.rdma_nics, extra=dict(extra))
+            return self.node_context(
+                args, bucket=bucket_name, filesystem_source=f"{dns}@tcp:/{mount_name}",
+                region=sel.region, zone=sel.zone, extra=dict(extra))
 
         return pulumi.Output.all(fs.dns_name, fs.mount_name, bucket.bucket).apply(context)
 
