@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from components.boot import decode_aws_user_data
-from tests.conftest import EXAMPLE, plan_for
+from tests.conftest import EXAMPLE, one, plan_for
 
 LT = "aws:ec2/launchTemplate:LaunchTemplate"
 TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"
@@ -66,11 +66,6 @@ def family_spec(family: str) -> dict:
 @functools.lru_cache(maxsize=None)
 def family_plan(family: str):
     return plan_for(family_spec(family), FAMILIES[family][0])
-
-
-def one(plan, token):
-    (found,) = plan.of_type(token)
-    return found
 
 
 @functools.lru_cache(maxsize=None)

@@ -27,6 +27,18 @@ def plan_for(spec: dict, cloud: str, stack: str = "test", extra_config: dict | N
     return render(config, stack=stack)
 
 
+def one(plan, token):
+    """The one resource of `token` in the plan (fails naming what it found otherwise)."""
+    found = plan.of_type(token)
+    assert len(found) == 1, f"expected one {token}, got {[r.name for r in found]}"
+    return found[0]
+
+
+def by_id(plan):
+    """The mock engine gives every resource the id `<name>-id`: map ids back to resources."""
+    return {f"{r.name}-id": r for r in plan.resources}
+
+
 def write_spec(tmp_path: Path, spec: dict, name: str = "cluster.yaml") -> Path:
     path = tmp_path / name
     path.write_text(yaml.safe_dump(spec, sort_keys=False))

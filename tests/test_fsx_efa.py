@@ -20,14 +20,13 @@ from tests.boot_helpers import (
     SHELLCHECK,
     assert_valid_cloud_config,
     family_plan,
-    one,
     run_step,
     stand_in,
     step_text,
     user_data,
     written_files,
 )
-from tests.conftest import EXAMPLE, plan_for
+from tests.conftest import EXAMPLE, one, plan_for
 from tests.test_boot import AWS_CLI, AWS_CURL
 from trainstack.status import read_records
 
