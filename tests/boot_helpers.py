@@ -30,14 +30,26 @@ def _aws(instance_type=None, interconnect=None):
     return edit
 
 
-def _gcp(gpu=None, interconnect=None, **location):
+def location_edit(cloud: str, gpu=None, interconnect=None, **location):
+    """A spec edit: the GPU list and the interconnect where given, and fields of clouds.<cloud>."""
     def edit(spec):
         if gpu:
             spec["gpu"] = gpu
         if interconnect:
             spec["interconnect"] = interconnect
-        spec["clouds"]["gcp"].update(location)
+        spec["clouds"][cloud].update(location)
     return edit
+
+
+def _gcp(gpu=None, interconnect=None, **location):
+    return location_edit("gcp", gpu, interconnect, **location)
+
+
+def edited_example_plan(cloud: str, edit):
+    """The plan of examples/cluster.yaml for `cloud` after `edit(spec)`."""
+    spec = copy.deepcopy(yaml.safe_load(EXAMPLE.read_text()))
+    edit(spec)
+    return plan_for(spec, cloud)
 
 
 # family -> (cloud, spec edit, instance type the catalog picks, fabric kind)
@@ -57,15 +69,10 @@ FAMILIES = {
 }
 
 
-def family_spec(family: str) -> dict:
-    spec = copy.deepcopy(yaml.safe_load(EXAMPLE.read_text()))
-    FAMILIES[family][1](spec)
-    return spec
-
-
 @functools.lru_cache(maxsize=None)
 def family_plan(family: str):
-    return plan_for(family_spec(family), FAMILIES[family][0])
+    cloud, edit = FAMILIES[family][:2]
+    return edited_example_plan(cloud, edit)
 
 
 @functools.lru_cache(maxsize=None)

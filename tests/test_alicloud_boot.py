@@ -4,14 +4,12 @@ fixed address plan, the health record in OSS through the Alibaba Cloud CLI, and 
 the reaper runs. Steps run for real under bash with stand-ins for curl and `aliyun`."""
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
 from components.alicloud import planning
 from components.alicloud.boot import (
@@ -24,6 +22,8 @@ from components.alicloud.cluster import export_command
 from tests.boot_helpers import (
     assert_valid_cloud_config,
     boot_node,
+    edited_example_plan,
+    location_edit,
     ranks_profile,
     run_step,
     shellcheck_boot_scripts,
@@ -31,20 +31,13 @@ from tests.boot_helpers import (
     step_text,
     written_files,
 )
-from tests.conftest import EXAMPLE, plan_for
 from trainstack.status import read_records
 
 INSTANCE = "alicloud:ecs/instance:Instance"
 
 
 def _types(gpu=None, interconnect=None, **location):
-    def edit(spec):
-        if gpu:
-            spec["gpu"] = gpu
-        if interconnect:
-            spec["interconnect"] = interconnect
-        spec["clouds"]["alicloud"].update(location)
-    return edit
+    return location_edit("alicloud", gpu, interconnect, **location)
 
 
 # shape -> (spec edit, instance type, NCCL fabric kind, RDMA devices expected)
@@ -61,9 +54,7 @@ SHAPES = {
 
 @functools.lru_cache(maxsize=None)
 def shape_plan(shape: str):
-    spec = copy.deepcopy(yaml.safe_load(EXAMPLE.read_text()))
-    SHAPES[shape][0](spec)
-    return plan_for(spec, "alicloud")
+    return edited_example_plan("alicloud", SHAPES[shape][0])
 
 
 @functools.lru_cache(maxsize=None)

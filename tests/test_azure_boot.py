@@ -5,13 +5,11 @@ set's NICs, the health record into the blob container. Scripts pass shellcheck, 
 passes cloud-init's schema check, and the steps run for real against stand-ins."""
 from __future__ import annotations
 
-import copy
 import functools
 import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
 from components.azure.boot import (
     CUSTOM_DATA_LIMIT,
@@ -24,6 +22,8 @@ from components.boot import MOUNT_PATH, BootStep, NodeContext, render_user_data
 from tests.boot_helpers import (
     assert_valid_cloud_config,
     boot_node,
+    edited_example_plan,
+    location_edit,
     ranks_profile,
     run_step,
     runcmd,
@@ -32,7 +32,6 @@ from tests.boot_helpers import (
     step_text,
     written_files,
 )
-from tests.conftest import EXAMPLE, plan_for
 from trainstack.status import read_records
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
@@ -40,15 +39,8 @@ STEPS = ["lustre", "scratch", "fabric", "ranks", "idle", "health"]
 CLIENT_ID = "00000000-0000-0000-0000-00000000c1e7"   # the offline identity's client id
 
 
-def _edit(gpu=None, instance_type=None, interconnect=None):
-    def edit(spec):
-        if gpu:
-            spec["gpu"] = gpu
-        if instance_type:
-            spec["clouds"]["azure"]["instance_type"] = instance_type
-        if interconnect:
-            spec["interconnect"] = interconnect
-    return edit
+def _edit(gpu=None, interconnect=None):
+    return location_edit("azure", gpu, interconnect)
 
 
 # family -> (spec edit, instance type, fabric kind)
@@ -61,9 +53,7 @@ FAMILIES = {
 
 @functools.lru_cache(maxsize=None)
 def family_plan(family: str):
-    spec = copy.deepcopy(yaml.safe_load(EXAMPLE.read_text()))
-    FAMILIES[family][0](spec)
-    return plan_for(spec, "azure")
+    return edited_example_plan("azure", FAMILIES[family][0])
 
 
 @functools.lru_cache(maxsize=None)

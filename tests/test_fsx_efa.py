@@ -3,14 +3,12 @@ clients, and then the node's boot gives LNet an EFA network before the mount, fa
 TCP (and saying so in the boot log and the health record) when it cannot."""
 from __future__ import annotations
 
-import copy
 import json
 import os
 import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
 from components.aws import planning
 from components.boot import decode_aws_user_data
@@ -19,6 +17,7 @@ from tests.boot_helpers import (
     LT,
     SHELLCHECK,
     assert_valid_cloud_config,
+    edited_example_plan,
     family_plan,
     run_step,
     stand_in,
@@ -26,7 +25,7 @@ from tests.boot_helpers import (
     user_data,
     written_files,
 )
-from tests.conftest import EXAMPLE, one, plan_for
+from tests.conftest import one
 from tests.test_boot import AWS_CLI, AWS_CURL
 from trainstack.status import read_records
 
@@ -35,9 +34,7 @@ EFA_FAMILIES = {"p5": 8, "p5en": 8, "p6": 8}   # family -> LNet EFA interfaces p
 
 
 def _plan_with(edit):
-    spec = copy.deepcopy(yaml.safe_load(EXAMPLE.read_text()))
-    edit(spec)
-    return plan_for(spec, "aws")
+    return edited_example_plan("aws", edit)
 
 
 def _p4d(spec):
