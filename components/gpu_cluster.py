@@ -9,6 +9,7 @@ from typing import Optional
 import pulumi
 
 from components.base import ClusterArgs
+from components.boot.model import NodeContext
 
 
 class GpuCluster(pulumi.ComponentResource):
@@ -39,6 +40,18 @@ class GpuCluster(pulumi.ComponentResource):
 
     def child(self, **extra) -> pulumi.ResourceOptions:
         return pulumi.ResourceOptions(parent=self, **extra)
+
+    def node_context(self, args: ClusterArgs, *, bucket: str, filesystem_source: str,
+                     region: str, zone: str, **cloud_values) -> NodeContext:
+        """The nodes' boot context: the spec's and selection's part is the same on every cloud;
+        the cloud passes its resolved values (bucket, filesystem source, project, extra)."""
+        spec, sel = args.spec, args.selection
+        return NodeContext(
+            cloud=self.cloud, cluster=spec.name, stack=args.stack, nodes=spec.nodes,
+            gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
+            bucket=bucket, filesystem_source=filesystem_source, region=region, zone=zone,
+            use_rdma=sel.use_rdma, interconnect=spec.interconnect, fabric=sel.instance.fabric,
+            rdma_nics=sel.instance.rdma_nics, **cloud_values)
 
     def _build(self, name: str, args: ClusterArgs) -> dict[str, object]:
         raise NotImplementedError

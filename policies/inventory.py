@@ -113,10 +113,6 @@ class NodeGroup:
     def cloud(self) -> str:
         return self.resource.cloud
 
-    @property
-    def size_text(self) -> str:
-        return "an unknown number of" if self.count is None else str(self.count)
-
 
 def gpu_reason(cloud: str, instance_type: Any, accelerators: int = 0) -> str:
     """Why a type is a GPU node ("" when it is not): the catalog, a GPU family, or accelerators."""

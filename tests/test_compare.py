@@ -5,8 +5,8 @@ import pytest
 from typer.testing import CliRunner
 
 from components import base, catalog
+from components.catalog import run_prices
 from tests.conftest import write_spec
-from trainstack import run_prices
 from trainstack.cli import app
 from trainstack.compare import mark_best
 

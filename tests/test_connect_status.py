@@ -7,12 +7,11 @@ on this machine is never called.
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 from typer.testing import CliRunner
 
-from tests.conftest import ROOT
+from tests.conftest import only_stand_ins_on_path, stand_in_cli
 from trainstack import status
 from trainstack.cli import app
 
@@ -35,26 +34,12 @@ esac
 
 @pytest.fixture
 def stand_ins(monkeypatch, tmp_path):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    pulumi = bin_dir / "pulumi"
-    pulumi.write_text(f"#!{sys.executable}\n" + (ROOT / "tests" / "fake_pulumi.py").read_text())
-    pulumi.chmod(0o755)
-    log = tmp_path / "calls.log"
-    monkeypatch.setenv("PATH", str(bin_dir))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "")  # the file backend's secrets opt-out
-    monkeypatch.setenv("FAKE_PULUMI_LOG", str(tmp_path / "pulumi.jsonl"))
-    monkeypatch.setenv("FAKE_LOG", str(log))
-    for var in ("PULUMI_BACKEND_URL", "PULUMI_ROOT", "AWS_PROFILE", "AWS_ACCESS_KEY_ID",
-                "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_CREDENTIALS"):
-        monkeypatch.delenv(var, raising=False)
+    bin_dir = only_stand_ins_on_path(monkeypatch, tmp_path, unset=(
+        "AWS_PROFILE", "AWS_ACCESS_KEY_ID", "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_CREDENTIALS"))
 
     def add(name: str, body: str) -> None:
-        path = bin_dir / name
-        path.write_text(body)
-        path.chmod(0o755)
-    add.log = log
+        stand_in_cli(bin_dir, name, body)
+    add.log = tmp_path / "calls.log"
     return add
 
 

@@ -3,43 +3,38 @@ clients, and then the node's boot gives LNet an EFA network before the mount, fa
 TCP (and saying so in the boot log and the health record) when it cannot."""
 from __future__ import annotations
 
-import copy
 import json
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from components.aws import planning
 from components.boot import decode_aws_user_data
 from components.catalog import instance_type
 from tests.boot_helpers import (
     LT,
+    SHELLCHECK,
+    assert_valid_cloud_config,
+    edited_example_plan,
     family_plan,
-    one,
     run_step,
     stand_in,
     step_text,
     user_data,
     written_files,
 )
-from tests.conftest import EXAMPLE, plan_for
+from tests.conftest import one
 from tests.test_boot import AWS_CLI, AWS_CURL
 from trainstack.status import read_records
 
 FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
-SHELLCHECK = Path(sys.executable).with_name("shellcheck")
 EFA_FAMILIES = {"p5": 8, "p5en": 8, "p6": 8}   # family -> LNet EFA interfaces per node
 
 
 def _plan_with(edit):
-    spec = copy.deepcopy(yaml.safe_load(EXAMPLE.read_text()))
-    edit(spec)
-    return plan_for(spec, "aws")
+    return edited_example_plan("aws", edit)
 
 
 def _p4d(spec):
@@ -147,15 +142,8 @@ def test_the_efa_boot_scripts_pass_shellcheck(p4d_user_data, tmp_path):
 
 
 def test_the_efa_cloud_config_passes_cloud_inits_schema_check(p4d_user_data, tmp_path):
-    if shutil.which("cloud-init") is None:
-        pytest.skip("cloud-init is not installed (Debian package cloud-init; .ci/run installs it)")
     for name, text in _all_user_data(p4d_user_data).items():
-        config = tmp_path / f"{name}-user-data"
-        config.write_text(text)
-        result = subprocess.run(["cloud-init", "schema", "--config-file", str(config)],
-                                capture_output=True, text=True)
-        assert result.returncode == 0 and "Valid cloud-config" in result.stdout, \
-            name + result.stdout + result.stderr
+        assert_valid_cloud_config(text, tmp_path, name)
 
 
 # -- the lustre step, run against stand-ins -----------------------------------------------------

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from components.errors import SpecError
 from components.gcp import planning
-from tests.conftest import ROOT, plan_for, write_spec
+from tests.conftest import ROOT, by_id, one, plan_for, write_spec
 from trainstack.cli import app
 
 COMPONENT = "trainstack:gcp:GpuCluster"
@@ -28,17 +28,6 @@ CHANNEL = "gcp:monitoring/notificationChannel:NotificationChannel"
 PROJECT = "my-gcp-project"
 
 runner = CliRunner()
-
-
-def one(plan, token):
-    found = plan.of_type(token)
-    assert len(found) == 1, f"expected one {token}, got {[r.name for r in found]}"
-    return found[0]
-
-
-def by_id(plan):
-    """The mock engine gives every resource the id `<name>-id`: map ids back to resources."""
-    return {f"{r.name}-id": r for r in plan.resources}
 
 
 def h200(spec):

@@ -275,8 +275,6 @@ def test_lustre_names():
     assert planning.lustre_instance_id("llm-finetune", "Dev.Stack_1") == "llm-finetune-dev-stack-1"
     long = planning.lustre_instance_id("c" * 30, "s" * 60)
     assert len(long) <= 63 and not long.endswith("-")
-    assert planning.lustre_placement_policy("p", "us-west1", "pol") == \
-        "projects/p/locations/us-west1/resourcePolicies/pol"
     assert planning.transfer_command("export-data", "fs", "us-west1-c", "p", "b") == (
         "gcloud lustre instances export-data fs --location=us-west1-c --project=p "
         "--gcs-path-uri=gs://b/ --lustre-path=/")

@@ -17,14 +17,20 @@ from typer.testing import CliRunner
 
 from components.agents import idle_agent
 from components.boot import extensions, idle
-from tests.boot_helpers import run_step, runcmd, stand_in, step_text, user_data, written_files
+from tests.boot_helpers import (
+    SHELLCHECK,
+    run_step,
+    runcmd,
+    stand_in,
+    step_text,
+    user_data,
+    written_files,
+)
 from tests.conftest import ROOT
 from tests.reap_helpers import iso, marked, stack, write_stacks
-from tests.test_lifecycle import fake_pulumi  # noqa: F401  (the stand-in CLI fixture)
 from trainstack import reap
 from trainstack.cli import app
 
-SHELLCHECK = Path(sys.executable).with_name("shellcheck")
 SERVICE = "/etc/systemd/system/trainstack-idle.service"
 TIMER = "/etc/systemd/system/trainstack-idle.timer"
 FAMILIES = {"p5": "aws", "a3-ultra": "gcp"}

@@ -1,9 +1,5 @@
 """`trainstack up` / `destroy`: real Automation API calls, a clear line when the CLI or the
 credentials are missing. A stand-in `pulumi` binary records what the API asks of the CLI."""
-import json
-import os
-import stat
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,26 +17,6 @@ runner = CliRunner()
 def no_pulumi(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))  # an empty PATH: no pulumi binary anywhere
     monkeypatch.delenv("PULUMI_ROOT", raising=False)
-
-
-@pytest.fixture
-def fake_pulumi(monkeypatch, tmp_path):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    binary = bin_dir / "pulumi"
-    binary.write_text(f"#!{sys.executable}\n" + (ROOT / "tests" / "fake_pulumi.py").read_text())
-    binary.chmod(binary.stat().st_mode | stat.S_IEXEC)
-    log = tmp_path / "calls.jsonl"
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setenv("FAKE_PULUMI_LOG", str(log))
-    monkeypatch.setenv("AWS_PROFILE", "test")
-    monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "test-passphrase")
-    monkeypatch.delenv("PULUMI_BACKEND_URL", raising=False)
-    monkeypatch.delenv("PULUMI_ROOT", raising=False)
-
-    def calls():
-        return [json.loads(line) for line in log.read_text().splitlines()]
-    return calls
 
 
 @pytest.mark.parametrize("command", ["up", "preview", "destroy"])
@@ -179,7 +155,7 @@ def test_each_command_help_describes_itself(command, says):
 
 
 def test_the_first_up_writes_the_lifetime_start_into_the_stack_config(fake_pulumi):
-    from components.aws.lifetime import LIFETIME_START_KEY
+    from components.lifetime import LIFETIME_START_KEY
     result = runner.invoke(app, ["up", "--stack", "aws"])  # the example declares 96 hours
     assert result.exit_code == 0, result.output
     calls = [c["args"] for c in fake_pulumi()]
@@ -191,7 +167,7 @@ def test_the_first_up_writes_the_lifetime_start_into_the_stack_config(fake_pulum
 
 
 def test_a_persisted_lifetime_start_is_not_rewritten(tmp_path):
-    from components.aws.lifetime import LIFETIME_START_KEY
+    from components.lifetime import LIFETIME_START_KEY
 
     class Recorder:
         calls = []

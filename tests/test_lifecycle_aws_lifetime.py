@@ -4,7 +4,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from components.aws import lifetime
+from components import lifetime
 from tests.conftest import edited, plan_for
 
 SCHEDULE = "aws:autoscaling/schedule:Schedule"

@@ -66,9 +66,9 @@ def test_pulumi_policy_yaml_points_at_nothing_outside_the_pack():
 
 @pytest.mark.parametrize("cloud", ["aws", "gcp", "azure", "alicloud"])
 def test_the_packs_storage_prices_equal_trainstack_compares(cloud):
-    """policies/catalog.py picks storage rows as trainstack/run_prices.py does."""
+    """policies/catalog.py picks storage rows as components/catalog/run_prices.py does."""
+    from components.catalog import run_prices
     from policies import catalog as pack_catalog
-    from trainstack import run_prices
     regions = {s.region for s in pack_catalog.storage_prices()} | {"us-east-1", "nowhere-1"}
     cny = pack_catalog.cny_per_usd()
     for token, _, tiers in run_prices.FILESYSTEM_PRODUCTS:

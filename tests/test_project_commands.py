@@ -10,7 +10,6 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import ROOT
-from tests.test_lifecycle import fake_pulumi  # noqa: F401  (the stand-in CLI fixture)
 from trainstack import lifecycle
 from trainstack.cli import app
 from trainstack.init import write_project

@@ -8,7 +8,6 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.reap_helpers import FakeGuard, ago, beat, marked, put_beats, stack, write_stacks
-from tests.test_lifecycle import fake_pulumi  # noqa: F401  (the stand-in CLI fixture)
 from trainstack import reap
 from trainstack.cli import app
 

@@ -12,19 +12,10 @@ from typer.testing import CliRunner
 
 from policies.rules import BY_NAME, RULES
 from tests.conftest import edited, write_spec
-from tests.policy_fixtures import with_enforced_lifetime
 from trainstack.cli import app
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text())
 runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def enforced_lifetime(monkeypatch):
-    import trainstack.cli_common
-    real = trainstack.cli_common.render_plan
-    monkeypatch.setattr(trainstack.cli_common, "render_plan",
-                        lambda *args, **kw: with_enforced_lifetime(real(*args, **kw)))
 
 
 def sarif(*args: str) -> tuple[int, dict]:

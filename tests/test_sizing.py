@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainstack import gpu_catalog
+from components.catalog import gpu_models as gpu_catalog
 from trainstack.sizing import (
     PRESETS,
     QLORA_BYTES_PER_PARAM,

@@ -36,17 +36,12 @@ def _read_policy_config(path: Path):
     """The file parsed like policies.pack_config.load, but read as users save it (UTF-8 or a
     UTF-16 BOM file, components.spec.read_text): a bad encoding is exit 2, not a traceback."""
     from components.spec import read_text
-    from policies.pack_config import PolicyConfigError, parse
+    from policies.pack_config import PolicyConfigError, parse_text
     if not path.exists():
         raise PolicyConfigError(f"{path}: cannot be read (it does not exist)")
     text = read_text(path, "policy config")
-    if not text.strip():
-        return {}
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise PolicyConfigError(f"{path}: is not valid JSON ({err.msg}, line {err.lineno})") \
-            from None
+    parsed = parse_text(path, text)
+    data = json.loads(text) if text.strip() else {}
     if isinstance(data, dict):
         # parse() drops an entry with no settings, as the Pulumi CLI does; a misspelt name must
         # still be named, not pass silently.
@@ -56,7 +51,7 @@ def _read_policy_config(path: Path):
         if unknown:
             raise PolicyConfigError(f"{', '.join(map(repr, unknown))} is not a policy of this pack "
                                     f"(known: {', '.join(sorted(known - {'all'}))})")
-    return parse(data)
+    return parsed
 
 
 def policy_config(path: Optional[Path]):

@@ -9,7 +9,7 @@ For each cloud in the spec's `clouds` section, in the spec's order:
   * hours: trainstack/sizing.py with nodes x the type's GPUs at the GPU's datasheet peak, the
     spec's MFU, and the default scaling efficiency for the fabric the plan uses (RDMA or TCP);
   * cost: sizing.run_cost over the run, split into compute, storage (filesystem + bucket) and
-    transfer; prices from the catalog (trainstack/run_prices.py says which row and unit).
+    transfer; prices from the catalog (components/catalog/run_prices.py says which row and unit).
 
 Data-size defaults (override with --bucket-gb / --transfer-gb), kept visible in every output:
   * bucket = the data-size model of components/catalog/data_sizes.py (dataset + starting weights
@@ -29,11 +29,12 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from components.catalog import gpu_models as gpu_catalog
 from components.catalog import run_prices
 from components.catalog.data_sizes import BYTES_PER_TOKEN, BYTES_PER_WEIGHT
 from components.catalog.data_sizes import data_sizes as catalog_data_sizes
 from components.errors import SpecError
-from trainstack import gpu_catalog, sizing
+from trainstack import sizing
 from trainstack.cli_common import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
 from trainstack.estimate import check_currency, conversion_factor, fx_rate, human_params
 from trainstack.sizing import Workload

@@ -20,7 +20,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from trainstack import gpu_catalog, sizing
+from components.catalog import gpu_models as gpu_catalog
+from trainstack import sizing
 from trainstack.cli_common import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
 from trainstack.sizing import SizingError, Workload
 

@@ -183,7 +183,7 @@ def fix_lifetime_start(selected, inputs, config: dict[str, str],
     the deadline (start + lifetime) stays where it is on every later `up`."""
     import pulumi.automation as auto
 
-    from components.aws.lifetime import LIFETIME_START_KEY, iso
+    from components.lifetime import LIFETIME_START_KEY, iso
     if inputs.spec.lifetime_hours and not config.get(LIFETIME_START_KEY):
         selected.set_config(LIFETIME_START_KEY, auto.ConfigValue(iso(clock())))
 

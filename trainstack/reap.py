@@ -30,6 +30,7 @@ from typing import Callable, Optional, Protocol
 
 import typer
 
+from components.lifetime import iso, parse_iso, utc_now
 from trainstack.cli_common import ProjectOpt
 
 MARKER = "trainstack_marker"
@@ -39,17 +40,8 @@ HEARTBEAT_ROOTS = {"aws": "s3://{bucket}/heartbeats", "gcp": "gs://{bucket}/hear
                    "alicloud": "oss://{bucket}/heartbeats", "azure": "abfs://{bucket}/heartbeats"}
 
 
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
 def parse_time(text: str) -> datetime:
-    moment = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-
-
-def iso(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return parse_iso(str(text))
 
 
 @dataclass

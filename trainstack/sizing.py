@@ -6,7 +6,7 @@ module is the one-call `estimate()` and re-exports all three, so `from trainstac
 keeps working.
 
 Pure functions: no Pulumi, no file reads. GPU figures and prices come in as arguments (the
-catalog supplies them; see trainstack/gpu_catalog.py), so every number here can be checked
+catalog supplies them; see components/catalog/gpu_models.py), so every number here can be checked
 by hand. Units: bytes, FLOPs, hours, and whatever currency the prices are in.
 
 Sources for the formulas (cited again where used):
@@ -68,12 +68,12 @@ def estimate(workload: Workload, tokens: Optional[float], *, gpu: Any = None,
              fabric: str = "rdma", headroom: float = DEFAULT_HEADROOM) -> dict[str, Any]:
     """Everything `trainstack estimate --json` prints, as plain JSON types.
 
-    `gpu` is a GPU model (trainstack.gpu_catalog.GpuModel or anything with .name,
+    `gpu` is a GPU model (components.catalog.gpu_models.GpuModel or anything with .name,
     .memory_bytes and .peak_tflops(precision)) or its catalog name; `gpu_models` is the table
     used for the per-model fit check (loaded from the catalog when omitted).
     """
     if gpu_models is None or isinstance(gpu, str):
-        from trainstack import gpu_catalog  # lazy: keeps this module free of file reads
+        from components.catalog import gpu_models as gpu_catalog  # lazy: keeps this module free of file reads
         gpu_models = gpu_catalog.load_gpu_models() if gpu_models is None else gpu_models
         if isinstance(gpu, str):
             gpu = gpu_catalog.get_gpu_model(gpu, gpu_models)

@@ -274,13 +274,10 @@ class AlicloudGpuCluster(GpuCluster):
 
         def context(values) -> NodeContext:
             fs_id, export_id, bucket_name, role_name = values
-            return NodeContext(
-                cloud="alicloud", cluster=spec.name, stack=args.stack, nodes=spec.nodes,
-                gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
+            return self.node_context(
                 # The export's mount address is looked up on the node (AlicloudBoot).
-                bucket=bucket_name, filesystem_source="", region=sel.region,
-                zone=sel.zone, use_rdma=sel.use_rdma, interconnect=spec.interconnect,
-                fabric=sel.instance.fabric, rdma_nics=sel.instance.rdma_nics,
+                args, bucket=bucket_name, filesystem_source="", region=sel.region,
+                zone=sel.zone,
                 extra={"node_addresses": [planning.node_ip(i) for i in range(spec.nodes)],
                        "node_role": role_name, "filesystem_id": fs_id,
                        "export_id": export_id})

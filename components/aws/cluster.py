@@ -6,6 +6,7 @@ import ipaddress
 import pulumi
 import pulumi_aws as aws
 
+from components import lifetime as shared_lifetime
 from components.aws import budget_action, planning
 from components.aws import lifetime as aws_lifetime
 from components.aws.boot import AwsBoot
@@ -47,10 +48,10 @@ class AwsGpuCluster(GpuCluster):
         identity = node_identity(name, tags, bucket, parent=self)
         boot = self._boot_context(args, fs, bucket)
         user_data = boot.apply(lambda ctx: aws_user_data(render_user_data(ctx, AwsBoot())))
-        now = aws_lifetime.utc_now()
-        lifetime = aws_lifetime.from_stack_config(spec.lifetime_hours)
+        now = shared_lifetime.utc_now()
+        lifetime = shared_lifetime.from_stack_config(spec.lifetime_hours)
         group, pg, lt, image = self._nodes(name, args, net,
-                                           aws_lifetime.nodes_now(lifetime, spec.nodes, now),
+                                           shared_lifetime.nodes_now(lifetime, spec.nodes, now),
                                            profile=identity.profile, user_data=user_data)
         lifetime_outputs = aws_lifetime.enforce(self, name, group, lifetime, region, now)
         stop_topic = budget_action.budget_stop(self, name, group, region, tags)
@@ -216,13 +217,9 @@ class AwsGpuCluster(GpuCluster):
 
         def context(values) -> NodeContext:
             dns, mount_name, bucket_name = values
-            return NodeContext(
-                cloud="aws", cluster=spec.name, stack=args.stack, nodes=spec.nodes,
-                gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
-                bucket=bucket_name, filesystem_source=f"{dns}@tcp:/{mount_name}",
-                region=sel.region, zone=sel.zone, use_rdma=sel.use_rdma,
-                interconnect=spec.interconnect, fabric=sel.instance.fabric,
-                rdma_nics=sel.instance.rdma_nics, extra=dict(extra))
+            return self.node_context(
+                args, bucket=bucket_name, filesystem_source=f"{dns}@tcp:/{mount_name}",
+                region=sel.region, zone=sel.zone, extra=dict(extra))
 
         return pulumi.Output.all(fs.dns_name, fs.mount_name, bucket.bucket).apply(context)
 

@@ -246,16 +246,12 @@ class AzureGpuCluster(GpuCluster):
     def _boot_context(self, args: ClusterArgs, fs, account, data, identity
                       ) -> pulumi.Output[NodeContext]:
         """What the nodes' boot steps (components/boot) need; rendered as the custom data."""
-        spec, sel = args.spec, args.selection
 
         def context(values) -> NodeContext:
             mgs, account_name, container, client_id = values
-            return NodeContext(
-                cloud="azure", cluster=spec.name, stack=args.stack, nodes=spec.nodes,
-                gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
-                bucket=container, filesystem_source=filesystem_source(mgs), region=self.region,
-                zone=self.zone, use_rdma=sel.use_rdma, interconnect=spec.interconnect,
-                fabric=sel.instance.fabric, rdma_nics=sel.instance.rdma_nics,
+            return self.node_context(
+                args, bucket=container, filesystem_source=filesystem_source(mgs),
+                region=self.region, zone=self.zone,
                 extra={"storage_account": account_name, "identity_client_id": client_id})
 
         mgs = fs.client_info.apply(lambda c: c.mgs_address if c else None)

@@ -141,13 +141,6 @@ def regions_offering(cloud: str, type_name: str) -> list[str]:
     return sorted(p.region for p in prices() if p.cloud == cloud and p.instance_type == type_name)
 
 
-def storage_price(cloud: str, item_prefix: str, region: Optional[str] = None) -> Optional[StoragePrice]:
-    """The cited price of a storage/network item, in the region when the data has it."""
-    matches = [s for s in storage_prices() if s.cloud == cloud and s.item.startswith(item_prefix)]
-    in_region = [s for s in matches if s.region == region]
-    return (in_region or matches or [None])[0]
-
-
 @dataclass(frozen=True)
 class ZoneFact:
     """Zones of one region where a cited source lists something (a machine type, a network profile)."""

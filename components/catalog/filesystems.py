@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional
 
-from components.catalog import HOURS_PER_MONTH, FilesystemPrice
+from components.catalog import FilesystemPrice
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,6 @@ class FilesystemChoice:
     @property
     def throughput_mbps(self) -> float:
         return self.capacity_gib / 1024 * self.tier
-
-    def hourly_usd(self) -> Optional[float]:
-        monthly = self.monthly_usd
-        return None if monthly is None else monthly / HOURS_PER_MONTH
 
 
 def needed_capacity_gib(requested_gib: int, requested_mbps_per_tib: int, tier: int) -> int:

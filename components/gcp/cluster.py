@@ -197,17 +197,12 @@ class GcpGpuCluster(GpuCluster):
 
     def _boot_context(self, args: ClusterArgs, fs, bucket) -> pulumi.Output[NodeContext]:
         """What the nodes' boot steps (components/boot) need; rendered as `user-data` metadata."""
-        spec, sel = args.spec, args.selection
 
         def context(values) -> NodeContext:
             mount_point, bucket_name = values
-            return NodeContext(
-                cloud="gcp", cluster=spec.name, stack=args.stack, nodes=spec.nodes,
-                gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
-                bucket=bucket_name, filesystem_source=mount_point, region=self.region,
-                zone=self.zone, use_rdma=sel.use_rdma, interconnect=spec.interconnect,
-                project=self.project, fabric=sel.instance.fabric,
-                rdma_nics=sel.instance.rdma_nics)
+            return self.node_context(
+                args, bucket=bucket_name, filesystem_source=mount_point, region=self.region,
+                zone=self.zone, project=self.project)
 
         return pulumi.Output.all(fs.mount_point, bucket.name).apply(context)
 

@@ -373,11 +373,6 @@ def lustre_filesystem_name(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name)[:8]
 
 
-def lustre_placement_policy(project: str, region: str, policy_name: str) -> str:
-    # lustre.Instance.placement_policy format, per the pulumi_gcp 10.2.0 docstring.
-    return f"projects/{project}/locations/{region}/resourcePolicies/{policy_name}"
-
-
 def transfer_command(verb: str, instance_id: str, zone: str, project: str, bucket: str) -> str:
     """`gcloud lustre instances import-data|export-data` between the bucket root and `/`
     (cloud.google.com/sdk/gcloud/reference/lustre/instances/export-data)."""
