@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Optional
 
-import pulumi
-
 LIFETIME_START_KEY = "trainstack:lifetimeStart"
 FROM_CONFIG = "stack config (fixed at first deploy)"
 FROM_CLOCK = "clock (not persisted: `trainstack up` fixes it at first deploy)"
@@ -63,6 +61,7 @@ def lifetime_for(hours: Optional[float], clock: Optional[Callable[[], datetime]]
 def from_stack_config(hours: Optional[float], clock: Optional[Callable[[], datetime]] = None
                       ) -> Optional[Lifetime]:
     namespace, _, key = LIFETIME_START_KEY.partition(":")
+    import pulumi  # here, not at import: the CLI's reaper reads only the clock helpers
     return lifetime_for(hours, clock, pulumi.Config(namespace).get(key))
 
 
