@@ -338,8 +338,24 @@ class _StackIndex:
         self.scaling_configs = Referrers(resources, ALI_SCALING_CONFIG, "scalingGroupId")
 
 
+# The last stack node_groups() saw, and its groups: several rules (and spend-limit's check and
+# summary) ask for the same stack's groups in one evaluation. Keyed by the list's identity and
+# length, so a different or a changed list is computed afresh.
+_LAST_GROUPS: tuple[list, int, list] = ([], -1, [])
+
+
 def node_groups(resources: list[Resource]) -> list[NodeGroup]:
     """Every compute group of the stack, GPU or not (gpu_groups() keeps the GPU ones)."""
+    global _LAST_GROUPS
+    seen, size, cached = _LAST_GROUPS
+    if seen is resources and size == len(resources):
+        return list(cached)
+    groups = _node_groups(resources)
+    _LAST_GROUPS = (resources, len(resources), groups)
+    return list(groups)
+
+
+def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
     groups: list[NodeGroup] = []
     index = _StackIndex(resources)
     for r in resources:
