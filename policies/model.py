@@ -237,8 +237,9 @@ def from_plan(plan: Any) -> list[Resource]:
              for r in plan.resources if r.custom and not r.type.startswith("pulumi:")}
     for r in plan.resources:
         if r.urn in views:
+            # Only inputs that depend on something: the engine lists every input, mostly empty.
             views[r.urn].deps = {k: [views[u] for u in urns if u in views]
-                                 for k, urns in r.property_dependencies.items()}
+                                 for k, urns in r.property_dependencies.items() if urns}
     return list(views.values())
 
 
