@@ -114,3 +114,17 @@ def table(header: list[str], rows: list[list[object]]) -> str:
 
 def verdict(ok: bool) -> str:
     return "met" if ok else "MISSED"
+
+
+def main(doc: str, run: Callable[..., tuple[str, bool]], **options: int) -> None:
+    """A benchmark's command line: its integer options (e.g. repeats=5), the machine, the table
+    run() returns, and whether every target was met."""
+    import argparse
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    for name, default in options.items():
+        parser.add_argument(f"--{name}", type=int, default=default)
+    args = parser.parse_args()
+    print(json.dumps(machine(), indent=1))
+    text, ok = run(*(getattr(args, name) for name in options))
+    print(text)
+    print("all targets met" if ok else "some targets missed")

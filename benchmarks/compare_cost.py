@@ -9,14 +9,13 @@ x the sum (no plan rendered twice, shared start-up paid once).
 """
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
 import tempfile
 from pathlib import Path
 
 import yaml
-from common import example, implemented_clouds, machine, run_cli, table, verdict
+from common import example, implemented_clouds, run_cli, table, verdict
+from common import main as bench_main
 
 TARGET = 1.0
 
@@ -43,15 +42,5 @@ def run(repeats: int) -> tuple[str, bool]:
         ratio <= TARGET
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
-    print(json.dumps(machine(), indent=1))
-    text, ok = run(args.repeats)
-    print(text)
-    print("all targets met" if ok else "some targets missed")
-
-
 if __name__ == "__main__":
-    main()
+    bench_main(__doc__, run, repeats=3)

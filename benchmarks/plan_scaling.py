@@ -11,7 +11,6 @@ group, Alibaba's LowLatency deployment set) is replaced by that cloud's largest 
 """
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
@@ -21,13 +20,13 @@ from common import (
     CHILD_ENV,
     ROOT,
     implemented_clouds,
-    machine,
     median_seconds,
     render_config,
     spec_for,
     table,
     verdict,
 )
+from common import main as bench_main
 
 SIZES = (1, 8, 64, 512)
 TIME_TARGET = 1.2
@@ -104,15 +103,5 @@ def run(repeats: int) -> tuple[str, bool]:
     return text, all_ok
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5)
-    args = parser.parse_args()
-    print(json.dumps(machine(), indent=1))
-    text, ok = run(args.repeats)
-    print(text)
-    print("all targets met" if ok else "some targets missed")
-
-
 if __name__ == "__main__":
-    main()
+    bench_main(__doc__, run, repeats=5)

@@ -9,11 +9,10 @@ resource with every other shows up here as a falling rate when --resources grows
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
 
-from common import implemented_clouds, machine, median_seconds, render_config, spec_for, table, verdict
+from common import implemented_clouds, median_seconds, render_config, spec_for, table, verdict
+from common import main as bench_main
 
 TARGET = 20_000
 
@@ -49,16 +48,5 @@ def run(size: int, repeats: int) -> tuple[str, bool]:
                   f"target >= {TARGET:,}/s"], rows), all_ok
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--resources", type=int, default=10_000)
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
-    print(json.dumps(machine(), indent=1))
-    text, ok = run(args.resources, args.repeats)
-    print(text)
-    print("all targets met" if ok else "some targets missed")
-
-
 if __name__ == "__main__":
-    main()
+    bench_main(__doc__, run, resources=10_000, repeats=3)

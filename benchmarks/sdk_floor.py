@@ -10,16 +10,15 @@ Target: plan <= 1.15 x floor.
 """
 from __future__ import annotations
 
-import argparse
 import asyncio
 import importlib
 import inspect
-import json
 import keyword
 import re
 
 import pulumi
-from common import implemented_clouds, machine, median_seconds, render_config, spec_for, table, verdict
+from common import implemented_clouds, median_seconds, render_config, spec_for, table, verdict
+from common import main as bench_main
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import settings
 
@@ -126,15 +125,5 @@ def run(repeats: int) -> tuple[str, bool]:
                   f"target <= {TARGET}x"], rows), all_ok
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5)
-    args = parser.parse_args()
-    print(json.dumps(machine(), indent=1))
-    text, ok = run(args.repeats)
-    print(text)
-    print("all targets met" if ok else "some targets missed")
-
-
 if __name__ == "__main__":
-    main()
+    bench_main(__doc__, run, repeats=5)

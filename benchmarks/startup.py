@@ -8,12 +8,11 @@ Every measurement is a fresh process (median of several), as a user's shell woul
 """
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
-import sys
 
-from common import implemented_clouds, machine, run_python, table, verdict
+from common import implemented_clouds, run_python, table, verdict
+from common import main as bench_main
 
 TARGET = 2.0
 SDK_OF = {"aws": "pulumi_aws", "gcp": "pulumi_gcp", "azure": "pulumi_azure_native",
@@ -68,16 +67,5 @@ def run(repeats: int) -> tuple[str, bool]:
                   "provider SDKs imported", "target"], rows), all_ok
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=7)
-    args = parser.parse_args()
-    print(json.dumps(machine(), indent=1))
-    text, ok = run(args.repeats)
-    print(text)
-    print("all targets met" if ok else "some targets missed")
-    sys.exit(0)
-
-
 if __name__ == "__main__":
-    main()
+    bench_main(__doc__, run, repeats=7)
