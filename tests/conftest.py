@@ -146,6 +146,7 @@ def free_port() -> int:
 
 def serve(argv, port: int, seconds: float = 60):
     """Start a server process and wait until it listens on 127.0.0.1:port."""
+    import os
     import socket
     import subprocess
     import tempfile
@@ -153,7 +154,12 @@ def serve(argv, port: int, seconds: float = 60):
     # A file, not a pipe: the servers log every request, and a full pipe nobody reads stalls
     # them (moto then answers 500 after a few hundred requests).
     log = tempfile.TemporaryFile()
-    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=log)
+    # A module-scoped server starts inside whichever test first needs it: none of that test's
+    # AWS_* settings (fake_pulumi's AWS_PROFILE=test made moto answer 500 on a 412) reach it.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=log,
+                               env={**env, "AWS_ACCESS_KEY_ID": "testing",
+                                    "AWS_SECRET_ACCESS_KEY": "testing"})
     deadline = time.monotonic() + seconds
     while True:
         if process.poll() is not None:

@@ -238,15 +238,6 @@ def test_two_reapers_at_once_destroy_a_stack_once(world, monkeypatch):
     assert any("another reaper holds" in r or "already destroyed" in r for _, r in outcomes)
 
 
-# Open: moto's server answers 500 (not 412) to some If-None-Match PutObjects on a key that
-# exists (seen here, not in a fresh standalone server); the reaper then reports "the lock could
-# not be taken" and destroys nothing, so it fails safe, but the case cannot assert "held".
-MOTO_412 = pytest.mark.parametrize("store", ["file", pytest.param("s3", marks=pytest.mark.xfail(
-    reason="moto server answers 500 to a conditional PutObject on an existing key", strict=False)),
-    "azure"], indirect=True)
-
-
-@MOTO_412
 def test_a_held_lock_blocks_the_destroy_and_names_the_holder(world):
     world.add("idle", beat("node-0", 180))
     lock = reap.StackLock(world.root("idle"), "idle")
@@ -258,7 +249,6 @@ def test_a_held_lock_blocks_the_destroy_and_names_the_holder(world):
     assert world.decide(yes=True, dry_run=False)["idle"].result == "destroyed; bucket kept"
 
 
-@MOTO_412
 def test_the_lock_is_an_atomic_create_on_every_store(store):
     """Reapers racing for one stack's lock: exactly one wins, the others are told it is held
     (O_EXCL on file://, If-None-Match: * on S3 and on Azure Blob), never an error."""
