@@ -129,3 +129,163 @@ def fake_pulumi(monkeypatch, tmp_path):
     def calls():
         return [json.loads(line) for line in log.read_text().splitlines()]
     return calls
+
+
+# -- object stores on loopback for the reaper's tests: file://, S3 (moto), Azure Blob (Azurite) --
+
+AZURITE_KEY = ("Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/"
+               "KBHBeksoGMGw==")  # Azurite's documented, public development account key
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(argv, port: int, seconds: float = 60):
+    """Start a server process and wait until it listens on 127.0.0.1:port."""
+    import os
+    import socket
+    import subprocess
+    import tempfile
+    import time
+    # A file, not a pipe: the servers log every request, and a full pipe nobody reads stalls
+    # them (moto then answers 500 after a few hundred requests).
+    log = tempfile.TemporaryFile()
+    # A module-scoped server starts inside whichever test first needs it: none of that test's
+    # AWS_* settings (fake_pulumi's AWS_PROFILE=test made moto answer 500 on a 412) reach it.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=log,
+                               env={**env, "AWS_ACCESS_KEY_ID": "testing",
+                                    "AWS_SECRET_ACCESS_KEY": "testing"})
+    deadline = time.monotonic() + seconds
+    while True:
+        if process.poll() is not None:
+            log.seek(0)
+            raise RuntimeError(f"{argv[0]} exited with {process.returncode}: "
+                               f"{log.read().decode(errors='replace')[-2000:]}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return process
+        except OSError:
+            if time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError(f"nothing listened on 127.0.0.1:{port} within {seconds} s") from None
+            time.sleep(0.2)
+
+
+def stop(process) -> None:
+    import subprocess
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def azurite_binary() -> str | None:
+    """AZURITE_BLOB, else .ci/node (where .ci/run installs it), else azurite-blob on PATH."""
+    import os
+    import shutil
+    local = ROOT / ".ci" / "node" / "node_modules" / ".bin" / "azurite-blob"
+    return os.environ.get("AZURITE_BLOB") or (str(local) if local.is_file() else None) \
+        or shutil.which("azurite-blob")
+
+
+@pytest.fixture(scope="module")
+def s3_server():
+    """moto's S3 API on a free loopback port (one per test module); yields the endpoint URL."""
+    import sys
+    pytest.importorskip("moto.server", reason="moto[server] is not installed (the test extra has it)")
+    pytest.importorskip("s3fs", reason="s3fs is not installed (the test extra has it)")
+    port = free_port()
+    process = serve([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)], port)
+    yield f"http://127.0.0.1:{port}"
+    stop(process)
+
+
+@pytest.fixture(scope="module")
+def azurite(tmp_path_factory):
+    """Azurite's Blob API on a free loopback port (one per test module); yields the connection
+    string."""
+    binary = azurite_binary()
+    if binary is None:
+        pytest.skip("azurite-blob is not installed: run `npm install --prefix .ci/node azurite` "
+                    "(.ci/run does) or set AZURITE_BLOB")
+    pytest.importorskip("adlfs", reason="adlfs is not installed (the test extra has it)")
+    port = free_port()
+    process = serve([binary, "--blobHost", "127.0.0.1", "--blobPort", str(port), "--silent",
+                     "--skipApiVersionCheck", "--location", str(tmp_path_factory.mktemp("azurite"))],
+                    port)
+    yield (f"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={AZURITE_KEY};"
+           f"BlobEndpoint=http://127.0.0.1:{port}/devstoreaccount1;")
+    stop(process)
+
+
+def use_s3(endpoint: str, monkeypatch) -> None:
+    """Point boto3/s3fs (in this process and in the processes it starts) at `endpoint`."""
+    import s3fs
+    for key, value in {"AWS_ENDPOINT_URL": endpoint, "AWS_ACCESS_KEY_ID": "testing",
+                       "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}.items():
+        monkeypatch.setenv(key, value)
+    for var in ("AWS_PROFILE", "AWS_SESSION_TOKEN"):
+        monkeypatch.delenv(var, raising=False)
+    s3fs.S3FileSystem.clear_instance_cache()
+
+
+def use_azurite(connection: str, monkeypatch) -> None:
+    import adlfs
+    monkeypatch.setenv("AZURE_STORAGE_CONNECTION_STRING", connection)
+    adlfs.AzureBlobFileSystem.clear_instance_cache()
+
+
+class Store:
+    """One case's bucket: `url(...)` for what a stack exports, `path(...)` for fs calls."""
+
+    def __init__(self, kind: str, scheme: str, fs, base: str, cloud: str, missing: str):
+        self.kind, self.scheme, self.fs, self.base, self.cloud = kind, scheme, fs, base, cloud
+        self.missing = missing  # a heartbeat URL in a bucket that does not exist
+
+    def path(self, *parts: str) -> str:
+        return "/".join([self.base, *parts])
+
+    def url(self, *parts: str) -> str:
+        return f"{self.scheme}://{self.path(*parts)}"
+
+    def __repr__(self):
+        return f"Store({self.url()})"
+
+
+@pytest.fixture(params=["file", "s3", "azure"])
+def store(request, tmp_path, monkeypatch):
+    """A fresh, empty bucket on file://, on S3 (moto server) or on Azure Blob (Azurite); the
+    servers are started once per module, each case gets its own bucket or container. Narrow a
+    test with `@pytest.mark.parametrize("store", [...], indirect=True)`."""
+    import time
+
+    import fsspec
+    unique = f"case{time.monotonic_ns()}"
+    if request.param == "file":
+        base = tmp_path / "buckets"
+        base.mkdir(exist_ok=True)
+        fs = fsspec.filesystem("file", auto_mkdir=True)
+        yield Store("file", "file", fs, str(base), "aws", f"file://{tmp_path}/no-such-bucket/heartbeats")
+    elif request.param == "s3":
+        import boto3
+        endpoint = request.getfixturevalue("s3_server")
+        use_s3(endpoint, monkeypatch)
+        boto3.client("s3", endpoint_url=endpoint).create_bucket(Bucket=unique)
+        yield Store("s3", "s3", fsspec.filesystem("s3"), unique, "aws",
+                    f"s3://no-such-{unique}/heartbeats")
+        import s3fs
+        s3fs.S3FileSystem.clear_instance_cache()
+    else:
+        connection = request.getfixturevalue("azurite")
+        use_azurite(connection, monkeypatch)
+        fs = fsspec.filesystem("abfs")
+        fs.mkdir(unique)
+        yield Store("azure", "abfs", fs, unique, "azure", f"abfs://nosuch{unique}/heartbeats")
+        import adlfs
+        adlfs.AzureBlobFileSystem.clear_instance_cache()

@@ -1,9 +1,13 @@
-"""`trainstack reap` against a file:// backend of stacks (the fake Pulumi CLI) and file://
-heartbeats: idle and busy clusters and every fault that must stop a destroy."""
+"""`trainstack reap` against a file:// backend of stacks (the fake Pulumi CLI) and heartbeats in
+each kind of store the reaper reads through fsspec: file://, S3 (moto in server mode on loopback)
+and Azure Blob Storage (Azurite): idle and busy clusters and every fault that must stop a destroy.
+
+Every case that reads the store runs on all three (the `store` fixture in tests/conftest.py: one
+server per module, a fresh bucket or container per case). Cases decided before the store is read
+run on file:// only, saying why."""
 import json
 import threading
 
-import fsspec
 import pytest
 from typer.testing import CliRunner
 
@@ -14,10 +18,15 @@ from trainstack.cli import app
 runner = CliRunner()
 
 
+# Decided from the backend alone (an update in progress, the bucket's fate, the stack's age),
+# before any heartbeat is read or any lock taken: the store cannot change the outcome.
+DECIDED_BEFORE_THE_STORE = pytest.mark.parametrize("store", ["file"], indirect=True)
+
+
 @pytest.fixture
-def world(fake_pulumi, tmp_path, monkeypatch):  # noqa: F811
-    """A backend with stacks, each with a local heartbeat directory; returns helpers."""
-    fs = fsspec.filesystem("file")
+def world(fake_pulumi, store, tmp_path, monkeypatch):  # noqa: F811
+    """A backend with stacks, each with a heartbeat prefix in `store`; returns helpers."""
+    fs = store.fs
     stacks_file = tmp_path / "stacks.json"
     monkeypatch.setenv("FAKE_PULUMI_STACKS", str(stacks_file))
 
@@ -29,27 +38,35 @@ def world(fake_pulumi, tmp_path, monkeypatch):  # noqa: F811
             self.guard = FakeGuard()  # what the CLI's default guards become in these tests
 
         def root(self, name):
-            return f"file://{tmp_path}/buckets/{name}/heartbeats"
+            return store.url(name, "heartbeats")
+
+        def marked(self, name, **outputs):
+            """The marker and outputs of a stack on this store's cloud, heartbeats under `name`."""
+            return marked(**{"cloud": store.cloud, "heartbeat_url": self.root(name), **outputs})
 
         def add(self, name, *beats, outputs=None, **extra):
-            outputs = marked(heartbeat_url=self.root(name)) if outputs is None else outputs
+            outputs = self.marked(name) if outputs is None else outputs
             self.stacks[name] = stack(outputs, **extra)
-            (tmp_path / "buckets" / name / "heartbeats").mkdir(parents=True, exist_ok=True)
-            put_beats(fs, str(tmp_path / "buckets" / name / "heartbeats"), *beats)
+            put_beats(fs, store.path(name, "heartbeats"), *beats)
             write_stacks(stacks_file, self.stacks)
+
+        def kept(self, name, node):
+            """The node's heartbeat object is still in the bucket."""
+            return fs.exists(store.path(name, "heartbeats", f"{node}.json"))
 
         def destroyed(self):
             return [c["args"][c["args"].index("--stack") + 1] for c in fake_pulumi()
                     if c["args"][0] == "destroy"]
 
         def reaper(self, guard=None, **kwargs):
-            guards = {"aws": guard or FakeGuard()}
+            guards = {store.cloud: guard or FakeGuard()}
             return reap.Reaper(reap.PulumiStacks(), guards, **kwargs)
 
         def decide(self, guard=None, **kwargs):
             return {d.stack: d for d in self.reaper(guard, **kwargs).run()}
     world = World()
-    monkeypatch.setattr(reap, "default_guards", lambda: {"aws": world.guard})
+    world.store = store
+    monkeypatch.setattr(reap, "default_guards", lambda: {store.cloud: world.guard})
     return world
 
 
@@ -81,7 +98,7 @@ def test_yes_destroys_only_the_idle_stack_and_keeps_the_bucket(world, tmp_path):
     (idle,) = [d for d in map(json.loads, audit.read_text().splitlines()) if d["stack"] == "idle"]
     assert idle["result"] == "destroyed; bucket kept" and idle["action"] == "destroy"
     # the heartbeats (and so the bucket's objects) are still there
-    assert (tmp_path / "buckets" / "idle" / "heartbeats" / "node-0.json").is_file()
+    assert world.kept("idle", "node-0")
 
 
 def test_without_yes_a_non_interactive_run_destroys_nothing(world):
@@ -103,27 +120,37 @@ def test_one_busy_node_keeps_the_whole_stack(world):
 
 
 def test_the_grace_period_is_the_stacks_own(world):
-    world.add("patient", beat("node-0", 90),
-              outputs=marked(idle_minutes=120, heartbeat_url=world.root("patient")))
-    world.add("hasty", beat("node-0", 90),
-              outputs=marked(idle_minutes=60, heartbeat_url=world.root("hasty")))
+    world.add("patient", beat("node-0", 90), outputs=world.marked("patient", idle_minutes=120))
+    world.add("hasty", beat("node-0", 90), outputs=world.marked("hasty", idle_minutes=60))
     decisions = world.decide()
     assert decisions["patient"].action == "keep" and decisions["patient"].evidence["grace_minutes"] == 120
     assert decisions["hasty"].action == "would-destroy"
 
 
+@DECIDED_BEFORE_THE_STORE
 def test_a_young_stack_is_kept(world):
     world.add("new", beat("node-0", 90), age_minutes=30)
     assert world.decide(yes=True, dry_run=False)["new"].reason == "younger than the idle grace period"
 
 
-def test_an_unreadable_heartbeat_store_is_a_report(world, tmp_path):
+def test_an_unreadable_heartbeat_store_is_a_report(world):
+    fs, store = world.store.fs, world.store
     world.add("corrupt", beat("node-0", 180))
-    (tmp_path / "buckets" / "corrupt" / "heartbeats" / "node-1.json").write_text("{not json")
-    world.add("nowhere", outputs=marked(heartbeat_url="nosuchproto://bucket/heartbeats"))
+    with fs.open(store.path("corrupt", "heartbeats", "node-1.json"), "wb") as f:
+        f.write(b"{not json")
+    world.add("garbage", beat("node-0", 180))
+    with fs.open(store.path("garbage", "heartbeats", "node-1.json"), "wb") as f:
+        f.write(b"\x00garbage")
+    world.add("notabeat", beat("node-0", 180))
+    with fs.open(store.path("notabeat", "heartbeats", "node-1.json"), "wb") as f:
+        f.write(b"[]")  # JSON, but not a heartbeat
+    world.add("nowhere", outputs=world.marked("nowhere", heartbeat_url="nosuchproto://bucket/heartbeats"))
+    world.add("gone", outputs=world.marked("gone", heartbeat_url=store.missing))
     decisions = world.decide(yes=True, dry_run=False)
-    assert decisions["corrupt"].action == "report" and "unreadable" in decisions["corrupt"].reason
+    for name in ("corrupt", "garbage", "notabeat"):
+        assert decisions[name].action == "report" and "unreadable" in decisions[name].reason, name
     assert decisions["nowhere"].action == "report" and "nosuchproto" in decisions["nowhere"].evidence["error"]
+    assert decisions["gone"].action == "report"  # a bucket that is not there destroys nothing
     assert world.destroyed() == []
 
 
@@ -141,6 +168,7 @@ def test_heartbeats_from_the_future_are_a_report(world):
     assert world.destroyed() == []
 
 
+@DECIDED_BEFORE_THE_STORE
 def test_a_stack_held_by_an_update_is_not_touched(world):
     world.add("updating", beat("node-0", 180), update_in_progress=True)
     assert world.decide(yes=True, dry_run=False)["updating"].action == "report"
@@ -154,9 +182,9 @@ def test_a_stack_locked_in_the_backend_is_a_report_not_a_failure(world):
     assert decision.result.startswith("not destroyed")
 
 
+@DECIDED_BEFORE_THE_STORE
 def test_a_bucket_that_would_be_deleted_stops_the_reaper(world):
-    world.add("ephemeral", beat("node-0", 180),
-              outputs=marked(retained=False, heartbeat_url=world.root("ephemeral")))
+    world.add("ephemeral", beat("node-0", 180), outputs=world.marked("ephemeral", retained=False))
     assert "never deletes data" in world.decide(yes=True, dry_run=False)["ephemeral"].reason
     assert world.destroyed() == []
 
@@ -210,7 +238,7 @@ def test_two_reapers_at_once_destroy_a_stack_once(world, monkeypatch):
     assert any("another reaper holds" in r or "already destroyed" in r for _, r in outcomes)
 
 
-def test_a_held_lock_blocks_the_destroy_and_names_the_holder(world, tmp_path):
+def test_a_held_lock_blocks_the_destroy_and_names_the_holder(world):
     world.add("idle", beat("node-0", 180))
     lock = reap.StackLock(world.root("idle"), "idle")
     assert lock.acquire() and not reap.StackLock(world.root("idle"), "idle").acquire()
@@ -221,7 +249,33 @@ def test_a_held_lock_blocks_the_destroy_and_names_the_holder(world, tmp_path):
     assert world.decide(yes=True, dry_run=False)["idle"].result == "destroyed; bucket kept"
 
 
-def test_the_reaper_needs_the_cli_like_up(monkeypatch, tmp_path):
+def test_the_lock_is_an_atomic_create_on_every_store(store):
+    """Reapers racing for one stack's lock: exactly one wins, the others are told it is held
+    (O_EXCL on file://, If-None-Match: * on S3 and on Azure Blob), never an error."""
+    root = store.url("heartbeats")
+    locks = [reap.StackLock(root, "team/idle") for _ in range(8)]
+    start, won = threading.Barrier(len(locks)), {}
+
+    def race(i):
+        start.wait()
+        try:
+            won[i] = locks[i].acquire()
+        except Exception as failed:  # noqa: BLE001 (the assertion names it)
+            won[i] = failed
+    threads = [threading.Thread(target=race, args=(i,)) for i in range(len(locks))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(won.values(), key=str) == [False] * (len(locks) - 1) + [True], won
+    (winner,) = [i for i, ok in won.items() if ok is True]
+    assert json.loads(locks[(winner + 1) % len(locks)].holder())["pid"] > 0
+    locks[winner].release()
+    assert locks[0].acquire() and not locks[1].acquire()
+    locks[0].release()
+
+
+def test_the_reaper_needs_the_cli_like_up(monkeypatch, tmp_path):  # no store involved
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.delenv("PULUMI_ROOT", raising=False)
     result = runner.invoke(app, ["reap", "--dry-run"])
@@ -272,8 +326,8 @@ def test_two_reaper_processes_at_once_destroy_a_stack_once(world, monkeypatch, t
     from tests.reap_helpers import write_stacks
     world.add("idle", beat("node-0", 180))
     # Separate processes use the real guards: a GCP-style export command that succeeds.
-    world.stacks["idle"]["outputs"].update(marked(cloud="gcp", heartbeat_url=world.root("idle"),
-                                                  filesystem_export_command="true"))
+    world.stacks["idle"]["outputs"].update(world.marked("idle", cloud="gcp",
+                                                        filesystem_export_command="true"))
     write_stacks(tmp_path / "stacks.json", world.stacks)
     env = {**os.environ, "FAKE_PULUMI_DESTROY_SLEEP": "2", "PYTHONPATH": str(ROOT)}
     runs = [subprocess.Popen([sys.executable, "-m", "trainstack", "reap", "--yes", "--audit-log",

@@ -3,62 +3,19 @@ through s3fs) and Azure Blob Storage (Azurite from npm, through adlfs). Heartbea
 exclusive lock and an unreadable store behave as on file://."""
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import fsspec
 import pytest
 
+from tests.conftest import use_azurite, use_s3
 from tests.reap_helpers import FakeGuard, ago, beat, history_time, marked, put_beats
 from trainstack import reap
 
-ROOT = Path(__file__).resolve().parents[1]
-AZURITE_KEY = ("Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/"
-               "KBHBeksoGMGw==")  # Azurite's documented, public development account key
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(port: int, process: subprocess.Popen, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited with {process.returncode}: "
-                               f"{process.stderr.read().decode()[-2000:]}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"nothing listened on 127.0.0.1:{port} within {seconds} s")
-
-
-def serve(argv, port, env=None):
-    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               env={**os.environ, **(env or {})})
-    try:
-        wait_for(port, process)
-    except Exception:
-        process.kill()
-        raise
-    return process
-
-
-def stop(process):
-    process.terminate()
-    try:
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+# The servers (`s3_server`, `azurite`: one per module, skipped with the reason when moto or
+# Azurite is missing) and the `store` fixture live in tests/conftest.py; tests/test_reap.py runs
+# every reaper case on file://, S3 and Azure through them. Here: the store access itself, with
+# an in-memory backend of stacks.
 
 
 class MemoryStacks:
@@ -89,26 +46,11 @@ def stacks_in(bucket: str, cloud: str, **heartbeat_urls):
 
 # -- S3 through moto --------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def s3_server():
-    pytest.importorskip("moto.server", reason="moto[server] is not installed (the test extra has it)")
-    pytest.importorskip("s3fs", reason="s3fs is not installed (the test extra has it)")
-    port = free_port()
-    process = serve([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)], port)
-    yield f"http://127.0.0.1:{port}"
-    stop(process)
-
-
 @pytest.fixture
 def s3(s3_server, monkeypatch):
     import boto3
     import s3fs
-    for key, value in {"AWS_ENDPOINT_URL": s3_server, "AWS_ACCESS_KEY_ID": "testing",
-                       "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}.items():
-        monkeypatch.setenv(key, value)
-    for var in ("AWS_PROFILE", "AWS_SESSION_TOKEN"):
-        monkeypatch.delenv(var, raising=False)
-    s3fs.S3FileSystem.clear_instance_cache()
+    use_s3(s3_server, monkeypatch)
     bucket = f"data-{time.monotonic_ns()}"
     boto3.client("s3", endpoint_url=s3_server).create_bucket(Bucket=bucket)
     yield bucket, fsspec.filesystem("s3")
@@ -129,13 +71,14 @@ def test_s3_idle_and_busy_stacks_from_heartbeats_in_the_bucket(s3):
     assert fs.exists(f"{bucket}/idle/heartbeats/node-0.json")  # the data stays
 
 
-def test_s3_the_default_heartbeat_location_is_the_stacks_bucket(s3):
-    bucket, fs = s3
-    put_beats(fs, f"{bucket}/heartbeats", beat("node-0", 180))
-    backend = MemoryStacks(stacks_in(bucket, "aws", plain=None))
-    (decision,) = reap.Reaper(backend, {"aws": FakeGuard()}).run()
+# file:// has no default: no cloud writes its heartbeats to a local path (HEARTBEAT_ROOTS).
+@pytest.mark.parametrize("store", ["s3", "azure"], indirect=True)
+def test_the_default_heartbeat_location_is_the_stacks_bucket_on_each_cloud(store):
+    put_beats(store.fs, store.path("heartbeats"), beat("node-0", 180))
+    backend = MemoryStacks(stacks_in(store.base, store.cloud, plain=None))
+    (decision,) = reap.Reaper(backend, {store.cloud: FakeGuard()}).run()
     assert decision.action == "would-destroy"
-    assert decision.evidence["heartbeats"] == f"s3://{bucket}/heartbeats"
+    assert decision.evidence["heartbeats"] == store.url("heartbeats")
 
 
 def test_s3_an_unreadable_store_is_a_report(s3):
@@ -163,33 +106,10 @@ def test_s3_the_lock_is_exclusive(s3):
 
 # -- Azure Blob Storage through Azurite -------------------------------------------------------
 
-def azurite_binary() -> str | None:
-    local = ROOT / ".ci" / "node" / "node_modules" / ".bin" / "azurite-blob"
-    return os.environ.get("AZURITE_BLOB") or (str(local) if local.is_file() else None) \
-        or shutil.which("azurite-blob")
-
-
-@pytest.fixture(scope="module")
-def azurite(tmp_path_factory):
-    binary = azurite_binary()
-    if binary is None:
-        pytest.skip("azurite-blob is not installed: run `npm install --prefix .ci/node azurite` "
-                    "(.ci/run does)")
-    pytest.importorskip("adlfs", reason="adlfs is not installed (the test extra has it)")
-    port = free_port()
-    process = serve([binary, "--blobHost", "127.0.0.1", "--blobPort", str(port), "--silent",
-                     "--skipApiVersionCheck", "--location", str(tmp_path_factory.mktemp("azurite"))],
-                    port)
-    yield (f"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={AZURITE_KEY};"
-           f"BlobEndpoint=http://127.0.0.1:{port}/devstoreaccount1;")
-    stop(process)
-
-
 @pytest.fixture
 def blob(azurite, monkeypatch):
     import adlfs
-    monkeypatch.setenv("AZURE_STORAGE_CONNECTION_STRING", azurite)
-    adlfs.AzureBlobFileSystem.clear_instance_cache()
+    use_azurite(azurite, monkeypatch)
     fs = fsspec.filesystem("abfs")
     container = f"data{time.monotonic_ns()}"
     fs.mkdir(container)
