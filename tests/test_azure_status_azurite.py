@@ -9,12 +9,11 @@ import time
 import pytest
 
 from components.azure.planning import abfs_url
-from tests.test_reap_servers import azurite  # noqa: F401  (the module-scoped Azurite server)
 from trainstack import status
 
 
 @pytest.fixture
-def container(azurite, monkeypatch):  # noqa: F811
+def container(azurite, monkeypatch):  # the module-scoped Azurite server (tests/conftest.py)
     import adlfs
     import fsspec
     monkeypatch.setenv("AZURE_STORAGE_CONNECTION_STRING", azurite)
