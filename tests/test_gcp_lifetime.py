@@ -6,7 +6,7 @@ import copy
 import pytest
 
 from components import lifetime as neutral
-from components.gcp import budget_action, lifetime
+from components.gcp import budget_action
 from tests.conftest import edited, plan_for
 
 JOB = "gcp:cloudscheduler/job:Job"
@@ -22,13 +22,13 @@ FIRST_DEPLOY = "2026-12-01T08:00:00Z"
 @pytest.fixture
 def clock(monkeypatch):
     def set_now(text):
-        monkeypatch.setattr(lifetime, "utc_now", lambda: lifetime.parse_iso(text))
+        monkeypatch.setattr(neutral, "utc_now", lambda: neutral.parse_iso(text))
     set_now("2026-12-01T09:30:00Z")
     return set_now
 
 
 def started(spec, start=FIRST_DEPLOY):
-    return plan_for(spec, "gcp", extra_config={lifetime.LIFETIME_START_KEY: start})
+    return plan_for(spec, "gcp", extra_config={neutral.LIFETIME_START_KEY: start})
 
 
 def flex_start(spec):

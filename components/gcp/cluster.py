@@ -6,6 +6,7 @@ import ipaddress
 import pulumi
 import pulumi_gcp as gcp
 
+from components import lifetime as shared_lifetime
 from components.base import ClusterArgs, get_cloud
 from components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
 from components.gcp import budget_action, planning
@@ -85,12 +86,12 @@ class GcpGpuCluster(GpuCluster):
         image = pinned_image() or gcp.compute.get_image_output(
             family=planning.IMAGE_FAMILY, project=planning.IMAGE_PROJECT,
             opts=pulumi.InvokeOutputOptions(parent=self)).self_link
-        now = gcp_lifetime.utc_now()
-        lifetime = gcp_lifetime.from_stack_config(spec.lifetime_hours)
+        now = shared_lifetime.utc_now()
+        lifetime = shared_lifetime.from_stack_config(spec.lifetime_hours)
         group, resize = self._nodes(
             name, args, layout, nets, policy, capacity, image, service_account=identity.account,
             user_data=boot.apply(lambda ctx: render_user_data(ctx, GcpBoot())),
-            nodes=gcp_lifetime.nodes_now(lifetime, spec.nodes, now))
+            nodes=shared_lifetime.nodes_now(lifetime, spec.nodes, now))
         lifetime_outputs = gcp_lifetime.enforce(
             self, name, args.stack, project=self.project, region=self.region, zone=self.zone,
             group=group, api=self.apis["cloudscheduler"], lifetime=lifetime, now=now)

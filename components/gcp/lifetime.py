@@ -19,7 +19,7 @@ program declares 0 nodes and no job, as on AWS, so a later `up` never brings the
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Optional
+from typing import Optional
 
 import pulumi
 import pulumi_gcp as gcp
@@ -27,30 +27,15 @@ import pulumi_gcp as gcp
 from components.gcp.budget_action import RESIZE_ROLE, group_condition
 from components.gcp.identity import service_account_id
 
-# LIFETIME_START_KEY, nodes_now, parse_iso: importable from here, as from components/aws/lifetime.
-from components.lifetime import (  # noqa: F401
-    FROM_CLOCK,
-    LIFETIME_START_KEY,
-    Lifetime,
-    iso,
-    nodes_now,
-    outputs,
-    parse_iso,
-    utc_now,
-)
-from components.lifetime import from_stack_config as _from_stack_config
+# The clock, the stored first deploy and the expiry rule are components/lifetime.py's, as on AWS
+# and Azure; this module only declares GCP's enforcement.
+from components.lifetime import FROM_CLOCK, Lifetime, iso, outputs
 
 TIME_ZONE = "Etc/UTC"
 COMPUTE_API = "https://compute.googleapis.com/compute/v1"
 # Cloud Scheduler retries a failed resize (a busy group answers 4xx/5xx) at most 5 times.
 RETRIES = gcp.cloudscheduler.JobRetryConfigArgs(
     retry_count=5, min_backoff_duration="30s", max_backoff_duration="600s")
-
-
-def from_stack_config(hours: Optional[float], clock: Optional[Callable[[], datetime]] = None
-                      ) -> Optional[Lifetime]:
-    # `utc_now` looked up here at call time, so a test that patches this module's clock holds.
-    return _from_stack_config(hours, clock or (lambda: utc_now()))
 
 
 def resize_uri(project: str, zone: str, group: str) -> str:
