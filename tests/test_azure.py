@@ -129,14 +129,15 @@ def test_no_internet_ingress_and_no_public_ip_on_a_node(cluster):
 def test_ssh_cidrs_open_port_22_from_those_cidrs_only(example_spec):
     example_spec["access"]["ssh_cidrs"] = ["203.0.113.0/24"]
     rules = one(plan_for(example_spec, "azure"), NSG).inputs["securityRules"]
-    allow = [r for r in rules if r["access"] == "Allow"]
+    allow = [r for r in rules if r["access"] == "Allow" and r["direction"] == "Inbound"]
     assert [(r["sourceAddressPrefix"], r["destinationPortRange"], r["protocol"]) for r in allow] \
         == [("203.0.113.0/24", "22", "Tcp")]
 
 
 def test_budget_on_the_resource_group_notifies_per_threshold(cluster):
     plan = cluster[0]
-    budget, rg = one(plan, BUDGET), one(plan, RG)
+    budget = one(plan, BUDGET)
+    (rg,) = [r for r in plan.of_type(RG) if r.name == "llm-finetune-rg"]
     assert budget.inputs["scope"] == f"{rg.name}-id"
     assert budget.inputs["timeGrain"] == "Monthly" and budget.inputs["category"] == "Cost"
     assert budget.inputs["timePeriod"]["startDate"][8:] == "01T00:00:00Z"
@@ -149,7 +150,7 @@ def test_budget_on_the_resource_group_notifies_per_threshold(cluster):
 
 def test_tags_on_every_resource_that_takes_tags(cluster):
     plan = cluster[0]
-    untaggable = {SUBNET, CONTAINER, ROLE, BUDGET}
+    untaggable = {SUBNET, CONTAINER, ROLE, BUDGET, "azure-native:storage:BlobServiceProperties"}
     for r in plan.resources:
         if not r.custom or r.type in untaggable:
             continue
@@ -176,22 +177,24 @@ def test_bucket_not_kept_when_the_spec_says_so(example_spec):
     assert not account.retain_on_delete and RETAIN_TAG not in account.inputs["tags"]
 
 
-def test_node_identity_gets_blob_data_access_on_the_clusters_account_only(cluster):
+def test_node_identity_gets_blob_data_access_on_the_clusters_container_only(cluster):
     plan = cluster[0]
-    identity, account, vmss = one(plan, IDENTITY), one(plan, ACCOUNT), one(plan, VMSS)
+    identity, vmss = one(plan, IDENTITY), one(plan, VMSS)
+    (container,) = [c for c in plan.of_type(CONTAINER) if c.inputs["containerName"] == "data"]
     roles = {r.inputs["roleDefinitionId"].rsplit("/", 1)[1]: r for r in plan.of_type(ROLE)}
     assert set(roles) == {"ba92f5b4-2d11-453d-a403-e96b0029c9fe",   # Storage Blob Data Contributor
                           "acdd72a7-3385-48ef-bd42-f606fba81ae7"}   # Reader
     blob, reader = roles["ba92f5b4-2d11-453d-a403-e96b0029c9fe"], \
         roles["acdd72a7-3385-48ef-bd42-f606fba81ae7"]
-    assert blob.inputs["scope"] == f"{account.name}-id"
+    assert blob.inputs["scope"] == f"{container.name}-id"  # not the account (issue 21)
     assert reader.inputs["scope"] == f"{vmss.name}-id"  # peers for rank discovery, nothing else
     for role in (blob, reader):
         assert role.inputs["roleDefinitionId"].startswith(
             "/subscriptions/00000000-0000-0000-0000-000000000000/providers/"
             "Microsoft.Authorization/roleDefinitions/")
         assert role.inputs["principalId"] == "00000000-0000-0000-0000-00000000beef"  # identity's
-    assert vmss.inputs["identity"] == {"type": "UserAssigned",
+    # System-assigned too: AADSSHLoginForLinux needs it (issue 21).
+    assert vmss.inputs["identity"] == {"type": "SystemAssigned, UserAssigned",
                                        "userAssignedIdentities": [f"{identity.name}-id"]}
 
 
@@ -200,7 +203,8 @@ def test_custom_data_is_the_shared_boot_with_azures_facts(cluster):
     plan = cluster[0]
     data = one(plan, VMSS).inputs["virtualMachineProfile"]["osProfile"]["customData"]
     config = yaml.safe_load(decode_custom_data(data))
-    assert [c[1] for c in config["runcmd"]] == ["lustre", "scratch", "fabric", "ranks", "idle", "health"]
+    assert [c[1] for c in config["runcmd"]] == ["lustre", "scratch", "fabric", "ranks", "idle",
+                                                 "scale-in-unmount", "health"]
     assert any("NCCL_TOPO_FILE=/opt/microsoft/ndv5-topo.xml" in f["content"]
                for f in config["write_files"])
 
@@ -266,7 +270,10 @@ def test_lustre_blob_access_is_granted_before_the_filesystem_when_configured(exa
     assert sorted(r.inputs["roleDefinitionId"].rsplit("/", 1)[1] for r in grants) == sorted(
         ["17d1049b-9a84-46fb-8f53-869881c3d3ab", "ba92f5b4-2d11-453d-a403-e96b0029c9fe"])
     assert all(r.inputs["scope"] == f"{account.name}-id" for r in grants)
-    assert {r.urn for r in grants} <= set(fs.dependencies)
+    # The grants, then a wait for their propagation, then the file system (issue 21).
+    (wait,) = plan.of_type("azure-native:resources:AzureCliScript")
+    assert {r.urn for r in grants} <= set(wait.dependencies)
+    assert wait.urn in fs.dependencies
     assert plan.outputs["filesystem_blob_access"].startswith("granted")
 
 

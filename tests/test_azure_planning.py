@@ -118,7 +118,10 @@ def test_more_than_five_budget_notifications_is_an_error():
 
 
 def test_budget_starts_on_the_first_of_the_month():
-    assert planning.budget_start(dt.date(2026, 12, 17)) == "2026-12-01T00:00:00Z"
+    assert planning.budget_start(today=dt.date(2026, 12, 17)) == "2026-12-01T00:00:00Z"
+    # The recorded first deploy wins over the clock (issue 21: the start never moves).
+    assert planning.budget_start("2026-11-20T08:00:00Z", dt.date(2027, 2, 3)) == \
+        "2026-11-01T00:00:00Z"
     assert planning.budget_start().endswith("-01T00:00:00Z")
 
 

@@ -22,7 +22,8 @@ import base64
 import gzip
 from typing import Optional
 
-from components.boot import CloudBoot, Fabric, NodeContext
+from components.boot import BootFile, BootStep, CloudBoot, Fabric, NodeContext
+from components.boot.model import MOUNT_PATH
 
 IMDS = "http://169.254.169.254/metadata/instance"
 IMDS_VERSION = "2021-02-01"
@@ -149,6 +150,59 @@ az vmss nic list --resource-group "$group" --vmss-name "$scale_set" \\
 az storage blob upload --auth-mode login --account-name '{account}' \\
   --container-name "$TS_BUCKET" --name "{key}" --file "{local_path}" --overwrite \\
   --only-show-errors --output none"""
+
+
+# Scheduled events (learn.microsoft.com virtual-machines/linux/scheduled-events): IMDS lists the
+# events for this VM; a Terminate (scale-in, delete) or Preempt (Spot eviction) waits until the VM
+# approves it (POST StartRequests) or NotBefore passes (the scale set's terminate notice).
+SCHEDULED_EVENTS = "http://169.254.169.254/metadata/scheduledevents?api-version=2020-07-01"
+SCALE_IN_WATCHER = "/opt/trainstack/scale-in-watch.sh"
+SCALE_IN_UNIT = "/etc/systemd/system/trainstack-scale-in.service"
+_MY_EVENTS = ("import json,os,sys\n"
+              "doc=json.load(sys.stdin)\n"
+              "for e in doc.get('Events', []):\n"
+              " if e.get('EventType') in ('Terminate','Preempt') and os.environ['ME'] in "
+              "e.get('Resources', []): print(e['EventId'])")
+
+
+def scale_in_step(ctx: NodeContext) -> BootStep:
+    """A watcher on the node's scheduled events: before the scale set deletes (or evicts) this
+    VM, flush and unmount Lustre, then approve the event so the deletion goes ahead at once."""
+    del ctx
+    watcher = f"""#!/bin/bash
+# trainstack: unmount Lustre before Azure deletes this VM (scale-in, lifetime, eviction)
+set -u
+me="$({imds("compute/name")})"
+while sleep 5; do
+  events="$(curl -fsS --noproxy '*' -H Metadata:true '{SCHEDULED_EVENTS}')" || continue
+  ids="$(printf '%s' "$events" | ME="$me" python3 -c "{_MY_EVENTS}")" || continue
+  [ -n "$ids" ] || continue
+  sync
+  if mountpoint -q {MOUNT_PATH}; then
+    umount {MOUNT_PATH} || umount -l {MOUNT_PATH}
+  fi
+  for id in $ids; do
+    body="$(printf '{{"StartRequests": [{{"EventId": "%s"}}]}}' "$id")"
+    curl -fsS --noproxy '*' -H Metadata:true -X POST -d "$body" '{SCHEDULED_EVENTS}' || true
+  done
+done
+"""
+    unit = f"""[Unit]
+Description=trainstack: unmount Lustre before a scale-in deletes this VM
+After=network-online.target
+
+[Service]
+ExecStart={SCALE_IN_WATCHER}
+Restart=always
+
+[Install]
+WantedBy=multi-user.target
+"""
+    return BootStep(
+        "scale-in-unmount", "systemctl daemon-reload\n"
+        "systemctl enable --now trainstack-scale-in.service",
+        "unmount Lustre on the scale set's Terminate/Preempt event, then approve it",
+        files=(BootFile(SCALE_IN_WATCHER, watcher, "0755"), BootFile(SCALE_IN_UNIT, unit)))
 
 
 def custom_data(text: str) -> str:

@@ -16,21 +16,24 @@ from pulumi_azure_native import (
 from components import lifetime as shared_lifetime
 from components.azure import lifetime as azure_lifetime
 from components.azure import planning
-from components.azure.boot import AzureBoot, custom_data, filesystem_source
+from components.azure.boot import AzureBoot, custom_data, filesystem_source, scale_in_step
 from components.base import ClusterArgs
 from components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
 from components.gpu_cluster import GpuCluster
+from components.pinning import nodes_held
 from components.tags import RETAIN_TAG
 
 
 class AzureGpuCluster(GpuCluster):
     """A resource group holding: a VNet clear of InfiniBand's 172.16.0.0/16 with a node subnet
-    (NAT gateway egress, no public IPs), a Managed Lustre subnet sized for the file system and an
-    AzureBastionSubnet; one Uniform scale set with a single placement group (InfiniBand joins
-    only its VMs) in one zone; Managed Lustre in that zone with HSM on the cluster's blob
-    container; a StorageV2 account kept on destroy; a user-assigned identity with blob data
-    access on that account only; a monthly budget on the resource group; Azure Bastion as the way
-    in. The spec's tags go on every resource that takes tags."""
+    and a Managed Lustre subnet sized for the file system (both out through the NAT gateway, no
+    public IPs; Lustre's subnet allowed out to AzureCloud) and an AzureBastionSubnet; one Uniform
+    scale set with a single placement group (InfiniBand joins only its VMs) in one zone, Standard
+    security type, scale-in that unmounts Lustre first; Managed Lustre in that zone with HSM on
+    the cluster's blob container, created after its role grants have propagated; a user-assigned
+    identity with blob data access on that container only; a monthly budget on the resource
+    group; Azure Bastion as the way in. The StorageV2 account lives in its own resource group,
+    kept on destroy. The spec's tags go on every resource that takes tags."""
 
     cloud = "azure"
 
@@ -44,20 +47,23 @@ class AzureGpuCluster(GpuCluster):
             f"{name}-rg", resource_group_name=planning.resource_group_name(name, args.stack),
             location=self.region, tags=self.tags, opts=self.child())
         subnets = self._network(name, layout, spec.access.ssh_cidrs)
-        account, data, logs = self._storage(name, args)
+        account, data, logs = self._storage(name, args, subnets)
         subscription_id = spec.location("azure").subscription_id
         self.subscription = pulumi.Output.from_input(
             subscription_id or authorization.get_client_config_output(
                 opts=pulumi.InvokeOutputOptions(parent=self)).subscription_id)
-        identity = self._identity(name, account)
+        identity = self._identity(name, data)
         grants = self._lustre_blob_access(name, account)
-        fs = self._filesystem(name, sku, fs_tib, subnets["filesystem"], data, logs, grants)
+        fs = self._filesystem(name, sku, fs_tib, subnets["filesystem"], data, logs,
+                              self._role_propagation(name, grants))
         boot = self._boot_context(args, fs, account, data, identity)
         now = shared_lifetime.utc_now()
         lifetime = shared_lifetime.from_stack_config(spec.lifetime_hours)
-        capacity = shared_lifetime.nodes_now(lifetime, spec.nodes, now)
-        nodes = self._nodes(name, args, subnets["nodes"], identity, capacity,
-                            boot.apply(lambda ctx: custom_data(render_user_data(ctx, AzureBoot()))))
+        # `trainstack up` sets holdNodes for one deploy after a capacity failure
+        # (trainstack/capacity_guard.py): the set goes to 0, the rest stays.
+        capacity = 0 if nodes_held() else shared_lifetime.nodes_now(lifetime, spec.nodes, now)
+        nodes = self._nodes(name, args, subnets["nodes"], identity, capacity, boot.apply(
+            lambda ctx: custom_data(render_user_data(ctx, AzureBoot(), [scale_in_step(ctx)]))))
         lifetime_outputs = azure_lifetime.enforce(self, name, nodes, self.rg.name, self.region,
                                                   spec.nodes, lifetime, now, self.tags)
         # Rank discovery: `az login --identity` then `az vmss nic list` on the nodes.
@@ -81,7 +87,8 @@ class AzureGpuCluster(GpuCluster):
             "node_group": nodes.name,
             "capacity": spec.capacity("azure").type,
             "mount_path": MOUNT_PATH,
-            "node_boot": boot.apply(lambda ctx: boot_outline(ctx, AzureBoot())),
+            "node_boot": boot.apply(
+                lambda ctx: boot_outline(ctx, AzureBoot(), [scale_in_step(ctx)])),
             "filesystem_id": fs.id,
             "filesystem_mgs_address": fs.client_info.apply(lambda c: c.mgs_address if c else None),
             "filesystem_mount_command": fs.client_info.apply(
@@ -99,6 +106,7 @@ class AzureGpuCluster(GpuCluster):
             # Lustre HSM archive: what the reaper runs before a destroy (data into the container).
             "filesystem_export_command": export,
             "storage_account": account.name,
+            "storage_resource_group": self.data_rg.name,
             "bucket_name": data.name,
             "bucket_url": pulumi.Output.all(data.name, account.name).apply(
                 lambda a: planning.abfs_url(a[0], a[1])),
@@ -127,6 +135,12 @@ class AzureGpuCluster(GpuCluster):
             protocol="Tcp", source_address_prefix=cidr, source_port_range="*",
             destination_address_prefix="VirtualNetwork", destination_port_range="22")
             for i, cidr in enumerate(ssh_cidrs)]
+        rules.append(network.SecurityRuleArgs(
+            name="amlfs-to-azurecloud", priority=planning.AMLFS_OUTBOUND_PRIORITY,
+            direction="Outbound", access="Allow", protocol="*",
+            source_address_prefix="VirtualNetwork", source_port_range="*",
+            destination_address_prefix=planning.AMLFS_OUTBOUND_TAG, destination_port_range="*",
+            description="Managed Lustre reaches Azure services (amlfs-prerequisites)"))
         # Azure's default rules already drop Internet traffic; this one says so explicitly and
         # outranks any later allow rule added by hand.
         rules.append(network.SecurityRuleArgs(
@@ -151,15 +165,19 @@ class AzureGpuCluster(GpuCluster):
             public_ip_addresses=[network.SubResourceArgs(id=nat_ip.id)], tags=self.tags,
             opts=self.child())
         subnet = self.child(depends_on=[vnet])
+        # The storage service endpoint lets the bucket account admit these subnets while it
+        # refuses every other network (_storage).
+        storage_endpoint = [network.ServiceEndpointPropertiesFormatArgs(service="Microsoft.Storage")]
         nodes = network.Subnet(
             f"{name}-nodes", resource_group_name=rg, virtual_network_name=vnet.name,
             address_prefix=layout.nodes, network_security_group=network.NetworkSecurityGroupArgs(
                 id=nsg.id), nat_gateway=network.SubResourceArgs(id=nat.id),
-            default_outbound_access=False, opts=subnet)
+            service_endpoints=storage_endpoint, default_outbound_access=False, opts=subnet)
         filesystem = network.Subnet(
             f"{name}-fs", resource_group_name=rg, virtual_network_name=vnet.name,
             address_prefix=layout.filesystem,
             network_security_group=network.NetworkSecurityGroupArgs(id=nsg.id),
+            nat_gateway=network.SubResourceArgs(id=nat.id), service_endpoints=storage_endpoint,
             default_outbound_access=False, opts=self.child(depends_on=[nodes]))
         # The name is Azure's rule; Bastion brings its own inbound 443 and takes no NSG here.
         bastion = network.Subnet(
@@ -170,38 +188,69 @@ class AzureGpuCluster(GpuCluster):
 
     # -- bucket --------------------------------------------------------------------------------
 
-    def _storage(self, name, args: ClusterArgs):
+    def _storage(self, name, args: ClusterArgs, subnets):
+        """The bucket account, in its own resource group (kept on destroy when the spec says so):
+        a destroy of the cluster, or deleting its group by hand, leaves the data where it is.
+
+        Shared-key access stays on: Managed Lustre's blob integration requires "storage account
+        key access ... Enabled" (amlfs-prerequisites.md, "Blob integration prerequisites"); the
+        nodes and the reaper sign in with Entra ID (`--auth-mode login`) and OAuth is the
+        default. The account answers only the cluster's subnets (service endpoints) and the
+        addresses in `trainstack:storageAllowedCidrs` (the reaper's, an operator's)."""
         retain = args.spec.bucket.retain_on_destroy
         keep = self.child(retain_on_delete=retain)
+        self.data_rg = resources.ResourceGroup(
+            f"{name}-data-rg", resource_group_name=planning.data_resource_group_name(
+                name, args.stack), location=self.region,
+            tags={**self.tags, RETAIN_TAG: "true"} if retain else self.tags, opts=keep)
+        rg = self.data_rg.name
+        allowed = [c.strip() for c in (pulumi.Config("trainstack").get("storageAllowedCidrs")
+                                       or "").split(",") if c.strip()]
         account = storage.StorageAccount(
             f"{name}-data", account_name=planning.storage_account_name(name, args.stack),
-            resource_group_name=self.rg.name, location=self.region, kind="StorageV2",
+            resource_group_name=rg, location=self.region, kind="StorageV2",
             sku=storage.SkuArgs(name="Standard_LRS"), access_tier="Hot",
             enable_https_traffic_only=True, minimum_tls_version="TLS1_2",
-            allow_blob_public_access=False,
+            allow_blob_public_access=False, allow_shared_key_access=True,
+            default_to_o_auth_authentication=True, public_network_access="Enabled",
+            network_rule_set=storage.NetworkRuleSetArgs(
+                default_action="Deny", bypass="AzureServices",
+                virtual_network_rules=[storage.VirtualNetworkRuleArgs(
+                    virtual_network_resource_id=subnets[key].id, action="Allow")
+                    for key in ("nodes", "filesystem")],
+                ip_rules=[storage.IPRuleArgs(i_p_address_or_range=c, action="Allow")
+                          for c in allowed]),
             encryption=storage.EncryptionArgs(
                 key_source="Microsoft.Storage",
                 services=storage.EncryptionServicesArgs(
                     blob=storage.EncryptionServiceArgs(enabled=True, key_type="Account"))),
             # RETAIN_TAG lets the policy pack see the retention, which the analyzer hides.
             tags={**self.tags, RETAIN_TAG: "true"} if retain else self.tags, opts=keep)
+        days = planning.SOFT_DELETE_DAYS
+        storage.BlobServiceProperties(
+            f"{name}-data-soft-delete", account_name=account.name, resource_group_name=rg,
+            blob_services_name="default",
+            delete_retention_policy=storage.DeleteRetentionPolicyArgs(enabled=True, days=days),
+            container_delete_retention_policy=storage.DeleteRetentionPolicyArgs(
+                enabled=True, days=days), opts=keep)
         data = storage.BlobContainer(
             f"{name}-container", container_name="data", account_name=account.name,
-            resource_group_name=self.rg.name, public_access="None", opts=keep)
+            resource_group_name=rg, public_access="None", opts=keep)
         logs = storage.BlobContainer(
             f"{name}-hsm-logs", container_name="amlfs-logs", account_name=account.name,
-            resource_group_name=self.rg.name, public_access="None", opts=self.child())
+            resource_group_name=rg, public_access="None", opts=self.child())
         return account, data, logs
 
     # -- identity ------------------------------------------------------------------------------
 
-    def _identity(self, name, account):
+    def _identity(self, name, container):
         identity = managedidentity.UserAssignedIdentity(
             f"{name}-nodes-identity", resource_group_name=self.rg.name, location=self.region,
             tags=self.tags, opts=self.child())
+        # On the cluster's container only: not the account (the HSM log container, any other).
         authorization.RoleAssignment(
             f"{name}-nodes-blob-access", principal_id=identity.principal_id,
-            principal_type="ServicePrincipal", scope=account.id,
+            principal_type="ServicePrincipal", scope=container.id,
             role_definition_id=self._role(planning.BLOB_DATA_CONTRIBUTOR),
             description="trainstack: the nodes read and write the cluster's blob container",
             opts=self.child())
@@ -222,6 +271,23 @@ class AzureGpuCluster(GpuCluster):
             scope=account.id, role_definition_id=self._role(role),
             description="trainstack: Managed Lustre imports from and archives to the container",
             opts=self.child()) for key, role in planning.LUSTRE_PROVIDER_ROLES.items()]
+
+    def _role_propagation(self, name, grants: list) -> list:
+        """A wait after the grants: Microsoft documents up to five minutes for role assignments
+        to propagate, and Managed Lustre's creation fails without blob access. There is no
+        pulumi_time here, so the wait is an Azure deployment script (Microsoft.Resources/
+        deploymentScripts, AzureCLI kind, no identity: it only sleeps) that depends on the
+        grants; the file system depends on it. Azure runs it in a container instance and
+        deletes it, its storage included, when done (cleanupPreference Always)."""
+        if not grants:
+            return []
+        wait = planning.ROLE_PROPAGATION_WAIT_S
+        return [resources.AzureCliScript(
+            f"{name}-wait-role-propagation", resource_group_name=self.rg.name,
+            location=self.region, kind="AzureCLI", az_cli_version="2.61.0",
+            script_content=f"sleep {wait}", timeout="PT15M", retention_interval="PT1H",
+            cleanup_preference="Always", tags=self.tags,
+            opts=self.child(depends_on=grants))]
 
     def _role(self, role_id: str) -> pulumi.Output[str]:
         return self.subscription.apply(
@@ -290,6 +356,14 @@ class AzureGpuCluster(GpuCluster):
                     name="aad-ssh-login", publisher="Microsoft.Azure.ActiveDirectory",
                     type="AADSSHLoginForLinux", type_handler_version="1.0",
                     auto_upgrade_minor_version=True)]),
+            # Trusted Launch (becoming the default for Gen2 sets) enforces Secure Boot, which
+            # refuses the Lustre client's unsigned kernel module: Standard, explicitly.
+            security_profile=compute.SecurityProfileArgs(security_type="Standard"),
+            # Scale-in (autoscale, the lifetime, a hand resize) gives each VM a Terminate
+            # event first; the node's watcher unmounts Lustre, then approves it.
+            scheduled_events_profile=compute.ScheduledEventsProfileArgs(
+                terminate_notification_profile=compute.TerminateNotificationProfileArgs(
+                    enable=True, not_before_timeout=planning.TERMINATE_NOTICE)),
             priority="Spot" if sel.spot else "Regular",
             eviction_policy="Deallocate" if sel.spot else None,
             billing_profile=compute.BillingProfileArgs(max_price=-1) if sel.spot else None,
@@ -304,8 +378,11 @@ class AzureGpuCluster(GpuCluster):
             # (planning.check_capacity allows that only with interconnect: tcp).
             single_placement_group=reservation is None, platform_fault_domain_count=1,
             overprovision=False, upgrade_policy=compute.UpgradePolicyArgs(mode="Manual"),
+            scale_in_policy=compute.ScaleInPolicyArgs(rules=["NewestVM"], force_deletion=False),
+            # AADSSHLoginForLinux signs in with the system-assigned identity (it fails, exit 22,
+            # with only a user-assigned one); the user-assigned one is the nodes' data identity.
             identity=compute.VirtualMachineScaleSetIdentityArgs(
-                type="UserAssigned", user_assigned_identities=[identity.id]),
+                type="SystemAssigned, UserAssigned", user_assigned_identities=[identity.id]),
             virtual_machine_profile=profile, tags=self.tags, opts=self.child())
 
     # -- way in --------------------------------------------------------------------------------
@@ -328,11 +405,15 @@ class AzureGpuCluster(GpuCluster):
 
     def _budget(self, name, args: ClusterArgs):
         budget = args.spec.budget
+        recorded = pulumi.Config("trainstack").get(
+            shared_lifetime.LIFETIME_START_KEY.partition(":")[2])
         return consumption.Budget(
             f"{name}-budget", scope=self.rg.id, amount=float(budget.monthly_usd),
             category="Cost", time_grain="Monthly",
-            time_period=consumption.BudgetTimePeriodArgs(start_date=planning.budget_start()),
+            time_period=consumption.BudgetTimePeriodArgs(
+                start_date=planning.budget_start(recorded)),
             notifications={key: consumption.NotificationArgs(enabled=True, **n) for key, n in
                            planning.budget_notifications(budget.alert_percents,
                                                          budget.emails).items()},
-            opts=self.child())
+            # Without a recorded first deploy the clock stands in: the period it set stays.
+            opts=self.child(ignore_changes=None if recorded else ["timePeriod"]))

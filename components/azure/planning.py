@@ -56,6 +56,22 @@ LUSTRE_PROVIDER_ROLES = {"account-contributor": "17d1049b-9a84-46fb-8f53-869881c
                          "blob-data-contributor": BLOB_DATA_CONTRIBUTOR}
 
 
+# Managed Lustre reaches Azure services from its subnet (amlfs-prerequisites.md, "Subnet access
+# and permissions"): an outbound rule, any port and protocol, VirtualNetwork -> the AzureCloud
+# service tag. With default outbound access off, the subnet also needs the NAT gateway to get out.
+AMLFS_OUTBOUND_TAG = "AzureCloud"
+AMLFS_OUTBOUND_PRIORITY = 200
+# Role assignments can take up to five minutes to propagate, and a file system whose blob access
+# has not propagated fails to create (amlfs-prerequisites.md, "Access roles for blob
+# integration"): the file system waits this long after its grants.
+ROLE_PROPAGATION_WAIT_S = 300
+# Scale-in: the VM gets a Terminate scheduled event and this long to approve it (the node's
+# watcher unmounts Lustre, then approves); Azure allows 5 to 15 minutes (PT5M..PT15M).
+TERMINATE_NOTICE = "PT10M"
+# Soft delete for blobs and containers in the bucket account (days).
+SOFT_DELETE_DAYS = 14
+
+
 # -- location and capacity -------------------------------------------------------------------
 
 def check_zone(zone: str, region: str) -> str:
@@ -215,8 +231,13 @@ def budget_notifications(alert_percents: list[float], emails: list[str]) -> dict
         "contact_emails": list(emails)} for p in sorted(alert_percents)}
 
 
-def budget_start(today: Optional[dt.date] = None) -> str:
-    """The first of this month: Azure requires a budget to start on the first of a month."""
+def budget_start(recorded_start: Optional[str] = None, today: Optional[dt.date] = None) -> str:
+    """The first of the month the stack was first deployed in (Azure requires a budget to start
+    on the first of a month). `recorded_start` is the stack's `trainstack:lifetimeStart`, which
+    `trainstack up` writes once; without it the clock stands in and the budget ignores later
+    changes to its period (AzureGpuCluster._budget), so a later run never moves the start."""
+    if recorded_start:
+        today = dt.datetime.fromisoformat(recorded_start.replace("Z", "+00:00")).date()
     today = today or dt.datetime.now(dt.timezone.utc).date()
     return f"{today.year:04d}-{today.month:02d}-01T00:00:00Z"
 
@@ -232,6 +253,12 @@ def storage_account_name(name: str, stack: str) -> str:
 
 def resource_group_name(name: str, stack: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.()-]", "-", f"trainstack-{name}-{stack}")[:90].rstrip(".")
+
+
+def data_resource_group_name(name: str, stack: str) -> str:
+    """The bucket's own group, outside the cluster's: deleting the cluster's group (a destroy,
+    or by hand in the portal) deletes everything in it, the kept account included."""
+    return re.sub(r"[^A-Za-z0-9_.()-]", "-", f"trainstack-{name}-{stack}-data")[:90].rstrip(".")
 
 
 # -- operations ------------------------------------------------------------------------------
