@@ -6,7 +6,8 @@ every node (`wait_for_capacity_timeout`); GCP: the managed instance group waits 
 (flex-start asks for all nodes in one ResizeRequest and never starts part of them). When that
 wait fails for want of capacity, the group may hold some nodes already, and the provider keeps
 the part-created group in the state. `scale_back` then deploys once more with
-`trainstack:holdNodes`, which sizes the group to zero, removes the key again, and `up` fails with
+`trainstack:holdNodes`, which sizes the group to zero (AWS, GCP, Azure's scale set, Alibaba's
+per-node instances), removes the key again, and `up` fails with
 a message that says so: the network, filesystem and bucket stay, the nodes are gone, and the next
 `up` asks for all of them again. Any other failure is left alone, since a failed update of a
 running cluster must not take its nodes away.
@@ -23,6 +24,13 @@ CAPACITY_MARKERS = (
     "waiting for capacity", "reservationcapacityexceeded", "capacity reservation",
     "zone_resource_pool_exhausted", "resource_pool_exhausted", "does not have enough resources",
     "quota_exceeded", "quota exceeded", "quota '", "stockout", "waiting for instances",
+    # Azure: "Allocation failed. We do not have sufficient capacity ..." and the
+    # AllocationFailed / ZonalAllocationFailed / OverconstrainedAllocationRequest codes
+    # (learn.microsoft.com virtual-machines/troubleshooting/allocation-failure).
+    "allocation failed", "allocationfailed", "overconstrainedallocationrequest",
+    # Alibaba Cloud ECS RunInstances/CreateInstance: OperationDenied.NoStock (sold out in the
+    # zone) and the zone-level stock codes.
+    "operationdenied.nostock", "nostock", "zone.notonsale",
 )
 
 

@@ -151,6 +151,8 @@ def render(config: dict[str, str], stack: str = "offline",
            project_dir: Path = PROJECT_DIR) -> Plan:
     """Run the project's __main__.py under the mock engine with this stack config."""
     inputs = prevalidate(config, project_dir)
+    from trainstack.required_config import warn_missing  # offline: one line, then render
+    warn_missing(inputs.cloud, config)
     mocks = _PlanMocks(get_cloud(inputs.cloud))
     monitor = _RecordingMonitor(mocks)
     loop = asyncio.new_event_loop()

@@ -132,12 +132,18 @@ def workspace(project_dir: Optional[Path] = None, backend: Optional[str] = None)
 
 
 def select_stack(stack: str, project_dir: Optional[Path] = None,
-                 skip_credential_check: bool = False, backend: Optional[str] = None):
-    """Everything that can fail cheaply fails first: spec, CLI, passphrase, credentials."""
+                 skip_credential_check: bool = False, backend: Optional[str] = None,
+                 require_config: bool = False):
+    """Everything that can fail cheaply fails first: spec, required stack config (a deploy:
+    `require_config`), CLI, passphrase, credentials."""
     import pulumi.automation as auto
     project_dir = resolve_project(project_dir)
     from trainstack.engine import prevalidate  # Pulumi loads only when a stack is driven
-    inputs = prevalidate(stack_config(project_dir, stack), project_dir)
+    config = stack_config(project_dir, stack)
+    inputs = prevalidate(config, project_dir)
+    if require_config:
+        from trainstack.required_config import refuse_missing
+        refuse_missing(inputs.cloud, config, stack)
     ws = workspace(project_dir, backend)
     if not skip_credential_check:
         check_credentials(inputs.cloud)
@@ -193,7 +199,8 @@ def up(stack: str, echo: Callable[[str], None], project_dir: Optional[Path] = No
        clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> dict:
     from trainstack.capacity_guard import pin_image, scale_back
     project_dir = resolve_project(project_dir)
-    inputs, selected = select_stack(stack, project_dir, skip_credential_check, backend)
+    inputs, selected = select_stack(stack, project_dir, skip_credential_check, backend,
+                                    require_config=True)
     fix_lifetime_start(selected, inputs, stack_config(project_dir, stack), clock)
     try:
         result = _run(lambda: selected.up(on_output=echo, policy_packs=policy_packs(project_dir)))
@@ -207,7 +214,8 @@ def up(stack: str, echo: Callable[[str], None], project_dir: Optional[Path] = No
 def preview(stack: str, echo: Callable[[str], None], project_dir: Optional[Path] = None,
             skip_credential_check: bool = False, backend: Optional[str] = None) -> dict:
     """What `up` would change, judged by the policy pack; returns the change counts."""
-    _, selected = select_stack(stack, project_dir, skip_credential_check, backend)
+    _, selected = select_stack(stack, project_dir, skip_credential_check, backend,
+                               require_config=True)
     result = _run(lambda: selected.preview(on_output=echo, policy_packs=policy_packs(project_dir)))
     return dict(result.change_summary or {})
 

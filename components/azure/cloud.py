@@ -14,9 +14,19 @@ NOT_ON_AZURE = {"B200": "Azure has no 8x B200 VM size (its Blackwell sizes, ND G
                         "ND GB300 v6, have 4 GPUs per VM)"}
 
 
+# Stack config a deploy cannot do without (docs/azure.md): `trainstack up`/`preview` refuse without
+# them, offline commands warn (trainstack/required_config.py). Key -> the value to set.
+REQUIRED_CONFIG = {
+    "trainstack:sshPublicKey": '"$(cat ~/.ssh/id_ed25519.pub)"',
+    "trainstack:azureLustreProviderObjectId":
+        "\"$(az ad sp list --display-name 'HPC Cache Resource Provider' --query '[0].id' -o tsv)\"",
+}
+
+
 @register
 class AzureCloud(Cloud):
     name = "azure"
+    required_config = REQUIRED_CONFIG
     # Capacity reservation groups serve as reservations; no blocks, no flex-start.
     _DEFAULT_CAPACITY = ("on_demand", "spot", "reservation")
 
