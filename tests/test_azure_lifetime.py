@@ -2,7 +2,6 @@
 set whose DEFAULT profile is 0..0 (default 0) and whose only window is [first deploy, first deploy
 + lifetime); the deadline does not move on later `up`s, and once passed the program declares 0
 nodes and a setting with no window at all."""
-from datetime import timedelta
 
 import pytest
 
