@@ -19,6 +19,7 @@ from components.alicloud.boot import (
     ecs_user_data,
 )
 from components.alicloud.cluster import export_command
+from tests.alicloud_helpers import STUB_REGION, STUB_ZONE, stub_cpfs_region_prices
 from tests.boot_helpers import (
     assert_valid_cloud_config,
     boot_node,
@@ -40,15 +41,27 @@ def _types(gpu=None, interconnect=None, **location):
     return location_edit("alicloud", gpu, interconnect, **location)
 
 
+def _cpfs(gpu=None, interconnect=None, **location):
+    """In the STUB-priced CPFS region (tests/alicloud_helpers.py)."""
+    return _types(gpu, interconnect, region=STUB_REGION, zone=STUB_ZONE, **location)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def stub_prices():
+    mp = pytest.MonkeyPatch()
+    stub_cpfs_region_prices(mp)
+    yield
+    mp.undo()
+
+
 # shape -> (spec edit, instance type, NCCL fabric kind, RDMA devices expected)
 SHAPES = {
-    "ebmgn8v": (_types(), "ecs.ebmgn8v.48xlarge", "erdma", 2),
-    "gn8v": (_types(instance_type="ecs.gn8v-8x.48xlarge"), "ecs.gn8v-8x.48xlarge", "erdma", 1),
-    "gn7e": (_types(["A100-80GB"], region="ap-northeast-1", zone="ap-northeast-1b"),
-             "ecs.gn7e-c16g1.32xlarge", "tcp", 0),
+    "ebmgn8v": (_cpfs(["H(96GB)"]), "ecs.ebmgn8v.48xlarge", "erdma", 2),
+    "gn8v": (_cpfs(instance_type="ecs.gn8v-8x.48xlarge"), "ecs.gn8v-8x.48xlarge", "erdma", 1),
+    "gn7e": (_cpfs(["A100-80GB"]), "ecs.gn7e-c16g1.32xlarge", "tcp", 0),
     "scc": (_types(["A100-80GB"], region="cn-beijing", zone="cn-beijing-i"),
             "ecs.sccgn7ex.32xlarge", "roce", None),
-    "ebmgn8v-tcp": (_types(interconnect="tcp"), "ecs.ebmgn8v.48xlarge", "tcp", 0),
+    "ebmgn8v-tcp": (_cpfs(["H(96GB)"], interconnect="tcp"), "ecs.ebmgn8v.48xlarge", "tcp", 0),
 }
 
 
@@ -105,10 +118,19 @@ def test_the_nodes_mount_an_nfs_export_of_the_whole_file_system():
     (fs,) = plan.of_type("alicloud:nas/fileSystem:FileSystem")
     (service,) = plan.of_type("alicloud:nas/protocolService:ProtocolService")
     (export,) = plan.of_type("alicloud:nas/protocolMountTarget:ProtocolMountTarget")
-    (vsw,) = plan.of_type("alicloud:vpc/switch:Switch")
+    switches = {v.name: v for v in plan.of_type("alicloud:vpc/switch:Switch")}
+    vpcs = {v.name: v for v in plan.of_type("alicloud:vpc/network:Network")}
     assert (service.inputs["protocolType"], service.inputs["fileSystemId"]) == ("NFS",
                                                                              f"{fs.name}-id")
-    assert export.inputs["path"] == "/" and export.inputs["vswitchId"] == f"{vsw.name}-id"
+    # The export in the nodes' vSwitch and VPC; the service in the file system's (issue 21).
+    assert export.inputs["path"] == "/"
+    assert export.inputs["vswitchId"] == "llm-finetune-vsw-id"
+    assert export.inputs["vpcId"] == "llm-finetune-vpc-id" != fs.inputs["vpcId"]
+    assert service.inputs["vpcId"] == fs.inputs["vpcId"] == "llm-finetune-fs-vpc-id"
+    assert service.inputs["vswitchId"] == "llm-finetune-fs-vsw-id" in {f"{n}-id" for n in switches}
+    import ipaddress
+    assert not ipaddress.ip_network(vpcs["llm-finetune-vpc"].inputs["cidrBlock"]).overlaps(
+        ipaddress.ip_network(vpcs["llm-finetune-fs-vpc"].inputs["cidrBlock"]))
     for node in plan.of_type(INSTANCE):
         assert export.urn in node.dependencies
 
@@ -145,7 +167,7 @@ def test_the_mount_asks_for_the_export_address_until_it_exists(node):
     plan = shape_plan("ebmgn8v")
     role = plan.outputs["node_role"]
     assert f"--mode EcsRamRole --ram-role-name {role}" in calls
-    assert ("nas DescribeProtocolMountTarget --RegionId eu-central-1 --FileSystemId "
+    assert (f"nas DescribeProtocolMountTarget --RegionId {STUB_REGION} --FileSystemId "
             "llm-finetune-fs-id --Filters.1.Key ExportIds --Filters.1.Value") in calls
     source = "cpfs-0abc-0def.eu-central-1.cpfs.aliyuncs.com:/share"
     assert f"mount -t cpfs-nfs -o {OPTIONS} {source} " in calls
@@ -230,12 +252,12 @@ def test_a_node_knows_its_rank_and_rank_zeros_address_from_the_plan(index, node)
     root, bin_dir, env = node
     stand_in(bin_dir, "curl", CURL)
     result = run_step(user_data("ebmgn8v"), "ranks", root, bin_dir,
-                      {**env, "FAKE_IP": planning.node_ip(index)})
+                      {**env, "FAKE_IP": planning.node_ip(index, 2)})
     assert result.returncode == 0, result.stdout + result.stderr
     ranks = ranks_profile(root)
     assert ranks["NODE_RANK"] == str(index) and ranks["NNODES"] == "2"
-    assert ranks["MASTER_ADDR"] == planning.node_ip(0) == "10.44.15.200"
-    assert (root / "etc" / "hostfile").read_text() == "10.44.15.200 slots=8\n10.44.15.201 slots=8\n"
+    assert ranks["MASTER_ADDR"] == planning.node_ip(0, 2) == "10.44.15.251"
+    assert (root / "etc" / "hostfile").read_text() == "10.44.15.251 slots=8\n10.44.15.252 slots=8\n"
 
 
 def test_a_node_outside_the_plan_fails_the_ranks_step(node):
@@ -268,7 +290,7 @@ def test_health_record_lands_in_oss_under_the_node_role_and_status_reads_it(node
     assert f"--mode EcsRamRole --ram-role-name {role}" in calls  # no key on the node
     bucket = shape_plan("ebmgn8v").outputs["bucket_name"]
     assert f"oss://{bucket}/status/llm-finetune-node-1.json" in calls
-    assert "oss-eu-central-1-internal.aliyuncs.com" in calls
+    assert f"oss-{STUB_REGION}-internal.aliyuncs.com" in calls
 
 
 # -- the reaper's export -------------------------------------------------------------------------

@@ -52,10 +52,10 @@ def test_connect_print_is_the_exact_cloud_assistant_command(stand_ins, credentia
     result = runner.invoke(app, ["connect", "--stack", "alicloud", "--node", str(node),
                                  "--print"])
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == ("aliyun ecs StartTerminalSession --RegionId eu-central-1 "
+    assert result.output.strip() == ("aliyun ecs StartTerminalSession --RegionId cn-beijing "
                                      f"--InstanceId.1 {instance}")
     calls = stand_ins.log.read_text()
-    assert ("ecs DescribeInstances --RegionId eu-central-1 --InstanceIds "
+    assert ("ecs DescribeInstances --RegionId cn-beijing --InstanceIds "
             '["i-node0", "i-node1"] --Status Running') in calls
 
 

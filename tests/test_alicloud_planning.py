@@ -68,8 +68,37 @@ def test_eri_layout_one_per_erdma_card():
 def test_node_addresses_are_fixed_and_inside_the_vswitch():
     import ipaddress
     net = ipaddress.ip_network(planning.NODE_CIDR)
-    ips = [planning.node_ip(i) for i in range(20)]
+    ips = [planning.node_ip(i, 20) for i in range(20)]
     assert len(set(ips)) == 20 and all(ipaddress.ip_address(ip) in net for ip in ips)
+
+
+def test_node_addresses_come_from_the_subnet_size_not_a_fixed_offset():
+    # 10.44.0.0/20: .15.255 broadcast, .15.253-.15.254 reserved by the vSwitch -> last usable
+    # .15.252; 2 nodes take .15.251 and .15.252 (issue 21: 10.44.15.200+i left the /20 at 56).
+    assert [planning.node_ip(i, 2) for i in range(2)] == ["10.44.15.251", "10.44.15.252"]
+    # 100 nodes: the fixed block ends at the same top and stays in the upper half.
+    ips = [planning.node_ip(i, 100) for i in range(100)]
+    assert ips[-1] == "10.44.15.252" and ips[0] == "10.44.15.153"
+    # The top half of a /20 holds 2048 - 3 - 1 = 2044 fixed addresses; a /24 holds 124.
+    assert planning.max_nodes() == 2044 and planning.max_nodes("10.0.0.0/24") == 124
+    top = [planning.node_ip(i, 2000) for i in (0, 1999)]
+    assert top == ["10.44.8.45", "10.44.15.252"]  # 4092 - 2000 + 1 = 2093 = 8 x 256 + 45
+    assert all(ipaddress_in(ip, "10.44.8.0/21") for ip in top)   # never the lower half
+    with pytest.raises(ValueError):
+        planning.node_ip(0, 2045)
+
+
+def ipaddress_in(ip: str, cidr: str) -> bool:
+    import ipaddress
+    return ipaddress.ip_address(ip) in ipaddress.ip_network(cidr)
+
+
+def test_the_file_system_vpc_does_not_overlap_the_nodes():
+    import ipaddress
+    assert not ipaddress.ip_network(planning.VPC_CIDR).overlaps(
+        ipaddress.ip_network(planning.FS_VPC_CIDR))
+    assert ipaddress.ip_network(planning.FS_CIDR).subnet_of(
+        ipaddress.ip_network(planning.FS_VPC_CIDR))
 
 
 # -- capacity ----------------------------------------------------------------------------------
@@ -106,9 +135,21 @@ def test_cpfs_capacity_above_one_pib_is_refused():
 def test_storage_type_and_dataflow_throughput():
     assert planning.cpfs_storage_type(100) == "advance_100"
     assert planning.cpfs_storage_type(250) == "advance_200"
-    assert planning.dataflow_throughput(2400, "advance_200") == 600      # 480 MB/s
-    assert planning.dataflow_throughput(4800, "advance_200") == 1200     # 960 MB/s
-    assert planning.dataflow_throughput(120000, "advance_200") == 1500   # capped at the top tier
+    # Strictly below the file system's bandwidth (nas.DataFlow `throughput` docstring):
+    assert planning.dataflow_throughput(4800, "advance_200") == 600      # 960 MB/s (the example)
+    assert planning.dataflow_throughput(7200, "advance_200") == 1200     # 1,440 MB/s
+    assert planning.dataflow_throughput(7200, "advance_100") == 600      # 720 MB/s
+    assert planning.dataflow_throughput(120000, "advance_200") == 1500   # the top tier
+    # 7,500 GiB is 1,500 MB/s exactly: 1,500 is not below it, 1,200 is.
+    assert planning.dataflow_throughput(7500, "advance_200") == 1200
+
+
+@pytest.mark.parametrize("gib, kind, least", [(2400, "advance_200", "3,600"),
+                                               (6000, "advance_100", "7,200")])
+def test_a_file_system_too_slow_for_any_data_flow_is_refused(gib, kind, least):
+    with pytest.raises(SpecError) as raised:
+        planning.dataflow_throughput(gib, kind)
+    assert raised.value.field == "filesystem.capacity_gib" and least in str(raised.value)
 
 
 # -- budget ------------------------------------------------------------------------------------

@@ -225,10 +225,25 @@ def test_offline_plan_renders_and_warns_once(tmp_path):
     assert "trainstack:sshPublicKey" in warnings[0]
     assert "trainstack:azureLustreProviderObjectId" in warnings[0]
     assert "pulumi config set" in warnings[0]
+    document = json.loads(runner.invoke(app, ["plan", "--spec", str(spec), "--cloud", "azure",
+                                              "--json"]).stdout)
+    assert len(document["warnings"]) == 1
 
 
-def test_no_warning_when_the_keys_are_set(capsys, example_spec):
-    plan_for(example_spec, "azure", extra_config=PROVIDER)
-    assert "warning:" not in capsys.readouterr().err
-    plan_for(copy.deepcopy(example_spec), "azure")
-    assert capsys.readouterr().err.count("warning:") == 1
+def test_offline_check_and_compare_warn_once(tmp_path):
+    spec = tmp_path / "cluster.yaml"
+    spec.write_text(EXAMPLE.read_text())
+    check = runner.invoke(app, ["check", "--spec", str(spec), "--cloud", "azure"])
+    assert check.exit_code == 0, check.output
+    assert check.stderr.count("warning: stack config lacks trainstack:sshPublicKey") == 1
+    compare = runner.invoke(app, ["compare", "--spec", str(spec), "--json"])
+    assert compare.exit_code == 0, compare.output
+    rows = {r["cloud"]: r for r in json.loads(compare.stdout)["clouds"]}
+    assert sum("trainstack:azureLustreProviderObjectId" in n for n in rows["azure"]["notes"]) == 1
+    assert not any("warning:" in n for c in ("aws", "gcp") for n in rows[c]["notes"])
+
+
+def test_no_warning_when_the_keys_are_set(example_spec):
+    assert plan_for(example_spec, "azure", extra_config=PROVIDER).warnings == ()
+    assert len(plan_for(copy.deepcopy(example_spec), "azure").warnings) == 1
+    assert plan_for(example_spec, "aws").warnings == ()

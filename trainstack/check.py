@@ -169,6 +169,8 @@ def check_command(
     from trainstack.bootstrap import deploy_notes
     for note in deploy_notes(plan.cloud):
         err.print(f"note: {note}", markup=False, highlight=False)
+    for warning in plan.warnings:  # missing stack config (trainstack/required_config.py)
+        err.print(warning, markup=False, highlight=False)
     if output == "json":
         print(render_json(plan, verdicts))
     elif output == "sarif":

@@ -86,6 +86,7 @@ def plan(stack: Optional[str] = StackOpt, spec: Optional[Path] = SpecOpt,
     if as_json:
         document = result.to_json()
         document["tag_changes"] = changes
+        document["warnings"] = list(result.warnings)
         print(json.dumps(document, indent=2, sort_keys=True))
         return
     table = Table(title=f"trainstack plan: {result.cloud} (stack {escape(result.stack)})")
@@ -110,6 +111,8 @@ def plan(stack: Optional[str] = StackOpt, spec: Optional[Path] = SpecOpt,
               f"x {result.inputs.spec.nodes}, {sel.fabric_note}, "
               f"{sel.usd_per_hour:,.2f} USD/h (price source: "
               f"{sel.price.source}, as of {sel.price.as_of})", markup=False, highlight=False)
+    for warning in result.warnings:  # missing stack config (trainstack/required_config.py)
+        out.print(warning, markup=False, highlight=False)
 
 
 @app.command()

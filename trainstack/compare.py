@@ -150,6 +150,7 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, displ
     itype = sel.instance
     wl = spec.workload
     row = _empty_row(cloud, "ok", None)
+    row["notes"].extend(plan.warnings)  # missing stack config (trainstack/required_config.py)
     gpus = sel.gpus
     fabric = itype.fabric if sel.use_rdma else "tcp"
     if wl is not None:

@@ -67,6 +67,8 @@ class Plan:
     inputs: ProgramInputs
     resources: list[PlannedResource] = field(default_factory=list)
     outputs: dict[str, Any] = field(default_factory=dict)
+    # Lines the offline commands print once (trainstack/required_config.py: missing stack config).
+    warnings: tuple[str, ...] = ()
 
     def of_type(self, type_token: str) -> list[PlannedResource]:
         return [r for r in self.resources if r.type == type_token]
@@ -151,8 +153,8 @@ def render(config: dict[str, str], stack: str = "offline",
            project_dir: Path = PROJECT_DIR) -> Plan:
     """Run the project's __main__.py under the mock engine with this stack config."""
     inputs = prevalidate(config, project_dir)
-    from trainstack.required_config import warn_missing  # offline: one line, then render
-    warn_missing(inputs.cloud, config)
+    from trainstack.required_config import warning_line  # offline commands print it once
+    warning = warning_line(inputs.cloud, config)
     mocks = _PlanMocks(get_cloud(inputs.cloud))
     monitor = _RecordingMonitor(mocks)
     loop = asyncio.new_event_loop()
@@ -182,4 +184,5 @@ def render(config: dict[str, str], stack: str = "offline",
         asyncio.set_event_loop(None)
         loop.close()
     resources = sorted(monitor.recorded, key=lambda r: (r.type, r.name))
-    return Plan(inputs.cloud, stack, inputs, resources, _plain(outputs))
+    return Plan(inputs.cloud, stack, inputs, resources, _plain(outputs),
+                warnings=(warning,) if warning else ())

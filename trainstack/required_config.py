@@ -7,8 +7,7 @@ A cloud declares its keys as `required_config` ({key: value to set}); none: noth
 """
 from __future__ import annotations
 
-import sys
-from typing import Callable, Mapping, Optional
+from typing import Mapping, Optional
 
 from components.errors import SpecError
 
@@ -39,13 +38,12 @@ def refuse_missing(cloud: str, config: Mapping[str, object], stack: str) -> None
                         f"Run: {set_commands(cloud, keys, stack)}")
 
 
-def warn_missing(cloud: str, config: Mapping[str, object], stack: Optional[str] = None,
-                 echo: Optional[Callable[[str], None]] = None) -> Optional[str]:
-    """One warning line for the offline commands; returns it (None when nothing is missing)."""
+def warning_line(cloud: str, config: Mapping[str, object]) -> Optional[str]:
+    """The one warning line the offline commands print (None when nothing is missing); the
+    engine keeps it on the plan (Plan.warnings) and each command prints it where its output
+    goes (plan: after the table or in the JSON; check: stderr; compare: the cloud's notes)."""
     keys = missing(cloud, config)
     if not keys:
         return None
-    line = (f"warning: stack config lacks {', '.join(keys)}: this plan renders, but `trainstack "
-            f"up` will refuse until it is set ({set_commands(cloud, keys, stack)})")
-    (echo or (lambda text: print(text, file=sys.stderr)))(line)
-    return line
+    return (f"warning: stack config lacks {', '.join(keys)}: this plan renders, but `trainstack "
+            f"up` will refuse until it is set ({set_commands(cloud, keys, None)})")

@@ -15,6 +15,19 @@ Sources (Alibaba Cloud docs, read 2026-12-01 through the search tool):
   jumbo frames on, so LL128 stays off.
 - PAI "eRDMA: use high-performance networks for distributed training": NCCL 2.19 or later;
   NCCL reaches the ERIs through its IB verbs transport (device name prefix `erdma`).
+- GPU driver: the public Ubuntu image carries none, and the console's "Auto-install GPU driver"
+  option is itself user data, which ours replaces (ECS "Enable eRDMA on GPU instances":
+  "Auto-install GPU Driver ... installs the GPU driver, CUDA, cuDNN"). Boot installs a pinned
+  driver, CUDA toolkit and, on NVSwitch (HGX) types, the matching nvidia-fabricmanager from
+  NVIDIA's CUDA apt repository for Ubuntu 22.04 (developer.download.nvidia.com/compute/cuda/repos/
+  ubuntu2204; NVIDIA Fabric Manager user guide: the fabric manager's version must equal the
+  driver's, and NVSwitch systems need it running before CUDA can use the GPUs).
+- SCC RoCE: the RDMA userspace (rdma-core, ibverbs-providers, ibverbs-utils from Ubuntu) so
+  NCCL's IB verbs transport finds the mlx5 devices; at least one device is expected.
+- GPUDirect RDMA: `nvidia-peermem` ships with the NVIDIA driver (R470+) and lets an RDMA NIC
+  reach GPU memory. Alibaba's eRDMA GPU page names no peer-memory step; boot loads the module on
+  RDMA types and records whether it loaded, without failing the fabric (NCCL then stages through
+  host memory, slower but correct).
 - ECS instance metadata at 100.100.100.200 (normal mode), the RAM role's temporary
   credentials under meta-data/ram/security-credentials/<role>; the Alibaba Cloud CLI's
   `EcsRamRole` mode reads them (no key on the node) and its `oss cp` uploads.
@@ -22,6 +35,7 @@ Sources (Alibaba Cloud docs, read 2026-12-01 through the search tool):
 from __future__ import annotations
 
 import base64
+import dataclasses
 import gzip
 
 from components.boot import CloudBoot, Fabric, NodeContext
@@ -36,6 +50,50 @@ CLI_PROFILE = "trainstack"
 SOCKET_IFNAME = "eth0"      # the primary ENI: bootstrap traffic, never a container bridge
 USER_DATA_GZIP_OVER = 16 * 1024  # bytes before base64; cloud-init reads gzip user data
 RDMA_COUNT = "find /sys/class/infiniband -mindepth 1 -maxdepth 1 2>/dev/null | wc -l"
+# Pinned: the R550 production branch and CUDA 12.4, from NVIDIA's CUDA repository for Ubuntu
+# 22.04 (the same version string for the driver and its fabric manager, which must match).
+CUDA_REPO = "https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64"
+CUDA_KEYRING_DEB = "cuda-keyring_1.1-1_all.deb"
+NVIDIA_DRIVER_BRANCH = "550"
+NVIDIA_DRIVER_VERSION = "550.127.08-1"
+CUDA_TOOLKIT = "cuda-toolkit-12-4"
+CUDA_TOOLKIT_VERSION = "12.4.1-1"
+# 8-GPU HGX boards whose GPUs talk through NVSwitch: the fabric manager must run, or CUDA
+# reports no usable device (NVIDIA Fabric Manager user guide).
+NVSWITCH_TYPES = ("ecs.ebmgn8v.", "ecs.gn8v-8x.", "ecs.gn7e-c16g1.32xlarge", "ecs.sccgn7ex.",
+                  "ecs.gn8e-8x.", "ecs.gn8ep-8x.")
+RDMA_USERSPACE = ("rdma-core", "ibverbs-providers", "ibverbs-utils")
+
+
+def has_nvswitch(instance_type: str) -> bool:
+    return instance_type.startswith(NVSWITCH_TYPES)
+
+
+def gpu_driver(ctx: NodeContext) -> str:
+    """Install the pinned NVIDIA driver and CUDA (and the fabric manager on NVSwitch types);
+    idempotent: a node whose nvidia-smi already answers keeps its driver."""
+    branch, version = NVIDIA_DRIVER_BRANCH, NVIDIA_DRIVER_VERSION
+    fabric = (f' "nvidia-fabricmanager-{branch}={version}"' if has_nvswitch(ctx.instance_type)
+              else "")
+    start_fabric = ("systemctl enable --now nvidia-fabricmanager\n"
+                    if has_nvswitch(ctx.instance_type) else "")
+    return f"""if ! nvidia-smi >/dev/null 2>&1; then
+  curl -fsSL -o /tmp/{CUDA_KEYRING_DEB} {CUDA_REPO}/{CUDA_KEYRING_DEB}
+  dpkg -i /tmp/{CUDA_KEYRING_DEB}
+  apt-get update -qq
+  apt-get install -y -qq "linux-headers-$(uname -r)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "cuda-drivers-{branch}={version}"{fabric} "{CUDA_TOOLKIT}={CUDA_TOOLKIT_VERSION}"
+  apt-mark hold "cuda-drivers-{branch}"{fabric.replace(f"={version}", "")}
+  modprobe nvidia
+fi
+{start_fabric}nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+"""
+
+
+def peermem() -> str:
+    return """if modprobe nvidia_peermem 2>/dev/null; then echo "nvidia_peermem loaded: GPUDirect RDMA on"
+else echo "nvidia_peermem not loaded: NCCL stages RDMA traffic through host memory"; fi"""
 
 
 def _metadata(path: str) -> str:
@@ -105,11 +163,15 @@ lsblk -dpno NAME,TYPE | awk '$2 == "disk" && $1 ~ /nvme/ {print $1}' | while rea
 done"""
 
     def fabric(self, ctx: NodeContext) -> Fabric:
+        # The GPU driver first, on every type: the fabric and everything after need nvidia-smi.
         if ctx.use_rdma and ctx.fabric == "erdma":
-            return self._erdma(ctx)
-        if ctx.use_rdma and ctx.fabric == "roce":
-            return self._scc_roce(ctx)
-        return Fabric("tcp", f"export NCCL_SOCKET_IFNAME={SOCKET_IFNAME}\nexport NCCL_IB_DISABLE=1")
+            fabric = self._erdma(ctx)
+        elif ctx.use_rdma and ctx.fabric == "roce":
+            fabric = self._scc_roce(ctx)
+        else:
+            fabric = Fabric("tcp", f"export NCCL_SOCKET_IFNAME={SOCKET_IFNAME}\n"
+                            "export NCCL_IB_DISABLE=1")
+        return dataclasses.replace(fabric, setup=gpu_driver(ctx) + fabric.setup)
 
     def _erdma(self, ctx: NodeContext) -> Fabric:
         setup = f"""if [ ! -d /sys/module/erdma ] || ! command -v ibv_devices >/dev/null; then
@@ -121,6 +183,7 @@ done"""
   (cd /tmp/erdma_installer && ./install.sh --batch)
 fi
 modprobe erdma
+{peermem()}
 eri="$({RDMA_COUNT})"
 echo "eRDMA devices: $eri ({ctx.rdma_nics} ERIs expected on {ctx.instance_type})"
 [ "$eri" -ge {ctx.rdma_nics} ]"""
@@ -136,14 +199,21 @@ echo "eRDMA devices: $eri ({ctx.rdma_nics} ERIs expected on {ctx.instance_type})
                       rdma_count_command=RDMA_COUNT)
 
     def _scc_roce(self, ctx: NodeContext) -> Fabric:
-        # SCC types bring their RoCE NICs (mlx5) on the HPC cluster's own network; the driver
-        # comes with the image, so boot only checks the devices are there.
-        setup = f"""roce="$({RDMA_COUNT})"
-echo "RoCE devices: $roce ({ctx.rdma_nics} expected on {ctx.instance_type})"
-[ "$roce" -ge 1 ]"""
+        # SCC types bring their RoCE NICs (mlx5, in-kernel driver) on the HPC cluster's own
+        # network; NCCL needs the verbs userspace, which the public image lacks.
+        expected = max(1, ctx.rdma_nics)
+        setup = f"""if ! command -v ibv_devices >/dev/null; then
+  apt-get update -qq
+  apt-get install -y -qq {" ".join(RDMA_USERSPACE)}
+fi
+modprobe mlx5_ib 2>/dev/null || true
+{peermem()}
+roce="$({RDMA_COUNT})"
+echo "RoCE devices: $roce (at least {expected} expected on {ctx.instance_type})"
+[ "$roce" -ge {expected} ]"""
         profile = "\n".join(["export NCCL_IB_DISABLE=0", "export NCCL_IB_HCA=mlx5",
                              f"export NCCL_SOCKET_IFNAME={SOCKET_IFNAME}"])
-        return Fabric("roce", profile, setup, rdma_devices_expected=ctx.rdma_nics,
+        return Fabric("roce", profile, setup, rdma_devices_expected=expected,
                       rdma_count_command=RDMA_COUNT)
 
     def node_name(self) -> str:

@@ -27,7 +27,10 @@ class AlicloudCloud(Cloud):
         super().validate_location(spec)
         cap = spec.capacity(self.name)
         planning.capacity_args(cap.type, cap.reservation)  # capacity_block / flex_start: exit 2
-        planning.cpfs_capacity_gib(spec.filesystem.capacity_gib)
+        planning.check_cpfs_region(spec.location(self.name).region)
+        size = planning.cpfs_capacity_gib(spec.filesystem.capacity_gib)
+        planning.dataflow_throughput(
+            size, planning.cpfs_storage_type(spec.filesystem.throughput_mbps_per_tib))
         planning.check_tags(cluster_tags(spec, "stack"))
 
     def select(self, spec: ClusterSpec) -> Selection:
@@ -36,7 +39,8 @@ class AlicloudCloud(Cloud):
         except SpecError as err:  # the catalog names the cloud "alibaba"; the spec says alicloud
             raise SpecError(err.field.replace("clouds.alibaba.", "clouds.alicloud."),
                             err.problem, err.fix) from None
-        planning.placement(selection.instance, spec.nodes)  # > 20 nodes in LowLatency: exit 2
+        # > 20 nodes in LowLatency, spot in a deployment set, > 2,000 SCC nodes: exit 2
+        planning.placement(selection.instance, spec.nodes, selection.spot)
         return dataclasses.replace(selection, fabric_note=self.fabric_note(
             selection.instance, selection.use_rdma))
 

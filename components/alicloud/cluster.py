@@ -7,13 +7,15 @@ import json
 import shlex
 
 import pulumi
-from pulumi_alicloud import cms, ecs, kms, nas, oss, ram, vpc
+from pulumi_alicloud import cms, ecs, nas, oss, ram, vpc
 
 from components.alicloud import planning
 from components.alicloud.boot import AlicloudBoot, ecs_user_data
 from components.base import ClusterArgs
 from components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
 from components.gpu_cluster import GpuCluster
+from components.lifetime import LIFETIME_START_KEY, parse_iso
+from components.pinning import nodes_held
 from components.tags import RETAIN_TAG
 
 # Alibaba's public Ubuntu 22.04 image, newest first, among those the instance type supports.
@@ -30,9 +32,10 @@ NODES_ARE_PER_NODE = ("one ecs.Instance per node: eRDMA (network_interface_traff
 
 class AlicloudGpuCluster(GpuCluster):
     """Per-node ECS instances with eRDMA in one vSwitch and a LowLatency deployment set (or an HPC
-    cluster for SCC types), CPFS in the same zone and vSwitch with a data flow to a private,
-    versioned, encrypted OSS bucket, a RAM role scoped to that bucket, an auto-release time that
-    keeps compute inside the budget, CloudMonitor idle-GPU alarms, tags everywhere."""
+    cluster for SCC types), CPFS in the same zone in its own VPC, exported over NFS into the
+    nodes' vSwitch, with a data flow to a private, versioned, encrypted OSS bucket, a RAM role
+    scoped to that bucket, an auto-release time counted from the first deploy that keeps compute
+    inside the budget at the on-demand price, CloudMonitor idle-GPU alarms, tags everywhere."""
 
     cloud = "alicloud"
 
@@ -43,13 +46,21 @@ class AlicloudGpuCluster(GpuCluster):
         bucket = self._bucket(name, spec.bucket.retain_on_destroy)
         fs = self._filesystem(name, args, net, bucket)
         role = self._identity(name, args, bucket, fs)
-        place = planning.placement(sel.instance, spec.nodes)
+        place = planning.placement(sel.instance, spec.nodes, sel.spot)
         holder = self._placement(name, place)
-        rel = planning.release(spec.budget.monthly_usd, sel.usd_per_hour, spec.lifetime_hours,
-                               planning.utc_now())
-        nodes = self._nodes(name, args, net, holder, place, role, fs, bucket, rel)
-        alarm = self._idle_alarm(name, args, nodes)
+        # SpotAsPriceGo bills up to the on-demand price: the budget buys hours at that price,
+        # counted from the first deploy `trainstack up` recorded (the clock stands in before).
+        ondemand = round(spec.nodes * sel.price.ondemand_usd_hr, 4)
+        now = planning.utc_now()
+        recorded = pulumi.Config("trainstack").get(LIFETIME_START_KEY.partition(":")[2])
+        rel = planning.release(spec.budget.monthly_usd, ondemand, spec.lifetime_hours,
+                               parse_iso(recorded) if recorded else now, now)
+        # holdNodes: `trainstack up` scales back after a capacity failure (capacity_guard.py).
+        count = 0 if nodes_held() or rel.spent else spec.nodes
+        nodes = self._nodes(name, args, net, holder, place, role, fs, bucket, rel, count)
+        alarm = self._idle_alarm(name, args, nodes) if nodes else None
         boot = self._boot_context(args, fs, bucket, role)
+        release_at = nodes[0].auto_release_time if nodes else pulumi.Output.from_input(rel.at)
         return {
             "nodes": [n.instance_name for n in nodes],
             # No group resource (NODES_ARE_PER_NODE): the placement holds every node, and
@@ -60,16 +71,15 @@ class AlicloudGpuCluster(GpuCluster):
             "heartbeat_url": bucket.bucket.apply(lambda b: f"oss://{b}/heartbeats"),
             "filesystem_export_command": pulumi.Output.all(fs["fs"].id, fs["flow"].data_flow_id)
             .apply(lambda v: export_command(sel.region, v[0], v[1])),
-            "node_private_ips": [planning.node_ip(i) for i in range(spec.nodes)],
+            "node_private_ips": [planning.node_ip(i, spec.nodes) for i in range(count)],
             "nodes_note": NODES_ARE_PER_NODE,
             "placement_group": holder.id,
             "placement": place.why,
             # The nodes' own value: after the first deploy it stays what that deploy set.
-            "auto_release_time": nodes[0].auto_release_time,
-            "budget_protection": nodes[0].auto_release_time.apply(
-                lambda at: planning.budget_note(dataclasses.replace(rel, at=at),
-                                                sel.usd_per_hour)),
-            "idle_alarm": alarm.name,
+            "auto_release_time": release_at,
+            "budget_protection": release_at.apply(
+                lambda at: planning.budget_note(dataclasses.replace(rel, at=at), ondemand)),
+            "idle_alarm": alarm.name if alarm else None,
             "access": ("Cloud Assistant / Session Manager (no public IP on any node): "
                        "`trainstack connect --stack NAME` (Cloud Assistant "
                        "StartTerminalSession) or the ECS console's Workbench; SSH only from "
@@ -83,6 +93,7 @@ class AlicloudGpuCluster(GpuCluster):
                 fs["storage_type"]),
             "filesystem_bucket_path": BUCKET_FILESET,
             "filesystem_dataflow_mbps": fs["dataflow_mbps"],
+            "filesystem_vpc_cidr": planning.FS_VPC_CIDR,
             "bucket_name": bucket.bucket,
             "node_role": role.role_name,
             "region": sel.region,
@@ -123,7 +134,21 @@ class AlicloudGpuCluster(GpuCluster):
         vpc.SnatEntry(f"{name}-snat", snat_table_id=nat.snat_table_ids,
                       source_vswitch_id=vsw.id, snat_ip=eip.ip_address,
                       opts=self.child(depends_on=[link]))
-        return {"vpc": net, "vswitch": vsw, "sg": sg}
+        # CPFS's own VPC: its NFS export must land in a VPC that does not overlap it (the nodes').
+        planning.check_networks_apart()
+        fs_net = vpc.Network(f"{name}-fs-vpc", vpc_name=f"{name}-fs-vpc",
+                             cidr_block=planning.FS_VPC_CIDR,
+                             description="trainstack cluster file system (CPFS)", tags=tags,
+                             opts=self.child())
+        fs_vsw = vpc.Switch(f"{name}-fs-vsw", vswitch_name=f"{name}-fs", vpc_id=fs_net.id,
+                            cidr_block=planning.FS_CIDR, zone_id=zone, tags=tags,
+                            opts=self.child())
+        fs_sg = ecs.SecurityGroup(f"{name}-fs-sg", security_group_name=f"{name}-fs",
+                                  vpc_id=fs_net.id, inner_access_policy="Accept",
+                                  description="trainstack: the CPFS mount target", tags=tags,
+                                  opts=self.child())
+        return {"vpc": net, "vswitch": vsw, "sg": sg, "fs_vpc": fs_net, "fs_vswitch": fs_vsw,
+                "fs_sg": fs_sg}
 
     # -- bucket --------------------------------------------------------------------------------
 
@@ -149,32 +174,32 @@ class AlicloudGpuCluster(GpuCluster):
         spec, zone, tags = args.spec, args.selection.zone, self.tags
         size = planning.cpfs_capacity_gib(spec.filesystem.capacity_gib)
         storage_type = planning.cpfs_storage_type(spec.filesystem.throughput_mbps_per_tib)
-        # CPFS server-side encryption wraps its data key with a KMS key (Alibaba CPFS "Data
-        # encryption"); the key outlives a destroy by its pending window.
-        key = kms.Key(f"{name}-fs-key", description=f"trainstack {name}: CPFS data key",
-                      key_usage="ENCRYPT/DECRYPT", pending_window_in_days=7, tags=tags,
-                      opts=self.child())
+        # No encrypt_type/KMS key: the SDK allows a user-managed key (encrypt_type=2) only for
+        # extreme NAS, and a NAS-managed key (1) only for standard/extreme (nas.FileSystem
+        # `encrypt_type`); CPFS takes neither.
         fs = nas.FileSystem(
             f"{name}-fs", file_system_type="cpfs", protocol_type="cpfs",
             storage_type=storage_type, capacity=size, zone_id=zone,
-            vpc_id=net["vpc"].id, vswitch_id=net["vswitch"].id,
-            encrypt_type=2, kms_key_id=key.id,
+            vpc_id=net["fs_vpc"].id, vswitch_id=net["fs_vswitch"].id,
             description=f"trainstack {name}: shared training data", tags=tags,
             opts=self.child())
         mount = nas.MountTarget(f"{name}-fs-mount", file_system_id=fs.id,
-                                vpc_id=net["vpc"].id, vswitch_id=net["vswitch"].id,
-                                security_group_id=net["sg"].id, network_type="Vpc",
+                                vpc_id=net["fs_vpc"].id, vswitch_id=net["fs_vswitch"].id,
+                                security_group_id=net["fs_sg"].id, network_type="Vpc",
                                 opts=self.child())
         fileset = nas.Fileset(f"{name}-fs-bucket-fileset", file_system_id=fs.id,
                               file_system_path=BUCKET_FILESET,
                               description="trainstack: the OSS bucket's data in CPFS",
                               opts=self.child(depends_on=[mount]))
-        # The NFS side the nodes mount (CPFS-NFS client): a protocol service and one export of
-        # the whole file system in the nodes' vSwitch (CreateProtocolService /
-        # CreateProtocolMountTarget; an export takes up to 32 of the vSwitch's addresses).
+        # The NFS side the nodes mount (CPFS-NFS client): a protocol service in the file
+        # system's VPC (CreateProtocolService: "must be consistent with the VPC of the file
+        # system") and one export of the whole file system in the nodes' vSwitch, whose VPC may
+        # not overlap the file system's (CreateProtocolMountTarget; an export takes up to 32 of
+        # the vSwitch's addresses).
         protocol = nas.ProtocolService(f"{name}-fs-nfs", file_system_id=fs.id,
                                        protocol_type="NFS", protocol_spec="General",
-                                       vpc_id=net["vpc"].id, vswitch_id=net["vswitch"].id,
+                                       vpc_id=net["fs_vpc"].id,
+                                       vswitch_id=net["fs_vswitch"].id,
                                        description="trainstack: NFS for the nodes",
                                        opts=self.child())
         export = nas.ProtocolMountTarget(f"{name}-fs-export", file_system_id=fs.id,
@@ -224,7 +249,8 @@ class AlicloudGpuCluster(GpuCluster):
 
     # -- nodes ---------------------------------------------------------------------------------
 
-    def _nodes(self, name, args: ClusterArgs, net, holder, place, role, fs, bucket, rel):
+    def _nodes(self, name, args: ClusterArgs, net, holder, place, role, fs, bucket, rel,
+               count: int):
         spec, sel, tags = args.spec, args.selection, self.tags
         cap = planning.capacity_args(sel.capacity.type, sel.capacity.reservation)
         primary_eri, second_eri_card = planning.eri_layout(sel.instance, sel.use_rdma)
@@ -233,7 +259,7 @@ class AlicloudGpuCluster(GpuCluster):
                                       opts=pulumi.InvokeOutputOptions(parent=self)).ids
         boot = self._boot_context(args, fs, bucket, role)
         nodes = []
-        for i in range(spec.nodes):
+        for i in range(count):
             node = planning.node_name(name, i)
             # One user data for every node: a node finds its rank by its own fixed address.
             user_data = boot.apply(
@@ -242,7 +268,7 @@ class AlicloudGpuCluster(GpuCluster):
                 node, instance_name=node, host_name=node, instance_type=sel.instance.name,
                 image_id=image.apply(lambda ids: ids[0]),
                 vswitch_id=net["vswitch"].id, security_groups=[net["sg"].id],
-                private_ip=planning.node_ip(i),
+                private_ip=planning.node_ip(i, spec.nodes),
                 internet_max_bandwidth_out=0,  # no public IP
                 instance_charge_type="PostPaid", spot_strategy=cap.spot_strategy,
                 private_pool_options_match_criteria=cap.private_pool_match,
@@ -278,7 +304,8 @@ class AlicloudGpuCluster(GpuCluster):
                 # The export's mount address is looked up on the node (AlicloudBoot).
                 args, bucket=bucket_name, filesystem_source="", region=sel.region,
                 zone=sel.zone,
-                extra={"node_addresses": [planning.node_ip(i) for i in range(spec.nodes)],
+                extra={"node_addresses": [planning.node_ip(i, spec.nodes)
+                                          for i in range(spec.nodes)],
                        "node_role": role_name, "filesystem_id": fs_id,
                        "export_id": export_id})
 

@@ -21,6 +21,10 @@ from components.tags import OWN_TAGS
 LOW_LATENCY_MAX_NODES = 20
 # SCC types (sccgn7ex) reach their RoCE network only inside an HPC cluster (cloud-map §4.2, §9.2).
 HPC_CLUSTER_FABRICS = ("roce",)
+# No per-HPC-cluster instance limit is documented (ECS CreateHpcCluster); the cluster's CPFS is:
+# at most 2,000 compute nodes per file system (CPFS "Limits", cloud-map §9.1). The node address
+# plan below holds that many.
+HPC_CLUSTER_MAX_NODES = 2000
 
 
 @dataclass(frozen=True)
@@ -29,10 +33,22 @@ class Placement:
     why: str
 
 
-def placement(itype: InstanceType, nodes: int) -> Placement:
+def placement(itype: InstanceType, nodes: int, spot: bool = False) -> Placement:
     if itype.fabric in HPC_CLUSTER_FABRICS:
+        if nodes > HPC_CLUSTER_MAX_NODES:
+            raise SpecError("nodes", f"{nodes} nodes is more than one CPFS file system serves "
+                            f"({HPC_CLUSTER_MAX_NODES} compute nodes, CPFS limits).",
+                            f"Use at most {HPC_CLUSTER_MAX_NODES} nodes on alicloud.")
         return Placement("hpc_cluster", f"{itype.name} reaches its SCC RoCE network only inside "
                          "an HPC cluster")
+    if spot:
+        raise SpecError("clouds.alicloud.capacity.type",
+                        f"spot cannot go into the LowLatency deployment set that keeps "
+                        f"{itype.name}'s eRDMA nodes close together: Alibaba Cloud creates no "
+                        "preemptible instance in a deployment set (ECS \"Deployment set\", "
+                        "limits).",
+                        "Use capacity on_demand or reservation on alicloud, or set interconnect: "
+                        "tcp with a type that does not need the set.")
     if nodes > LOW_LATENCY_MAX_NODES:
         raise SpecError("nodes", f"{nodes} nodes do not fit one LowLatency deployment set: "
                         f"Alibaba Cloud allows at most {LOW_LATENCY_MAX_NODES} instances of a "
@@ -45,17 +61,40 @@ def placement(itype: InstanceType, nodes: int) -> Placement:
 
 # -- network -----------------------------------------------------------------------------------
 VPC_CIDR = "10.44.0.0/16"
-NODE_CIDR = "10.44.0.0/20"   # the nodes, their ERIs, the CPFS mount target and the NAT gateway
-# Node i gets a fixed address near the top of the vSwitch (10.44.15.200 + i), so rank 0's address
-# is known up front. The NAT gateway and CPFS (one address per 1.2 TiB) draw theirs from the same
-# vSwitch when created, before the nodes; the top of the range keeps the fixed ones out of their way.
-FIRST_NODE_HOST = 15 * 256 + 200
+NODE_CIDR = "10.44.0.0/20"   # the nodes, their second ERIs, the NAT gateway and the NFS export
+# CPFS lives in its own VPC: the NFS protocol service's export must be in a VPC whose CIDR does
+# not overlap the file system's (CPFS API CreateProtocolMountTarget, "Others"); the export then
+# sits in the nodes' vSwitch.
+FS_VPC_CIDR = "10.45.0.0/16"
+FS_CIDR = "10.45.0.0/20"     # CPFS's mount target (one address per 1.2 TiB) and protocol service
+# A vSwitch keeps its first and its last three addresses (VPC "Plan networks"). Node i gets a
+# fixed address at the top of the vSwitch, so rank 0's address is known up front; everything the
+# cloud assigns (NAT, the export's up-to-32 addresses, each node's second ERI) comes from the
+# bottom half, which the top half's fixed addresses never reach.
+VSWITCH_RESERVED_TOP = 3
+FIXED_HALF = 2
 
 
-def node_ip(index: int) -> str:
-    """Node i's fixed private address in the vSwitch: every node knows rank 0's address at boot."""
-    net = ipaddress.ip_network(NODE_CIDR)
-    return str(net.network_address + FIRST_NODE_HOST + index)
+def max_nodes(cidr: str = NODE_CIDR) -> int:
+    """How many fixed node addresses the top half of the vSwitch holds."""
+    return ipaddress.ip_network(cidr).num_addresses // FIXED_HALF - VSWITCH_RESERVED_TOP - 1
+
+
+def node_ip(index: int, nodes: int, cidr: str = NODE_CIDR) -> str:
+    """Node i's fixed private address: the `nodes` addresses just below the vSwitch's reserved
+    top, computed from the subnet's size (every node knows rank 0's address at boot)."""
+    if not 0 <= index < nodes <= max_nodes(cidr):
+        raise ValueError(f"node {index} of {nodes}: the {cidr} vSwitch holds {max_nodes(cidr)} "
+                         "fixed node addresses")
+    net = ipaddress.ip_network(cidr)
+    last_usable = net.broadcast_address - VSWITCH_RESERVED_TOP
+    return str(last_usable - nodes + 1 + index)
+
+
+def check_networks_apart() -> None:
+    """The file system's VPC and the nodes' (the export's) must not overlap."""
+    if ipaddress.ip_network(VPC_CIDR).overlaps(ipaddress.ip_network(FS_VPC_CIDR)):
+        raise ValueError(f"{VPC_CIDR} overlaps the file system's {FS_VPC_CIDR}")
 
 
 def eri_layout(itype: InstanceType, use_rdma: bool) -> tuple[bool, Optional[int]]:
@@ -72,7 +111,7 @@ def eri_layout(itype: InstanceType, use_rdma: bool) -> tuple[bool, Optional[int]
 
 
 # -- capacity ----------------------------------------------------------------------------------
-SPOT_STRATEGY = "SpotAsPriceGo"  # pay the market price, never above the pay-as-you-go price
+SPOT_STRATEGY = "SpotAsPriceGo"  # pay the market price, up to the pay-as-you-go price
 OFFERED_CAPACITY = ("on_demand", "spot", "reservation")
 
 
@@ -100,6 +139,22 @@ def capacity_args(capacity_type: str, reservation: Optional[str]) -> CapacityArg
 
 
 # -- CPFS --------------------------------------------------------------------------------------
+# CPFS (general-purpose) regions: where the CPFS API has an endpoint (help.aliyun.com/zh/cpfs/
+# developer-reference/integration-overview, "服务接入点", read 2026-12-01). Outside them the
+# cluster cannot get its file system.
+CPFS_REGIONS = ("cn-qingdao", "cn-beijing", "cn-zhangjiakou", "cn-huhehaote", "cn-wulanchabu",
+                "cn-hangzhou", "cn-shanghai", "cn-shenzhen", "cn-heyuan", "cn-chengdu",
+                "ap-southeast-1")
+
+
+def check_cpfs_region(region: str) -> str:
+    if region not in CPFS_REGIONS:
+        raise SpecError("clouds.alicloud.region",
+                        f"{region!r} has no CPFS (general-purpose), the cluster's file system.",
+                        f"Use a region with CPFS: {', '.join(CPFS_REGIONS)}.")
+    return region
+
+
 CPFS_STEP_GIB = 1200           # capacity grows in 1,200 GiB steps (cloud-map §9.1, confirmed)
 CPFS_MAX_GIB = 1024 * 1024     # 1 PiB
 DATAFLOW_THROUGHPUTS = (600, 1200, 1500)  # MB/s, CreateDataFlow (cloud-map §9.1)
@@ -129,9 +184,22 @@ def cpfs_throughput_mbps(capacity_gib: int, storage_type: str) -> float:
 
 
 def dataflow_throughput(capacity_gib: int, storage_type: str) -> int:
-    """The smallest data-flow tier at or above what the file system itself can move."""
+    """The largest data-flow tier strictly below the file system's own bandwidth: "the
+    transmission bandwidth of data flow must be less than the IO bandwidth of the file system"
+    (pulumi-alicloud nas.DataFlow `throughput`). 4,800 GiB of advance_200 moves 960 MB/s: 600."""
     fs = cpfs_throughput_mbps(capacity_gib, storage_type)
-    return next((t for t in DATAFLOW_THROUGHPUTS if t >= fs), DATAFLOW_THROUGHPUTS[-1])
+    below = [t for t in DATAFLOW_THROUGHPUTS if t < fs]
+    if not below:
+        per_gib = 0.1 if storage_type == "advance_100" else 0.2
+        least = CPFS_STEP_GIB * (math.floor(min(DATAFLOW_THROUGHPUTS) / per_gib / CPFS_STEP_GIB)
+                                 + 1)
+        raise SpecError("filesystem.capacity_gib",
+                        f"{capacity_gib:,} GiB of CPFS {storage_type} moves {fs:g} MB/s, and its "
+                        f"OSS data flow needs more than its smallest tier, "
+                        f"{min(DATAFLOW_THROUGHPUTS)} MB/s (a data flow must stay below the file "
+                        "system's bandwidth).",
+                        f"Ask for at least {least:,} GiB on alicloud.")
+    return max(below)
 
 
 # -- budget: the release time ------------------------------------------------------------------
@@ -147,30 +215,36 @@ class Release:
     hours: float
     bound_by: str     # budget | lifetime
     at: str           # RFC3339 UTC, whole seconds, as ECS wants it
+    spent: bool = False   # the release time has passed (or is too close): declare no nodes
 
 
 def release_hours(monthly_usd: float, usd_per_hour: float,
                   lifetime_hours: Optional[float]) -> tuple[float, str]:
-    """Hours of compute the budget buys at the cluster's catalog price, or the declared lifetime
-    when that is shorter."""
+    """Hours of compute the budget buys at the cluster's ON-DEMAND price (SpotAsPriceGo bills up
+    to that), or the declared lifetime when that is shorter."""
     budget_hours = monthly_usd / usd_per_hour
     if lifetime_hours is not None and lifetime_hours < budget_hours:
         return lifetime_hours, "lifetime"
     return budget_hours, "budget"
 
 
-def release(monthly_usd: float, usd_per_hour: float, lifetime_hours: Optional[float],
-            now: datetime) -> Release:
-    hours, bound = release_hours(monthly_usd, usd_per_hour, lifetime_hours)
+def release(monthly_usd: float, ondemand_usd_per_hour: float, lifetime_hours: Optional[float],
+            start: datetime, now: Optional[datetime] = None) -> Release:
+    """The release time counted from `start` (the stack's first deploy, as recorded; the clock
+    stands in before that). Past it, or less than ECS's 30 minutes ahead, `spent` says so and
+    the program declares no nodes: a later `up` never brings nodes back with a fresh time."""
+    now = now or start
+    hours, bound = release_hours(monthly_usd, ondemand_usd_per_hour, lifetime_hours)
     span = timedelta(hours=hours)
     if span < MIN_RELEASE:
         raise SpecError("budget.monthly_usd" if bound == "budget" else "max_hours",
                         f"buys {hours * 60:.0f} minutes of this cluster; ECS auto-release must be "
                         "at least 30 minutes ahead.", "Raise it, or use fewer nodes.")
     span = min(span, MAX_RELEASE)
-    at = (now.astimezone(timezone.utc) + span).replace(microsecond=0)
+    at = (start.astimezone(timezone.utc) + span).replace(microsecond=0)
     # Rounded down to the second: the release never comes later than the budget allows.
-    return Release(hours, bound, at.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    return Release(hours, bound, at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                   spent=at - now.astimezone(timezone.utc) < MIN_RELEASE)
 
 
 def utc_now() -> datetime:
@@ -180,12 +254,16 @@ def utc_now() -> datetime:
 
 
 def budget_note(rel: Release, usd_per_hour: float) -> str:
-    cause = ("the spec's budget.monthly_usd at the catalog price"
+    if rel.spent:
+        return (f"the release time {rel.at} has passed: the budget (or lifetime) counted from the "
+                "first deploy is spent, so no node is declared. CPFS and OSS stay and keep "
+                "billing; `trainstack destroy` removes the rest.")
+    cause = ("the spec's budget.monthly_usd at the on-demand catalog price"
              if rel.bound_by == "budget" else "the declared lifetime (max_hours)")
     return (f"Alibaba Cloud has no budget resource in pulumi-alicloud: trainstack releases every "
             f"node at {rel.at} ({rel.hours:,.1f} h from first deploy, set by {cause}, "
-            f"{usd_per_hour:,.2f} USD/h). Released nodes are gone, with their disks; CPFS and "
-            "OSS are not released and keep billing. CloudMonitor alarms mail budget.emails when "
+            f"{usd_per_hour:,.2f} USD/h on demand; spot bills up to that). Released nodes are "
+            "gone, with their disks; CPFS and OSS are not released and keep billing. CloudMonitor alarms mail budget.emails when "
             "the GPUs sit idle. There is no alarm on spend itself.")
 
 
