@@ -190,7 +190,10 @@ def fix_lifetime_start(selected, inputs, config: dict[str, str],
     import pulumi.automation as auto
 
     from components.lifetime import LIFETIME_START_KEY, iso
-    if inputs.spec.lifetime_hours and not config.get(LIFETIME_START_KEY):
+    # Alibaba Cloud counts its nodes' release time from this moment too, lifetime or not
+    # (components/alicloud/cluster.py): past it, `up` declares no nodes.
+    wanted = inputs.spec.lifetime_hours or getattr(inputs, "cloud", None) == "alicloud"
+    if wanted and not config.get(LIFETIME_START_KEY):
         selected.set_config(LIFETIME_START_KEY, auto.ConfigValue(iso(clock())))
 
 

@@ -263,8 +263,9 @@ def budget_note(rel: Release, usd_per_hour: float) -> str:
     return (f"Alibaba Cloud has no budget resource in pulumi-alicloud: trainstack releases every "
             f"node at {rel.at} ({rel.hours:,.1f} h from first deploy, set by {cause}, "
             f"{usd_per_hour:,.2f} USD/h on demand; spot bills up to that). Released nodes are "
-            "gone, with their disks; CPFS and OSS are not released and keep billing. CloudMonitor alarms mail budget.emails when "
-            "the GPUs sit idle. There is no alarm on spend itself.")
+            "gone, with their disks; CPFS and OSS are not released and keep billing. "
+            "CloudMonitor alarms mail budget.emails when the GPUs sit idle. There is no alarm on "
+            "spend itself.")
 
 
 # -- idle alarm --------------------------------------------------------------------------------
