@@ -409,24 +409,15 @@ def test_tags_on_every_resource_that_takes_them(cluster):
 
 # ----------------------------------------------------------------------------- the commands
 
-KNOWN_CPFS_CONFLICT = "encryption-at-rest"  # see the xfail below
-
-
 def test_guardrail_policies_pass_on_every_shape(plans):
-    """Every policy passes but two known ones: encryption-at-rest (the pack asks CPFS for an
-    encryptType the SDK refuses it), and, on the STUB-priced shapes only, spend-limit (the pack
-    prices from its own catalog copy, which has no stub rows: it fails closed)."""
+    """Every policy passes; on the STUB-priced shapes spend-limit cannot (the pack prices from
+    its own catalog copy, which has no stub rows: it fails closed)."""
     from trainstack.check import run_check
     for key, plan in plans.items():
         failing = {v.policy for v in run_check(plan) if v.status != "pass"}
-        allowed = {KNOWN_CPFS_CONFLICT} | ({"spend-limit"} if key != "scc" else set())
-        assert failing <= allowed, (key, failing)
+        assert failing <= ({"spend-limit"} if key != "scc" else set()), (key, failing)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "policies/rules/encryption_at_rest.py asks CPFS for encryptType 1 or 2, which the SDK "
-    "allows only for standard/extreme NAS (nas.FileSystem encrypt_type docstring); issue 21 "
-    "drops it from CPFS. The rule has to exempt cpfs; then this passes and the mark goes"))
 def test_check_passes_on_the_example(tmp_path):
     path = write_spec(tmp_path, yaml.safe_load((ROOT / "examples" / "cluster.yaml").read_text()))
     result = runner.invoke(app, ["check", "--spec", str(path), "--cloud", "alicloud"])

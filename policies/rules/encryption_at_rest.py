@@ -13,8 +13,9 @@ What "encrypted" means per cloud:
   Google-managed keys. A customer-managed key, when one is set, must be a full Cloud KMS key name.
 - Azure: storage service encryption must not be disabled for blobs, and a Key Vault key source
   needs a key; an AmlFilesystem key-encryption key needs its key URL.
-- Alibaba Cloud: an OSS bucket needs a server-side encryption rule (AES256, KMS or SM4), and a
-  CPFS file system needs encrypt_type 1 (NAS-managed key) or 2 (KMS); 0 is unencrypted.
+- Alibaba Cloud: an OSS bucket needs a server-side encryption rule (AES256, KMS or SM4). CPFS
+  is not judged: the SDK offers it no encryption setting (nas.FileSystem `encrypt_type`: 1 only
+  for standard/extreme NAS, 2 only for extreme), so a CPFS plan cannot satisfy one (issue 21).
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from policies.inventory import (
     GCP_BUCKET,
     GCP_FILESYSTEMS,
 )
-from policies.model import UNKNOWN, Resource, UnknownValue, Violation, number, truthy, violation
+from policies.model import UNKNOWN, Resource, UnknownValue, Violation, truthy, violation
 
 NAME = "encryption-at-rest"
 DESCRIPTION = ("Buckets, parallel filesystems and declared block/file/database storage (EBS, EFS, "
@@ -42,7 +43,7 @@ SEVERITY = "high"
 REMEDIATION = (
     'Declare encryption where the service does not apply it by default: EBS volumes '
     'encrypted=true (or ebs.EncryptionByDefault), EFS encrypted=true, RDS '
-    'storage_encrypted=true, an OSS server-side encryption rule, CPFS encrypt_type 1 or 2, '
+    'storage_encrypted=true, an OSS server-side encryption rule, '
     'Azure blob encryption not disabled; a customer-managed key must be a full key name.'
 )
 SCOPE = (
@@ -218,17 +219,11 @@ def _alicloud_bucket(r: Resource) -> list[Violation]:
 
 
 def _alicloud_cpfs(r: Resource) -> list[Violation]:
-    if not str(r.get("fileSystemType") or "").startswith("cpfs"):
-        return []
-    value = r.get("encryptType")
-    if value is UNKNOWN:
-        raise UnknownValue(r, "encryptType")
-    if number(value) in (1.0, 2.0):
-        return []
-    return [violation(r, "the CPFS file system is not encrypted",
-                      f"encryptType {value if value is not None else 'unset (0)'}",
-                      "encryptType 1 (NAS-managed key) or 2 (KMS)",
-                      "set encrypt_type=1 or 2 on the nas.FileSystem (only at creation)")]
+    """CPFS (cpfs, cpfsse) is not judged: it takes no encrypt_type (pulumi-alicloud
+    nas.FileSystem: 1 only for standard/extreme NAS, 2 only for extreme), so asking for one
+    would block every Alibaba plan (issue 21). The other NAS types were never judged here."""
+    del r
+    return []
 
 
 def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
