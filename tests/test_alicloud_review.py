@@ -74,7 +74,9 @@ def _user_data(plan) -> str:
 
 def test_boot_installs_a_pinned_driver_cuda_and_fabric_manager(shape):
     fabric = step_text(_user_data(shape), "fabric")
-    assert '"cuda-drivers-550=550.127.08-1"' in fabric
+    # NVIDIA's ubuntu2204 repository: cuda-drivers-550 550.127.08-0ubuntu1 (NVIDIA/holodeck
+    # docs/commands/create.md@6f3ca80), the fabric manager 550.127.08-1.
+    assert '"cuda-drivers-550=550.127.08-0ubuntu1"' in fabric
     assert '"nvidia-fabricmanager-550=550.127.08-1"' in fabric  # NVSwitch (HGX) types
     assert '"cuda-toolkit-12-4=12.4.1-1"' in fabric
     assert "systemctl enable --now nvidia-fabricmanager" in fabric
@@ -103,7 +105,7 @@ def test_the_driver_snippet_installs_once_then_nvidia_smi_answers(tmp_path):
     for name, body in stubs.items():
         (bin_dir / name).write_text(f'#!/bin/bash\necho "{name} $*" >> {log}\n{body}\n')
         (bin_dir / name).chmod(0o755)
-    script = ali_boot.gpu_driver(ctx)
+    script = ali_boot.gpu_driver(ctx).replace(ali_boot.APT_PIN_FILE, str(tmp_path / "pin"))
     for _ in range(2):
         done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True,
                               text=True, env={"PATH": f"{bin_dir}:/usr/bin:/bin"})
@@ -112,6 +114,41 @@ def test_the_driver_snippet_installs_once_then_nvidia_smi_answers(tmp_path):
     installs = [line for line in log.read_text().splitlines()
                 if line.startswith("apt-get install") and "cuda-drivers" in line]
     assert len(installs) == 1  # the second boot finds nvidia-smi and installs nothing
+    assert _pin_priorities((tmp_path / "pin").read_text()) == EXPECTED_PRIORITY
+
+
+# What apt would otherwise resolve next to cuda-drivers-550=550.127.08-0ubuntu1: its ">="
+# dependencies take the branch's newest driver (550.163.01 here), which the fabric manager
+# pinned at 550.127.08 refuses. Package names and revisions as in NVIDIA's ubuntu2204 repository.
+EXPECTED_PRIORITY = {("cuda-drivers-550", "550.127.08-0ubuntu1"): 1001,
+              ("nvidia-driver-550", "550.127.08-0ubuntu1"): 1001,
+              ("nvidia-driver-550", "550.163.01-0ubuntu1"): None,
+              ("libnvidia-compute-550", "550.127.08-0ubuntu1"): 1001,
+              ("libnvidia-compute-550", "550.163.01-0ubuntu1"): None,
+              ("nvidia-fabricmanager-550", "550.127.08-1"): 1001,
+              ("nvidia-fabricmanager-550", "550.163.01-1"): None,
+              ("cuda-toolkit-12-4", "12.4.1-1"): None}
+
+
+def _pin_priorities(text: str) -> dict:
+    """apt_preferences(5) for one record: glob package names and a glob version; the pinned
+    priority for matching (package, version) pairs, None for those the record leaves alone."""
+    import fnmatch
+    fields = dict(line.split(": ", 1) for line in text.strip().splitlines())
+    names, version = fields["Package"].split(), fields["Pin"].removeprefix("version ")
+    return {(pkg, ver): int(fields["Pin-Priority"])
+            if any(fnmatch.fnmatch(pkg, n) for n in names) and fnmatch.fnmatch(ver, version)
+            else None for pkg, ver in EXPECTED_PRIORITY}
+
+
+def test_every_package_of_the_driver_release_is_pinned_above_1000(shape):
+    """Priority > 1000 makes apt take the pinned release even where a newer one exists."""
+    fabric = step_text(_user_data(shape), "fabric")
+    line = next(x for x in fabric.splitlines() if ali_boot.APT_PIN_FILE in x)
+    assert fabric.index(line) < fabric.index("apt-get update")  # the pin counts from the start
+    done = subprocess.run(["bash", "-c", line.replace(ali_boot.APT_PIN_FILE, "/dev/stdout")],
+                          capture_output=True, text=True, check=True)
+    assert _pin_priorities(done.stdout) == EXPECTED_PRIORITY
 
 
 # -- CPFS ------------------------------------------------------------------------------------------

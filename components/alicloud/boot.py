@@ -51,13 +51,28 @@ SOCKET_IFNAME = "eth0"      # the primary ENI: bootstrap traffic, never a contai
 USER_DATA_GZIP_OVER = 16 * 1024  # bytes before base64; cloud-init reads gzip user data
 RDMA_COUNT = "find /sys/class/infiniband -mindepth 1 -maxdepth 1 2>/dev/null | wc -l"
 # Pinned: the R550 production branch and CUDA 12.4, from NVIDIA's CUDA repository for Ubuntu
-# 22.04 (the same version string for the driver and its fabric manager, which must match).
+# 22.04. Package revisions differ by package: from 550.90.12 on, cuda-drivers-550 and the driver
+# packages it pulls are "<release>-0ubuntu1", the fabric manager stays "<release>-1" (NVIDIA/
+# holodeck docs/commands/create.md@6f3ca80 lists the cuda-drivers versions, "550.127.08-0ubuntu1";
+# NVIDIA's debian10 repo carries nvidia-fabricmanager-550_550.127.08-1). CUDA 12.4.1's
+# metapackages are "12.4.1-1" (cuda-12-4=12.4.1-1 in the same repository).
 CUDA_REPO = "https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64"
 CUDA_KEYRING_DEB = "cuda-keyring_1.1-1_all.deb"
 NVIDIA_DRIVER_BRANCH = "550"
-NVIDIA_DRIVER_VERSION = "550.127.08-1"
+NVIDIA_DRIVER_RELEASE = "550.127.08"
+NVIDIA_DRIVER_VERSION = f"{NVIDIA_DRIVER_RELEASE}-0ubuntu1"      # cuda-drivers-550
+NVIDIA_FABRICMANAGER_VERSION = f"{NVIDIA_DRIVER_RELEASE}-1"      # nvidia-fabricmanager-550
 CUDA_TOOLKIT = "cuda-toolkit-12-4"
 CUDA_TOOLKIT_VERSION = "12.4.1-1"
+# `cuda-drivers-550=<v>` pins only the metapackage: its dependencies are ">=" (GCP's install
+# guide picks cuda-drivers by comparing with the installed nvidia-driver for that reason), so
+# apt would take the newest nvidia-driver-550 and libnvidia-* of the branch, and the fabric
+# manager pinned at <v> then refuses to start against a newer driver. An apt preferences pin
+# (apt_preferences(5): glob package names, glob versions, priority > 1000) holds every package of
+# the driver release to it.
+APT_PIN_FILE = "/etc/apt/preferences.d/trainstack-nvidia-driver"
+APT_PIN = ("Package: cuda-drivers* nvidia-* libnvidia-* libxnvctrl0",
+           f"Pin: version {NVIDIA_DRIVER_RELEASE}-*", "Pin-Priority: 1001")
 # 8-GPU HGX boards whose GPUs talk through NVSwitch: the fabric manager must run, or CUDA
 # reports no usable device (NVIDIA Fabric Manager user guide).
 NVSWITCH_TYPES = ("ecs.ebmgn8v.", "ecs.gn8v-8x.", "ecs.gn7e-c16g1.32xlarge", "ecs.sccgn7ex.",
@@ -73,18 +88,19 @@ def gpu_driver(ctx: NodeContext) -> str:
     """Install the pinned NVIDIA driver and CUDA (and the fabric manager on NVSwitch types);
     idempotent: a node whose nvidia-smi already answers keeps its driver."""
     branch, version = NVIDIA_DRIVER_BRANCH, NVIDIA_DRIVER_VERSION
-    fabric = (f' "nvidia-fabricmanager-{branch}={version}"' if has_nvswitch(ctx.instance_type)
-              else "")
-    start_fabric = ("systemctl enable --now nvidia-fabricmanager\n"
-                    if has_nvswitch(ctx.instance_type) else "")
+    nvswitch = has_nvswitch(ctx.instance_type)
+    fabric = f' "nvidia-fabricmanager-{branch}={NVIDIA_FABRICMANAGER_VERSION}"' if nvswitch else ""
+    held = f' "nvidia-fabricmanager-{branch}"' if nvswitch else ""
+    start_fabric = "systemctl enable --now nvidia-fabricmanager\n" if nvswitch else ""
     return f"""if ! nvidia-smi >/dev/null 2>&1; then
   curl -fsSL -o /tmp/{CUDA_KEYRING_DEB} {CUDA_REPO}/{CUDA_KEYRING_DEB}
   dpkg -i /tmp/{CUDA_KEYRING_DEB}
+  printf '%s\\n' {" ".join(f"'{line}'" for line in APT_PIN)} > {APT_PIN_FILE}
   apt-get update -qq
   apt-get install -y -qq "linux-headers-$(uname -r)"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     "cuda-drivers-{branch}={version}"{fabric} "{CUDA_TOOLKIT}={CUDA_TOOLKIT_VERSION}"
-  apt-mark hold "cuda-drivers-{branch}"{fabric.replace(f"={version}", "")}
+  apt-mark hold "cuda-drivers-{branch}"{held}
   modprobe nvidia
 fi
 {start_fabric}nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
