@@ -177,6 +177,10 @@ def test_nfs_export_is_in_a_vpc_that_does_not_overlap_the_file_systems(shape):
     for node in shape.of_type(INSTANCE):  # the nodes live where the export is
         assert ids[node.inputs["vswitchId"]].inputs["vpcId"] == f"{export_vpc.name}-id"
         assert ids[export.inputs["vswitchId"]] is ids[node.inputs["vswitchId"]]
+    # CreateProtocolMountTarget, VSwitchId: "the vSwitch must be in the same zone as the CPFS
+    # file system" (alibabacloud.com/help/tc/cpfs/cpfsonecs/developer-reference/
+    # api-nas-2017-06-26-createprotocolmounttarget-cpfs, read 2026-12-01).
+    assert ids[export.inputs["vswitchId"]].inputs["zoneId"] == fs.inputs["zoneId"]
 
 
 # -- capacity, placement, region -------------------------------------------------------------------
