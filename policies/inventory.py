@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from policies.exemptions import normalize_label_key as _normalize_label_key
+from policies.exemptions import own_tag, own_tags, tag_key
 from policies.model import UNKNOWN, Resource, last_segment, number, region_of_zone
 
 # --------------------------------------------------------------------------------- type tokens
@@ -699,11 +701,7 @@ TAGGABLE = frozenset({
 
 # Where a type keeps its resource labels when `labels` means something else: a notification
 # channel's `labels` are its channel settings (the email address); its own are `userLabels`.
-_TAG_KEYS = {"gcp:monitoring/notificationChannel:NotificationChannel": "userLabels"}
-
-
-def tag_key_of(r: Resource) -> str:
-    return _TAG_KEYS.get(r.type, "labels" if r.cloud == "gcp" else "tags")
+tag_key_of = tag_key
 
 
 def is_taggable(r: Resource) -> bool:
@@ -725,39 +723,39 @@ def _json(value: Any) -> Any:
 
 def provider_tags(r: Resource) -> dict:
     """Tags the provider adds to every resource it manages: AWS defaultTags.tags, GCP
-    defaultLabels."""
+    defaultLabels. They allocate cost like the resource's own tags, except on an AWS
+    autoscaling group: AWS does not propagate default tags to a group's instances."""
+    if r.type == AWS_ASG:
+        return {}
     if r.cloud == "aws":
         value = _json(r.provider.get("defaultTags"))
         if isinstance(value, list):    # the provider takes a list of one {tags: {...}}
             value = value[0] if value else {}
         value = value.get("tags") if isinstance(value, dict) else None
+        derived = r.get("tagsAll")     # the provider's Check merges defaults into tagsAll
     elif r.cloud == "gcp":
         value = _json(r.provider.get("defaultLabels"))
+        derived = r.get("effectiveLabels")
     else:
-        value = None
-    return dict(value) if isinstance(value, dict) else {}
+        value, derived = None, None
+    out = dict(value) if isinstance(value, dict) else {}
+    if isinstance(derived, dict):
+        out.update(derived)
+    return out
 
 
 def tags_of(r: Resource) -> Any:
-    """The resource's tags as a dict, the provider's default tags underneath (AWS ASG tag lists
-    flattened); UNKNOWN if unknown."""
-    value = r.get(tag_key_of(r))
+    """The tags that allocate the resource's cost: its own (exemptions.own_tags) over the
+    provider's default tags; UNKNOWN if its own are unknown. Exemptions and markers never read
+    this: they read own_tags only."""
+    value = own_tags(r)
     if value is UNKNOWN:
         return UNKNOWN
-    base = provider_tags(r)
-    if isinstance(value, list):  # aws:autoscaling/group:Group takes [{key, value, ...}]
-        return {**base, **{str(t.get("key")): t.get("value") for t in value
-                           if isinstance(t, dict)}}
-    return {**base, **value} if isinstance(value, dict) else base
-
-
-_LABEL_CHARS = re.compile(r"[^a-z0-9]+")
+    return {**provider_tags(r), **value}
 
 
 def normalize_label_key(key: str) -> str:
-    """GCP label keys allow only [a-z0-9_-]; `trainstack:cluster`, `trainstack_cluster` and
-    `trainstack-cluster` all normalise to the same key, whichever spelling a component chose."""
-    return _LABEL_CHARS.sub("_", key.lower()).strip("_")
+    return _normalize_label_key(key)
 
 
 def tag_value(r: Resource, tags: dict, key: str) -> Any:
@@ -774,8 +772,6 @@ def tag_value(r: Resource, tags: dict, key: str) -> Any:
 
 
 def retained_marker(r: Resource) -> Any:
-    tags = tags_of(r)
-    if tags is UNKNOWN:
-        return UNKNOWN
-    return tag_value(r, tags, RETAIN_TAG)
+    """The resource's OWN retain marker: a provider-wide default tag retains nothing."""
+    return own_tag(r, RETAIN_TAG)
 

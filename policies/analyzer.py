@@ -1,0 +1,153 @@
+"""The Analyzer gRPC service the engine drives, reading each request once for every rule.
+
+pulumi_policy's servicer hands each policy its own deserialised copy of the request (a stack of
+20,000 resources is read once per stack policy, a resource once per resource policy). This
+subclass reads the request's resources into `Resource` views once and runs every enabled rule on
+them, with the servicer's own configuration, enforcement-level and reporting helpers, so the
+diagnostics are the ones pulumi_policy would have sent, plus:
+- an advisory note for every exemption ("<name> (<type>) is exempt from <policy> by ..."),
+- "cannot decide: ..." as a violation where the policy's cannotDecide is mandatory, else the
+  engine's advisory "can't run policy ... during preview" note.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from google.protobuf import json_format
+from pulumi.runtime.proto import analyzer_pb2 as proto
+from pulumi_policy import EnforcementLevel
+from pulumi_policy.deserialize import deserialize_properties
+
+from policies.model import Resource, UnknownValue, _provider_region, plain, undecided_message
+from policies.rules import RULES, Rule
+from policies.runner import undecided_violation
+
+_HELPERS = ("_get_enforcement_level", "_get_policy_config", "_create_report_violation",
+            "_map_enforcement_level", "_configure_runtime_settings", "Analyze", "AnalyzeStack")
+_BY_NAME = {r.name: r for r in RULES}
+
+
+def compatible(base: type) -> bool:
+    return all(hasattr(base, h) for h in _HELPERS)
+
+
+def _props(message: Any) -> Any:
+    # deserialize_properties unwraps secrets, assets and resource references; plain() turns
+    # the engine's unknown sentinels into UNKNOWN.
+    return plain(deserialize_properties(json_format.MessageToDict(message)))
+
+
+class _Provider:
+    def __init__(self, props: dict):
+        self.props = props
+
+
+def _view(r: Any, providers: dict) -> Resource:
+    provider: dict = {}
+    region = None
+    if r.HasField("provider"):
+        key = r.provider.urn
+        if key not in providers:
+            props = _props(r.provider.properties)
+            props = props if isinstance(props, dict) else {}
+            providers[key] = (props, _provider_region(_Provider(props)))
+        provider, region = providers[key]
+    props = _props(r.properties)
+    return Resource(type=r.type, name=r.name, urn=r.urn,
+                    props=props if isinstance(props, dict) else {}, retain=None,
+                    provider_region=region, provider=provider, protect=bool(r.options.protect))
+
+
+def make(base: type) -> type:
+    from policies.pack import rule_config   # noqa: PLC0415 (pack imports this module lazily)
+
+    class Analyzer(base):  # type: ignore[misc, valid-type]
+        def _rules(self, kind: str) -> Optional[list[tuple[Any, Rule, Any]]]:
+            """(policy, rule, enforcement level) for each enabled policy of `kind`; None when a
+            policy is not one of ours (then pulumi_policy's own path runs)."""
+            try:
+                policies = self._PolicyAnalyzerServicer__policies
+            except AttributeError:
+                return None
+            out = []
+            for policy in policies:
+                rule = _BY_NAME.get(policy.name)
+                if rule is None:
+                    return None
+                level = self._get_enforcement_level(policy)
+                if rule.kind != kind or level == EnforcementLevel.DISABLED:
+                    continue
+                if level == EnforcementLevel.REMEDIATE:
+                    level = EnforcementLevel.MANDATORY   # none of these policies remediates
+                out.append((policy, rule, level))
+            return out
+
+        def _note(self, response: Any, policy: Any, message: str, urn: str = "") -> None:
+            response.diagnostics.append(proto.AnalyzeDiagnostic(
+                policyName=policy.name,
+                policyPackName=self._PolicyAnalyzerServicer__policy_pack_name,
+                policyPackVersion=self._PolicyAnalyzerServicer__policy_pack_version,
+                message=message, urn=urn, description=policy.description,
+                enforcementLevel=self._map_enforcement_level(EnforcementLevel.ADVISORY)))
+
+        def _judge(self, response: Any, policy: Any, rule: Rule, level: Any,
+                   resources: list[Resource], run: Any) -> None:
+            config = rule_config(rule, self._get_policy_config(policy.name))
+            report = self._create_report_violation(response, policy.name, policy.description,
+                                                   level, policy.severity)
+            for e in rule.exemptions(resources, config):
+                self._note(response, policy, f"{policy.description}\nexempt: {e.message}",
+                           e.urn)
+            try:
+                found = run(config)
+            except UnknownValue as err:
+                if config.get("cannotDecide", rule.undecided_default) != "mandatory":
+                    pack = self._PolicyAnalyzerServicer__policy_pack_name
+                    version = self._PolicyAnalyzerServicer__policy_pack_version
+                    self._note(response, policy, f"can't run policy '{policy.name}' from policy "
+                               f"pack '{pack}@v{version}' during preview: "
+                               f"{undecided_message(err)}")
+                    return
+                found = [undecided_violation(err)]
+            for v in found:
+                report(v.message, v.urn or None)
+
+        def Analyze(self, request, context):  # noqa: N802 (the gRPC method name)
+            rules = self._rules("resource")
+            if rules is None:
+                return super().Analyze(request, context)
+            self._configure_runtime_settings()
+            response = proto.AnalyzeResponse()
+            if not rules:
+                return response
+            r = _view(request, {})
+            for policy, rule, level in rules:
+                self._judge(response, policy, rule, level, [r],
+                            lambda config, rule=rule: rule.run_resource(r, config))
+            return response
+
+        def AnalyzeStack(self, request, context):  # noqa: N802
+            rules = self._rules("stack")
+            if rules is None:
+                return super().AnalyzeStack(request, context)
+            self._configure_runtime_settings()
+            response = proto.AnalyzeResponse()
+            if not rules:
+                return response
+            providers: dict = {}
+            views: dict[str, Resource] = {}
+            for r in request.resources:
+                if not r.type.startswith("pulumi:"):
+                    views[r.urn] = _view(r, providers)
+            for r in request.resources:
+                view = views.get(r.urn)
+                if view is not None and r.propertyDependencies:
+                    view.deps = {k: [views[u] for u in v.urns if u in views]
+                                 for k, v in r.propertyDependencies.items()}
+            resources = list(views.values())
+            for policy, rule, level in rules:
+                self._judge(response, policy, rule, level, resources,
+                            lambda config, rule=rule: rule.run_stack(resources, config))
+            return response
+
+    return Analyzer
