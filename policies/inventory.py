@@ -15,7 +15,15 @@ from typing import Any, Optional
 
 from policies.exemptions import normalize_label_key as _normalize_label_key
 from policies.exemptions import own_tag, own_tags, tag_key
-from policies.model import UNKNOWN, Resource, last_segment, number, region_of_zone
+from policies.model import (
+    UNKNOWN,
+    BadNumber,
+    Resource,
+    checked_number,
+    last_segment,
+    number,
+    region_of_zone,
+)
 
 # --------------------------------------------------------------------------------- type tokens
 
@@ -25,6 +33,9 @@ AWS_LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
 AWS_INSTANCE = "aws:ec2/instance:Instance"
 AWS_PLACEMENT_GROUP = "aws:ec2/placementGroup:PlacementGroup"
 AWS_LUSTRE = "aws:fsx/lustreFileSystem:LustreFileSystem"
+AWS_OPENZFS = "aws:fsx/openZfsFileSystem:OpenZfsFileSystem"
+AWS_EFS = "aws:efs/fileSystem:FileSystem"
+AWS_DIRECTORY_BUCKET = "aws:s3/directoryBucket:DirectoryBucket"
 AWS_BUCKETS = ("aws:s3/bucket:Bucket", "aws:s3/bucketV2:BucketV2")
 AWS_SSE = ("aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration",
            "aws:s3/bucketServerSideEncryptionConfigurationV2:BucketServerSideEncryptionConfigurationV2")
@@ -106,10 +117,14 @@ class NodeGroup:
     accelerators: int = 0              # declared accelerators per node (GCP guestAccelerators)
     lifetime_hours: Optional[float] = None   # a lifetime the plan enforces (see enforced_hours)
     lifetime_how: str = ""
+    invalid: list[str] = field(default_factory=list)   # numbers refused (NaN, inf, negative)
 
     def __post_init__(self) -> None:
         if not self.instance_types:
             self.instance_types = [self.instance_type]
+        if isinstance(self.count, BadNumber):
+            self.invalid.append(f"its size {self.count.text} is not a finite non-negative number")
+            self.count = None
 
     @property
     def cloud(self) -> str:
@@ -145,12 +160,15 @@ def _first(resources: list[Resource]) -> Optional[Resource]:
     return resources[0] if resources else None
 
 
-def _count(*values: Any) -> Optional[int]:
-    """The first known of `values` (the maximum first), None when it is unknown at preview."""
+def _count(*values: Any) -> Any:
+    """The first known of `values` (the maximum first), None when it is unknown at preview,
+    BadNumber when it is NaN, infinite or negative."""
     for value in values:
         if value is UNKNOWN:
             return None
-        n = number(value)
+        n = checked_number(value)
+        if isinstance(n, BadNumber):
+            return n
         if n is not None:
             return int(n)
     return 1
@@ -290,7 +308,8 @@ def _gke_pool(r: Resource) -> NodeGroup:
         # nodeCount / maxNodeCount are per zone; a regional pool without nodeLocations runs in
         # the region's default three zones.
         n = _count(per_zone, r.get("nodeCount"), r.get("initialNodeCount"))
-        count = None if n is None else n * max(1, len([z for z in zones if z]) or 3)
+        count = n if n is None or isinstance(n, BadNumber) else \
+            n * max(1, len([z for z in zones if z]) or 3)
     region = region_of_zone(zones[0]) if isinstance(zones[0], str) and zones[0] else \
         (location if isinstance(location, str) else "")
     return NodeGroup(r, holder, _gcp_machine_type(holder), count,
@@ -438,12 +457,12 @@ def _gcp_group_size(igm: Resource, index: _StackIndex) -> Optional[int]:
     resizeBy, which obtains all its VMs at once; counting only the target size prices it at 0.
     """
     size = _count(igm.get("targetSize"))
-    if size is None:
-        return None
+    if size is None or isinstance(size, BadNumber):
+        return size
     for rr in index.resizes.of(igm):
         more = _count(rr.get("resizeBy"))
-        if more is None:
-            return None
+        if more is None or isinstance(more, BadNumber):
+            return more
         size += more
     return size
 
@@ -461,7 +480,11 @@ def _declared_hours(g: NodeGroup) -> Optional[float]:
     for holder in (g.resource, g.template):
         tags = tags_of(holder) if holder is not None else None
         if isinstance(tags, dict):
-            value = number(tag_value(holder, tags, MAX_HOURS_TAG))
+            value = checked_number(tag_value(holder, tags, MAX_HOURS_TAG))
+            if isinstance(value, BadNumber) or value == 0:
+                g.invalid.append(f"its {MAX_HOURS_TAG} tag {value.text if value else '0'} is "
+                                 "not a positive finite number of hours")
+                return None
             if value:
                 return value
     return None
@@ -526,9 +549,10 @@ def _ali_spot(strategy: Any) -> bool:
     return strategy in ("SpotWithPriceLimit", "SpotAsPriceGo")
 
 
-def _azure_location(r: Resource) -> str:
+def _azure_location(r: Resource) -> Any:
+    """The normalised location, or UNKNOWN when it is unknown at preview."""
     value = r.get("location") or r.provider_region or ""
-    return normalize_azure_location(str(value)) if value is not UNKNOWN else ""
+    return normalize_azure_location(str(value)) if value is not UNKNOWN else UNKNOWN
 
 
 def normalize_azure_location(location: str) -> str:
@@ -546,6 +570,7 @@ class Filesystem:
     capacity_gib: Any  # GiB (float), UNKNOWN, or None when not declared
     tier: str          # throughput tier / SKU, for pricing
     regional: bool = False   # reachable from every zone of its region (Filestore REGIONAL)
+    zone_id: str = ""        # an AZ ID instead of a zone name (S3 Express directory buckets)
 
 
 def filesystems(resources: list[Resource]) -> list[Filesystem]:
@@ -558,6 +583,28 @@ def filesystems(resources: list[Resource]) -> list[Filesystem]:
             out.append(Filesystem(r, zone, _aws_region(r, [zone]),
                                   _capacity(r, "storageCapacity"),
                                   f"{int(tier)}" if tier else str(r.get("deploymentType") or "")))
+        elif r.type == AWS_EFS and r.get("availabilityZoneName"):
+            # EFS One Zone: its data lives in one zone.
+            zone = _zone(r.get("availabilityZoneName"))
+            out.append(Filesystem(r, zone, _aws_region(r, [zone]), None, "efs-one-zone"))
+        elif r.type == AWS_OPENZFS:
+            kind = r.get("deploymentType")
+            if kind is UNKNOWN:
+                out.append(Filesystem(r, UNKNOWN, _aws_region(r, []), None, ""))
+                continue
+            subnets = r.dep("subnetIds", AWS_SUBNET)
+            zone = _zone(subnets[0].get("availabilityZone") if subnets else "")
+            out.append(Filesystem(r, zone, _aws_region(r, [zone]),
+                                  _capacity(r, "storageCapacity"), str(kind or ""),
+                                  regional=str(kind or "").startswith("MULTI_AZ")))
+        elif r.type == AWS_DIRECTORY_BUCKET:
+            name = r.get("location.name")
+            if name is UNKNOWN:
+                out.append(Filesystem(r, UNKNOWN, _aws_region(r, []), None, ""))
+                continue
+            if str(r.get("location.type") or "AvailabilityZone") == "AvailabilityZone":
+                out.append(Filesystem(r, "", _aws_region(r, []), None, "s3-express",
+                                      zone_id=str(name or "")))
         elif r.type in GCP_FILESYSTEMS:
             zone = _zone(r.get("location") or r.provider.get("zone"))
             tier = r.get("perUnitStorageThroughput")
@@ -583,6 +630,9 @@ def filesystems(resources: list[Resource]) -> list[Filesystem]:
             out.append(Filesystem(r, zone, _azure_location(r),
                                   tib * 1024 if isinstance(tib, float) else tib,
                                   str(r.get("sku.name") or "")))
+        elif r.type == ALI_NAS and r.get("fileSystemType") is UNKNOWN:
+            # Whether it is a zonal CPFS is known only after apply.
+            out.append(Filesystem(r, UNKNOWN, r.provider_region or "", None, ""))
         elif r.type == ALI_NAS and str(r.get("fileSystemType") or "").startswith("cpfs"):
             switches = r.dep("vswitchId", ALI_SWITCH)
             zone = _zone(r.get("zoneId") or (switches[0].get("zoneId") if switches else ""))
@@ -634,11 +684,24 @@ class Budget:
     monthly: Optional[float]   # None: no fixed amount (e.g. GCP last_period_amount)
     currency: str
     amount_text: str
+    unknown: str = ""          # the input path whose value is unknown at preview
+    invalid: str = ""          # an amount that is NaN, infinite or not positive
+    # Service filters that leave out compute (an S3-only budget): it watches part of the bill,
+    # not the GPU spend, so it is neither the stack's cap nor its GPU alarm. Tag/label/account
+    # filters keep it the stack's budget (the stack's resources carry those tags).
+    scope: str = ""
+    covers_compute: bool = True   # its filters still include the compute that runs GPU nodes
 
 
 _PERIODS = {"MONTHLY": 1, "MONTH": 1, "BILLINGMONTH": 1, "QUARTERLY": 3,
             "QUARTER": 3, "BILLINGQUARTER": 3, "ANNUALLY": 12, "YEAR": 12, "BILLINGANNUAL": 12,
             "DAILY": 24 / 730}
+
+# Billing service names/ids of the compute that runs GPU nodes, per cloud's budget filters.
+_COMPUTE_SERVICES = {
+    "aws": ("amazon elastic compute cloud", "ec2"),
+    "gcp": ("services/6f81-5844-456a",),          # Compute Engine's Cloud Billing service id
+}
 
 
 def _per_month(amount: Optional[float], period: Any) -> Optional[float]:
@@ -648,32 +711,78 @@ def _per_month(amount: Optional[float], period: Any) -> Optional[float]:
     return amount / months
 
 
+def _amount(r: Resource, path: str) -> tuple[Optional[float], str, str]:
+    """(amount, unknown path, invalid text) of a budget amount input."""
+    value = checked_number(r.get(path))
+    if value is UNKNOWN:
+        return None, path, ""
+    if isinstance(value, BadNumber) or value == 0:
+        return None, "", value.text if value else "0"
+    return value, "", ""
+
+
+def _aws_filters(r: Resource) -> tuple[str, bool]:
+    filters = r.get("costFilters")
+    if filters is UNKNOWN:
+        return "costFilters (unknown until apply)", True
+    parts, services = [], []
+    for f in _dicts(filters):
+        if isinstance(f, dict):
+            values = [str(v) for v in _list(f.get("values"))]
+            parts.append(f"{f.get('name')}={','.join(values)}")
+            if str(f.get("name")).lower() == "service":
+                services += values
+    covers = not services or any(any(c in v.lower() for c in _COMPUTE_SERVICES["aws"])
+                                 for v in services)
+    return ("; ".join(parts) if not covers else ""), covers
+
+
+def _gcp_filters(r: Resource) -> tuple[str, bool]:
+    f = r.get("budgetFilter")
+    if f is UNKNOWN:
+        return "budgetFilter (unknown until apply)", True
+    if not isinstance(f, dict):
+        return "", True
+    parts = [f"{k}={v}" for k, v in f.items() if k in (
+        "services", "labels", "subaccounts", "resourceAncestors", "projects") and v]
+    services = [str(v).lower() for v in _list(f.get("services"))]
+    covers = not services or any(v in _COMPUTE_SERVICES["gcp"] for v in services)
+    return ("; ".join(parts) if not covers else ""), covers
+
+
 def budgets(resources: list[Resource]) -> list[Budget]:
     out: list[Budget] = []
     for r in resources:
         if r.type == AWS_BUDGET:
             if str(r.get("budgetType") or "COST").upper() != "COST":
                 continue   # USAGE / RI_* / SAVINGS_PLANS_* budgets count hours or GB, not USD
-            amount = number(r.get("limitAmount"))
+            amount, unknown, invalid = _amount(r, "limitAmount")
+            scope, covers = _aws_filters(r)
             out.append(Budget(r, _per_month(amount, r.get("timeUnit")),
-                              str(r.get("limitUnit") or "USD"), str(r.get("limitAmount"))))
+                              str(r.get("limitUnit") or "USD"), str(r.get("limitAmount")),
+                              unknown, invalid, scope, covers))
         elif r.type == GCP_BUDGET:
-            units = number(r.get("amount.specifiedAmount.units"))
-            nanos = number(r.get("amount.specifiedAmount.nanos")) or 0
-            amount = units + nanos / 1e9 if units is not None else None
-            if r.get("amount.lastPeriodAmount") is not None and units is None:
-                amount = None
+            last = r.get("amount.lastPeriodAmount")
+            if r.get("amount.specifiedAmount.units") is None and last is not None:
+                amount, unknown, invalid = None, "", ""
+            else:
+                amount, unknown, invalid = _amount(r, "amount.specifiedAmount.units")
+                nanos = number(r.get("amount.specifiedAmount.nanos")) or 0
+                amount = amount + nanos / 1e9 if amount is not None else None
             period = r.get("budgetFilter.calendarPeriod") or "MONTH"
+            scope, covers = _gcp_filters(r)
             out.append(Budget(r, _per_month(amount, period),
                               str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
-                              str(r.get("amount.specifiedAmount.units"))))
+                              str(r.get("amount.specifiedAmount.units")), unknown, invalid,
+                              scope, covers))
         elif r.type in AZ_BUDGETS:
             if str(r.get("category") or "Cost").lower() != "cost":
                 continue   # a Usage budget is not a spend limit
-            amount = number(r.get("amount"))
+            amount, unknown, invalid = _amount(r, "amount")
+            scope = ""
             # Azure budgets are in the billing account's currency; trainstack bills in USD.
             out.append(Budget(r, _per_month(amount, r.get("timeGrain")), "USD",
-                              str(r.get("amount"))))
+                              str(r.get("amount")), unknown, invalid, scope))
     return out
 
 

@@ -179,10 +179,13 @@ def test_an_unknown_value_is_an_advisory_cannot_decide(pack):
     assert "cannot decide until apply" in d.message
 
 
-def test_an_unknown_filesystem_size_is_advisory_but_an_unknown_gpu_type_fails_closed(pack):
+def test_an_unknown_filesystem_size_cannot_be_decided_mandatory_by_default_for_spend(pack):
     resources = aws_cluster()
     set_prop(find(resources, "LustreFileSystem"), "storageCapacity", UNKNOWN)
     [d] = run(pack, resources)
+    assert (d.policy, d.level) == ("spend-limit", "mandatory")
+    assert "cannot decide: " in d.message and "capacity is unknown" in d.message
+    [d] = run(pack, resources, {"spend-limit": {"cannotDecide": "advisory"}})
     assert (d.policy, d.level) == ("spend-limit", "advisory")
     assert "cannot decide until apply" in d.message
     resources = aws_cluster()

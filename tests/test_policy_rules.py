@@ -548,9 +548,14 @@ def test_enforcement_levels_and_disabled_policies():
     assert {v.policy: v for v in evaluate(resources, config)}["spend-limit"].blocking
 
 
-def test_an_unknown_value_makes_the_policy_unknown_not_failed():
+def test_an_unknown_value_is_a_blocking_cannot_decide_for_spend_unless_set_advisory():
+    from policies.pack_config import reconcile
     resources = aws_cluster()
     set_prop(find(resources, "LustreFileSystem"), "storageCapacity", UNKNOWN)
     verdict = {v.policy: v for v in evaluate(resources)}["spend-limit"]
+    assert verdict.status == "fail" and verdict.blocking
+    assert verdict.violations[0].problem.startswith("cannot decide: ")
+    config, _ = reconcile({"spend-limit": (None, {"cannotDecide": "advisory"})})
+    verdict = {v.policy: v for v in evaluate(resources, config)}["spend-limit"]
     assert verdict.status == "unknown" and not verdict.blocking
     assert "can't run policy 'spend-limit' during preview" in verdict.unknown
