@@ -9,14 +9,17 @@ placed in a subnet / vSwitch takes that resource's zone, found through the prope
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Optional
 
 from policies.exemptions import normalize_label_key as _normalize_label_key
 from policies.exemptions import own_tag, own_tags, tag_key
 from policies.model import (
     UNKNOWN,
+    dig,
     BadNumber,
     Resource,
     checked_number,
@@ -68,6 +71,8 @@ ALI_SCALING_CONFIG = "alicloud:ess/scalingConfiguration:ScalingConfiguration"
 ALI_DEPLOYMENT_SET = "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet"
 ALI_HPC_CLUSTER = "alicloud:ecs/hpcCluster:HpcCluster"
 ALI_NAS = "alicloud:nas/fileSystem:FileSystem"
+ALI_LAUNCH_TEMPLATES = ("alicloud:ecs/launchTemplate:LaunchTemplate",
+                        "alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate")
 ALI_BUCKET = "alicloud:oss/bucket:Bucket"
 
 # The catalog names Alibaba Cloud "alibaba"; Pulumi's token prefix is "alicloud".
@@ -97,7 +102,8 @@ AZ_AUTOSCALE = ("azure-native:monitor:AutoscaleSetting", "azure-native:insights:
 # judged by its gpu_count instead; these patterns only keep an unlisted GPU type from passing as
 # "not a GPU node".
 GPU_FAMILIES = {
-    "aws": re.compile(r"^(p\d|g\d|gr\d|trn\d|inf\d|dl\d)[a-z0-9-]*\.", re.I),
+    # SageMaker names the same families with an "ml." prefix (ml.g5.xlarge).
+    "aws": re.compile(r"^(ml\.)?(p\d|g\d|gr\d|trn\d|inf\d|dl\d)[a-z0-9-]*\.", re.I),
     "gcp": re.compile(r"^(a2|a3|a4|a4x|g2|g4|ct\d)-", re.I),
     "azure": re.compile(r"^standard_n", re.I),
     "alicloud": re.compile(r"^ecs\.(ebm)?(gn|sgn|vgn|gi)\d", re.I),
@@ -245,9 +251,45 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
     spot = bool(lt and lt.get("instanceMarketOptions.marketType") == "spot") or (
         isinstance(dist, dict) and number(dist.get("onDemandBaseCapacity")) in (None, 0.0)
         and number(dist.get("onDemandPercentageAboveBaseCapacity")) == 0.0)
-    return NodeGroup(r, lt, types[0], _count(r.get("maxSize"), r.get("desiredCapacity"),
-                                            r.get("minSize")),
-                     spot, zones or [""], _aws_region(r, zones), types)
+    count = _count(r.get("maxSize"), r.get("desiredCapacity"), r.get("minSize"))
+    # Warm pool instances kept Running bill like the group's own (Stopped/Hibernated: disks).
+    warm = r.get("warmPool")
+    if warm is UNKNOWN:
+        count = None
+    elif isinstance(warm, dict) and str(warm.get("poolState") or "Stopped") == "Running" \
+            and isinstance(count, int):
+        extra = _count(warm.get("maxGroupPreparedCapacity"))
+        count = extra if not isinstance(extra, int) else count + (
+            extra if number(warm.get("maxGroupPreparedCapacity")) not in (None, -1) else count)
+    accelerators = _attribute_accelerators(lt, mixed)
+    if accelerators:
+        types = [None if t is None else t for t in types]
+    return NodeGroup(r, lt, types[0], count, spot, zones or [""], _aws_region(r, zones), types,
+                     accelerators=accelerators)
+
+
+def _attribute_accelerators(lt: Optional[Resource], mixed: Any) -> int:
+    """Accelerators per node when instances are chosen by attributes (instanceRequirements):
+    acceleratorCount.min, or 1 when GPU accelerators are asked for without a count."""
+    holders: list[Any] = []
+    if lt is not None:
+        holders.append(lt.get("instanceRequirements"))
+    if isinstance(mixed, dict):
+        spec = mixed.get("launchTemplate")
+        for o in _dicts(spec.get("overrides") if isinstance(spec, dict) else None):
+            holders.append(o.get("instanceRequirements") if isinstance(o, dict) else UNKNOWN)
+    most = 0
+    for req in holders:
+        if req is UNKNOWN:
+            return 1   # an attribute set unknown until apply may ask for GPUs: not "no GPU"
+        if not isinstance(req, dict):
+            continue
+        low = number(dig(req, "acceleratorCount.min"))
+        kinds = [str(k).lower() for k in _list(req.get("acceleratorTypes"))]
+        if (low or 0) > 0 or "gpu" in kinds or req.get("acceleratorManufacturers") or \
+                req.get("acceleratorNames"):
+            most = max(most, int(low or 1))
+    return most
 
 
 def _aws_fleet(r: Resource) -> NodeGroup:
@@ -268,6 +310,24 @@ def _aws_fleet(r: Resource) -> NodeGroup:
     else:
         count = _count(r.get("targetCapacitySpecification.totalTargetCapacity"))
         spot = r.get("targetCapacitySpecification.defaultTargetCapacityType") == "spot"
+    # Target capacity is in weighted units: an instance of weight w fills w units, so a target
+    # of 8 with a weight of 0.125 launches 64 instances. The lightest weight launches the most.
+    weights = [s.get("weightedCapacity") for s in specs if isinstance(s, dict)]
+    for conf in _dicts(configs):
+        if isinstance(conf, dict):
+            weights += [o.get("weightedCapacity") if isinstance(o, dict) else UNKNOWN
+                        for o in _dicts(conf.get("overrides"))]
+    weights = [w for w in weights if w is not None]
+    if isinstance(count, int) and weights:
+        if UNKNOWN in weights:
+            count = None
+        else:
+            checked = [checked_number(w) for w in weights]
+            bad = next((w for w in checked if isinstance(w, BadNumber) or w == 0), None)
+            if bad is not None:
+                count = bad if isinstance(bad, BadNumber) else BadNumber("weightedCapacity 0")
+            elif all(w is not None for w in checked):
+                count = int(math.ceil(count / min(checked) - 1e-9))
     return NodeGroup(r, _first(lts), types[0], count, spot, zones or [""],
                      _aws_region(r, zones), types)
 
@@ -357,6 +417,9 @@ class _StackIndex:
         self.autoscale = Referrers(resources, AZ_AUTOSCALE, "targetResourceUri")
         self.resizes = Referrers(resources, GCP_RESIZE_REQUEST, "instanceGroupManager")
         self.scaling_configs = Referrers(resources, ALI_SCALING_CONFIG, "scalingGroupId")
+        self.gcp_autoscalers = Referrers(resources, ("gcp:compute/autoscaler:Autoscaler",
+                                                     "gcp:compute/regionAutoscaler:RegionAutoscaler"),
+                                         "target")
 
 
 # The last stack node_groups() saw, and its groups: several rules (and spend-limit's check and
@@ -439,15 +502,49 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             config = _first(index.scaling_configs.of(r, name_key=None))
             zones = _subnet_zones(r, "vswitchIds", ALI_SWITCH, "zoneId") or [""]
             types: list[Any] = [None]
+            if config is None:
+                config = _first([d for d in r.deps.get("launchTemplateId", [])
+                                 if d.type in ALI_LAUNCH_TEMPLATES])
             if config is not None:
                 types = _types(config.get("instanceType"), _list(config.get("instanceTypes")))
             groups.append(NodeGroup(
                 r, config, types[0], _count(r.get("maxSize"), r.get("desiredCapacity")),
                 bool(config and _ali_spot(config.get("spotStrategy"))), zones,
                 r.provider_region or region_of_zone(zones[0]), types))
+    from policies import capacity
+    groups += capacity.groups(resources, NodeGroup, _count, _zone)
     for g in groups:
         g.lifetime_hours, g.lifetime_how = enforced_hours(g, resources, index)
+        if g.resource.type == GCP_IGM or g.resource.type == GCP_REGION_IGM:
+            _autoscaled(g, index.gcp_autoscalers.of(g.resource, name_key=None),
+                        "autoscalingPolicy.maxReplicas")
+        elif g.resource.type == AZ_VMSS:
+            for s in index.autoscale.of(g.resource, name_key="id"):
+                _autoscaled(g, [s], None)
     return groups
+
+
+def _autoscaled(g: NodeGroup, scalers: list[Resource], path: Optional[str]) -> None:
+    """A group sized by its autoscaler runs up to the autoscaler's maximum, not its target."""
+    for s in scalers:
+        if path is not None:
+            values = [s.get(path)]
+        else:   # Azure autoscale setting: every profile's capacity.maximum
+            values = [UNKNOWN] if s.get("profiles") is UNKNOWN else [
+                dig(p, "capacity.maximum") for p in _dicts(s.get("profiles"))
+                if isinstance(p, dict)]
+            if s.get("enabled") is False:
+                continue
+        for value in values:
+            n = _count(value)
+            if n is None:
+                g.count = None
+                return
+            if isinstance(n, BadNumber):
+                g.invalid.append(f"autoscaler {s.name}'s maximum {n.text} is not valid")
+                continue
+            if g.count is not None and n > g.count:
+                g.count = n
 
 
 def _gcp_group_size(igm: Resource, index: _StackIndex) -> Optional[int]:
@@ -490,41 +587,81 @@ def _declared_hours(g: NodeGroup) -> Optional[float]:
     return None
 
 
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _hours_until(value: Any) -> Optional[float]:
+    """Hours from now until an ISO-8601 time (None when it is not a time, or already past)."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    # Whole hours, rounded up: the started hour is billed (and a stop set "96 hours from now"
+    # a moment before this check still reads as 96).
+    hours = math.ceil((when - _now()).total_seconds() / 3600 - 1e-6)
+    return float(hours) if hours > 0 else None
+
+
+def _scales_to_zero(s: Resource) -> bool:
+    """An AWS scheduled action that leaves the group at 0 instances: maxSize 0, or desired 0
+    with minSize 0 (the provider's default for an omitted size is 0; -1 leaves it unchanged)."""
+    desired, low, high = (number(s.get(k)) for k in ("desiredCapacity", "minSize", "maxSize"))
+    return high in (None, 0) or (desired in (None, 0) and low in (None, 0))
+
+
 def enforced_hours(g: NodeGroup, resources: list[Resource],
                    index: Optional[_StackIndex] = None) -> tuple[Optional[float], str]:
-    """(hours, how) when the plan itself stops the nodes after a lifetime, else (None, "").
+    """(hours, how) when the plan itself stops the nodes, else (None, "").
 
-    A lifetime *tag* is only a declaration: nothing stops the nodes when it passes, so it never
-    shrinks the estimate alone. It counts when the plan enforces it: AWS an autoscaling Schedule
-    that sets the group to 0; GCP scheduling.maxRunDuration on the template or instance (that
-    duration is the lifetime); Alibaba autoReleaseTime on the instance; Azure an autoscale
-    setting on the scale set with a profile of capacity 0.
+    The hours are those until the stopping resource's OWN time: an AWS autoscaling Schedule's
+    startTime that sets the group to 0, Alibaba's autoReleaseTime, an Azure autoscale profile of
+    capacity 0 from its fixedDate start; GCP scheduling.maxRunDuration is a duration per VM.
+    A lifetime tag is only a declaration and never shortens the estimate: a 1 h tag with a stop
+    in 2031 is priced to 2031 (a month at most). A stop that restarts (a recurring schedule, or
+    another schedule on the group that scales it up again, an Azure recurrence profile) is no
+    lifetime: the month is priced.
     """
     r = g.resource
-    declared = _declared_hours(g)
+    _declared_hours(g)   # only validated: a NaN or negative lifetime tag is reported
     if r.type in (AWS_ASG, AZ_VMSS) and index is None:
         index = _StackIndex(resources)
     if r.type == AWS_ASG:
-        for s in index.schedules.of(r):
-            # desiredCapacity and maxSize default to 0 (-1: leave unchanged); either at 0 stops it.
-            if (number(s.get("desiredCapacity")) in (None, 0)
-                    or number(s.get("maxSize")) in (None, 0)):
-                return (declared, f"autoscaling Schedule {s.name} sets the group to 0") \
-                    if declared else (None, "")
+        schedules = index.schedules.of(r)
+        stops = [s for s in schedules if _scales_to_zero(s)]
+        restarts = [s for s in schedules if not _scales_to_zero(s)]
+        for s in stops:
+            if s.get("recurrence") or restarts:
+                return None, ""
+            hours = _hours_until(s.get("startTime"))
+            if hours is not None:
+                return hours, f"autoscaling Schedule {s.name} sets the group to 0 at " \
+                              f"{s.get('startTime')}"
     if r.cloud == "gcp" and g.template is not None:
         seconds = number(g.template.get("scheduling.maxRunDuration.seconds"))
-        if seconds:
+        if seconds and seconds > 0 and math.isfinite(seconds):
             return seconds / 3600, "scheduling.maxRunDuration on the template"
     if r.type in (ALI_INSTANCE, ALI_INSTANCE_SET):
         release = r.get("autoReleaseTime")
-        if isinstance(release, str) and release and declared:
-            return declared, f"autoReleaseTime {release}"
+        hours = _hours_until(release)
+        if hours is not None:
+            return hours, f"autoReleaseTime {release}"
     if r.type == AZ_VMSS:
         for s in index.autoscale.of(r, name_key="id"):
-            for profile in _dicts(s.get("profiles")):
-                if isinstance(profile, dict) and number(
-                        dig_value(profile, "capacity.maximum")) == 0 and declared:
-                    return declared, f"autoscale setting {s.name} scales the set to 0"
+            profiles = [p for p in _dicts(s.get("profiles")) if isinstance(p, dict)]
+            for profile in profiles:
+                if number(dig_value(profile, "capacity.maximum")) != 0:
+                    continue
+                if profile.get("recurrence"):
+                    return None, ""
+                hours = _hours_until(dig_value(profile, "fixedDate.start"))
+                if hours is not None:
+                    return hours, (f"autoscale setting {s.name} scales the set to 0 at "
+                                   f"{dig_value(profile, 'fixedDate.start')}")
     return None, ""
 
 

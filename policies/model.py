@@ -47,7 +47,7 @@ class _Unknown:
 
 UNKNOWN = _Unknown()
 
-_CLOUD_OF_PREFIX = {"azure-native": "azure"}
+_CLOUD_OF_PREFIX = {"azure-native": "azure", "aws-native": "aws"}
 
 
 class UnknownValue(Exception):

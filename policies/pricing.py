@@ -122,6 +122,11 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
         return
     hourlies = []
     for t in g.instance_types:
+        if t is None and g.accelerators:
+            result.missing.append(f"{where}: GPU nodes chosen by attributes "
+                                  f"(instanceRequirements, >= {g.accelerators} accelerator(s)), "
+                                  "no instance type to price")
+            return
         if t is UNKNOWN or t is None:
             result.missing.append(f"{where}: an instance type unknown until apply")
             return
@@ -154,8 +159,9 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
 
 def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
              buckets: list[Bucket]) -> Estimate:
-    result = Estimate(max((g.lifetime_hours or HOURS_PER_MONTH for g in groups
-                           if is_gpu_group(g)), default=HOURS_PER_MONTH))
+    result = Estimate(min(HOURS_PER_MONTH, max((g.lifetime_hours or HOURS_PER_MONTH
+                                                for g in groups if is_gpu_group(g)),
+                                               default=HOURS_PER_MONTH)))
     for g in groups:
         _group_line(g, result)
     region = next((g.region for g in groups if isinstance(g.region, str) and g.region), "")

@@ -86,11 +86,17 @@ def test_a_policy_that_cannot_decide_is_a_note():
     plan = copy.deepcopy(trainstack.cli_common.render_plan("aws", None, None))
     fs = next(r for r in plan.resources if r.type.endswith("LustreFileSystem"))
     fs.inputs["storageCapacity"] = UNKNOWN_STRING_SENTINEL
+    from policies.pack_config import reconcile
     from trainstack.check import render_sarif, run_check
-    log = json.loads(render_sarif(plan, run_check(plan), "aws", None))
+    advisory, _ = reconcile({"spend-limit": (None, {"cannotDecide": "advisory"})})
+    log = json.loads(render_sarif(plan, run_check(plan, advisory), "aws", None))
     jsonschema.Draft4Validator(SCHEMA).validate(log)
     [note] = log["runs"][0]["results"]
     assert note["level"] == "note" and "cannot decide until apply" in note["message"]["text"]
+    # By default spend-limit cannot pass what it cannot price: a blocking error.
+    log = json.loads(render_sarif(plan, run_check(plan), "aws", None))
+    [error] = log["runs"][0]["results"]
+    assert error["level"] == "error" and "cannot decide: " in error["message"]["text"]
 
 
 def test_the_schema_does_reject_a_broken_log():

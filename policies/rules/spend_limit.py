@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-from policies import pricing
+from policies import capacity, pricing
 from policies.inventory import (
     ALI_INSTANCE,
     ALI_INSTANCE_SET,
@@ -20,6 +20,7 @@ from policies.inventory import (
     budgets,
     filesystems,
     gpu_groups,
+    gpu_reason,
     node_groups,
 )
 from policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
@@ -57,6 +58,14 @@ CONFIG_SCHEMA = {
     },
 }
 
+class _SignGroup:
+    """A resource with a GPU sign the pack does not size: it needs the alarm like a group."""
+
+    def __init__(self, resource: Resource):
+        self.resource = resource
+        self.cloud = resource.cloud
+
+
 _BUDGET_TYPE = {"aws": AWS_BUDGET, "gcp": GCP_BUDGET, "azure": AZ_BUDGETS[0]}
 
 
@@ -69,7 +78,13 @@ def _cap_config(config: Mapping[str, Any]) -> Optional[float]:
 def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
     # Only GPU capacity needs a budget alarm; every group is priced where the catalog can.
     groups = gpu_groups(resources)
-    est = pricing.estimate(node_groups(resources), filesystems(resources), buckets(resources))
+    every = node_groups(resources)
+    est = pricing.estimate(every, filesystems(resources), buckets(resources))
+    sized = {id(g.resource) for g in every} | {id(g.template) for g in every
+                                               if g.template is not None}
+    signs = capacity.gpu_signs(resources, sized, lambda cloud, t: bool(gpu_reason(cloud, t)))
+    est.missing += [sign.what for sign in signs]
+    groups = groups + [_SignGroup(sign.resource) for sign in signs]
     found_budgets = budgets(resources)
     cap_config = _cap_config(config)
     # The cap is the SMALLEST whole-stack budget: a budget with cost filters (S3 only, one
