@@ -116,6 +116,22 @@ def test_skip_resources_refuses_a_bare_name_and_patterns_match_type_and_name(pac
         "urn:pulumi:prod::trainstack::aws:autoscaling/group:Group::web"]}}), "spend-limit")
 
 
+def test_a_bare_name_that_reaches_the_pack_unvalidated_matches_nothing(pack):
+    """The CLI refuses bare names; a config that skipped validation still exempts nothing."""
+    from pulumi.runtime.proto import analyzer_pb2 as apb
+
+    from tests.policy_harness import _struct
+    config = pack.cli_config()
+    config["spend-limit"]["skipResources"] = ["web"]
+    pack.stub.Configure(apb.ConfigureAnalyzerRequest(policyConfig={
+        name: apb.PolicyConfig(
+            enforcementLevel=apb.EnforcementLevel.Value(value.pop("enforcementLevel").upper()),
+            properties=_struct(value)) for name, value in config.items()}))
+    found = pack.analyze_views([*gpu_group(name="web"), budget()], AWS)
+    assert of(found, "spend-limit", "mandatory")
+    assert not [d for d in found if d.message.startswith("exempt: ")]
+
+
 # ------------------------------------------------------------------------------- 2. no crashes
 
 @pytest.mark.parametrize("ports", [UNKNOWN, [UNKNOWN], ["22", UNKNOWN]])
