@@ -13,12 +13,18 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from google.protobuf import json_format
 from pulumi.runtime.proto import analyzer_pb2 as proto
 from pulumi_policy import EnforcementLevel
-from pulumi_policy.deserialize import deserialize_properties
 
-from policies.model import Resource, UnknownValue, _provider_region, plain, undecided_message
+from policies.exemptions import skip_names
+from policies.model import (
+    _UNKNOWN_SENTINELS,
+    UNKNOWN,
+    Resource,
+    UnknownValue,
+    _provider_region,
+    undecided_message,
+)
 from policies.rules import RULES, Rule
 from policies.runner import undecided_violation
 
@@ -31,10 +37,35 @@ def compatible(base: type) -> bool:
     return all(hasattr(base, h) for h in _HELPERS)
 
 
-def _props(message: Any) -> Any:
-    # deserialize_properties unwraps secrets, assets and resource references; plain() turns
-    # the engine's unknown sentinels into UNKNOWN.
-    return plain(deserialize_properties(json_format.MessageToDict(message)))
+_SIG_KEY = "4dabf18193072939515e22adb298388d"      # pulumi_policy.deserialize.SPECIAL_SIG_KEY
+_SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270"   # SPECIAL_SECRET_SIG
+
+
+def _value(v: Any) -> Any:
+    kind = v.WhichOneof("kind")
+    if kind == "string_value":
+        text = v.string_value
+        return UNKNOWN if text in _UNKNOWN_SENTINELS else text
+    if kind == "number_value":
+        return v.number_value
+    if kind == "bool_value":
+        return v.bool_value
+    if kind == "struct_value":
+        return _props(v.struct_value)
+    if kind == "list_value":
+        return [_value(x) for x in v.list_value.values]
+    return None
+
+
+def _props(struct: Any) -> Any:
+    """A protobuf Struct as the plain values rules read, in one pass: what
+    plain(deserialize_properties(MessageToDict(struct))) gives (unknown sentinels as UNKNOWN,
+    secrets unwrapped), at a fraction of the cost; other signatures (assets, archives,
+    resource references) stay the dicts they are, which no rule reads."""
+    out = {k: _value(v) for k, v in struct.fields.items()}
+    if out.get(_SIG_KEY) == _SECRET_SIG:
+        return out.get("value")
+    return out
 
 
 class _Provider:
@@ -46,7 +77,8 @@ def _view(r: Any, providers: dict) -> Resource:
     provider: dict = {}
     region = None
     if r.HasField("provider"):
-        key = r.provider.urn
+        # Keyed by the inputs too: a provider's URN names it, its inputs may differ by run.
+        key = (r.provider.urn, r.provider.properties.SerializeToString(deterministic=True))
         if key not in providers:
             props = _props(r.provider.properties)
             props = props if isinstance(props, dict) else {}
@@ -90,16 +122,35 @@ def make(base: type) -> type:
                 message=message, urn=urn, description=policy.description,
                 enforcementLevel=self._map_enforcement_level(EnforcementLevel.ADVISORY)))
 
+        def _config(self, policy: Any, rule: Rule) -> dict:
+            """The policy's properties, worked out once per Configure (pulumi_policy copies
+            them on every request)."""
+            given = getattr(self, "_PolicyAnalyzerServicer__policy_pack_config", None)
+            cache = getattr(self, "_trainstack_configs", None)
+            if cache is None or cache[0] is not given:
+                cache = (given, {})
+                self._trainstack_configs = cache
+            if policy.name not in cache[1]:
+                cache[1][policy.name] = rule_config(rule, self._get_policy_config(policy.name))
+            return cache[1][policy.name]
+
+        def _settings(self) -> None:
+            # Reads PULUMI_CONFIG and the stack's settings: they do not change while the
+            # engine talks to this process, so once is enough (pulumi_policy does it per call).
+            if not getattr(self, "_trainstack_settings", False):
+                self._configure_runtime_settings()
+                self._trainstack_settings = True
+
         def _judge(self, response: Any, policy: Any, rule: Rule, level: Any,
-                   resources: list[Resource], run: Any) -> None:
-            config = rule_config(rule, self._get_policy_config(policy.name))
+                   resources: list[Resource], skips: dict, run: Any) -> None:
+            config = self._config(policy, rule)
             report = self._create_report_violation(response, policy.name, policy.description,
                                                    level, policy.severity)
-            for e in rule.exemptions(resources, config):
+            for e in rule.exemptions(resources, config, skips):
                 self._note(response, policy, f"{policy.description}\nexempt: {e.message}",
                            e.urn)
             try:
-                found = run(config)
+                found = run(config, skips)
             except UnknownValue as err:
                 if config.get("cannotDecide", rule.undecided_default) != "mandatory":
                     pack = self._PolicyAnalyzerServicer__policy_pack_name
@@ -116,21 +167,25 @@ def make(base: type) -> type:
             rules = self._rules("resource")
             if rules is None:
                 return super().Analyze(request, context)
-            self._configure_runtime_settings()
+            self._settings()
             response = proto.AnalyzeResponse()
             if not rules:
                 return response
-            r = _view(request, {})
+            providers = getattr(self, "_trainstack_providers", None)
+            if providers is None:
+                providers = self._trainstack_providers = {}
+            r = _view(request, providers)
+            skips = {id(r): skip_names(r)}
             for policy, rule, level in rules:
-                self._judge(response, policy, rule, level, [r],
-                            lambda config, rule=rule: rule.run_resource(r, config))
+                self._judge(response, policy, rule, level, [r], skips,
+                            lambda config, skips, rule=rule: rule.run_resource(r, config, skips))
             return response
 
         def AnalyzeStack(self, request, context):  # noqa: N802
             rules = self._rules("stack")
             if rules is None:
                 return super().AnalyzeStack(request, context)
-            self._configure_runtime_settings()
+            self._settings()
             response = proto.AnalyzeResponse()
             if not rules:
                 return response
@@ -145,9 +200,11 @@ def make(base: type) -> type:
                     view.deps = {k: [views[u] for u in v.urns if u in views]
                                  for k, v in r.propertyDependencies.items()}
             resources = list(views.values())
+            skips = {id(r): skip_names(r) for r in resources}
             for policy, rule, level in rules:
-                self._judge(response, policy, rule, level, resources,
-                            lambda config, rule=rule: rule.run_stack(resources, config))
+                self._judge(response, policy, rule, level, resources, skips,
+                            lambda config, skips, rule=rule: rule.run_stack(resources, config,
+                                                                            skips))
             return response
 
     return Analyzer

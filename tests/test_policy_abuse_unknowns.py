@@ -273,3 +273,26 @@ def test_nan_and_infinity_are_refused_in_the_policy_config(tmp_path):
         path.write_text(text)
         with pytest.raises(PolicyConfigError, match="not a JSON number"):
             load(path)
+
+
+# ------------------------------------------------------------ the analyzer reads what the SDK reads
+
+def test_the_analyzers_struct_reader_equals_pulumi_policys_deserialisation():
+    """policies/analyzer.py reads each request's properties in one pass; it must give what
+    plain(deserialize_properties(MessageToDict(...))) gives, secrets unwrapped and unknowns."""
+    from google.protobuf import json_format
+    from pulumi_policy.deserialize import deserialize_properties
+
+    from policies.analyzer import _props
+    from policies.model import plain
+    from tests.policy_fixtures import CLUSTERS
+    from tests.policy_harness import _struct, engine_value
+    secret = {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+              "value": {"password": "hunter2", "n": 3.0}}
+    samples = [engine_value(r.props) for build in CLUSTERS.values() for r in build()]
+    samples.append({"a": secret, "b": [secret, UNKNOWN and "04da6b54-80e4-46f7-96ec-b56ff0331ba9"],
+                    "c": None, "d": True, "e": [[1.0, "x"], {}]})
+    for props in samples:
+        message = _struct(props)
+        expected = plain(deserialize_properties(json_format.MessageToDict(message)))
+        assert _props(message) == expected

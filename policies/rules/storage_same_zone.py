@@ -169,20 +169,32 @@ def _subnets(r: Resource) -> set[int]:
             if d.type in ("aws:ec2/subnet:Subnet", "alicloud:vpc/switch:Switch")}
 
 
-def _mounting(fs: Filesystem, clusters: dict[str, list[NodeGroup]]) -> list[NodeGroup]:
-    """The GPU groups that mount the filesystem: those sharing its subnet/vSwitch, else the
-    cluster of its region, else (no cluster there) every GPU group of its cloud: a filesystem
-    the stack's GPUs cannot reach in-region is still theirs, in the wrong place."""
-    every = [g for gs in clusters.values() for g in gs]
-    subnets = _subnets(fs.resource)
-    if subnets:
-        sharing = [g for g in every if subnets & (_subnets(g.resource) | (
-            _subnets(g.template) if g.template is not None else set()))]
+class _Mounts:
+    """Which GPU groups mount a filesystem, indexed once per stack: those sharing its
+    subnet/vSwitch, else the cluster of its region, else (no cluster there) every GPU group of
+    its cloud: a filesystem the stack's GPUs cannot reach in-region is still theirs, in the
+    wrong place."""
+
+    def __init__(self, clusters: dict[str, list[NodeGroup]]):
+        self.clusters = clusters
+        self.every = [g for gs in clusters.values() for g in gs]
+        self.by_subnet: dict[int, list[NodeGroup]] = {}
+        for g in self.every:
+            subnets = _subnets(g.resource) | (_subnets(g.template) if g.template is not None
+                                              else set())
+            for sid in subnets:
+                self.by_subnet.setdefault(sid, []).append(g)
+
+    def of(self, fs: Filesystem) -> list[NodeGroup]:
+        sharing: dict[int, NodeGroup] = {}
+        for sid in _subnets(fs.resource):
+            for g in self.by_subnet.get(sid, []):
+                sharing.setdefault(id(g), g)
         if sharing:
-            return sharing
-    if fs.region and fs.region in clusters:
-        return clusters[fs.region]
-    return every
+            return list(sharing.values())
+        if fs.region and fs.region in self.clusters:
+            return self.clusters[fs.region]
+        return self.every
 
 
 def _replica_targets(resources: list[Resource]) -> set[int]:
@@ -204,17 +216,19 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
     for cloud in sorted({g.cloud for g in every}):
         clusters = _clusters([g for g in every if g.cloud == cloud])
         mounted = [fs for fs in filesystems(resources) if fs.resource.cloud == cloud]
-        placed: dict[int, tuple[str, str]] = {}
+        placed: dict[tuple, tuple[str, str]] = {}
+        mounts = _Mounts(clusters)
         for fs in mounted:
-            groups = _mounting(fs, clusters)
-            key = id(groups[0]) if groups else 0
+            groups = mounts.of(fs)
+            key = tuple(sorted(id(g) for g in groups)) if len(groups) < 64 else (
+                len(groups), id(groups[0]), id(groups[-1]))
             if key not in placed:
                 placed[key] = _node_placement(groups, out)
             zone, region = placed[key]
             if zone or (fs.regional and region) or fs.zone_id:
                 ids = tuple(s.get("availabilityZoneId") for g in groups
                             for s in g.resource.dep("vpcZoneIdentifiers") + g.resource.dep(
-                                "subnetIds") + g.resource.dep("subnetId"))
+                                "subnetIds") + g.resource.dep("subnetId")) if fs.zone_id else ()
                 out.extend(_check_filesystem(fs, zone, region, ids))
         regions = {region for region in clusters if region}
         for bucket in buckets(resources):
