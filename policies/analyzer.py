@@ -150,7 +150,17 @@ def make(base: type) -> type:
                 self._note(response, policy, f"{policy.description}\nexempt: {e.message}",
                            e.urn)
             try:
-                found = run(config, skips)
+                try:
+                    found = run(config, skips)
+                except UnknownValue:
+                    raise
+                except Exception as crash:  # noqa: BLE001
+                    # A shape no rule expected (a string where a list goes): a crash would fail
+                    # the whole preview; say what could not be read instead.
+                    subject = resources[0] if len(resources) == 1 else Resource(
+                        "stack", "the stack", "", {})
+                    raise UnknownValue(subject, f"(inputs of a shape the policy cannot read: "
+                                                f"{type(crash).__name__}: {crash})") from None
             except UnknownValue as err:
                 if config.get("cannotDecide", rule.undecided_default) != "mandatory":
                     pack = self._PolicyAnalyzerServicer__policy_pack_name
@@ -183,11 +193,13 @@ def make(base: type) -> type:
 
         def AnalyzeStack(self, request, context):  # noqa: N802
             rules = self._rules("stack")
-            if rules is None:
+            across = self._rules("resource")
+            if rules is None or across is None:
                 return super().AnalyzeStack(request, context)
+            across = [(p, r, level) for p, r, level in across if r.stack_check is not None]
             self._settings()
             response = proto.AnalyzeResponse()
-            if not rules:
+            if not rules and not across:
                 return response
             providers: dict = {}
             views: dict[str, Resource] = {}
@@ -205,6 +217,12 @@ def make(base: type) -> type:
                 self._judge(response, policy, rule, level, resources, skips,
                             lambda config, skips, rule=rule: rule.run_stack(resources, config,
                                                                             skips))
+            for policy, rule, level in across:
+                config = self._config(policy, rule)
+                report = self._create_report_violation(response, policy.name,
+                                                       policy.description, level, policy.severity)
+                for v in rule.run_across(resources, config, skips):
+                    report(v.message, v.urn or None)
             return response
 
     return Analyzer

@@ -94,6 +94,7 @@ def _run(rule: Rule, stack: _Stack, props: Mapping) -> tuple[list[Violation], li
                 found.append(undecided_violation(unknown))
             else:
                 undecided.append(undecided_message(unknown))
+    found += rule.run_across(stack.resources, props, stack.skips)
     return found, undecided
 
 

@@ -296,3 +296,21 @@ def test_the_analyzers_struct_reader_equals_pulumi_policys_deserialisation():
         message = _struct(props)
         expected = plain(deserialize_properties(json_format.MessageToDict(message)))
         assert _props(message) == expected
+
+
+@pytest.mark.parametrize("resource", [
+    res("gcp:compute/firewall:Firewall", "fw", {"direction": "INGRESS", "allows": "tcp:22",
+                                                "sourceRanges": "0.0.0.0/0"}),
+    res("aws:ec2/securityGroup:SecurityGroup", "sg", {"ingress": {"cidrBlocks": 3.0},
+                                                      "tags": "owner=a"}),
+    res("aws:autoscaling/group:Group", "g", {"maxSize": {"n": 1}, "tags": ["x", 1.0],
+                                             "warmPool": "Running"}),
+    res("azure-native:network:NetworkSecurityGroup", "nsg", {"securityRules": "all"}),
+    res("aws:ec2/launchTemplate:LaunchTemplate", "lt", {"blockDeviceMappings": {"ebs": 1.0},
+                                                        "networkInterfaces": "eni"}),
+], ids=["firewall", "sg", "asg", "nsg", "lt"])
+def test_inputs_of_an_unexpected_shape_never_fail_the_analyze_call(pack, resource):
+    """Whatever the shape, the engine gets an answer (a finding or a 'cannot decide'), not a
+    gRPC error that fails the whole preview."""
+    found = run(pack, [resource])
+    assert all(d.level in ("advisory", "mandatory") for d in found)

@@ -509,3 +509,16 @@ def test_an_azure_profile_window_is_priced_to_its_start(pack):
     stack = azure_cluster(max_hours="48", budget_amount=1.0)
     [d] = spend(pack, stack)
     assert "x 48 h (lifetime enforced by autoscale setting stop" in d.message
+
+
+def test_world_open_ingress_split_across_rules_is_caught_on_the_stack(pack):
+    sg = res("aws:ec2/securityGroup:SecurityGroup", "web-sg", {"tags": TAGS})
+    halves = [res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", f"half-{i}", {
+        "cidrIpv4": cidr, "ipProtocol": "tcp", "fromPort": 443.0, "toPort": 443.0,
+        "tags": TAGS}, deps={"securityGroupId": [sg]})
+        for i, cidr in enumerate(["0.0.0.0/1", "128.0.0.0/1"])]
+    [d] = of(run(pack, [sg, *halves]), "no-public-ingress")
+    assert d.level == "mandatory" and d.urn == sg.urn
+    assert "together are open to 0.0.0.0/0" in d.message and "0.0.0.0/1 + 128.0.0.0/1" in d.message
+    halves[1].props["cidrIpv4"] = "128.0.0.0/2"    # a quarter of the space stays closed
+    assert of(run(pack, [sg, *halves]), "no-public-ingress") == []

@@ -59,6 +59,9 @@ class Rule:
     remediation: str = ""
     scope: str = ""                             # which resources it judges, for the docs
     undecided_default: str = "advisory"         # see UNDECIDED_LEVELS
+    # A resource rule's look across resources (run with the stack), for what one Analyze call
+    # cannot see: `check_stack(resources, config) -> list[Violation]`.
+    stack_check: Optional[Callable[..., list]] = None
 
     @property
     def url(self) -> str:
@@ -107,6 +110,15 @@ class Rule:
         kept = [r for r in resources if r.urn not in exempt] if exempt else resources
         return [v for v in self.check(kept, config) if v.urn not in exempt]
 
+    def run_across(self, resources: list[Resource], config: Mapping[str, Any],
+                   skips: Optional[SkipNames] = None) -> list[Violation]:
+        """The resource rule's stack_check, with the same exemptions as run_stack."""
+        if self.stack_check is None:
+            return []
+        exempt = {r.urn for r in resources if self.exempt(r, config, skips)}
+        kept = [r for r in resources if r.urn not in exempt] if exempt else resources
+        return [v for v in self.stack_check(kept, config) if v.urn not in exempt]
+
     def run_resource(self, r: Resource, config: Mapping[str, Any],
                      skips: Optional[SkipNames] = None) -> list[Violation]:
         return [] if self.exempt(r, config, skips) else self.check(r, config)
@@ -118,7 +130,8 @@ def _rule(module: Any) -> Rule:
                 module.check, getattr(module, "CONFIG_SCHEMA", {}),
                 tuple(getattr(module, "REQUIRED", ())), getattr(module, "summary", None),
                 module.SEVERITY, module.REMEDIATION.strip(), module.SCOPE.strip(),
-                getattr(module, "UNDECIDED_DEFAULT", "advisory"))
+                getattr(module, "UNDECIDED_DEFAULT", "advisory"),
+                getattr(module, "check_stack", None))
 
 
 RULES: tuple[Rule, ...] = tuple(_rule(m) for m in (

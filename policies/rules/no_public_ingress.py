@@ -421,6 +421,76 @@ def _alicloud(r: Resource, config) -> list[Violation]:
     return []
 
 
+_SPLIT_RULES = {
+    # rule type -> (the input naming its group, how to read (sources, is_allow_ingress))
+    "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": "securityGroupId",
+    "aws:ec2/securityGroupRule:SecurityGroupRule": "securityGroupId",
+    "azure-native:network:SecurityRule": "networkSecurityGroupName",
+    _AZURE_CLASSIC_RULE: "networkSecurityGroupName",
+}
+
+
+def _rule_sources(r: Resource) -> list[tuple[Any, str]]:
+    """The sources of one allow-ingress rule resource ([] for egress, deny, or unknown)."""
+    t = r.type
+    if t.startswith("aws:vpc/"):
+        return [(r.get("cidrIpv4"), "cidrIpv4"), (r.get("cidrIpv6"), "cidrIpv6")]
+    if t.startswith("aws:ec2/"):
+        if r.get("type") != "ingress":
+            return []
+        return [(c, "cidrBlocks") for c in _list(r.get("cidrBlocks"))] + \
+            [(c, "ipv6CidrBlocks") for c in _list(r.get("ipv6CidrBlocks"))]
+    if str(r.get("direction", "")).lower() != "inbound" or \
+            str(r.get("access", "")).lower() != "allow":
+        return []
+    return [(r.get("sourceAddressPrefix"), "sourceAddressPrefix")] + \
+        [(s, "sourceAddressPrefixes") for s in _list(r.get("sourceAddressPrefixes"))]
+
+
+def _list(value: Any) -> list:
+    return list(value) if isinstance(value, list) else []
+
+
+def check_stack(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
+    """Rules that are each narrow but together open a group to the whole internet (0.0.0.0/1
+    in one rule, 128.0.0.0/1 in another): the per-resource Analyze call cannot see that, the
+    stack can. Grouped by the security group / NSG the rules depend on."""
+    by_group: dict[int, tuple[Resource, list[tuple[Resource, Any]]]] = {}
+    for r in resources:
+        key = _SPLIT_RULES.get(r.type)
+        if key is None:
+            continue
+        for group in r.deps.get(key, []):
+            entry = by_group.setdefault(id(group), (group, []))
+            entry[1].extend((r, src) for src, _ in _rule_sources(r)
+                            if isinstance(src, str) and src)
+    out = []
+    for group, sources in by_group.values():
+        owners = {id(r) for r, _ in sources}
+        if len(owners) < 2:
+            continue   # one rule resource: its own Analyze call judged it
+        nets: dict[int, list] = {4: [], 6: []}
+        for _, src in sources:
+            try:
+                net = ipaddress.ip_network(src, strict=False)
+            except ValueError:
+                continue
+            if net.prefixlen == 0:
+                break   # a world-open rule: reported on that rule itself
+            nets[net.version].append(net)
+        else:
+            for version, world in ((4, "0.0.0.0/0"), (6, "::/0")):
+                collapsed = list(ipaddress.collapse_addresses(nets[version]))
+                if len(collapsed) == 1 and collapsed[0].prefixlen == 0:
+                    names = sorted({r.name for r, _ in sources})
+                    out.append(violation(
+                        group, f"its ingress rules together are open to {world}",
+                        f"{' + '.join(sorted(str(n) for n in nets[version]))} across rules "
+                        f"{', '.join(names)}", "no world-open ingress, in one rule or split",
+                        "narrow the rules' sources to known CIDRs"))
+    return out
+
+
 def check(resource: Resource, config: Mapping[str, Any]) -> list[Violation]:
     handler = {"aws": _aws, "gcp": _gcp, "azure": _azure, "alicloud": _alicloud}.get(
         resource.cloud)
