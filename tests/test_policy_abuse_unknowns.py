@@ -314,3 +314,13 @@ def test_inputs_of_an_unexpected_shape_never_fail_the_analyze_call(pack, resourc
     gRPC error that fails the whole preview."""
     found = run(pack, [resource])
     assert all(d.level in ("advisory", "mandatory") for d in found)
+
+
+def test_a_stack_policy_meeting_an_unexpected_shape_says_so_instead_of_failing(pack):
+    """A launch template whose networkInterfaces is a number (found by fuzzing the rules): the
+    RDMA rule cannot read it; the engine gets an advisory 'cannot decide', not a gRPC error."""
+    stack = aws_cluster()
+    find(stack, "LaunchTemplate").props["networkInterfaces"] = 3.0
+    found = of(run(pack, stack), "rdma-for-multinode")
+    assert [d.level for d in found] == ["advisory"]
+    assert "a shape the policy cannot read: TypeError" in found[0].message
