@@ -91,7 +91,7 @@ def _view(r: Any, providers: dict) -> Resource:
 
 
 def make(base: type) -> type:
-    from policies.pack import rule_config   # noqa: PLC0415 (pack imports this module lazily)
+    from policies.pack import rule_config  # noqa: PLC0415 (pack imports this module lazily)
 
     class Analyzer(base):  # type: ignore[misc, valid-type]
         def _rules(self, kind: str) -> Optional[list[tuple[Any, Rule, Any]]]:

@@ -56,7 +56,6 @@ _ACCEL_KEYS = {"acceleratorType", "acceleratorCount", "guestAccelerators", "gpuC
 def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) -> list:
     """The NodeGroups of the types in SIZED (inventory passes its NodeGroup, _count, _zone)."""
     out = []
-    by_urn = None
     for r in resources:
         t = r.type
         if t == AWS_CAPACITY_RESERVATION:
@@ -96,7 +95,7 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
                 r.get("scaleSetPriority") == "Spot", _azure_zones(r.get("availabilityZones"),
                                                                   zone), _location(r)))
         elif t == AKS_CLUSTER:
-            for i, p in enumerate(_items(r.get("agentPoolProfiles"))):
+            for p in _items(r.get("agentPoolProfiles")):
                 if not isinstance(p, dict):
                     continue
                 out.append(node_group(r, None, p.get("vmSize"), count(
@@ -119,8 +118,6 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
                                   r.get("priority") == "Spot", _azure_zones(zs, zone),
                                   _location(r)))
         elif t == AWS_NATIVE_ASG:
-            if by_urn is None:
-                by_urn = {x.urn: x for x in resources}
             lt = next(iter(r.dep("launchTemplate") or r.dep("launchTemplate.launchTemplateId")
                            ), None)
             itype = lt.get("launchTemplateData.instanceType") if lt is not None and \

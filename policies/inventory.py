@@ -19,10 +19,10 @@ from policies.exemptions import normalize_label_key as _normalize_label_key
 from policies.exemptions import own_tag, own_tags, tag_key
 from policies.model import (
     UNKNOWN,
-    dig,
     BadNumber,
     Resource,
     checked_number,
+    dig,
     last_segment,
     number,
     region_of_zone,

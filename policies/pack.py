@@ -116,6 +116,7 @@ def policies() -> list:
 def install_analyzer() -> bool:
     """Serve with `Analyzer` when this pulumi-policy has the helpers it builds on."""
     from pulumi_policy import policy as stock
+
     from policies import analyzer
     base = getattr(stock, "_PolicyAnalyzerServicer", None)
     if base is None or not analyzer.compatible(base):

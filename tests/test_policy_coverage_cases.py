@@ -19,7 +19,6 @@ from tests.policy_fixtures import (
     azure_cluster,
     find,
     gcp_cluster,
-    hours_from_now,
     res,
     stop_schedule,
 )

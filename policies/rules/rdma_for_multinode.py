@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
+from policies import capacity
 from policies.inventory import (
     ALI_DEPLOYMENT_SET,
     ALI_HPC_CLUSTER,
@@ -28,7 +29,6 @@ from policies.inventory import (
     NodeGroup,
     gpu_groups,
 )
-from policies import capacity
 from policies.model import UNKNOWN, Resource, UnknownValue, Violation, dig, violation
 from policies.pricing import instance_type_info
 
