@@ -142,12 +142,14 @@ class GpuSign:
                 f"{self.value}) of a resource type the pack does not size")
 
 
-def gpu_signs(resources: Iterable[Resource], skip: set[int], is_gpu_type: Any) -> list[GpuSign]:
-    """A GPU type or an accelerator named anywhere in a resource the pack does not size."""
+def gpu_signs(resources: Iterable[Resource], skip: set[int], is_gpu_type: Any,
+              not_compute: frozenset = frozenset()) -> list[GpuSign]:
+    """A GPU type or an accelerator named anywhere in a resource the pack does not size
+    (`not_compute`: types the pack knows run no instances: buckets, subnets, rules, budgets)."""
     out = []
     for r in resources:
-        if id(r) in skip or r.type in TEMPLATES or r.type in SIZED or \
-                r.type.startswith("pulumi:"):
+        if id(r) in skip or r.type in TEMPLATES or r.type in SIZED or r.type in not_compute \
+                or r.type.startswith("pulumi:"):
             continue
         found = _sign(r.props, r, is_gpu_type, 0)
         if found is not None:

@@ -58,6 +58,23 @@ CONFIG_SCHEMA = {
     },
 }
 
+# Types that run no instances: the GPU-sign sweep need not read them.
+_NOT_COMPUTE = frozenset({
+    "aws:ec2/vpc:Vpc", "aws:ec2/subnet:Subnet", "aws:ec2/securityGroup:SecurityGroup",
+    "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
+    "aws:ec2/placementGroup:PlacementGroup", "aws:budgets/budget:Budget",
+    "aws:fsx/lustreFileSystem:LustreFileSystem", "aws:s3/bucket:Bucket", "aws:s3/bucketV2:BucketV2",
+    "aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration",
+    "aws:autoscaling/schedule:Schedule", "gcp:compute/resourcePolicy:ResourcePolicy",
+    "gcp:compute/firewall:Firewall", "gcp:storage/bucket:Bucket", "gcp:billing/budget:Budget",
+    "gcp:lustre/instance:Instance", "azure-native:storagecache:AmlFilesystem",
+    "azure-native:storage:StorageAccount", "azure-native:consumption:Budget",
+    "azure-native:network:NetworkSecurityGroup", "azure-native:monitor:AutoscaleSetting",
+    "alicloud:vpc/switch:Switch", "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet",
+    "alicloud:nas/fileSystem:FileSystem", "alicloud:oss/bucket:Bucket",
+})
+
+
 class _SignGroup:
     """A resource with a GPU sign the pack does not size: it needs the alarm like a group."""
 
@@ -82,7 +99,8 @@ def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
     est = pricing.estimate(every, filesystems(resources), buckets(resources))
     sized = {id(g.resource) for g in every} | {id(g.template) for g in every
                                                if g.template is not None}
-    signs = capacity.gpu_signs(resources, sized, lambda cloud, t: bool(gpu_reason(cloud, t)))
+    signs = capacity.gpu_signs(resources, sized, lambda cloud, t: bool(gpu_reason(cloud, t)),
+                               _NOT_COMPUTE)
     est.missing += [sign.what for sign in signs]
     groups = groups + [_SignGroup(sign.resource) for sign in signs]
     found_budgets = budgets(resources)
