@@ -82,11 +82,12 @@ def floor(pack, calls: int) -> float:
     return time.perf_counter() - start
 
 
-def measure(size: int, repeats: int) -> tuple[float, float, int, float]:
-    from tests.policy_harness import PolicyPackProcess
+def measure(size: int, repeats: int, pack_dir: Path | None = None
+            ) -> tuple[float, float, int, float]:
+    from tests.policy_harness import PACK_DIR, PolicyPackProcess
     resources = stack(size)
     analyze, stack_request = requests(resources)
-    pack = PolicyPackProcess()
+    pack = PolicyPackProcess(pack_dir=pack_dir or PACK_DIR)
     try:
         pack.configure()
         runs, stack_runs, diagnostics = [], [], 0
@@ -110,8 +111,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--resources", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--pack-dir", type=Path, default=None,
+                        help="another copy of the pack to measure (e.g. an older commit's "
+                             "policies/, from `git archive`), for a same-machine comparison")
     args = parser.parse_args()
-    seconds, stack_seconds, diagnostics, transport = measure(args.resources, args.repeats)
+    seconds, stack_seconds, diagnostics, transport = measure(args.resources, args.repeats,
+                                                             args.pack_dir)
     ok = seconds < TARGET_SECONDS
     print(f"policy pack over gRPC: {args.resources:,} resources in {seconds:.2f} s "
           f"(Analyze x {args.resources:,}: {seconds - stack_seconds:.2f} s, AnalyzeStack: "
