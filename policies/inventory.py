@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -514,6 +515,10 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
     from policies import capacity
     groups += capacity.groups(resources, NodeGroup, _count, _zone)
     for g in groups:
+        if g.region == "":
+            # No region in the program: the provider takes it from the environment, which the
+            # engine passes to the pack as to the provider.
+            g.region = env_region(g.cloud)
         g.lifetime_hours, g.lifetime_how = enforced_hours(g, resources, index)
         if g.resource.type == GCP_IGM or g.resource.type == GCP_REGION_IGM:
             _autoscaled(g, index.gcp_autoscalers.of(g.resource, name_key=None),
@@ -545,6 +550,17 @@ def _autoscaled(g: NodeGroup, scalers: list[Resource], path: Optional[str]) -> N
                 continue
             if g.count is not None and n > g.count:
                 g.count = n
+
+
+# The environment variables each provider reads its default region from.
+REGION_ENV = {"aws": ("AWS_REGION", "AWS_DEFAULT_REGION"),
+              "gcp": ("GOOGLE_REGION", "GCLOUD_REGION", "CLOUDSDK_COMPUTE_REGION"),
+              "azure": ("ARM_LOCATION",),
+              "alicloud": ("ALICLOUD_REGION", "ALIBABA_CLOUD_REGION")}
+
+
+def env_region(cloud: str) -> str:
+    return next((os.environ[k] for k in REGION_ENV.get(cloud, ()) if os.environ.get(k)), "")
 
 
 def _gcp_group_size(igm: Resource, index: _StackIndex) -> Optional[int]:

@@ -384,11 +384,17 @@ def test_an_s3_only_budget_is_not_the_stacks_cap(pack):
     assert "no budget alarm on aws" in d.message
 
 
-def test_a_region_left_to_the_environment_prices_at_the_dearest_catalog_region(pack):
-    group = gpu_group(nodes=1.0, itype="p5.4xlarge", zone="")
-    found = spend(pack, group + [budget("100000")], provider={})
-    assert found == []
-    [d] = spend(pack, group + [budget("1000")], provider={})
+def test_a_region_named_nowhere_prices_at_the_dearest_catalog_region(monkeypatch):
+    from tests.policy_harness import PolicyPackProcess
+    for name in ("AWS_REGION", "AWS_DEFAULT_REGION"):
+        monkeypatch.delenv(name, raising=False)
+    pack = PolicyPackProcess()
+    try:
+        group = gpu_group(nodes=1.0, itype="p5.4xlarge", zone="")
+        assert spend(pack, group + [budget("100000")], provider={}) == []
+        [d] = spend(pack, group + [budget("1000")], provider={})
+    finally:
+        pack.close()
     assert "its dearest catalog region" in d.message
 
 
@@ -521,3 +527,20 @@ def test_world_open_ingress_split_across_rules_is_caught_on_the_stack(pack):
     assert "together are open to 0.0.0.0/0" in d.message and "0.0.0.0/1 + 128.0.0.0/1" in d.message
     halves[1].props["cidrIpv4"] = "128.0.0.0/2"    # a quarter of the space stays closed
     assert of(run(pack, [sg, *halves]), "no-public-ingress") == []
+
+
+def test_a_region_from_the_environment_is_the_one_priced(monkeypatch):
+    """The engine starts the pack with its own environment; AWS_REGION is what the provider
+    uses when the program names no region: p5.4xlarge us-east-1 is 6.88 USD/h."""
+    from tests.policy_harness import PolicyPackProcess
+    monkeypatch.setenv("AWS_REGION", "us-east-1")
+    monkeypatch.delenv("AWS_DEFAULT_REGION", raising=False)
+    pack = PolicyPackProcess()
+    try:
+        [d] = spend(pack, gpu_group(nodes=1.0, itype="p5.4xlarge", zone="") + [budget("1000")],
+                    provider={})
+    finally:
+        pack.close()
+    # 1 x 6.88 x 730 = 5,022 USD.
+    assert "1 x p5.4xlarge x 6.88 USD/h x 730 h = 5,022" in d.message
+    assert "dearest" not in d.message
