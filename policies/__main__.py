@@ -21,8 +21,9 @@ _spec.loader.exec_module(_package)
 
 from pulumi_policy import PolicyPack  # noqa: E402
 
-from policies.pack import PACK_NAME, policies  # noqa: E402
+from policies.pack import PACK_NAME, install_analyzer, policies  # noqa: E402
 
+install_analyzer()
 PolicyPack(
     PACK_NAME,
     policies(),

@@ -105,6 +105,14 @@ def price(cloud: str, name: str, region: str) -> Optional[Price]:
                  and p.region == region), None)
 
 
+def dearest(cloud: str, name: str) -> Optional[Price]:
+    """The type's highest on-demand price over the catalog's regions: an upper bound for a
+    group whose region the program leaves to the environment (AWS_REGION, gcloud config)."""
+    ccloud = CATALOG_CLOUD.get(cloud, cloud)
+    rows = [p for p in prices() if p.cloud == ccloud and p.instance_type == name]
+    return max(rows, key=lambda p: p.ondemand_usd_hr) if rows else None
+
+
 # ------------------------------------------------------------------------------ storage prices
 # The same table as components/catalog/run_prices.py FILESYSTEM_PRODUCTS / BUCKET_ITEMS.
 

@@ -9,11 +9,25 @@ placed in a subnet / vSwitch takes that resource's zone, found through the prope
 from __future__ import annotations
 
 import json
+import math
+import os
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Optional
 
-from policies.model import UNKNOWN, Resource, last_segment, number, region_of_zone
+from policies.exemptions import normalize_label_key as _normalize_label_key
+from policies.exemptions import own_tag, own_tags, tag_key
+from policies.model import (
+    UNKNOWN,
+    BadNumber,
+    Resource,
+    checked_number,
+    dig,
+    last_segment,
+    number,
+    region_of_zone,
+)
 
 # --------------------------------------------------------------------------------- type tokens
 
@@ -23,6 +37,9 @@ AWS_LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
 AWS_INSTANCE = "aws:ec2/instance:Instance"
 AWS_PLACEMENT_GROUP = "aws:ec2/placementGroup:PlacementGroup"
 AWS_LUSTRE = "aws:fsx/lustreFileSystem:LustreFileSystem"
+AWS_OPENZFS = "aws:fsx/openZfsFileSystem:OpenZfsFileSystem"
+AWS_EFS = "aws:efs/fileSystem:FileSystem"
+AWS_DIRECTORY_BUCKET = "aws:s3/directoryBucket:DirectoryBucket"
 AWS_BUCKETS = ("aws:s3/bucket:Bucket", "aws:s3/bucketV2:BucketV2")
 AWS_SSE = ("aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration",
            "aws:s3/bucketServerSideEncryptionConfigurationV2:BucketServerSideEncryptionConfigurationV2")
@@ -55,6 +72,8 @@ ALI_SCALING_CONFIG = "alicloud:ess/scalingConfiguration:ScalingConfiguration"
 ALI_DEPLOYMENT_SET = "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet"
 ALI_HPC_CLUSTER = "alicloud:ecs/hpcCluster:HpcCluster"
 ALI_NAS = "alicloud:nas/fileSystem:FileSystem"
+ALI_LAUNCH_TEMPLATES = ("alicloud:ecs/launchTemplate:LaunchTemplate",
+                        "alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate")
 ALI_BUCKET = "alicloud:oss/bucket:Bucket"
 
 # The catalog names Alibaba Cloud "alibaba"; Pulumi's token prefix is "alicloud".
@@ -84,7 +103,8 @@ AZ_AUTOSCALE = ("azure-native:monitor:AutoscaleSetting", "azure-native:insights:
 # judged by its gpu_count instead; these patterns only keep an unlisted GPU type from passing as
 # "not a GPU node".
 GPU_FAMILIES = {
-    "aws": re.compile(r"^(p\d|g\d|gr\d|trn\d|inf\d|dl\d)[a-z0-9-]*\.", re.I),
+    # SageMaker names the same families with an "ml." prefix (ml.g5.xlarge).
+    "aws": re.compile(r"^(ml\.)?(p\d|g\d|gr\d|trn\d|inf\d|dl\d)[a-z0-9-]*\.", re.I),
     "gcp": re.compile(r"^(a2|a3|a4|a4x|g2|g4|ct\d)-", re.I),
     "azure": re.compile(r"^standard_n", re.I),
     "alicloud": re.compile(r"^ecs\.(ebm)?(gn|sgn|vgn|gi)\d", re.I),
@@ -104,10 +124,14 @@ class NodeGroup:
     accelerators: int = 0              # declared accelerators per node (GCP guestAccelerators)
     lifetime_hours: Optional[float] = None   # a lifetime the plan enforces (see enforced_hours)
     lifetime_how: str = ""
+    invalid: list[str] = field(default_factory=list)   # numbers refused (NaN, inf, negative)
 
     def __post_init__(self) -> None:
         if not self.instance_types:
             self.instance_types = [self.instance_type]
+        if isinstance(self.count, BadNumber):
+            self.invalid.append(f"its size {self.count.text} is not a finite non-negative number")
+            self.count = None
 
     @property
     def cloud(self) -> str:
@@ -143,12 +167,15 @@ def _first(resources: list[Resource]) -> Optional[Resource]:
     return resources[0] if resources else None
 
 
-def _count(*values: Any) -> Optional[int]:
-    """The first known of `values` (the maximum first), None when it is unknown at preview."""
+def _count(*values: Any) -> Any:
+    """The first known of `values` (the maximum first), None when it is unknown at preview,
+    BadNumber when it is NaN, infinite or negative."""
     for value in values:
         if value is UNKNOWN:
             return None
-        n = number(value)
+        n = checked_number(value)
+        if isinstance(n, BadNumber):
+            return n
         if n is not None:
             return int(n)
     return 1
@@ -225,9 +252,45 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
     spot = bool(lt and lt.get("instanceMarketOptions.marketType") == "spot") or (
         isinstance(dist, dict) and number(dist.get("onDemandBaseCapacity")) in (None, 0.0)
         and number(dist.get("onDemandPercentageAboveBaseCapacity")) == 0.0)
-    return NodeGroup(r, lt, types[0], _count(r.get("maxSize"), r.get("desiredCapacity"),
-                                            r.get("minSize")),
-                     spot, zones or [""], _aws_region(r, zones), types)
+    count = _count(r.get("maxSize"), r.get("desiredCapacity"), r.get("minSize"))
+    # Warm pool instances kept Running bill like the group's own (Stopped/Hibernated: disks).
+    warm = r.get("warmPool")
+    if warm is UNKNOWN:
+        count = None
+    elif isinstance(warm, dict) and str(warm.get("poolState") or "Stopped") == "Running" \
+            and isinstance(count, int):
+        extra = _count(warm.get("maxGroupPreparedCapacity"))
+        count = extra if not isinstance(extra, int) else count + (
+            extra if number(warm.get("maxGroupPreparedCapacity")) not in (None, -1) else count)
+    accelerators = _attribute_accelerators(lt, mixed)
+    if accelerators:
+        types = [None if t is None else t for t in types]
+    return NodeGroup(r, lt, types[0], count, spot, zones or [""], _aws_region(r, zones), types,
+                     accelerators=accelerators)
+
+
+def _attribute_accelerators(lt: Optional[Resource], mixed: Any) -> int:
+    """Accelerators per node when instances are chosen by attributes (instanceRequirements):
+    acceleratorCount.min, or 1 when GPU accelerators are asked for without a count."""
+    holders: list[Any] = []
+    if lt is not None:
+        holders.append(lt.get("instanceRequirements"))
+    if isinstance(mixed, dict):
+        spec = mixed.get("launchTemplate")
+        for o in _dicts(spec.get("overrides") if isinstance(spec, dict) else None):
+            holders.append(o.get("instanceRequirements") if isinstance(o, dict) else UNKNOWN)
+    most = 0
+    for req in holders:
+        if req is UNKNOWN:
+            return 1   # an attribute set unknown until apply may ask for GPUs: not "no GPU"
+        if not isinstance(req, dict):
+            continue
+        low = number(dig(req, "acceleratorCount.min"))
+        kinds = [str(k).lower() for k in _list(req.get("acceleratorTypes"))]
+        if (low or 0) > 0 or "gpu" in kinds or req.get("acceleratorManufacturers") or \
+                req.get("acceleratorNames"):
+            most = max(most, int(low or 1))
+    return most
 
 
 def _aws_fleet(r: Resource) -> NodeGroup:
@@ -248,6 +311,24 @@ def _aws_fleet(r: Resource) -> NodeGroup:
     else:
         count = _count(r.get("targetCapacitySpecification.totalTargetCapacity"))
         spot = r.get("targetCapacitySpecification.defaultTargetCapacityType") == "spot"
+    # Target capacity is in weighted units: an instance of weight w fills w units, so a target
+    # of 8 with a weight of 0.125 launches 64 instances. The lightest weight launches the most.
+    weights = [s.get("weightedCapacity") for s in specs if isinstance(s, dict)]
+    for conf in _dicts(configs):
+        if isinstance(conf, dict):
+            weights += [o.get("weightedCapacity") if isinstance(o, dict) else UNKNOWN
+                        for o in _dicts(conf.get("overrides"))]
+    weights = [w for w in weights if w is not None]
+    if isinstance(count, int) and weights:
+        if UNKNOWN in weights:
+            count = None
+        else:
+            checked = [checked_number(w) for w in weights]
+            bad = next((w for w in checked if isinstance(w, BadNumber) or w == 0), None)
+            if bad is not None:
+                count = bad if isinstance(bad, BadNumber) else BadNumber("weightedCapacity 0")
+            elif all(w is not None for w in checked):
+                count = int(math.ceil(count / min(checked) - 1e-9))
     return NodeGroup(r, _first(lts), types[0], count, spot, zones or [""],
                      _aws_region(r, zones), types)
 
@@ -288,7 +369,8 @@ def _gke_pool(r: Resource) -> NodeGroup:
         # nodeCount / maxNodeCount are per zone; a regional pool without nodeLocations runs in
         # the region's default three zones.
         n = _count(per_zone, r.get("nodeCount"), r.get("initialNodeCount"))
-        count = None if n is None else n * max(1, len([z for z in zones if z]) or 3)
+        count = n if n is None or isinstance(n, BadNumber) else \
+            n * max(1, len([z for z in zones if z]) or 3)
     region = region_of_zone(zones[0]) if isinstance(zones[0], str) and zones[0] else \
         (location if isinstance(location, str) else "")
     return NodeGroup(r, holder, _gcp_machine_type(holder), count,
@@ -336,6 +418,9 @@ class _StackIndex:
         self.autoscale = Referrers(resources, AZ_AUTOSCALE, "targetResourceUri")
         self.resizes = Referrers(resources, GCP_RESIZE_REQUEST, "instanceGroupManager")
         self.scaling_configs = Referrers(resources, ALI_SCALING_CONFIG, "scalingGroupId")
+        self.gcp_autoscalers = Referrers(resources, ("gcp:compute/autoscaler:Autoscaler",
+                                                     "gcp:compute/regionAutoscaler:RegionAutoscaler"),
+                                         "target")
 
 
 # The last stack node_groups() saw, and its groups: several rules (and spend-limit's check and
@@ -418,15 +503,64 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             config = _first(index.scaling_configs.of(r, name_key=None))
             zones = _subnet_zones(r, "vswitchIds", ALI_SWITCH, "zoneId") or [""]
             types: list[Any] = [None]
+            if config is None:
+                config = _first([d for d in r.deps.get("launchTemplateId", [])
+                                 if d.type in ALI_LAUNCH_TEMPLATES])
             if config is not None:
                 types = _types(config.get("instanceType"), _list(config.get("instanceTypes")))
             groups.append(NodeGroup(
                 r, config, types[0], _count(r.get("maxSize"), r.get("desiredCapacity")),
                 bool(config and _ali_spot(config.get("spotStrategy"))), zones,
                 r.provider_region or region_of_zone(zones[0]), types))
+    from policies import capacity
+    groups += capacity.groups(resources, NodeGroup, _count, _zone)
     for g in groups:
+        if g.region == "":
+            # No region in the program: the provider takes it from the environment, which the
+            # engine passes to the pack as to the provider.
+            g.region = env_region(g.cloud)
         g.lifetime_hours, g.lifetime_how = enforced_hours(g, resources, index)
+        if g.resource.type == GCP_IGM or g.resource.type == GCP_REGION_IGM:
+            _autoscaled(g, index.gcp_autoscalers.of(g.resource, name_key=None),
+                        "autoscalingPolicy.maxReplicas")
+        elif g.resource.type == AZ_VMSS:
+            for s in index.autoscale.of(g.resource, name_key="id"):
+                _autoscaled(g, [s], None)
     return groups
+
+
+def _autoscaled(g: NodeGroup, scalers: list[Resource], path: Optional[str]) -> None:
+    """A group sized by its autoscaler runs up to the autoscaler's maximum, not its target."""
+    for s in scalers:
+        if path is not None:
+            values = [s.get(path)]
+        else:   # Azure autoscale setting: every profile's capacity.maximum
+            values = [UNKNOWN] if s.get("profiles") is UNKNOWN else [
+                dig(p, "capacity.maximum") for p in _dicts(s.get("profiles"))
+                if isinstance(p, dict)]
+            if s.get("enabled") is False:
+                continue
+        for value in values:
+            n = _count(value)
+            if n is None:
+                g.count = None
+                return
+            if isinstance(n, BadNumber):
+                g.invalid.append(f"autoscaler {s.name}'s maximum {n.text} is not valid")
+                continue
+            if g.count is not None and n > g.count:
+                g.count = n
+
+
+# The environment variables each provider reads its default region from.
+REGION_ENV = {"aws": ("AWS_REGION", "AWS_DEFAULT_REGION"),
+              "gcp": ("GOOGLE_REGION", "GCLOUD_REGION", "CLOUDSDK_COMPUTE_REGION"),
+              "azure": ("ARM_LOCATION",),
+              "alicloud": ("ALICLOUD_REGION", "ALIBABA_CLOUD_REGION")}
+
+
+def env_region(cloud: str) -> str:
+    return next((os.environ[k] for k in REGION_ENV.get(cloud, ()) if os.environ.get(k)), "")
 
 
 def _gcp_group_size(igm: Resource, index: _StackIndex) -> Optional[int]:
@@ -436,12 +570,12 @@ def _gcp_group_size(igm: Resource, index: _StackIndex) -> Optional[int]:
     resizeBy, which obtains all its VMs at once; counting only the target size prices it at 0.
     """
     size = _count(igm.get("targetSize"))
-    if size is None:
-        return None
+    if size is None or isinstance(size, BadNumber):
+        return size
     for rr in index.resizes.of(igm):
         more = _count(rr.get("resizeBy"))
-        if more is None:
-            return None
+        if more is None or isinstance(more, BadNumber):
+            return more
         size += more
     return size
 
@@ -459,48 +593,116 @@ def _declared_hours(g: NodeGroup) -> Optional[float]:
     for holder in (g.resource, g.template):
         tags = tags_of(holder) if holder is not None else None
         if isinstance(tags, dict):
-            value = number(tag_value(holder, tags, MAX_HOURS_TAG))
+            value = checked_number(tag_value(holder, tags, MAX_HOURS_TAG))
+            if isinstance(value, BadNumber) or value == 0:
+                g.invalid.append(f"its {MAX_HOURS_TAG} tag {value.text if value else '0'} is "
+                                 "not a positive finite number of hours")
+                return None
             if value:
                 return value
     return None
 
 
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _hours_until(value: Any) -> Optional[float]:
+    """Hours from now until an ISO-8601 time (None when it is not a time, or already past)."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    # Whole hours, rounded up: the started hour is billed (and a stop set "96 hours from now"
+    # a moment before this check still reads as 96).
+    hours = math.ceil((when - _now()).total_seconds() / 3600 - 1e-6)
+    return float(hours) if hours > 0 else None
+
+
+def _scales_to_zero(s: Resource) -> bool:
+    """An AWS scheduled action that leaves the group at 0 instances: maxSize 0, or desired 0
+    with minSize 0 (the provider's default for an omitted size is 0; -1 leaves it unchanged)."""
+    desired, low, high = (number(s.get(k)) for k in ("desiredCapacity", "minSize", "maxSize"))
+    return high in (None, 0) or (desired in (None, 0) and low in (None, 0))
+
+
 def enforced_hours(g: NodeGroup, resources: list[Resource],
                    index: Optional[_StackIndex] = None) -> tuple[Optional[float], str]:
-    """(hours, how) when the plan itself stops the nodes after a lifetime, else (None, "").
+    """(hours, how) when the plan itself stops the nodes, else (None, "").
 
-    A lifetime *tag* is only a declaration: nothing stops the nodes when it passes, so it never
-    shrinks the estimate alone. It counts when the plan enforces it: AWS an autoscaling Schedule
-    that sets the group to 0; GCP scheduling.maxRunDuration on the template or instance (that
-    duration is the lifetime); Alibaba autoReleaseTime on the instance; Azure an autoscale
-    setting on the scale set with a profile of capacity 0.
+    The hours are those until the stopping resource's OWN time: an AWS autoscaling Schedule's
+    startTime that sets the group to 0, Alibaba's autoReleaseTime, an Azure autoscale profile of
+    capacity 0 from its fixedDate start; GCP scheduling.maxRunDuration is a duration per VM.
+    A lifetime tag is only a declaration and never shortens the estimate: a 1 h tag with a stop
+    in 2031 is priced to 2031 (a month at most). A stop that restarts (a recurring schedule, or
+    another schedule on the group that scales it up again, an Azure recurrence profile) is no
+    lifetime: the month is priced.
     """
     r = g.resource
-    declared = _declared_hours(g)
+    _declared_hours(g)   # only validated: a NaN or negative lifetime tag is reported
     if r.type in (AWS_ASG, AZ_VMSS) and index is None:
         index = _StackIndex(resources)
     if r.type == AWS_ASG:
-        for s in index.schedules.of(r):
-            # desiredCapacity and maxSize default to 0 (-1: leave unchanged); either at 0 stops it.
-            if (number(s.get("desiredCapacity")) in (None, 0)
-                    or number(s.get("maxSize")) in (None, 0)):
-                return (declared, f"autoscaling Schedule {s.name} sets the group to 0") \
-                    if declared else (None, "")
+        schedules = index.schedules.of(r)
+        stops = [s for s in schedules if _scales_to_zero(s)]
+        restarts = [s for s in schedules if not _scales_to_zero(s)]
+        for s in stops:
+            if s.get("recurrence") or restarts:
+                return None, ""
+            hours = _hours_until(s.get("startTime"))
+            if hours is not None:
+                return hours, f"autoscaling Schedule {s.name} sets the group to 0 at " \
+                              f"{s.get('startTime')}"
     if r.cloud == "gcp" and g.template is not None:
         seconds = number(g.template.get("scheduling.maxRunDuration.seconds"))
-        if seconds:
+        if seconds and seconds > 0 and math.isfinite(seconds):
             return seconds / 3600, "scheduling.maxRunDuration on the template"
     if r.type in (ALI_INSTANCE, ALI_INSTANCE_SET):
         release = r.get("autoReleaseTime")
-        if isinstance(release, str) and release and declared:
-            return declared, f"autoReleaseTime {release}"
+        hours = _hours_until(release)
+        if hours is not None:
+            return hours, f"autoReleaseTime {release}"
     if r.type == AZ_VMSS:
         for s in index.autoscale.of(r, name_key="id"):
-            for profile in _dicts(s.get("profiles")):
-                if isinstance(profile, dict) and number(
-                        dig_value(profile, "capacity.maximum")) == 0 and declared:
-                    return declared, f"autoscale setting {s.name} scales the set to 0"
+            profiles = [p for p in _dicts(s.get("profiles")) if isinstance(p, dict)]
+            held = _azure_held_outside_windows(s, profiles)
+            if held is not None:
+                return held
+            for profile in profiles:
+                if number(dig_value(profile, "capacity.maximum")) != 0:
+                    continue
+                if profile.get("recurrence"):
+                    return None, ""
+                hours = _hours_until(dig_value(profile, "fixedDate.start"))
+                if hours is not None:
+                    return hours, (f"autoscale setting {s.name} scales the set to 0 at "
+                                   f"{dig_value(profile, 'fixedDate.start')}")
     return None, ""
+
+
+def _azure_held_outside_windows(s: Resource, profiles: list[dict]) -> Optional[tuple[Optional[float], str]]:
+    """A windowless (default) profile of capacity 0 holds the set at 0 outside every fixed-date
+    window, for good; the nodes then run only until the end of the last window that allows them.
+    No window left means 0 hours. A window that recurs is no lifetime (None, "")."""
+    def zero(p: dict) -> bool:
+        return number(dig_value(p, "capacity.maximum")) == 0
+
+    if not any(zero(p) and not p.get("fixedDate") and not p.get("recurrence") for p in profiles):
+        return None
+    running = [p for p in profiles if not zero(p)]
+    if any(p.get("recurrence") or not p.get("fixedDate") for p in running):
+        return None, ""
+    ends = [dig_value(p, "fixedDate.end") for p in running]
+    hours = [_hours_until(end) for end in ends]
+    if any(not isinstance(end, str) for end in ends):
+        return None, ""
+    last = max((h for h in hours if h is not None), default=0.0)
+    return last, (f"autoscale setting {s.name} holds the set at 0 outside its window"
+                  f"{'s' if len(running) > 1 else ''} (last end {max(ends, default='none')})")
 
 
 def dig_value(value: Any, path: str) -> Any:
@@ -524,9 +726,10 @@ def _ali_spot(strategy: Any) -> bool:
     return strategy in ("SpotWithPriceLimit", "SpotAsPriceGo")
 
 
-def _azure_location(r: Resource) -> str:
+def _azure_location(r: Resource) -> Any:
+    """The normalised location, or UNKNOWN when it is unknown at preview."""
     value = r.get("location") or r.provider_region or ""
-    return normalize_azure_location(str(value)) if value is not UNKNOWN else ""
+    return normalize_azure_location(str(value)) if value is not UNKNOWN else UNKNOWN
 
 
 def normalize_azure_location(location: str) -> str:
@@ -544,6 +747,7 @@ class Filesystem:
     capacity_gib: Any  # GiB (float), UNKNOWN, or None when not declared
     tier: str          # throughput tier / SKU, for pricing
     regional: bool = False   # reachable from every zone of its region (Filestore REGIONAL)
+    zone_id: str = ""        # an AZ ID instead of a zone name (S3 Express directory buckets)
 
 
 def filesystems(resources: list[Resource]) -> list[Filesystem]:
@@ -556,6 +760,28 @@ def filesystems(resources: list[Resource]) -> list[Filesystem]:
             out.append(Filesystem(r, zone, _aws_region(r, [zone]),
                                   _capacity(r, "storageCapacity"),
                                   f"{int(tier)}" if tier else str(r.get("deploymentType") or "")))
+        elif r.type == AWS_EFS and r.get("availabilityZoneName"):
+            # EFS One Zone: its data lives in one zone.
+            zone = _zone(r.get("availabilityZoneName"))
+            out.append(Filesystem(r, zone, _aws_region(r, [zone]), None, "efs-one-zone"))
+        elif r.type == AWS_OPENZFS:
+            kind = r.get("deploymentType")
+            if kind is UNKNOWN:
+                out.append(Filesystem(r, UNKNOWN, _aws_region(r, []), None, ""))
+                continue
+            subnets = r.dep("subnetIds", AWS_SUBNET)
+            zone = _zone(subnets[0].get("availabilityZone") if subnets else "")
+            out.append(Filesystem(r, zone, _aws_region(r, [zone]),
+                                  _capacity(r, "storageCapacity"), str(kind or ""),
+                                  regional=str(kind or "").startswith("MULTI_AZ")))
+        elif r.type == AWS_DIRECTORY_BUCKET:
+            name = r.get("location.name")
+            if name is UNKNOWN:
+                out.append(Filesystem(r, UNKNOWN, _aws_region(r, []), None, ""))
+                continue
+            if str(r.get("location.type") or "AvailabilityZone") == "AvailabilityZone":
+                out.append(Filesystem(r, "", _aws_region(r, []), None, "s3-express",
+                                      zone_id=str(name or "")))
         elif r.type in GCP_FILESYSTEMS:
             zone = _zone(r.get("location") or r.provider.get("zone"))
             tier = r.get("perUnitStorageThroughput")
@@ -581,6 +807,9 @@ def filesystems(resources: list[Resource]) -> list[Filesystem]:
             out.append(Filesystem(r, zone, _azure_location(r),
                                   tib * 1024 if isinstance(tib, float) else tib,
                                   str(r.get("sku.name") or "")))
+        elif r.type == ALI_NAS and r.get("fileSystemType") is UNKNOWN:
+            # Whether it is a zonal CPFS is known only after apply.
+            out.append(Filesystem(r, UNKNOWN, r.provider_region or "", None, ""))
         elif r.type == ALI_NAS and str(r.get("fileSystemType") or "").startswith("cpfs"):
             switches = r.dep("vswitchId", ALI_SWITCH)
             zone = _zone(r.get("zoneId") or (switches[0].get("zoneId") if switches else ""))
@@ -632,11 +861,24 @@ class Budget:
     monthly: Optional[float]   # None: no fixed amount (e.g. GCP last_period_amount)
     currency: str
     amount_text: str
+    unknown: str = ""          # the input path whose value is unknown at preview
+    invalid: str = ""          # an amount that is NaN, infinite or not positive
+    # Service filters that leave out compute (an S3-only budget): it watches part of the bill,
+    # not the GPU spend, so it is neither the stack's cap nor its GPU alarm. Tag/label/account
+    # filters keep it the stack's budget (the stack's resources carry those tags).
+    scope: str = ""
+    covers_compute: bool = True   # its filters still include the compute that runs GPU nodes
 
 
 _PERIODS = {"MONTHLY": 1, "MONTH": 1, "BILLINGMONTH": 1, "QUARTERLY": 3,
             "QUARTER": 3, "BILLINGQUARTER": 3, "ANNUALLY": 12, "YEAR": 12, "BILLINGANNUAL": 12,
             "DAILY": 24 / 730}
+
+# Billing service names/ids of the compute that runs GPU nodes, per cloud's budget filters.
+_COMPUTE_SERVICES = {
+    "aws": ("amazon elastic compute cloud", "ec2"),
+    "gcp": ("services/6f81-5844-456a",),          # Compute Engine's Cloud Billing service id
+}
 
 
 def _per_month(amount: Optional[float], period: Any) -> Optional[float]:
@@ -646,32 +888,78 @@ def _per_month(amount: Optional[float], period: Any) -> Optional[float]:
     return amount / months
 
 
+def _amount(r: Resource, path: str) -> tuple[Optional[float], str, str]:
+    """(amount, unknown path, invalid text) of a budget amount input."""
+    value = checked_number(r.get(path))
+    if value is UNKNOWN:
+        return None, path, ""
+    if isinstance(value, BadNumber) or value == 0:
+        return None, "", value.text if value else "0"
+    return value, "", ""
+
+
+def _aws_filters(r: Resource) -> tuple[str, bool]:
+    filters = r.get("costFilters")
+    if filters is UNKNOWN:
+        return "costFilters (unknown until apply)", True
+    parts, services = [], []
+    for f in _dicts(filters):
+        if isinstance(f, dict):
+            values = [str(v) for v in _list(f.get("values"))]
+            parts.append(f"{f.get('name')}={','.join(values)}")
+            if str(f.get("name")).lower() == "service":
+                services += values
+    covers = not services or any(any(c in v.lower() for c in _COMPUTE_SERVICES["aws"])
+                                 for v in services)
+    return ("; ".join(parts) if not covers else ""), covers
+
+
+def _gcp_filters(r: Resource) -> tuple[str, bool]:
+    f = r.get("budgetFilter")
+    if f is UNKNOWN:
+        return "budgetFilter (unknown until apply)", True
+    if not isinstance(f, dict):
+        return "", True
+    parts = [f"{k}={v}" for k, v in f.items() if k in (
+        "services", "labels", "subaccounts", "resourceAncestors", "projects") and v]
+    services = [str(v).lower() for v in _list(f.get("services"))]
+    covers = not services or any(v in _COMPUTE_SERVICES["gcp"] for v in services)
+    return ("; ".join(parts) if not covers else ""), covers
+
+
 def budgets(resources: list[Resource]) -> list[Budget]:
     out: list[Budget] = []
     for r in resources:
         if r.type == AWS_BUDGET:
             if str(r.get("budgetType") or "COST").upper() != "COST":
                 continue   # USAGE / RI_* / SAVINGS_PLANS_* budgets count hours or GB, not USD
-            amount = number(r.get("limitAmount"))
+            amount, unknown, invalid = _amount(r, "limitAmount")
+            scope, covers = _aws_filters(r)
             out.append(Budget(r, _per_month(amount, r.get("timeUnit")),
-                              str(r.get("limitUnit") or "USD"), str(r.get("limitAmount"))))
+                              str(r.get("limitUnit") or "USD"), str(r.get("limitAmount")),
+                              unknown, invalid, scope, covers))
         elif r.type == GCP_BUDGET:
-            units = number(r.get("amount.specifiedAmount.units"))
-            nanos = number(r.get("amount.specifiedAmount.nanos")) or 0
-            amount = units + nanos / 1e9 if units is not None else None
-            if r.get("amount.lastPeriodAmount") is not None and units is None:
-                amount = None
+            last = r.get("amount.lastPeriodAmount")
+            if r.get("amount.specifiedAmount.units") is None and last is not None:
+                amount, unknown, invalid = None, "", ""
+            else:
+                amount, unknown, invalid = _amount(r, "amount.specifiedAmount.units")
+                nanos = number(r.get("amount.specifiedAmount.nanos")) or 0
+                amount = amount + nanos / 1e9 if amount is not None else None
             period = r.get("budgetFilter.calendarPeriod") or "MONTH"
+            scope, covers = _gcp_filters(r)
             out.append(Budget(r, _per_month(amount, period),
                               str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
-                              str(r.get("amount.specifiedAmount.units"))))
+                              str(r.get("amount.specifiedAmount.units")), unknown, invalid,
+                              scope, covers))
         elif r.type in AZ_BUDGETS:
             if str(r.get("category") or "Cost").lower() != "cost":
                 continue   # a Usage budget is not a spend limit
-            amount = number(r.get("amount"))
+            amount, unknown, invalid = _amount(r, "amount")
+            scope = ""
             # Azure budgets are in the billing account's currency; trainstack bills in USD.
             out.append(Budget(r, _per_month(amount, r.get("timeGrain")), "USD",
-                              str(r.get("amount"))))
+                              str(r.get("amount")), unknown, invalid, scope))
     return out
 
 
@@ -699,11 +987,7 @@ TAGGABLE = frozenset({
 
 # Where a type keeps its resource labels when `labels` means something else: a notification
 # channel's `labels` are its channel settings (the email address); its own are `userLabels`.
-_TAG_KEYS = {"gcp:monitoring/notificationChannel:NotificationChannel": "userLabels"}
-
-
-def tag_key_of(r: Resource) -> str:
-    return _TAG_KEYS.get(r.type, "labels" if r.cloud == "gcp" else "tags")
+tag_key_of = tag_key
 
 
 def is_taggable(r: Resource) -> bool:
@@ -725,39 +1009,39 @@ def _json(value: Any) -> Any:
 
 def provider_tags(r: Resource) -> dict:
     """Tags the provider adds to every resource it manages: AWS defaultTags.tags, GCP
-    defaultLabels."""
+    defaultLabels. They allocate cost like the resource's own tags, except on an AWS
+    autoscaling group: AWS does not propagate default tags to a group's instances."""
+    if r.type == AWS_ASG:
+        return {}
     if r.cloud == "aws":
         value = _json(r.provider.get("defaultTags"))
         if isinstance(value, list):    # the provider takes a list of one {tags: {...}}
             value = value[0] if value else {}
         value = value.get("tags") if isinstance(value, dict) else None
+        derived = r.get("tagsAll")     # the provider's Check merges defaults into tagsAll
     elif r.cloud == "gcp":
         value = _json(r.provider.get("defaultLabels"))
+        derived = r.get("effectiveLabels")
     else:
-        value = None
-    return dict(value) if isinstance(value, dict) else {}
+        value, derived = None, None
+    out = dict(value) if isinstance(value, dict) else {}
+    if isinstance(derived, dict):
+        out.update(derived)
+    return out
 
 
 def tags_of(r: Resource) -> Any:
-    """The resource's tags as a dict, the provider's default tags underneath (AWS ASG tag lists
-    flattened); UNKNOWN if unknown."""
-    value = r.get(tag_key_of(r))
+    """The tags that allocate the resource's cost: its own (exemptions.own_tags) over the
+    provider's default tags; UNKNOWN if its own are unknown. Exemptions and markers never read
+    this: they read own_tags only."""
+    value = own_tags(r)
     if value is UNKNOWN:
         return UNKNOWN
-    base = provider_tags(r)
-    if isinstance(value, list):  # aws:autoscaling/group:Group takes [{key, value, ...}]
-        return {**base, **{str(t.get("key")): t.get("value") for t in value
-                           if isinstance(t, dict)}}
-    return {**base, **value} if isinstance(value, dict) else base
-
-
-_LABEL_CHARS = re.compile(r"[^a-z0-9]+")
+    return {**provider_tags(r), **value}
 
 
 def normalize_label_key(key: str) -> str:
-    """GCP label keys allow only [a-z0-9_-]; `trainstack:cluster`, `trainstack_cluster` and
-    `trainstack-cluster` all normalise to the same key, whichever spelling a component chose."""
-    return _LABEL_CHARS.sub("_", key.lower()).strip("_")
+    return _normalize_label_key(key)
 
 
 def tag_value(r: Resource, tags: dict, key: str) -> Any:
@@ -774,8 +1058,6 @@ def tag_value(r: Resource, tags: dict, key: str) -> Any:
 
 
 def retained_marker(r: Resource) -> Any:
-    tags = tags_of(r)
-    if tags is UNKNOWN:
-        return UNKNOWN
-    return tag_value(r, tags, RETAIN_TAG)
+    """The resource's OWN retain marker: a provider-wide default tag retains nothing."""
+    return own_tag(r, RETAIN_TAG)
 

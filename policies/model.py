@@ -13,6 +13,7 @@ pulumi_policy's own UnknownValueError, so the engine reports its usual advisory 
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional, Sequence
@@ -46,7 +47,7 @@ class _Unknown:
 
 UNKNOWN = _Unknown()
 
-_CLOUD_OF_PREFIX = {"azure-native": "azure"}
+_CLOUD_OF_PREFIX = {"azure-native": "azure", "aws-native": "aws"}
 
 
 class UnknownValue(Exception):
@@ -174,6 +175,25 @@ def number(value: Any) -> Optional[float]:
         return None
 
 
+@dataclass(frozen=True)
+class BadNumber:
+    """A number the pack refuses (NaN, infinite, negative where a size or amount is meant): a
+    violation to report, never a zero to add (a decoy maxSize -510 must not cancel 512 nodes)."""
+
+    text: str
+
+
+def checked_number(value: Any, minimum: float = 0.0) -> Any:
+    """number(), but NaN, +-inf and values below `minimum` come back as BadNumber; UNKNOWN
+    stays UNKNOWN."""
+    if value is UNKNOWN:
+        return UNKNOWN
+    n = number(value)
+    if n is not None and (not math.isfinite(n) or n < minimum):
+        return BadNumber(f"{value!r}")
+    return n
+
+
 def truthy(value: Any) -> bool:
     """AWS takes some booleans as strings ("true"/"false")."""
     if isinstance(value, str):
@@ -183,6 +203,8 @@ def truthy(value: Any) -> bool:
 
 def last_segment(value: Any) -> str:
     """`zones/us-central1-a/machineTypes/a3-ultragpu-8g` -> `a3-ultragpu-8g`."""
+    if value is UNKNOWN:
+        return UNKNOWN   # type: ignore[return-value]
     return str(value).rstrip("/").rsplit("/", 1)[-1] if value else ""
 
 

@@ -1,11 +1,22 @@
-"""The rules as CrossGuard policies: thin wrappers that turn pulumi_policy arguments into views.
+"""The rules as CrossGuard policies, and the analyzer the engine talks to.
 
 Imported by __main__.py (which only constructs the PolicyPack) and by nothing at import time that
 writes to stdout: the engine reads the pack's first stdout line as its gRPC port.
+
+Two ways the same rules answer the engine:
+- `policies()`: one pulumi_policy policy per rule, whose validate functions turn pulumi_policy
+  arguments into views. pulumi_policy's own servicer runs them; it deserialises every resource
+  once per policy (a 20,000-resource AnalyzeStack four times over).
+- `Analyzer` (installed by `install_analyzer()` before PolicyPack() starts serving): the same
+  gRPC service, but each request's resources are read once and every rule judges the same views.
+  It also reports what pulumi_policy's callback API cannot: every exemption, as an advisory note.
+  It subclasses pulumi_policy's servicer and uses its configuration and reporting helpers; when
+  those are not there (another pulumi-policy), install_analyzer() leaves the stock servicer, and
+  the policies still run through their validate functions.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping, Optional
 
 from pulumi_policy import (
     EnforcementLevel,
@@ -27,10 +38,12 @@ from policies.model import (
     undecided_message,
 )
 from policies.rules import RULES, Rule
+from policies.runner import undecided_violation
 
 PACK_NAME = "trainstack-guardrails"
 LEVELS = {"advisory": EnforcementLevel.ADVISORY, "mandatory": EnforcementLevel.MANDATORY,
           "remediate": EnforcementLevel.REMEDIATE, "disabled": EnforcementLevel.DISABLED}
+BY_NAME = {r.name: r for r in RULES}
 
 
 class _Undecided(UnknownValueError):
@@ -42,16 +55,27 @@ class _Undecided(UnknownValueError):
         self.message = undecided_message(err)
 
 
-def _unknown(err: UnknownValue) -> UnknownValueError:
-    return _Undecided(err)
+def rule_config(rule: Rule, given: Optional[Mapping[str, Any]]) -> dict[str, Any]:
+    """The policy's properties: schema defaults under what the engine sent (the CLI sends the
+    defaults too; a bare Configure may not)."""
+    out = {k: v["default"] for k, v in rule.schema.items() if "default" in v}
+    out.update(given or {})
+    return out
+
+
+def _mandatory_undecided(rule: Rule, config: Mapping[str, Any]) -> bool:
+    return config.get("cannotDecide", rule.undecided_default) == "mandatory"
 
 
 def _resource_validate(rule: Rule) -> Callable[[ResourceValidationArgs, ReportViolation], None]:
     def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
+        config = rule_config(rule, args.get_config())
         try:
-            found = rule.run_resource(from_resource_args(args), args.get_config() or {})
+            found = rule.run_resource(from_resource_args(args), config)
         except UnknownValue as err:
-            raise _unknown(err) from None
+            if not _mandatory_undecided(rule, config):
+                raise _Undecided(err) from None
+            found = [undecided_violation(err)]
         for v in found:
             report_violation(v.message, args.urn)
     return validate
@@ -59,10 +83,13 @@ def _resource_validate(rule: Rule) -> Callable[[ResourceValidationArgs, ReportVi
 
 def _stack_validate(rule: Rule) -> Callable[[StackValidationArgs, ReportViolation], None]:
     def validate(args: StackValidationArgs, report_violation: ReportViolation) -> None:
+        config = rule_config(rule, args.get_config())
         try:
-            found = rule.run_stack(from_policy_resources(args.resources), args.get_config() or {})
+            found = rule.run_stack(from_policy_resources(args.resources), config)
         except UnknownValue as err:
-            raise _unknown(err) from None
+            if not _mandatory_undecided(rule, config):
+                raise _Undecided(err) from None
+            found = [undecided_violation(err)]
         for v in found:
             report_violation(v.message, v.urn or None)
     return validate
@@ -84,3 +111,15 @@ def policies() -> list:
         else:
             out.append(ResourceValidationPolicy(validate=_resource_validate(rule), **common))
     return out
+
+
+def install_analyzer() -> bool:
+    """Serve with `Analyzer` when this pulumi-policy has the helpers it builds on."""
+    from pulumi_policy import policy as stock
+
+    from policies import analyzer
+    base = getattr(stock, "_PolicyAnalyzerServicer", None)
+    if base is None or not analyzer.compatible(base):
+        return False
+    stock._PolicyAnalyzerServicer = analyzer.make(base)
+    return True

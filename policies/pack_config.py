@@ -90,10 +90,17 @@ def parse_text(path: Path, text: str) -> dict[str, tuple[Optional[str], dict[str
     if not text.strip():
         return {}
     try:
-        return parse(json.loads(text))
+        return parse(json.loads(text, parse_constant=_no_constant))
     except json.JSONDecodeError as err:
         raise PolicyConfigError(f"{path}: is not valid JSON ({err.msg}, line {err.lineno})") \
             from None
+
+
+def _no_constant(name: str) -> Any:
+    # Python's json reads NaN and Infinity, which JSON does not have; a NaN maxMonthlyUsd
+    # compares false with every estimate, so the spend limit would always pass.
+    raise PolicyConfigError(f"{name} is not a JSON number (JSON has no NaN or Infinity); "
+                            "write a finite number such as 50000")
 
 
 def reconcile(given: Optional[Mapping[str, tuple[Optional[str], dict[str, Any]]]] = None,

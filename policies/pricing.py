@@ -54,6 +54,7 @@ class Estimate:
     missing: list[str] = field(default_factory=list)   # GPU capacity that cannot be priced
     left_out: list[str] = field(default_factory=list)  # non-GPU nodes, storage at a lower bound
     undecided: list[str] = field(default_factory=list)  # storage whose size is unknown
+    invalid: list[str] = field(default_factory=list)    # sizes/lifetimes that are no number
 
     @property
     def unpriced(self) -> list[str]:
@@ -100,8 +101,12 @@ def _data_gb(bucket: Bucket) -> Optional[float]:
 
 
 def _group_line(g: NodeGroup, result: "Estimate") -> None:
+    if g.invalid:
+        result.invalid += [f"{g.resource.name} ({g.resource.type}): {what}" for what in g.invalid]
+        return
     if not is_gpu_group(g):
-        rows = [instance_price(g.cloud, str(t), g.region) for t in g.instance_types]
+        rows = [instance_price(g.cloud, str(t), g.region) if isinstance(g.region, str)
+                and g.region else catalog.dearest(g.cloud, str(t)) for t in g.instance_types]
         if g.count is not None and rows and all(rows):
             hourly = max(r.hourly(g.spot) for r in rows)
             result.lines.append(Line(f"{g.count} x {g.instance_type} x {hourly:,.2f} USD/h x "
@@ -117,10 +122,19 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
         return
     hourlies = []
     for t in g.instance_types:
+        if t is None and g.accelerators:
+            result.missing.append(f"{where}: GPU nodes chosen by attributes "
+                                  f"(instanceRequirements, >= {g.accelerators} accelerator(s)), "
+                                  "no instance type to price")
+            return
         if t is UNKNOWN or t is None:
             result.missing.append(f"{where}: an instance type unknown until apply")
             return
-        row = instance_price(g.cloud, str(t), g.region)
+        if g.region is UNKNOWN:
+            result.missing.append(f"{where}: its region is unknown until apply")
+            return
+        row = instance_price(g.cloud, str(t), g.region) if g.region else \
+            catalog.dearest(g.cloud, str(t))
         if row is None and not gpu_reason(g.cloud, t, g.accelerators):
             continue   # a non-GPU type beside GPU ones (a mixed policy): the GPU type costs more
         if row is None:
@@ -133,8 +147,11 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
         result.missing.append(f"{where}: GPU capacity with no catalog price")
         return
     hourly, itype = max(hourlies)
-    hours = min(g.lifetime_hours, HOURS_PER_MONTH) if g.lifetime_hours else HOURS_PER_MONTH
-    enforced = f" (lifetime enforced by {g.lifetime_how})" if g.lifetime_hours else ""
+    enforced_hours = g.lifetime_hours is not None
+    hours = min(g.lifetime_hours, HOURS_PER_MONTH) if enforced_hours else HOURS_PER_MONTH
+    enforced = f" (lifetime enforced by {g.lifetime_how})" if enforced_hours else ""
+    if not g.region:
+        enforced += " (region not named in the program: its dearest catalog region)"
     several = " (the priciest of its types)" if len(hourlies) > 1 else ""
     result.lines.append(Line(
         f"{g.count} x {itype}{several}{' spot' if g.spot else ''} x {hourly:,.2f} USD/h x "
@@ -143,11 +160,12 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
 
 def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
              buckets: list[Bucket]) -> Estimate:
-    result = Estimate(max((g.lifetime_hours or HOURS_PER_MONTH for g in groups
-                           if is_gpu_group(g)), default=HOURS_PER_MONTH))
+    result = Estimate(min(HOURS_PER_MONTH, max((HOURS_PER_MONTH if g.lifetime_hours is None
+                                                 else g.lifetime_hours for g in groups if is_gpu_group(g)),
+                                               default=HOURS_PER_MONTH)))
     for g in groups:
         _group_line(g, result)
-    region = next((g.region for g in groups if g.region), "")
+    region = next((g.region for g in groups if isinstance(g.region, str) and g.region), "")
     data_gib = 0.0
     for fs in filesystems:
         if fs.capacity_gib is UNKNOWN:

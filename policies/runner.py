@@ -28,6 +28,7 @@ class Verdict:
     violations: list[Violation] = field(default_factory=list)
     note: str = ""
     unknown: str = ""             # why the policy could not run (a value unknown during preview)
+    exemptions: list = field(default_factory=list)   # policies.exemptions.Exemption
 
     @property
     def reported_level(self) -> str:
@@ -38,9 +39,9 @@ class Verdict:
     def status(self) -> str:
         if self.enforcement_level == DISABLED:
             return "disabled"
-        if self.unknown:
-            return "unknown"
-        return "fail" if self.violations else "pass"
+        if self.violations:
+            return "fail"
+        return "unknown" if self.unknown else "pass"
 
     @property
     def blocking(self) -> bool:
@@ -51,6 +52,8 @@ class Verdict:
                 "severity": self.severity, "url": self.url, "status": self.status,
                 "blocking": self.blocking, "note": self.note,
                 "unknown": self.unknown,
+                "exemptions": [{"urn": e.urn, "resource": e.name, "type": e.type, "how": e.how}
+                               for e in self.exemptions],
                 "violations": [{"urn": v.urn, "resource": v.resource, "problem": v.problem,
                                 "found": v.found, "expected": v.expected, "fix": v.fix,
                                 "message": v.message} for v in self.violations]}
@@ -77,13 +80,30 @@ class _Stack:
         return self._bare
 
 
-def _run(rule: Rule, stack: _Stack, props: Mapping) -> list[Violation]:
+def _run(rule: Rule, stack: _Stack, props: Mapping) -> tuple[list[Violation], list[str]]:
     if rule.kind == "stack":
-        return rule.run_stack(stack.resources, props, stack.skips)
+        return rule.run_stack(stack.resources, props, stack.skips), []
     found: list[Violation] = []
+    undecided: list[str] = []
     for resource in stack.bare:
-        found += rule.run_resource(resource, props, stack.skips)
-    return found
+        try:
+            found += rule.run_resource(resource, props, stack.skips)
+        except UnknownValue as unknown:
+            # The engine asks per resource: one undecided resource leaves the others judged.
+            if props.get("cannotDecide", rule.undecided_default) == MANDATORY:
+                found.append(undecided_violation(unknown))
+            else:
+                undecided.append(undecided_message(unknown))
+    found += rule.run_across(stack.resources, props, stack.skips)
+    return found, undecided
+
+
+def undecided_violation(err: UnknownValue) -> Violation:
+    r = err.resource
+    return Violation(r.urn, f"{r.name} ({r.type})", f"cannot decide: {err}", "a value unknown "
+                     "during preview", "a value the policy can judge",
+                     "set the value in the program (not from another resource's output), or "
+                     "exempt the resource if it is judged elsewhere")
 
 
 def evaluate(resources: list[Resource], config: Optional[Mapping[str, PolicyConfig]] = None,
@@ -98,14 +118,21 @@ def evaluate(resources: list[Resource], config: Optional[Mapping[str, PolicyConf
         verdicts.append(verdict)
         if cfg.enforcement_level == DISABLED:
             continue
+        verdict.exemptions = rule.exemptions(stack.resources, cfg.properties, stack.skips)
         try:
-            verdict.violations = _run(rule, stack, cfg.properties)
+            verdict.violations, undecided = _run(rule, stack, cfg.properties)
+            if undecided:
+                verdict.unknown = (f"can't run policy '{rule.name}' during preview: "
+                                   + "; ".join(undecided))
             if rule.summary is not None:
                 verdict.note = rule.summary(resources, cfg.properties)
         except UnknownValue as unknown:
             verdict.violations = []
-            verdict.unknown = (f"can't run policy '{rule.name}' during preview: "
-                               f"{undecided_message(unknown)}")
+            if cfg.properties.get("cannotDecide", rule.undecided_default) == MANDATORY:
+                verdict.violations = [undecided_violation(unknown)]
+            else:
+                verdict.unknown = (f"can't run policy '{rule.name}' during preview: "
+                                   f"{undecided_message(unknown)}")
     return verdicts
 
 

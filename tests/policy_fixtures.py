@@ -6,6 +6,7 @@ fresh list, so a test can break one property without affecting another test.
 """
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
 
 from policies.model import Resource
@@ -73,14 +74,21 @@ def aws_cluster(nodes: int = 2, zone: str = "us-east-1a", fs_zone: Optional[str]
                "toPort": 22.0, "tags": tags})
     out = [subnet, pg, lt, asg, fs, bucket, sse, budget, ssh]
     if max_hours:   # what enforces the lifetime: a schedule that scales the group to 0
-        out.append(stop_schedule(asg))
+        out.append(stop_schedule(asg, float(max_hours)))
     return out + ([fs_subnet] if fs_subnet is not subnet else [])
 
 
-def stop_schedule(asg: Resource) -> Resource:
+def hours_from_now(hours: float) -> str:
+    """An ISO-8601 UTC time `hours` from now: stop times are priced as hours until them."""
+    when = datetime.now(timezone.utc) + timedelta(hours=hours)
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def stop_schedule(asg: Resource, hours: float = 96) -> Resource:
     return res("aws:autoscaling/schedule:Schedule", f"{asg.name}-stop",
                {"autoscalingGroupName": "nodes-asg-name", "desiredCapacity": 0.0, "minSize": 0.0,
-                "maxSize": 0.0, "scheduledActionName": "stop", "startTime": "2027-01-05T00:00:00Z"},
+                "maxSize": 0.0, "scheduledActionName": "stop",
+                "startTime": hours_from_now(hours)},
                deps={"autoscalingGroupName": [asg]})
 
 
@@ -154,8 +162,8 @@ def azure_cluster(zone: str = "1", fs_zone: Optional[str] = None,
         out.append(res("azure-native:monitor:AutoscaleSetting", "stop", {
             "enabled": True, "targetResourceUri": "vmss-id", "location": "eastus", "profiles": [
                 {"name": "stop", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
-                 "rules": [], "fixedDate": {"start": "2027-01-05T00:00:00Z",
-                                            "end": "2027-12-31T00:00:00Z"}}]},
+                 "rules": [], "fixedDate": {"start": hours_from_now(float(max_hours)),
+                                            "end": "2037-12-31T00:00:00Z"}}]},
             deps={"targetResourceUri": [vmss]}))
     return out
 
@@ -164,9 +172,11 @@ def azure_cluster(zone: str = "1", fs_zone: Optional[str] = None,
 
 def alicloud_cluster(zone: str = "eu-central-1a", fs_zone: Optional[str] = None,
                      bucket_region: Optional[str] = "eu-central-1",
-                     auto_release: Optional[str] = "2027-01-01T00:00:00Z",
+                     auto_release: Optional[str] = "96h",
                      instance_type: str = "ecs.gn8v-8x.48xlarge") -> list[Resource]:
     tags = dict(OWNER_TAGS)
+    if auto_release and auto_release.endswith("h"):
+        auto_release = hours_from_now(float(auto_release[:-1]))
     switch = res("alicloud:vpc/switch:Switch", "vsw", {"zoneId": zone, "tags": tags},
                  provider_region="eu-central-1")
     dset = res("alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet", "dset",

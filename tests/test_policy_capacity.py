@@ -199,7 +199,7 @@ def test_each_group_is_matched_to_its_own_stop_schedule_by_dependency_or_name():
     """The referrer index answers what a scan of the stack answered: a schedule stops the group
     it depends on or names, and no other group."""
     from policies.inventory import Referrers, node_groups
-    from tests.policy_fixtures import aws_cluster, res, stop_schedule
+    from tests.policy_fixtures import aws_cluster, hours_from_now, res, stop_schedule
     a = aws_cluster(max_hours=None)
     b = aws_cluster(max_hours=None)
     asg_a = next(r for r in a if r.type == "aws:autoscaling/group:Group")
@@ -210,7 +210,8 @@ def test_each_group_is_matched_to_its_own_stop_schedule_by_dependency_or_name():
                                 "propagateAtLaunch": True})
     by_dep = stop_schedule(asg_a)
     by_name = res("aws:autoscaling/schedule:Schedule", "by-name",
-                  {"autoscalingGroupName": "other-nodes", "desiredCapacity": 0.0})
+                  {"autoscalingGroupName": "other-nodes", "desiredCapacity": 0.0,
+                   "startTime": hours_from_now(96)})
     stack = a + b + [by_dep]
     hours = {g.resource.name: g.lifetime_hours for g in node_groups(stack)}
     assert hours == {"nodes": 96.0, "other-nodes": None}

@@ -40,6 +40,16 @@ def policies(found, level=None):
     return {d.policy for d in found if level is None or d.level == level}
 
 
+def judged(found):
+    """The diagnostics that judge something: every one but the exemption notes."""
+    return [d for d in found if not d.message.startswith("exempt: ")]
+
+
+def exempt_notes(found):
+    return {(d.policy, d.urn) for d in found if d.message.startswith("exempt: ")
+            and d.level == "advisory"}
+
+
 def of(found, policy):
     return [d for d in found if d.policy == policy]
 
@@ -169,10 +179,13 @@ def test_an_unknown_value_is_an_advisory_cannot_decide(pack):
     assert "cannot decide until apply" in d.message
 
 
-def test_an_unknown_filesystem_size_is_advisory_but_an_unknown_gpu_type_fails_closed(pack):
+def test_an_unknown_filesystem_size_cannot_be_decided_mandatory_by_default_for_spend(pack):
     resources = aws_cluster()
     set_prop(find(resources, "LustreFileSystem"), "storageCapacity", UNKNOWN)
     [d] = run(pack, resources)
+    assert (d.policy, d.level) == ("spend-limit", "mandatory")
+    assert "cannot decide: " in d.message and "capacity is unknown" in d.message
+    [d] = run(pack, resources, {"spend-limit": {"cannotDecide": "advisory"}})
     assert (d.policy, d.level) == ("spend-limit", "advisory")
     assert "cannot decide until apply" in d.message
     resources = aws_cluster()
@@ -347,11 +360,15 @@ def test_a_skip_tag_or_config_list_exempts_one_resource_from_named_policies(pack
                {"cidrIpv4": "0.0.0.0/0", "ipProtocol": "tcp", "fromPort": 443.0, "toPort": 443.0,
                 "tags": TAGS})
     assert policies(run(pack, [rule])) == {"no-public-ingress"}
-    assert run(pack, [rule], {"no-public-ingress": {"skipResources": ["public-https"]}}) == []
+    found = run(pack, [rule], {"no-public-ingress": {"skipResources": [
+        "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule::public-*"]}})
+    assert exempt_notes(found) == {("no-public-ingress", rule.urn)} and judged(found) == []
     rule.props["tags"] = {**TAGS, "trainstack:policy-skip": "required-tags, no-public-ingress"}
-    assert run(pack, [rule]) == []
+    found = run(pack, [rule])
+    assert exempt_notes(found) == {("no-public-ingress", rule.urn), ("required-tags", rule.urn)}
+    assert judged(found) == []
     rule.props["tags"] = {**TAGS, "trainstack:policy-skip": "required-tags"}
-    assert policies(run(pack, [rule])) == {"no-public-ingress"}
+    assert policies(judged(run(pack, [rule]))) == {"no-public-ingress"}
 
 
 def test_a_gcp_label_exemption_separates_policies_with_double_underscores(pack):
@@ -360,10 +377,12 @@ def test_a_gcp_label_exemption_separates_policies_with_double_underscores(pack):
         "sourceRanges": ["0.0.0.0/0"], "network": "n"})
     assert policies(run(pack, [rule])) == {"no-public-ingress"}
     # A firewall takes no labels: exempt it by URN in the policy's config instead.
-    assert run(pack, [rule], {"no-public-ingress": {"skipResources": [rule.urn]}}) == []
+    assert judged(run(pack, [rule], {"no-public-ingress": {"skipResources": [rule.urn]}})) == []
     bucket = res("gcp:storage/bucket:Bucket", "scratch", {"location": "US-WEST1", "labels": {
         **LABELS, "trainstack_policy-skip": "bucket-retained__storage-same-zone"}})
-    assert run(pack, [bucket]) == []
+    found = run(pack, [bucket])
+    assert judged(found) == [] and exempt_notes(found) == {
+        ("bucket-retained", bucket.urn), ("storage-same-zone", bucket.urn)}
 
 
 def test_an_exempt_gpu_group_is_not_priced(pack):
@@ -372,7 +391,8 @@ def test_an_exempt_gpu_group_is_not_priced(pack):
     group = find(resources, "autoscaling/group:Group")
     group.props["tags"].append({"key": "trainstack:policy-skip", "value": "spend-limit",
                                 "propagateAtLaunch": False})
-    assert run(pack, resources) == []
+    found = run(pack, resources)
+    assert judged(found) == [] and exempt_notes(found) == {("spend-limit", group.urn)}
 
 
 def test_every_policy_advertises_severity_remediation_and_a_docs_url(pack):

@@ -134,6 +134,8 @@ def test_aws_gpu_capacity_declared_with_the_sdk_is_priced(pack, kind):
 def test_an_sdk_stop_schedule_enforces_the_declared_lifetime(pack):
     import pulumi_aws as aws
 
+    from tests.policy_fixtures import hours_from_now
+
     def program(with_schedule):
         def run():
             subnet = aws.ec2.Subnet("s", vpc_id="vpc-1", cidr_block="10.0.0.0/24",
@@ -149,7 +151,7 @@ def test_an_sdk_stop_schedule_enforces_the_declared_lifetime(pack):
                 aws.autoscaling.Schedule("stop", autoscaling_group_name=group.name,
                                          scheduled_action_name="stop", desired_capacity=0,
                                          min_size=0, max_size=0,
-                                         start_time="2027-01-05T00:00:00Z")
+                                         start_time=hours_from_now(96))
             _aws_budget(aws, "20000")
         return run
 

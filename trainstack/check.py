@@ -91,18 +91,38 @@ def render_json(plan, verdicts) -> str:
                        "policies": [v.to_json() for v in verdicts]}, indent=2, sort_keys=True)
 
 
-def render_sarif(plan, verdicts, stack: Optional[str], spec: Optional[Path]) -> str:
-    """SARIF 2.1.0 (trainstack/sarif.py); the location is the stack file or the spec."""
+def _spec_of_stack(stack_file: Path) -> Optional[Path]:
+    """The spec file a stack file names (trainstack:specFile, relative to the project)."""
+    import yaml
+
+    from trainstack import PROJECT_DIR
+    try:
+        config = (yaml.safe_load(stack_file.read_text(encoding="utf-8")) or {}).get("config")
+    except (OSError, yaml.YAMLError, AttributeError):
+        return None
+    name = config.get("trainstack:specFile") if isinstance(config, dict) else None
+    return PROJECT_DIR / (name or "examples/cluster.yaml")
+
+
+def render_sarif(plan, verdicts, stack: Optional[str], spec: Optional[Path],
+                 docs_url: Optional[str] = None) -> str:
+    """SARIF 2.1.0 (trainstack/sarif.py); each result at the spec line of the field to change:
+    in the stack file's overrides when set there, else in the spec it names (or --spec)."""
     from importlib.metadata import PackageNotFoundError, version
 
     from trainstack import PROJECT_DIR, sarif
     source = spec if spec is not None else PROJECT_DIR / "stacks" / f"Pulumi.{stack}.yaml"
+    sources = [Path(source)]
+    if spec is None:
+        named = _spec_of_stack(Path(source))
+        if named is not None:
+            sources.append(named)
     try:
         tool_version = version("trainstack")
     except PackageNotFoundError:
         tool_version = None
-    return json.dumps(sarif.render(plan, verdicts, Path(source), PROJECT_DIR, tool_version),
-                      indent=2)
+    return json.dumps(sarif.render(plan, verdicts, Path(source), PROJECT_DIR, tool_version,
+                                   sources, docs_url), indent=2)
 
 
 def _md(text: str) -> str:
@@ -125,6 +145,9 @@ def render_markdown(plan, verdicts) -> str:
         for v in failing:
             for violation in v.violations:
                 lines.append(f"- **{v.policy}** ({v.reported_level}): {_md(violation.message)}")
+    exempt = [e for v in verdicts for e in v.exemptions]
+    if exempt:
+        lines += ["", "#### Exemptions", ""] + [f"- {_md(e.message)}" for e in exempt]
     return "\n".join(lines) + "\n"
 
 
@@ -141,6 +164,8 @@ def print_table(plan, verdicts) -> None:
         for violation in v.violations:
             out.print(f"[bold]{v.policy}[/] ({v.reported_level}): ", end="", markup=True)
             out.print(violation.message, markup=False, highlight=False)
+        for e in v.exemptions:
+            out.print(f"exempt: {e.message}", markup=False, highlight=False)
     out.print("blocked: a mandatory policy is violated" if blocking(verdicts)
               else "ok: no mandatory policy is violated", markup=False, highlight=False)
 
@@ -154,6 +179,10 @@ def check_command(
         "preview --policy-pack-config`."),
     output: str = typer.Option("table", "--format", help="table | markdown | json | sarif "
                                "(SARIF 2.1.0 for GitHub code scanning)"),
+    docs_url: Optional[str] = typer.Option(
+        None, "--docs-url", envvar="TRAINSTACK_DOCS_URL",
+        help="Where the policy docs live (SARIF helpUri = <url>#<policy>); default: the "
+             "pack's docs/policies.md on GitHub."),
 ):
     """Run the policy pack's rules on the offline plan; exit 1 on a mandatory violation."""
     from policies.runner import blocking
@@ -174,7 +203,7 @@ def check_command(
     if output == "json":
         print(render_json(plan, verdicts))
     elif output == "sarif":
-        print(render_sarif(plan, verdicts, stack, spec))
+        print(render_sarif(plan, verdicts, stack, spec, docs_url))
     elif output == "markdown":
         print(render_markdown(plan, verdicts), end="")
     else:

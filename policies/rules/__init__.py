@@ -7,11 +7,10 @@ CrossGuard policies, policies/runner.py runs it offline for `trainstack check`.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional
 
-from policies.inventory import tag_value, tags_of
+from policies import exemptions
 from policies.model import Resource, Violation
 from policies.rules import (
     bucket_retained,
@@ -30,29 +29,20 @@ SEVERITIES = ("low", "medium", "high", "critical")
 # Where each policy is documented: docs/policies.md, one section per policy (anchor = its name).
 DOCS_URL = "https://github.com/trainstack/trainstack/blob/main/docs/policies.md"
 
-# Per-resource exemptions, as Checkov's `#checkov:skip=<check>:<reason>` comments do: a tag (GCP:
-# label) naming the policies to skip, separated by commas or spaces (GCP label values allow
-# neither, so there "__" separates), or "all"; or a policy's `skipResources` config list of
-# resource names or URNs. An exempt resource is left out of stack policies' inputs (an exempt
-# GPU group is not priced) and its findings are dropped.
-SKIP_TAG = "trainstack:policy-skip"
-SKIP_SCHEMA = {
-    "type": "array", "items": {"type": "string", "minLength": 1}, "default": [],
-    "description": "Resource names or URNs this policy does not judge (documented exemptions).",
-}
-_SEPARATORS = re.compile(r"[,;\s]+|__")
-
-
-def skip_names(r: Resource) -> frozenset[str]:
-    """The policy names (or "all") the resource's skip tag exempts it from."""
-    tags = tags_of(r) if r.cloud in ("aws", "gcp", "azure", "alicloud") else {}
-    value = tag_value(r, tags, SKIP_TAG) if isinstance(tags, dict) else None
-    return frozenset(n for n in _SEPARATORS.split(str(value or "").strip().lower()) if n)
-
+# Exemptions (policies/exemptions.py): a tag on the resource itself naming the policies to skip,
+# or a policy's `skipResources` config list of URNs or type::name patterns; never a provider's
+# default tags, and never a bare name. Every exemption is reported, not just applied.
+SKIP_SCHEMA = exemptions.SKIP_SCHEMA
+skip_names = exemptions.skip_names
 
 # Resource id -> skip_names(resource), computed once per stack by a runner that judges the same
 # resources with every rule (policies/runner.py); without it each rule reads the tags again.
 SkipNames = Mapping[int, frozenset]
+
+# How a rule reports a decision it cannot make at preview (a value unknown until apply, GPU
+# capacity it cannot size): "mandatory" reports "cannot decide: ..." as a violation of the
+# policy, "advisory" leaves it to the engine's advisory "can't run policy" note.
+UNDECIDED_LEVELS = ("mandatory", "advisory")
 
 
 @dataclass(frozen=True)
@@ -68,6 +58,10 @@ class Rule:
     severity: str = "medium"
     remediation: str = ""
     scope: str = ""                             # which resources it judges, for the docs
+    undecided_default: str = "advisory"         # see UNDECIDED_LEVELS
+    # A resource rule's look across resources (run with the stack), for what one Analyze call
+    # cannot see: `check_stack(resources, config) -> list[Violation]`.
+    stack_check: Optional[Callable[..., list]] = None
 
     @property
     def url(self) -> str:
@@ -76,23 +70,54 @@ class Rule:
     @property
     def schema(self) -> dict[str, Any]:
         """The config schema the pack advertises: the rule's own properties plus skipResources."""
-        return {**self.config_schema, "skipResources": SKIP_SCHEMA}
+        return {**self.config_schema, "skipResources": SKIP_SCHEMA,
+                "cannotDecide": {
+                    "type": "string", "enum": list(UNDECIDED_LEVELS),
+                    "default": self.undecided_default,
+                    "description": "How a decision the policy cannot make at preview is "
+                                   "reported: mandatory = a 'cannot decide: <what is unknown>' "
+                                   "violation of this policy; advisory = the engine's advisory "
+                                   "'can't run policy' note."}}
 
-    def exempt(self, r: Resource, config: Mapping[str, Any],
-               skips: Optional[SkipNames] = None) -> bool:
+    def exemption(self, r: Resource, config: Mapping[str, Any],
+                  skips: Optional[SkipNames] = None) -> Optional[exemptions.Exemption]:
+        """Why `r` is exempt from this policy, or None."""
         listed = config.get("skipResources") or ()
-        if listed and (r.name in listed or r.urn in listed):
-            return True
+        entry = exemptions.matching_entry(listed, r) if listed else None
+        if entry is not None:
+            return exemptions.Exemption(self.name, r.urn, r.name, r.type,
+                                        f"skipResources entry {entry!r} in the policy config")
         names = skips.get(id(r)) if skips is not None else None
         if names is None:
             names = skip_names(r)
-        return self.name in names or "all" in names
+        if self.name in names or "all" in names:
+            return exemptions.Exemption(self.name, r.urn, r.name, r.type,
+                                        f"the resource's own {exemptions.SKIP_TAG} tag "
+                                        f"({', '.join(sorted(names))})")
+        return None
+
+    def exempt(self, r: Resource, config: Mapping[str, Any],
+               skips: Optional[SkipNames] = None) -> bool:
+        return self.exemption(r, config, skips) is not None
+
+    def exemptions(self, resources: list[Resource], config: Mapping[str, Any],
+                   skips: Optional[SkipNames] = None) -> list[exemptions.Exemption]:
+        return [e for e in (self.exemption(r, config, skips) for r in resources) if e]
 
     def run_stack(self, resources: list[Resource], config: Mapping[str, Any],
                   skips: Optional[SkipNames] = None) -> list[Violation]:
         exempt = {r.urn for r in resources if self.exempt(r, config, skips)}
         kept = [r for r in resources if r.urn not in exempt] if exempt else resources
         return [v for v in self.check(kept, config) if v.urn not in exempt]
+
+    def run_across(self, resources: list[Resource], config: Mapping[str, Any],
+                   skips: Optional[SkipNames] = None) -> list[Violation]:
+        """The resource rule's stack_check, with the same exemptions as run_stack."""
+        if self.stack_check is None:
+            return []
+        exempt = {r.urn for r in resources if self.exempt(r, config, skips)}
+        kept = [r for r in resources if r.urn not in exempt] if exempt else resources
+        return [v for v in self.stack_check(kept, config) if v.urn not in exempt]
 
     def run_resource(self, r: Resource, config: Mapping[str, Any],
                      skips: Optional[SkipNames] = None) -> list[Violation]:
@@ -104,7 +129,9 @@ def _rule(module: Any) -> Rule:
     return Rule(module.NAME, module.DESCRIPTION, module.ENFORCEMENT_LEVEL, module.KIND,
                 module.check, getattr(module, "CONFIG_SCHEMA", {}),
                 tuple(getattr(module, "REQUIRED", ())), getattr(module, "summary", None),
-                module.SEVERITY, module.REMEDIATION.strip(), module.SCOPE.strip())
+                module.SEVERITY, module.REMEDIATION.strip(), module.SCOPE.strip(),
+                getattr(module, "UNDECIDED_DEFAULT", "advisory"),
+                getattr(module, "check_stack", None))
 
 
 RULES: tuple[Rule, ...] = tuple(_rule(m) for m in (

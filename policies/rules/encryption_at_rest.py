@@ -52,6 +52,8 @@ SCOPE = (
     'instances and clusters). '
 )
 
+_ALI_DISKS = ("alicloud:ecs/ecsDisk:EcsDisk", "alicloud:ecs/disk:Disk",
+              "alicloud:ecs/instance:Instance")
 AWS_ALGORITHMS = ("aws:kms", "aws:kms:dsse", "AES256")
 OSS_ALGORITHMS = ("AES256", "KMS", "SM4")
 KMS_KEY = re.compile(r"^projects/[^/]+/locations/[^/]+/keyRings/[^/]+/cryptoKeys/[^/]+$")
@@ -130,29 +132,68 @@ def _encrypted(value: Any, r: Resource, path: str) -> bool:
     return truthy(value)
 
 
-def _aws_block_storage(r: Resource, ebs_by_default: bool) -> list[Violation]:
+def _region(r: Resource) -> str:
+    region = r.get("region")
+    return region if isinstance(region, str) and region else (r.provider_region or "")
+
+
+def _by_default_regions(resources: list[Resource]) -> set[str]:
+    """The regions where the stack turns on EBS encryption by default. The setting is per
+    account AND region: one region's does not cover another's volumes. `enabled` unknown at
+    preview cannot be read as enabled."""
+    out = set()
+    for r in resources:
+        if r.type == EBS_BY_DEFAULT:
+            enabled = r.get("enabled")
+            if enabled is UNKNOWN:
+                raise UnknownValue(r, "enabled")
+            if enabled is not False and truthy(True if enabled is None else enabled):
+                out.add(_region(r))
+    return out
+
+
+def _ebs(r: Resource, path: str, ebs: Any) -> tuple[str, Any]:
+    """(path, encrypted) of one EBS volume; a volume from a snapshot takes the snapshot's
+    encryption (AWS: encrypted snapshots give encrypted volumes), so an `encrypted` left unset
+    with a snapshotId set is only judged when the snapshot is known to be unencrypted."""
+    if ebs is UNKNOWN:
+        raise UnknownValue(r, path)
+    if not isinstance(ebs, dict):
+        return f"{path}.encrypted", None
+    encrypted = ebs.get("encrypted")
+    if encrypted in (None, "") and ebs.get("snapshotId"):
+        return f"{path}.encrypted", "snapshot"
+    return f"{path}.encrypted", encrypted
+
+
+def _aws_block_storage(r: Resource, by_default: set[str]) -> list[Violation]:
     volumes: list[tuple[str, Any]] = []
-    if r.type == "aws:ec2/launchTemplate:LaunchTemplate" and not ebs_by_default:
+    covered = _region(r) in by_default if r.type in _EBS_TYPES else False
+    if r.type == "aws:ec2/launchTemplate:LaunchTemplate" and not covered:
         for i, m in enumerate(r.items("blockDeviceMappings")):
             if m is UNKNOWN:
                 raise UnknownValue(r, f"blockDeviceMappings.{i}")
-            if isinstance(m, dict) and isinstance(m.get("ebs"), dict):
-                volumes.append((f"blockDeviceMappings.{i}.ebs.encrypted",
-                                m["ebs"].get("encrypted")))
-    elif r.type == "aws:ec2/instance:Instance" and not ebs_by_default:
+            if isinstance(m, dict) and "ebs" in m and m["ebs"] is not None:
+                volumes.append(_ebs(r, f"blockDeviceMappings.{i}.ebs", m["ebs"]))
+    elif r.type == "aws:ec2/instance:Instance" and not covered:
         root = r.get("rootBlockDevice")
-        if isinstance(root, dict):
-            volumes.append(("rootBlockDevice.encrypted", root.get("encrypted")))
+        if root is not None:
+            volumes.append(_ebs(r, "rootBlockDevice", root))
         for i, d in enumerate(r.items("ebsBlockDevices")):
-            if isinstance(d, dict):
-                volumes.append((f"ebsBlockDevices.{i}.encrypted", d.get("encrypted")))
-    elif r.type == "aws:ebs/volume:Volume" and not ebs_by_default:
-        volumes.append(("encrypted", r.get("encrypted")))
+            volumes.append(_ebs(r, f"ebsBlockDevices.{i}", d))
+    elif r.type == "aws:ebs/volume:Volume" and not covered:
+        volumes.append(_ebs(r, "volume", {"encrypted": r.get("encrypted"),
+                                          "snapshotId": r.get("snapshotId")}))
     elif r.type == "aws:efs/fileSystem:FileSystem":
         volumes.append(("encrypted", r.get("encrypted")))
     elif r.type in ("aws:rds/instance:Instance", "aws:rds/cluster:Cluster"):
+        if r.get("replicateSourceDb") or r.get("replicationSourceIdentifier"):
+            return []   # a read replica inherits its source's encryption (judged there)
+        if r.get("snapshotIdentifier") and r.get("storageEncrypted") is None:
+            return []   # restored from a snapshot: takes the snapshot's encryption
         volumes.append(("storageEncrypted", r.get("storageEncrypted")))
-    bad = [path for path, value in volumes if not _encrypted(value, r, path)]
+    bad = [path for path, value in volumes
+           if value != "snapshot" and not _encrypted(value, r, path)]
     if not bad:
         return []
     what = {"aws:efs/fileSystem:FileSystem": "the EFS file system",
@@ -160,9 +201,39 @@ def _aws_block_storage(r: Resource, ebs_by_default: bool) -> list[Violation]:
             "the database cluster"}.get(r.type, "an EBS volume")
     fix = (_EBS_FIX if what == "an EBS volume" else "set encrypted=True (only at creation)"
            if "EFS" in what else "set storage_encrypted=True (only at creation)")
+    if what == "an EBS volume" and by_default:
+        fix += (f" (EBS encryption by default is on in {', '.join(sorted(by_default))} only; "
+                "it is set per region)")
     return [violation(r, f"{what} is not encrypted at rest", ", ".join(f"{p} unset or false"
                                                                       for p in bad),
                       "encrypted true", fix)]
+
+
+_EBS_TYPES = ("aws:ec2/launchTemplate:LaunchTemplate", "aws:ec2/instance:Instance",
+              "aws:ebs/volume:Volume")
+
+
+def _alicloud_disk(r: Resource) -> list[Violation]:
+    """ECS data/system disks: `encrypted` false (the default) leaves the disk unencrypted,
+    unless the disk is created from a snapshot (which carries its own encryption)."""
+    paths: list[tuple[str, Any]] = []
+    if r.type == "alicloud:ecs/ecsDisk:EcsDisk" or r.type == "alicloud:ecs/disk:Disk":
+        if not r.get("snapshotId"):
+            paths.append(("encrypted", r.get("encrypted")))
+    else:
+        for i, d in enumerate(r.items("dataDisks")):
+            if d is UNKNOWN:
+                raise UnknownValue(r, f"dataDisks.{i}")
+            if isinstance(d, dict) and not d.get("snapshotId"):
+                paths.append((f"dataDisks.{i}.encrypted", d.get("encrypted")))
+        if "systemDiskEncrypted" in r.props:
+            paths.append(("systemDiskEncrypted", r.get("systemDiskEncrypted")))
+    bad = [p for p, v in paths if not _encrypted(v, r, p)]
+    if not bad:
+        return []
+    return [violation(r, "an ECS disk is not encrypted at rest",
+                      ", ".join(f"{p} unset or false" for p in bad), "encrypted true",
+                      "set encrypted=True (with a kms_key_id for your own key) on the disk")]
 
 
 def _gcp_key(r: Resource, path: str) -> list[Violation]:
@@ -218,24 +289,35 @@ def _alicloud_bucket(r: Resource) -> list[Violation]:
                       "sse_algorithm=\"KMS\") on the oss.Bucket")]
 
 
-def _alicloud_cpfs(r: Resource) -> list[Violation]:
-    """CPFS (cpfs, cpfsse) is not judged: it takes no encrypt_type (pulumi-alicloud
-    nas.FileSystem: 1 only for standard/extreme NAS, 2 only for extreme), so asking for one
-    would block every Alibaba plan (issue 21). The other NAS types were never judged here."""
-    del r
-    return []
+def _alicloud_nas(r: Resource) -> list[Violation]:
+    """Standard and extreme NAS: encrypt_type 0 (the default) is unencrypted. CPFS (cpfs,
+    cpfsse) is not judged: it takes no encrypt_type (pulumi-alicloud nas.FileSystem: 1 only for
+    standard/extreme NAS, 2 only for extreme), so asking for one would block every Alibaba plan."""
+    kind = r.get("fileSystemType")
+    if kind is UNKNOWN:
+        raise UnknownValue(r, "fileSystemType")
+    if str(kind).lower() in ("cpfs", "cpfsse"):
+        return []
+    value = r.get("encryptType")
+    if value is UNKNOWN:
+        raise UnknownValue(r, "encryptType")
+    if number(value) in (1.0, 2.0):
+        return []
+    return [violation(r, f"the NAS file system ({kind or 'standard'}) is not encrypted",
+                      f"encryptType {value if value is not None else 'unset (0)'}",
+                      "encryptType 1 (NAS-managed key) or 2 (KMS)",
+                      "set encrypt_type=1 or 2 on the nas.FileSystem (only at creation)")]
 
 
 def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
     out: list[Violation] = []
-    ebs_by_default = any(r.type == EBS_BY_DEFAULT and r.get("enabled") is not False
-                         for r in resources)
+    by_default = _by_default_regions(resources)
     sse = _SseIndex(resources)
     for r in resources:
         if r.type in AWS_BUCKETS:
             out += _aws_bucket(r, sse)
         elif r.cloud == "aws":
-            out += _aws_block_storage(r, ebs_by_default)
+            out += _aws_block_storage(r, by_default)
         elif r.type == GCP_BUCKET:
             out += _gcp_key(r, "encryption.defaultKmsKeyName")
         elif r.type in GCP_FILESYSTEMS:
@@ -247,5 +329,7 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
         elif r.type == ALI_BUCKET:
             out += _alicloud_bucket(r)
         elif r.type == ALI_NAS:
-            out += _alicloud_cpfs(r)
+            out += _alicloud_nas(r)
+        elif r.type in _ALI_DISKS:
+            out += _alicloud_disk(r)
     return out

@@ -130,9 +130,14 @@ def _aws(r: Resource, config) -> list[Violation]:
     if t == "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule":
         return _aws_rule(r, [(r.get("cidrIpv4"), "cidrIpv4"), (r.get("cidrIpv6"), "cidrIpv6")],
                          r.get("ipProtocol"), r.get("fromPort"), r.get("toPort"), config)
-    if t == "aws:ec2/securityGroupRule:SecurityGroupRule" and r.get("type") == "ingress":
+    if t == "aws:ec2/securityGroupRule:SecurityGroupRule":
         cidrs = [(c, "cidrBlocks") for c in r.items("cidrBlocks")]
         cidrs += [(c, "ipv6CidrBlocks") for c in r.items("ipv6CidrBlocks")]
+        kind = r.get("type")
+        if kind is UNKNOWN and any(_world(c, r, p) for c, p in _covered(cidrs, r)):
+            raise UnknownValue(r, "type")
+        if kind != "ingress":
+            return []
         return _aws_rule(r, cidrs, r.get("protocol"), r.get("fromPort"), r.get("toPort"), config)
     if t == "aws:ec2/securityGroup:SecurityGroup":
         out = []
@@ -148,18 +153,45 @@ def _aws(r: Resource, config) -> list[Violation]:
             out += _aws_rule(r, cidrs, rule.get("protocol"), rule.get("fromPort"),
                              rule.get("toPort"), config)
         return out
+    if t in ("aws:ec2/managedPrefixList:ManagedPrefixList",
+             "aws:ec2/managedPrefixListEntry:ManagedPrefixListEntry"):
+        cidrs = ([(r.get("cidr"), "cidr")] if t.endswith("Entry") else
+                 [(e.get("cidr"), f"entries.{i}.cidr") for i, e in enumerate(r.items("entries"))
+                  if _nic(r, e, f"entries.{i}")])
+        worlds = {w for w in (_world(c, r, p) for c, p in _covered(cidrs, r)) if w}
+        if worlds:
+            return [violation(r, "the managed prefix list holds the whole internet: every "
+                              "security group rule that uses it is world-open",
+                              ", ".join(sorted(worlds)), "only known CIDRs",
+                              "list your office/VPN CIDRs in the prefix list instead")]
+        return []
+    if t == "aws:eks/nodeGroup:NodeGroup":
+        remote = r.get("remoteAccess")
+        if remote is UNKNOWN:
+            raise UnknownValue(r, "remoteAccess")
+        if isinstance(remote, dict) and remote.get("ec2SshKey"):
+            groups = remote.get("sourceSecurityGroupIds")
+            if groups is UNKNOWN:
+                raise UnknownValue(r, "remoteAccess.sourceSecurityGroupIds")
+            if not groups and not _allowed_ssh("0.0.0.0/0", True, config):
+                # EKS: an SSH key without source security groups opens port 22 to 0.0.0.0/0.
+                return [_open_rule(r, "0.0.0.0/0", "port 22", True, config,
+                                   "remoteAccess without sourceSecurityGroupIds")]
+        return []
     if t == "aws:ec2/launchTemplate:LaunchTemplate":
-        public = [n for n in r.items("networkInterfaces")
-                  if isinstance(n, dict) and truthy(n.get("associatePublicIpAddress"))]
+        public = [n for i, n in enumerate(r.items("networkInterfaces"))
+                  if _nic(r, n, f"networkInterfaces.{i}")
+                  and truthy(r.known(f"networkInterfaces.{i}.associatePublicIpAddress"))]
         if public:
             return [violation(r, "the nodes' network interfaces get public IP addresses",
                               "associatePublicIpAddress \"true\"", "\"false\"",
                               "set associate_public_ip_address=\"false\" on every interface; "
                               "reach nodes through SSH CIDRs, a bastion or SSM")]
-    if t == "aws:ec2/instance:Instance" and r.get("associatePublicIpAddress") is True:
+    if t == "aws:ec2/instance:Instance" and truthy(r.known("associatePublicIpAddress")):
         return [violation(r, "the node gets a public IP address", "associatePublicIpAddress true",
                           "false", "set associate_public_ip_address=False")]
-    if t == "aws:ec2/subnet:Subnet" and r.get("mapPublicIpOnLaunch") is True:
+    if t == "aws:ec2/subnet:Subnet" and truthy(r.known("mapPublicIpOnLaunch")) and \
+            not _edge_only(r):
         return [violation(r, "instances launched in this subnet get public IP addresses",
                           "mapPublicIpOnLaunch true", "false",
                           "set map_public_ip_on_launch=False (the NAT gateway gives egress)")]
@@ -171,17 +203,41 @@ def _aws(r: Resource, config) -> list[Violation]:
     return []
 
 
-def _gcp_ports(allows: Any) -> tuple[bool, str]:
-    """(ssh_only, description) for a firewall's `allows` list."""
-    if not isinstance(allows, list) or not allows:
-        return False, "all ports"
-    ssh_only = all(isinstance(a, dict) and str(a.get("protocol")).lower() in ("tcp", "6")
-                   and [str(p) for p in (a.get("ports") or [])] == ["22"] for a in allows)
-    parts = []
-    for a in allows:
-        if isinstance(a, dict):
-            ports = a.get("ports") or ["all ports"]
-            parts.append(f"{a.get('protocol')} {','.join(map(str, ports))}")
+def _nic(r: Resource, value: Any, path: str) -> bool:
+    """A list entry that is a dict; an entry unknown at preview cannot be judged."""
+    if value is UNKNOWN:
+        raise UnknownValue(r, path)
+    return isinstance(value, dict)
+
+
+def _edge_only(subnet: Resource) -> bool:
+    """A public subnet whose own tag says it holds only NAT gateways / load balancers
+    (trainstack:subnet-role = edge, or the EKS/ELB convention kubernetes.io/role/elb = 1): its
+    public IPs serve the edge, and nodes are not launched there."""
+    tags = subnet.get("tags")
+    if not isinstance(tags, dict):
+        return False
+    return str(tags.get("trainstack:subnet-role", "")).lower() == "edge" or \
+        str(tags.get("kubernetes.io/role/elb", "")) == "1"
+
+
+def _gcp_ports(r: Resource, allows: list) -> tuple[bool, str]:
+    """(ssh_only, description) for a firewall's `allows` list; ports unknown at preview raise
+    UnknownValue (asked only once a source is world-open)."""
+    parts, ssh_only = [], True
+    for i, a in enumerate(allows):
+        if not _nic(r, a, f"allows.{i}"):
+            ssh_only = False
+            continue
+        ports = a.get("ports")
+        if ports is UNKNOWN or (isinstance(ports, list) and UNKNOWN in ports):
+            raise UnknownValue(r, f"allows.{i}.ports")
+        ports = [str(p) for p in ports] if isinstance(ports, list) else []
+        protocol = a.get("protocol")
+        if protocol is UNKNOWN:
+            raise UnknownValue(r, f"allows.{i}.protocol")
+        ssh_only = ssh_only and str(protocol).lower() in ("tcp", "6") and ports == ["22"]
+        parts.append(f"{protocol} {','.join(ports) or 'all ports'}")
     return ssh_only, "; ".join(parts)
 
 
@@ -193,24 +249,57 @@ def _gcp(r: Resource, config) -> list[Violation]:
         allows = r.items("allows")
         if not allows:
             return []   # a deny rule (or one that allows nothing) opens nothing
-        ssh_only, ports = _gcp_ports(allows)
         ranges = [(source, f"sourceRanges.{i}") for i, source in
                   enumerate(r.items("sourceRanges"))]
         if not ranges and not r.items("sourceTags") and not r.items("sourceServiceAccounts"):
             # GCP: an ingress rule with no source at all applies to 0.0.0.0/0.
             ranges = [("0.0.0.0/0", "sourceRanges (none set: GCP applies 0.0.0.0/0)")]
-        out = []
-        for source, path in _covered(ranges, r):
-            world = _world(source, r, path)
-            if world and not _allowed_ssh(world, ssh_only, config):
-                out.append(_open_rule(r, world, ports, ssh_only, config, path))
-        return out
+        worlds = [(w, path) for w, path in ((_world(src, r, p), p) for src, p in
+                                            _covered(ranges, r)) if w]
+        if not worlds:
+            return []   # a private source: the ports do not matter
+        ssh_only, ports = _gcp_ports(r, allows)
+        return [_open_rule(r, world, ports, ssh_only, config, path) for world, path in worlds
+                if not _allowed_ssh(world, ssh_only, config)]
+    if r.type in ("gcp:compute/networkFirewallPolicyRule:NetworkFirewallPolicyRule",
+                  "gcp:compute/regionNetworkFirewallPolicyRule:RegionNetworkFirewallPolicyRule",
+                  "gcp:compute/firewallPolicyRule:FirewallPolicyRule"):
+        ranges = [(src, f"match.srcIpRanges.{i}")
+                  for i, src in enumerate(r.items("match.srcIpRanges"))]
+        worlds = [(w, p) for w, p in ((_world(src, r, p), p) for src, p in _covered(ranges, r))
+                  if w]
+        if not worlds:
+            return []
+        if str(r.known("direction") or "INGRESS").upper() != "INGRESS" or \
+                str(r.known("action")).lower() != "allow" or r.known("disabled") is True:
+            return []
+        layer4 = [{"protocol": c.get("ipProtocol"), "ports": c.get("ports")}
+                  if isinstance(c, dict) else c for c in r.items("match.layer4Configs")]
+        ssh_only, ports = _gcp_ports(r, layer4) if layer4 else (False, "all ports")
+        return [_open_rule(r, w, ports, ssh_only, config, p) for w, p in worlds
+                if not _allowed_ssh(w, ssh_only, config)]
+    if r.type in ("gcp:container/cluster:Cluster", "gcp:container/nodePool:NodePool"):
+        private = (r.get("privateClusterConfig.enablePrivateNodes")
+                   if r.type.endswith("Cluster") else r.get("networkConfig.enablePrivateNodes"))
+        if r.type.endswith("Cluster") and private is None:
+            private = r.get("networkConfig.defaultEnablePrivateNodes")
+        if private is UNKNOWN:
+            raise UnknownValue(r, "privateClusterConfig.enablePrivateNodes")
+        if private is False or (private is None and r.type.endswith("Cluster")
+                                and not r.get("autopilot")):
+            # GKE nodes get external IPs unless private nodes are enabled.
+            return [violation(r, "the GKE nodes get external IP addresses",
+                              f"enablePrivateNodes {private}", "true",
+                              "set private_cluster_config.enable_private_nodes=True (node "
+                              "pools: network_config.enable_private_nodes=True)")]
+        return []
     if r.type in ("gcp:compute/instanceTemplate:InstanceTemplate",
                   "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate",
                   "gcp:compute/instance:Instance"):
         nics = r.items("networkInterfaces")
-        public = [i for i, n in enumerate(nics) if isinstance(n, dict)
-                  and (n.get("accessConfigs") or n.get("ipv6AccessConfigs"))]
+        public = [i for i, n in enumerate(nics) if _nic(r, n, f"networkInterfaces.{i}")
+                  and (r.known(f"networkInterfaces.{i}.accessConfigs")
+                       or r.known(f"networkInterfaces.{i}.ipv6AccessConfigs"))]
         if public:
             return [violation(r, "the nodes get external IP addresses",
                               f"accessConfigs on network interface(s) {public}",
@@ -227,12 +316,17 @@ def _azure_rules(r: Resource, rules: list, prefix: str, config) -> list[Violatio
             raise UnknownValue(r, f"{prefix}{i}")
         if not isinstance(rule, dict):
             continue
-        if str(rule.get("direction", "")).lower() != "inbound" or \
-                str(rule.get("access", "")).lower() != "allow":
-            continue
         sources = [(rule.get("sourceAddressPrefix"), f"{prefix}sourceAddressPrefix")]
         sources += [(s, f"{prefix}sourceAddressPrefixes") for s in r.items(
             f"{prefix}sourceAddressPrefixes", rule.get("sourceAddressPrefixes"))]
+        if not any(_world(src, r, p) for src, p in _covered(sources, r)):
+            continue   # a private source opens nothing to the internet, whatever its direction
+        for key in ("direction", "access"):
+            if rule.get(key) is UNKNOWN:
+                raise UnknownValue(r, f"{prefix}{key}")
+        if str(rule.get("direction", "")).lower() != "inbound" or \
+                str(rule.get("access", "")).lower() != "allow":
+            continue
         ports = [rule.get("destinationPortRange")] + r.items(
             f"{prefix}destinationPortRanges", rule.get("destinationPortRanges"))
         ports = [str(p) for p in ports if p not in (None, "")]
@@ -245,22 +339,47 @@ def _azure_rules(r: Resource, rules: list, prefix: str, config) -> list[Violatio
     return out
 
 
+_AZURE_CLASSIC_RULE = "azure:network/networkSecurityRule:NetworkSecurityRule"
+_AZURE_CLASSIC_NSG = "azure:network/networkSecurityGroup:NetworkSecurityGroup"
+_AZURE_CLASSIC_VMSS = ("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
+                       "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
+                       "azure:compute/orchestratedVirtualMachineScaleSet:"
+                       "OrchestratedVirtualMachineScaleSet")
+
+
 def _azure(r: Resource, config) -> list[Violation]:
-    if r.type == "azure-native:network:SecurityRule":
+    if r.type in (_AZURE_CLASSIC_RULE, "azure-native:network:SecurityRule"):
         return _azure_rules(r, [r.props], "", config)
-    if r.type == "azure-native:network:NetworkSecurityGroup":
+    if r.type in ("azure-native:network:NetworkSecurityGroup", _AZURE_CLASSIC_NSG):
         return _azure_rules(r, r.items("securityRules"), "securityRules.", config)
     if r.type == "azure-native:compute:VirtualMachineScaleSet":
         path = "virtualMachineProfile.networkProfile.networkInterfaceConfigurations"
-        public = [ip.get("name") for nic in r.items(path) if isinstance(nic, dict)
-                  for ip in r.items(path, nic.get("ipConfigurations"))
-                  if isinstance(ip, dict) and ip.get("publicIPAddressConfiguration")]
+        public = [ip.get("name") for i, nic in enumerate(r.items(path))
+                  if _nic(r, nic, f"{path}.{i}")
+                  for j, ip in enumerate(r.items(f"{path}.{i}.ipConfigurations"))
+                  if _nic(r, ip, f"{path}.{i}.ipConfigurations.{j}")
+                  and r.known(f"{path}.{i}.ipConfigurations.{j}.publicIPAddressConfiguration")]
         if public:
             return [violation(r, "the scale set's VMs get public IP addresses",
                               f"publicIPAddressConfiguration on {', '.join(map(str, public))}",
                               "no publicIPAddressConfiguration",
                               "remove public_ip_address_configuration; use a NAT gateway for "
                               "egress and Bastion or the SSH CIDRs for access")]
+    if r.type in _AZURE_CLASSIC_VMSS:
+        public = []
+        for i, nic in enumerate(r.items("networkInterfaces")):
+            if not _nic(r, nic, f"networkInterfaces.{i}"):
+                continue
+            for j, ip in enumerate(r.items(f"networkInterfaces.{i}.ipConfigurations")):
+                if _nic(r, ip, f"networkInterfaces.{i}.ipConfigurations.{j}") and \
+                        r.known(f"networkInterfaces.{i}.ipConfigurations.{j}.publicIpAddresses"):
+                    public.append(str(ip.get("name")))
+        if public:
+            return [violation(r, "the scale set's VMs get public IP addresses",
+                              f"publicIpAddresses on {', '.join(public)}",
+                              "no public_ip_addresses", "remove public_ip_addresses from the "
+                              "ip_configuration; use a NAT gateway and Bastion")]
+        return []
     if r.type == "azure-native:network:NetworkInterface":
         public = [ip.get("name") for ip in r.items("ipConfigurations")
                   if isinstance(ip, dict) and ip.get("publicIPAddress")]
@@ -273,13 +392,17 @@ def _azure(r: Resource, config) -> list[Violation]:
 
 def _alicloud(r: Resource, config) -> list[Violation]:
     if r.type == "alicloud:ecs/securityGroupRule:SecurityGroupRule":
-        if r.get("type") != "ingress" or str(r.get("policy") or "accept").lower() != "accept":
+        sources = ((r.get("cidrIp"), "cidrIp"), (r.get("ipv6CidrIp"), "ipv6CidrIp"))
+        if not any(_world(src, r, p) for src, p in sources):
+            return []
+        if r.known("type") != "ingress" or \
+                str(r.known("policy") or "accept").lower() != "accept":
             return []
         proto = str(r.get("ipProtocol")).lower()
         port_range = str(r.get("portRange") or "-1/-1")
         ssh_only = proto == "tcp" and port_range == "22/22"
         out = []
-        for source, path in ((r.get("cidrIp"), "cidrIp"), (r.get("ipv6CidrIp"), "ipv6CidrIp")):
+        for source, path in sources:
             world = _world(source, r, path)
             if world and not _allowed_ssh(world, ssh_only, config):
                 ports = ("all ports" if port_range == "-1/-1" or proto == "all"
@@ -296,6 +419,76 @@ def _alicloud(r: Resource, config) -> list[Violation]:
                               f"internetMaxBandwidthOut {number(bandwidth):g} Mbit/s", "0",
                               "set internet_max_bandwidth_out=0; use a NAT gateway for egress")]
     return []
+
+
+_SPLIT_RULES = {
+    # rule type -> (the input naming its group, how to read (sources, is_allow_ingress))
+    "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": "securityGroupId",
+    "aws:ec2/securityGroupRule:SecurityGroupRule": "securityGroupId",
+    "azure-native:network:SecurityRule": "networkSecurityGroupName",
+    _AZURE_CLASSIC_RULE: "networkSecurityGroupName",
+}
+
+
+def _rule_sources(r: Resource) -> list[tuple[Any, str]]:
+    """The sources of one allow-ingress rule resource ([] for egress, deny, or unknown)."""
+    t = r.type
+    if t.startswith("aws:vpc/"):
+        return [(r.get("cidrIpv4"), "cidrIpv4"), (r.get("cidrIpv6"), "cidrIpv6")]
+    if t.startswith("aws:ec2/"):
+        if r.get("type") != "ingress":
+            return []
+        return [(c, "cidrBlocks") for c in _list(r.get("cidrBlocks"))] + \
+            [(c, "ipv6CidrBlocks") for c in _list(r.get("ipv6CidrBlocks"))]
+    if str(r.get("direction", "")).lower() != "inbound" or \
+            str(r.get("access", "")).lower() != "allow":
+        return []
+    return [(r.get("sourceAddressPrefix"), "sourceAddressPrefix")] + \
+        [(s, "sourceAddressPrefixes") for s in _list(r.get("sourceAddressPrefixes"))]
+
+
+def _list(value: Any) -> list:
+    return list(value) if isinstance(value, list) else []
+
+
+def check_stack(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
+    """Rules that are each narrow but together open a group to the whole internet (0.0.0.0/1
+    in one rule, 128.0.0.0/1 in another): the per-resource Analyze call cannot see that, the
+    stack can. Grouped by the security group / NSG the rules depend on."""
+    by_group: dict[int, tuple[Resource, list[tuple[Resource, Any]]]] = {}
+    for r in resources:
+        key = _SPLIT_RULES.get(r.type)
+        if key is None:
+            continue
+        for group in r.deps.get(key, []):
+            entry = by_group.setdefault(id(group), (group, []))
+            entry[1].extend((r, src) for src, _ in _rule_sources(r)
+                            if isinstance(src, str) and src)
+    out = []
+    for group, sources in by_group.values():
+        owners = {id(r) for r, _ in sources}
+        if len(owners) < 2:
+            continue   # one rule resource: its own Analyze call judged it
+        nets: dict[int, list] = {4: [], 6: []}
+        for _, src in sources:
+            try:
+                net = ipaddress.ip_network(src, strict=False)
+            except ValueError:
+                continue
+            if net.prefixlen == 0:
+                break   # a world-open rule: reported on that rule itself
+            nets[net.version].append(net)
+        else:
+            for version, world in ((4, "0.0.0.0/0"), (6, "::/0")):
+                collapsed = list(ipaddress.collapse_addresses(nets[version]))
+                if len(collapsed) == 1 and collapsed[0].prefixlen == 0:
+                    names = sorted({r.name for r, _ in sources})
+                    out.append(violation(
+                        group, f"its ingress rules together are open to {world}",
+                        f"{' + '.join(sorted(str(n) for n in nets[version]))} across rules "
+                        f"{', '.join(names)}", "no world-open ingress, in one rule or split",
+                        "narrow the rules' sources to known CIDRs"))
+    return out
 
 
 def check(resource: Resource, config: Mapping[str, Any]) -> list[Violation]:

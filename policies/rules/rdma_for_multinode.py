@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
+from policies import capacity
 from policies.inventory import (
     ALI_DEPLOYMENT_SET,
     ALI_HPC_CLUSTER,
@@ -54,7 +55,8 @@ SCOPE = (
 # GPU capacity this rule does not judge: placement and fabric belong to the managed service
 # (EKS / GKE pools, EC2 fleets), which take them in settings this rule does not read.
 _NOT_PLACEABLE = ("aws:eks/nodeGroup:NodeGroup", "gcp:container/nodePool:NodePool",
-                  "aws:ec2/spotFleetRequest:SpotFleetRequest", "aws:ec2/fleet:Fleet")
+                  "aws:ec2/spotFleetRequest:SpotFleetRequest", "aws:ec2/fleet:Fleet",
+                  *capacity.RESERVATIONS, *capacity.MANAGED)
 
 
 def _aws_reservation(g: NodeGroup) -> Any:
@@ -209,20 +211,25 @@ def _fabric(g: NodeGroup, itype: Any) -> Optional[tuple[Any, str, str]]:
 
 def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
     out: list[Violation] = []
-    groups = gpu_groups(resources)
+    # A parked group (maximum 0) runs nothing; managed pools, fleets and reservations are
+    # placed by their services.
+    groups = [g for g in gpu_groups(resources) if g.count != 0
+              and g.resource.type not in _NOT_PLACEABLE]
     # Nodes may be one group of N or N single-node resources (ecs.Instance, compute.Instance).
-    if sum(g.count or 2 for g in groups) <= 1:
+    if sum(2 if g.count is None else g.count for g in groups) <= 1:
         return out
     for g in groups:
-        if g.resource.type in _NOT_PLACEABLE:
-            continue   # managed pools / fleets: placement and fabric are the service's concern
         if g.instance_type is UNKNOWN:
             raise UnknownValue(g.template or g.resource, "instanceType")
+        itype = instance_type_info(g.cloud, str(g.instance_type))
+        if itype is not None and not itype.rdma:
+            # A type with no RDMA fabric (1-4 GPU inference sizes): nodes that talk over TCP
+            # gain nothing from packing, and an HA group is spread across zones on purpose.
+            continue
         ok, found, expected, fix = _placement(g)
         if not ok:
             out.append(violation(g.resource, "the nodes are not in a placement construct",
                                  found, expected, fix))
-        itype = instance_type_info(g.cloud, str(g.instance_type))
         if itype is None:
             out.append(violation(g.resource, "the instance type's fabric is unknown",
                                  g.instance_type, "a type in trainstack's catalog",

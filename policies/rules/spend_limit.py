@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-from policies import pricing
+from policies import capacity, pricing
 from policies.inventory import (
     ALI_INSTANCE,
     ALI_INSTANCE_SET,
@@ -20,6 +20,7 @@ from policies.inventory import (
     budgets,
     filesystems,
     gpu_groups,
+    gpu_reason,
     node_groups,
 )
 from policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
@@ -29,6 +30,9 @@ DESCRIPTION = ("GPU capacity has a budget alarm, and the stack's estimated month
                "running (nodes at their maximum x catalog price x 730 h or an enforced lifetime, "
                "plus storage) stays under the cap; GPU capacity it cannot price fails closed.")
 ENFORCEMENT_LEVEL = "mandatory"
+# GPU spend the pack cannot size or price blocks by default: an unpriced 512-node group is the
+# case the policy exists for.
+UNDECIDED_DEFAULT = "mandatory"
 KIND = "stack"
 SEVERITY = "critical"
 REMEDIATION = (
@@ -54,6 +58,31 @@ CONFIG_SCHEMA = {
     },
 }
 
+# Types that run no instances: the GPU-sign sweep need not read them.
+_NOT_COMPUTE = frozenset({
+    "aws:ec2/vpc:Vpc", "aws:ec2/subnet:Subnet", "aws:ec2/securityGroup:SecurityGroup",
+    "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
+    "aws:ec2/placementGroup:PlacementGroup", "aws:budgets/budget:Budget",
+    "aws:fsx/lustreFileSystem:LustreFileSystem", "aws:s3/bucket:Bucket", "aws:s3/bucketV2:BucketV2",
+    "aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration",
+    "aws:autoscaling/schedule:Schedule", "gcp:compute/resourcePolicy:ResourcePolicy",
+    "gcp:compute/firewall:Firewall", "gcp:storage/bucket:Bucket", "gcp:billing/budget:Budget",
+    "gcp:lustre/instance:Instance", "azure-native:storagecache:AmlFilesystem",
+    "azure-native:storage:StorageAccount", "azure-native:consumption:Budget",
+    "azure-native:network:NetworkSecurityGroup", "azure-native:monitor:AutoscaleSetting",
+    "alicloud:vpc/switch:Switch", "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet",
+    "alicloud:nas/fileSystem:FileSystem", "alicloud:oss/bucket:Bucket",
+})
+
+
+class _SignGroup:
+    """A resource with a GPU sign the pack does not size: it needs the alarm like a group."""
+
+    def __init__(self, resource: Resource):
+        self.resource = resource
+        self.cloud = resource.cloud
+
+
 _BUDGET_TYPE = {"aws": AWS_BUDGET, "gcp": GCP_BUDGET, "azure": AZ_BUDGETS[0]}
 
 
@@ -66,10 +95,19 @@ def _cap_config(config: Mapping[str, Any]) -> Optional[float]:
 def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
     # Only GPU capacity needs a budget alarm; every group is priced where the catalog can.
     groups = gpu_groups(resources)
-    est = pricing.estimate(node_groups(resources), filesystems(resources), buckets(resources))
+    every = node_groups(resources)
+    est = pricing.estimate(every, filesystems(resources), buckets(resources))
+    sized = {id(g.resource) for g in every} | {id(g.template) for g in every
+                                               if g.template is not None}
+    signs = capacity.gpu_signs(resources, sized, lambda cloud, t: bool(gpu_reason(cloud, t)),
+                               _NOT_COMPUTE)
+    est.missing += [sign.what for sign in signs]
+    groups = groups + [_SignGroup(sign.resource) for sign in signs]
     found_budgets = budgets(resources)
     cap_config = _cap_config(config)
-    amounts = [b.monthly for b in found_budgets if b.monthly is not None]
+    # The cap is the SMALLEST whole-stack budget: a budget with cost filters (S3 only, one
+    # project's labels) watches part of the bill and caps nothing else.
+    amounts = [b.monthly for b in found_budgets if b.monthly is not None and not b.scope]
     cap = cap_config if cap_config is not None else (min(amounts) if amounts else None)
     return groups, est, found_budgets, cap_config, cap
 
@@ -96,15 +134,21 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                         release or None, "an autoReleaseTime (ISO-8601 UTC) on every node",
                         "set auto_release_time on each pay-as-you-go ecs.Instance or "
                         "ecs.EcsInstanceSet (an ess scaling group cannot release itself)"))
-        elif not any(b.resource.cloud == cloud for b in found_budgets):
+        elif not any(b.resource.cloud == cloud and b.covers_compute for b in found_budgets):
             out.append(violation(
                 anchor, f"the stack has no budget alarm on {cloud}", "no budget resource",
                 f"a {_BUDGET_TYPE.get(cloud, 'budget')} with alert thresholds",
                 "set budget.monthly_usd and budget.emails in the spec (trainstack creates the "
                 "budget), or add a budget resource to the program"))
 
-    # 2. Budgets above the configured cap, or in another currency.
+    # 2. Budgets above the configured cap, or in another currency; amounts that are no number.
     for b in found_budgets:
+        if b.unknown:
+            raise UnknownValue(b.resource, b.unknown)
+        if b.invalid:
+            out.append(violation(b.resource, "the budget amount is not a positive finite "
+                                 "number", b.invalid, "a positive amount in USD",
+                                 "set the budget's amount to the monthly cap in USD"))
         if b.currency.upper() != "USD":
             out.append(violation(b.resource, "the budget is not in USD", b.currency, "USD",
                                  "set the budget's currency to USD"))
@@ -116,6 +160,12 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                 "config"))
 
     # 3. The estimate against the cap. GPU spend that cannot be priced fails closed.
+    for what in est.invalid:
+        out.append(violation(anchor, "a number that sizes GPU capacity is not valid", what,
+                             "finite, non-negative sizes and lifetimes",
+                             "fix the value; a negative or NaN size is refused, not read as 0"))
+    if est.invalid:
+        return out
     if est.missing:
         out.append(violation(anchor, "the monthly cost of GPU capacity cannot be estimated",
                              "; ".join(est.missing), "a catalog price and a known maximum size "

@@ -60,10 +60,11 @@ def _known(r: Resource, value: Any, path: str) -> Any:
 
 def _node_placement(groups: list[NodeGroup], out: list[Violation]) -> tuple[str, str]:
     zones: dict[str, NodeGroup] = {}
+    unknown = [g for g in groups if UNKNOWN in g.zones]
     for g in groups:
-        for zone in g.zones:
-            _known(g.resource, zone, "zone")
-        known = [z for z in g.zones if z]
+        known = [z for z in g.zones if z and z is not UNKNOWN]
+        if not known and g in unknown:
+            continue
         if not known:
             out.append(violation(g.resource, "the GPU nodes' zone cannot be read", None,
                                  "one zone named on the group or its subnet/vSwitch",
@@ -77,13 +78,18 @@ def _node_placement(groups: list[NodeGroup], out: list[Violation]) -> tuple[str,
                              "put every node group in one zone, so the filesystem can be in it "
                              "too"))
         return "", ""
+    if unknown:
+        # One zone known so far: whether the rest match is known only after apply.
+        _known(unknown[0].resource, UNKNOWN, "zone")
     zone = next(iter(zones), "")
-    region = next((g.region for g in groups if g.region), "")
+    region = next((g.region for g in groups if isinstance(g.region, str) and g.region), "")
     return zone, region
 
 
-def _check_filesystem(fs: Filesystem, zone: str, region: str) -> list[Violation]:
+def _check_filesystem(fs: Filesystem, zone: str, region: str,
+                      zone_ids: tuple = ()) -> list[Violation]:
     r = fs.resource
+    _known(r, fs.region, "location" if r.cloud == "azure" else "region")
     if fs.regional:
         # Reachable from every zone of its region (Filestore REGIONAL/ENTERPRISE).
         if region and fs.region and fs.region != region:
@@ -94,6 +100,17 @@ def _check_filesystem(fs: Filesystem, zone: str, region: str) -> list[Violation]
            else "zoneId" if r.cloud == "alicloud" else "subnetIds")
     fix = _FS_FIX.get(r.cloud, "create it in the nodes' zone")
     found = str(fs.zone)
+    if fs.zone_id:
+        # S3 Express One Zone names an AZ ID (use1-az4): compare with the subnets' AZ IDs.
+        ids = sorted({str(i) for i in zone_ids if i})
+        if not ids:
+            raise UnknownValue(r, "location.name (an AZ ID; the nodes' subnets name no "
+                               "availabilityZoneId to compare it with)")
+        if ids != [fs.zone_id]:
+            return [violation(r, "the directory bucket is not in the GPU nodes' zone",
+                              fs.zone_id, ", ".join(ids), "create it in the AZ ID of the "
+                              "nodes' subnet")]
+        return []
     if r.cloud == "azure" and fs.region:
         found = f"zone {fs.zone or '(none)'} in {fs.region}"
         expected = f"zone {zone} in {region}"
@@ -133,21 +150,95 @@ def _check_bucket(bucket: Bucket, region: str) -> list[Violation]:
     return [violation(r, "the bucket is not in the cluster's region", found, region, fix)]
 
 
+def _clusters(groups: list[NodeGroup]) -> dict[str, list[NodeGroup]]:
+    """GPU groups by region: two clusters in two regions are two clusters, not one spanning
+    zones. A group whose region cannot be read joins the only cluster there is, if one."""
+    out: dict[str, list[NodeGroup]] = {}
+    for g in groups:
+        if g.region is UNKNOWN:
+            raise UnknownValue(g.resource, "location" if g.cloud == "azure" else "region")
+        out.setdefault(str(g.region or ""), []).append(g)
+    if "" in out and len(out) == 2:
+        lone = out.pop("")
+        next(iter(out.values())).extend(lone)
+    return out
+
+
+def _subnets(r: Resource) -> set[int]:
+    return {id(d) for ds in r.deps.values() for d in ds
+            if d.type in ("aws:ec2/subnet:Subnet", "alicloud:vpc/switch:Switch")}
+
+
+class _Mounts:
+    """Which GPU groups mount a filesystem, indexed once per stack: those sharing its
+    subnet/vSwitch, else the cluster of its region, else (no cluster there) every GPU group of
+    its cloud: a filesystem the stack's GPUs cannot reach in-region is still theirs, in the
+    wrong place."""
+
+    def __init__(self, clusters: dict[str, list[NodeGroup]]):
+        self.clusters = clusters
+        self.every = [g for gs in clusters.values() for g in gs]
+        self.by_subnet: dict[int, list[NodeGroup]] = {}
+        for g in self.every:
+            subnets = _subnets(g.resource) | (_subnets(g.template) if g.template is not None
+                                              else set())
+            for sid in subnets:
+                self.by_subnet.setdefault(sid, []).append(g)
+
+    def of(self, fs: Filesystem) -> list[NodeGroup]:
+        sharing: dict[int, NodeGroup] = {}
+        for sid in _subnets(fs.resource):
+            for g in self.by_subnet.get(sid, []):
+                sharing.setdefault(id(g), g)
+        if sharing:
+            return list(sharing.values())
+        if fs.region and fs.region in self.clusters:
+            return self.clusters[fs.region]
+        return self.every
+
+
+def _replica_targets(resources: list[Resource]) -> set[int]:
+    """Buckets that only receive replicated objects (DR copies): no cluster reads them."""
+    out = set()
+    for r in resources:
+        if r.type.startswith("aws:s3/bucketReplicationConfig") or \
+                r.type.startswith("aws:s3/bucketReplicationConfiguration"):
+            for key, deps in r.deps.items():
+                if key != "bucket":
+                    out.update(id(d) for d in deps if d.type.startswith("aws:s3/bucket"))
+    return out
+
+
 def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
     out: list[Violation] = []
-    for cloud in sorted({g.cloud for g in gpu_groups(resources)}):
-        # GPU nodes mount the filesystems of their own cloud only.
-        groups = [g for g in gpu_groups(resources) if g.cloud == cloud]
+    every = gpu_groups(resources)
+    replicas = _replica_targets(resources)
+    for cloud in sorted({g.cloud for g in every}):
+        clusters = _clusters([g for g in every if g.cloud == cloud])
         mounted = [fs for fs in filesystems(resources) if fs.resource.cloud == cloud]
-        if mounted:
-            zone, region = _node_placement(groups, out)
-            for fs in mounted:
-                if zone or (fs.regional and region):
-                    out.extend(_check_filesystem(fs, zone, region))
-        else:
-            region = next((g.region for g in groups if g.region), "")
-        if region:
-            for bucket in buckets(resources):
-                if bucket.resource.cloud == cloud:
-                    out.extend(_check_bucket(bucket, region))
+        placed: dict[tuple, tuple[str, str]] = {}
+        mounts = _Mounts(clusters)
+        for fs in mounted:
+            groups = mounts.of(fs)
+            key = tuple(sorted(id(g) for g in groups)) if len(groups) < 64 else (
+                len(groups), id(groups[0]), id(groups[-1]))
+            if key not in placed:
+                placed[key] = _node_placement(groups, out)
+            zone, region = placed[key]
+            if zone or (fs.regional and region) or fs.zone_id:
+                ids = tuple(s.get("availabilityZoneId") for g in groups
+                            for s in g.resource.dep("vpcZoneIdentifiers") + g.resource.dep(
+                                "subnetIds") + g.resource.dep("subnetId")) if fs.zone_id else ()
+                out.extend(_check_filesystem(fs, zone, region, ids))
+        regions = {region for region in clusters if region}
+        for bucket in buckets(resources):
+            if bucket.resource.cloud != cloud or id(bucket.resource) in replicas:
+                continue
+            if len(regions) == 1:
+                out.extend(_check_bucket(bucket, next(iter(regions))))
+            elif regions:
+                # One cluster per region: a bucket in any cluster's region is that cluster's.
+                found = [_check_bucket(bucket, region) for region in sorted(regions)]
+                if all(found):
+                    out.extend(found[0])
     return out

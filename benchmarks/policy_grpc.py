@@ -1,0 +1,133 @@
+"""Throughput of the policy pack as the engine drives it: over gRPC, a request per resource.
+
+    .venv/bin/python benchmarks/policy_grpc.py [--resources 20000] [--repeats 3]
+
+`pulumi preview --policy-pack policies` starts the pack, calls Analyze once per resource (its
+inputs and provider) and AnalyzeStack once with every resource. This benchmark does the same
+against the real pack process (tests/policy_harness.py starts it exactly as the engine does):
+a stack of N resources built by repeating the hand-built four-cloud clusters of
+tests/policy_fixtures.py (each copy renamed, dependencies kept within the copy). The requests
+are built before the clock starts (the engine builds them in Go); the clock covers every
+Analyze call and the AnalyzeStack call, i.e. the pack's work plus gRPC. Target: 20,000
+resources in under 5 s on the reference machine. It prints the figure; no test times anything.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+TARGET_SECONDS = 5.0
+
+
+def stack(size: int) -> list:
+    from tests.policy_fixtures import CLUSTERS
+    base = [r for build in CLUSTERS.values() for r in build()]
+    out = []
+    copy = 0
+    while len(out) < size:
+        renamed = {id(r): replace(r, name=f"{r.name}-{copy}", urn=f"{r.urn}-{copy}",
+                                  props=dict(r.props)) for r in base}
+        for r in base:
+            view = renamed[id(r)]
+            view.deps = {k: [renamed[id(d)] for d in ds if id(d) in renamed]
+                         for k, ds in r.deps.items()}
+            out.append(view)
+        copy += 1
+    return out[:size]
+
+
+def requests(resources: list):
+    from pulumi.runtime.proto import analyzer_pb2 as apb
+
+    from tests.policy_harness import _struct, engine_value, provider_for
+
+    def provider(r):
+        props = {"region": r.provider_region} if r.provider_region else {}
+        return provider_for(r.cloud if r.cloud != "azure" else "azure-native", props)
+
+    providers = {}
+    analyze = []
+    for r in resources:
+        key = (r.cloud, r.provider_region)
+        if key not in providers:
+            providers[key] = provider(r)
+        analyze.append(apb.AnalyzeRequest(
+            type=r.type, name=r.name, urn=r.urn, properties=_struct(engine_value(r.props)),
+            options=apb.AnalyzerResourceOptions(protect=r.protect), provider=providers[key]))
+    stack_request = apb.AnalyzeStackRequest(resources=[apb.AnalyzerResource(
+        type=r.type, name=r.name, urn=r.urn, properties=_struct(engine_value(r.props)),
+        dependencies=sorted({d.urn for ds in r.deps.values() for d in ds}),
+        propertyDependencies={k: apb.AnalyzerPropertyDependencies(urns=[d.urn for d in ds])
+                              for k, ds in r.deps.items()},
+        options=apb.AnalyzerResourceOptions(protect=r.protect),
+        provider=providers[(r.cloud, r.provider_region)]) for r in resources])
+    return analyze, stack_request
+
+
+def floor(pack, calls: int) -> float:
+    """The transport alone: `calls` round trips of the cheapest RPC (GetPluginInfo) between the
+    same two Python processes; what no pack code can go below on this machine."""
+    from google.protobuf import empty_pb2
+    start = time.perf_counter()
+    for _ in range(calls):
+        pack.stub.GetPluginInfo(empty_pb2.Empty())
+    return time.perf_counter() - start
+
+
+def measure(size: int, repeats: int, pack_dir: Path | None = None
+            ) -> tuple[float, float, int, float]:
+    from tests.policy_harness import PACK_DIR, PolicyPackProcess
+    resources = stack(size)
+    analyze, stack_request = requests(resources)
+    pack = PolicyPackProcess(pack_dir=pack_dir or PACK_DIR)
+    try:
+        pack.configure()
+        runs, stack_runs, diagnostics = [], [], 0
+        for _ in range(repeats):
+            start = time.perf_counter()
+            diagnostics = 0
+            for request in analyze:
+                diagnostics += len(pack.stub.Analyze(request).diagnostics)
+            middle = time.perf_counter()
+            diagnostics += len(pack.stub.AnalyzeStack(stack_request).diagnostics)
+            end = time.perf_counter()
+            runs.append(end - start)
+            stack_runs.append(end - middle)
+        return (statistics.median(runs), statistics.median(stack_runs), diagnostics,
+                floor(pack, size))
+    finally:
+        pack.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--resources", type=int, default=20_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--pack-dir", type=Path, default=None,
+                        help="another copy of the pack to measure (e.g. an older commit's "
+                             "policies/, from `git archive`), for a same-machine comparison")
+    args = parser.parse_args()
+    seconds, stack_seconds, diagnostics, transport = measure(args.resources, args.repeats,
+                                                             args.pack_dir)
+    ok = seconds < TARGET_SECONDS
+    print(f"policy pack over gRPC: {args.resources:,} resources in {seconds:.2f} s "
+          f"(Analyze x {args.resources:,}: {seconds - stack_seconds:.2f} s, AnalyzeStack: "
+          f"{stack_seconds:.2f} s; median of {args.repeats}; {diagnostics:,} diagnostics) "
+          f"-> {args.resources / seconds:,.0f} resources/s; target < {TARGET_SECONDS:g} s: "
+          f"{'PASS' if ok else 'FAIL'}")
+    print(f"transport floor: {args.resources:,} bare round trips (GetPluginInfo) take "
+          f"{transport:.2f} s here; the pack's own share is about "
+          f"{max(seconds - transport, 0):.2f} s")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

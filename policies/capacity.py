@@ -1,0 +1,212 @@
+"""Compute the pack sizes beyond plain groups and instances, and GPU signs it cannot size.
+
+inventory.node_groups() reads autoscaling groups, fleets, managed pools, scale sets and
+instances. This module adds what bills GPU hours through other doors, each as a NodeGroup:
+capacity reservations (AWS ODCR, GCP reservations: billed whether used or not), SageMaker
+endpoint variants, Azure ML compute clusters, AKS and ACK node pools, Azure classic scale sets
+and VMs, aws-native groups and instances. `gpu_signs()` then sweeps every other resource for a
+GPU type or accelerator in any of the fields where clouds put them, so a GPU resource the pack
+does not size is named ("cannot be estimated"), never passed in silence.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional
+
+from policies.model import UNKNOWN, Resource, last_segment, number
+
+AWS_CAPACITY_RESERVATION = "aws:ec2/capacityReservation:CapacityReservation"
+GCP_RESERVATION = "gcp:compute/reservation:Reservation"
+SAGEMAKER_ENDPOINT_CONFIG = "aws:sagemaker/endpointConfiguration:EndpointConfiguration"
+AZ_ML_COMPUTE = "azure-native:machinelearningservices:Compute"
+AKS_AGENT_POOL = "azure-native:containerservice:AgentPool"
+AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
+ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
+AZ_CLASSIC_VMSS = ("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
+                   "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet")
+AZ_CLASSIC_VM = ("azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
+                 "azure:compute/windowsVirtualMachine:WindowsVirtualMachine")
+AWS_NATIVE_ASG = "aws-native:autoscaling:AutoScalingGroup"
+AWS_NATIVE_INSTANCE = "aws-native:ec2:Instance"
+AWS_NATIVE_LT = "aws-native:ec2:LaunchTemplate"
+
+# Resources that only describe nodes for another resource to launch: they bill nothing alone.
+TEMPLATES = frozenset({
+    "aws:ec2/launchTemplate:LaunchTemplate", AWS_NATIVE_LT,
+    "gcp:compute/instanceTemplate:InstanceTemplate",
+    "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate",
+    "alicloud:ess/scalingConfiguration:ScalingConfiguration",
+    "alicloud:ecs/launchTemplate:LaunchTemplate", "alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate",
+    "aws:ec2/ami:Ami",
+})
+
+# Types this module or inventory sizes (RESERVATIONS are not placed by the rdma rule).
+RESERVATIONS = (AWS_CAPACITY_RESERVATION, GCP_RESERVATION)
+MANAGED = (SAGEMAKER_ENDPOINT_CONFIG, AZ_ML_COMPUTE, AKS_AGENT_POOL, AKS_CLUSTER, ACK_NODE_POOL)
+SIZED = frozenset({*RESERVATIONS, *MANAGED, *AZ_CLASSIC_VMSS, *AZ_CLASSIC_VM, AWS_NATIVE_ASG,
+                   AWS_NATIVE_INSTANCE})
+
+# Fields where a resource names its machine or its accelerators, on any cloud.
+_TYPE_KEYS = {"instanceType", "instanceTypes", "machineType", "vmSize", "size", "nodeType",
+              "instanceClass", "skuName"}
+_ACCEL_KEYS = {"acceleratorType", "acceleratorCount", "guestAccelerators", "gpuCount",
+               "acceleratorConfig", "acceleratorConfigs", "gpuType", "gpuSpec"}
+
+
+def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) -> list:
+    """The NodeGroups of the types in SIZED (inventory passes its NodeGroup, _count, _zone)."""
+    out = []
+    for r in resources:
+        t = r.type
+        if t == AWS_CAPACITY_RESERVATION:
+            z = zone(r.get("availabilityZone"))
+            out.append(node_group(r, None, r.get("instanceType"), count(r.get("instanceCount")),
+                                  False, [z], _region(r, z)))
+        elif t == GCP_RESERVATION:
+            props = "specificReservation.instanceProperties"
+            mtype = r.get(f"{props}.machineType")
+            z = zone(r.get("zone") or r.provider.get("zone"))
+            accel = r.get(f"{props}.guestAccelerators")
+            n = sum(number(a.get("acceleratorCount")) or 1 for a in accel
+                    if isinstance(a, dict)) if isinstance(accel, list) else 0
+            out.append(node_group(r, None, mtype if mtype is UNKNOWN else last_segment(mtype),
+                                  count(r.get("specificReservation.count")), False, [z],
+                                  _region(r, z), accelerators=int(n)))
+        elif t == SAGEMAKER_ENDPOINT_CONFIG:
+            for v in _items(r.get("productionVariants")):
+                if v is UNKNOWN:
+                    out.append(node_group(r, None, UNKNOWN, None, False, [""], _region(r, "")))
+                    continue
+                if not isinstance(v, dict) or not v.get("instanceType"):
+                    continue   # serverless variants carry no instances
+                out.append(node_group(r, None, v.get("instanceType"), count(
+                    _get(v, "managedInstanceScaling.maxInstanceCount"),
+                    v.get("initialInstanceCount")), False, [""], _region(r, "")))
+        elif t == AZ_ML_COMPUTE:
+            p = "properties.properties"
+            if r.get("properties.computeType") not in ("AmlCompute", None, UNKNOWN):
+                continue
+            out.append(node_group(r, None, r.get(f"{p}.vmSize"),
+                                  count(r.get(f"{p}.scaleSettings.maxNodeCount")),
+                                  r.get(f"{p}.vmPriority") == "LowPriority", [""], _location(r)))
+        elif t == AKS_AGENT_POOL:
+            out.append(node_group(r, None, r.get("vmSize"), count(
+                r.get("maxCount") if r.get("enableAutoScaling") else None, r.get("count")),
+                r.get("scaleSetPriority") == "Spot", _azure_zones(r.get("availabilityZones"),
+                                                                  zone), _location(r)))
+        elif t == AKS_CLUSTER:
+            for p in _items(r.get("agentPoolProfiles")):
+                if not isinstance(p, dict):
+                    continue
+                out.append(node_group(r, None, p.get("vmSize"), count(
+                    p.get("maxCount") if p.get("enableAutoScaling") else None, p.get("count")),
+                    p.get("scaleSetPriority") == "Spot",
+                    _azure_zones(p.get("availabilityZones"), zone), _location(r)))
+        elif t == ACK_NODE_POOL:
+            types = _items(r.get("instanceTypes"))
+            switches = r.dep("vswitchIds")
+            zones = [zone(s.get("zoneId")) for s in switches] or [""]
+            out.append(node_group(r, None, types[0] if types else None, count(
+                r.get("scalingConfig.maxSize"), r.get("desiredSize"), r.get("nodeCount")),
+                str(r.get("spotStrategy") or "").startswith("Spot"), zones,
+                r.provider_region or "", instance_types=list(types)))
+        elif t in AZ_CLASSIC_VMSS or t in AZ_CLASSIC_VM:
+            scale_set = t in AZ_CLASSIC_VMSS
+            zs = r.get("zones") if scale_set else [r.get("zone")] if r.get("zone") else None
+            out.append(node_group(r, None, r.get("sku" if scale_set else "size"),
+                                  count(r.get("instances")) if scale_set else 1,
+                                  r.get("priority") == "Spot", _azure_zones(zs, zone),
+                                  _location(r)))
+        elif t == AWS_NATIVE_ASG:
+            lt = next(iter(r.dep("launchTemplate") or r.dep("launchTemplate.launchTemplateId")
+                           ), None)
+            itype = lt.get("launchTemplateData.instanceType") if lt is not None and \
+                lt.type == AWS_NATIVE_LT else lt.get("instanceType") if lt is not None else None
+            out.append(node_group(r, lt, itype, count(r.get("maxSize"), r.get("desiredCapacity")),
+                                  False, [""], r.provider_region or ""))
+        elif t == AWS_NATIVE_INSTANCE:
+            z = zone(r.get("availabilityZone"))
+            out.append(node_group(r, None, r.get("instanceType"), 1, False, [z], _region(r, z)))
+    return out
+
+
+@dataclass(frozen=True)
+class GpuSign:
+    resource: Resource
+    field: str
+    value: Any
+
+    @property
+    def what(self) -> str:
+        return (f"{self.resource.name} ({self.resource.type}): GPU capacity ({self.field}="
+                f"{self.value}) of a resource type the pack does not size")
+
+
+def gpu_signs(resources: Iterable[Resource], skip: set[int], is_gpu_type: Any,
+              not_compute: frozenset = frozenset()) -> list[GpuSign]:
+    """A GPU type or an accelerator named anywhere in a resource the pack does not size
+    (`not_compute`: types the pack knows run no instances: buckets, subnets, rules, budgets)."""
+    out = []
+    for r in resources:
+        if id(r) in skip or r.type in TEMPLATES or r.type in SIZED or r.type in not_compute \
+                or r.type.startswith("pulumi:"):
+            continue
+        found = _sign(r.props, r, is_gpu_type, 0)
+        if found is not None:
+            out.append(GpuSign(r, *found))
+    return out
+
+
+def _sign(value: Any, r: Resource, is_gpu_type: Any, depth: int) -> Optional[tuple[str, Any]]:
+    if depth > 5:
+        return None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k in _TYPE_KEYS:
+                for t in (v if isinstance(v, list) else [v]):
+                    if isinstance(t, str) and is_gpu_type(r.cloud, t):
+                        return k, t
+            elif k in _ACCEL_KEYS and v not in (None, "", [], {}, 0, 0.0, "0"):
+                if v is UNKNOWN or (isinstance(v, str) and not v.isdigit()) or \
+                        (number(v) or 0) > 0 or isinstance(v, (list, dict)):
+                    return k, v if not isinstance(v, (list, dict)) else "declared"
+            found = _sign(v, r, is_gpu_type, depth + 1)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for v in value:
+            found = _sign(v, r, is_gpu_type, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _items(value: Any) -> list:
+    if value is UNKNOWN:
+        return [UNKNOWN]
+    return list(value) if isinstance(value, list) else []
+
+
+def _get(value: Any, path: str) -> Any:
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def _region(r: Resource, zone: Any) -> str:
+    from policies.model import region_of_zone
+    region = r.get("region")
+    if isinstance(region, str) and region:
+        return region
+    return r.provider_region or (region_of_zone(zone) if isinstance(zone, str) else "")
+
+
+def _location(r: Resource) -> Any:
+    value = r.get("location") or r.provider_region or ""
+    return UNKNOWN if value is UNKNOWN else str(value).replace(" ", "").lower()
+
+
+def _azure_zones(value: Any, zone: Any) -> list:
+    if value is UNKNOWN:
+        return [UNKNOWN]
+    return [zone(z) for z in value] if isinstance(value, list) and value else [""]
