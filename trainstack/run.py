@@ -33,6 +33,7 @@ class Target:
     cloud: Optional[str] = None
     stack: Optional[str] = None
     instance_type: Optional[str] = None
+    provisioned_mbps: Optional[float] = None   # the filesystem's total read throughput
 
 
 @dataclass
@@ -75,7 +76,7 @@ def resolve(stack: Optional[str], url: Optional[str]) -> Target:
     if not stack and not url:
         raise SpecError("--stack", "is required (or --bucket-url).",
                         "Pass --stack NAME of a deployed stack.")
-    cloud = instance_type = None
+    cloud = instance_type = provisioned = None
     expected = None
     if not url:
         from trainstack.connect import deployed
@@ -83,6 +84,9 @@ def resolve(stack: Optional[str], url: Optional[str]) -> Target:
         url = stack_bucket_url(inputs.cloud, outputs)
         cloud, expected = inputs.cloud, inputs.spec.nodes
         instance_type = outputs.get("instance_type")
+        capacity = outputs.get("filesystem_capacity_gib")
+        tier = outputs.get("filesystem_throughput_mbps_per_tib")
+        provisioned = capacity / 1024 * tier if capacity and tier else None
     records = read_records(url)
     names = tuple(h.node for h in records if h.ok)
     if not names:
@@ -97,7 +101,7 @@ def resolve(stack: Optional[str], url: Optional[str]) -> Target:
         instance_type = next((h.record.get("instance_type") for h in records
                               if h.record.get("instance_type")), None)
         cloud = next((h.record.get("cloud") for h in records if h.record.get("cloud")), None)
-    return Target(url.rstrip("/"), names, cloud, stack, instance_type)
+    return Target(url.rstrip("/"), names, cloud, stack, instance_type, provisioned)
 
 
 def new_job_id(kind: str = "run") -> str:
@@ -107,7 +111,8 @@ def new_job_id(kind: str = "run") -> str:
 def submit(target: Target, argv: list[str], *, kind: str = "run", launcher: str = "torchrun",
            max_restarts: int = 0, nproc_per_node: Optional[int] = None,
            env: Optional[dict] = None, files: Optional[dict] = None,
-           cwd: Optional[str] = None, rdzv_port: Optional[int] = None) -> str:
+           cwd: Optional[str] = None, rdzv_port: Optional[int] = None,
+           run_on: Optional[list[str]] = None) -> str:
     if not argv:
         raise SpecError("CMD", "is empty.", "Give the command after --, e.g. "
                         "`trainstack run -- python train.py`.")
@@ -115,7 +120,8 @@ def submit(target: Target, argv: list[str], *, kind: str = "run", launcher: str 
     request = {"id": job_id, "argv": list(argv), "launcher": launcher,
                "max_restarts": max_restarts, "nproc_per_node": nproc_per_node,
                "env": env or {}, "files": files or {}, "cwd": cwd, "rdzv_port": rdzv_port,
-               "nodes": list(target.nodes), "created": datetime.now(timezone.utc).isoformat()}
+               "nodes": list(target.nodes), "run_on": run_on,
+               "nnodes": len(run_on) if run_on else None, "created": datetime.now(timezone.utc).isoformat()}
     fs, base = _fs(target.url)
     with fs.open(f"{base}/{JOBS_PREFIX}/{job_id}/request.json", "w") as handle:
         json.dump(request, handle, sort_keys=True)
@@ -131,16 +137,18 @@ def _read(fs, path: str) -> Optional[bytes]:
 
 
 def wait(target: Target, job_id: str, *, timeout_s: float = 3600, poll_s: float = 1.0,
-         echo: Optional[Callable[[str], None]] = None) -> JobResult:
+         echo: Optional[Callable[[str], None]] = None,
+         nodes: Optional[list[str]] = None) -> JobResult:
     """Every node's exit record, streaming new log lines through `echo` when given."""
     fs, base = _fs(target.url)
     result = JobResult(job_id)
-    shown = {node: 0 for node in target.nodes}
+    waiting = tuple(nodes or target.nodes)
+    shown = {node: 0 for node in waiting}
     deadline = time.monotonic() + timeout_s
     while True:
         if hasattr(fs, "invalidate_cache"):
             fs.invalidate_cache()
-        for node in target.nodes:
+        for node in waiting:
             if node in result.exits:
                 continue
             prefix = f"{base}/{JOBS_PREFIX}/{job_id}/{node}"
@@ -157,7 +165,7 @@ def wait(target: Target, job_id: str, *, timeout_s: float = 3600, poll_s: float 
                         echo(f"[{node}] {line}")
             if exit_raw is not None:
                 result.exits[node] = json.loads(exit_raw)
-        if len(result.exits) == len(target.nodes):
+        if len(result.exits) == len(waiting):
             return result
         if time.monotonic() > deadline:
             result.timed_out = True

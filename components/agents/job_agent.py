@@ -214,7 +214,8 @@ def launch_argv(request: dict, env: dict[str, str], launcher: list[str]) -> list
     if missing:
         raise ValueError(f"the ranks profile ({RANKS_PROFILE}) does not set "
                          f"{', '.join(missing)}: did the boot's ranks step succeed?")
-    nnodes = int(env["NNODES"])
+    # A request may name fewer nodes than the group (bench's one-node training run).
+    nnodes = int(request.get("nnodes") or env["NNODES"])
     nproc = int(request.get("nproc_per_node") or env.get("NPROC_PER_NODE") or 1)
     port = int(request.get("rdzv_port") or env.get("MASTER_PORT") or DEFAULT_PORT)
     host = "true" if env["NODE_RANK"] == "0" else "false"
@@ -275,7 +276,7 @@ class Agent:
     def _put_json(self, job_id: str, name: str, record: dict) -> None:
         self.store.put(self.key(job_id, name), json.dumps(record, sort_keys=True).encode())
 
-    def run(self, job_id: str) -> int:
+    def run(self, job_id: str) -> Optional[int]:
         raw = self.store.get(f"{JOBS_PREFIX}/{job_id}/request.json")
         try:
             request = json.loads(raw or b"")
@@ -285,6 +286,9 @@ class Agent:
         except ValueError as bad:
             self._finish(job_id, 2, time.time(), f"bad request: {bad}\n".encode(), {})
             return 2
+        if request.get("run_on") and self.node.name not in request["run_on"]:
+            self._remember(job_id)   # another node's job: nothing to run, nothing to report
+            return None
         boot = self.node.boot_env()
         local = self.node.path(LOCAL_JOBS_DIR)
         out_dir = local / job_id / "out"
@@ -362,7 +366,8 @@ class Agent:
         while max_jobs is None or ran < max_jobs:
             jobs = self.pending()
             for job_id in jobs:
-                self.run(job_id)
+                if self.run(job_id) is None:
+                    continue
                 ran += 1
                 last = time.time()
                 if max_jobs is not None and ran >= max_jobs:
