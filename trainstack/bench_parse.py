@@ -39,7 +39,7 @@ def parse_nccl_tests(text: str) -> list[AllReduceRow]:
         match = _NCCL_ROW.match(line)
         if match:
             rows.append(AllReduceRow(int(match.group(1)),
-                                     max(float(match.group(5)), float(match.group(8)))))
+                                     max(float(match.group(5)), float(match.group(9)))))
     return rows
 
 

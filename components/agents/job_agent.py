@@ -81,7 +81,7 @@ WantedBy=multi-user.target
 
 
 def unit_file(python: str = "/usr/bin/python3") -> str:
-    return UNIT.format(python=python)
+    return UNIT.replace("{python}", python)
 
 
 def utc_now() -> str:
