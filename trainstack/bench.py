@@ -96,7 +96,9 @@ def fabric(target: Target, opts: BenchOptions, echo) -> dict:
     record = next((r for r in (_out(target, job["job_id"], n, "allreduce.json")
                                for n in target.nodes) if r), None)
     out = {"job_id": job["job_id"], "rc": job["rc"], "nodes": len(target.nodes),
-           "network": bench_parse.nccl_network(logs), "nccl_version":
+           "network": bench_parse.nccl_network(logs),
+           # per node: one node falling back to sockets drags the whole ring down
+           "networks": {n: bench_parse.nccl_network(log) for n, log in result.logs.items()}, "nccl_version":
            bench_parse.nccl_version(logs), "busbw_gbps": None, "sizes": None, "device": None}
     if record:
         rows = [bench_parse.AllReduceRow(s["bytes"], s["busbw_gbps"]) for s in record["sizes"]]
@@ -188,9 +190,10 @@ def summary_lines(result: dict) -> list[str]:
         busbw = f"{f['busbw_gbps']:.2f} GB/s" if f["busbw_gbps"] is not None else "-"
         verdict = ("BELOW FLOOR" if j["below_floor"] else "") + (" WRONG NETWORK"
                                                                  if j["wrong_network"] else "")
+        judged = verdict.strip() or ("ok" if j["ok"] else j["note"] or "-")
         lines.append(f"fabric: all-reduce busbw {busbw} over {f['nodes']} node(s), network "
                      f"{f['network'] or '-'}; floor {j['floor_gbps'] or '-'} GB/s, expected "
-                     f"{j['expected_net'] or '-'}: {verdict.strip() or ('ok' if j['ok'] else j['note'] or '-')}")
+                     f"{j['expected_net'] or '-'}: {judged}")
     s = result.get("storage")
     if s:
         lines.append(f"storage: {s['checkpoint_mib']:g} MiB checkpoint; slowest /lustre read "
