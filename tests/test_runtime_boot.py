@@ -109,8 +109,8 @@ def test_an_image_not_pinned_by_digest_is_refused(image, example_spec, tmp_path)
 
 
 def test_the_spec_image_reaches_the_nodes(example_spec):
-    from tests.conftest import plan_for
     from components.boot.render import decode_aws_user_data
+    from tests.conftest import plan_for
     mine = f"registry.example/train@{DIGEST}"
     plan = plan_for({**example_spec, "runtime": {"image": mine}}, "aws")
     templates = [r for r in plan.resources if r.type == "aws:ec2/launchTemplate:LaunchTemplate"]
