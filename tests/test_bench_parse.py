@@ -72,3 +72,11 @@ def test_every_floor_row_cites_a_public_source():
         assert floor.source.startswith("github.com/") and "@" in floor.source
         assert floor.scope in ("one_node", "multi_node")
         assert floor.min_busbw_gbps is not None or floor.expected_net
+
+
+def test_out_of_memory_in_a_jobs_log():
+    # the message torch.cuda.OutOfMemoryError carries (PyTorch's caching allocator)
+    log = ("[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. "
+           "GPU 3 has a total capacity of 79.10 GiB of which 1.12 GiB is free.\n")
+    assert bench_parse.out_of_memory(log) is True
+    assert bench_parse.out_of_memory("step 50 loss 2.1\n") is False

@@ -175,3 +175,33 @@ def test_run_refuses_a_bucket_without_healthy_nodes(tmp_path):
     assert ran.exit_code == 2
     assert "no node" in ran.output and "trainstack status" in ran.output
 
+
+
+def test_a_deployed_stack_waits_for_all_its_nodes(tmp_path, monkeypatch):
+    """`run --stack S` reads the bucket and node count from the stack (Pulumi outputs): with
+    fewer healthy nodes than the spec's, torchrun would wait, so `run` refuses and says why."""
+    from types import SimpleNamespace
+
+    from tests.run_helpers import health_record
+    from trainstack import connect, status
+    (tmp_path / "status").mkdir()
+    (tmp_path / "status" / "i-0a.json").write_text(json.dumps(health_record("i-0a", 0)))
+    inputs = SimpleNamespace(cloud="aws", spec=SimpleNamespace(nodes=2))
+    outputs = {"bucket_name": "llm-data", "instance_type": "p5.48xlarge",
+               "filesystem_capacity_gib": 4800, "filesystem_throughput_mbps_per_tib": 250}
+    monkeypatch.setattr(connect, "deployed", lambda stack: (inputs, outputs))
+    asked = []
+    original = status.read_records
+
+    def local(url):
+        asked.append(url)
+        return original(f"file://{tmp_path}")
+    monkeypatch.setattr(status, "read_records", local)
+    ran = invoke("run", "--stack", "aws", "--", "python", "train.py")
+    assert ran.exit_code == 2 and "only 1 of 2 nodes are healthy" in ran.output
+    assert asked == ["s3://llm-data"]
+    (tmp_path / "status" / "i-0b.json").write_text(json.dumps(health_record("i-0b", 1)))
+    from trainstack.run import resolve
+    target = resolve("aws", None)
+    assert target.nodes == ("i-0a", "i-0b") and target.instance_type == "p5.48xlarge"
+    assert target.provisioned_mbps == pytest.approx(4800 / 1024 * 250)   # GiB/1024 x MB/s/TiB

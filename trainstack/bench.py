@@ -148,7 +148,9 @@ def training(target: Target, opts: BenchOptions, echo) -> dict:
         seconds = max((e.get("seconds") or 0) for e in job["result"].exits.values()) \
             if job["result"].exits else None
         runs[label] = {"job_id": job["job_id"], "rc": job["rc"], "nodes": len(nodes),
-                       "wall_s": seconds, **(record or {})}
+                       "wall_s": seconds,
+                       "oom": bench_parse.out_of_memory("\n".join(job["result"].logs.values())),
+                       **(record or {})}
     one, every = runs["one_node"].get("tokens_per_s"), runs["all_nodes"].get("tokens_per_s")
     n = len(target.nodes)
     return {**runs, "command": opts.train_cmd or f"built-in transformer ({opts.model})",

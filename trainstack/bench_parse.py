@@ -73,6 +73,16 @@ def nccl_network(text: str) -> Optional[str]:
     return real[-1] if real else None
 
 
+# PyTorch's own message for a CUDA allocation failure (torch.cuda.OutOfMemoryError).
+_OOM = re.compile(r"OutOfMemoryError|CUDA out of memory")
+
+
+def out_of_memory(text: str) -> bool:
+    """Whether a job's log shows a CUDA out-of-memory failure (for --train-cmd runs that write
+    no train.json of their own)."""
+    return bool(_OOM.search(text))
+
+
 def nccl_version(text: str) -> Optional[str]:
     match = _NCCL_VERSION.search(text)
     return match.group(1) if match else None
