@@ -79,3 +79,28 @@ def test_status_command_shows_the_flags_and_fails(tmp_path):
                          terminal_width=250).output
     assert "2 node(s) flagged" in text and "flags" in text
     assert "NET/Socket" in doc["flags"]["node-2"][0]
+
+
+def test_a_slow_node_in_nccl_tests_is_named(tmp_path):
+    """`bench --nccl-tests CMD` runs nccl-tests on each node alone and judges each against the
+    one-node floor; here the command prints a recorded real all_reduce_perf output (2x p4de:
+    78.33 GB/s) on node-1 and a healthy figure on node-0, on an ND96isr H100 v5 (floor 460)."""
+    from tests.run_helpers import LocalCluster
+    from trainstack.bench import BenchOptions, bench
+    from trainstack.run import resolve
+    from trainstack.status import all_flags, read_records
+    recorded = DATA / "nccl_tests_2x_p4de_awsome.txt"
+    fast = tmp_path / "fast.txt"
+    fast.write_text(recorded.read_text().replace("78.33", "480.10"))
+    script = f'if [ "$TRAINSTACK_NODE" = node-0 ]; then cat {fast}; else cat {recorded}; fi'
+    records = {f"node-{i}": health_record(f"node-{i}", i, instance_type="Standard_ND96isr_H100_v5",
+                                          cloud="azure") for i in range(2)}
+    with LocalCluster(tmp_path, nodes=2, records=records) as cluster:
+        target = resolve(None, cluster.url)
+        result = bench(target, BenchOptions(parts=(), nccl_tests=f"sh -c '{script}'",
+                                            timeout_s=60))
+    per_node = result["nccl_tests"]["per_node"]
+    assert per_node["node-0"]["busbw_gbps"] == 480.10 and per_node["node-1"]["busbw_gbps"] == 78.33
+    flags = all_flags(read_records(cluster.url), result)
+    assert list(flags) == ["node-1"]
+    assert flags["node-1"][0].startswith("nccl-tests 78.3 GB/s below the one-node floor 460 GB/s")

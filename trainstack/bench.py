@@ -51,6 +51,7 @@ class BenchOptions:
     nproc_per_node: Optional[int] = None
     timeout_s: float = 3600.0
     parts: tuple[str, ...] = ("fabric", "storage", "training")
+    nccl_tests: Optional[str] = None   # e.g. "all_reduce_perf -b 1G -e 8G -f 2 -g 8" (one node)
 
 
 def _worker_files() -> dict[str, str]:
@@ -110,6 +111,20 @@ def fabric(target: Target, opts: BenchOptions, echo) -> dict:
     return out
 
 
+def nccl_tests(target: Target, opts: BenchOptions, echo) -> dict:
+    """nccl-tests on each node by itself (the image's `all_reduce_perf`, all its GPUs): the
+    one-node figure health checks publish floors for, so a slow node is named, not averaged."""
+    job = _job(target, shlex.split(opts.nccl_tests), "bench-nccl-tests", opts, echo,
+               launcher="none", env={"NCCL_DEBUG": "INFO", "NCCL_DEBUG_SUBSYS": "INIT,NET"})
+    per_node = {}
+    for node, log in job["result"].logs.items():
+        busbw = bench_parse.large_message_busbw(bench_parse.parse_nccl_tests(log))
+        per_node[node] = {"busbw_gbps": busbw, "network": bench_parse.nccl_network(log),
+                          "judge": bench_parse.judge_fabric(target.instance_type, 1, busbw, None)}
+    return {"job_id": job["job_id"], "rc": job["rc"], "command": opts.nccl_tests,
+            "per_node": per_node}
+
+
 def storage(target: Target, opts: BenchOptions, echo) -> dict:
     argv = ["python3", "bench_worker.py", "storage", "--paths", opts.lustre, opts.scratch,
             "--checkpoint-mib", f"{opts.checkpoint_mib:g}"]
@@ -165,6 +180,7 @@ def bench(target: Target, opts: BenchOptions,
               "node_names": list(target.nodes), "readiness": readiness(target)}
     for part, fn in (("fabric", fabric), ("storage", storage), ("training", training)):
         result[part] = fn(target, opts, echo) if part in opts.parts else None
+    result["nccl_tests"] = nccl_tests(target, opts, echo) if opts.nccl_tests else None
     return result
 
 
@@ -203,6 +219,12 @@ def summary_lines(result: dict) -> list[str]:
                      + (f" ({s['lustre_read_vs_provisioned']:.0%} of provisioned "
                         f"{s['provisioned_mbps']:,.0f} MB/s)" if s["lustre_read_vs_provisioned"]
                         else ""))
+    n = result.get("nccl_tests")
+    for node, entry in sorted((n or {}).get("per_node", {}).items()):
+        busbw = entry["busbw_gbps"]
+        lines.append(f"nccl-tests {node}: busbw {busbw if busbw is not None else '-'} GB/s, floor "
+                     f"{entry['judge']['floor_gbps'] or '-'} GB/s"
+                     + (": BELOW FLOOR" if entry["judge"]["below_floor"] else ""))
     t = result.get("training")
     if t:
         for label in ("one_node", "all_nodes"):
@@ -242,6 +264,9 @@ def bench_command(
                                        "the stack, else the cloud)."),
     only: Optional[list[str]] = typer.Option(None, "--only", help="fabric | storage | training"),
     timeout: float = typer.Option(3600, "--timeout", min=1, help="Seconds per part."),
+    nccl_tests_cmd: Optional[str] = typer.Option(None, "--nccl-tests", help="nccl-tests on each "
+                                                 "node alone, e.g. 'all_reduce_perf -b 1G -e 8G "
+                                                 "-f 2 -g 8' (in the image)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ):
     """Measure the stack: fabric, storage, training on one and all nodes, readiness."""
@@ -258,7 +283,8 @@ def bench_command(
     opts = BenchOptions(steps=steps, model=model, train_cmd=train_cmd, allreduce_mib=allreduce_mib,
                         checkpoint_mib=checkpoint_mib, lustre=lustre, scratch=scratch,
                         provisioned_mbps=provisioned_mbps or target.provisioned_mbps,
-                        nproc_per_node=nproc_per_node, timeout_s=timeout, parts=parts)
+                        nproc_per_node=nproc_per_node, timeout_s=timeout, parts=parts,
+                        nccl_tests=nccl_tests_cmd)
     result = bench(target, opts, echo=lambda line: print(line, flush=True))
     path = save(target, result, out_dir, name)
     if as_json:

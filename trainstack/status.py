@@ -145,6 +145,11 @@ def fabric_flags(bench: Optional[dict]) -> dict[str, list[str]]:
             flags.setdefault(node, []).append(
                 f"all-reduce {fabric.get('busbw_gbps', 0):.1f} GB/s below the floor "
                 f"{judge.get('floor_gbps'):g} GB/s (bench {bench.get('time')})")
+    for node, entry in ((bench or {}).get("nccl_tests") or {}).get("per_node", {}).items():
+        if (entry.get("judge") or {}).get("below_floor"):
+            flags.setdefault(node, []).append(
+                f"nccl-tests {entry['busbw_gbps']:.1f} GB/s below the one-node floor "
+                f"{entry['judge']['floor_gbps']:g} GB/s (bench {bench.get('time')})")
     expected = judge.get("expected_net")
     for node, network in (fabric.get("networks") or {}).items():
         if network and fabric.get("device") == "cuda" and (
