@@ -205,3 +205,17 @@ def test_a_deployed_stack_waits_for_all_its_nodes(tmp_path, monkeypatch):
     target = resolve("aws", None)
     assert target.nodes == ("i-0a", "i-0b") and target.instance_type == "p5.48xlarge"
     assert target.provisioned_mbps == pytest.approx(4800 / 1024 * 250)   # GiB/1024 x MB/s/TiB
+
+
+def test_max_restarts_is_torchruns_elastic_restart(tmp_path):
+    """The workers fail on their first attempt on every node (as after a preemption); with
+    --max-restarts 1 torchrun restarts them on both nodes, they rendezvous again and succeed."""
+    with LocalCluster(tmp_path, nodes=2) as cluster:
+        ran = invoke("run", "--bucket-url", cluster.url, "--max-restarts", "1", "--timeout", "180",
+                     "--", "sh", "-c",
+                     'echo "attempt $TORCHELASTIC_RESTART_COUNT"; '
+                     'test "$TORCHELASTIC_RESTART_COUNT" = 1')
+    assert ran.exit_code == 0, ran.output + cluster.agent_logs()
+    for log in (tmp_path / "bucket" / "jobs").glob("*/*/log.txt"):
+        text = log.read_text()
+        assert "attempt 0" in text and "attempt 1" in text
