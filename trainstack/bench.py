@@ -28,7 +28,7 @@ import typer
 
 from components.agents.job_agent import JOBS_PREFIX
 from trainstack import bench_parse
-from trainstack.run import Target, _fs, _read, resolve, submit, wait
+from trainstack.run import Target, bucket_fs, read_bytes, resolve, submit, wait
 
 BENCH_PREFIX = "bench"
 MODEL_SIZES = {   # bench_worker.py train arguments
@@ -60,8 +60,8 @@ def _worker_files() -> dict[str, str]:
 
 
 def _out(target: Target, job_id: str, node: str, name: str) -> Optional[dict]:
-    fs, base = _fs(target.url)
-    raw = _read(fs, f"{base}/{JOBS_PREFIX}/{job_id}/{node}/out/{name}")
+    fs, base = bucket_fs(target.url)
+    raw = read_bytes(fs, f"{base}/{JOBS_PREFIX}/{job_id}/{node}/out/{name}")
     return json.loads(raw) if raw else None
 
 
@@ -187,7 +187,7 @@ def bench(target: Target, opts: BenchOptions,
 def save(target: Target, result: dict, out_dir: Path, name: Optional[str] = None) -> Path:
     stamp = result["time"].replace(":", "").replace("-", "")
     text = json.dumps(result, indent=2, sort_keys=True)
-    fs, base = _fs(target.url)
+    fs, base = bucket_fs(target.url)
     with fs.open(f"{base}/{BENCH_PREFIX}/{stamp}.json", "w") as handle:
         handle.write(text)
     out_dir.mkdir(parents=True, exist_ok=True)

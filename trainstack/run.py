@@ -59,7 +59,7 @@ def worst_rc(codes) -> int:
     return worst
 
 
-def _fs(url: str):
+def bucket_fs(url: str):
     import fsspec
     try:
         local = url.startswith("file://") or "://" not in url
@@ -122,13 +122,13 @@ def submit(target: Target, argv: list[str], *, kind: str = "run", launcher: str 
                "env": env or {}, "files": files or {}, "cwd": cwd, "rdzv_port": rdzv_port,
                "nodes": list(target.nodes), "run_on": run_on,
                "nnodes": len(run_on) if run_on else None, "created": datetime.now(timezone.utc).isoformat()}
-    fs, base = _fs(target.url)
+    fs, base = bucket_fs(target.url)
     with fs.open(f"{base}/{JOBS_PREFIX}/{job_id}/request.json", "w") as handle:
         json.dump(request, handle, sort_keys=True)
     return job_id
 
 
-def _read(fs, path: str) -> Optional[bytes]:
+def read_bytes(fs, path: str) -> Optional[bytes]:
     try:
         with fs.open(path, "rb") as handle:
             return handle.read()
@@ -140,7 +140,7 @@ def wait(target: Target, job_id: str, *, timeout_s: float = 3600, poll_s: float 
          echo: Optional[Callable[[str], None]] = None,
          nodes: Optional[list[str]] = None) -> JobResult:
     """Every node's exit record, streaming new log lines through `echo` when given."""
-    fs, base = _fs(target.url)
+    fs, base = bucket_fs(target.url)
     result = JobResult(job_id)
     waiting = tuple(nodes or target.nodes)
     shown = {node: 0 for node in waiting}
@@ -152,8 +152,8 @@ def wait(target: Target, job_id: str, *, timeout_s: float = 3600, poll_s: float 
             if node in result.exits:
                 continue
             prefix = f"{base}/{JOBS_PREFIX}/{job_id}/{node}"
-            exit_raw = _read(fs, f"{prefix}/exit.json")
-            log = _read(fs, f"{prefix}/log.txt")
+            exit_raw = read_bytes(fs, f"{prefix}/exit.json")
+            log = read_bytes(fs, f"{prefix}/log.txt")
             if log is not None:
                 result.logs[node] = log.decode("utf-8", "replace")
                 if echo is not None:
