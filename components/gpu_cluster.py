@@ -10,6 +10,7 @@ import pulumi
 
 from components.base import ClusterArgs
 from components.boot.model import NodeContext
+from components.catalog.runtime_images import runtime_image
 
 
 class GpuCluster(pulumi.ComponentResource):
@@ -51,7 +52,8 @@ class GpuCluster(pulumi.ComponentResource):
             gpus_per_node=sel.instance.gpu_count, instance_type=sel.instance.name,
             bucket=bucket, filesystem_source=filesystem_source, region=region, zone=zone,
             use_rdma=sel.use_rdma, interconnect=spec.interconnect, fabric=sel.instance.fabric,
-            rdma_nics=sel.instance.rdma_nics, **cloud_values)
+            rdma_nics=sel.instance.rdma_nics,
+            runtime_image=runtime_image(self.cloud, region, spec.runtime.image), **cloud_values)
 
     def _build(self, name: str, args: ClusterArgs) -> dict[str, object]:
         raise NotImplementedError

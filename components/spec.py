@@ -83,6 +83,14 @@ class AccessSpec(_Strict):
         return v
 
 
+class RuntimeSpec(_Strict):
+    image: Optional[str] = Field(
+        None, pattern=r"^[a-z0-9][a-z0-9._/:-]*@sha256:[0-9a-f]{64}$",
+        description="The training image every node pulls at boot and runs jobs in, pinned by "
+        "digest (registry/repo@sha256:<64 hex>). Default: the cloud's image with its fabric's "
+        "NCCL plugin (components/catalog/runtime_images.csv).")
+
+
 class IdleSpec(_Strict):
     teardown_after_minutes: int = Field(60, ge=5, le=7 * 24 * 60,
                                         description="Idle GPU minutes before the reaper tears the "
@@ -206,6 +214,7 @@ class ClusterSpec(_Strict):
                                  "labels) on every taggable resource.")
     access: AccessSpec = AccessSpec()
     idle: IdleSpec = IdleSpec()
+    runtime: RuntimeSpec = RuntimeSpec()
     workload: Optional[WorkloadSpec] = None
     clouds: CloudsSpec
 

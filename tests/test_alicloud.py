@@ -375,8 +375,8 @@ def test_every_node_gets_the_same_shared_boot_user_data(plan):
     assert len(texts) == 1  # a node finds its rank from its own fixed address
     (text,) = texts
     assert text.startswith("#cloud-config\n")
-    assert [c[1] for c in yaml.safe_load(text)["runcmd"]] == [  # the driver is in fabric
-        "lustre", "scratch", "fabric", "ranks", "idle", "health"]
+    assert [c[1] for c in yaml.safe_load(text)["runcmd"]] == [
+        "lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "idle", "health"]
 
 
 def test_no_erdma_environment_on_a_tcp_type(plans):

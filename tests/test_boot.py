@@ -42,7 +42,7 @@ from tests.boot_helpers import (
 )
 from trainstack.status import read_records
 
-STEPS = ["lustre", "scratch", "fabric", "ranks", "idle", "health"]  # idle: components/boot/idle.py
+STEPS = ["lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "idle", "health"]  # idle.py, jobs.py
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

@@ -201,6 +201,12 @@ from trainstack.reap import reap_command  # noqa: E402  (issue 13: idle stacks t
 
 app.command("reap")(user_errors(reap_command))
 
+from trainstack.bench import bench_command  # noqa: E402  (issue 22: run and measure on the nodes)
+from trainstack.run import run_command  # noqa: E402
+
+app.command("run")(user_errors(run_command))
+app.command("bench")(user_errors(bench_command))
+
 from trainstack.init import init_command  # noqa: E402  (issue 15: a project of your own)
 
 app.command("init")(user_errors(init_command))

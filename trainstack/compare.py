@@ -425,6 +425,10 @@ def compare_command(
                                                 "in GB (default: the trained result once)."),
     idle_overhead: float = IdleOverheadOpt,
     preemption_overhead: float = PreemptionOverheadOpt,
+    measured: bool = typer.Option(False, "--measured", help="Use `trainstack bench` results "
+                                  "(tokens/s, scaling efficiency) beside the assumed ones."),
+    bench: Optional[list[Path]] = typer.Option(None, "--bench", help="Bench result files or "
+                                               "folders (default: bench-results/)."),
 ):
     """Price the spec's planned run on every configured cloud: hours, cost, cheapest, fastest."""
     from trainstack.cli_common import check_output_file
@@ -432,6 +436,9 @@ def compare_command(
     result = compare(spec, currency=currency, cny_rate=cny_rate, bucket_gb=bucket_gb,
                      transfer_gb=transfer_gb, idle_overhead=idle_overhead,
                      preemption_overhead=preemption_overhead)
+    if measured or bench:  # issue 22: trainstack/measured.py
+        from trainstack.measured import attach, print_measured
+        attach(result, bench)
     if html is not None:
         from trainstack.report import render_html
         html.write_text(render_html(result), encoding="utf-8")
@@ -439,5 +446,7 @@ def compare_command(
         print(json.dumps(result, indent=2, sort_keys=True))
     else:
         print_compare(result)
+        if "measured" in result:
+            print_measured(result, out)
         if html is not None:
             out.print(f"report: {html}", highlight=False)

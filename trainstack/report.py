@@ -270,4 +270,8 @@ def render_html(result: dict[str, Any]) -> str:
               "CURRENCY": _e(result["currency"]), "LEGEND": legend, "TABLE": _table(result),
               "NOTES": _notes(result), "COLORS": json.dumps(COLORS), "DATA": data}
     # one pass, so that no filled-in text is ever read as a placeholder
-    return re.sub(r"__([A-Z]+)__", lambda m: values[m.group(1)], _TEMPLATE)
+    page = re.sub(r"__([A-Z]+)__", lambda m: values[m.group(1)], _TEMPLATE)
+    if result.get("measured"):  # issue 22: compare --measured
+        from trainstack.measured import html_section
+        page = page.replace("</body>", html_section(result) + "\n</body>", 1)
+    return page

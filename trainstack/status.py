@@ -83,10 +83,96 @@ def _pair(record: dict, seen: str, expected: str) -> str:
     return f"{record.get(seen, '?')}/{record.get(expected, '?')}"
 
 
-def table(records: list[NodeHealth], title: str) -> Table:
+# --------------------------------------------------------------------------- issue 22 flags
+
+VERSION_KEYS = ("image_digest", "torch", "cuda", "nccl", "driver")
+
+
+def runtime_versions(record: dict) -> dict[str, Optional[str]]:
+    """What the runtime boot step recorded (components/boot/jobs.py): the image digest pulled,
+    torch / CUDA / NCCL inside it, the host's driver."""
+    runtime = record.get("runtime") if isinstance(record.get("runtime"), dict) else {}
+    inside = runtime.get("versions") if isinstance(runtime.get("versions"), dict) else {}
+    return {"image_digest": runtime.get("image_digest") or None, "torch": inside.get("torch"),
+            "cuda": inside.get("cuda"), "nccl": inside.get("nccl"),
+            "driver": runtime.get("driver") or None}
+
+
+def version_flags(records: list[NodeHealth]) -> dict[str, list[str]]:
+    """Nodes whose image, torch, CUDA, NCCL or driver differ from the rest ([Seed] sec. 4.5:
+    one image, the same versions, on every node). The most common value is the reference; on a
+    tie every node that differs from the first node's value is flagged, and so is the first."""
+    from collections import Counter
+    flags: dict[str, list[str]] = {}
+    seen = {h.node: runtime_versions(h.record) for h in records}
+    for key in VERSION_KEYS:
+        values = {node: v[key] for node, v in seen.items() if v[key]}
+        if len(set(values.values())) < 2:
+            continue
+        counts = Counter(values.values()).most_common()
+        tie = len(counts) > 1 and counts[0][1] == counts[1][1]
+        for node, value in values.items():
+            others = sorted({v for n, v in values.items() if v != value})
+            if tie or value != counts[0][0]:
+                flags.setdefault(node, []).append(f"{key} {value} (others: {', '.join(others)})")
+    return flags
+
+
+def latest_bench(url: str) -> Optional[dict]:
+    """The newest `trainstack bench` result in the bucket (bench/<time>.json), if any."""
+    import fsspec
+    try:
+        fs, root = fsspec.core.url_to_fs(url.rstrip("/") + "/bench")
+        paths = sorted(fs.glob(f"{root}/*.json"))
+        if not paths:
+            return None
+        with fs.open(paths[-1], "r") as handle:
+            doc = json.load(handle)
+    except Exception:  # noqa: BLE001  (each backend raises its own; no bench is no flag)
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def fabric_flags(bench: Optional[dict]) -> dict[str, list[str]]:
+    """Nodes of the newest bench whose all-reduce ran below the cited floor of the instance
+    type, or whose NCCL chose another network than the fabric's (trainstack/bench_parse.py)."""
+    fabric = (bench or {}).get("fabric") or {}
+    judge = fabric.get("judge") or {}
+    flags: dict[str, list[str]] = {}
+    if judge.get("below_floor"):
+        # A ring is as fast as its slowest link: the figure belongs to every node in the run.
+        for node in bench.get("node_names") or []:
+            flags.setdefault(node, []).append(
+                f"all-reduce {fabric.get('busbw_gbps', 0):.1f} GB/s below the floor "
+                f"{judge.get('floor_gbps'):g} GB/s (bench {bench.get('time')})")
+    for node, entry in ((bench or {}).get("nccl_tests") or {}).get("per_node", {}).items():
+        if (entry.get("judge") or {}).get("below_floor"):
+            flags.setdefault(node, []).append(
+                f"nccl-tests {entry['busbw_gbps']:.1f} GB/s below the one-node floor "
+                f"{entry['judge']['floor_gbps']:g} GB/s (bench {bench.get('time')})")
+    expected = judge.get("expected_net")
+    for node, network in (fabric.get("networks") or {}).items():
+        if network and fabric.get("device") == "cuda" and (
+                (expected and network != expected)
+                or (network == "NET/Socket" and judge.get("floor_gbps") is not None)):
+            flags.setdefault(node, []).append(f"NCCL network {network}, expected "
+                                              f"{expected or 'RDMA'} (bench {bench.get('time')})")
+    return flags
+
+
+def all_flags(records: list[NodeHealth], bench: Optional[dict]) -> dict[str, list[str]]:
+    merged: dict[str, list[str]] = {}
+    for part in (version_flags(records), fabric_flags(bench)):
+        for node, items in part.items():
+            merged.setdefault(node, []).extend(items)
+    return merged
+
+
+def table(records: list[NodeHealth], title: str,
+          flags: Optional[dict[str, list[str]]] = None) -> Table:
     out = Table(title=title)
     for column in ("node", "rank", "gpus", "rdma", "filesystem", "scratch", "failed steps",
-                   "at", "ready"):
+                   "at", "ready", "flags"):
         out.add_column(column, overflow="fold")
     for health in records:
         r = health.record
@@ -95,7 +181,8 @@ def table(records: list[NodeHealth], title: str) -> Table:
                     f"{r.get('mount_path', '')} mounted" if r.get("filesystem_mounted") is True
                     else "NOT mounted", "yes" if r.get("scratch_mounted") is True else "no",
                     ", ".join(health.failed_steps) or r.get("error", "") or "-",
-                    str(r.get("time", "?")), "yes" if health.ok else "NO")
+                    str(r.get("time", "?")), "yes" if health.ok else "NO",
+                    "; ".join((flags or {}).get(health.node, [])) or "-")
     return out
 
 
@@ -126,17 +213,24 @@ def status_command(stack: Optional[str] = typer.Option(None, "--stack",
         expected = inputs.spec.nodes
     records = read_records(url)
     line, all_ready = summary(records, expected)
+    # Only nodes with the runtime step (components/boot/jobs.py) run bench jobs: without it no
+    # bench result can exist, and the bucket is not asked again.
+    has_jobs = any("runtime" in h.record for h in records)
+    flags = all_flags(records, latest_bench(url) if has_jobs else None)
+    if flags:
+        line += f"; {len(flags)} node(s) flagged (versions or fabric)"
     if as_json:
         print(json.dumps({"bucket_url": url, "nodes": {h.node: h.record for h in records},
-                          "summary": line, "ready": all_ready}, indent=2, sort_keys=True))
+                          "summary": line, "ready": all_ready, "flags": flags}, indent=2,
+                         sort_keys=True))
     else:
         from trainstack.cli_common import console as make_console
         console = make_console()
         if records:
-            console.print(table(records, f"trainstack status: {url}/{STATUS_PREFIX}/"))
+            console.print(table(records, f"trainstack status: {url}/{STATUS_PREFIX}/", flags))
         else:
             console.print(f"no status records under {url}/{STATUS_PREFIX}/ yet (each node writes "
                           "one at the end of its boot)", markup=False, highlight=False)
         console.print(line, markup=False, highlight=False)
-    if not all_ready:
+    if not all_ready or flags:
         raise typer.Exit(1)

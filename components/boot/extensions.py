@@ -23,7 +23,7 @@ from components.boot.model import BootStep, CloudBoot, NodeContext
 
 StepProvider = Callable[..., Sequence[BootStep]]
 _PROVIDERS: list[StepProvider] = []
-BUILTIN_PROVIDERS = ("components.boot.idle",)
+BUILTIN_PROVIDERS = ("components.boot.jobs", "components.boot.idle")
 _builtins_loaded = False
 
 
@@ -57,11 +57,14 @@ def _wants_cloud(provider: StepProvider) -> bool:
 
 
 def provided_steps(ctx: NodeContext, cloud: Optional[CloudBoot] = None) -> list[BootStep]:
-    """Every registered provider's steps for `ctx`, in registration order.
+    """Every registered provider's steps for `ctx`: the built-in ones in BUILTIN_PROVIDERS'
+    order (whichever module was imported first), then the others in registration order.
     A provider that takes the cloud is skipped when no cloud is given."""
     load_builtin_providers()
     steps: list[BootStep] = []
-    for provider in list(_PROVIDERS):
+    rank = {module: i for i, module in enumerate(BUILTIN_PROVIDERS)}
+    ordered = sorted(_PROVIDERS, key=lambda p: rank.get(getattr(p, "__module__", ""), len(rank)))
+    for provider in ordered:
         if _wants_cloud(provider):
             if cloud is not None:
                 steps.extend(provider(ctx, cloud))

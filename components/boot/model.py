@@ -83,6 +83,7 @@ class NodeContext:
     fabric: str = "tcp"       # the catalog's fabric of the type: efa | roce | gpudirect-tcpx ...
     rdma_nics: int = 0        # the catalog's RDMA (or GPU) NIC count of the type
     extra: dict = field(default_factory=dict)  # per-cloud values the cloud's own piece reads
+    runtime_image: str = ""   # the image jobs run in (spec runtime.image or the cloud's default)
 
 
 class CloudBoot(ABC):

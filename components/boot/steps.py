@@ -202,6 +202,9 @@ if mountpoint -q "$TS_MOUNT"; then mounted=true; fi
 scratch=false
 if mountpoint -q "$TS_SCRATCH"; then scratch=true; fi
 transport="$(cat {LUSTRE_TRANSPORT_FILE} 2>/dev/null || echo none)"
+# The runtime step's record (components/boot/jobs.py): image, digest, versions; null if none.
+runtime="$(cat {STATE_DIR}/runtime.json 2>/dev/null || true)"
+case "$runtime" in "{{"*) ;; *) runtime=null ;; esac
 rank=-1
 if [ -f {RANKS_PROFILE} ]; then rank="$(sed -n 's/^export NODE_RANK=//p' {RANKS_PROFILE})"; fi
 steps=""
@@ -217,10 +220,12 @@ mkdir -p {STATE_DIR}
 printf '{{"node": "%s", "cloud": "%s", "cluster": "%s", "instance_type": "%s", "time": "%s", \
 "gpus": %d, "gpus_expected": %d, "rdma_devices": %d, "rdma_expected": %d, "fabric": "%s", \
 "filesystem_mounted": %s, "mount_path": "%s", "lustre_transport": "%s", \
-"scratch_mounted": %s, "node_rank": %d, "steps": {{%s}}, "ok": %s}}\\n' \\
+"scratch_mounted": %s, "node_rank": %d, "steps": {{%s}}, "ok": %s, \
+"uptime_s": %d, "runtime": %s}}\\n' \\
   "$node" "$TS_CLOUD" "$TS_CLUSTER" "$TS_INSTANCE_TYPE" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \\
   "$gpus" "$TS_GPUS" "$rdma" {fabric.rdma_devices_expected} "$TS_FABRIC" \\
-  "$mounted" "$TS_MOUNT" "$transport" "$scratch" "$rank" "$steps" "$ok" > {HEALTH_FILE}
+  "$mounted" "$TS_MOUNT" "$transport" "$scratch" "$rank" "$steps" "$ok" \\
+  "$(cut -d. -f1 /proc/uptime)" "$runtime" > {HEALTH_FILE}
 for attempt in $(seq 1 5); do
   if upload_record "$node"; then exit 0; fi
   echo "attempt $attempt: health record upload failed; retrying"

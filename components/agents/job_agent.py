@@ -1,0 +1,408 @@
+#!/usr/bin/env python3
+"""trainstack job agent: runs `trainstack run` jobs on this node, launched by torchrun.
+
+A long-running service on every node (components/boot/jobs.py installs it). It polls the
+cluster's bucket for job requests, `jobs/<id>/request.json`:
+
+    {"id", "argv": [...], "launcher": "torchrun" | "none", "max_restarts": 0,
+     "nproc_per_node": null, "env": {}, "rdzv_port": null}
+
+and runs each one once, one at a time. With the torchrun launcher the command becomes
+
+    torchrun --nnodes=N:N --nproc-per-node=P --rdzv-backend=c10d
+             --rdzv-endpoint=<rank 0's address>:<port> --rdzv-id=<id>
+             --rdzv-conf=is_host=<this node is rank 0> --max-restarts=R -- CMD...
+
+N, the address and this node's rank come from the boot's ranks profile (the node group's own
+list, /etc/profile.d/trainstack-ranks.sh); P is the node's GPUs (NPROC_PER_NODE) unless the
+request says otherwise; the fabric's NCCL environment comes from the boot's NCCL profile. Rank 0
+hosts the c10d store (is_host), so no node races to host it. torchrun's elastic restarts
+(--max-restarts) restart the workers on every node after a failure or preemption; the training
+script resumes from its checkpoint. Where the runtime step pinned an image
+(/etc/trainstack/runtime.env: TS_IMAGE), the launch runs inside it with the GPUs, the RDMA
+devices and /lustre, /scratch mounted.
+
+While a job runs, /var/lib/trainstack/jobs/<id>.json holds {"pid": N}: the idle agent counts a
+live pid there as work, so a training run with idle-looking GPUs (data loading, a checkpoint)
+is never reaped. Into the bucket go, per node: `jobs/<id>/<node>/started.json`, `log.txt`
+(refreshed every poll while the job runs), `exit.json` ({"rc", ...}) and whatever the job wrote
+to $TRAINSTACK_JOB_OUT (under `out/`).
+
+The bucket is a local directory or file:// URL (tests, a shared filesystem) or, where fsspec
+and the cloud's backend are importable (the boot step installs them), any fsspec URL (s3://,
+gs://, abfs://, oss://). Every absolute path above sits under --root (default /), so several
+"nodes" can share one machine in tests. Python 3 standard library only, fsspec optional.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Optional
+
+AGENT_VERSION = 1
+JOBS_PREFIX = "jobs"
+LOCAL_JOBS_DIR = "/var/lib/trainstack/jobs"   # <id>.json = {"pid"}: the idle agent's "busy"
+STATE_FILE = "/var/lib/trainstack/job-agent.json"
+RANKS_PROFILE = "/etc/profile.d/trainstack-ranks.sh"
+NCCL_PROFILE = "/etc/profile.d/trainstack-nccl.sh"
+RUNTIME_ENV = "/etc/trainstack/runtime.env"
+AGENT_PATH = "/opt/trainstack/job_agent.py"
+ENV_FILE = "/etc/trainstack/jobs.env"          # TS_NODE, TS_BUCKET_URL, written at boot
+SERVICE = "trainstack-jobs.service"
+DEFAULT_PORT = 29500
+CONTAINER_MOUNTS = ("/lustre", "/scratch")
+
+UNIT = f"""\
+[Unit]
+Description=trainstack job agent: run `trainstack run` jobs from the cluster bucket
+After=network-online.target docker.service
+Wants=network-online.target
+
+[Service]
+EnvironmentFile=-{ENV_FILE}
+ExecStart={{python}} {AGENT_PATH} --bucket ${{TS_BUCKET_URL}} --node ${{TS_NODE}}
+Restart=always
+RestartSec=10
+# A job outlives an agent restart only as a killed job: torchrun's own restarts cover the rest.
+KillMode=control-group
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+
+def unit_file(python: str = "/usr/bin/python3") -> str:
+    return UNIT.replace("{python}", python)
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# --------------------------------------------------------------------------- the bucket
+
+class DirStore:
+    """A local directory standing in for the bucket (tests; a shared filesystem)."""
+
+    def __init__(self, root: str):
+        self.root = Path(root[len("file://"):] if root.startswith("file://") else root)
+
+    def get(self, key: str) -> Optional[bytes]:
+        try:
+            return (self.root / key).read_bytes()
+        except OSError:
+            return None
+
+    def put(self, key: str, data: bytes) -> None:
+        path = self.root / key
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)   # readers never see half a file
+
+    def job_ids(self) -> list[str]:
+        base = self.root / JOBS_PREFIX
+        return sorted(p.parent.name for p in base.glob("*/request.json")) if base.is_dir() else []
+
+
+class FsspecStore:
+    """Any fsspec URL (s3://, gs://, abfs://, oss://), where fsspec and the backend import."""
+
+    def __init__(self, url: str):
+        import fsspec  # noqa: PLC0415  (optional: the stdlib-only node uses DirStore)
+        self.fs, self.base = fsspec.core.url_to_fs(url.rstrip("/"))
+
+    def _path(self, key: str) -> str:
+        return f"{self.base}/{key}"
+
+    def get(self, key: str) -> Optional[bytes]:
+        try:
+            with self.fs.open(self._path(key), "rb") as handle:
+                return handle.read()
+        except (FileNotFoundError, OSError):
+            return None
+
+    def put(self, key: str, data: bytes) -> None:
+        with self.fs.open(self._path(key), "wb") as handle:
+            handle.write(data)
+
+    def job_ids(self) -> list[str]:
+        self.fs.invalidate_cache()
+        try:
+            paths = self.fs.glob(self._path(f"{JOBS_PREFIX}/*/request.json"))
+        except (FileNotFoundError, OSError):
+            return []
+        return sorted(p.rstrip("/").split("/")[-2] for p in paths)
+
+
+def open_store(url: str):
+    if url.startswith("file://") or "://" not in url:
+        return DirStore(url)
+    return FsspecStore(url)
+
+
+# --------------------------------------------------------------------------- the node
+
+def profile_env(paths: list[Path]) -> dict[str, str]:
+    """The variables the boot's profiles export, as a login shell would see them (a profile
+    may build on variables, e.g. LD_LIBRARY_PATH=...:$LD_LIBRARY_PATH)."""
+    present = [p for p in paths if p.is_file()]
+    if not present:
+        return {}
+    script = "; ".join(f". {shlex.quote(str(p))} >/dev/null 2>&1" for p in present)
+    done = subprocess.run(["sh", "-c", f"{script}; env -0"], capture_output=True, timeout=30,
+                          env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+    env = {}
+    for item in done.stdout.split(b"\0"):
+        key, sep, value = item.decode("utf-8", "replace").partition("=")
+        if sep and key not in ("PWD", "SHLVL", "_"):
+            env[key] = value
+    return env
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    env = {}
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return env
+    for line in lines:
+        key, sep, value = line.strip().partition("=")
+        if sep and not key.startswith("#"):
+            env[key.strip()] = value.strip().strip("'\"")
+    return env
+
+
+class Node:
+    """This node's facts, every path under `root`."""
+
+    def __init__(self, name: str, root: str = "/"):
+        self.name = name
+        self.root = Path(root)
+
+    def path(self, absolute: str) -> Path:
+        return self.root / absolute.lstrip("/")
+
+    def boot_env(self) -> dict[str, str]:
+        return profile_env([self.path(NCCL_PROFILE), self.path(RANKS_PROFILE)])
+
+    def image(self) -> Optional[str]:
+        return read_env_file(self.path(RUNTIME_ENV)).get("TS_IMAGE") or None
+
+
+def launch_argv(request: dict, env: dict[str, str], launcher: list[str]) -> list[str]:
+    """The command this node runs for `request`, given the boot's environment `env`."""
+    argv = [str(a) for a in request["argv"]]
+    if request.get("launcher", "torchrun") == "none":
+        return argv
+    # `trainstack run -- python train.py`: torchrun starts the script with its own Python;
+    # any other command runs as it is (--no-python).
+    if Path(argv[0]).name.startswith("python") and len(argv) > 1 and not argv[1].startswith("-"):
+        script = argv[1:]
+    else:
+        script = ["--no-python", *argv]
+    missing = [k for k in ("MASTER_ADDR", "NNODES", "NODE_RANK") if not env.get(k)]
+    if missing:
+        raise ValueError(f"the ranks profile ({RANKS_PROFILE}) does not set "
+                         f"{', '.join(missing)}: did the boot's ranks step succeed?")
+    # A request may name fewer nodes than the group (bench's one-node training run).
+    nnodes = int(request.get("nnodes") or env["NNODES"])
+    nproc = int(request.get("nproc_per_node") or env.get("NPROC_PER_NODE") or 1)
+    port = int(request.get("rdzv_port") or env.get("MASTER_PORT") or DEFAULT_PORT)
+    host = "true" if env["NODE_RANK"] == "0" else "false"
+    return [*launcher, f"--nnodes={nnodes}:{nnodes}", f"--nproc-per-node={nproc}",
+            "--rdzv-backend=c10d", f"--rdzv-endpoint={env['MASTER_ADDR']}:{port}",
+            f"--rdzv-id={request['id']}", f"--rdzv-conf=is_host={host}",
+            f"--max-restarts={int(request.get('max_restarts') or 0)}", *script]
+
+
+def container_argv(image: str, argv: list[str], env_keys: list[str], job_dir: str,
+                   devices: list[str], workdir: Optional[str] = None) -> list[str]:
+    """`argv` inside the pinned image: host network (NCCL and the rendezvous see the node's
+    NICs), the GPUs, the RDMA devices, the shared mounts, the job's output folder."""
+    out = ["docker", "run", "--rm", "--gpus", "all", "--network", "host", "--ipc", "host",
+           "--ulimit", "memlock=-1:-1", "--ulimit", "stack=67108864"]
+    for device in devices:
+        out += ["--device", device]
+    mounts = [*CONTAINER_MOUNTS, job_dir]
+    if workdir and not any(workdir == m or workdir.startswith(m + "/") for m in mounts):
+        mounts.append(workdir)
+    for mount in mounts:
+        out += ["-v", f"{mount}:{mount}"]
+    if workdir:
+        out += ["-w", workdir]
+    for key in sorted(env_keys):
+        out += ["-e", key]          # the value comes from the agent's environment
+    return [*out, image, *argv]
+
+
+# --------------------------------------------------------------------------- one job
+
+class Agent:
+    def __init__(self, store, node: Node, launcher: list[str], poll_s: float = 5.0,
+                 use_container: bool = True):
+        self.store = store
+        self.node = node
+        self.launcher = launcher
+        self.poll_s = poll_s
+        self.use_container = use_container
+        self.state_path = node.path(STATE_FILE)
+        try:
+            self.done = set(json.loads(self.state_path.read_text()).get("done", []))
+        except (OSError, ValueError):
+            self.done = set()
+
+    def key(self, job_id: str, name: str) -> str:
+        return f"{JOBS_PREFIX}/{job_id}/{self.node.name}/{name}"
+
+    def pending(self) -> list[str]:
+        return [j for j in self.store.job_ids()
+                if j not in self.done and self.store.get(self.key(j, "exit.json")) is None]
+
+    def _remember(self, job_id: str) -> None:
+        self.done.add(job_id)
+        self.state_path.parent.mkdir(parents=True, exist_ok=True)
+        self.state_path.write_text(json.dumps({"done": sorted(self.done)}))
+
+    def _put_json(self, job_id: str, name: str, record: dict) -> None:
+        self.store.put(self.key(job_id, name), json.dumps(record, sort_keys=True).encode())
+
+    def run(self, job_id: str) -> Optional[int]:
+        raw = self.store.get(f"{JOBS_PREFIX}/{job_id}/request.json")
+        try:
+            request = json.loads(raw or b"")
+            request.setdefault("id", job_id)
+            if not isinstance(request.get("argv"), list) or not request["argv"]:
+                raise ValueError("request.json has no argv")
+        except ValueError as bad:
+            self._finish(job_id, 2, time.time(), f"bad request: {bad}\n".encode(), {})
+            return 2
+        if request.get("run_on") and self.node.name not in request["run_on"]:
+            self._remember(job_id)   # another node's job: nothing to run, nothing to report
+            return None
+        boot = self.node.boot_env()
+        local = self.node.path(LOCAL_JOBS_DIR)
+        out_dir = local / job_id / "out"
+        out_dir.mkdir(parents=True, exist_ok=True)
+        log_path = local / f"{job_id}.log"
+        files_dir = local / job_id / "files"
+        for name, text in (request.get("files") or {}).items():
+            if "/" in name or name.startswith("."):
+                continue   # a flat folder of the request's own files, nothing else
+            files_dir.mkdir(parents=True, exist_ok=True)
+            (files_dir / name).write_text(text)
+        cwd = request.get("cwd") or (str(files_dir) if files_dir.is_dir() else None)
+        env = {**os.environ, **boot, **{k: str(v) for k, v in (request.get("env") or {}).items()},
+               "TRAINSTACK_JOB_ID": job_id, "TRAINSTACK_NODE": self.node.name,
+               "TRAINSTACK_JOB_OUT": str(out_dir)}
+        started = time.time()
+        info = {"node": self.node.name, "node_rank": boot.get("NODE_RANK"),
+                "host": socket.gethostname(), "started": utc_now(), "agent_version": AGENT_VERSION}
+        try:
+            argv = launch_argv(request, boot, self.launcher)
+        except ValueError as bad:
+            self._finish(job_id, 2, started, f"trainstack job agent: {bad}\n".encode(), info)
+            return 2
+        image = self.node.image() if self.use_container else None
+        if image:
+            keys = [*boot, *(request.get("env") or {}), "TRAINSTACK_JOB_ID", "TRAINSTACK_NODE",
+                    "TRAINSTACK_JOB_OUT"]
+            devices = sorted(str(p) for p in Path("/dev/infiniband").glob("*"))
+            argv = container_argv(image, argv, keys, str(local / job_id), devices, cwd)
+            info["image"] = image
+        info["argv"] = argv
+        self._put_json(job_id, "started.json", info)
+        pid_file = local / f"{job_id}.json"
+        with open(log_path, "wb") as log:
+            try:
+                proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                        cwd=cwd, start_new_session=True)
+            except OSError as failed:
+                log.write(f"trainstack job agent: cannot start {argv[0]}: {failed}\n".encode())
+                proc = None
+            if proc is not None:
+                pid_file.write_text(json.dumps({"pid": proc.pid, "job": job_id,
+                                                "started": info["started"]}))
+                rc = self._wait(proc, job_id, log_path)
+            else:
+                rc = 127
+        pid_file.unlink(missing_ok=True)
+        self._finish(job_id, rc, started, log_path.read_bytes(), info, out_dir)
+        return rc
+
+    def _wait(self, proc: subprocess.Popen, job_id: str, log_path: Path) -> int:
+        try:
+            while True:
+                try:
+                    return proc.wait(timeout=self.poll_s)
+                except subprocess.TimeoutExpired:
+                    self.store.put(self.key(job_id, "log.txt"), log_path.read_bytes())
+        except BaseException:
+            os.killpg(proc.pid, signal.SIGTERM)   # the agent stopping ends its job, not orphans it
+            raise
+
+    def _finish(self, job_id: str, rc: int, started: float, log: bytes, info: dict,
+                out_dir: Optional[Path] = None) -> None:
+        self.store.put(self.key(job_id, "log.txt"), log)
+        for item in sorted(out_dir.rglob("*")) if out_dir else []:
+            if item.is_file():
+                rel = item.relative_to(out_dir).as_posix()
+                self.store.put(self.key(job_id, f"out/{rel}"), item.read_bytes())
+        self._put_json(job_id, "exit.json", {**info, "rc": rc, "finished": utc_now(),
+                                             "seconds": round(time.time() - started, 3)})
+        self._remember(job_id)
+
+    def loop(self, max_jobs: Optional[int] = None, idle_exit_s: Optional[float] = None) -> int:
+        ran, last = 0, time.time()
+        while max_jobs is None or ran < max_jobs:
+            jobs = self.pending()
+            for job_id in jobs:
+                if self.run(job_id) is None:
+                    continue
+                ran += 1
+                last = time.time()
+                if max_jobs is not None and ran >= max_jobs:
+                    break
+            if idle_exit_s is not None and time.time() - last > idle_exit_s:
+                break
+            if not jobs:
+                time.sleep(self.poll_s)
+        return 0
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bucket", required=True, help="the cluster bucket: DIR, file://DIR "
+                        "or an fsspec URL")
+    parser.add_argument("--node", default=os.environ.get("TS_NODE") or socket.gethostname())
+    parser.add_argument("--root", default="/", help="prefix of every node path (tests)")
+    parser.add_argument("--launcher", default="torchrun",
+                        help="the torchrun command, e.g. 'python3 -m torch.distributed.run'")
+    parser.add_argument("--poll", type=float, default=5.0, help="seconds between bucket polls")
+    parser.add_argument("--no-container", action="store_true",
+                        help="run on the host even where runtime.env pins an image")
+    parser.add_argument("--max-jobs", type=int, help="stop after this many jobs (tests)")
+    parser.add_argument("--idle-exit", type=float, help="stop after this many idle seconds")
+    args = parser.parse_args(argv)
+    try:
+        store = open_store(args.bucket)
+    except ImportError as missing:
+        print(f"trainstack job agent: {args.bucket} needs fsspec and its backend ({missing})",
+              file=sys.stderr)
+        return 2
+    agent = Agent(store, Node(args.node, args.root), shlex.split(args.launcher), args.poll,
+                  use_container=not args.no_container)
+    return agent.loop(args.max_jobs, args.idle_exit)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""Reading what GPU nodes print (nccl-tests, NCCL_DEBUG=INFO, nvidia-smi) and judging a fabric
+against its cited floor (components/catalog/fabric_floors.csv).
+
+The parsers are tested on recorded real outputs (tests/data/bench/SOURCES.md names them).
+"""
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from importlib import resources
+from typing import Optional
+
+# nccl-tests result rows: size count type redop root time algbw busbw #wrong (out-of-place),
+# then the same for in-place; an optional "N: " / "[1,0]<stdout>:" rank prefix before them.
+_NCCL_ROW = re.compile(r"^(?:\S+:\s*)?\s*(\d+)\s+(\d+)\s+\w+\s+\w+\s+-?\d+\s+"
+                       r"([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\S+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)")
+_USING_NETWORK = re.compile(r"NCCL INFO Using network (.+?)\s*$")
+_NET_LINE = re.compile(r"NCCL INFO (NET/\w+)\b")
+_NCCL_VERSION = re.compile(r"NCCL version (\S+)")
+_SMI_DRIVER = re.compile(r"(?:Driver|KMD) Version:\s*([\d.]+)")
+_SMI_CUDA = re.compile(r"CUDA (?:UMD )?Version:\s*([\d.]+)")
+
+# What "Using network X" names, as the NET/<name> of the transport.
+_NETWORK_NAMES = {"socket": "NET/Socket", "ib": "NET/IB", "libfabric": "NET/OFI",
+                  "aws libfabric": "NET/OFI", "efa": "NET/OFI"}
+
+
+@dataclass(frozen=True)
+class AllReduceRow:
+    bytes: int
+    busbw_gbps: float          # the better of out-of-place and in-place
+
+
+def parse_nccl_tests(text: str) -> list[AllReduceRow]:
+    """The result rows of an nccl-tests `*_perf` run."""
+    rows = []
+    for line in text.splitlines():
+        match = _NCCL_ROW.match(line)
+        if match:
+            rows.append(AllReduceRow(int(match.group(1)),
+                                     max(float(match.group(5)), float(match.group(9)))))
+    return rows
+
+
+def large_message_busbw(rows: list, min_bytes: int = 2**30) -> Optional[float]:
+    """Bus bandwidth at large messages, where it has levelled off: the best at >= min_bytes,
+    else at the largest size measured."""
+    if not rows:
+        return None
+    big = [r.busbw_gbps for r in rows if r.bytes >= min_bytes]
+    if big:
+        return max(big)
+    largest = max(r.bytes for r in rows)
+    return max(r.busbw_gbps for r in rows if r.bytes == largest)
+
+
+def nccl_network(text: str) -> Optional[str]:
+    """The network NCCL chose, as NET/<name>: the "Using network X" line where NCCL prints it
+    (it names the one picked even when other transports initialised), else the NET/ plugin that
+    initialised (aws-ofi-nccl logs NET/OFI before NCCL's own line)."""
+    chosen = None
+    for line in text.splitlines():
+        match = _USING_NETWORK.search(line)
+        if match:
+            name = match.group(1).strip()
+            chosen = _NETWORK_NAMES.get(name.lower(), f"NET/{name}")
+    if chosen:
+        return chosen
+    nets = [m.group(1) for m in map(_NET_LINE.search, text.splitlines()) if m]
+    real = [n for n in nets if n not in ("NET/Plugin",)]
+    # NET/IB "No device found" then NET/Socket: the socket one is what is used.
+    return real[-1] if real else None
+
+
+# PyTorch's own message for a CUDA allocation failure (torch.cuda.OutOfMemoryError).
+_OOM = re.compile(r"OutOfMemoryError|CUDA out of memory")
+
+
+def out_of_memory(text: str) -> bool:
+    """Whether a job's log shows a CUDA out-of-memory failure (for --train-cmd runs that write
+    no train.json of their own)."""
+    return bool(_OOM.search(text))
+
+
+def nccl_version(text: str) -> Optional[str]:
+    match = _NCCL_VERSION.search(text)
+    return match.group(1) if match else None
+
+
+def nvidia_smi_versions(text: str) -> dict[str, Optional[str]]:
+    """Driver and CUDA (driver API) versions from `nvidia-smi`'s header; R610 and later label
+    them KMD Version and CUDA UMD Version."""
+    driver = _SMI_DRIVER.search(text)
+    cuda = _SMI_CUDA.search(text)
+    return {"driver": driver.group(1) if driver else None, "cuda_driver": cuda.group(1) if cuda
+            else None}
+
+
+# --------------------------------------------------------------------------- floors
+
+@dataclass(frozen=True)
+class FabricFloor:
+    cloud: str
+    instance_type: str
+    scope: str                     # one_node | multi_node
+    min_busbw_gbps: Optional[float]
+    expected_net: Optional[str]
+    source: str
+
+
+def load_floors() -> list[FabricFloor]:
+    text = resources.files("components.catalog").joinpath("fabric_floors.csv").read_text("utf-8")
+    return [FabricFloor(r["cloud"], r["instance_type"], r["scope"],
+                        float(r["min_busbw_gbps"]) if r["min_busbw_gbps"] else None,
+                        r["expected_net"] or None, r["source"])
+            for r in csv.DictReader(text.splitlines())]
+
+
+def floor_for(instance_type: Optional[str], nodes: int) -> Optional[FabricFloor]:
+    scope = "multi_node" if nodes > 1 else "one_node"
+    return next((f for f in load_floors()
+                 if f.instance_type == instance_type and f.scope == scope), None)
+
+
+def judge_fabric(instance_type: Optional[str], nodes: int, busbw_gbps: Optional[float],
+                 network: Optional[str], device: str = "cuda") -> dict:
+    """The verdict on a measured all-reduce: `below_floor` / `wrong_network` are True only where
+    a cited floor says so; on CPU (gloo) there is no NCCL and no floor to judge by."""
+    floor = floor_for(instance_type, nodes)
+    verdict = {"floor_gbps": floor.min_busbw_gbps if floor else None,
+               "expected_net": floor.expected_net if floor else None,
+               "floor_source": floor.source if floor else None,
+               "below_floor": None, "wrong_network": None, "ok": None, "note": None}
+    if device != "cuda":
+        verdict["note"] = "measured on CPU with gloo: no NCCL, no floor applies"
+        return verdict
+    if floor is None:
+        verdict["note"] = f"no cited floor for {instance_type} ({'multi' if nodes > 1 else 'one'}-node)"
+    if floor and floor.min_busbw_gbps is not None and busbw_gbps is not None:
+        verdict["below_floor"] = busbw_gbps < floor.min_busbw_gbps
+    if network == "NET/Socket" and nodes > 1 and floor is not None:
+        verdict["wrong_network"] = True     # an RDMA fabric's type, talking over TCP sockets
+    elif floor and floor.expected_net and network is not None:
+        verdict["wrong_network"] = network != floor.expected_net
+    flags = [v for v in (verdict["below_floor"], verdict["wrong_network"]) if v is not None]
+    verdict["ok"] = (not any(flags)) if flags else None
+    return verdict

@@ -1,0 +1,201 @@
+"""`trainstack compare --measured`: the bench results (trainstack/bench.py) in place of the
+assumptions, shown beside them.
+
+For each compared cloud with a bench result of that cloud (the newest one found):
+
+  tokens/s on one node, for the spec's model = bench one-node tokens/s x bench model params /
+      workload params (the FLOP rate measured is held; exact when the bench ran your model,
+      i.e. `bench --train-cmd`, and said so by its params)
+  scaling efficiency = the bench's tokens/s(N) / (N x tokens/s(1)); 1.0 on one node
+  tokens/s of the cluster = one node x spec nodes x scaling efficiency
+  hours = train tokens / that / 3600
+  MFU implied = the spec's MFU x measured one-node tokens/s / the one-node tokens/s the
+      assumptions give (hours are FLOPs / (GPUs x peak x MFU) / efficiency in trainstack/sizing)
+  run cost = (compute + storage) x measured hours / assumed hours + transfer: every part but the
+      transfer is billed per hour of the run (trainstack/sizing_cost.run_cost)
+  cost per million tokens = run cost / train tokens x 1e6
+
+The assumed figures stay in the row; the measured ones go into result["measured"], keyed by
+cloud, so text, JSON and HTML show them side by side.
+"""
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+from rich.console import Console
+from rich.table import Table
+
+from components.errors import SpecError
+
+DEFAULT_DIR = Path("bench-results")
+PARAMS_TOLERANCE = 0.10   # within 10 %: the bench ran the spec's model
+
+
+def load_benches(paths: list[Path]) -> dict[str, dict]:
+    """The newest bench result per cloud from files and folders of *.json."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(path.glob("*.json")))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise SpecError("--bench", f"{path} does not exist.",
+                            "Run `trainstack bench` first (it writes bench-results/), or pass "
+                            "--bench FILE.")
+    newest: dict[str, dict] = {}
+    for file in files:
+        try:
+            doc = json.loads(file.read_text())
+        except (OSError, ValueError) as bad:
+            raise SpecError("--bench", f"{file} is not a bench result ({bad}).",
+                            "Pass the JSON `trainstack bench` wrote.") from None
+        if not isinstance(doc, dict) or doc.get("version") != 1 or "training" not in doc:
+            raise SpecError("--bench", f"{file} is not a bench result (no version 1 "
+                            "training section).", "Pass the JSON `trainstack bench` wrote.")
+        cloud = doc.get("cloud") or "?"
+        doc["_file"] = str(file)
+        if cloud not in newest or doc.get("time", "") > newest[cloud].get("time", ""):
+            newest[cloud] = doc
+    return newest
+
+
+def measure_row(row: dict, workload: dict, bench: dict) -> dict[str, Any]:
+    """The measured figures of one compare row (see the module's formulas)."""
+    out: dict[str, Any] = {"bench": bench.get("_file"), "bench_time": bench.get("time"),
+                           "bench_nodes": bench.get("nodes"), "notes": []}
+    training = bench.get("training") or {}
+    one = training.get("one_node") or {}
+    tps_bench = one.get("tokens_per_s")
+    eff_bench = training.get("scaling_efficiency")
+    if not tps_bench:
+        out["notes"].append("the bench has no one-node tokens/s (its training run failed?)")
+        return out
+    params, tokens = workload.get("params"), workload.get("train_tokens")
+    bench_params = one.get("model_params")
+    tps_one = tps_bench
+    if params and bench_params:
+        tps_one = tps_bench * bench_params / params
+        if abs(bench_params - params) > PARAMS_TOLERANCE * params:
+            out["notes"].append(f"the bench ran a {bench_params:,.0f}-parameter model, not the "
+                                f"workload's {params:,.0f}: its tokens/s are scaled by the "
+                                "parameter ratio (same FLOP rate); bench your own model with "
+                                "--train-cmd for the real figure")
+    nodes = row.get("nodes") or 1
+    eff = 1.0 if nodes == 1 else eff_bench
+    if nodes > 1 and eff is None:
+        out["notes"].append("the bench measured one node only: no scaling efficiency")
+        return {**out, "tokens_per_s_one_node": tps_one}
+    if nodes > 1 and bench.get("nodes") != nodes:
+        out["notes"].append(f"scaling efficiency measured on {bench.get('nodes')} nodes, applied "
+                            f"to {nodes}")
+    tps = tps_one * nodes * eff
+    out.update(tokens_per_s_one_node=tps_one, tokens_per_s=tps, scaling_efficiency=eff,
+               hours=tokens / tps / 3600 if tokens else None)
+    assumed_hours = row.get("hours")
+    assumed_eff = row.get("scaling_efficiency") or 1.0
+    if assumed_hours and tokens:
+        assumed_tps = tokens / (assumed_hours * 3600)
+        out["assumed_tokens_per_s"] = assumed_tps
+        out["mfu"] = (row["mfu"] * tps_one / (assumed_tps / (nodes * assumed_eff))
+                      if row.get("mfu") else None)
+        cost = row.get("cost") or {}
+        if cost.get("total") is not None and out["hours"]:
+            ratio = out["hours"] / assumed_hours
+            total = ((cost["compute"] or 0) + (cost["storage"] or 0)) * ratio \
+                + (cost["transfer"] or 0)
+            out["cost_total"] = total
+            out["cost_complete"] = cost.get("complete", False)
+            out["cost_per_million_tokens"] = total / tokens * 1e6
+            out["assumed_cost_per_million_tokens"] = cost["total"] / tokens * 1e6
+    return out
+
+
+def attach(result: dict, paths: Optional[list[Path]] = None) -> dict:
+    """Add result["measured"]: per cloud, the measured figures beside the assumed ones."""
+    benches = load_benches(paths or [DEFAULT_DIR])
+    measured: dict[str, Any] = {"clouds": {}, "benches": {c: b["_file"] for c, b in benches.items()}}
+    for row in result["clouds"]:
+        bench = benches.get(row["cloud"])
+        if row["status"] != "ok":
+            continue
+        if bench is None:
+            measured["clouds"][row["cloud"]] = {"notes": [f"no bench result for {row['cloud']}: "
+                                                          "assumed figures only"]}
+            continue
+        if row.get("instance_type") and bench.get("instance_type") not in (None, row["instance_type"]):
+            measured["clouds"][row["cloud"]] = {"notes": [
+                f"the bench ran on {bench['instance_type']}, the plan selects "
+                f"{row['instance_type']}: not used"]}
+            continue
+        measured["clouds"][row["cloud"]] = measure_row(row, result["workload"], bench)
+    result["measured"] = measured
+    return result
+
+
+def _num(value, fmt: str = ",.0f", unit: str = "") -> str:
+    return "-" if value is None else f"{value:{fmt}}{unit}"
+
+
+def rows_for_display(result: dict) -> list[tuple[str, list[str]]]:
+    """(label, one cell per cloud) pairs, each cell "assumed -> measured"."""
+    cur = result["currency"]
+    clouds = [r for r in result["clouds"] if r["status"] == "ok"]
+    m = result.get("measured", {}).get("clouds", {})
+
+    def pair(row, assumed, measured_value, fmt=",.0f", unit=""):
+        return f"{_num(assumed, fmt, unit)} | {_num(measured_value, fmt, unit)}"
+
+    lines = [
+        ("tokens/s", [pair(r, m.get(r["cloud"], {}).get("assumed_tokens_per_s"),
+                           m.get(r["cloud"], {}).get("tokens_per_s")) for r in clouds]),
+        ("MFU", [pair(r, r.get("mfu"), m.get(r["cloud"], {}).get("mfu"), ".2f") for r in clouds]),
+        ("scaling efficiency", [pair(r, r.get("scaling_efficiency"),
+                                     m.get(r["cloud"], {}).get("scaling_efficiency"), ".2f")
+                                for r in clouds]),
+        ("hours", [pair(r, r.get("hours"), m.get(r["cloud"], {}).get("hours"), ",.2f")
+                   for r in clouds]),
+        (f"run cost ({cur})", [pair(r, r["cost"].get("total"),
+                                    m.get(r["cloud"], {}).get("cost_total"), ",.2f")
+                               for r in clouds]),
+        (f"{cur} per million tokens", [pair(r, m.get(r["cloud"], {}).get(
+            "assumed_cost_per_million_tokens"), m.get(r["cloud"], {}).get(
+            "cost_per_million_tokens"), ",.4f") for r in clouds]),
+    ]
+    return [("", [r["cloud"] for r in clouds])] + lines
+
+
+def print_measured(result: dict, console: Optional[Console] = None) -> None:
+    console = console or Console(soft_wrap=True)
+    display = rows_for_display(result)
+    table = Table(title="measured beside assumed (assumed | measured)")
+    table.add_column("")
+    for cloud in display[0][1]:
+        table.add_column(cloud, overflow="fold")
+    for label, cells in display[1:]:
+        table.add_row(label, *cells)
+    console.print(table)
+    for cloud, entry in result.get("measured", {}).get("clouds", {}).items():
+        if entry.get("bench"):
+            console.print(f"{cloud}: measured by {entry['bench']} ({entry.get('bench_time')}, "
+                          f"{entry.get('bench_nodes')} node(s))", markup=False, highlight=False)
+        for note in entry.get("notes", []):
+            console.print(f"{cloud}: {note}", markup=False, highlight=False)
+
+
+def html_section(result: dict) -> str:
+    """The measured-beside-assumed table for the HTML report."""
+    display = rows_for_display(result)
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in display[0][1])
+    body = "\n".join("<tr><th>" + html.escape(label) + "</th>"
+                     + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>"
+                     for label, cells in display[1:])
+    notes = "".join(f"<li>{html.escape(cloud)}: {html.escape(n)}</li>"
+                    for cloud, e in result.get("measured", {}).get("clouds", {}).items()
+                    for n in e.get("notes", []))
+    return (f'<section id="measured"><h2>Measured beside assumed (assumed | measured)</h2>'
+            f"<table><tr><th></th>{head}</tr>\n{body}</table>"
+            + (f"<ul>{notes}</ul>" if notes else "") + "</section>")
