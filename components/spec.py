@@ -145,6 +145,9 @@ class AwsLocation(_Strict):
     capacity: Optional[CapacitySpec] = None
     instance_type: Optional[str] = None
     image_id: Optional[str] = Field(None, description="AMI; default: the AWS Deep Learning Base AMI.")
+    fsx_efa: Optional[bool] = Field(
+        None, description="EFA-enabled FSx for Lustre: true asks for it (EFA client types only), "
+        "false never; default: only when it is the cheapest way to the requested throughput.")
 
 
 class GcpLocation(_Strict):
