@@ -157,6 +157,9 @@ class GcpLocation(_Strict):
     billing_account: Optional[str] = None
     instance_type: Optional[str] = None
     capacity: Optional[CapacitySpec] = None
+    topology_distance: Literal["block", "subblock"] = Field(
+        "block", description="How close the workload policy keeps the nodes (maxTopologyDistance): "
+        "block, or subblock (closer; fewer nodes fit, so capacity is scarcer).")
 
 
 class AzureLocation(_Strict):

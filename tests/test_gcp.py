@@ -166,7 +166,8 @@ def test_group_and_lustre_in_the_same_zone_group_under_a_workload_policy(cluster
     assert mig.property_dependencies["versions"] == [template.urn]
     # A workload policy on the group, not COLLOCATED/vm_count (which a healing MIG breaks).
     assert policy.inputs["region"] == region
-    assert policy.inputs["workloadPolicy"] == {"type": "HIGH_THROUGHPUT"}
+    assert policy.inputs["workloadPolicy"] == {"type": "HIGH_THROUGHPUT",
+                                               "maxTopologyDistance": "BLOCK"}
     assert "groupPlacementPolicy" not in policy.inputs
     assert mig.inputs["resourcePolicies"] == {"workloadPolicy": (
         f"projects/{PROJECT}/regions/{region}/resourcePolicies/llm-finetune-placement")}
@@ -359,7 +360,9 @@ def test_budget_amount_with_cents(example_spec):
 # ----------------------------------------------------------------------------- labels
 
 def _sdk_takes_labels(token: str) -> bool:
-    _, module_path, class_name = token.split(":")
+    package, module_path, class_name = token.split(":")
+    if package != "gcp":   # the Lustre import is a pulumi_command resource
+        return False
     module = importlib.import_module(f"pulumi_gcp.{module_path.split('/')[0]}")
     return "labels" in inspect.signature(getattr(module, class_name)._internal_init).parameters
 
