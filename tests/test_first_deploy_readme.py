@@ -19,3 +19,18 @@ def test_every_torchrun_block_is_introduced_with_its_pytorch_environment():
     for start in blocks:
         lead = README[:start].rstrip().rsplit("\n\n", 1)[-1]
         assert "with PyTorch there" in lead, lead
+
+
+def test_the_review_checklists_name_tests_that_exist():
+    """docs/review-aws.md and docs/review-gcp.md point each rule at a test: every one exists."""
+    defined = set()
+    for path in (ROOT / "tests").glob("test_*.py"):
+        defined |= set(re.findall(r"^def (test_\w+)", path.read_text(), re.M))
+    for name in ("review-aws.md", "review-gcp.md"):
+        text = (ROOT / "docs" / name).read_text(encoding="utf-8")
+        # module names (tests/test_x.py) are files, the rest test functions
+        files = set(re.findall(r"tests/(test_\w+)\.py", text))
+        assert all((ROOT / "tests" / f"{f}.py").exists() for f in files), files
+        named = set(re.findall(r"\b(test_\w+)\b", text)) - files
+        assert named, name
+        assert named <= defined, f"{name} names missing tests: {sorted(named - defined)}"

@@ -121,11 +121,11 @@ TCPXO = GpuDirectTcp(
      ("NCCL_FASTRAK_IFNAME", "${TS_GPU_NICS:-}"),
      ("NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY", "/dev/aperture_devices")),
     aperture_devices=True,
-    # Cluster Toolkit a3-megagpu-8g nccl-tests/run-nccl-tests.sh sources
-    # /var/lib/tcpxo/lib64/nccl-env-profile.sh with NCCL_LIB_DIR set, then names the NICs; the
-    # values it sets are those of a3-megagpu-8g/nemo-framework/Dockerfile (cluster-toolkit
-    # @4f04afc1): SNAP and LLCM on, two flows per NIC, the tuner plugin and its A3+ config, and
-    # the shimnet guest-config checker.
+    # Cluster Toolkit examples/machine-learning/a3-megagpu-8g/nccl-tests/run-nccl-tests.sh
+    # (@4f04afc1) sources /var/lib/tcpxo/lib64/nccl-env-profile.sh with NCCL_LIB_DIR set, then
+    # names the NICs; the values it sets are those of a3-megagpu-8g/nemo-framework/Dockerfile
+    # (@323e3709): SNAP and LLCM on, two flows per NIC, the tuner plugin and its A3+ config,
+    # and the shimnet guest-config checker.
     env_profile="/var/lib/tcpxo/lib64/nccl-env-profile.sh",
     profile_defaults=(
         ("NCCL_CROSS_NIC", "0"), ("NCCL_PROTO", "Simple,LL128"), ("NCCL_MIN_NCHANNELS", "4"),

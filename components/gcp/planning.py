@@ -370,7 +370,8 @@ def lustre_note(requested_gib: int, requested_mbps: int) -> str:
 
 # Where Managed Lustre exists (catalog/gcp_lustre_zones.csv: the rows of its "Supported regions
 # and zones" table, each with its source). Its create can take most of an hour: Cluster Toolkit
-# modules/file-system/managed-lustre/main.tf gives create, update and delete one hour each.
+# modules/file-system/managed-lustre/main.tf (@38a3c02b) gives create, update and delete one
+# hour each.
 _LUSTRE_ZONES_FILE = Path(__file__).resolve().parents[1] / "catalog" / "gcp_lustre_zones.csv"
 LUSTRE_TIMEOUT = "1h"
 LUSTRE_LOCATIONS_URL = "https://docs.cloud.google.com/managed-lustre/docs/locations"
