@@ -285,7 +285,8 @@ done"""
         # The blueprint's repository (the ar+https transport to gce-ai-infra's
         # gpudirect-gib-apt) and version; installed whenever the held version is not the one
         # there, so an image that ships another nccl-gib is brought into line too.
-        setup = f"""if [ "$(dpkg-query -W -f='${{Version}}' nccl-gib 2>/dev/null)" != {NCCL_GIB_VERSION} ]; then
+        installed = "$(dpkg-query -W -f='${Version}' nccl-gib 2>/dev/null)"
+        setup = f"""if [ "{installed}" != {NCCL_GIB_VERSION} ]; then
   install -d -m 0755 /etc/apt/keyrings
   curl -fsSL https://packages.cloud.google.com/apt/doc/apt-key.gpg \\
     | gpg --dearmor --yes -o /etc/apt/keyrings/cloud.google.gpg
