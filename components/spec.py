@@ -153,6 +153,9 @@ class AwsLocation(_Strict):
     capacity: Optional[CapacitySpec] = None
     instance_type: Optional[str] = None
     image_id: Optional[str] = Field(None, description="AMI; default: the AWS Deep Learning Base AMI.")
+    fsx_efa: Optional[bool] = Field(
+        None, description="EFA-enabled FSx for Lustre: true asks for it (EFA client types only), "
+        "false never; default: only when it is the cheapest way to the requested throughput.")
 
 
 class GcpLocation(_Strict):
@@ -162,6 +165,9 @@ class GcpLocation(_Strict):
     billing_account: Optional[str] = None
     instance_type: Optional[str] = None
     capacity: Optional[CapacitySpec] = None
+    topology_distance: Literal["block", "subblock"] = Field(
+        "block", description="How close the workload policy keeps the nodes (maxTopologyDistance): "
+        "block, or subblock (closer; fewer nodes fit, so capacity is scarcer).")
 
 
 class AzureLocation(_Strict):

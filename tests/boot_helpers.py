@@ -21,12 +21,14 @@ TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"
 SHELLCHECK = Path(sys.executable).with_name("shellcheck")
 
 
-def _aws(instance_type=None, interconnect=None):
+def _aws(instance_type=None, interconnect=None, fsx_efa=None):
     def edit(spec):
         spec["gpu"] = ["H100", "H200", "B200"]
         spec["clouds"]["aws"]["instance_type"] = instance_type
         if interconnect:
             spec["interconnect"] = interconnect
+        if fsx_efa is not None:  # EFA on FSx is asked for (else only when cheapest)
+            spec["clouds"]["aws"]["fsx_efa"] = fsx_efa
     return edit
 
 
@@ -54,9 +56,9 @@ def edited_example_plan(cloud: str, edit):
 
 # family -> (cloud, spec edit, instance type the catalog picks, fabric kind)
 FAMILIES = {
-    "p5": ("aws", _aws("p5.48xlarge"), "p5.48xlarge", "efa"),
-    "p5en": ("aws", _aws("p5en.48xlarge"), "p5en.48xlarge", "efa"),
-    "p6": ("aws", _aws("p6-b200.48xlarge"), "p6-b200.48xlarge", "efa"),
+    "p5": ("aws", _aws("p5.48xlarge", fsx_efa=True), "p5.48xlarge", "efa"),
+    "p5en": ("aws", _aws("p5en.48xlarge", fsx_efa=True), "p5en.48xlarge", "efa"),
+    "p6": ("aws", _aws("p6-b200.48xlarge", fsx_efa=True), "p6-b200.48xlarge", "efa"),
     "aws-tcp": ("aws", _aws("p5.48xlarge", "tcp"), "p5.48xlarge", "tcp"),
     "a3-ultra": ("gcp", _gcp(), "a3-ultragpu-8g", "gib"),
     "a4": ("gcp", _gcp(["B200"], region="us-central1", zone="us-central1-b"), "a4-highgpu-8g",

@@ -101,9 +101,10 @@ def test_ssh_cidrs_open_port_22_only_to_them(example_spec):
 
 
 def test_filesystem_is_persistent2_rounded_and_linked_to_the_bucket(example_spec):
-    # p5 has EFA, so the file system is EFA-enabled and sized in EFA steps: 5,000 GiB at
+    # EFA on FSx asked for (p5 is an EFA client), so it is sized in EFA steps: 5,000 GiB at
     # 200 MB/s/TiB (977 MB/s) is cheapest as 9,600 GiB at 500 (one 9,600 GiB EFA step).
     example_spec["filesystem"] = {"capacity_gib": 5000, "throughput_mbps_per_tib": 200}
+    example_spec["clouds"]["aws"]["fsx_efa"] = True
     plan = plan_for(example_spec, "aws")
     fsx = one(plan, FSX)
     assert fsx.inputs["deploymentType"] == "PERSISTENT_2"
@@ -116,7 +117,7 @@ def test_filesystem_is_persistent2_rounded_and_linked_to_the_bucket(example_spec
     bucket = one(plan, BUCKET)
     assert dra.property_dependencies["fileSystemId"] == [fsx.urn]
     assert dra.property_dependencies["dataRepositoryPath"] == [bucket.urn]
-    assert dra.inputs["dataRepositoryPath"] == "s3://llm-finetune-data/"
+    assert dra.inputs["dataRepositoryPath"] == "s3://llm-finetune-data/data/"
     events = ["NEW", "CHANGED", "DELETED"]
     assert dra.inputs["s3"]["autoImportPolicy"]["events"] == events
     assert dra.inputs["s3"]["autoExportPolicy"]["events"] == events

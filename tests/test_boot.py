@@ -104,7 +104,7 @@ def test_aws_efa_families_get_the_aws_ofi_nccl_environment(family, efa, tmp_path
 @pytest.mark.parametrize("family", ["a3-ultra", "a4"])
 def test_gcp_roce_families_get_the_gib_plugin(family, tmp_path):
     text = user_data(family)
-    assert "apt-get install -y -qq nccl-gib" in step_text(text, "fabric")
+    assert '"nccl-gib=1.1.0"' in step_text(text, "fabric")  # pinned (issue 20)
     profile = written_files(text)["/etc/profile.d/trainstack-nccl.sh"]["content"]
     assert ". /usr/local/gib/scripts/set_nccl_env.sh" in profile
     env = _source_profile(text, tmp_path, "NCCL_NET", "LD_LIBRARY_PATH", "FI_PROVIDER")

@@ -151,7 +151,8 @@ def test_gcp_spot_is_spot_with_termination_action_and_a_workload_policy(example_
     assert scheduling["provisioningModel"] == "SPOT" and scheduling["preemptible"] is True
     assert scheduling["instanceTerminationAction"] == "DELETE"
     assert "reservationAffinity" not in one(plan, TEMPLATE).inputs
-    assert one(plan, POLICY).inputs["workloadPolicy"] == {"type": "HIGH_THROUGHPUT"}
+    assert one(plan, POLICY).inputs["workloadPolicy"] == {"type": "HIGH_THROUGHPUT",
+                                                        "maxTopologyDistance": "BLOCK"}
     assert plan.of_type(RESIZE) == []
 
 

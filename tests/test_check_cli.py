@@ -168,4 +168,6 @@ def test_json_output_shape():
         "storage-same-zone", "spend-limit", "required-tags", "rdma-for-multinode",
         "no-public-ingress", "encryption-at-rest", "bucket-retained"]
     spend = report["policies"][1]
-    assert spend["note"].startswith("estimate 11,143 USD/month")
+    # FSx is now plain 4,800 GiB at 250 (1,453.98 USD/month), not EFA at 1000 (4,373.81):
+    # (4,373.81 - 1,453.98) x 96/730 h = 384 USD less than the 11,143 before issue 20
+    assert spend["note"].startswith("estimate 10,759 USD/month")

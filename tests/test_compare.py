@@ -83,12 +83,13 @@ def test_aws_numbers_by_hand(tmp_path, spec, only_aws):
     c = r["cost"]
     assert c["billed_hours"] == pytest.approx(billed)
     assert c["compute"] == pytest.approx(2 * 55.04 * billed)
-    # FSx for Lustre over EFA (p5 has EFA): 4,800 GiB at 125 MB/s/TiB is cheapest as one EFA
-    # step at 1000 MB/s/TiB (4,800 GiB x 0.84863 USD/GB-month), not 38,400 GiB at 125
+    # FSx for Lustre: 4,800 GiB at 125 MB/s/TiB plain (4,800 GiB x 0.18858 USD/GB-month); p5
+    # could use EFA, but its cheapest size (one 4,800 GiB step at 1000, x 0.84863) costs more,
+    # so the file system is not EFA-enabled (issue 20)
     assert r["filesystem"]["capacity_gib"] == 4800
-    assert r["filesystem"]["throughput_mbps_per_tib"] == 1000
-    assert r["filesystem"]["throughput_mbps"] == pytest.approx(4800 / 1024 * 1000)
-    fs = 4800 * GIB / 1e9 * 0.84863 * billed / 730
+    assert r["filesystem"]["throughput_mbps_per_tib"] == 125
+    assert r["filesystem"]["throughput_mbps"] == pytest.approx(4800 / 1024 * 125)
+    fs = 4800 * GIB / 1e9 * 0.18858 * billed / 730
     # S3: dataset 1e8 tokens x 4 B + 13e9 x 2 B of starting weights (a LoRA run writes back only
     # its adapter, not counted) at 0.023 USD/GB-month
     bucket_gb = 1e8 * 4 / 1e9 + 13e9 * 2 / 1e9
@@ -103,14 +104,20 @@ def test_aws_numbers_by_hand(tmp_path, spec, only_aws):
     assert c["complete"] is True and c["missing"] == [] and r["unpriced"] == []
     # monthly run-rate: 730 h of nodes plus a month of filesystem and bucket
     assert r["monthly_run_rate"] == pytest.approx(
-        2 * 55.04 * 730 + 4800 * GIB / 1e9 * 0.84863 + bucket_gb * 0.023)
+        2 * 55.04 * 730 + 4800 * GIB / 1e9 * 0.18858 + bucket_gb * 0.023)
     assert r["fits"] is True and r["cheapest"] and r["fastest"]
 
 
-def test_filesystem_tier_without_a_cited_price_is_left_out_and_said(tmp_path, spec):
-    # Google Cloud: only the 125 MB/s/TiB Managed Lustre tier has a cited price. 4,800 GiB at
-    # 250 needs 72,000 GiB at 125 (10,440 USD/month) or 9,000 GiB at 1000 (unpriced, at least
-    # 9,000 x 0.145): the 1000 tier may be cheaper, so it is built and named as unpriced.
+def test_filesystem_tier_without_a_cited_price_is_left_out_and_said(tmp_path, spec, monkeypatch):
+    # A Managed Lustre catalog with only the 125 MB/s/TiB tier cited (as before issue 20).
+    # 4,800 GiB at 250 needs 72,000 GiB at 125 (10,440 USD/month) or 9,000 GiB at 1000
+    # (unpriced, at least 9,000 x 0.145): the 1000 tier may be cheaper, so it is built and named
+    # as unpriced.
+    from components import catalog
+    only_125 = tuple(p for p in catalog.storage_prices()
+                     if not (p.cloud == "gcp" and p.item.startswith("managed_lustre_")
+                             and p.item != "managed_lustre_125"))
+    monkeypatch.setattr(catalog, "storage_prices", lambda: only_125)
     spec["filesystem"]["throughput_mbps_per_tib"] = 250
     r = next(r for r in compare_json("--spec", write_spec(tmp_path, spec))["clouds"]
              if r["cloud"] == "gcp")
@@ -287,7 +294,7 @@ def test_price_units_are_converted():
 def test_missing_prices_say_no_cited_price():
     _, lustre = run_prices.filesystem_price("gcp", ["gcp:lustre/instance:Instance"], 250,
                                             "us-central1", 7.0)
-    assert lustre.missing and "no cited price" in lustre.note
+    assert lustre.value == pytest.approx(0.21)                    # cited since issue 20
     _, cited = run_prices.filesystem_price("gcp", ["gcp:lustre/instance:Instance"], 125,
                                            "us-central1", 7.0)
     assert cited.value == pytest.approx(0.145)                    # per GiB-month as quoted

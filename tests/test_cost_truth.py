@@ -57,11 +57,13 @@ def test_fsx_persistent2_is_priced_at_every_tier_and_rises_with_the_tier():
     assert not prices[0].in_region and prices[0].row.region == "ap-northeast-1"
 
 
-def test_managed_lustre_has_the_cited_125_tier_only():
-    assert catalog.filesystem_price("gcp", "managed_lustre", 125, "us-west1").usd_per_gib_month \
-        == pytest.approx(0.145)
-    for tier in (250, 500, 1000):
-        assert catalog.filesystem_price("gcp", "managed_lustre", tier, "us-west1") is None
+def test_managed_lustre_has_all_four_cited_tiers():
+    # the cited billing SKUs "Managed Lustre Capacity <tier>-Perf Iowa" (issue 20)
+    for tier, usd in {125: 0.145, 250: 0.21, 500: 0.34, 1000: 0.60}.items():
+        price = catalog.filesystem_price("gcp", "managed_lustre", tier, "us-central1")
+        assert price.usd_per_gib_month == pytest.approx(usd) and price.in_region
+        elsewhere = catalog.filesystem_price("gcp", "managed_lustre", tier, "us-west1")
+        assert elsewhere.usd_per_gib_month == pytest.approx(usd) and not elsewhere.in_region
 
 
 # ----------------------------------------------------------------------------- choice by cost
@@ -120,11 +122,13 @@ def test_fsx_choice_with_efa_by_hand():
 
 
 def test_the_plan_shows_size_tier_and_monthly_price(example_spec):
+    # p5 is an EFA client, but EFA (4,800 GiB at 1000: 4,374 USD) is dearer than the plain
+    # 4,800 GiB at 250 the example asks for, so the file system is not EFA-enabled.
     plan = plan_for(example_spec, "aws")
     assert plan.outputs["filesystem_capacity_gib"] == 4800
-    assert plan.outputs["filesystem_throughput_mbps_per_tib"] == 1000
-    assert plan.outputs["filesystem_efa_enabled"] is True
-    assert plan.outputs["filesystem_monthly_usd"] == pytest.approx(4800 * 0.84863 * GIB / 1e9,
+    assert plan.outputs["filesystem_throughput_mbps_per_tib"] == 250
+    assert plan.outputs["filesystem_efa_enabled"] is False
+    assert plan.outputs["filesystem_monthly_usd"] == pytest.approx(4800 * 0.28211 * GIB / 1e9,
                                                                    abs=0.01)
 
 
@@ -226,10 +230,10 @@ def test_aws_compare_has_no_unpriced_item(tmp_path, example_spec, make):
 
 
 @pytest.mark.parametrize("make", [lambda s: s, _h200_spec], ids=["example", "3-node-h200"])
-def test_gcp_compare_names_what_stays_unpriced(tmp_path, example_spec, make):
+def test_gcp_compare_has_no_unpriced_item(tmp_path, example_spec, make):
     gcp = row(compare_json(write_spec(tmp_path, make(example_spec))), "gcp")
-    # the compute, bucket and transfer are cited; only the Managed Lustre 1000 tier is not
-    assert gcp["unpriced"] == ["Google Cloud Managed Lustre 9,000 GiB at 1000 MB/s/TiB"]
+    # compute, bucket, transfer and now every Managed Lustre tier are cited (issue 20)
+    assert gcp["unpriced"] == [] and gcp["cost"]["complete"] is True
 
 
 # ----------------------------------------------------------------------------- one home

@@ -166,7 +166,8 @@ def test_group_and_lustre_in_the_same_zone_group_under_a_workload_policy(cluster
     assert mig.property_dependencies["versions"] == [template.urn]
     # A workload policy on the group, not COLLOCATED/vm_count (which a healing MIG breaks).
     assert policy.inputs["region"] == region
-    assert policy.inputs["workloadPolicy"] == {"type": "HIGH_THROUGHPUT"}
+    assert policy.inputs["workloadPolicy"] == {"type": "HIGH_THROUGHPUT",
+                                               "maxTopologyDistance": "BLOCK"}
     assert "groupPlacementPolicy" not in policy.inputs
     assert mig.inputs["resourcePolicies"] == {"workloadPolicy": (
         f"projects/{PROJECT}/regions/{region}/resourcePolicies/llm-finetune-placement")}
@@ -261,8 +262,8 @@ def test_ssh_only_from_access_ssh_cidrs(example_spec):
 def test_lustre_rounded_to_the_tier_with_psa_on_the_host_vpc(plan):
     ids = by_id(plan)
     fs = one(plan, LUSTRE)
-    # 4,800 GiB at 250 MB/s/TiB: 9,000 GiB at 1000 (the smallest valid size) rather than
-    # 36,000 GiB at 250 or 72,000 GiB at 125 (the only cited tier: 10,440 USD/month)
+    # 4,800 GiB at 250 MB/s/TiB: 9,000 GiB at 1000 (9,000 x 0.60 = 5,400 USD/month) rather than
+    # 18,000 at 500 (6,120), 36,000 at 250 (7,560) or 72,000 at 125 (10,440)
     assert fs.inputs["capacityGib"] == "9000" and fs.inputs["perUnitStorageThroughput"] == "1000"
     assert fs.inputs["filesystem"] == "llmfinet" and fs.inputs["instanceId"] == "llm-finetune-test"
     assert ids[fs.inputs["network"]].name == "llm-finetune-vpc"
@@ -277,19 +278,19 @@ def test_lustre_rounded_to_the_tier_with_psa_on_the_host_vpc(plan):
     assert psa.urn in fs.dependencies
     assert plan.outputs["filesystem_capacity_gib"] == 9_000
     assert plan.outputs["filesystem_throughput_mbps_per_tib"] == 1000
-    assert plan.outputs["filesystem_monthly_usd"] is None
+    assert plan.outputs["filesystem_monthly_usd"] == pytest.approx(5400.0)
     note = plan.outputs["filesystem_capacity_note"]
-    assert "1000 MB/s/TiB at 9,000 GiB: no cited price" in note
-    assert "125 MB/s/TiB at 72,000 GiB = 10,440 USD/month" in note
+    assert "1000 MB/s/TiB at 9,000 GiB = 5,400 USD/month, the cheapest tier" in note
     assert plan.outputs["filesystem_dns"] == "192.0.2.1@tcp:/llmfinet"
     assert plan.outputs["filesystem_mount_name"] == "llmfinet"
 
 
 @pytest.mark.parametrize("throughput, capacity, tier, size, says", [
-    (200, 4_800, 1000, 9_000, "no cited price"),
-    (40, 4_800, 1000, 9_000, "no cited price"),
+    # every tier cited (issue 20): 9,000 GiB at 1000 = 5,400 USD/month beats 18,000 at 500
+    (200, 4_800, 1000, 9_000, "= 5,400 USD/month, the cheapest tier"),
+    (40, 4_800, 1000, 9_000, "= 5,400 USD/month, the cheapest tier"),
     (1000, 10_000, 1000, 18_000, "1000 MB/s/TiB at 18,000 GiB"),
-    # the cited 125 tier is proven cheapest: every faster tier costs at least 0.145 per GiB
+    # 72,000 GiB asked for: every tier needs 72,000 GiB, and 125 is the cheapest per GiB
     (125, 72_000, 125, 72_000, "= 10,440 USD/month, the cheapest tier"),
 ])
 def test_throughput_tiers_map_and_say_so(example_spec, throughput, capacity, tier, size, says):
@@ -359,7 +360,9 @@ def test_budget_amount_with_cents(example_spec):
 # ----------------------------------------------------------------------------- labels
 
 def _sdk_takes_labels(token: str) -> bool:
-    _, module_path, class_name = token.split(":")
+    package, module_path, class_name = token.split(":")
+    if package != "gcp":   # the Lustre import is a pulumi_command resource
+        return False
     module = importlib.import_module(f"pulumi_gcp.{module_path.split('/')[0]}")
     return "labels" in inspect.signature(getattr(module, class_name)._internal_init).parameters
 

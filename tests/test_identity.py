@@ -118,7 +118,9 @@ def test_gcp_service_account_has_exactly_the_grants(gcp_plan):
     member = f"serviceAccount:{sa.inputs['accountId']}@my-gcp-project.iam.gserviceaccount.com"
     project_roles = sorted((m.inputs["role"], m.inputs["project"]) for m in
                            gcp_plan.of_type(PROJECT_MEMBER) if m.inputs["member"] == member)
-    assert project_roles == [("roles/compute.viewer", "my-gcp-project"),
+    # rank discovery: a custom role of its own, never roles/compute.viewer (issue 20)
+    assert project_roles == [("projects/my-gcp-project/roles/trainstack_llm_finetune_test_ranks",
+                              "my-gcp-project"),
                              ("roles/logging.logWriter", "my-gcp-project"),
                              ("roles/monitoring.metricWriter", "my-gcp-project")]
     node_grants = [m for m in gcp_plan.of_type(PROJECT_MEMBER)

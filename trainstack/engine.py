@@ -42,6 +42,7 @@ class PlannedResource:
     retain_on_delete: bool
     protect: bool
     ignore_changes: list[str] = field(default_factory=list)
+    custom_timeouts: dict[str, str] = field(default_factory=dict)  # create/update/delete
 
     @property
     def zone(self) -> str:
@@ -124,7 +125,9 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
             property_dependencies={k: sorted(v.urns)
                                    for k, v in sorted(request.propertyDependencies.items())},
             retain_on_delete=bool(request.retainOnDelete), protect=bool(request.protect),
-            ignore_changes=sorted(request.ignoreChanges))
+            ignore_changes=sorted(request.ignoreChanges),
+            custom_timeouts={k: v for k in ("create", "update", "delete")
+                             if (v := getattr(request.customTimeouts, k, ""))})
         with self._lock:
             self.recorded.append(record)
         return response

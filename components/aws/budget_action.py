@@ -15,11 +15,16 @@ FUNCTION_DIR = Path(__file__).resolve().parents[1] / "functions" / "aws_budget_s
 RUNTIME = "python3.12"
 
 
-def _topic_policy(topic_arn: str) -> str:
+def _topic_policy(topic_arn: str, account_id: str, budget_name: str = "*") -> str:
+    # Only this account's budget may publish (the confused-deputy conditions AWS's "Creating an
+    # Amazon SNS topic for budget notifications" policy carries).
+    budget = f"budget/{budget_name}" if budget_name != "*" else "*"
     return json.dumps({"Version": "2012-10-17", "Statement": [{
         "Sid": "AwsBudgetsPublish", "Effect": "Allow",
         "Principal": {"Service": "budgets.amazonaws.com"},
-        "Action": "SNS:Publish", "Resource": topic_arn}]})
+        "Action": "SNS:Publish", "Resource": topic_arn,
+        "Condition": {"StringEquals": {"aws:SourceAccount": account_id},
+                      "ArnLike": {"aws:SourceArn": f"arn:aws:budgets::{account_id}:{budget}"}}}]})
 
 
 def group_arn_pattern(region: str, group_name: str) -> str:
@@ -42,12 +47,15 @@ ASSUME_LAMBDA = json.dumps({"Version": "2012-10-17", "Statement": [{
 
 
 def budget_stop(parent: pulumi.Resource, name: str, group: aws.autoscaling.Group, region: str,
-                tags: dict[str, str]) -> aws.sns.Topic:
+                tags: dict[str, str], budget_name: str = "*") -> aws.sns.Topic:
     """Declare topic, function and permissions; returns the topic the budget notifies."""
     child = pulumi.ResourceOptions(parent=parent)
     topic = aws.sns.Topic(f"{name}-budget-stop", region=region, tags=tags, opts=child)
+    account = aws.get_caller_identity_output(opts=pulumi.InvokeOutputOptions(parent=parent))
     aws.sns.TopicPolicy(f"{name}-budget-stop-publish", arn=topic.arn,
-                        policy=topic.arn.apply(_topic_policy), region=region, opts=child)
+                        policy=pulumi.Output.all(topic.arn, account.account_id).apply(
+                            lambda v: _topic_policy(v[0], v[1], budget_name)),
+                        region=region, opts=child)
     role = aws.iam.Role(f"{name}-budget-stop-role", assume_role_policy=ASSUME_LAMBDA, tags=tags,
                         opts=child)
     aws.iam.RolePolicy(f"{name}-budget-stop-scale", role=role.id,

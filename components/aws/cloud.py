@@ -77,6 +77,9 @@ class AwsCloud(Cloud):
         return super().offline_attributes(type_token, name, inputs)
 
     def offline_invoke(self, token: str, args: dict):
+        if token == "aws:index/getCallerIdentity:getCallerIdentity":
+            return {"accountId": "000000000000", "arn": "arn:aws:iam::000000000000:user/offline",
+                    "userId": "offline", "id": "000000000000"}
         if token == "aws:ssm/getParameter:getParameter":
             return {"name": args.get("name"), "type": "String", "value": "ami-0offline000000000"}
         return None

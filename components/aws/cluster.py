@@ -54,7 +54,8 @@ class AwsGpuCluster(GpuCluster):
                                            shared_lifetime.nodes_now(lifetime, spec.nodes, now),
                                            profile=identity.profile, user_data=user_data)
         lifetime_outputs = aws_lifetime.enforce(self, name, group, lifetime, region, now)
-        stop_topic = budget_action.budget_stop(self, name, group, region, tags)
+        stop_topic = budget_action.budget_stop(self, name, group, region, tags,
+                                               budget_name=planning.budget_name(name, args.stack))
         budget = self._budget(name, args, stop_topic)
         return {
             **lifetime_outputs,
@@ -70,6 +71,7 @@ class AwsGpuCluster(GpuCluster):
             "filesystem_mount_name": fs.mount_name,
             **self._fs_outputs,
             "filesystem_bucket_path": dra.file_system_path,
+            "filesystem_bucket_prefix": planning.FSX_LINKED_PREFIX,
             "bucket_name": bucket.bucket,
             "budget_name": budget.name,
             "region": region,
@@ -123,22 +125,25 @@ class AwsGpuCluster(GpuCluster):
                                    description="trainstack cluster: EFA, Lustre and node traffic",
                                    tags={**tags, "Name": f"{name}-cluster"}, opts=self.child())
         # EFA needs both a self-referencing ingress and egress rule; all protocols, no ports.
-        aws.vpc.SecurityGroupIngressRule(f"{name}-sg-self-in", security_group_id=sg.id,
-                                         referenced_security_group_id=sg.id, ip_protocol="-1",
-                                         region=region, tags=tags, opts=self.child())
-        aws.vpc.SecurityGroupEgressRule(f"{name}-sg-self-out", security_group_id=sg.id,
-                                        referenced_security_group_id=sg.id, ip_protocol="-1",
-                                        region=region, tags=tags, opts=self.child())
-        aws.vpc.SecurityGroupEgressRule(f"{name}-sg-internet-out", security_group_id=sg.id,
-                                        cidr_ipv4="0.0.0.0/0", ip_protocol="-1",
-                                        region=region, tags=tags, opts=self.child())
+        rules = [
+            aws.vpc.SecurityGroupIngressRule(f"{name}-sg-self-in", security_group_id=sg.id,
+                                             referenced_security_group_id=sg.id, ip_protocol="-1",
+                                             region=region, tags=tags, opts=self.child()),
+            aws.vpc.SecurityGroupEgressRule(f"{name}-sg-self-out", security_group_id=sg.id,
+                                            referenced_security_group_id=sg.id, ip_protocol="-1",
+                                            region=region, tags=tags, opts=self.child()),
+            aws.vpc.SecurityGroupEgressRule(f"{name}-sg-internet-out", security_group_id=sg.id,
+                                            cidr_ipv4="0.0.0.0/0", ip_protocol="-1",
+                                            region=region, tags=tags, opts=self.child()),
+        ]
         for i, cidr in enumerate(ssh_cidrs):
             family = ipaddress.ip_network(cidr, strict=False).version
             aws.vpc.SecurityGroupIngressRule(
                 f"{name}-sg-ssh-{i}", security_group_id=sg.id, ip_protocol="tcp",
                 from_port=22, to_port=22, region=region, tags=tags, opts=self.child(),
                 **({"cidr_ipv4": cidr} if family == 4 else {"cidr_ipv6": cidr}))
-        return {"vpc": vpc, "subnet": private, "sg": sg}
+        # The rules are resources of their own: whatever needs them (FSx) must wait for them.
+        return {"vpc": vpc, "subnet": private, "sg": sg, "sg_rules": rules}
 
     # -- bucket --------------------------------------------------------------------------------
 
@@ -148,7 +153,7 @@ class AwsGpuCluster(GpuCluster):
         # RETAIN_TAG lets the policy pack see the retention, which the analyzer protocol hides.
         bucket = aws.s3.Bucket(f"{name}-data", force_destroy=not retain, region=region,
                                tags={**tags, RETAIN_TAG: "true"} if retain else tags, opts=keep)
-        aws.s3.BucketVersioning(
+        versioning = aws.s3.BucketVersioning(
             f"{name}-data-versioning", bucket=bucket.id, region=region,
             versioning_configuration=aws.s3.BucketVersioningVersioningConfigurationArgs(
                 status="Enabled"), opts=keep)
@@ -163,6 +168,19 @@ class AwsGpuCluster(GpuCluster):
             f"{name}-data-public-access", bucket=bucket.id, region=region,
             block_public_acls=True, block_public_policy=True, ignore_public_acls=True,
             restrict_public_buckets=True, opts=keep)
+        # Every node rewrites heartbeats/<node>.json each minute (and status/<node>.json at
+        # boot) in a versioned bucket: without a rule 16 nodes leave 23,040 noncurrent versions
+        # a day. Only the superseded versions of those two prefixes expire; data is untouched.
+        aws.s3.BucketLifecycleConfiguration(
+            f"{name}-data-lifecycle", bucket=bucket.id, region=region,
+            rules=[aws.s3.BucketLifecycleConfigurationRuleArgs(
+                id=f"expire-noncurrent-{prefix.rstrip('/')}", status="Enabled",
+                filter=aws.s3.BucketLifecycleConfigurationRuleFilterArgs(prefix=prefix),
+                noncurrent_version_expiration=aws.s3.
+                BucketLifecycleConfigurationRuleNoncurrentVersionExpirationArgs(
+                    noncurrent_days=planning.NONCURRENT_DAYS))
+                for prefix in planning.AGENT_PREFIXES],
+            opts=self.child(retain_on_delete=retain, depends_on=[versioning]))
         return bucket
 
     # -- filesystem ----------------------------------------------------------------------------
@@ -170,9 +188,10 @@ class AwsGpuCluster(GpuCluster):
     def _filesystem(self, name, args: ClusterArgs, net, bucket):
         spec, region, tags = args.spec, args.selection.region, args.tags
         sel = args.selection
-        efa = planning.fsx_efa_enabled(sel.instance, sel.use_rdma)
-        choice = planning.fsx_choice(spec.filesystem.capacity_gib,
-                                     spec.filesystem.throughput_mbps_per_tib, region, efa=efa)
+        fsx = planning.fsx_plan(sel.instance, sel.use_rdma, spec.filesystem.capacity_gib,
+                                spec.filesystem.throughput_mbps_per_tib, region,
+                                asked=spec.clouds.aws.fsx_efa)
+        choice, efa = fsx.choice, fsx.efa
         self._fs_outputs = {
             "filesystem_capacity_gib": choice.capacity_gib,
             "filesystem_throughput_mbps_per_tib": choice.tier,
@@ -190,11 +209,19 @@ class AwsGpuCluster(GpuCluster):
             file_system_type_version="2.15", data_compression_type="LZ4",
             metadata_configuration=aws.fsx.LustreFileSystemMetadataConfigurationArgs(
                 mode="AUTOMATIC"),
-            region=region, tags=tags, opts=self.child())
+            # CreateFileSystem checks the group's rules (port 988 for Lustre; all-traffic self
+            # rules for EFA) and answers 400 InvalidNetworkSettings if they do not exist yet:
+            # the self-referencing rules are separate resources, so FSx waits for them
+            # (aws-parallelcluster fixed the same race).
+            region=region, tags=tags, opts=self.child(depends_on=net["sg_rules"]))
         events = ["NEW", "CHANGED", "DELETED"]
         dra = aws.fsx.DataRepositoryAssociation(
             f"{name}-fs-bucket-link", file_system_id=fs.id, file_system_path="/bucket",
-            data_repository_path=bucket.bucket.apply(lambda b: f"s3://{b}/"),
+            # Only the data prefix: the agents' heartbeats/ and status/ keys change every
+            # minute and must not churn through auto-import into /lustre (an association
+            # has no exclude list, so it is scoped to a prefix instead).
+            data_repository_path=bucket.bucket.apply(
+                lambda b: f"s3://{b}/{planning.FSX_LINKED_PREFIX}"),
             batch_import_meta_data_on_create=True,
             s3=aws.fsx.DataRepositoryAssociationS3Args(
                 auto_import_policy=aws.fsx.DataRepositoryAssociationS3AutoImportPolicyArgs(
@@ -232,9 +259,10 @@ class AwsGpuCluster(GpuCluster):
         capacity = planning.capacity_plan(cap.type, cap.reservation)
         pg = aws.ec2.PlacementGroup(f"{name}-pg", strategy="cluster", region=region, tags=tags,
                                     opts=self.child()) if capacity.placement_group else None
-        # The spec's image, else the one pinned in stack config, else today's DLAMI (which `up`
-        # then pins): the SSM parameter moves with every release, the cluster must not.
-        image = spec.clouds.aws.image_id or pinned_image() or aws.ssm.get_parameter_output(
+        # The spec's image, else the one pinned in stack config, else today's DLAMI: the SSM
+        # parameter moves with every release, the cluster must not.
+        fixed = spec.clouds.aws.image_id or pinned_image()
+        image = fixed or aws.ssm.get_parameter_output(
             name=DLAMI_PARAMETER, region=region, opts=pulumi.InvokeOutputOptions(parent=self)).value
         # No subnet on the interfaces: the group's vpc_zone_identifiers places every interface.
         # EKS (whose node groups are Auto Scaling groups) documents that a SubnetId in the
@@ -270,7 +298,13 @@ class AwsGpuCluster(GpuCluster):
             tag_specifications=[aws.ec2.LaunchTemplateTagSpecificationArgs(resource_type=kind,
                                                                            tags=tags)
                                 for kind in ("instance", "volume", "network-interface")],
-            region=region, tags=tags, opts=self.child())
+            # The program pins the resolved AMI itself, not only `trainstack up`: a plain
+            # `pulumi up` re-reads the parameter, and without this a new DLAMI release would
+            # become a new template version that later heals boot beside the running nodes.
+            # The template keeps the image in its state (set once, at creation); an image
+            # from the spec or stack config is a deliberate choice and goes through.
+            region=region, tags=tags,
+            opts=self.child(ignore_changes=None if fixed else list(planning.PINNED_IMAGE_FIELDS)))
         # A failed capacity request must not leave part of a cluster billing: `up` waits for all
         # nodes (wait_for_capacity_timeout) and, when they do not come, deploys once more with
         # trainstack:holdNodes, which sizes the group to zero (trainstack/capacity_guard.py).
@@ -287,7 +321,8 @@ class AwsGpuCluster(GpuCluster):
             tags=[aws.autoscaling.GroupTagArgs(key=k, value=v, propagate_at_launch=True)
                   for k, v in sorted(tags.items())],
             region=region, opts=self.child())
-        return group, pg, lt, image
+        # What the nodes really boot: the template's own (state) image, not today's parameter.
+        return group, pg, lt, lt.image_id
 
     # -- budget --------------------------------------------------------------------------------
 
@@ -298,7 +333,7 @@ class AwsGpuCluster(GpuCluster):
         # one-time step (`trainstack bootstrap aws`), never a per-stack resource: deleting such a
         # resource deactivates the key for every cluster in the account (cloud-map §10).
         return aws.budgets.Budget(
-            f"{name}-budget", name=f"{name}-{args.stack}-monthly", budget_type="COST",
+            f"{name}-budget", name=planning.budget_name(name, args.stack), budget_type="COST",
             time_unit="MONTHLY", limit_amount=f"{spec.budget.monthly_usd:.2f}", limit_unit="USD",
             cost_filters=[aws.budgets.BudgetCostFilterArgs(
                 name="TagKeyValue", values=[planning.cost_filter_value(CLUSTER_TAG, spec.name)])],

@@ -16,6 +16,18 @@ MAX_BUDGET_NOTIFICATIONS = 5                   # AWS Budgets CreateNotification 
 MAX_BUDGET_EMAILS = 10
 
 
+# Launch-template inputs kept from the first deploy when the AMI came from the SSM parameter.
+PINNED_IMAGE_FIELDS = ("imageId",)
+
+# Keys the node agents rewrite (components/boot steps and the idle agent; the reaper reads them
+# by these names): their noncurrent versions expire after a day (S3 lifecycle, versioned bucket).
+AGENT_PREFIXES = ("heartbeats/", "status/")
+NONCURRENT_DAYS = 1
+# The bucket prefix FSx links at /lustre/bucket (auto-import and auto-export): data only, never
+# the agents' prefixes above.
+FSX_LINKED_PREFIX = "data/"
+
+
 @dataclass(frozen=True)
 class Nic:
     network_card_index: int
@@ -111,6 +123,46 @@ def fsx_choice(requested_gib: int, requested_mbps_per_tib: int, region: str,
     return choice
 
 
+@dataclass(frozen=True)
+class FsxPlan:
+    choice: FilesystemChoice
+    efa: bool
+
+
+def fsx_plan(itype: InstanceType, use_rdma: bool, requested_gib: int,
+             requested_mbps_per_tib: int, region: str, asked: Optional[bool] = None,
+             price_at=None) -> FsxPlan:
+    """EFA on the file system only when the spec asks for it (`clouds.aws.fsx_efa: true`) or,
+    left unset, when it is the cheapest way to the requested capacity and throughput: EFA sizes
+    come in per-tier steps (4,800 GiB at 1000 up to 38,400 GiB at 125 MB/s/TiB), so being an
+    EFA client alone never decides it."""
+    client = fsx_efa_enabled(itype, use_rdma)
+    plain = fsx_choice(requested_gib, requested_mbps_per_tib, region, price_at=price_at)
+    if asked and not client:
+        raise SpecError("clouds.aws.fsx_efa",
+                        f"is true, but {itype.name} cannot reach FSx for Lustre over EFA "
+                        "(AWS supports EFA clients on Nitro v4 EFA types such as p5, p5en and "
+                        "p6, with interconnect rdma or fastest).",
+                        "Remove clouds.aws.fsx_efa, or choose an EFA client type.")
+    if not client or asked is False:
+        return FsxPlan(plain, False)
+    efa = fsx_choice(requested_gib, requested_mbps_per_tib, region, efa=True, price_at=price_at)
+    if asked:
+        return FsxPlan(_noted(efa, "EFA asked for in the spec (clouds.aws.fsx_efa)"), True)
+    cheaper = (efa.monthly_usd is not None and plain.monthly_usd is not None
+               and efa.monthly_usd <= plain.monthly_usd)
+    if cheaper:
+        return FsxPlan(_noted(efa, f"EFA chosen: {efa.monthly_usd:,.2f} USD/month is no more "
+                                   f"than the plain file system's {plain.monthly_usd:,.2f}"), True)
+    why = (f"not EFA-enabled: the cheapest EFA size costs {efa.monthly_usd:,.2f} USD/month"
+           if efa.monthly_usd is not None else "not EFA-enabled: the EFA sizes are unpriced")
+    return FsxPlan(_noted(plain, why + "; set clouds.aws.fsx_efa: true to ask for it"), False)
+
+
+def _noted(choice: FilesystemChoice, note: str) -> FilesystemChoice:
+    return FilesystemChoice(**{**choice.__dict__, "note": f"{choice.note}; {note}"})
+
+
 def fsx_throughput(requested: int) -> int:
     """The smallest PERSISTENT_2 tier at or above the request (1000 is the top tier)."""
     return next((t for t in FSX_THROUGHPUT_TIERS if t >= requested), FSX_THROUGHPUT_TIERS[-1])
@@ -127,6 +179,11 @@ def budget_thresholds(alert_percents: list[float], emails: list[str]) -> list[fl
                         f"{MAX_BUDGET_EMAILS} email subscribers per notification.",
                         "Use a mailing list address instead of individual ones.")
     return sorted(alert_percents)
+
+
+def budget_name(name: str, stack: str) -> str:
+    """The budget's name, known before it exists: the stop topic's policy names its ARN."""
+    return f"{name}-{stack}-monthly"
 
 
 def cost_filter_value(tag_key: str, tag_value: str) -> str:

@@ -9,11 +9,31 @@ plugin installer images and the receive-data-path manager, RxDM, run beside the 
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from components.boot import BootFile, CloudBoot, Fabric, NodeContext
 
 METADATA = "http://metadata.google.internal/computeMetadata/v1"
+# Every node of a group runs the same gIB and NCCL, and a VM the group recreates weeks later
+# gets the same ones as its peers (mixed NCCL versions hang collectives). Cluster Toolkit
+# examples/machine-learning/a3-ultragpu-8g/a3ultra-slurm-blueprint.yaml and
+# a4-highgpu-8g/a4high-slurm-blueprint.yaml (GoogleCloudPlatform/cluster-toolkit @706df3b2):
+# `nccl_gib_version: 1.1.0`, installed as nccl-gib=<version> from the gpudirect-gib-apt
+# Artifact Registry repository and held; the image's NVIDIA packages held; 20auto-upgrades
+# written to 0.
+NCCL_GIB_VERSION = "1.1.0"
+NVIDIA_HOLD_PATTERNS = ("libnvidia-cfg1-*-server", "libnvidia-compute-*-server",
+                        "libnvidia-nscq-*", "nvidia-compute-utils-*-server",
+                        "nvidia-fabricmanager-*", "nvidia-utils-*-server", "nvidia-imex-*")
+AUTO_UPGRADES = BootFile("/etc/apt/apt.conf.d/20auto-upgrades",
+                         'APT::Periodic::Update-Package-Lists "0";\n'
+                         'APT::Periodic::Unattended-Upgrade "0";\n')
+# apt-mark takes package names: the installed ones matching the blueprint's patterns.
+HOLD_NVIDIA = ("mapfile -t held < <(dpkg-query -W -f='${binary:Package}\\n' "
+               + " ".join(f"'{p}'" for p in NVIDIA_HOLD_PATTERNS)
+               + " 2>/dev/null || true)\n"
+               'if [ "${#held[@]}" -gt 0 ]; then apt-mark hold "${held[@]}"; fi')
 GIB_ENV = "/usr/local/gib/scripts/set_nccl_env.sh"
 GIB_LIB = "/usr/local/gib/lib64"
 GPU_NICS_ENV = "/etc/trainstack/gpu-nics.env"
@@ -43,6 +63,13 @@ done
 printf 'TS_HOST_NIC=%s\\nTS_GPU_NICS=%s\\n' "$host_nic" "$gpu_nics" > {GPU_NICS_ENV}
 echo "host NIC $host_nic; GPU NICs $gpu_nics\""""
 
+# bash only: the plugin's script is written for bash, and /etc/profile.d is read by sh too.
+_SOURCE_ENV_PROFILE = """if [ -n "${{BASH_VERSION:-}}" ] && [ -r {script} ]; then
+  NCCL_LIB_DIR={lib}
+  export NCCL_LIB_DIR
+  . {script}
+fi"""
+
 _GPU_NIC_COUNT = (f"if [ -r {GPU_NICS_ENV} ]; then . {GPU_NICS_ENV}; fi\n"
                   "echo \"${TS_GPU_NICS:-}\" | tr ',' '\\n' | grep -c . || true")
 
@@ -63,6 +90,10 @@ class GpuDirectTcp:
     # A3 Mega only: TCPXO reads the NICs' aperture BARs from /dev/aperture_devices and needs the
     # dmabuf-import-helper kernel module, neither of which a stock accelerator image has.
     aperture_devices: bool = False
+    # The plugin's own environment script, sourced (bash) before `nccl_env`, and the values it
+    # sets written out as well, for shells that cannot read it and for a plugin without it.
+    env_profile: str = ""
+    profile_defaults: tuple[tuple[str, str], ...] = ()
 
 
 TCPX = GpuDirectTcp(
@@ -88,9 +119,27 @@ TCPXO = GpuDirectTcp(
     "/fts/entrypoint_rxdm_container.sh --num_hops=2",
     (("NCCL_SOCKET_IFNAME", "${TS_HOST_NIC:-}"), ("NCCL_FASTRAK_CTRL_DEV", "${TS_HOST_NIC:-}"),
      ("NCCL_FASTRAK_IFNAME", "${TS_GPU_NICS:-}"),
-     ("NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY", "/dev/aperture_devices"), ("NCCL_CROSS_NIC", "0"),
-     ("NCCL_PROTO", "Simple"), ("NCCL_NET_GDR_LEVEL", "PIX")),
-    aperture_devices=True)
+     ("NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY", "/dev/aperture_devices")),
+    aperture_devices=True,
+    # Cluster Toolkit examples/machine-learning/a3-megagpu-8g/nccl-tests/run-nccl-tests.sh
+    # (@4f04afc1) sources /var/lib/tcpxo/lib64/nccl-env-profile.sh with NCCL_LIB_DIR set, then
+    # names the NICs; the values it sets are those of a3-megagpu-8g/nemo-framework/Dockerfile
+    # (@323e3709): SNAP and LLCM on, two flows per NIC, the tuner plugin and its A3+ config,
+    # and the shimnet guest-config checker.
+    env_profile="/var/lib/tcpxo/lib64/nccl-env-profile.sh",
+    profile_defaults=(
+        ("NCCL_CROSS_NIC", "0"), ("NCCL_PROTO", "Simple,LL128"), ("NCCL_MIN_NCHANNELS", "4"),
+        ("NCCL_P2P_NET_CHUNKSIZE", "524288"), ("NCCL_P2P_PCI_CHUNKSIZE", "524288"),
+        ("NCCL_P2P_NVL_CHUNKSIZE", "1048576"), ("NCCL_FASTRAK_NUM_FLOWS", "2"),
+        ("NCCL_FASTRAK_USE_SNAP", "1"), ("NCCL_FASTRAK_ENABLE_CONTROL_CHANNEL", "0"),
+        ("NCCL_BUFFSIZE", "8388608"), ("NCCL_NET_GDR_LEVEL", "PIX"),
+        ("NCCL_FASTRAK_ENABLE_HOTPATH_LOGGING", "0"), ("NCCL_FASTRAK_USE_LLCM", "1"),
+        ("NCCL_TUNER_PLUGIN", "libnccl-tuner.so"),
+        ("NCCL_TUNER_CONFIG_PATH", "/var/lib/tcpxo/lib64/a3plus_tuner_config.textproto"),
+        ("NCCL_SHIMNET_GUEST_CONFIG_CHECKER_CONFIG_FILE",
+         "/var/lib/tcpxo/lib64/a3plus_guest_config.textproto"),
+        ("NCCL_FASTRAK_PLUGIN_ACCEPT_TIMEOUT_MS", "600000"),
+        ("NCCL_NVLSTREE_MAX_CHUNKSIZE", "131072")))
 
 GPUDIRECT_TCP = {"gpudirect-tcpx": TCPX, "gpudirect-tcpxo": TCPXO}
 
@@ -218,6 +267,14 @@ apt-get install -y -qq "lustre-client-modules-$(uname -r)" lustre-client-utils""
 done"""
 
     def fabric(self, ctx: NodeContext) -> Fabric:
+        fabric = self._fabric(ctx)
+        # Whatever the fabric, the driver stays the image's and nothing upgrades it behind the
+        # cluster's back: the NVIDIA packages are held and unattended upgrades are off.
+        return dataclasses.replace(
+            fabric, setup=HOLD_NVIDIA + ("\n" + fabric.setup if fabric.setup else ""),
+            files=(AUTO_UPGRADES, *fabric.files))
+
+    def _fabric(self, ctx: NodeContext) -> Fabric:
         if ctx.fabric == "roce" and ctx.use_rdma:
             return self._gib(ctx)
         if ctx.fabric in GPUDIRECT_TCP and ctx.interconnect != "tcp":
@@ -225,15 +282,27 @@ done"""
         return Fabric("tcp", "export NCCL_SOCKET_IFNAME='^docker,lo,veth'")
 
     def _gib(self, ctx: NodeContext) -> Fabric:
-        setup = f"""if [ ! -r {GIB_ENV} ]; then
+        # The blueprint's repository (the ar+https transport to gce-ai-infra's
+        # gpudirect-gib-apt) and version; installed whenever the held version is not the one
+        # there, so an image that ships another nccl-gib is brought into line too.
+        installed = "$(dpkg-query -W -f='${Version}' nccl-gib 2>/dev/null)"
+        setup = f"""if [ "{installed}" != {NCCL_GIB_VERSION} ]; then
   install -d -m 0755 /etc/apt/keyrings
   curl -fsSL https://packages.cloud.google.com/apt/doc/apt-key.gpg \\
     | gpg --dearmor --yes -o /etc/apt/keyrings/cloud.google.gpg
   echo "deb [signed-by=/etc/apt/keyrings/cloud.google.gpg] \\
-https://packages.cloud.google.com/apt gpudirect-gib-apt main" > /etc/apt/sources.list.d/nccl-gib.list
+https://packages.cloud.google.com/apt apt-transport-artifact-registry-stable main" \\
+    > /etc/apt/sources.list.d/artifact-registry.list
   apt-get update -qq
-  apt-get install -y -qq nccl-gib
+  apt-get install -y -qq apt-transport-artifact-registry
+  echo "deb ar+https://us-apt.pkg.dev/projects/gce-ai-infra gpudirect-gib-apt main" \\
+    > /etc/apt/sources.list.d/nccl-gib.list
+  apt-get update -qq
+  apt-mark unhold nccl-gib >/dev/null 2>&1 || true
+  apt-get install -y -qq --allow-downgrades --allow-change-held-packages \\
+    "nccl-gib={NCCL_GIB_VERSION}"
 fi
+apt-mark hold nccl-gib
 test -r {GIB_ENV}"""
         profile = "\n".join([
             f"if [ -r {GIB_ENV} ]; then . {GIB_ENV}; fi",
@@ -261,6 +330,11 @@ systemctl daemon-reload
         profile = "\n".join(
             [f"if [ -r {GPU_NICS_ENV} ]; then . {GPU_NICS_ENV}; fi",
              _PREPEND.format(lib=generation.plugin_lib)]
+            + [f'export {key}="{value}"' for key, value in generation.profile_defaults]
+            + ([_SOURCE_ENV_PROFILE.format(lib=generation.plugin_lib,
+                                           script=generation.env_profile)]
+               if generation.env_profile else [])
+            # the NICs this node found, after the plugin's script (which guesses eth0..eth8)
             + [f'export {key}="{value}"' for key, value in generation.nccl_env])
         return Fabric(generation.kind, profile, setup, rdma_devices_expected=ctx.rdma_nics,
                       rdma_count_command=_GPU_NIC_COUNT,

@@ -35,6 +35,7 @@ class GcpCloud(Cloud):
 
     def select(self, spec: ClusterSpec) -> Selection:
         selection = super().select(spec)
+        planning.check_lustre_zone(selection.region, selection.zone)
         if selection.use_rdma:
             planning.check_roce_zone(selection.instance, selection.zone, selection.region)
         return dataclasses.replace(selection, fabric_note=planning.fabric_note(
@@ -79,6 +80,8 @@ class GcpCloud(Cloud):
         if type_token == "gcp:serviceaccount/account:Account":
             return {"email": f"{inputs.get('accountId')}@{inputs.get('project')}"
                              ".iam.gserviceaccount.com"}
+        if type_token == "gcp:projects/iAMCustomRole:IAMCustomRole":
+            return {"name": f"projects/{inputs.get('project')}/roles/{inputs.get('roleId')}"}
         if type_token == "gcp:lustre/instance:Instance":  # 192.0.2.0/24: documentation-only range
             return {"mountPoint": f"192.0.2.1@tcp:/{inputs.get('filesystem')}"}
         return super().offline_attributes(type_token, name, inputs)

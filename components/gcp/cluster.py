@@ -5,6 +5,7 @@ import ipaddress
 
 import pulumi
 import pulumi_gcp as gcp
+from pulumi_command import local
 
 from components import lifetime as shared_lifetime
 from components.base import ClusterArgs, get_cloud
@@ -77,19 +78,24 @@ class GcpGpuCluster(GpuCluster):
         nets = self._networks(name, layout, spec.access.ssh_cidrs)
         bucket = self._bucket(name, spec.bucket.retain_on_destroy)
         capacity = get_cloud("gcp").capacity_plan(spec, sel.instance)
-        policy = self._workload_policy(name) if capacity.workload_policy else None
+        policy = self._workload_policy(
+            name, planning.max_topology_distance(sel.instance, loc.topology_distance)) \
+            if capacity.workload_policy else None
         fs, fs_size, fs_tier = self._filesystem(name, args, nets)
         identity = node_identity(name, args.stack, self.project, bucket, self.apis,
                                  parent=self)
+        self._import_at_create(name, args, fs, bucket, identity.lustre_agent_access)
         self._iap_ssh(name, nets["vpc"])
         boot = self._boot_context(args, fs, bucket)
-        image = pinned_image() or gcp.compute.get_image_output(
+        fixed_image = pinned_image()
+        image = fixed_image or gcp.compute.get_image_output(
             family=planning.IMAGE_FAMILY, project=planning.IMAGE_PROJECT,
             opts=pulumi.InvokeOutputOptions(parent=self)).self_link
         now = shared_lifetime.utc_now()
         lifetime = shared_lifetime.from_stack_config(spec.lifetime_hours)
         group, resize = self._nodes(
-            name, args, layout, nets, policy, capacity, image, service_account=identity.account,
+            name, args, layout, nets, policy, capacity, image, image_fixed=bool(fixed_image),
+            service_account=identity.account,
             user_data=boot.apply(lambda ctx: render_user_data(ctx, GcpBoot())),
             nodes=shared_lifetime.nodes_now(lifetime, spec.nodes, now))
         lifetime_outputs = gcp_lifetime.enforce(
@@ -100,6 +106,8 @@ class GcpGpuCluster(GpuCluster):
             bucket=bucket, labels=self.labels, stop_fraction=max(planning.budget_thresholds(
                 spec.budget.alert_percents, spec.budget.emails))))
         instance_id = planning.lustre_instance_id(name, args.stack)
+        policy_distance = planning.max_topology_distance(sel.instance, loc.topology_distance) \
+            if policy else None
 
         def command(verb: str) -> pulumi.Output[str]:
             return bucket.name.apply(
@@ -112,7 +120,8 @@ class GcpGpuCluster(GpuCluster):
             "capacity": capacity.provisioning_model,
             "capacity_request": resize.name if resize else None,
             "max_run_seconds": capacity.max_run_seconds,
-            "image": image,
+            # What the template really holds (its state), not today's newest image in the family.
+            "image": self._template.disks.apply(lambda disks: disks[0].source_image),
             "image_pin": image_note(f"image family {planning.IMAGE_PROJECT}/{planning.IMAGE_FAMILY}"),
             "filesystem_id": fs.id,
             "filesystem_dns": fs.mount_point,
@@ -121,9 +130,13 @@ class GcpGpuCluster(GpuCluster):
             "filesystem_capacity_note": self._fs_choice.note,
             "filesystem_monthly_usd": self._fs_choice.monthly_usd,
             "filesystem_throughput_mbps_per_tib": fs_tier,
-            # Managed Lustre neither imports at creation nor exports by itself (pulumi_gcp 10.2.0
-            # lustre.Instance has no data-repository argument): these run the transfers.
+            # The bucket is imported once at creation (the fs-import command); Managed Lustre
+            # exports nothing by itself (pulumi_gcp 10.2.0 lustre.Instance has no
+            # data-repository argument): these run later transfers by hand.
             "filesystem_import_command": command("import-data"),
+            "filesystem_imported_at_create": True,
+            "filesystem_location_note": planning.check_lustre_zone(self.region, self.zone),
+            "topology_distance": policy_distance,
             "filesystem_export_command": command("export-data"),
             "bucket_name": bucket.name,
             "budget_name": budget.display_name,
@@ -224,13 +237,16 @@ class GcpGpuCluster(GpuCluster):
 
     # -- placement -----------------------------------------------------------------------------
 
-    def _workload_policy(self, name):
+    def _workload_policy(self, name, distance):
         # A workload policy, not COLLOCATED with vm_count: vm_count needs every VM created at the
-        # same moment, which a MIG never does when it heals or resizes (cloud-map §10).
+        # same moment, which a MIG never does when it heals or resizes (cloud-map §10). Without
+        # maxTopologyDistance dense placement is only best effort; with it Compute Engine keeps
+        # every node within one block (or sub-block) or creates none.
         return gcp.compute.ResourcePolicy(
             f"{name}-placement", project=self.project, region=self.region,
             description="trainstack: dense placement for the node group",
-            workload_policy=gcp.compute.ResourcePolicyWorkloadPolicyArgs(type="HIGH_THROUGHPUT"),
+            workload_policy=gcp.compute.ResourcePolicyWorkloadPolicyArgs(
+                type="HIGH_THROUGHPUT", max_topology_distance=distance),
             opts=self.child(depends_on=[self.apis["compute"]]))
 
     # -- filesystem ----------------------------------------------------------------------------
@@ -262,14 +278,31 @@ class GcpGpuCluster(GpuCluster):
             filesystem=planning.lustre_filesystem_name(name), network=host.id,
             capacity_gib=str(size), per_unit_storage_throughput=str(tier),
             description=f"trainstack {name}: shared training data (import/export: see outputs)",
-            labels=self.labels, opts=self.child(depends_on=[psa, self.apis["lustre"]]))
+            labels=self.labels, opts=self.child(
+                depends_on=[psa, self.apis["lustre"]],
+                custom_timeouts=pulumi.CustomTimeouts(create=planning.LUSTRE_TIMEOUT,
+                                                      update=planning.LUSTRE_TIMEOUT,
+                                                      delete=planning.LUSTRE_TIMEOUT)))
         return fs, size, tier
+
+    def _import_at_create(self, name, args: ClusterArgs, fs, bucket, agent_access):
+        """The bucket's contents into the new file system, once, as Cluster Toolkit's
+        managed-lustre module does with its import_gcs_bucket_uri (a local-exec calling
+        importData after the instance exists): pulumi_gcp's lustre.Instance has no import
+        argument. It runs where `pulumi up` runs (gcloud there), again only if the file system
+        is replaced; the import itself is an asynchronous Managed Lustre operation."""
+        instance_id = planning.lustre_instance_id(name, args.stack)
+        command = bucket.name.apply(lambda b: planning.transfer_command(
+            "import-data", instance_id, self.zone, self.project, b) + " --async")
+        return local.Command(
+            f"{name}-fs-import", create=command, triggers=[fs.id],
+            opts=self.child(depends_on=[fs, agent_access]))
 
     # -- nodes ---------------------------------------------------------------------------------
 
     def _nodes(self, name, args: ClusterArgs, layout: planning.NetworkPlan, nets, policy,
-               capacity: planning.CapacityPlan, image, service_account=None, user_data=None,
-               nodes=None):
+               capacity: planning.CapacityPlan, image, image_fixed=True, service_account=None,
+               user_data=None, nodes=None):
         spec, sel = args.spec, args.selection
         nodes = spec.nodes if nodes is None else nodes  # 0 once the declared lifetime has ended
         nics = [gcp.compute.InstanceTemplateNetworkInterfaceArgs(
@@ -292,7 +325,12 @@ class GcpGpuCluster(GpuCluster):
                 scopes=["cloud-platform"]),
             metadata={"enable-oslogin": "TRUE",
                       **({"user-data": user_data} if user_data is not None else {})},
-            labels=self.labels, opts=self.child())
+            # As on AWS, the program pins a family-resolved image itself: a plain `pulumi up`
+            # after a new image in the family must not replace the template (and so the
+            # image of every VM the group recreates); stack config pins it deliberately.
+            labels=self.labels, opts=self.child(
+                ignore_changes=None if image_fixed else list(planning.PINNED_IMAGE_FIELDS)))
+        self._template = template
         held = nodes_held()
         # Flex-start: the group starts empty and one ResizeRequest asks for every node at once,
         # so no partial cluster ever bills (about-resize-requests-mig).

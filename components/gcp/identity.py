@@ -12,10 +12,12 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_gcp as gcp
 
-# Project-level roles: logs and metrics out, and compute viewer for rank discovery (listing the
-# managed instance group's instances and their addresses). Nothing else at project level.
-PROJECT_ROLES = {"logs": "roles/logging.logWriter", "metrics": "roles/monitoring.metricWriter",
-                 "compute-viewer": "roles/compute.viewer"}
+from components.gcp import planning
+
+# Project-level roles: logs and metrics out. Rank discovery (listing the managed instance
+# group's instances and their addresses) gets a custom role with only the permissions it calls
+# (planning.RANK_DISCOVERY_PERMISSIONS), not roles/compute.viewer. Nothing else at project level.
+PROJECT_ROLES = {"logs": "roles/logging.logWriter", "metrics": "roles/monitoring.metricWriter"}
 BUCKET_ROLE = "roles/storage.objectUser"          # read/write/delete objects of this bucket only
 LUSTRE_AGENT_BUCKET_ROLE = "roles/storage.admin"  # on the bucket only: import and export
 ACCOUNT_ID_MAX = 30
@@ -39,6 +41,7 @@ def lustre_agent_member(project_number: str) -> str:
 class NodeIdentity:
     account: gcp.serviceaccount.Account
     member: pulumi.Output[str]
+    lustre_agent_access: pulumi.Resource   # the Lustre service agent's grant on the bucket
 
 
 def node_identity(name: str, stack: str, project: str, bucket: gcp.storage.Bucket,
@@ -54,6 +57,15 @@ def node_identity(name: str, stack: str, project: str, bucket: gcp.storage.Bucke
     for key, role in PROJECT_ROLES.items():
         gcp.projects.IAMMember(f"{name}-node-{key}", project=project, role=role, member=member,
                                opts=opts)
+    # A deleted custom role's ID stays taken for a while; the provider undeletes it on create.
+    ranks = gcp.projects.IAMCustomRole(
+        f"{name}-node-ranks-role", project=project, role_id=planning.rank_role_id(name, stack),
+        title=f"trainstack {name} ({stack}) rank discovery",
+        description="List this cluster's managed instance group and its instances' addresses",
+        permissions=list(planning.RANK_DISCOVERY_PERMISSIONS),
+        opts=pulumi.ResourceOptions(parent=parent, depends_on=[apis["iam"]]))
+    gcp.projects.IAMMember(f"{name}-node-ranks", project=project, role=ranks.name, member=member,
+                           opts=opts)
     gcp.storage.BucketIAMMember(f"{name}-node-bucket", bucket=bucket.name, role=BUCKET_ROLE,
                                 member=member, opts=opts)
     # The agent exists only once asked for; ServiceIdentity makes sure it does.
@@ -63,8 +75,8 @@ def node_identity(name: str, stack: str, project: str, bucket: gcp.storage.Bucke
                                                                      depends_on=[apis["lustre"]]))
     number = gcp.organizations.get_project_output(
         project_id=project, opts=pulumi.InvokeOutputOptions(parent=parent)).number
-    gcp.storage.BucketIAMMember(f"{name}-lustre-agent-bucket", bucket=bucket.name,
-                                role=LUSTRE_AGENT_BUCKET_ROLE,
-                                member=number.apply(lustre_agent_member),
-                                opts=pulumi.ResourceOptions(parent=parent, depends_on=[agent]))
-    return NodeIdentity(account, member)
+    agent_access = gcp.storage.BucketIAMMember(
+        f"{name}-lustre-agent-bucket", bucket=bucket.name, role=LUSTRE_AGENT_BUCKET_ROLE,
+        member=number.apply(lustre_agent_member),
+        opts=pulumi.ResourceOptions(parent=parent, depends_on=[agent]))
+    return NodeIdentity(account, member, agent_access)

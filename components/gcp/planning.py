@@ -6,11 +6,15 @@ sizing and layout rules below cite their source inline.
 """
 from __future__ import annotations
 
+import csv
+import hashlib
 import ipaddress
 import math
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Optional
 
 from components import catalog
@@ -271,6 +275,8 @@ IMAGE_FAMILY = "ubuntu-accelerator-2204-amd64-with-nvidia-580"
 # when a VM is created, so the cluster resolves the family once and pins that image instead.
 IMAGE = f"projects/{IMAGE_PROJECT}/global/images/family/{IMAGE_FAMILY}"
 BOOT_DISK_GIB = 500
+# Instance-template inputs kept from the first deploy when the image came from the family.
+PINNED_IMAGE_FIELDS = ("disks[0].sourceImage",)
 
 
 def boot_disk_type(itype: InstanceType) -> str:
@@ -362,6 +368,36 @@ def lustre_note(requested_gib: int, requested_mbps: int) -> str:
     return " ".join(parts)
 
 
+# Where Managed Lustre exists (catalog/gcp_lustre_zones.csv: the rows of its "Supported regions
+# and zones" table, each with its source). Its create can take most of an hour: Cluster Toolkit
+# modules/file-system/managed-lustre/main.tf (@38a3c02b) gives create, update and delete one
+# hour each.
+_LUSTRE_ZONES_FILE = Path(__file__).resolve().parents[1] / "catalog" / "gcp_lustre_zones.csv"
+LUSTRE_TIMEOUT = "1h"
+LUSTRE_LOCATIONS_URL = "https://docs.cloud.google.com/managed-lustre/docs/locations"
+
+
+@lru_cache(maxsize=1)
+def lustre_zones() -> dict[str, tuple[str, ...]]:
+    with _LUSTRE_ZONES_FILE.open(newline="", encoding="utf-8") as handle:
+        return {row["region"]: tuple(row["zones"].split(";")) for row in csv.DictReader(handle)}
+
+
+def check_lustre_zone(region: str, zone: str) -> Optional[str]:
+    """Refuse a zone of a listed region that Managed Lustre does not serve; a region the data
+    does not list is not refused (the stored table is incomplete) but noted."""
+    zones = lustre_zones().get(region)
+    if zones is None:
+        return (f"{region} is not in the stored Managed Lustre locations "
+                f"(components/catalog/gcp_lustre_zones.csv); check {LUSTRE_LOCATIONS_URL}")
+    if zone not in zones:
+        raise SpecError("clouds.gcp.zone",
+                        f"{zone!r} has no Managed Lustre: in {region} it is offered in "
+                        f"{', '.join(zones)} ({LUSTRE_LOCATIONS_URL}).",
+                        "Pick one of those zones (the nodes and the file system share it).")
+    return None
+
+
 def lustre_instance_id(name: str, stack: str) -> str:
     """1-63 lowercase letters, digits and hyphens, starting with a letter, ending alphanumeric."""
     slug = re.sub(r"[^a-z0-9-]+", "-", _ascii_lower(stack)).strip("-")
@@ -378,6 +414,32 @@ def transfer_command(verb: str, instance_id: str, zone: str, project: str, bucke
     (cloud.google.com/sdk/gcloud/reference/lustre/instances/export-data)."""
     return (f"gcloud lustre instances {verb} {instance_id} --location={zone} --project={project} "
             f"--gcs-path-uri=gs://{bucket}/ --lustre-path=/")
+
+
+# -- placement and identity ----------------------------------------------------------------------
+# maxTopologyDistance applies to A4, A3 Ultra, A3 Mega, A3 High (8 GPUs) and H4D (Compute Engine
+# "About workload policies in MIGs"); values BLOCK, CLUSTER, SUBBLOCK (pulumi_gcp 10.2.0).
+TOPOLOGY_DISTANCE_TYPES = ("a4-highgpu-8g", "a3-ultragpu-8g", "a3-megagpu-8g", "a3-highgpu-8g")
+
+
+def max_topology_distance(itype: InstanceType, choice: str) -> Optional[str]:
+    return choice.upper() if itype.name in TOPOLOGY_DISTANCE_TYPES else None
+
+
+# What rank discovery (GcpBoot.peer_addresses) calls: `instance-groups managed list-instances`
+# (instanceGroupManagers.listManagedInstances, which needs compute.instanceGroupManagers.get)
+# and `instances list` (compute.instances.list). Nothing more: roles/compute.viewer would let
+# every node read every VM's metadata in the project.
+RANK_DISCOVERY_PERMISSIONS = ("compute.instanceGroupManagers.get", "compute.instances.list")
+ROLE_ID_MAX = 64
+
+
+def rank_role_id(name: str, stack: str) -> str:
+    """A custom role ID: letters, digits, `_` and `.`, 3-64 characters, per cluster and stack."""
+    base = re.sub(r"[^a-zA-Z0-9_.]", "_", f"trainstack_{name}_{stack}_ranks")
+    if len(base) <= ROLE_ID_MAX:
+        return base
+    return f"{base[:ROLE_ID_MAX - 7]}_{hashlib.sha256(base.encode()).hexdigest()[:6]}"
 
 
 # -- budget --------------------------------------------------------------------------------------
