@@ -64,3 +64,12 @@ def test_bad_input_names_the_field():
     with pytest.raises(SpecError) as bad:
         resume_check([sys.executable, "-c", "pass"], steps=8)
     assert "contract" in str(bad.value)
+
+
+def test_the_cli_refuses_a_missing_command_in_one_paragraph():
+    from typer.testing import CliRunner
+
+    from trainstack.cli import app
+    result = CliRunner().invoke(app, ["resume-check", "--steps", "8"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "no training command" in result.output

@@ -29,6 +29,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+import typer
+
 from components.errors import SpecError
 
 ENV_KEYS = ("TRAINSTACK_TOTAL_STEPS", "TRAINSTACK_STOP_AFTER_STEP", "TRAINSTACK_REPORT_DIR",
@@ -128,7 +130,7 @@ def resume_check(command: list[str], steps: int = 20, tolerance: float = 0.0,
                  env: Optional[dict] = None) -> ResumeCheck:
     if not command:
         raise SpecError("command", "no training command was given.",
-                        "Put it after `--`: trainstack bench --resume-check -- python train.py.")
+                        "Put it after `--`: trainstack resume-check -- python train.py.")
     if steps < 2:
         raise SpecError("--steps", f"{steps} steps cannot be split in two halves.",
                         "Use --steps 4 or more.")
@@ -177,8 +179,8 @@ def resume_check(command: list[str], steps: int = 20, tolerance: float = 0.0,
                 diffs = _differences(straight.final.get(part), second.final.get(part), part,
                                      tolerance if part != "rng" else 0.0)
                 if diffs:
-                    check.problems.append(f"{label} at step {steps} differs from the straight "
-                                          f"run ({', '.join(diffs[:3])})")
+                    check.problems.append(f"{label} at step {steps}: not equal to the straight "
+                                          f"run's ({', '.join(diffs[:3])})")
         elif second.returncode == 0:
             check.problems.append("the resumed run wrote no final state")
     check.ok = not check.problems
@@ -201,3 +203,17 @@ def resume_check_command(command: list[str], steps: int, tolerance: float, timeo
     print(json.dumps(check.to_dict(), indent=2) if as_json else render(check))
     sys.stdout.flush()
     return 0 if check.ok else 1
+
+
+def resume_check_cli(
+    command: list[str] = typer.Argument(None, help="The training command, after `--`."),
+    steps: int = typer.Option(20, "--steps", help="K: steps straight through; the stop comes "
+                              "after K/2."),
+    tolerance: float = typer.Option(0.0, "--tolerance", help="Relative tolerance on losses and "
+                                    "state (0: exact, right on CPU; e.g. 1e-5 on GPU)."),
+    timeout: float = typer.Option(600.0, "--timeout", min=1, help="Seconds per run."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+):
+    """Prove the script resumes exactly: K steps straight vs K/2, a stop, and a resume."""
+    code = resume_check_command(list(command or []), steps, tolerance, timeout, as_json)
+    raise typer.Exit(code)
