@@ -100,7 +100,9 @@ class Notice:
 
     @property
     def key(self) -> str:
-        return f"{self.kind}:{self.ack or (iso(self.deadline) if self.deadline else '')}"
+        # What the cloud said, never the deadline: a notice without a time (GCP) gets a fresh
+        # "now + 30 s" on every poll and must still count once.
+        return f"{self.kind}:{json.dumps(self.detail, sort_keys=True)}"
 
 
 def utc_now() -> datetime:
