@@ -36,9 +36,11 @@ def test_every_cloud_runs_the_agent_for_its_own_notice(cloud):
     names = [c[1] for c in runcmd(text)]
     assert names.index("preemption") < names.index("health")
     files = written_files(text)
-    assert files[step.AGENT_PATH]["content"] == (ROOT / "components/agents/preemption_agent.py").read_text()
+    assert files[step.AGENT_PATH]["content"] == step.node_copy(
+        (ROOT / "components/agents/preemption_agent.py").read_text())
     assert files[step.AGENT_PATH]["permissions"] == "0755"
-    assert files[step.HELPER_PATH]["content"] == (ROOT / "components/training/resumable.py").read_text()
+    assert files[step.HELPER_PATH]["content"] == step.node_copy(
+        (ROOT / "components/training/resumable.py").read_text())
     unit = files[f"/etc/systemd/system/{step.SERVICE}"]["content"]
     assert f"--upload '{step.UPLOAD_SCRIPT} {{src}} {{key}}'" in unit and "Restart=always" in unit
     profile = files[step.PROFILE]["content"]
@@ -103,3 +105,15 @@ def test_the_upload_script_passes_shellcheck(tmp_path):
         path.write_text(written_files(render_user_data(ctx(cloud), boot()))[step.UPLOAD_SCRIPT]["content"])
         done = subprocess.run([SHELLCHECK, "-x", str(path)], capture_output=True, text=True)
         assert done.returncode == 0, done.stdout
+
+
+def test_the_nodes_copies_are_the_same_programs_without_their_docs(tmp_path):
+    agent = tmp_path / "preemption_agent.py"
+    agent.write_text(step.AGENT_SOURCE)
+    done = subprocess.run([sys.executable, "-I", str(agent), "--help"], capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 0 and "--jobs-dir" in done.stdout
+    assert "trainstack preemption agent" in done.stdout
+    assert len(step.AGENT_SOURCE) < 0.8 * len((ROOT / "components/agents/preemption_agent.py").read_text())
+    compile(step.HELPER_SOURCE, "trainstack_resumable.py", "exec")
+    assert "class Checkpointer" in step.HELPER_SOURCE and "def is_complete" in step.HELPER_SOURCE
