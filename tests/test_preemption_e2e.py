@@ -19,6 +19,7 @@ import pytest
 from components.agents import preemption_agent as pa
 from tests.conftest import ROOT
 from tests.preemption_helpers import MetadataServer
+from trainstack.preemptions import summarize
 
 torch = pytest.importorskip("torch")
 
@@ -170,6 +171,8 @@ def test_a_preempted_node_is_replaced_and_the_job_resumes_exactly(cloud, tmp_pat
         restarts = [json.loads(p.read_text()) for root in ("node-0", "node-1b")
                     for p in (tmp_path / root / pa.LOCAL_EVENTS_DIR).glob("*restart*.json")]
         assert [r["step"] for r in restarts] == [saved_step]
+        spot = summarize(notices + restarts)          # what `trainstack status` shows
+        assert (spot.preemptions, spot.restarts) == (1, 1) and 0 < spot.lost_minutes < 5
         # Same losses, parameters, optimizer and RNG state as the run that was never interrupted.
         for step in range(1, STEPS + 1):
             assert losses[step][-1] == straight_losses[step][-1], step
