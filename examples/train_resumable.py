@@ -19,9 +19,9 @@ import torch
 import torch.distributed as dist
 
 try:
-    import trainstack_resumable as resumable      # on a trainstack node (the boot step ships it)
+    import trainstack_resumable as resumable  # on a trainstack node (the boot step ships it)
 except ImportError:
-    from components.training import resumable     # from a checkout
+    from components.training import resumable  # from a checkout
 
 SAMPLES, FEATURES, BATCH = 4096, 16, 32
 

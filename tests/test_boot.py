@@ -42,7 +42,7 @@ from tests.boot_helpers import (
 )
 from trainstack.status import read_records
 
-STEPS = ["lustre", "scratch", "fabric", "ranks", "preemption", "idle", "health"]  # boot/preemption.py, idle.py
+STEPS = ["lustre", "scratch", "fabric", "ranks", "preemption", "idle", "health"]  # preemption.py, idle.py
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

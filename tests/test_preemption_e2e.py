@@ -176,7 +176,7 @@ def test_a_preempted_node_is_replaced_and_the_job_resumes_exactly(cloud, tmp_pat
         # Same losses, parameters, optimizer and RNG state as the run that was never interrupted.
         for step in range(1, STEPS + 1):
             assert losses[step][-1] == straight_losses[step][-1], step
-        for got, want in zip(cluster.finals(), straight_finals):
+        for got, want in zip(cluster.finals(), straight_finals, strict=True):
             for key in want["model"]:
                 assert torch.equal(got["model"][key], want["model"][key]), key
             assert torch.equal(got["rng"]["torch"], want["rng"]["torch"])

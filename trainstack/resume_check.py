@@ -111,8 +111,8 @@ def _differences(a: Any, b: Any, path: str, tolerance: float) -> list[str]:
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         if len(a) != len(b):
             return [path]
-        return [d for i, (x, y) in enumerate(zip(a, b)) for d in _differences(x, y, f"{path}[{i}]",
-                                                                               tolerance)]
+        pairs = enumerate(zip(a, b, strict=True))
+        return [d for i, (x, y) in pairs for d in _differences(x, y, f"{path}[{i}]", tolerance)]
     if type(a).__module__ == "numpy" or type(b).__module__ == "numpy":
         import numpy
         return [] if numpy.array_equal(a, b) else [path]

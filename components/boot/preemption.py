@@ -101,7 +101,8 @@ def preemption_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
 node="$(node_name || true)"
 [ -n "$node" ] || node="$(hostname)"
 mkdir -p {CONFIG_DIR} {STATE_DIR}/jobs {STATE_DIR}/events
-printf 'TS_NODE=%s\\nTS_CLOUD=%s\\nTS_NOTICE_KIND=%s\\n' "$node" {cloud.cloud} {notice_kind(cloud)} > {ENV_FILE}
+printf 'TS_NODE=%s\\nTS_CLOUD=%s\\nTS_NOTICE_KIND=%s\\n' \\
+  "$node" {cloud.cloud} {notice_kind(cloud)} > {ENV_FILE}
 systemctl daemon-reload
 systemctl enable --now {SERVICE}
 """
