@@ -163,6 +163,11 @@ class Checkpointer:
         if found is None:
             return 0
         manifest = json.loads((found / MANIFEST).read_text())
+        if int(manifest["world_size"]) != self.world:
+            raise RuntimeError(
+                f"{found} was saved by {manifest['world_size']} ranks and this job has "
+                f"{self.world}: each rank resumes its own RNG streams and data position, so "
+                "resume on the same number of ranks (the node group replaces a lost node).")
         model_sd, optim_sd = get_state_dict(self.model, self.optimizer or [])
         state = {"model": model_sd, f"rank{self.rank}": b""}
         if self.optimizer is not None:
@@ -197,11 +202,17 @@ class Checkpointer:
         self._prune()
 
     def _prune(self) -> None:
-        if self.rank != 0:
-            return
-        for root in (self.scratch, self.persist):
-            done = [p for p in sorted(root.glob("step-*")) if is_complete(p) or root == self.scratch]
-            for old in done[:-self.keep]:
+        """Keep the newest `keep` checkpoints: on each node's scratch (its local rank 0 does
+        it), and complete ones on the shared filesystem (global rank 0). Older ones are no
+        longer being copied: every rank waits for its last copy before the next save."""
+        roots = []
+        if int(os.environ.get("LOCAL_RANK", self.rank)) == 0:
+            roots.append((self.scratch, False))
+        if self.rank == 0:
+            roots.append((self.persist, True))
+        for root, complete_only in roots:
+            kept = [p for p in sorted(root.glob("step-*")) if not complete_only or is_complete(p)]
+            for old in kept[:-self.keep]:
                 shutil.rmtree(old, ignore_errors=True)
 
     def wait(self) -> None:
