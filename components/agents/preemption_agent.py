@@ -39,6 +39,8 @@ On a termination notice it
      and leaves the c10d rendezvous open so the other nodes can restart with a replacement;
   3. marks the node leaving (--leaving-file), so nothing starts new work here;
   4. records the event in the bucket as events/<node>/<time>-<kind>.json.
+A notice with more time left than --signal-before (GCP's hour before GPU host maintenance) is
+recorded at once and signalled when that much time is left: the job trains on until then.
 A rebalance recommendation (AWS) or a live migration (GCP) is recorded and nothing is signalled.
 Event files that the training helper leaves in --events-dir (restarts, checkpoints) are uploaded
 on each round under the same prefix, which is where `trainstack status` counts them.
@@ -286,13 +288,16 @@ def publish(src: Path, key: str, upload: Optional[str], dest_dir: Optional[str])
 class Agent:
     def __init__(self, cloud: str, node: str, md: Metadata, paths: Paths,
                  upload: Optional[str] = None, dest_dir: Optional[str] = None,
-                 log: Callable[[str], None] = lambda line: print(line, flush=True)):
+                 log: Callable[[str], None] = lambda line: print(line, flush=True),
+                 signal_before: float = 120.0):
         if cloud not in POLLERS:
             raise ValueError(f"cloud {cloud!r}: one of {', '.join(POLLERS)}")
         self.cloud, self.node, self.md, self.paths = cloud, node, md, paths
         self.upload, self.dest_dir, self.log = upload, dest_dir, log
         self.seen: set[str] = set()
         self.awaiting_ack: dict[str, list[int]] = {}   # Azure EventId -> pids still saving
+        self.signal_before = signal_before
+        self.later: dict[str, Notice] = {}   # notices with more time than a save needs
 
     def record(self, kind: str, record: dict) -> None:
         name = f"{record['time'].replace(':', '')}-{kind}.json"
@@ -318,24 +323,46 @@ class Agent:
                   "seconds_left": seconds_left, "terminating": notice.terminating,
                   "detail": notice.detail, "agent_version": AGENT_VERSION,
                   "event": "preemption-notice" if notice.terminating else "advisory"}
-        if notice.terminating:
-            _write_atomic(self.paths.notice_file, json.dumps(record, sort_keys=True))
-            _write_atomic(self.paths.leaving_file, iso(now) + "\n")
-            jobs = running_jobs(self.paths.jobs_dir)
-            for job, pid in jobs.items():
-                try:
-                    os.kill(pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    continue
-                self.log(f"trainstack preemption agent: SIGTERM to job {job} (pid {pid}), "
-                         f"{seconds_left if seconds_left is not None else '?'} s left")
-            record["signalled_jobs"] = sorted(jobs)
-            record["node_state"] = "leaving"
-            if notice.ack:
-                self.awaiting_ack[notice.ack] = list(jobs.values())
+        if notice.terminating and seconds_left is not None and seconds_left > self.signal_before:
+            # An hour's notice (GPU host maintenance): train on, and signal when the time left
+            # is what a save needs, not an hour early.
+            record["signal_at"] = iso(notice.deadline - timedelta(seconds=self.signal_before))
+            self.later[notice.key] = notice
+        elif notice.terminating:
+            record.update(self.signal(notice, now))
         self.log(f"trainstack preemption agent: {notice.kind} notice on {self.node} "
                  f"(deadline {record['deadline']})")
         self.record(notice.kind, record)
+
+    def signal(self, notice: Notice, now: datetime) -> dict:
+        """Write the notice file, mark the node leaving, SIGTERM every running job."""
+        seconds_left = (max(0.0, (notice.deadline - now).total_seconds())
+                        if notice.deadline else None)
+        note = {"node": self.node, "cloud": self.cloud, "kind": notice.kind, "time": iso(now),
+                "deadline": iso(notice.deadline) if notice.deadline else None,
+                "seconds_left": seconds_left, "terminating": True}
+        _write_atomic(self.paths.notice_file, json.dumps(note, sort_keys=True))
+        _write_atomic(self.paths.leaving_file, iso(now) + "\n")
+        jobs = running_jobs(self.paths.jobs_dir)
+        for job, pid in jobs.items():
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                continue
+            self.log(f"trainstack preemption agent: SIGTERM to job {job} (pid {pid}), "
+                     f"{seconds_left if seconds_left is not None else '?'} s left")
+        if notice.ack:
+            self.awaiting_ack[notice.ack] = list(jobs.values())
+        return {"signalled_jobs": sorted(jobs), "node_state": "leaving"}
+
+    def signal_due(self, now: datetime) -> None:
+        for key, notice in list(self.later.items()):
+            if notice.deadline is None or (notice.deadline - now).total_seconds() <= self.signal_before:
+                del self.later[key]
+                record = {"node": self.node, "cloud": self.cloud, "kind": notice.kind,
+                          "time": iso(now), "event": "signalled",
+                          **self.signal(notice, now)}
+                self.record("signalled", record)
 
     def acknowledge_ready(self, now: datetime) -> None:
         """Azure: say 'go ahead' once every signalled job has exited (its checkpoint is saved),
@@ -355,6 +382,7 @@ class Agent:
         for notice in fresh:
             self.seen.add(notice.key)
             self.handle(notice, now)
+        self.signal_due(now)
         if self.awaiting_ack:
             self.acknowledge_ready(now)
         self.ship_local_events()
@@ -377,6 +405,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--dest-dir", help="a local directory standing in for the bucket")
     parser.add_argument("--interval", type=float, default=5.0, help="seconds between polls "
                         "(AWS recommends 5)")
+    parser.add_argument("--signal-before", type=float, default=120.0, help="with a longer "
+                        "notice (host maintenance), signal the job this many seconds before the "
+                        "deadline instead of at once")
     parser.add_argument("--once", action="store_true", help="poll once and exit")
     args = parser.parse_args(argv)
     if not args.cloud:
@@ -385,7 +416,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         parser.error("give --upload or --dest-dir")
     agent = Agent(args.cloud, args.node, Metadata(args.metadata_url or METADATA_URLS[args.cloud]),
                   Paths.under(args.root, args.jobs_dir, args.notice_file, args.leaving_file,
-                              args.events_dir), args.upload, args.dest_dir)
+                              args.events_dir), args.upload, args.dest_dir,
+                  signal_before=args.signal_before)
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     while not stop:
