@@ -20,7 +20,9 @@ import torch.distributed as dist
 
 try:
     import trainstack_resumable as resumable  # on a trainstack node (the boot step ships it)
-except ImportError:
+except ModuleNotFoundError as missing:
+    if missing.name != "trainstack_resumable":  # a broken helper must not pass unnoticed
+        raise
     from components.training import resumable  # from a checkout
 
 SAMPLES, FEATURES, BATCH = 4096, 16, 32

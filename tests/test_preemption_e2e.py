@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from components.agents import preemption_agent as pa
+from components.boot import preemption as boot_step
 from tests.conftest import ROOT
 from tests.preemption_helpers import MetadataServer
 from trainstack.preemptions import summarize
@@ -24,7 +25,6 @@ from trainstack.preemptions import summarize
 torch = pytest.importorskip("torch")
 
 EXAMPLE = str(ROOT / "examples" / "train_resumable.py")
-AGENT = str(ROOT / "components" / "agents" / "preemption_agent.py")
 STEPS = 14
 CLOUDS = ["aws", "gcp", "azure", "alicloud"]
 
@@ -40,12 +40,20 @@ class Cluster:
 
     def __init__(self, base: Path):
         self.base, self.port = base, free_port()
+        # The agent and the helper exactly as the boot step ships them to a node (the example
+        # imports `trainstack_resumable` first).
+        self.node_files = base / "opt-trainstack"
+        self.node_files.mkdir()
+        self.agent = self.node_files / "preemption_agent.py"
+        self.agent.write_text(boot_step.AGENT_SOURCE)
+        (self.node_files / "trainstack_resumable.py").write_text(boot_step.HELPER_SOURCE)
         self.lustre, self.bucket, self.report = base / "lustre", base / "bucket", base / "report"
         self.procs: list[subprocess.Popen] = []
 
     def env(self, root: Path) -> dict:
         env = dict(os.environ)
-        env.update({"PYTHONPATH": str(ROOT), "GLOO_SOCKET_IFNAME": "lo", "OMP_NUM_THREADS": "1",
+        env.update({"PYTHONPATH": f"{self.node_files}{os.pathsep}{ROOT}",
+                    "GLOO_SOCKET_IFNAME": "lo", "OMP_NUM_THREADS": "1",
                     # torchrun's shared TCP store breaks elastic restarts: a replacement node
                     # waits forever for the rank-0 address (pytorch/pytorch#135712).
                     "TORCH_DISABLE_SHARE_RDZV_TCP_STORE": "1",
@@ -76,7 +84,8 @@ class Cluster:
         return root, proc
 
     def start_agent(self, cloud: str, root: Path, url: str) -> subprocess.Popen:
-        proc = subprocess.Popen([sys.executable, "-I", AGENT, "--cloud", cloud, "--node", "node-1",
+        proc = subprocess.Popen([sys.executable, "-I", str(self.agent), "--cloud", cloud,
+                                 "--node", "node-1",
                                  "--metadata-url", url, "--root", str(root), "--dest-dir",
                                  str(self.bucket), "--interval", "0.2"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
