@@ -54,6 +54,11 @@ def main() -> None:
     # Each rank's own streams (dropout, the noise below), from then on part of the checkpoint.
     random.seed(seed * 1000 + rank)
     torch.manual_seed(seed * 1000 + rank)
+    try:  # seeded even though unused here: an unseeded generator differs between any two runs
+        import numpy
+        numpy.random.seed(seed * 1000 + rank)
+    except ImportError:
+        pass
     x, y = dataset(seed)
 
     ck = resumable.Checkpointer(model, optimizer, scheduler,

@@ -180,7 +180,10 @@ def resume_check(command: list[str], steps: int = 20, tolerance: float = 0.0,
                                      tolerance if part != "rng" else 0.0)
                 if diffs:
                     check.problems.append(f"{label} at step {steps}: not equal to the straight "
-                                          f"run's ({', '.join(diffs[:3])})")
+                                          f"run's ({', '.join(diffs[:3])})"
+                                          + (" -- not restored on resume, or never seeded (an "
+                                             "unseeded generator differs between any two runs)"
+                                             if part == "rng" else ""))
         elif second.returncode == 0:
             check.problems.append("the resumed run wrote no final state")
     check.ok = not check.problems
