@@ -42,7 +42,7 @@ from tests.boot_helpers import (
 )
 from trainstack.status import read_records
 
-STEPS = ["lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "idle", "health"]  # idle.py, jobs.py
+STEPS = ["lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption", "idle", "health"]  # jobs.py, preemption.py, idle.py
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
@@ -354,7 +354,8 @@ class ToyBoot(CloudBoot):
 
 def test_a_new_cloud_plugs_in_by_writing_only_its_own_facts():
     text = render_user_data(_ctx(cloud="toy"), ToyBoot())
-    assert [c[1] for c in runcmd(text)] == STEPS
+    # No preemption step: trainstack reads no preemption notice of a toy cloud.
+    assert [c[1] for c in runcmd(text)] == [s for s in STEPS if s != "preemption"]
     files = written_files(text)
     assert "TS_LUSTRE_OPTIONS=noatime,flock" in files["/etc/trainstack/node.env"]["content"]
     assert "export NCCL_IB_HCA=toy" in files["/etc/profile.d/trainstack-nccl.sh"]["content"]

@@ -211,6 +211,10 @@ from trainstack.init import init_command  # noqa: E402  (issue 15: a project of 
 
 app.command("init")(user_errors(init_command))
 
+from trainstack.resume_check import resume_check_cli  # noqa: E402  (issue 23: resume proven)
+
+app.command("resume-check")(user_errors(resume_check_cli))
+
 
 def _quiet_stdout() -> None:
     """After a closed pipe (`trainstack plan | head`): nothing more reaches stdout, and the

@@ -219,10 +219,13 @@ def status_command(stack: Optional[str] = typer.Option(None, "--stack",
     flags = all_flags(records, latest_bench(url) if has_jobs else None)
     if flags:
         line += f"; {len(flags)} node(s) flagged (versions or fabric)"
+    from trainstack.preemptions import bucket_summary  # issue 23: spot preemptions and restarts
+    spot = bucket_summary(url)
     if as_json:
         print(json.dumps({"bucket_url": url, "nodes": {h.node: h.record for h in records},
-                          "summary": line, "ready": all_ready, "flags": flags}, indent=2,
-                         sort_keys=True))
+                          "summary": line, "ready": all_ready, "flags": flags,
+                          "preemptions": spot.to_dict() if spot else None},
+                         indent=2, sort_keys=True))
     else:
         from trainstack.cli_common import console as make_console
         console = make_console()
@@ -232,5 +235,7 @@ def status_command(stack: Optional[str] = typer.Option(None, "--stack",
             console.print(f"no status records under {url}/{STATUS_PREFIX}/ yet (each node writes "
                           "one at the end of its boot)", markup=False, highlight=False)
         console.print(line, markup=False, highlight=False)
+        if spot:
+            console.print(spot.line(), markup=False, highlight=False)
     if not all_ready or flags:
         raise typer.Exit(1)

@@ -10,7 +10,8 @@ at import time of the module that owns it:
     extensions.add_step_provider(lambda ctx: [BootStep("heartbeat", "systemctl enable --now x.timer",
                                                        files=(BootFile(...unit...),))])
 
-Built-in providers (BUILTIN_PROVIDERS: the idle agent, components/boot/idle.py) are imported
+Built-in providers (BUILTIN_PROVIDERS: the preemption agent, components/boot/preemption.py;
+the idle agent, components/boot/idle.py) are imported
 the first time steps are asked for, so every cloud gets them without importing them itself.
 """
 from __future__ import annotations
@@ -23,7 +24,7 @@ from components.boot.model import BootStep, CloudBoot, NodeContext
 
 StepProvider = Callable[..., Sequence[BootStep]]
 _PROVIDERS: list[StepProvider] = []
-BUILTIN_PROVIDERS = ("components.boot.jobs", "components.boot.idle")
+BUILTIN_PROVIDERS = ("components.boot.jobs", "components.boot.preemption", "components.boot.idle")
 _builtins_loaded = False
 
 
@@ -62,6 +63,8 @@ def provided_steps(ctx: NodeContext, cloud: Optional[CloudBoot] = None) -> list[
     A provider that takes the cloud is skipped when no cloud is given."""
     load_builtin_providers()
     steps: list[BootStep] = []
+    # Built-in steps run in BUILTIN_PROVIDERS order whoever imported their module first (a test
+    # importing one would otherwise move it ahead); the others follow in registration order.
     rank = {module: i for i, module in enumerate(BUILTIN_PROVIDERS)}
     ordered = sorted(_PROVIDERS, key=lambda p: rank.get(getattr(p, "__module__", ""), len(rank)))
     for provider in ordered:

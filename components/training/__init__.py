@@ -1,0 +1,1 @@
+"""Training-side helpers that trainstack ships to the nodes for user scripts (need PyTorch)."""

@@ -1,0 +1,134 @@
+"""A loopback stand-in for each cloud's instance metadata service, serving the preemption notice
+in the provider's documented format (see components/agents/preemption_agent.py for the URLs),
+and refusing requests that lack the cloud's required header (IMDSv2 token, Metadata-Flavor,
+Metadata: true, the Alibaba token), so a test proves the agent sends them."""
+from __future__ import annotations
+
+import json
+import threading
+from datetime import datetime, timezone
+from email.utils import format_datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Optional
+
+AWS_TOKEN = "aws-token-123"
+ALI_TOKEN = "ali-token-456"
+AZURE_EVENTS = "/metadata/scheduledevents?api-version=2020-07-01"
+
+
+def z(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class MetadataServer:
+    """`notice(deadline)` arms the cloud's termination notice; `requests` and `acks` record what
+    the agent asked and acknowledged."""
+
+    def __init__(self, cloud: str, vm_name: str = "node-1"):
+        self.cloud, self.vm_name = cloud, vm_name
+        self.deadline: Optional[datetime] = None
+        self.rebalance: Optional[datetime] = None
+        self.maintenance = "NONE"
+        self.other_vm_event = False
+        self.requests: list[tuple[str, str]] = []
+        self.acks: list[dict] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _send(self, code: int, body: str = "", ctype: str = "text/plain") -> None:
+                data = body.encode()
+                self.send_response(code)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_PUT(self):
+                server.requests.append(("PUT", self.path))
+                if self.path == "/latest/api/token":
+                    if cloud == "aws" and self.headers.get("X-aws-ec2-metadata-token-ttl-seconds"):
+                        return self._send(200, AWS_TOKEN)
+                    if cloud == "alicloud" and self.headers.get(
+                            "X-aliyun-ecs-metadata-token-ttl-seconds"):
+                        return self._send(200, ALI_TOKEN)
+                self._send(400, "missing ttl header")
+
+            def do_POST(self):
+                server.requests.append(("POST", self.path))
+                if cloud == "azure" and self.path == AZURE_EVENTS and \
+                        self.headers.get("Metadata") == "true":
+                    length = int(self.headers.get("Content-Length") or 0)
+                    server.acks.append(json.loads(self.rfile.read(length)))
+                    return self._send(200)
+                self._send(400, "bad request")
+
+            def do_GET(self):
+                server.requests.append(("GET", self.path))
+                code, body, ctype = server.answer(self.path, self.headers)
+                self._send(code, body, ctype)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def __enter__(self) -> "MetadataServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def notice(self, deadline: datetime) -> None:
+        self.deadline = deadline
+
+    def answer(self, path: str, headers) -> tuple[int, str, str]:
+        c = self.cloud
+        if c == "aws":
+            if headers.get("X-aws-ec2-metadata-token") != AWS_TOKEN:
+                return 401, "", "text/plain"      # IMDSv2 only: no token, no answer
+            if path == "/latest/meta-data/spot/instance-action" and self.deadline:
+                return 200, json.dumps({"action": "terminate", "time": z(self.deadline)}), \
+                    "text/plain"
+            if path == "/latest/meta-data/events/recommendations/rebalance" and self.rebalance:
+                return 200, json.dumps({"noticeTime": z(self.rebalance)}), "text/plain"
+            return 404, "", "text/html"
+        if c == "gcp":
+            if headers.get("Metadata-Flavor") != "Google":
+                return 403, "", "text/html"
+            if path == "/computeMetadata/v1/instance/preempted":
+                return 200, "TRUE" if self.deadline else "FALSE", "application/text"
+            if path == "/computeMetadata/v1/instance/maintenance-event":
+                return 200, self.maintenance, "application/text"
+            return 404, "", "text/html"
+        if c == "azure":
+            if headers.get("Metadata") != "true" or path != AZURE_EVENTS:
+                return 400, "", "application/json"
+            events = []
+            if self.other_vm_event:
+                events.append({"EventId": "other-1", "EventType": "Preempt",
+                               "ResourceType": "VirtualMachine", "Resources": ["someone-else"],
+                               "EventStatus": "Scheduled", "NotBefore": "", "Description": "",
+                               "EventSource": "Platform", "DurationInSeconds": -1})
+            if self.deadline:
+                events.append({"EventId": "602d9444-d2cd-49c7-8624-8643e7171297",
+                               "EventType": "Preempt", "ResourceType": "VirtualMachine",
+                               "Resources": [self.vm_name], "EventStatus": "Scheduled",
+                               "NotBefore": format_datetime(self.deadline, usegmt=True),
+                               "Description": "", "EventSource": "Platform",
+                               "DurationInSeconds": -1})
+            return 200, json.dumps({"DocumentIncarnation": 1 + len(events), "Events": events}), \
+                "application/json"
+        if c == "alicloud":
+            if headers.get("X-aliyun-ecs-metadata-token") != ALI_TOKEN:
+                return 401, "", "text/plain"
+            if path == "/latest/meta-data/instance/spot/termination-time" and self.deadline:
+                return 200, z(self.deadline), "text/plain"
+            return 404, "", "text/html"
+        raise AssertionError(c)

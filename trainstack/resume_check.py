@@ -1,0 +1,222 @@
+"""`trainstack bench --resume-check -- CMD` (also `trainstack resume-check -- CMD`): prove that a
+training script resumes exactly, the seed article's resume test (§4.3) automated.
+
+Three runs of CMD on this machine, each in fresh checkpoint directories:
+  A. K steps straight through;
+  B. the same, stopped after step K/2 as if preempted ($TRAINSTACK_STOP_AFTER_STEP: the script
+     saves and exits), then
+  C. started again on B's checkpoints, to step K.
+C must start at step K/2 + 1, its losses must equal A's step for step (exactly on CPU; within
+--tolerance, relative, on GPU where kernels are not bitwise reproducible), and at step K the
+parameters, the optimizer state and the RNG states must equal A's. A script that forgets to
+restore its optimizer or its RNG fails here, at the first step that shows it.
+
+The script's side of the contract (components/training/resumable.py does it all): read
+TRAINSTACK_TOTAL_STEPS, TRAINSTACK_CHECKPOINT_DIR, TRAINSTACK_SCRATCH_DIR and
+TRAINSTACK_STOP_AFTER_STEP; append {"step", "loss"} lines to $TRAINSTACK_REPORT_DIR/
+losses-rank0.jsonl; at the end torch.save {"model", "optimizer", "rng"} to
+$TRAINSTACK_REPORT_DIR/final-rank0.pt.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from components.errors import SpecError
+
+ENV_KEYS = ("TRAINSTACK_TOTAL_STEPS", "TRAINSTACK_STOP_AFTER_STEP", "TRAINSTACK_REPORT_DIR",
+            "TRAINSTACK_CHECKPOINT_DIR", "TRAINSTACK_SCRATCH_DIR", "TRAINSTACK_RUN")
+
+
+@dataclass
+class RunOutput:
+    returncode: int
+    losses: dict[int, float]
+    final: Optional[dict]
+    log_tail: str
+
+
+@dataclass
+class ResumeCheck:
+    steps: int
+    stop_after: int
+    tolerance: float
+    ok: bool = False
+    problems: list[str] = field(default_factory=list)
+    resumed_at: Optional[int] = None
+    compared_steps: int = 0
+    max_loss_difference: float = 0.0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _run(command: list[str], workdir: Path, name: str, steps: int, stop_after: Optional[int],
+         ckpt: Path, timeout: float, env: Optional[dict]) -> RunOutput:
+    report = workdir / f"report-{name}"
+    run_env = {k: v for k, v in (env or os.environ).items() if k not in ENV_KEYS}
+    run_env.update({"TRAINSTACK_TOTAL_STEPS": str(steps), "TRAINSTACK_REPORT_DIR": str(report),
+                    "TRAINSTACK_CHECKPOINT_DIR": str(ckpt / "persist"),
+                    "TRAINSTACK_SCRATCH_DIR": str(ckpt / "scratch"),
+                    "TRAINSTACK_RUN": f"resume-check-{ckpt.name}"})
+    # The script runs as on a node without torchrun; its rank-0 files are the ones compared.
+    for key in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT"):
+        run_env.pop(key, None)
+    if stop_after is not None:
+        run_env["TRAINSTACK_STOP_AFTER_STEP"] = str(stop_after)
+    try:
+        done = subprocess.run(command, env=run_env, capture_output=True, text=True, timeout=timeout)
+    except FileNotFoundError:
+        raise SpecError("command", f"{command[0]!r} was not found.",
+                        "Give the training command after `--`, e.g. -- python train.py.") from None
+    except subprocess.TimeoutExpired:
+        raise SpecError("--timeout", f"run {name} of {' '.join(command)} took over {timeout:g} s.",
+                        "Use fewer --steps, a smaller model, or a larger --timeout.") from None
+    losses: dict[int, float] = {}
+    try:
+        for line in (report / "losses-rank0.jsonl").read_text().splitlines():
+            entry = json.loads(line)
+            losses[int(entry["step"])] = float(entry["loss"])
+    except (OSError, ValueError, KeyError):
+        pass
+    final = None
+    if (report / "final-rank0.pt").exists():
+        import torch
+        final = torch.load(report / "final-rank0.pt", weights_only=False)
+    return RunOutput(done.returncode, losses, final, (done.stdout + done.stderr)[-2000:])
+
+
+def _differences(a: Any, b: Any, path: str, tolerance: float) -> list[str]:
+    """Paths under which two saved states differ (tensors exactly, or within tolerance)."""
+    import torch
+    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return [path]
+        if tolerance and a.is_floating_point():
+            return [] if torch.allclose(a, b, rtol=tolerance, atol=0) else [path]
+        return [] if torch.equal(a, b) else [path]
+    if isinstance(a, dict) and isinstance(b, dict):
+        if set(a) != set(b):
+            return [f"{path} (keys {sorted(map(str, set(a) ^ set(b)))[:4]})"]
+        return [d for k in a for d in _differences(a[k], b[k], f"{path}.{k}", tolerance)]
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        if len(a) != len(b):
+            return [path]
+        pairs = enumerate(zip(a, b, strict=True))
+        return [d for i, (x, y) in pairs for d in _differences(x, y, f"{path}[{i}]", tolerance)]
+    if type(a).__module__ == "numpy" or type(b).__module__ == "numpy":
+        import numpy
+        return [] if numpy.array_equal(a, b) else [path]
+    return [] if a == b else [path]
+
+
+def _close(a: float, b: float, tolerance: float) -> bool:
+    if tolerance == 0:
+        return a == b or (math.isnan(a) and math.isnan(b))
+    return abs(a - b) <= tolerance * max(abs(a), abs(b), 1e-12)
+
+
+def resume_check(command: list[str], steps: int = 20, tolerance: float = 0.0,
+                 workdir: Optional[Path] = None, timeout: float = 600.0,
+                 env: Optional[dict] = None) -> ResumeCheck:
+    if not command:
+        raise SpecError("command", "no training command was given.",
+                        "Put it after `--`: trainstack resume-check -- python train.py.")
+    if steps < 2:
+        raise SpecError("--steps", f"{steps} steps cannot be split in two halves.",
+                        "Use --steps 4 or more.")
+    if tolerance < 0:
+        raise SpecError("--tolerance", f"{tolerance} is negative.", "Use 0 (exact, CPU) or e.g. 1e-5.")
+    half = steps // 2
+    check = ResumeCheck(steps=steps, stop_after=half, tolerance=tolerance)
+    with tempfile.TemporaryDirectory(prefix="trainstack-resume-check-") as tmp:
+        work = Path(workdir or tmp)
+        straight = _run(command, work, "straight", steps, None, work / "ckpt-straight", timeout, env)
+        if straight.returncode != 0:
+            raise SpecError("command", f"the straight run of {' '.join(command)} exited "
+                            f"{straight.returncode}:\n{straight.log_tail}",
+                            "Fix the script so that it runs to the end on this machine first.")
+        if sorted(straight.losses) != list(range(1, steps + 1)) or straight.final is None:
+            raise SpecError("command", "the script did not report its losses for every step and "
+                            "its final state (the resume check's contract).",
+                            "Use components/training/resumable.py (Checkpointer.step_done, "
+                            "finish), or write losses-rank0.jsonl and final-rank0.pt to "
+                            "$TRAINSTACK_REPORT_DIR yourself.")
+        first = _run(command, work, "interrupted", steps, half, work / "ckpt-resumed", timeout, env)
+        if first.returncode == 0 and max(first.losses, default=0) >= steps:
+            check.problems.append(f"the script ignored the stop after step {half} and ran to the "
+                                  "end: it does not act on SIGTERM")
+        second = _run(command, work, "resumed", steps, None, work / "ckpt-resumed", timeout, env)
+        if second.returncode != 0:
+            check.problems.append(f"the resumed run exited {second.returncode}: "
+                                  f"{second.log_tail[-600:]}")
+        check.resumed_at = min(second.losses, default=None)
+        if check.resumed_at is not None and check.resumed_at != half + 1:
+            check.problems.append(f"the resumed run started at step {check.resumed_at}, not "
+                                  f"{half + 1}: it did not resume from the step-{half} checkpoint")
+        for step in sorted(second.losses):
+            if step not in straight.losses:
+                continue
+            a, b = straight.losses[step], second.losses[step]
+            check.compared_steps += 1
+            check.max_loss_difference = max(check.max_loss_difference, abs(a - b))
+            if not _close(a, b, tolerance):
+                check.problems.append(f"loss at step {step} is {b!r} after the resume, {a!r} "
+                                      "straight through")
+                break
+        if straight.final is not None and second.final is not None:
+            for part, label in (("model", "parameters"), ("optimizer", "optimizer state"),
+                                ("rng", "RNG state")):
+                diffs = _differences(straight.final.get(part), second.final.get(part), part,
+                                     tolerance if part != "rng" else 0.0)
+                if diffs:
+                    check.problems.append(f"{label} at step {steps}: not equal to the straight "
+                                          f"run's ({', '.join(diffs[:3])})"
+                                          + (" -- not restored on resume, or never seeded (an "
+                                             "unseeded generator differs between any two runs)"
+                                             if part == "rng" else ""))
+        elif second.returncode == 0:
+            check.problems.append("the resumed run wrote no final state")
+    check.ok = not check.problems
+    return check
+
+
+def render(check: ResumeCheck) -> str:
+    head = (f"resume check: {check.steps} steps straight vs {check.stop_after} + stop + resume; "
+            f"losses compared on {check.compared_steps} steps "
+            f"({'exact' if check.tolerance == 0 else f'relative tolerance {check.tolerance:g}'})")
+    if check.ok:
+        return head + "\nPASS: losses, parameters, optimizer state and RNG state match."
+    return head + "\nFAIL:\n" + "\n".join(f"  - {p}" for p in check.problems)
+
+
+def resume_check_command(command: list[str], steps: int, tolerance: float, timeout: float,
+                         as_json: bool) -> int:
+    """What the CLI runs; the exit code (0 pass, 1 fail). Bad input raises SpecError (exit 2)."""
+    check = resume_check(command, steps=steps, tolerance=tolerance, timeout=timeout)
+    print(json.dumps(check.to_dict(), indent=2) if as_json else render(check))
+    sys.stdout.flush()
+    return 0 if check.ok else 1
+
+
+def resume_check_cli(
+    command: list[str] = typer.Argument(None, help="The training command, after `--`."),
+    steps: int = typer.Option(20, "--steps", help="K: steps straight through; the stop comes "
+                              "after K/2."),
+    tolerance: float = typer.Option(0.0, "--tolerance", help="Relative tolerance on losses and "
+                                    "state (0: exact, right on CPU; e.g. 1e-5 on GPU)."),
+    timeout: float = typer.Option(600.0, "--timeout", min=1, help="Seconds per run."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+):
+    """Prove the script resumes exactly: K steps straight vs K/2, a stop, and a resume."""
+    code = resume_check_command(list(command or []), steps, tolerance, timeout, as_json)
+    raise typer.Exit(code)
