@@ -376,6 +376,11 @@ def load_yaml(path: Path, what: str = "YAML file"):
     text = read_text(path, what)
     try:
         return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 (a SafeLoader subclass)
+    except RecursionError:
+        # PyYAML's composer recurses once per level; a spec is a few levels deep.
+        raise SpecError(str(path), "nests lists or mappings too deeply to read.",
+                        f"A {what} is a few levels deep: start from examples/cluster.yaml.") \
+            from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""

@@ -72,6 +72,15 @@ def user_errors(command: Callable) -> Callable:
         except (SpecError, SizingError) as problem:
             err.print(f"[bold red]error:[/] {escape(str(problem))}", markup=True, highlight=False)
             raise typer.Exit(EXIT_BAD_INPUT) from None
+        except OSError as failed:
+            # A path the user named that cannot be read or written (`--html /proc/r.html`,
+            # `init` under a file): the path and the reason, never a traceback.
+            if failed.filename is None:
+                raise
+            err.print(f"[bold red]error:[/] {escape(str(failed.filename))}: "
+                      f"{escape(failed.strerror or str(failed))}. Check the path and its "
+                      "permissions, or pick another.", markup=True, highlight=False)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
     return wrapper
 
 

@@ -1,0 +1,119 @@
+"""First contact (issue 25): inputs a new user really types end in one paragraph and exit 2, never
+a traceback, and read-only commands never create anything."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.conftest import only_stand_ins_on_path
+from trainstack.cli import app
+from trainstack.init import write_project
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def project(tmp_path):
+    folder = tmp_path / "proj"
+    write_project(folder)
+    return folder
+
+
+def _stack(project, cloud: str, *lines: str) -> None:
+    (project / "stacks" / f"Pulumi.{cloud}.yaml").write_text(
+        "config:\n" + "".join(f"  {line}\n" for line in (f"trainstack:cloud: {cloud}", *lines)))
+
+
+def _bad_input(result) -> str:
+    """Exit 2 with a message, and no exception escaped (CliRunner keeps it in .exception)."""
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert "Traceback" not in result.output
+    return " ".join(result.output.split())
+
+
+# -- tracebacks -----------------------------------------------------------------------------------
+
+def test_overrides_as_a_plain_string_is_one_paragraph(project):
+    # what `pulumi config set trainstack:overrides nodes=4` stores
+    _stack(project, "aws", "trainstack:overrides: nodes=4")
+    text = _bad_input(runner.invoke(app, ["--project", str(project), "plan", "--stack", "aws"]))
+    assert "trainstack:overrides: is the text 'nodes=4', not a mapping" in text
+    assert "pulumi config set --path 'trainstack:overrides.nodes' 4" in text
+
+
+def test_an_error_the_overrides_make_names_the_stack_file_not_cluster_yaml(project):
+    _stack(project, "aws", "trainstack:overrides: {nodes: 0}")
+    text = _bad_input(runner.invoke(app, ["--project", str(project), "plan", "--stack", "aws"]))
+    assert text.startswith("error: nodes:") and "stack file's trainstack:overrides" in text
+    assert "cluster.yaml" not in text
+
+
+def test_an_error_in_cluster_yaml_still_names_cluster_yaml_when_overrides_exist(project):
+    spec = project / "cluster.yaml"
+    spec.write_text(spec.read_text().replace("max_hours: 96 ", "max_hours: -1 "))
+    _stack(project, "aws", "trainstack:overrides: {nodes: 4}")
+    text = _bad_input(runner.invoke(app, ["--project", str(project), "plan", "--stack", "aws"]))
+    assert text.startswith("error: max_hours:") and "Fix the value in cluster.yaml" in text
+
+
+def test_a_region_mismatch_names_the_stack_file(project):
+    _stack(project, "aws", "aws:region: us-west-2")
+    text = _bad_input(runner.invoke(app, ["--project", str(project), "plan", "--stack", "aws"]))
+    assert "aws:region: the stack file sets 'us-west-2'" in text
+    assert "clouds.aws.region in cluster.yaml is 'us-east-1'" in text
+
+
+def test_deeply_nested_yaml_is_one_paragraph(tmp_path):
+    spec = tmp_path / "deep.yaml"
+    spec.write_text("name: x\nnodes: " + "[" * 5000 + "]" * 5000 + "\n")
+    text = _bad_input(runner.invoke(app, ["plan", "--spec", str(spec), "--cloud", "aws"]))
+    assert "nests lists or mappings too deeply" in text
+
+
+def test_init_into_a_path_that_cannot_be_written(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    text = _bad_input(runner.invoke(app, ["init", str(blocker / "proj")]))
+    assert "cannot be written" in text and str(blocker / "proj") in text
+
+
+def test_compare_html_to_a_path_the_system_refuses(tmp_path):
+    # /proc exists and root may "write" it by permission bits, yet no file can be created there
+    text = _bad_input(runner.invoke(app, ["compare", "--spec", "examples/cluster.yaml",
+                                          "--html", "/proc/report.html"]))
+    assert "/proc/report.html" in text and "Check the path" in text
+
+
+def _missing_stack_env(monkeypatch, tmp_path, project):
+    only_stand_ins_on_path(monkeypatch, tmp_path, stacks={}, unset=("AWS_PROFILE",))
+    monkeypatch.chdir(project)
+
+
+@pytest.mark.parametrize("argv", [["connect", "--stack", "aws", "--print"],
+                                  ["status", "--stack", "aws"]])
+def test_reading_a_stack_never_deployed_is_one_line_and_creates_nothing(argv, monkeypatch,
+                                                                         tmp_path, project):
+    _missing_stack_env(monkeypatch, tmp_path, project)
+    text = _bad_input(runner.invoke(app, argv))
+    assert "--stack aws: has a stack file but is not deployed" in text
+    assert "trainstack up --stack aws" in text
+    calls = [json.loads(line)["args"] for line in (tmp_path / "pulumi.jsonl").read_text().splitlines()]
+    assert ["stack", "select", "--stack", "aws"] in calls
+    assert not any(call[:2] == ["stack", "init"] for call in calls), calls
+
+
+def test_a_render_closes_the_event_loop_pulumi_left_behind():
+    """Pulumi's sync_await sets up a loop when none is set; a later render used to replace it
+    unclosed, and the garbage collector closing it at exit printed `Invalid file descriptor`."""
+    from pulumi.runtime.sync_await import _ensure_event_loop
+
+    from tests.conftest import EXAMPLE
+    from trainstack.engine import render
+    from trainstack.stacks import spec_file_config
+    asyncio.set_event_loop(None)
+    leftover = _ensure_event_loop()
+    render(spec_file_config(EXAMPLE, "aws"))
+    assert leftover.is_closed()
