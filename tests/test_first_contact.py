@@ -117,3 +117,53 @@ def test_a_render_closes_the_event_loop_pulumi_left_behind():
     leftover = _ensure_event_loop()
     render(spec_file_config(EXAMPLE, "aws"))
     assert leftover.is_closed()
+
+
+# -- nothing changed silently --------------------------------------------------------------------
+
+def _spec_with(tmp_path, example_spec, **changes):
+    from tests.conftest import edited, write_spec
+    return write_spec(tmp_path, edited(example_spec, **changes))
+
+
+@pytest.mark.parametrize("field, value", [("nodes", True), ("nodes", "2"), ("spot", 1),
+                                          ("workload__recompute", "yes"), ("max_hours", True),
+                                          ("idle__teardown_after_minutes", False)])
+def test_a_bool_or_text_where_a_number_or_bool_is_asked_is_refused(field, value, tmp_path,
+                                                                     example_spec):
+    spec = _spec_with(tmp_path, example_spec, **{field: value})
+    text = _bad_input(runner.invoke(app, ["plan", "--spec", str(spec), "--cloud", "aws"]))
+    assert text.startswith(f"error: {field.replace('__', '.')}:")
+
+
+def test_numbers_still_read_as_numbers(example_spec):
+    from components.spec import parse_spec
+    example_spec.update(nodes=3, max_hours=12)   # an int where a float is asked is fine
+    example_spec["workload"].update(model_params="13e9", max_hours=None)
+    spec = parse_spec(example_spec)
+    assert (spec.nodes, spec.max_hours, spec.workload.model_params) == (3, 12.0, 13e9)
+
+
+@pytest.mark.parametrize("field", ["max_hours", "workload__max_hours"])
+def test_a_lifetime_shorter_than_a_deploy_is_refused_with_the_minimum(field, tmp_path,
+                                                                       example_spec):
+    others = {"workload__max_hours": None} if field == "max_hours" else {}
+    spec = _spec_with(tmp_path, example_spec, **{field: 0.001, **others})
+    text = _bad_input(runner.invoke(app, ["plan", "--spec", str(spec), "--cloud", "aws"]))
+    assert "below the 1 h minimum" in text and "a deploy takes about 20-30 minutes" in text
+    assert "Value error" not in text
+    ok = _spec_with(tmp_path, example_spec, **{field: 1, **others})
+    assert runner.invoke(app, ["plan", "--spec", str(ok), "--cloud", "aws"]).exit_code == 0
+
+
+def test_the_spec_and_the_cli_default_to_the_same_method():
+    """A spec `workload` without `method` and `trainstack estimate --params` without --method
+    size the same job (7B x 1T tokens was 682 h as LoRA vs 1,023 h as full fine-tuning)."""
+    import dataclasses
+
+    from components.memory import Workload
+    from components.spec import WorkloadSpec
+    cli_default = {f.name: f.default for f in dataclasses.fields(Workload)}["method"]
+    assert WorkloadSpec(model_params=7e9, train_tokens=1e12).method == cli_default == "full"
+    readme = " ".join(open("README.md", encoding="utf-8").read().split())
+    assert "`method` defaults to `full`, as `trainstack estimate` without `--method` does" in readme

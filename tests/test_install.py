@@ -7,12 +7,16 @@ import importlib.metadata as metadata
 import os
 import subprocess
 import sys
-import tomllib
 
 from packaging.requirements import Requirement
 
 from tests.conftest import ROOT
 from tools.readme_setup import setup_commands
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    from pip._vendor import tomli as tomllib
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
