@@ -110,8 +110,8 @@ def _check_provider_region(cloud: str, spec: ClusterSpec, config: ConfigGetter,
     if provider_region and provider_region.strip('"') != region:
         raise SpecError(key, f"the stack file sets {provider_region!r} but "
                         f"clouds.{cloud}.region in {source} is {region!r}.",
-                        f"Make them the same, or delete {key} from the stack file: the spec's "
-                        "region is where trainstack builds.")
+                        f"Make them the same: the provider deploys to {key}, trainstack "
+                        "plans and prices for the spec's region.")
 
 
 def run(main_file: Optional[str] = None) -> None:

@@ -167,3 +167,56 @@ def test_the_spec_and_the_cli_default_to_the_same_method():
     assert WorkloadSpec(model_params=7e9, train_tokens=1e12).method == cli_default == "full"
     readme = " ".join(open("README.md", encoding="utf-8").read().split())
     assert "`method` defaults to `full`, as `trainstack estimate` without `--method` does" in readme
+
+
+# -- messages --------------------------------------------------------------------------------------
+
+def test_a_config_key_in_a_message_is_not_turned_into_an_emoji(project):
+    (project / "stacks" / "Pulumi.aws.yaml").write_text("config:\n  aws:region: us-east-1\n")
+    result = runner.invoke(app, ["--project", str(project), "plan", "--stack", "aws"])
+    text = _bad_input(result)
+    assert "☁" not in result.output
+    assert "trainstack:cloud: is not set" in text and "`trainstack:cloud: aws`" in text
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["estimate", "--spec", "examples/cluster.yaml", "--cny-rate", "-1"], "--cny-rate"),
+    (["compare", "--spec", "examples/cluster.yaml", "--idle-overhead", "-5"], "--idle-overhead"),
+    (["estimate", "--params", "7e9", "--tokens", "1e9", "--gpu", "H100",
+      "--price-per-gpu-hour", "-3"], "--price-per-gpu-hour")])
+def test_flag_errors_name_the_flag_not_the_parameter(argv, flag):
+    text = _bad_input(runner.invoke(app, argv))
+    assert text.startswith(f"error: {flag}:"), text
+    assert "cny_rate" not in text and "idle_overhead" not in text and "price_per" not in text
+
+
+@pytest.mark.parametrize("command", ["connect", "status", "up"])
+def test_a_missing_stack_suggests_only_what_the_command_accepts(command, project):
+    result = runner.invoke(app, ["--project", str(project), command, "--stack", "nope"])
+    text = _bad_input(result)
+    assert "--stack nope: has no stack file" in text and "aws" in text
+    assert "--spec" not in text
+    assert "--spec" not in runner.invoke(app, [command, "--help"]).output  # it really has none
+
+
+def test_plan_with_a_missing_stack_still_offers_spec(project):
+    text = _bad_input(runner.invoke(app, ["--project", str(project), "plan", "--stack", "nope"]))
+    assert "or pass --spec FILE --cloud CLOUD" in text
+
+
+@pytest.mark.parametrize("cloud, zone", [("aws", "mars-1a"), ("alicloud", "mars-1a")])
+def test_an_unknown_region_is_a_region_error_not_a_gpu_error(cloud, zone, tmp_path, example_spec):
+    from tests.conftest import write_spec
+    example_spec["clouds"] = {cloud: {**example_spec["clouds"][cloud], "region": "mars-1",
+                                      "zone": zone}}
+    spec = write_spec(tmp_path, example_spec)
+    text = _bad_input(runner.invoke(app, ["plan", "--spec", str(spec)]))
+    assert text.startswith(f"error: clouds.{cloud}.region: 'mars-1' is not among the {cloud} "
+                           "regions"), text
+    assert "eu-central-1" in text   # both clouds price GPU types in Frankfurt
+
+
+def test_a_workload_that_fits_no_gpu_count_says_none_not_None():
+    result = runner.invoke(app, ["estimate", "--params", "1e13", "--gpu", "H100"])
+    assert "smallest GPU count that fits on H100: none" in result.output
+    assert "None" not in result.output
