@@ -94,11 +94,14 @@ def user_errors(command: Callable) -> Callable:
         except OSError as failed:
             # A path the user named that cannot be read or written (`--html /proc/r.html`,
             # `init` under a file): the path and the reason, never a traceback.
-            if failed.filename is None:
-                raise
-            err.print(f"[bold red]error:[/] {escape(str(failed.filename))}: "
-                      f"{escape(failed.strerror or str(failed))}. Check the path and its "
-                      "permissions, or pick another.", markup=True, highlight=False)
+            if isinstance(failed, BrokenPipeError):
+                raise  # main() turns a closed pipe into a clean exit 0
+            # A write that fails after the open (`--html /dev/full`) names no file.
+            where = f"{failed.filename}: " if failed.filename is not None else ""
+            err.print(f"[bold red]error:[/] {escape(str(where))}"
+                      f"{escape(failed.strerror or str(failed))}. Check the path"
+                      f"{'' if where else 's you passed'} and its permissions, or pick another.",
+                      markup=True, highlight=False)
             raise typer.Exit(EXIT_BAD_INPUT) from None
     return wrapper
 
