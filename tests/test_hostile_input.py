@@ -168,7 +168,9 @@ def _hostile_paths(root: Path) -> list[str]:
     blocker = root / "a-file"
     blocker.write_text("x")
     (root / "a-dir").mkdir(exist_ok=True)
-    return ["", ".", "/", "/proc/x", "/proc/self/mem", "/dev/null", "/dev/full", str(blocker),
+    # Nothing here may be a place a command could really write to outside `root` (`init /` as
+    # root would make / a project for every later test on the machine).
+    return ["", ".", "/proc/x", "/proc/1/x", "/dev/null", "/dev/full", str(blocker),
             str(blocker / "below"), str(root / "a-dir"), str(root / "missing" / "deeper"),
             str(root / "new name with spaces"), "-", "--", "x" * 300, str(root / "é\u202e")]
 

@@ -30,6 +30,8 @@ RENAMES = {"components": "trainstack_components", "policies": "trainstack_polici
 SKIP_PARTS = {".git", ".venv", "venv", "node_modules", "__pycache__", "build", ".ci",
               ".hypothesis", ".pulumi-state"}
 THIS = Path(__file__).resolve()
+# Its own test names the squatting packages on purpose.
+SKIP_FILES = {THIS, ROOT / "tests" / "test_rename_import_packages.py"}
 FILE_SUFFIXES = "(?:md|py|yaml|yml|csv|json|txt|toml|html|png)"  # `policies.md` is a file
 
 # Literals that name a package as a bare string; (file, old, new), applied where present.
@@ -53,7 +55,7 @@ def _files(suffix: str) -> list[Path]:
         paths = [ROOT / line for line in tracked.stdout.splitlines() if line]
     else:  # not a git checkout (a copy): walk it
         paths = list(ROOT.rglob(f"*{suffix}"))
-    return sorted(p for p in paths if p.is_file() and p.resolve() != THIS
+    return sorted(p for p in paths if p.is_file() and p.resolve() not in SKIP_FILES
                   and not SKIP_PARTS & set(p.relative_to(ROOT).parts))
 
 
@@ -80,7 +82,9 @@ def rewrite_python(text: str) -> str:
     for old, new in RENAMES.items():
         # import statements (also inside code held in strings, e.g. a template __main__.py)
         text = re.sub(rf"(?m)(^|[\s;\"'(])from {old}((?:\.\w+)*) import ", rf"\1from {new}\2 import ", text)
-        text = re.sub(rf"(?m)(^|[\s;\"'(])import {old}(?=[\s.,;]|$)", rf"\1import {new}", text)
+        # `import policies` keeps the name the code uses; `import components.x` is dotted below
+        text = re.sub(rf"(?m)^(\s*)import {old}(?=\s*(?:#.*)?$)", rf"\1import {new} as {old}", text)
+        text = re.sub(rf"(?m)^(\s*)import {old}(?=[.,\s])", rf"\1import {new}", text)
         text = re.sub(rf"(,\s*){old}\.(?=\w)", rf"\1{new}.", text)  # import a.b, components.c
         # dotted references: "components.aws.cloud", f"components.{cloud}", components.program.run
         text = re.sub(rf"(?<=[\"'`])({old})\.(?=[\w{{])(?!{FILE_SUFFIXES}\b)", new + ".", text)
