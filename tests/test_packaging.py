@@ -140,7 +140,9 @@ def _run_installed(unpacked: Path, cwd: Path, *code_or_args: str, module: bool =
 
 def test_installed_trainstack_reads_its_data_from_the_install(unpacked, tmp_path):
     done = _run_installed(unpacked, tmp_path, """
-import json, trainstack, components.aws.budget_action as a, components.gcp.budget_action as g
+import json, trainstack
+import components.aws.budget_action as a
+import components.gcp.budget_action as g
 from trainstack import lifecycle, init
 print(json.dumps({"pack": lifecycle.policy_packs()[0], "aws": str(a.FUNCTION_DIR),
                   "gcp": str(g.FUNCTION_DIR), "templates": str(init.TEMPLATES),

@@ -33,8 +33,9 @@ plan.json
 report.html
 """
 
-REQUIREMENTS_HEAD = """# The Pulumi program imports the installed trainstack (components.program.run);
-# `pulumi up` installs this file into the project's .venv (Pulumi.yaml: toolchain pip).
+REQUIREMENTS_HEAD = """# The Pulumi program imports the installed trainstack
+# (components.program.run); `pulumi up` installs this file into the project's .venv
+# (Pulumi.yaml: toolchain pip).
 """
 
 
