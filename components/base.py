@@ -275,6 +275,13 @@ class Cloud:
         return ""
 
     def _not_offered(self, spec, candidates, loc) -> SpecError:
+        known = sorted({p.region for p in catalog.prices() if p.cloud == self.catalog_cloud})
+        if known and loc.region not in known:
+            # A typo'd or unknown region is the region's fault, not the gpu list's.
+            return SpecError(f"clouds.{self.name}.region", f"{loc.region!r} is not among the "
+                             f"{self.name} regions trainstack's catalog prices GPU instance types "
+                             "in.",
+                             f"Use one of: {', '.join(known)}.")
         where, zone_problem = [], False
         unpriced = [t for t in candidates if catalog.price(self.catalog_cloud, t.name, loc.region) is None
                     and self._listed_without_price(t, loc)]

@@ -30,11 +30,22 @@ class ProgramInputs:
 ConfigGetter = Callable[[str], Optional[str]]  # "ns:key" -> raw value (JSON for objects)
 
 
+OVERRIDES_SOURCE = f"the stack file's {PROJECT}:overrides"
+
+
 def _object(config: ConfigGetter, key: str) -> Optional[dict]:
     raw = config(f"{PROJECT}:{key}")
     if raw in (None, ""):
         return None
-    value = json.loads(raw) if isinstance(raw, str) else raw
+    try:
+        value = json.loads(raw) if isinstance(raw, str) else raw
+    except (ValueError, RecursionError):
+        # `pulumi config set trainstack:overrides nodes=4` stores the plain string "nodes=4".
+        shown = raw if len(raw) <= 60 else raw[:60] + "..."
+        raise SpecError(f"{PROJECT}:{key}", f"is the text {shown!r}, not a mapping of spec "
+                        "fields.", f"In the stack file write it as a mapping ({PROJECT}:{key}: "
+                        "{nodes: 4}), or set one field with `pulumi config set --path "
+                        f"'{PROJECT}:{key}.nodes' 4`.") from None
     if value in ({}, None):  # the project file declares both keys with an empty default
         return None
     if not isinstance(value, dict):
@@ -57,23 +68,50 @@ def resolve(config: ConfigGetter, project_dir: Path) -> ProgramInputs:
         path = Path(spec_file)
         data, source = read_spec_data(path if path.is_absolute() else project_dir / path), spec_file
     overrides = _object(config, "overrides")
-    if overrides:
-        data = deep_merge(data, overrides)
-    spec = parse_spec(data, source)
+    spec = _parse_with_overrides(data, overrides, source)
     get_cloud(cloud)  # an unknown cloud is named before the spec's cloud section is looked up
-    _check_provider_region(cloud, spec, config)
+    _check_provider_region(cloud, spec, config, source)
     planner = get_cloud(cloud)
     return ProgramInputs(cloud, spec, plan_selection(spec, cloud),
                          tuple(planner.tag_changes(spec)))
 
 
-def _check_provider_region(cloud: str, spec: ClusterSpec, config: ConfigGetter) -> None:
+def _parse_with_overrides(data: dict, overrides: Optional[dict], source: str) -> ClusterSpec:
+    """The spec with the stack's overrides merged in; a field the overrides set is reported
+    against the stack file, since fixing cluster.yaml would change nothing."""
+    if not overrides:
+        return parse_spec(data, source)
+    merged = deep_merge(data, overrides)
+    try:
+        return parse_spec(merged, source)
+    except SpecError as err:
+        if not _sets(overrides, err.field):
+            raise
+        return parse_spec(merged, OVERRIDES_SOURCE)
+
+
+def _sets(overrides: dict, field: str) -> bool:
+    """Whether the dotted spec path `field` (or a section above it) comes from the overrides."""
+    node: object = overrides
+    for part in field.split("."):
+        if not isinstance(node, dict):
+            return True
+        if part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def _check_provider_region(cloud: str, spec: ClusterSpec, config: ConfigGetter,
+                           source: str = "cluster.yaml") -> None:
     key = PROVIDER_REGION_KEYS[cloud]
     provider_region = config(key)
     region = spec.location(cloud).region
     if provider_region and provider_region.strip('"') != region:
-        raise SpecError(key, f"is {provider_region!r} but clouds.{cloud}.region is {region!r}.",
-                        "Make them the same (the spec's region is where trainstack builds).")
+        raise SpecError(key, f"the stack file sets {provider_region!r} but "
+                        f"clouds.{cloud}.region in {source} is {region!r}.",
+                        f"Make them the same: the provider deploys to {key}, trainstack "
+                        "plans and prices for the spec's region.")
 
 
 def run(main_file: Optional[str] = None) -> None:

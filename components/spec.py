@@ -40,8 +40,26 @@ BigNumber = Annotated[
 
 
 class _Strict(BaseModel):
-    # inf/nan are YAML floats (`.inf`) that no cloud API takes as a size or an amount.
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    # inf/nan are YAML floats (`.inf`) that no cloud API takes as a size or an amount. strict:
+    # `nodes: true` is not 1 node and `recompute: 1` or `"yes"` is not a bool; a number where a
+    # number is asked (an int is also a float) and nothing else.
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, strict=True)
+
+
+# The deadline counts from the start of the first deploy, and a deploy itself takes about 20-30
+# minutes (the parallel filesystem and the nodes; README: `trainstack up` ~20 min on AWS, and
+# Alibaba's auto-release must be at least 30 minutes ahead). A shorter lifetime would stop the
+# nodes before or just as they are ready, so it is refused rather than silently useless.
+MIN_LIFETIME_HOURS = 1.0
+
+
+def _lifetime_floor(hours: Optional[float]) -> Optional[float]:
+    if hours is not None and hours < MIN_LIFETIME_HOURS:
+        raise ValueError(f"max_hours is {hours:g} h, below the {MIN_LIFETIME_HOURS:g} h minimum: "
+                         "the deadline counts from the start of the first deploy, and a deploy "
+                         "takes about 20-30 minutes (the filesystem and the nodes), so the nodes "
+                         "would stop about as soon as they are ready")
+    return hours
 
 
 class FilesystemSpec(_Strict):
@@ -99,8 +117,10 @@ class IdleSpec(_Strict):
 
 class WorkloadSpec(_Strict):
     model_params: BigNumber = Field(..., gt=0, le=1e13, description="Model parameters, e.g. 13e9.")
+    # The default is the CLI's (`trainstack estimate --params 7e9` without --method): full.
     method: Literal["full", "lora", "qlora"] = Field(
-        "lora", description="Fine-tuning method: full (all weights), lora, or qlora (4-bit base).")
+        "full", description="Training method: full (all weights; the default, as on the command "
+        "line), lora, or qlora (4-bit base).")
     train_tokens: BigNumber = Field(..., gt=0, le=1e15, description="Training tokens, e.g. 1e8.")
     precision: Literal["bf16", "fp16", "fp8", "tf32"] = Field(
         "bf16", description="Training precision; sets the GPU's peak FLOP rate used for hours.")
@@ -121,6 +141,8 @@ class WorkloadSpec(_Strict):
                        "of the GPU's peak the job reaches.")
     max_hours: Optional[float] = Field(None, gt=0, le=730 * 12,
                                        description="Declared maximum lifetime of the cluster in hours.")
+
+    _max_hours_floor = field_validator("max_hours")(_lifetime_floor)
 
 
 CapacityType = Literal["on_demand", "spot", "reservation", "capacity_block", "flex_start"]
@@ -208,8 +230,9 @@ class ClusterSpec(_Strict):
     spot: bool = Field(False, description="Shorthand for capacity type spot on every cloud "
                        "whose section sets no capacity.")
     max_hours: Optional[float] = Field(
-        None, gt=0, le=730 * 12, description="Declared maximum lifetime of the cluster in hours; "
-        "each cloud stops compute at the deadline. workload.max_hours is the same (older) field.")
+        None, gt=0, le=730 * 12, description="Declared maximum lifetime of the cluster in hours, "
+        f"at least {MIN_LIFETIME_HOURS:g} (a deploy takes 20-30 minutes); each cloud stops compute "
+        "at the deadline. workload.max_hours is the same (older) field.")
     interconnect: Literal["fastest", "rdma", "tcp"] = Field(
         "fastest", description="fastest: RDMA where the type has it; rdma: refuse types without "
         "it; tcp: never configure RDMA NICs.")
@@ -223,6 +246,8 @@ class ClusterSpec(_Strict):
     runtime: RuntimeSpec = RuntimeSpec()
     workload: Optional[WorkloadSpec] = None
     clouds: CloudsSpec
+
+    _max_hours_floor = field_validator("max_hours")(_lifetime_floor)
 
     @field_validator("gpu", mode="before")
     @classmethod
@@ -305,6 +330,7 @@ def spec_error_from_validation(err: ValidationError, source: str) -> SpecError:
     """The first pydantic error as one readable paragraph naming the field."""
     first = err.errors()[0]
     field = _field_path(first["loc"])
+    first["msg"] = first["msg"].removeprefix("Value error, ")  # pydantic's prefix says nothing
     problem = first["msg"]
     if first["type"] == "extra_forbidden":
         problem = "is not a known field."
@@ -391,6 +417,11 @@ def load_yaml(path: Path, what: str = "YAML file"):
     text = read_text(path, what)
     try:
         return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 (a SafeLoader subclass)
+    except RecursionError:
+        # PyYAML's composer recurses once per level; a spec is a few levels deep.
+        raise SpecError(str(path), "nests lists or mappings too deeply to read.",
+                        f"A {what} is a few levels deep: start from examples/cluster.yaml.") \
+            from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""

@@ -289,3 +289,29 @@ def store(request, tmp_path, monkeypatch):
         yield Store("azure", "abfs", fs, unique, "azure", f"abfs://nosuch{unique}/heartbeats")
         import adlfs
         adlfs.AzureBlobFileSystem.clear_instance_cache()
+
+
+# -- CI counts a skip as a failure (TRAINSTACK_NO_SKIPS=1, set by .ci/run) ---------------------------
+# Locally a test whose outside tool (chromium, cloud-init, Azurite) is missing skips and says
+# what to install; in CI that same skip would turn "green" into "not checked", so it fails.
+_SKIPPED: list[str] = []
+
+
+def pytest_runtest_logreport(report):
+    import os
+    if report.skipped and not hasattr(report, "wasxfail") and os.environ.get("TRAINSTACK_NO_SKIPS"):
+        why = report.longrepr[-1] if isinstance(report.longrepr, tuple) else ""
+        _SKIPPED.append(f"{report.nodeid}: {why}")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _SKIPPED and not hasattr(session.config, "workerinput") and exitstatus == 0:
+        session.exitstatus = 1
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _SKIPPED:
+        terminalreporter.write_line(f"TRAINSTACK_NO_SKIPS: {len(_SKIPPED)} test(s) skipped, which "
+                                    "fails the run:", red=True)
+        for line in _SKIPPED:
+            terminalreporter.write_line(f"  {line}")

@@ -326,9 +326,9 @@ def test_spec_without_workload_is_answered_with_the_rates(tmp_path, spec):
 
 @pytest.mark.parametrize("args, fragment", [
     (["--currency", "EUR"], "currency"),
-    (["--cny-rate", "-1"], "cny_rate"),
-    (["--transfer-gb", "-5"], "transfer_gb"),
-    (["--idle-overhead", "-0.1"], "idle_overhead"),
+    (["--cny-rate", "-1"], "--cny-rate"),
+    (["--transfer-gb", "-5"], "--transfer-gb"),
+    (["--idle-overhead", "-0.1"], "--idle-overhead"),
 ])
 def test_bad_options_exit_2(tmp_path, spec, args, fragment):
     result = compare("--spec", write_spec(tmp_path, spec), *args)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,7 +20,25 @@ import pytest
 from tests.conftest import ROOT
 from trainstack import __version__
 
-PACKAGES = ("components", "policies", "trainstack")
+PACKAGES = ("components", "policies", "trainstack")  # folders of the checkout
+
+
+def _installed_names() -> dict[str, str]:
+    """Folder -> the import name it installs as: pyproject's `package-dir` mapping (see
+    tools/rename_import_packages.py), else the folder's own name."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    found = re.search(r"(?m)^package-dir = \{(.*)\}$", text)
+    pairs = re.findall(r'"([\w.]+)" = "([\w./]+)"', found.group(1)) if found else []
+    return {folder: name for name, folder in pairs}
+
+
+INSTALLED = _installed_names()
+
+
+def _in_wheel(relative: str) -> str:
+    """A checkout path (components/x.py) as the wheel names it."""
+    top, _, rest = relative.partition("/")
+    return "/".join(filter(None, (INSTALLED.get(top, top), rest)))
 JUNK = shutil.ignore_patterns("__pycache__", "*.pyc", "venv", ".venv", "build", "*.egg-info")
 
 
@@ -31,7 +50,7 @@ def _source_files() -> set[str]:
             parts = path.relative_to(ROOT).parts
             if path.is_file() and not any(p in ("__pycache__", "venv", ".venv") for p in parts) \
                     and path.suffix != ".pyc":
-                files.add("/".join(parts))
+                files.add(_in_wheel("/".join(parts)))
     return files
 
 
@@ -91,12 +110,13 @@ def test_the_files_the_code_reads_are_package_files(names):
     for path in read:
         relative = path.resolve().relative_to(ROOT).as_posix()
         assert relative.split("/")[0] in PACKAGES, f"{relative} is read outside the packages"
-        assert relative in names, f"{relative} is read at run time but not in the wheel"
+        assert _in_wheel(relative) in names, f"{relative} is read at run time but not in the wheel"
 
 
 def test_the_wheel_holds_only_the_packages_and_the_command(wheel, names):
     tops = {n.split("/")[0] for n in names}
-    assert tops == {*PACKAGES, f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info"}
+    assert tops == {*(INSTALLED.get(p, p) for p in PACKAGES),
+                    f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info"}
     assert not (ROOT / "functions").exists()  # the budget-stop code moved into components/
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     with zipfile.ZipFile(wheel) as archive:
@@ -120,7 +140,9 @@ def _run_installed(unpacked: Path, cwd: Path, *code_or_args: str, module: bool =
 
 def test_installed_trainstack_reads_its_data_from_the_install(unpacked, tmp_path):
     done = _run_installed(unpacked, tmp_path, """
-import json, trainstack, components.aws.budget_action as a, components.gcp.budget_action as g
+import json, trainstack
+import components.aws.budget_action as a
+import components.gcp.budget_action as g
 from trainstack import lifecycle, init
 print(json.dumps({"pack": lifecycle.policy_packs()[0], "aws": str(a.FUNCTION_DIR),
                   "gcp": str(g.FUNCTION_DIR), "templates": str(init.TEMPLATES),
@@ -129,7 +151,7 @@ print(json.dumps({"pack": lifecycle.policy_packs()[0], "aws": str(a.FUNCTION_DIR
     where = {k: Path(v) for k, v in json.loads(done.stdout).items()}
     for key, path in where.items():
         assert unpacked in path.parents, f"{key}: {path} is not the installed copy"
-    assert where["pack"] == unpacked / "policies"
+    assert where["pack"] == unpacked / INSTALLED.get("policies", "policies")
     assert (where["pack"] / "PulumiPolicy.yaml").is_file()
     assert (where["aws"] / "handler.py").is_file() and (where["gcp"] / "main.py").is_file()
 

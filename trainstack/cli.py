@@ -58,6 +58,24 @@ def _options(
     set_project_override(project)
 
 
+def _as_typed(problem: Exception, command: Callable) -> str:
+    """The message, naming a flag as the user typed it (`--cny-rate`) where the code raised it
+    under its parameter name (`cny_rate`): the command's own options say which is which."""
+    import inspect
+
+    from typer.models import OptionInfo
+    field = getattr(problem, "field", None)
+    text = str(problem)
+    if not field or not text.startswith(f"{field}:"):
+        return text
+    param = inspect.signature(command).parameters.get(field)
+    if param is None or not isinstance(param.default, OptionInfo):
+        return text
+    decls = [d for d in (param.default.param_decls or ()) if d.startswith("--")]
+    flag = max(decls, key=len) if decls else "--" + field.replace("_", "-")
+    return flag + text[len(field):]
+
+
 def user_errors(command: Callable) -> Callable:
     """Bad input is one paragraph on stderr and exit 2, never a traceback. Messages quote user
     text and patterns (`[a-z]`), so they are printed escaped, never read as rich markup."""
@@ -70,7 +88,20 @@ def user_errors(command: Callable) -> Callable:
                       highlight=False)
             raise typer.Exit(1) from None
         except (SpecError, SizingError) as problem:
-            err.print(f"[bold red]error:[/] {escape(str(problem))}", markup=True, highlight=False)
+            err.print(f"[bold red]error:[/] {escape(_as_typed(problem, command))}", markup=True,
+                      highlight=False)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+        except OSError as failed:
+            # A path the user named that cannot be read or written (`--html /proc/r.html`,
+            # `init` under a file): the path and the reason, never a traceback.
+            if isinstance(failed, BrokenPipeError):
+                raise  # main() turns a closed pipe into a clean exit 0
+            # A write that fails after the open (`--html /dev/full`) names no file.
+            where = f"{failed.filename}: " if failed.filename is not None else ""
+            err.print(f"[bold red]error:[/] {escape(str(where))}"
+                      f"{escape(failed.strerror or str(failed))}. Check the path"
+                      f"{'' if where else 's you passed'} and its permissions, or pick another.",
+                      markup=True, highlight=False)
             raise typer.Exit(EXIT_BAD_INPUT) from None
     return wrapper
 

@@ -64,7 +64,7 @@ def stack_or_spec_config(stack: Optional[str], spec: Optional[Path], cloud: Opti
                         "Pass either --stack NAME or --spec FILE --cloud CLOUD.")
     if stack:
         folder = project_dir(project)
-        return stack, stack_config(folder, stack), folder
+        return stack, stack_config(folder, stack, also="or pass --spec FILE --cloud CLOUD"), folder
     if spec:
         cloud = cloud or only_cloud(spec)
         override = project or _PROJECT_OVERRIDE["dir"]
@@ -113,7 +113,8 @@ _PREPARED = False  # set by prepare_consoles(), for consoles a command creates l
 def console(stderr: bool = False) -> Console:
     """A console for a command's output; on the real command line it has the piped-output
     behaviour prepare_consoles() gives the module-level ones."""
-    made = Console(stderr=stderr, soft_wrap=True)
+    # emoji=False: `trainstack:cloud:` in a message is a config key, not the ☁ emoji code.
+    made = Console(stderr=stderr, soft_wrap=True, emoji=False)
     if _PREPARED:
         _fit(made)
     return made
@@ -146,5 +147,6 @@ def prepare_consoles() -> None:
 
 def _fit(stream_console: Console) -> None:
     stream_console.on_broken_pipe = (lambda c=stream_console: _reader_gone(c))
+    stream_console._emoji = False  # the modules' own consoles too: `:cloud:` is text (see console())
     if not os.environ.get("COLUMNS") and not stream_console.is_terminal:
         stream_console.width = PIPED_WIDTH

@@ -38,7 +38,8 @@ def deployed(stack: str, project_dir: Optional[Path] = None):
     """The stack's planned inputs and its deployed outputs (through the Pulumi CLI), in the
     discovered project (`--project`, else from the current folder upward) unless one is given."""
     from trainstack import lifecycle
-    inputs, selected = lifecycle.select_stack(stack, project_dir, skip_credential_check=True)
+    inputs, selected = lifecycle.select_stack(stack, project_dir, skip_credential_check=True,
+                                              create=False)
     outputs = {k: v.value for k, v in lifecycle._run(selected.outputs).items()}
     if not outputs.get("node_group"):
         raise SpecError(f"--stack {stack}", "has no deployed node group in its outputs.",

@@ -8,6 +8,7 @@ such as retainOnDelete that `Mocks.new_resource` is never told about.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import runpy
 import threading
 from dataclasses import dataclass, field
@@ -147,6 +148,19 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _close_leftover_loop() -> None:
+    """Close an event loop Pulumi's SDK set up after a render (its sync_await makes one when none
+    is set) before the interpreter tears sockets down: left to the garbage collector at exit,
+    BaseEventLoop.__del__ closes a self-pipe already gone and prints `Invalid file descriptor`."""
+    # The policy's own slot, read directly: get_event_loop() would make a loop when none is set.
+    loop = getattr(getattr(asyncio.get_event_loop_policy(), "_local", None), "_loop", None)
+    if loop is not None and not loop.is_running() and not loop.is_closed():
+        loop.close()
+
+
+atexit.register(_close_leftover_loop)
+
+
 def prevalidate(config: dict[str, str], project_dir: Path = PROJECT_DIR) -> ProgramInputs:
     """Every spec, catalog and location check, before any resource is declared."""
     return resolve(config.get, project_dir)
@@ -160,6 +174,7 @@ def render(config: dict[str, str], stack: str = "offline",
     warning = warning_line(inputs.cloud, config)
     mocks = _PlanMocks(get_cloud(inputs.cloud))
     monitor = _RecordingMonitor(mocks)
+    _close_leftover_loop()  # replaced unclosed, it would be closed by the garbage collector
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     settings.reset_options(project=PROJECT, stack=stack)

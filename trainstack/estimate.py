@@ -187,6 +187,9 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
     result["cost_note"] = ("pass --price-per-gpu-hour to price the run; "
                            "`trainstack compare --spec` prices it on every cloud")
     if price_per_gpu_hour is not None:
+        # checked under its own name: run_cost would report it as price_per_node_hour
+        from trainstack.sizing_cost import _price
+        _price("price_per_gpu_hour", price_per_gpu_hour)
         if result["hours"] is None:
             result["cost_note"] = "no hours, so no cost: " + result["hours_note"]
         else:
@@ -302,7 +305,8 @@ def print_estimate(r: dict[str, Any], console: Optional[Console] = None) -> None
                     str(row["min_gpus"]) if row["min_gpus"] is not None else "none")
     console.print(fit)
     if r["gpu"] is not None:
-        console.print(f"smallest GPU count that fits on {r['gpu']}: [bold]{r['min_gpus']}[/]",
+        smallest = r["min_gpus"] if r["min_gpus"] is not None else "none (see below)"
+        console.print(f"smallest GPU count that fits on {r['gpu']}: [bold]{smallest}[/]",
                       highlight=False)
     if r["gpu_note"]:
         console.print(f"note: {r['gpu_note']}", highlight=False)

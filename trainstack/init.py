@@ -33,8 +33,9 @@ plan.json
 report.html
 """
 
-REQUIREMENTS_HEAD = """# The Pulumi program imports the installed trainstack (components.program.run);
-# `pulumi up` installs this file into the project's .venv (Pulumi.yaml: toolchain pip).
+REQUIREMENTS_HEAD = """# The Pulumi program imports the installed trainstack
+# (components.program.run); `pulumi up` installs this file into the project's .venv
+# (Pulumi.yaml: toolchain pip).
 """
 
 
@@ -114,8 +115,13 @@ def write_project(folder: Path) -> list[str]:
                         "Run `trainstack init` in a new or empty folder; nothing was written.")
     for name, text in files.items():
         path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        except OSError as failed:
+            raise SpecError(str(folder), f"cannot be written: {path} ({failed.strerror}).",
+                            "Pass a folder you can write, e.g. trainstack init my-cluster.") \
+                from None
     return list(files)
 
 

@@ -133,9 +133,10 @@ def workspace(project_dir: Optional[Path] = None, backend: Optional[str] = None)
 
 def select_stack(stack: str, project_dir: Optional[Path] = None,
                  skip_credential_check: bool = False, backend: Optional[str] = None,
-                 require_config: bool = False):
+                 require_config: bool = False, create: bool = True):
     """Everything that can fail cheaply fails first: spec, required stack config (a deploy:
-    `require_config`), CLI, passphrase, credentials."""
+    `require_config`), CLI, passphrase, credentials. `create=False` (connect, status: commands
+    that only read) selects an existing stack and never makes an empty one in the backend."""
     import pulumi.automation as auto
     project_dir = resolve_project(project_dir)
     from trainstack.engine import prevalidate  # Pulumi loads only when a stack is driven
@@ -147,7 +148,15 @@ def select_stack(stack: str, project_dir: Optional[Path] = None,
     ws = workspace(project_dir, backend)
     if not skip_credential_check:
         check_credentials(inputs.cloud)
-    return inputs, auto.Stack.create_or_select(stack, ws)
+    if create:
+        return inputs, auto.Stack.create_or_select(stack, ws)
+    try:
+        return inputs, auto.Stack.select(stack, ws)
+    except auto.StackNotFoundError:
+        raise SpecError(f"--stack {stack}", "has a stack file but is not deployed: the backend "
+                        f"{backend_url(project_dir, backend)} has no stack of that name.",
+                        f"Deploy it first (trainstack up --stack {stack}), or point "
+                        "PULUMI_BACKEND_URL at the backend it was deployed with.") from None
 
 
 class DeployFailed(RuntimeError):

@@ -95,12 +95,14 @@ def _namespaced(key: str) -> str:
     return key if ":" in key else f"{PROJECT}:{key}"
 
 
-def stack_config(project_dir: Path, stack: str) -> dict[str, str]:
+def stack_config(project_dir: Path, stack: str, also: str = "") -> dict[str, str]:
+    """The stack's flat config. `also`: another way out the calling command accepts (plan and
+    check take --spec FILE --cloud CLOUD; up, connect and status do not, so they never say it)."""
     path = stacks_dir(project_dir) / f"Pulumi.{stack}.yaml"
     if not path.is_file():
         raise SpecError(f"--stack {stack}", f"has no stack file ({path} does not exist).",
                         "Use one of: " + (", ".join(stack_names(project_dir)) or "none yet")
-                        + ", or pass --spec FILE --cloud CLOUD.")
+                        + (f", {also}." if also else "."))
     config: dict[str, str] = {}
     project = _project_file_data(project_dir)
     declared = project.get("config") or {}
