@@ -42,7 +42,8 @@ class AzureCloud(Cloud):
             reasons = "; ".join(NOT_ON_AZURE.get(g, f"{g} is not in trainstack's Azure catalog")
                                 for g in wanted)
             sizes = ", ".join(f"{t.gpu} ({t.name})" for t in sorted(
-                catalog.instance_types(), key=lambda t: t.name) if t.cloud == self.name)
+                catalog.instance_types(), key=lambda t: t.name) if t.cloud == self.name
+                and t.gpu_count == 8 and t.rdma)
             raise SpecError("gpu", f"none of {spec.gpu} is offered on Azure: {reasons}.",
                             f"Azure offers 8-GPU sizes with InfiniBand for: {sizes}. Put one "
                             "of these GPUs in gpu, or drop clouds.azure.")

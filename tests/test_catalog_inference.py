@@ -1,0 +1,75 @@
+"""1-4 GPU inference sizes (issue 26): in the catalog on all four clouds with cited prices, and
+never picked for a training cluster while an 8-GPU type of the same GPU is offered."""
+import copy
+
+import pytest
+
+from components import catalog
+from components.base import get_cloud
+from components.spec import parse_spec
+
+
+@pytest.mark.parametrize("cloud, name, gpus", [
+    ("aws", "p5.4xlarge", 1),
+    ("gcp", "a2-highgpu-1g", 1), ("gcp", "a2-highgpu-2g", 2), ("gcp", "a2-highgpu-4g", 4),
+    ("azure", "Standard_NC24ads_A100_v4", 1), ("azure", "Standard_NC48ads_A100_v4", 2),
+    ("azure", "Standard_NC96ads_A100_v4", 4),
+    ("alibaba", "ecs.gn7e-c16g1.4xlarge", 1), ("alibaba", "ecs.gn7e-c16g1.8xlarge", 2),
+    ("alibaba", "ecs.gn7e-c16g1.16xlarge", 4),
+])
+def test_inference_sizes_are_in_the_catalog_with_a_price(cloud, name, gpus):
+    t = catalog.instance_type(cloud, name)
+    assert t.gpu_count == gpus and not t.rdma
+    assert catalog.regions_offering(cloud, name)
+
+
+@pytest.mark.parametrize("cloud, name, region, ondemand, spot", [
+    # the source rows, read by hand (components/catalog/sources/gpu_instances.csv)
+    ("gcp", "a2-highgpu-1g", "us-central1", 3.673385, 1.293355),      # Cyclenerd pricing.yml 2025-03-06
+    ("gcp", "a2-highgpu-4g", "europe-west4", 14.991888, 5.78348),
+    ("azure", "Standard_NC24ads_A100_v4", "swedencentral", 4.775, 1.464492),  # Retail Prices API 2026-08-22
+    ("azure", "Standard_NC96ads_A100_v4", "northeurope", 17.63, 3.258024),
+])
+def test_inference_prices_are_the_cited_figures(cloud, name, region, ondemand, spot):
+    row = catalog.price(cloud, name, region)
+    assert row.ondemand_usd_hr == pytest.approx(ondemand, rel=1e-5)
+    assert row.spot_usd_hr == pytest.approx(spot, rel=1e-5)
+
+
+def test_p5_4xlarge_folds_its_zone_rows_to_the_highest_price():
+    # ap-south-1 has three zone rows, 8.256 on demand each; spot 8.256, 8.256 and none
+    row = catalog.price("aws", "p5.4xlarge", "ap-south-1")
+    assert row.ondemand_usd_hr == 8.256 and row.spot_usd_hr == 8.256
+    assert row.zones == ("aps1-az1", "aps1-az2", "aps1-az3")
+
+
+def _spec(example_spec, cloud, gpu, region, zone):
+    raw = copy.deepcopy(example_spec)
+    raw["gpu"] = [gpu]
+    raw["interconnect"] = "fastest"
+    raw["clouds"] = {cloud: {"region": region, "zone": zone,
+                             **example_spec["clouds"].get(cloud, {})}}
+    raw["clouds"][cloud].update(region=region, zone=zone, instance_type=None)
+    return parse_spec(raw)
+
+
+@pytest.mark.parametrize("cloud, gpu, region, zone, expected", [
+    ("gcp", "A100-40GB", "us-central1", "us-central1-a", "a2-highgpu-8g"),
+    ("azure", "A100-80GB", "swedencentral", "1", "Standard_ND96amsr_A100_v4"),
+    ("alicloud", "A100-80GB", "ap-northeast-1", "ap-northeast-1b", "ecs.gn7e-c16g1.32xlarge"),
+    ("aws", "H100", "us-east-1", "us-east-1a", "p5.48xlarge"),
+    # no fabric speed is known for either gn8e size: by name alone the 2-GPU one would sort first
+    ("alicloud", "H-e(141GB)", "cn-hongkong", "cn-hongkong-d", "ecs.gn8e-8x.48xlarge"),
+])
+def test_training_selection_still_picks_the_8_gpu_type(example_spec, cloud, gpu, region, zone,
+                                                       expected):
+    sel = get_cloud(cloud).select(_spec(example_spec, cloud, gpu, region, zone))
+    assert sel.instance.name == expected and sel.instance.gpu_count == 8
+
+
+def test_preference_puts_every_8_gpu_type_before_the_small_ones():
+    from components.base import _by_preference
+    for cloud in ("aws", "gcp", "azure", "alibaba"):
+        for gpu in {t.gpu for t in catalog.instance_types() if t.cloud == cloud}:
+            counts = [t.gpu_count for t in _by_preference(cloud, gpu)]
+            assert counts == sorted(counts, reverse=True), (cloud, gpu, counts)
