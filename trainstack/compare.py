@@ -180,7 +180,9 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, displ
     if sel.passed_over:
         row["passed_over"] = list(sel.passed_over)
         row["notes"].append("passed over: " + "; ".join(sel.passed_over))
-    if row["priced_as"] not in ("on-demand list price", "spot price"):
+    if row["priced_as"] not in ("on-demand list price", "spot price") and sel.spot:
+        row["notes"].append(f"spot: {row['priced_as']}")
+    elif row["priced_as"] not in ("on-demand list price", "spot price"):
         row["notes"].append(f"capacity {sel.capacity.type}: {row['priced_as']}")
     if est["fits"] is False:
         row["fit_note"] = (f"does not fit {gpus} x {itype.gpu}: needs {est['min_gpus']} GPUs"
@@ -222,23 +224,37 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, displ
     cost = sizing.run_cost(nodes=spec.nodes, price_per_node_hour=hourly, hours=est["hours"],
                            transfer_gb=sizes["transfer_gb"],
                            transfer_price_per_gb=egress.value or 0,
-                           idle_overhead=idle_overhead, spot=sel.spot,
-                           preemption_overhead=preemption_overhead, currency="USD", **priced)
+                           idle_overhead=idle_overhead, spot=_spot_discounted(sel),
+                           preemption_overhead=preemption_overhead, currency="USD",
+                           max_hours=spec.lifetime_hours, **priced)
     if factor != 1.0:
         cost = cost.converted(factor, display)
     row["cost"] = {"compute": cost.compute, "storage": cost.storage, "transfer": cost.transfer,
                    "total": cost.total, "filesystem": cost.filesystem, "bucket": cost.bucket,
                    "overhead": cost.overhead, "billed_hours": cost.billed_hours,
+                   "needed_hours": cost.needed_hours, "max_hours": cost.max_hours,
+                   "finishes": cost.finishes, "done_fraction": cost.done_fraction,
                    "complete": not missing, "missing": missing}
+    if not cost.finishes:
+        row["notes"].append(cost.lifetime_note())
     return row
+
+
+def _spot_discounted(sel) -> bool:
+    return sizing.spot_discounted(sel.spot, sel.price.ondemand_usd_hr, sel.price.spot_usd_hr)
 
 
 def priced_as(sel) -> str:
     """Which price of the catalog row the selection's capacity type is charged at."""
     kind = sel.capacity.type
     if kind == "spot":
-        return ("spot price" if sel.price.spot_usd_hr is not None
-                else "no spot price in the catalog: on-demand price used")
+        if sel.price.spot_usd_hr is None:
+            return ("no spot price in the catalog: on-demand price used, no preemption "
+                    "overhead added")
+        if sel.price.spot_usd_hr >= sel.price.ondemand_usd_hr:
+            return ("spot price equal to on-demand in the catalog snapshot (no discount): "
+                    "priced as on-demand, no preemption overhead added")
+        return "spot price"
     if kind == "on_demand":
         return "on-demand list price"
     # Reservations, Capacity Blocks and flex-start (DWS) have prices of their own, which the

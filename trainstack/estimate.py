@@ -67,7 +67,8 @@ def _spec_fields(spec_path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     from components.spec import load_spec
     spec = load_spec(spec_path)
     other: dict[str, Any] = {"nodes": spec.nodes, "gpu_list": list(spec.gpu),
-                             "fabric": "tcp" if spec.interconnect == "tcp" else "rdma"}
+                             "fabric": "tcp" if spec.interconnect == "tcp" else "rdma",
+                             "max_hours": spec.lifetime_hours}
     if spec.workload is None:
         return {}, other
     wl = spec.workload
@@ -166,7 +167,10 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
     result["priced_as"] = None
     if selection is not None:
         from trainstack.compare import priced_as
-        spot = spot or selection.spot
+        # A catalog spot price that is no discount is priced like on-demand (no preemption
+        # overhead): spot must never come out dearer than on-demand for the same row.
+        spot = sizing.spot_discounted(spot or selection.spot, selection.price.ondemand_usd_hr,
+                                      selection.price.spot_usd_hr)
         if price_per_gpu_hour is None:
             price_per_gpu_hour = (selection.price.hourly(selection.spot)
                                   / selection.instance.gpu_count)
@@ -186,6 +190,14 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
     result["cost"] = None
     result["cost_note"] = ("pass --price-per-gpu-hour to price the run; "
                            "`trainstack compare --spec` prices it on every cloud")
+    max_hours = other.get("max_hours")
+    result["max_hours"] = max_hours
+    result["lifetime_note"] = None
+    if max_hours is not None and result["hours"] is not None:
+        needed = sizing.run_cost(nodes=1, price_per_node_hour=0, hours=result["hours"],
+                                 idle_overhead=idle_overhead, spot=spot,
+                                 preemption_overhead=preemption_overhead, max_hours=max_hours)
+        result["lifetime_note"] = needed.lifetime_note()
     if price_per_gpu_hour is not None:
         if result["hours"] is None:
             result["cost_note"] = "no hours, so no cost: " + result["hours_note"]
@@ -193,7 +205,7 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
             cost = sizing.run_cost(nodes=w.gpus, price_per_node_hour=price_per_gpu_hour,
                                    hours=result["hours"], idle_overhead=idle_overhead,
                                    spot=spot, preemption_overhead=preemption_overhead,
-                                   currency=price_currency)
+                                   currency=price_currency, max_hours=max_hours)
             factor = conversion_factor(price_currency, display, fx)
             if factor != 1.0:
                 cost = cost.converted(factor, display)
@@ -324,6 +336,8 @@ def print_estimate(r: dict[str, Any], console: Optional[Console] = None) -> None
     console.print(time)
     if r["hours_note"]:
         console.print(f"note: {r['hours_note']}", highlight=False)
+    if r.get("lifetime_note"):
+        console.print(f"[red]lifetime[/]: {r['lifetime_note']}", highlight=False)
 
     if r["cost"] is not None:
         c, cur = r["cost"], r["currency"]
