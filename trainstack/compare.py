@@ -376,7 +376,7 @@ def print_compare(result: dict[str, Any], console: Optional[Console] = None) -> 
          + (" [red](does not fit)[/]" if r["fits"] is False else ""))
     line("interconnect", lambda r: r["interconnect"])
     line("capacity", lambda r: r["capacity"].replace("_", " ") + (
-        "" if r["capacity"] in ("on_demand", "spot") and "no spot price" not in r["priced_as"]
+        "" if r["priced_as"] in ("on-demand list price", "spot price")
         else " (on-demand list price)"))
     line(f"{cur}/h", lambda r: _money(r["price_per_hour"], cur))
     line("hours", lambda r: "-" if r["hours"] is None else
