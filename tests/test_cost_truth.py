@@ -132,8 +132,9 @@ def test_the_plan_shows_size_tier_and_monthly_price(example_spec):
 
 @pytest.fixture
 def no_fit_on_h100(example_spec) -> dict:
-    """13B LoRA without recomputation: 69.1 GiB per GPU, over an H100's 67.1 GiB usable."""
-    return edited(example_spec, workload__recompute=False)
+    """13B LoRA, unfused attention, no recomputation: 69.1 GiB per GPU, over an H100's 67.1 GiB
+    usable (with SDPA, the default, it would fit)."""
+    return edited(example_spec, workload__recompute=False, workload__attention="eager")
 
 
 def test_selection_skips_a_gpu_the_workload_cannot_fit_and_says_why(no_fit_on_h100):
@@ -157,7 +158,8 @@ def test_plan_check_and_compare_use_the_same_selection(tmp_path, no_fit_on_h100)
 
 
 def test_when_nothing_fits_the_first_offered_type_is_planned_and_marked(example_spec):
-    spec = edited(example_spec, gpu=["H100"], workload__recompute=False)
+    spec = edited(example_spec, gpu=["H100"], workload__recompute=False,
+                  workload__attention="eager")
     sel = base.get_cloud("aws").select(parse_spec(spec, "test"))
     assert (sel.instance.name, sel.fits) == ("p5.48xlarge", False)
 
@@ -241,7 +243,7 @@ def test_policies_never_import_trainstack():
 
 
 def test_estimate_with_cloud_uses_the_selection(tmp_path, example_spec):
-    spec = edited(example_spec, workload__recompute=False)
+    spec = edited(example_spec, workload__recompute=False, workload__attention="eager")
     result = runner.invoke(app, ["estimate", "--spec", str(write_spec(tmp_path, spec)),
                                  "--cloud", "aws", "--json"])
     assert result.exit_code == 0, result.output

@@ -75,7 +75,7 @@ def _spec_fields(spec_path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     fields = dict(params=wl.model_params, method=wl.method, precision=wl.precision,
                   zero_stage=wl.zero_stage, seq_len=wl.seq_len, micro_batch=wl.micro_batch,
                   layers=wl.layers, hidden=wl.hidden, heads=wl.heads, recompute=wl.recompute,
-                  lora_rank=wl.lora_rank)
+                  lora_rank=wl.lora_rank, attention=wl.attention)
     other.update(tokens=wl.train_tokens, mfu=wl.mfu)
     return fields, other
 
@@ -88,6 +88,7 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
                    layers: Optional[int] = None, hidden: Optional[int] = None,
                    heads: Optional[int] = None, recompute: Optional[bool] = None,
                    recompute_mode: Optional[str] = None, lora_rank: Optional[int] = None,
+                   attention: Optional[str] = None,
                    tokens: Optional[float] = None, mfu: Optional[float] = None,
                    flops_factor: Optional[float] = None, peak_tflops: Optional[float] = None,
                    scaling_efficiency: Optional[float] = None, fabric: Optional[str] = None,
@@ -106,7 +107,7 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
         fields, other = _spec_fields(spec)
     flags = dict(params=params, method=method, precision=precision, zero_stage=zero_stage,
                  seq_len=seq_len, micro_batch=micro_batch, layers=layers, hidden=hidden,
-                 heads=heads, lora_rank=lora_rank, preset=preset)
+                 heads=heads, lora_rank=lora_rank, preset=preset, attention=attention)
     if recompute_mode is not None:
         flags["recompute"] = recompute_mode
     elif recompute is not None:
@@ -382,6 +383,9 @@ def estimate_command(
     recompute_mode: Optional[str] = typer.Option(None, "--recompute-mode",
                                                  help="none | selective | full"),
     lora_rank: Optional[int] = typer.Option(None, "--lora-rank"),
+    attention: Optional[str] = typer.Option(None, "--attention", help="sdpa (fused kernels, "
+                                            "default) | eager (unfused: stores the s x s "
+                                            "scores)."),
     tokens: Optional[float] = typer.Option(None, "--tokens", help="Training tokens, e.g. 1e8."),
     mfu: Optional[float] = typer.Option(None, "--mfu", help="Model FLOPs utilisation in (0, 1]; "
                                         "default 0.4."),
@@ -413,7 +417,8 @@ def estimate_command(
         spec=spec, params=params, preset=preset, method=method, precision=precision,
         zero_stage=zero_stage, gpus=gpus, gpu=gpu, seq_len=seq_len, micro_batch=micro_batch,
         layers=layers, hidden=hidden, heads=heads, recompute=recompute,
-        recompute_mode=recompute_mode, lora_rank=lora_rank, tokens=tokens, mfu=mfu,
+        recompute_mode=recompute_mode, lora_rank=lora_rank, attention=attention,
+        tokens=tokens, mfu=mfu,
         flops_factor=flops_factor, peak_tflops=peak_tflops,
         scaling_efficiency=scaling_efficiency, fabric=fabric, gpus_per_node=gpus_per_node,
         headroom=headroom, price_per_gpu_hour=price_per_gpu_hour, price_currency=price_currency,
