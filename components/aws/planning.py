@@ -111,11 +111,6 @@ def fsx_choice(requested_gib: int, requested_mbps_per_tib: int, region: str,
     return choice
 
 
-def fsx_throughput(requested: int) -> int:
-    """The smallest PERSISTENT_2 tier at or above the request (1000 is the top tier)."""
-    return next((t for t in FSX_THROUGHPUT_TIERS if t >= requested), FSX_THROUGHPUT_TIERS[-1])
-
-
 def budget_thresholds(alert_percents: list[float], emails: list[str]) -> list[float]:
     if len(alert_percents) > MAX_BUDGET_NOTIFICATIONS:
         raise SpecError("budget.alert_percents",
