@@ -212,12 +212,17 @@ class Workload:
                               "(fused kernels, PyTorch's default) or eager (unfused).")
 
     @property
+    def n_params(self) -> float:
+        """The parameter count (`params`, or the preset's: __post_init__ fills it in)."""
+        return float(self.params)  # type: ignore[arg-type]
+
+    @property
     def shape(self) -> ModelShape:
-        if self.layers is not None:
+        if self.layers is not None and self.hidden is not None and self.heads is not None:
             return ModelShape(self.layers, self.hidden, self.heads, "given")
         if self.preset is not None:
             return PRESETS[self.preset].shape
-        return shape_from_params(self.params)
+        return shape_from_params(self.n_params)
 
     @property
     def adapter_params(self) -> int:
@@ -278,7 +283,7 @@ def activation_bytes(shape: ModelShape, seq_len: int, micro_batch: int,
     mode = _normalise_recompute(recompute)
     s, b, h, a = seq_len, micro_batch, shape.hidden, shape.heads
     if mode == "full":
-        per_layer = 2 * s * b * h
+        per_layer: float = 2 * s * b * h
     elif mode == "selective" or attention == "sdpa":
         per_layer = 34 * s * b * h
     else:
@@ -290,10 +295,10 @@ def _unsharded_state(w: Workload) -> tuple[float, float, float]:
     """(weights, gradients, optimizer) bytes before any ZeRO partitioning."""
     wb, gb, ob = _STATE_BYTES[w.precision]
     if w.method == "full":
-        return wb * w.params, gb * w.params, ob * w.params
+        return wb * w.n_params, gb * w.n_params, ob * w.n_params
     # LoRA/QLoRA: frozen base weights (16-bit, or NF4 + constants) plus the adapters trained
     # with the same mixed-precision Adam as full training, on the adapter parameters only.
-    base = w.params * (QLORA_BYTES_PER_PARAM if w.method == "qlora" else wb)
+    base = w.n_params * (QLORA_BYTES_PER_PARAM if w.method == "qlora" else wb)
     a = w.adapter_params
     return base + wb * a, gb * a, ob * a
 

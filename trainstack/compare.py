@@ -76,8 +76,8 @@ def data_sizes(workload: Workload, tokens: Optional[float], bucket_gb: Optional[
                transfer_gb: Optional[float]) -> dict[str, Any]:
     """The bucket from the one data-size model (components/catalog/data_sizes.py, the figure the
     spend-limit policy prices too); the transfer is one download of the trained result."""
-    model = catalog_data_sizes(workload.params, tokens, workload.method)
-    result_params = workload.params if workload.method == "full" else workload.adapter_params
+    model = catalog_data_sizes(workload.n_params, tokens, workload.method)
+    result_params = workload.n_params if workload.method == "full" else workload.adapter_params
     result_gb = result_params * BYTES_PER_WEIGHT / 1e9
     for name, value in (("bucket_gb", bucket_gb), ("transfer_gb", transfer_gb)):
         if value is not None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from components.catalog import gpu_models as gpu_catalog
@@ -226,7 +226,7 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
 
 
 def _what(w: Workload) -> str:
-    return (f"{w.method} training of a {human_params(w.params)} model ({w.precision}, "
+    return (f"{w.method} training of a {human_params(w.n_params)} model ({w.precision}, "
             f"ZeRO stage {w.zero_stage}, micro-batch {w.micro_batch}, seq {w.seq_len})")
 
 
@@ -235,7 +235,7 @@ def _first_gpu_that_fits(w: Workload, names: list[str], models: dict,
     """The spec's `gpu` is a preference list: take the first model the workload fits at some
     GPU count, saying which were passed over and why. When none fits, the first is kept so the
     breakdown still prints (and the command exits 1)."""
-    skipped = []
+    skipped: list[str] = []
     for name in names:
         model = gpu_catalog.get_gpu_model(name, models)
         if sizing.min_gpus_that_fit(w, model.memory_bytes, headroom) is not None:
@@ -304,8 +304,10 @@ def print_estimate(r: dict[str, Any], console: Optional[Console] = None) -> None
                      f"parameters" if wl["method"] != "full" else ""), highlight=False)
 
     fit = Table(title=f"fits per GPU model (keeping {r['headroom']:.0%} of memory free)")
-    for col, just in (("GPU", "left"), ("memory", "right"), ("usable", "right"),
-                      (f"fits at {wl['gpus']} GPU(s)", "center"), ("smallest GPU count", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("GPU", "left"), ("memory", "right"), ("usable", "right"),
+        (f"fits at {wl['gpus']} GPU(s)", "center"), ("smallest GPU count", "right"))
+    for col, just in columns:
         fit.add_column(col, justify=just)
     for name, row in r["fits_by_gpu"].items():
         mark = " <-" if name == r["gpu"] else ""

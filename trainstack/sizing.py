@@ -85,7 +85,7 @@ def estimate(workload: Workload, tokens: Optional[float], *, gpu: Any = None,
     _positive_int("gpus_per_node", gpus_per_node, 1024)
     mem = estimate_memory(w)
     # Without tokens the question is memory only: FLOPs and hours stay empty.
-    flops = None if tokens is None else training_flops(w.params, tokens, w.method, flops_factor)
+    flops = None if tokens is None else training_flops(w.n_params, tokens, w.method, flops_factor)
     nodes = math.ceil(w.gpus / gpus_per_node)
     eff = (default_scaling_efficiency(nodes, fabric) if scaling_efficiency is None
            else check_scaling_efficiency(scaling_efficiency))
@@ -106,7 +106,7 @@ def estimate(workload: Workload, tokens: Optional[float], *, gpu: Any = None,
         "min_gpus": None, "min_gpus_note": None,
         "fits_by_gpu": {},
         "training_flops": flops,
-        "flops_factor": None if flops is None else flops / (w.params * tokens),
+        "flops_factor": None if flops is None or tokens is None else flops / (w.n_params * tokens),
         "peak_tflops": None, "peak_source": None, "mfu": mfu,
         "nodes": nodes, "gpus_per_node": gpus_per_node, "fabric": fabric,
         "scaling_efficiency": eff,
