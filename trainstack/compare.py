@@ -129,7 +129,10 @@ def _empty_row(cloud: str, status: str, message: Optional[str]) -> dict[str, Any
             "policy": {"verdict": "n/a", "detail": "no plan", "failed": [], "blocking": [],
                        "checked": 0},
             "cheapest": False, "unpriced": [], "passed_over": [],
-            "fastest": False, "notes": []}
+            "fastest": False, "notes": [],
+            # The place for a measured figure of this row (e.g. `--measured` hours or cost from
+            # a benchmark run); None when nothing was measured. The estimate above stays as is.
+            "measured": None}
 
 
 def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, display: str,
