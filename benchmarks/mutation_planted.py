@@ -3,15 +3,17 @@ killed (a test fails). Prints one line per mutation and exits 1 when any survive
 
     python benchmarks/mutation_planted.py
 
-The source files are restored after every mutation (also on Ctrl-C). Run from the repository
-root with the project's venv; it takes about a minute on two cores. The policy mutations belong
+Mutations are planted in a temporary copy of the repository, never in the checkout. Run with
+the project's venv; it takes about a minute on two cores. The policy mutations belong
 to the policy pack's own tests, the reaper ones to the reaper's.
 """
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,8 +69,10 @@ MUTATIONS = (
 )
 
 
-def run(m: Mutation) -> tuple[bool, float]:
-    path = ROOT / m.path
+def run(m: Mutation, tree: Path) -> tuple[bool, float]:
+    """Plant `m` in the copy `tree` (never in the checkout: a commit made meanwhile must not
+    pick up a planted bug), run its tests there, and undo it."""
+    path = tree / m.path
     original = path.read_text()
     if original.count(m.old) != 1:
         raise SystemExit(f"{m.path}: the text to mutate for {m.name!r} is not there exactly once; "
@@ -76,9 +80,9 @@ def run(m: Mutation) -> tuple[bool, float]:
     start = time.monotonic()
     try:
         path.write_text(original.replace(m.old, m.new))
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
+        env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
         result = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                                 *m.tests], cwd=ROOT, env=env, capture_output=True, text=True)
+                                 *m.tests], cwd=tree, env=env, capture_output=True, text=True)
     finally:
         path.write_text(original)
     return result.returncode != 0, time.monotonic() - start
@@ -86,8 +90,15 @@ def run(m: Mutation) -> tuple[bool, float]:
 
 def main() -> int:
     survived = 0
-    for m in MUTATIONS:
-        killed, seconds = run(m)
+    scratch = Path(tempfile.mkdtemp(prefix="trainstack-planted-"))
+    tree = scratch / "repo"
+    shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "mutants", "__pycache__", ".mypy_cache", ".pytest_cache", ".hypothesis"))
+    try:
+        results = [(m, *run(m, tree)) for m in MUTATIONS]
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    for m, killed, seconds in results:
         survived += not killed
         print(f"{'killed  ' if killed else 'SURVIVED'} {seconds:5.1f} s  {m.name}", flush=True)
     print(f"planted mutations killed: {len(MUTATIONS) - survived}/{len(MUTATIONS)}")

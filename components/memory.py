@@ -333,7 +333,7 @@ def usable_bytes(gpu_memory_bytes: float, headroom: float = DEFAULT_HEADROOM) ->
 def fits(memory: MemoryBreakdown, gpu_memory_bytes: float,
          headroom: float = DEFAULT_HEADROOM) -> bool:
     """True when the per-GPU total stays within the GPU's memory less `headroom`."""
-    return memory.total < usable_bytes(gpu_memory_bytes, headroom)
+    return memory.total <= usable_bytes(gpu_memory_bytes, headroom)
 
 
 def min_gpus_that_fit(w: Workload, gpu_memory_bytes: float, headroom: float = DEFAULT_HEADROOM,
