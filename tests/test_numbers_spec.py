@@ -132,3 +132,15 @@ def test_estimate_says_the_job_does_not_finish(tmp_path, example_spec):
     text = runner.invoke(app, ["estimate", "--spec", str(write_spec(tmp_path, spec)),
                                "--cloud", "aws"], terminal_width=300).output
     assert "does not finish within the lifetime" in " ".join(text.split())
+
+
+def test_an_undated_price_says_so_where_it_is_used(tmp_path, example_spec, only_aws):
+    # sources/gpu_instances.csv: the AWS rows' date is "unknown (commit date not retrievable;
+    # content post-dates 2025-09-10)"
+    path = write_spec(tmp_path, _aws_spec(example_spec, tokens=1e8, max_hours=96))
+    text = " ".join(runner.invoke(app, ["compare", "--spec", str(path)],
+                                  terminal_width=300).output.split())
+    assert "aws: node price" in text and "(as of unknown (commit date not retrievable" in text
+    out = json.loads(runner.invoke(app, ["estimate", "--spec", str(path), "--cloud", "aws",
+                                         "--json"]).output)
+    assert "price as of unknown (commit date not retrievable" in out["priced_as"]

@@ -426,6 +426,10 @@ def print_compare(result: dict[str, Any], console: Optional[Console] = None) -> 
                           markup=False)
         for note in r["notes"]:
             console.print(f"{r['cloud']}: {note}", highlight=False, markup=False)
+        if r["status"] == "ok":
+            # an undated price row says so here ("unknown (...)"), next to the figures it gave
+            console.print(f"{r['cloud']}: node price {r['price_source']} (as of "
+                          f"{r['price_as_of']})", highlight=False, markup=False)
 
 
 # --------------------------------------------------------------------------- command

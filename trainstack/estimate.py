@@ -178,7 +178,8 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
             price_currency = "USD"
             result["priced_as"] = (f"{cloud} catalog, {selection.instance.name} in "
                                    f"{selection.region}, capacity "
-                                   f"{selection.capacity.type}: {priced_as(selection)}")
+                                   f"{selection.capacity.type}: {priced_as(selection)} "
+                                   f"(price as of {selection.price.as_of})")
 
     price_currency = check_currency(price_currency, "price_currency")
     display = check_currency(currency if currency is not None else price_currency)
