@@ -36,7 +36,13 @@ from components.catalog.data_sizes import data_sizes as catalog_data_sizes
 from components.errors import SpecError
 from trainstack import sizing
 from trainstack.cli_common import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
-from trainstack.estimate import check_currency, conversion_factor, fx_rate, human_params
+from trainstack.money import (  # noqa: F401  (priced_as re-exported)
+    check_currency,
+    conversion_factor,
+    fx_rate,
+    human_params,
+    priced_as,
+)
 from trainstack.sizing import Workload
 
 out = Console(soft_wrap=True)
@@ -245,25 +251,6 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, displ
 
 def _spot_discounted(sel) -> bool:
     return sizing.spot_discounted(sel.spot, sel.price.ondemand_usd_hr, sel.price.spot_usd_hr)
-
-
-def priced_as(sel) -> str:
-    """Which price of the catalog row the selection's capacity type is charged at."""
-    kind = sel.capacity.type
-    if kind == "spot":
-        if sel.price.spot_usd_hr is None:
-            return ("no spot price in the catalog: on-demand price used, no preemption "
-                    "overhead added")
-        if sel.price.spot_usd_hr >= sel.price.ondemand_usd_hr:
-            return ("spot price equal to on-demand in the catalog snapshot (no discount): "
-                    "priced as on-demand, no preemption overhead added")
-        return "spot price"
-    if kind == "on_demand":
-        return "on-demand list price"
-    # Reservations, Capacity Blocks and flex-start (DWS) have prices of their own, which the
-    # catalog does not cite: the on-demand list price stands in for them.
-    return (f"priced at on-demand list price (the catalog cites no {kind.replace('_', ' ')} "
-            f"price)")
 
 
 # --------------------------------------------------------------------------- marks

@@ -12,7 +12,6 @@ GPU, no GPU model (the fit table still covers every catalog model), fabric rdma.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any, Optional
 
@@ -23,41 +22,19 @@ from rich.table import Table
 from components.catalog import gpu_models as gpu_catalog
 from trainstack import sizing
 from trainstack.cli_common import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
+from trainstack.money import (  # noqa: F401  (re-exported: estimate's old public names)
+    CURRENCIES,
+    check_currency,
+    conversion_factor,
+    fx_rate,
+    human_params,
+    priced_as,
+)
 from trainstack.sizing import SizingError, Workload
 
 out = Console(soft_wrap=True)
 
-CURRENCIES = ("USD", "CNY")
 GB = 1e9
-
-
-# --------------------------------------------------------------------------- currency
-
-def fx_rate(cny_rate: Optional[float] = None) -> dict[str, Any]:
-    """CNY per USD: the --cny-rate override, else the catalog's stated rate (fx.csv)."""
-    if cny_rate is not None:
-        if (isinstance(cny_rate, bool) or not isinstance(cny_rate, (int, float))
-                or not math.isfinite(cny_rate) or not 0 < cny_rate <= 1e4):
-            raise SizingError("cny_rate", f"must be a positive rate in CNY per USD, got "
-                              f"{cny_rate!r}, e.g. --cny-rate 7.1.")
-        return {"cny_per_usd": float(cny_rate), "source": "--cny-rate", "as_of": None}
-    row = gpu_catalog.load_fx_rates()["CNY"]
-    return {"cny_per_usd": row.per_usd, "source": row.source, "as_of": row.as_of}
-
-
-def check_currency(currency: str, field: str = "currency") -> str:
-    code = str(currency).strip().upper()
-    if code not in CURRENCIES:
-        raise SizingError(field, f"unknown currency {currency!r}; use USD or CNY.")
-    return code
-
-
-def conversion_factor(from_currency: str, to_currency: str, fx: dict[str, Any]) -> float:
-    """Units of `to_currency` per unit of `from_currency`."""
-    if from_currency == to_currency:
-        return 1.0
-    rate = fx["cny_per_usd"]
-    return rate if (from_currency, to_currency) == ("USD", "CNY") else 1 / rate
 
 
 # --------------------------------------------------------------------------- inputs
@@ -167,7 +144,6 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
     result["capacity"] = selection.capacity.type if selection is not None else None
     result["priced_as"] = None
     if selection is not None:
-        from trainstack.compare import priced_as
         # A catalog spot price that is no discount is priced like on-demand (no preemption
         # overhead): spot must never come out dearer than on-demand for the same row.
         spot = sizing.spot_discounted(spot or selection.spot, selection.price.ondemand_usd_hr,
@@ -266,14 +242,6 @@ def _say_what_never_fits(w: Workload, result: dict, models: dict, gpu_model,
         result["fits"] = False
         result["fit_note"] = (f"{what} fits no GPU model in the catalog; on the largest "
                               f"({largest.name}, {largest.memory_gb:g} GB) it {reason}")
-
-
-def human_params(n: float) -> str:
-    """13e9 -> '13B', 6.7e9 -> '6.7B', 1.5e12 -> '1.5T', 350e6 -> '350M'."""
-    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
-        if n >= scale:
-            return f"{n / scale:.4g}{suffix}"
-    return f"{n:g}"
 
 
 def _gb(n: Optional[float]) -> str:

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from trainstack.estimate import human_params
+from trainstack.money import human_params
 
 COLORS = {"compute": "#2563eb", "storage": "#f59e0b", "transfer": "#059669", "hours": "#7c3aed"}
 
