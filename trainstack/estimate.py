@@ -12,6 +12,7 @@ GPU, no GPU model (the fit table still covers every catalog model), fabric rdma.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
@@ -57,27 +58,62 @@ def _spec_fields(spec_path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     return fields, other
 
 
-def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = None,
-                   preset: Optional[str] = None, method: Optional[str] = None,
-                   precision: Optional[str] = None, zero_stage: Optional[int] = None,
-                   gpus: Optional[int] = None, gpu: Optional[str] = None,
-                   seq_len: Optional[int] = None, micro_batch: Optional[int] = None,
-                   layers: Optional[int] = None, hidden: Optional[int] = None,
-                   heads: Optional[int] = None, recompute: Optional[bool] = None,
-                   recompute_mode: Optional[str] = None, lora_rank: Optional[int] = None,
-                   attention: Optional[str] = None,
-                   tokens: Optional[float] = None, mfu: Optional[float] = None,
-                   flops_factor: Optional[float] = None, peak_tflops: Optional[float] = None,
-                   scaling_efficiency: Optional[float] = None, fabric: Optional[str] = None,
-                   gpus_per_node: int = 8, headroom: float = sizing.DEFAULT_HEADROOM,
-                   price_per_gpu_hour: Optional[float] = None, price_currency: str = "USD",
-                   currency: Optional[str] = None, cny_rate: Optional[float] = None,
-                   idle_overhead: float = sizing.DEFAULT_IDLE_OVERHEAD, spot: bool = False,
-                   preemption_overhead: float = sizing.DEFAULT_PREEMPTION_OVERHEAD,
-                   cloud: Optional[str] = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class EstimateRequest:
+    """What `trainstack estimate` was asked: the spec and every flag (None = not given, so the
+    spec's value or the default applies)."""
+    spec: Optional[Path] = None
+    params: Optional[float] = None
+    preset: Optional[str] = None
+    method: Optional[str] = None
+    precision: Optional[str] = None
+    zero_stage: Optional[int] = None
+    gpus: Optional[int] = None
+    gpu: Optional[str] = None
+    seq_len: Optional[int] = None
+    micro_batch: Optional[int] = None
+    layers: Optional[int] = None
+    hidden: Optional[int] = None
+    heads: Optional[int] = None
+    recompute: Optional[bool] = None
+    recompute_mode: Optional[str] = None
+    lora_rank: Optional[int] = None
+    attention: Optional[str] = None
+    tokens: Optional[float] = None
+    mfu: Optional[float] = None
+    flops_factor: Optional[float] = None
+    peak_tflops: Optional[float] = None
+    scaling_efficiency: Optional[float] = None
+    fabric: Optional[str] = None
+    gpus_per_node: int = 8
+    headroom: float = sizing.DEFAULT_HEADROOM
+    price_per_gpu_hour: Optional[float] = None
+    price_currency: str = "USD"
+    currency: Optional[str] = None
+    cny_rate: Optional[float] = None
+    idle_overhead: float = sizing.DEFAULT_IDLE_OVERHEAD
+    spot: bool = False
+    preemption_overhead: float = sizing.DEFAULT_PREEMPTION_OVERHEAD
+    cloud: Optional[str] = None
+
+
+def build_estimate(request: EstimateRequest) -> dict[str, Any]:
     """Everything `trainstack estimate --json` prints. Raises SizingError/SpecError on bad
     input, including a workload that fits the GPU (or, with no GPU named, any catalog GPU) at
     no GPU count."""
+    # The request's fields as the locals this body has always used (some are refined below).
+    (spec, params, preset, method, precision, zero_stage, gpus, gpu, seq_len, micro_batch, layers,
+     hidden, heads, recompute, recompute_mode, lora_rank, attention, tokens, mfu, flops_factor,
+     peak_tflops, scaling_efficiency, fabric, gpus_per_node, headroom, price_per_gpu_hour,
+     price_currency, currency, cny_rate, idle_overhead, spot, preemption_overhead, cloud) = (
+        request.spec, request.params, request.preset, request.method, request.precision,
+        request.zero_stage, request.gpus, request.gpu, request.seq_len, request.micro_batch,
+        request.layers, request.hidden, request.heads, request.recompute, request.recompute_mode,
+        request.lora_rank, request.attention, request.tokens, request.mfu, request.flops_factor,
+        request.peak_tflops, request.scaling_efficiency, request.fabric, request.gpus_per_node,
+        request.headroom, request.price_per_gpu_hour, request.price_currency, request.currency,
+        request.cny_rate, request.idle_overhead, request.spot, request.preemption_overhead,
+        request.cloud)
     fields: dict[str, Any] = {}
     other: dict[str, Any] = {}
     if spec is not None:
@@ -384,7 +420,7 @@ def estimate_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ):
     """Memory per GPU, training FLOPs and hours for a workload (and its cost, given a price)."""
-    result = build_estimate(
+    result = build_estimate(EstimateRequest(
         spec=spec, params=params, preset=preset, method=method, precision=precision,
         zero_stage=zero_stage, gpus=gpus, gpu=gpu, seq_len=seq_len, micro_batch=micro_batch,
         layers=layers, hidden=hidden, heads=heads, recompute=recompute,
@@ -394,7 +430,7 @@ def estimate_command(
         scaling_efficiency=scaling_efficiency, fabric=fabric, gpus_per_node=gpus_per_node,
         headroom=headroom, price_per_gpu_hour=price_per_gpu_hour, price_currency=price_currency,
         currency=currency, cny_rate=cny_rate, idle_overhead=idle_overhead, spot=spot,
-        preemption_overhead=preemption_overhead, cloud=cloud)
+        preemption_overhead=preemption_overhead, cloud=cloud))
     if as_json:
         print(json.dumps(result, indent=2, sort_keys=True))
     else:
