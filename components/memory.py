@@ -17,6 +17,14 @@ from components.errors import SizingError  # noqa: F401  (re-exported)
 
 METHODS = ("full", "lora", "qlora")
 RECOMPUTE_MODES = ("none", "selective", "full")
+# How attention runs. "sdpa": torch.nn.functional.scaled_dot_product_attention, which picks a
+# fused kernel (FlashAttention-2, memory-efficient or cuDNN; the MATH backend is only a fallback)
+# that never stores the s x s score, softmax and dropout tensors: the 5*a*s/h term of [Act] does
+# not materialise (https://docs.pytorch.org/docs/stable/generated/
+# torch.nn.functional.scaled_dot_product_attention.html and torch.nn.attention.SDPBackend).
+# "eager": the unfused attention [Act] eq. (1) counts. SDPA is what PyTorch models use today.
+ATTENTION_KINDS = ("sdpa", "eager")
+DEFAULT_ATTENTION = "sdpa"
 
 MAX_PARAMS = 1e13        # 10 T parameters: anything above is a unit mistake (e.g. 13e12 for 13B)
 MAX_TOKENS = 1e15
@@ -163,6 +171,7 @@ class Workload:
     recompute: Union[bool, str] = False   # normalised to "none" | "selective" | "full"
     lora_rank: int = DEFAULT_LORA_RANK
     lora_targets: int = DEFAULT_LORA_TARGETS
+    attention: str = DEFAULT_ATTENTION    # sdpa (fused kernels) | eager (unfused)
 
     def __post_init__(self) -> None:
         if self.preset is not None and self.preset not in PRESETS:
@@ -198,14 +207,22 @@ class Workload:
         _positive_int("lora_targets", self.lora_targets, 64,
                       "It is the number of hidden x hidden matrices adapted per layer.")
         object.__setattr__(self, "recompute", _normalise_recompute(self.recompute))
+        if self.attention not in ATTENTION_KINDS:
+            raise SizingError("attention", f"unknown attention {self.attention!r}; use sdpa "
+                              "(fused kernels, PyTorch's default) or eager (unfused).")
+
+    @property
+    def n_params(self) -> float:
+        """The parameter count (`params`, or the preset's: __post_init__ fills it in)."""
+        return float(self.params)  # type: ignore[arg-type]
 
     @property
     def shape(self) -> ModelShape:
-        if self.layers is not None:
+        if self.layers is not None and self.hidden is not None and self.heads is not None:
             return ModelShape(self.layers, self.hidden, self.heads, "given")
         if self.preset is not None:
             return PRESETS[self.preset].shape
-        return shape_from_params(self.params)
+        return shape_from_params(self.n_params)
 
     @property
     def adapter_params(self) -> int:
@@ -226,7 +243,8 @@ class Workload:
                       precision=spec.precision, zero_stage=spec.zero_stage, gpus=gpus,
                       seq_len=spec.seq_len, micro_batch=spec.micro_batch, layers=spec.layers,
                       hidden=spec.hidden, heads=spec.heads, recompute=spec.recompute,
-                      lora_rank=spec.lora_rank)
+                      lora_rank=spec.lora_rank,
+                      attention=getattr(spec, "attention", None) or DEFAULT_ATTENTION)
         fields.update(overrides)
         return cls(**fields)
 
@@ -250,18 +268,23 @@ class MemoryBreakdown:
 
 
 def activation_bytes(shape: ModelShape, seq_len: int, micro_batch: int,
-                     recompute: Union[bool, str] = "none", precision: str = "bf16") -> int:
+                     recompute: Union[bool, str] = "none", precision: str = "bf16",
+                     attention: str = DEFAULT_ATTENTION) -> int:
     """Activation memory of the transformer layers on one GPU [Act], tensor parallel size 1.
 
-    Per layer: none -> s*b*h*(34 + 5*a*s/h); selective (attention recomputed, what
-    FlashAttention also gives) -> 34*s*b*h; full (only each layer's input kept) -> 2*s*b*h.
+    Per layer [Act] eq. (1), Table 2: unfused attention (`eager`) with no recomputation keeps
+    s*b*h*(34 + 5*a*s/h): the 5*a*s^2*b term is the attention scores, softmax output and dropout
+    mask. Fused attention (`sdpa`, see ATTENTION_KINDS) keeps none of those (FlashAttention
+    recomputes them in the backward pass; its per-row log-sum-exp, 4*a*s*b bytes, is left to
+    headroom), so it keeps 34*s*b*h, the same as [Act]'s selective recomputation. selective ->
+    34*s*b*h; full (only each layer's input kept) -> 2*s*b*h, whatever the attention.
     Embedding and logits buffers are not counted (small next to L layers; left to headroom).
     """
     mode = _normalise_recompute(recompute)
     s, b, h, a = seq_len, micro_batch, shape.hidden, shape.heads
     if mode == "full":
-        per_layer = 2 * s * b * h
-    elif mode == "selective":
+        per_layer: float = 2 * s * b * h
+    elif mode == "selective" or attention == "sdpa":
         per_layer = 34 * s * b * h
     else:
         per_layer = s * b * h * (34 + 5 * a * s / h)
@@ -272,10 +295,10 @@ def _unsharded_state(w: Workload) -> tuple[float, float, float]:
     """(weights, gradients, optimizer) bytes before any ZeRO partitioning."""
     wb, gb, ob = _STATE_BYTES[w.precision]
     if w.method == "full":
-        return wb * w.params, gb * w.params, ob * w.params
+        return wb * w.n_params, gb * w.n_params, ob * w.n_params
     # LoRA/QLoRA: frozen base weights (16-bit, or NF4 + constants) plus the adapters trained
     # with the same mixed-precision Adam as full training, on the adapter parameters only.
-    base = w.params * (QLORA_BYTES_PER_PARAM if w.method == "qlora" else wb)
+    base = w.n_params * (QLORA_BYTES_PER_PARAM if w.method == "qlora" else wb)
     a = w.adapter_params
     return base + wb * a, gb * a, ob * a
 
@@ -296,7 +319,8 @@ def estimate_memory(w: Workload) -> MemoryBreakdown:
         grads /= n
     if w.zero_stage >= 3:
         weights /= n
-    acts = activation_bytes(w.shape, w.seq_len, w.micro_batch, w.recompute, w.precision)
+    acts = activation_bytes(w.shape, w.seq_len, w.micro_batch, w.recompute, w.precision,
+                            w.attention)
     return MemoryBreakdown(math.ceil(weights), math.ceil(grads), math.ceil(opt), acts)
 
 
@@ -360,14 +384,13 @@ def no_fit_reason(w: Workload, gpu_memory_bytes: float,
 
 def advice(w: Workload, gpu_memory_bytes: float,
            headroom: float = DEFAULT_HEADROOM) -> list[str]:
-    """The single changes (else pairs) that would make `w` fit, tried on the memory model: at the
-    workload's own GPU count when one does, else at the smallest count where it fits. Never a
+    """The single changes (else pairs) that would make `w` fit, tried on the memory model, in the
+    order that changes the job least: sharding first (ZeRO keeps the method and the maths, and
+    more GPUs are what it is for, so "ZeRO stage 3 on 17 or more GPUs" is named even when a
+    method change would fit on the GPUs at hand), then recomputation, micro-batch and sequence
+    length at the workload's own GPU count, then a cheaper method (LoRA, QLoRA) last. Never a
     change the input already has (no QLoRA to a QLoRA job), never ZeRO on one GPU."""
     changes: list[tuple[str, dict]] = []
-    if w.method == "full":
-        changes += [("LoRA", {"method": "lora"}), ("QLoRA", {"method": "qlora"})]
-    elif w.method == "lora":
-        changes.append(("QLoRA", {"method": "qlora"}))
     for stage in (2, 3):
         if w.zero_stage < stage:
             changes.append((f"ZeRO stage {stage}", {"zero_stage": stage}))
@@ -377,25 +400,38 @@ def advice(w: Workload, gpu_memory_bytes: float,
         changes.append(("micro-batch 1", {"micro_batch": 1}))
     if w.seq_len > 512:
         changes.append((f"sequence length {w.seq_len // 2}", {"seq_len": w.seq_len // 2}))
+    if w.method == "full":
+        changes += [("LoRA", {"method": "lora"}), ("QLoRA", {"method": "qlora"})]
+    elif w.method == "lora":
+        changes.append(("QLoRA", {"method": "qlora"}))
     usable = usable_bytes(gpu_memory_bytes, headroom)
 
-    def tried(options: list[tuple[str, dict]]) -> list[str]:
-        here, elsewhere = [], []
+    def tried(options: list[tuple[str, dict]]) -> list[tuple[str, str]]:
+        """(text, kind) per option that fits, in the order given. kind: "here" (at the
+        workload's own GPU count), "shard" (a ZeRO change, with the smallest count that fits
+        named) or "more" (another change that needs more GPUs)."""
+        found = []
         for label, change in options:
             changed = replace(w, **change)
             if estimate_memory(changed).total <= usable:
                 if not (w.gpus == 1 and "zero_stage" in change):
-                    here.append(label)
+                    found.append((label, "here"))
                 continue
             need = min_gpus_that_fit(changed, gpu_memory_bytes, headroom)
             if need is not None and need > 1:
-                elsewhere.append(f"{label} on {need} or more GPUs")
-        return here or elsewhere
+                found.append((f"{label} on {need} or more GPUs",
+                              "shard" if "zero_stage" in change else "more"))
+        return found
 
     singles = tried(changes)
-    if singles:
-        return singles
-    # No single change is enough: try two together (e.g. ZeRO stage 3 with recomputation).
-    pairs = [(f"{a} and {b}", {**ca, **cb}) for i, (a, ca) in enumerate(changes)
-             for b, cb in changes[i + 1:] if not set(ca) & set(cb)]
-    return tried(pairs)
+    if any(kind == "here" for _, kind in singles):
+        return [text for text, kind in singles if kind != "more"]
+    # No single change fits on the GPUs at hand: try two together (e.g. QLoRA with
+    # recomputation), still naming the sharding that would fit on more GPUs first.
+    pairs = tried([(f"{a} and {b}", {**ca, **cb}) for i, (a, ca) in enumerate(changes)
+                   for b, cb in changes[i + 1:] if not set(ca) & set(cb)])
+    shard = [text for text, kind in singles + pairs if kind == "shard"]
+    here = [text for text, kind in pairs if kind == "here"]
+    if shard or here:
+        return shard + here
+    return [text for text, _ in singles] or [text for text, _ in pairs]

@@ -137,6 +137,10 @@ class WorkloadSpec(_Strict):
     recompute: bool = Field(False, description="Activation recomputation: less memory per GPU, "
                             "about a third more compute.")
     lora_rank: int = Field(16, ge=1, le=4096, description="LoRA/QLoRA adapter rank.")
+    attention: Literal["sdpa", "eager"] = Field(
+        "sdpa", description="How attention runs: sdpa (PyTorch scaled_dot_product_attention, "
+        "fused kernels that never store the s x s scores) or eager (unfused attention, whose "
+        "scores add 5*a*s/h per layer to the activation memory).")
     mfu: float = Field(0.4, gt=0, le=1, description="Model FLOPs utilisation, 0-1: the fraction "
                        "of the GPU's peak the job reaches.")
     max_hours: Optional[float] = Field(None, gt=0, le=730 * 12,

@@ -43,12 +43,6 @@ def test_fsx_capacity_rounds_up_to_a_valid_size(requested, size):
     assert planning.fsx_capacity_gib(requested) == size
 
 
-@pytest.mark.parametrize("requested, tier", [(40, 125), (125, 125), (200, 250), (250, 250),
-                                             (500, 500), (1000, 1000)])
-def test_fsx_throughput_rounds_up_to_a_tier(requested, tier):
-    assert planning.fsx_throughput(requested) == tier
-
-
 def test_more_than_five_budget_notifications_is_a_clear_error():
     with pytest.raises(SpecError) as raised:
         planning.budget_thresholds([10, 20, 30, 40, 50, 60], ["a@example.com"])

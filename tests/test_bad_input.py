@@ -92,10 +92,23 @@ def test_provider_region_must_match_the_spec(example_spec):
 
 
 def test_rdma_requirement_with_tcp_only_choice_is_refused(example_spec):
+    # p5.4xlarge is planned as TCP (instance_types.csv: EFA not checked), so `rdma` refuses it,
+    # naming the field and the types that have RDMA
+    example_spec["interconnect"] = "rdma"
+    example_spec["gpu"] = ["H100"]
+    example_spec["clouds"]["aws"]["instance_type"] = "p5.4xlarge"
+    with pytest.raises(SpecError) as raised:
+        plan_for(example_spec, "aws")
+    assert raised.value.field == "interconnect"
+    assert "p5.4xlarge" in str(raised.value) and "p5.48xlarge" in str(raised.value)
+
+
+def test_rdma_requirement_with_an_efa_type_is_accepted(example_spec):
     example_spec["interconnect"] = "rdma"
     example_spec["gpu"] = ["H100"]
     example_spec["clouds"]["aws"]["instance_type"] = "p5.48xlarge"
-    plan_for(example_spec, "aws")  # EFA types satisfy an RDMA requirement
+    plan = plan_for(example_spec, "aws")   # EFA types satisfy an RDMA requirement
+    assert plan.inputs.selection.use_rdma is True
 
 
 @pytest.mark.parametrize("cloud, zone", [("aws", "eu-west-1a"), ("gcp", "us-central1-a")])

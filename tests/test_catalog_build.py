@@ -41,3 +41,12 @@ def test_every_source_names_a_public_place_not_a_local_path():
     for name in ("gpu_instances.csv", "storage_network.csv"):
         for row in csv.DictReader(open(ROOT / "components/catalog/sources" / name, newline="")):
             assert "../shared" not in row["source"] and "shared/reference" not in row["source"]
+
+
+def test_no_catalog_file_cites_a_path_outside_the_repository():
+    """Citations resolve from the repository alone: no ../shared paths, no notes file that only
+    the authors had (cloud-map.md)."""
+    for path in sorted((ROOT / "components" / "catalog").glob("*.csv")):
+        text = path.read_text()
+        assert "../shared" not in text and "shared/reference" not in text, path.name
+        assert "cloud-map" not in text, path.name

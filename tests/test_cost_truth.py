@@ -42,8 +42,17 @@ def test_every_price_row_names_its_source_and_date(name):
     with open(CATALOG / name, newline="") as fh:
         rows = list(csv.DictReader(fh))
     assert rows
+    # A source is a public place: a URL, a host/path, or github.com/<owner>/<repo> ... @<commit>;
+    # a date is an ISO date (YYYY, YYYY-MM or YYYY-MM-DD) or says "unknown (why)".
+    public = re.compile(r"https?://|\b[a-z0-9-]+(\.[a-z0-9-]+)+/|github\.com/[\w.-]+/[\w.-]+"
+                        r"|\b[a-z0-9-]+\.(com|org|io|jp|net|dev|cn)\b")
+    dated = re.compile(r"^(\d{4}(-\d{2}){0,2}\b|unknown \(.+\))")
     for r in rows:
-        assert r["source"].strip() and r["as_of"].strip(), r
+        assert public.search(r["source"]), r["source"]
+        assert "shared/reference" not in r["source"] and "cloud-map" not in r["source"], r
+        if "github.com/" in r["source"] and "@" in r["source"]:
+            assert re.search(r"@\s?[0-9a-f]{7,40}", r["source"]), r["source"]
+        assert dated.match(r["as_of"].strip()), r["as_of"]
 
 
 def test_fsx_persistent2_is_priced_at_every_tier_and_rises_with_the_tier():
@@ -113,8 +122,11 @@ def test_fsx_efa_sizes_are_the_per_tier_steps():
 def test_fsx_choice_with_efa_by_hand():
     per_gb = {125: 0.18858, 250: 0.28211, 500: 0.47069, 1000: 0.84863}
     choice = aws_planning.fsx_choice(4800, 250, "us-east-1", efa=True)
-    costs = {t: aws_planning.fsx_efa_capacity_gib(max(4800, 4800 * 250 // t), t)
-             * per_gb[t] * GIB / 1e9 for t in per_gb}
+    # 4,800 GiB at 250 MB/s/TiB: needed 9,600 / 4,800 / 4,800 / 4,800 GiB at 125 / 250 / 500 /
+    # 1000; rounded up to the EFA steps (38,400 / 19,200 / 9,600 / 4,800 GiB, FSx User Guide):
+    sizes = {125: 38_400, 250: 19_200, 500: 9_600, 1000: 4_800}
+    costs = {t: sizes[t] * per_gb[t] * GIB / 1e9 for t in per_gb}
+    # = 7,775 / 5,816 / 4,852 / 4,373.8 USD per month
     best = min(costs, key=costs.get)
     assert choice.tier == best == 1000 and choice.capacity_gib == 4800
     assert choice.monthly_usd == pytest.approx(costs[1000], abs=0.01)
@@ -136,8 +148,9 @@ def test_the_plan_shows_size_tier_and_monthly_price(example_spec):
 
 @pytest.fixture
 def no_fit_on_h100(example_spec) -> dict:
-    """13B LoRA without recomputation: 69.1 GiB per GPU, over an H100's 67.1 GiB usable."""
-    return edited(example_spec, workload__recompute=False)
+    """13B LoRA, unfused attention, no recomputation: 69.1 GiB per GPU, over an H100's 67.1 GiB
+    usable (with SDPA, the default, it would fit)."""
+    return edited(example_spec, workload__recompute=False, workload__attention="eager")
 
 
 def test_selection_skips_a_gpu_the_workload_cannot_fit_and_says_why(no_fit_on_h100):
@@ -161,7 +174,8 @@ def test_plan_check_and_compare_use_the_same_selection(tmp_path, no_fit_on_h100)
 
 
 def test_when_nothing_fits_the_first_offered_type_is_planned_and_marked(example_spec):
-    spec = edited(example_spec, gpu=["H100"], workload__recompute=False)
+    spec = edited(example_spec, gpu=["H100"], workload__recompute=False,
+                  workload__attention="eager")
     sel = base.get_cloud("aws").select(parse_spec(spec, "test"))
     assert (sel.instance.name, sel.fits) == ("p5.48xlarge", False)
 
@@ -245,7 +259,7 @@ def test_policies_never_import_trainstack():
 
 
 def test_estimate_with_cloud_uses_the_selection(tmp_path, example_spec):
-    spec = edited(example_spec, workload__recompute=False)
+    spec = edited(example_spec, workload__recompute=False, workload__attention="eager")
     result = runner.invoke(app, ["estimate", "--spec", str(write_spec(tmp_path, spec)),
                                  "--cloud", "aws", "--json"])
     assert result.exit_code == 0, result.output

@@ -173,3 +173,48 @@ def test_a_cloud_without_hours_draws_no_bar_and_says_why(tmp_path, report):
     assert f'data-time-bars="{time_bars}"' in run.stdout
     assert 'data-cloud="nopeak"' not in run.stdout
     assert "no hours: no dense bf16 peak for H(96GB)" in run.stdout
+
+
+# ----------------------------------------------------------------------------- issue 26
+
+def _row_cells(page_text: str, label: str) -> list[str]:
+    row = re.search(rf"<tr><th>{re.escape(label)}</th>(.*?)</tr>", page_text).group(1)
+    return re.findall(r"<td>(.*?)</td>", row)
+
+
+def test_the_table_keeps_plus_question_on_a_partly_priced_run_rate(report):
+    page, result = report
+    text = page.read_text()
+    clouds = [r["cloud"] for r in result["clouds"]]
+    cells = dict(zip(clouds, _row_cells(text, "monthly run-rate"), strict=True))
+    for r in result["clouds"]:
+        if r["status"] != "ok":
+            continue
+        partly = [u for u in r["unpriced"] if u != "transfer"]
+        # hand rule: the run-rate prices nodes + filesystem + bucket; any of them unpriced -> +?
+        assert cells[r["cloud"]].endswith("+?") == bool(partly), (r["cloud"], cells)
+
+
+def test_the_table_has_a_capacity_row_naming_spot(tmp_path, example_spec):
+    example_spec["workload"]["recompute"] = True
+    spec = write_spec(tmp_path, example_spec)
+    page = tmp_path / "report.html"
+    result = CliRunner().invoke(app, ["compare", "--spec", str(spec), "--html", str(page),
+                                      "--json"])
+    data = json.loads(result.output)
+    cells = dict(zip([r["cloud"] for r in data["clouds"]],
+                     _row_cells(page.read_text(), "capacity"), strict=True))
+    # examples/cluster.yaml: GCP buys spot, AWS on demand
+    assert cells["gcp"].startswith("spot") and cells["aws"] == "on demand"
+
+
+@pytest.mark.parametrize("width", [1100, 700])
+def test_nothing_reaches_past_the_window(tmp_path, report, width):
+    page, _ = report
+    run = chromium(tmp_path, f"--window-size={width},700", "--dump-dom", page.as_uri())
+    assert run.returncode == 0, run.stderr[-2000:]
+    body = re.search(r"<body([^>]*)>", run.stdout).group(1)
+    assert 'data-overflow-x="no"' in body, body
+    # every column the old table hid behind the scroll is there
+    for label in ("filesystem", "policy", "cheapest / fastest", "capacity"):
+        assert f"<th>{label}</th>" in run.stdout

@@ -38,7 +38,7 @@ SMALL = dict(layers=2, hidden=1024, heads=8)   # a shape small enough to compute
 # ----------------------------------------------------------------------------- memory
 
 def test_full_training_stage0_breakdown_by_hand():
-    w = Workload(params=1e9, seq_len=512, micro_batch=2, **SMALL)
+    w = Workload(params=1e9, seq_len=512, micro_batch=2, attention="eager", **SMALL)
     m = estimate_memory(w)
     assert (m.weights, m.gradients, m.optimizer) == (2e9, 2e9, 12e9)   # 2 + 2 + 12 B/param
     # Korthikanti eq. (1): s*b*h*(34 + 5*a*s/h) per layer = 512*2*1024*(34 + 5*8*512/1024) * 2
@@ -65,7 +65,11 @@ def test_recompute_variants_by_hand():
     assert activation_bytes(shape, s, b, "full") == 2 * s * b * h * L
     assert activation_bytes(shape, s, b, True) == 2 * s * b * h * L
     assert activation_bytes(shape, s, b, "selective") == 34 * s * b * h * L
-    assert activation_bytes(shape, s, b, False) == s * b * h * (34 + 5 * 16 * s / h) * L
+    assert activation_bytes(shape, s, b, False, attention="eager") == (
+        s * b * h * (34 + 5 * 16 * s / h) * L)
+    # fused attention (SDPA, the default) keeps no s x s tensors: 34*s*b*h per layer
+    assert activation_bytes(shape, s, b, False) == 34 * s * b * h * L
+    assert activation_bytes(shape, s, b, "full", attention="eager") == 2 * s * b * h * L
     # tf32 (fp32) activations take twice the 16-bit bytes
     assert activation_bytes(shape, s, b, "full", "tf32") == 2 * 2 * s * b * h * L
 
@@ -147,7 +151,8 @@ def test_min_gpus_none_when_count_cannot_help():
     assert min_gpus_that_fit(w, 80 * GB) is None
     assert "stage 0" in no_fit_reason(w, 80 * GB)
     # activations alone too big: long sequence, no recompute, even at stage 3
-    w = Workload(params=1e9, zero_stage=3, seq_len=65536, micro_batch=8, **SMALL)
+    w = Workload(params=1e9, zero_stage=3, seq_len=65536, micro_batch=8, attention="eager",
+                 **SMALL)
     assert min_gpus_that_fit(w, 80 * GB) is None
     assert "activations" in no_fit_reason(w, 80 * GB)
 

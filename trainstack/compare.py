@@ -36,7 +36,13 @@ from components.catalog.data_sizes import data_sizes as catalog_data_sizes
 from components.errors import SpecError
 from trainstack import sizing
 from trainstack.cli_common import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
-from trainstack.estimate import check_currency, conversion_factor, fx_rate, human_params
+from trainstack.money import (  # noqa: F401  (priced_as re-exported)
+    check_currency,
+    conversion_factor,
+    fx_rate,
+    human_params,
+    priced_as,
+)
 from trainstack.sizing import Workload
 
 out = Console(soft_wrap=True)
@@ -76,8 +82,8 @@ def data_sizes(workload: Workload, tokens: Optional[float], bucket_gb: Optional[
                transfer_gb: Optional[float]) -> dict[str, Any]:
     """The bucket from the one data-size model (components/catalog/data_sizes.py, the figure the
     spend-limit policy prices too); the transfer is one download of the trained result."""
-    model = catalog_data_sizes(workload.params, tokens, workload.method)
-    result_params = workload.params if workload.method == "full" else workload.adapter_params
+    model = catalog_data_sizes(workload.n_params, tokens, workload.method)
+    result_params = workload.n_params if workload.method == "full" else workload.adapter_params
     result_gb = result_params * BYTES_PER_WEIGHT / 1e9
     for name, value in (("bucket_gb", bucket_gb), ("transfer_gb", transfer_gb)):
         if value is not None:
@@ -129,7 +135,10 @@ def _empty_row(cloud: str, status: str, message: Optional[str]) -> dict[str, Any
             "policy": {"verdict": "n/a", "detail": "no plan", "failed": [], "blocking": [],
                        "checked": 0},
             "cheapest": False, "unpriced": [], "passed_over": [],
-            "fastest": False, "notes": []}
+            "fastest": False, "notes": [],
+            # The place for a measured figure of this row (e.g. `--measured` hours or cost from
+            # a benchmark run); None when nothing was measured. The estimate above stays as is.
+            "measured": None}
 
 
 def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, display: str,
@@ -181,7 +190,9 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, displ
     if sel.passed_over:
         row["passed_over"] = list(sel.passed_over)
         row["notes"].append("passed over: " + "; ".join(sel.passed_over))
-    if row["priced_as"] not in ("on-demand list price", "spot price"):
+    if row["priced_as"] not in ("on-demand list price", "spot price") and sel.spot:
+        row["notes"].append(f"spot: {row['priced_as']}")
+    elif row["priced_as"] not in ("on-demand list price", "spot price"):
         row["notes"].append(f"capacity {sel.capacity.type}: {row['priced_as']}")
     if est["fits"] is False:
         row["fit_note"] = (f"does not fit {gpus} x {itype.gpu}: needs {est['min_gpus']} GPUs"
@@ -223,29 +234,24 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, displ
     cost = sizing.run_cost(nodes=spec.nodes, price_per_node_hour=hourly, hours=est["hours"],
                            transfer_gb=sizes["transfer_gb"],
                            transfer_price_per_gb=egress.value or 0,
-                           idle_overhead=idle_overhead, spot=sel.spot,
-                           preemption_overhead=preemption_overhead, currency="USD", **priced)
+                           idle_overhead=idle_overhead, spot=_spot_discounted(sel),
+                           preemption_overhead=preemption_overhead, currency="USD",
+                           max_hours=spec.lifetime_hours, **priced)
     if factor != 1.0:
         cost = cost.converted(factor, display)
     row["cost"] = {"compute": cost.compute, "storage": cost.storage, "transfer": cost.transfer,
                    "total": cost.total, "filesystem": cost.filesystem, "bucket": cost.bucket,
                    "overhead": cost.overhead, "billed_hours": cost.billed_hours,
+                   "needed_hours": cost.needed_hours, "max_hours": cost.max_hours,
+                   "finishes": cost.finishes, "done_fraction": cost.done_fraction,
                    "complete": not missing, "missing": missing}
+    if not cost.finishes:
+        row["notes"].append(cost.lifetime_note())
     return row
 
 
-def priced_as(sel) -> str:
-    """Which price of the catalog row the selection's capacity type is charged at."""
-    kind = sel.capacity.type
-    if kind == "spot":
-        return ("spot price" if sel.price.spot_usd_hr is not None
-                else "no spot price in the catalog: on-demand price used")
-    if kind == "on_demand":
-        return "on-demand list price"
-    # Reservations, Capacity Blocks and flex-start (DWS) have prices of their own, which the
-    # catalog does not cite: the on-demand list price stands in for them.
-    return (f"priced at on-demand list price (the catalog cites no {kind.replace('_', ' ')} "
-            f"price)")
+def _spot_discounted(sel) -> bool:
+    return sizing.spot_discounted(sel.spot, sel.price.ondemand_usd_hr, sel.price.spot_usd_hr)
 
 
 # --------------------------------------------------------------------------- marks
@@ -361,7 +367,7 @@ def print_compare(result: dict[str, Any], console: Optional[Console] = None) -> 
          + (" [red](does not fit)[/]" if r["fits"] is False else ""))
     line("interconnect", lambda r: r["interconnect"])
     line("capacity", lambda r: r["capacity"].replace("_", " ") + (
-        "" if r["capacity"] in ("on_demand", "spot") and "no spot price" not in r["priced_as"]
+        "" if r["priced_as"] in ("on-demand list price", "spot price")
         else " (on-demand list price)"))
     line(f"{cur}/h", lambda r: _money(r["price_per_hour"], cur))
     line("hours", lambda r: "-" if r["hours"] is None else
@@ -408,6 +414,10 @@ def print_compare(result: dict[str, Any], console: Optional[Console] = None) -> 
                           markup=False)
         for note in r["notes"]:
             console.print(f"{r['cloud']}: {note}", highlight=False, markup=False)
+        if r["status"] == "ok":
+            # an undated price row says so here ("unknown (...)"), next to the figures it gave
+            console.print(f"{r['cloud']}: node price {r['price_source']} (as of "
+                          f"{r['price_as_of']})", highlight=False, markup=False)
 
 
 # --------------------------------------------------------------------------- command

@@ -12,52 +12,30 @@ GPU, no GPU model (the fit table still covers every catalog model), fabric rdma.
 from __future__ import annotations
 
 import json
-import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from components.catalog import gpu_models as gpu_catalog
 from trainstack import sizing
 from trainstack.cli_common import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
+from trainstack.money import (  # noqa: F401  (re-exported: estimate's old public names)
+    CURRENCIES,
+    check_currency,
+    conversion_factor,
+    fx_rate,
+    human_params,
+    priced_as,
+)
 from trainstack.sizing import SizingError, Workload
 
 out = Console(soft_wrap=True)
 
-CURRENCIES = ("USD", "CNY")
 GB = 1e9
-
-
-# --------------------------------------------------------------------------- currency
-
-def fx_rate(cny_rate: Optional[float] = None) -> dict[str, Any]:
-    """CNY per USD: the --cny-rate override, else the catalog's stated rate (fx.csv)."""
-    if cny_rate is not None:
-        if (isinstance(cny_rate, bool) or not isinstance(cny_rate, (int, float))
-                or not math.isfinite(cny_rate) or not 0 < cny_rate <= 1e4):
-            raise SizingError("cny_rate", f"must be a positive rate in CNY per USD, got "
-                              f"{cny_rate!r}, e.g. --cny-rate 7.1.")
-        return {"cny_per_usd": float(cny_rate), "source": "--cny-rate", "as_of": None}
-    row = gpu_catalog.load_fx_rates()["CNY"]
-    return {"cny_per_usd": row.per_usd, "source": row.source, "as_of": row.as_of}
-
-
-def check_currency(currency: str, field: str = "currency") -> str:
-    code = str(currency).strip().upper()
-    if code not in CURRENCIES:
-        raise SizingError(field, f"unknown currency {currency!r}; use USD or CNY.")
-    return code
-
-
-def conversion_factor(from_currency: str, to_currency: str, fx: dict[str, Any]) -> float:
-    """Units of `to_currency` per unit of `from_currency`."""
-    if from_currency == to_currency:
-        return 1.0
-    rate = fx["cny_per_usd"]
-    return rate if (from_currency, to_currency) == ("USD", "CNY") else 1 / rate
 
 
 # --------------------------------------------------------------------------- inputs
@@ -67,45 +45,82 @@ def _spec_fields(spec_path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     from components.spec import load_spec
     spec = load_spec(spec_path)
     other: dict[str, Any] = {"nodes": spec.nodes, "gpu_list": list(spec.gpu),
-                             "fabric": "tcp" if spec.interconnect == "tcp" else "rdma"}
+                             "fabric": "tcp" if spec.interconnect == "tcp" else "rdma",
+                             "max_hours": spec.lifetime_hours}
     if spec.workload is None:
         return {}, other
     wl = spec.workload
     fields = dict(params=wl.model_params, method=wl.method, precision=wl.precision,
                   zero_stage=wl.zero_stage, seq_len=wl.seq_len, micro_batch=wl.micro_batch,
                   layers=wl.layers, hidden=wl.hidden, heads=wl.heads, recompute=wl.recompute,
-                  lora_rank=wl.lora_rank)
+                  lora_rank=wl.lora_rank, attention=wl.attention)
     other.update(tokens=wl.train_tokens, mfu=wl.mfu)
     return fields, other
 
 
-def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = None,
-                   preset: Optional[str] = None, method: Optional[str] = None,
-                   precision: Optional[str] = None, zero_stage: Optional[int] = None,
-                   gpus: Optional[int] = None, gpu: Optional[str] = None,
-                   seq_len: Optional[int] = None, micro_batch: Optional[int] = None,
-                   layers: Optional[int] = None, hidden: Optional[int] = None,
-                   heads: Optional[int] = None, recompute: Optional[bool] = None,
-                   recompute_mode: Optional[str] = None, lora_rank: Optional[int] = None,
-                   tokens: Optional[float] = None, mfu: Optional[float] = None,
-                   flops_factor: Optional[float] = None, peak_tflops: Optional[float] = None,
-                   scaling_efficiency: Optional[float] = None, fabric: Optional[str] = None,
-                   gpus_per_node: int = 8, headroom: float = sizing.DEFAULT_HEADROOM,
-                   price_per_gpu_hour: Optional[float] = None, price_currency: str = "USD",
-                   currency: Optional[str] = None, cny_rate: Optional[float] = None,
-                   idle_overhead: float = sizing.DEFAULT_IDLE_OVERHEAD, spot: bool = False,
-                   preemption_overhead: float = sizing.DEFAULT_PREEMPTION_OVERHEAD,
-                   cloud: Optional[str] = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class EstimateRequest:
+    """What `trainstack estimate` was asked: the spec and every flag (None = not given, so the
+    spec's value or the default applies)."""
+    spec: Optional[Path] = None
+    params: Optional[float] = None
+    preset: Optional[str] = None
+    method: Optional[str] = None
+    precision: Optional[str] = None
+    zero_stage: Optional[int] = None
+    gpus: Optional[int] = None
+    gpu: Optional[str] = None
+    seq_len: Optional[int] = None
+    micro_batch: Optional[int] = None
+    layers: Optional[int] = None
+    hidden: Optional[int] = None
+    heads: Optional[int] = None
+    recompute: Optional[bool] = None
+    recompute_mode: Optional[str] = None
+    lora_rank: Optional[int] = None
+    attention: Optional[str] = None
+    tokens: Optional[float] = None
+    mfu: Optional[float] = None
+    flops_factor: Optional[float] = None
+    peak_tflops: Optional[float] = None
+    scaling_efficiency: Optional[float] = None
+    fabric: Optional[str] = None
+    gpus_per_node: int = 8
+    headroom: float = sizing.DEFAULT_HEADROOM
+    price_per_gpu_hour: Optional[float] = None
+    price_currency: str = "USD"
+    currency: Optional[str] = None
+    cny_rate: Optional[float] = None
+    idle_overhead: float = sizing.DEFAULT_IDLE_OVERHEAD
+    spot: bool = False
+    preemption_overhead: float = sizing.DEFAULT_PREEMPTION_OVERHEAD
+    cloud: Optional[str] = None
+
+
+def build_estimate(request: EstimateRequest) -> dict[str, Any]:
     """Everything `trainstack estimate --json` prints. Raises SizingError/SpecError on bad
     input, including a workload that fits the GPU (or, with no GPU named, any catalog GPU) at
     no GPU count."""
+    # The request's fields as the locals this body has always used (some are refined below).
+    (spec, params, preset, method, precision, zero_stage, gpus, gpu, seq_len, micro_batch, layers,
+     hidden, heads, recompute, recompute_mode, lora_rank, attention, tokens, mfu, flops_factor,
+     peak_tflops, scaling_efficiency, fabric, gpus_per_node, headroom, price_per_gpu_hour,
+     price_currency, currency, cny_rate, idle_overhead, spot, preemption_overhead, cloud) = (
+        request.spec, request.params, request.preset, request.method, request.precision,
+        request.zero_stage, request.gpus, request.gpu, request.seq_len, request.micro_batch,
+        request.layers, request.hidden, request.heads, request.recompute, request.recompute_mode,
+        request.lora_rank, request.attention, request.tokens, request.mfu, request.flops_factor,
+        request.peak_tflops, request.scaling_efficiency, request.fabric, request.gpus_per_node,
+        request.headroom, request.price_per_gpu_hour, request.price_currency, request.currency,
+        request.cny_rate, request.idle_overhead, request.spot, request.preemption_overhead,
+        request.cloud)
     fields: dict[str, Any] = {}
     other: dict[str, Any] = {}
     if spec is not None:
         fields, other = _spec_fields(spec)
     flags = dict(params=params, method=method, precision=precision, zero_stage=zero_stage,
                  seq_len=seq_len, micro_batch=micro_batch, layers=layers, hidden=hidden,
-                 heads=heads, lora_rank=lora_rank, preset=preset)
+                 heads=heads, lora_rank=lora_rank, preset=preset, attention=attention)
     if recompute_mode is not None:
         flags["recompute"] = recompute_mode
     elif recompute is not None:
@@ -165,15 +180,18 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
     result["capacity"] = selection.capacity.type if selection is not None else None
     result["priced_as"] = None
     if selection is not None:
-        from trainstack.compare import priced_as
-        spot = spot or selection.spot
+        # A catalog spot price that is no discount is priced like on-demand (no preemption
+        # overhead): spot must never come out dearer than on-demand for the same row.
+        spot = sizing.spot_discounted(spot or selection.spot, selection.price.ondemand_usd_hr,
+                                      selection.price.spot_usd_hr)
         if price_per_gpu_hour is None:
             price_per_gpu_hour = (selection.price.hourly(selection.spot)
                                   / selection.instance.gpu_count)
             price_currency = "USD"
             result["priced_as"] = (f"{cloud} catalog, {selection.instance.name} in "
                                    f"{selection.region}, capacity "
-                                   f"{selection.capacity.type}: {priced_as(selection)}")
+                                   f"{selection.capacity.type}: {priced_as(selection)} "
+                                   f"(price as of {selection.price.as_of})")
 
     price_currency = check_currency(price_currency, "price_currency")
     display = check_currency(currency if currency is not None else price_currency)
@@ -186,6 +204,14 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
     result["cost"] = None
     result["cost_note"] = ("pass --price-per-gpu-hour to price the run; "
                            "`trainstack compare --spec` prices it on every cloud")
+    max_hours = other.get("max_hours")
+    result["max_hours"] = max_hours
+    result["lifetime_note"] = None
+    if max_hours is not None and result["hours"] is not None:
+        needed = sizing.run_cost(nodes=1, price_per_node_hour=0, hours=result["hours"],
+                                 idle_overhead=idle_overhead, spot=spot,
+                                 preemption_overhead=preemption_overhead, max_hours=max_hours)
+        result["lifetime_note"] = needed.lifetime_note()
     if price_per_gpu_hour is not None:
         # checked under its own name: run_cost would report it as price_per_node_hour
         from trainstack.sizing_cost import _price
@@ -196,7 +222,7 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
             cost = sizing.run_cost(nodes=w.gpus, price_per_node_hour=price_per_gpu_hour,
                                    hours=result["hours"], idle_overhead=idle_overhead,
                                    spot=spot, preemption_overhead=preemption_overhead,
-                                   currency=price_currency)
+                                   currency=price_currency, max_hours=max_hours)
             factor = conversion_factor(price_currency, display, fx)
             if factor != 1.0:
                 cost = cost.converted(factor, display)
@@ -216,7 +242,7 @@ def build_estimate(*, spec: Optional[Path] = None, params: Optional[float] = Non
 
 
 def _what(w: Workload) -> str:
-    return (f"{w.method} training of a {human_params(w.params)} model ({w.precision}, "
+    return (f"{w.method} training of a {human_params(w.n_params)} model ({w.precision}, "
             f"ZeRO stage {w.zero_stage}, micro-batch {w.micro_batch}, seq {w.seq_len})")
 
 
@@ -225,7 +251,7 @@ def _first_gpu_that_fits(w: Workload, names: list[str], models: dict,
     """The spec's `gpu` is a preference list: take the first model the workload fits at some
     GPU count, saying which were passed over and why. When none fits, the first is kept so the
     breakdown still prints (and the command exits 1)."""
-    skipped = []
+    skipped: list[str] = []
     for name in names:
         model = gpu_catalog.get_gpu_model(name, models)
         if sizing.min_gpus_that_fit(w, model.memory_bytes, headroom) is not None:
@@ -257,14 +283,6 @@ def _say_what_never_fits(w: Workload, result: dict, models: dict, gpu_model,
                               f"({largest.name}, {largest.memory_gb:g} GB) it {reason}")
 
 
-def human_params(n: float) -> str:
-    """13e9 -> '13B', 6.7e9 -> '6.7B', 1.5e12 -> '1.5T', 350e6 -> '350M'."""
-    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
-        if n >= scale:
-            return f"{n / scale:.4g}{suffix}"
-    return f"{n:g}"
-
-
 def _gb(n: Optional[float]) -> str:
     return "-" if n is None else f"{n / GB:,.1f} GB"
 
@@ -294,8 +312,10 @@ def print_estimate(r: dict[str, Any], console: Optional[Console] = None) -> None
                      f"parameters" if wl["method"] != "full" else ""), highlight=False)
 
     fit = Table(title=f"fits per GPU model (keeping {r['headroom']:.0%} of memory free)")
-    for col, just in (("GPU", "left"), ("memory", "right"), ("usable", "right"),
-                      (f"fits at {wl['gpus']} GPU(s)", "center"), ("smallest GPU count", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("GPU", "left"), ("memory", "right"), ("usable", "right"),
+        (f"fits at {wl['gpus']} GPU(s)", "center"), ("smallest GPU count", "right"))
+    for col, just in columns:
         fit.add_column(col, justify=just)
     for name, row in r["fits_by_gpu"].items():
         mark = " <-" if name == r["gpu"] else ""
@@ -328,6 +348,8 @@ def print_estimate(r: dict[str, Any], console: Optional[Console] = None) -> None
     console.print(time)
     if r["hours_note"]:
         console.print(f"note: {r['hours_note']}", highlight=False)
+    if r.get("lifetime_note"):
+        console.print(f"[red]lifetime[/]: {r['lifetime_note']}", highlight=False)
 
     if r["cost"] is not None:
         c, cur = r["cost"], r["currency"]
@@ -372,6 +394,9 @@ def estimate_command(
     recompute_mode: Optional[str] = typer.Option(None, "--recompute-mode",
                                                  help="none | selective | full"),
     lora_rank: Optional[int] = typer.Option(None, "--lora-rank"),
+    attention: Optional[str] = typer.Option(None, "--attention", help="sdpa (fused kernels, "
+                                            "default) | eager (unfused: stores the s x s "
+                                            "scores)."),
     tokens: Optional[float] = typer.Option(None, "--tokens", help="Training tokens, e.g. 1e8."),
     mfu: Optional[float] = typer.Option(None, "--mfu", help="Model FLOPs utilisation in (0, 1]; "
                                         "default 0.4."),
@@ -399,16 +424,17 @@ def estimate_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ):
     """Memory per GPU, training FLOPs and hours for a workload (and its cost, given a price)."""
-    result = build_estimate(
+    result = build_estimate(EstimateRequest(
         spec=spec, params=params, preset=preset, method=method, precision=precision,
         zero_stage=zero_stage, gpus=gpus, gpu=gpu, seq_len=seq_len, micro_batch=micro_batch,
         layers=layers, hidden=hidden, heads=heads, recompute=recompute,
-        recompute_mode=recompute_mode, lora_rank=lora_rank, tokens=tokens, mfu=mfu,
+        recompute_mode=recompute_mode, lora_rank=lora_rank, attention=attention,
+        tokens=tokens, mfu=mfu,
         flops_factor=flops_factor, peak_tflops=peak_tflops,
         scaling_efficiency=scaling_efficiency, fabric=fabric, gpus_per_node=gpus_per_node,
         headroom=headroom, price_per_gpu_hour=price_per_gpu_hour, price_currency=price_currency,
         currency=currency, cny_rate=cny_rate, idle_overhead=idle_overhead, spot=spot,
-        preemption_overhead=preemption_overhead, cloud=cloud)
+        preemption_overhead=preemption_overhead, cloud=cloud))
     if as_json:
         print(json.dumps(result, indent=2, sort_keys=True))
     else:

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from trainstack.estimate import human_params
+from trainstack.money import human_params
 
 COLORS = {"compute": "#2563eb", "storage": "#f59e0b", "transfer": "#059669", "hours": "#7c3aed"}
 
@@ -35,11 +35,12 @@ _TEMPLATE = """<!DOCTYPE html>
   .chart .grid { stroke: #e5e7eb; stroke-width: 1; }
   .chart .muted { fill: #6b7280; }
   .chart .mark { fill: #047857; font-weight: 600; }
-  .scroll { overflow-x: auto; }
-  table { border-collapse: collapse; margin-top: 8px; font-size: 13px; }
-  th, td { border: 1px solid #e5e7eb; padding: 4px 8px; text-align: left; vertical-align: top; }
+  .chart svg { width: 100%; height: auto; }
+  table { border-collapse: collapse; margin-top: 8px; font-size: 13px; width: 100%;
+          table-layout: fixed; }
+  th, td { border: 1px solid #e5e7eb; padding: 4px 8px; text-align: left; vertical-align: top;
+           overflow-wrap: anywhere; }
   th { background: #f9fafb; }
-  td.num { text-align: right; white-space: nowrap; }
   ul.notes { color: #374151; padding-left: 20px; }
   .legend span { display: inline-block; margin-right: 16px; }
   .legend i { display: inline-block; width: 12px; height: 12px; margin-right: 4px;
@@ -58,9 +59,7 @@ _TEMPLATE = """<!DOCTYPE html>
 <div class="chart" id="time-chart"></div>
 
 <h2>Numbers</h2>
-<div class="scroll">
 __TABLE__
-</div>
 
 <h2>Assumptions and notes</h2>
 <ul class="notes">
@@ -175,6 +174,9 @@ __NOTES__
 
   document.body.setAttribute("data-cost-bars", String(costBars));
   document.body.setAttribute("data-time-bars", String(timeBars));
+  // what the browser test reads: whether anything reaches past the window's width
+  document.body.setAttribute("data-overflow-x",
+    document.documentElement.scrollWidth > document.documentElement.clientWidth ? "yes" : "no");
   document.body.setAttribute("data-charts", "drawn");
 })();
 </script>
@@ -191,37 +193,68 @@ def _money(value, cur: str, complete: bool = True) -> str:
     return "-" if value is None else f"{value:,.2f} {cur}" + ("" if complete else " +?")
 
 
-def _table(result: dict[str, Any]) -> str:
+def capacity_cell(r: dict[str, Any]) -> str:
+    """The capacity a row is priced at, and which price stands in when it is not its own."""
+    kind = r["capacity"].replace("_", " ")
+    return kind if r["priced_as"] in ("on-demand list price", "spot price") else (
+        f"{kind} ({r['priced_as']})")
+
+
+def run_rate_complete(r: dict[str, Any]) -> bool:
+    """The run-rate prices nodes, filesystem and bucket: a missing one of those makes it +?."""
+    return not [u for u in r["unpriced"] if u != "transfer"]
+
+
+def _lines(result: dict[str, Any]) -> list[tuple[str, Any]]:
     cur = result["currency"]
-    head = ["cloud", "instance type", "GPU", "interconnect", f"{cur}/h", "hours", "compute",
-            "storage", "transfer", "total", "monthly run-rate", "filesystem", "policy", ""]
-    lines = ["<table>", "<tr>" + "".join(f"<th>{_e(h)}</th>" for h in head) + "</tr>"]
-    for r in result["clouds"]:
-        if r["status"] != "ok":
-            msg = "not implemented yet" if r["status"] == "not_implemented" else r["message"]
-            lines.append(f"<tr><td>{_e(r['cloud'])}</td><td colspan=\"{len(head) - 1}\">"
-                         f"{_e(msg)}</td></tr>")
-            continue
-        c, fs = r["cost"], r["filesystem"]
-        marks = " ".join(m for m in ("cheapest", "fastest") if r[m])
-        cells = [
-            (r["cloud"], ""), (f"{r['nodes']} x {r['instance_type']}", ""),
-            (f"{r['gpus']} x {r['gpu']}" + ("" if r["fits"] else " (does not fit)"), ""),
-            (r["interconnect"], ""), (_money(r["price_per_hour"], cur), "num"),
-            ("-" if r["hours"] is None else f"{r['hours']:,.2f}", "num"),
-            (_money(c["compute"], cur), "num"),
-            (_money(c["storage"], cur, not ({"filesystem", "bucket"} & set(c["missing"]))), "num"),
-            (_money(c["transfer"], cur, "transfer" not in c["missing"]), "num"),
-            (_money(c["total"], cur, c["complete"]), "num"),
-            (_money(r["monthly_run_rate"], cur), "num"),
-            ("-" if not fs["capacity_gib"] else
-             f"{fs['product']}: {fs['capacity_gib']:,} GiB, {fs['throughput_mbps_per_tib']} "
-             f"MB/s/TiB ({fs['throughput_mbps']:,.0f} MB/s)", ""),
-            (r["policy"]["verdict"] + (f" ({', '.join(r['policy']['failed'])})"
-                                       if r["policy"]["failed"] else ""), ""), (marks, ""),
-        ]
-        lines.append("<tr>" + "".join(f"<td class=\"{cls}\">{_e(v)}</td>" if cls else
-                                      f"<td>{_e(v)}</td>" for v, cls in cells) + "</tr>")
+
+    def fs(r):
+        f = r["filesystem"]
+        return "-" if not f["capacity_gib"] else (
+            f"{f['product']}: {f['capacity_gib']:,} GiB, {f['throughput_mbps_per_tib']} MB/s/TiB "
+            f"({f['throughput_mbps']:,.0f} MB/s)")
+    return [
+        ("region", lambda r: r["region"]),
+        ("instance type", lambda r: f"{r['nodes']} x {r['instance_type']}"),
+        ("GPU", lambda r: f"{r['gpus']} x {r['gpu']}" + ("" if r["fits"] else " (does not fit)")),
+        ("interconnect", lambda r: r["interconnect"]),
+        ("capacity", capacity_cell),
+        (f"{cur}/h", lambda r: _money(r["price_per_hour"], cur)),
+        ("hours", lambda r: "-" if r["hours"] is None else f"{r['hours']:,.2f}"
+         + ("" if r["cost"]["billed_hours"] is None else
+            f" (billed {r['cost']['billed_hours']:,.2f})")),
+        ("compute", lambda r: _money(r["cost"]["compute"], cur)),
+        ("storage", lambda r: _money(r["cost"]["storage"], cur,
+                                     not ({"filesystem", "bucket"} & set(r["cost"]["missing"])))),
+        ("transfer", lambda r: _money(r["cost"]["transfer"], cur,
+                                      "transfer" not in r["cost"]["missing"])),
+        ("total", lambda r: _money(r["cost"]["total"], cur, r["cost"]["complete"])
+         + ("" if r["cost"].get("finishes", True) else " (job cut at max_hours)")),
+        ("monthly run-rate", lambda r: _money(r["monthly_run_rate"], cur, run_rate_complete(r))),
+        ("filesystem", fs),
+        ("policy", lambda r: r["policy"]["verdict"] + (
+            f" ({', '.join(r['policy']['failed'])})" if r["policy"]["failed"] else "")),
+        ("cheapest / fastest", lambda r: " ".join(m for m in ("cheapest", "fastest") if r[m])),
+    ]
+
+
+def _table(result: dict[str, Any]) -> str:
+    """One column per cloud, one row per quantity: as many columns as clouds, so the table fits
+    the page at any width (no horizontal scroll hides a column)."""
+    rows = result["clouds"]
+    lines = ["<table id=\"numbers\">",
+             "<tr><th></th>" + "".join(f"<th>{_e(r['cloud'])}</th>" for r in rows) + "</tr>"]
+    for i, (label, cell) in enumerate(_lines(result)):
+        tds = []
+        for r in rows:
+            if r["status"] == "ok":
+                tds.append(f"<td>{_e(cell(r))}</td>")
+            elif i == 0:
+                msg = "not implemented yet" if r["status"] == "not_implemented" else r["message"]
+                tds.append(f"<td>{_e(msg)}</td>")
+            else:
+                tds.append("<td>-</td>")
+        lines.append(f"<tr><th>{_e(label)}</th>{''.join(tds)}</tr>")
     lines.append("</table>")
     return "\n".join(lines)
 

@@ -19,14 +19,17 @@ Sources for the formulas (cited again where used):
   [QLoRA]  Dettmers et al. 2023, "QLoRA: Efficient Finetuning of Quantized LLMs", sec. 3
            (NF4, blocksize 64; double quantization: 0.127 bits/param of constants).
   [Act]    Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
-           Models", sec. 4, eq. (1) and Table 2 (tensor parallel size t = 1).
+           Models", sec. 4, eq. (1) and Table 2 (tensor parallel size t = 1); with fused
+           attention (PyTorch SDPA, the default) the 5as/h term is not stored (components/
+           memory.py ATTENTION_KINDS cites the PyTorch scaled_dot_product_attention docs).
   [Kaplan] Kaplan et al. 2020, "Scaling Laws for Neural Language Models", sec. 2.1:
            training compute C = 6 N T; non-embedding N = 12 n_layer d_model^2.
   [PaLM]   Chowdhery et al. 2022, appendix B: MFU counts model FLOPs only (so activation
            recomputation lowers the achieved MFU, it does not add FLOPs here).
   [LLaMA]  Touvron et al. 2023, "LLaMA: Open and Efficient Foundation Language Models",
            Table 2; Llama 2 70B: meta-llama/Llama-2-70b-hf config.json.
-  [Seed]   ../shared/reference/seed-article.txt sec. 3.1 and 3.3 (the users' cost model).
+  [Seed]   the users' article on choosing a cloud for LLM fine-tuning (Chinese; it is not in
+           the repository), sec. 3.1 and 3.3: utilisation about 0.4, idle/debug overhead.
 """
 from __future__ import annotations
 
@@ -82,7 +85,7 @@ def estimate(workload: Workload, tokens: Optional[float], *, gpu: Any = None,
     _positive_int("gpus_per_node", gpus_per_node, 1024)
     mem = estimate_memory(w)
     # Without tokens the question is memory only: FLOPs and hours stay empty.
-    flops = None if tokens is None else training_flops(w.params, tokens, w.method, flops_factor)
+    flops = None if tokens is None else training_flops(w.n_params, tokens, w.method, flops_factor)
     nodes = math.ceil(w.gpus / gpus_per_node)
     eff = (default_scaling_efficiency(nodes, fabric) if scaling_efficiency is None
            else check_scaling_efficiency(scaling_efficiency))
@@ -94,6 +97,7 @@ def estimate(workload: Workload, tokens: Optional[float], *, gpu: Any = None,
             "zero_stage": w.zero_stage, "gpus": w.gpus, "seq_len": w.seq_len,
             "micro_batch": w.micro_batch, "recompute": w.recompute,
             "lora_rank": w.lora_rank if w.method != "full" else None,
+            "attention": w.attention,
             "adapter_params": w.adapter_params, "shape": asdict(w.shape), "tokens": tokens,
         },
         "per_gpu_bytes": mem.as_dict(),
@@ -102,7 +106,7 @@ def estimate(workload: Workload, tokens: Optional[float], *, gpu: Any = None,
         "min_gpus": None, "min_gpus_note": None,
         "fits_by_gpu": {},
         "training_flops": flops,
-        "flops_factor": None if flops is None else flops / (w.params * tokens),
+        "flops_factor": None if flops is None or tokens is None else flops / (w.n_params * tokens),
         "peak_tflops": None, "peak_source": None, "mfu": mfu,
         "nodes": nodes, "gpus_per_node": gpus_per_node, "fabric": fabric,
         "scaling_efficiency": eff,

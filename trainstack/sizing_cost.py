@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, Optional
 
 from components.memory import _in_range, _positive_int
 
@@ -19,12 +19,26 @@ class CostBreakdown:
     how much of them the idle/debug and preemption allowances added."""
     currency: str
     hours: float           # training hours from training_hours()
-    billed_hours: float    # hours x (1 + idle) x (1 + preemption if spot)
+    billed_hours: float    # the hours paid for: needed_hours, cut at max_hours
     compute: float
     filesystem: float
     bucket: float
     transfer: float
     overhead: float
+    needed_hours: Optional[float] = None  # hours x (1 + idle) x (1 + preemption if spot)
+    max_hours: Optional[float] = None     # the declared lifetime; compute stops there
+
+    @property
+    def finishes(self) -> bool:
+        """Whether the job ends before the lifetime stops the cluster."""
+        return self.max_hours is None or (self.needed_hours or 0) <= self.max_hours
+
+    @property
+    def done_fraction(self) -> float:
+        """The share of the job that runs before the lifetime stops it (1.0 when it finishes)."""
+        if self.finishes or not self.needed_hours:
+            return 1.0
+        return self.billed_hours / self.needed_hours
 
     @property
     def storage(self) -> float:
@@ -42,7 +56,17 @@ class CostBreakdown:
                        transfer=self.transfer * r, overhead=self.overhead * r)
 
     def as_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "storage": self.storage, "total": self.total}
+        return {**asdict(self), "storage": self.storage, "total": self.total,
+                "finishes": self.finishes, "done_fraction": self.done_fraction}
+
+    def lifetime_note(self) -> Optional[str]:
+        """What the lifetime does to the run, in words; None when the job finishes in it."""
+        if self.finishes:
+            return None
+        return (f"does not finish within the lifetime: the job needs {self.needed_hours:,.0f} "
+                f"billed h but max_hours {self.max_hours:g} stops the cluster after "
+                f"{self.done_fraction:.0%} of it; the cost is for the {self.billed_hours:,.0f} h "
+                f"that run")
 
 
 def _price(field: str, value: Any) -> float:
@@ -56,14 +80,16 @@ def run_cost(*, nodes: int, price_per_node_hour: float, hours: float,
              transfer_gb: float = 0, transfer_price_per_gb: float = 0,
              idle_overhead: float = DEFAULT_IDLE_OVERHEAD, spot: bool = False,
              preemption_overhead: float = DEFAULT_PREEMPTION_OVERHEAD,
-             currency: str = "USD") -> CostBreakdown:
+             currency: str = "USD", max_hours: Optional[float] = None) -> CostBreakdown:
     """Price the planned run, not a month [Seed] sec. 3.3.
 
     compute  = nodes x $/node-hour x billed hours (pass the spot price with spot=True)
     storage  = filesystem GiB x $/GiB-month x billed hours / 730
              + bucket GB x $/GB-month x billed hours / 730 (both exist for the whole run)
     transfer = GB x $/GB (free tiers are not deducted)
-    billed hours = hours x (1 + idle_overhead) x (1 + preemption_overhead if spot)
+    billed hours = hours x (1 + idle_overhead) x (1 + preemption_overhead if spot), cut at
+                   max_hours (the declared lifetime stops compute there: what runs is priced,
+                   and `finishes` / `done_fraction` say how much of the job that is)
     Overheads are fractions (0.15 = 15%).
     """
     _positive_int("nodes", nodes, 1_000_000)
@@ -72,7 +98,10 @@ def run_cost(*, nodes: int, price_per_node_hour: float, hours: float,
                      "It is a fraction of the run, e.g. 0.15 for 15%.", low_open=False)
     pre = _in_range("preemption_overhead", preemption_overhead, 0, 10,
                     "It is a fraction of the run, e.g. 0.1 for 10%.", low_open=False)
-    billed = hours * (1 + idle) * (1 + (pre if spot else 0))
+    needed = hours * (1 + idle) * (1 + (pre if spot else 0))
+    if max_hours is not None:
+        max_hours = _in_range("max_hours", max_hours, 0, 1e7, "It is the lifetime in hours.")
+    billed = needed if max_hours is None else min(needed, max_hours)
     compute = nodes * _price("price_per_node_hour", price_per_node_hour) * billed
     months = billed / HOURS_PER_MONTH
     fs = (_price("filesystem_gib", filesystem_gib)
@@ -81,8 +110,18 @@ def run_cost(*, nodes: int, price_per_node_hour: float, hours: float,
               * _price("bucket_price_per_gb_month", bucket_price_per_gb_month) * months)
     transfer = _price("transfer_gb", transfer_gb) * _price("transfer_price_per_gb",
                                                            transfer_price_per_gb)
-    overhead = (compute + fs + bucket) * (1 - hours / billed) if billed else 0.0
-    return CostBreakdown(currency, hours, billed, compute, fs, bucket, transfer, overhead)
+    # The overheads' share of every billed hour, cut at the lifetime or not.
+    overhead = (compute + fs + bucket) * (1 - hours / needed) if needed else 0.0
+    return CostBreakdown(currency, hours, billed, compute, fs, bucket, transfer, overhead,
+                         needed, max_hours)
+
+
+def spot_discounted(spot: bool, ondemand_usd_hr: float, spot_usd_hr: Optional[float]) -> bool:
+    """Whether a spot run is priced as spot: only a cited spot price below on-demand is one. AWS
+    snapshots show spot equal to on-demand for some rows (spot is capped at on-demand) and some
+    rows have none; adding the preemption overhead there would make spot dearer than on-demand
+    for a price that is no discount, so such a run is priced like on-demand."""
+    return spot and spot_usd_hr is not None and spot_usd_hr < ondemand_usd_hr
 
 
 def monthly_run_rate(*, nodes: int, price_per_node_hour: float, filesystem_gib: float = 0,

@@ -163,11 +163,6 @@ def _noted(choice: FilesystemChoice, note: str) -> FilesystemChoice:
     return FilesystemChoice(**{**choice.__dict__, "note": f"{choice.note}; {note}"})
 
 
-def fsx_throughput(requested: int) -> int:
-    """The smallest PERSISTENT_2 tier at or above the request (1000 is the top tier)."""
-    return next((t for t in FSX_THROUGHPUT_TIERS if t >= requested), FSX_THROUGHPUT_TIERS[-1])
-
-
 def budget_thresholds(alert_percents: list[float], emails: list[str]) -> list[float]:
     if len(alert_percents) > MAX_BUDGET_NOTIFICATIONS:
         raise SpecError("budget.alert_percents",

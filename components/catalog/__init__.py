@@ -238,8 +238,8 @@ def filesystem_price(cloud: str, product: str, tier: int, region: str) -> Option
     item = pattern.format(tier=tier)
     rows = [s for s in storage_prices() if s.cloud == cloud and s.item == item]
     in_region = [s for s in rows if s.region == region]
-    row = (in_region or rows or [None])[0]
-    if row is None:
+    if not rows:
         return None
+    row = (in_region or rows)[0]
     value = usd_per_gib_month(row)
     return None if value is None else FilesystemPrice(value, row, bool(in_region))

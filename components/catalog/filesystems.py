@@ -56,20 +56,20 @@ def choose(product: str, requested_gib: int, requested_mbps_per_tib: int,
     size_at(needed_gib, tier) -> the valid size at that tier, or None when the tier cannot
     hold it (over its maximum). price_at(tier) -> the cited price, or None.
     """
-    candidates = []
+    candidates: list[tuple[int, int, Optional[FilesystemPrice]]] = []
     for tier in sorted(tiers):
         size = size_at(needed_capacity_gib(requested_gib, requested_mbps_per_tib, tier), tier)
         if size is not None:
             candidates.append((tier, size, price_at(tier)))
     if not candidates:
         raise ValueError("no tier can hold the request")
-    priced = [c for c in candidates if c[2] is not None]
+    priced = [(t, s, p) for t, s, p in candidates if p is not None]
     unpriced = tuple(t for t, _, p in candidates if p is None)
     floors = {t: s * _floor(t, candidates) for t, s, p in candidates if p is None}
     best = min(priced, key=lambda c: (c[1] * c[2].usd_per_gib_month, c[0])) if priced else None
     best_cost = best[1] * best[2].usd_per_gib_month if best else None
-    proven = best is not None and all(best_cost <= f for f in floors.values())
-    if proven:
+    price: Optional[FilesystemPrice]
+    if best is not None and best_cost is not None and all(best_cost <= f for f in floors.values()):
         tier, size, price = best
     else:
         # Some unpriced tier might be cheaper. Per-GiB prices rise with the tier on every
