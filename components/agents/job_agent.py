@@ -24,7 +24,11 @@ devices and /lustre, /scratch mounted.
 
 While a job runs, /var/lib/trainstack/jobs/<id>.json holds {"pid": N}: the idle agent counts a
 live pid there as work, so a training run with idle-looking GPUs (data loading, a checkpoint)
-is never reaped. Into the bucket go, per node: `jobs/<id>/<node>/started.json`, `log.txt`
+is never reaped. The pid is torchrun's own (or `docker run`'s, which relays signals to the
+container's torchrun): the preemption agent sends it SIGTERM on a notice, and torchrun forwards
+it to the workers, which save their checkpoint. Every job gets the checkpoint helper on its
+PYTHONPATH and TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 (see RESTART_ENV); a node marked leaving
+starts no new job and marks its exit record "preempted". Into the bucket go, per node: `jobs/<id>/<node>/started.json`, `log.txt`
 (refreshed every poll while the job runs), `exit.json` ({"rc", ...}) and whatever the job wrote
 to $TRAINSTACK_JOB_OUT (under `out/`).
 
@@ -60,6 +64,18 @@ ENV_FILE = "/etc/trainstack/jobs.env"          # TS_NODE, TS_BUCKET_URL, written
 SERVICE = "trainstack-jobs.service"
 DEFAULT_PORT = 29500
 CONTAINER_MOUNTS = ("/lustre", "/scratch")
+# What the preemption boot step (components/boot/preemption.py) leaves for the job: the
+# checkpoint helper's folder (`import trainstack_resumable`), and the notice file and events
+# folder the helper reads and writes (under the state folder the container also sees).
+HELPER_DIR = "/opt/trainstack/python"
+STATE_DIR = "/var/lib/trainstack"
+NOTICE_FILE = f"{STATE_DIR}/preemption.json"
+EVENTS_DIR = f"{STATE_DIR}/events"
+LEAVING_FILE = f"{STATE_DIR}/leaving"
+# With torchrun's shared TCP store (torch >= 2.4) the c10d rendezvous store lives in rank 0's
+# first agent run, and a replacement node joining an elastic restart waits forever for the
+# rank-0 address (pytorch/pytorch#135712): a node replaced after a preemption would never join.
+RESTART_ENV = {"TORCH_DISABLE_SHARE_RDZV_TCP_STORE": "1"}
 
 UNIT = f"""\
 [Unit]
@@ -198,6 +214,21 @@ class Node:
     def image(self) -> Optional[str]:
         return read_env_file(self.path(RUNTIME_ENV)).get("TS_IMAGE") or None
 
+    def leaving(self) -> bool:
+        """The preemption agent marked this node as going away (it writes this before SIGTERM)."""
+        return self.path(LEAVING_FILE).exists()
+
+    def job_env(self, base: dict[str, str]) -> dict[str, str]:
+        """What every job needs to survive a preemption, over `base`: the checkpoint helper on
+        the Python path, this node's notice file and events folder, torchrun restarts that a
+        replacement node can join."""
+        helper = str(self.path(HELPER_DIR))
+        path = base.get("PYTHONPATH")
+        return {**RESTART_ENV,
+                "PYTHONPATH": f"{helper}{os.pathsep}{path}" if path else helper,
+                "TRAINSTACK_NOTICE_FILE": str(self.path(NOTICE_FILE)),
+                "TRAINSTACK_EVENTS_DIR": str(self.path(EVENTS_DIR))}
+
 
 def launch_argv(request: dict, env: dict[str, str], launcher: list[str]) -> list[str]:
     """The command this node runs for `request`, given the boot's environment `env`."""
@@ -233,11 +264,16 @@ def container_argv(image: str, argv: list[str], env_keys: list[str], job_dir: st
            "--ulimit", "memlock=-1:-1", "--ulimit", "stack=67108864"]
     for device in devices:
         out += ["--device", device]
-    mounts = [*CONTAINER_MOUNTS, job_dir]
+    # The helper read-only; the state folder holds the job's folder, the preemption notice
+    # (replaced atomically, so its folder is mounted, not the file) and the helper's events.
+    mounts = [*CONTAINER_MOUNTS, STATE_DIR]
+    if not job_dir.startswith(STATE_DIR + "/"):
+        mounts.append(job_dir)
     if workdir and not any(workdir == m or workdir.startswith(m + "/") for m in mounts):
         mounts.append(workdir)
     for mount in mounts:
         out += ["-v", f"{mount}:{mount}"]
+    out += ["-v", f"{HELPER_DIR}:{HELPER_DIR}:ro"]
     if workdir:
         out += ["-w", workdir]
     for key in sorted(env_keys):
@@ -265,6 +301,8 @@ class Agent:
         return f"{JOBS_PREFIX}/{job_id}/{self.node.name}/{name}"
 
     def pending(self) -> list[str]:
+        if self.node.leaving():
+            return []     # a node about to be taken back starts nothing new
         return [j for j in self.store.job_ids()
                 if j not in self.done and self.store.get(self.key(j, "exit.json")) is None]
 
@@ -301,9 +339,11 @@ class Agent:
             files_dir.mkdir(parents=True, exist_ok=True)
             (files_dir / name).write_text(text)
         cwd = request.get("cwd") or (str(files_dir) if files_dir.is_dir() else None)
-        env = {**os.environ, **boot, **{k: str(v) for k, v in (request.get("env") or {}).items()},
-               "TRAINSTACK_JOB_ID": job_id, "TRAINSTACK_NODE": self.node.name,
-               "TRAINSTACK_JOB_OUT": str(out_dir)}
+        env = {**os.environ, **boot}
+        env.update(self.node.job_env(env))
+        env.update({**{k: str(v) for k, v in (request.get("env") or {}).items()},
+                    "TRAINSTACK_JOB_ID": job_id, "TRAINSTACK_NODE": self.node.name,
+                    "TRAINSTACK_JOB_OUT": str(out_dir)})
         started = time.time()
         info = {"node": self.node.name, "node_rank": boot.get("NODE_RANK"),
                 "host": socket.gethostname(), "started": utc_now(), "agent_version": AGENT_VERSION}
@@ -314,8 +354,8 @@ class Agent:
             return 2
         image = self.node.image() if self.use_container else None
         if image:
-            keys = [*boot, *(request.get("env") or {}), "TRAINSTACK_JOB_ID", "TRAINSTACK_NODE",
-                    "TRAINSTACK_JOB_OUT"]
+            keys = [*boot, *self.node.job_env({}), *(request.get("env") or {}),
+                    "TRAINSTACK_JOB_ID", "TRAINSTACK_NODE", "TRAINSTACK_JOB_OUT"]
             devices = sorted(str(p) for p in Path("/dev/infiniband").glob("*"))
             argv = container_argv(image, argv, keys, str(local / job_id), devices, cwd)
             info["image"] = image
@@ -336,6 +376,10 @@ class Agent:
             else:
                 rc = 127
         pid_file.unlink(missing_ok=True)
+        if self.node.leaving():
+            # Signalled by the preemption agent: `trainstack run` waits for the replacement
+            # node instead of taking this exit as the job's.
+            info["preempted"] = True
         self._finish(job_id, rc, started, log_path.read_bytes(), info, out_dir)
         return rc
 
