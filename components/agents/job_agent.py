@@ -28,7 +28,8 @@ is never reaped. The pid is torchrun's own (or `docker run`'s, which relays sign
 container's torchrun): the preemption agent sends it SIGTERM on a notice, and torchrun forwards
 it to the workers, which save their checkpoint. Every job gets the checkpoint helper on its
 PYTHONPATH and TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 (see RESTART_ENV); a node marked leaving
-starts no new job and marks its exit record "preempted". Into the bucket go, per node: `jobs/<id>/<node>/started.json`, `log.txt`
+starts no new job and marks its exit record "preempted". Into the bucket go, per node:
+`jobs/<id>/<node>/started.json`, `log.txt`
 (refreshed every poll while the job runs), `exit.json` ({"rc", ...}) and whatever the job wrote
 to $TRAINSTACK_JOB_OUT (under `out/`).
 
