@@ -157,3 +157,21 @@ def test_the_preemption_agent_signals_the_job_agents_torchrun(tmp_path):
         if agent_proc.poll() is None:
             agent_proc.kill()
             agent_proc.wait()
+
+
+def test_a_fresh_node_joins_a_job_only_while_it_runs(tmp_path):
+    """A replacement boots with no memory of past jobs: it must join the job whose node was
+    preempted (even under that node's name, as a GCP managed group recreates it), and not start
+    jobs that have ended (torchrun would wait for a rendezvous nobody hosts)."""
+    store = job_agent.DirStore(str(tmp_path / "bucket"))
+    for job_id in ("old", "live"):
+        _request(store, job_id, ["true"])
+    store.put("jobs/old/n0/exit.json", json.dumps({"rc": 0}).encode())
+    store.put("jobs/old/n1/exit.json", json.dumps({"rc": 0}).encode())
+    store.put("jobs/live/n1/exit.json", json.dumps({"rc": -15, "preempted": True}).encode())
+    fresh = job_agent.Agent(store, job_agent.Node("n2", str(tmp_path / "n2")), [])
+    assert fresh.pending() == ["live"]
+    same_name = job_agent.Agent(store, job_agent.Node("n1", str(tmp_path / "n1b")), [])
+    assert same_name.pending() == ["live"]
+    store.put("jobs/live/n0/exit.json", json.dumps({"rc": 0}).encode())   # the job ended
+    assert job_agent.Agent(store, job_agent.Node("n3", str(tmp_path / "n3")), []).pending() == []

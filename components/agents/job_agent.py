@@ -130,6 +130,9 @@ class DirStore:
         base = self.root / JOBS_PREFIX
         return sorted(p.parent.name for p in base.glob("*/request.json")) if base.is_dir() else []
 
+    def exit_nodes(self, job_id: str) -> list[str]:
+        return sorted(p.parent.name for p in (self.root / JOBS_PREFIX / job_id).glob("*/exit.json"))
+
 
 class FsspecStore:
     """Any fsspec URL (s3://, gs://, abfs://, oss://), where fsspec and the backend import."""
@@ -156,6 +159,13 @@ class FsspecStore:
         self.fs.invalidate_cache()
         try:
             paths = self.fs.glob(self._path(f"{JOBS_PREFIX}/*/request.json"))
+        except (FileNotFoundError, OSError):
+            return []
+        return sorted(p.rstrip("/").split("/")[-2] for p in paths)
+
+    def exit_nodes(self, job_id: str) -> list[str]:
+        try:
+            paths = self.fs.glob(self._path(f"{JOBS_PREFIX}/{job_id}/*/exit.json"))
         except (FileNotFoundError, OSError):
             return []
         return sorted(p.rstrip("/").split("/")[-2] for p in paths)
@@ -304,8 +314,30 @@ class Agent:
     def pending(self) -> list[str]:
         if self.node.leaving():
             return []     # a node about to be taken back starts nothing new
-        return [j for j in self.store.job_ids()
-                if j not in self.done and self.store.get(self.key(j, "exit.json")) is None]
+        jobs = []
+        for job_id in self.store.job_ids():
+            if job_id in self.done:
+                continue
+            if self._ended(job_id):
+                self._remember(job_id)
+            else:
+                jobs.append(job_id)
+        return jobs
+
+    def _ended(self, job_id: str) -> bool:
+        """Some node has left the job other than by preemption: the job is over (torchrun's
+        nodes end together), so a node booted since (a replacement, a scale-up) must not start
+        it and wait for a rendezvous nobody hosts. A preempted node's exit is no end: its
+        replacement, under a new name or the same one, joins the job that runs on."""
+        for node in self.store.exit_nodes(job_id):
+            try:
+                record = json.loads(self.store.get(f"{JOBS_PREFIX}/{job_id}/{node}/exit.json")
+                                    or b"{}")
+            except ValueError:
+                return True
+            if not record.get("preempted"):
+                return True
+        return False
 
     def _remember(self, job_id: str) -> None:
         self.done.add(job_id)
