@@ -186,7 +186,8 @@ def test_a_deployed_stack_waits_for_all_its_nodes(tmp_path, monkeypatch):
     from trainstack import connect, status
     (tmp_path / "status").mkdir()
     (tmp_path / "status" / "i-0a.json").write_text(json.dumps(health_record("i-0a", 0)))
-    inputs = SimpleNamespace(cloud="aws", spec=SimpleNamespace(nodes=2))
+    inputs = SimpleNamespace(cloud="aws", spec=SimpleNamespace(
+        nodes=2, capacity=lambda cloud: SimpleNamespace(type="on_demand")))
     outputs = {"bucket_name": "llm-data", "instance_type": "p5.48xlarge",
                "filesystem_capacity_gib": 4800, "filesystem_throughput_mbps_per_tib": 250}
     monkeypatch.setattr(connect, "deployed", lambda stack: (inputs, outputs))

@@ -34,6 +34,7 @@ class Target:
     stack: Optional[str] = None
     instance_type: Optional[str] = None
     provisioned_mbps: Optional[float] = None   # the filesystem's total read throughput
+    spot: bool = False                          # its nodes may be taken back (a preemption)
 
 
 @dataclass
@@ -44,10 +45,33 @@ class JobResult:
     timed_out: bool = False
 
     @property
+    def replaced(self) -> list[str]:
+        """Nodes that left the job on a preemption notice (their exit is not the job's)."""
+        return sorted(n for n, e in self.exits.items() if e.get("preempted"))
+
+    @property
+    def final(self) -> dict[str, dict]:
+        return {n: e for n, e in self.exits.items() if not e.get("preempted")}
+
+    @property
     def rc(self) -> int:
         if self.timed_out:
             return EXIT_TIMEOUT
-        return worst_rc(int(e.get("rc", 1)) for e in self.exits.values())
+        return worst_rc(int(e.get("rc", 1)) for e in (self.final or self.exits).values())
+
+
+# A spot cluster's default torchrun --max-restarts. Each preemption costs every surviving node
+# one restart (its workers' collectives fail when the peer goes; the replacement's torchrun
+# starts with a full budget), and so does a worker crash. 3 rides out three interruptions in one
+# launch, each resumed from the newest checkpoint; past that the capacity itself is the problem
+# and a person should look (a new `run` still resumes from the checkpoint). A script that
+# crashes on every start -- a bug, not the cloud -- stops after three quick retries instead of
+# looping. On-demand stays 0: a failure there is the script's, and restarting hides it.
+SPOT_MAX_RESTARTS = 3
+
+
+def default_max_restarts(target: Target) -> int:
+    return SPOT_MAX_RESTARTS if target.spot else 0
 
 
 def worst_rc(codes) -> int:
@@ -78,11 +102,13 @@ def resolve(stack: Optional[str], url: Optional[str]) -> Target:
                         "Pass --stack NAME of a deployed stack.")
     cloud = instance_type = provisioned = None
     expected = None
+    spot = False
     if not url:
         from trainstack.connect import deployed
         inputs, outputs = deployed(stack)
         url = stack_bucket_url(inputs.cloud, outputs)
         cloud, expected = inputs.cloud, inputs.spec.nodes
+        spot = inputs.spec.capacity(inputs.cloud).type == "spot"
         instance_type = outputs.get("instance_type")
         capacity = outputs.get("filesystem_capacity_gib")
         tier = outputs.get("filesystem_throughput_mbps_per_tib")
@@ -101,7 +127,7 @@ def resolve(stack: Optional[str], url: Optional[str]) -> Target:
         instance_type = next((h.record.get("instance_type") for h in records
                               if h.record.get("instance_type")), None)
         cloud = next((h.record.get("cloud") for h in records if h.record.get("cloud")), None)
-    return Target(url.rstrip("/"), names, cloud, stack, instance_type, provisioned)
+    return Target(url.rstrip("/"), names, cloud, stack, instance_type, provisioned, spot)
 
 
 def new_job_id(kind: str = "run") -> str:
@@ -136,23 +162,52 @@ def read_bytes(fs, path: str) -> Optional[bytes]:
         return None
 
 
+def job_nodes(fs, base: str, job_id: str) -> list[str]:
+    """The nodes that started `job_id` (a replacement node shows up here)."""
+    try:
+        paths = fs.glob(f"{base}/{JOBS_PREFIX}/{job_id}/*/started.json")
+    except (FileNotFoundError, OSError):
+        return []
+    return sorted(str(p).rstrip("/").split("/")[-2] for p in paths)
+
+
 def wait(target: Target, job_id: str, *, timeout_s: float = 3600, poll_s: float = 1.0,
          echo: Optional[Callable[[str], None]] = None,
          nodes: Optional[list[str]] = None) -> JobResult:
-    """Every node's exit record, streaming new log lines through `echo` when given."""
+    """Every node's exit record, streaming new log lines through `echo` when given.
+
+    A node that exits on a preemption notice (its exit record says "preempted") does not end
+    the wait: its replacement -- a node under a new name, or the same name again -- joins the
+    job, and the job is over when as many nodes as were asked for have exited otherwise, or
+    when one of the first nodes failed and every one of them has exited."""
     fs, base = bucket_fs(target.url)
     result = JobResult(job_id)
-    waiting = tuple(nodes or target.nodes)
+    expected = tuple(nodes or target.nodes)
+    waiting = list(expected)
     shown = {node: 0 for node in waiting}
+    starts: dict[str, Optional[str]] = {}
     deadline = time.monotonic() + timeout_s
     while True:
         if hasattr(fs, "invalidate_cache"):
             fs.invalidate_cache()
+        if nodes is None:
+            for node in job_nodes(fs, base, job_id):
+                if node not in waiting:
+                    waiting.append(node)
+                    shown[node] = 0
         for node in waiting:
-            if node in result.exits:
+            if node in result.exits and not result.exits[node].get("preempted"):
                 continue
             prefix = f"{base}/{JOBS_PREFIX}/{job_id}/{node}"
+            started = json.loads(read_bytes(fs, f"{prefix}/started.json") or b"{}").get("started")
+            if starts.get(node, started) != started:
+                shown[node] = 0            # the same name again: a replacement's fresh log
+                result.exits.pop(node, None)
+            starts[node] = started
             exit_raw = read_bytes(fs, f"{prefix}/exit.json")
+            record = json.loads(exit_raw) if exit_raw is not None else None
+            if record is not None and started and record.get("started") != started:
+                record = exit_raw = None   # the node's earlier (preempted) run's record
             log = read_bytes(fs, f"{prefix}/log.txt")
             if log is not None:
                 result.logs[node] = log.decode("utf-8", "replace")
@@ -163,9 +218,13 @@ def wait(target: Target, job_id: str, *, timeout_s: float = 3600, poll_s: float 
                     shown[node] += len(fresh)
                     for line in fresh.splitlines():
                         echo(f"[{node}] {line}")
-            if exit_raw is not None:
-                result.exits[node] = json.loads(exit_raw)
-        if len(result.exits) == len(waiting):
+            if record is not None:
+                result.exits[node] = record
+        running = [n for n in waiting if n not in result.exits]
+        final = result.final
+        failed = any(worst_rc([int(e.get("rc", 1))]) for e in final.values())
+        if (not running and len(final) >= len(expected)) or \
+                (failed and all(n in result.exits for n in expected)):
             return result
         if time.monotonic() > deadline:
             result.timed_out = True
@@ -179,8 +238,9 @@ def run_command(
     url: Optional[str] = typer.Option(None, "--bucket-url", help="Use this fsspec URL as the "
                                       "stack's bucket (s3://, gs://, abfs://, file://)."),
     follow: bool = typer.Option(False, "--follow", "-f", help="Stream every node's log."),
-    max_restarts: int = typer.Option(0, "--max-restarts", min=0, help="torchrun's elastic "
-                                     "restarts after a failure or preemption."),
+    max_restarts: Optional[int] = typer.Option(None, "--max-restarts", min=0, help="torchrun's "
+                                               "elastic restarts after a failure or preemption "
+                                               f"(default: {SPOT_MAX_RESTARTS} on spot, else 0)."),
     nproc_per_node: Optional[int] = typer.Option(None, "--nproc-per-node", min=1, help="Processes "
                                                  "per node (default: the node's GPUs)."),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Working folder on the nodes (e.g. "
@@ -190,6 +250,8 @@ def run_command(
 ):
     """Run CMD on every node of the stack under torchrun; exit code = the worst node's."""
     target = resolve(stack, url)
+    if max_restarts is None:
+        max_restarts = default_max_restarts(target)
     job_id = submit(target, cmd, max_restarts=max_restarts, nproc_per_node=nproc_per_node,
                     cwd=cwd)
     print(f"job {job_id} on {len(target.nodes)} node(s): {', '.join(target.nodes)}", flush=True)
@@ -197,9 +259,12 @@ def run_command(
         return
     result = wait(target, job_id, timeout_s=timeout,
                   echo=(lambda line: print(line, flush=True)) if follow else None)
-    for node in target.nodes:
+    for node in sorted({*target.nodes, *result.exits}):
         record = result.exits.get(node)
         state = f"exit {record.get('rc')}" if record else "no exit record (still running?)"
+        if record and record.get("preempted"):
+            state += " (preempted; replaced)" if len(result.final) >= len(target.nodes) \
+                else " (preempted; no replacement finished)"
         print(f"{node}: {state}; log: {target.url}/{JOBS_PREFIX}/{job_id}/{node}/log.txt",
               flush=True)
     if result.timed_out:
