@@ -244,6 +244,8 @@ def summary_lines(result: dict) -> list[str]:
 
 
 def bench_command(
+    command: Optional[list[str]] = typer.Argument(None, help="With --resume-check: the training "
+                                                  "command, after `--`."),
     stack: Optional[str] = typer.Option(None, "--stack", help="A deployed stack's name."),
     url: Optional[str] = typer.Option(None, "--bucket-url", help="Use this fsspec URL as the "
                                       "stack's bucket (s3://, gs://, abfs://, file://)."),
@@ -268,9 +270,26 @@ def bench_command(
                                                  "node alone, e.g. 'all_reduce_perf -b 1G -e 8G "
                                                  "-f 2 -g 8' (in the image)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    resume_check: bool = typer.Option(False, "--resume-check", help="Instead: prove the "
+                                      "command after `--` resumes exactly, on this machine "
+                                      "(--steps straight vs half, a stop and a resume)."),
+    tolerance: float = typer.Option(0.0, "--tolerance", help="With --resume-check: relative "
+                                    "tolerance (0: exact, right on CPU; e.g. 1e-5 on GPU)."),
 ):
     """Measure the stack: fabric, storage, training on one and all nodes, readiness."""
     from components.errors import SpecError
+    if resume_check:
+        if stack or url:
+            raise SpecError("--resume-check", "runs on this machine, not on a stack's nodes, so "
+                            "--stack and --bucket-url have nothing to do.",
+                            "Drop them (or use `trainstack run` to run the check on a node).")
+        from trainstack.resume_check import resume_check_command
+        raise typer.Exit(resume_check_command(list(command or []), steps, tolerance, timeout,
+                                              as_json))
+    if command:
+        raise SpecError("CMD", f"a command after `--` ({' '.join(command)}) is for "
+                        "--resume-check.", "Add --resume-check, or give the training part "
+                        "your command with --train-cmd '...'.")
     if model not in MODEL_SIZES:
         raise SpecError("--model", f"{model!r} is not a built-in model.",
                         f"Use one of: {', '.join(MODEL_SIZES)}.")
