@@ -6,9 +6,9 @@ every rank saves before the deadline; node-1 goes away and a fresh node-1b's job
 running job; torchrun's elastic restart resumes from that checkpoint; `run` exits 0 with node-1
 marked preempted; losses and parameters equal an uninterrupted run of the same seed.
 
-Nothing in the nodes' environment sets TORCH_DISABLE_SHARE_RDZV_TCP_STORE or the helper's
-PYTHONPATH: the job agent must (without them node-1b never joins, or the example falls back to
-the checkout's copy instead of the node's)."""
+Nothing in the nodes' environment sets TORCH_DISABLE_SHARE_RDZV_TCP_STORE or PYTHONPATH: the
+job agent must (without the first node-1b does not join the restart; without the second the
+example cannot import the helper)."""
 import json
 import os
 import subprocess
@@ -28,6 +28,14 @@ from tests.test_preemption_e2e import EXAMPLE, STEPS, uninterrupted  # noqa: F40
 torch = pytest.importorskip("torch")
 
 
+MARK = """
+import os as _os
+_os.makedirs(_os.environ["TRAINSTACK_REPORT_DIR"], exist_ok=True)
+open(_os.path.join(_os.environ["TRAINSTACK_REPORT_DIR"], "helper-" + __file__.replace("/", "_")),
+     "w").close()
+"""
+
+
 class Nodes:
     def __init__(self, tmp):
         self.tmp, self.port = tmp, free_port()
@@ -42,12 +50,15 @@ class Nodes:
         write_node_root(root, rank, 2, self.port)
         helper = root / job_agent.HELPER_DIR.lstrip("/")
         helper.mkdir(parents=True)
-        (helper / "trainstack_resumable.py").write_text(boot_step.HELPER_SOURCE)
+        # As shipped, plus a line that says which copy the job imported.
+        (helper / "trainstack_resumable.py").write_text(boot_step.HELPER_SOURCE + MARK)
         for folder in (pa.JOBS_DIR, pa.LOCAL_EVENTS_DIR):
             (root / folder).mkdir(parents=True, exist_ok=True)
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("TORCH_DISABLE_SHARE_RDZV_TCP_STORE", "TORCHELASTIC_USE_AGENT_STORE")}
-        env.update({"PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "GLOO_SOCKET_IFNAME": "lo",
+        # No PYTHONPATH: the agent is standard library only, and the example must find the
+        # helper where the boot put it (its fallback, the checkout's copy, is not importable).
+        env = {k: v for k, v in os.environ.items() if k not in (
+            "TORCH_DISABLE_SHARE_RDZV_TCP_STORE", "TORCHELASTIC_USE_AGENT_STORE", "PYTHONPATH")}
+        env.update({"OMP_NUM_THREADS": "1", "GLOO_SOCKET_IFNAME": "lo",
                     "PYTHONWARNINGS": "ignore", "TRAINSTACK_TOTAL_STEPS": str(STEPS),
                     "TRAINSTACK_SEED": "3", "TRAINSTACK_SAVE_EVERY": "1000",
                     "TRAINSTACK_STEP_SECONDS": "0.3", "TRAINSTACK_RUN": "job-1",
@@ -140,7 +151,22 @@ def test_trainstack_run_survives_an_aws_spot_notice(tmp_path, uninterrupted):  #
         started = json.loads((nodes.bucket / "jobs" / job / "node-1b" / "started.json").read_text())
         assert "--rdzv-conf=is_host=false" in started["argv"]
         notices = [json.loads(p.read_text()) for p in (nodes.bucket / "events/node-1").glob("*")]
-        assert [(n["event"], n["signalled_jobs"]) for n in notices] == [("preemption-notice", [job])]
+        assert [(n["event"], n.get("signalled_jobs")) for n in notices
+                if n["event"] != "checkpoint"] == [("preemption-notice", [job])]
+        # The save's own record, by global rank 0 (on either node; shipped or not yet). Only
+        # the preempted node has the notice: on node-0 the record has no deadline (the
+        # manifest's time above is the proof on every node).
+        saves = {p.name: json.loads(p.read_text()) for p in [
+            *(nodes.bucket / "events").glob("*/*-checkpoint-*.json"),
+            *(r for n in nodes.roots.values() for r in (n / pa.LOCAL_EVENTS_DIR).glob(
+                "**/*-checkpoint-*.json"))]}
+        assert [(e["step"], e.get("before_deadline", e["deadline"] is None))
+                for e in saves.values()] == [(meta["step"], True)]
+        # Every rank, first run and restart, imported the helper the boot put on its node.
+        imported = {p.name for p in nodes.report.glob("helper-*")}
+        assert imported == {"helper-" + str(nodes.roots[n] / job_agent.HELPER_DIR.lstrip("/") /
+                                            "trainstack_resumable.py").replace("/", "_")
+                            for n in ("node-0", "node-1", "node-1b")}
         restarts = [json.loads(p.read_text()) for name in ("node-0", "node-1b")
                     for p in (nodes.roots[name] / pa.LOCAL_EVENTS_DIR).glob("*restart*.json")]
         assert [r["step"] for r in restarts] == [meta["step"]]
