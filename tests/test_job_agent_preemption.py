@@ -89,6 +89,7 @@ def test_the_image_run_gets_the_same_env_and_mounts(tmp_path, monkeypatch):
     joined = " ".join(seen["argv"])
     assert "-v /opt/trainstack/python:/opt/trainstack/python:ro" in joined
     assert "-v /var/lib/trainstack:/var/lib/trainstack" in joined
+    assert seen["argv"][:3] == ["run", "--rm", "--init"]   # tini relays SIGTERM to torchrun
     assert seen["env"]["TORCH_DISABLE_SHARE_RDZV_TCP_STORE"] == "1"
     assert seen["env"]["PYTHONPATH"].split(os.pathsep)[0] == f"{root}/opt/trainstack/python"
     assert seen["env"]["TRAINSTACK_NOTICE_FILE"].endswith("/var/lib/trainstack/preemption.json")

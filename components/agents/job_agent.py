@@ -271,8 +271,10 @@ def container_argv(image: str, argv: list[str], env_keys: list[str], job_dir: st
                    devices: list[str], workdir: Optional[str] = None) -> list[str]:
     """`argv` inside the pinned image: host network (NCCL and the rendezvous see the node's
     NICs), the GPUs, the RDMA devices, the shared mounts, the job's output folder."""
-    out = ["docker", "run", "--rm", "--gpus", "all", "--network", "host", "--ipc", "host",
-           "--ulimit", "memlock=-1:-1", "--ulimit", "stack=67108864"]
+    # --init: docker relays the preemption agent's SIGTERM to the container's first process;
+    # as PID 1 torchrun would ignore it until its own handler is installed, tini never does.
+    out = ["docker", "run", "--rm", "--init", "--gpus", "all", "--network", "host", "--ipc",
+           "host", "--ulimit", "memlock=-1:-1", "--ulimit", "stack=67108864"]
     for device in devices:
         out += ["--device", device]
     # The helper read-only; the state folder holds the job's folder, the preemption notice
