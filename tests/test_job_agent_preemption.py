@@ -166,13 +166,16 @@ def test_a_fresh_node_joins_a_job_only_while_it_runs(tmp_path):
     jobs that have ended (torchrun would wait for a rendezvous nobody hosts)."""
     store = job_agent.DirStore(str(tmp_path / "bucket"))
     for job_id in ("old", "live"):
-        _request(store, job_id, ["true"])
+        _request(store, job_id, ["true"], launcher="torchrun")
+    _request(store, "each", ["true"])     # no torchrun: every node runs it on its own
+    store.put("jobs/each/n0/exit.json", json.dumps({"rc": 0}).encode())
     store.put("jobs/old/n0/exit.json", json.dumps({"rc": 0}).encode())
     store.put("jobs/old/n1/exit.json", json.dumps({"rc": 0}).encode())
     store.put("jobs/live/n1/exit.json", json.dumps({"rc": -15, "preempted": True}).encode())
     fresh = job_agent.Agent(store, job_agent.Node("n2", str(tmp_path / "n2")), [])
-    assert fresh.pending() == ["live"]
+    assert fresh.pending() == ["each", "live"]
     same_name = job_agent.Agent(store, job_agent.Node("n1", str(tmp_path / "n1b")), [])
-    assert same_name.pending() == ["live"]
+    assert same_name.pending() == ["each", "live"]
     store.put("jobs/live/n0/exit.json", json.dumps({"rc": 0}).encode())   # the job ended
-    assert job_agent.Agent(store, job_agent.Node("n3", str(tmp_path / "n3")), []).pending() == []
+    assert job_agent.Agent(store, job_agent.Node("n3", str(tmp_path / "n3")), []).pending() == \
+        ["each"]

@@ -327,10 +327,17 @@ class Agent:
         return jobs
 
     def _ended(self, job_id: str) -> bool:
-        """Some node has left the job other than by preemption: the job is over (torchrun's
-        nodes end together), so a node booted since (a replacement, a scale-up) must not start
-        it and wait for a rendezvous nobody hosts. A preempted node's exit is no end: its
-        replacement, under a new name or the same one, joins the job that runs on."""
+        """Some node has left a torchrun job other than by preemption: the job is over
+        (torchrun's nodes end together), so a node booted since (a replacement, a scale-up)
+        must not start it and wait for a rendezvous nobody hosts. A preempted node's exit is no
+        end: its replacement, under a new name or the same one, joins the job that runs on.
+        A job without torchrun runs on each node alone: another node's exit says nothing."""
+        try:
+            request = json.loads(self.store.get(f"{JOBS_PREFIX}/{job_id}/request.json") or b"{}")
+        except ValueError:
+            return False     # run() reports the bad request
+        if not isinstance(request, dict) or request.get("launcher", "torchrun") == "none":
+            return False
         for node in self.store.exit_nodes(job_id):
             try:
                 record = json.loads(self.store.get(f"{JOBS_PREFIX}/{job_id}/{node}/exit.json")
