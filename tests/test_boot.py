@@ -42,7 +42,7 @@ from tests.boot_helpers import (
 )
 from trainstack.status import read_records
 
-STEPS = ["lustre", "scratch", "fabric", "ranks", "idle", "health"]  # idle: components/boot/idle.py
+STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "health"]  # idle (first): components/boot/idle.py
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
