@@ -14,8 +14,17 @@ from datetime import timedelta
 import pytest
 from typer.testing import CliRunner
 
-from tests.reap_helpers import (FakeCloud, FakeGuard, ago, beat, history_time, marked, put_beats,
-                                stack, write_stacks)
+from tests.reap_helpers import (
+    FakeCloud,
+    FakeGuard,
+    ago,
+    beat,
+    history_time,
+    marked,
+    put_beats,
+    stack,
+    write_stacks,
+)
 from trainstack import reap
 from trainstack.cli import app
 from trainstack.reap_cloud import FilesystemGone

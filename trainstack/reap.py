@@ -38,8 +38,15 @@ import typer
 from components.lifetime import iso, parse_iso, utc_now
 from trainstack.cli_common import ProjectOpt
 from trainstack.reap_cloud import (  # noqa: F401 (re-exported: the guards' historic home)
-    AzureArchiveGuard, Cloud, CommandExportGuard, DataGuard, FilesystemGone, FsxExportGuard,
-    default_clouds, default_guards)
+    AzureArchiveGuard,
+    Cloud,
+    CommandExportGuard,
+    DataGuard,
+    FilesystemGone,
+    FsxExportGuard,
+    default_clouds,
+    default_guards,
+)
 from trainstack.reap_store import LEASE, NodeReport, StackStore
 
 MARKER = "trainstack_marker"
