@@ -222,7 +222,8 @@ class Reaper:
                 decision = self.decide(stack, updating)
             except Exception as failed:  # one stack's surprise never touches the others
                 decision = Decision(stack, "report", "unexpected error, nothing destroyed",
-                                    {"error": f"{type(failed).__name__}: {failed}"})
+                                    {"error": f"{type(failed).__name__}: {failed}"},
+                                    alarm="unexpected error")
             self._record(decision)
             decisions.append(decision)
         return decisions
@@ -356,7 +357,14 @@ class Reaper:
         if members_from is not None and verdict.state == "idle":
             # After the scale-down the old nodes are going away (silence is expected): only
             # one that turned busy counts.
-            gone = judge(members_from, StackStore(root, outputs).reports(), self.now(), grace)
+            try:
+                reports = StackStore(root, outputs).reports()
+            except Exception as failed:
+                return outputs, Decision(
+                    stack, "report", f"heartbeats unreadable at the re-check {when}; not destroyed",
+                    {**evidence, "error": f"{type(failed).__name__}: {failed}"},
+                    alarm="billing without reports")
+            gone = judge(members_from, reports, self.now(), grace)
             if gone.busy:
                 verdict = gone
         if verdict.state != "idle":

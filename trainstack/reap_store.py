@@ -25,6 +25,7 @@ from typing import Any, Optional
 
 from components.lifetime import iso, parse_iso, utc_now
 
+STORE_TIMEOUT_S = 60          # per request: a store that stops answering is an error, not a hang
 LEASE = timedelta(hours=3)   # longer than an export plus a destroy; a killed reaper's lock expires
 _ENV_LOCK = threading.Lock()
 HOLDER = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -52,6 +53,7 @@ def storage_options(url: str, outputs: dict, env: Optional[dict] = None) -> dict
     scheme = url.split("://", 1)[0]
     options: dict[str, Any] = {"skip_instance_cache": True}
     if scheme in ("abfs", "abfss", "az"):
+        options.update(connection_timeout=STORE_TIMEOUT_S, read_timeout=STORE_TIMEOUT_S)
         account = azure_account(url, outputs)
         if not account:
             raise StoreUnreachable("the stack names no storage account (output storage_account); "
@@ -62,12 +64,22 @@ def storage_options(url: str, outputs: dict, env: Optional[dict] = None) -> dict
             if candidate and _connection_account(candidate) == account:
                 return {**options, "connection_string": candidate}
         return {**options, "account_name": account, "anon": False, "connection_string": None}
-    if scheme == "s3" and outputs.get("region"):
-        options["client_kwargs"] = {"region_name": outputs["region"]}
+    if scheme == "s3":
+        options["config_kwargs"] = {"connect_timeout": STORE_TIMEOUT_S,
+                                    "read_timeout": STORE_TIMEOUT_S}
+        if outputs.get("region"):
+            options["client_kwargs"] = {"region_name": outputs["region"]}
     if scheme in ("gs", "gcs") and outputs.get("project"):
         options["project"] = outputs["project"]
-    if scheme == "oss" and outputs.get("region"):
-        options["endpoint"] = f"https://oss-{outputs['region']}.aliyuncs.com"
+    if scheme == "oss":
+        # ossfs needs the endpoint; the keys are the workflow's OIDC-assumed STS credentials.
+        if outputs.get("region"):
+            options["endpoint"] = f"https://oss-{outputs['region']}.aliyuncs.com"
+        for option, var in (("key", "ALIBABA_CLOUD_ACCESS_KEY_ID"),
+                            ("secret", "ALIBABA_CLOUD_ACCESS_KEY_SECRET"),
+                            ("token", "ALIBABA_CLOUD_SECURITY_TOKEN")):
+            if env.get(var):
+                options[option] = env[var]
     return options
 
 
