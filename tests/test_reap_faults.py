@@ -265,6 +265,16 @@ def test_the_command_guard_runs_the_stacks_export_command():
     assert not guard.confirm("s", {})[0]
 
 
+def test_the_command_guard_says_when_the_filesystem_is_gone():
+    guard = reap_cloud.CommandExportGuard(timeout_s=30)
+    gone = "echo 'ERROR: (gcloud.lustre.instances.export-data) NOT_FOUND: instance x' >&2; exit 1"
+    with pytest.raises(reap_cloud.FilesystemGone):
+        guard.confirm("s", {"filesystem_export_command": gone})
+    # A missing CLI is not a missing filesystem.
+    ok, why = guard.confirm("s", {"filesystem_export_command": "no-such-cli-anywhere export"})
+    assert not ok and "exited 127" in why
+
+
 class FakeFsx:
     def __init__(self, states, missing=False):
         self.states, self.created, self.missing = list(states), [], missing

@@ -8,6 +8,7 @@ instance id, the GCP instance name, the Azure VM name (`<scale set>_<n>`), the A
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import time
 from datetime import datetime, timedelta
@@ -200,28 +201,40 @@ class FsxExportGuard:
             return False, f"FSx export could not be run: {type(failed).__name__}: {failed}"
 
 
+# What gcloud (NOT_FOUND), aliyun (InvalidFileSystem.NotFound) and az (ResourceNotFound) say
+# about a filesystem that is no longer there.
+GONE = re.compile(r"NOT_FOUND|NotFound|ResourceNotFound|was not found", re.IGNORECASE)
+
+
 class CommandExportGuard:
     """Clouds whose stacks export the command that copies the filesystem into the bucket
-    (GCP Managed Lustre `filesystem_export_command`, Alibaba CPFS); it runs under a timeout."""
+    (GCP Managed Lustre `filesystem_export_command`, Alibaba CPFS); it runs under a timeout.
+    A command that fails saying the filesystem is not found raises FilesystemGone."""
 
     def __init__(self, run: Optional[Callable[[str], int]] = None, timeout_s: float = EXPORT_TIMEOUT_S):
         self.timeout_s = timeout_s
         self.run = run or self._shell
+        self.output = ""
 
     def _shell(self, command: str) -> int:
         try:
-            return subprocess.run(command, shell=True, timeout=self.timeout_s,
-                                  start_new_session=True).returncode
+            done = subprocess.run(command, shell=True, timeout=self.timeout_s,
+                                  start_new_session=True, capture_output=True, text=True)
         except subprocess.TimeoutExpired:
             return 124
+        self.output = (done.stdout + done.stderr)[-4000:]
+        return done.returncode
 
     def confirm(self, stack, outputs):
         command = outputs.get("filesystem_export_command")
         if not command:
             return False, "the stack exports no filesystem_export_command"
+        self.output = ""
         code = self.run(command)
         if code == 124:
             return False, f"`{command}` did not finish within {self.timeout_s:g} s"
+        if code not in (0, 127) and GONE.search(self.output):
+            raise FilesystemGone(f"`{command}` exited {code}: the filesystem is not found")
         return code == 0, f"`{command}` exited {code}"
 
 
