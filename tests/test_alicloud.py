@@ -359,7 +359,7 @@ def test_every_node_gets_the_same_shared_boot_user_data(plan):
     (text,) = texts
     assert text.startswith("#cloud-config\n")
     assert [c[1] for c in yaml.safe_load(text)["runcmd"]] == [
-        "lustre", "scratch", "fabric", "ranks", "idle", "health"]
+        "idle", "lustre", "scratch", "fabric", "ranks", "health"]  # idle first (issue 19)
 
 
 def test_no_erdma_environment_on_a_tcp_type(plans):

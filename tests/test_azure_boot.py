@@ -35,7 +35,7 @@ from tests.boot_helpers import (
 from trainstack.status import read_records
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
-STEPS = ["lustre", "scratch", "fabric", "ranks", "idle", "health"]
+STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "health"]  # idle first (issue 19)
 CLIENT_ID = "00000000-0000-0000-0000-00000000c1e7"   # the offline identity's client id
 
 

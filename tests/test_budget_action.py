@@ -220,7 +220,11 @@ def test_gcp_the_function_is_built_by_its_own_account(gcp_plan):
     assert function.inputs["buildConfig"]["serviceAccount"]  # not the default compute account
     roles = {m.inputs["role"] for m in gcp_plan.of_type("gcp:projects/iAMMember:IAMMember")
              if builder.urn in m.property_dependencies.get("member", [])}
-    assert roles == set(gcp_stop.BUILD_ROLES)
+    assert roles == set(gcp_stop.BUILD_ROLES) == {"roles/logging.logWriter",
+                                                  "roles/artifactregistry.writer"}
+    (source,) = [m for m in gcp_plan.of_type("gcp:storage/bucketIAMMember:BucketIAMMember")
+                 if builder.urn in m.property_dependencies.get("member", [])]
+    assert source.inputs["role"] == "roles/storage.objectViewer"  # the cluster's bucket only
 
 
 def test_gcp_the_function_may_resize_only_this_group(gcp_plan):

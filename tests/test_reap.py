@@ -124,6 +124,7 @@ def test_dry_run_reports_idle_and_busy_stacks_and_touches_nothing(world, tmp_pat
     assert set(logged) == {"idle", "busy", "other"}
     assert logged["idle"]["evidence"]["nodes"]["node-1"]["state"] == "idle"
     assert logged["idle"]["evidence"]["heartbeats"].endswith("/idle/heartbeats")
+    assert world.bucket_audit("idle") == []  # a dry run writes nothing into the bucket
 
 
 def test_yes_scales_to_zero_exports_then_destroys_only_the_idle_stack(world, tmp_path):

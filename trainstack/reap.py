@@ -467,12 +467,14 @@ def previous_reports(path: Path) -> set[str]:
     return {stack for stack, action in last.items() if action == "report"}
 
 
-def auditor(path: Path, outputs_of: Callable[[str], dict]) -> Callable[[Decision], None]:
-    """Append each decision as it is made: to the local log, then to the stack's bucket."""
+def auditor(path: Path, outputs_of: Callable[[str], dict],
+            in_bucket: bool = True) -> Callable[[Decision], None]:
+    """Append each decision as it is made: to the local log, then (unless a dry run, which
+    changes nothing) to the stack's bucket."""
     def record(decision: Decision) -> None:
         append_audit(path, [decision])
         root = decision.evidence.get("heartbeats")
-        if root:
+        if root and in_bucket:
             StackStore(root, outputs_of(decision.stack)).audit(decision.stack, asdict(decision))
     return record
 
@@ -503,7 +505,8 @@ def reap_command(
                     echo=lambda line: print(line, end="", file=sys.stderr),
                     clouds=default_clouds(), only=stack,
                     lease=timedelta(seconds=float(lease_s)) if lease_s else LEASE)
-    reaper.record = auditor(audit_log, lambda s: reaper.seen_outputs.get(s, {}))
+    reaper.record = auditor(audit_log, lambda s: reaper.seen_outputs.get(s, {}),
+                            in_bucket=not dry_run)
     decisions = reaper.run()
     for d in decisions:
         if d.action == "report" and d.stack in before and not d.alarm:

@@ -32,8 +32,10 @@ APIS = ("pubsub.googleapis.com", "cloudfunctions.googleapis.com", "cloudbuild.go
 RESIZE_ROLE = "roles/compute.instanceAdmin.v1"
 STOP_ACTUAL_FRACTION = 0.9    # actual spend that stops the nodes, at most (billing lags hours)
 STOP_FORECAST_FRACTION = 1.0  # the forecast reaching the budget stops them too
-BUILD_ROLES = ("roles/logging.logWriter", "roles/artifactregistry.writer",
-               "roles/storage.objectViewer")
+# Project level: build logs, and the gcf-artifacts image the build pushes. The source object is
+# read on the cluster's bucket only (SOURCE_READER there), not every bucket of the project.
+BUILD_ROLES = ("roles/logging.logWriter", "roles/artifactregistry.writer")
+SOURCE_READER = "roles/storage.objectViewer"
 INVOKER_ROLE = "roles/run.invoker"
 
 
@@ -80,6 +82,9 @@ def budget_stop(parent: pulumi.Resource, name: str, *, project: str, region: str
         f"{name}-budget-build-{role.split('/')[1].split('.')[0]}", project=project, role=role,
         member=builder.email.apply(lambda e: f"serviceAccount:{e}"), opts=child)
         for role in BUILD_ROLES]
+    builds.append(gcp.storage.BucketIAMMember(
+        f"{name}-budget-build-source", bucket=bucket.name, role=SOURCE_READER,
+        member=builder.email.apply(lambda e: f"serviceAccount:{e}"), opts=child))
     source = gcp.storage.BucketObject(
         f"{name}-budget-stop-source", bucket=bucket.name,
         name="trainstack/functions/gcp_budget_stop.zip", source=source_archive(), opts=child)
