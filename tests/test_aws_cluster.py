@@ -159,7 +159,9 @@ def test_budget_amount_thresholds_emails_and_tag_filter(plan):
     assert budget.inputs["limitAmount"] == "20000.00" and budget.inputs["limitUnit"] == "USD"
     assert budget.inputs["timeUnit"] == "MONTHLY" and budget.inputs["budgetType"] == "COST"
     notes = budget.inputs["notifications"]
-    assert [n["threshold"] for n in notes] == [50, 80, 100]
+    # 50/80/100 % actual (e-mail), 90 % actual and the 100 % forecast (the stop, issue 19).
+    assert [(n["notificationType"], n["threshold"]) for n in notes] == [
+        ("ACTUAL", 50), ("ACTUAL", 80), ("ACTUAL", 90), ("ACTUAL", 100), ("FORECASTED", 100)]
     assert all(n["subscriberEmailAddresses"] == ["ml-ops@example.com"] and
                n["thresholdType"] == "PERCENTAGE" for n in notes)
     assert budget.inputs["costFilters"] == [

@@ -42,7 +42,7 @@ from tests.boot_helpers import (
 )
 from trainstack.status import read_records
 
-STEPS = ["lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption", "idle", "health"]  # jobs.py, preemption.py, idle.py
+STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption", "health"]  # idle first (issue 19), jobs.py, preemption.py
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

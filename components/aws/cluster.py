@@ -337,13 +337,10 @@ class AwsGpuCluster(GpuCluster):
             time_unit="MONTHLY", limit_amount=f"{spec.budget.monthly_usd:.2f}", limit_unit="USD",
             cost_filters=[aws.budgets.BudgetCostFilterArgs(
                 name="TagKeyValue", values=[planning.cost_filter_value(CLUSTER_TAG, spec.name)])],
-            notifications=[aws.budgets.BudgetNotificationArgs(
-                comparison_operator="GREATER_THAN", notification_type="ACTUAL",
-                threshold=float(p), threshold_type="PERCENTAGE",
-                subscriber_email_addresses=list(spec.budget.emails),
-                # The last threshold also stops the nodes (components/aws/budget_action.py).
-                subscriber_sns_topic_arns=[stop_topic.arn] if p == max(thresholds) else None)
-                for p in thresholds],
+            # E-mails at each threshold; the forecast and a capped actual threshold also stop
+            # the nodes (components/aws/budget_action.py).
+            notifications=budget_action.notifications(thresholds, spec.budget.emails,
+                                                      stop_topic.arn),
             tags=tags, opts=self.child())
 
 

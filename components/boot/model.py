@@ -44,6 +44,7 @@ class BootStep:
     script: str
     description: str = ""
     files: tuple[BootFile, ...] = ()
+    first: bool = False   # run before the standard steps (the idle agent: a booting node reports)
 
     def __post_init__(self):
         if not _STEP_NAME.match(self.name):
