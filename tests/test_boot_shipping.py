@@ -216,3 +216,19 @@ def test_render_boot_without_shipping_keeps_every_file_inline():
     assert inline.shipped == () and set(SHIPPED_PATHS) <= set(written_files(inline.text))
     assert {f.path for f in shipped.shipped} == set(SHIPPED_PATHS)
     assert all(isinstance(f, ShippedFile) for f in shipped.shipped)
+
+
+# -- the other clouds' limits --------------------------------------------------------------------
+
+def test_alibaba_refuses_user_data_over_ecs_limit_at_plan_time():
+    """ECS takes 32 KB before Base64; past it the plan says so instead of RunInstances."""
+    from components.alicloud.boot import decode_ecs_user_data, ecs_user_data
+    # Hex digests gzip to a little over half (4 bits of 8 carry entropy): 76,800 bytes of them
+    # stay well over 32,768 gzipped.
+    noise = hashlib.sha512(b"seed").hexdigest()
+    text = "".join(hashlib.sha256(f"{noise}{i}".encode()).hexdigest() for i in range(1200))
+    assert len(gzip.compress(text.encode(), mtime=0)) > 32 * 1024
+    with pytest.raises(ValueError, match="ECS allows 32768"):
+        ecs_user_data(text)
+    fits = text[:50000]   # ~28 KB gzipped: under the limit
+    assert decode_ecs_user_data(ecs_user_data(fits)) == fits
