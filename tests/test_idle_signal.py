@@ -19,6 +19,7 @@ from components.agents import idle_agent
 from components.boot import extensions, idle
 from tests.boot_helpers import (
     SHELLCHECK,
+    node_files,
     run_step,
     runcmd,
     stand_in,
@@ -66,7 +67,7 @@ def test_the_idle_agent_is_a_boot_step_on_every_cloud(family):
     text = user_data(family)
     names = [cmd[1] for cmd in runcmd(text)]
     assert names[-2:] == ["idle", "health"]  # before the health record, which reports its rc
-    files = written_files(text)
+    files = node_files(family)   # on AWS the agent itself comes through the bucket (fetch)
     agent = (ROOT / "components" / "agents" / "idle_agent.py").read_text()
     assert files[idle_agent.AGENT_PATH]["content"] == agent
     assert files[idle_agent.AGENT_PATH]["permissions"] == "0755"
@@ -148,7 +149,7 @@ def _boot_and_beat(family: str, node_id: str, gpus: str, root: Path, state: dict
     assert "systemctl enable --now trainstack-idle.timer" in log.read_text()
 
     # The node's files, moved under `root` as run_step moves the step's paths.
-    files = written_files(text)
+    files = node_files(family)
     node_env = root / "etc" / "node.env"
     upload = root / "idle-upload"
     upload.write_text(files[idle.UPLOAD_SCRIPT]["content"].replace(
