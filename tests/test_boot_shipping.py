@@ -232,3 +232,20 @@ def test_alibaba_refuses_user_data_over_ecs_limit_at_plan_time():
         ecs_user_data(text)
     fits = text[:50000]   # ~28 KB gzipped: under the limit
     assert decode_ecs_user_data(ecs_user_data(fits)) == fits
+
+
+def test_a_bulky_file_that_reads_deploy_time_values_is_refused():
+    """The objects are planned before the bucket exists; a bulky file built from the bucket's
+    name would ask the node for a key nobody uploaded. The plan says so instead."""
+    from components.boot import BootStep, extensions
+
+    def provider(ctx):
+        return [BootStep("bucket-note", "true", files=(
+            BootFile("/opt/trainstack/note.txt", f"bucket {ctx.bucket}\n", bulky=True),))]
+
+    extensions.add_step_provider(provider)
+    try:
+        with pytest.raises(Exception, match="depend on values only known at deploy time"):
+            plan_for(_example(), "aws")
+    finally:
+        extensions.remove_step_provider(provider)
