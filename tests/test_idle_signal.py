@@ -19,6 +19,7 @@ from components.agents import idle_agent
 from components.boot import extensions, idle
 from tests.boot_helpers import (
     SHELLCHECK,
+    node_files,
     run_step,
     runcmd,
     stand_in,
@@ -65,9 +66,11 @@ APPS = "GPU-aaaa, 4242, python, 70000\nGPU-bbbb, 4242, python, 70000\n"
 def test_the_idle_agent_is_a_boot_step_on_every_cloud(family):
     text = user_data(family)
     names = [cmd[1] for cmd in runcmd(text)]
-    # First, so a booting node reports (busy, booting) while Lustre and peers are awaited.
-    assert names[0] == "idle" and names[-1] == "health"
-    files = written_files(text)
+    # First (after AWS's fetch of the agents from the bucket), so a booting node reports (busy,
+    # booting) while Lustre and peers are awaited.
+    after_fetch = names[1:] if names[0] == "fetch" else names
+    assert after_fetch[0] == "idle" and names[-1] == "health"
+    files = node_files(family)   # on AWS the agent itself comes through the bucket (fetch)
     agent = (ROOT / "components" / "agents" / "idle_agent.py").read_text()
     assert files[idle_agent.AGENT_PATH]["content"] == agent
     assert files[idle_agent.AGENT_PATH]["permissions"] == "0755"
@@ -89,7 +92,10 @@ def test_the_idle_agent_is_a_boot_step_on_every_cloud(family):
 def test_the_plan_outlines_the_idle_step():
     from tests.boot_helpers import family_plan
     outline = family_plan("p5").outputs["node_boot"]
-    assert outline.startswith("idle: idle agent every minute: heartbeats/<node>.json")
+    # AWS first fetches the agents' code from the bucket, then starts the idle agent.
+    steps = outline.split("; ")
+    assert steps[0].startswith("fetch: ")
+    assert steps[1].startswith("idle: idle agent every minute: heartbeats/<node>.json")
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
@@ -150,7 +156,7 @@ def _boot_and_beat(family: str, node_id: str, gpus: str, root: Path, state: dict
     assert "systemctl enable --now trainstack-idle.timer" in log.read_text()
 
     # The node's files, moved under `root` as run_step moves the step's paths.
-    files = written_files(text)
+    files = node_files(family)
     node_env = root / "etc" / "node.env"
     upload = root / "idle-upload"
     upload.write_text(files[idle.UPLOAD_SCRIPT]["content"].replace(

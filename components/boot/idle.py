@@ -41,7 +41,7 @@ def upload_script(ctx: NodeContext, cloud: CloudBoot) -> str:
 def idle_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
     """Write the agent, the upload script and the units; name the node; start the timer."""
     units = idle_agent.unit_files(f"{UPLOAD_SCRIPT} {{src}} {{node}}")
-    files = (BootFile(idle_agent.AGENT_PATH, AGENT_SOURCE, "0755"),
+    files = (BootFile(idle_agent.AGENT_PATH, AGENT_SOURCE, "0755", bulky=True),
              BootFile(UPLOAD_SCRIPT, upload_script(ctx, cloud), "0755"),
              *(BootFile(path, text) for path, text in units.items()))
     script = _function("node_name", cloud.node_name()) + f"""
