@@ -43,7 +43,8 @@ from tests.boot_helpers import (
 )
 from trainstack.status import read_records
 
-STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption", "health"]  # idle first (issue 19), jobs.py, preemption.py
+# idle first (issue 19), then jobs.py and preemption.py
+STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption", "health"]
 
 
 def planned_steps(family: str) -> list[str]:

@@ -169,7 +169,7 @@ def test_a_lifetime_over_compute_engines_120_day_run_limit_is_refused(example_sp
 
 def test_a_lifetime_shorter_than_a_deploy_is_refused(example_spec, clock):
     from components.errors import SpecError
-    with pytest.raises(SpecError, match="shorter than a deploy"):
+    with pytest.raises(SpecError, match="below the 1 h minimum.*a deploy takes"):
         started(edited(example_spec, workload__max_hours=0.25))
 
 
