@@ -17,6 +17,15 @@ from datetime import datetime, timedelta, timezone
 from typing import Callable, Optional
 
 LIFETIME_START_KEY = "trainstack:lifetimeStart"
+# A deploy takes this long at most (FSx, Managed Lustre and AMLFS take 10-30 min): a deadline
+# closer than this passes before the enforcing schedule exists.
+DEPLOY_LEAD = timedelta(minutes=30)
+# Per-cloud ceilings on max_hours, where the cloud enforces the lifetime with a bounded field.
+MAX_HOURS = {
+    # Compute Engine scheduling.maxRunDuration: at most 120 days (cloud.google.com/compute/docs/
+    # instances/limit-vm-runtime, read 2026-12-01); the GCP template carries max_hours there.
+    "gcp": 120 * 24,
+}
 FROM_CONFIG = "stack config (fixed at first deploy)"
 FROM_CLOCK = "clock (not persisted: `trainstack up` fixes it at first deploy)"
 
@@ -63,6 +72,31 @@ def from_stack_config(hours: Optional[float], clock: Optional[Callable[[], datet
     namespace, _, key = LIFETIME_START_KEY.partition(":")
     import pulumi  # here, not at import: the CLI's reaper reads only the clock helpers
     return lifetime_for(hours, clock, pulumi.Config(namespace).get(key))
+
+
+def check(lifetime: Optional[Lifetime], cloud: str) -> None:
+    """Refuse a lifetime the cloud cannot enforce: over its ceiling, or shorter than a deploy
+    (the schedule would be created after its own time: Cloud Scheduler's cron then fires a
+    year later, AWS rejects a start time in the past)."""
+    if lifetime is None:
+        return
+    from components.errors import SpecError
+    limit = MAX_HOURS.get(cloud)
+    if limit is not None and lifetime.hours > limit:
+        raise SpecError("max_hours", f"is {lifetime.hours:g} h; {cloud} enforces a lifetime of "
+                        f"at most {limit:g} h ({limit / 24:g} days).",
+                        f"Set max_hours to {limit:g} or less, and redeploy for a longer run.")
+    if timedelta(hours=lifetime.hours) < DEPLOY_LEAD:
+        raise SpecError("max_hours", f"is {lifetime.hours * 60:g} min, shorter than a deploy "
+                        f"({DEPLOY_LEAD.total_seconds() / 60:g} min): the deadline would pass "
+                        "before the schedule that enforces it exists.",
+                        f"Set max_hours to at least {DEPLOY_LEAD.total_seconds() / 3600:g}.")
+
+
+def schedule_time(lifetime: Lifetime, now: datetime) -> datetime:
+    """When a schedule created now can fire: the deadline, or, when the deadline is closer than
+    a deploy, the end of the deploy (late by minutes, never a year)."""
+    return max(lifetime.deadline, now + DEPLOY_LEAD)
 
 
 def nodes_now(lifetime: Optional[Lifetime], nodes: int, now: datetime) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import functools
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -89,6 +90,22 @@ def user_data(family: str) -> str:
 def written_files(text: str) -> dict[str, dict]:
     assert text.startswith("#cloud-config\n")
     return {f["path"]: f for f in yaml.safe_load(text)["write_files"]}
+
+
+def node_files(family: str) -> dict[str, dict]:
+    """Every file a node of `family` has once booted: write_files, plus (where the agents travel
+    through the bucket, components/boot/render.py) what the `fetch` step downloads, taken from
+    the bucket objects the plan declares under the keys the step asks for."""
+    text = user_data(family)
+    files = written_files(text)
+    if "/opt/trainstack/boot/fetch.sh" in files:
+        objects = {r.inputs["key"]: r.inputs["content"]
+                   for r in family_plan(family).of_type("aws:s3/bucketObjectv2:BucketObjectv2")}
+        for line in step_text(text, "fetch").splitlines():
+            if line.startswith("fetch_file "):
+                key, path, mode = shlex.split(line)[1:4]
+                files[path] = {"path": path, "permissions": mode, "content": objects[key]}
+    return files
 
 
 def step_text(text: str, step: str) -> str:

@@ -58,10 +58,12 @@ elif stacks is not None and args[:2] == ["stack", "select"] and stack not in sta
 elif stacks is not None and args[:2] == ["stack", "output"]:
     print(json.dumps(stacks[stack].get("outputs") or {}))
 elif stacks is not None and args[:2] == ["stack", "history"]:
-    created = stacks[stack].get("created")
-    print(json.dumps([] if not created else [
-        {"version": 1, "kind": "update", "startTime": created, "endTime": created, "message": "",
-         "environment": {}, "config": {}, "result": "succeeded", "resourceChanges": {"create": 27}}]))
+    # "created": the first update; "updates": later ones (a stack brought back after a stop).
+    times = [t for t in [stacks[stack].get("created"), *stacks[stack].get("updates", [])] if t]
+    print(json.dumps([
+        {"version": n, "kind": "update", "startTime": t, "endTime": t, "message": "",
+         "environment": {}, "config": {}, "result": "succeeded", "resourceChanges": {"create": 27}}
+        for n, t in reversed(list(enumerate(times, 1)))]))
 elif stacks is not None and args[:1] == ["destroy"]:
     time.sleep(float(os.environ.get("FAKE_PULUMI_DESTROY_SLEEP", "0")))
     entry = stacks[stack]

@@ -1,4 +1,5 @@
-"""Shared by the reaper tests: a fake Pulumi backend of stacks, heartbeats, a fake export."""
+"""Shared by the reaper tests: a fake Pulumi backend of stacks, node reports as the idle agent
+writes them, a fake cloud (group members, scaling) and a fake export."""
 from __future__ import annotations
 
 import json
@@ -18,9 +19,11 @@ def history_time(moment: datetime) -> str:
 
 
 def marked(cloud="aws", idle_minutes=60, retained=True, **outputs) -> dict:
-    return {MARKER: {"version": 1, "cloud": cloud, "idle_minutes": idle_minutes,
-                     "bucket_retained": retained},
-            "bucket_name": "data", "filesystem_id": "fs-0123", "region": "us-east-1", **outputs}
+    marker = {"version": 1, "cloud": cloud, "idle_minutes": idle_minutes}
+    if retained is not None:
+        marker["bucket_retained"] = retained
+    return {MARKER: marker, "bucket_name": "data", "filesystem_id": "fs-0123",
+            "region": "us-east-1", **outputs}
 
 
 def stack(outputs: dict, age_minutes: float = 600, **extra) -> dict:
@@ -32,9 +35,16 @@ def write_stacks(path: Path, stacks: dict) -> Path:
     return path
 
 
-def beat(node: str, last_busy_minutes: float, seen_minutes: float = 0.5, **extra) -> dict:
-    return {"node": node, "time": iso(ago(seen_minutes)), "last_busy": iso(ago(last_busy_minutes)),
-            "busy": last_busy_minutes < 1, "gpus": [], **extra}
+def beat(node: str, idle_minutes: float, skew_minutes: float = 0, state: str = "", **extra) -> dict:
+    """A report as components/agents/idle_agent.py writes it: `idle_minutes` 0 is busy.
+    `skew_minutes` moves the node's clock (its `time` and `last_busy`), not the idle span."""
+    now = datetime.now(timezone.utc) + timedelta(minutes=skew_minutes)
+    state = state or ("busy" if idle_minutes < 1 else "idle")
+    return {"node": node, "time": iso(now), "last_busy": iso(now - timedelta(minutes=idle_minutes)),
+            "state": state, "busy": state == "busy",
+            "idle_for_seconds": {"busy": 0, "idle": int(idle_minutes * 60)}.get(state),
+            "reasons": ["gpu 0 at 97 %"] if state == "busy" else [], "gpus": [],
+            "agent_version": 2, **extra}
 
 
 def put_beats(fs, root: str, *beats: dict) -> None:
@@ -46,9 +56,43 @@ def put_beats(fs, root: str, *beats: dict) -> None:
 class FakeGuard:
     """An export that succeeds or not, and remembers which stacks it was asked about."""
 
-    def __init__(self, saved=True):
-        self.saved, self.asked = saved, []
+    def __init__(self, saved=True, during=None, raises=None):
+        self.saved, self.asked, self.during, self.raises = saved, [], during, raises
 
     def confirm(self, stack, outputs):
         self.asked.append(stack)
+        if self.during:
+            self.during()
+        if self.raises:
+            raise self.raises
         return self.saved, "fake export " + ("done" if self.saved else "still running")
+
+
+class FakeCloud:
+    """Node groups by `node_group` output: members now, and a scale that empties them."""
+
+    def __init__(self, groups=None, on_members=None):
+        self.groups = dict(groups or {})
+        self.scaled: list[tuple[str, int]] = []
+        self.calls, self.on_members = 0, on_members
+
+    def members(self, outputs):
+        self.calls += 1
+        if self.on_members:
+            self.on_members(self.calls)
+        found = self.groups.get(outputs.get("node_group"), [])
+        if isinstance(found, Exception):
+            raise found
+        return list(found)
+
+    def scale(self, outputs, size):
+        group = outputs["node_group"]
+        before = self.groups.get(group, [])
+        self.scaled.append((group, size))
+        if size == 0:
+            self.before = {**getattr(self, "before", {}), group: before}
+            self.groups[group] = []
+        else:
+            self.groups[group] = getattr(self, "before", {}).get(group) or \
+                [f"{group}-new-{i}" for i in range(size)]
+        return len(before)

@@ -299,17 +299,17 @@ def test_release_is_recorded_for_alicloud_even_without_a_lifetime():
 
 # -- fabric --------------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("shape", ["example", "sccgn7ex-8"], indirect=True)  # the SCC shapes
 def test_scc_roce_installs_rdma_userspace_and_expects_a_device(shape):
-    if shape.inputs.selection.instance.fabric != "roce":
-        pytest.skip("an eRDMA shape")
+    assert shape.inputs.selection.instance.fabric == "roce"
     fabric = step_text(_user_data(shape), "fabric")
     assert "apt-get install -y -qq rdma-core ibverbs-providers ibverbs-utils" in fabric
     assert '[ "$roce" -ge 1 ]' in fabric and '-ge 0 ]' not in fabric
 
 
+@pytest.mark.parametrize("shape", ["ebmgn8v-8"], indirect=True)  # the eRDMA shape
 def test_erdma_loads_peermem_after_the_driver(shape):
-    if shape.inputs.selection.instance.fabric != "erdma":
-        pytest.skip("an SCC shape")
+    assert shape.inputs.selection.instance.fabric == "erdma"
     fabric = step_text(_user_data(shape), "fabric")
     assert fabric.index("modprobe erdma") < fabric.index("modprobe nvidia_peermem")
     assert '[ "$eri" -ge 2 ]' in fabric

@@ -137,8 +137,10 @@ def test_bucket_is_versioned_encrypted_private_and_retained(plan):
     bucket = one(plan, BUCKET)
     assert bucket.retain_on_delete and bucket.inputs["forceDestroy"] is False
     assert bucket.inputs["region"] == "us-east-1"
+    # The boot's shipped agents (BucketObjectv2) go with the stack; the bucket's settings stay.
     by_type = {r.type.split(":")[-1]: r for r in plan.resources
-               if r.property_dependencies.get("bucket") == [bucket.urn]}
+               if r.property_dependencies.get("bucket") == [bucket.urn]
+               and not r.type.endswith("BucketObjectv2")}
     assert by_type["BucketVersioning"].inputs["versioningConfiguration"]["status"] == "Enabled"
     sse = by_type["BucketServerSideEncryptionConfiguration"].inputs["rules"][0]
     assert sse["applyServerSideEncryptionByDefault"]["sseAlgorithm"] == "aws:kms"
@@ -159,7 +161,9 @@ def test_budget_amount_thresholds_emails_and_tag_filter(plan):
     assert budget.inputs["limitAmount"] == "20000.00" and budget.inputs["limitUnit"] == "USD"
     assert budget.inputs["timeUnit"] == "MONTHLY" and budget.inputs["budgetType"] == "COST"
     notes = budget.inputs["notifications"]
-    assert [n["threshold"] for n in notes] == [50, 80, 100]
+    # 50/80/100 % actual (e-mail), 90 % actual and the 100 % forecast (the stop, issue 19).
+    assert [(n["notificationType"], n["threshold"]) for n in notes] == [
+        ("ACTUAL", 50), ("ACTUAL", 80), ("ACTUAL", 90), ("ACTUAL", 100), ("FORECASTED", 100)]
     assert all(n["subscriberEmailAddresses"] == ["ml-ops@example.com"] and
                n["thresholdType"] == "PERCENTAGE" for n in notes)
     assert budget.inputs["costFilters"] == [

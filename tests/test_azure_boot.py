@@ -35,7 +35,8 @@ from tests.boot_helpers import (
 from trainstack.status import read_records
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
-STEPS = ["lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption", "idle", "scale-in-unmount", "health"]
+STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption",
+         "scale-in-unmount", "health"]
 CLIENT_ID = "00000000-0000-0000-0000-00000000c1e7"   # the offline identity's client id
 
 

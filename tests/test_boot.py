@@ -23,6 +23,7 @@ from components.boot import (
     cloud_config,
     decode_aws_user_data,
     extensions,
+    render_boot,
     render_user_data,
 )
 from components.gcp.boot import GcpBoot
@@ -42,7 +43,13 @@ from tests.boot_helpers import (
 )
 from trainstack.status import read_records
 
-STEPS = ["lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption", "idle", "health"]  # jobs.py, preemption.py, idle.py
+# idle first (issue 19), then jobs.py and preemption.py
+STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption", "health"]
+
+
+def planned_steps(family: str) -> list[str]:
+    """AWS ships the agents' code through the bucket (EC2's 16 KiB): `fetch` comes first."""
+    return (["fetch"] if FAMILIES[family][0] == "aws" else []) + STEPS
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
@@ -53,14 +60,14 @@ def test_the_catalog_picks_the_family_under_test(family):
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_the_plan_outlines_the_boot_with_the_familys_fabric(family):
     outline = family_plan(family).outputs["node_boot"]
-    assert [part.split(":")[0] for part in outline.split("; ")] == STEPS
+    assert [part.split(":")[0] for part in outline.split("; ")] == planned_steps(family)
     assert f"fabric: NCCL environment for {FAMILIES[family][3]};" in outline
     assert family_plan(family).outputs["mount_path"] == MOUNT_PATH
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_every_node_runs_the_steps_in_order(family):
-    assert [cmd[1] for cmd in runcmd(user_data(family))] == STEPS
+    assert [cmd[1] for cmd in runcmd(user_data(family))] == planned_steps(family)
 
 
 @pytest.mark.parametrize("family, source, options", [
@@ -367,7 +374,7 @@ def test_a_new_cloud_plugs_in_by_writing_only_its_own_facts():
 
 def test_large_aws_user_data_is_gzipped_and_still_decodes():
     big = BootStep("big", "\n".join(f"echo line {i} {'x' * 60}" for i in range(200)))
-    text = render_user_data(_ctx(), AwsBoot(), extra_steps=[big])
+    text = render_boot(_ctx(), AwsBoot(), extra_steps=[big], ship=True).text
     assert len(text.encode()) > 16 * 1024
     encoded = aws_user_data(text)
     assert base64.b64decode(encoded)[:2] == b"\x1f\x8b"

@@ -33,13 +33,36 @@ def aws_plan():
     return plan_for(copy.deepcopy(yaml.safe_load(EXAMPLE.read_text())), "aws")
 
 
-def test_aws_only_the_last_budget_notification_publishes_to_the_stop_topic(aws_plan):
+def test_aws_the_forecast_and_a_lower_actual_threshold_publish_to_the_stop_topic(aws_plan):
+    # examples/cluster.yaml: alerts at 50/80/100 %. Actual 100 % arrives hours late in billing,
+    # so the stop fires on actual 90 % and on the forecast reaching 100 %.
     budget = one(aws_plan, "aws:budgets/budget:Budget")
     topic = one(aws_plan, "aws:sns/topic:Topic")
-    notes = sorted(budget.inputs["notifications"], key=lambda n: n["threshold"])
-    assert [bool(n.get("subscriberSnsTopicArns")) for n in notes] == [False] * (len(notes) - 1) + [True]
+    stops = sorted((n["notificationType"], n["threshold"]) for n in budget.inputs["notifications"]
+                   if n.get("subscriberSnsTopicArns"))
+    assert stops == [("ACTUAL", 90.0), ("FORECASTED", 100.0)]
     assert budget.property_dependencies["notifications"] == [topic.urn]
-    assert all(n["subscriberEmailAddresses"] for n in notes)  # e-mails still go out
+    assert all(n["subscriberEmailAddresses"] for n in budget.inputs["notifications"])
+
+
+def test_aws_a_last_threshold_below_the_cap_stops_there():
+    notes = aws_stop.notifications([50.0, 75.0], ["a@example.com"], "arn:topic")
+    stops = [(n.notification_type, n.threshold) for n in notes if n.subscriber_sns_topic_arns]
+    assert stops == [("ACTUAL", 75.0), ("FORECASTED", 100.0)]
+
+
+def test_aws_a_failed_stop_lands_in_a_dead_letter_queue_with_an_alarm(aws_plan):
+    queue = one(aws_plan, "aws:sqs/queue:Queue")
+    function = one(aws_plan, "aws:lambda/function:Function")
+    assert function.property_dependencies["deadLetterConfig"] == [queue.urn]
+    subscription = one(aws_plan, "aws:sns/topicSubscription:TopicSubscription")
+    assert subscription.property_dependencies["redrivePolicy"] == [queue.urn]
+    statements = json.loads(one(aws_plan, "aws:iam/rolePolicy:RolePolicy").inputs["policy"])["Statement"]
+    assert any(s["Action"] == "sqs:SendMessage" for s in statements)
+    queue_policy = json.loads(one(aws_plan, "aws:sqs/queuePolicy:QueuePolicy").inputs["policy"])
+    assert queue_policy["Statement"][0]["Principal"] == {"Service": "sns.amazonaws.com"}
+    alarm = one(aws_plan, "aws:cloudwatch/metricAlarm:MetricAlarm")
+    assert alarm.inputs["namespace"] == "AWS/SQS" and alarm.inputs["threshold"] == 0
 
 
 def test_aws_the_topic_lets_budgets_publish(aws_plan):
@@ -57,7 +80,7 @@ def test_aws_the_function_may_update_only_this_group(aws_plan):
     role_policy = one(aws_plan, "aws:iam/rolePolicy:RolePolicy")
     statements = json.loads(role_policy.inputs["policy"])["Statement"]
     scale = next(s for s in statements if s["Action"] == "autoscaling:UpdateAutoScalingGroup")
-    assert role_policy.property_dependencies["policy"] == [group.urn]
+    assert group.urn in role_policy.property_dependencies["policy"]
     assert scale["Resource"] == ("arn:aws:autoscaling:us-east-1:*:autoScalingGroup:*:"
                                  "autoScalingGroupName/llm-finetune-nodes")
     assert not any("autoscaling:*" in json.dumps(s) for s in statements)
@@ -169,11 +192,44 @@ def test_gcp_the_function_is_triggered_by_the_topic_and_names_the_group(gcp_plan
     env = function.inputs["serviceConfig"]["environmentVariables"]
     assert group.urn in function.property_dependencies["serviceConfig"]  # GROUP is the MIG's name
     assert env["ZONE"] == gcp_plan.inputs.selection.zone
-    assert float(env["STOP_FRACTION"]) == max(gcp_plan.inputs.spec.budget.alert_percents) / 100
+    # The last alert threshold (100 %), capped at 90 %: billing reports actual cost late.
+    assert float(env["STOP_FRACTION"]) == 0.9 and float(env["STOP_FORECAST_FRACTION"]) == 1.0
+
+
+def test_gcp_the_budget_has_a_forecast_rule_for_the_stop(gcp_plan):
+    budget = one(gcp_plan, "gcp:billing/budget:Budget")
+    rules = {(r["spendBasis"], r["thresholdPercent"]) for r in budget.inputs["thresholdRules"]}
+    assert ("FORECASTED_SPEND", 1.0) in rules and ("CURRENT_SPEND", 1.0) in rules
+
+
+def test_gcp_the_trigger_account_may_invoke_the_function(gcp_plan):
+    function = one(gcp_plan, "gcp:cloudfunctionsv2/function:Function")
+    (invoker,) = gcp_plan.of_type("gcp:cloudrunv2/serviceIamMember:ServiceIamMember")
+    assert invoker.inputs["role"] == "roles/run.invoker"
+    # A 2nd-gen function is the Cloud Run service of its own name (known only once created).
+    assert function.urn in invoker.dependencies
+    trigger_account = function.inputs["eventTrigger"]["serviceAccountEmail"]
+    assert invoker.inputs["member"] == f"serviceAccount:{trigger_account}"
+
+
+def test_gcp_the_function_is_built_by_its_own_account(gcp_plan):
+    function = one(gcp_plan, "gcp:cloudfunctionsv2/function:Function")
+    (builder,) = [a for a in gcp_plan.of_type("gcp:serviceaccount/account:Account")
+                  if a.name.endswith("budget-build")]
+    assert builder.urn in function.property_dependencies["buildConfig"]
+    assert function.inputs["buildConfig"]["serviceAccount"]  # not the default compute account
+    roles = {m.inputs["role"] for m in gcp_plan.of_type("gcp:projects/iAMMember:IAMMember")
+             if builder.urn in m.property_dependencies.get("member", [])}
+    assert roles == set(gcp_stop.BUILD_ROLES) == {"roles/logging.logWriter",
+                                                  "roles/artifactregistry.writer"}
+    (source,) = [m for m in gcp_plan.of_type("gcp:storage/bucketIAMMember:BucketIAMMember")
+                 if builder.urn in m.property_dependencies.get("member", [])]
+    assert source.inputs["role"] == "roles/storage.objectViewer"  # the cluster's bucket only
 
 
 def test_gcp_the_function_may_resize_only_this_group(gcp_plan):
-    member = one(gcp_plan, "gcp:projects/iAMMember:IAMMember")
+    member = next(m for m in gcp_plan.of_type("gcp:projects/iAMMember:IAMMember")
+                  if m.name.endswith("budget-stop-resize"))
     assert member.inputs["role"] == gcp_stop.RESIZE_ROLE
     assert "instanceGroupManagers/" in member.inputs["condition"]["expression"]
 
@@ -210,6 +266,19 @@ def test_gcp_cost_below_the_last_threshold_changes_nothing(gcp_env, monkeypatch)
     monkeypatch.setenv("STOP_FRACTION", "0.8")  # the spec's last threshold may be 80 %
     assert gcp_main.stop_on_budget(budget_event(40000.0), resize)["stopped"] is True
     assert len(resized) == 1
+
+
+def test_gcp_the_forecast_crossing_the_budget_stops_before_actual_cost(gcp_env, monkeypatch):
+    resize, resized = gcp_env
+    monkeypatch.setenv("STOP_FRACTION", "0.9")
+    monkeypatch.setenv("STOP_FORECAST_FRACTION", "1.0")
+    # 30 % spent, but the forecast crossed 100 %: stop now, not when the late actual arrives.
+    assert gcp_main.stop_on_budget(budget_event(15000.0, forecastThresholdExceeded=1.0),
+                                   resize)["stopped"] is True
+    assert gcp_main.stop_on_budget(budget_event(15000.0, forecastThresholdExceeded=0.5),
+                                   resize)["stopped"] is False
+    assert gcp_main.stop_on_budget(budget_event(45000.0), resize)["stopped"] is True  # 90 %
+    assert len(resized) == 2
 
 
 def test_gcp_a_cloud_event_object_is_read_like_the_dict_form():

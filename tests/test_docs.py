@@ -46,8 +46,8 @@ def _user_data(plan, token: str, *path: str) -> str:
 
 
 def test_the_readme_says_how_each_cloud_carries_the_cloud_config():
-    assert ("as text on Google Cloud (`metadata.user-data`), base64 on Azure (`customData`), "
-            "gzip+base64 on AWS and Alibaba Cloud (`userData`" in README)
+    assert ("as text on Google Cloud (`metadata.user-data`), gzip+base64 on AWS, Azure and "
+            "Alibaba Cloud (`userData`, `customData`," in README)
     spec = yaml.safe_load(EXAMPLE.read_text())
     aws = _user_data(plan_for(spec, "aws"), "aws:ec2/launchTemplate:LaunchTemplate", "userData")
     ali = _user_data(plan_for(spec, "alicloud"), "alicloud:ecs/instance:Instance", "userData")
@@ -58,7 +58,7 @@ def test_the_readme_says_how_each_cloud_carries_the_cloud_config():
     assert gcp.startswith("#cloud-config")
     azure = _user_data(plan_for(spec, "azure"), "azure-native:compute:VirtualMachineScaleSet",
                        "virtualMachineProfile", "osProfile", "customData")
-    assert base64.b64decode(azure).startswith(b"#cloud-config")
+    assert gzip.decompress(base64.b64decode(azure)).startswith(b"#cloud-config")
 
 
 def test_the_policy_skip_advice_in_the_readme_works(tmp_path, example_spec):
@@ -75,8 +75,10 @@ def test_the_policy_skip_advice_in_the_readme_works(tmp_path, example_spec):
     failed = runner.invoke(app, ["check", "--spec", spec, "--cloud", "aws", "--format", "json"])
     assert failed.exit_code == 1 and "spend-limit" in failed.stdout
     config = tmp_path / "policy.json"
-    config.write_text(json.dumps({"spend-limit": {"skipResources": ["llm-finetune-nodes"]}}))
+    skip = {"spend-limit": {"skipResources": ["aws:autoscaling/group:Group::llm-finetune-nodes"]}}
+    config.write_text(json.dumps(skip))
     skipped = runner.invoke(app, ["check", "--spec", spec, "--cloud", "aws", "--policy-config",
                                   str(config)])
     assert skipped.exit_code == 0, skipped.output
-    assert '{"spend-limit": {"skipResources": ["llm-finetune-nodes"]}}' in README
+    assert ('{"spend-limit": {"skipResources": ["aws:autoscaling/group:Group::llm-finetune-nodes"]}}'
+            in README)

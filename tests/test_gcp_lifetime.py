@@ -155,3 +155,41 @@ def test_an_unpersisted_start_uses_the_clock_and_a_plain_up_keeps_it(example_spe
     assert job.inputs["schedule"] == "30 9 5 12 *"
     assert "schedule" in job.ignore_changes
     assert not started(example_spec).of_type(JOB)[0].ignore_changes
+
+
+# -- limits and lead time (issue 19) --------------------------------------------------------------
+
+def test_a_lifetime_over_compute_engines_120_day_run_limit_is_refused(example_spec, clock):
+    from components.errors import SpecError
+    with pytest.raises(SpecError) as refused:
+        started(edited(example_spec, workload__max_hours=2881))
+    assert refused.value.field == "max_hours" and "2880" in str(refused.value)
+    assert started(edited(example_spec, workload__max_hours=2880)).of_type(JOB)  # 120 days exactly is fine
+
+
+def test_a_lifetime_shorter_than_a_deploy_is_refused(example_spec, clock):
+    from components.errors import SpecError
+    with pytest.raises(SpecError, match="below the 1 h minimum.*a deploy takes"):
+        started(edited(example_spec, workload__max_hours=0.25))
+
+
+def test_a_deadline_closer_than_a_deploy_fires_after_it_never_next_year(example_spec, clock):
+    # First deploy 08:00 with a 2 h lifetime; this `up` runs at 09:45, 15 min before the
+    # deadline. A cron for 10:00 created after 10:00 would fire on 1 Dec NEXT year.
+    clock("2026-12-01T09:45:00Z")
+    plan = started(edited(example_spec, workload__max_hours=2))
+    (job,) = plan.of_type(JOB)
+    assert job.inputs["schedule"] == "15 10 1 12 *"   # 09:45 + 30 min lead, this year
+    assert "late by 15 min" in plan.outputs["lifetime_enforcement"]
+
+
+def test_flex_start_cancels_its_waiting_resize_request_at_the_deadline(example_spec, clock):
+    plan = started(flex_start(example_spec))
+    jobs = {j.name: j for j in plan.of_type(JOB)}
+    cancel = jobs["llm-finetune-lifetime-cancel-request"]
+    (request,) = plan.of_type(RESIZE)
+    assert cancel.inputs["schedule"] == "0 8 5 12 *" == jobs["llm-finetune-lifetime-end"].inputs["schedule"]
+    assert cancel.inputs["httpTarget"]["httpMethod"] == "POST"
+    assert request.urn in cancel.property_dependencies["httpTarget"]
+    assert "cancels the flex-start request" in plan.outputs["lifetime_enforcement"]
+    assert [j.name for j in started(example_spec).of_type(JOB)] == ["llm-finetune-lifetime-end"]

@@ -25,7 +25,8 @@ def one(plan, token):
     # The budget-stop function and the GCP deadline job have identities of their own
     # (tests/test_budget_action.py, tests/test_gcp_lifetime.py).
     found = [r for r in plan.of_type(token)
-             if "budget-stop" not in r.name and not r.name.endswith(("-lifetime", "-lifetime-resize"))]
+             if "budget-stop" not in r.name and "budget-build" not in r.name
+             and not r.name.endswith(("-lifetime", "-lifetime-resize"))]
     assert len(found) == 1, [r.name for r in found]
     return found[0]
 
@@ -124,7 +125,8 @@ def test_gcp_service_account_has_exactly_the_grants(gcp_plan):
                              ("roles/logging.logWriter", "my-gcp-project"),
                              ("roles/monitoring.metricWriter", "my-gcp-project")]
     node_grants = [m for m in gcp_plan.of_type(PROJECT_MEMBER)
-                   if "budget-stop" not in m.name and not m.name.endswith("-lifetime-resize")]
+                   if "budget-stop" not in m.name and "budget-build" not in m.name
+                   and not m.name.endswith("-lifetime-resize")]
     assert len(node_grants) == 3  # nothing else at project level for the nodes
     bucket = one(gcp_plan, "gcp:storage/bucket:Bucket")
     mine = [m for m in gcp_plan.of_type(BUCKET_MEMBER) if m.inputs["member"] == member]

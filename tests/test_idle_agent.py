@@ -34,12 +34,19 @@ def node(tmp_path):
     bin_dir.mkdir()
     bucket = tmp_path / "bucket" / "heartbeats"
 
-    def run(gpus=IDLE_GPUS, apps="", who="", extra=(), broken_smi=False):
+    for d in ("jobs", "proc", "state"):
+        (tmp_path / d).mkdir()
+
+    def run(gpus=IDLE_GPUS, apps="", who="", extra=(), broken_smi=False, hung_smi=False, ss=""):
         (tmp_path / "gpus.csv").write_text(gpus)
         (tmp_path / "apps.csv").write_text(apps)
         (tmp_path / "who.txt").write_text(who)
+        (tmp_path / "ss.txt").write_text(ss)
+        stand_in(bin_dir, "ss", f"cat {tmp_path}/ss.txt")
         if broken_smi:
             stand_in(bin_dir, "nvidia-smi", "echo 'NVIDIA-SMI has failed' >&2; exit 9")
+        elif hung_smi:  # a wedged driver: nvidia-smi never answers
+            stand_in(bin_dir, "nvidia-smi", "sleep 600")
         else:
             stand_in(bin_dir, "nvidia-smi",
                      f'case "$1" in --query-gpu=*) cat {tmp_path}/gpus.csv;; '
@@ -47,7 +54,9 @@ def node(tmp_path):
         stand_in(bin_dir, "who", f"cat {tmp_path}/who.txt")
         env = {"PATH": f"{bin_dir}{os.pathsep}/usr/bin:/bin", "HOME": str(tmp_path)}
         done = subprocess.run([PYTHON, "-I", str(AGENT), "--node", "node-0", "--dest-dir",
-                               str(bucket), "--state", str(tmp_path / "state.json"), *extra],
+                               str(bucket), "--state", str(tmp_path / "state.json"),
+                               "--jobs-dir", str(tmp_path / "jobs"), "--proc", str(tmp_path / "proc"),
+                               "--state-dir", str(tmp_path / "state"), "--smi-timeout", "2", *extra],
                               env=env, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         return json.loads((bucket / "node-0.json").read_text())
@@ -70,9 +79,11 @@ def test_an_idle_node_keeps_its_last_busy_time(node):
     assert idle["last_busy"] == busy["last_busy"]
 
 
-def test_a_hung_loop_holding_gpu_memory_at_zero_utilisation_is_idle(node):
+def test_a_job_loading_data_at_zero_utilisation_with_gpu_memory_held_is_busy(node):
+    # 70 GB held at 0 %: a data loader, a compile, a collective wait. Idle would kill it.
     beat = node(gpus=HUNG_GPUS, apps=APPS)
-    assert beat["busy"] is False and len(beat["gpu_processes"]) == 2
+    assert beat["state"] == "busy" and beat["busy"] is True and beat["idle_for_seconds"] == 0
+    assert "gpu process python (pid 4242) holds 70000.0 MiB" in beat["reasons"]
 
 
 def test_an_active_session_keeps_the_node_busy_and_a_stale_one_does_not(node):
@@ -84,9 +95,95 @@ def test_an_active_session_keeps_the_node_busy_and_a_stale_one_does_not(node):
     assert node(who="carol pts/2 2026-12-01 08:00 00:45 4713 (10.0.0.7)\n")["busy"] is False
 
 
-def test_a_failing_nvidia_smi_is_reported_not_hidden(node):
+def test_a_failing_nvidia_smi_is_unknown_not_idle(node):
     beat = node(broken_smi=True)
     assert beat["gpus"] is None and "nvidia-smi" in beat["gpu_error"] and beat["busy"] is False
+    assert beat["state"] == "unknown" and beat["idle_for_seconds"] is None
+
+
+def test_a_hung_nvidia_smi_is_unknown_within_the_timeout(node):
+    import time
+    started = time.monotonic()
+    beat = node(hung_smi=True)
+    assert beat["state"] == "unknown" and beat["idle_for_seconds"] is None
+    assert time.monotonic() - started < 20  # --smi-timeout 2 s, not the stand-in's 600 s
+
+
+def test_unknown_restarts_the_idle_clock(node, tmp_path):
+    two_hours_ago = "2020-01-01T00:00:00Z"
+    (tmp_path / "state.json").write_text(json.dumps({"last_busy": two_hours_ago,
+                                                     "first_seen": two_hours_ago}))
+    assert node()["idle_for_seconds"] > 3600
+    node(broken_smi=True)
+    assert node()["idle_for_seconds"] < 60
+
+
+def test_a_running_trainstack_job_keeps_the_node_busy_and_a_finished_one_does_not(node, tmp_path):
+    job = subprocess.Popen(["sleep", "60"])
+    try:
+        (tmp_path / "jobs" / "run-1.json").write_text(json.dumps({"pid": job.pid, "cmd": "x"}))
+        beat = node()
+        assert beat["state"] == "busy" and beat["jobs"] == [{"job": "run-1", "pid": job.pid}]
+        assert f"trainstack job run-1 (pid {job.pid})" in beat["reasons"]
+    finally:
+        job.kill()
+        job.wait()
+    beat = node()  # the file stays behind; its pid is gone
+    assert beat["state"] == "idle" and beat["jobs"] == []
+
+
+def test_the_jobs_directory_is_the_documented_contract():
+    assert idle_agent.JOBS_DIR == "/var/lib/trainstack/jobs"
+
+
+def _proc(tmp_path, pid, comm, ppid):
+    (tmp_path / "proc" / str(pid)).mkdir()
+    (tmp_path / "proc" / str(pid) / "stat").write_text(f"{pid} ({comm}) S {ppid} 1 1 0 -1\n")
+
+
+def test_an_ssm_session_keeps_the_node_busy(node, tmp_path):
+    _proc(tmp_path, 900, "amazon-ssm-agen", 1)
+    assert node()["state"] == "idle"  # the agent alone is no session
+    _proc(tmp_path, 901, "ssm-session-worker", 900)
+    beat = node()
+    assert beat["state"] == "busy" and beat["agent_sessions"] == ["AWS SSM session (pid 901)"]
+
+
+def test_a_cloud_assistant_shell_keeps_the_node_busy(node, tmp_path):
+    _proc(tmp_path, 700, "aliyun-service", 1)
+    _proc(tmp_path, 701, "bash", 700)
+    assert node()["agent_sessions"] == ["Alibaba Cloud Assistant session (pid 701)"]
+
+
+def test_an_ssh_connection_without_a_tty_keeps_the_node_busy(node):
+    # Azure Bastion, IAP tunnels, `ssh node python train.py`: in `ss`, not in `who`.
+    beat = node(ss="0      0      10.0.0.4:22      10.0.9.7:53122\n")
+    assert beat["state"] == "busy" and "ssh connection from 10.0.9.7:53122" in beat["reasons"]
+
+
+def test_a_booting_node_is_busy_until_the_last_step_ends(node, tmp_path):
+    (tmp_path / "state" / "booting").write_text("")
+    assert node()["state"] == "busy" and node()["booting"].startswith("booting for")
+    (tmp_path / "state" / "steps").mkdir()
+    (tmp_path / "state" / "steps" / "health.rc").write_text("0\n")
+    assert node()["state"] == "idle"
+
+
+def test_a_boot_stuck_past_the_limit_stops_counting(node, tmp_path):
+    marker = tmp_path / "state" / "booting"
+    marker.write_text("")
+    os.utime(marker, (0, 0))
+    assert node(extra=["--boot-limit-minutes", "60"])["booting"] is None
+
+
+def test_idle_for_seconds_counts_on_the_nodes_own_clock(node, tmp_path):
+    hour_ago = "2020-01-01T00:00:00Z"
+    (tmp_path / "state.json").write_text(json.dumps({"last_busy": hour_ago, "first_seen": hour_ago}))
+    beat = node()
+    from datetime import datetime
+    now = datetime.fromisoformat(beat["time"].replace("Z", "+00:00"))
+    then = datetime.fromisoformat(hour_ago.replace("Z", "+00:00"))
+    assert beat["state"] == "idle" and beat["idle_for_seconds"] == int((now - then).total_seconds())
 
 
 def test_the_upload_command_is_a_parameter(node, tmp_path):

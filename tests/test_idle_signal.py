@@ -19,6 +19,7 @@ from components.agents import idle_agent
 from components.boot import extensions, idle
 from tests.boot_helpers import (
     SHELLCHECK,
+    node_files,
     run_step,
     runcmd,
     stand_in,
@@ -27,7 +28,7 @@ from tests.boot_helpers import (
     written_files,
 )
 from tests.conftest import ROOT
-from tests.reap_helpers import iso, marked, stack, write_stacks
+from tests.reap_helpers import FakeCloud, iso, marked, stack, write_stacks
 from trainstack import reap
 from trainstack.cli import app
 
@@ -55,7 +56,7 @@ NVIDIA_SMI = """case "$1" in
 esac
 """
 TRAINING = "0, 97, 71000, 81559\n1, 95, 70500, 81559\n"
-HUNG = "0, 0, 70000, 81559\n1, 0, 70000, 81559\n"   # memory held, nothing computed
+IDLE = "0, 0, 1, 81559\n1, 0, 1, 81559\n"
 APPS = "GPU-aaaa, 4242, python, 70000\nGPU-bbbb, 4242, python, 70000\n"
 
 
@@ -65,8 +66,11 @@ APPS = "GPU-aaaa, 4242, python, 70000\nGPU-bbbb, 4242, python, 70000\n"
 def test_the_idle_agent_is_a_boot_step_on_every_cloud(family):
     text = user_data(family)
     names = [cmd[1] for cmd in runcmd(text)]
-    assert names[-2:] == ["idle", "health"]  # before the health record, which reports its rc
-    files = written_files(text)
+    # First (after AWS's fetch of the agents from the bucket), so a booting node reports (busy,
+    # booting) while Lustre and peers are awaited.
+    after_fetch = names[1:] if names[0] == "fetch" else names
+    assert after_fetch[0] == "idle" and names[-1] == "health"
+    files = node_files(family)   # on AWS the agent itself comes through the bucket (fetch)
     agent = (ROOT / "components" / "agents" / "idle_agent.py").read_text()
     assert files[idle_agent.AGENT_PATH]["content"] == agent
     assert files[idle_agent.AGENT_PATH]["permissions"] == "0755"
@@ -88,7 +92,10 @@ def test_the_idle_agent_is_a_boot_step_on_every_cloud(family):
 def test_the_plan_outlines_the_idle_step():
     from tests.boot_helpers import family_plan
     outline = family_plan("p5").outputs["node_boot"]
-    assert "idle: idle agent every minute: heartbeats/<node>.json" in outline
+    # AWS first fetches the agents' code from the bucket, then starts the idle agent.
+    steps = outline.split("; ")
+    assert steps[0].startswith("fetch: ")
+    assert steps[1].startswith("idle: idle agent every minute: heartbeats/<node>.json")
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
@@ -108,7 +115,7 @@ def test_a_cloud_written_later_gets_the_agent_without_naming_it():
     from components.boot import render_user_data
     from tests.test_boot import ToyBoot, _ctx
     text = render_user_data(_ctx(cloud="toy"), ToyBoot())
-    assert [c[1] for c in runcmd(text)][-2:] == ["idle", "health"]
+    assert [c[1] for c in runcmd(text)][0] == "idle"
     assert 'toy-cli put "$1" "toy://$TS_BUCKET/heartbeats/$2.json"' in \
         written_files(text)[idle.UPLOAD_SCRIPT]["content"]
 
@@ -130,17 +137,18 @@ def test_the_key_layout_is_the_reapers():
 
 # -- the step and the agent, run for real -------------------------------------------------------
 
-def _boot_and_beat(family: str, node_id: str, gpus: str, root: Path, state: dict | None = None):
+def _boot_and_beat(family: str, node_id: str, gpus: str, root: Path, state: dict | None = None,
+                   apps: str = APPS):
     """Run the rendered idle step, then the agent exactly as the rendered service starts it.
     Returns (the stand-ins' log lines, the bucket store)."""
     text = user_data(family)
     bin_dir, store, log = root / "bin", root.parent / "store", root / "calls.log"
     bin_dir.mkdir(parents=True)
     for name, body in (("curl", CURL), ("systemctl", SYSTEMCTL), ("aws", COPY), ("gcloud", COPY),
-                       ("nvidia-smi", NVIDIA_SMI), ("who", "true\n")):
+                       ("nvidia-smi", NVIDIA_SMI), ("who", "true\n"), ("ss", "true\n")):
         stand_in(bin_dir, name, body)
     (root / "gpus.csv").write_text(gpus)
-    (root / "apps.csv").write_text(APPS)
+    (root / "apps.csv").write_text(apps)
     env = {"FAKE_ID": node_id, "FAKE_LOG": str(log), "FAKE_STORE": str(store),
            "FAKE_GPUS": str(root / "gpus.csv"), "FAKE_APPS": str(root / "apps.csv")}
     done = run_step(text, "idle", root, bin_dir, env)
@@ -148,7 +156,7 @@ def _boot_and_beat(family: str, node_id: str, gpus: str, root: Path, state: dict
     assert "systemctl enable --now trainstack-idle.timer" in log.read_text()
 
     # The node's files, moved under `root` as run_step moves the step's paths.
-    files = written_files(text)
+    files = node_files(family)
     node_env = root / "etc" / "node.env"
     upload = root / "idle-upload"
     upload.write_text(files[idle.UPLOAD_SCRIPT]["content"].replace(
@@ -193,18 +201,20 @@ def test_the_agent_writes_the_nodes_heartbeat_through_the_clouds_cli(family, nod
 def test_reap_dry_run_on_real_heartbeats_keeps_the_busy_cluster_and_names_the_idle_one(
         fake_pulumi, tmp_path, monkeypatch):  # noqa: F811
     three_hours_ago = iso(reap.utc_now() - timedelta(hours=3))
-    # One node training; one node whose loop hung three hours ago (GPU memory held, 0 %).
+    # One node training; one node idle for three hours (nothing on its GPUs).
     _, store = _boot_and_beat("p5", "i-0busy", TRAINING, tmp_path / "busy")
-    _, store = _boot_and_beat("p5", "i-0hung", HUNG, tmp_path / "hung",
+    _, store = _boot_and_beat("p5", "i-0idle", IDLE, tmp_path / "idle", apps="",
                               state={"last_busy": three_hours_ago, "first_seen": three_hours_ago})
     bucket = next(p.name for p in store.iterdir())
     beats = store / bucket / "heartbeats"
-    for name, node in (("training", "i-0busy"), ("forgotten", "i-0hung")):
+    for name, node in (("training", "i-0busy"), ("forgotten", "i-0idle")):
         (tmp_path / name).mkdir()
         (tmp_path / name / f"{node}.json").write_text((beats / f"{node}.json").read_text())
-    stacks = {name: stack(marked(heartbeat_url=f"file://{tmp_path / name}"), age_minutes=600)
-              for name in ("training", "forgotten")}
+    stacks = {name: stack(marked(heartbeat_url=f"file://{tmp_path / name}", node_group=name),
+                          age_minutes=600) for name in ("training", "forgotten")}
     monkeypatch.setenv("FAKE_PULUMI_STACKS", str(write_stacks(tmp_path / "stacks.json", stacks)))
+    cloud = FakeCloud({"training": ["i-0busy"], "forgotten": ["i-0idle"]})
+    monkeypatch.setattr(reap, "default_clouds", lambda: {"aws": cloud})
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["--project", str(ROOT), "reap", "--dry-run", "--audit-log",
                                       str(tmp_path / "audit.jsonl")])
@@ -213,6 +223,6 @@ def test_reap_dry_run_on_real_heartbeats_keeps_the_busy_cluster_and_names_the_id
     assert "forgotten: would-destroy - every node idle past the grace period" in result.output
     audit = {d["stack"]: d for d in map(json.loads, (tmp_path / "audit.jsonl").read_text()
                                         .splitlines())}
-    hung = audit["forgotten"]["evidence"]["nodes"]["i-0hung"]
-    assert hung == {"time": hung["time"], "last_busy": three_hours_ago, "busy": False}
+    idle = audit["forgotten"]["evidence"]["nodes"]["i-0idle"]
+    assert idle["state"] == "idle" and idle["why"] == "idle for 180 min"
     assert not [c for c in fake_pulumi() if c["args"][0] == "destroy"]

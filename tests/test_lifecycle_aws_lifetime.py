@@ -94,3 +94,11 @@ def test_lifetime_arithmetic_handles_fractions_and_offsets():
     assert not life.expired(datetime(2026, 12, 1, 10, 29, tzinfo=timezone.utc))
     assert life.expired(life.deadline + timedelta(seconds=1))
     assert lifetime.lifetime_for(None) is None
+
+
+def test_a_deadline_closer_than_a_deploy_is_scheduled_after_it_not_in_the_past(example_spec, clock):
+    # First deploy 08:00 + 2 h; this `up` at 09:50: AWS rejects a start time in the past, and
+    # the deploy may take until 10:20, so the action is set for 10:20.
+    clock("2026-12-01T09:50:00Z")
+    (schedule,) = started(edited(example_spec, workload__max_hours=2)).of_type(SCHEDULE)
+    assert schedule.inputs["startTime"] == "2026-12-01T10:20:00Z"

@@ -8,9 +8,9 @@ import time
 import fsspec
 import pytest
 
-from tests.conftest import use_azurite, use_s3
-from tests.reap_helpers import FakeGuard, ago, beat, history_time, marked, put_beats
-from trainstack import reap
+from tests.conftest import AZURITE_KEY, azurite_binary, free_port, serve, stop, use_azurite, use_s3
+from tests.reap_helpers import FakeCloud, FakeGuard, ago, beat, history_time, marked, put_beats
+from trainstack import reap, reap_store
 
 # The servers (`s3_server`, `azurite`: one per module, skipped with the reason when moto or
 # Azurite is missing) and the `store` fixture live in tests/conftest.py; tests/test_reap.py runs
@@ -30,7 +30,7 @@ class MemoryStacks:
     def outputs(self, stack):
         return dict(self.stacks[stack]["outputs"])
 
-    def created(self, stack):
+    def updated(self, stack):
         return reap.parse_time(self.stacks[stack]["created"])
 
     def destroy(self, stack, echo):
@@ -39,9 +39,18 @@ class MemoryStacks:
 
 
 def stacks_in(bucket: str, cloud: str, **heartbeat_urls):
-    return {name: {"outputs": marked(cloud=cloud, bucket_name=bucket, heartbeat_url=url)
-                   if url else marked(cloud=cloud, bucket_name=bucket),
+    own = {"storage_account": "devstoreaccount1"} if cloud == "azure" else {}
+    return {name: {"outputs": marked(cloud=cloud, bucket_name=bucket, heartbeat_url=url,
+                                     node_group=name, **own)
+                   if url else marked(cloud=cloud, bucket_name=bucket, node_group=name, **own),
                    "created": history_time(ago(600))} for name, url in heartbeat_urls.items()}
+
+
+def reaper(backend, cloud, guard=None, members=None, **kwargs):
+    """A reaper over `backend` whose groups hold node-0 and node-1 unless `members` says."""
+    groups = members or {name: ["node-0", "node-1"] for name in backend.stacks}
+    return reap.Reaper(backend, {cloud: guard or FakeGuard()}, clouds={cloud: FakeCloud(groups)},
+                       **kwargs)
 
 
 # -- S3 through moto --------------------------------------------------------------------------
@@ -63,9 +72,7 @@ def test_s3_idle_and_busy_stacks_from_heartbeats_in_the_bucket(s3):
     put_beats(fs, f"{bucket}/busy/heartbeats", beat("node-0", 2), beat("node-1", 200))
     backend = MemoryStacks(stacks_in(bucket, "aws", idle=f"s3://{bucket}/idle/heartbeats",
                                      busy=f"s3://{bucket}/busy/heartbeats"))
-    guard = FakeGuard()
-    decisions = {d.stack: d for d in reap.Reaper(backend, {"aws": guard}, dry_run=False,
-                                                 yes=True).run()}
+    decisions = {d.stack: d for d in reaper(backend, "aws", dry_run=False, yes=True).run()}
     assert decisions["idle"].result == "destroyed; bucket kept"
     assert decisions["busy"].action == "keep" and backend.destroyed == ["idle"]
     assert fs.exists(f"{bucket}/idle/heartbeats/node-0.json")  # the data stays
@@ -76,7 +83,7 @@ def test_s3_idle_and_busy_stacks_from_heartbeats_in_the_bucket(s3):
 def test_the_default_heartbeat_location_is_the_stacks_bucket_on_each_cloud(store):
     put_beats(store.fs, store.path("heartbeats"), beat("node-0", 180))
     backend = MemoryStacks(stacks_in(store.base, store.cloud, plain=None))
-    (decision,) = reap.Reaper(backend, {store.cloud: FakeGuard()}).run()
+    (decision,) = reaper(backend, store.cloud, members={"plain": ["node-0"]}).run()
     assert decision.action == "would-destroy"
     assert decision.evidence["heartbeats"] == store.url("heartbeats")
 
@@ -87,8 +94,7 @@ def test_s3_an_unreadable_store_is_a_report(s3):
     with fs.open(f"{bucket}/bad/heartbeats/node-0.json", "wb") as f:
         f.write(b"\x00garbage")
     backend.stacks.update(stacks_in(bucket, "aws", bad=f"s3://{bucket}/bad/heartbeats"))
-    decisions = {d.stack: d for d in reap.Reaper(backend, {"aws": FakeGuard()}, dry_run=False,
-                                                 yes=True).run()}
+    decisions = {d.stack: d for d in reaper(backend, "aws", dry_run=False, yes=True).run()}
     assert decisions["bad"].action == decisions["gone"].action == "report"
     assert backend.destroyed == []
 
@@ -96,7 +102,8 @@ def test_s3_an_unreadable_store_is_a_report(s3):
 def test_s3_the_lock_is_exclusive(s3):
     bucket, _ = s3
     root = f"s3://{bucket}/heartbeats"
-    first, second = reap.StackLock(root, "team/idle"), reap.StackLock(root, "team/idle")
+    first, second = (reap.StackStore(root, {}).lease("team/idle") for _ in range(2))
+    second.holder_id = "another reaper"
     assert first.acquire()
     assert not second.acquire()  # If-None-Match: * on the real S3 API
     first.release()
@@ -117,18 +124,19 @@ def blob(azurite, monkeypatch):
     adlfs.AzureBlobFileSystem.clear_instance_cache()
 
 
-def test_azure_idle_and_busy_stacks_and_a_stopped_node(blob):
+def test_azure_idle_and_busy_stacks_and_a_member_that_stopped_reporting(blob):
     container, fs = blob
-    put_beats(fs, f"{container}/idle/heartbeats", beat("node-0", 180),
-              beat("node-1", 300, seen_minutes=300))
-    put_beats(fs, f"{container}/busy/heartbeats", beat("node-0", 0))
+    put_beats(fs, f"{container}/idle/heartbeats", beat("node-0", 180), beat("node-1", 300))
+    put_beats(fs, f"{container}/busy/heartbeats", beat("node-0", 0), beat("node-1", 300))
+    put_beats(fs, f"{container}/silent/heartbeats", beat("node-0", 300))
     backend = MemoryStacks(stacks_in(container, "azure", idle=f"abfs://{container}/idle/heartbeats",
-                                     busy=f"abfs://{container}/busy/heartbeats"))
-    decisions = {d.stack: d for d in reap.Reaper(backend, {"azure": FakeGuard()}, dry_run=False,
-                                                 yes=True).run()}
+                                     busy=f"abfs://{container}/busy/heartbeats",
+                                     silent=f"abfs://{container}/silent/heartbeats"))
+    decisions = {d.stack: d for d in reaper(backend, "azure", dry_run=False, yes=True).run()}
     assert decisions["idle"].result == "destroyed; bucket kept"
-    assert decisions["idle"].evidence["stopped_reporting"] == ["node-1"]
     assert decisions["busy"].action == "keep" and backend.destroyed == ["idle"]
+    assert decisions["silent"].action == "report"
+    assert decisions["silent"].evidence["nodes"]["node-1"]["why"] == "no report from this member"
 
 
 def test_azure_an_export_not_confirmed_and_an_unreadable_store(blob):
@@ -139,17 +147,86 @@ def test_azure_an_export_not_confirmed_and_an_unreadable_store(blob):
     backend = MemoryStacks(stacks_in(container, "azure",
                                      dirty=f"abfs://{container}/dirty/heartbeats",
                                      bad=f"abfs://{container}/bad/heartbeats"))
-    decisions = {d.stack: d for d in reap.Reaper(backend, {"azure": FakeGuard(saved=False)},
-                                                 dry_run=False, yes=True).run()}
+    decisions = {d.stack: d for d in reaper(backend, "azure", FakeGuard(saved=False),
+                                            members={"dirty": ["node-0"], "bad": ["node-0"]},
+                                            dry_run=False, yes=True).run()}
     assert decisions["dirty"].action == "report" and "not confirmed" in decisions["dirty"].reason
-    assert decisions["bad"].action == "report" and "unreadable" in decisions["bad"].reason
+    assert decisions["bad"].action == "report"
+    assert "unreadable" in decisions["bad"].evidence["nodes"]["node-0"]["why"]
     assert backend.destroyed == []
 
 
 def test_azure_the_lock_is_exclusive(blob):
     container, _ = blob
     root = f"abfs://{container}/heartbeats"
-    first, second = reap.StackLock(root, "idle"), reap.StackLock(root, "idle")
+    first, second = (reap.StackStore(root, {"storage_account": "devstoreaccount1"}).lease("idle")
+                     for _ in range(2))
+    second.holder_id = "another reaper"
     assert first.acquire() and not second.acquire()
     first.release()
     assert second.acquire()
+
+
+# -- one credential never reads another stack's bucket ---------------------------------------
+
+TEAM_B_KEY = "dGVhbS1iLWtleS1mb3ItdGVzdHMtb25seS0wMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDA="
+
+
+def _connection(port: int, account: str, key: str) -> str:
+    return (f"DefaultEndpointsProtocol=http;AccountName={account};AccountKey={key};"
+            f"BlobEndpoint=http://127.0.0.1:{port}/{account};")
+
+
+@pytest.fixture(scope="module")
+def two_accounts(tmp_path_factory):
+    """Azurite serving two storage accounts, as two Azure stacks have."""
+    import os
+    binary = azurite_binary()
+    if binary is None:
+        pytest.skip("azurite-blob is not installed: run `npm install --prefix .ci/node azurite`")
+    port = free_port()
+    os.environ["AZURITE_ACCOUNTS"] = f"devstoreaccount1:{AZURITE_KEY};teamb:{TEAM_B_KEY}"
+    try:
+        process = serve([binary, "--blobHost", "127.0.0.1", "--blobPort", str(port), "--silent",
+                         "--skipApiVersionCheck", "--location",
+                         str(tmp_path_factory.mktemp("azurite2"))], port)
+    finally:
+        del os.environ["AZURITE_ACCOUNTS"]
+    yield port
+    stop(process)
+
+
+def test_two_azure_stacks_with_one_connection_string_are_each_judged_on_their_own(
+        two_accounts, monkeypatch):
+    import adlfs
+    port = two_accounts
+    team_a = _connection(port, "devstoreaccount1", AZURITE_KEY)
+    team_b = _connection(port, "teamb", TEAM_B_KEY)
+    # The same container and path in both accounts: idle in A's, busy in B's.
+    for connection, node_state in ((team_a, 180), (team_b, 0)):
+        fs = adlfs.AzureBlobFileSystem(connection_string=connection, skip_instance_cache=True)
+        fs.mkdir("data")
+        put_beats(fs, "data/heartbeats", beat("node-0", node_state))
+    monkeypatch.setenv("AZURE_STORAGE_CONNECTION_STRING", team_a)   # as reap.yml passed it
+    monkeypatch.setenv("TRAINSTACK_AZURE_CONNECTION_STRING_TEAMB", team_b)
+    stacks = {name: {"outputs": marked(cloud="azure", heartbeat_url="abfs://data/heartbeats",
+                                       node_group=name, storage_account=account),
+                     "created": history_time(ago(600))}
+              for name, account in (("a", "devstoreaccount1"), ("b", "teamb"))}
+    backend = MemoryStacks(stacks)
+    decisions = {d.stack: d for d in reaper(backend, "azure", members={"a": ["node-0"],
+                                                                       "b": ["node-0"]},
+                                            dry_run=False, yes=True).run()}
+    assert decisions["b"].action == "keep", decisions["b"]
+    assert decisions["a"].result == "destroyed; bucket kept" and backend.destroyed == ["a"]
+
+
+def test_an_azure_stack_is_read_only_with_its_own_accounts_credential():
+    env = {"AZURE_STORAGE_CONNECTION_STRING": "AccountName=teama;AccountKey=k;"}
+    mine = reap_store.storage_options("abfs://data/heartbeats", {"storage_account": "teama"}, env)
+    assert mine["connection_string"] == env["AZURE_STORAGE_CONNECTION_STRING"]
+    other = reap_store.storage_options("abfs://data@teamb.dfs.core.windows.net/heartbeats", {}, env)
+    assert {k: other[k] for k in ("account_name", "anon", "connection_string")} == \
+        {"account_name": "teamb", "anon": False, "connection_string": None}
+    with pytest.raises(reap_store.StoreUnreachable, match="storage_account"):
+        reap_store.storage_options("abfs://data/heartbeats", {}, env)

@@ -1,28 +1,33 @@
-"""`trainstack reap`: tear down trainstack stacks whose GPUs have been idle past their grace period.
+"""`trainstack reap`: tear down trainstack stacks whose nodes have been idle past their grace period.
 
-For every stack of the backend that carries the trainstack marker output, the reaper reads the
-nodes' heartbeats (written by components/agents/idle_agent.py into `<bucket>/heartbeats/`)
-through fsspec, and destroys the stack only when all of this holds:
+Idle is decided on the node (components/agents/idle_agent.py: jobs, GPU memory and use, sessions,
+boot) on its own clock; the reaper only believes what it can confirm now:
 
-* every node's `last_busy` is older than `idle.teardown_after_minutes`, and so is the stack;
-* the heartbeats were readable, at least one node ever reported, and no heartbeat is from the
-  future beyond CLOCK_SKEW (a skewed clock would make a busy node look idle later);
-* no update holds the stack, and this reaper holds the stack's lock (an object created
-  exclusively next to the heartbeats), so two reapers never destroy the same stack;
-* the bucket outlives the destroy (the marker says so) and the filesystem's data has been
-  confirmed in the bucket by the cloud's export (a `DataGuard`).
+* the members of the node group are read from the cloud NOW (trainstack/reap_cloud.py); reports
+  from instances that are not members are ignored (old instances of a stack brought back);
+* a member's report counts only when it is fresh by the store's own LastModified (never the
+  node's clock: a node 90 min slow or fast is judged the same); a stale, missing, unreadable or
+  `unknown` report makes the stack UNKNOWN, never idle, and the run exits non-zero (a stack
+  billing without reports);
+* a member is idle when its report says `idle` for at least the grace period
+  (`idle.teardown_after_minutes`), and the stack's latest update is older than that too (a stack
+  brought back is booting);
+* the bucket must be retained (the marker says `bucket_retained: true`, nothing else counts).
 
-Anything that cannot be confirmed means no destroy and a report. Every decision (stack,
-evidence, action, result) is appended to an audit log as one JSON line.
+Then, holding a lease lock (holder + expiry) and re-checking everything after taking it: scale
+the group to 0, re-read, export the filesystem into the bucket (a `DataGuard`), re-read, destroy.
+A stack that turned busy at any re-read is left alone (scaled back where it was scaled down) and
+the decision says so. Every decision is appended to the audit log as it is made, locally and in
+the stack's bucket (`reaper/audit/`); a failing lock release is recorded beside the result, never
+instead of it. The run exits 1 when a destroy failed, when a stack bills without fresh reports,
+or when a stack was reported (not decided) on the previous run as well.
 """
 from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
 import sys
-import time
+import uuid
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -32,12 +37,28 @@ import typer
 
 from components.lifetime import iso, parse_iso, utc_now
 from trainstack.cli_common import ProjectOpt
+from trainstack.reap_cloud import (  # noqa: F401 (re-exported: the guards' historic home)
+    AzureArchiveGuard,
+    Cloud,
+    CommandExportGuard,
+    DataGuard,
+    FilesystemGone,
+    FsxExportGuard,
+    default_clouds,
+    default_guards,
+)
+from trainstack.reap_store import LEASE, NodeReport, StackStore
 
 MARKER = "trainstack_marker"
-CLOCK_SKEW = timedelta(minutes=5)
+CLOCK_SKEW = timedelta(minutes=5)    # a LastModified this far ahead of our clock: ours is wrong
+FRESH = timedelta(minutes=10)        # the agent reports every minute; 10 missed = stale
 DEFAULT_IDLE_MINUTES = 60
 HEARTBEAT_ROOTS = {"aws": "s3://{bucket}/heartbeats", "gcp": "gs://{bucket}/heartbeats",
                    "alicloud": "oss://{bucket}/heartbeats", "azure": "abfs://{bucket}/heartbeats"}
+
+
+def new_run_id() -> str:
+    return f"{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}-{uuid.uuid4().hex[:6]}"
 
 
 def parse_time(text: str) -> datetime:
@@ -47,11 +68,13 @@ def parse_time(text: str) -> datetime:
 @dataclass
 class Decision:
     stack: str
-    action: str   # skip | keep | report | would-destroy | needs-confirmation | destroy
+    action: str   # skip | keep | report | would-destroy | needs-confirmation | destroy | destroying
     reason: str
     evidence: dict = field(default_factory=dict)
     result: str = ""
     time: str = field(default_factory=lambda: iso(utc_now()))
+    alarm: str = ""   # why this decision alone makes the run exit non-zero
+    run: str = ""     # the reaper run that made it (set when recorded)
 
 
 class HeartbeatsUnreadable(RuntimeError):
@@ -67,7 +90,7 @@ class StackLocked(RuntimeError):
 class StackBackend(Protocol):
     def summaries(self) -> list[tuple[str, bool]]: ...            # (name, update in progress)
     def outputs(self, stack: str) -> dict: ...
-    def created(self, stack: str) -> Optional[datetime]: ...      # the first update's start
+    def updated(self, stack: str) -> Optional[datetime]: ...      # the latest update's start
     def destroy(self, stack: str, echo: Callable[[str], None]) -> None: ...
 
 
@@ -89,12 +112,13 @@ class PulumiStacks:
         import pulumi.automation as auto
         return auto.Stack.select(stack, self.ws)
 
-    def created(self, stack):
-        starts = [h.start_time for h in self._stack(stack).history() if h.start_time]
-        if not starts:
+    def updated(self, stack):
+        """The latest update's start: a stack brought back after a stop is as young as that."""
+        moments = [m for h in self._stack(stack).history() for m in (h.start_time, h.end_time) if m]
+        if not moments:
             return None
-        first = min(starts)
-        return first if first.tzinfo else first.replace(tzinfo=timezone.utc)
+        latest = max(m if m.tzinfo else m.replace(tzinfo=timezone.utc) for m in moments)
+        return latest
 
     def destroy(self, stack, echo):
         import pulumi.automation as auto
@@ -107,8 +131,6 @@ class PulumiStacks:
             raise RuntimeError(" | ".join(lines[-3:])) from None
 
 
-# -- heartbeats and the lock, through fsspec --------------------------------------------------
-
 def heartbeat_root(outputs: dict, cloud: str) -> Optional[str]:
     """`heartbeat_url` when a stack exports one, else `<bucket>/heartbeats` in the cloud's scheme."""
     if outputs.get("heartbeat_url"):
@@ -117,119 +139,60 @@ def heartbeat_root(outputs: dict, cloud: str) -> Optional[str]:
     return pattern.format(bucket=bucket) if pattern and bucket else None
 
 
-def read_heartbeats(root: str) -> list[dict]:
-    import fsspec
-    try:
-        fs, path = fsspec.core.url_to_fs(root)
-        names = sorted(fs.glob(f"{path.rstrip('/')}/*.json"))
-        beats = []
-        for name in names:
-            beat = json.loads(fs.cat_file(name))
-            for key in ("node", "time", "last_busy"):
-                if key not in beat:
-                    raise ValueError(f"{name} has no {key!r}")
-            beat["time"], beat["last_busy"] = parse_time(beat["time"]), parse_time(beat["last_busy"])
-            beats.append(beat)
-        return beats
-    except Exception as failed:  # any store error: permissions, network, a corrupt object
-        raise HeartbeatsUnreadable(f"{type(failed).__name__}: {failed}") from None
+# -- judging the members' reports -------------------------------------------------------------
+
+@dataclass
+class Verdict:
+    state: str                 # idle | busy | unknown
+    nodes: dict                # member -> what its report says
+    busy: list = field(default_factory=list)
+    unknown: list = field(default_factory=list)
+    ignored: list = field(default_factory=list)   # reports from instances not in the group
 
 
-class StackLock:
-    """An object created exclusively (`xb`: O_EXCL locally, If-None-Match on S3, Azure, GCS)."""
+def judge(members: list[str], reports: dict[str, NodeReport], now: datetime,
+          grace: timedelta) -> Verdict:
+    nodes, busy, unknown = {}, [], []
+    for node in members:
+        report = reports.get(node)
+        why, state = "", "unknown"
+        if report is None:
+            why = "no report from this member"
+        elif report.beat is None:
+            why = f"report unreadable: {report.error}"
+        elif report.written is None:
+            why = "the store gives no write time"
+        elif report.written > now + CLOCK_SKEW:
+            why = f"written {iso(report.written)}, ahead of the reaper's clock"
+        elif now - report.written > FRESH:
+            why = f"stale: last report {int((now - report.written).total_seconds() // 60)} min ago"
+        else:
+            state, why = _node_state(report.beat, grace)
+        nodes[node] = {"state": state, "why": why,
+                       "written": iso(report.written) if report and report.written else None}
+        (busy if state == "busy" else unknown if state == "unknown" else []).append(node)
+    ignored = sorted(set(reports) - set(members))
+    state = "busy" if busy else "unknown" if unknown else "idle"
+    return Verdict(state, nodes, busy, unknown, ignored)
 
-    def __init__(self, root: str, stack: str):
-        import fsspec
-        self.fs, base = fsspec.core.url_to_fs(root)
-        self.path = f"{base.rstrip('/')}/reaper-{stack.replace('/', '_')}.lock"
 
-    def acquire(self) -> bool:
-        body = json.dumps({"host": socket.gethostname(), "pid": os.getpid(), "time": iso(utc_now())})
+def _node_state(beat: dict, grace: timedelta) -> tuple[str, str]:
+    status = beat.get("state")
+    if status is None:  # a version-1 agent: busy flag, and last_busy on the node's own clock
         try:
-            self.fs.makedirs(self.path.rsplit("/", 1)[0], exist_ok=True)
-            with self.fs.open(self.path, "xb") as lock:
-                lock.write(body.encode())
-            return True
-        except FileExistsError:
-            return False
-
-    def holder(self) -> str:
-        try:
-            return self.fs.cat_file(self.path).decode()
-        except Exception:  # noqa: BLE001 (only for the report)
-            return "unknown"
-
-    def release(self) -> None:
-        try:
-            self.fs.rm(self.path)
-        except FileNotFoundError:
-            pass
-
-
-# -- is the data in the bucket? ---------------------------------------------------------------
-
-class DataGuard(Protocol):
-    def confirm(self, stack: str, outputs: dict) -> tuple[bool, str]: ...
-
-
-class FsxExportGuard:
-    """AWS: run an EXPORT_TO_REPOSITORY task on the repository association's path and wait for
-    it; auto-export has no "queue drained" API, a finished export task is the proof."""
-
-    def __init__(self, client_for: Optional[Callable[[str], object]] = None,
-                 timeout_s: float = 3600, poll_s: float = 30):
-        self.client_for, self.timeout_s, self.poll_s = client_for, timeout_s, poll_s
-
-    def _client(self, region):
-        if self.client_for:
-            return self.client_for(region)
-        import boto3
-        return boto3.client("fsx", region_name=region)
-
-    def confirm(self, stack, outputs):
-        fs_id = outputs.get("filesystem_id")
-        if not fs_id:
-            return False, "no filesystem_id output"
-        client = self._client(outputs.get("region"))
-        try:
-            task = client.create_data_repository_task(
-                FileSystemId=fs_id, Type="EXPORT_TO_REPOSITORY",
-                Paths=[str(outputs.get("filesystem_bucket_path", "/bucket")).lstrip("/")],
-                Report={"Enabled": False})["DataRepositoryTask"]
-            deadline = time.monotonic() + self.timeout_s
-            while True:
-                (task,) = client.describe_data_repository_tasks(
-                    TaskIds=[task["TaskId"]])["DataRepositoryTasks"]
-                state = task["Lifecycle"]
-                if state == "SUCCEEDED":
-                    return True, f"export task {task['TaskId']} succeeded"
-                if state in ("FAILED", "CANCELED"):
-                    return False, f"export task {task['TaskId']} {state.lower()}"
-                if time.monotonic() > deadline:
-                    return False, f"export task {task['TaskId']} still {state} after {self.timeout_s:g} s"
-                time.sleep(self.poll_s)
-        except Exception as failed:  # credentials, throttling, an unknown filesystem
-            return False, f"FSx export could not be run: {type(failed).__name__}: {failed}"
-
-
-class CommandExportGuard:
-    """Clouds whose stacks export the command that copies the filesystem into the bucket
-    (GCP Managed Lustre `filesystem_export_command`, Alibaba CPFS, Azure AMLFS archive)."""
-
-    def __init__(self, run: Callable[[str], int] = lambda cmd: subprocess.call(cmd, shell=True)):
-        self.run = run
-
-    def confirm(self, stack, outputs):
-        command = outputs.get("filesystem_export_command")
-        if not command:
-            return False, "the stack exports no filesystem_export_command"
-        code = self.run(command)
-        return code == 0, f"`{command}` exited {code}"
-
-
-def default_guards() -> dict[str, DataGuard]:
-    return {"aws": FsxExportGuard(), "gcp": CommandExportGuard(), "alicloud": CommandExportGuard(),
-            "azure": CommandExportGuard()}
+            idle_for = (parse_time(beat["time"]) - parse_time(beat["last_busy"])).total_seconds()
+        except (KeyError, ValueError):
+            return "unknown", "an old report without state or times"
+        status = "busy" if beat.get("busy") else "idle"
+    else:
+        idle_for = beat.get("idle_for_seconds")
+    if status == "busy":
+        return "busy", "; ".join(beat.get("reasons") or []) or "busy"
+    if status != "idle" or not isinstance(idle_for, (int, float)):
+        return "unknown", beat.get("unknown") or f"the node reports {status!r}"
+    if idle_for < grace.total_seconds():
+        return "busy", f"idle for only {idle_for / 60:.0f} min"
+    return "idle", f"idle for {idle_for / 60:.0f} min"
 
 
 # -- deciding ---------------------------------------------------------------------------------
@@ -243,16 +206,39 @@ class Reaper:
     confirm: Callable[[str], bool] = lambda stack: False
     echo: Callable[[str], None] = lambda line: None
     now: Callable[[], datetime] = utc_now
+    clouds: Optional[dict[str, Cloud]] = None
+    record: Callable[[Decision], None] = lambda decision: None   # the audit, per decision
+    lease: timedelta = LEASE
+    only: Optional[str] = None
+    seen_outputs: dict = field(default_factory=dict)
+    run_id: str = field(default_factory=new_run_id)
 
     def run(self) -> list[Decision]:
         decisions = []
         for stack, updating in self.backend.summaries():
+            if self.only and stack != self.only:
+                continue
             try:
-                decisions.append(self.decide(stack, updating))
+                decision = self.decide(stack, updating)
             except Exception as failed:  # one stack's surprise never touches the others
-                decisions.append(Decision(stack, "report", "unexpected error, nothing destroyed",
-                                          {"error": f"{type(failed).__name__}: {failed}"}))
+                decision = Decision(stack, "report", "unexpected error, nothing destroyed",
+                                    {"error": f"{type(failed).__name__}: {failed}"},
+                                    alarm="unexpected error")
+            self._record(decision)
+            decisions.append(decision)
         return decisions
+
+    def _record(self, decision: Decision) -> None:
+        decision.run = self.run_id
+        try:
+            self.record(decision)
+        except Exception as failed:  # noqa: BLE001 (the audit failing must not hide a result)
+            decision.evidence["audit_error"] = f"{type(failed).__name__}: {failed}"
+
+    def _clouds(self) -> dict[str, Cloud]:
+        if self.clouds is None:
+            self.clouds = default_clouds()
+        return self.clouds
 
     def decide(self, stack: str, updating: bool) -> Decision:
         if updating:
@@ -261,6 +247,7 @@ class Reaper:
             outputs = self.backend.outputs(stack)
         except Exception as failed:
             return Decision(stack, "report", "outputs unreadable", {"error": str(failed)})
+        self.seen_outputs[stack] = outputs
         marker = outputs.get(MARKER)
         if not isinstance(marker, dict):
             return Decision(stack, "skip", "not a trainstack stack (no marker output); never touched")
@@ -268,87 +255,228 @@ class Reaper:
         grace = timedelta(minutes=float(marker.get("idle_minutes") or DEFAULT_IDLE_MINUTES))
         now = self.now()
         evidence: dict = {"cloud": cloud, "grace_minutes": grace.total_seconds() / 60}
-        if not marker.get("bucket_retained", False):
+        if marker.get("bucket_retained") is not True:
             return Decision(stack, "report", "the bucket would be deleted with the stack "
-                            "(bucket.retain_on_destroy: false); the reaper never deletes data", evidence)
-        created = self.backend.created(stack)
-        if created is None:
+                            "(bucket.retain_on_destroy is not true); the reaper never deletes data",
+                            evidence)
+        updated = self.backend.updated(stack)
+        if updated is None:
             return Decision(stack, "report", "the stack's age is unknown (no update history)", evidence)
-        evidence["created"] = iso(created)
-        if now - created < grace:
-            return Decision(stack, "keep", "younger than the idle grace period", evidence)
+        evidence["updated"] = iso(updated)
+        if now - updated < grace:
+            return Decision(stack, "keep", "younger than the idle grace period (since its "
+                            "latest update)", evidence)
         root = heartbeat_root(outputs, cloud)
         if root is None:
-            return Decision(stack, "report", "no bucket output to read heartbeats from", evidence)
+            return Decision(stack, "report", "no bucket output to read heartbeats from", evidence,
+                            alarm="billing without reports")
         evidence["heartbeats"] = root
-        try:
-            beats = read_heartbeats(root)
-        except HeartbeatsUnreadable as failed:
-            return Decision(stack, "report", "heartbeats unreadable", {**evidence, "error": str(failed)})
-        if not beats:
-            return Decision(stack, "report", "no node has ever reported a heartbeat", evidence)
-        evidence["nodes"] = {b["node"]: {"time": iso(b["time"]), "last_busy": iso(b["last_busy"]),
-                                         "busy": bool(b.get("busy"))} for b in beats}
-        future = [b["node"] for b in beats if max(b["time"], b["last_busy"]) > now + CLOCK_SKEW]
-        if future:
-            return Decision(stack, "report", f"heartbeats from the future (clock skew beyond "
-                            f"{CLOCK_SKEW.total_seconds() / 60:g} min): {', '.join(future)}", evidence)
-        busy = [b["node"] for b in beats if now - b["last_busy"] < grace]
-        if busy:
-            return Decision(stack, "keep", f"busy within the grace period: {', '.join(busy)}", evidence)
-        silent = [b["node"] for b in beats if now - b["time"] >= grace]
-        if silent:
-            evidence["stopped_reporting"] = silent
+        verdict, problem = self._look(stack, cloud, outputs, root, now, grace, evidence)
+        if problem:
+            return problem
+        if verdict.state == "busy":
+            return Decision(stack, "keep", f"busy within the grace period: {', '.join(verdict.busy)}",
+                            evidence)
+        if verdict.state == "unknown":
+            return Decision(stack, "report", "members without a fresh idle report (unknown, never "
+                            f"idle): {', '.join(verdict.unknown)}", evidence,
+                            alarm="billing without reports")
         if self.dry_run:
             return Decision(stack, "would-destroy", "every node idle past the grace period "
-                            "(export, then destroy with the bucket kept)", evidence)
+                            "(scale to 0, export, then destroy with the bucket kept)", evidence)
         if not self.yes and not self.confirm(stack):
             return Decision(stack, "needs-confirmation", "idle; pass --yes to destroy "
                             "non-interactively", evidence)
-        return self._destroy(stack, cloud, root, evidence)
+        return self._destroy(stack, cloud, root, outputs, grace, evidence)
 
-    def _destroy(self, stack, cloud, root, evidence) -> Decision:
+    def _look(self, stack, cloud, outputs, root, now, grace, evidence):
+        """(verdict, None), or (None, the report decision when something cannot be read)."""
+        group = self._clouds().get(cloud)
+        if group is None:
+            return None, Decision(stack, "report", f"no way to read {cloud!r} group members",
+                                  evidence, alarm="billing without reports")
         try:
-            lock = StackLock(root, stack)
-            locked = lock.acquire()
+            members = sorted(group.members(outputs))
+        except Exception as failed:
+            return None, Decision(stack, "report", "group members unreadable",
+                                  {**evidence, "error": f"{type(failed).__name__}: {failed}"},
+                                  alarm="billing without reports")
+        evidence["members"] = members
+        try:
+            store = StackStore(root, outputs)
+            reports = store.reports() if members else {}
+        except Exception as failed:
+            return None, Decision(stack, "report", "heartbeats unreadable",
+                                  {**evidence, "error": f"{type(failed).__name__}: {failed}"},
+                                  alarm="billing without reports" if members else "")
+        verdict = judge(members, reports, now, grace)
+        evidence["nodes"] = verdict.nodes
+        if verdict.ignored:
+            evidence["ignored_non_members"] = verdict.ignored
+        if not members:
+            evidence["note"] = "the group has no instances (the filesystem and network still bill)"
+        return verdict, None
+
+    def _destroy(self, stack, cloud, root, outputs, grace, evidence) -> Decision:
+        try:
+            store = StackStore(root, outputs)
+            lock = store.lease(stack, self.lease)
+            locked = lock.acquire(self.now())
         except Exception as failed:
             return Decision(stack, "report", "the reaper lock could not be taken",
                             {**evidence, "error": f"{type(failed).__name__}: {failed}"})
         if not locked:
             return Decision(stack, "report", "another reaper holds the stack's lock",
                             {**evidence, "lock": lock.holder()})
+        if lock.broken:
+            evidence["expired_lock_taken_over"] = lock.broken
+        decision = None
         try:
-            # The stack may have gone while this reaper waited its turn.
-            if not isinstance(self.backend.outputs(stack).get(MARKER), dict):
-                return Decision(stack, "skip", "already destroyed by another reaper", evidence)
-            guard = self.guards.get(cloud)
-            if guard is None:
-                return Decision(stack, "report", f"no way to confirm {cloud} data is in the bucket",
-                                evidence)
-            saved, proof = guard.confirm(stack, self.backend.outputs(stack))
-            evidence["export"] = proof
-            if not saved:
-                return Decision(stack, "report", "the filesystem's data is not confirmed in the "
-                                "bucket; not destroyed", evidence)
-            try:
-                self.backend.destroy(stack, self.echo)
-            except StackLocked as held:
-                return Decision(stack, "report", "the stack is locked by an update", evidence,
-                                result=f"not destroyed: {held}")
-            except Exception as failed:
-                return Decision(stack, "destroy", "every node idle past the grace period", evidence,
-                                result=f"failed (retried on the next run): {failed}")
-            return Decision(stack, "destroy", "every node idle past the grace period", evidence,
-                            result="destroyed; bucket kept")
+            decision = self._locked_destroy(stack, cloud, root, store, grace, evidence)
         finally:
-            lock.release()
+            try:
+                lock.release()
+            except Exception as failed:  # noqa: BLE001 (recorded beside the result, never over it)
+                note = f"lock release failed (it expires by itself): {type(failed).__name__}: {failed}"
+                if decision is not None:
+                    decision.evidence["lock_release"] = note
+        return decision
 
+    def _recheck(self, stack, cloud, root, grace, evidence, when: str, members_from=None):
+        """Re-read outputs, members and reports; a Decision when the stack is no longer idle."""
+        outputs = self.backend.outputs(stack)
+        if not isinstance(outputs.get(MARKER), dict):
+            return outputs, Decision(stack, "skip", "already destroyed by another reaper", evidence)
+        check: dict = {}
+        verdict, problem = self._look(stack, cloud, outputs, root, self.now(), grace, check)
+        evidence["recheck_" + when.replace(" ", "_")] = check
+        if problem:
+            problem.evidence = {**evidence, **problem.evidence}
+            problem.reason = f"{problem.reason} at the re-check {when}; not destroyed"
+            return outputs, problem
+        if members_from is not None and verdict.state == "idle":
+            # After the scale-down the old nodes are going away (silence is expected): only
+            # one that turned busy counts.
+            try:
+                reports = StackStore(root, outputs).reports()
+            except Exception as failed:
+                return outputs, Decision(
+                    stack, "report", f"heartbeats unreadable at the re-check {when}; not destroyed",
+                    {**evidence, "error": f"{type(failed).__name__}: {failed}"},
+                    alarm="billing without reports")
+            gone = judge(members_from, reports, self.now(), grace)
+            if gone.busy:
+                verdict = gone
+        if verdict.state != "idle":
+            what = verdict.busy or verdict.unknown
+            return outputs, Decision(
+                stack, "keep" if verdict.busy else "report",
+                f"turned {verdict.state} {when} ({', '.join(what)}); left alone, not destroyed",
+                evidence)
+        return outputs, None
+
+    def _locked_destroy(self, stack, cloud, root, store, grace, evidence) -> Decision:
+        # Re-check after the lock: another reaper may have destroyed it, a job may have started.
+        outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after taking the lock")
+        if stop:
+            return stop
+        guard = self.guards.get(cloud)
+        if guard is None:
+            return Decision(stack, "report", f"no way to confirm {cloud} data is in the bucket",
+                            evidence, alarm="billing without reports")
+        members = list(evidence.get("recheck_after_taking_the_lock", {}).get("members", []))
+        self._record(Decision(stack, "destroying", "idle: scale to 0, export, destroy", evidence))
+        group = self._clouds()[cloud]
+        try:
+            before = group.scale(outputs, 0)
+            evidence["scaled_from"] = before
+        except Exception as failed:
+            return Decision(stack, "report", "the group could not be scaled to 0; not destroyed",
+                            {**evidence, "error": f"{type(failed).__name__}: {failed}"},
+                            alarm="billing without reports")
+        outputs, stop = self._recheck(stack, cloud, root, grace, evidence,
+                                      "after the scale-down", members_from=members)
+        if stop:
+            if stop.action == "keep" and before:
+                try:
+                    group.scale(outputs, before)
+                    stop.result = f"group scaled back to {before}"
+                except Exception as failed:  # noqa: BLE001
+                    stop.result = f"group left at 0 (scaling back failed: {failed})"
+                    stop.alarm = "a busy stack left scaled down"
+            return stop
+        try:
+            saved, proof = guard.confirm(stack, outputs)
+        except FilesystemGone as gone:
+            earlier = store.get_json(f"exported-{stack.replace('/', '_')}.json")
+            if earlier is None:
+                return Decision(stack, "report", "the filesystem is gone and no export of it was "
+                                "ever confirmed; not destroyed", {**evidence, "export": str(gone)},
+                                alarm="filesystem gone without a confirmed export")
+            saved, proof = True, f"{gone}; its export was confirmed {earlier.get('time')}"
+        evidence["export"] = proof
+        if not saved:
+            return Decision(stack, "report", "the filesystem's data is not confirmed in the "
+                            "bucket; not destroyed (the group stays at 0)", evidence,
+                            alarm="export not confirmed")
+        store.put_json(f"exported-{stack.replace('/', '_')}.json",
+                       {"time": iso(self.now()), "proof": proof})
+        # The group is at 0, but a person may have scaled it up, or a job started on a node
+        # still going down: the members now, and the members before, are read again.
+        outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after the export",
+                                      members_from=members)
+        if stop:
+            return stop
+        try:
+            self.backend.destroy(stack, self.echo)
+        except StackLocked as held:
+            return Decision(stack, "report", "the stack is locked by an update", evidence,
+                            result=f"not destroyed: {held}")
+        except Exception as failed:
+            return Decision(stack, "destroy", "every node idle past the grace period", evidence,
+                            result=f"failed (retried on the next run): {failed}",
+                            alarm="destroy failed")
+        return Decision(stack, "destroy", "every node idle past the grace period", evidence,
+                        result="destroyed; bucket kept")
+
+
+# -- the audit --------------------------------------------------------------------------------
 
 def append_audit(path: Path, decisions: list[Decision]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a") as log:
         for decision in decisions:
             log.write(json.dumps(asdict(decision), sort_keys=True) + "\n")
+            log.flush()
+            os.fsync(log.fileno())
+
+
+def previous_reports(path: Path) -> set[str]:
+    """Stacks whose last decision in the previous run (the log's last) was a report."""
+    try:
+        lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    except (OSError, ValueError):
+        return set()
+    runs = [d.get("run") for d in lines if d.get("run")]
+    if not runs:
+        return set()
+    last_run, last = runs[-1], {}
+    for d in lines:
+        if d.get("run") == last_run and d.get("action") != "destroying":
+            last[d["stack"]] = d["action"]
+    return {stack for stack, action in last.items() if action == "report"}
+
+
+def auditor(path: Path, outputs_of: Callable[[str], dict],
+            in_bucket: bool = True) -> Callable[[Decision], None]:
+    """Append each decision as it is made: to the local log, then (unless a dry run, which
+    changes nothing) to the stack's bucket."""
+    def record(decision: Decision) -> None:
+        append_audit(path, [decision])
+        root = decision.evidence.get("heartbeats")
+        if root and in_bucket:
+            StackStore(root, outputs_of(decision.stack)).audit(decision.stack, asdict(decision))
+    return record
 
 
 # -- the command ------------------------------------------------------------------------------
@@ -360,19 +488,33 @@ def reap_command(
         dry_run: bool = typer.Option(False, "--dry-run", help="Print the decisions; change nothing."),
         yes: bool = typer.Option(False, "--yes", help="Destroy idle stacks without asking."),
         audit_log: Path = typer.Option(Path("reap-audit.jsonl"), "--audit-log",
-                                       help="Append every decision here as a JSON line."),
+                                       help="Append every decision here as a JSON line (also "
+                                            "written to each stack's bucket, reaper/audit/)."),
+        stack: Optional[str] = typer.Option(None, "--stack", help="Only this stack (the "
+                                            "workflow runs one stack per time-limited call)."),
         project: Optional[Path] = ProjectOpt):
-    """Destroy trainstack stacks whose GPUs sat idle past idle.teardown_after_minutes (data kept)."""
+    """Destroy trainstack stacks whose nodes sat idle past idle.teardown_after_minutes (data kept)."""
     from trainstack.cli_common import project_dir
     interactive = sys.stdin.isatty()
     stacks = PulumiStacks(project_dir(project), backend=backend)
+    before = previous_reports(audit_log)
+    lease_s = os.environ.get("TRAINSTACK_REAP_LEASE_SECONDS")
     reaper = Reaper(stacks, default_guards(), dry_run=dry_run, yes=yes,
                     confirm=(lambda s: typer.confirm(f"destroy idle stack {s}?")) if interactive
                     else (lambda s: False),
-                    echo=lambda line: print(line, end="", file=sys.stderr))
+                    echo=lambda line: print(line, end="", file=sys.stderr),
+                    clouds=default_clouds(), only=stack,
+                    lease=timedelta(seconds=float(lease_s)) if lease_s else LEASE)
+    reaper.record = auditor(audit_log, lambda s: reaper.seen_outputs.get(s, {}),
+                            in_bucket=not dry_run)
     decisions = reaper.run()
-    append_audit(audit_log, decisions)
     for d in decisions:
-        print(f"{d.stack}: {d.action} - {d.reason}" + (f" [{d.result}]" if d.result else ""))
-    if any(d.action == "destroy" and d.result.startswith("failed") for d in decisions):
+        if d.action == "report" and d.stack in before and not d.alarm:
+            d.alarm = "reported on the previous run too: needs a person"
+        print(f"{d.stack}: {d.action} - {d.reason}" + (f" [{d.result}]" if d.result else "")
+              + (f" (ALARM: {d.alarm})" if d.alarm else ""))
+    alarms = [d for d in decisions if d.alarm]
+    if alarms:
+        print(f"{len(alarms)} stack(s) need attention: "
+              + ", ".join(f"{d.stack} ({d.alarm})" for d in alarms), file=sys.stderr)
         raise typer.Exit(1)

@@ -205,12 +205,14 @@ def status_command(stack: Optional[str] = typer.Option(None, "--stack",
     if not stack and not url:
         raise SpecError("--stack", "is required (or --bucket-url).",
                         "Pass --stack NAME of a deployed stack.")
-    expected = None
+    expected, billing = None, None
     if not url:
         from trainstack.connect import deployed
+        from trainstack.reap_billing import status_line
         inputs, outputs = deployed(stack)
         url = stack_bucket_url(inputs.cloud, outputs)
         expected = inputs.spec.nodes
+        billing = status_line(inputs.cloud, outputs)  # what a stop leaves billing (issue 19)
     records = read_records(url)
     line, all_ready = summary(records, expected)
     # Only nodes with the runtime step (components/boot/jobs.py) run bench jobs: without it no
@@ -224,7 +226,8 @@ def status_command(stack: Optional[str] = typer.Option(None, "--stack",
     if as_json:
         print(json.dumps({"bucket_url": url, "nodes": {h.node: h.record for h in records},
                           "summary": line, "ready": all_ready, "flags": flags,
-                          "preemptions": spot.to_dict() if spot else None},
+                          "preemptions": spot.to_dict() if spot else None,
+                          **({"after_stop": billing} if billing else {})},
                          indent=2, sort_keys=True))
     else:
         from trainstack.cli_common import console as make_console
@@ -237,5 +240,7 @@ def status_command(stack: Optional[str] = typer.Option(None, "--stack",
         console.print(line, markup=False, highlight=False)
         if spot:
             console.print(spot.line(), markup=False, highlight=False)
+        if billing:
+            console.print(billing, markup=False, highlight=False)
     if not all_ready or flags:
         raise typer.Exit(1)

@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
-"""trainstack idle agent: one heartbeat per node per minute, decided on real GPU activity.
+"""trainstack idle agent: one heartbeat per node per minute, idleness decided on the node.
 
-Run by a systemd timer every minute (see UNITS below). It reads GPU utilisation and memory and
-the GPU compute processes from `nvidia-smi`, the interactive sessions from `who -u`, and writes
-`heartbeats/<node>.json` into the cluster's bucket:
+Run by a systemd timer every minute (see UNITS below), started by the FIRST boot step, so a node
+that is still booting (Lustre mounts and peer waits can take most of an hour) reports too. Like
+SkyPilot's autostop, the node decides on its own clock; it writes `heartbeats/<node>.json` into
+the cluster's bucket:
 
-    {"node", "time", "busy", "last_busy", "reasons", "gpus": [{index, utilization_pct,
-     memory_used_mib, memory_total_mib}], "gpu_processes", "sessions", "agent_version"}
+    {"node", "time", "state": busy|idle|unknown, "busy", "idle_for_seconds", "reasons",
+     "unknown", "last_busy", "gpus", "gpu_processes", "sessions", "ssh", "agent_sessions",
+     "jobs", "booting", "agent_version"}
 
-A node is busy when a GPU is at least --util-threshold percent utilised, or when someone is
-logged in and typed something in the last --session-idle-minutes. A GPU process alone does not
-count: a hung training loop holds GPU memory at 0 % utilisation, and that is exactly the cluster
-that should stop costing money. `last_busy` survives restarts in a local state file.
+The node is busy while any of these holds: a job started through trainstack runs (a file in
+--jobs-dir whose pid is alive), a GPU compute process holds memory (a job loading data sits at
+0 %), a GPU is at least --util-threshold percent utilised, an interactive session is open (`who`
+with input in the last --session-idle-minutes, an established ssh connection (Azure Bastion, IAP
+and `ssh host cmd` have no tty), an AWS SSM `ssm-session-worker`, an Alibaba Cloud Assistant
+shell), or the boot steps still run. With none of these and nvidia-smi failing or hanging
+(--smi-timeout) the state is `unknown`, never idle. `idle_for_seconds` counts from the last
+minute that was not idle, on this node's clock only, so a skewed clock cannot shorten it; the
+reaper takes a report's age from the store's LastModified. `last_busy` survives restarts in a
+local state file.
 
 The upload is a parameter: `--upload 'aws s3 cp {src} s3://BUCKET/heartbeats/{node}.json'`,
 `--upload 'gcloud storage cp {src} gs://BUCKET/heartbeats/{node}.json'`, or `--dest-dir DIR`
@@ -26,15 +34,25 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
-AGENT_VERSION = 1
+AGENT_VERSION = 2
+# The contract with `trainstack run`: a job it launches writes `<JOBS_DIR>/<job-id>.json` holding
+# at least {"pid": N}; while that pid lives the node is busy.
+STATE_DIR = "/var/lib/trainstack"
+JOBS_DIR = f"{STATE_DIR}/jobs"
+BOOTING_FILE = "booting"    # under STATE_DIR: written by the idle boot step, the first one
+HEALTH_STEP = "health"      # the last boot step; the runner writes steps/<step>.rc when it ends
+SESSION_WORKERS = {"ssm-session-worker": "AWS SSM session"}
+SHELL_PARENTS = {"aliyun-service": "Alibaba Cloud Assistant session"}
+SHELLS = {"bash", "sh", "zsh", "dash", "fish"}
 GPU_QUERY = ["nvidia-smi", "--query-gpu=index,utilization.gpu,memory.used,memory.total",
              "--format=csv,noheader,nounits"]
 APPS_QUERY = ["nvidia-smi", "--query-compute-apps=gpu_uuid,pid,process_name,used_memory",
@@ -53,7 +71,7 @@ Type=oneshot
 # TS_NODE: this node's name as the cloud knows it (the health record's key), written at boot.
 EnvironmentFile=-{env_file}
 ExecStart=/usr/bin/python3 {agent_path} --upload {upload}
-TimeoutStartSec=50
+TimeoutStartSec=110
 """,
     "/etc/systemd/system/trainstack-idle.timer": """\
 [Unit]
@@ -91,14 +109,26 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _run(argv: list[str]) -> Optional[str]:
+def _run(argv: list[str], timeout: float = 20) -> Optional[str]:
+    """stdout of a command, or None when it is missing, fails, or outlives `timeout` (a hung
+    `nvidia-smi` is killed with its whole process group, so nothing it started holds the pipe)."""
     if shutil.which(argv[0]) is None:
         return None
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=20)
-    except (OSError, subprocess.TimeoutExpired):
+        child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 text=True, start_new_session=True)
+    except OSError:
         return None
-    return done.stdout if done.returncode == 0 else None
+    try:
+        out, _ = child.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(child.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        child.communicate()
+        return None
+    return out if child.returncode == 0 else None
 
 
 def _number(text: str) -> Optional[float]:
@@ -108,8 +138,8 @@ def _number(text: str) -> Optional[float]:
         return None
 
 
-def read_gpus() -> Optional[list[dict]]:
-    out = _run(GPU_QUERY)
+def read_gpus(timeout: float = 20) -> Optional[list[dict]]:
+    out = _run(GPU_QUERY, timeout)
     if out is None:
         return None
     gpus = []
@@ -121,8 +151,11 @@ def read_gpus() -> Optional[list[dict]]:
     return gpus
 
 
-def read_gpu_processes() -> list[dict]:
-    out = _run(APPS_QUERY) or ""
+def read_gpu_processes(timeout: float = 20) -> Optional[list[dict]]:
+    """The GPU compute processes, or None when nvidia-smi cannot say."""
+    out = _run(APPS_QUERY, timeout)
+    if out is None:
+        return None
     apps = []
     for line in out.splitlines():
         cells = [c.strip() for c in line.split(",")]
@@ -159,32 +192,140 @@ def read_sessions() -> list[dict]:
     return sessions
 
 
+def read_ssh_connections(port: int = 22) -> list[str]:
+    """Peers of established TCP connections to sshd: `ssh host cmd`, VS Code, IAP and Azure
+    Bastion tunnels hold one without a tty, so `who` never lists them."""
+    out = _run(["ss", "-Htn", "state", "established", f"( sport = :{port} )"]) or ""
+    return [line.split()[-1] for line in out.splitlines() if line.split()]
+
+
+def _proc_table(proc: Path) -> dict[int, tuple[str, int]]:
+    """pid -> (command name, parent pid), from /proc."""
+    table = {}
+    for entry in proc.iterdir() if proc.is_dir() else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+        name = stat[stat.find("(") + 1:stat.rfind(")")]
+        rest = stat[stat.rfind(")") + 2:].split()
+        if len(rest) >= 2 and rest[1].isdigit():
+            table[int(entry.name)] = (name, int(rest[1]))
+    return table
+
+
+def read_agent_sessions(proc: Path = Path("/proc")) -> list[str]:
+    """Interactive sessions that come through a cloud agent, not sshd: AWS Systems Manager
+    Session Manager runs one `ssm-session-worker` per session; Alibaba Cloud Assistant's session
+    manager starts the user's shell under `aliyun-service`."""
+    table = _proc_table(proc)
+    found = []
+    for pid, (name, parent) in sorted(table.items()):
+        if name in SESSION_WORKERS:
+            found.append(f"{SESSION_WORKERS[name]} (pid {pid})")
+        elif name in SHELLS and table.get(parent, ("", 0))[0] in SHELL_PARENTS:
+            found.append(f"{SHELL_PARENTS[table[parent][0]]} (pid {pid})")
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def read_jobs(jobs_dir: Path) -> list[dict]:
+    """Jobs started through trainstack (`trainstack run` writes `<jobs_dir>/<job-id>.json` with
+    at least {"pid": N}) whose process is alive. A file whose pid is gone is a finished job."""
+    jobs = []
+    for path in sorted(jobs_dir.glob("*.json")) if jobs_dir.is_dir() else ():
+        try:
+            pid = int(json.loads(path.read_text())["pid"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if pid > 0 and _alive(pid):
+            jobs.append({"job": path.stem, "pid": pid})
+    return jobs
+
+
+def booting(state_dir: Path, now: datetime, limit_minutes: float) -> Optional[str]:
+    """A reason while this node's boot steps still run: the idle step (first in boot) writes
+    BOOTING_FILE; the boot runner writes steps/health.rc once the last step has ended. A boot
+    still running after `limit_minutes` is no longer a reason (a stuck boot bills too)."""
+    marker, done = state_dir / BOOTING_FILE, state_dir / "steps" / f"{HEALTH_STEP}.rc"
+    try:
+        started = marker.stat().st_mtime
+    except OSError:
+        return None
+    if done.exists() and done.stat().st_mtime >= started:
+        return None
+    minutes = (now.timestamp() - started) / 60
+    return f"booting for {minutes:.0f} min" if minutes < limit_minutes else None
+
+
 def decide(gpus: Optional[list[dict]], sessions: list[dict], util_threshold: float,
-           session_idle_minutes: float) -> list[str]:
-    """The reasons this node is busy now; empty when it is idle."""
-    reasons = []
+           session_idle_minutes: float, processes: Optional[list[dict]] = None,
+           jobs: Sequence[dict] = (), ssh: Sequence[str] = (), agent_sessions: Sequence[str] = (),
+           boot: Optional[str] = None, min_process_mib: float = 0) -> list[str]:
+    """The reasons this node is busy now; empty when it is idle (or its GPUs cannot be read)."""
+    reasons = [f"trainstack job {j['job']} (pid {j['pid']})" for j in jobs]
+    if boot:
+        reasons.append(boot)
     for gpu in gpus or []:
         if (gpu["utilization_pct"] or 0) >= util_threshold:
             reasons.append(f"gpu {gpu['index']} at {gpu['utilization_pct']:g} %")
+    # A process holding GPU memory is work even at 0 %: loading data, compiling, waiting on a
+    # collective. (A hung loop also looks like this; the job's own timeout is the cure there.)
+    for app in processes or []:
+        if app["memory_used_mib"] is None or app["memory_used_mib"] > min_process_mib:
+            reasons.append(f"gpu process {app['name']} (pid {app['pid']}) holds "
+                           f"{app['memory_used_mib'] if app['memory_used_mib'] is not None else '?'} MiB")
     for session in sessions:
         if session["idle_minutes"] is not None and session["idle_minutes"] < session_idle_minutes:
             reasons.append(f"session {session['user']}@{session['tty']}")
+    reasons += [f"ssh connection from {peer}" for peer in ssh]
+    reasons += list(agent_sessions)
     return reasons
 
 
+def _seconds(later: datetime, earlier: str) -> int:
+    then = datetime.fromisoformat(earlier.replace("Z", "+00:00"))
+    return max(0, int((later - then).total_seconds()))
+
+
 def heartbeat(node: str, now: datetime, state: dict, util_threshold: float = 10.0,
-              session_idle_minutes: float = 30.0) -> dict:
-    gpus = read_gpus()
-    processes = read_gpu_processes()
-    sessions = read_sessions()
-    reasons = decide(gpus, sessions, util_threshold, session_idle_minutes)
-    last_busy = iso(now) if reasons else state.get("last_busy")
-    return {"node": node, "time": iso(now), "busy": bool(reasons), "reasons": reasons,
-            # Never busy since the agent first ran: the first run counts as the start.
-            "last_busy": last_busy or state.get("first_seen") or iso(now),
-            "first_seen": state.get("first_seen") or iso(now),
+              session_idle_minutes: float = 30.0, *, jobs_dir: Path = Path(JOBS_DIR),
+              state_dir: Path = Path(STATE_DIR), proc: Path = Path("/proc"),
+              smi_timeout: float = 20, boot_limit_minutes: float = 180,
+              min_process_mib: float = 0) -> dict:
+    gpus = read_gpus(smi_timeout)
+    processes = read_gpu_processes(smi_timeout) if gpus is not None else None
+    sessions, ssh, agent_sessions = read_sessions(), read_ssh_connections(), read_agent_sessions(proc)
+    jobs = read_jobs(jobs_dir)
+    boot = booting(state_dir, now, boot_limit_minutes)
+    reasons = decide(gpus, sessions, util_threshold, session_idle_minutes, processes, jobs, ssh,
+                     agent_sessions, boot, min_process_mib)
+    unknown = None if reasons or (gpus is not None and processes is not None) else \
+        "nvidia-smi failed, hung or is missing: this node's GPU use is unknown"
+    status = "busy" if reasons else ("unknown" if unknown else "idle")
+    first_seen = state.get("first_seen") or iso(now)
+    # Unknown restarts the idle clock like busy does: only seen idleness counts.
+    last_busy = iso(now) if status != "idle" else (state.get("last_busy") or first_seen)
+    return {"node": node, "time": iso(now), "state": status, "busy": status == "busy",
+            "idle_for_seconds": _seconds(now, last_busy) if status == "idle" else
+            (0 if status == "busy" else None),
+            "reasons": reasons, "unknown": unknown, "last_busy": last_busy, "first_seen": first_seen,
             "gpus": gpus, "gpu_error": None if gpus is not None else "nvidia-smi failed or missing",
-            "gpu_processes": processes, "sessions": sessions, "agent_version": AGENT_VERSION}
+            "gpu_processes": processes, "sessions": sessions, "ssh": ssh,
+            "agent_sessions": agent_sessions, "jobs": jobs, "booting": boot,
+            "agent_version": AGENT_VERSION}
 
 
 def publish(record: dict, upload: Optional[str], dest_dir: Optional[str]) -> None:
@@ -209,6 +350,15 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--state", default=os.environ.get("TRAINSTACK_IDLE_STATE", DEFAULT_STATE))
     parser.add_argument("--util-threshold", type=float, default=10.0)
     parser.add_argument("--session-idle-minutes", type=float, default=30.0)
+    parser.add_argument("--jobs-dir", default=JOBS_DIR,
+                        help="where `trainstack run` records its jobs as <job-id>.json {\"pid\": N}")
+    parser.add_argument("--state-dir", default=STATE_DIR,
+                        help="the boot runner's state (the booting marker, steps/*.rc)")
+    parser.add_argument("--proc", default="/proc", help=argparse.SUPPRESS)
+    parser.add_argument("--smi-timeout", type=float, default=15.0,
+                        help="seconds before a hung nvidia-smi makes the state unknown")
+    parser.add_argument("--boot-limit-minutes", type=float, default=180.0,
+                        help="a boot running longer than this no longer keeps the node busy")
     args = parser.parse_args(argv)
     if not (args.upload or args.dest_dir):
         parser.error("give --upload or --dest-dir")
@@ -217,7 +367,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         state = json.loads(state_path.read_text())
     except (OSError, ValueError):
         state = {}
-    record = heartbeat(args.node, utc_now(), state, args.util_threshold, args.session_idle_minutes)
+    record = heartbeat(args.node, utc_now(), state, args.util_threshold, args.session_idle_minutes,
+                       jobs_dir=Path(args.jobs_dir), state_dir=Path(args.state_dir),
+                       proc=Path(args.proc), smi_timeout=args.smi_timeout,
+                       boot_limit_minutes=args.boot_limit_minutes)
     state_path.parent.mkdir(parents=True, exist_ok=True)
     state_path.write_text(json.dumps({"last_busy": record["last_busy"],
                                       "first_seen": record["first_seen"]}))

@@ -49,6 +49,10 @@ ALIYUN_CLI = "https://aliyuncli.alicdn.com/aliyun-cli-linux-latest-amd64.tgz"
 CLI_PROFILE = "trainstack"
 SOCKET_IFNAME = "eth0"      # the primary ENI: bootstrap traffic, never a container bridge
 USER_DATA_GZIP_OVER = 16 * 1024  # bytes before base64; cloud-init reads gzip user data
+# ECS RunInstances `UserData`: "cannot exceed 32 KB in size before Base64 encoding"
+# (https://help.aliyun.com/document_detail/49121.html, Instance user data; read 2026-12-01). The
+# example's boot is ~20.6 KB gzipped (63%), so the agents stay inline here, unlike on AWS.
+USER_DATA_LIMIT = 32 * 1024
 RDMA_COUNT = "find /sys/class/infiniband -mindepth 1 -maxdepth 1 2>/dev/null | wc -l"
 # Pinned: the R550 production branch and CUDA 12.4, from NVIDIA's CUDA repository for Ubuntu
 # 22.04. Package revisions differ by package: from 550.90.12 on, cuda-drivers-550 and the driver
@@ -257,6 +261,10 @@ def ecs_user_data(text: str) -> str:
     raw = text.encode()
     if len(raw) > USER_DATA_GZIP_OVER:
         raw = gzip.compress(raw, mtime=0)
+    if len(raw) > USER_DATA_LIMIT:
+        raise ValueError(f"user data is {len(raw)} bytes gzipped; ECS allows {USER_DATA_LIMIT} "
+                         "(ship the agents through the bucket: components/boot/render.py "
+                         "render_boot(ship=True), as components/aws/cluster.py does)")
     return base64.b64encode(raw).decode()
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from components import catalog
 from components.alicloud import planning
 from components.base import Cloud, Selection, register
 from components.catalog import InstanceType
@@ -27,7 +28,14 @@ class AlicloudCloud(Cloud):
         super().validate_location(spec)
         cap = spec.capacity(self.name)
         planning.capacity_args(cap.type, cap.reservation)  # capacity_block / flex_start: exit 2
-        planning.check_cpfs_region(spec.location(self.name).region)
+        region = spec.location(self.name).region
+        known = {p.region for p in catalog.prices() if p.cloud == self.catalog_cloud}
+        if region not in known | set(planning.CPFS_REGIONS):
+            # A typo'd or unknown region is the region's fault, not the file system's.
+            raise SpecError("clouds.alicloud.region", f"{region!r} is not among the alicloud "
+                            "regions trainstack's catalog prices GPU instance types in.",
+                            f"Use one of: {', '.join(sorted(known))}.")
+        planning.check_cpfs_region(region)
         size = planning.cpfs_capacity_gib(spec.filesystem.capacity_gib)
         planning.dataflow_throughput(
             size, planning.cpfs_storage_type(spec.filesystem.throughput_mbps_per_tib))

@@ -226,3 +226,8 @@ aws ec2 describe-instances --region "$TS_REGION" --instance-ids "${ids[@]}" \\
         del ctx
         return (f'aws s3 cp --only-show-errors --region "$TS_REGION" "{local_path}" '
                 f'"s3://$TS_BUCKET/{key}"')
+
+    def download(self, ctx: NodeContext, key: str, local_path: str) -> str:
+        del ctx
+        return (f'aws s3 cp --only-show-errors --region "$TS_REGION" "s3://$TS_BUCKET/{key}" '
+                f'"{local_path}"')

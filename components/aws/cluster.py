@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ipaddress
+import posixpath
 
 import pulumi
 import pulumi_aws as aws
@@ -15,13 +16,15 @@ from components.base import ClusterArgs
 from components.boot import (
     MOUNT_PATH,
     NodeContext,
+    ShippedFile,
     aws_user_data,
     boot_outline,
-    render_user_data,
+    render_boot,
+    shipped_files,
 )
 from components.gpu_cluster import GpuCluster
 from components.pinning import image_note, nodes_held, pinned_image
-from components.tags import CLUSTER_TAG, RETAIN_TAG
+from components.tags import CLUSTER_TAG, MANAGED_BY_TAG, RETAIN_TAG, STACK_TAG
 
 # AWS Deep Learning Base AMI (NVIDIA driver, EFA installer, Ubuntu 22.04), resolved at deploy time.
 DLAMI_PARAMETER = ("/aws/service/deeplearning/ami/x86_64/"
@@ -30,6 +33,7 @@ VPC_CIDR = "10.42.0.0/16"
 PRIVATE_CIDR = "10.42.0.0/18"   # nodes, their EFA NICs and the filesystem
 PUBLIC_CIDR = "10.42.64.0/24"   # only the NAT gateway lives here
 ROOT_VOLUME_GIB = 500
+S3_OBJECT_MAX_TAGS = 10  # S3 "Categorizing your storage using tags": up to 10 tags per object
 
 
 class AwsGpuCluster(GpuCluster):
@@ -47,12 +51,14 @@ class AwsGpuCluster(GpuCluster):
         fs, dra = self._filesystem(name, args, net, bucket)
         identity = node_identity(name, tags, bucket, parent=self)
         boot = self._boot_context(args, fs, bucket)
-        user_data = boot.apply(lambda ctx: aws_user_data(render_user_data(ctx, AwsBoot())))
+        shipped, objects = self._ship_boot_files(name, args, bucket)
+        user_data = boot.apply(lambda ctx: self._user_data(ctx, shipped))
         now = shared_lifetime.utc_now()
         lifetime = shared_lifetime.from_stack_config(spec.lifetime_hours)
         group, pg, lt, image = self._nodes(name, args, net,
                                            shared_lifetime.nodes_now(lifetime, spec.nodes, now),
-                                           profile=identity.profile, user_data=user_data)
+                                           profile=identity.profile, user_data=user_data,
+                                           boot_objects=objects)
         lifetime_outputs = aws_lifetime.enforce(self, name, group, lifetime, region, now)
         stop_topic = budget_action.budget_stop(self, name, group, region, tags,
                                                budget_name=planning.budget_name(name, args.stack))
@@ -79,7 +85,7 @@ class AwsGpuCluster(GpuCluster):
             "node_role": identity.role.name,
             "node_access": node_access(spec.access.ssh_cidrs),
             "mount_path": MOUNT_PATH,
-            "node_boot": boot.apply(lambda ctx: boot_outline(ctx, AwsBoot())),
+            "node_boot": boot.apply(lambda ctx: boot_outline(ctx, AwsBoot(), ship=True)),
         }
 
     # -- network -------------------------------------------------------------------------------
@@ -233,26 +239,58 @@ class AwsGpuCluster(GpuCluster):
 
     # -- boot ----------------------------------------------------------------------------------
 
-    def _boot_context(self, args: ClusterArgs, fs, bucket) -> pulumi.Output[NodeContext]:
-        """What the nodes' boot steps (components/boot) need, once the cloud has assigned it."""
+    def _boot_extra(self, args: ClusterArgs) -> dict:
         spec, sel = args.spec, args.selection
         # The boot configures LNet for EFA only when the file system was created EFA-enabled.
         efa = self._fs_outputs["filesystem_efa_enabled"]
-        extra = {"fsx_efa": efa,
-                 "fsx_efa_interfaces": planning.fsx_efa_interfaces(sel.instance, spec.nodes)
-                 if efa else 0}
+        return {"fsx_efa": efa,
+                "fsx_efa_interfaces": planning.fsx_efa_interfaces(sel.instance, spec.nodes)
+                if efa else 0}
+
+    def _boot_context(self, args: ClusterArgs, fs, bucket) -> pulumi.Output[NodeContext]:
+        """What the nodes' boot steps (components/boot) need, once the cloud has assigned it."""
+        sel = args.selection
 
         def context(values) -> NodeContext:
             dns, mount_name, bucket_name = values
             return self.node_context(
                 args, bucket=bucket_name, filesystem_source=f"{dns}@tcp:/{mount_name}",
-                region=sel.region, zone=sel.zone, extra=dict(extra))
+                region=sel.region, zone=sel.zone, extra=self._boot_extra(args))
 
         return pulumi.Output.all(fs.dns_name, fs.mount_name, bucket.bucket).apply(context)
 
+    def _ship_boot_files(self, name, args: ClusterArgs, bucket):
+        """EC2 takes 16 KiB of (gzipped) user data and the agents' code alone is more: it goes
+        to the bucket as one object per file, which the boot's first step fetches. Which files
+        and their bytes are known before the bucket or filesystem exist (the agents' code reads
+        none of those values), so the objects are planned here rather than inside an apply;
+        `_user_data` checks the rendered boot asks for exactly these keys."""
+        sel = args.selection
+        planned = self.node_context(args, bucket="", filesystem_source="", region=sel.region,
+                                    zone=sel.zone, extra=self._boot_extra(args))
+        shipped = shipped_files(planned, AwsBoot())
+        tags = object_tags(args.tags, args.spec.tags)
+        objects = [aws.s3.BucketObjectv2(
+            f"{name}-boot-{posixpath.basename(f.path).replace('_', '-').replace('.', '-')}",
+            bucket=bucket.id, key=f.key, content=f.content, content_type="text/plain",
+            region=sel.region, tags=tags, opts=self.child()) for f in shipped]
+        return shipped, objects
+
+    @staticmethod
+    def _user_data(ctx: NodeContext, shipped: tuple[ShippedFile, ...]) -> str:
+        rendered = render_boot(ctx, AwsBoot(), ship=True)
+        if {f.key for f in rendered.shipped} != {f.key for f in shipped}:
+            raise ValueError(
+                "the boot files shipped through the bucket depend on values only known at deploy "
+                f"time: planned {sorted(f.key for f in shipped)}, rendered "
+                f"{sorted(f.key for f in rendered.shipped)}; a bulky BootFile must not read "
+                "the bucket or filesystem from its NodeContext")
+        return aws_user_data(rendered.text)
+
     # -- nodes ---------------------------------------------------------------------------------
 
-    def _nodes(self, name, args: ClusterArgs, net, nodes: int, profile=None, user_data=None):
+    def _nodes(self, name, args: ClusterArgs, net, nodes: int, profile=None, user_data=None,
+               boot_objects=()):
         spec, sel, tags = args.spec, args.selection, args.tags
         region = sel.region
         cap = spec.capacity("aws")
@@ -304,7 +342,9 @@ class AwsGpuCluster(GpuCluster):
             # The template keeps the image in its state (set once, at creation); an image
             # from the spec or stack config is a deliberate choice and goes through.
             region=region, tags=tags,
-            opts=self.child(ignore_changes=None if fixed else list(planning.PINNED_IMAGE_FIELDS)))
+            # The boot fetches its agents from the bucket: they are there before any node is.
+            opts=self.child(ignore_changes=None if fixed else list(planning.PINNED_IMAGE_FIELDS),
+                            depends_on=list(boot_objects)))
         # A failed capacity request must not leave part of a cluster billing: `up` waits for all
         # nodes (wait_for_capacity_timeout) and, when they do not come, deploys once more with
         # trainstack:holdNodes, which sizes the group to zero (trainstack/capacity_guard.py).
@@ -337,14 +377,19 @@ class AwsGpuCluster(GpuCluster):
             time_unit="MONTHLY", limit_amount=f"{spec.budget.monthly_usd:.2f}", limit_unit="USD",
             cost_filters=[aws.budgets.BudgetCostFilterArgs(
                 name="TagKeyValue", values=[planning.cost_filter_value(CLUSTER_TAG, spec.name)])],
-            notifications=[aws.budgets.BudgetNotificationArgs(
-                comparison_operator="GREATER_THAN", notification_type="ACTUAL",
-                threshold=float(p), threshold_type="PERCENTAGE",
-                subscriber_email_addresses=list(spec.budget.emails),
-                # The last threshold also stops the nodes (components/aws/budget_action.py).
-                subscriber_sns_topic_arns=[stop_topic.arn] if p == max(thresholds) else None)
-                for p in thresholds],
+            # E-mails at each threshold; the forecast and a capped actual threshold also stop
+            # the nodes (components/aws/budget_action.py).
+            notifications=budget_action.notifications(thresholds, spec.budget.emails,
+                                                      stop_topic.arn),
             tags=tags, opts=self.child())
+
+
+def object_tags(tags: dict[str, str], spec_tags: dict[str, str]) -> dict[str, str]:
+    """The tags an S3 object takes (10 at most): the spec's own (cost allocation) first, then
+    trainstack's identity of the cluster, then the rest, in that order until 10."""
+    own = (CLUSTER_TAG, STACK_TAG, MANAGED_BY_TAG)
+    ordered = {k: tags[k] for k in (*spec_tags, *own, *tags) if k in tags}
+    return dict(list(ordered.items())[:S3_OBJECT_MAX_TAGS])
 
 
 def node_access(ssh_cidrs) -> str:

@@ -17,7 +17,7 @@ from typing import Optional
 import pulumi
 import pulumi_aws as aws
 
-from components.lifetime import FROM_CLOCK, Lifetime, iso, outputs
+from components.lifetime import FROM_CLOCK, Lifetime, check, iso, outputs, schedule_time
 
 
 def enforce(parent: pulumi.Resource, name: str, group: aws.autoscaling.Group,
@@ -25,10 +25,13 @@ def enforce(parent: pulumi.Resource, name: str, group: aws.autoscaling.Group,
     """Declare the scale-to-0 action; returns the outputs that show the deadline."""
     if lifetime is None:
         return {}
+    check(lifetime, "aws")
     if not lifetime.expired(now):
         aws.autoscaling.Schedule(
             f"{name}-lifetime-end", autoscaling_group_name=group.name,
-            scheduled_action_name=f"{name}-lifetime-end", start_time=iso(lifetime.deadline),
+            scheduled_action_name=f"{name}-lifetime-end",
+            # A deadline closer than a deploy: AWS rejects a start time in the past.
+            start_time=iso(schedule_time(lifetime, now)),
             min_size=0, max_size=0, desired_capacity=0, region=region,
             opts=pulumi.ResourceOptions(
                 parent=parent,

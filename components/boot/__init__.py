@@ -26,11 +26,15 @@ from components.boot.model import (
     NodeContext,
 )
 from components.boot.render import (
+    RenderedBoot,
+    ShippedFile,
     aws_user_data,
     boot_outline,
     cloud_config,
     decode_aws_user_data,
+    render_boot,
     render_user_data,
+    shipped_files,
     step_script,
 )
 from components.boot.steps import (
@@ -46,4 +50,5 @@ __all__ = [
     "RANKS_PROFILE", "SCRATCH_PATH", "STATE_DIR", "BootFile", "BootStep", "CloudBoot", "Fabric",
     "NodeContext", "aws_user_data", "boot_outline", "boot_steps", "cloud_config",
     "decode_aws_user_data", "extensions", "render_user_data", "step_script",
+    "RenderedBoot", "ShippedFile", "render_boot", "shipped_files",
 ]

@@ -14,7 +14,7 @@ from importlib import resources
 from components.agents import idle_agent
 from components.boot import extensions
 from components.boot.model import CONFIG_DIR, STATE_DIR, BootFile, BootStep, CloudBoot, NodeContext
-from components.boot.steps import _function
+from components.boot.steps import HEALTH_STEP, _function
 
 STEP_NAME = "idle"
 HEARTBEAT_PREFIX = "heartbeats"   # <bucket>/heartbeats/<node>.json: trainstack.reap's layout
@@ -41,7 +41,7 @@ def upload_script(ctx: NodeContext, cloud: CloudBoot) -> str:
 def idle_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
     """Write the agent, the upload script and the units; name the node; start the timer."""
     units = idle_agent.unit_files(f"{UPLOAD_SCRIPT} {{src}} {{node}}")
-    files = (BootFile(idle_agent.AGENT_PATH, AGENT_SOURCE, "0755"),
+    files = (BootFile(idle_agent.AGENT_PATH, AGENT_SOURCE, "0755", bulky=True),
              BootFile(UPLOAD_SCRIPT, upload_script(ctx, cloud), "0755"),
              *(BootFile(path, text) for path, text in units.items()))
     script = _function("node_name", cloud.node_name()) + f"""
@@ -50,15 +50,22 @@ if [ -z "$node" ]; then
   echo "no node name from the cloud; the heartbeat falls back to the host name"
   node="$(hostname)"
 fi
-mkdir -p {CONFIG_DIR} {STATE_DIR}
+mkdir -p {CONFIG_DIR} {STATE_DIR}/steps
+# Busy while booting: the agent reads this marker until the runner records the last step's end.
+rm -f {STATE_DIR}/steps/{idle_agent.HEALTH_STEP}.rc
+touch {STATE_DIR}/{idle_agent.BOOTING_FILE}
 printf 'TS_NODE=%s\\n' "$node" > {ENV_FILE}
 systemctl daemon-reload
 systemctl enable --now {idle_agent.TIMER}
 """
+    # First in boot: a node waiting on Lustre or its peers reports "booting", never silence.
     return BootStep(STEP_NAME, script, f"idle agent every minute: {HEARTBEAT_PREFIX}/<node>.json "
-                    "in the bucket (GPU use, sessions)", files=files)
+                    "in the bucket (jobs, GPU use, sessions, boot)", files=files, first=True)
 
 
 @extensions.add_step_provider
 def idle_steps(ctx: NodeContext, cloud: CloudBoot) -> list[BootStep]:
     return [idle_step(ctx, cloud)]
+
+
+assert idle_agent.STATE_DIR == STATE_DIR and idle_agent.HEALTH_STEP == HEALTH_STEP

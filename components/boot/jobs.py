@@ -104,7 +104,7 @@ def jobs_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
     """The job agent as a service. Its python is a venv with fsspec and the cloud's backend (the
     agent itself is stdlib only; the backend reads the bucket with the node's own identity)."""
     backend = BUCKET_BACKENDS.get(ctx.cloud, ("", ""))[1]
-    files = (BootFile(job_agent.AGENT_PATH, AGENT_SOURCE, "0755"),
+    files = (BootFile(job_agent.AGENT_PATH, AGENT_SOURCE, "0755", bulky=True),
              BootFile(f"/etc/systemd/system/{job_agent.SERVICE}",
                       job_agent.unit_file(f"{AGENT_VENV}/bin/python")))
     script = _function("node_name", cloud.node_name()) + f"""

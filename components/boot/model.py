@@ -26,6 +26,9 @@ class BootFile:
     path: str
     content: str
     permissions: str = "0644"
+    # Code a node needs but user data cannot afford (an agent, a helper): where a cloud's user
+    # data limit is tight its renderer ships it through the bucket instead (render.shipped_boot).
+    bulky: bool = False
 
     def __post_init__(self):
         if not self.path.startswith("/"):
@@ -44,6 +47,7 @@ class BootStep:
     script: str
     description: str = ""
     files: tuple[BootFile, ...] = ()
+    first: bool = False   # run before the standard steps (the idle agent: a booting node reports)
 
     def __post_init__(self):
         if not _STEP_NAME.match(self.name):
@@ -148,6 +152,12 @@ class CloudBoot(ABC):
     @abstractmethod
     def upload(self, ctx: NodeContext, local_path: str, key: str) -> str:
         """Copy `local_path` to `key` in the cluster's bucket."""
+
+    def download(self, ctx: NodeContext, key: str, local_path: str) -> str:
+        """Copy `key` in the cluster's bucket to `local_path`: how a cloud that ships bulky boot
+        files through the bucket (render.shipped_boot) fetches them. Only such a cloud needs it."""
+        raise NotImplementedError(f"{self.cloud or type(self).__name__} does not fetch boot files "
+                                  "from its bucket; render its user data with the files inline")
 
     def gpu_count_command(self) -> str:
         return "nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true"

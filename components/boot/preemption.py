@@ -94,8 +94,9 @@ def notice_kind(cloud: CloudBoot) -> str:
 def preemption_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
     upload = (_UPLOAD_HEADER.format(config=CONFIG_DIR)
               + cloud.upload(ctx, "$1", "$2").strip() + "\n")
-    files = (BootFile(AGENT_PATH, AGENT_SOURCE, "0755"), BootFile(UPLOAD_SCRIPT, upload, "0755"),
-             BootFile(HELPER_PATH, HELPER_SOURCE), BootFile(PROFILE, PROFILE_TEXT),
+    files = (BootFile(AGENT_PATH, AGENT_SOURCE, "0755", bulky=True),
+             BootFile(UPLOAD_SCRIPT, upload, "0755"),
+             BootFile(HELPER_PATH, HELPER_SOURCE, bulky=True), BootFile(PROFILE, PROFILE_TEXT),
              BootFile(f"/etc/systemd/system/{SERVICE}", UNIT))
     script = _function("node_name", cloud.node_name()) + f"""
 node="$(node_name || true)"

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import base64
 import gzip
+import hashlib
+import posixpath
+import shlex
+from dataclasses import dataclass
 from typing import Sequence
 
 import yaml
 
 from components.boot.model import STATE_DIR, STEP_DIR, BootFile, BootStep, CloudBoot, NodeContext
-from components.boot.steps import boot_steps, step_files
+from components.boot.steps import _function, boot_steps, step_files
 
 RUNNER = f"{STEP_DIR}/run-step"
 BOOT_LOG = "/var/log/trainstack-boot.log"
@@ -58,20 +62,110 @@ def cloud_config(steps: Sequence[BootStep], files: Sequence[BootFile] = ()) -> s
                                          width=1000)
 
 
-def render_user_data(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep] = (),
-                     extra_files: Sequence[BootFile] = ()) -> str:
+SHIP_PREFIX = "trainstack/boot"
+FETCH_STEP = "fetch"
+FETCH_ATTEMPTS, FETCH_WAIT_S = 20, 6  # two minutes: the node's credentials may come late
+
+
+@dataclass(frozen=True)
+class ShippedFile:
+    """A bulky boot file that travels through the cluster's bucket: the cloud's component
+    uploads `content` to `key` at deploy time; the `fetch` step writes it to `path` at boot.
+    The key is content-addressed, so a changed file is a new key, hence new user data and (on
+    AWS) a new launch-template version: nodes never boot a mix of old user data and new code."""
+
+    key: str
+    path: str
+    content: str
+    permissions: str
+    sha256: str
+
+
+def shipped_file(file: BootFile) -> ShippedFile:
+    digest = hashlib.sha256(file.content.encode()).hexdigest()
+    key = f"{SHIP_PREFIX}/{digest[:16]}/{posixpath.basename(file.path)}"
+    return ShippedFile(key, file.path, file.content, file.permissions, digest)
+
+
+def fetch_step(ctx: NodeContext, cloud: CloudBoot, shipped: Sequence[ShippedFile]) -> BootStep:
+    """Download every shipped file to its path with its permissions, checking its sha256 (the
+    nodes may write to their bucket, so the bytes are checked, not trusted); retried, since the
+    node's credentials and its route to the bucket may come a little after boot starts."""
+    calls = "\n".join(
+        "fetch_file " + " ".join(shlex.quote(v) for v in (f.key, f.path, f.permissions, f.sha256))
+        + " || failed=1" for f in shipped)
+    script = _function("download", cloud.download(ctx, "$1", "$2")) + f"""
+fetch_file() {{
+  local key="$1" path="$2" mode="$3" sha="$4" attempt
+  mkdir -p "$(dirname "$path")"
+  for attempt in $(seq 1 {FETCH_ATTEMPTS}); do
+    if download "$key" "$path.fetch" && echo "$sha  $path.fetch" | sha256sum -c --status -; then
+      chmod "$mode" "$path.fetch"
+      mv -f "$path.fetch" "$path"
+      return 0
+    fi
+    echo "attempt $attempt: $key not fetched or its sha256 differs; retrying in {FETCH_WAIT_S} s"
+    sleep {FETCH_WAIT_S}
+  done
+  rm -f "$path.fetch"
+  echo "$key: not fetched; $path is missing"
+  return 1
+}}
+failed=0
+{calls}
+exit "$failed"
+"""
+    return BootStep(FETCH_STEP, script, f"{len(shipped)} bulky files (the agents' code) from "
+                    f"{SHIP_PREFIX}/ in the bucket, sha256 checked")
+
+
+@dataclass(frozen=True)
+class RenderedBoot:
+    """A node's cloud-config and the files its cloud must put in the bucket for it."""
+
+    text: str
+    shipped: tuple[ShippedFile, ...] = ()
+
+
+def _boot(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep],
+          extra_files: Sequence[BootFile], ship: bool):
+    from components.boot.extensions import provided_steps
+    steps = boot_steps(ctx, cloud, [*provided_steps(ctx, cloud), *extra_steps])
+    files = [*step_files(ctx, cloud, steps), *extra_files]
+    shipped = tuple(shipped_file(f) for f in files if ship and f.bulky)
+    if shipped:
+        # First of all: the agents' steps (the idle agent among them) start what it fetches.
+        steps = [fetch_step(ctx, cloud, shipped), *steps]
+        files = [f for f in files if not f.bulky]
+    return steps, files, shipped
+
+
+def render_boot(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep] = (),
+                extra_files: Sequence[BootFile] = (), ship: bool = False) -> RenderedBoot:
     """The node's cloud-config for one cluster: the standard steps, then the registered
     providers' steps (components.boot.extensions), then `extra_steps`, then the health record;
-    the cluster's facts file plus `extra_files`."""
-    from components.boot.extensions import provided_steps
-    steps = boot_steps(ctx, cloud, [*provided_steps(ctx, cloud), *extra_steps])
-    return cloud_config(steps, [*step_files(ctx, cloud, steps), *extra_files])
+    the cluster's facts file plus `extra_files`. With `ship`, bulky files leave the document:
+    a first step fetches them from the bucket, and `shipped` says what to upload there."""
+    steps, files, shipped = _boot(ctx, cloud, extra_steps, extra_files, ship)
+    return RenderedBoot(cloud_config(steps, files), shipped)
 
 
-def boot_outline(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep] = ()) -> str:
+def render_user_data(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep] = (),
+                     extra_files: Sequence[BootFile] = ()) -> str:
+    """The cloud-config with every file inline (a cloud whose user data has room for them)."""
+    return render_boot(ctx, cloud, extra_steps, extra_files).text
+
+
+def shipped_files(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep] = (),
+                  extra_files: Sequence[BootFile] = ()) -> tuple[ShippedFile, ...]:
+    """What `render_boot(..., ship=True)` ships, without rendering the document."""
+    return _boot(ctx, cloud, extra_steps, extra_files, True)[2]
+
+
+def boot_outline(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep] = (),
+                 ship: bool = False) -> str:
     """One line for the plan: every step a node runs, in order, with what it does."""
-    from components.boot.extensions import provided_steps
-    steps = boot_steps(ctx, cloud, [*provided_steps(ctx, cloud), *extra_steps])
+    steps = _boot(ctx, cloud, extra_steps, (), ship)[0]
     return "; ".join(f"{s.name}: {s.description or s.name}" for s in steps)
 
 

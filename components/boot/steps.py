@@ -239,9 +239,11 @@ exit 1
 def boot_steps(ctx: NodeContext, cloud: CloudBoot,
                extra_steps: Sequence[BootStep] = ()) -> list[BootStep]:
     """The steps every node runs, in order. `extra_steps` run after the standard ones and before
-    the health record (which reports their exit codes too)."""
-    steps = [lustre_step(ctx, cloud), scratch_step(cloud), fabric_step(ctx, cloud),
-             ranks_step(ctx, cloud), *extra_steps, health_step(ctx, cloud)]
+    the health record (which reports their exit codes too); those marked `first` run before all."""
+    steps = [*(s for s in extra_steps if s.first),
+             lustre_step(ctx, cloud), scratch_step(cloud), fabric_step(ctx, cloud),
+             ranks_step(ctx, cloud), *(s for s in extra_steps if not s.first),
+             health_step(ctx, cloud)]
     names = [s.name for s in steps]
     duplicated = sorted({n for n in names if names.count(n) > 1})
     if duplicated:

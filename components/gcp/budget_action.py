@@ -1,10 +1,18 @@
-"""GCP budget action: at the budget's last threshold the managed instance group goes to 0.
+"""GCP budget action: the managed instance group goes to 0 on the forecast or a lower actual.
 
 The billing budget publishes every update to a Pub/Sub topic (`all_updates_rule.pubsub_topic`);
-a 2nd-gen Cloud Function (components/functions/gcp_budget_stop, its source uploaded to the cluster's bucket)
-resizes the MIG to 0 once cost >= budget x the last threshold. Its service account holds
-Compute Instance Admin under an IAM condition naming this one group: a custom role would be
-smaller, but a deleted custom role's ID stays reserved for weeks, which breaks reap-then-up.
+a 2nd-gen Cloud Function (components/functions/gcp_budget_stop, its source uploaded to the
+cluster's bucket) resizes the MIG to 0 once the FORECAST crosses 100 % (the budget's
+FORECASTED_SPEND rule, `forecast_rules()`), or the actual cost crosses the last alert threshold
+capped at STOP_ACTUAL_FRACTION: billing reports actual cost hours late, and at 16 x p5-class
+nodes those hours are thousands of dollars. Its service account holds Compute Instance Admin
+under an IAM condition naming this one group: a custom role would be smaller, but a deleted
+custom role's ID stays reserved for weeks, which breaks reap-then-up.
+
+For the function to run at all: the Eventarc trigger's account is granted `roles/run.invoker`
+on the function's Cloud Run service (without it every delivery is refused), and the build runs
+as a dedicated build account (projects created since mid-2024 no longer let the default compute
+account build functions): logs, Artifact Registry and read access to the source object.
 """
 from __future__ import annotations
 
@@ -22,6 +30,19 @@ BILLING_PUBLISHER = "serviceAccount:billing-budget-alert@system.gserviceaccount.
 APIS = ("pubsub.googleapis.com", "cloudfunctions.googleapis.com", "cloudbuild.googleapis.com",
         "run.googleapis.com", "eventarc.googleapis.com", "artifactregistry.googleapis.com")
 RESIZE_ROLE = "roles/compute.instanceAdmin.v1"
+STOP_ACTUAL_FRACTION = 0.9    # actual spend that stops the nodes, at most (billing lags hours)
+STOP_FORECAST_FRACTION = 1.0  # the forecast reaching the budget stops them too
+# Project level: build logs, and the gcf-artifacts image the build pushes. The source object is
+# read on the cluster's bucket only (SOURCE_READER there), not every bucket of the project.
+BUILD_ROLES = ("roles/logging.logWriter", "roles/artifactregistry.writer")
+SOURCE_READER = "roles/storage.objectViewer"
+INVOKER_ROLE = "roles/run.invoker"
+
+
+def forecast_rules() -> list[gcp.billing.BudgetThresholdRuleArgs]:
+    """The budget rule that makes billing report `forecastThresholdExceeded` to the function."""
+    return [gcp.billing.BudgetThresholdRuleArgs(threshold_percent=STOP_FORECAST_FRACTION,
+                                                spend_basis="FORECASTED_SPEND")]
 
 
 def group_condition(project: str, zone: str, group: str) -> str:
@@ -54,14 +75,24 @@ def budget_stop(parent: pulumi.Resource, name: str, *, project: str, region: str
             title="only this cluster's node group",
             expression=group.name.apply(lambda g: group_condition(project, zone, g))),
         opts=child)
+    builder = gcp.serviceaccount.Account(
+        f"{name}-budget-build", project=project, account_id=f"{name}-build"[:30].rstrip("-"),
+        display_name=f"trainstack {name}: builds the budget-stop function", opts=child)
+    builds = [gcp.projects.IAMMember(
+        f"{name}-budget-build-{role.split('/')[1].split('.')[0]}", project=project, role=role,
+        member=builder.email.apply(lambda e: f"serviceAccount:{e}"), opts=child)
+        for role in BUILD_ROLES]
+    builds.append(gcp.storage.BucketIAMMember(
+        f"{name}-budget-build-source", bucket=bucket.name, role=SOURCE_READER,
+        member=builder.email.apply(lambda e: f"serviceAccount:{e}"), opts=child))
     source = gcp.storage.BucketObject(
         f"{name}-budget-stop-source", bucket=bucket.name,
         name="trainstack/functions/gcp_budget_stop.zip", source=source_archive(), opts=child)
-    gcp.cloudfunctionsv2.Function(
+    function = gcp.cloudfunctionsv2.Function(
         f"{name}-budget-stop", project=project, location=region, labels=labels,
         description="trainstack: resize the nodes to 0 when the budget is spent",
         build_config=gcp.cloudfunctionsv2.FunctionBuildConfigArgs(
-            runtime=RUNTIME, entry_point=ENTRY_POINT,
+            runtime=RUNTIME, entry_point=ENTRY_POINT, service_account=builder.id,
             source=gcp.cloudfunctionsv2.FunctionBuildConfigSourceArgs(
                 storage_source=gcp.cloudfunctionsv2.FunctionBuildConfigSourceStorageSourceArgs(
                     bucket=bucket.name, object=source.name))),
@@ -69,10 +100,17 @@ def budget_stop(parent: pulumi.Resource, name: str, *, project: str, region: str
             max_instance_count=1, available_memory="256M", timeout_seconds=180,
             service_account_email=account.email,
             environment_variables={"PROJECT": project, "ZONE": zone, "GROUP": group.name,
-                                   "STOP_FRACTION": f"{stop_fraction:g}"}),
+                                   "STOP_FRACTION": f"{min(stop_fraction, STOP_ACTUAL_FRACTION):g}",
+                                   "STOP_FORECAST_FRACTION": f"{STOP_FORECAST_FRACTION:g}"}),
         event_trigger=gcp.cloudfunctionsv2.FunctionEventTriggerArgs(
             trigger_region=region, event_type="google.cloud.pubsub.topic.v1.messagePublished",
             pubsub_topic=topic.id, retry_policy="RETRY_POLICY_RETRY",
             service_account_email=account.email),
-        opts=child)
+        opts=pulumi.ResourceOptions(parent=parent, depends_on=[*apis, *builds]))
+    # The trigger delivers as `account`: it must be allowed to invoke the function's service
+    # (a 2nd-gen function is a Cloud Run service of the same name).
+    gcp.cloudrunv2.ServiceIamMember(
+        f"{name}-budget-stop-invoker", project=project, location=region, name=function.name,
+        role=INVOKER_ROLE, member=account.email.apply(lambda e: f"serviceAccount:{e}"),
+        opts=pulumi.ResourceOptions(parent=parent, depends_on=[function]))
     return topic

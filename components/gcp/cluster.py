@@ -100,7 +100,8 @@ class GcpGpuCluster(GpuCluster):
             nodes=shared_lifetime.nodes_now(lifetime, spec.nodes, now))
         lifetime_outputs = gcp_lifetime.enforce(
             self, name, args.stack, project=self.project, region=self.region, zone=self.zone,
-            group=group, api=self.apis["cloudscheduler"], lifetime=lifetime, now=now)
+            group=group, api=self.apis["cloudscheduler"], lifetime=lifetime, now=now,
+            resize_request=resize)
         budget = self._budget(name, args, budget_action.budget_stop(
             self, name, project=self.project, region=self.region, zone=self.zone, group=group,
             bucket=bucket, labels=self.labels, stop_fraction=max(planning.budget_thresholds(
@@ -385,7 +386,8 @@ class GcpGpuCluster(GpuCluster):
                 calendar_period="MONTH"),
             threshold_rules=[gcp.billing.BudgetThresholdRuleArgs(
                 threshold_percent=p, spend_basis="CURRENT_SPEND")
-                for p in planning.budget_thresholds(spec.budget.alert_percents, spec.budget.emails)],
+                for p in planning.budget_thresholds(spec.budget.alert_percents, spec.budget.emails)]
+            + budget_action.forecast_rules(),  # the stop on the forecast (budget_action.py)
             all_updates_rule=gcp.billing.BudgetAllUpdatesRuleArgs(
                 monitoring_notification_channels=[c.id for c in channels],
                 pubsub_topic=stop_topic.id, schema_version="1.0"),

@@ -32,7 +32,7 @@ from policies.inventory import (
     GCP_BUCKET,
     GCP_FILESYSTEMS,
 )
-from policies.model import UNKNOWN, Resource, UnknownValue, Violation, truthy, violation
+from policies.model import UNKNOWN, Resource, UnknownValue, Violation, number, truthy, violation
 
 NAME = "encryption-at-rest"
 DESCRIPTION = ("Buckets, parallel filesystems and declared block/file/database storage (EBS, EFS, "

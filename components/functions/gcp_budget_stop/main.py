@@ -1,12 +1,14 @@
 """Cloud Function (2nd gen, Pub/Sub trigger): resize the managed instance group to 0 when the
-budget's cost reaches the last threshold.
+budget's forecast reaches it, or the actual cost reaches the stop threshold.
 
 Cloud Billing publishes every budget update (several a day) to the budget's topic as JSON:
 {"budgetDisplayName", "costAmount", "costIntervalStart", "budgetAmount", "budgetAmountType",
-"currencyCode", "alertThresholdExceeded"?}. This function stops the nodes only when
-costAmount >= budgetAmount * STOP_FRACTION (the last threshold, 1.0 = 100 %). The filesystem and
-the bucket stay; a later `trainstack up` brings the nodes back.
-Environment: PROJECT, ZONE, GROUP (the MIG name), STOP_FRACTION.
+"currencyCode", "alertThresholdExceeded"?, "forecastThresholdExceeded"?}. This function stops
+the nodes when costAmount >= budgetAmount * STOP_FRACTION (at most 0.9: billing reports actual
+cost hours late), or when forecastThresholdExceeded >= STOP_FORECAST_FRACTION (the budget's
+FORECASTED_SPEND rule crossed). The filesystem and the bucket stay; a later `trainstack up`
+brings the nodes back.
+Environment: PROJECT, ZONE, GROUP (the MIG name), STOP_FRACTION, STOP_FORECAST_FRACTION.
 """
 from __future__ import annotations
 
@@ -24,9 +26,11 @@ def notification(event) -> dict:
     return json.loads(base64.b64decode(encoded).decode("utf-8"))
 
 
-def should_stop(budget: dict, stop_fraction: float) -> bool:
+def should_stop(budget: dict, stop_fraction: float, forecast_fraction: float = 1.0) -> bool:
     cost, amount = float(budget["costAmount"]), float(budget["budgetAmount"])
-    return amount > 0 and cost >= amount * stop_fraction
+    forecast = budget.get("forecastThresholdExceeded")
+    return amount > 0 and (cost >= amount * stop_fraction
+                           or (forecast is not None and float(forecast) >= forecast_fraction))
 
 
 def resize_with_api(project: str, zone: str, group: str, size: int) -> None:
@@ -37,9 +41,10 @@ def resize_with_api(project: str, zone: str, group: str, size: int) -> None:
 
 def stop_on_budget(event, resize=resize_with_api) -> dict:
     budget = notification(event)
-    fraction = float(os.environ.get("STOP_FRACTION", "1.0"))
+    fraction = float(os.environ.get("STOP_FRACTION", "0.9"))
+    forecast = float(os.environ.get("STOP_FORECAST_FRACTION", "1.0"))
     where = {k: os.environ[k.upper()] for k in ("project", "zone", "group")}
-    if not should_stop(budget, fraction):
+    if not should_stop(budget, fraction, forecast):
         return {"stopped": False, **where, "cost": budget["costAmount"],
                 "budget": budget["budgetAmount"]}
     resize(where["project"], where["zone"], where["group"], 0)

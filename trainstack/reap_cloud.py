@@ -1,0 +1,287 @@
+"""What the reaper asks each cloud: who is in the node group NOW, scale it to 0 (and back), and
+is the filesystem's data in the bucket. Every call has a timeout; a cloud's CLI that hangs or is
+missing is an error the reaper reports, never a silent pass.
+
+Node names are the ones the idle agent reports under (components/*/boot.py `node_name`): the AWS
+instance id, the GCP instance name, the Azure VM name (`<scale set>_<n>`), the Alibaba host name.
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import time
+from datetime import datetime, timedelta
+from typing import Callable, Optional, Protocol
+
+from components.lifetime import parse_iso, utc_now
+
+CLI_TIMEOUT_S = 120
+EXPORT_TIMEOUT_S = 3 * 3600
+
+
+class CloudError(RuntimeError):
+    pass
+
+
+def run_cli(argv: list[str], timeout: float = CLI_TIMEOUT_S) -> str:
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    except FileNotFoundError:
+        raise CloudError(f"`{argv[0]}` is not installed") from None
+    except subprocess.TimeoutExpired:
+        raise CloudError(f"`{' '.join(argv[:4])} ...` did not answer within {timeout:g} s") from None
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or [""]
+        raise CloudError(f"`{' '.join(argv[:4])} ...` exited {done.returncode}: {tail[0]}")
+    return done.stdout
+
+
+class Cloud(Protocol):
+    def members(self, outputs: dict) -> list[str]: ...
+    def scale(self, outputs: dict, size: Optional[int]) -> int: ...   # returns the size before
+
+
+def _need(outputs: dict, *keys: str) -> list:
+    missing = [k for k in keys if not outputs.get(k)]
+    if missing:
+        raise CloudError(f"the stack exports no {', '.join(missing)}")
+    return [outputs[k] for k in keys]
+
+
+class AwsGroup:
+    def __init__(self, client_for: Optional[Callable[[str], object]] = None):
+        self.client_for = client_for
+
+    def _client(self, region):
+        if self.client_for:
+            return self.client_for(region)
+        import boto3
+        from botocore.config import Config
+        return boto3.client("autoscaling", region_name=region, config=Config(
+            connect_timeout=20, read_timeout=60, retries={"max_attempts": 3}))
+
+    def _group(self, outputs):
+        (name,) = _need(outputs, "node_group")
+        groups = self._client(outputs.get("region")).describe_auto_scaling_groups(
+            AutoScalingGroupNames=[name])["AutoScalingGroups"]
+        if not groups:
+            raise CloudError(f"Auto Scaling group {name} not found")
+        return groups[0]
+
+    def members(self, outputs):
+        return [i["InstanceId"] for i in self._group(outputs).get("Instances", [])
+                if not i.get("LifecycleState", "").startswith("Terminat")]
+
+    def scale(self, outputs, size):
+        group = self._group(outputs)
+        before = int(group.get("DesiredCapacity", 0))
+        target = 0 if size is None else size
+        self._client(outputs.get("region")).update_auto_scaling_group(
+            AutoScalingGroupName=group["AutoScalingGroupName"], DesiredCapacity=target,
+            **({"MinSize": 0} if target == 0 else {}))
+        return before
+
+
+class GcpGroup:
+    def _where(self, outputs):
+        group, zone, project = _need(outputs, "node_group", "zone", "project")
+        return [group, "--zone", zone, "--project", project]
+
+    def members(self, outputs):
+        listed = json.loads(run_cli(["gcloud", "compute", "instance-groups", "managed",
+                                     "list-instances", *self._where(outputs), "--format=json"]))
+        return [i["instance"].rsplit("/", 1)[-1] for i in listed
+                if i.get("currentAction") not in ("DELETING", "ABANDONING")]
+
+    def scale(self, outputs, size):
+        described = json.loads(run_cli(["gcloud", "compute", "instance-groups", "managed",
+                                        "describe", *self._where(outputs), "--format=json"]))
+        run_cli(["gcloud", "compute", "instance-groups", "managed", "resize",
+                 *self._where(outputs), "--size", str(size or 0)])
+        return int(described.get("targetSize", 0))
+
+
+class AzureScaleSet:
+    def _where(self, outputs):
+        group, scale_set = _need(outputs, "resource_group", "scale_set")
+        return ["--resource-group", group, "--name", scale_set]
+
+    def members(self, outputs):
+        return json.loads(run_cli(["az", "vmss", "list-instances", *self._where(outputs),
+                                   "--query", "[].name", "-o", "json"]))
+
+    def scale(self, outputs, size):
+        capacity = json.loads(run_cli(["az", "vmss", "show", *self._where(outputs), "--query",
+                                       "sku.capacity", "-o", "json"]))
+        run_cli(["az", "vmss", "scale", *self._where(outputs), "--new-capacity", str(size or 0)],
+                timeout=1800)
+        return int(capacity or 0)
+
+
+class AlicloudNodes:
+    """No group resource: the nodes are instances; "scale to 0" stops them (StopCharging)."""
+
+    def _instances(self, outputs):
+        ids, region = _need(outputs, "node_ids", "region")
+        return json.loads(run_cli(["aliyun", "ecs", "DescribeInstances", "--RegionId", region,
+                                   "--InstanceIds", json.dumps(list(ids))]))["Instances"]["Instance"]
+
+    def members(self, outputs):
+        return [i["HostName"] for i in self._instances(outputs)
+                if i.get("Status") in ("Running", "Starting", "Pending")]
+
+    def scale(self, outputs, size):
+        running = [i["InstanceId"] for i in self._instances(outputs) if i.get("Status") == "Running"]
+        ids = [f"--InstanceId.{n}={i}" for n, i in enumerate(outputs["node_ids"], 1)]
+        if size:
+            run_cli(["aliyun", "ecs", "StartInstances", "--RegionId", outputs["region"], *ids])
+        elif running:
+            run_cli(["aliyun", "ecs", "StopInstances", "--RegionId", outputs["region"],
+                     "--StoppedMode", "StopCharging", *ids])
+        return len(running)
+
+
+def default_clouds() -> dict[str, Cloud]:
+    return {"aws": AwsGroup(), "gcp": GcpGroup(), "azure": AzureScaleSet(),
+            "alicloud": AlicloudNodes()}
+
+
+# -- is the data in the bucket? ---------------------------------------------------------------
+
+class DataGuard(Protocol):
+    def confirm(self, stack: str, outputs: dict) -> tuple[bool, str]: ...
+
+
+class FilesystemGone(RuntimeError):
+    """The filesystem no longer exists (a destroy that failed half-way after deleting it)."""
+
+
+class FsxExportGuard:
+    """AWS: an EXPORT_TO_REPOSITORY task on the data repository association's path, waited for.
+    Only that path (`filesystem_bucket_path`, /lustre/bucket on the nodes) is linked to the
+    bucket; files elsewhere on the filesystem are not exported (docs/billing-after-stop.md, and
+    `trainstack status` says so)."""
+
+    def __init__(self, client_for: Optional[Callable[[str], object]] = None,
+                 timeout_s: float = EXPORT_TIMEOUT_S, poll_s: float = 30):
+        self.client_for, self.timeout_s, self.poll_s = client_for, timeout_s, poll_s
+
+    def _client(self, region):
+        if self.client_for:
+            return self.client_for(region)
+        import boto3
+        return boto3.client("fsx", region_name=region)
+
+    def confirm(self, stack, outputs):
+        fs_id = outputs.get("filesystem_id")
+        if not fs_id:
+            return False, "no filesystem_id output"
+        client = self._client(outputs.get("region"))
+        try:
+            task = client.create_data_repository_task(
+                FileSystemId=fs_id, Type="EXPORT_TO_REPOSITORY",
+                Paths=[str(outputs.get("filesystem_bucket_path", "/bucket")).lstrip("/")],
+                Report={"Enabled": False})["DataRepositoryTask"]
+            deadline = time.monotonic() + self.timeout_s
+            while True:
+                (task,) = client.describe_data_repository_tasks(
+                    TaskIds=[task["TaskId"]])["DataRepositoryTasks"]
+                state = task["Lifecycle"]
+                if state == "SUCCEEDED":
+                    return True, f"export task {task['TaskId']} succeeded"
+                if state in ("FAILED", "CANCELED"):
+                    return False, f"export task {task['TaskId']} {state.lower()}"
+                if time.monotonic() > deadline:
+                    return False, f"export task {task['TaskId']} still {state} after {self.timeout_s:g} s"
+                time.sleep(self.poll_s)
+        except Exception as failed:  # credentials, throttling, an unknown filesystem
+            if "FileSystemNotFound" in f"{type(failed).__name__} {failed}":
+                raise FilesystemGone(f"FSx {fs_id} no longer exists") from None
+            return False, f"FSx export could not be run: {type(failed).__name__}: {failed}"
+
+
+# What gcloud (NOT_FOUND), aliyun (InvalidFileSystem.NotFound) and az (ResourceNotFound) say
+# about a filesystem that is no longer there.
+GONE = re.compile(r"NOT_FOUND|NotFound|ResourceNotFound|was not found", re.IGNORECASE)
+
+
+class CommandExportGuard:
+    """Clouds whose stacks export the command that copies the filesystem into the bucket
+    (GCP Managed Lustre `filesystem_export_command`, Alibaba CPFS); it runs under a timeout.
+    A command that fails saying the filesystem is not found raises FilesystemGone."""
+
+    def __init__(self, run: Optional[Callable[[str], int]] = None, timeout_s: float = EXPORT_TIMEOUT_S):
+        self.timeout_s = timeout_s
+        self.run = run or self._shell
+        self.output = ""
+
+    def _shell(self, command: str) -> int:
+        try:
+            done = subprocess.run(command, shell=True, timeout=self.timeout_s,
+                                  start_new_session=True, capture_output=True, text=True)
+        except subprocess.TimeoutExpired:
+            return 124
+        self.output = (done.stdout + done.stderr)[-4000:]
+        return done.returncode
+
+    def confirm(self, stack, outputs):
+        command = outputs.get("filesystem_export_command")
+        if not command:
+            return False, "the stack exports no filesystem_export_command"
+        self.output = ""
+        code = self.run(command)
+        if code == 124:
+            return False, f"`{command}` did not finish within {self.timeout_s:g} s"
+        if code not in (0, 127) and GONE.search(self.output):
+            raise FilesystemGone(f"`{command}` exited {code}: the filesystem is not found")
+        return code == 0, f"`{command}` exited {code}"
+
+
+class AzureArchiveGuard:
+    """Azure Managed Lustre: request an HSM archive, then wait until the archive status shows a
+    run that STARTED after the request and Completed. The status keeps the previous archive's
+    "Completed" until the new one starts, so a state check alone passes at once."""
+
+    def __init__(self, cli: Callable[..., str] = run_cli, timeout_s: float = EXPORT_TIMEOUT_S,
+                 poll_s: float = 30, now: Callable[[], datetime] = utc_now):
+        self.cli, self.timeout_s, self.poll_s, self.now = cli, timeout_s, poll_s, now
+
+    def confirm(self, stack, outputs):
+        try:
+            fs_id, group = _need(outputs, "filesystem_id", "resource_group")
+        except CloudError as missing:
+            return False, str(missing)
+        where = ["--amlfs-name", str(fs_id).rsplit("/", 1)[-1], "--resource-group", group]
+        # Azure's clock and ours: a start within this much before our request still counts.
+        requested = self.now() - timedelta(seconds=30)
+        try:
+            self.cli(["az", "amlfs", "archive", *where, "--filesystem-path", "/"])
+        except CloudError as failed:
+            if "ResourceNotFound" in str(failed) or "was not found" in str(failed):
+                raise FilesystemGone(f"Managed Lustre {where[1]} no longer exists") from None
+            return False, f"archive request failed: {failed}"
+        deadline = time.monotonic() + self.timeout_s
+        while True:
+            try:
+                status = json.loads(self.cli(["az", "amlfs", "show", *where, "--query",
+                                              "hsm.archiveStatus[0].status", "-o", "json"]) or "null")
+            except (CloudError, ValueError) as failed:
+                return False, f"archive status unreadable: {failed}"
+            status = status or {}
+            started = status.get("lastStartedTime")
+            fresh = bool(started) and parse_iso(str(started)) >= requested
+            state = status.get("state")
+            if fresh and state == "Completed":
+                return True, f"archive started {started} (after the request) completed"
+            if fresh and state in ("Failed", "Canceled", "Cancelling"):
+                return False, f"archive started {started} ended {state}"
+            if time.monotonic() > deadline:
+                return False, (f"no archive started after the request completed within "
+                               f"{self.timeout_s:g} s (last: {state} started {started})")
+            time.sleep(self.poll_s)
+
+
+def default_guards() -> dict[str, DataGuard]:
+    return {"aws": FsxExportGuard(), "gcp": CommandExportGuard(), "alicloud": CommandExportGuard(),
+            "azure": AzureArchiveGuard()}
