@@ -117,3 +117,17 @@ def test_the_nodes_copies_are_the_same_programs_without_their_docs(tmp_path):
     assert len(step.AGENT_SOURCE) < 0.8 * len((ROOT / "components/agents/preemption_agent.py").read_text())
     compile(step.HELPER_SOURCE, "trainstack_resumable.py", "exec")
     assert "class Checkpointer" in step.HELPER_SOURCE and "def is_complete" in step.HELPER_SOURCE
+
+
+def test_every_boot_clears_the_last_boots_leaving_mark_before_the_agents_start():
+    """A VM stopped and started with its disk (GCP STOP/START, Azure deallocate) runs no
+    cloud-init runcmd again; a leaving mark left from its last notice would keep the job agent
+    from ever taking work. A oneshot unit, enabled for every boot, removes it first."""
+    built = step.preemption_step(ctx("gcp"), GcpBoot())
+    files = {f.path: f.content for f in built.files}
+    unit = files["/etc/systemd/system/trainstack-boot-clear.service"]
+    assert "Type=oneshot" in unit and "WantedBy=multi-user.target" in unit
+    assert ("ExecStart=/bin/rm -f /var/lib/trainstack/leaving "
+            "/var/lib/trainstack/preemption.json") in unit
+    assert "Before=trainstack-preemption.service trainstack-jobs.service" in unit
+    assert "systemctl enable trainstack-boot-clear.service" in built.script

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from importlib import resources
 
-from components.agents import preemption_agent
+from components.agents import job_agent, preemption_agent
 from components.boot import extensions
 from components.boot.model import CONFIG_DIR, STATE_DIR, BootFile, BootStep, CloudBoot, NodeContext
 from components.boot.steps import _function
@@ -71,6 +71,26 @@ RestartSec=5
 WantedBy=multi-user.target
 """
 
+# The leaving mark and the notice belong to one boot. cloud-init's runcmd runs once per instance,
+# so a VM stopped and started with its disk (GCP STOP/START, Azure deallocate) keeps them and
+# would never take work again: this oneshot clears them on every boot, before either agent starts.
+CLEAR_SERVICE = "trainstack-boot-clear.service"
+CLEAR_UNIT = f"""\
+[Unit]
+Description=trainstack: clear the last boot's preemption notice and leaving mark
+DefaultDependencies=no
+After=local-fs.target
+Before={SERVICE} {job_agent.SERVICE}
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/bin/rm -f /{preemption_agent.LEAVING_FILE} /{preemption_agent.NOTICE_FILE}
+
+[Install]
+WantedBy=multi-user.target
+"""
+
 # Every shell (and torchrun started from one) finds the helper. The shared rendezvous store is
 # off because with it a replacement node never joins an elastic restart (pytorch/pytorch#135712).
 PROFILE_TEXT = f"""\
@@ -97,7 +117,8 @@ def preemption_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
     files = (BootFile(AGENT_PATH, AGENT_SOURCE, "0755", bulky=True),
              BootFile(UPLOAD_SCRIPT, upload, "0755"),
              BootFile(HELPER_PATH, HELPER_SOURCE, bulky=True), BootFile(PROFILE, PROFILE_TEXT),
-             BootFile(f"/etc/systemd/system/{SERVICE}", UNIT))
+             BootFile(f"/etc/systemd/system/{SERVICE}", UNIT),
+             BootFile(f"/etc/systemd/system/{CLEAR_SERVICE}", CLEAR_UNIT))
     script = _function("node_name", cloud.node_name()) + f"""
 node="$(node_name || true)"
 [ -n "$node" ] || node="$(hostname)"
@@ -105,6 +126,7 @@ mkdir -p {CONFIG_DIR} {STATE_DIR}/jobs {STATE_DIR}/events
 printf 'TS_NODE=%s\\nTS_CLOUD=%s\\nTS_NOTICE_KIND=%s\\n' \\
   "$node" {cloud.cloud} {notice_kind(cloud)} > {ENV_FILE}
 systemctl daemon-reload
+systemctl enable {CLEAR_SERVICE}
 systemctl enable --now {SERVICE}
 """
     return BootStep(STEP_NAME, script, f"preemption agent ({notice_kind(cloud)}): SIGTERM to the "
