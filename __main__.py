@@ -1,3 +1,3 @@
-from components.program import run  # the trainstack Pulumi program (components/program.py)
+from trainstack_components.program import run  # the trainstack Pulumi program (components/program.py)
 
 run(__file__)

@@ -74,7 +74,7 @@ def spec_for(cloud: str, nodes: int | None = None, base: dict | None = None) -> 
 
 
 def implemented_clouds() -> list[str]:
-    from components.base import implemented_clouds as registered
+    from trainstack_components.base import implemented_clouds as registered
     return [c for c in registered() if c in (example().get("clouds") or {})]
 
 

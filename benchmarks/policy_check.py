@@ -34,8 +34,8 @@ def big_plan(cloud: str, size: int):
 
 
 def run(size: int, repeats: int) -> tuple[str, bool]:
-    from policies.model import from_plan
-    from policies.runner import evaluate
+    from trainstack_policies.model import from_plan
+    from trainstack_policies.runner import evaluate
     rows, all_ok = [], True
     for cloud in implemented_clouds():
         plan = big_plan(cloud, size)

@@ -76,8 +76,8 @@ def kwargs_for(cls, inputs: dict) -> dict:
 def replay(cloud: str, resources) -> None:
     """Register every custom resource of a plan through its SDK class under the mock engine
     (the plan's own mocks, with their offline stand-ins, but Pulumi's plain monitor)."""
-    from components.base import get_cloud
     from trainstack.engine import _PlanMocks
+    from trainstack_components.base import get_cloud
     mocks = _PlanMocks(get_cloud(cloud))
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)

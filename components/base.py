@@ -14,11 +14,11 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Optional
 
-from components import catalog
-from components.catalog import InstanceType, Price
-from components.errors import SpecError
-from components.spec import CapacitySpec, ClusterSpec, zone_in_region
-from components.tags import cluster_tags
+from trainstack_components import catalog
+from trainstack_components.catalog import InstanceType, Price
+from trainstack_components.errors import SpecError
+from trainstack_components.spec import CapacitySpec, ClusterSpec, zone_in_region
+from trainstack_components.tags import cluster_tags
 
 if TYPE_CHECKING:
     import pulumi
@@ -253,8 +253,8 @@ class Cloud:
         spec has no workload). The memory model is components/memory.py, the one estimate uses."""
         if spec.workload is None:
             return None
-        from components import memory
-        from components.catalog.gpu_models import get_gpu_model
+        from trainstack_components import memory
+        from trainstack_components.catalog.gpu_models import get_gpu_model
         gpus = spec.nodes * itype.gpu_count
         w = memory.Workload.from_spec(spec.workload, gpus=gpus)
         gpu_bytes = get_gpu_model(itype.gpu).memory_bytes
@@ -345,7 +345,7 @@ def register(cls: type[Cloud]) -> type[Cloud]:
 
 
 def get_cloud(name: str) -> Cloud:
-    from components import clouds
+    from trainstack_components import clouds
     if name not in _REGISTRY and name in clouds.CLOUD_MODULES:
         clouds.load(name)
     if name not in _REGISTRY:
@@ -355,7 +355,7 @@ def get_cloud(name: str) -> Cloud:
 
 
 def implemented_clouds() -> list[str]:
-    from components import clouds
+    from trainstack_components import clouds
     return clouds.names()
 
 

@@ -1,7 +1,7 @@
 """The registry of implemented clouds: each name and the module whose import registers its planner.
 
 Importing this module imports no cloud, so `trainstack --help` and `schema` stay light;
-`components.base.get_cloud(name)` loads the one cloud a command needs (and with it only that
+`trainstack_components.base.get_cloud(name)` loads the one cloud a command needs (and with it only that
 cloud's planning code; its provider SDK loads later still, when its component is built).
 A new cloud is one package under components/ plus one line here.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 import importlib
 
 CLOUD_MODULES = {
-    "alicloud": "components.alicloud.cloud",
-    "aws": "components.aws.cloud",
-    "azure": "components.azure.cloud",
-    "gcp": "components.gcp.cloud",
+    "alicloud": "trainstack_components.alicloud.cloud",
+    "aws": "trainstack_components.aws.cloud",
+    "azure": "trainstack_components.azure.cloud",
+    "gcp": "trainstack_components.gcp.cloud",
 }
 
 
@@ -22,5 +22,5 @@ def names() -> list[str]:
 
 
 def load(name: str) -> None:
-    """Import the cloud's planning module, which registers its `Cloud` (components.base)."""
+    """Import the cloud's planning module, which registers its `Cloud` (trainstack_components.base)."""
     importlib.import_module(CLOUD_MODULES[name])

@@ -8,9 +8,9 @@ from typing import Optional
 
 import pulumi
 
-from components.base import ClusterArgs
-from components.boot.model import NodeContext
-from components.catalog.runtime_images import runtime_image
+from trainstack_components.base import ClusterArgs
+from trainstack_components.boot.model import NodeContext
+from trainstack_components.catalog.runtime_images import runtime_image
 
 
 class GpuCluster(pulumi.ComponentResource):

@@ -80,7 +80,7 @@ def check(lifetime: Optional[Lifetime], cloud: str) -> None:
     year later, AWS rejects a start time in the past)."""
     if lifetime is None:
         return
-    from components.errors import SpecError
+    from trainstack_components.errors import SpecError
     limit = MAX_HOURS.get(cloud)
     if limit is not None and lifetime.hours > limit:
         raise SpecError("max_hours", f"is {lifetime.hours:g} h; {cloud} enforces a lifetime of "

@@ -1,7 +1,7 @@
 """The workload memory model: model shape, per-GPU bytes, whether and where a workload fits.
 
 Split out of trainstack/sizing.py (issue 10) so that the one instance-type selection
-(`components.base.Cloud.select`) can skip GPUs a workload cannot fit, inside the Pulumi program
+(`trainstack_components.base.Cloud.select`) can skip GPUs a workload cannot fit, inside the Pulumi program
 as well as in `plan`, `check`, `estimate` and `compare`. Pure functions: no Pulumi, no file
 reads. Sources ([ZeRO], [LoRA], [QLoRA], [Act], [Kaplan], [LLaMA]) are listed in
 trainstack/sizing.py.
@@ -12,8 +12,8 @@ import math
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Optional, Union
 
-from components.catalog.gpu_models import PRECISIONS  # noqa: F401  (one list of precisions)
-from components.errors import SizingError  # noqa: F401  (re-exported)
+from trainstack_components.catalog.gpu_models import PRECISIONS  # noqa: F401  (one list of precisions)
+from trainstack_components.errors import SizingError  # noqa: F401  (re-exported)
 
 METHODS = ("full", "lora", "qlora")
 RECOMPUTE_MODES = ("none", "selective", "full")

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
-from components.base import Selection, get_cloud, plan_selection
-from components.errors import SpecError
-from components.project import PROJECT, PROVIDER_REGION_KEYS
-from components.spec import ClusterSpec, deep_merge, parse_spec, read_spec_data
+from trainstack_components.base import Selection, get_cloud, plan_selection
+from trainstack_components.errors import SpecError
+from trainstack_components.project import PROJECT, PROVIDER_REGION_KEYS
+from trainstack_components.spec import ClusterSpec, deep_merge, parse_spec, read_spec_data
 
 
 @dataclass(frozen=True)
@@ -117,14 +117,14 @@ def _check_provider_region(cloud: str, spec: ClusterSpec, config: ConfigGetter,
 def run(main_file: Optional[str] = None) -> None:
     """The Pulumi program: stack config -> validated spec -> the cloud's cluster -> outputs.
 
-    A project's __main__.py is two lines, `from components.program import run` and
+    A project's __main__.py is two lines, `from trainstack_components.program import run` and
     `run(__file__)`; `pulumi up` runs it, and `trainstack plan` runs the same file under the mock
     engine. Relative spec files resolve against the folder of `main_file` (else the working
     directory, where Pulumi starts the program).
     """
     import pulumi
 
-    from components.base import ClusterArgs
+    from trainstack_components.base import ClusterArgs
 
     def stack_config(key: str):
         namespace, _, name = key.partition(":")

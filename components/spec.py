@@ -23,7 +23,7 @@ from pydantic import (
     model_validator,
 )
 
-from components.errors import SpecError
+from trainstack_components.errors import SpecError
 
 CLOUDS = ("aws", "gcp", "azure", "alicloud")
 _ZONE_SUFFIX = re.compile(r"^[a-z]$")

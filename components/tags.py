@@ -8,10 +8,10 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from components.catalog.data_sizes import DATA_MB_TAG, data_mb_tag
+from trainstack_components.catalog.data_sizes import DATA_MB_TAG, data_mb_tag
 
 if TYPE_CHECKING:
-    from components.spec import ClusterSpec
+    from trainstack_components.spec import ClusterSpec
 
 CLUSTER_TAG = "trainstack:cluster"
 STACK_TAG = "trainstack:stack"
@@ -20,8 +20,12 @@ MANAGED_BY_TAG = "managed-by"
 # nor resource options such as retainOnDelete, only resource properties.
 RETAIN_TAG = "trainstack:retain"        # on a bucket created with retain_on_delete=True
 MAX_HOURS_TAG = "trainstack:max-hours"  # the spec's workload.max_hours, rounded up
+# Alibaba Cloud's nodes only (pulumi-alicloud has no budget resource): the spec's
+# budget.monthly_usd, which spend-limit takes as the stack's budget. It can only lower the cap.
+BUDGET_TAG = "trainstack:budget-usd"
 # the bucket's expected contents, MB (components/catalog/data_sizes.py), for the spend check
-OWN_TAGS = (CLUSTER_TAG, STACK_TAG, MANAGED_BY_TAG, RETAIN_TAG, MAX_HOURS_TAG, DATA_MB_TAG)
+OWN_TAGS = (CLUSTER_TAG, STACK_TAG, MANAGED_BY_TAG, RETAIN_TAG, MAX_HOURS_TAG, DATA_MB_TAG,
+            BUDGET_TAG)
 
 
 def cluster_tags(spec: ClusterSpec, stack: str) -> dict[str, str]:
@@ -51,7 +55,7 @@ def _aws_bad_char(text: str):
 
 
 def check_aws_tags(spec: ClusterSpec, stack: str = "stack") -> None:
-    from components.errors import SpecError
+    from trainstack_components.errors import SpecError
     for key, value in spec.tags.items():
         for part, text in (("key", key), ("value", value)):
             bad = _aws_bad_char(text)

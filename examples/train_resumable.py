@@ -23,7 +23,7 @@ try:
 except ModuleNotFoundError as missing:
     if missing.name != "trainstack_resumable":  # a broken helper must not pass unnoticed
         raise
-    from components.training import resumable  # from a checkout
+    from trainstack_components.training import resumable  # from a checkout
 
 SAMPLES, FEATURES, BATCH = 4096, 16, 32
 

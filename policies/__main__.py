@@ -13,15 +13,15 @@ import sys
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("policies", _HERE / "__init__.py",
+_spec = importlib.util.spec_from_file_location("trainstack_policies", _HERE / "__init__.py",
                                                submodule_search_locations=[str(_HERE)])
 _package = importlib.util.module_from_spec(_spec)
-sys.modules["policies"] = _package
+sys.modules["trainstack_policies"] = _package
 _spec.loader.exec_module(_package)
 
 from pulumi_policy import PolicyPack  # noqa: E402
 
-from policies.pack import PACK_NAME, install_analyzer, policies  # noqa: E402
+from trainstack_policies.pack import PACK_NAME, install_analyzer, policies  # noqa: E402
 
 install_analyzer()
 PolicyPack(

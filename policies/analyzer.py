@@ -16,8 +16,8 @@ from typing import Any, Optional
 from pulumi.runtime.proto import analyzer_pb2 as proto
 from pulumi_policy import EnforcementLevel
 
-from policies.exemptions import skip_names
-from policies.model import (
+from trainstack_policies.exemptions import skip_names
+from trainstack_policies.model import (
     _UNKNOWN_SENTINELS,
     UNKNOWN,
     Resource,
@@ -25,8 +25,8 @@ from policies.model import (
     _provider_region,
     undecided_message,
 )
-from policies.rules import RULES, Rule
-from policies.runner import undecided_violation
+from trainstack_policies.rules import RULES, Rule
+from trainstack_policies.runner import undecided_violation
 
 _HELPERS = ("_get_enforcement_level", "_get_policy_config", "_create_report_violation",
             "_map_enforcement_level", "_configure_runtime_settings", "Analyze", "AnalyzeStack")
@@ -91,7 +91,7 @@ def _view(r: Any, providers: dict) -> Resource:
 
 
 def make(base: type) -> type:
-    from policies.pack import rule_config  # noqa: PLC0415 (pack imports this module lazily)
+    from trainstack_policies.pack import rule_config  # noqa: PLC0415 (pack imports this module lazily)
 
     class Analyzer(base):  # type: ignore[misc, valid-type]
         def _rules(self, kind: str) -> Optional[list[tuple[Any, Rule, Any]]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
-from policies.model import UNKNOWN, Resource, last_segment, number
+from trainstack_policies.model import UNKNOWN, Resource, last_segment, number
 
 AWS_CAPACITY_RESERVATION = "aws:ec2/capacityReservation:CapacityReservation"
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
@@ -194,7 +194,7 @@ def _get(value: Any, path: str) -> Any:
 
 
 def _region(r: Resource, zone: Any) -> str:
-    from policies.model import region_of_zone
+    from trainstack_policies.model import region_of_zone
     region = r.get("region")
     if isinstance(region, str) and region:
         return region

@@ -4,7 +4,7 @@ Generated from the code, not written by hand: the type tokens come from the cons
 inventory and capacity modules dispatch on, and from the type-token literals in each rule
 module's own source (read with `ast`), so a type the code reads is in the table and a type the
 table lists is one the code reads. tests/test_policy_coverage_doc.py fails when docs/policies.md
-is not the table this module renders (`python -m policies.coverage docs/policies.md` rewrites
+is not the table this module renders (`python -m trainstack_policies.coverage docs/policies.md` rewrites
 that section). A resource of a type not listed is not judged by that policy, except that
 spend-limit names any resource carrying a GPU sign (a GPU type or an accelerator in a type or
 accelerator field) as GPU capacity it cannot estimate.
@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-from policies import capacity, inventory
+from trainstack_policies import capacity, inventory
 
 _TOKEN = re.compile(r"^[a-z][a-z-]*:[A-Za-z0-9/]+:[A-Za-z0-9]+$")
 _PROVIDERS = (("aws", "AWS"), ("aws-native", "AWS (aws-native)"), ("gcp", "Google Cloud"),
@@ -52,7 +52,7 @@ def _literals(module_file: str) -> set[str]:
 
 def coverage() -> dict[str, set[str]]:
     """Policy name -> the resource types it reads."""
-    from policies.rules import (
+    from trainstack_policies.rules import (
         bucket_retained,
         encryption_at_rest,
         no_public_ingress,
@@ -82,7 +82,7 @@ def _provider(token: str) -> str:
 
 
 def markdown() -> str:
-    from policies.rules import RULES
+    from trainstack_policies.rules import RULES
     cover = coverage()
     lines = [BEGIN, "", "| policy | provider | resource types understood |", "| --- | --- | --- |"]
     for rule in RULES:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any, Iterable, Optional
 
-from policies.model import UNKNOWN, Resource
+from trainstack_policies.model import UNKNOWN, Resource
 
 SKIP_TAG = "trainstack:policy-skip"
 SKIP_SCHEMA = {

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Optional
 
-from policies.exemptions import normalize_label_key as _normalize_label_key
-from policies.exemptions import own_tag, own_tags, tag_key
-from policies.model import (
+from trainstack_policies.exemptions import normalize_label_key as _normalize_label_key
+from trainstack_policies.exemptions import own_tag, own_tags, tag_key
+from trainstack_policies.model import (
     UNKNOWN,
     BadNumber,
     Resource,
@@ -144,7 +144,7 @@ def gpu_reason(cloud: str, instance_type: Any, accelerators: int = 0) -> str:
         return f"declares {accelerators} accelerator(s) per node"
     if not isinstance(instance_type, str) or not instance_type:
         return ""
-    from policies.catalog import instance_type as catalog_type
+    from trainstack_policies.catalog import instance_type as catalog_type
     known = catalog_type(cloud, instance_type)
     if known is not None:
         return f"{known.gpu_count} x {known.gpu} (catalog)" if known.gpu_count else ""
@@ -512,7 +512,7 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 r, config, types[0], _count(r.get("maxSize"), r.get("desiredCapacity")),
                 bool(config and _ali_spot(config.get("spotStrategy"))), zones,
                 r.provider_region or region_of_zone(zones[0]), types))
-    from policies import capacity
+    from trainstack_policies import capacity
     groups += capacity.groups(resources, NodeGroup, _count, _zone)
     for g in groups:
         if g.region == "":
@@ -706,7 +706,7 @@ def _azure_held_outside_windows(s: Resource, profiles: list[dict]) -> Optional[t
 
 
 def dig_value(value: Any, path: str) -> Any:
-    from policies.model import dig
+    from trainstack_policies.model import dig
     return dig(value, path)
 
 

@@ -30,15 +30,15 @@ from pulumi_policy import (
 )
 from pulumi_policy.proxy import UnknownValueError
 
-from policies.model import (
+from trainstack_policies.model import (
     UNKNOWN_STRING_SENTINEL,
     UnknownValue,
     from_policy_resources,
     from_resource_args,
     undecided_message,
 )
-from policies.rules import RULES, Rule
-from policies.runner import undecided_violation
+from trainstack_policies.rules import RULES, Rule
+from trainstack_policies.runner import undecided_violation
 
 PACK_NAME = "trainstack-guardrails"
 LEVELS = {"advisory": EnforcementLevel.ADVISORY, "mandatory": EnforcementLevel.MANDATORY,
@@ -117,7 +117,7 @@ def install_analyzer() -> bool:
     """Serve with `Analyzer` when this pulumi-policy has the helpers it builds on."""
     from pulumi_policy import policy as stock
 
-    from policies import analyzer
+    from trainstack_policies import analyzer
     base = getattr(stock, "_PolicyAnalyzerServicer", None)
     if base is None or not analyzer.compatible(base):
         return False

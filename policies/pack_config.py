@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Optional
 
-from policies.rules import LEVELS, RULES, Rule
+from trainstack_policies.rules import LEVELS, RULES, Rule
 
 
 class PolicyConfigError(ValueError):

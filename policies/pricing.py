@@ -26,9 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from policies import catalog
-from policies.catalog import GIB_PER_GB, HOURS_PER_MONTH
-from policies.inventory import (
+from trainstack_policies import catalog
+from trainstack_policies.catalog import GIB_PER_GB, HOURS_PER_MONTH
+from trainstack_policies.inventory import (
     DATA_MB_TAG,
     Bucket,
     Filesystem,
@@ -38,7 +38,7 @@ from policies.inventory import (
     tag_value,
     tags_of,
 )
-from policies.model import UNKNOWN
+from trainstack_policies.model import UNKNOWN
 
 
 @dataclass

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Optional
 
-from policies.model import Resource, UnknownValue, Violation, undecided_message
-from policies.pack_config import PolicyConfig, defaults
-from policies.rules import DISABLED, MANDATORY, REMEDIATE, RULES, Rule, skip_names
+from trainstack_policies.model import Resource, UnknownValue, Violation, undecided_message
+from trainstack_policies.pack_config import PolicyConfig, defaults
+from trainstack_policies.rules import DISABLED, MANDATORY, REMEDIATE, RULES, Rule, skip_names
 
 
 @dataclass
@@ -28,7 +28,7 @@ class Verdict:
     violations: list[Violation] = field(default_factory=list)
     note: str = ""
     unknown: str = ""             # why the policy could not run (a value unknown during preview)
-    exemptions: list = field(default_factory=list)   # policies.exemptions.Exemption
+    exemptions: list = field(default_factory=list)   # trainstack_policies.exemptions.Exemption
 
     @property
     def reported_level(self) -> str:

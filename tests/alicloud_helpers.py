@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 
-from components import catalog
+from trainstack_components import catalog
 
 STUB_REGION, STUB_ZONE = "cn-wulanchabu", "cn-wulanchabu-c"
 STUBBED = {"ecs.ebmgn8v.48xlarge": "eu-central-1", "ecs.gn8v-8x.48xlarge": "eu-central-1",

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components.boot import decode_aws_user_data
 from tests.conftest import EXAMPLE, one, plan_for
+from trainstack_components.boot import decode_aws_user_data
 
 LT = "aws:ec2/launchTemplate:LaunchTemplate"
 TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"

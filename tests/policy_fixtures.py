@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
 
-from policies.model import Resource
+from trainstack_policies.model import Resource
 
 OWNER_TAGS = {"owner": "alice", "team": "ml", "cost-center": "1234"}
 RETAIN = "trainstack:retain"

@@ -54,7 +54,7 @@ def pack_python(pack_dir: Path = PACK_DIR) -> str:
 
 def engine_value(value: Any) -> Any:
     """A view's value as the engine sends it: UNKNOWN becomes the engine's unknown sentinel."""
-    from policies.model import UNKNOWN, UNKNOWN_STRING_SENTINEL
+    from trainstack_policies.model import UNKNOWN, UNKNOWN_STRING_SENTINEL
     if value is UNKNOWN:
         return UNKNOWN_STRING_SENTINEL
     if isinstance(value, dict):
@@ -187,7 +187,7 @@ class PolicyPackProcess:
 
     def analyze_views(self, resources: list, provider_props: Optional[Mapping[str, Any]] = None
                       ) -> list[Diagnostic]:
-        """Analyze + AnalyzeStack on hand-built `policies.model.Resource` views, as the engine
+        """Analyze + AnalyzeStack on hand-built `trainstack_policies.model.Resource` views, as the engine
         sends an ordinary Pulumi program's resources: inputs (UNKNOWN as the engine's sentinel),
         property dependencies by URN, the protect option, and each resource's provider (its own
         `provider` props, else `provider_props`, else the region it names)."""

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from components.agents import job_agent
+from trainstack_components.agents import job_agent
 
 ROOT = Path(__file__).resolve().parents[1]
 LAUNCHER = f"{sys.executable} -m torch.distributed.run"

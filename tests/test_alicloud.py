@@ -12,12 +12,12 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from components.alicloud import planning
-from components.tags import CLUSTER_TAG, RETAIN_TAG
 from tests.alicloud_helpers import STUB_REGION, STUB_ZONE, in_cpfs_region, stub_cpfs_region_prices
 from tests.conftest import ROOT, assert_clean_error, by_id, one, plan_for, write_spec
 from trainstack import engine
 from trainstack.cli import app
+from trainstack_components.alicloud import planning
+from trainstack_components.tags import CLUSTER_TAG, RETAIN_TAG
 
 INSTANCE = "alicloud:ecs/instance:Instance"
 DSET = "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet"
@@ -371,7 +371,7 @@ def test_node_role_reaches_only_the_cluster_bucket(plan):
 # ----------------------------------------------------------------------------- boot
 
 def test_every_node_gets_the_same_shared_boot_user_data(plan):
-    from components.alicloud.boot import decode_ecs_user_data
+    from trainstack_components.alicloud.boot import decode_ecs_user_data
     texts = {decode_ecs_user_data(n.inputs["userData"]) for n in plan.of_type(INSTANCE)}
     assert len(texts) == 1  # a node finds its rank from its own fixed address
     (text,) = texts
@@ -381,7 +381,7 @@ def test_every_node_gets_the_same_shared_boot_user_data(plan):
 
 
 def test_no_erdma_environment_on_a_tcp_type(plans):
-    from components.alicloud.boot import decode_ecs_user_data
+    from trainstack_components.alicloud.boot import decode_ecs_user_data
     for n in plans["gn7e"].of_type(INSTANCE):
         assert "NCCL_IB_HCA" not in decode_ecs_user_data(n.inputs["userData"])
 
@@ -405,7 +405,9 @@ def test_tags_on_every_resource_that_takes_them(cluster):
         assert tags.get(CLUSTER_TAG) == "llm-finetune", r.type
         assert wanted.items() <= tags.items(), r.type
     for n in plan.of_type(INSTANCE):
-        assert n.inputs["volumeTags"] == n.inputs["tags"]
+        # The node alone also says the spec's budget (spend-limit's cap: Alibaba has no budget
+        # resource); its disks carry the cluster's tags.
+        assert n.inputs["tags"] == {**n.inputs["volumeTags"], "trainstack:budget-usd": "20000"}
 
 
 # ----------------------------------------------------------------------------- the commands

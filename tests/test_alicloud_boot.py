@@ -11,14 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from components.alicloud import planning
-from components.alicloud.boot import (
-    ERDMA_INSTALLER,
-    ERDMA_INSTALLER_SHA256,
-    decode_ecs_user_data,
-    ecs_user_data,
-)
-from components.alicloud.cluster import export_command
 from tests.alicloud_helpers import STUB_REGION, STUB_ZONE, stub_cpfs_region_prices
 from tests.boot_helpers import (
     assert_valid_cloud_config,
@@ -33,6 +25,14 @@ from tests.boot_helpers import (
     written_files,
 )
 from trainstack.status import read_records
+from trainstack_components.alicloud import planning
+from trainstack_components.alicloud.boot import (
+    ERDMA_INSTALLER,
+    ERDMA_INSTALLER_SHA256,
+    decode_ecs_user_data,
+    ecs_user_data,
+)
+from trainstack_components.alicloud.cluster import export_command
 
 INSTANCE = "alicloud:ecs/instance:Instance"
 

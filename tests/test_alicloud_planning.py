@@ -4,9 +4,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from components import catalog
-from components.alicloud import planning
-from components.errors import SpecError
+from trainstack_components import catalog
+from trainstack_components.alicloud import planning
+from trainstack_components.errors import SpecError
 
 NOW = datetime(2026, 12, 1, 8, 0, 0, tzinfo=timezone.utc)
 
@@ -210,8 +210,8 @@ def test_idle_periods():
 # -- tags --------------------------------------------------------------------------------------
 
 def test_tag_count_and_reserved_prefixes(example_spec):
-    from components.spec import parse_spec
-    from components.tags import cluster_tags
+    from trainstack_components.spec import parse_spec
+    from trainstack_components.tags import cluster_tags
     example_spec["tags"] = {}
     own = len(cluster_tags(parse_spec(example_spec, "t"), "stack"))  # trainstack's own tags
     room = planning.MAX_TAGS - planning.BUCKET_EXTRA_TAGS - own

@@ -10,14 +10,14 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from components.alicloud import boot as ali_boot
-from components.alicloud import planning
-from components.alicloud.boot import decode_ecs_user_data
-from components.pinning import HOLD_KEY
 from tests.alicloud_helpers import in_cpfs_region, stub_cpfs_region_prices
 from tests.boot_helpers import step_text
 from tests.conftest import EXAMPLE, assert_clean_error, by_id, one, plan_for, write_spec
 from trainstack.cli import app
+from trainstack_components.alicloud import boot as ali_boot
+from trainstack_components.alicloud import planning
+from trainstack_components.alicloud.boot import decode_ecs_user_data
+from trainstack_components.pinning import HOLD_KEY
 
 INSTANCE = "alicloud:ecs/instance:Instance"
 CPFS = "alicloud:nas/fileSystem:FileSystem"
@@ -91,7 +91,7 @@ def test_no_fabric_manager_on_a_pcie_type():
 
 
 def test_the_driver_snippet_installs_once_then_nvidia_smi_answers(tmp_path):
-    from components.boot import NodeContext
+    from trainstack_components.boot import NodeContext
     ctx = NodeContext(cloud="alicloud", cluster="c", stack="s", nodes=2, gpus_per_node=8,
                       instance_type="ecs.ebmgn8v.48xlarge", bucket="b", filesystem_source="",
                       region="cn-beijing", zone="cn-beijing-i", use_rdma=True, interconnect="rdma")
@@ -218,8 +218,8 @@ def test_the_example_default_region_has_every_part():
 
 
 def test_scc_path_has_a_node_cap_and_every_allowed_size_gets_addresses():
-    from components import catalog
-    from components.errors import SpecError
+    from trainstack_components import catalog
+    from trainstack_components.errors import SpecError
     scc = catalog.instance_type("alibaba", "ecs.sccgn7ex.32xlarge")
     assert planning.placement(scc, 512).kind == "hpc_cluster"  # the spec's own maximum
     with pytest.raises(SpecError) as raised:
@@ -316,7 +316,7 @@ def test_erdma_loads_peermem_after_the_driver(shape):
 
 
 def test_health_expects_at_least_one_roce_device_on_scc():
-    from components.boot import NodeContext
+    from trainstack_components.boot import NodeContext
     ctx = NodeContext(cloud="alicloud", cluster="c", stack="s", nodes=2, gpus_per_node=8,
                       instance_type="ecs.sccgn7ex.32xlarge", bucket="b", filesystem_source="",
                       region="cn-beijing", zone="cn-beijing-i", use_rdma=True,

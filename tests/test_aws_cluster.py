@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from components.tags import CLUSTER_TAG, MANAGED_BY_TAG, STACK_TAG
 from tests.conftest import one, plan_for
+from trainstack_components.tags import CLUSTER_TAG, MANAGED_BY_TAG, STACK_TAG
 
 LT = "aws:ec2/launchTemplate:LaunchTemplate"
 ASG = "aws:autoscaling/group:Group"
@@ -205,14 +205,14 @@ def test_stack_outputs(plan):
     assert plan.outputs["budget_name"] == "llm-finetune-test-monthly"
     assert {"filesystem_dns", "filesystem_mount_name"} <= plan.outputs.keys()
     # 2 nodes x the catalog's us-east-1 on-demand price of p5.48xlarge
-    from components import catalog
+    from trainstack_components import catalog
     assert plan.outputs["usd_per_hour"] == pytest.approx(
         2 * catalog.price("aws", "p5.48xlarge", "us-east-1").ondemand_usd_hr)
 
 
 def test_plan_is_deterministic(example_spec, monkeypatch):
     # Time is an input too: without a persisted first deploy the lifetime counts from the clock.
-    from components import lifetime
+    from trainstack_components import lifetime
     fixed = lifetime.utc_now()
     monkeypatch.setattr(lifetime, "utc_now", lambda: fixed)
     first = json.dumps(plan_for(example_spec, "aws").to_json(), sort_keys=True)

@@ -1,9 +1,9 @@
 """Pure AWS planning: EFA layouts, FSx sizes, budget limits. No mock engine needed."""
 import pytest
 
-from components import catalog
-from components.aws import planning
-from components.errors import SpecError
+from trainstack_components import catalog
+from trainstack_components.aws import planning
+from trainstack_components.errors import SpecError
 
 
 @pytest.mark.parametrize("type_name, efa", [

@@ -7,10 +7,10 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from components.tags import CLUSTER_TAG, RETAIN_TAG
 from tests.conftest import assert_clean_error, one, plan_for, write_spec
 from trainstack.check import run_check
 from trainstack.cli import app
+from trainstack_components.tags import CLUSTER_TAG, RETAIN_TAG
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
 AMLFS = "azure-native:storagecache:AmlFilesystem"
@@ -199,7 +199,7 @@ def test_node_identity_gets_blob_data_access_on_the_clusters_container_only(clus
 
 
 def test_custom_data_is_the_shared_boot_with_azures_facts(cluster):
-    from components.azure.boot import decode_custom_data
+    from trainstack_components.azure.boot import decode_custom_data
     plan = cluster[0]
     data = one(plan, VMSS).inputs["virtualMachineProfile"]["osProfile"]["customData"]
     config = yaml.safe_load(decode_custom_data(data))

@@ -11,14 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from components.azure.boot import (
-    CUSTOM_DATA_LIMIT,
-    AzureBoot,
-    custom_data,
-    decode_custom_data,
-    nccl_env,
-)
-from components.boot import MOUNT_PATH, BootStep, NodeContext, render_user_data
 from tests.boot_helpers import (
     assert_valid_cloud_config,
     boot_node,
@@ -33,6 +25,14 @@ from tests.boot_helpers import (
     written_files,
 )
 from trainstack.status import read_records
+from trainstack_components.azure.boot import (
+    CUSTOM_DATA_LIMIT,
+    AzureBoot,
+    custom_data,
+    decode_custom_data,
+    nccl_env,
+)
+from trainstack_components.boot import MOUNT_PATH, BootStep, NodeContext, render_user_data
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
 STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption",

@@ -5,9 +5,9 @@ nodes and a setting with no window at all."""
 
 import pytest
 
-from components import lifetime
-from policies.inventory import AZ_AUTOSCALE
 from tests.conftest import edited, plan_for
+from trainstack_components import lifetime
+from trainstack_policies.inventory import AZ_AUTOSCALE
 
 AUTOSCALE = "azure-native:monitor:AutoscaleSetting"
 VMSS = "azure-native:compute:VirtualMachineScaleSet"

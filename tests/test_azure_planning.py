@@ -5,9 +5,9 @@ import ipaddress
 
 import pytest
 
-from components.azure import planning
-from components.errors import SpecError
-from components.spec import CapacitySpec
+from trainstack_components.azure import planning
+from trainstack_components.errors import SpecError
+from trainstack_components.spec import CapacitySpec
 
 RESERVATION = ("/subscriptions/0000/resourceGroups/gpu/providers/Microsoft.Compute/"
                "capacityReservationGroups/h100")

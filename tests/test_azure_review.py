@@ -9,11 +9,11 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from components.azure.boot import _MY_EVENTS, SCALE_IN_WATCHER, SCHEDULED_EVENTS
-from components.pinning import HOLD_KEY
 from tests.conftest import EXAMPLE, assert_clean_error, one, plan_for
 from trainstack import capacity_guard, required_config
 from trainstack.cli import app
+from trainstack_components.azure.boot import _MY_EVENTS, SCALE_IN_WATCHER, SCHEDULED_EVENTS
+from trainstack_components.pinning import HOLD_KEY
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
 SUBNET = "azure-native:network:Subnet"
@@ -103,7 +103,7 @@ def test_scale_in_notifies_the_vm_and_keeps_the_newest_rule(shape):
 
 
 def _boot(plan):
-    from components.azure.boot import decode_custom_data
+    from trainstack_components.azure.boot import decode_custom_data
     data = one(plan, VMSS).inputs["virtualMachineProfile"]["osProfile"]["customData"]
     return yaml.safe_load(decode_custom_data(data))
 
@@ -204,7 +204,7 @@ def test_up_and_preview_refuse_without_the_required_keys_naming_the_command(
 
 
 def test_refusal_names_only_what_is_missing():
-    from components.errors import SpecError
+    from trainstack_components.errors import SpecError
     with pytest.raises(SpecError) as raised:
         required_config.refuse_missing("azure", {"trainstack:sshPublicKey": "ssh-ed25519 A"},
                                        "prod")

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from components.azure.planning import abfs_url
 from trainstack import status
+from trainstack_components.azure.planning import abfs_url
 
 
 @pytest.fixture

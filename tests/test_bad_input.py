@@ -6,9 +6,9 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from components.errors import SpecError
 from tests.conftest import ROOT, assert_clean_error, plan_for, write_spec
 from trainstack.cli import app
+from trainstack_components.errors import SpecError
 
 runner = CliRunner()
 
@@ -135,7 +135,7 @@ def test_console_script_prints_no_traceback(tmp_path, example_spec):
 
 
 def test_scientific_notation_without_a_dot_is_a_number(example_spec):
-    from components.spec import parse_spec
+    from trainstack_components.spec import parse_spec
     example_spec["workload"]["model_params"] = "13e9"
     assert parse_spec(example_spec).workload.model_params == 13e9
     example_spec["workload"]["model_params"] = "lots"
@@ -327,8 +327,8 @@ def test_aws_tags_with_international_letters_and_allowed_symbols_pass(example_sp
 
 
 def test_aws_counts_trainstacks_own_tags_against_the_limit_of_50(example_spec):
-    from components.spec import parse_spec
-    from components.tags import cluster_tags
+    from trainstack_components.spec import parse_spec
+    from trainstack_components.tags import cluster_tags
     own = len(cluster_tags(parse_spec(example_spec), "s")) - len(example_spec["tags"]) + 1
     fits = {f"k{i}": "v" for i in range(50 - own)}
     plan = plan_for({**example_spec, "tags": fits}, "aws")

@@ -11,22 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from components.aws.boot import AwsBoot
-from components.boot import (
-    MOUNT_PATH,
-    BootFile,
-    BootStep,
-    CloudBoot,
-    Fabric,
-    NodeContext,
-    aws_user_data,
-    cloud_config,
-    decode_aws_user_data,
-    extensions,
-    render_boot,
-    render_user_data,
-)
-from components.gcp.boot import GcpBoot
 from tests.boot_helpers import (
     FAMILIES,
     assert_valid_cloud_config,
@@ -42,6 +26,22 @@ from tests.boot_helpers import (
     written_files,
 )
 from trainstack.status import read_records
+from trainstack_components.aws.boot import AwsBoot
+from trainstack_components.boot import (
+    MOUNT_PATH,
+    BootFile,
+    BootStep,
+    CloudBoot,
+    Fabric,
+    NodeContext,
+    aws_user_data,
+    cloud_config,
+    decode_aws_user_data,
+    extensions,
+    render_boot,
+    render_user_data,
+)
+from trainstack_components.gcp.boot import GcpBoot
 
 # idle first (issue 19), then jobs.py and preemption.py
 STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption", "health"]

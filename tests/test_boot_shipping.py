@@ -17,9 +17,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components.aws.boot import AwsBoot
-from components.boot import BootFile, ShippedFile, render_boot
-from components.boot.render import RUNNER, shipped_file
 from tests.boot_helpers import (
     LT,
     SHELLCHECK,
@@ -29,6 +26,9 @@ from tests.boot_helpers import (
     written_files,
 )
 from tests.conftest import EXAMPLE, one, plan_for
+from trainstack_components.aws.boot import AwsBoot
+from trainstack_components.boot import BootFile, ShippedFile, render_boot
+from trainstack_components.boot.render import RUNNER, shipped_file
 
 OBJECT = "aws:s3/bucketObjectv2:BucketObjectv2"
 EC2_USER_DATA_LIMIT = 16 * 1024  # bytes before base64 (EC2 user guide, "Work with instance user data")
@@ -110,7 +110,7 @@ def test_one_bucket_object_per_shipped_file_under_the_key_the_fetch_step_asks_fo
         assert len(tags) <= 10    # S3 takes 10 tags per object
         assert obj.urn in lt.dependencies   # the objects exist before any node boots
     # The idle agent goes as it is in the repository.
-    idle = resources.files("components.agents").joinpath("idle_agent.py").read_text("utf-8")
+    idle = resources.files("trainstack_components.agents").joinpath("idle_agent.py").read_text("utf-8")
     assert idle in objects.values()
 
 
@@ -207,7 +207,7 @@ def test_a_file_whose_bytes_differ_is_refused(plans, tmp_path):
 
 
 def test_render_boot_without_shipping_keeps_every_file_inline():
-    from components.boot import NodeContext
+    from trainstack_components.boot import NodeContext
     ctx = NodeContext(cloud="aws", cluster="c", stack="s", nodes=2, gpus_per_node=8,
                       instance_type="p5.48xlarge", bucket="b", filesystem_source="x@tcp:/y",
                       region="us-east-1", zone="us-east-1a", use_rdma=False, interconnect="tcp")
@@ -222,7 +222,7 @@ def test_render_boot_without_shipping_keeps_every_file_inline():
 
 def test_alibaba_refuses_user_data_over_ecs_limit_at_plan_time():
     """ECS takes 32 KB before Base64; past it the plan says so instead of RunInstances."""
-    from components.alicloud.boot import decode_ecs_user_data, ecs_user_data
+    from trainstack_components.alicloud.boot import decode_ecs_user_data, ecs_user_data
     # Hex digests gzip to a little over half (4 bits of 8 carry entropy): 76,800 bytes of them
     # stay well over 32,768 gzipped.
     noise = hashlib.sha512(b"seed").hexdigest()
@@ -237,7 +237,7 @@ def test_alibaba_refuses_user_data_over_ecs_limit_at_plan_time():
 def test_a_bulky_file_that_reads_deploy_time_values_is_refused():
     """The objects are planned before the bucket exists; a bulky file built from the bucket's
     name would ask the node for a key nobody uploaded. The plan says so instead."""
-    from components.boot import BootStep, extensions
+    from trainstack_components.boot import BootStep, extensions
 
     def provider(ctx):
         return [BootStep("bucket-note", "true", files=(

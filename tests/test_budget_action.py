@@ -5,11 +5,11 @@ import json
 
 import pytest
 
-from components.aws import budget_action as aws_stop
-from components.functions.aws_budget_stop import handler as aws_handler
-from components.functions.gcp_budget_stop import main as gcp_main
-from components.gcp import budget_action as gcp_stop
 from tests.conftest import plan_for
+from trainstack_components.aws import budget_action as aws_stop
+from trainstack_components.functions.aws_budget_stop import handler as aws_handler
+from trainstack_components.functions.gcp_budget_stop import main as gcp_main
+from trainstack_components.gcp import budget_action as gcp_stop
 
 
 def one(plan, token):

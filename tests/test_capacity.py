@@ -5,9 +5,9 @@ import copy
 import pytest
 from typer.testing import CliRunner
 
-from components.errors import SpecError
 from tests.conftest import assert_clean_error, one, plan_for, write_spec
 from trainstack.cli import app
+from trainstack_components.errors import SpecError
 
 runner = CliRunner()
 
@@ -251,8 +251,8 @@ def test_gcp_held_group_is_empty_and_asks_for_no_capacity(example_spec):
 def test_capacity_data_names_catalog_types_known_capacity_types_and_a_source():
     from typing import get_args
 
-    from components import catalog
-    from components.spec import CapacityType
+    from trainstack_components import catalog
+    from trainstack_components.spec import CapacityType
     known = set(get_args(CapacityType))
     types = {(t.cloud, t.name) for t in catalog.instance_types()}
     facts = catalog.capacity_facts()

@@ -6,12 +6,12 @@ import pulumi
 import pytest
 from typer.testing import CliRunner
 
-from components.base import get_cloud
-from components.tags import CLUSTER_TAG
 from tests.conftest import assert_clean_error
 from trainstack import bootstrap, capacity_guard
 from trainstack.cli import app
 from trainstack.lifecycle import DeployFailed, _run
+from trainstack_components.base import get_cloud
+from trainstack_components.tags import CLUSTER_TAG
 
 runner = CliRunner()
 

@@ -1,7 +1,7 @@
 """The catalog is data with sources: every figure cited, every price tied to a known type."""
 import pytest
 
-from components import catalog
+from trainstack_components import catalog
 
 
 def test_every_instance_row_is_a_1_to_8_gpu_type_with_a_source_and_date():
@@ -48,9 +48,9 @@ def test_gpu_names_are_matched_case_insensitively(name, canonical):
 
 
 def test_a_feature_a_cloud_cannot_provide_is_a_clear_error(example_spec):
-    from components.base import Cloud, Feature
-    from components.errors import SpecError
-    from components.spec import parse_spec
+    from trainstack_components.base import Cloud, Feature
+    from trainstack_components.errors import SpecError
+    from trainstack_components.spec import parse_spec
 
     class NoSpot(Cloud):
         name = "aws"

@@ -4,9 +4,9 @@ import copy
 
 import pytest
 
-from components import catalog
-from components.base import get_cloud
-from components.spec import parse_spec
+from trainstack_components import catalog
+from trainstack_components.base import get_cloud
+from trainstack_components.spec import parse_spec
 
 
 @pytest.mark.parametrize("cloud, name, gpus", [
@@ -73,13 +73,13 @@ def test_alibaba_training_preference_starts_with_the_8_gpu_type(gpu, expected):
     # Alibaba's gn7e and gn8e are priced only in regions without CPFS (ap-northeast-1,
     # cn-hongkong), where a plan is refused before selection: the preference order is what
     # selection walks, so it is checked directly.
-    from components.base import _by_preference
+    from trainstack_components.base import _by_preference
     first = [t for t in _by_preference("alibaba", gpu) if t.name in (expected,) or t.gpu_count < 8]
     assert first[0].name == expected and first[0].gpu_count == 8
 
 
 def test_preference_puts_every_8_gpu_type_before_the_small_ones():
-    from components.base import _by_preference
+    from trainstack_components.base import _by_preference
     for cloud in ("aws", "gcp", "azure", "alibaba"):
         for gpu in {t.gpu for t in catalog.instance_types() if t.cloud == cloud}:
             counts = [t.gpu_count for t in _by_preference(cloud, gpu)]

@@ -40,7 +40,7 @@ def test_help_and_schema_load_no_pulumi(args):
 
 
 def test_help_lists_every_registered_cloud_without_loading_them():
-    from components import clouds
+    from trainstack_components import clouds
     done = subprocess.run([sys.executable, "-m", "trainstack", "plan", "--help"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120, env={
                               **__import__("os").environ, "COLUMNS": "200"})

@@ -133,8 +133,8 @@ def test_cloud_names_are_case_insensitive():
 
 
 def test_help_lists_exactly_the_implemented_clouds():
-    from components.base import implemented_clouds
-    from components.spec import CLOUDS
+    from trainstack_components.base import implemented_clouds
+    from trainstack_components.spec import CLOUDS
     wide = {"COLUMNS": "400"}
     for args in (["--help"], ["plan", "--help"]):
         text = runner.invoke(app, args, env=wide).output

@@ -4,11 +4,11 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from components import base, catalog
-from components.catalog import run_prices
 from tests.conftest import write_spec
 from trainstack.cli import app
 from trainstack.compare import mark_best
+from trainstack_components import base, catalog
+from trainstack_components.catalog import run_prices
 
 runner = CliRunner()
 GIB = 2 ** 30
@@ -113,7 +113,7 @@ def test_filesystem_tier_without_a_cited_price_is_left_out_and_said(tmp_path, sp
     # 4,800 GiB at 250 needs 72,000 GiB at 125 (10,440 USD/month) or 9,000 GiB at 1000
     # (unpriced, at least 9,000 x 0.145): the 1000 tier may be cheaper, so it is built and named
     # as unpriced.
-    from components import catalog
+    from trainstack_components import catalog
     only_125 = tuple(p for p in catalog.storage_prices()
                      if not (p.cloud == "gcp" and p.item.startswith("managed_lustre_")
                              and p.item != "managed_lustre_125"))
@@ -352,10 +352,10 @@ def test_html_report_is_self_contained(tmp_path, spec):
 # ----------------------------------------------------------------------------- policy
 
 def test_policy_verdict_is_the_policy_packs_on_the_same_plan(tmp_path, spec):
-    pytest.importorskip("policies.runner")
-    from policies.model import from_plan
-    from policies.runner import evaluate
+    pytest.importorskip("trainstack_policies.runner")
     from tests.conftest import plan_for
+    from trainstack_policies.model import from_plan
+    from trainstack_policies.runner import evaluate
 
     spec["budget"]["monthly_usd"] = 3000          # pays for a day, not for a month
     r = aws_row(compare_json("--spec", write_spec(tmp_path, spec)))
@@ -368,7 +368,7 @@ def test_policy_verdict_is_the_policy_packs_on_the_same_plan(tmp_path, spec):
 
 def test_policy_is_na_without_the_policy_pack(tmp_path, spec, monkeypatch):
     import sys
-    monkeypatch.setitem(sys.modules, "policies.runner", None)     # import now fails
+    monkeypatch.setitem(sys.modules, "trainstack_policies.runner", None)     # import now fails
     r = aws_row(compare_json("--spec", write_spec(tmp_path, spec)))
     assert r["policy"]["verdict"] == "n/a" and "not available" in r["policy"]["detail"]
 

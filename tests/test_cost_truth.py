@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from components import base, catalog
-from components.aws import planning as aws_planning
-from components.catalog import FilesystemPrice, StoragePrice
-from components.errors import SpecError
-from components.gcp import planning as gcp_planning
-from components.spec import parse_spec
 from tests.conftest import edited, plan_for, write_spec
 from trainstack.cli import app
+from trainstack_components import base, catalog
+from trainstack_components.aws import planning as aws_planning
+from trainstack_components.catalog import FilesystemPrice, StoragePrice
+from trainstack_components.errors import SpecError
+from trainstack_components.gcp import planning as gcp_planning
+from trainstack_components.spec import parse_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOG = ROOT / "components" / "catalog"
@@ -221,9 +221,9 @@ def test_compare_without_a_workload_shows_rates_and_verdicts(tmp_path, example_s
 
 @pytest.mark.parametrize("cloud", ["aws", "gcp"])
 def test_check_and_compare_price_the_same_bucket(tmp_path, example_spec, cloud):
-    from policies.inventory import buckets
-    from policies.model import from_plan
-    from policies.pricing import _data_gb
+    from trainstack_policies.inventory import buckets
+    from trainstack_policies.model import from_plan
+    from trainstack_policies.pricing import _data_gb
     plan = plan_for(example_spec, cloud)
     (bucket,) = buckets(from_plan(plan))
     compared = compare_json(write_spec(tmp_path, example_spec))["assumptions"]["bucket_gb"]

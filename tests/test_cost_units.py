@@ -2,10 +2,10 @@
 a bad input names (issue 26: tests that notice a wrong number)."""
 import pytest
 
-from components.errors import SizingError
 from trainstack import sizing
 from trainstack.sizing_cost import monthly_run_rate, run_cost
 from trainstack.sizing_time import default_scaling_efficiency, fabric_class, training_flops, training_hours
+from trainstack_components.errors import SizingError
 
 
 def test_run_cost_defaults_by_hand():

@@ -264,7 +264,7 @@ def test_a_method_that_fits_the_gpu_at_no_count_exits_1_with_advice_that_would_w
 
 
 def test_advice_never_repeats_the_input_and_never_offers_zero_on_one_gpu():
-    from components.memory import Workload, advice
+    from trainstack_components.memory import Workload, advice
     qlora = Workload(params=70e9, method="qlora", gpus=1, recompute="full")
     assert all("QLoRA" not in tip and "LoRA" not in tip for tip in advice(qlora, 40e9))
     one_gpu = Workload(params=13e9, method="full", gpus=1)
@@ -302,7 +302,7 @@ def test_bad_spec_workload_exits_2(tmp_path, example_spec):
 def test_cloud_prices_at_the_capacity_the_spec_gives_that_cloud(tmp_path, example_spec):
     """The example's GCP section buys spot (top-level spot is off): `--cloud gcp` prices the
     selection at its spot price with the preemption overhead; AWS stays on demand."""
-    from components import catalog
+    from trainstack_components import catalog
     example_spec["workload"]["recompute"] = True
     path = write_spec(tmp_path, example_spec)
     gcp = estimate_json("--spec", path, "--cloud", "gcp")

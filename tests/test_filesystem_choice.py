@@ -2,8 +2,8 @@
 when a tier has no cited price. Prices here are made-up round figures so the sums are easy."""
 import pytest
 
-from components.catalog import FilesystemPrice, StoragePrice
-from components.catalog.filesystems import choose, needed_capacity_gib
+from trainstack_components.catalog import FilesystemPrice, StoragePrice
+from trainstack_components.catalog.filesystems import choose, needed_capacity_gib
 
 TIERS = (125, 250, 500, 1000)
 

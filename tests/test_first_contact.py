@@ -137,7 +137,7 @@ def test_a_bool_or_text_where_a_number_or_bool_is_asked_is_refused(field, value,
 
 
 def test_numbers_still_read_as_numbers(example_spec):
-    from components.spec import parse_spec
+    from trainstack_components.spec import parse_spec
     example_spec.update(nodes=3, max_hours=12)   # an int where a float is asked is fine
     example_spec["workload"].update(model_params="13e9", max_hours=None)
     spec = parse_spec(example_spec)
@@ -161,8 +161,8 @@ def test_the_spec_and_the_cli_default_to_the_same_method():
     size the same job (7B x 1T tokens was 682 h as LoRA vs 1,023 h as full fine-tuning)."""
     import dataclasses
 
-    from components.memory import Workload
-    from components.spec import WorkloadSpec
+    from trainstack_components.memory import Workload
+    from trainstack_components.spec import WorkloadSpec
     cli_default = {f.name: f.default for f in dataclasses.fields(Workload)}["method"]
     assert WorkloadSpec(model_params=7e9, train_tokens=1e12).method == cli_default == "full"
     readme = " ".join(open("README.md", encoding="utf-8").read().split())

@@ -12,9 +12,9 @@ import json
 import pytest
 import yaml
 
-from components.aws import planning
-from components.catalog import instance_type
 from tests.conftest import EXAMPLE, one, plan_for
+from trainstack_components.aws import planning
+from trainstack_components.catalog import instance_type
 
 FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
 LT = "aws:ec2/launchTemplate:LaunchTemplate"
@@ -169,7 +169,7 @@ def test_asking_for_efa_in_the_spec_gets_it(key):
 
 
 def test_asking_for_efa_on_a_type_that_cannot_use_it_is_refused():
-    from components.errors import SpecError
+    from trainstack_components.errors import SpecError
     with pytest.raises(SpecError) as refused:
         planning.fsx_plan(instance_type("aws", "p4d.24xlarge"), True, 4800, 250, "us-east-1",
                           asked=True)

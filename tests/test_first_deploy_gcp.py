@@ -13,10 +13,10 @@ import subprocess
 import pytest
 import yaml
 
-from components.errors import SpecError
-from components.gcp import planning
 from tests.boot_helpers import run_step, stand_in, step_text, written_files
 from tests.conftest import EXAMPLE, one, plan_for
+from trainstack_components.errors import SpecError
+from trainstack_components.gcp import planning
 
 TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"
 LUSTRE = "gcp:lustre/instance:Instance"
@@ -131,7 +131,7 @@ def _profile_env(tmp_path, shell: str, plugin_script: str | None) -> dict[str, s
 
 
 def planning_nics() -> str:
-    from components.gcp.boot import GPU_NICS_ENV
+    from trainstack_components.gcp.boot import GPU_NICS_ENV
     return GPU_NICS_ENV
 
 
@@ -240,7 +240,7 @@ def test_the_workload_policy_bounds_the_topology_distance(key):
 
 
 def test_topology_distance_takes_block_or_subblock_only():
-    from components.spec import ClusterSpec
+    from trainstack_components.spec import ClusterSpec
     for choice in ("block", "subblock"):
         assert ClusterSpec.model_validate(_spec(topology_distance=choice)).clouds.gcp \
             .topology_distance == choice

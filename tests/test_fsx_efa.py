@@ -10,9 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from components.aws import planning
-from components.boot import decode_aws_user_data
-from components.catalog import instance_type
 from tests.boot_helpers import (
     LT,
     SHELLCHECK,
@@ -28,6 +25,9 @@ from tests.boot_helpers import (
 from tests.conftest import one
 from tests.test_boot import AWS_CLI, AWS_CURL
 from trainstack.status import read_records
+from trainstack_components.aws import planning
+from trainstack_components.boot import decode_aws_user_data
+from trainstack_components.catalog import instance_type
 
 FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
 EFA_FAMILIES = {"p5": 8, "p5en": 8, "p6": 8}   # family -> LNet EFA interfaces per node

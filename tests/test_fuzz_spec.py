@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from components.base import implemented_clouds, plan_selection
-from components.errors import SpecError
-from components.spec import ClusterSpec, parse_spec, read_spec_data
 from tests.conftest import EXAMPLE
 from trainstack.cli import app
+from trainstack_components.base import implemented_clouds, plan_selection
+from trainstack_components.errors import SpecError
+from trainstack_components.spec import ClusterSpec, parse_spec, read_spec_data
 
 EXAMPLES = int(os.environ.get("TRAINSTACK_FUZZ_EXAMPLES", "300"))
 BASE = yaml.safe_load(EXAMPLE.read_text())

@@ -9,10 +9,10 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from components.errors import SpecError
-from components.gcp import planning
 from tests.conftest import ROOT, by_id, one, plan_for, write_spec
 from trainstack.cli import app
+from trainstack_components.errors import SpecError
+from trainstack_components.gcp import planning
 
 COMPONENT = "trainstack:gcp:GpuCluster"
 NETWORK = "gcp:compute/network:Network"
@@ -413,7 +413,7 @@ def test_apis_are_enabled_and_left_enabled_on_destroy(plan):
 def test_plan_is_deterministic(example_spec, monkeypatch):
     # Time is an input too: without a persisted first deploy the lifetime (and the deadline
     # job's cron minute) counts from the clock.
-    from components import lifetime
+    from trainstack_components import lifetime
     fixed = lifetime.utc_now()
     monkeypatch.setattr(lifetime, "utc_now", lambda: fixed)
     first = json.dumps(plan_for(example_spec, "gcp").to_json(), sort_keys=True)

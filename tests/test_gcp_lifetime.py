@@ -5,9 +5,9 @@ import copy
 
 import pytest
 
-from components import lifetime as neutral
-from components.gcp import budget_action
 from tests.conftest import edited, plan_for
+from trainstack_components import lifetime as neutral
+from trainstack_components.gcp import budget_action
 
 JOB = "gcp:cloudscheduler/job:Job"
 MIG = "gcp:compute/instanceGroupManager:InstanceGroupManager"
@@ -160,7 +160,7 @@ def test_an_unpersisted_start_uses_the_clock_and_a_plain_up_keeps_it(example_spe
 # -- limits and lead time (issue 19) --------------------------------------------------------------
 
 def test_a_lifetime_over_compute_engines_120_day_run_limit_is_refused(example_spec, clock):
-    from components.errors import SpecError
+    from trainstack_components.errors import SpecError
     with pytest.raises(SpecError) as refused:
         started(edited(example_spec, workload__max_hours=2881))
     assert refused.value.field == "max_hours" and "2880" in str(refused.value)
@@ -168,7 +168,7 @@ def test_a_lifetime_over_compute_engines_120_day_run_limit_is_refused(example_sp
 
 
 def test_a_lifetime_shorter_than_a_deploy_is_refused(example_spec, clock):
-    from components.errors import SpecError
+    from trainstack_components.errors import SpecError
     with pytest.raises(SpecError, match="below the 1 h minimum.*a deploy takes"):
         started(edited(example_spec, workload__max_hours=0.25))
 

@@ -1,4 +1,4 @@
-"""Pure GCP planning (components.gcp.planning): labels, zone facts, NIC layout, Managed Lustre
+"""Pure GCP planning (trainstack_components.gcp.planning): labels, zone facts, NIC layout, Managed Lustre
 sizes and budget amounts, by hand and as properties. No mock engine."""
 import ipaddress
 
@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components import catalog
-from components.errors import SpecError
-from components.gcp import planning
-from components.spec import zone_in_region
+from trainstack_components import catalog
+from trainstack_components.errors import SpecError
+from trainstack_components.gcp import planning
+from trainstack_components.spec import zone_in_region
 
 
 def gcp_type(name):
@@ -82,7 +82,7 @@ def test_more_than_64_labels_is_an_error():
 
 
 def test_the_label_limit_counts_trainstacks_own_labels_and_the_bucket_marker():
-    from components.tags import CLUSTER_TAG, MANAGED_BY_TAG, MAX_HOURS_TAG, STACK_TAG
+    from trainstack_components.tags import CLUSTER_TAG, MANAGED_BY_TAG, MAX_HOURS_TAG, STACK_TAG
     own = {CLUSTER_TAG: "c", STACK_TAG: "s", MANAGED_BY_TAG: "trainstack", MAX_HOURS_TAG: "96"}
     fits = {**{f"k{i}": "v" for i in range(59)}, **own}   # 59 + 4 + the bucket's retain marker
     assert len(planning.gcp_labels(fits)) == 63

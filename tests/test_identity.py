@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from components.gcp.identity import service_account_id
 from tests.conftest import plan_for
+from trainstack_components.gcp.identity import service_account_id
 
 ROLE = "aws:iam/role:Role"
 PROFILE = "aws:iam/instanceProfile:InstanceProfile"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from components.agents import idle_agent
 from tests.conftest import ROOT
+from trainstack_components.agents import idle_agent
 
 AGENT = ROOT / "components" / "agents" / "idle_agent.py"
 PYTHON = shutil.which("python3") or sys.executable

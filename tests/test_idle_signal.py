@@ -15,8 +15,6 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from components.agents import idle_agent
-from components.boot import extensions, idle
 from tests.boot_helpers import (
     SHELLCHECK,
     node_files,
@@ -31,6 +29,8 @@ from tests.conftest import ROOT
 from tests.reap_helpers import FakeCloud, iso, marked, stack, write_stacks
 from trainstack import reap
 from trainstack.cli import app
+from trainstack_components.agents import idle_agent
+from trainstack_components.boot import extensions, idle
 
 SERVICE = "/etc/systemd/system/trainstack-idle.service"
 TIMER = "/etc/systemd/system/trainstack-idle.timer"
@@ -112,8 +112,8 @@ def test_the_idle_scripts_pass_shellcheck(family, tmp_path):
 
 
 def test_a_cloud_written_later_gets_the_agent_without_naming_it():
-    from components.boot import render_user_data
     from tests.test_boot import ToyBoot, _ctx
+    from trainstack_components.boot import render_user_data
     text = render_user_data(_ctx(cloud="toy"), ToyBoot())
     assert [c[1] for c in runcmd(text)][0] == "idle"
     assert 'toy-cli put "$1" "toy://$TS_BUCKET/heartbeats/$2.json"' in \
@@ -121,8 +121,8 @@ def test_a_cloud_written_later_gets_the_agent_without_naming_it():
 
 
 def test_the_step_can_be_switched_off_like_any_provider():
-    from components.boot import render_user_data
     from tests.test_boot import ToyBoot, _ctx
+    from trainstack_components.boot import render_user_data
     extensions.remove_step_provider(idle.idle_steps)
     try:
         assert "idle" not in [c[1] for c in runcmd(render_user_data(_ctx(), ToyBoot()))]

@@ -9,9 +9,9 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from components.base import implemented_clouds
 from tests.conftest import ROOT, assert_clean_error
 from trainstack.cli import app
+from trainstack_components.base import implemented_clouds
 
 runner = CliRunner()
 
@@ -32,7 +32,7 @@ def test_init_then_plan_in_an_empty_folder_works_offline(tmp_path):
     written = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()}
     assert expected <= written
     main = [line for line in (tmp_path / "__main__.py").read_text().splitlines() if line]
-    assert len(main) == 2 and "components.program import run" in main[0]
+    assert len(main) == 2 and "trainstack_components.program import run" in main[0]
     project = yaml.safe_load((tmp_path / "Pulumi.yaml").read_text())
     assert project["runtime"]["name"] == "python" and project["stackConfigDir"] == "stacks"
     plan = cli("plan", "--stack", "aws", "--json", cwd=tmp_path)
@@ -106,7 +106,7 @@ def test_init_into_a_file_is_refused(tmp_path):
 def test_the_repositorys_own_program_is_the_same_two_liner():
     main = [line for line in (ROOT / "__main__.py").read_text().splitlines() if line]
     assert len(main) == 2
-    assert main[0].startswith("from components.program import run") and main[1] == "run(__file__)"
+    assert main[0].startswith("from trainstack_components.program import run") and main[1] == "run(__file__)"
 
 
 @pytest.mark.parametrize("name", ["trainstack", "trainstack-project", "my-cluster"])

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from components.agents import job_agent
+from trainstack_components.agents import job_agent
 
 BOOT = {"MASTER_ADDR": "10.0.0.5", "MASTER_PORT": "29500", "NNODES": "4", "NODE_RANK": "0",
         "NPROC_PER_NODE": "8"}

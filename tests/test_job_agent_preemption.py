@@ -10,10 +10,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from components.agents import job_agent
-from components.agents import preemption_agent as pa
-from components.boot import preemption as boot_step
 from tests.preemption_helpers import MetadataServer
+from trainstack_components.agents import job_agent
+from trainstack_components.agents import preemption_agent as pa
+from trainstack_components.boot import preemption as boot_step
 
 ENV_DUMP = ("import json, os, sys\n"
             "keys = ['TORCH_DISABLE_SHARE_RDZV_TCP_STORE', 'PYTHONPATH', 'TRAINSTACK_NOTICE_FILE',"

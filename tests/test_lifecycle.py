@@ -5,10 +5,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from components.errors import SpecError
 from tests.conftest import ROOT
 from trainstack import lifecycle
 from trainstack.cli import app
+from trainstack_components.errors import SpecError
 
 runner = CliRunner()
 
@@ -155,7 +155,7 @@ def test_each_command_help_describes_itself(command, says):
 
 
 def test_the_first_up_writes_the_lifetime_start_into_the_stack_config(fake_pulumi):
-    from components.lifetime import LIFETIME_START_KEY
+    from trainstack_components.lifetime import LIFETIME_START_KEY
     result = runner.invoke(app, ["up", "--stack", "aws"])  # the example declares 96 hours
     assert result.exit_code == 0, result.output
     calls = [c["args"] for c in fake_pulumi()]
@@ -167,7 +167,7 @@ def test_the_first_up_writes_the_lifetime_start_into_the_stack_config(fake_pulum
 
 
 def test_a_persisted_lifetime_start_is_not_rewritten(tmp_path):
-    from components.lifetime import LIFETIME_START_KEY
+    from trainstack_components.lifetime import LIFETIME_START_KEY
 
     class Recorder:
         calls = []

@@ -4,8 +4,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from components import lifetime
 from tests.conftest import edited, plan_for
+from trainstack_components import lifetime
 
 SCHEDULE = "aws:autoscaling/schedule:Schedule"
 ASG = "aws:autoscaling/group:Group"

@@ -1,7 +1,7 @@
 """components/lifetime.py by hand: the deadline, when it has passed, what the program declares."""
 from datetime import datetime, timezone
 
-from components import lifetime as lt
+from trainstack_components import lifetime as lt
 
 T0 = datetime(2026, 12, 1, 8, 0, 0, tzinfo=timezone.utc)
 

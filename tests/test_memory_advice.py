@@ -2,7 +2,13 @@
 (issue 26). Every expected figure is worked out by hand in the comments."""
 import pytest
 
-from components.memory import Workload, activation_bytes, advice, estimate_memory, min_gpus_that_fit
+from trainstack_components.memory import (
+    Workload,
+    activation_bytes,
+    advice,
+    estimate_memory,
+    min_gpus_that_fit,
+)
 
 GB = 1e9
 H100 = 80 * GB          # gpu_models.csv: 80 GB; usable at 10 % headroom = 72e9 bytes
@@ -22,7 +28,7 @@ def test_70b_lora_seq_2048_activations_fused_and_unfused():
 
 
 def test_unknown_attention_is_refused_naming_the_field():
-    from components.errors import SizingError
+    from trainstack_components.errors import SizingError
     with pytest.raises(SizingError) as raised:
         Workload(params=1e9, attention="flash")
     assert "attention" in str(raised.value)

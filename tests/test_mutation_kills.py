@@ -4,9 +4,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from components import base
-from components.memory import MemoryBreakdown, Workload, estimate_memory, fits
-from components.spec import parse_spec
+from trainstack_components import base
+from trainstack_components.memory import MemoryBreakdown, Workload, estimate_memory, fits
+from trainstack_components.spec import parse_spec
 
 
 def _gcp_h100(example_spec, region="europe-west4", zone="europe-west4-b"):
@@ -41,14 +41,14 @@ def test_fits_boundary_is_inclusive():
 def test_filesystem_capacity_is_the_larger_of_data_and_throughput(requested_gib, requested_tier,
                                                                    tier, expected):
     """Mutation: max -> min in needed_capacity_gib (the tier floor)."""
-    from components.catalog.filesystems import needed_capacity_gib
+    from trainstack_components.catalog.filesystems import needed_capacity_gib
     assert needed_capacity_gib(requested_gib, requested_tier, tier) == expected
 
 
 def test_the_lifetime_has_ended_at_its_deadline():
     """Mutation: `now >= deadline` -> `now > deadline`. Start 2026-12-01 00:00 + 96 h =
     2026-12-05 00:00: at that instant the cluster must stop."""
-    from components.lifetime import Lifetime
+    from trainstack_components.lifetime import Lifetime
     start = datetime(2026, 12, 1, tzinfo=timezone.utc)
     life = Lifetime(start=start, hours=96, source="test")
     deadline = datetime(2026, 12, 5, tzinfo=timezone.utc)
@@ -61,7 +61,7 @@ def test_gcp_label_values_stop_at_127_bytes():
     """Mutation: the byte limit +8. GCP: values at most 63 characters and under 128 bytes.
     'あ' is 3 bytes in UTF-8 and a Lo letter (kept): 63 of them = 189 bytes, so the value is cut
     to 42 characters = 126 bytes (43 would be 129); 70 ASCII letters are cut to 63."""
-    from components.gcp.planning import label_value
+    from trainstack_components.gcp.planning import label_value
     cut = label_value("あ" * 63)
     assert len(cut) == 42 and len(cut.encode("utf-8")) == 126
     assert label_value("a" * 70) == "a" * 63

@@ -5,10 +5,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from components import base
 from tests.conftest import write_spec
 from trainstack import sizing
 from trainstack.cli import app
+from trainstack_components import base
 
 runner = CliRunner()
 P5_US_EAST_1 = 55.04     # sources/gpu_instances.csv: p5.48xlarge us-east-1 on-demand = spot = 55.04

@@ -93,13 +93,13 @@ def test_every_file_of_the_packages_is_in_the_wheel(names):
 
 
 def test_the_files_the_code_reads_are_package_files(names):
-    import components.catalog as catalog
-    from components.agents import idle_agent
-    from components.aws import budget_action as aws_budget
-    from components.aws import cloud as aws_cloud
-    from components.gcp import budget_action as gcp_budget
-    from policies import catalog as pack_catalog
+    import trainstack_components.catalog as catalog
     from trainstack import init, lifecycle
+    from trainstack_components.agents import idle_agent
+    from trainstack_components.aws import budget_action as aws_budget
+    from trainstack_components.aws import cloud as aws_cloud
+    from trainstack_components.gcp import budget_action as gcp_budget
+    from trainstack_policies import catalog as pack_catalog
     read = [aws_budget.FUNCTION_DIR / "handler.py",
             *(gcp_budget.FUNCTION_DIR / n for n in ("main.py", "requirements.txt")),
             *catalog.DATA.glob("*.csv"), aws_cloud._AZ_FILE, *pack_catalog.DATA.glob("*.csv"),
@@ -141,8 +141,8 @@ def _run_installed(unpacked: Path, cwd: Path, *code_or_args: str, module: bool =
 def test_installed_trainstack_reads_its_data_from_the_install(unpacked, tmp_path):
     done = _run_installed(unpacked, tmp_path, """
 import json, trainstack
-import components.aws.budget_action as a
-import components.gcp.budget_action as g
+import trainstack_components.aws.budget_action as a
+import trainstack_components.gcp.budget_action as g
 from trainstack import lifecycle, init
 print(json.dumps({"pack": lifecycle.policy_packs()[0], "aws": str(a.FUNCTION_DIR),
                   "gcp": str(g.FUNCTION_DIR), "templates": str(init.TEMPLATES),

@@ -8,8 +8,8 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
-from policies.model import UNKNOWN
 from tests.policy_fixtures import OWNER_TAGS, aws_cluster, azure_cluster, find, res
+from trainstack_policies.model import UNKNOWN
 
 TAGS = dict(OWNER_TAGS)
 AWS = {"region": "us-east-1"}
@@ -265,7 +265,7 @@ def test_a_lifetime_tag_that_is_no_number_is_a_violation(pack, hours):
 
 
 def test_nan_and_infinity_are_refused_in_the_policy_config(tmp_path):
-    from policies.pack_config import PolicyConfigError, load
+    from trainstack_policies.pack_config import PolicyConfigError, load
     for text in ('{"spend-limit": {"maxMonthlyUsd": NaN}}',
                  '{"spend-limit": {"maxMonthlyUsd": Infinity}}',
                  '{"spend-limit": {"maxMonthlyUsd": -Infinity}}'):
@@ -283,10 +283,10 @@ def test_the_analyzers_struct_reader_equals_pulumi_policys_deserialisation():
     from google.protobuf import json_format
     from pulumi_policy.deserialize import deserialize_properties
 
-    from policies.analyzer import _props
-    from policies.model import plain
     from tests.policy_fixtures import CLUSTERS
     from tests.policy_harness import _struct, engine_value
+    from trainstack_policies.analyzer import _props
+    from trainstack_policies.model import plain
     secret = {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
               "value": {"password": "hunter2", "n": 3.0}}
     samples = [engine_value(r.props) for build in CLUSTERS.values() for r in build()]

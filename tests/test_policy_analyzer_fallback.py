@@ -9,11 +9,11 @@ from pulumi.runtime.proto import analyzer_pb2 as apb
 from pulumi_policy import EnforcementLevel
 from pulumi_policy import policy as stock
 
-from policies import analyzer
-from policies.model import UNKNOWN
-from policies.pack import PACK_NAME, policies
 from tests.policy_fixtures import CLUSTERS, find
 from tests.policy_harness import _struct, engine_value, provider_for
+from trainstack_policies import analyzer
+from trainstack_policies.model import UNKNOWN
+from trainstack_policies.pack import PACK_NAME, policies
 
 
 def _servicer(cls):

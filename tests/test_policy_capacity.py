@@ -12,11 +12,11 @@ import copy
 
 import pytest
 
-from policies.inventory import gpu_groups
-from policies.model import UNKNOWN_STRING_SENTINEL, from_plan
-from policies.runner import evaluate
 from tests.conftest import EXAMPLE, plan_for
 from tests.policy_harness import PolicyPackProcess
+from trainstack_policies.inventory import gpu_groups
+from trainstack_policies.model import UNKNOWN_STRING_SENTINEL, from_plan
+from trainstack_policies.runner import evaluate
 
 RDMA = "rdma-for-multinode"
 ODCR = "cr-0123456789abcdef0"
@@ -198,8 +198,8 @@ def test_a_resize_unknown_at_preview_fails_closed_instead_of_counting_zero(flex_
 def test_each_group_is_matched_to_its_own_stop_schedule_by_dependency_or_name():
     """The referrer index answers what a scan of the stack answered: a schedule stops the group
     it depends on or names, and no other group."""
-    from policies.inventory import Referrers, node_groups
     from tests.policy_fixtures import aws_cluster, hours_from_now, res, stop_schedule
+    from trainstack_policies.inventory import Referrers, node_groups
     a = aws_cluster(max_hours=None)
     b = aws_cluster(max_hours=None)
     asg_a = next(r for r in a if r.type == "aws:autoscaling/group:Group")

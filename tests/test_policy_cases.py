@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from policies.model import UNKNOWN
 from tests.policy_fixtures import (
     OWNER_TAGS,
     aws_cluster,
@@ -19,6 +18,7 @@ from tests.policy_fixtures import (
     stop_schedule,
 )
 from tests.policy_harness import PolicyPackProcess
+from trainstack_policies.model import UNKNOWN
 
 TAGS = dict(OWNER_TAGS)
 LABELS = {"owner": "alice", "team": "ml", "cost_center": "1234"}
@@ -398,7 +398,7 @@ def test_an_exempt_gpu_group_is_not_priced(pack):
 def test_every_policy_advertises_severity_remediation_and_a_docs_url(pack):
     from pulumi.runtime.proto import analyzer_pb2 as apb
 
-    from policies.rules import BY_NAME
+    from trainstack_policies.rules import BY_NAME
     docs = (pack.info and __import__("pathlib").Path(__file__).resolve().parents[1]
             / "docs" / "policies.md").read_text()
     for p in pack.info.policies:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import pytest
 
-from policies.model import UNKNOWN
 from tests.policy_fixtures import (
     OWNER_TAGS,
     aws_cluster,
@@ -23,6 +22,7 @@ from tests.policy_fixtures import (
     stop_schedule,
 )
 from tests.test_policy_abuse_unknowns import budget, gpu_group, judged, of
+from trainstack_policies.model import UNKNOWN
 
 TAGS = dict(OWNER_TAGS)
 LABELS = {"owner": "alice", "team": "ml", "cost_center": "1234"}
@@ -574,3 +574,17 @@ def test_an_azure_set_held_at_zero_outside_its_window_is_priced_to_the_window_en
                               recurrence={"frequency": "Week"})
     [d] = spend(pack, stack)
     assert "x 730 h" in d.message and "lifetime enforced" not in d.message
+
+
+def test_an_alibaba_stack_is_capped_by_the_budget_its_nodes_declare(pack):
+    from tests.policy_fixtures import alicloud_cluster
+    # 2 x ecs.gn8v-8x.48xlarge for 5 h is far above 100 USD: with the nodes' budget tag (the
+    # spec's budget.monthly_usd; Alibaba has no budget resource) the cap is 100 USD.
+    stack = alicloud_cluster(auto_release="5h")
+    for node in stack:
+        if node.type == "alicloud:ecs/instance:Instance":
+            node.props["tags"] = {**node.props["tags"], "trainstack:budget-usd": "100"}
+    [d] = spend(pack, stack)
+    assert d.level == "mandatory" and "exceeds the stack's budget" in d.message
+    # Without the tag there is no cap to break, and the estimate says so.
+    assert spend(pack, alicloud_cluster(auto_release="5h")) == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from policies import coverage
+from trainstack_policies import coverage
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -14,7 +14,7 @@ def test_the_docs_coverage_table_is_current():
     start = text.index(coverage.BEGIN)
     end = text.index(coverage.END) + len(coverage.END)
     assert text[start:end] == coverage.markdown(), \
-        "docs/policies.md is stale: run `python -m policies.coverage docs/policies.md`"
+        "docs/policies.md is stale: run `python -m trainstack_policies.coverage docs/policies.md`"
 
 
 def test_every_listed_type_is_named_in_the_pack_code():
@@ -28,7 +28,7 @@ def test_every_listed_type_is_named_in_the_pack_code():
 
 def test_the_table_has_each_policy_and_the_new_types():
     table = coverage.markdown()
-    from policies.rules import RULES
+    from trainstack_policies.rules import RULES
     for rule in RULES:
         assert f"| `{rule.name}` |" in table
     for token in ("aws:ec2/capacityReservation:CapacityReservation",

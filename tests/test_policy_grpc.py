@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 from pulumi.runtime.proto import analyzer_pb2 as apb
 
-from policies.model import UNKNOWN_STRING_SENTINEL
-from policies.rules import BY_NAME
 from tests.policy_harness import PolicyPackProcess
 from trainstack import PROJECT_DIR
 from trainstack.engine import render
 from trainstack.stacks import stack_config, stack_names
+from trainstack_policies.model import UNKNOWN_STRING_SENTINEL
+from trainstack_policies.rules import BY_NAME
 
 STACKS = stack_names(PROJECT_DIR)
 # Azure's plan does not enforce its declared lifetime yet: priced for 730 h, it fails spend-limit.
@@ -67,7 +67,7 @@ def test_analyzer_info(pack):
 
 
 def test_the_harness_config_matches_the_checkers(pack):
-    from policies.pack_config import parse, reconcile
+    from trainstack_policies.pack_config import parse, reconcile
     given = {"all": "advisory", "spend-limit": {"enforcementLevel": "mandatory",
                                                 "maxMonthlyUsd": 1000}}
     ours, _ = reconcile(parse(given))

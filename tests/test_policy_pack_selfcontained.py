@@ -51,7 +51,7 @@ def test_the_pack_imports_neither_the_cli_package_nor_the_components():
     for path in PACK_DIR.rglob("*.py"):
         if "venv" in path.parts:
             continue
-        assert not _imports(path) & {"trainstack", "components"}, path
+        assert not _imports(path) & {"trainstack", "trainstack_components"}, path
 
 
 def test_pulumi_policy_yaml_points_at_nothing_outside_the_pack():
@@ -67,8 +67,8 @@ def test_pulumi_policy_yaml_points_at_nothing_outside_the_pack():
 @pytest.mark.parametrize("cloud", ["aws", "gcp", "azure", "alicloud"])
 def test_the_packs_storage_prices_equal_trainstack_compares(cloud):
     """policies/catalog.py picks storage rows as components/catalog/run_prices.py does."""
-    from components.catalog import run_prices
-    from policies import catalog as pack_catalog
+    from trainstack_components.catalog import run_prices
+    from trainstack_policies import catalog as pack_catalog
     regions = {s.region for s in pack_catalog.storage_prices()} | {"us-east-1", "nowhere-1"}
     cny = pack_catalog.cny_per_usd()
     for token, _, tiers in run_prices.FILESYSTEM_PRODUCTS:
@@ -107,7 +107,7 @@ def fresh_pack(tmp_path_factory):
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     pack_dir = where / "guardrails-pack"
     shutil.copytree(PACK_DIR, pack_dir, ignore=shutil.ignore_patterns("venv", "__pycache__"))
-    for banned in ("trainstack", "components", "jsonschema"):
+    for banned in ("trainstack", "trainstack_components", "jsonschema"):
         found = subprocess.run([str(python), "-c", f"import {banned}"], cwd=where,
                                capture_output=True, text=True, env=clean)
         assert found.returncode != 0, f"{banned} is importable in the fresh venv"

@@ -10,14 +10,14 @@ import copy
 
 import pytest
 
-from policies.model import from_policy_resources, from_resource_args
-from policies.pack_config import parse, reconcile
 from tests.conftest import edited, plan_for
 from tests.policy_harness import PolicyPackProcess
 from trainstack import PROJECT_DIR
 from trainstack.check import run_check
 from trainstack.engine import render
 from trainstack.stacks import stack_config, stack_names
+from trainstack_policies.model import from_policy_resources, from_resource_args
+from trainstack_policies.pack_config import parse, reconcile
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +98,7 @@ def test_the_in_process_wrappers_agree_with_the_runner(example_spec):
     from pulumi_policy.policy import PolicyCustomTimeouts
     from pulumi_policy.proxy import unknown_checking_proxy
 
-    from policies.pack import policies
+    from trainstack_policies.pack import policies
     spec = _variants(example_spec)["open-ssh"][0]
     spec["bucket"]["retain_on_destroy"] = False
     plan = plan_for(spec, "aws")

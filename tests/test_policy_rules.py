@@ -8,10 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from policies.model import UNKNOWN, UnknownValue, Violation
-from policies.pack_config import defaults
-from policies.rules import BY_NAME
-from policies.runner import evaluate
 from tests.policy_fixtures import (
     CLUSTERS,
     RETAIN,
@@ -24,6 +20,10 @@ from tests.policy_fixtures import (
     res,
     set_prop,
 )
+from trainstack_policies.model import UNKNOWN, UnknownValue, Violation
+from trainstack_policies.pack_config import defaults
+from trainstack_policies.rules import BY_NAME
+from trainstack_policies.runner import evaluate
 
 CLOUDS = sorted(CLUSTERS)
 
@@ -536,7 +536,7 @@ def test_gcp_retain_label_may_use_any_normalised_spelling():
 # ------------------------------------------------------------------------------------ runner
 
 def test_enforcement_levels_and_disabled_policies():
-    from policies.pack_config import reconcile
+    from trainstack_policies.pack_config import reconcile
     config, _ = reconcile({"all": ("advisory", {}),
                            "bucket-retained": ("disabled", {})})
     resources = aws_cluster(budget_usd="100")
@@ -549,7 +549,7 @@ def test_enforcement_levels_and_disabled_policies():
 
 
 def test_an_unknown_value_is_a_blocking_cannot_decide_for_spend_unless_set_advisory():
-    from policies.pack_config import reconcile
+    from trainstack_policies.pack_config import reconcile
     resources = aws_cluster()
     set_prop(find(resources, "LustreFileSystem"), "storageCapacity", UNKNOWN)
     verdict = {v.policy: v for v in evaluate(resources)}["spend-limit"]

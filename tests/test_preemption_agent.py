@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from components.agents import preemption_agent as pa
 from tests.conftest import ROOT
 from tests.preemption_helpers import MetadataServer
+from trainstack_components.agents import preemption_agent as pa
 
 AGENT = ROOT / "components" / "agents" / "preemption_agent.py"
 PYTHON = shutil.which("python3") or sys.executable

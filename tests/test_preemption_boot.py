@@ -8,15 +8,15 @@ import sys
 
 import pytest
 
-from components.agents import preemption_agent as pa
-from components.alicloud.boot import AlicloudBoot
-from components.aws.boot import AwsBoot
-from components.azure.boot import AzureBoot
-from components.boot import NodeContext, render_user_data
-from components.boot import preemption as step
-from components.gcp.boot import GcpBoot
 from tests.boot_helpers import SHELLCHECK, boot_node, run_step, runcmd, stand_in, step_text, written_files
 from tests.conftest import ROOT
+from trainstack_components.agents import preemption_agent as pa
+from trainstack_components.alicloud.boot import AlicloudBoot
+from trainstack_components.aws.boot import AwsBoot
+from trainstack_components.azure.boot import AzureBoot
+from trainstack_components.boot import NodeContext, render_user_data
+from trainstack_components.boot import preemption as step
+from trainstack_components.gcp.boot import GcpBoot
 
 BOOTS = {"aws": AwsBoot, "gcp": GcpBoot, "azure": AzureBoot, "alicloud": AlicloudBoot}
 

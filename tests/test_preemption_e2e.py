@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from components.agents import preemption_agent as pa
-from components.boot import preemption as boot_step
 from tests.conftest import ROOT
 from tests.preemption_helpers import MetadataServer
 from trainstack.preemptions import summarize
+from trainstack_components.agents import preemption_agent as pa
+from trainstack_components.boot import preemption as boot_step
 
 torch = pytest.importorskip("torch")
 
@@ -151,7 +151,7 @@ def test_a_preempted_node_is_replaced_and_the_job_resumes_exactly(cloud, tmp_pat
             # Notice seen -> SIGTERM -> every rank saves together -> torchrun on node-1 exits.
             assert node1.wait(timeout=60) != 0, cluster.log("node-1")
             ckpt = cluster.lustre / "job-1"
-            from components.training.resumable import is_complete, newest_complete
+            from trainstack_components.training.resumable import is_complete, newest_complete
             saved = newest_complete(ckpt)
             assert saved is not None and is_complete(saved), cluster.log("node-1")
             saved_at = datetime.fromisoformat(

@@ -17,13 +17,13 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from components.agents import job_agent
-from components.agents import preemption_agent as pa
-from components.boot import preemption as boot_step
 from tests.conftest import ROOT
 from tests.preemption_helpers import MetadataServer
 from tests.run_helpers import LAUNCHER, free_port, health_record, wait_for, write_node_root
 from tests.test_preemption_e2e import EXAMPLE, STEPS, uninterrupted  # noqa: F401  (the fixture)
+from trainstack_components.agents import job_agent
+from trainstack_components.agents import preemption_agent as pa
+from trainstack_components.boot import preemption as boot_step
 
 torch = pytest.importorskip("torch")
 
@@ -135,7 +135,7 @@ def test_trainstack_run_survives_an_aws_spot_notice(tmp_path, uninterrupted):  #
             assert wait_for(exit1.exists, 90), nodes.logs()
             record = json.loads(exit1.read_text())
             assert record["preempted"] is True and record["rc"] != 0
-            from components.training.resumable import is_complete, newest_complete
+            from trainstack_components.training.resumable import is_complete, newest_complete
             saved = newest_complete(nodes.lustre / "job-1")
             assert saved is not None and is_complete(saved), nodes.logs()
             meta = json.loads((saved / "trainstack.json").read_text())

@@ -71,7 +71,7 @@ def test_up_attaches_the_installed_policy_pack_not_a_project_folder(fake_pulumi,
     assert result.exit_code == 0, result.output
     (up,) = _pulumi_calls(fake_pulumi(), ["up"])
     pack = Path(up["args"][up["args"].index("--policy-pack") + 1])
-    import policies
+    import trainstack_policies as policies
     assert pack == Path(policies.__file__).resolve().parent
     assert (pack / "PulumiPolicy.yaml").is_file() and project not in pack.parents
 

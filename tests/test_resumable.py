@@ -10,8 +10,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from components.training import resumable  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
+from trainstack_components.training import resumable  # noqa: E402
 
 EXAMPLE = [sys.executable, "-W", "ignore", str(ROOT / "examples" / "train_resumable.py")]
 

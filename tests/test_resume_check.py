@@ -5,9 +5,9 @@ import sys
 
 import pytest
 
-from components.errors import SpecError
 from tests.conftest import ROOT
 from trainstack.resume_check import render, resume_check
+from trainstack_components.errors import SpecError
 
 pytest.importorskip("torch")
 

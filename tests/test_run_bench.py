@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from components.agents import job_agent
 from tests.conftest import write_spec
 from tests.run_helpers import TRAIN_PY, LocalCluster, wait_for
 from trainstack.cli import app
+from trainstack_components.agents import job_agent
 
 pytest.importorskip("torch", reason="torch is not installed (the bench-test extra has it)")
 

@@ -5,12 +5,12 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from components.boot import jobs
-from components.catalog.runtime_images import defaults, runtime_image
 from tests.boot_helpers import boot_node, run_step, stand_in, user_data, written_files
 from tests.conftest import write_spec
 from trainstack.cli import app
 from trainstack.status import read_records
+from trainstack_components.boot import jobs
+from trainstack_components.catalog.runtime_images import defaults, runtime_image
 
 DIGEST = "sha256:" + "ab" * 32
 AWS_CLI = r"""case "$*" in
@@ -109,8 +109,8 @@ def test_an_image_not_pinned_by_digest_is_refused(image, example_spec, tmp_path)
 
 
 def test_the_spec_image_reaches_the_nodes(example_spec):
-    from components.boot.render import decode_aws_user_data
     from tests.conftest import plan_for
+    from trainstack_components.boot.render import decode_aws_user_data
     mine = f"registry.example/train@{DIGEST}"
     plan = plan_for({**example_spec, "runtime": {"image": mine}}, "aws")
     templates = [r for r in plan.resources if r.type == "aws:ec2/launchTemplate:LaunchTemplate"]

@@ -10,9 +10,9 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from policies.rules import BY_NAME, RULES
 from tests.conftest import edited, write_spec
 from trainstack.cli import app
+from trainstack_policies.rules import BY_NAME, RULES
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text())
 runner = CliRunner()
@@ -125,8 +125,8 @@ def test_rules_carry_the_security_tag_and_help_uri_from_configuration():
 
 def test_exemptions_are_suppressed_results():
     import trainstack.cli_common
-    from policies.pack_config import reconcile
     from trainstack.check import render_sarif, run_check
+    from trainstack_policies.pack_config import reconcile
     plan = copy.deepcopy(trainstack.cli_common.render_plan("gcp", None, None))
     bucket = next(r for r in plan.resources if r.type == "gcp:storage/bucket:Bucket")
     bucket.inputs["labels"].pop("owner")
@@ -143,12 +143,12 @@ def test_exemptions_are_suppressed_results():
 
 def test_a_policy_that_cannot_decide_is_a_note():
     import trainstack.cli_common
-    from policies.model import UNKNOWN_STRING_SENTINEL
+    from trainstack_policies.model import UNKNOWN_STRING_SENTINEL
     plan = copy.deepcopy(trainstack.cli_common.render_plan("aws", None, None))
     fs = next(r for r in plan.resources if r.type.endswith("LustreFileSystem"))
     fs.inputs["storageCapacity"] = UNKNOWN_STRING_SENTINEL
-    from policies.pack_config import reconcile
     from trainstack.check import render_sarif, run_check
+    from trainstack_policies.pack_config import reconcile
     advisory, _ = reconcile({"spend-limit": (None, {"cannotDecide": "advisory"})})
     log = json.loads(render_sarif(plan, run_check(plan, advisory), "aws", None))
     jsonschema.Draft4Validator(SCHEMA).validate(log)

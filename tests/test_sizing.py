@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components.catalog import gpu_models as gpu_catalog
 from trainstack.sizing import (
     PRESETS,
     QLORA_BYTES_PER_PARAM,
@@ -30,6 +29,7 @@ from trainstack.sizing import (
     training_flops,
     training_hours,
 )
+from trainstack_components.catalog import gpu_models as gpu_catalog
 
 GB = 1e9
 SMALL = dict(layers=2, hidden=1024, heads=8)   # a shape small enough to compute by hand

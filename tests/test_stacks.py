@@ -1,10 +1,10 @@
 """Stack files read as the Pulumi CLI would, with trainstack's deep merge of overrides."""
 import pytest
 
-from components.errors import SpecError
 from tests.conftest import EXAMPLE, ROOT
 from trainstack.engine import render
 from trainstack.stacks import stack_config, stack_names
+from trainstack_components.errors import SpecError
 
 
 def test_every_stack_file_renders_offline():

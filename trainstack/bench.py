@@ -26,9 +26,9 @@ from typing import Callable, Optional
 
 import typer
 
-from components.agents.job_agent import JOBS_PREFIX
 from trainstack import bench_parse
 from trainstack.run import Target, bucket_fs, read_bytes, resolve, submit, wait
+from trainstack_components.agents.job_agent import JOBS_PREFIX
 
 BENCH_PREFIX = "bench"
 MODEL_SIZES = {   # bench_worker.py train arguments
@@ -277,7 +277,7 @@ def bench_command(
                                     "tolerance (0: exact, right on CPU; e.g. 1e-5 on GPU)."),
 ):
     """Measure the stack: fabric, storage, training on one and all nodes, readiness."""
-    from components.errors import SpecError
+    from trainstack_components.errors import SpecError
     if resume_check:
         if stack or url:
             raise SpecError("--resume-check", "runs on this machine, not on a stack's nodes, so "

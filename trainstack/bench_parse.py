@@ -110,7 +110,7 @@ class FabricFloor:
 
 
 def load_floors() -> list[FabricFloor]:
-    text = resources.files("components.catalog").joinpath("fabric_floors.csv").read_text("utf-8")
+    text = resources.files("trainstack_components.catalog").joinpath("fabric_floors.csv").read_text("utf-8")
     return [FabricFloor(r["cloud"], r["instance_type"], r["scope"],
                         float(r["min_busbw_gbps"]) if r["min_busbw_gbps"] else None,
                         r["expected_net"] or None, r["source"])

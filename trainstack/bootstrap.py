@@ -18,9 +18,9 @@ from typing import Callable, Optional
 
 import typer
 
-from components.errors import SpecError
-from components.tags import CLUSTER_TAG
 from trainstack.cli_common import ProjectOpt
+from trainstack_components.errors import SpecError
+from trainstack_components.tags import CLUSTER_TAG
 
 BOOTSTRAP_PROJECT = "trainstack-bootstrap"
 BOOTSTRAP_CLOUDS = ("aws",)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from components.pinning import HOLD_KEY, IMAGE_KEY
+from trainstack_components.pinning import HOLD_KEY, IMAGE_KEY
 
 # Phrases in provider errors that mean "the cloud had no capacity (or quota) for the nodes".
 CAPACITY_MARKERS = (

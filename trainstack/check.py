@@ -16,8 +16,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from components.errors import SpecError
 from trainstack.cli_common import CloudOpt, SpecOpt, StackOpt
+from trainstack_components.errors import SpecError
 
 FORMATS = ("table", "markdown", "json", "sarif")
 EXIT_VIOLATION = 1
@@ -33,10 +33,10 @@ _CONFIG_EXAMPLE = ("Use the CrossGuard format, e.g. {\"all\": \"advisory\", \"sp
 
 
 def _read_policy_config(path: Path):
-    """The file parsed like policies.pack_config.load, but read as users save it (UTF-8 or a
-    UTF-16 BOM file, components.spec.read_text): a bad encoding is exit 2, not a traceback."""
-    from components.spec import read_text
-    from policies.pack_config import PolicyConfigError, parse_text
+    """The file parsed like trainstack_policies.pack_config.load, but read as users save it (UTF-8 or a
+    UTF-16 BOM file, trainstack_components.spec.read_text): a bad encoding is exit 2, not a traceback."""
+    from trainstack_components.spec import read_text
+    from trainstack_policies.pack_config import PolicyConfigError, parse_text
     if not path.exists():
         raise PolicyConfigError(f"{path}: cannot be read (it does not exist)")
     text = read_text(path, "policy config")
@@ -45,7 +45,7 @@ def _read_policy_config(path: Path):
     if isinstance(data, dict):
         # parse() drops an entry with no settings, as the Pulumi CLI does; a misspelt name must
         # still be named, not pass silently.
-        from policies.rules import RULES
+        from trainstack_policies.rules import RULES
         known = {r.name for r in RULES} | {"all"}
         unknown = sorted(str(name) for name in data if name not in known)
         if unknown:
@@ -59,7 +59,7 @@ def policy_config(path: Optional[Path]):
 
     An unknown policy name or property is refused here although the Pulumi CLI only ignores it:
     a typo such as `maxMonthlyUSD` would otherwise drop the cap and pass."""
-    from policies.pack_config import PolicyConfigError, reconcile
+    from trainstack_policies.pack_config import PolicyConfigError, reconcile
     where = f"--policy-config {path}" if path else "policy config"
     try:
         config, warnings = reconcile(_read_policy_config(path) if path else None)
@@ -72,9 +72,9 @@ def policy_config(path: Optional[Path]):
 
 
 def run_check(plan: Any, config=None) -> list:
-    """The verdicts on a rendered plan (config: policies.pack_config.reconcile()'s result)."""
-    from policies.model import from_plan
-    from policies.runner import evaluate
+    """The verdicts on a rendered plan (config: trainstack_policies.pack_config.reconcile()'s result)."""
+    from trainstack_policies.model import from_plan
+    from trainstack_policies.runner import evaluate
     return evaluate(from_plan(plan), config)
 
 
@@ -85,7 +85,7 @@ def _result(v) -> str:
 
 
 def render_json(plan, verdicts) -> str:
-    from policies.runner import blocking
+    from trainstack_policies.runner import blocking
     return json.dumps({"stack": plan.stack, "cloud": plan.cloud,
                        "blocking": blocking(verdicts),
                        "policies": [v.to_json() for v in verdicts]}, indent=2, sort_keys=True)
@@ -130,7 +130,7 @@ def _md(text: str) -> str:
 
 
 def render_markdown(plan, verdicts) -> str:
-    from policies.runner import blocking
+    from trainstack_policies.runner import blocking
     verdict = ("**blocked**: a mandatory policy is violated" if blocking(verdicts)
                else "passes every mandatory policy")
     lines = [f"### trainstack check: stack `{plan.stack}` ({plan.cloud})", "",
@@ -152,7 +152,7 @@ def render_markdown(plan, verdicts) -> str:
 
 
 def print_table(plan, verdicts) -> None:
-    from policies.runner import blocking
+    from trainstack_policies.runner import blocking
     table = Table(title=f"trainstack check: stack {plan.stack} ({plan.cloud})")
     for column in ("policy", "level", "result", "details"):
         table.add_column(column, overflow="fold")
@@ -185,8 +185,8 @@ def check_command(
              "pack's docs/policies.md on GitHub."),
 ):
     """Run the policy pack's rules on the offline plan; exit 1 on a mandatory violation."""
-    from policies.runner import blocking
     from trainstack.cli_common import render_plan
+    from trainstack_policies.runner import blocking
     if output not in FORMATS:
         raise SpecError("--format", f"{output!r} is not a format of check.",
                         f"Use one of: {', '.join(FORMATS)}.")

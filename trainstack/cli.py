@@ -12,8 +12,6 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from components.clouds import names as implemented_clouds
-from components.errors import SpecError
 from trainstack import __version__
 from trainstack.cli_common import (
     CloudOpt,
@@ -28,6 +26,8 @@ from trainstack.cli_common import (
 )
 from trainstack.lifecycle import DeployFailed
 from trainstack.sizing import SizingError
+from trainstack_components.clouds import names as implemented_clouds
+from trainstack_components.errors import SpecError
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,  # plain help: rich_utils costs 70 ms
                   help="One GPU training-cluster spec, built the same on every cloud trainstack "
@@ -149,7 +149,7 @@ def plan(stack: Optional[str] = StackOpt, spec: Optional[Path] = SpecOpt,
 @app.command()
 def schema():
     """Print the JSON Schema of cluster.yaml (for editors and CI validation)."""
-    from components.spec import ClusterSpec
+    from trainstack_components.spec import ClusterSpec
     document = ClusterSpec.model_json_schema()
     document["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     document["title"] = "trainstack cluster.yaml"

@@ -11,10 +11,10 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from components.clouds import names as implemented_clouds
-from components.errors import SpecError
 from trainstack import PROJECT_DIR, sizing
 from trainstack.stacks import find_project, find_project_or_none
+from trainstack_components.clouds import names as implemented_clouds
+from trainstack_components.errors import SpecError
 
 __all__ = ["find_project", "find_project_or_none", "project_dir", "render_plan"]
 

@@ -29,11 +29,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from components.catalog import gpu_models as gpu_catalog
-from components.catalog import run_prices
-from components.catalog.data_sizes import BYTES_PER_TOKEN, BYTES_PER_WEIGHT
-from components.catalog.data_sizes import data_sizes as catalog_data_sizes
-from components.errors import SpecError
 from trainstack import sizing
 from trainstack.cli_common import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
 from trainstack.money import (  # noqa: F401  (priced_as re-exported)
@@ -44,6 +39,11 @@ from trainstack.money import (  # noqa: F401  (priced_as re-exported)
     priced_as,
 )
 from trainstack.sizing import Workload
+from trainstack_components.catalog import gpu_models as gpu_catalog
+from trainstack_components.catalog import run_prices
+from trainstack_components.catalog.data_sizes import BYTES_PER_TOKEN, BYTES_PER_WEIGHT
+from trainstack_components.catalog.data_sizes import data_sizes as catalog_data_sizes
+from trainstack_components.errors import SpecError
 
 out = Console(soft_wrap=True)
 
@@ -60,8 +60,8 @@ def policy_verdict(plan) -> dict[str, Any]:
     verdict: "fail" when a mandatory policy fails, "warn" when only advisory ones do, "pass".
     """
     try:
-        from policies.model import from_plan
-        from policies.runner import evaluate
+        from trainstack_policies.model import from_plan
+        from trainstack_policies.runner import evaluate
     except ImportError:
         return {"verdict": "n/a", "detail": "the policy pack (policies/) is not available",
                 "failed": [], "blocking": [], "checked": 0}
@@ -145,7 +145,7 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: dict[str, Any], *, displ
               fx: dict[str, Any], idle_overhead: float,
               preemption_overhead: float) -> dict[str, Any]:
     """The compare row of one configured cloud."""
-    from components import base
+    from trainstack_components import base
     if cloud not in base.implemented_clouds():
         return _empty_row(cloud, "not_implemented", NOT_IMPLEMENTED)
     from trainstack.engine import render
@@ -290,7 +290,7 @@ def compare(spec_path: Path, *, currency: str = "USD", cny_rate: Optional[float]
             idle_overhead: float = sizing.DEFAULT_IDLE_OVERHEAD,
             preemption_overhead: float = sizing.DEFAULT_PREEMPTION_OVERHEAD) -> dict[str, Any]:
     """Everything `trainstack compare --json` prints."""
-    from components.spec import load_spec
+    from trainstack_components.spec import load_spec
     spec = load_spec(spec_path)
     display = check_currency(currency)
     fx = fx_rate(cny_rate)

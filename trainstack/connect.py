@@ -18,7 +18,7 @@ from typing import Optional
 
 import typer
 
-from components.errors import SpecError
+from trainstack_components.errors import SpecError
 
 CLIS = {
     "aws": ("aws", "install AWS CLI v2 and the Session Manager plugin "

@@ -19,10 +19,10 @@ import pulumi
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc, settings
 
-from components.base import Cloud, get_cloud
-from components.errors import SpecError
-from components.program import PROJECT, ProgramInputs, resolve
 from trainstack import PROJECT_DIR
+from trainstack_components.base import Cloud, get_cloud
+from trainstack_components.errors import SpecError
+from trainstack_components.program import PROJECT, ProgramInputs, resolve
 
 ZONE_KEYS = ("availabilityZone", "zone", "zones", "zoneId", "location")
 # Inputs through which a resource sits in another resource's zone (a subnet, a vSwitch).
@@ -187,7 +187,7 @@ def render(config: dict[str, str], stack: str = "offline",
         if main_file.is_file():
             runpy.run_path(str(main_file), run_name="__main__")
         else:  # an installed trainstack outside any project: the same program, from the package
-            from components.program import run
+            from trainstack_components.program import run
             run(str(main_file))
         exported = settings.get_root_resource().outputs
         return pulumi.Output.all(**exported).apply(outputs.update)

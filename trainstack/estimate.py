@@ -20,7 +20,6 @@ import typer
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
-from components.catalog import gpu_models as gpu_catalog
 from trainstack import sizing
 from trainstack.cli_common import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
 from trainstack.money import (  # noqa: F401  (re-exported: estimate's old public names)
@@ -32,6 +31,8 @@ from trainstack.money import (  # noqa: F401  (re-exported: estimate's old publi
     priced_as,
 )
 from trainstack.sizing import SizingError, Workload
+from trainstack_components.catalog import gpu_models as gpu_catalog
+from trainstack_components.memory import PRESETS
 
 out = Console(soft_wrap=True)
 
@@ -42,7 +43,7 @@ GB = 1e9
 
 def _spec_fields(spec_path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """(Workload fields, other defaults) from a cluster.yaml."""
-    from components.spec import load_spec
+    from trainstack_components.spec import load_spec
     spec = load_spec(spec_path)
     other: dict[str, Any] = {"nodes": spec.nodes, "gpu_list": list(spec.gpu),
                              "fabric": "tcp" if spec.interconnect == "tcp" else "rdma",
@@ -138,8 +139,8 @@ def build_estimate(request: EstimateRequest) -> dict[str, Any]:
         if spec is None:
             raise SizingError("--cloud", "needs --spec: the cloud's selection reads the spec.")
         # The one selection plan/check/compare use: instance type, GPU model and count.
-        from components.base import get_cloud
-        from components.spec import load_spec
+        from trainstack_components.base import get_cloud
+        from trainstack_components.spec import load_spec
         selection = get_cloud(cloud).select(load_spec(spec))
         gpu = gpu if gpu is not None else selection.instance.gpu
         gpus = gpus if gpus is not None else selection.gpus
@@ -376,7 +377,7 @@ def estimate_command(
                                         "count this cloud's selection plans (as plan/compare)."),
     params: Optional[float] = typer.Option(None, "--params", help="Model parameters, e.g. 13e9."),
     preset: Optional[str] = typer.Option(None, "--preset", help="Known model shape: "
-                                         + ", ".join(sizing.PRESETS) + "."),
+                                         + ", ".join(PRESETS) + "."),
     method: Optional[str] = typer.Option(None, "--method", help="full | lora | qlora"),
     precision: Optional[str] = typer.Option(None, "--precision", help="bf16 | fp16 | fp8 | tf32"),
     zero_stage: Optional[int] = typer.Option(None, "--zero-stage", help="DeepSpeed ZeRO stage 0-3."),

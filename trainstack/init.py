@@ -13,14 +13,14 @@ from pathlib import Path
 import typer
 import yaml
 
-from components.clouds import names as implemented_clouds
-from components.errors import SpecError
-from components.project import PROJECT, PROVIDER_REGION_KEYS
 from trainstack import PROJECT_DIR, __version__
+from trainstack_components.clouds import names as implemented_clouds
+from trainstack_components.errors import SpecError
+from trainstack_components.project import PROJECT, PROVIDER_REGION_KEYS
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
-MAIN_PY = """from components.program import run  # the trainstack Pulumi program
+MAIN_PY = """from trainstack_components.program import run  # the trainstack Pulumi program
 
 run(__file__)
 """
@@ -34,7 +34,7 @@ report.html
 """
 
 REQUIREMENTS_HEAD = """# The Pulumi program imports the installed trainstack
-# (components.program.run); `pulumi up` installs this file into the project's .venv
+# (trainstack_components.program.run); `pulumi up` installs this file into the project's .venv
 # (Pulumi.yaml: toolchain pip).
 """
 

@@ -14,11 +14,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Optional
 
-from components.errors import SpecError
 from trainstack.stacks import stack_config
+from trainstack_components.errors import SpecError
 
 STATE_DIR = ".pulumi-state"
-POLICY_PACK_PACKAGE = "policies"  # the installed package is the pack (PulumiPolicy.yaml inside)
+POLICY_PACK_PACKAGE = "trainstack_policies"  # the installed package is the pack (PulumiPolicy.yaml inside)
 # `--policy-pack` on preview/up and `stack ls --json` with these fields are older; 3.160 is the
 # oldest CLI these commands were written against (the SDK pins a lower floor of its own).
 MIN_PULUMI_VERSION = "3.160.0"
@@ -198,7 +198,7 @@ def fix_lifetime_start(selected, inputs, config: dict[str, str],
     the deadline (start + lifetime) stays where it is on every later `up`."""
     import pulumi.automation as auto
 
-    from components.lifetime import LIFETIME_START_KEY, iso
+    from trainstack_components.lifetime import LIFETIME_START_KEY, iso
     # Alibaba Cloud counts its nodes' release time from this moment too, lifetime or not
     # (components/alicloud/cluster.py): past it, `up` declares no nodes.
     wanted = inputs.spec.lifetime_hours or getattr(inputs, "cloud", None) == "alicloud"

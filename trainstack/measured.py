@@ -28,7 +28,7 @@ from typing import Any, Optional
 from rich.console import Console
 from rich.table import Table
 
-from components.errors import SpecError
+from trainstack_components.errors import SpecError
 
 DEFAULT_DIR = Path("bench-results")
 PARAMS_TOLERANCE = 0.10   # within 10 %: the bench ran the spec's model

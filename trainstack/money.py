@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
-from components.catalog import gpu_models as gpu_catalog
 from trainstack.sizing import SizingError
+from trainstack_components.catalog import gpu_models as gpu_catalog
 
 CURRENCIES = ("USD", "CNY")
 

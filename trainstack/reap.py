@@ -35,7 +35,6 @@ from typing import Callable, Optional, Protocol
 
 import typer
 
-from components.lifetime import iso, parse_iso, utc_now
 from trainstack.cli_common import ProjectOpt
 from trainstack.reap_cloud import (  # noqa: F401 (re-exported: the guards' historic home)
     AzureArchiveGuard,
@@ -48,6 +47,7 @@ from trainstack.reap_cloud import (  # noqa: F401 (re-exported: the guards' hist
     default_guards,
 )
 from trainstack.reap_store import LEASE, NodeReport, StackStore
+from trainstack_components.lifetime import iso, parse_iso, utc_now
 
 MARKER = "trainstack_marker"
 CLOCK_SKEW = timedelta(minutes=5)    # a LastModified this far ahead of our clock: ours is wrong

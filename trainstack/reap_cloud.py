@@ -14,7 +14,7 @@ import time
 from datetime import datetime, timedelta
 from typing import Callable, Optional, Protocol
 
-from components.lifetime import parse_iso, utc_now
+from trainstack_components.lifetime import parse_iso, utc_now
 
 CLI_TIMEOUT_S = 120
 EXPORT_TIMEOUT_S = 3 * 3600

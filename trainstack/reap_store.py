@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
 
-from components.lifetime import iso, parse_iso, utc_now
+from trainstack_components.lifetime import iso, parse_iso, utc_now
 
 STORE_TIMEOUT_S = 60          # per request: a store that stops answering is an error, not a hang
 LEASE = timedelta(hours=3)   # longer than an export plus a destroy; a killed reaper's lock expires

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Mapping, Optional
 
-from components.errors import SpecError
+from trainstack_components.errors import SpecError
 
 
 def required(cloud: str) -> dict[str, str]:
-    from components.base import get_cloud
+    from trainstack_components.base import get_cloud
     return dict(getattr(get_cloud(cloud), "required_config", None) or {})
 
 

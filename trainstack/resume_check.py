@@ -31,7 +31,7 @@ from typing import Any, Optional
 
 import typer
 
-from components.errors import SpecError
+from trainstack_components.errors import SpecError
 
 ENV_KEYS = ("TRAINSTACK_TOTAL_STEPS", "TRAINSTACK_STOP_AFTER_STEP", "TRAINSTACK_REPORT_DIR",
             "TRAINSTACK_CHECKPOINT_DIR", "TRAINSTACK_SCRATCH_DIR", "TRAINSTACK_RUN")

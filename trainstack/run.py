@@ -18,8 +18,8 @@ from typing import Callable, Optional
 
 import typer
 
-from components.agents.job_agent import JOBS_PREFIX
-from components.errors import SpecError
+from trainstack_components.agents.job_agent import JOBS_PREFIX
+from trainstack_components.errors import SpecError
 
 EXIT_TIMEOUT = 124
 

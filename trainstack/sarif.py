@@ -133,8 +133,8 @@ def _fingerprint(*parts: str) -> str:
 def render(plan: Any, verdicts: list, source: Path, root: Path,
            version: Optional[str] = None, sources: Sequence[Path] = (),
            docs_url: Optional[str] = None) -> dict:
-    from policies.rules import BY_NAME, DOCS_URL
-    from policies.runner import blocking
+    from trainstack_policies.rules import BY_NAME, DOCS_URL
+    from trainstack_policies.runner import blocking
     sources = list(sources) or [source]
     artifacts: dict[str, dict] = {}
 

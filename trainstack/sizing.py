@@ -37,8 +37,12 @@ import math
 from dataclasses import asdict
 from typing import Any, Optional
 
-from components.memory import *  # noqa: F401,F403
-from components.memory import (  # noqa: F401  (private helpers callers use)
+from trainstack.sizing_cost import *  # noqa: F401,F403
+from trainstack.sizing_cost import _price  # noqa: F401
+from trainstack.sizing_time import *  # noqa: F401,F403
+from trainstack.sizing_time import default_scaling_efficiency, training_flops, training_hours
+from trainstack_components.memory import *  # noqa: F401,F403
+from trainstack_components.memory import (  # noqa: F401  (private helpers callers use)
     _ACTIVATION_SCALE,
     _STATE_BYTES,
     DEFAULT_HEADROOM,
@@ -57,10 +61,6 @@ from components.memory import (  # noqa: F401  (private helpers callers use)
     min_gpus_that_fit,
     no_fit_reason,
 )
-from trainstack.sizing_cost import *  # noqa: F401,F403
-from trainstack.sizing_cost import _price  # noqa: F401
-from trainstack.sizing_time import *  # noqa: F401,F403
-from trainstack.sizing_time import default_scaling_efficiency, training_flops, training_hours
 
 # --------------------------------------------------------------------------- one-call estimate
 
@@ -71,12 +71,14 @@ def estimate(workload: Workload, tokens: Optional[float], *, gpu: Any = None,
              fabric: str = "rdma", headroom: float = DEFAULT_HEADROOM) -> dict[str, Any]:
     """Everything `trainstack estimate --json` prints, as plain JSON types.
 
-    `gpu` is a GPU model (components.catalog.gpu_models.GpuModel or anything with .name,
+    `gpu` is a GPU model (trainstack_components.catalog.gpu_models.GpuModel or anything with .name,
     .memory_bytes and .peak_tflops(precision)) or its catalog name; `gpu_models` is the table
     used for the per-model fit check (loaded from the catalog when omitted).
     """
     if gpu_models is None or isinstance(gpu, str):
-        from components.catalog import gpu_models as gpu_catalog  # lazy: keeps this module free of file reads
+        from trainstack_components.catalog import (
+            gpu_models as gpu_catalog,  # lazy: keeps this module free of file reads
+        )
         gpu_models = gpu_catalog.load_gpu_models() if gpu_models is None else gpu_models
         if isinstance(gpu, str):
             gpu = gpu_catalog.get_gpu_model(gpu, gpu_models)

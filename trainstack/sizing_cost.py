@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Optional
 
-from components.memory import _in_range, _positive_int
+from trainstack_components.memory import _in_range, _positive_int
 
 DEFAULT_IDLE_OVERHEAD = 0.15      # [Seed] sec. 3.3: idle GPUs while setting up and debugging
 DEFAULT_PREEMPTION_OVERHEAD = 0.10  # spot: lost work redone after reclaims + restart time

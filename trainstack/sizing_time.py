@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from typing import Optional
 
-from components.memory import (
+from trainstack_components.memory import (
     DEFAULT_MFU,
     METHODS,
     SizingError,

@@ -9,17 +9,17 @@ import json
 from pathlib import Path
 from typing import Optional
 
-from components.errors import SpecError
-from components.project import PROJECT, PROVIDER_REGION_KEYS
+from trainstack_components.errors import SpecError
+from trainstack_components.project import PROJECT, PROVIDER_REGION_KEYS
 
 
 def load_yaml(path: Path, what: str):
-    from components.spec import load_yaml as load
+    from trainstack_components.spec import load_yaml as load
     return load(path, what)
 
 
 def load_spec(path: Path):
-    from components.spec import load_spec as load
+    from trainstack_components.spec import load_spec as load
     return load(path)
 
 PROJECT_FILE = "Pulumi.yaml"

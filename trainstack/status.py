@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from components.errors import SpecError
+from trainstack_components.errors import SpecError
 
 STATUS_PREFIX = "status"
 BUCKET_SCHEMES = {"aws": ("s3", "s3fs"), "gcp": ("gs", "gcsfs"), "azure": ("abfs", "adlfs"),

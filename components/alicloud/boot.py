@@ -38,7 +38,7 @@ import base64
 import dataclasses
 import gzip
 
-from components.boot import CloudBoot, Fabric, NodeContext
+from trainstack_components.boot import CloudBoot, Fabric, NodeContext
 
 METADATA = "http://100.100.100.200/latest/meta-data"
 CPFS_NFS_CLIENT_DEB = ("https://cpfs-hangzhou-nfs-client.oss-cn-hangzhou.aliyuncs.com/"

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import dataclasses
 
-from components import catalog
-from components.alicloud import planning
-from components.base import Cloud, Selection, register
-from components.catalog import InstanceType
-from components.errors import SpecError
-from components.spec import ClusterSpec
-from components.tags import cluster_tags
+from trainstack_components import catalog
+from trainstack_components.alicloud import planning
+from trainstack_components.base import Cloud, Selection, register
+from trainstack_components.catalog import InstanceType
+from trainstack_components.errors import SpecError
+from trainstack_components.spec import ClusterSpec
+from trainstack_components.tags import cluster_tags
 
 
 @register
@@ -93,5 +93,5 @@ class AlicloudCloud(Cloud):
         return None
 
     def component(self):
-        from components.alicloud.cluster import AlicloudGpuCluster
+        from trainstack_components.alicloud.cluster import AlicloudGpuCluster
         return AlicloudGpuCluster

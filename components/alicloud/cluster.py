@@ -1,4 +1,4 @@
-"""The Alibaba Cloud GPU cluster component: thin wiring over components.alicloud.planning."""
+"""The Alibaba Cloud GPU cluster component: thin wiring over trainstack_components.alicloud.planning."""
 from __future__ import annotations
 
 import dataclasses
@@ -9,14 +9,14 @@ import shlex
 import pulumi
 from pulumi_alicloud import cms, ecs, nas, oss, ram, vpc
 
-from components.alicloud import planning
-from components.alicloud.boot import AlicloudBoot, ecs_user_data
-from components.base import ClusterArgs
-from components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
-from components.gpu_cluster import GpuCluster
-from components.lifetime import LIFETIME_START_KEY, parse_iso
-from components.pinning import nodes_held
-from components.tags import RETAIN_TAG
+from trainstack_components.alicloud import planning
+from trainstack_components.alicloud.boot import AlicloudBoot, ecs_user_data
+from trainstack_components.base import ClusterArgs
+from trainstack_components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
+from trainstack_components.gpu_cluster import GpuCluster
+from trainstack_components.lifetime import LIFETIME_START_KEY, parse_iso
+from trainstack_components.pinning import nodes_held
+from trainstack_components.tags import BUDGET_TAG, RETAIN_TAG
 
 # Alibaba's public Ubuntu 22.04 image, newest first, among those the instance type supports.
 IMAGE_NAME_REGEX = "^ubuntu_22_04_x64"
@@ -286,7 +286,9 @@ class AlicloudGpuCluster(GpuCluster):
                 system_disk_encrypted=True,
                 user_data=user_data,
                 description=f"trainstack {name}: node {i} of {spec.nodes}",
-                tags=tags, volume_tags=tags,
+                # No budget resource exists here: the node says what the spec's budget is, so
+                # spend-limit (`pulumi preview --policy-pack`) compares against it.
+                tags={**tags, BUDGET_TAG: f"{spec.budget.monthly_usd:g}"}, volume_tags=tags,
                 # The release time is fixed at first deploy: a later `up` must not move it.
                 opts=self.child(ignore_changes=["autoReleaseTime", "imageId"],
                                 depends_on=[fs["mount"], fs["export"]]))

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Optional
 
-from components.catalog import InstanceType
-from components.errors import SpecError
-from components.tags import OWN_TAGS
+from trainstack_components.catalog import InstanceType
+from trainstack_components.errors import SpecError
+from trainstack_components.tags import OWN_TAGS
 
 # -- placement ---------------------------------------------------------------------------------
 # A LowLatency deployment set keeps every instance in one zone, at most 20 per zone (cloud-map

@@ -8,7 +8,7 @@ FSx for Lustre User Guide "Configuring EFA clients" for LNet over EFA (`lustre_n
 """
 from __future__ import annotations
 
-from components.boot import CloudBoot, Fabric, NodeContext
+from trainstack_components.boot import CloudBoot, Fabric, NodeContext
 
 IMDS = "http://169.254.169.254/latest"
 # Where the EFA installer puts aws-ofi-nccl (libnccl-net*.so) and libfabric, newest layout first:

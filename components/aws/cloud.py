@@ -5,12 +5,12 @@ import csv
 from functools import lru_cache
 from pathlib import Path
 
-from components.aws import planning
-from components.base import Cloud, register
-from components.catalog import InstanceType, Price
-from components.errors import SpecError
-from components.spec import ClusterSpec
-from components.tags import check_aws_tags
+from trainstack_components.aws import planning
+from trainstack_components.base import Cloud, register
+from trainstack_components.catalog import InstanceType, Price
+from trainstack_components.errors import SpecError
+from trainstack_components.spec import ClusterSpec
+from trainstack_components.tags import check_aws_tags
 
 _AZ_FILE = Path(__file__).resolve().parents[1] / "catalog" / "aws_zones.csv"
 
@@ -85,5 +85,5 @@ class AwsCloud(Cloud):
         return None
 
     def component(self):
-        from components.aws.cluster import AwsGpuCluster
+        from trainstack_components.aws.cluster import AwsGpuCluster
         return AwsGpuCluster

@@ -1,4 +1,4 @@
-"""The AWS GPU cluster component: thin wiring over components.aws.planning."""
+"""The AWS GPU cluster component: thin wiring over trainstack_components.aws.planning."""
 from __future__ import annotations
 
 import ipaddress
@@ -7,13 +7,13 @@ import posixpath
 import pulumi
 import pulumi_aws as aws
 
-from components import lifetime as shared_lifetime
-from components.aws import budget_action, planning
-from components.aws import lifetime as aws_lifetime
-from components.aws.boot import AwsBoot
-from components.aws.identity import node_identity
-from components.base import ClusterArgs
-from components.boot import (
+from trainstack_components import lifetime as shared_lifetime
+from trainstack_components.aws import budget_action, planning
+from trainstack_components.aws import lifetime as aws_lifetime
+from trainstack_components.aws.boot import AwsBoot
+from trainstack_components.aws.identity import node_identity
+from trainstack_components.base import ClusterArgs
+from trainstack_components.boot import (
     MOUNT_PATH,
     NodeContext,
     ShippedFile,
@@ -22,9 +22,9 @@ from components.boot import (
     render_boot,
     shipped_files,
 )
-from components.gpu_cluster import GpuCluster
-from components.pinning import image_note, nodes_held, pinned_image
-from components.tags import CLUSTER_TAG, MANAGED_BY_TAG, RETAIN_TAG, STACK_TAG
+from trainstack_components.gpu_cluster import GpuCluster
+from trainstack_components.pinning import image_note, nodes_held, pinned_image
+from trainstack_components.tags import CLUSTER_TAG, MANAGED_BY_TAG, RETAIN_TAG, STACK_TAG
 
 # AWS Deep Learning Base AMI (NVIDIA driver, EFA installer, Ubuntu 22.04), resolved at deploy time.
 DLAMI_PARAMETER = ("/aws/service/deeplearning/ami/x86_64/"

@@ -17,7 +17,7 @@ from typing import Optional
 import pulumi
 import pulumi_aws as aws
 
-from components.lifetime import FROM_CLOCK, Lifetime, check, iso, outputs, schedule_time
+from trainstack_components.lifetime import FROM_CLOCK, Lifetime, check, iso, outputs, schedule_time
 
 
 def enforce(parent: pulumi.Resource, name: str, group: aws.autoscaling.Group,

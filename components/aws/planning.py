@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from components import catalog
-from components.catalog import InstanceType
-from components.catalog.filesystems import FilesystemChoice, choose
-from components.errors import SpecError
+from trainstack_components import catalog
+from trainstack_components.catalog import InstanceType
+from trainstack_components.catalog.filesystems import FilesystemChoice, choose
+from trainstack_components.errors import SpecError
 
 FSX_THROUGHPUT_TIERS = (125, 250, 500, 1000)  # PERSISTENT_2 SSD, MB/s/TiB (cloud-map §9.1)
 MAX_BUDGET_NOTIFICATIONS = 5                   # AWS Budgets CreateNotification limit (§9.4)

@@ -22,8 +22,8 @@ import base64
 import gzip
 from typing import Optional
 
-from components.boot import BootFile, BootStep, CloudBoot, Fabric, NodeContext
-from components.boot.model import MOUNT_PATH
+from trainstack_components.boot import BootFile, BootStep, CloudBoot, Fabric, NodeContext
+from trainstack_components.boot.model import MOUNT_PATH
 
 IMDS = "http://169.254.169.254/metadata/instance"
 IMDS_VERSION = "2021-02-01"

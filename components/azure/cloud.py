@@ -2,12 +2,12 @@
 sells, Managed Lustre sizes, and no 8-GPU B200 size."""
 from __future__ import annotations
 
-from components import catalog
-from components.azure import planning
-from components.base import Cloud, Selection, register
-from components.catalog import Price
-from components.errors import SpecError
-from components.spec import ClusterSpec
+from trainstack_components import catalog
+from trainstack_components.azure import planning
+from trainstack_components.base import Cloud, Selection, register
+from trainstack_components.catalog import Price
+from trainstack_components.errors import SpecError
+from trainstack_components.spec import ClusterSpec
 
 # Azure's Blackwell VMs (ND GB200 v6 / GB300 v6) carry 4 GPUs each; trainstack's nodes are 8-GPU.
 NOT_ON_AZURE = {"B200": "Azure has no 8x B200 VM size (its Blackwell sizes, ND GB200 v6 and "
@@ -104,5 +104,5 @@ class AzureCloud(Cloud):
         return None
 
     def component(self):
-        from components.azure.cluster import AzureGpuCluster
+        from trainstack_components.azure.cluster import AzureGpuCluster
         return AzureGpuCluster

@@ -1,4 +1,4 @@
-"""The Azure GPU cluster component: thin wiring over components.azure.planning."""
+"""The Azure GPU cluster component: thin wiring over trainstack_components.azure.planning."""
 from __future__ import annotations
 
 import pulumi
@@ -13,15 +13,15 @@ from pulumi_azure_native import (
     storagecache,
 )
 
-from components import lifetime as shared_lifetime
-from components.azure import lifetime as azure_lifetime
-from components.azure import planning
-from components.azure.boot import AzureBoot, custom_data, filesystem_source, scale_in_step
-from components.base import ClusterArgs
-from components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
-from components.gpu_cluster import GpuCluster
-from components.pinning import nodes_held
-from components.tags import RETAIN_TAG
+from trainstack_components import lifetime as shared_lifetime
+from trainstack_components.azure import lifetime as azure_lifetime
+from trainstack_components.azure import planning
+from trainstack_components.azure.boot import AzureBoot, custom_data, filesystem_source, scale_in_step
+from trainstack_components.base import ClusterArgs
+from trainstack_components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
+from trainstack_components.gpu_cluster import GpuCluster
+from trainstack_components.pinning import nodes_held
+from trainstack_components.tags import RETAIN_TAG
 
 
 class AzureGpuCluster(GpuCluster):

@@ -27,7 +27,7 @@ from typing import Optional
 import pulumi
 from pulumi_azure_native import monitor
 
-from components.lifetime import FROM_CLOCK, Lifetime, iso, outputs
+from trainstack_components.lifetime import FROM_CLOCK, Lifetime, iso, outputs
 
 PROFILE = "lifetime-over"          # the default profile: 0 outside the lifetime, forever
 WINDOW_PROFILE = "declared-nodes"  # the lifetime's window

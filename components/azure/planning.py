@@ -24,9 +24,9 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from components.boot.model import MOUNT_PATH
-from components.errors import SpecError
-from components.spec import CapacitySpec
+from trainstack_components.boot.model import MOUNT_PATH
+from trainstack_components.errors import SpecError
+from trainstack_components.spec import CapacitySpec
 
 ZONES = ("1", "2", "3")
 IB_RESERVED = ipaddress.ip_network("172.16.0.0/16")   # the InfiniBand fabric's own addresses

@@ -1,6 +1,6 @@
 """Cloud-neutral node bootstrap: boot steps as data, one `CloudBoot` per cloud, pure renderers.
 
-    from components.boot import NodeContext, render_user_data
+    from trainstack_components.boot import NodeContext, render_user_data
     text = render_user_data(ctx, AwsBoot(), extra_steps=[BootStep("heartbeat", "...", files=(...))])
 
 A new cloud writes only `components/<cloud>/boot.py` with a `CloudBoot` subclass (Lustre
@@ -12,8 +12,8 @@ health record, which reports their exit codes: pass `extra_steps=` to `render_us
 register a provider once with `extensions.add_step_provider(fn)` (fn: NodeContext -> steps) so
 every cloud's nodes run them without touching any cloud's code. `extra_files=` adds files only.
 """
-from components.boot import extensions
-from components.boot.model import (
+from trainstack_components.boot import extensions
+from trainstack_components.boot.model import (
     CONFIG_DIR,
     MASTER_PORT,
     MOUNT_PATH,
@@ -25,7 +25,7 @@ from components.boot.model import (
     Fabric,
     NodeContext,
 )
-from components.boot.render import (
+from trainstack_components.boot.render import (
     RenderedBoot,
     ShippedFile,
     aws_user_data,
@@ -37,7 +37,7 @@ from components.boot.render import (
     shipped_files,
     step_script,
 )
-from components.boot.steps import (
+from trainstack_components.boot.steps import (
     HEALTH_FILE,
     HOSTFILE,
     NCCL_PROFILE,

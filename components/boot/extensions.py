@@ -6,7 +6,7 @@ A provider is a function `(NodeContext) -> Sequence[BootStep]`, or `(NodeContext
 the steps it returns after the standard steps and before the health record. Register it once,
 at import time of the module that owns it:
 
-    from components.boot import BootFile, BootStep, extensions
+    from trainstack_components.boot import BootFile, BootStep, extensions
     extensions.add_step_provider(lambda ctx: [BootStep("heartbeat", "systemctl enable --now x.timer",
                                                        files=(BootFile(...unit...),))])
 
@@ -20,11 +20,12 @@ import importlib
 import inspect
 from typing import Callable, Optional, Sequence
 
-from components.boot.model import BootStep, CloudBoot, NodeContext
+from trainstack_components.boot.model import BootStep, CloudBoot, NodeContext
 
 StepProvider = Callable[..., Sequence[BootStep]]
 _PROVIDERS: list[StepProvider] = []
-BUILTIN_PROVIDERS = ("components.boot.jobs", "components.boot.preemption", "components.boot.idle")
+BUILTIN_PROVIDERS = ("trainstack_components.boot.jobs", "trainstack_components.boot.preemption",
+                     "trainstack_components.boot.idle")
 _builtins_loaded = False
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from importlib import resources
 
-from components.agents import idle_agent
-from components.boot import extensions
-from components.boot.model import CONFIG_DIR, STATE_DIR, BootFile, BootStep, CloudBoot, NodeContext
-from components.boot.steps import HEALTH_STEP, _function
+from trainstack_components.agents import idle_agent
+from trainstack_components.boot import extensions
+from trainstack_components.boot.model import CONFIG_DIR, STATE_DIR, BootFile, BootStep, CloudBoot, NodeContext
+from trainstack_components.boot.steps import HEALTH_STEP, _function
 
 STEP_NAME = "idle"
 HEARTBEAT_PREFIX = "heartbeats"   # <bucket>/heartbeats/<node>.json: trainstack.reap's layout
@@ -23,7 +23,7 @@ ENV_FILE = idle_agent.ENV_FILE
 assert ENV_FILE.startswith(CONFIG_DIR + "/")
 
 # The agent runs as the node's `/usr/bin/python3` (stdlib only); it ships as package data.
-AGENT_SOURCE = resources.files("components.agents").joinpath("idle_agent.py").read_text("utf-8")
+AGENT_SOURCE = resources.files("trainstack_components.agents").joinpath("idle_agent.py").read_text("utf-8")
 
 _UPLOAD_HEADER = f"""#!/bin/bash
 # trainstack idle agent's upload: $1 (a heartbeat file) to {HEARTBEAT_PREFIX}/$2.json in the

@@ -18,10 +18,10 @@ from __future__ import annotations
 import shlex
 from importlib import resources
 
-from components.agents import job_agent
-from components.boot import extensions
-from components.boot.model import CONFIG_DIR, STATE_DIR, BootFile, BootStep, CloudBoot, NodeContext
-from components.boot.steps import _function
+from trainstack_components.agents import job_agent
+from trainstack_components.boot import extensions
+from trainstack_components.boot.model import CONFIG_DIR, STATE_DIR, BootFile, BootStep, CloudBoot, NodeContext
+from trainstack_components.boot.steps import _function
 
 RUNTIME_STEP = "runtime"
 JOBS_STEP = "jobs"
@@ -44,7 +44,7 @@ def _without_docstring(source: str) -> str:
 
 
 AGENT_SOURCE = _without_docstring(
-    resources.files("components.agents").joinpath("job_agent.py").read_text("utf-8"))
+    resources.files("trainstack_components.agents").joinpath("job_agent.py").read_text("utf-8"))
 
 # Printed by the image's python: what a job inside it will use.
 _VERSIONS_PY = ("import json, torch; "

@@ -15,10 +15,10 @@ from __future__ import annotations
 import ast
 from importlib import resources
 
-from components.agents import job_agent, preemption_agent
-from components.boot import extensions
-from components.boot.model import CONFIG_DIR, STATE_DIR, BootFile, BootStep, CloudBoot, NodeContext
-from components.boot.steps import _function
+from trainstack_components.agents import job_agent, preemption_agent
+from trainstack_components.boot import extensions
+from trainstack_components.boot.model import CONFIG_DIR, STATE_DIR, BootFile, BootStep, CloudBoot, NodeContext
+from trainstack_components.boot.steps import _function
 
 STEP_NAME = "preemption"
 AGENT_PATH = "/opt/trainstack/preemption_agent.py"
@@ -50,9 +50,9 @@ def node_copy(source: str) -> str:
 
 
 AGENT_SOURCE = node_copy(
-    resources.files("components.agents").joinpath("preemption_agent.py").read_text("utf-8"))
+    resources.files("trainstack_components.agents").joinpath("preemption_agent.py").read_text("utf-8"))
 HELPER_SOURCE = node_copy(
-    resources.files("components.training").joinpath("resumable.py").read_text("utf-8"))
+    resources.files("trainstack_components.training").joinpath("resumable.py").read_text("utf-8"))
 
 UNIT = f"""\
 [Unit]

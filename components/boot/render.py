@@ -16,8 +16,8 @@ from typing import Sequence
 
 import yaml
 
-from components.boot.model import STATE_DIR, STEP_DIR, BootFile, BootStep, CloudBoot, NodeContext
-from components.boot.steps import _function, boot_steps, step_files
+from trainstack_components.boot.model import STATE_DIR, STEP_DIR, BootFile, BootStep, CloudBoot, NodeContext
+from trainstack_components.boot.steps import _function, boot_steps, step_files
 
 RUNNER = f"{STEP_DIR}/run-step"
 BOOT_LOG = "/var/log/trainstack-boot.log"
@@ -129,7 +129,7 @@ class RenderedBoot:
 
 def _boot(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep],
           extra_files: Sequence[BootFile], ship: bool):
-    from components.boot.extensions import provided_steps
+    from trainstack_components.boot.extensions import provided_steps
     steps = boot_steps(ctx, cloud, [*provided_steps(ctx, cloud), *extra_steps])
     files = [*step_files(ctx, cloud, steps), *extra_files]
     shipped = tuple(shipped_file(f) for f in files if ship and f.bulky)
@@ -143,7 +143,7 @@ def _boot(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep],
 def render_boot(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep] = (),
                 extra_files: Sequence[BootFile] = (), ship: bool = False) -> RenderedBoot:
     """The node's cloud-config for one cluster: the standard steps, then the registered
-    providers' steps (components.boot.extensions), then `extra_steps`, then the health record;
+    providers' steps (trainstack_components.boot.extensions), then `extra_steps`, then the health record;
     the cluster's facts file plus `extra_files`. With `ship`, bulky files leave the document:
     a first step fetches them from the bucket, and `shipped` says what to upload there."""
     steps, files, shipped = _boot(ctx, cloud, extra_steps, extra_files, ship)

@@ -9,7 +9,7 @@ import shlex
 import textwrap
 from typing import Iterable, Sequence
 
-from components.boot.model import (
+from trainstack_components.boot.model import (
     CONFIG_DIR,
     MASTER_PORT,
     MOUNT_PATH,

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Optional
 
-from components.errors import SpecError
+from trainstack_components.errors import SpecError
 
 DATA = Path(__file__).resolve().parent
 HOURS_PER_MONTH = 730  # the convention of every cloud's monthly price pages

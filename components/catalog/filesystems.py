@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional
 
-from components.catalog import FilesystemPrice
+from trainstack_components.catalog import FilesystemPrice
 
 
 @dataclass(frozen=True)

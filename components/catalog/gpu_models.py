@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Optional
 
-from components.errors import SizingError
+from trainstack_components.errors import SizingError
 
 PRECISIONS = ("bf16", "fp16", "fp8", "tf32")
 CATALOG_DIR = Path(__file__).resolve().parent

@@ -3,7 +3,7 @@
 `trainstack compare` and the spend-limit policy price three
 things besides the nodes: the parallel filesystem the plan
 declares, the object bucket, and the data moved out. The prices come from
-components/catalog/storage_prices.csv through `components.catalog.storage_prices()`; this module
+components/catalog/storage_prices.csv through `trainstack_components.catalog.storage_prices()`; this module
 only picks the row and converts its unit:
 
   filesystem -> USD per GiB-month   (run_cost() multiplies by the plan's capacity in GiB)
@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from components import catalog
-from components.catalog import StoragePrice
+from trainstack_components import catalog
+from trainstack_components.catalog import StoragePrice
 
 GIB_PER_GB = 1e9 / 2 ** 30   # 0.931...: 1 GB is this many GiB
 HOURS_PER_MONTH = catalog.HOURS_PER_MONTH

@@ -10,7 +10,7 @@ from typing import Optional
 
 @lru_cache(maxsize=1)
 def defaults() -> dict[str, dict[str, str]]:
-    text = resources.files("components.catalog").joinpath("runtime_images.csv").read_text("utf-8")
+    text = resources.files("trainstack_components.catalog").joinpath("runtime_images.csv").read_text("utf-8")
     return {row["cloud"]: row for row in csv.DictReader(text.splitlines())}
 
 

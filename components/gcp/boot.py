@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from components.boot import BootFile, CloudBoot, Fabric, NodeContext
+from trainstack_components.boot import BootFile, CloudBoot, Fabric, NodeContext
 
 METADATA = "http://metadata.google.internal/computeMetadata/v1"
 # Every node of a group runs the same gIB and NCCL, and a VM the group recreates weeks later

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from components import catalog
-from components.base import Cloud, Selection, register
-from components.catalog import InstanceType, Price
-from components.gcp import planning
-from components.spec import ClusterSpec
-from components.tags import cluster_tags
+from trainstack_components import catalog
+from trainstack_components.base import Cloud, Selection, register
+from trainstack_components.catalog import InstanceType, Price
+from trainstack_components.gcp import planning
+from trainstack_components.spec import ClusterSpec
+from trainstack_components.tags import cluster_tags
 
 
 @register
@@ -96,5 +96,5 @@ class GcpCloud(Cloud):
         return None
 
     def component(self):
-        from components.gcp.cluster import GcpGpuCluster
+        from trainstack_components.gcp.cluster import GcpGpuCluster
         return GcpGpuCluster

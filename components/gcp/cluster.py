@@ -1,4 +1,4 @@
-"""The GCP GPU cluster component: thin wiring over components.gcp.planning."""
+"""The GCP GPU cluster component: thin wiring over trainstack_components.gcp.planning."""
 from __future__ import annotations
 
 import ipaddress
@@ -7,16 +7,16 @@ import pulumi
 import pulumi_gcp as gcp
 from pulumi_command import local
 
-from components import lifetime as shared_lifetime
-from components.base import ClusterArgs, get_cloud
-from components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
-from components.gcp import budget_action, planning
-from components.gcp import lifetime as gcp_lifetime
-from components.gcp.boot import GcpBoot
-from components.gcp.identity import node_identity
-from components.gpu_cluster import GpuCluster
-from components.pinning import image_note, nodes_held, pinned_image
-from components.tags import RETAIN_TAG
+from trainstack_components import lifetime as shared_lifetime
+from trainstack_components.base import ClusterArgs, get_cloud
+from trainstack_components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
+from trainstack_components.gcp import budget_action, planning
+from trainstack_components.gcp import lifetime as gcp_lifetime
+from trainstack_components.gcp.boot import GcpBoot
+from trainstack_components.gcp.identity import node_identity
+from trainstack_components.gpu_cluster import GpuCluster
+from trainstack_components.pinning import image_note, nodes_held, pinned_image
+from trainstack_components.tags import RETAIN_TAG
 
 # APIs the cluster calls, enabled in the project (and left enabled on destroy: other stacks and
 # people may use them).

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_gcp as gcp
 
-from components.gcp import planning
+from trainstack_components.gcp import planning
 
 # Project-level roles: logs and metrics out. Rank discovery (listing the managed instance
 # group's instances and their addresses) gets a custom role with only the permissions it calls

@@ -31,12 +31,12 @@ from typing import Optional
 import pulumi
 import pulumi_gcp as gcp
 
-from components.gcp.budget_action import RESIZE_ROLE, group_condition
-from components.gcp.identity import service_account_id
+from trainstack_components.gcp.budget_action import RESIZE_ROLE, group_condition
+from trainstack_components.gcp.identity import service_account_id
 
 # The clock, the stored first deploy and the expiry rule are components/lifetime.py's, as on AWS
 # and Azure; this module only declares GCP's enforcement.
-from components.lifetime import FROM_CLOCK, Lifetime, check, iso, outputs, schedule_time
+from trainstack_components.lifetime import FROM_CLOCK, Lifetime, check, iso, outputs, schedule_time
 
 TIME_ZONE = "Etc/UTC"
 COMPUTE_API = "https://compute.googleapis.com/compute/v1"

@@ -17,10 +17,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-from components import catalog
-from components.catalog import InstanceType
-from components.errors import SpecError
-from components.tags import CLUSTER_TAG, OWN_TAGS, RETAIN_TAG
+from trainstack_components import catalog
+from trainstack_components.catalog import InstanceType
+from trainstack_components.errors import SpecError
+from trainstack_components.tags import CLUSTER_TAG, OWN_TAGS, RETAIN_TAG
 
 # -- labels ------------------------------------------------------------------------------------
 # GCP label rules (Resource Manager "Requirements for labels"; the API docs give the patterns
@@ -328,8 +328,8 @@ def lustre_choice(requested_gib: int, requested_mbps: int, region: str, price_at
     """The cheapest cited Managed Lustre tier and size meeting the requested capacity and
     aggregate throughput (the 1000 tier at 9,000 GiB can beat 36,000 GiB at 250).
     `price_at(tier)` overrides the catalog (tests)."""
-    from components import catalog
-    from components.catalog.filesystems import choose
+    from trainstack_components import catalog
+    from trainstack_components.catalog.filesystems import choose
 
     def size_at(needed: int, tier: int):
         try:

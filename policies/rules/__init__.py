@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional
 
-from policies import exemptions
-from policies.model import Resource, Violation
-from policies.rules import (
+from trainstack_policies import exemptions
+from trainstack_policies.model import Resource, Violation
+from trainstack_policies.rules import (
     bucket_retained,
     encryption_at_rest,
     no_public_ingress,

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from policies.inventory import RETAIN_TAG, is_bucket, retained_marker
-from policies.model import UNKNOWN, Resource, UnknownValue, Violation, truthy, violation
+from trainstack_policies.inventory import RETAIN_TAG, is_bucket, retained_marker
+from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, truthy, violation
 
 NAME = "bucket-retained"
 DESCRIPTION = ("The bucket survives `pulumi destroy`: protect or retainOnDelete (in a preview: "

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from policies.inventory import (
+from trainstack_policies.inventory import (
     ALI_BUCKET,
     ALI_NAS,
     AWS_BUCKETS,
@@ -32,7 +32,7 @@ from policies.inventory import (
     GCP_BUCKET,
     GCP_FILESYSTEMS,
 )
-from policies.model import UNKNOWN, Resource, UnknownValue, Violation, number, truthy, violation
+from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, number, truthy, violation
 
 NAME = "encryption-at-rest"
 DESCRIPTION = ("Buckets, parallel filesystems and declared block/file/database storage (EBS, EFS, "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ipaddress
 from typing import Any, Iterable, Mapping, Optional
 
-from policies.model import UNKNOWN, Resource, UnknownValue, Violation, number, truthy, violation
+from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, number, truthy, violation
 
 NAME = "no-public-ingress"
 DESCRIPTION = ("No ingress from 0.0.0.0/0 or ::/0 except SSH from the configured CIDRs, and no "

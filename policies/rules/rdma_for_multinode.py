@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-from policies import capacity
-from policies.inventory import (
+from trainstack_policies import capacity
+from trainstack_policies.inventory import (
     ALI_DEPLOYMENT_SET,
     ALI_HPC_CLUSTER,
     ALI_INSTANCE_SET,
@@ -29,8 +29,8 @@ from policies.inventory import (
     NodeGroup,
     gpu_groups,
 )
-from policies.model import UNKNOWN, Resource, UnknownValue, Violation, dig, violation
-from policies.pricing import instance_type_info
+from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, dig, violation
+from trainstack_policies.pricing import instance_type_info
 
 NAME = "rdma-for-multinode"
 DESCRIPTION = ("With more than one node, the nodes sit in a placement construct and use the "

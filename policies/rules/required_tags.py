@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from policies.inventory import is_taggable, tag_key_of, tag_value, tags_of
-from policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
+from trainstack_policies.inventory import is_taggable, tag_key_of, tag_value, tags_of
+from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
 
 NAME = "required-tags"
 DESCRIPTION = "Every taggable resource carries the required cost-allocation tags (GCP: labels)."

@@ -7,10 +7,12 @@ same catalog the components pick instance types from. pulumi-alicloud has no bud
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping, Optional
 
-from policies import capacity, pricing
-from policies.inventory import (
+from trainstack_policies import capacity, pricing
+from trainstack_policies.exemptions import own_tag
+from trainstack_policies.inventory import (
     ALI_INSTANCE,
     ALI_INSTANCE_SET,
     AWS_BUDGET,
@@ -23,7 +25,14 @@ from policies.inventory import (
     gpu_reason,
     node_groups,
 )
-from policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
+from trainstack_policies.model import (
+    UNKNOWN,
+    Resource,
+    UnknownValue,
+    Violation,
+    number,
+    violation,
+)
 
 NAME = "spend-limit"
 DESCRIPTION = ("GPU capacity has a budget alarm, and the stack's estimated monthly cost if left "
@@ -92,6 +101,24 @@ def _cap_config(config: Mapping[str, Any]) -> Optional[float]:
         else None
 
 
+# Alibaba Cloud has no budget resource (pulumi-alicloud): trainstack's nodes carry the spec's
+# budget.monthly_usd in their own tag. Like any budget it can only lower the cap; a missing or
+# invalid tag leaves the cap as it was.
+BUDGET_TAG = "trainstack:budget-usd"
+
+
+def _declared_budgets(groups) -> list[float]:
+    out = []
+    for g in groups:
+        if g.cloud != "alicloud":
+            continue
+        value = own_tag(g.resource, BUDGET_TAG)
+        amount = number(value) if isinstance(value, str) else None
+        if amount is not None and math.isfinite(amount) and amount > 0:
+            out.append(amount)
+    return out
+
+
 def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
     # Only GPU capacity needs a budget alarm; every group is priced where the catalog can.
     groups = gpu_groups(resources)
@@ -108,6 +135,7 @@ def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
     # The cap is the SMALLEST whole-stack budget: a budget with cost filters (S3 only, one
     # project's labels) watches part of the bill and caps nothing else.
     amounts = [b.monthly for b in found_budgets if b.monthly is not None and not b.scope]
+    amounts += _declared_budgets(groups)
     cap = cap_config if cap_config is not None else (min(amounts) if amounts else None)
     return groups, est, found_budgets, cap_config, cap
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from policies.inventory import Bucket, Filesystem, NodeGroup, buckets, filesystems, gpu_groups
-from policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
+from trainstack_policies.inventory import Bucket, Filesystem, NodeGroup, buckets, filesystems, gpu_groups
+from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
 
 NAME = "storage-same-zone"
 DESCRIPTION = ("Every parallel filesystem the GPU nodes mount is in their zone, and the bucket in "
