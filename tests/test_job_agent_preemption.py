@@ -15,6 +15,10 @@ from trainstack_components.agents import job_agent
 from trainstack_components.agents import preemption_agent as pa
 from trainstack_components.boot import preemption as boot_step
 
+# Real torchrun on CPU in some tests: one xdist worker runs every test of the group, one at a
+# time, so two of them never share the 2 cores (their rendezvous and deadlines are timed).
+pytestmark = pytest.mark.xdist_group("torchrun")
+
 ENV_DUMP = ("import json, os, sys\n"
             "keys = ['TORCH_DISABLE_SHARE_RDZV_TCP_STORE', 'PYTHONPATH', 'TRAINSTACK_NOTICE_FILE',"
             " 'TRAINSTACK_EVENTS_DIR']\n"
@@ -64,6 +68,7 @@ def test_a_job_gets_the_restart_env_and_the_helper_on_its_path(tmp_path, monkeyp
 
 FAKE_DOCKER = """#!{python}
 import json, os, sys
+
 argv = sys.argv[1:]
 keys = [argv[i + 1] for i, a in enumerate(argv) if a == "-e"]
 with open({record!r}, "w") as out:

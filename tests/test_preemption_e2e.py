@@ -22,6 +22,10 @@ from trainstack.preemptions import summarize
 from trainstack_components.agents import preemption_agent as pa
 from trainstack_components.boot import preemption as boot_step
 
+# Real torchrun nodes on CPU: one xdist worker runs all of them, one at a time, so two such
+# tests never share the 2 cores with each other (their rendezvous and deadlines are timed).
+pytestmark = pytest.mark.xdist_group("torchrun")
+
 torch = pytest.importorskip("torch")
 
 EXAMPLE = str(ROOT / "examples" / "train_resumable.py")
@@ -172,8 +176,13 @@ def test_a_preempted_node_is_replaced_and_the_job_resumes_exactly(cloud, tmp_pat
             assert node1b.wait(timeout=60) == 0, cluster.log("node-1b")
 
         notices = [json.loads(p.read_text()) for p in (cluster.bucket / "events" / "node-1").glob("*")]
-        assert [n["event"] for n in notices] == ["preemption-notice"]
-        assert notices[0]["cloud"] == cloud and notices[0]["signalled_jobs"] == ["job-1"]
+        # One notice. On Azure the agent also acknowledges the event once the job has exited,
+        # which may or may not happen before the test kills the node: either is right.
+        events = sorted(n["event"] for n in notices)
+        assert events in (["preemption-notice"],
+                          *([["acknowledged", "preemption-notice"]] if cloud == "azure" else []))
+        (notice,) = [n for n in notices if n["event"] == "preemption-notice"]
+        assert notice["cloud"] == cloud and notice["signalled_jobs"] == ["job-1"]
         # The resumed run started right after the checkpoint: no step lost, none run twice.
         losses = cluster.losses()
         assert {step: len(seen) for step, seen in losses.items()} == {s: 1 for s in range(1, STEPS + 1)}

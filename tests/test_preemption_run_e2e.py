@@ -27,9 +27,14 @@ from trainstack_components.boot import preemption as boot_step
 
 torch = pytest.importorskip("torch")
 
+# Real torchrun nodes on CPU: one xdist worker runs all of them, one at a time, so two such
+# tests never share the 2 cores with each other (their rendezvous and deadlines are timed).
+pytestmark = pytest.mark.xdist_group("torchrun")
+
 
 MARK = """
 import os as _os
+
 _os.makedirs(_os.environ["TRAINSTACK_REPORT_DIR"], exist_ok=True)
 open(_os.path.join(_os.environ["TRAINSTACK_REPORT_DIR"], "helper-" + __file__.replace("/", "_")),
      "w").close()

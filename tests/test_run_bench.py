@@ -17,6 +17,10 @@ from tests.run_helpers import TRAIN_PY, LocalCluster, wait_for
 from trainstack.cli import app
 from trainstack_components.agents import job_agent
 
+# Real torchrun nodes on CPU: one xdist worker runs all of them, one at a time, so two such
+# tests never share the 2 cores with each other (their rendezvous and deadlines are timed).
+pytestmark = pytest.mark.xdist_group("torchrun")
+
 pytest.importorskip("torch", reason="torch is not installed (the bench-test extra has it)")
 
 runner = CliRunner()

@@ -65,7 +65,7 @@ def allreduce(args) -> None:
     if dist.get_rank() == 0:
         _out("allreduce.json", {"ranks": world, "backend": dist.get_backend(),
                                 "device": device.type, "sizes": rows})
-    dist.destroy_process_group()
+    _leave_together()
 
 
 def _timed_write(path: Path, nbytes: int) -> float:
@@ -174,6 +174,15 @@ def train(args) -> None:
                                    if slowest else None),
             "peak_memory_bytes": max(g["peak_bytes"] for g in gathered),
             "oom": any(g["oom"] for g in gathered), "per_rank": gathered})
+    _leave_together()
+
+
+def _leave_together() -> None:
+    """Every rank reaches the end before any tears its process group down: a rank that destroys
+    gloo's group while a peer is still in its last collective aborts (SIGABRT, "terminate called
+    without an active exception"), seen on 2 loaded CPU nodes."""
+    import torch.distributed as dist
+    dist.barrier()
     dist.destroy_process_group()
 
 
