@@ -70,6 +70,12 @@ def own_tag(r: Resource, key: str) -> Any:
     tags = own_tags(r)
     if tags is UNKNOWN:
         return UNKNOWN
+    return tag_value(r, tags, key)
+
+
+def tag_value(r: Resource, tags: dict, key: str) -> Any:
+    """The value of tag `key` in `tags` (GCP: by normalised label key; Azure: tag names are
+    case-insensitive); None when absent."""
     if key in tags:
         return tags[key]
     if r.cloud == "gcp":

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from typing import Any, Optional
 
 from trainstack_policies.exemptions import normalize_label_key as _normalize_label_key
-from trainstack_policies.exemptions import own_tag, own_tags, tag_key
+from trainstack_policies.exemptions import own_tag, own_tags, tag_key, tag_value
 from trainstack_policies.model import (
     UNKNOWN,
     BadNumber,
@@ -1042,19 +1042,6 @@ def tags_of(r: Resource) -> Any:
 
 def normalize_label_key(key: str) -> str:
     return _normalize_label_key(key)
-
-
-def tag_value(r: Resource, tags: dict, key: str) -> Any:
-    """The value of tag `key` (GCP: by normalised label key; Azure: tag names are
-    case-insensitive); None when absent."""
-    if key in tags:
-        return tags[key]
-    if r.cloud == "gcp":
-        wanted = normalize_label_key(key)
-        return next((v for k, v in tags.items() if normalize_label_key(k) == wanted), None)
-    if r.cloud == "azure":
-        return next((v for k, v in tags.items() if k.lower() == key.lower()), None)
-    return None
 
 
 def retained_marker(r: Resource) -> Any:
