@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from tests.checkout import PYTHONPATH as CHECKOUT_PATH
 from trainstack_components.agents import job_agent
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,7 +63,7 @@ class LocalCluster:
             store.put(f"status/{name}.json", json.dumps(record).encode())
 
     def start(self, env: dict | None = None) -> "LocalCluster":
-        run_env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", **(env or {})}
+        run_env = {**os.environ, "PYTHONPATH": CHECKOUT_PATH, "OMP_NUM_THREADS": "1", **(env or {})}
         for name in self.names:
             log = open(self.tmp / f"{name}-agent.log", "wb")
             self.procs.append(subprocess.Popen(

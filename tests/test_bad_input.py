@@ -6,6 +6,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
+from tests.checkout import PYTHONPATH as CHECKOUT_PATH
 from tests.conftest import ROOT, assert_clean_error, plan_for, write_spec
 from trainstack.cli import app
 from trainstack_components.errors import SpecError
@@ -277,7 +278,7 @@ def test_compare_html_into_a_missing_folder_or_onto_a_folder_fails_before_printi
 def test_piping_into_head_exits_0_without_noise(args):
     import os
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
-    env["PYTHONPATH"] = str(ROOT)
+    env["PYTHONPATH"] = CHECKOUT_PATH
     proc = subprocess.Popen([sys.executable, "-m", "trainstack", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     first = proc.stdout.readline()   # what `head -1` does: one line, then close the pipe

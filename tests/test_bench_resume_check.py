@@ -6,6 +6,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
+from tests.checkout import PYTHONPATH as CHECKOUT_PATH
 from tests.conftest import ROOT
 from trainstack.cli import app
 
@@ -15,7 +16,7 @@ HANDROLLED = [sys.executable, str(ROOT / "tests" / "data" / "resume" / "handroll
 
 
 def bench(monkeypatch, *args):
-    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    monkeypatch.setenv("PYTHONPATH", CHECKOUT_PATH + os.pathsep + os.environ.get("PYTHONPATH", ""))
     result = CliRunner().invoke(app, ["bench", "--resume-check", *map(str, args)],
                                 terminal_width=200)
     assert "Traceback" not in result.output, result.output

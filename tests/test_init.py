@@ -9,6 +9,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from tests.checkout import PYTHONPATH as CHECKOUT_PATH
 from tests.conftest import ROOT, assert_clean_error
 from trainstack.cli import app
 from trainstack_components.base import implemented_clouds
@@ -18,7 +19,7 @@ runner = CliRunner()
 
 def cli(*args, cwd: Path):
     """The installed command as a user runs it: a child process in `cwd`."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": CHECKOUT_PATH}
     env.pop("TRAINSTACK_PROJECT", None)
     return subprocess.run([sys.executable, "-m", "trainstack", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)

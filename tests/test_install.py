@@ -10,6 +10,7 @@ import sys
 
 from packaging.requirements import Requirement
 
+from tests.checkout import PYTHONPATH as CHECKOUT_PATH
 from tests.conftest import ROOT
 from tools.readme_setup import setup_commands
 
@@ -95,7 +96,7 @@ def test_ci_counts_a_skip_as_a_failure(tmp_path):
         "@pytest.mark.xfail(reason='known')\ndef test_xfails():\n    assert False\n")
     argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest",
             "--rootdir", str(tmp_path), str(tmp_path)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": CHECKOUT_PATH}
     env.pop("TRAINSTACK_NO_SKIPS", None)
     local = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
     assert local.returncode == 0, local.stdout

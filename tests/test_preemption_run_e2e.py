@@ -17,6 +17,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from tests.checkout import PYTHONPATH as CHECKOUT_PATH
 from tests.conftest import ROOT
 from tests.preemption_helpers import MetadataServer
 from tests.run_helpers import LAUNCHER, free_port, health_record, wait_for, write_node_root
@@ -124,7 +125,7 @@ def test_trainstack_run_survives_an_aws_spot_notice(tmp_path, uninterrupted):  #
             nodes.boot("node-0", 0)
             nodes.boot("node-1", 1)
             nodes.watch("node-1", md.url)
-            env = {**os.environ, "PYTHONPATH": str(ROOT)}
+            env = {**os.environ, "PYTHONPATH": CHECKOUT_PATH}
             run = subprocess.Popen(
                 [sys.executable, "-c", "from trainstack.cli import app; app()", "run",
                  "--bucket-url", f"file://{nodes.bucket}", "--max-restarts", "3", "--timeout",

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from tests.checkout import PYTHONPATH as CHECKOUT_PATH
 from tests.conftest import (
     AZURITE_KEY,
     ROOT,
@@ -58,7 +59,7 @@ def reaper_process(tmp_path, *extra, **env):
     return subprocess.Popen(
         [sys.executable, "-m", "trainstack", "reap", "--yes", "--audit-log",
          str(tmp_path / "audit.jsonl"), *extra],
-        env={**os.environ, "PYTHONPATH": str(ROOT), **env}, cwd=ROOT, start_new_session=True,
+        env={**os.environ, "PYTHONPATH": CHECKOUT_PATH, **env}, cwd=ROOT, start_new_session=True,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 

@@ -10,6 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from tests.checkout import PYTHONPATH as CHECKOUT_PATH  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
 from trainstack_components.training import resumable  # noqa: E402
 
@@ -17,7 +18,7 @@ EXAMPLE = [sys.executable, "-W", "ignore", str(ROOT / "examples" / "train_resuma
 
 
 def run_example(tmp_path, **env):
-    full = {**os.environ, "PYTHONPATH": str(ROOT), "TRAINSTACK_SCRATCH_DIR": str(tmp_path / "s"),
+    full = {**os.environ, "PYTHONPATH": CHECKOUT_PATH, "TRAINSTACK_SCRATCH_DIR": str(tmp_path / "s"),
             "TRAINSTACK_CHECKPOINT_DIR": str(tmp_path / "p"),
             "TRAINSTACK_EVENTS_DIR": str(tmp_path / "events"),
             "TRAINSTACK_NOTICE_FILE": str(tmp_path / "notice.json"), **env}

@@ -5,6 +5,7 @@ import sys
 
 import pytest
 
+from tests.checkout import PYTHONPATH as CHECKOUT_PATH
 from tests.conftest import ROOT
 from trainstack.resume_check import render, resume_check
 from trainstack_components.errors import SpecError
@@ -18,7 +19,7 @@ HANDROLLED = [sys.executable, str(ROOT / "tests" / "data" / "resume" / "handroll
 def env_with_repo():
     import os
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = CHECKOUT_PATH + os.pathsep + env.get("PYTHONPATH", "")
     return env
 
 
