@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from pulumi.runtime.proto import analyzer_pb2 as proto
-from pulumi_policy import EnforcementLevel
+from pulumi_policy import EnforcementLevel, ResourceValidationPolicy
 
 from trainstack_policies.exemptions import skip_names
 from trainstack_policies.model import (
@@ -29,7 +29,8 @@ from trainstack_policies.rules import RULES, Rule
 from trainstack_policies.runner import undecided_violation
 
 _HELPERS = ("_get_enforcement_level", "_get_policy_config", "_create_report_violation",
-            "_map_enforcement_level", "_configure_runtime_settings", "Analyze", "AnalyzeStack")
+            "_map_enforcement_level", "_configure_runtime_settings", "Analyze", "AnalyzeStack",
+            "Remediate")
 _BY_NAME = {r.name: r for r in RULES}
 
 
@@ -189,6 +190,30 @@ def make(base: type) -> type:
             for policy, rule, level in rules:
                 self._judge(response, policy, rule, level, [r], skips,
                             lambda config, skips, rule=rule: rule.run_resource(r, config, skips))
+            return response
+
+        def Remediate(self, request, context):  # noqa: N802
+            """The engine calls Remediate before Analyze on every resource (step_generator.go:
+            a remediation pass, then an analysis pass). pulumi_policy deserialises the whole
+            resource on every call before looking for a remediation; none of these policies
+            remediates, so the answer is known without reading the request: each policy set to
+            `remediate` is reported not applicable, exactly as pulumi_policy reports it."""
+            try:
+                policies = self._PolicyAnalyzerServicer__policies
+            except AttributeError:
+                return super().Remediate(request, context)
+            self._settings()
+            response = proto.RemediateResponse()
+            for policy in policies:
+                if _BY_NAME.get(policy.name) is None:
+                    return super().Remediate(request, context)
+                if not isinstance(policy, ResourceValidationPolicy):
+                    continue   # pulumi_policy asks only resource policies to remediate
+                if policy.has_remediation():
+                    return super().Remediate(request, context)
+                if self._get_enforcement_level(policy) == EnforcementLevel.REMEDIATE:
+                    response.not_applicable.append(proto.PolicyNotApplicable(
+                        policy_name=policy.name, reason="Policy does not implement remediate"))
             return response
 
         def AnalyzeStack(self, request, context):  # noqa: N802

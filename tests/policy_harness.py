@@ -183,7 +183,13 @@ class PolicyPackProcess:
                                      options=apb.AnalyzerResourceOptions(protect=protect))
         if provider is not None:
             request.provider.CopyFrom(provider)
-        return self._diagnostics(self.stub.Analyze(request))
+        # The engine's two passes per resource (step_generator.go): Remediate, then Analyze.
+        remediated = self.stub.Remediate(request)
+        assert not any(r.HasField("properties") for r in remediated.remediations), \
+            "the pack never rewrites a resource"
+        notes = [Diagnostic(r.policyName, "advisory", urn, r.diagnostic, r.description)
+                 for r in remediated.remediations if r.diagnostic]
+        return notes + self._diagnostics(self.stub.Analyze(request))
 
     def analyze_views(self, resources: list, provider_props: Optional[Mapping[str, Any]] = None
                       ) -> list[Diagnostic]:

@@ -66,3 +66,32 @@ def test_both_serving_paths_give_the_same_findings(cloud, build):
     slow = _diagnostics(_servicer(base), build(cloud))
     assert fast == slow
     assert bool(fast) == (build is _broken)   # the broken stacks do have findings
+
+
+def _remediate(servicer, levels):
+    servicer.Configure(apb.ConfigureAnalyzerRequest(policyConfig={
+        name: apb.PolicyConfig(enforcementLevel=level, properties=_struct({}))
+        for name, level in levels.items()}), None)
+    r = CLUSTERS["aws"]()[0]
+    response = servicer.Remediate(apb.AnalyzeRequest(
+        type=r.type, name=r.name, urn=r.urn, properties=_struct(engine_value(r.props))), None)
+    return ([(x.policy_name, x.reason) for x in response.not_applicable],
+            [(x.policyName, x.diagnostic) for x in response.remediations])
+
+
+@pytest.mark.parametrize("levels", [
+    {},
+    # required-tags and no-public-ingress are resource policies; spend-limit a stack policy,
+    # which pulumi_policy never asks to remediate.
+    {"required-tags": apb.REMEDIATE, "no-public-ingress": apb.REMEDIATE,
+     "spend-limit": apb.REMEDIATE},
+], ids=["default-levels", "set-to-remediate"])
+def test_remediate_answers_as_pulumi_policy_does_without_reading_the_resource(levels):
+    """The engine sends Remediate before Analyze for every resource; the analyzer answers it
+    without deserialising the request, and the answer is pulumi_policy's own."""
+    base = stock._PolicyAnalyzerServicer
+    fast = _remediate(_servicer(analyzer.make(base)), levels)
+    assert fast == _remediate(_servicer(base), levels)
+    expected = sorted(name for name in levels if name != "spend-limit")
+    assert sorted(name for name, _ in fast[0]) == expected
+    assert fast[1] == []
