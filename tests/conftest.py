@@ -319,3 +319,12 @@ def pytest_terminal_summary(terminalreporter):
                                     "fails the run:", red=True)
         for line in _SKIPPED:
             terminalreporter.write_line(f"  {line}")
+
+
+@pytest.fixture(scope="module")
+def pack():
+    """The policy pack, started as `pulumi preview --policy-pack` starts it; one per module."""
+    from tests.policy_harness import PolicyPackProcess
+    process = PolicyPackProcess()
+    yield process
+    process.close()

@@ -243,3 +243,10 @@ class PolicyPackProcess:
             **({"provider": provider(r)} if provider_props is not None else {}))
             for r in plan.resources])
         return found + self._diagnostics(self.stub.AnalyzeStack(stack))
+
+
+def run(pack: PolicyPackProcess, resources: list, config: Optional[Mapping[str, Any]] = None,
+        provider: Optional[Mapping[str, Any]] = None) -> list[Diagnostic]:
+    """Configure the pack with `config` and drive hand-built resources through it."""
+    pack.configure(config)
+    return pack.analyze_views(resources, provider)

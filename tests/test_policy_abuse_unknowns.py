@@ -9,23 +9,11 @@ import jsonschema
 import pytest
 
 from tests.policy_fixtures import OWNER_TAGS, aws_cluster, azure_cluster, find, res
+from tests.policy_harness import run
 from trainstack_policies.model import UNKNOWN
 
 TAGS = dict(OWNER_TAGS)
 AWS = {"region": "us-east-1"}
-
-
-@pytest.fixture(scope="module")
-def pack():
-    from tests.policy_harness import PolicyPackProcess
-    process = PolicyPackProcess()
-    yield process
-    process.close()
-
-
-def run(pack, resources, config=None, provider=None):
-    pack.configure(config)
-    return pack.analyze_views(resources, provider)
 
 
 def judged(found):

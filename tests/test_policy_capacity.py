@@ -13,7 +13,6 @@ import copy
 import pytest
 
 from tests.conftest import EXAMPLE, plan_for
-from tests.policy_harness import PolicyPackProcess
 from trainstack_policies.inventory import gpu_groups
 from trainstack_policies.model import UNKNOWN_STRING_SENTINEL, from_plan
 from trainstack_policies.runner import evaluate
@@ -62,13 +61,6 @@ def plans():
 @pytest.fixture(scope="module")
 def flex_plan():
     return plan_for(_capacity("gcp", type="flex_start"), "gcp")
-
-
-@pytest.fixture(scope="module")
-def pack():
-    process = PolicyPackProcess()
-    yield process
-    process.close()
 
 
 def one(plan, token):

@@ -17,23 +17,11 @@ from tests.policy_fixtures import (
     set_prop,
     stop_schedule,
 )
-from tests.policy_harness import PolicyPackProcess
+from tests.policy_harness import run
 from trainstack_policies.model import UNKNOWN
 
 TAGS = dict(OWNER_TAGS)
 LABELS = {"owner": "alice", "team": "ml", "cost_center": "1234"}
-
-
-@pytest.fixture(scope="module")
-def pack():
-    process = PolicyPackProcess()
-    yield process
-    process.close()
-
-
-def run(pack, resources, config=None, provider=None):
-    pack.configure(config)
-    return pack.analyze_views(resources, provider)
 
 
 def policies(found, level=None):

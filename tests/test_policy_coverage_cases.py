@@ -21,25 +21,13 @@ from tests.policy_fixtures import (
     res,
     stop_schedule,
 )
+from tests.policy_harness import run
 from tests.test_policy_abuse_unknowns import budget, gpu_group, judged, of
 from trainstack_policies.model import UNKNOWN
 
 TAGS = dict(OWNER_TAGS)
 LABELS = {"owner": "alice", "team": "ml", "cost_center": "1234"}
 AWS = {"region": "us-east-1"}
-
-
-@pytest.fixture(scope="module")
-def pack():
-    from tests.policy_harness import PolicyPackProcess
-    process = PolicyPackProcess()
-    yield process
-    process.close()
-
-
-def run(pack, resources, config=None, provider=None):
-    pack.configure(config)
-    return pack.analyze_views(resources, provider)
 
 
 def spend(pack, resources, config=None, provider=None):

@@ -11,20 +11,12 @@ import copy
 import pytest
 
 from tests.conftest import edited, plan_for
-from tests.policy_harness import PolicyPackProcess
 from trainstack import PROJECT_DIR
 from trainstack.check import run_check
 from trainstack.engine import render
 from trainstack.stacks import stack_config, stack_names
 from trainstack_policies.model import from_policy_resources, from_resource_args
 from trainstack_policies.pack_config import parse, reconcile
-
-
-@pytest.fixture(scope="module")
-def pack():
-    process = PolicyPackProcess()
-    yield process
-    process.close()
 
 
 def _offline(plan, given=None) -> set[tuple]:

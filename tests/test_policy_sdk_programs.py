@@ -13,7 +13,6 @@ import pytest
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc, settings
 
-from tests.policy_harness import PolicyPackProcess
 from trainstack.engine import PlannedResource
 
 TAGS = {"owner": "alice", "team": "ml", "cost-center": "1234"}
@@ -65,13 +64,6 @@ def sdk_plan(program) -> SimpleNamespace:
         loop.close()
     return SimpleNamespace(resources=[r for r in monitor.recorded
                                       if not r.type.startswith("pulumi:providers:")])
-
-
-@pytest.fixture(scope="module")
-def pack():
-    process = PolicyPackProcess()
-    yield process
-    process.close()
 
 
 def spend(pack, plan):
