@@ -1,0 +1,166 @@
+"""Who uses what, read from property dependencies: the GPU compute that mounts a filesystem or
+reads a bucket, and the subnets and networks compute and storage share.
+
+Pulumi records, per input, the resources it was computed from: a launch template's user data
+built from an FSx's DNS and mount names depends on that FSx, an instance template's metadata on
+the Lustre instance whose mount point it names, a scale set's custom data on the AmlFilesystem,
+an FSx data repository association on the bucket it imports. storage-same-zone matches storage
+to the compute that uses it by these, before it falls back to shared subnets, networks or the
+region (policies/rules/storage_same_zone.py).
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from trainstack_policies.inventory import Filesystem, NodeGroup
+from trainstack_policies.model import UNKNOWN, Resource, last_segment
+
+# What stands between compute and a filesystem: user data names the mount target's address.
+MOUNT_HOPS = frozenset({
+    "aws:efs/mountTarget:MountTarget", "aws:efs/accessPoint:AccessPoint",
+    "alicloud:nas/mountTarget:MountTarget",
+    "alicloud:nas/protocolMountTarget:ProtocolMountTarget",
+    "alicloud:nas/accessPoint:AccessPoint",
+})
+# A bucket's parts (an Azure blob container, an S3 object or policy): using one uses the bucket.
+BUCKET_PART_PREFIXES = ("aws:s3/", "gcp:storage/", "azure-native:storage:", "azure:storage/",
+                        "alicloud:oss/")
+
+# Zonal or regional subnets: two resources in one of these share a network segment.
+SUBNETS = frozenset({
+    "aws:ec2/subnet:Subnet", "alicloud:vpc/switch:Switch", "azure-native:network:Subnet",
+    "azure:network/subnet:Subnet", "gcp:compute/subnetwork:Subnetwork",
+})
+# VPC networks (GCP's are global, Azure's regional): shared only within a region.
+NETWORKS = frozenset({
+    "gcp:compute/network:Network", "azure-native:network:VirtualNetwork",
+    "azure:network/virtualNetwork:VirtualNetwork",
+})
+# Network interfaces stand between a VM and its subnet.
+NICS = frozenset({"azure-native:network:NetworkInterface",
+                  "azure:network/networkInterface:NetworkInterface"})
+
+
+def _deps(r: Resource) -> Iterable[Resource]:
+    for deps in r.deps.values():
+        yield from deps
+
+
+def parts(g: NodeGroup) -> list[Resource]:
+    """The resources that describe a group's nodes: the group and its launch template /
+    instance template / scaling configuration."""
+    return [g.resource] + ([g.template] if g.template is not None and
+                           g.template is not g.resource else [])
+
+
+def used(r: Resource) -> set[int]:
+    """The ids of the resources `r` depends on, through mount targets and bucket parts."""
+    out: set[int] = set()
+    for d in _deps(r):
+        out.add(id(d))
+        if d.type in MOUNT_HOPS or d.type.startswith(BUCKET_PART_PREFIXES):
+            out.update(id(x) for x in _deps(d))
+    return out
+
+
+class Usage:
+    """Which GPU groups mount which filesystem and read which bucket, indexed once per stack."""
+
+    def __init__(self, groups: list[NodeGroup], resources: list[Resource],
+                 storage: Iterable[Resource]):
+        self.groups = groups
+        storage_ids = {id(s) for s in storage}
+        self.uses = {id(g): set().union(*(used(p) for p in parts(g))) for g in groups}
+        self.mounts_any = {id(g) for g in groups if self.uses[id(g)] & storage_ids}
+        # Resources that depend on a filesystem and a bucket (an FSx data repository
+        # association, an Alibaba data flow, an import command): the filesystem reads the bucket.
+        self.linked: dict[int, set[int]] = {}
+        compute = {id(p) for g in groups for p in parts(g)}
+        for r in resources:
+            if id(r) in storage_ids or id(r) in compute:
+                continue
+            ids = used(r)
+            for s in ids & storage_ids:
+                self.linked.setdefault(s, set()).update(ids)
+
+    def mounting(self, fs: Filesystem) -> list[NodeGroup]:
+        return [g for g in self.groups if id(fs.resource) in self.uses[id(g)]]
+
+    def reading(self, bucket: Resource) -> list[NodeGroup]:
+        return [g for g in self.groups if id(bucket) in self.uses[id(g)]]
+
+    def reads(self, fs: Filesystem, bucket: Resource) -> bool:
+        """The filesystem imports from the bucket (importPath, an HSM container, an association)."""
+        return id(bucket) in used(fs.resource) or id(bucket) in self.linked.get(
+            id(fs.resource), set())
+
+    def unmounting(self, groups: list[NodeGroup]) -> list[NodeGroup]:
+        """`groups` whose mounts cannot be seen, else all of them: a group whose user data
+        names its filesystems is matched to those, not to every other one nearby."""
+        return [g for g in groups if id(g) not in self.mounts_any] or groups
+
+
+# ------------------------------------------------------------------------- subnets and networks
+
+def _azure_subnet_ids(r: Resource) -> list[str]:
+    """Subnet ids named in a scale set's or filesystem's inputs (an existing vnet: no dep)."""
+    out = []
+    for value in (r.get("filesystemSubnet"),):
+        if isinstance(value, str):
+            out.append(value)
+    profile = r.get("virtualMachineProfile.networkProfile.networkInterfaceConfigurations")
+    for nic in profile if isinstance(profile, list) else []:
+        for ip in nic.get("ipConfigurations") or [] if isinstance(nic, dict) else []:
+            value = ip.get("subnet", {}).get("id") if isinstance(ip, dict) and isinstance(
+                ip.get("subnet"), dict) else None
+            if isinstance(value, str):
+                out.append(value)
+    for nic in r.get("networkInterfaces") or [] if isinstance(
+            r.get("networkInterfaces"), list) else []:
+        for ip in (nic.get("ipConfigurations") or []) if isinstance(nic, dict) else []:
+            if isinstance(ip, dict) and isinstance(ip.get("subnetId"), str):
+                out.append(ip["subnetId"])
+    return [s for s in out if s and s is not UNKNOWN]
+
+
+def _gcp_network_names(r: Resource) -> list[str]:
+    values: list[Any] = [r.get("network")]
+    for key in ("networkInterfaces", "networks"):
+        items = r.get(key)
+        values += [i.get("network") for i in items if isinstance(i, dict)] \
+            if isinstance(items, list) else []
+    return [last_segment(v) for v in values if isinstance(v, str) and v]
+
+
+def segments(r: Resource) -> tuple[set, set]:
+    """(subnet keys, network keys) of one resource: the subnets/vSwitches and VPC networks it
+    depends on (through a NIC, and a subnet's own network), and those it names by id or name
+    where no resource of the stack stands for them."""
+    subnets: set = set()
+    networks: set = set()
+    queue = list(_deps(r))
+    seen: set[int] = set()
+    while queue:
+        d = queue.pop()
+        if id(d) in seen:
+            continue
+        seen.add(id(d))
+        if d.type in SUBNETS:
+            subnets.add(id(d))
+            queue.extend(x for x in _deps(d) if x.type in NETWORKS)
+        elif d.type in NETWORKS:
+            networks.add(id(d))
+            name = d.get("name") or d.get("virtualNetworkName")
+            if d.cloud == "gcp" and isinstance(name, str) and name:
+                networks.add(("gcp", name))
+        elif d.type in NICS:
+            queue.extend(_deps(d))
+    if r.cloud == "gcp":
+        networks.update(("gcp", n) for n in _gcp_network_names(r))
+    elif r.cloud == "azure":
+        for sid in _azure_subnet_ids(r):
+            subnets.add(("azure", sid.lower()))
+            head, sep, _ = sid.lower().partition("/subnets/")
+            if sep:
+                networks.add(("azure", head))
+    return subnets, networks
