@@ -10,7 +10,7 @@ region (policies/rules/storage_same_zone.py).
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional
 
 from trainstack_policies.inventory import Filesystem, NodeGroup
 from trainstack_policies.model import UNKNOWN, Resource, last_segment
@@ -75,24 +75,36 @@ class Usage:
         # Resources that depend on a filesystem and a bucket (an FSx data repository
         # association, an Alibaba data flow, an import command): the filesystem reads the bucket.
         self.linked: dict[int, set[int]] = {}
+        self._by_used: Optional[dict[int, list[NodeGroup]]] = None
         compute = {id(p) for g in groups for p in parts(g)}
+        hops = storage_ids | {id(r) for r in resources if r.type in MOUNT_HOPS}
         for r in resources:
-            if id(r) in storage_ids or id(r) in compute:
+            if not r.deps or id(r) in storage_ids or id(r) in compute or not any(
+                    id(d) in hops for d in _deps(r)):
                 continue
             ids = used(r)
             for s in ids & storage_ids:
                 self.linked.setdefault(s, set()).update(ids)
 
     def mounting(self, fs: Filesystem) -> list[NodeGroup]:
-        return [g for g in self.groups if id(fs.resource) in self.uses[id(g)]]
+        return self._users().get(id(fs.resource), [])
 
     def reading(self, bucket: Resource) -> list[NodeGroup]:
-        return [g for g in self.groups if id(bucket) in self.uses[id(g)]]
+        return self._users().get(id(bucket), [])
 
-    def reads(self, fs: Filesystem, bucket: Resource) -> bool:
-        """The filesystem imports from the bucket (importPath, an HSM container, an association)."""
-        return id(bucket) in used(fs.resource) or id(bucket) in self.linked.get(
-            id(fs.resource), set())
+    def _users(self) -> dict[int, list[NodeGroup]]:
+        """Resource id -> the groups that use it, built on first use."""
+        if self._by_used is None:
+            self._by_used = {}
+            for g in self.groups:
+                for used_id in self.uses[id(g)]:
+                    self._by_used.setdefault(used_id, []).append(g)
+        return self._by_used
+
+    def fs_reads(self, fs: Filesystem) -> set[int]:
+        """What the filesystem imports from: its own dependencies (importPath, an HSM
+        container's account) and those of resources tied to it (an association)."""
+        return used(fs.resource) | self.linked.get(id(fs.resource), set())
 
     def unmounting(self, groups: list[NodeGroup]) -> list[NodeGroup]:
         """`groups` whose mounts cannot be seen, else all of them: a group whose user data

@@ -32,7 +32,9 @@ SCOPE = (
     'the catalog lists with GPUs, whose type is in a GPU instance family, or that declare '
     'accelerators (GCP guestAccelerators); compared with the parallel filesystems of the same '
     'cloud (FSx for Lustre, Managed Lustre, Parallelstore, Filestore, Azure Managed Lustre, '
-    'CPFS) and the buckets of that cloud. Non-GPU compute is never judged. '
+    'CPFS), each matched to the GPU compute that mounts it (else shares its subnet or '
+    "network, else its region), and the buckets of that cloud that a GPU cluster reads. "
+    'Non-GPU compute is never judged. '
 )
 
 # Cloud Storage locations that are not a single region (GCS docs "Bucket locations").
@@ -214,26 +216,27 @@ class _Mounts:
         return self.every
 
 
-def _readers(bucket: Resource, usage: links.Usage,
-             matched: list[tuple[Filesystem, list[NodeGroup]]]) -> list[NodeGroup]:
-    """The GPU groups that read the bucket: their compute depends on it, or a filesystem they
-    mount imports from it."""
-    found = {id(g): g for g in usage.reading(bucket)}
+def _fs_readers(usage: links.Usage, matched: list[tuple[Filesystem, list[NodeGroup]]]
+                ) -> dict[int, dict[int, NodeGroup]]:
+    """Resource id -> the GPU groups that read it through a filesystem they mount."""
+    out: dict[int, dict[int, NodeGroup]] = {}
     for fs, groups in matched:
-        if usage.reads(fs, bucket):
-            found.update((id(g), g) for g in groups)
-    return list(found.values())
+        for rid in usage.fs_reads(fs):
+            out.setdefault(rid, {}).update((id(g), g) for g in groups)
+    return out
 
 
 def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
     out: list[Violation] = []
     every = gpu_groups(resources)
+    if not every:
+        return out
+    every_fs, every_bucket = filesystems(resources), buckets(resources)
+    usage = links.Usage(every, resources, [fs.resource for fs in every_fs])
     for cloud in sorted({g.cloud for g in every}):
         clusters = _clusters([g for g in every if g.cloud == cloud])
-        mounted = [fs for fs in filesystems(resources) if fs.resource.cloud == cloud]
+        mounted = [fs for fs in every_fs if fs.resource.cloud == cloud]
         placed: dict[tuple, tuple[str, str]] = {}
-        usage = links.Usage([g for gs in clusters.values() for g in gs], resources,
-                            [fs.resource for fs in mounted])
         mounts = _Mounts(clusters, usage)
         matched = []
         for fs in mounted:
@@ -249,16 +252,20 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                             for s in g.resource.dep("vpcZoneIdentifiers") + g.resource.dep(
                                 "subnetIds") + g.resource.dep("subnetId")) if fs.zone_id else ()
                 out.extend(_check_filesystem(fs, zone, region, ids))
-        for bucket in buckets(resources):
+        through_fs = _fs_readers(usage, matched)
+        for bucket in every_bucket:
             if bucket.resource.cloud != cloud:
                 continue
             # Only a bucket a cluster reads is that cluster's: a DR copy, a log or a website
             # bucket in another region costs the GPUs nothing.
-            readers = _readers(bucket.resource, usage, matched)
+            readers = {id(g): g for g in usage.reading(bucket.resource)}
+            readers.update(through_fs.get(id(bucket.resource), {}))
             by_region: dict[str, list[str]] = {}
-            for g in readers:
+            for g in readers.values():
                 if g.region:
                     by_region.setdefault(str(g.region), []).append(g.resource.name)
             for region in sorted(by_region):
-                out.extend(_check_bucket(bucket, region, sorted(set(by_region[region]))))
+                names = sorted(set(by_region[region]))
+                shown = names[:5] + ([f"{len(names) - 5} more"] if len(names) > 5 else [])
+                out.extend(_check_bucket(bucket, region, shown))
     return out
