@@ -451,3 +451,17 @@ def test_the_offline_runner_reports_the_stack_unknown_and_keeps_other_findings()
     verdicts = {v.policy: v for v in evaluate([public, *edge(public), lt, group, world])}
     assert [v.resource for v in verdicts[INGRESS].violations] == [
         "web (aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule)"]
+
+
+def test_nodes_that_turn_public_ips_off_themselves_may_sit_in_a_public_subnet(pack):
+    # The launch template's interface says associatePublicIpAddress "false": that overrides
+    # the subnet's mapPublicIpOnLaunch, so the group's nodes get no public IP there.
+    public = public_subnet()
+    subnet, lt, group = aws_group("gpu", "us-east-1a", subnet=public)
+    lt.props["networkInterfaces"] = [{"deviceIndex": 0.0, "associatePublicIpAddress": "false"}]
+    stack = [public, *edge(public), lt, group, budget("900000")]
+    assert of(run(pack, stack), INGRESS) == []
+    # One interface that does not say false: the subnet's setting applies to it.
+    lt.props["networkInterfaces"].append({"deviceIndex": 1.0})
+    [d] = of(run(pack, stack), INGRESS)
+    assert "placed in it: gpu (aws:autoscaling/group:Group)" in d.message

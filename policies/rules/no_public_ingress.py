@@ -248,6 +248,25 @@ _PLACEMENT = {
 }
 
 
+def _false(value: Any) -> bool:
+    return value is False or (isinstance(value, str) and value.strip().lower() == "false")
+
+
+def _declines_public_ip(r: Resource) -> bool:
+    """Compute that turns public IPs off itself (the interface's associatePublicIpAddress
+    overrides the subnet's mapPublicIpOnLaunch): an instance, a launch template whose every
+    interface says false, or a group / fleet whose every launch template does."""
+    if r.type == "aws:ec2/instance:Instance":
+        return _false(r.get("associatePublicIpAddress"))
+    if r.type == "aws:ec2/launchTemplate:LaunchTemplate":
+        nics = r.get("networkInterfaces")
+        return isinstance(nics, list) and bool(nics) and all(
+            isinstance(n, dict) and _false(n.get("associatePublicIpAddress")) for n in nics)
+    templates = [d for key in ("launchTemplate", "mixedInstancesPolicy", "launchTemplateConfigs")
+                 for d in r.deps.get(key, []) if d.type == "aws:ec2/launchTemplate:LaunchTemplate"]
+    return bool(templates) and all(_declines_public_ip(t) for t in templates)
+
+
 def _unknown_subnet(r: Resource) -> Optional[str]:
     """The input of compute `r` that names a subnet unknown at preview, with no subnet of the
     stack behind it (a value from elsewhere), or None."""
@@ -289,6 +308,8 @@ def _public_subnets(resources: list[Resource]) -> tuple[list[Violation], Optiona
                     continue
                 if r.type in EDGE:
                     edge.add(id(d))
+                elif _declines_public_ip(r):
+                    continue
                 elif r not in placed.setdefault(id(d), []):
                     placed[id(d)].append(r)
         key = _unknown_subnet(r)
