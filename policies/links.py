@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Optional
 
 from trainstack_policies.inventory import Filesystem, NodeGroup
-from trainstack_policies.model import UNKNOWN, Resource, last_segment
+from trainstack_policies.model import Resource, last_segment
 
 # What stands between compute and a filesystem: user data names the mount target's address.
 MOUNT_HOPS = frozenset({
@@ -38,7 +38,8 @@ NETWORKS = frozenset({
 })
 # Network interfaces stand between a VM and its subnet.
 NICS = frozenset({"azure-native:network:NetworkInterface",
-                  "azure:network/networkInterface:NetworkInterface"})
+                  "azure:network/networkInterface:NetworkInterface",
+                  "aws:ec2/networkInterface:NetworkInterface"})
 
 
 def _deps(r: Resource) -> Iterable[Resource]:
@@ -114,33 +115,28 @@ class Usage:
 
 # ------------------------------------------------------------------------- subnets and networks
 
+def _dicts(value: Any) -> list[dict]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
 def _azure_subnet_ids(r: Resource) -> list[str]:
-    """Subnet ids named in a scale set's or filesystem's inputs (an existing vnet: no dep)."""
-    out = []
-    for value in (r.get("filesystemSubnet"),):
-        if isinstance(value, str):
-            out.append(value)
-    profile = r.get("virtualMachineProfile.networkProfile.networkInterfaceConfigurations")
-    for nic in profile if isinstance(profile, list) else []:
-        for ip in nic.get("ipConfigurations") or [] if isinstance(nic, dict) else []:
-            value = ip.get("subnet", {}).get("id") if isinstance(ip, dict) and isinstance(
-                ip.get("subnet"), dict) else None
-            if isinstance(value, str):
-                out.append(value)
-    for nic in r.get("networkInterfaces") or [] if isinstance(
-            r.get("networkInterfaces"), list) else []:
-        for ip in (nic.get("ipConfigurations") or []) if isinstance(nic, dict) else []:
-            if isinstance(ip, dict) and isinstance(ip.get("subnetId"), str):
-                out.append(ip["subnetId"])
-    return [s for s in out if s and s is not UNKNOWN]
+    """Subnet ids named in a scale set's or filesystem's inputs (an existing vnet: no
+    dependency to follow). An id unknown at preview names nothing to compare."""
+    out = [r.get("filesystemSubnet")]
+    for nic in _dicts(r.get("virtualMachineProfile.networkProfile."
+                            "networkInterfaceConfigurations")):
+        for ip in _dicts(nic.get("ipConfigurations")):
+            subnet = ip.get("subnet")
+            out.append(subnet.get("id") if isinstance(subnet, dict) else None)
+    for nic in _dicts(r.get("networkInterfaces")):     # Azure classic scale sets
+        out += [ip.get("subnetId") for ip in _dicts(nic.get("ipConfigurations"))]
+    return [s for s in out if isinstance(s, str) and s]
 
 
 def _gcp_network_names(r: Resource) -> list[str]:
     values: list[Any] = [r.get("network")]
     for key in ("networkInterfaces", "networks"):
-        items = r.get(key)
-        values += [i.get("network") for i in items if isinstance(i, dict)] \
-            if isinstance(items, list) else []
+        values += [i.get("network") for i in _dicts(r.get(key))]
     return [last_segment(v) for v in values if isinstance(v, str) and v]
 
 

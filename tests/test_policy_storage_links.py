@@ -323,6 +323,16 @@ def test_a_bucket_is_judged_only_when_a_cluster_reads_it_against_that_cluster(pa
     assert d.message.startswith(
         "logs (aws:s3/bucket:Bucket): the bucket is not in the region of the GPU cluster that "
         "reads it (gpu-west in us-west-2). Found: us-east-1. Expected: us-west-2")
+    # A region unknown at preview matters only for a bucket a cluster reads.
+    shared.props["region"] = UNKNOWN
+    assert [d.policy for d in of(run(pack, stack), ZONE)] == [ZONE]
+    east[1].deps = {"userData": [shared]}
+    # The known finding on logs stands; alone, the unknown is "cannot decide".
+    [d] = of(run(pack, stack), ZONE)
+    assert d.level == "mandatory" and d.message.startswith("logs (")
+    west[1].deps = {}
+    found = of(run(pack, stack), ZONE)
+    assert [d.level for d in found] == ["advisory"] and "shared: .region" in found[0].message
 
 
 @pytest.mark.parametrize("link", ["importPath", "association"])

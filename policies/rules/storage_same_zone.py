@@ -7,7 +7,7 @@ transfer on every read; EFA traffic does not cross a subnet at all. Zones are re
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Optional
 
 from trainstack_policies import links
 from trainstack_policies.inventory import Bucket, Filesystem, NodeGroup, buckets, filesystems, gpu_groups
@@ -228,6 +228,7 @@ def _fs_readers(usage: links.Usage, matched: list[tuple[Filesystem, list[NodeGro
 
 def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
     out: list[Violation] = []
+    unknown: Optional[UnknownValue] = None
     every = gpu_groups(resources)
     if not every:
         return out
@@ -244,14 +245,19 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             matched.append((fs, groups))
             key = tuple(sorted(id(g) for g in groups)) if len(groups) < 64 else (
                 len(groups), id(groups[0]), id(groups[-1]))
-            if key not in placed:
-                placed[key] = _node_placement(groups, out)
-            zone, region = placed[key]
-            if zone or (fs.regional and region) or fs.zone_id:
-                ids = tuple(s.get("availabilityZoneId") for g in groups
-                            for s in g.resource.dep("vpcZoneIdentifiers") + g.resource.dep(
-                                "subnetIds") + g.resource.dep("subnetId")) if fs.zone_id else ()
-                out.extend(_check_filesystem(fs, zone, region, ids))
+            try:
+                if key not in placed:
+                    placed[key] = ("", "")
+                    placed[key] = _node_placement(groups, out)
+                zone, region = placed[key]
+                if zone or (fs.regional and region) or fs.zone_id:
+                    ids = tuple(s.get("availabilityZoneId") for g in groups
+                                for s in g.resource.dep("vpcZoneIdentifiers") + g.resource.dep(
+                                    "subnetIds") + g.resource.dep("subnetId")) \
+                        if fs.zone_id else ()
+                    out.extend(_check_filesystem(fs, zone, region, ids))
+            except UnknownValue as err:
+                unknown = unknown or err
         through_fs = _fs_readers(usage, matched)
         for bucket in every_bucket:
             if bucket.resource.cloud != cloud:
@@ -267,5 +273,11 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             for region in sorted(by_region):
                 names = sorted(set(by_region[region]))
                 shown = names[:5] + ([f"{len(names) - 5} more"] if len(names) > 5 else [])
-                out.extend(_check_bucket(bucket, region, shown))
+                try:
+                    out.extend(_check_bucket(bucket, region, shown))
+                except UnknownValue as err:
+                    unknown = unknown or err
+    if unknown is not None and not out:
+        # Undecided only where nothing else fails: one unknown must not hide a known violation.
+        raise unknown
     return out
