@@ -31,10 +31,11 @@ SUBNETS = frozenset({
     "aws:ec2/subnet:Subnet", "alicloud:vpc/switch:Switch", "azure-native:network:Subnet",
     "azure:network/subnet:Subnet", "gcp:compute/subnetwork:Subnetwork",
 })
-# VPC networks (GCP's are global, Azure's regional): shared only within a region.
+# VPC networks (GCP's are global, the others regional): shared only within a region.
 NETWORKS = frozenset({
     "gcp:compute/network:Network", "azure-native:network:VirtualNetwork",
-    "azure:network/virtualNetwork:VirtualNetwork",
+    "azure:network/virtualNetwork:VirtualNetwork", "aws:ec2/vpc:Vpc",
+    "alicloud:vpc/network:Network",
 })
 # Network interfaces stand between a VM and its subnet.
 NICS = frozenset({"azure-native:network:NetworkInterface",

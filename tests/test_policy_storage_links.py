@@ -475,3 +475,26 @@ def test_nodes_that_turn_public_ips_off_themselves_may_sit_in_a_public_subnet(pa
     lt.props["networkInterfaces"].append({"deviceIndex": 1.0})
     [d] = of(run(pack, stack), INGRESS)
     assert "placed in it: gpu (aws:autoscaling/group:Group)" in d.message
+
+
+def test_aws_clusters_in_separate_vpcs_of_one_region_are_matched_by_vpc(pack):
+    # gpu-a (us-east-1a) and gpu-b (us-east-1b) each in a VPC of its own, each FSx in a storage
+    # subnet of its cluster's VPC, in its cluster's zone: no mounts visible, yet each
+    # filesystem is matched to the nodes of its own VPC.
+    vpcs = {k: res("aws:ec2/vpc:Vpc", f"vpc-{k}", {"cidrBlock": "10.0.0.0/16", "tags": TAGS})
+            for k in "ab"}
+    stack = list(vpcs.values())
+    for k in "ab":
+        zone = f"us-east-1{k}"
+        nodes = aws_subnet(f"nodes-{k}", zone, vpcId=UNKNOWN)
+        nodes.deps = {"vpcId": [vpcs[k]]}
+        storage, fs = fsx(f"fs-{k}", zone)
+        storage.props["vpcId"] = UNKNOWN
+        storage.deps = {"vpcId": [vpcs[k]]}
+        stack += [storage, fs, *aws_group(f"gpu-{k}", zone, subnet=nodes)]
+    assert of(run(pack, stack + [budget("900000")]), ZONE) == []
+    # fs-a's storage subnet moved into vpc-b (still us-east-1a): it is gpu-b's, in another zone.
+    stack[2].deps = {"vpcId": [vpcs["b"]]}
+    [d] = of(run(pack, stack + [budget("900000")]), ZONE)
+    assert d.message.startswith("fs-a (") and "Found: us-east-1a. Expected: us-east-1b" \
+        in d.message
