@@ -243,11 +243,10 @@ def make(base: type) -> type:
                             lambda config, skips, rule=rule: rule.run_stack(resources, config,
                                                                             skips))
             for policy, rule, level in across:
-                config = self._config(policy, rule)
-                report = self._create_report_violation(response, policy.name,
-                                                       policy.description, level, policy.severity)
-                for v in rule.run_across(resources, config, skips):
-                    report(v.message, v.urn or None)
+                # No resources for exemption notes: each resource's Analyze call gave them.
+                self._judge(response, policy, rule, level, [], skips,
+                            lambda config, skips, rule=rule: rule.run_across(resources, config,
+                                                                             skips))
             return response
 
     return Analyzer

@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-from trainstack_policies import capacity, inventory
+from trainstack_policies import capacity, inventory, links
 
 _TOKEN = re.compile(r"^[a-z][a-z-]*:[A-Za-z0-9/]+:[A-Za-z0-9]+$")
 _PROVIDERS = (("aws", "AWS"), ("aws-native", "AWS (aws-native)"), ("gcp", "Google Cloud"),
@@ -64,7 +64,8 @@ def coverage() -> dict[str, set[str]]:
     groups = {*NODE_GROUPS, *TEMPLATES, *SCALERS}
     return {
         storage_same_zone.NAME: groups | set(FILESYSTEMS) | set(BUCKETS) | {
-            inventory.AWS_SUBNET, inventory.ALI_SWITCH} | _literals(storage_same_zone.__file__),
+            inventory.AWS_SUBNET, inventory.ALI_SWITCH} | _literals(storage_same_zone.__file__)
+        | _literals(links.__file__),
         spend_limit.NAME: groups | set(FILESYSTEMS) | set(BUCKETS) | set(BUDGETS),
         required_tags.NAME: set(inventory.TAGGABLE) | _literals(required_tags.__file__),
         rdma_for_multinode.NAME: (groups - set(capacity.SIZED)) | set(PLACEMENT)

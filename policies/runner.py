@@ -94,7 +94,13 @@ def _run(rule: Rule, stack: _Stack, props: Mapping) -> tuple[list[Violation], li
                 found.append(undecided_violation(unknown))
             else:
                 undecided.append(undecided_message(unknown))
-    found += rule.run_across(stack.resources, props, stack.skips)
+    try:
+        found += rule.run_across(stack.resources, props, stack.skips)
+    except UnknownValue as unknown:
+        if props.get("cannotDecide", rule.undecided_default) == MANDATORY:
+            found.append(undecided_violation(unknown))
+        else:
+            undecided.append(undecided_message(unknown))
     return found, undecided
 
 

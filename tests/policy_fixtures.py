@@ -72,6 +72,10 @@ def aws_cluster(nodes: int = 2, zone: str = "us-east-1a", fs_zone: Optional[str]
     ssh = res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "ssh",
               {"cidrIpv4": "203.0.113.0/24", "ipProtocol": "tcp", "fromPort": 22.0,
                "toPort": 22.0, "tags": tags})
+    # The nodes' user data is built from the FSx's DNS and mount names and the bucket's name, as
+    # components/aws/cluster.py builds it: the engine records both as its dependencies.
+    lt.props["userData"] = "I2Nsb3VkLWNvbmZpZw=="
+    lt.deps["userData"] = [fs, bucket]
     out = [subnet, pg, lt, asg, fs, bucket, sse, budget, ssh]
     if max_hours:   # what enforces the lifetime: a schedule that scales the group to 0
         out.append(stop_schedule(asg, float(max_hours)))
@@ -122,6 +126,9 @@ def gcp_cluster(zone: str = "us-west1-c", fs_location: Optional[str] = None,
                   "labels": {**labels, "trainstack_retain": "true"}}, retain=True)
     budget = res("gcp:billing/budget:Budget", "budget",
                  {"amount": {"specifiedAmount": {"currencyCode": "USD", "units": budget_units}}})
+    # The startup script names the Lustre mount point and the bucket (components/gcp/cluster.py).
+    template.props["metadata"] = {"startup-script": "#!/bin/bash"}
+    template.deps["metadata"] = [lustre, bucket]
     firewall = res("gcp:compute/firewall:Firewall", "internal",
                    {"direction": "INGRESS", "sourceRanges": ["10.0.0.0/16"],
                     "allows": [{"protocol": "all"}]})
@@ -157,6 +164,9 @@ def azure_cluster(zone: str = "1", fs_zone: Optional[str] = None,
                   {"name": "vnet", "access": "Allow", "direction": "Inbound", "priority": 100.0,
                    "protocol": "*", "sourceAddressPrefix": "VirtualNetwork",
                    "destinationPortRange": "*"}]})
+    # The custom data names the filesystem's MGS address and the account's container
+    # (components/azure/cluster.py).
+    vmss.deps["virtualMachineProfile"] = [amlfs, account]
     out = [vmss, amlfs, account, budget, nsg]
     if max_hours:   # a scheduled scale-in to 0 enforces the lifetime
         out.append(res("azure-native:monitor:AutoscaleSetting", "stop", {
@@ -195,6 +205,9 @@ def alicloud_cluster(zone: str = "eu-central-1a", fs_zone: Optional[str] = None,
     bucket = res("alicloud:oss/bucket:Bucket", "data",
                  {"forceDestroy": False, "serverSideEncryptionRule": {"sseAlgorithm": "KMS"},
                   "tags": {**tags, RETAIN: "true"}}, retain=True, provider_region=bucket_region)
+    for node in nodes:   # the user data names the CPFS export and the bucket
+        node.props["userData"] = "I2Nsb3VkLWNvbmZpZw=="
+        node.deps["userData"] = [cpfs, bucket]
     return [switch, dset, *nodes, cpfs, bucket]
 
 

@@ -357,9 +357,14 @@ def test_a_dr_replica_bucket_in_another_region_is_not_flagged(pack):
         "bucket": "data", "role": "arn", "rules": [{"status": "Enabled", "destination": {
             "bucket": "arn:aws:s3:::dr"}}]}, deps={"bucket": [source], "rules": [dr]})
     assert of(run(pack, stack + [dr, replication]), "storage-same-zone") == []
-    # Without the replication it is a bucket the cluster may read: flagged.
-    [d] = of(run(pack, stack + [dr]), "storage-same-zone")
-    assert "dr (aws:s3/bucket:Bucket): the bucket is not in the cluster's region" in d.message
+    # No GPU node reads it, replicated or not: not the cluster's bucket.
+    assert of(run(pack, stack + [dr]), "storage-same-zone") == []
+    # Once the nodes' user data names it, the cluster (us-east-1) reads across regions.
+    find(stack, "LaunchTemplate").deps["userData"].append(dr)
+    [d] = of(run(pack, stack + [dr, replication]), "storage-same-zone")
+    assert "dr (aws:s3/bucket:Bucket): the bucket is not in the region of the GPU cluster " \
+        "that reads it (nodes in us-east-1)" in d.message
+    assert "Found: us-west-2. Expected: us-east-1" in d.message
 
 
 def test_an_s3_only_budget_is_not_the_stacks_cap(pack):

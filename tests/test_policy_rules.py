@@ -34,7 +34,8 @@ def run(policy: str, resources, **config) -> list[Violation]:
     props = {**defaults()[policy].properties, **config}
     if rule.kind == "stack":
         return rule.check(resources, props)
-    return [v for r in resources for v in rule.check(r.without_deps(), props)]
+    found = [v for r in resources for v in rule.check(r.without_deps(), props)]
+    return found + (rule.stack_check(resources, props) if rule.stack_check else [])
 
 
 def assert_explained(v: Violation, resource_name: str, *found_bits: str) -> None:

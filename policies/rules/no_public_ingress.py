@@ -190,11 +190,12 @@ def _aws(r: Resource, config) -> list[Violation]:
     if t == "aws:ec2/instance:Instance" and truthy(r.known("associatePublicIpAddress")):
         return [violation(r, "the node gets a public IP address", "associatePublicIpAddress true",
                           "false", "set associate_public_ip_address=False")]
-    if t == "aws:ec2/subnet:Subnet" and truthy(r.known("mapPublicIpOnLaunch")) and \
-            not _edge_only(r):
-        return [violation(r, "instances launched in this subnet get public IP addresses",
-                          "mapPublicIpOnLaunch true", "false",
-                          "set map_public_ip_on_launch=False (the NAT gateway gives egress)")]
+    if t == AWS_SUBNET:
+        # A public subnet is judged with the stack (check_stack): whether it is an edge subnet
+        # depends on what is placed in it, which one Analyze call cannot see. An unknown
+        # mapPublicIpOnLaunch is undecided here, and the stack look leaves it alone.
+        r.known("mapPublicIpOnLaunch")
+        return []
     if t == "aws:ec2/eip:Eip" and (r.get("instance") or r.get("networkInterface")):
         return [violation(r, "an Elastic IP is attached to a node",
                           r.get("instance") or r.get("networkInterface"),
@@ -210,15 +211,135 @@ def _nic(r: Resource, value: Any, path: str) -> bool:
     return isinstance(value, dict)
 
 
-def _edge_only(subnet: Resource) -> bool:
+def _edge_tagged(subnet: Resource) -> bool:
     """A public subnet whose own tag says it holds only NAT gateways / load balancers
-    (trainstack:subnet-role = edge, or the EKS/ELB convention kubernetes.io/role/elb = 1): its
-    public IPs serve the edge, and nodes are not launched there."""
-    tags = subnet.get("tags")
+    (trainstack:subnet-role = edge, or the EKS/ELB convention kubernetes.io/role/elb = 1)."""
+    tags = subnet.known("tags")
     if not isinstance(tags, dict):
         return False
     return str(tags.get("trainstack:subnet-role", "")).lower() == "edge" or \
         str(tags.get("kubernetes.io/role/elb", "")) == "1"
+
+
+AWS_SUBNET = "aws:ec2/subnet:Subnet"
+# What may sit in a public subnet without a node getting a public IP: NAT gateways and load
+# balancers (the edge), and what only describes the subnet (routes, ACLs, endpoints).
+EDGE = frozenset({
+    "aws:ec2/natGateway:NatGateway", "aws:lb/loadBalancer:LoadBalancer",
+    "aws:alb/loadBalancer:LoadBalancer", "aws:elb/loadBalancer:LoadBalancer",
+})
+PLACES_NOTHING = frozenset({
+    "aws:ec2/routeTableAssociation:RouteTableAssociation",
+    "aws:ec2/networkAclAssociation:NetworkAclAssociation", "aws:ec2/networkAcl:NetworkAcl",
+    "aws:ec2/vpcEndpoint:VpcEndpoint",
+    "aws:ec2/vpcEndpointSubnetAssociation:VpcEndpointSubnetAssociation",
+    "aws:ec2/subnetCidrReservation:SubnetCidrReservation",
+})
+# AWS compute and the inputs that name its subnets: where one is unknown and depends on no
+# subnet of the stack, the nodes may land in any subnet, a public one included.
+_PLACEMENT = {
+    "aws:autoscaling/group:Group": ("vpcZoneIdentifiers",),
+    "aws:ec2/instance:Instance": ("subnetId",),
+    "aws:eks/nodeGroup:NodeGroup": ("subnetIds",),
+    "aws:ec2/launchTemplate:LaunchTemplate": ("networkInterfaces",),
+    "aws:ec2/spotFleetRequest:SpotFleetRequest": ("launchTemplateConfigs",
+                                                  "launchSpecifications"),
+    "aws:ec2/fleet:Fleet": ("launchTemplateConfigs",),
+}
+
+
+def _false(value: Any) -> bool:
+    return value is False or (isinstance(value, str) and value.strip().lower() == "false")
+
+
+def _declines_public_ip(r: Resource) -> bool:
+    """Compute that turns public IPs off itself (the interface's associatePublicIpAddress
+    overrides the subnet's mapPublicIpOnLaunch): an instance, a launch template whose every
+    interface says false, or a group / fleet whose every launch template does."""
+    if r.type == "aws:ec2/instance:Instance":
+        return _false(r.get("associatePublicIpAddress"))
+    if r.type == "aws:ec2/launchTemplate:LaunchTemplate":
+        nics = r.get("networkInterfaces")
+        return isinstance(nics, list) and bool(nics) and all(
+            isinstance(n, dict) and _false(n.get("associatePublicIpAddress")) for n in nics)
+    templates = [d for key in ("launchTemplate", "mixedInstancesPolicy", "launchTemplateConfigs")
+                 for d in r.deps.get(key, []) if d.type == "aws:ec2/launchTemplate:LaunchTemplate"]
+    return bool(templates) and all(_declines_public_ip(t) for t in templates)
+
+
+def _unknown_subnet(r: Resource) -> Optional[str]:
+    """The input of compute `r` that names a subnet unknown at preview, with no subnet of the
+    stack behind it (a value from elsewhere), or None."""
+    for key in _PLACEMENT.get(r.type, ()):
+        if any(d.type == AWS_SUBNET for d in r.deps.get(key, [])):
+            continue
+        value = r.get(key)
+        if value is UNKNOWN or _holds_unknown_subnet(value):
+            return key
+    return None
+
+
+def _holds_unknown_subnet(value: Any) -> bool:
+    if isinstance(value, list):
+        return any(v is UNKNOWN or _holds_unknown_subnet(v) for v in value)
+    if isinstance(value, dict):
+        return any(v is UNKNOWN if k in ("subnetId", "subnetIds") else _holds_unknown_subnet(v)
+                   for k, v in value.items())
+    return False
+
+
+def _public_subnets(resources: list[Resource]) -> tuple[list[Violation], Optional[UnknownValue]]:
+    """Public AWS subnets (mapPublicIpOnLaunch true) judged by what is placed in them: any
+    instance, group, launch template or other resource that depends on the subnet gets a public
+    IP there (a violation, whatever the subnet's tags say); one referenced only by NAT gateways
+    and load balancers, or tagged as an edge subnet, holds none."""
+    public = [r for r in resources if r.type == AWS_SUBNET
+              and truthy(r.get("mapPublicIpOnLaunch"))]
+    if not public:
+        return [], None
+    ids = {id(s) for s in public}
+    placed: dict[int, list[Resource]] = {}
+    edge: set[int] = set()
+    unplaced: list[tuple[Resource, str]] = []
+    for r in resources:
+        for deps in r.deps.values():
+            for d in deps:
+                if id(d) not in ids or r.type in PLACES_NOTHING:
+                    continue
+                if r.type in EDGE:
+                    edge.add(id(d))
+                elif _declines_public_ip(r):
+                    continue
+                elif r not in placed.setdefault(id(d), []):
+                    placed[id(d)].append(r)
+        key = _unknown_subnet(r)
+        if key is not None:
+            unplaced.append((r, key))
+    out: list[Violation] = []
+    unknown: Optional[UnknownValue] = None
+    fix = ("set map_public_ip_on_launch=False (the NAT gateway gives egress), or place the "
+           "nodes in a private subnet")
+    for s in public:
+        if placed.get(id(s)):
+            names = ", ".join(f"{r.name} ({r.type})" for r in placed[id(s)][:5])
+            out.append(violation(s, "instances launched in this subnet get public IP addresses",
+                                 f"mapPublicIpOnLaunch true, and placed in it: {names}",
+                                 "false, or only NAT gateways / load balancers in it", fix))
+            continue
+        try:
+            edge_only = id(s) in edge or _edge_tagged(s)
+        except UnknownValue as err:
+            unknown = unknown or err
+            continue
+        if not edge_only:
+            out.append(violation(s, "instances launched in this subnet get public IP addresses",
+                                 "mapPublicIpOnLaunch true", "false", fix))
+        elif unplaced:
+            # An edge subnet, unless a group whose subnet is unknown lands in it.
+            r, key = unplaced[0]
+            unknown = unknown or UnknownValue(r, f"{key} (a subnet unknown at preview may be "
+                                                 f"the public subnet {s.name})")
+    return out, unknown
 
 
 def _gcp_ports(r: Resource, allows: list) -> tuple[bool, str]:
@@ -452,6 +573,17 @@ def _list(value: Any) -> list:
 
 
 def check_stack(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
+    """What one Analyze call cannot see: public subnets judged by what is placed in them, and
+    ingress split across rules. A value unknown at preview that could hide a violation is
+    "cannot decide" when nothing else here fails."""
+    subnets, unknown = _public_subnets(resources)
+    out = subnets + _split_rules(resources)
+    if unknown is not None and not out:
+        raise unknown
+    return out
+
+
+def _split_rules(resources: list[Resource]) -> list[Violation]:
     """Rules that are each narrow but together open a group to the whole internet (0.0.0.0/1
     in one rule, 128.0.0.0/1 in another): the per-resource Analyze call cannot see that, the
     stack can. Grouped by the security group / NSG the rules depend on."""

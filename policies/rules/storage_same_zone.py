@@ -7,8 +7,9 @@ transfer on every read; EFA traffic does not cross a subnet at all. Zones are re
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Optional
 
+from trainstack_policies import links
 from trainstack_policies.inventory import Bucket, Filesystem, NodeGroup, buckets, filesystems, gpu_groups
 from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
 
@@ -31,7 +32,9 @@ SCOPE = (
     'the catalog lists with GPUs, whose type is in a GPU instance family, or that declare '
     'accelerators (GCP guestAccelerators); compared with the parallel filesystems of the same '
     'cloud (FSx for Lustre, Managed Lustre, Parallelstore, Filestore, Azure Managed Lustre, '
-    'CPFS) and the buckets of that cloud. Non-GPU compute is never judged. '
+    'CPFS), each matched to the GPU compute that mounts it (else shares its subnet or '
+    "network, else its region), and the buckets of that cloud that a GPU cluster reads. "
+    'Non-GPU compute is never judged. '
 )
 
 # Cloud Storage locations that are not a single region (GCS docs "Bucket locations").
@@ -126,7 +129,7 @@ def _check_filesystem(fs: Filesystem, zone: str, region: str,
     return []
 
 
-def _check_bucket(bucket: Bucket, region: str) -> list[Violation]:
+def _check_bucket(bucket: Bucket, region: str, readers: list[str]) -> list[Violation]:
     r = bucket.resource
     _known(r, bucket.region, "location" if r.cloud in ("gcp", "azure") else "region")
     if not bucket.region or not region:
@@ -140,14 +143,16 @@ def _check_bucket(bucket: Bucket, region: str) -> list[Violation]:
         kind = ("a multi-region" if found.upper() in GCS_MULTI_REGIONS or
                 r.get("customPlacementConfig") else
                 "a dual-region" if found.upper() in GCS_DUAL_REGIONS else "another region")
-        return [violation(r, f"the bucket is in {kind}, not the cluster's region", found,
+        return [violation(r, f"the bucket is in {kind}, not the region of the GPU cluster "
+                          f"that reads it ({', '.join(readers)} in {region})", found,
                           region.upper(), f"set location=\"{region.upper()}\" (a single region)")]
     if found == region:
         return []
     fix = {"alicloud": "create the bucket with a provider for the cluster's region",
            "azure": f"set location=\"{region}\" on the storage account"}.get(
         r.cloud, f"set region=\"{region}\" on the bucket")
-    return [violation(r, "the bucket is not in the cluster's region", found, region, fix)]
+    return [violation(r, "the bucket is not in the region of the GPU cluster that reads it "
+                      f"({', '.join(readers)} in {region})", found, region, fix)]
 
 
 def _clusters(groups: list[NodeGroup]) -> dict[str, list[NodeGroup]]:
@@ -164,81 +169,115 @@ def _clusters(groups: list[NodeGroup]) -> dict[str, list[NodeGroup]]:
     return out
 
 
-def _subnets(r: Resource) -> set[int]:
-    return {id(d) for ds in r.deps.values() for d in ds
-            if d.type in ("aws:ec2/subnet:Subnet", "alicloud:vpc/switch:Switch")}
-
-
 class _Mounts:
-    """Which GPU groups mount a filesystem, indexed once per stack: those sharing its
-    subnet/vSwitch, else the cluster of its region, else (no cluster there) every GPU group of
-    its cloud: a filesystem the stack's GPUs cannot reach in-region is still theirs, in the
-    wrong place."""
+    """Which GPU groups mount a filesystem: those whose compute depends on it (user data naming
+    its DNS name, mount point or mount target); else those sharing its subnet/vSwitch; else
+    those on its VPC network in its region (GCP network, Azure vnet); else the cluster of its
+    region; else (no cluster there) every GPU group of its cloud: a filesystem the stack's GPUs
+    cannot reach in-region is still theirs, in the wrong place. Past the first step, groups
+    whose own mounts are visible are left to those mounts where others remain."""
 
-    def __init__(self, clusters: dict[str, list[NodeGroup]]):
+    def __init__(self, clusters: dict[str, list[NodeGroup]], usage: links.Usage):
         self.clusters = clusters
+        self.usage = usage
         self.every = [g for gs in clusters.values() for g in gs]
-        self.by_subnet: dict[int, list[NodeGroup]] = {}
+        self.by_subnet: dict[Any, list[NodeGroup]] = {}
+        self.by_network: dict[Any, list[NodeGroup]] = {}
         for g in self.every:
-            subnets = _subnets(g.resource) | (_subnets(g.template) if g.template is not None
-                                              else set())
-            for sid in subnets:
-                self.by_subnet.setdefault(sid, []).append(g)
+            for part in links.parts(g):
+                subnets, networks = links.segments(part)
+                for key in subnets:
+                    self.by_subnet.setdefault(key, []).append(g)
+                for key in networks:
+                    self.by_network.setdefault(key, []).append(g)
+
+    @staticmethod
+    def _sharing(keys: set, index: dict[Any, list[NodeGroup]]) -> list[NodeGroup]:
+        found: dict[int, NodeGroup] = {}
+        for key in keys:
+            for g in index.get(key, []):
+                found.setdefault(id(g), g)
+        return list(found.values())
 
     def of(self, fs: Filesystem) -> list[NodeGroup]:
-        sharing: dict[int, NodeGroup] = {}
-        for sid in _subnets(fs.resource):
-            for g in self.by_subnet.get(sid, []):
-                sharing.setdefault(id(g), g)
+        mounting = self.usage.mounting(fs)
+        if mounting:
+            return mounting
+        subnets, networks = links.segments(fs.resource)
+        sharing = self._sharing(subnets, self.by_subnet)
         if sharing:
-            return list(sharing.values())
+            return self.usage.unmounting(sharing)
+        on_network = [g for g in self._sharing(networks, self.by_network)
+                      if fs.region and g.region == fs.region]
+        if on_network:
+            return self.usage.unmounting(on_network)
         if fs.region and fs.region in self.clusters:
-            return self.clusters[fs.region]
+            return self.usage.unmounting(self.clusters[fs.region])
         return self.every
 
 
-def _replica_targets(resources: list[Resource]) -> set[int]:
-    """Buckets that only receive replicated objects (DR copies): no cluster reads them."""
-    out = set()
-    for r in resources:
-        if r.type.startswith("aws:s3/bucketReplicationConfig") or \
-                r.type.startswith("aws:s3/bucketReplicationConfiguration"):
-            for key, deps in r.deps.items():
-                if key != "bucket":
-                    out.update(id(d) for d in deps if d.type.startswith("aws:s3/bucket"))
+def _fs_readers(usage: links.Usage, matched: list[tuple[Filesystem, list[NodeGroup]]]
+                ) -> dict[int, dict[int, NodeGroup]]:
+    """Resource id -> the GPU groups that read it through a filesystem they mount."""
+    out: dict[int, dict[int, NodeGroup]] = {}
+    for fs, groups in matched:
+        for rid in usage.fs_reads(fs):
+            out.setdefault(rid, {}).update((id(g), g) for g in groups)
     return out
 
 
 def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
     out: list[Violation] = []
+    unknown: Optional[UnknownValue] = None
     every = gpu_groups(resources)
-    replicas = _replica_targets(resources)
+    if not every:
+        return out
+    every_fs, every_bucket = filesystems(resources), buckets(resources)
+    usage = links.Usage(every, resources, [fs.resource for fs in every_fs])
     for cloud in sorted({g.cloud for g in every}):
         clusters = _clusters([g for g in every if g.cloud == cloud])
-        mounted = [fs for fs in filesystems(resources) if fs.resource.cloud == cloud]
+        mounted = [fs for fs in every_fs if fs.resource.cloud == cloud]
         placed: dict[tuple, tuple[str, str]] = {}
-        mounts = _Mounts(clusters)
+        mounts = _Mounts(clusters, usage)
+        matched = []
         for fs in mounted:
             groups = mounts.of(fs)
+            matched.append((fs, groups))
             key = tuple(sorted(id(g) for g in groups)) if len(groups) < 64 else (
                 len(groups), id(groups[0]), id(groups[-1]))
-            if key not in placed:
-                placed[key] = _node_placement(groups, out)
-            zone, region = placed[key]
-            if zone or (fs.regional and region) or fs.zone_id:
-                ids = tuple(s.get("availabilityZoneId") for g in groups
-                            for s in g.resource.dep("vpcZoneIdentifiers") + g.resource.dep(
-                                "subnetIds") + g.resource.dep("subnetId")) if fs.zone_id else ()
-                out.extend(_check_filesystem(fs, zone, region, ids))
-        regions = {region for region in clusters if region}
-        for bucket in buckets(resources):
-            if bucket.resource.cloud != cloud or id(bucket.resource) in replicas:
+            try:
+                if key not in placed:
+                    placed[key] = ("", "")
+                    placed[key] = _node_placement(groups, out)
+                zone, region = placed[key]
+                if zone or (fs.regional and region) or fs.zone_id:
+                    ids = tuple(s.get("availabilityZoneId") for g in groups
+                                for s in g.resource.dep("vpcZoneIdentifiers") + g.resource.dep(
+                                    "subnetIds") + g.resource.dep("subnetId")) \
+                        if fs.zone_id else ()
+                    out.extend(_check_filesystem(fs, zone, region, ids))
+            except UnknownValue as err:
+                unknown = unknown or err
+        through_fs = _fs_readers(usage, matched)
+        for bucket in every_bucket:
+            if bucket.resource.cloud != cloud:
                 continue
-            if len(regions) == 1:
-                out.extend(_check_bucket(bucket, next(iter(regions))))
-            elif regions:
-                # One cluster per region: a bucket in any cluster's region is that cluster's.
-                found = [_check_bucket(bucket, region) for region in sorted(regions)]
-                if all(found):
-                    out.extend(found[0])
+            # Only a bucket a cluster reads is that cluster's: a DR copy, a log or a website
+            # bucket in another region costs the GPUs nothing.
+            readers = {id(g): g for g in usage.reading(bucket.resource)}
+            readers.update(through_fs.get(id(bucket.resource), {}))
+            by_region: dict[str, list[str]] = {}
+            for g in readers.values():
+                if g.region:
+                    by_region.setdefault(str(g.region), []).append(g.resource.name)
+            for region in sorted(by_region):
+                names = sorted(set(by_region[region]))
+                shown = names[:5] + ([f"{len(names) - 5} more"] if len(names) > 5 else [])
+                try:
+                    out.extend(_check_bucket(bucket, region, shown))
+                except UnknownValue as err:
+                    unknown = unknown or err
+    if unknown is not None and not out:
+        # Undecided only where nothing else fails: one unknown must not hide a known violation.
+        raise unknown
     return out
