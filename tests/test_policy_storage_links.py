@@ -19,6 +19,7 @@ from __future__ import annotations
 import pytest
 
 from tests.policy_fixtures import OWNER_TAGS, res
+from tests.policy_harness import run
 from tests.test_policy_abuse_unknowns import budget, of
 from trainstack_policies.model import UNKNOWN
 
@@ -26,19 +27,6 @@ TAGS = dict(OWNER_TAGS)
 LABELS = {"owner": "alice", "team": "ml", "cost_center": "1234"}
 ZONE = "storage-same-zone"
 INGRESS = "no-public-ingress"
-
-
-@pytest.fixture(scope="module")
-def pack():
-    from tests.policy_harness import PolicyPackProcess
-    process = PolicyPackProcess()
-    yield process
-    process.close()
-
-
-def run(pack, resources, config=None, provider=None):
-    pack.configure(config)
-    return pack.analyze_views(resources, provider)
 
 
 def messages(found):
