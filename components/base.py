@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Optional
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Mapping, Optional
 
 from trainstack_components import catalog
 from trainstack_components.catalog import InstanceType, Price
@@ -65,6 +65,8 @@ class ClusterArgs:
     spec: ClusterSpec
     selection: Selection
     stack: str
+    # Resources a destroy kept, to import instead of create (components/adoption.py).
+    adopt: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def tags(self) -> dict[str, str]:

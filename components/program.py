@@ -7,10 +7,11 @@ spec because Pulumi replaces whole config objects (pulumi/pulumi#13176).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional
 
+from trainstack_components.adoption import ADOPT_KEY, parse_adopt
 from trainstack_components.base import Selection, get_cloud, plan_selection
 from trainstack_components.errors import SpecError
 from trainstack_components.project import PROJECT, PROVIDER_REGION_KEYS
@@ -25,6 +26,8 @@ class ProgramInputs:
     # Tags the cloud cannot take as written, with what they become (GCP labels); the plan shows
     # them so that nothing is rewritten without a word.
     tag_changes: tuple = ()
+    # What the last destroy kept, to import (components/adoption.py).
+    adopt: Mapping[str, str] = field(default_factory=dict)
 
 
 ConfigGetter = Callable[[str], Optional[str]]  # "ns:key" -> raw value (JSON for objects)
@@ -72,8 +75,9 @@ def resolve(config: ConfigGetter, project_dir: Path) -> ProgramInputs:
     get_cloud(cloud)  # an unknown cloud is named before the spec's cloud section is looked up
     _check_provider_region(cloud, spec, config, source)
     planner = get_cloud(cloud)
+    adopt = parse_adopt(config(ADOPT_KEY))
     return ProgramInputs(cloud, spec, plan_selection(spec, cloud),
-                         tuple(planner.tag_changes(spec)))
+                         tuple(planner.tag_changes(spec)), adopt)
 
 
 def _parse_with_overrides(data: dict, overrides: Optional[dict], source: str) -> ClusterSpec:
@@ -136,6 +140,7 @@ def run(main_file: Optional[str] = None) -> None:
     except SpecError as err:
         raise pulumi.RunError(str(err)) from None
     cluster = get_cloud(inputs.cloud).component()(
-        inputs.spec.name, ClusterArgs(inputs.spec, inputs.selection, pulumi.get_stack()))
+        inputs.spec.name, ClusterArgs(inputs.spec, inputs.selection, pulumi.get_stack(),
+                                      inputs.adopt))
     for key, value in sorted(cluster.outputs.items()):
         pulumi.export(key, value)

@@ -7,6 +7,8 @@ holding those stacks: `stack ls`, `stack output`, `stack history` and `destroy` 
 a destroy fails the first n times (a half-way failure), and a successful destroy empties the
 stack's outputs.
 FAKE_PULUMI_VERSION overrides the reported version; FAKE_PULUMI_DESTROY_SLEEP slows destroys.
+Stack config set through the API is kept in FAKE_PULUMI_LOG + ".config.json"; `stack export`
+answers FAKE_PULUMI_STATE (a deployment) or a state holding one retained bucket.
 """
 import json
 import os
@@ -45,8 +47,33 @@ stacks_file = os.environ.get("FAKE_PULUMI_STACKS")
 stacks = json.load(open(stacks_file)) if stacks_file else None
 stack = option("--stack")
 
+# Stack config the API sets and reads (`config set/rm`, `config --json`), kept beside the log.
+config_file = os.environ["FAKE_PULUMI_LOG"] + ".config.json"
+config = json.load(open(config_file)) if os.path.exists(config_file) else {}
+# `stack export`: FAKE_PULUMI_STATE (a deployment JSON file), else one with a retained bucket.
+DEFAULT_STATE = {"resources": [
+    {"urn": "urn:pulumi:aws::trainstack::pulumi:providers:aws::default", "custom": True,
+     "id": "prov-1", "type": "pulumi:providers:aws", "retainOnDelete": True},
+    {"urn": "urn:pulumi:aws::trainstack::trainstack:aws:GpuCluster$aws:s3/bucket:Bucket::"
+            "llm-finetune-data", "custom": True, "id": "llm-finetune-data-a1b2",
+     "type": "aws:s3/bucket:Bucket", "retainOnDelete": True},
+    {"urn": "urn:pulumi:aws::trainstack::trainstack:aws:GpuCluster$aws:ec2/vpc:Vpc::"
+            "llm-finetune-vpc", "custom": True, "id": "vpc-0abc", "type": "aws:ec2/vpc:Vpc"}]}
+
 if args[:1] == ["version"]:
     print(os.environ.get("FAKE_PULUMI_VERSION", "v3.272.0"))
+elif args[:2] == ["stack", "export"]:
+    state = (json.load(open(os.environ["FAKE_PULUMI_STATE"])) if os.environ.get("FAKE_PULUMI_STATE")
+             else DEFAULT_STATE)
+    print(json.dumps({"version": 3, "deployment": state}))
+elif args[:2] == ["config", "set"]:
+    config[args[2]] = {"value": args[-1], "secret": "--secret" in args}
+    json.dump(config, open(config_file, "w"))
+elif args[:2] == ["config", "rm"]:
+    config.pop(args[2], None)
+    json.dump(config, open(config_file, "w"))
+elif args[:1] == ["config"] and "--json" in args:
+    print(json.dumps(config))
 elif stacks is not None and args[:2] == ["stack", "ls"]:
     print(json.dumps([{"name": name, "current": False,
                        "updateInProgress": bool(s.get("update_in_progress")),

@@ -44,6 +44,7 @@ class PlannedResource:
     protect: bool
     ignore_changes: list[str] = field(default_factory=list)
     custom_timeouts: dict[str, str] = field(default_factory=dict)  # create/update/delete
+    import_id: str = ""   # the existing resource `up` would import instead of create
 
     @property
     def zone(self) -> str:
@@ -128,7 +129,8 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
             retain_on_delete=bool(request.retainOnDelete), protect=bool(request.protect),
             ignore_changes=sorted(request.ignoreChanges),
             custom_timeouts={k: v for k in ("create", "update", "delete")
-                             if (v := getattr(request.customTimeouts, k, ""))})
+                             if (v := getattr(request.customTimeouts, k, ""))},
+            import_id=request.importId)
         with self._lock:
             self.recorded.append(record)
         return response

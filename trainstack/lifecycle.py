@@ -209,6 +209,7 @@ def fix_lifetime_start(selected, inputs, config: dict[str, str],
 def up(stack: str, echo: Callable[[str], None], project_dir: Optional[Path] = None,
        skip_credential_check: bool = False, backend: Optional[str] = None,
        clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> dict:
+    from trainstack.adoption import adopted
     from trainstack.capacity_guard import pin_image, scale_back
     project_dir = resolve_project(project_dir)
     inputs, selected = select_stack(stack, project_dir, skip_credential_check, backend,
@@ -219,6 +220,7 @@ def up(stack: str, echo: Callable[[str], None], project_dir: Optional[Path] = No
     except DeployFailed as failed:  # no part of a cluster left billing (issue 8)
         raise scale_back(selected, failed, stack, echo, _run) from None
     outputs = {k: v.value for k, v in result.outputs.items()}
+    adopted(selected)
     pin_image(selected, outputs, echo)
     return outputs
 
@@ -235,9 +237,10 @@ def preview(stack: str, echo: Callable[[str], None], project_dir: Optional[Path]
 def destroy(stack: str, echo: Callable[[str], None], project_dir: Optional[Path] = None,
             skip_credential_check: bool = False, backend: Optional[str] = None) -> list[str]:
     """Destroy the stack's resources; returns what stays behind on purpose (the bucket)."""
+    from trainstack.adoption import destroy_keeping
     inputs, selected = select_stack(stack, project_dir, skip_credential_check, backend)
     outputs = {k: v.value for k, v in _run(selected.outputs).items()}
-    _run(lambda: selected.destroy(on_output=echo))
+    _run(lambda: destroy_keeping(selected, lambda: selected.destroy(on_output=echo)))
     kept = []
     if inputs.spec.bucket.retain_on_destroy and outputs.get("bucket_name"):
         kept.append(f"bucket {outputs['bucket_name']} (retain_on_destroy: true)")

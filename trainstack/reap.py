@@ -122,8 +122,11 @@ class PulumiStacks:
 
     def destroy(self, stack, echo):
         import pulumi.automation as auto
+
+        from trainstack.adoption import destroy_keeping
+        selected = self._stack(stack)
         try:
-            self._stack(stack).destroy(on_output=echo)
+            destroy_keeping(selected, lambda: selected.destroy(on_output=echo))
         except auto.ConcurrentUpdateError as locked:
             raise StackLocked(str(locked).strip().splitlines()[-1]) from None
         except auto.CommandError as failed:

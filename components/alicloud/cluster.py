@@ -153,7 +153,6 @@ class AlicloudGpuCluster(GpuCluster):
     # -- bucket --------------------------------------------------------------------------------
 
     def _bucket(self, name, retain):
-        keep = self.child(retain_on_delete=retain)
         # RETAIN_TAG lets the policy pack see the retention, which the analyzer protocol hides.
         tags = {**self.tags, **DATAFLOW_TAG, **({RETAIN_TAG: "true"} if retain else {})}
         bucket = oss.Bucket(
@@ -162,10 +161,12 @@ class AlicloudGpuCluster(GpuCluster):
             versioning=oss.BucketVersioningArgs(status="Enabled"),
             server_side_encryption_rule=oss.BucketServerSideEncryptionRuleArgs(
                 sse_algorithm="AES256"),
-            tags=tags, opts=keep)
-        oss.BucketAcl(f"{name}-data-acl", bucket=bucket.bucket, acl="private", opts=keep)
+            tags=tags, opts=self.kept(f"{name}-data", retain))
+        oss.BucketAcl(f"{name}-data-acl", bucket=bucket.bucket, acl="private",
+                      opts=self.kept(f"{name}-data-acl", retain))
         oss.BucketPublicAccessBlock(f"{name}-data-public-access", bucket=bucket.bucket,
-                                    block_public_access=True, opts=keep)
+                                    block_public_access=True,
+                                    opts=self.kept(f"{name}-data-public-access", retain))
         return bucket
 
     # -- filesystem ----------------------------------------------------------------------------

@@ -155,25 +155,25 @@ class AwsGpuCluster(GpuCluster):
 
     def _bucket(self, name, region, tags, retain):
         # The bucket and its protections outlive `pulumi destroy` unless the spec says otherwise.
-        keep = self.child(retain_on_delete=retain)
         # RETAIN_TAG lets the policy pack see the retention, which the analyzer protocol hides.
         bucket = aws.s3.Bucket(f"{name}-data", force_destroy=not retain, region=region,
-                               tags={**tags, RETAIN_TAG: "true"} if retain else tags, opts=keep)
+                               tags={**tags, RETAIN_TAG: "true"} if retain else tags,
+                               opts=self.kept(f"{name}-data", retain))
         versioning = aws.s3.BucketVersioning(
             f"{name}-data-versioning", bucket=bucket.id, region=region,
             versioning_configuration=aws.s3.BucketVersioningVersioningConfigurationArgs(
-                status="Enabled"), opts=keep)
+                status="Enabled"), opts=self.kept(f"{name}-data-versioning", retain))
         aws.s3.BucketServerSideEncryptionConfiguration(
             f"{name}-data-encryption", bucket=bucket.id, region=region,
             rules=[aws.s3.BucketServerSideEncryptionConfigurationRuleArgs(
                 apply_server_side_encryption_by_default=aws.s3.
                 BucketServerSideEncryptionConfigurationRuleApplyServerSideEncryptionByDefaultArgs(
                     sse_algorithm="aws:kms"),
-                bucket_key_enabled=True)], opts=keep)
+                bucket_key_enabled=True)], opts=self.kept(f"{name}-data-encryption", retain))
         aws.s3.BucketPublicAccessBlock(
             f"{name}-data-public-access", bucket=bucket.id, region=region,
             block_public_acls=True, block_public_policy=True, ignore_public_acls=True,
-            restrict_public_buckets=True, opts=keep)
+            restrict_public_buckets=True, opts=self.kept(f"{name}-data-public-access", retain))
         # Every node rewrites heartbeats/<node>.json each minute (and status/<node>.json at
         # boot) in a versioned bucket: without a rule 16 nodes leave 23,040 noncurrent versions
         # a day. Only the superseded versions of those two prefixes expire; data is untouched.
@@ -186,7 +186,7 @@ class AwsGpuCluster(GpuCluster):
                 BucketLifecycleConfigurationRuleNoncurrentVersionExpirationArgs(
                     noncurrent_days=planning.NONCURRENT_DAYS))
                 for prefix in planning.AGENT_PREFIXES],
-            opts=self.child(retain_on_delete=retain, depends_on=[versioning]))
+            opts=self.kept(f"{name}-data-lifecycle", retain, depends_on=[versioning]))
         return bucket
 
     # -- filesystem ----------------------------------------------------------------------------

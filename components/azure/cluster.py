@@ -198,11 +198,11 @@ class AzureGpuCluster(GpuCluster):
         default. The account answers only the cluster's subnets (service endpoints) and the
         addresses in `trainstack:storageAllowedCidrs` (the reaper's, an operator's)."""
         retain = args.spec.bucket.retain_on_destroy
-        keep = self.child(retain_on_delete=retain)
         self.data_rg = resources.ResourceGroup(
             f"{name}-data-rg", resource_group_name=planning.data_resource_group_name(
                 name, args.stack), location=self.region,
-            tags={**self.tags, RETAIN_TAG: "true"} if retain else self.tags, opts=keep)
+            tags={**self.tags, RETAIN_TAG: "true"} if retain else self.tags,
+            opts=self.kept(f"{name}-data-rg", retain))
         rg = self.data_rg.name
         allowed = [c.strip() for c in (pulumi.Config("trainstack").get("storageAllowedCidrs")
                                        or "").split(",") if c.strip()]
@@ -225,17 +225,18 @@ class AzureGpuCluster(GpuCluster):
                 services=storage.EncryptionServicesArgs(
                     blob=storage.EncryptionServiceArgs(enabled=True, key_type="Account"))),
             # RETAIN_TAG lets the policy pack see the retention, which the analyzer hides.
-            tags={**self.tags, RETAIN_TAG: "true"} if retain else self.tags, opts=keep)
+            tags={**self.tags, RETAIN_TAG: "true"} if retain else self.tags,
+            opts=self.kept(f"{name}-data", retain))
         days = planning.SOFT_DELETE_DAYS
         storage.BlobServiceProperties(
             f"{name}-data-soft-delete", account_name=account.name, resource_group_name=rg,
             blob_services_name="default",
             delete_retention_policy=storage.DeleteRetentionPolicyArgs(enabled=True, days=days),
             container_delete_retention_policy=storage.DeleteRetentionPolicyArgs(
-                enabled=True, days=days), opts=keep)
+                enabled=True, days=days), opts=self.kept(f"{name}-data-soft-delete", retain))
         data = storage.BlobContainer(
             f"{name}-container", container_name="data", account_name=account.name,
-            resource_group_name=rg, public_access="None", opts=keep)
+            resource_group_name=rg, public_access="None", opts=self.kept(f"{name}-container", retain))
         logs = storage.BlobContainer(
             f"{name}-hsm-logs", container_name="amlfs-logs", account_name=account.name,
             resource_group_name=rg, public_access="None", opts=self.child())

@@ -234,7 +234,7 @@ class GcpGpuCluster(GpuCluster):
             # RETAIN_TAG lets the policy pack see the retention, which the analyzer protocol hides.
             labels={**self.labels, planning.label_key(RETAIN_TAG): "true"} if retain
             else self.labels,
-            opts=self.child(retain_on_delete=retain, depends_on=[self.apis["storage"]]))
+            opts=self.kept(f"{name}-data", retain, depends_on=[self.apis["storage"]]))
 
     # -- placement -----------------------------------------------------------------------------
 
