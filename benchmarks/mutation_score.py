@@ -7,11 +7,13 @@
 Two parts. 1. mutmut (PyPI, the `dev` extra) mutates the modules listed in pyproject.toml's
 [tool.mutmut] `only_mutate` and runs, for each mutant, the hand-computed tests listed there
 (a subset of the suite, so a run stays bounded: about 10-15 minutes for all five modules on two
-shared cores; pass a module name to run one). It prints killed / survived per module and the
-score = killed / (killed + survived); mutants mutmut could not run (timeouts, no tests) are
-counted as survived. 2. benchmarks/mutation_planted.py plants the specific bugs issue 26 lists
-and checks each one is killed. Exit status 1 when a planted mutation survives, or when mutmut
-found no test for any mutant of a module (the run did not test that module's mutated code).
+shared cores; pass a module name to run one). It prints killed / timed out / survived per
+module and the score = (killed + timed out) / all run: a mutant whose tests never finish (an
+endless loop) is detected, as PIT and Stryker count it, and has its own column; mutants mutmut
+could not run (no tests, suspicious) count as survived. 2. benchmarks/mutation_planted.py
+plants the specific bugs issue 26 lists and checks each one is killed. Exit status 1 when a
+planted mutation survives, or when mutmut found no test for any mutant of a module (the run
+did not test that module's mutated code).
 
 mutmut names a mutant after its file's path (components/memory.py -> components.memory...) and
 a mutant only runs when that name is the running function's module, but components/ and
@@ -127,18 +129,18 @@ def main(argv: list[str]) -> int:
     untested = []
     if not planted_only:
         total = Counter()
-        print("module                                   killed  survived  score")
+        print("module                                   killed  timeout  survived  score")
         for module, counts in sorted(scores(pattern).items()):
-            killed = counts["killed"]
-            other = sum(v for k, v in counts.items() if k not in ("killed", "skipped"))
-            total["killed"] += killed
-            total["other"] += other
-            print(f"{checkout_path(module):40} {killed:6} {other:9}  "
-                  f"{killed / max(1, killed + other):6.1%}")
+            killed, timeout = counts["killed"], counts["timeout"]
+            other = sum(v for k, v in counts.items() if k not in ("killed", "timeout", "skipped"))
+            total.update(killed=killed, timeout=timeout, other=other)
+            print(f"{checkout_path(module):40} {killed:6} {timeout:8} {other:9}  "
+                  f"{(killed + timeout) / max(1, killed + timeout + other):6.1%}")
             if not killed and counts["no tests"]:
                 untested.append(checkout_path(module))
-        print(f"{'all':40} {total['killed']:6} {total['other']:9}  "
-              f"{total['killed'] / max(1, total['killed'] + total['other']):6.1%}")
+        detected = total["killed"] + total["timeout"]
+        print(f"{'all':40} {total['killed']:6} {total['timeout']:8} {total['other']:9}  "
+              f"{detected / max(1, detected + total['other']):6.1%}")
         for path in untested:
             print(f"{path}: mutmut found no test reaching any of its mutants, so none ran: the "
                   f"tests do not import the mutated copy under mutmut's name for it")

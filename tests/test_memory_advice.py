@@ -183,3 +183,32 @@ def test_min_gpus_steps_up_when_whole_bytes_round_over():
     assert min_gpus_that_fit(z3, 355_972_500, headroom=0) == 2049
     assert min_gpus_that_fit(z3, 355_972_500, headroom=0, max_gpus=2049) == 2049
     assert min_gpus_that_fit(z3, 355_972_500, headroom=0, max_gpus=2048) is None
+
+
+def test_on_the_gpus_at_hand_changes_that_need_more_gpus_are_left_out():
+    # Full, ZeRO 3 on 2 GPUs, seq 4096, 5 GB GPUs (4.5e9 usable): 8e9 + 1,392,640,000 per GPU.
+    # LoRA fits on the 2: 1,001,280,000 + 1,280,000 + 7,680,000 + 1,392,640,000 = 2.40e9.
+    # Recompute would need 16e9 / (4.5e9 - 81,920,000) = 3.6 -> 4 GPUs and sequence 2048
+    # 16e9 / (4.5e9 - 696,320,000) = 4.2 -> 5: more GPUs, so not named next to LoRA/QLoRA.
+    w = Workload(method="full", zero_stage=3, gpus=2, seq_len=4096, **SMALL_MODEL)
+    assert advice(w, 5 * GB) == ["LoRA", "QLoRA"]
+    # recomputation already on is never advised: 16,696,320,000 - 696,320,000 + 40,960,000
+    done = Workload(method="full", gpus=1, seq_len=1024, micro_batch=2, recompute="full",
+                    **SMALL_MODEL)
+    assert advice(done, 20 * GB) == ["micro-batch 1", "sequence length 512", "LoRA", "QLoRA"]
+
+
+def test_a_pair_that_fits_at_hand_beats_a_single_that_needs_more_gpus_at_the_given_headroom():
+    # The QLoRA / ZeRO 3 / seq 4096 job on a 600 MB GPU with nothing kept free (600e6 usable):
+    # recompute alone: 518,429,141 + 2,560,000 + 15,360,000 + 81,920,000 = 618,269,141, over;
+    # recompute and sequence 2048: ... + 40,960,000 = 577,309,141 fits on the one GPU.
+    w = Workload(method="qlora", zero_stage=3, gpus=1, seq_len=4096, **SMALL_MODEL)
+    assert advice(w, 600e6, headroom=0) == [
+        "full activation recomputation and sequence length 2048"]
+    # 600e6 / 2^30 = 0.6 GiB
+    assert no_fit_reason(w, 600e6, headroom=0) == (
+        "does not fit at any GPU count: the part ZeRO stage 3 does not shard (activations 1.3 GiB "
+        "and unsharded state) exceeds 0.6 GiB usable; it would fit with full activation "
+        "recomputation and sequence length 2048.")
+    # the default 10 % headroom (540e6 usable): the pair no longer fits on one GPU
+    assert advice(w, 600e6) == ["full activation recomputation on 2 or more GPUs"]
