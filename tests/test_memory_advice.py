@@ -212,3 +212,24 @@ def test_a_pair_that_fits_at_hand_beats_a_single_that_needs_more_gpus_at_the_giv
         "recomputation and sequence length 2048.")
     # the default 10 % headroom (540e6 usable): the pair no longer fits on one GPU
     assert advice(w, 600e6) == ["full activation recomputation on 2 or more GPUs"]
+
+
+def test_gpu_counts_in_advice_use_the_given_headroom_and_an_exactly_full_gpu_fits():
+    w = Workload(method="full", zero_stage=0, gpus=1, seq_len=1024, **SMALL_MODEL)
+    # 20 % kept free (8e9 usable): ZeRO 3 now needs 16e9 / (8e9 - 348,160,000) = 2.09 -> 3
+    # (2 GPUs: 8,348,160,000 > 8e9); ZeRO 2 still 14e9 / (8e9 - 2,348,160,000) = 2.48 -> 3
+    assert advice(w, 10 * GB, headroom=0.2) == [
+        "ZeRO stage 2 on 3 or more GPUs", "ZeRO stage 3 on 3 or more GPUs", "LoRA", "QLoRA"]
+    # micro-batch 2 with LoRA: 2,002,560,000 + 2,560,000 + 15,360,000 + 696,320,000 =
+    # 2,716,800,000 bytes, on a GPU of exactly that size with nothing kept free: it fits.
+    # ZeRO 2: 14e9 / 20,480,000 = 683.6 -> 684 (2,716,787,837); ZeRO 3: 16e9 / 2,020,480,000
+    # = 7.9 -> 8 (2,696,320,000)
+    mb2 = Workload(method="full", gpus=1, seq_len=1024, micro_batch=2, **SMALL_MODEL)
+    assert advice(mb2, 2_716_800_000, headroom=0) == [
+        "ZeRO stage 2 on 684 or more GPUs", "ZeRO stage 3 on 8 or more GPUs", "LoRA", "QLoRA"]
+
+
+def test_a_gpu_count_that_fills_the_gpu_exactly_is_the_answer():
+    # 2049 GPUs keep 7,808,688 + 348,160,000 = 355,968,688 bytes (see the rounding case above)
+    z3 = Workload(method="full", zero_stage=3, seq_len=1024, **SMALL_MODEL)
+    assert min_gpus_that_fit(z3, 355_968_688, headroom=0) == 2049
