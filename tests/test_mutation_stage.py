@@ -5,6 +5,8 @@ the run still printed a score; benchmarks/mutation_score.py stages the tree unde
 names."""
 import importlib
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import tomllib
@@ -54,3 +56,21 @@ def test_module_names_map_back_to_checkout_files():
         "components/catalog/filesystems.py"
     assert bench.checkout_path("trainstack.sizing_cost") == "trainstack/sizing_cost.py"
     assert bench.import_path("policies/spend.py") == "trainstack_policies/spend.py"
+
+
+def test_a_tree_holding_the_import_name_imports_that_folder(tmp_path):
+    # mutmut's copy of the stage: trainstack_components/ is the mutated code, components/ an
+    # unmutated copy kept for the tests that read catalog files by path.
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "checkout.py").write_text((ROOT / "tests" / "checkout.py").read_text())
+    for folder, mark in (("trainstack_components", "mutated"), ("components", "copy"),
+                         ("policies", "policies")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "__init__.py").write_text(f"MARK = {mark!r}\n")
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.path.insert(0, '.'); "
+         "from tests.checkout import activate; activate(); "
+         "import trainstack_components, trainstack_policies; "
+         "print(trainstack_components.MARK, trainstack_policies.MARK)"],
+        cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["mutated", "policies"]
