@@ -23,6 +23,12 @@ def activate() -> None:
     IMPORT_ROOT.mkdir(parents=True, exist_ok=True)
     for name, folder in LINKS.items():
         link = IMPORT_ROOT / name
+        if (ROOT / name).is_dir():
+            # The tree already holds the package under its import name: the mutation benchmark's
+            # copy (benchmarks/mutation_score.py), where mutmut names each mutant by its file's
+            # path and must find that name on the running function. That folder is the code.
+            link.unlink(missing_ok=True)
+            continue
         if not link.is_symlink() or link.resolve() != (ROOT / folder).resolve():
             tmp = IMPORT_ROOT / f".{name}.{os.getpid()}"
             tmp.unlink(missing_ok=True)

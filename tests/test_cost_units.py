@@ -172,3 +172,108 @@ def test_scaling_efficiency_and_fabric_by_hand():
     with pytest.raises(SizingError) as raised:
         default_scaling_efficiency(0)
     assert raised.value.field == "nodes"
+
+
+# ----------------------------------------------------------------------------- what a user reads
+
+def _message(call, **kwargs):
+    with pytest.raises(SizingError) as raised:
+        call(**kwargs)
+    return str(raised.value)
+
+
+def test_conversion_below_one_and_of_the_overhead_by_hand():
+    # 2 USD/h x 100 h x 1.15 idle = 230 USD, of which 230 x (1 - 1/1.15) = 30 is the idle share.
+    # At 0.79 units per USD (a rate below 1, as USD -> GBP): 181.70, of which 23.70 overhead.
+    c = run_cost(nodes=1, price_per_node_hour=2, hours=100).converted(0.79, "GBP")
+    assert c.currency == "GBP"
+    assert c.compute == pytest.approx(181.7) and c.overhead == pytest.approx(23.7)
+    assert (c.hours, c.billed_hours) == (100, pytest.approx(115))     # hours are not money
+    assert _message(c.converted, rate=0, currency="CNY") == (
+        "rate: must be in (0, 1e+06], got 0. Give the exchange rate, e.g. --cny-rate 7.27.")
+
+
+def test_an_unpriced_or_unsized_store_costs_nothing():
+    # a price without a size (no filesystem declared) and a size without a cited price are 0
+    base = dict(nodes=1, price_per_node_hour=1.0, hours=730, idle_overhead=0)
+    for extra in (dict(filesystem_price_per_gib_month=0.1), dict(filesystem_gib=1000),
+                  dict(bucket_price_per_gb_month=0.02), dict(bucket_gb=500),
+                  dict(transfer_price_per_gb=0.09), dict(transfer_gb=200)):
+        c = run_cost(**base, **extra)
+        assert (c.filesystem, c.bucket, c.transfer, c.total) == (0, 0, 0, 730), extra
+    for extra in (dict(filesystem_price_per_gib_month=0.1), dict(filesystem_gib=1000),
+                  dict(bucket_price_per_gb_month=0.02), dict(bucket_gb=500)):
+        assert monthly_run_rate(nodes=1, price_per_node_hour=1, **extra) == 730, extra
+
+
+def test_cost_input_messages_name_the_field_and_the_way_out():
+    args = dict(nodes=1, price_per_node_hour=1.0, hours=1.0)
+    assert _message(run_cost, **{**args, "hours": -1}) == (
+        "hours: must be in [0, 1e+09], got -1. Prices and sizes cannot be negative.")
+    assert _message(run_cost, **{**args, "idle_overhead": 11}) == (
+        "idle_overhead: must be in [0, 10], got 11. It is a fraction of the run, e.g. 0.15 for 15%.")
+    assert _message(run_cost, **{**args, "preemption_overhead": -1}) == (
+        "preemption_overhead: must be in [0, 10], got -1. It is a fraction of the run, e.g. 0.1 "
+        "for 10%.")
+    assert _message(run_cost, **{**args, "max_hours": 0}) == (
+        "max_hours: must be in (0, 1e+07], got 0. It is the lifetime in hours.")
+    assert _message(monthly_run_rate, nodes=0, price_per_node_hour=1) == (
+        "nodes: must be a whole number from 1 to 1,000,000, got 0.")
+
+
+def test_the_largest_counts_and_lifetimes_allowed_are_the_ones_the_messages_state():
+    # "from 1 to 1,000,000" nodes; max_hours in (0, 1e7]
+    assert run_cost(nodes=1_000_000, price_per_node_hour=1, hours=1,
+                    idle_overhead=0).compute == 1_000_000
+    assert monthly_run_rate(nodes=1_000_000, price_per_node_hour=1) == 730_000_000
+    for call in (run_cost, monthly_run_rate):
+        extra = dict(hours=1) if call is run_cost else {}
+        assert _message(call, nodes=1_000_001, price_per_node_hour=1, **extra) == (
+            "nodes: must be a whole number from 1 to 1,000,000, got 1000001.")
+    assert run_cost(nodes=1, price_per_node_hour=1, hours=2e7, max_hours=1e7).billed_hours == 1e7
+    assert _message(run_cost, nodes=1, price_per_node_hour=1, hours=1, max_hours=1e7 + 1) \
+        .startswith("max_hours: must be in (0, 1e+07], got 10000001.0.")
+    # half an hour of lifetime is a lifetime: 10 h needed, 0.5 h run
+    assert run_cost(nodes=1, price_per_node_hour=4, hours=10, max_hours=0.5).compute == 2.0
+
+
+@pytest.mark.parametrize("spot, ondemand, spot_price, discounted", [
+    (True, 55.04, 11.9912, True),    # p5.48xlarge us-east-2: a real discount
+    (True, 55.04, 55.04, False),     # spot capped at on-demand: no discount, priced on demand
+    (True, 55.04, None, False),      # no spot price cited
+    (False, 55.04, 11.9912, False),  # not asked for spot
+])
+def test_spot_is_priced_as_spot_only_for_a_cited_discount(spot, ondemand, spot_price, discounted):
+    assert sizing.spot_discounted(spot, ondemand, spot_price) is discounted
+
+
+def test_time_input_messages_name_the_field_and_the_way_out():
+    assert _message(training_flops, params=1e9, tokens=1e6, method="dpo") == (
+        "method: unknown method 'dpo'; use one of full, lora, qlora.")
+    assert _message(training_flops, params=1e9, tokens=1e6, flops_factor=0) == (
+        "flops_factor: must be in (0, 100], got 0. It is FLOPs per parameter per token: 6 for "
+        "full training, 4 for LoRA.")
+    assert _message(fabric_class, fabric="carrier-pigeon") == (
+        "fabric: unknown fabric 'carrier-pigeon'; use rdma or tcp (or one of efa, erdma, "
+        "gpudirect-tcpx, gpudirect-tcpxo, ib, infiniband, rdma, roce, tcp).")
+    assert _message(training_hours, flops=float("inf"), gpus=1, peak_tflops=1) == (
+        "training_flops: must be positive, got inf.")
+    assert _message(training_hours, flops=1e18, gpus=1, peak_tflops=-312) == (
+        "peak_tflops: must be in (0, 1e+06], got -312. Give the GPU's dense peak in TFLOPS for "
+        "the precision, e.g. 312 for A100.")
+    for call, extra in ((default_scaling_efficiency, {}),
+                        (training_hours, dict(flops=1e18, peak_tflops=1))):
+        field = "nodes" if call is default_scaling_efficiency else "gpus"
+        assert _message(call, **{field: 1_000_001}, **extra) == (
+            f"{field}: must be a whole number from 1 to 1,000,000, got 1000001.")
+
+
+def test_time_bounds_are_where_the_messages_say():
+    # a FLOPs factor below 1 is in (0, 100]: 0.5 x 1e9 x 1e6
+    assert training_flops(1e9, 1e6, flops_factor=0.5) == 5e14
+    assert default_scaling_efficiency(1_000_000, "tcp") == 5 / 8
+    # 3.6e15 FLOPs at 1 TFLOPS, MFU 1, one GPU: exactly 3,600 s, one hour (1 TFLOPS = 1e12)
+    assert training_hours(3.6e15, 1, 1, 1.0) == 1.0
+    assert training_hours(3.6e15, 1_000_000, 1, 1.0) == pytest.approx(1e-6)
+    # less than one FLOP is still positive work: 0.5 / 1e12 / 3600 h
+    assert training_hours(0.5, 1, 1, 1.0) == pytest.approx(0.5 / 1e12 / 3600)

@@ -31,8 +31,12 @@ def test_the_cheapest_cited_tier_wins():
     c = _pick({125: _price(0.10), 250: _price(0.15), 500: _price(0.30), 1000: _price(0.60)})
     assert (c.tier, c.capacity_gib, c.usd_per_gib_month, c.monthly_usd) == (250, 4800, 0.15, 720.0)
     assert c.unpriced_tiers == ()
-    assert c.passed_over[0] == "125 MB/s/TiB at 9,600 GiB: 960 USD/month"
-    assert "720 USD/month" in c.note and "cheapest tier" in c.note
+    assert c.passed_over == ("125 MB/s/TiB at 9,600 GiB: 960 USD/month",
+                             "500 MB/s/TiB at 4,800 GiB: 1,440 USD/month",
+                             "1000 MB/s/TiB at 4,800 GiB: 2,880 USD/month")
+    assert c.note == ("250 MB/s/TiB at 4,800 GiB = 720 USD/month, the cheapest tier that holds "
+                      "4,800 GiB at 250 MB/s/TiB")
+    assert (c.product, c.source, c.as_of) == ("lustre", "https://example.org/p", "2026-12-01")
     assert c.throughput_mbps == pytest.approx(4800 / 1024 * 250)
 
 
@@ -49,7 +53,28 @@ def test_an_unpriced_tier_that_may_be_cheaper_is_chosen_and_said_so():
     c = _pick({125: _price(0.10)})
     assert (c.tier, c.capacity_gib, c.usd_per_gib_month, c.monthly_usd) == (1000, 4800, None, None)
     assert c.unpriced_tiers == (250, 500, 1000)
-    assert "no cited price" in c.note and "at least 480 USD/month" in c.note
+    assert c.note == ("1000 MB/s/TiB at 4,800 GiB: no cited price (at least 480 USD/month: a "
+                      "faster tier never costs less per GiB than the cited slower one); chosen "
+                      "over the cited tiers (125 MB/s/TiB at 9,600 GiB = 960 USD/month) because "
+                      "it may cost less and is the smallest valid size")
+    assert c.passed_over == ("125 MB/s/TiB at 9,600 GiB: 960 USD/month",
+                             "250 MB/s/TiB at 4,800 GiB: no cited price",
+                             "500 MB/s/TiB at 4,800 GiB: no cited price")
+    assert (c.source, c.as_of) == ("", "")        # nothing cited for what was chosen
+
+
+def test_with_no_cited_price_at_all_the_smallest_size_is_taken_and_no_floor_claimed():
+    # FSx-like: the 1000 tier starts at 12,000 GiB. Sizes: 125 -> 9,600, 250 -> 4,800,
+    # 500 -> 4,800, 1000 -> 12,000. Nothing is cited, so no tier has a lower bound above 0:
+    # the smallest size (4,800), the faster of 250/500 at it -> 500 MB/s/TiB.
+    c = _pick({}, size_at=lambda gib, t: max(gib, 12000) if t == 1000 else gib)
+    assert (c.tier, c.capacity_gib, c.usd_per_gib_month, c.monthly_usd) == (500, 4800, None, None)
+    assert c.unpriced_tiers == (125, 250, 500, 1000)
+    assert c.note == ("500 MB/s/TiB at 4,800 GiB: no cited price; no tier has a cited price, so "
+                      "the smallest valid size is taken")
+    assert c.passed_over == ("125 MB/s/TiB at 9,600 GiB: no cited price",
+                             "250 MB/s/TiB at 4,800 GiB: no cited price",
+                             "1000 MB/s/TiB at 12,000 GiB: no cited price")
 
 
 def test_unpriced_tiers_that_cannot_be_cheaper_are_only_noted():
@@ -59,19 +84,23 @@ def test_unpriced_tiers_that_cannot_be_cheaper_are_only_noted():
     c = _pick({125: _price(0.01), 250: _price(0.02)})
     assert (c.tier, c.monthly_usd) == (125, 96.0)
     assert c.unpriced_tiers == (500, 1000)
-    assert "no cited price for 500 MB/s/TiB, 1000 MB/s/TiB" in c.note
+    assert c.note == ("125 MB/s/TiB at 9,600 GiB = 96 USD/month, the cheapest tier that holds "
+                      "4,800 GiB at 250 MB/s/TiB; no cited price for 500 MB/s/TiB, 1000 MB/s/TiB "
+                      "(each costs at least the cited slower tier per GiB, so none is cheaper)")
 
 
 def test_a_tier_that_cannot_hold_the_request_is_skipped_and_none_is_an_error():
     prices = {125: _price(0.10), 250: _price(0.15), 500: _price(0.30), 1000: _price(0.60)}
     c = _pick(prices, size_at=lambda gib, t: None if t == 250 else gib)
     assert c.tier == 125 and all(not p.startswith("250 ") for p in c.passed_over)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^no tier can hold the request$"):
         _pick(prices, size_at=lambda gib, t: None)
 
 
 def test_a_price_from_another_region_is_named():
     c = _pick({125: _price(0.10), 250: _price(0.15, in_region=False, region="ap-northeast-1"),
                500: _price(0.30), 1000: _price(0.60)})
-    assert "price quoted for ap-northeast-1, not the cluster's region" in c.note
+    assert c.note == ("250 MB/s/TiB at 4,800 GiB = 720 USD/month, the cheapest tier that holds "
+                      "4,800 GiB at 250 MB/s/TiB; price quoted for ap-northeast-1, not the "
+                      "cluster's region")
     assert c.source == "https://example.org/p" and c.as_of == "2026-12-01"

@@ -30,6 +30,15 @@ from trainstack.sizing import (
     training_hours,
 )
 from trainstack_components.catalog import gpu_models as gpu_catalog
+from trainstack_components.memory import (
+    check_headroom,
+    check_mfu,
+    check_params,
+    check_scaling_efficiency,
+    check_tokens,
+    usable_bytes,
+)
+from trainstack_components.spec import WorkloadSpec
 
 GB = 1e9
 SMALL = dict(layers=2, hidden=1024, heads=8)   # a shape small enough to compute by hand
@@ -401,3 +410,112 @@ def test_overheads_only_add_cost(nodes, price, hours, idle, pre, spot):
                  preemption_overhead=pre, spot=spot)
     assert c.total >= nodes * price * hours * (1 - 1e-12)
     assert c.overhead >= 0
+
+
+# ----------------------------------------------------------------------------- what a bad input reads
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(params=1e9, preset="gpt-9"), "preset: unknown model preset 'gpt-9'; use one of llama-7b, "
+     "llama-13b, llama-33b, llama-65b, llama-70b or give --layers/--hidden/--heads."),
+    (dict(), "params: is required: give the parameter count, e.g. 13e9, or a model preset."),
+    (dict(params=1e9, method="dpo"), "method: unknown method 'dpo'; use one of full, lora, qlora."),
+    (dict(params=1e9, precision="int4"),
+     "precision: unknown precision 'int4'; use one of bf16, fp16, fp8, tf32."),
+    (dict(params=1e9, zero_stage=4),
+     "zero_stage: must be 0, 1, 2 or 3 (DeepSpeed ZeRO stage), got 4."),
+    (dict(params=1e9, gpus=1_000_001),
+     "gpus: must be a whole number from 1 to 1,000,000, got 1000001."),
+    (dict(params=1e9, seq_len=1_048_577),
+     "seq_len: must be a whole number from 1 to 1,048,576, got 1048577."),
+    (dict(params=1e9, micro_batch=4097), "micro_batch: must be a whole number from 1 to 4,096, "
+     "got 4097. It is sequences per GPU per step."),
+    (dict(params=1e9, layers=4), "layers/hidden/heads: give all three together, or none of them "
+     "(a preset or the parameter count then fills them in)."),
+    (dict(params=1e9, layers=1001, hidden=8, heads=1),
+     "layers: must be a whole number from 1 to 1,000, got 1001."),
+    (dict(params=1e9, layers=1, hidden=1_000_001, heads=1),
+     "hidden: must be a whole number from 1 to 1,000,000, got 1000001."),
+    (dict(params=1e9, layers=1, hidden=8, heads=10_001),
+     "heads: must be a whole number from 1 to 10,000, got 10001."),
+    (dict(params=1e9, lora_rank=4097),
+     "lora_rank: must be a whole number from 1 to 4,096, got 4097."),
+    (dict(params=1e9, lora_targets=65), "lora_targets: must be a whole number from 1 to 64, got "
+     "65. It is the number of hidden x hidden matrices adapted per layer."),
+    (dict(params=1e9, attention="flash"), "attention: unknown attention 'flash'; use sdpa (fused "
+     "kernels, PyTorch's default) or eager (unfused)."),
+    (dict(params=1e9, recompute="sometimes"),
+     "recompute: unknown mode 'sometimes'; use true/false or one of none, selective, full."),
+])
+def test_workload_messages_name_the_input_and_the_way_out(kwargs, message):
+    with pytest.raises(SizingError) as err:
+        Workload(**kwargs)
+    assert str(err.value) == message
+
+
+def test_the_largest_workload_inputs_the_messages_allow_are_allowed():
+    w = Workload(params=1e9, gpus=1_000_000, seq_len=1_048_576, micro_batch=4096, layers=1000,
+                 hidden=1_000_000, heads=10_000, lora_rank=4096, lora_targets=64)
+    assert (w.gpus, w.seq_len, w.micro_batch, w.shape) == (
+        1_000_000, 1_048_576, 4096, ModelShape(1000, 1_000_000, 10_000, "given"))
+    assert [Workload(params=1e9, recompute=r).recompute
+            for r in (False, None, True, "Selective", "FULL")] == [
+        "none", "none", "full", "selective", "full"]
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: check_params(0), "params: must be in (0, 1e+13], got 0. Give the parameter count "
+     "itself, e.g. 13e9 for a 13B model."),
+    (lambda: check_tokens(0), "tokens: must be in (0, 1e+15], got 0. Give the number of training "
+     "tokens, e.g. 1e8 (epochs x dataset tokens)."),
+    (lambda: check_mfu("0.4"), "mfu: must be in (0, 1], got '0.4'. MFU is a fraction of peak, "
+     "e.g. 0.4 for 40%."),
+    (lambda: check_mfu(True), "mfu: must be in (0, 1], got True. MFU is a fraction of peak, "
+     "e.g. 0.4 for 40%."),
+    (lambda: check_scaling_efficiency(1.5), "scaling_efficiency: must be in (0, 1], got 1.5. It "
+     "is a fraction of linear speed-up, e.g. 0.9; omit it for the default."),
+    (lambda: check_headroom(0.95), "headroom: must be in [0, 0.9], got 0.95. It is the fraction "
+     "of GPU memory kept free, e.g. 0.1."),
+    (lambda: usable_bytes(0), "gpu_memory: must be positive bytes, got 0."),
+    (lambda: usable_bytes("80e9"), "gpu_memory: must be positive bytes, got '80e9'."),
+])
+def test_check_messages_name_the_input_its_range_and_the_way_out(call, message):
+    with pytest.raises(SizingError) as err:
+        call()
+    assert str(err.value) == message
+
+
+def test_headroom_bounds_and_usable_bytes_by_hand():
+    assert check_headroom(0) == 0.0 and check_headroom(0.9) == 0.9   # [0, 0.9]
+    assert usable_bytes(80e9, 0) == 80e9 and usable_bytes(1, 0) == 1
+    assert usable_bytes(80e9) == pytest.approx(72e9)                 # 10 % kept free
+
+
+def test_a_tiny_model_still_has_one_whole_layer_and_head():
+    # (1e5 / (12 x 128^2))^(1/3) = 0.80 -> 1 layer, hidden 128, 128 / 128 = 1 head
+    shape = shape_from_params(1e5)
+    assert shape == ModelShape(1, 128, 1, "derived from params: 12*L*h^2 with h = 128*L "
+                                          "(Kaplan et al. 2020)")
+    assert type(shape.heads) is int
+    assert shape_from_params(1e4).layers == 1        # 0.37 rounds to 0: at least one layer
+
+
+def test_activation_defaults_and_selective_by_hand():
+    shape = ModelShape(10, 1024, 8)
+    # default: no recomputation, fused attention: 34 x 1024 x 1 x 1024 x 10
+    assert activation_bytes(shape, 1024, 1) == 356_515_840
+    # eager: 1024 x 1024 x (34 + 5 x 8 x 1024 / 1024) x 10 = 775,946,240; selective drops the
+    # attention term whatever the kernel
+    assert activation_bytes(shape, 1024, 1, "none", "bf16", "eager") == 775_946_240
+    assert activation_bytes(shape, 1024, 1, "selective", "bf16", "eager") == 356_515_840
+
+
+def test_workload_from_the_spec_keeps_every_field():
+    spec = WorkloadSpec(model_params=1e9, train_tokens=1e8, method="lora", precision="tf32",
+                        zero_stage=2, seq_len=1024, micro_batch=2, layers=10, hidden=1000,
+                        heads=8, recompute=True, lora_rank=8, attention="eager")
+    w = Workload.from_spec(spec)
+    assert (w.params, w.method, w.precision, w.zero_stage, w.gpus, w.seq_len, w.micro_batch,
+            w.shape, w.recompute, w.lora_rank, w.attention) == (
+        1e9, "lora", "tf32", 2, 1, 1024, 2, ModelShape(10, 1000, 8), "full", 8, "eager")
+    assert Workload.from_spec(spec, gpus=16, micro_batch=1).gpus == 16
+    assert Workload.from_spec(WorkloadSpec(model_params=1e9, train_tokens=1e8)).attention == "sdpa"

@@ -93,10 +93,10 @@ def choose(product: str, requested_gib: int, requested_mbps_per_tib: int,
         notes = [f"{tier} MB/s/TiB at {size:,} GiB: no cited price"
                  + (f" (at least {floor:,.0f} USD/month: a faster tier never costs less per "
                     f"GiB than the cited slower one)" if floor else "")
-                 + "; chosen over the cited tiers"
-                 + (f" ({best[0]} MB/s/TiB at {best[1]:,} GiB = {best_cost:,.0f} USD/month)"
-                    if best else "")
-                 + " because it may cost less and is the smallest valid size"]
+                 + (f"; chosen over the cited tiers ({best[0]} MB/s/TiB at {best[1]:,} GiB = "
+                    f"{best_cost:,.0f} USD/month) because it may cost less and is the smallest "
+                    "valid size" if best else
+                    "; no tier has a cited price, so the smallest valid size is taken")]
     if unpriced and price is not None:
         notes.append("no cited price for " + ", ".join(f"{t} MB/s/TiB" for t in unpriced)
                      + " (each costs at least the cited slower tier per GiB, so none is cheaper)")
