@@ -49,31 +49,32 @@ def test_a_tie_in_cost_takes_the_slower_tier():
 def test_an_unpriced_tier_that_may_be_cheaper_is_chosen_and_said_so():
     # only 125 is cited (0.10): 960 USD. 250/500/1000 are unpriced, each at least 0.10/GiB:
     # floors 4,800 x 0.10 = 480 each (< 960) -> the unpriced tier with the lowest floor,
-    # smallest size, then the fastest: 1000 MB/s/TiB at 4,800 GiB, no price
+    # smallest size, then the slowest (prices rise with the tier, so 250 <= 500 <= 1000 per
+    # GiB): 250 MB/s/TiB at 4,800 GiB, no price
     c = _pick({125: _price(0.10)})
-    assert (c.tier, c.capacity_gib, c.usd_per_gib_month, c.monthly_usd) == (1000, 4800, None, None)
+    assert (c.tier, c.capacity_gib, c.usd_per_gib_month, c.monthly_usd) == (250, 4800, None, None)
     assert c.unpriced_tiers == (250, 500, 1000)
-    assert c.note == ("1000 MB/s/TiB at 4,800 GiB: no cited price (at least 480 USD/month: a "
+    assert c.note == ("250 MB/s/TiB at 4,800 GiB: no cited price (at least 480 USD/month: a "
                       "faster tier never costs less per GiB than the cited slower one); chosen "
                       "over the cited tiers (125 MB/s/TiB at 9,600 GiB = 960 USD/month) because "
                       "it may cost less and is the smallest valid size")
     assert c.passed_over == ("125 MB/s/TiB at 9,600 GiB: 960 USD/month",
-                             "250 MB/s/TiB at 4,800 GiB: no cited price",
-                             "500 MB/s/TiB at 4,800 GiB: no cited price")
+                             "500 MB/s/TiB at 4,800 GiB: no cited price",
+                             "1000 MB/s/TiB at 4,800 GiB: no cited price")
     assert (c.source, c.as_of) == ("", "")        # nothing cited for what was chosen
 
 
 def test_with_no_cited_price_at_all_the_smallest_size_is_taken_and_no_floor_claimed():
     # FSx-like: the 1000 tier starts at 12,000 GiB. Sizes: 125 -> 9,600, 250 -> 4,800,
     # 500 -> 4,800, 1000 -> 12,000. Nothing is cited, so no tier has a lower bound above 0:
-    # the smallest size (4,800), the faster of 250/500 at it -> 500 MB/s/TiB.
+    # the smallest size (4,800), the slower (cheaper) of 250/500 at it -> 250 MB/s/TiB.
     c = _pick({}, size_at=lambda gib, t: max(gib, 12000) if t == 1000 else gib)
-    assert (c.tier, c.capacity_gib, c.usd_per_gib_month, c.monthly_usd) == (500, 4800, None, None)
+    assert (c.tier, c.capacity_gib, c.usd_per_gib_month, c.monthly_usd) == (250, 4800, None, None)
     assert c.unpriced_tiers == (125, 250, 500, 1000)
-    assert c.note == ("500 MB/s/TiB at 4,800 GiB: no cited price; no tier has a cited price, so "
+    assert c.note == ("250 MB/s/TiB at 4,800 GiB: no cited price; no tier has a cited price, so "
                       "the smallest valid size is taken")
     assert c.passed_over == ("125 MB/s/TiB at 9,600 GiB: no cited price",
-                             "250 MB/s/TiB at 4,800 GiB: no cited price",
+                             "500 MB/s/TiB at 4,800 GiB: no cited price",
                              "1000 MB/s/TiB at 12,000 GiB: no cited price")
 
 

@@ -74,10 +74,11 @@ def choose(product: str, requested_gib: int, requested_mbps_per_tib: int,
     else:
         # Some unpriced tier might be cheaper. Per-GiB prices rise with the tier on every
         # Lustre product, so an unpriced tier costs at least the cited price of the next tier
-        # below it: take the unpriced candidate with the lowest such floor (smallest size on
-        # ties), and say that it is unpriced.
+        # below it: take the unpriced candidate with the lowest such floor (on ties the
+        # smallest size, then the slowest tier, which by the same rule costs the least), and
+        # say that it is unpriced.
         tier, size, price = min((c for c in candidates if c[2] is None),
-                                key=lambda c: (floors[c[0]], c[1], -c[0]))
+                                key=lambda c: (floors[c[0]], c[1], c[0]))
     passed = tuple(
         f"{t} MB/s/TiB at {s:,} GiB: " + (f"{s * p.usd_per_gib_month:,.0f} USD/month"
                                          if p is not None else "no cited price")
