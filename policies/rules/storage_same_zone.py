@@ -199,7 +199,7 @@ class _Mounts:
 
 def _replica_targets(resources: list[Resource]) -> set[int]:
     """Buckets that only receive replicated objects (DR copies): no cluster reads them."""
-    out = set()
+    out: set[int] = set()
     for r in resources:
         if r.type.startswith("aws:s3/bucketReplicationConfig") or \
                 r.type.startswith("aws:s3/bucketReplicationConfiguration"):
