@@ -39,9 +39,10 @@ def test_the_shared_terms_still_answer_under_their_old_names():
 
 def test_the_compare_records_sit_below_their_readers():
     """report and measured read compare's rows from trainstack/compare_records.py, which imports
-    none of compare, estimate, report or measured."""
+    none of compare, estimate, report or measured; nor does estimate_records.py."""
     readers = {f"trainstack.{m}" for m in ("compare", "estimate", "report", "measured")}
     assert not _imports("compare_records") & readers
+    assert not _imports("estimate_records") & readers   # estimate's rows (sizing builds them)
     for name in ("report", "measured"):
         assert "trainstack.compare_records" in _imports(name), name
         assert "trainstack.compare" not in _imports(name), name

@@ -153,16 +153,20 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: DataSizes, *, display: s
     row.notes.extend(plan.warnings)  # missing stack config (trainstack/required_config.py)
     gpus = sel.gpus
     fabric = itype.fabric if sel.use_rdma else "tcp"
+    row.hours_note = "no workload in the spec: no hours or run cost, only the rates"
     if wl is not None:
         w = Workload.from_spec(wl, gpus=gpus)
         model = gpu_catalog.get_gpu_model(itype.gpu)
         est = sizing.estimate(w, wl.train_tokens, gpu=model, gpu_models={model.name: model},
                               mfu=wl.mfu, fabric=fabric, gpus_per_node=itype.gpu_count)
-    else:
-        est = {"peak_tflops": None, "scaling_efficiency": None, "hours": None,
-               "hours_note": "no workload in the spec: no hours or run cost, only the rates",
-               "fits": None, "min_gpus": None, "min_gpus_note": None,
-               "per_gpu_bytes": {"total": None}}
+        row.peak_tflops, row.mfu = est.peak_tflops, wl.mfu
+        row.scaling_efficiency, row.hours, row.hours_note = (
+            est.scaling_efficiency, est.hours, est.hours_note)
+        row.fits, row.min_gpus = est.fits, est.min_gpus
+        row.per_gpu_bytes_total = est.per_gpu_bytes["total"]
+        if est.fits is False:
+            row.fit_note = (f"does not fit {gpus} x {itype.gpu}: needs {est.min_gpus} GPUs"
+                            if est.min_gpus is not None else est.min_gpus_note)
     factor = conversion_factor("USD", display, fx)
     # The cloud's own capacity (clouds.<cloud>.capacity, else the top-level spot shorthand):
     # the price every number of the row uses, and the row says which one it is.
@@ -174,11 +178,6 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: DataSizes, *, display: s
     row.spot, row.capacity, row.priced_as = sel.spot, sel.capacity.type, priced_as(sel)
     row.usd_per_hour, row.price_per_hour = sel.usd_per_hour, sel.usd_per_hour * factor
     row.price_source, row.price_as_of = sel.price.source, sel.price.as_of
-    row.peak_tflops, row.mfu = est["peak_tflops"], wl.mfu if wl is not None else None
-    row.scaling_efficiency, row.hours, row.hours_note = (
-        est["scaling_efficiency"], est["hours"], est["hours_note"])
-    row.fits, row.min_gpus = est["fits"], est["min_gpus"]
-    row.per_gpu_bytes_total = est["per_gpu_bytes"]["total"]
     row.policy = policy_verdict(plan)
     if sel.passed_over:
         row.passed_over = list(sel.passed_over)
@@ -187,9 +186,7 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: DataSizes, *, display: s
         row.notes.append(f"spot: {row.priced_as}")
     elif row.priced_as not in ("on-demand list price", "spot price"):
         row.notes.append(f"capacity {sel.capacity.type}: {row.priced_as}")
-    if est["fits"] is False:
-        row.fit_note = (f"does not fit {gpus} x {itype.gpu}: needs {est['min_gpus']} GPUs"
-                        if est["min_gpus"] is not None else est["min_gpus_note"])
+    if row.fit_note is not None:
         row.notes.append(row.fit_note)
 
     # storage and transfer prices, from the plan's own filesystem
@@ -218,10 +215,10 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: DataSizes, *, display: s
         bucket_gb=sizes.bucket_gb, bucket_price_per_gb_month=bucket.value or 0)
     row.monthly_run_rate = sizing.monthly_run_rate(
         nodes=spec.nodes, price_per_node_hour=hourly, **priced) * factor
-    if est["hours"] is None:
-        row.notes.append(f"no cost: {est['hours_note']}")
+    if row.hours is None:
+        row.notes.append(f"no cost: {row.hours_note}")
         return row
-    cost = sizing.run_cost(nodes=spec.nodes, price_per_node_hour=hourly, hours=est["hours"],
+    cost = sizing.run_cost(nodes=spec.nodes, price_per_node_hour=hourly, hours=row.hours,
                            transfer_gb=sizes.transfer_gb,
                            transfer_price_per_gb=egress.value or 0,
                            idle_overhead=idle_overhead, spot=_spot_discounted(sel),
