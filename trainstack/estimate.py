@@ -99,50 +99,41 @@ class EstimateRequest:
     cloud: Optional[str] = None
 
 
-def build_estimate(request: EstimateRequest) -> EstimateResult:
+def build_estimate(req: EstimateRequest) -> EstimateResult:
     """Everything `trainstack estimate` prints (`.as_json()` is the --json document). Raises
     SizingError/SpecError on bad input, including a workload that fits the GPU (or, with no GPU
     named, any catalog GPU) at no GPU count."""
-    # The request's fields as the locals this body has always used (some are refined below).
-    (spec, params, preset, method, precision, zero_stage, gpus, gpu, seq_len, micro_batch, layers,
-     hidden, heads, recompute, recompute_mode, lora_rank, attention, tokens, mfu, flops_factor,
-     peak_tflops, scaling_efficiency, fabric, gpus_per_node, headroom, price_per_gpu_hour,
-     price_currency, currency, cny_rate, idle_overhead, spot, preemption_overhead, cloud) = (
-        request.spec, request.params, request.preset, request.method, request.precision,
-        request.zero_stage, request.gpus, request.gpu, request.seq_len, request.micro_batch,
-        request.layers, request.hidden, request.heads, request.recompute, request.recompute_mode,
-        request.lora_rank, request.attention, request.tokens, request.mfu, request.flops_factor,
-        request.peak_tflops, request.scaling_efficiency, request.fabric, request.gpus_per_node,
-        request.headroom, request.price_per_gpu_hour, request.price_currency, request.currency,
-        request.cny_rate, request.idle_overhead, request.spot, request.preemption_overhead,
-        request.cloud)
+    # The fields the body refines (the selection, the spec and the defaults fill them in).
+    gpu, gpus, gpus_per_node, fabric = req.gpu, req.gpus, req.gpus_per_node, req.fabric
+    tokens, mfu, spot = req.tokens, req.mfu, req.spot
+    price_per_gpu_hour, price_currency = req.price_per_gpu_hour, req.price_currency
     fields: dict[str, Any] = {}
     other: dict[str, Any] = {}
-    if spec is not None:
-        fields, other = _spec_fields(spec)
-    flags = dict(params=params, method=method, precision=precision, zero_stage=zero_stage,
-                 seq_len=seq_len, micro_batch=micro_batch, layers=layers, hidden=hidden,
-                 heads=heads, lora_rank=lora_rank, preset=preset, attention=attention)
-    if recompute_mode is not None:
-        flags["recompute"] = recompute_mode
-    elif recompute is not None:
-        flags["recompute"] = recompute
-    if preset is not None and params is None:
+    if req.spec is not None:
+        fields, other = _spec_fields(req.spec)
+    flags = dict(params=req.params, method=req.method, precision=req.precision, zero_stage=req.zero_stage,
+                 seq_len=req.seq_len, micro_batch=req.micro_batch, layers=req.layers, hidden=req.hidden,
+                 heads=req.heads, lora_rank=req.lora_rank, preset=req.preset, attention=req.attention)
+    if req.recompute_mode is not None:
+        flags["recompute"] = req.recompute_mode
+    elif req.recompute is not None:
+        flags["recompute"] = req.recompute
+    if req.preset is not None and req.params is None:
         fields.pop("params", None)   # the preset's parameter count, not the spec's
-    if preset is not None or layers is not None or hidden is not None or heads is not None:
+    if req.preset is not None or req.layers is not None or req.hidden is not None or req.heads is not None:
         for dim in ("layers", "hidden", "heads"):   # a shape from flags replaces the spec's
             fields.pop(dim, None)
     fields.update({k: v for k, v in flags.items() if v is not None})
 
     gpus_per_node = sizing._positive_int("gpus_per_node", gpus_per_node, 1024)
     selection = None
-    if cloud is not None:
-        if spec is None:
+    if req.cloud is not None:
+        if req.spec is None:
             raise SizingError("--cloud", "needs --spec: the cloud's selection reads the spec.")
         # The one selection plan/check/compare use: instance type, GPU model and count.
         from trainstack_components.base import get_cloud
         from trainstack_components.spec import load_spec
-        selection = get_cloud(cloud).select(load_spec(spec))
+        selection = get_cloud(req.cloud).select(load_spec(req.spec))
         gpu = gpu if gpu is not None else selection.instance.gpu
         gpus = gpus if gpus is not None else selection.gpus
         gpus_per_node = selection.instance.gpu_count
@@ -160,20 +151,20 @@ def build_estimate(request: EstimateRequest) -> EstimateResult:
     if gpu is not None:
         gpu_model = gpu_catalog.get_gpu_model(gpu, models)
     elif other.get("gpu_list"):
-        gpu_model, gpu_note = _first_gpu_that_fits(w, other["gpu_list"], models, headroom)
+        gpu_model, gpu_note = _first_gpu_that_fits(w, other["gpu_list"], models, req.headroom)
     else:
         gpu_model = None
 
     sized = sizing.estimate(w, tokens, gpu=gpu_model, gpu_models=models,
-                            peak_tflops=peak_tflops, mfu=mfu, flops_factor=flops_factor,
-                            scaling_efficiency=scaling_efficiency, gpus_per_node=gpus_per_node,
-                            fabric=fabric, headroom=headroom)
-    result = EstimateResult(sized, spec=str(spec) if spec is not None else None, currency="USD",
+                            peak_tflops=req.peak_tflops, mfu=mfu, flops_factor=req.flops_factor,
+                            scaling_efficiency=req.scaling_efficiency, gpus_per_node=gpus_per_node,
+                            fabric=fabric, headroom=req.headroom)
+    result = EstimateResult(sized, spec=str(req.spec) if req.spec is not None else None, currency="USD",
                             fx=None, cost_note="pass --price-per-gpu-hour to price the run; "
                             "`trainstack compare --spec` prices it on every cloud")
-    result.fit_note = _what_never_fits(w, sized, models, gpu_model, headroom)
+    result.fit_note = _what_never_fits(w, sized, models, gpu_model, req.headroom)
     if selection is not None:
-        gpu_note = (f"{cloud}: {selection.nodes} x {selection.instance.name} (the selection "
+        gpu_note = (f"{req.cloud}: {selection.nodes} x {selection.instance.name} (the selection "
                     f"plan, check and compare use)"
                     + ("; passed over: " + "; ".join(selection.passed_over)
                        if selection.passed_over else ""))
@@ -192,23 +183,23 @@ def build_estimate(request: EstimateRequest) -> EstimateResult:
             price_per_gpu_hour = (selection.price.hourly(selection.spot)
                                   / selection.instance.gpu_count)
             price_currency = "USD"
-            result.priced_as = (f"{cloud} catalog, {selection.instance.name} in "
+            result.priced_as = (f"{req.cloud} catalog, {selection.instance.name} in "
                                    f"{selection.region}, capacity "
                                    f"{selection.capacity.type}: {priced_as(selection)} "
                                    f"(price as of {selection.price.as_of})")
 
     price_currency = check_currency(price_currency, "price_currency")
-    display = check_currency(currency if currency is not None else price_currency)
-    fx = fx_rate(cny_rate)
+    display = check_currency(req.currency if req.currency is not None else price_currency)
+    fx = fx_rate(req.cny_rate)
     result.currency = display
     result.fx = fx if (display != "USD" or price_currency != "USD"
-                       or cny_rate is not None) else None
+                       or req.cny_rate is not None) else None
     max_hours = other.get("max_hours")
     result.max_hours = max_hours
     if max_hours is not None and sized.hours is not None:
         needed = sizing.run_cost(nodes=1, price_per_node_hour=0, hours=sized.hours,
-                                 idle_overhead=idle_overhead, spot=spot,
-                                 preemption_overhead=preemption_overhead, max_hours=max_hours)
+                                 idle_overhead=req.idle_overhead, spot=spot,
+                                 preemption_overhead=req.preemption_overhead, max_hours=max_hours)
         result.lifetime_note = needed.lifetime_note()
     if price_per_gpu_hour is not None:
         # checked under its own name: run_cost would report it as price_per_node_hour
@@ -218,8 +209,8 @@ def build_estimate(request: EstimateRequest) -> EstimateResult:
             result.cost_note = "no hours, so no cost: " + (sized.hours_note or "")
         else:
             cost = sizing.run_cost(nodes=w.gpus, price_per_node_hour=price_per_gpu_hour,
-                                   hours=sized.hours, idle_overhead=idle_overhead,
-                                   spot=spot, preemption_overhead=preemption_overhead,
+                                   hours=sized.hours, idle_overhead=req.idle_overhead,
+                                   spot=spot, preemption_overhead=req.preemption_overhead,
                                    currency=price_currency, max_hours=max_hours)
             factor = conversion_factor(price_currency, display, fx)
             if factor != 1.0:
@@ -228,8 +219,8 @@ def build_estimate(request: EstimateRequest) -> EstimateResult:
             result.cost = cost
             result.cost_note = (f"{w.gpus} GPUs x {price_per_gpu_hour:g} {price_currency}/GPU-h"
                                 + f" x {cost.billed_hours:.2f} billed h (idle/debug "
-                                f"overhead {idle_overhead:.0%}"
-                                + (f", spot preemption overhead {preemption_overhead:.0%}"
+                                f"overhead {req.idle_overhead:.0%}"
+                                + (f", spot preemption overhead {req.preemption_overhead:.0%}"
                                    if spot else "") + ")"
                                 + (f", converted at {fx['cny_per_usd']:g} CNY/USD"
                                    if factor != 1.0 else "")
