@@ -21,7 +21,8 @@ from trainstack_components.spec import CapacitySpec, ClusterSpec, zone_in_region
 from trainstack_components.tags import cluster_tags
 
 if TYPE_CHECKING:
-    import pulumi
+
+    from trainstack_components.gpu_cluster import GpuCluster
 
 
 class Feature(enum.Enum):
@@ -172,7 +173,7 @@ class Cloud:
             return f"{itype.fabric} RDMA ({itype.rdma_nics} NICs, {itype.fabric_gbps or '?'} Gbps)"
         return f"{itype.fabric} (no RDMA)"
 
-    def component(self) -> Callable[..., pulumi.ComponentResource]:
+    def component(self) -> Callable[..., GpuCluster]:
         raise NotImplementedError
 
     # -- the offline plan ------------------------------------------------------------------

@@ -15,6 +15,8 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 _spec = importlib.util.spec_from_file_location("trainstack_policies", _HERE / "__init__.py",
                                                submodule_search_locations=[str(_HERE)])
+if _spec is None or _spec.loader is None:
+    raise ImportError(f"{_HERE / '__init__.py'} is not a loadable package")
 _package = importlib.util.module_from_spec(_spec)
 sys.modules["trainstack_policies"] = _package
 _spec.loader.exec_module(_package)

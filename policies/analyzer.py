@@ -94,7 +94,7 @@ def _view(r: Any, providers: dict) -> Resource:
 def make(base: type) -> type:
     from trainstack_policies.pack import rule_config  # noqa: PLC0415 (pack imports this module lazily)
 
-    class Analyzer(base):  # type: ignore[misc, valid-type]
+    class Analyzer(base):
         def _rules(self, kind: str) -> Optional[list[tuple[Any, Rule, Any]]]:
             """(policy, rule, enforcement level) for each enabled policy of `kind`; None when a
             policy is not one of ours (then pulumi_policy's own path runs)."""
@@ -127,7 +127,8 @@ def make(base: type) -> type:
             """The policy's properties, worked out once per Configure (pulumi_policy copies
             them on every request)."""
             given = getattr(self, "_PolicyAnalyzerServicer__policy_pack_config", None)
-            cache = getattr(self, "_trainstack_configs", None)
+            cache: Optional[tuple[Any, dict[str, dict]]] = getattr(
+                self, "_trainstack_configs", None)
             if cache is None or cache[0] is not given:
                 cache = (given, {})
                 self._trainstack_configs = cache

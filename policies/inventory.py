@@ -563,7 +563,7 @@ def env_region(cloud: str) -> str:
     return next((os.environ[k] for k in REGION_ENV.get(cloud, ()) if os.environ.get(k)), "")
 
 
-def _gcp_group_size(igm: Resource, index: _StackIndex) -> Optional[int]:
+def _gcp_group_size(igm: Resource, index: _StackIndex) -> Any:
     """The most VMs a GCP instance group runs: its target size plus what resize requests add.
 
     A flex-start (DWS) group is created empty (targetSize 0) and grown by a ResizeRequest's
@@ -592,7 +592,7 @@ def _accelerators(holder: Optional[Resource]) -> int:
 def _declared_hours(g: NodeGroup) -> Optional[float]:
     for holder in (g.resource, g.template):
         tags = tags_of(holder) if holder is not None else None
-        if isinstance(tags, dict):
+        if holder is not None and isinstance(tags, dict):
             value = checked_number(tag_value(holder, tags, MAX_HOURS_TAG))
             if isinstance(value, BadNumber) or value == 0:
                 g.invalid.append(f"its {MAX_HOURS_TAG} tag {value.text if value else '0'} is "
@@ -646,7 +646,7 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
     _declared_hours(g)   # only validated: a NaN or negative lifetime tag is reported
     if r.type in (AWS_ASG, AZ_VMSS) and index is None:
         index = _StackIndex(resources)
-    if r.type == AWS_ASG:
+    if r.type == AWS_ASG and index is not None:
         schedules = index.schedules.of(r)
         stops = [s for s in schedules if _scales_to_zero(s)]
         restarts = [s for s in schedules if not _scales_to_zero(s)]
@@ -666,7 +666,7 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
         hours = _hours_until(release)
         if hours is not None:
             return hours, f"autoReleaseTime {release}"
-    if r.type == AZ_VMSS:
+    if r.type == AZ_VMSS and index is not None:
         for s in index.autoscale.of(r, name_key="id"):
             profiles = [p for p in _dicts(s.get("profiles")) if isinstance(p, dict)]
             held = _azure_held_outside_windows(s, profiles)

@@ -204,7 +204,7 @@ def truthy(value: Any) -> bool:
 def last_segment(value: Any) -> str:
     """`zones/us-central1-a/machineTypes/a3-ultragpu-8g` -> `a3-ultragpu-8g`."""
     if value is UNKNOWN:
-        return UNKNOWN   # type: ignore[return-value]
+        return UNKNOWN
     return str(value).rstrip("/").rsplit("/", 1)[-1] if value else ""
 
 

@@ -121,5 +121,7 @@ def install_analyzer() -> bool:
     base = getattr(stock, "_PolicyAnalyzerServicer", None)
     if base is None or not analyzer.compatible(base):
         return False
-    stock._PolicyAnalyzerServicer = analyzer.make(base)
+    # Swapping the SDK's servicer class for one built on it (analyzer.py) is the only hook
+    # pulumi_policy leaves; its stubs declare the name a class, not a replaceable one.
+    stock._PolicyAnalyzerServicer = analyzer.make(base)  # type: ignore[misc, assignment]
     return True

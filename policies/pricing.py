@@ -107,8 +107,9 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
     if not is_gpu_group(g):
         rows = [instance_price(g.cloud, str(t), g.region) if isinstance(g.region, str)
                 and g.region else catalog.dearest(g.cloud, str(t)) for t in g.instance_types]
-        if g.count is not None and rows and all(rows):
-            hourly = max(r.hourly(g.spot) for r in rows)
+        priced = [r for r in rows if r is not None]
+        if g.count is not None and rows and len(priced) == len(rows):
+            hourly = max(r.hourly(g.spot) for r in priced)
             result.lines.append(Line(f"{g.count} x {g.instance_type} x {hourly:,.2f} USD/h x "
                                      f"{HOURS_PER_MONTH} h", g.count * hourly * HOURS_PER_MONTH))
         else:
@@ -148,7 +149,8 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
         return
     hourly, itype = max(hourlies)
     enforced_hours = g.lifetime_hours is not None
-    hours = min(g.lifetime_hours, HOURS_PER_MONTH) if enforced_hours else HOURS_PER_MONTH
+    hours = min(g.lifetime_hours, HOURS_PER_MONTH) if g.lifetime_hours is not None else \
+        HOURS_PER_MONTH
     enforced = f" (lifetime enforced by {g.lifetime_how})" if enforced_hours else ""
     if not g.region:
         enforced += " (region not named in the program: its dearest catalog region)"

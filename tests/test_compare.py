@@ -7,6 +7,8 @@ from typer.testing import CliRunner
 from tests.conftest import write_spec
 from trainstack.cli import app
 from trainstack.compare import mark_best
+from trainstack.compare_records import CompareRow, RowCost
+from trainstack.sizing_cost import CostBreakdown
 from trainstack_components import base, catalog
 from trainstack_components.catalog import run_prices
 
@@ -209,8 +211,11 @@ def test_a_workload_that_does_not_fit_is_flagged_and_not_marked(tmp_path, spec):
 # ----------------------------------------------------------------------------- marks
 
 def _row(cloud, total, hours, status="ok", fits=True, complete=True):
-    return {"cloud": cloud, "status": status, "fits": fits, "hours": hours,
-            "cost": {"total": total, "complete": complete}, "cheapest": None, "fastest": None}
+    run = None if total is None else CostBreakdown(
+        currency="USD", hours=hours or 1.0, billed_hours=hours or 1.0, compute=total,
+        filesystem=0.0, bucket=0.0, transfer=0.0, overhead=0.0)
+    return CompareRow(cloud, status, fits=fits, hours=hours,
+                      cost=RowCost(run, complete=complete), cheapest=True, fastest=True)
 
 
 def test_marks_are_the_lowest_numbers_among_rows_that_can_run():
@@ -218,8 +223,8 @@ def test_marks_are_the_lowest_numbers_among_rows_that_can_run():
             _row("alicloud", None, None, status="error"), _row("x", 400.0, 10.0)]
     best = mark_best(rows)
     assert best == {"cheapest": ["gcp"], "fastest": ["aws", "x"]}     # ties are all marked
-    assert [r["cheapest"] for r in rows] == [False, True, False, False, False]
-    assert [r["fastest"] for r in rows] == [True, False, False, False, True]
+    assert [r.cheapest for r in rows] == [False, True, False, False, False]
+    assert [r.fastest for r in rows] == [True, False, False, False, True]
 
 
 def test_marks_skip_rows_without_numbers():
@@ -233,7 +238,7 @@ def test_a_partly_priced_total_is_never_the_cheapest():
     it from being called the cheapest; one at or below every bound still is."""
     rows = [_row("aws", 34.0, 1.0), _row("gcp", 26.0, 1.0, complete=False)]
     assert mark_best(rows)["cheapest"] == []
-    assert [r["cheapest"] for r in rows] == [False, False]
+    assert [r.cheapest for r in rows] == [False, False]
     rows = [_row("aws", 20.0, 1.0), _row("gcp", 26.0, 1.0, complete=False)]
     assert mark_best(rows)["cheapest"] == ["aws"]
 

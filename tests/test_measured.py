@@ -1,19 +1,25 @@
 """`compare --measured`: bench results in place of the assumed MFU and scaling efficiency,
 shown beside them, in text, JSON and HTML. Expected figures by hand."""
 import json
+from dataclasses import replace
 
 import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import write_spec
 from trainstack.cli import app
+from trainstack.compare_records import CompareRow, RowCost, WorkloadSummary
 from trainstack.measured import load_benches, measure_row
+from trainstack.sizing_cost import CostBreakdown
 
-ROW = {"cloud": "aws", "status": "ok", "nodes": 2, "hours": 10.0, "mfu": 0.4,
-       "scaling_efficiency": 0.9, "instance_type": "p5.48xlarge",
-       "cost": {"compute": 900.0, "storage": 100.0, "transfer": 5.0, "total": 1005.0,
-                "complete": True}}
-WORKLOAD = {"params": 1e9, "train_tokens": 3.6e9}   # assumed: 3.6e9 / 36,000 s = 100,000 tok/s
+# compute 900, storage 60 + 40 = 100, transfer 5: total 1,005
+ROW = CompareRow("aws", "ok", nodes=2, hours=10.0, mfu=0.4, scaling_efficiency=0.9,
+                 instance_type="p5.48xlarge",
+                 cost=RowCost(CostBreakdown(currency="USD", hours=10.0, billed_hours=10.0,
+                                            compute=900.0, filesystem=60.0, bucket=40.0,
+                                            transfer=5.0, overhead=0.0), complete=True))
+# assumed: 3.6e9 / 36,000 s = 100,000 tok/s
+WORKLOAD = WorkloadSummary(nodes=2, spot=False, gpu=["H100"], params=1e9, train_tokens=3.6e9)
 
 
 def bench(tps_one=40_000.0, params=1e9, efficiency=0.8, nodes=2, cloud="aws",
@@ -26,7 +32,7 @@ def bench(tps_one=40_000.0, params=1e9, efficiency=0.8, nodes=2, cloud="aws",
 
 
 def test_measured_figures_by_hand():
-    m = measure_row(ROW, WORKLOAD, bench())
+    m = measure_row(ROW, WORKLOAD, bench()).as_json()
     assert m["tokens_per_s"] == pytest.approx(64_000)          # 40,000 x 2 x 0.8
     assert m["hours"] == pytest.approx(15.625)                 # 3.6e9 / 64,000 / 3600
     assert m["scaling_efficiency"] == 0.8
@@ -41,14 +47,14 @@ def test_measured_figures_by_hand():
 
 
 def test_a_smaller_bench_model_is_scaled_and_said():
-    m = measure_row(ROW, WORKLOAD, bench(params=1e8))
+    m = measure_row(ROW, WORKLOAD, bench(params=1e8)).as_json()
     assert m["tokens_per_s_one_node"] == pytest.approx(4_000)   # same FLOP rate, 10x params
     assert "--train-cmd" in m["notes"][0]
 
 
 def test_one_node_spec_needs_no_efficiency():
-    m = measure_row({**ROW, "nodes": 1, "scaling_efficiency": 1.0}, WORKLOAD,
-                    bench(efficiency=None, nodes=1))
+    m = measure_row(replace(ROW, nodes=1, scaling_efficiency=1.0), WORKLOAD,
+                    bench(efficiency=None, nodes=1)).as_json()
     assert m["scaling_efficiency"] == 1.0 and m["tokens_per_s"] == pytest.approx(40_000)
 
 

@@ -35,3 +35,14 @@ def test_the_shared_terms_still_answer_under_their_old_names():
     assert money.human_params(13e9) == "13B" and money.human_params(6.7e9) == "6.7B"
     assert money.conversion_factor("USD", "CNY", {"cny_per_usd": 7.0}) == 7.0
     assert money.conversion_factor("CNY", "USD", {"cny_per_usd": 8.0}) == 0.125
+
+
+def test_the_compare_records_sit_below_their_readers():
+    """report and measured read compare's rows from trainstack/compare_records.py, which imports
+    none of compare, estimate, report or measured; nor does estimate_records.py."""
+    readers = {f"trainstack.{m}" for m in ("compare", "estimate", "report", "measured")}
+    assert not _imports("compare_records") & readers
+    assert not _imports("estimate_records") & readers   # estimate's rows (sizing builds them)
+    for name in ("report", "measured"):
+        assert "trainstack.compare_records" in _imports(name), name
+        assert "trainstack.compare" not in _imports(name), name

@@ -154,18 +154,20 @@ def test_screenshot_shows_the_bars(tmp_path, report):
 
 def test_a_cloud_without_hours_draws_no_bar_and_says_why(tmp_path, report):
     """E.g. Alibaba's H(96GB), which has no datasheet peak: no bar, the reason instead."""
-    import copy
+    from dataclasses import replace
 
+    from trainstack.compare import compare
+    from trainstack.compare_records import RowCost
     from trainstack.report import render_html
-    _, result = report
-    ok = next(r for r in result["clouds"] if r["status"] == "ok")
-    blank = copy.deepcopy(ok)
-    blank.update(cloud="nopeak", hours=None, hours_note="no dense bf16 peak for H(96GB)",
-                 cheapest=False, fastest=False)
-    blank["cost"].update(compute=None, storage=None, transfer=None, total=None)
-    result = {**result, "clouds": [*result["clouds"], blank]}
+    _, doc = report
+    comparison = compare(Path(doc["spec"]))
+    ok = next(r for r in comparison.clouds if r.ok)
+    blank = replace(ok, cloud="nopeak", hours=None, hours_note="no dense bf16 peak for H(96GB)",
+                    cheapest=False, fastest=False, cost=RowCost())
+    comparison.clouds.append(blank)
+    result = comparison.as_json()
     page = tmp_path / "nopeak.html"
-    page.write_text(render_html(result))
+    page.write_text(render_html(comparison))
     run = chromium(tmp_path, "--dump-dom", page.as_uri())
     assert run.returncode == 0, run.stderr[-2000:]
     cost_bars, time_bars = expected_bars(result)

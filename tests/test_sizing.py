@@ -286,7 +286,7 @@ def test_gpu_catalog_rows():
 
 def test_estimate_json_contract():
     w = Workload(params=13e9, zero_stage=3, gpus=16, recompute=True)
-    out = estimate(w, 1e9, gpu="H100")
+    out = estimate(w, 1e9, gpu="H100").as_json()
     json.dumps(out)
     assert set(out["per_gpu_bytes"]) == {"weights", "gradients", "optimizer", "activations",
                                          "total"}
@@ -301,12 +301,12 @@ def test_estimate_json_contract():
 def test_estimate_without_datasheet_peak_and_with_override():
     w = Workload(params=7e9, method="qlora")
     out = estimate(w, 1e8, gpu="H(96GB)")
-    assert out["hours"] is None and "--peak-tflops" in out["hours_note"]
+    assert out.hours is None and "--peak-tflops" in (out.hours_note or "")
     out = estimate(w, 1e8, gpu="H(96GB)", peak_tflops=500, scaling_efficiency=0.8)
-    assert out["peak_source"] == "override"
-    assert out["hours"] == pytest.approx(4 * 7e9 * 1e8 / (500e12 * 0.4) / 3600 / 0.8)
+    assert out.peak_source == "override"
+    assert out.hours == pytest.approx(4 * 7e9 * 1e8 / (500e12 * 0.4) / 3600 / 0.8)
     out = estimate(Workload(params=13e9), 1e8, gpu="A100-80GB")
-    assert out["min_gpus"] is None and "any GPU count" in out["min_gpus_note"]
+    assert out.min_gpus is None and "any GPU count" in (out.min_gpus_note or "")
 
 
 # ----------------------------------------------------------------------------- bad input

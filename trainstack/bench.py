@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import typer
 
@@ -76,9 +76,9 @@ def _job(target: Target, argv: list[str], kind: str, opts: BenchOptions, echo, *
 def readiness(target: Target) -> dict:
     from trainstack.status import read_records
     records = read_records(target.url)
-    uptimes = [r.record.get("uptime_s") for r in records if isinstance(r.record.get("uptime_s"), int)]
-    pulls = [(r.record.get("runtime") or {}).get("pull_seconds") for r in records]
-    pulls = [p for p in pulls if isinstance(p, (int, float))]
+    uptimes = [u for r in records if isinstance(u := r.record.get("uptime_s"), int)]
+    pulls = [p for r in records
+             if isinstance(p := (r.record.get("runtime") or {}).get("pull_seconds"), (int, float))]
     return {"nodes_reported": len(records), "nodes_healthy": sum(r.ok for r in records),
             "all_healthy": bool(records) and all(r.ok for r in records),
             "boot_to_healthy_s_max": max(uptimes) if uptimes else None,
@@ -151,7 +151,7 @@ def _train_argv(opts: BenchOptions) -> list[str]:
 
 
 def training(target: Target, opts: BenchOptions, echo) -> dict:
-    runs = {}
+    runs: dict[str, Any] = {}
     for label, nodes in (("one_node", [target.nodes[0]]), ("all_nodes", list(target.nodes))):
         if label == "all_nodes" and len(target.nodes) == 1:
             runs[label] = runs["one_node"]

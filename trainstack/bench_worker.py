@@ -19,6 +19,7 @@ import os
 import resource
 import time
 from pathlib import Path
+from typing import Any
 
 
 def _out(name: str, record: dict) -> None:
@@ -94,7 +95,7 @@ def _timed_read(path: Path) -> float:
 def storage(args) -> None:
     nbytes = int(args.checkpoint_mib * 2**20)
     node = os.environ.get("TRAINSTACK_NODE", "node")
-    result = {"node": node, "checkpoint_bytes": nbytes, "paths": {}}
+    result: dict[str, Any] = {"node": node, "checkpoint_bytes": nbytes, "paths": {}}
     for path in args.paths:
         folder = Path(path) / ".trainstack-bench" / node
         entry: dict = {"path": path}

@@ -68,8 +68,8 @@ def stack_or_spec_config(stack: Optional[str], spec: Optional[Path], cloud: Opti
     if spec:
         cloud = cloud or only_cloud(spec)
         override = project or _PROJECT_OVERRIDE["dir"]
-        folder = find_project(override=override) if override else find_project_or_none()
-        return cloud, spec_file_config(spec, cloud), folder or PROJECT_DIR
+        found = find_project(override=override) if override else find_project_or_none()
+        return cloud, spec_file_config(spec, cloud), found or PROJECT_DIR
     if cloud:
         raise SpecError("--cloud", "needs a spec to build.", "Pass --spec FILE with it, or "
                         "--stack NAME instead.")
@@ -146,7 +146,9 @@ def prepare_consoles() -> None:
 
 
 def _fit(stream_console: Console) -> None:
-    stream_console.on_broken_pipe = (lambda c=stream_console: _reader_gone(c))
+    # rich has no hook for a closed pipe but this method: the instance's own replaces it
+    stream_console.on_broken_pipe = (  # type: ignore[method-assign]
+        lambda: _reader_gone(stream_console))
     stream_console._emoji = False  # the modules' own consoles too: `:cloud:` is text (see console())
     if not os.environ.get("COLUMNS") and not stream_console.is_terminal:
         stream_console.width = PIPED_WIDTH

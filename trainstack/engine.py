@@ -18,6 +18,7 @@ from typing import Any
 import pulumi
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc, settings
+from pulumi.runtime.stack import Stack
 
 from trainstack import PROJECT_DIR
 from trainstack_components.base import Cloud, get_cloud
@@ -191,7 +192,10 @@ def render(config: dict[str, str], stack: str = "offline",
         else:  # an installed trainstack outside any project: the same program, from the package
             from trainstack_components.program import run
             run(str(main_file))
-        exported = settings.get_root_resource().outputs
+        root = settings.get_root_resource()
+        if not isinstance(root, Stack):   # the mock run's root is always the stack it made
+            raise RuntimeError(f"the Pulumi program ran without a stack root ({root!r})")
+        exported = root.outputs
         return pulumi.Output.all(**exported).apply(outputs.update)
 
     try:

@@ -22,6 +22,7 @@ from rich.table import Table
 
 from trainstack import sizing
 from trainstack.cli_common import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
+from trainstack.estimate_records import EstimateResult, PricePerGpuHour, SizingEstimate
 from trainstack.money import (  # noqa: F401  (re-exported: estimate's old public names)
     CURRENCIES,
     check_currency,
@@ -98,50 +99,41 @@ class EstimateRequest:
     cloud: Optional[str] = None
 
 
-def build_estimate(request: EstimateRequest) -> dict[str, Any]:
-    """Everything `trainstack estimate --json` prints. Raises SizingError/SpecError on bad
-    input, including a workload that fits the GPU (or, with no GPU named, any catalog GPU) at
-    no GPU count."""
-    # The request's fields as the locals this body has always used (some are refined below).
-    (spec, params, preset, method, precision, zero_stage, gpus, gpu, seq_len, micro_batch, layers,
-     hidden, heads, recompute, recompute_mode, lora_rank, attention, tokens, mfu, flops_factor,
-     peak_tflops, scaling_efficiency, fabric, gpus_per_node, headroom, price_per_gpu_hour,
-     price_currency, currency, cny_rate, idle_overhead, spot, preemption_overhead, cloud) = (
-        request.spec, request.params, request.preset, request.method, request.precision,
-        request.zero_stage, request.gpus, request.gpu, request.seq_len, request.micro_batch,
-        request.layers, request.hidden, request.heads, request.recompute, request.recompute_mode,
-        request.lora_rank, request.attention, request.tokens, request.mfu, request.flops_factor,
-        request.peak_tflops, request.scaling_efficiency, request.fabric, request.gpus_per_node,
-        request.headroom, request.price_per_gpu_hour, request.price_currency, request.currency,
-        request.cny_rate, request.idle_overhead, request.spot, request.preemption_overhead,
-        request.cloud)
+def build_estimate(req: EstimateRequest) -> EstimateResult:
+    """Everything `trainstack estimate` prints (`.as_json()` is the --json document). Raises
+    SizingError/SpecError on bad input, including a workload that fits the GPU (or, with no GPU
+    named, any catalog GPU) at no GPU count."""
+    # The fields the body refines (the selection, the spec and the defaults fill them in).
+    gpu, gpus, gpus_per_node, fabric = req.gpu, req.gpus, req.gpus_per_node, req.fabric
+    tokens, mfu, spot = req.tokens, req.mfu, req.spot
+    price_per_gpu_hour, price_currency = req.price_per_gpu_hour, req.price_currency
     fields: dict[str, Any] = {}
     other: dict[str, Any] = {}
-    if spec is not None:
-        fields, other = _spec_fields(spec)
-    flags = dict(params=params, method=method, precision=precision, zero_stage=zero_stage,
-                 seq_len=seq_len, micro_batch=micro_batch, layers=layers, hidden=hidden,
-                 heads=heads, lora_rank=lora_rank, preset=preset, attention=attention)
-    if recompute_mode is not None:
-        flags["recompute"] = recompute_mode
-    elif recompute is not None:
-        flags["recompute"] = recompute
-    if preset is not None and params is None:
+    if req.spec is not None:
+        fields, other = _spec_fields(req.spec)
+    flags = dict(params=req.params, method=req.method, precision=req.precision, zero_stage=req.zero_stage,
+                 seq_len=req.seq_len, micro_batch=req.micro_batch, layers=req.layers, hidden=req.hidden,
+                 heads=req.heads, lora_rank=req.lora_rank, preset=req.preset, attention=req.attention)
+    if req.recompute_mode is not None:
+        flags["recompute"] = req.recompute_mode
+    elif req.recompute is not None:
+        flags["recompute"] = req.recompute
+    if req.preset is not None and req.params is None:
         fields.pop("params", None)   # the preset's parameter count, not the spec's
-    if preset is not None or layers is not None or hidden is not None or heads is not None:
+    if req.preset is not None or req.layers is not None or req.hidden is not None or req.heads is not None:
         for dim in ("layers", "hidden", "heads"):   # a shape from flags replaces the spec's
             fields.pop(dim, None)
     fields.update({k: v for k, v in flags.items() if v is not None})
 
     gpus_per_node = sizing._positive_int("gpus_per_node", gpus_per_node, 1024)
     selection = None
-    if cloud is not None:
-        if spec is None:
+    if req.cloud is not None:
+        if req.spec is None:
             raise SizingError("--cloud", "needs --spec: the cloud's selection reads the spec.")
         # The one selection plan/check/compare use: instance type, GPU model and count.
         from trainstack_components.base import get_cloud
         from trainstack_components.spec import load_spec
-        selection = get_cloud(cloud).select(load_spec(spec))
+        selection = get_cloud(req.cloud).select(load_spec(req.spec))
         gpu = gpu if gpu is not None else selection.instance.gpu
         gpus = gpus if gpus is not None else selection.gpus
         gpus_per_node = selection.instance.gpu_count
@@ -159,27 +151,29 @@ def build_estimate(request: EstimateRequest) -> dict[str, Any]:
     if gpu is not None:
         gpu_model = gpu_catalog.get_gpu_model(gpu, models)
     elif other.get("gpu_list"):
-        gpu_model, gpu_note = _first_gpu_that_fits(w, other["gpu_list"], models, headroom)
+        gpu_model, gpu_note = _first_gpu_that_fits(w, other["gpu_list"], models, req.headroom)
     else:
         gpu_model = None
 
-    result = sizing.estimate(w, tokens, gpu=gpu_model, gpu_models=models,
-                             peak_tflops=peak_tflops, mfu=mfu, flops_factor=flops_factor,
-                             scaling_efficiency=scaling_efficiency, gpus_per_node=gpus_per_node,
-                             fabric=fabric, headroom=headroom)
-    _say_what_never_fits(w, result, models, gpu_model, headroom)
+    sized = sizing.estimate(w, tokens, gpu=gpu_model, gpu_models=models,
+                            peak_tflops=req.peak_tflops, mfu=mfu, flops_factor=req.flops_factor,
+                            scaling_efficiency=req.scaling_efficiency, gpus_per_node=gpus_per_node,
+                            fabric=fabric, headroom=req.headroom)
+    result = EstimateResult(sized, spec=str(req.spec) if req.spec is not None else None, currency="USD",
+                            fx=None, cost_note="pass --price-per-gpu-hour to price the run; "
+                            "`trainstack compare --spec` prices it on every cloud")
+    result.fit_note = _what_never_fits(w, sized, models, gpu_model, req.headroom)
     if selection is not None:
-        gpu_note = (f"{cloud}: {selection.nodes} x {selection.instance.name} (the selection "
+        gpu_note = (f"{req.cloud}: {selection.nodes} x {selection.instance.name} (the selection "
                     f"plan, check and compare use)"
                     + ("; passed over: " + "; ".join(selection.passed_over)
                        if selection.passed_over else ""))
-    result["gpu_note"] = gpu_note if gpu_note is None or result.get("fit_note") is None else (
-        gpu_note + "; " + result["fit_note"])
+    result.gpu_note = gpu_note if gpu_note is None or result.fit_note is None else (
+        gpu_note + "; " + result.fit_note)
 
     # With --cloud the price is the selection's, at the capacity the spec gives that cloud
     # (clouds.<cloud>.capacity, else the top-level spot shorthand), unless a price is passed.
-    result["capacity"] = selection.capacity.type if selection is not None else None
-    result["priced_as"] = None
+    result.capacity = selection.capacity.type if selection is not None else None
     if selection is not None:
         # A catalog spot price that is no discount is priced like on-demand (no preemption
         # overhead): spot must never come out dearer than on-demand for the same row.
@@ -189,56 +183,49 @@ def build_estimate(request: EstimateRequest) -> dict[str, Any]:
             price_per_gpu_hour = (selection.price.hourly(selection.spot)
                                   / selection.instance.gpu_count)
             price_currency = "USD"
-            result["priced_as"] = (f"{cloud} catalog, {selection.instance.name} in "
+            result.priced_as = (f"{req.cloud} catalog, {selection.instance.name} in "
                                    f"{selection.region}, capacity "
                                    f"{selection.capacity.type}: {priced_as(selection)} "
                                    f"(price as of {selection.price.as_of})")
 
     price_currency = check_currency(price_currency, "price_currency")
-    display = check_currency(currency if currency is not None else price_currency)
-    fx = fx_rate(cny_rate)
-    result["spec"] = str(spec) if spec is not None else None
-    result["currency"] = display
-    result["fx"] = fx if (display != "USD" or price_currency != "USD"
-                          or cny_rate is not None) else None
-    result["price_per_gpu_hour"] = None
-    result["cost"] = None
-    result["cost_note"] = ("pass --price-per-gpu-hour to price the run; "
-                           "`trainstack compare --spec` prices it on every cloud")
+    display = check_currency(req.currency if req.currency is not None else price_currency)
+    fx = fx_rate(req.cny_rate)
+    result.currency = display
+    result.fx = fx if (display != "USD" or price_currency != "USD"
+                       or req.cny_rate is not None) else None
     max_hours = other.get("max_hours")
-    result["max_hours"] = max_hours
-    result["lifetime_note"] = None
-    if max_hours is not None and result["hours"] is not None:
-        needed = sizing.run_cost(nodes=1, price_per_node_hour=0, hours=result["hours"],
-                                 idle_overhead=idle_overhead, spot=spot,
-                                 preemption_overhead=preemption_overhead, max_hours=max_hours)
-        result["lifetime_note"] = needed.lifetime_note()
+    result.max_hours = max_hours
+    if max_hours is not None and sized.hours is not None:
+        needed = sizing.run_cost(nodes=1, price_per_node_hour=0, hours=sized.hours,
+                                 idle_overhead=req.idle_overhead, spot=spot,
+                                 preemption_overhead=req.preemption_overhead, max_hours=max_hours)
+        result.lifetime_note = needed.lifetime_note()
     if price_per_gpu_hour is not None:
         # checked under its own name: run_cost would report it as price_per_node_hour
         from trainstack.sizing_cost import _price
         _price("price_per_gpu_hour", price_per_gpu_hour)
-        if result["hours"] is None:
-            result["cost_note"] = "no hours, so no cost: " + result["hours_note"]
+        if sized.hours is None:
+            result.cost_note = "no hours, so no cost: " + (sized.hours_note or "")
         else:
             cost = sizing.run_cost(nodes=w.gpus, price_per_node_hour=price_per_gpu_hour,
-                                   hours=result["hours"], idle_overhead=idle_overhead,
-                                   spot=spot, preemption_overhead=preemption_overhead,
+                                   hours=sized.hours, idle_overhead=req.idle_overhead,
+                                   spot=spot, preemption_overhead=req.preemption_overhead,
                                    currency=price_currency, max_hours=max_hours)
             factor = conversion_factor(price_currency, display, fx)
             if factor != 1.0:
                 cost = cost.converted(factor, display)
-            result["price_per_gpu_hour"] = {"amount": price_per_gpu_hour,
-                                            "currency": price_currency}
-            result["cost"] = cost.as_dict()
-            result["cost_note"] = (f"{w.gpus} GPUs x {price_per_gpu_hour:g} {price_currency}/GPU-h"
-                                   + f" x {cost.billed_hours:.2f} billed h (idle/debug "
-                                   f"overhead {idle_overhead:.0%}"
-                                   + (f", spot preemption overhead {preemption_overhead:.0%}"
-                                      if spot else "") + ")"
-                                   + (f", converted at {fx['cny_per_usd']:g} CNY/USD"
-                                      if factor != 1.0 else "")
-                                   + (f"; price: {result['priced_as']}"
-                                      if result["priced_as"] else ""))
+            result.price_per_gpu_hour = PricePerGpuHour(price_per_gpu_hour, price_currency)
+            result.cost = cost
+            result.cost_note = (f"{w.gpus} GPUs x {price_per_gpu_hour:g} {price_currency}/GPU-h"
+                                + f" x {cost.billed_hours:.2f} billed h (idle/debug "
+                                f"overhead {req.idle_overhead:.0%}"
+                                + (f", spot preemption overhead {req.preemption_overhead:.0%}"
+                                   if spot else "") + ")"
+                                + (f", converted at {fx['cny_per_usd']:g} CNY/USD"
+                                   if factor != 1.0 else "")
+                                + (f"; price: {result.priced_as}"
+                                   if result.priced_as else ""))
     return result
 
 
@@ -266,22 +253,22 @@ def _first_gpu_that_fits(w: Workload, names: list[str], models: dict,
     return first, f"{_what(w)} fits none of the spec's GPUs at any count: " + "; ".join(skipped)
 
 
-def _say_what_never_fits(w: Workload, result: dict, models: dict, gpu_model,
-                         headroom: float) -> None:
-    """A workload that fits at no GPU count is an answer, not bad input: `fits` is false,
-    `min_gpus` null, and `fit_note` says why and what would change it (the command exits 1)."""
+def _what_never_fits(w: Workload, sized: SizingEstimate, models: dict, gpu_model,
+                     headroom: float) -> Optional[str]:
+    """A workload that fits at no GPU count is an answer, not bad input: `fits` is set false,
+    `min_gpus` stays null, and the note returned says why and what would change it (the
+    command exits 1). None when it fits at some count."""
     what = _what(w)
-    result["fit_note"] = None
-    if gpu_model is not None and result["min_gpus"] is None:
-        result["fits"] = False
-        result["fit_note"] = f"{what} on {gpu_model.name} {result['min_gpus_note']}"
-    elif gpu_model is None and all(v["min_gpus"] is None
-                                   for v in result["fits_by_gpu"].values()):
+    if gpu_model is not None and sized.min_gpus is None:
+        sized.fits = False
+        return f"{what} on {gpu_model.name} {sized.min_gpus_note}"
+    if gpu_model is None and all(v.min_gpus is None for v in sized.fits_by_gpu.values()):
         largest = max(models.values(), key=lambda m: m.memory_bytes)
         reason = sizing.no_fit_reason(w, largest.memory_bytes, headroom)
-        result["fits"] = False
-        result["fit_note"] = (f"{what} fits no GPU model in the catalog; on the largest "
-                              f"({largest.name}, {largest.memory_gb:g} GB) it {reason}")
+        sized.fits = False
+        return (f"{what} fits no GPU model in the catalog; on the largest "
+                f"({largest.name}, {largest.memory_gb:g} GB) it {reason}")
+    return None
 
 
 def _gb(n: Optional[float]) -> str:
@@ -292,80 +279,81 @@ def _money(amount: Optional[float], currency: str) -> str:
     return "-" if amount is None else f"{amount:,.2f} {currency}"
 
 
-def print_estimate(r: dict[str, Any], console: Optional[Console] = None) -> None:
+def print_estimate(result: EstimateResult, console: Optional[Console] = None) -> None:
     console = console or out
-    wl = r["workload"]
-    shape = wl["shape"]
-    title = (f"trainstack estimate: {human_params(wl['params'])} parameters, {wl['method']}, "
-             f"{wl['precision']}, ZeRO stage {wl['zero_stage']}, {wl['gpus']} GPU(s)")
+    r = result.sizing
+    wl = r.workload
+    shape = wl.shape
+    title = (f"trainstack estimate: {human_params(wl.params)} parameters, {wl.method}, "
+             f"{wl.precision}, ZeRO stage {wl.zero_stage}, {wl.gpus} GPU(s)")
     mem = Table(title=title + "\nmemory per GPU")
     mem.add_column("term")
     mem.add_column("per GPU", justify="right")
     mem.add_column("bytes", justify="right")
     for key in ("weights", "gradients", "optimizer", "activations", "total"):
-        mem.add_row(key if key != "total" else "[bold]total[/]", _gb(r["per_gpu_bytes"][key]),
-                    f"{r['per_gpu_bytes'][key]:,}")
+        mem.add_row(key if key != "total" else "[bold]total[/]", _gb(r.per_gpu_bytes[key]),
+                    f"{r.per_gpu_bytes[key]:,}")
     console.print(mem)
     console.print(f"shape: {shape['layers']} layers, hidden {shape['hidden']}, {shape['heads']} "
-                  f"heads ({shape['source']}); seq {wl['seq_len']}, micro-batch "
-                  f"{wl['micro_batch']}, recompute {wl['recompute']}"
-                  + (f"; LoRA rank {wl['lora_rank']}, {wl['adapter_params']:,} adapter "
-                     f"parameters" if wl["method"] != "full" else ""), highlight=False)
+                  f"heads ({shape['source']}); seq {wl.seq_len}, micro-batch "
+                  f"{wl.micro_batch}, recompute {wl.recompute}"
+                  + (f"; LoRA rank {wl.lora_rank}, {wl.adapter_params:,} adapter "
+                     f"parameters" if wl.method != "full" else ""), highlight=False)
 
-    fit = Table(title=f"fits per GPU model (keeping {r['headroom']:.0%} of memory free)")
+    fit = Table(title=f"fits per GPU model (keeping {r.headroom:.0%} of memory free)")
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("GPU", "left"), ("memory", "right"), ("usable", "right"),
-        (f"fits at {wl['gpus']} GPU(s)", "center"), ("smallest GPU count", "right"))
+        (f"fits at {wl.gpus} GPU(s)", "center"), ("smallest GPU count", "right"))
     for col, just in columns:
         fit.add_column(col, justify=just)
-    for name, row in r["fits_by_gpu"].items():
-        mark = " <-" if name == r["gpu"] else ""
-        fit.add_row(name + mark, f"{row['memory_gb']:g} GB",
-                    f"{row['memory_gb'] * (1 - r['headroom']):,.1f} GB",
-                    "yes" if row["fits"] else "no",
-                    str(row["min_gpus"]) if row["min_gpus"] is not None else "none")
+    for name, row in r.fits_by_gpu.items():
+        mark = " <-" if name == r.gpu else ""
+        fit.add_row(name + mark, f"{row.memory_gb:g} GB",
+                    f"{row.memory_gb * (1 - r.headroom):,.1f} GB",
+                    "yes" if row.fits else "no",
+                    str(row.min_gpus) if row.min_gpus is not None else "none")
     console.print(fit)
-    if r["gpu"] is not None:
-        smallest = r["min_gpus"] if r["min_gpus"] is not None else "none (see below)"
-        console.print(f"smallest GPU count that fits on {r['gpu']}: [bold]{smallest}[/]",
+    if r.gpu is not None:
+        smallest = r.min_gpus if r.min_gpus is not None else "none (see below)"
+        console.print(f"smallest GPU count that fits on {r.gpu}: [bold]{smallest}[/]",
                       highlight=False)
-    if r["gpu_note"]:
-        console.print(f"note: {r['gpu_note']}", highlight=False)
-    if r.get("fit_note") and r["fit_note"] not in (r["gpu_note"] or ""):
-        console.print(f"[red]does not fit[/]: {r['fit_note']}", highlight=False)
+    if result.gpu_note:
+        console.print(f"note: {result.gpu_note}", highlight=False)
+    if result.fit_note and result.fit_note not in (result.gpu_note or ""):
+        console.print(f"[red]does not fit[/]: {result.fit_note}", highlight=False)
 
     time = Table(title="time")
     time.add_column("quantity")
     time.add_column("value", justify="right")
-    time.add_row("training FLOPs", "-" if r["training_flops"] is None else
-                 f"{r['training_flops']:.4g} ({r['flops_factor']:g} x params x tokens)")
-    time.add_row("tokens", "-" if wl["tokens"] is None else f"{wl['tokens']:.4g}")
-    time.add_row("peak per GPU", "-" if r["peak_tflops"] is None else
-                 f"{r['peak_tflops']:g} TFLOPS {wl['precision']} ({r['peak_source']})")
-    time.add_row("MFU", f"{r['mfu']:g}")
-    time.add_row("scaling efficiency", f"{r['scaling_efficiency']:g} ({r['nodes']} node(s) of "
-                 f"{r['gpus_per_node']}, fabric {r['fabric']})")
-    time.add_row("[bold]hours[/]", "-" if r["hours"] is None else f"{r['hours']:,.2f}")
+    time.add_row("training FLOPs", "-" if r.training_flops is None else
+                 f"{r.training_flops:.4g} ({r.flops_factor or 0:g} x params x tokens)")
+    time.add_row("tokens", "-" if wl.tokens is None else f"{wl.tokens:.4g}")
+    time.add_row("peak per GPU", "-" if r.peak_tflops is None else
+                 f"{r.peak_tflops:g} TFLOPS {wl.precision} ({r.peak_source})")
+    time.add_row("MFU", f"{r.mfu:g}")
+    time.add_row("scaling efficiency", f"{r.scaling_efficiency:g} ({r.nodes} node(s) of "
+                 f"{r.gpus_per_node}, fabric {r.fabric})")
+    time.add_row("[bold]hours[/]", "-" if r.hours is None else f"{r.hours:,.2f}")
     console.print(time)
-    if r["hours_note"]:
-        console.print(f"note: {r['hours_note']}", highlight=False)
-    if r.get("lifetime_note"):
-        console.print(f"[red]lifetime[/]: {r['lifetime_note']}", highlight=False)
+    if r.hours_note:
+        console.print(f"note: {r.hours_note}", highlight=False)
+    if result.lifetime_note:
+        console.print(f"[red]lifetime[/]: {result.lifetime_note}", highlight=False)
 
-    if r["cost"] is not None:
-        c, cur = r["cost"], r["currency"]
+    if result.cost is not None:
+        c, cur = result.cost, result.currency
         cost = Table(title=f"run cost ({cur})")
         cost.add_column("item")
         cost.add_column(cur, justify="right")
-        cost.add_row("compute", _money(c["compute"], cur))
-        cost.add_row("  of which idle/preemption overhead", _money(c["overhead"], cur))
-        cost.add_row("[bold]total[/]", _money(c["total"], cur))
+        cost.add_row("compute", _money(c.compute, cur))
+        cost.add_row("  of which idle/preemption overhead", _money(c.overhead, cur))
+        cost.add_row("[bold]total[/]", _money(c.total, cur))
         console.print(cost)
-    console.print(f"cost: {r['cost_note']}", highlight=False)
-    if r["fx"] is not None:
-        console.print(f"exchange rate: {r['fx']['cny_per_usd']:g} CNY per USD ({r['fx']['source']}"
-                      + (f", {r['fx']['as_of']}" if r["fx"]["as_of"] else "") + ")",
-                      highlight=False)
+    console.print(f"cost: {result.cost_note}", highlight=False)
+    if result.fx is not None:
+        fx = result.fx
+        console.print(f"exchange rate: {fx['cny_per_usd']:g} CNY per USD ({fx['source']}"
+                      + (f", {fx['as_of']}" if fx["as_of"] else "") + ")", highlight=False)
 
 
 # --------------------------------------------------------------------------- command
@@ -437,8 +425,8 @@ def estimate_command(
         currency=currency, cny_rate=cny_rate, idle_overhead=idle_overhead, spot=spot,
         preemption_overhead=preemption_overhead, cloud=cloud))
     if as_json:
-        print(json.dumps(result, indent=2, sort_keys=True))
+        print(json.dumps(result.as_json(), indent=2, sort_keys=True))
     else:
         print_estimate(result)
-    if result["fits"] is False and result["min_gpus"] is None:
+    if result.sizing.fits is False and result.sizing.min_gpus is None:
         raise typer.Exit(1)   # an answer ("it does not fit"), not bad input (that is 2)

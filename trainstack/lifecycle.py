@@ -12,7 +12,7 @@ import subprocess
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional
 
 from trainstack.stacks import stack_config
 from trainstack_components.errors import SpecError
@@ -53,7 +53,8 @@ CREDENTIALS = {
 }
 
 
-def check_credentials(cloud: str, env: Optional[dict] = None, home: Optional[Path] = None) -> None:
+def check_credentials(cloud: str, env: Optional[Mapping[str, str]] = None,
+                      home: Optional[Path] = None) -> None:
     env = os.environ if env is None else env
     home = Path.home() if home is None else home
     need = CREDENTIALS[cloud]
@@ -85,14 +86,14 @@ def pulumi_command():
 
 
 def backend_url(project_dir: Path, backend: Optional[str] = None,
-                env: Optional[dict] = None) -> str:
+                env: Optional[Mapping[str, str]] = None) -> str:
     """`--backend`, else PULUMI_BACKEND_URL, else a file backend inside the project."""
     env = os.environ if env is None else env
     return backend or env.get("PULUMI_BACKEND_URL") or f"file://{project_dir / STATE_DIR}"
 
 
 def backend_env(project_dir: Path, backend: Optional[str] = None,
-                env: Optional[dict] = None) -> dict[str, str]:
+                env: Optional[Mapping[str, str]] = None) -> dict[str, str]:
     """The variables the CLI runs with; a file backend without a passphrase stops here."""
     env = os.environ if env is None else env
     url = backend_url(project_dir, backend, env)

@@ -15,19 +15,30 @@ For each compared cloud with a bench result of that cloud (the newest one found)
       transfer is billed per hour of the run (trainstack/sizing_cost.run_cost)
   cost per million tokens = run cost / train tokens x 1e6
 
-The assumed figures stay in the row; the measured ones go into result["measured"], keyed by
-cloud, so text, JSON and HTML show them side by side.
+The assumed figures stay in the row; the measured ones go into the comparison's `measured`
+(compare_records.MeasuredSet), keyed by cloud, so text, JSON and HTML show them side by side.
 """
 from __future__ import annotations
 
 import html
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 from rich.console import Console
 from rich.table import Table
 
+from trainstack.compare_records import (
+    BenchRef,
+    CompareRow,
+    Comparison,
+    MeasuredCloud,
+    MeasuredCost,
+    MeasuredSet,
+    MeasuredSpeed,
+    MeasuredVersusAssumed,
+    WorkloadSummary,
+)
 from trainstack_components.errors import SpecError
 
 DEFAULT_DIR = Path("bench-results")
@@ -63,112 +74,123 @@ def load_benches(paths: list[Path]) -> dict[str, dict]:
     return newest
 
 
-def measure_row(row: dict, workload: dict, bench: dict) -> dict[str, Any]:
+def measure_row(row: CompareRow, workload: WorkloadSummary, bench: dict) -> MeasuredCloud:
     """The measured figures of one compare row (see the module's formulas)."""
-    out: dict[str, Any] = {"bench": bench.get("_file"), "bench_time": bench.get("time"),
-                           "bench_nodes": bench.get("nodes"), "notes": []}
+    out = MeasuredCloud(bench=BenchRef(bench.get("_file"), bench.get("time"), bench.get("nodes")))
     training = bench.get("training") or {}
     one = training.get("one_node") or {}
     tps_bench = one.get("tokens_per_s")
     eff_bench = training.get("scaling_efficiency")
     if not tps_bench:
-        out["notes"].append("the bench has no one-node tokens/s (its training run failed?)")
+        out.notes.append("the bench has no one-node tokens/s (its training run failed?)")
         return out
-    params, tokens = workload.get("params"), workload.get("train_tokens")
+    params, tokens = workload.params, workload.train_tokens
     bench_params = one.get("model_params")
     tps_one = tps_bench
     if params and bench_params:
         tps_one = tps_bench * bench_params / params
         if abs(bench_params - params) > PARAMS_TOLERANCE * params:
-            out["notes"].append(f"the bench ran a {bench_params:,.0f}-parameter model, not the "
-                                f"workload's {params:,.0f}: its tokens/s are scaled by the "
-                                "parameter ratio (same FLOP rate); bench your own model with "
-                                "--train-cmd for the real figure")
-    nodes = row.get("nodes") or 1
+            out.notes.append(f"the bench ran a {bench_params:,.0f}-parameter model, not the "
+                             f"workload's {params:,.0f}: its tokens/s are scaled by the "
+                             "parameter ratio (same FLOP rate); bench your own model with "
+                             "--train-cmd for the real figure")
+    out.tokens_per_s_one_node = tps_one
+    nodes = row.nodes or 1
     eff = 1.0 if nodes == 1 else eff_bench
-    if nodes > 1 and eff is None:
-        out["notes"].append("the bench measured one node only: no scaling efficiency")
-        return {**out, "tokens_per_s_one_node": tps_one}
+    if eff is None:
+        out.notes.append("the bench measured one node only: no scaling efficiency")
+        return out
     if nodes > 1 and bench.get("nodes") != nodes:
-        out["notes"].append(f"scaling efficiency measured on {bench.get('nodes')} nodes, applied "
-                            f"to {nodes}")
+        out.notes.append(f"scaling efficiency measured on {bench.get('nodes')} nodes, applied "
+                         f"to {nodes}")
     tps = tps_one * nodes * eff
-    out.update(tokens_per_s_one_node=tps_one, tokens_per_s=tps, scaling_efficiency=eff,
-               hours=tokens / tps / 3600 if tokens else None)
-    assumed_hours = row.get("hours")
-    assumed_eff = row.get("scaling_efficiency") or 1.0
+    hours = tokens / tps / 3600 if tokens else None
+    out.speed = MeasuredSpeed(tokens_per_s=tps, scaling_efficiency=eff, hours=hours)
+    assumed_hours = row.hours
+    assumed_eff = row.scaling_efficiency or 1.0
     if assumed_hours and tokens:
         assumed_tps = tokens / (assumed_hours * 3600)
-        out["assumed_tokens_per_s"] = assumed_tps
-        out["mfu"] = (row["mfu"] * tps_one / (assumed_tps / (nodes * assumed_eff))
-                      if row.get("mfu") else None)
-        cost = row.get("cost") or {}
-        if cost.get("total") is not None and out["hours"]:
-            ratio = out["hours"] / assumed_hours
-            total = ((cost["compute"] or 0) + (cost["storage"] or 0)) * ratio \
-                + (cost["transfer"] or 0)
-            out["cost_total"] = total
-            out["cost_complete"] = cost.get("complete", False)
-            out["cost_per_million_tokens"] = total / tokens * 1e6
-            out["assumed_cost_per_million_tokens"] = cost["total"] / tokens * 1e6
+        out.versus = MeasuredVersusAssumed(
+            assumed_tokens_per_s=assumed_tps,
+            mfu=(row.mfu * tps_one / (assumed_tps / (nodes * assumed_eff))
+                 if row.mfu else None))
+        cost = row.cost
+        if cost.total is not None and hours:
+            ratio = hours / assumed_hours
+            total = ((cost.compute or 0) + (cost.storage or 0)) * ratio + (cost.transfer or 0)
+            out.cost = MeasuredCost(total=total, complete=cost.complete,
+                                    per_million_tokens=total / tokens * 1e6,
+                                    assumed_per_million_tokens=cost.total / tokens * 1e6)
     return out
 
 
-def attach(result: dict, paths: Optional[list[Path]] = None) -> dict:
-    """Add result["measured"]: per cloud, the measured figures beside the assumed ones."""
+def attach(result: Comparison, paths: Optional[list[Path]] = None) -> Comparison:
+    """Set result.measured: per cloud, the measured figures beside the assumed ones."""
     benches = load_benches(paths or [DEFAULT_DIR])
-    measured: dict[str, Any] = {"clouds": {}, "benches": {c: b["_file"] for c, b in benches.items()}}
-    for row in result["clouds"]:
-        bench = benches.get(row["cloud"])
-        if row["status"] != "ok":
+    measured = MeasuredSet(benches={c: b["_file"] for c, b in benches.items()})
+    for row in result.clouds:
+        bench = benches.get(row.cloud)
+        if not row.ok:
             continue
         if bench is None:
-            measured["clouds"][row["cloud"]] = {"notes": [f"no bench result for {row['cloud']}: "
-                                                          "assumed figures only"]}
+            measured.clouds[row.cloud] = MeasuredCloud(
+                notes=[f"no bench result for {row.cloud}: assumed figures only"])
             continue
-        if row.get("instance_type") and bench.get("instance_type") not in (None, row["instance_type"]):
-            measured["clouds"][row["cloud"]] = {"notes": [
+        if row.instance_type and bench.get("instance_type") not in (None, row.instance_type):
+            measured.clouds[row.cloud] = MeasuredCloud(notes=[
                 f"the bench ran on {bench['instance_type']}, the plan selects "
-                f"{row['instance_type']}: not used"]}
+                f"{row.instance_type}: not used"])
             continue
-        measured["clouds"][row["cloud"]] = measure_row(row, result["workload"], bench)
-    result["measured"] = measured
+        measured.clouds[row.cloud] = measure_row(row, result.workload, bench)
+    result.measured = measured
     return result
 
 
-def _num(value, fmt: str = ",.0f", unit: str = "") -> str:
+def _num(value: Optional[float], fmt: str = ",.0f", unit: str = "") -> str:
     return "-" if value is None else f"{value:{fmt}}{unit}"
 
 
-def rows_for_display(result: dict) -> list[tuple[str, list[str]]]:
+def rows_for_display(result: Comparison) -> list[tuple[str, list[str]]]:
     """(label, one cell per cloud) pairs, each cell "assumed -> measured"."""
-    cur = result["currency"]
-    clouds = [r for r in result["clouds"] if r["status"] == "ok"]
-    m = result.get("measured", {}).get("clouds", {})
+    cur = result.currency
+    clouds = [r for r in result.clouds if r.ok]
+    m = result.measured.clouds if result.measured is not None else {}
 
-    def pair(row, assumed, measured_value, fmt=",.0f", unit=""):
+    def of(r: CompareRow) -> MeasuredCloud:
+        return m.get(r.cloud) or MeasuredCloud()
+
+    def pair(assumed: Optional[float], measured_value: Optional[float], fmt: str = ",.0f",
+             unit: str = "") -> str:
         return f"{_num(assumed, fmt, unit)} | {_num(measured_value, fmt, unit)}"
 
+    def speed(r: CompareRow) -> Optional[MeasuredSpeed]:
+        return of(r).speed
+
+    def versus(r: CompareRow) -> Optional[MeasuredVersusAssumed]:
+        return of(r).versus
+
+    def cost(r: CompareRow) -> Optional[MeasuredCost]:
+        return of(r).cost
+
     lines = [
-        ("tokens/s", [pair(r, m.get(r["cloud"], {}).get("assumed_tokens_per_s"),
-                           m.get(r["cloud"], {}).get("tokens_per_s")) for r in clouds]),
-        ("MFU", [pair(r, r.get("mfu"), m.get(r["cloud"], {}).get("mfu"), ".2f") for r in clouds]),
-        ("scaling efficiency", [pair(r, r.get("scaling_efficiency"),
-                                     m.get(r["cloud"], {}).get("scaling_efficiency"), ".2f")
+        ("tokens/s", [pair(v.assumed_tokens_per_s if (v := versus(r)) else None,
+                           s.tokens_per_s if (s := speed(r)) else None) for r in clouds]),
+        ("MFU", [pair(r.mfu, v.mfu if (v := versus(r)) else None, ".2f") for r in clouds]),
+        ("scaling efficiency", [pair(r.scaling_efficiency,
+                                     s.scaling_efficiency if (s := speed(r)) else None, ".2f")
                                 for r in clouds]),
-        ("hours", [pair(r, r.get("hours"), m.get(r["cloud"], {}).get("hours"), ",.2f")
+        ("hours", [pair(r.hours, s.hours if (s := speed(r)) else None, ",.2f")
                    for r in clouds]),
-        (f"run cost ({cur})", [pair(r, r["cost"].get("total"),
-                                    m.get(r["cloud"], {}).get("cost_total"), ",.2f")
+        (f"run cost ({cur})", [pair(r.cost.total, c.total if (c := cost(r)) else None, ",.2f")
                                for r in clouds]),
-        (f"{cur} per million tokens", [pair(r, m.get(r["cloud"], {}).get(
-            "assumed_cost_per_million_tokens"), m.get(r["cloud"], {}).get(
-            "cost_per_million_tokens"), ",.4f") for r in clouds]),
+        (f"{cur} per million tokens", [
+            pair(c.assumed_per_million_tokens if (c := cost(r)) else None,
+                 c.per_million_tokens if c else None, ",.4f") for r in clouds]),
     ]
-    return [("", [r["cloud"] for r in clouds])] + lines
+    return [("", [r.cloud for r in clouds])] + lines
 
 
-def print_measured(result: dict, console: Optional[Console] = None) -> None:
+def print_measured(result: Comparison, console: Optional[Console] = None) -> None:
     console = console or Console(soft_wrap=True)
     display = rows_for_display(result)
     table = Table(title="measured beside assumed (assumed | measured)")
@@ -178,15 +200,16 @@ def print_measured(result: dict, console: Optional[Console] = None) -> None:
     for label, cells in display[1:]:
         table.add_row(label, *cells)
     console.print(table)
-    for cloud, entry in result.get("measured", {}).get("clouds", {}).items():
-        if entry.get("bench"):
-            console.print(f"{cloud}: measured by {entry['bench']} ({entry.get('bench_time')}, "
-                          f"{entry.get('bench_nodes')} node(s))", markup=False, highlight=False)
-        for note in entry.get("notes", []):
+    entries = result.measured.clouds if result.measured is not None else {}
+    for cloud, entry in entries.items():
+        if entry.bench is not None and entry.bench.file:
+            console.print(f"{cloud}: measured by {entry.bench.file} ({entry.bench.time}, "
+                          f"{entry.bench.nodes} node(s))", markup=False, highlight=False)
+        for note in entry.notes:
             console.print(f"{cloud}: {note}", markup=False, highlight=False)
 
 
-def html_section(result: dict) -> str:
+def html_section(result: Comparison) -> str:
     """The measured-beside-assumed table for the HTML report."""
     display = rows_for_display(result)
     head = "".join(f"<th>{html.escape(c)}</th>" for c in display[0][1])
@@ -194,8 +217,8 @@ def html_section(result: dict) -> str:
                      + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>"
                      for label, cells in display[1:])
     notes = "".join(f"<li>{html.escape(cloud)}: {html.escape(n)}</li>"
-                    for cloud, e in result.get("measured", {}).get("clouds", {}).items()
-                    for n in e.get("notes", []))
+                    for cloud, e in (result.measured.clouds if result.measured else {}).items()
+                    for n in e.notes)
     return (f'<section id="measured"><h2>Measured beside assumed (assumed | measured)</h2>'
             f"<table><tr><th></th>{head}</tr>\n{body}</table>"
             + (f"<ul>{notes}</ul>" if notes else "") + "</section>")

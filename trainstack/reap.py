@@ -155,7 +155,9 @@ class Verdict:
 
 def judge(members: list[str], reports: dict[str, NodeReport], now: datetime,
           grace: timedelta) -> Verdict:
-    nodes, busy, unknown = {}, [], []
+    nodes: dict[str, dict[str, Optional[str]]] = {}
+    busy: list[str] = []
+    unknown: list[str] = []
     for node in members:
         report = reports.get(node)
         why, state = "", "unknown"
@@ -181,6 +183,7 @@ def judge(members: list[str], reports: dict[str, NodeReport], now: datetime,
 
 def _node_state(beat: dict, grace: timedelta) -> tuple[str, str]:
     status = beat.get("state")
+    idle_for: Optional[float]
     if status is None:  # a version-1 agent: busy flag, and last_busy on the node's own clock
         try:
             idle_for = (parse_time(beat["time"]) - parse_time(beat["last_busy"])).total_seconds()

@@ -21,7 +21,7 @@ import threading
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Optional
+from typing import Any, Mapping, Optional
 
 from trainstack_components.lifetime import iso, parse_iso, utc_now
 
@@ -47,7 +47,8 @@ def azure_account(url: str, outputs: dict) -> Optional[str]:
     return match.group(1) if match else (outputs.get("storage_account") or None)
 
 
-def storage_options(url: str, outputs: dict, env: Optional[dict] = None) -> dict[str, Any]:
+def storage_options(url: str, outputs: dict,
+                    env: Optional[Mapping[str, str]] = None) -> dict[str, Any]:
     """fsspec options for this stack's bucket, from its own outputs (see the module doc)."""
     env = os.environ if env is None else env
     scheme = url.split("://", 1)[0]

@@ -11,8 +11,9 @@ from __future__ import annotations
 import html
 import json
 import re
-from typing import Any
+from typing import Any, Callable, Optional
 
+from trainstack.compare_records import ERROR, NOT_IMPLEMENTED_STATUS, CompareRow, Comparison
 from trainstack.money import human_params
 
 COLORS = {"compute": "#2563eb", "storage": "#f59e0b", "transfer": "#059669", "hours": "#7c3aed"}
@@ -189,68 +190,72 @@ def _e(value: Any) -> str:
     return html.escape("" if value is None else str(value))
 
 
-def _money(value, cur: str, complete: bool = True) -> str:
+def _money(value: Optional[float], cur: str, complete: bool = True) -> str:
     return "-" if value is None else f"{value:,.2f} {cur}" + ("" if complete else " +?")
 
 
-def capacity_cell(r: dict[str, Any]) -> str:
+def capacity_cell(r: CompareRow) -> str:
     """The capacity a row is priced at, and which price stands in when it is not its own."""
-    kind = r["capacity"].replace("_", " ")
-    return kind if r["priced_as"] in ("on-demand list price", "spot price") else (
-        f"{kind} ({r['priced_as']})")
+    kind = (r.capacity or "").replace("_", " ")
+    return kind if r.priced_as in ("on-demand list price", "spot price") else (
+        f"{kind} ({r.priced_as})")
 
 
-def run_rate_complete(r: dict[str, Any]) -> bool:
+def run_rate_complete(r: CompareRow) -> bool:
     """The run-rate prices nodes, filesystem and bucket: a missing one of those makes it +?."""
-    return not [u for u in r["unpriced"] if u != "transfer"]
+    return r.run_rate_complete()
 
 
-def _lines(result: dict[str, Any]) -> list[tuple[str, Any]]:
-    cur = result["currency"]
+def _lines(result: Comparison) -> list[tuple[str, Callable[[CompareRow], Any]]]:
+    cur = result.currency
 
-    def fs(r):
-        f = r["filesystem"]
-        return "-" if not f["capacity_gib"] else (
-            f"{f['product']}: {f['capacity_gib']:,} GiB, {f['throughput_mbps_per_tib']} MB/s/TiB "
-            f"({f['throughput_mbps']:,.0f} MB/s)")
+    def fs(r: CompareRow) -> str:
+        f = r.filesystem
+        return "-" if f is None or not f.capacity_gib else (
+            f"{f.product}: {f.capacity_gib:,} GiB, {f.throughput_mbps_per_tib} MB/s/TiB "
+            f"({f.throughput_mbps or 0:,.0f} MB/s)")
+
+    def hours(r: CompareRow) -> str:
+        billed = r.cost.billed_hours
+        return "-" if r.hours is None else f"{r.hours:,.2f}" + (
+            "" if billed is None else f" (billed {billed:,.2f})")
+
     return [
-        ("region", lambda r: r["region"]),
-        ("instance type", lambda r: f"{r['nodes']} x {r['instance_type']}"),
-        ("GPU", lambda r: f"{r['gpus']} x {r['gpu']}" + ("" if r["fits"] else " (does not fit)")),
-        ("interconnect", lambda r: r["interconnect"]),
+        ("region", lambda r: r.region),
+        ("instance type", lambda r: f"{r.nodes} x {r.instance_type}"),
+        ("GPU", lambda r: f"{r.gpus} x {r.gpu}" + ("" if r.fits else " (does not fit)")),
+        ("interconnect", lambda r: r.interconnect),
         ("capacity", capacity_cell),
-        (f"{cur}/h", lambda r: _money(r["price_per_hour"], cur)),
-        ("hours", lambda r: "-" if r["hours"] is None else f"{r['hours']:,.2f}"
-         + ("" if r["cost"]["billed_hours"] is None else
-            f" (billed {r['cost']['billed_hours']:,.2f})")),
-        ("compute", lambda r: _money(r["cost"]["compute"], cur)),
-        ("storage", lambda r: _money(r["cost"]["storage"], cur,
-                                     not ({"filesystem", "bucket"} & set(r["cost"]["missing"])))),
-        ("transfer", lambda r: _money(r["cost"]["transfer"], cur,
-                                      "transfer" not in r["cost"]["missing"])),
-        ("total", lambda r: _money(r["cost"]["total"], cur, r["cost"]["complete"])
-         + ("" if r["cost"].get("finishes", True) else " (job cut at max_hours)")),
-        ("monthly run-rate", lambda r: _money(r["monthly_run_rate"], cur, run_rate_complete(r))),
+        (f"{cur}/h", lambda r: _money(r.price_per_hour, cur)),
+        ("hours", hours),
+        ("compute", lambda r: _money(r.cost.compute, cur)),
+        ("storage", lambda r: _money(r.cost.storage, cur,
+                                     not ({"filesystem", "bucket"} & set(r.cost.missing)))),
+        ("transfer", lambda r: _money(r.cost.transfer, cur, "transfer" not in r.cost.missing)),
+        ("total", lambda r: _money(r.cost.total, cur, r.cost.complete)
+         + ("" if r.cost.finishes else " (job cut at max_hours)")),
+        ("monthly run-rate", lambda r: _money(r.monthly_run_rate, cur, r.run_rate_complete())),
         ("filesystem", fs),
-        ("policy", lambda r: r["policy"]["verdict"] + (
-            f" ({', '.join(r['policy']['failed'])})" if r["policy"]["failed"] else "")),
-        ("cheapest / fastest", lambda r: " ".join(m for m in ("cheapest", "fastest") if r[m])),
+        ("policy", lambda r: r.policy.verdict + (
+            f" ({', '.join(r.policy.failed)})" if r.policy.failed else "")),
+        ("cheapest / fastest", lambda r: " ".join(
+            m for m, on in (("cheapest", r.cheapest), ("fastest", r.fastest)) if on)),
     ]
 
 
-def _table(result: dict[str, Any]) -> str:
+def _table(result: Comparison) -> str:
     """One column per cloud, one row per quantity: as many columns as clouds, so the table fits
     the page at any width (no horizontal scroll hides a column)."""
-    rows = result["clouds"]
+    rows = result.clouds
     lines = ["<table id=\"numbers\">",
-             "<tr><th></th>" + "".join(f"<th>{_e(r['cloud'])}</th>" for r in rows) + "</tr>"]
+             "<tr><th></th>" + "".join(f"<th>{_e(r.cloud)}</th>" for r in rows) + "</tr>"]
     for i, (label, cell) in enumerate(_lines(result)):
         tds = []
         for r in rows:
-            if r["status"] == "ok":
+            if r.ok:
                 tds.append(f"<td>{_e(cell(r))}</td>")
             elif i == 0:
-                msg = "not implemented yet" if r["status"] == "not_implemented" else r["message"]
+                msg = "not implemented yet" if r.status == NOT_IMPLEMENTED_STATUS else r.message
                 tds.append(f"<td>{_e(msg)}</td>")
             else:
                 tds.append("<td>-</td>")
@@ -259,52 +264,53 @@ def _table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _notes(result: dict[str, Any]) -> str:
-    a = result["assumptions"]
+def _notes(result: Comparison) -> str:
+    a, sizes = result.assumptions, result.assumptions.sizes
     items = [
-        f"Bucket: {a['bucket_gb']:,.2f} GB ({a['bucket_note']}).",
-        f"Transfer: {a['transfer_gb']:,.3f} GB ({a['transfer_note']}).",
-        f"Idle/debug overhead: {a['idle_overhead']:.0%} of the run is added to compute and "
-        "storage." + (f" Spot preemption overhead: {a['preemption_overhead']:.0%}."
-                      if a["preemption_overhead"] is not None else ""),
+        f"Bucket: {sizes.bucket_gb:,.2f} GB ({sizes.bucket_note}).",
+        f"Transfer: {sizes.transfer_gb:,.3f} GB ({sizes.transfer_note}).",
+        f"Idle/debug overhead: {a.idle_overhead:.0%} of the run is added to compute and "
+        "storage." + (f" Spot preemption overhead: {a.preemption_overhead:.0%}."
+                      if a.preemption_overhead is not None else ""),
         "Hours = training FLOPs / (GPUs x dense datasheet peak x MFU) / scaling efficiency "
         "(1.0 on one node, 0.9 across RDMA nodes, 5/8 across TCP nodes).",
         "Monthly run-rate = the cluster left running for 730 hours (what a monthly estimate "
         "shows); the run cost above prices the planned run only.",
         "+? marks a total that leaves out an item the catalog has no cited price for.",
-        f"Exchange rate for any CNY figure: {result['fx']['cny_per_usd']:g} CNY per USD "
-        f"({result['fx']['source']}).",
+        f"Exchange rate for any CNY figure: {result.fx['cny_per_usd']:g} CNY per USD "
+        f"({result.fx['source']}).",
     ]
-    for r in result["clouds"]:
-        if r.get("unpriced"):
-            items.append(f"{r['cloud']}: unpriced: {'; '.join(r['unpriced'])}")
-        items += [f"{r['cloud']}: {n}" for n in r["notes"]]
-        if r["status"] == "error":
-            items.append(f"{r['cloud']}: selection failed: {r['message']}")
-        if r["policy"]["failed"]:
-            items.append(f"{r['cloud']}: policy: {r['policy']['detail']}")
-        if r["status"] == "ok":
-            items.append(f"{r['cloud']}: node price {r['price_source']} (as of "
-                         f"{r['price_as_of']}).")
+    for r in result.clouds:
+        if r.unpriced:
+            items.append(f"{r.cloud}: unpriced: {'; '.join(r.unpriced)}")
+        items += [f"{r.cloud}: {n}" for n in r.notes]
+        if r.status == ERROR:
+            items.append(f"{r.cloud}: selection failed: {r.message}")
+        if r.policy.failed:
+            items.append(f"{r.cloud}: policy: {r.policy.detail}")
+        if r.ok:
+            items.append(f"{r.cloud}: node price {r.price_source} (as of "
+                         f"{r.price_as_of}).")
     return "\n".join(f"<li>{_e(i)}</li>" for i in items)
 
 
-def render_html(result: dict[str, Any]) -> str:
+def render_html(result: Comparison) -> str:
     """The report page for one `compare()` result."""
-    wl = result["workload"]
-    what = (f"{wl['method']} training, {human_params(wl['params'])} parameters, "
-            f"{human_params(wl['train_tokens'])} tokens, {wl['precision']}, MFU {wl['mfu']:g}, "
-            if wl["params"] is not None else "no workload (rates only), ")
-    subtitle = f"{what}{wl['nodes']} node(s){', spot' if wl['spot'] else ''}; spec {result['spec']}"
+    wl = result.workload
+    what = (f"{wl.method} training, {human_params(wl.params)} parameters, "
+            f"{human_params(wl.train_tokens or 0)} tokens, {wl.precision}, MFU {wl.mfu or 0:g}, "
+            if wl.params is not None else "no workload (rates only), ")
+    subtitle = f"{what}{wl.nodes} node(s){', spot' if wl.spot else ''}; spec {result.spec}"
     legend = "".join(f"<span><i style=\"background:{COLORS[p]}\"></i>{p}</span>"
                      for p in ("compute", "storage", "transfer"))
-    data = json.dumps(result, sort_keys=True).replace("<", "\\u003c").replace(">", "\\u003e")
-    values = {"NAME": _e(result["name"]), "SUBTITLE": _e(subtitle),
-              "CURRENCY": _e(result["currency"]), "LEGEND": legend, "TABLE": _table(result),
+    # the page's script draws from the --json document (the same keys scripts read)
+    data = json.dumps(result.as_json(), sort_keys=True).replace("<", "\\u003c").replace(">", "\\u003e")
+    values = {"NAME": _e(result.name), "SUBTITLE": _e(subtitle),
+              "CURRENCY": _e(result.currency), "LEGEND": legend, "TABLE": _table(result),
               "NOTES": _notes(result), "COLORS": json.dumps(COLORS), "DATA": data}
     # one pass, so that no filled-in text is ever read as a placeholder
     page = re.sub(r"__([A-Z]+)__", lambda m: values[m.group(1)], _TEMPLATE)
-    if result.get("measured"):  # issue 22: compare --measured
+    if result.measured is not None:  # issue 22: compare --measured
         from trainstack.measured import html_section
         page = page.replace("</body>", html_section(result) + "\n</body>", 1)
     return page

@@ -97,13 +97,13 @@ def bucket_fs(url: str):
 def resolve(stack: Optional[str], url: Optional[str]) -> Target:
     """The bucket and nodes of `stack` (its Pulumi outputs) or of `--bucket-url`."""
     from trainstack.status import read_records, stack_bucket_url
-    if not stack and not url:
-        raise SpecError("--stack", "is required (or --bucket-url).",
-                        "Pass --stack NAME of a deployed stack.")
     cloud = instance_type = provisioned = None
     expected = None
     spot = False
     if not url:
+        if not stack:
+            raise SpecError("--stack", "is required (or --bucket-url).",
+                            "Pass --stack NAME of a deployed stack.")
         from trainstack.connect import deployed
         inputs, outputs = deployed(stack)
         url = stack_bucket_url(inputs.cloud, outputs)

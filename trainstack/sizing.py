@@ -37,6 +37,7 @@ import math
 from dataclasses import asdict
 from typing import Any, Optional
 
+from trainstack.estimate_records import GpuFit, SizingEstimate, WorkloadEcho
 from trainstack.sizing_cost import *  # noqa: F401,F403
 from trainstack.sizing_cost import _price  # noqa: F401
 from trainstack.sizing_time import *  # noqa: F401,F403
@@ -68,8 +69,9 @@ def estimate(workload: Workload, tokens: Optional[float], *, gpu: Any = None,
              gpu_models: Optional[dict] = None, peak_tflops: Optional[float] = None,
              mfu: float = DEFAULT_MFU, flops_factor: Optional[float] = None,
              scaling_efficiency: Optional[float] = None, gpus_per_node: int = 8,
-             fabric: str = "rdma", headroom: float = DEFAULT_HEADROOM) -> dict[str, Any]:
-    """Everything `trainstack estimate --json` prints, as plain JSON types.
+             fabric: str = "rdma", headroom: float = DEFAULT_HEADROOM) -> SizingEstimate:
+    """Memory per GPU, the fit, FLOPs and hours (what `trainstack estimate` prints, less the
+    price and cost).
 
     `gpu` is a GPU model (trainstack_components.catalog.gpu_models.GpuModel or anything with .name,
     .memory_bytes and .peak_tflops(precision)) or its catalog name; `gpu_models` is the table
@@ -93,49 +95,40 @@ def estimate(workload: Workload, tokens: Optional[float], *, gpu: Any = None,
            else check_scaling_efficiency(scaling_efficiency))
     check_mfu(mfu)
 
-    result: dict[str, Any] = {
-        "workload": {
-            "params": w.params, "method": w.method, "precision": w.precision,
-            "zero_stage": w.zero_stage, "gpus": w.gpus, "seq_len": w.seq_len,
-            "micro_batch": w.micro_batch, "recompute": w.recompute,
-            "lora_rank": w.lora_rank if w.method != "full" else None,
-            "attention": w.attention,
-            "adapter_params": w.adapter_params, "shape": asdict(w.shape), "tokens": tokens,
-        },
-        "per_gpu_bytes": mem.as_dict(),
-        "headroom": headroom,
-        "gpu": None, "gpu_memory_bytes": None, "fits": None,
-        "min_gpus": None, "min_gpus_note": None,
-        "fits_by_gpu": {},
-        "training_flops": flops,
-        "flops_factor": None if flops is None or tokens is None else flops / (w.n_params * tokens),
-        "peak_tflops": None, "peak_source": None, "mfu": mfu,
-        "nodes": nodes, "gpus_per_node": gpus_per_node, "fabric": fabric,
-        "scaling_efficiency": eff,
-        "hours": None, "hours_note": None,
-    }
+    result = SizingEstimate(
+        workload=WorkloadEcho(
+            # as given (an int stays an int in the JSON); __post_init__ filled in a preset's
+            params=w.params if w.params is not None else w.n_params, method=w.method,
+            precision=w.precision, zero_stage=w.zero_stage,
+            gpus=w.gpus, seq_len=w.seq_len, micro_batch=w.micro_batch, recompute=w.recompute,
+            lora_rank=w.lora_rank if w.method != "full" else None, attention=w.attention,
+            adapter_params=w.adapter_params, shape=asdict(w.shape), tokens=tokens),
+        per_gpu_bytes=mem.as_dict(), headroom=headroom, mfu=mfu, nodes=nodes,
+        gpus_per_node=gpus_per_node, fabric=fabric, scaling_efficiency=eff,
+        training_flops=flops,
+        flops_factor=None if flops is None or tokens is None else flops / (w.n_params * tokens))
     for name, model in gpu_models.items():
-        n = min_gpus_that_fit(w, model.memory_bytes, headroom)
-        result["fits_by_gpu"][name] = {"memory_gb": model.memory_gb,
-                                       "fits": fits(mem, model.memory_bytes, headroom),
-                                       "min_gpus": n}
+        result.fits_by_gpu[name] = GpuFit(memory_gb=model.memory_gb,
+                                          fits=fits(mem, model.memory_bytes, headroom),
+                                          min_gpus=min_gpus_that_fit(w, model.memory_bytes,
+                                                                     headroom))
     if gpu is not None:
-        result["gpu"] = gpu.name
-        result["gpu_memory_bytes"] = gpu.memory_bytes
-        result["fits"] = fits(mem, gpu.memory_bytes, headroom)
-        result["min_gpus"] = min_gpus_that_fit(w, gpu.memory_bytes, headroom)
-        if result["min_gpus"] is None:
-            result["min_gpus_note"] = no_fit_reason(w, gpu.memory_bytes, headroom)
+        result.gpu = gpu.name
+        result.gpu_memory_bytes = gpu.memory_bytes
+        result.fits = fits(mem, gpu.memory_bytes, headroom)
+        result.min_gpus = min_gpus_that_fit(w, gpu.memory_bytes, headroom)
+        if result.min_gpus is None:
+            result.min_gpus_note = no_fit_reason(w, gpu.memory_bytes, headroom)
     if peak_tflops is not None:
-        result["peak_tflops"], result["peak_source"] = peak_tflops, "override"
+        result.peak_tflops, result.peak_source = peak_tflops, "override"
     elif gpu is not None and gpu.peak_tflops(w.precision) is not None:
-        result["peak_tflops"], result["peak_source"] = gpu.peak_tflops(w.precision), "datasheet"
+        result.peak_tflops, result.peak_source = gpu.peak_tflops(w.precision), "datasheet"
     if flops is None:
-        result["hours_note"] = "no tokens given (--tokens): memory only, no FLOPs or hours."
-    elif result["peak_tflops"] is None:
-        result["hours_note"] = (f"no dense {w.precision} peak for "
-                                f"{gpu.name if gpu is not None else 'an unnamed GPU'}; "
-                                f"pass --gpu with a datasheet figure or --peak-tflops.")
+        result.hours_note = "no tokens given (--tokens): memory only, no FLOPs or hours."
+    elif result.peak_tflops is None:
+        result.hours_note = (f"no dense {w.precision} peak for "
+                             f"{gpu.name if gpu is not None else 'an unnamed GPU'}; "
+                             f"pass --gpu with a datasheet figure or --peak-tflops.")
     else:
-        result["hours"] = training_hours(flops, w.gpus, result["peak_tflops"], mfu, eff)
+        result.hours = training_hours(flops, w.gpus, result.peak_tflops, mfu, eff)
     return result

@@ -39,7 +39,9 @@ def is_trainstack_project(project_dir: Path) -> bool:
     if not (project_dir / PROJECT_FILE).is_file():
         return False
     data = _project_file_data(project_dir)
-    config = data.get("config") if isinstance(data.get("config"), dict) else {}
+    config = data.get("config")
+    if not isinstance(config, dict):
+        config = {}
     return data.get("name") == PROJECT or any(str(k).startswith(f"{PROJECT}:") for k in config)
 
 

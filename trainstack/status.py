@@ -91,8 +91,10 @@ VERSION_KEYS = ("image_digest", "torch", "cuda", "nccl", "driver")
 def runtime_versions(record: dict) -> dict[str, Optional[str]]:
     """What the runtime boot step recorded (components/boot/jobs.py): the image digest pulled,
     torch / CUDA / NCCL inside it, the host's driver."""
-    runtime = record.get("runtime") if isinstance(record.get("runtime"), dict) else {}
-    inside = runtime.get("versions") if isinstance(runtime.get("versions"), dict) else {}
+    runtime = record.get("runtime")
+    runtime = runtime if isinstance(runtime, dict) else {}
+    inside = runtime.get("versions")
+    inside = inside if isinstance(inside, dict) else {}
     return {"image_digest": runtime.get("image_digest") or None, "torch": inside.get("torch"),
             "cuda": inside.get("cuda"), "nccl": inside.get("nccl"),
             "driver": runtime.get("driver") or None}
@@ -106,7 +108,7 @@ def version_flags(records: list[NodeHealth]) -> dict[str, list[str]]:
     flags: dict[str, list[str]] = {}
     seen = {h.node: runtime_versions(h.record) for h in records}
     for key in VERSION_KEYS:
-        values = {node: v[key] for node, v in seen.items() if v[key]}
+        values = {node: str(value) for node, v in seen.items() if (value := v[key])}
         if len(set(values.values())) < 2:
             continue
         counts = Counter(values.values()).most_common()
@@ -136,7 +138,8 @@ def latest_bench(url: str) -> Optional[dict]:
 def fabric_flags(bench: Optional[dict]) -> dict[str, list[str]]:
     """Nodes of the newest bench whose all-reduce ran below the cited floor of the instance
     type, or whose NCCL chose another network than the fabric's (trainstack/bench_parse.py)."""
-    fabric = (bench or {}).get("fabric") or {}
+    bench = bench or {}
+    fabric = bench.get("fabric") or {}
     judge = fabric.get("judge") or {}
     flags: dict[str, list[str]] = {}
     if judge.get("below_floor"):
@@ -202,11 +205,11 @@ def status_command(stack: Optional[str] = typer.Option(None, "--stack",
                                                      "stack's bucket (s3://, gs://, abfs://, file://)."),
                    as_json: bool = typer.Option(False, "--json", help="Print the records as JSON.")):
     """Show each node's boot health record (GPUs, RDMA devices, filesystem, failed steps)."""
-    if not stack and not url:
-        raise SpecError("--stack", "is required (or --bucket-url).",
-                        "Pass --stack NAME of a deployed stack.")
     expected, billing = None, None
     if not url:
+        if not stack:
+            raise SpecError("--stack", "is required (or --bucket-url).",
+                            "Pass --stack NAME of a deployed stack.")
         from trainstack.connect import deployed
         from trainstack.reap_billing import status_line
         inputs, outputs = deployed(stack)

@@ -51,7 +51,7 @@ import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 AGENT_VERSION = 1
 JOBS_PREFIX = "jobs"
@@ -197,7 +197,7 @@ def profile_env(paths: list[Path]) -> dict[str, str]:
 
 
 def read_env_file(path: Path) -> dict[str, str]:
-    env = {}
+    env: dict[str, str] = {}
     try:
         lines = path.read_text().splitlines()
     except OSError:
@@ -387,7 +387,7 @@ class Agent:
                     "TRAINSTACK_JOB_ID": job_id, "TRAINSTACK_NODE": self.node.name,
                     "TRAINSTACK_JOB_OUT": str(out_dir)})
         started = time.time()
-        info = {"node": self.node.name, "node_rank": boot.get("NODE_RANK"),
+        info: dict[str, Any] = {"node": self.node.name, "node_rank": boot.get("NODE_RANK"),
                 "host": socket.gethostname(), "started": utc_now(), "agent_version": AGENT_VERSION}
         try:
             argv = launch_argv(request, boot, self.launcher)
@@ -440,7 +440,7 @@ class Agent:
                 out_dir: Optional[Path] = None) -> None:
         self.store.put(self.key(job_id, "log.txt"), log)
         for item in sorted(out_dir.rglob("*")) if out_dir else []:
-            if item.is_file():
+            if out_dir is not None and item.is_file():
                 rel = item.relative_to(out_dir).as_posix()
                 self.store.put(self.key(job_id, f"out/{rel}"), item.read_bytes())
         self._put_json(job_id, "exit.json", {**info, "rc": rc, "finished": utc_now(),

@@ -323,7 +323,8 @@ class Agent:
                   "seconds_left": seconds_left, "terminating": notice.terminating,
                   "detail": notice.detail, "agent_version": AGENT_VERSION,
                   "event": "preemption-notice" if notice.terminating else "advisory"}
-        if notice.terminating and seconds_left is not None and seconds_left > self.signal_before:
+        if (notice.terminating and notice.deadline is not None and seconds_left is not None
+                and seconds_left > self.signal_before):
             # An hour's notice (GPU host maintenance): train on, and signal when the time left
             # is what a save needs, not an hour early.
             record["signal_at"] = iso(notice.deadline - timedelta(seconds=self.signal_before))

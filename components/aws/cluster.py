@@ -24,6 +24,7 @@ from trainstack_components.boot import (
 )
 from trainstack_components.gpu_cluster import GpuCluster
 from trainstack_components.pinning import image_note, nodes_held, pinned_image
+from trainstack_components.spec import AwsLocation, ClusterSpec
 from trainstack_components.tags import CLUSTER_TAG, MANAGED_BY_TAG, RETAIN_TAG, STACK_TAG
 
 # AWS Deep Learning Base AMI (NVIDIA driver, EFA installer, Ubuntu 22.04), resolved at deploy time.
@@ -70,7 +71,7 @@ class AwsGpuCluster(GpuCluster):
             "placement_group": pg.name if pg else None,
             "capacity": spec.capacity("aws").type,
             "image": image,
-            "image_pin": image_note(f"SSM parameter {DLAMI_PARAMETER}", spec.clouds.aws.image_id),
+            "image_pin": image_note(f"SSM parameter {DLAMI_PARAMETER}", _aws(spec).image_id),
             "launch_template_version": lt.latest_version,
             "filesystem_id": fs.id,
             "filesystem_dns": fs.dns_name,
@@ -196,7 +197,7 @@ class AwsGpuCluster(GpuCluster):
         sel = args.selection
         fsx = planning.fsx_plan(sel.instance, sel.use_rdma, spec.filesystem.capacity_gib,
                                 spec.filesystem.throughput_mbps_per_tib, region,
-                                asked=spec.clouds.aws.fsx_efa)
+                                asked=_aws(spec).fsx_efa)
         choice, efa = fsx.choice, fsx.efa
         self._fs_outputs = {
             "filesystem_capacity_gib": choice.capacity_gib,
@@ -299,7 +300,7 @@ class AwsGpuCluster(GpuCluster):
                                     opts=self.child()) if capacity.placement_group else None
         # The spec's image, else the one pinned in stack config, else today's DLAMI: the SSM
         # parameter moves with every release, the cluster must not.
-        fixed = spec.clouds.aws.image_id or pinned_image()
+        fixed = _aws(spec).image_id or pinned_image()
         image = fixed or aws.ssm.get_parameter_output(
             name=DLAMI_PARAMETER, region=region, opts=pulumi.InvokeOutputOptions(parent=self)).value
         # No subnet on the interfaces: the group's vpc_zone_identifiers places every interface.
@@ -382,6 +383,12 @@ class AwsGpuCluster(GpuCluster):
             notifications=budget_action.notifications(thresholds, spec.budget.emails,
                                                       stop_topic.arn),
             tags=tags, opts=self.child())
+
+
+def _aws(spec: ClusterSpec) -> AwsLocation:
+    """The spec's aws section (the selection that planned this cluster required one)."""
+    location: AwsLocation = spec.location("aws")
+    return location
 
 
 def object_tags(tags: dict[str, str], spec_tags: dict[str, str]) -> dict[str, str]:

@@ -209,16 +209,16 @@ class AzureGpuCluster(GpuCluster):
         account = storage.StorageAccount(
             f"{name}-data", account_name=planning.storage_account_name(name, args.stack),
             resource_group_name=rg, location=self.region, kind="StorageV2",
-            sku=storage.SkuArgs(name="Standard_LRS"), access_tier="Hot",
+            sku=storage.SkuArgs(name="Standard_LRS"), access_tier=storage.AccessTier.HOT,
             enable_https_traffic_only=True, minimum_tls_version="TLS1_2",
             allow_blob_public_access=False, allow_shared_key_access=True,
             default_to_o_auth_authentication=True, public_network_access="Enabled",
             network_rule_set=storage.NetworkRuleSetArgs(
-                default_action="Deny", bypass="AzureServices",
+                default_action=storage.DefaultAction.DENY, bypass="AzureServices",
                 virtual_network_rules=[storage.VirtualNetworkRuleArgs(
-                    virtual_network_resource_id=subnets[key].id, action="Allow")
+                    virtual_network_resource_id=subnets[key].id, action=storage.Action.ALLOW)
                     for key in ("nodes", "filesystem")],
-                ip_rules=[storage.IPRuleArgs(i_p_address_or_range=c, action="Allow")
+                ip_rules=[storage.IPRuleArgs(i_p_address_or_range=c, action=storage.Action.ALLOW)
                           for c in allowed]),
             encryption=storage.EncryptionArgs(
                 key_source="Microsoft.Storage",
@@ -236,10 +236,11 @@ class AzureGpuCluster(GpuCluster):
                 enabled=True, days=days), opts=self.kept(f"{name}-data-soft-delete", retain))
         data = storage.BlobContainer(
             f"{name}-container", container_name="data", account_name=account.name,
-            resource_group_name=rg, public_access="None", opts=self.kept(f"{name}-container", retain))
+            resource_group_name=rg, public_access=storage.PublicAccess.NONE,
+            opts=self.kept(f"{name}-container", retain))
         logs = storage.BlobContainer(
             f"{name}-hsm-logs", container_name="amlfs-logs", account_name=account.name,
-            resource_group_name=rg, public_access="None", opts=self.child())
+            resource_group_name=rg, public_access=storage.PublicAccess.NONE, opts=self.child())
         return account, data, logs
 
     # -- identity ------------------------------------------------------------------------------
@@ -302,7 +303,7 @@ class AzureGpuCluster(GpuCluster):
             zones=[self.zone], filesystem_subnet=subnet.id,
             sku=storagecache.SkuNameArgs(name=sku.name), storage_capacity_ti_b=float(tib),
             maintenance_window=storagecache.AmlFilesystemMaintenanceWindowArgs(
-                day_of_week=day, time_of_day_utc=time),
+                day_of_week=storagecache.MaintenanceDayOfWeekType(day), time_of_day_utc=time),
             # Import from and archive to the cluster's container (Lustre HSM).
             hsm=storagecache.AmlFilesystemHsmArgs(settings=storagecache.AmlFilesystemHsmSettingsArgs(
                 container=data.id, logging_container=logs.id, import_prefix="/")),
@@ -337,7 +338,8 @@ class AzureGpuCluster(GpuCluster):
             storage_profile=compute.VirtualMachineScaleSetStorageProfileArgs(
                 image_reference=compute.ImageReferenceArgs(**planning.IMAGE),
                 os_disk=compute.VirtualMachineScaleSetOSDiskArgs(
-                    create_option="FromImage", caching="ReadWrite", delete_option="Delete",
+                    create_option="FromImage", caching=compute.CachingTypes.READ_WRITE,
+                    delete_option="Delete",
                     disk_size_gb=planning.OS_DISK_GIB,
                     managed_disk=compute.VirtualMachineScaleSetManagedDiskParametersArgs(
                         storage_account_type="Premium_LRS"))),
@@ -378,12 +380,14 @@ class AzureGpuCluster(GpuCluster):
             # InfiniBand joins only VMs of one placement group; a reservation needs false
             # (planning.check_capacity allows that only with interconnect: tcp).
             single_placement_group=reservation is None, platform_fault_domain_count=1,
-            overprovision=False, upgrade_policy=compute.UpgradePolicyArgs(mode="Manual"),
+            overprovision=False,
+            upgrade_policy=compute.UpgradePolicyArgs(mode=compute.UpgradeMode.MANUAL),
             scale_in_policy=compute.ScaleInPolicyArgs(rules=["NewestVM"], force_deletion=False),
             # AADSSHLoginForLinux signs in with the system-assigned identity (it fails, exit 22,
             # with only a user-assigned one); the user-assigned one is the nodes' data identity.
             identity=compute.VirtualMachineScaleSetIdentityArgs(
-                type="SystemAssigned, UserAssigned", user_assigned_identities=[identity.id]),
+                type=compute.ResourceIdentityType.SYSTEM_ASSIGNED_USER_ASSIGNED,
+                user_assigned_identities=[identity.id]),
             virtual_machine_profile=profile, tags=self.tags, opts=self.child())
 
     # -- way in --------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from trainstack_components.errors import SpecError
 from trainstack_components.spec import CapacitySpec
 
 ZONES = ("1", "2", "3")
-IB_RESERVED = ipaddress.ip_network("172.16.0.0/16")   # the InfiniBand fabric's own addresses
+IB_RESERVED = ipaddress.IPv4Network("172.16.0.0/16")   # the InfiniBand fabric's own addresses
 VNET_CIDR = "10.40.0.0/16"
 NODE_SUBNET = "10.40.0.0/22"        # 1,019 usable addresses: more than a scale set can hold
 FS_SUBNET_BASE = "10.40.8.0"        # the filesystem subnet starts here, sized for its capacity
@@ -156,10 +156,11 @@ def address_plan(capacity_tib: float) -> AddressPlan:
 
 
 def check_clear_of_infiniband(plan: AddressPlan) -> None:
-    vnet = ipaddress.ip_network(plan.vnet)
+    # IPv4 only: the InfiniBand reservation and every Azure HPC subnet here are IPv4
+    vnet = ipaddress.IPv4Network(plan.vnet)
     if vnet.overlaps(IB_RESERVED):
         raise ValueError(f"{plan.vnet} overlaps {IB_RESERVED}, which InfiniBand reserves")
-    subnets = [ipaddress.ip_network(c) for c in (plan.nodes, plan.filesystem, plan.bastion)]
+    subnets = [ipaddress.IPv4Network(c) for c in (plan.nodes, plan.filesystem, plan.bastion)]
     for i, a in enumerate(subnets):
         if not a.subnet_of(vnet) or any(a.overlaps(b) for b in subnets[i + 1:]):
             raise ValueError(f"subnet {a} is outside {vnet} or overlaps another subnet")

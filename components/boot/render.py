@@ -12,7 +12,7 @@ import hashlib
 import posixpath
 import shlex
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import yaml
 
@@ -185,7 +185,13 @@ def decode_aws_user_data(encoded: str) -> str:
     return (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode()
 
 
-class _LiteralDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
+if TYPE_CHECKING:   # the stubs know no CSafeDumper; it is a SafeDumper with libyaml's emitter
+    from yaml import SafeDumper as _SafeDumper
+else:
+    _SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _LiteralDumper(_SafeDumper):
     """Multi-line strings as `|` blocks, so the rendered user data reads like the scripts.
     libyaml's emitter when PyYAML has it (the same text, ten times faster: every plan renders
     user data), else the pure-Python one."""

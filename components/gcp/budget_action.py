@@ -78,7 +78,7 @@ def budget_stop(parent: pulumi.Resource, name: str, *, project: str, region: str
     builder = gcp.serviceaccount.Account(
         f"{name}-budget-build", project=project, account_id=f"{name}-build"[:30].rstrip("-"),
         display_name=f"trainstack {name}: builds the budget-stop function", opts=child)
-    builds = [gcp.projects.IAMMember(
+    builds: list[pulumi.Resource] = [gcp.projects.IAMMember(
         f"{name}-budget-build-{role.split('/')[1].split('.')[0]}", project=project, role=role,
         member=builder.email.apply(lambda e: f"serviceAccount:{e}"), opts=child)
         for role in BUILD_ROLES]

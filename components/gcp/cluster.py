@@ -13,6 +13,7 @@ from trainstack_components.boot import MOUNT_PATH, NodeContext, boot_outline, re
 from trainstack_components.gcp import budget_action, planning
 from trainstack_components.gcp import lifetime as gcp_lifetime
 from trainstack_components.gcp.boot import GcpBoot
+from trainstack_components.gcp.cloud import GcpCloud
 from trainstack_components.gcp.identity import node_identity
 from trainstack_components.gpu_cluster import GpuCluster
 from trainstack_components.pinning import image_note, nodes_held, pinned_image
@@ -77,7 +78,9 @@ class GcpGpuCluster(GpuCluster):
         layout = planning.network_plan(sel.instance, sel.use_rdma, spec.interconnect)
         nets = self._networks(name, layout, spec.access.ssh_cidrs)
         bucket = self._bucket(name, spec.bucket.retain_on_destroy)
-        capacity = get_cloud("gcp").capacity_plan(spec, sel.instance)
+        gcp_cloud = get_cloud("gcp")   # the registered one (tests may stand in for it)
+        assert isinstance(gcp_cloud, GcpCloud)
+        capacity = gcp_cloud.capacity_plan(spec, sel.instance)
         policy = self._workload_policy(
             name, planning.max_topology_distance(sel.instance, loc.topology_distance)) \
             if capacity.workload_policy else None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pulumi
@@ -45,7 +46,7 @@ class NodeIdentity:
 
 
 def node_identity(name: str, stack: str, project: str, bucket: gcp.storage.Bucket,
-                  apis: dict[str, pulumi.Resource], parent: pulumi.Resource) -> NodeIdentity:
+                  apis: Mapping[str, pulumi.Resource], parent: pulumi.Resource) -> NodeIdentity:
     """`apis`: the project services by key; the account waits for "iam", the agent for "lustre"."""
     opts = pulumi.ResourceOptions(parent=parent)
     account = gcp.serviceaccount.Account(

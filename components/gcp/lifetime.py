@@ -70,7 +70,7 @@ def cancel_uri(project: str, zone: str, group: str, request: str) -> str:
 def enforce(parent: pulumi.Resource, name: str, stack: str, *, project: str, region: str,
             zone: str, group: gcp.compute.InstanceGroupManager, api: pulumi.Resource,
             lifetime: Optional[Lifetime], now: datetime,
-            resize_request: Optional[pulumi.Resource] = None) -> dict[str, object]:
+            resize_request: Optional[gcp.compute.ResizeRequest] = None) -> dict[str, object]:
     """Declare the resize-to-0 job at the deadline (and the flex-start request's cancel);
     returns the outputs that show it."""
     if lifetime is None:

@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Optional
+from typing import Optional, overload
 
 from trainstack_components import catalog
 from trainstack_components.catalog import InstanceType
@@ -488,6 +488,10 @@ class CapacityPlan:
     workload_policy: bool            # HIGH_THROUGHPUT workload policy on the group
 
 
+@overload
+def lifetime_seconds(hours: float) -> int: ...
+@overload
+def lifetime_seconds(hours: None) -> None: ...
 def lifetime_seconds(hours: Optional[float]) -> Optional[int]:
     return None if hours is None else max(1, round(hours * 3600))
 

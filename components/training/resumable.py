@@ -48,6 +48,7 @@ import signal
 import sys
 import threading
 import time
+from concurrent.futures import Future
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
@@ -169,7 +170,7 @@ class Checkpointer:
                 f"{self.world}: each rank resumes its own RNG streams and data position, so "
                 "resume on the same number of ranks (the node group replaces a lost node).")
         model_sd, optim_sd = get_state_dict(self.model, self.optimizer or [])
-        state = {"model": model_sd, f"rank{self.rank}": b""}
+        state: dict[str, Any] = {"model": model_sd, f"rank{self.rank}": b""}
         if self.optimizer is not None:
             state["optimizer"] = optim_sd
         dcp.load(state, checkpoint_id=str(found))
@@ -230,8 +231,11 @@ class Checkpointer:
             dcp.save(self._state(step), checkpoint_id=target, process_group=self._ckpt_group)
             self._copy_and_mark(step)
             return
-        future = dcp.async_save(self._state(step), checkpoint_id=target,
+        saving = dcp.async_save(self._state(step), checkpoint_id=target,
                                 process_group=self._ckpt_group)
+        # A Future; with a staging stager, newer torch answers with the staging and the upload
+        # futures, and the checkpoint is complete when the upload is.
+        future = saving if isinstance(saving, Future) else saving.upload_completion
 
         def finish() -> None:
             try:

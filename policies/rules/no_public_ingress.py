@@ -97,7 +97,9 @@ def _ports(low: Any, high: Any) -> str:
     lo, hi = number(low), number(high)
     if lo is None and hi is None:
         return "all ports"
-    return f"port {int(lo)}" if lo == hi else f"ports {int(lo or 0)}-{int(hi or 65535)}"
+    if lo is not None and lo == hi:
+        return f"port {int(lo)}"
+    return f"ports {int(lo or 0)}-{int(hi or 65535)}"
 
 
 def _open_rule(r: Resource, world: str, ports: str, ssh_only: bool, config,
@@ -448,7 +450,7 @@ def _azure_rules(r: Resource, rules: list, prefix: str, config) -> list[Violatio
         if str(rule.get("direction", "")).lower() != "inbound" or \
                 str(rule.get("access", "")).lower() != "allow":
             continue
-        ports = [rule.get("destinationPortRange")] + r.items(
+        ports: list[Any] = [rule.get("destinationPortRange")] + r.items(
             f"{prefix}destinationPortRanges", rule.get("destinationPortRanges"))
         ports = [str(p) for p in ports if p not in (None, "")]
         ssh_only = str(rule.get("protocol", "")).lower() == "tcp" and ports == ["22"]

@@ -168,7 +168,7 @@ def _fabric(g: NodeGroup, itype: Any) -> Optional[tuple[Any, str, str]]:
     t = g.template
     if g.cloud == "aws" and itype.fabric == "efa":
         nics = (t.get("networkInterfaces") if t else None) or []
-        if nics is UNKNOWN:
+        if t is not None and nics is UNKNOWN:
             raise UnknownValue(t, "networkInterfaces")
         efa = sum(1 for n in nics if isinstance(n, dict)
                   and n.get("interfaceType") in ("efa", "efa-only"))
@@ -179,7 +179,7 @@ def _fabric(g: NodeGroup, itype: Any) -> Optional[tuple[Any, str, str]]:
                     "one efa/efa-only interface per EFA network card")
     elif g.cloud == "gcp" and itype.rdma_nics:
         nics = (t.get("networkInterfaces") if t else None) or []
-        if nics is UNKNOWN:
+        if t is not None and nics is UNKNOWN:
             raise UnknownValue(t, "networkInterfaces")
         if itype.fabric == "roce":
             have = sum(1 for n in nics if isinstance(n, dict) and n.get("nicType") == "MRDMA")

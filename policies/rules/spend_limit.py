@@ -18,6 +18,7 @@ from trainstack_policies.inventory import (
     AWS_BUDGET,
     AZ_BUDGETS,
     GCP_BUDGET,
+    NodeGroup,
     buckets,
     budgets,
     filesystems,
@@ -121,7 +122,7 @@ def _declared_budgets(groups) -> list[float]:
 
 def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
     # Only GPU capacity needs a budget alarm; every group is priced where the catalog can.
-    groups = gpu_groups(resources)
+    groups: list[NodeGroup | _SignGroup] = list(gpu_groups(resources))
     every = node_groups(resources)
     est = pricing.estimate(every, filesystems(resources), buckets(resources))
     sized = {id(g.resource) for g in every} | {id(g.template) for g in every

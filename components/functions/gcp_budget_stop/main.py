@@ -22,6 +22,8 @@ def notification(event) -> dict:
     data = getattr(event, "data", None)
     if data is None and isinstance(event, dict):
         data = event.get("data", event)
+    if data is None:
+        raise ValueError("the event carries no data: not a Pub/Sub budget notification")
     encoded = data["message"]["data"]
     return json.loads(base64.b64decode(encoded).decode("utf-8"))
 
