@@ -1,0 +1,559 @@
+"""spend-limit, storage-same-zone and the pricing and lifetime hours they use, judged in-process
+(the rule functions themselves, as `trainstack check` runs them): the decisions a user relies on,
+with the planted mutations of issue 26 (largest budget, slack over the cap, another Azure region,
+regional filesystems skipped, label-key normalisation, any schedule counted as a stop) and the
+mutmut run over these modules (pyproject.toml [tool.mutmut]) in view. The pack's gRPC path has
+the same cases in tests/test_policy_coverage_cases.py.
+
+Prices are the pack's catalog (policies/catalog_data/prices.csv, cited there), per hour in
+us-east-1: p5.4xlarge 6.88 (no spot figure), p4d.24xlarge 21.9576 on demand and 8.1915 spot;
+S3 Standard 0.023 USD/GB-month (storage_prices.csv); FSx for Lustre Persistent-2 250 MB/s/TiB
+0.28211 USD/GB-month (filesystem_prices.csv). A month is 730 h. Every expected figure below is
+that arithmetic, done by hand in the comment beside it.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from tests.policy_fixtures import res
+from trainstack_policies import exemptions, inventory, pricing
+from trainstack_policies.model import UNKNOWN, UnknownValue
+from trainstack_policies.rules import spend_limit, storage_same_zone
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+TAGS = {"owner": "alice", "team": "ml", "cost-center": "1234"}
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock(monkeypatch):
+    """Stop times are priced as whole hours from now: a fixed now makes them exact."""
+    monkeypatch.setattr(inventory, "_now", lambda: NOW)
+
+
+def at(hours: float) -> str:
+    return (NOW + timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# ------------------------------------------------------------------------------ builders
+
+def aws_group(itype="p5.4xlarge", nodes=1.0, name="nodes", spot=False, region="us-east-1",
+              zone="us-east-1a", **props):
+    subnet = res("aws:ec2/subnet:Subnet", f"{name}-subnet",
+                 {"availabilityZone": zone, "availabilityZoneId": "use1-az4"})
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", f"{name}-lt", {
+        "instanceType": itype, **({"instanceMarketOptions": {"marketType": "spot"}}
+                                  if spot else {})})
+    asg = res("aws:autoscaling/group:Group", name, {
+        "minSize": nodes, "maxSize": nodes, "desiredCapacity": nodes,
+        **({"region": region} if region else {}), **props},
+        deps={"launchTemplate": [lt], "vpcZoneIdentifiers": [subnet]})
+    return [subnet, lt, asg]
+
+
+def aws_budget(amount="20000", name="budget", **props):
+    return res("aws:budgets/budget:Budget", name, {
+        "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": amount,
+        "limitUnit": "USD", **props})
+
+
+def schedule(asg, hours, name="stop", **props):
+    return res("aws:autoscaling/schedule:Schedule", name, {
+        "autoscalingGroupName": "nodes", "desiredCapacity": 0.0, "minSize": 0.0,
+        "maxSize": 0.0, "startTime": at(hours), **props},
+        deps={"autoscalingGroupName": [asg]})
+
+
+def spend(resources, **config):
+    return spend_limit.check(resources, config)
+
+
+def only(violations):
+    assert len(violations) == 1, [v.message for v in violations]
+    return violations[0]
+
+
+# ------------------------------------------------------------------------ the cap (spend-limit)
+
+def test_the_cap_is_the_smallest_of_two_budgets():
+    # 1 x p5.4xlarge x 6.88 USD/h x 730 h = 5,022.40 USD: above 500, below 20,000.
+    stack = [*aws_group(), aws_budget("20000", "big"), aws_budget("500", "small")]
+    v = only(spend(stack))
+    assert "exceeds the stack's budget" in v.message
+    assert "at most 500.00 USD/month" in v.message
+    assert "5,022 USD/month" in v.message
+    assert spend_limit.summary(stack, {}).endswith("vs cap 500 USD (budget)")
+    # The order of the budgets does not matter.
+    stack = [*aws_group(), aws_budget("500", "small"), aws_budget("20000", "big")]
+    assert "at most 500.00 USD/month" in only(spend(stack)).message
+
+
+def test_a_cost_5_percent_over_the_cap_fails_and_one_just_under_passes():
+    # 5,022.40 / 1.05 = 4,783.24: the estimate is 1.05 x that cap.
+    stack = [*aws_group(), aws_budget("4783.24")]
+    v = only(spend(stack))
+    assert "at most 4,783.24 USD/month" in v.message
+    # The cap from the policy config wins over the budget, and is named as the source.
+    v = only(spend([*aws_group(), aws_budget("4000")], maxMonthlyUsd=4783.24))
+    assert "exceeds the policy's maxMonthlyUsd" in v.message
+    assert spend([*aws_group(), aws_budget("5023")]) == []          # 0.6 USD of headroom
+    assert spend([*aws_group(), aws_budget("5022")]) != []          # 0.4 USD over
+
+
+def test_a_budget_above_max_monthly_usd_is_itself_a_violation():
+    # Estimate 5,022.40 is under both caps: only the budget amount is wrong.
+    v = only(spend([*aws_group(), aws_budget("20000")], maxMonthlyUsd=10000))
+    assert "the budget amount is above the policy's maxMonthlyUsd" in v.message
+    assert "Found: 20,000.00 USD/month" in v.message and "at most 10,000.00" in v.message
+    assert spend([*aws_group(), aws_budget("10000")], maxMonthlyUsd=10000) == []
+    summary = spend_limit.summary([*aws_group(), aws_budget("10000")], {"maxMonthlyUsd": 10000})
+    assert summary.endswith("vs cap 10,000 USD (maxMonthlyUsd)")
+
+
+def test_a_quarterly_budget_caps_a_third_of_it_per_month():
+    # 15,000 a quarter = 5,000 a month < 5,022.40; 15,100 a quarter = 5,033.33 > 5,022.40.
+    assert "at most 5,000.00 USD/month" in only(
+        spend([*aws_group(), aws_budget("15000", timeUnit="QUARTERLY")])).message
+    assert spend([*aws_group(), aws_budget("15100", timeUnit="QUARTERLY")]) == []
+
+
+def test_a_budget_watching_only_s3_is_neither_the_cap_nor_the_alarm():
+    s3_only = aws_budget("500", "s3", costFilters=[
+        {"name": "Service", "values": ["Amazon Simple Storage Service"]}])
+    assert spend([*aws_group(), s3_only, aws_budget("20000")]) == []
+    v = only(spend([*aws_group(), s3_only]))
+    assert "the stack has no budget alarm on aws" in v.message
+    assert "Expected: a aws:budgets/budget:Budget with alert thresholds" in v.message
+    ec2 = aws_budget("500", "ec2", costFilters=[
+        {"name": "Service", "values": ["Amazon Elastic Compute Cloud - Compute"]}])
+    assert "at most 500.00" in only(spend([*aws_group(), ec2])).message
+
+
+@pytest.mark.parametrize("amount, found", [("NaN", "'NaN'"), ("0", "0"), ("-5", "'-5'")])
+def test_a_budget_amount_that_is_no_positive_number_is_refused(amount, found):
+    found_violations = spend([*aws_group(), aws_budget(amount)])
+    v = next(v for v in found_violations if "not a positive finite number" in v.message)
+    assert f"Found: {found}" in v.message
+
+
+def test_a_budget_in_another_currency_is_refused():
+    v = only(spend([*aws_group(), aws_budget("20000", limitUnit="EUR")]))
+    assert "the budget is not in USD" in v.message and "Found: EUR" in v.message
+
+
+def test_a_budget_amount_unknown_at_preview_is_undecided():
+    with pytest.raises(UnknownValue):
+        spend([*aws_group(), aws_budget(UNKNOWN)])
+
+
+def test_without_a_budget_on_each_cloud_the_alarm_is_missing():
+    gcp = res("gcp:compute/instance:Instance", "gpu", {
+        "machineType": "a3-highgpu-8g", "zone": "us-central1-a"})
+    found = spend([*aws_group(), aws_budget("20000"), gcp])
+    assert any("no budget alarm on gcp" in v.message for v in found)
+    assert not any("no budget alarm on aws" in v.message for v in found)
+
+
+def test_no_gpu_capacity_is_not_judged():
+    cpu = aws_group("t3.micro")
+    assert spend(cpu) == []
+    assert spend_limit.summary(cpu, {}) == "no node groups"
+
+
+def test_gpu_capacity_without_a_catalog_price_fails_closed():
+    v = only(spend([*aws_group("p5.48xlarge", region="mars-north-1"), aws_budget()]))
+    assert "the monthly cost of GPU capacity cannot be estimated" in v.message
+    assert "p5.48xlarge in mars-north-1" in v.message and "has no catalog price" in v.message
+    assert spend_limit.summary([*aws_group("p5.48xlarge", region="mars-north-1")], {}).startswith(
+        "cannot price GPU capacity: ")
+
+
+def test_a_size_that_is_no_number_is_refused_not_read_as_zero():
+    v = only(spend([*aws_group(nodes=float("nan")), aws_budget()]))
+    assert "a number that sizes GPU capacity is not valid" in v.message
+
+
+def test_a_size_unknown_at_preview_cannot_be_priced():
+    stack = [*aws_group(), aws_budget()]
+    stack[2].props["maxSize"] = UNKNOWN
+    v = only(spend(stack))
+    assert "of a size unknown until apply" in v.message
+
+
+def test_alibaba_nodes_need_a_release_time_and_their_budget_tag_lowers_the_cap():
+    def node(release, budget=None):
+        tags = {**TAGS, **({spend_limit.BUDGET_TAG: budget} if budget else {})}
+        return res("alicloud:ecs/instance:Instance", "node", {
+            "instanceType": "ecs.gn7e-c16g1.4xlarge", "tags": tags,
+            **({"autoReleaseTime": release} if release else {})},
+            provider_region="cn-beijing")
+    v = only(spend([node(None)], maxMonthlyUsd=100000))
+    assert "no auto-release time" in v.message
+    # 4.80599 USD/h x 10 h = 48.06 USD: under a 100 USD budget tag, over a 40 USD one.
+    assert spend([node(at(10), "100")]) == []
+    v = only(spend([node(at(10), "40")]))
+    assert "at most 40.00 USD/month" in v.message
+    assert "x 10 h (lifetime enforced by autoReleaseTime" in v.message
+    # The tag can only lower a cap: a 1,000,000 tag leaves maxMonthlyUsd 40 in force.
+    assert "at most 40.00" in only(spend([node(at(10), "1000000")], maxMonthlyUsd=40)).message
+    assert spend([node(at(10), "not a number")]) == []
+
+
+# ----------------------------------------------------------------------- pricing and hours
+
+def test_spot_groups_are_priced_at_the_spot_price():
+    # 2 x p4d.24xlarge: on demand 2 x 21.9576 x 730 = 32,058.10; spot 2 x 8.1915 x 730 = 11,959.59.
+    est = pricing.estimate(inventory.node_groups(aws_group("p4d.24xlarge", 2.0)), [], [])
+    assert est.total == pytest.approx(32058.096)
+    est = pricing.estimate(inventory.node_groups(aws_group("p4d.24xlarge", 2.0, spot=True)), [], [])
+    assert est.total == pytest.approx(11959.59)
+    assert est.lines[0].what == "2 x p4d.24xlarge spot x 8.19 USD/h x 730 h"
+    # No spot figure in the catalog: on demand is the honest upper bound (6.88 x 730).
+    est = pricing.estimate(inventory.node_groups(aws_group("p5.4xlarge", spot=True)), [], [])
+    assert est.total == pytest.approx(5022.4)
+
+
+def test_a_schedule_that_scales_the_group_to_zero_prices_the_hours_until_it():
+    stack = aws_group()
+    stack.append(schedule(stack[2], 10))
+    [group] = inventory.node_groups(stack)
+    assert group.lifetime_hours == 10
+    est = pricing.estimate([group], [], [])
+    assert est.total == pytest.approx(68.8)                     # 6.88 x 10
+    assert est.hours == 10
+    assert est.lines[0].what.startswith("1 x p5.4xlarge x 6.88 USD/h x 10 h (lifetime enforced "
+                                        "by autoscaling Schedule stop sets the group to 0 at ")
+
+
+@pytest.mark.parametrize("props", [
+    {"desiredCapacity": 2.0, "minSize": 2.0, "maxSize": 2.0},      # scales to 2: no stop
+    {"desiredCapacity": 0.0, "minSize": 1.0, "maxSize": 2.0},      # min 1 keeps a node
+    {"desiredCapacity": 1.0, "minSize": 0.0, "maxSize": 2.0},      # desired 1
+])
+def test_an_aws_schedule_that_leaves_nodes_running_is_no_stop(props):
+    stack = aws_group()
+    stack.append(schedule(stack[2], 10, **props))
+    [group] = inventory.node_groups(stack)
+    assert group.lifetime_hours is None
+    assert pricing.estimate([group], [], []).total == pytest.approx(5022.4)   # 6.88 x 730
+
+
+@pytest.mark.parametrize("props", [
+    {"maxSize": 0.0, "minSize": 2.0, "desiredCapacity": 2.0},      # max 0 stops it
+    {"maxSize": 4.0, "minSize": 0.0, "desiredCapacity": 0.0},      # desired 0 and min 0
+    {"maxSize": None, "minSize": None, "desiredCapacity": None},    # omitted sizes are 0
+])
+def test_an_aws_schedule_to_zero_is_a_stop(props):
+    stack = aws_group()
+    stack.append(schedule(stack[2], 10, **props))
+    assert inventory.node_groups(stack)[0].lifetime_hours == 10
+
+
+def test_a_stop_that_restarts_is_no_lifetime():
+    stack = aws_group()
+    stack.append(schedule(stack[2], 10, recurrence="0 20 * * *"))
+    assert inventory.node_groups(stack)[0].lifetime_hours is None
+    stack = aws_group()
+    stack += [schedule(stack[2], 10), schedule(stack[2], 20, "start", desiredCapacity=1.0,
+                                              minSize=1.0, maxSize=1.0)]
+    assert inventory.node_groups(stack)[0].lifetime_hours is None
+
+
+def test_a_stop_in_the_past_or_no_time_at_all_is_no_lifetime():
+    stack = aws_group()
+    stack.append(schedule(stack[2], -2))
+    assert inventory.node_groups(stack)[0].lifetime_hours is None
+    stack = aws_group()
+    stack.append(schedule(stack[2], 10, startTime="soon"))
+    assert inventory.node_groups(stack)[0].lifetime_hours is None
+
+
+def test_hours_until_a_stop_are_whole_hours_rounded_up():
+    assert inventory._hours_until(at(10)) == 10
+    assert inventory._hours_until(at(9.5)) == 10      # the started hour is billed
+    assert inventory._hours_until(at(10.02)) == 11
+    assert inventory._hours_until((NOW + timedelta(hours=3)).strftime("%Y-%m-%dT%H:%M:%S")) == 3
+    assert inventory._hours_until(at(-1)) is None
+    assert inventory._hours_until(at(0)) is None
+    assert inventory._hours_until("") is None and inventory._hours_until(None) is None
+
+
+def test_a_stop_years_away_is_priced_for_a_month():
+    stack = aws_group()
+    stack.append(schedule(stack[2], 24 * 365 * 5))
+    est = pricing.estimate(inventory.node_groups(stack), [], [])
+    assert est.total == pytest.approx(5022.4) and est.hours == 730
+    assert " x 730 h (lifetime enforced by autoscaling Schedule" in est.lines[0].what
+
+
+def test_a_lifetime_tag_alone_never_shortens_the_estimate_but_a_bad_one_is_refused():
+    stack = aws_group(tags=[{"key": "trainstack:max-hours", "value": "1"}])
+    assert pricing.estimate(inventory.node_groups(stack), [], []).total == pytest.approx(5022.4)
+    stack = aws_group(tags=[{"key": "trainstack:max-hours", "value": "-3"}])
+    [group] = inventory.node_groups(stack)
+    assert group.invalid and "not a positive finite number of hours" in group.invalid[0]
+
+
+def test_gcp_max_run_duration_is_the_lifetime():
+    template = res("gcp:compute/instanceTemplate:InstanceTemplate", "t", {
+        "machineType": "a3-highgpu-8g", "scheduling": {"maxRunDuration": {"seconds": 7200.0}}})
+    igm = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "nodes", {
+        "zone": "us-central1-a", "targetSize": 1.0}, deps={"versions": [template]})
+    [group] = inventory.node_groups([template, igm])
+    assert (group.lifetime_hours, group.lifetime_how) == (2, "scheduling.maxRunDuration on the "
+                                                              "template")
+
+
+def azure_set(*profiles):
+    vmss = res("azure-native:compute:VirtualMachineScaleSet", "nodes", {
+        "location": "eastus", "zones": ["1"], "sku": {"name": "Standard_ND96isr_H100_v5",
+                                                       "capacity": 1.0}})
+    setting = res("azure-native:monitor:AutoscaleSetting", "stop", {
+        "enabled": True, "targetResourceUri": "nodes-id", "profiles": list(profiles)},
+        deps={"targetResourceUri": [vmss]})
+    return inventory.node_groups([vmss, setting])[0]
+
+
+def test_azure_profile_of_capacity_zero_from_a_fixed_date():
+    stop = {"name": "stop", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
+            "fixedDate": {"start": at(48), "end": "2037-12-31T00:00:00Z"}}
+    group = azure_set(stop)
+    assert group.lifetime_hours == 48 and "scales the set to 0 at" in group.lifetime_how
+    recurring = {**stop, "fixedDate": None, "recurrence": {"frequency": "Week"}}
+    assert azure_set(recurring).lifetime_hours is None
+    running = {"name": "run", "capacity": {"minimum": "1", "maximum": "1", "default": "1"}}
+    assert azure_set(running).lifetime_hours is None
+
+
+def test_azure_held_at_zero_outside_its_windows_runs_until_the_last_window_ends():
+    held = {"name": "held", "capacity": {"minimum": "0", "maximum": "0", "default": "0"}}
+    window = {"name": "w", "capacity": {"minimum": "1", "maximum": "1", "default": "1"},
+              "fixedDate": {"start": at(-1), "end": at(30)}}
+    later = {**window, "fixedDate": {"start": at(40), "end": at(50)}}
+    group = azure_set(held, window, later)
+    assert group.lifetime_hours == 50
+    assert "holds the set at 0 outside its windows (last end " in group.lifetime_how
+    assert azure_set(held, window).lifetime_how.endswith(f"outside its window (last end "
+                                                         f"{at(30)})")
+    past = {**window, "fixedDate": {"start": at(-10), "end": at(-5)}}
+    assert azure_set(held, past).lifetime_hours == 0             # no window left: 0 hours
+    assert azure_set(held, {**window, "recurrence": {"frequency": "Day"}}).lifetime_hours is None
+    assert azure_set(held, {**window, "fixedDate": None}).lifetime_hours is None
+
+
+def test_storage_is_priced_for_the_longest_lifetime_and_the_bucket_for_its_data():
+    stack = aws_group()
+    stack.append(schedule(stack[2], 73))
+    fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "fs", {
+        "storageCapacity": 4800.0, "perUnitStorageThroughput": 250.0, "region": "us-east-1"},
+        deps={"subnetIds": [stack[0]]})
+    bucket = res("aws:s3/bucket:Bucket", "data", {"region": "us-east-1", "tags": {
+        inventory.DATA_MB_TAG: "500000"}})
+    est = pricing.estimate(inventory.node_groups(stack), inventory.filesystems([fs]),
+                           inventory.buckets([bucket]))
+    # compute 6.88 x 73 = 502.24; FSx 0.28211 USD/GB-month = 0.28211 x 1.073741824 USD/GiB-month,
+    # x 4,800 GiB x 73/730 = 145.40; bucket 500,000 MB = 500 GB x 0.023 = 11.50.
+    assert [round(line.usd, 2) for line in est.lines] == [502.24, 145.40, 11.50]
+    assert est.lines[1].what == "4,800 GiB FSx for Lustre x 0.3029 USD/GiB-month x 73/730 h"
+    assert est.lines[2].what == "bucket holding the workload's data 500 GB x 0.0230 USD/GB-month"
+    assert est.describe() == ("659 USD/month (" + "; ".join(
+        f"{line.what} = {line.usd:,.0f}" for line in est.lines) + ")")
+    # Without the data tag the bucket holds what the filesystem holds: 4,800 GiB = 5,153.96 GB.
+    bucket.props["tags"] = {}
+    est = pricing.estimate(inventory.node_groups(stack), inventory.filesystems([fs]),
+                           inventory.buckets([bucket]))
+    assert est.lines[2].usd == pytest.approx(4800 * 1.073741824 * 0.023)
+    assert est.lines[2].what.startswith("bucket holding the filesystem's 5,154 GB")
+
+
+def test_a_filesystem_tier_without_a_price_counts_at_the_catalog_floor():
+    fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "fs", {
+        "storageCapacity": 1200.0, "perUnitStorageThroughput": 40.0, "region": "us-east-1"})
+    est = pricing.estimate([], inventory.filesystems([fs]), [])
+    floor, item = pricing.catalog.filesystem_floor()
+    assert est.lines[0].usd == pytest.approx(1200 * floor)        # 730/730 h: no GPU group
+    assert "x at least" in est.lines[0].what and item in est.left_out[0]
+    assert "FSx for Lustre" in est.left_out[0] and "lower bound" in est.left_out[0]
+
+
+def test_a_gpu_type_of_several_is_priced_at_the_priciest():
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", "lt", {"instanceType": "p5.4xlarge"})
+    asg = res("aws:autoscaling/group:Group", "nodes", {
+        "maxSize": 1.0, "region": "us-east-1", "mixedInstancesPolicy": {"launchTemplate": {
+            "overrides": [{"instanceType": "p4d.24xlarge"}, {"instanceType": "t3.micro"}]}}},
+        deps={"mixedInstancesPolicy": [lt]})
+    est = pricing.estimate(inventory.node_groups([lt, asg]), [], [])
+    # max(6.88, 21.9576) x 730 = 16,029.05; t3.micro (no GPU) is passed over.
+    assert est.total == pytest.approx(21.9576 * 730)
+    assert "p4d.24xlarge (the priciest of its types)" in est.lines[0].what
+
+
+def test_non_gpu_nodes_are_named_and_left_out():
+    est = pricing.estimate(inventory.node_groups(aws_group("t3.micro")), [], [])
+    assert est.lines == [] and est.missing == []
+    assert est.left_out == ["nodes: t3.micro (no GPU; not in the catalog, not priced)"]
+    assert est.unpriced == est.left_out
+
+
+def test_a_region_left_to_the_environment_is_priced_at_the_dearest_region(monkeypatch):
+    for var in ("AWS_REGION", "AWS_DEFAULT_REGION"):
+        monkeypatch.delenv(var, raising=False)
+    est = pricing.estimate(inventory.node_groups(aws_group("p4d.24xlarge", region="", zone="")),
+                           [], [])
+    # p4d.24xlarge's dearest on-demand row is ap-northeast-2, 30.4103 USD/h.
+    assert est.total == pytest.approx(30.4103 * 730)
+    assert "(region not named in the program: its dearest catalog region)" in est.lines[0].what
+
+
+# ---------------------------------------------------------------------- storage-same-zone
+
+def same_zone(resources):
+    return storage_same_zone.check(resources, {})
+
+
+def azure_stack(fs_location="eastus", fs_zone="1"):
+    vmss = res("azure-native:compute:VirtualMachineScaleSet", "nodes", {
+        "location": "eastus", "zones": ["1"], "sku": {"name": "Standard_ND96isr_H100_v5",
+                                                       "capacity": 2.0}})
+    amlfs = res("azure-native:storagecache:AmlFilesystem", "fs", {
+        "location": fs_location, "zones": [fs_zone], "storageCapacityTiB": 8.0,
+        "sku": {"name": "AMLFS-Durable-Premium-250"}})
+    return [vmss, amlfs]
+
+
+def test_an_azure_filesystem_in_another_region_fails_even_in_the_same_zone_number():
+    v = only(same_zone(azure_stack("westus2")))
+    assert "the filesystem is not in the GPU nodes' zone" in v.message
+    assert "Found: zone 1 in westus2. Expected: zone 1 in eastus" in v.message
+    assert same_zone(azure_stack("East US")) == []              # the same region, spelt out
+    assert "Found: zone 2 in eastus" in only(same_zone(azure_stack(fs_zone="2"))).message
+
+
+def gcp_stack(*extra, zone="us-west1-c"):
+    template = res("gcp:compute/instanceTemplate:InstanceTemplate", "t", {
+        "machineType": "a3-highgpu-8g"})
+    igm = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "nodes", {
+        "zone": zone, "targetSize": 2.0}, deps={"versions": [template]})
+    return [template, igm, *extra]
+
+
+def filestore(location, tier="REGIONAL"):
+    return res("gcp:filestore/instance:Instance", "shared", {
+        "location": location, "tier": tier, "fileShares": {"name": "s", "capacityGb": 1024.0}})
+
+
+def test_a_regional_filesystem_must_be_in_the_nodes_region():
+    v = only(same_zone(gcp_stack(filestore("us-east1"))))
+    assert "not in the GPU nodes' region. Found: us-east1. Expected: us-west1" in v.message
+    assert same_zone(gcp_stack(filestore("us-west1"))) == []
+    # A zonal tier takes a zone and must be the nodes' zone.
+    v = only(same_zone(gcp_stack(filestore("us-west1-a", "ZONAL"))))
+    assert "Found: us-west1-a. Expected: us-west1-c" in v.message
+    assert same_zone(gcp_stack(filestore("us-west1-c", "ZONAL"))) == []
+
+
+def test_an_aws_filesystem_in_another_subnets_zone_fails():
+    group = aws_group()
+    other = res("aws:ec2/subnet:Subnet", "fs-subnet", {"availabilityZone": "us-east-1b"})
+    fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "fs", {
+        "storageCapacity": 1200.0, "region": "us-east-1"}, deps={"subnetIds": [other]})
+    v = only(same_zone([*group, other, fs]))
+    assert "Found: us-east-1b. Expected: us-east-1a" in v.message
+    fs.deps["subnetIds"] = [group[0]]
+    assert same_zone([*group, fs]) == []
+
+
+def test_nodes_in_two_zones_cannot_share_one_filesystem():
+    a, b = aws_group(name="a"), aws_group(name="b", zone="us-east-1b")
+    fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "fs", {
+        "storageCapacity": 1200.0, "region": "us-east-1"}, deps={"subnetIds": [a[0]]})
+    fs2 = res("aws:fsx/lustreFileSystem:LustreFileSystem", "fs2", {
+        "storageCapacity": 1200.0, "region": "us-east-1"})
+    found = same_zone([*a, *b, fs2, fs])
+    assert any("the GPU nodes span more than one zone" in v.message
+               and "Found: us-east-1a, us-east-1b" in v.message for v in found)
+
+
+def test_a_directory_bucket_is_compared_by_az_id():
+    group = aws_group()
+    express = res("aws:s3/directoryBucket:DirectoryBucket", "fast", {
+        "location": {"name": "use1-az5", "type": "AvailabilityZone"}, "region": "us-east-1"})
+    v = only(same_zone([*group, express]))
+    assert "the directory bucket is not in the GPU nodes' zone" in v.message
+    assert "Found: use1-az5. Expected: use1-az4" in v.message
+    express.props["location"]["name"] = "use1-az4"
+    assert same_zone([*group, express]) == []
+
+
+@pytest.mark.parametrize("location, kind", [
+    ("US", "a multi-region"), ("NAM4", "a dual-region"), ("US-EAST1", "another region")])
+def test_a_gcs_bucket_outside_the_cluster_region(location, kind):
+    bucket = res("gcp:storage/bucket:Bucket", "data", {"location": location})
+    v = only(same_zone(gcp_stack(bucket)))
+    assert f"the bucket is in {kind}, not the cluster's region" in v.message
+    assert "Expected: US-WEST1" in v.message and 'set location=\\"US-WEST1\\"' not in v.message
+    bucket.props["location"] = "us-west1"
+    assert same_zone(gcp_stack(bucket)) == []
+
+
+def test_a_bucket_in_another_region_and_one_that_only_receives_replicas():
+    group = aws_group()
+    bucket = res("aws:s3/bucket:Bucket", "data", {"region": "eu-west-1"})
+    v = only(same_zone([*group, bucket]))
+    assert "the bucket is not in the cluster's region" in v.message
+    assert "Found: eu-west-1. Expected: us-east-1" in v.message
+    assert 'set region="us-east-1" on the bucket' in v.message
+    replication = res("aws:s3/bucketReplicationConfig:BucketReplicationConfig", "dr", {},
+                      deps={"rules": [bucket]})
+    assert same_zone([*group, bucket, replication]) == []
+
+
+def test_a_bucket_in_either_clusters_region_is_that_clusters():
+    east, west = aws_group(name="e"), aws_group(name="w", region="us-west-2", zone="us-west-2a")
+    bucket = res("aws:s3/bucket:Bucket", "data", {"region": "us-west-2"})
+    assert same_zone([*east, *west, bucket]) == []
+    bucket.props["region"] = "eu-west-1"
+    assert "Found: eu-west-1. Expected: us-east-1" in only(
+        same_zone([*east, *west, bucket])).message
+
+
+def test_a_zone_unknown_at_preview_is_undecided_not_a_pass():
+    vmss, amlfs = azure_stack()
+    amlfs.props["zones"] = UNKNOWN
+    with pytest.raises(UnknownValue):
+        same_zone([vmss, amlfs])
+
+
+# ------------------------------------------------------------------ GCP label keys (exemptions)
+
+@pytest.mark.parametrize("key, normalised", [
+    ("trainstack:retain", "trainstack_retain"),
+    ("Trainstack:Max-Hours", "trainstack_max_hours"),
+    ("cost-center", "cost_center"),
+    ("trainstack--cluster", "trainstack_cluster"),   # a run of separators is one underscore
+    (":team:", "team"),                              # none at either end
+])
+def test_gcp_label_keys_are_normalised(key, normalised):
+    assert exemptions.normalize_label_key(key) == normalised
+
+
+def test_tag_lookup_follows_each_clouds_key_rules():
+    gcp = res("gcp:storage/bucket:Bucket", "b", {"labels": {"trainstack_retain": "true"}})
+    assert exemptions.own_tag(gcp, "trainstack:retain") == "true"
+    assert exemptions.own_tag(gcp, "trainstack:cluster") is None
+    azure = res("azure-native:storage:StorageAccount", "a", {"tags": {"Owner": "alice"}})
+    assert exemptions.own_tag(azure, "owner") == "alice"
+    aws = res("aws:s3/bucket:Bucket", "s", {"tags": {"Owner": "alice",
+                                                      "trainstack_retain": "true"}})
+    assert exemptions.own_tag(aws, "owner") is None              # AWS keys are case-sensitive
+    assert exemptions.own_tag(aws, "trainstack:retain") is None
+
+
+def test_a_gcp_group_with_a_normalised_skip_label_is_exempt():
+    template = res("gcp:compute/instanceTemplate:InstanceTemplate", "t", {
+        "machineType": "a3-highgpu-8g", "labels": {"trainstack_policy-skip": "spend-limit"}})
+    assert exemptions.skip_names(template) == frozenset({"spend-limit"})
+    both = res("gcp:storage/bucket:Bucket", "b", {
+        "labels": {"trainstack_policy_skip": "spend-limit__storage-same-zone"}})
+    assert exemptions.skip_names(both) == frozenset({"spend-limit", "storage-same-zone"})
