@@ -557,3 +557,399 @@ def test_a_gcp_group_with_a_normalised_skip_label_is_exempt():
     both = res("gcp:storage/bucket:Bucket", "b", {
         "labels": {"trainstack_policy_skip": "spend-limit__storage-same-zone"}})
     assert exemptions.skip_names(both) == frozenset({"spend-limit", "storage-same-zone"})
+
+
+# ------------------------------------------------------- what spend-limit says, word for word
+
+ASG = "nodes (aws:autoscaling/group:Group)"
+BUDGET = "budget (aws:budgets/budget:Budget)"
+
+
+def test_the_missing_alarm_names_the_budget_to_add():
+    v = only(spend(aws_group()))
+    assert v.message == (
+        f"{ASG}: the stack has no budget alarm on aws. Found: no budget resource. Expected: a "
+        "aws:budgets/budget:Budget with alert thresholds. Fix: set budget.monthly_usd and "
+        "budget.emails in the spec (trainstack creates the budget), or add a budget resource "
+        "to the program")
+
+
+def ali_node(name="node", release=None, type_="alicloud:ecs/instance:Instance", **tags):
+    props = {"instanceType": "ecs.gn7e-c16g1.4xlarge", "tags": {**TAGS, **tags}}
+    if release is not None:
+        props["autoReleaseTime"] = release
+    return res(type_, name, props, provider_region="cn-beijing")
+
+
+def test_an_alibaba_node_without_a_release_time_is_told_how_to_set_one():
+    v = only(spend([ali_node(release="")], maxMonthlyUsd=100000))
+    assert v.message == (
+        "node (alicloud:ecs/instance:Instance): no auto-release time, which stands in for the "
+        "budget alarm on Alibaba Cloud (pulumi-alicloud has no budget resource). Found: "
+        "nothing. Expected: an autoReleaseTime (ISO-8601 UTC) on every node. Fix: set "
+        "auto_release_time on each pay-as-you-go ecs.Instance or ecs.EcsInstanceSet (an ess "
+        "scaling group cannot release itself)")
+    with pytest.raises(UnknownValue) as unknown:
+        spend([ali_node(release=UNKNOWN)])
+    assert (unknown.value.resource.name, unknown.value.path) == ("node", "autoReleaseTime")
+
+
+def test_the_alarm_checks_each_alibaba_node():
+    found = spend([ali_node("a", at(10)), ali_node("b")], maxMonthlyUsd=100000)
+    assert [v.resource for v in found] == ["b (alicloud:ecs/instance:Instance)"]
+
+
+def test_the_budget_amount_currency_and_size_messages():
+    v = only(spend([*aws_group(), aws_budget("NaN")]))
+    assert v.message == (f"{BUDGET}: the budget amount is not a positive finite number. Found: "
+                         "'NaN'. Expected: a positive amount in USD. Fix: set the budget's "
+                         "amount to the monthly cap in USD")
+    v = only(spend([*aws_group(), aws_budget("20000", limitUnit="EUR")]))
+    assert v.message == (f"{BUDGET}: the budget is not in USD. Found: EUR. Expected: USD. Fix: "
+                         "set the budget's currency to USD")
+    assert spend([*aws_group(), aws_budget("20000", limitUnit="usd")]) == []
+    v = only(spend([*aws_group(), aws_budget("20000")], maxMonthlyUsd=10000))
+    assert v.message == (f"{BUDGET}: the budget amount is above the policy's maxMonthlyUsd. "
+                         "Found: 20,000.00 USD/month. Expected: at most 10,000.00 USD/month. "
+                         "Fix: lower budget.monthly_usd in the spec, or raise maxMonthlyUsd in "
+                         "the policy config")
+
+
+def test_the_estimate_above_the_cap_message():
+    v = only(spend([*aws_group(), aws_budget("500")]))
+    assert v.message == (
+        f"{ASG}: the estimated monthly cost exceeds the stack's budget. Found: 5,022 USD/month "
+        "(1 x p5.4xlarge x 6.88 USD/h x 730 h = 5,022). Expected: at most 500.00 USD/month. "
+        "Fix: use fewer nodes, spot: true, or a smaller instance type; or enforce a lifetime "
+        "(max_hours in the spec, with the schedule/maxRunDuration/autoReleaseTime that stops "
+        "the nodes)")
+
+
+def test_an_estimate_equal_to_the_cap_is_within_it():
+    # 6.88 x 730 = 5,022.40 exactly (in binary floating point too).
+    assert spend([*aws_group(), aws_budget("5022.4")]) == []
+
+
+def test_an_invalid_size_is_the_only_verdict():
+    v = only(spend([*aws_group(nodes=float("nan")), aws_budget("1")]))
+    assert v.message == (
+        f"{ASG}: a number that sizes GPU capacity is not valid. Found: {ASG}: its size nan is "
+        "not a finite non-negative number. Expected: finite, non-negative sizes and lifetimes. "
+        "Fix: fix the value; a negative or NaN size is refused, not read as 0")
+
+
+def test_every_unpriced_group_is_named_in_one_message():
+    stack = [*aws_group("p5.48xlarge", region="mars-north-1"),
+             *aws_group("p5.4xlarge", name="more", region="mars-north-1"), aws_budget()]
+    v = only(spend(stack))
+    assert v.message == (
+        f"{ASG}: the monthly cost of GPU capacity cannot be estimated. Found: {ASG}: "
+        "p5.48xlarge in mars-north-1 (8 x H100 (catalog)) has no catalog price; more "
+        "(aws:autoscaling/group:Group): p5.4xlarge in mars-north-1 (1 x H100 (catalog)) has no "
+        "catalog price. Expected: a catalog price and a known maximum size for every GPU node "
+        "group. Fix: use an instance type and region listed in trainstack's catalog "
+        "(components/catalog/prices.csv), set the group's maximum size, or exempt the resource "
+        "(trainstack:policy-skip tag) if it is budgeted elsewhere")
+    assert spend_limit.summary(stack, {}) == (
+        f"cannot price GPU capacity: {ASG}: p5.48xlarge in mars-north-1 (8 x H100 (catalog)) "
+        "has no catalog price; more (aws:autoscaling/group:Group): p5.4xlarge in mars-north-1 "
+        "(1 x H100 (catalog)) has no catalog price")
+
+
+def test_storage_of_unknown_size_leaves_the_verdict_to_apply_unless_already_over():
+    stack = [*aws_group(), aws_budget("20000"), res(
+        "aws:fsx/lustreFileSystem:LustreFileSystem", "fs", {"storageCapacity": UNKNOWN})]
+    with pytest.raises(UnknownValue) as unknown:
+        spend(stack)
+    assert unknown.value.resource.name == "nodes"
+    assert unknown.value.path == "capacity (fs: its capacity is unknown until apply)"
+    stack[3].props["limitAmount"] = "500"     # compute alone is over: no need to wait
+    assert "exceeds the stack's budget" in only(spend(stack)).message
+
+
+def test_the_summary_names_the_estimate_and_where_the_cap_comes_from():
+    assert spend_limit.summary(aws_group(), {}) == (
+        "estimate 5,022 USD/month (1 x p5.4xlarge x 6.88 USD/h x 730 h = 5,022) (no cap set)")
+    assert spend_limit.summary([*aws_group(), aws_budget("9000")], {}) == (
+        "estimate 5,022 USD/month (1 x p5.4xlarge x 6.88 USD/h x 730 h = 5,022) vs cap 9,000 "
+        "USD (budget)")
+
+
+def test_gpu_capacity_the_pack_does_not_size_needs_the_alarm_and_a_price():
+    batch = res("aws:batch/computeEnvironment:ComputeEnvironment", "batch", {
+        "computeResources": {"instanceTypes": ["p5.48xlarge"], "maxVcpus": 1920.0}})
+    found = spend([batch])
+    assert [v.problem for v in found] == ["the stack has no budget alarm on aws",
+                                         "the monthly cost of GPU capacity cannot be estimated"]
+    assert found[0].resource == "batch (aws:batch/computeEnvironment:ComputeEnvironment)"
+    assert "p5.48xlarge" in found[1].found
+    cpu = res("aws:batch/computeEnvironment:ComputeEnvironment", "cpu", {
+        "computeResources": {"instanceTypes": ["c5.large"]}})
+    assert spend([cpu]) == []
+
+
+def test_a_group_and_its_template_are_one_group_not_a_sign():
+    # a3-highgpu-8g in us-central1: 88.49 USD/h x 2 h (maxRunDuration) x 1 node = 176.98.
+    template = res("gcp:compute/instanceTemplate:InstanceTemplate", "t", {
+        "machineType": "a3-highgpu-8g", "scheduling": {"maxRunDuration": {"seconds": 7200.0}}})
+    igm = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "nodes", {
+        "zone": "us-central1-a", "targetSize": 1.0}, deps={"versions": [template]})
+    budget = res("gcp:billing/budget:Budget", "budget", {
+        "amount": {"specifiedAmount": {"currencyCode": "USD", "units": "177"}}})
+    assert spend([template, igm, budget]) == []
+    budget.props["amount"]["specifiedAmount"]["units"] = "176"
+    assert "Found: 177 USD/month" in only(spend([template, igm, budget])).message
+
+
+@pytest.mark.parametrize("tag, cap", [
+    ("40", "40.00"),            # a budget of 40: 48.06 is over
+    ("1", "1.00"),              # 1 USD is a budget too
+    ("0", None),                # not a positive amount: ignored
+    ("-40", None),
+    ("inf", None),
+])
+def test_the_alibaba_budget_tag_must_be_a_positive_finite_amount(tag, cap):
+    found = spend([ali_node(release=at(10), **{spend_limit.BUDGET_TAG: tag})])
+    if cap is None:
+        assert found == []
+    else:
+        assert f"at most {cap} USD/month" in only(found).message
+
+
+def test_a_budget_tag_on_another_cloud_or_not_a_string_is_not_read():
+    aws = aws_group(tags=[{"key": spend_limit.BUDGET_TAG, "value": "40"}])
+    assert spend([*aws, aws_budget("20000")]) == []
+    node = ali_node(release=at(10))
+    node.props["tags"][spend_limit.BUDGET_TAG] = 40.0
+    assert spend([node]) == []
+    # The AWS group first, then an Alibaba node whose tag does count.
+    tagged = ali_node(release=at(10), **{spend_limit.BUDGET_TAG: "40"})
+    assert "at most 40.00" in only(
+        [v for v in spend([*aws, aws_budget("20000"), tagged]) if "exceeds" in v.message]).message
+
+
+# --------------------------------------------------- what storage-same-zone says, and when
+
+def fsx(name="fs", subnet=None, region="us-east-1", **props):
+    return res("aws:fsx/lustreFileSystem:LustreFileSystem", name, {
+        "storageCapacity": 1200.0, **({"region": region} if region else {}), **props},
+        deps={"subnetIds": [subnet]} if subnet is not None else {})
+
+
+def unknown_path(resources):
+    with pytest.raises(UnknownValue) as unknown:
+        same_zone(resources)
+    return unknown.value.resource.name, unknown.value.path
+
+
+def test_each_clouds_filesystem_in_another_zone_is_told_its_own_fix():
+    group = aws_group()
+    other = res("aws:ec2/subnet:Subnet", "fs-subnet", {"availabilityZone": "us-east-1b"})
+    v = only(same_zone([*group, other, fsx(subnet=other)]))
+    assert v.message == (
+        "fs (aws:fsx/lustreFileSystem:LustreFileSystem): the filesystem is not in the GPU "
+        "nodes' zone. Found: us-east-1b. Expected: us-east-1a. Fix: create the FSx file system "
+        "in the node group's subnet (subnet_ids = that subnet)")
+    lustre = res("gcp:lustre/instance:Instance", "lustre", {"location": "us-west1-a",
+                                                            "capacityGib": "18000"})
+    assert only(same_zone(gcp_stack(lustre))).fix == "set the instance's location to the node " \
+                                                     "group's zone"
+    vmss, amlfs = azure_stack(fs_zone="2")
+    assert only(same_zone([vmss, amlfs])).fix == ("set zones=[<the nodes' zone>] and the nodes' "
+                                                  "location on the AmlFilesystem")
+    switch = res("alicloud:vpc/switch:Switch", "vsw", {"zoneId": "cn-beijing-a"},
+                 provider_region="cn-beijing")
+    node = res("alicloud:ecs/instance:Instance", "node", {
+        "instanceType": "ecs.gn7e-c16g1.4xlarge"}, deps={"vswitchId": [switch]},
+        provider_region="cn-beijing")
+    cpfs = res("alicloud:nas/fileSystem:FileSystem", "cpfs", {
+        "fileSystemType": "cpfs", "zoneId": "cn-beijing-b", "capacity": 3600.0},
+        provider_region="cn-beijing")
+    v = only(same_zone([switch, node, cpfs]))
+    assert (v.found, v.expected, v.fix) == (
+        "cn-beijing-b", "cn-beijing-a",
+        "set zone_id (and a vSwitch) in the nodes' zone on the CPFS file system")
+
+
+def test_a_filesystem_whose_zone_cannot_be_read_is_a_violation():
+    lustre = res("gcp:lustre/instance:Instance", "lustre", {"capacityGib": "18000"})
+    v = only(same_zone(gcp_stack(lustre)))
+    assert v.message == (
+        "lustre (gcp:lustre/instance:Instance): the filesystem's zone cannot be read. Found: "
+        "nothing. Expected: us-west1-c. Fix: set the instance's location to the node group's "
+        "zone")
+    vmss, amlfs = azure_stack()
+    amlfs.props["zones"] = []
+    v = only(same_zone([vmss, amlfs]))
+    assert (v.problem, v.found, v.expected) == ("the filesystem's zone cannot be read", "nothing",
+                                                "zone 1 in eastus")
+
+
+def test_a_regional_filesystem_in_another_region_message():
+    v = only(same_zone(gcp_stack(filestore("us-east1"))))
+    assert v.message == (
+        "shared (gcp:filestore/instance:Instance): the filesystem is not in the GPU nodes' "
+        "region. Found: us-east1. Expected: us-west1. Fix: set the instance's location to the "
+        "node group's zone")
+
+
+def test_values_unknown_at_preview_name_the_input_that_decides():
+    vmss, amlfs = azure_stack()
+    amlfs.props["zones"] = UNKNOWN
+    assert unknown_path([vmss, amlfs]) == ("fs", "zones")
+    vmss, amlfs = azure_stack()
+    amlfs.props["location"] = UNKNOWN
+    assert unknown_path([vmss, amlfs]) == ("fs", "location")
+    vmss, amlfs = azure_stack()
+    vmss.props["location"] = UNKNOWN
+    assert unknown_path([vmss, amlfs]) == ("nodes", "location")
+    lustre = res("gcp:lustre/instance:Instance", "lustre", {"location": UNKNOWN})
+    assert unknown_path(gcp_stack(lustre)) == ("lustre", "location")
+    cpfs = res("alicloud:nas/fileSystem:FileSystem", "cpfs", {
+        "fileSystemType": "cpfs", "zoneId": UNKNOWN}, provider_region="cn-beijing")
+    node = res("alicloud:ecs/instance:Instance", "node", {
+        "instanceType": "ecs.gn7e-c16g1.4xlarge", "zoneId": "cn-beijing-a"},
+        provider_region="cn-beijing")
+    assert unknown_path([node, cpfs]) == ("cpfs", "zoneId")
+    group = aws_group()
+    hidden = res("aws:ec2/subnet:Subnet", "hidden", {"availabilityZone": UNKNOWN})
+    assert unknown_path([*group, hidden, fsx(subnet=hidden)]) == ("fs", "subnetIds")
+    gcs = res("gcp:storage/bucket:Bucket", "data", {"location": UNKNOWN})
+    assert unknown_path(gcp_stack(gcs)) == ("data", "location")
+    s3 = res("aws:s3/bucket:Bucket", "data", {"region": UNKNOWN})
+    assert unknown_path([*group, s3]) == ("data", "region")
+    account = res("azure-native:storage:StorageAccount", "acct", {"location": UNKNOWN})
+    assert unknown_path([*azure_stack(), account]) == ("acct", "location")
+
+
+def test_one_zone_known_and_one_unknown_waits_for_apply():
+    a, b = aws_group(name="a"), aws_group(name="b", zone=UNKNOWN)
+    assert unknown_path([*a, *b, fsx(region="us-east-1")]) == ("b", "zone")
+
+
+def test_gpu_nodes_whose_zone_cannot_be_read_are_told_where_to_name_it():
+    group = aws_group(region="", zone="")
+    v = only(same_zone([*group, fsx(subnet=group[0], region="")]))
+    assert v.message == (
+        "nodes (aws:autoscaling/group:Group): the GPU nodes' zone cannot be read. Found: "
+        "nothing. Expected: one zone named on the group or its subnet/vSwitch. Fix: place the "
+        "node group in one subnet of this stack (vpc_zone_identifiers=[subnet.id])")
+    # No zone and no region: a filesystem elsewhere, zonal or multi-AZ, is not compared to
+    # a made-up place.
+    multi = res("aws:fsx/openZfsFileSystem:OpenZfsFileSystem", "zfs", {
+        "deploymentType": "MULTI_AZ_1", "region": "eu-west-1"}, deps={"subnetIds": [group[0]]})
+    assert [v.problem for v in same_zone([*group, multi])] == [
+        "the GPU nodes' zone cannot be read"]
+    node = res("alicloud:ecs/instance:Instance", "node", {
+        "instanceType": "ecs.gn7e-c16g1.4xlarge"}, provider_region="cn-beijing")
+    cpfs = res("alicloud:nas/fileSystem:FileSystem", "cpfs", {
+        "fileSystemType": "cpfs", "zoneId": "cn-beijing-b"}, provider_region="cn-beijing")
+    assert only(same_zone([node, cpfs])).fix == ("place the nodes in one vSwitch of this stack, "
+                                                 "or set zone_id")
+
+
+def test_a_group_with_one_subnet_of_unreadable_zone_keeps_its_known_zone():
+    group = aws_group()
+    blank = res("aws:ec2/subnet:Subnet", "blank", {})
+    group[2].deps["vpcZoneIdentifiers"].append(blank)
+    assert same_zone([*group, blank, fsx(subnet=group[0])]) == []
+
+
+def test_the_span_message_and_nothing_compared_after_it():
+    a, b = aws_group(name="a"), aws_group(name="b", zone="us-east-1b")
+    v = only(same_zone([*a, *b, fsx(region="us-east-1")]))
+    assert v.message == (
+        "a (aws:autoscaling/group:Group): the GPU nodes span more than one zone. Found: "
+        "us-east-1a, us-east-1b. Expected: a single zone. Fix: put every node group in one "
+        "zone, so the filesystem can be in it too")
+
+
+def test_a_filesystem_is_judged_against_the_groups_on_its_subnet():
+    # Two groups in two zones of one region: the filesystem in a's subnet serves a only.
+    a, b = aws_group(name="a"), aws_group(name="b", zone="us-east-1b")
+    assert same_zone([*a, *b, fsx(subnet=a[0])]) == []
+    c = aws_group(name="c", zone="us-east-1c")
+    c_only = fsx("fs-c", subnet=c[0])
+    assert same_zone([*a, *b, *c, fsx(subnet=a[0]), c_only]) == []
+    # The subnet may be named on the launch template only.
+    lt_subnet = res("aws:ec2/subnet:Subnet", "lt-subnet", {"availabilityZone": "us-east-1a"})
+    d = aws_group(name="d")
+    d[2].deps.pop("vpcZoneIdentifiers")
+    d[2].props["availabilityZones"] = ["us-east-1a"]
+    d[1].deps["networkInterfaces"] = [lt_subnet]
+    assert same_zone([*d, lt_subnet, *b, fsx(subnet=lt_subnet)]) == []
+
+
+def test_a_group_without_a_region_joins_the_only_cluster():
+    a = aws_group(name="a")
+    lone = aws_group(name="lone", region="", zone="")
+    found = same_zone([*a, *lone, fsx(region="us-east-1")])
+    assert [(v.resource, v.problem) for v in found] == [
+        ("lone (aws:autoscaling/group:Group)", "the GPU nodes' zone cannot be read"),
+        ("fs (aws:fsx/lustreFileSystem:LustreFileSystem)", "the filesystem's zone cannot be "
+                                                           "read")]
+
+
+def test_a_directory_bucket_message_and_subnets_without_az_ids():
+    group = aws_group()
+    express = res("aws:s3/directoryBucket:DirectoryBucket", "fast", {
+        "location": {"name": "use1-az5", "type": "AvailabilityZone"}, "region": "us-east-1"})
+    v = only(same_zone([*group, express]))
+    assert v.message == (
+        "fast (aws:s3/directoryBucket:DirectoryBucket): the directory bucket is not in the GPU "
+        "nodes' zone. Found: use1-az5. Expected: use1-az4. Fix: create it in the AZ ID of the "
+        "nodes' subnet")
+    a, b = aws_group(name="a"), aws_group(name="b")
+    b[0].props["availabilityZoneId"] = "use1-az6"
+    assert only(same_zone([*a, *b, express])).expected == "use1-az4, use1-az6"
+    group[0].props.pop("availabilityZoneId")
+    assert unknown_path([*group, express]) == (
+        "fast", "location.name (an AZ ID; the nodes' subnets name no availabilityZoneId to "
+                "compare it with)")
+    # A GPU instance names its subnet as subnetId.
+    subnet = res("aws:ec2/subnet:Subnet", "s", {"availabilityZone": "us-east-1a",
+                                                "availabilityZoneId": "use1-az5"})
+    instance = res("aws:ec2/instance:Instance", "gpu", {
+        "instanceType": "p5.4xlarge", "region": "us-east-1"}, deps={"subnetId": [subnet]})
+    assert same_zone([subnet, instance, express]) == []
+
+
+def test_each_clouds_bucket_fix():
+    group = aws_group()
+    v = only(same_zone([*group, res("aws:s3/bucket:Bucket", "data", {"region": "eu-west-1"})]))
+    assert (v.resource, v.found, v.expected, v.fix) == (
+        "data (aws:s3/bucket:Bucket)", "eu-west-1", "us-east-1",
+        'set region="us-east-1" on the bucket')
+    account = res("azure-native:storage:StorageAccount", "acct", {"location": "westus2"})
+    v = only(same_zone([*azure_stack(), account]))
+    assert (v.found, v.expected, v.fix) == ("westus2", "eastus",
+                                            'set location="eastus" on the storage account')
+    node = res("alicloud:ecs/instance:Instance", "node", {
+        "instanceType": "ecs.gn7e-c16g1.4xlarge", "zoneId": "cn-beijing-a"},
+        provider_region="cn-beijing")
+    oss = res("alicloud:oss/bucket:Bucket", "oss", {}, provider_region="cn-shanghai")
+    v = only(same_zone([node, oss]))
+    assert (v.found, v.expected, v.fix) == (
+        "cn-shanghai", "cn-beijing", "create the bucket with a provider for the cluster's region")
+    gcs = res("gcp:storage/bucket:Bucket", "data", {"location": "US-EAST1"})
+    v = only(same_zone(gcp_stack(gcs)))
+    assert (v.resource, v.found, v.expected, v.fix) == (
+        "data (gcp:storage/bucket:Bucket)", "US-EAST1", "US-WEST1",
+        'set location="US-WEST1" (a single region)')
+    custom = res("gcp:storage/bucket:Bucket", "data", {
+        "location": "NAM9", "customPlacementConfig": {"dataLocations": ["US-WEST1", "US-EAST1"]}})
+    assert "the bucket is in a multi-region" in only(same_zone(gcp_stack(custom))).problem
+
+
+def test_a_bucket_without_a_region_of_its_own_is_not_judged():
+    assert same_zone([*aws_group(), res("aws:s3/bucket:Bucket", "data", {})]) == []
+
+
+def test_replication_targets_are_skipped_but_the_source_is_not():
+    group = aws_group()
+    source = res("aws:s3/bucket:Bucket", "source", {"region": "eu-west-1"})
+    target = res("aws:s3/bucket:Bucket", "target", {"region": "eu-west-2"})
+    replication = res("aws:s3/bucketReplicationConfiguration:BucketReplicationConfiguration",
+                      "dr", {}, deps={"bucket": [source], "rules": [target]})
+    assert [v.resource for v in same_zone([*group, target, source, replication])] == [
+        "source (aws:s3/bucket:Bucket)"]
