@@ -953,3 +953,62 @@ def test_replication_targets_are_skipped_but_the_source_is_not():
                       "dr", {}, deps={"bucket": [source], "rules": [target]})
     assert [v.resource for v in same_zone([*group, target, source, replication])] == [
         "source (aws:s3/bucket:Bucket)"]
+
+
+def test_groups_sharing_the_filesystems_subnet_are_all_judged():
+    # b shares a's subnet but also runs in us-east-1b: the filesystem's users span two zones.
+    a = aws_group(name="a")
+    b = aws_group(name="b", zone="us-east-1b")
+    b[2].deps["vpcZoneIdentifiers"].append(a[0])
+    v = only(same_zone([*a, *b, fsx(subnet=a[0])]))
+    assert v.problem == "the GPU nodes span more than one zone"
+    assert v.found == "us-east-1a, us-east-1b"
+
+
+def test_an_alibaba_filesystem_on_a_nodes_vswitch_serves_those_nodes():
+    def switch(zone):
+        return res("alicloud:vpc/switch:Switch", f"vsw-{zone}", {"zoneId": zone},
+                   provider_region="cn-beijing")
+    sa, sb = switch("cn-beijing-a"), switch("cn-beijing-b")
+    nodes = [res("alicloud:ecs/instance:Instance", f"node-{s.name}", {
+        "instanceType": "ecs.gn7e-c16g1.4xlarge"}, deps={"vswitchId": [s]},
+        provider_region="cn-beijing") for s in (sa, sb)]
+    cpfs = res("alicloud:nas/fileSystem:FileSystem", "cpfs", {
+        "fileSystemType": "cpfs", "capacity": 3600.0}, deps={"vswitchId": [sa]},
+        provider_region="cn-beijing")
+    assert same_zone([sa, sb, *nodes, cpfs]) == []
+
+
+def test_eks_subnets_name_the_az_ids_a_directory_bucket_is_compared_with():
+    subnet = res("aws:ec2/subnet:Subnet", "s", {"availabilityZone": "us-east-1a",
+                                                "availabilityZoneId": "use1-az5"})
+    eks = res("aws:eks/nodeGroup:NodeGroup", "gpu", {
+        "instanceTypes": ["p5.4xlarge"], "scalingConfig": {"maxSize": 2.0},
+        "region": "us-east-1"}, deps={"subnetIds": [subnet]})
+    express = res("aws:s3/directoryBucket:DirectoryBucket", "fast", {
+        "location": {"name": "use1-az5", "type": "AvailabilityZone"}, "region": "us-east-1"})
+    assert same_zone([subnet, eks, express]) == []
+    express.props["location"]["name"] = "use1-az6"
+    assert only(same_zone([subnet, eks, express])).found == "use1-az6"
+
+
+def test_a_directory_bucket_is_compared_even_when_the_zone_name_is_missing():
+    # The subnet names only its AZ ID: the nodes' zone cannot be read, the AZ ID still can.
+    group = aws_group(region="us-east-1")
+    group[0].props.pop("availabilityZone")
+    express = res("aws:s3/directoryBucket:DirectoryBucket", "fast", {
+        "location": {"name": "use1-az6", "type": "AvailabilityZone"}, "region": "us-east-1"})
+    assert [v.problem for v in same_zone([*group, express])] == [
+        "the GPU nodes' zone cannot be read", "the directory bucket is not in the GPU nodes' zone"]
+
+
+def test_a_span_is_the_one_verdict_even_for_a_regional_filesystem():
+    a, b = aws_group(name="a"), aws_group(name="b", zone="us-east-1b")
+    multi = res("aws:fsx/openZfsFileSystem:OpenZfsFileSystem", "zfs", {
+        "deploymentType": "MULTI_AZ_1", "region": "us-east-1"})
+    assert [v.problem for v in same_zone([*a, *b, multi])] == [
+        "the GPU nodes span more than one zone"]
+    # One group over two subnets in two zones spans them too.
+    c = aws_group(name="c")
+    c[2].deps["vpcZoneIdentifiers"].append(b[0])
+    assert only(same_zone([*c, fsx(subnet=c[0])])).found == "us-east-1a, us-east-1b"
