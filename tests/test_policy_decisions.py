@@ -1012,3 +1012,129 @@ def test_a_span_is_the_one_verdict_even_for_a_regional_filesystem():
     c = aws_group(name="c")
     c[2].deps["vpcZoneIdentifiers"].append(b[0])
     assert only(same_zone([*c, fsx(subnet=c[0])])).found == "us-east-1a, us-east-1b"
+
+
+# ------------------------------------------------------------ pricing, group by group
+
+def group(itype="p5.4xlarge", count=1, region="us-east-1", types=None, cloud="aws", **kw):
+    token = {"aws": "aws:autoscaling/group:Group",
+             "gcp": "gcp:compute/instanceGroupManager:InstanceGroupManager"}[cloud]
+    return inventory.NodeGroup(res(token, kw.pop("name", "nodes")), None, itype, count,
+                               kw.pop("spot", False), [""], region, list(types or []), **kw)
+
+
+def test_gpu_capacity_that_cannot_be_priced_says_why():
+    cases = [
+        (group(None, types=[None], accelerators=1), "GPU nodes chosen by attributes "
+         "(instanceRequirements, >= 1 accelerator(s)), no instance type to price"),
+        (group(UNKNOWN), "an instance type unknown until apply"),
+        (group(types=["p5.4xlarge", None]), "an instance type unknown until apply"),
+        (group(region=UNKNOWN), "its region is unknown until apply"),
+        (group(count=None), "GPU capacity of a size unknown until apply (its maximum is not "
+                            "set)"),
+        (group("n1-standard-8", region="us-central1", cloud="gcp", accelerators=2),
+         "n1-standard-8 in us-central1 (declares 2 accelerator(s) per node) has no catalog "
+         "price"),
+        (group("p9.48xlarge", region=""), "p9.48xlarge in ? (a GPU instance family the catalog "
+                                          "does not list) has no catalog price"),
+    ]
+    for g, why in cases:
+        est = pricing.estimate([g], [], [])
+        token = g.resource.type
+        assert est.missing == [f"nodes ({token}): {why}"], why
+        assert est.lines == []
+
+
+def test_a_declared_type_with_accelerators_is_priced_by_its_type():
+    est = pricing.estimate([group(accelerators=1)], [], [])
+    assert est.total == pytest.approx(5022.4) and est.missing == []
+
+
+def test_a_non_gpu_type_beside_a_gpu_type_is_passed_over():
+    est = pricing.estimate([group(types=["t3.micro", "p5.4xlarge"])], [], [])
+    assert est.total == pytest.approx(5022.4)      # 6.88 x 730, the t3.micro not counted
+
+
+def test_every_invalid_size_is_listed():
+    bad = [group(name="a"), group(name="b")]
+    for g in bad:
+        g.invalid.append("its size nan is not a finite non-negative number")
+    est = pricing.estimate(bad, [], [])
+    assert est.invalid == [
+        "a (aws:autoscaling/group:Group): its size nan is not a finite non-negative number",
+        "b (aws:autoscaling/group:Group): its size nan is not a finite non-negative number"]
+    assert est.lines == []
+
+
+def test_a_lifetime_and_an_unnamed_region_are_both_said():
+    g = group("p4d.24xlarge", region="", lifetime_hours=10, lifetime_how="a test stop")
+    est = pricing.estimate([g], [], [])
+    assert est.lines[0].what == ("1 x p4d.24xlarge x 30.41 USD/h x 10 h (lifetime enforced by a "
+                                 "test stop) (region not named in the program: its dearest "
+                                 "catalog region)")
+    assert est.total == pytest.approx(304.103)     # 30.4103 x 10
+
+
+def test_a_cpu_group_the_catalog_prices_is_counted(monkeypatch):
+    from trainstack_policies.catalog import Price
+    rows = {("c5.large", "us-east-1"): Price("aws", "c5.large", "us-east-1", 0.085, 0.03),
+            ("c5.xlarge", "us-east-1"): Price("aws", "c5.xlarge", "us-east-1", 0.17, 0.06)}
+    monkeypatch.setattr(pricing, "instance_price", lambda cloud, t, region: rows.get((t, region))
+                        if cloud == "aws" else None)
+    monkeypatch.setattr(pricing.catalog, "dearest", lambda cloud, t: rows.get((t, "us-east-1"))
+                        if cloud == "aws" else None)
+    est = pricing.estimate([group("c5.large", 2)], [], [])
+    # 2 x 0.085 x 730 = 124.10
+    assert [(line.what, round(line.usd, 2)) for line in est.lines] == [
+        ("2 x c5.large x 0.09 USD/h x 730 h", 124.10)]
+    est = pricing.estimate([group("c5.large", 2, spot=True)], [], [])
+    assert est.total == pytest.approx(2 * 0.03 * 730)
+    est = pricing.estimate([group("c5.large", 2, types=["c5.large", "c5.xlarge"])], [], [])
+    assert est.total == pytest.approx(2 * 0.17 * 730)     # the dearer of its types
+    est = pricing.estimate([group("c5.large", 2, region="")], [], [])
+    assert est.total == pytest.approx(2 * 0.085 * 730)    # no region: the dearest row
+    est = pricing.estimate([group("c5.large", None)], [], [])
+    assert est.lines == [] and est.left_out == [
+        "nodes: c5.large (no GPU; not in the catalog, not priced)"]
+    est = pricing.estimate([group("c5.large", 1, types=["c5.large", "m5.large"])], [], [])
+    assert est.lines == [] and len(est.left_out) == 1     # one type unpriced: not a guess
+
+
+def test_every_filesystem_is_priced_and_the_bucket_holds_them_all():
+    unknown = res("aws:fsx/lustreFileSystem:LustreFileSystem", "later", {
+        "storageCapacity": UNKNOWN})
+    empty = res("aws:fsx/lustreFileSystem:LustreFileSystem", "empty", {"storageCapacity": 0.0})
+    unpriced = res("aws:fsx/lustreFileSystem:LustreFileSystem", "odd", {
+        "storageCapacity": 100.0, "perUnitStorageThroughput": 40.0})
+    priced = res("aws:fsx/lustreFileSystem:LustreFileSystem", "fs", {
+        "storageCapacity": 1000.0, "perUnitStorageThroughput": 250.0})
+    bucket = res("aws:s3/bucket:Bucket", "data", {})
+    none = res("aws:s3/bucket:Bucket", "tagless", {"tags": {inventory.DATA_MB_TAG: "0"}})
+    est = pricing.estimate([], inventory.filesystems([unknown, empty, unpriced, priced]),
+                           inventory.buckets([none, bucket]))
+    assert est.undecided == ["later: its capacity is unknown until apply"]
+    floor, item = pricing.catalog.filesystem_floor()
+    assert est.left_out == [f"odd (FSx for Lustre): no cited price for FSx for Lustre at 40 "
+                            f"MB/s/TiB; counted at the catalog's lowest parallel-filesystem "
+                            f"price ({item}) as a lower bound"]
+    # 1,000 GiB x 0.28211 x 1.073741824 = 302.91; the bucket holds 1,100 GiB = 1,181.12 GB
+    # x 0.023 = 27.17.
+    assert [round(line.usd, 2) for line in est.lines] == [
+        round(100 * floor, 2), 302.91, 27.17]
+
+
+def test_the_bucket_is_priced_in_the_clusters_region():
+    # Cloud Storage regional: 0.023 USD/GB-month in us-east4, 0.02 in us-central1 (the first
+    # row). 1,000,000 MB = 1,000 GB.
+    gcs = res("gcp:storage/bucket:Bucket", "data", {"labels": {"trainstack_data-mb": "1000000"}})
+    pending = group(region=UNKNOWN, cloud="gcp", name="pending")
+    nodes = group("a3-highgpu-8g", region="us-east4", cloud="gcp")
+    est = pricing.estimate([pending, nodes], [], inventory.buckets([gcs]))
+    assert est.lines[-1].usd == pytest.approx(23.0)
+
+
+def test_the_small_lookups_the_pack_shares():
+    info = pricing.instance_type_info("aws", "p5.48xlarge")
+    assert (info.gpu, info.gpu_count) == ("H100", 8)
+    assert pricing.instance_type_info("gcp", "p5.48xlarge") is None
+    assert pricing.cny_per_usd() == 7.2734          # fx.csv: FRED EXCHUS
