@@ -12,7 +12,7 @@ import pytest
 
 from tests.reap_helpers import FakeCloud, FakeGuard, ago, beat, marked
 from trainstack import reap
-from trainstack.reap_store import NodeReport
+from trainstack.reap_store import Lease, NodeReport
 
 GRACE = timedelta(minutes=60)
 
@@ -309,3 +309,355 @@ def test_heartbeat_roots_and_the_previous_runs_reports(tmp_path):
                             reap.Decision("b", "report", "x", run="r2"),
                             reap.Decision("c", "destroying", "x", run="r2")])
     assert reap.previous_reports(log) == {"b"}
+
+
+# -------------------------------------------------- every decision, as the audit records it
+
+def said(d):
+    return d.action, d.reason, d.alarm, d.result
+
+
+BILLING = "billing without reports"
+
+
+def test_the_decisions_made_before_the_lock_word_for_word(world):
+    world.add("idle", beat("n1", 120))
+    world.add("busy", beat("n1", 120), beat("n2", 0))
+    world.add("silent", beat("n1", 120))
+    world.cloud.groups["silent"] = ["n1", "n3"]
+    world.add("young", beat("n1", 120), age_minutes=30)
+    world.add("kept", beat("n1", 120), retained=False)
+    world.add("nowhere", beat("n1", 120))
+    world.backend.stacks["nowhere"]["outputs"] = marked()   # no heartbeat_url
+    world.backend.stacks["nowhere"]["outputs"].pop("bucket_name")
+    world.add("stranger", beat("n1", 120))
+    world.backend.stacks["stranger"]["outputs"] = {"bucket_name": "data"}
+    decisions = {d.stack: d for d in world.reaper(dry_run=True).run()}
+    assert said(decisions["idle"]) == (
+        "would-destroy", "every node idle past the grace period (scale to 0, export, then "
+                         "destroy with the bucket kept)", "", "")
+    assert said(decisions["busy"]) == ("keep", "busy within the grace period: n2", "", "")
+    assert said(decisions["silent"]) == (
+        "report", "members without a fresh idle report (unknown, never idle): n3", BILLING, "")
+    assert said(decisions["young"]) == (
+        "keep", "younger than the idle grace period (since its latest update)", "", "")
+    assert said(decisions["kept"]) == (
+        "report", "the bucket would be deleted with the stack (bucket.retain_on_destroy is not "
+                  "true); the reaper never deletes data", "", "")
+    assert said(decisions["nowhere"]) == (
+        "report", "no bucket output to read heartbeats from", BILLING, "")
+    assert said(decisions["stranger"]) == (
+        "skip", "not a trainstack stack (no marker output); never touched", "", "")
+    assert decisions["kept"].evidence == {"cloud": "aws", "grace_minutes": 60.0}
+    idle = decisions["idle"].evidence
+    assert idle["heartbeats"] == world.backend.stacks["idle"]["outputs"]["heartbeat_url"]
+    assert idle["updated"] == reap.iso(world.backend.stacks["idle"]["updated"])
+    assert idle["members"] == ["n1"] and idle["nodes"]["n1"]["state"] == "idle"
+    assert decisions["young"].evidence["updated"] == reap.iso(
+        world.backend.stacks["young"]["updated"])
+    assert world.reaper().seen_outputs == {}
+    reaper = world.reaper(dry_run=True)
+    reaper.run()
+    assert reaper.seen_outputs["idle"] == world.backend.stacks["idle"]["outputs"]
+
+
+
+def test_the_grace_comes_from_the_marker_and_defaults_to_an_hour(world):
+    world.add("s", beat("n1", 120), idle_minutes=None)
+    assert world.decide("s", dry_run=True).evidence["grace_minutes"] == 60.0
+    world.add("t", beat("n1", 120), idle_minutes=30)
+    assert world.decide("t", dry_run=True).evidence["grace_minutes"] == 30.0
+
+
+def test_a_stack_exactly_one_grace_period_old_is_judged_on_its_reports(world):
+    now = reap.utc_now()
+    world.add("s", beat("n1", 120))
+    world.backend.stacks["s"]["updated"] = now - GRACE
+    assert world.decide("s", dry_run=True, now=lambda: now).action == "would-destroy"
+    world.backend.stacks["s"]["updated"] = now - GRACE + timedelta(seconds=1)
+    assert world.decide("s", dry_run=True, now=lambda: now).action == "keep"
+
+
+def test_a_marker_without_a_cloud_names_what_cannot_be_read(world):
+    world.add("s", beat("n1", 120))
+    world.backend.stacks["s"]["outputs"][reap.MARKER].pop("cloud")
+    assert said(world.decide("s")) == ("report", "no way to read '' group members", BILLING, "")
+
+
+def test_reading_members_and_heartbeats_can_fail(world, tmp_path):
+    world.add("s", beat("n1", 120))
+    world.cloud.groups["s"] = RuntimeError("throttled")
+    d = world.decide("s")
+    assert said(d) == ("report", "group members unreadable", BILLING, "")
+    assert d.evidence["error"] == "RuntimeError: throttled" and d.evidence["cloud"] == "aws"
+    world.add("gone", beat("n1", 120))
+    outputs = world.backend.stacks["gone"]["outputs"]
+    outputs["heartbeat_url"] = str(tmp_path / "no-such-bucket" / "heartbeats")
+    d = world.decide("gone")
+    assert said(d) == ("report", "heartbeats unreadable", BILLING, "")
+    assert d.evidence["error"].startswith("StoreUnreachable: ")
+    # An Azure URL without its account is refused before anything is read; with no members
+    # there is nothing billing without reports.
+    world.add("azure")
+    world.backend.stacks["azure"]["outputs"]["heartbeat_url"] = "abfs://hb/heartbeats"
+    d = world.decide("azure")
+    assert (d.action, d.reason, d.alarm) == ("report", "heartbeats unreadable", "")
+    assert d.evidence["error"].startswith("StoreUnreachable: the stack names no storage account")
+
+
+def test_reports_of_instances_that_left_the_group_are_named_and_ignored(world):
+    world.add("s", beat("n1", 120), beat("old", 0))
+    world.cloud.groups["s"] = ["n1"]
+    d = world.decide("s", dry_run=True)
+    assert d.action == "would-destroy" and d.evidence["ignored_non_members"] == ["old"]
+
+
+def test_a_surprise_in_one_stack_is_reported_and_the_others_go_on(world):
+    world.add("a", beat("n1", 120))
+    world.add("b", beat("n1", 120))
+    world.backend.stacks["a"]["updated"] = "not a time"
+    decisions = world.reaper(dry_run=True).run()
+    assert [(d.stack, d.action) for d in decisions] == [("a", "report"), ("b", "would-destroy")]
+    assert (decisions[0].reason, decisions[0].alarm) == ("unexpected error, nothing destroyed",
+                                                         "unexpected error")
+    assert decisions[0].evidence == {"error": "AttributeError: 'str' object has no attribute "
+                                              "'astimezone'"}
+
+
+def test_only_the_named_stack_and_every_decision_recorded_with_its_run(world):
+    world.add("a", beat("n1", 120))
+    world.add("b", beat("n1", 120))
+    recorded = []
+    reaper = world.reaper(only="b", record=recorded.append)
+    decisions = reaper.run()
+    assert [d.stack for d in decisions] == ["b"]
+    assert [(d.stack, d.action) for d in recorded] == [("b", "destroying"), ("b", "destroy")]
+    assert {d.run for d in recorded} == {reaper.run_id}
+    assert recorded[0].reason == "idle: scale to 0, export, destroy"
+    assert recorded[0].evidence["cloud"] == "aws"
+
+
+def test_a_failing_audit_is_noted_beside_the_decision(world):
+    world.add("s", beat("n1", 120))
+
+    def full(decision):
+        raise OSError("disk full")
+    [d] = world.reaper(dry_run=True, record=full).run()
+    assert d.action == "would-destroy" and d.evidence["audit_error"] == "OSError: disk full"
+
+
+def test_the_default_clouds_are_read_once(world, monkeypatch):
+    world.add("a", beat("n1", 120))
+    world.add("b", beat("n1", 120))
+    made = []
+    monkeypatch.setattr(reap, "default_clouds", lambda: made.append(1) or {"aws": world.cloud})
+    decisions = world.reaper(dry_run=True, clouds=None).run()
+    assert [d.action for d in decisions] == ["would-destroy", "would-destroy"] and made == [1]
+
+
+def test_confirmation_is_asked_for_the_stack_by_name(world):
+    world.add("s", beat("n1", 120))
+    asked = []
+    d = world.decide("s", yes=False, confirm=lambda stack: asked.append(stack) or False)
+    assert asked == ["s"]
+    assert said(d) == ("needs-confirmation", "idle; pass --yes to destroy non-interactively",
+                       "", "")
+
+
+# ---------------------------------------------------------------- holding the lock
+
+def test_a_lock_that_cannot_be_taken_is_a_report(world, monkeypatch):
+    world.add("s", beat("n1", 120))
+
+    def refuse(self, stack, ttl):
+        raise OSError("read-only bucket")
+    monkeypatch.setattr(reap.StackStore, "lease", refuse)
+    d = world.decide("s")
+    assert said(d) == ("report", "the reaper lock could not be taken", "", "")
+    assert d.evidence["error"] == "OSError: read-only bucket" and d.evidence["cloud"] == "aws"
+
+
+def test_the_lease_is_the_reapers_own_and_an_expired_one_is_taken_over(world, tmp_path):
+    world.add("s", beat("n1", 120))
+    old = reap.StackStore(str(tmp_path / "s" / "heartbeats"), {}).lease("s", timedelta(minutes=1))
+    old.holder_id = "killed-reaper"
+    assert old.acquire(reap.utc_now() - timedelta(hours=1))
+    d = world.decide("s", lease=timedelta(minutes=5))
+    assert d.action == "destroy"
+    assert d.evidence["expired_lock_taken_over"]["holder"] == "killed-reaper"
+
+
+def test_a_failing_lock_release_is_noted_beside_the_destroy(world, monkeypatch):
+    world.add("s", beat("n1", 120))
+
+    def stuck(self):
+        raise OSError("gone away")
+    monkeypatch.setattr(Lease, "release", stuck)
+    d = world.decide("s")
+    assert said(d) == ("destroy", "every node idle past the grace period", "",
+                       "destroyed; bucket kept")
+    assert d.evidence["lock_release"] == ("lock release failed (it expires by itself): OSError: "
+                                          "gone away")
+
+
+def test_without_a_guard_for_the_cloud_nothing_is_scaled(world):
+    world.add("s", beat("n1", 120))
+    reaper = reap.Reaper(world.backend, {}, dry_run=False, yes=True, clouds={"aws": world.cloud})
+    [d] = reaper.run()
+    assert said(d) == ("report", "no way to confirm aws data is in the bucket", BILLING, "")
+    assert world.cloud.scaled == []
+
+
+def test_a_scale_down_that_fails_is_a_report(world):
+    world.add("s", beat("n1", 120))
+
+    def broken(outputs, size):
+        raise RuntimeError("AccessDenied")
+    world.cloud.scale = broken
+    d = world.decide("s")
+    assert said(d) == ("report", "the group could not be scaled to 0; not destroyed", BILLING, "")
+    assert d.evidence["error"] == "RuntimeError: AccessDenied"
+
+
+def test_a_busy_stack_that_cannot_be_scaled_back_alarms(world):
+    world.add("s", beat("n1", 120), beat("n2", 120))
+    scale = world.cloud.scale
+
+    def once(outputs, size):
+        if size:
+            raise RuntimeError("quota")
+        return scale(outputs, size)
+    world.cloud.scale = once
+    world.cloud.on_members = lambda call: call == 3 and world.put("s", beat("n2", 0))
+    d = world.decide("s")
+    assert (d.action, d.alarm, d.result) == ("keep", "a busy stack left scaled down",
+                                            "group left at 0 (scaling back failed: quota)")
+
+
+def test_a_report_at_the_re_check_after_the_scale_down_leaves_the_group_at_zero(world):
+    world.add("s", beat("n1", 120))
+
+    def unreadable(call):
+        if call == 3:
+            world.cloud.groups["s"] = RuntimeError("throttled")
+    world.cloud.on_members = unreadable
+    d = world.decide("s")
+    assert said(d) == ("report", "group members unreadable at the re-check after the "
+                                 "scale-down; not destroyed", BILLING, "")
+    assert d.evidence["error"] == "RuntimeError: throttled" and d.evidence["cloud"] == "aws"
+    assert world.cloud.scaled == [("s", 0)]
+
+
+def test_a_store_lost_after_the_scale_down_stops_the_destroy(world, tmp_path):
+    import shutil
+    world.add("s", beat("n1", 120))
+    world.cloud.on_members = lambda call: call == 3 and shutil.rmtree(tmp_path / "s")
+    d = world.decide("s")
+    assert said(d) == ("report", "heartbeats unreadable at the re-check after the scale-down; "
+                                 "not destroyed", BILLING, "")
+    assert d.evidence["error"].startswith("StoreUnreachable: ")
+
+
+def test_a_member_gone_silent_after_the_lock_is_a_report(world, tmp_path):
+    world.add("s", beat("n1", 120))
+    world.cloud.on_members = lambda call: call == 2 and (
+        tmp_path / "s" / "heartbeats" / "n1.json").unlink()
+    d = world.decide("s")
+    assert said(d) == ("report", "turned unknown after taking the lock (n1); left alone, not "
+                                 "destroyed", "", "")
+    assert world.cloud.scaled == []
+
+
+def test_a_stack_destroyed_meanwhile_keeps_its_evidence(world):
+    world.add("s", beat("n1", 120))
+    world.cloud.on_members = lambda call: call == 1 and world.backend.stacks["s"].update(
+        outputs={})
+    d = world.decide("s")
+    assert d.evidence["cloud"] == "aws" and d.evidence["members"] == ["n1"]
+
+
+class RecordingGuard(FakeGuard):
+    def confirm(self, stack, outputs):
+        self.outputs = outputs
+        return super().confirm(stack, outputs)
+
+
+def test_the_export_and_the_destroy_get_this_stacks_outputs_and_echo(world, tmp_path):
+    world.guard = RecordingGuard()
+    world.add("team/s", beat("n1", 120))
+    lines = []
+    world.backend.destroy = lambda stack, echo: (echo(f"destroying {stack}\n"),
+                                                 world.backend.destroyed.append(stack))
+    d = world.decide("team/s", echo=lines.append)
+    assert d.result == "destroyed; bucket kept" and lines == ["destroying team/s\n"]
+    assert world.guard.outputs["node_group"] == "team/s"
+    saved = json.loads((tmp_path / "team/s" / "reaper" / "exported-team_s.json").read_text())
+    assert set(saved) == {"time", "proof"}
+
+
+def test_a_filesystem_gone_is_destroyed_only_after_a_confirmed_export(world, tmp_path):
+    world.add("s", beat("n1", 120))
+    world.guard.raises = reap.FilesystemGone("fs-0123 is deleted")
+    d = world.decide("s")
+    assert said(d) == ("report", "the filesystem is gone and no export of it was ever "
+                                 "confirmed; not destroyed", "filesystem gone without a "
+                                                             "confirmed export", "")
+    assert d.evidence["export"] == "fs-0123 is deleted" and d.evidence["cloud"] == "aws"
+    reaper_dir = tmp_path / "s" / "reaper"
+    reaper_dir.mkdir(exist_ok=True)
+    (reaper_dir / "exported-s.json").write_text(json.dumps({"time": "2026-11-30T10:00:00Z"}))
+    world.cloud.groups["s"] = ["n1"]
+    d = world.decide("s")
+    assert d.result == "destroyed; bucket kept"
+    assert d.evidence["export"] == ("fs-0123 is deleted; its export was confirmed "
+                                    "2026-11-30T10:00:00Z")
+
+
+def test_an_export_not_confirmed_message(world):
+    world.add("s", beat("n1", 120))
+    world.guard.saved = False
+    assert said(world.decide("s")) == (
+        "report", "the filesystem's data is not confirmed in the bucket; not destroyed (the "
+                  "group stays at 0)", "export not confirmed", "")
+
+
+def test_the_destroy_results_word_for_word(world):
+    world.add("s", beat("n1", 120))
+    world.backend.fail = RuntimeError("boom")
+    d = world.decide("s")
+    assert said(d) == ("destroy", "every node idle past the grace period", "destroy failed",
+                       "failed (retried on the next run): boom")
+    assert d.evidence["cloud"] == "aws"
+    world.add("t", beat("n1", 120))
+    world.backend.fail = reap.StackLocked("held by an update")
+    d = world.decide("t")
+    assert said(d) == ("report", "the stack is locked by an update", "",
+                       "not destroyed: held by an update")
+    assert d.evidence["cloud"] == "aws"
+    world.backend.fail = None
+    world.add("u", beat("n1", 120))
+    d = world.decide("u")
+    assert said(d) == ("destroy", "every node idle past the grace period", "",
+                       "destroyed; bucket kept")
+    assert d.evidence["cloud"] == "aws"
+
+
+def test_the_audit_log_is_one_json_line_per_decision(tmp_path):
+    log = tmp_path / "deep" / "audit.jsonl"
+    reap.append_audit(log, [reap.Decision("a", "keep", "busy", {"n": 1}, time="t1", run="r"),
+                            reap.Decision("b", "report", "x", time="t2", run="r")])
+    lines = log.read_text().splitlines()
+    assert json.loads(lines[0]) == {"stack": "a", "action": "keep", "reason": "busy",
+                                    "evidence": {"n": 1}, "result": "", "time": "t1",
+                                    "alarm": "", "run": "r"}
+    assert lines[0].startswith('{"action": "keep", "alarm": ""')     # keys sorted
+    assert len(lines) == 2
+    log.write_text("not json\n")
+    assert reap.previous_reports(log) == set()
+    log.write_text(json.dumps({"stack": "a", "action": "report"}) + "\n")
+    assert reap.previous_reports(log) == set()          # no run id: no previous run to read
+
+
+def test_run_ids_are_utc_stamps_with_a_random_tail():
+    a, b = reap.new_run_id(), reap.new_run_id()
+    assert a != b and len(a) == len("20261201T120000Z-abcdef") and a[8] == "T" and a[15] == "Z"
