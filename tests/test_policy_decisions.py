@@ -1138,3 +1138,10 @@ def test_the_small_lookups_the_pack_shares():
     assert (info.gpu, info.gpu_count) == ("H100", 8)
     assert pricing.instance_type_info("gcp", "p5.48xlarge") is None
     assert pricing.cny_per_usd() == 7.2734          # fx.csv: FRED EXCHUS
+
+
+def test_the_clock_stop_times_are_read_against_is_utc(monkeypatch):
+    monkeypatch.undo()          # the real clock, not this module's fixed one
+    now = inventory._now()
+    assert now.tzinfo is not None and now.utcoffset() == timedelta(0)
+    assert abs(now - datetime.now(timezone.utc)) < timedelta(minutes=1)
