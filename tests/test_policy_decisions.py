@@ -1145,3 +1145,75 @@ def test_the_clock_stop_times_are_read_against_is_utc(monkeypatch):
     now = inventory._now()
     assert now.tzinfo is not None and now.utcoffset() == timedelta(0)
     assert abs(now - datetime.now(timezone.utc)) < timedelta(minutes=1)
+
+
+def test_lifetime_wording_and_no_lifetime_says_nothing():
+    stack = aws_group()
+    stack.append(schedule(stack[2], 10))
+    [g] = inventory.node_groups(stack)
+    assert g.lifetime_how == f"autoscaling Schedule stop sets the group to 0 at {at(10)}"
+    stop = {"name": "stop", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
+            "fixedDate": {"start": at(48), "end": "2037-12-31T00:00:00Z"}}
+    assert azure_set(stop).lifetime_how == f"autoscale setting stop scales the set to 0 at {at(48)}"
+    restart = aws_group()
+    restart.append(schedule(restart[2], 10, recurrence="0 20 * * *"))
+    held = {"name": "held", "capacity": {"minimum": "0", "maximum": "0", "default": "0"}}
+    window = {"name": "w", "capacity": {"minimum": "1", "maximum": "1", "default": "1"},
+              "fixedDate": {"start": at(-1), "end": at(30)}}
+    for group in (inventory.node_groups(restart)[0], inventory.node_groups(aws_group())[0],
+                  azure_set({**stop, "recurrence": {"frequency": "Week"}}),
+                  azure_set(held, {**window, "recurrence": {"frequency": "Day"}}),
+                  azure_set(held, {**window, "fixedDate": {"start": at(-1), "end": None}})):
+        assert (group.lifetime_hours, group.lifetime_how) == (None, "")
+
+
+def test_an_azure_stop_after_a_running_profile_and_a_recurring_dated_stop():
+    running = {"name": "run", "capacity": {"minimum": "1", "maximum": "1", "default": "1"},
+               "recurrence": {"frequency": "Week"}}
+    stop = {"name": "stop", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
+            "fixedDate": {"start": at(48), "end": "2037-12-31T00:00:00Z"}}
+    assert azure_set(running, stop).lifetime_hours == 48
+    assert azure_set({**stop, "recurrence": {"frequency": "Week"}}).lifetime_hours is None
+
+
+def test_an_azure_autoscale_setting_may_name_the_set_by_its_id():
+    vmss = res("azure-native:compute:VirtualMachineScaleSet", "nodes", {
+        "id": "/subscriptions/s/vmss/nodes", "location": "eastus", "zones": ["1"],
+        "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 1.0}})
+    setting = res("azure-native:monitor:AutoscaleSetting", "stop", {
+        "targetResourceUri": "/subscriptions/s/vmss/nodes", "profiles": [
+            {"name": "stop", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
+             "fixedDate": {"start": at(12), "end": "2037-12-31T00:00:00Z"}}]})
+    assert inventory.node_groups([vmss, setting])[0].lifetime_hours == 12
+
+
+def test_enforced_hours_builds_its_own_index_when_called_alone():
+    stack = aws_group()
+    stack.append(schedule(stack[2], 10))
+    [g] = inventory.node_groups(stack)
+    assert inventory.enforced_hours(g, stack)[0] == 10
+    stop = {"name": "stop", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
+            "fixedDate": {"start": at(48), "end": "2037-12-31T00:00:00Z"}}
+    g = azure_set(stop)
+    setting = res("azure-native:monitor:AutoscaleSetting", "stop", {"profiles": [stop]},
+                  deps={"targetResourceUri": [g.resource]})
+    assert inventory.enforced_hours(g, [g.resource, setting])[0] == 48
+
+
+def test_a_one_second_run_duration_and_a_one_hour_stop_count():
+    template = res("gcp:compute/instanceTemplate:InstanceTemplate", "t", {
+        "machineType": "a3-highgpu-8g", "scheduling": {"maxRunDuration": {"seconds": 1.0}}})
+    igm = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "nodes", {
+        "zone": "us-central1-a", "targetSize": 1.0}, deps={"versions": [template]})
+    assert inventory.node_groups([template, igm])[0].lifetime_hours == pytest.approx(1 / 3600)
+    assert inventory._hours_until(at(1)) == 1
+    # 10 h and 5 s: the 11th hour has started.
+    five_past = (NOW + timedelta(hours=10, seconds=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert inventory._hours_until(five_past) == 11
+
+
+@pytest.mark.parametrize("tag, text", [("-3", "'-3'"), ("0", "0"), ("nan", "'nan'")])
+def test_a_lifetime_tag_that_is_no_positive_number_is_named(tag, text):
+    [g] = inventory.node_groups(aws_group(tags=[{"key": "trainstack:max-hours", "value": tag}]))
+    assert g.invalid == [f"its trainstack:max-hours tag {text} is not a positive finite number "
+                         "of hours"]
