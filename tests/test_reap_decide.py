@@ -661,3 +661,100 @@ def test_the_audit_log_is_one_json_line_per_decision(tmp_path):
 def test_run_ids_are_utc_stamps_with_a_random_tail():
     a, b = reap.new_run_id(), reap.new_run_id()
     assert a != b and len(a) == len("20261201T120000Z-abcdef") and a[8] == "T" and a[15] == "Z"
+
+
+def test_more_decisions_word_for_word(world, tmp_path):
+    world.add("updating", beat("n1", 120))
+    world.backend.updating.add("updating")
+    world.backend.stacks["broken"] = {"outputs": RuntimeError("no access"), "updated": None}
+    world.add("ageless", beat("n1", 120))
+    world.backend.stacks["ageless"]["updated"] = None
+    world.add("two-busy", beat("n1", 0), beat("n2", 0))
+    world.add("two-silent")
+    world.cloud.groups["two-silent"] = ["n1", "n2"]
+    decisions = {d.stack: d for d in world.reaper(dry_run=True).run()}
+    assert said(decisions["updating"]) == ("report", "an update holds the stack lock; not "
+                                                     "touched", "", "")
+    assert said(decisions["broken"]) == ("report", "outputs unreadable", "", "")
+    assert decisions["broken"].evidence == {"error": "no access"}
+    assert said(decisions["ageless"]) == ("report", "the stack's age is unknown (no update "
+                                                    "history)", "", "")
+    assert decisions["ageless"].evidence == {"cloud": "aws", "grace_minutes": 60.0}
+    assert decisions["two-busy"].reason == "busy within the grace period: n1, n2"
+    assert decisions["two-silent"].reason == ("members without a fresh idle report (unknown, "
+                                              "never idle): n1, n2")
+    assert decisions["two-silent"].evidence["members"] == ["n1", "n2"]
+
+
+def test_the_reasons_after_the_lock_name_every_node(world, tmp_path):
+    world.add("s", beat("n1", 120), beat("n2", 120))
+    world.cloud.on_members = lambda call: call == 2 and world.put("s", beat("n1", 0),
+                                                                  beat("n2", 0))
+    assert world.decide("s").reason == ("turned busy after taking the lock (n1, n2); left alone, "
+                                        "not destroyed")
+    world.add("t", beat("n1", 120))
+    world.guard.during = lambda: world.put("t", beat("n1", 0))
+    assert world.decide("t").reason == ("turned busy after the export (n1); left alone, not "
+                                        "destroyed")
+
+
+def test_the_report_decisions_after_the_lock_keep_their_evidence(world, tmp_path):
+    world.add("s", beat("n1", 120))
+    world.guard.saved = False
+    d = world.decide("s")
+    assert d.evidence["export"] == "fake export still running" and d.stack == "s"
+    reaper = reap.Reaper(world.backend, {}, dry_run=False, yes=True, clouds={"aws": world.cloud})
+    world.cloud.groups["s"] = ["n1"]
+    [d] = reaper.run()
+    assert d.stack == "s" and d.evidence["cloud"] == "aws"
+
+
+def test_a_gone_filesystem_of_a_stack_with_a_slash_in_its_name(world, tmp_path):
+    world.add("team/s", beat("n1", 120))
+    world.guard.raises = reap.FilesystemGone("deleted")
+    (tmp_path / "team/s" / "reaper").mkdir()
+    (tmp_path / "team/s" / "reaper" / "exported-team_s.json").write_text(
+        json.dumps({"time": "2026-11-30T10:00:00Z"}))
+    assert world.decide("team/s").result == "destroyed; bucket kept"
+
+
+def test_a_marker_without_a_cloud_keeps_the_evidence(world):
+    world.add("s", beat("n1", 120))
+    world.backend.stacks["s"]["outputs"][reap.MARKER].pop("cloud")
+    d = world.decide("s")
+    assert d.evidence["cloud"] == "" and d.evidence["grace_minutes"] == 60.0
+
+
+@pytest.mark.parametrize("written, state", [(10, "idle"), (-5, "idle")])
+def test_the_freshness_limits_are_inclusive(written, state):
+    now = reap.utc_now()
+    verdict = reap.judge(["n"], {"n": report(written, beat("n", 90), now)}, now, GRACE)
+    assert verdict.state == state
+    assert verdict.nodes["n"]["written"] == reap.iso(now - timedelta(minutes=written))
+
+
+def test_what_a_busy_or_old_report_says():
+    now = reap.utc_now()
+    bare = {**beat("n", 0), "reasons": []}
+    assert reap.judge(["n"], {"n": report(1, bare, now)}, now, GRACE).nodes["n"]["why"] == "busy"
+    two = {**beat("n", 0), "reasons": ["gpu 0 at 97 %", "job 12"]}
+    assert reap.judge(["n"], {"n": report(1, two, now)}, now, GRACE).nodes["n"]["why"] == \
+        "gpu 0 at 97 %; job 12"
+    old = reap.judge(["n"], {"n": report(1, {"node": "n"}, now)}, now, GRACE)
+    assert (old.state, old.nodes["n"]["state"]) == ("unknown", "unknown")
+    assert reap.judge(["m"], {}, now, GRACE).nodes["m"] == {
+        "state": "unknown", "why": "no report from this member", "written": None}
+
+
+def test_the_previous_run_is_the_last_one_and_its_last_word_counts(tmp_path):
+    log = tmp_path / "a" / "b" / "audit.jsonl"
+    reap.append_audit(log, [reap.Decision("a", "report", "x", run="r1"),
+                            reap.Decision("b", "report", "x", run="r2"),
+                            reap.Decision("b", "destroying", "x", run="r2"),
+                            reap.Decision("c", "keep", "x", run="r2"),
+                            reap.Decision("c", "report", "x", run="r2")])
+    assert reap.previous_reports(log) == {"b", "c"}
+
+
+def test_a_heartbeat_url_loses_only_its_trailing_slash():
+    assert reap.heartbeat_root({"heartbeat_url": "file:///x/hbX/"}, "aws") == "file:///x/hbX"
