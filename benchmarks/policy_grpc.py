@@ -80,26 +80,57 @@ def requests(resources: list):
     return analyze, stack_request
 
 
-def in_process(analyze: list, stack_request) -> float:
-    """The pack's handlers called directly, without gRPC: the pack's own share."""
-    import os
-    os.environ.update(PULUMI_PROJECT="trainstack", PULUMI_STACK="bench",
-                      PULUMI_ORGANIZATION="organization", PULUMI_DRY_RUN="true")
-    os.environ.setdefault("PULUMI_CONFIG", "{}")
-    from pulumi_policy import EnforcementLevel
-    from pulumi_policy import policy as stock
+_HANDLERS = """
+import importlib.util, os, struct, sys, time
+from pathlib import Path
+pack = Path(sys.argv[1])
+spec = importlib.util.spec_from_file_location("trainstack_policies", pack / "__init__.py",
+                                              submodule_search_locations=[str(pack)])
+module = importlib.util.module_from_spec(spec)
+sys.modules["trainstack_policies"] = module
+spec.loader.exec_module(module)
+from pulumi.runtime.proto import analyzer_pb2 as apb
+from pulumi_policy import EnforcementLevel
+from pulumi_policy import policy as stock
+from trainstack_policies.pack import PACK_NAME, install_analyzer, policies
+install_analyzer()
+servicer = stock._PolicyAnalyzerServicer(PACK_NAME, "0.0.1", policies(), EnforcementLevel.ADVISORY,
+                                         None, None, None, None, None, None, None)
+data = Path(sys.argv[2]).read_bytes()
+messages, at = [], 0
+while at < len(data):
+    (n,) = struct.unpack_from(">I", data, at)
+    messages.append(data[at + 4:at + 4 + n])
+    at += 4 + n
+analyze = [apb.AnalyzeRequest.FromString(m) for m in messages[:-1]]
+stack = apb.AnalyzeStackRequest.FromString(messages[-1])
+start = time.perf_counter()
+for request in analyze:
+    servicer.Remediate(request, None)
+    servicer.Analyze(request, None)
+servicer.AnalyzeStack(stack, None)
+print(time.perf_counter() - start)
+"""
 
-    from trainstack_policies import analyzer
-    from trainstack_policies.pack import PACK_NAME, policies
-    servicer = analyzer.make(stock._PolicyAnalyzerServicer)(
-        PACK_NAME, "0.0.1", policies(), EnforcementLevel.ADVISORY, None, None, None, None, None,
-        None, None)
-    start = time.perf_counter()
-    for request in analyze:
-        servicer.Remediate(request, None)
-        servicer.Analyze(request, None)
-    servicer.AnalyzeStack(stack_request, None)
-    return time.perf_counter() - start
+
+def in_process(pack_dir: Path, analyze: list, stack_request) -> float:
+    """The pack's handlers (those of `pack_dir`, installed as its __main__ installs them) called
+    directly, without gRPC, in a process of their own: the pack's own share."""
+    import os
+    import struct
+    import subprocess
+    import tempfile
+    with tempfile.NamedTemporaryFile(suffix=".bin") as requests_file:
+        for message in [*analyze, stack_request]:
+            raw = message.SerializeToString()
+            requests_file.write(struct.pack(">I", len(raw)) + raw)
+        requests_file.flush()
+        env = {**os.environ, "PULUMI_PROJECT": "trainstack", "PULUMI_STACK": "bench",
+               "PULUMI_ORGANIZATION": "organization", "PULUMI_DRY_RUN": "true",
+               "PULUMI_CONFIG": "{}"}
+        out = subprocess.run([sys.executable, "-c", _HANDLERS, str(pack_dir), requests_file.name],
+                             env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
 
 
 def floor(pack, calls: int) -> float:
@@ -133,7 +164,7 @@ def measure(size: int, repeats: int, pack_dir: Path | None = None
             runs.append(end - start)
             stack_runs.append(end - middle)
         return (statistics.median(runs), statistics.median(stack_runs), diagnostics,
-                floor(pack, 2 * size + 1), in_process(analyze, stack_request))
+                floor(pack, 2 * size + 1), in_process(pack_dir or PACK_DIR, analyze, stack_request))
     finally:
         pack.close()
 
