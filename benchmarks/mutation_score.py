@@ -6,8 +6,10 @@
 
 Two parts. 1. mutmut (PyPI, the `dev` extra) mutates the modules listed in pyproject.toml's
 [tool.mutmut] `only_mutate` and runs, for each mutant, the hand-computed tests listed there
-(a subset of the suite, so a run stays bounded: about 10-15 minutes for all five modules on two
-shared cores; pass a module name to run one). It prints killed / timed out / survived per
+(a subset of the suite, so a run stays bounded: 6 min 20 s for all eleven modules, 4,164
+mutants, on two cores, measured 2026-12-01 with the planted mutations; one module alone takes
+1-3 min, staging and mutmut's test-mapping run included; pass part of a module name to run
+only its mutants). It prints killed / timed out / survived per
 module and the score = (killed + timed out) / all run: a mutant whose tests never finish (an
 endless loop) is detected, as PIT and Stryker count it, and has its own column; mutants mutmut
 could not run (no tests, suspicious) count as survived. 2. benchmarks/mutation_planted.py
