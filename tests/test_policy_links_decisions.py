@@ -541,3 +541,20 @@ def test_a_gcs_bucket_names_every_reader_and_the_region():
         "data (gcp:storage/bucket:Bucket): the bucket is in a multi-region, not the region of "
         "the GPU cluster that reads it (gpu-a, gpu-b in us-central1). Found: EU. Expected: "
         'US-CENTRAL1. Fix: set location="US-CENTRAL1" (a single region)']
+
+
+def test_two_large_clusters_sharing_only_their_end_groups_are_placed_apart():
+    # 64 groups mount fs-a: the two shared ones plus 62 of their own in us-east-1a. 64 groups
+    # mount fs-b: the same two plus 62 of their own in us-east-1b. Both lists have 64 groups and
+    # the same first and last, yet fs-b's cluster spans us-east-1a and us-east-1b (a span),
+    # while fs-a's is all in us-east-1a, where fs-a is (no finding for it).
+    sa, fs_a = fsx("fs-a", "us-east-1a")
+    sb, fs_b = fsx("fs-b", "us-east-1a")
+    first = aws_group("shared-0", "us-east-1a", [fs_a, fs_b])
+    last = aws_group("shared-9", "us-east-1a", [fs_a, fs_b])
+    own_a = [r for i in range(62) for r in aws_group(f"a-{i:02}", "us-east-1a", [fs_a])]
+    own_b = [r for i in range(62) for r in aws_group(f"b-{i:02}", "us-east-1b", [fs_b])]
+    found = same_zone([sa, fs_a, sb, fs_b, *first, *own_a, *own_b, *last])
+    spans = [v for v in found if v.problem == "the GPU nodes span more than one zone"]
+    assert [v.found for v in spans] == ["us-east-1a, us-east-1b"]
+    assert all("fs-a" not in v.message for v in found)

@@ -243,8 +243,9 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
         for fs in mounted:
             groups = mounts.of(fs)
             matched.append((fs, groups))
-            key = tuple(sorted(id(g) for g in groups)) if len(groups) < 64 else (
-                len(groups), id(groups[0]), id(groups[-1]))
+            # The groups themselves, whatever their number: two lists that only share their
+            # length and ends are different clusters with different zones.
+            key = tuple(sorted(id(g) for g in groups))
             try:
                 if key not in placed:
                     placed[key] = ("", "")
