@@ -4,6 +4,7 @@ side). Used by `trainstack destroy` and by the reaper; `up` clears the record on
 from __future__ import annotations
 
 import json
+import shlex
 from typing import Any, Callable
 
 from trainstack_components.adoption import ADOPT_KEY
@@ -32,6 +33,13 @@ def destroy_keeping(stack: Any, destroy: Callable[[], object]) -> dict[str, str]
     if kept:
         stack.set_config(ADOPT_KEY, auto.ConfigValue(json.dumps(kept, sort_keys=True)))
     return kept
+
+
+def adopt_command(stack_name: str, kept: dict[str, str]) -> str:
+    """The CLI line that records `kept` for `stack_name` where the destroy's own record is not
+    (a reaper on a CI runner writes it into a checkout that is thrown away)."""
+    return (f"pulumi config set --stack {shlex.quote(stack_name)} {ADOPT_KEY} "
+            f"{shlex.quote(json.dumps(kept, sort_keys=True))}")
 
 
 def adopted(stack: Any) -> None:

@@ -125,15 +125,20 @@ class PulumiStacks:
     def destroy(self, stack, echo):
         import pulumi.automation as auto
 
-        from trainstack.adoption import destroy_keeping
+        from trainstack.adoption import adopt_command, destroy_keeping
         selected = self._stack(stack)
         try:
-            destroy_keeping(selected, lambda: selected.destroy(on_output=echo))
+            kept = destroy_keeping(selected, lambda: selected.destroy(on_output=echo))
         except auto.ConcurrentUpdateError as locked:
             raise StackLocked(str(locked).strip().splitlines()[-1]) from None
         except auto.CommandError as failed:
             lines = [line for line in str(failed).splitlines() if line.strip()]
             raise RuntimeError(" | ".join(lines[-3:])) from None
+        if kept:
+            # Stack config lives in the stack file of the checkout the reaper runs in; on a CI
+            # runner that copy is thrown away, so the log says how to carry the record over.
+            echo(f"{stack}: kept for the next up (recorded in this checkout's stack file; "
+                 f"elsewhere run: {adopt_command(stack, kept)})")
 
 
 # pragma: no mutate end
