@@ -96,17 +96,12 @@ def bucket_fs(url: str):
 
 def resolve(stack: Optional[str], url: Optional[str]) -> Target:
     """The bucket and nodes of `stack` (its Pulumi outputs) or of `--bucket-url`."""
-    from trainstack.status import read_records, stack_bucket_url
+    from trainstack.status import deployed_bucket, read_records
     cloud = instance_type = provisioned = None
     expected = None
     spot = False
     if not url:
-        if not stack:
-            raise SpecError("--stack", "is required (or --bucket-url).",
-                            "Pass --stack NAME of a deployed stack.")
-        from trainstack.connect import deployed
-        inputs, outputs = deployed(stack)
-        url = stack_bucket_url(inputs.cloud, outputs)
+        inputs, outputs, url = deployed_bucket(stack)
         cloud, expected = inputs.cloud, inputs.spec.nodes
         spot = inputs.spec.capacity(inputs.cloud).type == "spot"
         instance_type = outputs.get("instance_type")

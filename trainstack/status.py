@@ -40,6 +40,17 @@ def stack_bucket_url(cloud: str, outputs: dict) -> str:
     return bucket_url(cloud, outputs["bucket_name"])
 
 
+def deployed_bucket(stack: Optional[str]):
+    """(inputs, outputs, bucket URL) of the deployed `stack`: what `status` and `run` read when
+    no --bucket-url is given, which makes --stack required."""
+    if not stack:
+        raise SpecError("--stack", "is required (or --bucket-url).",
+                        "Pass --stack NAME of a deployed stack.")
+    from trainstack.connect import deployed
+    inputs, outputs = deployed(stack)
+    return inputs, outputs, stack_bucket_url(inputs.cloud, outputs)
+
+
 def bucket_url(cloud: str, bucket: str) -> str:
     if cloud not in BUCKET_SCHEMES:
         raise SpecError("cloud", f"trainstack status cannot read {cloud!r} buckets yet.",
@@ -207,13 +218,8 @@ def status_command(stack: Optional[str] = typer.Option(None, "--stack",
     """Show each node's boot health record (GPUs, RDMA devices, filesystem, failed steps)."""
     expected, billing = None, None
     if not url:
-        if not stack:
-            raise SpecError("--stack", "is required (or --bucket-url).",
-                            "Pass --stack NAME of a deployed stack.")
-        from trainstack.connect import deployed
         from trainstack.reap_billing import status_line
-        inputs, outputs = deployed(stack)
-        url = stack_bucket_url(inputs.cloud, outputs)
+        inputs, outputs, url = deployed_bucket(stack)
         expected = inputs.spec.nodes
         billing = status_line(inputs.cloud, outputs)  # what a stop leaves billing (issue 19)
     records = read_records(url)
