@@ -35,7 +35,7 @@ PER_NODE_CLOUDS = {"alicloud"}  # eRDMA cannot be set through a group resource (
 
 def probe(cloud: str, nodes: int, repeats: int) -> dict:
     """One point, measured in this process (called in a child by `measure`)."""
-    from trainstack.engine import render
+    from trainstack.plan.engine import render
     from trainstack_components.errors import SpecError
     config = render_config(spec_for(cloud, nodes), cloud)
     try:

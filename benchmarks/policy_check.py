@@ -18,7 +18,7 @@ TARGET = 20_000
 
 
 def big_plan(cloud: str, size: int):
-    from trainstack.engine import Plan, render
+    from trainstack.plan.engine import Plan, render
     plan = render(render_config(spec_for(cloud), cloud))
     copies = -(-size // len(plan.resources))
     resources = []

@@ -76,7 +76,7 @@ def kwargs_for(cls, inputs: dict) -> dict:
 def replay(cloud: str, resources) -> None:
     """Register every custom resource of a plan through its SDK class under the mock engine
     (the plan's own mocks, with their offline stand-ins, but Pulumi's plain monitor)."""
-    from trainstack.engine import _PlanMocks
+    from trainstack.plan.engine import _PlanMocks
     from trainstack_components.base import get_cloud
     mocks = _PlanMocks(get_cloud(cloud))
     loop = asyncio.new_event_loop()
@@ -108,7 +108,7 @@ def replay(cloud: str, resources) -> None:
 
 
 def run(repeats: int) -> tuple[str, bool]:
-    from trainstack.engine import render
+    from trainstack.plan.engine import render
     rows, all_ok = [], True
     for cloud in implemented_clouds():
         config = render_config(spec_for(cloud), cloud)

@@ -23,7 +23,7 @@ SDKS = tuple(SDK_OF.values())
 _CLI = """
 import sys, json
 sys.argv = ["trainstack", *{args!r}]
-from trainstack.cli import main
+from trainstack.cli.app import main
 try:
     main()
 except SystemExit:

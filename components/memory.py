@@ -1,10 +1,10 @@
 """The workload memory model: model shape, per-GPU bytes, whether and where a workload fits.
 
-Split out of trainstack/sizing.py (issue 10) so that the one instance-type selection
+Split out of trainstack/cost/sizing.py (issue 10) so that the one instance-type selection
 (`trainstack_components.base.Cloud.select`) can skip GPUs a workload cannot fit, inside the Pulumi program
 as well as in `plan`, `check`, `estimate` and `compare`. Pure functions: no Pulumi, no file
 reads. Sources ([ZeRO], [LoRA], [QLoRA], [Act], [Kaplan], [LLaMA]) are listed in
-trainstack/sizing.py.
+trainstack/cost/sizing.py.
 """
 from __future__ import annotations
 

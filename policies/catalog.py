@@ -4,7 +4,7 @@ The pack must run from its directory alone (`pulumi policy publish` uploads only
 cannot import trainstack_components.catalog. tools/copy_catalog_to_pack.py copies the CSV files it needs
 from components/catalog/ (the catalog's one home) and a test fails when the copy is stale. The
 storage lookup follows components/catalog/run_prices.py row for row (same item prefixes, same unit
-conversions); tests/test_policy_pack_selfcontained.py checks both give the same price for every
+conversions); tests/policies/test_policy_pack_selfcontained.py checks both give the same price for every
 product, tier and region, so `trainstack compare` and the pack never disagree.
 """
 from __future__ import annotations

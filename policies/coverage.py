@@ -3,7 +3,7 @@
 Generated from the code, not written by hand: the type tokens come from the constants the
 inventory and capacity modules dispatch on, and from the type-token literals in each rule
 module's own source (read with `ast`), so a type the code reads is in the table and a type the
-table lists is one the code reads. tests/test_policy_coverage_doc.py fails when docs/policies.md
+table lists is one the code reads. tests/policies/test_policy_coverage_doc.py fails when docs/policies.md
 is not the table this module renders (`python -m trainstack_policies.coverage docs/policies.md` rewrites
 that section). A resource of a type not listed is not judged by that policy, except that
 spend-limit names any resource carrying a GPU sign (a GPU type or an accelerator in a type or

@@ -11,7 +11,7 @@ from tests.checkout import activate
 
 activate()   # before anything imports trainstack: this checkout's code, never another tree's
 
-from trainstack.engine import Plan, render  # noqa: E402
+from trainstack.plan.engine import Plan, render  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "cluster.yaml"

@@ -6,7 +6,7 @@ import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from trainstack.reap import MARKER, iso
+from trainstack.reap.reaper import MARKER, iso
 
 
 def ago(minutes: float) -> datetime:

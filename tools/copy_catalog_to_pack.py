@@ -7,7 +7,7 @@ few CSV files it prices with. Run this after editing the catalog:
     python tools/copy_catalog_to_pack.py          # write the copy
     python tools/copy_catalog_to_pack.py --check  # exit 1 when the copy is stale
 
-tests/test_policy_pack_selfcontained.py fails when the copy differs from the source.
+tests/policies/test_policy_pack_selfcontained.py fails when the copy differs from the source.
 """
 from __future__ import annotations
 

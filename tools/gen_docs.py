@@ -4,7 +4,7 @@
   at DOC_WIDTH columns.
 - The HTML report picture: docs/report.png is a screenshot of `compare --html` on
   docs/compare-example.yaml; docs/report.json holds the compare result the picture was taken
-  from, so tests/test_docs.py can tell when the picture no longer matches the tool.
+  from, so tests/repo/test_docs.py can tell when the picture no longer matches the tool.
 
 `python tools/gen_docs.py` rewrites all three (the picture needs Debian's chromium);
 `python tools/gen_docs.py --check` only says whether they are current (exit 1 if not).
@@ -32,8 +32,8 @@ def _compare(*args: str) -> str:
 
     from typer.testing import CliRunner
 
-    from trainstack import compare
-    from trainstack.cli import app
+    from trainstack.cost import compare
+    from trainstack.cli.app import app
     width, here = compare.out._width, os.getcwd()
     compare.out.width = DOC_WIDTH
     os.chdir(ROOT)

@@ -1,6 +1,6 @@
 """Print the README's set-up commands (the bash blocks of its "## Set-up" section), one a line.
 
-`.ci/run` runs exactly these, and tests/test_install.py checks what they say, so the install a
+`.ci/run` runs exactly these, and tests/repo/test_install.py checks what they say, so the install a
 user copies from the README is the one CI proves.
 """
 from __future__ import annotations

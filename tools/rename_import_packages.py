@@ -39,11 +39,11 @@ LITERALS = [
     ("policies/__main__.py", 'spec_from_file_location("policies",',
      'spec_from_file_location("trainstack_policies",'),
     ("policies/__main__.py", 'sys.modules["policies"]', 'sys.modules["trainstack_policies"]'),
-    ("trainstack/lifecycle.py", 'POLICY_PACK_PACKAGE = "policies"',
+    ("trainstack/deploy/lifecycle.py", 'POLICY_PACK_PACKAGE = "policies"',
      'POLICY_PACK_PACKAGE = "trainstack_policies"'),
-    ("tests/test_policy_pack_selfcontained.py", '{"trainstack", "components"}',
+    ("tests/policies/test_policy_pack_selfcontained.py", '{"trainstack", "components"}',
      '{"trainstack", "trainstack_components"}'),
-    ("tests/test_policy_pack_selfcontained.py", '("trainstack", "components", "jsonschema")',
+    ("tests/policies/test_policy_pack_selfcontained.py", '("trainstack", "components", "jsonschema")',
      '("trainstack", "trainstack_components", "jsonschema")'),
 ]
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python tools/typecheck.py
 
-`.ci/run` runs this, and tests/test_mypy_clean.py runs the same `command()` in the same
+`.ci/run` runs this, and tests/repo/test_mypy_clean.py runs the same `command()` in the same
 `environment()`, so a type error anywhere in the three packages fails CI and the test suite alike.
 
 components/ and policies/ import as trainstack_components and trainstack_policies through

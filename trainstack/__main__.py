@@ -1,3 +1,3 @@
-from trainstack.cli import main
+from trainstack.cli.app import main
 
 main()

@@ -1,6 +1,6 @@
 """Pure Alibaba Cloud planning: placement, capacity, CPFS sizes, the budget's release time, the
 node addresses and the RAM policy. Plain functions of the spec and the catalog, tested without
-mocks (tests/test_alicloud_planning.py).
+mocks (tests/alicloud/test_alicloud_planning.py).
 """
 from __future__ import annotations
 

@@ -348,7 +348,7 @@ class AwsGpuCluster(GpuCluster):
                             depends_on=list(boot_objects)))
         # A failed capacity request must not leave part of a cluster billing: `up` waits for all
         # nodes (wait_for_capacity_timeout) and, when they do not come, deploys once more with
-        # trainstack:holdNodes, which sizes the group to zero (trainstack/capacity_guard.py).
+        # trainstack:holdNodes, which sizes the group to zero (trainstack/deploy/capacity_guard.py).
         size = 0 if nodes_held() else nodes
         group = aws.autoscaling.Group(
             f"{name}-nodes", min_size=size, max_size=nodes,

@@ -15,7 +15,7 @@ NOT_ON_AZURE = {"B200": "Azure has no 8x B200 VM size (its Blackwell sizes, ND G
 
 
 # Stack config a deploy cannot do without (docs/azure.md): `trainstack up`/`preview` refuse without
-# them, offline commands warn (trainstack/required_config.py). Key -> the value to set.
+# them, offline commands warn (trainstack/plan/required_config.py). Key -> the value to set.
 REQUIRED_CONFIG = {
     "trainstack:sshPublicKey": '"$(cat ~/.ssh/id_ed25519.pub)"',
     "trainstack:azureLustreProviderObjectId":

@@ -60,7 +60,7 @@ class AzureGpuCluster(GpuCluster):
         now = shared_lifetime.utc_now()
         lifetime = shared_lifetime.from_stack_config(spec.lifetime_hours)
         # `trainstack up` sets holdNodes for one deploy after a capacity failure
-        # (trainstack/capacity_guard.py): the set goes to 0, the rest stays.
+        # (trainstack/deploy/capacity_guard.py): the set goes to 0, the rest stays.
         capacity = 0 if nodes_held() else shared_lifetime.nodes_now(lifetime, spec.nodes, now)
         nodes = self._nodes(name, args, subnets["nodes"], identity, capacity, boot.apply(
             lambda ctx: custom_data(render_user_data(ctx, AzureBoot(), [scale_in_step(ctx)]))))

@@ -17,7 +17,7 @@ from trainstack_components.boot.model import CONFIG_DIR, STATE_DIR, BootFile, Bo
 from trainstack_components.boot.steps import HEALTH_STEP, _function
 
 STEP_NAME = "idle"
-HEARTBEAT_PREFIX = "heartbeats"   # <bucket>/heartbeats/<node>.json: trainstack.reap's layout
+HEARTBEAT_PREFIX = "heartbeats"   # <bucket>/heartbeats/<node>.json: trainstack.reap.reaper's layout
 UPLOAD_SCRIPT = "/opt/trainstack/idle-upload"
 ENV_FILE = idle_agent.ENV_FILE
 assert ENV_FILE.startswith(CONFIG_DIR + "/")

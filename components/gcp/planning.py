@@ -1,7 +1,7 @@
 """Pure GCP planning: labels, zone facts, NIC/VPC layout, Managed Lustre sizes, budget amounts.
 
 Everything here is a plain function of the spec and the catalog, tested without mocks
-(tests/test_gcp_planning.py). Facts about zones live in components/catalog/zones.csv; the
+(tests/gcp/test_gcp_planning.py). Facts about zones live in components/catalog/zones.csv; the
 sizing and layout rules below cite their source inline.
 """
 from __future__ import annotations

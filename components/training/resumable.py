@@ -32,7 +32,7 @@ The contract between the node and your script
         ck.step_done(step, loss=loss.item(), data={"position": position})
     ck.finish(total)
 
-`trainstack bench --resume-check` (trainstack/resume_check.py) proves a script resumes exactly;
+`trainstack bench --resume-check` (trainstack/measure/resume_check.py) proves a script resumes exactly;
 it drives it with $TRAINSTACK_TOTAL_STEPS, $TRAINSTACK_STOP_AFTER_STEP (act as if SIGTERM came
 after that step) and $TRAINSTACK_REPORT_DIR (losses-rankR.jsonl per step, final-rankR.pt at the
 end), which this module honours for you.

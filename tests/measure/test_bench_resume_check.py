@@ -1,0 +1,47 @@
+"""`trainstack bench --resume-check -- CMD` (issue 23's done-when, through issue 22's bench):
+exit 1 on a script that forgets to restore the optimizer or the RNG, 0 on the example."""
+import os
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.checkout import PYTHONPATH as CHECKOUT_PATH
+from tests.conftest import ROOT
+from trainstack.cli.app import app
+
+pytest.importorskip("torch")
+
+HANDROLLED = [sys.executable, str(ROOT / "tests" / "data" / "resume" / "handrolled.py")]
+
+
+def bench(monkeypatch, *args):
+    monkeypatch.setenv("PYTHONPATH", CHECKOUT_PATH + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    result = CliRunner().invoke(app, ["bench", "--resume-check", *map(str, args)],
+                                terminal_width=200)
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+@pytest.mark.parametrize("forget, label", [("optimizer", "optimizer state"), ("rng", "RNG state")])
+def test_bench_resume_check_fails_a_script_that_forgets(monkeypatch, forget, label):
+    result = bench(monkeypatch, "--steps", "8", "--", *HANDROLLED, "--forget", forget)
+    assert result.exit_code == 1, result.output
+    assert "FAIL" in result.output and label in result.output
+
+
+def test_bench_resume_check_passes_the_example(monkeypatch):
+    result = bench(monkeypatch, "--steps", "12", "--", sys.executable, "-W", "ignore",
+                   ROOT / "examples" / "train_resumable.py")
+    assert result.exit_code == 0, result.output
+    assert "PASS" in result.output and "12 steps straight vs 6" in result.output
+
+
+def test_bench_resume_check_bad_input_is_one_paragraph(monkeypatch):
+    empty = bench(monkeypatch, "--steps", "8")
+    assert empty.exit_code == 2 and "no training command" in empty.output
+    on_stack = bench(monkeypatch, "--stack", "x", "--", "python", "t.py")
+    assert on_stack.exit_code == 2 and "runs on this machine" in on_stack.output
+    stray = CliRunner().invoke(app, ["bench", "--bucket-url", "file:///nowhere", "--", "python",
+                                     "t.py"])
+    assert stray.exit_code == 2 and "--resume-check" in stray.output

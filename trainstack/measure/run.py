@@ -1,0 +1,269 @@
+"""`trainstack run [--stack S] -- CMD ...`: one command on every node of a stack, launched by
+torchrun through each node's job agent (components/agents/job_agent.py).
+
+`run` writes `jobs/<id>/request.json` into the cluster's bucket and waits for every node's
+`jobs/<id>/<node>/exit.json`; `--follow` streams each node's log as it grows. Its exit code is
+the worst node's. The nodes are those with a health record in the bucket (status/<node>.json,
+what `trainstack status` reads); on a deployed stack the spec's node count is awaited.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Callable, Optional
+
+import typer
+
+from trainstack_components.agents.job_agent import JOBS_PREFIX
+from trainstack_components.errors import SpecError
+
+EXIT_TIMEOUT = 124
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a stack's jobs go: its bucket URL and the nodes that run them."""
+
+    url: str
+    nodes: tuple[str, ...]
+    cloud: Optional[str] = None
+    stack: Optional[str] = None
+    instance_type: Optional[str] = None
+    provisioned_mbps: Optional[float] = None   # the filesystem's total read throughput
+    spot: bool = False                          # its nodes may be taken back (a preemption)
+
+
+@dataclass
+class JobResult:
+    job_id: str
+    exits: dict[str, dict] = field(default_factory=dict)   # node -> exit.json
+    logs: dict[str, str] = field(default_factory=dict)
+    timed_out: bool = False
+
+    @property
+    def replaced(self) -> list[str]:
+        """Nodes that left the job on a preemption notice (their exit is not the job's)."""
+        return sorted(n for n, e in self.exits.items() if e.get("preempted"))
+
+    @property
+    def final(self) -> dict[str, dict]:
+        return {n: e for n, e in self.exits.items() if not e.get("preempted")}
+
+    @property
+    def rc(self) -> int:
+        if self.timed_out:
+            return EXIT_TIMEOUT
+        return worst_rc(int(e.get("rc", 1)) for e in (self.final or self.exits).values())
+
+
+# A spot cluster's default torchrun --max-restarts. Each preemption costs every surviving node
+# one restart (its workers' collectives fail when the peer goes; the replacement's torchrun
+# starts with a full budget), and so does a worker crash. 3 rides out three interruptions in one
+# launch, each resumed from the newest checkpoint; past that the capacity itself is the problem
+# and a person should look (a new `run` still resumes from the checkpoint). A script that
+# crashes on every start -- a bug, not the cloud -- stops after three quick retries instead of
+# looping. On-demand stays 0: a failure there is the script's, and restarting hides it.
+SPOT_MAX_RESTARTS = 3
+
+
+def default_max_restarts(target: Target) -> int:
+    return SPOT_MAX_RESTARTS if target.spot else 0
+
+
+def worst_rc(codes) -> int:
+    """The exit code of the worst node: 0 only when every node exited 0; a signal (negative
+    from Popen) counts as 128 + signal, as a shell reports it."""
+    worst = 0
+    for rc in codes:
+        worst = max(worst, 128 - rc if rc < 0 else rc)
+    return worst
+
+
+def bucket_fs(url: str):
+    import fsspec
+    try:
+        local = url.startswith("file://") or "://" not in url
+        return fsspec.core.url_to_fs(url.rstrip("/"), **({"auto_mkdir": True} if local else {}))
+    except (ImportError, ValueError) as missing:
+        raise SpecError("--bucket-url", f"{url} cannot be opened: {missing}".rstrip("."),
+                        "Install the fsspec backend of the bucket (pip install trainstack[buckets]).") \
+            from None
+
+
+def resolve(stack: Optional[str], url: Optional[str]) -> Target:
+    """The bucket and nodes of `stack` (its Pulumi outputs) or of `--bucket-url`."""
+    from trainstack.measure.status import deployed_bucket, read_records
+    cloud = instance_type = provisioned = None
+    expected = None
+    spot = False
+    if not url:
+        inputs, outputs, url = deployed_bucket(stack)
+        cloud, expected = inputs.cloud, inputs.spec.nodes
+        spot = inputs.spec.capacity(inputs.cloud).type == "spot"
+        instance_type = outputs.get("instance_type")
+        capacity = outputs.get("filesystem_capacity_gib")
+        tier = outputs.get("filesystem_throughput_mbps_per_tib")
+        provisioned = capacity / 1024 * tier if capacity and tier else None
+    records = read_records(url)
+    names = tuple(h.node for h in records if h.ok)
+    if not names:
+        raise SpecError("--stack" if stack else "--bucket-url",
+                        f"no node of {url} has reported healthy (status/<node>.json), so no "
+                        "node would run the job.",
+                        "Wait for `trainstack status` to show the nodes ready, then run again.")
+    if expected is not None and len(names) < expected:
+        raise SpecError("--stack", f"only {len(names)} of {expected} nodes are healthy; torchrun "
+                        "would wait for the rest.", "Check `trainstack status`, then run again.")
+    if instance_type is None:
+        instance_type = next((h.record.get("instance_type") for h in records
+                              if h.record.get("instance_type")), None)
+        cloud = next((h.record.get("cloud") for h in records if h.record.get("cloud")), None)
+    return Target(url.rstrip("/"), names, cloud, stack, instance_type, provisioned, spot)
+
+
+def new_job_id(kind: str = "run") -> str:
+    return f"{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%SZ')}-{kind}-{secrets.token_hex(3)}"
+
+
+def submit(target: Target, argv: list[str], *, kind: str = "run", launcher: str = "torchrun",
+           max_restarts: int = 0, nproc_per_node: Optional[int] = None,
+           env: Optional[dict] = None, files: Optional[dict] = None,
+           cwd: Optional[str] = None, rdzv_port: Optional[int] = None,
+           run_on: Optional[list[str]] = None) -> str:
+    if not argv:
+        raise SpecError("CMD", "is empty.", "Give the command after --, e.g. "
+                        "`trainstack run -- python train.py`.")
+    job_id = new_job_id(kind)
+    request = {"id": job_id, "argv": list(argv), "launcher": launcher,
+               "max_restarts": max_restarts, "nproc_per_node": nproc_per_node,
+               "env": env or {}, "files": files or {}, "cwd": cwd, "rdzv_port": rdzv_port,
+               "nodes": list(target.nodes), "run_on": run_on,
+               "nnodes": len(run_on) if run_on else None, "created": datetime.now(timezone.utc).isoformat()}
+    fs, base = bucket_fs(target.url)
+    with fs.open(f"{base}/{JOBS_PREFIX}/{job_id}/request.json", "w") as handle:
+        json.dump(request, handle, sort_keys=True)
+    return job_id
+
+
+def read_bytes(fs, path: str) -> Optional[bytes]:
+    try:
+        with fs.open(path, "rb") as handle:
+            return handle.read()
+    except (FileNotFoundError, OSError):
+        return None
+
+
+def job_nodes(fs, base: str, job_id: str) -> list[str]:
+    """The nodes that started `job_id` (a replacement node shows up here)."""
+    try:
+        paths = fs.glob(f"{base}/{JOBS_PREFIX}/{job_id}/*/started.json")
+    except (FileNotFoundError, OSError):
+        return []
+    return sorted(str(p).rstrip("/").split("/")[-2] for p in paths)
+
+
+def wait(target: Target, job_id: str, *, timeout_s: float = 3600, poll_s: float = 1.0,
+         echo: Optional[Callable[[str], None]] = None,
+         nodes: Optional[list[str]] = None) -> JobResult:
+    """Every node's exit record, streaming new log lines through `echo` when given.
+
+    A node that exits on a preemption notice (its exit record says "preempted") does not end
+    the wait: its replacement -- a node under a new name, or the same name again -- joins the
+    job, and the job is over when as many nodes as were asked for have exited otherwise, or
+    when one of the first nodes failed and every one of them has exited."""
+    fs, base = bucket_fs(target.url)
+    result = JobResult(job_id)
+    expected = tuple(nodes or target.nodes)
+    waiting = list(expected)
+    shown = {node: 0 for node in waiting}
+    starts: dict[str, Optional[str]] = {}
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if hasattr(fs, "invalidate_cache"):
+            fs.invalidate_cache()
+        if nodes is None:
+            for node in job_nodes(fs, base, job_id):
+                if node not in waiting:
+                    waiting.append(node)
+                    shown[node] = 0
+        for node in waiting:
+            if node in result.exits and not result.exits[node].get("preempted"):
+                continue
+            prefix = f"{base}/{JOBS_PREFIX}/{job_id}/{node}"
+            started = json.loads(read_bytes(fs, f"{prefix}/started.json") or b"{}").get("started")
+            if starts.get(node, started) != started:
+                shown[node] = 0            # the same name again: a replacement's fresh log
+                result.exits.pop(node, None)
+            starts[node] = started
+            exit_raw = read_bytes(fs, f"{prefix}/exit.json")
+            record = json.loads(exit_raw) if exit_raw is not None else None
+            if record is not None and started and record.get("started") != started:
+                record = exit_raw = None   # the node's earlier (preempted) run's record
+            log = read_bytes(fs, f"{prefix}/log.txt")
+            if log is not None:
+                result.logs[node] = log.decode("utf-8", "replace")
+                if echo is not None:
+                    fresh = result.logs[node][shown[node]:]
+                    if exit_raw is None:     # a line still being written waits for the next poll
+                        fresh = fresh[:fresh.rfind("\n") + 1]
+                    shown[node] += len(fresh)
+                    for line in fresh.splitlines():
+                        echo(f"[{node}] {line}")
+            if record is not None:
+                result.exits[node] = record
+        running = [n for n in waiting if n not in result.exits]
+        final = result.final
+        failed = any(worst_rc([int(e.get("rc", 1))]) for e in final.values())
+        if (not running and len(final) >= len(expected)) or \
+                (failed and all(n in result.exits for n in expected)):
+            return result
+        if time.monotonic() > deadline:
+            result.timed_out = True
+            return result
+        time.sleep(poll_s)
+
+
+def run_command(
+    cmd: list[str] = typer.Argument(..., help="The command, after --: e.g. -- python train.py"),
+    stack: Optional[str] = typer.Option(None, "--stack", help="A deployed stack's name."),
+    url: Optional[str] = typer.Option(None, "--bucket-url", help="Use this fsspec URL as the "
+                                      "stack's bucket (s3://, gs://, abfs://, file://)."),
+    follow: bool = typer.Option(False, "--follow", "-f", help="Stream every node's log."),
+    max_restarts: Optional[int] = typer.Option(None, "--max-restarts", min=0, help="torchrun's "
+                                               "elastic restarts after a failure or preemption "
+                                               f"(default: {SPOT_MAX_RESTARTS} on spot, else 0)."),
+    nproc_per_node: Optional[int] = typer.Option(None, "--nproc-per-node", min=1, help="Processes "
+                                                 "per node (default: the node's GPUs)."),
+    cwd: Optional[str] = typer.Option(None, "--cwd", help="Working folder on the nodes (e.g. "
+                                      "under /lustre)."),
+    timeout: float = typer.Option(24 * 3600, "--timeout", min=1, help="Seconds to wait."),
+    detach: bool = typer.Option(False, "--detach", help="Submit and print the job id only."),
+):
+    """Run CMD on every node of the stack under torchrun; exit code = the worst node's."""
+    target = resolve(stack, url)
+    if max_restarts is None:
+        max_restarts = default_max_restarts(target)
+    job_id = submit(target, cmd, max_restarts=max_restarts, nproc_per_node=nproc_per_node,
+                    cwd=cwd)
+    print(f"job {job_id} on {len(target.nodes)} node(s): {', '.join(target.nodes)}", flush=True)
+    if detach:
+        return
+    result = wait(target, job_id, timeout_s=timeout,
+                  echo=(lambda line: print(line, flush=True)) if follow else None)
+    for node in sorted({*target.nodes, *result.exits}):
+        record = result.exits.get(node)
+        state = f"exit {record.get('rc')}" if record else "no exit record (still running?)"
+        if record and record.get("preempted"):
+            state += " (preempted; replaced)" if len(result.final) >= len(target.nodes) \
+                else " (preempted; no replacement finished)"
+        print(f"{node}: {state}; log: {target.url}/{JOBS_PREFIX}/{job_id}/{node}/log.txt",
+              flush=True)
+    if result.timed_out:
+        print(f"timed out after {timeout:g} s waiting for {len(target.nodes) - len(result.exits)} "
+              "node(s)", file=sys.stderr)
+    if result.rc:
+        raise typer.Exit(result.rc)

@@ -1,0 +1,535 @@
+"""`trainstack reap`: tear down trainstack stacks whose nodes have been idle past their grace period.
+
+Idle is decided on the node (components/agents/idle_agent.py: jobs, GPU memory and use, sessions,
+boot) on its own clock; the reaper only believes what it can confirm now:
+
+* the members of the node group are read from the cloud NOW (trainstack/reap/cloud.py); reports
+  from instances that are not members are ignored (old instances of a stack brought back);
+* a member's report counts only when it is fresh by the store's own LastModified (never the
+  node's clock: a node 90 min slow or fast is judged the same); a stale, missing, unreadable or
+  `unknown` report makes the stack UNKNOWN, never idle, and the run exits non-zero (a stack
+  billing without reports);
+* a member is idle when its report says `idle` for at least the grace period
+  (`idle.teardown_after_minutes`), and the stack's latest update is older than that too (a stack
+  brought back is booting);
+* the bucket must be retained (the marker says `bucket_retained: true`, nothing else counts).
+
+Then, holding a lease lock (holder + expiry) and re-checking everything after taking it: scale
+the group to 0, re-read, export the filesystem into the bucket (a `DataGuard`), re-read, destroy.
+A stack that turned busy at any re-read is left alone (scaled back where it was scaled down) and
+the decision says so. Every decision is appended to the audit log as it is made, locally and in
+the stack's bucket (`reaper/audit/`); a failing lock release is recorded beside the result, never
+instead of it. The run exits 1 when a destroy failed, when a stack bills without fresh reports,
+or when a stack was reported (not decided) on the previous run as well.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import uuid
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Callable, Optional, Protocol
+
+import typer
+
+from trainstack.plan.select import ProjectOpt
+from trainstack.reap.cloud import (  # noqa: F401 (re-exported: the guards' historic home)
+    AzureArchiveGuard,
+    Cloud,
+    CommandExportGuard,
+    DataGuard,
+    FilesystemGone,
+    FsxExportGuard,
+    default_clouds,
+    default_guards,
+)
+from trainstack.reap.store import LEASE, NodeReport, StackStore
+from trainstack_components.lifetime import iso, parse_iso, utc_now
+
+MARKER = "trainstack_marker"
+CLOCK_SKEW = timedelta(minutes=5)    # a LastModified this far ahead of our clock: ours is wrong
+FRESH = timedelta(minutes=10)        # the agent reports every minute; 10 missed = stale
+DEFAULT_IDLE_MINUTES = 60
+HEARTBEAT_ROOTS = {"aws": "s3://{bucket}/heartbeats", "gcp": "gs://{bucket}/heartbeats",
+                   "alicloud": "oss://{bucket}/heartbeats", "azure": "abfs://{bucket}/heartbeats"}
+
+
+def new_run_id() -> str:
+    return f"{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}-{uuid.uuid4().hex[:6]}"
+
+
+def parse_time(text: str) -> datetime:
+    return parse_iso(str(text))
+
+
+@dataclass
+class Decision:
+    stack: str
+    action: str   # skip | keep | report | would-destroy | needs-confirmation | destroy | destroying
+    reason: str
+    evidence: dict = field(default_factory=dict)
+    result: str = ""
+    time: str = field(default_factory=lambda: iso(utc_now()))
+    alarm: str = ""   # why this decision alone makes the run exit non-zero
+    run: str = ""     # the reaper run that made it (set when recorded)
+
+
+class HeartbeatsUnreadable(RuntimeError):
+    pass
+
+
+class StackLocked(RuntimeError):
+    pass
+
+
+# -- where stacks live ------------------------------------------------------------------------
+
+class StackBackend(Protocol):
+    def summaries(self) -> list[tuple[str, bool]]: ...            # (name, update in progress)
+    def outputs(self, stack: str) -> dict: ...
+    def updated(self, stack: str) -> Optional[datetime]: ...      # the latest update's start
+    def destroy(self, stack: str, echo: Callable[[str], None]) -> None: ...
+
+
+# pragma: no mutate start (the Automation API wrapper, like the command at the end: the mutation
+# run judges the decisions in-process with a fake backend; tests/reap/test_reap.py drives these)
+class PulumiStacks:
+    """The backend through the Automation API (CLI, passphrase and backend URL checked first)."""
+
+    def __init__(self, project_dir: Optional[Path] = None, backend: Optional[str] = None):
+        # None: the discovered project (--project, else from the current folder upward).
+        from trainstack.deploy.lifecycle import workspace
+        self.ws = workspace(project_dir, backend)
+
+    def summaries(self):
+        return [(s.name, bool(s.update_in_progress)) for s in self.ws.list_stacks()]
+
+    def outputs(self, stack):
+        return {k: v.value for k, v in self.ws.stack_outputs(stack).items()}
+
+    def _stack(self, stack):
+        import pulumi.automation as auto
+        return auto.Stack.select(stack, self.ws)
+
+    def updated(self, stack):
+        """The latest update's start: a stack brought back after a stop is as young as that."""
+        moments = [m for h in self._stack(stack).history() for m in (h.start_time, h.end_time) if m]
+        if not moments:
+            return None
+        latest = max(m if m.tzinfo else m.replace(tzinfo=timezone.utc) for m in moments)
+        return latest
+
+    def destroy(self, stack, echo):
+        import pulumi.automation as auto
+
+        from trainstack.deploy.adoption import adopt_command, destroy_keeping
+        selected = self._stack(stack)
+        try:
+            kept = destroy_keeping(selected, lambda: selected.destroy(on_output=echo))
+        except auto.ConcurrentUpdateError as locked:
+            raise StackLocked(str(locked).strip().splitlines()[-1]) from None
+        except auto.CommandError as failed:
+            lines = [line for line in str(failed).splitlines() if line.strip()]
+            raise RuntimeError(" | ".join(lines[-3:])) from None
+        if kept:
+            # Stack config lives in the stack file of the checkout the reaper runs in; on a CI
+            # runner that copy is thrown away, so the log says how to carry the record over.
+            echo(f"{stack}: kept for the next up (recorded in this checkout's stack file; "
+                 f"elsewhere run: {adopt_command(stack, kept)})")
+
+
+# pragma: no mutate end
+def heartbeat_root(outputs: dict, cloud: str) -> Optional[str]:
+    """`heartbeat_url` when a stack exports one, else `<bucket>/heartbeats` in the cloud's scheme."""
+    if outputs.get("heartbeat_url"):
+        return str(outputs["heartbeat_url"]).rstrip("/")
+    pattern, bucket = HEARTBEAT_ROOTS.get(cloud), outputs.get("bucket_name")
+    return pattern.format(bucket=bucket) if pattern and bucket else None
+
+
+# -- judging the members' reports -------------------------------------------------------------
+
+@dataclass
+class Verdict:
+    state: str                 # idle | busy | unknown
+    nodes: dict                # member -> what its report says
+    busy: list = field(default_factory=list)
+    unknown: list = field(default_factory=list)
+    ignored: list = field(default_factory=list)   # reports from instances not in the group
+
+
+def judge(members: list[str], reports: dict[str, NodeReport], now: datetime,
+          grace: timedelta) -> Verdict:
+    nodes: dict[str, dict[str, Optional[str]]] = {}
+    busy: list[str] = []
+    unknown: list[str] = []
+    for node in members:
+        report = reports.get(node)
+        why, state = "", "unknown"
+        if report is None:
+            why = "no report from this member"
+        elif report.beat is None:
+            why = f"report unreadable: {report.error}"
+        elif report.written is None:
+            why = "the store gives no write time"
+        elif report.written > now + CLOCK_SKEW:
+            why = f"written {iso(report.written)}, ahead of the reaper's clock"
+        elif now - report.written > FRESH:
+            why = f"stale: last report {int((now - report.written).total_seconds() // 60)} min ago"
+        else:
+            state, why = _node_state(report.beat, grace)
+        nodes[node] = {"state": state, "why": why,
+                       "written": iso(report.written) if report and report.written else None}
+        (busy if state == "busy" else unknown if state == "unknown" else []).append(node)
+    ignored = sorted(set(reports) - set(members))
+    state = "busy" if busy else "unknown" if unknown else "idle"
+    return Verdict(state, nodes, busy, unknown, ignored)
+
+
+def _node_state(beat: dict, grace: timedelta) -> tuple[str, str]:
+    status = beat.get("state")
+    idle_for: Optional[float]
+    if status is None:  # a version-1 agent: busy flag, and last_busy on the node's own clock
+        try:
+            idle_for = (parse_time(beat["time"]) - parse_time(beat["last_busy"])).total_seconds()
+        except (KeyError, ValueError):
+            return "unknown", "an old report without state or times"
+        status = "busy" if beat.get("busy") else "idle"
+    else:
+        idle_for = beat.get("idle_for_seconds")
+    if status == "busy":
+        return "busy", "; ".join(beat.get("reasons") or []) or "busy"
+    if status != "idle" or not isinstance(idle_for, (int, float)):
+        return "unknown", beat.get("unknown") or f"the node reports {status!r}"
+    if idle_for < grace.total_seconds():
+        return "busy", f"idle for only {idle_for / 60:.0f} min"
+    return "idle", f"idle for {idle_for / 60:.0f} min"
+
+
+# -- deciding ---------------------------------------------------------------------------------
+
+@dataclass
+class Reaper:
+    backend: StackBackend
+    guards: dict[str, DataGuard]
+    dry_run: bool = True
+    yes: bool = False
+    confirm: Callable[[str], bool] = lambda stack: False
+    echo: Callable[[str], None] = lambda line: None
+    now: Callable[[], datetime] = utc_now
+    clouds: Optional[dict[str, Cloud]] = None
+    record: Callable[[Decision], None] = lambda decision: None   # the audit, per decision
+    lease: timedelta = LEASE
+    only: Optional[str] = None
+    seen_outputs: dict = field(default_factory=dict)
+    run_id: str = field(default_factory=new_run_id)
+
+    def run(self) -> list[Decision]:
+        decisions = []
+        for stack, updating in self.backend.summaries():
+            if self.only and stack != self.only:
+                continue
+            try:
+                decision = self.decide(stack, updating)
+            except Exception as failed:  # one stack's surprise never touches the others
+                decision = Decision(stack, "report", "unexpected error, nothing destroyed",
+                                    {"error": f"{type(failed).__name__}: {failed}"},
+                                    alarm="unexpected error")
+            self._record(decision)
+            decisions.append(decision)
+        return decisions
+
+    def _record(self, decision: Decision) -> None:
+        decision.run = self.run_id
+        try:
+            self.record(decision)
+        except Exception as failed:  # noqa: BLE001 (the audit failing must not hide a result)
+            decision.evidence["audit_error"] = f"{type(failed).__name__}: {failed}"
+
+    def _clouds(self) -> dict[str, Cloud]:
+        if self.clouds is None:
+            self.clouds = default_clouds()
+        return self.clouds
+
+    def decide(self, stack: str, updating: bool) -> Decision:
+        if updating:
+            return Decision(stack, "report", "an update holds the stack lock; not touched")
+        try:
+            outputs = self.backend.outputs(stack)
+        except Exception as failed:
+            return Decision(stack, "report", "outputs unreadable", {"error": str(failed)})
+        self.seen_outputs[stack] = outputs
+        marker = outputs.get(MARKER)
+        if not isinstance(marker, dict):
+            return Decision(stack, "skip", "not a trainstack stack (no marker output); never touched")
+        cloud = marker.get("cloud", "")
+        grace = timedelta(minutes=float(marker.get("idle_minutes") or DEFAULT_IDLE_MINUTES))
+        now = self.now()
+        evidence: dict = {"cloud": cloud, "grace_minutes": grace.total_seconds() / 60}
+        if marker.get("bucket_retained") is not True:
+            return Decision(stack, "report", "the bucket would be deleted with the stack "
+                            "(bucket.retain_on_destroy is not true); the reaper never deletes data",
+                            evidence)
+        updated = self.backend.updated(stack)
+        if updated is None:
+            return Decision(stack, "report", "the stack's age is unknown (no update history)", evidence)
+        evidence["updated"] = iso(updated)
+        if now - updated < grace:
+            return Decision(stack, "keep", "younger than the idle grace period (since its "
+                            "latest update)", evidence)
+        root = heartbeat_root(outputs, cloud)
+        if root is None:
+            return Decision(stack, "report", "no bucket output to read heartbeats from", evidence,
+                            alarm="billing without reports")
+        evidence["heartbeats"] = root
+        verdict, problem = self._look(stack, cloud, outputs, root, now, grace, evidence)
+        if problem:
+            return problem
+        if verdict.state == "busy":
+            return Decision(stack, "keep", f"busy within the grace period: {', '.join(verdict.busy)}",
+                            evidence)
+        if verdict.state == "unknown":
+            return Decision(stack, "report", "members without a fresh idle report (unknown, never "
+                            f"idle): {', '.join(verdict.unknown)}", evidence,
+                            alarm="billing without reports")
+        if self.dry_run:
+            return Decision(stack, "would-destroy", "every node idle past the grace period "
+                            "(scale to 0, export, then destroy with the bucket kept)", evidence)
+        if not self.yes and not self.confirm(stack):
+            return Decision(stack, "needs-confirmation", "idle; pass --yes to destroy "
+                            "non-interactively", evidence)
+        return self._destroy(stack, cloud, root, outputs, grace, evidence)
+
+    def _look(self, stack, cloud, outputs, root, now, grace, evidence):
+        """(verdict, None), or (None, the report decision when something cannot be read)."""
+        group = self._clouds().get(cloud)
+        if group is None:
+            return None, Decision(stack, "report", f"no way to read {cloud!r} group members",
+                                  evidence, alarm="billing without reports")
+        try:
+            members = sorted(group.members(outputs))
+        except Exception as failed:
+            return None, Decision(stack, "report", "group members unreadable",
+                                  {**evidence, "error": f"{type(failed).__name__}: {failed}"},
+                                  alarm="billing without reports")
+        evidence["members"] = members
+        try:
+            store = StackStore(root, outputs)
+            reports = store.reports() if members else {}
+        except Exception as failed:
+            return None, Decision(stack, "report", "heartbeats unreadable",
+                                  {**evidence, "error": f"{type(failed).__name__}: {failed}"},
+                                  alarm="billing without reports" if members else "")
+        verdict = judge(members, reports, now, grace)
+        evidence["nodes"] = verdict.nodes
+        if verdict.ignored:
+            evidence["ignored_non_members"] = verdict.ignored
+        if not members:
+            evidence["note"] = "the group has no instances (the filesystem and network still bill)"
+        return verdict, None
+
+    def _destroy(self, stack, cloud, root, outputs, grace, evidence) -> Decision:
+        try:
+            store = StackStore(root, outputs)
+            lock = store.lease(stack, self.lease)
+            locked = lock.acquire(self.now())
+        except Exception as failed:
+            return Decision(stack, "report", "the reaper lock could not be taken",
+                            {**evidence, "error": f"{type(failed).__name__}: {failed}"})
+        if not locked:
+            return Decision(stack, "report", "another reaper holds the stack's lock",
+                            {**evidence, "lock": lock.holder()})
+        if lock.broken:
+            evidence["expired_lock_taken_over"] = lock.broken
+        decision = None
+        try:
+            decision = self._locked_destroy(stack, cloud, root, store, grace, evidence)
+        finally:
+            try:
+                lock.release()
+            except Exception as failed:  # noqa: BLE001 (recorded beside the result, never over it)
+                note = f"lock release failed (it expires by itself): {type(failed).__name__}: {failed}"
+                if decision is not None:
+                    decision.evidence["lock_release"] = note
+        return decision
+
+    def _recheck(self, stack, cloud, root, grace, evidence, when: str, members_from=None):
+        """Re-read outputs, members and reports; a Decision when the stack is no longer idle."""
+        outputs = self.backend.outputs(stack)
+        if not isinstance(outputs.get(MARKER), dict):
+            return outputs, Decision(stack, "skip", "already destroyed by another reaper", evidence)
+        check: dict = {}
+        verdict, problem = self._look(stack, cloud, outputs, root, self.now(), grace, check)
+        evidence["recheck_" + when.replace(" ", "_")] = check
+        if problem:
+            problem.evidence = {**evidence, **problem.evidence}
+            problem.reason = f"{problem.reason} at the re-check {when}; not destroyed"
+            return outputs, problem
+        if members_from is not None and verdict.state == "idle":
+            # After the scale-down the old nodes are going away (silence is expected): only
+            # one that turned busy counts.
+            try:
+                reports = StackStore(root, outputs).reports()
+            except Exception as failed:
+                return outputs, Decision(
+                    stack, "report", f"heartbeats unreadable at the re-check {when}; not destroyed",
+                    {**evidence, "error": f"{type(failed).__name__}: {failed}"},
+                    alarm="billing without reports")
+            gone = judge(members_from, reports, self.now(), grace)
+            if gone.busy:
+                verdict = gone
+        if verdict.state != "idle":
+            what = verdict.busy or verdict.unknown
+            return outputs, Decision(
+                stack, "keep" if verdict.busy else "report",
+                f"turned {verdict.state} {when} ({', '.join(what)}); left alone, not destroyed",
+                evidence)
+        return outputs, None
+
+    def _locked_destroy(self, stack, cloud, root, store, grace, evidence) -> Decision:
+        # Re-check after the lock: another reaper may have destroyed it, a job may have started.
+        outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after taking the lock")
+        if stop:
+            return stop
+        guard = self.guards.get(cloud)
+        if guard is None:
+            return Decision(stack, "report", f"no way to confirm {cloud} data is in the bucket",
+                            evidence, alarm="billing without reports")
+        members = list(evidence.get("recheck_after_taking_the_lock", {}).get("members", []))
+        self._record(Decision(stack, "destroying", "idle: scale to 0, export, destroy", evidence))
+        group = self._clouds()[cloud]
+        try:
+            before = group.scale(outputs, 0)
+            evidence["scaled_from"] = before
+        except Exception as failed:
+            return Decision(stack, "report", "the group could not be scaled to 0; not destroyed",
+                            {**evidence, "error": f"{type(failed).__name__}: {failed}"},
+                            alarm="billing without reports")
+        outputs, stop = self._recheck(stack, cloud, root, grace, evidence,
+                                      "after the scale-down", members_from=members)
+        if stop:
+            if stop.action == "keep" and before:
+                try:
+                    group.scale(outputs, before)
+                    stop.result = f"group scaled back to {before}"
+                except Exception as failed:  # noqa: BLE001
+                    stop.result = f"group left at 0 (scaling back failed: {failed})"
+                    stop.alarm = "a busy stack left scaled down"
+            return stop
+        try:
+            saved, proof = guard.confirm(stack, outputs)
+        except FilesystemGone as gone:
+            earlier = store.get_json(f"exported-{stack.replace('/', '_')}.json")
+            if earlier is None:
+                return Decision(stack, "report", "the filesystem is gone and no export of it was "
+                                "ever confirmed; not destroyed", {**evidence, "export": str(gone)},
+                                alarm="filesystem gone without a confirmed export")
+            saved, proof = True, f"{gone}; its export was confirmed {earlier.get('time')}"
+        evidence["export"] = proof
+        if not saved:
+            return Decision(stack, "report", "the filesystem's data is not confirmed in the "
+                            "bucket; not destroyed (the group stays at 0)", evidence,
+                            alarm="export not confirmed")
+        store.put_json(f"exported-{stack.replace('/', '_')}.json",
+                       {"time": iso(self.now()), "proof": proof})
+        # The group is at 0, but a person may have scaled it up, or a job started on a node
+        # still going down: the members now, and the members before, are read again.
+        outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after the export",
+                                      members_from=members)
+        if stop:
+            return stop
+        try:
+            self.backend.destroy(stack, self.echo)
+        except StackLocked as held:
+            return Decision(stack, "report", "the stack is locked by an update", evidence,
+                            result=f"not destroyed: {held}")
+        except Exception as failed:
+            return Decision(stack, "destroy", "every node idle past the grace period", evidence,
+                            result=f"failed (retried on the next run): {failed}",
+                            alarm="destroy failed")
+        return Decision(stack, "destroy", "every node idle past the grace period", evidence,
+                        result="destroyed; bucket kept")
+
+
+# -- the audit --------------------------------------------------------------------------------
+
+def append_audit(path: Path, decisions: list[Decision]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as log:
+        for decision in decisions:
+            log.write(json.dumps(asdict(decision), sort_keys=True) + "\n")
+            log.flush()
+            os.fsync(log.fileno())
+
+
+def previous_reports(path: Path) -> set[str]:
+    """Stacks whose last decision in the previous run (the log's last) was a report."""
+    try:
+        lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    except (OSError, ValueError):
+        return set()
+    runs = [d.get("run") for d in lines if d.get("run")]
+    if not runs:
+        return set()
+    last_run, last = runs[-1], {}
+    for d in lines:
+        if d.get("run") == last_run and d.get("action") != "destroying":
+            last[d["stack"]] = d["action"]
+    return {stack for stack, action in last.items() if action == "report"}
+
+
+# pragma: no mutate block (the CLI wrappers, to the end of the file)
+def auditor(path: Path, outputs_of: Callable[[str], dict],
+            in_bucket: bool = True) -> Callable[[Decision], None]:
+    """Append each decision as it is made: to the local log, then (unless a dry run, which
+    changes nothing) to the stack's bucket."""
+    def record(decision: Decision) -> None:
+        append_audit(path, [decision])
+        root = decision.evidence.get("heartbeats")
+        if root and in_bucket:
+            StackStore(root, outputs_of(decision.stack)).audit(decision.stack, asdict(decision))
+    return record
+
+
+# -- the command ------------------------------------------------------------------------------
+
+def reap_command(
+        backend: Optional[str] = typer.Option(None, "--backend", help="Pulumi backend URL "
+                                              "(default: PULUMI_BACKEND_URL, else the project's "
+                                              "file:// backend)."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="Print the decisions; change nothing."),
+        yes: bool = typer.Option(False, "--yes", help="Destroy idle stacks without asking."),
+        audit_log: Path = typer.Option(Path("reap-audit.jsonl"), "--audit-log",
+                                       help="Append every decision here as a JSON line (also "
+                                            "written to each stack's bucket, reaper/audit/)."),
+        stack: Optional[str] = typer.Option(None, "--stack", help="Only this stack (the "
+                                            "workflow runs one stack per time-limited call)."),
+        project: Optional[Path] = ProjectOpt):
+    """Destroy trainstack stacks whose nodes sat idle past idle.teardown_after_minutes (data kept)."""
+    from trainstack.plan.select import project_dir
+    interactive = sys.stdin.isatty()
+    stacks = PulumiStacks(project_dir(project), backend=backend)
+    before = previous_reports(audit_log)
+    lease_s = os.environ.get("TRAINSTACK_REAP_LEASE_SECONDS")
+    reaper = Reaper(stacks, default_guards(), dry_run=dry_run, yes=yes,
+                    confirm=(lambda s: typer.confirm(f"destroy idle stack {s}?")) if interactive
+                    else (lambda s: False),
+                    echo=lambda line: print(line, end="", file=sys.stderr),
+                    clouds=default_clouds(), only=stack,
+                    lease=timedelta(seconds=float(lease_s)) if lease_s else LEASE)
+    reaper.record = auditor(audit_log, lambda s: reaper.seen_outputs.get(s, {}),
+                            in_bucket=not dry_run)
+    decisions = reaper.run()
+    for d in decisions:
+        if d.action == "report" and d.stack in before and not d.alarm:
+            d.alarm = "reported on the previous run too: needs a person"
+        print(f"{d.stack}: {d.action} - {d.reason}" + (f" [{d.result}]" if d.result else "")
+              + (f" (ALARM: {d.alarm})" if d.alarm else ""))
+    alarms = [d for d in decisions if d.alarm]
+    if alarms:
+        print(f"{len(alarms)} stack(s) need attention: "
+              + ", ".join(f"{d.stack} ({d.alarm})" for d in alarms), file=sys.stderr)
+        raise typer.Exit(1)
