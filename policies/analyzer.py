@@ -11,7 +11,7 @@ diagnostics are the ones pulumi_policy would have sent, plus:
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Mapping, Optional
 
 from pulumi.runtime.proto import analyzer_pb2 as proto
 from pulumi_policy import EnforcementLevel, ResourceValidationPolicy
@@ -91,9 +91,15 @@ def _view(r: Any, providers: dict) -> Resource:
                     provider_region=region, provider=provider, protect=bool(r.options.protect))
 
 
-def make(base: type) -> type:
-    from trainstack_policies.pack import rule_config  # noqa: PLC0415 (pack imports this module lazily)
+def rule_config(rule: Rule, given: Optional[Mapping[str, Any]]) -> dict[str, Any]:
+    """The policy's properties: schema defaults under what the engine sent (the CLI sends the
+    defaults too; a bare Configure may not). Both serving paths use it (pack.py imports it)."""
+    out = {k: v["default"] for k, v in rule.schema.items() if "default" in v}
+    out.update(given or {})
+    return out
 
+
+def make(base: type) -> type:
     class Analyzer(base):
         def _rules(self, kind: str) -> Optional[list[tuple[Any, Rule, Any]]]:
             """(policy, rule, enforcement level) for each enabled policy of `kind`; None when a

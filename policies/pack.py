@@ -30,6 +30,8 @@ from pulumi_policy import (
 )
 from pulumi_policy.proxy import UnknownValueError
 
+from trainstack_policies import analyzer
+from trainstack_policies.analyzer import rule_config
 from trainstack_policies.model import (
     UNKNOWN_STRING_SENTINEL,
     UnknownValue,
@@ -53,14 +55,6 @@ class _Undecided(UnknownValueError):
     def __init__(self, err: UnknownValue):
         super().__init__(UNKNOWN_STRING_SENTINEL, [err.resource.name, *err.path.split(".")])
         self.message = undecided_message(err)
-
-
-def rule_config(rule: Rule, given: Optional[Mapping[str, Any]]) -> dict[str, Any]:
-    """The policy's properties: schema defaults under what the engine sent (the CLI sends the
-    defaults too; a bare Configure may not)."""
-    out = {k: v["default"] for k, v in rule.schema.items() if "default" in v}
-    out.update(given or {})
-    return out
 
 
 def _mandatory_undecided(rule: Rule, config: Mapping[str, Any]) -> bool:
@@ -117,7 +111,6 @@ def install_analyzer() -> bool:
     """Serve with `Analyzer` when this pulumi-policy has the helpers it builds on."""
     from pulumi_policy import policy as stock
 
-    from trainstack_policies import analyzer
     base = getattr(stock, "_PolicyAnalyzerServicer", None)
     if base is None or not analyzer.compatible(base):
         return False

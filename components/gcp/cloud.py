@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from trainstack_components import catalog
 from trainstack_components.base import Cloud, Selection, register
 from trainstack_components.catalog import InstanceType, Price
 from trainstack_components.gcp import planning
@@ -46,11 +45,7 @@ class GcpCloud(Cloud):
         self.capacity_plan(spec, itype)  # reservation name, flex-start lifetime
 
     def capacity_plan(self, spec: ClusterSpec, itype: InstanceType) -> planning.CapacityPlan:
-        cap = spec.capacity(self.name)
-        fact = catalog.capacity_fact(self.name, itype.name)
-        return planning.capacity_plan(cap.type, cap.reservation,
-                                      fact.reservation_model if fact else "STANDARD",
-                                      spec.lifetime_hours)
+        return planning.spec_capacity_plan(spec, itype)
 
     def capacity_line(self, capacity_type: str) -> str:
         if capacity_type == "flex_start":

@@ -8,12 +8,11 @@ import pulumi_gcp as gcp
 from pulumi_command import local
 
 from trainstack_components import lifetime as shared_lifetime
-from trainstack_components.base import ClusterArgs, get_cloud
+from trainstack_components.base import ClusterArgs
 from trainstack_components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
 from trainstack_components.gcp import budget_action, planning
 from trainstack_components.gcp import lifetime as gcp_lifetime
 from trainstack_components.gcp.boot import GcpBoot
-from trainstack_components.gcp.cloud import GcpCloud
 from trainstack_components.gcp.identity import node_identity
 from trainstack_components.gpu_cluster import GpuCluster
 from trainstack_components.pinning import image_note, nodes_held, pinned_image
@@ -78,9 +77,7 @@ class GcpGpuCluster(GpuCluster):
         layout = planning.network_plan(sel.instance, sel.use_rdma, spec.interconnect)
         nets = self._networks(name, layout, spec.access.ssh_cidrs)
         bucket = self._bucket(name, spec.bucket.retain_on_destroy)
-        gcp_cloud = get_cloud("gcp")   # the registered one (tests may stand in for it)
-        assert isinstance(gcp_cloud, GcpCloud)
-        capacity = gcp_cloud.capacity_plan(spec, sel.instance)
+        capacity = planning.spec_capacity_plan(spec, sel.instance)
         policy = self._workload_policy(
             name, planning.max_topology_distance(sel.instance, loc.topology_distance)) \
             if capacity.workload_policy else None

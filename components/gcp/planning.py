@@ -20,6 +20,7 @@ from typing import Optional, overload
 from trainstack_components import catalog
 from trainstack_components.catalog import InstanceType
 from trainstack_components.errors import SpecError
+from trainstack_components.spec import ClusterSpec
 from trainstack_components.tags import CLUSTER_TAG, OWN_TAGS, RETAIN_TAG
 
 # -- labels ------------------------------------------------------------------------------------
@@ -543,3 +544,12 @@ def capacity_plan(capacity_type: str, reservation: Optional[str], reservation_mo
                             False, False)
     return CapacityPlan("STANDARD", True, False, "DELETE" if limit else None, limit, None, False,
                         True)
+
+
+def spec_capacity_plan(spec: ClusterSpec, itype: InstanceType) -> CapacityPlan:
+    """The spec's GCP capacity as scheduling: the type and reservation it declares, the
+    reservation model the catalog records for the machine type, the declared lifetime."""
+    cap = spec.capacity("gcp")
+    fact = catalog.capacity_fact("gcp", itype.name)
+    return capacity_plan(cap.type, cap.reservation, fact.reservation_model if fact else "STANDARD",
+                         spec.lifetime_hours)
