@@ -1,52 +1,87 @@
-"""The trainstack command line. Offline commands need no Pulumi CLI and no credentials."""
+"""The trainstack command line. Offline commands need no Pulumi CLI and no credentials.
+
+Each command lives in the module COMMANDS names and is imported only when it runs (or its own
+--help is asked): `trainstack --help` lists every command from COMMANDS' short help without
+importing one, so it starts in the time of typer alone (benchmarks/startup.py).
+"""
 from __future__ import annotations
 
-import json
+import importlib
 import os
 import sys
 from functools import wraps
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Iterator, MutableMapping, NamedTuple, Optional
 
 import typer
-from rich.markup import escape
-from rich.table import Table
+from typer.core import TyperGroup
+from typer.models import CommandInfo
 
 from trainstack import __version__
-from trainstack.plan.select import CloudOpt, ProjectOpt, RequiredStackOpt, SpecOpt, StackOpt, project_dir, render_plan, set_project_override
-from trainstack.console import console
-from trainstack.deploy.lifecycle import DeployFailed
-from trainstack.cost.sizing import SizingError
 from trainstack_components.clouds import names as implemented_clouds
-from trainstack_components.errors import SpecError
-
-app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,  # plain help: rich_utils costs 70 ms
-                  help="One GPU training-cluster spec, built the same on every cloud trainstack "
-                  f"implements ({', '.join(implemented_clouds())}), through Pulumi.")
-out = console()
-err = console(stderr=True)
 
 EXIT_BAD_INPUT = 2
 
 
-def _show_version(value: bool) -> None:
-    if value:
-        print(f"trainstack {__version__}")
-        raise typer.Exit()
+class Command(NamedTuple):
+    module: str        # where the command's function lives
+    function: str
+    help: str          # the first paragraph of its docstring (tests/cli/test_cli_imports.py checks)
+    user_errors: bool = True   # bad input: one paragraph and exit 2 (user_errors below)
 
 
-@app.callback()
-def _options(
-    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
-                                 help="Print the version and exit."),
-    project: Optional[Path] = typer.Option(
-        None, "--project", envvar="TRAINSTACK_PROJECT",
-        help="The trainstack project folder for every command (default: the nearest "
-        "Pulumi.yaml from the current folder upward, as pulumi finds it)."),
-):
-    """One GPU training-cluster spec on every cloud trainstack implements."""
-    del version
-    set_project_override(project)
+# Listed in this order by `trainstack --help`. A new command is one line here (ARCHITECTURE.md).
+COMMANDS: dict[str, Command] = {
+    "plan": Command("trainstack.cli.plan", "plan",
+                    "Render the cluster offline under Pulumi's mock engine and list its resources."),
+    "schema": Command("trainstack.cli.schema", "schema",
+                      "Print the JSON Schema of cluster.yaml (for editors and CI validation).",
+                      user_errors=False),
+    "estimate": Command("trainstack.cost.estimate", "estimate_command",
+                        "Memory per GPU, training FLOPs and hours for a workload (and its cost, "
+                        "given a price)."),
+    "compare": Command("trainstack.cost.compare", "compare_command",
+                       "Price the spec's planned run on every configured cloud: hours, cost, "
+                       "cheapest, fastest."),
+    "check": Command("trainstack.check.offline", "check_command",
+                     "Run the policy pack's rules on the offline plan; exit 1 on a mandatory "
+                     "violation."),
+    "bootstrap": Command("trainstack.deploy.bootstrap", "bootstrap_command",
+                         "One-time account setup every cluster shares (AWS: activate the "
+                         "cost-allocation tag)."),
+    "connect": Command("trainstack.deploy.connect", "connect_command",
+                       "Open a shell on a node (SSM on AWS, IAP on GCP, Bastion on Azure), or "
+                       "print the command."),
+    "status": Command("trainstack.measure.status", "status_command",
+                      "Show each node's boot health record (GPUs, RDMA devices, filesystem, failed "
+                      "steps)."),
+    "up": Command("trainstack.cli.deploy", "up",
+                  "Deploy a stack, judged by the policy pack (needs the Pulumi CLI and cloud "
+                  "credentials)."),
+    "preview": Command("trainstack.cli.deploy", "preview",
+                       "Show what `up` would change, judged by the policy pack (needs the Pulumi "
+                       "CLI)."),
+    "destroy": Command("trainstack.cli.deploy", "destroy",
+                       "Tear a stack down; the bucket stays unless the spec says "
+                       "retain_on_destroy: false."),
+    "reap": Command("trainstack.reap.reaper", "reap_command",
+                    "Destroy trainstack stacks whose nodes sat idle past "
+                    "idle.teardown_after_minutes (data kept)."),
+    "run": Command("trainstack.measure.run", "run_command",
+                   "Run CMD on every node of the stack under torchrun; exit code = the worst "
+                   "node's."),
+    "bench": Command("trainstack.measure.bench", "bench_command",
+                     "Measure the stack: fabric, storage, training on one and all nodes, "
+                     "readiness."),
+    "init": Command("trainstack.plan.init", "init_command",
+                    "Create a trainstack project: Pulumi.yaml, __main__.py, cluster.yaml, stacks/, "
+                    ".gitignore."),
+    "resume-check": Command("trainstack.measure.resume_check", "resume_check_cli",
+                            "Prove the script resumes exactly: K steps straight vs K/2, a stop, "
+                            "and a resume."),
+}
+
+_REAL_COMMAND_LINE = {"on": False}   # main() ran: consoles get the piped-output behaviour
 
 
 def _as_typed(problem: Exception, command: Callable) -> str:
@@ -67,6 +102,37 @@ def _as_typed(problem: Exception, command: Callable) -> str:
     return flag + text[len(field):]
 
 
+def _user_error(problem: Exception, command: Callable) -> Optional[int]:
+    """Print `problem` as the user's to fix and return the exit code, or None when it is not
+    (then it propagates). The error classes are imported here, on the error path only."""
+    from rich.markup import escape
+
+    from trainstack.console import console
+    from trainstack.cost.sizing import SizingError
+    from trainstack.deploy.errors import DeployFailed
+    from trainstack_components.errors import SpecError
+    err = console(stderr=True)
+    if isinstance(problem, DeployFailed):
+        err.print(f"[bold red]pulumi failed:[/]\n{escape(str(problem))}", markup=True,
+                  highlight=False)
+        return 1
+    if isinstance(problem, (SpecError, SizingError)):
+        err.print(f"[bold red]error:[/] {escape(_as_typed(problem, command))}", markup=True,
+                  highlight=False)
+        return EXIT_BAD_INPUT
+    if isinstance(problem, OSError) and not isinstance(problem, BrokenPipeError):
+        # A path the user named that cannot be read or written (`--html /proc/r.html`, `init`
+        # under a file): the path and the reason, never a traceback. A closed pipe is main()'s
+        # (a clean exit 0). A write that fails after the open (`--html /dev/full`) names no file.
+        where = f"{problem.filename}: " if problem.filename is not None else ""
+        err.print(f"[bold red]error:[/] {escape(str(where))}"
+                  f"{escape(problem.strerror or str(problem))}. Check the path"
+                  f"{'' if where else 's you passed'} and its permissions, or pick another.",
+                  markup=True, highlight=False)
+        return EXIT_BAD_INPUT
+    return None
+
+
 def user_errors(command: Callable) -> Callable:
     """Bad input is one paragraph on stderr and exit 2, never a traceback. Messages quote user
     text and patterns (`[a-z]`), so they are printed escaped, never read as rich markup."""
@@ -74,168 +140,110 @@ def user_errors(command: Callable) -> Callable:
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
-        except DeployFailed as failed:
-            err.print(f"[bold red]pulumi failed:[/]\n{escape(str(failed))}", markup=True,
-                      highlight=False)
-            raise typer.Exit(1) from None
-        except (SpecError, SizingError) as problem:
-            err.print(f"[bold red]error:[/] {escape(_as_typed(problem, command))}", markup=True,
-                      highlight=False)
-            raise typer.Exit(EXIT_BAD_INPUT) from None
-        except OSError as failed:
-            # A path the user named that cannot be read or written (`--html /proc/r.html`,
-            # `init` under a file): the path and the reason, never a traceback.
-            if isinstance(failed, BrokenPipeError):
-                raise  # main() turns a closed pipe into a clean exit 0
-            # A write that fails after the open (`--html /dev/full`) names no file.
-            where = f"{failed.filename}: " if failed.filename is not None else ""
-            err.print(f"[bold red]error:[/] {escape(str(where))}"
-                      f"{escape(failed.strerror or str(failed))}. Check the path"
-                      f"{'' if where else 's you passed'} and its permissions, or pick another.",
-                      markup=True, highlight=False)
-            raise typer.Exit(EXIT_BAD_INPUT) from None
+        except Exception as problem:
+            code = _user_error(problem, command)
+            if code is None:
+                raise
+            raise typer.Exit(code) from None
     return wrapper
 
 
-@app.command()
-@user_errors
-def plan(stack: Optional[str] = StackOpt, spec: Optional[Path] = SpecOpt,
-         cloud: Optional[str] = CloudOpt, project: Optional[Path] = ProjectOpt,
-         as_json: bool = typer.Option(False, "--json", help="Print the plan as one JSON object.")):
-    """Render the cluster offline under Pulumi's mock engine and list its resources."""
-    result = render_plan(stack, spec, cloud, project)
-    changes = [dict(c) for c in result.inputs.tag_changes]
-    if as_json:
-        document = result.to_json()
-        document["tag_changes"] = changes
-        document["warnings"] = list(result.warnings)
-        print(json.dumps(document, indent=2, sort_keys=True))
-        return
-    table = Table(title=f"trainstack plan: {result.cloud} (stack {escape(result.stack)})")
-    for column in ("type", "name", "zone"):
-        table.add_column(column, overflow="fold")
-    for resource in result.resources:
-        table.add_row(escape(resource.type), escape(resource.name), escape(result.zone_of(resource)))
-    out.print(table)
-    outputs = Table(title="outputs (offline placeholders where the cloud assigns the value)")
-    outputs.add_column("output")
-    outputs.add_column("value")
-    for key, value in sorted(result.outputs.items()):
-        outputs.add_row(escape(key), escape(json.dumps(value) if not isinstance(value, str)
-                                            else value))
-    out.print(outputs)
-    for change in changes:
-        out.print(f"tag {change['tag']}: {change['value']!r} becomes the {result.cloud} label "
-                  f"{change['label']}: {change['label_value']!r} (the cloud's label rules)",
-                  markup=False, highlight=False)
-    sel = result.inputs.selection
-    out.print(f"{len(result.resources)} resources; selection: {sel.instance.name} "
-              f"x {result.inputs.spec.nodes}, {sel.fabric_note}, "
-              f"{sel.usd_per_hour:,.2f} USD/h (price source: "
-              f"{sel.price.source}, as of {sel.price.as_of})", markup=False, highlight=False)
-    for warning in result.warnings:  # missing stack config (trainstack/plan/required_config.py)
-        out.print(warning, markup=False, highlight=False)
+def load_command(name: str) -> Callable:
+    """The function behind command `name`, as the app runs it (imports its module)."""
+    entry = COMMANDS[name]
+    function = getattr(importlib.import_module(entry.module), entry.function)
+    if _REAL_COMMAND_LINE["on"]:
+        from trainstack.console import prepare_consoles
+        prepare_consoles()   # the consoles the command's modules made at import
+    return user_errors(function) if entry.user_errors else function
 
 
-@app.command()
-def schema():
-    """Print the JSON Schema of cluster.yaml (for editors and CI validation)."""
-    from trainstack_components.spec import ClusterSpec
-    document = ClusterSpec.model_json_schema()
-    document["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    document["title"] = "trainstack cluster.yaml"
-    print(json.dumps(document, indent=2, sort_keys=True))
+class _Commands(MutableMapping[str, Any]):
+    """The group's commands: those built so far, plus every COMMANDS name, built on first use."""
+
+    def __init__(self, built: dict[str, Any], build: Callable[[str], Any]) -> None:
+        self.built, self._build = dict(built), build
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.built:
+            if name not in COMMANDS:
+                raise KeyError(name)
+            self.built[name] = self._build(name)
+        return self.built[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self.built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self.built[name]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from COMMANDS
+        yield from (name for name in self.built if name not in COMMANDS)
+
+    def __len__(self) -> int:
+        return len(COMMANDS) + sum(name not in COMMANDS for name in self.built)
 
 
-from trainstack.cost.compare import compare_command  # noqa: E402  (issue 5)
-from trainstack.cost.estimate import estimate_command  # noqa: E402
+class LazyGroup(TyperGroup):
+    """typer's group, whose COMMANDS are built from their modules only when looked up; the help
+    listing shows each unbuilt one from its COMMANDS help."""
 
-app.command("estimate")(user_errors(estimate_command))
-app.command("compare")(user_errors(compare_command))
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self.commands = _Commands(self.commands, self._build)
 
-from trainstack.check.offline import check_command  # noqa: E402  (issue 4: the policy pack offline)
+    def _build(self, name: str) -> Any:
+        return typer.main.get_command_from_info(
+            CommandInfo(name=name, callback=load_command(name)),
+            pretty_exceptions_short=app.pretty_exceptions_short,
+            rich_markup_mode=app.rich_markup_mode)
 
-app.command("check")(user_errors(check_command))
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        return self.commands.get(cmd_name)
 
-from trainstack.deploy.bootstrap import bootstrap_command, deploy_notes  # noqa: E402  (issue 8)
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self.commands)   # the names only: TyperGroup's items() would build them all
 
-app.command("bootstrap")(user_errors(bootstrap_command))
-
-
-from trainstack.deploy.connect import connect_command  # noqa: E402  (issue 9: a way in, node health)
-from trainstack.measure.status import status_command  # noqa: E402
-
-app.command("connect")(user_errors(connect_command))
-app.command("status")(user_errors(status_command))
-
-
-def _echo(line: str) -> None:
-    out.print(line, end="", markup=False, highlight=False)
-
-
-SkipCredentials = typer.Option(False, "--skip-credential-check",
-                               help="Deploy with credentials trainstack cannot see (instance roles).")
-BackendOpt = typer.Option(None, "--backend", help="Pulumi backend URL (default: PULUMI_BACKEND_URL, "
-                          "else a file:// backend in the project's .pulumi-state).")
-
-
-@app.command()
-@user_errors
-def up(stack: str = RequiredStackOpt, skip_credential_check: bool = SkipCredentials,
-       backend: Optional[str] = BackendOpt, project: Optional[Path] = ProjectOpt):
-    """Deploy a stack, judged by the policy pack (needs the Pulumi CLI and cloud credentials)."""
-    from trainstack.deploy import lifecycle
-    from trainstack.plan.stacks import stack_config
-    folder = project_dir(project)
-    outputs = lifecycle.up(stack, echo=_echo, project_dir=folder,
-                           skip_credential_check=skip_credential_check, backend=backend)
-    for key, value in sorted(outputs.items()):
-        out.print(f"{key}: {value}", markup=False, highlight=False)
-    for note in deploy_notes(stack_config(folder, stack).get("trainstack:cloud", "")):
-        err.print(f"note: {note}", markup=False, highlight=False)
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        built = self.commands.built if isinstance(self.commands, _Commands) else self.commands
+        listed = [(name, built[name] if name in built else
+                   typer.core.TyperCommand(name=name, help=COMMANDS[name].help))
+                  for name in self.list_commands(ctx)]
+        rows = [(name, command) for name, command in listed if not command.hidden]
+        if rows:
+            # click's own listing (TyperGroup.format_commands), over those stand-ins
+            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, command.get_short_help_str(limit))
+                                    for name, command in rows])
 
 
-@app.command()
-@user_errors
-def preview(stack: str = RequiredStackOpt, skip_credential_check: bool = SkipCredentials,
-            backend: Optional[str] = BackendOpt, project: Optional[Path] = ProjectOpt):
-    """Show what `up` would change, judged by the policy pack (needs the Pulumi CLI)."""
-    from trainstack.deploy import lifecycle
-    changes = lifecycle.preview(stack, echo=_echo, project_dir=project_dir(project),
-                                skip_credential_check=skip_credential_check, backend=backend)
-    out.print("changes: " + (", ".join(f"{k} {v}" for k, v in sorted(changes.items())) or "none"),
-              markup=False, highlight=False)
+app = typer.Typer(cls=LazyGroup, no_args_is_help=True,
+                  rich_markup_mode=None,  # plain help: rich_utils costs 70 ms
+                  help="One GPU training-cluster spec, built the same on every cloud trainstack "
+                  f"implements ({', '.join(implemented_clouds())}), through Pulumi.")
 
 
-@app.command()
-@user_errors
-def destroy(stack: str = RequiredStackOpt, skip_credential_check: bool = SkipCredentials,
-            backend: Optional[str] = BackendOpt, project: Optional[Path] = ProjectOpt):
-    """Tear a stack down; the bucket stays unless the spec says retain_on_destroy: false."""
-    from trainstack.deploy import lifecycle
-    kept = lifecycle.destroy(stack, echo=_echo, project_dir=project_dir(project),
-                             skip_credential_check=skip_credential_check, backend=backend)
-    for item in kept:
-        out.print(f"kept: {item}", markup=False, highlight=False)
+def _show_version(value: bool) -> None:
+    if value:
+        print(f"trainstack {__version__}")
+        raise typer.Exit()
 
 
-from trainstack.reap.reaper import reap_command  # noqa: E402  (issue 13: idle stacks torn down)
-
-app.command("reap")(user_errors(reap_command))
-
-from trainstack.measure.bench import bench_command  # noqa: E402  (issue 22: run and measure on the nodes)
-from trainstack.measure.run import run_command  # noqa: E402
-
-app.command("run")(user_errors(run_command))
-app.command("bench")(user_errors(bench_command))
-
-from trainstack.plan.init import init_command  # noqa: E402  (issue 15: a project of your own)
-
-app.command("init")(user_errors(init_command))
-
-from trainstack.measure.resume_check import resume_check_cli  # noqa: E402  (issue 23: resume proven)
-
-app.command("resume-check")(user_errors(resume_check_cli))
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                 help="Print the version and exit."),
+    project: Optional[Path] = typer.Option(
+        None, "--project", envvar="TRAINSTACK_PROJECT",
+        help="The trainstack project folder for every command (default: the nearest "
+        "Pulumi.yaml from the current folder upward, as pulumi finds it)."),
+):
+    """One GPU training-cluster spec on every cloud trainstack implements."""
+    del version
+    from trainstack.plan.select import set_project_override
+    set_project_override(project)
 
 
 def _quiet_stdout() -> None:
@@ -249,8 +257,7 @@ def _quiet_stdout() -> None:
 
 
 def main() -> None:
-    from trainstack.console import prepare_consoles
-    prepare_consoles()
+    _REAL_COMMAND_LINE["on"] = True
     try:
         app()
     except BrokenPipeError:
