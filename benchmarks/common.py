@@ -22,12 +22,18 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+# components/ and policies/ import as trainstack_components / trainstack_policies: from this
+# checkout's import root (tests/checkout.py), never from the tree the venv was installed from.
+from tests.checkout import PYTHONPATH as CHECKOUT_PATH  # noqa: E402
+from tests.checkout import activate  # noqa: E402
+
+activate()
 
 EXAMPLE = ROOT / "examples" / "cluster.yaml"
 PACKAGES = ("pulumi", "pulumi-aws", "pulumi-gcp", "pulumi-azure-native", "pulumi-alicloud",
             "pulumi-policy", "pydantic", "typer", "rich")
 # Environment that keeps child processes on this checkout, whatever is installed in the venv.
-CHILD_ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+CHILD_ENV = {**os.environ, "PYTHONPATH": CHECKOUT_PATH}
 
 
 def machine() -> dict[str, str]:

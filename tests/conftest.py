@@ -328,3 +328,4 @@ def pack():
     process = PolicyPackProcess()
     yield process
     process.close()
+    assert process.proc.returncode is not None   # the process is gone

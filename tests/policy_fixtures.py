@@ -12,6 +12,8 @@ from typing import Any, Optional
 from trainstack_policies.model import Resource
 
 OWNER_TAGS = {"owner": "alice", "team": "ml", "cost-center": "1234"}
+# The same owner as Google Cloud labels (no "-" in a label key the policies read).
+OWNER_LABELS = {"owner": "alice", "team": "ml", "cost_center": "1234"}
 RETAIN = "trainstack:retain"
 
 

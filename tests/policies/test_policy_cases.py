@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.policy_fixtures import (
+    OWNER_LABELS,
     OWNER_TAGS,
     aws_cluster,
     find,
@@ -21,7 +22,7 @@ from tests.policy_harness import run
 from trainstack_policies.model import UNKNOWN
 
 TAGS = dict(OWNER_TAGS)
-LABELS = {"owner": "alice", "team": "ml", "cost_center": "1234"}
+LABELS = dict(OWNER_LABELS)
 
 
 def policies(found, level=None):

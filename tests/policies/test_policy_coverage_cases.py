@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from tests.policy_fixtures import (
+    OWNER_LABELS,
     OWNER_TAGS,
     aws_cluster,
     azure_cluster,
@@ -26,7 +27,7 @@ from tests.policies.test_policy_abuse_unknowns import budget, gpu_group, judged,
 from trainstack_policies.model import UNKNOWN
 
 TAGS = dict(OWNER_TAGS)
-LABELS = {"owner": "alice", "team": "ml", "cost_center": "1234"}
+LABELS = dict(OWNER_LABELS)
 AWS = {"region": "us-east-1"}
 
 

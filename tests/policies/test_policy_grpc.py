@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from pulumi.runtime.proto import analyzer_pb2 as apb
 
-from tests.policy_harness import PolicyPackProcess
 from trainstack import PROJECT_DIR
 from trainstack.plan.engine import render
 from trainstack.plan.stacks import stack_config, stack_names
@@ -19,14 +18,6 @@ STACKS = stack_names(PROJECT_DIR)
 # Azure's plan does not enforce its declared lifetime yet: priced for 730 h, it fails spend-limit.
 PASSING_STACKS = STACKS  # every stack enforces its declared lifetime
 STACK_POLICIES = {"storage-same-zone", "spend-limit", "rdma-for-multinode", "encryption-at-rest"}
-
-
-@pytest.fixture(scope="module")
-def pack():
-    process = PolicyPackProcess()
-    yield process
-    process.close()
-    assert process.proc.returncode is not None   # the process is gone
 
 
 @pytest.fixture(scope="module")

@@ -13,10 +13,11 @@ import pytest
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc, settings
 
+from tests.policy_fixtures import OWNER_LABELS, OWNER_TAGS
 from trainstack.plan.engine import PlannedResource
 
-TAGS = {"owner": "alice", "team": "ml", "cost-center": "1234"}
-LABELS = {"owner": "alice", "team": "ml", "cost_center": "1234"}
+TAGS = dict(OWNER_TAGS)
+LABELS = dict(OWNER_LABELS)
 
 
 class _Mocks(pulumi.runtime.Mocks):

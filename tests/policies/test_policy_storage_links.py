@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.policy_fixtures import OWNER_TAGS, res
+from tests.policy_fixtures import OWNER_LABELS, OWNER_TAGS, res
 from tests.policy_harness import run
 from tests.policies.test_policy_abuse_unknowns import budget, of
 from trainstack_policies.model import UNKNOWN
 
 TAGS = dict(OWNER_TAGS)
-LABELS = {"owner": "alice", "team": "ml", "cost_center": "1234"}
+LABELS = dict(OWNER_LABELS)
 ZONE = "storage-same-zone"
 INGRESS = "no-public-ingress"
 

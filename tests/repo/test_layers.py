@@ -80,7 +80,7 @@ PLANTED = [
     ("trainstack/console.py", "import trainstack.cost.money\n", {"layers", "no-circles"}),
     ("trainstack/reap/store.py", "import trainstack.measure.billing\n", {"layers"}),
     ("trainstack/measure/status.py", "def _planted():\n    import trainstack.cli.app\n",
-     {"layers", "cli-imported-by-nothing", "no-circles"}),
+     {"layers", "cli-imported-by-nothing"}),   # cli imports commands by name, when run
     ("components/aws/cloud.py", "from trainstack_components.gcp import planning as _gcp\n",
      {"clouds-independent"}),
     ("policies/model.py", "import trainstack_components.spec\n", {"pack-stands-alone"}),
