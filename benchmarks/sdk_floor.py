@@ -24,7 +24,8 @@ from pulumi.runtime import settings
 
 TARGET = 1.15
 SDK_PACKAGES = {"aws": "pulumi_aws", "gcp": "pulumi_gcp", "azure-native": "pulumi_azure_native",
-                "alicloud": "pulumi_alicloud"}
+                "alicloud": "pulumi_alicloud",
+                "command": "pulumi_command"}   # GCP: the Managed Lustre import at create
 
 
 def sdk_class(token: str):

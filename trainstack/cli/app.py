@@ -11,7 +11,7 @@ import os
 import sys
 from functools import wraps
 from pathlib import Path
-from typing import Any, Callable, Iterator, MutableMapping, NamedTuple, Optional
+from typing import Any, Callable, Iterator, Mapping, MutableMapping, NamedTuple, Optional
 
 import typer
 from typer.core import TyperGroup
@@ -161,7 +161,7 @@ def load_command(name: str) -> Callable:
 class _Commands(MutableMapping[str, Any]):
     """The group's commands: those built so far, plus every COMMANDS name, built on first use."""
 
-    def __init__(self, built: dict[str, Any], build: Callable[[str], Any]) -> None:
+    def __init__(self, built: Mapping[str, Any], build: Callable[[str], Any]) -> None:
         self.built, self._build = dict(built), build
 
     def __getitem__(self, name: str) -> Any:
