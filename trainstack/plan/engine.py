@@ -102,12 +102,8 @@ class _PlanMocks(pulumi.runtime.Mocks):
 
     def __init__(self, cloud: Cloud):
         self.cloud = cloud
-        # The inputs the mock monitor deserialised for the resource this thread registers now:
-        # _RecordingMonitor records them rather than deserialising the request a second time.
-        self.registering = threading.local()
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs):
-        self.registering.inputs = args.inputs
         computed = self.cloud.offline_attributes(args.typ, args.name, args.inputs)
         return f"{args.name}-id", {**args.inputs, **computed}
 
@@ -116,20 +112,16 @@ class _PlanMocks(pulumi.runtime.Mocks):
 
 
 class _RecordingMonitor(pulumi_mocks.MockMonitor):
-    def __init__(self, mocks: _PlanMocks):
+    def __init__(self, mocks: pulumi.runtime.Mocks):
         super().__init__(mocks)
-        self.plan_mocks = mocks
         self.recorded: list[PlannedResource] = []
         self._lock = threading.Lock()
 
     def RegisterResource(self, request):
-        self.plan_mocks.registering.inputs = None
-        response = super().RegisterResource(request)   # calls new_resource in this thread
+        response = super().RegisterResource(request)
         if request.type == "pulumi:pulumi:Stack":
             return response
-        inputs = self.plan_mocks.registering.inputs
-        if inputs is None:   # a Pulumi whose mock monitor registers otherwise
-            inputs = rpc.deserialize_properties(request.object)
+        inputs = rpc.deserialize_properties(request.object)
         record = PlannedResource(
             type=request.type, name=request.name, urn=response.urn, custom=bool(request.custom),
             parent=request.parent, inputs=_plain(inputs), dependencies=sorted(request.dependencies),
