@@ -44,7 +44,8 @@ from trainstack_components.boot import (
 from trainstack_components.gcp.boot import GcpBoot
 
 # idle first (issue 19), then jobs.py and preemption.py
-STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "packages", "runtime", "jobs", "preemption", "health"]
+STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "packages", "runtime", "jobs",
+         "preemption", "health"]
 
 
 def planned_steps(family: str) -> list[str]:
