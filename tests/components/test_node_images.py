@@ -240,3 +240,36 @@ def test_the_gib_repository_key_is_imported_before_the_update(family):
     assert "signed-by=/etc/apt/keyrings/cloud.google.gpg" in source
     key_at = script.index("gpg --dearmor --yes -o /etc/apt/keyrings/cloud.google.gpg")
     assert key_at < script.index("update -qq")
+
+
+# -- Alibaba: the agent's OSS options from the RAM role's STS token ------------------------------
+
+def test_oss_options_come_from_the_metadata_servers_role_credentials():
+    asked = []
+
+    def fetch(url):
+        asked.append(url)
+        return json.dumps({"AccessKeyId": "STS.id", "AccessKeySecret": "secret",
+                           "SecurityToken": "token", "Expiration": "2030-01-01T00:00:00Z",
+                           "Code": "Success"}).encode()
+    options, expires = job_agent.oss_options(
+        {"TS_OSS_ENDPOINT": "https://oss-cn-beijing-internal.aliyuncs.com",
+         "TS_RAM_ROLE": "nodes-role"}, fetch)
+    assert asked == ["http://100.100.100.200/latest/meta-data/ram/security-credentials/nodes-role"]
+    assert options == {"endpoint": "https://oss-cn-beijing-internal.aliyuncs.com",
+                       "key": "STS.id", "secret": "secret", "token": "token"}
+    assert expires == 1893456000.0    # 2030-01-01T00:00:00Z
+    with pytest.raises(ValueError, match="TS_OSS_ENDPOINT and TS_RAM_ROLE"):
+        job_agent.oss_options({}, fetch)
+
+
+def test_expiring_credentials_are_fetched_again():
+    pytest.importorskip("fsspec")
+    calls = []
+
+    def options():
+        calls.append(1)
+        return {}, (0.0 if len(calls) == 1 else float("inf"))   # the first set already expired
+    store = job_agent.FsspecStore("memory://trainstack-test-bucket", options)
+    store.put("k", b"v")                     # expired: a fresh set before the write
+    assert len(calls) == 2 and store.get("k") == b"v" and len(calls) == 2
