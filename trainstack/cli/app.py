@@ -131,11 +131,6 @@ def plan(stack: Optional[str] = StackOpt, spec: Optional[Path] = SpecOpt,
         out.print(f"tag {change['tag']}: {change['value']!r} becomes the {result.cloud} label "
                   f"{change['label']}: {change['label_value']!r} (the cloud's label rules)",
                   markup=False, highlight=False)
-    sel = result.inputs.selection
-    out.print(f"{len(result.resources)} resources; selection: {sel.instance.name} "
-              f"x {result.inputs.spec.nodes}, {sel.fabric_note}, "
-              f"{sel.usd_per_hour:,.2f} USD/h (price source: "
-              f"{sel.price.source}, as of {sel.price.as_of})", markup=False, highlight=False)
     out.print(f"node image: {image['image']}", markup=False, highlight=False)
     for item in image["installs"]:
         out.print(f"  the boot installs {item['what']}: {item['why']}", markup=False,
@@ -145,6 +140,11 @@ def plan(stack: Optional[str] = StackOpt, spec: Optional[Path] = SpecOpt,
                   markup=False, highlight=False)
     for need in needs:
         out.print(f"  {need['what']}: {need['why']}", markup=False, highlight=False)
+    sel = result.inputs.selection
+    out.print(f"{len(result.resources)} resources; selection: {sel.instance.name} "
+              f"x {result.inputs.spec.nodes}, {sel.fabric_note}, "
+              f"{sel.usd_per_hour:,.2f} USD/h (price source: "
+              f"{sel.price.source}, as of {sel.price.as_of})", markup=False, highlight=False)
     for warning in result.warnings:  # missing stack config (trainstack/plan/required_config.py)
         out.print(warning, markup=False, highlight=False)
 
