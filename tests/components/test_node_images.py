@@ -96,8 +96,7 @@ def test_an_image_without_the_toolkit_fails_the_packages_step_by_name(tmp_path):
     root, bin_dir, env = boot_node(tmp_path)
     stand_in(bin_dir, "docker", "exit 0\n")
     stand_in(bin_dir, "apt-get", "exit 0\n")
-    empty = tmp_path / "empty"
-    empty.mkdir()
+    stand_in(bin_dir, "dpkg-query", "echo 'install ok installed'\n")   # python3-venv is there
     env = {**env, "PATH": f"{bin_dir}:{Path(sys.executable).parent}:/usr/bin:/bin"}
     result = run_step(user_data("p5"), "packages", root, bin_dir, env)
     if (Path("/usr/bin/nvidia-ctk")).exists():
@@ -273,3 +272,19 @@ def test_expiring_credentials_are_fetched_again():
     store = job_agent.FsspecStore("memory://trainstack-test-bucket", options)
     store.put("k", b"v")                     # expired: a fresh set before the write
     assert len(calls) == 2 and store.get("k") == b"v" and len(calls) == 2
+
+
+def test_a_missing_python3_venv_is_installed_and_then_checked(tmp_path):
+    """GCP's accelerator image lacks python3-venv: the step installs it; an apt that does not
+    deliver it fails the step by name (Debian's ensurepip stub makes the package the test)."""
+    root, bin_dir, env = boot_node(tmp_path)
+    stand_in(bin_dir, "apt-get", 'echo "apt-get $*" >> "$FAKE_LOG"\n')
+    stand_in(bin_dir, "dpkg-query", "exit 1\n")                    # never installed
+    text = user_data("gcp-tcp").replace("command -v docker", "true").replace(
+        "command -v nvidia-ctk", "true")
+    for tool in ("systemctl", "nvidia-ctk", "curl", "gpg", "install"):
+        stand_in(bin_dir, tool, "exit 0\n")
+    result = run_step(text, "packages", root, bin_dir, env)
+    assert result.returncode == 1
+    assert "python3-venv is missing" in result.stdout
+    assert "install -y -qq python3-venv" in (tmp_path / "calls.log").read_text()
