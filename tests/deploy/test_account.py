@@ -138,3 +138,21 @@ def test_the_plan_lists_the_needs_and_the_node_image_offline():
                                          "--json"]).output)
     installs = {i["what"] for i in gcp["node_image"]["installs"]}
     assert {"docker.io", "nvidia-container-toolkit", "python3-venv"} <= installs
+
+
+def test_docs_first_deploy_lists_what_bootstrap_checks_for_the_example():
+    from tests.conftest import ROOT
+    from trainstack_components.program import resolve
+    clusters = {}
+    for cloud in ("aws", "gcp", "azure", "alicloud"):
+        inputs = resolve({"trainstack:cloud": cloud, "trainstack:specFile": str(EXAMPLE)}.get,
+                         EXAMPLE.parent)
+        clusters[cloud] = (inputs.spec, inputs.selection)
+    doc = (ROOT / "docs" / "first-deploy.md").read_text()
+    block = doc.split(account.FIRST_DEPLOY_BEGIN + "\n")[1].split(account.FIRST_DEPLOY_END)[0]
+    assert block == account.first_deploy_block(clusters), "docs/first-deploy.md is stale"
+
+
+def test_alicloud_has_nothing_to_check_and_needs_no_cli(cli, monkeypatch):
+    monkeypatch.setenv("PATH", str(cli))
+    assert account.check_account("alicloud", account.needs("alicloud")) == []

@@ -144,6 +144,8 @@ def check_account(cloud: str, wanted: Sequence[Need],
     """Ask the cloud about each need; return one line per missing one (empty: all there).
     Raises AccountUnreachable (one line) when the CLI or its credentials are absent."""
     cli = CLI.get(cloud, "")
+    if not wanted:
+        return []
     if run is None:
         if not shutil.which(cli):
             raise AccountUnreachable(f"bootstrap {cloud}", f"cannot check the account: `{cli}` "
@@ -193,3 +195,23 @@ def cluster_needs(cloud: str, spec, selection) -> list[Need]:
 def needs_lines(wanted: Sequence[Need]) -> list[str]:
     """One line per need, for the plan (offline: nothing is asked)."""
     return [f"{n.what}: {n.why}" for n in wanted]
+
+
+FIRST_DEPLOY_BEGIN = "<!-- generated: trainstack.deploy.account.first_deploy_block -->"
+FIRST_DEPLOY_END = "<!-- end generated -->"
+
+
+def first_deploy_block(clusters: dict) -> str:
+    """docs/first-deploy.md's list: for each cloud's example cluster ({cloud: (spec,
+    selection)}), every need, why, and the command that fixes it."""
+    lines = []
+    for cloud, (spec, selection) in clusters.items():
+        wanted = cluster_needs(cloud, spec, selection)
+        lines.append(f"### {cloud} (`trainstack bootstrap {cloud}` checks these)")
+        lines.append("")
+        if not wanted:
+            lines.append("- nothing trainstack can check from here")
+        for need in wanted:
+            lines.append(f"- **{need.what}**: {need.why}. Fix: `{need.fix}`")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
