@@ -288,3 +288,17 @@ def test_a_missing_python3_venv_is_installed_and_then_checked(tmp_path):
     assert result.returncode == 1
     assert "python3-venv is missing" in result.stdout
     assert "install -y -qq python3-venv" in (tmp_path / "calls.log").read_text()
+
+
+def test_trainstack_plan_exits_2_naming_the_field(monkeypatch):
+    from typer.testing import CliRunner
+
+    from trainstack.cli.app import app
+    old = dict(node_images.manifest("azure"))
+    old["driver"] = node_images.ImageItem("azure", "ubuntu-hpc 22.04.2024102301", "driver", True,
+                                          "560.35.03", "azhpc-images tag ubuntu-hpc-20241023")
+    monkeypatch.setattr(node_images, "manifest", lambda cloud: old if cloud == "azure" else {})
+    result = CliRunner().invoke(app, ["plan", "--spec", str(EXAMPLE), "--cloud", "azure"])
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert "runtime.image" in text and "560.35.03" in text and "Traceback" not in text
