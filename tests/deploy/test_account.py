@@ -19,7 +19,9 @@ case "$1 $2" in
   "feature show") echo "${FEATURE_STATE:-NotRegistered}" ;;
   "provider show") case "$4" in Microsoft.ContainerInstance) echo "${ACI_STATE:-Registered}" ;;
                    *) echo Registered ;; esac ;;
-  "role assignment") printf 'Contributor\\n%s\\n' "${ROLE:-User Access Administrator}" ;;
+  "role assignment") [ "$5" = me@example.com ] || exit 3
+                     printf 'Contributor\\n%s\\n' "${ROLE:-User Access Administrator}" ;;
+  "account show") echo me@example.com ;;
 esac
 """
 AZ_SIGNED_OUT = """#!/bin/bash
@@ -88,18 +90,20 @@ GCLOUD = """#!/bin/bash
 case "$*" in
   *"services list"*) all="$*"; api="${all##*config.name=}"; api="${api%% *}"
                      case " $ENABLED " in *" $api "*) echo "$api" ;; esac ;;
-  *"get-iam-policy"*) echo roles/owner ;;
+  *"get-iam-policy"*) case "$*" in *"bindings.members:me@example.com"*) echo roles/owner ;; esac ;;
+  "config get-value account") echo me@example.com ;;
 esac
 """
 
 
 def test_gcp_names_the_disabled_api(cli, monkeypatch):
     stand_in_cli(cli, "gcloud", GCLOUD)
-    monkeypatch.setenv("ENABLED", " ".join(a for a in account.GCP_APIS
-                                           if a != "cloudbuild.googleapis.com"))
+    monkeypatch.setenv("ENABLED", "serviceusage.googleapis.com")
     missing = account.check_account("gcp", account.needs("gcp", project="p1"))
-    assert missing == ["API cloudbuild.googleapis.com enabled: missing (the plan's resources "
-                       "call it); gcloud services enable cloudbuild.googleapis.com --project p1"]
+    assert len(missing) == 1
+    assert missing[0].startswith("API cloudresourcemanager.googleapis.com enabled: missing")
+    assert missing[0].endswith("gcloud services enable cloudresourcemanager.googleapis.com "
+                               "--project p1")
 
 
 AWS = """#!/bin/bash

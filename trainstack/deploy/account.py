@@ -12,7 +12,9 @@ Sources:
   "Microsoft.Authorization/roleAssignments/write"); the role-propagation wait runs a container
   instance (Microsoft.ContainerInstance); every resource type's provider must be registered
   (azure-resource-manager/management/resource-providers-and-types).
-- Google Cloud: the APIs the plan's resources call (components/gcp and its budget action).
+- Google Cloud: the plan enables the APIs its resources call; Service Usage (which enables them)
+  and Cloud Resource Manager (project IAM) must already be on; the deploying account creates
+  service accounts (the nodes', the budget-stop build account) and grants them roles.
 - AWS: Service Quotas, EC2 "Running On-Demand P instances" (quota code L-417A185B) and "All P
   Spot Instance Requests" (L-7212CCBC), counted in vCPUs (EC2 User Guide, "On-Demand Instance
   quotas").
@@ -31,10 +33,9 @@ AZURE_PROVIDERS = ("Microsoft.Compute", "Microsoft.Network", "Microsoft.Storage"
                    "Microsoft.StorageCache", "Microsoft.ManagedIdentity",
                    "Microsoft.ContainerInstance", "Microsoft.Consumption", "Microsoft.Insights")
 AZURE_ROLES = ("Owner", "User Access Administrator")
-GCP_APIS = ("compute.googleapis.com", "lustre.googleapis.com", "storage.googleapis.com",
-            "iam.googleapis.com", "billingbudgets.googleapis.com", "pubsub.googleapis.com",
-            "cloudfunctions.googleapis.com", "cloudbuild.googleapis.com", "run.googleapis.com",
-            "eventarc.googleapis.com", "artifactregistry.googleapis.com")
+# The plan enables the APIs its resources call (gcp.projects.Service, components/gcp); what it
+# cannot enable for itself is the API that enables APIs and the one that sets project IAM.
+GCP_APIS = ("serviceusage.googleapis.com", "cloudresourcemanager.googleapis.com")
 GCP_DEPLOYER_ROLES = ("roles/owner",)
 # EC2 Service Quotas for the P family (vCPUs): on-demand and spot.
 AWS_P_QUOTAS = {"on_demand": "L-417A185B", "spot": "L-7212CCBC"}
@@ -94,7 +95,7 @@ def needs(cloud: str, *, region: str = "", instance_type: str = "", vcpus: int =
                 for p in AZURE_PROVIDERS]
         out.append(Need("azure", "deploying identity has Owner or User Access Administrator",
                         "the plan creates role assignments (blob data, Reader on the scale set)",
-                        ("az", "role", "assignment", "list", "--assignee", account or "@me",
+                        ("az", "role", "assignment", "list", "--assignee", account or "<account>",
                          "--all", "--include-inherited", "--query", "[].roleDefinitionName",
                          "-o", "tsv"), _any_of(AZURE_ROLES),
                         "az role assignment create --role 'User Access Administrator' "
@@ -102,7 +103,8 @@ def needs(cloud: str, *, region: str = "", instance_type: str = "", vcpus: int =
         return out
     if cloud == "gcp":
         flag = ("--project", project) if project else ()
-        out = [Need("gcp", f"API {api} enabled", "the plan's resources call it",
+        out = [Need("gcp", f"API {api} enabled", "the plan enables the other APIs and sets "
+                    "project IAM through it, so it cannot enable it itself",
                     ("gcloud", "services", "list", "--enabled", *flag,
                      "--filter", f"config.name={api}", "--format", "value(config.name)"),
                     _is(api), f"gcloud services enable {api}" + (f" --project {project}"
@@ -134,6 +136,12 @@ def needs(cloud: str, *, region: str = "", instance_type: str = "", vcpus: int =
     return []
 
 
+# What a placeholder in a need's query stands for, asked of the CLI once per check.
+WHOAMI = {"azure": {"<account>": ("az", "account", "show", "--query", "user.name", "-o", "tsv")},
+          "gcp": {"<account>": ("gcloud", "config", "get-value", "account"),
+                  "<project>": ("gcloud", "config", "get-value", "project")}}
+
+
 class AccountUnreachable(SpecError):
     pass
 
@@ -154,9 +162,25 @@ def check_account(cloud: str, wanted: Sequence[Need],
 
         def run(argv):
             return subprocess.run(list(argv), capture_output=True, text=True, timeout=120)
+    values: dict[str, str] = {}
     missing = []
     for need in wanted:
-        done = run(need.argv)
+        argv = list(need.argv)
+        for i, arg in enumerate(argv):
+            for placeholder, ask in WHOAMI.get(cloud, {}).items():
+                if placeholder not in arg:
+                    continue
+                if placeholder not in values:
+                    answer = run(ask)
+                    values[placeholder] = answer.stdout.strip() if answer.returncode == 0 else ""
+                    if not values[placeholder]:
+                        raise AccountUnreachable(
+                            f"bootstrap {cloud}", f"cannot check the account: {cli} names no "
+                            f"{placeholder.strip('<>')} ({' '.join(ask)}).",
+                            f"Sign in ({LOGIN[cloud]}), then run this again.")
+                arg = arg.replace(placeholder, values[placeholder])
+            argv[i] = arg
+        done = run(argv)
         if done.returncode != 0:
             said = (done.stderr or done.stdout).strip().splitlines()
             if _credentials_problem(" ".join(said)):
