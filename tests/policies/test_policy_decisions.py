@@ -29,7 +29,7 @@ TAGS = {"owner": "alice", "team": "ml", "cost-center": "1234"}
 @pytest.fixture(autouse=True)
 def fixed_clock(monkeypatch):
     """Stop times are priced as whole hours from now: a fixed now makes them exact."""
-    monkeypatch.setattr(inventory, "_now", lambda: NOW)
+    monkeypatch.setattr(inventory.lifetimes, "_now", lambda: NOW)
 
 
 def at(hours: float) -> str:
