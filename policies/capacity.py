@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
-from trainstack_policies.model import UNKNOWN, Resource, last_segment, number
+from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, last_segment, number
 
 AWS_CAPACITY_RESERVATION = "aws:ec2/capacityReservation:CapacityReservation"
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
@@ -67,11 +67,16 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
             mtype = r.get(f"{props}.machineType")
             z = zone(r.get("zone") or r.provider.get("zone"))
             accel = r.get(f"{props}.guestAccelerators")
-            n = sum(number(a.get("acceleratorCount")) or 1 for a in accel
-                    if isinstance(a, dict)) if isinstance(accel, list) else 0
+            counts = [checked_number(a.get("acceleratorCount")) for a in accel
+                      if isinstance(a, dict)] if isinstance(accel, list) else []
+            # A count that is no number still declares an accelerator (1), and is refused.
+            n = sum(int(c) if isinstance(c, float) and c >= 1 else 1 for c in counts)
             out.append(node_group(r, None, mtype if mtype is UNKNOWN else last_segment(mtype),
                                   count(r.get("specificReservation.count")), False, [z],
-                                  _region(r, z), accelerators=int(n)))
+                                  _region(r, z), accelerators=n, invalid=[
+                                      f"its accelerator count {c.text} is not a finite "
+                                      "non-negative number" for c in counts
+                                      if isinstance(c, BadNumber)]))
         elif t == SAGEMAKER_ENDPOINT_CONFIG:
             for v in _items(r.get("productionVariants")):
                 if v is UNKNOWN:

@@ -38,7 +38,7 @@ from trainstack_policies.inventory import (
     tag_value,
     tags_of,
 )
-from trainstack_policies.model import UNKNOWN
+from trainstack_policies.model import UNKNOWN, BadNumber
 
 
 @dataclass
@@ -172,6 +172,12 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
     for fs in filesystems:
         if fs.capacity_gib is UNKNOWN:
             result.undecided.append(f"{fs.resource.name}: its capacity is unknown until apply")
+            continue
+        if isinstance(fs.capacity_gib, BadNumber):
+            # A negative or unreadable capacity is refused, never added (it would shrink the
+            # total below the truth).
+            result.invalid.append(f"{fs.resource.name} ({fs.resource.type}): its capacity "
+                                  f"{fs.capacity_gib.text} is not a finite non-negative number")
             continue
         if not fs.capacity_gib:
             continue

@@ -40,7 +40,16 @@ from trainstack_policies.inventory.values import (
     _zone,
     env_region,
 )
-from trainstack_policies.model import UNKNOWN, BadNumber, Resource, dig, last_segment, number, region_of_zone
+from trainstack_policies.model import (
+    UNKNOWN,
+    BadNumber,
+    Resource,
+    checked_number,
+    dig,
+    last_segment,
+    number,
+    region_of_zone,
+)
 
 
 def gpu_groups(resources: list[Resource]) -> list[NodeGroup]:
@@ -178,6 +187,8 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             # No region in the program: the provider takes it from the environment, which the
             # engine passes to the pack as to the provider.
             g.region = env_region(g.cloud)
+        if g.cloud == "gcp":
+            g.invalid += _accelerator_problems(g.template)
         g.lifetime_hours, g.lifetime_how = enforced_hours(g, resources, index)
         if g.resource.type == GCP_IGM or g.resource.type == GCP_REGION_IGM:
             _autoscaled(g, index.gcp_autoscalers.of(g.resource, name_key=None),
@@ -229,10 +240,25 @@ def _gcp_group_size(igm: Resource, index: _StackIndex) -> Any:
 
 
 def _accelerators(holder: Optional[Resource]) -> int:
+    """Declared accelerators per node; a count that is no number counts as 1 (still a GPU
+    node) and is reported by _accelerator_problems()."""
     if holder is None:
         return 0
-    return int(sum(number(a.get("count")) or 1 for a in _dicts(holder.get("guestAccelerators"))
-                   if isinstance(a, dict)))
+    total = 0
+    for a in _dicts(holder.get("guestAccelerators")):
+        if isinstance(a, dict):
+            n = checked_number(a.get("count"))
+            total += int(n) if isinstance(n, float) and n >= 1 else 1
+    return total
+
+
+def _accelerator_problems(holder: Optional[Resource]) -> list[str]:
+    if holder is None:
+        return []
+    bad = [checked_number(a.get("count")) for a in _dicts(holder.get("guestAccelerators"))
+           if isinstance(a, dict)]
+    return [f"its accelerator count {n.text} is not a finite non-negative number"
+            for n in bad if isinstance(n, BadNumber)]
 
 
 def _gcp_machine_type(template: Optional[Resource]) -> Any:

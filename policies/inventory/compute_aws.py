@@ -85,7 +85,10 @@ def _attribute_accelerators(lt: Optional[Resource], mixed: Any) -> int:
             return 1   # an attribute set unknown until apply may ask for GPUs: not "no GPU"
         if not isinstance(req, dict):
             continue
-        low = number(dig(req, "acceleratorCount.min"))
+        checked = checked_number(dig(req, "acceleratorCount.min"))
+        # A minimum that is no number still asks for accelerators: at least 1, never 0.
+        low = checked if isinstance(checked, float) else 1.0 if isinstance(checked, BadNumber) \
+            else None
         kinds = [str(k).lower() for k in _list(req.get("acceleratorTypes"))]
         if (low or 0) > 0 or "gpu" in kinds or req.get("acceleratorManufacturers") or \
                 req.get("acceleratorNames"):

@@ -21,7 +21,7 @@ from trainstack_policies.inventory.tokens import (
     GCP_FILESYSTEMS,
 )
 from trainstack_policies.inventory.values import _aws_region, _azure_location, _zone, normalize_azure_location
-from trainstack_policies.model import UNKNOWN, Resource, number, region_of_zone
+from trainstack_policies.model import UNKNOWN, Resource, checked_number, number, region_of_zone
 
 
 @dataclass
@@ -78,7 +78,7 @@ def filesystems(resources: list[Resource]) -> list[Filesystem]:
             location = _zone(r.get("location") or r.get("zone") or r.provider.get("zone"))
             shares = r.get("fileShares")
             share = shares[0] if isinstance(shares, list) and shares else shares
-            capacity = (UNKNOWN if share is UNKNOWN else number(share.get("capacityGb"))
+            capacity = (UNKNOWN if share is UNKNOWN else checked_number(share.get("capacityGb"))
                         if isinstance(share, dict) else None)
             regional = isinstance(location, str) and region_of_zone(location) == location
             out.append(Filesystem(r, location, location if regional else
@@ -105,8 +105,9 @@ def filesystems(resources: list[Resource]) -> list[Filesystem]:
 
 
 def _capacity(r: Resource, key: str) -> Any:
-    value = r.get(key)
-    return UNKNOWN if value is UNKNOWN else number(value)
+    """A capacity (float), UNKNOWN, None when absent, or BadNumber when negative, NaN or no
+    number (never a size below the truth)."""
+    return checked_number(r.get(key))
 
 
 # ------------------------------------------------------------------------------------ buckets
