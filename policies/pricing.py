@@ -155,9 +155,14 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
     if not g.region:
         enforced += " (region not named in the program: its dearest catalog region)"
     several = " (the priciest of its types)" if len(hourlies) > 1 else ""
+    # Nodes inside a reservation of the stack are priced with the reservation, whole.
+    count = g.count - g.reserved_nodes
+    if g.reserved_nodes:
+        enforced += (f" ({g.reserved_nodes} more inside reservation "
+                     f"{', '.join(g.reserved_in)}, priced there)")
     result.lines.append(Line(
-        f"{g.count} x {itype}{several}{' spot' if g.spot else ''} x {hourly:,.2f} USD/h x "
-        f"{hours:g} h{enforced}", g.count * hourly * hours))
+        f"{count} x {itype}{several}{' spot' if g.spot else ''} x {hourly:,.2f} USD/h x "
+        f"{hours:g} h{enforced}", count * hourly * hours))
 
 
 def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],

@@ -7,6 +7,7 @@ from trainstack_policies.inventory.compute_aws import _aws_fleet, _aws_group, _e
 from trainstack_policies.inventory.groups import NodeGroup, is_gpu_group
 from trainstack_policies.inventory.lifetimes import enforced_hours
 from trainstack_policies.inventory.referrers import _StackIndex
+from trainstack_policies.inventory.reservations import count_once
 from trainstack_policies.inventory.tokens import (
     ALI_INSTANCE,
     ALI_INSTANCE_SET,
@@ -196,6 +197,7 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
         elif g.resource.type == AZ_VMSS:
             for s in index.autoscale.of(g.resource, name_key="id"):
                 _autoscaled(g, [s], None)
+    count_once(groups)
     return groups
 
 

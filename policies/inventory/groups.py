@@ -22,6 +22,9 @@ class NodeGroup:
     lifetime_hours: Optional[float] = None   # a lifetime the plan enforces (see enforced_hours)
     lifetime_how: str = ""
     invalid: list[str] = field(default_factory=list)   # numbers refused (NaN, inf, negative)
+    # Nodes that run inside a reservation of the stack, priced with it (inventory.reservations).
+    reserved_nodes: int = 0
+    reserved_in: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.instance_types:

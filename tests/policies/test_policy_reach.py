@@ -201,3 +201,94 @@ def test_i_a_misspelt_config_key_is_refused_over_grpc_as_trainstack_check_refuse
     # The right spelling is taken, and the cap applies: 2 x p5.48xlarge x 55.04 x 96 h = 10,568.
     found = run(pack, aws_cluster(), {"spend-limit": {"maxMonthlyUsd": 1000}})
     assert _mandatory(found, "spend-limit")
+
+
+# ------------------------------------------------------------------- b. capacity counted once
+
+def _describe(found):
+    """The spend-limit estimate the violation states (a cap of 1 USD forces it out)."""
+    [d] = [d for d in _mandatory(found, "spend-limit") if "exceeds" in d.message]
+    return d.message
+
+
+def _aws_reserved(group_nodes: float):
+    odcr = res("aws:ec2/capacityReservation:CapacityReservation", "odcr", {
+        "instanceType": "p5.48xlarge", "instanceCount": 4.0, "availabilityZone": "us-east-1a",
+        "instancePlatform": "Linux/UNIX", "instanceMatchCriteria": "targeted", "tags": TAGS})
+    subnet, lt, group = gpu_group(nodes=group_nodes)
+    lt.props["capacityReservationSpecification"] = {
+        "capacityReservationTarget": {"capacityReservationId": "cr-from-odcr"}}
+    lt.deps["capacityReservationSpecification"] = [odcr]
+    return [odcr, subnet, lt, group]
+
+
+def test_b_an_aws_odcr_and_the_group_launched_into_it_are_priced_once(pack):
+    # By hand: the ODCR bills 4 x 55.04 x 730 = 160,716.80 USD/month whether used or not; a
+    # group of 4 inside it adds nothing: 160,717 under a 200,000 budget passes (priced twice,
+    # 321,434, it failed).
+    stack = _aws_reserved(4.0) + [budget("200000")]
+    assert _mandatory(run(pack, stack, provider=AWS), "spend-limit") == []
+    # A group of 6: 4 inside, 2 more on demand = 6 x 40,179.20 = 241,075.20 > 200,000.
+    stack = _aws_reserved(6.0) + [budget("200000")]
+    message = _describe(run(pack, stack, provider=AWS))
+    assert "241,075 USD/month" in message
+    assert "4 x p5.48xlarge x 55.04 USD/h x 730 h = 160,717" in message
+    assert "2 x p5.48xlarge x 55.04 USD/h x 730 h (4 more inside reservation odcr, priced " \
+           "there) = 80,358" in message
+
+
+def test_b_a_gcp_specific_reservation_and_its_consumer_are_priced_once(pack):
+    reservation = res("gcp:compute/reservation:Reservation", "held", {
+        "name": "h100-held", "zone": "us-central1-a", "specificReservationRequired": True,
+        "specificReservation": {"count": 2.0, "instanceProperties": {
+            "machineType": "a3-highgpu-8g"}}})
+    template = res("gcp:compute/instanceTemplate:InstanceTemplate", "tpl", {
+        "machineType": "a3-highgpu-8g", "reservationAffinity": {
+            "type": "SPECIFIC_RESERVATION", "specificReservation": {
+                "key": "compute.googleapis.com/reservation-name", "values": ["h100-held"]}}})
+    igm = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "nodes", {
+        "zone": "us-central1-a", "targetSize": 2.0, "baseInstanceName": "n",
+        "versions": [{"instanceTemplate": "tpl-id"}]}, deps={"versions": [template]})
+    gcp_budget = res("gcp:billing/budget:Budget", "budget", {
+        "amount": {"specifiedAmount": {"currencyCode": "USD", "units": "150000"}}})
+    # By hand: 2 x 88.49 x 730 = 129,195.40 (once) < 150,000; twice 258,390.80 failed.
+    assert _mandatory(run(pack, [reservation, template, igm, gcp_budget]), "spend-limit") == []
+    message = _describe(run(pack, [reservation, template, igm, gcp_budget],
+                            {"spend-limit": {"maxMonthlyUsd": 1}}))
+    assert "129,195 USD/month" in message
+    assert "0 x a3-highgpu-8g x 88.49 USD/h x 730 h (2 more inside reservation held" in message
+
+
+def _azure_reserved(capacity: float = 2.0):
+    crg = res("azure-native:compute:CapacityReservationGroup", "crg",
+              {"location": "eastus", "zones": ["1"], "tags": TAGS})
+    reservation = res("azure-native:compute:CapacityReservation", "h100", {
+        "location": "eastus", "zones": ["1"], "capacityReservationGroupName": "crg",
+        "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": capacity}, "tags": TAGS},
+        deps={"capacityReservationGroupName": [crg]})
+    return crg, reservation
+
+
+def test_b_an_azure_capacity_reservation_and_its_scale_set_are_priced_once(pack):
+    stack = azure_cluster(max_hours=None)
+    vmss = find(stack, "VirtualMachineScaleSet")
+    crg, reservation = _azure_reserved()
+    vmss.props["virtualMachineProfile"]["capacityReservation"] = {
+        "capacityReservationGroup": {"id": "crg-id"}}
+    vmss.deps["virtualMachineProfile"] = [*vmss.deps["virtualMachineProfile"], crg]
+    found = run(pack, [crg, reservation, *stack], {"spend-limit": {"maxMonthlyUsd": 1}})
+    # By hand: the reservation 2 x 98.32 x 730 = 143,547.20; the scale set's 2 nodes run in
+    # it (0 more); the 8 TiB AMLFS is priced as before.
+    message = _describe(found)
+    assert "2 x Standard_ND96isr_H100_v5 x 98.32 USD/h x 730 h = 143,547" in message
+    assert "0 x Standard_ND96isr_H100_v5 x 98.32 USD/h x 730 h (2 more inside reservation " \
+           "h100, priced there) = 0" in message
+
+
+def test_b_an_azure_capacity_reservation_without_a_budget_fails(pack):
+    crg, reservation = _azure_reserved(4.0)
+    found = run(pack, [crg, reservation])
+    # By hand: 4 reserved H100 VMs bill 287,094 USD/month used or not: GPU capacity with no
+    # budget alarm on azure (before, the reservation was not GPU capacity and passed).
+    assert any("no budget alarm on azure" in d.message
+               for d in _mandatory(found, "spend-limit"))
