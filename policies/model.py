@@ -123,6 +123,8 @@ def dig(value: Any, path: str, default: Any = None) -> Any:
         # Plain dicts first: the abstract Mapping/Sequence checks cost more than the lookup.
         if type(value) is dict:
             if part not in value:
+                if part == "0":
+                    continue   # a list input given as one object is a list of that one
                 return default
             value = value[part]
         elif isinstance(value, Mapping):

@@ -1,6 +1,7 @@
 """Every compute group of a stack as a NodeGroup, on all four clouds (AWS readers: compute_aws)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Optional
 
 from trainstack_policies.inventory.compute_aws import _aws_fleet, _aws_group, _eks_group
@@ -20,11 +21,13 @@ from trainstack_policies.inventory.tokens import (
     AWS_INSTANCE,
     AWS_LAUNCH_TEMPLATE,
     AWS_SPOT_FLEET,
+    AWS_SPOT_INSTANCE_REQUEST,
     AWS_SUBNET,
     AZ_VM,
     AZ_VMSS,
     GCP_IGM,
     GCP_INSTANCE,
+    GCP_INSTANCE_FROM_TEMPLATE,
     GCP_REGION_IGM,
     GCP_TEMPLATES,
     GKE_NODE_POOL,
@@ -119,14 +122,16 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             groups.append(_aws_fleet(r))
         elif r.type == AWS_EKS_NODE_GROUP:
             groups.append(_eks_group(r))
-        elif r.type == AWS_INSTANCE:
+        elif r.type in (AWS_INSTANCE, AWS_SPOT_INSTANCE_REQUEST):
+            # A SpotInstanceRequest takes an instance's inputs and launches one spot instance.
             lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE))
             zone = _zone(r.get("availabilityZone") or next(
                 iter(_subnet_zones(r, "subnetId", AWS_SUBNET, "availabilityZone")), ""))
             itype = r.get("instanceType") or (lt.get("instanceType") if lt else None)
             market = r.get("instanceMarketOptions.marketType") or (
                 lt.get("instanceMarketOptions.marketType") if lt else None)
-            groups.append(NodeGroup(r, lt, itype, 1, market == "spot", [zone],
+            groups.append(NodeGroup(r, lt, itype, 1, market == "spot"
+                                    or r.type == AWS_SPOT_INSTANCE_REQUEST, [zone],
                                     _aws_region(r, [zone])))
         elif r.type in (GCP_IGM, GCP_REGION_IGM):
             template = _first([d for d in r.deps.get("versions", []) if d.type in GCP_TEMPLATES])
@@ -144,6 +149,13 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 accelerators=_accelerators(template)))
         elif r.type == GKE_NODE_POOL:
             groups.append(_gke_pool(r))
+        elif r.type == GCP_INSTANCE_FROM_TEMPLATE:
+            holder = _from_template(r)
+            zone = _zone(r.get("zone") or r.provider.get("zone"))
+            groups.append(NodeGroup(r, holder, _gcp_machine_type(holder), 1, _gcp_spot(holder),
+                                    [zone], (region_of_zone(zone) if zone is not UNKNOWN else "")
+                                    or (r.provider_region or ""),
+                                    accelerators=_accelerators(holder)))
         elif r.type == GCP_INSTANCE:
             zone = _zone(r.get("zone") or r.provider.get("zone"))
             groups.append(NodeGroup(r, r, _gcp_machine_type(r), 1, _gcp_spot(r), [zone],
@@ -199,6 +211,17 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 _autoscaled(g, [s], None)
     count_once(groups)
     return groups
+
+
+def _from_template(r: Resource) -> Resource:
+    """An InstanceFromTemplate as the VM it creates: the source template's inputs under its
+    own (machineType, guestAccelerators, scheduling it sets override the template's)."""
+    template = _first([d for d in r.deps.get("sourceInstanceTemplate", [])
+                       if d.type in GCP_TEMPLATES])
+    if template is None:
+        return r
+    props = {**template.props, **{k: v for k, v in r.props.items() if v is not None}}
+    return replace(r, props=props, deps={**template.deps, **r.deps})
 
 
 def _autoscaled(g: NodeGroup, scalers: list[Resource], path: Optional[str]) -> None:

@@ -109,6 +109,10 @@ def _aws_fleet(r: Resource) -> NodeGroup:
         if isinstance(conf, dict):
             zones += [_zone(o.get("availabilityZone")) for o in _dicts(conf.get("overrides"))
                       if isinstance(o, dict) and o.get("availabilityZone")]
+    # An override or launch specification that names a subnet places the nodes in its zone.
+    for key in ("launchTemplateConfigs", "launchTemplateConfig", "launchSpecifications"):
+        zones += [z for z in _subnet_zones(r, key, AWS_SUBNET, "availabilityZone")
+                  if z not in zones]
     if r.type == AWS_SPOT_FLEET:
         count, spot = _count(r.get("targetCapacity")), True
     else:

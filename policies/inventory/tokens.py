@@ -64,6 +64,8 @@ DATA_MB_TAG = "trainstack:data-mb"  # the bucket's expected data, from the data-
 AWS_SPOT_FLEET = "aws:ec2/spotFleetRequest:SpotFleetRequest"
 AWS_FLEET = "aws:ec2/fleet:Fleet"
 AWS_EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
+AWS_SPOT_INSTANCE_REQUEST = "aws:ec2/spotInstanceRequest:SpotInstanceRequest"
+GCP_INSTANCE_FROM_TEMPLATE = "gcp:compute/instanceFromTemplate:InstanceFromTemplate"
 AWS_ASG_SCHEDULE = "aws:autoscaling/schedule:Schedule"
 GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
 # azure-native v3 moved it from `insights` to `monitor` (the old token stays an alias).

@@ -292,3 +292,78 @@ def test_b_an_azure_capacity_reservation_without_a_budget_fails(pack):
     # budget alarm on azure (before, the reservation was not GPU capacity and passed).
     assert any("no budget alarm on azure" in d.message
                for d in _mandatory(found, "spend-limit"))
+
+
+# -------------------------------------------------------------- c. compute the pack did not see
+
+def test_c_an_aws_spot_instance_request_is_gpu_compute(pack):
+    node = res("aws:ec2/spotInstanceRequest:SpotInstanceRequest", "gpu", {
+        "instanceType": "p5.48xlarge", "availabilityZone": "us-east-1a", "spotType": "one-time",
+        "waitForFulfillment": True, "tags": TAGS})
+    # By hand: no budget on aws -> the alarm is missing; with a 20,000 budget, 1 x p5.48xlarge
+    # spot x 55.04 (the catalog's spot price) x 730 h = 40,179 > 20,000.
+    assert any("no budget alarm on aws" in d.message
+               for d in _mandatory(run(pack, [node], provider=AWS), "spend-limit"))
+    message = _describe(run(pack, [node, budget()], provider=AWS))
+    assert "1 x p5.48xlarge spot x 55.04 USD/h x 730 h = 40,179" in message
+
+
+def test_c_a_gcp_instance_from_template_is_gpu_compute(pack):
+    template = res("gcp:compute/instanceTemplate:InstanceTemplate", "tpl",
+                   {"machineType": "a3-highgpu-8g"})
+    vm = res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "vm", {
+        "zone": "us-central1-a", "sourceInstanceTemplate": "tpl-id"},
+        deps={"sourceInstanceTemplate": [template]})
+    gcp_budget = res("gcp:billing/budget:Budget", "budget", {
+        "amount": {"specifiedAmount": {"currencyCode": "USD", "units": "20000"}}})
+    # By hand: the template's a3-highgpu-8g, 1 x 88.49 x 730 = 64,598 > 20,000.
+    message = _describe(run(pack, [template, vm, gcp_budget]))
+    assert "1 x a3-highgpu-8g x 88.49 USD/h x 730 h = 64,598" in message
+    # A Lustre instance in another zone than the VM is a cross-zone mount.
+    lustre = res("gcp:lustre/instance:Instance", "fs", {"location": "us-central1-b",
+                                                         "capacityGib": "18000"})
+    found = run(pack, [template, vm, lustre, gcp_budget])
+    assert any("not in the GPU nodes' zone" in d.message
+               for d in _mandatory(found, "storage-same-zone"))
+
+
+@pytest.mark.parametrize("fleet_type", ["aws:ec2/fleet:Fleet",
+                                        "aws:ec2/spotFleetRequest:SpotFleetRequest"])
+def test_c_a_fleet_takes_its_zone_from_a_subnet_override(pack, fleet_type):
+    subnet = res("aws:ec2/subnet:Subnet", "a", {"availabilityZone": "us-east-1a", "tags": TAGS})
+    fs_subnet = res("aws:ec2/subnet:Subnet", "b", {"availabilityZone": "us-east-1b",
+                                                   "tags": TAGS})
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", "lt", {"instanceType": "p5.48xlarge",
+                                                              "tags": TAGS})
+    configs = [{"launchTemplateSpecification": {"launchTemplateId": "lt-id", "version": "$Latest"},
+                "overrides": [{"subnetId": "subnet-a"}]}]
+    props = ({"targetCapacity": 2.0, "iamFleetRole": "arn", "launchTemplateConfigs": configs}
+             if "spot" in fleet_type else
+             {"targetCapacitySpecification": {"totalTargetCapacity": 2.0,
+                                              "defaultTargetCapacityType": "on-demand"},
+              "launchTemplateConfigs": configs, "type": "instant"})
+    fleet = res(fleet_type, "fleet", {**props, "tags": TAGS},
+                deps={"launchTemplateConfigs": [lt, subnet]})
+
+    def lustre(where):
+        return res("aws:fsx/lustreFileSystem:LustreFileSystem", "fs", {
+            "subnetIds": "subnet-x", "storageCapacity": 1200.0, "tags": TAGS},
+            deps={"subnetIds": [where]})
+    # By hand: the override's subnet puts the fleet in us-east-1a. Before, its zone "could not
+    # be read" (a mandatory false alarm); now the Lustre in 1a passes and the one in 1b fails.
+    same = run(pack, [subnet, lt, fleet, lustre(subnet), budget("1000000")], provider=AWS)
+    assert _mandatory(same, "storage-same-zone") == []
+    other = run(pack, [subnet, fs_subnet, lt, fleet, lustre(fs_subnet), budget("1000000")],
+                provider=AWS)
+    assert any("not in the GPU nodes' zone" in d.message
+               for d in _mandatory(other, "storage-same-zone"))
+
+
+def test_c_a_launch_templates_network_interfaces_given_as_one_object(pack):
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", "lt", {
+        "instanceType": "p5.48xlarge", "tags": TAGS,
+        "networkInterfaces": {"deviceIndex": 0.0, "associatePublicIpAddress": "true"}})
+    # By hand: one object is one interface, and it asks for a public IP: a violation, as it is
+    # when the same interface comes in a list.
+    [d] = _mandatory(run(pack, [lt], provider=AWS), "no-public-ingress")
+    assert d.urn == lt.urn and "public IP" in d.message
