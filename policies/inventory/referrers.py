@@ -17,7 +17,7 @@ class Referrers:
     schedule at its group, a resize request at its instance group manager), indexed once so
     each group finds its own without scanning the whole stack (which made every node group cost
     a pass over every resource). A referrer points at a group through a property dependency on
-    it, or by naming it (the input equals the group's `name_key` input or its resource name);
+    it, or by naming it (the input equals the group's `name_key` input);
     `of()` returns them in stack order, as a scan would have found them."""
 
     def __init__(self, resources: list[Resource], types: Any, key: str):
@@ -38,9 +38,11 @@ class Referrers:
         found = {pos: r for pos, r in self._by_dep.get(id(group), [])
                  if any(d is group for d in r.deps.get(self._key, []))}
         if name_key is not None:
-            for name in (group.get(name_key), group.name):
-                if isinstance(name, str):
-                    found.update(self._by_name.get(name, []))
+            # Only the group's own name input: an auto-named group's cloud name is its resource
+            # name plus a random suffix, so a literal equal to the resource name names another.
+            name = group.get(name_key)
+            if isinstance(name, str):
+                found.update(self._by_name.get(name, []))
         return [found[pos] for pos in sorted(found)]
 
 

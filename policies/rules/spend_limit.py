@@ -8,6 +8,7 @@ same catalog the components pick instance types from. pulumi-alicloud has no bud
 from __future__ import annotations
 
 import math
+from datetime import datetime
 from typing import Any, Mapping, Optional
 
 from trainstack_policies import capacity, pricing
@@ -120,6 +121,17 @@ def _declared_budgets(groups) -> list[float]:
     return out
 
 
+def _is_time(value: Any) -> bool:
+    """Alibaba reads autoReleaseTime as an ISO-8601 time (yyyy-MM-ddTHH:mm:ssZ)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
 def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
     # Only GPU capacity needs a budget alarm; every group is priced where the catalog can.
     groups: list[NodeGroup | _SignGroup] = list(gpu_groups(resources))
@@ -156,7 +168,14 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                 release = node.resource.get("autoReleaseTime")
                 if release is UNKNOWN:
                     raise UnknownValue(node.resource, "autoReleaseTime")
-                if node.resource.type not in (ALI_INSTANCE, ALI_INSTANCE_SET) or not release:
+                if release and node.resource.type in (ALI_INSTANCE, ALI_INSTANCE_SET) and \
+                        not _is_time(release):
+                    out.append(violation(
+                        node.resource, "the auto-release time is not a time, so it releases "
+                        "nothing and stands in for no budget alarm", release,
+                        "an ISO-8601 UTC time (2026-12-05T00:00:00Z)",
+                        "set auto_release_time to the release time in ISO-8601 UTC"))
+                elif node.resource.type not in (ALI_INSTANCE, ALI_INSTANCE_SET) or not release:
                     out.append(violation(
                         node.resource, "no auto-release time, which stands in for the budget alarm "
                         "on Alibaba Cloud (pulumi-alicloud has no budget resource)",

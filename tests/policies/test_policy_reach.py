@@ -367,3 +367,36 @@ def test_c_a_launch_templates_network_interfaces_given_as_one_object(pack):
     # when the same interface comes in a list.
     [d] = _mandatory(run(pack, [lt], provider=AWS), "no-public-ingress")
     assert d.urn == lt.urn and "public IP" in d.message
+
+
+# ---------------------------------------------------------------- d. stops that do not stop
+
+def test_d_a_schedule_naming_the_resource_name_of_an_auto_named_group_stops_nothing(pack):
+    stack = aws_cluster()
+    schedule = find(stack, "autoscaling/schedule:Schedule")
+    schedule.deps = {}
+    schedule.props["autoscalingGroupName"] = "nodes"   # the Pulumi name, not the group's
+    found = run(pack, stack)
+    # By hand: the group has no name input, so AWS names it nodes-<random>; a schedule for
+    # "nodes" scales another group. The month is priced: 2 x 55.04 x 730 = 80,358 > 20,000
+    # (before, the schedule was taken as a 96 h lifetime: 10,568, a pass).
+    assert "2 x p5.48xlarge x 55.04 USD/h x 730 h" in _describe(found)
+    # The same literal with the group named "nodes" by its own name input is its stop.
+    find(stack, "autoscaling/group:Group").props["name"] = "nodes"
+    assert _mandatory(run(pack, stack), "spend-limit") == []
+
+
+def test_d_a_disabled_azure_autoscale_setting_stops_nothing(pack):
+    stack = azure_cluster()
+    assert _mandatory(run(pack, stack), "spend-limit") == []   # the 96 h stop, enabled
+    find(stack, "AutoscaleSetting").props["enabled"] = False
+    # By hand: a disabled setting runs no profile; 2 x 98.32 x 730 = 143,547 > 20,000.
+    assert "2 x Standard_ND96isr_H100_v5 x 98.32 USD/h x 730 h" in _describe(run(pack, stack))
+
+
+def test_d_an_alibaba_auto_release_time_that_does_not_parse_is_no_lifetime(pack):
+    found = run(pack, CLUSTERS["alicloud"](auto_release="next tuesday"))
+    # By hand: "next tuesday" is no time Alibaba can release at: the nodes run on, and it is
+    # no stand-in for the budget alarm (before, any non-empty text passed).
+    refused = [d for d in _mandatory(found, "spend-limit") if "next tuesday" in d.message]
+    assert len(refused) == 2 and all("not a time" in d.message for d in refused)
