@@ -22,6 +22,64 @@ class Budget:
     # filters keep it the stack's budget (the stack's resources carry those tags).
     scope: str = ""
     covers_compute: bool = True   # its filters still include the compute that runs GPU nodes
+    # Filters (or an Azure scope) that cannot be read at preview: neither the cap nor, alone,
+    # the alarm; "cannot decide" when no other budget covers the compute.
+    filters_unknown: str = ""
+    # Another currency: "" (USD), the rate it was converted at (monthly is then in USD), or
+    # undecided text when no cited rate exists (monthly is then None).
+    converted: str = ""
+    no_rate: str = ""
+
+
+def _has_unknown(value: Any) -> bool:
+    if value is UNKNOWN:
+        return True
+    if isinstance(value, dict):
+        return any(_has_unknown(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_has_unknown(v) for v in value)
+    return False
+
+
+def _in_usd(b: Budget) -> Budget:
+    """A budget in another currency, converted at the catalog's cited rate (fx.csv), or left
+    without an amount ("cannot decide") when none is cited."""
+    currency = b.currency.strip().upper()
+    if currency in ("", "USD") or b.monthly is None:
+        return b
+    from trainstack_policies.catalog import fx_rate
+    rate = fx_rate(currency)
+    if rate is None:
+        b.no_rate = (f"amount in {currency} (the catalog cites no {currency}-USD rate to "
+                     "convert it at)")
+        b.monthly = None
+        return b
+    per_usd, source, as_of = rate
+    b.converted = (f"{b.amount_text} {currency} at {per_usd:g} {currency} per USD, {source}, "
+                   f"as of {as_of}")
+    b.monthly = b.monthly / per_usd
+    return b
+
+
+def _azure_scope(r: Resource, resources: list[Resource]) -> tuple[str, bool, str]:
+    """(scope text, covers compute, unknown path) of an Azure budget scoped to a resource
+    group: it covers the compute only when a GPU scale set or VM of the stack is in that
+    group (its resourceGroupName, or the ResourceGroup resource it depends on)."""
+    scope = r.get("scope")
+    if scope is UNKNOWN:
+        return "scope (unknown until apply)", False, "scope"
+    if not isinstance(scope, str) or "/resourcegroups/" not in scope.lower():
+        return "", True, ""
+    group = scope.lower().split("/resourcegroups/")[1].split("/")[0]
+    for c in resources:
+        if c.type not in ("azure-native:compute:VirtualMachineScaleSet",
+                          "azure-native:compute:VirtualMachine"):
+            continue
+        names = [c.get("resourceGroupName")] + [d.get("resourceGroupName") or d.name
+                                               for d in c.deps.get("resourceGroupName", [])]
+        if any(isinstance(n, str) and n.lower() == group for n in names):
+            return "", True, ""
+    return f"scope {scope} (another resource group than the compute's)", False, ""
 
 
 _PERIODS = {"MONTHLY": 1, "MONTH": 1, "BILLINGMONTH": 1, "QUARTERLY": 3,
@@ -54,8 +112,8 @@ def _amount(r: Resource, path: str) -> tuple[Optional[float], str, str]:
 
 def _aws_filters(r: Resource) -> tuple[str, bool]:
     filters = r.get("costFilters")
-    if filters is UNKNOWN:
-        return "costFilters (unknown until apply)", True
+    if _has_unknown(filters):
+        return "costFilters (unknown until apply)", False
     parts, services = [], []
     for f in _dicts(filters):
         if isinstance(f, dict):
@@ -70,8 +128,9 @@ def _aws_filters(r: Resource) -> tuple[str, bool]:
 
 def _gcp_filters(r: Resource) -> tuple[str, bool]:
     f = r.get("budgetFilter")
-    if f is UNKNOWN:
-        return "budgetFilter (unknown until apply)", True
+    if _has_unknown({k: v for k, v in f.items() if k != "calendarPeriod"}
+                    if isinstance(f, dict) else f):
+        return "budgetFilter (unknown until apply)", False
     if not isinstance(f, dict):
         return "", True
     parts = [f"{k}={v}" for k, v in f.items() if k in (
@@ -89,9 +148,10 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                 continue   # USAGE / RI_* / SAVINGS_PLANS_* budgets count hours or GB, not USD
             amount, unknown, invalid = _amount(r, "limitAmount")
             scope, covers = _aws_filters(r)
-            out.append(Budget(r, _per_month(amount, r.get("timeUnit")),
-                              str(r.get("limitUnit") or "USD"), str(r.get("limitAmount")),
-                              unknown, invalid, scope, covers))
+            out.append(_in_usd(Budget(r, _per_month(amount, r.get("timeUnit")),
+                                      str(r.get("limitUnit") or "USD"), str(r.get("limitAmount")),
+                                      unknown, invalid, scope, covers,
+                                      "costFilters" if "unknown until" in scope else "")))
         elif r.type == GCP_BUDGET:
             last = r.get("amount.lastPeriodAmount")
             if r.get("amount.specifiedAmount.units") is None and last is not None:
@@ -102,16 +162,20 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                 amount = amount + nanos / 1e9 if amount is not None else None
             period = r.get("budgetFilter.calendarPeriod") or "MONTH"
             scope, covers = _gcp_filters(r)
-            out.append(Budget(r, _per_month(amount, period),
-                              str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
-                              str(r.get("amount.specifiedAmount.units")), unknown, invalid,
-                              scope, covers))
+            out.append(_in_usd(Budget(r, _per_month(amount, period),
+                                      str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
+                                      str(r.get("amount.specifiedAmount.units")), unknown,
+                                      invalid, scope, covers,
+                                      "budgetFilter" if "unknown until" in scope else "")))
         elif r.type in AZ_BUDGETS:
             if str(r.get("category") or "Cost").lower() != "cost":
                 continue   # a Usage budget is not a spend limit
             amount, unknown, invalid = _amount(r, "amount")
-            scope = ""
+            scope, covers, scope_unknown = _azure_scope(r, resources)
+            if _has_unknown(r.get("filter")):
+                scope, covers, scope_unknown = "filter (unknown until apply)", False, "filter"
             # Azure budgets are in the billing account's currency; trainstack bills in USD.
             out.append(Budget(r, _per_month(amount, r.get("timeGrain")), "USD",
-                              str(r.get("amount")), unknown, invalid, scope))
+                              str(r.get("amount")), unknown, invalid, scope, covers,
+                              scope_unknown))
     return out

@@ -158,6 +158,7 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
     if not groups:
         return []
     out: list[Violation] = []
+    undecided: Optional[UnknownValue] = None
     clouds = sorted({g.cloud for g in groups})
     anchor = groups[0].resource
 
@@ -183,6 +184,12 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                         "set auto_release_time on each pay-as-you-go ecs.Instance or "
                         "ecs.EcsInstanceSet (an ess scaling group cannot release itself)"))
         elif not any(b.resource.cloud == cloud and b.covers_compute for b in found_budgets):
+            unread = next((b for b in found_budgets if b.resource.cloud == cloud
+                           and b.filters_unknown), None)
+            if unread is not None:
+                # Whether its filters take in the GPU compute is known only after apply.
+                undecided = undecided or UnknownValue(unread.resource, unread.filters_unknown)
+                continue
             out.append(violation(
                 anchor, f"the stack has no budget alarm on {cloud}", "no budget resource",
                 f"a {_BUDGET_TYPE.get(cloud, 'budget')} with alert thresholds",
@@ -197,9 +204,9 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             out.append(violation(b.resource, "the budget amount is not a positive finite "
                                  "number", b.invalid, "a positive amount in USD",
                                  "set the budget's amount to the monthly cap in USD"))
-        if b.currency.upper() != "USD":
-            out.append(violation(b.resource, "the budget is not in USD", b.currency, "USD",
-                                 "set the budget's currency to USD"))
+        if b.no_rate and b.covers_compute and not b.scope:
+            # Its amount in USD, and so the cap, cannot be told without a cited rate.
+            undecided = undecided or _Undecidable(b.resource, b.no_rate)
         if cap_config is not None and b.monthly is not None and b.monthly > cap_config:
             out.append(violation(
                 b.resource, "the budget amount is above the policy's maxMonthlyUsd",
@@ -224,6 +231,9 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                              "budgeted elsewhere"))
     elif cap is not None and est.total > cap:
         source = "the policy's maxMonthlyUsd" if cap_config is not None else "the stack's budget"
+        capping = next((b for b in found_budgets if b.monthly == cap and b.converted), None)
+        if cap_config is None and capping is not None:
+            source += f" ({capping.converted})"
         out.append(violation(
             anchor, f"the estimated monthly cost exceeds {source}", est.describe(),
             f"at most {cap:,.2f} USD/month",
@@ -232,7 +242,18 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             "stops the nodes)"))
     elif est.undecided:
         raise UnknownValue(anchor, "capacity (" + "; ".join(est.undecided) + ")")
+    if undecided is not None and not out:
+        # Undecided only where nothing else fails: one unreadable budget hides no violation.
+        raise undecided
     return out
+
+
+class _Undecidable(UnknownValue):
+    """A decision no value at apply would settle either (a currency without a cited rate)."""
+
+    def __init__(self, resource: Resource, what: str):
+        super().__init__(resource, what)
+        self.args = (f"{resource.name}: its {what}",)
 
 
 def summary(resources: list[Resource], config: Mapping[str, Any]) -> str:

@@ -400,3 +400,58 @@ def test_d_an_alibaba_auto_release_time_that_does_not_parse_is_no_lifetime(pack)
     # no stand-in for the budget alarm (before, any non-empty text passed).
     refused = [d for d in _mandatory(found, "spend-limit") if "next tuesday" in d.message]
     assert len(refused) == 2 and all("not a time" in d.message for d in refused)
+
+
+# ------------------------------------------------------- e. budgets that do not cover the compute
+
+def test_e_a_budget_in_cny_is_converted_at_the_cited_rate(pack):
+    # By hand (fx.csv: 7.2734 CNY per USD, FRED EXCHUS, 2025-02): the cluster is estimated at
+    # 10,877 USD (2 x 55.04 x 96 h + Lustre and bucket). 50,000 CNY = 6,874.36 USD: exceeded.
+    # 100,000 CNY = 13,748.73 USD: under. Before, either failed as "not in USD".
+    stack = aws_cluster(budget_usd="50000")
+    find(stack, "budgets/budget:Budget").props["limitUnit"] = "CNY"
+    message = _describe(run(pack, stack))
+    assert "at most 6,874.36 USD/month" in message
+    assert "50000 CNY at 7.2734 CNY per USD" in message and "as of 2025-02" in message
+    stack = aws_cluster(budget_usd="100000")
+    find(stack, "budgets/budget:Budget").props["limitUnit"] = "CNY"
+    assert _mandatory(run(pack, stack), "spend-limit") == []
+
+
+def test_e_a_budget_in_a_currency_without_a_cited_rate_cannot_be_decided(pack):
+    stack = gcp_cluster()
+    set_prop(find(stack, "billing/budget:Budget"), "amount.specifiedAmount.currencyCode", "EUR")
+    # By hand: the catalog cites no EUR rate; 20,000 EUR may or may not cover 18,425 USD.
+    [d] = _mandatory(run(pack, stack), "spend-limit")
+    assert d.message.count("cannot decide") == 1 and "amount in EUR" in d.message
+
+
+def test_e_an_azure_budget_scoped_to_another_resource_group_is_no_alarm(pack):
+    stack = azure_cluster()
+    find(stack, "VirtualMachineScaleSet").props["resourceGroupName"] = "ml-rg"
+    budget_ = find(stack, "consumption:Budget")
+    budget_.props["scope"] = "/subscriptions/s/resourceGroups/other-rg"
+    # By hand: a budget on other-rg watches none of the GPU scale set's spend.
+    assert any("no budget alarm on azure" in d.message
+               for d in _mandatory(run(pack, stack), "spend-limit"))
+    budget_.props["scope"] = "/subscriptions/s/resourceGroups/ML-RG"   # case-insensitive
+    assert _mandatory(run(pack, stack), "spend-limit") == []
+
+
+@pytest.mark.parametrize("cloud", ["aws", "gcp"])
+def test_e_a_budget_whose_filters_are_unknown_at_preview_is_not_the_cap(pack, cloud):
+    from trainstack_policies.model import UNKNOWN
+    stack = CLUSTERS[cloud]()
+    b = find(stack, "budget:Budget")
+    if cloud == "aws":
+        b.props["costFilters"] = [{"name": "TagKeyValue", "values": UNKNOWN}]
+    else:
+        b.props["budgetFilter"] = {"labels": UNKNOWN}
+    # By hand: whether the filter takes in the GPU compute is known only after apply: cannot
+    # decide (mandatory for spend-limit), not "capped at 20,000".
+    [d] = _mandatory(run(pack, stack), "spend-limit")
+    assert "cannot decide" in d.message
+    # A second, unfiltered budget decides it: 20,000 covers the estimate.
+    other = res(b.type, "whole", {k: v for k, v in b.props.items()
+                                  if k not in ("costFilters", "budgetFilter")})
+    assert _mandatory(run(pack, [*stack, other]), "spend-limit") == []
