@@ -61,7 +61,19 @@ def _in_usd(b: Budget) -> Budget:
     return b
 
 
-def _azure_scope(r: Resource, resources: list[Resource]) -> tuple[str, bool, str]:
+def _compute_groups(resources: list[Resource]) -> set[str]:
+    """The resource groups (lower case) the stack's Azure scale sets and VMs are in."""
+    out: set[str] = set()
+    for c in resources:
+        if c.type in ("azure-native:compute:VirtualMachineScaleSet",
+                      "azure-native:compute:VirtualMachine"):
+            names = [c.get("resourceGroupName")] + [d.get("resourceGroupName") or d.name
+                                                   for d in c.deps.get("resourceGroupName", [])]
+            out.update(n.lower() for n in names if isinstance(n, str))
+    return out
+
+
+def _azure_scope(r: Resource, compute_groups: set[str]) -> tuple[str, bool, str]:
     """(scope text, covers compute, unknown path) of an Azure budget scoped to a resource
     group: it covers the compute only when a GPU scale set or VM of the stack is in that
     group (its resourceGroupName, or the ResourceGroup resource it depends on)."""
@@ -71,14 +83,8 @@ def _azure_scope(r: Resource, resources: list[Resource]) -> tuple[str, bool, str
     if not isinstance(scope, str) or "/resourcegroups/" not in scope.lower():
         return "", True, ""
     group = scope.lower().split("/resourcegroups/")[1].split("/")[0]
-    for c in resources:
-        if c.type not in ("azure-native:compute:VirtualMachineScaleSet",
-                          "azure-native:compute:VirtualMachine"):
-            continue
-        names = [c.get("resourceGroupName")] + [d.get("resourceGroupName") or d.name
-                                               for d in c.deps.get("resourceGroupName", [])]
-        if any(isinstance(n, str) and n.lower() == group for n in names):
-            return "", True, ""
+    if group in compute_groups:
+        return "", True, ""
     return f"scope {scope} (another resource group than the compute's)", False, ""
 
 
@@ -142,6 +148,7 @@ def _gcp_filters(r: Resource) -> tuple[str, bool]:
 
 def budgets(resources: list[Resource]) -> list[Budget]:
     out: list[Budget] = []
+    azure_groups: Optional[set[str]] = None
     for r in resources:
         if r.type == AWS_BUDGET:
             if str(r.get("budgetType") or "COST").upper() != "COST":
@@ -171,7 +178,9 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             if str(r.get("category") or "Cost").lower() != "cost":
                 continue   # a Usage budget is not a spend limit
             amount, unknown, invalid = _amount(r, "amount")
-            scope, covers, scope_unknown = _azure_scope(r, resources)
+            if azure_groups is None:
+                azure_groups = _compute_groups(resources)   # once per stack, not per budget
+            scope, covers, scope_unknown = _azure_scope(r, azure_groups)
             if _has_unknown(r.get("filter")):
                 scope, covers, scope_unknown = "filter (unknown until apply)", False, "filter"
             # Azure budgets are in the billing account's currency; trainstack bills in USD.

@@ -37,6 +37,18 @@ SCOPE = (
     'Non-GPU compute is never judged. '
 )
 
+CONFIG_SCHEMA = {
+    "zones": {
+        "type": "object", "additionalProperties": {"type": "string"},
+        "description": "The zone of each subnet / vSwitch id the program names literally "
+                       "(one the stack does not create), e.g. {\"subnet-0abc\": \"us-east-1a\"}. "
+                       "Without it such a placement is 'cannot decide' (at cannotDecide's level).",
+    },
+}
+
+# Inputs that place compute or a filesystem in a subnet / vSwitch, by id.
+_PLACING = ("vpcZoneIdentifiers", "subnetIds", "subnetId", "vswitchId", "vswitchIds")
+
 # Cloud Storage locations that are not a single region (GCS docs "Bucket locations").
 GCS_MULTI_REGIONS = {"US", "EU", "ASIA"}
 GCS_DUAL_REGIONS = {"NAM4", "EUR4", "EUR5", "EUR7", "EUR8", "ASIA1", "ASIA2"}
@@ -61,13 +73,48 @@ def _known(r: Resource, value: Any, path: str) -> Any:
     return value
 
 
-def _node_placement(groups: list[NodeGroup], out: list[Violation]) -> tuple[str, str]:
+def _literal_ids(r: Resource) -> list[str]:
+    """Subnet / vSwitch ids the resource names as literals, with no resource of the stack
+    behind them (a subnet made elsewhere)."""
+    out: list[str] = []
+    for key in _PLACING:
+        if r.deps.get(key):
+            continue
+        value = r.get(key)
+        for v in (value if isinstance(value, list) else [value]):
+            if isinstance(v, str) and v and v is not UNKNOWN:
+                out.append(v)
+    return out
+
+
+def _told_zones(r: Resource, config: Mapping[str, Any]) -> list[str]:
+    """The zones the pack config's `zones` gives for the resource's literal subnet ids; raises
+    "cannot decide" when it names such ids and the config does not tell all their zones."""
+    ids = _literal_ids(r)
+    if not ids:
+        return []
+    told = config.get("zones") or {}
+    missing = [i for i in ids if not isinstance(told.get(i), str) or not told.get(i)]
+    if missing:
+        raise UnknownValue(r, f"{', '.join(missing)} (a subnet this stack does not create, so "
+                              "its zone is not in the program; tell the pack with "
+                              f"storage-same-zone's zones config: {{\"{missing[0]}\": "
+                              "\"<zone>\"}})")
+    return sorted({told[i] for i in ids})
+
+
+def _node_placement(groups: list[NodeGroup], out: list[Violation],
+                    config: Optional[Mapping[str, Any]] = None) -> tuple[str, str]:
+    config = config or {}
     zones: dict[str, NodeGroup] = {}
     unknown = [g for g in groups if UNKNOWN in g.zones]
     for g in groups:
         known = [z for z in g.zones if z and z is not UNKNOWN]
         if not known and g in unknown:
             continue
+        if not known:
+            known = _told_zones(g.resource, config) or (
+                _told_zones(g.template, config) if g.template is not None else [])
         if not known:
             out.append(violation(g.resource, "the GPU nodes' zone cannot be read", None,
                                  "one zone named on the group or its subnet/vSwitch",
@@ -90,7 +137,8 @@ def _node_placement(groups: list[NodeGroup], out: list[Violation]) -> tuple[str,
 
 
 def _check_filesystem(fs: Filesystem, zone: str, region: str,
-                      zone_ids: tuple = ()) -> list[Violation]:
+                      zone_ids: tuple = (), config: Optional[Mapping[str, Any]] = None
+                      ) -> list[Violation]:
     r = fs.resource
     _known(r, fs.region, "location" if r.cloud == "azure" else "region")
     if fs.regional:
@@ -122,6 +170,11 @@ def _check_filesystem(fs: Filesystem, zone: str, region: str,
         expected = zone
         ok = str(fs.zone) == zone
     if not fs.zone:
+        told = _told_zones(r, config or {})
+        if len(told) == 1:
+            return [] if told[0] == zone else [violation(
+                r, "the filesystem is not in the GPU nodes' zone", f"{told[0]} (told in the "
+                "pack config's zones)", expected, fix)]
         return [violation(r, "the filesystem's zone cannot be read", None, expected, fix)]
     if not ok:
         return [violation(r, "the filesystem is not in the GPU nodes' zone", found, expected,
@@ -249,14 +302,14 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             try:
                 if key not in placed:
                     placed[key] = ("", "")
-                    placed[key] = _node_placement(groups, out)
+                    placed[key] = _node_placement(groups, out, config)
                 zone, region = placed[key]
                 if zone or (fs.regional and region) or fs.zone_id:
                     ids = tuple(s.get("availabilityZoneId") for g in groups
                                 for s in g.resource.dep("vpcZoneIdentifiers") + g.resource.dep(
                                     "subnetIds") + g.resource.dep("subnetId")) \
                         if fs.zone_id else ()
-                    out.extend(_check_filesystem(fs, zone, region, ids))
+                    out.extend(_check_filesystem(fs, zone, region, ids, config))
             except UnknownValue as err:
                 unknown = unknown or err
         through_fs = _fs_readers(usage, matched)

@@ -455,3 +455,37 @@ def test_e_a_budget_whose_filters_are_unknown_at_preview_is_not_the_cap(pack, cl
     other = res(b.type, "whole", {k: v for k, v in b.props.items()
                                   if k not in ("costFilters", "budgetFilter")})
     assert _mandatory(run(pack, [*stack, other]), "spend-limit") == []
+
+
+# ------------------------------------------------------ g. literal ids the stack does not create
+
+def _literal_subnet_cluster(where: str):
+    stack = aws_cluster()
+    target = find(stack, "LustreFileSystem" if where == "filesystem" else "autoscaling/group:Group")
+    key = "subnetIds" if where == "filesystem" else "vpcZoneIdentifiers"
+    target.props[key] = ["subnet-0existing"]
+    del target.deps[key]
+    return stack
+
+
+@pytest.mark.parametrize("where", ["filesystem", "group"])
+def test_g_a_literal_subnet_id_is_cannot_decide_at_the_configured_level(pack, where):
+    stack = _literal_subnet_cluster(where)
+    # By hand: subnet-0existing is made outside the stack, so its zone is not in the program.
+    # Before: a mandatory "zone cannot be read". Now: cannot decide, advisory by default ...
+    found = run(pack, stack)
+    assert _mandatory(found, "storage-same-zone") == []
+    [note] = [d for d in found if d.policy == "storage-same-zone"]
+    assert note.level == "advisory" and "subnet-0existing" in note.message
+    assert "zones config" in note.message
+    # ... mandatory where the policy's cannotDecide says so,
+    [d] = _mandatory(run(pack, stack, {"storage-same-zone": {"cannotDecide": "mandatory"}}),
+                     "storage-same-zone")
+    assert "cannot decide" in d.message and "subnet-0existing" in d.message
+    # and decided once the config tells the zone: the nodes' us-east-1a passes, 1b fails.
+    told = {"storage-same-zone": {"zones": {"subnet-0existing": "us-east-1a"}}}
+    assert [d for d in run(pack, stack, told) if d.policy == "storage-same-zone"] == []
+    told["storage-same-zone"]["zones"]["subnet-0existing"] = "us-east-1b"
+    found = run(pack, stack, told)
+    assert any("not in the GPU nodes' zone" in d.message or "span more than one zone" in d.message
+               for d in _mandatory(found, "storage-same-zone"))
