@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 
 from trainstack_policies import links
-from trainstack_policies.inventory import Bucket, Filesystem, NodeGroup, buckets, filesystems, gpu_groups
+from trainstack_policies.inventory import (
+    Bucket,
+    Filesystem,
+    NodeGroup,
+    buckets,
+    filesystems,
+    gpu_groups,
+    is_gpu_group,
+    node_groups,
+)
 from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
 
 NAME = "storage-same-zone"
@@ -287,6 +296,10 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
         return out
     every_fs, every_bucket = filesystems(resources), buckets(resources)
     usage = links.Usage(every, resources, [fs.resource for fs in every_fs])
+    # A filesystem only CPU compute mounts (a login node's home, a CPU preprocessing fleet's
+    # scratch) is not the GPUs' storage: where it sits costs the GPUs nothing.
+    cpu_mounted = {i for g in node_groups(resources) if not is_gpu_group(g)
+                   for part in links.parts(g) for i in links.used(part)}
     for cloud in sorted({g.cloud for g in every}):
         clusters = _clusters([g for g in every if g.cloud == cloud])
         mounted = [fs for fs in every_fs if fs.resource.cloud == cloud]
@@ -294,6 +307,8 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
         mounts = _Mounts(clusters, usage)
         matched = []
         for fs in mounted:
+            if id(fs.resource) in cpu_mounted and not usage.mounting(fs):
+                continue
             groups = mounts.of(fs)
             matched.append((fs, groups))
             # The groups themselves, whatever their number: two lists that only share their

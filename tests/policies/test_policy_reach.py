@@ -489,3 +489,40 @@ def test_g_a_literal_subnet_id_is_cannot_decide_at_the_configured_level(pack, wh
     found = run(pack, stack, told)
     assert any("not in the GPU nodes' zone" in d.message or "span more than one zone" in d.message
                for d in _mandatory(found, "storage-same-zone"))
+
+
+# ------------------------------------------------------------------------------------ f. scope
+
+def _cpu_group(name, zone, mounts=()):
+    subnet = res("aws:ec2/subnet:Subnet", f"{name}-subnet", {"availabilityZone": zone,
+                                                             "tags": TAGS})
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", f"{name}-lt",
+             {"instanceType": "c5.xlarge", "userData": "I2Nsb3Vk", "tags": TAGS},
+             deps={"userData": list(mounts)})
+    group = res("aws:autoscaling/group:Group", name, {"minSize": 0.0, "maxSize": 2.0},
+                deps={"launchTemplate": [lt], "vpcZoneIdentifiers": [subnet]})
+    return [subnet, lt, group]
+
+
+def test_f_a_filesystem_only_cpu_compute_mounts_is_not_the_gpus_storage(pack):
+    stack = aws_cluster()
+    home_subnet = res("aws:ec2/subnet:Subnet", "home-subnet", {"availabilityZone": "us-east-1b",
+                                                               "tags": TAGS})
+    home = res("aws:fsx/lustreFileSystem:LustreFileSystem", "home", {
+        "subnetIds": "subnet-home", "storageCapacity": 1200.0, "tags": TAGS},
+        deps={"subnetIds": [home_subnet]})
+    stack += [home_subnet, home, *_cpu_group("login", "us-east-1b", mounts=[home])]
+    # By hand: the GPUs (us-east-1a) mount fs in 1a; "home" in 1b is mounted only by the CPU
+    # login group in 1b. Nothing crosses a zone for the GPUs: no violation (before, home fell
+    # to the region's GPU cluster and failed as "not in the GPU nodes' zone").
+    found = run(pack, stack)
+    assert _mandatory(found, "storage-same-zone") == []
+
+
+def test_f_cpu_compute_in_another_zone_is_not_part_of_the_gpu_cluster(pack):
+    stack = aws_cluster() + _cpu_group("etl", "us-east-1c", mounts=[])
+    etl_lt = find(stack[-3:], "LaunchTemplate")
+    etl_lt.deps["userData"] = [find(stack, "LustreFileSystem")]   # it also reads the Lustre
+    # By hand: same-zone is about the GPUs; a CPU group in 1c that mounts the GPUs' Lustre
+    # (in 1a) is not a GPU node spanning zones.
+    assert _mandatory(run(pack, stack), "storage-same-zone") == []
