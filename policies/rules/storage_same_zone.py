@@ -262,20 +262,50 @@ class _Mounts:
         return list(found.values())
 
     def of(self, fs: Filesystem) -> list[NodeGroup]:
+        return self.of_with_evidence(fs)[0]
+
+    def of_with_evidence(self, fs: Filesystem) -> tuple[list[NodeGroup], bool]:
+        """The groups, and whether they are known to use it (they mount it or share its
+        subnet) rather than only being near it (its network, region or cloud)."""
         mounting = self.usage.mounting(fs)
         if mounting:
-            return mounting
+            return mounting, True
         subnets, networks = links.segments(fs.resource)
         sharing = self._sharing(subnets, self.by_subnet)
         if sharing:
-            return self.usage.unmounting(sharing)
+            return self.usage.unmounting(sharing), True
         on_network = [g for g in self._sharing(networks, self.by_network)
                       if fs.region and g.region == fs.region]
         if on_network:
-            return self.usage.unmounting(on_network)
+            return self.usage.unmounting(on_network), False
         if fs.region and fs.region in self.clusters:
-            return self.usage.unmounting(self.clusters[fs.region])
-        return self.every
+            return self.usage.unmounting(self.clusters[fs.region]), False
+        return self.every, False
+
+
+def _nearby_verdict(fs: Filesystem, groups: list[NodeGroup]) -> Optional[list[Violation]]:
+    """A zonal filesystem that no GPU group is seen to use, judged against GPU groups that are
+    only near it (its network or region): those may be separate clusters (two training
+    clusters in one network, an inference group spread over zones for availability), not one
+    cluster spanning zones. It is theirs if it is in the zone of one of them; otherwise it is
+    in the wrong zone for all. None: not this case (zones unknown or in another region), the
+    placement check decides."""
+    if not isinstance(fs.zone, str) or not fs.zone or fs.regional or fs.zone_id:
+        return None
+    if any(UNKNOWN in g.zones or g.region != fs.region for g in groups):
+        return None
+    zones = {z for g in groups for z in g.zones if z}
+    if len(zones) < 2 or any(not [z for z in g.zones if z] for g in groups):
+        return None   # one zone near it: the placement check compares it, as before
+    if fs.zone in zones:
+        return []
+    shown = ", ".join(sorted(zones))
+    if fs.resource.cloud == "azure":
+        found, expected = f"zone {fs.zone} in {fs.region}", f"one of zones {shown} in {fs.region}"
+    else:
+        found, expected = fs.zone, f"one of {shown}"
+    return [violation(fs.resource, "the filesystem is not in the GPU nodes' zone", found,
+                      expected, _FS_FIX.get(fs.resource.cloud, "create it in the nodes' zone"))]
 
 
 def _fs_readers(usage: links.Usage, matched: list[tuple[Filesystem, list[NodeGroup]]]
@@ -309,8 +339,12 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
         for fs in mounted:
             if id(fs.resource) in cpu_mounted and not usage.mounting(fs):
                 continue
-            groups = mounts.of(fs)
+            groups, used = mounts.of_with_evidence(fs)
             matched.append((fs, groups))
+            nearby = None if used else _nearby_verdict(fs, groups)
+            if nearby is not None:
+                out.extend(nearby)
+                continue
             # The groups themselves, whatever their number: two lists that only share their
             # length and ends are different clusters with different zones.
             key = tuple(sorted(id(g) for g in groups))

@@ -526,3 +526,52 @@ def test_f_cpu_compute_in_another_zone_is_not_part_of_the_gpu_cluster(pack):
     # By hand: same-zone is about the GPUs; a CPU group in 1c that mounts the GPUs' Lustre
     # (in 1a) is not a GPU node spanning zones.
     assert _mandatory(run(pack, stack), "storage-same-zone") == []
+
+
+def _storage_verdicts(found):
+    return [d for d in found if d.policy == "storage-same-zone"]
+
+
+def test_f_two_gpu_clusters_in_one_aws_network_are_not_one_cluster_spanning_zones(pack):
+    vpc = res("aws:ec2/vpc:Vpc", "vpc", {"cidrBlock": "10.0.0.0/16", "tags": TAGS})
+    stack = [vpc, *gpu_group("train-a", nodes=4.0, zone="us-east-1a"),
+             *gpu_group("train-b", nodes=4.0, zone="us-east-1b")]
+    for s in (stack[1], stack[4]):
+        s.deps["vpcId"] = [vpc]
+    storage = res("aws:ec2/subnet:Subnet", "storage", {"availabilityZone": "us-east-1a",
+                                                       "tags": TAGS}, deps={"vpcId": [vpc]})
+    fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "fs", {
+        "subnetIds": "subnet-s", "storageCapacity": 1200.0, "tags": TAGS},
+        deps={"subnetIds": [storage]})
+    # By hand: two 4-node clusters in 1a and 1b share the VPC; the Lustre (1a) is seen used by
+    # neither. Before: one cluster spanning 1a and 1b (mandatory). Now: it is in train-a's
+    # zone, so no violation; moved to 1c it is in neither cluster's zone.
+    assert _storage_verdicts(run(pack, [*stack, storage, fs], provider=AWS)) == []
+    storage.props["availabilityZone"] = "us-east-1c"
+    [d] = _mandatory(run(pack, [*stack, storage, fs], provider=AWS), "storage-same-zone")
+    assert "not in the GPU nodes' zone" in d.message and "one of us-east-1a, us-east-1b" in \
+        d.message
+
+
+def test_f_a_gcp_inference_group_spread_over_zones_is_not_a_training_span(pack):
+    template = res("gcp:compute/instanceTemplate:InstanceTemplate", "serve",
+                   {"machineType": "a3-highgpu-8g"})
+    serve = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "serve", {
+        "region": "us-central1", "targetSize": 3.0, "baseInstanceName": "s",
+        "distributionPolicyZones": ["us-central1-a", "us-central1-b", "us-central1-c"],
+        "versions": [{"instanceTemplate": "serve-id"}]}, deps={"versions": [template]})
+    lustre = res("gcp:lustre/instance:Instance", "fs", {"location": "us-central1-a",
+                                                         "capacityGib": "18000"})
+    # By hand: a serving group spread over three zones for availability, and a Lustre in one
+    # of them that it is not seen to mount: no training cluster spans zones here.
+    assert _storage_verdicts(run(pack, [template, serve, lustre])) == []
+
+
+def test_f_an_azure_inference_scale_set_over_three_zones_is_not_a_training_span(pack):
+    vmss = res("azure-native:compute:VirtualMachineScaleSet", "serve", {
+        "location": "eastus", "zones": ["1", "2", "3"],
+        "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 3.0}, "tags": TAGS})
+    amlfs = res("azure-native:storagecache:AmlFilesystem", "fs", {
+        "location": "eastus", "zones": ["2"], "storageCapacityTiB": 8.0,
+        "sku": {"name": "AMLFS-Durable-Premium-250"}, "tags": TAGS})
+    assert _storage_verdicts(run(pack, [vmss, amlfs])) == []
