@@ -121,6 +121,13 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
         result.missing.append(f"{where}: GPU capacity of a size unknown until apply (its "
                               "maximum is not set)")
         return
+    if g.capacity_block:
+        # Not the on-demand rate for a month: a block is paid up front at its own price for
+        # its own duration, which neither the catalog nor the preview holds.
+        result.missing.append(f"{where}: runs in an EC2 Capacity Block, billed up front at "
+                              "the block's price for its duration (neither is in the catalog "
+                              "or known at preview)")
+        return
     hourlies = []
     for t in g.instance_types:
         if t is None and g.accelerators:

@@ -202,6 +202,10 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             g.region = env_region(g.cloud)
         if g.cloud == "gcp":
             g.invalid += _accelerator_problems(g.template)
+        elif g.cloud == "aws":
+            g.capacity_block = any(
+                h is not None and h.get("instanceMarketOptions.marketType") == "capacity-block"
+                for h in (g.resource, g.template))
         g.lifetime_hours, g.lifetime_how = enforced_hours(g, resources, index)
         if g.resource.type == GCP_IGM or g.resource.type == GCP_REGION_IGM:
             _autoscaled(g, index.gcp_autoscalers.of(g.resource, name_key=None),

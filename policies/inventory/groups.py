@@ -25,6 +25,7 @@ class NodeGroup:
     # Nodes that run inside a reservation of the stack, priced with it (inventory.reservations).
     reserved_nodes: int = 0
     reserved_in: list[str] = field(default_factory=list)
+    capacity_block: bool = False   # AWS instances launched into a Capacity Block
 
     def __post_init__(self) -> None:
         if not self.instance_types:

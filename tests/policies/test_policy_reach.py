@@ -575,3 +575,13 @@ def test_f_an_azure_inference_scale_set_over_three_zones_is_not_a_training_span(
         "location": "eastus", "zones": ["2"], "storageCapacityTiB": 8.0,
         "sku": {"name": "AMLFS-Durable-Premium-250"}, "tags": TAGS})
     assert _storage_verdicts(run(pack, [vmss, amlfs])) == []
+
+
+def test_b_a_group_in_a_capacity_block_is_not_priced_on_demand_for_a_month(pack):
+    stack = gpu_group(nodes=2.0) + [budget("1000000")]
+    stack[1].props["instanceMarketOptions"] = {"marketType": "capacity-block"}
+    # By hand: before, 2 x 55.04 x 730 = 80,358 on demand passed a 1,000,000 budget; a
+    # Capacity Block is paid at its block price for its duration, which the preview does not
+    # hold: spend-limit cannot estimate it (mandatory, naming the block).
+    [d] = _mandatory(run(pack, stack, provider=AWS), "spend-limit")
+    assert "cannot be estimated" in d.message and "Capacity Block" in d.message
