@@ -96,7 +96,7 @@ MUTATIONS = (
     Mutation("the policy's GCP label-key normalisation dropped", "policies/exemptions.py",
              'return _LABEL_CHARS.sub("_", key.lower()).strip("_")', "return key.lower()",
              ("tests/policies/test_policy_decisions.py", "tests/policies/test_policy_coverage_cases.py")),
-    Mutation("any AWS schedule counted as a scale to 0", "policies/inventory.py",
+    Mutation("any AWS schedule counted as a scale to 0", "policies/inventory/lifetimes.py",
              "return high in (None, 0) or (desired in (None, 0) and low in (None, 0))",
              "return True",
              ("tests/policies/test_policy_decisions.py", "tests/policies/test_policy_coverage_cases.py")),

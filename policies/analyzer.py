@@ -181,6 +181,24 @@ def make(base: type) -> type:
             for v in found:
                 report(v.message, v.urn or None)
 
+        def Configure(self, request, context):  # noqa: N802
+            """pulumi_policy takes any property; a misspelt one (maxMonthlyUSD) would then be
+            ignored and the cap dropped. Refused as `trainstack check` refuses it: the engine
+            stops with the message instead of running without the setting."""
+            from google.protobuf import json_format
+
+            from trainstack_policies.pack_config import unknown_names, unknown_properties
+            given = {name: json_format.MessageToDict(c.properties)
+                     for name, c in request.policyConfig.items()}
+            problems = unknown_names(given) + [p for name, props in given.items()
+                                               if name in _BY_NAME
+                                               for p in unknown_properties(_BY_NAME[name], props)]
+            if problems:
+                import grpc
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, "; ".join(problems) + ". Fix the "
+                              "spelling (a setting the pack does not know is never applied).")
+            return super().Configure(request, context)
+
         def Analyze(self, request, context):  # noqa: N802 (the gRPC method name)
             rules = self._rules("resource")
             if rules is None:

@@ -2,7 +2,8 @@
 
 inventory.node_groups() reads autoscaling groups, fleets, managed pools, scale sets and
 instances. This module adds what bills GPU hours through other doors, each as a NodeGroup:
-capacity reservations (AWS ODCR, GCP reservations: billed whether used or not), SageMaker
+capacity reservations (AWS ODCR, GCP reservations, Azure capacity reservations: billed whether
+used or not; inventory.reservations keeps the nodes launched into them from being priced twice), SageMaker
 endpoint variants, Azure ML compute clusters, AKS and ACK node pools, Azure classic scale sets
 and VMs, aws-native groups and instances. `gpu_signs()` then sweeps every other resource for a
 GPU type or accelerator in any of the fields where clouds put them, so a GPU resource the pack
@@ -13,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
-from trainstack_policies.model import UNKNOWN, Resource, last_segment, number
+from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, last_segment, number
 
 AWS_CAPACITY_RESERVATION = "aws:ec2/capacityReservation:CapacityReservation"
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
+AZ_CAPACITY_RESERVATION = "azure-native:compute:CapacityReservation"
 SAGEMAKER_ENDPOINT_CONFIG = "aws:sagemaker/endpointConfiguration:EndpointConfiguration"
 AZ_ML_COMPUTE = "azure-native:machinelearningservices:Compute"
 AKS_AGENT_POOL = "azure-native:containerservice:AgentPool"
@@ -41,7 +43,7 @@ TEMPLATES = frozenset({
 })
 
 # Types this module or inventory sizes (RESERVATIONS are not placed by the rdma rule).
-RESERVATIONS = (AWS_CAPACITY_RESERVATION, GCP_RESERVATION)
+RESERVATIONS = (AWS_CAPACITY_RESERVATION, GCP_RESERVATION, AZ_CAPACITY_RESERVATION)
 MANAGED = (SAGEMAKER_ENDPOINT_CONFIG, AZ_ML_COMPUTE, AKS_AGENT_POOL, AKS_CLUSTER, ACK_NODE_POOL)
 SIZED = frozenset({*RESERVATIONS, *MANAGED, *AZ_CLASSIC_VMSS, *AZ_CLASSIC_VM, AWS_NATIVE_ASG,
                    AWS_NATIVE_INSTANCE})
@@ -67,11 +69,20 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
             mtype = r.get(f"{props}.machineType")
             z = zone(r.get("zone") or r.provider.get("zone"))
             accel = r.get(f"{props}.guestAccelerators")
-            n = sum(number(a.get("acceleratorCount")) or 1 for a in accel
-                    if isinstance(a, dict)) if isinstance(accel, list) else 0
+            counts = [checked_number(a.get("acceleratorCount")) for a in accel
+                      if isinstance(a, dict)] if isinstance(accel, list) else []
+            # A count that is no number still declares an accelerator (1), and is refused.
+            n = sum(int(c) if isinstance(c, float) and c >= 1 else 1 for c in counts)
             out.append(node_group(r, None, mtype if mtype is UNKNOWN else last_segment(mtype),
                                   count(r.get("specificReservation.count")), False, [z],
-                                  _region(r, z), accelerators=int(n)))
+                                  _region(r, z), accelerators=n, invalid=[
+                                      f"its accelerator count {c.text} is not a finite "
+                                      "non-negative number" for c in counts
+                                      if isinstance(c, BadNumber)]))
+        elif t == AZ_CAPACITY_RESERVATION:
+            # Billed at the pay-as-you-go rate of its size, whether VMs use it or not.
+            out.append(node_group(r, None, r.get("sku.name"), count(r.get("sku.capacity")),
+                                  False, _azure_zones(r.get("zones"), zone), _location(r)))
         elif t == SAGEMAKER_ENDPOINT_CONFIG:
             for v in _items(r.get("productionVariants")):
                 if v is UNKNOWN:

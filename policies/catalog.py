@@ -94,6 +94,12 @@ def cny_per_usd() -> float:
     return next(float(r["per_usd"]) for r in _rows("fx.csv") if r["currency"].upper() == "CNY")
 
 
+def fx_rate(currency: str) -> Optional[tuple[float, str, str]]:
+    """(units of `currency` per USD, source, as_of) from fx.csv; None when it cites no rate."""
+    row = next((r for r in _rows("fx.csv") if r["currency"].upper() == currency.upper()), None)
+    return (float(row["per_usd"]), row["source"], row["as_of"]) if row else None
+
+
 def instance_type(cloud: str, name: str) -> Optional[InstanceType]:
     ccloud = CATALOG_CLOUD.get(cloud, cloud)
     return next((t for t in instance_types() if t.cloud == ccloud and t.name == name), None)

@@ -123,6 +123,8 @@ def dig(value: Any, path: str, default: Any = None) -> Any:
         # Plain dicts first: the abstract Mapping/Sequence checks cost more than the lookup.
         if type(value) is dict:
             if part not in value:
+                if part == "0":
+                    continue   # a list input given as one object is a list of that one
                 return default
             value = value[part]
         elif isinstance(value, Mapping):
@@ -184,11 +186,15 @@ class BadNumber:
 
 
 def checked_number(value: Any, minimum: float = 0.0) -> Any:
-    """number(), but NaN, +-inf and values below `minimum` come back as BadNumber; UNKNOWN
-    stays UNKNOWN."""
+    """number(), but NaN, +-inf, values below `minimum` and text that is no number come back as
+    BadNumber; UNKNOWN stays UNKNOWN."""
     if value is UNKNOWN:
         return UNKNOWN
     n = number(value)
+    if n is None and isinstance(value, str) and value.strip():
+        # "many", "100,000": a value that is there but is no number is refused, never read as
+        # absent (absent lets the next, smaller value or no cap stand in for it).
+        return BadNumber(f"{value!r}")
     if n is not None and (not math.isfinite(n) or n < minimum):
         return BadNumber(f"{value!r}")
     return n

@@ -103,6 +103,23 @@ def _no_constant(name: str) -> Any:
                             "write a finite number such as 50000")
 
 
+def unknown_names(given: Mapping[str, Any], rules: tuple[Rule, ...] = RULES) -> list[str]:
+    """A policy name the pack does not have, said the way `trainstack check` and the pack's
+    Configure both refuse it."""
+    known = {r.name for r in rules}
+    return [f"{name!r} is not a policy of this pack (known: {', '.join(sorted(known))}); "
+            "the Pulumi CLI ignores it too" for name in given if name not in known | {"all"}]
+
+
+def unknown_properties(rule: Rule, properties: Mapping[str, Any]) -> list[str]:
+    """A setting the policy does not take (a typo such as maxMonthlyUSD), or []."""
+    unknown = sorted(set(properties) - set(rule.schema) - {"enforcementLevel"})
+    if not unknown:
+        return []
+    return [f"{rule.name}: {', '.join(unknown)} not in the policy's schema "
+            f"(it takes: {', '.join(rule.schema)})"]
+
+
 def reconcile(given: Optional[Mapping[str, tuple[Optional[str], dict[str, Any]]]] = None,
               rules: tuple[Rule, ...] = RULES) -> tuple[dict[str, PolicyConfig], list[str]]:
     """Defaults, then `all`, then each policy's entry; validated. Returns (config, warnings)."""
@@ -114,9 +131,7 @@ def reconcile(given: Optional[Mapping[str, tuple[Optional[str], dict[str, Any]]]
     if all_level:
         for config in result.values():
             config.enforcement_level = all_level
-    known = {r.name for r in rules}
-    warnings = [f"{name!r} is not a policy of this pack (known: {', '.join(sorted(known))}); "
-                "the Pulumi CLI ignores it too" for name in given if name not in known | {"all"}]
+    warnings = unknown_names(given, rules)
     for name, (level, props) in given.items():
         if name not in result:
             continue
@@ -129,10 +144,8 @@ def reconcile(given: Optional[Mapping[str, tuple[Optional[str], dict[str, Any]]]
         for error in sorted(validator.iter_errors(result[rule.name].properties), key=str):
             where = ".".join(str(p) for p in error.absolute_path)
             errors.append(f"{rule.name}: {where + ': ' if where else ''}{error.message}")
-        unknown = sorted(set(result[rule.name].properties) - set(rule.schema))
-        if unknown and rule.name in given:
-            warnings.append(f"{rule.name}: {', '.join(unknown)} not in the policy's schema "
-                            f"(it takes: {', '.join(rule.schema)})")
+        if rule.name in given:
+            warnings += unknown_properties(rule, result[rule.name].properties)
     if errors:
         raise PolicyConfigError("; ".join(errors))
     return result, warnings

@@ -38,7 +38,7 @@ from trainstack_policies.inventory import (
     tag_value,
     tags_of,
 )
-from trainstack_policies.model import UNKNOWN
+from trainstack_policies.model import UNKNOWN, BadNumber
 
 
 @dataclass
@@ -121,6 +121,13 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
         result.missing.append(f"{where}: GPU capacity of a size unknown until apply (its "
                               "maximum is not set)")
         return
+    if g.capacity_block:
+        # Not the on-demand rate for a month: a block is paid up front at its own price for
+        # its own duration, which neither the catalog nor the preview holds.
+        result.missing.append(f"{where}: runs in an EC2 Capacity Block, billed up front at "
+                              "the block's price for its duration (neither is in the catalog "
+                              "or known at preview)")
+        return
     hourlies = []
     for t in g.instance_types:
         if t is None and g.accelerators:
@@ -155,9 +162,14 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
     if not g.region:
         enforced += " (region not named in the program: its dearest catalog region)"
     several = " (the priciest of its types)" if len(hourlies) > 1 else ""
+    # Nodes inside a reservation of the stack are priced with the reservation, whole.
+    count = g.count - g.reserved_nodes
+    if g.reserved_nodes:
+        enforced += (f" ({g.reserved_nodes} more inside reservation "
+                     f"{', '.join(g.reserved_in)}, priced there)")
     result.lines.append(Line(
-        f"{g.count} x {itype}{several}{' spot' if g.spot else ''} x {hourly:,.2f} USD/h x "
-        f"{hours:g} h{enforced}", g.count * hourly * hours))
+        f"{count} x {itype}{several}{' spot' if g.spot else ''} x {hourly:,.2f} USD/h x "
+        f"{hours:g} h{enforced}", count * hourly * hours))
 
 
 def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
@@ -172,6 +184,12 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
     for fs in filesystems:
         if fs.capacity_gib is UNKNOWN:
             result.undecided.append(f"{fs.resource.name}: its capacity is unknown until apply")
+            continue
+        if isinstance(fs.capacity_gib, BadNumber):
+            # A negative or unreadable capacity is refused, never added (it would shrink the
+            # total below the truth).
+            result.invalid.append(f"{fs.resource.name} ({fs.resource.type}): its capacity "
+                                  f"{fs.capacity_gib.text} is not a finite non-negative number")
             continue
         if not fs.capacity_gib:
             continue

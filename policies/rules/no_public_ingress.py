@@ -203,6 +203,13 @@ def _aws(r: Resource, config) -> list[Violation]:
                           r.get("instance") or r.get("networkInterface"),
                           "Elastic IPs only on NAT gateways",
                           "remove the association; use a NAT gateway for egress")]
+    if t == "aws:ec2/eipAssociation:EipAssociation" and (
+            r.get("instanceId") or r.get("networkInterfaceId")):
+        # The association, not the Eip, names the node when the address is attached apart.
+        return [violation(r, "an Elastic IP is associated with a node",
+                          r.get("instanceId") or r.get("networkInterfaceId"),
+                          "Elastic IPs only on NAT gateways",
+                          "remove the association; use a NAT gateway for egress")]
     return []
 
 
@@ -541,7 +548,21 @@ def _alicloud(r: Resource, config) -> list[Violation]:
             return [violation(r, "the nodes get public IP addresses",
                               f"internetMaxBandwidthOut {number(bandwidth):g} Mbit/s", "0",
                               "set internet_max_bandwidth_out=0; use a NAT gateway for egress")]
+    if r.type in _ALI_EIP_ASSOCIATIONS and r.get("instanceId"):
+        # instanceType defaults to EcsInstance; an EIP on a NAT gateway or load balancer is the
+        # way out or in for the service, not a node's own address.
+        kind = r.get("instanceType")
+        if kind is UNKNOWN:
+            raise UnknownValue(r, "instanceType")
+        if str(kind or "EcsInstance") in ("EcsInstance", "NetworkInterface"):
+            return [violation(r, "an EIP is associated with a node", r.get("instanceId"),
+                              "EIPs only on NAT gateways",
+                              "remove the association; use a NAT gateway for egress")]
     return []
+
+
+_ALI_EIP_ASSOCIATIONS = ("alicloud:ecs/eipAssociation:EipAssociation",
+                         "alicloud:eip/association:Association")
 
 
 _SPLIT_RULES = {

@@ -4,7 +4,7 @@ Tags the provider adds to every resource (AWS `defaultTags`, GCP `defaultLabels`
 provider resource travels with every Analyze request. A blank value counts as missing.
 
 GCP resources carry labels, whose keys allow only [a-z0-9_-]; a required tag such as
-`cost-center` is matched against the normalised label key there (policies/inventory.py).
+`cost-center` is matched against the normalised label key there (policies/inventory/tags.py).
 """
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ same catalog the components pick instance types from. pulumi-alicloud has no bud
 from __future__ import annotations
 
 import math
+from datetime import datetime
 from typing import Any, Mapping, Optional
 
 from trainstack_policies import capacity, pricing
@@ -120,6 +121,17 @@ def _declared_budgets(groups) -> list[float]:
     return out
 
 
+def _is_time(value: Any) -> bool:
+    """Alibaba reads autoReleaseTime as an ISO-8601 time (yyyy-MM-ddTHH:mm:ssZ)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
 def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
     # Only GPU capacity needs a budget alarm; every group is priced where the catalog can.
     groups: list[NodeGroup | _SignGroup] = list(gpu_groups(resources))
@@ -146,6 +158,7 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
     if not groups:
         return []
     out: list[Violation] = []
+    undecided: Optional[UnknownValue] = None
     clouds = sorted({g.cloud for g in groups})
     anchor = groups[0].resource
 
@@ -156,7 +169,14 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                 release = node.resource.get("autoReleaseTime")
                 if release is UNKNOWN:
                     raise UnknownValue(node.resource, "autoReleaseTime")
-                if node.resource.type not in (ALI_INSTANCE, ALI_INSTANCE_SET) or not release:
+                if release and node.resource.type in (ALI_INSTANCE, ALI_INSTANCE_SET) and \
+                        not _is_time(release):
+                    out.append(violation(
+                        node.resource, "the auto-release time is not a time, so it releases "
+                        "nothing and stands in for no budget alarm", release,
+                        "an ISO-8601 UTC time (2026-12-05T00:00:00Z)",
+                        "set auto_release_time to the release time in ISO-8601 UTC"))
+                elif node.resource.type not in (ALI_INSTANCE, ALI_INSTANCE_SET) or not release:
                     out.append(violation(
                         node.resource, "no auto-release time, which stands in for the budget alarm "
                         "on Alibaba Cloud (pulumi-alicloud has no budget resource)",
@@ -164,6 +184,12 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                         "set auto_release_time on each pay-as-you-go ecs.Instance or "
                         "ecs.EcsInstanceSet (an ess scaling group cannot release itself)"))
         elif not any(b.resource.cloud == cloud and b.covers_compute for b in found_budgets):
+            unread = next((b for b in found_budgets if b.resource.cloud == cloud
+                           and b.filters_unknown), None)
+            if unread is not None:
+                # Whether its filters take in the GPU compute is known only after apply.
+                undecided = undecided or UnknownValue(unread.resource, unread.filters_unknown)
+                continue
             out.append(violation(
                 anchor, f"the stack has no budget alarm on {cloud}", "no budget resource",
                 f"a {_BUDGET_TYPE.get(cloud, 'budget')} with alert thresholds",
@@ -178,9 +204,9 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             out.append(violation(b.resource, "the budget amount is not a positive finite "
                                  "number", b.invalid, "a positive amount in USD",
                                  "set the budget's amount to the monthly cap in USD"))
-        if b.currency.upper() != "USD":
-            out.append(violation(b.resource, "the budget is not in USD", b.currency, "USD",
-                                 "set the budget's currency to USD"))
+        if b.no_rate and b.covers_compute and not b.scope:
+            # Its amount in USD, and so the cap, cannot be told without a cited rate.
+            undecided = undecided or _Undecidable(b.resource, b.no_rate)
         if cap_config is not None and b.monthly is not None and b.monthly > cap_config:
             out.append(violation(
                 b.resource, "the budget amount is above the policy's maxMonthlyUsd",
@@ -205,6 +231,9 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                              "budgeted elsewhere"))
     elif cap is not None and est.total > cap:
         source = "the policy's maxMonthlyUsd" if cap_config is not None else "the stack's budget"
+        capping = next((b for b in found_budgets if b.monthly == cap and b.converted), None)
+        if cap_config is None and capping is not None:
+            source += f" ({capping.converted})"
         out.append(violation(
             anchor, f"the estimated monthly cost exceeds {source}", est.describe(),
             f"at most {cap:,.2f} USD/month",
@@ -213,7 +242,18 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             "stops the nodes)"))
     elif est.undecided:
         raise UnknownValue(anchor, "capacity (" + "; ".join(est.undecided) + ")")
+    if undecided is not None and not out:
+        # Undecided only where nothing else fails: one unreadable budget hides no violation.
+        raise undecided
     return out
+
+
+class _Undecidable(UnknownValue):
+    """A decision no value at apply would settle either (a currency without a cited rate)."""
+
+    def __init__(self, resource: Resource, what: str):
+        super().__init__(resource, what)
+        self.args = (f"{resource.name}: its {what}",)
 
 
 def summary(resources: list[Resource], config: Mapping[str, Any]) -> str:

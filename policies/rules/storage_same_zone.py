@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 
 from trainstack_policies import links
-from trainstack_policies.inventory import Bucket, Filesystem, NodeGroup, buckets, filesystems, gpu_groups
+from trainstack_policies.inventory import (
+    Bucket,
+    Filesystem,
+    NodeGroup,
+    buckets,
+    filesystems,
+    gpu_groups,
+    is_gpu_group,
+    node_groups,
+)
 from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
 
 NAME = "storage-same-zone"
@@ -37,6 +46,18 @@ SCOPE = (
     'Non-GPU compute is never judged. '
 )
 
+CONFIG_SCHEMA = {
+    "zones": {
+        "type": "object", "additionalProperties": {"type": "string"},
+        "description": "The zone of each subnet / vSwitch id the program names literally "
+                       "(one the stack does not create), e.g. {\"subnet-0abc\": \"us-east-1a\"}. "
+                       "Without it such a placement is 'cannot decide' (at cannotDecide's level).",
+    },
+}
+
+# Inputs that place compute or a filesystem in a subnet / vSwitch, by id.
+_PLACING = ("vpcZoneIdentifiers", "subnetIds", "subnetId", "vswitchId", "vswitchIds")
+
 # Cloud Storage locations that are not a single region (GCS docs "Bucket locations").
 GCS_MULTI_REGIONS = {"US", "EU", "ASIA"}
 GCS_DUAL_REGIONS = {"NAM4", "EUR4", "EUR5", "EUR7", "EUR8", "ASIA1", "ASIA2"}
@@ -61,13 +82,48 @@ def _known(r: Resource, value: Any, path: str) -> Any:
     return value
 
 
-def _node_placement(groups: list[NodeGroup], out: list[Violation]) -> tuple[str, str]:
+def _literal_ids(r: Resource) -> list[str]:
+    """Subnet / vSwitch ids the resource names as literals, with no resource of the stack
+    behind them (a subnet made elsewhere)."""
+    out: list[str] = []
+    for key in _PLACING:
+        if r.deps.get(key):
+            continue
+        value = r.get(key)
+        for v in (value if isinstance(value, list) else [value]):
+            if isinstance(v, str) and v and v is not UNKNOWN:
+                out.append(v)
+    return out
+
+
+def _told_zones(r: Resource, config: Mapping[str, Any]) -> list[str]:
+    """The zones the pack config's `zones` gives for the resource's literal subnet ids; raises
+    "cannot decide" when it names such ids and the config does not tell all their zones."""
+    ids = _literal_ids(r)
+    if not ids:
+        return []
+    told = config.get("zones") or {}
+    missing = [i for i in ids if not isinstance(told.get(i), str) or not told.get(i)]
+    if missing:
+        raise UnknownValue(r, f"{', '.join(missing)} (a subnet this stack does not create, so "
+                              "its zone is not in the program; tell the pack with "
+                              f"storage-same-zone's zones config: {{\"{missing[0]}\": "
+                              "\"<zone>\"}})")
+    return sorted({told[i] for i in ids})
+
+
+def _node_placement(groups: list[NodeGroup], out: list[Violation],
+                    config: Optional[Mapping[str, Any]] = None) -> tuple[str, str]:
+    config = config or {}
     zones: dict[str, NodeGroup] = {}
     unknown = [g for g in groups if UNKNOWN in g.zones]
     for g in groups:
         known = [z for z in g.zones if z and z is not UNKNOWN]
         if not known and g in unknown:
             continue
+        if not known:
+            known = _told_zones(g.resource, config) or (
+                _told_zones(g.template, config) if g.template is not None else [])
         if not known:
             out.append(violation(g.resource, "the GPU nodes' zone cannot be read", None,
                                  "one zone named on the group or its subnet/vSwitch",
@@ -90,7 +146,8 @@ def _node_placement(groups: list[NodeGroup], out: list[Violation]) -> tuple[str,
 
 
 def _check_filesystem(fs: Filesystem, zone: str, region: str,
-                      zone_ids: tuple = ()) -> list[Violation]:
+                      zone_ids: tuple = (), config: Optional[Mapping[str, Any]] = None
+                      ) -> list[Violation]:
     r = fs.resource
     _known(r, fs.region, "location" if r.cloud == "azure" else "region")
     if fs.regional:
@@ -122,6 +179,11 @@ def _check_filesystem(fs: Filesystem, zone: str, region: str,
         expected = zone
         ok = str(fs.zone) == zone
     if not fs.zone:
+        told = _told_zones(r, config or {})
+        if len(told) == 1:
+            return [] if told[0] == zone else [violation(
+                r, "the filesystem is not in the GPU nodes' zone", f"{told[0]} (told in the "
+                "pack config's zones)", expected, fix)]
         return [violation(r, "the filesystem's zone cannot be read", None, expected, fix)]
     if not ok:
         return [violation(r, "the filesystem is not in the GPU nodes' zone", found, expected,
@@ -200,20 +262,50 @@ class _Mounts:
         return list(found.values())
 
     def of(self, fs: Filesystem) -> list[NodeGroup]:
+        return self.of_with_evidence(fs)[0]
+
+    def of_with_evidence(self, fs: Filesystem) -> tuple[list[NodeGroup], bool]:
+        """The groups, and whether they are known to use it (they mount it or share its
+        subnet) rather than only being near it (its network, region or cloud)."""
         mounting = self.usage.mounting(fs)
         if mounting:
-            return mounting
+            return mounting, True
         subnets, networks = links.segments(fs.resource)
         sharing = self._sharing(subnets, self.by_subnet)
         if sharing:
-            return self.usage.unmounting(sharing)
+            return self.usage.unmounting(sharing), True
         on_network = [g for g in self._sharing(networks, self.by_network)
                       if fs.region and g.region == fs.region]
         if on_network:
-            return self.usage.unmounting(on_network)
+            return self.usage.unmounting(on_network), False
         if fs.region and fs.region in self.clusters:
-            return self.usage.unmounting(self.clusters[fs.region])
-        return self.every
+            return self.usage.unmounting(self.clusters[fs.region]), False
+        return self.every, False
+
+
+def _nearby_verdict(fs: Filesystem, groups: list[NodeGroup]) -> Optional[list[Violation]]:
+    """A zonal filesystem that no GPU group is seen to use, judged against GPU groups that are
+    only near it (its network or region): those may be separate clusters (two training
+    clusters in one network, an inference group spread over zones for availability), not one
+    cluster spanning zones. It is theirs if it is in the zone of one of them; otherwise it is
+    in the wrong zone for all. None: not this case (zones unknown or in another region), the
+    placement check decides."""
+    if not isinstance(fs.zone, str) or not fs.zone or fs.regional or fs.zone_id:
+        return None
+    if any(UNKNOWN in g.zones or g.region != fs.region for g in groups):
+        return None
+    zones = {z for g in groups for z in g.zones if z}
+    if len(zones) < 2 or any(not [z for z in g.zones if z] for g in groups):
+        return None   # one zone near it: the placement check compares it, as before
+    if fs.zone in zones:
+        return []
+    shown = ", ".join(sorted(zones))
+    if fs.resource.cloud == "azure":
+        found, expected = f"zone {fs.zone} in {fs.region}", f"one of zones {shown} in {fs.region}"
+    else:
+        found, expected = fs.zone, f"one of {shown}"
+    return [violation(fs.resource, "the filesystem is not in the GPU nodes' zone", found,
+                      expected, _FS_FIX.get(fs.resource.cloud, "create it in the nodes' zone"))]
 
 
 def _fs_readers(usage: links.Usage, matched: list[tuple[Filesystem, list[NodeGroup]]]
@@ -234,6 +326,10 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
         return out
     every_fs, every_bucket = filesystems(resources), buckets(resources)
     usage = links.Usage(every, resources, [fs.resource for fs in every_fs])
+    # A filesystem only CPU compute mounts (a login node's home, a CPU preprocessing fleet's
+    # scratch) is not the GPUs' storage: where it sits costs the GPUs nothing.
+    cpu_mounted = {i for g in node_groups(resources) if not is_gpu_group(g)
+                   for part in links.parts(g) for i in links.used(part)}
     for cloud in sorted({g.cloud for g in every}):
         clusters = _clusters([g for g in every if g.cloud == cloud])
         mounted = [fs for fs in every_fs if fs.resource.cloud == cloud]
@@ -241,22 +337,28 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
         mounts = _Mounts(clusters, usage)
         matched = []
         for fs in mounted:
-            groups = mounts.of(fs)
+            if id(fs.resource) in cpu_mounted and not usage.mounting(fs):
+                continue
+            groups, used = mounts.of_with_evidence(fs)
             matched.append((fs, groups))
+            nearby = None if used else _nearby_verdict(fs, groups)
+            if nearby is not None:
+                out.extend(nearby)
+                continue
             # The groups themselves, whatever their number: two lists that only share their
             # length and ends are different clusters with different zones.
             key = tuple(sorted(id(g) for g in groups))
             try:
                 if key not in placed:
                     placed[key] = ("", "")
-                    placed[key] = _node_placement(groups, out)
+                    placed[key] = _node_placement(groups, out, config)
                 zone, region = placed[key]
                 if zone or (fs.regional and region) or fs.zone_id:
                     ids = tuple(s.get("availabilityZoneId") for g in groups
                                 for s in g.resource.dep("vpcZoneIdentifiers") + g.resource.dep(
                                     "subnetIds") + g.resource.dep("subnetId")) \
                         if fs.zone_id else ()
-                    out.extend(_check_filesystem(fs, zone, region, ids))
+                    out.extend(_check_filesystem(fs, zone, region, ids, config))
             except UnknownValue as err:
                 unknown = unknown or err
         through_fs = _fs_readers(usage, matched)

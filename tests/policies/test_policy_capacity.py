@@ -197,6 +197,9 @@ def test_each_group_is_matched_to_its_own_stop_schedule_by_dependency_or_name():
     asg_a = next(r for r in a if r.type == "aws:autoscaling/group:Group")
     asg_b = next(r for r in b if r.type == "aws:autoscaling/group:Group")
     asg_b.name, asg_b.urn = "other-nodes", asg_b.urn + "-b"
+    # Named by its own name input: a literal names only such a group (issue 35: an auto-named
+    # group's cloud name is its resource name plus a random suffix).
+    asg_b.props["name"] = "other-nodes"
     for r in (asg_a, asg_b):
         r.props["tags"].append({"key": "trainstack:max-hours", "value": "96",
                                 "propagateAtLaunch": True})

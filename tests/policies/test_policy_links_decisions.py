@@ -165,11 +165,13 @@ def test_gpu_clusters_in_two_regions_are_two_clusters():
     assert same_zone([*stack, *fsx("fs", "us-west-2a")]) == []
     v = only([*stack, *fsx("fs", "us-west-2b")])
     assert (v.found, v.expected) == ("us-west-2b", "us-west-2a")
-    # In us-east-1: the east cluster, which spans two zones.
-    v = only([*stack, *fsx("fs", "us-east-1a")])
-    assert v.problem == "the GPU nodes span more than one zone"
-    assert v.resource == "gpu-e1 (aws:autoscaling/group:Group)"
-    assert v.found == "us-east-1a, us-east-1b" and v.expected == "a single zone"
+    # In us-east-1, used by neither group: two groups in two zones near it may be two clusters
+    # (issue 35), not one spanning zones. In the zone of one of them it is that one's ...
+    assert same_zone([*stack, *fsx("fs", "us-east-1a")]) == []
+    # ... in neither zone it is in the wrong zone for both.
+    v = only([*stack, *fsx("fs", "us-east-1c")])
+    assert v.problem == "the filesystem is not in the GPU nodes' zone"
+    assert (v.found, v.expected) == ("us-east-1c", "one of us-east-1a, us-east-1b")
     # In a region without a cluster: every GPU group of the cloud, three zones.
     v = only([*stack, *fsx("fs", "eu-west-1a")])
     assert v.found == "us-east-1a, us-east-1b, us-west-2a"
@@ -267,13 +269,16 @@ def test_gcp_network_resources_match_a_filesystem_naming_them():
 
 def test_a_network_unknown_at_preview_matches_nothing():
     # gpu-a's network and the filesystem's are unknown until apply: that is no shared network,
-    # so the filesystem falls to the us-central1 cluster, which spans two zones.
+    # so the filesystem falls to the us-central1 groups, in two zones: two clusters near it
+    # (issue 35), not one spanning zones. It must be in the zone of one of them.
     fs = lustre("fs", "us-central1-a", UNKNOWN)
     stack = [fs, *gcp_group("gpu-a", "us-central1-a", network_name=UNKNOWN),
              *gcp_group("gpu-b", "us-central1-b")]
+    assert same_zone(stack) == []
+    fs.props["location"] = "us-central1-c"
     v = only(stack)
-    assert v.problem == "the GPU nodes span more than one zone"
-    assert v.found == "us-central1-a, us-central1-b"
+    assert v.problem == "the filesystem is not in the GPU nodes' zone"
+    assert v.expected == "one of us-central1-a, us-central1-b"
 
 
 # ------------------------------------------------------------------------------------ Azure
@@ -343,10 +348,13 @@ def test_azure_existing_vnets_are_read_from_subnet_ids_in_any_case():
     fs.props["filesystemSubnet"] = SID.format("vnet-b", "lustre")
     v = only([fs, a, b])
     assert (v.found, v.expected) == ("zone 1 in eastus", "zone 2 in eastus")
-    # Unknown until apply: no network to share, so the eastus cluster, zones 1 and 2.
+    # Unknown until apply: no network to share, so the eastus groups, zones 1 and 2: the
+    # filesystem in zone 1 is gpu-a's (issue 35: two clusters near it, not one spanning).
     fs.props["filesystemSubnet"] = UNKNOWN
+    assert same_zone([fs, a, b]) == []
+    fs.props["zones"] = ["3"]
     v = only([fs, a, b])
-    assert v.problem == "the GPU nodes span more than one zone" and v.found == "1, 2"
+    assert (v.found, v.expected) == ("zone 3 in eastus", "one of zones 1, 2 in eastus")
 
 
 def classic_vmss(name, zone, subnet_id):

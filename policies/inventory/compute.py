@@ -1,0 +1,306 @@
+"""Every compute group of a stack as a NodeGroup, on all four clouds (AWS readers: compute_aws)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Optional
+
+from trainstack_policies.inventory.compute_aws import _aws_fleet, _aws_group, _eks_group
+from trainstack_policies.inventory.groups import NodeGroup, is_gpu_group
+from trainstack_policies.inventory.lifetimes import enforced_hours
+from trainstack_policies.inventory.referrers import _StackIndex
+from trainstack_policies.inventory.reservations import count_once
+from trainstack_policies.inventory.tokens import (
+    ALI_INSTANCE,
+    ALI_INSTANCE_SET,
+    ALI_LAUNCH_TEMPLATES,
+    ALI_SCALING_GROUP,
+    ALI_SWITCH,
+    AWS_ASG,
+    AWS_EKS_NODE_GROUP,
+    AWS_FLEET,
+    AWS_INSTANCE,
+    AWS_LAUNCH_TEMPLATE,
+    AWS_SPOT_FLEET,
+    AWS_SPOT_INSTANCE_REQUEST,
+    AWS_SUBNET,
+    AZ_VM,
+    AZ_VMSS,
+    GCP_IGM,
+    GCP_INSTANCE,
+    GCP_INSTANCE_FROM_TEMPLATE,
+    GCP_REGION_IGM,
+    GCP_TEMPLATES,
+    GKE_NODE_POOL,
+)
+from trainstack_policies.inventory.values import (
+    _aws_region,
+    _azure_location,
+    _count,
+    _dicts,
+    _first,
+    _list,
+    _subnet_zones,
+    _types,
+    _zone,
+    env_region,
+)
+from trainstack_policies.model import (
+    UNKNOWN,
+    BadNumber,
+    Resource,
+    checked_number,
+    dig,
+    last_segment,
+    number,
+    region_of_zone,
+)
+
+
+def gpu_groups(resources: list[Resource]) -> list[NodeGroup]:
+    return [g for g in node_groups(resources) if is_gpu_group(g)]
+
+
+def _gke_pool(r: Resource) -> NodeGroup:
+    config = r.get("nodeConfig")
+    config = config if isinstance(config, dict) else {}
+    holder = Resource(r.type, r.name, r.urn, {"machineType": config.get("machineType"),
+                                              "guestAccelerators": config.get("guestAccelerators"),
+                                              "labels": config.get("labels"),
+                                              "scheduling": {"provisioningModel": "SPOT"}
+                                              if config.get("spot") else {}})
+    locations = r.get("nodeLocations")
+    location = r.get("location") or r.provider.get("zone") or r.provider.get("region")
+    if isinstance(locations, list) and locations:
+        zones = [_zone(z) for z in locations]
+    elif location is UNKNOWN:
+        zones = [UNKNOWN]
+    elif isinstance(location, str) and region_of_zone(location) != location:
+        zones = [location]
+    else:
+        zones = [""]   # a regional pool: nodes in every zone of the region
+    per_zone = r.get("autoscaling.maxNodeCount")
+    total = r.get("autoscaling.totalMaxNodeCount")
+    if total is not None:
+        count = _count(total)
+    else:
+        # nodeCount / maxNodeCount are per zone; a regional pool without nodeLocations runs in
+        # the region's default three zones.
+        n = _count(per_zone, r.get("nodeCount"), r.get("initialNodeCount"))
+        count = n if n is None or isinstance(n, BadNumber) else \
+            n * max(1, len([z for z in zones if z]) or 3)
+    region = region_of_zone(zones[0]) if isinstance(zones[0], str) and zones[0] else \
+        (location if isinstance(location, str) else "")
+    return NodeGroup(r, holder, _gcp_machine_type(holder), count,
+                     bool(config.get("spot") or config.get("preemptible")), zones, region,
+                     accelerators=_accelerators(holder))
+
+
+# The last stack node_groups() saw, and its groups: several rules (and spend-limit's check and
+# summary) ask for the same stack's groups in one evaluation. Keyed by the list's identity and
+# length, so a different or a changed list is computed afresh.
+_LAST_GROUPS: tuple[list, int, list] = ([], -1, [])
+
+
+def node_groups(resources: list[Resource]) -> list[NodeGroup]:
+    """Every compute group of the stack, GPU or not (gpu_groups() keeps the GPU ones)."""
+    global _LAST_GROUPS
+    seen, size, cached = _LAST_GROUPS
+    if seen is resources and size == len(resources):
+        return list(cached)
+    groups = _node_groups(resources)
+    _LAST_GROUPS = (resources, len(resources), groups)
+    return list(groups)
+
+
+def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
+    groups: list[NodeGroup] = []
+    index = _StackIndex(resources)
+    for r in resources:
+        if r.type == AWS_ASG:
+            groups.append(_aws_group(r, resources))
+        elif r.type in (AWS_SPOT_FLEET, AWS_FLEET):
+            groups.append(_aws_fleet(r))
+        elif r.type == AWS_EKS_NODE_GROUP:
+            groups.append(_eks_group(r))
+        elif r.type in (AWS_INSTANCE, AWS_SPOT_INSTANCE_REQUEST):
+            # A SpotInstanceRequest takes an instance's inputs and launches one spot instance.
+            lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE))
+            zone = _zone(r.get("availabilityZone") or next(
+                iter(_subnet_zones(r, "subnetId", AWS_SUBNET, "availabilityZone")), ""))
+            itype = r.get("instanceType") or (lt.get("instanceType") if lt else None)
+            market = r.get("instanceMarketOptions.marketType") or (
+                lt.get("instanceMarketOptions.marketType") if lt else None)
+            groups.append(NodeGroup(r, lt, itype, 1, market == "spot"
+                                    or r.type == AWS_SPOT_INSTANCE_REQUEST, [zone],
+                                    _aws_region(r, [zone])))
+        elif r.type in (GCP_IGM, GCP_REGION_IGM):
+            template = _first([d for d in r.deps.get("versions", []) if d.type in GCP_TEMPLATES])
+            if r.type == GCP_IGM:
+                zones = [_zone(r.get("zone") or r.provider.get("zone"))]
+                region = region_of_zone(zones[0]) if zones[0] is not UNKNOWN else ""
+            else:
+                dz = r.get("distributionPolicyZones")
+                zones = [last_segment(z) for z in dz] if isinstance(dz, list) and dz else [""]
+                region = r.get("region")
+                region = region if isinstance(region, str) else region_of_zone(zones[0])
+            groups.append(NodeGroup(
+                r, template, _gcp_machine_type(template), _gcp_group_size(r, index),
+                _gcp_spot(template), zones, region or (r.provider_region or ""),
+                accelerators=_accelerators(template)))
+        elif r.type == GKE_NODE_POOL:
+            groups.append(_gke_pool(r))
+        elif r.type == GCP_INSTANCE_FROM_TEMPLATE:
+            holder = _from_template(r)
+            zone = _zone(r.get("zone") or r.provider.get("zone"))
+            groups.append(NodeGroup(r, holder, _gcp_machine_type(holder), 1, _gcp_spot(holder),
+                                    [zone], (region_of_zone(zone) if zone is not UNKNOWN else "")
+                                    or (r.provider_region or ""),
+                                    accelerators=_accelerators(holder)))
+        elif r.type == GCP_INSTANCE:
+            zone = _zone(r.get("zone") or r.provider.get("zone"))
+            groups.append(NodeGroup(r, r, _gcp_machine_type(r), 1, _gcp_spot(r), [zone],
+                                    (region_of_zone(zone) if zone is not UNKNOWN else "")
+                                    or (r.provider_region or ""), accelerators=_accelerators(r)))
+        elif r.type in (AZ_VMSS, AZ_VM):
+            if r.type == AZ_VMSS:
+                itype, count = r.get("sku.name"), _count(r.get("sku.capacity"))
+                priority = r.get("virtualMachineProfile.priority")
+            else:
+                itype, count, priority = r.get("hardwareProfile.vmSize"), 1, r.get("priority")
+            zones = r.get("zones")
+            zones = ([_zone(z) for z in zones] if isinstance(zones, list) and zones
+                     else [UNKNOWN] if zones is UNKNOWN else [""])
+            groups.append(NodeGroup(r, None, itype, count, priority in ("Spot", "Low"), zones,
+                                    _azure_location(r)))
+        elif r.type in (ALI_INSTANCE, ALI_INSTANCE_SET):
+            zone = _zone(r.get("zoneId") or r.get("availabilityZone")
+                         or next(iter(_subnet_zones(r, "vswitchId", ALI_SWITCH, "zoneId")), ""))
+            count = _count(r.get("amount")) if r.type == ALI_INSTANCE_SET else 1
+            groups.append(NodeGroup(r, None, r.get("instanceType"), count,
+                                    _ali_spot(r.get("spotStrategy")), [zone],
+                                    r.provider_region or (region_of_zone(zone)
+                                                          if zone is not UNKNOWN else "")))
+        elif r.type == ALI_SCALING_GROUP:
+            config = _first(index.scaling_configs.of(r, name_key=None))
+            zones = _subnet_zones(r, "vswitchIds", ALI_SWITCH, "zoneId") or [""]
+            types: list[Any] = [None]
+            if config is None:
+                config = _first([d for d in r.deps.get("launchTemplateId", [])
+                                 if d.type in ALI_LAUNCH_TEMPLATES])
+            if config is not None:
+                types = _types(config.get("instanceType"), _list(config.get("instanceTypes")))
+            groups.append(NodeGroup(
+                r, config, types[0], _count(r.get("maxSize"), r.get("desiredCapacity")),
+                bool(config and _ali_spot(config.get("spotStrategy"))), zones,
+                r.provider_region or region_of_zone(zones[0]), types))
+    from trainstack_policies import capacity
+    groups += capacity.groups(resources, NodeGroup, _count, _zone)
+    for g in groups:
+        if g.region == "":
+            # No region in the program: the provider takes it from the environment, which the
+            # engine passes to the pack as to the provider.
+            g.region = env_region(g.cloud)
+        if g.cloud == "gcp":
+            g.invalid += _accelerator_problems(g.template)
+        elif g.cloud == "aws":
+            g.capacity_block = any(
+                h is not None and h.get("instanceMarketOptions.marketType") == "capacity-block"
+                for h in (g.resource, g.template))
+        g.lifetime_hours, g.lifetime_how = enforced_hours(g, resources, index)
+        if g.resource.type == GCP_IGM or g.resource.type == GCP_REGION_IGM:
+            _autoscaled(g, index.gcp_autoscalers.of(g.resource, name_key=None),
+                        "autoscalingPolicy.maxReplicas")
+        elif g.resource.type == AZ_VMSS:
+            for s in index.autoscale.of(g.resource, name_key="id"):
+                _autoscaled(g, [s], None)
+    count_once(groups)
+    return groups
+
+
+def _from_template(r: Resource) -> Resource:
+    """An InstanceFromTemplate as the VM it creates: the source template's inputs under its
+    own (machineType, guestAccelerators, scheduling it sets override the template's)."""
+    template = _first([d for d in r.deps.get("sourceInstanceTemplate", [])
+                       if d.type in GCP_TEMPLATES])
+    if template is None:
+        return r
+    props = {**template.props, **{k: v for k, v in r.props.items() if v is not None}}
+    return replace(r, props=props, deps={**template.deps, **r.deps})
+
+
+def _autoscaled(g: NodeGroup, scalers: list[Resource], path: Optional[str]) -> None:
+    """A group sized by its autoscaler runs up to the autoscaler's maximum, not its target."""
+    for s in scalers:
+        if path is not None:
+            values = [s.get(path)]
+        else:   # Azure autoscale setting: every profile's capacity.maximum
+            values = [UNKNOWN] if s.get("profiles") is UNKNOWN else [
+                dig(p, "capacity.maximum") for p in _dicts(s.get("profiles"))
+                if isinstance(p, dict)]
+            if s.get("enabled") is False:
+                continue
+        for value in values:
+            n = _count(value)
+            if n is None:
+                g.count = None
+                return
+            if isinstance(n, BadNumber):
+                g.invalid.append(f"autoscaler {s.name}'s maximum {n.text} is not valid")
+                continue
+            if g.count is not None and n > g.count:
+                g.count = n
+
+
+def _gcp_group_size(igm: Resource, index: _StackIndex) -> Any:
+    """The most VMs a GCP instance group runs: its target size plus what resize requests add.
+
+    A flex-start (DWS) group is created empty (targetSize 0) and grown by a ResizeRequest's
+    resizeBy, which obtains all its VMs at once; counting only the target size prices it at 0.
+    """
+    size = _count(igm.get("targetSize"))
+    if size is None or isinstance(size, BadNumber):
+        return size
+    for rr in index.resizes.of(igm):
+        more = _count(rr.get("resizeBy"))
+        if more is None or isinstance(more, BadNumber):
+            return more
+        size += more
+    return size
+
+
+def _accelerators(holder: Optional[Resource]) -> int:
+    """Declared accelerators per node; a count that is no number counts as 1 (still a GPU
+    node) and is reported by _accelerator_problems()."""
+    if holder is None:
+        return 0
+    total = 0
+    for a in _dicts(holder.get("guestAccelerators")):
+        if isinstance(a, dict):
+            n = checked_number(a.get("count"))
+            total += int(n) if isinstance(n, float) and n >= 1 else 1
+    return total
+
+
+def _accelerator_problems(holder: Optional[Resource]) -> list[str]:
+    if holder is None:
+        return []
+    bad = [checked_number(a.get("count")) for a in _dicts(holder.get("guestAccelerators"))
+           if isinstance(a, dict)]
+    return [f"its accelerator count {n.text} is not a finite non-negative number"
+            for n in bad if isinstance(n, BadNumber)]
+
+
+def _gcp_machine_type(template: Optional[Resource]) -> Any:
+    if template is None:
+        return None
+    value = template.get("machineType")
+    return value if value is UNKNOWN or value is None else last_segment(value)
+
+
+def _gcp_spot(template: Optional[Resource]) -> bool:
+    return bool(template and (template.get("scheduling.provisioningModel") == "SPOT"
+                              or template.get("scheduling.preemptible") is True))
+
+
+def _ali_spot(strategy: Any) -> bool:
+    return strategy in ("SpotWithPriceLimit", "SpotAsPriceGo")

@@ -1,0 +1,150 @@
+"""AWS compute as node groups: autoscaling groups, EC2 Fleet / Spot Fleet, EKS node groups."""
+from __future__ import annotations
+
+import math
+from typing import Any, Optional
+
+from trainstack_policies.inventory.groups import NodeGroup
+from trainstack_policies.inventory.tokens import AWS_LAUNCH_TEMPLATE, AWS_SPOT_FLEET, AWS_SUBNET
+from trainstack_policies.inventory.values import (
+    _aws_region,
+    _count,
+    _dicts,
+    _first,
+    _list,
+    _subnet_zones,
+    _types,
+    _zone,
+)
+from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, dig, number
+
+
+def _lt_type(lt: Optional[Resource]) -> Any:
+    return lt.get("instanceType") if lt is not None else None
+
+
+def _overrides(configs: Any) -> list[Any]:
+    """instanceType of every override in launchTemplateConfigs / mixedInstancesPolicy."""
+    out: list[Any] = []
+    for conf in _dicts(configs):
+        if conf is UNKNOWN:
+            out.append(UNKNOWN)
+            continue
+        for o in _dicts(conf.get("overrides") or conf.get("override")):
+            out.append(UNKNOWN if o is UNKNOWN else o.get("instanceType"))
+    return out
+
+
+def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
+    mixed = r.get("mixedInstancesPolicy")
+    lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE)
+                or r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE))
+    types = _types(_lt_type(lt), _overrides([mixed.get("launchTemplate")])
+                   if isinstance(mixed, dict) and isinstance(mixed.get("launchTemplate"), dict)
+                   else [UNKNOWN] if mixed is UNKNOWN else [])
+    zones = _subnet_zones(r, "vpcZoneIdentifiers", AWS_SUBNET, "availabilityZone")
+    if not zones:
+        azs = r.get("availabilityZones")
+        zones = [_zone(z) for z in azs] if isinstance(azs, list) else []
+    if not zones and lt is not None and lt.get("placement.availabilityZone"):
+        zones = [_zone(lt.get("placement.availabilityZone"))]
+    dist = mixed.get("instancesDistribution") if isinstance(mixed, dict) else None
+    spot = bool(lt and lt.get("instanceMarketOptions.marketType") == "spot") or (
+        isinstance(dist, dict) and number(dist.get("onDemandBaseCapacity")) in (None, 0.0)
+        and number(dist.get("onDemandPercentageAboveBaseCapacity")) == 0.0)
+    count = _count(r.get("maxSize"), r.get("desiredCapacity"), r.get("minSize"))
+    # Warm pool instances kept Running bill like the group's own (Stopped/Hibernated: disks).
+    warm = r.get("warmPool")
+    if warm is UNKNOWN:
+        count = None
+    elif isinstance(warm, dict) and str(warm.get("poolState") or "Stopped") == "Running" \
+            and isinstance(count, int):
+        extra = _count(warm.get("maxGroupPreparedCapacity"))
+        count = extra if not isinstance(extra, int) else count + (
+            extra if number(warm.get("maxGroupPreparedCapacity")) not in (None, -1) else count)
+    accelerators = _attribute_accelerators(lt, mixed)
+    if accelerators:
+        types = [None if t is None else t for t in types]
+    return NodeGroup(r, lt, types[0], count, spot, zones or [""], _aws_region(r, zones), types,
+                     accelerators=accelerators)
+
+
+def _attribute_accelerators(lt: Optional[Resource], mixed: Any) -> int:
+    """Accelerators per node when instances are chosen by attributes (instanceRequirements):
+    acceleratorCount.min, or 1 when GPU accelerators are asked for without a count."""
+    holders: list[Any] = []
+    if lt is not None:
+        holders.append(lt.get("instanceRequirements"))
+    if isinstance(mixed, dict):
+        spec = mixed.get("launchTemplate")
+        for o in _dicts(spec.get("overrides") if isinstance(spec, dict) else None):
+            holders.append(o.get("instanceRequirements") if isinstance(o, dict) else UNKNOWN)
+    most = 0
+    for req in holders:
+        if req is UNKNOWN:
+            return 1   # an attribute set unknown until apply may ask for GPUs: not "no GPU"
+        if not isinstance(req, dict):
+            continue
+        checked = checked_number(dig(req, "acceleratorCount.min"))
+        # A minimum that is no number still asks for accelerators: at least 1, never 0.
+        low = checked if isinstance(checked, float) else 1.0 if isinstance(checked, BadNumber) \
+            else None
+        kinds = [str(k).lower() for k in _list(req.get("acceleratorTypes"))]
+        if (low or 0) > 0 or "gpu" in kinds or req.get("acceleratorManufacturers") or \
+                req.get("acceleratorNames"):
+            most = max(most, int(low or 1))
+    return most
+
+
+def _aws_fleet(r: Resource) -> NodeGroup:
+    lts = r.dep("launchTemplateConfigs", AWS_LAUNCH_TEMPLATE) + r.dep("launchTemplateConfig",
+                                                                      AWS_LAUNCH_TEMPLATE)
+    specs = _dicts(r.get("launchSpecifications"))
+    configs = r.get("launchTemplateConfigs") or r.get("launchTemplateConfig")
+    types = _types([UNKNOWN if s is UNKNOWN else s.get("instanceType") for s in specs],
+                   _overrides(configs), [_lt_type(lt) for lt in lts])
+    zones = [_zone(s.get("availabilityZone")) for s in specs if isinstance(s, dict)
+             and s.get("availabilityZone")]
+    for conf in _dicts(configs):
+        if isinstance(conf, dict):
+            zones += [_zone(o.get("availabilityZone")) for o in _dicts(conf.get("overrides"))
+                      if isinstance(o, dict) and o.get("availabilityZone")]
+    # An override or launch specification that names a subnet places the nodes in its zone.
+    for key in ("launchTemplateConfigs", "launchTemplateConfig", "launchSpecifications"):
+        zones += [z for z in _subnet_zones(r, key, AWS_SUBNET, "availabilityZone")
+                  if z not in zones]
+    if r.type == AWS_SPOT_FLEET:
+        count, spot = _count(r.get("targetCapacity")), True
+    else:
+        count = _count(r.get("targetCapacitySpecification.totalTargetCapacity"))
+        spot = r.get("targetCapacitySpecification.defaultTargetCapacityType") == "spot"
+    # Target capacity is in weighted units: an instance of weight w fills w units, so a target
+    # of 8 with a weight of 0.125 launches 64 instances. The lightest weight launches the most.
+    weights = [s.get("weightedCapacity") for s in specs if isinstance(s, dict)]
+    for conf in _dicts(configs):
+        if isinstance(conf, dict):
+            weights += [o.get("weightedCapacity") if isinstance(o, dict) else UNKNOWN
+                        for o in _dicts(conf.get("overrides"))]
+    weights = [w for w in weights if w is not None]
+    if isinstance(count, int) and weights:
+        if UNKNOWN in weights:
+            count = None
+        else:
+            checked = [checked_number(w) for w in weights]
+            bad = next((w for w in checked if isinstance(w, BadNumber) or w == 0), None)
+            if bad is not None:
+                count = bad if isinstance(bad, BadNumber) else BadNumber("weightedCapacity 0")
+            elif all(w is not None for w in checked):
+                count = int(math.ceil(count / min(checked) - 1e-9))
+    return NodeGroup(r, _first(lts), types[0], count, spot, zones or [""],
+                     _aws_region(r, zones), types)
+
+
+def _eks_group(r: Resource) -> NodeGroup:
+    lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE))
+    listed = r.get("instanceTypes")
+    types = _types(_list(listed) if listed is not None else [], _lt_type(lt))
+    zones = _subnet_zones(r, "subnetIds", AWS_SUBNET, "availabilityZone")
+    return NodeGroup(r, lt, types[0], _count(r.get("scalingConfig.maxSize"),
+                                             r.get("scalingConfig.desiredSize")),
+                     r.get("capacityType") == "SPOT", zones or [""], _aws_region(r, zones), types)

@@ -1,0 +1,60 @@
+"""A node group (what the rules judge as compute) and whether it carries GPUs."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from trainstack_policies.inventory.tokens import GPU_FAMILIES
+from trainstack_policies.model import UNKNOWN, BadNumber, Resource
+
+
+@dataclass
+class NodeGroup:
+    resource: Resource                 # the group, fleet, node pool, scale set or instance
+    template: Optional[Resource]       # launch template / instance template / scaling config
+    instance_type: Any                 # the first (str), UNKNOWN or None
+    count: Optional[int]               # the most nodes it can run; None: unknown at preview
+    spot: bool
+    zones: list[Any]                   # "" where the zone could not be read, UNKNOWN if unknown
+    region: str
+    instance_types: list[Any] = field(default_factory=list)   # every type it may launch
+    accelerators: int = 0              # declared accelerators per node (GCP guestAccelerators)
+    lifetime_hours: Optional[float] = None   # a lifetime the plan enforces (see enforced_hours)
+    lifetime_how: str = ""
+    invalid: list[str] = field(default_factory=list)   # numbers refused (NaN, inf, negative)
+    # Nodes that run inside a reservation of the stack, priced with it (inventory.reservations).
+    reserved_nodes: int = 0
+    reserved_in: list[str] = field(default_factory=list)
+    capacity_block: bool = False   # AWS instances launched into a Capacity Block
+
+    def __post_init__(self) -> None:
+        if not self.instance_types:
+            self.instance_types = [self.instance_type]
+        if isinstance(self.count, BadNumber):
+            self.invalid.append(f"its size {self.count.text} is not a finite non-negative number")
+            self.count = None
+
+    @property
+    def cloud(self) -> str:
+        return self.resource.cloud
+
+
+def gpu_reason(cloud: str, instance_type: Any, accelerators: int = 0) -> str:
+    """Why a type is a GPU node ("" when it is not): the catalog, a GPU family, or accelerators."""
+    if accelerators:
+        return f"declares {accelerators} accelerator(s) per node"
+    if not isinstance(instance_type, str) or not instance_type:
+        return ""
+    from trainstack_policies.catalog import instance_type as catalog_type
+    known = catalog_type(cloud, instance_type)
+    if known is not None:
+        return f"{known.gpu_count} x {known.gpu} (catalog)" if known.gpu_count else ""
+    family = GPU_FAMILIES.get(cloud)
+    return "a GPU instance family the catalog does not list" if family and \
+        family.match(instance_type) else ""
+
+
+def is_gpu_group(g: NodeGroup) -> bool:
+    """GPU capacity: a type that carries GPUs, accelerators, or a type unknown at preview."""
+    return bool(g.accelerators) or any(t is UNKNOWN or gpu_reason(g.cloud, t)
+                                       for t in g.instance_types)

@@ -1,0 +1,138 @@
+"""Enforced lifetimes: the hours until the plan itself stops a node group's nodes."""
+from __future__ import annotations
+
+import math
+from datetime import datetime, timezone
+from typing import Any, Optional
+
+from trainstack_policies.exemptions import tag_value
+from trainstack_policies.inventory.groups import NodeGroup
+from trainstack_policies.inventory.referrers import _StackIndex
+from trainstack_policies.inventory.tags import tags_of
+from trainstack_policies.inventory.tokens import (
+    ALI_INSTANCE,
+    ALI_INSTANCE_SET,
+    AWS_ASG,
+    AZ_VMSS,
+    MAX_HOURS_TAG,
+)
+from trainstack_policies.inventory.values import _dicts, dig_value
+from trainstack_policies.model import BadNumber, Resource, checked_number, number
+
+
+def _declared_hours(g: NodeGroup) -> Optional[float]:
+    for holder in (g.resource, g.template):
+        tags = tags_of(holder) if holder is not None else None
+        if holder is not None and isinstance(tags, dict):
+            value = checked_number(tag_value(holder, tags, MAX_HOURS_TAG))
+            if isinstance(value, BadNumber) or value == 0:
+                g.invalid.append(f"its {MAX_HOURS_TAG} tag {value.text if value else '0'} is "
+                                 "not a positive finite number of hours")
+                return None
+            if value:
+                return value
+    return None
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _hours_until(value: Any) -> Optional[float]:
+    """Hours from now until an ISO-8601 time (None when it is not a time, or already past)."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    # Whole hours, rounded up: the started hour is billed (and a stop set "96 hours from now"
+    # a moment before this check still reads as 96).
+    hours = math.ceil((when - _now()).total_seconds() / 3600 - 1e-6)
+    return float(hours) if hours > 0 else None
+
+
+def _scales_to_zero(s: Resource) -> bool:
+    """An AWS scheduled action that leaves the group at 0 instances: maxSize 0, or desired 0
+    with minSize 0 (the provider's default for an omitted size is 0; -1 leaves it unchanged)."""
+    desired, low, high = (number(s.get(k)) for k in ("desiredCapacity", "minSize", "maxSize"))
+    return high in (None, 0) or (desired in (None, 0) and low in (None, 0))
+
+
+def enforced_hours(g: NodeGroup, resources: list[Resource],
+                   index: Optional[_StackIndex] = None) -> tuple[Optional[float], str]:
+    """(hours, how) when the plan itself stops the nodes, else (None, "").
+
+    The hours are those until the stopping resource's OWN time: an AWS autoscaling Schedule's
+    startTime that sets the group to 0, Alibaba's autoReleaseTime, an Azure autoscale profile of
+    capacity 0 from its fixedDate start; GCP scheduling.maxRunDuration is a duration per VM.
+    A lifetime tag is only a declaration and never shortens the estimate: a 1 h tag with a stop
+    in 2031 is priced to 2031 (a month at most). A stop that restarts (a recurring schedule, or
+    another schedule on the group that scales it up again, an Azure recurrence profile) is no
+    lifetime: the month is priced.
+    """
+    r = g.resource
+    _declared_hours(g)   # only validated: a NaN or negative lifetime tag is reported
+    if r.type in (AWS_ASG, AZ_VMSS) and index is None:
+        index = _StackIndex(resources)
+    if r.type == AWS_ASG and index is not None:
+        schedules = index.schedules.of(r)
+        stops = [s for s in schedules if _scales_to_zero(s)]
+        restarts = [s for s in schedules if not _scales_to_zero(s)]
+        for s in stops:
+            if s.get("recurrence") or restarts:
+                return None, ""
+            hours = _hours_until(s.get("startTime"))
+            if hours is not None:
+                return hours, f"autoscaling Schedule {s.name} sets the group to 0 at " \
+                              f"{s.get('startTime')}"
+    if r.cloud == "gcp" and g.template is not None:
+        seconds = number(g.template.get("scheduling.maxRunDuration.seconds"))
+        if seconds and seconds > 0 and math.isfinite(seconds):
+            return seconds / 3600, "scheduling.maxRunDuration on the template"
+    if r.type in (ALI_INSTANCE, ALI_INSTANCE_SET):
+        release = r.get("autoReleaseTime")
+        hours = _hours_until(release)
+        if hours is not None:
+            return hours, f"autoReleaseTime {release}"
+    if r.type == AZ_VMSS and index is not None:
+        for s in index.autoscale.of(r, name_key="id"):
+            if s.get("enabled") is False:
+                continue   # a disabled setting scales nothing, its stop profile included
+            profiles = [p for p in _dicts(s.get("profiles")) if isinstance(p, dict)]
+            held = _azure_held_outside_windows(s, profiles)
+            if held is not None:
+                return held
+            for profile in profiles:
+                if number(dig_value(profile, "capacity.maximum")) != 0:
+                    continue
+                if profile.get("recurrence"):
+                    return None, ""
+                hours = _hours_until(dig_value(profile, "fixedDate.start"))
+                if hours is not None:
+                    return hours, (f"autoscale setting {s.name} scales the set to 0 at "
+                                   f"{dig_value(profile, 'fixedDate.start')}")
+    return None, ""
+
+
+def _azure_held_outside_windows(s: Resource, profiles: list[dict]) -> Optional[tuple[Optional[float], str]]:
+    """A windowless (default) profile of capacity 0 holds the set at 0 outside every fixed-date
+    window, for good; the nodes then run only until the end of the last window that allows them.
+    No window left means 0 hours. A window that recurs is no lifetime (None, "")."""
+    def zero(p: dict) -> bool:
+        return number(dig_value(p, "capacity.maximum")) == 0
+
+    if not any(zero(p) and not p.get("fixedDate") and not p.get("recurrence") for p in profiles):
+        return None
+    running = [p for p in profiles if not zero(p)]
+    if any(p.get("recurrence") or not p.get("fixedDate") for p in running):
+        return None, ""
+    ends = [dig_value(p, "fixedDate.end") for p in running]
+    hours = [_hours_until(end) for end in ends]
+    if any(not isinstance(end, str) for end in ends):
+        return None, ""
+    last = max((h for h in hours if h is not None), default=0.0)
+    return last, (f"autoscale setting {s.name} holds the set at 0 outside its window"
+                  f"{'s' if len(running) > 1 else ''} (last end {max(ends, default='none')})")

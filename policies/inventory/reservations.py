@@ -1,0 +1,76 @@
+"""Capacity counted once: a reservation bills whether it is used or not, so the nodes a group
+launches into it add nothing; only a group's nodes beyond the reservation are priced again.
+
+A group launches into a reservation through a property dependency on it (AWS: the launch
+template's or instance's capacityReservationSpecification; Azure: the scale set's or VM's
+capacityReservation naming the capacity reservation group), or by naming it (GCP:
+reservationAffinity SPECIFIC_RESERVATION with the reservation's name). Only nodes of the
+reservation's own type fill it; a literal reservation id the stack does not create is not one of
+the stack's reservations (it is billed elsewhere) and is not matched.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from trainstack_policies.inventory.groups import NodeGroup
+from trainstack_policies.model import Resource, dig
+
+AWS_ODCR = "aws:ec2/capacityReservation:CapacityReservation"
+GCP_RESERVATION = "gcp:compute/reservation:Reservation"
+AZ_CAPACITY_RESERVATION = "azure-native:compute:CapacityReservation"
+AZ_CAPACITY_RESERVATION_GROUP = "azure-native:compute:CapacityReservationGroup"
+RESERVATION_TYPES = (AWS_ODCR, GCP_RESERVATION, AZ_CAPACITY_RESERVATION)
+
+
+def _depends_on(holder: Resource, keys: tuple[str, ...], target: Resource) -> bool:
+    return any(d is target for key in keys for d in holder.deps.get(key, []))
+
+
+def _gcp_names(holder: Resource) -> list[str]:
+    affinity = holder.get("reservationAffinity")
+    if not isinstance(affinity, dict) or affinity.get("type") != "SPECIFIC_RESERVATION":
+        return []
+    values = dig(affinity, "specificReservation.values")
+    # The value may be a name or a projects/.../reservations/<name> path.
+    return [str(v).rsplit("/", 1)[-1] for v in values] if isinstance(values, list) else []
+
+
+def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
+    r = res.resource
+    holders = [h for h in (g.resource, g.template) if h is not None]
+    if r.type == AWS_ODCR:
+        return any(_depends_on(h, ("capacityReservationSpecification",), r) for h in holders)
+    if r.type == GCP_RESERVATION:
+        names = {n for n in (r.get("name"), r.name) if isinstance(n, str) and n}
+        return any(_depends_on(h, ("reservationAffinity",), r) or set(_gcp_names(h)) & names
+                   for h in holders)
+    if r.type == AZ_CAPACITY_RESERVATION:
+        groups = [d for d in r.deps.get("capacityReservationGroupName", [])
+                  if d.type == AZ_CAPACITY_RESERVATION_GROUP]
+        return any(_depends_on(h, ("virtualMachineProfile", "capacityReservation"), crg)
+                   for h in holders for crg in groups)
+    return False
+
+
+def count_once(groups: list[NodeGroup]) -> None:
+    """Mark on each group the nodes that run inside a reservation of the stack (its
+    `reserved_nodes`, `reserved_in`): pricing leaves them out, since the reservation is priced
+    whole. A reservation is filled in stack order, by groups of its own instance type."""
+    reservations = [g for g in groups if g.resource.type in RESERVATION_TYPES]
+    if not reservations:
+        return
+    room: dict[int, Any] = {id(res): res.count for res in reservations}
+    for g in groups:
+        if g.resource.type in RESERVATION_TYPES or not isinstance(g.count, int):
+            continue
+        for res in reservations:
+            free = room[id(res)]
+            if not isinstance(free, int) or free <= 0 or res.instance_type != g.instance_type \
+                    or not _launches_into(g, res):
+                continue
+            inside = min(free, g.count - g.reserved_nodes)
+            if inside <= 0:
+                continue
+            room[id(res)] = free - inside
+            g.reserved_nodes += inside
+            g.reserved_in.append(res.resource.name)

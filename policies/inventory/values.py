@@ -1,0 +1,90 @@
+"""Reading engine inputs: counts, zones, regions, lists, and a value unknown at preview."""
+from __future__ import annotations
+
+import os
+from typing import Any, Optional
+
+from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, region_of_zone
+
+
+def _first(resources: list[Resource]) -> Optional[Resource]:
+    return resources[0] if resources else None
+
+
+def _count(*values: Any) -> Any:
+    """The first known of `values` (the maximum first), None when it is unknown at preview,
+    BadNumber when it is NaN, infinite or negative."""
+    for value in values:
+        if value is UNKNOWN:
+            return None
+        n = checked_number(value)
+        if isinstance(n, BadNumber):
+            return n
+        if n is not None:
+            return int(n)
+    return 1
+
+
+def _zone(value: Any) -> Any:
+    """A zone as a string ("" when absent), or UNKNOWN when the engine cannot know it yet."""
+    return UNKNOWN if value is UNKNOWN else str(value or "")
+
+
+def _subnet_zones(r: Resource, key: str, subnet_type: str, zone_key: str) -> list[Any]:
+    return [_zone(s.get(zone_key)) for s in r.dep(key, subnet_type)]
+
+
+def _aws_region(r: Resource, zones: list[Any]) -> str:
+    region = r.get("region")
+    if isinstance(region, str) and region:
+        return region
+    return r.provider_region or region_of_zone(
+        next((z for z in zones if isinstance(z, str) and z), ""))
+
+
+def _list(value: Any) -> list:
+    if value is UNKNOWN:
+        return [UNKNOWN]
+    return list(value) if isinstance(value, (list, tuple)) else []
+
+
+def _dicts(value: Any) -> list[Any]:
+    """The dict items of a list (UNKNOWN items kept, so a caller can fail closed on them)."""
+    return [v for v in _list(value) if isinstance(v, dict) or v is UNKNOWN]
+
+
+def _types(*candidates: Any) -> list[Any]:
+    out = []
+    for c in candidates:
+        for t in (c if isinstance(c, list) else [c]):
+            if t is UNKNOWN or (isinstance(t, str) and t):
+                if t not in out:
+                    out.append(t)
+    return out or [None]
+
+
+# The environment variables each provider reads its default region from.
+REGION_ENV = {"aws": ("AWS_REGION", "AWS_DEFAULT_REGION"),
+              "gcp": ("GOOGLE_REGION", "GCLOUD_REGION", "CLOUDSDK_COMPUTE_REGION"),
+              "azure": ("ARM_LOCATION",),
+              "alicloud": ("ALICLOUD_REGION", "ALIBABA_CLOUD_REGION")}
+
+
+def env_region(cloud: str) -> str:
+    return next((os.environ[k] for k in REGION_ENV.get(cloud, ()) if os.environ.get(k)), "")
+
+
+def dig_value(value: Any, path: str) -> Any:
+    from trainstack_policies.model import dig
+    return dig(value, path)
+
+
+def _azure_location(r: Resource) -> Any:
+    """The normalised location, or UNKNOWN when it is unknown at preview."""
+    value = r.get("location") or r.provider_region or ""
+    return normalize_azure_location(str(value)) if value is not UNKNOWN else UNKNOWN
+
+
+def normalize_azure_location(location: str) -> str:
+    """"East US" and "eastus" are the same Azure region."""
+    return location.replace(" ", "").lower()
