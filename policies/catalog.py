@@ -43,6 +43,7 @@ class Price:
     region: str
     ondemand_usd_hr: float
     spot_usd_hr: Optional[float]
+    as_of: str = ""        # the date of the figure, as the catalog row states it
 
     def hourly(self, spot: bool) -> float:
         # Where the source has no spot figure, on-demand is the honest upper bound.
@@ -78,7 +79,7 @@ def instance_types() -> tuple[InstanceType, ...]:
 @cache
 def prices() -> tuple[Price, ...]:
     return tuple(Price(r["cloud"], r["instance_type"], r["region"], float(r["ondemand_usd_hr"]),
-                       float(r["spot_usd_hr"]) if r["spot_usd_hr"] else None)
+                       float(r["spot_usd_hr"]) if r["spot_usd_hr"] else None, r["as_of"])
                  for r in _rows("prices.csv"))
 
 
