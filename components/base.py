@@ -333,9 +333,11 @@ def _canonical_gpus(names: list[str]) -> list[str]:
 
 
 def _by_preference(cloud: str, gpu: str) -> list[InstanceType]:
-    """Types of one GPU model, the most GPUs per node first (a training cluster wants full
-    8-GPU nodes; the 1-4 GPU inference sizes come last), then RDMA, then the fastest fabric."""
-    types = [t for t in catalog.instance_types() if t.cloud == cloud and t.gpu == gpu]
+    """Types of one GPU model the planner may choose itself (auto_choice), the most GPUs per
+    node first (a training cluster wants full 8-GPU nodes; the 1-4 GPU inference sizes come
+    last), then RDMA, then the fastest fabric."""
+    types = [t for t in catalog.instance_types() if t.cloud == cloud and t.gpu == gpu
+             and t.auto_choice]
     return sorted(types, key=lambda t: (-t.gpu_count, not t.rdma, -(t.fabric_gbps or 0), t.name))
 
 

@@ -43,6 +43,7 @@ class Price:
     region: str
     ondemand_usd_hr: float
     spot_usd_hr: Optional[float]
+    as_of: str = ""        # the date of the figure, as the catalog row states it
 
     def hourly(self, spot: bool) -> float:
         # Where the source has no spot figure, on-demand is the honest upper bound.
@@ -78,7 +79,7 @@ def instance_types() -> tuple[InstanceType, ...]:
 @cache
 def prices() -> tuple[Price, ...]:
     return tuple(Price(r["cloud"], r["instance_type"], r["region"], float(r["ondemand_usd_hr"]),
-                       float(r["spot_usd_hr"]) if r["spot_usd_hr"] else None)
+                       float(r["spot_usd_hr"]) if r["spot_usd_hr"] else None, r["as_of"])
                  for r in _rows("prices.csv"))
 
 
@@ -100,22 +101,45 @@ def fx_rate(currency: str) -> Optional[tuple[float, str, str]]:
     return (float(row["per_usd"]), row["source"], row["as_of"]) if row else None
 
 
+# The catalog lists every public GPU type (thousands of price rows): lookups go through indexes
+# built once, so a stack of many resources is not priced by a scan per resource.
+@cache
+def _types_by_name() -> dict[tuple[str, str], InstanceType]:
+    return {(t.cloud, t.name): t for t in instance_types()}
+
+
+@cache
+def _prices_by_type() -> dict[tuple[str, str], tuple[Price, ...]]:
+    index: dict[tuple[str, str], list[Price]] = {}
+    for p in prices():
+        index.setdefault((p.cloud, p.instance_type), []).append(p)
+    return {key: tuple(rows) for key, rows in index.items()}
+
+
+@cache
+def _prices_by_region() -> dict[tuple[str, str, str], Price]:
+    index: dict[tuple[str, str, str], Price] = {}
+    for p in prices():
+        index.setdefault((p.cloud, p.instance_type, p.region), p)   # the first, as a scan found
+    return index
+
+
 def instance_type(cloud: str, name: str) -> Optional[InstanceType]:
-    ccloud = CATALOG_CLOUD.get(cloud, cloud)
-    return next((t for t in instance_types() if t.cloud == ccloud and t.name == name), None)
+    if not isinstance(name, str):
+        return None
+    return _types_by_name().get((CATALOG_CLOUD.get(cloud, cloud), name))
 
 
 def price(cloud: str, name: str, region: str) -> Optional[Price]:
-    ccloud = CATALOG_CLOUD.get(cloud, cloud)
-    return next((p for p in prices() if p.cloud == ccloud and p.instance_type == name
-                 and p.region == region), None)
+    if not isinstance(name, str) or not isinstance(region, str):
+        return None
+    return _prices_by_region().get((CATALOG_CLOUD.get(cloud, cloud), name, region))
 
 
 def dearest(cloud: str, name: str) -> Optional[Price]:
     """The type's highest on-demand price over the catalog's regions: an upper bound for a
     group whose region the program leaves to the environment (AWS_REGION, gcloud config)."""
-    ccloud = CATALOG_CLOUD.get(cloud, cloud)
-    rows = [p for p in prices() if p.cloud == ccloud and p.instance_type == name]
+    rows = _prices_by_type().get((CATALOG_CLOUD.get(cloud, cloud), name), ())
     return max(rows, key=lambda p: p.ondemand_usd_hr) if rows else None
 
 

@@ -55,6 +55,13 @@ class Estimate:
     left_out: list[str] = field(default_factory=list)  # non-GPU nodes, storage at a lower bound
     undecided: list[str] = field(default_factory=list)  # storage whose size is unknown
     invalid: list[str] = field(default_factory=list)    # sizes/lifetimes that are no number
+    # The as-of dates of the instance prices the lines use (the catalog's rows say how old each
+    # figure is; an estimate that hides it passes an old price off as today's).
+    price_dates: list[str] = field(default_factory=list)
+
+    def dated(self, as_of: str) -> None:
+        if as_of and as_of not in self.price_dates:
+            self.price_dates.append(as_of)
 
     @property
     def unpriced(self) -> list[str]:
@@ -68,6 +75,7 @@ class Estimate:
     def describe(self) -> str:
         parts = [f"{line.what} = {line.usd:,.0f}" for line in self.lines]
         parts += [f"note: {what}" for what in self.left_out]
+        parts += [f"catalog prices as of {'; '.join(self.price_dates)}"] if self.price_dates else []
         return f"{self.total:,.0f} USD/month ({'; '.join(parts)})"
 
 
@@ -110,6 +118,8 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
         priced = [r for r in rows if r is not None]
         if g.count is not None and rows and len(priced) == len(rows):
             hourly = max(r.hourly(g.spot) for r in priced)
+            for r in priced:
+                result.dated(r.as_of)
             result.lines.append(Line(f"{g.count} x {g.instance_type} x {hourly:,.2f} USD/h x "
                                      f"{HOURS_PER_MONTH} h", g.count * hourly * HOURS_PER_MONTH))
         else:
@@ -150,11 +160,12 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
                                   f"({gpu_reason(g.cloud, t, g.accelerators) or 'GPU node'}) "
                                   "has no catalog price")
             return
-        hourlies.append((row.hourly(g.spot), t))
+        hourlies.append((row.hourly(g.spot), t, row.as_of))
     if not hourlies:
         result.missing.append(f"{where}: GPU capacity with no catalog price")
         return
-    hourly, itype = max(hourlies)
+    hourly, itype, as_of = max(hourlies, key=lambda h: (h[0], h[1]))
+    result.dated(as_of)
     enforced_hours = g.lifetime_hours is not None
     hours = min(g.lifetime_hours, HOURS_PER_MONTH) if g.lifetime_hours is not None else \
         HOURS_PER_MONTH

@@ -40,6 +40,11 @@ class InstanceType:
     source: str
     as_of: str
     notes: str
+    # Whether the planner may pick the type on its own (instance_type: null). False for types
+    # priced so that spend checks can judge stacks that name them (fractional GPUs, non-NVIDIA
+    # accelerators, inference sizes of GPUs the planner already places on 8-GPU types), which a
+    # spec can still name as instance_type.
+    auto_choice: bool = True
 
 
 @dataclass(frozen=True)
@@ -85,7 +90,8 @@ def instance_types() -> tuple[InstanceType, ...]:
                      rdma=r["rdma"] == "true", rdma_nics=int(r["rdma_nics"] or 0),
                      network_cards=int(r["network_cards"] or 0),
                      fabric_gbps=int(r["fabric_gbps"]) if r["fabric_gbps"] else None,
-                     source=r["source"], as_of=r["as_of"], notes=r["notes"])
+                     source=r["source"], as_of=r["as_of"], notes=r["notes"],
+                     auto_choice=r.get("auto_choice", "true") != "false")
         for r in _rows("instance_types.csv"))
 
 
@@ -123,18 +129,31 @@ def canonical_gpu(name: str) -> Optional[str]:
     return next((g for g in known_gpus() if g.lower() == folded), None)
 
 
+@cache
+def _types_by_name() -> dict[tuple[str, str], InstanceType]:
+    return {(t.cloud, t.name): t for t in instance_types()}
+
+
+@cache
+def _prices_by_key() -> dict[tuple[str, str, str], Price]:
+    # The first row per (cloud, type, region), as the linear search returned.
+    index: dict[tuple[str, str, str], Price] = {}
+    for p in prices():
+        index.setdefault((p.cloud, p.instance_type, p.region), p)
+    return index
+
+
 def instance_type(cloud: str, name: str) -> InstanceType:
-    for t in instance_types():
-        if t.cloud == cloud and t.name == name:
-            return t
+    found = _types_by_name().get((cloud, name))
+    if found is not None:
+        return found
     offered = ", ".join(t.name for t in instance_types() if t.cloud == cloud)
     raise SpecError(f"clouds.{cloud}.instance_type", f"{name!r} is not in trainstack's {cloud} catalog.",
                     f"Use one of: {offered}; or set it to null to let the catalog choose.")
 
 
 def price(cloud: str, type_name: str, region: str) -> Optional[Price]:
-    return next((p for p in prices()
-                 if p.cloud == cloud and p.instance_type == type_name and p.region == region), None)
+    return _prices_by_key().get((cloud, type_name, region))
 
 
 def regions_offering(cloud: str, type_name: str) -> list[str]:

@@ -360,7 +360,7 @@ def test_storage_is_priced_for_the_longest_lifetime_and_the_bucket_for_its_data(
     assert est.lines[1].what == "4,800 GiB FSx for Lustre x 0.3029 USD/GiB-month x 73/730 h"
     assert est.lines[2].what == "bucket holding the workload's data 500 GB x 0.0230 USD/GB-month"
     assert est.describe() == ("659 USD/month (" + "; ".join(
-        f"{line.what} = {line.usd:,.0f}" for line in est.lines) + ")")
+        f"{line.what} = {line.usd:,.0f}" for line in est.lines) + "; " + P5_4XL_DATE + ")")
     # Without the data tag the bucket holds what the filesystem holds: 4,800 GiB = 5,153.96 GB.
     bucket.props["tags"] = {}
     est = pricing.estimate(inventory.node_groups(stack), inventory.filesystems([fs]),
@@ -574,6 +574,9 @@ def test_a_gcp_group_with_a_normalised_skip_label_is_exempt():
 # ------------------------------------------------------- what spend-limit says, word for word
 
 ASG = "nodes (aws:autoscaling/group:Group)"
+# components/catalog/prices.csv, the p5.4xlarge us-east-1 row's as_of: every estimate names it.
+P5_4XL_DATE = ("catalog prices as of unknown (commit date not retrievable; content post-dates "
+               "2025-09-10)")
 BUDGET = "budget (aws:budgets/budget:Budget)"
 
 
@@ -631,7 +634,8 @@ def test_the_estimate_above_the_cap_message():
     v = only(spend([*aws_group(), aws_budget("500")]))
     assert v.message == (
         f"{ASG}: the estimated monthly cost exceeds the stack's budget. Found: 5,022 USD/month "
-        "(1 x p5.4xlarge x 6.88 USD/h x 730 h = 5,022). Expected: at most 500.00 USD/month. "
+        f"(1 x p5.4xlarge x 6.88 USD/h x 730 h = 5,022; {P5_4XL_DATE}). Expected: at most "
+        "500.00 USD/month. "
         "Fix: use fewer nodes, spot: true, or a smaller instance type; or enforce a lifetime "
         "(max_hours in the spec, with the schedule/maxRunDuration/autoReleaseTime that stops "
         "the nodes)")
@@ -681,9 +685,11 @@ def test_storage_of_unknown_size_leaves_the_verdict_to_apply_unless_already_over
 
 def test_the_summary_names_the_estimate_and_where_the_cap_comes_from():
     assert spend_limit.summary(aws_group(), {}) == (
-        "estimate 5,022 USD/month (1 x p5.4xlarge x 6.88 USD/h x 730 h = 5,022) (no cap set)")
+        f"estimate 5,022 USD/month (1 x p5.4xlarge x 6.88 USD/h x 730 h = 5,022; {P5_4XL_DATE}) "
+        "(no cap set)")
     assert spend_limit.summary([*aws_group(), aws_budget("9000")], {}) == (
-        "estimate 5,022 USD/month (1 x p5.4xlarge x 6.88 USD/h x 730 h = 5,022) vs cap 9,000 "
+        f"estimate 5,022 USD/month (1 x p5.4xlarge x 6.88 USD/h x 730 h = 5,022; {P5_4XL_DATE}) "
+        "vs cap 9,000 "
         "USD (budget)")
 
 

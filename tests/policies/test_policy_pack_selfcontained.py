@@ -121,9 +121,10 @@ def test_the_pack_runs_in_a_fresh_venv_over_grpc(fresh_pack):
     fresh_pack.configure()
     assert fresh_pack.analyze_views(aws_cluster()) == []
     resources = aws_cluster()
-    set_prop(find(resources, "LaunchTemplate"), "instanceType", "g6e.48xlarge")
+    # listed by AWS with no on-demand price, so not in the catalog (sources/README.md)
+    set_prop(find(resources, "LaunchTemplate"), "instanceType", "p5e.48xlarge")
     found = fresh_pack.analyze_views(resources)
     assert {(d.policy, d.level) for d in found} == {("spend-limit", "mandatory"),
                                                     ("rdma-for-multinode", "advisory")}
     [d] = [d for d in found if d.policy == "spend-limit"]
-    assert "g6e.48xlarge in us-east-1" in d.message     # priced from the pack's catalog copy
+    assert "p5e.48xlarge in us-east-1" in d.message     # judged from the pack's catalog copy
