@@ -122,10 +122,32 @@ class AzureScaleSet:
 class AlicloudNodes:
     """No group resource: the nodes are instances; "scale to 0" stops them (StopCharging)."""
 
+    PAGE = 100   # DescribeInstances: PageSize at most 100 (default 10), InstanceIds at most 100
+
     def _instances(self, outputs):
+        """Every instance of the stack: the ids 100 a call, each call read page by page until
+        TotalCount (the API's default page holds 10: a busy 11th node is still a member)."""
         ids, region = _need(outputs, "node_ids", "region")
-        return json.loads(run_cli(["aliyun", "ecs", "DescribeInstances", "--RegionId", region,
-                                   "--InstanceIds", json.dumps(list(ids))]))["Instances"]["Instance"]
+        found = []
+        for start in range(0, len(ids), self.PAGE):
+            chunk = list(ids[start:start + self.PAGE])
+            page, seen = 1, []
+            while True:
+                answer = json.loads(run_cli([
+                    "aliyun", "ecs", "DescribeInstances", "--RegionId", region,
+                    "--InstanceIds", json.dumps(chunk), "--PageSize", str(self.PAGE),
+                    "--PageNumber", str(page)]))
+                listed = answer.get("Instances", {}).get("Instance", [])
+                seen += listed
+                total = answer.get("TotalCount")
+                if not listed or total is None or len(seen) >= int(total):
+                    break
+                page += 1
+            if answer.get("TotalCount") is not None and len(seen) < int(answer["TotalCount"]):
+                raise CloudError(f"DescribeInstances listed {len(seen)} of "
+                                 f"{answer['TotalCount']} instances")
+            found += seen
+        return found
 
     def members(self, outputs):
         return [i["HostName"] for i in self._instances(outputs)
@@ -133,12 +155,15 @@ class AlicloudNodes:
 
     def scale(self, outputs, size):
         running = [i["InstanceId"] for i in self._instances(outputs) if i.get("Status") == "Running"]
-        ids = [f"--InstanceId.{n}={i}" for n, i in enumerate(outputs["node_ids"], 1)]
-        if size:
-            run_cli(["aliyun", "ecs", "StartInstances", "--RegionId", outputs["region"], *ids])
-        elif running:
-            run_cli(["aliyun", "ecs", "StopInstances", "--RegionId", outputs["region"],
-                     "--StoppedMode", "StopCharging", *ids])
+        all_ids = list(outputs["node_ids"])
+        for start in range(0, len(all_ids), self.PAGE):   # InstanceId.N: N up to 100
+            ids = [f"--InstanceId.{n}={i}"
+                   for n, i in enumerate(all_ids[start:start + self.PAGE], 1)]
+            if size:
+                run_cli(["aliyun", "ecs", "StartInstances", "--RegionId", outputs["region"], *ids])
+            elif running:
+                run_cli(["aliyun", "ecs", "StopInstances", "--RegionId", outputs["region"],
+                         "--StoppedMode", "StopCharging", *ids])
         return len(running)
 
 
