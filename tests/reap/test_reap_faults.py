@@ -269,8 +269,13 @@ def test_the_command_guard_runs_the_stacks_export_command():
 def test_the_command_guard_says_when_the_filesystem_is_gone():
     guard = reap_cloud.CommandExportGuard(timeout_s=30)
     gone = "echo 'ERROR: (gcloud.lustre.instances.export-data) NOT_FOUND: instance x' >&2; exit 1"
+    fs_id = "projects/p/locations/z/instances/x"
     with pytest.raises(reap_cloud.FilesystemGone):
-        guard.confirm("s", {"filesystem_export_command": gone})
+        guard.confirm("s", {"filesystem_export_command": gone, "filesystem_id": fs_id})
+    # A NOT_FOUND about something else (another instance, a bucket) is a failed export.
+    other = gone.replace("instance x", "bucket data")
+    ok, why = guard.confirm("s", {"filesystem_export_command": other, "filesystem_id": fs_id})
+    assert not ok and "exited 1" in why
     # A missing CLI is not a missing filesystem.
     ok, why = guard.confirm("s", {"filesystem_export_command": "no-such-cli-anywhere export"})
     assert not ok and "exited 127" in why

@@ -90,3 +90,61 @@ def test_an_idle_alibaba_stack_of_many_nodes_stops_every_node(world):
     result = world.reap()
     assert result.exit_code == 0 and world.destroyed() == ["ali"], result.output
     assert {i["Status"] for i in json.loads(path.read_text())} == {"Stopped"}
+
+
+# -- 2. an export counts only when this destroy's own export completed -----------------------
+
+EXPORT = "aliyun nas CreateDataFlowTask --RegionId cn-hangzhou --FileSystemId cpfs-0001 " \
+         "--DataFlowId df-0001 --TaskAction Export"
+# The NAS API's answers (CPFS API reference, error codes of CreateDataFlowTask).
+FLOW_GONE = "ERROR: SDK.ServerError\nErrorCode: InvalidDataFlow.NotFound\nMessage: The data flow does not exist."
+FS_GONE = "ERROR: SDK.ServerError\nErrorCode: InvalidFileSystem.NotFound\nMessage: The specified file system does not exist."
+
+
+def exported_before(world, minutes_ago, filesystem="cpfs-0001"):
+    """An export record as an earlier reaper run left it in the stack's bucket."""
+    from trainstack_components.lifetime import iso
+    from tests.reap_helpers import ago
+    world.fs.pipe_file(f"{world.bucket}/ali/reaper/exported-ali.json", json.dumps(
+        {"time": iso(ago(minutes_ago)), "proof": "an earlier export", "filesystem": filesystem}
+    ).encode())
+
+
+def with_export(world, answer):
+    alibaba(world, 2)
+    world.stacks["ali"]["outputs"]["filesystem_export_command"] = EXPORT
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    world.mp.setenv("FAKE_ALIYUN_EXPORT", json.dumps(answer))
+
+
+def test_a_data_flow_not_found_while_the_filesystem_exists_is_not_nothing_to_export(world):
+    with_export(world, {"code": 1, "stderr": FLOW_GONE})
+    exported_before(world, 30)   # even a record from this life is not this destroy's export
+    result = world.reap()
+    assert result.exit_code == 1, result.output
+    assert "ali: report - the filesystem's data is not confirmed in the bucket" in result.output
+    assert world.destroyed() == []
+
+
+def test_the_previous_lifes_export_record_is_no_proof_for_a_gone_filesystem(world):
+    with_export(world, {"code": 1, "stderr": FS_GONE})
+    exported_before(world, 700)  # the stack was brought up 600 min ago: another life
+    result = world.reap()
+    assert result.exit_code == 1, result.output
+    assert "the filesystem is gone and no export of it was ever confirmed" in result.output
+    assert world.destroyed() == []
+
+
+def test_another_filesystems_export_record_is_no_proof(world):
+    with_export(world, {"code": 1, "stderr": FS_GONE})
+    exported_before(world, 30, filesystem="cpfs-0999")
+    result = world.reap()
+    assert result.exit_code == 1 and world.destroyed() == [], result.output
+
+
+def test_a_gone_filesystem_exported_in_this_life_is_destroyed(world):
+    with_export(world, {"code": 1, "stderr": FS_GONE})
+    exported_before(world, 30)
+    result = world.reap()
+    assert result.exit_code == 0 and world.destroyed() == ["ali"], result.output
+    assert not world.fs.exists(f"{world.bucket}/ali/reaper/exported-ali.json")

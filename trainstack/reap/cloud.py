@@ -226,15 +226,24 @@ class FsxExportGuard:
             return False, f"FSx export could not be run: {type(failed).__name__}: {failed}"
 
 
-# What gcloud (NOT_FOUND), aliyun (InvalidFileSystem.NotFound) and az (ResourceNotFound) say
-# about a filesystem that is no longer there.
-GONE = re.compile(r"NOT_FOUND|NotFound|ResourceNotFound|was not found", re.IGNORECASE)
+# What the clouds say about a FILESYSTEM that is no longer there: aliyun names it by its error
+# code (InvalidFileSystem.NotFound, NAS API); gcloud answers NOT_FOUND naming the instance. A "not
+# found" about anything else (a data flow, a bucket, a task) is a failed export, never "gone".
+ALIBABA_FS_GONE = re.compile(r"InvalidFileSystem(?:Id)?\.NotFound")
+
+
+def filesystem_gone(output: str, outputs: dict) -> bool:
+    if ALIBABA_FS_GONE.search(output):
+        return True
+    name = str(outputs.get("filesystem_id") or "").rstrip("/").rsplit("/", 1)[-1]
+    return bool(name) and "NOT_FOUND" in output and re.search(
+        rf"instances?[/ ]['\"]?{re.escape(name)}\b", output) is not None
 
 
 class CommandExportGuard:
     """Clouds whose stacks export the command that copies the filesystem into the bucket
     (GCP Managed Lustre `filesystem_export_command`, Alibaba CPFS); it runs under a timeout.
-    A command that fails saying the filesystem is not found raises FilesystemGone."""
+    A command that fails saying the filesystem itself is not found raises FilesystemGone."""
 
     def __init__(self, run: Optional[Callable[[str], int]] = None, timeout_s: float = EXPORT_TIMEOUT_S):
         self.timeout_s = timeout_s
@@ -258,7 +267,7 @@ class CommandExportGuard:
         code = self.run(command)
         if code == 124:
             return False, f"`{command}` did not finish within {self.timeout_s:g} s"
-        if code not in (0, 127) and GONE.search(self.output):
+        if code not in (0, 127) and filesystem_gone(self.output, outputs):
             raise FilesystemGone(f"`{command}` exited {code}: the filesystem is not found")
         return code == 0, f"`{command}` exited {code}"
 

@@ -122,6 +122,13 @@ class PulumiStacks:
         latest = max(m if m.tzinfo else m.replace(tzinfo=timezone.utc) for m in moments)
         return latest
 
+    def brought_up(self, stack):
+        """The latest `up`'s start (a failed destroy is not a new life)."""
+        moments = [h.start_time for h in self._stack(stack).history()
+                   if h.kind == "update" and h.start_time]
+        return max((m if m.tzinfo else m.replace(tzinfo=timezone.utc) for m in moments),
+                   default=None)
+
     def destroy(self, stack, echo):
         import pulumi.automation as auto
 
@@ -356,6 +363,11 @@ class Reaper:
                     decision.evidence["lock_release"] = note
         return decision
 
+    def _brought_up(self, stack) -> Optional[datetime]:
+        """The start of the stack's latest `up` (its current life)."""
+        latest = getattr(self.backend, "brought_up", None) or self.backend.updated
+        return latest(stack)
+
     def _recheck(self, stack, cloud, root, grace, evidence, when: str, members_from=None):
         """Re-read outputs, members and reports; a Decision when the stack is no longer idle."""
         outputs = self.backend.outputs(stack)
@@ -419,13 +431,26 @@ class Reaper:
                     stop.result = f"group left at 0 (scaling back failed: {failed})"
                     stop.alarm = "a busy stack left scaled down"
             return stop
+        record = f"exported-{stack.replace('/', '_')}.json"
+        filesystem = str(outputs.get("filesystem_id") or outputs.get("filesystem_export_command")
+                         or "")
         try:
             saved, proof = guard.confirm(stack, outputs)
         except FilesystemGone as gone:
-            earlier = store.get_json(f"exported-{stack.replace('/', '_')}.json")
-            if earlier is None:
+            # Only an export of THIS filesystem, confirmed in this life of the stack (after its
+            # latest `up`) by an earlier attempt of this destroy, counts.
+            earlier = store.get_json(record) or {}
+            since = self._brought_up(stack)
+            try:
+                fresh = since is not None and parse_time(earlier.get("time", "")) >= since
+            except ValueError:
+                fresh = False
+            if not (fresh and earlier.get("filesystem") == filesystem):
+                why = ("an export record of another filesystem or an earlier life of the stack "
+                       f"({earlier.get('time')}) is no proof" if earlier else "")
                 return Decision(stack, "report", "the filesystem is gone and no export of it was "
-                                "ever confirmed; not destroyed", {**evidence, "export": str(gone)},
+                                "ever confirmed; not destroyed",
+                                {**evidence, "export": str(gone), **({"record": why} if why else {})},
                                 alarm="filesystem gone without a confirmed export")
             saved, proof = True, f"{gone}; its export was confirmed {earlier.get('time')}"
         evidence["export"] = proof
@@ -433,8 +458,8 @@ class Reaper:
             return Decision(stack, "report", "the filesystem's data is not confirmed in the "
                             "bucket; not destroyed (the group stays at 0)", evidence,
                             alarm="export not confirmed")
-        store.put_json(f"exported-{stack.replace('/', '_')}.json",
-                       {"time": iso(self.now()), "proof": proof})
+        store.put_json(record, {"time": iso(self.now()), "proof": proof, "filesystem": filesystem,
+                                "run": self.run_id})
         # The group is at 0, but a person may have scaled it up, or a job started on a node
         # still going down: the members now, and the members before, are read again.
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after the export",
@@ -450,6 +475,10 @@ class Reaper:
             return Decision(stack, "destroy", "every node idle past the grace period", evidence,
                             result=f"failed (retried on the next run): {failed}",
                             alarm="destroy failed")
+        try:  # the record proves nothing for the stack's next life
+            store.remove(record)
+        except Exception as failed:  # noqa: BLE001 (it is dated: a next life ignores it anyway)
+            evidence["export_record"] = f"not removed: {type(failed).__name__}: {failed}"
         return Decision(stack, "destroy", "every node idle past the grace period", evidence,
                         result="destroyed; bucket kept")
 

@@ -179,6 +179,12 @@ class StackStore:
         except FileNotFoundError:
             return None
 
+    def remove(self, key: str) -> None:
+        try:
+            self.fs.rm(self._reaper(key))
+        except FileNotFoundError:
+            pass
+
     def audit(self, stack: str, record: dict) -> None:
         """One object per decision: object stores have no append."""
         safe = stack.replace("/", "_")
