@@ -94,7 +94,8 @@ def test_an_idle_stack_with_a_retained_bucket_is_scaled_exported_and_destroyed(w
     assert d.evidence["scaled_from"] == 2 and d.evidence["export"] == "fake export done"
     # The export record proves nothing for the stack's next life: gone with the destroy.
     assert not (tmp_path / "s" / "reaper" / "exported-s.json").exists()
-    assert not (tmp_path / "s" / "heartbeats" / "reaper-s.lock").exists()   # lock released
+    lease = reap.StackStore(str(tmp_path / "s" / "heartbeats"), {}).lease("s")
+    assert lease.current()["released"] is True   # lock released
 
 
 # --------------------------------------------------------- the re-checks after the lock
@@ -473,7 +474,8 @@ def test_a_lock_that_cannot_be_taken_is_a_report(world, monkeypatch):
         raise OSError("read-only bucket")
     monkeypatch.setattr(reap.StackStore, "lease", refuse)
     d = world.decide("s")
-    assert said(d) == ("report", "the reaper lock could not be taken", "", "")
+    assert said(d) == ("report", "the reaper lock could not be taken",
+                       "billing while the lock cannot be taken", "")
     assert d.evidence["error"] == "OSError: read-only bucket" and d.evidence["cloud"] == "aws"
 
 

@@ -25,22 +25,28 @@ def audit_lines(path):
 class World:
     """Stacks in the stand-in pulumi, heartbeats in a file:// bucket, stand-in clouds on PATH."""
 
-    def __init__(self, tmp_path, monkeypatch, calls):
+    def __init__(self, tmp_path, monkeypatch, calls, store=None):
         self.tmp, self.mp, self.calls = tmp_path, monkeypatch, calls
         self.bin = tmp_path / "bin"
-        self.bucket = tmp_path / "bucket"
-        self.fs = fsspec.filesystem("file", auto_mkdir=True)
+        self.store = store
+        self.bucket = store.base if store else tmp_path / "bucket"
+        self.scheme = store.scheme if store else "file"
+        self.fs = store.fs if store else fsspec.filesystem("file", auto_mkdir=True)
         self.stacks: dict = {}
         self.audit = tmp_path / "audit.jsonl"
 
     def root(self, name):
-        return f"file://{self.bucket}/{name}/heartbeats"
+        return f"{self.scheme}://{self.bucket}/{name}/heartbeats"
 
     def add(self, name, outputs, *beats, **extra):
         self.stacks[name] = stack(outputs, **extra)
         write_stacks(self.tmp / "stacks.json", self.stacks)
         self.mp.setenv("FAKE_PULUMI_STACKS", str(self.tmp / "stacks.json"))
         put_beats(self.fs, f"{self.bucket}/{name}/heartbeats", *beats)
+
+    def lease(self, name):
+        from trainstack.reap.store import StackStore
+        return StackStore(self.root(name), self.stacks[name]["outputs"]).lease(name)
 
     def reap(self, *extra):
         return runner.invoke(app, ["reap", "--yes", "--audit-log", str(self.audit), *extra])
@@ -55,6 +61,12 @@ def world(fake_pulumi, tmp_path, monkeypatch):
     return World(tmp_path, monkeypatch, fake_pulumi)
 
 
+@pytest.fixture
+def store_world(fake_pulumi, store, tmp_path, monkeypatch):
+    """The same on each store (file://, S3 on moto, Azure Blob on Azurite)."""
+    return World(tmp_path, monkeypatch, fake_pulumi, store)
+
+
 def alibaba(world, count, busy=(), status="Running"):
     """An Alibaba stack of `count` nodes (node-0 ...) answered by the stand-in `aliyun`."""
     stand_in_cli(world.bin, "aliyun", ALIYUN)
@@ -63,7 +75,8 @@ def alibaba(world, count, busy=(), status="Running"):
     path = world.tmp / "instances.json"
     path.write_text(json.dumps(instances))
     world.mp.setenv("FAKE_ALIYUN_INSTANCES", str(path))
-    outputs = marked(cloud="alicloud", heartbeat_url=world.root("ali"), node_group="pg-1",
+    own = {"storage_account": "devstoreaccount1"} if world.scheme == "abfs" else {}
+    outputs = marked(cloud="alicloud", heartbeat_url=world.root("ali"), node_group="pg-1", **own,
                      node_ids=[i["InstanceId"] for i in instances], region="cn-hangzhou",
                      filesystem_id="cpfs-0001", filesystem_export_command="true")
     world.add("ali", outputs, *[beat(f"node-{n}", 0 if n in busy else 180) for n in range(count)])
@@ -148,3 +161,79 @@ def test_a_gone_filesystem_exported_in_this_life_is_destroyed(world):
     result = world.reap()
     assert result.exit_code == 0 and world.destroyed() == ["ali"], result.output
     assert not world.fs.exists(f"{world.bucket}/ali/reaper/exported-ali.json")
+
+
+# -- 3. taking over an expired lease is a conditional write on its version ------------------
+
+def test_two_reapers_taking_over_one_expired_lease_interleaved(store, monkeypatch):
+    """Both read the expired lease, then both write: exactly one holds it (on the old code the
+    second removed the first's new lock and wrote its own: both scaled down and destroyed)."""
+    import threading
+    from datetime import timedelta
+
+    from trainstack.reap.store import Lease, StackStore
+    outputs = {"storage_account": "devstoreaccount1"}
+    root = store.url("idle", "heartbeats")
+    dead = StackStore(root, outputs).lease("idle", timedelta(seconds=-1))
+    dead.holder_id = "killed-reaper"
+    assert dead.acquire()
+    first, second = (StackStore(root, outputs).lease("idle") for _ in range(2))
+    first.holder_id, second.holder_id = "first", "second"
+    read, second_has_read, first_done = Lease.current, threading.Event(), threading.Event()
+
+    def current(self):
+        seen = read(self)
+        if self is second and not second_has_read.is_set():
+            second_has_read.set()      # the second has read the expired lease ...
+            first_done.wait(60)        # ... and writes only after the first took it over
+        return seen
+    monkeypatch.setattr(Lease, "current", current)
+    took = {}
+    late = threading.Thread(target=lambda: took.setdefault("second", second.acquire()))
+    late.start()
+    assert second_has_read.wait(60)
+    took["first"] = first.acquire()
+    first_done.set()
+    late.join(60)
+    assert took == {"first": True, "second": False}
+    assert first.broken["holder"] == "killed-reaper"
+    assert json.loads(second.holder())["holder"] == "first"
+    second.release()                  # not its lease: nothing happens
+    assert json.loads(first.holder())["holder"] == "first"
+    first.release()
+    assert second.acquire()
+
+
+def test_a_store_without_an_atomic_create_is_never_locked_nor_reaped():
+    """ossfs creates with an existence check first (not atomic): no lease there, an alarm."""
+    from trainstack.reap.store import Lease, LeaseUnsupported
+
+    class Oss:
+        protocol = ("oss",)
+    with pytest.raises(LeaseUnsupported, match="oss: no atomic create-if-absent"):
+        Lease(Oss(), "bucket/heartbeats/reaper-x.lease").acquire()
+
+
+# -- 5. a lease write whose acknowledgement is lost is still its own -------------------------
+
+@pytest.mark.parametrize("store", ["s3"], indirect=True)
+def test_a_lost_acknowledgement_of_the_lease_write_is_recognised(store_world, monkeypatch):
+    """The PUT of the lease lands on S3 but its answer never arrives: the reaper reads its own
+    owner token back, goes on, and gives the lease back (the old code reported "could not be
+    taken", exit 0, and then blocked itself for the lease's 3 hours)."""
+    import s3fs
+    world = store_world
+    alibaba(world, 2)
+    original, lost = s3fs.core.S3File.commit, []
+
+    def answer_lost(self):
+        done = original(self)   # the PUT (If-None-Match: *) has landed on the server
+        if ".lease/" in self.path and not lost:
+            lost.append(self.path)
+            raise ConnectionResetError("connection reset before the answer")
+        return done
+    monkeypatch.setattr(s3fs.core.S3File, "commit", answer_lost)
+    result = world.reap()
+    assert lost and result.exit_code == 0, result.output
+    assert world.destroyed() == ["ali"]
+    assert world.lease("ali").current()["released"] is True

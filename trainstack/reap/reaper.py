@@ -339,13 +339,20 @@ class Reaper:
         return verdict, None
 
     def _destroy(self, stack, cloud, root, outputs, grace, evidence) -> Decision:
+        lock = None
         try:
             store = StackStore(root, outputs)
             lock = store.lease(stack, self.lease)
             locked = lock.acquire(self.now())
         except Exception as failed:
+            if lock is not None:
+                try:  # a lease version that landed with its answer lost is ours: given back
+                    lock.release()
+                except Exception:  # noqa: BLE001 (the report below says why)
+                    pass
             return Decision(stack, "report", "the reaper lock could not be taken",
-                            {**evidence, "error": f"{type(failed).__name__}: {failed}"})
+                            {**evidence, "error": f"{type(failed).__name__}: {failed}"},
+                            alarm="billing while the lock cannot be taken")
         if not locked:
             return Decision(stack, "report", "another reaper holds the stack's lock",
                             {**evidence, "lock": lock.holder()})
