@@ -432,7 +432,8 @@ def test_only_the_named_stack_and_every_decision_recorded_with_its_run(world):
     reaper = world.reaper(only="b", record=recorded.append)
     decisions = reaper.run()
     assert [d.stack for d in decisions] == ["b"]
-    assert [(d.stack, d.action) for d in recorded] == [("b", "destroying"), ("b", "destroy")]
+    assert [(d.stack, d.action) for d in recorded] == [("b", "destroying"), ("b", "destroying"),
+                                                      ("b", "destroy")]
     assert {d.run for d in recorded} == {reaper.run_id}
     assert recorded[0].reason == "idle: scale to 0, export, destroy"
     assert recorded[0].evidence["cloud"] == "aws"

@@ -99,7 +99,9 @@ def test_a_reaper_sigkilled_mid_destroy_leaves_an_audit_line_and_a_lock_that_exp
     killed_at = time.monotonic()
     killed.wait(10)
     # What it was doing is on record, appended before the destroy began.
-    assert [d["action"] for d in audit_lines(tmp_path / "audit.jsonl")] == ["destroying"]
+    logged = audit_lines(tmp_path / "audit.jsonl")
+    assert [d["action"] for d in logged] == ["destroying", "destroying"]
+    assert logged[-1]["reason"] == "export confirmed: pulumi destroy"
     # Within the lease another reaper stays away and says who holds the lock ...
     waiting = reaper_process(tmp_path)
     out = waiting.communicate(timeout=120)[0]

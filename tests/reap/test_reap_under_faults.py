@@ -237,3 +237,26 @@ def test_a_lost_acknowledgement_of_the_lease_write_is_recognised(store_world, mo
     assert lost and result.exit_code == 0, result.output
     assert world.destroyed() == ["ali"]
     assert world.lease("ali").current()["released"] is True
+
+
+# -- 4. no destroy without its audit line, locally and in the bucket ------------------------
+
+def test_a_local_audit_that_cannot_be_written_stops_the_destroy(world):
+    alibaba(world, 2)
+    world.audit.mkdir()   # the log's path is a folder: every append fails
+    result = world.reap()
+    assert result.exit_code == 1, result.output
+    assert "ali: report - the audit could not be written; not destroyed" in result.output
+    assert world.destroyed() == [] and "StopInstances" not in \
+        (world.tmp / "instances.json.calls").read_text()
+
+
+def test_a_bucket_audit_that_cannot_be_written_stops_the_destroy(world):
+    alibaba(world, 2)
+    world.fs.pipe_file(f"{world.bucket}/ali/reaper/audit", b"a file where the folder goes")
+    result = world.reap()
+    assert result.exit_code == 1, result.output
+    assert "ali: report - the audit could not be written; not destroyed" in result.output
+    assert world.destroyed() == []
+    lines = audit_lines(world.audit)   # the local log has the refusal and why
+    assert lines[-1]["action"] == "report" and "audit_error" in lines[-1]["evidence"]

@@ -255,6 +255,18 @@ class Reaper:
             self.record(decision)
         except Exception as failed:  # noqa: BLE001 (the audit failing must not hide a result)
             decision.evidence["audit_error"] = f"{type(failed).__name__}: {failed}"
+            decision.alarm = decision.alarm or "audit not written"
+
+    def _record_first(self, stack: str, reason: str, evidence: dict) -> Optional[Decision]:
+        """The audit line of a step that changes the stack, written (locally and in the bucket)
+        before the step; None when written, else the report that stops the destroy."""
+        try:
+            self.record(Decision(stack, "destroying", reason, evidence, run=self.run_id))
+        except Exception as failed:  # noqa: BLE001 (no change without its audit line)
+            return Decision(stack, "report", "the audit could not be written; not destroyed",
+                            {**evidence, "audit_error": f"{type(failed).__name__}: {failed}"},
+                            alarm="audit not written")
+        return None
 
     def _clouds(self) -> dict[str, Cloud]:
         if self.clouds is None:
@@ -418,7 +430,9 @@ class Reaper:
             return Decision(stack, "report", f"no way to confirm {cloud} data is in the bucket",
                             evidence, alarm="billing without reports")
         members = list(evidence.get("recheck_after_taking_the_lock", {}).get("members", []))
-        self._record(Decision(stack, "destroying", "idle: scale to 0, export, destroy", evidence))
+        refused = self._record_first(stack, "idle: scale to 0, export, destroy", evidence)
+        if refused:
+            return refused
         group = self._clouds()[cloud]
         try:
             before = group.scale(outputs, 0)
@@ -473,6 +487,10 @@ class Reaper:
                                       members_from=members)
         if stop:
             return stop
+        refused = self._record_first(stack, "export confirmed: pulumi destroy", evidence)
+        if refused:
+            refused.reason += " (the group stays at 0)"
+            return refused
         try:
             self.backend.destroy(stack, self.echo)
         except StackLocked as held:
