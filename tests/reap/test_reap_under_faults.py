@@ -260,3 +260,21 @@ def test_a_bucket_audit_that_cannot_be_written_stops_the_destroy(world):
     assert world.destroyed() == []
     lines = audit_lines(world.audit)   # the local log has the refusal and why
     assert lines[-1]["action"] == "report" and "audit_error" in lines[-1]["evidence"]
+
+
+# -- 6. a node that turns busy during the export --------------------------------------------
+
+def test_a_node_busy_during_the_export_is_scaled_back_and_the_run_fails(world):
+    path = alibaba(world, 3)
+    busy = world.tmp / "busy.json"
+    busy.write_text(json.dumps(beat("node-1", 0)))
+    # The export runs while a job starts on node-1 (its report lands in the bucket meanwhile).
+    world.stacks["ali"]["outputs"]["filesystem_export_command"] = \
+        f"cp {busy} {world.bucket}/ali/heartbeats/node-1.json"
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    result = world.reap()
+    assert result.exit_code == 1, result.output
+    assert "ali: keep - turned busy after the export (node-1)" in result.output
+    assert "group scaled back to 3" in result.output and "ALARM" in result.output
+    assert world.destroyed() == []
+    assert {i["Status"] for i in json.loads(path.read_text())} == {"Running"}

@@ -420,6 +420,22 @@ class Reaper:
                 evidence)
         return outputs, None
 
+    def _scale_back(self, stop: Decision, group: Cloud, outputs: dict, before: int) -> Decision:
+        """A node turned busy while the group was going to 0: back to the size it had, and an
+        alarm (a job may have been cut short by the scale-down)."""
+        if stop.action != "keep":
+            return stop   # unknown or gone: the group stays at 0, the report says why
+        stop.alarm = "turned busy while being reaped"
+        if not before:
+            return stop
+        try:
+            group.scale(outputs, before)
+            stop.result = f"group scaled back to {before}"
+        except Exception as failed:  # noqa: BLE001
+            stop.result = f"group left at 0 (scaling back failed: {failed})"
+            stop.alarm = "a busy stack left scaled down"
+        return stop
+
     def _locked_destroy(self, stack, cloud, root, store, grace, evidence) -> Decision:
         # Re-check after the lock: another reaper may have destroyed it, a job may have started.
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after taking the lock")
@@ -444,14 +460,7 @@ class Reaper:
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence,
                                       "after the scale-down", members_from=members)
         if stop:
-            if stop.action == "keep" and before:
-                try:
-                    group.scale(outputs, before)
-                    stop.result = f"group scaled back to {before}"
-                except Exception as failed:  # noqa: BLE001
-                    stop.result = f"group left at 0 (scaling back failed: {failed})"
-                    stop.alarm = "a busy stack left scaled down"
-            return stop
+            return self._scale_back(stop, group, outputs, before)
         record = f"exported-{stack.replace('/', '_')}.json"
         filesystem = str(outputs.get("filesystem_id") or outputs.get("filesystem_export_command")
                          or "")
@@ -486,7 +495,7 @@ class Reaper:
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after the export",
                                       members_from=members)
         if stop:
-            return stop
+            return self._scale_back(stop, group, outputs, before)
         refused = self._record_first(stack, "export confirmed: pulumi destroy", evidence)
         if refused:
             refused.reason += " (the group stays at 0)"
