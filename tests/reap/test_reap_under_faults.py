@@ -278,3 +278,30 @@ def test_a_node_busy_during_the_export_is_scaled_back_and_the_run_fails(world):
     assert "group scaled back to 3" in result.output and "ALARM" in result.output
     assert world.destroyed() == []
     assert {i["Status"] for i in json.loads(path.read_text())} == {"Running"}
+
+
+# -- 7. a failed `config set` after a destroy that succeeded --------------------------------
+
+def test_a_failed_config_set_after_the_destroy_is_not_a_failed_destroy(world):
+    world.mp.setenv("PULUMI_BACKEND_URL", f"file://{world.tmp}/state")
+    world.mp.setenv("FAKE_PULUMI_CONFIG_FAIL", "1")
+    alibaba(world, 2)
+    result = world.reap()
+    assert result.exit_code == 0, result.output
+    assert "ali: destroy - every node idle past the grace period [destroyed; bucket kept]" \
+        in result.output
+    # The record the next `up` takes the bucket back from, beside the backend's state.
+    record = world.tmp / "state" / ".pulumi" / "trainstack-adopt" / "trainstack" / "ali.json"
+    assert json.loads(record.read_text()) == {"llm-finetune-data": "llm-finetune-data-a1b2"}
+    assert "pulumi config set" in audit_lines(world.audit)[-1]["evidence"]["adopt_record"]
+
+
+def test_a_destroy_whose_adopt_record_is_written_nowhere_alarms(world):
+    world.mp.setenv("PULUMI_BACKEND_URL", "https://api.pulumi.com")   # no copy beside it
+    world.mp.setenv("PULUMI_ACCESS_TOKEN", "pul-test")
+    world.mp.setenv("FAKE_PULUMI_CONFIG_FAIL", "1")
+    alibaba(world, 2)
+    result = world.reap()
+    assert result.exit_code == 1, result.output
+    assert "adopt record was not written anywhere" in result.output
+    assert "pulumi config set --stack ali trainstack:adopt" in result.output

@@ -91,7 +91,7 @@ class StackBackend(Protocol):
     def summaries(self) -> list[tuple[str, bool]]: ...            # (name, update in progress)
     def outputs(self, stack: str) -> dict: ...
     def updated(self, stack: str) -> Optional[datetime]: ...      # the latest update's start
-    def destroy(self, stack: str, echo: Callable[[str], None]) -> None: ...
+    def destroy(self, stack: str, echo: Callable[[str], None]) -> object: ...  # what was kept
 
 
 # pragma: no mutate start (the Automation API wrapper, like the command at the end: the mutation
@@ -135,17 +135,19 @@ class PulumiStacks:
         from trainstack.deploy.adoption import adopt_command, destroy_keeping
         selected = self._stack(stack)
         try:
-            kept = destroy_keeping(selected, lambda: selected.destroy(on_output=echo))
+            kept = destroy_keeping(selected, lambda: selected.destroy(on_output=echo),
+                                   self.ws.env_vars.get("PULUMI_BACKEND_URL"))
         except auto.ConcurrentUpdateError as locked:
             raise StackLocked(str(locked).strip().splitlines()[-1]) from None
         except auto.CommandError as failed:
             lines = [line for line in str(failed).splitlines() if line.strip()]
             raise RuntimeError(" | ".join(lines[-3:])) from None
-        if kept:
-            # Stack config lives in the stack file of the checkout the reaper runs in; on a CI
-            # runner that copy is thrown away, so the log says how to carry the record over.
-            echo(f"{stack}: kept for the next up (recorded in this checkout's stack file; "
-                 f"elsewhere run: {adopt_command(stack, kept)})")
+        if kept.ids:
+            # The stack file is the checkout's (thrown away on a CI runner); the copy beside the
+            # backend's state is what the next `up` finds there.
+            echo(f"{stack}: kept for the next up (recorded: {', '.join(kept.recorded) or 'nowhere'}"
+                 f"; by hand: {adopt_command(stack, kept.ids)})\n")
+        return kept
 
 
 # pragma: no mutate end
@@ -501,7 +503,7 @@ class Reaper:
             refused.reason += " (the group stays at 0)"
             return refused
         try:
-            self.backend.destroy(stack, self.echo)
+            kept = self.backend.destroy(stack, self.echo)
         except StackLocked as held:
             return Decision(stack, "report", "the stack is locked by an update", evidence,
                             result=f"not destroyed: {held}")
@@ -513,6 +515,14 @@ class Reaper:
             store.remove(record)
         except Exception as failed:  # noqa: BLE001 (it is dated: a next life ignores it anyway)
             evidence["export_record"] = f"not removed: {type(failed).__name__}: {failed}"
+        if getattr(kept, "ids", None) and not getattr(kept, "recorded", None):
+            evidence["adopt_record"] = "; ".join(kept.failed)
+            return Decision(stack, "destroy", "every node idle past the grace period", evidence,
+                            result="destroyed; bucket kept, but its adopt record was not "
+                                   "written anywhere (the log has the command)",
+                            alarm="adopt record lost")
+        if getattr(kept, "failed", None):
+            evidence["adopt_record"] = "; ".join(kept.failed)
         return Decision(stack, "destroy", "every node idle past the grace period", evidence,
                         result="destroyed; bucket kept")
 
