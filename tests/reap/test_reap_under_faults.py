@@ -305,3 +305,17 @@ def test_a_destroy_whose_adopt_record_is_written_nowhere_alarms(world):
     assert result.exit_code == 1, result.output
     assert "adopt record was not written anywhere" in result.output
     assert "pulumi config set --stack ali trainstack:adopt" in result.output
+
+
+# -- 8. a report that cannot be a span of idleness is unknown --------------------------------
+
+@pytest.mark.parametrize("idle_for", [float("nan"), float("inf"), -60.0, True, "7200"])
+def test_an_idle_for_seconds_that_is_no_span_is_unknown_never_idle(world, idle_for):
+    alibaba(world, 2)
+    odd = {**beat("node-1", 180), "idle_for_seconds": idle_for}
+    put_beats(world.fs, f"{world.bucket}/ali/heartbeats", odd)   # json writes NaN, Infinity
+    result = world.reap()
+    assert result.exit_code == 1, result.output
+    assert "ali: report - members without a fresh idle report (unknown, never idle): node-1" \
+        in result.output
+    assert world.destroyed() == []

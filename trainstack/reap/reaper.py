@@ -25,6 +25,7 @@ or when a stack was reported (not decided) on the previous run as well.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import uuid
@@ -211,8 +212,12 @@ def _node_state(beat: dict, grace: timedelta) -> tuple[str, str]:
         idle_for = beat.get("idle_for_seconds")
     if status == "busy":
         return "busy", "; ".join(beat.get("reasons") or []) or "busy"
-    if status != "idle" or not isinstance(idle_for, (int, float)):
+    if status != "idle":
         return "unknown", beat.get("unknown") or f"the node reports {status!r}"
+    # A span is a finite number of seconds, 0 or more (JSON brings NaN, Infinity and true too).
+    if isinstance(idle_for, bool) or not isinstance(idle_for, (int, float)) \
+            or not math.isfinite(idle_for) or idle_for < 0:
+        return "unknown", f"idle for {idle_for!r} seconds is no span of time"
     if idle_for < grace.total_seconds():
         return "busy", f"idle for only {idle_for / 60:.0f} min"
     return "idle", f"idle for {idle_for / 60:.0f} min"
