@@ -319,3 +319,60 @@ def test_an_idle_for_seconds_that_is_no_span_is_unknown_never_idle(world, idle_f
     assert "ali: report - members without a fresh idle report (unknown, never idle): node-1" \
         in result.output
     assert world.destroyed() == []
+
+
+# -- 9. the workflow's time limit: TERM stops the export and gives the lease back ------------
+
+def test_term_mid_export_stops_the_export_and_releases_the_lease(world, tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.checkout import PYTHONPATH as CHECKOUT_PATH
+    from tests.conftest import ROOT
+    alibaba(world, 2)
+    pid_file = tmp_path / "export.pid"
+    world.stacks["ali"]["outputs"]["filesystem_export_command"] = \
+        f"sleep 600 & echo $! > {pid_file}; wait"
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    reaper = subprocess.Popen(
+        [sys.executable, "-m", "trainstack", "reap", "--yes", "--audit-log", str(world.audit)],
+        env={**os.environ, "PYTHONPATH": CHECKOUT_PATH}, cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 120
+    while not (pid_file.exists() and pid_file.read_text().strip()):
+        assert time.monotonic() < deadline and reaper.poll() is None, reaper.stdout.read()
+        time.sleep(0.2)
+    export = int(pid_file.read_text())
+    reaper.send_signal(signal.SIGTERM)          # what `timeout` sends at the per-stack limit
+    out = reaper.communicate(timeout=60)[0]
+    assert reaper.returncode == 1, out
+    assert "ali: report - stopped by TERM (the time limit) mid-reap" in out
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):
+        os.kill(export, 0)                       # the export it started is stopped
+    assert world.lease("ali").current()["released"] is True
+    assert world.destroyed() == []
+    assert audit_lines(world.audit)[-1]["alarm"] == "stopped by TERM"
+
+
+def test_an_unknown_stack_is_a_clear_line_and_exit_2(world):
+    alibaba(world, 2)
+    result = world.reap("--stack", "no-such")
+    assert result.exit_code == 2, result.output
+    assert "--stack no-such: the backend has no stack of that name" in result.output
+
+
+def test_reported_twice_in_a_row_fires_with_one_stack_per_call(world):
+    """The workflow calls the reaper once per stack: "the previous run" is the previous call
+    that judged THIS stack, not the last call of all (the old code never fired)."""
+    alibaba(world, 2)
+    world.stacks["ali"]["update_in_progress"] = True    # a report without an alarm of its own
+    world.add("other", marked(cloud="alicloud", retained=False))
+    first = world.reap("--stack", "ali")
+    assert first.exit_code == 0 and "ali: report - an update holds the stack lock" in first.output
+    assert world.reap("--stack", "other").exit_code == 0     # another stack's call between
+    second = world.reap("--stack", "ali")
+    assert second.exit_code == 1, second.output
+    assert "ALARM: reported on the previous run too: needs a person" in second.output

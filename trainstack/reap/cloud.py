@@ -24,6 +24,11 @@ class CloudError(RuntimeError):
     pass
 
 
+class Terminated(BaseException):
+    """SIGTERM (the workflow's `timeout`): unwinds every step, so what was started is stopped
+    and the lease given back (`finally`), and no `except Exception` swallows it."""
+
+
 def run_cli(argv: list[str], timeout: float = CLI_TIMEOUT_S) -> str:
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
@@ -219,7 +224,11 @@ class FsxExportGuard:
                     return False, f"export task {task['TaskId']} {state.lower()}"
                 if time.monotonic() > deadline:
                     return False, f"export task {task['TaskId']} still {state} after {self.timeout_s:g} s"
-                time.sleep(self.poll_s)
+                try:
+                    time.sleep(self.poll_s)
+                except Terminated:  # the export this run started stops with it
+                    client.cancel_data_repository_task(TaskId=task["TaskId"])
+                    raise
         except Exception as failed:  # credentials, throttling, an unknown filesystem
             if "FileSystemNotFound" in f"{type(failed).__name__} {failed}":
                 raise FilesystemGone(f"FSx {fs_id} no longer exists") from None
@@ -240,6 +249,21 @@ def filesystem_gone(output: str, outputs: dict) -> bool:
         rf"instances?[/ ]['\"]?{re.escape(name)}\b", output) is not None
 
 
+def _stop_group(child: subprocess.Popen) -> None:
+    import os
+    import signal
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(child.pid, sig)
+        except OSError:
+            return
+        try:
+            child.wait(wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
 class CommandExportGuard:
     """Clouds whose stacks export the command that copies the filesystem into the bucket
     (GCP Managed Lustre `filesystem_export_command`, Alibaba CPFS); it runs under a timeout.
@@ -251,13 +275,20 @@ class CommandExportGuard:
         self.output = ""
 
     def _shell(self, command: str) -> int:
+        # Its own process group, so that a timeout or a TERM stops the whole export (the shell
+        # and the CLI calls it runs), not just the shell.
+        child = subprocess.Popen(command, shell=True, start_new_session=True, text=True,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
-            done = subprocess.run(command, shell=True, timeout=self.timeout_s,
-                                  start_new_session=True, capture_output=True, text=True)
+            out, _ = child.communicate(timeout=self.timeout_s)
         except subprocess.TimeoutExpired:
+            _stop_group(child)
             return 124
-        self.output = (done.stdout + done.stderr)[-4000:]
-        return done.returncode
+        except BaseException:
+            _stop_group(child)
+            raise
+        self.output = (out or "")[-4000:]
+        return child.returncode
 
     def confirm(self, stack, outputs):
         command = outputs.get("filesystem_export_command")
@@ -313,7 +344,13 @@ class AzureArchiveGuard:
             if time.monotonic() > deadline:
                 return False, (f"no archive started after the request completed within "
                                f"{self.timeout_s:g} s (last: {state} started {started})")
-            time.sleep(self.poll_s)
+            try:
+                time.sleep(self.poll_s)
+            except Terminated:  # the archive this run requested stops with it
+                try:
+                    self.cli(["az", "amlfs", "cancel-archive", *where], timeout=60)
+                finally:
+                    raise Terminated() from None
 
 
 def default_guards() -> dict[str, DataGuard]:

@@ -44,6 +44,7 @@ from trainstack.reap.cloud import (  # noqa: F401 (re-exported: the guards' hist
     DataGuard,
     FilesystemGone,
     FsxExportGuard,
+    Terminated,
     default_clouds,
     default_guards,
 )
@@ -248,6 +249,14 @@ class Reaper:
                 continue
             try:
                 decision = self.decide(stack, updating)
+            except Terminated:
+                # TERM (the time limit): the steps unwound (export stopped, lease given back).
+                decision = Decision(stack, "report", "stopped by TERM (the time limit) mid-reap: "
+                                    "the export it started was stopped and its lease given "
+                                    "back; not destroyed", alarm="stopped by TERM")
+                self._record(decision)
+                decisions.append(decision)
+                break
             except Exception as failed:  # one stack's surprise never touches the others
                 decision = Decision(stack, "report", "unexpected error, nothing destroyed",
                                     {"error": f"{type(failed).__name__}: {failed}"},
@@ -544,18 +553,17 @@ def append_audit(path: Path, decisions: list[Decision]) -> None:
 
 
 def previous_reports(path: Path) -> set[str]:
-    """Stacks whose last decision in the previous run (the log's last) was a report."""
+    """Stacks whose last decision (in whichever run last judged that stack) was a report: the
+    workflow runs one stack per call, so "the previous run" is per stack."""
     try:
         lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     except (OSError, ValueError):
         return set()
-    runs = [d.get("run") for d in lines if d.get("run")]
-    if not runs:
-        return set()
-    last_run, last = runs[-1], {}
+    last = {}
     for d in lines:
-        if d.get("run") == last_run and d.get("action") != "destroying":
-            last[d["stack"]] = d["action"]
+        if isinstance(d, dict) and d.get("stack") and d.get("run") \
+                and d.get("action") != "destroying":
+            last[d["stack"]] = d.get("action")
     return {stack for stack, action in last.items() if action == "report"}
 
 
@@ -600,7 +608,20 @@ def reap_command(
                     lease=timedelta(seconds=float(lease_s)) if lease_s else LEASE)
     reaper.record = auditor(audit_log, lambda s: reaper.seen_outputs.get(s, {}),
                             in_bucket=not dry_run)
-    decisions = reaper.run()
+    import signal
+
+    def terminated(signum, frame):
+        raise Terminated()
+    signal.signal(signal.SIGTERM, terminated)
+    try:
+        decisions = reaper.run()
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if stack and not decisions:
+        print(f"--stack {stack}: the backend has no stack of that name, so nothing was judged. "
+              "Name one that `pulumi stack ls --all` lists (or leave --stack out for all).",
+              file=sys.stderr)
+        raise typer.Exit(2)
     for d in decisions:
         if d.action == "report" and d.stack in before and not d.alarm:
             d.alarm = "reported on the previous run too: needs a person"

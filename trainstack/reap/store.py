@@ -26,7 +26,10 @@ from typing import Any, Mapping, Optional
 from trainstack_components.lifetime import iso, parse_iso, utc_now
 
 STORE_TIMEOUT_S = 60          # per request: a store that stops answering is an error, not a hang
-LEASE = timedelta(hours=3)   # longer than an export plus a destroy; a killed reaper's lock expires
+# Longer than the workflow's per-stack limit (STACK_TIME_LIMIT 230 min + timeout's 2 min
+# kill-after), which holds the export (3 h), the Azure scale-down (30 min) and the destroy: a
+# live reaper's lease never expires under it; a SIGKILLed one's does.
+LEASE = timedelta(hours=4)
 _ENV_LOCK = threading.Lock()
 
 
