@@ -376,3 +376,19 @@ def test_reported_twice_in_a_row_fires_with_one_stack_per_call(world):
     second = world.reap("--stack", "ali")
     assert second.exit_code == 1, second.output
     assert "ALARM: reported on the previous run too: needs a person" in second.output
+
+
+# -- 10. a node resuming during `pulumi destroy` leaves a trace in the audit -----------------
+
+def test_a_node_resuming_during_the_destroy_is_named_in_the_audit_and_alarms(world):
+    alibaba(world, 2)
+    booting = world.tmp / "booting.json"
+    booting.write_text(json.dumps(beat("node-0", 0, reasons=["booting for 1 min"])))
+    world.mp.setenv("FAKE_PULUMI_DURING_DESTROY",
+                    f"cp {booting} {world.bucket}/ali/heartbeats/node-0.json")
+    result = world.reap()
+    assert result.exit_code == 1, result.output
+    assert "reports during the destroy from node-0" in result.output
+    last = audit_lines(world.audit)[-1]
+    assert last["evidence"]["reports_during_destroy"] == {"node-0": "busy"}
+    assert last["alarm"] == "a node resumed during the destroy"

@@ -516,6 +516,11 @@ class Reaper:
         if refused:
             refused.reason += " (the group stays at 0)"
             return refused
+        since = self.now()
+        decision = self._destroy_now(stack, store, record, evidence)
+        return self._trace_during_destroy(decision, root, outputs, since)
+
+    def _destroy_now(self, stack, store, record, evidence) -> Decision:
         try:
             kept = self.backend.destroy(stack, self.echo)
         except StackLocked as held:
@@ -539,6 +544,25 @@ class Reaper:
             evidence["adopt_record"] = "; ".join(kept.failed)
         return Decision(stack, "destroy", "every node idle past the grace period", evidence,
                         result="destroyed; bucket kept")
+
+    def _trace_during_destroy(self, decision: Decision, root, outputs, since) -> Decision:
+        """Reports written while `pulumi destroy` ran (the bucket is kept, so they can be read
+        after it): a node that resumed then (a person's start, a scale-up) is named in the
+        audit, and one that was not idle alarms."""
+        try:
+            reports = StackStore(root, outputs).reports()
+        except Exception as failed:  # noqa: BLE001
+            decision.evidence["reports_during_destroy"] = f"unreadable: {type(failed).__name__}: {failed}"
+            return decision
+        during = {node: (r.beat or {}).get("state") or ("unreadable" if r.beat is None else "?")
+                  for node, r in reports.items() if r.written and r.written >= since}
+        if during:
+            decision.evidence["reports_during_destroy"] = during
+            awake = sorted(node for node, state in during.items() if state != "idle")
+            if awake:
+                decision.alarm = decision.alarm or "a node resumed during the destroy"
+                decision.result += f" (reports during the destroy from {', '.join(awake)})"
+        return decision
 
 
 # -- the audit --------------------------------------------------------------------------------
