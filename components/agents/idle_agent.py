@@ -293,7 +293,8 @@ def booting(state_dir: Path, now: datetime, limit_minutes: float) -> Optional[st
 
 def decide(gpus: Optional[list[dict]], sessions: list[dict], util_threshold: float,
            session_idle_minutes: float, processes: Optional[list[dict]] = None,
-           jobs: Sequence[dict] = (), ssh: Sequence[str] = (), agent_sessions: Sequence[str] = (),
+           jobs: Sequence[dict] = (), ssh: Optional[Sequence[str]] = (),
+           agent_sessions: Sequence[str] = (),
            boot: Optional[str] = None, min_process_mib: float = 0) -> list[str]:
     """The reasons this node is busy now; empty when it is idle (or its GPUs cannot be read)."""
     reasons = [f"trainstack job {j['job']} (pid {j['pid']})" for j in jobs]

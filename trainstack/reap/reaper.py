@@ -535,13 +535,13 @@ class Reaper:
         except Exception as failed:  # noqa: BLE001 (it is dated: a next life ignores it anyway)
             evidence["export_record"] = f"not removed: {type(failed).__name__}: {failed}"
         if getattr(kept, "ids", None) and not getattr(kept, "recorded", None):
-            evidence["adopt_record"] = "; ".join(kept.failed)
+            evidence["adopt_record"] = "; ".join(getattr(kept, "failed", []))
             return Decision(stack, "destroy", "every node idle past the grace period", evidence,
                             result="destroyed; bucket kept, but its adopt record was not "
                                    "written anywhere (the log has the command)",
                             alarm="adopt record lost")
         if getattr(kept, "failed", None):
-            evidence["adopt_record"] = "; ".join(kept.failed)
+            evidence["adopt_record"] = "; ".join(getattr(kept, "failed"))
         return Decision(stack, "destroy", "every node idle past the grace period", evidence,
                         result="destroyed; bucket kept")
 

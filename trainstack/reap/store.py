@@ -287,7 +287,7 @@ class Lease:
         except FileExistsError:
             written = self._read(version)
             # A retry (by the SDK or ours) of a create that had landed: ours all the same.
-            return bool(written) and written.get("token") == body["token"]
+            return written is not None and written.get("token") == body["token"]
         except Exception:
             # The answer was lost: whether the write landed is read back, by its owner token.
             written = self._read(version)
