@@ -6,6 +6,8 @@ With FAKE_PULUMI_STACKS (a JSON file {stack: {"outputs": {...}, "created": ISO t
 holding those stacks: `stack ls`, `stack output`, `stack history` and `destroy` answer from it,
 a destroy fails the first n times (a half-way failure), and a successful destroy empties the
 stack's outputs.
+FAKE_PULUMI_CONFIG_FAIL makes `config set` fail (a read-only checkout);
+FAKE_PULUMI_DURING_DESTROY is a shell command run while a destroy runs.
 FAKE_PULUMI_VERSION overrides the reported version; FAKE_PULUMI_DESTROY_SLEEP slows destroys.
 Stack config set through the API is kept in FAKE_PULUMI_LOG + ".config.json"; `stack export`
 answers FAKE_PULUMI_STATE (a deployment) or a state holding one retained bucket.
@@ -66,6 +68,9 @@ elif args[:2] == ["stack", "export"]:
     state = (json.load(open(os.environ["FAKE_PULUMI_STATE"])) if os.environ.get("FAKE_PULUMI_STATE")
              else DEFAULT_STATE)
     print(json.dumps({"version": 3, "deployment": state}))
+elif args[:2] == ["config", "set"] and os.environ.get("FAKE_PULUMI_CONFIG_FAIL"):
+    print("error: open Pulumi.aws.yaml: read-only file system", file=sys.stderr)
+    sys.exit(255)
 elif args[:2] == ["config", "set"]:
     config[args[2]] = {"value": args[-1], "secret": "--secret" in args}
     json.dump(config, open(config_file, "w"))
@@ -93,6 +98,9 @@ elif stacks is not None and args[:2] == ["stack", "history"]:
         for n, t in reversed(list(enumerate(times, 1)))]))
 elif stacks is not None and args[:1] == ["destroy"]:
     time.sleep(float(os.environ.get("FAKE_PULUMI_DESTROY_SLEEP", "0")))
+    if os.environ.get("FAKE_PULUMI_DURING_DESTROY"):  # something that happens meanwhile
+        import subprocess
+        subprocess.run(os.environ["FAKE_PULUMI_DURING_DESTROY"], shell=True, check=True)
     entry = stacks[stack]
     if entry.get("locked_by"):  # the file backend's own lock, held by someone's `pulumi up`
         print(f"error: the stack is currently locked by 1 lock(s). {entry['locked_by']}",

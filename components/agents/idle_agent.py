@@ -138,30 +138,48 @@ def _number(text: str) -> Optional[float]:
         return None
 
 
+class Unreadable(ValueError):
+    """A command answered, but not in the form asked for: what it says cannot be trusted."""
+
+
 def read_gpus(timeout: float = 20) -> Optional[list[dict]]:
+    """The GPUs, or None when nvidia-smi cannot say: it fails, hangs, is missing, answers a line
+    that is not a GPU row (a header, a warning) or no GPU row at all (a GPU node with no GPU
+    seen is a driver problem, never idleness)."""
     out = _run(GPU_QUERY, timeout)
     if out is None:
         return None
     gpus = []
-    for line in out.splitlines():
-        cells = [c.strip() for c in line.split(",")]
-        if len(cells) >= 4:
+    try:
+        for line in out.splitlines():
+            if not line.strip():
+                continue
+            cells = [c.strip() for c in line.split(",")]
+            if len(cells) < 4 or not cells[0].isdigit():
+                raise Unreadable(line)
             gpus.append({"index": int(cells[0]), "utilization_pct": _number(cells[1]),
-                         "memory_used_mib": _number(cells[2]), "memory_total_mib": _number(cells[3])})
-    return gpus
+                         "memory_used_mib": _number(cells[2]),
+                         "memory_total_mib": _number(cells[3])})
+    except Unreadable:
+        return None
+    return gpus or None
 
 
 def read_gpu_processes(timeout: float = 20) -> Optional[list[dict]]:
-    """The GPU compute processes, or None when nvidia-smi cannot say."""
+    """The GPU compute processes, or None when nvidia-smi cannot say (or answers a line that
+    is not a process row)."""
     out = _run(APPS_QUERY, timeout)
     if out is None:
         return None
     apps = []
     for line in out.splitlines():
+        if not line.strip():
+            continue
         cells = [c.strip() for c in line.split(",")]
-        if len(cells) >= 4 and cells[1].isdigit():
-            apps.append({"gpu_uuid": cells[0], "pid": int(cells[1]), "name": cells[2],
-                         "memory_used_mib": _number(cells[3])})
+        if len(cells) < 4 or not cells[1].isdigit():
+            return None
+        apps.append({"gpu_uuid": cells[0], "pid": int(cells[1]), "name": cells[2],
+                     "memory_used_mib": _number(cells[3])})
     return apps
 
 
@@ -192,10 +210,13 @@ def read_sessions() -> list[dict]:
     return sessions
 
 
-def read_ssh_connections(port: int = 22) -> list[str]:
+def read_ssh_connections(port: int = 22, timeout: float = 20) -> Optional[list[str]]:
     """Peers of established TCP connections to sshd: `ssh host cmd`, VS Code, IAP and Azure
-    Bastion tunnels hold one without a tty, so `who` never lists them."""
-    out = _run(["ss", "-Htn", "state", "established", f"( sport = :{port} )"]) or ""
+    Bastion tunnels hold one without a tty, so `who` never lists them. None when `ss` is
+    missing, fails or hangs (a connection may be open: unknown)."""
+    out = _run(["ss", "-Htn", "state", "established", f"( sport = :{port} )"], timeout)
+    if out is None:
+        return None
     return [line.split()[-1] for line in out.splitlines() if line.split()]
 
 
@@ -272,7 +293,8 @@ def booting(state_dir: Path, now: datetime, limit_minutes: float) -> Optional[st
 
 def decide(gpus: Optional[list[dict]], sessions: list[dict], util_threshold: float,
            session_idle_minutes: float, processes: Optional[list[dict]] = None,
-           jobs: Sequence[dict] = (), ssh: Sequence[str] = (), agent_sessions: Sequence[str] = (),
+           jobs: Sequence[dict] = (), ssh: Optional[Sequence[str]] = (),
+           agent_sessions: Sequence[str] = (),
            boot: Optional[str] = None, min_process_mib: float = 0) -> list[str]:
     """The reasons this node is busy now; empty when it is idle (or its GPUs cannot be read)."""
     reasons = [f"trainstack job {j['job']} (pid {j['pid']})" for j in jobs]
@@ -290,9 +312,14 @@ def decide(gpus: Optional[list[dict]], sessions: list[dict], util_threshold: flo
     for session in sessions:
         if session["idle_minutes"] is not None and session["idle_minutes"] < session_idle_minutes:
             reasons.append(f"session {session['user']}@{session['tty']}")
-    reasons += [f"ssh connection from {peer}" for peer in ssh]
+    reasons += [f"ssh connection from {peer}" for peer in ssh or ()]
     reasons += list(agent_sessions)
     return reasons
+
+
+# The timer runs the agent every minute (TimeoutStartSec 110 s): a longer gap since the last
+# report is a clock step or a stop, and what happened in it is not known.
+MAX_GAP_S = 5 * 60
 
 
 def _seconds(later: datetime, earlier: str) -> int:
@@ -304,16 +331,30 @@ def heartbeat(node: str, now: datetime, state: dict, util_threshold: float = 10.
               session_idle_minutes: float = 30.0, *, jobs_dir: Path = Path(JOBS_DIR),
               state_dir: Path = Path(STATE_DIR), proc: Path = Path("/proc"),
               smi_timeout: float = 20, boot_limit_minutes: float = 180,
-              min_process_mib: float = 0) -> dict:
+              min_process_mib: float = 0, ss_timeout: float = 20) -> dict:
     gpus = read_gpus(smi_timeout)
     processes = read_gpu_processes(smi_timeout) if gpus is not None else None
-    sessions, ssh, agent_sessions = read_sessions(), read_ssh_connections(), read_agent_sessions(proc)
+    sessions, agent_sessions = read_sessions(), read_agent_sessions(proc)
+    ssh = read_ssh_connections(timeout=ss_timeout)
     jobs = read_jobs(jobs_dir)
     boot = booting(state_dir, now, boot_limit_minutes)
     reasons = decide(gpus, sessions, util_threshold, session_idle_minutes, processes, jobs, ssh,
                      agent_sessions, boot, min_process_mib)
-    unknown = None if reasons or (gpus is not None and processes is not None) else \
-        "nvidia-smi failed, hung or is missing: this node's GPU use is unknown"
+    gaps = []
+    if gpus is None or processes is None:
+        gaps.append("nvidia-smi failed, hung, is missing or answered no GPU row it could "
+                    "read: this node's GPU use is unknown")
+    if ssh is None:
+        gaps.append("ss failed, hung or is missing: open ssh connections are unknown")
+    try:
+        since = (now - datetime.fromisoformat(str(state["time"]).replace("Z", "+00:00")))
+        since_s = since.total_seconds()
+    except (KeyError, ValueError, TypeError):
+        since_s = None
+    if since_s is not None and not 0 <= since_s <= MAX_GAP_S:
+        gaps.append(f"the clock moved {since_s / 60:+.0f} min since the last report (a step "
+                    "or a stop): what the node did meanwhile is unknown")
+    unknown = None if reasons else ("; ".join(gaps) or None)
     status = "busy" if reasons else ("unknown" if unknown else "idle")
     first_seen = state.get("first_seen") or iso(now)
     # Unknown restarts the idle clock like busy does: only seen idleness counts.
@@ -322,7 +363,8 @@ def heartbeat(node: str, now: datetime, state: dict, util_threshold: float = 10.
             "idle_for_seconds": _seconds(now, last_busy) if status == "idle" else
             (0 if status == "busy" else None),
             "reasons": reasons, "unknown": unknown, "last_busy": last_busy, "first_seen": first_seen,
-            "gpus": gpus, "gpu_error": None if gpus is not None else "nvidia-smi failed or missing",
+            "gpus": gpus, "gpu_error": None if gpus is not None else
+            "nvidia-smi failed, is missing or answered no GPU row",
             "gpu_processes": processes, "sessions": sessions, "ssh": ssh,
             "agent_sessions": agent_sessions, "jobs": jobs, "booting": boot,
             "agent_version": AGENT_VERSION}
@@ -357,6 +399,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--proc", default="/proc", help=argparse.SUPPRESS)
     parser.add_argument("--smi-timeout", type=float, default=15.0,
                         help="seconds before a hung nvidia-smi makes the state unknown")
+    parser.add_argument("--ss-timeout", type=float, default=15.0,
+                        help="seconds before a hung `ss` makes the state unknown")
     parser.add_argument("--boot-limit-minutes", type=float, default=180.0,
                         help="a boot running longer than this no longer keeps the node busy")
     args = parser.parse_args(argv)
@@ -370,10 +414,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     record = heartbeat(args.node, utc_now(), state, args.util_threshold, args.session_idle_minutes,
                        jobs_dir=Path(args.jobs_dir), state_dir=Path(args.state_dir),
                        proc=Path(args.proc), smi_timeout=args.smi_timeout,
-                       boot_limit_minutes=args.boot_limit_minutes)
+                       boot_limit_minutes=args.boot_limit_minutes, ss_timeout=args.ss_timeout)
     state_path.parent.mkdir(parents=True, exist_ok=True)
     state_path.write_text(json.dumps({"last_busy": record["last_busy"],
-                                      "first_seen": record["first_seen"]}))
+                                      "first_seen": record["first_seen"], "time": record["time"]}))
     try:
         publish(record, args.upload, args.dest_dir)
     except (OSError, subprocess.SubprocessError) as failed:

@@ -272,15 +272,22 @@ ARCHIVE_POLLS, ARCHIVE_POLL_S = 120, 30   # an hour for the archive to drain
 
 def archive_command(filesystem: str, resource_group: str) -> str:
     """Managed Lustre's HSM archive of everything changed (`/`), then a wait until Azure reports
-    it Completed; any other end (Failed, Canceled) or the timeout exits non-zero, so the reaper
-    never destroys a stack whose data is not in the container (az CLI `amlfs` extension; the
-    state is the REST API's hsm.archiveStatus[].status.state)."""
+    an archive that STARTED after this request Completed: the status keeps the previous
+    archive's "Completed" until the new one starts, so the state alone would exit 0 at once.
+    Any other end (Failed, Canceled) or the timeout exits non-zero, so nothing is destroyed on
+    it (az CLI `amlfs` extension; the REST API's hsm.archiveStatus[].status state and
+    lastStartedTime; a start up to 30 s before the request counts, for the two clocks)."""
     where = f"--name {filesystem} --resource-group {resource_group}"
-    return (f"az amlfs archive {where} --filesystem-path / && "
+    return (f"requested=$(( $(date -u +%s) - 30 )) && "
+            f"az amlfs archive {where} --filesystem-path / && "
             f"for i in $(seq 1 {ARCHIVE_POLLS}); do "
-            f"state=$(az amlfs show {where} --query 'hsm.archiveStatus[0].status.state' -o tsv); "
+            f"status=$(az amlfs show {where} --query "
+            "'hsm.archiveStatus[0].status.[state,lastStartedTime]' -o tsv); "
+            'state=$(echo "$status" | cut -f1); started=$(echo "$status" | cut -f2); '
+            'started_s=$(date -u -d "$started" +%s 2>/dev/null || echo 0); '
+            'if [ "$started_s" -ge "$requested" ]; then '
             'case "$state" in Completed) exit 0 ;; Failed|Canceled|Cancelling) exit 1 ;; esac; '
-            f"sleep {ARCHIVE_POLL_S}; done; exit 1")
+            f"fi; sleep {ARCHIVE_POLL_S}; done; exit 1")
 
 
 def abfs_url(container: str, account: str, path: str = "") -> str:

@@ -3,6 +3,8 @@ budget notifications, names and the operations commands."""
 import datetime as dt
 import ipaddress
 
+import sys
+
 import pytest
 
 from trainstack_components.azure import planning
@@ -145,24 +147,56 @@ def test_mount_command_is_managed_lustres():
         "sudo mount -t lustre -o noatime,flock 10.40.8.5@tcp:/lustrefs /lustre"
 
 
+def _archive_answers(tmp_path, answers):
+    """A stand-in az: `archive` is logged, each `show` answers the next "state<TAB>started"
+    line of `answers` (the last one repeats), as `-o tsv` prints the queried pair."""
+    import json
+    (tmp_path / "answers.json").write_text(json.dumps(answers))
+    az = tmp_path / "az"
+    az.write_text(f"""#!{sys.executable}
+import json, os, sys
+open(os.environ["LOG"], "a").write(" ".join(sys.argv[1:]) + "\\n")
+if sys.argv[2] == "show":
+    answers = json.load(open({str(tmp_path / "answers.json")!r}))
+    n = sum(1 for line in open(os.environ["LOG"]) if " show " in line)
+    answer = answers[min(n, len(answers)) - 1]
+    print(answer if "lastStartedTime" in " ".join(sys.argv) else answer.split("\\t")[0])
+""")
+    az.chmod(0o755)
+
+
+def _at(minutes):
+    from datetime import datetime, timedelta, timezone
+    return (datetime.now(timezone.utc) + timedelta(minutes=minutes)).strftime(
+        "%Y-%m-%dT%H:%M:%S.0000000Z")
+
+
 def test_the_archive_command_waits_until_azure_reports_it_completed(tmp_path):
     import subprocess
     command = planning.archive_command("fs1", "rg1")
-    assert command.startswith("az amlfs archive --name fs1 --resource-group rg1 --filesystem-path /")
-    # A stand-in az: the archive starts, the state goes InProgress, then the given end state.
-    az = tmp_path / "az"
-    az.write_text('#!/bin/bash\necho "$*" >> "$LOG"\ncase "$2" in show) n=$(grep -c show "$LOG");'
-                  ' if [ "$n" -lt 2 ]; then echo InProgress; else echo "$END"; fi ;; esac\n')
-    az.chmod(0o755)
+    assert "az amlfs archive --name fs1 --resource-group rg1 --filesystem-path /" in command
     fast = command.replace("sleep 30", "sleep 0")
     for end, code in (("Completed", 0), ("Failed", 1)):
         log = tmp_path / f"{end}.log"
-        env = {"PATH": f"{tmp_path}:/usr/bin:/bin", "LOG": str(log), "END": end}
+        _archive_answers(tmp_path, [f"InProgress\t{_at(1)}", f"{end}\t{_at(1)}"])
+        env = {"PATH": f"{tmp_path}:/usr/bin:/bin", "LOG": str(log)}
         assert subprocess.run(["bash", "-c", fast], env=env).returncode == code
         calls = log.read_text().splitlines()
         assert calls[0] == "amlfs archive --name fs1 --resource-group rg1 --filesystem-path /"
         assert calls[1:] == ["amlfs show --name fs1 --resource-group rg1 --query "
-                             "hsm.archiveStatus[0].status.state -o tsv"] * 2
+                             "hsm.archiveStatus[0].status.[state,lastStartedTime] -o tsv"] * 2
+
+
+def test_the_archive_command_ignores_the_previous_archives_completed(tmp_path):
+    """Issue 34: the status still shows yesterday's archive Completed; the new one never
+    starts within the wait: exit 1, never 0."""
+    import subprocess
+    fast = planning.archive_command("fs1", "rg1").replace("sleep 30", "sleep 0")
+    _archive_answers(tmp_path, [f"Completed\t{_at(-24 * 60)}"])
+    env = {"PATH": f"{tmp_path}:/usr/bin:/bin", "LOG": str(tmp_path / "old.log")}
+    assert subprocess.run(["bash", "-c", fast], env=env, timeout=120).returncode == 1
+    shows = [c for c in (tmp_path / "old.log").read_text().splitlines() if " show " in c]
+    assert len(shows) == planning.ARCHIVE_POLLS
 
 
 def test_the_bucket_url_is_adlfs_form():

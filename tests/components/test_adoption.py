@@ -104,6 +104,7 @@ def test_a_failed_destroy_records_nothing(fake_pulumi, monkeypatch):
 
 
 def test_the_reaper_records_what_its_destroy_kept(fake_pulumi, monkeypatch, tmp_path):
+    monkeypatch.setenv("PULUMI_BACKEND_URL", f"file://{tmp_path}/state")
     monkeypatch.setenv("FAKE_PULUMI_STACKS", str(write_stacks(
         tmp_path / "stacks.json", {"aws": stack({"bucket_name": "llm-finetune-data-a1b2"})})))
     said: list[str] = []
@@ -112,4 +113,29 @@ def test_the_reaper_records_what_its_destroy_kept(fake_pulumi, monkeypatch, tmp_
     assert json.loads(recorded["value"]) == {"llm-finetune-data": "llm-finetune-data-a1b2"}
     # On a CI runner the stack file is thrown away: the log carries the command that records it.
     assert said[-1].endswith("""pulumi config set --stack aws trainstack:adopt """
-                             """'{"llm-finetune-data": "llm-finetune-data-a1b2"}')""")
+                             """'{"llm-finetune-data": "llm-finetune-data-a1b2"}')\n""")
+    # ... and the copy beside the backend's state, which outlives the runner, is said too.
+    assert (tmp_path / "state" / ".pulumi" / "trainstack-adopt" / "trainstack" / "aws.json").exists()
+    assert "recorded: file://" in said[-1]
+
+
+def test_a_failed_config_set_after_a_destroy_is_no_failed_destroy_and_up_finds_the_bucket(
+        fake_pulumi, monkeypatch, tmp_path):
+    """A read-only stack file (or a CI runner's checkout, thrown away): the destroy succeeded, the
+    record beside the backend's state is what the next `up` takes the kept bucket back from."""
+    monkeypatch.setenv("PULUMI_BACKEND_URL", f"file://{tmp_path}/state")
+    monkeypatch.setenv("FAKE_PULUMI_CONFIG_FAIL", "1")
+    result = runner.invoke(app, ["destroy", "--stack", "aws"])
+    assert result.exit_code == 0, result.output
+    assert "record it by hand: pulumi config set --stack aws trainstack:adopt" in result.output
+    log = os.environ["FAKE_PULUMI_LOG"]
+    assert "trainstack:adopt" not in _config(log)          # the stack file never got it
+    monkeypatch.delenv("FAKE_PULUMI_CONFIG_FAIL")
+    result = runner.invoke(app, ["up", "--stack", "aws"])
+    assert result.exit_code == 0, result.output
+    assert "taking back what the last destroy kept: llm-finetune-data-a1b2" in result.output
+    order = [" ".join(c["args"][:3]) for c in fake_pulumi()]
+    first_up = max(i for i, c in enumerate(order) if c.startswith("up"))
+    assert order.index("config set trainstack:adopt") < first_up   # imported, not made anew
+    assert "trainstack:adopt" not in _config(log)          # cleared after the up ...
+    assert not list((tmp_path / "state" / ".pulumi" / "trainstack-adopt").rglob("*.json"))

@@ -15,6 +15,9 @@ from trainstack_components.agents import idle_agent
 
 AGENT = ROOT / "components" / "agents" / "idle_agent.py"
 PYTHON = shutil.which("python3") or sys.executable
+# The interpreter itself (a pyenv shim needs bash and more on PATH; the node's PATH here is bare).
+PYTHON = subprocess.run([PYTHON, "-c", "import sys; print(sys.executable)"], capture_output=True,
+                        text=True, check=True).stdout.strip()
 
 BUSY_GPUS = "0, 97, 71000, 81559\n1, 95, 70500, 81559\n"
 IDLE_GPUS = "0, 0, 1, 81559\n1, 0, 1, 81559\n"
@@ -37,12 +40,21 @@ def node(tmp_path):
     for d in ("jobs", "proc", "state"):
         (tmp_path / d).mkdir()
 
-    def run(gpus=IDLE_GPUS, apps="", who="", extra=(), broken_smi=False, hung_smi=False, ss=""):
+    tools = tmp_path / "tools"   # what the stand-ins need, without the system's own ss
+    tools.mkdir()
+    for tool in ("cat", "sleep", "cp", "mv", "mkdir", "sh", "bash", "env", "true", "false"):
+        if shutil.which(tool):
+            (tools / tool).symlink_to(shutil.which(tool))
+
+    def run(gpus=IDLE_GPUS, apps="", who="", extra=(), broken_smi=False, hung_smi=False, ss="",
+            ss_body=None):
         (tmp_path / "gpus.csv").write_text(gpus)
         (tmp_path / "apps.csv").write_text(apps)
         (tmp_path / "who.txt").write_text(who)
         (tmp_path / "ss.txt").write_text(ss)
-        stand_in(bin_dir, "ss", f"cat {tmp_path}/ss.txt")
+        (bin_dir / "ss").unlink(missing_ok=True)
+        if ss_body != "missing":
+            stand_in(bin_dir, "ss", ss_body or f"cat {tmp_path}/ss.txt")
         if broken_smi:
             stand_in(bin_dir, "nvidia-smi", "echo 'NVIDIA-SMI has failed' >&2; exit 9")
         elif hung_smi:  # a wedged driver: nvidia-smi never answers
@@ -52,7 +64,7 @@ def node(tmp_path):
                      f'case "$1" in --query-gpu=*) cat {tmp_path}/gpus.csv;; '
                      f'--query-compute-apps=*) cat {tmp_path}/apps.csv;; esac')
         stand_in(bin_dir, "who", f"cat {tmp_path}/who.txt")
-        env = {"PATH": f"{bin_dir}{os.pathsep}/usr/bin:/bin", "HOME": str(tmp_path)}
+        env = {"PATH": f"{bin_dir}{os.pathsep}{tools}", "HOME": str(tmp_path)}
         done = subprocess.run([PYTHON, "-I", str(AGENT), "--node", "node-0", "--dest-dir",
                                str(bucket), "--state", str(tmp_path / "state.json"),
                                "--jobs-dir", str(tmp_path / "jobs"), "--proc", str(tmp_path / "proc"),
@@ -200,3 +212,41 @@ def test_the_units_run_the_agent_every_minute_with_the_upload():
     assert "ExecStart=/usr/bin/python3 /opt/trainstack/idle_agent.py --upload " \
            "'aws s3 cp {src} s3://b/heartbeats/{node}.json'" in service
     assert "OnUnitActiveSec=1min" in timer and "WantedBy=timers.target" in timer
+
+
+# -- issue 34: what the agent cannot know is "unknown", never "idle" ---------------------------
+
+@pytest.mark.parametrize("ss_body", ["missing", "echo 'Cannot open netlink socket' >&2; exit 1",
+                                     "sleep 600"])
+def test_ssh_connections_that_cannot_be_read_are_unknown(node, ss_body):
+    beat = node(ss_body=ss_body, extra=("--ss-timeout", "2"))
+    assert beat["state"] == "unknown" and beat["idle_for_seconds"] is None
+    assert "ss" in beat["unknown"]
+
+
+def test_nvidia_smi_answering_no_gpu_rows_is_unknown(node):
+    beat = node(gpus="")
+    assert beat["state"] == "unknown" and beat["idle_for_seconds"] is None
+    assert "no GPU" in beat["unknown"]
+
+
+def test_a_header_line_in_nvidia_smis_answer_is_unknown_not_a_crash(node):
+    header = "index, utilization.gpu [%], memory.used [MiB], memory.total [MiB]\n"
+    beat = node(gpus=header + IDLE_GPUS)
+    assert beat["state"] == "unknown" and "nvidia-smi" in beat["unknown"]
+    beat = node(apps="gpu_uuid, pid, process_name, used_gpu_memory [MiB]\n")
+    assert beat["state"] == "unknown"
+
+
+def test_a_clock_stepped_forward_two_days_is_unknown_and_restarts_the_idle_clock(node, tmp_path):
+    first = node()
+    from datetime import datetime, timedelta
+    stepped_back = (datetime.fromisoformat(first["time"].replace("Z", "+00:00"))
+                    - timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # The same as this run's clock stepped two days forward since the last report.
+    (tmp_path / "state.json").write_text(json.dumps({"last_busy": stepped_back,
+                                                     "first_seen": stepped_back,
+                                                     "time": stepped_back}))
+    beat = node()
+    assert beat["state"] == "unknown" and "clock" in beat["unknown"]
+    assert node()["idle_for_seconds"] < 120   # counted again from the step, not two days

@@ -137,12 +137,13 @@ def test_yes_scales_to_zero_exports_then_destroys_only_the_idle_stack(world, tmp
     assert world.cloud.scaled == [("idle", 0)] and world.guard.asked == ["idle"]
     assert "idle: destroy" in result.output and "bucket kept" in result.output
     idle = [d for d in audit_lines(audit) if d["stack"] == "idle"]
-    # Appended as it happened: the intent before the destroy, then the result.
-    assert [d["action"] for d in idle] == ["destroying", "destroy"]
+    # Appended as it happened: the intent before the scale-down, again before the destroy,
+    # then the result.
+    assert [d["action"] for d in idle] == ["destroying", "destroying", "destroy"]
     assert idle[-1]["result"] == "destroyed; bucket kept"
     assert world.kept("idle", "node-0")  # the bucket's objects stay
     in_bucket = world.bucket_audit("idle")
-    assert sorted(d["action"] for d in in_bucket) == ["destroy", "destroying"]
+    assert sorted(d["action"] for d in in_bucket) == ["destroy", "destroying", "destroying"]
 
 
 def test_without_yes_a_non_interactive_run_destroys_nothing(world):

@@ -92,9 +92,10 @@ def test_an_idle_stack_with_a_retained_bucket_is_scaled_exported_and_destroyed(w
     assert world.backend.destroyed == ["s"] and world.cloud.scaled == [("s", 0)]
     assert world.guard.asked == ["s"]
     assert d.evidence["scaled_from"] == 2 and d.evidence["export"] == "fake export done"
-    exported = json.loads((tmp_path / "s" / "reaper" / "exported-s.json").read_text())
-    assert exported["proof"] == "fake export done"
-    assert not (tmp_path / "s" / "heartbeats" / "reaper-s.lock").exists()   # lock released
+    # The export record proves nothing for the stack's next life: gone with the destroy.
+    assert not (tmp_path / "s" / "reaper" / "exported-s.json").exists()
+    lease = reap.StackStore(str(tmp_path / "s" / "heartbeats"), {}).lease("s")
+    assert lease.current()["released"] is True   # lock released
 
 
 # --------------------------------------------------------- the re-checks after the lock
@@ -431,7 +432,8 @@ def test_only_the_named_stack_and_every_decision_recorded_with_its_run(world):
     reaper = world.reaper(only="b", record=recorded.append)
     decisions = reaper.run()
     assert [d.stack for d in decisions] == ["b"]
-    assert [(d.stack, d.action) for d in recorded] == [("b", "destroying"), ("b", "destroy")]
+    assert [(d.stack, d.action) for d in recorded] == [("b", "destroying"), ("b", "destroying"),
+                                                      ("b", "destroy")]
     assert {d.run for d in recorded} == {reaper.run_id}
     assert recorded[0].reason == "idle: scale to 0, export, destroy"
     assert recorded[0].evidence["cloud"] == "aws"
@@ -473,7 +475,8 @@ def test_a_lock_that_cannot_be_taken_is_a_report(world, monkeypatch):
         raise OSError("read-only bucket")
     monkeypatch.setattr(reap.StackStore, "lease", refuse)
     d = world.decide("s")
-    assert said(d) == ("report", "the reaper lock could not be taken", "", "")
+    assert said(d) == ("report", "the reaper lock could not be taken",
+                       "billing while the lock cannot be taken", "")
     assert d.evidence["error"] == "OSError: read-only bucket" and d.evidence["cloud"] == "aws"
 
 
@@ -591,8 +594,14 @@ def test_the_export_and_the_destroy_get_this_stacks_outputs_and_echo(world, tmp_
     d = world.decide("team/s", echo=lines.append)
     assert d.result == "destroyed; bucket kept" and lines == ["destroying team/s\n"]
     assert world.guard.outputs["node_group"] == "team/s"
+    # A destroy that fails keeps the export record: this filesystem's, this run's.
+    world.backend.stacks["team/s"]["outputs"] = world.guard.outputs
+    world.backend.destroy = lambda stack, echo: (_ for _ in ()).throw(RuntimeError("half-way"))
+    d = world.decide("team/s")
+    assert "failed" in d.result
     saved = json.loads((tmp_path / "team/s" / "reaper" / "exported-team_s.json").read_text())
-    assert set(saved) == {"time", "proof"}
+    assert set(saved) == {"time", "proof", "filesystem", "run"}
+    assert saved["filesystem"] == "fs-0123" and saved["run"] == d.run
 
 
 def test_a_filesystem_gone_is_destroyed_only_after_a_confirmed_export(world, tmp_path):
@@ -605,12 +614,14 @@ def test_a_filesystem_gone_is_destroyed_only_after_a_confirmed_export(world, tmp
     assert d.evidence["export"] == "fs-0123 is deleted" and d.evidence["cloud"] == "aws"
     reaper_dir = tmp_path / "s" / "reaper"
     reaper_dir.mkdir(exist_ok=True)
-    (reaper_dir / "exported-s.json").write_text(json.dumps({"time": "2026-11-30T10:00:00Z"}))
+    # An export of this filesystem, after the stack's latest update (600 min ago): proof.
+    when = reap.iso(ago(30))
+    (reaper_dir / "exported-s.json").write_text(json.dumps({"time": when,
+                                                            "filesystem": "fs-0123"}))
     world.cloud.groups["s"] = ["n1"]
     d = world.decide("s")
     assert d.result == "destroyed; bucket kept"
-    assert d.evidence["export"] == ("fs-0123 is deleted; its export was confirmed "
-                                    "2026-11-30T10:00:00Z")
+    assert d.evidence["export"] == f"fs-0123 is deleted; its export was confirmed {when}"
 
 
 def test_an_export_not_confirmed_message(world):
@@ -714,7 +725,7 @@ def test_a_gone_filesystem_of_a_stack_with_a_slash_in_its_name(world, tmp_path):
     world.guard.raises = reap.FilesystemGone("deleted")
     (tmp_path / "team/s" / "reaper").mkdir()
     (tmp_path / "team/s" / "reaper" / "exported-team_s.json").write_text(
-        json.dumps({"time": "2026-11-30T10:00:00Z"}))
+        json.dumps({"time": reap.iso(ago(30)), "filesystem": "fs-0123"}))
     assert world.decide("team/s").result == "destroyed; bucket kept"
 
 
@@ -753,7 +764,8 @@ def test_the_previous_run_is_the_last_one_and_its_last_word_counts(tmp_path):
                             reap.Decision("b", "destroying", "x", run="r2"),
                             reap.Decision("c", "keep", "x", run="r2"),
                             reap.Decision("c", "report", "x", run="r2")])
-    assert reap.previous_reports(log) == {"b", "c"}
+    # One stack per call (the workflow): "a" was not judged in r2, its last word still counts.
+    assert reap.previous_reports(log) == {"a", "b", "c"}
 
 
 def test_a_heartbeat_url_loses_only_its_trailing_slash():

@@ -99,7 +99,9 @@ def test_a_reaper_sigkilled_mid_destroy_leaves_an_audit_line_and_a_lock_that_exp
     killed_at = time.monotonic()
     killed.wait(10)
     # What it was doing is on record, appended before the destroy began.
-    assert [d["action"] for d in audit_lines(tmp_path / "audit.jsonl")] == ["destroying"]
+    logged = audit_lines(tmp_path / "audit.jsonl")
+    assert [d["action"] for d in logged] == ["destroying", "destroying"]
+    assert logged[-1]["reason"] == "export confirmed: pulumi destroy"
     # Within the lease another reaper stays away and says who holds the lock ...
     waiting = reaper_process(tmp_path)
     out = waiting.communicate(timeout=120)[0]
@@ -269,8 +271,13 @@ def test_the_command_guard_runs_the_stacks_export_command():
 def test_the_command_guard_says_when_the_filesystem_is_gone():
     guard = reap_cloud.CommandExportGuard(timeout_s=30)
     gone = "echo 'ERROR: (gcloud.lustre.instances.export-data) NOT_FOUND: instance x' >&2; exit 1"
+    fs_id = "projects/p/locations/z/instances/x"
     with pytest.raises(reap_cloud.FilesystemGone):
-        guard.confirm("s", {"filesystem_export_command": gone})
+        guard.confirm("s", {"filesystem_export_command": gone, "filesystem_id": fs_id})
+    # A NOT_FOUND about something else (another instance, a bucket) is a failed export.
+    other = gone.replace("instance x", "bucket data")
+    ok, why = guard.confirm("s", {"filesystem_export_command": other, "filesystem_id": fs_id})
+    assert not ok and "exited 1" in why
     # A missing CLI is not a missing filesystem.
     ok, why = guard.confirm("s", {"filesystem_export_command": "no-such-cli-anywhere export"})
     assert not ok and "exited 127" in why

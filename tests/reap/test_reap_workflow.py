@@ -87,3 +87,53 @@ def test_a_failing_reaper_fails_the_step_through_the_tee(tmp_path):
 def test_a_hanging_reaper_is_cut_at_the_stack_time_limit(tmp_path):
     done = _run_step(tmp_path, "exec sleep 600\n", timeout_value="1s")
     assert done.returncode == 1 and done.stdout.count("reaper failed or timed out") == 2
+
+
+# -- issue 34 -------------------------------------------------------------------------------
+
+def _minutes(value: str) -> float:
+    number, unit = float(value[:-1]), value[-1]
+    return number * {"s": 1 / 60, "m": 1, "h": 60}[unit]
+
+
+def test_the_per_stack_limit_holds_an_export_and_a_scale_down_and_stays_under_the_lease():
+    from trainstack.reap.cloud import EXPORT_TIMEOUT_S
+    from trainstack.reap.store import LEASE
+    job = flow()["jobs"]["reap"]
+    limit = _minutes(job["env"]["STACK_TIME_LIMIT"])
+    azure_scale_down = 1800 / 60          # AzureScaleSet.scale's own timeout
+    assert limit > EXPORT_TIMEOUT_S / 60 + azure_scale_down
+    assert limit + 2 < LEASE.total_seconds() / 60      # + timeout's --kill-after=120
+    # GitHub-hosted jobs end at 360 min (Actions "Usage limits"); the job's own limit is below.
+    assert limit < job["timeout-minutes"] <= 360
+
+
+def test_sessions_stay_within_the_roles_default_maximum_and_refresh():
+    """IAM roles: MaxSessionDuration defaults to 3600 s (IAM User Guide); RAM roles the same
+    (AssumeRoleWithOIDC DurationSeconds up to the role's maximum, 3600 s by default). Longer
+    runs re-read fresh OIDC tokens from files."""
+    (aws,) = [s for s in steps() if s.get("uses", "").startswith("aws-actions/")]
+    assert int(aws["with"]["role-duration-seconds"]) <= 3600
+    text = WORKFLOW.read_text()
+    assert "--DurationSeconds 3600" in text and "10800" not in text
+    run = reap_step()["run"]
+    for variable in ("AWS_WEB_IDENTITY_TOKEN_FILE", "AZURE_FEDERATED_TOKEN_FILE",
+                     "ALIBABA_CLOUD_OIDC_TOKEN_FILE", "az login --service-principal"):
+        assert variable in run
+
+
+def test_the_install_honours_the_constraints_and_the_alibaba_cli_is_pinned_by_checksum():
+    (install,) = [s for s in steps() if "-e '.[reap]'" in s.get("run", "")]
+    assert "-c constraints.txt" in install["run"]
+    (alibaba,) = [s for s in steps() if "aliyun-cli" in s.get("run", "")]
+    assert "latest" not in alibaba["run"] and "$ALIYUN_CLI_VERSION" in alibaba["run"]
+    assert "sha256sum -c" in alibaba["run"] and "vars.ALIYUN_CLI_SHA256" in str(alibaba["env"])
+
+
+def test_a_reaper_outliving_the_per_stack_limit_gets_term_first_and_the_step_fails(tmp_path):
+    """The stand-in does what the reaper does on TERM (gives its lease back, exits 1)."""
+    body = ('trap \'echo "$4" >> released; exit 1\' TERM\n'
+            'sleep 600 & wait\n')
+    done = _run_step(tmp_path, body, timeout_value="2s")
+    assert done.returncode == 1 and done.stdout.count("reaper failed or timed out") == 2
+    assert (tmp_path / "released").read_text().split() == ["a", "b"]

@@ -207,18 +207,19 @@ def fix_lifetime_start(selected, inputs, config: dict[str, str],
 def up(stack: str, echo: Callable[[str], None], project_dir: Optional[Path] = None,
        skip_credential_check: bool = False, backend: Optional[str] = None,
        clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> dict:
-    from trainstack.deploy.adoption import adopted
+    from trainstack.deploy.adoption import adopted, take_record
     from trainstack.deploy.capacity_guard import pin_image, scale_back
     project_dir = resolve_project(project_dir)
     inputs, selected = select_stack(stack, project_dir, skip_credential_check, backend,
                                     require_config=True)
     fix_lifetime_start(selected, inputs, stack_config(project_dir, stack), clock)
+    take_record(selected, backend_url(project_dir, backend), echo)
     try:
         result = _run(lambda: selected.up(on_output=echo, policy_packs=policy_packs(project_dir)))
     except DeployFailed as failed:  # no part of a cluster left billing (issue 8)
         raise scale_back(selected, failed, stack, echo, _run) from None
     outputs = {k: v.value for k, v in result.outputs.items()}
-    adopted(selected)
+    adopted(selected, backend_url(project_dir, backend))
     pin_image(selected, outputs, echo)
     return outputs
 
@@ -235,10 +236,15 @@ def preview(stack: str, echo: Callable[[str], None], project_dir: Optional[Path]
 def destroy(stack: str, echo: Callable[[str], None], project_dir: Optional[Path] = None,
             skip_credential_check: bool = False, backend: Optional[str] = None) -> list[str]:
     """Destroy the stack's resources; returns what stays behind on purpose (the bucket)."""
-    from trainstack.deploy.adoption import destroy_keeping
+    from trainstack.deploy.adoption import adopt_command, destroy_keeping
     inputs, selected = select_stack(stack, project_dir, skip_credential_check, backend)
     outputs = {k: v.value for k, v in _run(selected.outputs).items()}
-    _run(lambda: destroy_keeping(selected, lambda: selected.destroy(on_output=echo)))
+    project_dir = resolve_project(project_dir)
+    record = _run(lambda: destroy_keeping(selected, lambda: selected.destroy(on_output=echo),
+                                          backend_url(project_dir, backend)))
+    for failed in record.failed:
+        echo(f"the record of what was kept was not written ({failed}); "
+             f"record it by hand: {adopt_command(stack, record.ids)}\n")
     kept = []
     if inputs.spec.bucket.retain_on_destroy and outputs.get("bucket_name"):
         kept.append(f"bucket {outputs['bucket_name']} (retain_on_destroy: true)")

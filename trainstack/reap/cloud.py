@@ -24,6 +24,11 @@ class CloudError(RuntimeError):
     pass
 
 
+class Terminated(BaseException):
+    """SIGTERM (the workflow's `timeout`): unwinds every step, so what was started is stopped
+    and the lease given back (`finally`), and no `except Exception` swallows it."""
+
+
 def run_cli(argv: list[str], timeout: float = CLI_TIMEOUT_S) -> str:
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
@@ -122,10 +127,32 @@ class AzureScaleSet:
 class AlicloudNodes:
     """No group resource: the nodes are instances; "scale to 0" stops them (StopCharging)."""
 
+    PAGE = 100   # DescribeInstances: PageSize at most 100 (default 10), InstanceIds at most 100
+
     def _instances(self, outputs):
+        """Every instance of the stack: the ids 100 a call, each call read page by page until
+        TotalCount (the API's default page holds 10: a busy 11th node is still a member)."""
         ids, region = _need(outputs, "node_ids", "region")
-        return json.loads(run_cli(["aliyun", "ecs", "DescribeInstances", "--RegionId", region,
-                                   "--InstanceIds", json.dumps(list(ids))]))["Instances"]["Instance"]
+        found = []
+        for start in range(0, len(ids), self.PAGE):
+            chunk = list(ids[start:start + self.PAGE])
+            page, seen = 1, []
+            while True:
+                answer = json.loads(run_cli([
+                    "aliyun", "ecs", "DescribeInstances", "--RegionId", region,
+                    "--InstanceIds", json.dumps(chunk), "--PageSize", str(self.PAGE),
+                    "--PageNumber", str(page)]))
+                listed = answer.get("Instances", {}).get("Instance", [])
+                seen += listed
+                total = answer.get("TotalCount")
+                if not listed or total is None or len(seen) >= int(total):
+                    break
+                page += 1
+            if answer.get("TotalCount") is not None and len(seen) < int(answer["TotalCount"]):
+                raise CloudError(f"DescribeInstances listed {len(seen)} of "
+                                 f"{answer['TotalCount']} instances")
+            found += seen
+        return found
 
     def members(self, outputs):
         return [i["HostName"] for i in self._instances(outputs)
@@ -133,12 +160,15 @@ class AlicloudNodes:
 
     def scale(self, outputs, size):
         running = [i["InstanceId"] for i in self._instances(outputs) if i.get("Status") == "Running"]
-        ids = [f"--InstanceId.{n}={i}" for n, i in enumerate(outputs["node_ids"], 1)]
-        if size:
-            run_cli(["aliyun", "ecs", "StartInstances", "--RegionId", outputs["region"], *ids])
-        elif running:
-            run_cli(["aliyun", "ecs", "StopInstances", "--RegionId", outputs["region"],
-                     "--StoppedMode", "StopCharging", *ids])
+        all_ids = list(outputs["node_ids"])
+        for start in range(0, len(all_ids), self.PAGE):   # InstanceId.N: N up to 100
+            ids = [f"--InstanceId.{n}={i}"
+                   for n, i in enumerate(all_ids[start:start + self.PAGE], 1)]
+            if size:
+                run_cli(["aliyun", "ecs", "StartInstances", "--RegionId", outputs["region"], *ids])
+            elif running:
+                run_cli(["aliyun", "ecs", "StopInstances", "--RegionId", outputs["region"],
+                         "--StoppedMode", "StopCharging", *ids])
         return len(running)
 
 
@@ -194,22 +224,50 @@ class FsxExportGuard:
                     return False, f"export task {task['TaskId']} {state.lower()}"
                 if time.monotonic() > deadline:
                     return False, f"export task {task['TaskId']} still {state} after {self.timeout_s:g} s"
-                time.sleep(self.poll_s)
+                try:
+                    time.sleep(self.poll_s)
+                except Terminated:  # the export this run started stops with it
+                    client.cancel_data_repository_task(TaskId=task["TaskId"])
+                    raise
         except Exception as failed:  # credentials, throttling, an unknown filesystem
             if "FileSystemNotFound" in f"{type(failed).__name__} {failed}":
                 raise FilesystemGone(f"FSx {fs_id} no longer exists") from None
             return False, f"FSx export could not be run: {type(failed).__name__}: {failed}"
 
 
-# What gcloud (NOT_FOUND), aliyun (InvalidFileSystem.NotFound) and az (ResourceNotFound) say
-# about a filesystem that is no longer there.
-GONE = re.compile(r"NOT_FOUND|NotFound|ResourceNotFound|was not found", re.IGNORECASE)
+# What the clouds say about a FILESYSTEM that is no longer there: aliyun names it by its error
+# code (InvalidFileSystem.NotFound, NAS API); gcloud answers NOT_FOUND naming the instance. A "not
+# found" about anything else (a data flow, a bucket, a task) is a failed export, never "gone".
+ALIBABA_FS_GONE = re.compile(r"InvalidFileSystem(?:Id)?\.NotFound")
+
+
+def filesystem_gone(output: str, outputs: dict) -> bool:
+    if ALIBABA_FS_GONE.search(output):
+        return True
+    name = str(outputs.get("filesystem_id") or "").rstrip("/").rsplit("/", 1)[-1]
+    return bool(name) and "NOT_FOUND" in output and re.search(
+        rf"instances?[/ ]['\"]?{re.escape(name)}\b", output) is not None
+
+
+def _stop_group(child: subprocess.Popen) -> None:
+    import os
+    import signal
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(child.pid, sig)
+        except OSError:
+            return
+        try:
+            child.wait(wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 class CommandExportGuard:
     """Clouds whose stacks export the command that copies the filesystem into the bucket
     (GCP Managed Lustre `filesystem_export_command`, Alibaba CPFS); it runs under a timeout.
-    A command that fails saying the filesystem is not found raises FilesystemGone."""
+    A command that fails saying the filesystem itself is not found raises FilesystemGone."""
 
     def __init__(self, run: Optional[Callable[[str], int]] = None, timeout_s: float = EXPORT_TIMEOUT_S):
         self.timeout_s = timeout_s
@@ -217,13 +275,20 @@ class CommandExportGuard:
         self.output = ""
 
     def _shell(self, command: str) -> int:
+        # Its own process group, so that a timeout or a TERM stops the whole export (the shell
+        # and the CLI calls it runs), not just the shell.
+        child = subprocess.Popen(command, shell=True, start_new_session=True, text=True,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
-            done = subprocess.run(command, shell=True, timeout=self.timeout_s,
-                                  start_new_session=True, capture_output=True, text=True)
+            out, _ = child.communicate(timeout=self.timeout_s)
         except subprocess.TimeoutExpired:
+            _stop_group(child)
             return 124
-        self.output = (done.stdout + done.stderr)[-4000:]
-        return done.returncode
+        except BaseException:
+            _stop_group(child)
+            raise
+        self.output = (out or "")[-4000:]
+        return child.returncode
 
     def confirm(self, stack, outputs):
         command = outputs.get("filesystem_export_command")
@@ -233,7 +298,7 @@ class CommandExportGuard:
         code = self.run(command)
         if code == 124:
             return False, f"`{command}` did not finish within {self.timeout_s:g} s"
-        if code not in (0, 127) and GONE.search(self.output):
+        if code not in (0, 127) and filesystem_gone(self.output, outputs):
             raise FilesystemGone(f"`{command}` exited {code}: the filesystem is not found")
         return code == 0, f"`{command}` exited {code}"
 
@@ -279,7 +344,13 @@ class AzureArchiveGuard:
             if time.monotonic() > deadline:
                 return False, (f"no archive started after the request completed within "
                                f"{self.timeout_s:g} s (last: {state} started {started})")
-            time.sleep(self.poll_s)
+            try:
+                time.sleep(self.poll_s)
+            except Terminated:  # the archive this run requested stops with it
+                try:
+                    self.cli(["az", "amlfs", "cancel-archive", *where], timeout=60)
+                finally:
+                    raise Terminated() from None
 
 
 def default_guards() -> dict[str, DataGuard]:

@@ -25,6 +25,7 @@ or when a stack was reported (not decided) on the previous run as well.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import uuid
@@ -43,6 +44,7 @@ from trainstack.reap.cloud import (  # noqa: F401 (re-exported: the guards' hist
     DataGuard,
     FilesystemGone,
     FsxExportGuard,
+    Terminated,
     default_clouds,
     default_guards,
 )
@@ -91,7 +93,7 @@ class StackBackend(Protocol):
     def summaries(self) -> list[tuple[str, bool]]: ...            # (name, update in progress)
     def outputs(self, stack: str) -> dict: ...
     def updated(self, stack: str) -> Optional[datetime]: ...      # the latest update's start
-    def destroy(self, stack: str, echo: Callable[[str], None]) -> None: ...
+    def destroy(self, stack: str, echo: Callable[[str], None]) -> object: ...  # what was kept
 
 
 # pragma: no mutate start (the Automation API wrapper, like the command at the end: the mutation
@@ -122,23 +124,32 @@ class PulumiStacks:
         latest = max(m if m.tzinfo else m.replace(tzinfo=timezone.utc) for m in moments)
         return latest
 
+    def brought_up(self, stack):
+        """The latest `up`'s start (a failed destroy is not a new life)."""
+        moments = [h.start_time for h in self._stack(stack).history()
+                   if h.kind == "update" and h.start_time]
+        return max((m if m.tzinfo else m.replace(tzinfo=timezone.utc) for m in moments),
+                   default=None)
+
     def destroy(self, stack, echo):
         import pulumi.automation as auto
 
         from trainstack.deploy.adoption import adopt_command, destroy_keeping
         selected = self._stack(stack)
         try:
-            kept = destroy_keeping(selected, lambda: selected.destroy(on_output=echo))
+            kept = destroy_keeping(selected, lambda: selected.destroy(on_output=echo),
+                                   self.ws.env_vars.get("PULUMI_BACKEND_URL"))
         except auto.ConcurrentUpdateError as locked:
             raise StackLocked(str(locked).strip().splitlines()[-1]) from None
         except auto.CommandError as failed:
             lines = [line for line in str(failed).splitlines() if line.strip()]
             raise RuntimeError(" | ".join(lines[-3:])) from None
-        if kept:
-            # Stack config lives in the stack file of the checkout the reaper runs in; on a CI
-            # runner that copy is thrown away, so the log says how to carry the record over.
-            echo(f"{stack}: kept for the next up (recorded in this checkout's stack file; "
-                 f"elsewhere run: {adopt_command(stack, kept)})")
+        if kept.ids:
+            # The stack file is the checkout's (thrown away on a CI runner); the copy beside the
+            # backend's state is what the next `up` finds there.
+            echo(f"{stack}: kept for the next up (recorded: {', '.join(kept.recorded) or 'nowhere'}"
+                 f"; by hand: {adopt_command(stack, kept.ids)})\n")
+        return kept
 
 
 # pragma: no mutate end
@@ -202,8 +213,12 @@ def _node_state(beat: dict, grace: timedelta) -> tuple[str, str]:
         idle_for = beat.get("idle_for_seconds")
     if status == "busy":
         return "busy", "; ".join(beat.get("reasons") or []) or "busy"
-    if status != "idle" or not isinstance(idle_for, (int, float)):
+    if status != "idle":
         return "unknown", beat.get("unknown") or f"the node reports {status!r}"
+    # A span is a finite number of seconds, 0 or more (JSON brings NaN, Infinity and true too).
+    if isinstance(idle_for, bool) or not isinstance(idle_for, (int, float)) \
+            or not math.isfinite(idle_for) or idle_for < 0:
+        return "unknown", f"idle for {idle_for!r} seconds is no span of time"
     if idle_for < grace.total_seconds():
         return "busy", f"idle for only {idle_for / 60:.0f} min"
     return "idle", f"idle for {idle_for / 60:.0f} min"
@@ -234,6 +249,14 @@ class Reaper:
                 continue
             try:
                 decision = self.decide(stack, updating)
+            except Terminated:
+                # TERM (the time limit): the steps unwound (export stopped, lease given back).
+                decision = Decision(stack, "report", "stopped by TERM (the time limit) mid-reap: "
+                                    "the export it started was stopped and its lease given "
+                                    "back; not destroyed", alarm="stopped by TERM")
+                self._record(decision)
+                decisions.append(decision)
+                break
             except Exception as failed:  # one stack's surprise never touches the others
                 decision = Decision(stack, "report", "unexpected error, nothing destroyed",
                                     {"error": f"{type(failed).__name__}: {failed}"},
@@ -248,6 +271,18 @@ class Reaper:
             self.record(decision)
         except Exception as failed:  # noqa: BLE001 (the audit failing must not hide a result)
             decision.evidence["audit_error"] = f"{type(failed).__name__}: {failed}"
+            decision.alarm = decision.alarm or "audit not written"
+
+    def _record_first(self, stack: str, reason: str, evidence: dict) -> Optional[Decision]:
+        """The audit line of a step that changes the stack, written (locally and in the bucket)
+        before the step; None when written, else the report that stops the destroy."""
+        try:
+            self.record(Decision(stack, "destroying", reason, evidence, run=self.run_id))
+        except Exception as failed:  # noqa: BLE001 (no change without its audit line)
+            return Decision(stack, "report", "the audit could not be written; not destroyed",
+                            {**evidence, "audit_error": f"{type(failed).__name__}: {failed}"},
+                            alarm="audit not written")
+        return None
 
     def _clouds(self) -> dict[str, Cloud]:
         if self.clouds is None:
@@ -332,13 +367,20 @@ class Reaper:
         return verdict, None
 
     def _destroy(self, stack, cloud, root, outputs, grace, evidence) -> Decision:
+        lock = None
         try:
             store = StackStore(root, outputs)
             lock = store.lease(stack, self.lease)
             locked = lock.acquire(self.now())
         except Exception as failed:
+            if lock is not None:
+                try:  # a lease version that landed with its answer lost is ours: given back
+                    lock.release()
+                except Exception:  # noqa: BLE001 (the report below says why)
+                    pass
             return Decision(stack, "report", "the reaper lock could not be taken",
-                            {**evidence, "error": f"{type(failed).__name__}: {failed}"})
+                            {**evidence, "error": f"{type(failed).__name__}: {failed}"},
+                            alarm="billing while the lock cannot be taken")
         if not locked:
             return Decision(stack, "report", "another reaper holds the stack's lock",
                             {**evidence, "lock": lock.holder()})
@@ -355,6 +397,11 @@ class Reaper:
                 if decision is not None:
                     decision.evidence["lock_release"] = note
         return decision
+
+    def _brought_up(self, stack) -> Optional[datetime]:
+        """The start of the stack's latest `up` (its current life)."""
+        latest = getattr(self.backend, "brought_up", None) or self.backend.updated
+        return latest(stack)
 
     def _recheck(self, stack, cloud, root, grace, evidence, when: str, members_from=None):
         """Re-read outputs, members and reports; a Decision when the stack is no longer idle."""
@@ -389,6 +436,22 @@ class Reaper:
                 evidence)
         return outputs, None
 
+    def _scale_back(self, stop: Decision, group: Cloud, outputs: dict, before: int) -> Decision:
+        """A node turned busy while the group was going to 0: back to the size it had, and an
+        alarm (a job may have been cut short by the scale-down)."""
+        if stop.action != "keep":
+            return stop   # unknown or gone: the group stays at 0, the report says why
+        stop.alarm = "turned busy while being reaped"
+        if not before:
+            return stop
+        try:
+            group.scale(outputs, before)
+            stop.result = f"group scaled back to {before}"
+        except Exception as failed:  # noqa: BLE001
+            stop.result = f"group left at 0 (scaling back failed: {failed})"
+            stop.alarm = "a busy stack left scaled down"
+        return stop
+
     def _locked_destroy(self, stack, cloud, root, store, grace, evidence) -> Decision:
         # Re-check after the lock: another reaper may have destroyed it, a job may have started.
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after taking the lock")
@@ -399,7 +462,9 @@ class Reaper:
             return Decision(stack, "report", f"no way to confirm {cloud} data is in the bucket",
                             evidence, alarm="billing without reports")
         members = list(evidence.get("recheck_after_taking_the_lock", {}).get("members", []))
-        self._record(Decision(stack, "destroying", "idle: scale to 0, export, destroy", evidence))
+        refused = self._record_first(stack, "idle: scale to 0, export, destroy", evidence)
+        if refused:
+            return refused
         group = self._clouds()[cloud]
         try:
             before = group.scale(outputs, 0)
@@ -411,21 +476,27 @@ class Reaper:
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence,
                                       "after the scale-down", members_from=members)
         if stop:
-            if stop.action == "keep" and before:
-                try:
-                    group.scale(outputs, before)
-                    stop.result = f"group scaled back to {before}"
-                except Exception as failed:  # noqa: BLE001
-                    stop.result = f"group left at 0 (scaling back failed: {failed})"
-                    stop.alarm = "a busy stack left scaled down"
-            return stop
+            return self._scale_back(stop, group, outputs, before)
+        record = f"exported-{stack.replace('/', '_')}.json"
+        filesystem = str(outputs.get("filesystem_id") or outputs.get("filesystem_export_command")
+                         or "")
         try:
             saved, proof = guard.confirm(stack, outputs)
         except FilesystemGone as gone:
-            earlier = store.get_json(f"exported-{stack.replace('/', '_')}.json")
-            if earlier is None:
+            # Only an export of THIS filesystem, confirmed in this life of the stack (after its
+            # latest `up`) by an earlier attempt of this destroy, counts.
+            earlier = store.get_json(record) or {}
+            since = self._brought_up(stack)
+            try:
+                fresh = since is not None and parse_time(earlier.get("time", "")) >= since
+            except ValueError:
+                fresh = False
+            if not (fresh and earlier.get("filesystem") == filesystem):
+                why = ("an export record of another filesystem or an earlier life of the stack "
+                       f"({earlier.get('time')}) is no proof" if earlier else "")
                 return Decision(stack, "report", "the filesystem is gone and no export of it was "
-                                "ever confirmed; not destroyed", {**evidence, "export": str(gone)},
+                                "ever confirmed; not destroyed",
+                                {**evidence, "export": str(gone), **({"record": why} if why else {})},
                                 alarm="filesystem gone without a confirmed export")
             saved, proof = True, f"{gone}; its export was confirmed {earlier.get('time')}"
         evidence["export"] = proof
@@ -433,16 +504,25 @@ class Reaper:
             return Decision(stack, "report", "the filesystem's data is not confirmed in the "
                             "bucket; not destroyed (the group stays at 0)", evidence,
                             alarm="export not confirmed")
-        store.put_json(f"exported-{stack.replace('/', '_')}.json",
-                       {"time": iso(self.now()), "proof": proof})
+        store.put_json(record, {"time": iso(self.now()), "proof": proof, "filesystem": filesystem,
+                                "run": self.run_id})
         # The group is at 0, but a person may have scaled it up, or a job started on a node
         # still going down: the members now, and the members before, are read again.
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after the export",
                                       members_from=members)
         if stop:
-            return stop
+            return self._scale_back(stop, group, outputs, before)
+        refused = self._record_first(stack, "export confirmed: pulumi destroy", evidence)
+        if refused:
+            refused.reason += " (the group stays at 0)"
+            return refused
+        since = self.now()
+        decision = self._destroy_now(stack, store, record, evidence)
+        return self._trace_during_destroy(decision, root, outputs, since)
+
+    def _destroy_now(self, stack, store, record, evidence) -> Decision:
         try:
-            self.backend.destroy(stack, self.echo)
+            kept = self.backend.destroy(stack, self.echo)
         except StackLocked as held:
             return Decision(stack, "report", "the stack is locked by an update", evidence,
                             result=f"not destroyed: {held}")
@@ -450,8 +530,39 @@ class Reaper:
             return Decision(stack, "destroy", "every node idle past the grace period", evidence,
                             result=f"failed (retried on the next run): {failed}",
                             alarm="destroy failed")
+        try:  # the record proves nothing for the stack's next life
+            store.remove(record)
+        except Exception as failed:  # noqa: BLE001 (it is dated: a next life ignores it anyway)
+            evidence["export_record"] = f"not removed: {type(failed).__name__}: {failed}"
+        if getattr(kept, "ids", None) and not getattr(kept, "recorded", None):
+            evidence["adopt_record"] = "; ".join(getattr(kept, "failed", []))
+            return Decision(stack, "destroy", "every node idle past the grace period", evidence,
+                            result="destroyed; bucket kept, but its adopt record was not "
+                                   "written anywhere (the log has the command)",
+                            alarm="adopt record lost")
+        if getattr(kept, "failed", None):
+            evidence["adopt_record"] = "; ".join(getattr(kept, "failed"))
         return Decision(stack, "destroy", "every node idle past the grace period", evidence,
                         result="destroyed; bucket kept")
+
+    def _trace_during_destroy(self, decision: Decision, root, outputs, since) -> Decision:
+        """Reports written while `pulumi destroy` ran (the bucket is kept, so they can be read
+        after it): a node that resumed then (a person's start, a scale-up) is named in the
+        audit, and one that was not idle alarms."""
+        try:
+            reports = StackStore(root, outputs).reports()
+        except Exception as failed:  # noqa: BLE001
+            decision.evidence["reports_during_destroy"] = f"unreadable: {type(failed).__name__}: {failed}"
+            return decision
+        during = {node: (r.beat or {}).get("state") or ("unreadable" if r.beat is None else "?")
+                  for node, r in reports.items() if r.written and r.written >= since}
+        if during:
+            decision.evidence["reports_during_destroy"] = during
+            awake = sorted(node for node, state in during.items() if state != "idle")
+            if awake:
+                decision.alarm = decision.alarm or "a node resumed during the destroy"
+                decision.result += f" (reports during the destroy from {', '.join(awake)})"
+        return decision
 
 
 # -- the audit --------------------------------------------------------------------------------
@@ -466,18 +577,17 @@ def append_audit(path: Path, decisions: list[Decision]) -> None:
 
 
 def previous_reports(path: Path) -> set[str]:
-    """Stacks whose last decision in the previous run (the log's last) was a report."""
+    """Stacks whose last decision (in whichever run last judged that stack) was a report: the
+    workflow runs one stack per call, so "the previous run" is per stack."""
     try:
         lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     except (OSError, ValueError):
         return set()
-    runs = [d.get("run") for d in lines if d.get("run")]
-    if not runs:
-        return set()
-    last_run, last = runs[-1], {}
+    last = {}
     for d in lines:
-        if d.get("run") == last_run and d.get("action") != "destroying":
-            last[d["stack"]] = d["action"]
+        if isinstance(d, dict) and d.get("stack") and d.get("run") \
+                and d.get("action") != "destroying":
+            last[d["stack"]] = d.get("action")
     return {stack for stack, action in last.items() if action == "report"}
 
 
@@ -522,7 +632,20 @@ def reap_command(
                     lease=timedelta(seconds=float(lease_s)) if lease_s else LEASE)
     reaper.record = auditor(audit_log, lambda s: reaper.seen_outputs.get(s, {}),
                             in_bucket=not dry_run)
-    decisions = reaper.run()
+    import signal
+
+    def terminated(signum, frame):
+        raise Terminated()
+    signal.signal(signal.SIGTERM, terminated)
+    try:
+        decisions = reaper.run()
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if stack and not decisions:
+        print(f"--stack {stack}: the backend has no stack of that name, so nothing was judged. "
+              "Name one that `pulumi stack ls --all` lists (or leave --stack out for all).",
+              file=sys.stderr)
+        raise typer.Exit(2)
     for d in decisions:
         if d.action == "report" and d.stack in before and not d.alarm:
             d.alarm = "reported on the previous run too: needs a person"

@@ -26,9 +26,11 @@ from typing import Any, Mapping, Optional
 from trainstack_components.lifetime import iso, parse_iso, utc_now
 
 STORE_TIMEOUT_S = 60          # per request: a store that stops answering is an error, not a hang
-LEASE = timedelta(hours=3)   # longer than an export plus a destroy; a killed reaper's lock expires
+# Longer than the workflow's per-stack limit (STACK_TIME_LIMIT 230 min + timeout's 2 min
+# kill-after), which holds the export (3 h), the Azure scale-down (30 min) and the destroy: a
+# live reaper's lease never expires under it; a SIGKILLed one's does.
+LEASE = timedelta(hours=4)
 _ENV_LOCK = threading.Lock()
-HOLDER = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
 class StoreUnreachable(RuntimeError):
@@ -179,13 +181,19 @@ class StackStore:
         except FileNotFoundError:
             return None
 
+    def remove(self, key: str) -> None:
+        try:
+            self.fs.rm(self._reaper(key))
+        except FileNotFoundError:
+            pass
+
     def audit(self, stack: str, record: dict) -> None:
         """One object per decision: object stores have no append."""
         safe = stack.replace("/", "_")
         self.put_json(f"audit/{safe}/{record['time']}-{uuid.uuid4().hex[:8]}.json", record)
 
     def lease(self, stack: str, ttl: timedelta = LEASE) -> "Lease":
-        return Lease(self.fs, f"{self.path}/reaper-{stack.replace('/', '_')}.lock", ttl)
+        return Lease(self.fs, f"{self.path}/reaper-{stack.replace('/', '_')}.lease", ttl)
 
 
 def _bucket_exists(fs, path: str) -> bool:
@@ -197,55 +205,119 @@ def _bucket_exists(fs, path: str) -> bool:
         return False
 
 
+class LeaseUnsupported(RuntimeError):
+    """The store gives no atomic create-if-absent through its fsspec filesystem."""
+
+
+def _new_holder() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
 class Lease:
-    """A lock with a holder and an expiry: created exclusively (`xb`: O_EXCL locally,
-    If-None-Match on S3, Azure and GCS); a lease past its expiry (a SIGKILLed or cancelled
-    reaper) is broken and taken over, with the old holder named."""
+    """A lock with a holder, an owner token and an expiry, kept as numbered versions under one
+    prefix (`<n>.json`, n = 1, 2, ...): the newest version is the lease. Every change (take,
+    take-over of an expired lease, release) writes version n+1 with an atomic create-if-absent,
+    so it is a conditional write on the version it read: of two reapers that both read an
+    expired version n, exactly one creates n+1 and the other is told the lease is held. Atomic
+    create is O_EXCL on file://, `If-None-Match: *` on S3 (s3fs mode "xb") and on Azure Blob
+    (adlfs "xb"), `ifGenerationMatch=0` on GCS (gcsfs "xb"). ossfs only checks for the object
+    first (not atomic), so a lease on OSS is refused (LeaseUnsupported) and nothing is reaped
+    there. Versions are never deleted (a deleted number could be created again).
 
-    def __init__(self, fs, path: str, ttl: timedelta = LEASE, holder: str = HOLDER):
-        self.fs, self.path, self.ttl, self.holder_id = fs, path, ttl, holder
+    The owner token is this Lease object's: a create whose acknowledgement was lost (the write
+    landed, the answer did not) is recognised as its own when it is read back."""
+
+    ATOMIC_CREATE = {"file", "local", "s3", "s3a", "abfs", "abfss", "az", "gs", "gcs"}
+
+    def __init__(self, fs, path: str, ttl: timedelta = LEASE, holder: Optional[str] = None):
+        self.fs, self.path, self.ttl = fs, path.rstrip("/"), ttl
+        self.holder_id = holder or _new_holder()
         self.broken: Optional[dict] = None
+        self.version: Optional[int] = None   # the version this lease wrote and holds
 
-    def _create(self, now: datetime) -> bool:
-        body = {"holder": self.holder_id, "host": socket.gethostname(), "pid": os.getpid(),
-                "time": iso(now), "expires": iso(now + self.ttl)}
-        try:
-            self.fs.makedirs(self.path.rsplit("/", 1)[0], exist_ok=True)
-            with self.fs.open(self.path, "xb") as lock:
-                lock.write(json.dumps(body).encode())
-            return True
-        except FileExistsError:
-            return False
+    def _check_atomic(self) -> None:
+        protocols = self.fs.protocol if isinstance(self.fs.protocol, (tuple, list)) \
+            else (self.fs.protocol,)
+        if not set(protocols) & self.ATOMIC_CREATE:
+            raise LeaseUnsupported(
+                f"{'/'.join(protocols)}: no atomic create-if-absent through this filesystem, so "
+                "two reapers could both take the lease; not reaped here")
 
-    def current(self) -> Optional[dict]:
+    def _at(self, version: int) -> str:
+        return f"{self.path}/{version:010d}.json"
+
+    def _versions(self) -> list[int]:
+        self.fs.invalidate_cache(self.path)   # adlfs lists from its cache despite refresh=True
         try:
-            return json.loads(self.fs.cat_file(self.path))
+            names = self.fs.ls(self.path, detail=False, refresh=True)
+        except FileNotFoundError:
+            return []
+        found = []
+        for name in names:
+            match = re.fullmatch(r"(\d{10})\.json", str(name).rstrip("/").rsplit("/", 1)[-1])
+            if match:
+                found.append(int(match.group(1)))
+        return sorted(found)
+
+    def _read(self, version: int) -> Optional[dict]:
+        try:
+            body = json.loads(self.fs.cat_file(self._at(version)))
+            if not isinstance(body, dict):
+                raise ValueError("not a lease")
         except FileNotFoundError:
             return None
-        except Exception:  # noqa: BLE001 (a torn lock body: judged by its write time)
-            info = self.fs.info(self.path)
-            written = modified(info) or utc_now()
-            return {"holder": "unreadable", "expires": iso(written + self.ttl)}
+        except Exception:  # noqa: BLE001 (a torn lease body: judged by its write time)
+            written = modified(self.fs.info(self._at(version))) or utc_now()
+            body = {"holder": "unreadable", "expires": iso(written + self.ttl)}
+        return {**body, "version": version}
+
+    def current(self) -> Optional[dict]:
+        """The newest version's body (with its `version`), or None when there is none."""
+        versions = self._versions()
+        return self._read(versions[-1]) if versions else None
+
+    def _create(self, version: int, body: dict) -> bool:
+        """Create version `version` if it does not exist; True when this lease wrote it."""
+        path = self._at(version)
+        try:
+            self.fs.makedirs(self.path, exist_ok=True)
+            with self.fs.open(path, "xb") as out:
+                out.write(json.dumps(body).encode())
+            return True
+        except FileExistsError:
+            written = self._read(version)
+            # A retry (by the SDK or ours) of a create that had landed: ours all the same.
+            return written is not None and written.get("token") == body["token"]
+        except Exception:
+            # The answer was lost: whether the write landed is read back, by its owner token.
+            written = self._read(version)
+            if written is not None:
+                return written.get("token") == body["token"]
+            raise
 
     def acquire(self, now: Optional[datetime] = None) -> bool:
+        self._check_atomic()
         now = now or utc_now()
-        if self._create(now):
-            return True
         held = self.current()
-        if held is None:
-            return self._create(now)
-        try:
-            expires = parse_iso(str(held.get("expires")))
-        except ValueError:
-            expires = now  # an old-style lock without an expiry: treat it as expired
-        if now < expires:
-            return False
-        self.broken = held
-        try:
-            self.fs.rm(self.path)
-        except FileNotFoundError:
-            pass
-        return self._create(now)
+        if held is not None and held.get("token") == self.holder_id and not held.get("released"):
+            self.version = held["version"]   # our own (an acknowledgement lost on the way)
+            return True
+        if held is not None and not held.get("released"):
+            try:
+                expires = parse_iso(str(held.get("expires")))
+            except ValueError:
+                expires = now  # a lease without a readable expiry: treat it as expired
+            if now < expires:
+                return False
+        version = held["version"] + 1 if held else 1
+        body = {"holder": self.holder_id, "token": self.holder_id, "host": socket.gethostname(),
+                "pid": os.getpid(), "time": iso(now), "expires": iso(now + self.ttl)}
+        if not self._create(version, body):
+            return False   # another reaper wrote version n+1 first
+        self.version = version
+        if held is not None and not held.get("released"):
+            self.broken = held
+        return True
 
     def holder(self) -> str:
         try:
@@ -254,10 +326,11 @@ class Lease:
             return "unknown"
 
     def release(self) -> None:
+        """Write `released` over our version (only if it is still the newest: a lease broken
+        and retaken by another reaper is not ours to release)."""
         held = self.current()
-        if held and held.get("holder") not in (self.holder_id, "unreadable"):
-            return  # broken and retaken by another reaper: not ours to remove
-        try:
-            self.fs.rm(self.path)
-        except FileNotFoundError:
-            pass
+        if held is None or held.get("token") != self.holder_id or held.get("released"):
+            return
+        self._create(held["version"] + 1, {"holder": self.holder_id, "token": self.holder_id,
+                                           "released": True, "time": iso(utc_now())})
+        self.version = None
