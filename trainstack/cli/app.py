@@ -229,6 +229,10 @@ from trainstack.measure.run import run_command  # noqa: E402
 app.command("run")(user_errors(run_command))
 app.command("bench")(user_errors(bench_command))
 
+from trainstack.trial.command import trial_command  # noqa: E402  (issue 33: choose by measuring)
+
+app.command("trial")(user_errors(trial_command))
+
 from trainstack.plan.init import init_command  # noqa: E402  (issue 15: a project of your own)
 
 app.command("init")(user_errors(init_command))

@@ -99,11 +99,11 @@ class Journal:
         for url in set(self.data["buckets"].values()):
             self._copy_to_bucket(url, text)
 
-    def _copy_to_bucket(self, url: str, text: str) -> None:
+    def _copy_to_bucket(self, url: str, text: str, name: str = "journal.json") -> None:
         from trainstack.measure.run import bucket_fs
         try:
             fs, base = bucket_fs(url)
-            with fs.open(f"{base}/{BUCKET_PREFIX}/{self.data['id']}/journal.json", "w") as out:
+            with fs.open(f"{base}/{BUCKET_PREFIX}/{self.data['id']}/{name}", "w") as out:
                 out.write(text)
         except Exception as failed:  # noqa: BLE001  (any backend's error; the local copy stands)
             self.echo(f"trial: could not copy the journal to {url} ({failed})")

@@ -205,6 +205,12 @@ class Trial:
                               self.opts.hours.lifetime, self.opts.spec,
                               self._spec_lifetime_in_workload)
 
+    def price_spec_file(self) -> str:
+        """The spec file of the first candidate's stack (what the comparison is made over)."""
+        from trainstack_components.project import PROJECT
+        base = base_config(self.project_dir, self.opts.candidates[0])
+        return base.get(f"{PROJECT}:specFile") or "cluster.yaml"
+
     def refuse_over_budget(self, priced: list[tuple[TrialPrice, dict, object]]) -> None:
         total = sum(p.total for p, _, _ in priced)
         if total > self.opts.budget_usd:
