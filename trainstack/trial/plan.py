@@ -114,6 +114,8 @@ def attempt_config(base: dict[str, str], cloud: str, region: str, zone: str, nod
     if spec_file:
         config[f"{PROJECT}:specFile"] = spec_file
     config[PROVIDER_REGION_KEYS[cloud]] = region
+    if f"{cloud}:zone" in config:        # GCP's provider zone follows the attempt's zone
+        config[f"{cloud}:zone"] = zone
     raw = config.get(f"{PROJECT}:overrides")
     try:
         overrides = json.loads(raw) if raw else {}
