@@ -237,21 +237,26 @@ class Trial:
         """Run a Pulumi operation in a thread; an interruption waits for it to stop first, so
         no stack is left in the middle of an update when the teardown starts."""
         box: dict = {}
+        done = threading.Event()   # not Thread.is_alive(): a join interrupted by the signal
+                                   # can leave it False while the thread still runs (CPython)
 
         def work():
             try:
                 box["value"] = fn(*args)
             except BaseException as failed:  # noqa: BLE001  (handed to the main thread)
                 box["error"] = failed
-        thread = threading.Thread(target=work, name=what, daemon=True)
-        thread.start()
+            finally:
+                done.set()
+        threading.Thread(target=work, name=what, daemon=True).start()
         try:
-            while thread.is_alive():
-                thread.join(0.1)
+            while not done.is_set():
+                time.sleep(0.1)
         except BaseException:
             self.echo(f"trial: waiting for {what} to stop before tearing down")
-            while thread.is_alive():
-                thread.join(0.1)
+            while not done.is_set():
+                time.sleep(0.1)
+            if "error" in box:
+                self.echo(f"trial: {what} ended: {str(box['error']).strip().splitlines()[-1:]}")
             raise
         if "error" in box:
             raise box["error"]
