@@ -53,6 +53,8 @@ def trial_command(
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     resume_: bool = typer.Option(False, "--resume", help="Tear down what a stopped trial left "
                                  "up (its journal says what)."),
+    cheapest_gpu: bool = typer.Option(False, "--cheapest-gpu", help="Trial each candidate's "
+                                      "cheapest GPU type that plans in its region (the canary)."),
     skip_credential_check: bool = typer.Option(False, "--skip-credential-check"),
 ):
     """Choose by measuring: bring each candidate up (cheapest first, the next zone on a
@@ -94,7 +96,7 @@ def trial_command(
         bench=BenchOptions(steps=steps, model=model, checkpoint_mib=checkpoint_mib,
                            allreduce_mib=allreduce_mib, lustre=lustre, scratch=scratch,
                            timeout_s=bench_timeout),
-        out_dir=out_dir, skip_credential_check=skip_credential_check)
+        out_dir=out_dir, skip_credential_check=skip_credential_check, cheapest_gpu=cheapest_gpu)
     trial = Trial(project, opts, echo)
     try:
         results = trial.run()

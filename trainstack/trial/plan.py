@@ -107,7 +107,8 @@ def _merge(base: dict, extra: dict) -> dict:
 
 def attempt_config(base: dict[str, str], cloud: str, region: str, zone: str, nodes: int,
                    lifetime_hours: float, spec_file: Optional[str] = None,
-                   workload_lifetime: bool = False) -> dict[str, str]:
+                   workload_lifetime: bool = False,
+                   instance_type: Optional[str] = None) -> dict[str, str]:
     """The flat stack config of one attempt: the candidate's, moved to (region, zone), sized to
     `nodes`, with its own declared lifetime."""
     config = dict(base)
@@ -126,6 +127,8 @@ def attempt_config(base: dict[str, str], cloud: str, region: str, zone: str, nod
                    "clouds": {cloud: {"region": region, "zone": zone}}}
     if workload_lifetime:   # the spec declares it as workload.max_hours: one lifetime only
         extra["workload"] = {"max_hours": lifetime_hours}
+    if instance_type:
+        extra["clouds"][cloud]["instance_type"] = instance_type
     config[f"{PROJECT}:overrides"] = json.dumps(_merge(overrides, extra), sort_keys=True)
     return config
 
@@ -174,6 +177,18 @@ def price_attempt(project_dir: Path, candidate: str, config: dict[str, str], hou
     if data_gb and bucket.value is None:
         price.unpriced.append("bucket")
     return price, plan.inputs
+
+
+def cheapest_gpu_types(cloud: str, region: str, spot: bool) -> list[str]:
+    """The GPU instance types the catalog prices in `region`, cheapest node-hour first (at the
+    capacity's price: spot where the spec buys spot)."""
+    from trainstack_components import catalog
+    from trainstack_components.base import get_cloud
+    name = get_cloud(cloud).catalog_cloud
+    gpu = {t.name for t in catalog.instance_types() if t.cloud == name and t.gpu_count > 0}
+    rows = [p for p in catalog.prices() if p.cloud == name and p.region == region
+            and p.instance_type in gpu]
+    return [p.instance_type for p in sorted(rows, key=lambda p: (p.hourly(spot), p.instance_type))]
 
 
 def other_locations(cloud: str, instance_type: str, region: str, zone: str,

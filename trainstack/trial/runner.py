@@ -59,6 +59,7 @@ class TrialOptions:
     journal_dir: Optional[Path] = None
     skip_credential_check: bool = False
     destroy_tries: int = 3
+    cheapest_gpu: bool = False     # the canary: each cloud's cheapest GPU type that plans
 
 
 @dataclass
@@ -177,6 +178,7 @@ class Trial:
         self.journal: Optional[Journal] = None
         self.stopping = False
         self.results: list[CandidateResult] = []
+        self._instance: dict[str, Optional[str]] = {}
 
     # ------------------------------------------------------------------ pricing, up front
     def price(self) -> list[tuple[TrialPrice, dict, object]]:
@@ -185,11 +187,32 @@ class Trial:
         for candidate in self.opts.candidates:
             base = base_config(self.project_dir, candidate)
             config = self._config(candidate, base, None, None)
-            price, inputs = price_attempt(self.project_dir, candidate, config, self.opts.hours,
-                                          data_gb)
+            if self.opts.cheapest_gpu:
+                price, inputs = self._cheapest(candidate, base, config, data_gb)
+            else:
+                price, inputs = price_attempt(self.project_dir, candidate, config,
+                                              self.opts.hours, data_gb)
             priced.append((price, base, inputs))
         priced.sort(key=lambda p: p[0].total)
         return priced
+
+    def _cheapest(self, candidate: str, base: dict, config: dict, data_gb: float):
+        """The cheapest GPU type of the candidate's region that its plan accepts."""
+        from trainstack.plan.engine import prevalidate
+        from trainstack.trial.plan import cheapest_gpu_types
+        sel = prevalidate(config, self.project_dir).selection
+        refused = []
+        for itype in cheapest_gpu_types(self._cloud, sel.region, sel.spot)[:8]:
+            self._instance[candidate] = itype
+            try:
+                return price_attempt(self.project_dir, candidate,
+                                     self._config(candidate, base, sel.region, sel.zone),
+                                     self.opts.hours, data_gb)
+            except SpecError as problem:
+                refused.append(f"{itype}: {problem}")
+        raise SpecError(f"--candidates {candidate}", f"no GPU type of {sel.region} plans for "
+                        "the trial (" + "; ".join(refused) + ").",
+                        "Drop --cheapest-gpu, or move the candidate's stack to another region.")
 
     def _config(self, candidate: str, base: dict, region: Optional[str],
                 zone: Optional[str]) -> dict[str, str]:
@@ -203,7 +226,7 @@ class Trial:
             self._cloud = inputs.cloud
         return attempt_config(base, self._cloud, region, zone, self._nodes,
                               self.opts.hours.lifetime, self.opts.spec,
-                              self._spec_lifetime_in_workload)
+                              self._spec_lifetime_in_workload, self._instance.get(candidate))
 
     def price_spec_file(self) -> str:
         """The spec file of the first candidate's stack (what the comparison is made over)."""
