@@ -87,3 +87,14 @@ def test_other_failures_and_other_clouds_codes_are_not_capacity():
     assert capacity_error("ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS: ...", "gcp").code == \
         "ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS"
     assert {e.cloud for e in known_errors()} == {"aws", "gcp", "azure", "alicloud"}
+
+
+def test_cheapest_gpu_trials_the_lowest_priced_gpu_type_of_the_region(tmp_path, monkeypatch):
+    """The canary's choice on AWS us-east-1: prices.csv's GPU rows there, cheapest first, are
+    p5.4xlarge 6.88, p4d.24xlarge 21.9576, p4de.24xlarge 27.4471, p5.48xlarge 55.04 USD/h."""
+    world = TrialWorld(tmp_path, monkeypatch, clouds=("aws",))
+    result = runner.invoke(app, ["--project", str(world.project), "trial", "--candidates", "aws",
+                                 "--cheapest-gpu", "--nodes", "1", "--budget-usd", "1",
+                                 "--skip-credential-check"])
+    assert_clean_error(result, "--budget-usd", "aws", "1 x p5.4xlarge at 6.88/h x 1.5 h")
+    assert world.stacks() == {}
