@@ -127,5 +127,9 @@ def trial_command(
             print_measured(comparison)
         for line in res.text_lines(doc):
             print(line)
-    if any(r.left_behind for r in results):
+    live = trial.journal.live_stacks()
+    if live:
+        echo(f"trial: these stacks may still be up and billing: {', '.join(live)}; run "
+             "`trainstack trial --resume` (or `trainstack destroy --stack NAME`)")
+    if live or any(r.left_behind for r in results):
         raise typer.Exit(1)
