@@ -32,6 +32,9 @@ CAPACITY_MARKERS = (
     # Alibaba Cloud ECS RunInstances/CreateInstance: OperationDenied.NoStock (sold out in the
     # zone) and the zone-level stock codes.
     "operationdenied.nostock", "nostock", "zone.notonsale",
+    # The rest of the codes trainstack/trial/capacity_errors.csv records with their sources:
+    # EC2's Capacity Block / Spot / vCPU-quota codes and Azure's SkuNotAvailable.
+    "insufficientcapacity", "unfulfillablecapacity", "vcpulimitexceeded", "skunotavailable",
 )
 
 

@@ -101,7 +101,7 @@ def trial_command(
     try:
         results = trial.run()
     except TrialInterrupted as stopped:
-        echo(f"trial: stopped by {stopped.signame}; see {trial.journal.path if trial.journal else '-'}")
+        echo(f"trial: stopped by {stopped.signame}; see {trial.journal.path if trial.started else '-'}")
         raise typer.Exit(130 if stopped.signame == "SIGINT" else 143) from None
     except BudgetSpent as spent:
         echo(f"trial: stopped: {spent}; every stack it created was destroyed")

@@ -15,7 +15,7 @@ import os
 import secrets
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import IO, Any, Callable, Optional
 
 from trainstack_components.errors import SpecError
 
@@ -32,7 +32,7 @@ def now() -> str:
 class TrialLock:
     def __init__(self, folder: Path):
         self.path = folder / "lock"
-        self.handle = None
+        self.handle: Optional[IO[str]] = None
 
     def acquire(self) -> "TrialLock":
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -72,7 +72,8 @@ def recommend(results: list[CandidateResult], comparison, min_scaling: float) ->
             rec.passed_over[r.candidate] = (f"scaling efficiency {scaling:.2f} below the floor "
                                             f"{min_scaling:.2f} (--min-scaling)")
             continue
-        cost = measured.get(r.cloud).cost if measured.get(r.cloud) else None
+        entry = measured.get(r.cloud)
+        cost = entry.cost if entry is not None else None
         if cost is None or cost.per_million_tokens is None:
             why = "; ".join(measured[r.cloud].notes) if measured.get(r.cloud) else \
                 "the comparison has no row for it"

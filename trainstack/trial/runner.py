@@ -175,10 +175,24 @@ class Trial:
         self.project_dir, self.opts, self.echo = project_dir, opts, echo
         self.driver = driver or PulumiDriver(project_dir, opts.skip_credential_check)
         self.meter = Meter(opts.budget_usd, echo)
-        self.journal: Optional[Journal] = None
+        self._journal: Optional[Journal] = None
         self.stopping = False
         self.results: list[CandidateResult] = []
         self._instance: dict[str, Optional[str]] = {}
+
+    @property
+    def journal(self) -> Journal:
+        if self._journal is None:
+            raise RuntimeError("the trial has not started: no journal yet")
+        return self._journal
+
+    @journal.setter
+    def journal(self, journal: Journal) -> None:
+        self._journal = journal
+
+    @property
+    def started(self) -> bool:
+        return self._journal is not None
 
     # ------------------------------------------------------------------ pricing, up front
     def price(self) -> list[tuple[TrialPrice, dict, object]]:
@@ -224,6 +238,7 @@ class Trial:
                 inputs.spec.workload and inputs.spec.workload.max_hours)
             self._nodes = self.opts.nodes or inputs.spec.nodes
             self._cloud = inputs.cloud
+        assert region is not None and zone is not None
         return attempt_config(base, self._cloud, region, zone, self._nodes,
                               self.opts.hours.lifetime, self.opts.spec,
                               self._spec_lifetime_in_workload, self._instance.get(candidate))
@@ -407,9 +422,11 @@ class Trial:
     def stage(self, url: str, result: CandidateResult) -> None:
         from trainstack.measure.run import bucket_fs
         fs, base = bucket_fs(url)
-        files = [p for p in self.opts.data.rglob("*") if p.is_file()]
+        folder = self.opts.data
+        assert folder is not None
+        files = [p for p in folder.rglob("*") if p.is_file()]
         for path in files:
-            fs.put_file(str(path), f"{base}/data/{path.relative_to(self.opts.data).as_posix()}")
+            fs.put_file(str(path), f"{base}/data/{path.relative_to(folder).as_posix()}")
         self.meter.add(result.candidate, result.price.data_usd)
         self.echo(f"trial: staged {len(files)} file(s), {result.price.data_gb:.3f} GB, into "
                   f"{url}/data/ ({result.price.data_usd:,.2f} USD a month while kept)")
@@ -471,7 +488,7 @@ class Trial:
     def destroy(self, stack: str, result: Optional[CandidateResult] = None) -> bool:
         """Destroy (bucket kept) and check that the state holds nothing more; tries again on a
         failure. True when the stack holds nothing that bills."""
-        entry = (self.journal.data["stacks"].get(stack) or {}) if self.journal else {}
+        entry = self.journal.data["stacks"].get(stack) or {}
         if entry.get("state") == "destroyed":
             return True
         self.journal.stack(stack, "destroying")
