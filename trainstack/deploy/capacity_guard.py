@@ -40,7 +40,9 @@ CAPACITY_MARKERS = (
 
 def is_capacity_failure(message: str) -> bool:
     text = message.lower()
-    return any(marker in text for marker in CAPACITY_MARKERS)
+    # GCP flex-start: the group's one ResizeRequest ended FAILED (not granted in the zone).
+    resize_failed = "resizerequest" in text and "failed" in text
+    return resize_failed or any(marker in text for marker in CAPACITY_MARKERS)
 
 
 def scale_back(selected, failure: Exception, stack: str, echo: Callable[[str], None],

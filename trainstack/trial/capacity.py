@@ -1,6 +1,7 @@
 """Which failed `up` was the cloud saying "no capacity here" (try elsewhere), and which was
 something else (stop). The error codes, one example text each and the public page that documents
-them are in capacity_errors.csv; a code is matched as a word in the Pulumi error output."""
+them are in capacity_errors.csv; a code is matched as a word in the Pulumi error output (a
+marker `A&&B` needs both words: a GCP ResizeRequest that ended FAILED)."""
 from __future__ import annotations
 
 import csv
@@ -31,10 +32,14 @@ def example(cloud: str, code: str) -> str:
     return next(e.example for e in known_errors() if e.cloud == cloud and e.code == code)
 
 
+def _word(word: str, message: str) -> bool:
+    return re.search(rf"(?<![A-Za-z0-9_.]){re.escape(word)}(?![A-Za-z0-9_])", message,
+                     re.IGNORECASE) is not None
+
+
 def capacity_error(message: str, cloud: Optional[str] = None) -> Optional[CapacityError]:
     """The recorded capacity error `message` carries (of `cloud` when given), else None. The
     longest marker wins, so ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS is not its prefix."""
     found = [e for e in known_errors() if (cloud is None or e.cloud == cloud)
-             and re.search(rf"(?<![A-Za-z0-9_.]){re.escape(e.marker)}(?![A-Za-z0-9_])", message,
-                           re.IGNORECASE)]
+             and all(_word(part, message) for part in e.marker.split("&&"))]
     return max(found, key=lambda e: len(e.marker)) if found else None
