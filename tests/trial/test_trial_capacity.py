@@ -16,6 +16,9 @@ def test_stocked_out_in_every_zone_tried_is_no_capacity_with_nothing_left_up(tmp
     world = TrialWorld(tmp_path, monkeypatch, clouds=("aws",), up_errors={
         "trial-aws-us-east-1a": example("aws", "InsufficientInstanceCapacity"),
         "trial-aws-us-east-1b": example("aws", "InsufficientCapacity (Capacity Block)")})
+    base = world.project / "stacks" / "Pulumi.aws.yaml"   # the candidate was deployed before
+    base.write_text(base.read_text() + "  trainstack:lifetimeStart: '2020-01-01T00:00:00Z'\n"
+                    "  trainstack:adopt: '{\"llm-finetune-data\": \"their-bucket\"}'\n")
     args = world.bench_args()
     args[args.index("--max-moves") + 1] = "1"
     result = runner.invoke(app, ["--project", str(world.project), "trial", "--candidates", "aws",
@@ -36,6 +39,8 @@ def test_stocked_out_in_every_zone_tried_is_no_capacity_with_nothing_left_up(tmp
     for zone in ("us-east-1a", "us-east-1b"):
         text = (world.project / "stacks" / f"Pulumi.trial-aws-{zone}.yaml").read_text()
         assert "max_hours: 2.0" in text and f"zone: {zone}" in text
+        # its own lifetime counts from its own deploy; the candidate's bucket is not adopted
+        assert "lifetimeStart" not in text and "their-bucket" not in text
     calls = [json.loads(line)["args"][:1] for line in open(tmp_path / "pulumi.jsonl")]
     assert calls.count(["up"]) == 4     # each attempt: the up, then the scale-back to 0 nodes
 

@@ -111,7 +111,12 @@ def attempt_config(base: dict[str, str], cloud: str, region: str, zone: str, nod
                    instance_type: Optional[str] = None) -> dict[str, str]:
     """The flat stack config of one attempt: the candidate's, moved to (region, zone), sized to
     `nodes`, with its own declared lifetime."""
-    config = dict(base)
+    from trainstack_components.adoption import ADOPT_KEY
+    from trainstack_components.lifetime import LIFETIME_START_KEY
+    # The candidate stack's own records are not the attempt's: its lifetime start would count
+    # the attempt's short lifetime from the candidate's first deploy (already past: no nodes),
+    # and its kept-bucket ids would import the candidate's bucket into the attempt's stack.
+    config = {k: v for k, v in base.items() if k not in (ADOPT_KEY, LIFETIME_START_KEY)}
     if spec_file:
         config[f"{PROJECT}:specFile"] = spec_file
     config[PROVIDER_REGION_KEYS[cloud]] = region
