@@ -6,6 +6,7 @@ import signal
 import subprocess
 import time
 
+import pytest
 from typer.testing import CliRunner
 
 from tests.run_helpers import LocalCluster, health_record, wait_for
@@ -55,14 +56,16 @@ def test_sigint_in_the_middle_of_up_destroys_the_stack_once_up_stops(tmp_path, m
     assert world.journal()["finished"]["outcome"] == "interrupted (SIGINT)"
 
 
-def test_sigint_in_the_middle_of_the_bench_destroys_the_stack(tmp_path, monkeypatch):
+@pytest.mark.parametrize("sig,rc_expected", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_in_the_middle_of_the_bench_destroys_the_stack(tmp_path, monkeypatch, sig,
+                                                                 rc_expected):
     world = TrialWorld(tmp_path, monkeypatch, clouds=("aws",))
     healthy_nodes(world, tmp_path)        # healthy, but no job agent: the bench waits
     proc = start(world, "aws")
     assert wait_for(lambda: bench_started(world), timeout=90)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     rc, out = finish(proc)
-    assert rc == 130, out
+    assert rc == rc_expected, out
     assert world.still_billing() == {}, out
     assert all(s["state"] == "destroyed" for s in world.journal()["stacks"].values())
 
@@ -101,3 +104,18 @@ def test_resume_after_sigkill_tears_down_what_was_left_and_the_lock_holds_meanwh
     assert journal["finished"]["outcome"] == "resumed: torn down"
     in_bucket = json.loads(next(world.buckets["aws"].glob("trial/*/journal.json")).read_text())
     assert in_bucket["stacks"]["trial-aws-us-east-1a"]["state"] == "destroyed"
+
+
+def test_a_crash_in_the_middle_of_the_bench_destroys_the_stack(tmp_path, monkeypatch):
+    world = TrialWorld(tmp_path, monkeypatch, clouds=("aws",))
+    healthy_nodes(world, tmp_path)
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("bench crashed")
+    monkeypatch.setattr("trainstack.measure.bench.bench", crash)
+    result = runner.invoke(app, ["--project", str(world.project), "trial", "--candidates", "aws",
+                                 "--budget-usd", "1000", *world.bench_args()])
+    assert result.exit_code == 1 and isinstance(result.exception, RuntimeError)
+    assert "stopped: RuntimeError: bench crashed; destroying every stack" in result.output
+    assert world.stacks() and world.still_billing() == {}
+    assert world.journal()["finished"]["outcome"] == "stopped: RuntimeError: bench crashed"
