@@ -98,3 +98,18 @@ def test_cheapest_gpu_trials_the_lowest_priced_gpu_type_of_the_region(tmp_path, 
                                  "--skip-credential-check"])
     assert_clean_error(result, "--budget-usd", "aws", "1 x p5.4xlarge at 6.88/h x 1.5 h")
     assert world.stacks() == {}
+
+
+def test_a_trial_whose_spend_passes_the_budget_stops_and_destroys(tmp_path, monkeypatch):
+    """The meter: 1 x p5.48xlarge (55.04 USD/h) + 4,800 GiB FSx on a clock that advances an hour
+    per reading. Priced at 85.55 USD it starts under --budget-usd 100; once up, the second hour
+    read takes it past 100 USD and the trial destroys its stack and stops (exit 1)."""
+    world = TrialWorld(tmp_path, monkeypatch, clouds=("aws",))
+    hours = iter(range(0, 10**6, 3600))
+    monkeypatch.setattr("trainstack.trial.runner.meter_clock", lambda: float(next(hours)))
+    result = runner.invoke(app, ["--project", str(world.project), "trial", "--candidates", "aws",
+                                 "--budget-usd", "100", *world.bench_args()])
+    assert result.exit_code == 1, result.output
+    assert "over --budget-usd 100.00" in result.output
+    assert "every stack it created was destroyed" in result.output
+    assert world.stacks() and world.still_billing() == {}

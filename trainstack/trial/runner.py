@@ -120,13 +120,18 @@ class PulumiDriver:
                 if r.get("custom") and not str(r.get("type", "")).startswith("pulumi:providers:")]
 
 
+def meter_clock() -> float:
+    """Seconds, for the spend meter (a test advances it by hours)."""
+    return time.monotonic()
+
+
 class Meter:
     """What the trial has spent: each running stack's USD per hour over the time it was up,
     plus the data staged. Printed after every step; past the budget the trial stops."""
 
     def __init__(self, budget_usd: float, echo: Callable[[str], None],
-                 clock: Callable[[], float] = time.monotonic):
-        self.budget, self.echo, self.clock = budget_usd, echo, clock
+                 clock: Optional[Callable[[], float]] = None):
+        self.budget, self.echo, self.clock = budget_usd, echo, clock or meter_clock
         self.running: dict[str, tuple[float, float, str]] = {}   # stack -> (since, rate, who)
         self.closed: dict[str, float] = {}                        # candidate -> USD
 
