@@ -109,7 +109,7 @@ def trial_command(
     trial_id = trial.journal.data["id"]
     bench_dir = out_dir / trial_id / "bench"
     spec_path = Path(spec) if spec else project / trial.price_spec_file()
-    comparison = res.compare_measured(spec_path, bench_dir)
+    comparison = res.compare_measured(spec_path, bench_dir, sorted({r.cloud for r in results}))
     rec = res.recommend(results, comparison, min_scaling)
     doc = res.document(trial_id, results, comparison, rec, budget_usd)
     (out_dir / trial_id).mkdir(parents=True, exist_ok=True)

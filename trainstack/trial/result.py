@@ -32,10 +32,15 @@ class Recommendation:
                 "passed_over": dict(self.passed_over), "notes": dict(self.notes)}
 
 
-def compare_measured(spec_path: Path, bench_dir: Path):
-    from trainstack.cost.compare import compare
+def compare_measured(spec_path: Path, bench_dir: Path, clouds: Optional[list[str]] = None):
+    """`compare --measured` of the spec over the candidates' clouds only."""
+    from trainstack.cost.compare import compare, mark_best
     from trainstack.cost.measured import attach
     result = compare(spec_path)
+    if clouds is not None:
+        result.clouds = [row for row in result.clouds if row.cloud in clouds]
+        best = mark_best(result.clouds)
+        result.cheapest, result.fastest = best["cheapest"], best["fastest"]
     if bench_dir.is_dir() and any(bench_dir.glob("*.json")):
         attach(result, [bench_dir])
     return result
@@ -65,6 +70,8 @@ def recommend(results: list[CandidateResult], comparison, min_scaling: float) ->
         if judge.get("ok") is None:
             notes.append(f"fabric not judged: {judge.get('note') or 'no verdict'}")
         scaling = (doc.get("training") or {}).get("scaling_efficiency")
+        if doc.get("nodes") == 1:
+            notes.append("scaling not measured: the trial ran one node (--nodes)")
         if scaling is None:
             rec.passed_over[r.candidate] = "no scaling efficiency measured (training failed?)"
             continue
