@@ -76,7 +76,7 @@ class TrialWorld:
         (fs / "scratch").mkdir(parents=True, exist_ok=True)
         return ["--nodes", "1", "--model", "tiny", "--steps", "3", "--checkpoint-mib", "1",
                 "--allreduce-mib", "1", "--lustre", str(fs / "lustre"),
-                "--scratch", str(fs / "scratch"), "--bench-timeout", "120",
+                "--scratch", str(fs / "scratch"), "--bench-timeout", "600",
                 "--health-timeout", "2", "--poll", "0.2", "--max-moves", "2",
                 "--skip-credential-check", "--out-dir", str(self.tmp / "results")]
 

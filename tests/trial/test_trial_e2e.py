@@ -49,13 +49,13 @@ def test_three_candidates_to_a_recommendation_with_every_stack_destroyed(tmp_pat
     # AWS: the stockout in us-east-1a is recorded with its source, the next zone is measured
     aws = by["aws"]
     assert [(a["zone"], a["outcome"]) for a in aws["attempts"]] == [
-        ("us-east-1a", "capacity"), ("us-east-1b", "measured")]
+        ("us-east-1a", "capacity"), ("us-east-1b", "measured")], aws["attempts"]
     assert "InsufficientInstanceCapacity" in aws["attempts"][0]["detail"]
     assert "docs.aws.amazon.com" in aws["attempts"][0]["detail"]
     assert doc["capacity"]["aws"]["found"]["zone"] == "us-east-1b"
     assert doc["capacity"]["aws"]["not_found"][0]["zone"] == "us-east-1a"
     # GCP measured in its first zone; Azure named by node and step, and passed over for it
-    assert by["gcp"]["outcome"] == "measured"
+    assert by["gcp"]["outcome"] == "measured", by["gcp"]["detail"]
     assert by["azure"]["outcome"] == "unhealthy"
     assert "node-0: step fabric exited 1" in by["azure"]["detail"]
     rec = doc["recommendation"]
