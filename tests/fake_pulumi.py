@@ -8,6 +8,12 @@ a destroy fails the first n times (a half-way failure), and a successful destroy
 stack's outputs.
 FAKE_PULUMI_CONFIG_FAIL makes `config set` fail (a read-only checkout);
 FAKE_PULUMI_DURING_DESTROY is a shell command run while a destroy runs.
+With a stacks file, `up` plays a deploy too (issue 33): it answers FAKE_PULUMI_UP_ERRORS[stack]
+(a cloud's recorded capacity error, trainstack/trial/capacity_errors.csv) with the part-created
+group left in the state, unless trainstack:holdNodes is set (a group sized to 0 asks for no
+capacity); otherwise the stack gets the outputs of the longest prefix of its name in
+FAKE_PULUMI_UP_OUTPUTS and a state of provider, retained bucket, network and node group, which
+`stack export` answers and a destroy empties. FAKE_PULUMI_UP_SLEEP slows `up`.
 FAKE_PULUMI_VERSION overrides the reported version; FAKE_PULUMI_DESTROY_SLEEP slows destroys.
 Stack config set through the API is kept in FAKE_PULUMI_LOG + ".config.json"; `stack export`
 answers FAKE_PULUMI_STATE (a deployment) or a state holding one retained bucket.
@@ -62,7 +68,41 @@ DEFAULT_STATE = {"resources": [
     {"urn": "urn:pulumi:aws::trainstack::trainstack:aws:GpuCluster$aws:ec2/vpc:Vpc::"
             "llm-finetune-vpc", "custom": True, "id": "vpc-0abc", "type": "aws:ec2/vpc:Vpc"}]}
 
-if args[:1] == ["version"]:
+
+
+def deployed_state(stack_name, nodes):
+    """What a deploy leaves in the state: the retained bucket, the network, maybe the nodes."""
+    urn = f"urn:pulumi:{stack_name}::trainstack::trainstack:GpuCluster$"
+    resources = [dict(DEFAULT_STATE["resources"][0]),
+                 {"urn": urn + "bucket:Bucket::llm-finetune-data", "custom": True,
+                  "id": f"{stack_name}-data", "type": "aws:s3/bucket:Bucket", "retainOnDelete": True},
+                 {"urn": urn + "ec2/vpc:Vpc::llm-finetune-vpc", "custom": True,
+                  "id": f"{stack_name}-vpc", "type": "aws:ec2/vpc:Vpc"}]
+    if nodes:
+        resources.append({"urn": urn + "autoscaling/group:Group::llm-finetune-nodes",
+                          "custom": True, "id": f"{stack_name}-nodes",
+                          "type": "aws:autoscaling/group:Group"})
+    return {"resources": resources}
+
+
+if stacks is not None and args[:1] == ["up"]:
+    time.sleep(float(os.environ.get("FAKE_PULUMI_UP_SLEEP", "0")))
+    entry = stacks.setdefault(stack, {})
+    held = (config.get("trainstack:holdNodes") or {}).get("value") == "true"
+    error = json.loads(os.environ.get("FAKE_PULUMI_UP_ERRORS", "{}")).get(stack)
+    answers = json.loads(os.environ.get("FAKE_PULUMI_UP_OUTPUTS", "{}"))
+    prefix = max((p for p in answers if stack.startswith(p)), key=len, default=None)
+    entry.update(outputs=answers.get(prefix, {}), destroyed=False,
+                 created=entry.get("created") or time.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+                 state=deployed_state(stack, nodes=not held))
+    json.dump(stacks, open(stacks_file, "w"))
+    if error and not held:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(255)
+    print("up: done")
+elif stacks is not None and args[:2] == ["stack", "export"] and "state" in stacks.get(stack, {}):
+    print(json.dumps({"version": 3, "deployment": stacks[stack]["state"]}))
+elif args[:1] == ["version"]:
     print(os.environ.get("FAKE_PULUMI_VERSION", "v3.272.0"))
 elif args[:2] == ["stack", "export"]:
     state = (json.load(open(os.environ["FAKE_PULUMI_STATE"])) if os.environ.get("FAKE_PULUMI_STATE")
@@ -88,10 +128,11 @@ elif stacks is not None and args[:2] == ["stack", "select"] and stack not in sta
         print(f"error: no stack named '{stack}' found", file=sys.stderr)
         sys.exit(255)
 elif stacks is not None and args[:2] == ["stack", "output"]:
-    print(json.dumps(stacks[stack].get("outputs") or {}))
+    print(json.dumps(stacks.get(stack, {}).get("outputs") or {}))
 elif stacks is not None and args[:2] == ["stack", "history"]:
     # "created": the first update; "updates": later ones (a stack brought back after a stop).
-    times = [t for t in [stacks[stack].get("created"), *stacks[stack].get("updates", [])] if t]
+    times = [t for t in [stacks.get(stack, {}).get("created"),
+                         *stacks.get(stack, {}).get("updates", [])] if t]
     print(json.dumps([
         {"version": n, "kind": "update", "startTime": t, "endTime": t, "message": "",
          "environment": {}, "config": {}, "result": "succeeded", "resourceChanges": {"create": 27}}
@@ -101,7 +142,8 @@ elif stacks is not None and args[:1] == ["destroy"]:
     if os.environ.get("FAKE_PULUMI_DURING_DESTROY"):  # something that happens meanwhile
         import subprocess
         subprocess.run(os.environ["FAKE_PULUMI_DURING_DESTROY"], shell=True, check=True)
-    entry = stacks[stack]
+    stacks = json.load(open(stacks_file))   # as it is now, after the sleep
+    entry = stacks.setdefault(stack, {})
     if entry.get("locked_by"):  # the file backend's own lock, held by someone's `pulumi up`
         print(f"error: the stack is currently locked by 1 lock(s). {entry['locked_by']}",
               file=sys.stderr)
@@ -112,6 +154,8 @@ elif stacks is not None and args[:1] == ["destroy"]:
         print("error: deleting urn:pulumi:fsx: DeleteFileSystem: throttled", file=sys.stderr)
         sys.exit(255)
     entry["outputs"], entry["destroyed"] = {}, True
+    if "state" in entry:   # a destroy leaves nothing; the retained bucket leaves the state too
+        entry["state"] = {"resources": []}
     json.dump(stacks, open(stacks_file, "w"))
     print("destroy: done")
 elif args[:2] == ["stack", "output"]:

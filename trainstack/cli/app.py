@@ -73,6 +73,10 @@ COMMANDS: dict[str, Command] = {
     "bench": Command("trainstack.measure.bench", "bench_command",
                      "Measure the stack: fabric, storage, training on one and all nodes, "
                      "readiness."),
+    "trial": Command("trainstack.trial.command", "trial_command",
+                     "Choose by measuring: bring each candidate up (cheapest first, the next "
+                     "zone on a stockout), bench it, tear it down, and recommend one, within "
+                     "--budget-usd."),
     "init": Command("trainstack.plan.init", "init_command",
                     "Create a trainstack project: Pulumi.yaml, __main__.py, cluster.yaml, stacks/, "
                     ".gitignore."),

@@ -32,12 +32,17 @@ CAPACITY_MARKERS = (
     # Alibaba Cloud ECS RunInstances/CreateInstance: OperationDenied.NoStock (sold out in the
     # zone) and the zone-level stock codes.
     "operationdenied.nostock", "nostock", "zone.notonsale",
+    # The rest of the codes trainstack/trial/capacity_errors.csv records with their sources:
+    # EC2's Capacity Block / Spot / vCPU-quota codes and Azure's SkuNotAvailable.
+    "insufficientcapacity", "unfulfillablecapacity", "vcpulimitexceeded", "skunotavailable",
 )
 
 
 def is_capacity_failure(message: str) -> bool:
     text = message.lower()
-    return any(marker in text for marker in CAPACITY_MARKERS)
+    # GCP flex-start: the group's one ResizeRequest ended FAILED (not granted in the zone).
+    resize_failed = "resizerequest" in text and "failed" in text
+    return resize_failed or any(marker in text for marker in CAPACITY_MARKERS)
 
 
 def scale_back(selected, failure: Exception, stack: str, echo: Callable[[str], None],
