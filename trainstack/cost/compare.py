@@ -60,6 +60,7 @@ from trainstack_components.catalog.data_sizes import data_sizes as catalog_data_
 from trainstack_components.errors import SpecError
 
 out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
 
 COST_PARTS = ("compute", "storage", "transfer")
 NOT_IMPLEMENTED = "not implemented yet"
@@ -444,3 +445,11 @@ def compare_command(
             print_measured(result, out)
         if html is not None:
             out.print(f"report: {html}", highlight=False)
+    failed = [r.cloud for r in result.clouds if r.status == ERROR]
+    if failed:
+        # The comparison is printed whole, but a cloud that could not be planned makes it
+        # incomplete: a script (or CI) reading the exit code must not take it as a full answer.
+        err.print(f"error: compare could not plan {', '.join(failed)} (see 'selection failed' "
+                  "above); fix those clouds' sections of the spec or remove them.",
+                  markup=False, highlight=False)
+        raise typer.Exit(1)
