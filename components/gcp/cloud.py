@@ -55,7 +55,7 @@ class GcpCloud(Cloud):
             blockers.append(SpecError(
                 "clouds.gcp.region", f"{note}: the file system cannot be created there.",
                 "Pick a region and zone the table lists (and the instance type is offered "
-                "in), e.g. europe-west4 / europe-west4-a for A3 Ultra."))
+                "in), e.g. us-central1 / us-central1-b for A3 Ultra."))
         return blockers
 
     def check_capacity(self, spec: ClusterSpec, itype: InstanceType) -> None:
