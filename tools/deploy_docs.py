@@ -14,6 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = {cloud: ROOT / "docs" / "deploy" / f"{cloud}.md" for cloud in ("aws", "gcp", "azure",
                                                                        "alicloud")}
+PAGES["readme"] = ROOT / "README.md"   # its abridged compare sample
 # Every page has these sections, in this order (the same shape on every cloud).
 SECTIONS = ("Account set-up", "Credentials", "Quotas", "Stack config", "Bootstrap", "Up",
             "Connect", "Run and bench", "Destroy", "What is left billing")
@@ -83,7 +84,50 @@ def kept_block(cloud: str) -> str:
             "it back with its data. It bills for what it stores until you delete it.\n")
 
 
-GENERATORS = {"plan": plan_block, "credentials": credentials_block, "config": config_block,
+def compare_block(which: str) -> str:
+    """The README's abridged `trainstack compare --spec examples/cluster.yaml`, from --json."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from trainstack.cli.app import app
+    assert which == "example"
+    result = CliRunner().invoke(app, ["compare", "--spec", str(ROOT / "examples" / "cluster.yaml"),
+                                      "--json"])
+    doc = json.loads(result.stdout)
+    rows = doc["clouds"]
+
+    def money(value, unpriced):
+        if value is None:
+            return "-"
+        return f"{value:,.2f} USD" + (" +?" if unpriced else "")
+
+    def marks(r):
+        return " ".join(m for m in ("cheapest", "fastest") if r.get(m))
+
+    lines = [("", [r["cloud"] for r in rows]), ("", [marks(r) for r in rows]),
+             ("instance type", [f"{r['nodes']} x {r['instance_type']}" if r["instance_type"]
+                                else "-" for r in rows]),
+             ("GPU", [f"{r['gpus']} x {r['gpu']}" if r["gpu"] else "-" for r in rows]),
+             ("fabric", [r["fabric"] or "-" for r in rows]),
+             ("capacity", [(r["capacity"] or "-").replace("_", " ").lower() for r in rows]),
+             ("USD/h", [money(r["usd_per_hour"], False) for r in rows]),
+             ("hours", [f"{r['hours']:.2f}" if r["hours"] is not None else "-" for r in rows]),
+             ("total", [money(r["cost"]["total"], r["unpriced"]) for r in rows]),
+             ("monthly run-rate", [money(r["monthly_run_rate"], r["unpriced"]) for r in rows]),
+             ("policy", [r["policy"]["verdict"] for r in rows])]
+    text = "$ trainstack compare --spec examples/cluster.yaml   (abridged; --json has every field)\n"
+    for label, cells in lines:
+        text += (f"{label:<17}" + "".join(f"{c:<30}" for c in cells)).rstrip() + "\n"
+    for r in rows:
+        if r["unpriced"]:
+            text += f"{r['cloud']}: unpriced: {'; '.join(r['unpriced'])}\n"
+        if r["status"] == "error":
+            text += f"{r['cloud']}: selection failed: {r['message']}\n"
+    return "```\n" + text + "```\n"
+
+
+GENERATORS = {"compare": compare_block, "plan": plan_block, "credentials": credentials_block, "config": config_block,
               "kept": kept_block}
 
 

@@ -32,6 +32,7 @@ from rich.table import Table
 from trainstack.cost import sizing
 from trainstack.cost.options import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
 from trainstack.cost.compare_records import (
+    cheapest_caveat,
     ERROR,
     NOT_IMPLEMENTED_STATUS,
     OK,
@@ -385,6 +386,9 @@ def print_compare(result: Comparison, console: Optional[Console] = None) -> None
                   "policy = the policy pack on the offline plan (`trainstack check` for the "
                   "details): fail = a mandatory policy fails, warn = an advisory one.",
                   highlight=False)
+    caveat = cheapest_caveat(result)
+    if caveat:
+        console.print(caveat, highlight=False, markup=False)
     if cur != "USD" or any("CNY" in note for r in rows for note in r.notes):
         console.print(f"exchange rate: {result.fx['cny_per_usd']:g} CNY per USD "
                       f"({result.fx['source']})", highlight=False)
