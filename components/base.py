@@ -96,6 +96,13 @@ class Cloud:
     _ZONE_SEPARATOR: Optional[str] = None
     _ZONE_LETTER_EXAMPLE = "a"
 
+    def deploy_blockers(self, spec: ClusterSpec, selection) -> list[SpecError]:
+        """What renders offline but cannot deploy (a placeholder project, a region without the
+        filesystem): the offline commands warn with each, `up` and `preview` refuse with the
+        first (trainstack/plan/required_config.py). None by default."""
+        del spec, selection
+        return []
+
     def zone_separator(self, region: str) -> Optional[str]:
         del region
         return self._ZONE_SEPARATOR

@@ -330,14 +330,51 @@ _HINTS = {
 }
 
 
+# Where a project made by `trainstack init` (which has no examples/ folder) finds a good start.
+START_HINT = ("Start from the cluster.yaml `trainstack init` writes, or `trainstack schema` for "
+              "every field.")
+
+
+def _model_at(loc: tuple):
+    """The spec model that holds the field at `loc` (None below a free-form mapping)."""
+    import typing
+    model: object = ClusterSpec
+    for part in loc[:-1]:
+        fields = getattr(model, "model_fields", None)
+        if fields is None or not isinstance(part, str) or part not in fields:
+            return None
+        annotation = fields[part].annotation
+        candidates = [annotation, *typing.get_args(annotation)]
+        model = next((c for c in candidates if isinstance(c, type) and issubclass(c, BaseModel)),
+                     None)
+        if model is None:
+            return None
+    return model
+
+
+def _did_you_mean(loc: tuple) -> str:
+    """" (did you mean `nodes`?)" for a misspelt key, from the fields the model at loc knows."""
+    import difflib
+    model = _model_at(loc)
+    if model is None or not loc or not isinstance(loc[-1], str):
+        return ""
+    known = list(getattr(model, "model_fields", {}))
+    close = difflib.get_close_matches(loc[-1], known, n=1, cutoff=0.6)
+    return f" Did you mean `{close[0]}`?" if close else ""
+
+
 def spec_error_from_validation(err: ValidationError, source: str) -> SpecError:
-    """The first pydantic error as one readable paragraph naming the field."""
-    first = err.errors()[0]
+    """The first pydantic error as one readable paragraph naming the field. An unknown key
+    comes before everything else: `node: 2` is a typo of `nodes`, and reporting only that
+    `nodes` is missing would hide the cause."""
+    errors = err.errors()
+    errors.sort(key=lambda e: e["type"] != "extra_forbidden")   # stable: the rest keep order
+    first = errors[0]
     field = _field_path(first["loc"])
     first["msg"] = first["msg"].removeprefix("Value error, ")  # pydantic's prefix says nothing
     problem = first["msg"]
     if first["type"] == "extra_forbidden":
-        problem = "is not a known field."
+        problem = "is not a known field." + _did_you_mean(tuple(first["loc"]))
     elif first["type"] == "missing":
         problem = "is required but missing."
     elif "input" in first and first["type"] != "missing" and not isinstance(first["input"], dict):
@@ -346,7 +383,7 @@ def spec_error_from_validation(err: ValidationError, source: str) -> SpecError:
         problem = f"{first['msg']} (got {got if len(got) <= 200 else got[:200] + '...'})."
     elif first["type"] != "missing":
         problem = f"{first['msg']}."
-    more = len(err.errors()) - 1
+    more = len(errors) - 1
     fix = _HINTS.get(first["type"], f"Fix the value in {source}.")
     if more:
         fix += f" ({more} more problem{'s' if more > 1 else ''} after this one.)"
@@ -355,8 +392,7 @@ def spec_error_from_validation(err: ValidationError, source: str) -> SpecError:
 
 def parse_spec(data: object, source: str = "cluster.yaml") -> ClusterSpec:
     if not isinstance(data, dict):
-        raise SpecError(source, "is not a mapping of spec fields.",
-                        "Start from examples/cluster.yaml.")
+        raise SpecError(source, "is not a mapping of spec fields.", START_HINT)
     try:
         return ClusterSpec.model_validate(data)
     except ValidationError as err:
@@ -395,8 +431,10 @@ def read_text(path: Path, what: str = "file") -> str:
     if path.is_dir():
         raise SpecError(str(path), f"is a directory, not a {what}.",
                         f"Pass the path of the {what} itself.")
-    if not path.is_file():
+    if not path.exists():
         raise SpecError(str(path), "does not exist.", f"Check the path of the {what}.")
+    # A device or a pipe (`/dev/null`, `<(cat spec.yaml)`) exists and is read as it is: an empty
+    # one is then named as empty, never as missing.
     try:
         raw = path.read_bytes()
     except OSError as err:
@@ -424,7 +462,7 @@ def load_yaml(path: Path, what: str = "YAML file"):
     except RecursionError:
         # PyYAML's composer recurses once per level; a spec is a few levels deep.
         raise SpecError(str(path), "nests lists or mappings too deeply to read.",
-                        f"A {what} is a few levels deep: start from examples/cluster.yaml.") \
+                        f"A {what} is a few levels deep. {START_HINT}") \
             from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
@@ -439,11 +477,14 @@ def load_yaml(path: Path, what: str = "YAML file"):
 def read_spec_data(path: Path) -> dict:
     if not path.exists() and not path.is_dir():
         raise SpecError(str(path), "does not exist.",
-                        "Pass --spec with the path of your cluster.yaml (see examples/cluster.yaml).")
+                        "Pass --spec with the path of your cluster.yaml (`trainstack init` "
+                        "writes one).")
     data = load_yaml(path, "cluster spec")
+    if data is None:
+        raise SpecError(str(path), "is empty: it holds no spec fields.",
+                        START_HINT)
     if not isinstance(data, dict):
-        raise SpecError(str(path), "is not a YAML mapping of spec fields.",
-                        "Start from examples/cluster.yaml.")
+        raise SpecError(str(path), "is not a YAML mapping of spec fields.", START_HINT)
     return data
 
 

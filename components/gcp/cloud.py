@@ -5,6 +5,7 @@ import dataclasses
 
 from trainstack_components.base import Cloud, Selection, register
 from trainstack_components.catalog import InstanceType, Price
+from trainstack_components.errors import SpecError
 from trainstack_components.gcp import planning
 from trainstack_components.spec import ClusterSpec
 from trainstack_components.tags import cluster_tags
@@ -39,6 +40,22 @@ class GcpCloud(Cloud):
             planning.check_roce_zone(selection.instance, selection.zone, selection.region)
         return dataclasses.replace(selection, fabric_note=planning.fabric_note(
             selection.instance, selection.use_rdma, spec.interconnect))
+
+    def deploy_blockers(self, spec: ClusterSpec, selection) -> list[SpecError]:
+        blockers = []
+        loc = spec.location(self.name)
+        for field, value in (("project", loc.project), ("billing_account", loc.billing_account)):
+            if value is not None and planning.is_placeholder(field, value):
+                blockers.append(SpecError(
+                    f"clouds.gcp.{field}", f"is still the placeholder {value!r}.",
+                    planning.PLACEHOLDER_FIX[field]))
+        note = planning.check_lustre_zone(selection.region, selection.zone)
+        if note is not None:
+            blockers.append(SpecError(
+                "clouds.gcp.region", f"{note}: the file system cannot be created there.",
+                "Pick a region and zone the table lists (and the instance type is offered "
+                "in), e.g. us-central1 / us-central1-b for A3 Ultra."))
+        return blockers
 
     def check_capacity(self, spec: ClusterSpec, itype: InstanceType) -> None:
         super().check_capacity(spec, itype)

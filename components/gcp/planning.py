@@ -384,6 +384,22 @@ def lustre_zones() -> dict[str, tuple[str, ...]]:
         return {row["region"]: tuple(row["zones"].split(";")) for row in csv.DictReader(handle)}
 
 
+# The values `trainstack init`'s cluster.yaml (and examples/cluster.yaml) ship in place of a
+# real project and billing account: they render offline, and a deploy refuses them.
+PLACEHOLDERS = {"project": "my-gcp-project", "billing_account": "000000-000000-000000"}
+PLACEHOLDER_FIX = {
+    "project": "Set clouds.gcp.project (and gcp:project in the stack file) to your project ID "
+               "(`gcloud projects list`).",
+    "billing_account": "Set clouds.gcp.billing_account to your billing account ID "
+                       "(`gcloud billing accounts list`).",
+}
+
+
+def is_placeholder(field: str, value: str) -> bool:
+    return value.strip() == PLACEHOLDERS[field] or (
+        field == "billing_account" and set(value.replace("-", "")) == {"0"})
+
+
 def check_lustre_zone(region: str, zone: str) -> Optional[str]:
     """Refuse a zone of a listed region that Managed Lustre does not serve; a region the data
     does not list is not refused (the stored table is incomplete) but noted."""

@@ -1,6 +1,6 @@
 """Issue 21, Alibaba Cloud: a first deploy that succeeds and nodes that can train, on the example
 (sccgn7ex in cn-beijing) and 8-node ebmgn8v (STUB price in a CPFS region, tests/alicloud_helpers.py)
-and sccgn7ex specs. docs/review-alicloud.md has each rule's source."""
+and sccgn7ex specs. docs/reviews/review-alicloud.md has each rule's source."""
 import copy
 import ipaddress
 import subprocess

@@ -1,7 +1,7 @@
 """Issue 20, AWS: a first `pulumi up` that succeeds, and nodes that stay alike.
 
 Every item runs on the plans of the example spec and of a 16-node spec on p5 and p5en. Expected
-values come from the AWS documents cited in docs/review-aws.md, or are worked out by hand here.
+values come from the AWS documents cited in docs/reviews/review-aws.md, or are worked out by hand here.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Issue 21, Azure: what a first real `pulumi up` needs and what keeps nodes trainable, checked on
-the example spec and on 8-node ND H100 v5 / ND H200 v5 plans (docs/review-azure.md has each
+the example spec and on 8-node ND H100 v5 / ND H200 v5 plans (docs/reviews/review-azure.md has each
 rule's source)."""
 import copy
 import json

@@ -1,4 +1,4 @@
-"""What the 2026-12 blueprint review found in the boot user data (docs/review-2026-12.md), each
+"""What the 2026-12 blueprint review found in the boot user data (docs/reviews/review-2026-12.md), each
 as the node would hit it: the Ubuntu aws-ofi-nccl directory, instance-store disks the DLAMI
 already uses, and A3 Mega's aperture devices and dmabuf helper for TCPXO."""
 from __future__ import annotations

@@ -220,3 +220,14 @@ def test_nothing_reaches_past_the_window(tmp_path, report, width):
     # every column the old table hid behind the scroll is there
     for label in ("filesystem", "policy", "cheapest / fastest", "capacity"):
         assert f"<th>{label}</th>" in run.stdout
+
+
+@pytest.mark.parametrize("width", [1100, 700])
+def test_chart_labels_stay_readable_on_a_narrow_window(tmp_path, report, width):
+    # 12 px labels; a chart drawn 960 units wide and shown in ~640 px set them at 8 px (issue 36)
+    page, _ = report
+    run = chromium(tmp_path, f"--window-size={width},700", "--dump-dom", page.as_uri())
+    assert run.returncode == 0, run.stderr[-2000:]
+    body = re.search(r"<body([^>]*)>", run.stdout).group(1)
+    shown = float(re.search(r'data-chart-font-px="([\d.]+)"', body).group(1))
+    assert shown >= 11.5, body

@@ -22,12 +22,12 @@ def test_every_torchrun_block_is_introduced_with_its_pytorch_environment():
 
 
 def test_the_review_checklists_name_tests_that_exist():
-    """docs/review-aws.md and docs/review-gcp.md point each rule at a test: every one exists."""
+    """docs/reviews/review-aws.md and docs/reviews/review-gcp.md point each rule at a test: every one exists."""
     defined = set()
     for path in (ROOT / "tests").rglob("test_*.py"):
         defined |= set(re.findall(r"^def (test_\w+)", path.read_text(), re.M))
     for name in ("review-aws.md", "review-gcp.md"):
-        text = (ROOT / "docs" / name).read_text(encoding="utf-8")
+        text = (ROOT / "docs" / "reviews" / name).read_text(encoding="utf-8")
         # module names (tests/test_x.py) are files, the rest test functions
         files = set(re.findall(r"tests/(?:\w+/)?(test_\w+)\.py", text))
         assert all(list((ROOT / "tests").rglob(f"{f}.py")) for f in files), files

@@ -2,7 +2,7 @@
 
 Every item runs on the plans of the example spec (A3 Ultra) and of 16-node specs on A3 Ultra, A4
 and A3 Mega. Expected values come from the Cluster Toolkit blueprints and Google documents cited
-in docs/review-gcp.md.
+in docs/reviews/review-gcp.md.
 """
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from trainstack.plan.select import CloudOpt, SpecOpt, StackOpt
+from trainstack.plan.select import CloudOpt, ProjectOpt, SpecOpt, StackOpt
 from trainstack_components.errors import SpecError
 
 FORMATS = ("table", "markdown", "json", "sarif")
@@ -176,6 +176,7 @@ def check_command(
     stack: Optional[str] = StackOpt,
     spec: Optional[Path] = SpecOpt,
     cloud: Optional[str] = CloudOpt,
+    project: Optional[Path] = ProjectOpt,
     policy_config_file: Optional[Path] = typer.Option(
         None, "--policy-config", help="Policy config in the CrossGuard format, as for `pulumi "
         "preview --policy-pack-config`."),
@@ -193,7 +194,7 @@ def check_command(
         raise SpecError("--format", f"{output!r} is not a format of check.",
                         f"Use one of: {', '.join(FORMATS)}.")
     config, warnings = policy_config(policy_config_file)  # bad config: exit 2 before rendering
-    plan = render_plan(stack, spec, cloud)
+    plan = render_plan(stack, spec, cloud, project)
     verdicts = run_check(plan, config)
     for warning in warnings:
         err.print(f"warning: policy config: {warning}", markup=False, highlight=False)

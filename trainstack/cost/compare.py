@@ -32,6 +32,7 @@ from rich.table import Table
 from trainstack.cost import sizing
 from trainstack.cost.options import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
 from trainstack.cost.compare_records import (
+    cheapest_caveat,
     ERROR,
     NOT_IMPLEMENTED_STATUS,
     OK,
@@ -60,6 +61,7 @@ from trainstack_components.catalog.data_sizes import data_sizes as catalog_data_
 from trainstack_components.errors import SpecError
 
 out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
 
 COST_PARTS = ("compute", "storage", "transfer")
 NOT_IMPLEMENTED = "not implemented yet"
@@ -384,6 +386,9 @@ def print_compare(result: Comparison, console: Optional[Console] = None) -> None
                   "policy = the policy pack on the offline plan (`trainstack check` for the "
                   "details): fail = a mandatory policy fails, warn = an advisory one.",
                   highlight=False)
+    caveat = cheapest_caveat(result)
+    if caveat:
+        console.print(caveat, highlight=False, markup=False)
     if cur != "USD" or any("CNY" in note for r in rows for note in r.notes):
         console.print(f"exchange rate: {result.fx['cny_per_usd']:g} CNY per USD "
                       f"({result.fx['source']})", highlight=False)
@@ -444,3 +449,11 @@ def compare_command(
             print_measured(result, out)
         if html is not None:
             out.print(f"report: {html}", highlight=False)
+    failed = [r.cloud for r in result.clouds if r.status == ERROR]
+    if failed:
+        # The comparison is printed whole, but a cloud that could not be planned makes it
+        # incomplete: a script (or CI) reading the exit code must not take it as a full answer.
+        err.print(f"error: compare could not plan {', '.join(failed)} (see 'selection failed' "
+                  "above); fix those clouds' sections of the spec or remove them.",
+                  markup=False, highlight=False)
+        raise typer.Exit(1)

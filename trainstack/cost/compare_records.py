@@ -346,3 +346,18 @@ class Comparison:
         if self.measured is not None:
             doc["measured"] = self.measured.as_json()
         return doc
+
+
+def cheapest_caveat(result: Comparison) -> Optional[str]:
+    """When the cheapest cloud is priced on other terms than a cloud it beats (spot against on
+    demand, a reservation against a list price), say so: `cheapest` alone would read as like
+    for like."""
+    best = [r for r in result.clouds if r.cheapest]
+    beaten = [r for r in result.clouds if r.ok and not r.cheapest and r.cost.total is not None]
+    terms = {r.cloud: r.priced_as or "?" for r in best + beaten}
+    if not best or len(set(terms.values())) < 2:
+        return None
+    listed = "; ".join(f"{cloud}: {how}" for cloud, how in terms.items())
+    return (f"cheapest compares unlike prices ({listed}): spot capacity can be preempted and "
+            "its price moves. Set the same clouds.<cloud>.capacity on every cloud to compare "
+            "like with like.")

@@ -375,14 +375,16 @@ def estimate_command(
     seq_len: Optional[int] = typer.Option(None, "--seq-len", help="Sequence length."),
     micro_batch: Optional[int] = typer.Option(None, "--micro-batch", help="Sequences per GPU "
                                               "per step."),
-    layers: Optional[int] = typer.Option(None, "--layers"),
-    hidden: Optional[int] = typer.Option(None, "--hidden"),
-    heads: Optional[int] = typer.Option(None, "--heads"),
+    layers: Optional[int] = typer.Option(None, "--layers", help="Transformer layers (with "
+                                         "--hidden and --heads: a shape instead of --preset)."),
+    hidden: Optional[int] = typer.Option(None, "--hidden", help="Hidden size (model width)."),
+    heads: Optional[int] = typer.Option(None, "--heads", help="Attention heads."),
     recompute: Optional[bool] = typer.Option(None, "--recompute/--no-recompute",
                                              help="Full activation recomputation on/off."),
     recompute_mode: Optional[str] = typer.Option(None, "--recompute-mode",
                                                  help="none | selective | full"),
-    lora_rank: Optional[int] = typer.Option(None, "--lora-rank"),
+    lora_rank: Optional[int] = typer.Option(None, "--lora-rank", help="LoRA adapter rank "
+                                            "(with --method lora or qlora)."),
     attention: Optional[str] = typer.Option(None, "--attention", help="sdpa (fused kernels, "
                                             "default) | eager (unfused: stores the s x s "
                                             "scores)."),

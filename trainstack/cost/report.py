@@ -13,7 +13,13 @@ import json
 import re
 from typing import Any, Callable, Optional
 
-from trainstack.cost.compare_records import ERROR, NOT_IMPLEMENTED_STATUS, CompareRow, Comparison
+from trainstack.cost.compare_records import (
+    ERROR,
+    NOT_IMPLEMENTED_STATUS,
+    CompareRow,
+    Comparison,
+    cheapest_caveat,
+)
 from trainstack.cost.money import human_params
 
 COLORS = {"compute": "#2563eb", "storage": "#f59e0b", "transfer": "#059669", "hours": "#7c3aed"}
@@ -75,7 +81,11 @@ __NOTES__
   var colors = __COLORS__;
   var parts = ["compute", "storage", "transfer"];
   var NS = "http://www.w3.org/2000/svg";
-  var W = 960, LABEL = 150, RIGHT = 330, ROW = 40, BAR = 26, TOP = 10, AXIS = 28;
+  // Drawn at the width the page gives the chart (at most 960 px), never scaled down from a
+  // wider drawing: a 960-unit chart shown 640 px wide set its 12 px labels at 8 px.
+  var HOST = document.getElementById("cost-chart").clientWidth || 960;
+  var W = Math.max(560, Math.min(960, HOST)), LABEL = 150, RIGHT = Math.min(330, Math.round(W * 0.34)),
+      ROW = 40, BAR = 26, TOP = 10, AXIS = 28;
 
   function el(name, attrs, text) {
     var node = document.createElementNS(NS, name);
@@ -178,6 +188,9 @@ __NOTES__
   // what the browser test reads: whether anything reaches past the window's width
   document.body.setAttribute("data-overflow-x",
     document.documentElement.scrollWidth > document.documentElement.clientWidth ? "yes" : "no");
+  // what the browser test reads: the size the chart labels are shown at
+  var shown = document.querySelector("#cost-chart svg").getBoundingClientRect().width;
+  document.body.setAttribute("data-chart-font-px", (12 * shown / W).toFixed(1));
   document.body.setAttribute("data-charts", "drawn");
 })();
 </script>
@@ -277,6 +290,7 @@ def _notes(result: Comparison) -> str:
         "Monthly run-rate = the cluster left running for 730 hours (what a monthly estimate "
         "shows); the run cost above prices the planned run only.",
         "+? marks a total that leaves out an item the catalog has no cited price for.",
+        *([caveat] if (caveat := cheapest_caveat(result)) else []),
         f"Exchange rate for any CNY figure: {result.fx['cny_per_usd']:g} CNY per USD "
         f"({result.fx['source']}).",
     ]

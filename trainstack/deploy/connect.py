@@ -18,6 +18,7 @@ from typing import Optional
 
 import typer
 
+from trainstack.plan.select import ProjectOpt, use_project
 from trainstack_components.errors import SpecError
 
 CLIS = {
@@ -148,8 +149,10 @@ def connect_command(stack: str = typer.Option(..., "--stack", help="A deployed s
                     node: int = typer.Option(0, "--node", min=0,
                                              help="Which node, 0-based, in the group's order."),
                     print_only: bool = typer.Option(False, "--print",
-                                                    help="Print the command; do not run it.")):
+                                                    help="Print the command; do not run it."),
+                    project: Optional[Path] = ProjectOpt):
     """Open a shell on a node (SSM on AWS, IAP on GCP, Bastion on Azure), or print the command."""
+    use_project(project)
     from trainstack.deploy import lifecycle
     inputs, outputs = deployed(stack)
     cloud = inputs.cloud

@@ -145,8 +145,9 @@ def select_stack(stack: str, project_dir: Optional[Path] = None,
     config = stack_config(project_dir, stack)
     inputs = prevalidate(config, project_dir)
     if require_config:
-        from trainstack.plan.required_config import refuse_missing
+        from trainstack.plan.required_config import refuse_blockers, refuse_missing
         refuse_missing(inputs.cloud, config, stack)
+        refuse_blockers(inputs, stack)
     ws = workspace(project_dir, backend)
     if not skip_credential_check:
         check_credentials(inputs.cloud)

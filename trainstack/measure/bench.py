@@ -28,6 +28,7 @@ import typer
 
 from trainstack.measure import bench_parse
 from trainstack.measure.run import Target, bucket_fs, read_bytes, resolve, submit, wait
+from trainstack.plan.select import ProjectOpt, use_project
 from trainstack_components.agents.job_agent import JOBS_PREFIX
 
 BENCH_PREFIX = "bench"
@@ -253,7 +254,8 @@ def bench_command(
     model: str = typer.Option("small", "--model", help="Built-in model: small | tiny."),
     train_cmd: Optional[str] = typer.Option(None, "--train-cmd", help="Your training command "
                                             "instead of the built-in model."),
-    checkpoint_mib: float = typer.Option(1024.0, "--checkpoint-mib", min=1),
+    checkpoint_mib: float = typer.Option(1024.0, "--checkpoint-mib", min=1, help="Size of the "
+                                         "checkpoint the storage part writes and reads (MiB)."),
     allreduce_mib: list[float] = typer.Option([64.0, 1024.0], "--allreduce-mib",
                                               help="All-reduce message sizes (MiB)."),
     lustre: str = typer.Option("/lustre", "--lustre", help="The shared filesystem's mount."),
@@ -261,7 +263,8 @@ def bench_command(
     provisioned_mbps: Optional[float] = typer.Option(None, "--provisioned-mbps", help="The "
                                                      "filesystem's provisioned MB/s."),
     nproc_per_node: Optional[int] = typer.Option(None, "--nproc-per-node", min=1),
-    out_dir: Path = typer.Option(Path("bench-results"), "--out-dir"),
+    out_dir: Path = typer.Option(Path("bench-results"), "--out-dir", help="Local folder for the "
+                                 "results file (the bucket keeps a copy under bench/)."),
     name: Optional[str] = typer.Option(None, "--name", help="The local file's name (default: "
                                        "the stack, else the cloud)."),
     only: Optional[list[str]] = typer.Option(None, "--only", help="fabric | storage | training"),
@@ -275,8 +278,10 @@ def bench_command(
                                       "(--steps straight vs half, a stop and a resume)."),
     tolerance: float = typer.Option(0.0, "--tolerance", help="With --resume-check: relative "
                                     "tolerance (0: exact, right on CPU; e.g. 1e-5 on GPU)."),
+    project: Optional[Path] = ProjectOpt,
 ):
     """Measure the stack: fabric, storage, training on one and all nodes, readiness."""
+    use_project(project)
     from trainstack_components.errors import SpecError
     if resume_check:
         if stack or url:

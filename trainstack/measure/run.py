@@ -14,11 +14,13 @@ import sys
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Callable, Optional
 
 import typer
 
 from trainstack_components.agents.job_agent import JOBS_PREFIX
+from trainstack.plan.select import ProjectOpt, use_project
 from trainstack_components.errors import SpecError
 
 EXIT_TIMEOUT = 124
@@ -242,8 +244,10 @@ def run_command(
                                       "under /lustre)."),
     timeout: float = typer.Option(24 * 3600, "--timeout", min=1, help="Seconds to wait."),
     detach: bool = typer.Option(False, "--detach", help="Submit and print the job id only."),
+    project: Optional[Path] = ProjectOpt,
 ):
     """Run CMD on every node of the stack under torchrun; exit code = the worst node's."""
+    use_project(project)
     target = resolve(stack, url)
     if max_restarts is None:
         max_restarts = default_max_restarts(target)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.table import Table
 
+from trainstack.plan.select import ProjectOpt, use_project
 from trainstack_components.errors import SpecError
 
 STATUS_PREFIX = "status"
@@ -68,6 +70,13 @@ def read_records(url: str) -> list[NodeHealth]:
                         if url.startswith(f"{scheme}://")), "the fsspec backend for this URL")
         raise SpecError("--bucket-url", f"{url} cannot be read: {missing}".rstrip("."),
                         f"Install {package} (pip install {package}).") from None
+    if url.startswith("file://") or "://" not in url:
+        # A local copy of a bucket: a folder that is not there is a typo, not "no records yet".
+        base = Path(fs._strip_protocol(url)) if hasattr(fs, "_strip_protocol") else Path(url)
+        if not base.is_dir():
+            raise SpecError("--bucket-url", f"{url}: the folder {base} does not exist.",
+                            "Check the path (a local stand-in bucket is the folder the nodes "
+                            "were started with).")
     try:
         paths = sorted(fs.glob(f"{root}/*.json"))
     except Exception as failed:  # noqa: BLE001  (each backend raises its own: botocore, google-auth)
@@ -214,8 +223,10 @@ def status_command(stack: Optional[str] = typer.Option(None, "--stack",
                    url: Optional[str] = typer.Option(None, "--bucket-url",
                                                      help="Read this fsspec URL instead of the "
                                                      "stack's bucket (s3://, gs://, abfs://, file://)."),
-                   as_json: bool = typer.Option(False, "--json", help="Print the records as JSON.")):
+                   as_json: bool = typer.Option(False, "--json", help="Print the records as JSON."),
+                   project: Optional[Path] = ProjectOpt):
     """Show each node's boot health record (GPUs, RDMA devices, filesystem, failed steps)."""
+    use_project(project)
     expected, billing = None, None
     if not url:
         from trainstack.measure.billing import status_line

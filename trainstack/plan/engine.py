@@ -208,5 +208,6 @@ def render(config: dict[str, str], stack: str = "offline",
         asyncio.set_event_loop(None)
         loop.close()
     resources = sorted(monitor.recorded, key=lambda r: (r.type, r.name))
-    return Plan(inputs.cloud, stack, inputs, resources, _plain(outputs),
-                warnings=(warning,) if warning else ())
+    from trainstack.plan.required_config import blocker_warnings
+    warnings = ((warning,) if warning else ()) + tuple(blocker_warnings(inputs))
+    return Plan(inputs.cloud, stack, inputs, resources, _plain(outputs), warnings=warnings)

@@ -47,3 +47,26 @@ def warning_line(cloud: str, config: Mapping[str, object]) -> Optional[str]:
         return None
     return (f"warning: stack config lacks {', '.join(keys)}: this plan renders, but `trainstack "
             f"up` will refuse until it is set ({set_commands(cloud, keys, None)})")
+
+
+def blockers(inputs) -> list[SpecError]:
+    """What the cloud says renders offline but cannot deploy (components/base.py
+    Cloud.deploy_blockers): placeholder values, a region without the file system."""
+    from trainstack_components.base import get_cloud
+    return list(get_cloud(inputs.cloud).deploy_blockers(inputs.spec, inputs.selection))
+
+
+def blocker_warnings(inputs) -> list[str]:
+    """One warning line per blocker, for the offline commands (plan, check, compare)."""
+    return [f"warning: {b.field}: {b.problem} `trainstack up` will refuse this. {b.fix}"
+            for b in blockers(inputs)]
+
+
+def refuse_blockers(inputs, stack: str) -> None:
+    """`up` and `preview` stop (exit 2) at the first blocker, before the CLI runs."""
+    found = blockers(inputs)
+    if found:
+        first = found[0]
+        more = f" ({len(found) - 1} more after this one.)" if len(found) > 1 else ""
+        raise SpecError(first.field, f"{first.problem} Stack {stack} cannot deploy it.",
+                        first.fix + more)

@@ -23,6 +23,12 @@ def set_project_override(folder: Optional[Path]) -> None:
     _PROJECT_OVERRIDE["dir"] = folder
 
 
+def use_project(folder: Optional[Path]) -> None:
+    """A command's own --project (as after the command name) means the same as the global one."""
+    if folder is not None:
+        set_project_override(folder)
+
+
 def project_dir(override: Optional[Path] = None) -> Path:
     """The project a --stack command works in (SpecError, exit 2, when there is none)."""
     return find_project(override=override or _PROJECT_OVERRIDE["dir"])

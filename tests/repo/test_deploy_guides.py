@@ -1,0 +1,77 @@
+"""One first-deploy guide per cloud, in the same shape, whose facts come from the code
+(issue 36): a block or inline fact the code contradicts fails here."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "tools"))
+import deploy_docs  # noqa: E402
+
+CLOUDS = ("aws", "gcp", "azure", "alicloud")
+# The sections every guide has, in order: account set-up to what is left billing (issue 36)
+SHAPE = ["Account set-up", "Credentials", "Quotas", "Stack config", "Bootstrap", "Up", "Connect",
+         "Run and bench", "Destroy", "What is left billing"]
+
+
+@pytest.mark.parametrize("cloud", CLOUDS)
+def test_every_cloud_has_a_guide_in_the_same_shape(cloud):
+    text = (ROOT / "docs" / "deploy" / f"{cloud}.md").read_text(encoding="utf-8")
+    assert deploy_docs.sections(text) == SHAPE
+
+
+@pytest.mark.parametrize("cloud", CLOUDS)
+def test_the_generated_blocks_are_what_the_code_gives_now(cloud):
+    text = (ROOT / "docs" / "deploy" / f"{cloud}.md").read_text(encoding="utf-8")
+    names = [m["name"] for m in deploy_docs.BLOCK.finditer(text)]
+    assert sorted(names) == sorted(f"{kind}:{cloud}" for kind in
+                                   ("plan", "credentials", "config", "kept"))
+    assert deploy_docs.stale_blocks(text) == [], "run python tools/gen_docs.py"
+
+
+def test_a_planted_false_fact_in_a_guide_is_caught():
+    text = (ROOT / "docs" / "deploy" / "gcp.md").read_text(encoding="utf-8")
+    planted = text.replace("9,000 GiB at 1000 MB/s/TiB", "36,000 GiB at 250 MB/s/TiB", 1)
+    assert planted != text
+    assert deploy_docs.stale_blocks(planted) == ["plan:gcp"]
+
+
+def test_the_prose_facts_hold_and_a_planted_one_is_caught():
+    gcp = (ROOT / "docs" / "gcp.md").read_text(encoding="utf-8")
+    assert "fact:gcp-filesystem" in gcp and "fact:gcp-iap-range" in gcp
+    for page in deploy_docs.FACT_PAGES:
+        assert deploy_docs.wrong_facts(page.read_text(encoding="utf-8")) == [], page
+    # the old page's claim (docs/gcp.md before issue 36): 36,000 GiB at 250 MB/s/TiB
+    planted = gcp.replace("<!-- fact:gcp-filesystem -->9,000 GiB at 1000 MB/s/TiB",
+                          "<!-- fact:gcp-filesystem -->36,000 GiB at 250 MB/s/TiB")
+    assert [w.split(":")[0] for w in deploy_docs.wrong_facts(planted)] == ["gcp-filesystem"]
+
+
+def test_the_gcp_page_no_longer_says_the_import_is_manual():
+    gcp = " ".join((ROOT / "docs" / "gcp.md").read_text(encoding="utf-8").split())
+    assert "import and export are not automatic" not in gcp
+    assert "Lustre import is automatic" in gcp
+
+
+@pytest.mark.parametrize("cloud", CLOUDS)
+def test_the_credentials_block_names_what_the_deploy_check_accepts(cloud):
+    from trainstack.deploy.lifecycle import CREDENTIALS
+    text = (ROOT / "docs" / "deploy" / f"{cloud}.md").read_text(encoding="utf-8")
+    for group in CREDENTIALS[cloud].env_any:
+        for variable in group:
+            assert f"`{variable}`" in text, variable
+
+
+def test_azure_names_what_destroy_leaves_and_how_to_delete_it():
+    text = (ROOT / "docs" / "deploy" / "azure.md").read_text(encoding="utf-8")
+    tail = text[text.index("## What is left billing"):]
+    assert "resource group `trainstack-llm-finetune-azure-data`" in tail
+    assert "az group delete" in tail
+
+
+def test_the_review_records_are_out_of_the_users_path():
+    assert not list((ROOT / "docs").glob("review-*.md"))
+    assert len(list((ROOT / "docs" / "reviews").glob("review-*.md"))) == 5

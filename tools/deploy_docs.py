@@ -1,0 +1,182 @@
+"""The generated parts of the deploy guides (docs/deploy/<cloud>.md), so that what the code
+decides (what the example builds, which credentials count, which stack config a deploy needs,
+what a destroy leaves billing) cannot drift from it.
+
+A page marks each generated part with `<!-- generated:NAME -->` ... `<!-- /generated -->`;
+`python tools/gen_docs.py` rewrites them, `--check` (and tests/repo/test_docs.py) fails when one
+differs from what the code gives now.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = {cloud: ROOT / "docs" / "deploy" / f"{cloud}.md" for cloud in ("aws", "gcp", "azure",
+                                                                       "alicloud")}
+PAGES["readme"] = ROOT / "README.md"   # its abridged compare sample
+# Every page has these sections, in this order (the same shape on every cloud).
+SECTIONS = ("Account set-up", "Credentials", "Quotas", "Stack config", "Bootstrap", "Up",
+            "Connect", "Run and bench", "Destroy", "What is left billing")
+BLOCK = re.compile(r"<!-- generated:(?P<name>[\w:-]+) -->\n(?P<body>.*?)<!-- /generated -->",
+                   re.S)
+
+
+def _plan(cloud: str):
+    from trainstack.plan.engine import render
+    from trainstack.plan.stacks import spec_file_config
+    return render(spec_file_config(ROOT / "examples" / "cluster.yaml", cloud), stack=cloud,
+                  project_dir=ROOT)
+
+
+def credentials_block(cloud: str) -> str:
+    from trainstack.deploy.lifecycle import CREDENTIALS
+    need = CREDENTIALS[cloud]
+    groups = " or ".join(" + ".join(f"`{v}`" for v in group) for group in need.env_any)
+    files = " or ".join(f"`~/{f}`" for f in need.files)
+    return (f"`up`, `preview`, `destroy` and `reap` look for {groups} in the environment, else "
+            f"{files}; without any they stop before the Pulumi CLI runs and say: {need.how}. "
+            "On a runner with an instance role or workload identity that trainstack cannot see, "
+            "pass `--skip-credential-check`.\n")
+
+
+def config_block(cloud: str) -> str:
+    from trainstack.plan.required_config import required
+    keys = required(cloud)
+    lines = [f"- `{key}`: `pulumi config set {key} {value}`" for key, value in keys.items()]
+    head = ("Stack config a deploy cannot do without (`up` and `preview` refuse until it is set; "
+            "the offline commands warn):\n\n" if lines else
+            "No stack config beyond the stack file `trainstack init` writes is required.\n")
+    return head + ("\n".join(lines) + "\n" if lines else "")
+
+
+def plan_block(cloud: str) -> str:
+    plan = _plan(cloud)
+    out, spec = plan.outputs, plan.inputs.spec
+    rows = [("region / zone", f"{out.get('region')} / {out.get('zone')}"),
+            ("nodes", f"{spec.nodes} x {out.get('instance_type')}"),
+            ("fabric", str(out.get("interconnect"))),
+            ("file system", f"{out.get('filesystem_capacity_gib'):,} GiB at "
+                            f"{out.get('filesystem_throughput_mbps_per_tib')} MB/s/TiB"),
+            ("price", f"{out.get('usd_per_hour')} USD/h for the nodes"),
+            ("resources", f"{len(plan.resources)}")]
+    warnings = [w.removeprefix("warning: ") for w in plan.warnings]
+    text = "| what | the example's plan |\n|---|---|\n" + "".join(
+        f"| {k} | {v} |\n" for k, v in rows)
+    if warnings:
+        text += "\nBefore a deploy, `trainstack plan` says:\n\n" + "".join(
+            f"- {w}\n" for w in warnings)
+    return text
+
+
+def kept_block(cloud: str) -> str:
+    plan = _plan(cloud)
+    out = plan.outputs
+    retained = plan.inputs.spec.bucket.retain_on_destroy
+    if not retained:
+        return "The spec sets `bucket.retain_on_destroy: false`: a destroy removes the bucket.\n"
+    bucket = out.get("bucket_name")
+    group = out.get("storage_resource_group")
+    where = (f"the storage account's container `{bucket}` in the resource group `{group}`"
+             if group else f"the bucket `{bucket}`")
+    return (f"With `bucket.retain_on_destroy: true` (the default), `destroy` keeps {where} "
+            "and records it in the stack config key `trainstack:adopt`, so the next `up` takes "
+            "it back with its data. It bills for what it stores until you delete it.\n")
+
+
+def compare_block(which: str) -> str:
+    """The README's abridged `trainstack compare --spec examples/cluster.yaml`, from --json."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from trainstack.cli.app import app
+    assert which == "example"
+    result = CliRunner().invoke(app, ["compare", "--spec", str(ROOT / "examples" / "cluster.yaml"),
+                                      "--json"])
+    doc = json.loads(result.stdout)
+    rows = doc["clouds"]
+
+    def money(value, unpriced):
+        if value is None:
+            return "-"
+        return f"{value:,.2f} USD" + (" +?" if unpriced else "")
+
+    def marks(r):
+        return " ".join(m for m in ("cheapest", "fastest") if r.get(m))
+
+    lines = [("", [r["cloud"] for r in rows]), ("", [marks(r) for r in rows]),
+             ("instance type", [f"{r['nodes']} x {r['instance_type']}" if r["instance_type"]
+                                else "-" for r in rows]),
+             ("GPU", [f"{r['gpus']} x {r['gpu']}" if r["gpu"] else "-" for r in rows]),
+             ("fabric", [r["fabric"] or "-" for r in rows]),
+             ("capacity", [(r["capacity"] or "-").replace("_", " ").lower() for r in rows]),
+             ("USD/h", [money(r["usd_per_hour"], False) for r in rows]),
+             ("hours", [f"{r['hours']:.2f}" if r["hours"] is not None else "-" for r in rows]),
+             ("total", [money(r["cost"]["total"], r["unpriced"]) for r in rows]),
+             ("monthly run-rate", [money(r["monthly_run_rate"], r["unpriced"]) for r in rows]),
+             ("policy", [r["policy"]["verdict"] for r in rows])]
+    text = "$ trainstack compare --spec examples/cluster.yaml   (abridged; --json has every field)\n"
+    for label, cells in lines:
+        text += (f"{label:<17}" + "".join(f"{c:<30}" for c in cells)).rstrip() + "\n"
+    for r in rows:
+        if r["unpriced"]:
+            text += f"{r['cloud']}: unpriced: {'; '.join(r['unpriced'])}\n"
+        if r["status"] == "error":
+            text += f"{r['cloud']}: selection failed: {r['message']}\n"
+    return "```\n" + text + "```\n"
+
+
+GENERATORS = {"compare": compare_block, "plan": plan_block, "credentials": credentials_block, "config": config_block,
+              "kept": kept_block}
+
+
+def expected(name: str) -> str:
+    kind, cloud = name.split(":")
+    return GENERATORS[kind](cloud)
+
+
+def stale_blocks(text: str) -> list[str]:
+    """The generated blocks of a page whose text is not what the code gives now."""
+    return [m["name"] for m in BLOCK.finditer(text) if m["body"] != expected(m["name"])]
+
+
+def regenerate(text: str) -> str:
+    return BLOCK.sub(lambda m: f"<!-- generated:{m['name']} -->\n{expected(m['name'])}"
+                               "<!-- /generated -->", text)
+
+
+def sections(text: str) -> list[str]:
+    return [line[3:].strip() for line in text.splitlines() if line.startswith("## ")]
+
+
+# Facts stated inline in prose pages: `<!-- fact:NAME -->value<!-- /fact -->`, each checked
+# against what the code gives now (a change to the plan that makes the sentence false fails).
+FACT = re.compile(r"<!-- fact:(?P<name>[\w-]+) -->(?P<value>.*?)<!-- /fact -->", re.S)
+FACT_PAGES = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
+
+
+def _gcp_filesystem() -> str:
+    out = _plan("gcp").outputs
+    return (f"{out['filesystem_capacity_gib']:,} GiB at "
+            f"{out['filesystem_throughput_mbps_per_tib']} MB/s/TiB")
+
+
+def _gcp_iap_range() -> str:
+    plan = _plan("gcp")
+    rule = next(r for r in plan.resources if r.type == "gcp:compute/firewall:Firewall"
+                and r.name.endswith("-iap-ssh"))
+    return ", ".join(rule.inputs["sourceRanges"])
+
+
+FACTS = {"gcp-filesystem": _gcp_filesystem, "gcp-iap-range": _gcp_iap_range}
+
+
+def wrong_facts(text: str) -> list[str]:
+    """'NAME: the page says X, the code gives Y' for each inline fact that is false now."""
+    wrong = []
+    for m in FACT.finditer(text):
+        actual = FACTS[m["name"]]()
+        if m["value"] != actual:
+            wrong.append(f"{m['name']}: the page says {m['value']!r}, the code gives {actual!r}")
+    return wrong
