@@ -209,9 +209,11 @@ def summary_lines(result: dict) -> list[str]:
         verdict = ("BELOW FLOOR" if j["below_floor"] else "") + (" WRONG NETWORK"
                                                                  if j["wrong_network"] else "")
         judged = verdict.strip() or ("ok" if j["ok"] else j["note"] or "-")
+        ceiling = j.get("ceiling_gbps")
         lines.append(f"fabric: all-reduce busbw {busbw} over {f['nodes']} node(s), network "
-                     f"{f['network'] or '-'}; floor {j['floor_gbps'] or '-'} GB/s, expected "
-                     f"{j['expected_net'] or '-'}: {judged}")
+                     f"{f['network'] or '-'}; floor {j['floor_gbps'] or '-'} GB/s"
+                     + (f" (of a {ceiling:g} GB/s network ceiling)" if ceiling else "")
+                     + f", expected {j['expected_net'] or '-'}: {judged}")
     s = result.get("storage")
     if s:
         lines.append(f"storage: {s['checkpoint_mib']:g} MiB checkpoint; slowest /lustre read "
