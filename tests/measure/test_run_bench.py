@@ -89,8 +89,13 @@ def test_two_nodes_run_bench_and_compare_measured(tmp_path, example_spec, monkey
     assert 0 <= two["data_wait_fraction"] < 1 and two["peak_memory_bytes"] > 0
     # tokens per step: batch 4 x seq 64 per rank (MODEL_SIZES["tiny"])
     assert (one["tokens_per_step"], two["tokens_per_step"]) == (256, 512)
-    assert result["training"]["scaling_efficiency"] == pytest.approx(
-        two["tokens_per_s"] / (2 * one["tokens_per_s"]))
+    measured_eff = two["tokens_per_s"] / (2 * one["tokens_per_s"])
+    if measured_eff > 1.05:
+        # two CPU "nodes" on a shared machine can come out above 1 (issue 32): run twice, then
+        # refused, and compare --measured must not use it (tests/measure/test_measure_planted.py)
+        pytest.skip(f"scaling efficiency {measured_eff:.2f} > 1.05 on this loaded machine: "
+                    "refused by bench, nothing for compare --measured to check")
+    assert result["training"]["scaling_efficiency"] == pytest.approx(measured_eff)
     fabric = result["fabric"]
     assert fabric["ranks"] == 2 and fabric["busbw_gbps"] > 0 and fabric["device"] == "cpu"
     assert fabric["judge"]["floor_gbps"] == 562.5      # p5.48xlarge, 2 nodes; CPU: not judged
