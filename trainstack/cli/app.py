@@ -237,6 +237,10 @@ from trainstack.measure.resume_check import resume_check_cli  # noqa: E402  (iss
 
 app.command("resume-check")(user_errors(resume_check_cli))
 
+from trainstack.measure.local_nodes import local_nodes_command  # noqa: E402  (issue 32)
+
+app.command("local-nodes")(user_errors(local_nodes_command))
+
 
 def _quiet_stdout() -> None:
     """After a closed pipe (`trainstack plan | head`): nothing more reaches stdout, and the
