@@ -15,8 +15,16 @@ and runs each one once, one at a time. With the torchrun launcher the command be
 
 N, the address and this node's rank come from the boot's ranks profile (the node group's own
 list, /etc/profile.d/trainstack-ranks.sh); P is the node's GPUs (NPROC_PER_NODE) unless the
-request says otherwise; the fabric's NCCL environment comes from the boot's NCCL profile. Rank 0
-hosts the c10d store (is_host), so no node races to host it. torchrun's elastic restarts
+request says otherwise; the fabric's NCCL environment comes from the boot's NCCL profile. One
+node hosts the c10d store (is_host), so no node races to host it: the one `run` elected
+(request "rdzv_host"/"rdzv_addr", the first live node, with N the live nodes), else rank 0.
+
+Every agent writes a heartbeat, heartbeat/<node>.json ({"time", "addr", "leaving", "job"}),
+every --heartbeat seconds; on a node marked leaving it also withdraws the node's health record
+(status/<node>.json: ok false, "withdrawn"). A job is never left without this node's exit
+record: one over before this node started it (another node failed, or `run` cancelled it with
+jobs/<id>/cancel.json) gets an exit record saying why ("stopped"), and a torchrun job running
+here is stopped (SIGTERM, SIGKILL after --stop-grace) when another node fails or `run` cancels. torchrun's elastic restarts
 (--max-restarts) restart the workers on every node after a failure or preemption; the training
 script resumes from its checkpoint. Where the runtime step pinned an image
 (/etc/trainstack/runtime.env: TS_IMAGE), the launch runs inside it with the GPUs, the RDMA
@@ -247,7 +255,22 @@ class Node:
                 "TRAINSTACK_EVENTS_DIR": str(self.path(EVENTS_DIR))}
 
 
-def launch_argv(request: dict, env: dict[str, str], launcher: list[str]) -> list[str]:
+def node_address(master_addr: Optional[str]) -> Optional[str]:
+    """This node's address as the other nodes reach it: the interface that routes to the
+    boot's rank 0 (a UDP connect sends nothing), else the hostname's."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect((master_addr or "10.255.255.255", 9))
+            return probe.getsockname()[0]
+    except OSError:
+        try:
+            return socket.gethostbyname(socket.gethostname())
+        except OSError:
+            return None
+
+
+def launch_argv(request: dict, env: dict[str, str], launcher: list[str],
+                node_name: Optional[str] = None) -> list[str]:
     """The command this node runs for `request`, given the boot's environment `env`."""
     argv = [str(a) for a in request["argv"]]
     if request.get("launcher", "torchrun") == "none":
@@ -262,13 +285,20 @@ def launch_argv(request: dict, env: dict[str, str], launcher: list[str]) -> list
     if missing:
         raise ValueError(f"the ranks profile ({RANKS_PROFILE}) does not set "
                          f"{', '.join(missing)}: did the boot's ranks step succeed?")
-    # A request may name fewer nodes than the group (bench's one-node training run).
+    # A request may name fewer nodes than the group (bench's one-node training run, or the
+    # nodes still alive after one was lost).
     nnodes = int(request.get("nnodes") or env["NNODES"])
     nproc = int(request.get("nproc_per_node") or env.get("NPROC_PER_NODE") or 1)
     port = int(request.get("rdzv_port") or env.get("MASTER_PORT") or DEFAULT_PORT)
-    host = "true" if env["NODE_RANK"] == "0" else "false"
+    # The c10d store's host: the node `run` elected among the live ones (request "rdzv_host",
+    # its address in "rdzv_addr"), so losing rank 0 does not leave the job without a store;
+    # else the boot's rank 0.
+    if request.get("rdzv_host") and request.get("rdzv_addr") and node_name is not None:
+        addr, host = request["rdzv_addr"], "true" if node_name == request["rdzv_host"] else "false"
+    else:
+        addr, host = env["MASTER_ADDR"], "true" if env["NODE_RANK"] == "0" else "false"
     return [*launcher, f"--nnodes={nnodes}:{nnodes}", f"--nproc-per-node={nproc}",
-            "--rdzv-backend=c10d", f"--rdzv-endpoint={env['MASTER_ADDR']}:{port}",
+            "--rdzv-backend=c10d", f"--rdzv-endpoint={addr}:{port}",
             f"--rdzv-id={request['id']}", f"--rdzv-conf=is_host={host}",
             f"--max-restarts={int(request.get('max_restarts') or 0)}", *script]
 
@@ -315,6 +345,7 @@ class Agent:
         self.stop_grace_s = stop_grace_s
         self._last_beat: Optional[float] = None
         self._withdrawn = False
+        self._addr: Optional[str] = None
         self.state_path = node.path(STATE_FILE)
         try:
             self.done = set(json.loads(self.state_path.read_text()).get("done", []))
@@ -335,7 +366,10 @@ class Agent:
         if not force and self._last_beat is not None and now - self._last_beat < self.heartbeat_s:
             return
         self._last_beat = now
+        if self._addr is None:
+            self._addr = node_address(self.node.boot_env().get("MASTER_ADDR")) or ""
         record = {"node": self.node.name, "time": now, "iso": utc_now(), "leaving": leaving,
+                  "addr": self._addr or None,
                   "job": job_id, "heartbeat_s": self.heartbeat_s, "agent_version": AGENT_VERSION}
         try:
             self.store.put(f"{HEARTBEAT_PREFIX}/{self.node.name}.json",
@@ -473,9 +507,10 @@ class Agent:
                     "TRAINSTACK_JOB_OUT": str(out_dir)})
         started = time.time()
         info: dict[str, Any] = {"node": self.node.name, "node_rank": boot.get("NODE_RANK"),
+                "attempt": request.get("attempt", 0),
                 "host": socket.gethostname(), "started": utc_now(), "agent_version": AGENT_VERSION}
         try:
-            argv = launch_argv(request, boot, self.launcher)
+            argv = launch_argv(request, boot, self.launcher, self.node.name)
         except ValueError as bad:
             self._finish(job_id, 2, started, f"trainstack job agent: {bad}\n".encode(), info)
             return 2
@@ -487,6 +522,11 @@ class Agent:
             argv = container_argv(image, argv, keys, str(local / job_id), devices, cwd)
             info["image"] = image
         info["argv"] = argv
+        endpoint = next((a.split("=", 1)[1] for a in argv if a.startswith("--rdzv-endpoint=")),
+                        None)
+        if endpoint:
+            info["rdzv"] = {"endpoint": endpoint, "is_host": "--rdzv-conf=is_host=true" in argv,
+                            "host": request.get("rdzv_host") or "boot rank 0"}
         self._put_json(job_id, "started.json", info)
         pid_file = local / f"{job_id}.json"
         with open(log_path, "wb") as log:

@@ -151,3 +151,36 @@ def test_tokens_per_second_below_one_and_assumed_figures_without_a_bench():
     assert aws_tps == "100,000 | 0.42"                   # 0.25 x 2 x 0.84
     assert gcp_tps == "100,000 | -"
     assert table["USD per million tokens"][1] == "0.2792 | -"
+
+
+# --------------------------------------------------------------------------- smaller
+
+def test_fabric_reads_each_nodes_driver_from_nvidia_smi(tmp_path, monkeypatch):
+    """bench's fabric part parses the nvidia-smi header each node's worker saved (a recorded
+    real one here: driver 535.161.08, CUDA 12.2, tests/data/bench/SOURCES.md)."""
+    from pathlib import Path
+    smi = (Path(__file__).parents[1] / "data/bench/nvidia_smi_535_azhpc_images_343.txt").read_text()
+    target = Target(f"file://{tmp_path}", ("node-0",), instance_type="Standard_ND96isr_H100_v5")
+    out = tmp_path / "jobs/j/node-0/out"
+    out.mkdir(parents=True)
+    (out / "nvidia-smi-node-0.txt").write_text(smi)
+    (out / "allreduce.json").write_text(json.dumps({"ranks": 8, "backend": "nccl",
+                                                    "device": "cuda", "sizes": [
+                                                        {"bytes": 2**30, "busbw_gbps": 470.0}]}))
+    monkeypatch.setattr(bench, "_job", lambda *a, **k: {
+        "job_id": "j", "rc": 0, "result": JobResult("j", logs={"node-0": "NCCL INFO Using network IB\n"})})
+    fabric = bench.fabric(target, bench.BenchOptions(), echo=lambda line: None)
+    assert fabric["drivers"] == {"node-0": {"driver": "535.161.08", "cuda_driver": "12.2"}}
+    assert fabric["judge"]["floor_gbps"] == 460.0 and fabric["judge"]["ok"] is True
+
+
+def test_infiniband_log_names_net_ib():
+    """A recorded Azure InfiniBand NCCL_DEBUG=INFO excerpt (Azure/aks-rdma-infiniband#30)."""
+    from pathlib import Path
+
+    from trainstack.measure import bench_parse
+    text = (Path(__file__).parents[1] / "data/bench/nccl_ib_azure_aks_rdma_30.log").read_text()
+    assert bench_parse.nccl_network(text) == "NET/IB"
+    verdict = bench_parse.judge_fabric("Standard_ND96isr_H100_v5", 2, 600.0,
+                                       bench_parse.nccl_network(text))
+    assert verdict["wrong_network"] is False and verdict["ok"] is True

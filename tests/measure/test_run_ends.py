@@ -141,3 +141,33 @@ def test_a_node_killed_mid_checkpoint_ends_run_with_its_name(tmp_path, monkeypat
     assert (cluster.bucket_dir / f"jobs/{job}/cancel.json").exists()
     assert node0 and "cancelled by trainstack run" in node0["stopped"], cluster.agent_logs()
     assert exit_record(cluster, job, "node-1") is None
+
+
+def test_the_next_job_elects_a_new_store_host_when_rank_0_is_lost(tmp_path, monkeypatch):
+    """The node that hosted the c10d store (the boot's rank 0) is gone. The next `run` leaves it
+    out, elects the first remaining node as the store's host (its address from its heartbeat)
+    and sizes the rendezvous to the two that remain; each node's started.json records the
+    endpoint and who hosted, and the ranks land one per remaining node."""
+    pytest.importorskip("torch")
+    from tests.run_helpers import TRAIN_PY
+    monkeypatch.setenv("TRAINSTACK_NODE_STALE_S", "3")
+    (tmp_path / "train.py").write_text(TRAIN_PY)
+    with LocalCluster(tmp_path, nodes=3) as cluster:
+        assert wait_for(lambda: all((cluster.bucket_dir / f"heartbeat/{n}.json").exists()
+                                    for n in cluster.names), 30), cluster.agent_logs()
+        cluster.kill_node("node-0")
+        time.sleep(4)
+        target = resolve(None, cluster.url)
+        assert target.nodes == ("node-1", "node-2")
+        job = submit(target, ["python", "train.py"], cwd=str(tmp_path))
+        result = wait(target, job, timeout_s=150, poll_s=0.3)
+    assert not result.timed_out and result.rc == 0, cluster.agent_logs() + str(result.logs)
+    request = json.loads((cluster.bucket_dir / f"jobs/{job}/request.json").read_text())
+    assert (request["rdzv_host"], request["nnodes"]) == ("node-1", 2)
+    started = {n: json.loads((cluster.bucket_dir / f"jobs/{job}/{n}/started.json").read_text())
+               for n in ("node-1", "node-2")}
+    assert started["node-1"]["rdzv"]["is_host"] and not started["node-2"]["rdzv"]["is_host"]
+    assert started["node-1"]["rdzv"]["endpoint"] == started["node-2"]["rdzv"]["endpoint"]
+    ranks = {json.loads(p.read_text())["node"]: json.loads(p.read_text())["group_rank"]
+             for p in cluster.bucket_dir.glob(f"jobs/{job}/*/out/rank*.json")}
+    assert sorted(ranks) == ["node-1", "node-2"] and sorted(ranks.values()) == [0, 1]

@@ -106,6 +106,14 @@ def fabric(target: Target, opts: BenchOptions, echo) -> dict:
         rows = [bench_parse.AllReduceRow(s["bytes"], s["busbw_gbps"]) for s in record["sizes"]]
         out.update(busbw_gbps=bench_parse.large_message_busbw(rows), sizes=record["sizes"],
                    device=record["device"], backend=record["backend"], ranks=record["ranks"])
+    # Driver and CUDA per node from each node's nvidia-smi (none on CPU stand-ins).
+    drivers = {}
+    for node in target.nodes:
+        fs, base = bucket_fs(target.url)
+        raw = read_bytes(fs, f"{base}/{JOBS_PREFIX}/{job['job_id']}/{node}/out/nvidia-smi-{node}.txt")
+        if raw:
+            drivers[node] = bench_parse.nvidia_smi_versions(raw.decode("utf-8", "replace"))
+    out["drivers"] = drivers
     out["judge"] = bench_parse.judge_fabric(target.instance_type, len(target.nodes),
                                             out["busbw_gbps"], out["network"],
                                             out["device"] or "cpu")

@@ -4,7 +4,10 @@ torchrun through each node's job agent (components/agents/job_agent.py).
 `run` writes `jobs/<id>/request.json` into the cluster's bucket and waits for every node's
 `jobs/<id>/<node>/exit.json`; `--follow` streams each node's log as it grows. Its exit code is
 the worst node's. The nodes are those with a health record in the bucket (status/<node>.json,
-what `trainstack status` reads); on a deployed stack the spec's node count is awaited.
+what `trainstack status` reads) that is not withdrawn and whose agent's heartbeat is not stale
+(heartbeat/<node>.json, TRAINSTACK_NODE_STALE_S); on a deployed stack the spec's node count is
+awaited. A node whose heartbeat stops before its exit record ends the wait at once, named, and
+the job is cancelled on the others; a node stopped because another failed says so.
 """
 from __future__ import annotations
 
@@ -215,15 +218,39 @@ def submit(target: Target, argv: list[str], *, kind: str = "run", launcher: str 
         raise SpecError("CMD", "is empty.", "Give the command after --, e.g. "
                         "`trainstack run -- python train.py`.")
     job_id = new_job_id(kind)
+    members = list(run_on or target.nodes)
     request = {"id": job_id, "argv": list(argv), "launcher": launcher,
                "max_restarts": max_restarts, "nproc_per_node": nproc_per_node,
                "env": env or {}, "files": files or {}, "cwd": cwd, "rdzv_port": rdzv_port,
                "nodes": list(target.nodes), "run_on": run_on,
                "nnodes": len(run_on) if run_on else None, "created": datetime.now(timezone.utc).isoformat()}
     fs, base = bucket_fs(target.url)
-    with fs.open(f"{base}/{JOBS_PREFIX}/{job_id}/request.json", "w") as handle:
+    if launcher == "torchrun":
+        request.update(rendezvous(fs, base, members))
+    # Written aside, then moved into place: an agent polling meanwhile must never read half a
+    # request (it would fail the job as a bad request).
+    final = f"{base}/{JOBS_PREFIX}/{job_id}/request.json"
+    with fs.open(f"{final}.partial", "w") as handle:
         json.dump(request, handle, sort_keys=True)
+    fs.mv(f"{final}.partial", final)
     return job_id
+
+
+def rendezvous(fs, base: str, members: list[str]) -> dict:
+    """Who hosts the job's c10d store: the first of `members` (resolve() orders them by node
+    rank and leaves out the gone ones) whose agent published its address in its heartbeat. So
+    when the node that hosted the last job's store was lost, the next job elects another from
+    those that remain, and sizes the rendezvous to them (nnodes). Without heartbeats (older
+    agents): {} -- the boot's rank 0 hosts, as before."""
+    for node in members:
+        raw = read_bytes(fs, f"{base}/{HEARTBEAT_PREFIX}/{node}.json")
+        try:
+            addr = json.loads(raw).get("addr") if raw else None
+        except (ValueError, AttributeError):
+            addr = None
+        if addr:
+            return {"rdzv_host": node, "rdzv_addr": addr, "nnodes": len(members)}
+    return {}
 
 
 def read_bytes(fs, path: str) -> Optional[bytes]:
