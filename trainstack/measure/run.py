@@ -193,8 +193,8 @@ def stale_nodes(beats: dict[str, Optional[dict]], stale_s: float,
         if isinstance(at, (int, float)) and now - at > stale_s:
             gone[node] = (f"its job agent's last heartbeat was {now - at:.0f} s ago (over "
                           f"{stale_s:g} s): the node is gone or its agent stopped"
-                          + ("; it was leaving on a preemption notice" if (beat or {}).get("leaving")
-                             else ""))
+                          + ("; it was leaving on a preemption notice"
+                             if (beat or {}).get("leaving") else ""))
     return gone
 
 
