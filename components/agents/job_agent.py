@@ -507,7 +507,6 @@ class Agent:
                     "TRAINSTACK_JOB_OUT": str(out_dir)})
         started = time.time()
         info: dict[str, Any] = {"node": self.node.name, "node_rank": boot.get("NODE_RANK"),
-                "attempt": request.get("attempt", 0),
                 "host": socket.gethostname(), "started": utc_now(), "agent_version": AGENT_VERSION}
         try:
             argv = launch_argv(request, boot, self.launcher, self.node.name)
