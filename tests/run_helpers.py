@@ -54,6 +54,7 @@ class LocalCluster:
         self.port = free_port()
         self.roots = {}
         self.procs: list[subprocess.Popen] = []
+        self.agents: dict[str, subprocess.Popen] = {}
         store = job_agent.open_store(self.url)
         for rank, name in enumerate(self.names):
             root = tmp / name
@@ -62,16 +63,33 @@ class LocalCluster:
             record = (records or {}).get(name) or health_record(name, rank)
             store.put(f"status/{name}.json", json.dumps(record).encode())
 
-    def start(self, env: dict | None = None) -> "LocalCluster":
+    def start(self, env: dict | None = None, names: list[str] | None = None) -> "LocalCluster":
+        """Start the job agents of `names` (default: every node); heartbeats every 0.5 s and a
+        5 s grace after SIGTERM, so a lost node shows within seconds."""
         run_env = {**os.environ, "PYTHONPATH": CHECKOUT_PATH, "OMP_NUM_THREADS": "1", **(env or {})}
-        for name in self.names:
-            log = open(self.tmp / f"{name}-agent.log", "wb")
-            self.procs.append(subprocess.Popen(
+        for name in names or self.names:
+            log = open(self.tmp / f"{name}-agent.log", "ab")
+            proc = subprocess.Popen(
                 [sys.executable, str(ROOT / "components/agents/job_agent.py"),
                  "--bucket", self.url, "--node", name, "--root", str(self.roots[name]),
-                 "--launcher", LAUNCHER, "--poll", "0.3", "--idle-exit", "300"],
-                stdout=log, stderr=subprocess.STDOUT, env=run_env))
+                 "--launcher", LAUNCHER, "--poll", "0.3", "--idle-exit", "300",
+                 "--heartbeat", "0.5", "--stop-grace", "5"],
+                stdout=log, stderr=subprocess.STDOUT, env=run_env)
+            self.procs.append(proc)
+            self.agents[name] = proc
         return self
+
+    def kill_node(self, name: str) -> None:
+        """What the cloud does to a node it takes back: its agent and every job of it die at
+        once (SIGKILL), nothing more is written."""
+        jobs = self.roots[name] / job_agent.LOCAL_JOBS_DIR.lstrip("/")
+        for pid_file in jobs.glob("*.json"):
+            try:
+                os.killpg(json.loads(pid_file.read_text())["pid"], 9)
+            except (OSError, ValueError, KeyError):
+                pass
+        self.agents[name].kill()
+        self.agents[name].wait(timeout=20)
 
     def stop(self) -> None:
         for proc in self.procs:

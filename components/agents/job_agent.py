@@ -15,8 +15,16 @@ and runs each one once, one at a time. With the torchrun launcher the command be
 
 N, the address and this node's rank come from the boot's ranks profile (the node group's own
 list, /etc/profile.d/trainstack-ranks.sh); P is the node's GPUs (NPROC_PER_NODE) unless the
-request says otherwise; the fabric's NCCL environment comes from the boot's NCCL profile. Rank 0
-hosts the c10d store (is_host), so no node races to host it. torchrun's elastic restarts
+request says otherwise; the fabric's NCCL environment comes from the boot's NCCL profile. One
+node hosts the c10d store (is_host), so no node races to host it: the one `run` elected
+(request "rdzv_host"/"rdzv_addr", the first live node, with N the live nodes), else rank 0.
+
+Every agent writes a heartbeat, heartbeat/<node>.json ({"time", "addr", "leaving", "job"}),
+every --heartbeat seconds; on a node marked leaving it also withdraws the node's health record
+(status/<node>.json: ok false, "withdrawn"). A job is never left without this node's exit
+record: one over before this node started it (another node failed, or `run` cancelled it with
+jobs/<id>/cancel.json) gets an exit record saying why ("stopped"), and a torchrun job running
+here is stopped (SIGTERM, SIGKILL after --stop-grace) when another node fails or `run` cancels. torchrun's elastic restarts
 (--max-restarts) restart the workers on every node after a failure or preemption; the training
 script resumes from its checkpoint. Where the runtime step pinned an image
 (/etc/trainstack/runtime.env: TS_IMAGE), the launch runs inside it with the GPUs, the RDMA
@@ -53,8 +61,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
-AGENT_VERSION = 1
+AGENT_VERSION = 2
 JOBS_PREFIX = "jobs"
+STATUS_PREFIX = "status"        # status/<node>.json: the health record the boot wrote
+HEARTBEAT_PREFIX = "heartbeat"  # heartbeat/<node>.json: this agent is alive, {"time": epoch s}
+CANCEL_FILE = "cancel.json"     # jobs/<id>/cancel.json: `run` gave the job up (a node vanished)
+DEFAULT_HEARTBEAT_S = 30.0
+# After SIGTERM, how long a stopped job gets to save before SIGKILL (a cloud's notice is 30 s+).
+STOP_GRACE_S = 30.0
 LOCAL_JOBS_DIR = "/var/lib/trainstack/jobs"   # <id>.json = {"pid"}: the idle agent's "busy"
 STATE_FILE = "/var/lib/trainstack/job-agent.json"
 RANKS_PROFILE = "/etc/profile.d/trainstack-ranks.sh"
@@ -305,7 +319,22 @@ class Node:
                 "TRAINSTACK_EVENTS_DIR": str(self.path(EVENTS_DIR))}
 
 
-def launch_argv(request: dict, env: dict[str, str], launcher: list[str]) -> list[str]:
+def node_address(master_addr: Optional[str]) -> Optional[str]:
+    """This node's address as the other nodes reach it: the interface that routes to the
+    boot's rank 0 (a UDP connect sends nothing), else the hostname's."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect((master_addr or "10.255.255.255", 9))
+            return probe.getsockname()[0]
+    except OSError:
+        try:
+            return socket.gethostbyname(socket.gethostname())
+        except OSError:
+            return None
+
+
+def launch_argv(request: dict, env: dict[str, str], launcher: list[str],
+                node_name: Optional[str] = None) -> list[str]:
     """The command this node runs for `request`, given the boot's environment `env`."""
     argv = [str(a) for a in request["argv"]]
     if request.get("launcher", "torchrun") == "none":
@@ -320,13 +349,20 @@ def launch_argv(request: dict, env: dict[str, str], launcher: list[str]) -> list
     if missing:
         raise ValueError(f"the ranks profile ({RANKS_PROFILE}) does not set "
                          f"{', '.join(missing)}: did the boot's ranks step succeed?")
-    # A request may name fewer nodes than the group (bench's one-node training run).
+    # A request may name fewer nodes than the group (bench's one-node training run, or the
+    # nodes still alive after one was lost).
     nnodes = int(request.get("nnodes") or env["NNODES"])
     nproc = int(request.get("nproc_per_node") or env.get("NPROC_PER_NODE") or 1)
     port = int(request.get("rdzv_port") or env.get("MASTER_PORT") or DEFAULT_PORT)
-    host = "true" if env["NODE_RANK"] == "0" else "false"
+    # The c10d store's host: the node `run` elected among the live ones (request "rdzv_host",
+    # its address in "rdzv_addr"), so losing rank 0 does not leave the job without a store;
+    # else the boot's rank 0.
+    if request.get("rdzv_host") and request.get("rdzv_addr") and node_name is not None:
+        addr, host = request["rdzv_addr"], "true" if node_name == request["rdzv_host"] else "false"
+    else:
+        addr, host = env["MASTER_ADDR"], "true" if env["NODE_RANK"] == "0" else "false"
     return [*launcher, f"--nnodes={nnodes}:{nnodes}", f"--nproc-per-node={nproc}",
-            "--rdzv-backend=c10d", f"--rdzv-endpoint={env['MASTER_ADDR']}:{port}",
+            "--rdzv-backend=c10d", f"--rdzv-endpoint={addr}:{port}",
             f"--rdzv-id={request['id']}", f"--rdzv-conf=is_host={host}",
             f"--max-restarts={int(request.get('max_restarts') or 0)}", *script]
 
@@ -382,12 +418,18 @@ def container_argv(image: str, argv: list[str], env_keys: list[str], job_dir: st
 
 class Agent:
     def __init__(self, store, node: Node, launcher: list[str], poll_s: float = 5.0,
-                 use_container: bool = True):
+                 use_container: bool = True, heartbeat_s: float = DEFAULT_HEARTBEAT_S,
+                 stop_grace_s: float = STOP_GRACE_S):
         self.store = store
         self.node = node
         self.launcher = launcher
         self.poll_s = poll_s
         self.use_container = use_container
+        self.heartbeat_s = heartbeat_s
+        self.stop_grace_s = stop_grace_s
+        self._last_beat: Optional[float] = None
+        self._withdrawn = False
+        self._addr: Optional[str] = None
         self.state_path = node.path(STATE_FILE)
         try:
             self.done = set(json.loads(self.state_path.read_text()).get("done", []))
@@ -397,6 +439,40 @@ class Agent:
     def key(self, job_id: str, name: str) -> str:
         return f"{JOBS_PREFIX}/{job_id}/{self.node.name}/{name}"
 
+    def beat(self, job_id: Optional[str] = None, force: bool = False) -> None:
+        """Say this node is alive (heartbeat/<node>.json, every `heartbeat_s`): `trainstack run`
+        takes a node whose heartbeat stopped for gone, names it, and ends the job's wait. A node
+        marked leaving also withdraws its health record, so the next `run` does not count it."""
+        now = time.time()
+        leaving = self.node.leaving()
+        if leaving and not self._withdrawn:
+            self.withdraw("leaving: the preemption agent marked this node as going away")
+        if not force and self._last_beat is not None and now - self._last_beat < self.heartbeat_s:
+            return
+        self._last_beat = now
+        if self._addr is None:
+            self._addr = node_address(self.node.boot_env().get("MASTER_ADDR")) or ""
+        record = {"node": self.node.name, "time": now, "iso": utc_now(), "leaving": leaving,
+                  "addr": self._addr or None,
+                  "job": job_id, "heartbeat_s": self.heartbeat_s, "agent_version": AGENT_VERSION}
+        try:
+            self.store.put(f"{HEARTBEAT_PREFIX}/{self.node.name}.json",
+                           json.dumps(record, sort_keys=True).encode())
+        except OSError as failed:    # the bucket unreachable for a moment: try at the next poll
+            print(f"trainstack job agent: heartbeat not written: {failed}", file=sys.stderr)
+
+    def withdraw(self, reason: str) -> None:
+        """Mark this node's health record not ready (`ok: false`, `withdrawn: reason`)."""
+        key = f"{STATUS_PREFIX}/{self.node.name}.json"
+        try:
+            record = json.loads(self.store.get(key) or b"{}")
+        except ValueError:
+            record = {}
+        record = record if isinstance(record, dict) else {}
+        record.update({"ok": False, "withdrawn": reason, "withdrawn_at": utc_now()})
+        self.store.put(key, json.dumps(record, sort_keys=True).encode())
+        self._withdrawn = True
+
     def pending(self) -> list[str]:
         if self.node.leaving():
             return []     # a node about to be taken back starts nothing new
@@ -404,33 +480,76 @@ class Agent:
         for job_id in self.store.job_ids():
             if job_id in self.done:
                 continue
-            if self._ended(job_id):
-                self._remember(job_id)
+            reason = self._end_reason(job_id)
+            if reason:
+                self._skip(job_id, reason)
             else:
                 jobs.append(job_id)
         return jobs
 
-    def _ended(self, job_id: str) -> bool:
-        """Some node has left a torchrun job other than by preemption: the job is over
-        (torchrun's nodes end together), so a node booted since (a replacement, a scale-up)
-        must not start it and wait for a rendezvous nobody hosts. A preempted node's exit is no
-        end: its replacement, under a new name or the same one, joins the job that runs on.
-        A job without torchrun runs on each node alone: another node's exit says nothing."""
+    def _request(self, job_id: str) -> Optional[dict]:
         try:
             request = json.loads(self.store.get(f"{JOBS_PREFIX}/{job_id}/request.json") or b"{}")
         except ValueError:
-            return False     # run() reports the bad request
-        if not isinstance(request, dict) or request.get("launcher", "torchrun") == "none":
-            return False
+            return None      # run() reports the bad request
+        return request if isinstance(request, dict) else None
+
+    def _member(self, request: dict) -> bool:
+        """Whether this node is one the job waits for (its run_on, else its nodes)."""
+        members = request.get("run_on") or request.get("nodes")
+        return not members or self.node.name in members
+
+    def _end_reason(self, job_id: str, failures_only: bool = False) -> Optional[str]:
+        """Why a torchrun job is over for this node, or None while it runs on: `run` cancelled
+        it (a node vanished), or another node has left it other than by preemption (torchrun's
+        nodes end together, so a node booted since -- a replacement, a scale-up -- must not
+        start it and wait for a rendezvous nobody hosts; with `failures_only`, only a node that
+        failed counts: one that finished is the job ending well). A preempted node's exit is no
+        end: its replacement, under a new name or the same one, joins the job that runs on. A
+        job without torchrun runs on each node alone: another node's exit says nothing."""
+        cancel = self.store.get(f"{JOBS_PREFIX}/{job_id}/{CANCEL_FILE}")
+        if cancel is not None:
+            try:
+                why = json.loads(cancel).get("reason")
+            except (ValueError, AttributeError):
+                why = None
+            return f"cancelled by trainstack run: {why or 'no reason given'}"
+        request = self._request(job_id)
+        if request is None or request.get("launcher", "torchrun") == "none":
+            return None
         for node in self.store.exit_nodes(job_id):
+            if node == self.node.name:
+                continue
             try:
                 record = json.loads(self.store.get(f"{JOBS_PREFIX}/{job_id}/{node}/exit.json")
                                     or b"{}")
             except ValueError:
-                return True
-            if not record.get("preempted"):
-                return True
-        return False
+                return f"{node} left an unreadable exit record"
+            if record.get("preempted"):
+                continue
+            rc = record.get("rc", 1)
+            if failures_only and rc == 0:
+                continue
+            why = f"{node} exited {rc}"
+            if record.get("stopped"):
+                why += f" ({record['stopped']})"
+            return why
+        return None
+
+    def _ended(self, job_id: str) -> bool:
+        return self._end_reason(job_id) is not None
+
+    def _skip(self, job_id: str, reason: str) -> None:
+        """A job over before this node started it: a member writes its exit record anyway
+        (`stopped`: why), so `run` stops waiting for it; then it is done here."""
+        request = self._request(job_id) or {}
+        mine = self.store.get(self.key(job_id, "exit.json"))
+        if self._member(request) and mine is None:
+            info = {"node": self.node.name, "started": None, "agent_version": AGENT_VERSION}
+            self._put_json(job_id, "exit.json", {**info, "rc": 1, "finished": utc_now(),
+                                                 "seconds": 0.0,
+                                                 "stopped": f"not started: {reason}"})
+        self._remember(job_id)
 
     def _remember(self, job_id: str) -> None:
         self.done.add(job_id)
@@ -474,7 +593,7 @@ class Agent:
         info: dict[str, Any] = {"node": self.node.name, "node_rank": boot.get("NODE_RANK"),
                 "host": socket.gethostname(), "started": utc_now(), "agent_version": AGENT_VERSION}
         try:
-            argv = launch_argv(request, boot, self.launcher)
+            argv = launch_argv(request, boot, self.launcher, self.node.name)
         except ValueError as bad:
             self._finish(job_id, 2, started, f"trainstack job agent: {bad}\n".encode(), info)
             return 2
@@ -493,6 +612,11 @@ class Agent:
                                   fabric, prepend_libs=bool(libs))
             info["image"] = image
         info["argv"] = argv
+        endpoint = next((a.split("=", 1)[1] for a in argv if a.startswith("--rdzv-endpoint=")),
+                        None)
+        if endpoint:
+            info["rdzv"] = {"endpoint": endpoint, "is_host": "--rdzv-conf=is_host=true" in argv,
+                            "host": request.get("rdzv_host") or "boot rank 0"}
         self._put_json(job_id, "started.json", info)
         pid_file = local / f"{job_id}.json"
         with open(log_path, "wb") as log:
@@ -505,7 +629,10 @@ class Agent:
             if proc is not None:
                 pid_file.write_text(json.dumps({"pid": proc.pid, "job": job_id,
                                                 "started": info["started"]}))
-                rc = self._wait(proc, job_id, log_path)
+                torchrun = request.get("launcher", "torchrun") != "none"
+                rc, stopped = self._wait(proc, job_id, log_path, torchrun)
+                if stopped:
+                    info["stopped"] = stopped
             else:
                 rc = 127
         pid_file.unlink(missing_ok=True)
@@ -516,15 +643,30 @@ class Agent:
         self._finish(job_id, rc, started, log_path.read_bytes(), info, out_dir)
         return rc
 
-    def _wait(self, proc: subprocess.Popen, job_id: str, log_path: Path) -> int:
+    def _wait(self, proc: subprocess.Popen, job_id: str, log_path: Path,
+              torchrun: bool = True) -> tuple[int, Optional[str]]:
+        """The job's exit code, and why this agent stopped it, if it did: `run` cancelled the
+        job, or (torchrun) another node failed, so this node's torchrun would otherwise wait
+        at its rendezvous or exit barrier for many minutes."""
+        stopped: Optional[str] = None
+        stop_at = 0.0
         try:
             while True:
                 try:
-                    return proc.wait(timeout=self.poll_s)
+                    return proc.wait(timeout=self.poll_s), stopped
                 except subprocess.TimeoutExpired:
                     self.store.put(self.key(job_id, "log.txt"), log_path.read_bytes())
+                    self.beat(job_id)
+                    if stopped is None:
+                        reason = self._end_reason(job_id, failures_only=True)
+                        if reason and (torchrun or reason.startswith("cancelled")):
+                            stopped = f"stopped by the job agent: {reason}"
+                            stop_at = time.monotonic()
+                            _signal_group(proc.pid, signal.SIGTERM)
+                    elif time.monotonic() - stop_at > self.stop_grace_s:
+                        _signal_group(proc.pid, signal.SIGKILL)
         except BaseException:
-            os.killpg(proc.pid, signal.SIGTERM)   # the agent stopping ends its job, not orphans it
+            _signal_group(proc.pid, signal.SIGTERM)   # the agent stopping ends its job
             raise
 
     def _finish(self, job_id: str, rc: int, started: float, log: bytes, info: dict,
@@ -541,6 +683,7 @@ class Agent:
     def loop(self, max_jobs: Optional[int] = None, idle_exit_s: Optional[float] = None) -> int:
         ran, last = 0, time.time()
         while max_jobs is None or ran < max_jobs:
+            self.beat()
             jobs = self.pending()
             for job_id in jobs:
                 if self.run(job_id) is None:
@@ -556,6 +699,13 @@ class Agent:
         return 0
 
 
+def _signal_group(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bucket", required=True, help="the cluster bucket: DIR, file://DIR "
@@ -567,6 +717,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--poll", type=float, default=5.0, help="seconds between bucket polls")
     parser.add_argument("--no-container", action="store_true",
                         help="run on the host even where runtime.env pins an image")
+    parser.add_argument("--heartbeat", type=float, default=DEFAULT_HEARTBEAT_S,
+                        help="seconds between heartbeats (heartbeat/<node>.json)")
+    parser.add_argument("--stop-grace", type=float, default=STOP_GRACE_S,
+                        help="seconds a stopped job gets after SIGTERM before SIGKILL")
     parser.add_argument("--max-jobs", type=int, help="stop after this many jobs (tests)")
     parser.add_argument("--idle-exit", type=float, help="stop after this many idle seconds")
     args = parser.parse_args(argv)
@@ -580,7 +734,8 @@ def main(argv: Optional[list[str]] = None) -> int:
               file=sys.stderr)
         return 2
     agent = Agent(store, Node(args.node, args.root), shlex.split(args.launcher), args.poll,
-                  use_container=not args.no_container)
+                  use_container=not args.no_container, heartbeat_s=args.heartbeat,
+                  stop_grace_s=args.stop_grace)
     return agent.loop(args.max_jobs, args.idle_exit)
 
 

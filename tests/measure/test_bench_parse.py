@@ -42,41 +42,74 @@ def test_nvidia_smi_versions(name, driver, cuda):
 
 
 def test_fabric_floor_verdicts():
-    # p5.48xlarge multi-node floor 800 GB/s, EFA through aws-ofi-nccl (awsome-distributed-training)
-    low = bench_parse.judge_fabric("p5.48xlarge", 2, 700.0, "NET/OFI")
-    assert (low["floor_gbps"], low["below_floor"], low["wrong_network"], low["ok"]) == \
-        (800.0, True, False, False)
-    fine = bench_parse.judge_fabric("p5.48xlarge", 2, 850.0, "NET/OFI")
+    # p5.48xlarge on 2 nodes: 3200 Gbit/s = 400 GB/s per node, 16 ranks;
+    # ceiling 400 x 2 x 15 / 16 = 750 GB/s, floor 0.75 x 750 = 562.5 GB/s (by hand)
+    low = bench_parse.judge_fabric("p5.48xlarge", 2, 500.0, "NET/OFI")
+    assert (low["floor_gbps"], low["ceiling_gbps"], low["below_floor"], low["wrong_network"],
+            low["ok"]) == (562.5, 750.0, True, False, False)
+    fine = bench_parse.judge_fabric("p5.48xlarge", 2, 700.0, "NET/OFI")
     assert fine["ok"] is True and fine["below_floor"] is False
-    sockets = bench_parse.judge_fabric("p5.48xlarge", 2, 850.0, "NET/Socket")
+    sockets = bench_parse.judge_fabric("p5.48xlarge", 2, 700.0, "NET/Socket")
     assert sockets["wrong_network"] is True and sockets["ok"] is False
-    # Azure: a one-node floor (NHC check_nccl_allreduce 460.0 for ND H100 v5); multi-node: IB only
+    # Azure: a one-node floor (NHC check_nccl_allreduce 460.0 for ND H100 v5); across nodes the
+    # 8 x 400 Gbit/s NDR InfiniBand: the same 750 GB/s ceiling on 2 nodes, over IB
     one = bench_parse.judge_fabric("Standard_ND96isr_H100_v5", 1, 450.0, None)
     assert one["floor_gbps"] == 460.0 and one["below_floor"] is True
     ib = bench_parse.judge_fabric("Standard_ND96isr_H100_v5", 2, 300.0, "NET/Socket")
-    assert ib["floor_gbps"] is None and ib["wrong_network"] is True
+    assert ib["floor_gbps"] == 562.5 and ib["wrong_network"] is True and ib["below_floor"]
     # CPU (gloo) and types without a cited floor are not judged
     assert bench_parse.judge_fabric("p5.48xlarge", 2, 0.5, None, device="cpu")["ok"] is None
-    assert bench_parse.judge_fabric("a3-highgpu-8g", 2, 100.0, "NET/Socket")["ok"] is None
+    assert bench_parse.judge_fabric("p3.2xlarge", 2, 100.0, "NET/Socket")["ok"] is None
 
 
-def test_bus_bandwidth_is_nccl_tests_definition():
-    from trainstack.measure.bench_worker import bus_bandwidth
-    # 1 GB in 0.1 s on 4 ranks: algbw 10 GB/s, busbw = 10 x 2 x 3 / 4 = 15 GB/s
-    assert bus_bandwidth(10**9, 0.1, 4) == pytest.approx(15.0)
-    assert bus_bandwidth(10**9, 0.1, 1) == pytest.approx(10.0)
+@pytest.mark.parametrize("nodes, ceiling, floor", [
+    # 400 GB/s x N(n-1)/((N-1)n), n = 8N, by hand; floor = 0.75 x ceiling
+    (2, 750.0, 562.5),                 # 400 x 2 x 15 / (1 x 16)
+    (4, 400 * 4 * 31 / (3 * 32), 387.5),   # 516.67
+    (8, 400 * 8 * 63 / (7 * 64), 337.5),   # 450.0
+])
+def test_p5_floor_follows_the_node_count(nodes, ceiling, floor):
+    got = bench_parse.floor_for("p5.48xlarge", nodes)
+    assert got.ceiling_gbps == pytest.approx(ceiling) and got.min_busbw_gbps == pytest.approx(floor)
 
 
-def test_every_floor_row_cites_a_public_source():
-    for floor in bench_parse.load_floors():
-        assert floor.source.startswith("github.com/") and "@" in floor.source
-        assert floor.scope in ("one_node", "multi_node")
-        assert floor.min_busbw_gbps is not None or floor.expected_net
+@pytest.mark.parametrize("nodes, measured, ok", [
+    (2, 626.0, True),     # 0.835 x 750: a 2-node p5 at the efficiency of the recorded p4de run
+    (4, 431.0, True),     # 0.835 x 516.7, 4 nodes
+    (2, 400.0, False),    # a ring's bound (tree off) or half the NICs down: degraded
+    (4, 300.0, False),
+])
+def test_p5_recordings_against_their_floor(nodes, measured, ok):
+    assert bench_parse.judge_fabric("p5.48xlarge", nodes, measured, "NET/OFI")["ok"] is ok
 
 
-def test_out_of_memory_in_a_jobs_log():
-    # the message torch.cuda.OutOfMemoryError carries (PyTorch's caching allocator)
-    log = ("[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. "
-           "GPU 3 has a total capacity of 79.10 GiB of which 1.12 GiB is free.\n")
-    assert bench_parse.out_of_memory(log) is True
-    assert bench_parse.out_of_memory("step 50 loss 2.1\n") is False
+def test_the_recorded_2x_p4de_run_passes_its_floor():
+    """78.33 GB/s on 2 p4de (400 Gbit/s EFA each): ceiling 50 x 2 x 15 / 16 = 93.75, floor
+    70.31; the old single-node-style 300 GB/s floor judged this healthy run "below floor"."""
+    rows = bench_parse.parse_nccl_tests((DATA / "nccl_tests_2x_p4de_awsome.txt").read_text())
+    busbw = bench_parse.large_message_busbw(rows)
+    for instance_type in ("p4de.24xlarge", "p4d.24xlarge"):
+        verdict = bench_parse.judge_fabric(instance_type, 2, busbw, "NET/OFI")
+        assert verdict["ceiling_gbps"] == 93.75 and verdict["floor_gbps"] == 70.31
+        assert verdict["below_floor"] is False and verdict["ok"] is True
+    assert busbw / 93.75 == pytest.approx(0.8355, abs=1e-4)    # well above FLOOR_EFFICIENCY
+
+
+def test_the_recorded_2x_a3_mega_run_passes_its_floor():
+    """Google Cloud: 338.82 GB/s on 2 a3-megagpu-8g (8 x 200 Gbit/s GPU NICs): ceiling
+    200 x 2 x 15 / 16 = 375, floor 281.25 GB/s."""
+    rows = bench_parse.parse_nccl_tests((DATA / "nccl_tests_2x_a3mega_tcpxo.txt").read_text())
+    busbw = bench_parse.large_message_busbw(rows)
+    assert busbw == 338.82
+    verdict = bench_parse.judge_fabric("a3-megagpu-8g", 2, busbw, "NET/FasTrak")
+    assert (verdict["ceiling_gbps"], verdict["floor_gbps"]) == (375.0, 281.25)
+    assert verdict["ok"] is True and verdict["wrong_network"] is None
+
+
+def test_alibaba_erdma_floor():
+    """ebmgn8v: ERI up to 160 Gbit/s = 20 GB/s per node; 2 nodes: 20 x 15/8 = 37.5, floor
+    28.125 GB/s; NCCL talks to eRDMA through its IB transport."""
+    verdict = bench_parse.judge_fabric("ecs.ebmgn8v.48xlarge", 2, 20.0, "NET/IB")
+    assert verdict["ceiling_gbps"] == 37.5 and verdict["floor_gbps"] == pytest.approx(28.12, abs=0.01)
+    assert verdict["below_floor"] is True
+    assert bench_parse.judge_fabric("ecs.ebmgn8v.48xlarge", 2, 30.0, "NET/Socket")["wrong_network"]

@@ -25,7 +25,7 @@ def bench(monkeypatch, *args):
 
 @pytest.mark.parametrize("forget, label", [("optimizer", "optimizer state"), ("rng", "RNG state")])
 def test_bench_resume_check_fails_a_script_that_forgets(monkeypatch, forget, label):
-    result = bench(monkeypatch, "--steps", "8", "--", *HANDROLLED, "--forget", forget)
+    result = bench(monkeypatch, "--steps", "8", "--ranks", "1", "--", *HANDROLLED, "--forget", forget)
     assert result.exit_code == 1, result.output
     assert "FAIL" in result.output and label in result.output
 

@@ -24,14 +24,14 @@ def env_with_repo():
 
 
 def test_the_example_script_resumes_exactly():
-    check = resume_check(EXAMPLE, steps=12, env=env_with_repo())
+    check = resume_check(EXAMPLE, steps=12, env=env_with_repo(), ranks=1)
     assert check.ok, render(check)
     assert check.resumed_at == 7 and check.compared_steps == 6
     assert check.max_loss_difference == 0.0
 
 
 def test_a_correct_hand_rolled_checkpoint_passes_too():
-    check = resume_check(HANDROLLED + ["--forget", "nothing"], steps=8)
+    check = resume_check(HANDROLLED + ["--forget", "nothing"], steps=8, ranks=1)
     assert check.ok, render(check)
 
 
@@ -40,7 +40,7 @@ def test_a_correct_hand_rolled_checkpoint_passes_too():
 @pytest.mark.parametrize("forget, label, step", [("optimizer", "optimizer state", 6),
                                                  ("rng", "RNG state", 5)])
 def test_a_script_that_forgets_to_restore_fails(forget, label, step):
-    check = resume_check(HANDROLLED + ["--forget", forget], steps=8)
+    check = resume_check(HANDROLLED + ["--forget", forget], steps=8, ranks=1)
     assert not check.ok
     text = render(check)
     assert "FAIL" in text and f"loss at step {step} " in text
@@ -51,7 +51,7 @@ def test_a_script_that_restarts_from_scratch_is_caught(tmp_path):
     script = tmp_path / "no_resume.py"
     script.write_text((ROOT / "tests" / "data" / "resume" / "handrolled.py").read_text()
                       .replace("if ckpt.exists():", "if False:"))
-    check = resume_check([sys.executable, str(script), "--forget", "nothing"], steps=8)
+    check = resume_check([sys.executable, str(script), "--forget", "nothing"], steps=8, ranks=1)
     assert not check.ok and "started at step 1, not 5" in render(check)
 
 
@@ -63,7 +63,7 @@ def test_bad_input_names_the_field():
         resume_check(["definitely-not-a-command-xyz"], steps=8)
     assert bad.value.field == "command" and "not found" in str(bad.value)
     with pytest.raises(SpecError) as bad:
-        resume_check([sys.executable, "-c", "pass"], steps=8)
+        resume_check([sys.executable, "-c", "pass"], steps=8, ranks=1)
     assert "contract" in str(bad.value)
 
 
@@ -74,3 +74,31 @@ def test_the_cli_refuses_a_missing_command_in_one_paragraph():
     result = CliRunner().invoke(app, ["resume-check", "--steps", "8"])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "no training command" in result.output
+
+
+DIST = [sys.executable, str(ROOT / "tests" / "data" / "resume" / "dist_sampler.py")]
+
+
+def test_a_distributed_sampler_without_a_generator_is_caught_with_two_ranks():
+    """The bug lives under world_size > 1 only: one process passes, two ranks (torchrun,
+    gloo on CPU) fail at the first resumed step (5 of 8) on every rank, and say where to look."""
+    assert resume_check(DIST, steps=8, ranks=1).ok
+    check = resume_check(DIST, steps=8, ranks=2)
+    assert not check.ok and check.ranks == 2
+    text = render(check)
+    assert "loss at step 5 on rank 0" in text and "loss at step 5 on rank 1" in text
+    assert "DistributedSampler" in text and "(2 ranks)" in text
+
+
+def test_two_ranks_pass_when_the_loader_has_its_own_generator():
+    check = resume_check(DIST + ["--fix"], steps=8, ranks=2)
+    assert check.ok, render(check)
+    assert check.resumed_at == 5 and check.compared_steps == 4
+
+
+def test_an_optimizer_missing_from_the_checkpoint_is_named():
+    check = resume_check(DIST + ["--no-optimizer-checkpoint"], steps=8, ranks=1)
+    assert not check.ok
+    assert any("holds no optimizer state" in p for p in check.problems), check.problems
+    assert not any("holds no optimizer" in p
+                   for p in resume_check(DIST, steps=8, ranks=1).problems)

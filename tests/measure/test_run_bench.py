@@ -89,11 +89,16 @@ def test_two_nodes_run_bench_and_compare_measured(tmp_path, example_spec, monkey
     assert 0 <= two["data_wait_fraction"] < 1 and two["peak_memory_bytes"] > 0
     # tokens per step: batch 4 x seq 64 per rank (MODEL_SIZES["tiny"])
     assert (one["tokens_per_step"], two["tokens_per_step"]) == (256, 512)
-    assert result["training"]["scaling_efficiency"] == pytest.approx(
-        two["tokens_per_s"] / (2 * one["tokens_per_s"]))
+    measured_eff = two["tokens_per_s"] / (2 * one["tokens_per_s"])
+    if measured_eff > 1.05:
+        # two CPU "nodes" on a shared machine can come out above 1 (issue 32): run twice, then
+        # refused, and compare --measured must not use it (tests/measure/test_measure_planted.py)
+        pytest.skip(f"scaling efficiency {measured_eff:.2f} > 1.05 on this loaded machine: "
+                    "refused by bench, nothing for compare --measured to check")
+    assert result["training"]["scaling_efficiency"] == pytest.approx(measured_eff)
     fabric = result["fabric"]
     assert fabric["ranks"] == 2 and fabric["busbw_gbps"] > 0 and fabric["device"] == "cpu"
-    assert fabric["judge"]["floor_gbps"] == 800.0      # p5.48xlarge, cited; CPU: not judged
+    assert fabric["judge"]["floor_gbps"] == 562.5      # p5.48xlarge, 2 nodes; CPU: not judged
     assert fabric["judge"]["below_floor"] is None
     assert set(result["storage"]["per_node"]) == {"node-0", "node-1"}
     for record in result["storage"]["per_node"].values():
@@ -152,7 +157,12 @@ def test_run_cli_fails_with_the_nodes_failure(tmp_path):
         ran = invoke("run", "--bucket-url", cluster.url, "--timeout", "120", "--", "sh", "-c",
                      'echo "group $GROUP_RANK of $GROUP_WORLD_SIZE"; exit 5')
     assert ran.exit_code == 1, ran.output   # torchrun reports a failed worker as 1
-    assert "node-0: exit 1" in ran.output and "node-1: exit 1" in ran.output
+    # Each node exits 1, or -- when the other failed first -- its agent stopped it and says
+    # why (issue 32: it used to sit at torchrun's exit barrier for minutes); the code is 1.
+    for node, other in (("node-0", "node-1"), ("node-1", "node-0")):
+        line = next(x for x in ran.output.splitlines() if x.startswith(f"{node}: "))
+        assert line.startswith(f"{node}: exit 1") or \
+            f"stopped by the job agent: {other} exited 1" in line, ran.output
     logs = [p.read_text() for p in (tmp_path / "bucket" / "jobs").glob("*/*/log.txt")]
     assert any("group 0 of 2" in t for t in logs) and any("group 1 of 2" in t for t in logs)
 

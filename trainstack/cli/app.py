@@ -77,6 +77,9 @@ COMMANDS: dict[str, Command] = {
                      "Choose by measuring: bring each candidate up (cheapest first, the next "
                      "zone on a stockout), bench it, tear it down, and recommend one, within "
                      "--budget-usd."),
+    "local-nodes": Command("trainstack.measure.local_nodes", "local_nodes_command",
+                           "Start (up N --bucket-url file://DIR) or stop (down) stand-in nodes on "
+                           "this machine."),
     "init": Command("trainstack.plan.init", "init_command",
                     "Create a trainstack project: Pulumi.yaml, __main__.py, cluster.yaml, stacks/, "
                     ".gitignore."),

@@ -43,6 +43,15 @@ from trainstack_components.errors import SpecError
 
 DEFAULT_DIR = Path("bench-results")
 PARAMS_TOLERANCE = 0.10   # within 10 %: the bench ran the spec's model
+# N nodes cannot do more than N times one node's work: a measured scaling efficiency above
+# 1 + this is noise (a shared machine) or a one-node run that was slowed, and is not used. 5 %
+# leaves room for the run-to-run spread of a short bench on a quiet cluster.
+SCALING_TOLERANCE = 0.05
+
+
+def superlinear(efficiency: Optional[float]) -> bool:
+    """Whether a measured scaling efficiency is above what N nodes can do (1 + tolerance)."""
+    return efficiency is not None and efficiency > 1 + SCALING_TOLERANCE
 
 
 def load_benches(paths: list[Path]) -> dict[str, dict]:
@@ -96,6 +105,14 @@ def measure_row(row: CompareRow, workload: WorkloadSummary, bench: dict) -> Meas
                              "--train-cmd for the real figure")
     out.tokens_per_s_one_node = tps_one
     nodes = row.nodes or 1
+    refused = training.get("scaling_efficiency_refused")
+    if nodes > 1 and (superlinear(eff_bench) or refused is not None):
+        value = eff_bench if superlinear(eff_bench) else refused
+        out.notes.append(f"the bench's scaling efficiency {value:.2f} is above 1 + "
+                         f"{SCALING_TOLERANCE:g} (N nodes cannot do more than N times one "
+                         "node's work: noise, or a slowed one-node run): not used; run "
+                         "`trainstack bench --only training` again on a quiet cluster")
+        return out
     eff = 1.0 if nodes == 1 else eff_bench
     if eff is None:
         out.notes.append("the bench measured one node only: no scaling efficiency")
@@ -147,7 +164,24 @@ def attach(result: Comparison, paths: Optional[list[Path]] = None) -> Comparison
 
 
 def _num(value: Optional[float], fmt: str = ",.0f", unit: str = "") -> str:
-    return "-" if value is None else f"{value:{fmt}}{unit}"
+    if value is None:
+        return "-"
+    if fmt == "rate":   # tokens/s: whole numbers from 100 up, 3 significant digits below
+        fmt = ",.0f" if abs(value) >= 100 else ".3g"
+    return f"{value:{fmt}}{unit}"
+
+
+def assumed_tokens_per_s(row: CompareRow, workload: WorkloadSummary) -> Optional[float]:
+    """The row's own tokens/s (train tokens / its hours): shown with or without a bench."""
+    if row.hours and workload.train_tokens:
+        return workload.train_tokens / (row.hours * 3600)
+    return None
+
+
+def assumed_per_million_tokens(row: CompareRow, workload: WorkloadSummary) -> Optional[float]:
+    if row.cost.total is not None and workload.train_tokens:
+        return row.cost.total / workload.train_tokens * 1e6
+    return None
 
 
 def rows_for_display(result: Comparison) -> list[tuple[str, list[str]]]:
@@ -172,9 +206,11 @@ def rows_for_display(result: Comparison) -> list[tuple[str, list[str]]]:
     def cost(r: CompareRow) -> Optional[MeasuredCost]:
         return of(r).cost
 
+    workload = result.workload
     lines = [
-        ("tokens/s", [pair(v.assumed_tokens_per_s if (v := versus(r)) else None,
-                           s.tokens_per_s if (s := speed(r)) else None) for r in clouds]),
+        ("tokens/s", [pair(v.assumed_tokens_per_s if (v := versus(r))
+                           else assumed_tokens_per_s(r, workload),
+                           s.tokens_per_s if (s := speed(r)) else None, "rate") for r in clouds]),
         ("MFU", [pair(r.mfu, v.mfu if (v := versus(r)) else None, ".2f") for r in clouds]),
         ("scaling efficiency", [pair(r.scaling_efficiency,
                                      s.scaling_efficiency if (s := speed(r)) else None, ".2f")
@@ -184,7 +220,8 @@ def rows_for_display(result: Comparison) -> list[tuple[str, list[str]]]:
         (f"run cost ({cur})", [pair(r.cost.total, c.total if (c := cost(r)) else None, ",.2f")
                                for r in clouds]),
         (f"{cur} per million tokens", [
-            pair(c.assumed_per_million_tokens if (c := cost(r)) else None,
+            pair(c.assumed_per_million_tokens if (c := cost(r))
+                 else assumed_per_million_tokens(r, workload),
                  c.per_million_tokens if c else None, ",.4f") for r in clouds]),
     ]
     return [("", [r.cloud for r in clouds])] + lines

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Optional
 
@@ -99,6 +99,39 @@ def nvidia_smi_versions(text: str) -> dict[str, Optional[str]]:
 
 # --------------------------------------------------------------------------- floors
 
+# Across nodes the all-reduce is bounded by each node's network, not by NVLink. nccl-tests
+# reports busbw = algbw x 2(n-1)/n for n ranks (github.com/NVIDIA/nccl-tests doc/PERFORMANCE.md,
+# "AllReduce"), so that busbw is the per-rank link speed a ring needs. A bandwidth-optimal
+# all-reduce over N nodes must still move 2(N-1)/N of the data through each node's network
+# (reduce-scatter plus all-gather between nodes, after reducing inside the node over NVLink:
+# NCCL's tree / NVLS-tree), so at B bytes/s per node the time is >= S x 2(N-1)/N / B and
+#
+#     busbw ceiling = B x N(n-1) / ((N-1) n),       n = N x GPUs per node
+#
+# 2 p5 nodes (B = 3200 Gbit/s = 400 GB/s, n = 16): 400 x 2 x 15 / 16 = 750 GB/s; 4 nodes:
+# 400 x 4 x 31 / (3 x 32) = 516.7 GB/s; it tends to B as N grows (a flat ring's bound). On 2
+# nodes the ceiling exceeds B: nccl-tests issue #22 ("the reported BusBW figure can exceed the
+# actual available peak BW, when running on just 2 nodes").
+#
+# The floor is FLOOR_EFFICIENCY x that ceiling. Published healthy 2-node runs reach:
+#   2x p4de.24xlarge (400 Gbit/s): 78.33 GB/s of 93.75 = 0.835 (awslabs/awsome-distributed-
+#     training micro-benchmarks/nccl-tests/README.md, tests/data/bench/nccl_tests_2x_p4de_awsome.txt)
+#   2x a3-megagpu-8g (8 x 200 Gbit/s): 338.82 GB/s of 375 = 0.904 (github.com/lessizzmore/
+#     create-a3mega-ztan-fork ztan-NCCL-test-result, tests/data/bench/nccl_tests_2x_a3mega_tcpxo.txt)
+# 0.75 sits below both, so a healthy cluster passes and one running at a ring's bound over a
+# degraded network (or on half its NICs) fails.
+FLOOR_EFFICIENCY = 0.75
+
+
+def busbw_ceiling_gbps(network_gbps: float, nodes: int, gpus_per_node: int) -> Optional[float]:
+    """The all-reduce busbw (GB/s) a perfect network of `network_gbps` (Gbit/s) per node allows
+    across `nodes` nodes; None on one node (NVLink, not the network, bounds it there)."""
+    if nodes < 2:
+        return None
+    ranks = nodes * gpus_per_node
+    return network_gbps / 8 * nodes * (ranks - 1) / ((nodes - 1) * ranks)
+
+
 @dataclass(frozen=True)
 class FabricFloor:
     cloud: str
@@ -107,20 +140,32 @@ class FabricFloor:
     min_busbw_gbps: Optional[float]
     expected_net: Optional[str]
     source: str
+    network_gbps: Optional[float] = None    # per node, Gbit/s (multi_node)
+    gpus: Optional[int] = None
+    ceiling_gbps: Optional[float] = None    # for the node count asked about
 
 
 def load_floors() -> list[FabricFloor]:
     text = resources.files("trainstack_components.catalog").joinpath("fabric_floors.csv").read_text("utf-8")
     return [FabricFloor(r["cloud"], r["instance_type"], r["scope"],
                         float(r["min_busbw_gbps"]) if r["min_busbw_gbps"] else None,
-                        r["expected_net"] or None, r["source"])
+                        r["expected_net"] or None, r["source"],
+                        float(r["network_gbps"]) if r["network_gbps"] else None,
+                        int(r["gpus"]) if r["gpus"] else None)
             for r in csv.DictReader(text.splitlines())]
 
 
 def floor_for(instance_type: Optional[str], nodes: int) -> Optional[FabricFloor]:
+    """The cited floor of `instance_type` on `nodes` nodes: one node's from health checks; across
+    nodes FLOOR_EFFICIENCY x the busbw ceiling of its cited network bandwidth."""
     scope = "multi_node" if nodes > 1 else "one_node"
-    return next((f for f in load_floors()
-                 if f.instance_type == instance_type and f.scope == scope), None)
+    floor = next((f for f in load_floors()
+                  if f.instance_type == instance_type and f.scope == scope), None)
+    if floor is None or scope == "one_node" or floor.network_gbps is None:
+        return floor
+    ceiling = busbw_ceiling_gbps(floor.network_gbps, nodes, floor.gpus or 8)
+    return replace(floor, ceiling_gbps=ceiling,
+                   min_busbw_gbps=round(FLOOR_EFFICIENCY * ceiling, 2) if ceiling else None)
 
 
 def judge_fabric(instance_type: Optional[str], nodes: int, busbw_gbps: Optional[float],
@@ -131,6 +176,8 @@ def judge_fabric(instance_type: Optional[str], nodes: int, busbw_gbps: Optional[
     verdict = {"floor_gbps": floor.min_busbw_gbps if floor else None,
                "expected_net": floor.expected_net if floor else None,
                "floor_source": floor.source if floor else None,
+               "ceiling_gbps": round(floor.ceiling_gbps, 2) if floor and floor.ceiling_gbps
+               else None,
                "below_floor": None, "wrong_network": None, "ok": None, "note": None}
     if device != "cuda":
         verdict["note"] = "measured on CPU with gloo: no NCCL, no floor applies"

@@ -66,7 +66,24 @@ def allreduce(args) -> None:
     if dist.get_rank() == 0:
         _out("allreduce.json", {"ranks": world, "backend": dist.get_backend(),
                                 "device": device.type, "sizes": rows})
+    if int(os.environ.get("LOCAL_RANK", "0")) == 0:
+        _nvidia_smi()
     _leave_together()
+
+
+def _nvidia_smi() -> None:
+    """This node's `nvidia-smi` header (driver and CUDA versions), where there is one."""
+    import shutil
+    import subprocess
+    if shutil.which("nvidia-smi") is None:
+        return
+    try:
+        done = subprocess.run(["nvidia-smi"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return
+    node = os.environ.get("TRAINSTACK_NODE", "node")
+    (Path(os.environ.get("TRAINSTACK_JOB_OUT", ".")) / f"nvidia-smi-{node}.txt").write_text(
+        done.stdout)
 
 
 def _timed_write(path: Path, nbytes: int) -> float:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,9 +41,21 @@ ENV_KEYS = ("TRAINSTACK_TOTAL_STEPS", "TRAINSTACK_STOP_AFTER_STEP", "TRAINSTACK_
 @dataclass
 class RunOutput:
     returncode: int
-    losses: dict[int, float]
-    final: Optional[dict]
+    losses: dict[int, float]              # rank 0's
+    final: Optional[dict]                 # rank 0's
     log_tail: str
+    rank_losses: dict[int, dict[int, float]] = field(default_factory=dict)
+    rank_finals: dict[int, Optional[dict]] = field(default_factory=dict)
+
+
+def launch(command: list[str], ranks: int) -> list[str]:
+    """`command` as `ranks` processes on this machine: torchrun --standalone (gloo on CPU is the
+    script's choice), so code under world_size > 1 -- a DistributedSampler, a collective in
+    the checkpoint -- runs as on a cluster. One rank: the command as it is."""
+    if ranks <= 1:
+        return list(command)
+    return [sys.executable, "-m", "torch.distributed.run", "--standalone",
+            f"--nproc-per-node={ranks}", "--no-python", *command]
 
 
 @dataclass
@@ -50,6 +63,7 @@ class ResumeCheck:
     steps: int
     stop_after: int
     tolerance: float
+    ranks: int = 1
     ok: bool = False
     problems: list[str] = field(default_factory=list)
     resumed_at: Optional[int] = None
@@ -61,7 +75,7 @@ class ResumeCheck:
 
 
 def _run(command: list[str], workdir: Path, name: str, steps: int, stop_after: Optional[int],
-         ckpt: Path, timeout: float, env: Optional[dict]) -> RunOutput:
+         ckpt: Path, timeout: float, env: Optional[dict], ranks: int = 1) -> RunOutput:
     report = workdir / f"report-{name}"
     run_env = {k: v for k, v in (env or os.environ).items() if k not in ENV_KEYS}
     run_env.update({"TRAINSTACK_TOTAL_STEPS": str(steps), "TRAINSTACK_REPORT_DIR": str(report),
@@ -74,25 +88,56 @@ def _run(command: list[str], workdir: Path, name: str, steps: int, stop_after: O
     if stop_after is not None:
         run_env["TRAINSTACK_STOP_AFTER_STEP"] = str(stop_after)
     try:
-        done = subprocess.run(command, env=run_env, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(launch(command, ranks), env=run_env, capture_output=True, text=True,
+                              timeout=timeout)
     except FileNotFoundError:
         raise SpecError("command", f"{command[0]!r} was not found.",
                         "Give the training command after `--`, e.g. -- python train.py.") from None
     except subprocess.TimeoutExpired:
         raise SpecError("--timeout", f"run {name} of {' '.join(command)} took over {timeout:g} s.",
                         "Use fewer --steps, a smaller model, or a larger --timeout.") from None
-    losses: dict[int, float] = {}
-    try:
-        for line in (report / "losses-rank0.jsonl").read_text().splitlines():
-            entry = json.loads(line)
-            losses[int(entry["step"])] = float(entry["loss"])
-    except (OSError, ValueError, KeyError):
-        pass
-    final = None
-    if (report / "final-rank0.pt").exists():
-        import torch
-        final = torch.load(report / "final-rank0.pt", weights_only=False)
-    return RunOutput(done.returncode, losses, final, (done.stdout + done.stderr)[-2000:])
+    rank_losses: dict[int, dict[int, float]] = {}
+    rank_finals: dict[int, Optional[dict]] = {}
+    for rank in range(max(1, ranks)):
+        losses: dict[int, float] = {}
+        try:
+            for line in (report / f"losses-rank{rank}.jsonl").read_text().splitlines():
+                entry = json.loads(line)
+                losses[int(entry["step"])] = float(entry["loss"])
+        except (OSError, ValueError, KeyError):
+            pass
+        rank_losses[rank] = losses
+        final = None
+        if (report / f"final-rank{rank}.pt").exists():
+            import torch
+            final = torch.load(report / f"final-rank{rank}.pt", weights_only=False)
+        rank_finals[rank] = final
+    return RunOutput(done.returncode, rank_losses[0], rank_finals[0],
+                     (done.stdout + done.stderr)[-2000:], rank_losses, rank_finals)
+
+
+def optimizer_in_checkpoint(folder: Path) -> Optional[bool]:
+    """Whether the checkpoint files under `folder` hold an optimizer's state (a key naming
+    "optim" in a saved dict, at any depth), None when no file there loads with torch."""
+    import torch
+    loaded = False
+
+    def names_optimizer(obj: Any, depth: int = 0) -> bool:
+        if isinstance(obj, dict) and depth < 4:
+            return any("optim" in str(k).lower() or names_optimizer(v, depth + 1)
+                       for k, v in obj.items())
+        return False
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []:
+        if path.stat().st_size > 2**30:
+            continue
+        try:
+            state = torch.load(path, weights_only=False, map_location="cpu")
+        except Exception:   # noqa: BLE001  (not a torch file: a manifest, a marker)
+            continue
+        loaded = True
+        if names_optimizer(state):
+            return True
+    return False if loaded else None
 
 
 def _differences(a: Any, b: Any, path: str, tolerance: float) -> list[str]:
@@ -127,7 +172,7 @@ def _close(a: float, b: float, tolerance: float) -> bool:
 
 def resume_check(command: list[str], steps: int = 20, tolerance: float = 0.0,
                  workdir: Optional[Path] = None, timeout: float = 600.0,
-                 env: Optional[dict] = None) -> ResumeCheck:
+                 env: Optional[dict] = None, ranks: int = 2) -> ResumeCheck:
     if not command:
         raise SpecError("command", "no training command was given.",
                         "Put it after `--`: trainstack resume-check -- python train.py.")
@@ -136,26 +181,41 @@ def resume_check(command: list[str], steps: int = 20, tolerance: float = 0.0,
                         "Use --steps 4 or more.")
     if tolerance < 0:
         raise SpecError("--tolerance", f"{tolerance} is negative.", "Use 0 (exact, CPU) or e.g. 1e-5.")
+    if shutil.which(command[0]) is None:
+        raise SpecError("command", f"{command[0]!r} was not found.",
+                        "Give the training command after `--`, e.g. -- python train.py.")
+    if ranks < 1:
+        raise SpecError("--ranks", f"{ranks} is not a number of processes.",
+                        "Use 2 (the default) or more; 1 skips the code under world_size > 1.")
     half = steps // 2
-    check = ResumeCheck(steps=steps, stop_after=half, tolerance=tolerance)
+    check = ResumeCheck(steps=steps, stop_after=half, tolerance=tolerance, ranks=ranks)
     with tempfile.TemporaryDirectory(prefix="trainstack-resume-check-") as tmp:
         work = Path(workdir or tmp)
-        straight = _run(command, work, "straight", steps, None, work / "ckpt-straight", timeout, env)
+        straight = _run(command, work, "straight", steps, None, work / "ckpt-straight", timeout,
+                        env, ranks)
         if straight.returncode != 0:
             raise SpecError("command", f"the straight run of {' '.join(command)} exited "
                             f"{straight.returncode}:\n{straight.log_tail}",
                             "Fix the script so that it runs to the end on this machine first.")
-        if sorted(straight.losses) != list(range(1, steps + 1)) or straight.final is None:
+        if any(sorted(straight.rank_losses[r]) != list(range(1, steps + 1))
+               or straight.rank_finals[r] is None for r in range(ranks)):
             raise SpecError("command", "the script did not report its losses for every step and "
                             "its final state (the resume check's contract).",
                             "Use components/training/resumable.py (Checkpointer.step_done, "
-                            "finish), or write losses-rank0.jsonl and final-rank0.pt to "
-                            "$TRAINSTACK_REPORT_DIR yourself.")
-        first = _run(command, work, "interrupted", steps, half, work / "ckpt-resumed", timeout, env)
+                            "finish), or write losses-rankR.jsonl and final-rankR.pt (R: each "
+                            f"of the {ranks} ranks) to $TRAINSTACK_REPORT_DIR yourself.")
+        first = _run(command, work, "interrupted", steps, half, work / "ckpt-resumed", timeout,
+                     env, ranks)
         if first.returncode == 0 and max(first.losses, default=0) >= steps:
             check.problems.append(f"the script ignored the stop after step {half} and ran to the "
                                   "end: it does not act on SIGTERM")
-        second = _run(command, work, "resumed", steps, None, work / "ckpt-resumed", timeout, env)
+        if optimizer_in_checkpoint(work / "ckpt-resumed") is False:
+            check.problems.append(f"the checkpoint saved at step {half} holds no optimizer "
+                                  "state (no saved key names an optimizer): the resumed run "
+                                  "starts its momentum / Adam moments from zero; save "
+                                  "optimizer.state_dict() with the model")
+        second = _run(command, work, "resumed", steps, None, work / "ckpt-resumed", timeout,
+                      env, ranks)
         if second.returncode != 0:
             check.problems.append(f"the resumed run exited {second.returncode}: "
                                   f"{second.log_tail[-600:]}")
@@ -163,35 +223,46 @@ def resume_check(command: list[str], steps: int = 20, tolerance: float = 0.0,
         if check.resumed_at is not None and check.resumed_at != half + 1:
             check.problems.append(f"the resumed run started at step {check.resumed_at}, not "
                                   f"{half + 1}: it did not resume from the step-{half} checkpoint")
-        for step in sorted(second.losses):
-            if step not in straight.losses:
-                continue
-            a, b = straight.losses[step], second.losses[step]
-            check.compared_steps += 1
-            check.max_loss_difference = max(check.max_loss_difference, abs(a - b))
-            if not _close(a, b, tolerance):
-                check.problems.append(f"loss at step {step} is {b!r} after the resume, {a!r} "
-                                      "straight through")
-                break
-        if straight.final is not None and second.final is not None:
-            for part, label in (("model", "parameters"), ("optimizer", "optimizer state"),
-                                ("rng", "RNG state")):
-                diffs = _differences(straight.final.get(part), second.final.get(part), part,
-                                     tolerance if part != "rng" else 0.0)
-                if diffs:
-                    check.problems.append(f"{label} at step {steps}: not equal to the straight "
-                                          f"run's ({', '.join(diffs[:3])})"
-                                          + (" -- not restored on resume, or never seeded (an "
-                                             "unseeded generator differs between any two runs)"
-                                             if part == "rng" else ""))
-        elif second.returncode == 0:
-            check.problems.append("the resumed run wrote no final state")
+        for rank in range(ranks):
+            where = f" on rank {rank}" if ranks > 1 else ""
+            expected, resumed = straight.rank_losses[rank], second.rank_losses.get(rank, {})
+            for step in sorted(resumed):
+                if step not in expected:
+                    continue
+                a, b = expected[step], resumed[step]
+                check.compared_steps += rank == 0
+                check.max_loss_difference = max(check.max_loss_difference, abs(a - b))
+                if not _close(a, b, tolerance):
+                    check.problems.append(f"loss at step {step}{where} is {b!r} after the "
+                                          f"resume, {a!r} straight through")
+                    break
+            final_a, final_b = straight.rank_finals[rank], second.rank_finals.get(rank)
+            if final_a is not None and final_b is not None:
+                for part, label in (("model", "parameters"), ("optimizer", "optimizer state"),
+                                    ("rng", "RNG state")):
+                    diffs = _differences(final_a.get(part), final_b.get(part), part,
+                                         tolerance if part != "rng" else 0.0)
+                    if diffs:
+                        check.problems.append(
+                            f"{label} at step {steps}{where}: not equal to the straight "
+                            f"run's ({', '.join(diffs[:3])})"
+                            + (" -- not restored on resume, or never seeded (an unseeded "
+                               "generator differs between any two runs)" if part == "rng"
+                               else ""))
+            elif second.returncode == 0:
+                check.problems.append(f"the resumed run wrote no final state{where}")
+        if ranks > 1 and any("on rank" in p and p.startswith("loss") for p in check.problems):
+            check.problems.append(
+                "only with several ranks: look at code under world_size > 1, e.g. a "
+                "DistributedSampler DataLoader without generator= draws its seed from the "
+                "global RNG at every new iterator, so a resumed run's random stream shifts")
     check.ok = not check.problems
     return check
 
 
 def render(check: ResumeCheck) -> str:
-    head = (f"resume check: {check.steps} steps straight vs {check.stop_after} + stop + resume; "
+    head = (f"resume check ({check.ranks} rank{'s' if check.ranks != 1 else ''}): "
+            f"{check.steps} steps straight vs {check.stop_after} + stop + resume; "
             f"losses compared on {check.compared_steps} steps "
             f"({'exact' if check.tolerance == 0 else f'relative tolerance {check.tolerance:g}'})")
     if check.ok:
@@ -200,9 +271,9 @@ def render(check: ResumeCheck) -> str:
 
 
 def resume_check_command(command: list[str], steps: int, tolerance: float, timeout: float,
-                         as_json: bool) -> int:
+                         as_json: bool, ranks: int = 2) -> int:
     """What the CLI runs; the exit code (0 pass, 1 fail). Bad input raises SpecError (exit 2)."""
-    check = resume_check(command, steps=steps, tolerance=tolerance, timeout=timeout)
+    check = resume_check(command, steps=steps, tolerance=tolerance, timeout=timeout, ranks=ranks)
     print(json.dumps(check.to_dict(), indent=2) if as_json else render(check))
     sys.stdout.flush()
     return 0 if check.ok else 1
@@ -216,7 +287,9 @@ def resume_check_cli(
                                     "state (0: exact, right on CPU; e.g. 1e-5 on GPU)."),
     timeout: float = typer.Option(600.0, "--timeout", min=1, help="Seconds per run."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    ranks: int = typer.Option(2, "--ranks", min=1, help="Processes (torchrun --standalone; the "
+                              "script picks gloo on CPU): 2+ runs the code under world_size > 1."),
 ):
     """Prove the script resumes exactly: K steps straight vs K/2, a stop, and a resume."""
-    code = resume_check_command(list(command or []), steps, tolerance, timeout, as_json)
+    code = resume_check_command(list(command or []), steps, tolerance, timeout, as_json, ranks)
     raise typer.Exit(code)

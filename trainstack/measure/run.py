@@ -4,11 +4,15 @@ torchrun through each node's job agent (components/agents/job_agent.py).
 `run` writes `jobs/<id>/request.json` into the cluster's bucket and waits for every node's
 `jobs/<id>/<node>/exit.json`; `--follow` streams each node's log as it grows. Its exit code is
 the worst node's. The nodes are those with a health record in the bucket (status/<node>.json,
-what `trainstack status` reads); on a deployed stack the spec's node count is awaited.
+what `trainstack status` reads) that is not withdrawn and whose agent's heartbeat is not stale
+(heartbeat/<node>.json, TRAINSTACK_NODE_STALE_S); on a deployed stack the spec's node count is
+awaited. A node whose heartbeat stops before its exit record ends the wait at once, named, and
+the job is cancelled on the others; a node stopped because another failed says so.
 """
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sys
 import time
@@ -19,11 +23,24 @@ from typing import Callable, Optional
 
 import typer
 
-from trainstack_components.agents.job_agent import JOBS_PREFIX
 from trainstack.plan.select import ProjectOpt, use_project
+from trainstack_components.agents.job_agent import CANCEL_FILE, HEARTBEAT_PREFIX, JOBS_PREFIX
 from trainstack_components.errors import SpecError
 
 EXIT_TIMEOUT = 124
+# A node whose job agent has not written its heartbeat (heartbeat/<node>.json, every 30 s by
+# default) for this long is gone: preempted and killed, crashed, or cut off from the bucket.
+# Four missed heartbeats, so a slow bucket write is not a lost node; TRAINSTACK_NODE_STALE_S
+# overrides it (tests; agents started with a shorter --heartbeat).
+DEFAULT_STALE_S = 120.0
+
+
+def stale_after_s() -> float:
+    try:
+        return float(os.environ.get("TRAINSTACK_NODE_STALE_S") or DEFAULT_STALE_S)
+    except ValueError:
+        raise SpecError("TRAINSTACK_NODE_STALE_S", f"{os.environ['TRAINSTACK_NODE_STALE_S']!r} is "
+                        "not a number of seconds.", "Set it to e.g. 120, or unset it.") from None
 
 
 @dataclass(frozen=True)
@@ -37,6 +54,7 @@ class Target:
     instance_type: Optional[str] = None
     provisioned_mbps: Optional[float] = None   # the filesystem's total read throughput
     spot: bool = False                          # its nodes may be taken back (a preemption)
+    left_out: tuple[str, ...] = ()             # "node: why" for healthy-looking nodes not used
 
 
 @dataclass
@@ -45,6 +63,7 @@ class JobResult:
     exits: dict[str, dict] = field(default_factory=dict)   # node -> exit.json
     logs: dict[str, str] = field(default_factory=dict)
     timed_out: bool = False
+    vanished: dict[str, str] = field(default_factory=dict)  # node -> why it is taken for gone
 
     @property
     def replaced(self) -> list[str]:
@@ -56,10 +75,21 @@ class JobResult:
         return {n: e for n, e in self.exits.items() if not e.get("preempted")}
 
     @property
+    def stopped(self) -> dict[str, str]:
+        """Nodes whose agent stopped (or never started) the job because another node failed or
+        `run` cancelled it: node -> why."""
+        return {n: e["stopped"] for n, e in self.exits.items() if e.get("stopped")}
+
+    @property
     def rc(self) -> int:
+        """The worst exit code among the nodes that ended on their own (a node stopped because
+        another failed repeats that failure, not its own); at least 1 when a node vanished."""
         if self.timed_out:
             return EXIT_TIMEOUT
-        return worst_rc(int(e.get("rc", 1)) for e in (self.final or self.exits).values())
+        ended = self.final or self.exits
+        own = [e for e in ended.values() if not e.get("stopped")] or list(ended.values())
+        worst = worst_rc(int(e.get("rc", 1)) for e in own)
+        return max(worst, 1) if self.vanished else worst
 
 
 # A spot cluster's default torchrun --max-restarts. Each preemption costs every surviving node
@@ -111,20 +141,70 @@ def resolve(stack: Optional[str], url: Optional[str]) -> Target:
         tier = outputs.get("filesystem_throughput_mbps_per_tib")
         provisioned = capacity / 1024 * tier if capacity and tier else None
     records = read_records(url)
-    names = tuple(h.node for h in records if h.ok)
+    beats = heartbeats(url, [h.node for h in records if h.ok])
+    left_out = tuple(f"{node}: {why}" for node, why in
+                     stale_nodes(beats, stale_after_s()).items())
+    gone = {entry.split(":", 1)[0] for entry in left_out}
+    withdrawn = tuple(f"{h.node}: health record withdrawn ({h.record['withdrawn']})"
+                      for h in records if not h.ok and h.record.get("withdrawn"))
+    left_out += withdrawn
+    names = tuple(h.node for h in records if h.ok and h.node not in gone)
     if not names:
         raise SpecError("--stack" if stack else "--bucket-url",
                         f"no node of {url} has reported healthy (status/<node>.json), so no "
-                        "node would run the job.",
+                        "node would run the job" + (f" (left out: {'; '.join(left_out)})"
+                                                    if left_out else "") + ".",
                         "Wait for `trainstack status` to show the nodes ready, then run again.")
     if expected is not None and len(names) < expected:
         raise SpecError("--stack", f"only {len(names)} of {expected} nodes are healthy; torchrun "
-                        "would wait for the rest.", "Check `trainstack status`, then run again.")
+                        "would wait for the rest" + (f" (left out: {'; '.join(left_out)})"
+                                                     if left_out else "") + ".",
+                        "Check `trainstack status`, then run again.")
     if instance_type is None:
         instance_type = next((h.record.get("instance_type") for h in records
                               if h.record.get("instance_type")), None)
         cloud = next((h.record.get("cloud") for h in records if h.record.get("cloud")), None)
-    return Target(url.rstrip("/"), names, cloud, stack, instance_type, provisioned, spot)
+    return Target(url.rstrip("/"), names, cloud, stack, instance_type, provisioned, spot,
+                  left_out)
+
+
+def heartbeats(url: str, nodes) -> dict[str, Optional[dict]]:
+    """Each node's last heartbeat/<node>.json (None where its agent never wrote one)."""
+    fs, base = bucket_fs(url)
+    if hasattr(fs, "invalidate_cache"):
+        fs.invalidate_cache()
+    out: dict[str, Optional[dict]] = {}
+    for node in nodes:
+        raw = read_bytes(fs, f"{base}/{HEARTBEAT_PREFIX}/{node}.json")
+        try:
+            record = json.loads(raw) if raw else None
+        except ValueError:
+            record = None
+        out[node] = record if isinstance(record, dict) else None
+    return out
+
+
+def stale_nodes(beats: dict[str, Optional[dict]], stale_s: float,
+                now: Optional[float] = None) -> dict[str, str]:
+    """node -> why it is gone, for every heartbeat older than `stale_s` (a node without one --
+    an agent older than heartbeats -- is not judged)."""
+    now = time.time() if now is None else now
+    gone = {}
+    for node, beat in beats.items():
+        at = beat.get("time") if beat else None
+        if isinstance(at, (int, float)) and now - at > stale_s:
+            gone[node] = (f"its job agent's last heartbeat was {now - at:.0f} s ago (over "
+                          f"{stale_s:g} s): the node is gone or its agent stopped"
+                          + ("; it was leaving on a preemption notice"
+                             if (beat or {}).get("leaving") else ""))
+    return gone
+
+
+def cancel(target: Target, job_id: str, reason: str) -> None:
+    """Tell every node's agent to stop `job_id` (jobs/<id>/cancel.json)."""
+    fs, base = bucket_fs(target.url)
+    with fs.open(f"{base}/{JOBS_PREFIX}/{job_id}/{CANCEL_FILE}", "w") as handle:
+        json.dump({"reason": reason, "time": datetime.now(timezone.utc).isoformat()}, handle)
 
 
 def new_job_id(kind: str = "run") -> str:
@@ -140,15 +220,39 @@ def submit(target: Target, argv: list[str], *, kind: str = "run", launcher: str 
         raise SpecError("CMD", "is empty.", "Give the command after --, e.g. "
                         "`trainstack run -- python train.py`.")
     job_id = new_job_id(kind)
+    members = list(run_on or target.nodes)
     request = {"id": job_id, "argv": list(argv), "launcher": launcher,
                "max_restarts": max_restarts, "nproc_per_node": nproc_per_node,
                "env": env or {}, "files": files or {}, "cwd": cwd, "rdzv_port": rdzv_port,
                "nodes": list(target.nodes), "run_on": run_on,
                "nnodes": len(run_on) if run_on else None, "created": datetime.now(timezone.utc).isoformat()}
     fs, base = bucket_fs(target.url)
-    with fs.open(f"{base}/{JOBS_PREFIX}/{job_id}/request.json", "w") as handle:
+    if launcher == "torchrun":
+        request.update(rendezvous(fs, base, members))
+    # Written aside, then moved into place: an agent polling meanwhile must never read half a
+    # request (it would fail the job as a bad request).
+    final = f"{base}/{JOBS_PREFIX}/{job_id}/request.json"
+    with fs.open(f"{final}.partial", "w") as handle:
         json.dump(request, handle, sort_keys=True)
+    fs.mv(f"{final}.partial", final)
     return job_id
+
+
+def rendezvous(fs, base: str, members: list[str]) -> dict:
+    """Who hosts the job's c10d store: the first of `members` (resolve() orders them by node
+    rank and leaves out the gone ones) whose agent published its address in its heartbeat. So
+    when the node that hosted the last job's store was lost, the next job elects another from
+    those that remain, and sizes the rendezvous to them (nnodes). Without heartbeats (older
+    agents): {} -- the boot's rank 0 hosts, as before."""
+    for node in members:
+        raw = read_bytes(fs, f"{base}/{HEARTBEAT_PREFIX}/{node}.json")
+        try:
+            addr = json.loads(raw).get("addr") if raw else None
+        except (ValueError, AttributeError):
+            addr = None
+        if addr:
+            return {"rdzv_host": node, "rdzv_addr": addr, "nnodes": len(members)}
+    return {}
 
 
 def read_bytes(fs, path: str) -> Optional[bytes]:
@@ -170,13 +274,17 @@ def job_nodes(fs, base: str, job_id: str) -> list[str]:
 
 def wait(target: Target, job_id: str, *, timeout_s: float = 3600, poll_s: float = 1.0,
          echo: Optional[Callable[[str], None]] = None,
-         nodes: Optional[list[str]] = None) -> JobResult:
+         nodes: Optional[list[str]] = None, stale_s: Optional[float] = None) -> JobResult:
     """Every node's exit record, streaming new log lines through `echo` when given.
 
     A node that exits on a preemption notice (its exit record says "preempted") does not end
     the wait: its replacement -- a node under a new name, or the same name again -- joins the
     job, and the job is over when as many nodes as were asked for have exited otherwise, or
-    when one of the first nodes failed and every one of them has exited."""
+    when one of the first nodes failed and every one of them has exited. A node still owing its
+    exit record whose agent's heartbeat is older than `stale_s` (default: stale_after_s()) has
+    vanished (killed mid-checkpoint, crashed): the job is failed at once, named in
+    `result.vanished`, and cancelled (jobs/<id>/cancel.json) so the others' agents stop it."""
+    stale_s = stale_after_s() if stale_s is None else stale_s
     fs, base = bucket_fs(target.url)
     result = JobResult(job_id)
     expected = tuple(nodes or target.nodes)
@@ -218,6 +326,11 @@ def wait(target: Target, job_id: str, *, timeout_s: float = 3600, poll_s: float 
             if record is not None:
                 result.exits[node] = record
         running = [n for n in waiting if n not in result.exits]
+        gone = stale_nodes(heartbeats(target.url, running), stale_s) if running else {}
+        if gone:
+            result.vanished = {n: f"no exit record and {why}" for n, why in gone.items()}
+            cancel(target, job_id, "; ".join(f"{n}: {why}" for n, why in gone.items()))
+            return result
         final = result.final
         failed = any(worst_rc([int(e.get("rc", 1))]) for e in final.values())
         if (not running and len(final) >= len(expected)) or \
@@ -249,6 +362,8 @@ def run_command(
     """Run CMD on every node of the stack under torchrun; exit code = the worst node's."""
     use_project(project)
     target = resolve(stack, url)
+    for entry in target.left_out:
+        print(f"left out {entry}", file=sys.stderr, flush=True)
     if max_restarts is None:
         max_restarts = default_max_restarts(target)
     job_id = submit(target, cmd, max_restarts=max_restarts, nproc_per_node=nproc_per_node,
@@ -260,7 +375,11 @@ def run_command(
                   echo=(lambda line: print(line, flush=True)) if follow else None)
     for node in sorted({*target.nodes, *result.exits}):
         record = result.exits.get(node)
-        state = f"exit {record.get('rc')}" if record else "no exit record (still running?)"
+        state = f"exit {record.get('rc')}" if record else (
+            f"vanished: {result.vanished[node]}" if node in result.vanished
+            else "no exit record (still running?)")
+        if record and record.get("stopped"):
+            state += f" ({record['stopped']})"
         if record and record.get("preempted"):
             state += " (preempted; replaced)" if len(result.final) >= len(target.nodes) \
                 else " (preempted; no replacement finished)"
