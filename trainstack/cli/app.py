@@ -47,8 +47,9 @@ COMMANDS: dict[str, Command] = {
                      "Run the policy pack's rules on the offline plan; exit 1 on a mandatory "
                      "violation."),
     "bootstrap": Command("trainstack.deploy.bootstrap", "bootstrap_command",
-                         "One-time account setup every cluster shares (AWS: activate the "
-                         "cost-allocation tag)."),
+                         "One-time account setup every cluster shares: check what a first "
+                         "deploy needs (Azure: feature, providers, roles; GCP: APIs, IAM; AWS: "
+                         "P-instance quota) and, on AWS, activate the cost-allocation tag."),
     "connect": Command("trainstack.deploy.connect", "connect_command",
                        "Open a shell on a node (SSM on AWS, IAP on GCP, Bastion on Azure), or "
                        "print the command."),
