@@ -422,6 +422,7 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep)
 
 
+MAX_TEXT_BYTES = 16 * 2**20   # read_text's limit: a spec is a few kB, a catalog-sized file 1 MB
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
 
 
@@ -434,12 +435,17 @@ def read_text(path: Path, what: str = "file") -> str:
     if not path.exists():
         raise SpecError(str(path), "does not exist.", f"Check the path of the {what}.")
     # A device or a pipe (`/dev/null`, `<(cat spec.yaml)`) exists and is read as it is: an empty
-    # one is then named as empty, never as missing.
+    # one is then named as empty, never as missing. Only so much is read: `/dev/zero` or
+    # `/dev/urandom` never end, and no spec, stack file or policy config comes near the limit.
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_TEXT_BYTES + 1)
     except OSError as err:
         raise SpecError(str(path), f"cannot be read ({err.strerror}).",
                         "Check the file's permissions.") from None
+    if len(raw) > MAX_TEXT_BYTES:
+        raise SpecError(str(path), f"is larger than {MAX_TEXT_BYTES // 2**20} MiB, so it is not "
+                        f"a {what}.", f"Pass the {what} itself.")
     encoding = next((enc for bom, enc in _BOMS if raw.startswith(bom)), "utf-8")
     try:
         text = raw.decode(encoding)

@@ -103,3 +103,10 @@ def test_compare_exits_non_zero_when_a_cloud_could_not_be_planned(tmp_path):
     assert "aws: selection failed" in result.output, result.output
     assert result.exit_code == 1, result.output
     assert "could not plan aws" in result.output
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/full"])
+def test_an_endless_device_as_the_spec_is_refused_not_read_forever(device):
+    # read as a device (so /dev/null is "empty"), but only up to a limit: these never end
+    result = runner.invoke(app, ["plan", "--spec", device, "--cloud", "aws"])
+    assert_clean_error(result, device, "is larger than")
