@@ -55,16 +55,18 @@ def edited_example_plan(cloud: str, edit):
     return plan_for(spec, cloud)
 
 
-# family -> (cloud, spec edit, instance type the catalog picks, fabric kind)
+# family -> (cloud, spec edit, instance type the plan builds (the spec's or the catalog's
+# choice), fabric kind)
 FAMILIES = {
     "p5": ("aws", _aws("p5.48xlarge", fsx_efa=True), "p5.48xlarge", "efa"),
     "p5en": ("aws", _aws("p5en.48xlarge", fsx_efa=True), "p5en.48xlarge", "efa"),
     "p6": ("aws", _aws("p6-b200.48xlarge", fsx_efa=True), "p6-b200.48xlarge", "efa"),
     "aws-tcp": ("aws", _aws("p5.48xlarge", "tcp"), "p5.48xlarge", "tcp"),
     "a3-ultra": ("gcp", _gcp(), "a3-ultragpu-8g", "gib"),
-    "a4": ("gcp", _gcp(["B200"], region="us-central1", zone="us-central1-b"), "a4-highgpu-8g",
-           "gib"),
-    "a3-high": ("gcp", _gcp(["H100"], zone="us-west1-a"), "a3-highgpu-8g", "tcpx"),
+    "a4": ("gcp", _gcp(["B200"], region="us-central1", zone="us-central1-b", instance_type=None),
+           "a4-highgpu-8g", "gib"),
+    # zones.csv lists a3-highgpu-8g in the example's zone, us-central1-b
+    "a3-high": ("gcp", _gcp(["H100"], instance_type=None), "a3-highgpu-8g", "tcpx"),
     "a3-mega": ("gcp", _gcp(["H100"], region="us-east4", zone="us-east4-a",
                             instance_type="a3-megagpu-8g"), "a3-megagpu-8g", "tcpxo"),
     "gcp-tcp": ("gcp", _gcp(None, "tcp", region="us-south1", zone="us-south1-b"),

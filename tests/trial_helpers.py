@@ -16,6 +16,16 @@ AZURE_KEYS = ("  trainstack:sshPublicKey: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIF
               "  trainstack:azureLustreProviderObjectId: 00000000-0000-0000-0000-000000000001\n")
 
 
+GCP_PLACEHOLDERS = {"my-gcp-project": "acme-train-42",
+                    '"000000-000000-000000"': '"01AB23-45CD67-89EF01"'}
+
+
+def _without_gcp_placeholders(text: str) -> str:
+    for placeholder, real in GCP_PLACEHOLDERS.items():
+        text = text.replace(placeholder, real)
+    return text
+
+
 class TrialWorld:
     def __init__(self, tmp: Path, monkeypatch, clouds=("aws", "gcp", "azure"),
                  up_errors: dict | None = None):
@@ -25,9 +35,13 @@ class TrialWorld:
         (self.project / "examples").mkdir()
         shutil.copy(ROOT / "Pulumi.yaml", self.project)
         shutil.copy(ROOT / "__main__.py", self.project)
-        shutil.copy(ROOT / "examples" / "cluster.yaml", self.project / "examples")
+        # The example with Google Cloud's placeholders replaced: `up` refuses a placeholder
+        # project or billing account before the Pulumi CLI runs (Cloud.deploy_blockers).
+        (self.project / "examples" / "cluster.yaml").write_text(
+            _without_gcp_placeholders((ROOT / "examples" / "cluster.yaml").read_text()))
         for cloud in clouds:
-            text = (ROOT / "stacks" / f"Pulumi.{cloud}.yaml").read_text()
+            text = _without_gcp_placeholders(
+                (ROOT / "stacks" / f"Pulumi.{cloud}.yaml").read_text())
             (self.project / "stacks" / f"Pulumi.{cloud}.yaml").write_text(
                 text + (AZURE_KEYS if cloud == "azure" else ""))
         self.buckets = {c: tmp / "buckets" / c for c in clouds}

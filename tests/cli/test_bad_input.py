@@ -344,8 +344,8 @@ def test_aws_counts_trainstacks_own_tags_against_the_limit_of_50(example_spec):
 @pytest.mark.parametrize("cloud, zone, hint, not_hint", [
     ("aws", "eu-west-1a", "us-east-1a", "us-east-1-a"),
     ("aws", "us-east-1-a", "us-east-1a", "us-east-1-a,"),
-    ("gcp", "europe-west4-a", "us-west1-a", "us-west1a"),
-    ("gcp", "us-west1c", "us-west1-a", "us-west1a"),
+    ("gcp", "europe-west4-a", "us-central1-a", "us-central1a"),   # the example's us-central1
+    ("gcp", "us-central1b", "us-central1-a", "us-central1a"),
 ])
 def test_zone_hints_suggest_a_format_the_cloud_uses(tmp_path, example_spec, cloud, zone, hint,
                                                     not_hint):

@@ -233,7 +233,7 @@ def test_rank_discovery_asks_the_node_group_and_orders_by_address(family, cli, c
         assert "--instance-ids self" in calls and "llm-finetune-nodes-0001" in calls
         assert "describe-instances --region us-east-1 --instance-ids i-0b i-0a" in calls
     else:
-        assert "list-instances llm-finetune-nodes-x1 --zone us-west1-c" in calls
+        assert "list-instances llm-finetune-nodes-x1 --zone us-central1-b" in calls
         assert "name:( llm-finetune-node-b llm-finetune-node-a )" in calls
 
 

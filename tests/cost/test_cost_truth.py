@@ -236,7 +236,11 @@ def test_check_and_compare_price_the_same_bucket(tmp_path, example_spec, cloud):
 # ----------------------------------------------------------------------------- done when
 
 def _h200_spec(example_spec) -> dict:
-    return edited(example_spec, gpu=["H200"], nodes=3, budget__monthly_usd=400000)
+    spec = edited(example_spec, gpu=["H200"], nodes=3, budget__monthly_usd=400000)
+    # Azure and Alibaba have no H200 type in their sections' regions, and compare exits 1 when
+    # a listed cloud cannot be planned: these tests are about AWS and Google Cloud.
+    spec["clouds"] = {cloud: spec["clouds"][cloud] for cloud in ("aws", "gcp")}
+    return spec
 
 
 @pytest.mark.parametrize("make", [lambda s: s, _h200_spec], ids=["example", "3-node-h200"])

@@ -306,11 +306,11 @@ def test_cloud_prices_at_the_capacity_the_spec_gives_that_cloud(tmp_path, exampl
     example_spec["workload"]["recompute"] = True
     path = write_spec(tmp_path, example_spec)
     gcp = estimate_json("--spec", path, "--cloud", "gcp")
-    spot = catalog.price("gcp", "a3-ultragpu-8g", "us-west1").spot_usd_hr
+    spot = catalog.price("gcp", "a3-ultragpu-8g", "us-central1").spot_usd_hr
     assert gcp["capacity"] == "spot" and "spot price" in gcp["priced_as"]
     assert gcp["price_per_gpu_hour"]["amount"] == pytest.approx(spot / 8)
     assert gcp["cost"]["billed_hours"] == pytest.approx(gcp["hours"] * 1.15 * 1.10)
-    assert "a3-ultragpu-8g in us-west1, capacity spot" in gcp["cost_note"]
+    assert "a3-ultragpu-8g in us-central1, capacity spot" in gcp["cost_note"]
     aws = estimate_json("--spec", path, "--cloud", "aws")
     od = catalog.price("aws", "p5.48xlarge", "us-east-1").ondemand_usd_hr
     assert aws["capacity"] == "on_demand" and "on-demand list price (price as of " in aws["priced_as"]

@@ -31,7 +31,7 @@ def with_capacity(spec, cloud, **capacity):
 def a4(spec):
     spec = copy.deepcopy(spec)
     spec["gpu"] = ["B200"]
-    spec["clouds"]["gcp"].update(region="us-central1", zone="us-central1-b")
+    spec["clouds"]["gcp"].update(region="us-central1", zone="us-central1-b", instance_type=None)
     return spec
 
 
@@ -192,7 +192,7 @@ def test_gcp_flex_start_grows_an_empty_group_with_one_resize_request(example_spe
     assert template.inputs["reservationAffinity"] == {"type": "NO_RESERVATION"}
     assert mig.inputs["targetSize"] == 0 and mig.inputs["waitForInstances"] is False
     assert mig.inputs["instanceLifecyclePolicy"] == {"defaultActionOnFailure": "DO_NOTHING"}
-    assert resize.inputs["resizeBy"] == 2 and resize.inputs["zone"] == "us-west1-c"
+    assert resize.inputs["resizeBy"] == 2 and resize.inputs["zone"] == "us-central1-b"
     assert resize.property_dependencies["instanceGroupManager"] == [mig.urn]
     assert plan.outputs["capacity_request"] == resize.name
 

@@ -37,7 +37,9 @@ def _deployable(spec: dict) -> dict:
 
 def test_the_placeholders_and_a_region_without_lustre_are_warned_in_the_plan():
     spec = _example()
-    assert spec["clouds"]["gcp"]["region"] not in _lustre_regions()  # the example's own case
+    # us-west1-c has a3-ultragpu-8g and a RoCE profile (zones.csv) but no Managed Lustre
+    spec["clouds"]["gcp"].update(region="us-west1", zone="us-west1-c")
+    assert "us-west1" not in _lustre_regions()
     warnings = plan_for(spec, "gcp").warnings
     assert any("clouds.gcp.project" in w and "my-gcp-project" in w for w in warnings), warnings
     assert any("clouds.gcp.billing_account" in w for w in warnings), warnings
@@ -51,6 +53,15 @@ def test_a_real_project_in_a_lustre_region_has_no_warning():
     assert plan_for(spec, "gcp").warnings == ()
 
 
+def test_the_example_is_in_a_lustre_zone_and_warns_only_of_its_placeholders():
+    spec = _example()
+    gcp = spec["clouds"]["gcp"]
+    assert gcp["zone"] in _lustre_regions().get(gcp["region"], []), gcp
+    warnings = plan_for(spec, "gcp").warnings
+    fields = sorted(w.split(":")[1].strip() for w in warnings)
+    assert fields == ["clouds.gcp.billing_account", "clouds.gcp.project"], warnings
+
+
 def test_plan_json_carries_the_warnings(tmp_path):
     result = runner.invoke(app, ["plan", "--spec", str(EXAMPLE), "--cloud", "gcp", "--json"])
     assert result.exit_code == 0, result.output
@@ -62,7 +73,7 @@ def test_up_refuses_the_placeholder_before_the_cli_runs(fake_pulumi, tmp_path):
     result = runner.invoke(app, ["up", "--stack", "gcp"])
     assert result.exit_code == 2, result.output
     assert "clouds.gcp.project" in result.output and "gcloud projects list" in result.output
-    assert "more after this one" in result.output   # billing account and region follow
+    assert "more after this one" in result.output   # the billing account follows
     log = tmp_path / "calls.jsonl"   # the stand-in logs every call: none was made
     assert not log.exists() or not fake_pulumi()
 

@@ -45,7 +45,8 @@ def _spec(nodes=None, **gcp):
 SPECS = {
     "example": (_spec(), "gib"),
     "a3-ultra-16": (_spec(16), "gib"),
-    "a4-16": (_spec(16, gpu=["B200"], region="us-central1", zone="us-central1-b"), "gib"),
+    "a4-16": (_spec(16, gpu=["B200"], region="us-central1", zone="us-central1-b",
+                    instance_type=None), "gib"),
     "a3-mega-16": (_spec(16, gpu=["H100"], region="us-east4", zone="us-east4-a",
                          instance_type="a3-megagpu-8g"), "tcpxo"),
 }
@@ -184,7 +185,7 @@ def test_lustre_zone_is_checked_against_its_documented_locations():
 def test_a_plan_in_a_zone_without_managed_lustre_is_refused():
     # a2-highgpu-8g is listed in asia-northeast1-a, Managed Lustre there in -b and -c only
     spec = _spec(gpu=["A100-40GB"], region="asia-northeast1", zone="asia-northeast1-a",
-                 capacity={"type": "spot"})
+                 capacity={"type": "spot"}, instance_type=None)
     spec["interconnect"] = "tcp"
     with pytest.raises(SpecError) as refused:
         plan_for(spec, "gcp")
@@ -196,6 +197,13 @@ def test_the_plan_says_whether_the_zone_was_checked(key):
     note = _plan(key).outputs["filesystem_location_note"]
     region = SPECS[key][0]["clouds"]["gcp"]["region"]
     assert (note is None) == (region in planning.lustre_zones())
+
+
+def test_a_region_the_lustre_table_does_not_list_is_noted_in_the_plan():
+    # gcp_lustre_zones.csv has no us-west1 row; zones.csv puts a3-ultragpu-8g in us-west1-c
+    note = plan_for(_spec(region="us-west1", zone="us-west1-c"), "gcp").outputs[
+        "filesystem_location_note"]
+    assert note is not None and "us-west1" in note and "not in the stored" in note
 
 
 def test_lustre_gets_the_blueprints_one_hour_timeouts(key):

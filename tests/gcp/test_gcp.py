@@ -31,13 +31,13 @@ runner = CliRunner()
 
 
 def h200(spec):
-    """The example itself: [H100, H200] in us-west1-c resolves to a3-ultragpu-8g (RoCE)."""
+    """The example itself: a3-ultragpu-8g (H200, RoCE) pinned in us-central1-b."""
     return spec
 
 
 def b200(spec):
     spec["gpu"] = ["B200"]
-    spec["clouds"]["gcp"].update(region="us-central1", zone="us-central1-b")
+    spec["clouds"]["gcp"].update(region="us-central1", zone="us-central1-b", instance_type=None)
     return spec
 
 
@@ -48,7 +48,7 @@ def h100_tcpxo(spec):
     return spec
 
 
-CLUSTERS = {"h200": (h200, "a3-ultragpu-8g", "us-west1", "us-west1-c"),
+CLUSTERS = {"h200": (h200, "a3-ultragpu-8g", "us-central1", "us-central1-b"),
             "b200": (b200, "a4-highgpu-8g", "us-central1", "us-central1-b"),
             "h100": (h100_tcpxo, "a3-megagpu-8g", "us-east4", "us-east4-a")}
 
@@ -75,15 +75,26 @@ def test_the_three_clusters_select_the_expected_types(cluster):
     assert (plan.outputs["region"], plan.outputs["zone"]) == (region, zone)
 
 
-def test_example_falls_through_h100_to_rdma_h200_and_budget_pays_a_day(plan, example_spec):
+def test_example_is_rdma_h200_and_budget_pays_a_day(plan, example_spec):
     sel = plan.inputs.selection
     assert sel.instance.gpu == "H200" and sel.use_rdma
     assert plan.outputs["interconnect"] == "GPUDirect RDMA over RoCE v2 (8 MRDMA NICs, 3200 Gbps)"
     assert example_spec["budget"]["monthly_usd"] >= 24 * plan.outputs["usd_per_hour"]
 
 
+def test_the_catalog_choice_falls_through_h100_to_rdma_h200_where_h100_is_not_offered(example_spec):
+    # zones.csv: a3-highgpu-8g (H100) in us-west1-a;us-west1-b only, a3-ultragpu-8g (H200) and
+    # its RoCE profile in us-west1-c
+    example_spec["clouds"]["gcp"].update(region="us-west1", zone="us-west1-c", instance_type=None)
+    sel = plan_for(example_spec, "gcp").inputs.selection
+    assert (sel.instance.name, sel.instance.gpu, sel.use_rdma) == ("a3-ultragpu-8g", "H200", True)
+
+
 def test_fastest_on_a3_high_takes_gpudirect_tcpx_and_says_so(tmp_path, example_spec):
-    example_spec["clouds"]["gcp"]["zone"] = "us-west1-a"   # hosts a3-highgpu-8g (H100)
+    # the example's zone without its instance_type: zones.csv lists a3-highgpu-8g (H100, the gpu
+    # list's first choice) in us-central1-b, which is why the example names a3-ultragpu-8g
+    example_spec["clouds"]["gcp"]["instance_type"] = None
+    assert example_spec["clouds"]["gcp"]["zone"] == "us-central1-b"
     plan = plan_for(example_spec, "gcp")
     assert plan.outputs["instance_type"] == "a3-highgpu-8g"
     assert plan.outputs["interconnect"].startswith("GPUDirect-TCPX (4 GPU NICs, 1000 Gbps")
@@ -302,7 +313,7 @@ def test_throughput_tiers_map_and_say_so(example_spec, throughput, capacity, tie
 
 
 def test_outputs_record_the_import_and_the_export_the_teardown_must_run(plan):
-    tail = f"--location=us-west1-c --project={PROJECT} --gcs-path-uri=gs://llm-finetune-data/ " \
+    tail = f"--location=us-central1-b --project={PROJECT} --gcs-path-uri=gs://llm-finetune-data/ " \
            "--lustre-path=/"
     assert plan.outputs["filesystem_export_command"] == \
         f"gcloud lustre instances export-data llm-finetune-test {tail}"
@@ -442,7 +453,7 @@ def _gcp(spec, **changes):
      ["missing"]),
     (lambda s: _gcp(s, billing_account="my-account"), "clouds.gcp.billing_account",
      ["not a billing account"]),
-    (lambda s: _gcp(s, zone="us-east4-b"), "clouds.gcp.zone", ["us-east4-b", "us-west1"]),
+    (lambda s: _gcp(s, zone="us-east4-b"), "clouds.gcp.zone", ["us-east4-b", "us-central1"]),
     # a zone without the chosen type
     (lambda s: _gcp(h100_tcpxo(s), region="us-east5", zone="us-east5-b"), "clouds.gcp.zone",
      ["a3-megagpu-8g", "us-east5-a"]),
@@ -452,7 +463,8 @@ def _gcp(spec, **changes):
     # the type's zone has no RoCE profile
     (lambda s: _gcp(s, region="us-south1", zone="us-south1-b"), "clouds.gcp.zone",
      ["us-south1-b-vpc-roce", "interconnect: tcp"]),
-    (lambda s: s.update(interconnect="rdma", gpu=["H100"]), "interconnect",
+    (lambda s: _gcp(s, instance_type=None).update(interconnect="rdma", gpu=["H100"]),
+     "interconnect",
      ["a3-ultragpu-8g, a4-highgpu-8g"]),
     (lambda s: s["budget"].update(emails=[f"u{i}@example.com" for i in range(6)]),
      "budget.emails", ["at most 5"]),
@@ -472,7 +484,7 @@ def test_bad_input_is_refused_with_the_field_named(example_spec, mutate, field, 
 
 def test_provider_region_must_match_the_spec(example_spec):
     with pytest.raises(SpecError) as raised:
-        plan_for(example_spec, "gcp", extra_config={"gcp:region": "us-central1"})
+        plan_for(example_spec, "gcp", extra_config={"gcp:region": "us-west1"})
     assert raised.value.field == "gcp:region"
 
 

@@ -49,13 +49,13 @@ def test_the_job_resizes_this_group_to_zero_at_first_deploy_plus_lifetime(exampl
     target = job.inputs["httpTarget"]
     assert target["uri"] == (
         "https://compute.googleapis.com/compute/v1/projects/"
-        f"{group.inputs['project']}/zones/us-west1-c/instanceGroupManagers/{group.name}"
+        f"{group.inputs['project']}/zones/us-central1-b/instanceGroupManagers/{group.name}"
         "/resize?size=0")
     assert job.property_dependencies["httpTarget"] and \
         group.urn in job.property_dependencies["httpTarget"]
     assert target["httpMethod"] == "POST"
     assert job.inputs["schedule"] == "0 8 5 12 *" and job.inputs["timeZone"] == "Etc/UTC"
-    assert job.inputs["region"] == "us-west1" == plan.outputs["region"]
+    assert job.inputs["region"] == "us-central1" == plan.outputs["region"]
     assert plan.outputs["lifetime_deadline"] == "2026-12-05T08:00:00Z"
     assert plan.outputs["lifetime_start"] == FIRST_DEPLOY
     assert plan.outputs["lifetime_start_source"] == neutral.FROM_CONFIG
@@ -78,7 +78,7 @@ def test_the_resize_permission_names_this_group_only(example_spec, clock):
     grant = named(plan, IAM, "lifetime")
     assert grant.inputs["role"] == budget_action.RESIZE_ROLE
     assert grant.inputs["condition"]["expression"] == (
-        f'resource.name == "projects/{group.inputs["project"]}/zones/us-west1-c/'
+        f'resource.name == "projects/{group.inputs["project"]}/zones/us-central1-b/'
         f'instanceGroupManagers/{group.name}"')
     account = named(plan, ACCOUNT, "lifetime")
     assert grant.inputs["member"].startswith("serviceAccount:" + account.inputs["accountId"])

@@ -60,9 +60,10 @@ def test_connect_print_on_gcp_is_the_exact_iap_command(stand_ins, monkeypatch, t
     adc.write_text("{}")
     result = runner.invoke(app, ["connect", "--stack", "gcp", "--print"])
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == ("gcloud compute ssh llm-finetune-node-a --zone us-west1-c "
+    # the zone is stacks/Pulumi.gcp.yaml's gcp:zone
+    assert result.output.strip() == ("gcloud compute ssh llm-finetune-node-a --zone us-central1-b "
                                      "--project my-gcp-project --tunnel-through-iap")
-    assert "list-instances llm-finetune-nodes --zone us-west1-c" in stand_ins.log.read_text()
+    assert "list-instances llm-finetune-nodes --zone us-central1-b" in stand_ins.log.read_text()
 
 
 def test_connect_without_the_cloud_cli_is_one_line(stand_ins, monkeypatch):

@@ -13,8 +13,8 @@ from trainstack.trial.capacity import capacity_error, example, known_errors
 
 runner = CliRunner()
 
-# GCP, examples/cluster.yaml on one node (us-west1-c, spot: A3 Ultra is not sold on demand):
-#   node      a3-ultragpu-8g spot in us-west1: 40.9943 USD/h (components/catalog/prices.csv,
+# GCP, examples/cluster.yaml on one node (us-central1-b, spot: A3 Ultra is not sold on demand):
+#   node      a3-ultragpu-8g spot in us-central1: 40.9943 USD/h (components/catalog/prices.csv,
 #             SkyPilot's GCP catalog: 3.74713 host + 37.2472 for 8 x H200)
 #   hours     boot 0.5 + staging 0.25 + bench 0.5 + teardown 0.25 = 1.5 h (the defaults)
 #   filesystem  Managed Lustre as `trainstack plan --cloud gcp` sizes it, 9,000 GiB at the

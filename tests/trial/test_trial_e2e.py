@@ -71,7 +71,7 @@ def test_three_candidates_to_a_recommendation_with_every_stack_destroyed(tmp_pat
     # every stack it created is destroyed: nothing but providers in any state; the buckets stay
     stacks = world.stacks()
     assert set(stacks) == {"trial-aws-us-east-1a", "trial-aws-us-east-1b",
-                           "trial-gcp-us-west1-c", "trial-azure-eastus-1"}
+                           "trial-gcp-us-central1-b", "trial-azure-eastus-1"}
     assert world.still_billing() == {}
     assert all(s["state"] == "destroyed" for s in world.journal()["stacks"].values())
     assert doc["left_behind"].startswith("only the buckets")
