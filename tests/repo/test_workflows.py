@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.checkout import PYTHONPATH as CHECKOUT_PATH
+
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOW = ROOT / ".github" / "workflows" / "policy.yml"
 BIN = Path(sys.executable).parent
@@ -96,7 +98,7 @@ def _run_check_step(tmp_path: Path, stack: str) -> tuple[subprocess.CompletedPro
     (venv / "trainstack").write_text(f"#!/bin/sh\nexec {sys.executable} -m trainstack.cli.app \"$@\"\n")
     (venv / "trainstack").chmod(0o755)
     env = dict(__import__("os").environ, STACK=stack, GITHUB_STEP_SUMMARY=str(tmp_path / "summary"),
-               GITHUB_OUTPUT=str(tmp_path / "output"), PYTHONPATH=str(ROOT),
+               GITHUB_OUTPUT=str(tmp_path / "output"), PYTHONPATH=CHECKOUT_PATH,
                # The job runs in the checkout; here the step runs elsewhere, so name the project.
                TRAINSTACK_PROJECT=str(ROOT))
     done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=tmp_path, env=env,
