@@ -13,6 +13,7 @@ from typing import Callable, Mapping, Optional
 
 from trainstack_components.adoption import ADOPT_KEY, parse_adopt
 from trainstack_components.base import Selection, get_cloud, plan_selection
+from trainstack_components.clouds import require_sdk
 from trainstack_components.errors import SpecError
 from trainstack_components.project import PROJECT, PROVIDER_REGION_KEYS
 from trainstack_components.spec import ClusterSpec, deep_merge, parse_spec, read_spec_data
@@ -150,6 +151,7 @@ def run(main_file: Optional[str] = None) -> None:
     project_dir = Path(main_file).resolve().parent if main_file else Path.cwd()
     try:
         inputs = resolve(stack_config, project_dir)
+        require_sdk(inputs.cloud)  # `pulumi up` run directly: the extra to install, not a traceback
     except SpecError as err:
         raise pulumi.RunError(str(err)) from None
     cluster = get_cloud(inputs.cloud).component()(

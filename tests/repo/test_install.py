@@ -31,9 +31,11 @@ def _pins() -> dict[str, str]:
     return {r.name.lower(): str(r.specifier) for r in reqs}
 
 
-def test_the_main_job_line_installs_no_extra():
+def test_the_main_job_line_installs_its_cloud_alone():
+    """The main job plans AWS: the package and the AWS provider SDK (issue 36), no test tool."""
     main, tests = setup_commands(README)
-    assert ".venv/bin/pip install -e . &&" in main and "[" not in main
+    assert ".venv/bin/pip install -e '.[aws]' &&" in main and main.count("[") == 1
+    assert PYPROJECT["project"]["optional-dependencies"]["aws"] == ["pulumi-aws>=7.51,<8"]
     assert main.endswith("trainstack plan --spec examples/cluster.yaml --cloud aws")
     assert ".venv/bin/pip install -e '.[test]' -c constraints.txt &&" in tests
     assert tests.endswith("python -m pytest -q -n auto")

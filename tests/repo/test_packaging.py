@@ -13,6 +13,8 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from email.message import Message
+from email.parser import Parser
 from pathlib import Path
 
 import pytest
@@ -128,8 +130,41 @@ def test_init_from_a_checkout_points_the_project_at_the_checkout(tmp_path):
     from trainstack.plan.init import requirements_txt, write_project
     write_project(tmp_path / "p")
     lines = (tmp_path / "p" / "requirements.txt").read_text().splitlines()
-    assert f"trainstack @ {ROOT.resolve().as_uri()}" in lines
-    assert requirements_txt(tmp_path).splitlines()[-1] == f"trainstack=={__version__}"
+    # [all]: the project's stacks cover every cloud, and the program imports the stack's SDK.
+    assert f"trainstack[all] @ {ROOT.resolve().as_uri()}" in lines
+    assert requirements_txt(tmp_path).splitlines()[-1] == f"trainstack[all]=={__version__}"
+
+
+def _metadata(wheel: Path) -> Message:
+    """The wheel's core metadata (an RFC 822 header block, as pip reads it)."""
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        return Parser().parsestr(archive.read(name).decode(), headersonly=True)
+
+
+def test_the_wheel_offers_one_extra_per_cloud_and_a_base_without_sdks(wheel):
+    """The metadata pip reads (core metadata 2.1: Provides-Extra, Requires-Dist with an `extra`
+    marker): `trainstack[aws]` brings pulumi-aws alone, `[all]` the four clouds, `[test]` all of
+    them (the tests render every cloud), and the base none (issue 36: 1.1 GB for the four)."""
+    from packaging.requirements import Requirement
+    metadata = _metadata(wheel)
+    extras = set(metadata.get_all("Provides-Extra"))
+    assert {"aws", "gcp", "azure", "alicloud", "all", "test"} <= extras
+    by_extra: dict[str, set[str]] = {}
+    for requirement in map(Requirement, metadata.get_all("Requires-Dist")):
+        owner = next((e for e in extras if requirement.marker
+                      and requirement.marker.evaluate({"extra": e})), "")
+        by_extra.setdefault(owner, set()).add(
+            requirement.name + (f"[{','.join(sorted(requirement.extras))}]"
+                                if requirement.extras else ""))
+    sdks = {"pulumi-aws", "pulumi-gcp", "pulumi-azure-native", "pulumi-alicloud", "pulumi-command"}
+    assert not by_extra[""] & sdks and {"pulumi", "pulumi-policy", "typer"} <= by_extra[""]
+    assert by_extra["aws"] == {"pulumi-aws"}
+    assert by_extra["gcp"] == {"pulumi-gcp", "pulumi-command"}
+    assert by_extra["azure"] == {"pulumi-azure-native"}
+    assert by_extra["alicloud"] == {"pulumi-alicloud"}
+    assert by_extra["all"] == {"trainstack[alicloud,aws,azure,gcp]"}
+    assert "trainstack[all]" in by_extra["test"]
 
 
 def _run_installed(unpacked: Path, cwd: Path, *code_or_args: str, module: bool = False):
@@ -164,7 +199,7 @@ def test_installed_trainstack_inits_and_plans_a_project_of_its_own(unpacked, tmp
     project = tmp_path / "team"
     requirements = (project / "requirements.txt").read_text()
     # Not the checkout (there is none): the same version, and how to install it.
-    assert f"trainstack=={__version__}" in requirements.splitlines() and "pip install" in requirements
+    assert f"trainstack[all]=={__version__}" in requirements.splitlines() and "pip install" in requirements
     assert "file://" not in requirements
     done = _run_installed(unpacked, project, "trainstack.cli.app", "plan", "--stack", "aws", "--json",
                           module=True)

@@ -145,7 +145,7 @@ def cloud_row(spec, spec_path: Path, cloud: str, sizes: DataSizes, *, display: s
     from trainstack.plan.stacks import spec_file_config
     try:
         plan = render(spec_file_config(spec_path, cloud), stack=cloud)
-    except SpecError as problem:
+    except SpecError as problem:  # a missing provider SDK too: its message names the extra
         return CompareRow(cloud, ERROR, str(problem))
 
     sel = plan.inputs.selection
@@ -338,6 +338,7 @@ def print_compare(result: Comparison, console: Optional[Console] = None) -> None
 
     def short(r: CompareRow) -> str:
         return NOT_IMPLEMENTED if r.status == NOT_IMPLEMENTED_STATUS else (
+            "not rendered: SDK not installed (below)" if _sdk_missing(r) else
             "selection failed (below)")
 
     def line(label: str, fn: Callable[[CompareRow], Optional[str]]) -> None:
@@ -394,8 +395,8 @@ def print_compare(result: Comparison, console: Optional[Console] = None) -> None
                       f"({result.fx['source']})", highlight=False)
     for r in rows:
         if r.status == ERROR:
-            console.print(f"{r.cloud}: selection failed: {r.message}", highlight=False,
-                          markup=False)
+            failure = "not rendered" if _sdk_missing(r) else "selection failed"
+            console.print(f"{r.cloud}: {failure}: {r.message}", highlight=False, markup=False)
         if r.policy.failed:
             console.print(f"{r.cloud}: policy: {r.policy.detail}", highlight=False, markup=False)
         if r.unpriced:
@@ -449,11 +450,27 @@ def compare_command(
             print_measured(result, out)
         if html is not None:
             out.print(f"report: {html}", highlight=False)
-    failed = [r.cloud for r in result.clouds if r.status == ERROR]
+    # The comparison is printed whole, but a cloud that could not be planned (its selection
+    # failed, or its provider SDK is not installed) makes it incomplete: a script (or CI)
+    # reading the exit code must not take it as a full answer.
+    uninstalled = [r.cloud for r in result.clouds if _sdk_missing(r)]
+    failed = [r.cloud for r in result.clouds if r.status == ERROR and r.cloud not in uninstalled]
+    if uninstalled:
+        extras = ",".join(uninstalled)
+        err.print(f"error: compare could not render {', '.join(uninstalled)}: the provider SDK "
+                  f"is not installed; add it with pip install 'trainstack[{extras}]' (from a "
+                  f"checkout: pip install -e '.[{extras}]'), or remove "
+                  f"{'that cloud' if len(uninstalled) == 1 else 'those clouds'} from the spec.",
+                  markup=False, highlight=False)
     if failed:
-        # The comparison is printed whole, but a cloud that could not be planned makes it
-        # incomplete: a script (or CI) reading the exit code must not take it as a full answer.
         err.print(f"error: compare could not plan {', '.join(failed)} (see 'selection failed' "
                   "above); fix those clouds' sections of the spec or remove them.",
                   markup=False, highlight=False)
+    if uninstalled or failed:
         raise typer.Exit(1)
+
+
+def _sdk_missing(row: CompareRow) -> bool:
+    """A row whose cloud was not rendered because its provider SDK is not installed."""
+    from trainstack_components.clouds import MissingCloudSdk
+    return row.status == ERROR and MissingCloudSdk.said(row.cloud, row.message or "")

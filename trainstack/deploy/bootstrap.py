@@ -113,6 +113,9 @@ def bootstrap(cloud: str, echo: Callable[[str], None], project_dir: Optional[Pat
             check_account_ready(cloud, echo, project_dir, run)
         return {"account": "ready" if not skip_account_check else "not checked"}
     import pulumi.automation as auto
+
+    from trainstack_components.clouds import require_sdk
+    require_sdk(cloud)  # the bootstrap program imports the cloud's SDK (its pip extra)
     command = pulumi_command()
     if not skip_credential_check:
         check_credentials(cloud)

@@ -22,6 +22,7 @@ from pulumi.runtime.stack import Stack
 
 from trainstack import PROJECT_DIR
 from trainstack_components.base import Cloud, get_cloud
+from trainstack_components.clouds import require_sdk
 from trainstack_components.errors import SpecError
 from trainstack_components.program import PROJECT, ProgramInputs, resolve
 
@@ -165,8 +166,11 @@ atexit.register(_close_leftover_loop)
 
 
 def prevalidate(config: dict[str, str], project_dir: Path = PROJECT_DIR) -> ProgramInputs:
-    """Every spec, catalog and location check, before any resource is declared."""
-    return resolve(config.get, project_dir)
+    """Every spec, catalog and location check, before any resource is declared; and that the
+    cloud's provider SDK is installed (its pip extra), which the program will import."""
+    inputs = resolve(config.get, project_dir)
+    require_sdk(inputs.cloud)
+    return inputs
 
 
 def render(config: dict[str, str], stack: str = "offline",

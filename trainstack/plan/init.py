@@ -39,17 +39,22 @@ REQUIREMENTS_HEAD = """# The Pulumi program imports the installed trainstack
 """
 
 
+# The program imports the stack's cloud's provider SDK, which comes with that cloud's extra.
+EXTRAS_NOTE = ("# [all]: every cloud's provider SDK (about 1.1 GB); a project that deploys to one "
+               "cloud\n# can name that cloud's extra instead ([aws], [gcp], [azure], [alicloud]).\n")
+
+
 def requirements_txt(source: Path = PROJECT_DIR) -> str:
     """Where the trainstack that ran `init` came from: its checkout when it runs from one (so the
     project's .venv gets the same code), else the same version, pinned."""
     if (source / "pyproject.toml").is_file() and (source / "trainstack" / "__init__.py").is_file():
-        return (REQUIREMENTS_HEAD + "# From the trainstack checkout `trainstack init` ran from; "
-                "or `pip install -e` it into .venv yourself.\n"
-                f"trainstack @ {source.resolve().as_uri()}\n")
-    return (REQUIREMENTS_HEAD + "# The version `trainstack init` ran with; if your package index "
-            "does not have it,\n# pip install the same wheel into .venv (pip install "
-            "--find-links DIR trainstack).\n"
-            f"trainstack=={__version__}\n")
+        return (REQUIREMENTS_HEAD + EXTRAS_NOTE + "# From the trainstack checkout `trainstack "
+                "init` ran from; or `pip install -e` it into .venv yourself.\n"
+                f"trainstack[all] @ {source.resolve().as_uri()}\n")
+    return (REQUIREMENTS_HEAD + EXTRAS_NOTE + "# The version `trainstack init` ran with; if your "
+            "package index does not have it,\n# pip install the same wheel into .venv (pip "
+            "install --find-links DIR 'trainstack[all]').\n"
+            f"trainstack[all]=={__version__}\n")
 
 
 def _project_name(folder: Path) -> str:
