@@ -32,5 +32,5 @@ def aws_p5(user_data: str | None = None) -> BoxCase:
         name="aws-p5", cloud="aws", user_data=text, instance_type=env["TS_INSTANCE_TYPE"],
         nodes=int(env["TS_NODES"]), bucket=env["TS_BUCKET"], runtime_image=image,
         filesystem=(env["TS_FS_SOURCE"], "lustre"), bucket_objects=objects,
-        extra={"instance_role": role, "group": f"{env['TS_CLUSTER']}-nodes",
+        extra={"instance_role": role, "group_name": f"{env['TS_CLUSTER']}-nodes",
                "region": env["TS_REGION"], "zone": env["TS_ZONE"]})

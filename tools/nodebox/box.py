@@ -325,15 +325,15 @@ if [ -e /box/keep ]; then while [ ! -e /box/stop ]; do /bin/sleep 0.5; done; fi
         case, cw = self.case, self.world.cloud_world
         instances = [{"id": p.name, "name": p.name, "ip": p.ip} for p in self.peers]
         config = {
+            **{k: v for k, v in case.extra.items() if not callable(v)},
             "cloud": case.cloud, "node": {"id": self.node.name, "ip": self.node.ip},
             "state_dir": str(self.state), "bucket_dir": str(self.world.bucket),
             "sites": {p.name: str(p) for p in self.world.sites.iterdir()},
             "tls_cert": str(self.world.dir / "tls.crt"), "tls_key": str(self.world.dir / "tls.key"),
             "metadata_addresses": ["169.254.169.254", "100.100.100.200"],
-            "bucket": case.bucket, "group": {"name": case.extra.get("group", "nodes"),
+            "bucket": case.bucket, "group": {"name": case.extra.get("group_name", "nodes"),
                                              "instances": instances},
             "registry": cw.registry, "registry_hosts": sorted({r.split("/")[0] for r in cw.registry}),
-            **case.extra,
         }
         config["metadata"] = metadata(case, self.node)
         (self.state / "world.json").write_text(json.dumps(config, indent=1))
