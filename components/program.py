@@ -75,6 +75,7 @@ def resolve(config: ConfigGetter, project_dir: Path) -> ProgramInputs:
     get_cloud(cloud)  # an unknown cloud is named before the spec's cloud section is looked up
     _check_provider_region(cloud, spec, config, source)
     planner = get_cloud(cloud)
+    _check_runtime_cuda(cloud, spec)
     adopt = parse_adopt(config(ADOPT_KEY))
     return ProgramInputs(cloud, spec, plan_selection(spec, cloud),
                          tuple(planner.tag_changes(spec)), adopt)
@@ -116,6 +117,18 @@ def _check_provider_region(cloud: str, spec: ClusterSpec, config: ConfigGetter,
                         f"clouds.{cloud}.region in {source} is {region!r}.",
                         f"Make them the same: the provider deploys to {key}, trainstack "
                         "plans and prices for the spec's region.")
+
+
+def _check_runtime_cuda(cloud: str, spec: ClusterSpec) -> None:
+    """The cloud's default training image must run on the node image's driver (its CUDA is in
+    runtime_images.csv, the driver in node_images.csv); a spec's own image names no CUDA."""
+    from trainstack_components.catalog import node_images, runtime_images
+    if spec.runtime.image:
+        return
+    row = runtime_images.defaults().get(cloud, {})
+    refused = node_images.check_cuda(cloud, row.get("cuda", ""), row.get("image", ""))
+    if refused:
+        raise refused
 
 
 def run(main_file: Optional[str] = None) -> None:

@@ -65,6 +65,18 @@ ENV_FILE = "/etc/trainstack/jobs.env"          # TS_NODE, TS_BUCKET_URL, written
 SERVICE = "trainstack-jobs.service"
 DEFAULT_PORT = 29500
 CONTAINER_MOUNTS = ("/lustre", "/scratch")
+# Host paths the fabric step found for the container (plugin dirs, sockets, devices, topology).
+FABRIC_MOUNTS_FILE = "/etc/trainstack/container-mounts"
+# Only these of the boot's profile variables enter the container: NCCL's and its transports'
+# settings and torchrun's rendezvous. PATH, LD_LIBRARY_PATH and the like stay the image's own;
+# host library folders the container can see are prepended inside it (HOST_LIBS_ENV).
+CONTAINER_ENV_PREFIXES = ("NCCL_", "FI_", "UCX_", "OMPI_", "TORCH_", "CUDA_", "TRAINSTACK_")
+CONTAINER_ENV_NAMES = ("MASTER_ADDR", "MASTER_PORT", "NNODES", "NODE_RANK", "NPROC_PER_NODE",
+                       "PYTHONPATH")
+HOST_LIBS_ENV = "TRAINSTACK_HOST_LIBS"
+# Prepends the mounted host library folders to the image's own LD_LIBRARY_PATH, then runs the job.
+PREPEND_LIBS = ('LD_LIBRARY_PATH="$TRAINSTACK_HOST_LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; '
+                'export LD_LIBRARY_PATH; exec "$@"')
 # What the preemption boot step (components/boot/preemption.py) leaves for the job: the
 # checkpoint helper's folder (`import trainstack_resumable`), and the notice file and events
 # folder the helper reads and writes (under the state folder the container also sees).
@@ -134,17 +146,58 @@ class DirStore:
         return sorted(p.parent.name for p in (self.root / JOBS_PREFIX / job_id).glob("*/exit.json"))
 
 
+# Alibaba: ossfs takes the bucket's endpoint and the RAM role's STS credentials, which the ECS
+# metadata server hands out (meta-data/ram/security-credentials/<role>: AccessKeyId,
+# AccessKeySecret, SecurityToken, Expiration) and which expire: fetched again ahead of that.
+ECS_CREDENTIALS = "http://100.100.100.200/latest/meta-data/ram/security-credentials/"
+CREDENTIALS_MARGIN_S = 600
+
+
+def oss_options(env=None, fetch=None) -> tuple[dict, float]:
+    """(ossfs options, when they expire) from TS_OSS_ENDPOINT and TS_RAM_ROLE."""
+    env = os.environ if env is None else env
+    endpoint, role = env.get("TS_OSS_ENDPOINT", ""), env.get("TS_RAM_ROLE", "")
+    if not endpoint or not role:
+        raise ValueError("oss:// needs TS_OSS_ENDPOINT and TS_RAM_ROLE in the agent's "
+                         f"environment ({ENV_FILE}, written at boot)")
+    if fetch is None:
+        import urllib.request  # noqa: PLC0415
+
+        def fetch(url):
+            with urllib.request.urlopen(url, timeout=10) as answer:
+                return answer.read()
+    doc = json.loads(fetch(ECS_CREDENTIALS + role))
+    expires = datetime.strptime(doc["Expiration"], "%Y-%m-%dT%H:%M:%SZ").replace(
+        tzinfo=timezone.utc).timestamp()
+    return ({"endpoint": endpoint, "key": doc["AccessKeyId"], "secret": doc["AccessKeySecret"],
+             "token": doc["SecurityToken"]}, expires)
+
+
 class FsspecStore:
     """Any fsspec URL (s3://, gs://, abfs://, oss://), where fsspec and the backend import."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, options=None):
+        self.url = url.rstrip("/")
+        self.options = options       # () -> (storage options, expiry): credentials that expire
+        self.expires = float("inf")
+        self._open()
+
+    def _open(self) -> None:
         import fsspec  # noqa: PLC0415  (optional: the stdlib-only node uses DirStore)
-        self.fs, self.base = fsspec.core.url_to_fs(url.rstrip("/"))
+        kwargs: dict = {}
+        if self.options is not None:
+            kwargs, self.expires = self.options()
+        self.fs, self.base = fsspec.core.url_to_fs(self.url, **kwargs)
+
+    def _fresh(self) -> None:
+        if time.time() > self.expires - CREDENTIALS_MARGIN_S:
+            self._open()
 
     def _path(self, key: str) -> str:
         return f"{self.base}/{key}"
 
     def get(self, key: str) -> Optional[bytes]:
+        self._fresh()
         try:
             with self.fs.open(self._path(key), "rb") as handle:
                 return handle.read()
@@ -152,10 +205,12 @@ class FsspecStore:
             return None
 
     def put(self, key: str, data: bytes) -> None:
+        self._fresh()
         with self.fs.open(self._path(key), "wb") as handle:
             handle.write(data)
 
     def job_ids(self) -> list[str]:
+        self._fresh()
         self.fs.invalidate_cache()
         try:
             paths = self.fs.glob(self._path(f"{JOBS_PREFIX}/*/request.json"))
@@ -174,6 +229,8 @@ class FsspecStore:
 def open_store(url: str):
     if url.startswith("file://") or "://" not in url:
         return DirStore(url)
+    if url.startswith("oss://"):
+        return FsspecStore(url, oss_options)
     return FsspecStore(url)
 
 
@@ -222,6 +279,13 @@ class Node:
     def boot_env(self) -> dict[str, str]:
         return profile_env([self.path(NCCL_PROFILE), self.path(RANKS_PROFILE)])
 
+    def fabric_mounts(self) -> tuple[str, ...]:
+        try:
+            lines = self.path(FABRIC_MOUNTS_FILE).read_text().splitlines()
+        except OSError:
+            return ()
+        return tuple(line.strip() for line in lines if line.strip().startswith("/"))
+
     def image(self) -> Optional[str]:
         return read_env_file(self.path(RUNTIME_ENV)).get("TS_IMAGE") or None
 
@@ -267,8 +331,25 @@ def launch_argv(request: dict, env: dict[str, str], launcher: list[str]) -> list
             f"--max-restarts={int(request.get('max_restarts') or 0)}", *script]
 
 
+def container_env_keys(keys) -> list[str]:
+    """The variables that enter the container: NCCL's and torchrun's, never PATH or
+    LD_LIBRARY_PATH (the image's own would be replaced by the host's)."""
+    return sorted({k for k in keys if k.startswith(CONTAINER_ENV_PREFIXES)
+                   or k in CONTAINER_ENV_NAMES})
+
+
+def host_libs(ld_library_path: str, base: str, mounts: list[str]) -> str:
+    """The folders the boot's profile put on LD_LIBRARY_PATH (beyond `base`, the agent's own)
+    that the container sees through a mount: the fabric's NCCL plugin."""
+    own = set(base.split(":")) if base else set()
+    seen = [d for d in ld_library_path.split(":") if d and d not in own
+            and any(d == m or d.startswith(m.rstrip("/") + "/") for m in mounts)]
+    return ":".join(dict.fromkeys(seen))
+
+
 def container_argv(image: str, argv: list[str], env_keys: list[str], job_dir: str,
-                   devices: list[str], workdir: Optional[str] = None) -> list[str]:
+                   devices: list[str], workdir: Optional[str] = None,
+                   fabric_mounts: tuple[str, ...] = (), prepend_libs: bool = False) -> list[str]:
     """`argv` inside the pinned image: host network (NCCL and the rendezvous see the node's
     NICs), the GPUs, the RDMA devices, the shared mounts, the job's output folder."""
     # --init: docker relays the preemption agent's SIGTERM to the container's first process;
@@ -284,13 +365,16 @@ def container_argv(image: str, argv: list[str], env_keys: list[str], job_dir: st
         mounts.append(job_dir)
     if workdir and not any(workdir == m or workdir.startswith(m + "/") for m in mounts):
         mounts.append(workdir)
-    for mount in mounts:
+    for mount in [*mounts, *(m for m in fabric_mounts if m not in mounts)]:
         out += ["-v", f"{mount}:{mount}"]
     out += ["-v", f"{HELPER_DIR}:{HELPER_DIR}:ro"]
     if workdir:
         out += ["-w", workdir]
     for key in sorted(env_keys):
         out += ["-e", key]          # the value comes from the agent's environment
+    if prepend_libs:
+        return [*out, "-e", HOST_LIBS_ENV, image, "sh", "-c", PREPEND_LIBS, "trainstack-job",
+                *argv]
     return [*out, image, *argv]
 
 
@@ -396,10 +480,17 @@ class Agent:
             return 2
         image = self.node.image() if self.use_container else None
         if image:
-            keys = [*boot, *self.node.job_env({}), *(request.get("env") or {}),
+            keys = [*container_env_keys(boot), *self.node.job_env({}),
+                    *(request.get("env") or {}),
                     "TRAINSTACK_JOB_ID", "TRAINSTACK_NODE", "TRAINSTACK_JOB_OUT"]
             devices = sorted(str(p) for p in Path("/dev/infiniband").glob("*"))
-            argv = container_argv(image, argv, keys, str(local / job_id), devices, cwd)
+            fabric = self.node.fabric_mounts()
+            libs = host_libs(boot.get("LD_LIBRARY_PATH", ""), os.environ.get("LD_LIBRARY_PATH", ""),
+                             list(fabric))
+            if libs:
+                env[HOST_LIBS_ENV] = libs
+            argv = container_argv(image, argv, keys, str(local / job_id), devices, cwd,
+                                  fabric, prepend_libs=bool(libs))
             info["image"] = image
         info["argv"] = argv
         self._put_json(job_id, "started.json", info)
@@ -481,6 +572,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         store = open_store(args.bucket)
+    except ValueError as bad:
+        print(f"trainstack job agent: {bad}", file=sys.stderr)
+        return 2
     except ImportError as missing:
         print(f"trainstack job agent: {args.bucket} needs fsspec and its backend ({missing})",
               file=sys.stderr)

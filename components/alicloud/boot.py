@@ -82,6 +82,11 @@ APT_PIN = ("Package: cuda-drivers* nvidia-* libnvidia-* libxnvctrl0",
 NVSWITCH_TYPES = ("ecs.ebmgn8v.", "ecs.gn8v-8x.", "ecs.gn7e-c16g1.32xlarge", "ecs.sccgn7ex.",
                   "ecs.gn8e-8x.", "ecs.gn8ep-8x.")
 RDMA_USERSPACE = ("rdma-core", "ibverbs-providers", "ibverbs-utils")
+# The eRDMA verbs provider the installer puts on the host (rdma-core's provider layout: the
+# driver file libibverbs reads, and the provider library it loads). The training image's
+# libibverbs finds no erdma device without them, and NCCL falls back to sockets.
+ERDMA_VERBS_PROVIDER = ("/etc/libibverbs.d/erdma.driver",
+                        "/usr/lib/x86_64-linux-gnu/libibverbs/liberdma-rdmav*.so")
 
 
 def has_nvswitch(instance_type: str) -> bool:
@@ -216,7 +221,7 @@ echo "eRDMA devices: $eri ({ctx.rdma_nics} ERIs expected on {ctx.instance_type})
             "export NCCL_PROTO=^LL128",
         ])
         return Fabric("erdma", profile, setup, rdma_devices_expected=ctx.rdma_nics,
-                      rdma_count_command=RDMA_COUNT)
+                      rdma_count_command=RDMA_COUNT, container_mounts=ERDMA_VERBS_PROVIDER)
 
     def _scc_roce(self, ctx: NodeContext) -> Fabric:
         # SCC types bring their RoCE NICs (mlx5, in-kernel driver) on the HPC cluster's own
@@ -235,6 +240,12 @@ echo "RoCE devices: $roce (at least {expected} expected on {ctx.instance_type})"
                              f"export NCCL_SOCKET_IFNAME={SOCKET_IFNAME}"])
         return Fabric("roce", profile, setup, rdma_devices_expected=expected,
                       rdma_count_command=RDMA_COUNT)
+
+    def agent_env(self, ctx: NodeContext) -> dict[str, str]:
+        """ossfs needs the bucket's endpoint (the VPC-internal one, as the health upload uses)
+        and the RAM role whose STS token the agent takes from the metadata server."""
+        return {"TS_OSS_ENDPOINT": f"https://oss-{ctx.region}-internal.aliyuncs.com",
+                "TS_RAM_ROLE": str(ctx.extra.get("node_role", ""))}
 
     def node_name(self) -> str:
         return _metadata("hostname")

@@ -8,9 +8,13 @@ FSx for Lustre User Guide "Configuring EFA clients" for LNet over EFA (`lustre_n
 """
 from __future__ import annotations
 
+import re
+
 from trainstack_components.boot import CloudBoot, Fabric, NodeContext
 
 IMDS = "http://169.254.169.254/latest"
+# <account>.dkr.ecr.<region>.amazonaws.com/: a private ECR registry (group 1: its region).
+ECR_REGISTRY = re.compile(r"^[0-9]{12}\.dkr\.ecr\.([a-z0-9-]+)\.amazonaws\.com(\.cn)?/")
 # Where the EFA installer puts aws-ofi-nccl (libnccl-net*.so) and libfabric, newest layout first:
 # on Ubuntu (the DLAMI here) the plugin sits in the multiarch directory
 # /opt/amazon/ofi-nccl/lib/x86_64-linux-gnu, as awsome-distributed-training's nccl-tests and
@@ -221,6 +225,18 @@ mapfile -t ids < <(aws autoscaling describe-auto-scaling-groups --region "$TS_RE
 if [ "${#ids[@]}" -eq 0 ]; then return 0; fi
 aws ec2 describe-instances --region "$TS_REGION" --instance-ids "${ids[@]}" \\
   --query 'Reservations[].Instances[].PrivateIpAddress' --output text | tr '\\t' '\\n'"""
+
+    def registry_login(self, ctx: NodeContext, image: str) -> str:
+        """ECR is private: docker logs in with a token from the node's instance role
+        (ECR User Guide, "Private registry authentication": aws ecr get-login-password piped to
+        docker login --username AWS --password-stdin <registry>), in the registry's region."""
+        del ctx
+        match = ECR_REGISTRY.match(image)
+        if not match:
+            return ""
+        registry, region = match.group(0).rstrip("/"), match.group(1)
+        return (f"aws ecr get-login-password --region {region} \\\n"
+                f"  | docker login --username AWS --password-stdin {registry}")
 
     def upload(self, ctx: NodeContext, local_path: str, key: str) -> str:
         del ctx

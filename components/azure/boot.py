@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import posixpath
 from typing import Optional
 
 from trainstack_components.boot import BootFile, BootStep, CloudBoot, Fabric, NodeContext
@@ -127,8 +128,18 @@ echo "$n InfiniBand ports ({ctx.rdma_nics} expected on {ctx.instance_type})"
 modprobe nvidia-peermem 2>/dev/null || echo "nvidia-peermem not loaded: GPUDirect RDMA is off"
 [ "$n" -ge {ctx.rdma_nics} ]"""
         setup = f"rdma_ib_ports() {{\n{IB_DEVICE_COUNT}\n}}\n{setup}"
+        # NCCL_TOPO_FILE names a file of the host image: its folder enters the container.
         return Fabric("infiniband", profile, setup, rdma_devices_expected=ctx.rdma_nics,
-                      rdma_count_command=IB_DEVICE_COUNT)
+                      rdma_count_command=IB_DEVICE_COUNT,
+                      container_mounts=(posixpath.dirname(topo),) if topo else ())
+
+    def agent_env(self, ctx: NodeContext) -> dict[str, str]:
+        """adlfs opens a container anonymously unless told not to, and DefaultAzureCredential
+        then picks the VM's system identity (no data role) unless AZURE_CLIENT_ID names the
+        user-assigned identity that holds Storage Blob Data Contributor (azure-identity:
+        ManagedIdentityCredential reads AZURE_CLIENT_ID)."""
+        return {"AZURE_STORAGE_ANON": "false",
+                "AZURE_CLIENT_ID": str(ctx.extra.get("identity_client_id", ""))}
 
     def node_name(self) -> str:
         # `<scale set>_<instance id>`: what `az vmss` and the portal show.

@@ -41,8 +41,11 @@ MAX_BUDGET_NOTIFICATIONS = 5        # consumption budgets (cloud-map §9.4)
 # Pinned: `latest` would change the nodes under a running cluster on the next `pulumi up`. Check
 # it still exists before deploying:
 #   az vm image list --publisher microsoft-dsvm --offer ubuntu-hpc --sku 2204 --all -o table
+# 22.04.2026072001 (azhpc-images tag ubuntu-hpc-2026072001): driver 580.126.16, CUDA 13.0; the
+# 22.04.2024102301 pinned before carries driver 560.35.03, on which the default training image's
+# CUDA 13 cannot run (components/catalog/node_images.csv, cuda_drivers.csv).
 IMAGE = {"publisher": "microsoft-dsvm", "offer": "ubuntu-hpc", "sku": "2204",
-         "version": "22.04.2024102301"}
+         "version": "22.04.2026072001"}
 ADMIN_USER = "azureuser"
 OS_DISK_GIB = 256
 

@@ -17,14 +17,30 @@ from __future__ import annotations
 
 import shlex
 from importlib import resources
+from typing import Optional
 
 from trainstack_components.agents import job_agent
+from trainstack_components.catalog import node_images
 from trainstack_components.boot import extensions
 from trainstack_components.boot.model import CONFIG_DIR, STATE_DIR, BootFile, BootStep, CloudBoot, NodeContext
 from trainstack_components.boot.steps import _function
 
 RUNTIME_STEP = "runtime"
 JOBS_STEP = "jobs"
+PACKAGES_STEP = "packages"
+# apt waits for cloud-init's and unattended-upgrades' lock instead of failing at once.
+APT = "apt-get -o DPkg::Lock::Timeout=600"
+# NVIDIA Container Toolkit install guide (apt): the repository and its key, one version for
+# every package of the toolkit (the guide pins them together with NVIDIA_CONTAINER_TOOLKIT_VERSION).
+TOOLKIT_VERSION = "1.17.8-1"
+TOOLKIT_KEY = "https://nvidia.github.io/libnvidia-container/gpgkey"
+TOOLKIT_KEYRING = "/usr/share/keyrings/nvidia-container-toolkit-keyring.gpg"
+TOOLKIT_REPO = "https://nvidia.github.io/libnvidia-container/stable/deb/$(ARCH) /"
+TOOLKIT_PACKAGES = ("nvidia-container-toolkit", "nvidia-container-toolkit-base",
+                    "libnvidia-container-tools", "libnvidia-container1")
+# The agent's one pinned environment (the seed's sec. 4.5), per bucket backend: every package
+# of the closure at one version, installed with --no-deps so nothing floats.
+AGENT_LOCK_DIR = "/opt/trainstack/agent-requirements"
 RUNTIME_RECORD = f"{STATE_DIR}/runtime.json"
 assert job_agent.RUNTIME_ENV.startswith(CONFIG_DIR + "/")
 assert job_agent.ENV_FILE.startswith(CONFIG_DIR + "/")
@@ -60,13 +76,20 @@ def bucket_url(ctx: NodeContext) -> str:
     return f"{scheme}://{ctx.bucket}"
 
 
-def runtime_step(ctx: NodeContext) -> BootStep:
+def runtime_step(ctx: NodeContext, cloud: Optional[CloudBoot] = None) -> BootStep:
     image = ctx.runtime_image
     if not image:
         script = (f"mkdir -p {STATE_DIR}\necho '{{\"image\": null}}' > {RUNTIME_RECORD}\n"
                   "echo 'no runtime image: jobs run on the host'\n")
         return BootStep(RUNTIME_STEP, script, "no training image configured")
     quoted = shlex.quote(image)
+    login = cloud.registry_login(ctx, image).strip() if cloud else ""
+    login_block = (_function("registry_login", login) + f"""if ! registry_login; then
+  echo "docker login to the registry of {image} failed: a private image cannot be pulled"
+  printf '{{"image": "%s", "error": "registry login failed"}}\\n' {quoted} > {RUNTIME_RECORD}
+  exit 1
+fi
+""") if login else ""
     script = f"""
 mkdir -p {STATE_DIR} {CONFIG_DIR}
 if ! command -v docker >/dev/null; then
@@ -74,7 +97,7 @@ if ! command -v docker >/dev/null; then
   printf '{{"image": "%s", "error": "no docker"}}\\n' {quoted} > {RUNTIME_RECORD}
   exit 1
 fi
-start=$(date +%s)
+{login_block}start=$(date +%s)
 pulled=false
 for attempt in 1 2 3; do
   if docker pull --quiet {quoted}; then pulled=true; break; fi
@@ -100,22 +123,39 @@ printf 'TS_IMAGE=%s\\n' "${{digest:-{image}}}" > {job_agent.RUNTIME_ENV}
     return BootStep(RUNTIME_STEP, script, f"training image {image}: pulled, versions recorded")
 
 
+def agent_lock(backend: str) -> str:
+    """The pinned closure of the agent's bucket backend (agent_requirements/<backend>.txt)."""
+    return (resources.files("trainstack_components.boot").joinpath("agent_requirements")
+            .joinpath(f"{backend}.txt").read_text("utf-8"))
+
+
 def jobs_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
-    """The job agent as a service. Its python is a venv with fsspec and the cloud's backend (the
-    agent itself is stdlib only; the backend reads the bucket with the node's own identity)."""
+    """The job agent as a service. Its python is a venv with fsspec and the cloud's backend at
+    the versions of agent_requirements/<backend>.txt (the agent itself is stdlib only; the
+    backend reads the bucket with the node's own identity)."""
     backend = BUCKET_BACKENDS.get(ctx.cloud, ("", ""))[1]
+    lock = f"{AGENT_LOCK_DIR}/{backend}.txt"
     files = (BootFile(job_agent.AGENT_PATH, AGENT_SOURCE, "0755", bulky=True),
              BootFile(f"/etc/systemd/system/{job_agent.SERVICE}",
                       job_agent.unit_file(f"{AGENT_VENV}/bin/python")))
+    if backend:
+        files += (BootFile(lock, agent_lock(backend), bulky=True),)
+    env = {"TS_BUCKET_URL": bucket_url(ctx), **cloud.agent_env(ctx)}
+    env_lines = "".join(f"printf '%s=%s\\n' {shlex.quote(k)} {shlex.quote(v)}\n"
+                        for k, v in env.items())
+    install = (f"  {AGENT_VENV}/bin/pip install --quiet --disable-pip-version-check "
+               f"-c {lock} fsspec {backend}\n") if backend else ""
     script = _function("node_name", cloud.node_name()) + f"""
 node="$(node_name || true)"
 [ -n "$node" ] || node="$(hostname)"
 mkdir -p {CONFIG_DIR} {STATE_DIR}/jobs
-printf 'TS_NODE=%s\\nTS_BUCKET_URL=%s\\n' "$node" {shlex.quote(bucket_url(ctx))} > {job_agent.ENV_FILE}
+{{
+printf 'TS_NODE=%s\\n' "$node"
+{env_lines}}} > {job_agent.ENV_FILE}
 if [ ! -x {AGENT_VENV}/bin/python ]; then
+  # python3-venv (ensurepip) comes from the packages step where the image lacks it.
   python3 -m venv {AGENT_VENV}
-  {AGENT_VENV}/bin/pip install --quiet fsspec {backend}
-fi
+{install}fi
 systemctl daemon-reload
 systemctl enable --now {job_agent.SERVICE}
 """
@@ -123,6 +163,50 @@ systemctl enable --now {job_agent.SERVICE}
                     files=files)
 
 
+def _apt_install(packages: str) -> str:
+    return f"DEBIAN_FRONTEND=noninteractive {APT} install -y -qq {packages}"
+
+
+def packages_step(ctx: NodeContext) -> BootStep:
+    """What the boot needs and the node image lacks (components/catalog/node_images.csv),
+    installed before anything uses it; what the manifest says the image has is checked, so a
+    manifest that is wrong fails here, by name, not three steps later."""
+    lacking = node_images.lacking(ctx.cloud)
+    needs = ["python3_venv"] + (["docker", "container_toolkit"] if ctx.runtime_image else [])
+    parts = []
+    if any(n in lacking for n in needs):
+        parts.append(f"{APT} update -qq")
+    if "python3_venv" in lacking:
+        parts.append("python3 -c 'import ensurepip' 2>/dev/null || " + _apt_install("python3-venv"))
+    if "docker" in lacking and "docker" in needs:
+        parts.append("command -v docker >/dev/null || " + _apt_install("docker.io")
+                     + "\nsystemctl enable --now docker")
+    if "container_toolkit" in lacking and "container_toolkit" in needs:
+        pinned = " ".join(f"{p}={TOOLKIT_VERSION}" for p in TOOLKIT_PACKAGES)
+        parts.append(f"""if ! command -v nvidia-ctk >/dev/null; then
+  install -d -m 0755 "$(dirname {TOOLKIT_KEYRING})"
+  curl -fsSL {TOOLKIT_KEY} | gpg --dearmor --yes -o {TOOLKIT_KEYRING}
+  # shellcheck disable=SC2016  # $(ARCH) is apt's variable, written as it is
+  echo 'deb [signed-by={TOOLKIT_KEYRING}] {TOOLKIT_REPO}' \\
+    > /etc/apt/sources.list.d/nvidia-container-toolkit.list
+  {APT} update -qq
+  {_apt_install(pinned)}
+fi
+nvidia-ctk runtime configure --runtime=docker
+systemctl restart docker""")
+    checks = ["python3 -c 'import ensurepip' || { echo \"python3-venv is missing: the job "
+              "agent's venv cannot be made\"; exit 1; }"]
+    if "docker" in needs:
+        checks.append("command -v docker >/dev/null || { echo 'docker is missing: the training "
+                      "image cannot run'; exit 1; }")
+        checks.append("command -v nvidia-ctk >/dev/null || { echo 'the NVIDIA container toolkit "
+                      "is missing: docker run --gpus cannot reach the GPUs'; exit 1; }")
+    installed = ", ".join(n.replace("_", "-") for n in needs if n in lacking) or "nothing"
+    image = node_images.image_name(ctx.cloud) or "the node image"
+    return BootStep(PACKAGES_STEP, "\n".join(parts + checks) + "\n",
+                    f"installs on top of {image.split(',')[0]}: {installed}")
+
+
 @extensions.add_step_provider
 def job_steps(ctx: NodeContext, cloud: CloudBoot) -> list[BootStep]:
-    return [runtime_step(ctx), jobs_step(ctx, cloud)]
+    return [packages_step(ctx), runtime_step(ctx, cloud), jobs_step(ctx, cloud)]

@@ -13,6 +13,7 @@ MOUNT_PATH = "/lustre"
 SCRATCH_PATH = "/scratch"          # RAID-0 of the node's local NVMe disks; lost on stop
 STATE_DIR = "/var/lib/trainstack"  # step exit codes, health record
 CONFIG_DIR = "/etc/trainstack"     # hostfile, node facts
+CONTAINER_MOUNTS = f"{CONFIG_DIR}/container-mounts"  # host paths the job's container sees
 STEP_DIR = "/opt/trainstack/boot"  # one script per step
 MASTER_PORT = 29500                # torchrun's default rendezvous port
 
@@ -65,6 +66,10 @@ class Fabric:
     rdma_devices_expected: int = 0
     rdma_count_command: str = "echo 0"  # prints how many RDMA devices the node sees
     files: tuple["BootFile", ...] = ()    # e.g. a systemd unit the setup enables
+    # Host paths (globs allowed) the job's container must see for NCCL to use the fabric: the
+    # plugin's directory, its sockets, its devices, the topology file's folder. The fabric step
+    # checks each exists after the setup and lists them for the job agent (CONTAINER_MOUNTS).
+    container_mounts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -158,6 +163,18 @@ class CloudBoot(ABC):
         files through the bucket (render.shipped_boot) fetches them. Only such a cloud needs it."""
         raise NotImplementedError(f"{self.cloud or type(self).__name__} does not fetch boot files "
                                   "from its bucket; render its user data with the files inline")
+
+    def registry_login(self, ctx: NodeContext, image: str) -> str:
+        """Bash that logs docker in to `image`'s registry with the node's own identity, run
+        before the pull; "" where the registry is public (the default)."""
+        del ctx, image
+        return ""
+
+    def agent_env(self, ctx: NodeContext) -> dict[str, str]:
+        """Variables the job agent's bucket backend needs beside the node's identity (written to
+        its environment file): e.g. which managed identity to use, the bucket's endpoint."""
+        del ctx
+        return {}
 
     def gpu_count_command(self) -> str:
         return "nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true"

@@ -11,6 +11,7 @@ from typing import Iterable, Sequence
 
 from trainstack_components.boot.model import (
     CONFIG_DIR,
+    CONTAINER_MOUNTS,
     MASTER_PORT,
     MOUNT_PATH,
     SCRATCH_PATH,
@@ -153,7 +154,28 @@ def fabric_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
     profile = BootFile(NCCL_PROFILE, f"# trainstack: NCCL over the {fabric.kind} fabric of "
                        f"{ctx.instance_type}\n{fabric.profile.strip()}\n")
     setup = fabric.setup.strip() or f'echo "{fabric.kind}: nothing to set up"'
-    return BootStep("fabric", setup + "\n", f"NCCL environment for {fabric.kind}",
+    patterns = " ".join(shlex.quote(p) for p in fabric.container_mounts)
+    # After the setup (which fails the step first if the fabric is not up): a declared path
+    # that is missing fails the step, since the container would not see it.
+    mounts = f"""
+: > {CONTAINER_MOUNTS}
+missing=""
+patterns=({patterns})
+for pattern in "${{patterns[@]}}"; do
+  found=0
+  # shellcheck disable=SC2086  # a pattern may be a glob (a versioned library name)
+  for path in $pattern; do
+    if [ -e "$path" ]; then echo "$path" >> {CONTAINER_MOUNTS}; found=1; fi
+  done
+  if [ "$found" = 0 ]; then missing="$missing $pattern"; fi
+done
+if [ -n "$missing" ]; then
+  echo "the fabric's paths for the job container are missing:$missing (NCCL in the container would not find them)"
+  exit 1
+fi
+""" if patterns else f"\n: > {CONTAINER_MOUNTS}\n"
+    script = setup + "\n" + mounts
+    return BootStep("fabric", script, f"NCCL environment for {fabric.kind}",
                     files=(profile, *fabric.files))
 
 
@@ -208,14 +230,18 @@ case "$runtime" in "{{"*) ;; *) runtime=null ;; esac
 rank=-1
 if [ -f {RANKS_PROFILE} ]; then rank="$(sed -n 's/^export NODE_RANK=//p' {RANKS_PROFILE})"; fi
 steps=""
+failed=0
 for rc_file in {STATE_DIR}/steps/*.rc; do
   [ -e "$rc_file" ] || continue
   step="$(basename "$rc_file" .rc)"
-  steps="$steps${{steps:+, }}\\"$step\\": $(cat "$rc_file")"
+  rc="$(cat "$rc_file")"
+  steps="$steps${{steps:+, }}\\"$step\\": $rc"
+  if [ "$rc" != 0 ]; then failed=1; fi
 done
+# A node whose boot failed a step is not ok, whatever its GPUs and mounts say.
 ok=false
-if [ "$gpus" -ge "$TS_GPUS" ] && [ "$rdma" -ge {fabric.rdma_devices_expected} ] \\
-   && [ "$mounted" = true ]; then ok=true; fi
+if [ "$failed" = 0 ] && [ "$gpus" -ge "$TS_GPUS" ] \\
+   && [ "$rdma" -ge {fabric.rdma_devices_expected} ] && [ "$mounted" = true ]; then ok=true; fi
 mkdir -p {STATE_DIR}
 printf '{{"node": "%s", "cloud": "%s", "cluster": "%s", "instance_type": "%s", "time": "%s", \
 "gpus": %d, "gpus_expected": %d, "rdma_devices": %d, "rdma_expected": %d, "fabric": "%s", \

@@ -35,6 +35,9 @@ HOLD_NVIDIA = ("mapfile -t held < <(dpkg-query -W -f='${binary:Package}\\n' "
                + " 2>/dev/null || true)\n"
                'if [ "${#held[@]}" -gt 0 ]; then apt-mark hold "${held[@]}"; fi')
 GIB_ENV = "/usr/local/gib/scripts/set_nccl_env.sh"
+GIB_DIR = "/usr/local/gib"
+GOOGLE_APT_KEY = "https://packages.cloud.google.com/apt/doc/apt-key.gpg"
+GOOGLE_KEYRING = "/etc/apt/keyrings/cloud.google.gpg"
 GIB_LIB = "/usr/local/gib/lib64"
 GPU_NICS_ENV = "/etc/trainstack/gpu-nics.env"
 RXDM_UNIT = "trainstack-rxdm.service"
@@ -282,25 +285,20 @@ done"""
         return Fabric("tcp", "export NCCL_SOCKET_IFNAME='^docker,lo,veth'")
 
     def _gib(self, ctx: NodeContext) -> Fabric:
-        # The blueprint's repository (the ar+https transport to gce-ai-infra's
-        # gpudirect-gib-apt) and version; installed whenever the held version is not the one
-        # there, so an image that ships another nccl-gib is brought into line too.
+        # Google's gIB page ("If you're not using an image from Google, trust the Google Cloud
+        # signing key"): the key into a keyring first, then the gpudirect-gib-apt repository on
+        # packages.cloud.google.com signed by it, so `apt-get update` accepts the source;
+        # the blueprint's version, installed whenever the held one is not it.
         installed = "$(dpkg-query -W -f='${Version}' nccl-gib 2>/dev/null)"
         setup = f"""if [ "{installed}" != {NCCL_GIB_VERSION} ]; then
   install -d -m 0755 /etc/apt/keyrings
-  curl -fsSL https://packages.cloud.google.com/apt/doc/apt-key.gpg \\
-    | gpg --dearmor --yes -o /etc/apt/keyrings/cloud.google.gpg
-  echo "deb [signed-by=/etc/apt/keyrings/cloud.google.gpg] \\
-https://packages.cloud.google.com/apt apt-transport-artifact-registry-stable main" \\
-    > /etc/apt/sources.list.d/artifact-registry.list
-  apt-get update -qq
-  apt-get install -y -qq apt-transport-artifact-registry
-  echo "deb ar+https://us-apt.pkg.dev/projects/gce-ai-infra gpudirect-gib-apt main" \\
-    > /etc/apt/sources.list.d/nccl-gib.list
-  apt-get update -qq
+  curl -fsSL {GOOGLE_APT_KEY} | gpg --dearmor --yes -o {GOOGLE_KEYRING}
+  echo "deb [signed-by={GOOGLE_KEYRING}] https://packages.cloud.google.com/apt \\
+gpudirect-gib-apt main" > /etc/apt/sources.list.d/nccl-gib.list
+  apt-get -o DPkg::Lock::Timeout=600 update -qq
   apt-mark unhold nccl-gib >/dev/null 2>&1 || true
-  apt-get install -y -qq --allow-downgrades --allow-change-held-packages \\
-    "nccl-gib={NCCL_GIB_VERSION}"
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq --allow-downgrades \\
+    --allow-change-held-packages "nccl-gib={NCCL_GIB_VERSION}"
 fi
 apt-mark hold nccl-gib
 test -r {GIB_ENV}"""
@@ -311,7 +309,8 @@ test -r {GIB_ENV}"""
         ])
         return Fabric("gib", profile, setup, rdma_devices_expected=ctx.rdma_nics,
                       rdma_count_command="find /sys/class/infiniband -mindepth 1 -maxdepth 1 "
-                                         "2>/dev/null | wc -l")
+                                         "2>/dev/null | wc -l",
+                      container_mounts=(GIB_DIR,))
 
     def _gpudirect_tcp(self, ctx: NodeContext, generation: GpuDirectTcp) -> Fabric:
         aperture = (f"{DMABUF_SETUP}\nmodprobe import-helper 2>/dev/null \\\n"
@@ -326,6 +325,7 @@ fi
 systemctl enable --now docker
 docker run --rm -v /var/lib:/var/lib {generation.plugin_image} install --install-nccl
 systemctl daemon-reload
+mkdir -p /run/tcpx
 {aperture}systemctl enable --now {RXDM_UNIT}"""
         profile = "\n".join(
             [f"if [ -r {GPU_NICS_ENV} ]; then . {GPU_NICS_ENV}; fi",
@@ -336,8 +336,12 @@ systemctl daemon-reload
                if generation.env_profile else [])
             # the NICs this node found, after the plugin's script (which guesses eth0..eth8)
             + [f'export {key}="{value}"' for key, value in generation.nccl_env])
+        # The plugin's folder and RxDM's socket folder (and A3 Mega's aperture devices) enter
+        # the job's container, as Cluster Toolkit's nccl-tests and NeMo recipes mount them.
+        mounts = (generation.plugin_lib, "/run/tcpx") + (
+            (APERTURE_DIR,) if generation.aperture_devices else ())
         return Fabric(generation.kind, profile, setup, rdma_devices_expected=ctx.rdma_nics,
-                      rdma_count_command=_GPU_NIC_COUNT,
+                      rdma_count_command=_GPU_NIC_COUNT, container_mounts=mounts,
                       files=_rxdm_files(generation)
                       + (_aperture_files() if generation.aperture_devices else ()))
 

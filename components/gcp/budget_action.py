@@ -36,6 +36,19 @@ STOP_FORECAST_FRACTION = 1.0  # the forecast reaching the budget stops them too
 # read on the cluster's bucket only (SOURCE_READER there), not every bucket of the project.
 BUILD_ROLES = ("roles/logging.logWriter", "roles/artifactregistry.writer")
 SOURCE_READER = "roles/storage.objectViewer"
+# A gen2 build does not read the source where we put it: Cloud Functions copies it into its own
+# staging bucket, gcf-v2-sources-<project number>-<region>, and the build account reads it there
+# (Cloud Run "Build service account": the account needs read access to the build's source in
+# Cloud Storage). That bucket appears with the first function, so the grant is project-level
+# under an IAM condition naming that bucket only (Cloud Storage resource names in conditions).
+GCF_SOURCES_BUCKET = "gcf-v2-sources-{number}-{region}"
+
+
+def gcf_sources_condition(number: str, region: str) -> str:
+    bucket = GCF_SOURCES_BUCKET.format(number=number, region=region)
+    return f'resource.name.startsWith("projects/_/buckets/{bucket}")'
+
+
 INVOKER_ROLE = "roles/run.invoker"
 
 
@@ -85,6 +98,16 @@ def budget_stop(parent: pulumi.Resource, name: str, *, project: str, region: str
     builds.append(gcp.storage.BucketIAMMember(
         f"{name}-budget-build-source", bucket=bucket.name, role=SOURCE_READER,
         member=builder.email.apply(lambda e: f"serviceAccount:{e}"), opts=child))
+    number = gcp.organizations.get_project_output(
+        project_id=project, opts=pulumi.InvokeOutputOptions(parent=parent)).number
+    builds.append(gcp.projects.IAMMember(
+        f"{name}-budget-build-gcf-sources", project=project, role=SOURCE_READER,
+        member=builder.email.apply(lambda e: f"serviceAccount:{e}"),
+        condition=gcp.projects.IAMMemberConditionArgs(
+            title="gcf-v2-sources only",
+            description="the staging bucket Cloud Functions copies the source into",
+            expression=number.apply(lambda n: gcf_sources_condition(n, region))),
+        opts=child))
     source = gcp.storage.BucketObject(
         f"{name}-budget-stop-source", bucket=bucket.name,
         name="trainstack/functions/gcp_budget_stop.zip", source=source_archive(), opts=child)

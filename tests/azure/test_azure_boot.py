@@ -35,7 +35,7 @@ from trainstack_components.azure.boot import (
 from trainstack_components.boot import MOUNT_PATH, BootStep, NodeContext, render_user_data
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
-STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption",
+STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "packages", "runtime", "jobs", "preemption",
          "scale-in-unmount", "health"]
 CLIENT_ID = "00000000-0000-0000-0000-00000000c1e7"   # the offline identity's client id
 

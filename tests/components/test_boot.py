@@ -44,7 +44,8 @@ from trainstack_components.boot import (
 from trainstack_components.gcp.boot import GcpBoot
 
 # idle first (issue 19), then jobs.py and preemption.py
-STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption", "health"]
+STEPS = ["idle", "lustre", "scratch", "fabric", "ranks", "packages", "runtime", "jobs",
+         "preemption", "health"]
 
 
 def planned_steps(family: str) -> list[str]:
@@ -272,7 +273,14 @@ def test_health_record_lands_in_the_bucket_and_status_reads_it(family, cli, curl
     assert (record["rdma_devices"], record["rdma_expected"]) == (devices, devices)
     assert record["filesystem_mounted"] is True and record["scratch_mounted"] is False
     assert record["steps"] == {"lustre": 0, "scratch": 1} and health.failed_steps == ["scratch"]
-    assert health.ok
+    # GPUs, fabric and filesystem are up, but a step failed: the record never says ok (issue 31).
+    assert not health.ok and record["ok"] is False
+    # The same node with every step passed is ok.
+    (root / "state" / "steps" / "scratch.rc").write_text("0\n")
+    assert run_step(user_data(family), "health", root, bin_dir,
+                    {**env, "FAKE_ID": node_id}).returncode == 0
+    (health,) = read_records(f"file://{env['FAKE_BUCKET']}")
+    assert health.ok and health.failed_steps == []
 
 
 def test_health_is_not_ok_without_the_filesystem(node):

@@ -218,10 +218,18 @@ def test_gcp_the_function_is_built_by_its_own_account(gcp_plan):
                   if a.name.endswith("budget-build")]
     assert builder.urn in function.property_dependencies["buildConfig"]
     assert function.inputs["buildConfig"]["serviceAccount"]  # not the default compute account
-    roles = {m.inputs["role"] for m in gcp_plan.of_type("gcp:projects/iAMMember:IAMMember")
-             if builder.urn in m.property_dependencies.get("member", [])}
+    members = [m for m in gcp_plan.of_type("gcp:projects/iAMMember:IAMMember")
+               if builder.urn in m.property_dependencies.get("member", [])]
+    roles = {m.inputs["role"] for m in members if "condition" not in m.inputs}
     assert roles == set(gcp_stop.BUILD_ROLES) == {"roles/logging.logWriter",
                                                   "roles/artifactregistry.writer"}
+    # A gen2 build reads the source from Cloud Functions' staging bucket, not ours (issue 31):
+    # read access there only, by a condition naming gcf-v2-sources-<project number>-<region>.
+    (staging,) = [m for m in members if "condition" in m.inputs]
+    assert staging.inputs["role"] == "roles/storage.objectViewer"
+    region = gcp_plan.inputs.spec.location("gcp").region
+    assert staging.inputs["condition"]["expression"] == (
+        f'resource.name.startsWith("projects/_/buckets/gcf-v2-sources-000000000000-{region}")')
     (source,) = [m for m in gcp_plan.of_type("gcp:storage/bucketIAMMember:BucketIAMMember")
                  if builder.urn in m.property_dependencies.get("member", [])]
     assert source.inputs["role"] == "roles/storage.objectViewer"  # the cluster's bucket only

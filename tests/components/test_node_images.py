@@ -1,0 +1,242 @@
+"""Issue 31: what each default node image holds (components/catalog/node_images.csv), what the
+boot installs on top of it, the training image's CUDA against the image's driver (NVIDIA's
+table, cuda_drivers.csv), and the findings of the boot-to-first-run review, each a test that
+fails on the code before the fix."""
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.boot_helpers import boot_node, run_step, stand_in, step_text, user_data
+from tests.conftest import EXAMPLE
+from trainstack_components.agents import job_agent
+from trainstack_components.azure import planning as azure_planning
+from trainstack_components.catalog import node_images, runtime_images
+from trainstack_components.errors import SpecError
+from trainstack_components.program import resolve
+
+CLOUDS = ("aws", "gcp", "azure", "alicloud")
+
+
+@pytest.mark.parametrize("cloud", CLOUDS)
+def test_every_default_image_has_a_cited_manifest(cloud):
+    items = node_images.manifest(cloud)
+    assert set(items) == set(node_images.ITEMS)
+    for line in items.values():
+        assert line.source, f"{cloud} {line.item}: no source"
+
+
+def test_the_azure_manifest_is_the_image_the_plan_pins():
+    assert azure_planning.IMAGE["version"] in node_images.image_name("azure")
+
+
+# Hand-picked from NVIDIA's tables (cuda_drivers.csv): CUDA 13.x needs >= 580.65.06 or a
+# forward-compatible branch (R470, R525, R535, R550); R560 is not one.
+@pytest.mark.parametrize("driver, cuda, runs", [
+    ("560.35.03", "13.1", False),    # the Azure HPC image pinned before issue 31
+    ("545.23.08", "13.0", False),    # a feature branch, not forward-compatible
+    ("580.126.16", "13.1", True),
+    ("550.127.08", "13.1", True),    # R550: forward-compatibility mode (Alibaba's boot driver)
+    ("560.35.03", "12.6", True),     # CUDA 12.x: minor version compatibility from 525.60.13
+    ("520.61.05", "12.0", False),
+])
+def test_cuda_against_the_driver(driver, cuda, runs):
+    assert node_images.cuda_runs(driver, cuda) is runs
+
+
+def test_every_default_training_image_runs_on_its_node_image():
+    for cloud in CLOUDS:
+        row = runtime_images.defaults()[cloud]
+        assert node_images.check_cuda(cloud, row["cuda"], row["image"]) is None, cloud
+
+
+def test_the_plan_refuses_a_training_image_the_driver_cannot_run(monkeypatch):
+    """The Azure node image as it was (driver 560) with the default image (CUDA 13.1)."""
+    old = dict(node_images.manifest("azure"))
+    old["driver"] = node_images.ImageItem("azure", "ubuntu-hpc 22.04.2024102301", "driver", True,
+                                          "560.35.03", "azhpc-images tag ubuntu-hpc-20241023")
+    monkeypatch.setattr(node_images, "manifest", lambda cloud: old if cloud == "azure" else {})
+    config = {"trainstack:cloud": "azure", "trainstack:specFile": str(EXAMPLE)}
+    with pytest.raises(SpecError) as refused:
+        resolve(config.get, EXAMPLE.parent)
+    assert refused.value.field == "runtime.image"
+    assert "560.35.03" in str(refused.value) and "CUDA 13.1" in str(refused.value)
+
+
+def test_every_default_training_image_is_pinned_by_digest():
+    for cloud, row in runtime_images.defaults().items():
+        assert row["pinned"] == "digest" and "@sha256:" in row["image"], cloud
+
+
+# -- what the boot installs on top of the image -----------------------------------------------
+
+def test_the_boot_installs_docker_and_the_toolkit_where_the_image_lacks_them():
+    for family in ("a3-ultra", "a4", "a3-mega"):
+        script = step_text(user_data(family), "packages")
+        assert "install -y -qq docker.io" in script, family
+        assert "nvidia-container-toolkit=1.17.8-1" in script, family
+        assert "nvidia-ctk runtime configure --runtime=docker" in script, family
+        assert "python3-venv" in script, family
+    aws = step_text(user_data("p5"), "packages")
+    assert "docker.io" not in aws and "nvidia-container-toolkit=" not in aws  # the DLAMI has them
+    assert "python3-venv" in aws
+
+
+def test_packages_run_before_the_runtime_and_jobs_steps():
+    import yaml
+    order = [cmd[1] for cmd in yaml.safe_load(user_data("a3-ultra"))["runcmd"]]
+    assert order.index("packages") < order.index("runtime") < order.index("jobs")
+
+
+def test_an_image_without_the_toolkit_fails_the_packages_step_by_name(tmp_path):
+    """AWS's manifest says the DLAMI has docker and the toolkit: an image without nvidia-ctk
+    fails the step with a message naming it (the box is no rubber stamp)."""
+    root, bin_dir, env = boot_node(tmp_path)
+    stand_in(bin_dir, "docker", "exit 0\n")
+    stand_in(bin_dir, "apt-get", "exit 0\n")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = {**env, "PATH": f"{bin_dir}:{Path(sys.executable).parent}:/usr/bin:/bin"}
+    result = run_step(user_data("p5"), "packages", root, bin_dir, env)
+    if (Path("/usr/bin/nvidia-ctk")).exists():
+        pytest.skip("this machine has nvidia-ctk")
+    assert result.returncode != 0
+    assert "NVIDIA container toolkit is missing" in result.stdout
+
+
+# -- AWS: the private ECR image needs a login before the pull ------------------------------------
+
+ECR_DOCKER = r"""echo "docker $*" >> "$FAKE_LOG"
+case "$1" in
+  login) [ "$(cat)" = ecr-token ] && touch "$FAKE_LOG.login" ;;
+  pull) case "$2$3" in
+          *.dkr.ecr.*) [ -e "$FAKE_LOG.login" ] || {
+            echo "no basic auth credentials" >&2; exit 1; } ;;
+        esac ;;
+  image) echo "763104351884.dkr.ecr.us-east-1.amazonaws.com/x@sha256:""" + "ab" * 32 + r"""" ;;
+  run) echo '{}' ;;
+esac
+"""
+
+
+def test_aws_logs_in_to_ecr_before_pulling_the_private_image(tmp_path):
+    root, bin_dir, env = boot_node(tmp_path)
+    stand_in(bin_dir, "docker", ECR_DOCKER)
+    stand_in(bin_dir, "aws", 'echo "aws $*" >> "$FAKE_LOG"\n'
+             '[ "$1 $2" = "ecr get-login-password" ] && echo ecr-token\n')
+    stand_in(bin_dir, "nvidia-smi", "echo 580.126.16\n")
+    stand_in(bin_dir, "sleep", "exit 0\n")
+    result = run_step(user_data("p5"), "runtime", root, bin_dir, env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    calls = (tmp_path / "calls.log").read_text().splitlines()
+    login = calls.index("aws ecr get-login-password --region us-east-1")
+    assert calls[login + 1].startswith(
+        "docker login --username AWS --password-stdin 763104351884.dkr.ecr.us-east-1.amazonaws.com")
+    assert next(i for i, c in enumerate(calls) if c.startswith("docker pull")) > login
+
+
+# -- every cloud: the pinned agent environment, python3-venv -------------------------------------
+
+@pytest.mark.parametrize("family, backend", [("a3-ultra", "gcsfs")])
+def test_the_agent_environment_is_pinned(family, backend):
+    script = step_text(user_data(family), "jobs")
+    assert f"-c /opt/trainstack/agent-requirements/{backend}.txt fsspec {backend}" in script
+    from trainstack_components.boot import jobs
+    lock = jobs.agent_lock(backend).splitlines()
+    pins = [line for line in lock if line and not line.startswith("#")]
+    assert pins and all("==" in line for line in pins)
+    assert any(line.startswith(f"{backend}==") for line in pins)
+    assert any(line.startswith("fsspec==") for line in pins)
+
+
+# -- the container sees the fabric, and keeps its own PATH --------------------------------------
+
+FAKE_DOCKER = """#!{python}
+import json, os, sys
+
+argv = sys.argv[1:]
+keys = [argv[i + 1] for i, a in enumerate(argv) if a == "-e"]
+with open({record!r}, "w") as out:
+    json.dump({{"argv": argv, "env": {{k: os.environ.get(k) for k in keys}}}}, out)
+"""
+
+
+def test_the_container_gets_the_fabric_mounts_and_only_the_ncl_environment(tmp_path, monkeypatch):
+    root = tmp_path / "root"
+    (root / "etc/trainstack").mkdir(parents=True)
+    (root / "etc/profile.d").mkdir(parents=True)
+    (root / "etc/trainstack/runtime.env").write_text("TS_IMAGE=repo/img@sha256:" + "a" * 64 + "\n")
+    (root / "etc/trainstack/container-mounts").write_text("/usr/local/gib\n")
+    (root / "etc/profile.d/trainstack-nccl.sh").write_text(
+        "export NCCL_NET=gIB\nexport PATH=/host/only:$PATH\n"
+        'LD_LIBRARY_PATH="/usr/local/gib/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"\n'
+        "export LD_LIBRARY_PATH\n")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    record = tmp_path / "docker.json"
+    (bin_dir / "docker").write_text(FAKE_DOCKER.format(python=sys.executable, record=str(record)))
+    (bin_dir / "docker").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.delenv("LD_LIBRARY_PATH", raising=False)
+    store = job_agent.DirStore(str(tmp_path / "bucket"))
+    store.put("jobs/j/request.json", json.dumps(
+        {"id": "j", "argv": ["python3", "-c", "pass"], "launcher": "none"}).encode())
+    agent = job_agent.Agent(store, job_agent.Node("n0", str(root)), [], poll_s=0.1)
+    assert agent.run("j") == 0
+    seen = json.loads(record.read_text())
+    argv = seen["argv"]
+    assert "-v" in argv and "/usr/local/gib:/usr/local/gib" in argv
+    assert seen["env"]["NCCL_NET"] == "gIB"
+    assert "PATH" not in seen["env"] and "LD_LIBRARY_PATH" not in seen["env"]
+    # the plugin folder goes in front of the image's own LD_LIBRARY_PATH, inside the container
+    assert seen["env"][job_agent.HOST_LIBS_ENV] == "/usr/local/gib/lib64"
+    image_at = argv.index("repo/img@sha256:" + "a" * 64)
+    assert argv[image_at + 1:image_at + 3] == ["sh", "-c"]
+    assert argv[-3:] == ["python3", "-c", "pass"]
+
+
+def test_container_env_keys():
+    keys = job_agent.container_env_keys(["PATH", "LD_LIBRARY_PATH", "HOME", "NCCL_NET",
+                                         "FI_PROVIDER", "MASTER_ADDR", "NODE_RANK", "LANG"])
+    assert keys == ["FI_PROVIDER", "MASTER_ADDR", "NCCL_NET", "NODE_RANK"]
+
+
+@pytest.mark.parametrize("family, mounts", [
+    ("a3-ultra", ["/usr/local/gib"]),
+    ("a3-mega", ["/var/lib/tcpxo/lib64", "/run/tcpx", "/dev/aperture_devices"]),
+])
+def test_the_fabric_step_lists_the_plugin_paths_for_the_container(family, mounts):
+    script = step_text(user_data(family), "fabric")
+    listed = next(line for line in script.splitlines() if line.startswith("patterns=("))
+    assert listed == "patterns=(" + " ".join(mounts) + ")"
+
+
+def test_a_missing_fabric_path_fails_the_fabric_step(tmp_path):
+    root, bin_dir, env = boot_node(tmp_path)
+    text = user_data("a3-ultra")
+    # the setup's own commands pass; /usr/local/gib does not exist here
+    for tool in ("apt-mark", "curl", "gpg", "apt-get"):
+        stand_in(bin_dir, tool, "exit 0\n")
+    stand_in(bin_dir, "dpkg-query", "echo 1.1.0\n")     # nccl-gib at the pinned version
+    script = step_text(text, "fabric")
+    if Path("/usr/local/gib").exists():
+        pytest.skip("this machine has /usr/local/gib")
+    assert "test -r /usr/local/gib/scripts/set_nccl_env.sh" in script
+    result = run_step(text.replace("test -r /usr/local/gib/scripts/set_nccl_env.sh", "true"),
+                      "fabric", root, bin_dir, env)
+    assert result.returncode != 0
+    assert "missing: /usr/local/gib" in result.stdout
+
+
+# -- GCP: the gIB repository is signed by a key imported before apt-get update -------------------
+
+@pytest.mark.parametrize("family", ["a3-ultra", "a4"])
+def test_the_gib_repository_key_is_imported_before_the_update(family):
+    script = step_text(user_data(family), "fabric")
+    source = next(line for line in script.splitlines() if "gpudirect-gib-apt" in line
+                  or "packages.cloud.google.com/apt \\" in line)
+    assert "signed-by=/etc/apt/keyrings/cloud.google.gpg" in source
+    key_at = script.index("gpg --dearmor --yes -o /etc/apt/keyrings/cloud.google.gpg")
+    assert key_at < script.index("update -qq")
