@@ -65,7 +65,7 @@ def ubuntu_archive(real_debs) -> Repo:
         Deb("infiniband-diags", "39.0-1", {"/usr/sbin/ibstat": "#!/bin/sh\nexit 0\n"}),
     )
     return Repo("archive.ubuntu.com", "ubuntu", UBUNTU_CODENAME, "ubuntu-archive", debs,
-                real=tuple(real_debs))
+                real=tuple(real_debs), empty_components=("universe",))
 
 
 def nvidia_toolkit_repo() -> Repo:

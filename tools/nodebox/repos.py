@@ -89,6 +89,7 @@ class Repo:
     debs: tuple[Deb, ...]
     component: str = "main"
     real: tuple[Path, ...] = ()   # real .deb files served as they are
+    empty_components: tuple[str, ...] = ()   # listed, with no packages (Ubuntu's universe)
 
     def build(self, sites: Path) -> None:
         root = sites / self.host / self.base.strip("/")
@@ -109,13 +110,22 @@ class Repo:
                                   check=True, capture_output=True).stdout
         (index_dir / "Packages").write_bytes(packages)
         (index_dir / "Packages.gz").write_bytes(gzip.compress(packages, mtime=0))
+        indexes = [index_dir]
+        for component in self.empty_components:
+            empty = release_dir / component / "binary-amd64"
+            empty.mkdir(parents=True, exist_ok=True)
+            (empty / "Packages").write_bytes(b"")
+            (empty / "Packages.gz").write_bytes(gzip.compress(b"", mtime=0))
+            indexes.append(empty)
         sums = []
-        for f in ("Packages", "Packages.gz"):
-            data = (index_dir / f).read_bytes()
-            relpath = (index_dir / f).relative_to(release_dir)
-            sums.append(f" {hashlib.sha256(data).hexdigest()} {len(data)} {relpath}")
+        for folder in indexes:
+            for f in ("Packages", "Packages.gz"):
+                data = (folder / f).read_bytes()
+                relpath = (folder / f).relative_to(release_dir)
+                sums.append(f" {hashlib.sha256(data).hexdigest()} {len(data)} {relpath}")
         release = (f"Origin: box-{self.key or 'unsigned'}\nLabel: {self.host}\n"
-                   + (f"Suite: {self.suite}\nCodename: {self.suite}\nComponents: {self.component}\n"
+                   + (f"Suite: {self.suite}\nCodename: {self.suite}\n"
+                      f"Components: {' '.join((self.component, *self.empty_components))}\n"
                       if self.suite != "/" else "")
                    + f"Date: {formatdate(usegmt=True)}\nArchitectures: amd64 all\nSHA256:\n"
                    + "\n".join(sums) + "\n")

@@ -20,7 +20,8 @@ BASE_PACKAGES = ("bash", "ca-certificates", "curl", "gnupg", "python3", "iproute
                  "mount", "util-linux", "kmod")
 # Debian packages the stand-in archive serves as themselves (real .debs, fetched once with
 # `apt-get download`): a boot that installs python3-venv gets the real one.
-REAL_DEBS = ("python3-venv", "python3.11-venv", "python3-pip-whl", "python3-setuptools-whl")
+REAL_DEBS = ("python3-venv", "python3.11-venv", "python3-pip-whl", "python3-setuptools-whl",
+             "python3-distutils", "python3-lib2to3")
 
 
 def cache_dir() -> Path:

@@ -224,11 +224,12 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(code, text, headers, "application/json")
         site = w.sites.get(host)
         if site is not None:
-            target = (site / parsed.path.lstrip("/")).resolve()
+            target = (site / urllib.parse.unquote(parsed.path).lstrip("/")).resolve()
             if target.is_dir():
                 target = target / "index.html"
             if str(target).startswith(str(site.resolve())) and target.is_file():
-                return self._send(200, target.read_bytes(), ctype="application/octet-stream")
+                ctype = "text/html" if target.suffix == ".html" else "application/octet-stream"
+                return self._send(200, target.read_bytes(), ctype=ctype)
             return self._send(404, f"404 Not Found: https://{host}{parsed.path}\n")
         return self._send(404, f"no such host in the box's world: {host}\n")
 
