@@ -353,6 +353,7 @@ if [ -e /box/keep ]; then while [ ! -e /box/stop ]; do /bin/sleep 0.5; done; fi
         devices = "\n".join(f"touch {r}/dev/{d}; mount --bind /dev/{d} {r}/dev/{d}"
                             for d in ("null", "zero", "random", "urandom", "full", "tty"))
         launcher = f"""set -e
+hostname {shlex.quote(self.node.name)}
 ip link set lo up
 ip addr add 169.254.169.254/32 dev lo
 ip addr add 100.100.100.200/32 dev lo
@@ -374,7 +375,7 @@ exec chroot {r} /usr/bin/env -i PATH={PATH} HOME=/root LANG=C.UTF-8 /bin/bash /b
         (self.state / "launch.sh").write_text(launcher)
         self.console = open(self.state / "console.log", "wb")
         self.proc = subprocess.Popen(
-            ["ip", "netns", "exec", netns, "unshare", "--mount", "--pid", "--fork",
+            ["ip", "netns", "exec", netns, "unshare", "--mount", "--uts", "--pid", "--fork",
              "bash", str(self.state / "launch.sh")],
             stdout=self.console, stderr=subprocess.STDOUT, start_new_session=True)
 
@@ -388,6 +389,24 @@ exec chroot {r} /usr/bin/env -i PATH={PATH} HOME=/root LANG=C.UTF-8 /bin/bash /b
                 return False
             time.sleep(0.2)
         return False
+
+    def host_pid(self) -> int:
+        """The host pid of the box's init (the process whose root is the box's root)."""
+        for proc in Path("/proc").iterdir():
+            if proc.name.isdigit():
+                try:
+                    if os.readlink(proc / "root") == str(self.root):
+                        return int(proc.name)
+                except OSError:
+                    continue
+        raise RuntimeError(f"{self.node.name}: the box is not running")
+
+    def exec(self, command: str, timeout: float = 120) -> subprocess.CompletedProcess:
+        """Run `command` (bash) as root inside the running box: its mounts, network, root."""
+        return subprocess.run(
+            ["nsenter", "-t", str(self.host_pid()), "-m", "-n", "-p", "-u", "chroot", str(self.root),
+             "/usr/bin/env", "-i", f"PATH={PATH}", "HOME=/root", "LANG=C.UTF-8",
+             "/bin/bash", "-c", command], capture_output=True, text=True, timeout=timeout)
 
     def stop(self) -> None:
         (self.root / "box/stop").write_text("")
@@ -511,6 +530,28 @@ class Cluster:
 
     def failures(self) -> list[str]:
         return [f for box in self.boxes for f in box.failures(self.steps)]
+
+    def agents_on(self, bucket_url: str) -> None:
+        """Point every box's job agent (started by the boot's jobs step) at `bucket_url` (a
+        file:// URL of the world's bucket folder, which every box sees at the same path) and
+        restart it: the one deviation from the node's own configuration, as the box has no
+        object store protocol stand-in for the agent's fsspec backend."""
+        for box in self.boxes:
+            result = box.exec(
+                f"sed -i 's|^TS_BUCKET_URL=.*|TS_BUCKET_URL={bucket_url}|' /etc/trainstack/jobs.env"
+                " && grep -q '^TS_BUCKET_URL=' /etc/trainstack/jobs.env"
+                " && systemctl restart trainstack-jobs.service")
+            if result.returncode != 0:
+                raise RuntimeError(f"{box.node.name}: the job agent did not restart:\n"
+                                   f"{result.stdout}{result.stderr}")
+
+    def agent_logs(self) -> str:
+        out = []
+        for box in self.boxes:
+            log = box.root / "var/log/box-unit-trainstack-jobs.service.log"
+            if log.exists():
+                out.append(f"--- {box.node.name} job agent\n" + log.read_text(errors="replace")[-4000:])
+        return "\n".join(out)
 
     def close(self) -> None:
         for box in self.boxes:
