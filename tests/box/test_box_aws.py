@@ -110,7 +110,7 @@ def test_a_boot_that_calls_a_command_the_image_lacks_fails(tmp_path):
     fails with the shell's own "command not found"."""
     text = planted(aws_p5().user_data, 'apt-get install -y -qq "lustre-client-modules-$(uname -r)"',
                    "true")
-    text = planted(text, 'libfabric sees $efa EFA endpoints', 'libfabric sees $(az version) EFA endpoints')
+    text = planted(text, 'efa="$(/opt/amazon/efa/bin/fi_info', 'az version; efa="$(/opt/amazon/efa/bin/fi_info')
     failures = one_box(tmp_path, text)
     assert any("step `lustre` exited 1" in f and "no Lustre client module" in f
                for f in failures), failures
