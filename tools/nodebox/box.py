@@ -134,12 +134,13 @@ class World:
 
     def _pypi(self) -> None:
         """PyPI's simple index with the wheels the agent's lock files name (downloaded once)."""
-        wheels = images_cache() / "wheels"
+        from tools.nodebox.root import agent_wheels
+        wheels = agent_wheels()
         simple = self.sites / "pypi.org" / "simple"
         files = self.sites / "files.pythonhosted.org" / "packages"
         files.mkdir(parents=True, exist_ok=True)
         projects: dict[str, list[str]] = {}
-        for wheel in sorted(wheels.glob("*.whl")):
+        for wheel in sorted([*wheels.glob("*.whl"), *wheels.glob("*.tar.gz")]):
             name = wheel.name.split("-")[0].lower().replace("_", "-")
             projects.setdefault(name, []).append(wheel.name)
             link = files / wheel.name

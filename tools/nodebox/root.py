@@ -87,3 +87,43 @@ def real_debs() -> Path:
 def extract(tarball: Path, into: Path) -> None:
     into.mkdir(parents=True, exist_ok=True)
     subprocess.run(["tar", "-xf", str(tarball), "-C", str(into)], check=True)
+
+
+def agent_wheels(checkout: Path | None = None) -> Path:
+    """The wheels (or, where PyPI has none, the sdists) of every package the job agent's lock
+    files name (components/boot/agent_requirements/*.txt), fetched once from PyPI for CPython
+    3.11 on x86_64: the box's PyPI serves these and nothing else."""
+    import sys
+    checkout = checkout or Path(__file__).resolve().parents[2]
+    folder = cache_dir() / "wheels"
+    folder.mkdir(exist_ok=True)
+    locks = sorted((checkout / "components/boot/agent_requirements").glob("*.txt"))
+    key = hashlib.sha256(b"".join(p.read_bytes() for p in locks)).hexdigest()[:16]
+    done = folder / f".done-{key}"
+    if done.exists():
+        return folder
+    pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", str(folder)]
+    binary = ["--only-binary=:all:", "--python-version", "3.11", "--implementation", "cp",
+              "--abi", "cp311", "--platform", "manylinux2014_x86_64", "--platform",
+              "manylinux_2_17_x86_64", "--platform", "manylinux_2_28_x86_64"]
+    with _locked("wheels"):
+        for lock in locks:
+            pins = [line.strip() for line in lock.read_text().splitlines()
+                    if line.strip() and not line.startswith("#")]
+            for pin in pins:
+                if subprocess.run([*pip, *binary, pin], capture_output=True).returncode == 0:
+                    continue
+                result = subprocess.run([*pip, "--no-binary", ":all:", pin], capture_output=True,
+                                        text=True)
+                if result.returncode != 0:
+                    raise RuntimeError(f"pip download {pin} (for {lock.name}) failed:\n"
+                                       f"{result.stderr[-2000:]}")
+        done.write_text("\n".join(p.name for p in locks) + "\n")
+    return folder
+
+
+def prepare() -> None:
+    """What CI builds before the box tests (cached where $TRAINSTACK_BOX_CACHE is kept)."""
+    print(f"node box root: {root_tarball()}")
+    print(f"real .debs: {real_debs()}")
+    print(f"agent wheels: {agent_wheels()}")
