@@ -34,3 +34,30 @@ def aws_p5(user_data: str | None = None) -> BoxCase:
         filesystem=(env["TS_FS_SOURCE"], "lustre"), bucket_objects=objects,
         extra={"instance_role": role, "group_name": f"{env['TS_CLUSTER']}-nodes",
                "region": env["TS_REGION"], "zone": env["TS_ZONE"]})
+
+
+@functools.lru_cache(maxsize=None)
+def gcp(family: str, user_data: str | None = None) -> BoxCase:
+    text = user_data or aws_gcp_user_data(family)
+    env = _node_env(text)
+    image = re.search(r"docker pull --quiet '?([^ ;']+)", text).group(1)
+    group = f"{env['TS_CLUSTER']}-nodes"
+    project_number = "123456789012"
+
+    def metadata_for(node):
+        return {"instance": {
+            "name": node.name, "hostname": f"{node.name}.c.{env['TS_PROJECT']}.internal",
+            "zone": f"projects/{project_number}/zones/{env['TS_ZONE']}",
+            "network-interfaces": [{"ip": node.ip}],
+            "attributes": {"created-by": f"projects/{project_number}/zones/{env['TS_ZONE']}/"
+                                         f"instanceGroupManagers/{group}"},
+            "service-accounts": {"default": {"email": f"{env['TS_CLUSTER']}-nodes@"
+                                             f"{env['TS_PROJECT']}.iam.gserviceaccount.com"}}},
+            "project": {"project-id": env["TS_PROJECT"], "numeric-project-id": project_number}}
+
+    return BoxCase(
+        name=f"gcp-{family}", cloud="gcp", user_data=text, instance_type=env["TS_INSTANCE_TYPE"],
+        nodes=int(env["TS_NODES"]), bucket=env["TS_BUCKET"], runtime_image=image,
+        filesystem=(env["TS_FS_SOURCE"], "lustre"),
+        extra={"group_name": group, "region": env["TS_REGION"], "zone": env["TS_ZONE"],
+               "metadata_for": metadata_for})

@@ -302,6 +302,11 @@ class Box:
             (dev / "device/driver").symlink_to(f"/sys/bus/drivers/{driver}")
             (r / "dev/infiniband").mkdir(parents=True, exist_ok=True)
             (r / f"dev/infiniband/uverbs{i}").write_text("")
+        # the NICs: the host NIC, and on GCP's GPU-NIC shapes one NIC per GPU (/sys/class/net)
+        nics = ["eth0"] + ([f"gpu{i}rdma0" for i in range(hw.rdma_nics)]
+                           if cloud == "gcp" and hw.fabric != "tcp" else [])
+        for nic in nics:
+            (r / "sys/class/net" / nic / "device").mkdir(parents=True, exist_ok=True)
         init = f"""#!/bin/bash
 # The box's system boot: what the image's systemd does before cloud-init's last stage.
 mkdir -p /run/box/modules /run/box/units

@@ -123,3 +123,31 @@ def aws_world(ctx: dict) -> CloudWorld:
 
 
 WORLDS = {"aws": aws_world}
+
+
+def gcp_world(ctx: dict) -> CloudWorld:
+    image = ctx["runtime_image"]        # nvcr.io/nvidia/pytorch:<tag>@sha256:...
+    name, _, digest = image.partition("@")
+    repo, _, tag = name.rpartition(":")
+    google_key = "https://packages.cloud.google.com/apt/doc/apt-key.gpg"
+    ar_key = "https://us-apt.pkg.dev/doc/repo-signing-key.gpg"
+    gib = Repo("packages.cloud.google.com", "apt", "gpudirect-gib-apt", "google-cloud",
+               (Deb("nccl-gib", "1.1.0", {
+                   "/usr/local/gib/scripts/set_nccl_env.sh": "#!/bin/sh\nexport NCCL_NET=gIB\n",
+                   "/usr/local/gib/lib64/libnccl-net_internal.so": "\n",
+                   "/usr/local/gib/lib64/libnccl.so.2": "\n"}),))
+    lustre = Repo("us-apt.pkg.dev", "projects/lustre-client-binaries",
+                  f"lustre-client-ubuntu-{UBUNTU_CODENAME}", "google-ar",
+                  (Deb(f"lustre-client-modules-{KERNEL}", "2.14.0-ddn198", _modules("lustre", "lnet", "ksocklnd")),
+                   Deb("lustre-client-utils", "2.14.0-ddn198", {"/usr/sbin/lctl": "#!/bin/sh\nexit 0\n"})))
+    return CloudWorld(
+        repos=[gib, lustre],
+        # Google publishes both keys armored (packages.cloud.google.com/apt/doc/apt-key.gpg;
+        # Artifact Registry's us-apt.pkg.dev/doc/repo-signing-key.gpg).
+        downloads={google_key: ("key", "google-cloud", True), ar_key: ("key", "google-ar", True)},
+        # NGC's PyTorch images pull without a login; the tag and the digest both resolve.
+        registry={repo: {"private": False, "refs": {tag: digest, digest: digest}, "image": "training"}},
+        image_kinds={"training": training_kind()})
+
+
+WORLDS["gcp"] = gcp_world
