@@ -41,6 +41,8 @@ TOOLKIT_PACKAGES = ("nvidia-container-toolkit", "nvidia-container-toolkit-base",
 # The agent's one pinned environment (the seed's sec. 4.5), per bucket backend: every package
 # of the closure at one version, installed with --no-deps so nothing floats.
 AGENT_LOCK_DIR = "/opt/trainstack/agent-requirements"
+VENV_READY = "dpkg-query -W -f='${Status}' python3-venv 2>/dev/null | grep -q 'ok installed'"
+SC2016 = "# shellcheck disable=SC2016  # dpkg-query's own ${Status}\n"
 RUNTIME_RECORD = f"{STATE_DIR}/runtime.json"
 assert job_agent.RUNTIME_ENV.startswith(CONFIG_DIR + "/")
 assert job_agent.ENV_FILE.startswith(CONFIG_DIR + "/")
@@ -174,13 +176,12 @@ def packages_step(ctx: NodeContext) -> BootStep:
     lacking = node_images.lacking(ctx.cloud)
     needs = ["python3_venv"] + (["docker", "container_toolkit"] if ctx.runtime_image else [])
     parts = []
-    if any(n in lacking for n in needs):
-        parts.append(f"{APT} update -qq")
     if "python3_venv" in lacking:
-        parts.append("python3 -c 'import ensurepip' 2>/dev/null || " + _apt_install("python3-venv"))
+        # Debian's python3 carries an ensurepip that refuses to run: the package is the test.
+        parts.append(f"{SC2016}{VENV_READY} || {{ {APT} update -qq && {_apt_install('python3-venv')}; }}")
     if "docker" in lacking and "docker" in needs:
-        parts.append("command -v docker >/dev/null || " + _apt_install("docker.io")
-                     + "\nsystemctl enable --now docker")
+        parts.append(f"command -v docker >/dev/null || {{ {APT} update -qq && "
+                     f"{_apt_install('docker.io')}; }}\nsystemctl enable --now docker")
     if "container_toolkit" in lacking and "container_toolkit" in needs:
         pinned = " ".join(f"{p}={TOOLKIT_VERSION}" for p in TOOLKIT_PACKAGES)
         parts.append(f"""if ! command -v nvidia-ctk >/dev/null; then
@@ -194,14 +195,14 @@ def packages_step(ctx: NodeContext) -> BootStep:
 fi
 nvidia-ctk runtime configure --runtime=docker
 systemctl restart docker""")
-    checks = ["python3 -c 'import ensurepip' || { echo \"python3-venv is missing: the job "
-              "agent's venv cannot be made\"; exit 1; }"]
+    checks = [f"{SC2016}{VENV_READY} || {{ echo \"python3-venv is missing: the job agent's venv "
+              "cannot be made\"; exit 1; }"]
     if "docker" in needs:
         checks.append("command -v docker >/dev/null || { echo 'docker is missing: the training "
                       "image cannot run'; exit 1; }")
         checks.append("command -v nvidia-ctk >/dev/null || { echo 'the NVIDIA container toolkit "
                       "is missing: docker run --gpus cannot reach the GPUs'; exit 1; }")
-    installed = ", ".join(n.replace("_", "-") for n in needs if n in lacking) or "nothing"
+    installed = ", ".join(node_images.PACKAGE_NAMES[n] for n in needs if n in lacking) or "nothing"
     image = node_images.image_name(ctx.cloud) or "the node image"
     return BootStep(PACKAGES_STEP, "\n".join(parts + checks) + "\n",
                     f"installs on top of {image.split(',')[0]}: {installed}")

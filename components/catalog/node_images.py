@@ -22,6 +22,8 @@ NEEDS = {
     "container_toolkit": "`docker run --gpus all` needs the NVIDIA container toolkit",
     "python3_venv": "the job agent's pinned environment is a venv (python3 -m venv)",
 }
+PACKAGE_NAMES = {"docker": "docker.io", "container_toolkit": "nvidia-container-toolkit",
+                 "python3_venv": "python3-venv"}
 ITEMS = ("driver", "cuda", "docker", "container_toolkit", "python3_venv", "rdma_stack",
          "nccl_plugin", "fs_client", "release_notes")
 
@@ -71,7 +73,7 @@ def lacking(cloud: str) -> list[str]:
 def installs(cloud: str) -> list[tuple[str, str]]:
     """(what the boot installs on top of the image, why): the plan's per-image line."""
     items = manifest(cloud)
-    out = [(need, NEEDS[need]) for need in lacking(cloud)]
+    out = [(PACKAGE_NAMES[need], NEEDS[need]) for need in lacking(cloud)]
     for item, why in (("driver", "the image has no GPU driver"),
                       ("rdma_stack", "the fabric's verbs userspace"),
                       ("nccl_plugin", "the fabric's NCCL plugin, mounted into the container"),

@@ -295,10 +295,10 @@ done"""
   curl -fsSL {GOOGLE_APT_KEY} | gpg --dearmor --yes -o {GOOGLE_KEYRING}
   echo "deb [signed-by={GOOGLE_KEYRING}] https://packages.cloud.google.com/apt \\
 gpudirect-gib-apt main" > /etc/apt/sources.list.d/nccl-gib.list
-  apt-get -o DPkg::Lock::Timeout=600 update -qq
+  apt-get update -qq
   apt-mark unhold nccl-gib >/dev/null 2>&1 || true
-  apt-get -o DPkg::Lock::Timeout=600 install -y -qq --allow-downgrades \\
-    --allow-change-held-packages "nccl-gib={NCCL_GIB_VERSION}"
+  apt-get install -y -qq --allow-downgrades --allow-change-held-packages \\
+    "nccl-gib={NCCL_GIB_VERSION}"
 fi
 apt-mark hold nccl-gib
 test -r {GIB_ENV}"""

@@ -377,7 +377,8 @@ def test_every_node_gets_the_same_shared_boot_user_data(plan):
     (text,) = texts
     assert text.startswith("#cloud-config\n")
     assert [c[1] for c in yaml.safe_load(text)["runcmd"]] == [
-        "idle", "lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption", "health"]
+        "idle", "lustre", "scratch", "fabric", "ranks", "packages", "runtime", "jobs", "preemption",
+        "health"]
 
 
 def test_no_erdma_environment_on_a_tcp_type(plans):

@@ -332,3 +332,20 @@ def test_the_plan_exports_what_the_reaper_and_status_read():
     assert outputs["node_ids"] == ["llm-finetune-node-0-id", "llm-finetune-node-1-id"]
     assert outputs["node_group"] == outputs["placement_group"]
     assert json.dumps(outputs["node_boot"]).count("erdma") >= 1
+
+
+# -- issue 31: the job agent's OSS access and the container's verbs provider ---------------------
+
+def test_the_agent_reads_oss_through_the_endpoint_with_the_ram_roles_token():
+    script = step_text(user_data("ebmgn8v"), "jobs")
+    assert (f"printf '%s=%s\\n' TS_OSS_ENDPOINT https://oss-{STUB_REGION}-internal.aliyuncs.com"
+            in script)
+    assert "printf '%s=%s\\n' TS_RAM_ROLE " in script
+
+
+@pytest.mark.parametrize("shape", ["ebmgn8v", "gn8v"])
+def test_the_erdma_verbs_provider_enters_the_container(shape):
+    script = step_text(user_data(shape), "fabric")
+    listed = next(line for line in script.splitlines() if line.startswith("patterns=("))
+    assert "/etc/libibverbs.d/erdma.driver" in listed
+    assert "/usr/lib/x86_64-linux-gnu/libibverbs/liberdma-rdmav*.so" in listed

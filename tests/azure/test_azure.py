@@ -204,8 +204,8 @@ def test_custom_data_is_the_shared_boot_with_azures_facts(cluster):
     data = one(plan, VMSS).inputs["virtualMachineProfile"]["osProfile"]["customData"]
     config = yaml.safe_load(decode_custom_data(data))
     assert [c[1] for c in config["runcmd"]] == [
-        "idle", "lustre", "scratch", "fabric", "ranks", "runtime", "jobs", "preemption",
-        "scale-in-unmount", "health"]
+        "idle", "lustre", "scratch", "fabric", "ranks", "packages", "runtime", "jobs",
+        "preemption", "scale-in-unmount", "health"]
     assert any("NCCL_TOPO_FILE=/opt/microsoft/ndv5-topo.xml" in f["content"]
                for f in config["write_files"])
 

@@ -278,3 +278,23 @@ def test_no_lustre_build_for_the_kernel_fails_the_step_and_never_mounts(node):
     assert result.returncode == 1
     assert "no amlfs-lustre-client build for kernel 6.99.0-1-azure" in result.stdout
     assert not Path(env["FAKE_LOG"]).exists()
+
+
+# -- issue 31: the job agent and the container on the HPC image ----------------------------------
+
+def test_the_agent_reads_the_blob_container_as_the_user_assigned_identity():
+    """adlfs would open the container anonymously, and DefaultAzureCredential would pick the
+    system identity (no data role) without AZURE_CLIENT_ID."""
+    script = step_text(user_data("ndv5-h100"), "jobs")
+    assert f"printf '%s=%s\\n' AZURE_CLIENT_ID {CLIENT_ID}" in script
+    assert "printf '%s=%s\\n' AZURE_STORAGE_ANON false" in script
+
+
+@pytest.mark.parametrize("family, mounts", [("ndv5-h100", "patterns=(/opt/microsoft)"),
+                                            ("tcp", None)])
+def test_the_topology_files_folder_enters_the_container(family, mounts):
+    script = step_text(user_data(family), "fabric")
+    if mounts:
+        assert mounts in script
+    else:
+        assert "patterns=(" not in script and ": > /etc/trainstack/container-mounts" in script

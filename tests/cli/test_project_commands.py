@@ -99,7 +99,7 @@ def test_reap_lists_the_projects_stacks(fake_pulumi, project, tmp_path, monkeypa
 
 
 def test_bootstrap_keeps_its_state_in_the_projects_backend(fake_pulumi, project):  # noqa: F811
-    result = runner.invoke(app, ["bootstrap", "aws"])
+    result = runner.invoke(app, ["bootstrap", "aws", "--skip-account-check"])
     assert result.exit_code == 0, result.output
     calls = fake_pulumi()
     (up,) = _pulumi_calls(calls, ["up"])

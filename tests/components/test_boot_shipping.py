@@ -32,10 +32,12 @@ from trainstack_components.boot.render import RUNNER, shipped_file
 
 OBJECT = "aws:s3/bucketObjectv2:BucketObjectv2"
 EC2_USER_DATA_LIMIT = 16 * 1024  # bytes before base64 (EC2 user guide, "Work with instance user data")
-# The four bulky files and where the node keeps them (components/agents, components/boot).
+# The five bulky files and where the node keeps them (components/agents, components/boot; the
+# job agent's pinned backend, issue 31).
 SHIPPED_PATHS = {"/opt/trainstack/idle_agent.py": "0755", "/opt/trainstack/job_agent.py": "0755",
                  "/opt/trainstack/preemption_agent.py": "0755",
-                 "/opt/trainstack/python/trainstack_resumable.py": "0644"}
+                 "/opt/trainstack/python/trainstack_resumable.py": "0644",
+                 "/opt/trainstack/agent-requirements/s3fs.txt": "0644"}
 
 
 def _example():
@@ -80,7 +82,7 @@ def test_aws_user_data_fits_ec2s_limit_with_the_agents_shipped(plans, which):
     assert "/opt/trainstack/idle-upload" in inline  # small files (ctx-dependent scripts) stay
     # fetch runs first: the agents' steps (the idle agent too) start what it downloads.
     assert yaml.safe_load(text)["runcmd"][0] == [RUNNER, "fetch"]
-    assert plan.outputs["node_boot"].startswith("fetch: 4 bulky files")
+    assert plan.outputs["node_boot"].startswith("fetch: 5 bulky files")
 
 
 def test_the_example_user_data_leaves_room_to_grow(plans):
@@ -124,7 +126,8 @@ def test_a_changed_agent_gets_a_new_key():
 def test_other_clouds_keep_the_agents_inline():
     plan = plan_for(_example(), "gcp")
     text = one(plan, "gcp:compute/instanceTemplate:InstanceTemplate").inputs["metadata"]["user-data"]
-    assert set(SHIPPED_PATHS) <= set(written_files(text))
+    inline = {path.replace("s3fs", "gcsfs") for path in SHIPPED_PATHS}   # GCP's backend
+    assert inline <= set(written_files(text))
     assert "fetch" not in [c[1] for c in yaml.safe_load(text)["runcmd"]]
     assert not plan.of_type("gcp:storage/bucketObject:BucketObject") or all(
         not r.inputs.get("name", "").startswith("trainstack/boot/")

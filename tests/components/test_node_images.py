@@ -96,8 +96,7 @@ def test_an_image_without_the_toolkit_fails_the_packages_step_by_name(tmp_path):
     root, bin_dir, env = boot_node(tmp_path)
     stand_in(bin_dir, "docker", "exit 0\n")
     stand_in(bin_dir, "apt-get", "exit 0\n")
-    empty = tmp_path / "empty"
-    empty.mkdir()
+    stand_in(bin_dir, "dpkg-query", "echo 'install ok installed'\n")   # python3-venv is there
     env = {**env, "PATH": f"{bin_dir}:{Path(sys.executable).parent}:/usr/bin:/bin"}
     result = run_step(user_data("p5"), "packages", root, bin_dir, env)
     if (Path("/usr/bin/nvidia-ctk")).exists():
@@ -240,3 +239,66 @@ def test_the_gib_repository_key_is_imported_before_the_update(family):
     assert "signed-by=/etc/apt/keyrings/cloud.google.gpg" in source
     key_at = script.index("gpg --dearmor --yes -o /etc/apt/keyrings/cloud.google.gpg")
     assert key_at < script.index("update -qq")
+
+
+# -- Alibaba: the agent's OSS options from the RAM role's STS token ------------------------------
+
+def test_oss_options_come_from_the_metadata_servers_role_credentials():
+    asked = []
+
+    def fetch(url):
+        asked.append(url)
+        return json.dumps({"AccessKeyId": "STS.id", "AccessKeySecret": "secret",
+                           "SecurityToken": "token", "Expiration": "2030-01-01T00:00:00Z",
+                           "Code": "Success"}).encode()
+    options, expires = job_agent.oss_options(
+        {"TS_OSS_ENDPOINT": "https://oss-cn-beijing-internal.aliyuncs.com",
+         "TS_RAM_ROLE": "nodes-role"}, fetch)
+    assert asked == ["http://100.100.100.200/latest/meta-data/ram/security-credentials/nodes-role"]
+    assert options == {"endpoint": "https://oss-cn-beijing-internal.aliyuncs.com",
+                       "key": "STS.id", "secret": "secret", "token": "token"}
+    assert expires == 1893456000.0    # 2030-01-01T00:00:00Z
+    with pytest.raises(ValueError, match="TS_OSS_ENDPOINT and TS_RAM_ROLE"):
+        job_agent.oss_options({}, fetch)
+
+
+def test_expiring_credentials_are_fetched_again():
+    pytest.importorskip("fsspec")
+    calls = []
+
+    def options():
+        calls.append(1)
+        return {}, (0.0 if len(calls) == 1 else float("inf"))   # the first set already expired
+    store = job_agent.FsspecStore("memory://trainstack-test-bucket", options)
+    store.put("k", b"v")                     # expired: a fresh set before the write
+    assert len(calls) == 2 and store.get("k") == b"v" and len(calls) == 2
+
+
+def test_a_missing_python3_venv_is_installed_and_then_checked(tmp_path):
+    """GCP's accelerator image lacks python3-venv: the step installs it; an apt that does not
+    deliver it fails the step by name (Debian's ensurepip stub makes the package the test)."""
+    root, bin_dir, env = boot_node(tmp_path)
+    stand_in(bin_dir, "apt-get", 'echo "apt-get $*" >> "$FAKE_LOG"\n')
+    stand_in(bin_dir, "dpkg-query", "exit 1\n")                    # never installed
+    text = user_data("gcp-tcp").replace("command -v docker", "true").replace(
+        "command -v nvidia-ctk", "true")
+    for tool in ("systemctl", "nvidia-ctk", "curl", "gpg", "install"):
+        stand_in(bin_dir, tool, "exit 0\n")
+    result = run_step(text, "packages", root, bin_dir, env)
+    assert result.returncode == 1
+    assert "python3-venv is missing" in result.stdout
+    assert "install -y -qq python3-venv" in (tmp_path / "calls.log").read_text()
+
+
+def test_trainstack_plan_exits_2_naming_the_field(monkeypatch):
+    from typer.testing import CliRunner
+
+    from trainstack.cli.app import app
+    old = dict(node_images.manifest("azure"))
+    old["driver"] = node_images.ImageItem("azure", "ubuntu-hpc 22.04.2024102301", "driver", True,
+                                          "560.35.03", "azhpc-images tag ubuntu-hpc-20241023")
+    monkeypatch.setattr(node_images, "manifest", lambda cloud: old if cloud == "azure" else {})
+    result = CliRunner().invoke(app, ["plan", "--spec", str(EXAMPLE), "--cloud", "azure"])
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert "runtime.image" in text and "560.35.03" in text and "Traceback" not in text

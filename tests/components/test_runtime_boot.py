@@ -43,9 +43,13 @@ def test_every_cloud_has_a_cited_default_and_aws_is_pinned_by_digest():
     assert runtime_image("aws", "eu-west-1", mine) == mine
 
 
+ECR_LOGIN = '[ "$1 $2" = "ecr get-login-password" ] && echo token\n'
+
+
 def test_the_runtime_step_pulls_the_image_and_records_versions(tmp_path):
     root, bin_dir, env = boot_node(tmp_path)
     stand_in(bin_dir, "docker", DOCKER)
+    stand_in(bin_dir, "aws", ECR_LOGIN)      # the default image is in a private ECR registry
     stand_in(bin_dir, "nvidia-smi", "echo 535.161.08\n")
     text = user_data("p5")
     result = run_step(text, "runtime", root, bin_dir, env)
@@ -72,6 +76,7 @@ def test_the_runtime_step_pulls_the_image_and_records_versions(tmp_path):
 def test_a_failed_pull_fails_the_step_and_says_so(tmp_path):
     root, bin_dir, env = boot_node(tmp_path)
     stand_in(bin_dir, "docker", 'case "$1" in pull) exit 1 ;; esac\n')
+    stand_in(bin_dir, "aws", ECR_LOGIN)
     stand_in(bin_dir, "sleep", "exit 0")
     result = run_step(user_data("p5"), "runtime", root, bin_dir, env)
     assert result.returncode != 0

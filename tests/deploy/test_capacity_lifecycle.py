@@ -33,8 +33,10 @@ def test_bootstrap_without_credentials_exits_2(monkeypatch, tmp_path):
     assert_clean_error(result, "aws credentials", "were not found")
 
 
-def test_bootstrap_of_a_cloud_without_one_time_setup_exits_2():
-    assert_clean_error(runner.invoke(app, ["bootstrap", "gcp"]), "has nothing to do")
+def test_bootstrap_of_a_cloud_without_its_cli_exits_2_naming_it(monkeypatch):
+    # Every cloud's bootstrap checks the account (issue 31): without gcloud it says so.
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert_clean_error(runner.invoke(app, ["bootstrap", "gcp"]), "gcloud", "is not installed")
 
 
 def test_bootstrap_program_activates_the_tag_and_keeps_it_on_delete():

@@ -104,7 +104,12 @@ esac""")
     assert len(install) == 1 and install[0].endswith('nccl-gib=1.1.0'), calls
     assert calls.index(install[0]) < calls.index("apt-mark hold nccl-gib")
     sources = (root / "apt" / "sources.list.d" / "nccl-gib.list").read_text()
-    assert "ar+https://us-apt.pkg.dev/projects/gce-ai-infra gpudirect-gib-apt main" in sources
+    # signed by Google's key, imported before the update (issue 31: an unsigned source fails
+    # `apt-get update` under set -e, and nccl-gib never installs)
+    keyring = root / "apt" / "keyrings" / "cloud.google.gpg"   # /etc/apt moved under root
+    assert sources == (f"deb [signed-by={keyring}] "
+                       "https://packages.cloud.google.com/apt gpudirect-gib-apt main\n")
+    assert (root / "apt" / "keyrings").is_dir()
 
 
 # -- A3 Mega: the TCPXO plugin's own environment ---------------------------------------------------

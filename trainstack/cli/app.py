@@ -105,10 +105,13 @@ def plan(stack: Optional[str] = StackOpt, spec: Optional[Path] = SpecOpt,
     """Render the cluster offline under Pulumi's mock engine and list its resources."""
     result = render_plan(stack, spec, cloud, project)
     changes = [dict(c) for c in result.inputs.tag_changes]
+    image, needs = _node_image_and_account(result)
     if as_json:
         document = result.to_json()
         document["tag_changes"] = changes
         document["warnings"] = list(result.warnings)
+        document["node_image"] = image
+        document["account_needs"] = needs
         print(json.dumps(document, indent=2, sort_keys=True))
         return
     table = Table(title=f"trainstack plan: {result.cloud} (stack {escape(result.stack)})")
@@ -128,6 +131,15 @@ def plan(stack: Optional[str] = StackOpt, spec: Optional[Path] = SpecOpt,
         out.print(f"tag {change['tag']}: {change['value']!r} becomes the {result.cloud} label "
                   f"{change['label']}: {change['label_value']!r} (the cloud's label rules)",
                   markup=False, highlight=False)
+    out.print(f"node image: {image['image']}", markup=False, highlight=False)
+    for item in image["installs"]:
+        out.print(f"  the boot installs {item['what']}: {item['why']}", markup=False,
+                  highlight=False)
+    if needs:
+        out.print(f"the account needs (`trainstack bootstrap {result.cloud}` checks them):",
+                  markup=False, highlight=False)
+    for need in needs:
+        out.print(f"  {need['what']}: {need['why']}", markup=False, highlight=False)
     sel = result.inputs.selection
     out.print(f"{len(result.resources)} resources; selection: {sel.instance.name} "
               f"x {result.inputs.spec.nodes}, {sel.fabric_note}, "
@@ -135,6 +147,19 @@ def plan(stack: Optional[str] = StackOpt, spec: Optional[Path] = SpecOpt,
               f"{sel.price.source}, as of {sel.price.as_of})", markup=False, highlight=False)
     for warning in result.warnings:  # missing stack config (trainstack/plan/required_config.py)
         out.print(warning, markup=False, highlight=False)
+
+
+def _node_image_and_account(result) -> tuple[dict, list[dict]]:
+    """The node image, what the boot installs on top of it and why (catalog/node_images.csv),
+    and what the account needs (deploy/account.py): offline, nothing is asked."""
+    from trainstack.deploy import account
+    from trainstack_components.catalog import node_images
+    image = {"image": node_images.image_name(result.cloud),
+             "installs": [{"what": what, "why": why}
+                          for what, why in node_images.installs(result.cloud)]}
+    needs = [{"what": n.what, "why": n.why, "fix": n.fix} for n in
+             account.cluster_needs(result.cloud, result.inputs.spec, result.inputs.selection)]
+    return image, needs
 
 
 @app.command()

@@ -1,4 +1,6 @@
-"""`trainstack bootstrap aws`: the one-time, account-wide step that activates the cluster tag key.
+"""`trainstack bootstrap <cloud>`: the one-time, account-wide steps. On every cloud it first asks
+the cloud whether the account has what a first deploy needs (trainstack/deploy/account.py); on
+AWS it then activates the cluster tag key.
 
 AWS Budgets filters each cluster's spend on the `trainstack:cluster` tag, which only works once the
 key is an *active* cost-allocation tag. That activation is not a per-stack resource, for three
@@ -18,6 +20,7 @@ from typing import Callable, Optional
 
 import typer
 
+from trainstack.deploy import account
 from trainstack.plan.select import ProjectOpt
 from trainstack_components.errors import SpecError
 from trainstack_components.tags import CLUSTER_TAG
@@ -57,9 +60,42 @@ NOT_SEEN_HINT = ("If AWS answers that the tag key was not found, billing has not
                  "aws` again. In an AWS Organization run it with the payer (management) account.")
 
 
+def account_needs(cloud: str, project_dir: Optional[Path] = None) -> list[account.Need]:
+    """What the account needs for the project's cluster.yaml (its region, instance family and
+    vCPUs, project), or the cloud's general needs when there is no spec to read."""
+    from trainstack_components.program import resolve
+    folder = project_dir or Path.cwd()
+    spec_file = folder / "cluster.yaml"
+    if spec_file.is_file():
+        config = {"trainstack:cloud": cloud, "trainstack:specFile": str(spec_file)}
+        try:
+            inputs = resolve(config.get, folder)
+        except SpecError:
+            inputs = None
+        if inputs is not None:
+            return account.cluster_needs(cloud, inputs.spec, inputs.selection)
+    return account.needs(cloud)
+
+
+def check_account_ready(cloud: str, echo: Callable[[str], None],
+                        project_dir: Optional[Path] = None, run=None) -> None:
+    """Ask the cloud about each need; one paragraph naming every missing one, exit 2."""
+    wanted = account_needs(cloud, project_dir)
+    missing = account.check_account(cloud, wanted, run)
+    if missing:
+        raise SpecError(f"bootstrap {cloud}", "the account is not ready for a first deploy: "
+                        + " | ".join(missing) + ".",
+                        "Fix each (the command is given), then run `trainstack bootstrap "
+                        f"{cloud}` again.")
+    echo(f"{cloud} account: {len(wanted)} checks passed "
+         f"({'; '.join(n.what for n in wanted) or 'nothing to check'})\n")
+
+
 def bootstrap(cloud: str, echo: Callable[[str], None], project_dir: Optional[Path] = None,
-              skip_credential_check: bool = False) -> dict:
-    """Run the cloud's bootstrap program once; re-running it changes nothing. Its state goes to
+              skip_credential_check: bool = False, skip_account_check: bool = False,
+              run=None) -> dict:
+    """Check the account has what a first deploy needs (account.py), then run the cloud's
+    bootstrap program once, where it has one; re-running it changes nothing. Its state goes to
     the project's backend (`project_dir`, else the discovered project), beside the clusters'."""
     from trainstack.deploy.lifecycle import (
         DeployFailed,
@@ -69,14 +105,19 @@ def bootstrap(cloud: str, echo: Callable[[str], None], project_dir: Optional[Pat
         pulumi_command,
         resolve_project,
     )
+    if cloud not in account.CLI:
+        raise SpecError(f"bootstrap {cloud}", "is not a cloud trainstack deploys to.",
+                        "Use one of: " + ", ".join(account.CLI) + ".")
     if cloud not in _PROGRAMS:
-        raise SpecError(f"bootstrap {cloud}", "has nothing to do on this cloud.",
-                        "Use one of: " + ", ".join(BOOTSTRAP_CLOUDS) + " (Google Cloud budgets "
-                        "filter on labels, which need no activation).")
+        if not skip_account_check:
+            check_account_ready(cloud, echo, project_dir, run)
+        return {"account": "ready" if not skip_account_check else "not checked"}
     import pulumi.automation as auto
     command = pulumi_command()
     if not skip_credential_check:
         check_credentials(cloud)
+    if not skip_account_check:
+        check_account_ready(cloud, echo, project_dir, run)
     project_dir = resolve_project(project_dir)
     env = backend_env(project_dir)
     if env["PULUMI_BACKEND_URL"].startswith("file://"):
@@ -93,18 +134,26 @@ def bootstrap(cloud: str, echo: Callable[[str], None], project_dir: Optional[Pat
 
 
 def bootstrap_command(
-    cloud: str = typer.Argument(..., help="aws: activate the trainstack:cluster cost tag"),
+    cloud: str = typer.Argument(..., help="aws, gcp, azure or alicloud: check the account "
+                                "(features, providers, roles, APIs, quotas); aws also "
+                                "activates the trainstack:cluster cost tag"),
     skip_credential_check: bool = typer.Option(
         False, "--skip-credential-check",
         help="Run with credentials trainstack cannot see (instance roles)."),
+    skip_account_check: bool = typer.Option(
+        False, "--skip-account-check",
+        help="Do not ask the cloud what the account has (no cloud CLI here)."),
     project: Optional[Path] = ProjectOpt,
 ) -> None:
-    """One-time account setup every cluster shares (AWS: activate the cost-allocation tag)."""
+    """One-time account setup every cluster shares: check what a first deploy needs (Azure:
+    feature, providers, roles; GCP: APIs, IAM; AWS: P-instance quota) and, on AWS, activate
+    the cost-allocation tag."""
     from trainstack.console import console
     from trainstack.plan.select import project_dir
     folder = project_dir(project)
     out = console()
     outputs = bootstrap(cloud, lambda line: out.print(line, end="", markup=False, highlight=False),
-                        project_dir=folder, skip_credential_check=skip_credential_check)
+                        project_dir=folder, skip_credential_check=skip_credential_check,
+                        skip_account_check=skip_account_check)
     for key, value in sorted(outputs.items()):
         out.print(f"{key}: {value}", markup=False, highlight=False)
