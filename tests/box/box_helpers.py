@@ -1,0 +1,61 @@
+"""Shared by the box tests: boot, then `trainstack run` and `bench` through the boxes' agents."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.checkout import PYTHONPATH
+from tests.run_helpers import TRAIN_PY
+
+
+def trainstack(*args, timeout=300):
+    return subprocess.run([sys.executable, "-m", "trainstack", *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "PYTHONPATH": PYTHONPATH, "OMP_NUM_THREADS": "1"})
+
+
+def planted(text: str, old: str, new: str) -> str:
+    assert old in text, f"the rendered user data no longer has {old!r}: update the plant"
+    return text.replace(old, new)
+
+
+def run_and_bench(cluster, case, tmp_path) -> str:
+    """Both boxes booted with every step passing; `trainstack run` (an all-reduce over the two
+    boxes) and `trainstack bench` through the container path. Returns the bucket URL."""
+    assert cluster.failures() == []
+    digest = case.runtime_image.split("@")[1]
+    for box in cluster.boxes:
+        record = box.health()
+        assert record["ok"] is True and set(record["steps"].values()) == {0}
+        assert record["runtime"]["image_digest"].endswith(digest)
+        assert (cluster.world.bucket / f"status/{box.node.name}.json").exists()
+    url = f"file://{cluster.world.bucket}"
+    cluster.agents_on(url)
+    (cluster.world.fs / "cluster" / "train.py").write_text(TRAIN_PY)
+    ran = trainstack("run", "--bucket-url", url, "--cwd", "/lustre", "--timeout", "240",
+                     "--nproc-per-node", "1", "--", "python", "train.py")
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-2000:] + cluster.agent_logs()
+    job = next(line.split()[1] for line in ran.stdout.splitlines() if line.startswith("job "))
+    sums = set()
+    for box in cluster.boxes:
+        exit_record = json.loads((cluster.world.bucket / f"jobs/{job}/{box.node.name}/exit.json")
+                                 .read_text())
+        assert exit_record["rc"] == 0
+        # the container path: docker run of the pulled digest, not the host fallback
+        assert exit_record["argv"][:2] == ["docker", "run"]
+        assert any(a.endswith(digest) for a in exit_record["argv"])
+        for out in (cluster.world.bucket / f"jobs/{job}/{box.node.name}/out").glob("*.json"):
+            sums.add(json.loads(out.read_text())["sum"])
+    assert sums == {1.0}     # ranks 0 + 1, all-reduced across the two boxes
+    benched = trainstack("bench", "--bucket-url", url, "--model", "tiny", "--steps", "2",
+                         "--allreduce-mib", "1", "--checkpoint-mib", "1", "--lustre", "/lustre",
+                         "--scratch", "/scratch", "--provisioned-mbps", "1000",
+                         "--out-dir", tmp_path / "bench", "--timeout", "300", timeout=400)
+    assert benched.returncode == 0, benched.stdout[-3000:] + benched.stderr[-2000:] \
+        + cluster.agent_logs()
+    result = json.loads((tmp_path / "bench" / f"{case.cloud}.json").read_text())
+    assert result["training"]["all_nodes"]["nodes"] == 2
+    assert result["readiness"]["all_healthy"] is True
+    return url

@@ -1,0 +1,63 @@
+"""The box cases: each cloud's default node image and instance type, its user data exactly as
+the plan carries it (decoded as the cloud decodes it), and the facts the cloud's world needs."""
+from __future__ import annotations
+
+import functools
+import re
+
+from tests.boot_helpers import LT, family_plan, user_data as aws_gcp_user_data
+from tests.conftest import one
+from tools.nodebox.box import BoxCase
+
+
+def _node_env(text: str) -> dict[str, str]:
+    import shlex
+    import yaml
+    files = {f["path"]: f["content"] for f in yaml.safe_load(text)["write_files"]}
+    return {k: (shlex.split(v) or [""])[0] for k, _, v in
+            (line.partition("=") for line in files["/etc/trainstack/node.env"].splitlines()
+             if "=" in line and not line.startswith("#"))}
+
+
+@functools.lru_cache(maxsize=None)
+def aws_p5(user_data: str | None = None) -> BoxCase:
+    plan = family_plan("p5")
+    text = user_data or aws_gcp_user_data("p5")
+    env = _node_env(text)
+    objects = {r.inputs["key"]: r.inputs["content"]
+               for r in plan.of_type("aws:s3/bucketObjectv2:BucketObjectv2")}
+    role = [r.name for r in plan.of_type("aws:iam/role:Role") if r.name.endswith("-node-role")][0]
+    image = re.search(r"docker pull --quiet '?([^ ;']+)", text).group(1)
+    return BoxCase(
+        name="aws-p5", cloud="aws", user_data=text, instance_type=env["TS_INSTANCE_TYPE"],
+        nodes=int(env["TS_NODES"]), bucket=env["TS_BUCKET"], runtime_image=image,
+        filesystem=(env["TS_FS_SOURCE"], "lustre"), bucket_objects=objects,
+        extra={"instance_role": role, "group_name": f"{env['TS_CLUSTER']}-nodes",
+               "region": env["TS_REGION"], "zone": env["TS_ZONE"]})
+
+
+@functools.lru_cache(maxsize=None)
+def gcp(family: str, user_data: str | None = None) -> BoxCase:
+    text = user_data or aws_gcp_user_data(family)
+    env = _node_env(text)
+    image = re.search(r"docker pull --quiet '?([^ ;']+)", text).group(1)
+    group = f"{env['TS_CLUSTER']}-nodes"
+    project_number = "123456789012"
+
+    def metadata_for(node):
+        return {"instance": {
+            "name": node.name, "hostname": f"{node.name}.c.{env['TS_PROJECT']}.internal",
+            "zone": f"projects/{project_number}/zones/{env['TS_ZONE']}",
+            "network-interfaces": [{"ip": node.ip}],
+            "attributes": {"created-by": f"projects/{project_number}/zones/{env['TS_ZONE']}/"
+                                         f"instanceGroupManagers/{group}"},
+            "service-accounts": {"default": {"email": f"{env['TS_CLUSTER']}-nodes@"
+                                             f"{env['TS_PROJECT']}.iam.gserviceaccount.com"}}},
+            "project": {"project-id": env["TS_PROJECT"], "numeric-project-id": project_number}}
+
+    return BoxCase(
+        name=f"gcp-{family}", cloud="gcp", user_data=text, instance_type=env["TS_INSTANCE_TYPE"],
+        nodes=int(env["TS_NODES"]), bucket=env["TS_BUCKET"], runtime_image=image,
+        filesystem=(env["TS_FS_SOURCE"], "lustre"),
+        extra={"group_name": group, "region": env["TS_REGION"], "zone": env["TS_ZONE"],
+               "metadata_for": metadata_for})

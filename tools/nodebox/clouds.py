@@ -1,0 +1,153 @@
+"""Each cloud's world as a box sees it: its metadata, the node group, the signed apt
+repositories and download sites its boot uses (at their real URLs), its registry, and what the
+image's packages put on disk. Every source here is a stand-in for a real one, named in place."""
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass, field
+
+from tools.nodebox.repos import Deb, Repo
+
+KERNEL = subprocess.run(["uname", "-r"], capture_output=True, text=True).stdout.strip()
+UBUNTU_CODENAME = "jammy"   # every default node image here is Ubuntu 22.04 (the manifest)
+OS_RELEASE = ('PRETTY_NAME="Ubuntu 22.04.5 LTS"\nNAME="Ubuntu"\nVERSION_ID="22.04"\n'
+              'VERSION="22.04.5 LTS (Jammy Jellyfish)"\nVERSION_CODENAME=jammy\nID=ubuntu\n'
+              'ID_LIKE=debian\nUBUNTU_CODENAME=jammy\n')
+TORCH_VENV = "/work/main/.venv"   # the training image's python (CPU torch) for the container
+
+DOCKER_UNIT = """[Unit]
+Description=Docker Application Container Engine (node-box stand-in)
+[Service]
+ExecStart=/usr/bin/dockerd
+[Install]
+WantedBy=multi-user.target
+"""
+NVIDIA_CTK = """#!/bin/bash
+# nvidia-ctk stand-in: `runtime configure --runtime=docker` registers the nvidia runtime.
+if [ "$1 $2" = "runtime configure" ]; then
+  mkdir -p /etc/docker
+  printf '{"runtimes": {"nvidia": {"path": "nvidia-container-runtime", "args": []}}}\\n' > /etc/docker/daemon.json
+  echo "INFO Wrote updated config to /etc/docker/daemon.json"
+  exit 0
+fi
+echo "NVIDIA Container Toolkit CLI version 1.17.8 (node-box stand-in)"
+"""
+HOOK = "#!/bin/sh\n# nvidia-container-runtime-hook stand-in: its presence lets docker --gpus work\nexit 0\n"
+
+
+def _modules(*names: str) -> dict:
+    return {f"/lib/modules/{KERNEL}/extra/{n}.ko": f"stand-in kernel module {n}\n" for n in names}
+
+
+DOCKER_FILES = {"/usr/bin/docker": "standin:docker", "/usr/bin/dockerd": "standin:dockerd",
+                "/lib/systemd/system/docker.service": DOCKER_UNIT}
+TOOLKIT_FILES = {"/usr/bin/nvidia-ctk": NVIDIA_CTK, "/usr/bin/nvidia-container-runtime-hook": HOOK}
+
+
+def ubuntu_archive(real_debs) -> Repo:
+    """Ubuntu's archive as the image's apt sees it (its key is trusted by the image): the
+    packages the boots install from Ubuntu, dummies except python3-venv (the real Debian one)."""
+    debs = (
+        Deb("docker.io", "26.1.3-0ubuntu1~22.04.1", DOCKER_FILES),
+        Deb("nfs-common", "1:2.6.1-1ubuntu1.2", {"/sbin/mount.nfs": "#!/bin/sh\nexec mount -t nfs \"$@\"\n"}),
+        Deb("haproxy", "2.4.24-0ubuntu0.22.04.1", {"/usr/sbin/haproxy": "#!/bin/sh\nexit 0\n"}),
+        Deb(f"linux-headers-{KERNEL}", "1.0", {f"/usr/src/linux-headers-{KERNEL}/Makefile": "\n"}),
+        Deb("dkms", "2.8.7-2ubuntu2", {"/usr/sbin/dkms": "#!/bin/sh\nexit 0\n"}),
+        Deb("cmake", "3.22.1-1ubuntu1", {"/usr/bin/cmake": "#!/bin/sh\nexit 0\n"}),
+        Deb("gcc", "4:11.2.0-1ubuntu1", {"/usr/bin/gcc": "#!/bin/sh\nexit 0\n"}),
+        Deb("g++", "4:11.2.0-1ubuntu1", {"/usr/bin/g++": "#!/bin/sh\nexit 0\n"}),
+        Deb("mdadm", "4.2-0ubuntu1", {"/sbin/mdadm": "#!/bin/sh\nexit 0\n"}),
+        Deb("rdma-core", "39.0-1", {"/usr/sbin/rdma-ndd": "#!/bin/sh\nexit 0\n"}),
+        Deb("ibverbs-providers", "39.0-1", {"/usr/lib/x86_64-linux-gnu/libibverbs/libmlx5-rdmav34.so": "\n"}),
+        Deb("libibverbs1", "39.0-1", {"/usr/lib/x86_64-linux-gnu/libibverbs.so.1": "\n"}),
+        Deb("ibverbs-utils", "39.0-1", {"/usr/bin/ibv_devinfo": "standin:verbs",
+                                        "/usr/bin/ibv_devices": "standin:verbs"}),
+        Deb("infiniband-diags", "39.0-1", {"/usr/sbin/ibstat": "#!/bin/sh\nexit 0\n"}),
+    )
+    return Repo("archive.ubuntu.com", "ubuntu", UBUNTU_CODENAME, "ubuntu-archive", debs,
+                real=tuple(real_debs), empty_components=("universe",))
+
+
+def nvidia_toolkit_repo() -> Repo:
+    """NVIDIA Container Toolkit install guide (apt): a flat repository at
+    nvidia.github.io/libnvidia-container/stable/deb/$(ARCH), signed by nvidia.github.io/
+    libnvidia-container/gpgkey. Only the pinned version is carried."""
+    version = "1.17.8-1"
+    debs = (Deb("nvidia-container-toolkit", version, TOOLKIT_FILES,
+                depends=f"nvidia-container-toolkit-base (= {version}), libnvidia-container-tools (= {version})"),
+            Deb("nvidia-container-toolkit-base", version, {"/etc/nvidia-container-runtime/config.toml": "\n"}),
+            Deb("libnvidia-container-tools", version, {"/usr/bin/nvidia-container-cli": "#!/bin/sh\nexit 0\n"},
+                depends=f"libnvidia-container1 (= {version})"),
+            Deb("libnvidia-container1", version, {"/usr/lib/x86_64-linux-gnu/libnvidia-container.so.1": "\n"}))
+    return Repo("nvidia.github.io", "libnvidia-container/stable/deb/amd64", "/", "nvidia-container",
+                debs)
+
+
+@dataclass
+class CloudWorld:
+    """What one cloud's boxes share: repositories, plain downloads (URL -> bytes, or
+    ("key", name, armored) for a repository's public key), registry, container image kinds."""
+
+    repos: list = field(default_factory=list)
+    downloads: dict = field(default_factory=dict)
+    registry: dict = field(default_factory=dict)
+    image_kinds: dict = field(default_factory=dict)
+
+
+def training_kind(extra_paths=()) -> dict:
+    """The training image: a python with torch on its PATH (the box runs this checkout's CPU
+    torch in its place), and the paths the image itself holds."""
+    return {"env": {"PATH": f"{TORCH_VENV}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+                    "LD_LIBRARY_PATH": "/usr/local/cuda/lib64:/usr/local/nvidia/lib64",
+                    "HOME": "/root", "LANG": "C.UTF-8"},
+            "paths": ["/usr/local/cuda", "/usr/local/nvidia", TORCH_VENV, *extra_paths]}
+
+
+def aws_world(ctx: dict) -> CloudWorld:
+    image = ctx["runtime_image"]           # <acct>.dkr.ecr.<region>.amazonaws.com/<repo>@sha256:..
+    host, _, rest = image.partition("/")
+    name, _, digest = rest.partition("@")
+    fsx = Repo("fsx-lustre-client-repo.s3.amazonaws.com", "ubuntu", UBUNTU_CODENAME, "fsx",
+               (Deb(f"lustre-client-modules-{KERNEL}", "2.15.6-1fsx", _modules(
+                   "lustre", "lnet", "ksocklnd", "kefalnd")),
+                Deb("lustre-client-modules-aws", "2.15.6-1fsx", {}, depends=f"lustre-client-modules-{KERNEL}")))
+    return CloudWorld(
+        repos=[fsx],
+        downloads={"https://fsx-lustre-client-repo-public-keys.s3.amazonaws.com/fsx-ubuntu-public-key.asc":
+                   ("key", "fsx", True)},
+        # ECR is private: a pull needs `docker login` with a token from `aws ecr
+        # get-login-password` (ECR User Guide, "Private registry authentication").
+        registry={f"{host}/{name}": {"private": True, "refs": {digest: digest}, "image": "training"}},
+        # The AWS DLC carries EFA and aws-ofi-nccl itself (runtime_images.csv).
+        image_kinds={"training": training_kind(["/opt/amazon/efa", "/opt/amazon/ofi-nccl"])})
+
+
+WORLDS = {"aws": aws_world}
+
+
+def gcp_world(ctx: dict) -> CloudWorld:
+    image = ctx["runtime_image"]        # nvcr.io/nvidia/pytorch:<tag>@sha256:...
+    name, _, digest = image.partition("@")
+    repo, _, tag = name.rpartition(":")
+    google_key = "https://packages.cloud.google.com/apt/doc/apt-key.gpg"
+    ar_key = "https://us-apt.pkg.dev/doc/repo-signing-key.gpg"
+    gib = Repo("packages.cloud.google.com", "apt", "gpudirect-gib-apt", "google-cloud",
+               (Deb("nccl-gib", "1.1.0", {
+                   "/usr/local/gib/scripts/set_nccl_env.sh": "#!/bin/sh\nexport NCCL_NET=gIB\n",
+                   "/usr/local/gib/lib64/libnccl-net_internal.so": "\n",
+                   "/usr/local/gib/lib64/libnccl.so.2": "\n"}),))
+    lustre = Repo("us-apt.pkg.dev", "projects/lustre-client-binaries",
+                  f"lustre-client-ubuntu-{UBUNTU_CODENAME}", "google-ar",
+                  (Deb(f"lustre-client-modules-{KERNEL}", "2.14.0-ddn198", _modules("lustre", "lnet", "ksocklnd")),
+                   Deb("lustre-client-utils", "2.14.0-ddn198", {"/usr/sbin/lctl": "#!/bin/sh\nexit 0\n"})))
+    return CloudWorld(
+        repos=[gib, lustre],
+        # Google publishes both keys armored (packages.cloud.google.com/apt/doc/apt-key.gpg;
+        # Artifact Registry's us-apt.pkg.dev/doc/repo-signing-key.gpg).
+        downloads={google_key: ("key", "google-cloud", True), ar_key: ("key", "google-ar", True)},
+        # NGC's PyTorch images pull without a login; the tag and the digest both resolve.
+        registry={repo: {"private": False, "refs": {tag: digest, digest: digest}, "image": "training"}},
+        image_kinds={"training": training_kind()})
+
+
+WORLDS["gcp"] = gcp_world
