@@ -137,7 +137,7 @@ def jobs_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
     backend reads the bucket with the node's own identity)."""
     backend = BUCKET_BACKENDS.get(ctx.cloud, ("", ""))[1]
     lock = f"{AGENT_LOCK_DIR}/{backend}.txt"
-    files = (BootFile(job_agent.AGENT_PATH, AGENT_SOURCE, "0755", bulky=True),
+    files: tuple[BootFile, ...] = (BootFile(job_agent.AGENT_PATH, AGENT_SOURCE, "0755", bulky=True),
              BootFile(f"/etc/systemd/system/{job_agent.SERVICE}",
                       job_agent.unit_file(f"{AGENT_VENV}/bin/python")))
     if backend:

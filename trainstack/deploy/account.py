@@ -137,8 +137,9 @@ def needs(cloud: str, *, region: str = "", instance_type: str = "", vcpus: int =
 
 
 # What a placeholder in a need's query stands for, asked of the CLI once per check.
-WHOAMI = {"azure": {"<account>": ("az", "account", "show", "--query", "user.name", "-o", "tsv")},
-          "gcp": {"<account>": ("gcloud", "config", "get-value", "account"),
+WHOAMI: dict[str, dict[str, tuple[str, ...]]] = {
+    "azure": {"<account>": ("az", "account", "show", "--query", "user.name", "-o", "tsv")},
+    "gcp": {"<account>": ("gcloud", "config", "get-value", "account"),
                   "<project>": ("gcloud", "config", "get-value", "project")}}
 
 
