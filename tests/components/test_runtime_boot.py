@@ -26,6 +26,7 @@ esac
 """
 DOCKER = r"""echo "docker $*" >> "$FAKE_LOG"
 case "$1" in
+  login) cat >/dev/null ;;   # reads the password from the pipe, as docker login does
   pull) exit 0 ;;
   image) echo "registry.example/train@""" + DIGEST + r"""" ;;
   run) echo '{"torch": "2.9.0+cu130", "cuda": "13.0", "nccl": "2.27.7"}' ;;
@@ -75,7 +76,7 @@ def test_the_runtime_step_pulls_the_image_and_records_versions(tmp_path):
 
 def test_a_failed_pull_fails_the_step_and_says_so(tmp_path):
     root, bin_dir, env = boot_node(tmp_path)
-    stand_in(bin_dir, "docker", 'case "$1" in pull) exit 1 ;; esac\n')
+    stand_in(bin_dir, "docker", 'case "$1" in login) cat >/dev/null ;; pull) exit 1 ;; esac\n')
     stand_in(bin_dir, "aws", ECR_LOGIN)
     stand_in(bin_dir, "sleep", "exit 0")
     result = run_step(user_data("p5"), "runtime", root, bin_dir, env)

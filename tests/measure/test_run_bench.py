@@ -213,6 +213,10 @@ def test_a_deployed_stack_waits_for_all_its_nodes(tmp_path, monkeypatch):
         asked.append(url)
         return original(f"file://{tmp_path}")
     monkeypatch.setattr(status, "read_records", local)
+    from trainstack.measure import run as run_module
+    beats = run_module.heartbeats   # the agents' heartbeats live beside the records
+    monkeypatch.setattr(run_module, "heartbeats",
+                        lambda url, nodes: beats(f"file://{tmp_path}", nodes))
     ran = invoke("run", "--stack", "aws", "--", "python", "train.py")
     assert ran.exit_code == 2 and "only 1 of 2 nodes are healthy" in ran.output
     assert asked == ["s3://llm-data"]

@@ -18,7 +18,7 @@ import math
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 from trainstack.cost.sizing_cost import HOURS_PER_MONTH
 from trainstack.plan.stacks import stack_config, stacks_dir
@@ -184,13 +184,17 @@ def price_attempt(project_dir: Path, candidate: str, config: dict[str, str], hou
     return price, plan.inputs
 
 
-def cheapest_gpu_types(cloud: str, region: str, spot: bool) -> list[str]:
-    """The GPU instance types the catalog prices in `region`, cheapest node-hour first (at the
-    capacity's price: spot where the spec buys spot)."""
+def cheapest_gpu_types(cloud: str, region: str, spot: bool,
+                       gpus: Optional[Sequence[str]] = None) -> list[str]:
+    """The GPU instance types the catalog prices in `region` with one of the spec's GPU models
+    (`gpus`; any when None), cheapest node-hour first (at the capacity's price: spot where the
+    spec buys spot). Only types the planner would pick by itself: the inference and fractional
+    types the catalog prices for the policy pack (g5, inf1, ...) are not a trial of the spec."""
     from trainstack_components import catalog
     from trainstack_components.base import get_cloud
     name = get_cloud(cloud).catalog_cloud
-    gpu = {t.name for t in catalog.instance_types() if t.cloud == name and t.gpu_count > 0}
+    gpu = {t.name for t in catalog.instance_types() if t.cloud == name and t.gpu_count > 0
+           and t.auto_choice and (gpus is None or t.gpu in gpus)}
     rows = [p for p in catalog.prices() if p.cloud == name and p.region == region
             and p.instance_type in gpu]
     return [p.instance_type for p in sorted(rows, key=lambda p: (p.hourly(spot), p.instance_type))]

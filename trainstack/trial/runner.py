@@ -221,7 +221,8 @@ class Trial:
         from trainstack.trial.plan import cheapest_gpu_types
         sel = prevalidate(config, self.project_dir).selection
         refused = []
-        for itype in cheapest_gpu_types(self._cloud, sel.region, sel.spot)[:8]:
+        gpus = prevalidate(config, self.project_dir).spec.gpu
+        for itype in cheapest_gpu_types(self._cloud, sel.region, sel.spot, gpus)[:8]:
             self._instance[candidate] = itype
             try:
                 return price_attempt(self.project_dir, candidate,
