@@ -8,6 +8,7 @@ differs from what the code gives now.
 """
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -22,7 +23,10 @@ BLOCK = re.compile(r"<!-- generated:(?P<name>[\w:-]+) -->\n(?P<body>.*?)<!-- /ge
                    re.S)
 
 
+@functools.lru_cache(maxsize=None)
 def _plan(cloud: str):
+    """The example's plan for `cloud`, rendered once per process: every block and fact of a
+    cloud reads the same plan (a render runs the whole program under the mock engine)."""
     from trainstack.plan.engine import render
     from trainstack.plan.stacks import spec_file_config
     return render(spec_file_config(ROOT / "examples" / "cluster.yaml", cloud), stack=cloud,

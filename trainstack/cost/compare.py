@@ -31,6 +31,7 @@ from rich.table import Table
 
 from trainstack.cost import sizing
 from trainstack.cost.options import CnyRateOpt, IdleOverheadOpt, PreemptionOverheadOpt
+from trainstack.console import console as make_console
 from trainstack.cost.compare_records import (
     cheapest_caveat,
     ERROR,
@@ -61,7 +62,7 @@ from trainstack_components.catalog.data_sizes import data_sizes as catalog_data_
 from trainstack_components.errors import SpecError
 
 out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+err = make_console(stderr=True)   # trainstack's console: no emoji codes in `key:value` text
 
 COST_PARTS = ("compute", "storage", "transfer")
 NOT_IMPLEMENTED = "not implemented yet"

@@ -219,10 +219,10 @@ class Trial:
         """The cheapest GPU type of the candidate's region that its plan accepts."""
         from trainstack.plan.engine import prevalidate
         from trainstack.trial.plan import cheapest_gpu_types
-        sel = prevalidate(config, self.project_dir).selection
+        inputs = prevalidate(config, self.project_dir)
+        sel = inputs.selection
         refused = []
-        gpus = prevalidate(config, self.project_dir).spec.gpu
-        for itype in cheapest_gpu_types(self._cloud, sel.region, sel.spot, gpus)[:8]:
+        for itype in cheapest_gpu_types(self._cloud, sel.region, sel.spot, inputs.spec.gpu)[:8]:
             self._instance[candidate] = itype
             try:
                 return price_attempt(self.project_dir, candidate,
