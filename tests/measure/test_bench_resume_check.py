@@ -45,3 +45,14 @@ def test_bench_resume_check_bad_input_is_one_paragraph(monkeypatch):
     stray = CliRunner().invoke(app, ["bench", "--bucket-url", "file:///nowhere", "--", "python",
                                      "t.py"])
     assert stray.exit_code == 2 and "--resume-check" in stray.output
+
+
+def test_a_rank_that_dies_on_resume_is_shown_with_its_own_stderr(monkeypatch):
+    """torchrun's failure summary names only "Signal 6 (SIGABRT)"; the cause is in the rank's
+    stderr, and the check must show it (a CI run once failed with the summary alone)."""
+    script = [sys.executable, str(ROOT / "tests" / "data" / "resume" / "aborts_on_resume.py")]
+    result = bench(monkeypatch, "--steps", "4", "--ranks", "2", "--", *script)
+    assert result.exit_code == 1, result.output
+    assert "the resumed run exited" in result.output
+    assert "rank 1 stderr" in result.output
+    assert "planted: rank 1 cannot read its checkpoint shard" in result.output

@@ -48,14 +48,28 @@ class RunOutput:
     rank_finals: dict[int, Optional[dict]] = field(default_factory=dict)
 
 
-def launch(command: list[str], ranks: int) -> list[str]:
+def launch(command: list[str], ranks: int, log_dir: Optional[Path] = None) -> list[str]:
     """`command` as `ranks` processes on this machine: torchrun --standalone (gloo on CPU is the
     script's choice), so code under world_size > 1 -- a DistributedSampler, a collective in
-    the checkpoint -- runs as on a cluster. One rank: the command as it is."""
+    the checkpoint -- runs as on a cluster. One rank: the command as it is. With `log_dir`,
+    torchrun also keeps each rank's stdout and stderr in files there (`--tee 3`): its own failure
+    summary names only a signal, the rank's stderr says why (`rank_errors`)."""
     if ranks <= 1:
         return list(command)
+    logs = ["--log-dir", str(log_dir), "--tee", "3"] if log_dir is not None else []
     return [sys.executable, "-m", "torch.distributed.run", "--standalone",
-            f"--nproc-per-node={ranks}", "--no-python", *command]
+            f"--nproc-per-node={ranks}", *logs, "--no-python", *command]
+
+
+def rank_errors(log_dir: Path, lines: int = 12) -> str:
+    """The last `lines` lines of each rank's stderr under torchrun's --log-dir (newest attempt),
+    as "rank N: ..." paragraphs; empty when there are none."""
+    found = []
+    for stderr in sorted(log_dir.glob("*/attempt_*/*/stderr.log")):
+        tail = [line for line in stderr.read_text(errors="replace").splitlines() if line.strip()]
+        if tail:
+            found.append(f"rank {stderr.parent.name} stderr:\n" + "\n".join(tail[-lines:]))
+    return "\n".join(found)
 
 
 @dataclass
@@ -88,8 +102,8 @@ def _run(command: list[str], workdir: Path, name: str, steps: int, stop_after: O
     if stop_after is not None:
         run_env["TRAINSTACK_STOP_AFTER_STEP"] = str(stop_after)
     try:
-        done = subprocess.run(launch(command, ranks), env=run_env, capture_output=True, text=True,
-                              timeout=timeout)
+        done = subprocess.run(launch(command, ranks, workdir / f"logs-{name}"), env=run_env,
+                              capture_output=True, text=True, timeout=timeout)
     except FileNotFoundError:
         raise SpecError("command", f"{command[0]!r} was not found.",
                         "Give the training command after `--`, e.g. -- python train.py.") from None
@@ -112,8 +126,12 @@ def _run(command: list[str], workdir: Path, name: str, steps: int, stop_after: O
             import torch
             final = torch.load(report / f"final-rank{rank}.pt", weights_only=False)
         rank_finals[rank] = final
-    return RunOutput(done.returncode, rank_losses[0], rank_finals[0],
-                     (done.stdout + done.stderr)[-2000:], rank_losses, rank_finals)
+    tail = (done.stdout + done.stderr)[-2000:]
+    if done.returncode != 0 and ranks > 1:
+        # torchrun's own summary ends the output and names only exit codes and signals.
+        tail = rank_errors(workdir / f"logs-{name}")[-2000:] or tail
+    return RunOutput(done.returncode, rank_losses[0], rank_finals[0], tail, rank_losses,
+                     rank_finals)
 
 
 def optimizer_in_checkpoint(folder: Path) -> Optional[bool]:
@@ -218,7 +236,7 @@ def resume_check(command: list[str], steps: int = 20, tolerance: float = 0.0,
                       env, ranks)
         if second.returncode != 0:
             check.problems.append(f"the resumed run exited {second.returncode}: "
-                                  f"{second.log_tail[-600:]}")
+                                  f"{second.log_tail[-1200:]}")
         check.resumed_at = min(second.losses, default=None)
         if check.resumed_at is not None and check.resumed_at != half + 1:
             check.problems.append(f"the resumed run started at step {check.resumed_at}, not "
