@@ -104,8 +104,15 @@ def test_status_of_an_azure_stack_reads_its_container_by_account(azure_stack, tm
         asked.append(url)
         return original(f"file://{container}")
     monkeypatch.setattr(status, "read_records", local_read)
+    from trainstack.measure import preemptions
+    original_events = preemptions.read_events
+
+    def local_events(url):  # the preemption events too (no Azure endpoint answers here)
+        asked.append(url)
+        return original_events(f"file://{container}")
+    monkeypatch.setattr(preemptions, "read_events", local_events)
     result = runner.invoke(app, ["status", "--stack", "azure"], env={"COLUMNS": "200"})
-    assert asked == [OUTPUTS["bucket_url"]]
+    assert asked == [OUTPUTS["bucket_url"]] * 2
     assert "llm-finetune-nodes_0" in result.output and "8/8" in result.output
     assert result.exit_code == 1 and "1 of 2 node(s) ready" in result.output
 

@@ -212,3 +212,44 @@ def test_status_piped_keeps_each_row_on_one_line(bucket):
     assert done.returncode == 1, done.stderr
     (row,) = [line for line in done.stdout.splitlines() if "i-0b" in line]
     assert "NOT mounted" in row and "lustre" in row and len(row) > 80
+
+
+@pytest.fixture
+def black_hole():
+    """An endpoint that accepts connections and never answers: a bucket behind a network path
+    that drops replies. botocore waits 60 s per read and retries, minutes in all."""
+    import socket
+    import threading
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    held, stop = [], threading.Event()
+
+    def accept():
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+    threading.Thread(target=accept, daemon=True).start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}"
+    stop.set()
+    for conn in held:
+        conn.close()
+    server.close()
+
+
+def test_status_on_a_bucket_that_never_answers_stops_at_its_deadline_naming_it(black_hole,
+                                                                                monkeypatch):
+    s3fs = pytest.importorskip("s3fs")
+    s3fs.S3FileSystem.clear_instance_cache()   # fsspec keeps one per set of options
+    monkeypatch.setattr(status, "STORE_DEADLINE_S", 3.0)
+    for key, value in {"AWS_ENDPOINT_URL_S3": black_hole, "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE",
+                       "AWS_SECRET_ACCESS_KEY": "secret", "AWS_DEFAULT_REGION": "us-east-1"}.items():
+        monkeypatch.setenv(key, value)
+    result = runner.invoke(app, ["status", "--bucket-url", "s3://ts-hung-bucket"])
+    assert result.exit_code == 2, result.output
+    assert "the status records under s3://ts-hung-bucket/status/ did not answer within 3 s" \
+        in " ".join(result.output.split())
+    assert "Traceback" not in result.output

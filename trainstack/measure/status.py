@@ -4,9 +4,10 @@ too)."""
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Any, Callable, Optional
 
 import typer
 from rich.table import Table
@@ -15,6 +16,10 @@ from trainstack.plan.select import ProjectOpt, use_project
 from trainstack_components.errors import SpecError
 
 STATUS_PREFIX = "status"
+# How long one read of the bucket may take. The cloud SDKs retry an unreachable endpoint for
+# minutes (azure-core and google-auth back off up to about three); status, run and bench name
+# the bucket and stop instead.
+STORE_DEADLINE_S = 60.0
 BUCKET_SCHEMES = {"aws": ("s3", "s3fs"), "gcp": ("gs", "gcsfs"), "azure": ("abfs", "adlfs"),
                   "alicloud": ("oss", "ossfs")}  # ossfs (PyPI): fsspec for Alibaba OSS
 
@@ -60,8 +65,42 @@ def bucket_url(cloud: str, bucket: str) -> str:
     return f"{BUCKET_SCHEMES[cloud][0]}://{bucket}"
 
 
+class StoreDeadline(SpecError):
+    """A bucket read that did not answer within STORE_DEADLINE_S."""
+
+
+def within_deadline(what: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """fn(*args) in a daemon thread, at most STORE_DEADLINE_S seconds: a hung read is left
+    behind (the process is about to say so and exit) rather than waited out."""
+    box: dict = {}
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            box["value"] = fn(*args)
+        except BaseException as failed:  # noqa: BLE001  (handed to the caller)
+            box["error"] = failed
+        finally:
+            done.set()
+    threading.Thread(target=work, name=what, daemon=True).start()
+    if not done.wait(STORE_DEADLINE_S):
+        raise StoreDeadline("--bucket-url", f"{what} did not answer within "
+                            f"{STORE_DEADLINE_S:g} s.",
+                            "Check the network path to the bucket and the cloud credentials "
+                            "(the SDK retries an unreachable endpoint for minutes).")
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
 def read_records(url: str) -> list[NodeHealth]:
-    """Every status/*.json under the bucket URL, sorted by node rank then name."""
+    """Every status/*.json under the bucket URL, sorted by node rank then name; at most
+    STORE_DEADLINE_S seconds."""
+    return within_deadline(f"the status records under {url.rstrip('/')}/{STATUS_PREFIX}/",
+                           _read_records, url)
+
+
+def _read_records(url: str) -> list[NodeHealth]:
     import fsspec
     try:
         fs, root = fsspec.core.url_to_fs(url.rstrip("/") + "/" + STATUS_PREFIX)
@@ -141,7 +180,16 @@ def version_flags(records: list[NodeHealth]) -> dict[str, list[str]]:
 
 
 def latest_bench(url: str) -> Optional[dict]:
-    """The newest `trainstack bench` result in the bucket (bench/<time>.json), if any."""
+    """The newest `trainstack bench` result in the bucket (bench/<time>.json), if any; None too
+    when the bucket does not answer within STORE_DEADLINE_S (no bench is no flag)."""
+    try:
+        return within_deadline(f"the bench results under {url.rstrip('/')}/bench/",
+                               _latest_bench, url)
+    except StoreDeadline:
+        return None
+
+
+def _latest_bench(url: str) -> Optional[dict]:
     import fsspec
     try:
         fs, root = fsspec.core.url_to_fs(url.rstrip("/") + "/bench")
@@ -241,8 +289,14 @@ def status_command(stack: Optional[str] = typer.Option(None, "--stack",
     flags = all_flags(records, latest_bench(url) if has_jobs else None)
     if flags:
         line += f"; {len(flags)} node(s) flagged (versions or fabric)"
-    from trainstack.measure.preemptions import bucket_summary  # issue 23: spot preemptions and restarts
-    spot = bucket_summary(url)
+    from trainstack.measure.preemptions import EVENTS_PREFIX, bucket_summary  # issue 23
+    try:
+        spot = within_deadline(f"the preemption events under {url.rstrip('/')}/{EVENTS_PREFIX}/",
+                               bucket_summary, url)
+    except StoreDeadline as late:
+        spot = None
+        typer.echo(f"trainstack status: {late.problem} Preemptions are not shown.",
+                   err=True)
     if as_json:
         print(json.dumps({"bucket_url": url, "nodes": {h.node: h.record for h in records},
                           "summary": line, "ready": all_ready, "flags": flags,
