@@ -31,6 +31,7 @@ import importlib
 import inspect
 import keyword
 import re
+from typing import Sequence
 
 import pulumi
 from common import (implemented_clouds, median_cpu_seconds, render_config, spec_for, table,
@@ -116,12 +117,24 @@ def _param(cls, key: str) -> str | None:
     return next(iter(kwargs_for(cls, {key: None})), None)
 
 
+def _output_of(value, used: list[str], by_urn: dict, engine_outputs: dict):
+    """("output", urn, attribute) when `value` is one of a used resource's outputs, else None."""
+    for urn in used:
+        used_cls = sdk_class(by_urn[urn].type)
+        hit = next((k for k, v in engine_outputs[urn].items() if v == value and
+                    (k == "id" or isinstance(getattr(used_cls, k, None), property))), None)
+        if hit:
+            return ("output", urn, hit)
+    return None
+
+
 def wiring(cloud: str, resources) -> list:
     """How a program declaring these resources passes each used resource's value, planned once
-    (outside the timing): (resource, {argument: ("output", urn, attribute) | ("derived", urns)},
-    depends_on urns), in dependency order. An input equal to one of the used resource's outputs
-    (its id, its name, ...) is that output; any other (a policy naming the bucket, `oss://` plus
-    the bucket) is derived from the used resources in an apply, as the program derives it."""
+    (outside the timing): (resource, {argument: wire}, depends_on urns), in dependency order. An
+    input equal to one of the used resource's outputs (its id, its name, ...) is that output
+    ("output", urn, attribute); a list of such outputs is that list ("list", [wires]); any other
+    (a policy naming the bucket, `oss://` plus the bucket, a route) is derived from the used
+    resources in one apply ("derived", urns), as the program derives it."""
     from trainstack_components.base import get_cloud
     planned = get_cloud(cloud)
     ordered = _in_dependency_order(resources)
@@ -142,16 +155,12 @@ def wiring(cloud: str, resources) -> list:
             if not used or not arg:
                 continue
             value = r.inputs.get(key)
-            wire = ("derived", used)
-            for urn in used:
-                used_cls = sdk_class(by_urn[urn].type)
-                hit = next((k for k, v in engine_outputs[urn].items() if v == value and
-                            (k == "id" or isinstance(getattr(used_cls, k, None), property))),
-                           None)
-                if hit:
-                    wire = ("output", urn, hit)
-                    break
-            wires[arg] = wire
+            wire = _output_of(value, used, by_urn, engine_outputs)
+            if wire is None and isinstance(value, list) and value:
+                # [sg.id, ...]: a list of the used resources' outputs, as a program writes it
+                items = [_output_of(v, used, by_urn, engine_outputs) for v in value]
+                wire = ("list", items) if all(items) else None
+            wires[arg] = wire or ("derived", used)
         used_by_inputs = {u for us in r.property_dependencies.values() for u in us}
         others = [u for u in r.dependencies if u in urns and u not in used_by_inputs]
         plan.append((r, wires, others))
@@ -177,7 +186,7 @@ def recorded_invokes(config: dict[str, str]) -> list[tuple[str, dict]]:
 
 
 def replay(cloud: str, resources, wired: list | None = None,
-           invokes: list[tuple[str, dict]] = ()) -> None:
+           invokes: Sequence[tuple[str, dict]] = ()) -> None:
     """Register every custom resource of a plan through its SDK class under the mock engine
     (the plan's own mocks, with their offline stand-ins, but Pulumi's plain monitor). With
     `wired` (wiring()), each resource is declared after those it uses and takes their outputs
@@ -202,6 +211,8 @@ def replay(cloud: str, resources, wired: list | None = None,
             for arg, wire in wires.items():
                 if wire[0] == "output":
                     kwargs[arg] = getattr(declared[wire[1]], wire[2])
+                elif wire[0] == "list":
+                    kwargs[arg] = [getattr(declared[urn], attr) for _, urn, attr in wire[1]]
                 else:
                     kwargs[arg] = pulumi.Output.all(*[declared[u].id for u in wire[1]]).apply(
                         lambda _, value=kwargs[arg]: value)
