@@ -2,6 +2,10 @@
 building the spec models at start-up: the file must be what the models give today."""
 from __future__ import annotations
 
+import subprocess
+import sys
+
+from tests.conftest import ROOT
 from trainstack.cli import schema
 
 
@@ -15,3 +19,20 @@ def test_the_schema_file_is_the_spec_models_schema():
 def test_the_command_prints_the_file_byte_for_byte(capsys):
     schema.schema()
     assert capsys.readouterr().out == schema.SCHEMA_FILE.read_text()
+
+
+def test_the_command_line_prints_the_file_without_building_the_models():
+    """`trainstack schema` alone is answered before typer (whose option coercion imports all of
+    pydantic): the same bytes as the file, exit 0, and neither the spec models nor pydantic's
+    model machinery loaded (the start-up target of benchmarks/startup.py)."""
+    probe = ("import sys, runpy; sys.argv = ['trainstack', 'schema']\n"
+             "try:\n    runpy.run_module('trainstack', run_name='__main__')\n"
+             "except SystemExit as e:\n    assert not e.code, e.code\n"
+             "sys.stderr.write(' '.join(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == schema.SCHEMA_FILE.read_text()
+    loaded = set(done.stderr.split())
+    assert not loaded & {"trainstack_components.spec", "pydantic.main", "email_validator"}, \
+        sorted(loaded & {"trainstack_components.spec", "pydantic.main", "email_validator"})
