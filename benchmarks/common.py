@@ -6,6 +6,7 @@ same on a laptop and in CI: the ratio to a baseline measured in the same run, on
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import os
 import platform
@@ -62,6 +63,28 @@ def median_seconds(fn: Callable[[], object], repeats: int) -> float:
         fn()
         times.append(time.perf_counter() - start)
     return statistics.median(times)
+
+
+def median_cpu_seconds(fns: list[Callable[[], object]], repeats: int) -> list[float]:
+    """Median CPU seconds (this process, all its threads: time.process_time) of each function,
+    the functions alternated within every repeat: on a shared, loaded machine wall time measures
+    the neighbours, and a slow minute would otherwise fall on one side of a ratio only.
+    Everything alive before the first repeat (the imported SDKs: millions of objects) is frozen
+    out of the garbage collector (gc.freeze): a full collection would otherwise rescan it at a
+    random point of either side, adding ~0.2 s to that one call (seen on AWS). Collections of
+    what the functions themselves allocate still happen and still count."""
+    gc.collect()
+    gc.freeze()
+    times: list[list[float]] = [[] for _ in fns]
+    try:
+        for _ in range(repeats):
+            for fn, fn_times in zip(fns, times):
+                start = time.process_time()
+                fn()
+                fn_times.append(time.process_time() - start)
+    finally:
+        gc.unfreeze()
+    return [statistics.median(t) for t in times]
 
 
 def example() -> dict:

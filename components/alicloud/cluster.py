@@ -259,12 +259,12 @@ class AlicloudGpuCluster(GpuCluster):
                                       most_recent=True, instance_type=sel.instance.name,
                                       opts=pulumi.InvokeOutputOptions(parent=self)).ids
         boot = self._boot_context(args, fs, bucket, role)
+        # One user data for every node, rendered once: a node finds its rank by its own fixed
+        # address.
+        user_data = boot.apply(lambda ctx: ecs_user_data(render_user_data(ctx, AlicloudBoot())))
         nodes = []
         for i in range(count):
             node = planning.node_name(name, i)
-            # One user data for every node: a node finds its rank by its own fixed address.
-            user_data = boot.apply(
-                lambda ctx: ecs_user_data(render_user_data(ctx, AlicloudBoot())))
             instance = ecs.Instance(
                 node, instance_name=node, host_name=node, instance_type=sel.instance.name,
                 image_id=image.apply(lambda ids: ids[0]),

@@ -267,6 +267,13 @@ def _quiet_stdout() -> None:
 def main() -> None:
     _REAL_COMMAND_LINE["on"] = True
     try:
+        if sys.argv[1:] == ["schema"]:
+            # No option, no project, one file printed: answered before typer, whose option
+            # coercion imports the whole of pydantic for the group's --project and --version
+            # (typer._adapters), twice the start-up the command needs (benchmarks/startup.py).
+            from trainstack.cli.schema import schema
+            schema()
+            return
         app()
     except BrokenPipeError:
         _quiet_stdout()
