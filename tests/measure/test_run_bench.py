@@ -90,12 +90,17 @@ def test_two_nodes_run_bench_and_compare_measured(tmp_path, example_spec, monkey
     # tokens per step: batch 4 x seq 64 per rank (MODEL_SIZES["tiny"])
     assert (one["tokens_per_step"], two["tokens_per_step"]) == (256, 512)
     measured_eff = two["tokens_per_s"] / (2 * one["tokens_per_s"])
-    if measured_eff > 1.05:
-        # two CPU "nodes" on a shared machine can come out above 1 (issue 32): run twice, then
-        # refused, and compare --measured must not use it (tests/measure/test_measure_planted.py)
-        pytest.skip(f"scaling efficiency {measured_eff:.2f} > 1.05 on this loaded machine: "
-                    "refused by bench, nothing for compare --measured to check")
-    assert result["training"]["scaling_efficiency"] == pytest.approx(measured_eff)
+    # Two CPU "nodes" on a shared machine can come out above 1 (issue 32): bench runs the pair
+    # again, then refuses the figure. Either way is checked here, never skipped (CI counts a skip
+    # as a failure); compare --measured's refusal is tests/measure/test_measure_planted.py's.
+    refused = measured_eff > 1.05
+    if refused:
+        assert result["training"]["scaling_efficiency"] is None
+        assert result["training"]["scaling_efficiency_refused"] == pytest.approx(measured_eff)
+        assert "scaling efficiency: REFUSED" in benched.output
+    else:
+        assert result["training"]["scaling_efficiency"] == pytest.approx(measured_eff)
+        assert "scaling efficiency:" in benched.output
     fabric = result["fabric"]
     assert fabric["ranks"] == 2 and fabric["busbw_gbps"] > 0 and fabric["device"] == "cpu"
     assert fabric["judge"]["floor_gbps"] == 562.5      # p5.48xlarge, 2 nodes; CPU: not judged
@@ -105,7 +110,8 @@ def test_two_nodes_run_bench_and_compare_measured(tmp_path, example_spec, monkey
         for path in (str(tmp_path / "lustre"), str(tmp_path / "scratch")):
             assert record["paths"][path]["write_s"] > 0 and record["paths"][path]["read_s"] > 0
     assert result["readiness"]["all_healthy"] is True and result["readiness"]["nodes_healthy"] == 2
-    assert "scaling efficiency:" in benched.output
+    if refused:
+        return
 
     # --- compare --measured: the measured figures next to the assumed ones
     example_spec["clouds"] = {"aws": example_spec["clouds"]["aws"]}
