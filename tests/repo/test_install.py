@@ -38,7 +38,7 @@ def test_the_main_job_line_installs_its_cloud_alone():
     assert PYPROJECT["project"]["optional-dependencies"]["aws"] == ["pulumi-aws>=7.51,<8"]
     assert main.endswith("trainstack plan --spec examples/cluster.yaml --cloud aws")
     assert ".venv/bin/pip install -e '.[test]' -c constraints.txt &&" in tests
-    assert tests.endswith("python -m pytest -q -n auto")
+    assert tests.endswith("python -m pytest -q -n auto -rs")
 
 
 def test_the_main_dependencies_hold_no_test_tool():
