@@ -111,7 +111,7 @@ def _read_records(url: str) -> list[NodeHealth]:
                         f"Install {package} (pip install {package}).") from None
     if url.startswith("file://") or "://" not in url:
         # A local copy of a bucket: a folder that is not there is a typo, not "no records yet".
-        base = Path(fs._strip_protocol(url)) if hasattr(fs, "_strip_protocol") else Path(url)
+        base = Path(fsspec.core.strip_protocol(url))
         if not base.is_dir():
             raise SpecError("--bucket-url", f"{url}: the folder {base} does not exist.",
                             "Check the path (a local stand-in bucket is the folder the nodes "
