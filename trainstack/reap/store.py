@@ -220,9 +220,11 @@ class Lease:
     so it is a conditional write on the version it read: of two reapers that both read an
     expired version n, exactly one creates n+1 and the other is told the lease is held. Atomic
     create is O_EXCL on file://, `If-None-Match: *` on S3 (s3fs mode "xb") and on Azure Blob
-    (adlfs "xb"), `ifGenerationMatch=0` on GCS (gcsfs "xb"). ossfs only checks for the object
-    first (not atomic), so a lease on OSS is refused (LeaseUnsupported) and nothing is reaped
-    there. Versions are never deleted (a deleted number could be created again).
+    (adlfs "xb"), `ifGenerationMatch=0` on GCS (one multipart upload; GCS answers 412 when the
+    object exists: https://cloud.google.com/storage/docs/request-preconditions). ossfs only
+    checks for the object first (not atomic), so a lease on OSS is refused (LeaseUnsupported)
+    and nothing is reaped there. Versions are never deleted (a deleted number could be created
+    again). Tested with interleaved take-overs on file://, moto S3, Azurite and fake-gcs-server.
 
     The owner token is this Lease object's: a create whose acknowledgement was lost (the write
     landed, the answer did not) is recognised as its own when it is read back."""
@@ -235,9 +237,12 @@ class Lease:
         self.broken: Optional[dict] = None
         self.version: Optional[int] = None   # the version this lease wrote and holds
 
+    def _protocols(self) -> set[str]:
+        protocol = self.fs.protocol
+        return set(protocol if isinstance(protocol, (tuple, list)) else (protocol,))
+
     def _check_atomic(self) -> None:
-        protocols = self.fs.protocol if isinstance(self.fs.protocol, (tuple, list)) \
-            else (self.fs.protocol,)
+        protocols = sorted(self._protocols())
         if not set(protocols) & self.ATOMIC_CREATE:
             raise LeaseUnsupported(
                 f"{'/'.join(protocols)}: no atomic create-if-absent through this filesystem, so "
@@ -281,8 +286,15 @@ class Lease:
         path = self._at(version)
         try:
             self.fs.makedirs(self.path, exist_ok=True)
-            with self.fs.open(path, "xb") as out:
-                out.write(json.dumps(body).encode())
+            if self._protocols() & {"gs", "gcs"}:
+                # One multipart upload with ifGenerationMatch=0 (gcsfs pipe_file mode="create"):
+                # GCS answers 412 when the object exists, which gcsfs raises as FileExistsError.
+                # gcsfs's open("xb") goes through a resumable session instead, and
+                # fake-gcs-server (the stand-in) drops the precondition there.
+                self.fs.pipe_file(path, json.dumps(body).encode(), mode="create")
+            else:
+                with self.fs.open(path, "xb") as out:
+                    out.write(json.dumps(body).encode())
             return True
         except FileExistsError:
             written = self._read(version)
