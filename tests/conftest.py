@@ -302,10 +302,28 @@ class Store:
         return f"Store({self.url()})"
 
 
-@pytest.fixture(params=["file", "s3", "azure", "gcs"])
+@pytest.fixture(scope="module")
+def oss_server():
+    """The OSS stand-in (tests/oss_stand_in.py) on a free loopback port, one per test module."""
+    pytest.importorskip("ossfs", reason="ossfs is not installed (the test extra has it)")
+    from tests.oss_stand_in import OssStandIn
+    with OssStandIn() as server:
+        yield server
+
+
+def use_oss(server, monkeypatch) -> None:
+    """Point the reaper's OSS access at the stand-in, with (stand-in) keys: OSS refuses an
+    unsigned request."""
+    monkeypatch.setenv("TRAINSTACK_OSS_ENDPOINT", server.endpoint)
+    monkeypatch.setenv("ALIBABA_CLOUD_ACCESS_KEY_ID", "stand-in-key")
+    monkeypatch.setenv("ALIBABA_CLOUD_ACCESS_KEY_SECRET", "stand-in-secret")
+    monkeypatch.delenv("ALIBABA_CLOUD_SECURITY_TOKEN", raising=False)
+
+
+@pytest.fixture(params=["file", "s3", "azure", "gcs", "oss"])
 def store(request, tmp_path, monkeypatch):
     """A fresh, empty bucket on file://, on S3 (moto server), on Azure Blob (Azurite) or on
-    Google Cloud Storage (fake-gcs-server); the
+    Google Cloud Storage (fake-gcs-server) or on Alibaba OSS (tests/oss_stand_in.py); the
     servers are started once per module, each case gets its own bucket or container. Narrow a
     test with `@pytest.mark.parametrize("store", [...], indirect=True)`."""
     import time
@@ -334,6 +352,14 @@ def store(request, tmp_path, monkeypatch):
         fs.mkdir(unique)
         yield Store("gcs", "gs", fs, unique, "gcp", f"gs://no-such-{unique}/heartbeats")
         gcsfs.GCSFileSystem.clear_instance_cache()
+    elif request.param == "oss":
+        import ossfs
+        server = request.getfixturevalue("oss_server")
+        use_oss(server, monkeypatch)
+        server.bucket(unique)
+        fs = ossfs.OSSFileSystem(endpoint=server.endpoint, key="stand-in-key",
+                                 secret="stand-in-secret", skip_instance_cache=True)
+        yield Store("oss", "oss", fs, unique, "alicloud", f"oss://no-such-{unique}/heartbeats")
     else:
         connection = request.getfixturevalue("azurite")
         use_azurite(connection, monkeypatch)

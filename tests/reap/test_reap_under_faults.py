@@ -208,13 +208,37 @@ def test_two_reapers_taking_over_one_expired_lease_interleaved(store, monkeypatc
 
 
 def test_a_store_without_an_atomic_create_is_never_locked_nor_reaped():
-    """ossfs creates with an existence check first (not atomic): no lease there, an alarm."""
+    """A store with no create-if-absent (fsspec's HTTP, say): no lease there, an alarm."""
     from trainstack.reap.store import Lease, LeaseUnsupported
 
-    class Oss:
-        protocol = ("oss",)
-    with pytest.raises(LeaseUnsupported, match="oss: no atomic create-if-absent"):
-        Lease(Oss(), "bucket/heartbeats/reaper-x.lease").acquire()
+    class Http:
+        protocol = ("http", "https")
+    with pytest.raises(LeaseUnsupported, match="http/https: no atomic create-if-absent"):
+        Lease(Http(), "bucket/heartbeats/reaper-x.lease").acquire()
+
+
+@pytest.mark.parametrize("store", ["oss"], indirect=True)
+def test_an_idle_alibaba_stack_on_oss_is_reaped_under_a_lease_oss_itself_guards(
+        store_world, oss_server):
+    """Alibaba stacks were only alarmed (no lease on OSS). Now the lease is a PutObject with
+    `x-oss-forbid-overwrite: true`, which the stand-in (like OSS) refuses with 409
+    FileAlreadyExists when the version exists; the stack is scaled down, exported, audited in
+    its bucket and destroyed, and the run exits 0."""
+    world = store_world
+    alibaba(world, 2)
+    result = world.reap()
+    assert result.exit_code == 0, result.output
+    assert world.destroyed() == ["ali"]
+    lease_puts = [headers for method, path, headers in oss_server.state.requests
+                  if method == "PUT" and ".lease/" in path]
+    assert lease_puts and all(h.get("x-oss-forbid-overwrite") == "true" for h in lease_puts)
+    assert world.lease("ali").current()["released"] is True
+    audit = world.fs.find(f"{world.bucket}/ali/reaper/audit")
+    assert any(name.endswith(".json") for name in audit), audit
+    # Another reaper that read the same version before it was taken is refused by OSS itself.
+    late = world.lease("ali")
+    taken = late.current()["version"]
+    assert late._create(taken, {"holder": "late", "token": "late"}) is False
 
 
 # -- 5. a lease write whose acknowledgement is lost is still its own -------------------------

@@ -76,7 +76,11 @@ def storage_options(url: str, outputs: dict,
         options["project"] = outputs["project"]
     if scheme == "oss":
         # ossfs needs the endpoint; the keys are the workflow's OIDC-assumed STS credentials.
-        if outputs.get("region"):
+        # TRAINSTACK_OSS_ENDPOINT: another endpoint for every OSS bucket (a VPC-internal one,
+        # or the tests' stand-in).
+        if env.get("TRAINSTACK_OSS_ENDPOINT"):
+            options["endpoint"] = env["TRAINSTACK_OSS_ENDPOINT"]
+        elif outputs.get("region"):
             options["endpoint"] = f"https://oss-{outputs['region']}.aliyuncs.com"
         for option, var in (("key", "ALIBABA_CLOUD_ACCESS_KEY_ID"),
                             ("secret", "ALIBABA_CLOUD_ACCESS_KEY_SECRET"),
@@ -172,8 +176,8 @@ class StackStore:
     def put_json(self, key: str, value: dict) -> None:
         path = self._reaper(key)
         self.fs.makedirs(path.rsplit("/", 1)[0], exist_ok=True)
-        with self.fs.open(path, "wb") as out:
-            out.write(json.dumps(value, sort_keys=True).encode())
+        # One PUT (ossfs's open("wb") checks, deletes, then appends: three calls, not one).
+        self.fs.pipe_file(path, json.dumps(value, sort_keys=True).encode())
 
     def get_json(self, key: str) -> Optional[dict]:
         try:
@@ -209,6 +213,19 @@ class LeaseUnsupported(RuntimeError):
     """The store gives no atomic create-if-absent through its fsspec filesystem."""
 
 
+def _create_on_oss(fs, path: str, data: bytes) -> None:
+    """PutObject that OSS itself refuses when the object exists (x-oss-forbid-overwrite); its
+    409 FileAlreadyExists (which ossfs turns into a bare OSError) becomes FileExistsError."""
+    try:
+        fs.pipe_file(path, data, headers={"x-oss-forbid-overwrite": "true"})
+    except OSError as failed:
+        cause = failed.__cause__
+        if getattr(cause, "status", None) == 409 \
+                and getattr(cause, "code", None) == "FileAlreadyExists":
+            raise FileExistsError(path) from failed
+        raise
+
+
 def _new_holder() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
@@ -221,15 +238,18 @@ class Lease:
     expired version n, exactly one creates n+1 and the other is told the lease is held. Atomic
     create is O_EXCL on file://, `If-None-Match: *` on S3 (s3fs mode "xb") and on Azure Blob
     (adlfs "xb"), `ifGenerationMatch=0` on GCS (one multipart upload; GCS answers 412 when the
-    object exists: https://cloud.google.com/storage/docs/request-preconditions). ossfs only
-    checks for the object first (not atomic), so a lease on OSS is refused (LeaseUnsupported)
+    object exists: https://cloud.google.com/storage/docs/request-preconditions), and on OSS a
+    PutObject with `x-oss-forbid-overwrite: true` (409 FileAlreadyExists when the object exists:
+    https://help.aliyun.com/en/oss/user-guide/0026-00000002; ossfs's own open("xb") only checks
+    for the object first, which is not atomic). Any other store is refused (LeaseUnsupported)
     and nothing is reaped there. Versions are never deleted (a deleted number could be created
-    again). Tested with interleaved take-overs on file://, moto S3, Azurite and fake-gcs-server.
+    again). Tested with interleaved take-overs on file://, moto S3, Azurite, fake-gcs-server and
+    the OSS stand-in (tests/oss_stand_in.py).
 
     The owner token is this Lease object's: a create whose acknowledgement was lost (the write
     landed, the answer did not) is recognised as its own when it is read back."""
 
-    ATOMIC_CREATE = {"file", "local", "s3", "s3a", "abfs", "abfss", "az", "gs", "gcs"}
+    ATOMIC_CREATE = {"file", "local", "s3", "s3a", "abfs", "abfss", "az", "gs", "gcs", "oss"}
 
     def __init__(self, fs, path: str, ttl: timedelta = LEASE, holder: Optional[str] = None):
         self.fs, self.path, self.ttl = fs, path.rstrip("/"), ttl
@@ -286,7 +306,9 @@ class Lease:
         path = self._at(version)
         try:
             self.fs.makedirs(self.path, exist_ok=True)
-            if self._protocols() & {"gs", "gcs"}:
+            if "oss" in self._protocols():
+                _create_on_oss(self.fs, path, json.dumps(body).encode())
+            elif self._protocols() & {"gs", "gcs"}:
                 # One multipart upload with ifGenerationMatch=0 (gcsfs pipe_file mode="create"):
                 # GCS answers 412 when the object exists, which gcsfs raises as FileExistsError.
                 # gcsfs's open("xb") goes through a resumable session instead, and
