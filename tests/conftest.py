@@ -314,7 +314,7 @@ def oss_server():
 def use_oss(server, monkeypatch) -> None:
     """Point the reaper's OSS access at the stand-in, with (stand-in) keys: OSS refuses an
     unsigned request."""
-    monkeypatch.setenv("TRAINSTACK_OSS_ENDPOINT", server.endpoint)
+    monkeypatch.setenv("OSS_ENDPOINT", server.endpoint)
     monkeypatch.setenv("ALIBABA_CLOUD_ACCESS_KEY_ID", "stand-in-key")
     monkeypatch.setenv("ALIBABA_CLOUD_ACCESS_KEY_SECRET", "stand-in-secret")
     monkeypatch.delenv("ALIBABA_CLOUD_SECURITY_TOKEN", raising=False)

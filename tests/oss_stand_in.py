@@ -12,7 +12,7 @@ holds to what OSS documents and the reaper relies on:
 * ListObjects pages by `max-keys` with IsTruncated/NextMarker, and groups by `delimiter`.
 
 Requests are path-style (`http://127.0.0.1:PORT/<bucket>/<key>`), as oss2 sends them to an IP
-endpoint. Tests reach it with TRAINSTACK_OSS_ENDPOINT (trainstack/reap/store.py).
+endpoint. Tests reach it with OSS_ENDPOINT (trainstack/reap/store.py).
 """
 from __future__ import annotations
 

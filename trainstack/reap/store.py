@@ -76,10 +76,10 @@ def storage_options(url: str, outputs: dict,
         options["project"] = outputs["project"]
     if scheme == "oss":
         # ossfs needs the endpoint; the keys are the workflow's OIDC-assumed STS credentials.
-        # TRAINSTACK_OSS_ENDPOINT: another endpoint for every OSS bucket (a VPC-internal one,
-        # or the tests' stand-in).
-        if env.get("TRAINSTACK_OSS_ENDPOINT"):
-            options["endpoint"] = env["TRAINSTACK_OSS_ENDPOINT"]
+        # OSS_ENDPOINT (ossfs's own variable) overrides it for every bucket: a VPC-internal
+        # endpoint, or the tests' stand-in.
+        if env.get("OSS_ENDPOINT"):
+            options["endpoint"] = env["OSS_ENDPOINT"]
         elif outputs.get("region"):
             options["endpoint"] = f"https://oss-{outputs['region']}.aliyuncs.com"
         for option, var in (("key", "ALIBABA_CLOUD_ACCESS_KEY_ID"),
