@@ -425,3 +425,69 @@ def test_a_node_resuming_during_the_destroy_is_named_in_the_audit_and_alarms(wor
     last = audit_lines(world.audit)[-1]
     assert last["evidence"]["reports_during_destroy"] == {"node-0": "busy"}
     assert last["alarm"] == "a node resumed during the destroy"
+
+
+# -- the fresh review (issue 34's last paragraph) --------------------------------------------
+
+def test_a_node_started_between_the_check_and_the_scale_down_is_not_cut_nor_destroyed(world):
+    """Two idle nodes judged, a third (stopped, so no member) started by a person just before
+    the scale-down reads the instances: it is booting, never judged. The old code stopped it
+    with the others, saw the judged nodes idle and destroyed the stack, exit 0."""
+    path = alibaba(world, 3)
+    instances = json.loads(path.read_text())
+    instances[2]["Status"] = "Stopped"
+    path.write_text(json.dumps(instances))
+    # DescribeInstances: 1 the first look, 2 the re-check after the lock, 3 the scale-down.
+    world.mp.setenv("FAKE_ALIYUN_STARTING", json.dumps({"call": 3, "id": "i-0002"}))
+    result = world.reap()
+    assert world.destroyed() == [], result.output
+    assert result.exit_code == 1 and "node-2" in result.output, result.output
+    stops = [c for c in map(json.loads, open(f"{path}.calls")) if c[:2] == ["ecs", "StopInstances"]]
+    assert stops == []                       # nothing was stopped: the booting node runs on
+    assert {i["Status"] for i in json.loads(path.read_text())} == {"Running", "Starting"}
+
+
+def test_every_clouds_scale_down_refuses_a_node_that_was_not_judged(tmp_path, monkeypatch):
+    """The same check in each cloud's scale-down, before anything is scaled: an instance not
+    judged (AWS, GCP, Azure), or a group that wants more nodes than were judged (one still
+    launching: AWS DesiredCapacity, GCP targetSize, Azure capacity)."""
+    from trainstack.reap.cloud import AwsGroup, AzureScaleSet, GcpGroup, NotJudged
+
+    class Autoscaling:
+        updated: list = []
+
+        def __init__(self, desired, instances):
+            self.desired, self.instances = desired, instances
+
+        def describe_auto_scaling_groups(self, AutoScalingGroupNames):
+            return {"AutoScalingGroups": [{
+                "AutoScalingGroupName": AutoScalingGroupNames[0], "DesiredCapacity": self.desired,
+                "Instances": [{"InstanceId": i, "LifecycleState": "InService"}
+                              for i in self.instances]}]}
+
+        def update_auto_scaling_group(self, **change):
+            self.updated.append(change)
+    outputs = {"node_group": "g", "region": "r"}
+    for desired, instances in ((3, ["i-1", "i-2"]), (3, ["i-1", "i-2", "i-3"])):
+        client = Autoscaling(desired, instances)
+        with pytest.raises(NotJudged):
+            AwsGroup(lambda region: client).scale(outputs, 0, expected=["i-1", "i-2"])
+        assert client.updated == []
+    client = Autoscaling(2, ["i-1", "i-2"])
+    assert AwsGroup(lambda region: client).scale(outputs, 0, expected=["i-1", "i-2"]) == 2
+    assert client.updated == [{"AutoScalingGroupName": "g", "DesiredCapacity": 0, "MinSize": 0}]
+
+    calls = tmp_path / "calls"
+    (tmp_path / "bin").mkdir()
+    stand_in_cli(tmp_path / "bin", "gcloud", f'#!/bin/sh\necho "$@" >> {calls}\n'
+                 'case "$*" in *list-instances*) echo \'[{"instance": "z/instances/a"}, '
+                 '{"instance": "z/instances/new"}]\';; *describe*) echo \'{"targetSize": 2}\';; '
+                 'esac\n')
+    stand_in_cli(tmp_path / "bin", "az", f'#!/bin/sh\necho "$@" >> {calls}\n'
+                 'case "$*" in *list-instances*) echo \'["vm_0"]\';; *show*) echo 2;; esac\n')
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    with pytest.raises(NotJudged, match="new joined"):
+        GcpGroup().scale({"node_group": "g", "zone": "z", "project": "p"}, 0, expected=["a"])
+    with pytest.raises(NotJudged, match="wants 2 nodes but 1 were judged"):
+        AzureScaleSet().scale({"resource_group": "rg", "scale_set": "vmss"}, 0, expected=["vm_0"])
+    assert "resize" not in calls.read_text() and " scale " not in calls.read_text()

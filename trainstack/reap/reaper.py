@@ -44,6 +44,7 @@ from trainstack.reap.cloud import (  # noqa: F401 (re-exported: the guards' hist
     DataGuard,
     FilesystemGone,
     FsxExportGuard,
+    NotJudged,
     Terminated,
     default_clouds,
     default_guards,
@@ -467,8 +468,11 @@ class Reaper:
             return refused
         group = self._clouds()[cloud]
         try:
-            before = group.scale(outputs, 0)
+            before = group.scale(outputs, 0, expected=members)
             evidence["scaled_from"] = before
+        except NotJudged as joined:
+            return Decision(stack, "keep", f"{joined}; nothing scaled, not destroyed", evidence,
+                            alarm="a node joined the group while being reaped")
         except Exception as failed:
             return Decision(stack, "report", "the group could not be scaled to 0; not destroyed",
                             {**evidence, "error": f"{type(failed).__name__}: {failed}"},
