@@ -491,3 +491,24 @@ def test_every_clouds_scale_down_refuses_a_node_that_was_not_judged(tmp_path, mo
     with pytest.raises(NotJudged, match="wants 2 nodes but 1 were judged"):
         AzureScaleSet().scale({"resource_group": "rg", "scale_set": "vmss"}, 0, expected=["vm_0"])
     assert "resize" not in calls.read_text() and " scale " not in calls.read_text()
+
+
+@pytest.mark.parametrize("idle_minutes", [-30, True, 0.5, 1e9, "NaN"])
+def test_a_marker_whose_grace_period_the_spec_never_allows_is_reported_not_trusted(
+        world, idle_minutes):
+    """The marker's `idle_minutes` is the spec's idle.teardown_after_minutes, 5 to 10080
+    (components/spec.py). One outside that (a hand-edited or foreign stack output) is no grace
+    period: with -30 (or true, read as 1) the old code took a node idle for 2 min as idle
+    past its grace and destroyed the stack, exit 0."""
+    stand_in_cli(world.bin, "aliyun", ALIYUN)
+    path = world.tmp / "instances.json"
+    path.write_text(json.dumps([{"InstanceId": "i-0000", "HostName": "node-0",
+                                 "Status": "Running"}]))
+    world.mp.setenv("FAKE_ALIYUN_INSTANCES", str(path))
+    outputs = marked(cloud="alicloud", idle_minutes=idle_minutes, heartbeat_url=world.root("ali"),
+                     node_group="pg-1", node_ids=["i-0000"], region="cn-hangzhou",
+                     filesystem_export_command="true")
+    world.add("ali", outputs, beat("node-0", 2))
+    result = world.reap()
+    assert world.destroyed() == [], result.output
+    assert result.exit_code == 1 and "idle_minutes" in result.output, result.output
