@@ -32,6 +32,7 @@ class OssState:
         self.lock = threading.Lock()
         self.buckets: dict[str, dict[str, tuple[bytes, datetime, str]]] = {}
         self.requests: list[tuple[str, str, dict]] = []   # (method, /bucket/key, headers)
+        self.pages: list[tuple[str, str, bool]] = []      # ListObjects: (prefix, marker, truncated)
 
 
 def _error(code: str, message: str, status: int, ec: str = "") -> tuple[int, bytes]:
@@ -128,6 +129,7 @@ class _Handler(BaseHTTPRequestHandler):
                 continue
             entries.append((name, False))
         page, truncated = entries[:max_keys], len(entries) > max_keys
+        self.state.pages.append((prefix, marker, truncated))
         contents = "".join(
             f"<Contents><Key>{escape(name)}</Key><LastModified>{_iso(objects[name][1])}"
             f"</LastModified><ETag>\"{objects[name][2]}\"</ETag><Type>Normal</Type>"

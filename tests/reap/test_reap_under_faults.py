@@ -97,6 +97,22 @@ def test_a_busy_alibaba_node_past_the_first_page_keeps_the_stack(world, count, b
     assert len(members) == count
 
 
+@pytest.mark.parametrize("store", ["oss"], indirect=True)
+def test_a_busy_node_whose_report_is_past_the_first_oss_listing_page_keeps_the_stack(
+        store_world, oss_server):
+    """OSS ListObjects answers at most max-keys objects (oss2 asks 100) with IsTruncated and
+    NextMarker: the busy report on the second page is read, and the stack kept."""
+    world = store_world
+    alibaba(world, 150, busy=(149,))
+    result = world.reap()
+    assert result.exit_code == 0, result.output
+    assert "ali: keep - busy within the grace period: node-149" in result.output
+    assert world.destroyed() == []
+    heartbeats = [(marker, truncated) for prefix, marker, truncated in oss_server.state.pages
+                  if prefix.endswith("ali/heartbeats/")]
+    assert (("", True) in heartbeats and any(marker for marker, _ in heartbeats)), heartbeats
+
+
 def test_an_idle_alibaba_stack_of_many_nodes_stops_every_node(world):
     path = alibaba(world, 150)
     result = world.reap()
