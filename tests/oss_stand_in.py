@@ -7,7 +7,8 @@ holds to what OSS documents and the reaper relies on:
   https://help.aliyun.com/en/oss/user-guide/0026-00000002 and
   https://www.alibabacloud.com/help/en/object-storage-service/latest/disable-overwriting-object-with-the-same-name
   The check and the write happen under one lock (OSS's own is atomic);
-* an unsigned request (no Authorization header) is refused with 403 AccessDenied;
+* an unsigned request (no Authorization header) is refused with 403 AccessDenied, and with
+  `keys_file` set, one signed with an STS key it does not list with 403 SecurityTokenExpired;
 * a missing bucket is 404 NoSuchBucket, a missing object 404 NoSuchKey (HEAD: no body);
 * ListObjects pages by `max-keys` with IsTruncated/NextMarker, and groups by `delimiter`.
 
@@ -17,9 +18,11 @@ endpoint. Tests reach it with OSS_ENDPOINT (trainstack/reap/store.py).
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 import uuid
 from datetime import datetime, timezone
+from pathlib import Path
 from email.utils import format_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -33,6 +36,7 @@ class OssState:
         self.buckets: dict[str, dict[str, tuple[bytes, datetime, str]]] = {}
         self.requests: list[tuple[str, str, dict]] = []   # (method, /bucket/key, headers)
         self.pages: list[tuple[str, str, bool]] = []      # ListObjects: (prefix, marker, truncated)
+        self.keys_file: Path | None = None   # a JSON list of the current STS AccessKeyIds
 
 
 def _error(code: str, message: str, status: int, ec: str = "") -> tuple[int, bytes]:
@@ -81,6 +85,14 @@ class _Handler(BaseHTTPRequestHandler):
         if not self.headers.get("Authorization"):
             return self._send(*_error("AccessDenied", "Anonymous access is forbidden for this "
                                       "operation.", 403, "0003-00000001"))
+        if self.state.keys_file is not None:
+            # STS keys: only those the file lists are current (an expired one is refused).
+            # The signature itself is not checked: "OSS <AccessKeyId>:<signature>".
+            key_id = self.headers["Authorization"].removeprefix("OSS ").split(":", 1)[0]
+            if key_id not in json.loads(self.state.keys_file.read_text()) \
+                    or not self.headers.get("x-oss-security-token"):
+                return self._send(*_error("SecurityTokenExpired", "The security token you "
+                                          "provided has expired.", 403, "0002-00000043"))
         with self.state.lock:
             objects = self.state.buckets.get(bucket)
             if objects is None:

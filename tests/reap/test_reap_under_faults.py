@@ -528,3 +528,42 @@ def test_a_marker_whose_grace_period_the_spec_never_allows_is_reported_not_trust
     result = world.reap()
     assert world.destroyed() == [], result.output
     assert result.exit_code == 1 and "idle_minutes" in result.output, result.output
+
+
+@pytest.mark.parametrize("store", ["oss"], indirect=True)
+def test_oss_keys_renewed_during_a_long_export_are_used_after_it(store_world, oss_server):
+    """The workflow's STS keys last 1 h (AssumeRoleWithOIDC's default); an export may take 3.
+    The keys in TRAINSTACK_OSS_STS_FILE are renewed while the export runs and the old ones
+    expire: the export record, the audit, the destroy and the lease's release go on with the
+    new ones (the old code signed with the keys of the run's start: refused, not destroyed)."""
+    world = store_world
+    alibaba(world, 2)                      # the heartbeats, written with the fixture's own key
+    sts, current = world.tmp / "sts.json", world.tmp / "current-keys.json"
+
+    def keys(n):
+        return json.dumps({"AccessKeyId": f"STS.k{n}", "AccessKeySecret": f"s{n}",
+                           "SecurityToken": f"t{n}"})
+    sts.write_text(keys(1))
+    current.write_text('["STS.k1"]')
+    oss_server.state.keys_file = current
+    world.mp.setenv("TRAINSTACK_OSS_STS_FILE", str(sts))
+    for var, value in (("ID", "STS.k1"), ("SECRET", "s1"), ("TOKEN", "t1")):
+        world.mp.setenv({"ID": "ALIBABA_CLOUD_ACCESS_KEY_ID", "SECRET":
+                         "ALIBABA_CLOUD_ACCESS_KEY_SECRET", "TOKEN":
+                         "ALIBABA_CLOUD_SECURITY_TOKEN"}[var], value)
+    outputs = dict(world.stacks["ali"]["outputs"])
+    # The export: the keys are renewed (the workflow's refresh) and the old ones expire.
+    outputs["filesystem_export_command"] = (f"printf '%s' '{keys(2)}' > {sts}.new && "
+                                            f"mv {sts}.new {sts} && printf '%s' '[\"STS.k2\"]' "
+                                            f"> {current}")
+    world.stacks["ali"]["outputs"] = outputs
+    from tests.reap_helpers import write_stacks
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    try:
+        result = world.reap()
+    finally:
+        oss_server.state.keys_file = None
+    assert result.exit_code == 0, result.output
+    assert world.destroyed() == ["ali"]
+    assert current.read_text() == '["STS.k2"]'          # the export did renew them
+    assert world.lease("ali").current()["released"] is True

@@ -90,9 +90,38 @@ def storage_options(url: str, outputs: dict,
     return options
 
 
+class StsFileCredentials:
+    """oss2's credentials provider over a JSON file of STS keys (AssumeRoleWithOIDC's
+    `Credentials`: AccessKeyId, AccessKeySecret, SecurityToken), read again whenever the file
+    changes. STS keys last an hour by default, a reap may take four: the workflow rewrites the
+    file every 40 min, and every OSS request is signed with what it holds then."""
+
+    def __init__(self, path: str):
+        self.path, self._seen, self._keys = path, None, None
+
+    def get_credentials(self):
+        from oss2.credentials import Credentials
+        stamp = os.stat(self.path).st_mtime_ns
+        if stamp != self._seen:
+            with open(self.path) as held:
+                keys = json.load(held)
+            self._keys = Credentials(keys["AccessKeyId"], keys["AccessKeySecret"],
+                                     keys.get("SecurityToken", ""))
+            self._seen = stamp
+        return self._keys
+
+
 def filesystem(url: str, outputs: dict):
     import fsspec
     options = storage_options(url, outputs)
+    sts_file = os.environ.get("TRAINSTACK_OSS_STS_FILE")
+    if url.startswith("oss://") and sts_file:
+        import oss2
+        fs, path = fsspec.core.url_to_fs(url, **options)
+        # ossfs signs each request with its `_auth` (oss2's advice for STS keys: give the
+        # client a new auth when they are renewed); this one reads the file each time.
+        fs._auth = oss2.ProviderAuth(StsFileCredentials(sts_file))
+        return fs, path
     if options.get("connection_string", "") is None:
         # adlfs falls back to AZURE_STORAGE_CONNECTION_STRING when given none: hide it while
         # this one filesystem is built (the client is made in __init__).
