@@ -97,7 +97,9 @@ class StsFileCredentials:
     file every 40 min, and every OSS request is signed with what it holds then."""
 
     def __init__(self, path: str):
-        self.path, self._seen, self._keys = path, None, None
+        self.path = path
+        self._seen: Optional[int] = None
+        self._keys: Any = None
 
     def get_credentials(self):
         from oss2.credentials import Credentials
