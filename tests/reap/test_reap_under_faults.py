@@ -567,3 +567,21 @@ def test_oss_keys_renewed_during_a_long_export_are_used_after_it(store_world, os
     assert world.destroyed() == ["ali"]
     assert current.read_text() == '["STS.k2"]'          # the export did renew them
     assert world.lease("ali").current()["released"] is True
+
+
+def test_scaling_back_starts_only_the_nodes_the_reaper_stopped(world):
+    """A node a person had stopped (no member, not judged) stays stopped when a busy node
+    makes the reaper scale back; the old code started every node id of the stack."""
+    path = alibaba(world, 3)
+    instances = json.loads(path.read_text())
+    instances[2]["Status"] = "Stopped"
+    path.write_text(json.dumps(instances))
+    busy = world.tmp / "busy.json"
+    busy.write_text(json.dumps(beat("node-1", 0)))
+    world.stacks["ali"]["outputs"]["filesystem_export_command"] = \
+        f"cp {busy} {world.bucket}/ali/heartbeats/node-1.json"
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    result = world.reap()
+    assert result.exit_code == 1 and "group scaled back to 2" in result.output, result.output
+    assert world.destroyed() == []
+    assert [i["Status"] for i in json.loads(path.read_text())] == ["Running", "Running", "Stopped"]

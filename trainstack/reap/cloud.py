@@ -163,6 +163,9 @@ class AlicloudNodes:
 
     PAGE = 100   # DescribeInstances: PageSize at most 100 (default 10), InstanceIds at most 100
 
+    def __init__(self):
+        self.stopped: dict[tuple, list[str]] = {}   # node ids -> those the scale-down stopped
+
     def _instances(self, outputs):
         """Every instance of the stack: the ids 100 a call, each call read page by page until
         TotalCount (the API's default page holds 10: a busy 11th node is still a member)."""
@@ -199,13 +202,17 @@ class AlicloudNodes:
             check_judged([i["HostName"] for i in instances if i.get("Status") in self.LIVE],
                          expected, what="the stack's instances")
         running = [i["InstanceId"] for i in instances if i.get("Status") == "Running"]
-        all_ids = list(outputs["node_ids"])
-        for start in range(0, len(all_ids), self.PAGE):   # InstanceId.N: N up to 100
+        key = tuple(outputs["node_ids"])
+        if size:   # back up: only the nodes this reaper stopped (one a person stopped stays so)
+            chosen = list(self.stopped.pop(key, outputs["node_ids"]))
+        else:      # down: the running nodes (every live one was judged: check_judged above)
+            chosen = self.stopped[key] = running
+        for start in range(0, len(chosen), self.PAGE):   # InstanceId.N: N up to 100
             ids = [f"--InstanceId.{n}={i}"
-                   for n, i in enumerate(all_ids[start:start + self.PAGE], 1)]
+                   for n, i in enumerate(chosen[start:start + self.PAGE], 1)]
             if size:
                 run_cli(["aliyun", "ecs", "StartInstances", "--RegionId", outputs["region"], *ids])
-            elif running:
+            else:
                 run_cli(["aliyun", "ecs", "StopInstances", "--RegionId", outputs["region"],
                          "--StoppedMode", "StopCharging", *ids])
         return len(running)
