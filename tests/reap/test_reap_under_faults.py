@@ -257,6 +257,21 @@ def test_an_idle_alibaba_stack_on_oss_is_reaped_under_a_lease_oss_itself_guards(
     assert late._create(taken, {"holder": "late", "token": "late"}) is False
 
 
+@pytest.mark.parametrize("store", ["gcs", "s3"], indirect=True)
+def test_an_idle_stack_is_reaped_through_the_cli_under_its_stores_lease(store_world):
+    """The whole path through `trainstack reap` with the lease, the export record and the
+    audit on a GCS API (fake-gcs-server) and an S3 API (moto): destroyed once, lease given back,
+    audit lines in the bucket; a second run finds nothing to do."""
+    world = store_world
+    alibaba(world, 2)
+    result = world.reap()
+    assert result.exit_code == 0 and world.destroyed() == ["ali"], result.output
+    assert world.lease("ali").current()["released"] is True
+    assert world.fs.find(f"{world.bucket}/ali/reaper/audit")
+    again = world.reap()
+    assert world.destroyed() == ["ali"], again.output
+
+
 # -- 5. a lease write whose acknowledgement is lost is still its own -------------------------
 
 @pytest.mark.parametrize("store", ["s3"], indirect=True)
