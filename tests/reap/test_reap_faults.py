@@ -202,10 +202,10 @@ def test_the_store_cut_mid_run(kind, at, tmp_path, monkeypatch):
         backend = CutBackend(outputs, lambda: stop(server), at)
 
         class CutCloud(FakeCloud):
-            def scale(self, outputs, size):
+            def scale(self, outputs, size, expected=None):
                 if at == "scale" and size == 0:
                     stop(server)
-                return super().scale(outputs, size)
+                return super().scale(outputs, size, expected)
         audit = tmp_path / "audit.jsonl"
         reaper = reap.Reaper(backend, {"aws": FakeGuard()}, dry_run=False, yes=True,
                              clouds={"aws": CutCloud({"g": ["node-0"]})})

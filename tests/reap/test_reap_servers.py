@@ -3,6 +3,7 @@ through s3fs) and Azure Blob Storage (Azurite from npm, through adlfs). Heartbea
 exclusive lock and an unreadable store behave as on file://."""
 from __future__ import annotations
 
+import json
 import time
 
 import fsspec
@@ -230,3 +231,53 @@ def test_an_azure_stack_is_read_only_with_its_own_accounts_credential():
         {"account_name": "teamb", "anon": False, "connection_string": None}
     with pytest.raises(reap_store.StoreUnreachable, match="storage_account"):
         reap_store.storage_options("abfs://data/heartbeats", {}, env)
+
+
+# -- Google Cloud Storage through fake-gcs-server ---------------------------------------------
+
+def test_the_gcs_stand_in_refuses_a_create_onto_an_existing_object_with_412(gcs_server):
+    """What the lease relies on, on the wire: an upload with `ifGenerationMatch=0` succeeds
+    only when no live object has that name, else HTTP 412 Precondition Failed
+    (https://cloud.google.com/storage/docs/request-preconditions)."""
+    import json
+    import urllib.error
+    import urllib.request
+    bucket = f"wire{time.monotonic_ns()}"
+    urllib.request.urlopen(urllib.request.Request(
+        f"{gcs_server}/storage/v1/b", data=json.dumps({"name": bucket}).encode(),
+        headers={"Content-Type": "application/json"}, method="POST"), timeout=30).read()
+
+    def create(body: bytes) -> int:
+        multipart = (b'--==0==\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n'
+                     b'{"name": "lease/0000000001.json"}\r\n--==0==\r\n'
+                     b'Content-Type: application/octet-stream\r\n\r\n' + body + b'\r\n--==0==--')
+        request = urllib.request.Request(
+            f"{gcs_server}/upload/storage/v1/b/{bucket}/o?uploadType=multipart&ifGenerationMatch=0",
+            data=multipart, headers={"Content-Type": 'multipart/related; boundary="==0=="'},
+            method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status
+        except urllib.error.HTTPError as refused:
+            return refused.code
+    assert create(b"first") == 200
+    assert create(b"second") == 412
+    with urllib.request.urlopen(f"{gcs_server}/download/storage/v1/b/{bucket}/o/"
+                                "lease%2F0000000001.json?alt=media", timeout=30) as kept:
+        assert kept.read() == b"first"
+
+
+@pytest.mark.parametrize("store", ["gcs"], indirect=True)
+def test_gcs_the_lock_is_exclusive(store):
+    root = store.url("heartbeats")
+    first, second = (reap.StackStore(root, {"project": "test"}).lease("team/idle")
+                     for _ in range(2))
+    second.holder_id = "another reaper"
+    assert first.acquire()
+    assert not second.acquire()
+    # The same version written again by another reaper: refused by the store itself (412).
+    assert not second._create(first.version, {"holder": "another reaper", "token": "x"})
+    assert json.loads(second.holder())["holder"] == first.holder_id
+    first.release()
+    assert second.acquire()
+    second.release()

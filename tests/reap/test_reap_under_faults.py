@@ -97,6 +97,22 @@ def test_a_busy_alibaba_node_past_the_first_page_keeps_the_stack(world, count, b
     assert len(members) == count
 
 
+@pytest.mark.parametrize("store", ["oss"], indirect=True)
+def test_a_busy_node_whose_report_is_past_the_first_oss_listing_page_keeps_the_stack(
+        store_world, oss_server):
+    """OSS ListObjects answers at most max-keys objects (oss2 asks 100) with IsTruncated and
+    NextMarker: the busy report on the second page is read, and the stack kept."""
+    world = store_world
+    alibaba(world, 150, busy=(149,))
+    result = world.reap()
+    assert result.exit_code == 0, result.output
+    assert "ali: keep - busy within the grace period: node-149" in result.output
+    assert world.destroyed() == []
+    heartbeats = [(marker, truncated) for prefix, marker, truncated in oss_server.state.pages
+                  if prefix.endswith("ali/heartbeats/")]
+    assert (("", True) in heartbeats and any(marker for marker, _ in heartbeats)), heartbeats
+
+
 def test_an_idle_alibaba_stack_of_many_nodes_stops_every_node(world):
     path = alibaba(world, 150)
     result = world.reap()
@@ -208,13 +224,52 @@ def test_two_reapers_taking_over_one_expired_lease_interleaved(store, monkeypatc
 
 
 def test_a_store_without_an_atomic_create_is_never_locked_nor_reaped():
-    """ossfs creates with an existence check first (not atomic): no lease there, an alarm."""
+    """A store with no create-if-absent (fsspec's HTTP, say): no lease there, an alarm."""
     from trainstack.reap.store import Lease, LeaseUnsupported
 
-    class Oss:
-        protocol = ("oss",)
-    with pytest.raises(LeaseUnsupported, match="oss: no atomic create-if-absent"):
-        Lease(Oss(), "bucket/heartbeats/reaper-x.lease").acquire()
+    class Http:
+        protocol = ("http", "https")
+    with pytest.raises(LeaseUnsupported, match="http/https: no atomic create-if-absent"):
+        Lease(Http(), "bucket/heartbeats/reaper-x.lease").acquire()
+
+
+@pytest.mark.parametrize("store", ["oss"], indirect=True)
+def test_an_idle_alibaba_stack_on_oss_is_reaped_under_a_lease_oss_itself_guards(
+        store_world, oss_server):
+    """Alibaba stacks were only alarmed (no lease on OSS). Now the lease is a PutObject with
+    `x-oss-forbid-overwrite: true`, which the stand-in (like OSS) refuses with 409
+    FileAlreadyExists when the version exists; the stack is scaled down, exported, audited in
+    its bucket and destroyed, and the run exits 0."""
+    world = store_world
+    alibaba(world, 2)
+    result = world.reap()
+    assert result.exit_code == 0, result.output
+    assert world.destroyed() == ["ali"]
+    lease_puts = [headers for method, path, headers in oss_server.state.requests
+                  if method == "PUT" and ".lease/" in path]
+    assert lease_puts and all(h.get("x-oss-forbid-overwrite") == "true" for h in lease_puts)
+    assert world.lease("ali").current()["released"] is True
+    audit = world.fs.find(f"{world.bucket}/ali/reaper/audit")
+    assert any(name.endswith(".json") for name in audit), audit
+    # Another reaper that read the same version before it was taken is refused by OSS itself.
+    late = world.lease("ali")
+    taken = late.current()["version"]
+    assert late._create(taken, {"holder": "late", "token": "late"}) is False
+
+
+@pytest.mark.parametrize("store", ["gcs", "s3"], indirect=True)
+def test_an_idle_stack_is_reaped_through_the_cli_under_its_stores_lease(store_world):
+    """The whole path through `trainstack reap` with the lease, the export record and the
+    audit on a GCS API (fake-gcs-server) and an S3 API (moto): destroyed once, lease given back,
+    audit lines in the bucket; a second run finds nothing to do."""
+    world = store_world
+    alibaba(world, 2)
+    result = world.reap()
+    assert result.exit_code == 0 and world.destroyed() == ["ali"], result.output
+    assert world.lease("ali").current()["released"] is True
+    assert world.fs.find(f"{world.bucket}/ali/reaper/audit")
+    again = world.reap()
+    assert world.destroyed() == ["ali"], again.output
 
 
 # -- 5. a lease write whose acknowledgement is lost is still its own -------------------------
@@ -401,3 +456,147 @@ def test_a_node_resuming_during_the_destroy_is_named_in_the_audit_and_alarms(wor
     last = audit_lines(world.audit)[-1]
     assert last["evidence"]["reports_during_destroy"] == {"node-0": "busy"}
     assert last["alarm"] == "a node resumed during the destroy"
+
+
+# -- the fresh review (issue 34's last paragraph) --------------------------------------------
+
+def test_a_node_started_between_the_check_and_the_scale_down_is_not_cut_nor_destroyed(world):
+    """Two idle nodes judged, a third (stopped, so no member) started by a person just before
+    the scale-down reads the instances: it is booting, never judged. The old code stopped it
+    with the others, saw the judged nodes idle and destroyed the stack, exit 0."""
+    path = alibaba(world, 3)
+    instances = json.loads(path.read_text())
+    instances[2]["Status"] = "Stopped"
+    path.write_text(json.dumps(instances))
+    # DescribeInstances: 1 the first look, 2 the re-check after the lock, 3 the scale-down.
+    world.mp.setenv("FAKE_ALIYUN_STARTING", json.dumps({"call": 3, "id": "i-0002"}))
+    result = world.reap()
+    assert world.destroyed() == [], result.output
+    assert result.exit_code == 1 and "node-2" in result.output, result.output
+    stops = [c for c in map(json.loads, open(f"{path}.calls")) if c[:2] == ["ecs", "StopInstances"]]
+    assert stops == []                       # nothing was stopped: the booting node runs on
+    assert {i["Status"] for i in json.loads(path.read_text())} == {"Running", "Starting"}
+
+
+def test_every_clouds_scale_down_refuses_a_node_that_was_not_judged(tmp_path, monkeypatch):
+    """The same check in each cloud's scale-down, before anything is scaled: an instance not
+    judged (AWS, GCP, Azure), or a group that wants more nodes than were judged (one still
+    launching: AWS DesiredCapacity, GCP targetSize, Azure capacity)."""
+    from trainstack.reap.cloud import AwsGroup, AzureScaleSet, GcpGroup, NotJudged
+
+    class Autoscaling:
+        updated: list = []
+
+        def __init__(self, desired, instances):
+            self.desired, self.instances = desired, instances
+
+        def describe_auto_scaling_groups(self, AutoScalingGroupNames):
+            return {"AutoScalingGroups": [{
+                "AutoScalingGroupName": AutoScalingGroupNames[0], "DesiredCapacity": self.desired,
+                "Instances": [{"InstanceId": i, "LifecycleState": "InService"}
+                              for i in self.instances]}]}
+
+        def update_auto_scaling_group(self, **change):
+            self.updated.append(change)
+    outputs = {"node_group": "g", "region": "r"}
+    for desired, instances in ((3, ["i-1", "i-2"]), (3, ["i-1", "i-2", "i-3"])):
+        client = Autoscaling(desired, instances)
+        with pytest.raises(NotJudged):
+            AwsGroup(lambda region: client).scale(outputs, 0, expected=["i-1", "i-2"])
+        assert client.updated == []
+    client = Autoscaling(2, ["i-1", "i-2"])
+    assert AwsGroup(lambda region: client).scale(outputs, 0, expected=["i-1", "i-2"]) == 2
+    assert client.updated == [{"AutoScalingGroupName": "g", "DesiredCapacity": 0, "MinSize": 0}]
+
+    calls = tmp_path / "calls"
+    (tmp_path / "bin").mkdir()
+    stand_in_cli(tmp_path / "bin", "gcloud", f'#!/bin/sh\necho "$@" >> {calls}\n'
+                 'case "$*" in *list-instances*) echo \'[{"instance": "z/instances/a"}, '
+                 '{"instance": "z/instances/new"}]\';; *describe*) echo \'{"targetSize": 2}\';; '
+                 'esac\n')
+    stand_in_cli(tmp_path / "bin", "az", f'#!/bin/sh\necho "$@" >> {calls}\n'
+                 'case "$*" in *list-instances*) echo \'["vm_0"]\';; *show*) echo 2;; esac\n')
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    with pytest.raises(NotJudged, match="new joined"):
+        GcpGroup().scale({"node_group": "g", "zone": "z", "project": "p"}, 0, expected=["a"])
+    with pytest.raises(NotJudged, match="wants 2 nodes but 1 were judged"):
+        AzureScaleSet().scale({"resource_group": "rg", "scale_set": "vmss"}, 0, expected=["vm_0"])
+    assert "resize" not in calls.read_text() and " scale " not in calls.read_text()
+
+
+@pytest.mark.parametrize("idle_minutes", [-30, True, 0.5, 1e9, "NaN"])
+def test_a_marker_whose_grace_period_the_spec_never_allows_is_reported_not_trusted(
+        world, idle_minutes):
+    """The marker's `idle_minutes` is the spec's idle.teardown_after_minutes, 5 to 10080
+    (components/spec.py). One outside that (a hand-edited or foreign stack output) is no grace
+    period: with -30 (or true, read as 1) the old code took a node idle for 2 min as idle
+    past its grace and destroyed the stack, exit 0."""
+    stand_in_cli(world.bin, "aliyun", ALIYUN)
+    path = world.tmp / "instances.json"
+    path.write_text(json.dumps([{"InstanceId": "i-0000", "HostName": "node-0",
+                                 "Status": "Running"}]))
+    world.mp.setenv("FAKE_ALIYUN_INSTANCES", str(path))
+    outputs = marked(cloud="alicloud", idle_minutes=idle_minutes, heartbeat_url=world.root("ali"),
+                     node_group="pg-1", node_ids=["i-0000"], region="cn-hangzhou",
+                     filesystem_export_command="true")
+    world.add("ali", outputs, beat("node-0", 2))
+    result = world.reap()
+    assert world.destroyed() == [], result.output
+    assert result.exit_code == 1 and "idle_minutes" in result.output, result.output
+
+
+@pytest.mark.parametrize("store", ["oss"], indirect=True)
+def test_oss_keys_renewed_during_a_long_export_are_used_after_it(store_world, oss_server):
+    """The workflow's STS keys last 1 h (AssumeRoleWithOIDC's default); an export may take 3.
+    The keys in TRAINSTACK_OSS_STS_FILE are renewed while the export runs and the old ones
+    expire: the export record, the audit, the destroy and the lease's release go on with the
+    new ones (the old code signed with the keys of the run's start: refused, not destroyed)."""
+    world = store_world
+    alibaba(world, 2)                      # the heartbeats, written with the fixture's own key
+    sts, current = world.tmp / "sts.json", world.tmp / "current-keys.json"
+
+    def keys(n):
+        return json.dumps({"AccessKeyId": f"STS.k{n}", "AccessKeySecret": f"s{n}",
+                           "SecurityToken": f"t{n}"})
+    sts.write_text(keys(1))
+    current.write_text('["STS.k1"]')
+    oss_server.state.keys_file = current
+    world.mp.setenv("TRAINSTACK_OSS_STS_FILE", str(sts))
+    for var, value in (("ID", "STS.k1"), ("SECRET", "s1"), ("TOKEN", "t1")):
+        world.mp.setenv({"ID": "ALIBABA_CLOUD_ACCESS_KEY_ID", "SECRET":
+                         "ALIBABA_CLOUD_ACCESS_KEY_SECRET", "TOKEN":
+                         "ALIBABA_CLOUD_SECURITY_TOKEN"}[var], value)
+    outputs = dict(world.stacks["ali"]["outputs"])
+    # The export: the keys are renewed (the workflow's refresh) and the old ones expire.
+    outputs["filesystem_export_command"] = (f"printf '%s' '{keys(2)}' > {sts}.new && "
+                                            f"mv {sts}.new {sts} && printf '%s' '[\"STS.k2\"]' "
+                                            f"> {current}")
+    world.stacks["ali"]["outputs"] = outputs
+    from tests.reap_helpers import write_stacks
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    try:
+        result = world.reap()
+    finally:
+        oss_server.state.keys_file = None
+    assert result.exit_code == 0, result.output
+    assert world.destroyed() == ["ali"]
+    assert current.read_text() == '["STS.k2"]'          # the export did renew them
+    assert world.lease("ali").current()["released"] is True
+
+
+def test_scaling_back_starts_only_the_nodes_the_reaper_stopped(world):
+    """A node a person had stopped (no member, not judged) stays stopped when a busy node
+    makes the reaper scale back; the old code started every node id of the stack."""
+    path = alibaba(world, 3)
+    instances = json.loads(path.read_text())
+    instances[2]["Status"] = "Stopped"
+    path.write_text(json.dumps(instances))
+    busy = world.tmp / "busy.json"
+    busy.write_text(json.dumps(beat("node-1", 0)))
+    world.stacks["ali"]["outputs"]["filesystem_export_command"] = \
+        f"cp {busy} {world.bucket}/ali/heartbeats/node-1.json"
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    result = world.reap()
+    assert result.exit_code == 1 and "group scaled back to 2" in result.output, result.output
+    assert world.destroyed() == []
+    assert [i["Status"] for i in json.loads(path.read_text())] == ["Running", "Running", "Stopped"]

@@ -108,18 +108,52 @@ def test_the_per_stack_limit_holds_an_export_and_a_scale_down_and_stays_under_th
     assert limit < job["timeout-minutes"] <= 360
 
 
+# The longest session each cloud gives by default, from its docs (cited in reap.yml too):
+DEFAULT_SESSION_MAXIMUM_S = {
+    # IAM role MaxSessionDuration: "the default value of one hour", settable 1 to 12 hours:
+    # https://docs.aws.amazon.com/sdk-for-kotlin/api/latest/iam/aws.sdk.kotlin.services.iam.model/-create-role-request/max-session-duration.html
+    "aws": 3600,
+    # STS AssumeRoleWithOIDC DurationSeconds: 900 to the role's MaxSessionDuration, default 3600:
+    # https://help.aliyun.com/en/ram/developer-reference/api-sts-2015-04-01-assumerolewithoidc
+    "alibaba": 3600,
+    # generateAccessToken lifetime: "By default, the maximum allowed value is 1 hour" (12 h
+    # with constraints/iam.allowServiceAccountCredentialLifetimeExtension):
+    # https://cloud.google.com/iam/credentials/reference/rest/v1/projects.serviceAccounts/generateAccessToken
+    "gcp": 3600,
+    # azure/login README: a service principal's access token from an OIDC login "is expected
+    # to have an expiration of 1 hour by default".
+    "azure": 3600,
+}
+
+
 def test_sessions_stay_within_the_roles_default_maximum_and_refresh():
-    """IAM roles: MaxSessionDuration defaults to 3600 s (IAM User Guide); RAM roles the same
-    (AssumeRoleWithOIDC DurationSeconds up to the role's maximum, 3600 s by default). Longer
-    runs re-read fresh OIDC tokens from files."""
+    """No login asks for more than the cloud's default maximum (a longer request fails the
+    login), and the reap step, which may run 230 min, refreshes every credential before it
+    lapses."""
+    import re
     (aws,) = [s for s in steps() if s.get("uses", "").startswith("aws-actions/")]
-    assert int(aws["with"]["role-duration-seconds"]) <= 3600
+    assert int(aws["with"]["role-duration-seconds"]) <= DEFAULT_SESSION_MAXIMUM_S["aws"]
     text = WORKFLOW.read_text()
-    assert "--DurationSeconds 3600" in text and "10800" not in text
+    asked = [int(n) for n in re.findall(r"--DurationSeconds (\d+)", text)]
+    assert asked and max(asked) <= DEFAULT_SESSION_MAXIMUM_S["alibaba"]
+    (gcp,) = [s for s in steps() if s.get("uses", "").startswith("google-github-actions/auth")]
+    # No generated access token (it would not refresh); if one is asked for, within 1 h.
+    assert "token_format" not in gcp["with"]
+    lifetime = str(gcp["with"].get("access_token_lifetime", "0s")).rstrip("s")
+    assert int(lifetime) <= DEFAULT_SESSION_MAXIMUM_S["gcp"]
     run = reap_step()["run"]
     for variable in ("AWS_WEB_IDENTITY_TOKEN_FILE", "AZURE_FEDERATED_TOKEN_FILE",
                      "ALIBABA_CLOUD_OIDC_TOKEN_FILE", "az login --service-principal"):
         assert variable in run
+    # The OSS keys (ossfs signs with STS keys, not the token file) are renewed into the file the
+    # reaper reads for each request, every N rounds, as `az` is logged in again.
+    (alibaba,) = [s for s in steps() if "aliyun-cli" in s.get("run", "")]
+    assert "TRAINSTACK_OSS_STS_FILE=" in alibaba["run"]
+    assert "AssumeRoleWithOIDC" in run and '> "$TRAINSTACK_OSS_STS_FILE.new"' in run
+    # `az` is logged in again every N rounds of the refresh loop: sooner than its token lapses.
+    (sleep,) = [int(n) for n in re.findall(r"sleep (\d+)\s+done", run)]
+    (rounds,) = set(int(n) for n in re.findall(r"round % (\d+)\)\)", run))
+    assert sleep * rounds < min(DEFAULT_SESSION_MAXIMUM_S["azure"], DEFAULT_SESSION_MAXIMUM_S["alibaba"])
 
 
 def test_the_install_honours_the_constraints_and_the_alibaba_cli_is_pinned_by_checksum():

@@ -42,9 +42,33 @@ def run_cli(argv: list[str], timeout: float = CLI_TIMEOUT_S) -> str:
     return done.stdout
 
 
+class NotJudged(CloudError):
+    """At the scale-down the group holds a node the reaper did not judge (one started or
+    launched after the re-check, still booting): nothing is scaled."""
+
+
+def check_judged(current: list[str], expected: Optional[list[str]], desired: Optional[int] = None,
+                 what: str = "the group") -> None:
+    """Raise NotJudged when `current` (the group's running or booting nodes, read by the
+    scale-down itself) holds a node outside `expected`, or the group wants more nodes than
+    were judged (one not listed yet)."""
+    if expected is None:
+        return
+    extra = sorted(set(current) - set(expected))
+    if extra:
+        raise NotJudged(f"{', '.join(extra)} joined {what} after the re-check (booting, never "
+                        "judged)")
+    if desired is not None and desired > len(expected):
+        raise NotJudged(f"{what} wants {desired} nodes but {len(expected)} were judged (a node "
+                        "still launching)")
+
+
 class Cloud(Protocol):
     def members(self, outputs: dict) -> list[str]: ...
-    def scale(self, outputs: dict, size: Optional[int]) -> int: ...   # returns the size before
+    # Returns the size before. With `expected` (the members judged idle), a scale to 0 first
+    # checks the group holds no other node, else raises NotJudged and scales nothing.
+    def scale(self, outputs: dict, size: Optional[int],
+              expected: Optional[list[str]] = None) -> int: ...
 
 
 def _need(outputs: dict, *keys: str) -> list:
@@ -74,14 +98,20 @@ class AwsGroup:
             raise CloudError(f"Auto Scaling group {name} not found")
         return groups[0]
 
-    def members(self, outputs):
-        return [i["InstanceId"] for i in self._group(outputs).get("Instances", [])
+    @staticmethod
+    def _live(group) -> list[str]:
+        return [i["InstanceId"] for i in group.get("Instances", [])
                 if not i.get("LifecycleState", "").startswith("Terminat")]
 
-    def scale(self, outputs, size):
+    def members(self, outputs):
+        return self._live(self._group(outputs))
+
+    def scale(self, outputs, size, expected=None):
         group = self._group(outputs)
         before = int(group.get("DesiredCapacity", 0))
         target = 0 if size is None else size
+        if not target:
+            check_judged(self._live(group), expected, before)
         self._client(outputs.get("region")).update_auto_scaling_group(
             AutoScalingGroupName=group["AutoScalingGroupName"], DesiredCapacity=target,
             **({"MinSize": 0} if target == 0 else {}))
@@ -99,9 +129,11 @@ class GcpGroup:
         return [i["instance"].rsplit("/", 1)[-1] for i in listed
                 if i.get("currentAction") not in ("DELETING", "ABANDONING")]
 
-    def scale(self, outputs, size):
+    def scale(self, outputs, size, expected=None):
         described = json.loads(run_cli(["gcloud", "compute", "instance-groups", "managed",
                                         "describe", *self._where(outputs), "--format=json"]))
+        if not size and expected is not None:
+            check_judged(self.members(outputs), expected, int(described.get("targetSize", 0)))
         run_cli(["gcloud", "compute", "instance-groups", "managed", "resize",
                  *self._where(outputs), "--size", str(size or 0)])
         return int(described.get("targetSize", 0))
@@ -116,9 +148,11 @@ class AzureScaleSet:
         return json.loads(run_cli(["az", "vmss", "list-instances", *self._where(outputs),
                                    "--query", "[].name", "-o", "json"]))
 
-    def scale(self, outputs, size):
+    def scale(self, outputs, size, expected=None):
         capacity = json.loads(run_cli(["az", "vmss", "show", *self._where(outputs), "--query",
                                        "sku.capacity", "-o", "json"]))
+        if not size and expected is not None:
+            check_judged(self.members(outputs), expected, int(capacity or 0))
         run_cli(["az", "vmss", "scale", *self._where(outputs), "--new-capacity", str(size or 0)],
                 timeout=1800)
         return int(capacity or 0)
@@ -128,6 +162,9 @@ class AlicloudNodes:
     """No group resource: the nodes are instances; "scale to 0" stops them (StopCharging)."""
 
     PAGE = 100   # DescribeInstances: PageSize at most 100 (default 10), InstanceIds at most 100
+
+    def __init__(self):
+        self.stopped: dict[tuple, list[str]] = {}   # node ids -> those the scale-down stopped
 
     def _instances(self, outputs):
         """Every instance of the stack: the ids 100 a call, each call read page by page until
@@ -154,19 +191,28 @@ class AlicloudNodes:
             found += seen
         return found
 
-    def members(self, outputs):
-        return [i["HostName"] for i in self._instances(outputs)
-                if i.get("Status") in ("Running", "Starting", "Pending")]
+    LIVE = ("Running", "Starting", "Pending")
 
-    def scale(self, outputs, size):
-        running = [i["InstanceId"] for i in self._instances(outputs) if i.get("Status") == "Running"]
-        all_ids = list(outputs["node_ids"])
-        for start in range(0, len(all_ids), self.PAGE):   # InstanceId.N: N up to 100
+    def members(self, outputs):
+        return [i["HostName"] for i in self._instances(outputs) if i.get("Status") in self.LIVE]
+
+    def scale(self, outputs, size, expected=None):
+        instances = self._instances(outputs)
+        if not size:   # StopInstances stops every node id: a booting one must have been judged
+            check_judged([i["HostName"] for i in instances if i.get("Status") in self.LIVE],
+                         expected, what="the stack's instances")
+        running = [i["InstanceId"] for i in instances if i.get("Status") == "Running"]
+        key = tuple(outputs["node_ids"])
+        if size:   # back up: only the nodes this reaper stopped (one a person stopped stays so)
+            chosen = list(self.stopped.pop(key, outputs["node_ids"]))
+        else:      # down: the running nodes (every live one was judged: check_judged above)
+            chosen = self.stopped[key] = running
+        for start in range(0, len(chosen), self.PAGE):   # InstanceId.N: N up to 100
             ids = [f"--InstanceId.{n}={i}"
-                   for n, i in enumerate(all_ids[start:start + self.PAGE], 1)]
+                   for n, i in enumerate(chosen[start:start + self.PAGE], 1)]
             if size:
                 run_cli(["aliyun", "ecs", "StartInstances", "--RegionId", outputs["region"], *ids])
-            elif running:
+            else:
                 run_cli(["aliyun", "ecs", "StopInstances", "--RegionId", outputs["region"],
                          "--StoppedMode", "StopCharging", *ids])
         return len(running)

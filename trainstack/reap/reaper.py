@@ -44,6 +44,7 @@ from trainstack.reap.cloud import (  # noqa: F401 (re-exported: the guards' hist
     DataGuard,
     FilesystemGone,
     FsxExportGuard,
+    NotJudged,
     Terminated,
     default_clouds,
     default_guards,
@@ -55,6 +56,9 @@ MARKER = "trainstack_marker"
 CLOCK_SKEW = timedelta(minutes=5)    # a LastModified this far ahead of our clock: ours is wrong
 FRESH = timedelta(minutes=10)        # the agent reports every minute; 10 missed = stale
 DEFAULT_IDLE_MINUTES = 60
+# idle.teardown_after_minutes's own bounds (components/spec.py IdleSpec: ge=5, le=7 days): a
+# marker outside them was not written from a valid spec, and its grace is not believed.
+GRACE_MINUTES = (5, 7 * 24 * 60)
 HEARTBEAT_ROOTS = {"aws": "s3://{bucket}/heartbeats", "gcp": "gs://{bucket}/heartbeats",
                    "alicloud": "oss://{bucket}/heartbeats", "azure": "abfs://{bucket}/heartbeats"}
 
@@ -301,7 +305,17 @@ class Reaper:
         if not isinstance(marker, dict):
             return Decision(stack, "skip", "not a trainstack stack (no marker output); never touched")
         cloud = marker.get("cloud", "")
-        grace = timedelta(minutes=float(marker.get("idle_minutes") or DEFAULT_IDLE_MINUTES))
+        minutes = marker.get("idle_minutes", DEFAULT_IDLE_MINUTES)
+        if minutes is None:
+            minutes = DEFAULT_IDLE_MINUTES
+        if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) \
+                or not GRACE_MINUTES[0] <= minutes <= GRACE_MINUTES[1]:
+            # NaN fails both comparisons; a string or true is no number of minutes.
+            return Decision(stack, "report", f"the marker's idle_minutes {minutes!r} is no grace "
+                            f"period the spec allows ({GRACE_MINUTES[0]} to {GRACE_MINUTES[1]} "
+                            "min, idle.teardown_after_minutes); not judged",
+                            {"cloud": cloud}, alarm="billing without a trusted grace period")
+        grace = timedelta(minutes=float(minutes))
         now = self.now()
         evidence: dict = {"cloud": cloud, "grace_minutes": grace.total_seconds() / 60}
         if marker.get("bucket_retained") is not True:
@@ -467,8 +481,11 @@ class Reaper:
             return refused
         group = self._clouds()[cloud]
         try:
-            before = group.scale(outputs, 0)
+            before = group.scale(outputs, 0, expected=members)
             evidence["scaled_from"] = before
+        except NotJudged as joined:
+            return Decision(stack, "keep", f"{joined}; nothing scaled, not destroyed", evidence,
+                            alarm="a node joined the group while being reaped")
         except Exception as failed:
             return Decision(stack, "report", "the group could not be scaled to 0; not destroyed",
                             {**evidence, "error": f"{type(failed).__name__}: {failed}"},

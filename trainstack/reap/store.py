@@ -76,7 +76,11 @@ def storage_options(url: str, outputs: dict,
         options["project"] = outputs["project"]
     if scheme == "oss":
         # ossfs needs the endpoint; the keys are the workflow's OIDC-assumed STS credentials.
-        if outputs.get("region"):
+        # OSS_ENDPOINT (ossfs's own variable) overrides it for every bucket: a VPC-internal
+        # endpoint, or the tests' stand-in.
+        if env.get("OSS_ENDPOINT"):
+            options["endpoint"] = env["OSS_ENDPOINT"]
+        elif outputs.get("region"):
             options["endpoint"] = f"https://oss-{outputs['region']}.aliyuncs.com"
         for option, var in (("key", "ALIBABA_CLOUD_ACCESS_KEY_ID"),
                             ("secret", "ALIBABA_CLOUD_ACCESS_KEY_SECRET"),
@@ -86,9 +90,40 @@ def storage_options(url: str, outputs: dict,
     return options
 
 
+class StsFileCredentials:
+    """oss2's credentials provider over a JSON file of STS keys (AssumeRoleWithOIDC's
+    `Credentials`: AccessKeyId, AccessKeySecret, SecurityToken), read again whenever the file
+    changes. STS keys last an hour by default, a reap may take four: the workflow rewrites the
+    file every 40 min, and every OSS request is signed with what it holds then."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._seen: Optional[int] = None
+        self._keys: Any = None
+
+    def get_credentials(self):
+        from oss2.credentials import Credentials
+        stamp = os.stat(self.path).st_mtime_ns
+        if stamp != self._seen:
+            with open(self.path) as held:
+                keys = json.load(held)
+            self._keys = Credentials(keys["AccessKeyId"], keys["AccessKeySecret"],
+                                     keys.get("SecurityToken", ""))
+            self._seen = stamp
+        return self._keys
+
+
 def filesystem(url: str, outputs: dict):
     import fsspec
     options = storage_options(url, outputs)
+    sts_file = os.environ.get("TRAINSTACK_OSS_STS_FILE")
+    if url.startswith("oss://") and sts_file:
+        import oss2
+        fs, path = fsspec.core.url_to_fs(url, **options)
+        # ossfs signs each request with its `_auth` (oss2's advice for STS keys: give the
+        # client a new auth when they are renewed); this one reads the file each time.
+        fs._auth = oss2.ProviderAuth(StsFileCredentials(sts_file))
+        return fs, path
     if options.get("connection_string", "") is None:
         # adlfs falls back to AZURE_STORAGE_CONNECTION_STRING when given none: hide it while
         # this one filesystem is built (the client is made in __init__).
@@ -172,8 +207,8 @@ class StackStore:
     def put_json(self, key: str, value: dict) -> None:
         path = self._reaper(key)
         self.fs.makedirs(path.rsplit("/", 1)[0], exist_ok=True)
-        with self.fs.open(path, "wb") as out:
-            out.write(json.dumps(value, sort_keys=True).encode())
+        # One PUT (ossfs's open("wb") checks, deletes, then appends: three calls, not one).
+        self.fs.pipe_file(path, json.dumps(value, sort_keys=True).encode())
 
     def get_json(self, key: str) -> Optional[dict]:
         try:
@@ -209,6 +244,19 @@ class LeaseUnsupported(RuntimeError):
     """The store gives no atomic create-if-absent through its fsspec filesystem."""
 
 
+def _create_on_oss(fs, path: str, data: bytes) -> None:
+    """PutObject that OSS itself refuses when the object exists (x-oss-forbid-overwrite); its
+    409 FileAlreadyExists (which ossfs turns into a bare OSError) becomes FileExistsError."""
+    try:
+        fs.pipe_file(path, data, headers={"x-oss-forbid-overwrite": "true"})
+    except OSError as failed:
+        cause = failed.__cause__
+        if getattr(cause, "status", None) == 409 \
+                and getattr(cause, "code", None) == "FileAlreadyExists":
+            raise FileExistsError(path) from failed
+        raise
+
+
 def _new_holder() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
@@ -220,14 +268,19 @@ class Lease:
     so it is a conditional write on the version it read: of two reapers that both read an
     expired version n, exactly one creates n+1 and the other is told the lease is held. Atomic
     create is O_EXCL on file://, `If-None-Match: *` on S3 (s3fs mode "xb") and on Azure Blob
-    (adlfs "xb"), `ifGenerationMatch=0` on GCS (gcsfs "xb"). ossfs only checks for the object
-    first (not atomic), so a lease on OSS is refused (LeaseUnsupported) and nothing is reaped
-    there. Versions are never deleted (a deleted number could be created again).
+    (adlfs "xb"), `ifGenerationMatch=0` on GCS (one multipart upload; GCS answers 412 when the
+    object exists: https://cloud.google.com/storage/docs/request-preconditions), and on OSS a
+    PutObject with `x-oss-forbid-overwrite: true` (409 FileAlreadyExists when the object exists:
+    https://help.aliyun.com/en/oss/user-guide/0026-00000002; ossfs's own open("xb") only checks
+    for the object first, which is not atomic). Any other store is refused (LeaseUnsupported)
+    and nothing is reaped there. Versions are never deleted (a deleted number could be created
+    again). Tested with interleaved take-overs on file://, moto S3, Azurite, fake-gcs-server and
+    the OSS stand-in (tests/oss_stand_in.py).
 
     The owner token is this Lease object's: a create whose acknowledgement was lost (the write
     landed, the answer did not) is recognised as its own when it is read back."""
 
-    ATOMIC_CREATE = {"file", "local", "s3", "s3a", "abfs", "abfss", "az", "gs", "gcs"}
+    ATOMIC_CREATE = {"file", "local", "s3", "s3a", "abfs", "abfss", "az", "gs", "gcs", "oss"}
 
     def __init__(self, fs, path: str, ttl: timedelta = LEASE, holder: Optional[str] = None):
         self.fs, self.path, self.ttl = fs, path.rstrip("/"), ttl
@@ -235,9 +288,12 @@ class Lease:
         self.broken: Optional[dict] = None
         self.version: Optional[int] = None   # the version this lease wrote and holds
 
+    def _protocols(self) -> set[str]:
+        protocol = self.fs.protocol
+        return set(protocol if isinstance(protocol, (tuple, list)) else (protocol,))
+
     def _check_atomic(self) -> None:
-        protocols = self.fs.protocol if isinstance(self.fs.protocol, (tuple, list)) \
-            else (self.fs.protocol,)
+        protocols = sorted(self._protocols())
         if not set(protocols) & self.ATOMIC_CREATE:
             raise LeaseUnsupported(
                 f"{'/'.join(protocols)}: no atomic create-if-absent through this filesystem, so "
@@ -281,8 +337,17 @@ class Lease:
         path = self._at(version)
         try:
             self.fs.makedirs(self.path, exist_ok=True)
-            with self.fs.open(path, "xb") as out:
-                out.write(json.dumps(body).encode())
+            if "oss" in self._protocols():
+                _create_on_oss(self.fs, path, json.dumps(body).encode())
+            elif self._protocols() & {"gs", "gcs"}:
+                # One multipart upload with ifGenerationMatch=0 (gcsfs pipe_file mode="create"):
+                # GCS answers 412 when the object exists, which gcsfs raises as FileExistsError.
+                # gcsfs's open("xb") goes through a resumable session instead, and
+                # fake-gcs-server (the stand-in) drops the precondition there.
+                self.fs.pipe_file(path, json.dumps(body).encode(), mode="create")
+            else:
+                with self.fs.open(path, "xb") as out:
+                    out.write(json.dumps(body).encode())
             return True
         except FileExistsError:
             written = self._read(version)
