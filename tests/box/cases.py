@@ -61,3 +61,43 @@ def gcp(family: str, user_data: str | None = None) -> BoxCase:
         filesystem=(env["TS_FS_SOURCE"], "lustre"),
         extra={"group_name": group, "region": env["TS_REGION"], "zone": env["TS_ZONE"],
                "metadata_for": metadata_for})
+
+
+@functools.lru_cache(maxsize=None)
+def azure_ndv5(user_data: str | None = None) -> BoxCase:
+    """ND H100 v5 from examples/cluster.yaml: the scale set's custom data, decoded as the Azure
+    Linux agent (and cloud-init) decodes it; the user-assigned identity's client id and the
+    storage account the boot logs in with, as the plan renders them."""
+    from tests.azure.test_azure_boot import VMSS, family_plan as azure_plan
+    from trainstack_components.azure.boot import decode_custom_data
+    (vmss,) = azure_plan("ndv5-h100").of_type(VMSS)
+    rendered = decode_custom_data(vmss.inputs["virtualMachineProfile"]["osProfile"]["customData"])
+    text = user_data or rendered
+    env = _node_env(text)
+    image = re.search(r"docker pull --quiet '?([^ ;']+)", text).group(1)
+    client_id = re.search(r"--client-id '([0-9a-f-]+)'", rendered).group(1)
+    account = re.search(r"--account-name '([a-z0-9]+)'", rendered).group(1)
+    group, resource_group = vmss.name, vmss.inputs["resourceGroupName"]
+
+    def metadata_for(node):
+        return {"instance": {
+            "compute": {"name": node.name, "resourceGroupName": resource_group,
+                        "vmScaleSetName": group, "vmSize": env["TS_INSTANCE_TYPE"],
+                        "location": env["TS_REGION"], "zone": env["TS_ZONE"]},
+            "network": {"interface": [{"ipv4": {"ipAddress": [
+                {"privateIpAddress": node.ip, "publicIpAddress": ""}]}}]}}}
+
+    return BoxCase(
+        name="azure-ndv5", cloud="azure", user_data=text, instance_type=env["TS_INSTANCE_TYPE"],
+        nodes=int(env["TS_NODES"]), bucket=env["TS_BUCKET"], runtime_image=image,
+        filesystem=(env["TS_FS_SOURCE"], "lustre"),
+        extra={"group_name": group, "region": env["TS_REGION"], "zone": env["TS_ZONE"],
+               "identity_client_id": client_id, "storage_account": account,
+               # what `az storage blob upload --auth-mode login` prints for an identity with
+               # no Storage Blob Data role (here: the scale set's system-assigned identity)
+               "denied_message": "You do not have the required permissions needed to perform "
+                                 "this operation. Depending on your operation, you may need to "
+                                 "be assigned one of the following roles: \"Storage Blob Data "
+                                 "Owner\", \"Storage Blob Data Contributor\" "
+                                 "(AuthorizationPermissionMismatch)",
+               "metadata_for": metadata_for})

@@ -274,6 +274,9 @@ class Box:
         if m["nccl_plugin"].present and cloud == "aws":
             self._put("/opt/amazon/ofi-nccl/lib/x86_64-linux-gnu/libnccl-net.so", "\n", mode=0o644)
             self._put("/opt/amazon/efa/lib/libfabric.so.1", "\n", mode=0o644)
+        if m["nccl_plugin"].present and cloud == "azure":
+            for path, content in clouds.AZURE_HPC_FILES.items():
+                self._put(path, content, mode=0o644)
         if m["fs_client"].present:
             for name in ("lustre", "lnet", "ksocklnd"):
                 self._put(f"/lib/modules/{clouds.KERNEL}/extra/{name}.ko", "\n", mode=0o644)
@@ -285,6 +288,21 @@ class Box:
         self._put("/etc/box/boot-modules", "\n".join(boot_modules) + "\n", mode=0o644)
         self._put("/etc/box/container-images.json", json.dumps(self.world.cloud_world.image_kinds),
                   mode=0o644)
+        for path, standin in self.world.cloud_world.image_programs.items():
+            self._put(path, standin=standin)
+        if hw.fabric == "gpudirect-tcpxo":
+            # A3 Mega's aperture devices: one PCI function 0x1ae0:0x0084 per GPU NIC (the
+            # catalog's 8), in sysfs with their BAR files, as the boot's aperture unit finds them
+            for i in range(hw.rdma_nics):
+                bdf = f"0000:{0x81 + i:02x}:00.1"
+                dev = r / "sys/devices/pci0000:80" / bdf
+                dev.mkdir(parents=True, exist_ok=True)
+                (dev / "vendor").write_text("0x1ae0\n")
+                (dev / "device").write_text("0x0084\n")
+                for bar in ("resource0", "resource2"):
+                    (dev / bar).write_text("")
+                (r / "sys/bus/pci/devices").mkdir(parents=True, exist_ok=True)
+                (r / "sys/bus/pci/devices" / bdf).symlink_to(f"../../../devices/pci0000:80/{bdf}")
         source, fstype = self.case.filesystem
         self._put("/etc/box/filesystems", f"{source} {fstype} /box/fs/cluster\n", mode=0o644)
         (r / "box/fs").mkdir(parents=True, exist_ok=True)

@@ -98,6 +98,11 @@ def handle(world, body: dict) -> dict:
                 return _out(rc=3, stderr="(ResourceNotFound) scale set not found\n")
             return _out("".join(i["ip"] + "\n" for i in instances))
         if argv[:3] == ["storage", "blob", "upload"]:
+            if _opt(argv, "--auth-mode") != "login":
+                # no account key on a node: only the identity's token (--auth-mode login)
+                return _out(rc=1, stderr="There are no credentials provided in your command "
+                                         "and environment, we will query for account key for "
+                                         "your storage account. (the node may not list keys)\n")
             if _opt(argv, "--account-name") != c.get("storage_account"):
                 return _out(rc=1, stderr="AuthorizationFailure: not this node's storage account\n")
             src = _opt(argv, "--file")

@@ -92,6 +92,8 @@ class CloudWorld:
     downloads: dict = field(default_factory=dict)
     registry: dict = field(default_factory=dict)
     image_kinds: dict = field(default_factory=dict)
+    # what container images hold that one stand-in program plays: box path -> standin name
+    image_programs: dict = field(default_factory=dict)
 
 
 def training_kind(extra_paths=()) -> dict:
@@ -140,14 +142,88 @@ def gcp_world(ctx: dict) -> CloudWorld:
                   f"lustre-client-ubuntu-{UBUNTU_CODENAME}", "google-ar",
                   (Deb(f"lustre-client-modules-{KERNEL}", "2.14.0-ddn198", _modules("lustre", "lnet", "ksocklnd")),
                    Deb("lustre-client-utils", "2.14.0-ddn198", {"/usr/sbin/lctl": "#!/bin/sh\nexit 0\n"})))
+    # A3 Mega (TCPXO), as the Cluster Toolkit a3mega blueprint installs it: the
+    # apt-transport-artifact-registry package from Google's cloud apt repository (its `ar+https`
+    # method), then dmabuf-import-helper (a DKMS module) from Artifact Registry's
+    # gpudirect-tcpxo-apt repository at ar+https://us-apt.pkg.dev/projects/gce-ai-infra.
+    ar_transport = Repo("packages.cloud.google.com", "apt", "apt-transport-artifact-registry-stable",
+                        "google-cloud", (Deb("apt-transport-artifact-registry", "0.5.1", {
+                            "/usr/lib/apt/methods/ar+https": "standin:ar-https"}),))
+    tcpxo_apt = Repo("us-apt.pkg.dev", "projects/gce-ai-infra", "gpudirect-tcpxo-apt", "google-ar",
+                     (Deb("dmabuf-import-helper", "1.0.0", {
+                         f"/lib/modules/{KERNEL}/updates/dkms/import_helper.ko": "stand-in module\n"},
+                         depends="dkms"),), arch="all")   # listed `[arch=all]` by the boot
+    tcpxo = "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo"
     return CloudWorld(
-        repos=[gib, lustre],
+        repos=[gib, lustre, ar_transport, tcpxo_apt],
         # Google publishes both keys armored (packages.cloud.google.com/apt/doc/apt-key.gpg;
         # Artifact Registry's us-apt.pkg.dev/doc/repo-signing-key.gpg).
         downloads={google_key: ("key", "google-cloud", True), ar_key: ("key", "google-ar", True)},
-        # NGC's PyTorch images pull without a login; the tag and the digest both resolve.
+        # NGC's PyTorch images pull without a login; the tag and the digest both resolve. The
+        # TCPXO images are Google's prebuilt public ones (the nccl-plugin-gpudirecttcpxo README,
+        # "Prebuilt Docker Containers"; the boot pulls them without a login).
+        registry={repo: {"private": False, "refs": {tag: digest, digest: digest}, "image": "training"},
+                  f"{tcpxo}/nccl-plugin-gpudirecttcpx-dev": {
+                      "private": False, "refs": {"v1.0.15": "sha256:" + "15" * 32},
+                      "image": "tcpxo-installer"},
+                  f"{tcpxo}/tcpgpudmarxd-dev": {
+                      "private": False, "refs": {"v1.0.21": "sha256:" + "21" * 32}, "image": "rxdm"}},
+        image_kinds={"training": training_kind(),
+                     "tcpxo-installer": {"env": {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"},
+                                         "paths": [], "program": "/box/images/tcpxo-installer"},
+                     "rxdm": {"env": {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"},
+                              "paths": ["/usr/local/nvidia"], "program": "/box/images/rxdm"}},
+        image_programs={"/box/images/tcpxo-installer": "tcpxo-installer",
+                        "/box/images/rxdm": "rxdm"})
+
+
+WORLDS["gcp"] = gcp_world
+
+
+# Microsoft's "Install the Azure CLI on Linux" (learn.microsoft.com/cli/azure/install-azure-cli-
+# linux, apt, Option 1): `curl -sL https://aka.ms/InstallAzureCLIDeb | sudo bash` runs a script
+# that imports packages.microsoft.com/keys/microsoft.asc into /etc/apt/keyrings/microsoft.gpg,
+# adds the azure-cli repository signed by it and installs the azure-cli package. The stand-in
+# script does those steps (not its prerequisite installs: the box's curl and gnupg are there).
+AZURE_CLI_INSTALLER = """#!/bin/bash
+# aka.ms/InstallAzureCLIDeb (node-box stand-in for Microsoft's deb_install.sh)
+set -euo pipefail
+. /etc/os-release
+install -d -m 0755 /etc/apt/keyrings
+curl -sLS https://packages.microsoft.com/keys/microsoft.asc | gpg --dearmor --yes -o /etc/apt/keyrings/microsoft.gpg
+chmod go+r /etc/apt/keyrings/microsoft.gpg
+echo "deb [arch=amd64 signed-by=/etc/apt/keyrings/microsoft.gpg] https://packages.microsoft.com/repos/azure-cli/ $VERSION_CODENAME main" > /etc/apt/sources.list.d/azure-cli.list
+apt-get update
+apt-get install -y azure-cli
+"""
+# The ubuntu-hpc image's NCCL topology files (azhpc-images: topology/ copied to /opt/microsoft,
+# one per ND size; the manifest's nccl_plugin line) and the RDMA SHARP plugin folder.
+AZURE_HPC_FILES = {
+    "/opt/microsoft/ndv4-topo.xml": "<system version=\"1\"><!-- ND A100 v4 --></system>\n",
+    "/opt/microsoft/ndv5-topo.xml": "<system version=\"1\"><!-- ND H100 v5 --></system>\n",
+    "/usr/local/nccl-rdma-sharp-plugins/lib/libnccl-net.so": "\n",
+}
+
+
+def azure_world(ctx: dict) -> CloudWorld:
+    image = ctx["runtime_image"]        # nvcr.io/nvidia/pytorch:<tag>@sha256:...
+    name, _, digest = image.partition("@")
+    repo, _, tag = name.rpartition(":")
+    cli = Repo("packages.microsoft.com", "repos/azure-cli", UBUNTU_CODENAME, "microsoft",
+               (Deb("azure-cli", "2.80.0-1~jammy", {"/usr/bin/az": "standin:cloudcli"}),))
+    # Azure Managed Lustre's client repository (learn.microsoft.com/azure/azure-managed-lustre/
+    # client-install, Ubuntu 22.04): one amlfs-lustre-client-<version> package per release,
+    # each with a build per kernel (its version is the kernel's release).
+    amlfs = Repo("packages.microsoft.com", f"repos/amlfs-{UBUNTU_CODENAME}", UBUNTU_CODENAME,
+                 "microsoft", (Deb("amlfs-lustre-client-2.15.7-33-gbda2ea6", KERNEL,
+                                   _modules("lustre", "lnet", "ksocklnd")),))
+    return CloudWorld(
+        repos=[cli, amlfs],
+        downloads={"https://packages.microsoft.com/keys/microsoft.asc": ("key", "microsoft", True),
+                   "https://aka.ms/InstallAzureCLIDeb": AZURE_CLI_INSTALLER},
+        # NGC's PyTorch images pull without a login.
         registry={repo: {"private": False, "refs": {tag: digest, digest: digest}, "image": "training"}},
         image_kinds={"training": training_kind()})
 
 
-WORLDS["gcp"] = gcp_world
+WORLDS["azure"] = azure_world
