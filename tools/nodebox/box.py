@@ -7,7 +7,7 @@
 A box is a Debian root (tools/nodebox/root.py) extracted under `workdir`, given what the node
 image's manifest says the image holds (tools/nodebox/images.py) and the stand-ins, entered with
 `unshare` (mount and PID namespaces) inside its own network namespace (`ip netns`; the boxes of
-one cluster are wired together, 10.77.0.0/24), where the world (tools/nodebox/world.py) answers
+one cluster are wired together on one subnet), where the world (tools/nodebox/world.py) answers
 on loopback. The user data is decoded as cloud-init decodes it: its write_files are written, its
 runcmd is run by sh in order, as root, chrooted into the box.
 """
@@ -126,6 +126,8 @@ class World:
         for url, data in downloads.items():
             if isinstance(data, tuple) and data[0] == "key":
                 data = repos.export_key(data[1], data[2])
+            elif isinstance(data, repos.Deb):      # a .deb downloaded as a file
+                data = data.build(self.dir).read_bytes()
             repos.put(self.sites, url, data)
         self._pypi()
         self.hosts = sorted({p.name for p in self.sites.iterdir()} | {"api.box.internal"}
@@ -299,6 +301,9 @@ class Box:
                 dev.mkdir(parents=True, exist_ok=True)
                 (dev / "vendor").write_text("0x1ae0\n")
                 (dev / "device").write_text("0x0084\n")
+                # every PCI function has a class (gloo walks /sys/bus/pci/devices reading it);
+                # the aperture's own is not cited: a "system peripheral" stands in
+                (dev / "class").write_text("0x088000\n")
                 for bar in ("resource0", "resource2"):
                     (dev / bar).write_text("")
                 (r / "sys/bus/pci/devices").mkdir(parents=True, exist_ok=True)
@@ -504,14 +509,17 @@ def metadata(case: BoxCase, node: Node) -> dict:
 
 
 class Cluster:
-    """The nodes of one case, each in its box, wired together on 10.77.0.0/24."""
+    """The nodes of one case, each in its box, wired together on one subnet (10.77.0.0/16, or the plan's addresses)."""
 
     def __init__(self, case: BoxCase, workdir: Path, nodes: int | None = None):
         need("mmdebstrap", "ip", "unshare")
         self.case = case
         self.workdir = workdir
         count = nodes or case.nodes
-        self.nodes = [Node(i, node_name(case, i), f"10.77.0.{11 + i}") for i in range(case.nodes)]
+        # the plan's own private addresses where it fixes them (Alibaba: one ecs.Instance per
+        # node, each with its address, and the boot's peer list written from them)
+        ips = case.extra.get("node_ips") or [f"10.77.0.{11 + i}" for i in range(case.nodes)]
+        self.nodes = [Node(i, node_name(case, i), ips[i]) for i in range(case.nodes)]
         self.world = World(case, workdir)
         tarball = root_tarball(BASE_PACKAGES)
         self.boxes = [Box(case, self.world, n, self.nodes, workdir, tarball)
@@ -540,7 +548,7 @@ class Cluster:
                                 "name", "eth0peer"], check=True)
                 subprocess.run(["ip", "-n", ns, "link", "set", "eth0peer", "up"], check=True)
         for box, ns in zip(self.boxes, self.netns):
-            subprocess.run(["ip", "-n", ns, "addr", "add", f"{box.node.ip}/24", "dev", "eth0"],
+            subprocess.run(["ip", "-n", ns, "addr", "add", f"{box.node.ip}/16", "dev", "eth0"],
                            check=True)
             subprocess.run(["ip", "-n", ns, "link", "set", "eth0", "up"], check=True)
             subprocess.run(["ip", "-n", ns, "route", "add", "default", "dev", "eth0"], check=True)
@@ -586,6 +594,8 @@ class Cluster:
 
 
 def node_name(case: BoxCase, index: int) -> str:
+    if case.extra.get("node_names"):
+        return case.extra["node_names"][index]
     if case.cloud == "aws":
         return f"i-0b0x{index:013d}"
     return f"{case.name}-node-{index}"

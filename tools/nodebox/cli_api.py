@@ -111,10 +111,22 @@ def handle(world, body: dict) -> dict:
     if tool == "aliyun":
         rest = [a for a in argv if a not in ("--profile", c.get("cli_profile", ""))]
         if rest[:2] == ["oss", "cp"]:
+            endpoint = _opt(rest, "--endpoint") or ""
+            if endpoint.removeprefix("https://") not in (
+                    f"oss-{c['region']}-internal.aliyuncs.com", f"oss-{c['region']}.aliyuncs.com"):
+                # OSS answers a request sent to another region's endpoint with an error naming
+                # the bucket's own endpoint
+                return _out(rc=1, stderr=f"ErrorCode=AccessDenied: The bucket you are attempting "
+                            f"to access must be addressed using the specified endpoint "
+                            f"oss-{c['region']}.aliyuncs.com (got {endpoint or 'none'})\n")
             src, dst = [a for a in rest[2:] if not a.startswith("-")
                         and "aliyuncs.com" not in a][:2]
             return _bucket_copy(world, "oss://", src, dst, files, c["bucket"])
         if rest[:2] == ["nas", "DescribeProtocolMountTarget"]:
+            if _opt(rest, "--FileSystemId") != c.get("filesystem_id"):
+                return _out(rc=1, stderr="ERROR: SDK.ServerError ErrorCode: InvalidFileSystem."
+                                         "NotFound Message: The specified file system does not "
+                                         "exist.\n")
             return _out('{"ProtocolMountTargets": [{"ProtocolMountTargetDomain": "%s"}]}\n'
                         % c["cpfs_domain"])
     return _out(rc=2, stderr=f"the box's {tool} API knows no `{tool} {' '.join(argv[:4])}`: "

@@ -227,3 +227,107 @@ def azure_world(ctx: dict) -> CloudWorld:
 
 
 WORLDS["azure"] = azure_world
+
+
+def _tarball(files: dict[str, str], modes: dict[str, int] | None = None) -> bytes:
+    """A .tar.gz holding `files` (name -> text), executable where `modes` says."""
+    import io
+    import tarfile
+    import gzip
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w") as tar:
+        for name, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size, info.mode = len(data), (modes or {}).get(name, 0o644)
+            tar.addfile(info, io.BytesIO(data))
+    return gzip.compress(out.getvalue(), mtime=0)     # the same bytes (and checksum) every run
+
+
+STANDIN_DIR = __import__("pathlib").Path(__file__).with_name("standins")
+# ECS "Enable eRDMA on GPU instances": erdma_installer-<version>.tar.gz from
+# mirrors.cloud.aliyuncs.com, unpacked, then `./install.sh --batch` builds the erdma kernel
+# module with DKMS (needs the running kernel's headers, dkms, gcc) and installs rdma-core with the
+# erdma verbs provider (liberdma, /etc/libibverbs.d/erdma.driver) and the verbs tools.
+ERDMA_INSTALL = f"""#!/bin/bash
+# erdma_installer install.sh (node-box stand-in)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+kernel="$(uname -r)"
+command -v dkms >/dev/null || {{ echo "erdma_installer: dkms is required to build the erdma module" >&2; exit 1; }}
+command -v gcc >/dev/null || {{ echo "erdma_installer: gcc is required" >&2; exit 1; }}
+[ -d "/usr/src/linux-headers-$kernel" ] || {{ echo "erdma_installer: kernel headers for $kernel are missing" >&2; exit 1; }}
+install -D -m 0644 "$here/erdma.ko" "/lib/modules/$kernel/updates/dkms/erdma.ko"
+install -D -m 0644 "$here/erdma.driver" /etc/libibverbs.d/erdma.driver
+install -D -m 0644 "$here/liberdma-rdmav34.so" /usr/lib/x86_64-linux-gnu/libibverbs/liberdma-rdmav34.so
+install -D -m 0755 "$here/verbs" /usr/bin/ibv_devinfo
+install -D -m 0755 "$here/verbs" /usr/bin/ibv_devices
+echo "erdma_installer: erdma driver and rdma-core installed"
+"""
+
+
+def erdma_installer() -> bytes:
+    return _tarball({"erdma_installer/install.sh": ERDMA_INSTALL,
+                     "erdma_installer/erdma.ko": "stand-in kernel module erdma\n",
+                     "erdma_installer/erdma.driver": "driver erdma\n",
+                     "erdma_installer/liberdma-rdmav34.so": "stand-in liberdma\n",
+                     "erdma_installer/verbs": (STANDIN_DIR / "verbs").read_text()},
+                    {"erdma_installer/install.sh": 0o755, "erdma_installer/verbs": 0o755})
+
+
+ERDMA_INSTALLER_URL = "http://mirrors.cloud.aliyuncs.com/erdma/erdma_installer-1.5.7.tar.gz"
+CUDA_REPO = "https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64"
+FABRICMANAGER_UNIT = """[Unit]
+Description=NVIDIA fabric manager service (node-box stand-in)
+[Service]
+ExecStart=/usr/bin/nv-fabricmanager
+[Install]
+WantedBy=multi-user.target
+"""
+
+
+def alicloud_world(ctx: dict) -> CloudWorld:
+    image = ctx["runtime_image"]
+    name, _, digest = image.partition("@")
+    repo, _, tag = name.rpartition(":")
+    # NVIDIA's CUDA repository for Ubuntu 22.04 (a flat repository, `/`), trusted through the
+    # cuda-keyring package (CUDA Installation Guide for Linux, "Network Repo Installation for
+    # Ubuntu"); only the pinned versions the boot asks for.
+    cuda = Repo("developer.download.nvidia.com", "compute/cuda/repos/ubuntu2204/x86_64", "/",
+                "nvidia-cuda", (
+                    Deb("cuda-drivers-550", "550.127.08-0ubuntu1", {
+                        "/usr/bin/nvidia-smi": "standin:nvidia-smi",
+                        **_modules("nvidia", "nvidia_uvm", "nvidia_peermem", "nvidia_drm")}),
+                    Deb("nvidia-fabricmanager-550", "550.127.08-1", {
+                        "/usr/bin/nv-fabricmanager": "#!/bin/sh\nexec /bin/sleep infinity\n",
+                        "/lib/systemd/system/nvidia-fabricmanager.service": FABRICMANAGER_UNIT}),
+                    Deb("cuda-toolkit-12-4", "12.4.1-1", {"/usr/local/cuda-12.4/version.json": "{}\n"})))
+    keyring = Deb("cuda-keyring", "1.1-1", {
+        "/usr/share/keyrings/cuda-archive-keyring.gpg": repos_key("nvidia-cuda"),
+        "/etc/apt/sources.list.d/cuda-ubuntu2204-x86_64.list":
+            f"deb [signed-by=/usr/share/keyrings/cuda-archive-keyring.gpg] {CUDA_REPO}/ /\n"})
+    # CPFS "Mount a file system using a CPFS-NFS client": aliyun-alinas-utils, which provides
+    # mount.cpfs-nfs (it needs nfs-common and haproxy from the distribution).
+    alinas = Deb("aliyun-alinas-utils", "1.6-1", {
+        "/sbin/mount.cpfs-nfs": "#!/bin/sh\nexec mount -t cpfs-nfs \"$@\"\n"},
+        depends="nfs-common, haproxy")
+    return CloudWorld(
+        repos=[cuda],
+        downloads={
+            # Alibaba Cloud CLI: the release tarball holds the single `aliyun` binary
+            "https://aliyuncli.alicdn.com/aliyun-cli-linux-latest-amd64.tgz": _tarball(
+                {"aliyun": (STANDIN_DIR / "cloudcli").read_text()}, {"aliyun": 0o755}),
+            "https://cpfs-hangzhou-nfs-client.oss-cn-hangzhou.aliyuncs.com/"
+            "aliyun-alinas-utils-latest.deb": alinas,
+            f"{CUDA_REPO}/cuda-keyring_1.1-1_all.deb": keyring,
+            ERDMA_INSTALLER_URL: erdma_installer()},
+        registry={repo: {"private": False, "refs": {tag: digest, digest: digest}, "image": "training"}},
+        image_kinds={"training": training_kind()})
+
+
+def repos_key(name: str) -> bytes:
+    from tools.nodebox.repos import export_key
+    return export_key(name, False)
+
+
+WORLDS["alicloud"] = alicloud_world

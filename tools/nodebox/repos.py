@@ -42,7 +42,10 @@ class Deb:
         for path, content in self.files.items():
             target = work / path.lstrip("/")
             target.parent.mkdir(parents=True, exist_ok=True)
-            if content.startswith("standin:"):
+            if isinstance(content, bytes):
+                target.write_bytes(content)
+                target.chmod(0o644)
+            elif content.startswith("standin:"):
                 shutil.copy(STANDINS / content.split(":", 1)[1], target)
                 target.chmod(0o755)
             else:

@@ -61,6 +61,24 @@ class World:
         if self.cloud == "azure":
             return self._azure_imds(h, method, path, query)
         if self.cloud == "alicloud":
+            # ECS instance metadata (alibabacloud.com/help/en/ecs/user-guide/view-instance-
+            # metadata): security hardening mode hands out a token for a PUT to /latest/api/token
+            # with X-aliyun-ecs-metadata-token-ttl-seconds (1 to 21600) and reads it back from
+            # X-aliyun-ecs-metadata-token; an instance created with HttpTokens=required
+            # (ModifyInstanceMetadataOptions / RunInstances) answers nothing in normal mode.
+            if method == "PUT" and path == "/latest/api/token":
+                ttl = h.headers.get("X-aliyun-ecs-metadata-token-ttl-seconds", "")
+                if not ttl.isdigit() or not 1 <= int(ttl) <= 21600:
+                    return 400, "X-aliyun-ecs-metadata-token-ttl-seconds must be 1 to 21600"
+                token = secrets.token_hex(16)
+                self.imds_tokens.add(token)
+                return 200, token
+            given = h.headers.get("X-aliyun-ecs-metadata-token")
+            if given is not None and given not in self.imds_tokens:
+                return 401, "Unauthorized: invalid metadata token"
+            if given is None and self.c.get("metadata_hardened"):
+                return 403, "Forbidden: this instance accepts metadata requests in security " \
+                            "hardening mode only (a token from PUT /latest/api/token)"
             sub = path.removeprefix("/latest/meta-data/")
             role = self.c.get("ram_role", "")
             if sub == "ram/security-credentials/":
