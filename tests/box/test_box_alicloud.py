@@ -83,3 +83,12 @@ def test_sccgn7ex_cannot_boot_without_a_cited_roce_device_count(tmp_path):
     failures = one_box(tmp_path, alicloud("sccgn7ex"))
     assert len(failures) == 1 and "step `fabric` exited 1" in failures[0] \
         and "RoCE devices: 0 (at least 1 expected on ecs.sccgn7ex.32xlarge)" in failures[0], failures
+
+
+def test_a_hardened_metadata_server_refuses_the_boots_normal_mode_requests(tmp_path):
+    """The stand-in enforces security hardening mode when the instance asks for it
+    (HttpTokens=required: alibabacloud.com/help/en/ecs/user-guide/view-instance-metadata). The
+    plan leaves the instances in normal mode, which the boot, the agents and the CLI use; a plan
+    that hardens them would fail the boot here, at its first metadata request."""
+    failures = one_box(tmp_path, alicloud("ebmgn8v", hardened=True))
+    assert any("step `ranks` exited" in f and "403" in f for f in failures), failures
