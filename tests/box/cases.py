@@ -140,7 +140,8 @@ def alicloud(shape: str, user_data: str | None = None, hardened: bool = False) -
     outputs = plan.outputs
     rendered = decode_ecs_user_data(plan.of_type(INSTANCE)[0].inputs["userData"])
     text = user_data or rendered
-    published = re.search(r'echo "([0-9a-f]{64})  /tmp/erdma_installer.tar.gz"', text)
+    # only the plan's published pin is swapped (a planted other pin stays, and fails)
+    published = re.search(r'echo "([0-9a-f]{64})  /tmp/erdma_installer.tar.gz"', rendered)
     if published:
         text = text.replace(published.group(1),
                             hashlib.sha256(clouds.erdma_installer()).hexdigest())
