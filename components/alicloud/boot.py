@@ -53,7 +53,9 @@ USER_DATA_GZIP_OVER = 16 * 1024  # bytes before base64; cloud-init reads gzip us
 # (https://help.aliyun.com/document_detail/49121.html, Instance user data; read 2026-12-01). The
 # example's boot is ~20.6 KB gzipped (63%), so the agents stay inline here, unlike on AWS.
 USER_DATA_LIMIT = 32 * 1024
-RDMA_COUNT = "find /sys/class/infiniband -mindepth 1 -maxdepth 1 2>/dev/null | wc -l"
+# `|| true`: with no /sys/class/infiniband find fails, and under pipefail the count would end
+# the step (no message, no health record) instead of printing 0
+RDMA_COUNT = "{ find /sys/class/infiniband -mindepth 1 -maxdepth 1 2>/dev/null || true; } | wc -l"
 # Pinned: the R550 production branch and CUDA 12.4, from NVIDIA's CUDA repository for Ubuntu
 # 22.04. Package revisions differ by package: from 550.90.12 on, cuda-drivers-550 and the driver
 # packages it pulls are "<release>-0ubuntu1", the fabric manager stays "<release>-1" (NVIDIA/

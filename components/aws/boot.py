@@ -204,8 +204,8 @@ apt-get install -y -qq "lustre-client-modules-$(uname -r)" \\
 echo "libfabric sees $efa EFA endpoints ({ctx.rdma_nics} EFA interfaces expected on {ctx.instance_type})"
 [ "$efa" -gt 0 ]"""
         return Fabric("efa", profile, setup, rdma_devices_expected=ctx.rdma_nics,
-                      rdma_count_command="find /sys/class/infiniband -mindepth 1 -maxdepth 1 "
-                                         "2>/dev/null | wc -l")
+                      rdma_count_command="{ find /sys/class/infiniband -mindepth 1 -maxdepth 1 "
+                                         "2>/dev/null || true; } | wc -l")
 
     def node_name(self) -> str:
         return _IMDS_TOKEN + _imds("instance-id")

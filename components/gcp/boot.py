@@ -308,8 +308,8 @@ test -r {GIB_ENV}"""
             _PREPEND.format(lib=GIB_LIB),
         ])
         return Fabric("gib", profile, setup, rdma_devices_expected=ctx.rdma_nics,
-                      rdma_count_command="find /sys/class/infiniband -mindepth 1 -maxdepth 1 "
-                                         "2>/dev/null | wc -l",
+                      rdma_count_command="{ find /sys/class/infiniband -mindepth 1 -maxdepth 1 "
+                                         "2>/dev/null || true; } | wc -l",
                       container_mounts=(GIB_DIR,))
 
     def _gpudirect_tcp(self, ctx: NodeContext, generation: GpuDirectTcp) -> Fabric:

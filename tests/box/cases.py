@@ -61,3 +61,105 @@ def gcp(family: str, user_data: str | None = None) -> BoxCase:
         filesystem=(env["TS_FS_SOURCE"], "lustre"),
         extra={"group_name": group, "region": env["TS_REGION"], "zone": env["TS_ZONE"],
                "metadata_for": metadata_for})
+
+
+@functools.lru_cache(maxsize=None)
+def azure_ndv5(user_data: str | None = None) -> BoxCase:
+    """ND H100 v5 from examples/cluster.yaml: the scale set's custom data, decoded as the Azure
+    Linux agent (and cloud-init) decodes it; the user-assigned identity's client id and the
+    storage account the boot logs in with, as the plan renders them."""
+    from tests.azure.test_azure_boot import VMSS, family_plan as azure_plan
+    from trainstack_components.azure.boot import decode_custom_data
+    (vmss,) = azure_plan("ndv5-h100").of_type(VMSS)
+    rendered = decode_custom_data(vmss.inputs["virtualMachineProfile"]["osProfile"]["customData"])
+    text = user_data or rendered
+    env = _node_env(text)
+    image = re.search(r"docker pull --quiet '?([^ ;']+)", text).group(1)
+    client_id = re.search(r"--client-id '([0-9a-f-]+)'", rendered).group(1)
+    account = re.search(r"--account-name '([a-z0-9]+)'", rendered).group(1)
+    group, resource_group = vmss.name, vmss.inputs["resourceGroupName"]
+
+    def metadata_for(node):
+        return {"instance": {
+            "compute": {"name": node.name, "resourceGroupName": resource_group,
+                        "vmScaleSetName": group, "vmSize": env["TS_INSTANCE_TYPE"],
+                        "location": env["TS_REGION"], "zone": env["TS_ZONE"]},
+            "network": {"interface": [{"ipv4": {"ipAddress": [
+                {"privateIpAddress": node.ip, "publicIpAddress": ""}]}}]}}}
+
+    return BoxCase(
+        name="azure-ndv5", cloud="azure", user_data=text, instance_type=env["TS_INSTANCE_TYPE"],
+        nodes=int(env["TS_NODES"]), bucket=env["TS_BUCKET"], runtime_image=image,
+        filesystem=(env["TS_FS_SOURCE"], "lustre"),
+        extra={"group_name": group, "region": env["TS_REGION"], "zone": env["TS_ZONE"],
+               "identity_client_id": client_id, "storage_account": account,
+               # what `az storage blob upload --auth-mode login` prints for an identity with
+               # no Storage Blob Data role (here: the scale set's system-assigned identity)
+               "denied_message": "You do not have the required permissions needed to perform "
+                                 "this operation. Depending on your operation, you may need to "
+                                 "be assigned one of the following roles: \"Storage Blob Data "
+                                 "Owner\", \"Storage Blob Data Contributor\" "
+                                 "(AuthorizationPermissionMismatch)",
+               "metadata_for": metadata_for})
+
+
+# Alibaba shapes -> the alicloud boot test's SHAPES key
+ALICLOUD_SHAPES = {"ebmgn8v": "ebmgn8v", "sccgn7ex": "scc"}
+
+
+@functools.lru_cache(maxsize=None)
+def alicloud_plan(shape: str):
+    """The plan of one Alibaba shape. ebmgn8v is planned in the CPFS region with the boot tests'
+    STUB price rows (tests/alicloud_helpers.py): the shipped catalog prices no eRDMA shape in a
+    CPFS region, so without them it cannot be planned at all (see the report of issue 31)."""
+    import pytest
+    from tests.alicloud.test_alicloud_boot import shape_plan
+    from tests.alicloud_helpers import stub_cpfs_region_prices
+    from trainstack_components import catalog
+    catalog._prices_by_key.cache_clear()      # built from prices(): rebuilt with the stubs
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            stub_cpfs_region_prices(mp)
+            return shape_plan(ALICLOUD_SHAPES[shape])
+    finally:
+        catalog._prices_by_key.cache_clear()
+
+
+@functools.lru_cache(maxsize=None)
+def alicloud(shape: str, user_data: str | None = None, hardened: bool = False) -> BoxCase:
+    """One ecs.Instance per node: the user data exactly as the instance carries it (base64 /
+    gzip, decoded as ECS's cloud-init does), at the plan's own private addresses (the ranks step
+    lists them), with the RAM role, CPFS file system and bucket the plan names. The one edit:
+    the eRDMA installer's published sha256 is replaced by the stand-in tarball's (the box cannot
+    serve Alibaba's tarball); a tarball that does not match still fails the step (tested)."""
+    from tests.alicloud.test_alicloud_boot import INSTANCE
+    from tools.nodebox import clouds
+    from trainstack_components.alicloud.boot import decode_ecs_user_data
+    import hashlib
+    plan = alicloud_plan(shape)
+    outputs = plan.outputs
+    rendered = decode_ecs_user_data(plan.of_type(INSTANCE)[0].inputs["userData"])
+    text = user_data or rendered
+    # only the plan's published pin is swapped (a planted other pin stays, and fails)
+    published = re.search(r'echo "([0-9a-f]{64})  /tmp/erdma_installer.tar.gz"', rendered)
+    if published:
+        text = text.replace(published.group(1),
+                            hashlib.sha256(clouds.erdma_installer()).hexdigest())
+    env = _node_env(text)
+    image = re.search(r"docker pull --quiet '?([^ ;']+)", text).group(1)
+    names, ips = outputs["nodes"], outputs["node_private_ips"]
+    domain = outputs.get("filesystem_dns") or "cpfs.box.invalid"
+
+    def metadata_for(node):
+        return {"hostname": node.name, "private-ipv4": node.ip, "instance-id": f"i-{node.name}",
+                "region-id": env["TS_REGION"], "zone-id": env["TS_ZONE"],
+                "instance": {"instance-type": env["TS_INSTANCE_TYPE"]}}
+
+    return BoxCase(
+        name=f"alicloud-{shape}", cloud="alicloud", user_data=text,
+        instance_type=env["TS_INSTANCE_TYPE"], nodes=int(env["TS_NODES"]), bucket=env["TS_BUCKET"],
+        runtime_image=image, filesystem=(f"{domain}:/share", "cpfs-nfs"),
+        extra={"node_names": names, "node_ips": ips, "ram_role": outputs["node_role"],
+               "cli_profile": "trainstack", "region": env["TS_REGION"], "zone": env["TS_ZONE"],
+               "filesystem_id": outputs.get("filesystem_id"), "cpfs_domain": domain,
+               "metadata_hardened": hardened, "metadata_for": metadata_for})

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.box.box_helpers import planted, run_and_bench
+from tests.box.box_helpers import planted, run_and_bench, trainstack
 from tests.box.cases import gcp
 from tools.nodebox.box import Cluster
 
@@ -39,3 +39,49 @@ def test_the_gib_repository_without_its_key_fails_the_fabric_step(tmp_path):
     assert any("step `fabric` exited" in f and "packages.cloud.google.com" in f
                and ("NO_PUBKEY" in f or "not signed" in f or "keyring" in f)
                for f in failures), failures
+
+
+def test_two_a3_mega_boxes_boot_run_and_bench_in_the_container(tmp_path):
+    """A3 Mega (TCPXO): the fabric step installs Docker, runs Google's plugin installer image
+    with the host's /var/lib mounted, installs dmabuf-import-helper through apt's ar+https
+    transport, exposes the aperture devices and starts the RxDM container; the job container
+    gets the plugin folder, /run/tcpx (the RxDM's socket) and /dev/aperture_devices."""
+    case = gcp("a3-mega")
+    cluster = Cluster(case, tmp_path)
+    try:
+        cluster.boot(timeout=500, keep=True)
+        url = run_and_bench(cluster, case, tmp_path)
+        for box in cluster.boxes:
+            assert (box.root / "var/lib/tcpxo/lib64/libnccl-net.so").is_file()
+            assert set((box.root / "etc/trainstack/container-mounts").read_text().split()) == {
+                "/var/lib/tcpxo/lib64", "/run/tcpx", "/dev/aperture_devices"}
+            assert box.exec("ls /dev/aperture_devices").stdout.split() == [
+                f"0000:{0x81 + i:02x}:00.1" for i in range(8)]     # one per GPU NIC (catalog)
+            assert box.exec("test -e /run/tcpx/rxdm.sock").returncode == 0   # RxDM is up
+        # planted: the job container no longer gets /run/tcpx
+        for box in cluster.boxes:
+            mounts = box.root / "etc/trainstack/container-mounts"
+            mounts.write_text(mounts.read_text().replace("/run/tcpx\n", ""))
+        refused = trainstack("run", "--bucket-url", url, "--cwd", "/lustre", "--timeout", "120",
+                             "--nproc-per-node", "1", "--", "python", "train.py")
+        assert refused.returncode != 0
+        logs = "".join(p.read_text() for p in cluster.world.bucket.glob("jobs/*/*/log.txt"))
+        assert "TCPXO (NCCL_FASTRAK_*) needs /run/tcpx (the RxDM's socket) in the container" \
+            in logs
+    finally:
+        cluster.close()
+
+
+def test_the_tcpxo_installer_without_the_hosts_var_lib_fails_the_fabric_step(tmp_path):
+    """The installer image writes the plugin into whatever /var/lib it sees: without the host's
+    mounted, the host gets nothing, and the fabric step names the missing plugin folder."""
+    text = planted(gcp("a3-mega").user_data, "docker run --rm -v /var/lib:/var/lib ",
+                   "docker run --rm ")
+    cluster = Cluster(gcp("a3-mega", text), tmp_path, nodes=1)
+    try:
+        cluster.boot(timeout=400)
+        failures = cluster.failures()
+    finally:
+        cluster.close()
+    assert any("step `fabric` exited 1" in f and "the fabric's paths for the job container are "
+               "missing: /var/lib/tcpxo/lib64" in f for f in failures), failures

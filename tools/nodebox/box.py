@@ -7,7 +7,7 @@
 A box is a Debian root (tools/nodebox/root.py) extracted under `workdir`, given what the node
 image's manifest says the image holds (tools/nodebox/images.py) and the stand-ins, entered with
 `unshare` (mount and PID namespaces) inside its own network namespace (`ip netns`; the boxes of
-one cluster are wired together, 10.77.0.0/24), where the world (tools/nodebox/world.py) answers
+one cluster are wired together on one subnet), where the world (tools/nodebox/world.py) answers
 on loopback. The user data is decoded as cloud-init decodes it: its write_files are written, its
 runcmd is run by sh in order, as root, chrooted into the box.
 """
@@ -126,6 +126,8 @@ class World:
         for url, data in downloads.items():
             if isinstance(data, tuple) and data[0] == "key":
                 data = repos.export_key(data[1], data[2])
+            elif isinstance(data, repos.Deb):      # a .deb downloaded as a file
+                data = data.build(self.dir).read_bytes()
             repos.put(self.sites, url, data)
         self._pypi()
         self.hosts = sorted({p.name for p in self.sites.iterdir()} | {"api.box.internal"}
@@ -274,6 +276,9 @@ class Box:
         if m["nccl_plugin"].present and cloud == "aws":
             self._put("/opt/amazon/ofi-nccl/lib/x86_64-linux-gnu/libnccl-net.so", "\n", mode=0o644)
             self._put("/opt/amazon/efa/lib/libfabric.so.1", "\n", mode=0o644)
+        if m["nccl_plugin"].present and cloud == "azure":
+            for path, content in clouds.AZURE_HPC_FILES.items():
+                self._put(path, content, mode=0o644)
         if m["fs_client"].present:
             for name in ("lustre", "lnet", "ksocklnd"):
                 self._put(f"/lib/modules/{clouds.KERNEL}/extra/{name}.ko", "\n", mode=0o644)
@@ -285,6 +290,24 @@ class Box:
         self._put("/etc/box/boot-modules", "\n".join(boot_modules) + "\n", mode=0o644)
         self._put("/etc/box/container-images.json", json.dumps(self.world.cloud_world.image_kinds),
                   mode=0o644)
+        for path, standin in self.world.cloud_world.image_programs.items():
+            self._put(path, standin=standin)
+        if hw.fabric == "gpudirect-tcpxo":
+            # A3 Mega's aperture devices: one PCI function 0x1ae0:0x0084 per GPU NIC (the
+            # catalog's 8), in sysfs with their BAR files, as the boot's aperture unit finds them
+            for i in range(hw.rdma_nics):
+                bdf = f"0000:{0x81 + i:02x}:00.1"
+                dev = r / "sys/devices/pci0000:80" / bdf
+                dev.mkdir(parents=True, exist_ok=True)
+                (dev / "vendor").write_text("0x1ae0\n")
+                (dev / "device").write_text("0x0084\n")
+                # every PCI function has a class (gloo walks /sys/bus/pci/devices reading it);
+                # the aperture's own is not cited: a "system peripheral" stands in
+                (dev / "class").write_text("0x088000\n")
+                for bar in ("resource0", "resource2"):
+                    (dev / bar).write_text("")
+                (r / "sys/bus/pci/devices").mkdir(parents=True, exist_ok=True)
+                (r / "sys/bus/pci/devices" / bdf).symlink_to(f"../../../devices/pci0000:80/{bdf}")
         source, fstype = self.case.filesystem
         self._put("/etc/box/filesystems", f"{source} {fstype} /box/fs/cluster\n", mode=0o644)
         (r / "box/fs").mkdir(parents=True, exist_ok=True)
@@ -486,14 +509,17 @@ def metadata(case: BoxCase, node: Node) -> dict:
 
 
 class Cluster:
-    """The nodes of one case, each in its box, wired together on 10.77.0.0/24."""
+    """The nodes of one case, each in its box, wired together on one subnet (10.77.0.0/16, or the plan's addresses)."""
 
     def __init__(self, case: BoxCase, workdir: Path, nodes: int | None = None):
         need("mmdebstrap", "ip", "unshare")
         self.case = case
         self.workdir = workdir
         count = nodes or case.nodes
-        self.nodes = [Node(i, node_name(case, i), f"10.77.0.{11 + i}") for i in range(case.nodes)]
+        # the plan's own private addresses where it fixes them (Alibaba: one ecs.Instance per
+        # node, each with its address, and the boot's peer list written from them)
+        ips = case.extra.get("node_ips") or [f"10.77.0.{11 + i}" for i in range(case.nodes)]
+        self.nodes = [Node(i, node_name(case, i), ips[i]) for i in range(case.nodes)]
         self.world = World(case, workdir)
         tarball = root_tarball(BASE_PACKAGES)
         self.boxes = [Box(case, self.world, n, self.nodes, workdir, tarball)
@@ -522,7 +548,7 @@ class Cluster:
                                 "name", "eth0peer"], check=True)
                 subprocess.run(["ip", "-n", ns, "link", "set", "eth0peer", "up"], check=True)
         for box, ns in zip(self.boxes, self.netns):
-            subprocess.run(["ip", "-n", ns, "addr", "add", f"{box.node.ip}/24", "dev", "eth0"],
+            subprocess.run(["ip", "-n", ns, "addr", "add", f"{box.node.ip}/16", "dev", "eth0"],
                            check=True)
             subprocess.run(["ip", "-n", ns, "link", "set", "eth0", "up"], check=True)
             subprocess.run(["ip", "-n", ns, "route", "add", "default", "dev", "eth0"], check=True)
@@ -568,6 +594,8 @@ class Cluster:
 
 
 def node_name(case: BoxCase, index: int) -> str:
+    if case.extra.get("node_names"):
+        return case.extra["node_names"][index]
     if case.cloud == "aws":
         return f"i-0b0x{index:013d}"
     return f"{case.name}-node-{index}"

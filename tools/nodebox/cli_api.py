@@ -98,6 +98,11 @@ def handle(world, body: dict) -> dict:
                 return _out(rc=3, stderr="(ResourceNotFound) scale set not found\n")
             return _out("".join(i["ip"] + "\n" for i in instances))
         if argv[:3] == ["storage", "blob", "upload"]:
+            if _opt(argv, "--auth-mode") != "login":
+                # no account key on a node: only the identity's token (--auth-mode login)
+                return _out(rc=1, stderr="There are no credentials provided in your command "
+                                         "and environment, we will query for account key for "
+                                         "your storage account. (the node may not list keys)\n")
             if _opt(argv, "--account-name") != c.get("storage_account"):
                 return _out(rc=1, stderr="AuthorizationFailure: not this node's storage account\n")
             src = _opt(argv, "--file")
@@ -106,10 +111,22 @@ def handle(world, body: dict) -> dict:
     if tool == "aliyun":
         rest = [a for a in argv if a not in ("--profile", c.get("cli_profile", ""))]
         if rest[:2] == ["oss", "cp"]:
+            endpoint = _opt(rest, "--endpoint") or ""
+            if endpoint.removeprefix("https://") not in (
+                    f"oss-{c['region']}-internal.aliyuncs.com", f"oss-{c['region']}.aliyuncs.com"):
+                # OSS answers a request sent to another region's endpoint with an error naming
+                # the bucket's own endpoint
+                return _out(rc=1, stderr=f"ErrorCode=AccessDenied: The bucket you are attempting "
+                            f"to access must be addressed using the specified endpoint "
+                            f"oss-{c['region']}.aliyuncs.com (got {endpoint or 'none'})\n")
             src, dst = [a for a in rest[2:] if not a.startswith("-")
                         and "aliyuncs.com" not in a][:2]
             return _bucket_copy(world, "oss://", src, dst, files, c["bucket"])
         if rest[:2] == ["nas", "DescribeProtocolMountTarget"]:
+            if _opt(rest, "--FileSystemId") != c.get("filesystem_id"):
+                return _out(rc=1, stderr="ERROR: SDK.ServerError ErrorCode: InvalidFileSystem."
+                                         "NotFound Message: The specified file system does not "
+                                         "exist.\n")
             return _out('{"ProtocolMountTargets": [{"ProtocolMountTargetDomain": "%s"}]}\n'
                         % c["cpfs_domain"])
     return _out(rc=2, stderr=f"the box's {tool} API knows no `{tool} {' '.join(argv[:4])}`: "

@@ -92,6 +92,8 @@ class CloudWorld:
     downloads: dict = field(default_factory=dict)
     registry: dict = field(default_factory=dict)
     image_kinds: dict = field(default_factory=dict)
+    # what container images hold that one stand-in program plays: box path -> standin name
+    image_programs: dict = field(default_factory=dict)
 
 
 def training_kind(extra_paths=()) -> dict:
@@ -140,14 +142,192 @@ def gcp_world(ctx: dict) -> CloudWorld:
                   f"lustre-client-ubuntu-{UBUNTU_CODENAME}", "google-ar",
                   (Deb(f"lustre-client-modules-{KERNEL}", "2.14.0-ddn198", _modules("lustre", "lnet", "ksocklnd")),
                    Deb("lustre-client-utils", "2.14.0-ddn198", {"/usr/sbin/lctl": "#!/bin/sh\nexit 0\n"})))
+    # A3 Mega (TCPXO), as the Cluster Toolkit a3mega blueprint installs it: the
+    # apt-transport-artifact-registry package from Google's cloud apt repository (its `ar+https`
+    # method), then dmabuf-import-helper (a DKMS module) from Artifact Registry's
+    # gpudirect-tcpxo-apt repository at ar+https://us-apt.pkg.dev/projects/gce-ai-infra.
+    ar_transport = Repo("packages.cloud.google.com", "apt", "apt-transport-artifact-registry-stable",
+                        "google-cloud", (Deb("apt-transport-artifact-registry", "0.5.1", {
+                            "/usr/lib/apt/methods/ar+https": "standin:ar-https"}),))
+    tcpxo_apt = Repo("us-apt.pkg.dev", "projects/gce-ai-infra", "gpudirect-tcpxo-apt", "google-ar",
+                     (Deb("dmabuf-import-helper", "1.0.0", {
+                         f"/lib/modules/{KERNEL}/updates/dkms/import_helper.ko": "stand-in module\n"},
+                         depends="dkms"),), arch="all")   # listed `[arch=all]` by the boot
+    tcpxo = "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo"
     return CloudWorld(
-        repos=[gib, lustre],
+        repos=[gib, lustre, ar_transport, tcpxo_apt],
         # Google publishes both keys armored (packages.cloud.google.com/apt/doc/apt-key.gpg;
         # Artifact Registry's us-apt.pkg.dev/doc/repo-signing-key.gpg).
         downloads={google_key: ("key", "google-cloud", True), ar_key: ("key", "google-ar", True)},
-        # NGC's PyTorch images pull without a login; the tag and the digest both resolve.
+        # NGC's PyTorch images pull without a login; the tag and the digest both resolve. The
+        # TCPXO images are Google's prebuilt public ones (the nccl-plugin-gpudirecttcpxo README,
+        # "Prebuilt Docker Containers"; the boot pulls them without a login).
+        registry={repo: {"private": False, "refs": {tag: digest, digest: digest}, "image": "training"},
+                  f"{tcpxo}/nccl-plugin-gpudirecttcpx-dev": {
+                      "private": False, "refs": {"v1.0.15": "sha256:" + "15" * 32},
+                      "image": "tcpxo-installer"},
+                  f"{tcpxo}/tcpgpudmarxd-dev": {
+                      "private": False, "refs": {"v1.0.21": "sha256:" + "21" * 32}, "image": "rxdm"}},
+        image_kinds={"training": training_kind(),
+                     "tcpxo-installer": {"env": {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"},
+                                         "paths": [], "program": "/box/images/tcpxo-installer"},
+                     "rxdm": {"env": {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"},
+                              "paths": ["/usr/local/nvidia"], "program": "/box/images/rxdm"}},
+        image_programs={"/box/images/tcpxo-installer": "tcpxo-installer",
+                        "/box/images/rxdm": "rxdm"})
+
+
+WORLDS["gcp"] = gcp_world
+
+
+# Microsoft's "Install the Azure CLI on Linux" (learn.microsoft.com/cli/azure/install-azure-cli-
+# linux, apt, Option 1): `curl -sL https://aka.ms/InstallAzureCLIDeb | sudo bash` runs a script
+# that imports packages.microsoft.com/keys/microsoft.asc into /etc/apt/keyrings/microsoft.gpg,
+# adds the azure-cli repository signed by it and installs the azure-cli package. The stand-in
+# script does those steps (not its prerequisite installs: the box's curl and gnupg are there).
+AZURE_CLI_INSTALLER = """#!/bin/bash
+# aka.ms/InstallAzureCLIDeb (node-box stand-in for Microsoft's deb_install.sh)
+set -euo pipefail
+. /etc/os-release
+install -d -m 0755 /etc/apt/keyrings
+curl -sLS https://packages.microsoft.com/keys/microsoft.asc | gpg --dearmor --yes -o /etc/apt/keyrings/microsoft.gpg
+chmod go+r /etc/apt/keyrings/microsoft.gpg
+echo "deb [arch=amd64 signed-by=/etc/apt/keyrings/microsoft.gpg] https://packages.microsoft.com/repos/azure-cli/ $VERSION_CODENAME main" > /etc/apt/sources.list.d/azure-cli.list
+apt-get update
+apt-get install -y azure-cli
+"""
+# The ubuntu-hpc image's NCCL topology files (azhpc-images: topology/ copied to /opt/microsoft,
+# one per ND size; the manifest's nccl_plugin line) and the RDMA SHARP plugin folder.
+AZURE_HPC_FILES = {
+    "/opt/microsoft/ndv4-topo.xml": "<system version=\"1\"><!-- ND A100 v4 --></system>\n",
+    "/opt/microsoft/ndv5-topo.xml": "<system version=\"1\"><!-- ND H100 v5 --></system>\n",
+    "/usr/local/nccl-rdma-sharp-plugins/lib/libnccl-net.so": "\n",
+}
+
+
+def azure_world(ctx: dict) -> CloudWorld:
+    image = ctx["runtime_image"]        # nvcr.io/nvidia/pytorch:<tag>@sha256:...
+    name, _, digest = image.partition("@")
+    repo, _, tag = name.rpartition(":")
+    cli = Repo("packages.microsoft.com", "repos/azure-cli", UBUNTU_CODENAME, "microsoft",
+               (Deb("azure-cli", "2.80.0-1~jammy", {"/usr/bin/az": "standin:cloudcli"}),))
+    # Azure Managed Lustre's client repository (learn.microsoft.com/azure/azure-managed-lustre/
+    # client-install, Ubuntu 22.04): one amlfs-lustre-client-<version> package per release,
+    # each with a build per kernel (its version is the kernel's release).
+    amlfs = Repo("packages.microsoft.com", f"repos/amlfs-{UBUNTU_CODENAME}", UBUNTU_CODENAME,
+                 "microsoft", (Deb("amlfs-lustre-client-2.15.7-33-gbda2ea6", KERNEL,
+                                   _modules("lustre", "lnet", "ksocklnd")),))
+    return CloudWorld(
+        repos=[cli, amlfs],
+        downloads={"https://packages.microsoft.com/keys/microsoft.asc": ("key", "microsoft", True),
+                   "https://aka.ms/InstallAzureCLIDeb": AZURE_CLI_INSTALLER},
+        # NGC's PyTorch images pull without a login.
         registry={repo: {"private": False, "refs": {tag: digest, digest: digest}, "image": "training"}},
         image_kinds={"training": training_kind()})
 
 
-WORLDS["gcp"] = gcp_world
+WORLDS["azure"] = azure_world
+
+
+def _tarball(files: dict[str, str], modes: dict[str, int] | None = None) -> bytes:
+    """A .tar.gz holding `files` (name -> text), executable where `modes` says."""
+    import io
+    import tarfile
+    import gzip
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w") as tar:
+        for name, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size, info.mode = len(data), (modes or {}).get(name, 0o644)
+            tar.addfile(info, io.BytesIO(data))
+    return gzip.compress(out.getvalue(), mtime=0)     # the same bytes (and checksum) every run
+
+
+STANDIN_DIR = __import__("pathlib").Path(__file__).with_name("standins")
+# ECS "Enable eRDMA on GPU instances": erdma_installer-<version>.tar.gz from
+# mirrors.cloud.aliyuncs.com, unpacked, then `./install.sh --batch` builds the erdma kernel
+# module with DKMS (needs the running kernel's headers, dkms, gcc) and installs rdma-core with the
+# erdma verbs provider (liberdma, /etc/libibverbs.d/erdma.driver) and the verbs tools.
+ERDMA_INSTALL = f"""#!/bin/bash
+# erdma_installer install.sh (node-box stand-in)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+kernel="$(uname -r)"
+command -v dkms >/dev/null || {{ echo "erdma_installer: dkms is required to build the erdma module" >&2; exit 1; }}
+command -v gcc >/dev/null || {{ echo "erdma_installer: gcc is required" >&2; exit 1; }}
+[ -d "/usr/src/linux-headers-$kernel" ] || {{ echo "erdma_installer: kernel headers for $kernel are missing" >&2; exit 1; }}
+install -D -m 0644 "$here/erdma.ko" "/lib/modules/$kernel/updates/dkms/erdma.ko"
+install -D -m 0644 "$here/erdma.driver" /etc/libibverbs.d/erdma.driver
+install -D -m 0644 "$here/liberdma-rdmav34.so" /usr/lib/x86_64-linux-gnu/libibverbs/liberdma-rdmav34.so
+install -D -m 0755 "$here/verbs" /usr/bin/ibv_devinfo
+install -D -m 0755 "$here/verbs" /usr/bin/ibv_devices
+echo "erdma_installer: erdma driver and rdma-core installed"
+"""
+
+
+def erdma_installer() -> bytes:
+    return _tarball({"erdma_installer/install.sh": ERDMA_INSTALL,
+                     "erdma_installer/erdma.ko": "stand-in kernel module erdma\n",
+                     "erdma_installer/erdma.driver": "driver erdma\n",
+                     "erdma_installer/liberdma-rdmav34.so": "stand-in liberdma\n",
+                     "erdma_installer/verbs": (STANDIN_DIR / "verbs").read_text()},
+                    {"erdma_installer/install.sh": 0o755, "erdma_installer/verbs": 0o755})
+
+
+ERDMA_INSTALLER_URL = "http://mirrors.cloud.aliyuncs.com/erdma/erdma_installer-1.5.7.tar.gz"
+CUDA_REPO = "https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64"
+FABRICMANAGER_UNIT = """[Unit]
+Description=NVIDIA fabric manager service (node-box stand-in)
+[Service]
+ExecStart=/usr/bin/nv-fabricmanager
+[Install]
+WantedBy=multi-user.target
+"""
+
+
+def alicloud_world(ctx: dict) -> CloudWorld:
+    image = ctx["runtime_image"]
+    name, _, digest = image.partition("@")
+    repo, _, tag = name.rpartition(":")
+    # NVIDIA's CUDA repository for Ubuntu 22.04 (a flat repository, `/`), trusted through the
+    # cuda-keyring package (CUDA Installation Guide for Linux, "Network Repo Installation for
+    # Ubuntu"); only the pinned versions the boot asks for.
+    cuda = Repo("developer.download.nvidia.com", "compute/cuda/repos/ubuntu2204/x86_64", "/",
+                "nvidia-cuda", (
+                    Deb("cuda-drivers-550", "550.127.08-0ubuntu1", {
+                        "/usr/bin/nvidia-smi": "standin:nvidia-smi",
+                        **_modules("nvidia", "nvidia_uvm", "nvidia_peermem", "nvidia_drm")}),
+                    Deb("nvidia-fabricmanager-550", "550.127.08-1", {
+                        "/usr/bin/nv-fabricmanager": "#!/bin/sh\nexec /bin/sleep infinity\n",
+                        "/lib/systemd/system/nvidia-fabricmanager.service": FABRICMANAGER_UNIT}),
+                    Deb("cuda-toolkit-12-4", "12.4.1-1", {"/usr/local/cuda-12.4/version.json": "{}\n"})))
+    keyring = Deb("cuda-keyring", "1.1-1", {
+        "/usr/share/keyrings/cuda-archive-keyring.gpg": repos_key("nvidia-cuda"),
+        "/etc/apt/sources.list.d/cuda-ubuntu2204-x86_64.list":
+            f"deb [signed-by=/usr/share/keyrings/cuda-archive-keyring.gpg] {CUDA_REPO}/ /\n"})
+    # CPFS "Mount a file system using a CPFS-NFS client": aliyun-alinas-utils, which provides
+    # mount.cpfs-nfs (it needs nfs-common and haproxy from the distribution).
+    alinas = Deb("aliyun-alinas-utils", "1.6-1", {
+        "/sbin/mount.cpfs-nfs": "#!/bin/sh\nexec mount -t cpfs-nfs \"$@\"\n"},
+        depends="nfs-common, haproxy")
+    return CloudWorld(
+        repos=[cuda],
+        downloads={
+            # Alibaba Cloud CLI: the release tarball holds the single `aliyun` binary
+            "https://aliyuncli.alicdn.com/aliyun-cli-linux-latest-amd64.tgz": _tarball(
+                {"aliyun": (STANDIN_DIR / "cloudcli").read_text()}, {"aliyun": 0o755}),
+            "https://cpfs-hangzhou-nfs-client.oss-cn-hangzhou.aliyuncs.com/"
+            "aliyun-alinas-utils-latest.deb": alinas,
+            f"{CUDA_REPO}/cuda-keyring_1.1-1_all.deb": keyring,
+            ERDMA_INSTALLER_URL: erdma_installer()},
+        registry={repo: {"private": False, "refs": {tag: digest, digest: digest}, "image": "training"}},
+        image_kinds={"training": training_kind()})
+
+
+def repos_key(name: str) -> bytes:
+    from tools.nodebox.repos import export_key
+    return export_key(name, False)
+
+
+WORLDS["alicloud"] = alicloud_world

@@ -60,8 +60,9 @@ class Hardware:
 def hardware(cloud: str, instance_type: str) -> Hardware:
     rows = csv.DictReader((ROOT / "components" / "catalog" / "instance_types.csv")
                           .read_text().splitlines())
+    catalog_cloud = {"alicloud": "alibaba"}.get(cloud, cloud)   # the catalog's spelling
     for row in rows:
-        if row["cloud"] == cloud and row["instance_type"] == instance_type:
+        if row["cloud"] == catalog_cloud and row["instance_type"] == instance_type:
             return Hardware(instance_type, row["gpu"], int(row["gpu_count"]),
                             int(float(row["gpu_memory_gb"] or 0)), row["fabric"],
                             int(row["rdma_nics"] or 0))

@@ -42,7 +42,10 @@ class Deb:
         for path, content in self.files.items():
             target = work / path.lstrip("/")
             target.parent.mkdir(parents=True, exist_ok=True)
-            if content.startswith("standin:"):
+            if isinstance(content, bytes):
+                target.write_bytes(content)
+                target.chmod(0o644)
+            elif content.startswith("standin:"):
                 shutil.copy(STANDINS / content.split(":", 1)[1], target)
                 target.chmod(0o755)
             else:
@@ -90,6 +93,7 @@ class Repo:
     component: str = "main"
     real: tuple[Path, ...] = ()   # real .deb files served as they are
     empty_components: tuple[str, ...] = ()   # listed, with no packages (Ubuntu's universe)
+    arch: str = "amd64"   # the index's architecture ("all": a repository of arch-all packages)
 
     def build(self, sites: Path) -> None:
         root = sites / self.host / self.base.strip("/")
@@ -103,7 +107,7 @@ class Repo:
             index_dir, release_dir, rel = root, root, "pool"
         else:
             release_dir = root / "dists" / self.suite
-            index_dir = release_dir / self.component / "binary-amd64"
+            index_dir = release_dir / self.component / f"binary-{self.arch}"
             rel = "pool"
         index_dir.mkdir(parents=True, exist_ok=True)
         packages = subprocess.run(["dpkg-scanpackages", "-m", rel, "/dev/null"], cwd=root,

@@ -59,31 +59,26 @@ class World:
                                                           "expires_in": 3599,
                                                           "token_type": "Bearer"}))
         if self.cloud == "azure":
-            if h.headers.get("Metadata") != "true":
-                return 400, json.dumps({"error": "Bad request. Required metadata header not specified"})
-            if path.startswith("/metadata/identity/oauth2/token"):
-                wanted = self.c["identity_client_id"]
-                given = query.get("client_id") or query.get("msi_res_id")
-                if not given:
-                    # The scale set has no system-assigned identity: with a user-assigned one
-                    # only, IMDS needs to be told which (learn.microsoft.com, "How to use managed
-                    # identities on a VM to acquire an access token").
-                    return 400, json.dumps({"error": "invalid_request", "error_description":
-                                            "Multiple user assigned identities exist, please "
-                                            "specify the clientId / resourceId of the identity "
-                                            "in the token request"})
-                if given != wanted:
-                    return 400, json.dumps({"error": "invalid_request", "error_description":
-                                            "Identity not found"})
-                return 200, json.dumps({"access_token": f"azure:{wanted}:{self.secret}",
-                                        "expires_in": "3599", "token_type": "Bearer",
-                                        "client_id": wanted, "resource": query.get("resource")})
-            fmt_text = query.get("format") == "text"
-            value = self._value(self.c["metadata"], path.removeprefix("/metadata/"))
-            if value is None:
-                return 404, "not found"
-            return 200, (value if fmt_text or isinstance(value, str) else json.dumps(value))
+            return self._azure_imds(h, method, path, query)
         if self.cloud == "alicloud":
+            # ECS instance metadata (alibabacloud.com/help/en/ecs/user-guide/view-instance-
+            # metadata): security hardening mode hands out a token for a PUT to /latest/api/token
+            # with X-aliyun-ecs-metadata-token-ttl-seconds (1 to 21600) and reads it back from
+            # X-aliyun-ecs-metadata-token; an instance created with HttpTokens=required
+            # (ModifyInstanceMetadataOptions / RunInstances) answers nothing in normal mode.
+            if method == "PUT" and path == "/latest/api/token":
+                ttl = h.headers.get("X-aliyun-ecs-metadata-token-ttl-seconds", "")
+                if not ttl.isdigit() or not 1 <= int(ttl) <= 21600:
+                    return 400, "X-aliyun-ecs-metadata-token-ttl-seconds must be 1 to 21600"
+                token = secrets.token_hex(16)
+                self.imds_tokens.add(token)
+                return 200, token
+            given = h.headers.get("X-aliyun-ecs-metadata-token")
+            if given is not None and given not in self.imds_tokens:
+                return 401, "Unauthorized: invalid metadata token"
+            if given is None and self.c.get("metadata_hardened"):
+                return 403, "Forbidden: this instance accepts metadata requests in security " \
+                            "hardening mode only (a token from PUT /latest/api/token)"
             sub = path.removeprefix("/latest/meta-data/")
             role = self.c.get("ram_role", "")
             if sub == "ram/security-credentials/":
@@ -94,6 +89,49 @@ class World:
                                         "Expiration": "2099-01-01T00:00:00Z", "Code": "Success"})
             return self._lookup(self.c["metadata"], sub)
         return 404, "no metadata"
+
+    def _azure_imds(self, h, method, path, query):
+        """Azure IMDS as learn.microsoft.com/azure/virtual-machines/instance-metadata-service
+        documents it: every request needs the `Metadata: true` header (else 400, "Required
+        metadata header not specified") and an api-version (else 400, "api-version was not
+        specified"); text answers only with format=text on a leaf. A token request without a
+        client_id gets the system-assigned identity's token (the scale set has one, with no data
+        role: the APIs refuse it); with the user-assigned identity's client_id, that identity's."""
+        if h.headers.get("Metadata") != "true":
+            return 400, json.dumps({"error": "Bad request. Required metadata header not specified"})
+        if not query.get("api-version"):
+            return 400, json.dumps({"error": "Bad request. api-version was not specified in the "
+                                    "request. For more information refer to aka.ms/azureimds",
+                                    "newest-versions": ["2023-07-01", "2021-12-13", "2021-02-01"]})
+        if path.startswith("/metadata/identity/oauth2/token"):
+            wanted = self.c["identity_client_id"]
+            given = query.get("client_id") or query.get("msi_res_id")
+            if not query.get("resource"):
+                return 400, json.dumps({"error": "invalid_request",
+                                        "error_description": "Required query variable 'resource' is missing"})
+            if not given:
+                return 200, json.dumps({"access_token": f"azure-system:{self.node['id']}",
+                                        "expires_in": "3599", "token_type": "Bearer",
+                                        "client_id": "system-assigned", "resource": query["resource"]})
+            if given != wanted:
+                return 400, json.dumps({"error": "invalid_request",
+                                        "error_description": "Identity not found"})
+            return 200, json.dumps({"access_token": f"azure:{wanted}:{self.secret}",
+                                    "expires_in": "3599", "token_type": "Bearer",
+                                    "client_id": wanted, "resource": query["resource"]})
+        if path.rstrip("/") == "/metadata/scheduledevents":
+            # Scheduled Events (learn.microsoft.com/azure/virtual-machines/linux/scheduled-events):
+            # no event pending; a POST of StartRequests is acknowledged.
+            return 200, json.dumps({"DocumentIncarnation": 0, "Events": []})
+        value = self._value(self.c["metadata"], path.removeprefix("/metadata/"))
+        if value is None:
+            return 404, json.dumps({"error": "Not found"})
+        if query.get("format") == "text":
+            if isinstance(value, (dict, list)):
+                return 400, json.dumps({"error": "Bad request. Query parameter format=text is "
+                                        "only for leaf values"})
+            return 200, str(value)
+        return 200, json.dumps(value)
 
     def _aws_imds(self, h, method, path):
         if method == "PUT" and path == "/latest/api/token":

@@ -1,0 +1,94 @@
+"""Alibaba Cloud in node boxes (issue 31). ebmgn8v (eRDMA): the instances' user data boots for
+real on the public Ubuntu 22.04 image's contents (no driver, Docker, container toolkit,
+python3-venv, RDMA stack or CPFS client: the boot installs them: the driver from NVIDIA's CUDA
+repository through cuda-keyring, the eRDMA installer from Alibaba's mirror with its checksum,
+aliyun-alinas-utils, the Alibaba Cloud CLI), the metadata server hands out the RAM role's STS
+token, OSS takes only that token at the region's endpoint; two boxes run and bench through docker
+with the host's erdma verbs provider mounted. sccgn7ex (SCC RoCE) cannot boot: the catalog has no
+cited count of its RoCE devices (test below)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.box.box_helpers import planted, run_and_bench, trainstack
+from tests.box.cases import alicloud
+from tools.nodebox.box import Cluster
+
+pytestmark = [pytest.mark.box, pytest.mark.xdist_group("torchrun")]
+
+
+def test_two_ebmgn8v_boxes_boot_run_and_bench_in_the_container(tmp_path):
+    case = alicloud("ebmgn8v")
+    cluster = Cluster(case, tmp_path)
+    try:
+        cluster.boot(timeout=500, keep=True)
+        url = run_and_bench(cluster, case, tmp_path)
+        for box in cluster.boxes:
+            record = box.health()
+            assert record["runtime"]["driver"] == "550.127.08"     # the pinned driver
+            assert record["rdma_devices"] == 2                     # 2 ERIs (the catalog)
+            assert record["node_rank"] == case.extra["node_ips"].index(box.node.ip)
+            assert (box.root / "etc/trainstack/container-mounts").read_text().split() == [
+                "/etc/libibverbs.d/erdma.driver",
+                "/usr/lib/x86_64-linux-gnu/libibverbs/liberdma-rdmav34.so"]
+        # planted: the fabric step no longer lists the erdma verbs provider for the container
+        for box in cluster.boxes:
+            (box.root / "etc/trainstack/container-mounts").write_text("")
+        refused = trainstack("run", "--bucket-url", url, "--cwd", "/lustre", "--timeout", "120",
+                             "--nproc-per-node", "1", "--", "python", "train.py")
+        assert refused.returncode != 0
+        logs = "".join(p.read_text() for p in cluster.world.bucket.glob("jobs/*/*/log.txt"))
+        assert "NCCL_IB_HCA=erdma needs the erdma verbs provider /etc/libibverbs.d/erdma.driver" \
+            in logs
+    finally:
+        cluster.close()
+
+
+def one_box(tmp_path, case):
+    cluster = Cluster(case, tmp_path, nodes=1)
+    try:
+        cluster.boot(timeout=400)
+        return cluster.failures()
+    finally:
+        cluster.close()
+
+
+def test_an_erdma_installer_that_is_not_the_pinned_one_fails_the_fabric_step(tmp_path):
+    """The box serves its own installer tarball; the case pins its checksum in place of the
+    published one. A pin that does not match (here: one digit changed) fails the step at
+    sha256sum, before anything of the tarball runs."""
+    text = alicloud("ebmgn8v").user_data
+    pin = re.search(r'echo "([0-9a-f]{64})  /tmp/erdma_installer.tar.gz"', text).group(1)
+    wrong = ("0" if pin[0] != "0" else "1") + pin[1:]
+    failures = one_box(tmp_path, alicloud("ebmgn8v", planted(text, pin, wrong)))
+    assert any("step `fabric` exited 1" in f and "computed checksum did NOT match" in f
+               for f in failures), failures
+
+
+def test_the_oss_upload_at_another_regions_endpoint_fails_the_health_step(tmp_path):
+    text = planted(alicloud("ebmgn8v").user_data, '--endpoint "oss-$TS_REGION-internal.aliyuncs.com"',
+                   '--endpoint "oss-cn-hangzhou-internal.aliyuncs.com"')
+    failures = one_box(tmp_path, alicloud("ebmgn8v", text))
+    assert any("step `health` exited 1" in f and "must be addressed using the specified "
+               "endpoint oss-cn-wulanchabu.aliyuncs.com" in f for f in failures), failures
+
+
+def test_sccgn7ex_cannot_boot_without_a_cited_roce_device_count(tmp_path):
+    """Not done, for a missing fact: components/catalog/instance_types.csv gives sccgn7ex no
+    RDMA device count (rdma_nics 0: the cited family page states 800 Gbit/s of RoCE, not
+    how many devices). The box stands up what the catalog says, none, and the boot's fabric step
+    (which needs at least one RoCE device) fails naming it; every other step passes."""
+    failures = one_box(tmp_path, alicloud("sccgn7ex"))
+    assert len(failures) == 1 and "step `fabric` exited 1" in failures[0] \
+        and "RoCE devices: 0 (at least 1 expected on ecs.sccgn7ex.32xlarge)" in failures[0], failures
+
+
+def test_a_hardened_metadata_server_refuses_the_boots_normal_mode_requests(tmp_path):
+    """The stand-in enforces security hardening mode when the instance asks for it
+    (HttpTokens=required: alibabacloud.com/help/en/ecs/user-guide/view-instance-metadata). The
+    plan leaves the instances in normal mode, which the boot, the agents and the CLI use; a plan
+    that hardens them would fail the boot here, at its first metadata request."""
+    failures = one_box(tmp_path, alicloud("ebmgn8v", hardened=True))
+    assert any("step `ranks` exited" in f and "403" in f for f in failures), failures

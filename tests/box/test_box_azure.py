@@ -1,0 +1,59 @@
+"""Azure ND H100 v5 in node boxes (issue 31): the scale set's custom data boots for real on the
+ubuntu-hpc image's contents (driver, Docker with the container toolkit, DOCA/InfiniBand, the
+Lustre client, the NCCL topology files under /opt/microsoft; no python3-venv, no Azure CLI: the
+boot installs them from Microsoft's and Ubuntu's signed repositories). Azure IMDS answers only
+with `Metadata: true` and an api-version; the blob container accepts only the user-assigned
+identity's token. Two boxes run and bench through docker."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.box.box_helpers import planted, run_and_bench, trainstack
+from tests.box.cases import azure_ndv5
+from tools.nodebox.box import Cluster
+
+pytestmark = [pytest.mark.box, pytest.mark.xdist_group("torchrun")]
+
+
+def test_two_ndv5_boxes_boot_run_and_bench_in_the_container(tmp_path):
+    case = azure_ndv5()
+    cluster = Cluster(case, tmp_path)
+    try:
+        cluster.boot(timeout=500, keep=True)
+        url = run_and_bench(cluster, case, tmp_path)
+        for box in cluster.boxes:
+            record = box.health()
+            assert record["runtime"]["driver"] == "580.126.16"      # the manifest's driver
+            assert record["rdma_devices"] == 8                      # 8 x NDR (the catalog)
+            assert (box.root / "usr/bin/az").exists()               # installed by the boot
+            assert "/opt/microsoft" in (box.root / "etc/trainstack/container-mounts").read_text()
+        # planted: the fabric step no longer lists the topology folder for the container
+        for box in cluster.boxes:
+            (box.root / "etc/trainstack/container-mounts").write_text("")
+        refused = trainstack("run", "--bucket-url", url, "--cwd", "/lustre", "--timeout", "120",
+                             "--nproc-per-node", "1", "--", "python", "train.py")
+        assert refused.returncode != 0
+        logs = "".join(p.read_text() for p in cluster.world.bucket.glob("jobs/*/*/log.txt"))
+        assert "NCCL_TOPO_FILE names /opt/microsoft/ndv5-topo.xml, which is neither mounted " \
+               "nor in the image" in logs
+    finally:
+        cluster.close()
+
+
+def test_logging_in_as_the_system_identity_fails_the_health_step(tmp_path):
+    """The scale set has a system-assigned identity too (no data role): `az login --identity`
+    without the user-assigned client id logs in as it, and the blob upload is refused."""
+    text = azure_ndv5().user_data
+    assert "--client-id '" in text and "--username '" in text
+    text = re.sub(r" --(client-id|username) '[0-9a-f-]+'", "", text)
+    cluster = Cluster(azure_ndv5(text), tmp_path, nodes=1)
+    try:
+        cluster.boot(timeout=400)
+        failures = cluster.failures()
+    finally:
+        cluster.close()
+    assert any("step `health` exited 1" in f and "AuthorizationPermissionMismatch" in f
+               for f in failures), failures
+    assert not any("says ok" in f for f in failures), failures
