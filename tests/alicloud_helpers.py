@@ -33,6 +33,12 @@ def stub_cpfs_region_prices(monkeypatch) -> None:
     real = catalog.prices.__wrapped__()  # the shipped rows (functools.cache keeps the function)
     extra = stub_rows(real)
     monkeypatch.setattr(catalog, "prices", lambda: real + extra)
+    # price() looks rows up in an index built once from prices(): a test that priced anything
+    # before this stub would leave the stub rows out of it (order-dependent failures).
+    index = catalog._prices_by_key.__wrapped__()
+    for row in extra:
+        index.setdefault((row.cloud, row.instance_type, row.region), row)
+    monkeypatch.setattr(catalog, "_prices_by_key", lambda: index)
 
 
 def in_cpfs_region(spec: dict, instance_type: str | None = None, gpu: str | None = None) -> dict:
