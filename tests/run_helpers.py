@@ -100,6 +100,11 @@ class LocalCluster:
             except subprocess.TimeoutExpired:
                 proc.kill()
 
+    def node_log(self, name: str) -> str:
+        """What the jobs on `name` have printed so far (its agent's local job logs)."""
+        jobs = self.roots[name] / job_agent.LOCAL_JOBS_DIR.lstrip("/")
+        return "".join(p.read_text(errors="replace") for p in sorted(jobs.glob("*.log")))
+
     def agent_logs(self) -> str:
         return "\n".join((self.tmp / f"{n}-agent.log").read_text(errors="replace")
                          for n in self.names if (self.tmp / f"{n}-agent.log").exists())

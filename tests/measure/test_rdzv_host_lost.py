@@ -1,0 +1,127 @@
+"""Issue 32: a job survives the loss of the node that hosts its c10d rendezvous store.
+
+Three local stand-in nodes run one job (torchrun, gloo on CPU); node-0 hosts the store. The
+cloud kills node-0 mid-run (its agent, torchrun and workers die at once; nothing more is
+written). The surviving agents see node-0's heartbeat go stale, elect the lowest healthy node
+left (node-1) as the new host, and start torchrun again against it (attempt 1); the script
+resumes from its checkpoint on the two nodes left and finishes; `run` waits for them instead of
+cancelling the job. Every attempt is recorded (jobs/<id>/attempts/<n>.json) with which node held
+which ranks, as torchrun itself reported them. With too few nodes left (fewer than the job's
+minimum) the job fails within seconds here, naming the lost host and the minimum."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.run_helpers import LocalCluster, wait_for
+from trainstack.cli.app import app
+from trainstack.measure.run import format_attempts, resolve, submit, wait
+
+pytestmark = pytest.mark.xdist_group("torchrun")
+
+TOTAL_STEPS = 14
+
+# A resumable data-parallel step counter: every step all-reduces (so a lost peer breaks the
+# step), rank 0 saves {"step", "w"} after each; a start loads the newest save. World-size
+# independent, so it resumes on fewer nodes.
+ELASTIC_PY = '''\
+import json, os, time
+import torch
+import torch.distributed as dist
+dist.init_process_group("gloo")
+rank, world = dist.get_rank(), dist.get_world_size()
+ckpt = os.environ["CKPT"]
+state = {"step": 0, "w": 0.0}
+if os.path.exists(ckpt):
+    state = json.load(open(ckpt))
+resumed_from = state["step"]
+while state["step"] < int(os.environ["TOTAL_STEPS"]):
+    one = torch.tensor([1.0 / world])
+    dist.all_reduce(one)               # sums to 1.0 on every rank
+    state = {"step": state["step"] + 1, "w": state["w"] + one.item()}
+    if rank == 0:
+        with open(ckpt + ".tmp", "w") as out:
+            json.dump(state, out)
+        os.replace(ckpt + ".tmp", ckpt)
+    time.sleep(0.4)
+if rank == 0:
+    with open(os.path.join(os.environ["TRAINSTACK_JOB_OUT"], "result.json"), "w") as out:
+        json.dump({**state, "world": world, "resumed_from": resumed_from}, out)
+dist.destroy_process_group()
+'''
+
+
+def started(cluster, job, names):
+    return all((cluster.bucket_dir / f"jobs/{job}/{n}/started.json").exists() for n in names)
+
+
+def test_the_job_moves_its_rendezvous_when_the_host_node_is_lost(tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    monkeypatch.setenv("TRAINSTACK_NODE_STALE_S", "3")
+    (tmp_path / "elastic.py").write_text(ELASTIC_PY)
+    ckpt = tmp_path / "ckpt.json"
+    env = {"CKPT": str(ckpt), "TOTAL_STEPS": str(TOTAL_STEPS)}
+    with LocalCluster(tmp_path, nodes=3) as cluster:
+        assert wait_for(lambda: all((cluster.bucket_dir / f"heartbeat/{n}.json").exists()
+                                    for n in cluster.names), 30), cluster.agent_logs()
+        target = resolve(None, cluster.url)
+        job = submit(target, ["python", "elastic.py"], cwd=str(tmp_path), env=env,
+                     max_restarts=1, min_nodes=2, last_call_s=2)
+        saved = lambda: json.loads(ckpt.read_text())["step"] if ckpt.exists() else 0  # noqa: E731
+        assert wait_for(lambda: saved() >= 3, 150), cluster.agent_logs()
+        cluster.kill_node("node-0")
+        lost_at = saved()
+        result = wait(target, job, timeout_s=240, poll_s=0.3)
+    logs = cluster.agent_logs() + json.dumps(result.logs)[-6000:]
+    assert not result.timed_out and result.rc == 0, logs
+    assert not result.vanished and "node-0" in result.lost, logs
+    # The script finished on the two nodes left, from its checkpoint, not from scratch.
+    out = json.loads((cluster.bucket_dir / f"jobs/{job}/node-1/out/result.json").read_text()
+                     if (cluster.bucket_dir / f"jobs/{job}/node-1/out/result.json").exists()
+                     else (cluster.bucket_dir / f"jobs/{job}/node-2/out/result.json").read_text())
+    assert out["step"] == TOTAL_STEPS and out["world"] == 2, out
+    assert out["resumed_from"] >= lost_at - 1 >= 2, out
+    assert abs(out["w"] - TOTAL_STEPS) < 1e-6      # every step counted once
+    # Attempt 0 hosted on node-0 with three nodes; attempt 1 elected node-1 from the two left.
+    attempts = result.attempts
+    assert [a["attempt"] for a in attempts] == [0, 1], attempts
+    assert attempts[0]["host"] == "node-0" and attempts[1]["host"] == "node-1"
+    assert attempts[1]["nodes"] == ["node-1", "node-2"] and attempts[1]["lost"] == "node-0"
+    assert attempts[1]["endpoint"] != attempts[0]["endpoint"]
+    # Which node held which ranks, per attempt, as torchrun reported them.
+    first = {n: r for n, r in result.ranks_by_attempt(0).items()}
+    second = {n: r for n, r in result.ranks_by_attempt(1).items()}
+    assert sorted(first) == ["node-0", "node-1", "node-2"], result.ranks
+    assert sorted(sum(first.values(), [])) == [0, 1, 2]
+    assert sorted(second) == ["node-1", "node-2"] and sorted(sum(second.values(), [])) == [0, 1]
+    table = format_attempts(result)
+    assert "attempt 1: host node-1" in table and "node-0 lost" in table, table
+
+
+def test_too_few_nodes_left_fails_within_seconds_naming_the_host(tmp_path, monkeypatch):
+    """Two nodes, the job needs both (the default minimum): losing the host leaves one, so the
+    survivor's agent stops its torchrun and `run` ends at once, naming node-0 and the minimum."""
+    pytest.importorskip("torch")
+    monkeypatch.setenv("TRAINSTACK_NODE_STALE_S", "3")
+    script = ("import time, torch.distributed as dist; dist.init_process_group('gloo'); "
+              "print('training', flush=True); time.sleep(600)")
+    with LocalCluster(tmp_path, nodes=2) as cluster:
+        import sys
+        import threading
+
+        def kill_when_training():
+            if wait_for(lambda: all("training" in cluster.node_log(n) for n in cluster.names), 120):
+                cluster.kill_node("node-0")
+        killer = threading.Thread(target=kill_when_training)
+        killer.start()
+        began = time.monotonic()
+        ran = CliRunner().invoke(app, ["run", "--bucket-url", cluster.url, "--timeout", "300",
+                                       "--max-restarts", "2", "--", sys.executable, "-c", script])
+        killer.join()
+        took = time.monotonic() - began
+    assert ran.exit_code == 1, ran.output + cluster.agent_logs()
+    assert took < 120, ran.output
+    assert "node-0" in ran.output and "fewer than the job's minimum of 2" in ran.output, ran.output
