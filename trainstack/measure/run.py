@@ -103,8 +103,10 @@ class JobResult:
         if self.timed_out:
             return EXIT_TIMEOUT
         ended = self.final or self.exits
-        own = [e for e in ended.values() if not e.get("stopped")] or list(ended.values())
-        worst = worst_rc(int(e.get("rc", 1)) for e in own)
+        own = [e for e in ended.values() if not e.get("stopped")]
+        if not own and self.vanished:
+            return 1    # every exit a stand-in for the vanished node's: their signals say nothing
+        worst = worst_rc(int(e.get("rc", 1)) for e in own or ended.values())
         return max(worst, 1) if self.vanished else worst
 
 
