@@ -68,8 +68,12 @@ def test_the_job_moves_its_rendezvous_when_the_host_node_is_lost(tmp_path, monke
         assert wait_for(lambda: all((cluster.bucket_dir / f"heartbeat/{n}.json").exists()
                                     for n in cluster.names), 30), cluster.agent_logs()
         target = resolve(None, cluster.url)
+        # The agents take node-0 for gone after 6 s (the request's stale limit), `run` after 3:
+        # so `run` sees the host gone first and must wait for the agents' election.
+        monkeypatch.setenv("TRAINSTACK_NODE_STALE_S", "6")
         job = submit(target, ["python", "elastic.py"], cwd=str(tmp_path), env=env,
                      max_restarts=1, min_nodes=2, last_call_s=2)
+        monkeypatch.setenv("TRAINSTACK_NODE_STALE_S", "3")
         saved = lambda: json.loads(ckpt.read_text())["step"] if ckpt.exists() else 0  # noqa: E731
         assert wait_for(lambda: saved() >= 3, 150), cluster.agent_logs()
         cluster.kill_node("node-0")
