@@ -5,11 +5,12 @@ A long-running service on every node (components/boot/jobs.py installs it). It p
 cluster's bucket for job requests, `jobs/<id>/request.json`:
 
     {"id", "argv": [...], "launcher": "torchrun" | "none", "max_restarts": 0,
-     "nproc_per_node": null, "env": {}, "rdzv_port": null}
+     "nproc_per_node": null, "env": {}, "rdzv_port": null, "min_nodes": null,
+     "last_call_s": null, "stale_s": 120}
 
 and runs each one once, one at a time. With the torchrun launcher the command becomes
 
-    torchrun --nnodes=N:N --nproc-per-node=P --rdzv-backend=c10d
+    torchrun --nnodes=M:N --nproc-per-node=P --rdzv-backend=c10d
              --rdzv-endpoint=<rank 0's address>:<port> --rdzv-id=<id>
              --rdzv-conf=is_host=<this node is rank 0> --max-restarts=R -- CMD...
 
@@ -18,6 +19,17 @@ list, /etc/profile.d/trainstack-ranks.sh); P is the node's GPUs (NPROC_PER_NODE)
 request says otherwise; the fabric's NCCL environment comes from the boot's NCCL profile. One
 node hosts the c10d store (is_host), so no node races to host it: the one `run` elected
 (request "rdzv_host"/"rdzv_addr", the first live node, with N the live nodes), else rank 0.
+M is the request's min_nodes (default N).
+
+When that host is lost while the job runs (its heartbeat older than the request's stale_s, its
+heartbeat "leaving", its health record withdrawn, or preempted out of the job) and restarts are
+left, the agents of the nodes that remain elect the lowest healthy one (node_rank in its health
+record, then name); that node writes jobs/<id>/attempts/<n>.json ({"attempt", "host", "addr",
+"port", "endpoint", "nodes", "lost", "why", "restarts_left"}), and every agent stops its torchrun
+and starts it again against the new host (port + 1, --max-restarts = what is left). With fewer
+than M nodes left the agents stop the job instead, naming the host and the minimum. torchrun runs
+with LOGLEVEL=INFO so that its "Rendezvous complete" report is in the log; from it each node
+writes jobs/<id>/<node>/ranks.json, the ranks it held in each attempt and restart.
 
 Every agent writes a heartbeat, heartbeat/<node>.json ({"time", "addr", "leaving", "job"}),
 every --heartbeat seconds; on a node marked leaving it also withdraws the node's health record

@@ -7,7 +7,10 @@ the worst node's. The nodes are those with a health record in the bucket (status
 what `trainstack status` reads) that is not withdrawn and whose agent's heartbeat is not stale
 (heartbeat/<node>.json, TRAINSTACK_NODE_STALE_S); on a deployed stack the spec's node count is
 awaited. A node whose heartbeat stops before its exit record ends the wait at once, named, and
-the job is cancelled on the others; a node stopped because another failed says so.
+the job is cancelled on the others; a node stopped because another failed says so. A node that
+hosted the job's rendezvous is the exception while restarts are left: the remaining nodes'
+agents elect a new host (jobs/<id>/attempts/<n>.json), and the wait follows the newest attempt's
+nodes, naming the lost one; `run` prints each attempt and which node held which ranks.
 """
 from __future__ import annotations
 
