@@ -429,7 +429,7 @@ def rendezvous_results(text: str) -> list[dict]:
             found.append(current)
             continue
         match = field.search(line) if current is not None else None
-        if match is None:
+        if match is None or current is None:
             current = None
             continue
         try:

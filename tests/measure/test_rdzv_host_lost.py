@@ -129,3 +129,33 @@ def test_too_few_nodes_left_fails_within_seconds_naming_the_host(tmp_path, monke
     assert ran.exit_code == 1, ran.output + cluster.agent_logs()
     assert took < 120, ran.output
     assert "node-0" in ran.output and "fewer than the job's minimum of 2" in ran.output, ran.output
+
+
+def test_min_nodes_beyond_the_nodes_is_refused_before_anything_is_written(tmp_path):
+    from tests.run_helpers import health_record
+    (tmp_path / "status").mkdir()
+    for rank, name in enumerate(("node-0", "node-1")):
+        (tmp_path / "status" / f"{name}.json").write_text(json.dumps(health_record(name, rank)))
+    ran = CliRunner().invoke(app, ["run", "--bucket-url", f"file://{tmp_path}", "--min-nodes",
+                                   "3", "--", "python", "train.py"])
+    assert ran.exit_code == 2, ran.output
+    assert "--min-nodes" in ran.output and "between 1 and the job's 2 node(s)" in ran.output
+    assert not (tmp_path / "jobs").exists()
+
+
+def test_a_later_attempt_launches_against_the_elected_host():
+    """The launch line of attempt 1: the new host's endpoint, torch elastic's MIN:MAX range, and
+    the restarts the attempt has left (not the request's)."""
+    from trainstack_components.agents import job_agent
+    request = {"id": "j", "argv": ["python", "t.py"], "nnodes": 3, "min_nodes": 2,
+               "max_restarts": 3, "rdzv_host": "node-0", "rdzv_addr": "10.0.0.1",
+               "last_call_s": 5}
+    boot = {"MASTER_ADDR": "10.0.0.1", "NNODES": "3", "NODE_RANK": "2", "MASTER_PORT": "29500"}
+    attempt = {"attempt": 1, "host": "node-1", "addr": "10.0.0.2", "port": 29501,
+               "restarts_left": 2}
+    argv = job_agent.launch_argv(request, boot, ["torchrun"], "node-1", attempt)
+    assert "--nnodes=2:3" in argv and "--rdzv-endpoint=10.0.0.2:29501" in argv
+    assert "--rdzv-conf=is_host=true,last_call_timeout=5" in argv and "--max-restarts=2" in argv
+    first = job_agent.launch_argv(request, boot, ["torchrun"], "node-1")
+    assert "--rdzv-endpoint=10.0.0.1:29500" in first and "--max-restarts=3" in first
+    assert "--rdzv-conf=is_host=false,last_call_timeout=5" in first
