@@ -115,6 +115,10 @@ def test_too_few_nodes_left_fails_within_seconds_naming_the_host(tmp_path, monke
     with LocalCluster(tmp_path, nodes=2) as cluster:
         import sys
         import threading
+        # `run` names the host from the agents' heartbeats (their addresses): without them the
+        # boot's rank 0 hosts unnamed, and no agent could tell it was lost.
+        assert wait_for(lambda: all((cluster.bucket_dir / f"heartbeat/{n}.json").exists()
+                                    for n in cluster.names), 30), cluster.agent_logs()
 
         def kill_when_training():
             if wait_for(lambda: all("training" in cluster.node_log(n) for n in cluster.names), 120):
