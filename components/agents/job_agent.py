@@ -791,6 +791,11 @@ class Agent:
         record when it is that node); ("stop", why) -- too few nodes left, or nobody took over."""
         host, n = attempt["host"], int(attempt.get("attempt") or 0) + 1
         stale_s = float(request.get("stale_s") or 4 * self.heartbeat_s)
+        done = self._read_json(f"{JOBS_PREFIX}/{job_id}/{host}/exit.json")
+        if done and not done.get("preempted"):
+            # The host finished its part (a failure there stops this node via _end_reason):
+            # its node going away afterwards (reaped when idle) is no reason to restart the job.
+            return ("alive", None) if exited_at is not None else ("wait", None)
         why = self._node_gone(job_id, host, stale_s)
         if why is None:
             at = self._read_json(f"{HEARTBEAT_PREFIX}/{host}.json").get("time")

@@ -163,3 +163,39 @@ def test_a_later_attempt_launches_against_the_elected_host():
     first = job_agent.launch_argv(request, boot, ["torchrun"], "node-1")
     assert "--rdzv-endpoint=10.0.0.1:29500" in first and "--max-restarts=3" in first
     assert "--rdzv-conf=is_host=false,last_call_timeout=5" in first
+
+
+def test_the_election_among_the_agents_records(tmp_path):
+    """The agents' verdict on the attempt's host, from the bucket's records alone: a host whose
+    heartbeat is stale is lost and the lowest healthy node by node rank writes the next attempt;
+    a host that finished its part is not lost however long its node has been gone; too few
+    nodes left stop the job naming the minimum."""
+    from trainstack_components.agents import job_agent
+    store = job_agent.open_store(str(tmp_path))
+    now = time.time()
+    for name, rank, age in (("node-a", 0, 60), ("node-b", 2, 0), ("node-c", 1, 0)):
+        store.put(f"status/{name}.json", json.dumps({"ok": True, "node_rank": rank}).encode())
+        store.put(f"heartbeat/{name}.json", json.dumps({"time": now - age}).encode())
+    request = {"id": "j", "nodes": ["node-a", "node-b", "node-c"], "nnodes": 3, "min_nodes": 2,
+               "max_restarts": 2, "stale_s": 10, "rdzv_host": "node-a", "rdzv_port": 29500}
+    attempt = job_agent.request_attempt(request)
+
+    def agent(name):
+        made = job_agent.Agent(store, job_agent.Node(name, str(tmp_path / name)), ["torchrun"])
+        made._ranks, made._election_since, made._addr = [], {}, f"10.0.0.{name[-1]}"
+        return made
+    # node-c has the lower node rank (1) though node-b sorts first by name: node-b waits for it.
+    assert agent("node-b")._host_verdict("j", request, attempt, None) == ("wait", None)
+    verdict, record = agent("node-c")._host_verdict("j", request, attempt, None)
+    assert verdict == "next" and (record["host"], record["nodes"], record["lost"]) == (
+        "node-c", ["node-b", "node-c"], "node-a")
+    assert (record["port"], record["restarts_left"], record["addr"]) == (29501, 1, "10.0.0.c")
+    assert agent("node-b")._host_verdict("j", request, attempt, None) == ("next", record)
+    # Needing all three: stopped, naming the host and the minimum.
+    verdict, why = agent("node-b")._host_verdict("k", {**request, "id": "k", "min_nodes": 3},
+                                                 attempt, None)
+    assert verdict == "stop" and "node-a is gone" in why and "minimum of 3" in why
+    # A host that exited 0 from this job: its node may go; no new attempt.
+    store.put("jobs/m/node-a/exit.json", json.dumps({"rc": 0}).encode())
+    assert agent("node-c")._host_verdict("m", {**request, "id": "m"}, attempt, time.time()) == \
+        ("alive", None)
