@@ -316,6 +316,16 @@ def format_attempts(result: JobResult) -> str:
     return "\n".join(lines)
 
 
+def read_record(fs, path: str) -> dict:
+    """A JSON record of the bucket, {} where it is missing or not (yet) whole: a writer without
+    an atomic rename (a shared filesystem) can be read half-way."""
+    try:
+        record = json.loads(read_bytes(fs, path) or b"{}")
+    except ValueError:
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
 def read_bytes(fs, path: str) -> Optional[bytes]:
     try:
         with fs.open(path, "rb") as handle:
@@ -378,11 +388,11 @@ def wait(target: Target, job_id: str, *, timeout_s: float = 3600, poll_s: float 
             if node in result.exits and not result.exits[node].get("preempted"):
                 continue
             prefix = f"{base}/{JOBS_PREFIX}/{job_id}/{node}"
-            started_record = json.loads(read_bytes(fs, f"{prefix}/started.json") or b"{}")
+            started_record = read_record(fs, f"{prefix}/started.json")
             started = started_record.get("started")
             if started_record.get("rdzv", {}).get("is_host") and not endpoint0:
                 endpoint0 = started_record["rdzv"].get("endpoint")
-            ranks = json.loads(read_bytes(fs, f"{prefix}/{RANKS_FILE}") or b"{}").get("ranks")
+            ranks = read_record(fs, f"{prefix}/{RANKS_FILE}").get("ranks")
             if ranks:
                 result.ranks[node] = ranks
             if starts.get(node, started) != started:
@@ -390,7 +400,10 @@ def wait(target: Target, job_id: str, *, timeout_s: float = 3600, poll_s: float 
                 result.exits.pop(node, None)
             starts[node] = started
             exit_raw = read_bytes(fs, f"{prefix}/exit.json")
-            record = json.loads(exit_raw) if exit_raw is not None else None
+            try:
+                record = json.loads(exit_raw) if exit_raw is not None else None
+            except ValueError:
+                record = exit_raw = None     # still being written: the next poll reads it whole
             if record is not None and started and record.get("started") != started:
                 record = exit_raw = None   # the node's earlier (preempted) run's record
             log = read_bytes(fs, f"{prefix}/log.txt")
