@@ -81,15 +81,16 @@ class LocalCluster:
 
     def kill_node(self, name: str) -> None:
         """What the cloud does to a node it takes back: its agent and every job of it die at
-        once (SIGKILL), nothing more is written."""
+        once (SIGKILL), nothing more is written. The agent first: killed after its job, it
+        could still write the job's exit record in between."""
+        self.agents[name].kill()
+        self.agents[name].wait(timeout=20)
         jobs = self.roots[name] / job_agent.LOCAL_JOBS_DIR.lstrip("/")
         for pid_file in jobs.glob("*.json"):
             try:
                 os.killpg(json.loads(pid_file.read_text())["pid"], 9)
             except (OSError, ValueError, KeyError):
                 pass
-        self.agents[name].kill()
-        self.agents[name].wait(timeout=20)
 
     def stop(self) -> None:
         for proc in self.procs:
@@ -99,6 +100,11 @@ class LocalCluster:
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+    def node_log(self, name: str) -> str:
+        """What the jobs on `name` have printed so far (its agent's local job logs)."""
+        jobs = self.roots[name] / job_agent.LOCAL_JOBS_DIR.lstrip("/")
+        return "".join(p.read_text(errors="replace") for p in sorted(jobs.glob("*.log")))
 
     def agent_logs(self) -> str:
         return "\n".join((self.tmp / f"{n}-agent.log").read_text(errors="replace")

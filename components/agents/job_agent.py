@@ -5,11 +5,12 @@ A long-running service on every node (components/boot/jobs.py installs it). It p
 cluster's bucket for job requests, `jobs/<id>/request.json`:
 
     {"id", "argv": [...], "launcher": "torchrun" | "none", "max_restarts": 0,
-     "nproc_per_node": null, "env": {}, "rdzv_port": null}
+     "nproc_per_node": null, "env": {}, "rdzv_port": null, "min_nodes": null,
+     "last_call_s": null, "stale_s": 120}
 
 and runs each one once, one at a time. With the torchrun launcher the command becomes
 
-    torchrun --nnodes=N:N --nproc-per-node=P --rdzv-backend=c10d
+    torchrun --nnodes=M:N --nproc-per-node=P --rdzv-backend=c10d
              --rdzv-endpoint=<rank 0's address>:<port> --rdzv-id=<id>
              --rdzv-conf=is_host=<this node is rank 0> --max-restarts=R -- CMD...
 
@@ -18,6 +19,17 @@ list, /etc/profile.d/trainstack-ranks.sh); P is the node's GPUs (NPROC_PER_NODE)
 request says otherwise; the fabric's NCCL environment comes from the boot's NCCL profile. One
 node hosts the c10d store (is_host), so no node races to host it: the one `run` elected
 (request "rdzv_host"/"rdzv_addr", the first live node, with N the live nodes), else rank 0.
+M is the request's min_nodes (default N).
+
+When that host is lost while the job runs (its heartbeat older than the request's stale_s, its
+heartbeat "leaving", its health record withdrawn, or preempted out of the job) and restarts are
+left, the agents of the nodes that remain elect the lowest healthy one (node_rank in its health
+record, then name); that node writes jobs/<id>/attempts/<n>.json ({"attempt", "host", "addr",
+"port", "endpoint", "nodes", "lost", "why", "restarts_left"}), and every agent stops its torchrun
+and starts it again against the new host (port + 1, --max-restarts = what is left). With fewer
+than M nodes left the agents stop the job instead, naming the host and the minimum. torchrun runs
+with LOGLEVEL=INFO so that its "Rendezvous complete" report is in the log; from it each node
+writes jobs/<id>/<node>/ranks.json, the ranks it held in each attempt and restart.
 
 Every agent writes a heartbeat, heartbeat/<node>.json ({"time", "addr", "leaving", "job"}),
 every --heartbeat seconds; on a node marked leaving it also withdraws the node's health record
@@ -66,6 +78,10 @@ JOBS_PREFIX = "jobs"
 STATUS_PREFIX = "status"        # status/<node>.json: the health record the boot wrote
 HEARTBEAT_PREFIX = "heartbeat"  # heartbeat/<node>.json: this agent is alive, {"time": epoch s}
 CANCEL_FILE = "cancel.json"     # jobs/<id>/cancel.json: `run` gave the job up (a node vanished)
+# jobs/<id>/attempts/<n>.json: the job's rendezvous after its host was lost (n >= 1; attempt 0
+# is the request's own), written by the node elected to host it.
+ATTEMPTS_DIR = "attempts"
+RANKS_FILE = "ranks.json"       # jobs/<id>/<node>/ranks.json: the ranks torchrun gave this node
 DEFAULT_HEARTBEAT_S = 30.0
 # After SIGTERM, how long a stopped job gets to save before SIGKILL (a cloud's notice is 30 s+).
 STOP_GRACE_S = 30.0
@@ -86,7 +102,7 @@ FABRIC_MOUNTS_FILE = "/etc/trainstack/container-mounts"
 # host library folders the container can see are prepended inside it (HOST_LIBS_ENV).
 CONTAINER_ENV_PREFIXES = ("NCCL_", "FI_", "UCX_", "OMPI_", "TORCH_", "CUDA_", "TRAINSTACK_")
 CONTAINER_ENV_NAMES = ("MASTER_ADDR", "MASTER_PORT", "NNODES", "NODE_RANK", "NPROC_PER_NODE",
-                       "PYTHONPATH")
+                       "PYTHONPATH", "LOGLEVEL")
 HOST_LIBS_ENV = "TRAINSTACK_HOST_LIBS"
 # Prepends the mounted host library folders to the image's own LD_LIBRARY_PATH, then runs the job.
 PREPEND_LIBS = ('LD_LIBRARY_PATH="$TRAINSTACK_HOST_LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; '
@@ -103,6 +119,13 @@ LEAVING_FILE = f"{STATE_DIR}/leaving"
 # first agent run, and a replacement node joining an elastic restart waits forever for the
 # rank-0 address (pytorch/pytorch#135712): a node replaced after a preemption would never join.
 RESTART_ENV = {"TORCH_DISABLE_SHARE_RDZV_TCP_STORE": "1"}
+# torchrun's elastic agent logs each rendezvous's outcome ("Rendezvous complete for workers.
+# Result: restart_count=.. group_rank=.. global_ranks=[..]") at INFO only; LOGLEVEL sets its
+# loggers' level (torch/distributed/elastic/utils/logging.py). From that line each node records
+# which ranks it held in each attempt -- c10d assigns them by arrival, not by NODE_RANK.
+RANKS_LOG_ENV = {"LOGLEVEL": "INFO"}
+# How long the node a re-election picked gets to write the new attempt before the others give up.
+ELECTION_WAIT_S = 60.0
 
 UNIT = f"""\
 [Unit]
@@ -333,9 +356,23 @@ def node_address(master_addr: Optional[str]) -> Optional[str]:
             return None
 
 
+def min_nodes(request: dict, nnodes: int) -> int:
+    """The fewest nodes the job may run on (request "min_nodes"; default: all of them)."""
+    return max(1, min(int(request.get("min_nodes") or nnodes), nnodes))
+
+
+def request_attempt(request: dict) -> dict:
+    """Attempt 0: the rendezvous `run` chose (host, members, torchrun's restart budget)."""
+    return {"attempt": 0, "host": request.get("rdzv_host"), "addr": request.get("rdzv_addr"),
+            "port": request.get("rdzv_port"),
+            "nodes": list(request.get("run_on") or request.get("nodes") or []),
+            "restarts_left": int(request.get("max_restarts") or 0)}
+
+
 def launch_argv(request: dict, env: dict[str, str], launcher: list[str],
-                node_name: Optional[str] = None) -> list[str]:
-    """The command this node runs for `request`, given the boot's environment `env`."""
+                node_name: Optional[str] = None, attempt: Optional[dict] = None) -> list[str]:
+    """The command this node runs for `request`, given the boot's environment `env`; with
+    `attempt` (n >= 1, after the rendezvous host was lost), against that attempt's host."""
     argv = [str(a) for a in request["argv"]]
     if request.get("launcher", "torchrun") == "none":
         return argv
@@ -357,14 +394,50 @@ def launch_argv(request: dict, env: dict[str, str], launcher: list[str],
     # The c10d store's host: the node `run` elected among the live ones (request "rdzv_host",
     # its address in "rdzv_addr"), so losing rank 0 does not leave the job without a store;
     # else the boot's rank 0.
-    if request.get("rdzv_host") and request.get("rdzv_addr") and node_name is not None:
+    restarts = int(request.get("max_restarts") or 0)
+    if attempt and attempt.get("attempt") and node_name is not None:
+        # A later attempt: the store moved to the node the survivors elected, on its own port.
+        addr, host = attempt["addr"], "true" if node_name == attempt["host"] else "false"
+        port, restarts = int(attempt["port"]), int(attempt.get("restarts_left") or 0)
+    elif request.get("rdzv_host") and request.get("rdzv_addr") and node_name is not None:
         addr, host = request["rdzv_addr"], "true" if node_name == request["rdzv_host"] else "false"
     else:
         addr, host = env["MASTER_ADDR"], "true" if env["NODE_RANK"] == "0" else "false"
-    return [*launcher, f"--nnodes={nnodes}:{nnodes}", f"--nproc-per-node={nproc}",
-            "--rdzv-backend=c10d", f"--rdzv-endpoint={addr}:{port}",
-            f"--rdzv-id={request['id']}", f"--rdzv-conf=is_host={host}",
-            f"--max-restarts={int(request.get('max_restarts') or 0)}", *script]
+    # MIN:MAX is torch elastic's own range: with fewer than MAX nodes the rendezvous completes
+    # once MIN have joined and its last call (last_call_timeout, 30 s unless the request says)
+    # has passed, and a node joining later (a replacement) restarts the workers to include it.
+    conf = f"is_host={host}"
+    if request.get("last_call_s"):
+        conf += f",last_call_timeout={int(request['last_call_s'])}"
+    return [*launcher, f"--nnodes={min_nodes(request, nnodes)}:{nnodes}",
+            f"--nproc-per-node={nproc}", "--rdzv-backend=c10d", f"--rdzv-endpoint={addr}:{port}",
+            f"--rdzv-id={request['id']}", f"--rdzv-conf={conf}", f"--max-restarts={restarts}",
+            *script]
+
+
+def rendezvous_results(text: str) -> list[dict]:
+    """Every "Rendezvous complete for workers" report of torchrun's elastic agent in `text`
+    (its INFO log): restart_count, group_rank, global_ranks, ... as Python values."""
+    import ast  # noqa: PLC0415
+    import re  # noqa: PLC0415
+    field = re.compile(r"(?:\]|^)\s+(\w+)=(.*)$")
+    found: list[dict] = []
+    current: Optional[dict] = None
+    for line in text.splitlines():
+        if "Rendezvous complete for workers" in line:
+            current = {}
+            found.append(current)
+            continue
+        match = field.search(line) if current is not None else None
+        if match is None or current is None:
+            current = None
+            continue
+        try:
+            value = ast.literal_eval(match.group(2).strip())
+        except (ValueError, SyntaxError):
+            value = match.group(2).strip()
+        current[match.group(1)] = value
+    return [r for r in found if "global_ranks" in r]
 
 
 def container_env_keys(keys) -> list[str]:
@@ -584,7 +657,8 @@ class Agent:
             files_dir.mkdir(parents=True, exist_ok=True)
             (files_dir / name).write_text(text)
         cwd = request.get("cwd") or (str(files_dir) if files_dir.is_dir() else None)
-        env = {**os.environ, **boot}
+        torchrun = request.get("launcher", "torchrun") != "none"
+        env = {**os.environ, **boot, **(RANKS_LOG_ENV if torchrun else {})}
         env.update(self.node.job_env(env))
         env.update({**{k: str(v) for k, v in (request.get("env") or {}).items()},
                     "TRAINSTACK_JOB_ID": job_id, "TRAINSTACK_NODE": self.node.name,
@@ -592,15 +666,76 @@ class Agent:
         started = time.time()
         info: dict[str, Any] = {"node": self.node.name, "node_rank": boot.get("NODE_RANK"),
                 "host": socket.gethostname(), "started": utc_now(), "agent_version": AGENT_VERSION}
+        # A node starting the job after its host was lost (a replacement) joins the newest attempt.
+        attempt = self.latest_attempt(job_id, request) if torchrun else None
+        pid_file = local / f"{job_id}.json"
+        self._ranks: list[dict] = []
+        log_path.write_bytes(b"")
+        rc = 127
+        while True:
+            argv = self._argv(request, boot, attempt, env, local, job_id, cwd, info)
+            if argv is None:
+                self._finish(job_id, 2, started, log_path.read_bytes(), info)
+                return 2
+            if "argv" not in info:
+                info["argv"] = argv
+                endpoint = next((a.split("=", 1)[1] for a in argv
+                                 if a.startswith("--rdzv-endpoint=")), None)
+                if endpoint:
+                    info["rdzv"] = {"endpoint": endpoint,
+                                    "is_host": any(a.startswith("--rdzv-conf=is_host=true")
+                                                   for a in argv),
+                                    "host": (attempt or {}).get("host") or "boot rank 0"}
+                self._put_json(job_id, "started.json", info)
+            next_attempt = None
+            with open(log_path, "ab") as log:
+                offset = log.tell()
+                try:
+                    proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                            cwd=cwd, start_new_session=True)
+                except OSError as failed:
+                    log.write(f"trainstack job agent: cannot start {argv[0]}: {failed}\n".encode())
+                    proc = None
+            if proc is not None:
+                pid_file.write_text(json.dumps({"pid": proc.pid, "job": job_id,
+                                                "started": info["started"]}))
+                rc, stopped, next_attempt = self._wait(proc, job_id, log_path, torchrun,
+                                                       request, attempt, offset)
+                if stopped:
+                    info["stopped"] = stopped
+            if next_attempt is None:
+                break
+            attempt = next_attempt
+            with open(log_path, "ab") as log:
+                log.write((f"trainstack job agent: attempt {attempt['attempt']}: the rendezvous "
+                           f"host {attempt['lost']} is lost ({attempt['why']}); {attempt['host']} "
+                           f"hosts it now at {attempt['endpoint']} with "
+                           f"{', '.join(attempt['nodes'])}\n").encode())
+            info.setdefault("attempts", []).append(attempt["attempt"])
+        pid_file.unlink(missing_ok=True)
+        if self._ranks:
+            info["ranks"] = self._ranks
+        if self.node.leaving():
+            # Signalled by the preemption agent: `trainstack run` waits for the replacement
+            # node instead of taking this exit as the job's.
+            info["preempted"] = True
+        self._finish(job_id, rc, started, log_path.read_bytes(), info, out_dir)
+        return rc
+
+    def _argv(self, request: dict, boot: dict, attempt: Optional[dict], env: dict, local: Path,
+              job_id: str, cwd: Optional[str], info: dict) -> Optional[list[str]]:
+        """The launch line of one attempt (inside the pinned image where there is one), or None
+        after logging why there is none."""
         try:
-            argv = launch_argv(request, boot, self.launcher, self.node.name)
+            argv = launch_argv(request, boot, self.launcher, self.node.name, attempt)
         except ValueError as bad:
-            self._finish(job_id, 2, started, f"trainstack job agent: {bad}\n".encode(), info)
-            return 2
+            with open(local / f"{job_id}.log", "ab") as log:
+                log.write(f"trainstack job agent: {bad}\n".encode())
+            return None
         image = self.node.image() if self.use_container else None
         if image:
             keys = [*container_env_keys(boot), *self.node.job_env({}),
-                    *(request.get("env") or {}),
+                    *(request.get("env") or {}), *RANKS_LOG_ENV,
                     "TRAINSTACK_JOB_ID", "TRAINSTACK_NODE", "TRAINSTACK_JOB_OUT"]
             devices = sorted(str(p) for p in Path("/dev/infiniband").glob("*"))
             fabric = self.node.fabric_mounts()
@@ -611,60 +746,177 @@ class Agent:
             argv = container_argv(image, argv, keys, str(local / job_id), devices, cwd,
                                   fabric, prepend_libs=bool(libs))
             info["image"] = image
-        info["argv"] = argv
-        endpoint = next((a.split("=", 1)[1] for a in argv if a.startswith("--rdzv-endpoint=")),
-                        None)
-        if endpoint:
-            info["rdzv"] = {"endpoint": endpoint, "is_host": "--rdzv-conf=is_host=true" in argv,
-                            "host": request.get("rdzv_host") or "boot rank 0"}
-        self._put_json(job_id, "started.json", info)
-        pid_file = local / f"{job_id}.json"
-        with open(log_path, "wb") as log:
-            try:
-                proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env,
-                                        cwd=cwd, start_new_session=True)
-            except OSError as failed:
-                log.write(f"trainstack job agent: cannot start {argv[0]}: {failed}\n".encode())
-                proc = None
-            if proc is not None:
-                pid_file.write_text(json.dumps({"pid": proc.pid, "job": job_id,
-                                                "started": info["started"]}))
-                torchrun = request.get("launcher", "torchrun") != "none"
-                rc, stopped = self._wait(proc, job_id, log_path, torchrun)
-                if stopped:
-                    info["stopped"] = stopped
-            else:
-                rc = 127
-        pid_file.unlink(missing_ok=True)
-        if self.node.leaving():
-            # Signalled by the preemption agent: `trainstack run` waits for the replacement
-            # node instead of taking this exit as the job's.
-            info["preempted"] = True
-        self._finish(job_id, rc, started, log_path.read_bytes(), info, out_dir)
-        return rc
+        return argv
+
+    # ------------------------------------------------------------ the rendezvous host's loss
+
+    def latest_attempt(self, job_id: str, request: dict) -> dict:
+        """The job's newest rendezvous: attempts/<n>.json for the highest n, else attempt 0."""
+        attempt, n = request_attempt(request), 1
+        while True:
+            found = self._read_json(f"{JOBS_PREFIX}/{job_id}/{ATTEMPTS_DIR}/{n}.json")
+            if not found:
+                return attempt
+            attempt, n = found, n + 1
+
+    def _read_json(self, key: str) -> dict:
+        try:
+            value = json.loads(self.store.get(key) or b"{}")
+        except ValueError:
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    def _node_gone(self, job_id: str, node: str, stale_s: float) -> Optional[str]:
+        """Why `node` is gone from the job (its heartbeat stale, leaving, its health record
+        withdrawn, preempted out of this job), or None while it looks alive."""
+        beat = self._read_json(f"{HEARTBEAT_PREFIX}/{node}.json")
+        at = beat.get("time")
+        if isinstance(at, (int, float)) and time.time() - at > stale_s:
+            return f"its job agent's last heartbeat was {time.time() - at:.0f} s ago " \
+                   f"(over {stale_s:g} s)"
+        if beat.get("leaving"):
+            return "it is leaving on a preemption notice"
+        withdrawn = self._read_json(f"{STATUS_PREFIX}/{node}.json").get("withdrawn")
+        if withdrawn:
+            return f"its health record was withdrawn ({withdrawn})"
+        if self._read_json(f"{JOBS_PREFIX}/{job_id}/{node}/exit.json").get("preempted"):
+            return "it was preempted"
+        return None
+
+    def _host_verdict(self, job_id: str, request: dict, attempt: dict,
+                      exited_at: Optional[float]) -> tuple[str, Any]:
+        """What became of the attempt's rendezvous host: ("alive", None) -- its agent beat after
+        this node's torchrun exited, so that exit is the job's own; ("wait", None); ("next",
+        attempt n+1) -- the store moved to the lowest healthy node left (this node writes the
+        record when it is that node); ("stop", why) -- too few nodes left, or nobody took over."""
+        host, n = attempt["host"], int(attempt.get("attempt") or 0) + 1
+        stale_s = float(request.get("stale_s") or 4 * self.heartbeat_s)
+        done = self._read_json(f"{JOBS_PREFIX}/{job_id}/{host}/exit.json")
+        if done and not done.get("preempted"):
+            # The host finished its part (a failure there stops this node via _end_reason):
+            # its node going away afterwards (reaped when idle) is no reason to restart the job.
+            return ("alive", None) if exited_at is not None else ("wait", None)
+        why = self._node_gone(job_id, host, stale_s)
+        if why is None:
+            at = self._read_json(f"{HEARTBEAT_PREFIX}/{host}.json").get("time")
+            alive = exited_at is not None and isinstance(at, (int, float)) and at > exited_at
+            return ("alive", None) if alive else ("wait", None)
+        key = f"{JOBS_PREFIX}/{job_id}/{ATTEMPTS_DIR}/{n}.json"
+        written = self._read_json(key)
+        if written:
+            return "next", written
+        members = list(attempt.get("nodes") or [])
+        if self.node.name not in members:
+            members.append(self.node.name)
+        left = sorted(m for m in members if m != host and (
+            m == self.node.name or self._node_gone(job_id, m, stale_s) is None))
+        nnodes = int(request.get("nnodes") or len(request_attempt(request)["nodes"]) or 1)
+        fewest = min_nodes(request, nnodes)
+        if len(left) < fewest:
+            return "stop", (f"the rendezvous host {host} is gone ({why}) and {len(left)} node(s) "
+                            f"remain ({', '.join(left)}), fewer than the job's minimum of "
+                            f"{fewest} (--min-nodes)")
+        budget = int(attempt.get("restarts_left") or 0) - 1 - max(
+            (int(r.get("restart_count") or 0) for r in self._ranks
+             if r.get("attempt") == attempt.get("attempt")), default=0)
+        if budget < 0:
+            return "stop", (f"the rendezvous host {host} is gone ({why}) and the job has no "
+                            "restarts left (--max-restarts)")
+
+        def rank_key(node: str) -> tuple:
+            rank = self._read_json(f"{STATUS_PREFIX}/{node}.json").get("node_rank")
+            return (rank if isinstance(rank, int) else 1 << 30, node)
+        elected = min(left, key=rank_key)
+        if elected != self.node.name:
+            since = self._election_since.setdefault(n, time.monotonic())
+            if time.monotonic() - since > ELECTION_WAIT_S:
+                return "stop", (f"the rendezvous host {host} is gone ({why}) and {elected}, "
+                                f"elected in its place, wrote no attempt {n} within "
+                                f"{ELECTION_WAIT_S:g} s")
+            return "wait", None
+        addr = self._addr or node_address(None) or "127.0.0.1"
+        base = int(attempt.get("port") or request.get("rdzv_port")
+                   or self.node.boot_env().get("MASTER_PORT") or DEFAULT_PORT)
+        record = {"attempt": n, "host": elected, "addr": addr, "port": base + 1,
+                  "endpoint": f"{addr}:{base + 1}", "nodes": left, "lost": host, "why": why,
+                  "restarts_left": budget, "time": utc_now()}
+        self.store.put(key, json.dumps(record, sort_keys=True).encode())
+        return "next", record
+
+    def _record_ranks(self, job_id: str, log_path: Path, attempt: Optional[dict],
+                      offset: int) -> None:
+        """This node's ranks in this attempt, as torchrun's rendezvous reported them, into
+        jobs/<id>/<node>/ranks.json (each attempt, each torchrun restart)."""
+        if attempt is None:
+            return
+        with open(log_path, "rb") as handle:
+            handle.seek(offset)
+            text = handle.read().decode("utf-8", "replace")
+        n = attempt.get("attempt") or 0
+        seen = [{"attempt": n, "host": attempt.get("host"),
+                 "restart_count": r.get("restart_count"), "group_rank": r.get("group_rank"),
+                 "group_world_size": r.get("group_world_size"),
+                 "global_ranks": r.get("global_ranks"),
+                 "world_size": (r.get("global_world_sizes") or [None])[0]}
+                for r in rendezvous_results(text)]
+        ranks = [r for r in self._ranks if r["attempt"] != n] + seen
+        if ranks != self._ranks:
+            self._ranks = ranks
+            self._put_json(job_id, RANKS_FILE, {"node": self.node.name, "ranks": ranks})
 
     def _wait(self, proc: subprocess.Popen, job_id: str, log_path: Path,
-              torchrun: bool = True) -> tuple[int, Optional[str]]:
-        """The job's exit code, and why this agent stopped it, if it did: `run` cancelled the
-        job, or (torchrun) another node failed, so this node's torchrun would otherwise wait
-        at its rendezvous or exit barrier for many minutes."""
+              torchrun: bool = True, request: Optional[dict] = None,
+              attempt: Optional[dict] = None,
+              offset: int = 0) -> tuple[int, Optional[str], Optional[dict]]:
+        """The job's exit code, why this agent stopped it, if it did, and the next attempt when
+        the rendezvous host was lost: `run` cancelled the job, or (torchrun) another node
+        failed, so this node's torchrun would otherwise wait at its rendezvous or exit barrier
+        for many minutes; or the host of the attempt's c10d store is gone, and the survivors
+        re-elect one (torchrun alone would retry the dead store until its timeouts). After
+        this node's torchrun failed, its exit waits for the host's next heartbeat: a live host
+        makes it the job's failure, a lost one a new attempt."""
         stopped: Optional[str] = None
+        next_attempt: Optional[dict] = None
         stop_at = 0.0
+        rc: Optional[int] = None
+        exited_at: Optional[float] = None
+        self._election_since: dict[int, float] = {}
+        watch = bool(torchrun and request and attempt and attempt.get("host")
+                     and attempt["host"] != self.node.name)
+        stale_s = float((request or {}).get("stale_s") or 4 * self.heartbeat_s)
         try:
             while True:
-                try:
-                    return proc.wait(timeout=self.poll_s), stopped
-                except subprocess.TimeoutExpired:
-                    self.store.put(self.key(job_id, "log.txt"), log_path.read_bytes())
-                    self.beat(job_id)
-                    if stopped is None:
-                        reason = self._end_reason(job_id, failures_only=True)
-                        if reason and (torchrun or reason.startswith("cancelled")):
-                            stopped = f"stopped by the job agent: {reason}"
-                            stop_at = time.monotonic()
-                            _signal_group(proc.pid, signal.SIGTERM)
-                    elif time.monotonic() - stop_at > self.stop_grace_s:
-                        _signal_group(proc.pid, signal.SIGKILL)
+                if rc is None:
+                    try:
+                        rc = proc.wait(timeout=self.poll_s)
+                        exited_at = time.time()
+                    except subprocess.TimeoutExpired:
+                        pass
+                else:
+                    time.sleep(self.poll_s)
+                self._record_ranks(job_id, log_path, attempt if torchrun else None, offset)
+                if rc is not None and (stopped or next_attempt or not watch or rc == 0
+                                       or time.time() - (exited_at or 0) > 2 * stale_s + 10):
+                    return rc, stopped, next_attempt
+                self.store.put(self.key(job_id, "log.txt"), log_path.read_bytes())
+                self.beat(job_id)
+                if stopped is None and next_attempt is None:
+                    reason = self._end_reason(job_id, failures_only=True)
+                    if reason and (torchrun or reason.startswith("cancelled")):
+                        stopped = f"stopped by the job agent: {reason}"
+                    elif watch and request and attempt:
+                        verdict, value = self._host_verdict(job_id, request, attempt, exited_at)
+                        if verdict == "alive" and rc is not None:
+                            return rc, None, None
+                        if verdict == "next":
+                            next_attempt = value
+                        elif verdict == "stop":
+                            stopped = f"stopped by the job agent: {value}"
+                    if (stopped or next_attempt) and rc is None:
+                        stop_at = time.monotonic()
+                        _signal_group(proc.pid, signal.SIGTERM)
+                elif rc is None and time.monotonic() - stop_at > self.stop_grace_s:
+                    _signal_group(proc.pid, signal.SIGKILL)
         except BaseException:
             _signal_group(proc.pid, signal.SIGTERM)   # the agent stopping ends its job
             raise

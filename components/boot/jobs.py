@@ -23,6 +23,7 @@ from trainstack_components.agents import job_agent
 from trainstack_components.catalog import node_images
 from trainstack_components.boot import extensions
 from trainstack_components.boot.model import CONFIG_DIR, STATE_DIR, BootFile, BootStep, CloudBoot, NodeContext
+from trainstack_components.boot.preemption import node_copy
 from trainstack_components.boot.steps import _function
 
 RUNTIME_STEP = "runtime"
@@ -53,16 +54,11 @@ BUCKET_BACKENDS = {"aws": ("s3", "s3fs"), "gcp": ("gs", "gcsfs"), "azure": ("abf
 AGENT_VENV = "/opt/trainstack/venv"
 
 
-def _without_docstring(source: str) -> str:
-    """The agent with its module docstring cut to one line: EC2 takes 16 KiB of gzipped user
-    data for every file of the boot, and the docstring is for readers of the repository."""
-    head, quote, rest = source.partition('"""')
-    first, _, after = rest.partition('"""')
-    return f'{head}"""{first.splitlines()[0]}"""{after}' if quote else source
-
-
-AGENT_SOURCE = _without_docstring(
-    resources.files("trainstack_components.agents").joinpath("job_agent.py").read_text("utf-8"))
+# The agent as the node gets it: comments and docstrings dropped (the module's first line kept,
+# argparse's description), as the preemption agent's. ECS takes 32 KiB of gzipped user data for
+# the whole boot, which carries the agents inline; the repository file stays the documented one.
+_SOURCE = resources.files("trainstack_components.agents").joinpath("job_agent.py").read_text("utf-8")
+AGENT_SOURCE = ("#!/usr/bin/env python3\n" if _SOURCE.startswith("#!") else "") + node_copy(_SOURCE)
 
 # Printed by the image's python: what a job inside it will use.
 _VERSIONS_PY = ("import json, torch; "

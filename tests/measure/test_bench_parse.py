@@ -32,6 +32,18 @@ def test_nccl_network_from_nccl_debug_info():
     assert bench_parse.nccl_network("no nccl here") is None
 
 
+def test_nccl_network_on_google_clouds_plugins():
+    """Recorded GKE logs: A3 Mega's TCPXO plugin names itself FasTrak on every rank; A4's gIB
+    plugin logs NET/gIB lines (Ray's worker prefix before NCCL's own). Neither is taken for
+    sockets, so a multi-node run over them is never flagged as the wrong network."""
+    fastrak = bench_parse.nccl_network((DATA / "nccl_fastrak_a3mega_lab22.log").read_text())
+    gib = bench_parse.nccl_network((DATA / "nccl_gib_a4_dranet_kuberay.log").read_text())
+    assert (fastrak, gib) == ("NET/FasTrak", "NET/gIB")
+    assert bench_parse.judge_fabric("a3-megagpu-8g", 2, None, fastrak)["wrong_network"] is None
+    assert bench_parse.judge_fabric("a4-highgpu-8g", 2, None, gib)["wrong_network"] is None
+    assert bench_parse.judge_fabric("a4-highgpu-8g", 2, None, "NET/Socket")["wrong_network"]
+
+
 @pytest.mark.parametrize("name, driver, cuda", [
     ("nvidia_smi_535_azhpc_images_343.txt", "535.161.08", "12.2"),
     ("nvidia_smi_610_sglang_27487.txt", "610.43.02", "13.3"),   # KMD / CUDA UMD labels

@@ -7,7 +7,10 @@ the worst node's. The nodes are those with a health record in the bucket (status
 what `trainstack status` reads) that is not withdrawn and whose agent's heartbeat is not stale
 (heartbeat/<node>.json, TRAINSTACK_NODE_STALE_S); on a deployed stack the spec's node count is
 awaited. A node whose heartbeat stops before its exit record ends the wait at once, named, and
-the job is cancelled on the others; a node stopped because another failed says so.
+the job is cancelled on the others; a node stopped because another failed says so. A node that
+hosted the job's rendezvous is the exception while restarts are left: the remaining nodes'
+agents elect a new host (jobs/<id>/attempts/<n>.json), and the wait follows the newest attempt's
+nodes, naming the lost one; `run` prints each attempt and which node held which ranks.
 """
 from __future__ import annotations
 
@@ -24,7 +27,8 @@ from typing import Callable, Optional
 import typer
 
 from trainstack.plan.select import ProjectOpt, use_project
-from trainstack_components.agents.job_agent import CANCEL_FILE, HEARTBEAT_PREFIX, JOBS_PREFIX
+from trainstack_components.agents.job_agent import (ATTEMPTS_DIR, CANCEL_FILE, HEARTBEAT_PREFIX,
+                                                    JOBS_PREFIX, RANKS_FILE, request_attempt)
 from trainstack_components.errors import SpecError
 
 EXIT_TIMEOUT = 124
@@ -64,6 +68,21 @@ class JobResult:
     logs: dict[str, str] = field(default_factory=dict)
     timed_out: bool = False
     vanished: dict[str, str] = field(default_factory=dict)  # node -> why it is taken for gone
+    # Nodes gone from the job that went on without them (the rendezvous moved): node -> why.
+    lost: dict[str, str] = field(default_factory=dict)
+    # The job's rendezvous attempts: attempt 0 (the request's) and one per re-elected host.
+    attempts: list[dict] = field(default_factory=list)
+    ranks: dict[str, list[dict]] = field(default_factory=dict)  # node -> its ranks.json entries
+
+    def ranks_by_attempt(self, attempt: int) -> dict[str, list[int]]:
+        """node -> the global ranks it held in `attempt` (its last torchrun restart there)."""
+        held: dict[str, list[int]] = {}
+        for node, entries in self.ranks.items():
+            mine = [e for e in entries if e.get("attempt") == attempt]
+            if mine:
+                last = max(mine, key=lambda e: int(e.get("restart_count") or 0))
+                held[node] = sorted(last.get("global_ranks") or [])
+        return held
 
     @property
     def replaced(self) -> list[str]:
@@ -87,8 +106,10 @@ class JobResult:
         if self.timed_out:
             return EXIT_TIMEOUT
         ended = self.final or self.exits
-        own = [e for e in ended.values() if not e.get("stopped")] or list(ended.values())
-        worst = worst_rc(int(e.get("rc", 1)) for e in own)
+        own = [e for e in ended.values() if not e.get("stopped")]
+        if not own and self.vanished:
+            return 1    # every exit a stand-in for the vanished node's: their signals say nothing
+        worst = worst_rc(int(e.get("rc", 1)) for e in own or ended.values())
         return max(worst, 1) if self.vanished else worst
 
 
@@ -215,17 +236,26 @@ def submit(target: Target, argv: list[str], *, kind: str = "run", launcher: str 
            max_restarts: int = 0, nproc_per_node: Optional[int] = None,
            env: Optional[dict] = None, files: Optional[dict] = None,
            cwd: Optional[str] = None, rdzv_port: Optional[int] = None,
-           run_on: Optional[list[str]] = None) -> str:
+           run_on: Optional[list[str]] = None, min_nodes: Optional[int] = None,
+           last_call_s: Optional[float] = None) -> str:
+    """Write the job's request. `min_nodes`: the fewest nodes it may go on with (default all);
+    `last_call_s`: how long a rendezvous with fewer than all waits for more (torch's 30 s)."""
     if not argv:
         raise SpecError("CMD", "is empty.", "Give the command after --, e.g. "
                         "`trainstack run -- python train.py`.")
     job_id = new_job_id(kind)
     members = list(run_on or target.nodes)
+    if min_nodes is not None and not 1 <= min_nodes <= len(members):
+        raise SpecError("--min-nodes", f"{min_nodes} is not between 1 and the job's "
+                        f"{len(members)} node(s).", f"Use a number from 1 to {len(members)}, or "
+                        "leave it out to need every node.")
     request = {"id": job_id, "argv": list(argv), "launcher": launcher,
                "max_restarts": max_restarts, "nproc_per_node": nproc_per_node,
                "env": env or {}, "files": files or {}, "cwd": cwd, "rdzv_port": rdzv_port,
                "nodes": list(target.nodes), "run_on": run_on,
-               "nnodes": len(run_on) if run_on else None, "created": datetime.now(timezone.utc).isoformat()}
+               "nnodes": len(run_on) if run_on else None, "min_nodes": min_nodes,
+               "last_call_s": last_call_s, "stale_s": stale_after_s(),
+               "created": datetime.now(timezone.utc).isoformat()}
     fs, base = bucket_fs(target.url)
     if launcher == "torchrun":
         request.update(rendezvous(fs, base, members))
@@ -253,6 +283,47 @@ def rendezvous(fs, base: str, members: list[str]) -> dict:
         if addr:
             return {"rdzv_host": node, "rdzv_addr": addr, "nnodes": len(members)}
     return {}
+
+
+def read_attempts(fs, base: str, job_id: str, request: dict) -> list[dict]:
+    """The job's rendezvous attempts: the request's (0), then jobs/<id>/attempts/<n>.json."""
+    attempts = [request_attempt(request)]
+    while True:
+        raw = read_bytes(fs, f"{base}/{JOBS_PREFIX}/{job_id}/{ATTEMPTS_DIR}/{len(attempts)}.json")
+        try:
+            record = json.loads(raw) if raw else None
+        except ValueError:
+            record = None
+        if not isinstance(record, dict):
+            return attempts
+        attempts.append(record)
+
+
+def format_attempts(result: JobResult) -> str:
+    """One line per rendezvous attempt: its host, why it moved, which node held which ranks."""
+    lines = []
+    for attempt in result.attempts:
+        n = attempt.get("attempt", 0)
+        line = f"attempt {n}: host {attempt.get('host') or 'boot rank 0'}"
+        if attempt.get("endpoint"):
+            line += f" at {attempt['endpoint']}"
+        if attempt.get("lost"):
+            line += f", after {attempt['lost']} lost ({attempt.get('why')})"
+        held = result.ranks_by_attempt(n)
+        if held:
+            line += "; ranks: " + ", ".join(f"{node} {ranks}" for node, ranks in sorted(held.items()))
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def read_record(fs, path: str) -> dict:
+    """A JSON record of the bucket, {} where it is missing or not (yet) whole: a writer without
+    an atomic rename (a shared filesystem) can be read half-way."""
+    try:
+        record = json.loads(read_bytes(fs, path) or b"{}")
+    except ValueError:
+        return {}
+    return record if isinstance(record, dict) else {}
 
 
 def read_bytes(fs, path: str) -> Optional[bytes]:
@@ -292,9 +363,22 @@ def wait(target: Target, job_id: str, *, timeout_s: float = 3600, poll_s: float 
     shown = {node: 0 for node in waiting}
     starts: dict[str, Optional[str]] = {}
     deadline = time.monotonic() + timeout_s
+    try:
+        request = json.loads(read_bytes(fs, f"{base}/{JOBS_PREFIX}/{job_id}/request.json") or b"{}")
+    except ValueError:
+        request = {}
+    # A lost rendezvous host: its job agents elect another once its heartbeat is stale_s old;
+    # past this the job is taken for stuck and cancelled.
+    election_s = 2 * stale_s + 30
+    lost_at: dict[str, float] = {}
+    endpoint0: Optional[str] = None
     while True:
         if hasattr(fs, "invalidate_cache"):
             fs.invalidate_cache()
+        result.attempts = read_attempts(fs, base, job_id, request)
+        latest = result.attempts[-1]
+        if endpoint0:
+            result.attempts[0].setdefault("endpoint", endpoint0)
         if nodes is None:
             for node in job_nodes(fs, base, job_id):
                 if node not in waiting:
@@ -304,13 +388,22 @@ def wait(target: Target, job_id: str, *, timeout_s: float = 3600, poll_s: float 
             if node in result.exits and not result.exits[node].get("preempted"):
                 continue
             prefix = f"{base}/{JOBS_PREFIX}/{job_id}/{node}"
-            started = json.loads(read_bytes(fs, f"{prefix}/started.json") or b"{}").get("started")
+            started_record = read_record(fs, f"{prefix}/started.json")
+            started = started_record.get("started")
+            if started_record.get("rdzv", {}).get("is_host") and not endpoint0:
+                endpoint0 = started_record["rdzv"].get("endpoint")
+            ranks = read_record(fs, f"{prefix}/{RANKS_FILE}").get("ranks")
+            if ranks:
+                result.ranks[node] = ranks
             if starts.get(node, started) != started:
                 shown[node] = 0            # the same name again: a replacement's fresh log
                 result.exits.pop(node, None)
             starts[node] = started
             exit_raw = read_bytes(fs, f"{prefix}/exit.json")
-            record = json.loads(exit_raw) if exit_raw is not None else None
+            try:
+                record = json.loads(exit_raw) if exit_raw is not None else None
+            except ValueError:
+                record = exit_raw = None     # still being written: the next poll reads it whole
             if record is not None and started and record.get("started") != started:
                 record = exit_raw = None   # the node's earlier (preempted) run's record
             log = read_bytes(fs, f"{prefix}/log.txt")
@@ -325,16 +418,34 @@ def wait(target: Target, job_id: str, *, timeout_s: float = 3600, poll_s: float 
                         echo(f"[{node}] {line}")
             if record is not None:
                 result.exits[node] = record
-        running = [n for n in waiting if n not in result.exits]
+        running = [n for n in waiting if n not in result.exits and n not in result.lost]
         gone = stale_nodes(heartbeats(target.url, running), stale_s) if running else {}
-        if gone:
-            result.vanished = {n: f"no exit record and {why}" for n, why in gone.items()}
-            cancel(target, job_id, "; ".join(f"{n}: {why}" for n, why in gone.items()))
+        now = time.monotonic()
+        for node, why in gone.items():
+            # The job goes on without it: the rendezvous already moved on, or the node hosted
+            # it and the agents left may re-elect a host (torchrun restarts left).
+            moved_on = latest["attempt"] >= 1 and node not in latest.get("nodes", [])
+            electable = node == latest.get("host") and request.get("launcher") == "torchrun" \
+                and int(latest.get("restarts_left") or 0) > 0
+            if moved_on or electable:
+                result.lost[node] = why
+                lost_at[node] = now
+        stuck = {n: f"{result.lost[n]}; no node took over its rendezvous within {election_s:g} s"
+                 for n in result.lost if n == latest.get("host") and now - lost_at[n] > election_s}
+        vanished = {**{n: why for n, why in gone.items() if n not in result.lost}, **stuck}
+        if vanished:
+            result.vanished = {n: f"no exit record and {why}" for n, why in vanished.items()}
+            cancel(target, job_id, "; ".join(f"{n}: {why}" for n, why in vanished.items()))
             return result
+        awaited = [n for n in (latest["nodes"] if latest["attempt"] >= 1 else expected)
+                   if n not in result.lost]
         final = result.final
         failed = any(worst_rc([int(e.get("rc", 1))]) for e in final.values())
-        if (not running and len(final) >= len(expected)) or \
-                (failed and all(n in result.exits for n in expected)):
+        if (not running and len(final) >= len(awaited)) or \
+                (failed and all(n in result.exits for n in awaited)):
+            if failed:   # a lost host nobody replaced: the job failed for want of it
+                for node in [n for n in result.lost if n == latest.get("host")]:
+                    result.vanished[node] = f"no exit record and {result.lost.pop(node)}"
             return result
         if time.monotonic() > deadline:
             result.timed_out = True
@@ -355,6 +466,9 @@ def run_command(
                                                  "per node (default: the node's GPUs)."),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Working folder on the nodes (e.g. "
                                       "under /lustre)."),
+    min_nodes: Optional[int] = typer.Option(None, "--min-nodes", min=1, help="The fewest nodes "
+                                            "the job may go on with when one is lost (default: "
+                                            "all); its restarts come from --max-restarts."),
     timeout: float = typer.Option(24 * 3600, "--timeout", min=1, help="Seconds to wait."),
     detach: bool = typer.Option(False, "--detach", help="Submit and print the job id only."),
     project: Optional[Path] = ProjectOpt,
@@ -367,7 +481,7 @@ def run_command(
     if max_restarts is None:
         max_restarts = default_max_restarts(target)
     job_id = submit(target, cmd, max_restarts=max_restarts, nproc_per_node=nproc_per_node,
-                    cwd=cwd)
+                    cwd=cwd, min_nodes=min_nodes)
     print(f"job {job_id} on {len(target.nodes)} node(s): {', '.join(target.nodes)}", flush=True)
     if detach:
         return
@@ -377,6 +491,7 @@ def run_command(
         record = result.exits.get(node)
         state = f"exit {record.get('rc')}" if record else (
             f"vanished: {result.vanished[node]}" if node in result.vanished
+            else f"lost: {result.lost[node]}; the job went on without it" if node in result.lost
             else "no exit record (still running?)")
         if record and record.get("stopped"):
             state += f" ({record['stopped']})"
@@ -385,6 +500,8 @@ def run_command(
                 else " (preempted; no replacement finished)"
         print(f"{node}: {state}; log: {target.url}/{JOBS_PREFIX}/{job_id}/{node}/log.txt",
               flush=True)
+    if len(result.attempts) > 1 or result.ranks:
+        print(format_attempts(result), flush=True)
     if result.timed_out:
         print(f"timed out after {timeout:g} s waiting for {len(target.nodes) - len(result.exits)} "
               "node(s)", file=sys.stderr)
