@@ -158,8 +158,16 @@ def _outside_filesystems(g: NodeGroup) -> list[str]:
     program does not hold as text)."""
     ids: set[str] = set()
     for part in links.parts(g):
+        named: set[str] = set()
+        own = 0
         for key in _USER_DATA:
-            ids.update(m.group(1) for m in _FSX_DNS.finditer(_user_data_text(part.get(key))))
+            named.update(m.group(1) for m in _FSX_DNS.finditer(_user_data_text(part.get(key))))
+            own += len(part.dep(key, "aws:fsx/"))
+        # On an update preview the DNS name of an FSx the stack creates is known, so the user
+        # data built from it names it literally, and depends on it: as many names as such
+        # dependencies may all be the stack's own (matched through the dependency instead).
+        if len(named) > own:
+            ids.update(named)
     return sorted(ids)
 
 

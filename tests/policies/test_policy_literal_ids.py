@@ -90,6 +90,23 @@ def test_a_literal_id_is_cannot_decide_at_the_configured_level_until_told(pack, 
     assert ("not in the GPU nodes' zone" in d.message or "span more than one zone" in d.message)
 
 
+def test_the_stacks_own_fsx_named_by_its_known_dns_name_is_not_outside_the_stack(pack):
+    # By hand: on an update preview the FSx's dnsName is known, so the user data built from it
+    # names it literally and depends on it (one name, one FSx dependency): it is the stack's
+    # own Lustre in the nodes' zone, so nothing to decide and no violation.
+    stack = aws_cluster()
+    find(stack, "LaunchTemplate").props["userData"] = MOUNT
+    assert _storage(run(pack, stack)) == []
+    # A second name beside the one dependency is a file system from elsewhere; which of the
+    # two is the stack's own is not in the program, so both wait for the zones config.
+    other = "fs-0fedcba9876543210"
+    find(stack, "LaunchTemplate").props["userData"] = MOUNT + MOUNT.replace(FSX_ID, other)
+    [note] = _storage(run(pack, stack))
+    assert note.level == "advisory" and "zones config" in note.message
+    told = {"storage-same-zone": {"zones": {FSX_ID: "us-east-1a", other: "us-east-1a"}}}
+    assert _storage(run(pack, stack, told)) == []
+
+
 def test_an_efs_name_in_user_data_is_not_a_lustre_outside_the_stack(pack):
     # By hand: EFS is regional (mountable from every zone); an EFS DNS name in the user data is
     # no zonal filesystem, so the stack (nodes and their own Lustre in us-east-1a) passes.
