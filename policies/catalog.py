@@ -143,6 +143,27 @@ def dearest(cloud: str, name: str) -> Optional[Price]:
     return max(rows, key=lambda p: p.ondemand_usd_hr) if rows else None
 
 
+# GCP N1 with attached GPUs is billed as the N1 machine plus each GPU (GCP "GPU pricing": "GPUs
+# attached to an instance are charged in addition to the machine type"): gcp_attached_gpus.csv
+# prices both parts, kind "machine" (an N1 type) and kind "accelerator" (one GPU, by the
+# guestAccelerators type name, e.g. nvidia-tesla-t4).
+@cache
+def _attached_by_key() -> dict[tuple[str, str, str], Price]:
+    return {(r["kind"], r["name"], r["region"]): Price(
+        "gcp", r["name"], r["region"], float(r["ondemand_usd_hr"]),
+        float(r["spot_usd_hr"]) if r["spot_usd_hr"] else None, r["as_of"])
+        for r in _rows("gcp_attached_gpus.csv")}
+
+
+def attached_part(kind: str, name: str, region: str) -> Optional[Price]:
+    """The price of an N1 machine (kind "machine") or of one attached GPU ("accelerator") in a
+    region, or None when the table has no row for it."""
+    if region:
+        return _attached_by_key().get((kind, name, region))
+    rows = [p for (k, n, _), p in _attached_by_key().items() if k == kind and n == name]
+    return max(rows, key=lambda p: p.ondemand_usd_hr) if rows else None
+
+
 # ------------------------------------------------------------------------------ storage prices
 # The same table as components/catalog/run_prices.py FILESYSTEM_PRODUCTS / BUCKET_ITEMS.
 

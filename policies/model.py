@@ -59,8 +59,20 @@ class UnknownValue(Exception):
         self.path = path
 
 
+class OutsideStack(UnknownValue):
+    """A rule needed a fact about something the stack names but does not create (a subnet or
+    file system made elsewhere): apply will not tell it either, only the pack's config can."""
+
+    def __init__(self, resource: "Resource", what: str):
+        super().__init__(resource, what)
+        self.args = (f"{resource.name}: {what}",)
+
+
 def undecided_message(err: "UnknownValue") -> str:
-    """The advisory text for a decision that waits for values known only after apply."""
+    """The advisory text for a decision that waits for values known only after apply, or for
+    facts about things outside the stack."""
+    if isinstance(err, OutsideStack):
+        return f"cannot decide: {err}"
     return f"cannot decide until apply: {err}"
 
 

@@ -151,6 +151,13 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
         if g.region is UNKNOWN:
             result.missing.append(f"{where}: its region is unknown until apply")
             return
+        if g.cloud == "gcp" and g.accelerator_types and str(t).startswith("n1-"):
+            attached = _n1_with_gpus(g, str(t))
+            if isinstance(attached, str):
+                result.missing.append(f"{where}: {attached}")
+                return
+            hourlies.append(attached)
+            continue
         row = instance_price(g.cloud, str(t), g.region) if g.region else \
             catalog.dearest(g.cloud, str(t))
         if row is None and not gpu_reason(g.cloud, t, g.accelerators):
@@ -181,6 +188,32 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
     result.lines.append(Line(
         f"{count} x {itype}{several}{' spot' if g.spot else ''} x {hourly:,.2f} USD/h x "
         f"{hours:g} h{enforced}", count * hourly * hours))
+
+
+def _n1_with_gpus(g: NodeGroup, machine: str) -> tuple[float, str, str] | str:
+    """An N1 node with attached GPUs: the machine's hourly price plus each GPU's, as
+    (USD/h, what was priced, the rows' dates), or why it cannot be priced."""
+    where = g.region or "its dearest catalog region"
+    machine_row = catalog.attached_part("machine", machine, g.region)
+    parts: list[catalog.Price] = [machine_row] if machine_row else []
+    missing = [] if machine_row else [machine]
+    names = []
+    for name, count in g.accelerator_types:
+        if name is UNKNOWN or not name:
+            return "an attached GPU whose type is unknown until apply or not given"
+        row = catalog.attached_part("accelerator", name, g.region)
+        if row is None:
+            missing.append(str(name))
+            continue
+        parts += [row] * count
+        names.append(f"{count} x {name}")
+    if missing:
+        return (f"{', '.join(missing)} in {where} (N1 with attached GPUs: "
+                f"{machine} + {', '.join(f'{c} x {n}' for n, c in g.accelerator_types)}) "
+                "has no catalog price")
+    hourly = sum(p.hourly(g.spot) for p in parts)
+    dates = sorted({p.as_of for p in parts})
+    return hourly, f"{machine} + {' + '.join(names)}", "; ".join(dates)
 
 
 def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],

@@ -19,9 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "components" / "catalog"
 TARGET = ROOT / "policies" / "catalog_data"
-# What policies/catalog.py reads: GPU facts, instance prices, storage prices, the CNY rate.
+# What policies/catalog.py reads: GPU facts, instance prices, storage prices, the CNY rate,
+# GCP N1 machines and the GPUs attached to them.
 FILES = ("instance_types.csv", "prices.csv", "storage_prices.csv", "filesystem_prices.csv",
-         "fx.csv")
+         "fx.csv", "gcp_attached_gpus.csv")
 
 
 def stale(source: Path = SOURCE, target: Path = TARGET) -> list[str]:

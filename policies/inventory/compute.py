@@ -202,6 +202,7 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             g.region = env_region(g.cloud)
         if g.cloud == "gcp":
             g.invalid += _accelerator_problems(g.template)
+            g.accelerator_types = _accelerator_types(g.template)
         elif g.cloud == "aws":
             g.capacity_block = any(
                 h is not None and h.get("instanceMarketOptions.marketType") == "capacity-block"
@@ -279,6 +280,24 @@ def _accelerators(holder: Optional[Resource]) -> int:
             n = checked_number(a.get("count"))
             total += int(n) if isinstance(n, float) and n >= 1 else 1
     return total
+
+
+def _accelerator_types(holder: Optional[Resource]) -> list[tuple[Any, int]]:
+    """(type, count per node) of each declared accelerator; the type is UNKNOWN or "" where it
+    cannot be read (then it has no price), the count as _accelerators() counts it."""
+    if holder is None:
+        return []
+    out: list[tuple[Any, int]] = []
+    for a in _dicts(holder.get("guestAccelerators")):
+        if not isinstance(a, dict):     # an accelerator unknown at preview
+            out.append((UNKNOWN, 1))
+            continue
+        n = checked_number(a.get("count"))
+        kind = a.get("type")
+        name = last_segment(kind) if isinstance(kind, str) and kind else \
+            (UNKNOWN if kind is UNKNOWN else "")
+        out.append((name, int(n) if isinstance(n, float) and n >= 1 else 1))
+    return out
 
 
 def _accelerator_problems(holder: Optional[Resource]) -> list[str]:

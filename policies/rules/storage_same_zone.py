@@ -7,6 +7,10 @@ transfer on every read; EFA traffic does not cross a subnet at all. Zones are re
 """
 from __future__ import annotations
 
+import base64
+import binascii
+import gzip
+import re
 from typing import Any, Mapping, Optional
 
 from trainstack_policies import links
@@ -20,7 +24,14 @@ from trainstack_policies.inventory import (
     is_gpu_group,
     node_groups,
 )
-from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
+from trainstack_policies.model import (
+    UNKNOWN,
+    OutsideStack,
+    Resource,
+    UnknownValue,
+    Violation,
+    violation,
+)
 
 NAME = "storage-same-zone"
 DESCRIPTION = ("Every parallel filesystem the GPU nodes mount is in their zone, and the bucket in "
@@ -49,14 +60,23 @@ SCOPE = (
 CONFIG_SCHEMA = {
     "zones": {
         "type": "object", "additionalProperties": {"type": "string"},
-        "description": "The zone of each subnet / vSwitch id the program names literally "
-                       "(one the stack does not create), e.g. {\"subnet-0abc\": \"us-east-1a\"}. "
-                       "Without it such a placement is 'cannot decide' (at cannotDecide's level).",
+        "description": "The zone of each subnet / vSwitch id, and of each FSx file system id "
+                       "the nodes' user data mounts, that the program names literally (one the "
+                       "stack does not create), e.g. {\"subnet-0abc\": \"us-east-1a\", "
+                       "\"fs-0123456789abcdef0\": \"us-east-1a\"}. Without it such a placement "
+                       "is 'cannot decide' (at cannotDecide's level).",
     },
 }
 
 # Inputs that place compute or a filesystem in a subnet / vSwitch, by id.
 _PLACING = ("vpcZoneIdentifiers", "subnetIds", "subnetId", "vswitchId", "vswitchIds")
+
+# An FSx file system's DNS name, as a Lustre mount names it (FSx for Lustre user guide, "Mounting
+# the file system": fs-<id>.fsx.<region>.amazonaws.com@tcp:/<mountname>). EFS names end in
+# .efs.<region>.amazonaws.com: EFS (regional) is mountable from every zone, so it is not matched.
+_FSX_DNS = re.compile(r"\b(fs-[0-9a-f]{8,17})\.fsx\.[a-z0-9-]+\.amazonaws\.com")
+# Inputs that carry user data (launch templates take it base64-encoded, instances as text).
+_USER_DATA = ("userData", "userDataBase64")
 
 # Cloud Storage locations that are not a single region (GCS docs "Bucket locations").
 GCS_MULTI_REGIONS = {"US", "EU", "ASIA"}
@@ -105,11 +125,67 @@ def _told_zones(r: Resource, config: Mapping[str, Any]) -> list[str]:
     told = config.get("zones") or {}
     missing = [i for i in ids if not isinstance(told.get(i), str) or not told.get(i)]
     if missing:
-        raise UnknownValue(r, f"{', '.join(missing)} (a subnet this stack does not create, so "
+        raise OutsideStack(r, f"{', '.join(missing)} (a subnet this stack does not create, so "
                               "its zone is not in the program; tell the pack with "
                               f"storage-same-zone's zones config: {{\"{missing[0]}\": "
                               "\"<zone>\"}})")
     return sorted({told[i] for i in ids})
+
+
+def _user_data_text(value: Any) -> str:
+    """User data as the node reads it: base64 decoded where it is base64, gunzipped where
+    cloud-init would gunzip it; "" where it is no text (unknown at preview)."""
+    if not isinstance(value, str) or not value:
+        return ""
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return value
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError):
+            return value
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return value
+
+
+def _outside_filesystems(g: NodeGroup) -> list[str]:
+    """The FSx file system ids the group's user data mounts by a literal DNS name: file systems
+    the stack does not create (one it creates is named through its dnsName output, a value the
+    program does not hold as text)."""
+    ids: set[str] = set()
+    for part in links.parts(g):
+        named: set[str] = set()
+        own = 0
+        for key in _USER_DATA:
+            named.update(m.group(1) for m in _FSX_DNS.finditer(_user_data_text(part.get(key))))
+            own += len(part.dep(key, "aws:fsx/"))
+        # On an update preview the DNS name of an FSx the stack creates is known, so the user
+        # data built from it names it literally, and depends on it: as many names as such
+        # dependencies may all be the stack's own (matched through the dependency instead).
+        if len(named) > own:
+            ids.update(named)
+    return sorted(ids)
+
+
+def _check_outside(fs_id: str, mounting: Resource, zone: str,
+                   config: Mapping[str, Any]) -> list[Violation]:
+    """A file system made outside the stack, mounted by GPU nodes in `zone`: compared with the
+    zone the pack config's `zones` tells for it, else "cannot decide"."""
+    told = (config.get("zones") or {}).get(fs_id)
+    if not isinstance(told, str) or not told:
+        raise OutsideStack(mounting, f"userData mounts {fs_id} (a file system this stack does "
+                           "not create, so its zone is not in the program; tell the pack with "
+                           f"storage-same-zone's zones config: {{\"{fs_id}\": \"<zone>\"}})")
+    if told == zone:
+        return []
+    return [violation(mounting, f"the filesystem {fs_id} the GPU nodes mount is not in the GPU "
+                      "nodes' zone", f"{told} (told in the pack config's zones)", zone,
+                      "mount a file system in the nodes' zone, or place the nodes in "
+                      f"{fs_id}'s zone ({told})")]
 
 
 def _node_placement(groups: list[NodeGroup], out: list[Violation],
@@ -359,6 +435,23 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                                     "subnetIds") + g.resource.dep("subnetId")) \
                         if fs.zone_id else ()
                     out.extend(_check_filesystem(fs, zone, region, ids, config))
+            except UnknownValue as err:
+                unknown = unknown or err
+        # File systems made outside the stack, named in the nodes' user data.
+        outside: dict[str, list[NodeGroup]] = {}
+        for gs in clusters.values():
+            for g in gs:
+                for fs_id in _outside_filesystems(g):
+                    outside.setdefault(fs_id, []).append(g)
+        for fs_id, groups in sorted(outside.items()):
+            key = tuple(sorted(id(g) for g in groups))
+            try:
+                if key not in placed:
+                    placed[key] = ("", "")
+                    placed[key] = _node_placement(groups, out, config)
+                zone = placed[key][0]
+                if zone:
+                    out.extend(_check_outside(fs_id, groups[0].resource, zone, config))
             except UnknownValue as err:
                 unknown = unknown or err
         through_fs = _fs_readers(usage, matched)

@@ -241,9 +241,12 @@ def test_a_gke_node_pool_with_gpus_is_priced_and_placed(pack):
 def test_declared_accelerators_make_a_gpu_node(pack):
     node = res("gcp:compute/instance:Instance", "n1",
                {"machineType": "n1-standard-8", "zone": "us-central1-a", "labels": LABELS,
-                "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": 1.0}]})
+                "guestAccelerators": [{"type": "nvidia-tesla-v100", "count": 1.0}]})
+    # A V100 attached to N1 has no catalog row (T4 and P4 do: tests/catalog/
+    # test_gcp_n1_attached_gpus_grpc.py), so the GPU node fails closed, naming the part.
     [d] = [d for d in of(run(pack, [node]), "spend-limit") if "cannot be estimated" in d.message]
-    assert "n1-standard-8 in us-central1 (declares 1 accelerator(s) per node)" in d.message
+    assert "nvidia-tesla-v100 in us-central1 (N1 with attached GPUs: n1-standard-8 + 1 x " \
+        "nvidia-tesla-v100) has no catalog price" in d.message
 
 
 def test_filestore_beside_gce_gpus_in_another_zone_fails(pack):
