@@ -98,7 +98,7 @@ def main(args: list[str]) -> int:
         busy_before = machine_busy_seconds()
         started = time.monotonic()
         done = subprocess.run([sys.executable, "-m", "pytest", "-p", "suite_cpu",
-                               *(args or ["-q", "-n", "auto"])], cwd=root, env=env)
+                               *(args or ["-q", "-n", "auto", "-rs"])], cwd=root, env=env)
         wall = time.monotonic() - started
         machine_cpu = machine_busy_seconds() - busy_before
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
