@@ -64,16 +64,18 @@ def test_two_nodes_run_bench_and_compare_measured(tmp_path, example_spec, monkey
         assert "[node-0] rank" in ran.output and "[node-1] rank" in ran.output
         # The store's host: the first node (by rank) whose agent had published its address in
         # its heartbeat when `run` submitted -- node-0, or node-1 when node-0's first heartbeat
-        # was not written yet. Exactly that node hosts; the other connects to it.
+        # was not written yet; with no heartbeat yet at all, the boot's rank 0 (node-0, at the
+        # boot's MASTER_ADDR). Exactly that node hosts; the other connects to it.
         request = json.loads((cluster.bucket_dir / f"jobs/{job}/request.json").read_text())
-        assert request["rdzv_host"] in cluster.names and request["rdzv_addr"] == "127.0.0.1"
+        host = request.get("rdzv_host") or "node-0"
+        assert host in cluster.names and request.get("rdzv_addr", "127.0.0.1") == "127.0.0.1"
         for node in cluster.names:
             exit_record = json.loads((cluster.bucket_dir / f"jobs/{job}/{node}/exit.json").read_text())
             assert exit_record["rc"] == 0
             argv = exit_record["argv"]
             assert "--nnodes=2:2" in argv and "--rdzv-backend=c10d" in argv
             assert f"--rdzv-endpoint=127.0.0.1:{cluster.port}" in argv
-            hosts = "true" if node == request["rdzv_host"] else "false"
+            hosts = "true" if node == host else "false"
             assert f"--rdzv-conf=is_host={hosts}" in argv
             # the pid file the idle agent reads is gone once the job is over
             assert not (cluster.roots[node] / job_agent.LOCAL_JOBS_DIR.lstrip("/") /
