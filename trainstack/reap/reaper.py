@@ -444,10 +444,11 @@ class Reaper:
                 verdict = gone
         if verdict.state != "idle":
             what = verdict.busy or verdict.unknown
+            # A member without a fresh idle report bills unreported, as at the first look.
             return outputs, Decision(
                 stack, "keep" if verdict.busy else "report",
                 f"turned {verdict.state} {when} ({', '.join(what)}); left alone, not destroyed",
-                evidence)
+                evidence, alarm="" if verdict.busy else "billing without reports")
         return outputs, None
 
     def _scale_back(self, stop: Decision, group: Cloud, outputs: dict, before: int) -> Decision:
