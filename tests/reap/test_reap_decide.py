@@ -567,7 +567,7 @@ def test_a_member_gone_silent_after_the_lock_is_a_report(world, tmp_path):
         tmp_path / "s" / "heartbeats" / "n1.json").unlink()
     d = world.decide("s")
     assert said(d) == ("report", "turned unknown after taking the lock (n1); left alone, not "
-                                 "destroyed", "", "")
+                                 "destroyed", BILLING, "")
     assert world.cloud.scaled == []
 
 
