@@ -4,6 +4,8 @@ tests/reap/test_reap_under_faults.py)."""
 from __future__ import annotations
 
 import json
+import os
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -24,11 +26,12 @@ def stopped_node(world, with_fresh_idle_report: bool):
 
 def test_a_member_without_a_report_at_the_recheck_after_the_lock_fails_the_run(world):
     """node-2 is started by a person between the first look and the re-check after the lock
-    (DescribeInstances call 2): a member with no report, billing unreported. It is not
-    destroyed, and the run must not exit 0 (the first look's unknown member alarms; the
-    re-check's did not)."""
+    (DescribeInstances call 2 sees it Running): a member with no report, billing unreported. It
+    is not destroyed, and the run must not exit 0 (the first look's unknown member alarmed;
+    the re-check's did not: exit 0)."""
     stopped_node(world, with_fresh_idle_report=False)
-    world.mp.setenv("FAKE_ALIYUN_STARTING", json.dumps({"call": 2, "id": "i-0002"}))
+    world.mp.setenv("FAKE_ALIYUN_STARTING",
+                    json.dumps({"call": 2, "id": "i-0002", "status": "Running"}))
     result = world.reap()
     assert world.destroyed() == [], result.output
     assert "ali: report - turned unknown after taking the lock (node-2)" in result.output
@@ -36,15 +39,45 @@ def test_a_member_without_a_report_at_the_recheck_after_the_lock_fails_the_run(w
     assert audit_lines(world.audit)[-1]["alarm"] == "billing without reports"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34 review: a member's report is believed when it "
-                   "was written by the node's previous run (before its restart); the reaper does "
-                   "not compare it with the instance's start (ECS StartTime, Status Starting)")
-def test_a_restarted_node_is_not_judged_on_its_previous_runs_idle_report(world):
+def test_a_starting_node_is_not_judged_on_its_previous_runs_idle_report(world):
     """A person stopped node-2 a few minutes ago and starts it again to run a job: while it
-    boots (Status Starting), its report in the bucket is the previous run's 'idle for 180
-    min', still fresh by LastModified. The booting node must not be destroyed."""
+    boots (ECS Status Starting), its report in the bucket is the previous run's 'idle for 180
+    min', still fresh by LastModified. The old code destroyed the booting node, exit 0."""
     stopped_node(world, with_fresh_idle_report=True)
     world.mp.setenv("FAKE_ALIYUN_STARTING", json.dumps({"call": 1, "id": "i-0002"}))
     result = world.reap()
     assert world.destroyed() == [], result.output
-    assert "node-2" in result.output
+    assert "ali: keep - busy within the grace period: node-2" in result.output
+    node = audit_lines(world.audit)[-1]["evidence"]["nodes"]["node-2"]
+    assert node == {"state": "busy", "why": "booting (ECS status Starting)",
+                    "written": node["written"]}
+
+
+def test_a_restarted_node_whose_report_predates_its_start_is_unknown(world):
+    """node-2 is Running again, started (StartTime, to the minute) two minutes ago; the only
+    report in the bucket was written four minutes ago, before that start: fresh by
+    LastModified, but its previous run's. Unknown, never idle: not destroyed, exit 1."""
+    path = alibaba(world, 3)
+    instances = json.loads(path.read_text())
+    started = datetime.now(timezone.utc) - timedelta(minutes=2)
+    instances[2]["StartTime"] = started.strftime("%Y-%m-%dT%H:%MZ")
+    path.write_text(json.dumps(instances))
+    before = (datetime.now(timezone.utc) - timedelta(minutes=4)).timestamp()
+    os.utime(f"{world.bucket}/ali/heartbeats/node-2.json", (before, before))
+    result = world.reap()
+    assert world.destroyed() == [], result.output
+    assert result.exit_code == 1, result.output
+    assert "members without a fresh idle report (unknown, never idle): node-2" in result.output
+    why = audit_lines(world.audit)[-1]["evidence"]["nodes"]["node-2"]["why"]
+    assert "before the node's last start" in why, why
+
+
+def test_a_report_written_after_the_start_is_believed(world):
+    """The same node, its report written after the start: idle nodes are reaped as before."""
+    path = alibaba(world, 3)
+    instances = json.loads(path.read_text())
+    instances[2]["StartTime"] = (datetime.now(timezone.utc) - timedelta(minutes=5)).strftime(
+        "%Y-%m-%dT%H:%MZ")
+    path.write_text(json.dumps(instances))
+    result = world.reap()
+    assert result.exit_code == 0 and world.destroyed() == ["ali"], result.output

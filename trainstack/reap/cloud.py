@@ -192,9 +192,26 @@ class AlicloudNodes:
         return found
 
     LIVE = ("Running", "Starting", "Pending")
+    BOOTING = ("Starting", "Pending")
+    # StartTime ("The time when the instance was last started", DescribeInstances) is given to
+    # the minute (yyyy-MM-ddTHH:mmZ): the start may lie anywhere in that minute.
+    START_RESOLUTION = timedelta(minutes=1)
 
     def members(self, outputs):
-        return [i["HostName"] for i in self._instances(outputs) if i.get("Status") in self.LIVE]
+        """The live instances' host names. Beside them, from the same answer: `booting`
+        (member -> why: ECS says Starting or Pending) and `started` (member -> the latest moment
+        its last start may have been), so that a report its previous run wrote before a
+        restart is not taken for this run's."""
+        live = [i for i in self._instances(outputs) if i.get("Status") in self.LIVE]
+        self.booting = {i["HostName"]: f"booting (ECS status {i['Status']})" for i in live
+                        if i.get("Status") in self.BOOTING}
+        self.started = {}
+        for i in live:
+            try:
+                self.started[i["HostName"]] = parse_iso(str(i["StartTime"])) + self.START_RESOLUTION
+            except (KeyError, ValueError):
+                pass
+        return [i["HostName"] for i in live]
 
     def scale(self, outputs, size, expected=None):
         instances = self._instances(outputs)

@@ -177,14 +177,21 @@ class Verdict:
 
 
 def judge(members: list[str], reports: dict[str, NodeReport], now: datetime,
-          grace: timedelta) -> Verdict:
+          grace: timedelta, booting: Optional[dict] = None,
+          started: Optional[dict] = None) -> Verdict:
+    """`booting` (member -> why) and `started` (member -> its last start, at the latest) are
+    what the cloud says of a member, where it says it: a booting member is busy, and a report
+    written before the member's last start is its previous run's, never this one's."""
     nodes: dict[str, dict[str, Optional[str]]] = {}
     busy: list[str] = []
     unknown: list[str] = []
+    booting, started = booting or {}, started or {}
     for node in members:
         report = reports.get(node)
         why, state = "", "unknown"
-        if report is None:
+        if node in booting:
+            state, why = "busy", booting[node]
+        elif report is None:
             why = "no report from this member"
         elif report.beat is None:
             why = f"report unreadable: {report.error}"
@@ -194,6 +201,9 @@ def judge(members: list[str], reports: dict[str, NodeReport], now: datetime,
             why = f"written {iso(report.written)}, ahead of the reaper's clock"
         elif now - report.written > FRESH:
             why = f"stale: last report {int((now - report.written).total_seconds() // 60)} min ago"
+        elif node in started and report.written < started[node]:
+            why = (f"written {iso(report.written)}, before the node's last start (by "
+                   f"{iso(started[node])}): its previous run's report")
         else:
             state, why = _node_state(report.beat, grace)
         nodes[node] = {"state": state, "why": why,
@@ -372,7 +382,8 @@ class Reaper:
             return None, Decision(stack, "report", "heartbeats unreadable",
                                   {**evidence, "error": f"{type(failed).__name__}: {failed}"},
                                   alarm="billing without reports" if members else "")
-        verdict = judge(members, reports, now, grace)
+        verdict = judge(members, reports, now, grace, getattr(group, "booting", None),
+                        getattr(group, "started", None))
         evidence["nodes"] = verdict.nodes
         if verdict.ignored:
             evidence["ignored_non_members"] = verdict.ignored
