@@ -262,14 +262,18 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def read_jobs(jobs_dir: Path) -> list[dict]:
+def read_jobs(jobs_dir: Path, unreadable: Optional[list] = None) -> list[dict]:
     """Jobs started through trainstack (`trainstack run` writes `<jobs_dir>/<job-id>.json` with
-    at least {"pid": N}) whose process is alive. A file whose pid is gone is a finished job."""
+    at least {"pid": N}) whose process is alive. A file whose pid is gone is a finished job; a
+    file whose pid cannot be read (torn, emptied by a full disk, unreadable) may be a running
+    job's: its name goes to `unreadable`, and the node is then unknown, never idle."""
     jobs = []
     for path in sorted(jobs_dir.glob("*.json")) if jobs_dir.is_dir() else ():
         try:
             pid = int(json.loads(path.read_text())["pid"])
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError) as failed:
+            if unreadable is not None:
+                unreadable.append(f"{path.name} ({type(failed).__name__})")
             continue
         if pid > 0 and _alive(pid):
             jobs.append({"job": path.stem, "pid": pid})
@@ -336,7 +340,8 @@ def heartbeat(node: str, now: datetime, state: dict, util_threshold: float = 10.
     processes = read_gpu_processes(smi_timeout) if gpus is not None else None
     sessions, agent_sessions = read_sessions(), read_agent_sessions(proc)
     ssh = read_ssh_connections(timeout=ss_timeout)
-    jobs = read_jobs(jobs_dir)
+    torn: list[str] = []
+    jobs = read_jobs(jobs_dir, torn)
     boot = booting(state_dir, now, boot_limit_minutes)
     reasons = decide(gpus, sessions, util_threshold, session_idle_minutes, processes, jobs, ssh,
                      agent_sessions, boot, min_process_mib)
@@ -346,6 +351,8 @@ def heartbeat(node: str, now: datetime, state: dict, util_threshold: float = 10.
                     "read: this node's GPU use is unknown")
     if ssh is None:
         gaps.append("ss failed, hung or is missing: open ssh connections are unknown")
+    if torn:
+        gaps.append(f"job file(s) {', '.join(torn)} unreadable: a trainstack job may be running")
     try:
         since = (now - datetime.fromisoformat(str(state["time"]).replace("Z", "+00:00")))
         since_s = since.total_seconds()

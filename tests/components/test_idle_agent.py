@@ -250,3 +250,14 @@ def test_a_clock_stepped_forward_two_days_is_unknown_and_restarts_the_idle_clock
     beat = node()
     assert beat["state"] == "unknown" and "clock" in beat["unknown"]
     assert node()["idle_for_seconds"] < 120   # counted again from the step, not two days
+
+
+@pytest.mark.parametrize("body", ["", '{"pid": 12', '{"job": "run-2"}', '{"pid": "x"}'])
+def test_a_job_file_whose_pid_cannot_be_read_makes_the_node_unknown_not_idle(node, tmp_path, body):
+    """Issue 34 review: a job's pid file torn or emptied (a full disk while the job agent
+    wrote it) may belong to a job running a CPU phase with idle GPUs; the old agent skipped
+    the file and said idle (reaped after the grace period)."""
+    (tmp_path / "jobs" / "run-2.json").write_text(body)
+    beat = node()
+    assert beat["state"] == "unknown" and beat["idle_for_seconds"] is None, beat
+    assert "run-2.json" in beat["unknown"] and "a trainstack job may be running" in beat["unknown"]
