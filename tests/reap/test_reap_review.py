@@ -81,3 +81,25 @@ def test_a_report_written_after_the_start_is_believed(world):
     path.write_text(json.dumps(instances))
     result = world.reap()
     assert result.exit_code == 0 and world.destroyed() == ["ali"], result.output
+
+
+def test_a_stack_with_resources_and_no_outputs_is_never_skipped_silently(world):
+    """A first `up` that failed after creating nodes and a filesystem records no outputs: no
+    marker. The old reaper called it "not a trainstack stack" and exited 0 on every run while
+    it billed. A stack with outputs but no marker (another tool's) is still skipped."""
+    world.add("half", {}, resources=27)
+    world.add("other", {"url": "https://example.com"})
+    result = world.reap()
+    assert world.destroyed() == [], result.output
+    assert "half: report - 27 resources and no outputs at all" in result.output
+    assert "other: skip - not a trainstack stack" in result.output
+    assert result.exit_code == 1, result.output
+    logged = {d["stack"]: d for d in audit_lines(world.audit)}
+    assert logged["half"]["alarm"] == "billing without a marker"
+    assert logged["other"]["alarm"] == ""
+
+
+def test_a_stack_never_deployed_is_skipped(world):
+    world.add("empty", {}, resources=0)
+    result = world.reap()
+    assert result.exit_code == 0 and "empty: skip" in result.output, result.output

@@ -111,7 +111,13 @@ class PulumiStacks:
         self.ws = workspace(project_dir, backend)
 
     def summaries(self):
-        return [(s.name, bool(s.update_in_progress)) for s in self.ws.list_stacks()]
+        listed = self.ws.list_stacks()
+        self.resources = {s.name: s.resource_count for s in listed}
+        return [(s.name, bool(s.update_in_progress)) for s in listed]
+
+    def resource_count(self, stack) -> Optional[int]:
+        """The resources in the stack's state, as `stack ls` counted them (None: not said)."""
+        return getattr(self, "resources", {}).get(stack)
 
     def outputs(self, stack):
         return {k: v.value for k, v in self.ws.stack_outputs(stack).items()}
@@ -313,6 +319,14 @@ class Reaper:
         self.seen_outputs[stack] = outputs
         marker = outputs.get(MARKER)
         if not isinstance(marker, dict):
+            counted = getattr(self.backend, "resource_count", lambda name: None)(stack)
+            if not outputs and counted:
+                # An `up` that failed before its outputs were recorded (the first one, or one
+                # after a destroy) leaves resources that bill and no marker to judge them by.
+                return Decision(stack, "report", f"{counted} resources and no outputs at all (an "
+                                "`up` that failed before recording them?): billing, and nothing "
+                                "to judge it by; never touched", {"resources": counted},
+                                alarm="billing without a marker")
             return Decision(stack, "skip", "not a trainstack stack (no marker output); never touched")
         cloud = marker.get("cloud", "")
         minutes = marker.get("idle_minutes", DEFAULT_IDLE_MINUTES)
