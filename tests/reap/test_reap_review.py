@@ -103,3 +103,32 @@ def test_a_stack_never_deployed_is_skipped(world):
     world.add("empty", {}, resources=0)
     result = world.reap()
     assert result.exit_code == 0 and "empty: skip" in result.output, result.output
+
+
+def test_a_busy_node_missing_from_stale_node_ids_keeps_the_stack(world):
+    """Alibaba's members are the stack's `node_ids` output: an `up` that added node-3 and then
+    failed kept the old outputs (node-0..2). node-3 runs a job and reports busy every minute;
+    the old reaper ignored it as "not a member" and destroyed the stack under it."""
+    path = alibaba(world, 3)
+    instances = json.loads(path.read_text())
+    instances.append({"InstanceId": "i-0003", "HostName": "node-3", "Status": "Running"})
+    path.write_text(json.dumps(instances))     # ECS has it; node_ids (outputs) does not
+    from tests.reap_helpers import beat, put_beats
+    put_beats(world.fs, f"{world.bucket}/ali/heartbeats", beat("node-3", 0))
+    result = world.reap()
+    assert world.destroyed() == [], result.output
+    assert "ali: keep - busy within the grace period: node-3" in result.output
+    why = audit_lines(world.audit)[-1]["evidence"]["nodes"]["node-3"]["why"]
+    assert why.startswith("not a member, but its report of "), why
+
+
+def test_a_stale_busy_report_of_a_node_gone_from_the_group_is_ignored(world):
+    """The same report, last written 15 min ago (the node is gone): ignored, reaped."""
+    alibaba(world, 3)
+    from tests.reap_helpers import beat, put_beats
+    put_beats(world.fs, f"{world.bucket}/ali/heartbeats", beat("node-3", 0))
+    old = (datetime.now(timezone.utc) - timedelta(minutes=15)).timestamp()
+    os.utime(f"{world.bucket}/ali/heartbeats/node-3.json", (old, old))
+    result = world.reap()
+    assert result.exit_code == 0 and world.destroyed() == ["ali"], result.output
+    assert audit_lines(world.audit)[-1]["evidence"]["ignored_non_members"] == ["node-3"]

@@ -215,7 +215,23 @@ def judge(members: list[str], reports: dict[str, NodeReport], now: datetime,
         nodes[node] = {"state": state, "why": why,
                        "written": iso(report.written) if report and report.written else None}
         (busy if state == "busy" else unknown if state == "unknown" else []).append(node)
-    ignored = sorted(set(reports) - set(members))
+    ignored = []
+    for node in sorted(set(reports) - set(members)):
+        # Not a member, but written within FRESH and busy: a machine that left the group a
+        # few minutes ago while busy, or one the membership does not show (Alibaba's node_ids
+        # output, stale after an `up` that failed; an instance abandoned from a group while it
+        # runs a job on the filesystem). Busy for the stack until its report is stale.
+        report = reports[node]
+        written = report.written
+        if report.beat is not None and written is not None \
+                and now - FRESH <= written <= now + CLOCK_SKEW:
+            state, why = _node_state(report.beat, grace)
+            if state == "busy":
+                nodes[node] = {"state": "busy", "why": f"not a member, but its report of "
+                               f"{iso(written)} is busy: {why}", "written": iso(written)}
+                busy.append(node)
+                continue
+        ignored.append(node)
     state = "busy" if busy else "unknown" if unknown else "idle"
     return Verdict(state, nodes, busy, unknown, ignored)
 
