@@ -132,3 +132,23 @@ def test_a_stale_busy_report_of_a_node_gone_from_the_group_is_ignored(world):
     result = world.reap()
     assert result.exit_code == 0 and world.destroyed() == ["ali"], result.output
     assert audit_lines(world.audit)[-1]["evidence"]["ignored_non_members"] == ["node-3"]
+
+
+def test_a_lease_taken_over_during_the_export_stops_this_reapers_destroy(world):
+    """The export outlives the lease (a run without the workflow's time limit, or a lease made
+    short): another reaper takes the expired lease over (version 2) and reaps on its own. The
+    old reaper never looked at its lease again and destroyed too, exit 0: two reapers
+    exporting and destroying one stack at once."""
+    alibaba(world, 2)
+    lease_dir = f"{world.bucket}/ali/heartbeats/reaper-ali.lease"
+    other = json.dumps({"holder": "other-reaper", "token": "other-reaper",
+                        "expires": "2099-01-01T00:00:00+00:00"})
+    world.stacks["ali"]["outputs"]["filesystem_export_command"] = (
+        f"printf '%s' '{other}' > {lease_dir}/0000000002.json")
+    from tests.reap_helpers import write_stacks
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    result = world.reap()
+    assert world.destroyed() == [], result.output
+    assert result.exit_code == 1, result.output
+    assert "ali: report - the reaper lock was taken over" in result.output
+    assert json.loads(open(f"{lease_dir}/0000000002.json").read())["holder"] == "other-reaper"

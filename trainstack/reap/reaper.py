@@ -443,7 +443,7 @@ class Reaper:
             evidence["expired_lock_taken_over"] = lock.broken
         decision = None
         try:
-            decision = self._locked_destroy(stack, cloud, root, store, grace, evidence)
+            decision = self._locked_destroy(stack, cloud, root, store, grace, evidence, lock)
         finally:
             try:
                 lock.release()
@@ -508,7 +508,7 @@ class Reaper:
             stop.alarm = "a busy stack left scaled down"
         return stop
 
-    def _locked_destroy(self, stack, cloud, root, store, grace, evidence) -> Decision:
+    def _locked_destroy(self, stack, cloud, root, store, grace, evidence, lock=None) -> Decision:
         # Re-check after the lock: another reaper may have destroyed it, a job may have started.
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after taking the lock")
         if stop:
@@ -571,6 +571,17 @@ class Reaper:
                                       members_from=members)
         if stop:
             return self._scale_back(stop, group, outputs, before)
+        # The lease is not renewed: an export that outlived it may have let another reaper take
+        # it over (and reap on its own). Only the holder destroys.
+        try:
+            ours = lock is None or lock.still_ours()
+        except Exception as failed:  # noqa: BLE001
+            ours, evidence["lock_check"] = False, f"{type(failed).__name__}: {failed}"
+        if not ours:
+            return Decision(stack, "report", "the reaper lock was taken over (or could not be "
+                            "read) before the destroy; not destroyed (the group stays at 0)",
+                            {**evidence, "lock": lock.holder()},
+                            alarm="the reaper lock was lost mid-reap")
         refused = self._record_first(stack, "export confirmed: pulumi destroy", evidence)
         if refused:
             refused.reason += " (the group stays at 0)"
