@@ -4,7 +4,10 @@ Idle is decided on the node (components/agents/idle_agent.py: jobs, GPU memory a
 boot) on its own clock; the reaper only believes what it can confirm now:
 
 * the members of the node group are read from the cloud NOW (trainstack/reap/cloud.py); reports
-  from instances that are not members are ignored (old instances of a stack brought back);
+  from instances that are not members are ignored (old instances of a stack brought back),
+  unless fresh and busy (a machine the membership does not show may run a job on the
+  filesystem); where the cloud says a member is starting (Alibaba), it is busy, and its
+  report written before its last start is its previous run's (unknown);
 * a member's report counts only when it is fresh by the store's own LastModified (never the
   node's clock: a node 90 min slow or fast is judged the same); a stale, missing, unreadable or
   `unknown` report makes the stack UNKNOWN, never idle, and the run exits non-zero (a stack
@@ -17,7 +20,9 @@ boot) on its own clock; the reaper only believes what it can confirm now:
 Then, holding a lease lock (holder + expiry) and re-checking everything after taking it: scale
 the group to 0, re-read, export the filesystem into the bucket (a `DataGuard`), re-read, destroy.
 A stack that turned busy at any re-read is left alone (scaled back where it was scaled down) and
-the decision says so. Every decision is appended to the audit log as it is made, locally and in
+the decision says so; and only while its lease is still the newest version does it destroy.
+A stack with resources but no outputs at all (an `up` that failed before recording them) is
+reported with an alarm, never skipped. Every decision is appended to the audit log as it is made, locally and in
 the stack's bucket (`reaper/audit/`); a failing lock release is recorded beside the result, never
 instead of it. The run exits 1 when a destroy failed, when a stack bills without fresh reports,
 or when a stack was reported (not decided) on the previous run as well.
