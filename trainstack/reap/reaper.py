@@ -22,9 +22,9 @@ the group to 0, re-read, export the filesystem into the bucket (a `DataGuard`), 
 A stack that turned busy at any re-read is left alone (scaled back where it was scaled down) and
 the decision says so; and only while its lease is still the newest version does it destroy.
 A stack with resources but no outputs at all (an `up` that failed before recording them) is
-reported with an alarm, never skipped. Every decision is appended to the audit log as it is made, locally and in
-the stack's bucket (`reaper/audit/`); a failing lock release is recorded beside the result, never
-instead of it. The run exits 1 when a destroy failed, when a stack bills without fresh reports,
+reported with an alarm, never skipped. Every decision is appended to the audit log as it is
+made, locally and in the stack's bucket (`reaper/audit/`); a failing lock release is recorded
+beside the result, never instead of it. The run exits 1 when a destroy failed, when a stack bills without fresh reports,
 or when a stack was reported (not decided) on the previous run as well.
 """
 from __future__ import annotations
