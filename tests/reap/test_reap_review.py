@@ -152,3 +152,25 @@ def test_a_lease_taken_over_during_the_export_stops_this_reapers_destroy(world):
     assert result.exit_code == 1, result.output
     assert "ali: report - the reaper lock was taken over" in result.output
     assert json.loads(open(f"{lease_dir}/0000000002.json").read())["holder"] == "other-reaper"
+
+
+def test_a_gcp_instance_the_group_is_recreating_is_not_judged_on_its_old_report(world):
+    """A MIG recreates (or restarts) an instance under the same name: its previous run's idle
+    report is still fresh in the bucket while it boots. The old reaper believed that report and
+    destroyed the booting node, exit 0."""
+    from tests.conftest import stand_in_cli
+    from tests.reap_helpers import beat, marked, write_stacks
+    stand_in_cli(world.bin, "gcloud", "#!/bin/sh\n"
+                 'case "$*" in *list-instances*) echo \'[{"instance": "z/instances/node-a", '
+                 '"currentAction": "RECREATING"}, {"instance": "z/instances/node-b", '
+                 '"currentAction": "NONE"}]\';; *describe*) echo \'{"targetSize": 2}\';; esac\n')
+    world.mp.setenv("PATH", f"{world.bin}:{os.environ['PATH']}")
+    outputs = marked(cloud="gcp", heartbeat_url=world.root("g"), node_group="g", zone="z",
+                     project="p", filesystem_export_command="true")
+    world.add("g", outputs, beat("node-a", 180), beat("node-b", 180))
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    result = world.reap()
+    assert world.destroyed() == [], result.output
+    assert "g: keep - busy within the grace period: node-a" in result.output
+    why = audit_lines(world.audit)[-1]["evidence"]["nodes"]["node-a"]["why"]
+    assert why == "booting (MIG currentAction RECREATING)"

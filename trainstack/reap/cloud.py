@@ -123,11 +123,22 @@ class GcpGroup:
         group, zone, project = _need(outputs, "node_group", "zone", "project")
         return [group, "--zone", zone, "--project", project]
 
+    # ManagedInstance.currentAction values that (re)boot the instance under the SAME name
+    # (a recreated or restarted instance keeps it), so its previous run's report may still be
+    # fresh in the bucket (compute/docs/reference/rest/v1/instanceGroupManagers/listManagedInstances).
+    BOOTING = ("CREATING", "CREATING_WITHOUT_RETRIES", "RECREATING", "RESTARTING", "STARTING",
+               "RESUMING", "VERIFYING")
+
     def members(self, outputs):
+        """The instances not being deleted or abandoned; beside them `booting` (member -> why)
+        for those the group is (re)creating or starting."""
         listed = json.loads(run_cli(["gcloud", "compute", "instance-groups", "managed",
                                      "list-instances", *self._where(outputs), "--format=json"]))
-        return [i["instance"].rsplit("/", 1)[-1] for i in listed
-                if i.get("currentAction") not in ("DELETING", "ABANDONING")]
+        live = [i for i in listed if i.get("currentAction") not in ("DELETING", "ABANDONING")]
+        self.booting = {i["instance"].rsplit("/", 1)[-1]:
+                        f"booting (MIG currentAction {i['currentAction']})"
+                        for i in live if i.get("currentAction") in self.BOOTING}
+        return [i["instance"].rsplit("/", 1)[-1] for i in live]
 
     def scale(self, outputs, size, expected=None):
         described = json.loads(run_cli(["gcloud", "compute", "instance-groups", "managed",
