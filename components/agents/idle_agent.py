@@ -195,8 +195,12 @@ def _idle_minutes(field: str) -> Optional[float]:
     return None
 
 
-def read_sessions() -> list[dict]:
-    out = _run(["who", "-u"]) or ""
+def read_sessions(timeout: float = 20) -> Optional[list[dict]]:
+    """Logged-in sessions from `who -u`; None when `who` is missing, fails or hangs (a person
+    may be logged in: unknown)."""
+    out = _run(["who", "-u"], timeout)
+    if out is None:
+        return None
     sessions = []
     for line in out.splitlines():
         cells = line.split()
@@ -295,7 +299,7 @@ def booting(state_dir: Path, now: datetime, limit_minutes: float) -> Optional[st
     return f"booting for {minutes:.0f} min" if minutes < limit_minutes else None
 
 
-def decide(gpus: Optional[list[dict]], sessions: list[dict], util_threshold: float,
+def decide(gpus: Optional[list[dict]], sessions: Optional[list[dict]], util_threshold: float,
            session_idle_minutes: float, processes: Optional[list[dict]] = None,
            jobs: Sequence[dict] = (), ssh: Optional[Sequence[str]] = (),
            agent_sessions: Sequence[str] = (),
@@ -313,7 +317,7 @@ def decide(gpus: Optional[list[dict]], sessions: list[dict], util_threshold: flo
         if app["memory_used_mib"] is None or app["memory_used_mib"] > min_process_mib:
             reasons.append(f"gpu process {app['name']} (pid {app['pid']}) holds "
                            f"{app['memory_used_mib'] if app['memory_used_mib'] is not None else '?'} MiB")
-    for session in sessions:
+    for session in sessions or []:
         if session["idle_minutes"] is not None and session["idle_minutes"] < session_idle_minutes:
             reasons.append(f"session {session['user']}@{session['tty']}")
     reasons += [f"ssh connection from {peer}" for peer in ssh or ()]
@@ -338,7 +342,7 @@ def heartbeat(node: str, now: datetime, state: dict, util_threshold: float = 10.
               min_process_mib: float = 0, ss_timeout: float = 20) -> dict:
     gpus = read_gpus(smi_timeout)
     processes = read_gpu_processes(smi_timeout) if gpus is not None else None
-    sessions, agent_sessions = read_sessions(), read_agent_sessions(proc)
+    sessions, agent_sessions = read_sessions(ss_timeout), read_agent_sessions(proc)
     ssh = read_ssh_connections(timeout=ss_timeout)
     torn: list[str] = []
     jobs = read_jobs(jobs_dir, torn)
@@ -351,6 +355,8 @@ def heartbeat(node: str, now: datetime, state: dict, util_threshold: float = 10.
                     "read: this node's GPU use is unknown")
     if ssh is None:
         gaps.append("ss failed, hung or is missing: open ssh connections are unknown")
+    if sessions is None:
+        gaps.append("who failed, hung or is missing: logged-in sessions are unknown")
     if torn:
         gaps.append(f"job file(s) {', '.join(torn)} unreadable: a trainstack job may be running")
     try:
@@ -407,7 +413,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--smi-timeout", type=float, default=15.0,
                         help="seconds before a hung nvidia-smi makes the state unknown")
     parser.add_argument("--ss-timeout", type=float, default=15.0,
-                        help="seconds before a hung `ss` makes the state unknown")
+                        help="seconds before a hung `ss` or `who` makes the state unknown")
     parser.add_argument("--boot-limit-minutes", type=float, default=180.0,
                         help="a boot running longer than this no longer keeps the node busy")
     args = parser.parse_args(argv)

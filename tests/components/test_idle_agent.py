@@ -47,7 +47,7 @@ def node(tmp_path):
             (tools / tool).symlink_to(shutil.which(tool))
 
     def run(gpus=IDLE_GPUS, apps="", who="", extra=(), broken_smi=False, hung_smi=False, ss="",
-            ss_body=None):
+            ss_body=None, who_body=None):
         (tmp_path / "gpus.csv").write_text(gpus)
         (tmp_path / "apps.csv").write_text(apps)
         (tmp_path / "who.txt").write_text(who)
@@ -63,7 +63,9 @@ def node(tmp_path):
             stand_in(bin_dir, "nvidia-smi",
                      f'case "$1" in --query-gpu=*) cat {tmp_path}/gpus.csv;; '
                      f'--query-compute-apps=*) cat {tmp_path}/apps.csv;; esac')
-        stand_in(bin_dir, "who", f"cat {tmp_path}/who.txt")
+        (bin_dir / "who").unlink(missing_ok=True)
+        if who_body != "missing":
+            stand_in(bin_dir, "who", who_body or f"cat {tmp_path}/who.txt")
         env = {"PATH": f"{bin_dir}{os.pathsep}{tools}", "HOME": str(tmp_path)}
         done = subprocess.run([PYTHON, "-I", str(AGENT), "--node", "node-0", "--dest-dir",
                                str(bucket), "--state", str(tmp_path / "state.json"),
@@ -222,6 +224,14 @@ def test_ssh_connections_that_cannot_be_read_are_unknown(node, ss_body):
     beat = node(ss_body=ss_body, extra=("--ss-timeout", "2"))
     assert beat["state"] == "unknown" and beat["idle_for_seconds"] is None
     assert "ss" in beat["unknown"]
+
+
+@pytest.mark.parametrize("who_body", ["missing", "echo 'who: cannot open utmp' >&2; exit 1",
+                                      "sleep 600"])
+def test_sessions_that_cannot_be_read_are_unknown(node, who_body):
+    beat = node(who_body=who_body, extra=("--ss-timeout", "2"))
+    assert beat["state"] == "unknown" and beat["idle_for_seconds"] is None
+    assert "who" in beat["unknown"]
 
 
 def test_nvidia_smi_answering_no_gpu_rows_is_unknown(node):
