@@ -122,7 +122,8 @@ elif args[:1] == ["config"] and "--json" in args:
 elif stacks is not None and args[:2] == ["stack", "ls"]:
     print(json.dumps([{"name": name, "current": False,
                        "updateInProgress": bool(s.get("update_in_progress")),
-                       "resourceCount": len(s.get("outputs") or {})} for name, s in stacks.items()]))
+                       "resourceCount": s.get("resources", len(s.get("outputs") or {}))}
+                      for name, s in stacks.items()]))
 elif stacks is not None and args[:2] == ["stack", "select"] and stack not in stacks:
     if "--create" not in args:  # as the CLI answers a backend without that stack
         print(f"error: no stack named '{stack}' found", file=sys.stderr)

@@ -113,9 +113,13 @@ class FakeCloud:
 # `aliyun nas CreateDataFlowTask` answers FAKE_ALIYUN_EXPORT (a JSON {"code": exit, "stderr": text}).
 # FAKE_ALIYUN_STARTING (a JSON {"call": N, "id": ID}): a person starts instance ID just before
 # the Nth DescribeInstances call is answered (its Status is then "Starting", as ECS shows a
-# booting instance).
+# booting instance; "status" in the JSON names another, such as "Running" for one that booted
+# between two calls). A start (that one, or StartInstances) sets the instance's StartTime, "the
+# time when the instance was last started", given to the minute (yyyy-MM-ddTHH:mmZ).
 ALIYUN = f"""#!{sys.executable}
 import json, os, sys
+from datetime import datetime, timezone
+START = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
 path = os.environ["FAKE_ALIYUN_INSTANCES"]
 args = sys.argv[1:]
 with open(path + ".calls", "a") as log:
@@ -133,7 +137,7 @@ if args[:2] == ["ecs", "DescribeInstances"]:
     if starting and os.path.getsize(path + ".described") == starting["call"]:
         for i in instances:
             if i["InstanceId"] == starting["id"]:
-                i["Status"] = "Starting"
+                i["Status"], i["StartTime"] = starting.get("status", "Starting"), START
         json.dump(instances, open(path, "w"))
     size, page = int(opt("--PageSize", "10")), int(opt("--PageNumber", "1"))
     if not 1 <= size <= 100:
@@ -152,6 +156,8 @@ elif args[:2] in (["ecs", "StopInstances"], ["ecs", "StartInstances"]):
     for i in instances:
         if i["InstanceId"] in ids:
             i["Status"] = state
+            if state == "Running":
+                i["StartTime"] = START
     json.dump(instances, open(path, "w"))
     print(json.dumps({{"RequestId": "r"}}))
 elif args[:2] == ["nas", "CreateDataFlowTask"]:

@@ -195,8 +195,12 @@ def _idle_minutes(field: str) -> Optional[float]:
     return None
 
 
-def read_sessions() -> list[dict]:
-    out = _run(["who", "-u"]) or ""
+def read_sessions(timeout: float = 20) -> Optional[list[dict]]:
+    """Logged-in sessions from `who -u`; None when `who` is missing, fails or hangs (a person
+    may be logged in: unknown)."""
+    out = _run(["who", "-u"], timeout)
+    if out is None:
+        return None
     sessions = []
     for line in out.splitlines():
         cells = line.split()
@@ -262,14 +266,18 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def read_jobs(jobs_dir: Path) -> list[dict]:
+def read_jobs(jobs_dir: Path, unreadable: Optional[list] = None) -> list[dict]:
     """Jobs started through trainstack (`trainstack run` writes `<jobs_dir>/<job-id>.json` with
-    at least {"pid": N}) whose process is alive. A file whose pid is gone is a finished job."""
+    at least {"pid": N}) whose process is alive. A file whose pid is gone is a finished job; a
+    file whose pid cannot be read (torn, emptied by a full disk, unreadable) may be a running
+    job's: its name goes to `unreadable`, and the node is then unknown, never idle."""
     jobs = []
     for path in sorted(jobs_dir.glob("*.json")) if jobs_dir.is_dir() else ():
         try:
             pid = int(json.loads(path.read_text())["pid"])
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError) as failed:
+            if unreadable is not None:
+                unreadable.append(f"{path.name} ({type(failed).__name__})")
             continue
         if pid > 0 and _alive(pid):
             jobs.append({"job": path.stem, "pid": pid})
@@ -291,7 +299,7 @@ def booting(state_dir: Path, now: datetime, limit_minutes: float) -> Optional[st
     return f"booting for {minutes:.0f} min" if minutes < limit_minutes else None
 
 
-def decide(gpus: Optional[list[dict]], sessions: list[dict], util_threshold: float,
+def decide(gpus: Optional[list[dict]], sessions: Optional[list[dict]], util_threshold: float,
            session_idle_minutes: float, processes: Optional[list[dict]] = None,
            jobs: Sequence[dict] = (), ssh: Optional[Sequence[str]] = (),
            agent_sessions: Sequence[str] = (),
@@ -309,7 +317,7 @@ def decide(gpus: Optional[list[dict]], sessions: list[dict], util_threshold: flo
         if app["memory_used_mib"] is None or app["memory_used_mib"] > min_process_mib:
             reasons.append(f"gpu process {app['name']} (pid {app['pid']}) holds "
                            f"{app['memory_used_mib'] if app['memory_used_mib'] is not None else '?'} MiB")
-    for session in sessions:
+    for session in sessions or []:
         if session["idle_minutes"] is not None and session["idle_minutes"] < session_idle_minutes:
             reasons.append(f"session {session['user']}@{session['tty']}")
     reasons += [f"ssh connection from {peer}" for peer in ssh or ()]
@@ -334,9 +342,10 @@ def heartbeat(node: str, now: datetime, state: dict, util_threshold: float = 10.
               min_process_mib: float = 0, ss_timeout: float = 20) -> dict:
     gpus = read_gpus(smi_timeout)
     processes = read_gpu_processes(smi_timeout) if gpus is not None else None
-    sessions, agent_sessions = read_sessions(), read_agent_sessions(proc)
+    sessions, agent_sessions = read_sessions(ss_timeout), read_agent_sessions(proc)
     ssh = read_ssh_connections(timeout=ss_timeout)
-    jobs = read_jobs(jobs_dir)
+    torn: list[str] = []
+    jobs = read_jobs(jobs_dir, torn)
     boot = booting(state_dir, now, boot_limit_minutes)
     reasons = decide(gpus, sessions, util_threshold, session_idle_minutes, processes, jobs, ssh,
                      agent_sessions, boot, min_process_mib)
@@ -346,6 +355,10 @@ def heartbeat(node: str, now: datetime, state: dict, util_threshold: float = 10.
                     "read: this node's GPU use is unknown")
     if ssh is None:
         gaps.append("ss failed, hung or is missing: open ssh connections are unknown")
+    if sessions is None:
+        gaps.append("who failed, hung or is missing: logged-in sessions are unknown")
+    if torn:
+        gaps.append(f"job file(s) {', '.join(torn)} unreadable: a trainstack job may be running")
     try:
         since = (now - datetime.fromisoformat(str(state["time"]).replace("Z", "+00:00")))
         since_s = since.total_seconds()
@@ -400,7 +413,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--smi-timeout", type=float, default=15.0,
                         help="seconds before a hung nvidia-smi makes the state unknown")
     parser.add_argument("--ss-timeout", type=float, default=15.0,
-                        help="seconds before a hung `ss` makes the state unknown")
+                        help="seconds before a hung `ss` or `who` makes the state unknown")
     parser.add_argument("--boot-limit-minutes", type=float, default=180.0,
                         help="a boot running longer than this no longer keeps the node busy")
     args = parser.parse_args(argv)

@@ -47,7 +47,7 @@ def node(tmp_path):
             (tools / tool).symlink_to(shutil.which(tool))
 
     def run(gpus=IDLE_GPUS, apps="", who="", extra=(), broken_smi=False, hung_smi=False, ss="",
-            ss_body=None):
+            ss_body=None, who_body=None):
         (tmp_path / "gpus.csv").write_text(gpus)
         (tmp_path / "apps.csv").write_text(apps)
         (tmp_path / "who.txt").write_text(who)
@@ -63,7 +63,9 @@ def node(tmp_path):
             stand_in(bin_dir, "nvidia-smi",
                      f'case "$1" in --query-gpu=*) cat {tmp_path}/gpus.csv;; '
                      f'--query-compute-apps=*) cat {tmp_path}/apps.csv;; esac')
-        stand_in(bin_dir, "who", f"cat {tmp_path}/who.txt")
+        (bin_dir / "who").unlink(missing_ok=True)
+        if who_body != "missing":
+            stand_in(bin_dir, "who", who_body or f"cat {tmp_path}/who.txt")
         env = {"PATH": f"{bin_dir}{os.pathsep}{tools}", "HOME": str(tmp_path)}
         done = subprocess.run([PYTHON, "-I", str(AGENT), "--node", "node-0", "--dest-dir",
                                str(bucket), "--state", str(tmp_path / "state.json"),
@@ -224,6 +226,14 @@ def test_ssh_connections_that_cannot_be_read_are_unknown(node, ss_body):
     assert "ss" in beat["unknown"]
 
 
+@pytest.mark.parametrize("who_body", ["missing", "echo 'who: cannot open utmp' >&2; exit 1",
+                                      "sleep 600"])
+def test_sessions_that_cannot_be_read_are_unknown(node, who_body):
+    beat = node(who_body=who_body, extra=("--ss-timeout", "2"))
+    assert beat["state"] == "unknown" and beat["idle_for_seconds"] is None
+    assert "who" in beat["unknown"]
+
+
 def test_nvidia_smi_answering_no_gpu_rows_is_unknown(node):
     beat = node(gpus="")
     assert beat["state"] == "unknown" and beat["idle_for_seconds"] is None
@@ -250,3 +260,14 @@ def test_a_clock_stepped_forward_two_days_is_unknown_and_restarts_the_idle_clock
     beat = node()
     assert beat["state"] == "unknown" and "clock" in beat["unknown"]
     assert node()["idle_for_seconds"] < 120   # counted again from the step, not two days
+
+
+@pytest.mark.parametrize("body", ["", '{"pid": 12', '{"job": "run-2"}', '{"pid": "x"}'])
+def test_a_job_file_whose_pid_cannot_be_read_makes_the_node_unknown_not_idle(node, tmp_path, body):
+    """Issue 34 review: a job's pid file torn or emptied (a full disk while the job agent
+    wrote it) may belong to a job running a CPU phase with idle GPUs; the old agent skipped
+    the file and said idle (reaped after the grace period)."""
+    (tmp_path / "jobs" / "run-2.json").write_text(body)
+    beat = node()
+    assert beat["state"] == "unknown" and beat["idle_for_seconds"] is None, beat
+    assert "run-2.json" in beat["unknown"] and "a trainstack job may be running" in beat["unknown"]

@@ -206,7 +206,8 @@ def test_a_stack_brought_back_is_judged_on_its_new_members_not_old_reports(world
 
 
 def test_reports_from_instances_that_left_the_group_are_ignored(world):
-    world.add("replaced", beat("i-gone", 0), beat("i-now", 180), members=["i-now"])
+    # (i-gone's last report idle: a fresh busy one keeps the stack, tests/reap/test_reap_review.py)
+    world.add("replaced", beat("i-gone", 200), beat("i-now", 180), members=["i-now"])
     decision = world.decide(yes=True, dry_run=False)["replaced"]
     assert decision.result == "destroyed; bucket kept"
     assert decision.evidence["ignored_non_members"] == ["i-gone"]

@@ -282,13 +282,18 @@ def test_missing_unreadable_and_timeless_reports_are_unknown_and_strangers_ignor
     now = reap.utc_now()
     reports = {"b": NodeReport("b", now, None, "ValueError: torn"),
                "c": NodeReport("c", None, beat("c", 90)),
-               "x": report(1, beat("x", 0), now)}
+               "x": report(1, beat("x", 300), now)}   # a stranger's idle report: ignored
     verdict = reap.judge(["a", "b", "c"], reports, now, GRACE)
     assert verdict.state == "unknown" and verdict.unknown == ["a", "b", "c"]
     assert verdict.nodes["a"]["why"] == "no report from this member"
     assert verdict.nodes["b"]["why"] == "report unreadable: ValueError: torn"
     assert verdict.nodes["c"]["why"] == "the store gives no write time"
     assert verdict.ignored == ["x"] and verdict.busy == []
+    # A stranger's fresh BUSY report is not ignored (issue 34 review: a machine the membership
+    # does not show may run a job on the stack's filesystem); a stale one is.
+    strangers = {"x": report(1, beat("x", 0), now), "y": report(11, beat("y", 0), now)}
+    busy = reap.judge(["a"], {**strangers, "a": report(1, beat("a", 300), now)}, now, GRACE)
+    assert busy.state == "busy" and busy.busy == ["x"] and busy.ignored == ["y"]
     # One busy member outweighs unknown ones: the stack is kept, not reported.
     reports["a"] = report(1, beat("a", 0), now)
     assert reap.judge(["a", "b"], reports, now, GRACE).state == "busy"
@@ -407,7 +412,7 @@ def test_reading_members_and_heartbeats_can_fail(world, tmp_path):
 
 
 def test_reports_of_instances_that_left_the_group_are_named_and_ignored(world):
-    world.add("s", beat("n1", 120), beat("old", 0))
+    world.add("s", beat("n1", 120), beat("old", 300))   # a fresh busy one keeps the stack
     world.cloud.groups["s"] = ["n1"]
     d = world.decide("s", dry_run=True)
     assert d.action == "would-destroy" and d.evidence["ignored_non_members"] == ["old"]
@@ -567,7 +572,7 @@ def test_a_member_gone_silent_after_the_lock_is_a_report(world, tmp_path):
         tmp_path / "s" / "heartbeats" / "n1.json").unlink()
     d = world.decide("s")
     assert said(d) == ("report", "turned unknown after taking the lock (n1); left alone, not "
-                                 "destroyed", "", "")
+                                 "destroyed", BILLING, "")
     assert world.cloud.scaled == []
 
 

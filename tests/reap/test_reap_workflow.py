@@ -61,11 +61,12 @@ def test_each_stack_runs_under_a_time_limit_and_failures_fail_the_step():
     assert "tee" in run and 'exit "$failed"' in run
 
 
-def _run_step(tmp_path, reaper_body: str, timeout_value: str = "5s"):
+def _run_step(tmp_path, reaper_body: str, timeout_value: str = "5s",
+              pulumi_body: str = 'echo \'[{"name": "a"}, {"name": "b"}]\'\n'):
     """The step's script with a stand-in reaper and pulumi, as the runner runs it (bash -e)."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    (bin_dir / "pulumi").write_text('#!/bin/bash\necho \'[{"name": "a"}, {"name": "b"}]\'\n')
+    (bin_dir / "pulumi").write_text("#!/bin/bash\n" + pulumi_body)
     venv = tmp_path / ".venv" / "bin"
     venv.mkdir(parents=True)
     (venv / "trainstack").write_text("#!/bin/bash\n" + reaper_body)
@@ -76,6 +77,21 @@ def _run_step(tmp_path, reaper_body: str, timeout_value: str = "5s"):
            "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")}
     return subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=60)
+
+
+def test_only_this_projects_stacks_are_reaped_on_a_shared_backend(tmp_path):
+    """`pulumi stack ls` lists the current project's stacks; `--all` lists every project's on
+    the backend, by fully qualified name (Pulumi CLI reference, `pulumi stack ls`: "--all  List
+    all stacks instead of just stacks for the current project"). This project's reaper cannot
+    select another project's stack (exit 2), so listing them failed the step every hour."""
+    done = _run_step(tmp_path, 'case "$4" in */*) echo "no stack named $4" >&2; exit 2;; esac\n'
+                               'echo "$4: reaped"\n',
+                     pulumi_body='if [[ " $* " == *" --all "* ]]; then\n'
+                                 '  echo \'[{"name": "organization/trainstack/aws"}, '
+                                 '{"name": "organization/other-team/prod"}]\'\n'
+                                 'else echo \'[{"name": "aws"}]\'; fi\n')
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "aws: reaped" in done.stdout and "other-team" not in done.stdout + done.stderr
 
 
 def test_a_failing_reaper_fails_the_step_through_the_tee(tmp_path):

@@ -123,11 +123,22 @@ class GcpGroup:
         group, zone, project = _need(outputs, "node_group", "zone", "project")
         return [group, "--zone", zone, "--project", project]
 
+    # ManagedInstance.currentAction values that (re)boot the instance under the SAME name
+    # (a recreated or restarted instance keeps it), so its previous run's report may still be
+    # fresh in the bucket (compute/docs/reference/rest/v1/instanceGroupManagers/listManagedInstances).
+    BOOTING = ("CREATING", "CREATING_WITHOUT_RETRIES", "RECREATING", "RESTARTING", "STARTING",
+               "RESUMING", "VERIFYING")
+
     def members(self, outputs):
+        """The instances not being deleted or abandoned; beside them `booting` (member -> why)
+        for those the group is (re)creating or starting."""
         listed = json.loads(run_cli(["gcloud", "compute", "instance-groups", "managed",
                                      "list-instances", *self._where(outputs), "--format=json"]))
-        return [i["instance"].rsplit("/", 1)[-1] for i in listed
-                if i.get("currentAction") not in ("DELETING", "ABANDONING")]
+        live = [i for i in listed if i.get("currentAction") not in ("DELETING", "ABANDONING")]
+        self.booting = {i["instance"].rsplit("/", 1)[-1]:
+                        f"booting (MIG currentAction {i['currentAction']})"
+                        for i in live if i.get("currentAction") in self.BOOTING}
+        return [i["instance"].rsplit("/", 1)[-1] for i in live]
 
     def scale(self, outputs, size, expected=None):
         described = json.loads(run_cli(["gcloud", "compute", "instance-groups", "managed",
@@ -192,9 +203,26 @@ class AlicloudNodes:
         return found
 
     LIVE = ("Running", "Starting", "Pending")
+    BOOTING = ("Starting", "Pending")
+    # StartTime ("The time when the instance was last started", DescribeInstances) is given to
+    # the minute (yyyy-MM-ddTHH:mmZ): the start may lie anywhere in that minute.
+    START_RESOLUTION = timedelta(minutes=1)
 
     def members(self, outputs):
-        return [i["HostName"] for i in self._instances(outputs) if i.get("Status") in self.LIVE]
+        """The live instances' host names. Beside them, from the same answer: `booting`
+        (member -> why: ECS says Starting or Pending) and `started` (member -> the latest moment
+        its last start may have been), so that a report its previous run wrote before a
+        restart is not taken for this run's."""
+        live = [i for i in self._instances(outputs) if i.get("Status") in self.LIVE]
+        self.booting = {i["HostName"]: f"booting (ECS status {i['Status']})" for i in live
+                        if i.get("Status") in self.BOOTING}
+        self.started = {}
+        for i in live:
+            try:
+                self.started[i["HostName"]] = parse_iso(str(i["StartTime"])) + self.START_RESOLUTION
+            except (KeyError, ValueError):
+                pass
+        return [i["HostName"] for i in live]
 
     def scale(self, outputs, size, expected=None):
         instances = self._instances(outputs)

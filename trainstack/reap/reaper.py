@@ -4,7 +4,10 @@ Idle is decided on the node (components/agents/idle_agent.py: jobs, GPU memory a
 boot) on its own clock; the reaper only believes what it can confirm now:
 
 * the members of the node group are read from the cloud NOW (trainstack/reap/cloud.py); reports
-  from instances that are not members are ignored (old instances of a stack brought back);
+  from instances that are not members are ignored (old instances of a stack brought back),
+  unless fresh and busy (a machine the membership does not show may run a job on the
+  filesystem); where the cloud says a member is starting (Alibaba), it is busy, and its
+  report written before its last start is its previous run's (unknown);
 * a member's report counts only when it is fresh by the store's own LastModified (never the
   node's clock: a node 90 min slow or fast is judged the same); a stale, missing, unreadable or
   `unknown` report makes the stack UNKNOWN, never idle, and the run exits non-zero (a stack
@@ -17,9 +20,11 @@ boot) on its own clock; the reaper only believes what it can confirm now:
 Then, holding a lease lock (holder + expiry) and re-checking everything after taking it: scale
 the group to 0, re-read, export the filesystem into the bucket (a `DataGuard`), re-read, destroy.
 A stack that turned busy at any re-read is left alone (scaled back where it was scaled down) and
-the decision says so. Every decision is appended to the audit log as it is made, locally and in
-the stack's bucket (`reaper/audit/`); a failing lock release is recorded beside the result, never
-instead of it. The run exits 1 when a destroy failed, when a stack bills without fresh reports,
+the decision says so; and only while its lease is still the newest version does it destroy.
+A stack with resources but no outputs at all (an `up` that failed before recording them) is
+reported with an alarm, never skipped. Every decision is appended to the audit log as it is
+made, locally and in the stack's bucket (`reaper/audit/`); a failing lock release is recorded
+beside the result, never instead of it. The run exits 1 when a destroy failed, when a stack bills without fresh reports,
 or when a stack was reported (not decided) on the previous run as well.
 """
 from __future__ import annotations
@@ -111,7 +116,13 @@ class PulumiStacks:
         self.ws = workspace(project_dir, backend)
 
     def summaries(self):
-        return [(s.name, bool(s.update_in_progress)) for s in self.ws.list_stacks()]
+        listed = self.ws.list_stacks()
+        self.resources = {s.name: s.resource_count for s in listed}
+        return [(s.name, bool(s.update_in_progress)) for s in listed]
+
+    def resource_count(self, stack) -> Optional[int]:
+        """The resources in the stack's state, as `stack ls` counted them (None: not said)."""
+        return getattr(self, "resources", {}).get(stack)
 
     def outputs(self, stack):
         return {k: v.value for k, v in self.ws.stack_outputs(stack).items()}
@@ -177,14 +188,21 @@ class Verdict:
 
 
 def judge(members: list[str], reports: dict[str, NodeReport], now: datetime,
-          grace: timedelta) -> Verdict:
+          grace: timedelta, booting: Optional[dict] = None,
+          started: Optional[dict] = None) -> Verdict:
+    """`booting` (member -> why) and `started` (member -> its last start, at the latest) are
+    what the cloud says of a member, where it says it: a booting member is busy, and a report
+    written before the member's last start is its previous run's, never this one's."""
     nodes: dict[str, dict[str, Optional[str]]] = {}
     busy: list[str] = []
     unknown: list[str] = []
+    booting, started = booting or {}, started or {}
     for node in members:
         report = reports.get(node)
         why, state = "", "unknown"
-        if report is None:
+        if node in booting:
+            state, why = "busy", booting[node]
+        elif report is None:
             why = "no report from this member"
         elif report.beat is None:
             why = f"report unreadable: {report.error}"
@@ -194,12 +212,31 @@ def judge(members: list[str], reports: dict[str, NodeReport], now: datetime,
             why = f"written {iso(report.written)}, ahead of the reaper's clock"
         elif now - report.written > FRESH:
             why = f"stale: last report {int((now - report.written).total_seconds() // 60)} min ago"
+        elif node in started and report.written < started[node]:
+            why = (f"written {iso(report.written)}, before the node's last start (by "
+                   f"{iso(started[node])}): its previous run's report")
         else:
             state, why = _node_state(report.beat, grace)
         nodes[node] = {"state": state, "why": why,
                        "written": iso(report.written) if report and report.written else None}
         (busy if state == "busy" else unknown if state == "unknown" else []).append(node)
-    ignored = sorted(set(reports) - set(members))
+    ignored = []
+    for node in sorted(set(reports) - set(members)):
+        # Not a member, but written within FRESH and busy: a machine that left the group a
+        # few minutes ago while busy, or one the membership does not show (Alibaba's node_ids
+        # output, stale after an `up` that failed; an instance abandoned from a group while it
+        # runs a job on the filesystem). Busy for the stack until its report is stale.
+        report = reports[node]
+        written = report.written
+        if report.beat is not None and written is not None \
+                and now - FRESH <= written <= now + CLOCK_SKEW:
+            state, why = _node_state(report.beat, grace)
+            if state == "busy":
+                nodes[node] = {"state": "busy", "why": f"not a member, but its report of "
+                               f"{iso(written)} is busy: {why}", "written": iso(written)}
+                busy.append(node)
+                continue
+        ignored.append(node)
     state = "busy" if busy else "unknown" if unknown else "idle"
     return Verdict(state, nodes, busy, unknown, ignored)
 
@@ -303,6 +340,14 @@ class Reaper:
         self.seen_outputs[stack] = outputs
         marker = outputs.get(MARKER)
         if not isinstance(marker, dict):
+            counted = getattr(self.backend, "resource_count", lambda name: None)(stack)
+            if not outputs and counted:
+                # An `up` that failed before its outputs were recorded (the first one, or one
+                # after a destroy) leaves resources that bill and no marker to judge them by.
+                return Decision(stack, "report", f"{counted} resources and no outputs at all (an "
+                                "`up` that failed before recording them?): billing, and nothing "
+                                "to judge it by; never touched", {"resources": counted},
+                                alarm="billing without a marker")
             return Decision(stack, "skip", "not a trainstack stack (no marker output); never touched")
         cloud = marker.get("cloud", "")
         minutes = marker.get("idle_minutes", DEFAULT_IDLE_MINUTES)
@@ -372,7 +417,8 @@ class Reaper:
             return None, Decision(stack, "report", "heartbeats unreadable",
                                   {**evidence, "error": f"{type(failed).__name__}: {failed}"},
                                   alarm="billing without reports" if members else "")
-        verdict = judge(members, reports, now, grace)
+        verdict = judge(members, reports, now, grace, getattr(group, "booting", None),
+                        getattr(group, "started", None))
         evidence["nodes"] = verdict.nodes
         if verdict.ignored:
             evidence["ignored_non_members"] = verdict.ignored
@@ -402,7 +448,7 @@ class Reaper:
             evidence["expired_lock_taken_over"] = lock.broken
         decision = None
         try:
-            decision = self._locked_destroy(stack, cloud, root, store, grace, evidence)
+            decision = self._locked_destroy(stack, cloud, root, store, grace, evidence, lock)
         finally:
             try:
                 lock.release()
@@ -444,10 +490,11 @@ class Reaper:
                 verdict = gone
         if verdict.state != "idle":
             what = verdict.busy or verdict.unknown
+            # A member without a fresh idle report bills unreported, as at the first look.
             return outputs, Decision(
                 stack, "keep" if verdict.busy else "report",
                 f"turned {verdict.state} {when} ({', '.join(what)}); left alone, not destroyed",
-                evidence)
+                evidence, alarm="" if verdict.busy else "billing without reports")
         return outputs, None
 
     def _scale_back(self, stop: Decision, group: Cloud, outputs: dict, before: int) -> Decision:
@@ -466,7 +513,7 @@ class Reaper:
             stop.alarm = "a busy stack left scaled down"
         return stop
 
-    def _locked_destroy(self, stack, cloud, root, store, grace, evidence) -> Decision:
+    def _locked_destroy(self, stack, cloud, root, store, grace, evidence, lock=None) -> Decision:
         # Re-check after the lock: another reaper may have destroyed it, a job may have started.
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after taking the lock")
         if stop:
@@ -529,6 +576,17 @@ class Reaper:
                                       members_from=members)
         if stop:
             return self._scale_back(stop, group, outputs, before)
+        # The lease is not renewed: an export that outlived it may have let another reaper take
+        # it over (and reap on its own). Only the holder destroys.
+        try:
+            ours = lock is None or lock.still_ours()
+        except Exception as failed:  # noqa: BLE001
+            ours, evidence["lock_check"] = False, f"{type(failed).__name__}: {failed}"
+        if not ours:
+            return Decision(stack, "report", "the reaper lock was taken over (or could not be "
+                            "read) before the destroy; not destroyed (the group stays at 0)",
+                            {**evidence, "lock": lock.holder()},
+                            alarm="the reaper lock was lost mid-reap")
         refused = self._record_first(stack, "export confirmed: pulumi destroy", evidence)
         if refused:
             refused.reason += " (the group stays at 0)"

@@ -384,6 +384,13 @@ class Lease:
             self.broken = held
         return True
 
+    def still_ours(self) -> bool:
+        """The newest version is the one this lease wrote (no other reaper took it over since,
+        even after it expired): read before a step that must not run twice."""
+        held = self.current()
+        return held is not None and held.get("token") == self.holder_id \
+            and not held.get("released")
+
     def holder(self) -> str:
         try:
             return json.dumps(self.current())
