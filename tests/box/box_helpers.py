@@ -16,6 +16,26 @@ def trainstack(*args, timeout=300):
                           env={**os.environ, "PYTHONPATH": PYTHONPATH, "OMP_NUM_THREADS": "1"})
 
 
+def one_box_failures(case, tmp_path, timeout: float = 400) -> list[str]:
+    """Boot one box of `case` (its user data as given, planted or not); the failed steps."""
+    from tools.nodebox.box import Cluster
+    cluster = Cluster(case, tmp_path, nodes=1)
+    try:
+        cluster.boot(timeout=timeout)
+        return cluster.failures()
+    finally:
+        cluster.close()
+
+
+def refused_run_logs(cluster, url: str) -> str:
+    """`trainstack run` on booted boxes whose container path was planted broken: it must fail;
+    the jobs' logs in the bucket, which say why."""
+    refused = trainstack("run", "--bucket-url", url, "--cwd", "/lustre", "--timeout", "120",
+                         "--nproc-per-node", "1", "--", "python", "train.py")
+    assert refused.returncode != 0, refused.stdout + refused.stderr
+    return "".join(p.read_text() for p in cluster.world.bucket.glob("jobs/*/*/log.txt"))
+
+
 def planted(text: str, old: str, new: str) -> str:
     assert old in text, f"the rendered user data no longer has {old!r}: update the plant"
     return text.replace(old, new)

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.box.box_helpers import planted, run_and_bench, trainstack
+from tests.box.box_helpers import one_box_failures, planted, refused_run_logs, run_and_bench
 from tests.box.cases import alicloud
 from tools.nodebox.box import Cluster
 
@@ -36,21 +36,9 @@ def test_two_ebmgn8v_boxes_boot_run_and_bench_in_the_container(tmp_path):
         # planted: the fabric step no longer lists the erdma verbs provider for the container
         for box in cluster.boxes:
             (box.root / "etc/trainstack/container-mounts").write_text("")
-        refused = trainstack("run", "--bucket-url", url, "--cwd", "/lustre", "--timeout", "120",
-                             "--nproc-per-node", "1", "--", "python", "train.py")
-        assert refused.returncode != 0
-        logs = "".join(p.read_text() for p in cluster.world.bucket.glob("jobs/*/*/log.txt"))
+        logs = refused_run_logs(cluster, url)
         assert "NCCL_IB_HCA=erdma needs the erdma verbs provider /etc/libibverbs.d/erdma.driver" \
             in logs
-    finally:
-        cluster.close()
-
-
-def one_box(tmp_path, case):
-    cluster = Cluster(case, tmp_path, nodes=1)
-    try:
-        cluster.boot(timeout=400)
-        return cluster.failures()
     finally:
         cluster.close()
 
@@ -62,7 +50,7 @@ def test_an_erdma_installer_that_is_not_the_pinned_one_fails_the_fabric_step(tmp
     text = alicloud("ebmgn8v").user_data
     pin = re.search(r'echo "([0-9a-f]{64})  /tmp/erdma_installer.tar.gz"', text).group(1)
     wrong = ("0" if pin[0] != "0" else "1") + pin[1:]
-    failures = one_box(tmp_path, alicloud("ebmgn8v", planted(text, pin, wrong)))
+    failures = one_box_failures(alicloud("ebmgn8v", planted(text, pin, wrong)), tmp_path)
     assert any("step `fabric` exited 1" in f and "computed checksum did NOT match" in f
                for f in failures), failures
 
@@ -70,7 +58,7 @@ def test_an_erdma_installer_that_is_not_the_pinned_one_fails_the_fabric_step(tmp
 def test_the_oss_upload_at_another_regions_endpoint_fails_the_health_step(tmp_path):
     text = planted(alicloud("ebmgn8v").user_data, '--endpoint "oss-$TS_REGION-internal.aliyuncs.com"',
                    '--endpoint "oss-cn-hangzhou-internal.aliyuncs.com"')
-    failures = one_box(tmp_path, alicloud("ebmgn8v", text))
+    failures = one_box_failures(alicloud("ebmgn8v", text), tmp_path)
     assert any("step `health` exited 1" in f and "must be addressed using the specified "
                "endpoint oss-cn-wulanchabu.aliyuncs.com" in f for f in failures), failures
 
@@ -80,7 +68,7 @@ def test_sccgn7ex_cannot_boot_without_a_cited_roce_device_count(tmp_path):
     RDMA device count (rdma_nics 0: the cited family page states 800 Gbit/s of RoCE, not
     how many devices). The box stands up what the catalog says, none, and the boot's fabric step
     (which needs at least one RoCE device) fails naming it; every other step passes."""
-    failures = one_box(tmp_path, alicloud("sccgn7ex"))
+    failures = one_box_failures(alicloud("sccgn7ex"), tmp_path)
     assert len(failures) == 1 and "step `fabric` exited 1" in failures[0] \
         and "RoCE devices: 0 (at least 1 expected on ecs.sccgn7ex.32xlarge)" in failures[0], failures
 
@@ -90,5 +78,5 @@ def test_a_hardened_metadata_server_refuses_the_boots_normal_mode_requests(tmp_p
     (HttpTokens=required: alibabacloud.com/help/en/ecs/user-guide/view-instance-metadata). The
     plan leaves the instances in normal mode, which the boot, the agents and the CLI use; a plan
     that hardens them would fail the boot here, at its first metadata request."""
-    failures = one_box(tmp_path, alicloud("ebmgn8v", hardened=True))
+    failures = one_box_failures(alicloud("ebmgn8v", hardened=True), tmp_path)
     assert any("step `ranks` exited" in f and "403" in f for f in failures), failures

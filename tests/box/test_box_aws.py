@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.box.box_helpers import planted, run_and_bench, trainstack
+from tests.box.box_helpers import one_box_failures, planted, refused_run_logs, run_and_bench
 from tests.box.cases import aws_p5
 from tools.nodebox.box import Cluster
 
@@ -26,10 +26,7 @@ def test_two_p5_boxes_boot_run_and_bench_in_the_container(tmp_path):
         profile = cluster.boxes[0].root / "etc/profile.d/trainstack-nccl.sh"
         profile.write_text(profile.read_text() + "export NCCL_TOPO_FILE=/etc/trainstack/topo.xml\n")
         (cluster.boxes[0].root / "etc/trainstack/topo.xml").write_text("<system/>\n")
-        refused = trainstack("run", "--bucket-url", url, "--cwd", "/lustre", "--timeout", "120",
-                             "--nproc-per-node", "1", "--", "python", "train.py")
-        assert refused.returncode != 0
-        logs = "".join(p.read_text() for p in cluster.world.bucket.glob("jobs/*/*/log.txt"))
+        logs = refused_run_logs(cluster, url)
         assert "NCCL_TOPO_FILE names /etc/trainstack/topo.xml, which is neither mounted nor " \
                "in the image" in logs
     finally:
@@ -37,12 +34,7 @@ def test_two_p5_boxes_boot_run_and_bench_in_the_container(tmp_path):
 
 
 def one_box(tmp_path, text: str):
-    cluster = Cluster(aws_p5(text), tmp_path, nodes=1)
-    try:
-        cluster.boot(timeout=300)
-        return cluster.failures()
-    finally:
-        cluster.close()
+    return one_box_failures(aws_p5(text), tmp_path, timeout=300)
 
 
 def test_the_ecr_pull_without_a_login_fails_the_runtime_step(tmp_path):

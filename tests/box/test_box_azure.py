@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.box.box_helpers import planted, run_and_bench, trainstack
+from tests.box.box_helpers import one_box_failures, refused_run_logs, run_and_bench
 from tests.box.cases import azure_ndv5
 from tools.nodebox.box import Cluster
 
@@ -32,10 +32,7 @@ def test_two_ndv5_boxes_boot_run_and_bench_in_the_container(tmp_path):
         # planted: the fabric step no longer lists the topology folder for the container
         for box in cluster.boxes:
             (box.root / "etc/trainstack/container-mounts").write_text("")
-        refused = trainstack("run", "--bucket-url", url, "--cwd", "/lustre", "--timeout", "120",
-                             "--nproc-per-node", "1", "--", "python", "train.py")
-        assert refused.returncode != 0
-        logs = "".join(p.read_text() for p in cluster.world.bucket.glob("jobs/*/*/log.txt"))
+        logs = refused_run_logs(cluster, url)
         assert "NCCL_TOPO_FILE names /opt/microsoft/ndv5-topo.xml, which is neither mounted " \
                "nor in the image" in logs
     finally:
@@ -48,12 +45,7 @@ def test_logging_in_as_the_system_identity_fails_the_health_step(tmp_path):
     text = azure_ndv5().user_data
     assert "--client-id '" in text and "--username '" in text
     text = re.sub(r" --(client-id|username) '[0-9a-f-]+'", "", text)
-    cluster = Cluster(azure_ndv5(text), tmp_path, nodes=1)
-    try:
-        cluster.boot(timeout=400)
-        failures = cluster.failures()
-    finally:
-        cluster.close()
+    failures = one_box_failures(azure_ndv5(text), tmp_path)
     assert any("step `health` exited 1" in f and "AuthorizationPermissionMismatch" in f
                for f in failures), failures
     assert not any("says ok" in f for f in failures), failures

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.box.box_helpers import planted, run_and_bench, trainstack
+from tests.box.box_helpers import one_box_failures, planted, refused_run_logs, run_and_bench
 from tests.box.cases import gcp
 from tools.nodebox.box import Cluster
 
@@ -30,12 +30,7 @@ def test_the_gib_repository_without_its_key_fails_the_fabric_step(tmp_path):
     key = ("curl -fsSL https://packages.cloud.google.com/apt/doc/apt-key.gpg | gpg --dearmor "
            "--yes -o /etc/apt/keyrings/cloud.google.gpg")
     text = planted(gcp("a3-ultra").user_data, key, "true")
-    cluster = Cluster(gcp("a3-ultra", text), tmp_path, nodes=1)
-    try:
-        cluster.boot(timeout=300)
-        failures = cluster.failures()
-    finally:
-        cluster.close()
+    failures = one_box_failures(gcp("a3-ultra", text), tmp_path, timeout=300)
     assert any("step `fabric` exited" in f and "packages.cloud.google.com" in f
                and ("NO_PUBKEY" in f or "not signed" in f or "keyring" in f)
                for f in failures), failures
@@ -62,10 +57,7 @@ def test_two_a3_mega_boxes_boot_run_and_bench_in_the_container(tmp_path):
         for box in cluster.boxes:
             mounts = box.root / "etc/trainstack/container-mounts"
             mounts.write_text(mounts.read_text().replace("/run/tcpx\n", ""))
-        refused = trainstack("run", "--bucket-url", url, "--cwd", "/lustre", "--timeout", "120",
-                             "--nproc-per-node", "1", "--", "python", "train.py")
-        assert refused.returncode != 0
-        logs = "".join(p.read_text() for p in cluster.world.bucket.glob("jobs/*/*/log.txt"))
+        logs = refused_run_logs(cluster, url)
         assert "TCPXO (NCCL_FASTRAK_*) needs /run/tcpx (the RxDM's socket) in the container" \
             in logs
     finally:
@@ -77,11 +69,6 @@ def test_the_tcpxo_installer_without_the_hosts_var_lib_fails_the_fabric_step(tmp
     mounted, the host gets nothing, and the fabric step names the missing plugin folder."""
     text = planted(gcp("a3-mega").user_data, "docker run --rm -v /var/lib:/var/lib ",
                    "docker run --rm ")
-    cluster = Cluster(gcp("a3-mega", text), tmp_path, nodes=1)
-    try:
-        cluster.boot(timeout=400)
-        failures = cluster.failures()
-    finally:
-        cluster.close()
+    failures = one_box_failures(gcp("a3-mega", text), tmp_path, timeout=400)
     assert any("step `fabric` exited 1" in f and "the fabric's paths for the job container are "
                "missing: /var/lib/tcpxo/lib64" in f for f in failures), failures
