@@ -361,9 +361,36 @@ def bench_command(
         for line in summary_lines(result):
             print(line)
         print(f"results: {path} and {target.url}/{BENCH_PREFIX}/")
-    failed = [p for p in ("fabric", "storage") if result.get(p) and result[p]["rc"]]
-    failed += [f"training {k}" for k in ("one_node", "all_nodes")
-               if result.get("training") and result["training"][k]["rc"]]
+    failed = {p: result[p]["job_id"] for p in ("fabric", "storage")
+              if result.get(p) and result[p]["rc"]}
+    failed.update({f"training {k}": result["training"][k]["job_id"]
+                   for k in ("one_node", "all_nodes")
+                   if result.get("training") and result["training"][k]["rc"]})
     if failed:
-        print(f"failed: {', '.join(failed)} (see the job logs in the bucket)")
+        for part, job_id in failed.items():
+            for line in failed_job_lines(target, part, job_id):
+                print(line)
+        print(f"failed: {', '.join(failed)} (the whole logs: {target.url}/{JOBS_PREFIX}/<job>/)")
         raise typer.Exit(1)
+
+
+def failed_job_lines(target: Target, part: str, job_id: str, tail: int = 25) -> list[str]:
+    """Why a part failed, without a trip to the bucket: each node whose run did not exit 0, its
+    exit code and the last `tail` lines of its log (a rank's traceback or torchrun's summary)."""
+    fs, base = bucket_fs(target.url)
+    lines = []
+    for node in target.nodes:
+        prefix = f"{base}/{JOBS_PREFIX}/{job_id}/{node}"
+        raw = read_bytes(fs, f"{prefix}/exit.json")
+        try:
+            rc = json.loads(raw).get("rc") if raw else None
+        except (ValueError, AttributeError):
+            rc = None
+        if rc == 0:
+            continue
+        log = (read_bytes(fs, f"{prefix}/log.txt") or b"").decode("utf-8", "replace")
+        lines.append(f"--- {part}, job {job_id}, node {node}: "
+                     + (f"exit {rc}" if rc is not None else "no exit record")
+                     + f"; the last lines of its log:")
+        lines += [f"    {line}" for line in log.splitlines()[-tail:]] or ["    (no log)"]
+    return lines
