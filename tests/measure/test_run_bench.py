@@ -111,7 +111,7 @@ def test_two_nodes_run_bench_and_compare_measured(tmp_path, example_spec, monkey
         assert "scaling efficiency:" in benched.output
     fabric = result["fabric"]
     assert fabric["ranks"] == 2 and fabric["busbw_gbps"] > 0 and fabric["device"] == "cpu"
-    assert fabric["judge"]["floor_gbps"] == 562.5      # p5.48xlarge, 2 nodes; CPU: not judged
+    assert fabric["judge"]["floor_gbps"] == 412.5      # p5.48xlarge, 2 nodes (0.55 x 750); CPU: not judged
     assert fabric["judge"]["below_floor"] is None
     assert set(result["storage"]["per_node"]) == {"node-0", "node-1"}
     for record in result["storage"]["per_node"].values():

@@ -48,9 +48,9 @@ def bench_doc(busbw, logs: dict, instance="p5.48xlarge", device="cuda"):
 def test_fabric_below_floor_and_socket_fallback_are_flagged():
     ofi = (DATA / "nccl_ofi_awsome_fsdp.log").read_text()
     socket = (DATA / "nccl_socket_nccl_1053.log").read_text()
-    # p5.48xlarge on 2 nodes: floor 0.75 x 750 = 562.5 GB/s; node-1 fell back to sockets (recorded log)
+    # p5.48xlarge on 2 nodes: floor 0.55 x 750 = 412.5 GB/s; node-1 fell back to sockets (recorded log)
     flags = fabric_flags(bench_doc(310.0, {"node-0": ofi, "node-1": socket}))
-    assert flags["node-0"] == ["all-reduce 310.0 GB/s below the floor 562.5 GB/s "
+    assert flags["node-0"] == ["all-reduce 310.0 GB/s below the floor 412.5 GB/s "
                                "(bench 2026-12-01T15:00:00Z)"]
     assert "NCCL network NET/Socket, expected NET/OFI" in flags["node-1"][1]
     assert fabric_flags(bench_doc(700.0, {"node-0": ofi, "node-1": ofi})) == {}
