@@ -88,7 +88,7 @@ def main() -> None:
     if rank == 0:
         print(f"done: {total} steps, final loss {loss.item():.6f}", flush=True)
     if distributed:
-        dist.destroy_process_group()
+        resumable.leave_together()    # not destroy_process_group() alone: see its docstring
 
 
 if __name__ == "__main__":

@@ -42,6 +42,11 @@ GIB_LIB = "/usr/local/gib/lib64"
 GPU_NICS_ENV = "/etc/trainstack/gpu-nics.env"
 RXDM_UNIT = "trainstack-rxdm.service"
 RXDM_LAUNCHER = "/opt/trainstack/rxdm"
+TCPX_RUN_DIR = "/run/tcpx"   # the RxDM's socket folder, shared with the job's container
+RXDM_READY_LINE = "Buffer manager initialization completed"
+# How long the boot waits for it: Google's startup probe gives the daemon 30 s after a 1 s delay
+# (6 x 5 s); four times that, as the image pull and the NICs' setup come first on a fresh node.
+RXDM_READY_S = 120
 
 
 def _metadata(path: str) -> str:
@@ -97,6 +102,12 @@ class GpuDirectTcp:
     # sets written out as well, for shells that cannot read it and for a plugin without it.
     env_profile: str = ""
     profile_defaults: tuple[tuple[str, str], ...] = ()
+    # A3 Mega only: the TCPXO daemon (RxDM) says when it is ready. Google's best practice for
+    # it (GoogleCloudPlatform/container-engine-accelerators gpudirect-tcpxo/best-practice.md,
+    # "Setup Startup Probe for the TCPXO-daemon Sidecar", @3aa66cbe): with HEALTH_CHECK_LOG_FILE
+    # set (no underscore in the file's name), it writes `Buffer manager initialization
+    # completed` there once initialised, "typically ~30s"; a failed start writes no file.
+    rxdm_health_file: str = ""
 
 
 TCPX = GpuDirectTcp(
@@ -130,6 +141,7 @@ TCPXO = GpuDirectTcp(
     # (@323e3709): SNAP and LLCM on, two flows per NIC, the tuner plugin and its A3+ config,
     # and the shimnet guest-config checker.
     env_profile="/var/lib/tcpxo/lib64/nccl-env-profile.sh",
+    rxdm_health_file=f"{TCPX_RUN_DIR}/health-check",
     profile_defaults=(
         ("NCCL_CROSS_NIC", "0"), ("NCCL_PROTO", "Simple,LL128"), ("NCCL_MIN_NCHANNELS", "4"),
         ("NCCL_P2P_NET_CHUNKSIZE", "524288"), ("NCCL_P2P_PCI_CHUNKSIZE", "524288"),
@@ -212,6 +224,8 @@ WantedBy=multi-user.target
 def _rxdm_files(generation: GpuDirectTcp) -> tuple[BootFile, ...]:
     aperture = (f" \\\n  -v {APERTURE_DIR}:{APERTURE_DIR}" if generation.aperture_devices
                 else "")
+    health = (f" \\\n  -e HEALTH_CHECK_LOG_FILE={generation.rxdm_health_file}"
+              if generation.rxdm_health_file else "")
     launcher = f"""#!/bin/bash
 # trainstack: the GPUDirect-{generation.kind.upper()} receive-data-path manager, beside the workload.
 set -euo pipefail
@@ -225,11 +239,14 @@ for lib in /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib/x86_64-linux-gnu/libn
 done
 exec docker run --rm --name trainstack-rxdm --privileged --network=host \\
   --cap-add=NET_ADMIN --cap-add=NET_BIND_SERVICE \\
-  -e LD_LIBRARY_PATH=/usr/local/nvidia/lib64 \\
+  -e LD_LIBRARY_PATH=/usr/local/nvidia/lib64{health} \\
   -v /run/tcpx:/run/tcpx -v /sys:/hostsysfs -v /proc/sys:/hostprocsysfs{aperture} \\
   "${{args[@]}}" --entrypoint /bin/sh {generation.rxdm_image} -c '{generation.rxdm_command}'
 """
     after = f" {APERTURE_UNIT}" if generation.aperture_devices else ""
+    # a restart's (or an earlier boot's) file must not say ready before this daemon is
+    stale = (f"ExecStartPre=-/bin/rm -f {generation.rxdm_health_file}\n"
+             if generation.rxdm_health_file else "")
     unit = f"""[Unit]
 Description=trainstack GPUDirect-{generation.kind.upper()} receive-data-path manager (RxDM)
 Requires=docker.service
@@ -237,7 +254,7 @@ After=docker.service network-online.target{after}
 
 [Service]
 ExecStartPre=-/usr/bin/docker rm -f trainstack-rxdm
-ExecStart={RXDM_LAUNCHER}
+{stale}ExecStart={RXDM_LAUNCHER}
 Restart=always
 RestartSec=10
 
@@ -246,6 +263,25 @@ WantedBy=multi-user.target
 """
     return (BootFile(RXDM_LAUNCHER, launcher, "0755"),
             BootFile(f"/etc/systemd/system/{RXDM_UNIT}", unit))
+
+
+def _wait_for_rxdm(generation: GpuDirectTcp) -> str:
+    """The fabric step ends when the RxDM is ready, not when its container was started: a job
+    launched before (or beside a daemon that failed) cannot open a TCPXO connection."""
+    if not generation.rxdm_health_file:
+        return ""
+    health = generation.rxdm_health_file
+    return f"""
+for _ in $(seq 1 {RXDM_READY_S // 2}); do
+  if grep -qs '{RXDM_READY_LINE}' {health}; then break; fi
+  sleep 2
+done
+if ! grep -qs '{RXDM_READY_LINE}' {health}; then
+  echo "the RxDM ({RXDM_UNIT}) did not write '{RXDM_READY_LINE}' to {health} within \
+{RXDM_READY_S} s: TCPXO cannot carry a job; its log: journalctl -u {RXDM_UNIT}" >&2
+  journalctl -u {RXDM_UNIT} -n 20 --no-pager 2>/dev/null || true
+  exit 1
+fi"""
 
 
 class GcpBoot(CloudBoot):
@@ -326,7 +362,7 @@ systemctl enable --now docker
 docker run --rm -v /var/lib:/var/lib {generation.plugin_image} install --install-nccl
 systemctl daemon-reload
 mkdir -p /run/tcpx
-{aperture}systemctl enable --now {RXDM_UNIT}"""
+{aperture}systemctl enable --now {RXDM_UNIT}{_wait_for_rxdm(generation)}"""
         profile = "\n".join(
             [f"if [ -r {GPU_NICS_ENV} ]; then . {GPU_NICS_ENV}; fi",
              _PREPEND.format(lib=generation.plugin_lib)]

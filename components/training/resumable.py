@@ -116,6 +116,49 @@ def newest_complete(root: Path) -> Optional[Path]:
     return None
 
 
+def leave_together(timeout_s: float = 300.0) -> None:
+    """End a distributed run cleanly: call it last, in place of destroy_process_group().
+
+    A rank returning from its last collective does not mean its peers have: with gloo, a rank
+    that tears its group down while a peer still finishes that collective makes the peer abort
+    (SIGABRT; seen on two loaded CPU nodes after every rank's results were written), and torchrun
+    then reports the whole run as failed. So: a barrier, then every rank waits in the c10d store
+    until all are past it, then the teardown, then (best effort) until all have torn down."""
+    if not (dist.is_available() and dist.is_initialized()):
+        return
+    world = dist.get_world_size()
+    try:
+        store = dist.distributed_c10d._get_default_store()
+    except (AttributeError, RuntimeError, ValueError):   # no store to meet in: the plain path
+        store = None
+    dist.barrier()
+    if store is not None and world > 1:
+        _store_barrier(store, "trainstack-leave/collectives-done", world, timeout_s)
+    dist.destroy_process_group()
+    if store is not None and world > 1:
+        try:
+            _store_barrier(store, "trainstack-leave/torn-down", world, timeout_s)
+        except Exception:   # noqa: BLE001  the store's host may be gone: nothing left to guard
+            pass
+
+
+def _store_barrier(store, key: str, world: int, timeout_s: float) -> None:
+    """Every rank adds one; the last sets `<key>/all`, which all wait for (up to timeout_s)."""
+    from datetime import timedelta
+    if store.add(key, 1) >= world:
+        store.set(f"{key}/all", "1")
+    try:
+        store.wait([f"{key}/all"], timedelta(seconds=timeout_s))
+    except Exception as waited:   # torch says only "Wait timeout": say what for
+        try:
+            arrived = store.add(key, 0)
+        except Exception:   # noqa: BLE001  the store itself went away
+            arrived = "?"
+        raise RuntimeError(f"waited {timeout_s:g} s in the c10d store at {key!r} for all {world} "
+                           f"ranks; {arrived} arrived: a peer is stuck or gone ({waited})") \
+            from waited
+
+
 class Checkpointer:
     def __init__(self, model: torch.nn.Module, optimizer: Optional[torch.optim.Optimizer] = None,
                  scheduler: Any = None, *, every: Optional[int] = None, run: Optional[str] = None,

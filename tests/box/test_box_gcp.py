@@ -53,6 +53,9 @@ def test_two_a3_mega_boxes_boot_run_and_bench_in_the_container(tmp_path):
             assert box.exec("ls /dev/aperture_devices").stdout.split() == [
                 f"0000:{0x81 + i:02x}:00.1" for i in range(8)]     # one per GPU NIC (catalog)
             assert box.exec("test -e /run/tcpx/rxdm.sock").returncode == 0   # RxDM is up
+            # and said it is ready, where the fabric step looked before it let jobs in
+            assert box.exec("cat /run/tcpx/health-check").stdout.strip() == \
+                "Buffer manager initialization completed"
         # planted: the job container no longer gets /run/tcpx
         for box in cluster.boxes:
             mounts = box.root / "etc/trainstack/container-mounts"
@@ -72,3 +75,16 @@ def test_the_tcpxo_installer_without_the_hosts_var_lib_fails_the_fabric_step(tmp
     failures = one_box_failures(gcp("a3-mega", text), tmp_path, timeout=400)
     assert any("step `fabric` exited 1" in f and "the fabric's paths for the job container are "
                "missing: /var/lib/tcpxo/lib64" in f for f in failures), failures
+
+
+def test_an_rxdm_that_never_says_ready_fails_the_fabric_step(tmp_path):
+    """A3 Mega's fabric step waits for the TCPXO daemon's own "ready" (Google's startup probe:
+    `Buffer manager initialization completed` in $HEALTH_CHECK_LOG_FILE), not for its container
+    to have started. Planted: the daemon is not told where to write it, so it never says so; the
+    step fails after its deadline, naming the daemon, instead of letting jobs in."""
+    text = planted(gcp("a3-mega").user_data, "-e HEALTH_CHECK_LOG_FILE=/run/tcpx/health-check",
+                   "-e RXDM_UNUSED=1")
+    failures = one_box_failures(gcp("a3-mega", text), tmp_path, timeout=400)
+    assert any("step `fabric` exited 1" in f and "the RxDM (trainstack-rxdm.service) did not "
+               "write 'Buffer manager initialization completed' to /run/tcpx/health-check "
+               "within 120 s" in f for f in failures), failures

@@ -19,7 +19,10 @@ def test_failed_nodes_show_their_exit_and_log_tail_and_the_good_ones_stay_quiet(
     (job / "node-1" / "log.txt").write_text(
         "".join(f"line {i}\n" for i in range(40)) + "RuntimeError: boom on rank 1\n")
     (job / "node-2").mkdir()           # started, never wrote its exit record
-    target = Target(url=f"file://{tmp_path}", nodes=("node-0", "node-1", "node-2"))
+    (job / "node-3").mkdir()           # its agent stopped the run, and says why
+    (job / "node-3" / "exit.json").write_text(json.dumps(
+        {"rc": 241, "stopped": "stopped by the job agent: node-1 exited 1"}))
+    target = Target(url=f"file://{tmp_path}", nodes=("node-0", "node-1", "node-2", "node-3"))
 
     lines = failed_job_lines(target, "training all_nodes", "j1", tail=5)
 
@@ -33,4 +36,7 @@ def test_failed_nodes_show_their_exit_and_log_tail_and_the_good_ones_stay_quiet(
     assert "line 35" not in text
     assert lines[6] == ("--- training all_nodes, job j1, node node-2: no exit record; "
                         "the last lines of its log:")
-    assert lines[7:] == ["    (no log)"]
+    assert lines[7:] == ["    (no log)",
+                         "--- training all_nodes, job j1, node node-3: exit 241 (stopped by the "
+                         "job agent: node-1 exited 1); the last lines of its log:",
+                         "    (no log)"]

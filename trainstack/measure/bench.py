@@ -57,8 +57,12 @@ class BenchOptions:
 
 
 def _worker_files() -> dict[str, str]:
+    """The worker and the node helper it ends its runs with (leave_together), as the job's
+    files: the image has torch, not trainstack."""
     return {"bench_worker.py": resources.files("trainstack.measure").joinpath("bench_worker.py")
-            .read_text("utf-8")}
+            .read_text("utf-8"),
+            "trainstack_resumable.py": resources.files("trainstack_components.training")
+            .joinpath("resumable.py").read_text("utf-8")}
 
 
 def _out(target: Target, job_id: str, node: str, name: str) -> Optional[dict]:
@@ -383,14 +387,18 @@ def failed_job_lines(target: Target, part: str, job_id: str, tail: int = 25) -> 
         prefix = f"{base}/{JOBS_PREFIX}/{job_id}/{node}"
         raw = read_bytes(fs, f"{prefix}/exit.json")
         try:
-            rc = json.loads(raw).get("rc") if raw else None
-        except (ValueError, AttributeError):
-            rc = None
+            record = json.loads(raw) if raw else {}
+        except ValueError:
+            record = {}
+        rc = record.get("rc") if isinstance(record, dict) else None
         if rc == 0:
             continue
+        # the agent's own reason when it stopped the run (another node failed, a lost host)
+        why = f" ({record['stopped']})" if isinstance(record, dict) and record.get("stopped") \
+            else ""
         log = (read_bytes(fs, f"{prefix}/log.txt") or b"").decode("utf-8", "replace")
         lines.append(f"--- {part}, job {job_id}, node {node}: "
-                     + (f"exit {rc}" if rc is not None else "no exit record")
-                     + f"; the last lines of its log:")
+                     + (f"exit {rc}{why}" if rc is not None else "no exit record")
+                     + "; the last lines of its log:")
         lines += [f"    {line}" for line in log.splitlines()[-tail:]] or ["    (no log)"]
     return lines
