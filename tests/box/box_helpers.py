@@ -69,7 +69,10 @@ def run_and_bench(cluster, case, tmp_path) -> str:
         for out in (cluster.world.bucket / f"jobs/{job}/{box.node.name}/out").glob("*.json"):
             sums.add(json.loads(out.read_text())["sum"])
     assert sums == {1.0}     # ranks 0 + 1, all-reduced across the two boxes
+    # One process per box, as `run` above: the boxes' stand-in GPUs are the 2 shared CPU cores,
+    # and 8 ranks per box (the node's GPU count) over-subscribed them 8-fold in CI.
     benched = trainstack("bench", "--bucket-url", url, "--model", "tiny", "--steps", "2",
+                         "--nproc-per-node", "1",
                          "--allreduce-mib", "1", "--checkpoint-mib", "1", "--lustre", "/lustre",
                          "--scratch", "/scratch", "--provisioned-mbps", "1000",
                          "--out-dir", tmp_path / "bench", "--timeout", "300", timeout=400)
