@@ -8,15 +8,19 @@ from typer.testing import CliRunner
 
 from tests.checkout import PYTHONPATH as CHECKOUT_PATH
 from tests.conftest import ROOT
+from tests.resume_check_helpers import HANDROLLED, sharing_checks
 from trainstack.cli.app import app
 
 pytest.importorskip("torch")
 
-HANDROLLED = [sys.executable, str(ROOT / "tests" / "data" / "resume" / "handrolled.py")]
+# The checks behind these commands are made once per session and shared with
+# tests/measure/test_resume_check.py's (tests/resume_check_helpers.py): one worker holds them.
+pytestmark = pytest.mark.xdist_group("resume_check")
 
 
 def bench(monkeypatch, *args):
     monkeypatch.setenv("PYTHONPATH", CHECKOUT_PATH + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    sharing_checks(monkeypatch)
     result = CliRunner().invoke(app, ["bench", "--resume-check", *map(str, args)],
                                 terminal_width=200)
     assert "Traceback" not in result.output, result.output
