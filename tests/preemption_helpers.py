@@ -5,11 +5,21 @@ Metadata: true, the Alibaba token), so a test proves the agent sends them."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
 import threading
 from datetime import datetime, timezone
 from email.utils import format_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Optional
+
+from tests.checkout import ROOT
+from trainstack_components.agents import preemption_agent as pa
+from trainstack_components.boot import preemption as boot_step
 
 AWS_TOKEN = "aws-token-123"
 ALI_TOKEN = "ali-token-456"
@@ -132,3 +142,99 @@ class MetadataServer:
                 return 200, z(self.deadline), "text/plain"
             return 404, "", "text/html"
         raise AssertionError(c)
+
+
+# The two-node torchrun job of tests/measure/test_preemption_e2e.py (and, uninterrupted, the
+# reference of test_preemption_run_e2e.py too: the session fixture in tests/measure/conftest.py).
+EXAMPLE = str(ROOT / "examples" / "train_resumable.py")
+STEPS = 14
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    """Nodes are process groups sharing a 'lustre' folder, a bucket folder and one report folder."""
+
+    def __init__(self, base: Path):
+        self.base, self.port = base, free_port()
+        # The agent and the helper exactly as the boot step ships them to a node (the example
+        # imports `trainstack_resumable` first).
+        self.node_files = base / "opt-trainstack"
+        self.node_files.mkdir()
+        self.agent = self.node_files / "preemption_agent.py"
+        self.agent.write_text(boot_step.AGENT_SOURCE)
+        (self.node_files / "trainstack_resumable.py").write_text(boot_step.HELPER_SOURCE)
+        self.lustre, self.bucket, self.report = base / "lustre", base / "bucket", base / "report"
+        self.procs: list[subprocess.Popen] = []
+
+    def env(self, root: Path) -> dict:
+        env = dict(os.environ)
+        env.update({"PYTHONPATH": f"{self.node_files}{os.pathsep}{ROOT}",
+                    "GLOO_SOCKET_IFNAME": "lo", "OMP_NUM_THREADS": "1",
+                    # torchrun's shared TCP store breaks elastic restarts: a replacement node
+                    # waits forever for the rank-0 address (pytorch/pytorch#135712).
+                    "TORCH_DISABLE_SHARE_RDZV_TCP_STORE": "1",
+                    "PYTHONWARNINGS": "ignore", "TRAINSTACK_TOTAL_STEPS": str(STEPS),
+                    "TRAINSTACK_SEED": "3", "TRAINSTACK_SAVE_EVERY": "1000",
+                    "TRAINSTACK_STEP_SECONDS": "0.3", "TRAINSTACK_RUN": "job-1",
+                    "TRAINSTACK_CHECKPOINT_DIR": str(self.lustre / "job-1"),
+                    "TRAINSTACK_SCRATCH_DIR": str(root / "scratch" / "job-1"),
+                    "TRAINSTACK_REPORT_DIR": str(self.report),
+                    "TRAINSTACK_NOTICE_FILE": str(root / pa.NOTICE_FILE),
+                    "TRAINSTACK_EVENTS_DIR": str(root / pa.LOCAL_EVENTS_DIR)})
+        return env
+
+    def start_node(self, name: str, host: bool) -> tuple[Path, subprocess.Popen]:
+        root = self.base / name
+        (root / pa.LOCAL_EVENTS_DIR).mkdir(parents=True)
+        (root / pa.JOBS_DIR).mkdir(parents=True)
+        log = open(self.base / f"{name}.log", "w")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "torch.distributed.run", "--nnodes=2:2", "--nproc-per-node=1",
+             "--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{self.port}", "--rdzv-id=job-1",
+             f"--rdzv-conf=is_host={str(host).lower()},join_timeout=240",
+             "--max-restarts=3", "--monitor-interval=0.2", EXAMPLE],
+            env=self.env(root), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.procs.append(proc)
+        # The job agent's record (components/agents/job_agent.py): what the preemption agent signals.
+        (root / pa.JOBS_DIR / "job-1.json").write_text(json.dumps({"pid": proc.pid}))
+        return root, proc
+
+    def start_agent(self, cloud: str, root: Path, url: str) -> subprocess.Popen:
+        proc = subprocess.Popen([sys.executable, "-I", str(self.agent), "--cloud", cloud,
+                                 "--node", "node-1",
+                                 "--metadata-url", url, "--root", str(root), "--dest-dir",
+                                 str(self.bucket), "--interval", "0.2"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        self.procs.append(proc)
+        return proc
+
+    def losses(self) -> dict[int, list[float]]:
+        seen: dict[int, list[float]] = {}
+        path = self.report / "losses-rank0.jsonl"
+        for line in (path.read_text().splitlines() if path.exists() else []):
+            entry = json.loads(line)
+            seen.setdefault(entry["step"], []).append(entry["loss"])
+        return seen
+
+    def finals(self) -> list[dict]:
+        return [_torch().load(self.report / f"final-rank{r}.pt", weights_only=False) for r in (0, 1)]
+
+    def log(self, name: str) -> str:
+        return (self.base / f"{name}.log").read_text()[-3000:]
+
+    def close(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def _torch():
+    import torch
+    return torch

@@ -8,15 +8,19 @@ from typer.testing import CliRunner
 
 from tests.checkout import PYTHONPATH as CHECKOUT_PATH
 from tests.conftest import ROOT
+from tests.resume_check_helpers import HANDROLLED, sharing_checks
 from trainstack.cli.app import app
 
 pytest.importorskip("torch")
 
-HANDROLLED = [sys.executable, str(ROOT / "tests" / "data" / "resume" / "handrolled.py")]
+# The checks behind these commands are made once per session and shared with
+# tests/measure/test_resume_check.py's (tests/resume_check_helpers.py): one worker holds them.
+pytestmark = pytest.mark.xdist_group("resume_check")
 
 
 def bench(monkeypatch, *args):
     monkeypatch.setenv("PYTHONPATH", CHECKOUT_PATH + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    sharing_checks(monkeypatch)
     result = CliRunner().invoke(app, ["bench", "--resume-check", *map(str, args)],
                                 terminal_width=200)
     assert "Traceback" not in result.output, result.output
@@ -31,8 +35,11 @@ def test_bench_resume_check_fails_a_script_that_forgets(monkeypatch, forget, lab
 
 
 def test_bench_resume_check_passes_the_example(monkeypatch):
-    result = bench(monkeypatch, "--steps", "12", "--", sys.executable, "-W", "ignore",
-                   ROOT / "examples" / "train_resumable.py")
+    # One rank: the check tests/measure/test_resume_check.py makes of the example, shared. The
+    # example under two ranks is proved resumed exactly by the preemption end-to-end tests, and
+    # the check's two-rank pass by test_two_ranks_pass_when_the_loader_has_its_own_generator.
+    result = bench(monkeypatch, "--steps", "12", "--ranks", "1", "--", sys.executable, "-W",
+                   "ignore", ROOT / "examples" / "train_resumable.py")
     assert result.exit_code == 0, result.output
     assert "PASS" in result.output and "12 steps straight vs 6" in result.output
 

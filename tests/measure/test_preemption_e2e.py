@@ -7,20 +7,14 @@ checkpoint, and the final loss and parameters equal an uninterrupted run with th
 import json
 import os
 import signal
-import socket
-import subprocess
-import sys
 import time
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
-from tests.preemption_helpers import MetadataServer
+from tests.preemption_helpers import STEPS, Cluster, MetadataServer
 from trainstack.measure.preemptions import summarize
 from trainstack_components.agents import preemption_agent as pa
-from trainstack_components.boot import preemption as boot_step
 
 # Real torchrun nodes on CPU: one xdist worker runs all of them, one at a time, so two such
 # tests never share the 2 cores with each other (their rendezvous and deadlines are timed).
@@ -28,94 +22,7 @@ pytestmark = pytest.mark.xdist_group("torchrun")
 
 torch = pytest.importorskip("torch")
 
-EXAMPLE = str(ROOT / "examples" / "train_resumable.py")
-STEPS = 14
 CLOUDS = ["aws", "gcp", "azure", "alicloud"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Cluster:
-    """Nodes are process groups sharing a 'lustre' folder, a bucket folder and one report folder."""
-
-    def __init__(self, base: Path):
-        self.base, self.port = base, free_port()
-        # The agent and the helper exactly as the boot step ships them to a node (the example
-        # imports `trainstack_resumable` first).
-        self.node_files = base / "opt-trainstack"
-        self.node_files.mkdir()
-        self.agent = self.node_files / "preemption_agent.py"
-        self.agent.write_text(boot_step.AGENT_SOURCE)
-        (self.node_files / "trainstack_resumable.py").write_text(boot_step.HELPER_SOURCE)
-        self.lustre, self.bucket, self.report = base / "lustre", base / "bucket", base / "report"
-        self.procs: list[subprocess.Popen] = []
-
-    def env(self, root: Path) -> dict:
-        env = dict(os.environ)
-        env.update({"PYTHONPATH": f"{self.node_files}{os.pathsep}{ROOT}",
-                    "GLOO_SOCKET_IFNAME": "lo", "OMP_NUM_THREADS": "1",
-                    # torchrun's shared TCP store breaks elastic restarts: a replacement node
-                    # waits forever for the rank-0 address (pytorch/pytorch#135712).
-                    "TORCH_DISABLE_SHARE_RDZV_TCP_STORE": "1",
-                    "PYTHONWARNINGS": "ignore", "TRAINSTACK_TOTAL_STEPS": str(STEPS),
-                    "TRAINSTACK_SEED": "3", "TRAINSTACK_SAVE_EVERY": "1000",
-                    "TRAINSTACK_STEP_SECONDS": "0.3", "TRAINSTACK_RUN": "job-1",
-                    "TRAINSTACK_CHECKPOINT_DIR": str(self.lustre / "job-1"),
-                    "TRAINSTACK_SCRATCH_DIR": str(root / "scratch" / "job-1"),
-                    "TRAINSTACK_REPORT_DIR": str(self.report),
-                    "TRAINSTACK_NOTICE_FILE": str(root / pa.NOTICE_FILE),
-                    "TRAINSTACK_EVENTS_DIR": str(root / pa.LOCAL_EVENTS_DIR)})
-        return env
-
-    def start_node(self, name: str, host: bool) -> tuple[Path, subprocess.Popen]:
-        root = self.base / name
-        (root / pa.LOCAL_EVENTS_DIR).mkdir(parents=True)
-        (root / pa.JOBS_DIR).mkdir(parents=True)
-        log = open(self.base / f"{name}.log", "w")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "torch.distributed.run", "--nnodes=2:2", "--nproc-per-node=1",
-             "--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{self.port}", "--rdzv-id=job-1",
-             f"--rdzv-conf=is_host={str(host).lower()},join_timeout=240",
-             "--max-restarts=3", "--monitor-interval=0.2", EXAMPLE],
-            env=self.env(root), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        self.procs.append(proc)
-        # The job agent's record (components/agents/job_agent.py): what the preemption agent signals.
-        (root / pa.JOBS_DIR / "job-1.json").write_text(json.dumps({"pid": proc.pid}))
-        return root, proc
-
-    def start_agent(self, cloud: str, root: Path, url: str) -> subprocess.Popen:
-        proc = subprocess.Popen([sys.executable, "-I", str(self.agent), "--cloud", cloud,
-                                 "--node", "node-1",
-                                 "--metadata-url", url, "--root", str(root), "--dest-dir",
-                                 str(self.bucket), "--interval", "0.2"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
-        self.procs.append(proc)
-        return proc
-
-    def losses(self) -> dict[int, list[float]]:
-        seen: dict[int, list[float]] = {}
-        path = self.report / "losses-rank0.jsonl"
-        for line in (path.read_text().splitlines() if path.exists() else []):
-            entry = json.loads(line)
-            seen.setdefault(entry["step"], []).append(entry["loss"])
-        return seen
-
-    def finals(self) -> list[dict]:
-        return [torch.load(self.report / f"final-rank{r}.pt", weights_only=False) for r in (0, 1)]
-
-    def log(self, name: str) -> str:
-        return (self.base / f"{name}.log").read_text()[-3000:]
-
-    def close(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def wait_for(condition, timeout: float, what: str) -> None:
@@ -123,19 +30,6 @@ def wait_for(condition, timeout: float, what: str) -> None:
     while not condition():
         assert time.time() < deadline, f"timed out waiting for {what}"
         time.sleep(0.1)
-
-
-@pytest.fixture(scope="module")
-def uninterrupted(tmp_path_factory):
-    cluster = Cluster(tmp_path_factory.mktemp("straight"))
-    try:
-        _, a = cluster.start_node("node-0", host=True)
-        _, b = cluster.start_node("node-1", host=False)
-        assert a.wait(timeout=300) == 0, cluster.log("node-0")
-        assert b.wait(timeout=60) == 0, cluster.log("node-1")
-        return cluster.losses(), cluster.finals()
-    finally:
-        cluster.close()
 
 
 @pytest.mark.parametrize("cloud", CLOUDS)

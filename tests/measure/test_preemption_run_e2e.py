@@ -19,9 +19,8 @@ import pytest
 
 from tests.checkout import PYTHONPATH as CHECKOUT_PATH
 from tests.conftest import ROOT
-from tests.preemption_helpers import MetadataServer
+from tests.preemption_helpers import EXAMPLE, STEPS, MetadataServer
 from tests.run_helpers import LAUNCHER, free_port, health_record, wait_for, write_node_root
-from tests.measure.test_preemption_e2e import EXAMPLE, STEPS, uninterrupted  # noqa: F401  (the fixture)
 from trainstack_components.agents import job_agent
 from trainstack_components.agents import preemption_agent as pa
 from trainstack_components.boot import preemption as boot_step
@@ -112,7 +111,7 @@ class Nodes:
             proc.wait()
 
 
-def test_trainstack_run_survives_an_aws_spot_notice(tmp_path, uninterrupted):  # noqa: F811
+def test_trainstack_run_survives_an_aws_spot_notice(tmp_path, uninterrupted):
     straight_losses, straight_finals = uninterrupted
     nodes = Nodes(tmp_path)
     for rank, name in enumerate(("node-0", "node-1")):
