@@ -114,6 +114,7 @@ class PulumiStacks:
         # None: the discovered project (--project, else from the current folder upward).
         from trainstack.deploy.lifecycle import workspace
         self.ws = workspace(project_dir, backend)
+        self.kept_before: dict[str, dict] = {}   # stack -> {name: id} a destroy leaves in place
 
     def summaries(self):
         listed = self.ws.list_stacks()
@@ -149,8 +150,12 @@ class PulumiStacks:
     def destroy(self, stack, echo):
         import pulumi.automation as auto
 
-        from trainstack.deploy.adoption import adopt_command, destroy_keeping
+        from trainstack.deploy.adoption import adopt_command, destroy_keeping, retained_ids
         selected = self._stack(stack)
+        try:  # what the destroy keeps, for a destroy interrupted before it could record it
+            self.kept_before[stack] = retained_ids(selected.export_stack().deployment or {})
+        except Exception:  # noqa: BLE001 (destroy_keeping reads it again and says why)
+            self.kept_before.pop(stack, None)
         try:
             kept = destroy_keeping(selected, lambda: selected.destroy(on_output=echo),
                                    self.ws.env_vars.get("PULUMI_BACKEND_URL"))
@@ -282,6 +287,9 @@ class Reaper:
     only: Optional[str] = None
     seen_outputs: dict = field(default_factory=dict)
     run_id: str = field(default_factory=new_run_id)
+    # Where the stack being decided is (what a TERM interrupted), and the evidence so far.
+    _phase: str = field(default="judging", repr=False)
+    _evidence: dict = field(default_factory=dict, repr=False)
 
     def run(self) -> list[Decision]:
         decisions = []
@@ -292,9 +300,7 @@ class Reaper:
                 decision = self.decide(stack, updating)
             except Terminated:
                 # TERM (the time limit): the steps unwound (export stopped, lease given back).
-                decision = Decision(stack, "report", "stopped by TERM (the time limit) mid-reap: "
-                                    "the export it started was stopped and its lease given "
-                                    "back; not destroyed", alarm="stopped by TERM")
+                decision = self._terminated(stack)
                 self._record(decision)
                 decisions.append(decision)
                 break
@@ -305,6 +311,35 @@ class Reaper:
             self._record(decision)
             decisions.append(decision)
         return decisions
+
+    def _terminated(self, stack: str) -> Decision:
+        """What TERM interrupted, said as it is: before `pulumi destroy` began nothing was
+        destroyed; while it ran the stack may be partly destroyed (pulumi got the TERM too, or
+        runs on); after it returned the stack is destroyed."""
+        evidence = {**self._evidence, "stopped_while": self._phase}
+        look = (f"run `pulumi stack --stack {stack}` (its resources) or `trainstack reap "
+                f"--dry-run --stack {stack}` to see")
+        if self._phase == "destroying":
+            kept = getattr(self.backend, "kept_before", {}).get(stack)
+            if kept:
+                from trainstack.deploy.adoption import adopt_command
+                evidence["adopt_if_destroyed"] = adopt_command(stack, kept)
+            return Decision(stack, "report", "destroy interrupted by TERM (the time limit): state "
+                            "unknown, the stack may be partly destroyed; " + look
+                            + (" (if it is gone, record what it kept: "
+                               f"{evidence['adopt_if_destroyed']})" if kept else ""),
+                            evidence, alarm="destroy interrupted: state unknown")
+        if self._phase == "destroyed":
+            return Decision(stack, "destroy", "every node idle past the grace period", evidence,
+                            result="destroyed; stopped by TERM (the time limit) before the "
+                                   "reaper finished: " + look, alarm="stopped by TERM")
+        scaled = self._phase in ("scaling to 0", "exporting", "re-checking after the scale-down",
+                                 "re-checking after the export", "taking the destroy's audit line")
+        return Decision(stack, "report", f"stopped by TERM (the time limit) mid-reap, while "
+                        f"{self._phase}: the export it started was stopped and its lease given "
+                        "back; not destroyed"
+                        + (" (the group may be left scaled down: " + look + ")" if scaled else ""),
+                        evidence, alarm="stopped by TERM")
 
     def _record(self, decision: Decision) -> None:
         decision.run = self.run_id
@@ -331,6 +366,7 @@ class Reaper:
         return self.clouds
 
     def decide(self, stack: str, updating: bool) -> Decision:
+        self._phase, self._evidence = "judging", {}
         if updating:
             return Decision(stack, "report", "an update holds the stack lock; not touched")
         try:
@@ -363,6 +399,7 @@ class Reaper:
         grace = timedelta(minutes=float(minutes))
         now = self.now()
         evidence: dict = {"cloud": cloud, "grace_minutes": grace.total_seconds() / 60}
+        self._evidence = evidence
         if marker.get("bucket_retained") is not True:
             return Decision(stack, "report", "the bucket would be deleted with the stack "
                             "(bucket.retain_on_destroy is not true); the reaper never deletes data",
@@ -428,6 +465,7 @@ class Reaper:
 
     def _destroy(self, stack, cloud, root, outputs, grace, evidence) -> Decision:
         lock = None
+        self._phase = "taking the lock"
         try:
             store = StackStore(root, outputs)
             lock = store.lease(stack, self.lease)
@@ -515,6 +553,7 @@ class Reaper:
 
     def _locked_destroy(self, stack, cloud, root, store, grace, evidence, lock=None) -> Decision:
         # Re-check after the lock: another reaper may have destroyed it, a job may have started.
+        self._phase = "re-checking after taking the lock"
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after taking the lock")
         if stop:
             return stop
@@ -527,6 +566,7 @@ class Reaper:
         if refused:
             return refused
         group = self._clouds()[cloud]
+        self._phase = "scaling to 0"
         try:
             before = group.scale(outputs, 0, expected=members)
             evidence["scaled_from"] = before
@@ -537,6 +577,7 @@ class Reaper:
             return Decision(stack, "report", "the group could not be scaled to 0; not destroyed",
                             {**evidence, "error": f"{type(failed).__name__}: {failed}"},
                             alarm="billing without reports")
+        self._phase = "re-checking after the scale-down"
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence,
                                       "after the scale-down", members_from=members)
         if stop:
@@ -544,6 +585,7 @@ class Reaper:
         record = f"exported-{stack.replace('/', '_')}.json"
         filesystem = str(outputs.get("filesystem_id") or outputs.get("filesystem_export_command")
                          or "")
+        self._phase = "exporting"
         try:
             saved, proof = guard.confirm(stack, outputs)
         except FilesystemGone as gone:
@@ -572,6 +614,7 @@ class Reaper:
                                 "run": self.run_id})
         # The group is at 0, but a person may have scaled it up, or a job started on a node
         # still going down: the members now, and the members before, are read again.
+        self._phase = "re-checking after the export"
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after the export",
                                       members_from=members)
         if stop:
@@ -587,6 +630,7 @@ class Reaper:
                             "read) before the destroy; not destroyed (the group stays at 0)",
                             {**evidence, "lock": lock.holder()},
                             alarm="the reaper lock was lost mid-reap")
+        self._phase = "taking the destroy's audit line"
         refused = self._record_first(stack, "export confirmed: pulumi destroy", evidence)
         if refused:
             refused.reason += " (the group stays at 0)"
@@ -596,6 +640,7 @@ class Reaper:
         return self._trace_during_destroy(decision, root, outputs, since)
 
     def _destroy_now(self, stack, store, record, evidence) -> Decision:
+        self._phase = "destroying"
         try:
             kept = self.backend.destroy(stack, self.echo)
         except StackLocked as held:
@@ -605,6 +650,7 @@ class Reaper:
             return Decision(stack, "destroy", "every node idle past the grace period", evidence,
                             result=f"failed (retried on the next run): {failed}",
                             alarm="destroy failed")
+        self._phase = "destroyed"
         try:  # the record proves nothing for the stack's next life
             store.remove(record)
         except Exception as failed:  # noqa: BLE001 (it is dated: a next life ignores it anyway)
