@@ -515,7 +515,8 @@ def test_every_clouds_scale_down_refuses_a_node_that_was_not_judged(tmp_path, mo
                  '{"instance": "z/instances/new"}]\';; *describe*) echo \'{"targetSize": 2}\';; '
                  'esac\n')
     stand_in_cli(tmp_path / "bin", "az", f'#!/bin/sh\necho "$@" >> {calls}\n'
-                 'case "$*" in *list-instances*) echo \'["vm_0"]\';; *show*) echo 2;; esac\n')
+                 'case "$*" in *list-instances*) echo \'[{"name": "vm_0", "timeCreated": '
+                 '"2026-01-01T00:00:00Z"}]\';; *show*) echo 2;; esac\n')
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
     with pytest.raises(NotJudged, match="new joined"):
         GcpGroup().scale({"node_group": "g", "zone": "z", "project": "p"}, 0, expected=["a"])
