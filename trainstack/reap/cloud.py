@@ -364,6 +364,7 @@ def default_clouds() -> dict[str, Cloud]:
 
 class DataGuard(Protocol):
     def confirm(self, stack: str, outputs: dict) -> tuple[bool, str]: ...
+    # Optional: `unexported(outputs) -> str`, what the export never reaches ("" or absent: all).
 
 
 class FilesystemGone(RuntimeError):
@@ -385,6 +386,16 @@ class FsxExportGuard:
             return self.client_for(region)
         import boto3
         return boto3.client("fsx", region_name=region)
+
+    def unexported(self, outputs) -> str:
+        """What the export cannot reach, said for the decision ("" when nothing): the files
+        outside the association's path, unless it links the whole filesystem ("/")."""
+        path = "/" + str(outputs.get("filesystem_bucket_path", "/bucket")).strip("/")
+        if path == "/":
+            return ""
+        return (f"files on FSx {outputs.get('filesystem_id') or '(no filesystem_id)'} outside "
+                f"{path} (/lustre{path} on the nodes, the only path linked to the bucket) are "
+                "never exported and are deleted with the filesystem")
 
     def confirm(self, stack, outputs):
         fs_id = outputs.get("filesystem_id")

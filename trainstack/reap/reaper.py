@@ -6,8 +6,9 @@ boot) on its own clock; the reaper only believes what it can confirm now:
 * the members of the node group are read from the cloud NOW (trainstack/reap/cloud.py); reports
   from instances that are not members are ignored (old instances of a stack brought back),
   unless fresh and busy (a machine the membership does not show may run a job on the
-  filesystem); where the cloud says a member is starting (Alibaba), it is busy, and its
-  report written before its last start is its previous run's (unknown);
+  filesystem); where the cloud says a member is booting (every cloud: trainstack/reap/cloud.py),
+  it is busy, and its report written before its last start (AWS, Azure, Alibaba) is its
+  previous run's (unknown);
 * a member's report counts only when it is fresh by the store's own LastModified (never the
   node's clock: a node 90 min slow or fast is judged the same); a stale, missing, unreadable or
   `unknown` report makes the stack UNKNOWN, never idle, and the run exits non-zero (a stack
@@ -21,6 +22,9 @@ Then, holding a lease lock (holder + expiry) and re-checking everything after ta
 the group to 0, re-read, export the filesystem into the bucket (a `DataGuard`), re-read, destroy.
 A stack that turned busy at any re-read is left alone (scaled back where it was scaled down) and
 the decision says so; and only while its lease is still the newest version does it destroy.
+Files the export never reaches (AWS: outside the data repository association's path) stop the
+destroy (the group stays at 0) unless `--delete-unexported`; the dry run and the audit name them.
+A TERM while `pulumi destroy` runs is "destroy interrupted: state unknown", never "not destroyed".
 A stack with resources but no outputs at all (an `up` that failed before recording them) is
 reported with an alarm, never skipped. Every decision is appended to the audit log as it is
 made, locally and in the stack's bucket (`reaper/audit/`); a failing lock release is recorded
@@ -285,6 +289,7 @@ class Reaper:
     record: Callable[[Decision], None] = lambda decision: None   # the audit, per decision
     lease: timedelta = LEASE
     only: Optional[str] = None
+    delete_unexported: bool = False   # destroy even what the export never reaches
     seen_outputs: dict = field(default_factory=dict)
     run_id: str = field(default_factory=new_run_id)
     # Where the stack being decided is (what a TERM interrupted), and the evidence so far.
@@ -426,13 +431,31 @@ class Reaper:
             return Decision(stack, "report", "members without a fresh idle report (unknown, never "
                             f"idle): {', '.join(verdict.unknown)}", evidence,
                             alarm="billing without reports")
+        lost = self._unexported(cloud, outputs)
+        if lost:
+            evidence["not_exported"] = lost
         if self.dry_run:
+            if lost and not self.delete_unexported:
+                return self._keeps_unexported(stack, evidence, "would scale to 0 and export, "
+                                              "but not destroy")
             return Decision(stack, "would-destroy", "every node idle past the grace period "
-                            "(scale to 0, export, then destroy with the bucket kept)", evidence)
+                            "(scale to 0, export, then destroy with the bucket kept)"
+                            + (f"; LOST with it: {lost}" if lost else ""), evidence)
         if not self.yes and not self.confirm(stack):
             return Decision(stack, "needs-confirmation", "idle; pass --yes to destroy "
                             "non-interactively", evidence)
         return self._destroy(stack, cloud, root, outputs, grace, evidence)
+
+    def _unexported(self, cloud: str, outputs: dict) -> str:
+        """What the cloud's export never reaches ("" when it reaches everything)."""
+        said = getattr(self.guards.get(cloud), "unexported", None)
+        return said(outputs) if said else ""
+
+    def _keeps_unexported(self, stack: str, evidence: dict, done: str) -> Decision:
+        return Decision(stack, "report", f"idle: {done}: {evidence['not_exported']}; destroy it "
+                        f"by hand once they are saved (`trainstack destroy --stack {stack}`), or "
+                        "reap with --delete-unexported to lose them", evidence,
+                        alarm="data the export does not reach: not destroyed")
 
     def _look(self, stack, cloud, outputs, root, now, grace, evidence):
         """(verdict, None), or (None, the report decision when something cannot be read)."""
@@ -630,6 +653,15 @@ class Reaper:
                             "read) before the destroy; not destroyed (the group stays at 0)",
                             {**evidence, "lock": lock.holder()},
                             alarm="the reaper lock was lost mid-reap")
+        lost = self._unexported(cloud, outputs)   # the outputs as they are now
+        if lost:
+            evidence["not_exported"] = lost
+            if not self.delete_unexported:
+                return self._keeps_unexported(stack, evidence, "scaled to 0 and exported what "
+                                              "the export reaches, but not destroyed (the group "
+                                              "stays at 0)")
+        else:
+            evidence.pop("not_exported", None)
         self._phase = "taking the destroy's audit line"
         refused = self._record_first(stack, "export confirmed: pulumi destroy", evidence)
         if refused:
@@ -637,6 +669,8 @@ class Reaper:
             return refused
         since = self.now()
         decision = self._destroy_now(stack, store, record, evidence)
+        if lost and decision.result.startswith("destroyed"):
+            decision.result += f"; deleted without an export: {lost}"
         return self._trace_during_destroy(decision, root, outputs, since)
 
     def _destroy_now(self, stack, store, record, evidence) -> Decision:
@@ -738,6 +772,10 @@ def reap_command(
                                             "written to each stack's bucket, reaper/audit/)."),
         stack: Optional[str] = typer.Option(None, "--stack", help="Only this stack (the "
                                             "workflow runs one stack per time-limited call)."),
+        delete_unexported: bool = typer.Option(
+            False, "--delete-unexported", help="Also destroy stacks whose filesystem holds files "
+            "the export never reaches (AWS: outside /lustre/bucket), deleting those files. "
+            "Without it such a stack is scaled to 0 and exported, not destroyed (exit 1)."),
         project: Optional[Path] = ProjectOpt):
     """Destroy trainstack stacks whose nodes sat idle past idle.teardown_after_minutes (data kept)."""
     from trainstack.plan.select import project_dir
@@ -749,7 +787,7 @@ def reap_command(
                     confirm=(lambda s: typer.confirm(f"destroy idle stack {s}?")) if interactive
                     else (lambda s: False),
                     echo=lambda line: print(line, end="", file=sys.stderr),
-                    clouds=default_clouds(), only=stack,
+                    clouds=default_clouds(), only=stack, delete_unexported=delete_unexported,
                     lease=timedelta(seconds=float(lease_s)) if lease_s else LEASE)
     reaper.record = auditor(audit_log, lambda s: reaper.seen_outputs.get(s, {}),
                             in_bucket=not dry_run)
