@@ -179,8 +179,8 @@ else:
 # FAKE_AZ_VMS + ".calls". As the API does, the instance view comes only with `--expand
 # instanceView` (Virtual Machine Scale Set VMs - List, $expand), and Azure's times carry seven
 # fractional digits. `vmss scale --new-capacity 0` deletes every VM; a larger capacity creates
-# new ones (new vmId, created now). `amlfs archive` starts an archive now, which `amlfs show`
-# then reports Completed with that lastStartedTime.
+# new ones (new vmId, created now); either after FAKE_AZ_SCALE_SLEEP seconds. `amlfs archive`
+# starts an archive now, which `amlfs show` then reports Completed with that lastStartedTime.
 AZ = f"""#!{sys.executable}
 import json, os, sys, uuid
 from datetime import datetime, timezone
@@ -204,6 +204,8 @@ if args[:2] == ["vmss", "list-instances"]:
 elif args[:2] == ["vmss", "show"]:
     print(json.dumps(len(vms)))
 elif args[:2] == ["vmss", "scale"]:
+    import time
+    time.sleep(float(os.environ.get("FAKE_AZ_SCALE_SLEEP", "0")))
     size, scale_set = int(opt("--new-capacity")), opt("--name")
     vms = [{{"name": f"{{scale_set}}_{{n}}", "instanceId": str(n), "vmId": str(uuid.uuid4()),
             "provisioningState": "Succeeded", "timeCreated": azure_now(),

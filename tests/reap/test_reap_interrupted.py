@@ -68,3 +68,43 @@ def test_term_to_the_reaper_alone_while_pulumi_finishes_the_destroy(world):
     assert_state_unknown(world, out, reaper.returncode)
     stacks = json.loads((world.tmp / "stacks.json").read_text())
     assert stacks["ali"]["destroyed"] is True      # it was destroyed after all
+
+
+def test_term_during_the_scale_down_says_the_group_may_be_left_down_and_stops_az(world):
+    """TERM while `az vmss scale --new-capacity 0` runs (Azure's scale-down may take many
+    minutes): not destroyed, no export was started, the group may be left scaled down (said,
+    with how to look), the lease given back, exit 1, without waiting out the `az` call."""
+    from tests.conftest import stand_in_cli
+    from tests.reap.test_reap_booting import vm
+    from tests.reap_helpers import AZ, beat, marked
+    stand_in_cli(world.bin, "az", AZ)
+    vms = world.tmp / "vms.json"
+    vms.write_text(json.dumps([vm(0), vm(1)]))
+    world.mp.setenv("FAKE_AZ_VMS", str(vms))
+    world.mp.setenv("FAKE_AZ_SCALE_SLEEP", "120")
+    world.add("az", marked(cloud="azure", heartbeat_url=world.root("az"), resource_group="rg",
+                           scale_set="vmss", filesystem_id="llm-fs"),
+              beat("vmss_0", 180), beat("vmss_1", 180))
+    reaper = subprocess.Popen(
+        [sys.executable, "-m", "trainstack", "reap", "--yes", "--audit-log", str(world.audit)],
+        env={**os.environ, "PYTHONPATH": CHECKOUT_PATH}, cwd=ROOT, start_new_session=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    calls = world.tmp / "vms.json.calls"
+    deadline = time.monotonic() + 120
+    while not (calls.exists() and '"scale"' in calls.read_text()):
+        assert time.monotonic() < deadline and reaper.poll() is None, reaper.stdout.read()
+        time.sleep(0.2)
+    time.sleep(0.5)                      # inside the stand-in's scale
+    os.kill(reaper.pid, signal.SIGTERM)  # the reaper alone: its `az` must be stopped by it
+    started = time.monotonic()
+    out = reaper.communicate(timeout=60)[0]
+    assert time.monotonic() - started < 30, out     # not waiting out the 120 s scale
+    assert reaper.returncode == 1, out
+    assert ("az: report - stopped by TERM (the time limit) mid-reap, while scaling to 0: its "
+            "lease given back; not destroyed (the group may be left scaled down: run `pulumi "
+            "stack --stack az` (its resources) or `trainstack reap --dry-run --stack az` to "
+            "see)") in out
+    assert world.destroyed() == []
+    assert json.loads(vms.read_text()) != []        # the stand-in's scale never finished
+    assert world.lease("az").current()["released"] is True
+    assert audit_lines(world.audit)[-1]["evidence"]["stopped_while"] == "scaling to 0"

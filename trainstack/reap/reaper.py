@@ -301,20 +301,27 @@ class Reaper:
         for stack, updating in self.backend.summaries():
             if self.only and stack != self.only:
                 continue
+            stopped = False
             try:
                 decision = self.decide(stack, updating)
             except Terminated:
                 # TERM (the time limit): the steps unwound (export stopped, lease given back).
-                decision = self._terminated(stack)
-                self._record(decision)
-                decisions.append(decision)
-                break
+                decision, stopped = self._terminated(stack), True
             except Exception as failed:  # one stack's surprise never touches the others
-                decision = Decision(stack, "report", "unexpected error, nothing destroyed",
-                                    {"error": f"{type(failed).__name__}: {failed}"},
-                                    alarm="unexpected error")
-            self._record(decision)
+                after = self._phase in ("destroying", "destroyed")
+                decision = Decision(stack, "report", "unexpected error" + (
+                    f" while or after `pulumi destroy` ran: state unknown; run `pulumi stack "
+                    f"--stack {stack}` to see" if after else ", nothing destroyed"),
+                    {"error": f"{type(failed).__name__}: {failed}"},
+                    alarm="unexpected error")
+            try:
+                self._record(decision)
+            except Terminated:   # TERM while the last audit line was written: still said
+                decision.alarm = decision.alarm or "stopped by TERM"
+                stopped = True
             decisions.append(decision)
+            if stopped:
+                break
         return decisions
 
     def _terminated(self, stack: str) -> Decision:
@@ -338,11 +345,13 @@ class Reaper:
             return Decision(stack, "destroy", "every node idle past the grace period", evidence,
                             result="destroyed; stopped by TERM (the time limit) before the "
                                    "reaper finished: " + look, alarm="stopped by TERM")
-        scaled = self._phase in ("scaling to 0", "exporting", "re-checking after the scale-down",
-                                 "re-checking after the export", "taking the destroy's audit line")
+        steps = ("scaling to 0", "re-checking after the scale-down", "exporting",
+                 "re-checking after the export", "taking the destroy's audit line")
+        scaled = self._phase in steps
+        exported = scaled and steps.index(self._phase) >= steps.index("exporting")
         return Decision(stack, "report", f"stopped by TERM (the time limit) mid-reap, while "
-                        f"{self._phase}: the export it started was stopped and its lease given "
-                        "back; not destroyed"
+                        f"{self._phase}: " + ("the export it started was stopped and " if exported
+                                              else "") + "its lease given back; not destroyed"
                         + (" (the group may be left scaled down: " + look + ")" if scaled else ""),
                         evidence, alarm="stopped by TERM")
 
