@@ -156,13 +156,15 @@ def test_an_azure_stack_of_vms_older_than_their_reports_is_reaped(azure):
     assert any(c[:2] == ["amlfs", "archive"] for c in calls)
 
 
-@pytest.mark.parametrize("created, operation", [(2, None), (300, 2)],
-                         ids=["a new vm under the old name", "a deallocated vm started again"])
+@pytest.mark.parametrize("created, operation", [(2, None), (300, 2), (-10, None)],
+                         ids=["a new vm under the old name", "a deallocated vm started again",
+                              "a creation time ahead of the store's clock"])
 def test_an_azure_vm_started_after_its_idle_report_keeps_the_stack(azure, created, operation):
     """vmss_1's report (idle for 180 min) was written 4 min ago, fresh by the store; but the VM
     under that name was created 2 min ago (the name outlived the VM that wrote the report), or,
     created 5 h ago and deallocated, was started again 2 min ago (its latest provisioning
-    operation). The report is not this run's: unknown, not destroyed, not scaled, exit 1."""
+    operation). The report is not this run's: unknown, not destroyed, not scaled, exit 1. A
+    creation time 10 min ahead (Azure's clock and the store's apart) is the same: unknown."""
     azure.with_vms(vm(0), vm(1, created, operation))
     written_ago(azure, "az", "vmss_1", 4)
     result = azure.reap()
@@ -173,6 +175,21 @@ def test_an_azure_vm_started_after_its_idle_report_keeps_the_stack(azure, create
     assert not any(c[:2] == ["vmss", "scale"] for c in az_calls(azure))
     why = audit_lines(azure.audit)[-1]["evidence"]["nodes"]["vmss_1"]["why"]
     assert "before the node's last start" in why, why
+
+
+def test_an_aws_member_ec2_does_not_describe_is_a_report_not_idle(aws):
+    """The group lists an instance EC2 does not describe (not yet visible, or gone): its
+    report cannot be placed against its launch. Members unreadable: not destroyed, exit 1."""
+    from moto.backends import get_backend
+    ec2 = get_backend("ec2")["123456789012"]["us-east-1"]
+    for reservation in list(ec2.reservations.values()):
+        reservation.instances = [i for i in reservation.instances if i.id != aws.ids[1]]
+    result = aws.reap()
+    assert aws.destroyed() == [], result.output
+    assert result.exit_code == 1, result.output
+    assert "aws: report - group members unreadable" in result.output
+    error = audit_lines(aws.audit)[-1]["evidence"]["error"]
+    assert aws.ids[1] in error, error
 
 
 @pytest.mark.parametrize("power, state, why", [
