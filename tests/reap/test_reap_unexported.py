@@ -73,3 +73,12 @@ def test_an_association_of_the_whole_filesystem_loses_nothing(fsx):
     assert result.exit_code == 0 and fsx.destroyed() == ["aws"], result.output
     assert "deleted without an export" not in result.output
     assert "not_exported" not in audit_lines(fsx.audit)[-1]["evidence"]
+
+
+def test_the_dry_run_with_delete_unexported_says_what_would_be_lost(fsx):
+    fsx.at("/bucket")
+    result = fsx.reap("--dry-run", "--delete-unexported")
+    assert result.exit_code == 0, result.output
+    assert ("aws: would-destroy - every node idle past the grace period (scale to 0, export, then "
+            f"destroy with the bucket kept); LOST with it: {LOST}") in result.output
+    assert desired(fsx.autoscaling) == 2 and fsx.destroyed() == []
