@@ -204,3 +204,55 @@ def test_an_azure_vm_booting_keeps_the_stack(azure, power, state, why):
     assert result.exit_code == 0, result.output
     assert "az: keep - busy within the grace period: vmss_1" in result.output
     assert audit_lines(azure.audit)[-1]["evidence"]["nodes"]["vmss_1"]["why"] == why
+
+
+# -- Google Cloud: a stand-in `gcloud` -------------------------------------------------------
+
+def gcloud(world, created_minutes_ago):
+    """A MIG of node-a and node-b, its action over (NONE); node-a (re)created
+    `created_minutes_ago` (an instance recreated keeps its name), node-b 5 h ago. The instance
+    times are what `gcloud compute instances list` prints: creationTimestamp and
+    lastStartTimestamp, RFC 3339 with an offset."""
+    import sys
+
+    def stamp(minutes):
+        moment = datetime.now(timezone.utc) - timedelta(minutes=minutes)
+        return moment.astimezone(timezone(timedelta(hours=-8))).isoformat(timespec="milliseconds")
+    instances = [{"name": "node-a", "creationTimestamp": stamp(created_minutes_ago),
+                  "lastStartTimestamp": stamp(created_minutes_ago)},
+                 {"name": "node-b", "creationTimestamp": stamp(300),
+                  "lastStartTimestamp": stamp(300)}]
+    stand_in_cli(world.bin, "gcloud", f"#!{sys.executable}\nimport json, sys\n"
+                 "args = sys.argv[1:]\n"
+                 "if args[:3] == ['compute', 'instances', 'list']:\n"
+                 f"    print(json.dumps({instances!r}))\n"
+                 "elif 'list-instances' in args:\n"
+                 "    print(json.dumps([{'instance': 'z/instances/node-a', 'currentAction': "
+                 "'NONE'}, {'instance': 'z/instances/node-b', 'currentAction': 'NONE'}]))\n"
+                 "elif 'describe' in args:\n    print(json.dumps({'targetSize': 2}))\n"
+                 "elif 'resize' not in args:\n    sys.exit(2)\n")
+    outputs = marked(cloud="gcp", heartbeat_url=world.root("g"), node_group="g", zone="z",
+                     project="p", filesystem_export_command="true")
+    world.add("g", outputs, beat("node-a", 180), beat("node-b", 180))
+
+
+def test_a_gcp_instance_recreated_after_its_idle_report_keeps_the_stack(world):
+    """The MIG recreated node-a 2 min ago (its action over: NONE); the report under its name,
+    idle for 180 min, was written 4 min ago by the instance it replaced. Not this instance's:
+    unknown, not destroyed, exit 1 (the old code believed it and destroyed the stack)."""
+    gcloud(world, created_minutes_ago=2)
+    written_ago(world, "g", "node-a", 4)
+    result = world.reap()
+    assert world.destroyed() == [], result.output
+    assert result.exit_code == 1, result.output
+    assert "g: report - members without a fresh idle report (unknown, never idle): node-a" \
+        in result.output
+    why = audit_lines(world.audit)[-1]["evidence"]["nodes"]["node-a"]["why"]
+    assert "before the node's last start" in why, why
+
+
+def test_a_gcp_instance_created_before_its_report_is_judged_on_it(world):
+    """The control: the report written after the creation is believed: reaped."""
+    gcloud(world, created_minutes_ago=30)
+    result = world.reap()
+    assert result.exit_code == 0 and world.destroyed() == ["g"], result.output

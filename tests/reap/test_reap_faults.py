@@ -43,7 +43,10 @@ import json, os, sys
 members = os.environ["FAKE_GCLOUD_MEMBERS"]
 args = sys.argv[1:]
 listed = json.load(open(members))
-if "list-instances" in args:
+if args[:3] == ["compute", "instances", "list"]:   # created long before any report
+    print(json.dumps([{{"name": n, "creationTimestamp": "2026-01-01T00:00:00.000-08:00"}}
+                      for n in listed]))
+elif "list-instances" in args:
     print(json.dumps([{{"instance": f"https://x/zones/z/instances/{{n}}"}} for n in listed]))
 elif "describe" in args:
     print(json.dumps({{"targetSize": len(listed)}}))

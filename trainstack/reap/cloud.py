@@ -191,14 +191,35 @@ class GcpGroup:
 
     def members(self, outputs):
         """The instances not being deleted or abandoned; beside them `booting` (member -> why)
-        for those the group is (re)creating or starting."""
+        for those the group is (re)creating or starting, and `started` (member -> its creation
+        or last start, the later): once the group's action is over, a recreated instance has
+        its old name, and its previous life's report may still be fresh in the bucket."""
         listed = json.loads(run_cli(["gcloud", "compute", "instance-groups", "managed",
                                      "list-instances", *self._where(outputs), "--format=json"]))
         live = [i for i in listed if i.get("currentAction") not in ("DELETING", "ABANDONING")]
-        self.booting = {i["instance"].rsplit("/", 1)[-1]:
-                        f"booting (MIG currentAction {i['currentAction']})"
-                        for i in live if i.get("currentAction") in self.BOOTING}
-        return [i["instance"].rsplit("/", 1)[-1] for i in live]
+        names = [i["instance"].rsplit("/", 1)[-1] for i in live]
+        booting = {i["instance"].rsplit("/", 1)[-1]:
+                   f"booting (MIG currentAction {i['currentAction']})"
+                   for i in live if i.get("currentAction") in self.BOOTING}
+        started: dict[str, datetime] = {}
+        if names:
+            _, zone, project = _need(outputs, "node_group", "zone", "project")
+            # creationTimestamp and lastStartTimestamp (compute/docs/reference/rest/v1/instances)
+            described = json.loads(run_cli(["gcloud", "compute", "instances", "list", "--zones",
+                                            zone, "--project", project, "--format=json"]))
+            for instance in described:
+                if instance.get("name") not in names:
+                    continue
+                moments = [instance.get("creationTimestamp"), instance.get("lastStartTimestamp")]
+                times = [cloud_time(str(m)) for m in moments if m]
+                if times:
+                    started[instance["name"]] = max(times)
+            missing = sorted(set(names) - set(started))
+            if missing:
+                raise CloudError(f"gcloud compute instances list gives no creation time for "
+                                 f"{', '.join(missing)}")
+        self.booting, self.started = booting, started
+        return names
 
     def scale(self, outputs, size, expected=None):
         described = json.loads(run_cli(["gcloud", "compute", "instance-groups", "managed",

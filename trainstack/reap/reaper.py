@@ -7,8 +7,8 @@ boot) on its own clock; the reaper only believes what it can confirm now:
   from instances that are not members are ignored (old instances of a stack brought back),
   unless fresh and busy (a machine the membership does not show may run a job on the
   filesystem); where the cloud says a member is booting (every cloud: trainstack/reap/cloud.py),
-  it is busy, and its report written before its last start (AWS, Azure, Alibaba) is its
-  previous run's (unknown);
+  it is busy, and its report written before its last start (or creation) is its previous
+  run's (unknown);
 * a member's report counts only when it is fresh by the store's own LastModified (never the
   node's clock: a node 90 min slow or fast is judged the same); a stale, missing, unreadable or
   `unknown` report makes the stack UNKNOWN, never idle, and the run exits non-zero (a stack
