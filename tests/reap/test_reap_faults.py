@@ -79,6 +79,9 @@ def gcp_world(fake_pulumi, store, tmp_path, monkeypatch):  # noqa: F811
     members = tmp_path / "members.json"
     members.write_text(json.dumps(["node-0"]))
     monkeypatch.setenv("FAKE_GCLOUD_MEMBERS", str(members))
+    # A backend of the test's own (a destroy's adopt record goes beside it, not into the
+    # checkout's .pulumi-state).
+    monkeypatch.setenv("PULUMI_BACKEND_URL", f"file://{tmp_path}/state")
     own = {"storage_account": "devstoreaccount1"} if store.kind == "azure" else {}
     outputs = marked(cloud="gcp", heartbeat_url=store.url("idle", "heartbeats"), node_group="g",
                      zone="z", project="p", filesystem_export_command="true", **own)
