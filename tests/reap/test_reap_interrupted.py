@@ -108,3 +108,24 @@ def test_term_during_the_scale_down_says_the_group_may_be_left_down_and_stops_az
     assert json.loads(vms.read_text()) != []        # the stand-in's scale never finished
     assert world.lease("az").current()["released"] is True
     assert audit_lines(world.audit)[-1]["evidence"]["stopped_while"] == "scaling to 0"
+
+
+def test_term_right_after_the_lease_was_written_gives_it_back(world, monkeypatch):
+    """TERM lands between the lease write and its answer (in-process, the real CLI): the lease
+    written is this reaper's and is given back, not left to block every reaper for 4 h while
+    the report says "given back" (the code before released only on an Exception)."""
+    from trainstack.reap.cloud import Terminated
+    from trainstack.reap.store import Lease
+    alibaba(world, 2)
+    written = Lease.acquire
+
+    def acquire_then_term(self, *args, **kwargs):
+        written(self, *args, **kwargs)
+        raise Terminated()
+    monkeypatch.setattr(Lease, "acquire", acquire_then_term)
+    result = world.reap()
+    assert result.exit_code == 1, result.output
+    assert ("ali: report - stopped by TERM (the time limit) mid-reap, while taking the lock: its "
+            "lease given back; not destroyed") in result.output
+    assert world.destroyed() == []
+    assert world.lease("ali").current()["released"] is True

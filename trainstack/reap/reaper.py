@@ -502,6 +502,13 @@ class Reaper:
             store = StackStore(root, outputs)
             lock = store.lease(stack, self.lease)
             locked = lock.acquire(self.now())
+        except Terminated:
+            if lock is not None:
+                try:  # a lease version written just before the TERM is ours: given back
+                    lock.release()
+                except Exception:  # noqa: BLE001 (it expires by itself)
+                    pass
+            raise
         except Exception as failed:
             if lock is not None:
                 try:  # a lease version that landed with its answer lost is ours: given back
