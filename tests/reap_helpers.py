@@ -170,3 +170,58 @@ elif args[:2] == ["nas", "CreateDataFlowTask"]:
 else:
     fail("InvalidAction.NotFound", "stand-in: " + " ".join(args[:2]))
 """
+
+
+# -- a stand-in `az` (the reaper's Azure tests) ---------------------------------------------
+# The scale set's VMs live in FAKE_AZ_VMS (a JSON list, each as `az vmss list-instances` prints a
+# VM: "name" `<scale set>_<instance id>`, "instanceId", "vmId", "provisioningState",
+# "timeCreated" and "instanceView" {"statuses": [{"code", "time"?}]}); every call is appended to
+# FAKE_AZ_VMS + ".calls". As the API does, the instance view comes only with `--expand
+# instanceView` (Virtual Machine Scale Set VMs - List, $expand), and Azure's times carry seven
+# fractional digits. `vmss scale --new-capacity 0` deletes every VM; a larger capacity creates
+# new ones (new vmId, created now); either after FAKE_AZ_SCALE_SLEEP seconds. `amlfs archive`
+# starts an archive now, which `amlfs show` then reports Completed with that lastStartedTime.
+AZ = f"""#!{sys.executable}
+import json, os, sys, uuid
+from datetime import datetime, timezone
+def azure_now():
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f") + "1+00:00"
+path = os.environ["FAKE_AZ_VMS"]
+args = sys.argv[1:]
+with open(path + ".calls", "a") as log:
+    log.write(json.dumps(args) + "\\n")
+def opt(name, default=None):
+    return args[args.index(name) + 1] if name in args else default
+vms = json.load(open(path))
+archive = path + ".archive"
+if args[:2] == ["vmss", "list-instances"]:
+    if opt("--query") == "[].name":
+        print(json.dumps([vm["name"] for vm in vms]))
+    else:
+        expanded = opt("--expand") == "instanceView"
+        print(json.dumps([{{k: v for k, v in vm.items() if expanded or k != "instanceView"}}
+                          for vm in vms]))
+elif args[:2] == ["vmss", "show"]:
+    print(json.dumps(len(vms)))
+elif args[:2] == ["vmss", "scale"]:
+    import time
+    time.sleep(float(os.environ.get("FAKE_AZ_SCALE_SLEEP", "0")))
+    size, scale_set = int(opt("--new-capacity")), opt("--name")
+    vms = [{{"name": f"{{scale_set}}_{{n}}", "instanceId": str(n), "vmId": str(uuid.uuid4()),
+            "provisioningState": "Succeeded", "timeCreated": azure_now(),
+            "instanceView": {{"statuses": [{{"code": "ProvisioningState/succeeded",
+                                             "time": azure_now()}},
+                                            {{"code": "PowerState/running"}}]}}}}
+           for n in range(size)]
+    json.dump(vms, open(path, "w"))
+elif args[:2] == ["amlfs", "archive"]:
+    open(archive, "w").write(azure_now())
+elif args[:2] == ["amlfs", "show"]:
+    started = open(archive).read() if os.path.exists(archive) else "2026-01-01T00:00:00+00:00"
+    print(json.dumps({{"state": "Completed", "lastStartedTime": started}}))
+elif args[:2] == ["amlfs", "cancel-archive"]:
+    pass
+else:
+    print("ERROR: stand-in az: " + " ".join(args[:2]), file=sys.stderr)
+    sys.exit(2)
+"""

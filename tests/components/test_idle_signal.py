@@ -210,7 +210,10 @@ def test_reap_dry_run_on_real_heartbeats_keeps_the_busy_cluster_and_names_the_id
     for name, node in (("training", "i-0busy"), ("forgotten", "i-0idle")):
         (tmp_path / name).mkdir()
         (tmp_path / name / f"{node}.json").write_text((beats / f"{node}.json").read_text())
-    stacks = {name: stack(marked(heartbeat_url=f"file://{tmp_path / name}", node_group=name),
+    # The association links the whole filesystem ("/"): nothing the export misses, so an idle
+    # stack is one the reaper would destroy (tests/reap/test_reap_unexported.py has the rest).
+    stacks = {name: stack(marked(heartbeat_url=f"file://{tmp_path / name}", node_group=name,
+                                 filesystem_bucket_path="/"),
                           age_minutes=600) for name in ("training", "forgotten")}
     monkeypatch.setenv("FAKE_PULUMI_STACKS", str(write_stacks(tmp_path / "stacks.json", stacks)))
     cloud = FakeCloud({"training": ["i-0busy"], "forgotten": ["i-0idle"]})

@@ -43,7 +43,10 @@ import json, os, sys
 members = os.environ["FAKE_GCLOUD_MEMBERS"]
 args = sys.argv[1:]
 listed = json.load(open(members))
-if "list-instances" in args:
+if args[:3] == ["compute", "instances", "list"]:   # created long before any report
+    print(json.dumps([{{"name": n, "creationTimestamp": "2026-01-01T00:00:00.000-08:00"}}
+                      for n in listed]))
+elif "list-instances" in args:
     print(json.dumps([{{"instance": f"https://x/zones/z/instances/{{n}}"}} for n in listed]))
 elif "describe" in args:
     print(json.dumps({{"targetSize": len(listed)}}))
@@ -76,6 +79,9 @@ def gcp_world(fake_pulumi, store, tmp_path, monkeypatch):  # noqa: F811
     members = tmp_path / "members.json"
     members.write_text(json.dumps(["node-0"]))
     monkeypatch.setenv("FAKE_GCLOUD_MEMBERS", str(members))
+    # A backend of the test's own (a destroy's adopt record goes beside it, not into the
+    # checkout's .pulumi-state).
+    monkeypatch.setenv("PULUMI_BACKEND_URL", f"file://{tmp_path}/state")
     own = {"storage_account": "devstoreaccount1"} if store.kind == "azure" else {}
     outputs = marked(cloud="gcp", heartbeat_url=store.url("idle", "heartbeats"), node_group="g",
                      zone="z", project="p", filesystem_export_command="true", **own)

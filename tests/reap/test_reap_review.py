@@ -161,7 +161,10 @@ def test_a_gcp_instance_the_group_is_recreating_is_not_judged_on_its_old_report(
     from tests.conftest import stand_in_cli
     from tests.reap_helpers import beat, marked, write_stacks
     stand_in_cli(world.bin, "gcloud", "#!/bin/sh\n"
-                 'case "$*" in *list-instances*) echo \'[{"instance": "z/instances/node-a", '
+                 'case "$*" in *"instances list"*) echo \'[{"name": "node-a", '
+                 '"creationTimestamp": "2026-01-01T00:00:00Z"}, {"name": "node-b", '
+                 '"creationTimestamp": "2026-01-01T00:00:00Z"}]\';; '
+                 '*list-instances*) echo \'[{"instance": "z/instances/node-a", '
                  '"currentAction": "RECREATING"}, {"instance": "z/instances/node-b", '
                  '"currentAction": "NONE"}]\';; *describe*) echo \'{"targetSize": 2}\';; esac\n')
     world.mp.setenv("PATH", f"{world.bin}:{os.environ['PATH']}")

@@ -33,6 +33,10 @@ class World:
         self.fs = store.fs if store else fsspec.filesystem("file", auto_mkdir=True)
         self.stacks: dict = {}
         self.audit = tmp_path / "audit.jsonl"
+        # A backend of the test's own: a destroy writes its adopt record beside the backend's
+        # state, which by default is the checkout's .pulumi-state (a later `up` there would
+        # take a test's bucket back).
+        monkeypatch.setenv("PULUMI_BACKEND_URL", f"file://{tmp_path}/state")
 
     def root(self, name):
         return f"{self.scheme}://{self.bucket}/{name}/heartbeats"
@@ -511,11 +515,15 @@ def test_every_clouds_scale_down_refuses_a_node_that_was_not_judged(tmp_path, mo
     calls = tmp_path / "calls"
     (tmp_path / "bin").mkdir()
     stand_in_cli(tmp_path / "bin", "gcloud", f'#!/bin/sh\necho "$@" >> {calls}\n'
-                 'case "$*" in *list-instances*) echo \'[{"instance": "z/instances/a"}, '
+                 'case "$*" in *"instances list"*) echo \'[{"name": "a", "creationTimestamp": '
+                 '"2026-01-01T00:00:00Z"}, {"name": "new", "creationTimestamp": '
+                 '"2026-01-01T00:00:00Z"}]\';; '
+                 '*list-instances*) echo \'[{"instance": "z/instances/a"}, '
                  '{"instance": "z/instances/new"}]\';; *describe*) echo \'{"targetSize": 2}\';; '
                  'esac\n')
     stand_in_cli(tmp_path / "bin", "az", f'#!/bin/sh\necho "$@" >> {calls}\n'
-                 'case "$*" in *list-instances*) echo \'["vm_0"]\';; *show*) echo 2;; esac\n')
+                 'case "$*" in *list-instances*) echo \'[{"name": "vm_0", "timeCreated": '
+                 '"2026-01-01T00:00:00Z"}]\';; *show*) echo 2;; esac\n')
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
     with pytest.raises(NotJudged, match="new joined"):
         GcpGroup().scale({"node_group": "g", "zone": "z", "project": "p"}, 0, expected=["a"])

@@ -11,7 +11,7 @@ import json
 import re
 import subprocess
 import time
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Callable, Optional, Protocol
 
 from trainstack_components.lifetime import parse_iso, utc_now
@@ -40,6 +40,12 @@ def run_cli(argv: list[str], timeout: float = CLI_TIMEOUT_S) -> str:
         tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or [""]
         raise CloudError(f"`{' '.join(argv[:4])} ...` exited {done.returncode}: {tail[0]}")
     return done.stdout
+
+
+def cloud_time(text: str) -> datetime:
+    """A cloud's timestamp, in UTC: Azure gives 7 fractional digits ("...58.0882815+00:00"),
+    more than Python 3.10's fromisoformat reads; beyond microseconds they are dropped."""
+    return parse_iso(re.sub(r"(\.\d{6})\d+", r"\1", text.strip()))
 
 
 class NotJudged(CloudError):
@@ -79,16 +85,34 @@ def _need(outputs: dict, *keys: str) -> list:
 
 
 class AwsGroup:
-    def __init__(self, client_for: Optional[Callable[[str], object]] = None):
-        self.client_for = client_for
+    """Members are the group's instances (by instance id, what the idle agent reports under);
+    beside them `booting` (member -> why) and `started` (member -> its last launch), read with
+    the members, so that a report written before an instance's last start (a stopped instance
+    started again, a warm-pool instance put in service: the same id) is not taken for this
+    run's."""
 
-    def _client(self, region):
-        if self.client_for:
-            return self.client_for(region)
+    # Auto Scaling lifecycle states before InService (the instance is launching or held by a
+    # launch lifecycle hook: AutoScaling API reference, Instance.LifecycleState).
+    BOOTING = ("Pending", "Pending:Wait", "Pending:Proceed")
+
+    def __init__(self, client_for: Optional[Callable[[str], object]] = None,
+                 ec2_for: Optional[Callable[[str], object]] = None):
+        self.client_for, self.ec2_for = client_for, ec2_for
+        self.booting: dict[str, str] = {}
+        self.started: dict[str, datetime] = {}
+
+    @staticmethod
+    def _boto(service, region):
         import boto3
         from botocore.config import Config
-        return boto3.client("autoscaling", region_name=region, config=Config(
+        return boto3.client(service, region_name=region, config=Config(
             connect_timeout=20, read_timeout=60, retries={"max_attempts": 3}))
+
+    def _client(self, region):
+        return self.client_for(region) if self.client_for else self._boto("autoscaling", region)
+
+    def _ec2(self, region):
+        return self.ec2_for(region) if self.ec2_for else self._boto("ec2", region)
 
     def _group(self, outputs):
         (name,) = _need(outputs, "node_group")
@@ -103,8 +127,44 @@ class AwsGroup:
         return [i["InstanceId"] for i in group.get("Instances", [])
                 if not i.get("LifecycleState", "").startswith("Terminat")]
 
+    def _launched(self, region, ids: list[str]) -> dict[str, dict]:
+        """EC2's own view of the instances, every page: {id: {"LaunchTime", "State"}}."""
+        found: dict[str, dict] = {}
+        if not ids:
+            return found
+        pages = self._ec2(region).get_paginator("describe_instances").paginate(InstanceIds=ids)
+        for page in pages:
+            for reservation in page.get("Reservations", []):
+                for instance in reservation.get("Instances", []):
+                    found[instance["InstanceId"]] = instance
+        return found
+
     def members(self, outputs):
-        return self._live(self._group(outputs))
+        group = self._group(outputs)
+        live = [i for i in group.get("Instances", [])
+                if not i.get("LifecycleState", "").startswith("Terminat")]
+        ids = [i["InstanceId"] for i in live]
+        booting = {i["InstanceId"]: f"booting (Auto Scaling lifecycle state {i['LifecycleState']})"
+                   for i in live if i.get("LifecycleState") in self.BOOTING}
+        started: dict[str, datetime] = {}
+        # LaunchTime: "The time that the instance was last launched" (EC2 API reference,
+        # Instance): a stop and start moves it, the instance id stays.
+        for node, instance in self._launched(outputs.get("region"), ids).items():
+            state = (instance.get("State") or {}).get("Name")
+            if state == "pending" and node not in booting:
+                booting[node] = "booting (EC2 state pending)"
+            launched = instance.get("LaunchTime")
+            if isinstance(launched, str):
+                launched = cloud_time(launched)
+            if isinstance(launched, datetime):
+                started[node] = launched if launched.tzinfo else launched.replace(tzinfo=timezone.utc)
+        missing = sorted(set(ids) - set(started))
+        if missing:
+            # A member EC2 does not describe (not yet visible, or gone): its report cannot be
+            # placed against its start, so it is not believed.
+            raise CloudError(f"EC2 describes no launch time for {', '.join(missing)}")
+        self.booting, self.started = booting, started
+        return ids
 
     def scale(self, outputs, size, expected=None):
         group = self._group(outputs)
@@ -131,14 +191,35 @@ class GcpGroup:
 
     def members(self, outputs):
         """The instances not being deleted or abandoned; beside them `booting` (member -> why)
-        for those the group is (re)creating or starting."""
+        for those the group is (re)creating or starting, and `started` (member -> its creation
+        or last start, the later): once the group's action is over, a recreated instance has
+        its old name, and its previous life's report may still be fresh in the bucket."""
         listed = json.loads(run_cli(["gcloud", "compute", "instance-groups", "managed",
                                      "list-instances", *self._where(outputs), "--format=json"]))
         live = [i for i in listed if i.get("currentAction") not in ("DELETING", "ABANDONING")]
-        self.booting = {i["instance"].rsplit("/", 1)[-1]:
-                        f"booting (MIG currentAction {i['currentAction']})"
-                        for i in live if i.get("currentAction") in self.BOOTING}
-        return [i["instance"].rsplit("/", 1)[-1] for i in live]
+        names = [i["instance"].rsplit("/", 1)[-1] for i in live]
+        booting = {i["instance"].rsplit("/", 1)[-1]:
+                   f"booting (MIG currentAction {i['currentAction']})"
+                   for i in live if i.get("currentAction") in self.BOOTING}
+        started: dict[str, datetime] = {}
+        if names:
+            _, zone, project = _need(outputs, "node_group", "zone", "project")
+            # creationTimestamp and lastStartTimestamp (compute/docs/reference/rest/v1/instances)
+            described = json.loads(run_cli(["gcloud", "compute", "instances", "list", "--zones",
+                                            zone, "--project", project, "--format=json"]))
+            for instance in described:
+                if instance.get("name") not in names:
+                    continue
+                moments = [instance.get("creationTimestamp"), instance.get("lastStartTimestamp")]
+                times = [cloud_time(str(m)) for m in moments if m]
+                if times:
+                    started[instance["name"]] = max(times)
+            missing = sorted(set(names) - set(started))
+            if missing:
+                raise CloudError(f"gcloud compute instances list gives no creation time for "
+                                 f"{', '.join(missing)}")
+        self.booting, self.started = booting, started
+        return names
 
     def scale(self, outputs, size, expected=None):
         described = json.loads(run_cli(["gcloud", "compute", "instance-groups", "managed",
@@ -151,13 +232,62 @@ class GcpGroup:
 
 
 class AzureScaleSet:
+    """Members are the scale set's VMs by name (`<scale set>_<instance id>`, what the idle agent
+    reports under). A name outlives its VM (a VM deleted and another created under the same
+    name, a deallocated VM started again), so beside the names, from the same listing with the
+    instance view: `booting` (member -> why) and `started` (member -> the VM's creation or its
+    latest provisioning operation, a start among them), so that the previous VM's or previous
+    run's report, still fresh in the bucket, is not taken for this one's."""
+
+    # ProvisioningState/creating and PowerState/starting: the VM is being created or started
+    # (instance view status codes, learn.microsoft.com virtual-machines/states-billing).
+    BOOTING = ("provisioningstate/creating", "powerstate/starting")
+
+    def __init__(self):
+        self.booting: dict[str, str] = {}
+        self.started: dict[str, datetime] = {}
+
     def _where(self, outputs):
         group, scale_set = _need(outputs, "resource_group", "scale_set")
         return ["--resource-group", group, "--name", scale_set]
 
+    @staticmethod
+    def _field(vm: dict, name: str):
+        """The az CLI flattens a VM's `properties`; read either form."""
+        return vm.get(name, (vm.get("properties") or {}).get(name))
+
     def members(self, outputs):
-        return json.loads(run_cli(["az", "vmss", "list-instances", *self._where(outputs),
-                                   "--query", "[].name", "-o", "json"]))
+        listed = json.loads(run_cli(["az", "vmss", "list-instances", *self._where(outputs),
+                                     "--expand", "instanceView", "-o", "json"]))
+        names, booting, started = [], {}, {}
+        for vm in listed:
+            name = vm["name"]
+            names.append(name)
+            statuses = (self._field(vm, "instanceView") or {}).get("statuses") or []
+            codes = [str(s.get("code", "")).lower() for s in statuses]
+            state = str(self._field(vm, "provisioningState") or "")
+            if state.lower() == "creating" or any(c in self.BOOTING for c in codes):
+                booting[name] = "booting (" + ", ".join(
+                    [f"provisioningState {state}"] * (state.lower() == "creating")
+                    + [c for c in codes if c in self.BOOTING]) + ")"
+            # The VM's creation, and the end of its latest provisioning operation (a start or
+            # a restart among them): its current run began by the later of the two.
+            moments = [self._field(vm, "timeCreated")] + [
+                s.get("time") for s in statuses
+                if str(s.get("code", "")).lower().startswith("provisioningstate/")]
+            times = []
+            for moment in filter(None, moments):
+                try:
+                    times.append(cloud_time(str(moment)))
+                except ValueError:
+                    pass
+            if not times:
+                # No creation time (an API older than 2021-11-01): a report cannot be placed
+                # against this VM's start, so none is believed.
+                raise CloudError(f"az vmss list-instances gives no creation time for {name}")
+            started[name] = max(times)
+        self.booting, self.started = booting, started
+        return names
 
     def scale(self, outputs, size, expected=None):
         capacity = json.loads(run_cli(["az", "vmss", "show", *self._where(outputs), "--query",
@@ -255,6 +385,7 @@ def default_clouds() -> dict[str, Cloud]:
 
 class DataGuard(Protocol):
     def confirm(self, stack: str, outputs: dict) -> tuple[bool, str]: ...
+    # Optional: `unexported(outputs) -> str`, what the export never reaches ("" or absent: all).
 
 
 class FilesystemGone(RuntimeError):
@@ -276,6 +407,16 @@ class FsxExportGuard:
             return self.client_for(region)
         import boto3
         return boto3.client("fsx", region_name=region)
+
+    def unexported(self, outputs) -> str:
+        """What the export cannot reach, said for the decision ("" when nothing): the files
+        outside the association's path, unless it links the whole filesystem ("/")."""
+        path = "/" + str(outputs.get("filesystem_bucket_path", "/bucket")).strip("/")
+        if path == "/":
+            return ""
+        return (f"files on FSx {outputs.get('filesystem_id') or '(no filesystem_id)'} outside "
+                f"{path} (/lustre{path} on the nodes, the only path linked to the bucket) are "
+                "never exported and are deleted with the filesystem")
 
     def confirm(self, stack, outputs):
         fs_id = outputs.get("filesystem_id")

@@ -6,8 +6,9 @@ boot) on its own clock; the reaper only believes what it can confirm now:
 * the members of the node group are read from the cloud NOW (trainstack/reap/cloud.py); reports
   from instances that are not members are ignored (old instances of a stack brought back),
   unless fresh and busy (a machine the membership does not show may run a job on the
-  filesystem); where the cloud says a member is starting (Alibaba), it is busy, and its
-  report written before its last start is its previous run's (unknown);
+  filesystem); where the cloud says a member is booting (every cloud: trainstack/reap/cloud.py),
+  it is busy, and its report written before its last start (or creation) is its previous
+  run's (unknown);
 * a member's report counts only when it is fresh by the store's own LastModified (never the
   node's clock: a node 90 min slow or fast is judged the same); a stale, missing, unreadable or
   `unknown` report makes the stack UNKNOWN, never idle, and the run exits non-zero (a stack
@@ -21,6 +22,9 @@ Then, holding a lease lock (holder + expiry) and re-checking everything after ta
 the group to 0, re-read, export the filesystem into the bucket (a `DataGuard`), re-read, destroy.
 A stack that turned busy at any re-read is left alone (scaled back where it was scaled down) and
 the decision says so; and only while its lease is still the newest version does it destroy.
+Files the export never reaches (AWS: outside the data repository association's path) stop the
+destroy (the group stays at 0) unless `--delete-unexported`; the dry run and the audit name them.
+A TERM while `pulumi destroy` runs is "destroy interrupted: state unknown", never "not destroyed".
 A stack with resources but no outputs at all (an `up` that failed before recording them) is
 reported with an alarm, never skipped. Every decision is appended to the audit log as it is
 made, locally and in the stack's bucket (`reaper/audit/`); a failing lock release is recorded
@@ -114,6 +118,7 @@ class PulumiStacks:
         # None: the discovered project (--project, else from the current folder upward).
         from trainstack.deploy.lifecycle import workspace
         self.ws = workspace(project_dir, backend)
+        self.kept_before: dict[str, dict] = {}   # stack -> {name: id} a destroy leaves in place
 
     def summaries(self):
         listed = self.ws.list_stacks()
@@ -149,8 +154,12 @@ class PulumiStacks:
     def destroy(self, stack, echo):
         import pulumi.automation as auto
 
-        from trainstack.deploy.adoption import adopt_command, destroy_keeping
+        from trainstack.deploy.adoption import adopt_command, destroy_keeping, retained_ids
         selected = self._stack(stack)
+        try:  # what the destroy keeps, for a destroy interrupted before it could record it
+            self.kept_before[stack] = retained_ids(selected.export_stack().deployment or {})
+        except Exception:  # noqa: BLE001 (destroy_keeping reads it again and says why)
+            self.kept_before.pop(stack, None)
         try:
             kept = destroy_keeping(selected, lambda: selected.destroy(on_output=echo),
                                    self.ws.env_vars.get("PULUMI_BACKEND_URL"))
@@ -280,31 +289,71 @@ class Reaper:
     record: Callable[[Decision], None] = lambda decision: None   # the audit, per decision
     lease: timedelta = LEASE
     only: Optional[str] = None
+    delete_unexported: bool = False   # destroy even what the export never reaches
     seen_outputs: dict = field(default_factory=dict)
     run_id: str = field(default_factory=new_run_id)
+    # Where the stack being decided is (what a TERM interrupted), and the evidence so far.
+    _phase: str = field(default="judging", repr=False)
+    _evidence: dict = field(default_factory=dict, repr=False)
 
     def run(self) -> list[Decision]:
         decisions = []
         for stack, updating in self.backend.summaries():
             if self.only and stack != self.only:
                 continue
+            stopped = False
             try:
                 decision = self.decide(stack, updating)
             except Terminated:
                 # TERM (the time limit): the steps unwound (export stopped, lease given back).
-                decision = Decision(stack, "report", "stopped by TERM (the time limit) mid-reap: "
-                                    "the export it started was stopped and its lease given "
-                                    "back; not destroyed", alarm="stopped by TERM")
-                self._record(decision)
-                decisions.append(decision)
-                break
+                decision, stopped = self._terminated(stack), True
             except Exception as failed:  # one stack's surprise never touches the others
-                decision = Decision(stack, "report", "unexpected error, nothing destroyed",
-                                    {"error": f"{type(failed).__name__}: {failed}"},
-                                    alarm="unexpected error")
-            self._record(decision)
+                after = self._phase in ("destroying", "destroyed")
+                decision = Decision(stack, "report", "unexpected error" + (
+                    f" while or after `pulumi destroy` ran: state unknown; run `pulumi stack "
+                    f"--stack {stack}` to see" if after else ", nothing destroyed"),
+                    {"error": f"{type(failed).__name__}: {failed}"},
+                    alarm="unexpected error")
+            try:
+                self._record(decision)
+            except Terminated:   # TERM while the last audit line was written: still said
+                decision.alarm = decision.alarm or "stopped by TERM"
+                stopped = True
             decisions.append(decision)
+            if stopped:
+                break
         return decisions
+
+    def _terminated(self, stack: str) -> Decision:
+        """What TERM interrupted, said as it is: before `pulumi destroy` began nothing was
+        destroyed; while it ran the stack may be partly destroyed (pulumi got the TERM too, or
+        runs on); after it returned the stack is destroyed."""
+        evidence = {**self._evidence, "stopped_while": self._phase}
+        look = (f"run `pulumi stack --stack {stack}` (its resources) or `trainstack reap "
+                f"--dry-run --stack {stack}` to see")
+        if self._phase == "destroying":
+            kept = getattr(self.backend, "kept_before", {}).get(stack)
+            if kept:
+                from trainstack.deploy.adoption import adopt_command
+                evidence["adopt_if_destroyed"] = adopt_command(stack, kept)
+            return Decision(stack, "report", "destroy interrupted by TERM (the time limit): state "
+                            "unknown, the stack may be partly destroyed; " + look
+                            + (" (if it is gone, record what it kept: "
+                               f"{evidence['adopt_if_destroyed']})" if kept else ""),
+                            evidence, alarm="destroy interrupted: state unknown")
+        if self._phase == "destroyed":
+            return Decision(stack, "destroy", "every node idle past the grace period", evidence,
+                            result="destroyed; stopped by TERM (the time limit) before the "
+                                   "reaper finished: " + look, alarm="stopped by TERM")
+        steps = ("scaling to 0", "re-checking after the scale-down", "exporting",
+                 "re-checking after the export", "taking the destroy's audit line")
+        scaled = self._phase in steps
+        exported = scaled and steps.index(self._phase) >= steps.index("exporting")
+        return Decision(stack, "report", f"stopped by TERM (the time limit) mid-reap, while "
+                        f"{self._phase}: " + ("the export it started was stopped and " if exported
+                                              else "") + "its lease given back; not destroyed"
+                        + (" (the group may be left scaled down: " + look + ")" if scaled else ""),
+                        evidence, alarm="stopped by TERM")
 
     def _record(self, decision: Decision) -> None:
         decision.run = self.run_id
@@ -331,6 +380,7 @@ class Reaper:
         return self.clouds
 
     def decide(self, stack: str, updating: bool) -> Decision:
+        self._phase, self._evidence = "judging", {}
         if updating:
             return Decision(stack, "report", "an update holds the stack lock; not touched")
         try:
@@ -363,6 +413,7 @@ class Reaper:
         grace = timedelta(minutes=float(minutes))
         now = self.now()
         evidence: dict = {"cloud": cloud, "grace_minutes": grace.total_seconds() / 60}
+        self._evidence = evidence
         if marker.get("bucket_retained") is not True:
             return Decision(stack, "report", "the bucket would be deleted with the stack "
                             "(bucket.retain_on_destroy is not true); the reaper never deletes data",
@@ -389,13 +440,31 @@ class Reaper:
             return Decision(stack, "report", "members without a fresh idle report (unknown, never "
                             f"idle): {', '.join(verdict.unknown)}", evidence,
                             alarm="billing without reports")
+        lost = self._unexported(cloud, outputs)
+        if lost:
+            evidence["not_exported"] = lost
         if self.dry_run:
+            if lost and not self.delete_unexported:
+                return self._keeps_unexported(stack, evidence, "would scale to 0 and export, "
+                                              "but not destroy")
             return Decision(stack, "would-destroy", "every node idle past the grace period "
-                            "(scale to 0, export, then destroy with the bucket kept)", evidence)
+                            "(scale to 0, export, then destroy with the bucket kept)"
+                            + (f"; LOST with it: {lost}" if lost else ""), evidence)
         if not self.yes and not self.confirm(stack):
             return Decision(stack, "needs-confirmation", "idle; pass --yes to destroy "
                             "non-interactively", evidence)
         return self._destroy(stack, cloud, root, outputs, grace, evidence)
+
+    def _unexported(self, cloud: str, outputs: dict) -> str:
+        """What the cloud's export never reaches ("" when it reaches everything)."""
+        said = getattr(self.guards.get(cloud), "unexported", None)
+        return said(outputs) if said else ""
+
+    def _keeps_unexported(self, stack: str, evidence: dict, done: str) -> Decision:
+        return Decision(stack, "report", f"idle: {done}: {evidence['not_exported']}; destroy it "
+                        f"by hand once they are saved (`trainstack destroy --stack {stack}`), or "
+                        "reap with --delete-unexported to lose them", evidence,
+                        alarm="data the export does not reach: not destroyed")
 
     def _look(self, stack, cloud, outputs, root, now, grace, evidence):
         """(verdict, None), or (None, the report decision when something cannot be read)."""
@@ -428,10 +497,18 @@ class Reaper:
 
     def _destroy(self, stack, cloud, root, outputs, grace, evidence) -> Decision:
         lock = None
+        self._phase = "taking the lock"
         try:
             store = StackStore(root, outputs)
             lock = store.lease(stack, self.lease)
             locked = lock.acquire(self.now())
+        except Terminated:
+            if lock is not None:
+                try:  # a lease version written just before the TERM is ours: given back
+                    lock.release()
+                except Exception:  # noqa: BLE001 (it expires by itself)
+                    pass
+            raise
         except Exception as failed:
             if lock is not None:
                 try:  # a lease version that landed with its answer lost is ours: given back
@@ -515,6 +592,7 @@ class Reaper:
 
     def _locked_destroy(self, stack, cloud, root, store, grace, evidence, lock=None) -> Decision:
         # Re-check after the lock: another reaper may have destroyed it, a job may have started.
+        self._phase = "re-checking after taking the lock"
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after taking the lock")
         if stop:
             return stop
@@ -527,6 +605,7 @@ class Reaper:
         if refused:
             return refused
         group = self._clouds()[cloud]
+        self._phase = "scaling to 0"
         try:
             before = group.scale(outputs, 0, expected=members)
             evidence["scaled_from"] = before
@@ -537,6 +616,7 @@ class Reaper:
             return Decision(stack, "report", "the group could not be scaled to 0; not destroyed",
                             {**evidence, "error": f"{type(failed).__name__}: {failed}"},
                             alarm="billing without reports")
+        self._phase = "re-checking after the scale-down"
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence,
                                       "after the scale-down", members_from=members)
         if stop:
@@ -544,6 +624,7 @@ class Reaper:
         record = f"exported-{stack.replace('/', '_')}.json"
         filesystem = str(outputs.get("filesystem_id") or outputs.get("filesystem_export_command")
                          or "")
+        self._phase = "exporting"
         try:
             saved, proof = guard.confirm(stack, outputs)
         except FilesystemGone as gone:
@@ -572,6 +653,7 @@ class Reaper:
                                 "run": self.run_id})
         # The group is at 0, but a person may have scaled it up, or a job started on a node
         # still going down: the members now, and the members before, are read again.
+        self._phase = "re-checking after the export"
         outputs, stop = self._recheck(stack, cloud, root, grace, evidence, "after the export",
                                       members_from=members)
         if stop:
@@ -587,15 +669,28 @@ class Reaper:
                             "read) before the destroy; not destroyed (the group stays at 0)",
                             {**evidence, "lock": lock.holder()},
                             alarm="the reaper lock was lost mid-reap")
+        lost = self._unexported(cloud, outputs)   # the outputs as they are now
+        if lost:
+            evidence["not_exported"] = lost
+            if not self.delete_unexported:
+                return self._keeps_unexported(stack, evidence, "scaled to 0 and exported what "
+                                              "the export reaches, but not destroyed (the group "
+                                              "stays at 0)")
+        else:
+            evidence.pop("not_exported", None)
+        self._phase = "taking the destroy's audit line"
         refused = self._record_first(stack, "export confirmed: pulumi destroy", evidence)
         if refused:
             refused.reason += " (the group stays at 0)"
             return refused
         since = self.now()
         decision = self._destroy_now(stack, store, record, evidence)
+        if lost and decision.result.startswith("destroyed"):
+            decision.result += f"; deleted without an export: {lost}"
         return self._trace_during_destroy(decision, root, outputs, since)
 
     def _destroy_now(self, stack, store, record, evidence) -> Decision:
+        self._phase = "destroying"
         try:
             kept = self.backend.destroy(stack, self.echo)
         except StackLocked as held:
@@ -605,6 +700,7 @@ class Reaper:
             return Decision(stack, "destroy", "every node idle past the grace period", evidence,
                             result=f"failed (retried on the next run): {failed}",
                             alarm="destroy failed")
+        self._phase = "destroyed"
         try:  # the record proves nothing for the stack's next life
             store.remove(record)
         except Exception as failed:  # noqa: BLE001 (it is dated: a next life ignores it anyway)
@@ -692,6 +788,10 @@ def reap_command(
                                             "written to each stack's bucket, reaper/audit/)."),
         stack: Optional[str] = typer.Option(None, "--stack", help="Only this stack (the "
                                             "workflow runs one stack per time-limited call)."),
+        delete_unexported: bool = typer.Option(
+            False, "--delete-unexported", help="Also destroy stacks whose filesystem holds files "
+            "the export never reaches (AWS: outside /lustre/bucket), deleting those files. "
+            "Without it such a stack is scaled to 0 and exported, not destroyed (exit 1)."),
         project: Optional[Path] = ProjectOpt):
     """Destroy trainstack stacks whose nodes sat idle past idle.teardown_after_minutes (data kept)."""
     from trainstack.plan.select import project_dir
@@ -703,7 +803,7 @@ def reap_command(
                     confirm=(lambda s: typer.confirm(f"destroy idle stack {s}?")) if interactive
                     else (lambda s: False),
                     echo=lambda line: print(line, end="", file=sys.stderr),
-                    clouds=default_clouds(), only=stack,
+                    clouds=default_clouds(), only=stack, delete_unexported=delete_unexported,
                     lease=timedelta(seconds=float(lease_s)) if lease_s else LEASE)
     reaper.record = auditor(audit_log, lambda s: reaper.seen_outputs.get(s, {}),
                             in_bucket=not dry_run)

@@ -1,0 +1,84 @@
+"""Issue 34: "no way to make the reaper ... destroy data that was not exported". On AWS the export
+(an FSx data repository task) reaches only the association's path (`filesystem_bucket_path`,
+/bucket: /lustre/bucket on the nodes); files elsewhere on the filesystem are deleted with it.
+Through the real CLI with moto's Auto Scaling group and EC2 (the `aws` fixture of
+tests/reap/test_reap_booting.py) and the real FsxExportGuard over a stand-in FSx client (moto has
+no data repository tasks): the dry run and the audit name what would be lost, and the stack is
+scaled to 0 and exported but not destroyed unless `--delete-unexported` says to lose it. Written
+to fail on the code before (which destroyed it, exit 0, naming nothing)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.reap.test_reap_booting import aws, desired  # noqa: F401 (fixture)
+from tests.reap.test_reap_faults import FakeFsx
+from tests.reap.test_reap_under_faults import audit_lines, world  # noqa: F401 (fixture)
+from tests.reap_helpers import write_stacks
+from trainstack.reap import reaper as reap
+from trainstack.reap.cloud import FsxExportGuard
+
+LOST = ("files on FSx fs-0123 outside /bucket (/lustre/bucket on the nodes, the only path linked "
+        "to the bucket) are never exported and are deleted with the filesystem")
+
+
+@pytest.fixture
+def fsx(aws, monkeypatch):
+    """The AWS stack of two idle instances, its association at `path`, the real FSx guard."""
+    client = FakeFsx(["SUCCEEDED"])
+    monkeypatch.setattr(reap, "default_guards", lambda: {"aws": FsxExportGuard(
+        client_for=lambda region: client, poll_s=0)})
+
+    def at(path):
+        aws.stacks["aws"]["outputs"]["filesystem_bucket_path"] = path
+        write_stacks(aws.tmp / "stacks.json", aws.stacks)
+    aws.at, aws.fsx = at, client
+    return aws
+
+
+def test_the_dry_run_names_the_files_the_export_never_reaches(fsx):
+    fsx.at("/bucket")
+    result = fsx.reap("--dry-run")
+    assert result.exit_code == 1, result.output
+    assert (f"aws: report - idle: would scale to 0 and export, but not destroy: {LOST}; destroy "
+            "it by hand once they are saved (`trainstack destroy --stack aws`), or reap with "
+            "--delete-unexported to lose them") in result.output
+    assert desired(fsx.autoscaling) == 2 and fsx.fsx.created == [] and fsx.destroyed() == []
+
+
+def test_a_stack_with_files_the_export_never_reaches_is_scaled_down_not_destroyed(fsx):
+    fsx.at("/bucket")
+    result = fsx.reap()
+    assert result.exit_code == 1, result.output
+    assert fsx.destroyed() == [], result.output
+    assert desired(fsx.autoscaling) == 0          # the nodes stop billing; the data stays
+    assert fsx.fsx.created[0]["Paths"] == ["bucket"]   # what it can reach is exported
+    last = audit_lines(fsx.audit)[-1]
+    assert last["alarm"] == "data the export does not reach: not destroyed"
+    assert last["evidence"]["not_exported"] == LOST
+
+
+def test_delete_unexported_destroys_and_says_what_was_lost_before_and_after(fsx):
+    fsx.at("/bucket")
+    result = fsx.reap("--delete-unexported")
+    assert result.exit_code == 0 and fsx.destroyed() == ["aws"], result.output
+    assert f"destroyed; bucket kept; deleted without an export: {LOST}" in result.output
+    lines = audit_lines(fsx.audit)
+    before = [d for d in lines if d["reason"] == "export confirmed: pulumi destroy"]
+    assert before and before[0]["evidence"]["not_exported"] == LOST   # written before the destroy
+
+
+def test_an_association_of_the_whole_filesystem_loses_nothing(fsx):
+    fsx.at("/")
+    result = fsx.reap()
+    assert result.exit_code == 0 and fsx.destroyed() == ["aws"], result.output
+    assert "deleted without an export" not in result.output
+    assert "not_exported" not in audit_lines(fsx.audit)[-1]["evidence"]
+
+
+def test_the_dry_run_with_delete_unexported_says_what_would_be_lost(fsx):
+    fsx.at("/bucket")
+    result = fsx.reap("--dry-run", "--delete-unexported")
+    assert result.exit_code == 0, result.output
+    assert ("aws: would-destroy - every node idle past the grace period (scale to 0, export, then "
+            f"destroy with the bucket kept); LOST with it: {LOST}") in result.output
+    assert desired(fsx.autoscaling) == 2 and fsx.destroyed() == []
