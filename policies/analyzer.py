@@ -23,6 +23,7 @@ from trainstack_policies.model import (
     Resource,
     UnknownValue,
     _provider_region,
+    dig,
     undecided_message,
 )
 from trainstack_policies.rules import RULES, Rule
@@ -87,6 +88,81 @@ class _Provider:
         self.props = props
 
 
+_MISSING = object()
+
+
+class _Inputs:
+    """A resource's inputs (a protobuf Struct), decoded key by key as rules read them: most
+    rules read a few keys of a few types (the tags of every resource, the ingress of a security
+    group), so most of a request is never converted. `whole()` gives every key, as _props()."""
+
+    __slots__ = ("struct", "fields", "values", "decoded")
+
+    def __init__(self, struct: Any):
+        self.struct = struct
+        self.fields = struct.fields
+        self.values: dict[str, Any] = {}
+        self.decoded: Optional[dict] = None
+        if _SIG_KEY in self.fields:
+            # The inputs themselves wrapped as a secret (or another signature): all at once.
+            whole = _props(struct)
+            self.decoded = whole if isinstance(whole, dict) else {}
+
+    def value(self, key: str) -> Any:
+        """The decoded input `key`, or _MISSING."""
+        if self.decoded is not None:
+            return self.decoded.get(key, _MISSING)
+        value = self.values.get(key, _MISSING)
+        if value is _MISSING and key in self.fields:
+            value = self.values[key] = _value(self.fields[key])
+        return value
+
+    def whole(self) -> dict:
+        if self.decoded is None:
+            fields, values = self.fields, self.values
+            self.decoded = {key: values[key] if key in values else _value(fields[key])
+                            for key in fields}
+        return self.decoded
+
+
+class _View(Resource):
+    """A Resource whose props are decoded as they are read (see _Inputs): `get`/`known`/`items`
+    decode the top-level key they need, reading `.props` decodes them all. Everything else is
+    Resource's, and a rule cannot tell the two apart."""
+
+    def __init__(self, type: str, name: str, urn: str, props: Any,  # noqa: A002 (field name)
+                 deps: Optional[dict] = None, retain: Optional[bool] = None,
+                 provider_region: Optional[str] = None, provider: Optional[dict] = None,
+                 protect: bool = False):
+        # Resource's own fields, in Resource's order, so dataclasses.replace() works on a view.
+        self.type, self.name, self.urn = type, name, urn
+        self._inputs = props
+        self.deps = {} if deps is None else deps
+        self.retain = retain
+        self.provider_region = provider_region
+        self.provider = {} if provider is None else provider
+        self.protect = protect
+
+    @property  # type: ignore[override]
+    def props(self) -> dict:
+        inputs = self._inputs
+        return inputs.whole() if isinstance(inputs, _Inputs) else inputs
+
+    @props.setter
+    def props(self, value: dict) -> None:
+        self._inputs = value
+
+    def get(self, path: str, default: Any = None) -> Any:
+        inputs = self._inputs
+        key, dot, rest = path.partition(".")
+        if not isinstance(inputs, _Inputs) or key == "0":
+            return Resource.get(self, path, default)
+        value = inputs.value(key)
+        if value is _MISSING:
+            return default
+        return dig(value, rest, default) if dot else value
+
+
 # Decoded inputs kept from Analyze calls for AnalyzeStack, at most this many resources (the
 # engine sends every resource to Analyze and then the whole stack once; past this many, later
 # resources are simply read again).
@@ -96,39 +172,45 @@ _KEEP = 200_000
 class _Reader:
     """Each resource's inputs read once per process. The engine sends every resource to Analyze
     and then all of them again to AnalyzeStack; a resource whose type, inputs and provider are
-    byte-for-byte those of its Analyze request reuses that decoding (and its skip-tag names)
-    instead of converting the Struct a second time. Rules only read the decoded values."""
+    byte for byte those of its Analyze request (deterministic serialisation, cheaper here than
+    protobuf's own equality) reuses what that call decoded, and its skip-tag names, instead of
+    converting the Struct a second time. Rules only read values."""
 
     def __init__(self) -> None:
-        self.providers: dict = {}
-        # urn -> (type, serialised inputs, provider key, props, skip names or None)
+        # (provider URN, serialised provider) -> (props, region)
+        self.providers: dict[tuple[str, bytes], tuple[dict, Optional[str]]] = {}
+        # resource URN -> [type, provider key, serialised inputs, _Inputs, skip names or None]
         self.seen: dict[str, list] = {}
 
     def _provider(self, r: Any) -> tuple[Any, dict, Optional[str]]:
         if not r.HasField("provider"):
             return None, {}, None
+        given = r.provider   # each attribute read of a message makes a new wrapper: read once
         # Keyed by the inputs too: a provider's URN names it, its inputs may differ by run.
-        key = (r.provider.urn, r.provider.properties.SerializeToString(deterministic=True))
+        key = (given.urn, given.SerializeToString(deterministic=True))
         found = self.providers.get(key)
         if found is None:
-            props = _props(r.provider.properties)
+            props = _props(given.properties)
             props = props if isinstance(props, dict) else {}
             found = self.providers[key] = (props, _provider_region(_Provider(props)))
         return key, found[0], found[1]
 
     def view(self, r: Any, keep: bool) -> tuple[Resource, frozenset]:
-        """The resource's view and its skip-tag names (exemptions.skip_names)."""
+        """The resource's view and its skip-tag names (exemptions.skip_names). `keep`: an
+        Analyze request, kept for the AnalyzeStack that follows."""
         provider_key, provider, region = self._provider(r)
-        raw = r.properties.SerializeToString(deterministic=True)
-        entry = self.seen.get(r.urn)
-        if entry is None or entry[0] != r.type or entry[1] != raw or entry[2] != provider_key:
-            props = _props(r.properties)
-            entry = [r.type, raw, provider_key, props if isinstance(props, dict) else {}, None]
-            if keep and len(self.seen) < _KEEP:
-                self.seen[r.urn] = entry
-        view = Resource(type=r.type, name=r.name, urn=r.urn, props=entry[3], retain=None,
-                        provider_region=region, provider=provider,
-                        protect=bool(r.options.protect))
+        urn, type_, properties = r.urn, r.type, r.properties
+        entry = self.seen.get(urn)
+        if entry is not None and (entry[0] != type_ or entry[1] != provider_key or
+                                  entry[2] != properties.SerializeToString(deterministic=True)):
+            entry = None
+        if entry is None:
+            entry = [type_, provider_key, b"", _Inputs(properties), None]
+            if keep and (urn in self.seen or len(self.seen) < _KEEP):
+                entry[2] = properties.SerializeToString(deterministic=True)
+                self.seen[urn] = entry
+        view = _View(type_, r.name, urn, entry[3], {}, None, region, provider,
+                     bool(r.options.protect))
         if entry[4] is None:
             entry[4] = skip_names(view)
         return view, entry[4]
@@ -223,7 +305,11 @@ def make(base: type) -> type:
                    notes: bool = True) -> None:
             """Run one policy over `resources`: its exemptions worked out once (an advisory note
             each when `notes`), then `run(config, skips, exempt URNs)`."""
-            exempt = rule.exemptions(resources, config, skips)
+            if len(resources) == 1 and not skips.get(id(resources[0]), True) and \
+                    not config.get("skipResources"):
+                exempt = []   # no skip tag and no skipResources: what exemptions() would give
+            else:
+                exempt = rule.exemptions(resources, config, skips)
             if notes:
                 for e in exempt:
                     self._note(response, policy, f"{policy.description}\nexempt: {e.message}",
