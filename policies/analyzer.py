@@ -22,6 +22,7 @@ from trainstack_policies.model import (
     UNKNOWN,
     Resource,
     UnknownValue,
+    _cloud_of,
     _provider_region,
     dig,
     undecided_message,
@@ -130,12 +131,16 @@ class _View(Resource):
     decode the top-level key they need, reading `.props` decodes them all. Everything else is
     Resource's, and a rule cannot tell the two apart."""
 
+    # Set once per view (rules ask for it many times); the type of a view never changes.
+    cloud: str = ""  # type: ignore[assignment]
+
     def __init__(self, type: str, name: str, urn: str, props: Any,  # noqa: A002 (field name)
                  deps: Optional[dict] = None, retain: Optional[bool] = None,
                  provider_region: Optional[str] = None, provider: Optional[dict] = None,
                  protect: bool = False):
         # Resource's own fields, in Resource's order, so dataclasses.replace() works on a view.
         self.type, self.name, self.urn = type, name, urn
+        self.cloud = _cloud_of(type)
         self._inputs = props
         self.deps = {} if deps is None else deps
         self.retain = retain
@@ -440,9 +445,11 @@ def make(base: type) -> type:
                 reader.done()
             for r in request.resources:
                 view = views.get(r.urn)
-                if view is not None and r.propertyDependencies:
-                    view[0].deps = {k: [views[u][0] for u in v.urns if u in views]
-                                    for k, v in r.propertyDependencies.items()}
+                deps = r.propertyDependencies
+                if view is not None and deps:
+                    # Keys, then deps[key]: the map's .items() is a Python-level generator.
+                    view[0].deps = {k: [views[u][0] for u in deps[k].urns if u in views]
+                                    for k in deps}
             resources = [view for view, _ in views.values()]
             skips = {id(view): names for view, names in views.values()}
             for policy, rule, level, config in rules:
