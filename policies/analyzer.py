@@ -22,7 +22,9 @@ from trainstack_policies.model import (
     UNKNOWN,
     Resource,
     UnknownValue,
+    _cloud_of,
     _provider_region,
+    dig,
     undecided_message,
 )
 from trainstack_policies.rules import RULES, Rule
@@ -47,14 +49,14 @@ def _value(v: Any) -> Any:
     if kind == "string_value":
         text = v.string_value
         return UNKNOWN if text in _UNKNOWN_SENTINELS else text
-    if kind == "number_value":
-        return v.number_value
-    if kind == "bool_value":
-        return v.bool_value
     if kind == "struct_value":
         return _props(v.struct_value)
     if kind == "list_value":
         return [_value(x) for x in v.list_value.values]
+    if kind == "number_value":
+        return v.number_value
+    if kind == "bool_value":
+        return v.bool_value
     return None
 
 
@@ -63,8 +65,21 @@ def _props(struct: Any) -> Any:
     plain(deserialize_properties(MessageToDict(struct))) gives (unknown sentinels as UNKNOWN,
     secrets unwrapped), at a fraction of the cost; other signatures (assets, archives,
     resource references) stay the dicts they are, which no rule reads."""
-    out = {k: _value(v) for k, v in struct.fields.items()}
-    if out.get(_SIG_KEY) == _SECRET_SIG:
+    fields = struct.fields
+    out = {}
+    # Keys, then fields[key]: the map's .items() is a Python-level generator (collections.abc
+    # ItemsView), its key iteration and lookup are C. The common kinds are decoded inline.
+    for key in fields:
+        v = fields[key]
+        kind = v.WhichOneof("kind")
+        if kind == "string_value":
+            text = v.string_value
+            out[key] = UNKNOWN if text in _UNKNOWN_SENTINELS else text
+        elif kind == "struct_value":
+            out[key] = _props(v.struct_value)
+        else:
+            out[key] = _value(v)
+    if _SIG_KEY in out and out[_SIG_KEY] == _SECRET_SIG:
         return out.get("value")
     return out
 
@@ -74,21 +89,140 @@ class _Provider:
         self.props = props
 
 
-def _view(r: Any, providers: dict) -> Resource:
-    provider: dict = {}
-    region = None
-    if r.HasField("provider"):
+_MISSING = object()
+
+
+class _Inputs:
+    """A resource's inputs (a protobuf Struct), decoded key by key as rules read them: most
+    rules read a few keys of a few types (the tags of every resource, the ingress of a security
+    group), so most of a request is never converted. `whole()` gives every key, as _props()."""
+
+    __slots__ = ("struct", "fields", "values", "decoded")
+
+    def __init__(self, struct: Any):
+        self.struct = struct
+        self.fields = struct.fields
+        self.values: dict[str, Any] = {}
+        self.decoded: Optional[dict] = None
+        if _SIG_KEY in self.fields:
+            # The inputs themselves wrapped as a secret (or another signature): all at once.
+            whole = _props(struct)
+            self.decoded = whole if isinstance(whole, dict) else {}
+
+    def value(self, key: str) -> Any:
+        """The decoded input `key`, or _MISSING."""
+        if self.decoded is not None:
+            return self.decoded.get(key, _MISSING)
+        value = self.values.get(key, _MISSING)
+        if value is _MISSING and key in self.fields:
+            value = self.values[key] = _value(self.fields[key])
+        return value
+
+    def whole(self) -> dict:
+        if self.decoded is None:
+            fields, values = self.fields, self.values
+            self.decoded = {key: values[key] if key in values else _value(fields[key])
+                            for key in fields}
+        return self.decoded
+
+
+class _View(Resource):
+    """A Resource whose props are decoded as they are read (see _Inputs): `get`/`known`/`items`
+    decode the top-level key they need, reading `.props` decodes them all. Everything else is
+    Resource's, and a rule cannot tell the two apart."""
+
+    # Set once per view (rules ask for it many times); the type of a view never changes.
+    cloud: str = ""  # type: ignore[assignment]
+
+    def __init__(self, type: str, name: str, urn: str, props: Any,  # noqa: A002 (field name)
+                 deps: Optional[dict] = None, retain: Optional[bool] = None,
+                 provider_region: Optional[str] = None, provider: Optional[dict] = None,
+                 protect: bool = False):
+        # Resource's own fields, in Resource's order, so dataclasses.replace() works on a view.
+        self.type, self.name, self.urn = type, name, urn
+        self.cloud = _cloud_of(type)
+        self._inputs = props
+        self.deps = {} if deps is None else deps
+        self.retain = retain
+        self.provider_region = provider_region
+        self.provider = {} if provider is None else provider
+        self.protect = protect
+
+    @property  # type: ignore[override]
+    def props(self) -> dict:
+        inputs = self._inputs
+        return inputs.whole() if isinstance(inputs, _Inputs) else inputs
+
+    @props.setter
+    def props(self, value: dict) -> None:
+        self._inputs = value
+
+    def get(self, path: str, default: Any = None) -> Any:
+        inputs = self._inputs
+        key, dot, rest = path.partition(".")
+        if not isinstance(inputs, _Inputs) or key == "0":
+            return Resource.get(self, path, default)
+        value = inputs.value(key)
+        if value is _MISSING:
+            return default
+        return dig(value, rest, default) if dot else value
+
+
+# Decoded inputs kept from Analyze calls for AnalyzeStack, at most this many resources (the
+# engine sends every resource to Analyze and then the whole stack once; past this many, later
+# resources are simply read again).
+_KEEP = 200_000
+
+
+class _Reader:
+    """Each resource's inputs read once per process. The engine sends every resource to Analyze
+    and then all of them again to AnalyzeStack; a resource whose type, inputs and provider are
+    byte for byte those of its Analyze request (deterministic serialisation, cheaper here than
+    protobuf's own equality) reuses what that call decoded, and its skip-tag names, instead of
+    converting the Struct a second time. Rules only read values."""
+
+    def __init__(self) -> None:
+        # (provider URN, serialised provider) -> (props, region)
+        self.providers: dict[tuple[str, bytes], tuple[dict, Optional[str]]] = {}
+        # resource URN -> [type, provider key, serialised inputs, _Inputs, skip names or None]
+        self.seen: dict[str, list] = {}
+
+    def _provider(self, r: Any) -> tuple[Any, dict, Optional[str]]:
+        if not r.HasField("provider"):
+            return None, {}, None
+        given = r.provider   # each attribute read of a message makes a new wrapper: read once
         # Keyed by the inputs too: a provider's URN names it, its inputs may differ by run.
-        key = (r.provider.urn, r.provider.properties.SerializeToString(deterministic=True))
-        if key not in providers:
-            props = _props(r.provider.properties)
+        key = (given.urn, given.SerializeToString(deterministic=True))
+        found = self.providers.get(key)
+        if found is None:
+            props = _props(given.properties)
             props = props if isinstance(props, dict) else {}
-            providers[key] = (props, _provider_region(_Provider(props)))
-        provider, region = providers[key]
-    props = _props(r.properties)
-    return Resource(type=r.type, name=r.name, urn=r.urn,
-                    props=props if isinstance(props, dict) else {}, retain=None,
-                    provider_region=region, provider=provider, protect=bool(r.options.protect))
+            found = self.providers[key] = (props, _provider_region(_Provider(props)))
+        return key, found[0], found[1]
+
+    def view(self, r: Any, keep: bool) -> tuple[Resource, frozenset]:
+        """The resource's view and its skip-tag names (exemptions.skip_names). `keep`: an
+        Analyze request, kept for the AnalyzeStack that follows."""
+        provider_key, provider, region = self._provider(r)
+        urn, type_, properties = r.urn, r.type, r.properties
+        entry = self.seen.get(urn)
+        if entry is not None and (entry[0] != type_ or entry[1] != provider_key or
+                                  entry[2] != properties.SerializeToString(deterministic=True)):
+            entry = None
+        if entry is None:
+            entry = [type_, provider_key, b"", _Inputs(properties), None]
+            if keep and (urn in self.seen or len(self.seen) < _KEEP):
+                entry[2] = properties.SerializeToString(deterministic=True)
+                self.seen[urn] = entry
+        view = _View(type_, r.name, urn, entry[3], {}, None, region, provider,
+                     bool(r.options.protect))
+        if entry[4] is None:
+            entry[4] = skip_names(view)
+        return view, entry[4]
+
+    def done(self) -> None:
+        """The stack has been judged: what Analyze kept for it is not needed again."""
+        self.seen.clear()
 
 
 def rule_config(rule: Rule, given: Optional[Mapping[str, Any]]) -> dict[str, Any]:
@@ -101,24 +235,40 @@ def rule_config(rule: Rule, given: Optional[Mapping[str, Any]]) -> dict[str, Any
 
 def make(base: type) -> type:
     class Analyzer(base):
-        def _rules(self, kind: str) -> Optional[list[tuple[Any, Rule, Any]]]:
-            """(policy, rule, enforcement level) for each enabled policy of `kind`; None when a
-            policy is not one of ours (then pulumi_policy's own path runs)."""
+        def _levels_and_config(self) -> tuple[Any, Any]:
+            """What the servicer's answers depend on besides the request: the enforcement levels
+            and properties the last Configure set (pulumi_policy replaces both dicts there)."""
+            return (getattr(self, "_PolicyAnalyzerServicer__policy_pack_config_enforcement_level",
+                            None),
+                    getattr(self, "_PolicyAnalyzerServicer__policy_pack_config", None))
+
+        def _rules(self, kind: str) -> Optional[list[tuple[Any, Rule, Any, dict]]]:
+            """(policy, rule, enforcement level, properties) for each enabled policy of `kind`;
+            None when a policy is not one of ours (then pulumi_policy's own path runs). Worked
+            out once per Configure, not per request."""
             try:
                 policies = self._PolicyAnalyzerServicer__policies
             except AttributeError:
                 return None
-            out = []
+            given = self._levels_and_config()
+            cache = getattr(self, "_trainstack_rules", None)
+            if cache is None or cache[0][0] is not given[0] or cache[0][1] is not given[1]:
+                cache = self._trainstack_rules = (given, {})
+            if kind in cache[1]:
+                return cache[1][kind]
+            out: Optional[list] = []
             for policy in policies:
                 rule = _BY_NAME.get(policy.name)
                 if rule is None:
-                    return None
+                    out = None
+                    break
                 level = self._get_enforcement_level(policy)
                 if rule.kind != kind or level == EnforcementLevel.DISABLED:
                     continue
                 if level == EnforcementLevel.REMEDIATE:
                     level = EnforcementLevel.MANDATORY   # none of these policies remediates
-                out.append((policy, rule, level))
+                out.append((policy, rule, level, self._config(policy, rule)))
+            cache[1][kind] = out
             return out
 
         def _note(self, response: Any, policy: Any, message: str, urn: str = "") -> None:
@@ -149,23 +299,35 @@ def make(base: type) -> type:
                 self._configure_runtime_settings()
                 self._trainstack_settings = True
 
-        def _judge(self, response: Any, policy: Any, rule: Rule, level: Any,
-                   resources: list[Resource], skips: dict, run: Any) -> None:
-            config = self._config(policy, rule)
-            report = self._create_report_violation(response, policy.name, policy.description,
-                                                   level, policy.severity)
-            for e in rule.exemptions(resources, config, skips):
-                self._note(response, policy, f"{policy.description}\nexempt: {e.message}",
-                           e.urn)
+        def _reader(self) -> _Reader:
+            reader = getattr(self, "_trainstack_reader", None)
+            if reader is None:
+                reader = self._trainstack_reader = _Reader()
+            return reader
+
+        def _judge(self, response: Any, policy: Any, rule: Rule, level: Any, config: dict,
+                   resources: list[Resource], skips: dict, run: Any,
+                   notes: bool = True) -> None:
+            """Run one policy over `resources`: its exemptions worked out once (an advisory note
+            each when `notes`), then `run(config, skips, exempt URNs)`."""
+            if len(resources) == 1 and not skips.get(id(resources[0]), True) and \
+                    not config.get("skipResources"):
+                exempt = []   # no skip tag and no skipResources: what exemptions() would give
+            else:
+                exempt = rule.exemptions(resources, config, skips)
+            if notes:
+                for e in exempt:
+                    self._note(response, policy, f"{policy.description}\nexempt: {e.message}",
+                               e.urn)
             try:
                 try:
-                    found = run(config, skips)
+                    found = run(config, skips, {e.urn for e in exempt})
                 except UnknownValue:
                     raise
                 except Exception as crash:  # noqa: BLE001
                     # A shape no rule expected (a string where a list goes): a crash would fail
                     # the whole preview; say what could not be read instead.
-                    subject = resources[0] if len(resources) == 1 else Resource(
+                    subject = resources[0] if notes and len(resources) == 1 else Resource(
                         "stack", "the stack", "", {})
                     raise UnknownValue(subject, f"(inputs of a shape the policy cannot read: "
                                                 f"{type(crash).__name__}: {crash})") from None
@@ -178,8 +340,12 @@ def make(base: type) -> type:
                                f"{undecided_message(err)}")
                     return
                 found = [undecided_violation(err)]
-            for v in found:
-                report(v.message, v.urn or None)
+            if found:
+                report = self._create_report_violation(response, policy.name,
+                                                       policy.description, level,
+                                                       policy.severity)
+                for v in found:
+                    report(v.message, v.urn or None)
 
         def Configure(self, request, context):  # noqa: N802
             """pulumi_policy takes any property; a misspelt one (maxMonthlyUSD) would then be
@@ -207,15 +373,36 @@ def make(base: type) -> type:
             response = proto.AnalyzeResponse()
             if not rules:
                 return response
-            providers = getattr(self, "_trainstack_providers", None)
-            if providers is None:
-                providers = self._trainstack_providers = {}
-            r = _view(request, providers)
-            skips = {id(r): skip_names(r)}
-            for policy, rule, level in rules:
-                self._judge(response, policy, rule, level, [r], skips,
-                            lambda config, skips, rule=rule: rule.run_resource(r, config, skips))
+            r, names = self._reader().view(request, keep=True)
+            resources = [r]
+            skips = {id(r): names}
+            for policy, rule, level, config in rules:
+                self._judge(response, policy, rule, level, config, resources, skips,
+                            lambda config, skips, exempt, rule=rule:
+                            [] if exempt else rule.check(r, config))
             return response
+
+        def _remediate_not_applicable(self) -> Optional[list[str]]:
+            """The policies Remediate reports not applicable (those set to `remediate`), or None
+            when pulumi_policy's own Remediate must answer; once per Configure."""
+            given = self._levels_and_config()
+            cache = getattr(self, "_trainstack_remediate", None)
+            if cache is not None and cache[0][0] is given[0] and cache[0][1] is given[1]:
+                return cache[1]
+            out: Optional[list[str]] = []
+            for policy in self._PolicyAnalyzerServicer__policies:
+                if _BY_NAME.get(policy.name) is None:
+                    out = None
+                    break
+                if not isinstance(policy, ResourceValidationPolicy):
+                    continue   # pulumi_policy asks only resource policies to remediate
+                if policy.has_remediation():
+                    out = None
+                    break
+                if self._get_enforcement_level(policy) == EnforcementLevel.REMEDIATE:
+                    out.append(policy.name)
+            self._trainstack_remediate = (given, out)
+            return out
 
         def Remediate(self, request, context):  # noqa: N802
             """The engine calls Remediate before Analyze on every resource (step_generator.go:
@@ -224,21 +411,17 @@ def make(base: type) -> type:
             remediates, so the answer is known without reading the request: each policy set to
             `remediate` is reported not applicable, exactly as pulumi_policy reports it."""
             try:
-                policies = self._PolicyAnalyzerServicer__policies
+                self._PolicyAnalyzerServicer__policies
             except AttributeError:
                 return super().Remediate(request, context)
             self._settings()
+            names = self._remediate_not_applicable()
+            if names is None:
+                return super().Remediate(request, context)
             response = proto.RemediateResponse()
-            for policy in policies:
-                if _BY_NAME.get(policy.name) is None:
-                    return super().Remediate(request, context)
-                if not isinstance(policy, ResourceValidationPolicy):
-                    continue   # pulumi_policy asks only resource policies to remediate
-                if policy.has_remediation():
-                    return super().Remediate(request, context)
-                if self._get_enforcement_level(policy) == EnforcementLevel.REMEDIATE:
-                    response.not_applicable.append(proto.PolicyNotApplicable(
-                        policy_name=policy.name, reason="Policy does not implement remediate"))
+            for name in names:
+                response.not_applicable.append(proto.PolicyNotApplicable(
+                    policy_name=name, reason="Policy does not implement remediate"))
             return response
 
         def AnalyzeStack(self, request, context):  # noqa: N802
@@ -246,32 +429,38 @@ def make(base: type) -> type:
             across = self._rules("resource")
             if rules is None or across is None:
                 return super().AnalyzeStack(request, context)
-            across = [(p, r, level) for p, r, level in across if r.stack_check is not None]
+            across = [(p, r, level, c) for p, r, level, c in across if r.stack_check is not None]
             self._settings()
             response = proto.AnalyzeResponse()
+            reader = self._reader()
             if not rules and not across:
+                reader.done()
                 return response
-            providers: dict = {}
-            views: dict[str, Resource] = {}
-            for r in request.resources:
-                if not r.type.startswith("pulumi:"):
-                    views[r.urn] = _view(r, providers)
+            try:
+                views: dict[str, tuple[Resource, frozenset]] = {}
+                for r in request.resources:
+                    if not r.type.startswith("pulumi:"):
+                        views[r.urn] = reader.view(r, keep=False)
+            finally:
+                reader.done()
             for r in request.resources:
                 view = views.get(r.urn)
-                if view is not None and r.propertyDependencies:
-                    view.deps = {k: [views[u] for u in v.urns if u in views]
-                                 for k, v in r.propertyDependencies.items()}
-            resources = list(views.values())
-            skips = {id(r): skip_names(r) for r in resources}
-            for policy, rule, level in rules:
-                self._judge(response, policy, rule, level, resources, skips,
-                            lambda config, skips, rule=rule: rule.run_stack(resources, config,
-                                                                            skips))
-            for policy, rule, level in across:
-                # No resources for exemption notes: each resource's Analyze call gave them.
-                self._judge(response, policy, rule, level, [], skips,
-                            lambda config, skips, rule=rule: rule.run_across(resources, config,
-                                                                             skips))
+                deps = r.propertyDependencies
+                if view is not None and deps:
+                    # Keys, then deps[key]: the map's .items() is a Python-level generator.
+                    view[0].deps = {k: [views[u][0] for u in deps[k].urns if u in views]
+                                    for k in deps}
+            resources = [view for view, _ in views.values()]
+            skips = {id(view): names for view, names in views.values()}
+            for policy, rule, level, config in rules:
+                self._judge(response, policy, rule, level, config, resources, skips,
+                            lambda config, skips, exempt, rule=rule:
+                            rule.run_stack(resources, config, skips, exempt))
+            for policy, rule, level, config in across:
+                # No exemption notes: each resource's Analyze call gave them.
+                self._judge(response, policy, rule, level, config, resources, skips,
+                            lambda config, skips, exempt, rule=rule:
+                            rule.run_across(resources, config, skips, exempt), notes=False)
             return response
 
     return Analyzer

@@ -207,6 +207,19 @@ def _convert(row: StoragePrice, to: str) -> float:
 
 
 def _lookup(cloud: str, prefix: str, region: str, to: str) -> StorageQuote:
+    try:
+        # Static data and a frozen answer: each filesystem and bucket of a stack asks again.
+        return _lookup_once(cloud, prefix, region, to)
+    except TypeError:   # a region of a shape no cache can key (a list where a name goes)
+        return _lookup_rows(cloud, prefix, region, to)
+
+
+@cache
+def _lookup_once(cloud: str, prefix: str, region: str, to: str) -> StorageQuote:
+    return _lookup_rows(cloud, prefix, region, to)
+
+
+def _lookup_rows(cloud: str, prefix: str, region: str, to: str) -> StorageQuote:
     ccloud = CATALOG_CLOUD.get(cloud, cloud)
     rows = [s for s in storage_prices() if s.cloud == ccloud and s.item.startswith(prefix)]
     if not rows:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from functools import lru_cache
 from typing import Any, Iterable, Optional
 
 from trainstack_policies.model import UNKNOWN, Resource
@@ -86,6 +87,7 @@ def tag_value(r: Resource, tags: dict, key: str) -> Any:
     return None
 
 
+@lru_cache(maxsize=4096)   # a stack uses a handful of label keys, read for every resource
 def normalize_label_key(key: str) -> str:
     """GCP label keys allow only [a-z0-9_-]; `trainstack:cluster`, `trainstack_cluster` and
     `trainstack-cluster` all normalise to the same key, whichever spelling a component chose."""

@@ -48,6 +48,16 @@ class _Unknown:
 UNKNOWN = _Unknown()
 
 _CLOUD_OF_PREFIX = {"azure-native": "azure", "aws-native": "aws"}
+# Type token -> cloud, filled as types are met (a stack has tens of types, read per rule).
+_CLOUD_OF_TYPE: dict[str, str] = {}
+
+
+def _cloud_of(type_token: str) -> str:
+    prefix = type_token.partition(":")[0]
+    cloud = _CLOUD_OF_PREFIX.get(prefix, prefix)
+    if len(_CLOUD_OF_TYPE) < 10_000:
+        _CLOUD_OF_TYPE[type_token] = cloud
+    return cloud
 
 
 class UnknownValue(Exception):
@@ -96,12 +106,18 @@ class Resource:
 
     @property
     def cloud(self) -> str:
-        prefix = self.type.partition(":")[0]
-        return _CLOUD_OF_PREFIX.get(prefix, prefix)
+        try:
+            return _CLOUD_OF_TYPE[self.type]
+        except KeyError:
+            return _cloud_of(self.type)
 
     def get(self, path: str, default: Any = None) -> Any:
         """A prop by dotted path (`sku.capacity`, `networkInterfaces.0.nicType`); may be UNKNOWN."""
-        return dig(self.props, path, default)
+        props = self.props
+        if type(props) is dict and "." not in path and path != "0":
+            # One key of plain props, the commonest read: what dig() gives, without the walk.
+            return props.get(path, default)
+        return dig(props, path, default)
 
     def known(self, path: str, default: Any = None) -> Any:
         """Like get(), but a value unknown during preview raises UnknownValue."""

@@ -16,6 +16,7 @@ Two ways the same rules answer the engine:
 """
 from __future__ import annotations
 
+import gc
 from typing import Any, Callable, Mapping, Optional
 
 from pulumi_policy import (
@@ -117,4 +118,14 @@ def install_analyzer() -> bool:
     # Swapping the SDK's servicer class for one built on it (analyzer.py) is the only hook
     # pulumi_policy leaves; its stubs declare the name a class, not a replaceable one.
     stock._PolicyAnalyzerServicer = analyzer.make(base)  # type: ignore[misc, assignment]
+    # Everything imported so far (pulumi, grpc, protobuf, the rules) lives as long as the
+    # process: moved out of the collector's sight, a full collection while the engine waits
+    # scans only what the requests made (gc.freeze, the documented use: after start-up).
+    gc.freeze()
+    # What Analyze reads is kept for AnalyzeStack (analyzer._Reader), so the live objects grow
+    # with the stack; a full collection every 10 middle-generation passes (the default) scanned
+    # them again and again: over a third of the handlers' time at 20,000 resources. One in 100;
+    # young objects are still collected as often as before.
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, 100)
     return True

@@ -57,7 +57,14 @@ from trainstack_policies.model import (
 
 
 def gpu_groups(resources: list[Resource]) -> list[NodeGroup]:
-    return [g for g in node_groups(resources) if is_gpu_group(g)]
+    global _LAST_GPU
+    groups = node_groups(resources)
+    computed = _LAST_GROUPS[2]   # node_groups' own list for these resources, just checked
+    if _LAST_GPU[0] is not computed:
+        # Three rules ask for the GPU groups of the same stack; a group's GPU verdict depends
+        # only on its own types and accelerators, which nothing changes after it is built.
+        _LAST_GPU = (computed, [g for g in groups if is_gpu_group(g)])
+    return list(_LAST_GPU[1])
 
 
 def _gke_pool(r: Resource) -> NodeGroup:
@@ -99,6 +106,8 @@ def _gke_pool(r: Resource) -> NodeGroup:
 # summary) ask for the same stack's groups in one evaluation. Keyed by the list's identity and
 # length, so a different or a changed list is computed afresh.
 _LAST_GROUPS: tuple[list, int, list] = ([], -1, [])
+# node_groups' list of the last stack gpu_groups() saw, and its GPU groups.
+_LAST_GPU: tuple[Optional[list], list] = (None, [])
 
 
 def node_groups(resources: list[Resource]) -> list[NodeGroup]:

@@ -8,7 +8,7 @@ CrossGuard policies, policies/runner.py runs it offline for `trainstack check`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, Collection, Mapping, Optional
 
 from trainstack_policies import exemptions
 from trainstack_policies.model import Resource, Violation
@@ -102,20 +102,34 @@ class Rule:
 
     def exemptions(self, resources: list[Resource], config: Mapping[str, Any],
                    skips: Optional[SkipNames] = None) -> list[exemptions.Exemption]:
+        if skips is not None and not config.get("skipResources"):
+            # Without skipResources only a resource's own skip tag exempts it: the resources
+            # whose skip names are known to be empty are passed over without a look-up each.
+            resources = [r for r in resources if skips.get(id(r), True)]
         return [e for e in (self.exemption(r, config, skips) for r in resources) if e]
 
+    def _exempt_urns(self, resources: list[Resource], config: Mapping[str, Any],
+                     skips: Optional[SkipNames], exempt: Optional[Collection[str]]
+                     ) -> Collection[str]:
+        if exempt is not None:
+            return exempt
+        return {e.urn for e in self.exemptions(resources, config, skips)}
+
     def run_stack(self, resources: list[Resource], config: Mapping[str, Any],
-                  skips: Optional[SkipNames] = None) -> list[Violation]:
-        exempt = {r.urn for r in resources if self.exempt(r, config, skips)}
+                  skips: Optional[SkipNames] = None,
+                  exempt: Optional[Collection[str]] = None) -> list[Violation]:
+        """`exempt`: the URNs exemptions() gives for these resources, when the caller has them."""
+        exempt = self._exempt_urns(resources, config, skips, exempt)
         kept = [r for r in resources if r.urn not in exempt] if exempt else resources
         return [v for v in self.check(kept, config) if v.urn not in exempt]
 
     def run_across(self, resources: list[Resource], config: Mapping[str, Any],
-                   skips: Optional[SkipNames] = None) -> list[Violation]:
+                   skips: Optional[SkipNames] = None,
+                   exempt: Optional[Collection[str]] = None) -> list[Violation]:
         """The resource rule's stack_check, with the same exemptions as run_stack."""
         if self.stack_check is None:
             return []
-        exempt = {r.urn for r in resources if self.exempt(r, config, skips)}
+        exempt = self._exempt_urns(resources, config, skips, exempt)
         kept = [r for r in resources if r.urn not in exempt] if exempt else resources
         return [v for v in self.stack_check(kept, config) if v.urn not in exempt]
 

@@ -1,0 +1,80 @@
+"""policies/analyzer.py reads a request's inputs key by key as rules ask for them, and keeps what
+Analyze read for the AnalyzeStack that follows. Neither may change what a rule sees: a key read
+lazily is the value pulumi_policy's own deserialisation gives, and AnalyzeStack judges the inputs
+it is sent, whatever an earlier Analyze of the same URN carried."""
+from __future__ import annotations
+
+from google.protobuf import json_format
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pulumi.runtime.proto import analyzer_pb2 as apb
+from pulumi_policy.deserialize import deserialize_properties
+
+from tests.policy_fixtures import CLUSTERS, find
+from tests.policy_harness import _struct, engine_value, provider_for
+from trainstack_policies import analyzer
+from trainstack_policies.model import UNKNOWN, UNKNOWN_STRING_SENTINEL, dig, plain
+
+_SECRET = {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270"}
+_KEYS = st.sampled_from(["tags", "labels", "0", "1", "a", "b", "forceDestroy", ""])
+_LEAVES = st.one_of(st.none(), st.booleans(), st.floats(allow_nan=False, allow_infinity=False),
+                    st.sampled_from(["x", "true", "0.0.0.0/0", UNKNOWN_STRING_SENTINEL]))
+_VALUES = st.recursive(_LEAVES, lambda inner: st.one_of(
+    st.lists(inner, max_size=3),
+    st.dictionaries(_KEYS, inner, max_size=4),
+    inner.map(lambda v: {**_SECRET, "value": v})), max_leaves=12)
+_PATHS = st.lists(st.sampled_from(["tags", "labels", "0", "1", "a", "b", "value", ""]),
+                  min_size=1, max_size=4).map(".".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(props=st.dictionaries(_KEYS, _VALUES, max_size=5), paths=st.lists(_PATHS, max_size=6))
+def test_a_lazily_read_input_is_what_pulumi_policy_deserialises(props, paths):
+    """Each path read through the view (in any order, then .props whole) equals the same path
+    read from plain(deserialize_properties(MessageToDict(...))), pulumi_policy's own reading."""
+    message = _struct(props)
+    expected = plain(deserialize_properties(json_format.MessageToDict(message)))
+    expected = expected if isinstance(expected, dict) else {}
+    view = analyzer._View("aws:s3/bucket:Bucket", "b", "urn:b", analyzer._Inputs(message))
+    for path in paths:
+        assert view.get(path, "absent") == dig(expected, path, "absent"), path
+    assert view.props == expected
+
+
+def _stack(servicer, resources):
+    response = servicer.AnalyzeStack(apb.AnalyzeStackRequest(resources=[apb.AnalyzerResource(
+        type=r.type, name=r.name, urn=r.urn, properties=_struct(engine_value(r.props)),
+        propertyDependencies={k: apb.AnalyzerPropertyDependencies(urns=[d.urn for d in ds])
+                              for k, ds in r.deps.items()},
+        provider=provider_for("aws", {"region": r.provider_region}))
+        for r in resources]), None)
+    return sorted((d.policyName, d.urn, d.message) for d in response.diagnostics)
+
+
+def _analyze_each(servicer, resources):
+    for r in resources:
+        servicer.Analyze(apb.AnalyzeRequest(
+            type=r.type, name=r.name, urn=r.urn, properties=_struct(engine_value(r.props)),
+            provider=provider_for("aws", {"region": r.provider_region})), None)
+
+
+def test_analyze_stack_judges_the_inputs_it_is_sent_not_those_analyze_saw():
+    """Analyze sees the cluster as built; AnalyzeStack then gets the same URNs with the Lustre
+    file system's capacity unknown. The stack's findings are those of a pack that never saw
+    the Analyze calls, and differ from the unchanged stack's (so the change is visible)."""
+    from tests.policies.test_policy_analyzer_fallback import _servicer
+    from pulumi_policy import policy as stock
+
+    make = analyzer.make(stock._PolicyAnalyzerServicer)
+    built = CLUSTERS["aws"]()
+    changed = CLUSTERS["aws"]()
+    find(changed, "LustreFileSystem").props["storageCapacity"] = UNKNOWN
+
+    seen_first = _servicer(make)
+    _analyze_each(seen_first, built)
+    after_analyze = _stack(seen_first, changed)
+
+    fresh = _stack(_servicer(make), changed)
+    unchanged = _stack(_servicer(make), built)
+    assert after_analyze == fresh
+    assert fresh != unchanged
