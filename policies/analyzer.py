@@ -132,7 +132,7 @@ class _View(Resource):
     Resource's, and a rule cannot tell the two apart."""
 
     # Set once per view (rules ask for it many times); the type of a view never changes.
-    cloud: str = ""  # type: ignore[assignment]
+    cloud: str = ""
 
     def __init__(self, type: str, name: str, urn: str, props: Any,  # noqa: A002 (field name)
                  deps: Optional[dict] = None, retain: Optional[bool] = None,
@@ -148,7 +148,7 @@ class _View(Resource):
         self.provider = {} if provider is None else provider
         self.protect = protect
 
-    @property  # type: ignore[override]
+    @property
     def props(self) -> dict:
         inputs = self._inputs
         return inputs.whole() if isinstance(inputs, _Inputs) else inputs
@@ -251,12 +251,15 @@ def make(base: type) -> type:
             except AttributeError:
                 return None
             given = self._levels_and_config()
-            cache = getattr(self, "_trainstack_rules", None)
+            cache: Optional[tuple[Any, dict[str, Optional[list]]]] = getattr(
+                self, "_trainstack_rules", None)
             if cache is None or cache[0][0] is not given[0] or cache[0][1] is not given[1]:
-                cache = self._trainstack_rules = (given, {})
+                cache = (given, {})
+                self._trainstack_rules = cache
             if kind in cache[1]:
                 return cache[1][kind]
-            out: Optional[list] = []
+            found: list = []
+            out: Optional[list] = found
             for policy in policies:
                 rule = _BY_NAME.get(policy.name)
                 if rule is None:
@@ -267,7 +270,7 @@ def make(base: type) -> type:
                     continue
                 if level == EnforcementLevel.REMEDIATE:
                     level = EnforcementLevel.MANDATORY   # none of these policies remediates
-                out.append((policy, rule, level, self._config(policy, rule)))
+                found.append((policy, rule, level, self._config(policy, rule)))
             cache[1][kind] = out
             return out
 
@@ -389,7 +392,8 @@ def make(base: type) -> type:
             cache = getattr(self, "_trainstack_remediate", None)
             if cache is not None and cache[0][0] is given[0] and cache[0][1] is given[1]:
                 return cache[1]
-            out: Optional[list[str]] = []
+            names: list[str] = []
+            out: Optional[list[str]] = names
             for policy in self._PolicyAnalyzerServicer__policies:
                 if _BY_NAME.get(policy.name) is None:
                     out = None
@@ -400,7 +404,7 @@ def make(base: type) -> type:
                     out = None
                     break
                 if self._get_enforcement_level(policy) == EnforcementLevel.REMEDIATE:
-                    out.append(policy.name)
+                    names.append(policy.name)
             self._trainstack_remediate = (given, out)
             return out
 
