@@ -42,7 +42,6 @@ GIB_LIB = "/usr/local/gib/lib64"
 GPU_NICS_ENV = "/etc/trainstack/gpu-nics.env"
 RXDM_UNIT = "trainstack-rxdm.service"
 RXDM_LAUNCHER = "/opt/trainstack/rxdm"
-TCPX_RUN_DIR = "/run/tcpx"   # the RxDM's socket folder, shared with the job's container
 RXDM_READY_LINE = "Buffer manager initialization completed"
 # How long the boot waits for it: Google's startup probe gives the daemon 30 s after a 1 s delay
 # (6 x 5 s); four times that, as the image pull and the NICs' setup come first on a fresh node.
@@ -141,7 +140,7 @@ TCPXO = GpuDirectTcp(
     # (@323e3709): SNAP and LLCM on, two flows per NIC, the tuner plugin and its A3+ config,
     # and the shimnet guest-config checker.
     env_profile="/var/lib/tcpxo/lib64/nccl-env-profile.sh",
-    rxdm_health_file=f"{TCPX_RUN_DIR}/health-check",
+    rxdm_health_file="/run/tcpx/health-check",   # in the folder the host and job share
     profile_defaults=(
         ("NCCL_CROSS_NIC", "0"), ("NCCL_PROTO", "Simple,LL128"), ("NCCL_MIN_NCHANNELS", "4"),
         ("NCCL_P2P_NET_CHUNKSIZE", "524288"), ("NCCL_P2P_PCI_CHUNKSIZE", "524288"),

@@ -27,7 +27,8 @@ from typing import Any, Callable, Optional
 import typer
 
 from trainstack.measure import bench_parse
-from trainstack.measure.run import Target, bucket_fs, read_bytes, resolve, submit, wait
+from trainstack.measure.run import (Target, bucket_fs, read_bytes, read_record, resolve,
+                                    submit, wait)
 from trainstack.plan.select import ProjectOpt, use_project
 from trainstack_components.agents.job_agent import JOBS_PREFIX
 
@@ -385,17 +386,12 @@ def failed_job_lines(target: Target, part: str, job_id: str, tail: int = 25) -> 
     lines = []
     for node in target.nodes:
         prefix = f"{base}/{JOBS_PREFIX}/{job_id}/{node}"
-        raw = read_bytes(fs, f"{prefix}/exit.json")
-        try:
-            record = json.loads(raw) if raw else {}
-        except ValueError:
-            record = {}
-        rc = record.get("rc") if isinstance(record, dict) else None
+        record = read_record(fs, f"{prefix}/exit.json")
+        rc = record.get("rc")
         if rc == 0:
             continue
         # the agent's own reason when it stopped the run (another node failed, a lost host)
-        why = f" ({record['stopped']})" if isinstance(record, dict) and record.get("stopped") \
-            else ""
+        why = f" ({record['stopped']})" if record.get("stopped") else ""
         log = (read_bytes(fs, f"{prefix}/log.txt") or b"").decode("utf-8", "replace")
         lines.append(f"--- {part}, job {job_id}, node {node}: "
                      + (f"exit {rc}{why}" if rc is not None else "no exit record")

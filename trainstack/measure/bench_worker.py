@@ -196,10 +196,8 @@ def train(args) -> None:
 
 
 def _leave_together() -> None:
-    """Every rank past its last collective before any tears its process group down (a rank that
-    destroys gloo's group while a peer is still in its last collective makes the peer abort:
-    SIGABRT, "terminate called without an active exception", seen on 2 loaded CPU nodes). The
-    helper ships beside this file (bench sends both)."""
+    """The node helper's clean end of a distributed run (why: its docstring); it ships beside
+    this file (bench sends both)."""
     from trainstack_resumable import leave_together
     leave_together()
 
