@@ -17,21 +17,28 @@ from tests.conftest import ROOT
 from tests.reap.test_reap_under_faults import alibaba, audit_lines, world  # noqa: F401 (fixture)
 
 
-def reaper_in_destroy(world, destroy_seconds):
-    """A reaper process (its own session, as under `timeout`) on an idle Alibaba stack, returned
-    once its `pulumi destroy` has begun (the stand-in's destroy takes `destroy_seconds`)."""
-    alibaba(world, 2)
-    world.mp.setenv("FAKE_PULUMI_DESTROY_SLEEP", str(destroy_seconds))
+def reaper_once(world, begun) -> subprocess.Popen:
+    """A `trainstack reap --yes` process (its own session, as under `timeout`), returned once
+    `begun()` says it reached the step a test interrupts (within 120 s, while it runs)."""
     reaper = subprocess.Popen(
         [sys.executable, "-m", "trainstack", "reap", "--yes", "--audit-log", str(world.audit)],
         env={**os.environ, "PYTHONPATH": CHECKOUT_PATH}, cwd=ROOT, start_new_session=True,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    log = world.tmp / "calls.jsonl"
     deadline = time.monotonic() + 120
-    while not (log.exists() and any(c["args"][0] == "destroy" for c in world.calls())):
+    while not begun():
         assert time.monotonic() < deadline and reaper.poll() is None, reaper.stdout.read()
         time.sleep(0.2)
     return reaper
+
+
+def reaper_in_destroy(world, destroy_seconds):
+    """A reaper on an idle Alibaba stack, returned once its `pulumi destroy` has begun (the
+    stand-in's destroy takes `destroy_seconds`)."""
+    alibaba(world, 2)
+    world.mp.setenv("FAKE_PULUMI_DESTROY_SLEEP", str(destroy_seconds))
+    log = world.tmp / "calls.jsonl"
+    return reaper_once(world, lambda: log.exists()
+                       and any(c["args"][0] == "destroy" for c in world.calls()))
 
 
 def assert_state_unknown(world, out, returncode):
@@ -85,15 +92,8 @@ def test_term_during_the_scale_down_says_the_group_may_be_left_down_and_stops_az
     world.add("az", marked(cloud="azure", heartbeat_url=world.root("az"), resource_group="rg",
                            scale_set="vmss", filesystem_id="llm-fs"),
               beat("vmss_0", 180), beat("vmss_1", 180))
-    reaper = subprocess.Popen(
-        [sys.executable, "-m", "trainstack", "reap", "--yes", "--audit-log", str(world.audit)],
-        env={**os.environ, "PYTHONPATH": CHECKOUT_PATH}, cwd=ROOT, start_new_session=True,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     calls = world.tmp / "vms.json.calls"
-    deadline = time.monotonic() + 120
-    while not (calls.exists() and '"scale"' in calls.read_text()):
-        assert time.monotonic() < deadline and reaper.poll() is None, reaper.stdout.read()
-        time.sleep(0.2)
+    reaper = reaper_once(world, lambda: calls.exists() and '"scale"' in calls.read_text())
     time.sleep(0.5)                      # inside the stand-in's scale
     os.kill(reaper.pid, signal.SIGTERM)  # the reaper alone: its `az` must be stopped by it
     started = time.monotonic()

@@ -123,9 +123,13 @@ class AwsGroup:
         return groups[0]
 
     @staticmethod
-    def _live(group) -> list[str]:
-        return [i["InstanceId"] for i in group.get("Instances", [])
+    def _live_instances(group) -> list[dict]:
+        return [i for i in group.get("Instances", [])
                 if not i.get("LifecycleState", "").startswith("Terminat")]
+
+    @classmethod
+    def _live(cls, group) -> list[str]:
+        return [i["InstanceId"] for i in cls._live_instances(group)]
 
     def _launched(self, region, ids: list[str]) -> dict[str, dict]:
         """EC2's own view of the instances, every page: {id: {"LaunchTime", "State"}}."""
@@ -140,9 +144,7 @@ class AwsGroup:
         return found
 
     def members(self, outputs):
-        group = self._group(outputs)
-        live = [i for i in group.get("Instances", [])
-                if not i.get("LifecycleState", "").startswith("Terminat")]
+        live = self._live_instances(self._group(outputs))
         ids = [i["InstanceId"] for i in live]
         booting = {i["InstanceId"]: f"booting (Auto Scaling lifecycle state {i['LifecycleState']})"
                    for i in live if i.get("LifecycleState") in self.BOOTING}
@@ -196,11 +198,11 @@ class GcpGroup:
         its old name, and its previous life's report may still be fresh in the bucket."""
         listed = json.loads(run_cli(["gcloud", "compute", "instance-groups", "managed",
                                      "list-instances", *self._where(outputs), "--format=json"]))
-        live = [i for i in listed if i.get("currentAction") not in ("DELETING", "ABANDONING")]
-        names = [i["instance"].rsplit("/", 1)[-1] for i in live]
-        booting = {i["instance"].rsplit("/", 1)[-1]:
-                   f"booting (MIG currentAction {i['currentAction']})"
-                   for i in live if i.get("currentAction") in self.BOOTING}
+        live = {i["instance"].rsplit("/", 1)[-1]: i for i in listed
+                if i.get("currentAction") not in ("DELETING", "ABANDONING")}
+        names = list(live)
+        booting = {name: f"booting (MIG currentAction {i['currentAction']})"
+                   for name, i in live.items() if i.get("currentAction") in self.BOOTING}
         started: dict[str, datetime] = {}
         if names:
             _, zone, project = _need(outputs, "node_group", "zone", "project")
@@ -266,10 +268,11 @@ class AzureScaleSet:
             statuses = (self._field(vm, "instanceView") or {}).get("statuses") or []
             codes = [str(s.get("code", "")).lower() for s in statuses]
             state = str(self._field(vm, "provisioningState") or "")
-            if state.lower() == "creating" or any(c in self.BOOTING for c in codes):
-                booting[name] = "booting (" + ", ".join(
-                    [f"provisioningState {state}"] * (state.lower() == "creating")
-                    + [c for c in codes if c in self.BOOTING]) + ")"
+            why = [c for c in codes if c in self.BOOTING]
+            if state.lower() == "creating":
+                why.insert(0, f"provisioningState {state}")
+            if why:
+                booting[name] = f"booting ({', '.join(why)})"
             # The VM's creation, and the end of its latest provisioning operation (a start or
             # a restart among them): its current run began by the later of the two.
             moments = [self._field(vm, "timeCreated")] + [

@@ -502,19 +502,16 @@ class Reaper:
             store = StackStore(root, outputs)
             lock = store.lease(stack, self.lease)
             locked = lock.acquire(self.now())
-        except Terminated:
+        except BaseException as failed:
+            # A lease version written just before a TERM, or that landed with its answer lost,
+            # is ours: given back (else it expires by itself).
             if lock is not None:
-                try:  # a lease version written just before the TERM is ours: given back
+                try:
                     lock.release()
-                except Exception:  # noqa: BLE001 (it expires by itself)
+                except Exception:  # noqa: BLE001 (the report below, or the TERM's, says why)
                     pass
-            raise
-        except Exception as failed:
-            if lock is not None:
-                try:  # a lease version that landed with its answer lost is ours: given back
-                    lock.release()
-                except Exception:  # noqa: BLE001 (the report below says why)
-                    pass
+            if not isinstance(failed, Exception):
+                raise   # TERM (Terminated), or the interpreter leaving: not a lock failure
             return Decision(stack, "report", "the reaper lock could not be taken",
                             {**evidence, "error": f"{type(failed).__name__}: {failed}"},
                             alarm="billing while the lock cannot be taken")
