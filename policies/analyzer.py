@@ -11,7 +11,7 @@ diagnostics are the ones pulumi_policy would have sent, plus:
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional
 
 from pulumi.runtime.proto import analyzer_pb2 as proto
 from pulumi_policy import EnforcementLevel, ResourceValidationPolicy
@@ -242,37 +242,40 @@ def make(base: type) -> type:
                             None),
                     getattr(self, "_PolicyAnalyzerServicer__policy_pack_config", None))
 
+        def _per_configure(self, key: Any, compute: Callable[[], Any]) -> Any:
+            """compute(), worked out once per Configure (not per request): kept until the
+            levels or the properties change."""
+            given = self._levels_and_config()
+            cache: Optional[tuple[Any, dict]] = getattr(self, "_trainstack_configured", None)
+            if cache is None or cache[0][0] is not given[0] or cache[0][1] is not given[1]:
+                cache = (given, {})
+                self._trainstack_configured = cache
+            if key not in cache[1]:
+                cache[1][key] = compute()
+            return cache[1][key]
+
         def _rules(self, kind: str) -> Optional[list[tuple[Any, Rule, Any, dict]]]:
             """(policy, rule, enforcement level, properties) for each enabled policy of `kind`;
-            None when a policy is not one of ours (then pulumi_policy's own path runs). Worked
-            out once per Configure, not per request."""
+            None when a policy is not one of ours (then pulumi_policy's own path runs)."""
             try:
                 policies = self._PolicyAnalyzerServicer__policies
             except AttributeError:
                 return None
-            given = self._levels_and_config()
-            cache: Optional[tuple[Any, dict[str, Optional[list]]]] = getattr(
-                self, "_trainstack_rules", None)
-            if cache is None or cache[0][0] is not given[0] or cache[0][1] is not given[1]:
-                cache = (given, {})
-                self._trainstack_rules = cache
-            if kind in cache[1]:
-                return cache[1][kind]
-            found: list = []
-            out: Optional[list] = found
-            for policy in policies:
-                rule = _BY_NAME.get(policy.name)
-                if rule is None:
-                    out = None
-                    break
-                level = self._get_enforcement_level(policy)
-                if rule.kind != kind or level == EnforcementLevel.DISABLED:
-                    continue
-                if level == EnforcementLevel.REMEDIATE:
-                    level = EnforcementLevel.MANDATORY   # none of these policies remediates
-                found.append((policy, rule, level, self._config(policy, rule)))
-            cache[1][kind] = out
-            return out
+
+            def enabled() -> Optional[list[tuple[Any, Rule, Any, dict]]]:
+                out = []
+                for policy in policies:
+                    rule = _BY_NAME.get(policy.name)
+                    if rule is None:
+                        return None
+                    level = self._get_enforcement_level(policy)
+                    if rule.kind != kind or level == EnforcementLevel.DISABLED:
+                        continue
+                    if level == EnforcementLevel.REMEDIATE:
+                        level = EnforcementLevel.MANDATORY   # none of these policies remediates
+                    out.append((policy, rule, level, self._config(policy, rule)))
+                return out
+            return self._per_configure(("rules", kind), enabled)
 
         def _note(self, response: Any, policy: Any, message: str, urn: str = "") -> None:
             response.diagnostics.append(proto.AnalyzeDiagnostic(
@@ -387,26 +390,20 @@ def make(base: type) -> type:
 
         def _remediate_not_applicable(self) -> Optional[list[str]]:
             """The policies Remediate reports not applicable (those set to `remediate`), or None
-            when pulumi_policy's own Remediate must answer; once per Configure."""
-            given = self._levels_and_config()
-            cache = getattr(self, "_trainstack_remediate", None)
-            if cache is not None and cache[0][0] is given[0] and cache[0][1] is given[1]:
-                return cache[1]
-            names: list[str] = []
-            out: Optional[list[str]] = names
-            for policy in self._PolicyAnalyzerServicer__policies:
-                if _BY_NAME.get(policy.name) is None:
-                    out = None
-                    break
-                if not isinstance(policy, ResourceValidationPolicy):
-                    continue   # pulumi_policy asks only resource policies to remediate
-                if policy.has_remediation():
-                    out = None
-                    break
-                if self._get_enforcement_level(policy) == EnforcementLevel.REMEDIATE:
-                    names.append(policy.name)
-            self._trainstack_remediate = (given, out)
-            return out
+            when pulumi_policy's own Remediate must answer."""
+            def names() -> Optional[list[str]]:
+                out = []
+                for policy in self._PolicyAnalyzerServicer__policies:
+                    if _BY_NAME.get(policy.name) is None:
+                        return None
+                    if not isinstance(policy, ResourceValidationPolicy):
+                        continue   # pulumi_policy asks only resource policies to remediate
+                    if policy.has_remediation():
+                        return None
+                    if self._get_enforcement_level(policy) == EnforcementLevel.REMEDIATE:
+                        out.append(policy.name)
+                return out
+            return self._per_configure("remediate", names)
 
         def Remediate(self, request, context):  # noqa: N802
             """The engine calls Remediate before Analyze on every resource (step_generator.go:
