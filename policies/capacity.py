@@ -2,8 +2,8 @@
 
 inventory.node_groups() reads autoscaling groups, fleets, managed pools, scale sets and
 instances. This module adds what bills GPU hours through other doors, each as a NodeGroup:
-capacity reservations (AWS ODCR, GCP reservations, Azure capacity reservations: billed whether
-used or not; inventory.reservations keeps the nodes launched into them from being priced twice), SageMaker
+capacity reservations (AWS ODCR, GCP reservations, Azure and Alibaba Cloud capacity reservations:
+billed whether used or not; inventory.reservations keeps the nodes launched into them from being priced twice), SageMaker
 endpoint variants, Azure ML compute clusters, AKS and ACK node pools, Azure classic scale sets
 and VMs, aws-native groups and instances. `gpu_signs()` then sweeps every other resource for a
 GPU type or accelerator in any of the fields where clouds put them, so a GPU resource the pack
@@ -19,6 +19,7 @@ from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_numb
 AWS_CAPACITY_RESERVATION = "aws:ec2/capacityReservation:CapacityReservation"
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
 AZ_CAPACITY_RESERVATION = "azure-native:compute:CapacityReservation"
+ALI_CAPACITY_RESERVATION = "alicloud:ecs/capacityReservation:CapacityReservation"
 SAGEMAKER_ENDPOINT_CONFIG = "aws:sagemaker/endpointConfiguration:EndpointConfiguration"
 AZ_ML_COMPUTE = "azure-native:machinelearningservices:Compute"
 AKS_AGENT_POOL = "azure-native:containerservice:AgentPool"
@@ -43,7 +44,8 @@ TEMPLATES = frozenset({
 })
 
 # Types this module or inventory sizes (RESERVATIONS are not placed by the rdma rule).
-RESERVATIONS = (AWS_CAPACITY_RESERVATION, GCP_RESERVATION, AZ_CAPACITY_RESERVATION)
+RESERVATIONS = (AWS_CAPACITY_RESERVATION, GCP_RESERVATION, AZ_CAPACITY_RESERVATION,
+                ALI_CAPACITY_RESERVATION)
 MANAGED = (SAGEMAKER_ENDPOINT_CONFIG, AZ_ML_COMPUTE, AKS_AGENT_POOL, AKS_CLUSTER, ACK_NODE_POOL)
 SIZED = frozenset({*RESERVATIONS, *MANAGED, *AZ_CLASSIC_VMSS, *AZ_CLASSIC_VM, AWS_NATIVE_ASG,
                    AWS_NATIVE_INSTANCE})
@@ -83,6 +85,15 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
             # Billed at the pay-as-you-go rate of its size, whether VMs use it or not.
             out.append(node_group(r, None, r.get("sku.name"), count(r.get("sku.capacity")),
                                   False, _azure_zones(r.get("zones"), zone), _location(r)))
+        elif t == ALI_CAPACITY_RESERVATION:
+            # An immediate capacity reservation: the pay-as-you-go rate of its type from purchase
+            # until released or expired, used or not (CreateCapacityReservation, alibabacloud.com
+            # /help/en/elastic-compute-service/latest/createcapacityreservation). One zone only.
+            zone_ids = r.get("zoneIds")
+            z = UNKNOWN if zone_ids is UNKNOWN else zone(
+                zone_ids[0] if isinstance(zone_ids, list) and zone_ids else None)
+            out.append(node_group(r, None, r.get("instanceType"), count(r.get("instanceAmount")),
+                                  False, [z], _region(r, z)))
         elif t == SAGEMAKER_ENDPOINT_CONFIG:
             for v in _items(r.get("productionVariants")):
                 if v is UNKNOWN:

@@ -30,6 +30,7 @@ from trainstack_policies.inventory.tags import (
 )
 from trainstack_policies.inventory.tokens import (
     ALI_BUCKET,
+    ALI_CAPACITY_RESERVATION,
     ALI_DEPLOYMENT_SET,
     ALI_HPC_CLUSTER,
     ALI_INSTANCE,
@@ -84,7 +85,7 @@ from trainstack_policies.inventory.tokens import (
 from trainstack_policies.inventory.values import REGION_ENV, env_region, normalize_azure_location
 
 __all__ = [
-    "ALI_BUCKET", "ALI_DEPLOYMENT_SET", "ALI_HPC_CLUSTER", "ALI_INSTANCE", "ALI_INSTANCE_SET",
+    "ALI_BUCKET", "ALI_CAPACITY_RESERVATION", "ALI_DEPLOYMENT_SET", "ALI_HPC_CLUSTER", "ALI_INSTANCE", "ALI_INSTANCE_SET",
     "ALI_LAUNCH_TEMPLATES", "ALI_NAS", "ALI_SCALING_CONFIG", "ALI_SCALING_GROUP", "ALI_SWITCH",
     "AWS_ASG", "AWS_ASG_SCHEDULE", "AWS_BUCKETS", "AWS_BUDGET", "AWS_DIRECTORY_BUCKET", "AWS_EFS",
     "AWS_EKS_NODE_GROUP", "AWS_FLEET", "AWS_INSTANCE", "AWS_LAUNCH_TEMPLATE", "AWS_LUSTRE",

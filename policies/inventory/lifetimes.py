@@ -10,6 +10,7 @@ from trainstack_policies.inventory.groups import NodeGroup
 from trainstack_policies.inventory.referrers import _StackIndex
 from trainstack_policies.inventory.tags import tags_of
 from trainstack_policies.inventory.tokens import (
+    ALI_CAPACITY_RESERVATION,
     ALI_INSTANCE,
     ALI_INSTANCE_SET,
     AWS_ASG,
@@ -92,6 +93,12 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
         seconds = number(g.template.get("scheduling.maxRunDuration.seconds"))
         if seconds and seconds > 0 and math.isfinite(seconds):
             return seconds / 3600, "scheduling.maxRunDuration on the template"
+    if r.type == ALI_CAPACITY_RESERVATION and r.get("endTimeType") != "Unlimited":
+        # Released at its endTime ("Limited"); "Unlimited" bills until released by hand.
+        end = r.get("endTime")
+        hours = _hours_until(end)
+        if hours is not None:
+            return hours, f"endTime {end}"
     if r.type in (ALI_INSTANCE, ALI_INSTANCE_SET):
         release = r.get("autoReleaseTime")
         hours = _hours_until(release)

@@ -3,8 +3,12 @@ launches into it add nothing; only a group's nodes beyond the reservation are pr
 
 A group launches into a reservation through a property dependency on it (AWS: the launch
 template's or instance's capacityReservationSpecification; Azure: the scale set's or VM's
-capacityReservation naming the capacity reservation group), or by naming it (GCP:
-reservationAffinity SPECIFIC_RESERVATION with the reservation's name). Only nodes of the
+capacityReservation naming the capacity reservation group; Alibaba Cloud: an instance's
+privatePoolOptionsMatchCriteria Target with its privatePoolOptionsId), by naming it (GCP:
+reservationAffinity SPECIFIC_RESERVATION with the reservation's name), or, on Alibaba Cloud, by
+matching an open reservation (the instance's criteria Open, the reservation not Target, the same
+zone: the PrivatePoolOptions.MatchCriteria reference; None, the default, uses no private pool).
+Only nodes of the
 reservation's own type fill it; a literal reservation id the stack does not create is not one of
 the stack's reservations (it is billed elsewhere) and is not matched.
 """
@@ -13,13 +17,14 @@ from __future__ import annotations
 from typing import Any
 
 from trainstack_policies.inventory.groups import NodeGroup
+from trainstack_policies.inventory.tokens import ALI_CAPACITY_RESERVATION
 from trainstack_policies.model import Resource, dig
 
 AWS_ODCR = "aws:ec2/capacityReservation:CapacityReservation"
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
 AZ_CAPACITY_RESERVATION = "azure-native:compute:CapacityReservation"
 AZ_CAPACITY_RESERVATION_GROUP = "azure-native:compute:CapacityReservationGroup"
-RESERVATION_TYPES = (AWS_ODCR, GCP_RESERVATION, AZ_CAPACITY_RESERVATION)
+RESERVATION_TYPES = (AWS_ODCR, GCP_RESERVATION, AZ_CAPACITY_RESERVATION, ALI_CAPACITY_RESERVATION)
 
 
 def _depends_on(holder: Resource, keys: tuple[str, ...], target: Resource) -> bool:
@@ -49,7 +54,21 @@ def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
                   if d.type == AZ_CAPACITY_RESERVATION_GROUP]
         return any(_depends_on(h, ("virtualMachineProfile", "capacityReservation"), crg)
                    for h in holders for crg in groups)
+    if r.type == ALI_CAPACITY_RESERVATION:
+        for h in holders:
+            criteria = h.get("privatePoolOptionsMatchCriteria")
+            if criteria == "Target" and _depends_on(h, ("privatePoolOptionsId",), r):
+                return True
+            if criteria == "Open" and r.get("matchCriteria") != "Target" \
+                    and _same_known_zone(g.zones, res.zones):
+                return True
     return False
+
+
+def _same_known_zone(group_zones: list[Any], reservation_zones: list[Any]) -> bool:
+    """Every zone of the group is read and is the reservation's (one zone on Alibaba Cloud)."""
+    known = [z for z in reservation_zones if isinstance(z, str) and z]
+    return bool(group_zones) and all(isinstance(z, str) and z in known for z in group_zones)
 
 
 def count_once(groups: list[NodeGroup]) -> None:

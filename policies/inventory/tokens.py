@@ -41,6 +41,7 @@ AZ_BUDGETS = ("azure-native:consumption:Budget", "azure-native:costmanagement:Bu
 ALI_SWITCH = "alicloud:vpc/switch:Switch"
 ALI_INSTANCE = "alicloud:ecs/instance:Instance"
 ALI_INSTANCE_SET = "alicloud:ecs/ecsInstanceSet:EcsInstanceSet"
+ALI_CAPACITY_RESERVATION = "alicloud:ecs/capacityReservation:CapacityReservation"
 ALI_SCALING_GROUP = "alicloud:ess/scalingGroup:ScalingGroup"
 ALI_SCALING_CONFIG = "alicloud:ess/scalingConfiguration:ScalingConfiguration"
 ALI_DEPLOYMENT_SET = "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet"

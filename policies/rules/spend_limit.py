@@ -14,6 +14,7 @@ from typing import Any, Mapping, Optional
 from trainstack_policies import capacity, pricing
 from trainstack_policies.exemptions import own_tag
 from trainstack_policies.inventory import (
+    ALI_CAPACITY_RESERVATION,
     ALI_INSTANCE,
     ALI_INSTANCE_SET,
     AWS_BUDGET,
@@ -132,6 +133,22 @@ def _is_time(value: Any) -> bool:
     return True
 
 
+def _reservation_stop(r: Resource) -> list[Violation]:
+    """An Alibaba capacity reservation bills until released: its endTime ("Limited") is the
+    stop that stands in for the budget alarm, as a node's autoReleaseTime does."""
+    end = r.get("endTime")
+    if end is UNKNOWN:
+        raise UnknownValue(r, "endTime")
+    if r.get("endTimeType") != "Unlimited" and _is_time(end):
+        return []
+    return [violation(
+        r, "the capacity reservation has no end time, so it bills at the pay-as-you-go rate "
+        "until released by hand, used or not, and Alibaba Cloud has no budget resource to warn",
+        end or r.get("endTimeType") or None, "endTimeType Limited with an endTime "
+        "(ISO-8601 UTC)", "set end_time_type=\"Limited\" and end_time on the "
+        "ecs.CapacityReservation")]
+
+
 def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
     # Only GPU capacity needs a budget alarm; every group is priced where the catalog can.
     groups: list[NodeGroup | _SignGroup] = list(gpu_groups(resources))
@@ -166,6 +183,9 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
     for cloud in clouds:
         if cloud == "alicloud":
             for node in (g for g in groups if g.cloud == "alicloud"):
+                if node.resource.type == ALI_CAPACITY_RESERVATION:
+                    out += _reservation_stop(node.resource)
+                    continue
                 release = node.resource.get("autoReleaseTime")
                 if release is UNKNOWN:
                     raise UnknownValue(node.resource, "autoReleaseTime")

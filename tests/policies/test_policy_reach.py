@@ -19,6 +19,7 @@ from tests.policy_fixtures import (
     find,
     gcp_cluster,
     res,
+    hours_from_now,
     set_prop,
 )
 from tests.policy_harness import run
@@ -292,6 +293,85 @@ def test_b_an_azure_capacity_reservation_without_a_budget_fails(pack):
     # budget alarm on azure (before, the reservation was not GPU capacity and passed).
     assert any("no budget alarm on azure" in d.message
                for d in _mandatory(found, "spend-limit"))
+
+
+def _alicloud_reserved(criteria, reservation_criteria="Target", zone="eu-central-1a",
+                       end_hours=96.0):
+    """Alibaba Cloud: an immediate capacity reservation of 2 x ecs.gn8v-8x.48xlarge and the
+    fixture's two nodes (each its own ecs.Instance, released after 96 h). An immediate capacity
+    reservation is billed at the pay-as-you-go rate of its type "regardless of whether you use
+    the capacity reservation to create pay-as-you-go instances", until released or expired
+    (alibabacloud.com/help/en/elastic-compute-service/latest/createcapacityreservation). A node
+    runs in it with privatePoolOptionsMatchCriteria Target naming it, or Open when the
+    reservation is open and matches its type and zone; None (the default) uses no private pool
+    (PrivatePoolOptions.MatchCriteria, the same API family's reference)."""
+    stack = CLUSTERS["alicloud"]()
+    reservation = res("alicloud:ecs/capacityReservation:CapacityReservation", "held", {
+        "instanceType": "ecs.gn8v-8x.48xlarge", "instanceAmount": 2.0, "zoneIds": [zone],
+        "matchCriteria": reservation_criteria, "platform": "linux", "tags": TAGS,
+        **({"endTimeType": "Limited", "endTime": hours_from_now(end_hours)}
+           if end_hours else {"endTimeType": "Unlimited"})},
+        provider_region="eu-central-1")
+    for node in (r for r in stack if r.type == "alicloud:ecs/instance:Instance"):
+        if criteria:
+            node.props["privatePoolOptionsMatchCriteria"] = criteria
+        if criteria == "Target":
+            node.props["privatePoolOptionsId"] = "held-id"
+            node.deps["privatePoolOptionsId"] = [reservation]
+    return [reservation, *stack]
+
+
+# By hand, ecs.gn8v-8x.48xlarge eu-central-1 at 58.2708 USD/h (policies/catalog_data/prices.csv):
+# the reservation 2 x 58.2708 x 96 h = 11,187.99; each node alone 58.2708 x 96 = 5,593.997.
+RESERVED_LINE = "2 x ecs.gn8v-8x.48xlarge x 58.27 USD/h x 96 h (lifetime enforced by endTime "
+
+
+def test_b_an_alicloud_capacity_reservation_and_its_target_nodes_are_priced_once(pack):
+    found = run(pack, _alicloud_reserved("Target"), {"spend-limit": {"maxMonthlyUsd": 1}})
+    message = _describe(found)
+    # Its endTime stops it, as autoReleaseTime stops a node: nothing else is refused.
+    assert [d.message for d in _mandatory(found, "spend-limit") if "exceeds" not in d.message] \
+        == []
+    # 11,188 (the reservation) + 0 (both nodes inside it) + 91 (CPFS) + 67 (the bucket) = 11,346,
+    # what the same two nodes cost without a reservation (before: the reservation was not seen).
+    assert "11,346 USD/month" in message
+    assert RESERVED_LINE in message and ") = 11,188" in message
+    assert message.count("(1 more inside reservation held, priced there) = 0") == 2
+
+
+def test_b_an_open_alicloud_reservation_takes_open_nodes_of_its_type_and_zone(pack):
+    message = _describe(run(pack, _alicloud_reserved("Open", reservation_criteria="Open"),
+                            {"spend-limit": {"maxMonthlyUsd": 1}}))
+    assert "11,346 USD/month" in message
+    # In another zone the open reservation cannot hold them: both bill, 11,188 + 11,188 + 158.
+    message = _describe(run(pack, _alicloud_reserved("Open", reservation_criteria="Open",
+                                                     zone="eu-central-1b"),
+                            {"spend-limit": {"maxMonthlyUsd": 1}}))
+    assert "22,534 USD/month" in message and "inside reservation" not in message
+
+
+@pytest.mark.parametrize("criteria,reservation_criteria", [(None, "Open"), ("Open", "Target")])
+def test_b_nodes_that_use_no_alicloud_reservation_bill_beside_it(pack, criteria,
+                                                                 reservation_criteria):
+    # No criteria (None, the default) uses no private pool; Open nodes cannot use a Target
+    # reservation: 11,188 (the reservation, used or not) + 2 x 5,594 + 158 = 22,534.
+    message = _describe(run(pack, _alicloud_reserved(criteria, reservation_criteria),
+                            {"spend-limit": {"maxMonthlyUsd": 1}}))
+    assert "22,534 USD/month" in message and "inside reservation" not in message
+
+
+@pytest.mark.parametrize("unlimited_with_an_end_time", [False, True])
+def test_b_an_alicloud_reservation_without_an_end_time_is_a_month_and_no_stop(
+        pack, unlimited_with_an_end_time):
+    stack = _alicloud_reserved("Target", end_hours=None)
+    if unlimited_with_an_end_time:   # "Unlimited" is never released: its endTime is ignored
+        stack[0].props["endTime"] = hours_from_now(96)
+    found = run(pack, stack, {"spend-limit": {"maxMonthlyUsd": 1}})
+    # By hand: 2 x 58.2708 x 730 = 85,075.37; Alibaba Cloud has no budget resource, so a
+    # reservation that bills until released by hand is refused by name.
+    assert "2 x ecs.gn8v-8x.48xlarge x 58.27 USD/h x 730 h = 85,075" in _describe(found)
+    [stop] = [d for d in _mandatory(found, "spend-limit") if "end time" in d.message]
+    assert stop.urn.endswith("::held") and "endTime" in stop.message
 
 
 # -------------------------------------------------------------- c. compute the pack did not see
