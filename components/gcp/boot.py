@@ -160,7 +160,13 @@ GPUDIRECT_TCP = {"gpudirect-tcpx": TCPX, "gpudirect-tcpxo": TCPXO}
 # A3 Mega's GPU NICs (PCI vendor 0x1ae0, device 0x0084): each one's sysfs directory bind-mounted
 # under /dev/aperture_devices with its resource files world-writable, as Cluster Toolkit's
 # a3mega-slurm-blueprint.yaml sets up (a udev rule there; a boot-time unit here, /dev being
-# rebuilt on every boot).
+# rebuilt on every boot). The identity is matched on vendor and device, not on a PCI class, as
+# both of Google's sources do: GoogleCloudPlatform/cluster-toolkit
+# @6c6a9a0341412c6b0897ea7a4e9737a245d7678a examples/machine-learning/a3-megagpu-8g/
+# a3mega-slurm-blueprint.yaml (/etc/udev/rules.d/00-a3-megagpu.rules: `SUBSYSTEM=="pci",
+# ATTR{vendor}=="0x1ae0", ATTR{device}=="0x0084"`) and GoogleCloudPlatform/
+# container-engine-accelerators @685dca2541b5892cc85b7f670c34c0b44faa5889
+# gpudirect-tcpxo/nccl-tcpxo-installer-autopilot.yaml (`lspci -nn -D | grep '1ae0:0084'`).
 APERTURE_DIR = "/dev/aperture_devices"
 APERTURE_SCRIPT = "/opt/trainstack/aperture-devices"
 APERTURE_UNIT = "trainstack-aperture.service"

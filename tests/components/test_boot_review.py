@@ -96,7 +96,8 @@ def test_scratch_builds_the_raid_from_free_disks(tmp_path):
 def test_a3_mega_tcpxo_gets_its_aperture_devices_and_dmabuf_helper():
     # Cluster Toolkit a3mega-slurm-blueprint.yaml: dmabuf-import-helper from the gpudirect-tcpxo
     # apt repository, and the 1ae0:0084 NICs bind-mounted under /dev/aperture_devices, which
-    # NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY names.
+    # NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY names (the udev rule's `ATTR{vendor}=="0x1ae0",
+    # ATTR{device}=="0x0084"`, GoogleCloudPlatform/cluster-toolkit @6c6a9a03 there).
     text = user_data("a3-mega")
     files = written_files(text)
     fabric = step_text(text, "fabric")
