@@ -157,6 +157,23 @@ TCPXO = GpuDirectTcp(
 
 GPUDIRECT_TCP = {"gpudirect-tcpx": TCPX, "gpudirect-tcpxo": TCPXO}
 
+# Docker logs in to Artifact Registry before it pulls the gce-ai-infra images, as Google's own
+# scripts do: GoogleCloudPlatform/slurm-gcp @13fd92b615c030b9ba62e4a87d610bcc7af72b75
+# tools/prologs-epilogs/receive-data-path-manager-mega (the A3 Mega RxDM prolog Cluster Toolkit's
+# a3mega-slurm-blueprint.yaml installs) runs `gcloud auth configure-docker --quiet
+# us-docker.pkg.dev` before it runs the plugin installer and RxDM images, and Cluster Toolkit's
+# a4x blueprints do the same before the gIB image (GoogleCloudPlatform/cluster-toolkit
+# @1047080375afbb44da4b596be314634e7486af4a examples/machine-learning/a4x-highgpu-4g/
+# a4xhigh-slurm-blueprint.yaml). No public source says these repositories take anonymous pulls.
+# The login uses the VM's service-account token from the metadata server, Artifact Registry's
+# access-token method (cloud.google.com/artifact-registry/docs/docker/authentication#token:
+# user `oauth2accesstoken`, the token as the password), which needs no gcloud.
+GCE_AI_INFRA_REGISTRY = "us-docker.pkg.dev"
+REGISTRY_LOGIN = (f"{_metadata('instance/service-accounts/default/token')} \\\n"
+                  "  | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"access_token\"])' \\\n"
+                  "  | docker login -u oauth2accesstoken --password-stdin "
+                  f"https://{GCE_AI_INFRA_REGISTRY}")
+
 # A3 Mega's GPU NICs (PCI vendor 0x1ae0, device 0x0084): each one's sysfs directory bind-mounted
 # under /dev/aperture_devices with its resource files world-writable, as Cluster Toolkit's
 # a3mega-slurm-blueprint.yaml sets up (a udev rule there; a boot-time unit here, /dev being
@@ -364,6 +381,7 @@ if ! command -v docker >/dev/null; then
   apt-get install -y -qq docker.io
 fi
 systemctl enable --now docker
+{REGISTRY_LOGIN}
 docker run --rm -v /var/lib:/var/lib {generation.plugin_image} install --install-nccl
 systemctl daemon-reload
 mkdir -p /run/tcpx
