@@ -34,7 +34,7 @@ class InstanceType:
     memory_gib: int
     fabric: str            # efa | roce | infiniband | erdma | gpudirect-tcpx | gpudirect-tcpxo | tcp
     rdma: bool
-    rdma_nics: int         # EFA cards (AWS), MRDMA/GPU NICs (GCP), IB ports (Azure), ERIs (Alibaba)
+    rdma_nics: int         # EFA cards (AWS), MRDMA/GPU NICs (GCP), IB ports (Azure), ERIs / SCC RoCE ports (Alibaba)
     network_cards: int     # AWS only: all network cards, EFA-capable or not (0 elsewhere)
     fabric_gbps: Optional[int]
     source: str

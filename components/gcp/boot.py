@@ -157,10 +157,33 @@ TCPXO = GpuDirectTcp(
 
 GPUDIRECT_TCP = {"gpudirect-tcpx": TCPX, "gpudirect-tcpxo": TCPXO}
 
+# Docker logs in to Artifact Registry before it pulls the gce-ai-infra images, as Google's own
+# scripts do: GoogleCloudPlatform/slurm-gcp @13fd92b615c030b9ba62e4a87d610bcc7af72b75
+# tools/prologs-epilogs/receive-data-path-manager-mega (the A3 Mega RxDM prolog Cluster Toolkit's
+# a3mega-slurm-blueprint.yaml installs) runs `gcloud auth configure-docker --quiet
+# us-docker.pkg.dev` before it runs the plugin installer and RxDM images, and Cluster Toolkit's
+# a4x blueprints do the same before the gIB image (GoogleCloudPlatform/cluster-toolkit
+# @1047080375afbb44da4b596be314634e7486af4a examples/machine-learning/a4x-highgpu-4g/
+# a4xhigh-slurm-blueprint.yaml). No public source says these repositories take anonymous pulls.
+# The login uses the VM's service-account token from the metadata server, Artifact Registry's
+# access-token method (cloud.google.com/artifact-registry/docs/docker/authentication#token:
+# user `oauth2accesstoken`, the token as the password), which needs no gcloud.
+GCE_AI_INFRA_REGISTRY = "us-docker.pkg.dev"
+REGISTRY_LOGIN = (f"{_metadata('instance/service-accounts/default/token')} \\\n"
+                  "  | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"access_token\"])' \\\n"
+                  "  | docker login -u oauth2accesstoken --password-stdin "
+                  f"https://{GCE_AI_INFRA_REGISTRY}")
+
 # A3 Mega's GPU NICs (PCI vendor 0x1ae0, device 0x0084): each one's sysfs directory bind-mounted
 # under /dev/aperture_devices with its resource files world-writable, as Cluster Toolkit's
 # a3mega-slurm-blueprint.yaml sets up (a udev rule there; a boot-time unit here, /dev being
-# rebuilt on every boot).
+# rebuilt on every boot). The identity is matched on vendor and device, not on a PCI class, as
+# both of Google's sources do: GoogleCloudPlatform/cluster-toolkit
+# @6c6a9a0341412c6b0897ea7a4e9737a245d7678a examples/machine-learning/a3-megagpu-8g/
+# a3mega-slurm-blueprint.yaml (/etc/udev/rules.d/00-a3-megagpu.rules: `SUBSYSTEM=="pci",
+# ATTR{vendor}=="0x1ae0", ATTR{device}=="0x0084"`) and GoogleCloudPlatform/
+# container-engine-accelerators @685dca2541b5892cc85b7f670c34c0b44faa5889
+# gpudirect-tcpxo/nccl-tcpxo-installer-autopilot.yaml (`lspci -nn -D | grep '1ae0:0084'`).
 APERTURE_DIR = "/dev/aperture_devices"
 APERTURE_SCRIPT = "/opt/trainstack/aperture-devices"
 APERTURE_UNIT = "trainstack-aperture.service"
@@ -358,6 +381,7 @@ if ! command -v docker >/dev/null; then
   apt-get install -y -qq docker.io
 fi
 systemctl enable --now docker
+{REGISTRY_LOGIN}
 docker run --rm -v /var/lib:/var/lib {generation.plugin_image} install --install-nccl
 systemctl daemon-reload
 mkdir -p /run/tcpx

@@ -19,7 +19,7 @@ def itype(name):
 
 @pytest.mark.parametrize("name, fabric, rdma, eris", [
     ("ecs.gn7e-c16g1.32xlarge", "tcp", False, 0),
-    ("ecs.sccgn7ex.32xlarge", "roce", True, 0),
+    ("ecs.sccgn7ex.32xlarge", "roce", True, 8),   # RoCE ports: 4 dual-port NICs (overview-40)
     ("ecs.gn8v-8x.48xlarge", "erdma", True, 1),
     ("ecs.ebmgn8v.48xlarge", "erdma", True, 2),
 ])

@@ -304,7 +304,34 @@ def test_scc_roce_installs_rdma_userspace_and_expects_a_device(shape):
     assert shape.inputs.selection.instance.fabric == "roce"
     fabric = step_text(_user_data(shape), "fabric")
     assert "apt-get install -y -qq rdma-core ibverbs-providers ibverbs-utils" in fabric
-    assert '[ "$roce" -ge 1 ]' in fabric and '-ge 0 ]' not in fabric
+    # 8: help.aliyun.com/zh/ecs/user-guide/overview-40#sccgn7ex, "4 * 双口100 Gbit/s RDMA",
+    # "每颗GPU直连一个100 Gbit/s网口" (4 dual-port NICs, a port per GPU)
+    assert '[ "$roce" -ge 8 ]' in fabric and '-ge 0 ]' not in fabric
+
+
+@pytest.mark.parametrize("devices, rc", [(8, 0), (7, 1), (0, 1)])
+def test_the_scc_fabric_check_fails_a_node_with_fewer_roce_devices_than_the_page_says(
+        devices, rc, tmp_path):
+    """The fabric step's own count and check, run against a sysfs with `devices` RoCE devices:
+    short of sccgn7ex's 8 (the SCC family page) the step fails and says what it found."""
+    from trainstack_components import catalog
+    from trainstack_components.boot import NodeContext
+    scc = catalog.instance_type("alibaba", "ecs.sccgn7ex.32xlarge")
+    ctx = NodeContext(cloud="alicloud", cluster="c", stack="s", nodes=2, gpus_per_node=8,
+                      instance_type=scc.name, bucket="b", filesystem_source="",
+                      region="cn-beijing", zone="cn-beijing-i", use_rdma=True,
+                      interconnect="rdma", fabric=scc.fabric, rdma_nics=scc.rdma_nics)
+    setup = ali_boot.AlicloudBoot().fabric(ctx).setup
+    check = setup[setup.index('roce="$('):]
+    sysfs = tmp_path / "infiniband"
+    for i in range(devices):
+        (sysfs / f"mlx5_{i}").mkdir(parents=True)
+    ran = subprocess.run(["bash", "-c", "set -euo pipefail\n"
+                          + check.replace("/sys/class/infiniband", str(sysfs))],
+                         capture_output=True, text=True)
+    assert ran.returncode == rc, ran.stderr
+    assert ran.stdout.strip() == \
+        f"RoCE devices: {devices} (at least 8 expected on ecs.sccgn7ex.32xlarge)"
 
 
 @pytest.mark.parametrize("shape", ["ebmgn8v-8"], indirect=True)  # the eRDMA shape

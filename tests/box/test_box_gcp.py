@@ -1,7 +1,8 @@
 """GCP A3 Ultra in node boxes (issue 31): the user data as the instance template's metadata
 carries it boots for real on the Ubuntu accelerator image's contents (no Docker, no container
 toolkit, no python3-venv: the packages step installs them from signed repositories); the gIB
-repository works only with Google's key imported; two boxes run and bench through docker."""
+repository works only with Google's key imported; two boxes run and bench through docker. A3
+Mega pulls Google's gce-ai-infra images after logging Docker in with its service account."""
 from __future__ import annotations
 
 import pytest
@@ -34,6 +35,40 @@ def test_the_gib_repository_without_its_key_fails_the_fabric_step(tmp_path):
     assert any("step `fabric` exited" in f and "packages.cloud.google.com" in f
                and ("NO_PUBKEY" in f or "not signed" in f or "keyring" in f)
                for f in failures), failures
+
+
+def test_the_registry_stand_in_refuses_googles_images_without_the_service_accounts_login(tmp_path):
+    """No box booted: the world's registry for A3 Mega. The gce-ai-infra repositories refuse an
+    anonymous pull with Artifact Registry's words and take the node's service-account token as
+    the password of `oauth2accesstoken` (the boot's REGISTRY_LOGIN); NGC's image stays open."""
+    import base64
+    import json
+    from types import SimpleNamespace
+    from tools.nodebox.clouds import gcp_world
+    from tools.nodebox.world import World
+    case = gcp("a3-mega")
+    world = World({"cloud": "gcp", "node": {"id": "n0", "name": "n0", "ip": "10.0.0.2"},
+                   "state_dir": str(tmp_path), "bucket_dir": str(tmp_path), "credential": "s3cret",
+                   "registry": gcp_world({"runtime_image": case.runtime_image}).registry})
+
+    def ask(path, user=None, password=None):
+        headers = {} if user is None else {"Authorization": "Basic " + base64.b64encode(
+            f"{user}:{password}".encode()).decode()}
+        return world.registry(SimpleNamespace(headers=headers), "us-docker.pkg.dev", path)
+
+    rxdm = "/v2/gce-ai-infra/gpudirect-tcpxo/tcpgpudmarxd-dev/manifests/v1.0.21"
+    code, body, _ = ask(rxdm)
+    assert code == 401 and ('Unauthenticated requests do not have permission '
+                            '"artifactregistry.repositories.downloadArtifacts" on resource '
+                            '"projects/gce-ai-infra/locations/us/repositories/gpudirect-tcpxo"'
+                            in json.loads(body)["errors"][0]["message"])
+    assert ask("/v2/", "oauth2accesstoken", "gcp:wrong")[0] == 401
+    assert ask("/v2/", "oauth2accesstoken", "gcp:s3cret")[0] == 200           # docker login
+    assert ask(rxdm, "oauth2accesstoken", "gcp:s3cret")[0] == 200             # the pull after it
+    ngc, _, ref = case.runtime_image.partition("@")
+    host, _, name = ngc.rpartition(":")[0].partition("/")
+    assert world.registry(SimpleNamespace(headers={}), host, f"/v2/{name}/manifests/{ref}")[0] \
+        == 200
 
 
 def test_two_a3_mega_boxes_boot_run_and_bench_in_the_container(tmp_path):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.boot_helpers import run_step, stand_in, step_text, user_data, written_files
 
 
@@ -96,7 +98,8 @@ def test_scratch_builds_the_raid_from_free_disks(tmp_path):
 def test_a3_mega_tcpxo_gets_its_aperture_devices_and_dmabuf_helper():
     # Cluster Toolkit a3mega-slurm-blueprint.yaml: dmabuf-import-helper from the gpudirect-tcpxo
     # apt repository, and the 1ae0:0084 NICs bind-mounted under /dev/aperture_devices, which
-    # NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY names.
+    # NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY names (the udev rule's `ATTR{vendor}=="0x1ae0",
+    # ATTR{device}=="0x0084"`, GoogleCloudPlatform/cluster-toolkit @6c6a9a03 there).
     text = user_data("a3-mega")
     files = written_files(text)
     fabric = step_text(text, "fabric")
@@ -112,6 +115,36 @@ def test_a3_mega_tcpxo_gets_its_aperture_devices_and_dmabuf_helper():
         "content"]
     profile = files["/etc/profile.d/trainstack-nccl.sh"]["content"]
     assert 'NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY="/dev/aperture_devices"' in profile
+
+
+@pytest.mark.parametrize("family", ["a3-mega", "a3-high"])
+def test_docker_logs_in_to_artifact_registry_before_pulling_googles_images(family, tmp_path):
+    """Google's A3 Mega RxDM prolog (GoogleCloudPlatform/slurm-gcp @13fd92b6, tools/
+    prologs-epilogs/receive-data-path-manager-mega) logs Docker in to us-docker.pkg.dev before
+    it runs the plugin installer and RxDM images; the boot does the same, with the service
+    account's token as Artifact Registry's access-token method takes it (user
+    oauth2accesstoken, cloud.google.com/artifact-registry/docs/docker/authentication#token)."""
+    fabric = step_text(user_data(family), "fabric")
+    login = fabric.index("docker login -u oauth2accesstoken --password-stdin "
+                         "https://us-docker.pkg.dev")
+    assert fabric.index("systemctl enable --now docker") < login
+    assert login < fabric.index("docker run --rm -v /var/lib:/var/lib "
+                                "us-docker.pkg.dev/gce-ai-infra/")
+    assert login < fabric.index("systemctl enable --now trainstack-rxdm.service")
+    # the pipeline itself, with the metadata server's answer and a docker that records its login
+    start = fabric.rindex("\n", 0, fabric.index("instance/service-accounts/default/token")) + 1
+    pipeline = fabric[start:fabric.index("\n", login)]
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    stand_in(bin_dir, "curl", 'echo \'{"access_token":"ya29.node-token","expires_in":3599,'
+                              '"token_type":"Bearer"}\'\n')
+    stand_in(bin_dir, "docker", f'echo "$*" > "{tmp_path}/args"; cat > "{tmp_path}/password"\n')
+    ran = subprocess.run(["bash", "-c", "set -euo pipefail\n" + pipeline], capture_output=True,
+                         text=True, env={"PATH": f"{bin_dir}:/usr/bin:/bin"})
+    assert ran.returncode == 0, ran.stderr
+    assert (tmp_path / "args").read_text().split() == [
+        "login", "-u", "oauth2accesstoken", "--password-stdin", "https://us-docker.pkg.dev"]
+    assert (tmp_path / "password").read_text().strip() == "ya29.node-token"
 
 
 def test_a3_high_tcpx_needs_no_aperture_devices():

@@ -295,6 +295,8 @@ class Box:
         if hw.fabric == "gpudirect-tcpxo":
             # A3 Mega's aperture devices: one PCI function 0x1ae0:0x0084 per GPU NIC (the
             # catalog's 8), in sysfs with their BAR files, as the boot's aperture unit finds them
+            # (vendor/device as Google's udev rule and GKE installer match them: the sources
+            # beside components/gcp/boot.py APERTURE_PCI_ID)
             for i in range(hw.rdma_nics):
                 bdf = f"0000:{0x81 + i:02x}:00.1"
                 dev = r / "sys/devices/pci0000:80" / bdf

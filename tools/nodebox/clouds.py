@@ -160,14 +160,16 @@ def gcp_world(ctx: dict) -> CloudWorld:
         # Artifact Registry's us-apt.pkg.dev/doc/repo-signing-key.gpg).
         downloads={google_key: ("key", "google-cloud", True), ar_key: ("key", "google-ar", True)},
         # NGC's PyTorch images pull without a login; the tag and the digest both resolve. The
-        # TCPXO images are Google's prebuilt public ones (the nccl-plugin-gpudirecttcpxo README,
-        # "Prebuilt Docker Containers"; the boot pulls them without a login).
+        # TCPXO images: no public source says gce-ai-infra takes anonymous pulls, and Google's
+        # own A3 Mega prolog logs Docker in to us-docker.pkg.dev first (the sources beside
+        # components/gcp/boot.py REGISTRY_LOGIN): here they refuse a pull without a login, and
+        # take the node's service-account token (user oauth2accesstoken) as one.
         registry={repo: {"private": False, "refs": {tag: digest, digest: digest}, "image": "training"},
                   f"{tcpxo}/nccl-plugin-gpudirecttcpx-dev": {
-                      "private": False, "refs": {"v1.0.15": "sha256:" + "15" * 32},
+                      "private": True, "refs": {"v1.0.15": "sha256:" + "15" * 32},
                       "image": "tcpxo-installer"},
                   f"{tcpxo}/tcpgpudmarxd-dev": {
-                      "private": False, "refs": {"v1.0.21": "sha256:" + "21" * 32}, "image": "rxdm"}},
+                      "private": True, "refs": {"v1.0.21": "sha256:" + "21" * 32}, "image": "rxdm"}},
         image_kinds={"training": training_kind(),
                      "tcpxo-installer": {"env": {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"},
                                          "paths": [], "program": "/box/images/tcpxo-installer"},

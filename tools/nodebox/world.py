@@ -190,13 +190,21 @@ class World:
         return 200, cli_api.handle(self, body)
 
     # -- the registry --------------------------------------------------------------------------
+    def _artifact_registry_login(self, host: str, user: str, password: str) -> bool:
+        """Artifact Registry (<location>-docker.pkg.dev) takes the node's service-account access
+        token as the password of user `oauth2accesstoken` (cloud.google.com/artifact-registry/
+        docs/docker/authentication#token); the metadata server here hands out that token."""
+        return (self.cloud == "gcp" and host.endswith("-docker.pkg.dev")
+                and user == "oauth2accesstoken" and password == f"gcp:{self.secret}")
+
     def registry(self, h: "Handler", host: str, path: str) -> tuple[int, str, dict]:
         repos = self.c.get("registry", {})
         if path in ("/v2/", "/v2"):
             auth = h.headers.get("Authorization", "")
             if auth.startswith("Basic "):
                 user, _, password = base64.b64decode(auth[6:]).decode().partition(":")
-                if password in self.registry_tokens or f"{host}" in self.c.get("open_logins", []):
+                if password in self.registry_tokens or f"{host}" in self.c.get("open_logins", []) \
+                        or self._artifact_registry_login(host, user, password):
                     return 200, "{}", {}
                 return 401, json.dumps({"errors": [{"code": "DENIED",
                                                     "message": "Your authorization token is invalid."}]}), {}
@@ -212,7 +220,18 @@ class World:
             auth = h.headers.get("Authorization", "")
             ok = False
             if auth.startswith("Basic "):
-                ok = base64.b64decode(auth[6:]).decode().partition(":")[2] in self.registry_tokens
+                user, _, password = base64.b64decode(auth[6:]).decode().partition(":")
+                ok = password in self.registry_tokens \
+                    or self._artifact_registry_login(host, user, password)
+            if not ok and host.endswith("-docker.pkg.dev"):
+                # Artifact Registry's own words for an anonymous pull of a repository that
+                # does not grant it (as quoted in github.com/google/fuzzbench/issues/1981)
+                project, _, rest = name.partition("/")
+                return 401, json.dumps({"errors": [{"code": "DENIED", "message":
+                    "Unauthenticated request. Unauthenticated requests do not have permission "
+                    '"artifactregistry.repositories.downloadArtifacts" on resource '
+                    f'"projects/{project}/locations/{host.removesuffix("-docker.pkg.dev")}/'
+                    f'repositories/{rest.partition("/")[0]}" (or it may not exist)'}]}), {}
             if not ok:
                 return 401, json.dumps({"errors": [{"code": "UNAUTHORIZED", "message":
                     "authentication required (no basic auth credentials)"}]}), {}

@@ -15,8 +15,10 @@ from typing import Optional
 # then the same for in-place; an optional "N: " / "[1,0]<stdout>:" rank prefix before them.
 _NCCL_ROW = re.compile(r"^(?:\S+:\s*)?\s*(\d+)\s+(\d+)\s+\w+\s+\w+\s+-?\d+\s+"
                        r"([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\S+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)")
-_USING_NETWORK = re.compile(r"NCCL INFO Using network (.+?)\s*$")
-_NET_LINE = re.compile(r"NCCL INFO (NET/\w+)\b")
+# NCCL's INFO lines, with their "host:pid:tid [rank] NCCL INFO " prefix or, as guides quote
+# the NCCL_DEBUG_FILE's lines, without it (the message alone, at the start of the line).
+_USING_NETWORK = re.compile(r"(?:NCCL INFO |^)Using network (.+?)\s*$")
+_NET_LINE = re.compile(r"(?:NCCL INFO |^)(NET/\w+)\b")
 _NCCL_VERSION = re.compile(r"NCCL version (\S+)")
 _SMI_DRIVER = re.compile(r"(?:Driver|KMD) Version:\s*([\d.]+)")
 _SMI_CUDA = re.compile(r"CUDA (?:UMD )?Version:\s*([\d.]+)")
