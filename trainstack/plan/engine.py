@@ -103,8 +103,12 @@ class _PlanMocks(pulumi.runtime.Mocks):
 
     def __init__(self, cloud: Cloud):
         self.cloud = cloud
+        # The inputs Pulumi's MockMonitor just deserialized for new_resource, per monitor thread:
+        # the recording monitor keeps them instead of deserializing the request a second time.
+        self.last_inputs = threading.local()
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs):
+        self.last_inputs.value = args.inputs
         computed = self.cloud.offline_attributes(args.typ, args.name, args.inputs)
         return f"{args.name}-id", {**args.inputs, **computed}
 
@@ -113,16 +117,21 @@ class _PlanMocks(pulumi.runtime.Mocks):
 
 
 class _RecordingMonitor(pulumi_mocks.MockMonitor):
-    def __init__(self, mocks: pulumi.runtime.Mocks):
+    def __init__(self, mocks: _PlanMocks):
         super().__init__(mocks)
+        self.plan_mocks = mocks
         self.recorded: list[PlannedResource] = []
         self._lock = threading.Lock()
 
     def RegisterResource(self, request):
+        self.plan_mocks.last_inputs.value = None
         response = super().RegisterResource(request)
         if request.type == "pulumi:pulumi:Stack":
             return response
-        inputs = rpc.deserialize_properties(request.object)
+        # MockMonitor called new_resource on this thread with the request's inputs, deserialized.
+        inputs = self.plan_mocks.last_inputs.value
+        if inputs is None:
+            inputs = rpc.deserialize_properties(request.object)
         record = PlannedResource(
             type=request.type, name=request.name, urn=response.urn, custom=bool(request.custom),
             parent=request.parent, inputs=_plain(inputs), dependencies=sorted(request.dependencies),
