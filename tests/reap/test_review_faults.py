@@ -230,3 +230,70 @@ def test_an_up_begun_during_the_export_gets_its_group_back_or_fails_the_run(worl
     assert not json.loads((world.tmp / "stacks.json").read_text())["g"].get("destroyed")
     scaled_back = json.loads(path.read_text()) == ["node-0", "node-1"]
     assert scaled_back or result.exit_code != 0, result.output
+
+
+# -- 5. a GCP instance resumed from suspension ------------------------------------------------
+
+def gcp_times(world, **node_a):
+    """A MIG of node-a and node-b (action over: NONE), both created 5 h ago and reporting idle
+    for 180 min; node-a's instance carries `node_a` too (what `gcloud compute instances list`
+    prints: RFC 3339 with an offset)."""
+    from datetime import datetime, timedelta, timezone
+
+    def stamp(minutes):
+        moment = datetime.now(timezone.utc) - timedelta(minutes=minutes)
+        return moment.astimezone(timezone(timedelta(hours=-8))).isoformat(timespec="milliseconds")
+    instances = [{"name": "node-a", "creationTimestamp": stamp(300),
+                  "lastStartTimestamp": stamp(300),
+                  **{key: stamp(minutes) for key, minutes in node_a.items()}},
+                 {"name": "node-b", "creationTimestamp": stamp(300),
+                  "lastStartTimestamp": stamp(300)}]
+    stand_in_cli(world.bin, "gcloud", f"#!{sys.executable}\nimport json, sys\n"
+                 "args = sys.argv[1:]\n"
+                 "if args[:3] == ['compute', 'instances', 'list']:\n"
+                 f"    print(json.dumps({instances!r}))\n"
+                 "elif 'list-instances' in args:\n"
+                 "    print(json.dumps([{'instance': 'z/instances/node-a', 'currentAction': "
+                 "'NONE'}, {'instance': 'z/instances/node-b', 'currentAction': 'NONE'}]))\n"
+                 "elif 'describe' in args:\n    print(json.dumps({'targetSize': 2}))\n"
+                 "elif 'resize' not in args:\n    sys.exit(2)\n")
+    world.add("g", marked(cloud="gcp", heartbeat_url=world.root("g"), node_group="g", zone="z",
+                          project="p", filesystem_export_command="true"),
+              beat("node-a", 180), beat("node-b", 180))
+
+
+def written_ago(world, name, node, minutes):
+    from datetime import datetime, timedelta, timezone
+    moment = (datetime.now(timezone.utc) - timedelta(minutes=minutes)).timestamp()
+    os.utime(f"{world.bucket}/{name}/heartbeats/{node}.json", (moment, moment))
+
+
+@pytest.mark.xfail(strict=True, reason="review finding (conditional: whether a resume moves "
+                   "lastStartTimestamp is not documented): GcpGroup.members (cloud.py) places a "
+                   "report against creationTimestamp and lastStartTimestamp only, never "
+                   "lastSuspendedTimestamp, so an idle report written before a suspension is "
+                   "taken for the resumed instance's and the resumed node is destroyed")
+def test_a_gcp_instance_resumed_after_its_idle_report_keeps_the_stack(world):
+    """node-a was suspended 6 min ago (a person's `gcloud compute instances suspend`, or a
+    MIG's suspended standby pool) and has been resumed since (the MIG lists it, action NONE) by
+    a person who means to use it; its last report (idle for 180 min) was written 7 min ago,
+    fresh by the store. The compute v1 Instance has creationTimestamp, lastStartTimestamp,
+    lastStopTimestamp and lastSuspendedTimestamp (no resume time); a running instance suspended
+    after its report was written has been resumed since, so the report is its previous run's:
+    unknown, never idle, as the restart and recreate cases already are. (If a resume does move
+    lastStartTimestamp the reaper is right and this test's premise is wrong: check on a real
+    instance before fixing.)"""
+    gcp_times(world, lastSuspendedTimestamp=6)
+    written_ago(world, "g", "node-a", 7)
+    result = reap(world)
+    assert world.destroyed() == [], result.output
+    assert result.exit_code == 1, result.output
+
+
+def test_a_gcp_instance_started_after_its_idle_report_keeps_the_stack(world):
+    """Control: the same with lastStartTimestamp 2 min ago (a stop and start) is unknown."""
+    gcp_times(world, lastStartTimestamp=2)
+    written_ago(world, "g", "node-a", 7)
+    result = reap(world)
+    assert world.destroyed() == [] and result.exit_code == 1, result.output
+    assert "before the node's last start" in result.output or "unknown" in result.output
