@@ -318,3 +318,104 @@ def test_alibaba_files_outside_the_exported_fileset_stop_the_destroy(world):
     result = reap(world)
     assert world.destroyed() == [], result.output
     assert result.exit_code == 1 and "/bucket" in result.output, result.output
+
+
+# -- faults tried that the reaper survives (each a passing test) ------------------------------
+
+ALIYUN_PAGE_FAULT = f"""#!{sys.executable}
+import json, os, sys
+args = sys.argv[1:]
+if args[:2] == ["ecs", "DescribeInstances"]:
+    # The service answers 10 a page whatever PageSize asks (the reaper must follow TotalCount),
+    # and page 2 is throttled or comes back empty.
+    args[args.index("--PageSize") + 1] = "10"
+    if args[args.index("--PageNumber") + 1] == "2":
+        if os.environ["REVIEW_PAGE_2"] == "fail":
+            print("ERROR: SDK.ServerError\\nErrorCode: Throttling\\nMessage: Request was "
+                  "denied due to request throttling.", file=sys.stderr)
+            sys.exit(1)
+        print(json.dumps({{"Instances": {{"Instance": []}}, "TotalCount": 30, "PageNumber": 2,
+                          "PageSize": 10}}))
+        sys.exit(0)
+real = os.path.join(os.path.dirname(os.path.abspath(__file__)), "aliyun-real")
+os.execv(real, [real, *args])
+"""
+
+
+@pytest.mark.parametrize("how", ["fail", "empty"])
+def test_a_member_listing_whose_second_page_fails_is_a_report_not_idle(world, how):
+    """30 Alibaba nodes, node-25 busy; DescribeInstances answers 10 a page, and its second page
+    is throttled or comes back empty while TotalCount says 30: the members are unknown (never
+    the first page's 10), nothing stopped or destroyed, exit 1."""
+    from tests.reap_helpers import ALIYUN
+    path = alibaba(world, 30, busy=(25,))
+    stand_in_cli(world.bin, "aliyun-real", ALIYUN)
+    stand_in_cli(world.bin, "aliyun", ALIYUN_PAGE_FAULT)
+    result = reap(world, REVIEW_PAGE_2=how)
+    assert world.destroyed() == [] and result.exit_code == 1, result.output
+    assert "ali: report - group members unreadable" in result.output
+    assert {i["Status"] for i in json.loads(path.read_text())} == {"Running"}
+
+
+NO_CREDENTIALS = f"""#!{sys.executable}
+import sys
+print("ERROR: (gcloud.compute.instance-groups.managed.list-instances) You do not currently "
+      "have an active account selected.", file=sys.stderr)
+sys.exit(1)
+"""
+
+
+def test_a_deployed_stack_without_cloud_credentials_fails_the_run(world):
+    """The workflow's GCP login step skipped (its variables unset): gcloud answers as it does
+    with no account. The stack is reported and the run exits 1, never a silent 0."""
+    gcp(world, ["node-0"])
+    stand_in_cli(world.bin, "gcloud", NO_CREDENTIALS)
+    result = reap(world)
+    assert world.destroyed() == [] and result.exit_code == 1, result.output
+    assert "g: report - group members unreadable" in result.output
+
+
+@pytest.mark.parametrize("missing", ["filesystem_export_command", "node_group", "bucket"])
+def test_outputs_missing_a_key_the_reaper_needs_are_never_nothing_to_do(world, missing):
+    """An idle GCP stack whose outputs lack the export command, the group, or any bucket to
+    read heartbeats from: not destroyed, exit 1 (never 'nothing to export')."""
+    gcp(world, ["node-0"])
+    outputs = world.stacks["g"]["outputs"]
+    for key in {"bucket": ("heartbeat_url", "bucket_name")}.get(missing, (missing,)):
+        outputs.pop(key)
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    result = reap(world)
+    assert world.destroyed() == [] and result.exit_code == 1, result.output
+
+
+def test_a_report_written_in_the_future_by_the_stores_clock_is_unknown(world):
+    """node-0's report carries a LastModified 30 min ahead (a store or a clock gone wrong):
+    unknown, never idle, exit 1."""
+    gcp(world, ["node-0"])
+    written_ago(world, "g", "node-0", -30)
+    result = reap(world)
+    assert world.destroyed() == [] and result.exit_code == 1, result.output
+    assert "ahead of the reaper's clock" in json.dumps(audit_lines(world.audit)[-1])
+
+
+def test_a_heartbeat_of_another_stacks_node_is_not_a_member_of_this_one(world):
+    """node-0 is g's member (idle); the same bucket prefix holds an idle report of 'node-9', a
+    node of another stack sharing it: ignored, and g is reaped on its own member's report."""
+    gcp(world, ["node-0"])
+    put_beats(world.fs, f"{world.bucket}/g/heartbeats", beat("node-9", 180))
+    result = reap(world)
+    assert result.exit_code == 0 and world.destroyed() == ["g"], result.output
+    assert audit_lines(world.audit)[-1]["evidence"]["ignored_non_members"] == ["node-9"]
+
+
+def test_a_destroy_that_fails_half_way_fails_the_run_and_gives_the_lease_back(world):
+    """pulumi destroy fails (a throttled DeleteFileSystem): exit 1, 'destroy failed', the lease
+    released (the next run takes it at once, and destroys)."""
+    gcp(world, ["node-0"])
+    world.stacks["g"]["destroy_failures"] = 1
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    first = reap(world)
+    assert first.exit_code == 1 and "destroy failed" in first.output, first.output
+    assert world.lease("g").current().get("released") is True
+    second = reap(world)
+    assert "another reaper holds" not in second.output, second.output
