@@ -461,3 +461,33 @@ def test_the_run_after_a_failed_destroy_does_not_call_the_stack_young(world):
     second = reap(world, REVIEW_FAILED_DESTROY_AT=history_time(ago(2)))
     assert "younger than the idle grace period" not in second.output, second.output
     assert second.exit_code == 1, second.output
+
+
+# -- 7. the marker says the bucket is kept; the state says otherwise --------------------------
+
+@pytest.mark.xfail(strict=True, reason="review finding: the reaper trusts the marker output "
+                   "(bucket_retained: true) and never checks the state it destroys: a bucket "
+                   "without retainOnDelete there (an `up` that flipped retain_on_destroy and then "
+                   "failed, leaving the old outputs) is deleted with the export in it, and the "
+                   "run says 'destroyed; bucket kept', exit 0 (reaper.py _locked_destroy / "
+                   "_destroy_now; adoption.retained_ids is read but never required)")
+def test_a_bucket_the_state_does_not_retain_is_never_destroyed(world):
+    """alice set bucket.retain_on_destroy: false and ran `up`; the bucket's update went through
+    (retainOnDelete off, force_destroy on) and the node group then hit a capacity error: the
+    `up` failed and the stack's outputs are still the previous ones, marker bucket_retained:
+    true. The reaper exports into that bucket and destroys the stack, bucket and export with
+    it."""
+    gcp(world, ["node-0"])
+    urn = "urn:pulumi:g::trainstack::trainstack:GpuCluster$"
+    world.stacks["g"]["state"] = {"resources": [
+        {"urn": "urn:pulumi:g::trainstack::pulumi:providers:gcp::default", "custom": True,
+         "id": "prov-1", "type": "pulumi:providers:gcp"},
+        {"urn": urn + "gcp:storage/bucket:Bucket::llm-finetune-data", "custom": True,
+         "id": "llm-finetune-data-a1b2", "type": "gcp:storage/bucket:Bucket",
+         "inputs": {"forceDestroy": True}},                         # no retainOnDelete
+        {"urn": urn + "gcp:compute/network:Network::llm-finetune-vpc", "custom": True,
+         "id": "vpc-0abc", "type": "gcp:compute/network:Network"}]}
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    result = reap(world)
+    assert world.destroyed() == [], result.output
+    assert result.exit_code == 1, result.output
