@@ -514,3 +514,56 @@ def test_a_session_whose_idle_time_who_cannot_tell_is_not_idle(node):
 def test_gpu_memory_held_by_no_listed_process_is_not_idle(node):
     beat = node(gpus="0, 0, 71234, 81559\n1, 0, 70110, 81559\n", apps="")
     assert beat["state"] != "idle", beat
+
+
+# -- 9. a reaper killed mid-export, and a lease from a reaper whose clock ran ahead -------------
+
+def test_a_reaper_sigkilled_mid_export_is_taken_over_after_its_lease(world):
+    """The runner's `timeout --kill-after` KILLs the reaper while the export runs (the export,
+    in its own session, is orphaned). Within the lease the next run stays away (a report);
+    after it, the next run takes the lease over, exports again and destroys, exit 0."""
+    import time
+    began = world.tmp / "export-began"
+    gcp(world, ["node-0"], filesystem_export_command=f"touch {began}; sleep 20")
+    env = {**os.environ, "PYTHONPATH": CHECKOUT_PATH, "TRAINSTACK_REAP_LEASE_SECONDS": "12"}
+    killed = subprocess.Popen(
+        [sys.executable, "-m", "trainstack", "reap", "--yes", "--audit-log", str(world.audit)],
+        env=env, cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 90
+    while not began.exists():
+        assert time.monotonic() < deadline and killed.poll() is None, killed.stdout.read()
+        time.sleep(0.2)
+    killed.kill()               # the reaper alone: its export runs on in its own session
+    killed_at = time.monotonic()
+    killed.wait(10)
+    assert [d["reason"] for d in audit_lines(world.audit)] == [
+        "idle: scale to 0, export, destroy"]
+    waiting = reap(world)
+    assert "g: report - another reaper holds the stack's lock" in waiting.output, waiting.output
+    time.sleep(max(0.0, killed_at + 13 - time.monotonic()))
+    world.stacks["g"]["outputs"]["filesystem_export_command"] = "true"
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    done = reap(world)
+    assert done.exit_code == 0 and world.destroyed() == ["g"], done.output
+    assert audit_lines(world.audit)[-1]["evidence"]["expired_lock_taken_over"]["expires"]
+
+
+def test_a_lease_written_by_a_reaper_whose_clock_ran_hours_ahead_blocks_and_then_alarms(world):
+    """A lease version whose expiry lies 7 h ahead (its reaper's clock 3 h fast, lease 4 h):
+    the stack is not touched, the first run reports it (exit 0), the second alarms (exit 1).
+    (Weaker: an expiry beyond now + LEASE could be judged broken at once.)"""
+    from datetime import datetime, timedelta, timezone
+
+    from trainstack_components.lifetime import iso
+    gcp(world, ["node-0"])
+    lease = world.lease("g")
+    future = datetime.now(timezone.utc) + timedelta(hours=3)
+    lease.fs.makedirs(lease.path, exist_ok=True)
+    lease.fs.pipe_file(f"{lease.path}/0000000001.json", json.dumps(
+        {"holder": "fast-clock:1:abc", "token": "fast-clock:1:abc", "time": iso(future),
+         "expires": iso(future + timedelta(hours=4))}).encode())
+    first, second = reap(world), reap(world)
+    assert world.destroyed() == [], second.output
+    assert first.exit_code == 0 and "another reaper holds the stack's lock" in first.output
+    assert second.exit_code == 1 and "reported on the previous run too" in second.output
