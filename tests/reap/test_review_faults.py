@@ -1,8 +1,13 @@
 """Issue 34's closing fault-injection review: faults no other reap test injects, each through the
-real CLI (`python -m trainstack reap` as a subprocess) with the stand-in `pulumi`, `gcloud`,
-`aliyun` and `az` on PATH and heartbeats in a file:// bucket (the `world` of
-tests/reap/test_reap_under_faults.py). A finding is marked xfail(strict): it fails on today's code
-and turns the run red once the reaper is fixed (then drop the mark)."""
+real CLI (`python -m trainstack reap` as a subprocess) with the stand-in `pulumi`, `gcloud` and
+`aliyun` on PATH (some wrapped here to inject the fault) and heartbeats in a file:// bucket (the
+`world` of tests/reap/test_reap_under_faults.py); the idle agent's own faults run the agent as its
+timer does (the `node` of tests/components/test_idle_agent.py).
+
+A finding is marked xfail(strict=True, reason="review finding: ..."): it fails on today's code and
+turns the run red once the code is fixed (then drop the mark). "weaker review finding" marks a
+wrong message, a needless step or a design margin, not a destroy or a silent exit 0. Every test
+without a mark is a fault tried that the reaper survives."""
 from __future__ import annotations
 
 import json
