@@ -165,10 +165,6 @@ def test_a_stack_reported_on_two_runs_fails_the_second(world):
     assert second.exit_code == 1 and "reported on the previous run too" in second.output
 
 
-@pytest.mark.xfail(strict=True, reason="review finding: one torn line in the audit log (a "
-                   "reaper SIGKILLed mid-append, a full disk) makes previous_reports() "
-                   "(reaper.py) forget the whole log, forever: 'reported twice in a row' never "
-                   "fires again and every report without its own alarm exits 0")
 def test_a_torn_audit_line_does_not_silence_reported_twice_in_a_row(world):
     """The workflow keeps reap-audit.jsonl between runs (actions/cache) and appends to it; a
     reaper killed by `timeout --kill-after` while appending a long line (evidence for 150
@@ -183,6 +179,17 @@ def test_a_torn_audit_line_does_not_silence_reported_twice_in_a_row(world):
     second = reap(world)
     assert second.exit_code == 1 and "reported on the previous run too" in second.output, \
         second.output
+    # The torn line was ended before the second run's own line: a third run still reads it.
+    third = reap(world)
+    assert third.exit_code == 1 and "reported on the previous run too" in third.output, \
+        third.output
+    unreadable = []
+    for line in world.audit.read_text().splitlines():
+        try:
+            json.loads(line)
+        except ValueError:
+            unreadable.append(line)
+    assert unreadable == ['{"action": "destroying", "evidence": {"nodes": {"node-0": {"sta']
 
 
 # -- 4. a person's `trainstack up` while the reaper exports -------------------------------------

@@ -737,6 +737,12 @@ class Reaper:
 
 def append_audit(path: Path, decisions: list[Decision]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a+b") as log:   # a torn last line (a reaper killed mid-append) is ended
+        log.seek(0, os.SEEK_END)     # first, so it does not swallow this decision's line
+        if log.tell():
+            log.seek(-1, os.SEEK_END)
+            if log.read(1) != b"\n":
+                log.write(b"\n")
     with path.open("a") as log:
         for decision in decisions:
             log.write(json.dumps(asdict(decision), sort_keys=True) + "\n")
@@ -748,9 +754,15 @@ def previous_reports(path: Path) -> set[str]:
     """Stacks whose last decision (in whichever run last judged that stack) was a report: the
     workflow runs one stack per call, so "the previous run" is per stack."""
     try:
-        lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    except (OSError, ValueError):
+        text = path.read_text()
+    except OSError:
         return set()
+    lines = []
+    for line in text.splitlines():
+        try:   # a torn line (a reaper killed mid-append, a full disk) hides only itself
+            lines.append(json.loads(line))
+        except ValueError:
+            continue
     last = {}
     for d in lines:
         if isinstance(d, dict) and d.get("stack") and d.get("run") \
