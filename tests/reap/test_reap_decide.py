@@ -691,7 +691,8 @@ def test_more_decisions_word_for_word(world, tmp_path):
     decisions = {d.stack: d for d in world.reaper(dry_run=True).run()}
     assert said(decisions["updating"]) == ("report", "an update holds the stack lock; not "
                                                      "touched", "", "")
-    assert said(decisions["broken"]) == ("report", "outputs unreadable", "", "")
+    assert said(decisions["broken"]) == ("report", "outputs unreadable",
+                                       "billing unknown: outputs unreadable", "")
     assert decisions["broken"].evidence == {"error": "no access"}
     assert said(decisions["ageless"]) == ("report", "the stack's age is unknown (no update "
                                                     "history)", "", "")

@@ -132,9 +132,6 @@ def faulty_stack_output(world):
     stand_in_cli(world.bin, "pulumi", PULUMI_WRAPPER)
 
 
-@pytest.mark.xfail(strict=True, reason="review finding: `pulumi stack output` failing is a "
-                   "report WITHOUT an alarm (reaper.py decide: 'outputs unreadable'), so the "
-                   "run exits 0 while a deployed stack bills and nothing of it was judged")
 @pytest.mark.parametrize("answer", ["fail", "{not json"])
 def test_stack_outputs_that_cannot_be_read_fail_the_run(world, answer):
     """A stack with 27 resources whose outputs cannot be read (a wrong passphrase, a torn

@@ -386,7 +386,9 @@ class Reaper:
         try:
             outputs = self.backend.outputs(stack)
         except Exception as failed:
-            return Decision(stack, "report", "outputs unreadable", {"error": str(failed)})
+            # Nothing of the stack can be judged, and it may be billing: a person must look.
+            return Decision(stack, "report", "outputs unreadable", {"error": str(failed)},
+                            alarm="billing unknown: outputs unreadable")
         self.seen_outputs[stack] = outputs
         marker = outputs.get(MARKER)
         if not isinstance(marker, dict):
