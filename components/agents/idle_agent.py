@@ -317,8 +317,19 @@ def decide(gpus: Optional[list[dict]], sessions: Optional[list[dict]], util_thre
         if app["memory_used_mib"] is None or app["memory_used_mib"] > min_process_mib:
             reasons.append(f"gpu process {app['name']} (pid {app['pid']}) holds "
                            f"{app['memory_used_mib'] if app['memory_used_mib'] is not None else '?'} MiB")
+    if gpus and not processes:
+        # Memory held on a GPU with no process listed (one nvidia-smi cannot attribute: another
+        # PID namespace, a container runtime it cannot see) is work too. An idle GPU holds
+        # only the driver's own few MiB; 1 % of the card is far above that.
+        for gpu in gpus:
+            used, total = gpu.get("memory_used_mib"), gpu.get("memory_total_mib")
+            if used is not None and used > max(min_process_mib, 0.01 * (total or 0)):
+                reasons.append(f"gpu {gpu['index']} holds {used:g} MiB with no process listed")
     for session in sessions or []:
-        if session["idle_minutes"] is not None and session["idle_minutes"] < session_idle_minutes:
+        if session["idle_minutes"] is None:
+            # `who -u` prints "?" when it cannot stat the tty: she may have typed a minute ago.
+            reasons.append(f"session {session['user']}@{session['tty']} (idle time unknown)")
+        elif session["idle_minutes"] < session_idle_minutes:
             reasons.append(f"session {session['user']}@{session['tty']}")
     reasons += [f"ssh connection from {peer}" for peer in ssh or ()]
     reasons += list(agent_sessions)

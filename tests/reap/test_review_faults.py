@@ -505,9 +505,6 @@ def test_a_bucket_the_state_does_not_retain_is_never_destroyed(world):
 
 # -- 8. the idle agent on the node (components/agents/idle_agent.py, run as the timer runs it) --
 
-@pytest.mark.xfail(strict=True, reason="weaker review finding: idle_agent.decide ignores a "
-                   "session whose idle time `who -u` cannot tell ('?', printed when the tty "
-                   "cannot be stat'ed): not busy, not unknown, so the node reports idle")
 def test_a_session_whose_idle_time_who_cannot_tell_is_not_idle(node):
     """alice is logged in on pts/3; `who -u` prints '?' for her idle time (coreutils: the tty
     could not be stat'ed). Whether she typed a minute ago is not known: never idle."""
@@ -515,14 +512,11 @@ def test_a_session_whose_idle_time_who_cannot_tell_is_not_idle(node):
     assert beat["state"] != "idle", beat
 
 
-@pytest.mark.xfail(strict=True, reason="weaker review finding: idle_agent.decide looks at GPU "
-                   "utilisation and the listed compute processes only; GPU memory held with no "
-                   "process listed (a process nvidia-smi cannot attribute, e.g. in another PID "
-                   "namespace) at 0 % is reported idle although the agent's own doc says memory "
-                   "held is work ('a job loading data sits at 0 %')")
 def test_gpu_memory_held_by_no_listed_process_is_not_idle(node):
     beat = node(gpus="0, 0, 71234, 81559\n1, 0, 70110, 81559\n", apps="")
     assert beat["state"] != "idle", beat
+    # The driver's own few MiB on an idle card are no work: that node is idle.
+    assert node(gpus="0, 0, 4, 81559\n1, 0, 4, 81559\n", apps="")["state"] == "idle"
 
 
 # -- 9. a reaper killed mid-export, and a lease from a reaper whose clock ran ahead -------------
