@@ -574,10 +574,6 @@ def test_a_lease_written_by_a_reaper_whose_clock_ran_hours_ahead_blocks_and_then
 
 # -- 10. the freshness window against the shortest grace period --------------------------------
 
-@pytest.mark.xfail(strict=True, reason="weaker review finding: FRESH (reaper.py, 10 min) is "
-                   "longer than the shortest grace the spec allows (5 min): a member whose last "
-                   "report is 9 min old (uploads failing since) is judged idle on it, although "
-                   "it may have been busy for the last 9 min, nearly twice its grace")
 def test_a_report_older_than_the_grace_period_does_not_prove_idleness(world):
     gcp(world, ["node-0"])
     world.stacks["g"]["outputs"]["trainstack_marker"]["idle_minutes"] = 5

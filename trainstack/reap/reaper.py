@@ -219,7 +219,9 @@ def judge(members: list[str], reports: dict[str, NodeReport], now: datetime,
             why = "the store gives no write time"
         elif report.written > now + CLOCK_SKEW:
             why = f"written {iso(report.written)}, ahead of the reaper's clock"
-        elif now - report.written > FRESH:
+        elif now - report.written > min(FRESH, grace):
+            # A report older than the grace cannot say the grace passed idle: the minutes
+            # since it was written are unknown (its uploads may be failing).
             why = f"stale: last report {int((now - report.written).total_seconds() // 60)} min ago"
         elif node in started and report.written < started[node]:
             why = (f"written {iso(report.written)}, before the node's last start (by "
