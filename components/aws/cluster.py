@@ -223,7 +223,9 @@ class AwsGpuCluster(GpuCluster):
             region=region, tags=tags, opts=self.child(depends_on=net["sg_rules"]))
         events = ["NEW", "CHANGED", "DELETED"]
         dra = aws.fsx.DataRepositoryAssociation(
-            f"{name}-fs-bucket-link", file_system_id=fs.id, file_system_path="/bucket",
+            f"{name}-fs-bucket-link", file_system_id=fs.id,
+            # The whole filesystem, so the export before a destroy reaches every file.
+            file_system_path=planning.FSX_LINKED_PATH,
             # Only the data prefix: the agents' heartbeats/ and status/ keys change every
             # minute and must not churn through auto-import into /lustre (an association
             # has no exclude list, so it is scoped to a prefix instead).
@@ -235,7 +237,10 @@ class AwsGpuCluster(GpuCluster):
                     events=events),
                 auto_export_policy=aws.fsx.DataRepositoryAssociationS3AutoExportPolicyArgs(
                     events=events)),
-            region=region, tags=tags, opts=self.child())
+            # A stack deployed with the older "/bucket" association replaces it (the path is
+            # fixed at creation): "/" may not sit beside another association, so the old one
+            # goes first. Deleting an association leaves the files on the filesystem.
+            region=region, tags=tags, opts=self.child(delete_before_replace=True))
         return fs, dra
 
     # -- boot ----------------------------------------------------------------------------------

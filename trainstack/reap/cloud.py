@@ -397,8 +397,11 @@ class FilesystemGone(RuntimeError):
 
 class FsxExportGuard:
     """AWS: an EXPORT_TO_REPOSITORY task on the data repository association's path, waited for.
-    Only that path (`filesystem_bucket_path`, /lustre/bucket on the nodes) is linked to the
-    bucket; files elsewhere on the filesystem are not exported (docs/billing-after-stop.md, and
+    trainstack links the whole filesystem (`filesystem_bucket_path` "/"); the task then names no
+    path, which FSx takes as the filesystem root (FSx API Reference, DataRepositoryTask: "If
+    Paths is not specified, Amazon FSx uses the file system root directory"). A stack whose
+    association names less (an older deploy's /bucket, or edited by hand) exports only that
+    path; files elsewhere are not exported (`unexported`, docs/billing-after-stop.md, and
     `trainstack status` says so)."""
 
     def __init__(self, client_for: Optional[Callable[[str], object]] = None,
@@ -411,10 +414,16 @@ class FsxExportGuard:
         import boto3
         return boto3.client("fsx", region_name=region)
 
+    @staticmethod
+    def linked_path(outputs) -> str:
+        """The association's filesystem path, "/..." ("/" for the whole filesystem). A stack
+        without the output predates it and linked /bucket."""
+        return "/" + str(outputs.get("filesystem_bucket_path") or "/bucket").strip("/")
+
     def unexported(self, outputs) -> str:
         """What the export cannot reach, said for the decision ("" when nothing): the files
         outside the association's path, unless it links the whole filesystem ("/")."""
-        path = "/" + str(outputs.get("filesystem_bucket_path", "/bucket")).strip("/")
+        path = self.linked_path(outputs)
         if path == "/":
             return ""
         return (f"files on FSx {outputs.get('filesystem_id') or '(no filesystem_id)'} outside "
@@ -426,10 +435,12 @@ class FsxExportGuard:
         if not fs_id:
             return False, "no filesystem_id output"
         client = self._client(outputs.get("region"))
+        # Paths relative to the mount point ("path1" for /mnt/fsx/path1); none: the root.
+        path = self.linked_path(outputs).lstrip("/")
+        scope = {"Paths": [path]} if path else {}
         try:
             task = client.create_data_repository_task(
-                FileSystemId=fs_id, Type="EXPORT_TO_REPOSITORY",
-                Paths=[str(outputs.get("filesystem_bucket_path", "/bucket")).lstrip("/")],
+                FileSystemId=fs_id, Type="EXPORT_TO_REPOSITORY", **scope,
                 Report={"Enabled": False})["DataRepositoryTask"]
             deadline = time.monotonic() + self.timeout_s
             while True:
