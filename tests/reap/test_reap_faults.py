@@ -290,8 +290,26 @@ def test_the_command_guard_says_when_the_filesystem_is_gone():
 
 
 class FakeFsx:
-    def __init__(self, states, missing=False):
+    """FSx's data repository tasks, and the filesystem's associations (`linked`: their
+    FileSystemPaths, all AVAILABLE), answered one a page as a small MaxResults pages them."""
+
+    def __init__(self, states, missing=False, linked=("/bucket",), unreadable=None):
         self.states, self.created, self.missing = list(states), [], missing
+        self.linked, self.unreadable = list(linked), unreadable
+
+    def describe_data_repository_associations(self, Filters, NextToken=None):
+        if self.missing:
+            raise RuntimeError("An error occurred (FileSystemNotFound) when calling the "
+                               "DescribeDataRepositoryAssociations operation")
+        if self.unreadable:
+            raise RuntimeError(self.unreadable)
+        assert Filters == [{"Name": "file-system-id", "Values": ["fs-0123"]}], Filters
+        at = int(NextToken or 0)
+        page = {"Associations": [{"FileSystemPath": path, "Lifecycle": "AVAILABLE"}
+                                 for path in self.linked[at:at + 1]]}
+        if at + 1 < len(self.linked):
+            page["NextToken"] = str(at + 1)
+        return page
 
     def create_data_repository_task(self, **request):
         if self.missing:

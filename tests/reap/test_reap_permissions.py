@@ -42,7 +42,7 @@ def test_every_aws_call_of_a_reap_is_granted(aws, monkeypatch):  # noqa: F811
             if callable(found) and not name.startswith("_"):
                 seen.append("fsx:" + "".join(w.title() for w in name.split("_")))
             return found
-    client = RecordedFsx(["SUCCEEDED"])
+    client = RecordedFsx(["SUCCEEDED"], linked=["/"])
     monkeypatch.setattr(reap, "default_guards", lambda: {"aws": FsxExportGuard(
         client_for=lambda region: client, poll_s=0)})
     aws.stacks["aws"]["outputs"]["filesystem_bucket_path"] = "/"
@@ -51,8 +51,8 @@ def test_every_aws_call_of_a_reap_is_granted(aws, monkeypatch):  # noqa: F811
     result = aws.reap()
     assert result.exit_code == 0 and aws.destroyed() == ["aws"], result.output
     assert {"autoscaling:DescribeAutoScalingGroups", "ec2:DescribeInstances",
-            "autoscaling:UpdateAutoScalingGroup", "fsx:CreateDataRepositoryTask",
-            "fsx:DescribeDataRepositoryTasks"} <= set(seen), seen
+            "autoscaling:UpdateAutoScalingGroup", "fsx:DescribeDataRepositoryAssociations",
+            "fsx:CreateDataRepositoryTask", "fsx:DescribeDataRepositoryTasks"} <= set(seen), seen
     assert ungranted("aws", seen) == []
 
 

@@ -31,8 +31,10 @@ def fsx(aws, monkeypatch):
     monkeypatch.setattr(reap, "default_guards", lambda: {"aws": FsxExportGuard(
         client_for=lambda region: client, poll_s=0)})
 
-    def at(path):
+    def at(path, live=None):
+        """The outputs say `path`; FSx links `live` (default: the same) now."""
         aws.stacks["aws"]["outputs"]["filesystem_bucket_path"] = path
+        client.linked = [path] if live is None else list(live)
         write_stacks(aws.tmp / "stacks.json", aws.stacks)
     aws.at, aws.fsx = at, client
     return aws
@@ -108,3 +110,35 @@ def test_the_dry_run_with_delete_unexported_says_what_would_be_lost(fsx):
     assert ("aws: would-destroy - every node idle past the grace period (scale to 0, export, then "
             f"destroy with the bucket kept); LOST with it: {LOST}") in result.output
     assert desired(fsx.autoscaling) == 2 and fsx.destroyed() == []
+
+
+def test_outputs_saying_slash_are_not_taken_for_what_fsx_links(fsx):
+    """The outputs say "/" (the last `up`'s), but FSx links /bucket and /scratch now (changed by
+    hand since, or an `up` that failed after deleting the old association): the export task
+    reaches those two only, so the stack is scaled to 0 and exported but not destroyed, naming
+    what FSx links (both pages of the listing). Failed on the code before (it trusted the
+    outputs: an export of the "root" that FSx limits to the linked paths, then destroyed)."""
+    fsx.at("/", live=["/bucket", "/scratch"])
+    result = fsx.reap()
+    assert result.exit_code == 1 and fsx.destroyed() == [], result.output
+    assert desired(fsx.autoscaling) == 0
+    assert fsx.fsx.created[0]["Paths"] == ["bucket", "scratch"]
+    lost = audit_lines(fsx.audit)[-1]["evidence"]["not_exported"]
+    assert lost == ("files on FSx fs-0123 outside the paths FSx links to the bucket now (/bucket, "
+                    "/scratch; the stack's outputs say /) are never exported and are deleted "
+                    "with the filesystem")
+
+
+@pytest.mark.parametrize("live", [[], None])
+def test_no_association_or_none_readable_destroys_nothing(fsx, live):
+    """No association left (nothing can be exported), or FSx refusing to describe them
+    (AccessDenied): the reach is not "everything"; not destroyed, exit 1."""
+    fsx.at("/", live=live or [])
+    if live is None:
+        fsx.fsx.unreadable = ("An error occurred (AccessDeniedException) when calling the "
+                              "DescribeDataRepositoryAssociations operation")
+    result = fsx.reap()
+    assert result.exit_code == 1 and fsx.destroyed() == [], result.output
+    assert fsx.fsx.created == []      # nothing to export to, or the reach unknown: no task
+    assert desired(fsx.autoscaling) == 0      # the nodes stop billing; the data stays
+    assert "not destroyed" in result.output, result.output

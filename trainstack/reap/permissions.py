@@ -50,7 +50,10 @@ GRANTS: dict[str, tuple[Grant, ...]] = {
               AWS_ASG),
         Grant("ec2:DescribeInstances", "ec2:DescribeInstances", AWS_EC2),
         Grant("autoscaling:UpdateAutoScalingGroup", "autoscaling:UpdateAutoScalingGroup", AWS_ASG),
-        # export: an FSx data repository task, waited for, cancelled on TERM
+        # export: the filesystem's associations (what the task can reach), then a data
+        # repository task, waited for, cancelled on TERM
+        Grant("fsx:DescribeDataRepositoryAssociations", "fsx:DescribeDataRepositoryAssociations",
+              AWS_FSX),
         Grant("fsx:CreateDataRepositoryTask", "fsx:CreateDataRepositoryTask", AWS_FSX),
         Grant("fsx:DescribeDataRepositoryTasks", "fsx:DescribeDataRepositoryTasks", AWS_FSX),
         Grant("fsx:CancelDataRepositoryTask", "fsx:CancelDataRepositoryTask", AWS_FSX),
