@@ -232,6 +232,9 @@ class AwsGpuCluster(GpuCluster):
             data_repository_path=bucket.bucket.apply(
                 lambda b: f"s3://{b}/{planning.FSX_LINKED_PREFIX}"),
             batch_import_meta_data_on_create=True,
+            # Replaced or deleted, the association leaves the files on the filesystem (the
+            # provider's default, said here because a replacement deletes it).
+            delete_data_in_filesystem=False,
             s3=aws.fsx.DataRepositoryAssociationS3Args(
                 auto_import_policy=aws.fsx.DataRepositoryAssociationS3AutoImportPolicyArgs(
                     events=events),

@@ -126,6 +126,7 @@ def test_filesystem_is_persistent2_rounded_and_linked_to_the_bucket(example_spec
     # A stack deployed with the older "/bucket" association replaces it: the old one must go
     # first, as "/" may not sit beside another association.
     assert dra.delete_before_replace is True
+    assert dra.inputs["deleteDataInFilesystem"] is False   # the files stay where they are
     events = ["NEW", "CHANGED", "DELETED"]
     assert dra.inputs["s3"]["autoImportPolicy"]["events"] == events
     assert dra.inputs["s3"]["autoExportPolicy"]["events"] == events

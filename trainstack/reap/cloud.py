@@ -483,6 +483,13 @@ class FsxExportGuard:
                     TaskIds=[task["TaskId"]])["DataRepositoryTasks"]
                 state = task["Lifecycle"]
                 if state == "SUCCEEDED":
+                    # A task's Status counts the files it failed to process (FailedCount, FSx
+                    # API Reference, DataRepositoryTaskStatus): those would be deleted with
+                    # the filesystem.
+                    failed = int((task.get("Status") or {}).get("FailedCount") or 0)
+                    if failed:
+                        return False, (f"export task {task['TaskId']} succeeded but could not "
+                                       f"export {failed} file(s)")
                     return True, f"export task {task['TaskId']} succeeded"
                 if state in ("FAILED", "CANCELED"):
                     return False, f"export task {task['TaskId']} {state.lower()}"
