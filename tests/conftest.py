@@ -15,6 +15,27 @@ from trainstack.plan.engine import Plan, render  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "cluster.yaml"
+# The checkout's own file backend (trainstack/deploy/lifecycle.py STATE_DIR): where a command
+# run without PULUMI_BACKEND_URL keeps its state and adopt records. No test may write there.
+CHECKOUT_STATE = ROOT / ".pulumi-state"
+
+
+def _files_under(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_mtime_ns
+            for p in folder.rglob("*") if p.is_file()} if folder.is_dir() else {}
+
+
+@pytest.fixture(autouse=True)
+def _nothing_written_to_the_checkouts_backend():
+    """A test that wrote into the checkout's .pulumi-state (an adopt record of a stand-in
+    destroy, state of a stand-in `up`) fails, naming the files: each test's backend is its own
+    tmp folder (PULUMI_BACKEND_URL, set by the `fake_pulumi` fixtures that reach a destroy)."""
+    before = _files_under(CHECKOUT_STATE)
+    yield
+    after = _files_under(CHECKOUT_STATE)
+    written = sorted(name for name, mtime in after.items() if before.get(name) != mtime)
+    assert not written, (f"the test wrote into the checkout's {CHECKOUT_STATE}: {written}; give it "
+                         "a backend of its own (PULUMI_BACKEND_URL=file://<tmp_path>/state)")
 
 
 @pytest.fixture
@@ -127,7 +148,10 @@ def fake_pulumi(monkeypatch, tmp_path):
     monkeypatch.setenv("FAKE_PULUMI_LOG", str(log))
     monkeypatch.setenv("AWS_PROFILE", "test")
     monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "test-passphrase")
-    monkeypatch.delenv("PULUMI_BACKEND_URL", raising=False)
+    # The test's own backend: without one a destroy's adopt record (trainstack/deploy/
+    # adoption.py) lands beside the checkout's .pulumi-state. A test of the default backend
+    # clears it and runs in a project of its own (tmp), or reaches no destroy.
+    monkeypatch.setenv("PULUMI_BACKEND_URL", f"file://{tmp_path}/state")
     monkeypatch.delenv("PULUMI_ROOT", raising=False)
 
     def calls():

@@ -223,19 +223,27 @@ class AwsGpuCluster(GpuCluster):
             region=region, tags=tags, opts=self.child(depends_on=net["sg_rules"]))
         events = ["NEW", "CHANGED", "DELETED"]
         dra = aws.fsx.DataRepositoryAssociation(
-            f"{name}-fs-bucket-link", file_system_id=fs.id, file_system_path="/bucket",
+            f"{name}-fs-bucket-link", file_system_id=fs.id,
+            # The whole filesystem, so the export before a destroy reaches every file.
+            file_system_path=planning.FSX_LINKED_PATH,
             # Only the data prefix: the agents' heartbeats/ and status/ keys change every
             # minute and must not churn through auto-import into /lustre (an association
             # has no exclude list, so it is scoped to a prefix instead).
             data_repository_path=bucket.bucket.apply(
                 lambda b: f"s3://{b}/{planning.FSX_LINKED_PREFIX}"),
             batch_import_meta_data_on_create=True,
+            # Replaced or deleted, the association leaves the files on the filesystem (the
+            # provider's default, said here because a replacement deletes it).
+            delete_data_in_filesystem=False,
             s3=aws.fsx.DataRepositoryAssociationS3Args(
                 auto_import_policy=aws.fsx.DataRepositoryAssociationS3AutoImportPolicyArgs(
                     events=events),
                 auto_export_policy=aws.fsx.DataRepositoryAssociationS3AutoExportPolicyArgs(
                     events=events)),
-            region=region, tags=tags, opts=self.child())
+            # A stack deployed with the older "/bucket" association replaces it (the path is
+            # fixed at creation): "/" may not sit beside another association, so the old one
+            # goes first. Deleting an association leaves the files on the filesystem.
+            region=region, tags=tags, opts=self.child(delete_before_replace=True))
         return fs, dra
 
     # -- boot ----------------------------------------------------------------------------------

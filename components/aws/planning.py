@@ -23,9 +23,15 @@ PINNED_IMAGE_FIELDS = ("imageId",)
 # by these names): their noncurrent versions expire after a day (S3 lifecycle, versioned bucket).
 AGENT_PREFIXES = ("heartbeats/", "status/")
 NONCURRENT_DAYS = 1
-# The bucket prefix FSx links at /lustre/bucket (auto-import and auto-export): data only, never
-# the agents' prefixes above.
+# The bucket prefix FSx links to the filesystem (auto-import and auto-export): data only, never
+# the agents' prefixes above. /lustre/<path> on the nodes is s3://<bucket>/data/<path>.
 FSX_LINKED_PREFIX = "data/"
+# The filesystem path linked to it: the root, so every file on /lustre is exported (by the
+# association's auto-export and by the reaper's export task before a destroy). "/" is then the
+# only association the filesystem may have ("If you specify only a forward slash (/) as the file
+# system path, you can link only one data repository to the file system": FSx API Reference,
+# DataRepositoryAssociation, FileSystemPath).
+FSX_LINKED_PATH = "/"
 
 
 @dataclass(frozen=True)

@@ -118,6 +118,15 @@ def test_filesystem_is_persistent2_rounded_and_linked_to_the_bucket(example_spec
     assert dra.property_dependencies["fileSystemId"] == [fsx.urn]
     assert dra.property_dependencies["dataRepositoryPath"] == [bucket.urn]
     assert dra.inputs["dataRepositoryPath"] == "s3://llm-finetune-data/data/"
+    # The whole filesystem is linked ("/", then the only association FSx allows: FSx API
+    # Reference, DataRepositoryAssociation FileSystemPath), so the reaper's export reaches every
+    # file; the stack says so to the reaper and to `trainstack status`.
+    assert dra.inputs["fileSystemPath"] == "/"
+    assert plan.outputs["filesystem_bucket_path"] == "/"
+    # A stack deployed with the older "/bucket" association replaces it: the old one must go
+    # first, as "/" may not sit beside another association.
+    assert dra.delete_before_replace is True
+    assert dra.inputs["deleteDataInFilesystem"] is False   # the files stay where they are
     events = ["NEW", "CHANGED", "DELETED"]
     assert dra.inputs["s3"]["autoImportPolicy"]["events"] == events
     assert dra.inputs["s3"]["autoExportPolicy"]["events"] == events

@@ -24,6 +24,7 @@ def project(tmp_path, monkeypatch):
     write_project(folder)
     (folder / "jobs").mkdir()
     monkeypatch.chdir(folder / "jobs")
+    monkeypatch.delenv("PULUMI_BACKEND_URL", raising=False)   # the project's own backend
     assert ROOT not in folder.parents
     return folder.resolve()
 

@@ -218,6 +218,11 @@ def test_reap_dry_run_on_real_heartbeats_keeps_the_busy_cluster_and_names_the_id
     monkeypatch.setenv("FAKE_PULUMI_STACKS", str(write_stacks(tmp_path / "stacks.json", stacks)))
     cloud = FakeCloud({"training": ["i-0busy"], "forgotten": ["i-0idle"]})
     monkeypatch.setattr(reap, "default_clouds", lambda: {"aws": cloud})
+    # FSx links "/" now too (the reaper reads the associations, not only the outputs).
+    from tests.reap.test_reap_faults import FakeFsx
+    from trainstack.reap.cloud import FsxExportGuard
+    monkeypatch.setattr(reap, "default_guards", lambda: {"aws": FsxExportGuard(
+        client_for=lambda region: FakeFsx(["SUCCEEDED"], linked=["/"]), poll_s=0)})
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["--project", str(ROOT), "reap", "--dry-run", "--audit-log",
                                       str(tmp_path / "audit.jsonl")])

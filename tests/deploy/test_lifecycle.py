@@ -51,7 +51,9 @@ def test_up_without_credentials_stops_before_touching_the_stack(fake_pulumi, mon
     assert [c["args"][0] for c in fake_pulumi()] == ["version"]
 
 
-def test_up_selects_the_stack_on_a_local_file_backend_and_runs_the_program(fake_pulumi):
+def test_up_selects_the_stack_on_a_local_file_backend_and_runs_the_program(fake_pulumi,
+                                                                            monkeypatch):
+    monkeypatch.delenv("PULUMI_BACKEND_URL")   # the default: the checkout's (an up writes none)
     result = runner.invoke(app, ["up", "--stack", "aws"])
     assert result.exit_code == 0, result.output
     calls = fake_pulumi()

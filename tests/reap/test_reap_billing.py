@@ -32,6 +32,9 @@ def test_the_status_line_names_what_bills_and_what_is_not_exported():
     assert "FSx for Lustre" in line and "NAT gateway" in line and "Elastic IP" in line
     assert "only /lustre/bucket" in line and "deleted with the filesystem" in line
     assert "whole filesystem" in reap_billing.status_line("gcp", {})
+    # As trainstack deploys it: the association links "/", so nothing is left out.
+    whole = reap_billing.status_line("aws", {"filesystem_bucket_path": "/"})
+    assert "the whole filesystem is exported" in whole and "deleted with" not in whole
     assert "Bastion" in reap_billing.status_line("azure", {})
 
 

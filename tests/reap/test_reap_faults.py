@@ -290,8 +290,26 @@ def test_the_command_guard_says_when_the_filesystem_is_gone():
 
 
 class FakeFsx:
-    def __init__(self, states, missing=False):
+    """FSx's data repository tasks, and the filesystem's associations (`linked`: their
+    FileSystemPaths, all AVAILABLE), answered one a page as a small MaxResults pages them."""
+
+    def __init__(self, states, missing=False, linked=("/bucket",), unreadable=None, failed=0):
         self.states, self.created, self.missing = list(states), [], missing
+        self.linked, self.unreadable, self.failed = list(linked), unreadable, failed
+
+    def describe_data_repository_associations(self, Filters, NextToken=None):
+        if self.missing:
+            raise RuntimeError("An error occurred (FileSystemNotFound) when calling the "
+                               "DescribeDataRepositoryAssociations operation")
+        if self.unreadable:
+            raise RuntimeError(self.unreadable)
+        assert Filters == [{"Name": "file-system-id", "Values": ["fs-0123"]}], Filters
+        at = int(NextToken or 0)
+        page = {"Associations": [{"FileSystemPath": path, "Lifecycle": "AVAILABLE"}
+                                 for path in self.linked[at:at + 1]]}
+        if at + 1 < len(self.linked):
+            page["NextToken"] = str(at + 1)
+        return page
 
     def create_data_repository_task(self, **request):
         if self.missing:
@@ -302,7 +320,8 @@ class FakeFsx:
 
     def describe_data_repository_tasks(self, TaskIds):
         state = self.states.pop(0) if len(self.states) > 1 else self.states[0]
-        return {"DataRepositoryTasks": [{"TaskId": TaskIds[0], "Lifecycle": state}]}
+        return {"DataRepositoryTasks": [{"TaskId": TaskIds[0], "Lifecycle": state, "Status": {
+            "TotalCount": 10, "SucceededCount": 10 - self.failed, "FailedCount": self.failed}}]}
 
 
 @pytest.mark.parametrize("states, saved", [(["EXECUTING", "SUCCEEDED"], True),
@@ -316,6 +335,15 @@ def test_the_fsx_guard_waits_for_an_export_task(states, saved):
     (request,) = fsx.created
     assert request == {"FileSystemId": "fs-0123", "Type": "EXPORT_TO_REPOSITORY",
                        "Paths": ["bucket"], "Report": {"Enabled": False}}
+
+
+def test_an_fsx_export_that_could_not_export_some_files_is_not_proof():
+    """SUCCEEDED with files it could not export (the task Status's FailedCount): those files
+    would go with the filesystem, so the export is not confirmed."""
+    fsx = FakeFsx(["SUCCEEDED"], failed=3)
+    guard = reap_cloud.FsxExportGuard(client_for=lambda region: fsx, poll_s=0)
+    ok, proof = guard.confirm("s", marked(filesystem_bucket_path="/bucket"))
+    assert not ok and proof == "export task task-1 succeeded but could not export 3 file(s)"
 
 
 def test_the_fsx_guard_says_when_the_filesystem_is_gone():

@@ -22,7 +22,10 @@ AFTER_DESTROY = "only the bucket (bucket.retain_on_destroy: true), billed per GB
 def export_scope(cloud: str, outputs: dict) -> str:
     """What the reaper's export does NOT put into the bucket before a destroy."""
     if cloud == "aws":
-        linked = str(outputs.get("filesystem_bucket_path") or "/bucket")
+        linked = "/" + str(outputs.get("filesystem_bucket_path") or "/bucket").strip("/")
+        if linked == "/":
+            return ("the whole filesystem is exported (the FSx data repository association "
+                    "links / to the bucket's data/ prefix)")
         return (f"only {'/lustre' + linked} (the FSx data repository association, {linked} on "
                 "the filesystem) is exported to the bucket; files elsewhere under /lustre are "
                 "deleted with the filesystem")

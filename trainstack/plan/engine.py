@@ -47,6 +47,7 @@ class PlannedResource:
     ignore_changes: list[str] = field(default_factory=list)
     custom_timeouts: dict[str, str] = field(default_factory=dict)  # create/update/delete
     import_id: str = ""   # the existing resource `up` would import instead of create
+    delete_before_replace: bool = False   # a replacement deletes the old one first
 
     @property
     def zone(self) -> str:
@@ -141,7 +142,7 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
             ignore_changes=sorted(request.ignoreChanges),
             custom_timeouts={k: v for k in ("create", "update", "delete")
                              if (v := getattr(request.customTimeouts, k, ""))},
-            import_id=request.importId)
+            import_id=request.importId, delete_before_replace=bool(request.deleteBeforeReplace))
         with self._lock:
             self.recorded.append(record)
         return response

@@ -397,8 +397,11 @@ class FilesystemGone(RuntimeError):
 
 class FsxExportGuard:
     """AWS: an EXPORT_TO_REPOSITORY task on the data repository association's path, waited for.
-    Only that path (`filesystem_bucket_path`, /lustre/bucket on the nodes) is linked to the
-    bucket; files elsewhere on the filesystem are not exported (docs/billing-after-stop.md, and
+    trainstack links the whole filesystem (`filesystem_bucket_path` "/"); the task then names no
+    path, which FSx takes as the filesystem root (FSx API Reference, DataRepositoryTask: "If
+    Paths is not specified, Amazon FSx uses the file system root directory"). A stack whose
+    association names less (an older deploy's /bucket, or edited by hand) exports only that
+    path; files elsewhere are not exported (`unexported`, docs/billing-after-stop.md, and
     `trainstack status` says so)."""
 
     def __init__(self, client_for: Optional[Callable[[str], object]] = None,
@@ -411,15 +414,53 @@ class FsxExportGuard:
         import boto3
         return boto3.client("fsx", region_name=region)
 
+    @staticmethod
+    def linked_path(outputs) -> str:
+        """The association's filesystem path the stack's outputs say, "/..." ("/" for the whole
+        filesystem). A stack without the output predates it and linked /bucket."""
+        return "/" + str(outputs.get("filesystem_bucket_path") or "/bucket").strip("/")
+
+    def linked_paths(self, outputs) -> list[str]:
+        """The filesystem paths linked to a bucket now, as FSx describes the filesystem's
+        associations (every page; only AVAILABLE ones export), never as the outputs say: a
+        stack's outputs are its last `up`'s, and an association changed since (by hand, or an
+        `up` that failed between deleting the old one and creating "/") is what the export
+        task meets. Raises when they cannot be read."""
+        client = self._client(outputs.get("region"))
+        paths, token = [], None
+        while True:
+            page = client.describe_data_repository_associations(
+                Filters=[{"Name": "file-system-id", "Values": [outputs["filesystem_id"]]}],
+                **({"NextToken": token} if token else {}))
+            paths += ["/" + str(a.get("FileSystemPath", "")).strip("/")
+                      for a in page.get("Associations") or []
+                      if a.get("Lifecycle") == "AVAILABLE"]
+            token = page.get("NextToken")
+            if not token:
+                return sorted(set(paths))
+
     def unexported(self, outputs) -> str:
         """What the export cannot reach, said for the decision ("" when nothing): the files
-        outside the association's path, unless it links the whole filesystem ("/")."""
-        path = "/" + str(outputs.get("filesystem_bucket_path", "/bucket")).strip("/")
-        if path == "/":
+        outside the linked paths, unless one of them is the whole filesystem ("/"). The paths
+        are the outputs' and the ones FSx describes now; either naming less keeps the data."""
+        fs = outputs.get("filesystem_id") or "(no filesystem_id)"
+        said = self.linked_path(outputs)
+        try:
+            live = self.linked_paths(outputs) if outputs.get("filesystem_id") else []
+        except Exception as failed:  # noqa: BLE001 (unknown reach is never "everything")
+            if "FileSystemNotFound" in f"{type(failed).__name__} {failed}":
+                return ""   # nothing left to lose; the destroy finishes what was half done
+            return (f"what the export of FSx {fs} reaches is unknown (its data repository "
+                    f"associations could not be read: {type(failed).__name__}: {failed}); "
+                    "files outside the linked paths are deleted with the filesystem")
+        if said == "/" and "/" in live:
             return ""
-        return (f"files on FSx {outputs.get('filesystem_id') or '(no filesystem_id)'} outside "
-                f"{path} (/lustre{path} on the nodes, the only path linked to the bucket) are "
-                "never exported and are deleted with the filesystem")
+        where = ", ".join(live) or "none"
+        return (f"files on FSx {fs} outside {said} (/lustre{said if said != '/' else ''} on the "
+                f"nodes, the only path linked to the bucket) are never exported and are deleted "
+                "with the filesystem" if said != "/" else
+                f"files on FSx {fs} outside the paths FSx links to the bucket now ({where}; the "
+                "stack's outputs say /) are never exported and are deleted with the filesystem")
 
     def confirm(self, stack, outputs):
         fs_id = outputs.get("filesystem_id")
@@ -427,9 +468,14 @@ class FsxExportGuard:
             return False, "no filesystem_id output"
         client = self._client(outputs.get("region"))
         try:
+            live = self.linked_paths(outputs)
+            if not live:
+                return False, (f"FSx {fs_id} has no available data repository association: "
+                               "nothing can be exported")
+            # Paths relative to the mount point ("path1" for /mnt/fsx/path1); none: the root.
+            scope = {} if "/" in live else {"Paths": [p.lstrip("/") for p in live]}
             task = client.create_data_repository_task(
-                FileSystemId=fs_id, Type="EXPORT_TO_REPOSITORY",
-                Paths=[str(outputs.get("filesystem_bucket_path", "/bucket")).lstrip("/")],
+                FileSystemId=fs_id, Type="EXPORT_TO_REPOSITORY", **scope,
                 Report={"Enabled": False})["DataRepositoryTask"]
             deadline = time.monotonic() + self.timeout_s
             while True:
@@ -437,6 +483,13 @@ class FsxExportGuard:
                     TaskIds=[task["TaskId"]])["DataRepositoryTasks"]
                 state = task["Lifecycle"]
                 if state == "SUCCEEDED":
+                    # A task's Status counts the files it failed to process (FailedCount, FSx
+                    # API Reference, DataRepositoryTaskStatus): those would be deleted with
+                    # the filesystem.
+                    failed = int((task.get("Status") or {}).get("FailedCount") or 0)
+                    if failed:
+                        return False, (f"export task {task['TaskId']} succeeded but could not "
+                                       f"export {failed} file(s)")
                     return True, f"export task {task['TaskId']} succeeded"
                 if state in ("FAILED", "CANCELED"):
                     return False, f"export task {task['TaskId']} {state.lower()}"

@@ -803,7 +803,8 @@ def reap_command(
                                             "workflow runs one stack per time-limited call)."),
         delete_unexported: bool = typer.Option(
             False, "--delete-unexported", help="Also destroy stacks whose filesystem holds files "
-            "the export never reaches (AWS: outside /lustre/bucket), deleting those files. "
+            "the export never reaches (AWS: outside the data repository association's path, "
+            "when a stack links less than the whole filesystem), deleting those files. "
             "Without it such a stack is scaled to 0 and exported, not destroyed (exit 1)."),
         project: Optional[Path] = ProjectOpt):
     """Destroy trainstack stacks whose nodes sat idle past idle.teardown_after_minutes (data kept)."""
