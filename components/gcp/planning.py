@@ -444,10 +444,13 @@ def max_topology_distance(itype: InstanceType, choice: str) -> Optional[str]:
 
 
 # What rank discovery (GcpBoot.peer_addresses) calls: `instance-groups managed list-instances`
-# (instanceGroupManagers.listManagedInstances, which needs compute.instanceGroupManagers.get)
-# and `instances list` (compute.instances.list). Nothing more: roles/compute.viewer would let
-# every node read every VM's metadata in the project.
-RANK_DISCOVERY_PERMISSIONS = ("compute.instanceGroupManagers.get", "compute.instances.list")
+# (instanceGroupManagers.listManagedInstances, which the Compute IAM reference gives
+# compute.instanceGroupManagers.get, while the command's own gcloud reference page says "The
+# required permission to execute this command is compute.instanceGroupManagers.list": both, so a
+# node finds its peers whichever gcloud checks) and `instances list` (compute.instances.list).
+# Nothing more: roles/compute.viewer would let every node read every VM's metadata in the project.
+RANK_DISCOVERY_PERMISSIONS = ("compute.instanceGroupManagers.get",
+                              "compute.instanceGroupManagers.list", "compute.instances.list")
 ROLE_ID_MAX = 64
 
 

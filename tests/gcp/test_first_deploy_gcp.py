@@ -229,7 +229,10 @@ def test_lustre_is_imported_from_the_bucket_at_create(key):
 def test_rank_discovery_has_a_custom_role_not_compute_viewer(key):
     plan = _plan(key)
     role = one(plan, ROLE)
+    # gcloud's list-instances page names compute.instanceGroupManagers.list, the Compute IAM
+    # reference gives listManagedInstances compute.instanceGroupManagers.get: both are granted.
     assert sorted(role.inputs["permissions"]) == ["compute.instanceGroupManagers.get",
+                                                  "compute.instanceGroupManagers.list",
                                                   "compute.instances.list"]
     roles = {m.inputs["role"] for m in plan.of_type(PROJECT_MEMBER)}
     assert "roles/compute.viewer" not in roles
