@@ -165,6 +165,17 @@ def _close_leftover_loop() -> None:
 atexit.register(_close_leftover_loop)
 
 
+def _spec_error_in(err: BaseException) -> SpecError | None:
+    seen: set[int] = set()
+    current: BaseException | None = err
+    while current is not None and id(current) not in seen:
+        if isinstance(current, SpecError):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
+
+
 def prevalidate(config: dict[str, str], project_dir: Path = PROJECT_DIR) -> ProgramInputs:
     """Every spec, catalog and location check, before any resource is declared; and that the
     cloud's provider SDK is installed (its pip extra), which the program will import."""
@@ -206,6 +217,13 @@ def render(config: dict[str, str], stack: str = "offline",
         pulumi.runtime.test(program)()
     except pulumi.RunError as err:  # the program's own SpecError, raised as a RunError
         raise SpecError("stack", str(err), "") from None
+    except Exception as err:
+        # A SpecError raised inside an apply (a user data over its cloud's limit) reaches here
+        # wrapped by the SDK in a ValueError per input and per resource: the user's paragraph.
+        cause = _spec_error_in(err)
+        if cause is None:
+            raise
+        raise cause from None
     finally:
         settings.reset_options()
         pulumi.runtime.set_all_config({})
