@@ -57,7 +57,7 @@ def _objects(plan) -> dict[str, str]:
     return {r.inputs["key"]: r.inputs["content"] for r in plan.of_type(OBJECT)}
 
 
-def _fetch_calls(text: str) -> list[list[str]]:
+def fetch_calls(text: str) -> list[list[str]]:
     """key, path, mode, sha256 of every `fetch_file` line of the fetch step."""
     return [shlex.split(line)[1:5] for line in step_text(text, "fetch").splitlines()
             if line.startswith("fetch_file ")]
@@ -81,7 +81,7 @@ def test_fetch_is_the_first_step_and_the_agents_are_not_inline(plan):
     assert not set(SHIPPED_PATHS) & set(inline)
     assert "/etc/trainstack/node.env" in inline          # small files stay
     assert plan.outputs["node_boot"].startswith("fetch: 5 bulky files")
-    assert {path: mode for _, path, mode, _ in _fetch_calls(text)} == SHIPPED_PATHS
+    assert {path: mode for _, path, mode, _ in fetch_calls(text)} == SHIPPED_PATHS
 
 
 def test_the_download_uses_the_node_role_at_the_regions_internal_endpoint(plan):
@@ -93,7 +93,7 @@ def test_the_download_uses_the_node_role_at_the_regions_internal_endpoint(plan):
 
 
 def test_one_oss_object_per_shipped_file_under_the_key_the_fetch_step_asks_for(plan):
-    calls = _fetch_calls(_text(plan))
+    calls = fetch_calls(_text(plan))
     objects = _objects(plan)
     assert sorted(objects) == sorted(key for key, *_ in calls)
     for key, path, _, sha in calls:
@@ -218,3 +218,13 @@ def test_the_download_at_another_regions_endpoint_is_refused(plan, tmp_path):
     root, result, logs = _run_fetch(text, tmp_path, _objects(plan))
     assert result.returncode == 1
     assert "AccessDenied: endpoint" in result.stderr
+
+
+def test_docs_alicloud_states_what_the_plan_ships(plan):
+    doc = " ".join((Path(__file__).parents[2] / "docs/alicloud.md").read_text().split())
+    assert "(step `fetch`, the first)" in doc
+    assert "one `oss.BucketObject` each, under `trainstack/boot/<sha256 prefix>/<file>`" in doc
+    assert len(plan.of_type(OBJECT)) == len(SHIPPED_PATHS) == 5
+    assert "retries for up to ten minutes in all (every 6 s)" in doc
+    assert f"tries_left={TRIES}\n" in step_text(_text(plan), "fetch") and "sleep 6\n" in \
+        step_text(_text(plan), "fetch")
