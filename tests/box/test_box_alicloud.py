@@ -59,12 +59,16 @@ def test_an_erdma_installer_that_is_not_the_pinned_one_fails_the_fabric_step(tmp
                for f in failures), failures
 
 
-def test_the_oss_upload_at_another_regions_endpoint_fails_the_health_step(tmp_path):
+def test_oss_at_another_regions_endpoint_fails_the_fetch_and_health_steps(tmp_path):
+    """Both ways: the agents' download (fetch, its try budget planted down from ten minutes to
+    three tries) and the health record's upload are refused naming the bucket's endpoint."""
     text = planted(alicloud("ebmgn8v").user_data, '--endpoint "oss-$TS_REGION-internal.aliyuncs.com"',
                    '--endpoint "oss-cn-hangzhou-internal.aliyuncs.com"')
+    text = planted(text, "tries_left=100", "tries_left=3")
     failures = one_box_failures(alicloud("ebmgn8v", text), tmp_path)
-    assert any("step `health` exited 1" in f and "must be addressed using the specified "
-               "endpoint oss-cn-wulanchabu.aliyuncs.com" in f for f in failures), failures
+    for step in ("fetch", "health"):
+        assert any(f"step `{step}` exited 1" in f and "must be addressed using the specified "
+                   "endpoint oss-cn-wulanchabu.aliyuncs.com" in f for f in failures), failures
 
 
 def test_two_sccgn7ex_boxes_boot_run_and_bench_in_the_container(tmp_path):
@@ -124,6 +128,10 @@ def test_a_hardened_metadata_server_refuses_the_boots_normal_mode_requests(tmp_p
     """The stand-in enforces security hardening mode when the instance asks for it
     (HttpTokens=required: alibabacloud.com/help/en/ecs/user-guide/view-instance-metadata). The
     plan leaves the instances in normal mode, which the boot, the agents and the CLI use; a plan
-    that hardens them would fail the boot here, at its first metadata request."""
-    failures = one_box_failures(alicloud("ebmgn8v", hardened=True), tmp_path)
+    that hardens them would fail the boot here, at its first metadata request: the CLI's STS
+    token for the fetch step (its try budget planted down from ten minutes to three tries), then
+    the ranks step's own address."""
+    text = planted(alicloud("ebmgn8v").user_data, "tries_left=100", "tries_left=3")
+    failures = one_box_failures(alicloud("ebmgn8v", text, hardened=True), tmp_path)
+    assert any("step `fetch` exited 1" in f and "403" in f for f in failures), failures
     assert any("step `ranks` exited" in f and "403" in f for f in failures), failures
