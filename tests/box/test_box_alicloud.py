@@ -3,7 +3,8 @@ real on the public Ubuntu 22.04 image's contents (no driver, Docker, container t
 python3-venv, RDMA stack or CPFS client: the boot installs them: the driver from NVIDIA's CUDA
 repository through cuda-keyring, the eRDMA installer from Alibaba's mirror with its checksum,
 aliyun-alinas-utils, the Alibaba Cloud CLI), the metadata server hands out the RAM role's STS
-token, OSS takes only that token at the region's endpoint; two boxes run and bench through docker
+token, OSS takes only that token at the region's endpoint (the first step downloads the agents'
+code the plan put there as oss.BucketObjects, checking each file's sha256); two boxes run and bench through docker
 with the host's erdma verbs provider mounted. sccgn7ex (SCC RoCE): the box stands up the
 catalog's 8 RoCE devices (Alibaba's SCC family page: 4 dual-port 100 Gbit/s RDMA NICs, one port
 per GPU); two boxes boot, run and bench with the host's /dev/infiniband passed in."""
