@@ -30,7 +30,8 @@ Sources (Alibaba Cloud docs, read 2026-12-01 through the search tool):
   host memory, slower but correct).
 - ECS instance metadata at 100.100.100.200 (normal mode), the RAM role's temporary
   credentials under meta-data/ram/security-credentials/<role>; the Alibaba Cloud CLI's
-  `EcsRamRole` mode reads them (no key on the node) and its `oss cp` uploads.
+  `EcsRamRole` mode reads them (no key on the node); its `oss cp` uploads the health record and
+  downloads the agents' code the user data has no room for (render_boot(ship=True)).
 """
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ import base64
 import dataclasses
 import gzip
 
-from trainstack_components.boot import CloudBoot, Fabric, NodeContext
+from trainstack_components.boot import CloudBoot, Fabric, NodeContext, user_data_too_large
 
 METADATA = "http://100.100.100.200/latest/meta-data"
 CPFS_NFS_CLIENT_DEB = ("https://cpfs-hangzhou-nfs-client.oss-cn-hangzhou.aliyuncs.com/"
@@ -48,11 +49,17 @@ ERDMA_INSTALLER_SHA256 = "cb44f4c4aaaabfbd81224c85a9e7889732bda26cc832ff70ecc055
 ALIYUN_CLI = "https://aliyuncli.alicdn.com/aliyun-cli-linux-latest-amd64.tgz"
 CLI_PROFILE = "trainstack"
 SOCKET_IFNAME = "eth0"      # the primary ENI: bootstrap traffic, never a container bridge
-USER_DATA_GZIP_OVER = 16 * 1024  # bytes before base64; cloud-init reads gzip user data
 # ECS RunInstances `UserData`: "cannot exceed 32 KB in size before Base64 encoding"
-# (https://help.aliyun.com/document_detail/49121.html, Instance user data; read 2026-12-01). The
-# example's boot is ~20.6 KB gzipped (63%), so the agents stay inline here, unlike on AWS.
+# (https://help.aliyun.com/document_detail/49121.html, Instance user data; read 2026-12-01).
+# With every file inline the example's boot (sccgn7ex) was 117,230 bytes, 31,491 gzipped: 96 %
+# of it. As on AWS, the agents' code travels through the bucket (render_boot(ship=True)) and
+# the first step fetches it; gzip (cloud-init reads gzip user data) only if the rest is over.
 USER_DATA_LIMIT = 32 * 1024
+# The fetch step is the boot's first, and the node's RAM role comes by a separate resource
+# (ecs.RamRoleAttachment) only once the instance is Running: until then the metadata server has
+# no STS token. Ten minutes covers that wait (and the CLI's download from its CDN through the
+# NAT gateway); a file that never comes fails the step within the same ten minutes.
+FETCH_WINDOW_S = 600
 # `|| true`: with no /sys/class/infiniband find fails, and under pipefail the count would end
 # the step (no message, no health record) instead of printing 0
 RDMA_COUNT = "{ find /sys/class/infiniband -mindepth 1 -maxdepth 1 2>/dev/null || true; } | wc -l"
@@ -130,7 +137,7 @@ def _metadata(path: str) -> str:
 def _cli_setup(ctx: NodeContext) -> str:
     """The Alibaba Cloud CLI, signed by the node's RAM role (EcsRamRole: no key on the node)."""
     return f"""if ! command -v aliyun >/dev/null; then
-  curl -fsSL -o /tmp/aliyun-cli.tgz {ALIYUN_CLI}
+  curl -fsSL --connect-timeout 20 --max-time 300 -o /tmp/aliyun-cli.tgz {ALIYUN_CLI}
   tar -xzf /tmp/aliyun-cli.tgz -C /usr/local/bin aliyun
 fi
 aliyun configure set --profile {CLI_PROFILE} --mode EcsRamRole \\
@@ -145,10 +152,12 @@ _PICK_DOMAIN = ('import re, sys; m = re.search(r"ProtocolMountTargetDomain\\W+([
 
 class AlicloudBoot(CloudBoot):
     """CPFS through the CPFS-NFS client at the shared MOUNT_PATH, eRDMA (or SCC RoCE) for NCCL,
-    ranks from the fixed address plan (node i is `planning.node_ip(i)`), the health record
-    uploaded with the Alibaba Cloud CLI under the node's RAM role."""
+    ranks from the fixed address plan (node i is `planning.node_ip(i)`); the agents' code
+    fetched from, and the health record uploaded to, OSS with the Alibaba Cloud CLI under the
+    node's RAM role."""
 
     cloud = "alicloud"
+    fetch_window_s = FETCH_WINDOW_S
     filesystem_type = "cpfs-nfs"
     filesystem_module = "nfs"
     # alibaba/alibabacloud-nas-utils README (mount.cpfs-nfs): CPFS mounts over NFSv3 only, with
@@ -268,16 +277,22 @@ echo "RoCE devices: $roce (at least {expected} expected on {ctx.instance_type})"
 aliyun --profile {CLI_PROFILE} oss cp -f "{local_path}" "oss://$TS_BUCKET/{key}" \\
   --endpoint "oss-$TS_REGION-internal.aliyuncs.com\""""
 
+    def download(self, ctx: NodeContext, key: str, local_path: str) -> str:
+        # The same CLI, role and VPC-internal endpoint as the health upload; -f: a failed try
+        # may have left the file behind.
+        return _cli_setup(ctx) + f"""
+aliyun --profile {CLI_PROFILE} oss cp -f "oss://$TS_BUCKET/{key}" "{local_path}" \\
+  --endpoint "oss-$TS_REGION-internal.aliyuncs.com\""""
+
 
 def ecs_user_data(text: str) -> str:
-    """Base64, as ECS recommends for `user_data`; gzip first when the text is long."""
+    """Base64, as ECS recommends for `user_data`; gzipped first only when the text is over
+    ECS's limit. Still over it: a SpecError (exit 2 at `trainstack plan`)."""
     raw = text.encode()
-    if len(raw) > USER_DATA_GZIP_OVER:
+    if len(raw) > USER_DATA_LIMIT:
         raw = gzip.compress(raw, mtime=0)
     if len(raw) > USER_DATA_LIMIT:
-        raise ValueError(f"user data is {len(raw)} bytes gzipped; ECS allows {USER_DATA_LIMIT} "
-                         "(ship the agents through the bucket: components/boot/render.py "
-                         "render_boot(ship=True), as components/aws/cluster.py does)")
+        raise user_data_too_large("alicloud", len(raw), USER_DATA_LIMIT, "ECS RunInstances")
     return base64.b64encode(raw).decode()
 
 

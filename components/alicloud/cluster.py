@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import ipaddress
 import json
+import posixpath
 import shlex
 
 import pulumi
@@ -12,7 +13,14 @@ from pulumi_alicloud import cms, ecs, nas, oss, ram, vpc
 from trainstack_components.alicloud import planning
 from trainstack_components.alicloud.boot import AlicloudBoot, ecs_user_data
 from trainstack_components.base import ClusterArgs
-from trainstack_components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
+from trainstack_components.boot import (
+    MOUNT_PATH,
+    NodeContext,
+    ShippedFile,
+    boot_outline,
+    render_boot,
+    shipped_files,
+)
 from trainstack_components.gpu_cluster import GpuCluster
 from trainstack_components.lifetime import LIFETIME_START_KEY, parse_iso
 from trainstack_components.pinning import nodes_held
@@ -57,7 +65,9 @@ class AlicloudGpuCluster(GpuCluster):
                                parse_iso(recorded) if recorded else now, now)
         # holdNodes: `trainstack up` scales back after a capacity failure (capacity_guard.py).
         count = 0 if nodes_held() or rel.spent else spec.nodes
-        nodes = self._nodes(name, args, net, holder, place, role, fs, bucket, rel, count)
+        shipped, objects = self._ship_boot_files(name, args, bucket)
+        nodes = self._nodes(name, args, net, holder, place, role, fs, bucket, rel, count,
+                            shipped, objects)
         alarm = self._idle_alarm(name, args, nodes) if nodes else None
         boot = self._boot_context(args, fs, bucket, role)
         release_at = nodes[0].auto_release_time if nodes else pulumi.Output.from_input(rel.at)
@@ -67,7 +77,7 @@ class AlicloudGpuCluster(GpuCluster):
             # `trainstack connect` reads the ids in node order.
             "node_group": holder.id,
             "node_ids": [n.id for n in nodes],
-            "node_boot": boot.apply(lambda ctx: boot_outline(ctx, AlicloudBoot())),
+            "node_boot": boot.apply(lambda ctx: boot_outline(ctx, AlicloudBoot(), ship=True)),
             "heartbeat_url": bucket.bucket.apply(lambda b: f"oss://{b}/heartbeats"),
             "filesystem_export_command": pulumi.Output.all(fs["fs"].id, fs["flow"].data_flow_id)
             .apply(lambda v: export_command(sel.region, v[0], v[1])),
@@ -131,9 +141,9 @@ class AlicloudGpuCluster(GpuCluster):
                              bandwidth="200", tags=tags, opts=self.child())
         link = ecs.EipAssociation(f"{name}-nat-ip-link", allocation_id=eip.id,
                                   instance_id=nat.id, instance_type="Nat", opts=self.child())
-        vpc.SnatEntry(f"{name}-snat", snat_table_id=nat.snat_table_ids,
-                      source_vswitch_id=vsw.id, snat_ip=eip.ip_address,
-                      opts=self.child(depends_on=[link]))
+        snat = vpc.SnatEntry(f"{name}-snat", snat_table_id=nat.snat_table_ids,
+                             source_vswitch_id=vsw.id, snat_ip=eip.ip_address,
+                             opts=self.child(depends_on=[link]))
         # CPFS's own VPC: its NFS export must land in a VPC that does not overlap it (the nodes').
         planning.check_networks_apart()
         fs_net = vpc.Network(f"{name}-fs-vpc", vpc_name=f"{name}-fs-vpc",
@@ -147,8 +157,8 @@ class AlicloudGpuCluster(GpuCluster):
                                   vpc_id=fs_net.id, inner_access_policy="Accept",
                                   description="trainstack: the CPFS mount target", tags=tags,
                                   opts=self.child())
-        return {"vpc": net, "vswitch": vsw, "sg": sg, "fs_vpc": fs_net, "fs_vswitch": fs_vsw,
-                "fs_sg": fs_sg}
+        return {"vpc": net, "vswitch": vsw, "sg": sg, "snat": snat, "fs_vpc": fs_net,
+                "fs_vswitch": fs_vsw, "fs_sg": fs_sg}
 
     # -- bucket --------------------------------------------------------------------------------
 
@@ -251,7 +261,7 @@ class AlicloudGpuCluster(GpuCluster):
     # -- nodes ---------------------------------------------------------------------------------
 
     def _nodes(self, name, args: ClusterArgs, net, holder, place, role, fs, bucket, rel,
-               count: int):
+               count: int, shipped: tuple[ShippedFile, ...] = (), boot_objects=()):
         spec, sel, tags = args.spec, args.selection, self.tags
         cap = planning.capacity_args(sel.capacity.type, sel.capacity.reservation)
         primary_eri, second_eri_card = planning.eri_layout(sel.instance, sel.use_rdma)
@@ -261,7 +271,7 @@ class AlicloudGpuCluster(GpuCluster):
         boot = self._boot_context(args, fs, bucket, role)
         # One user data for every node, rendered once: a node finds its rank by its own fixed
         # address.
-        user_data = boot.apply(lambda ctx: ecs_user_data(render_user_data(ctx, AlicloudBoot())))
+        user_data = boot.apply(lambda ctx: self._user_data(ctx, shipped))
         nodes = []
         for i in range(count):
             node = planning.node_name(name, i)
@@ -291,29 +301,57 @@ class AlicloudGpuCluster(GpuCluster):
                 # spend-limit (`pulumi preview --policy-pack`) compares against it.
                 tags={**tags, BUDGET_TAG: f"{spec.budget.monthly_usd:g}"}, volume_tags=tags,
                 # The release time is fixed at first deploy: a later `up` must not move it.
+                # The boot's first step fetches the agents from the bucket, through the NAT
+                # gateway's SNAT entry (the CLI comes from its public CDN): both are there first.
                 opts=self.child(ignore_changes=["autoReleaseTime", "imageId"],
-                                depends_on=[fs["mount"], fs["export"]]))
+                                depends_on=[fs["mount"], fs["export"], net["snat"],
+                                            *boot_objects]))
             ecs.RamRoleAttachment(f"{node}-role", instance_id=instance.id,
                                   ram_role_name=role.role_name, opts=self.child())
             nodes.append(instance)
         return nodes
 
-    def _boot_context(self, args: ClusterArgs, fs, bucket, role) -> pulumi.Output:
+    def _node_context(self, args: ClusterArgs, bucket_name: str, role_name: str, fs_id: str,
+                      export_id: str) -> NodeContext:
         spec, sel = args.spec, args.selection
+        return self.node_context(
+            # The export's mount address is looked up on the node (AlicloudBoot).
+            args, bucket=bucket_name, filesystem_source="", region=sel.region, zone=sel.zone,
+            extra={"node_addresses": [planning.node_ip(i, spec.nodes) for i in range(spec.nodes)],
+                   "node_role": role_name, "filesystem_id": fs_id, "export_id": export_id})
 
+    def _boot_context(self, args: ClusterArgs, fs, bucket, role) -> pulumi.Output:
         def context(values) -> NodeContext:
             fs_id, export_id, bucket_name, role_name = values
-            return self.node_context(
-                # The export's mount address is looked up on the node (AlicloudBoot).
-                args, bucket=bucket_name, filesystem_source="", region=sel.region,
-                zone=sel.zone,
-                extra={"node_addresses": [planning.node_ip(i, spec.nodes)
-                                          for i in range(spec.nodes)],
-                       "node_role": role_name, "filesystem_id": fs_id,
-                       "export_id": export_id})
+            return self._node_context(args, bucket_name, role_name, fs_id, export_id)
 
         return pulumi.Output.all(fs["fs"].id, fs["export"].export_id, bucket.bucket,
                                  role.role_name).apply(context)
+
+    def _ship_boot_files(self, name, args: ClusterArgs, bucket):
+        """ECS takes 32 KB of user data and the agents' code is most of the boot: it goes to
+        the bucket as one object per file, which the boot's first step fetches. Which files
+        and their bytes are known before the bucket, role or file system exist (the agents'
+        code reads none of those values), so the objects are planned here rather than inside an
+        apply; `_user_data` checks the rendered boot asks for exactly these keys."""
+        planned = self._node_context(args, bucket_name="", role_name="", fs_id="", export_id="")
+        shipped = shipped_files(planned, AlicloudBoot())
+        objects = [oss.BucketObject(
+            f"{name}-boot-{posixpath.basename(f.path).replace('_', '-').replace('.', '-')}",
+            bucket=bucket.bucket, key=f.key, content=f.content, content_type="text/plain",
+            opts=self.child()) for f in shipped]
+        return shipped, objects
+
+    @staticmethod
+    def _user_data(ctx: NodeContext, shipped: tuple[ShippedFile, ...]) -> str:
+        rendered = render_boot(ctx, AlicloudBoot(), ship=True)
+        if {f.key for f in rendered.shipped} != {f.key for f in shipped}:
+            raise ValueError(
+                "the boot files shipped through the bucket depend on values only known at deploy "
+                f"time: planned {sorted(f.key for f in shipped)}, rendered "
+                f"{sorted(f.key for f in rendered.shipped)}; a bulky BootFile must not read "
+                "the bucket, role or file system from its NodeContext")
+        return ecs_user_data(rendered.text)
 
     # -- idle GPUs -----------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ from trainstack_components.boot.render import (
     render_user_data,
     shipped_files,
     step_script,
+    user_data_too_large,
 )
 from trainstack_components.boot.steps import (
     HEALTH_FILE,
@@ -50,5 +51,5 @@ __all__ = [
     "RANKS_PROFILE", "SCRATCH_PATH", "STATE_DIR", "BootFile", "BootStep", "CloudBoot", "Fabric",
     "NodeContext", "aws_user_data", "boot_outline", "boot_steps", "cloud_config",
     "decode_aws_user_data", "extensions", "render_user_data", "step_script",
-    "RenderedBoot", "ShippedFile", "render_boot", "shipped_files",
+    "RenderedBoot", "ShippedFile", "render_boot", "shipped_files", "user_data_too_large",
 ]

@@ -158,6 +158,10 @@ class CloudBoot(ABC):
     def upload(self, ctx: NodeContext, local_path: str, key: str) -> str:
         """Copy `local_path` to `key` in the cluster's bucket."""
 
+    # How long the boot's `fetch` step (render.fetch_step) keeps retrying the bucket before it
+    # gives up: the node's credentials (and its route to the bucket) may come after boot starts.
+    fetch_window_s: int = 120
+
     def download(self, ctx: NodeContext, key: str, local_path: str) -> str:
         """Copy `key` in the cluster's bucket to `local_path`: how a cloud that ships bulky boot
         files through the bucket (render.shipped_boot) fetches them. Only such a cloud needs it."""

@@ -18,6 +18,7 @@ import yaml
 
 from trainstack_components.boot.model import STATE_DIR, STEP_DIR, BootFile, BootStep, CloudBoot, NodeContext
 from trainstack_components.boot.steps import _function, boot_steps, step_files
+from trainstack_components.errors import SpecError
 
 RUNNER = f"{STEP_DIR}/run-step"
 BOOT_LOG = "/var/log/trainstack-boot.log"
@@ -64,7 +65,7 @@ def cloud_config(steps: Sequence[BootStep], files: Sequence[BootFile] = ()) -> s
 
 SHIP_PREFIX = "trainstack/boot"
 FETCH_STEP = "fetch"
-FETCH_ATTEMPTS, FETCH_WAIT_S = 20, 6  # two minutes: the node's credentials may come late
+FETCH_WAIT_S = 6   # between two tries of the `fetch` step (CloudBoot.fetch_window_s in all)
 
 
 @dataclass(frozen=True)
@@ -87,28 +88,41 @@ def shipped_file(file: BootFile) -> ShippedFile:
     return ShippedFile(key, file.path, file.content, file.permissions, digest)
 
 
+def fetch_attempts(cloud: CloudBoot) -> int:
+    """How many failed downloads the `fetch` step takes before it gives up: the cloud's
+    window at FETCH_WAIT_S apart."""
+    return max(1, -(-cloud.fetch_window_s // FETCH_WAIT_S))
+
+
 def fetch_step(ctx: NodeContext, cloud: CloudBoot, shipped: Sequence[ShippedFile]) -> BootStep:
     """Download every shipped file to its path with its permissions, checking its sha256 (the
     nodes may write to their bucket, so the bytes are checked, not trusted); retried, since the
-    node's credentials and its route to the bucket may come a little after boot starts."""
+    node's credentials and its route to the bucket may come a little after boot starts. The
+    retries are one budget for the whole step (the cloud's fetch window): credentials that come
+    late are waited for once, and a step whose files never come ends within the window (each
+    later file still gets one try), naming every key it could not fetch."""
     calls = "\n".join(
         "fetch_file " + " ".join(shlex.quote(v) for v in (f.key, f.path, f.permissions, f.sha256))
         + " || failed=1" for f in shipped)
     script = _function("download", cloud.download(ctx, "$1", "$2")) + f"""
+tries_left={fetch_attempts(cloud)}
 fetch_file() {{
-  local key="$1" path="$2" mode="$3" sha="$4" attempt
+  local key="$1" path="$2" mode="$3" sha="$4" attempt=0
   mkdir -p "$(dirname "$path")"
-  for attempt in $(seq 1 {FETCH_ATTEMPTS}); do
+  while :; do
+    attempt=$((attempt + 1))
     if download "$key" "$path.fetch" && echo "$sha  $path.fetch" | sha256sum -c --status -; then
       chmod "$mode" "$path.fetch"
       mv -f "$path.fetch" "$path"
       return 0
     fi
+    tries_left=$((tries_left - 1))
+    if [ "$tries_left" -le 0 ]; then break; fi
     echo "attempt $attempt: $key not fetched or its sha256 differs; retrying in {FETCH_WAIT_S} s"
     sleep {FETCH_WAIT_S}
   done
   rm -f "$path.fetch"
-  echo "$key: not fetched; $path is missing"
+  echo "$key: not fetched (or its sha256 differs) after $attempt attempts; $path is missing"
   return 1
 }}
 failed=0
@@ -169,14 +183,26 @@ def boot_outline(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootS
     return "; ".join(f"{s.name}: {s.description or s.name}" for s in steps)
 
 
+def user_data_too_large(cloud: str, size: int, limit: int, where: str) -> SpecError:
+    """The plan's refusal of a boot that no longer fits its cloud's user data: the size, the
+    limit and the way out, as one paragraph (exit 2), before any node is asked for."""
+    return SpecError(
+        f"{cloud} node user data",
+        f"is {size:,} bytes gzipped; {where} takes at most {limit:,} bytes (before base64).",
+        "Shrink the boot: drop or shorten the steps a provider adds "
+        "(trainstack_components.boot.extensions), or mark its large files BootFile(bulky=True) "
+        "so they travel through the cluster's bucket instead of the user data.")
+
+
 def aws_user_data(text: str) -> str:
     """Base64 for a launch template; gzip first when the text is over EC2's limit (cloud-init
-    reads gzip user data)."""
+    reads gzip user data). Still over it: a SpecError (exit 2 at `trainstack plan`)."""
     raw = text.encode()
     if len(raw) > AWS_USER_DATA_LIMIT:
         raw = gzip.compress(raw, mtime=0)
     if len(raw) > AWS_USER_DATA_LIMIT:
-        raise ValueError(f"user data is {len(raw)} bytes gzipped; EC2 allows {AWS_USER_DATA_LIMIT}")
+        raise user_data_too_large("aws", len(raw), AWS_USER_DATA_LIMIT,
+                                  "an EC2 launch template")
     return base64.b64encode(raw).decode()
 
 

@@ -376,8 +376,9 @@ def test_every_node_gets_the_same_shared_boot_user_data(plan):
     assert len(texts) == 1  # a node finds its rank from its own fixed address
     (text,) = texts
     assert text.startswith("#cloud-config\n")
+    # fetch first: the agents' code comes from the bucket (tests/alicloud/test_alicloud_shipping.py)
     assert [c[1] for c in yaml.safe_load(text)["runcmd"]] == [
-        "idle", "lustre", "scratch", "fabric", "ranks", "packages", "runtime", "jobs", "preemption",
+        "fetch", "idle", "lustre", "scratch", "fabric", "ranks", "packages", "runtime", "jobs", "preemption",
         "health"]
 
 

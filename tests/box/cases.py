@@ -126,10 +126,14 @@ def alicloud_plan(shape: str):
 
 
 @functools.lru_cache(maxsize=None)
-def alicloud(shape: str, user_data: str | None = None, hardened: bool = False) -> BoxCase:
+def alicloud(shape: str, user_data: str | None = None, hardened: bool = False,
+             role_after_s: float = 0) -> BoxCase:
     """One ecs.Instance per node: the user data exactly as the instance carries it (base64 /
     gzip, decoded as ECS's cloud-init does), at the plan's own private addresses (the ranks step
-    lists them), with the RAM role, CPFS file system and bucket the plan names. The one edit:
+    lists them), with the RAM role, CPFS file system and bucket the plan names, and the bucket
+    holding the plan's oss.BucketObjects (the agents' code the fetch step downloads). The RAM
+    role reaches the metadata server `role_after_s` after boot starts (ecs.RamRoleAttachment
+    runs once the instance is Running). The one edit:
     the eRDMA installer's published sha256 is replaced by the stand-in tarball's (the box cannot
     serve Alibaba's tarball); a tarball that does not match still fails the step (tested)."""
     from tests.alicloud.test_alicloud_boot import INSTANCE
@@ -148,6 +152,8 @@ def alicloud(shape: str, user_data: str | None = None, hardened: bool = False) -
     env = _node_env(text)
     image = re.search(r"docker pull --quiet '?([^ ;']+)", text).group(1)
     names, ips = outputs["nodes"], outputs["node_private_ips"]
+    objects = {r.inputs["key"]: r.inputs["content"]
+               for r in plan.of_type("alicloud:oss/bucketObject:BucketObject")}
     domain = outputs.get("filesystem_dns") or "cpfs.box.invalid"
 
     def metadata_for(node):
@@ -158,8 +164,9 @@ def alicloud(shape: str, user_data: str | None = None, hardened: bool = False) -
     return BoxCase(
         name=f"alicloud-{shape}", cloud="alicloud", user_data=text,
         instance_type=env["TS_INSTANCE_TYPE"], nodes=int(env["TS_NODES"]), bucket=env["TS_BUCKET"],
-        runtime_image=image, filesystem=(f"{domain}:/share", "cpfs-nfs"),
+        runtime_image=image, filesystem=(f"{domain}:/share", "cpfs-nfs"), bucket_objects=objects,
         extra={"node_names": names, "node_ips": ips, "ram_role": outputs["node_role"],
+               "ram_role_after_s": role_after_s,
                "cli_profile": "trainstack", "region": env["TS_REGION"], "zone": env["TS_ZONE"],
                "filesystem_id": outputs.get("filesystem_id"), "cpfs_domain": domain,
                "metadata_hardened": hardened, "metadata_for": metadata_for})

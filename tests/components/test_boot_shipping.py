@@ -11,6 +11,7 @@ import os
 import shlex
 import stat
 import subprocess
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -231,7 +232,8 @@ def test_alibaba_refuses_user_data_over_ecs_limit_at_plan_time():
     noise = hashlib.sha512(b"seed").hexdigest()
     text = "".join(hashlib.sha256(f"{noise}{i}".encode()).hexdigest() for i in range(1200))
     assert len(gzip.compress(text.encode(), mtime=0)) > 32 * 1024
-    with pytest.raises(ValueError, match="ECS allows 32768"):
+    from trainstack_components.errors import SpecError
+    with pytest.raises(SpecError, match="ECS RunInstances takes at most 32,768 bytes"):
         ecs_user_data(text)
     fits = text[:50000]   # ~28 KB gzipped: under the limit
     assert decode_ecs_user_data(ecs_user_data(fits)) == fits
@@ -252,3 +254,32 @@ def test_a_bulky_file_that_reads_deploy_time_values_is_refused():
             plan_for(_example(), "aws")
     finally:
         extensions.remove_step_provider(provider)
+
+
+# module, limit variable, what the paragraph names (the limit is the cloud's, cited beside it)
+OVER_LIMIT = {"aws": ("trainstack_components.boot.render", "AWS_USER_DATA_LIMIT",
+                      "an EC2 launch template takes at most 4,096 bytes (before base64)"),
+              "alicloud": ("trainstack_components.alicloud.boot", "USER_DATA_LIMIT",
+                           "ECS RunInstances takes at most 4,096 bytes (before base64)")}
+
+
+@pytest.mark.parametrize("cloud", sorted(OVER_LIMIT))
+def test_user_data_over_the_clouds_limit_is_one_paragraph_and_exit_2_at_plan(cloud):
+    """A boot that grows past its cloud's user data limit (here: the limit lowered to 4 KiB,
+    under the example's ~8 KB gzipped boot) stops `trainstack plan` with the size, the limit and
+    the way out, not a traceback from inside the SDK's apply."""
+    from tests.checkout import PYTHONPATH
+    from tests.conftest import ROOT
+    module, name, says = OVER_LIMIT[cloud]
+    script = (f"import runpy, sys\nimport {module} as m\nm.{name} = 4096\n"
+              f"sys.argv = ['trainstack', 'plan', '--cloud', {cloud!r}, '--spec', {str(EXAMPLE)!r}]\n"
+              "runpy.run_module('trainstack', run_name='__main__')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300, env={**os.environ, "PYTHONPATH": PYTHONPATH})
+    assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-3000:]
+    assert "Traceback" not in done.stderr and "Future exception" not in done.stderr
+    paragraph = " ".join(done.stderr.split())
+    assert paragraph.startswith(f"error: {cloud} node user data: is ")
+    assert "bytes gzipped; " + says in paragraph
+    assert "BootFile(bulky=True)" in paragraph and "extensions" in paragraph
+    assert done.stderr.count("error:") == 1

@@ -42,6 +42,7 @@ class World:
         # The node's credentials, issued by this metadata server, accepted by the APIs.
         self.secret = config.get("credential") or secrets.token_hex(16)
         self.registry_tokens: set[str] = set()
+        self.started = time.monotonic()
 
     def log(self, line: str) -> None:
         with self.lock, open(self.state / "world.log", "a") as f:
@@ -81,6 +82,11 @@ class World:
                             "hardening mode only (a token from PUT /latest/api/token)"
             sub = path.removeprefix("/latest/meta-data/")
             role = self.c.get("ram_role", "")
+            # The role comes by its own resource (ecs.RamRoleAttachment) once the instance
+            # runs: until then the instance has no role, and its metadata no such path.
+            if (sub.startswith("ram/security-credentials/")
+                    and time.monotonic() - self.started < self.c.get("ram_role_after_s", 0)):
+                return 404, "Not Found"
             if sub == "ram/security-credentials/":
                 return 200, role
             if sub == f"ram/security-credentials/{role}":

@@ -175,6 +175,27 @@ def _close_leftover_loop() -> None:
 atexit.register(_close_leftover_loop)
 
 
+def _spec_error_in(err: BaseException) -> SpecError | None:
+    seen: set[int] = set()
+    current: BaseException | None = err
+    while current is not None and id(current) not in seen:
+        if isinstance(current, SpecError):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
+
+
+def _quiet_spec_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The SDK's futures that carry a SpecError (every resource waiting on the failed input)
+    are never awaited once render has raised it; asyncio would log each one with its traceback
+    when it is collected. The error is the user's paragraph, printed once."""
+    problem = context.get("exception")
+    if problem is not None and _spec_error_in(problem) is not None:
+        return
+    loop.default_exception_handler(context)
+
+
 def prevalidate(config: dict[str, str], project_dir: Path = PROJECT_DIR) -> ProgramInputs:
     """Every spec, catalog and location check, before any resource is declared; and that the
     cloud's provider SDK is installed (its pip extra), which the program will import."""
@@ -193,6 +214,7 @@ def render(config: dict[str, str], stack: str = "offline",
     monitor = _RecordingMonitor(mocks)
     _close_leftover_loop()  # replaced unclosed, it would be closed by the garbage collector
     loop = asyncio.new_event_loop()
+    loop.set_exception_handler(_quiet_spec_errors)
     asyncio.set_event_loop(loop)
     settings.reset_options(project=PROJECT, stack=stack)
     pulumi.runtime.set_all_config(dict(config))
@@ -216,6 +238,13 @@ def render(config: dict[str, str], stack: str = "offline",
         pulumi.runtime.test(program)()
     except pulumi.RunError as err:  # the program's own SpecError, raised as a RunError
         raise SpecError("stack", str(err), "") from None
+    except Exception as err:
+        # A SpecError raised inside an apply (a user data over its cloud's limit) reaches here
+        # wrapped by the SDK in a ValueError per input and per resource: the user's paragraph.
+        cause = _spec_error_in(err)
+        if cause is None:
+            raise
+        raise cause from None
     finally:
         settings.reset_options()
         pulumi.runtime.set_all_config({})
