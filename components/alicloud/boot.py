@@ -146,8 +146,13 @@ aliyun configure set --profile {CLI_PROFILE} --mode EcsRamRole \\
 
 # The domain wherever the answer nests it (the API reference lists ProtocolMountTargets[]);
 # one line, because a step's functions are indented.
-_PICK_DOMAIN = ('import re, sys; m = re.search(r"ProtocolMountTargetDomain\\W+([A-Za-z0-9.-]+)", '
-                'sys.stdin.read()); print(m.group(1) + ":/share") if m else sys.exit(1)')
+def _pick_domain(export_path: str) -> str:
+    """One line (a step's functions are indented): print `<domain>:/share<export path>`, the
+    CPFS-NFS mount address of an export (alibaba/alibabacloud-nas-utils README, cpfs-nfs: "the
+    mount address of the export directory ... e.g. <domain>:/share/fileset")."""
+    path = "/" + export_path.strip("/") if export_path.strip("/") else ""
+    return ('import re, sys; m = re.search(r"ProtocolMountTargetDomain\\W+([A-Za-z0-9.-]+)", '
+            f'sys.stdin.read()); print(m.group(1) + ":/share{path}") if m else sys.exit(1)')
 
 
 class AlicloudBoot(CloudBoot):
@@ -170,10 +175,11 @@ class AlicloudBoot(CloudBoot):
         # DescribeProtocolMountTarget (ProtocolMountTargetDomain) under the node's role. The
         # export path follows `/share` (the CPFS-NFS mount address, e.g. <domain>:/share/fileset).
         fs_id, export_id = ctx.extra["filesystem_id"], ctx.extra["export_id"]
+        pick = _pick_domain(str(ctx.extra.get("export_path", "/")))
         return _cli_setup(ctx) + f"""
 aliyun --profile {CLI_PROFILE} nas DescribeProtocolMountTarget --RegionId "$TS_REGION" \\
   --FileSystemId {fs_id} --Filters.1.Key ExportIds --Filters.1.Value {export_id} \\
-  | python3 -c '{_PICK_DOMAIN}'"""
+  | python3 -c '{pick}'"""
 
     def client_ready(self) -> str:
         # The NFS module is in every stock kernel; the client is ready once its mount helper is.

@@ -102,6 +102,8 @@ class AlicloudGpuCluster(GpuCluster):
             "filesystem_throughput_mbps_per_tib": planning.cpfs_tier_mbps_per_tib(
                 fs["storage_type"]),
             "filesystem_bucket_path": BUCKET_FILESET,
+            # What the nodes mount: the exported fileset itself (the reaper checks the two).
+            "filesystem_node_path": BUCKET_FILESET,
             "filesystem_dataflow_mbps": fs["dataflow_mbps"],
             "filesystem_vpc_cidr": planning.FS_VPC_CIDR,
             "bucket_name": bucket.bucket,
@@ -213,10 +215,15 @@ class AlicloudGpuCluster(GpuCluster):
                                        vswitch_id=net["fs_vswitch"].id,
                                        description="trainstack: NFS for the nodes",
                                        opts=self.child())
+        # The nodes mount the bucket's fileset, never the root: the data flow (and so the
+        # reaper's export) reaches only a fileset (CreateDataFlow FsetId), so a node that could
+        # write outside it would leave files no export copies. CreateProtocolMountTarget takes
+        # "FsetId or Path, exactly one" (help.aliyun.com/zh/cpfs/api-createprotocolmounttarget).
         export = nas.ProtocolMountTarget(f"{name}-fs-export", file_system_id=fs.id,
                                          protocol_service_id=protocol.protocol_service_id,
                                          vpc_id=net["vpc"].id, vswitch_id=net["vswitch"].id,
-                                         path="/", description="trainstack: the whole file system",
+                                         fset_id=fileset.fileset_id,
+                                         description="trainstack: the bucket fileset",
                                          opts=self.child())
         mbps = planning.dataflow_throughput(size, storage_type)
         flow = nas.DataFlow(f"{name}-fs-bucket-flow", file_system_id=fs.id,
@@ -318,7 +325,8 @@ class AlicloudGpuCluster(GpuCluster):
             # The export's mount address is looked up on the node (AlicloudBoot).
             args, bucket=bucket_name, filesystem_source="", region=sel.region, zone=sel.zone,
             extra={"node_addresses": [planning.node_ip(i, spec.nodes) for i in range(spec.nodes)],
-                   "node_role": role_name, "filesystem_id": fs_id, "export_id": export_id})
+                   "node_role": role_name, "filesystem_id": fs_id, "export_id": export_id,
+                   "export_path": BUCKET_FILESET})
 
     def _boot_context(self, args: ClusterArgs, fs, bucket, role) -> pulumi.Output:
         def context(values) -> NodeContext:

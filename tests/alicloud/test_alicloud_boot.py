@@ -113,9 +113,11 @@ def test_cpfs_mounts_at_the_shared_path_through_the_cpfs_nfs_client():
     assert shape_plan("ebmgn8v").outputs["filesystem_mount_name"] == "/lustre"
 
 
-def test_the_nodes_mount_an_nfs_export_of_the_whole_file_system():
+def test_the_nodes_mount_an_nfs_export_of_the_bucket_fileset():
     plan = shape_plan("ebmgn8v")
     (fs,) = plan.of_type("alicloud:nas/fileSystem:FileSystem")
+    (fileset,) = plan.of_type("alicloud:nas/fileset:Fileset")
+    (flow,) = plan.of_type("alicloud:nas/dataFlow:DataFlow")
     (service,) = plan.of_type("alicloud:nas/protocolService:ProtocolService")
     (export,) = plan.of_type("alicloud:nas/protocolMountTarget:ProtocolMountTarget")
     switches = {v.name: v for v in plan.of_type("alicloud:vpc/switch:Switch")}
@@ -123,7 +125,13 @@ def test_the_nodes_mount_an_nfs_export_of_the_whole_file_system():
     assert (service.inputs["protocolType"], service.inputs["fileSystemId"]) == ("NFS",
                                                                              f"{fs.name}-id")
     # The export in the nodes' vSwitch and VPC; the service in the file system's (issue 21).
-    assert export.inputs["path"] == "/"
+    # The export is the fileset the data flow copies to the bucket, never the root: whatever
+    # the nodes write is within the export's reach (issue 34 review).
+    assert "path" not in export.inputs
+    assert fileset.urn in export.property_dependencies["fsetId"]
+    assert fileset.urn in flow.property_dependencies["fsetId"]
+    assert fileset.inputs["fileSystemPath"] == plan.outputs["filesystem_node_path"] \
+        == plan.outputs["filesystem_bucket_path"] == "/bucket/"
     assert export.inputs["vswitchId"] == "llm-finetune-vsw-id"
     assert export.inputs["vpcId"] == "llm-finetune-vpc-id" != fs.inputs["vpcId"]
     assert service.inputs["vpcId"] == fs.inputs["vpcId"] == "llm-finetune-fs-vpc-id"
@@ -169,7 +177,9 @@ def test_the_mount_asks_for_the_export_address_until_it_exists(node):
     assert f"--mode EcsRamRole --ram-role-name {role}" in calls
     assert (f"nas DescribeProtocolMountTarget --RegionId {STUB_REGION} --FileSystemId "
             "llm-finetune-fs-id --Filters.1.Key ExportIds --Filters.1.Value") in calls
-    source = "cpfs-0abc-0def.eu-central-1.cpfs.aliyuncs.com:/share"
+    # The export's mount address: <domain>:/share<export path> (alibabacloud-nas-utils README:
+    # "cpfs-....cpfs.aliyuncs.com:/share/fileset").
+    source = "cpfs-0abc-0def.eu-central-1.cpfs.aliyuncs.com:/share/bucket"
     assert f"mount -t cpfs-nfs -o {OPTIONS} {source} " in calls
     assert (root / "fstab").read_text().startswith(f"{source} ")
 

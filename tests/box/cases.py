@@ -164,7 +164,9 @@ def alicloud(shape: str, user_data: str | None = None, hardened: bool = False,
     return BoxCase(
         name=f"alicloud-{shape}", cloud="alicloud", user_data=text,
         instance_type=env["TS_INSTANCE_TYPE"], nodes=int(env["TS_NODES"]), bucket=env["TS_BUCKET"],
-        runtime_image=image, filesystem=(f"{domain}:/share", "cpfs-nfs"), bucket_objects=objects,
+        runtime_image=image, bucket_objects=objects,
+        # the export of the bucket fileset the nodes mount: <domain>:/share<its path>
+        filesystem=(f"{domain}:/share/{outputs['filesystem_node_path'].strip('/')}", "cpfs-nfs"),
         extra={"node_names": names, "node_ips": ips, "ram_role": outputs["node_role"],
                "ram_role_after_s": role_after_s,
                "cli_profile": "trainstack", "region": env["TS_REGION"], "zone": env["TS_ZONE"],

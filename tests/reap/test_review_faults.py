@@ -315,12 +315,6 @@ def test_a_gcp_instance_started_after_its_idle_report_keeps_the_stack(world):
 
 # -- 6. what Alibaba's export reaches ---------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="review finding: Alibaba's export is a data flow task "
-                   "on the /bucket/ fileset only (components/alicloud/cluster.py export_command "
-                   "--Directory /bucket/, DataFlow on the fileset) while the nodes mount the "
-                   "whole CPFS (ProtocolMountTarget path '/'); CommandExportGuard (cloud.py) has "
-                   "no unexported(), so files outside /bucket/ are destroyed unexported, exit 0 "
-                   "(docs/billing-after-stop.md says the whole filesystem is exported)")
 def test_alibaba_files_outside_the_exported_fileset_stop_the_destroy(world):
     """The AWS twin (files outside the data repository association's path) stops at 0 nodes
     unless --delete-unexported (tests/reap/test_reap_unexported.py). On Alibaba the same stack
@@ -332,6 +326,21 @@ def test_alibaba_files_outside_the_exported_fileset_stop_the_destroy(world):
     result = reap(world)
     assert world.destroyed() == [], result.output
     assert result.exit_code == 1 and "/bucket" in result.output, result.output
+
+
+def test_an_alibaba_stack_whose_nodes_mount_only_the_fileset_is_exported_and_destroyed(world):
+    """The stack as trainstack plans it now: the nodes mount the exported fileset itself (the
+    plan's own outputs), so everything they wrote is in the data flow's reach."""
+    from tests.alicloud.test_alicloud_boot import shape_plan
+    outputs = shape_plan("scc").outputs
+    assert outputs["filesystem_node_path"] == outputs["filesystem_bucket_path"] == "/bucket/"
+    alibaba(world, 2)
+    world.stacks["ali"]["outputs"].update(
+        filesystem_bucket_path=outputs["filesystem_bucket_path"],
+        filesystem_node_path=outputs["filesystem_node_path"])
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    result = reap(world)
+    assert result.exit_code == 0 and world.destroyed() == ["ali"], result.output
 
 
 # -- faults tried that the reaper survives (each a passing test) ------------------------------

@@ -574,6 +574,22 @@ class CommandExportGuard:
         return code == 0, f"`{command}` exited {code}"
 
 
+class CpfsExportGuard(CommandExportGuard):
+    """Alibaba CPFS: the export is a data flow task on one fileset (`filesystem_bucket_path`),
+    so only what the nodes wrote inside it is copied. Stacks since the fileset became the nodes'
+    mount say so (`filesystem_node_path`); an older stack's nodes mounted the whole CPFS ("/")."""
+
+    def unexported(self, outputs) -> str:
+        exported = "/" + str(outputs.get("filesystem_bucket_path") or "").strip("/")
+        mounted = "/" + str(outputs.get("filesystem_node_path") or "/").strip("/")
+        if exported == "/" or mounted == exported or mounted.startswith(exported + "/"):
+            return ""
+        return (f"files on CPFS {outputs.get('filesystem_id') or '(no filesystem_id)'} outside "
+                f"the {exported} fileset (the nodes mount {mounted}; the data flow exports only "
+                "the fileset) are never exported and are deleted with the filesystem; an `up` "
+                "with this trainstack mounts only the fileset")
+
+
 class AzureArchiveGuard:
     """Azure Managed Lustre: request an HSM archive, then wait until the archive status shows a
     run that STARTED after the request and Completed. The status keeps the previous archive's
@@ -625,5 +641,5 @@ class AzureArchiveGuard:
 
 
 def default_guards() -> dict[str, DataGuard]:
-    return {"aws": FsxExportGuard(), "gcp": CommandExportGuard(), "alicloud": CommandExportGuard(),
+    return {"aws": FsxExportGuard(), "gcp": CommandExportGuard(), "alicloud": CpfsExportGuard(),
             "azure": AzureArchiveGuard()}
