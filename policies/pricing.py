@@ -24,7 +24,7 @@ catalog does not list (t3.micro, e2-small) are left out and named.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Mapping, Optional
 
 from trainstack_policies import catalog
 from trainstack_policies.catalog import GIB_PER_GB, HOURS_PER_MONTH
@@ -108,7 +108,8 @@ def _data_gb(bucket: Bucket) -> Optional[float]:
         return None
 
 
-def _group_line(g: NodeGroup, result: "Estimate") -> None:
+def _group_line(g: NodeGroup, result: "Estimate",
+                block_fees: Optional[Mapping[str, float]] = None) -> None:
     if g.invalid:
         result.invalid += [f"{g.resource.name} ({g.resource.type}): {what}" for what in g.invalid]
         return
@@ -133,10 +134,19 @@ def _group_line(g: NodeGroup, result: "Estimate") -> None:
         return
     if g.capacity_block:
         # Not the on-demand rate for a month: a block is paid up front at its own price for
-        # its own duration, which neither the catalog nor the preview holds.
+        # its own duration, which neither the catalog nor the preview holds (the offering's
+        # UpfrontFee is an invoke's answer, never a resource input). The team that bought it
+        # knows the fee and says it in the policy config; the whole fee falls in one month.
+        fee = (block_fees or {}).get(g.resource.name)
+        if fee is not None:
+            result.lines.append(Line(f"{g.resource.name}: EC2 Capacity Block paid up front, "
+                                     f"{fee:,.2f} USD (spend-limit capacityBlockFeesUsd)", fee))
+            return
         result.missing.append(f"{where}: runs in an EC2 Capacity Block, billed up front at "
                               "the block's price for its duration (neither is in the catalog "
-                              "or known at preview)")
+                              "or known at preview); give its fee in the spend-limit config, "
+                              f'"capacityBlockFeesUsd": {{"{g.resource.name}": <the '
+                              "offering's UpfrontFee in USD>}}")
         return
     hourlies = []
     for t in g.instance_types:
@@ -217,12 +227,12 @@ def _n1_with_gpus(g: NodeGroup, machine: str) -> tuple[float, str, str] | str:
 
 
 def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
-             buckets: list[Bucket]) -> Estimate:
+             buckets: list[Bucket], block_fees: Optional[Mapping[str, float]] = None) -> Estimate:
     result = Estimate(min(HOURS_PER_MONTH, max((HOURS_PER_MONTH if g.lifetime_hours is None
                                                  else g.lifetime_hours for g in groups if is_gpu_group(g)),
                                                default=HOURS_PER_MONTH)))
     for g in groups:
-        _group_line(g, result)
+        _group_line(g, result, block_fees)
     region = next((g.region for g in groups if isinstance(g.region, str) and g.region), "")
     data_gib = 0.0
     for fs in filesystems:

@@ -68,6 +68,13 @@ CONFIG_SCHEMA = {
         "type": "number", "exclusiveMinimum": 0,
         "description": "Monthly spend cap in USD. Unset: the stack's own budget amount is the cap.",
     },
+    "capacityBlockFeesUsd": {
+        "type": "object", "additionalProperties": {"type": "number", "minimum": 0},
+        "description": "The upfront fee in USD of each EC2 Capacity Block the stack's nodes run "
+                       "in, keyed by the node group's resource name (the offering's UpfrontFee: "
+                       "`aws ec2 describe-capacity-block-offerings`). Unset for a group: its "
+                       "block cannot be priced.",
+    },
 }
 
 # Types that run no instances: the GPU-sign sweep need not read them.
@@ -153,7 +160,9 @@ def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
     # Only GPU capacity needs a budget alarm; every group is priced where the catalog can.
     groups: list[NodeGroup | _SignGroup] = list(gpu_groups(resources))
     every = node_groups(resources)
-    est = pricing.estimate(every, filesystems(resources), buckets(resources))
+    fees = config.get("capacityBlockFeesUsd")
+    est = pricing.estimate(every, filesystems(resources), buckets(resources),
+                           fees if isinstance(fees, Mapping) else None)
     sized = {id(g.resource) for g in every} | {id(g.template) for g in every
                                                if g.template is not None}
     signs = capacity.gpu_signs(resources, sized, lambda cloud, t: bool(gpu_reason(cloud, t)),

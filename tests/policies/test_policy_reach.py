@@ -665,3 +665,28 @@ def test_b_a_group_in_a_capacity_block_is_not_priced_on_demand_for_a_month(pack)
     # hold: spend-limit cannot estimate it (mandatory, naming the block).
     [d] = _mandatory(run(pack, stack, provider=AWS), "spend-limit")
     assert "cannot be estimated" in d.message and "Capacity Block" in d.message
+    # The way out it names: the block's fee in the config.
+    assert '"capacityBlockFeesUsd": {"' + stack[2].name + '"' in d.message
+
+
+def test_b_a_capacity_block_is_priced_at_the_fee_the_config_gives(pack):
+    stack = gpu_group(nodes=2.0) + [budget("10000")]
+    stack[1].props["instanceMarketOptions"] = {"marketType": "capacity-block"}
+    group = stack[2].name
+    # By hand: a 2 x p5.48xlarge block for 4 days bought at an upfront fee of 7,551.36 USD
+    # (2 x 96 h x 39.33 USD/h, the offering's UpfrontFee as the team was quoted it); paid in
+    # one month, whole; the 2 nodes in it add nothing more. Under a 10,000 cap (and budget):
+    # passes.
+    fees = {"capacityBlockFeesUsd": {group: 7551.36}}
+    assert _mandatory(run(pack, stack, {"spend-limit": {"maxMonthlyUsd": 10000, **fees}},
+                          provider=AWS), "spend-limit") == []
+    message = _describe(run(pack, stack, {"spend-limit": {"maxMonthlyUsd": 1, **fees}},
+                            provider=AWS))
+    assert f"{group}: EC2 Capacity Block paid up front, 7,551.36 USD" in message
+    assert "7,551 USD/month" in message
+    # A fee that is no amount is refused by the schema the pack advertises, which the CLI
+    # validates the config against before Configure (the harness does the same).
+    import jsonschema
+    with pytest.raises(jsonschema.ValidationError) as err:
+        pack.configure({"spend-limit": {"capacityBlockFeesUsd": {group: -1}}})
+    assert "capacityBlockFeesUsd" in str(err.value)
