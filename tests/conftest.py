@@ -31,6 +31,65 @@ def plan_for(spec: dict, cloud: str, stack: str = "test", extra_config: dict | N
     return render(config, stack=stack)
 
 
+# -- one render per distinct input, shared by the tests that only read plans ---------------------
+# A render (the mock engine running the whole program) costs 0.3-1 CPU s, and tests/cost renders
+# the example spec for the same four clouds dozens of times through `compare`. The `shared_renders`
+# fixture (opt in per folder, e.g. tests/cost/conftest.py) keeps one render per input for the
+# session: the input is the whole config, the spec file's bytes (not its path: each test writes
+# its own copy), the stack and the project folder, so two renders are shared only when the real
+# render would be given the same things. Every caller gets its own deep copy. A render that
+# raises is never kept (the next call renders again), and a test that has patched anything
+# beyond SHARED_RENDER_PATCHES (module attributes, items, environment variables, through
+# `monkeypatch`) renders afresh, since what it patched may be what the render reads.
+_RENDERS: dict = {}
+SHARED_RENDER_PATCHES = {("trainstack.plan.engine", "render"),
+                         ("trainstack.cost.compare", "out"),   # a wider console for the checks
+                         ("trainstack_components.base", "implemented_clouds")}  # which clouds compare asks for
+
+
+def _render_key(config: dict, stack: str, project_dir) -> tuple | None:
+    import json
+    config = dict(config)
+    spec_file = config.pop("trainstack:specFile", None)
+    spec_bytes = b""
+    if spec_file is not None:
+        path = Path(spec_file) if Path(spec_file).is_absolute() else Path(project_dir) / spec_file
+        try:
+            spec_bytes = path.read_bytes()
+        except OSError:
+            return None   # the real render names the missing file
+    return json.dumps(config, sort_keys=True), spec_file is None, spec_bytes, stack, \
+        str(project_dir)
+
+
+def _patched_beyond_shared(monkeypatch) -> bool:
+    for target, name, _ in monkeypatch._setattr:
+        owner = getattr(target, "__name__", None)
+        if (owner, name) not in SHARED_RENDER_PATCHES:
+            return True
+    return bool(monkeypatch._setitem) or monkeypatch._cwd is not None or \
+        monkeypatch._savesyspath is not None
+
+
+@pytest.fixture
+def shared_renders(monkeypatch):
+    """engine.render, keeping one render per distinct input for the session (see above)."""
+    import copy
+
+    from trainstack.plan import engine
+    real = engine.render
+
+    def render_once(config, stack="offline", project_dir=engine.PROJECT_DIR):
+        key = None if _patched_beyond_shared(monkeypatch) else _render_key(config, stack,
+                                                                             project_dir)
+        if key is None:
+            return real(config, stack, project_dir)
+        if key not in _RENDERS:
+            _RENDERS[key] = real(config, stack, project_dir)
+        return copy.deepcopy(_RENDERS[key])
+    monkeypatch.setattr(engine, "render", render_once)
+
+
 def one(plan, token):
     """The one resource of `token` in the plan (fails naming what it found otherwise)."""
     found = plan.of_type(token)
