@@ -257,6 +257,34 @@ def azurite_binary() -> str | None:
         or shutil.which("azurite-blob")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _botocore_data_read_once():
+    """botocore parses its bundled JSON (the S3 model, endpoint rules, partitions: about 0.1 CPU s)
+    for every new session, and the reaper makes a new S3 filesystem, so a new session, for every
+    stack store it opens (trainstack/reap/store.py skips fsspec's instance cache on purpose): the
+    reaper tests on S3 spent 1.5 CPU s a test on it. These files are data shipped with botocore,
+    so the test process parses each once and every session gets that object: what one session
+    already does for every client it makes. (botocore adjusts a loaded S3 model in place when it
+    makes a client, moving the bucket out of request URIs and retyping Expires, in steps that
+    change nothing when repeated, as they are for a session's second client.) Only this process:
+    subprocesses load as they always do."""
+    try:
+        from botocore.loaders import JSONFileLoader
+    except ImportError:
+        yield
+        return
+    parse = JSONFileLoader.load_file
+    parsed: dict = {}
+
+    def load_file(self, file_path):
+        if file_path not in parsed:
+            parsed[file_path] = parse(self, file_path)
+        return parsed[file_path]
+    JSONFileLoader.load_file = load_file
+    yield
+    JSONFileLoader.load_file = parse
+
+
 @pytest.fixture(scope="module")
 def s3_server():
     """moto's S3 API on a free loopback port (one per test module); yields the endpoint URL."""
