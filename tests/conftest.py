@@ -26,21 +26,27 @@ def example_spec() -> dict:
 def plan_for(spec: dict, cloud: str, stack: str = "test", extra_config: dict | None = None) -> Plan:
     """Render `spec` (a dict) for `cloud` offline, as `trainstack plan --spec` would."""
     import json
+    from trainstack.plan import engine   # looked up now: `shared_renders` may stand in for it
     config = {"trainstack:cloud": cloud, "trainstack:spec": json.dumps(spec),
               **(extra_config or {})}
-    return render(config, stack=stack)
+    return engine.render(config, stack=stack)
 
 
 # -- one render per distinct input, shared by the tests that only read plans ---------------------
 # A render (the mock engine running the whole program) costs 0.3-1 CPU s, and tests/cost renders
 # the example spec for the same four clouds dozens of times through `compare`. The `shared_renders`
-# fixture (opt in per folder, e.g. tests/cost/conftest.py) keeps one render per input for the
+# fixture (opt in per folder: tests/cost, tests/azure, tests/gcp, tests/policies have a
+# conftest.py doing so) keeps one render per input for the
 # session: the input is the whole config, the spec file's bytes (not its path: each test writes
 # its own copy), the stack and the project folder, so two renders are shared only when the real
 # render would be given the same things. Every caller gets its own deep copy. A render that
 # raises is never kept (the next call renders again), and a test that has patched anything
 # beyond SHARED_RENDER_PATCHES (module attributes, items, environment variables, through
-# `monkeypatch`) renders afresh, since what it patched may be what the render reads.
+# `monkeypatch`) renders afresh, since what it patched may be what the render reads. A folder
+# opts in only where no test changes what a render reads other than through its `monkeypatch`
+# fixture (no MonkeyPatch() of its own, no mock.patch). A kept plan's lifetime schedule counts
+# from when it was rendered: tests that check a schedule against the clock set the clock through
+# `monkeypatch` (and so render afresh).
 _RENDERS: dict = {}
 SHARED_RENDER_PATCHES = {("trainstack.plan.engine", "render"),
                          ("trainstack.cost.compare", "out"),   # a wider console for the checks
