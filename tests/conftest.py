@@ -47,9 +47,74 @@ def example_spec() -> dict:
 def plan_for(spec: dict, cloud: str, stack: str = "test", extra_config: dict | None = None) -> Plan:
     """Render `spec` (a dict) for `cloud` offline, as `trainstack plan --spec` would."""
     import json
+    from trainstack.plan import engine   # looked up now: `shared_renders` may stand in for it
     config = {"trainstack:cloud": cloud, "trainstack:spec": json.dumps(spec),
               **(extra_config or {})}
-    return render(config, stack=stack)
+    return engine.render(config, stack=stack)
+
+
+# -- one render per distinct input, shared by the tests that only read plans ---------------------
+# A render (the mock engine running the whole program) costs 0.3-1 CPU s, and tests/cost renders
+# the example spec for the same four clouds dozens of times through `compare`. The `shared_renders`
+# fixture (opt in per folder: tests/cost, tests/azure, tests/gcp, tests/policies have a
+# conftest.py doing so) keeps one render per input for the
+# session: the input is the whole config, the spec file's bytes (not its path: each test writes
+# its own copy), the stack and the project folder, so two renders are shared only when the real
+# render would be given the same things. Every caller gets its own deep copy. A render that
+# raises is never kept (the next call renders again), and a test that has patched anything
+# beyond SHARED_RENDER_PATCHES (module attributes, items, environment variables, through
+# `monkeypatch`) renders afresh, since what it patched may be what the render reads. A folder
+# opts in only where no test changes what a render reads other than through its `monkeypatch`
+# fixture (no MonkeyPatch() of its own, no mock.patch). A kept plan's lifetime schedule counts
+# from when it was rendered: tests that check a schedule against the clock set the clock through
+# `monkeypatch` (and so render afresh).
+_RENDERS: dict = {}
+SHARED_RENDER_PATCHES = {("trainstack.plan.engine", "render"),
+                         ("trainstack.cost.compare", "out"),   # a wider console for the checks
+                         ("trainstack_components.base", "implemented_clouds")}  # which clouds compare asks for
+
+
+def _render_key(config: dict, stack: str, project_dir) -> tuple | None:
+    import json
+    config = dict(config)
+    spec_file = config.pop("trainstack:specFile", None)
+    spec_bytes = b""
+    if spec_file is not None:
+        path = Path(spec_file) if Path(spec_file).is_absolute() else Path(project_dir) / spec_file
+        try:
+            spec_bytes = path.read_bytes()
+        except OSError:
+            return None   # the real render names the missing file
+    return json.dumps(config, sort_keys=True), spec_file is None, spec_bytes, stack, \
+        str(project_dir)
+
+
+def _patched_beyond_shared(monkeypatch) -> bool:
+    for target, name, _ in monkeypatch._setattr:
+        owner = getattr(target, "__name__", None)
+        if (owner, name) not in SHARED_RENDER_PATCHES:
+            return True
+    return bool(monkeypatch._setitem) or monkeypatch._cwd is not None or \
+        monkeypatch._savesyspath is not None
+
+
+@pytest.fixture
+def shared_renders(monkeypatch):
+    """engine.render, keeping one render per distinct input for the session (see above)."""
+    import copy
+
+    from trainstack.plan import engine
+    real = engine.render
+
+    def render_once(config, stack="offline", project_dir=engine.PROJECT_DIR):
+        key = None if _patched_beyond_shared(monkeypatch) else _render_key(config, stack,
+                                                                             project_dir)
+        if key is None:
+            return real(config, stack, project_dir)
+        if key not in _RENDERS:
+            _RENDERS[key] = real(config, stack, project_dir)
+        return copy.deepcopy(_RENDERS[key])
+    monkeypatch.setattr(engine, "render", render_once)
 
 
 def one(plan, token):
@@ -96,10 +161,18 @@ def assert_clean_error(result, *expected):
 
 
 def install_fake_pulumi(bin_dir: Path) -> Path:
-    """Put the stand-in `pulumi` CLI (tests/fake_pulumi.py) into bin_dir."""
+    """Put the stand-in `pulumi` CLI (tests/fake_pulumi.py) into bin_dir.
+
+    It starts with -S: the tests run it thousands of times, and the site module's start-up (the
+    editable install's import hook: 14 of an interpreter's 27 ms of CPU here) is the biggest part
+    of each start. It needs no import hook; site-packages stays on its path, for the grpc and
+    pulumi modules it imports to answer the Automation API's event stream."""
+    import site
     import sys
+    packages = [p for p in site.getsitepackages() if Path(p).is_dir()]
     binary = bin_dir / "pulumi"
-    binary.write_text(f"#!{sys.executable}\n" + (ROOT / "tests" / "fake_pulumi.py").read_text())
+    binary.write_text(f"#!{sys.executable} -S\nimport sys\nsys.path.extend({packages!r})\n"
+                      + (ROOT / "tests" / "fake_pulumi.py").read_text())
     binary.chmod(0o755)
     return binary
 
@@ -220,6 +293,34 @@ def azurite_binary() -> str | None:
     local = ROOT / ".ci" / "node" / "node_modules" / ".bin" / "azurite-blob"
     return os.environ.get("AZURITE_BLOB") or (str(local) if local.is_file() else None) \
         or shutil.which("azurite-blob")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _botocore_data_read_once():
+    """botocore parses its bundled JSON (the S3 model, endpoint rules, partitions: about 0.1 CPU s)
+    for every new session, and the reaper makes a new S3 filesystem, so a new session, for every
+    stack store it opens (trainstack/reap/store.py skips fsspec's instance cache on purpose): the
+    reaper tests on S3 spent 1.5 CPU s a test on it. These files are data shipped with botocore,
+    so the test process parses each once and every session gets that object: what one session
+    already does for every client it makes. (botocore adjusts a loaded S3 model in place when it
+    makes a client, moving the bucket out of request URIs and retyping Expires, in steps that
+    change nothing when repeated, as they are for a session's second client.) Only this process:
+    subprocesses load as they always do."""
+    try:
+        from botocore.loaders import JSONFileLoader
+    except ImportError:
+        yield
+        return
+    parse = JSONFileLoader.load_file
+    parsed: dict = {}
+
+    def load_file(self, file_path):
+        if file_path not in parsed:
+            parsed[file_path] = parse(self, file_path)
+        return parsed[file_path]
+    JSONFileLoader.load_file = load_file
+    yield
+    JSONFileLoader.load_file = parse
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import edited, plan_for
 from trainstack import PROJECT_DIR
 from trainstack.check.offline import run_check
-from trainstack.plan.engine import render
+from trainstack.plan import engine   # engine.render: tests/policies/conftest.py may share renders
 from trainstack.plan.stacks import stack_config, stack_names
 from trainstack_policies.model import from_policy_resources, from_resource_args
 from trainstack_policies.pack_config import parse, reconcile
@@ -48,7 +48,7 @@ def _variants(spec: dict) -> dict[str, tuple[dict, str]]:
 @pytest.mark.parametrize("given", [None, {"spend-limit": {"maxMonthlyUsd": 1000}},
                                    {"all": "advisory"}])
 def test_same_verdicts_on_every_stack(pack, stack, given):
-    plan = render(stack_config(PROJECT_DIR, stack), stack=stack)
+    plan = engine.render(stack_config(PROJECT_DIR, stack), stack=stack)
     assert _offline(plan, given) == _pack(pack, plan, given)
 
 

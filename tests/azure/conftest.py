@@ -1,0 +1,8 @@
+"""Plans read, never changed, here (and a test that patches what a render reads does it through
+`monkeypatch`, which makes it render afresh): one render per distinct input (tests/conftest.py)."""
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _shared_renders(shared_renders):
+    del shared_renders
