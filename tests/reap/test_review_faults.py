@@ -213,10 +213,6 @@ def up_during_export(world, how):
         filesystem_export_command=f"{sys.executable} {script} {how}")
 
 
-@pytest.mark.xfail(strict=True, reason="review finding: the stack's latest update is judged "
-                   "only at the first look (reaper.py decide: 'younger than the idle grace "
-                   "period'); _recheck never reads it again, so a stack brought back by `up` "
-                   "during the export is destroyed right after, exit 0")
 def test_a_stack_brought_up_during_the_export_is_not_destroyed(world):
     """alice runs `trainstack up` while the reaper exports (the group at 0 by then: Pulumi sees
     no change, so her `up` succeeds in seconds and starts no node). By the reaper's own rule a
@@ -228,10 +224,6 @@ def test_a_stack_brought_up_during_the_export_is_not_destroyed(world):
     assert result.exit_code != 0, result.output
 
 
-@pytest.mark.xfail(strict=True, reason="review finding: a destroy refused by the stack lock "
-                   "(a person's `up` began during the export) is a report WITHOUT an alarm "
-                   "(reaper.py _destroy_now: StackLocked), and the group the reaper scaled to 0 "
-                   "is left at 0 under her `up`, exit 0")
 def test_an_up_begun_during_the_export_gets_its_group_back_or_fails_the_run(world):
     """The same `up`, still running when the reaper reaches `pulumi destroy`: the destroy is
     refused by the lock. The reaper reports 'the stack is locked by an update' and exits 0; the
@@ -453,10 +445,6 @@ os.execv(real, [real, *sys.argv[1:]])
 """
 
 
-@pytest.mark.xfail(strict=True, reason="weaker review finding: PulumiStacks.updated (reaper.py) "
-                   "counts every history entry, a failed destroy among them, so for a grace "
-                   "period after a failed destroy each run says 'keep - younger than the idle "
-                   "grace period' and exits 0 while the half-destroyed stack bills at 0 nodes")
 def test_the_run_after_a_failed_destroy_does_not_call_the_stack_young(world):
     from tests.reap_helpers import ago, history_time
     gcp(world, ["node-0"])
@@ -475,12 +463,6 @@ def test_the_run_after_a_failed_destroy_does_not_call_the_stack_young(world):
 
 # -- 7. the marker says the bucket is kept; the state says otherwise --------------------------
 
-@pytest.mark.xfail(strict=True, reason="review finding: the reaper trusts the marker output "
-                   "(bucket_retained: true) and never checks the state it destroys: a bucket "
-                   "without retainOnDelete there (an `up` that flipped retain_on_destroy and then "
-                   "failed, leaving the old outputs) is deleted with the export in it, and the "
-                   "run says 'destroyed; bucket kept', exit 0 (reaper.py _locked_destroy / "
-                   "_destroy_now; adoption.retained_ids is read but never required)")
 def test_a_bucket_the_state_does_not_retain_is_never_destroyed(world):
     """alice set bucket.retain_on_destroy: false and ran `up`; the bucket's update went through
     (retainOnDelete off, force_destroy on) and the node group then hit a capacity error: the
