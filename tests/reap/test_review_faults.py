@@ -238,6 +238,58 @@ def test_an_up_begun_during_the_export_gets_its_group_back_or_fails_the_run(worl
     assert scaled_back or result.exit_code != 0, result.output
 
 
+LOCK_DURING_DESTROY = """import json, os
+path = os.environ["FAKE_PULUMI_STACKS"]
+stacks = json.load(open(path))
+stacks["g"]["locked_by"] = "alice@laptop: pulumi up (pid 4242)"
+json.dump(stacks, open(path, "w"))
+"""
+
+
+def test_an_up_that_takes_the_lock_as_the_destroy_starts_gets_its_group_back(world):
+    """alice's `up` takes the stack's lock after the reaper's last re-check, as its `pulumi
+    destroy` starts: the destroy is refused by the lock; the group the reaper scaled to 0 is
+    scaled back to its 2 nodes and the run alarms (exit 1)."""
+    script = world.tmp / "lock.py"
+    script.write_text(LOCK_DURING_DESTROY)
+    gcp(world, ["node-0", "node-1"])
+    world.mp.setenv("FAKE_PULUMI_DURING_DESTROY", f"{sys.executable} {script}")
+    result = reap(world)
+    assert not json.loads((world.tmp / "stacks.json").read_text())["g"].get("destroyed")
+    assert result.exit_code == 1, result.output      # `pulumi destroy` ran, and was refused
+    assert "g: report - the stack is locked by an update" in result.output
+    # (the stand-in gcloud forgets the members at 0, so the resize is seen in the result)
+    assert "group scaled back to 2" in result.output
+
+
+UNRETAIN_DURING_EXPORT = """import json, os
+path = os.environ["FAKE_PULUMI_STACKS"]
+stacks = json.load(open(path))
+for resource in stacks["g"]["state"]["resources"]:
+    resource.pop("retainOnDelete", None)
+json.dump(stacks, open(path, "w"))
+"""
+
+
+def test_a_bucket_the_state_stops_retaining_during_the_export_is_never_destroyed(world):
+    """The state kept the bucket at the first look, and no longer does when `pulumi destroy`
+    is about to run (a state edited by hand meanwhile: no update in the history): the state is
+    read again just before the destroy, and the stack is not destroyed (exit 1, never 'bucket
+    kept'); the group stays at 0 with the export in the bucket."""
+    script = world.tmp / "unretain.py"
+    script.write_text(UNRETAIN_DURING_EXPORT)
+    gcp(world, ["node-0"], filesystem_export_command=f"{sys.executable} {script}")
+    world.stacks["g"]["state"] = {"resources": [
+        {"urn": "urn:pulumi:g::trainstack::trainstack:GpuCluster$gcp:storage/bucket:Bucket::"
+                "llm-finetune-data", "custom": True, "id": "llm-finetune-data-a1b2",
+         "type": "gcp:storage/bucket:Bucket", "retainOnDelete": True}]}
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    result = reap(world)
+    assert world.destroyed() == [] and result.exit_code == 1, result.output
+    assert "bucket kept" not in result.output
+    assert "would delete the bucket" in result.output and "group stays at 0" in result.output
+
+
 # -- 5. a GCP instance resumed from suspension ------------------------------------------------
 
 def gcp_times(world, **node_a):
