@@ -555,7 +555,9 @@ class Reaper:
         evidence["members"] = members
         try:
             store = StackStore(root, outputs)
-            reports = store.reports() if members else {}
+            # Read with no members too: a fresh busy report of a non-member (an instance
+            # abandoned from the group, Alibaba node_ids gone stale) keeps the stack now.
+            reports = store.reports()
         except Exception as failed:
             return None, Decision(stack, "report", "heartbeats unreadable",
                                   {**evidence, "error": f"{type(failed).__name__}: {failed}"},
