@@ -514,6 +514,43 @@ def test_a_bucket_the_state_does_not_retain_is_never_destroyed(world):
     assert result.exit_code == 1, result.output
 
 
+AZURE_SUB = "/subscriptions/0000/resourceGroups/trainstack-llm-dev-data"
+
+
+def azure_state(group_kept=True, account_kept=True, container_kept=True):
+    """The Azure data resources components/azure/cluster.py makes: a resource group of their
+    own, the storage account in it, and the `data` container (the `bucket_name` output)."""
+    account = AZURE_SUB + "/providers/Microsoft.Storage/storageAccounts/tsllmdev"
+    return {"resources": [
+        {"urn": "u::llm-data-rg", "custom": True, "id": AZURE_SUB, "retainOnDelete": group_kept,
+         "type": "azure-native:resources:ResourceGroup"},
+        {"urn": "u::llm-data", "custom": True, "id": account, "retainOnDelete": account_kept,
+         "type": "azure-native:storage:StorageAccount"},
+        {"urn": "u::llm-container", "custom": True, "retainOnDelete": container_kept,
+         "id": account + "/blobServices/default/containers/data",
+         "type": "azure-native:storage:BlobContainer"},
+        {"urn": "u::llm-hsm-logs", "custom": True,   # not the data: deleted, as the code says
+         "id": account + "/blobServices/default/containers/amlfs-logs",
+         "type": "azure-native:storage:BlobContainer"},
+        {"urn": "u::llm-rg", "custom": True, "type": "azure-native:resources:ResourceGroup",
+         "id": "/subscriptions/0000/resourceGroups/trainstack-llm-dev"}]}
+
+
+@pytest.mark.parametrize("dropped", ["group_kept", "account_kept", "container_kept"])
+def test_an_azure_data_group_account_or_container_not_retained_is_named(dropped):
+    """Deleting the data resource group deletes the account in it; deleting the `data`
+    container deletes its blobs: each must be retained, the cluster's own group need not."""
+    from trainstack.reap.reaper import unretained_buckets
+    assert unretained_buckets(azure_state(), "data") == []
+    lost = unretained_buckets(azure_state(**{dropped: False}), "data")
+    assert len(lost) == 1 and "no retainOnDelete" in lost[0], lost
+
+
+def test_a_state_holding_no_bucket_cannot_show_it_kept():
+    from trainstack.reap.reaper import unretained_buckets
+    assert unretained_buckets({"resources": []}, "data") != []
+
+
 # -- 8. the idle agent on the node (components/agents/idle_agent.py, run as the timer runs it) --
 
 def test_a_session_whose_idle_time_who_cannot_tell_is_not_idle(node):
