@@ -14,14 +14,18 @@ boot) on its own clock; the reaper only believes what it can confirm now:
   `unknown` report makes the stack UNKNOWN, never idle, and the run exits non-zero (a stack
   billing without reports);
 * a member is idle when its report says `idle` for at least the grace period
-  (`idle.teardown_after_minutes`), and the stack's latest update is older than that too (a stack
-  brought back is booting);
-* the bucket must be retained (the marker says `bucket_retained: true`, nothing else counts).
+  (`idle.teardown_after_minutes`), and the stack's latest `up` is older than that too (a stack
+  brought back is booting); at every re-check the stack's updates are read again, and one an
+  `up` holds or that was updated since the first look is kept (scaled back where scaled down);
+* the bucket must be retained: the marker says `bucket_retained: true` AND the stack's state
+  (what `pulumi destroy` acts on) marks it retainOnDelete, read at the first look and again just
+  before the destroy (`unretained_buckets`).
 
 Then, holding a lease lock (holder + expiry) and re-checking everything after taking it: scale
 the group to 0, re-read, export the filesystem into the bucket (a `DataGuard`), re-read, destroy.
-A stack that turned busy at any re-read is left alone (scaled back where it was scaled down) and
-the decision says so; and only while its lease is still the newest version does it destroy.
+A stack that turned busy at any re-read, or whose destroy the stack's lock refuses (a person's
+`up`), is left alone (scaled back where it was scaled down, with an alarm) and the decision says
+so; and only while its lease is still the newest version does it destroy.
 Files the export never reaches (AWS: outside the data repository association's path) stop the
 destroy (the group stays at 0) unless `--delete-unexported`; the dry run and the audit name them.
 A TERM while `pulumi destroy` runs is "destroy interrupted: state unknown", never "not destroyed".
@@ -561,7 +565,7 @@ class Reaper:
         except Exception as failed:
             return None, Decision(stack, "report", "heartbeats unreadable",
                                   {**evidence, "error": f"{type(failed).__name__}: {failed}"},
-                                  alarm="billing without reports" if members else "")
+                                  alarm="billing without reports")
         verdict = judge(members, reports, now, grace, getattr(group, "booting", None),
                         getattr(group, "started", None))
         evidence["nodes"] = verdict.nodes
