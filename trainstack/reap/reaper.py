@@ -187,8 +187,9 @@ class PulumiStacks:
 
     def updated(self, stack):
         """The latest `up`'s start or end: a stack brought back after a stop is as young as
-        that. Only kind "update" (`pulumi up`) counts: `stack history` also lists refresh,
-        destroy, import and rename entries, and a destroy that failed is no new life."""
+        that. Only kind "update" (`pulumi up`, failed or not) counts: `stack history` also
+        lists preview, refresh, rename, destroy and import entries (the Automation API's
+        UpdateKind), and a destroy that failed is no new life."""
         moments = [m for h in self._stack(stack).history() if h.kind == "update"
                    for m in (h.start_time, h.end_time) if m]
         if not moments:
