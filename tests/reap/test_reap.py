@@ -169,6 +169,9 @@ def test_the_grace_period_is_the_stacks_own(world):
 def test_a_group_with_no_instances_left_is_reaped(world):
     # A capacity failure scaled back to 0, or a budget stop: FSx and NAT still bill.
     world.add("empty", members=[])
+    # The bucket is there (retained, holding the data) though no node ever reported into it:
+    # the reports are read with no member too (a busy non-member keeps the stack).
+    world.store.fs.makedirs(world.store.path("empty", "heartbeats"), exist_ok=True)
     decision = world.decide(yes=True, dry_run=False)["empty"]
     assert decision.result == "destroyed; bucket kept" and "no instances" in decision.evidence["note"]
 

@@ -173,7 +173,10 @@ def test_a_failed_destroy_alarms_and_a_locked_one_reports(world):
     world.add("t", beat("n1", 120))
     world.backend.fail = reap.StackLocked("held by an update")
     d = world.decide("t")
-    assert (d.action, d.result) == ("report", "not destroyed: held by an update")
+    # A person's `up` holds the lock: the group the reaper scaled to 0 gets its node back.
+    assert (d.action, d.result) == ("report", "not destroyed: held by an update; group scaled "
+                                              "back to 1")
+    assert d.alarm == "an update began while being reaped"
 
 
 # ------------------------------------------------------------------- before any lock
@@ -403,11 +406,11 @@ def test_reading_members_and_heartbeats_can_fail(world, tmp_path):
     assert said(d) == ("report", "heartbeats unreadable", BILLING, "")
     assert d.evidence["error"].startswith("StoreUnreachable: ")
     # An Azure URL without its account is refused before anything is read; with no members
-    # there is nothing billing without reports.
+    # the filesystem and network still bill, and a busy non-member's report is unseen.
     world.add("azure")
     world.backend.stacks["azure"]["outputs"]["heartbeat_url"] = "abfs://hb/heartbeats"
     d = world.decide("azure")
-    assert (d.action, d.reason, d.alarm) == ("report", "heartbeats unreadable", "")
+    assert (d.action, d.reason, d.alarm) == ("report", "heartbeats unreadable", BILLING)
     assert d.evidence["error"].startswith("StoreUnreachable: the stack names no storage account")
 
 
@@ -647,8 +650,9 @@ def test_the_destroy_results_word_for_word(world):
     world.add("t", beat("n1", 120))
     world.backend.fail = reap.StackLocked("held by an update")
     d = world.decide("t")
-    assert said(d) == ("report", "the stack is locked by an update", "",
-                       "not destroyed: held by an update")
+    assert said(d) == ("report", "the stack is locked by an update",
+                       "an update began while being reaped",
+                       "not destroyed: held by an update; group scaled back to 1")
     assert d.evidence["cloud"] == "aws"
     world.backend.fail = None
     world.add("u", beat("n1", 120))

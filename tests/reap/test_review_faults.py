@@ -51,62 +51,43 @@ def gcp(world, members, **outputs):
     return path
 
 
-# -- 1. an empty member listing is read as "idle" without a look at the reports ----------------
+# -- 1. an empty member listing: the reports are read all the same ---------------------------
 
-@pytest.mark.xfail(strict=True, reason="weaker review finding: with no members the reaper reads "
-                   "no reports at the first look or after the lock (reaper.py _look: "
-                   "`store.reports() if members else {}`): a fresh busy non-member is seen only "
-                   "at the re-check after the scale-down (not destroyed, but the lease taken, "
-                   "the group scaled, and the run says the node 'turned busy while being "
-                   "reaped')")
 def test_a_busy_node_the_listing_misses_keeps_a_stack_with_no_members(world):
     """Alibaba's members are the stack's `node_ids` output: an `up` that replaced every node and
     then failed kept the old ids, which ECS no longer has. The new node-1 runs a job and reports
     busy every minute. judge() calls such a report busy for the stack ("a machine the membership
-    does not show may run a job on the filesystem"), but with no member left the first look
-    never reads it: the reaper takes the lease and scales down before it sees the job (the
-    stack is kept, as 'turned busy while being reaped', exit 1)."""
+    does not show may run a job on the filesystem"), and the first look reads the reports with
+    no member left too: kept there, before any lease or scale-down (once it was seen only at
+    the re-check after the scale-down)."""
     path = alibaba(world, 2, busy=(1,))
     world.stacks["ali"]["outputs"]["node_ids"] = ["i-0900", "i-0901"]   # replaced since
     write_stacks(world.tmp / "stacks.json", world.stacks)
     result = reap(world)
-    assert world.destroyed() == [], result.output
+    assert result.exit_code == 0 and world.destroyed() == [], result.output
     assert "ali: keep - busy within the grace period: node-1" in result.output
     assert {i["Status"] for i in json.loads(path.read_text())} == {"Running"}
 
 
-@pytest.mark.xfail(strict=True, reason="weaker review finding: with no members the reaper reads "
-                   "no reports at the first look (reaper.py _look); the busy abandoned instance "
-                   "is seen only after the scale-down (not destroyed, wrong reason, exit 1)")
 def test_a_busy_instance_abandoned_from_an_empty_group_keeps_the_stack(world):
     """GCP: an instance abandoned from the MIG keeps running its job on the stack's Lustre
     (abandon-instances takes it out of the group, not off the filesystem), and the group is now
-    empty. Its busy report is fresh; the first look does not read it."""
+    empty. Its busy report is fresh, and the first look reads it: kept, nothing scaled."""
     gcp(world, [])
     put_beats(world.fs, f"{world.bucket}/g/heartbeats", beat("node-7", 0))
     result = reap(world)
-    assert world.destroyed() == [], result.output
+    assert result.exit_code == 0 and world.destroyed() == [], result.output
+    assert [d["action"] for d in audit_lines(world.audit)] == ["keep"]   # nothing scaled
     assert "g: keep - busy within the grace period: node-7" in result.output
 
 
 def test_a_busy_non_member_beside_an_idle_member_keeps_the_stack(world):
-    """Control for the two above: with one member left the same report is read and kept."""
+    """With one member left the same report is read and kept (as it is with none, above)."""
     gcp(world, ["node-0"])
     put_beats(world.fs, f"{world.bucket}/g/heartbeats", beat("node-7", 0))
     result = reap(world)
     assert result.exit_code == 0 and world.destroyed() == [], result.output
     assert "g: keep - busy within the grace period: node-7" in result.output
-
-
-def test_a_busy_non_member_of_an_empty_group_is_caught_before_any_destroy(world):
-    """The two findings above, as far as today's code gets: the reports are read at the re-check
-    after the scale-down, so the stack is not destroyed (but the reaper took the lease and
-    scaled the group first, and says the node 'turned busy while being reaped')."""
-    gcp(world, [])
-    put_beats(world.fs, f"{world.bucket}/g/heartbeats", beat("node-7", 0))
-    result = reap(world)
-    assert result.exit_code == 1 and world.destroyed() == [], result.output
-    assert "g: keep - turned busy after the scale-down (node-7)" in result.output
 
 
 # -- 2. what `pulumi stack output` answers ----------------------------------------------------
@@ -213,10 +194,6 @@ def up_during_export(world, how):
         filesystem_export_command=f"{sys.executable} {script} {how}")
 
 
-@pytest.mark.xfail(strict=True, reason="review finding: the stack's latest update is judged "
-                   "only at the first look (reaper.py decide: 'younger than the idle grace "
-                   "period'); _recheck never reads it again, so a stack brought back by `up` "
-                   "during the export is destroyed right after, exit 0")
 def test_a_stack_brought_up_during_the_export_is_not_destroyed(world):
     """alice runs `trainstack up` while the reaper exports (the group at 0 by then: Pulumi sees
     no change, so her `up` succeeds in seconds and starts no node). By the reaper's own rule a
@@ -228,10 +205,6 @@ def test_a_stack_brought_up_during_the_export_is_not_destroyed(world):
     assert result.exit_code != 0, result.output
 
 
-@pytest.mark.xfail(strict=True, reason="review finding: a destroy refused by the stack lock "
-                   "(a person's `up` began during the export) is a report WITHOUT an alarm "
-                   "(reaper.py _destroy_now: StackLocked), and the group the reaper scaled to 0 "
-                   "is left at 0 under her `up`, exit 0")
 def test_an_up_begun_during_the_export_gets_its_group_back_or_fails_the_run(world):
     """The same `up`, still running when the reaper reaches `pulumi destroy`: the destroy is
     refused by the lock. The reaper reports 'the stack is locked by an update' and exits 0; the
@@ -244,6 +217,58 @@ def test_an_up_begun_during_the_export_gets_its_group_back_or_fails_the_run(worl
     assert not json.loads((world.tmp / "stacks.json").read_text())["g"].get("destroyed")
     scaled_back = json.loads(path.read_text()) == ["node-0", "node-1"]
     assert scaled_back or result.exit_code != 0, result.output
+
+
+LOCK_DURING_DESTROY = """import json, os
+path = os.environ["FAKE_PULUMI_STACKS"]
+stacks = json.load(open(path))
+stacks["g"]["locked_by"] = "alice@laptop: pulumi up (pid 4242)"
+json.dump(stacks, open(path, "w"))
+"""
+
+
+def test_an_up_that_takes_the_lock_as_the_destroy_starts_gets_its_group_back(world):
+    """alice's `up` takes the stack's lock after the reaper's last re-check, as its `pulumi
+    destroy` starts: the destroy is refused by the lock; the group the reaper scaled to 0 is
+    scaled back to its 2 nodes and the run alarms (exit 1)."""
+    script = world.tmp / "lock.py"
+    script.write_text(LOCK_DURING_DESTROY)
+    gcp(world, ["node-0", "node-1"])
+    world.mp.setenv("FAKE_PULUMI_DURING_DESTROY", f"{sys.executable} {script}")
+    result = reap(world)
+    assert not json.loads((world.tmp / "stacks.json").read_text())["g"].get("destroyed")
+    assert result.exit_code == 1, result.output      # `pulumi destroy` ran, and was refused
+    assert "g: report - the stack is locked by an update" in result.output
+    # (the stand-in gcloud forgets the members at 0, so the resize is seen in the result)
+    assert "group scaled back to 2" in result.output
+
+
+UNRETAIN_DURING_EXPORT = """import json, os
+path = os.environ["FAKE_PULUMI_STACKS"]
+stacks = json.load(open(path))
+for resource in stacks["g"]["state"]["resources"]:
+    resource.pop("retainOnDelete", None)
+json.dump(stacks, open(path, "w"))
+"""
+
+
+def test_a_bucket_the_state_stops_retaining_during_the_export_is_never_destroyed(world):
+    """The state kept the bucket at the first look, and no longer does when `pulumi destroy`
+    is about to run (a state edited by hand meanwhile: no update in the history): the state is
+    read again just before the destroy, and the stack is not destroyed (exit 1, never 'bucket
+    kept'); the group stays at 0 with the export in the bucket."""
+    script = world.tmp / "unretain.py"
+    script.write_text(UNRETAIN_DURING_EXPORT)
+    gcp(world, ["node-0"], filesystem_export_command=f"{sys.executable} {script}")
+    world.stacks["g"]["state"] = {"resources": [
+        {"urn": "urn:pulumi:g::trainstack::trainstack:GpuCluster$gcp:storage/bucket:Bucket::"
+                "llm-finetune-data", "custom": True, "id": "llm-finetune-data-a1b2",
+         "type": "gcp:storage/bucket:Bucket", "retainOnDelete": True}]}
+    write_stacks(world.tmp / "stacks.json", world.stacks)
+    result = reap(world)
+    assert world.destroyed() == [] and result.exit_code == 1, result.output
+    assert "bucket kept" not in result.output
+    assert "would delete the bucket" in result.output and "group stays at 0" in result.output
 
 
 # -- 5. a GCP instance resumed from suspension ------------------------------------------------
@@ -282,11 +307,6 @@ def written_ago(world, name, node, minutes):
     os.utime(f"{world.bucket}/{name}/heartbeats/{node}.json", (moment, moment))
 
 
-@pytest.mark.xfail(strict=True, reason="review finding (conditional: whether a resume moves "
-                   "lastStartTimestamp is not documented): GcpGroup.members (cloud.py) places a "
-                   "report against creationTimestamp and lastStartTimestamp only, never "
-                   "lastSuspendedTimestamp, so an idle report written before a suspension is "
-                   "taken for the resumed instance's and the resumed node is destroyed")
 def test_a_gcp_instance_resumed_after_its_idle_report_keeps_the_stack(world):
     """node-a was suspended 6 min ago (a person's `gcloud compute instances suspend`, or a
     MIG's suspended standby pool) and has been resumed since (the MIG lists it, action NONE) by
@@ -294,9 +314,10 @@ def test_a_gcp_instance_resumed_after_its_idle_report_keeps_the_stack(world):
     fresh by the store. The compute v1 Instance has creationTimestamp, lastStartTimestamp,
     lastStopTimestamp and lastSuspendedTimestamp (no resume time); a running instance suspended
     after its report was written has been resumed since, so the report is its previous run's:
-    unknown, never idle, as the restart and recreate cases already are. (If a resume does move
-    lastStartTimestamp the reaper is right and this test's premise is wrong: check on a real
-    instance before fixing.)"""
+    unknown, never idle, as the restart and recreate cases already are. (Whether a resume moves
+    lastStartTimestamp is not documented (the reference says "Last start timestamp in RFC3339
+    text format"); the reaper takes the later of the two as the start, the safe side either
+    way.)"""
     gcp_times(world, lastSuspendedTimestamp=6)
     written_ago(world, "g", "node-a", 7)
     result = reap(world)
@@ -462,10 +483,6 @@ os.execv(real, [real, *sys.argv[1:]])
 """
 
 
-@pytest.mark.xfail(strict=True, reason="weaker review finding: PulumiStacks.updated (reaper.py) "
-                   "counts every history entry, a failed destroy among them, so for a grace "
-                   "period after a failed destroy each run says 'keep - younger than the idle "
-                   "grace period' and exits 0 while the half-destroyed stack bills at 0 nodes")
 def test_the_run_after_a_failed_destroy_does_not_call_the_stack_young(world):
     from tests.reap_helpers import ago, history_time
     gcp(world, ["node-0"])
@@ -484,12 +501,6 @@ def test_the_run_after_a_failed_destroy_does_not_call_the_stack_young(world):
 
 # -- 7. the marker says the bucket is kept; the state says otherwise --------------------------
 
-@pytest.mark.xfail(strict=True, reason="review finding: the reaper trusts the marker output "
-                   "(bucket_retained: true) and never checks the state it destroys: a bucket "
-                   "without retainOnDelete there (an `up` that flipped retain_on_destroy and then "
-                   "failed, leaving the old outputs) is deleted with the export in it, and the "
-                   "run says 'destroyed; bucket kept', exit 0 (reaper.py _locked_destroy / "
-                   "_destroy_now; adoption.retained_ids is read but never required)")
 def test_a_bucket_the_state_does_not_retain_is_never_destroyed(world):
     """alice set bucket.retain_on_destroy: false and ran `up`; the bucket's update went through
     (retainOnDelete off, force_destroy on) and the node group then hit a capacity error: the
@@ -510,6 +521,43 @@ def test_a_bucket_the_state_does_not_retain_is_never_destroyed(world):
     result = reap(world)
     assert world.destroyed() == [], result.output
     assert result.exit_code == 1, result.output
+
+
+AZURE_SUB = "/subscriptions/0000/resourceGroups/trainstack-llm-dev-data"
+
+
+def azure_state(group_kept=True, account_kept=True, container_kept=True):
+    """The Azure data resources components/azure/cluster.py makes: a resource group of their
+    own, the storage account in it, and the `data` container (the `bucket_name` output)."""
+    account = AZURE_SUB + "/providers/Microsoft.Storage/storageAccounts/tsllmdev"
+    return {"resources": [
+        {"urn": "u::llm-data-rg", "custom": True, "id": AZURE_SUB, "retainOnDelete": group_kept,
+         "type": "azure-native:resources:ResourceGroup"},
+        {"urn": "u::llm-data", "custom": True, "id": account, "retainOnDelete": account_kept,
+         "type": "azure-native:storage:StorageAccount"},
+        {"urn": "u::llm-container", "custom": True, "retainOnDelete": container_kept,
+         "id": account + "/blobServices/default/containers/data",
+         "type": "azure-native:storage:BlobContainer"},
+        {"urn": "u::llm-hsm-logs", "custom": True,   # not the data: deleted, as the code says
+         "id": account + "/blobServices/default/containers/amlfs-logs",
+         "type": "azure-native:storage:BlobContainer"},
+        {"urn": "u::llm-rg", "custom": True, "type": "azure-native:resources:ResourceGroup",
+         "id": "/subscriptions/0000/resourceGroups/trainstack-llm-dev"}]}
+
+
+@pytest.mark.parametrize("dropped", ["group_kept", "account_kept", "container_kept"])
+def test_an_azure_data_group_account_or_container_not_retained_is_named(dropped):
+    """Deleting the data resource group deletes the account in it; deleting the `data`
+    container deletes its blobs: each must be retained, the cluster's own group need not."""
+    from trainstack.reap.reaper import unretained_buckets
+    assert unretained_buckets(azure_state(), "data") == []
+    lost = unretained_buckets(azure_state(**{dropped: False}), "data")
+    assert len(lost) == 1 and "no retainOnDelete" in lost[0], lost
+
+
+def test_a_state_holding_no_bucket_cannot_show_it_kept():
+    from trainstack.reap.reaper import unretained_buckets
+    assert unretained_buckets({"resources": []}, "data") != []
 
 
 # -- 8. the idle agent on the node (components/agents/idle_agent.py, run as the timer runs it) --

@@ -206,13 +206,19 @@ class GcpGroup:
         started: dict[str, datetime] = {}
         if names:
             _, zone, project = _need(outputs, "node_group", "zone", "project")
-            # creationTimestamp and lastStartTimestamp (compute/docs/reference/rest/v1/instances)
+            # creationTimestamp, lastStartTimestamp and lastSuspendedTimestamp
+            # (compute/docs/reference/rest/v1/instances). The reference says only "Last start
+            # timestamp" and has no resume time: whether a resume moves lastStartTimestamp is
+            # not documented. A member running now that was suspended after a report has been
+            # resumed since, so that report is its previous run's: the suspension counts as a
+            # start (the safe side; at worst a report before it is unknown, never idle).
             described = json.loads(run_cli(["gcloud", "compute", "instances", "list", "--zones",
                                             zone, "--project", project, "--format=json"]))
             for instance in described:
                 if instance.get("name") not in names:
                     continue
-                moments = [instance.get("creationTimestamp"), instance.get("lastStartTimestamp")]
+                moments = [instance.get("creationTimestamp"), instance.get("lastStartTimestamp"),
+                           instance.get("lastSuspendedTimestamp")]
                 times = [cloud_time(str(m)) for m in moments if m]
                 if times:
                     started[instance["name"]] = max(times)

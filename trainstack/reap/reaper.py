@@ -14,14 +14,18 @@ boot) on its own clock; the reaper only believes what it can confirm now:
   `unknown` report makes the stack UNKNOWN, never idle, and the run exits non-zero (a stack
   billing without reports);
 * a member is idle when its report says `idle` for at least the grace period
-  (`idle.teardown_after_minutes`), and the stack's latest update is older than that too (a stack
-  brought back is booting);
-* the bucket must be retained (the marker says `bucket_retained: true`, nothing else counts).
+  (`idle.teardown_after_minutes`), and the stack's latest `up` is older than that too (a stack
+  brought back is booting); at every re-check the stack's updates are read again, and one an
+  `up` holds or that was updated since the first look is kept (scaled back where scaled down);
+* the bucket must be retained: the marker says `bucket_retained: true` AND the stack's state
+  (what `pulumi destroy` acts on) marks it retainOnDelete, read at the first look and again just
+  before the destroy (`unretained_buckets`).
 
 Then, holding a lease lock (holder + expiry) and re-checking everything after taking it: scale
 the group to 0, re-read, export the filesystem into the bucket (a `DataGuard`), re-read, destroy.
-A stack that turned busy at any re-read is left alone (scaled back where it was scaled down) and
-the decision says so; and only while its lease is still the newest version does it destroy.
+A stack that turned busy at any re-read, or whose destroy the stack's lock refuses (a person's
+`up`), is left alone (scaled back where it was scaled down, with an alarm) and the decision says
+so; and only while its lease is still the newest version does it destroy.
 Files the export never reaches (AWS: outside the data repository association's path) stop the
 destroy (the group stays at 0) unless `--delete-unexported`; the dry run and the audit name them.
 A TERM while `pulumi destroy` runs is "destroy interrupted: state unknown", never "not destroyed".
@@ -100,6 +104,46 @@ class StackLocked(RuntimeError):
     pass
 
 
+LOCKED_BY_UPDATE = "the stack is locked by an update"
+
+
+class BucketNotRetained(RuntimeError):
+    """The stack's state (what `pulumi destroy` acts on) would delete the bucket."""
+
+
+# The resources that hold the bucket's data, by Pulumi type token: deleting one deletes the data
+# (components/*/cluster.py create them with retain_on_delete when bucket.retain_on_destroy).
+BUCKET_TYPES = {"aws:s3/bucket:Bucket", "aws:s3/bucketV2:BucketV2", "gcp:storage/bucket:Bucket",
+                "alicloud:oss/bucket:Bucket", "azure-native:storage:StorageAccount"}
+
+
+def unretained_buckets(deployment: dict, bucket_name: object = None) -> list[str]:
+    """What of the bucket a destroy of this state would delete ([]: nothing). The marker output
+    is what the last successful `up` said; the state is what `pulumi destroy` acts on (an `up`
+    that turned retention off and then failed leaves the old marker beside a state that deletes
+    the bucket). Azure: the storage account, the resource group holding it (deleting a group
+    deletes what is in it) and the container named by the `bucket_name` output count too. A
+    state holding no bucket at all cannot show the bucket kept."""
+    resources = [r for r in deployment.get("resources") or [] if isinstance(r, dict)
+                 and r.get("custom") and r.get("id")]
+    accounts = [str(r["id"]).lower() for r in resources
+                if r.get("type") == "azure-native:storage:StorageAccount"]
+
+    def holds_data(r: dict) -> bool:
+        kind, rid = r.get("type"), str(r["id"]).lower()
+        if kind in BUCKET_TYPES:
+            return True
+        if kind == "azure-native:resources:ResourceGroup":
+            return any(a.startswith(rid.rstrip("/") + "/") for a in accounts)
+        return kind == "azure-native:storage:BlobContainer" and bool(bucket_name) \
+            and rid.rstrip("/").rsplit("/", 1)[-1] == str(bucket_name).lower()
+    data = [r for r in resources if holds_data(r)]
+    if not data:
+        return ["the state holds no bucket (nothing shows the data kept)"]
+    return [f"{r.get('type')} {r['id']} (no retainOnDelete)" for r in data
+            if not r.get("retainOnDelete")]
+
+
 # -- where stacks live ------------------------------------------------------------------------
 
 class StackBackend(Protocol):
@@ -136,9 +180,18 @@ class PulumiStacks:
         import pulumi.automation as auto
         return auto.Stack.select(stack, self.ws)
 
+    def unretained(self, stack) -> list[str]:
+        """What of the bucket a destroy of the stack's state now would delete (see below)."""
+        return unretained_buckets(self._stack(stack).export_stack().deployment or {},
+                                  self.outputs(stack).get("bucket_name"))
+
     def updated(self, stack):
-        """The latest update's start: a stack brought back after a stop is as young as that."""
-        moments = [m for h in self._stack(stack).history() for m in (h.start_time, h.end_time) if m]
+        """The latest `up`'s start or end: a stack brought back after a stop is as young as
+        that. Only kind "update" (`pulumi up`, failed or not) counts: `stack history` also
+        lists preview, refresh, rename, destroy and import entries (the Automation API's
+        UpdateKind), and a destroy that failed is no new life."""
+        moments = [m for h in self._stack(stack).history() if h.kind == "update"
+                   for m in (h.start_time, h.end_time) if m]
         if not moments:
             return None
         latest = max(m if m.tzinfo else m.replace(tzinfo=timezone.utc) for m in moments)
@@ -156,10 +209,18 @@ class PulumiStacks:
 
         from trainstack.deploy.adoption import adopt_command, destroy_keeping, retained_ids
         selected = self._stack(stack)
-        try:  # what the destroy keeps, for a destroy interrupted before it could record it
-            self.kept_before[stack] = retained_ids(selected.export_stack().deployment or {})
-        except Exception:  # noqa: BLE001 (destroy_keeping reads it again and says why)
-            self.kept_before.pop(stack, None)
+        self.kept_before.pop(stack, None)
+        try:
+            deployment = selected.export_stack().deployment or {}
+        except Exception as failed:  # noqa: BLE001 (no destroy without the state read)
+            lines = [line for line in str(failed).splitlines() if line.strip()] or [""]
+            raise BucketNotRetained(f"the state could not be read: {lines[-1]}") from None
+        # The state the destroy acts on must keep the bucket, whatever the outputs say.
+        lost = unretained_buckets(deployment, self.outputs(stack).get("bucket_name"))
+        if lost:
+            raise BucketNotRetained("; ".join(lost))
+        # What the destroy keeps, for a destroy interrupted before it could record it.
+        self.kept_before[stack] = retained_ids(deployment)
         try:
             kept = destroy_keeping(selected, lambda: selected.destroy(on_output=echo),
                                    self.ws.env_vars.get("PULUMI_BACKEND_URL"))
@@ -297,6 +358,7 @@ class Reaper:
     # Where the stack being decided is (what a TERM interrupted), and the evidence so far.
     _phase: str = field(default="judging", repr=False)
     _evidence: dict = field(default_factory=dict, repr=False)
+    _first_updated: Optional[datetime] = field(default=None, repr=False)   # at the first look
 
     def run(self) -> list[Decision]:
         decisions = []
@@ -382,7 +444,7 @@ class Reaper:
         return self.clouds
 
     def decide(self, stack: str, updating: bool) -> Decision:
-        self._phase, self._evidence = "judging", {}
+        self._phase, self._evidence, self._first_updated = "judging", {}, None
         if updating:
             return Decision(stack, "report", "an update holds the stack lock; not touched")
         try:
@@ -422,10 +484,23 @@ class Reaper:
             return Decision(stack, "report", "the bucket would be deleted with the stack "
                             "(bucket.retain_on_destroy is not true); the reaper never deletes data",
                             evidence)
+        check = getattr(self.backend, "unretained", None)
+        if check is not None:   # the state a destroy acts on, not only what the marker says
+            try:
+                lost = check(stack)
+            except Exception as failed:  # noqa: BLE001
+                lost = [f"the state could not be read: {type(failed).__name__}: {failed}"]
+            if lost:
+                return Decision(stack, "report", "the stack's state would delete the bucket with "
+                                "it, whatever the marker output says (an `up` that turned "
+                                "retention off and then failed?); the reaper never deletes data: "
+                                "not touched", {**evidence, "unretained": lost},
+                                alarm="bucket not retained in the state")
         updated = self.backend.updated(stack)
         if updated is None:
             return Decision(stack, "report", "the stack's age is unknown (no update history)", evidence)
         evidence["updated"] = iso(updated)
+        self._first_updated = updated
         if now - updated < grace:
             return Decision(stack, "keep", "younger than the idle grace period (since its "
                             "latest update)", evidence)
@@ -485,11 +560,13 @@ class Reaper:
         evidence["members"] = members
         try:
             store = StackStore(root, outputs)
-            reports = store.reports() if members else {}
+            # Read with no members too: a fresh busy report of a non-member (an instance
+            # abandoned from the group, Alibaba node_ids gone stale) keeps the stack now.
+            reports = store.reports()
         except Exception as failed:
             return None, Decision(stack, "report", "heartbeats unreadable",
                                   {**evidence, "error": f"{type(failed).__name__}: {failed}"},
-                                  alarm="billing without reports" if members else "")
+                                  alarm="billing without reports")
         verdict = judge(members, reports, now, grace, getattr(group, "booting", None),
                         getattr(group, "started", None))
         evidence["nodes"] = verdict.nodes
@@ -546,6 +623,9 @@ class Reaper:
         outputs = self.backend.outputs(stack)
         if not isinstance(outputs.get(MARKER), dict):
             return outputs, Decision(stack, "skip", "already destroyed by another reaper", evidence)
+        moved = self._updated_meanwhile(stack, grace, evidence, when)
+        if moved:
+            return outputs, moved
         check: dict = {}
         verdict, problem = self._look(stack, cloud, outputs, root, self.now(), grace, check)
         evidence["recheck_" + when.replace(" ", "_")] = check
@@ -575,20 +655,49 @@ class Reaper:
                 evidence, alarm="" if verdict.busy else "billing without reports")
         return outputs, None
 
+    def _updated_meanwhile(self, stack, grace, evidence, when: str) -> Optional[Decision]:
+        """The rule `decide` applies at the first look, again: a stack an `up` holds, or one
+        updated since the first look or within the grace period, is booting (a person brought
+        it back while it was being reaped). None when it was not."""
+        try:
+            updating = dict(self.backend.summaries()).get(stack, False)
+            updated = self.backend.updated(stack)
+        except Exception as failed:  # noqa: BLE001
+            return Decision(stack, "report", f"the stack's updates unreadable at the re-check "
+                            f"{when}; not destroyed",
+                            {**evidence, "error": f"{type(failed).__name__}: {failed}"},
+                            alarm="billing without reports")
+        if updating:
+            return Decision(stack, "report", f"{LOCKED_BY_UPDATE} (a `pulumi up` began while "
+                            f"being reaped, seen at the re-check {when}); not destroyed", evidence,
+                            alarm="an update began while being reaped")
+        first = self._first_updated
+        if updated is None or (first is not None and updated > first) \
+                or self.now() - updated < grace:
+            return Decision(stack, "keep", f"updated {iso(updated) if updated else '(unknown)'}, "
+                            f"after the first look (an `up` while being reaped), found at the "
+                            f"re-check {when}: booting, not destroyed",
+                            {**evidence, "updated_meanwhile": iso(updated) if updated else None},
+                            alarm="the stack was updated while being reaped")
+        return None
+
     def _scale_back(self, stop: Decision, group: Cloud, outputs: dict, before: int) -> Decision:
-        """A node turned busy while the group was going to 0: back to the size it had, and an
-        alarm (a job may have been cut short by the scale-down)."""
-        if stop.action != "keep":
+        """A node turned busy, or a person's `up` came, while the group was going to 0: back to
+        the size it had, and an alarm (a job may have been cut short by the scale-down). Under
+        an `up` still running too: the size it had is what the state says, so Pulumi sees no
+        drift; the alarm tells a person to look (their `up` may resize the group as well)."""
+        if stop.action != "keep" and not stop.reason.startswith(LOCKED_BY_UPDATE):
             return stop   # unknown or gone: the group stays at 0, the report says why
-        stop.alarm = "turned busy while being reaped"
+        stop.alarm = stop.alarm or "turned busy while being reaped"
         if not before:
             return stop
         try:
             group.scale(outputs, before)
-            stop.result = f"group scaled back to {before}"
+            done = f"group scaled back to {before}"
         except Exception as failed:  # noqa: BLE001
-            stop.result = f"group left at 0 (scaling back failed: {failed})"
+            done = f"group left at 0 (scaling back failed: {failed})"
             stop.alarm = "a busy stack left scaled down"
+        stop.result = f"{stop.result}; {done}" if stop.result else done
         return stop
 
     def _locked_destroy(self, stack, cloud, root, store, grace, evidence, lock=None) -> Decision:
@@ -686,6 +795,8 @@ class Reaper:
             return refused
         since = self.now()
         decision = self._destroy_now(stack, store, record, evidence)
+        if decision.reason.startswith(LOCKED_BY_UPDATE):
+            return self._scale_back(decision, group, outputs, before)
         if lost and decision.result.startswith("destroyed"):
             decision.result += f"; deleted without an export: {lost}"
         return self._trace_during_destroy(decision, root, outputs, since)
@@ -695,8 +806,18 @@ class Reaper:
         try:
             kept = self.backend.destroy(stack, self.echo)
         except StackLocked as held:
-            return Decision(stack, "report", "the stack is locked by an update", evidence,
-                            result=f"not destroyed: {held}")
+            # A person's `up` began after the last re-check: _locked_destroy scales back.
+            return Decision(stack, "report", LOCKED_BY_UPDATE, evidence,
+                            result=f"not destroyed: {held}",
+                            alarm="an update began while being reaped")
+        except BucketNotRetained as lost:
+            # Read just before the destroy: the group stays at 0 (the stack is idle and its
+            # data exported into the bucket); a person must turn retention back on, or say no.
+            return Decision(stack, "report", "the stack's state would delete the bucket with "
+                            "it (read just before `pulumi destroy`); not destroyed (the group "
+                            "stays at 0)", {**evidence, "unretained": str(lost)},
+                            result=f"not destroyed: {lost}",
+                            alarm="bucket not retained in the state")
         except Exception as failed:
             return Decision(stack, "destroy", "every node idle past the grace period", evidence,
                             result=f"failed (retried on the next run): {failed}",
