@@ -18,6 +18,7 @@ import sys
 
 import pytest
 
+from tests.components.test_idle_agent import node  # noqa: F401 (fixture: the agent on a node)
 from tests.conftest import stand_in_cli
 from tests.reap.test_reap_booting import aws, desired  # noqa: F401 (fixture)
 from tests.reap.test_reap_faults import GCLOUD, FakeFsx
@@ -309,3 +310,48 @@ def test_a_root_association_linked_to_another_bucket_is_not_an_export_into_this_
     aws = fsx_with([association("/", bucket="scratch-team-b")])
     result = aws.reap()
     assert aws.destroyed() == [] and result.exit_code == 1, result.output
+
+
+# -- 7. outputs that cannot be read once the group is at 0 ------------------------------------
+
+OUTPUT_FAILS_AT_ZERO = f"""#!{sys.executable}
+import json, os, sys
+args = [a for a in sys.argv[1:] if a != "--non-interactive"]
+if args[:2] == ["stack", "output"] and json.load(open(os.environ["FAKE_GCLOUD_MEMBERS"])) == []:
+    print("error: failed to decrypt the stack's secrets: incorrect passphrase", file=sys.stderr)
+    sys.exit(255)
+real = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pulumi-real")
+os.execv(real, [real, *sys.argv[1:]])
+"""
+
+
+def test_outputs_unreadable_at_the_recheck_after_the_scale_down_fail_the_run(world):
+    """The group is at 0 and `pulumi stack output` now fails (the passphrase secret rotated
+    mid-run): nothing is exported or destroyed and the run alarms (exit 1), never a silent 0;
+    the audit line says the group may be left scaled down (it is: the stack is idle)."""
+    members = gcp(world, ["node-0", "node-1"])
+    os.replace(world.bin / "pulumi", world.bin / "pulumi-real")
+    stand_in_cli(world.bin, "pulumi", OUTPUT_FAILS_AT_ZERO)
+    result = reap(world)
+    assert world.destroyed() == [] and result.exit_code == 1, result.output
+    assert json.loads(members.read_text()) == []
+    assert audit_lines(world.audit)[-1]["alarm"], audit_lines(world.audit)[-1]
+
+
+# -- 8. the idle agent: GPU memory no listed process accounts for ------------------------------
+
+@pytest.mark.xfail(strict=True, reason=(
+    "weaker review finding: idle_agent.decide checks GPU memory held with no process listed "
+    "only when NO process is listed at all (`if gpus and not processes`), never per GPU: one "
+    "listed process holding 0 MiB (a monitoring or MPS client nvidia-smi lists with no memory "
+    "yet) hides 70 GiB held on another GPU by a job in a container nvidia-smi cannot "
+    "attribute, and the node reports idle"))
+def test_memory_on_a_gpu_no_listed_process_uses_is_not_idle_beside_a_listed_one(node):
+    """GPU 1 holds 70 GiB and no listed process runs on it (a containerised job in another
+    PID namespace); nvidia-smi lists one compute process on GPU 0 with 0 MiB. Alone the
+    70 GiB is busy (tests/reap/test_review_faults.py); beside that listed process it is not."""
+    alone = node(gpus="0, 0, 1, 81559\n1, 0, 70110, 81559\n", apps="")
+    assert alone["state"] != "idle", alone
+    beat = node(gpus="0, 0, 1, 81559\n1, 0, 70110, 81559\n",
+                apps="GPU-aaaa, 4242, /usr/bin/dcgm-exporter, 0\n")
+    assert beat["state"] != "idle", beat
