@@ -118,8 +118,9 @@ class FakeCloud:
 # time when the instance was last started", given to the minute (yyyy-MM-ddTHH:mmZ).
 ALIYUN = f"""#!{sys.executable}
 import json, os, sys
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 START = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
+LAUNCHED = (datetime.now(timezone.utc) - timedelta(hours=6)).strftime("%Y-%m-%dT%H:%MZ")
 path = os.environ["FAKE_ALIYUN_INSTANCES"]
 args = sys.argv[1:]
 with open(path + ".calls", "a") as log:
@@ -146,6 +147,9 @@ if args[:2] == ["ecs", "DescribeInstances"]:
     if wanted is not None and len(wanted) > 100:
         fail("InvalidInstanceIds.ValueNotSupported", "The specified InstanceIds is not valid.")
     chosen = [i for i in instances if wanted is None or i["InstanceId"] in wanted]
+    # ECS gives every instance its StartTime; one the test set up without it has run for
+    # hours (an explicit "" or a missing key set by a test stays as the test wrote it).
+    chosen = [{{**i, "StartTime": i.get("StartTime", LAUNCHED)}} for i in chosen]
     print(json.dumps({{"Instances": {{"Instance": chosen[(page - 1) * size:page * size]}},
                       "TotalCount": len(chosen), "PageNumber": page, "PageSize": size}}))
 elif args[:2] in (["ecs", "StopInstances"], ["ecs", "StartInstances"]):

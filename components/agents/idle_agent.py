@@ -317,14 +317,16 @@ def decide(gpus: Optional[list[dict]], sessions: Optional[list[dict]], util_thre
         if app["memory_used_mib"] is None or app["memory_used_mib"] > min_process_mib:
             reasons.append(f"gpu process {app['name']} (pid {app['pid']}) holds "
                            f"{app['memory_used_mib'] if app['memory_used_mib'] is not None else '?'} MiB")
-    if gpus and not processes:
-        # Memory held on a GPU with no process listed (one nvidia-smi cannot attribute: another
-        # PID namespace, a container runtime it cannot see) is work too. An idle GPU holds
-        # only the driver's own few MiB; 1 % of the card is far above that.
-        for gpu in gpus:
-            used, total = gpu.get("memory_used_mib"), gpu.get("memory_total_mib")
-            if used is not None and used > max(min_process_mib, 0.01 * (total or 0)):
-                reasons.append(f"gpu {gpu['index']} holds {used:g} MiB with no process listed")
+    if gpus:
+        # Memory held on the GPUs beyond what the listed processes hold (a process nvidia-smi
+        # cannot attribute: another PID namespace, a container runtime it cannot see) is work
+        # too, whatever else is listed. An idle GPU holds only the driver's own few MiB; 1 %
+        # of a card is far above that.
+        used = sum(g.get("memory_used_mib") or 0 for g in gpus)
+        listed = sum(app.get("memory_used_mib") or 0 for app in processes or [])
+        card = max((g.get("memory_total_mib") or 0 for g in gpus), default=0)
+        if used - listed > max(min_process_mib, 0.01 * card):
+            reasons.append(f"gpus hold {used - listed:g} MiB that no listed process holds")
     for session in sessions or []:
         if session["idle_minutes"] is None:
             # `who -u` prints "?" when it cannot stat the tty: she may have typed a minute ago.

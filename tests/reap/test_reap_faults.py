@@ -291,9 +291,14 @@ def test_the_command_guard_says_when_the_filesystem_is_gone():
 
 class FakeFsx:
     """FSx's data repository tasks, and the filesystem's associations (`linked`: their
-    FileSystemPaths, all AVAILABLE), answered one a page as a small MaxResults pages them."""
+    FileSystemPaths, all AVAILABLE, into `bucket`), answered one a page as a small MaxResults
+    pages them."""
 
-    def __init__(self, states, missing=False, linked=("/bucket",), unreadable=None, failed=0):
+    def __init__(self, states, missing=False, linked=("/bucket",), unreadable=None, failed=0,
+                 bucket="data"):
+        # the associations link into `bucket` (the stacks' bucket_name output in these tests),
+        # under its data/ prefix, as the plan links them
+        self.bucket = bucket
         self.states, self.created, self.missing = list(states), [], missing
         self.linked, self.unreadable, self.failed = list(linked), unreadable, failed
 
@@ -305,7 +310,8 @@ class FakeFsx:
             raise RuntimeError(self.unreadable)
         assert Filters == [{"Name": "file-system-id", "Values": ["fs-0123"]}], Filters
         at = int(NextToken or 0)
-        page = {"Associations": [{"FileSystemPath": path, "Lifecycle": "AVAILABLE"}
+        page = {"Associations": [{"FileSystemPath": path, "Lifecycle": "AVAILABLE",
+                                  "DataRepositoryPath": f"s3://{self.bucket}/data/"}
                                  for path in self.linked[at:at + 1]]}
         if at + 1 < len(self.linked):
             page["NextToken"] = str(at + 1)

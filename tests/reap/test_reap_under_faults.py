@@ -81,7 +81,9 @@ def alibaba(world, count, busy=(), status="Running"):
     own = {"storage_account": "devstoreaccount1"} if world.scheme == "abfs" else {}
     outputs = marked(cloud="alicloud", heartbeat_url=world.root("ali"), node_group="pg-1", **own,
                      node_ids=[i["InstanceId"] for i in instances], region="cn-hangzhou",
-                     filesystem_id="cpfs-0001", filesystem_export_command="true")
+                     filesystem_id="cpfs-0001", filesystem_export_command="true",
+                     # as the plan outputs them: the nodes mount the fileset the data flow exports
+                     filesystem_bucket_path="/bucket/", filesystem_node_path="/bucket/")
     world.add("ali", outputs, *[beat(f"node-{n}", 0 if n in busy else 180) for n in range(count)])
     return path
 

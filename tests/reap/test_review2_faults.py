@@ -41,11 +41,6 @@ json.dump(stacks, open(path, "w"))
 """
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review finding: _recheck reads a stack whose outputs lost the marker as 'already destroyed "
-    "by another reaper' (skip, no alarm) without looking at its resources or its updates: a "
-    "person's failed `up` during the export leaves 27 billing resources and the group at 0, "
-    "exit 0"))
 def test_a_stack_whose_outputs_vanish_mid_reap_is_not_called_destroyed(world):
     """Two idle GCP nodes; while the reaper exports (the group at 0), alice runs `pulumi up`
     and it fails before recording outputs: 27 resources, outputs {}, a new `update` in the
@@ -55,13 +50,14 @@ def test_a_stack_whose_outputs_vanish_mid_reap_is_not_called_destroyed(world):
     stack was updated meanwhile, so the group goes back and the run alarms."""
     script = world.tmp / "failed_up.py"
     script.write_text(FAILED_UP_DURING_EXPORT)
-    members = gcp(world, ["node-0", "node-1"],
+    gcp(world, ["node-0", "node-1"],
                   filesystem_export_command=f"{sys.executable} {script}")
     result = reap(world)
     assert world.destroyed() == [], result.output
     assert "already destroyed by another reaper" not in result.output, result.output
     assert result.exit_code != 0, result.output
-    assert json.loads(members.read_text()) == ["node-0", "node-1"], result.output
+    # (the stand-in gcloud forgets its members at 0, so the resize back is read in the output)
+    assert "group scaled back to 2" in result.output, result.output
 
 
 # -- 2. an `up` that finishes after the last re-check, before the destroy ---------------------
@@ -88,11 +84,6 @@ os.execv(real, [real, *sys.argv[1:]])
 """
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review finding: nothing reads the stack's updates between the re-check after the export "
-    "and `pulumi destroy` (the lock check, the unexported check, the audit line in the bucket "
-    "lie between), nor after it: an `up` that starts and ends in that window is destroyed, "
-    "exit 0, and the audit says nothing of it"))
 def test_an_up_finished_between_the_last_recheck_and_the_destroy_is_not_silent(world):
     """alice's `trainstack up` starts after the reaper's last re-check read the history and
     ends before its `pulumi destroy` takes the stack's lock (a no-change `up` takes seconds;
@@ -200,6 +191,8 @@ def test_the_fileset_the_nodes_mount_against_the_one_exported(world, node_path, 
     outputs["filesystem_bucket_path"] = bucket_path
     if node_path is not None:
         outputs["filesystem_node_path"] = node_path
+    else:
+        outputs.pop("filesystem_node_path")
     write_stacks(world.tmp / "stacks.json", world.stacks)
     result = reap(world)
     if destroyed:
@@ -209,12 +202,6 @@ def test_the_fileset_the_nodes_mount_against_the_one_exported(world, node_path, 
         assert "outside the /bucket fileset" in result.output, result.output
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "weaker review finding: CpfsExportGuard.unexported reads a missing (or empty) "
-    "filesystem_bucket_path as '/', the whole CPFS exported, while a missing "
-    "filesystem_node_path is read as '/' mounted: outputs that say nothing of what the data "
-    "flow exports are taken as proof that it exports everything (FsxExportGuard reads its "
-    "missing path as the narrow /bucket; unknown reach should never be 'everything')"))
 @pytest.mark.parametrize("bucket_path", [None, ""])
 def test_an_alibaba_stack_that_does_not_say_what_it_exports_is_not_destroyed(world, bucket_path):
     """Nodes that mount the whole CPFS (filesystem_node_path "/"), outputs without a
@@ -223,6 +210,7 @@ def test_an_alibaba_stack_that_does_not_say_what_it_exports_is_not_destroyed(wor
     alibaba(world, 2)
     outputs = world.stacks["ali"]["outputs"]
     outputs["filesystem_node_path"] = "/"
+    outputs.pop("filesystem_bucket_path")
     if bucket_path is not None:
         outputs["filesystem_bucket_path"] = bucket_path
     write_stacks(world.tmp / "stacks.json", world.stacks)
@@ -297,12 +285,6 @@ def test_the_root_association_on_a_later_page_is_found(fsx_with):
     assert aws.fsx.created and "Paths" not in aws.fsx.created[0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "weaker review finding: FsxExportGuard takes any AVAILABLE association of '/' as the "
-    "export into the stack's bucket and never compares its DataRepositoryPath with the "
-    "bucket_name output: an association relinked by hand to another bucket (one nobody keeps) "
-    "is 'exported', and the stack is destroyed, exit 0, 'bucket kept' (the files never reached "
-    "it)"))
 def test_a_root_association_linked_to_another_bucket_is_not_an_export_into_this_one(fsx_with):
     """The stack's bucket is `data` (its bucket_name output); FSx links "/" to
     s3://scratch-team-b/data/ (an association re-pointed by hand). The export task succeeds
@@ -340,12 +322,6 @@ def test_outputs_unreadable_at_the_recheck_after_the_scale_down_fail_the_run(wor
 
 # -- 8. the idle agent: GPU memory no listed process accounts for ------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "weaker review finding: idle_agent.decide checks GPU memory held with no process listed "
-    "only when NO process is listed at all (`if gpus and not processes`), never per GPU: one "
-    "listed process holding 0 MiB (a monitoring or MPS client nvidia-smi lists with no memory "
-    "yet) hides 70 GiB held on another GPU by a job in a container nvidia-smi cannot "
-    "attribute, and the node reports idle"))
 def test_memory_on_a_gpu_no_listed_process_uses_is_not_idle_beside_a_listed_one(node):
     """GPU 1 holds 70 GiB and no listed process runs on it (a containerised job in another
     PID namespace); nvidia-smi lists one compute process on GPU 0 with 0 MiB. Alone the
@@ -359,12 +335,6 @@ def test_memory_on_a_gpu_no_listed_process_uses_is_not_idle_beside_a_listed_one(
 
 # -- 9. Alibaba: a member whose last start ECS does not give -----------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "weaker review finding: AlicloudNodes.members skips a live instance whose StartTime is "
-    "missing or unreadable (KeyError/ValueError: pass), so its report is believed without being "
-    "placed against its last start; AwsGroup, GcpGroup and AzureScaleSet raise CloudError for a "
-    "member without a start or creation time ('its report cannot be placed against its start, "
-    "so it is not believed')"))
 def test_an_alibaba_member_without_a_start_time_is_not_believed(world):
     """node-1's DescribeInstances entry has StartTime "" (node-0's is 5 h ago): whether its
     fresh idle report (180 min idle) was written before its last start cannot be told, as on

@@ -356,11 +356,16 @@ class AlicloudNodes:
         self.booting = {i["HostName"]: f"booting (ECS status {i['Status']})" for i in live
                         if i.get("Status") in self.BOOTING}
         self.started = {}
+        unplaced = []
         for i in live:
             try:
                 self.started[i["HostName"]] = parse_iso(str(i["StartTime"])) + self.START_RESOLUTION
             except (KeyError, ValueError):
-                pass
+                unplaced.append(i["HostName"])
+        if unplaced:
+            # As on the other clouds: a member whose last start ECS does not give cannot have
+            # its report placed against that start, so the report is not believed.
+            raise CloudError(f"ECS gives no readable StartTime for {', '.join(sorted(unplaced))}")
         return [i["HostName"] for i in live]
 
     def scale(self, outputs, size, expected=None):
@@ -433,14 +438,19 @@ class FsxExportGuard:
         `up` that failed between deleting the old one and creating "/") is what the export
         task meets. Raises when they cannot be read."""
         client = self._client(outputs.get("region"))
+        bucket = str(outputs.get("bucket_name") or "")
         paths, token = [], None
         while True:
             page = client.describe_data_repository_associations(
                 Filters=[{"Name": "file-system-id", "Values": [outputs["filesystem_id"]]}],
                 **({"NextToken": token} if token else {}))
+            # Only an association into the stack's own (kept) bucket is an export of its data:
+            # one relinked by hand to another bucket copies the files where nobody keeps them.
             paths += ["/" + str(a.get("FileSystemPath", "")).strip("/")
                       for a in page.get("Associations") or []
-                      if a.get("Lifecycle") == "AVAILABLE"]
+                      if a.get("Lifecycle") == "AVAILABLE" and (not bucket or str(
+                          a.get("DataRepositoryPath", "")).rstrip("/").split("/")[:3]
+                          == ["s3:", "", bucket])]
             token = page.get("NextToken")
             if not token:
                 return sorted(set(paths))
@@ -586,7 +596,13 @@ class CpfsExportGuard(CommandExportGuard):
     mount say so (`filesystem_node_path`); an older stack's nodes mounted the whole CPFS ("/")."""
 
     def unexported(self, outputs) -> str:
-        exported = "/" + str(outputs.get("filesystem_bucket_path") or "").strip("/")
+        said = str(outputs.get("filesystem_bucket_path") or "").strip()
+        if not said:   # unknown reach is never "everything"
+            fs = outputs.get("filesystem_id") or "(no filesystem_id)"
+            return (f"what the export of CPFS {fs} reaches is unknown (no "
+                    "filesystem_bucket_path output); "
+                    "files outside its fileset are deleted with the filesystem")
+        exported = "/" + said.strip("/")
         mounted = "/" + str(outputs.get("filesystem_node_path") or "/").strip("/")
         if exported == "/" or mounted == exported or mounted.startswith(exported + "/"):
             return ""

@@ -621,11 +621,13 @@ class Reaper:
     def _recheck(self, stack, cloud, root, grace, evidence, when: str, members_from=None):
         """Re-read outputs, members and reports; a Decision when the stack is no longer idle."""
         outputs = self.backend.outputs(stack)
-        if not isinstance(outputs.get(MARKER), dict):
-            return outputs, Decision(stack, "skip", "already destroyed by another reaper", evidence)
+        # Updates first: a person's `up` that failed before writing outputs leaves no marker
+        # too, and that stack is hers, not one another reaper destroyed.
         moved = self._updated_meanwhile(stack, grace, evidence, when)
         if moved:
             return outputs, moved
+        if not isinstance(outputs.get(MARKER), dict):
+            return outputs, Decision(stack, "skip", "already destroyed by another reaper", evidence)
         check: dict = {}
         verdict, problem = self._look(stack, cloud, outputs, root, self.now(), grace, check)
         evidence["recheck_" + when.replace(" ", "_")] = check
@@ -691,6 +693,10 @@ class Reaper:
         stop.alarm = stop.alarm or "turned busy while being reaped"
         if not before:
             return stop
+        if not isinstance(outputs.get(MARKER), dict):
+            # A failed `up` may have left the stack without outputs: the group is the one the
+            # first look saw (and scaled down).
+            outputs = self.seen_outputs.get(stop.stack, outputs)
         try:
             group.scale(outputs, before)
             done = f"group scaled back to {before}"
@@ -788,6 +794,12 @@ class Reaper:
                                               "stays at 0)")
         else:
             evidence.pop("not_exported", None)
+        # The last look at the updates, as close to `pulumi destroy` as the audit line allows:
+        # an `up` that began and ended since the re-check (the lock and unexported checks lie
+        # between) brought the stack back. Only Pulumi's own lock covers what is left.
+        moved = self._updated_meanwhile(stack, grace, evidence, "just before the destroy")
+        if moved:
+            return self._scale_back(moved, group, outputs, before)
         self._phase = "taking the destroy's audit line"
         refused = self._record_first(stack, "export confirmed: pulumi destroy", evidence)
         if refused:
