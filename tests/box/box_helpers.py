@@ -44,7 +44,8 @@ def planted(text: str, old: str, new: str) -> str:
 def run_and_bench(cluster, case, tmp_path) -> str:
     """Both boxes booted with every step passing; `trainstack run` (an all-reduce over the two
     boxes) and `trainstack bench` through the container path. Returns the bucket URL."""
-    assert cluster.failures() == []
+    failures = cluster.failures()
+    assert failures == [], failures   # each names the box, the step and its log's tail
     digest = case.runtime_image.split("@")[1]
     for box in cluster.boxes:
         record = box.health()
