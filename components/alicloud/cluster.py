@@ -4,7 +4,6 @@ from __future__ import annotations
 import dataclasses
 import ipaddress
 import json
-import posixpath
 import shlex
 
 import pulumi
@@ -18,8 +17,9 @@ from trainstack_components.boot import (
     NodeContext,
     ShippedFile,
     boot_outline,
-    render_boot,
+    render_shipped,
     shipped_files,
+    shipped_object_name,
 )
 from trainstack_components.gpu_cluster import GpuCluster
 from trainstack_components.lifetime import LIFETIME_START_KEY, parse_iso
@@ -345,21 +345,14 @@ class AlicloudGpuCluster(GpuCluster):
         planned = self._node_context(args, bucket_name="", role_name="", fs_id="", export_id="")
         shipped = shipped_files(planned, AlicloudBoot())
         objects = [oss.BucketObject(
-            f"{name}-boot-{posixpath.basename(f.path).replace('_', '-').replace('.', '-')}",
+            shipped_object_name(name, f),
             bucket=bucket.bucket, key=f.key, content=f.content, content_type="text/plain",
             opts=self.child()) for f in shipped]
         return shipped, objects
 
     @staticmethod
     def _user_data(ctx: NodeContext, shipped: tuple[ShippedFile, ...]) -> str:
-        rendered = render_boot(ctx, AlicloudBoot(), ship=True)
-        if {f.key for f in rendered.shipped} != {f.key for f in shipped}:
-            raise ValueError(
-                "the boot files shipped through the bucket depend on values only known at deploy "
-                f"time: planned {sorted(f.key for f in shipped)}, rendered "
-                f"{sorted(f.key for f in rendered.shipped)}; a bulky BootFile must not read "
-                "the bucket, role or file system from its NodeContext")
-        return ecs_user_data(rendered.text)
+        return ecs_user_data(render_shipped(ctx, AlicloudBoot(), shipped))
 
     # -- idle GPUs -----------------------------------------------------------------------------
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import ipaddress
-import posixpath
 
 import pulumi
 import pulumi_aws as aws
@@ -19,8 +18,9 @@ from trainstack_components.boot import (
     ShippedFile,
     aws_user_data,
     boot_outline,
-    render_boot,
+    render_shipped,
     shipped_files,
+    shipped_object_name,
 )
 from trainstack_components.gpu_cluster import GpuCluster
 from trainstack_components.pinning import image_note, nodes_held, pinned_image
@@ -280,21 +280,14 @@ class AwsGpuCluster(GpuCluster):
         shipped = shipped_files(planned, AwsBoot())
         tags = object_tags(args.tags, args.spec.tags)
         objects = [aws.s3.BucketObjectv2(
-            f"{name}-boot-{posixpath.basename(f.path).replace('_', '-').replace('.', '-')}",
+            shipped_object_name(name, f),
             bucket=bucket.id, key=f.key, content=f.content, content_type="text/plain",
             region=sel.region, tags=tags, opts=self.child()) for f in shipped]
         return shipped, objects
 
     @staticmethod
     def _user_data(ctx: NodeContext, shipped: tuple[ShippedFile, ...]) -> str:
-        rendered = render_boot(ctx, AwsBoot(), ship=True)
-        if {f.key for f in rendered.shipped} != {f.key for f in shipped}:
-            raise ValueError(
-                "the boot files shipped through the bucket depend on values only known at deploy "
-                f"time: planned {sorted(f.key for f in shipped)}, rendered "
-                f"{sorted(f.key for f in rendered.shipped)}; a bulky BootFile must not read "
-                "the bucket or filesystem from its NodeContext")
-        return aws_user_data(rendered.text)
+        return aws_user_data(render_shipped(ctx, AwsBoot(), shipped))
 
     # -- nodes ---------------------------------------------------------------------------------
 

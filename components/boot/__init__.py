@@ -33,8 +33,10 @@ from trainstack_components.boot.render import (
     cloud_config,
     decode_aws_user_data,
     render_boot,
+    render_shipped,
     render_user_data,
     shipped_files,
+    shipped_object_name,
     step_script,
     user_data_too_large,
 )
@@ -51,5 +53,5 @@ __all__ = [
     "RANKS_PROFILE", "SCRATCH_PATH", "STATE_DIR", "BootFile", "BootStep", "CloudBoot", "Fabric",
     "NodeContext", "aws_user_data", "boot_outline", "boot_steps", "cloud_config",
     "decode_aws_user_data", "extensions", "render_user_data", "step_script",
-    "RenderedBoot", "ShippedFile", "render_boot", "shipped_files", "user_data_too_large",
+    "RenderedBoot", "ShippedFile", "render_boot", "render_shipped", "shipped_files", "shipped_object_name", "user_data_too_large",
 ]

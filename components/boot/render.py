@@ -176,6 +176,25 @@ def shipped_files(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[Boot
     return _boot(ctx, cloud, extra_steps, extra_files, True)[2]
 
 
+def render_shipped(ctx: NodeContext, cloud: CloudBoot, planned: Sequence[ShippedFile]) -> str:
+    """The cloud-config with its bulky files shipped, checked against `planned` (the objects the
+    cluster declared from `shipped_files` before the bucket existed): a bulky BootFile that read
+    a deploy-time value would ask for keys no object holds."""
+    rendered = render_boot(ctx, cloud, ship=True)
+    if {f.key for f in rendered.shipped} != {f.key for f in planned}:
+        raise ValueError(
+            "the boot files shipped through the bucket depend on values only known at deploy "
+            f"time: planned {sorted(f.key for f in planned)}, rendered "
+            f"{sorted(f.key for f in rendered.shipped)}; a bulky BootFile must not read "
+            "the bucket, role or filesystem from its NodeContext")
+    return rendered.text
+
+
+def shipped_object_name(cluster: str, file: ShippedFile) -> str:
+    """The bucket object's Pulumi name for one shipped file: `<cluster>-boot-<file name>`."""
+    return f"{cluster}-boot-{posixpath.basename(file.path).replace('_', '-').replace('.', '-')}"
+
+
 def boot_outline(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep] = (),
                  ship: bool = False) -> str:
     """One line for the plan: every step a node runs, in order, with what it does."""
