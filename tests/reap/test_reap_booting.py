@@ -208,10 +208,11 @@ def test_an_azure_vm_booting_keeps_the_stack(azure, power, state, why):
 
 # -- Google Cloud: a stand-in `gcloud` -------------------------------------------------------
 
-def gcloud(world, created_minutes_ago):
+def gcloud(world, created_minutes_ago, **node_a_minutes_ago):
     """A MIG of node-a and node-b, its action over (NONE); node-a (re)created
-    `created_minutes_ago` (an instance recreated keeps its name), node-b 5 h ago. The instance
-    times are what `gcloud compute instances list` prints: creationTimestamp and
+    `created_minutes_ago` (an instance recreated keeps its name), node-b 5 h ago; node-a's
+    instance also carries each of `node_a_minutes_ago` (a timestamp key: minutes ago). The
+    instance times are what `gcloud compute instances list` prints: creationTimestamp and
     lastStartTimestamp, RFC 3339 with an offset."""
     import sys
 
@@ -219,7 +220,8 @@ def gcloud(world, created_minutes_ago):
         moment = datetime.now(timezone.utc) - timedelta(minutes=minutes)
         return moment.astimezone(timezone(timedelta(hours=-8))).isoformat(timespec="milliseconds")
     instances = [{"name": "node-a", "creationTimestamp": stamp(created_minutes_ago),
-                  "lastStartTimestamp": stamp(created_minutes_ago)},
+                  "lastStartTimestamp": stamp(created_minutes_ago),
+                  **{key: stamp(minutes) for key, minutes in node_a_minutes_ago.items()}},
                  {"name": "node-b", "creationTimestamp": stamp(300),
                   "lastStartTimestamp": stamp(300)}]
     stand_in_cli(world.bin, "gcloud", f"#!{sys.executable}\nimport json, sys\n"

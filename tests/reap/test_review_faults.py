@@ -277,28 +277,8 @@ def gcp_times(world, **node_a):
     """A MIG of node-a and node-b (action over: NONE), both created 5 h ago and reporting idle
     for 180 min; node-a's instance carries `node_a` too (what `gcloud compute instances list`
     prints: RFC 3339 with an offset)."""
-    from datetime import datetime, timedelta, timezone
-
-    def stamp(minutes):
-        moment = datetime.now(timezone.utc) - timedelta(minutes=minutes)
-        return moment.astimezone(timezone(timedelta(hours=-8))).isoformat(timespec="milliseconds")
-    instances = [{"name": "node-a", "creationTimestamp": stamp(300),
-                  "lastStartTimestamp": stamp(300),
-                  **{key: stamp(minutes) for key, minutes in node_a.items()}},
-                 {"name": "node-b", "creationTimestamp": stamp(300),
-                  "lastStartTimestamp": stamp(300)}]
-    stand_in_cli(world.bin, "gcloud", f"#!{sys.executable}\nimport json, sys\n"
-                 "args = sys.argv[1:]\n"
-                 "if args[:3] == ['compute', 'instances', 'list']:\n"
-                 f"    print(json.dumps({instances!r}))\n"
-                 "elif 'list-instances' in args:\n"
-                 "    print(json.dumps([{'instance': 'z/instances/node-a', 'currentAction': "
-                 "'NONE'}, {'instance': 'z/instances/node-b', 'currentAction': 'NONE'}]))\n"
-                 "elif 'describe' in args:\n    print(json.dumps({'targetSize': 2}))\n"
-                 "elif 'resize' not in args:\n    sys.exit(2)\n")
-    world.add("g", marked(cloud="gcp", heartbeat_url=world.root("g"), node_group="g", zone="z",
-                          project="p", filesystem_export_command="true"),
-              beat("node-a", 180), beat("node-b", 180))
+    from tests.reap.test_reap_booting import gcloud
+    gcloud(world, 300, **node_a)
 
 
 def written_ago(world, name, node, minutes):
