@@ -359,6 +359,7 @@ if [ -e /box/keep ]; then while [ ! -e /box/stop ]; do /bin/sleep 0.5; done; fi
             **{k: v for k, v in case.extra.items() if not callable(v)},
             "cloud": case.cloud, "node": {"id": self.node.name, "ip": self.node.ip},
             "state_dir": str(self.state), "bucket_dir": str(self.world.bucket),
+            "clock_file": str(self.root / "run/box/slept"),   # the box's fast clock (its `sleep`)
             "sites": {p.name: str(p) for p in self.world.sites.iterdir()},
             "tls_cert": str(self.world.dir / "tls.crt"), "tls_key": str(self.world.dir / "tls.key"),
             "metadata_addresses": ["169.254.169.254", "100.100.100.200"],
