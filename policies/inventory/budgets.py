@@ -89,6 +89,33 @@ def _azure_scope(r: Resource, compute_groups: set[str]) -> tuple[str, bool, str]
     return f"scope {scope} (another resource group than the compute's)", False, ""
 
 
+def _azure_filter_covers(f: Any, compute_groups: set[str], resources: list[Resource],
+                         cache: dict) -> bool:
+    """Whether an Azure budget's filter (Microsoft.Consumption budgets: `dimensions` and `tags`
+    expressions, combined under `and`) takes in the GPU compute: a ResourceGroupName dimension
+    must name a group a scale set or VM of the stack is in (case-insensitive), a tag expression
+    a tag value the GPU compute carries. Other dimensions are not compared."""
+    if not isinstance(f, dict):
+        return True
+    parts = [f] + [p for p in _list(f.get("and")) if isinstance(p, dict)]
+    for part in parts:
+        dim = part.get("dimensions")
+        if isinstance(dim, dict) and str(dim.get("name")).lower() in (
+                "resourcegroupname", "resourcegroup"):
+            values = {str(v).lower() for v in _list(dim.get("values"))}
+            if not values & compute_groups:
+                return False
+        tag = part.get("tags")
+        if isinstance(tag, dict) and isinstance(tag.get("name"), str):
+            compute = _compute_of(resources, "azure", cache)
+            lowered = [{str(k).lower(): v for k, v in t.items()} if isinstance(t, dict) else t
+                       for t in compute.tags]
+            if not any(_tag_matches(lowered, tag["name"].lower(), v) is not False
+                       for v in _list(tag.get("values"))):
+                return False
+    return True
+
+
 _PERIODS = {"MONTHLY": 1, "MONTH": 1, "BILLINGMONTH": 1, "QUARTERLY": 3,
             "QUARTER": 3, "BILLINGQUARTER": 3, "ANNUALLY": 12, "YEAR": 12, "BILLINGANNUAL": 12,
             "DAILY": 24 / 730}
@@ -245,12 +272,12 @@ def _gcp_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[s
         ids = {p.split("/")[-1] for p in projects}
         if any(not isinstance(p, str) or not p for p in compute.projects):
             undecided = "budgetFilter.projects (the GPU compute's project is not known)"
-        elif not any(p in ids for p in compute.projects):
-            if any(i.isdigit() for i in ids):
-                # A project number: which project it is, the stack does not say.
-                undecided = "budgetFilter.projects (a project number, not the compute's id)"
-            else:
-                covers = False
+        elif not any(p in ids for p in compute.projects) and not any(i.isdigit() for i in ids):
+            # Only a project id the compute does not run in leaves it out. The API takes
+            # project numbers (projects/{number}, as trainstack's own budget writes it), and
+            # which project a number is the stack does not say: a number is taken as the
+            # stack's own project.
+            covers = False
     labels = f.get("labels")
     if covers and isinstance(labels, dict) and labels:
         compute = _compute_of(resources, "gcp", cache)
@@ -301,6 +328,9 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             scope, covers, scope_unknown = _azure_scope(r, azure_groups)
             if _has_unknown(r.get("filter")):
                 scope, covers, scope_unknown = "filter (unknown until apply)", False, "filter"
+            elif covers and not _azure_filter_covers(r.get("filter"), azure_groups,
+                                                     resources, cache):
+                scope, covers = f"filter {r.get('filter')} (leaves out the GPU compute)", False
             # Azure budgets are in the billing account's currency; trainstack bills in USD.
             out.append(Budget(r, _per_month(amount, r.get("timeGrain")), "USD",
                               str(r.get("amount")), unknown, invalid, scope, covers,
