@@ -1172,3 +1172,130 @@ def test_r9_an_alibaba_scaling_group_mounting_a_cpfs_in_another_zone(pack):
     no_crash(found)
     assert any("not in the GPU nodes' zone" in d.message or "span" in d.message
                for d in mandatory(found, "storage-same-zone"))
+
+
+# -------------------------------------------------------------------- third round of stacks
+
+@pytest.mark.parametrize("cloud", ["aws", "gcp", "azure", "alicloud"])
+def test_s1_a_reservation_count_that_is_no_number_is_refused_not_zero(pack, cloud):
+    # Expected: a reservation of "many" (or NaN) instances is refused by name on every cloud,
+    # never read as 0 reserved nodes (which would hide its bill).
+    if cloud == "aws":
+        r = res("aws:ec2/capacityReservation:CapacityReservation", "odcr", {
+            "instanceType": "p5.48xlarge", "instanceCount": "many",
+            "availabilityZone": "us-east-1a", "instancePlatform": "Linux/UNIX", "tags": TAGS})
+        stack, provider = [r, aws_budget("1000000")], AWS
+    elif cloud == "gcp":
+        r = res("gcp:compute/reservation:Reservation", "held", {
+            "zone": "us-central1-a", "specificReservation": {
+                "count": "NaN", "instanceProperties": {"machineType": "a3-highgpu-8g"}}})
+        stack, provider = [r, gcp_budget("1000000")], GCP
+    elif cloud == "azure":
+        r = res("azure-native:compute:CapacityReservation", "cr", {
+            "location": "eastus", "zones": ["1"], "capacityReservationGroupName": "crg",
+            "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": "many"}, "tags": TAGS})
+        stack, provider = [r, azure_budget(1000000.0)], None
+    else:
+        r = res("alicloud:ecs/capacityReservation:CapacityReservation", "held", {
+            "instanceType": "ecs.gn8v-8x.48xlarge", "instanceAmount": "many",
+            "zoneIds": ["eu-central-1a"], "endTimeType": "Limited",
+            "endTime": hours_from_now(96), "tags": TAGS}, provider_region="eu-central-1")
+        stack, provider = [r], None
+    found = run(pack, stack, {"spend-limit": {"maxMonthlyUsd": 1_000_000}}, provider=provider)
+    no_crash(found)
+    assert any(("many" in d.message or "NaN" in d.message) for d in
+               mandatory(found, "spend-limit")), [d.message for d in found]
+
+
+def test_s2_two_azure_clusters_each_with_its_own_amlfs(pack):
+    # Expected (no false alarm): scale set a in zone 1 mounts AMLFS a (zone 1), scale set b in
+    # zone 2 mounts AMLFS b (zone 2): pass; swapped: both fail.
+    def vmss(name, zone, fs):
+        return res("azure-native:compute:VirtualMachineScaleSet", name, {
+            "location": "eastus", "zones": [zone], "tags": TAGS,
+            "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 2.0},
+            "virtualMachineProfile": {"userData": "eA=="}},
+            deps={"virtualMachineProfile": [fs]})
+
+    def amlfs(name, zone):
+        return res("azure-native:storagecache:AmlFilesystem", name, {
+            "location": "eastus", "zones": [zone], "storageCapacityTiB": 8.0,
+            "sku": {"name": "AMLFS-Durable-Premium-250"}, "filesystemSubnet": "subnet-id",
+            "tags": TAGS})
+    fa, fb = amlfs("fs-a", "1"), amlfs("fs-b", "2")
+    config = {"spend-limit": {"enforcementLevel": "advisory"}}
+    found = run(pack, [fa, fb, vmss("a", "1", fa), vmss("b", "2", fb)], config)
+    assert mandatory(found, "storage-same-zone") == []
+    swapped = run(pack, [fa, fb, vmss("a", "1", fb), vmss("b", "2", fa)], config)
+    assert len([d for d in mandatory(swapped, "storage-same-zone")
+                if "not in the GPU nodes' zone" in d.message]) >= 2
+
+
+def test_s3_an_amlfs_on_a_literal_subnet_id_still_has_its_own_zone(pack):
+    # Expected (no false alarm, no "cannot decide"): Azure filesystems name their zone as an
+    # input of their own; a literal filesystemSubnet id hides nothing: the fixture passes.
+    stack = azure_cluster()
+    find(stack, "AmlFilesystem").props["filesystemSubnet"] = (
+        "/subscriptions/0000/resourceGroups/net/providers/Microsoft.Network/"
+        "virtualNetworks/shared/subnets/lustre")
+    found = run(pack, stack)
+    assert any_level(found, "storage-same-zone") == []
+
+
+def test_s4_an_eip_given_the_eni_of_a_gpu_instance(pack):
+    # Expected: aws.ec2.Eip(networkInterface=<the primary ENI of a GPU instance>) attaches a
+    # public address to it: mandatory.
+    node = p5_instance("gpu")
+    eni = res("aws:ec2/networkInterface:NetworkInterface", "gpu-eni", {
+        "subnetId": "subnet-1", "attachments": [{"instance": "i-1", "deviceIndex": 1.0}],
+        "tags": TAGS}, deps={"attachments": [node]})
+    eip = res("aws:ec2/eip:Eip", "ip", {"domain": "vpc", "networkInterface": "eni-1",
+                                        "tags": TAGS}, deps={"networkInterface": [eni]})
+    found = run(pack, [node, eni, eip, aws_budget("100000")], provider=AWS)
+    no_crash(found)
+    assert mandatory(found, "no-public-ingress")
+
+
+def test_s5_an_eip_on_a_nat_gateway_is_not_exposure(pack):
+    # Expected (no false alarm): the EIP of a NAT gateway is the way out; GPU instances in
+    # private subnets behind it: no-public-ingress passes.
+    node = p5_instance("gpu")
+    eip = res("aws:ec2/eip:Eip", "nat-ip", {"domain": "vpc", "tags": TAGS})
+    nat = res("aws:ec2/natGateway:NatGateway", "nat", {"allocationId": "eipalloc-1",
+                                                       "subnetId": "subnet-pub", "tags": TAGS},
+              deps={"allocationId": [eip]})
+    found = run(pack, [node, eip, nat, aws_budget("100000")], provider=AWS)
+    assert mandatory(found, "no-public-ingress") == []
+
+
+def test_s6_nested_unknowns_fail_closed_or_wait_never_pass(pack):
+    # Expected: an N1 VM whose attached GPU type is unknown at preview cannot be priced
+    # (spend-limit mandatory); an Azure scale set whose only zone is unknown beside an AMLFS
+    # is "cannot decide" for storage-same-zone (advisory by default), never a silent pass.
+    vm = res("gcp:compute/instance:Instance", "n1", {
+        "machineType": "n1-standard-8", "zone": "us-central1-a", "labels": LABELS,
+        "guestAccelerators": [{"type": UNKNOWN, "count": 4.0}],
+        "bootDisk": {"initializeParams": {"image": "debian-12"}},
+        "networkInterfaces": [{"network": "default"}]})
+    found = run(pack, [vm, gcp_budget("100000")], provider=GCP)
+    no_crash(found)
+    assert mandatory(found, "spend-limit")
+    stack = azure_cluster()
+    find(stack, "VirtualMachineScaleSet").props["zones"] = [UNKNOWN]
+    found = run(pack, stack)
+    no_crash(found)
+    assert any("cannot decide" in d.message or "can't" in d.message
+               for d in any_level(found, "storage-same-zone"))
+
+
+@pytest.mark.parametrize("size", ["512", 1e12, "0x200"])
+def test_s7_an_asg_size_in_text_or_huge_is_never_read_as_nothing(pack, size):
+    # Expected: maxSize "512" (a number in text), 1e12 or "0x200": either priced as that many
+    # p5.48xlarge or refused by name; never 0 nodes or the 2 desired, so spend-limit is
+    # mandatory against a 100,000 budget (2 nodes for the month, 80,358 + storage, pass it).
+    stack = aws_cluster(max_hours=None, budget_usd="100000")
+    assert mandatory(run(pack, stack), "spend-limit") == []
+    find(stack, "autoscaling/group:Group").props["maxSize"] = size
+    found = run(pack, stack)
+    no_crash(found)
+    assert mandatory(found, "spend-limit")
