@@ -68,7 +68,8 @@ def coverage() -> dict[str, set[str]]:
         storage_same_zone.NAME: groups | set(FILESYSTEMS) | set(BUCKETS) | {
             inventory.AWS_SUBNET, inventory.ALI_SWITCH} | _literals(storage_same_zone.__file__)
         | _literals(links.__file__),
-        spend_limit.NAME: groups | set(FILESYSTEMS) | set(BUCKETS) | set(BUDGETS),
+        spend_limit.NAME: groups | set(FILESYSTEMS) | set(BUCKETS) | set(BUDGETS)
+        | {spend_limit.AWS_CAPACITY_BLOCK},
         required_tags.NAME: set(inventory.TAGGABLE) | _literals(required_tags.__file__),
         rdma_for_multinode.NAME: (groups - set(capacity.SIZED)) | set(PLACEMENT)
         | _literals(rdma_for_multinode.__file__) - set(capacity.RESERVATIONS)

@@ -17,9 +17,10 @@ class Budget:
     amount_text: str
     unknown: str = ""          # the input path whose value is unknown at preview
     invalid: str = ""          # an amount that is NaN, infinite or not positive
-    # Service filters that leave out compute (an S3-only budget): it watches part of the bill,
-    # not the GPU spend, so it is neither the stack's cap nor its GPU alarm. Tag/label/account
-    # filters keep it the stack's budget (the stack's resources carry those tags).
+    # Filters that leave out the GPU compute (an S3-only budget; a Region, tag/label, project
+    # or instance type the GPU compute does not have): it watches part of the bill, not the
+    # GPU spend, so it is neither the stack's cap nor its GPU alarm. Tag/label filters the GPU
+    # compute carries, and account filters, keep it the stack's budget.
     scope: str = ""
     covers_compute: bool = True   # its filters still include the compute that runs GPU nodes
     # Filters (or an Azure scope) that cannot be read at preview: neither the cap nor, alone,
@@ -88,6 +89,33 @@ def _azure_scope(r: Resource, compute_groups: set[str]) -> tuple[str, bool, str]
     return f"scope {scope} (another resource group than the compute's)", False, ""
 
 
+def _azure_filter_covers(f: Any, compute_groups: set[str], resources: list[Resource],
+                         cache: dict) -> bool:
+    """Whether an Azure budget's filter (Microsoft.Consumption budgets: `dimensions` and `tags`
+    expressions, combined under `and`) takes in the GPU compute: a ResourceGroupName dimension
+    must name a group a scale set or VM of the stack is in (case-insensitive), a tag expression
+    a tag value the GPU compute carries. Other dimensions are not compared."""
+    if not isinstance(f, dict):
+        return True
+    parts = [f] + [p for p in _list(f.get("and")) if isinstance(p, dict)]
+    for part in parts:
+        dim = part.get("dimensions")
+        if isinstance(dim, dict) and str(dim.get("name")).lower() in (
+                "resourcegroupname", "resourcegroup"):
+            values = {str(v).lower() for v in _list(dim.get("values"))}
+            if not values & compute_groups:
+                return False
+        tag = part.get("tags")
+        if isinstance(tag, dict) and isinstance(tag.get("name"), str):
+            compute = _compute_of(resources, "azure", cache)
+            lowered = [{str(k).lower(): v for k, v in t.items()} if isinstance(t, dict) else t
+                       for t in compute.tags]
+            if not any(_tag_matches(lowered, tag["name"].lower(), v) is not False
+                       for v in _list(tag.get("values"))):
+                return False
+    return True
+
+
 _PERIODS = {"MONTHLY": 1, "MONTH": 1, "BILLINGMONTH": 1, "QUARTERLY": 3,
             "QUARTER": 3, "BILLINGQUARTER": 3, "ANNUALLY": 12, "YEAR": 12, "BILLINGANNUAL": 12,
             "DAILY": 24 / 730}
@@ -116,49 +144,167 @@ def _amount(r: Resource, path: str) -> tuple[Optional[float], str, str]:
     return value, "", ""
 
 
-def _aws_filters(r: Resource) -> tuple[str, bool]:
+class _Compute:
+    """What the stack's GPU compute of one cloud is, for matching a budget's filters: its
+    regions, tags/labels, projects and types (read once per stack, only for a budget with a
+    filter that names them)."""
+
+    def __init__(self, resources: list[Resource], cloud: str):
+        from trainstack_policies.exemptions import own_tags
+        from trainstack_policies.inventory.compute import gpu_groups
+        from trainstack_policies.inventory.tags import provider_tags
+        self.regions: list[str] = []
+        self.tags: list[Any] = []          # per group: a dict, or UNKNOWN
+        self.projects: list[Any] = []
+        self.types: list[Any] = []
+        for g in gpu_groups(resources):
+            if g.cloud != cloud:
+                continue
+            self.regions.append(g.region)
+            self.types += list(g.instance_types)
+            merged: Any = {}
+            for holder in (g.resource, g.template):
+                if holder is None:
+                    continue
+                own = own_tags(holder)
+                if own is UNKNOWN:
+                    merged = UNKNOWN
+                    break
+                merged.update({**provider_tags(holder), **own})
+            self.tags.append(merged)
+            if cloud == "gcp":
+                project = g.resource.get("project") or (
+                    g.template.get("project") if g.template is not None else None) \
+                    or g.resource.provider.get("project")
+                self.projects.append(project)
+
+
+def _compute_of(resources: list[Resource], cloud: str, cache: dict) -> _Compute:
+    if cloud not in cache:
+        cache[cloud] = _Compute(resources, cloud)
+    return cache[cloud]
+
+
+def _tag_matches(tags: list[Any], key: str, value: Any) -> Any:
+    """True when a group carries tag key=value, UNKNOWN when a group's tags are unknown."""
+    if any(t is UNKNOWN for t in tags):
+        return UNKNOWN
+    return any(str(t.get(key)) == str(value) for t in tags if key in t)
+
+
+# AWS Budgets cost filter names whose values this pack can compare with the GPU compute
+# (docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_budgets_Budget.html,
+# CostFilters): Region (region codes), TagKeyValue ("user:<key>$<value>"), InstanceType.
+def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
+    if name == "region":
+        if any(not r for r in compute.regions):
+            return UNKNOWN
+        return any(r in values for r in compute.regions)
+    if name == "tagkeyvalue":
+        out: Any = False
+        for v in values:
+            key, sep, wanted = v.partition("$")
+            if not sep:
+                continue
+            key = key[len("user:"):] if key.startswith("user:") else key
+            hit = _tag_matches(compute.tags, key, wanted)
+            if hit is True:
+                return True
+            if hit is UNKNOWN:
+                out = UNKNOWN
+        return out
+    if name == "instancetype":
+        if any(t is UNKNOWN for t in compute.types):
+            return UNKNOWN
+        return any(t in values for t in compute.types)
+    return True
+
+
+def _aws_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[str, bool, str]:
+    """(scope text, covers compute, undecided filter) of an AWS budget's cost filters. Filters
+    of different names all apply (AND); the values of one name are alternatives (OR). A filter
+    on a region, tag or instance type the stack's GPU compute does not have leaves it out."""
     filters = r.get("costFilters")
     if _has_unknown(filters):
-        return "costFilters (unknown until apply)", False
-    parts, services = [], []
+        return "costFilters (unknown until apply)", False, "costFilters"
+    parts, covers, undecided = [], True, ""
     for f in _dicts(filters):
-        if isinstance(f, dict):
-            values = [str(v) for v in _list(f.get("values"))]
-            parts.append(f"{f.get('name')}={','.join(values)}")
-            if str(f.get("name")).lower() == "service":
-                services += values
-    covers = not services or any(any(c in v.lower() for c in _COMPUTE_SERVICES["aws"])
-                                 for v in services)
-    return ("; ".join(parts) if not covers else ""), covers
+        if not isinstance(f, dict):
+            continue
+        values = [str(v) for v in _list(f.get("values"))]
+        name = str(f.get("name"))
+        parts.append(f"{name}={','.join(values)}")
+        if name.lower() == "service":
+            hit: Any = any(any(c in v.lower() for c in _COMPUTE_SERVICES["aws"])
+                           for v in values)
+        else:
+            hit = _aws_filter_covers(name.lower(), values,
+                                     _compute_of(resources, "aws", cache)) \
+                if name.lower() in ("region", "tagkeyvalue", "instancetype") else True
+        if hit is UNKNOWN:
+            undecided = undecided or f"costFilters {name} (the GPU compute's is unknown)"
+        elif not hit:
+            covers = False
+    if undecided and covers:
+        return f"costFilters ({undecided})", False, "costFilters"
+    return ("; ".join(parts) if not covers else ""), covers, ""
 
 
-def _gcp_filters(r: Resource) -> tuple[str, bool]:
+def _gcp_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[str, bool, str]:
+    """(scope text, covers compute, undecided filter) of a GCP budget's budgetFilter: its
+    services must take in Compute Engine, its projects the GPU compute's project, its labels a
+    label the GPU compute carries (cloud.google.com/billing/docs/reference/budget/rest/v1/
+    billingAccounts.budgets#filter)."""
     f = r.get("budgetFilter")
     if _has_unknown({k: v for k, v in f.items() if k != "calendarPeriod"}
                     if isinstance(f, dict) else f):
-        return "budgetFilter (unknown until apply)", False
+        return "budgetFilter (unknown until apply)", False, "budgetFilter"
     if not isinstance(f, dict):
-        return "", True
+        return "", True, ""
     parts = [f"{k}={v}" for k, v in f.items() if k in (
         "services", "labels", "subaccounts", "resourceAncestors", "projects") and v]
     services = [str(v).lower() for v in _list(f.get("services"))]
-    covers = not services or any(v in _COMPUTE_SERVICES["gcp"] for v in services)
-    return ("; ".join(parts) if not covers else ""), covers
+    covers: Any = not services or any(v in _COMPUTE_SERVICES["gcp"] for v in services)
+    undecided = ""
+    projects = [str(v) for v in _list(f.get("projects"))]
+    if covers and projects:
+        compute = _compute_of(resources, "gcp", cache)
+        ids = {p.split("/")[-1] for p in projects}
+        if any(not isinstance(p, str) or not p for p in compute.projects):
+            undecided = "budgetFilter.projects (the GPU compute's project is not known)"
+        elif not any(p in ids for p in compute.projects) and not any(i.isdigit() for i in ids):
+            # Only a project id the compute does not run in leaves it out. The API takes
+            # project numbers (projects/{number}, as trainstack's own budget writes it), and
+            # which project a number is the stack does not say: a number is taken as the
+            # stack's own project.
+            covers = False
+    labels = f.get("labels")
+    if covers and isinstance(labels, dict) and labels:
+        compute = _compute_of(resources, "gcp", cache)
+        for key, value in labels.items():
+            hit = _tag_matches(compute.tags, key, value)
+            if hit is UNKNOWN:
+                undecided = undecided or "budgetFilter.labels (the GPU compute's are unknown)"
+            elif not hit:
+                covers = False
+    if undecided and covers:
+        return f"budgetFilter ({undecided})", False, "budgetFilter"
+    return ("; ".join(parts) if not covers else ""), bool(covers), ""
 
 
 def budgets(resources: list[Resource]) -> list[Budget]:
     out: list[Budget] = []
     azure_groups: Optional[set[str]] = None
+    cache: dict = {}
     for r in resources:
         if r.type == AWS_BUDGET:
             if str(r.get("budgetType") or "COST").upper() != "COST":
                 continue   # USAGE / RI_* / SAVINGS_PLANS_* budgets count hours or GB, not USD
             amount, unknown, invalid = _amount(r, "limitAmount")
-            scope, covers = _aws_filters(r)
+            scope, covers, undecided = _aws_filters(r, resources, cache)
             out.append(_in_usd(Budget(r, _per_month(amount, r.get("timeUnit")),
                                       str(r.get("limitUnit") or "USD"), str(r.get("limitAmount")),
-                                      unknown, invalid, scope, covers,
-                                      "costFilters" if "unknown until" in scope else "")))
+                                      unknown, invalid, scope, covers, undecided)))
         elif r.type == GCP_BUDGET:
             last = r.get("amount.lastPeriodAmount")
             if r.get("amount.specifiedAmount.units") is None and last is not None:
@@ -168,12 +314,11 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                 nanos = number(r.get("amount.specifiedAmount.nanos")) or 0
                 amount = amount + nanos / 1e9 if amount is not None else None
             period = r.get("budgetFilter.calendarPeriod") or "MONTH"
-            scope, covers = _gcp_filters(r)
+            scope, covers, undecided = _gcp_filters(r, resources, cache)
             out.append(_in_usd(Budget(r, _per_month(amount, period),
                                       str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
                                       str(r.get("amount.specifiedAmount.units")), unknown,
-                                      invalid, scope, covers,
-                                      "budgetFilter" if "unknown until" in scope else "")))
+                                      invalid, scope, covers, undecided)))
         elif r.type in AZ_BUDGETS:
             if str(r.get("category") or "Cost").lower() != "cost":
                 continue   # a Usage budget is not a spend limit
@@ -183,6 +328,9 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             scope, covers, scope_unknown = _azure_scope(r, azure_groups)
             if _has_unknown(r.get("filter")):
                 scope, covers, scope_unknown = "filter (unknown until apply)", False, "filter"
+            elif covers and not _azure_filter_covers(r.get("filter"), azure_groups,
+                                                     resources, cache):
+                scope, covers = f"filter {r.get('filter')} (leaves out the GPU compute)", False
             # Azure budgets are in the billing account's currency; trainstack bills in USD.
             out.append(Budget(r, _per_month(amount, r.get("timeGrain")), "USD",
                               str(r.get("amount")), unknown, invalid, scope, covers,

@@ -99,7 +99,7 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
         hours = _hours_until(end)
         if hours is not None:
             return hours, f"endTime {end}"
-    if r.type in (ALI_INSTANCE, ALI_INSTANCE_SET):
+    if r.type in (ALI_INSTANCE, ALI_INSTANCE_SET) and not prepaid(r):
         release = r.get("autoReleaseTime")
         hours = _hours_until(release)
         if hours is not None:
@@ -117,11 +117,34 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
                     continue
                 if profile.get("recurrence"):
                     return None, ""
+                if _window_ends_within_a_month(profile, profiles):
+                    return None, ""
                 hours = _hours_until(dig_value(profile, "fixedDate.start"))
                 if hours is not None:
                     return hours, (f"autoscale setting {s.name} scales the set to 0 at "
                                    f"{dig_value(profile, 'fixedDate.start')}")
     return None, ""
+
+
+def prepaid(r: Resource) -> bool:
+    """An Alibaba subscription (PrePaid) instance: autoReleaseTime releases only pay-as-you-go
+    and spot instances (ModifyInstanceAutoReleaseTime answers ChargeTypeViolation for others,
+    alibabacloud.com/help/en/ecs/developer-reference/api-ecs-2014-05-26-
+    modifyinstanceautoreleasetime), so it is no lifetime there."""
+    return str(r.get("instanceChargeType") or "").lower() == "prepaid"
+
+
+def _window_ends_within_a_month(stop: dict, profiles: list[dict]) -> bool:
+    """A fixed-date profile of capacity 0 that ends within the month, beside a default profile
+    (no fixedDate, no recurrence) that runs nodes: when the window ends, autoscale returns to
+    the default profile and the nodes run again (learn.microsoft.com/azure/azure-monitor/
+    autoscale/autoscale-multiprofile), so the window is a pause, not a lifetime."""
+    end = dig_value(stop, "fixedDate.end")
+    hours = _hours_until(end)
+    if not isinstance(end, str) or (hours is not None and hours >= 730):
+        return False
+    return any(number(dig_value(p, "capacity.maximum")) != 0 and not p.get("fixedDate")
+               and not p.get("recurrence") for p in profiles)
 
 
 def _azure_held_outside_windows(s: Resource, profiles: list[dict]) -> Optional[tuple[Optional[float], str]]:

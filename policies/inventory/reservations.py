@@ -7,7 +7,9 @@ capacityReservation naming the capacity reservation group; Alibaba Cloud: an ins
 privatePoolOptionsMatchCriteria Target with its privatePoolOptionsId), by naming it (GCP:
 reservationAffinity SPECIFIC_RESERVATION with the reservation's name), or, on Alibaba Cloud, by
 matching an open reservation (the instance's criteria Open, the reservation not Target, the same
-zone: the PrivatePoolOptions.MatchCriteria reference; None, the default, uses no private pool).
+zone: the PrivatePoolOptions.MatchCriteria reference; None, the default, uses no private pool),
+and on AWS and GCP by matching an open ODCR / an automatically consumed GCP reservation (the
+group's type and zone, an open preference or ANY_RESERVATION affinity, the defaults; not spot).
 Only nodes of the
 reservation's own type fill it; a literal reservation id the stack does not create is not one of
 the stack's reservations (it is billed elsewhere) and is not matched.
@@ -44,11 +46,28 @@ def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
     r = res.resource
     holders = [h for h in (g.resource, g.template) if h is not None]
     if r.type == AWS_ODCR:
-        return any(_depends_on(h, ("capacityReservationSpecification",), r) for h in holders)
+        if any(_depends_on(h, ("capacityReservationSpecification",), r) for h in holders):
+            return True
+        # An open ODCR (instanceMatchCriteria "open", the API's default) takes every On-Demand
+        # instance of its type, platform and zone whose preference is open (the default):
+        # "Instances that have matching attributes launch into the Capacity Reservation
+        # automatically" (EC2 API reference, CapacityReservation.InstanceMatchCriteria;
+        # CapacityReservationSpecification.CapacityReservationPreference).
+        return str(r.get("instanceMatchCriteria") or "open") == "open" and not g.spot \
+            and all(_aws_preference_open(h) for h in holders) \
+            and _same_known_zone(g.zones, res.zones)
     if r.type == GCP_RESERVATION:
         names = {n for n in (r.get("name"), r.name) if isinstance(n, str) and n}
-        return any(_depends_on(h, ("reservationAffinity",), r) or set(_gcp_names(h)) & names
-                   for h in holders)
+        if any(_depends_on(h, ("reservationAffinity",), r) or set(_gcp_names(h)) & names
+               for h in holders):
+            return True
+        # A reservation that does not require being named (specificReservationRequired false,
+        # the API's default) is consumed automatically by VMs of its machine type in its zone
+        # whose reservationAffinity is ANY_RESERVATION, the default; Spot and preemptible VMs
+        # consume no reservation (cloud.google.com/compute/docs/instances/reservations-consume).
+        return r.get("specificReservationRequired") is not True and not g.spot \
+            and all(_gcp_affinity_any(h) for h in holders) \
+            and _same_known_zone(g.zones, res.zones)
     if r.type == AZ_CAPACITY_RESERVATION:
         groups = [d for d in r.deps.get("capacityReservationGroupName", [])
                   if d.type == AZ_CAPACITY_RESERVATION_GROUP]
@@ -63,6 +82,23 @@ def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
                     and _same_known_zone(g.zones, res.zones):
                 return True
     return False
+
+
+def _aws_preference_open(holder: Resource) -> bool:
+    spec = holder.get("capacityReservationSpecification")
+    if spec is None:
+        return True
+    if not isinstance(spec, dict) or spec.get("capacityReservationTarget") is not None:
+        return False
+    return str(spec.get("capacityReservationPreference") or "open") == "open"
+
+
+def _gcp_affinity_any(holder: Resource) -> bool:
+    affinity = holder.get("reservationAffinity")
+    if affinity is None:
+        return True
+    return isinstance(affinity, dict) and \
+        str(affinity.get("type") or "ANY_RESERVATION") == "ANY_RESERVATION"
 
 
 def _same_known_zone(group_zones: list[Any], reservation_zones: list[Any]) -> bool:

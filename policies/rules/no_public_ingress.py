@@ -510,13 +510,17 @@ def _azure(r: Resource, config) -> list[Violation]:
                               "no public_ip_addresses", "remove public_ip_addresses from the "
                               "ip_configuration; use a NAT gateway and Bastion")]
         return []
-    if r.type == "azure-native:network:NetworkInterface":
+    if r.type in ("azure-native:network:NetworkInterface",
+                  "azure:network/networkInterface:NetworkInterface"):
+        # azure-native names the address publicIPAddress (an object with its id); the classic
+        # provider publicIpAddressId (its id).
+        key = "publicIPAddress" if r.type.startswith("azure-native") else "publicIpAddressId"
         public = [ip.get("name") for ip in r.items("ipConfigurations")
-                  if isinstance(ip, dict) and ip.get("publicIPAddress")]
+                  if isinstance(ip, dict) and ip.get(key)]
         if public:
             return [violation(r, "a network interface has a public IP address",
-                              f"publicIPAddress on {', '.join(map(str, public))}",
-                              "no publicIPAddress", "remove the public IP from the NIC")]
+                              f"{key} on {', '.join(map(str, public))}",
+                              f"no {key}", "remove the public IP from the NIC")]
     return []
 
 

@@ -28,6 +28,7 @@ from trainstack_policies.inventory import (
     gpu_reason,
     node_groups,
 )
+from trainstack_policies.inventory.lifetimes import prepaid
 from trainstack_policies.model import (
     UNKNOWN,
     Resource,
@@ -156,6 +157,38 @@ def _reservation_stop(r: Resource) -> list[Violation]:
         "ecs.CapacityReservation")]
 
 
+AWS_CAPACITY_BLOCK = "aws:ec2/capacityBlockReservation:CapacityBlockReservation"
+
+
+def _unused_blocks(resources: list[Resource], every: list[NodeGroup]) -> list[Resource]:
+    """EC2 Capacity Blocks the stack buys (aws.ec2.CapacityBlockReservation) that no node group
+    of the stack launches into: a block is GPU capacity paid up front for its duration whether
+    used or not (Capacity Blocks are sold for GPU and Trainium types only). A block a group
+    launches into (its capacityReservationSpecification depends on it) is priced with that
+    group, once."""
+    blocks = [r for r in resources if r.type == AWS_CAPACITY_BLOCK]
+    if not blocks:
+        return []
+    used = {id(d) for g in every for h in (g.resource, g.template) if h is not None
+            for d in h.deps.get("capacityReservationSpecification", [])}
+    return [b for b in blocks if id(b) not in used]
+
+
+def _price_block(block: Resource, est: pricing.Estimate,
+                 fees: Optional[Mapping[str, Any]]) -> None:
+    fee = (fees or {}).get(block.name)
+    if isinstance(fee, (int, float)) and not isinstance(fee, bool):
+        est.lines.append(pricing.Line(f"{block.name}: EC2 Capacity Block paid up front, "
+                                      f"{fee:,.2f} USD (spend-limit capacityBlockFeesUsd)",
+                                      float(fee)))
+        return
+    est.missing.append(f"{block.name} ({block.type}): an EC2 Capacity Block, billed up front at "
+                       "the block's price for its duration whether used or not (neither is in "
+                       "the catalog or known at preview); give its fee in the spend-limit "
+                       f'config, "capacityBlockFeesUsd": {{"{block.name}": <the offering\'s '
+                       "UpfrontFee in USD>}")
+
+
 def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
     # Only GPU capacity needs a budget alarm; every group is priced where the catalog can.
     groups: list[NodeGroup | _SignGroup] = list(gpu_groups(resources))
@@ -169,6 +202,9 @@ def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
                                _NOT_COMPUTE)
     est.missing += [sign.what for sign in signs]
     groups = groups + [_SignGroup(sign.resource) for sign in signs]
+    for block in _unused_blocks(resources, every):
+        groups.append(_SignGroup(block))
+        _price_block(block, est, fees if isinstance(fees, Mapping) else None)
     found_budgets = budgets(resources)
     cap_config = _cap_config(config)
     # The cap is the SMALLEST whole-stack budget: a budget with cost filters (S3 only, one
@@ -199,6 +235,14 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                 if release is UNKNOWN:
                     raise UnknownValue(node.resource, "autoReleaseTime")
                 if release and node.resource.type in (ALI_INSTANCE, ALI_INSTANCE_SET) and \
+                        prepaid(node.resource):
+                    out.append(violation(
+                        node.resource, "the auto-release time does not release a subscription "
+                        "(PrePaid) instance, so it stands in for no budget alarm", release,
+                        "a pay-as-you-go (PostPaid) or spot instance with an autoReleaseTime",
+                        "use instance_charge_type=\"PostPaid\" with auto_release_time, or "
+                        "budget the subscription elsewhere and exempt the node"))
+                elif release and node.resource.type in (ALI_INSTANCE, ALI_INSTANCE_SET) and \
                         not _is_time(release):
                     out.append(violation(
                         node.resource, "the auto-release time is not a time, so it releases "
