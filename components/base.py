@@ -285,7 +285,7 @@ class Cloud:
         return ""
 
     def _not_offered(self, spec, candidates, loc) -> SpecError:
-        known = sorted({p.region for p in catalog.prices() if p.cloud == self.catalog_cloud})
+        known = sorted(catalog.priced_regions(self.catalog_cloud))
         if known and loc.region not in known:
             # A typo'd or unknown region is the region's fault, not the gpu list's.
             return SpecError(f"clouds.{self.name}.region", f"{loc.region!r} is not among the "

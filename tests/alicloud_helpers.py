@@ -39,6 +39,8 @@ def stub_cpfs_region_prices(monkeypatch) -> None:
     for row in extra:
         index.setdefault((row.cloud, row.instance_type, row.region), row)
     monkeypatch.setattr(catalog, "_prices_by_key", lambda: index)
+    monkeypatch.setattr(catalog, "priced_regions", lambda cloud: frozenset(
+        p.region for p in real + extra if p.cloud == cloud))
 
 
 def in_cpfs_region(spec: dict, instance_type: str | None = None, gpu: str | None = None) -> dict:

@@ -29,7 +29,7 @@ class AlicloudCloud(Cloud):
         cap = spec.capacity(self.name)
         planning.capacity_args(cap.type, cap.reservation)  # capacity_block / flex_start: exit 2
         region = spec.location(self.name).region
-        known = {p.region for p in catalog.prices() if p.cloud == self.catalog_cloud}
+        known = catalog.priced_regions(self.catalog_cloud)
         if region not in known | set(planning.CPFS_REGIONS):
             # A typo'd or unknown region is the region's fault, not the file system's.
             raise SpecError("clouds.alicloud.region", f"{region!r} is not among the alicloud "

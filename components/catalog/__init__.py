@@ -120,13 +120,24 @@ def storage_prices() -> tuple[StoragePrice, ...]:
         for name in STORAGE_PRICE_FILES for r in _rows(name))
 
 
+@cache
+def priced_regions(cloud: str) -> frozenset[str]:
+    """The regions the catalog prices some GPU instance type of `cloud` in (catalog name)."""
+    return frozenset(p.region for p in prices() if p.cloud == cloud)
+
+
+@cache
+def _known_gpus() -> tuple[str, ...]:
+    return tuple(sorted({t.gpu for t in instance_types()}))
+
+
 def known_gpus() -> list[str]:
-    return sorted({t.gpu for t in instance_types()})
+    return list(_known_gpus())
 
 
 def canonical_gpu(name: str) -> Optional[str]:
     folded = name.strip().lower()
-    return next((g for g in known_gpus() if g.lower() == folded), None)
+    return next((g for g in _known_gpus() if g.lower() == folded), None)
 
 
 @cache
