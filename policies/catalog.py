@@ -136,6 +136,14 @@ def price(cloud: str, name: str, region: str) -> Optional[Price]:
     return _prices_by_region().get((CATALOG_CLOUD.get(cloud, cloud), name, region))
 
 
+def regions(cloud: str, name: str) -> tuple[str, ...]:
+    """The regions the catalog prices `name` in, sorted; () for a type it prices nowhere."""
+    if not isinstance(name, str):
+        return ()
+    return tuple(sorted({p.region for p in _prices_by_type().get(
+        (CATALOG_CLOUD.get(cloud, cloud), name), ())}))
+
+
 def dearest(cloud: str, name: str) -> Optional[Price]:
     """The type's highest on-demand price over the catalog's regions: an upper bound for a
     group whose region the program leaves to the environment (AWS_REGION, gcloud config)."""
