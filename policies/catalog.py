@@ -136,12 +136,25 @@ def price(cloud: str, name: str, region: str) -> Optional[Price]:
     return _prices_by_region().get((CATALOG_CLOUD.get(cloud, cloud), name, region))
 
 
-def regions(cloud: str, name: str) -> tuple[str, ...]:
-    """The regions the catalog prices `name` in, sorted; () for a type it prices nowhere."""
-    if not isinstance(name, str):
+@cache
+def _regions_by_cloud() -> dict[str, frozenset[str]]:
+    index: dict[str, set[str]] = {}
+    for p in prices():
+        index.setdefault(p.cloud, set()).add(p.region)
+    return {cloud: frozenset(regions) for cloud, regions in index.items()}
+
+
+def offered_elsewhere(cloud: str, name: str, region: str) -> tuple[str, ...]:
+    """The regions the catalog prices `name` in, sorted, when `region` is one it prices other
+    types of the cloud in but not `name`: its sources do not offer the type there. () when the
+    type is priced there, priced nowhere, or the region is one the catalog does not know."""
+    if not isinstance(name, str) or not isinstance(region, str):
         return ()
-    return tuple(sorted({p.region for p in _prices_by_type().get(
-        (CATALOG_CLOUD.get(cloud, cloud), name), ())}))
+    key = CATALOG_CLOUD.get(cloud, cloud)
+    if region not in _regions_by_cloud().get(key, frozenset()):
+        return ()
+    found = {p.region for p in _prices_by_type().get((key, name), ())}
+    return () if region in found else tuple(sorted(found))
 
 
 def dearest(cloud: str, name: str) -> Optional[Price]:

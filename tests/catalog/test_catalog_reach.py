@@ -209,3 +209,16 @@ def test_azure_n_series_is_priced_in_the_us_regions_its_source_lists(name, regio
 @pytest.mark.parametrize("name, region", AZURE_US_ABSENT)
 def test_azure_us_pairs_without_a_source_price_are_not_guessed(name, region):
     assert catalog.price("azure", name, region) is None
+
+
+def test_the_pack_tells_a_region_its_sources_do_not_offer_a_type_in_from_an_unknown_one():
+    # gn7i-c8g1.2xlarge: sugarlxn alicloud vms.csv @003c56a7 lists it in these seven regions and
+    # not in cn-shanghai, where it lists other GPU types (gn6i, gn7s, ...).
+    listed = ("ap-northeast-1", "ap-southeast-1", "cn-beijing", "cn-hangzhou", "cn-shenzhen",
+              "eu-central-1", "us-east-1")
+    assert pack_catalog.offered_elsewhere("alicloud", "ecs.gn7i-c8g1.2xlarge",
+                                          "cn-shanghai") == listed
+    assert pack_catalog.offered_elsewhere("alicloud", "ecs.gn7i-c8g1.2xlarge", "cn-beijing") == ()
+    # A region no row names (a typo) is not "not offered there": the old message stands.
+    assert pack_catalog.offered_elsewhere("alicloud", "ecs.gn7i-c8g1.2xlarge", "cn-shangai") == ()
+    assert pack_catalog.offered_elsewhere("aws", "p5e.48xlarge", "us-east-1") == ()
