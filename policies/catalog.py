@@ -136,6 +136,27 @@ def price(cloud: str, name: str, region: str) -> Optional[Price]:
     return _prices_by_region().get((CATALOG_CLOUD.get(cloud, cloud), name, region))
 
 
+@cache
+def _regions_by_cloud() -> dict[str, frozenset[str]]:
+    index: dict[str, set[str]] = {}
+    for p in prices():
+        index.setdefault(p.cloud, set()).add(p.region)
+    return {cloud: frozenset(regions) for cloud, regions in index.items()}
+
+
+def offered_elsewhere(cloud: str, name: str, region: str) -> tuple[str, ...]:
+    """The regions the catalog prices `name` in, sorted, when `region` is one it prices other
+    types of the cloud in but not `name`: its sources do not offer the type there. () when the
+    type is priced there, priced nowhere, or the region is one the catalog does not know."""
+    if not isinstance(name, str) or not isinstance(region, str):
+        return ()
+    key = CATALOG_CLOUD.get(cloud, cloud)
+    if region not in _regions_by_cloud().get(key, frozenset()):
+        return ()
+    found = {p.region for p in _prices_by_type().get((key, name), ())}
+    return () if region in found else tuple(sorted(found))
+
+
 def dearest(cloud: str, name: str) -> Optional[Price]:
     """The type's highest on-demand price over the catalog's regions: an upper bound for a
     group whose region the program leaves to the environment (AWS_REGION, gcloud config)."""

@@ -173,9 +173,15 @@ def _group_line(g: NodeGroup, result: "Estimate",
         if row is None and not gpu_reason(g.cloud, t, g.accelerators):
             continue   # a non-GPU type beside GPU ones (a mixed policy): the GPU type costs more
         if row is None:
+            # A type the catalog prices elsewhere but not here: its sources do not offer it in
+            # this region (say so, and where they do), rather than an unlisted type.
+            elsewhere = catalog.offered_elsewhere(g.cloud, str(t), g.region) if g.region else ()
+            more = f" and {len(elsewhere) - 6} more" if len(elsewhere) > 6 else ""
+            offered = (f" (not offered in {g.region} per the catalog's sources, which list it "
+                       f"in {', '.join(elsewhere[:6])}{more})") if elsewhere else ""
             result.missing.append(f"{where}: {t} in {g.region or '?'} "
                                   f"({gpu_reason(g.cloud, t, g.accelerators) or 'GPU node'}) "
-                                  "has no catalog price")
+                                  f"has no catalog price{offered}")
             return
         hourlies.append((row.hourly(g.spot), t, row.as_of))
     if not hourlies:

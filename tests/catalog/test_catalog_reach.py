@@ -174,3 +174,51 @@ def test_the_planner_chooses_only_the_types_it_chose_before_unless_named():
         t = next(t for t in catalog.instance_types() if t.name == name)
         assert not t.auto_choice
         assert t not in _by_preference(t.cloud, t.gpu)
+
+
+# Azure N-series in US regions, hand-read from skypilot-org/skypilot-catalog catalogs/v6/azure/
+# vms.csv @098741e70562f65d7af1cceb81e33b284f742604 (columns Price, SpotPrice; a SpotPrice equal
+# to Price is no spot discount and is left blank, as the catalog's other v6 rows do).
+AZURE_US = [("Standard_NC4as_T4_v3", "eastus", 0.526, 0.062699),
+            ("Standard_NC4as_T4_v3", "westus2", 0.526, 0.061595),
+            ("Standard_NV36ads_A10_v5", "eastus", 3.2, 0.8),
+            ("Standard_NC24ads_A100_v4", "eastus2", 3.673, 0.47749),
+            ("Standard_NC24ads_A100_v4", "centralus", 4.15, 0.4565),
+            ("Standard_NC40ads_H100_v5", "southcentralus", 8.38, None),
+            ("Standard_NCC40ads_H100_v5", "eastus2", 6.98, 1.745),
+            ("Standard_ND40rs_v2", "southcentralus", 26.438, 2.90818),
+            ("Standard_NV72ads_A10_v5", "westus", 8.476, 2.119),
+            ("Standard_NV4as_v4", "westus3", 0.233, 0.02563),
+            ("Standard_NG8ads_V620_v1", "eastus2", 0.908, 0.227)]
+# In the source without a price (empty Price), or not listed there in that region at all.
+AZURE_US_ABSENT = [("Standard_NV4as_v4", "westus"), ("Standard_NG32adms_V620_v1", "eastus2"),
+                   ("Standard_NV6ads_A10_v5", "eastus"), ("Standard_ND96isr_H200_v5", "eastus")]
+
+
+@pytest.mark.parametrize("name, region, ondemand, spot", AZURE_US)
+def test_azure_n_series_is_priced_in_the_us_regions_its_source_lists(name, region, ondemand,
+                                                                      spot):
+    row = catalog.price("azure", name, region)
+    assert row is not None, (name, region)
+    assert (row.ondemand_usd_hr, row.spot_usd_hr) == (ondemand, spot)
+    assert "catalogs/v6/azure/vms.csv @098741e70562f65d7af1cceb81e33b284f742604" in row.source
+    assert row.as_of.startswith("unknown (")
+    assert pack_catalog.price("azure", name, region).ondemand_usd_hr == ondemand
+
+
+@pytest.mark.parametrize("name, region", AZURE_US_ABSENT)
+def test_azure_us_pairs_without_a_source_price_are_not_guessed(name, region):
+    assert catalog.price("azure", name, region) is None
+
+
+def test_the_pack_tells_a_region_its_sources_do_not_offer_a_type_in_from_an_unknown_one():
+    # gn7i-c8g1.2xlarge: sugarlxn alicloud vms.csv @003c56a7 lists it in these seven regions and
+    # not in cn-shanghai, where it lists other GPU types (gn6i, gn7s, ...).
+    listed = ("ap-northeast-1", "ap-southeast-1", "cn-beijing", "cn-hangzhou", "cn-shenzhen",
+              "eu-central-1", "us-east-1")
+    assert pack_catalog.offered_elsewhere("alicloud", "ecs.gn7i-c8g1.2xlarge",
+                                          "cn-shanghai") == listed
+    assert pack_catalog.offered_elsewhere("alicloud", "ecs.gn7i-c8g1.2xlarge", "cn-beijing") == ()
+    # A region no row names (a typo) is not "not offered there": the old message stands.
+    assert pack_catalog.offered_elsewhere("alicloud", "ecs.gn7i-c8g1.2xlarge", "cn-shangai") == ()
+    assert pack_catalog.offered_elsewhere("aws", "p5e.48xlarge", "us-east-1") == ()

@@ -10,8 +10,9 @@ open (untargeted) reservations, a Capacity Block bought but not used yet, budget
 filters naming another tag, region, project or resource group, schedules that leave sizes
 unchanged, stop windows that end, subscription nodes, and so on. What the pack misjudged when
 they were first run (false alarms: a2, a3; blind spots: a7, c5, c6, d1, d2, d4, r1, r5; catalog
-reach: the j1 xfails) was fixed in the pack, except the catalog rows (strict xfails, reason
-given); r3's expectation was revised after the run (its comment says why).
+reach: the j1 cases) was fixed in the pack; the catalog rows the j1 cases lacked (Azure N-series
+in US regions) were added later from cited sources (helper catalog35); j1_b's and r3's
+expectations were revised after the run (their comments say why).
 """
 from __future__ import annotations
 
@@ -957,27 +958,33 @@ def _struct(value):
 
 # ------------------------------------------------------------- J. GPU types the catalog prices
 
-# (cloud, instance type, region, on-demand USD/h from the provider's public price page, nodes)
+# (cloud, instance type, region, expected monthly USD for one node, whole USD). Expected by
+# hand: the on-demand USD/h of the cited source row (components/catalog/sources/
+# gpu_instances.csv, 6 significant digits as the catalog keeps them) x 730 h x 1 node.
 SINGLE_GPU = [
-    # aws.amazon.com/ec2/pricing/on-demand: g6.xlarge us-east-1 0.8048; g4dn.xlarge eu-west-1
-    # 0.587; g5.xlarge us-west-1 1.258 (Linux on-demand).
-    ("aws", "g6.xlarge", "us-east-1"),
-    ("aws", "g4dn.xlarge", "eu-west-1"),
-    ("aws", "g6e.xlarge", "us-west-2"),
-    # azure.microsoft.com/pricing/details/virtual-machines/linux: NC4as T4 v3 in East US, NV6ads
-    # A10 v5 in East US, NC24ads A100 v4 in East US 2.
-    ("azure", "Standard_NC4as_T4_v3", "eastus"),
-    ("azure", "Standard_NV36ads_A10_v5", "eastus"),
-    ("azure", "Standard_NC24ads_A100_v4", "eastus2"),
-    ("azure", "Standard_NC4as_T4_v3", "westus2"),
-    # cloud.google.com/compute/vm-instance-pricing: g2-standard-4 (1 L4) in europe-west4,
-    # a2-highgpu-1g in us-central1.
-    ("gcp", "g2-standard-4", "europe-west4"),
-    ("gcp", "a2-highgpu-1g", "us-central1"),
-    # alibabacloud.com/product/ecs/pricing: gn7i (A10) in cn-shanghai; gn6i (T4) in
-    # ap-southeast-1.
-    ("alicloud", "ecs.gn7i-c8g1.2xlarge", "cn-shanghai"),
-    ("alicloud", "ecs.gn6i-c4g1.xlarge", "ap-southeast-1"),
+    # aws.amazon.com/ec2/pricing/on-demand (tsaol/aws-gpu all_gpu_instances.js @77fcd9fe):
+    # g6.xlarge us-east-1 0.8048 x 730 = 587.50; g4dn.xlarge eu-west-1 0.587 x 730 = 428.51;
+    # g6e.xlarge us-west-2 1.861 x 730 = 1,358.53.
+    ("aws", "g6.xlarge", "us-east-1", 588),
+    ("aws", "g4dn.xlarge", "eu-west-1", 429),
+    ("aws", "g6e.xlarge", "us-west-2", 1359),
+    # Azure US regions: skypilot-org/skypilot-catalog catalogs/v6/azure/vms.csv @098741e7
+    # (Price column; date unknown): NC4as T4 v3 East US 0.526 x 730 = 383.98; NV36ads A10 v5
+    # East US 3.2 x 730 = 2,336.00; NC24ads A100 v4 East US 2 3.673 x 730 = 2,681.29;
+    # NC4as T4 v3 West US 2 0.526 x 730 = 383.98.
+    ("azure", "Standard_NC4as_T4_v3", "eastus", 384),
+    ("azure", "Standard_NV36ads_A10_v5", "eastus", 2336),
+    ("azure", "Standard_NC24ads_A100_v4", "eastus2", 2681),
+    ("azure", "Standard_NC4as_T4_v3", "westus2", 384),
+    # Cyclenerd pricing.yml: g2-standard-4 (1 L4) europe-west4 0.742916 x 730 = 542.33
+    # (@fd66b26f); a2-highgpu-1g us-central1 3.673385 x 730 = 2,681.57 (@0166a59e).
+    ("gcp", "g2-standard-4", "europe-west4", 542),
+    ("gcp", "a2-highgpu-1g", "us-central1", 2682),
+    # sugarlxn/skypilot-catalog alicloud vms.csv @003c56a7: gn7i (A10) in cn-beijing 1.32709 x
+    # 730 = 968.78; gn6i (T4) in ap-southeast-1 1.23688 x 730 = 902.92. (gn7i in cn-shanghai,
+    # the first choice, is not in the source: test_j1_b.)
+    ("alicloud", "ecs.gn7i-c8g1.2xlarge", "cn-beijing", 969),
+    ("alicloud", "ecs.gn6i-c4g1.xlarge", "ap-southeast-1", 903),
 ]
 
 
@@ -1001,30 +1008,46 @@ def _single(cloud, itype, region):
         "internetMaxBandwidthOut": 0.0, "tags": TAGS}, provider_region=region)], None
 
 
-_NOT_IN_CATALOG = pytest.mark.xfail(strict=True, reason=(
-    "catalog reach (review35 finding): prices.csv has no row for this type in this region; "
-    "the Azure N-series outside the five EU regions of the azure-pricing-radar snapshot (US "
-    "rows exist only for ND sizes) and Alibaba gn7i outside the transcribed regions fail "
-    "closed; components/catalog/sources/README.md lists the gap. Needs new cited source rows "
-    "(vendored, rebuilt with tools/build_price_catalog.py), not a pack change"))
-_CASES = [pytest.param(*case, marks=_NOT_IN_CATALOG) if (case[0] == "azure" and case[2] not in (
-    "westeurope", "northeurope", "francecentral", "swedencentral")) or case[2] == "cn-shanghai"
-    else case for case in SINGLE_GPU]
-
-
-@pytest.mark.parametrize("cloud,itype,region", _CASES,
-                         ids=[f"{c}-{t}-{r}" for c, t, r in SINGLE_GPU])
+@pytest.mark.parametrize("cloud,itype,region,monthly", SINGLE_GPU,
+                         ids=[f"{c}-{t}-{r}" for c, t, r, _ in SINGLE_GPU])
 def test_j1_a_single_gpu_inference_node_is_priced_with_the_catalog_date(pack, cloud, itype,
-                                                                         region):
+                                                                         region, monthly):
     # Expected: every GPU type each provider lists publicly is priced in the regions it is
     # sold in: under a 100,000 budget a single node passes spend-limit (no "cannot be
-    # estimated"), and its estimate names the catalog's date ("catalog prices as of").
+    # estimated"), and its estimate is the hand-computed month and names the catalog's date
+    # ("catalog prices as of").
     stack, provider = _single(cloud, itype, region)
     found = run(pack, stack, {"spend-limit": {"maxMonthlyUsd": 100000}}, provider=provider)
     no_crash(found)
     assert mandatory(found, "spend-limit") == [], [d.message for d in found]
     total, message = estimate(pack, stack, provider)
-    assert "as of" in message and total > 0
+    assert total == monthly, message
+    assert f"1 x {itype} x " in message and "catalog prices as of" in message
+
+
+def test_j1_a_us_azure_rows_name_their_unknown_date(pack):
+    # Expected: the US N-series rows come from the SkyPilot v6 catalog, whose date could not be
+    # retrieved: the estimate says so instead of passing the price off as current.
+    stack, provider = _single("azure", "Standard_NC4as_T4_v3", "eastus")
+    _, message = estimate(pack, stack, provider)
+    assert "catalog prices as of unknown (commit date not retrievable)" in message, message
+
+
+def test_j1_b_a_gpu_type_its_source_does_not_offer_in_the_region_fails_closed_saying_so(pack):
+    # Expected (revised by helper catalog35): review35 expected ecs.gn7i-c8g1.2xlarge priced in
+    # cn-shanghai. The cited source (sugarlxn/skypilot-catalog alicloud vms.csv @003c56a7, which
+    # lists per zone the GPU types DescribeZones offers pay-as-you-go) lists cn-shanghai zones
+    # b, d, e, f, g, l, m and n with no gn7i in any, and gn7i-c8g1.2xlarge in ap-northeast-1,
+    # ap-southeast-1, cn-beijing, cn-hangzhou, cn-shenzhen, eu-central-1 and us-east-1. No
+    # cited price exists, so spend-limit fails closed (mandatory "cannot be estimated"), and
+    # says the type is not offered in cn-shanghai and where its sources do offer it.
+    stack, provider = _single("alicloud", "ecs.gn7i-c8g1.2xlarge", "cn-shanghai")
+    found = run(pack, stack, {"spend-limit": {"maxMonthlyUsd": 100000}}, provider=provider)
+    no_crash(found)
+    msgs = [d.message for d in mandatory(found, "spend-limit")]
+    assert any("cannot be estimated" in m and "ecs.gn7i-c8g1.2xlarge in cn-shanghai" in m
+               and "not offered in cn-shanghai" in m and "cn-beijing, cn-hangzhou" in m
+               for m in msgs), msgs
 
 
 # ------------------------------------------------------------------- second round of stacks
