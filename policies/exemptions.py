@@ -68,9 +68,15 @@ def own_tags(r: Resource) -> Any:
 def own_tag(r: Resource, key: str) -> Any:
     """The value of the resource's own tag `key` (GCP: by normalised label key, Azure: case-
     insensitive); None when absent, UNKNOWN when the tags are unknown."""
-    tags = own_tags(r)
-    if tags is UNKNOWN:
+    value = r.get(tag_key(r))
+    if value is UNKNOWN:
         return UNKNOWN
+    if isinstance(value, list):
+        tags = {str(t.get("key")): t.get("value") for t in value if isinstance(t, dict)}
+    elif isinstance(value, dict):
+        tags = value   # what own_tags() gives, without its copy: tag_value() only reads
+    else:
+        return None    # own_tags() gives {}: no tag
     return tag_value(r, tags, key)
 
 

@@ -11,7 +11,8 @@ cluster's own business (EFA/IB self rules, the spec's access.ssh_cidrs).
 from __future__ import annotations
 
 import ipaddress
-from typing import Any, Iterable, Mapping, Optional
+from functools import lru_cache
+from typing import Any, Iterable, Mapping, Optional, Union
 
 from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, number, truthy, violation
 
@@ -42,6 +43,22 @@ WORLD = {"0.0.0.0/0", "::/0"}
 AZURE_WORLD = {"*", "internet", "any", "0.0.0.0/0", "::/0"}
 
 
+@lru_cache(maxsize=4096)   # a stack repeats a handful of CIDRs on every rule of every group
+def _network(source: str) -> Union[ipaddress.IPv4Network, ipaddress.IPv6Network, None]:
+    """ipaddress.ip_network(source, strict=False), or None where that raises ValueError (networks
+    are immutable, so one parse serves every rule that names the same CIDR)."""
+    try:
+        return ipaddress.ip_network(source, strict=False)
+    except ValueError:
+        return None
+
+
+@lru_cache(maxsize=4096)
+def _world_cidr(source: str) -> Optional[str]:
+    net = _network(source)
+    return str(net) if net is not None and net.prefixlen == 0 else None
+
+
 def _world(source: Any, r: Resource, path: str) -> Optional[str]:
     """The source as a world-open CIDR, or None."""
     if source is UNKNOWN:
@@ -50,11 +67,7 @@ def _world(source: Any, r: Resource, path: str) -> Optional[str]:
         return None
     if r.cloud == "azure" and source.lower() in AZURE_WORLD:
         return "::/0" if source == "::/0" else "0.0.0.0/0"
-    try:
-        net = ipaddress.ip_network(source, strict=False)
-    except ValueError:
-        return None
-    return str(net) if net.prefixlen == 0 else None
+    return _world_cidr(source)
 
 
 def _covered(sources: list[tuple[Any, str]], r: Resource) -> list[tuple[Any, str]]:
@@ -63,17 +76,14 @@ def _covered(sources: list[tuple[Any, str]], r: Resource) -> list[tuple[Any, str
     for source, path in sources:
         if source is UNKNOWN:
             raise UnknownValue(r, path)
-        try:
-            net = ipaddress.ip_network(source, strict=False) if isinstance(source, str) else None
-        except ValueError:
-            net = None
+        net = _network(source) if isinstance(source, str) else None
         if net is not None and net.prefixlen:
             nets[net.version].append(net)
     out = list(sources)
     worlds = {str(w) for w in (_world(src, r, p) for src, p in sources) if w}
     for version, world in ((4, "0.0.0.0/0"), (6, "::/0")):
-        if world in worlds:
-            continue
+        if world in worlds or len(nets[version]) < 2:
+            continue   # one network that is not the whole space cannot collapse into it
         collapsed = list(ipaddress.collapse_addresses(nets[version]))
         if len(collapsed) == 1 and collapsed[0].prefixlen == 0:
             split = " + ".join(sorted(str(n) for n in nets[version]))
@@ -183,7 +193,8 @@ def _aws(r: Resource, config) -> list[Violation]:
     if t == "aws:ec2/launchTemplate:LaunchTemplate":
         public = [n for i, n in enumerate(r.items("networkInterfaces"))
                   if _nic(r, n, f"networkInterfaces.{i}")
-                  and truthy(r.known(f"networkInterfaces.{i}.associatePublicIpAddress"))]
+                  and truthy(_known(r, n, "associatePublicIpAddress",
+                                    f"networkInterfaces.{i}"))]
         if public:
             return [violation(r, "the nodes' network interfaces get public IP addresses",
                               "associatePublicIpAddress \"true\"", "\"false\"",
@@ -218,6 +229,15 @@ def _nic(r: Resource, value: Any, path: str) -> bool:
     if value is UNKNOWN:
         raise UnknownValue(r, path)
     return isinstance(value, dict)
+
+
+def _known(r: Resource, entry: dict, key: str, path: str) -> Any:
+    """r.known(f"{path}.{key}") for `entry`, the dict at `path`: read from the entry itself
+    instead of walking the path again from the resource's inputs."""
+    value = entry.get(key)
+    if value is UNKNOWN:
+        raise UnknownValue(r, f"{path}.{key}")
+    return value
 
 
 def _edge_tagged(subnet: Resource) -> bool:
@@ -428,8 +448,8 @@ def _gcp(r: Resource, config) -> list[Violation]:
                   "gcp:compute/instance:Instance"):
         nics = r.items("networkInterfaces")
         public = [i for i, n in enumerate(nics) if _nic(r, n, f"networkInterfaces.{i}")
-                  and (r.known(f"networkInterfaces.{i}.accessConfigs")
-                       or r.known(f"networkInterfaces.{i}.ipv6AccessConfigs"))]
+                  and (_known(r, n, "accessConfigs", f"networkInterfaces.{i}")
+                       or _known(r, n, "ipv6AccessConfigs", f"networkInterfaces.{i}"))]
         if public:
             return [violation(r, "the nodes get external IP addresses",
                               f"accessConfigs on network interface(s) {public}",
@@ -486,9 +506,11 @@ def _azure(r: Resource, config) -> list[Violation]:
         path = "virtualMachineProfile.networkProfile.networkInterfaceConfigurations"
         public = [ip.get("name") for i, nic in enumerate(r.items(path))
                   if _nic(r, nic, f"{path}.{i}")
-                  for j, ip in enumerate(r.items(f"{path}.{i}.ipConfigurations"))
+                  for j, ip in enumerate(r.items(f"{path}.{i}.ipConfigurations",
+                                                 nic.get("ipConfigurations")))
                   if _nic(r, ip, f"{path}.{i}.ipConfigurations.{j}")
-                  and r.known(f"{path}.{i}.ipConfigurations.{j}.publicIPAddressConfiguration")]
+                  and _known(r, ip, "publicIPAddressConfiguration",
+                             f"{path}.{i}.ipConfigurations.{j}")]
         if public:
             return [violation(r, "the scale set's VMs get public IP addresses",
                               f"publicIPAddressConfiguration on {', '.join(map(str, public))}",
@@ -630,9 +652,8 @@ def _split_rules(resources: list[Resource]) -> list[Violation]:
             continue   # one rule resource: its own Analyze call judged it
         nets: dict[int, list] = {4: [], 6: []}
         for _, src in sources:
-            try:
-                net = ipaddress.ip_network(src, strict=False)
-            except ValueError:
+            net = _network(src)
+            if net is None:
                 continue
             if net.prefixlen == 0:
                 break   # a world-open rule: reported on that rule itself
