@@ -98,10 +98,10 @@ def root_tree(tarball: Path) -> Path:
     tree = tarball.with_name(tarball.stem + ".tree")
     done = tarball.with_name(tarball.stem + ".tree.done")
     stamp = f"{tarball.stat().st_size} {tarball.stat().st_mtime_ns}\n"
-    if done.exists() and done.read_text() == stamp:
+    if tree.is_dir() and done.exists() and done.read_text() == stamp:
         return tree
     with _locked("tree"):
-        if done.exists() and done.read_text() == stamp:
+        if tree.is_dir() and done.exists() and done.read_text() == stamp:
             return tree
         done.unlink(missing_ok=True)
         shutil.rmtree(tree, ignore_errors=True)       # a partial or stale extraction
@@ -171,5 +171,6 @@ def agent_wheels(checkout: Path | None = None) -> Path:
 def prepare() -> None:
     """What CI builds before the box tests (cached where $TRAINSTACK_BOX_CACHE is kept)."""
     print(f"node box root: {root_tarball()}")
+    print(f"its tree (the boxes' shared lower layer): {root_tree(root_tarball())}")
     print(f"real .debs: {real_debs()}")
     print(f"agent wheels: {agent_wheels()}")
