@@ -255,7 +255,7 @@ def serve(argv, port: int, seconds: float = 60):
     # A file, not a pipe: the servers log every request, and a full pipe nobody reads stalls
     # them (moto then answers 500 after a few hundred requests).
     log = tempfile.TemporaryFile()
-    # A module-scoped server starts inside whichever test first needs it: none of that test's
+    # A module- or session-scoped server starts inside whichever test first needs it: none of that test's
     # AWS_* settings (fake_pulumi's AWS_PROFILE=test made moto answer 500 on a 412) reach it.
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=log,
@@ -323,9 +323,13 @@ def _botocore_data_read_once():
     JSONFileLoader.load_file = parse
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def s3_server():
-    """moto's S3 API on a free loopback port (one per test module); yields the endpoint URL."""
+    """moto's S3 API on a free loopback port; yields the endpoint URL. One per test process
+    (each xdist worker's): its start and its first request's import of moto's S3 backend cost
+    about 2 CPU s, once per module before (issue 36). Every user makes a bucket of its own
+    (`store`: a unique name per case) and reads only that, so what other tests left in the
+    server is never seen; a test that needs a server to itself (to stop it) starts its own."""
     import sys
     pytest.importorskip("moto.server", reason="moto[server] is not installed (the test extra has it)")
     pytest.importorskip("s3fs", reason="s3fs is not installed (the test extra has it)")
@@ -335,10 +339,11 @@ def s3_server():
     stop(process)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def azurite(tmp_path_factory):
-    """Azurite's Blob API on a free loopback port (one per test module); yields the connection
-    string."""
+    """Azurite's Blob API on a free loopback port; yields the connection string. One per test
+    process, as `s3_server` (node's start, about 1 CPU s): each user makes a container of its
+    own."""
     binary = azurite_binary()
     if binary is None:
         pytest.skip("azurite-blob is not installed: run `npm install --prefix .ci/node azurite` "
@@ -448,8 +453,9 @@ def use_oss(server, monkeypatch) -> None:
 @pytest.fixture(params=["file", "s3", "azure", "gcs", "oss"])
 def store(request, tmp_path, monkeypatch):
     """A fresh, empty bucket on file://, on S3 (moto server), on Azure Blob (Azurite) or on
-    Google Cloud Storage (fake-gcs-server) or on Alibaba OSS (tests/oss_stand_in.py); the
-    servers are started once per module, each case gets its own bucket or container. Narrow a
+    Google Cloud Storage (fake-gcs-server) or on Alibaba OSS (tests/oss_stand_in.py); moto and
+    Azurite are started once per test process, the GCS and OSS stand-ins once per module, and
+    each case gets its own bucket or container. Narrow a
     test with `@pytest.mark.parametrize("store", [...], indirect=True)`."""
     import time
 

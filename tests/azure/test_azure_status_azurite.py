@@ -13,7 +13,7 @@ from trainstack_components.azure.planning import abfs_url
 
 
 @pytest.fixture
-def container(azurite, monkeypatch):  # the module-scoped Azurite server (tests/conftest.py)
+def container(azurite, monkeypatch):  # the shared Azurite server (tests/conftest.py)
     import adlfs
     import fsspec
     monkeypatch.setenv("AZURE_STORAGE_CONNECTION_STRING", azurite)

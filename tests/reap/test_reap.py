@@ -3,8 +3,8 @@ each kind of store the reaper reads through fsspec: file://, S3 (moto in server 
 and Azure Blob Storage (Azurite): idle, busy, booting and silent clusters and every fault that
 must stop a destroy.
 
-Every case that reads the store runs on all three (the `store` fixture in tests/conftest.py: one
-server per module, a fresh bucket or container per case). Cases decided before the store is read
+Every case that reads the store runs on all three (the `store` fixture in tests/conftest.py: its
+servers shared, a fresh bucket or container per case). Cases decided before the store is read
 run on file:// only, saying why. Group membership comes from a fake cloud (tests/reap_helpers.py
 FakeCloud); tests/reap/test_reap_faults.py has the fault injection (SIGKILL, store cut, hangs)."""
 import json

@@ -13,7 +13,7 @@ from tests.conftest import AZURITE_KEY, azurite_binary, free_port, serve, stop, 
 from tests.reap_helpers import FakeCloud, FakeGuard, ago, beat, history_time, marked, put_beats
 from trainstack.reap import reaper as reap, store as reap_store
 
-# The servers (`s3_server`, `azurite`: one per module, skipped with the reason when moto or
+# The servers (`s3_server`, `azurite`: one per test process, skipped with the reason when moto or
 # Azurite is missing) and the `store` fixture live in tests/conftest.py; tests/reap/test_reap.py runs
 # every reaper case on file://, S3 and Azure through them. Here: the store access itself, with
 # an in-memory backend of stacks.

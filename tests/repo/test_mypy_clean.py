@@ -1,8 +1,7 @@
-"""trainstack/, components/ and policies/ are mypy clean, whole (issue 26): the same command
-.ci/run runs (tools/typecheck.py), so a type error anywhere fails the suite. Skipped where mypy
-is absent (it is in the dev extra)."""
+"""trainstack/, components/ and policies/ are mypy clean, whole (issue 26): the same run .ci/run
+makes (tools/typecheck.py's `run()`: its command, environment and shared cache), so a type error
+anywhere fails the suite. Skipped where mypy is absent (it is in the dev extra)."""
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,12 +17,11 @@ def test_ci_runs_the_type_check():
 
 def test_the_three_packages_are_mypy_clean():
     pytest.importorskip("mypy", reason="mypy is in the dev extra: pip install -e '.[dev]'")
-    from tools.typecheck import FOLDERS, command, environment
-    run = subprocess.run(command(), cwd=ROOT, env=environment(), capture_output=True, text=True,
-                         timeout=900)
-    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    from tools.typecheck import FOLDERS, run
+    done = run(capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     # Every module was checked, not just the packages' __init__ (an exclude that matched
     # build/import_root/ once checked 3 files and said "Success").
-    checked = int(re.search(r"no issues found in (\d+) source files", run.stdout).group(1))
+    checked = int(re.search(r"no issues found in (\d+) source files", done.stdout).group(1))
     modules = sum(1 for folder in FOLDERS for _ in (ROOT / folder).rglob("*.py"))
     assert checked >= modules, (checked, modules)

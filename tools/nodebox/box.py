@@ -29,7 +29,8 @@ from pathlib import Path
 import yaml
 
 from tools.nodebox import clouds, images, repos
-from tools.nodebox.root import BASE_PACKAGES, ToolMissing, extract, need, real_debs, root_tarball
+from tools.nodebox.root import (BASE_PACKAGES, ToolMissing, box_root, need, real_debs,
+                                release_root, root_tarball)
 
 REPO = Path(__file__).resolve().parents[2]
 STANDINS = Path(__file__).with_name("standins")
@@ -189,10 +190,17 @@ class Box:
         self.root = self.dir / "root"
         self.state = self.dir / "state"
         self.state.mkdir(parents=True, exist_ok=True)
-        extract(tarball, self.root)
+        self.proc: subprocess.Popen | None = None
+        self.overlay = box_root(tarball, self.root)   # the shared tree under this box's writes
+        try:
+            self._set_up(case)
+        except BaseException:
+            self.release()
+            raise
+
+    def _set_up(self, case: BoxCase) -> None:
         self.manifest = images.manifest(case.cloud)
         self.hw = images.hardware(case.cloud, case.instance_type)
-        self.proc: subprocess.Popen | None = None
         self._image()
         self._world_config()
         _write_files(self.root, decode_cloud_config(case.user_data))
@@ -449,6 +457,12 @@ exec chroot {r} /usr/bin/env -i PATH={PATH} HOME=/root LANG=C.UTF-8 /bin/bash /b
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
 
+    def release(self) -> None:
+        """Unmount the overlay root (after `stop`); an extracted root stays as it is."""
+        if self.overlay:
+            release_root(self.root)
+            self.overlay = False
+
     # -- what it says --------------------------------------------------------------------------
     def step_codes(self) -> dict[str, int]:
         folder = self.root / STEP_STATE
@@ -525,8 +539,14 @@ class Cluster:
         self.nodes = [Node(i, node_name(case, i), ips[i]) for i in range(case.nodes)]
         self.world = World(case, workdir)
         tarball = root_tarball(BASE_PACKAGES)
-        self.boxes = [Box(case, self.world, n, self.nodes, workdir, tarball)
-                      for n in self.nodes[:count]]
+        self.boxes: list[Box] = []
+        try:
+            for n in self.nodes[:count]:
+                self.boxes.append(Box(case, self.world, n, self.nodes, workdir, tarball))
+        except BaseException:
+            for box in self.boxes:
+                box.release()
+            raise
         self.netns: list[str] = []
         self.steps = [entry[1] for entry in decode_cloud_config(case.user_data)["runcmd"]
                       if isinstance(entry, list) and len(entry) == 2]
@@ -594,6 +614,8 @@ class Cluster:
         for ns in self.netns:
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
         self.netns = []
+        for box in self.boxes:
+            box.release()
 
 
 def node_name(case: BoxCase, index: int) -> str:

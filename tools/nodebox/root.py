@@ -1,7 +1,10 @@
 """The box's root file system: Debian bookworm, mmdebstrap --variant=minbase plus the few
 packages every node image here has (a shell, curl, gnupg, python3, iproute2). Built once and
 kept as a tarball under ~/.cache/trainstack-nodebox (or $TRAINSTACK_BOX_CACHE), keyed by the
-package list, so a second run (and CI with a cache) extracts it in seconds."""
+package list, so a second run (and CI with a cache) extracts it in seconds. A box's root is an
+overlay mount (`box_root`): the tarball extracted once beside it (`root_tree`, never written) under
+a folder of the box's own that takes every write, so a box costs no extraction; where the kernel
+refuses an overlay (or TRAINSTACK_BOX_EXTRACT=1) the box gets its own extracted copy as before."""
 from __future__ import annotations
 
 import fcntl
@@ -89,6 +92,49 @@ def extract(tarball: Path, into: Path) -> None:
     subprocess.run(["tar", "-xf", str(tarball), "-C", str(into)], check=True)
 
 
+def root_tree(tarball: Path) -> Path:
+    """`tarball` extracted once, beside it: the lower layer of every box's overlay. Redone when
+    the tarball changed (its size and modification time are kept with the tree)."""
+    tree = tarball.with_name(tarball.stem + ".tree")
+    done = tarball.with_name(tarball.stem + ".tree.done")
+    stamp = f"{tarball.stat().st_size} {tarball.stat().st_mtime_ns}\n"
+    if tree.is_dir() and done.exists() and done.read_text() == stamp:
+        return tree
+    with _locked("tree"):
+        if tree.is_dir() and done.exists() and done.read_text() == stamp:
+            return tree
+        done.unlink(missing_ok=True)
+        shutil.rmtree(tree, ignore_errors=True)       # a partial or stale extraction
+        extract(tarball, tree)
+        done.write_text(stamp)
+    return tree
+
+
+def box_root(tarball: Path, into: Path) -> bool:
+    """Give `into` the root in `tarball`: an overlay of `root_tree` (read-only, shared by every
+    box) under `into`.upper (this box's writes) where the kernel allows one, True; else `into`
+    gets its own extracted copy, False. An overlay is unmounted with `release_root`."""
+    if os.environ.get("TRAINSTACK_BOX_EXTRACT") != "1":
+        tree = root_tree(tarball)
+        upper, work = into.with_name(into.name + ".upper"), into.with_name(into.name + ".work")
+        for folder in (into, upper, work):
+            folder.mkdir(parents=True, exist_ok=True)
+        mounted = subprocess.run(
+            ["mount", "-t", "overlay", "overlay", "-o",
+             f"lowerdir={tree},upperdir={upper},workdir={work}", str(into)], capture_output=True)
+        if mounted.returncode == 0:
+            return True
+    extract(tarball, into)
+    return False
+
+
+def release_root(into: Path) -> None:
+    """Unmount a box's overlay root (lazily if something still holds it); its writes stay in
+    `into`.upper."""
+    if subprocess.run(["umount", str(into)], capture_output=True).returncode != 0:
+        subprocess.run(["umount", "-l", str(into)], capture_output=True)
+
+
 def agent_wheels(checkout: Path | None = None) -> Path:
     """The wheels (or, where PyPI has none, the sdists) of every package the job agent's lock
     files name (components/boot/agent_requirements/*.txt), fetched once from PyPI for CPython
@@ -125,5 +171,6 @@ def agent_wheels(checkout: Path | None = None) -> Path:
 def prepare() -> None:
     """What CI builds before the box tests (cached where $TRAINSTACK_BOX_CACHE is kept)."""
     print(f"node box root: {root_tarball()}")
+    print(f"its tree (the boxes' shared lower layer): {root_tree(root_tarball())}")
     print(f"real .debs: {real_debs()}")
     print(f"agent wheels: {agent_wheels()}")
