@@ -18,6 +18,7 @@ from trainstack.plan import engine
 from trainstack.cli.app import app
 from trainstack_components.alicloud import planning
 from trainstack_components.tags import CLUSTER_TAG, RETAIN_TAG
+from trainstack_policies.inventory import lifetimes as pack_lifetimes
 
 INSTANCE = "alicloud:ecs/instance:Instance"
 DSET = "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet"
@@ -41,7 +42,11 @@ runner = CliRunner()
 
 @pytest.fixture(autouse=True)
 def fixed_clock(monkeypatch):
+    # The plan and the pack read one clock: a release time the plan fixed at NOW + 96 h is
+    # 96 h away for the pack too, whatever today's date (on the real clock it lay in the past
+    # from 2026-12-05 on, and the pack priced the month).
     monkeypatch.setattr(planning, "utc_now", lambda: NOW)
+    monkeypatch.setattr(pack_lifetimes, "_now", lambda: NOW)
     stub_cpfs_region_prices(monkeypatch)
 
 
