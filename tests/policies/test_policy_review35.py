@@ -35,6 +35,7 @@ from tests.policy_fixtures import (
     res,
 )
 from tests.policy_harness import run
+from tests.policies.test_policy_abuse_unknowns import budget as aws_budget
 from trainstack_policies.model import UNKNOWN
 
 TAGS = dict(OWNER_TAGS)
@@ -70,12 +71,6 @@ def estimate(pack, stack, provider=None, config=None):
     assert len(msgs) == 1, [d.message for d in mandatory(found, "spend-limit")]
     return int(re.search(r"Found: ([\d,]+) USD/month", msgs[0]).group(1).replace(",", "")), \
         msgs[0]
-
-
-def aws_budget(usd="20000", name="budget", **props):
-    return res("aws:budgets/budget:Budget", name, {
-        "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": usd, "limitUnit": "USD",
-        "tags": TAGS, **props})
 
 
 def gcp_budget(units="20000", currency="USD", **props):
