@@ -95,6 +95,32 @@ def cny_per_usd() -> float:
     return next(float(r["per_usd"]) for r in _rows("fx.csv") if r["currency"].upper() == "CNY")
 
 
+@dataclass(frozen=True)
+class Unpriced:
+    """A GPU type the provider lists publicly with no public price found (unpriced.csv)."""
+    cloud: str
+    name: str
+    gpu: str
+    gpu_count: int
+    listed_by: str
+    reason: str
+
+
+@cache
+def _unpriced_by_name() -> dict[tuple[str, str], Unpriced]:
+    return {(r["cloud"], r["instance_type"]): Unpriced(
+        r["cloud"], r["instance_type"], r["gpu"], int(r["gpu_count"]), r["listed_by"], r["reason"])
+        for r in _rows("unpriced.csv")}
+
+
+def unpriced(cloud: str, name: str) -> Optional[Unpriced]:
+    """The catalog's record of a publicly listed GPU type without a public price, or None. The
+    pack has no price for it, so it fails closed, and the refusal says why."""
+    if not isinstance(name, str):
+        return None
+    return _unpriced_by_name().get((CATALOG_CLOUD.get(cloud, cloud), name))
+
+
 def fx_rate(currency: str) -> Optional[tuple[float, str, str]]:
     """(units of `currency` per USD, source, as_of) from fx.csv; None when it cites no rate."""
     row = next((r for r in _rows("fx.csv") if r["currency"].upper() == currency.upper()), None)

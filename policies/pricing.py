@@ -179,6 +179,10 @@ def _group_line(g: NodeGroup, result: "Estimate",
             more = f" and {len(elsewhere) - 6} more" if len(elsewhere) > 6 else ""
             offered = (f" (not offered in {g.region} per the catalog's sources, which list it "
                        f"in {', '.join(elsewhere[:6])}{more})") if elsewhere else ""
+            listed = catalog.unpriced(g.cloud, str(t))
+            if listed is not None:
+                offered = (f": listed publicly ({listed.listed_by}) but no public price was "
+                           f"found ({listed.reason})")
             result.missing.append(f"{where}: {t} in {g.region or '?'} "
                                   f"({gpu_reason(g.cloud, t, g.accelerators) or 'GPU node'}) "
                                   f"has no catalog price{offered}")
@@ -224,9 +228,12 @@ def _n1_with_gpus(g: NodeGroup, machine: str) -> tuple[float, str, str] | str:
         parts += [row] * count
         names.append(f"{count} x {name}")
     if missing:
+        why = [f"{name}: listed publicly ({listed.listed_by}) but no public price was found "
+               f"({listed.reason})" for name in missing
+               if (listed := catalog.unpriced(g.cloud, name)) is not None]
         return (f"{', '.join(missing)} in {where} (N1 with attached GPUs: "
                 f"{machine} + {', '.join(f'{c} x {n}' for n, c in g.accelerator_types)}) "
-                "has no catalog price")
+                "has no catalog price" + (f"; {'; '.join(why)}" if why else ""))
     hourly = sum(p.hourly(g.spot) for p in parts)
     dates = sorted({p.as_of for p in parts})
     return hourly, f"{machine} + {' + '.join(names)}", "; ".join(dates)

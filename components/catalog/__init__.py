@@ -106,6 +106,34 @@ def prices() -> tuple[Price, ...]:
         for r in _rows("prices.csv"))
 
 
+@dataclass(frozen=True)
+class Unpriced:
+    """A GPU instance type a provider lists publicly with no public price found (`unpriced.csv`):
+    recorded so that it is named, with the source that lists it and why it has no price, instead
+    of silently missing. It has no price row, so every spend check fails closed on it."""
+
+    cloud: str
+    instance_type: str     # for GCP N1 attachments, the accelerator type (nvidia-tesla-v100)
+    gpu: str
+    gpu_count: int
+    listed_by: str         # the public source that lists the type
+    reason: str            # why no price: what was searched and what it lacked
+    as_of: str
+
+
+@cache
+def unpriced() -> tuple[Unpriced, ...]:
+    return tuple(
+        Unpriced(cloud=r["cloud"], instance_type=r["instance_type"], gpu=r["gpu"],
+                 gpu_count=int(r["gpu_count"]), listed_by=r["listed_by"], reason=r["reason"],
+                 as_of=r["as_of"])
+        for r in _rows("unpriced.csv"))
+
+
+def unpriced_type(cloud: str, name: str) -> Optional[Unpriced]:
+    return next((u for u in unpriced() if u.cloud == cloud and u.instance_type == name), None)
+
+
 # storage_prices.csv is regenerated from the shared reference data; filesystem_prices.csv holds
 # the parallel-filesystem tier prices cited for trainstack itself (same columns).
 STORAGE_PRICE_FILES = ("storage_prices.csv", "filesystem_prices.csv")
@@ -159,6 +187,12 @@ def instance_type(cloud: str, name: str) -> InstanceType:
     if found is not None:
         return found
     offered = ", ".join(t.name for t in instance_types() if t.cloud == cloud)
+    listed = unpriced_type(cloud, name)
+    if listed is not None:
+        raise SpecError(f"clouds.{cloud}.instance_type",
+                        f"{name!r} is listed by {cloud} ({listed.listed_by}) but trainstack's "
+                        f"catalog has no public price for it: {listed.reason}.",
+                        f"Use one of: {offered}; or set it to null to let the catalog choose.")
     raise SpecError(f"clouds.{cloud}.instance_type", f"{name!r} is not in trainstack's {cloud} catalog.",
                     f"Use one of: {offered}; or set it to null to let the catalog choose.")
 

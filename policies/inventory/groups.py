@@ -49,9 +49,13 @@ def gpu_reason(cloud: str, instance_type: Any, accelerators: int = 0) -> str:
     if not isinstance(instance_type, str) or not instance_type:
         return ""
     from trainstack_policies.catalog import instance_type as catalog_type
+    from trainstack_policies.catalog import unpriced
     known = catalog_type(cloud, instance_type)
     if known is not None:
         return f"{known.gpu_count} x {known.gpu} (catalog)" if known.gpu_count else ""
+    listed = unpriced(cloud, instance_type)
+    if listed is not None:
+        return f"{listed.gpu_count} x {listed.gpu}, listed publicly without a public price"
     family = GPU_FAMILIES.get(cloud)
     return "a GPU instance family the catalog does not list" if family and \
         family.match(instance_type) else ""

@@ -77,8 +77,10 @@ def test_the_accelerator_type_may_be_a_url_and_another_region_has_its_own_prices
 
 
 def test_a_gpu_the_table_does_not_price_still_fails_closed(pack):
-    # nvidia-tesla-v100 has no row: the machine alone would price the node below the truth.
+    # nvidia-tesla-v100 has no row in us-east4 (the source lists V100 in us-central1, us-east1,
+    # us-west1, europe-west4, asia-east1 only): the machine alone would price the node below the
+    # truth.
     v100 = [{"type": "nvidia-tesla-v100", "count": 1.0}]
-    [d] = _spend(pack, n1_stack("1000000", v100))
-    assert d.level == "mandatory" and "nvidia-tesla-v100" in d.message
+    [d] = _spend(pack, n1_stack("1000000", v100, zone="us-east4-a"))
+    assert d.level == "mandatory" and "nvidia-tesla-v100 in us-east4" in d.message
     assert "no catalog price" in d.message

@@ -240,12 +240,13 @@ def test_a_gke_node_pool_with_gpus_is_priced_and_placed(pack):
 
 def test_declared_accelerators_make_a_gpu_node(pack):
     node = res("gcp:compute/instance:Instance", "n1",
-               {"machineType": "n1-standard-8", "zone": "us-central1-a", "labels": LABELS,
+               {"machineType": "n1-standard-8", "zone": "us-east4-a", "labels": LABELS,
                 "guestAccelerators": [{"type": "nvidia-tesla-v100", "count": 1.0}]})
-    # A V100 attached to N1 has no catalog row (T4 and P4 do: tests/catalog/
-    # test_gcp_n1_attached_gpus_grpc.py), so the GPU node fails closed, naming the part.
+    # A V100 attached to N1 in us-east4 has no catalog row (the source prices V100 in other
+    # regions: tests/catalog/test_gcp_n1_attached_gpus_grpc.py), so the GPU node fails closed,
+    # naming the part.
     [d] = [d for d in of(run(pack, [node]), "spend-limit") if "cannot be estimated" in d.message]
-    assert "nvidia-tesla-v100 in us-central1 (N1 with attached GPUs: n1-standard-8 + 1 x " \
+    assert "nvidia-tesla-v100 in us-east4 (N1 with attached GPUs: n1-standard-8 + 1 x " \
         "nvidia-tesla-v100) has no catalog price" in d.message
 
 
