@@ -1,33 +1,23 @@
 """Catalog reach (issue 35): every GPU instance type the providers list publicly is priced, with a
-source and a date, or named as unpriced with the reason, never silently missing.
+source and a date, or recorded in components/catalog/unpriced.csv as listed-but-unpriced with the
+source that lists it and why no price was found; never silently missing.
 
-The expected lists are written here from the providers' own size tables, not read from the
-catalog under test:
-- AWS: "Accelerated computing instances" (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html),
-  families P2/P3/P3dn/P4d/P4de/P5/P5e/P5en/P6, G3/G3s/G4ad/G4dn/G5/G5g/G6/G6e/G6f/Gr6/Gr6f/G7e,
-  and the Inferentia/Trainium/DL2q accelerator families the pack treats like GPUs
-  (policies/inventory.py GPU_FAMILIES).
-- Google Cloud: "Accelerator-optimized machine family" and "GPU machine types"
-  (cloud.google.com/compute/docs/accelerator-optimized-machines, .../gpus): A2 Standard/Ultra,
-  A3 High/Mega/Ultra, A4, G2, G4.
-- Azure: "GPU-accelerated VM sizes" (learn.microsoft.com/azure/virtual-machines/sizes/
-  gpu-accelerated/): NCasT4_v3, NCv3, NC A100 v4, NC H100 v5, NCCads H100 v5, NDv2, ND A100 v4,
-  NDm A100 v4, ND H100 v5, ND H200 v5, ND MI300X v5, NVadsA10 v5, NVv3, NVv4, NVads V710 v5,
-  NGads V620.
-- Alibaba Cloud: "GPU-accelerated compute-optimized instance families" and the ECS Bare Metal
-  families (alibabacloud.com/help/en/ecs/user-guide/gpu-accelerated-compute-optimized-and-
-  vgpu-accelerated-instance-families-1): gn5, gn5i, gn6i, gn6v, gn6e, gn7i, gn7s, gn7e, gn8is,
-  gn8ia, gn8v, gn8e, gn8ep, ebmgn6i, ebmgn6v, ebmgn7i, ebmgn7ix, ebmgn7v, ebmgn8is, ebmgn8v,
-  sccgn7ex (sizes as the public price list names them).
+The expected lists are written here from the providers' public type lists, not read from the
+catalog under test; each list names its source (LISTED_BY). Which types are listed-but-unpriced
+is written here too (UNPRICED), so a price row that disappears fails the first test: its type is
+then neither priced nor recorded as unpriced.
 """
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import pytest
 
 from trainstack_components import catalog
 from trainstack_policies import catalog as pack_catalog
+from trainstack_policies import inventory, pricing
+from tests.policy_fixtures import res
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,11 +26,30 @@ def _sizes(family: str, *sizes: str) -> list[str]:
     return [f"{family}.{s}" for s in sizes]
 
 
+LISTED_BY = {
+    "aws": "the EC2 API's InstanceType enum (botocore 1.43.117 data/ec2/2016-11-15/service-2.json), "
+           "families P/G/Gr/Inf/Trn/DL as on docs.aws.amazon.com/ec2/latest/instancetypes/ac.html "
+           "(the pack treats Inferentia/Trainium/Gaudi/DL2q like GPUs: policies/inventory "
+           "GPU_FAMILIES)",
+    "gcp": "gcloud compute machine-types list as recorded in github.com/Cyclenerd/"
+           "google-cloud-pricing-cost-calculator tools/machinetypes.csv @dac31281f2a4575f0a8bff20ac04fc71"
+           "a5ff2190 (2026-08-20): A2, A3 (High/Mega/Ultra/Edge), A4, A4X, A4X Max, G2, G4 (TPU "
+           "ct* types are not GPU types and are out of scope)",
+    "azure": "learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/ (NC, ND, NV, NG "
+             "families) and the AKS size list github.com/microsoft/aspire src/Aspire.Hosting.Azure."
+             "Kubernetes/AksNodeVmSizes.cs @5bd693ae1897dee5e2ce71c2cc08879c1c7eff51",
+    "alibaba": "alibabacloud.com/help/en/ecs/user-guide/gpu-accelerated-compute-optimized-and-vgpu-"
+               "accelerated-instance-families-1 (families) and the pay-as-you-go sizes in github.com/"
+               "sugarlxn/skypilot-catalog catalogs/v8/alicloud/vms.csv @003c56a723d369190b11308e630e4"
+               "cfd33e25c86 (its fetcher lists what DescribeZones offers)",
+}
+
 AWS = [
     *_sizes("p2", "xlarge", "8xlarge", "16xlarge"),
     *_sizes("p3", "2xlarge", "8xlarge", "16xlarge"), "p3dn.24xlarge",
-    "p4d.24xlarge", "p4de.24xlarge", "p5.4xlarge", "p5.48xlarge", "p5en.48xlarge",
-    "p6-b200.48xlarge", "p6-b300.48xlarge",
+    "p4d.24xlarge", "p4de.24xlarge", "p5.4xlarge", "p5.48xlarge", "p5e.48xlarge", "p5en.48xlarge",
+    "p6-b200.48xlarge", "p6-b300.48xlarge", "p6e-gb200.36xlarge",
+    *_sizes("g2", "2xlarge", "8xlarge"),
     *_sizes("g3", "4xlarge", "8xlarge", "16xlarge"), "g3s.xlarge",
     *_sizes("g4ad", "xlarge", "2xlarge", "4xlarge", "8xlarge", "16xlarge"),
     *_sizes("g4dn", "xlarge", "2xlarge", "4xlarge", "8xlarge", "12xlarge", "16xlarge", "metal"),
@@ -53,79 +62,148 @@ AWS = [
             "48xlarge"),
     *_sizes("g6f", "large", "xlarge", "2xlarge", "4xlarge"),
     *_sizes("gr6", "4xlarge", "8xlarge"), "gr6f.4xlarge",
+    *_sizes("g7", "2xlarge", "4xlarge", "8xlarge", "12xlarge", "24xlarge", "48xlarge"),
     *_sizes("g7e", "2xlarge", "4xlarge", "8xlarge", "12xlarge", "24xlarge", "48xlarge"),
     *_sizes("inf1", "xlarge", "2xlarge", "6xlarge", "24xlarge"),
     *_sizes("inf2", "xlarge", "8xlarge", "24xlarge", "48xlarge"),
-    *_sizes("trn1", "2xlarge", "32xlarge"), "trn1n.32xlarge", "dl2q.24xlarge",
+    *_sizes("trn1", "2xlarge", "32xlarge"), "trn1n.32xlarge",
+    *_sizes("trn2", "3xlarge", "48xlarge"), "trn2u.48xlarge",
+    "dl1.24xlarge", "dl2q.24xlarge",
 ]
 GCP = [
     *[f"a2-highgpu-{n}g" for n in (1, 2, 4, 8)], "a2-megagpu-16g",
     *[f"a2-ultragpu-{n}g" for n in (1, 2, 4, 8)],
     *[f"a3-highgpu-{n}g" for n in (1, 2, 4, 8)], "a3-megagpu-8g", "a3-ultragpu-8g",
-    "a4-highgpu-8g",
+    "a3-ultragpu-8g-nolssd", "a3-edgegpu-8g", "a3-edgegpu-8g-nolssd",
+    "a4-highgpu-8g", "a4x-highgpu-4g", "a4x-maxgpu-4g-metal",
     *[f"g2-standard-{n}" for n in (4, 8, 12, 16, 24, 32, 48, 96)],
     *[f"g4-standard-{n}" for n in (6, 12, 24, 48, 96, 192, 384)],
 ]
+# GPUs attached to N1 machines (cloud.google.com/compute/docs/gpus), priced per GPU on top of the
+# machine in components/catalog/gcp_attached_gpus.csv.
+GCP_N1_GPUS = ["nvidia-tesla-t4", "nvidia-tesla-p4", "nvidia-tesla-v100", "nvidia-tesla-p100"]
 AZURE = [f"Standard_{s}" for s in (
     "NC4as_T4_v3", "NC8as_T4_v3", "NC16as_T4_v3", "NC64as_T4_v3",
     "NC6s_v3", "NC12s_v3", "NC24s_v3", "NC24rs_v3",
     "NC24ads_A100_v4", "NC48ads_A100_v4", "NC96ads_A100_v4",
+    "NC8ads_A10_v4", "NC16ads_A10_v4", "NC32ads_A10_v4",
     "NC40ads_H100_v5", "NC80adis_H100_v5", "NCC40ads_H100_v5",
+    "NC24lds_xl_RTXPRO6000BSE_v6", "NC144ds_xl_RTXPRO6000BSE_v6",
+    "NC144lds_xl_RTXPRO6000BSE_v6", "NC288ds_xl_RTXPRO6000BSE_v6",
+    "NC288lds_xl_RTXPRO6000BSE_v6",
     "ND40rs_v2", "ND96asr_v4", "ND96amsr_A100_v4", "ND96isr_H100_v5", "ND96isr_H200_v5",
-    "ND96isr_MI300X_v5",
+    "ND96isr_MI300X_v5", "ND128isr_NDR_GB200_v6", "ND128isr_GB300_v6",
     "NV6ads_A10_v5", "NV12ads_A10_v5", "NV18ads_A10_v5", "NV36ads_A10_v5", "NV36adms_A10_v5",
     "NV72ads_A10_v5",
     "NV12s_v3", "NV24s_v3", "NV48s_v3",
     "NV4as_v4", "NV8as_v4", "NV16as_v4", "NV32as_v4",
     "NV4ads_V710_v5", "NV8ads_V710_v5", "NV12ads_V710_v5", "NV24ads_V710_v5", "NV28adms_V710_v5",
     "NG8ads_V620_v1", "NG16ads_V620_v1", "NG32ads_V620_v1", "NG32adms_V620_v1")]
+_SGN8GA_WY = ("8g-m2.xlarge", "12g-m2.3large", "16g-m1.2xlarge", "16g-m2.2xlarge",
+              "16g-m4.2xlarge", "32g-m4.4xlarge", "32g-m8.4xlarge", "32g-m12.4xlarge",
+              "64g-m8.8xlarge", "64g-m12.8xlarge", "64g-m16.8xlarge", "64g-m24.8xlarge",
+              "64g-x1.8xlarge", "64g-x1-ne.8xlarge", "128g-m24.16xlarge", "128g-x1.16xlarge",
+              "256g-x1.16xlarge", "256g-x1.32xlarge", "256g-x2.16xlarge", "256g-x2-ne.16xlarge",
+              "384g-x4.24xlarge", "384g-x4-ne.24xlarge", "512g-x1.64xlarge",
+              "1024g-x4-ne.32xlarge")
 ALIBABA = [f"ecs.{s}" for s in (
     "gn5-c4g1.xlarge", "gn5-c8g1.2xlarge", "gn5-c8g1.4xlarge", "gn5-c28g1.7xlarge",
-    "gn5i-c40g1.10xlarge", "gn5i-c48g1.12xlarge",
+    "gn5i-c12g1.6xlarge", "gn5i-c40g1.10xlarge", "gn5i-c48g1.12xlarge",
     "gn6i-c4g1.xlarge", "gn6i-c8g1.2xlarge", "gn6i-c16g1.4xlarge", "gn6i-c24g1.6xlarge",
     "gn6i-c40g1.10xlarge", "gn6i-c24g1.12xlarge", "gn6i-c24g1.24xlarge",
     "gn6v-c8g1.2xlarge", "gn6v-c8g1.4xlarge", "gn6v-c8g1.8xlarge", "gn6v-c8g1.16xlarge",
     "gn6v-c10g1.20xlarge",
     "gn6e-c12g1.3xlarge", "gn6e-c12g1.12xlarge", "gn6e-c12g1.24xlarge",
+    "gn7-c12g1.3xlarge",
     "gn7i-c8g1.2xlarge", "gn7i-c16g1.4xlarge", "gn7i-c32g1.8xlarge", "gn7i-c48g1.12xlarge",
     "gn7i-c56g1.14xlarge", "gn7i-c32g1.16xlarge", "gn7i-c32g1.32xlarge", "gn7i-2x.8xlarge",
+    "gn7i-4x.8xlarge", "gn7i-4x.16xlarge",
     "gn7s-c8g1.2xlarge", "gn7s-c16g1.4xlarge", "gn7s-c32g1.8xlarge", "gn7s-c48g1.12xlarge",
     "gn7s-c56g1.14xlarge", "gn7s-c32g1.16xlarge", "gn7s-c32g1.32xlarge",
     "gn7e-c16g1.4xlarge", "gn7e-c16g1.8xlarge", "gn7e-c16g1.16xlarge", "gn7e-c16g1.32xlarge",
+    "gn7t-c16g1.4xlarge", "gn7t-c16g1.8xlarge", "gn7t-c16g1.16xlarge", "gn7t-c16g1.32xlarge",
+    "gn7r-c16g1.4xlarge",
     "gn8is.2xlarge", "gn8is.4xlarge", "gn8is-2x.8xlarge", "gn8is-4x.16xlarge",
     "gn8is-8x.32xlarge", "gn8ia.4xlarge", "gn8ia.8xlarge", "gn8ia.16xlarge",
     "gn8v.4xlarge", "gn8v.6xlarge", "gn8v-2x.8xlarge", "gn8v-2x.12xlarge", "gn8v-4x.8xlarge",
     "gn8v-4x.24xlarge", "gn8v-8x.16xlarge", "gn8v-8x.48xlarge",
     "gn8e.6xlarge", "gn8e-2x.12xlarge", "gn8e-4x.24xlarge", "gn8e-8x.48xlarge",
     "gn8ep.6xlarge", "gn8ep-2x.12xlarge", "gn8ep-4x.24xlarge", "gn8ep-8x.48xlarge",
+    "gn8t.4xlarge", "gn8t-2x.8xlarge", "gn8t-4x.16xlarge", "gn8t-8x.32xlarge",
+    "gn8te.4xlarge", "gn8te.8xlarge", "gn8te.16xlarge",
+    "gn8ga.8xlarge", "gn8ga.16xlarge", "gn8ga-2x.32xlarge", "gn8ga-4x.24xlarge",
+    "gn8ga-4x.32xlarge", "gn8ga-4x.64xlarge",
+    "gn9t.6xlarge", "gn9t-2x.12xlarge", "gn9t-4x.24xlarge",
+    "gn9g.4xlarge", "gn9g.8xlarge", "gn9g-2x.16xlarge", "gn9g-4x.32xlarge", "gn9g-8x.64xlarge",
+    "gn9gc.4xlarge", "gn9gc.8xlarge", "gn9gc-2x.16xlarge", "gn9gc-4x.32xlarge",
+    "gn9gc-8x.64xlarge",
     "ebmgn6i.24xlarge", "ebmgn6v.24xlarge", "ebmgn7i.32xlarge", "ebmgn7ix.32xlarge",
-    "ebmgn7v.32xlarge", "ebmgn8is.32xlarge", "ebmgn8v.48xlarge", "sccgn7ex.32xlarge")]
+    "ebmgn7v.32xlarge", "ebmgn7e.32xlarge", "ebmgn7t.32xlarge", "ebmgn8is.32xlarge",
+    "ebmgn8v.48xlarge", "ebmgn8t.32xlarge", "ebmgn8ts.32xlarge", "ebmgn8te.32xlarge",
+    "ebmgn8ga.64xlarge", "ebmgn9t.48xlarge", "ebmgn9gc.64xlarge", "ebmgn9ge.64xlarge",
+    "sccgn7ex.32xlarge",
+    "sgn6i-vws-m2.xlarge", "sgn6i-vws-m4.2xlarge", "sgn6i-vws-m8.4xlarge",
+    "vgn6i-m4-vws.xlarge", "vgn6i-m8-vws.2xlarge", "vgn6i-m16-vws.5xlarge",
+    "sgn7i-vws-m2.xlarge", "sgn7i-vws-m2s.xlarge", "sgn7i-vws-m4.2xlarge",
+    "sgn7i-vws-m4s.2xlarge", "sgn7i-vws-m8.4xlarge", "sgn7i-vws-m8s.4xlarge",
+    "vgn7i-vws-m4.xlarge", "vgn7i-vws-m8.2xlarge", "vgn7i-vws-m12.3xlarge",
+    "vgn7i-vws-m24.7xlarge",
+    "sgn8ia-m2.xlarge", "sgn8ia-m4.2xlarge", "sgn8ia-m8.4xlarge", "sgn8ia-m16.8xlarge",
+    "sgn8ia-m24.12xlarge", "sgn8ia-m48.24xlarge",
+    *[f"sgn8ga-wy-{s}" for s in _SGN8GA_WY],
+    "ebmgp7i.48xlarge", "ebmgp7ix.48xlarge", "ebmgi6s.24xlarge",
+    "ga1.xlarge", "ga1.2xlarge", "ga1.4xlarge")]
 
 PUBLIC = {"aws": AWS, "gcp": GCP, "azure": AZURE, "alibaba": ALIBABA}
 
-# Listed by the provider but with no public pay-as-you-go price found: not in the catalog, so the
-# pack fails closed on them (a guess would pass a real bill). sources/README.md names each.
-NOT_PRICED = {
-    "aws": ["p5e.48xlarge", "p6e-gb200.36xlarge"],     # Capacity Blocks / UltraServers only
-    "gcp": ["a3-edgegpu-8g", "a4x-highgpu-4g"],
-    "azure": ["Standard_ND128isr_NDR_GB200_v6"],
-    "alibaba": ["ecs.gn7-c12g1.3xlarge", "ecs.ebmgn7e.32xlarge"],
+# Listed publicly with no public pay-as-you-go price found (or found but not yet transcribed):
+# recorded in components/catalog/unpriced.csv with the source that lists each and the reason, so
+# the pack fails closed on them naming why (a guess would pass a real bill).
+_NOT_TRANSCRIBED = [n for n in ALIBABA if n.split(".", 1)[1].split("-")[0].split(".")[0] in (
+    "gn7t", "gn7r", "gn8t", "gn8te", "gn8ga", "gn9t", "gn9g", "gn9gc", "ebmgn7t", "ebmgn8t",
+    "ebmgn8ts", "ebmgn8te", "ebmgn8ga", "ebmgn9t", "ebmgn9gc", "ebmgn9ge", "sgn6i", "vgn6i",
+    "sgn8ia", "sgn8ga", "ebmgp7i", "ebmgp7ix", "ebmgi6s", "ga1")]
+UNPRICED = {
+    "aws": ["p5e.48xlarge", "p6e-gb200.36xlarge", "trn2.3xlarge", "trn2.48xlarge",
+            "trn2u.48xlarge"],
+    "gcp": ["a3-ultragpu-8g-nolssd", "a3-edgegpu-8g", "a3-edgegpu-8g-nolssd", "a4x-highgpu-4g",
+            "a4x-maxgpu-4g-metal"],
+    "azure": ["Standard_ND128isr_NDR_GB200_v6", "Standard_ND128isr_GB300_v6"],
+    "alibaba": ["ecs.gn5i-c12g1.6xlarge", "ecs.gn7-c12g1.3xlarge", "ecs.gn7i-4x.8xlarge",
+                "ecs.gn7i-4x.16xlarge", "ecs.ebmgn7e.32xlarge", *_NOT_TRANSCRIBED],
 }
 
 
+def _unpriced_rows() -> list[dict]:
+    with open(ROOT / "components" / "catalog" / "unpriced.csv", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
 @pytest.mark.parametrize("cloud", sorted(PUBLIC))
-def test_every_public_gpu_type_is_priced_with_a_source_and_a_date(cloud):
+def test_every_public_gpu_type_is_priced_or_listed_unpriced_with_its_source(cloud):
+    """The catalog test that lists every public GPU type per provider (LISTED_BY[cloud] names the
+    list): each is priced in some region (every row with a source, a date and a price above 0) or
+    recorded as listed-but-unpriced with the source that lists it and the reason."""
+    assert LISTED_BY[cloud]
     assert len(PUBLIC[cloud]) == len(set(PUBLIC[cloud]))
-    unpriced = []
+    unpriced, missing = [], []
     for name in PUBLIC[cloud]:
         rows = [p for p in catalog.prices() if p.cloud == cloud and p.instance_type == name]
-        if not rows:
+        listed = catalog.unpriced_type(cloud, name)
+        if rows:
+            assert listed is None, f"{name} is priced and recorded as unpriced"
+            for row in rows:
+                assert row.ondemand_usd_hr > 0 and row.source.strip() and row.as_of.strip(), row
+            assert catalog.instance_type(cloud, name).gpu_count >= 1
+        elif listed is not None:
+            assert listed.listed_by.strip() and listed.reason.strip() and listed.as_of.strip()
+            assert listed.gpu_count >= 1
             unpriced.append(name)
-            continue
-        for row in rows:
-            assert row.ondemand_usd_hr > 0 and row.source.strip() and row.as_of.strip(), row
-        assert catalog.instance_type(cloud, name).gpu_count >= 1
-    assert unpriced == []
+        else:
+            missing.append(name)
+    assert missing == [], f"{cloud}: listed publicly ({LISTED_BY[cloud]}), neither priced nor " \
+                          f"recorded as unpriced: {missing}"
+    assert sorted(unpriced) == sorted(UNPRICED[cloud])
 
 
 @pytest.mark.parametrize("cloud", sorted(PUBLIC))
@@ -138,12 +216,56 @@ def test_the_pack_prices_every_public_type_as_the_catalog_does(cloud):
                 (row.ondemand_usd_hr, row.spot_usd_hr, row.as_of)
 
 
-def test_types_without_a_public_price_are_named_and_not_guessed():
-    readme = (ROOT / "components" / "catalog" / "sources" / "README.md").read_text()
-    for cloud, names in NOT_PRICED.items():
-        for name in names:
-            assert name in readme, name
-            assert not any(p.instance_type == name for p in catalog.prices())
+def test_gcp_gpus_attached_to_n1_are_each_priced_with_a_source():
+    with open(ROOT / "components" / "catalog" / "gcp_attached_gpus.csv", newline="") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["kind"] == "accelerator"]
+    for gpu in GCP_N1_GPUS:
+        mine = [r for r in rows if r["name"] == gpu]
+        assert mine, gpu
+        assert all(float(r["ondemand_usd_hr"]) > 0 and r["source"] and r["as_of"] for r in mine)
+
+
+def test_every_unpriced_record_is_a_listed_type_without_any_price():
+    for row in _unpriced_rows():
+        cloud, name = row["cloud"], row["instance_type"]
+        assert name in PUBLIC[cloud], (cloud, name)
+        assert not any(p.cloud == cloud and p.instance_type == name for p in catalog.prices())
+        assert all(row[k].strip() for k in ("gpu", "gpu_count", "listed_by", "reason", "as_of"))
+
+
+def test_the_aws_list_covers_every_accelerated_type_the_installed_ec2_api_names():
+    """A new family in the SDK's EC2 InstanceType enum (botocore) must be added above, priced or
+    recorded as unpriced; the enum is the EC2 API's own list of types."""
+    botocore_session = pytest.importorskip("botocore.session")
+    import re
+    enum = botocore_session.get_session().get_service_model("ec2").shape_for("InstanceType").enum
+    accelerated = re.compile(r"^(p\d|g\d|gr\d|trn\d|inf\d|dl\d)[a-z0-9-]*\.")
+    assert sorted(set(t for t in enum if accelerated.match(t)) - set(AWS)) == []
+
+
+# The region the pack prices each cloud's unpriced types in, in the refusal below.
+REGION = {"aws": "us-east-1", "gcp": "us-central1", "azure": "westeurope",
+          "alibaba": "cn-hangzhou"}
+TOKEN = {"aws": "aws:autoscaling/group:Group",
+         "gcp": "gcp:compute/instanceGroupManager:InstanceGroupManager",
+         "azure": "azure-native:compute:VirtualMachineScaleSet",
+         "alibaba": "alicloud:ess/scalingGroup:ScalingGroup"}
+
+
+@pytest.mark.parametrize("row", _unpriced_rows(), ids=lambda r: f"{r['cloud']}-{r['instance_type']}")
+def test_the_pack_fails_closed_on_each_unpriced_type_naming_the_missing_price(row):
+    cloud, name = row["cloud"], row["instance_type"]
+    if name.startswith("nvidia-tesla-"):
+        pytest.skip("an N1 attachment, not an instance type")
+    pack_cloud = {"alibaba": "alicloud"}.get(cloud, cloud)
+    group = inventory.NodeGroup(res(TOKEN[cloud], "nodes"), None, name, 2, False, [""],
+                                REGION[cloud], [name])
+    est = pricing.estimate([group], [], [])
+    assert est.lines == [] and len(est.missing) == 1, (pack_cloud, est.missing)
+    [why] = est.missing
+    assert f"{name} in {REGION[cloud]}" in why and "has no catalog price" in why
+    assert row["listed_by"] in why and row["reason"] in why
+    assert pack_catalog.unpriced(pack_cloud, name) is not None
 
 
 # Hand-read from the vendored source rows (components/catalog/sources/gpu_instances.csv), each
