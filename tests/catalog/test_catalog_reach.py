@@ -344,3 +344,12 @@ def test_the_pack_tells_a_region_its_sources_do_not_offer_a_type_in_from_an_unkn
     # A region no row names (a typo) is not "not offered there": the old message stands.
     assert pack_catalog.offered_elsewhere("alicloud", "ecs.gn7i-c8g1.2xlarge", "cn-shangai") == ()
     assert pack_catalog.offered_elsewhere("aws", "p5e.48xlarge", "us-east-1") == ()
+
+
+def test_a_spec_naming_an_unpriced_type_is_refused_with_the_reason():
+    from trainstack_components.errors import SpecError
+    with pytest.raises(SpecError) as err:
+        catalog.instance_type("aws", "p5e.48xlarge")
+    text = str(err.value)
+    assert "listed by aws" in text and "no public price" in text
+    assert "no public on-demand price: sold through EC2 Capacity Blocks" in text

@@ -91,8 +91,10 @@ def test_non_gpu_instances_outside_the_catalog_pass_spend_limit(pack, cloud, res
 
 
 @pytest.mark.parametrize("itype, region, named", [
-    # p5e.48xlarge: AWS publishes no on-demand price for it, so the catalog does not list it
-    ("p5e.48xlarge", "us-east-1", "p5e.48xlarge in us-east-1 (a GPU instance family"),
+    # p5e.48xlarge: AWS publishes no on-demand price for it, so the catalog records it as listed
+    # without a price (components/catalog/unpriced.csv) and the refusal says so
+    ("p5e.48xlarge", "us-east-1", "p5e.48xlarge in us-east-1 (8 x H200, listed publicly without "
+                                  "a public price) has no catalog price: listed publicly"),
     ("p5.48xlarge", "ap-south-2", "p5.48xlarge in ap-south-2 (8 x H100 (catalog))"),
 ])
 def test_gpu_capacity_the_catalog_cannot_price_fails_closed(pack, itype, region, named):
