@@ -160,9 +160,7 @@ PUBLIC = {"aws": AWS, "gcp": GCP, "azure": AZURE, "alibaba": ALIBABA}
 # recorded in components/catalog/unpriced.csv with the source that lists each and the reason, so
 # the pack fails closed on them naming why (a guess would pass a real bill).
 _NOT_TRANSCRIBED = [n for n in ALIBABA if n.split(".", 1)[1].split("-")[0].split(".")[0] in (
-    "gn7t", "gn7r", "gn8t", "gn8te", "gn8ga", "gn9t", "gn9g", "gn9gc", "ebmgn7t", "ebmgn8t",
-    "ebmgn8ts", "ebmgn8te", "ebmgn8ga", "ebmgn9t", "ebmgn9gc", "ebmgn9ge", "sgn6i", "vgn6i",
-    "sgn8ia", "sgn8ga", "ebmgp7i", "ebmgp7ix", "ebmgi6s", "ga1")]
+    "sgn6i", "vgn6i", "sgn8ia", "sgn8ga")]
 UNPRICED = {
     "aws": ["p5e.48xlarge", "p6e-gb200.36xlarge", "trn2.3xlarge", "trn2.48xlarge",
             "trn2u.48xlarge"],
@@ -170,7 +168,9 @@ UNPRICED = {
             "a4x-maxgpu-4g-metal"],
     "azure": ["Standard_ND128isr_NDR_GB200_v6", "Standard_ND128isr_GB300_v6"],
     "alibaba": ["ecs.gn5i-c12g1.6xlarge", "ecs.gn7-c12g1.3xlarge", "ecs.gn7i-4x.8xlarge",
-                "ecs.gn7i-4x.16xlarge", "ecs.ebmgn7e.32xlarge", *_NOT_TRANSCRIBED],
+                "ecs.gn7i-4x.16xlarge", "ecs.ebmgn7e.32xlarge", "ecs.ebmgn9gc.64xlarge",
+                "ecs.ebmgn9t.48xlarge", "ecs.ga1.xlarge", "ecs.ga1.2xlarge", "ecs.ga1.4xlarge",
+                "ecs.ebmgi6s.24xlarge", *_NOT_TRANSCRIBED],
 }
 
 
