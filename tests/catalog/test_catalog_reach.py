@@ -160,7 +160,7 @@ PUBLIC = {"aws": AWS, "gcp": GCP, "azure": AZURE, "alibaba": ALIBABA}
 # recorded in components/catalog/unpriced.csv with the source that lists each and the reason, so
 # the pack fails closed on them naming why (a guess would pass a real bill).
 _NOT_TRANSCRIBED = [n for n in ALIBABA if n.split(".", 1)[1].split("-")[0].split(".")[0] in (
-    "sgn8ia", "sgn8ga")]
+    "sgn8ga",)]
 UNPRICED = {
     "aws": ["p5e.48xlarge", "p6e-gb200.36xlarge", "trn2.3xlarge", "trn2.48xlarge",
             "trn2u.48xlarge"],
