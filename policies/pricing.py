@@ -228,12 +228,9 @@ def _n1_with_gpus(g: NodeGroup, machine: str) -> tuple[float, str, str] | str:
         parts += [row] * count
         names.append(f"{count} x {name}")
     if missing:
-        why = [f"{name}: listed publicly ({listed.listed_by}) but no public price was found "
-               f"({listed.reason})" for name in missing
-               if (listed := catalog.unpriced(g.cloud, name)) is not None]
         return (f"{', '.join(missing)} in {where} (N1 with attached GPUs: "
                 f"{machine} + {', '.join(f'{c} x {n}' for n, c in g.accelerator_types)}) "
-                "has no catalog price" + (f"; {'; '.join(why)}" if why else ""))
+                "has no catalog price")
     hourly = sum(p.hourly(g.spot) for p in parts)
     dates = sorted({p.as_of for p in parts})
     return hourly, f"{machine} + {' + '.join(names)}", "; ".join(dates)

@@ -113,7 +113,7 @@ class Unpriced:
     of silently missing. It has no price row, so every spend check fails closed on it."""
 
     cloud: str
-    instance_type: str     # for GCP N1 attachments, the accelerator type (nvidia-tesla-v100)
+    instance_type: str
     gpu: str
     gpu_count: int
     listed_by: str         # the public source that lists the type
