@@ -32,6 +32,8 @@ AZ_CLASSIC_VM = ("azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
 AWS_NATIVE_ASG = "aws-native:autoscaling:AutoScalingGroup"
 AWS_NATIVE_INSTANCE = "aws-native:ec2:Instance"
 AWS_NATIVE_LT = "aws-native:ec2:LaunchTemplate"
+GCP_TEMPLATES = ("gcp:compute/instanceTemplate:InstanceTemplate",
+                 "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate")
 
 # Resources that only describe nodes for another resource to launch: they bill nothing alone.
 TEMPLATES = frozenset({
@@ -71,7 +73,16 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
             mtype = r.get(f"{props}.machineType")
             z = zone(r.get("zone") or r.provider.get("zone"))
             accel = r.get(f"{props}.guestAccelerators")
-            counts = [checked_number(a.get("acceleratorCount")) for a in accel
+            count_key = "acceleratorCount"
+            source = next((d for d in r.deps.get("specificReservation", [])
+                           if d.type in GCP_TEMPLATES), None)
+            if mtype is None and source is not None:
+                # specificReservation.sourceInstanceTemplate instead of instanceProperties: the
+                # template's machine type and accelerators are reserved (pulumi-gcp
+                # compute.Reservation; the two fields exclude each other).
+                mtype, accel, count_key = source.get("machineType"), \
+                    source.get("guestAccelerators"), "count"
+            counts = [checked_number(a.get(count_key)) for a in accel
                       if isinstance(a, dict)] if isinstance(accel, list) else []
             # A count that is no number still declares an accelerator (1), and is refused.
             n = sum(int(c) if isinstance(c, float) and c >= 1 else 1 for c in counts)

@@ -185,8 +185,13 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             zone = _zone(r.get("zoneId") or r.get("availabilityZone")
                          or next(iter(_subnet_zones(r, "vswitchId", ALI_SWITCH, "zoneId")), ""))
             count = _count(r.get("amount")) if r.type == ALI_INSTANCE_SET else 1
-            groups.append(NodeGroup(r, None, r.get("instanceType"), count,
-                                    _ali_spot(r.get("spotStrategy")), [zone],
+            # Launched from an ECS launch template (launchTemplateId / launchTemplateName):
+            # what the instance does not set itself comes from the template.
+            lt = _first([d for key in ("launchTemplateId", "launchTemplateName")
+                         for d in r.deps.get(key, []) if d.type in ALI_LAUNCH_TEMPLATES])
+            itype = r.get("instanceType") or (lt.get("instanceType") if lt else None)
+            strategy = r.get("spotStrategy") or (lt.get("spotStrategy") if lt else None)
+            groups.append(NodeGroup(r, lt, itype, count, _ali_spot(strategy), [zone],
                                     r.provider_region or (region_of_zone(zone)
                                                           if zone is not UNKNOWN else "")))
         elif r.type == ALI_SCALING_GROUP:
@@ -198,6 +203,12 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                                  if d.type in ALI_LAUNCH_TEMPLATES])
             if config is not None:
                 types = _types(config.get("instanceType"), _list(config.get("instanceTypes")))
+            # launchTemplateOverrides name more types the group launches besides its template's.
+            overrides = r.get("launchTemplateOverrides")
+            if overrides is not None:
+                types = _types([t for t in types if t is not None],
+                               [UNKNOWN if o is UNKNOWN else o.get("instanceType")
+                                for o in _dicts(overrides)])
             groups.append(NodeGroup(
                 r, config, types[0], _count(r.get("maxSize"), r.get("desiredCapacity")),
                 bool(config and _ali_spot(config.get("spotStrategy"))), zones,

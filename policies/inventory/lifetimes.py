@@ -15,6 +15,7 @@ from trainstack_policies.inventory.tokens import (
     ALI_INSTANCE_SET,
     AWS_ASG,
     AZ_VMSS,
+    GCP_TEMPLATES,
     MAX_HOURS_TAG,
 )
 from trainstack_policies.inventory.values import _dicts, dig_value
@@ -90,9 +91,14 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
                 return hours, f"autoscaling Schedule {s.name} sets the group to 0 at " \
                               f"{s.get('startTime')}"
     if r.cloud == "gcp" and g.template is not None:
-        seconds = number(g.template.get("scheduling.maxRunDuration.seconds"))
-        if seconds and seconds > 0 and math.isfinite(seconds):
-            return seconds / 3600, "scheduling.maxRunDuration on the template"
+        # A group with several versions (a canary) runs VMs of every version's template: the
+        # run duration is a lifetime only when each of them sets one (the longest counts).
+        holders = [d for d in r.deps.get("versions", []) if d.type in GCP_TEMPLATES] \
+            or [g.template]
+        durations = [number(h.get("scheduling.maxRunDuration.seconds")) for h in holders]
+        known = [s for s in durations if s is not None and s > 0 and math.isfinite(s)]
+        if known and len(known) == len(durations):
+            return max(known) / 3600, "scheduling.maxRunDuration on the template"
     if r.type == ALI_CAPACITY_RESERVATION and r.get("endTimeType") != "Unlimited":
         # Released at its endTime ("Limited"); "Unlimited" bills until released by hand.
         end = r.get("endTime")
