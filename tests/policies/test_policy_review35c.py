@@ -936,3 +936,206 @@ def test_i1_a_misspelt_setting_is_refused_over_grpc(pack, config):
             for name, v in full.items()}))
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert next(iter(given)) in err.value.details()
+
+
+# ================================================================ second round (same review)
+# Written after the first round's fixes, before running them: what the first round's reading of
+# the rules suggested the pack still misses. Same classes, same rules for expectations.
+
+def test_a8_alibaba_reservation_ending_before_the_nodes_in_it_are_released(pack):
+    # Expected: a Target pool of 2 x ecs.gn8v-8x.48xlarge ending at +24 h and two instances in
+    # it released at +96 h: the pool bills its 24 h, then the instances run 72 h more
+    # pay-as-you-go (a released pool leaves its instances running, billed at their own rate,
+    # alibabacloud.com/help/en/ecs/user-guide/overview-of-immediate-capacity-reservation):
+    # 2 x 58.2708 x 96 = 11,188, never 2 x 58.2708 x 24 = 2,797.
+    pool = res("alicloud:ecs/capacityReservation:CapacityReservation", "short-pool", {
+        "instanceType": "ecs.gn8v-8x.48xlarge", "instanceAmount": 2.0,
+        "zoneIds": ["eu-central-1a"], "matchCriteria": "Target", "platform": "linux",
+        "endTimeType": "Limited", "endTime": hours_from_now(24), "tags": TAGS},
+        provider_region=ALI)
+    nodes = [res("alicloud:ecs/instance:Instance", f"w{i}", {
+        "instanceType": "ecs.gn8v-8x.48xlarge", "availabilityZone": "eu-central-1a",
+        "vswitchId": "vsw-1", "privatePoolOptionsMatchCriteria": "Target",
+        "privatePoolOptionsId": "crp-1", "autoReleaseTime": hours_from_now(96),
+        "internetMaxBandwidthOut": 0.0, "tags": TAGS},
+        deps={"privatePoolOptionsId": [pool]}, provider_region=ALI) for i in range(2)]
+    assert estimate(pack, [pool, *nodes])[0] == 11_188
+
+
+def test_a9_an_aws_odcr_with_an_end_date_bills_until_then(pack):
+    # Expected: an ODCR of 2 x p5.48xlarge, endDateType limited, endDate +48 h (pulumi-aws
+    # CapacityReservation end_date; "you stop paying ... when the reservation expires",
+    # docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-reservation-pricing-billing.html),
+    # nothing in it: 2 x 55.04 x 48 = 5,284: spend-limit passes under 20,000 (no false alarm).
+    # Two instances targeting it with no lifetime run on after it ends: the month, 80,358.
+    odcr = res("aws:ec2/capacityReservation:CapacityReservation", "week", {
+        "instanceType": "p5.48xlarge", "instanceCount": 2.0, "availabilityZone": "us-east-1a",
+        "instancePlatform": "Linux/UNIX", "instanceMatchCriteria": "targeted",
+        "endDateType": "limited", "endDate": hours_from_now(48), "tags": TAGS})
+    found = run(pack, [odcr, aws_budget("20000")], provider=AWS)
+    no_crash(found)
+    assert mandatory(found, SPEND) == []
+    assert estimate(pack, [odcr, aws_budget("20000")], AWS)[0] == 5_284
+    nodes = [res("aws:ec2/instance:Instance", f"i{i}", {
+        "ami": "ami-1", "instanceType": "p5.48xlarge", "availabilityZone": "us-east-1a",
+        "capacityReservationSpecification": {"capacityReservationTarget": {
+            "capacityReservationId": "cr-1"}}, "tags": TAGS},
+        deps={"capacityReservationSpecification": [odcr]}) for i in range(2)]
+    assert estimate(pack, [odcr, *nodes, aws_budget("20000")], AWS)[0] == 80_358
+
+
+def test_a10_a_gcp_reservation_deleted_after_two_days(pack):
+    # Expected: deleteAfterDuration 172,800 s (pulumi-gcp compute.Reservation
+    # delete_after_duration: "Duration after which the reservation will be auto-deleted by
+    # Compute Engine"), 2 x a3-highgpu-8g, nothing in it: 2 x 88.49 x 48 = 8,495. A MIG of 2
+    # consuming it automatically runs on after it is deleted: the month, 129,195.
+    held = res("gcp:compute/reservation:Reservation", "two-days", {
+        "zone": "us-central1-a", "specificReservationRequired": False,
+        "deleteAfterDuration": {"seconds": "172800"},
+        "specificReservation": {"count": 2.0, "instanceProperties": {
+            "machineType": "a3-highgpu-8g"}}})
+    assert estimate(pack, [held, gcp_budget("500000")], GCP)[0] == 8_495
+    tpl = res("gcp:compute/instanceTemplate:InstanceTemplate", "t", {
+        "machineType": "a3-highgpu-8g", "labels": LABELS})
+    mig = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "m", {
+        "zone": "us-central1-a", "targetSize": 2.0, "baseInstanceName": "m",
+        "versions": [{"instanceTemplate": "t"}]}, deps={"versions": [tpl]})
+    assert estimate(pack, [held, tpl, mig, gcp_budget("500000")], GCP)[0] == 129_195
+
+
+def test_b8_an_azurerm_orchestrated_scale_set_is_priced(pack):
+    # Expected: azure.compute.OrchestratedVirtualMachineScaleSet (the classic provider's
+    # Flexible scale set; inputs skuName, instances, zones per the Pulumi registry) of 2 x
+    # Standard_ND96isr_H100_v5 in eastus: 2 x 98.32 x 730 = 143,547; under a 200,000 budget:
+    # spend-limit passes (it is priced, not "cannot be estimated").
+    flex = res("azure:compute/orchestratedVirtualMachineScaleSet:"
+               "OrchestratedVirtualMachineScaleSet", "flex", {
+                   "location": "eastus", "resourceGroupName": "train",
+                   "skuName": "Standard_ND96isr_H100_v5", "instances": 2.0, "zones": ["1"],
+                   "platformFaultDomainCount": 1.0, "tags": TAGS})
+    stack = [flex, azure_budget(200000.0)]
+    found = run(pack, stack, provider=AZ)
+    no_crash(found)
+    assert mandatory(found, SPEND) == [], [d.message for d in mandatory(found, SPEND)]
+    assert estimate(pack, stack, AZ)[0] == 143_547
+
+
+def test_b9_an_alibaba_instance_released_by_its_launch_templates_time(pack):
+    # Expected: the ECS launch template sets autoReleaseTime +96 h (pulumi-alicloud
+    # ecs.EcsLaunchTemplate auto_release_time) and the instance launched from it sets none:
+    # the template's time applies (RunInstances takes what the request leaves out from the
+    # template), so it stands in for the alarm and is the lifetime: 58.2708 x 96 = 5,594.
+    tpl = res("alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate", "gpu-tpl", {
+        "launchTemplateName": "gpu", "instanceType": "ecs.gn8v-8x.48xlarge",
+        "imageId": "ubuntu_22_04_x64_20G_alibase", "autoReleaseTime": hours_from_now(96),
+        "internetMaxBandwidthOut": 0.0, "tags": TAGS}, provider_region=ALI)
+    node = res("alicloud:ecs/instance:Instance", "from-tpl", {
+        "launchTemplateId": "lt-id", "vswitchId": "vsw-1", "availabilityZone": "eu-central-1a",
+        "tags": TAGS}, deps={"launchTemplateId": [tpl]}, provider_region=ALI)
+    found = run(pack, [tpl, node])
+    no_crash(found)
+    assert mandatory(found, SPEND) == [], [d.message for d in found]
+    assert estimate(pack, [tpl, node])[0] == 5_594
+
+
+def test_c6_an_azure_stop_in_a_named_time_zone_is_not_read_as_utc(pack):
+    # Expected: the stop profile's fixedDate names timeZone "Pacific Standard Time" and a start
+    # without an offset: the start is Pacific time (Azure TimeWindow: "the timezone of the
+    # start and end times for the profile"), UTC-8 in December, so the nodes stop 8 h later
+    # than the same clock reading in UTC: at least 2 x 98.32 x 56 = 11,012, never the 48 h
+    # (9,439) a UTC reading gives; at most 12 h later (UTC-12 is the farthest zone): 11,798.
+    from datetime import datetime, timedelta, timezone
+    local = (datetime.now(timezone.utc) + timedelta(hours=48)).strftime("%Y-%m-%dT%H:%M:%S")
+    vmss = res("azure-native:compute:VirtualMachineScaleSet", "nodes", {
+        "location": "eastus", "zones": ["1"], "tags": TAGS,
+        "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 2.0}})
+    auto = res("azure-native:monitor:AutoscaleSetting", "stop", {
+        "enabled": True, "location": "eastus", "targetResourceUri": "vmss-id", "profiles": [{
+            "name": "stop", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
+            "rules": [], "fixedDate": {"timeZone": "Pacific Standard Time", "start": local,
+                                       "end": "2037-12-31T00:00:00"}}]},
+        deps={"targetResourceUri": [vmss]})
+    total, _ = estimate(pack, [vmss, auto, azure_budget(500000.0)], AZ)
+    assert 11_012 <= total <= 11_798, total
+
+
+def test_d8_an_aws_budget_given_only_planned_limits_caps_the_stack(pack):
+    # Expected: no limitAmount, plannedLimits of 1,000 USD for each month (pulumi-aws Budget
+    # planned_limits: the amount per period of a budget that changes over time): the cap is
+    # 1,000 a month; 2 x p5.48xlarge for the month is 80,358: spend-limit mandatory
+    # ("exceeds"), never "no cap".
+    months = [f"{y}-{m:02d}-01_00:00" for y in (2026, 2027) for m in range(1, 13)]
+    b = res("aws:budgets/budget:Budget", "planned", {
+        "budgetType": "COST", "timeUnit": "MONTHLY", "tags": TAGS, "plannedLimits": [
+            {"startTime": t, "amount": "1000", "unit": "USD"} for t in months]})
+    found = run(pack, _aws_gpu_stack() + [b], provider=AWS)
+    no_crash(found)
+    assert any("exceeds" in d.message for d in mandatory(found, SPEND)), \
+        [d.message for d in found]
+
+
+@pytest.mark.parametrize("case", ["aws-odcr-negative", "alicloud-ess-text", "gcp-lustre-negative"])
+def test_e9_more_malformed_sizes_are_refused_by_name(pack, case):
+    # Expected: an ODCR instanceCount -2, an ESS maxSize "8 nodes", a Managed Lustre
+    # capacityGib "-18000": each refused by name (spend-limit mandatory, the value in the
+    # message), never a count or capacity of 0 or below.
+    if case == "aws-odcr-negative":
+        r = res("aws:ec2/capacityReservation:CapacityReservation", "neg", {
+            "instanceType": "p5.48xlarge", "instanceCount": -2.0,
+            "availabilityZone": "us-east-1a", "instancePlatform": "Linux/UNIX", "tags": TAGS})
+        stack, provider, bad = [r, aws_budget("1000000")], AWS, "-2"
+    elif case == "alicloud-ess-text":
+        sw = res("alicloud:vpc/switch:Switch", "vsw", {"zoneId": "eu-central-1a",
+                                                        "tags": TAGS}, provider_region=ALI)
+        sg = res("alicloud:ess/scalingGroup:ScalingGroup", "g", {
+            "minSize": 0.0, "maxSize": "8 nodes", "vswitchIds": ["vsw-id"]},
+            deps={"vswitchIds": [sw]}, provider_region=ALI)
+        conf = res("alicloud:ess/scalingConfiguration:ScalingConfiguration", "c", {
+            "scalingGroupId": "g", "instanceType": "ecs.gn8v-8x.48xlarge", "tags": TAGS,
+            "active": True}, deps={"scalingGroupId": [sg]}, provider_region=ALI)
+        stack, provider, bad = [sw, sg, conf], None, "8 nodes"
+    else:
+        fs = res("gcp:lustre/instance:Instance", "fs", {
+            "location": "us-central1-a", "capacityGib": "-18000", "labels": LABELS})
+        vm = res("gcp:compute/instance:Instance", "vm", {
+            "machineType": "a3-highgpu-8g", "zone": "us-central1-a", "labels": LABELS,
+            "metadata": {"startup-script": "mount"}}, deps={"metadata": [fs]})
+        stack, provider, bad = [fs, vm, gcp_budget("1000000")], GCP, "-18000"
+    found = run(pack, stack, {SPEND: {"maxMonthlyUsd": 1_000_000}}, provider=provider)
+    no_crash(found)
+    assert any(bad in d.message for d in mandatory(found, SPEND)), [d.message for d in found]
+
+
+def test_g4_a_group_on_a_stack_subnet_and_a_literal_one(pack):
+    # Expected: vpcZoneIdentifiers [the stack's subnet in us-east-1a, "subnet-0feedbeef1234567"
+    # (made elsewhere)]: the nodes may land in the literal subnet's zone too. Default: "cannot
+    # decide" for storage-same-zone (never a silent pass); told us-east-1b: mandatory (the
+    # nodes span zones); told us-east-1a: pass.
+    a = subnet("a", "us-east-1a")
+    fs = lustre("fs", a)
+    lt = launch_template("lt", mounts=[fs])
+    group = asg("g", lt, [a])
+    group.props["vpcZoneIdentifiers"] = ["subnet-from-stack", "subnet-0feedbeef1234567"]
+    stack = [a, fs, lt, group, aws_budget("1000000")]
+    found = run(pack, stack, provider=AWS)
+    no_crash(found)
+    assert mandatory(found, SSZ) == [] and undecided(found, SSZ), [d.message for d in found]
+    told = run(pack, stack, {SSZ: {"zones": {"subnet-0feedbeef1234567": "us-east-1b"}}},
+               provider=AWS)
+    assert mandatory(told, SSZ)
+    ok = run(pack, stack, {SSZ: {"zones": {"subnet-0feedbeef1234567": "us-east-1a"}}},
+             provider=AWS)
+    assert mandatory(ok, SSZ) == [] and undecided(ok, SSZ) == []
+
+
+def test_h7_an_alibaba_launch_template_giving_nodes_public_bandwidth(pack):
+    # Expected: an ECS launch template with internetMaxBandwidthOut 100 (a public IP for every
+    # instance launched from it, pulumi-alicloud ecs.EcsLaunchTemplate) used by an ESS group
+    # of GPU nodes: no-public-ingress mandatory on the template.
+    tpl = res("alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate", "pub-tpl", {
+        "launchTemplateName": "pub", "instanceType": "ecs.gn8v-8x.48xlarge",
+        "imageId": "ubuntu_22_04_x64_20G_alibase", "internetMaxBandwidthOut": 100.0,
+        "tags": TAGS}, provider_region=ALI)
+    found = run(pack, [tpl])
+    no_crash(found)
+    assert any(d.urn == tpl.urn for d in mandatory(found, NPI))
