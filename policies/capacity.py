@@ -26,7 +26,10 @@ AKS_AGENT_POOL = "azure-native:containerservice:AgentPool"
 AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
 ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
 AZ_CLASSIC_VMSS = ("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
-                   "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet")
+                   "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
+                   # The classic provider's Flexible scale set: skuName and instances.
+                   "azure:compute/orchestratedVirtualMachineScaleSet:"
+                   "OrchestratedVirtualMachineScaleSet")
 AZ_CLASSIC_VM = ("azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
                  "azure:compute/windowsVirtualMachine:WindowsVirtualMachine")
 AWS_NATIVE_ASG = "aws-native:autoscaling:AutoScalingGroup"
@@ -146,7 +149,9 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
         elif t in AZ_CLASSIC_VMSS or t in AZ_CLASSIC_VM:
             scale_set = t in AZ_CLASSIC_VMSS
             zs = r.get("zones") if scale_set else [r.get("zone")] if r.get("zone") else None
-            out.append(node_group(r, None, r.get("sku" if scale_set else "size"),
+            size_key = "skuName" if t.endswith("OrchestratedVirtualMachineScaleSet") else \
+                "sku" if scale_set else "size"
+            out.append(node_group(r, None, r.get(size_key),
                                   count(r.get("instances")) if scale_set else 1,
                                   r.get("priority") == "Spot", _azure_zones(zs, zone),
                                   _location(r)))

@@ -356,6 +356,32 @@ def _gcp_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[s
     return ("; ".join(parts) if not covers else ""), bool(covers), ""
 
 
+def _planned(r: Resource) -> tuple[Optional[float], str, str]:
+    """(amount, unknown path, invalid text) of an AWS budget given plannedLimits instead of a
+    limitAmount (pulumi-aws Budget planned_limits: an amount per period): the amount of the
+    period that has begun last, else (none has begun, or no start reads) the largest."""
+    from trainstack_policies.inventory import lifetimes
+    planned = r.get("plannedLimits")
+    if _has_unknown(planned):
+        return None, "plannedLimits", ""
+    now = lifetimes._now()
+    current: Optional[tuple[datetime, float]] = None
+    largest: Optional[float] = None
+    for p in _dicts(planned):
+        if not isinstance(p, dict):
+            continue
+        value = checked_number(p.get("amount"))
+        if isinstance(value, BadNumber) or value == 0:
+            return None, "", value.text if value else "0"
+        if value is None:
+            continue
+        largest = value if largest is None else max(largest, value)
+        start = _end_time(p.get("startTime"))
+        if start is not None and start <= now and (current is None or start > current[0]):
+            current = (start, value)
+    return (current[1] if current else largest), "", ""
+
+
 def _end_time(value: Any) -> Optional[datetime]:
     """A budget's end as a UTC time: AWS "2025-12-31_23:59", Azure ISO-8601, GCP
     {year, month, day} (the end of that day); None when absent or not a time."""
@@ -409,6 +435,8 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             if str(r.get("budgetType") or "COST").upper() != "COST":
                 continue   # USAGE / RI_* / SAVINGS_PLANS_* budgets count hours or GB, not USD
             amount, unknown, invalid = _amount(r, "limitAmount")
+            if r.get("limitAmount") is None and r.get("plannedLimits") is not None:
+                amount, unknown, invalid = _planned(r)
             scope, covers, undecided = _aws_filters(r, resources, cache)
             ended = _ended(r, "timePeriodEnd")
             if ended:

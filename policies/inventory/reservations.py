@@ -129,3 +129,8 @@ def count_once(groups: list[NodeGroup]) -> None:
             room[id(res)] = free - inside
             g.reserved_nodes += inside
             g.reserved_in.append(res.resource.name)
+            if res.lifetime_hours is not None:
+                # A reservation that ends (AWS endDate, GCP deleteAt, Alibaba endTime) holds its
+                # nodes until then only: the shortest such end counts for all of them.
+                g.reserved_hours = res.lifetime_hours if g.reserved_hours is None else \
+                    min(g.reserved_hours, res.lifetime_hours)

@@ -588,7 +588,10 @@ def _alicloud(r: Resource, config) -> list[Violation]:
                 out.append(_open_rule(r, world, ports, ssh_only, config, path))
         return out
     if r.type in ("alicloud:ecs/instance:Instance", "alicloud:ecs/ecsInstanceSet:EcsInstanceSet",
-                  "alicloud:ess/scalingConfiguration:ScalingConfiguration"):
+                  "alicloud:ess/scalingConfiguration:ScalingConfiguration",
+                  # ECS launch templates: what instances and scaling groups launch from them.
+                  "alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate",
+                  "alicloud:ecs/launchTemplate:LaunchTemplate"):
         bandwidth = r.get("internetMaxBandwidthOut")
         if bandwidth is UNKNOWN:
             raise UnknownValue(r, "internetMaxBandwidthOut")

@@ -116,6 +116,31 @@ def _literal_ids(r: Resource) -> list[str]:
     return out
 
 
+def _mixed_literal_zones(r: Resource, config: Mapping[str, Any]) -> list[str]:
+    """Zones of subnet / vSwitch ids a list input names beside the stack's own (more entries
+    than subnets of the stack it depends on): those ids are made elsewhere. Which entries they
+    are is not known (on an update preview the stack's own ids are text too), so the config
+    must tell at least as many of the named ids as there are extra entries; else "cannot
+    decide" (OutsideStack), as for a placement named by literal ids alone."""
+    out: list[str] = []
+    told = config.get("zones") or {}
+    for key in _PLACING:
+        value, deps = r.get(key), r.deps.get(key)
+        if not deps or not isinstance(value, list) or len(value) <= len(deps):
+            continue
+        named = [v for v in value if isinstance(v, str) and v and v is not UNKNOWN]
+        known = [told[v] for v in named if isinstance(told.get(v), str) and told.get(v)]
+        if len(known) < len(value) - len(deps):
+            untold = [v for v in named if v not in told] or ["(an id unknown until apply)"]
+            raise OutsideStack(r, f"{key} names {len(value) - len(deps)} subnet(s) beside the "
+                                  f"stack's own, among {', '.join(untold)} (made elsewhere, so "
+                                  "their zone is not in the program; tell the pack with "
+                                  f"storage-same-zone's zones config: {{\"{untold[0]}\": "
+                                  "\"<zone>\"}})")
+        out += known
+    return out
+
+
 def _told_zones(r: Resource, config: Mapping[str, Any]) -> list[str]:
     """The zones the pack config's `zones` gives for the resource's literal subnet ids; raises
     "cannot decide" when it names such ids and the config does not tell all their zones."""
@@ -200,6 +225,8 @@ def _node_placement(groups: list[NodeGroup], out: list[Violation],
         if not known:
             known = _told_zones(g.resource, config) or (
                 _told_zones(g.template, config) if g.template is not None else [])
+        else:
+            known += [z for z in _mixed_literal_zones(g.resource, config) if z not in known]
         if not known:
             out.append(violation(g.resource, "the GPU nodes' zone cannot be read", None,
                                  "one zone named on the group or its subnet/vSwitch",
