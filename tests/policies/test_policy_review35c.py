@@ -1139,3 +1139,165 @@ def test_h7_an_alibaba_launch_template_giving_nodes_public_bandwidth(pack):
     found = run(pack, [tpl])
     no_crash(found)
     assert any(d.urn == tpl.urn for d in mandatory(found, NPI))
+
+
+# ================================================================= third round (same review)
+# Managed pools, fleets and regional groups: written after the second round's fixes, before
+# running them.
+
+def test_a11_a_gke_node_pool_in_the_reservation_it_names_is_priced_once(pack):
+    # Expected: a reservation of 2 x a3-highgpu-8g (129,195) and a GKE node pool of 2 such
+    # nodes in its zone whose nodeConfig.reservationAffinity names it
+    # (consumeReservationType SPECIFIC_RESERVATION, pulumi-gcp container.NodePool; GKE's own
+    # field name, cloud.google.com/kubernetes-engine/docs/how-to/consuming-reservations):
+    # priced once, 129,195; spend-limit passes under 150,000.
+    held = res("gcp:compute/reservation:Reservation", "gke-h100", {
+        "name": "gke-h100", "zone": "us-central1-a", "specificReservationRequired": True,
+        "specificReservation": {"count": 2.0, "instanceProperties": {
+            "machineType": "a3-highgpu-8g"}}})
+    pool = res("gcp:container/nodePool:NodePool", "h100", {
+        "cluster": "projects/ml-prod/locations/us-central1-a/clusters/train",
+        "location": "us-central1-a", "nodeCount": 2.0, "nodeConfig": {
+            "machineType": "a3-highgpu-8g", "labels": LABELS,
+            "reservationAffinity": {"consumeReservationType": "SPECIFIC_RESERVATION",
+                                    "key": "compute.googleapis.com/reservation-name",
+                                    "values": ["gke-h100"]}},
+        "networkConfig": {"enablePrivateNodes": True}}, deps={"nodeConfig": [held]})
+    stack = [held, pool, gcp_budget("150000")]
+    found = run(pack, stack, provider=GCP)
+    no_crash(found)
+    assert mandatory(found, SPEND) == [], [d.message for d in mandatory(found, SPEND)]
+    assert estimate(pack, stack, GCP)[0] == 129_195
+
+
+def test_a12_an_aks_gpu_pool_in_a_capacity_reservation_group_is_priced_once(pack):
+    # Expected: a capacity reservation of 2 x Standard_ND96isr_H100_v5 (143,547) and an AKS
+    # agent pool of 2 such nodes whose capacityReservationGroupID names the group
+    # (azure-native containerservice.AgentPool capacity_reservation_group_id): once, 143,547;
+    # spend-limit passes under 200,000.
+    crg = res("azure-native:compute:CapacityReservationGroup", "aks-crg", {
+        "location": "eastus", "resourceGroupName": "train", "zones": ["1"], "tags": TAGS})
+    cr = res("azure-native:compute:CapacityReservation", "aks-cr", {
+        "location": "eastus", "resourceGroupName": "train", "zones": ["1"],
+        "capacityReservationGroupName": "aks-crg",
+        "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 2.0}, "tags": TAGS},
+        deps={"capacityReservationGroupName": [crg]})
+    pool = res("azure-native:containerservice:AgentPool", "h100", {
+        "resourceGroupName": "train", "resourceName": "aks-train", "location": "eastus",
+        "vmSize": "Standard_ND96isr_H100_v5", "count": 2.0, "availabilityZones": ["1"],
+        "mode": "User", "capacityReservationGroupID": "crg-id", "tags": TAGS},
+        deps={"capacityReservationGroupID": [crg]})
+    stack = [crg, cr, pool, azure_budget(200000.0)]
+    found = run(pack, stack, provider=AZ)
+    no_crash(found)
+    assert mandatory(found, SPEND) == [], [d.message for d in mandatory(found, SPEND)]
+    assert estimate(pack, stack, AZ)[0] == 143_547
+
+
+def test_b10_a_legacy_launch_configuration_group_mounting_a_lustre_in_another_zone(pack):
+    # Expected: an ASG launched from an aws.ec2.LaunchConfiguration (instanceType
+    # p5.48xlarge, user data mounting the Lustre) in us-east-1b, the Lustre in us-east-1a:
+    # GPU compute: storage-same-zone mandatory.
+    a, b = subnet("fs-a", "us-east-1a"), subnet("nodes-b", "us-east-1b")
+    fs = lustre("fs", a)
+    conf = res("aws:ec2/launchConfiguration:LaunchConfiguration", "p5-conf", {
+        "imageId": "ami-1", "instanceType": "p5.48xlarge", "userData": "mount"},
+        deps={"userData": [fs]})
+    group = res("aws:autoscaling/group:Group", "legacy", {
+        "minSize": 0.0, "maxSize": 2.0, "launchConfiguration": "p5-conf-name"},
+        deps={"launchConfiguration": [conf], "vpcZoneIdentifiers": [b]})
+    found = run(pack, [a, b, fs, conf, group, aws_budget("1000000")], provider=AWS)
+    no_crash(found)
+    assert cross_zone(found), [d.message for d in found]
+
+
+def test_b11_a_regional_mig_whose_flexibility_policy_picks_gpu_types(pack):
+    # Expected: a regional MIG on a template of n2-standard-8 whose
+    # instanceFlexibilityPolicy.instanceSelections list a3-highgpu-8g (the selections
+    # override the template's machine type, pulumi-gcp RegionInstanceGroupManager
+    # instance_flexibility_policy): GPU capacity, 4 VMs; no budget: spend-limit mandatory.
+    tpl = res("gcp:compute/regionInstanceTemplate:RegionInstanceTemplate", "flex-tpl", {
+        "region": "us-central1", "machineType": "n2-standard-8", "labels": LABELS})
+    mig = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "flex", {
+        "region": "us-central1", "targetSize": 4.0, "baseInstanceName": "f",
+        "distributionPolicyZones": ["us-central1-a"],
+        "instanceFlexibilityPolicy": {"instanceSelections": [
+            {"name": "h100", "rank": 1.0, "machineTypes": ["a3-highgpu-8g"]}]},
+        "versions": [{"instanceTemplate": "t"}]}, deps={"versions": [tpl]})
+    found = run(pack, [tpl, mig], provider=GCP)
+    no_crash(found)
+    assert any("no budget alarm on gcp" in d.message for d in mandatory(found, SPEND)), \
+        [d.message for d in found]
+
+
+def test_f6_a_regional_mig_kept_in_any_single_zone_does_not_span_zones(pack):
+    # Expected: distributionPolicyTargetShape ANY_SINGLE_ZONE puts every VM of the regional
+    # MIG in ONE of its zones (us-central1-a or -b), chosen at creation
+    # (cloud.google.com/compute/docs/instance-groups/regional-mig-distribution-shape): the
+    # nodes do not span zones, but which zone is not known: storage-same-zone "cannot
+    # decide" (not mandatory "span") beside a Lustre in us-central1-a it mounts. With one
+    # zone listed, it is that zone: pass.
+    fs = res("gcp:lustre/instance:Instance", "fs", {
+        "location": "us-central1-a", "capacityGib": "18000", "labels": LABELS})
+    tpl = res("gcp:compute/regionInstanceTemplate:RegionInstanceTemplate", "t", {
+        "region": "us-central1", "machineType": "a3-highgpu-8g", "labels": LABELS,
+        "metadata": {"startup-script": "mount"}}, deps={"metadata": [fs]})
+    mig = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "m", {
+        "region": "us-central1", "targetSize": 2.0, "baseInstanceName": "m",
+        "distributionPolicyZones": ["us-central1-a", "us-central1-b"],
+        "distributionPolicyTargetShape": "ANY_SINGLE_ZONE",
+        "versions": [{"instanceTemplate": "t"}]}, deps={"versions": [tpl]})
+    found = run(pack, [fs, tpl, mig, gcp_budget("1000000")], provider=GCP)
+    no_crash(found)
+    assert mandatory(found, SSZ) == [] and undecided(found, SSZ), [d.message for d in found]
+    mig.props["distributionPolicyZones"] = ["us-central1-a"]
+    found = run(pack, [fs, tpl, mig, gcp_budget("1000000")], provider=GCP)
+    assert any_level(found, SSZ) == []
+
+
+@pytest.mark.parametrize("kind", ["ec2-fleet-override", "spot-fleet-spec"])
+def test_g5_a_fleet_on_a_literal_subnet_beside_the_stacks_lustre(pack, kind):
+    # Expected: the fleet's only subnet is a literal (an EC2 Fleet override subnetId, a Spot
+    # Fleet launch specification subnetId) made elsewhere, its launch template mounting the
+    # stack's Lustre in us-east-1a: "cannot decide" (not the mandatory "zone cannot be
+    # read"); told us-east-1c: mandatory; told us-east-1a: pass.
+    a = subnet("fs", "us-east-1a")
+    fs = lustre("fs", a)
+    literal = "subnet-0c0ffee0c0ffee000"
+    if kind == "ec2-fleet-override":
+        lt = launch_template("lt", mounts=[fs])
+        fleet = res("aws:ec2/fleet:Fleet", "fleet", {
+            "type": "maintain", "targetCapacitySpecification": {
+                "totalTargetCapacity": 2.0, "defaultTargetCapacityType": "on-demand"},
+            "launchTemplateConfigs": [{"launchTemplateSpecification": {
+                "launchTemplateId": "lt-id", "version": "$Latest"},
+                "overrides": [{"subnetId": literal}]}], "tags": TAGS},
+            deps={"launchTemplateConfigs": [lt]})
+        stack = [a, fs, lt, fleet, aws_budget("1000000")]
+    else:
+        fleet = res("aws:ec2/spotFleetRequest:SpotFleetRequest", "sf", {
+            "iamFleetRole": "arn:aws:iam::111122223333:role/fleet", "targetCapacity": 2.0,
+            "launchSpecifications": [{"instanceType": "p5.48xlarge", "ami": "ami-1",
+                                      "subnetId": literal, "userData": "mount"}],
+            "tags": TAGS}, deps={"launchSpecifications": [fs]})
+        stack = [a, fs, fleet, aws_budget("1000000")]
+    found = run(pack, stack, provider=AWS)
+    no_crash(found)
+    assert mandatory(found, SSZ) == [] and undecided(found, SSZ), [d.message for d in found]
+    told = run(pack, stack, {SSZ: {"zones": {literal: "us-east-1c"}}}, provider=AWS)
+    assert cross_zone(told), [d.message for d in told]
+    ok = run(pack, stack, {SSZ: {"zones": {literal: "us-east-1a"}}}, provider=AWS)
+    assert mandatory(ok, SSZ) == [] and undecided(ok, SSZ) == []
+
+
+def test_h8_an_aks_gpu_pool_giving_each_node_a_public_ip(pack):
+    # Expected: enableNodePublicIP true on an AKS agent pool (azure-native
+    # containerservice.AgentPool enable_node_public_ip: "whether each node is allocated its
+    # own public IP"): no-public-ingress mandatory on the pool.
+    pool = res("azure-native:containerservice:AgentPool", "gpu", {
+        "resourceGroupName": "train", "resourceName": "aks", "vmSize":
+        "Standard_ND96isr_H100_v5", "count": 1.0, "availabilityZones": ["1"],
+        "enableNodePublicIP": True, "mode": "User", "tags": TAGS})
+    found = run(pack, [pool, azure_budget(200000.0)], provider=AZ)
+    no_crash(found)
+    assert any(d.urn == pool.urn for d in mandatory(found, NPI))
