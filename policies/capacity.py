@@ -45,7 +45,7 @@ TEMPLATES = frozenset({
     "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate",
     "alicloud:ess/scalingConfiguration:ScalingConfiguration",
     "alicloud:ecs/launchTemplate:LaunchTemplate", "alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate",
-    "aws:ec2/ami:Ami",
+    "aws:ec2/ami:Ami", "aws:ec2/launchConfiguration:LaunchConfiguration",
 })
 
 # Types this module or inventory sizes (RESERVATIONS are not placed by the rdma rule).

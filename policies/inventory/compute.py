@@ -70,9 +70,17 @@ def gpu_groups(resources: list[Resource]) -> list[NodeGroup]:
 def _gke_pool(r: Resource) -> NodeGroup:
     config = r.get("nodeConfig")
     config = config if isinstance(config, dict) else {}
+    # GKE names a reservation's consumption consumeReservationType (container.NodePool
+    # nodeConfig.reservationAffinity), Compute Engine `type`: the holder speaks Compute's.
+    affinity = config.get("reservationAffinity")
+    if isinstance(affinity, dict):
+        affinity = {"type": affinity.get("consumeReservationType"),
+                    "specificReservation": {"key": affinity.get("key"),
+                                            "values": affinity.get("values")}}
     holder = Resource(r.type, r.name, r.urn, {"machineType": config.get("machineType"),
                                               "guestAccelerators": config.get("guestAccelerators"),
                                               "labels": config.get("labels"),
+                                              "reservationAffinity": affinity,
                                               "scheduling": {"provisioningModel": "SPOT"}
                                               if config.get("spot") else {}})
     locations = r.get("nodeLocations")
@@ -152,9 +160,18 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 zones = [last_segment(z) for z in dz] if isinstance(dz, list) and dz else [""]
                 region = r.get("region")
                 region = region if isinstance(region, str) else region_of_zone(zones[0])
+                if r.get("distributionPolicyTargetShape") == "ANY_SINGLE_ZONE" and len(zones) > 1:
+                    # Every VM in ONE of the zones, chosen when the group is made.
+                    zones = [UNKNOWN]
+            # Instance selections replace the template's machine type (pulumi-gcp
+            # instance_flexibility_policy.instance_selections[].machine_types).
+            selected = [last_segment(t) if isinstance(t, str) else t
+                        for s in _dicts(r.get("instanceFlexibilityPolicy.instanceSelections"))
+                        for t in ([UNKNOWN] if s is UNKNOWN else _list(s.get("machineTypes")))]
             groups.append(NodeGroup(
                 r, template, _gcp_machine_type(template), _gcp_group_size(r, index),
                 _gcp_spot(template), zones, region or (r.provider_region or ""),
+                _types(selected, _gcp_machine_type(template)) if selected else [],
                 accelerators=_accelerators(template)))
         elif r.type == GKE_NODE_POOL:
             groups.append(_gke_pool(r))

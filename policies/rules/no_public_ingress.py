@@ -200,7 +200,8 @@ def _aws(r: Resource, config) -> list[Violation]:
                               "associatePublicIpAddress \"true\"", "\"false\"",
                               "set associate_public_ip_address=\"false\" on every interface; "
                               "reach nodes through SSH CIDRs, a bastion or SSM")]
-    if t in _AWS_INSTANCES and truthy(r.known("associatePublicIpAddress")):
+    if (t in _AWS_INSTANCES or t == "aws:ec2/launchConfiguration:LaunchConfiguration") and \
+            truthy(r.known("associatePublicIpAddress")):
         return [violation(r, "the node gets a public IP address", "associatePublicIpAddress true",
                           "false", "set associate_public_ip_address=False")]
     if t == "aws:ec2/spotFleetRequest:SpotFleetRequest":
@@ -539,6 +540,21 @@ def _azure(r: Resource, config) -> list[Violation]:
                               "no publicIPAddressConfiguration",
                               "remove public_ip_address_configuration; use a NAT gateway for "
                               "egress and Bastion or the SSH CIDRs for access")]
+    if r.type in ("azure-native:containerservice:AgentPool",
+                  "azure-native:containerservice:ManagedCluster"):
+        # enableNodePublicIP: "whether each node is allocated its own public IP" (AgentPool,
+        # and each of a ManagedCluster's agentPoolProfiles).
+        if r.type.endswith("AgentPool"):
+            public = [r.name] if truthy(r.known("enableNodePublicIP")) else []
+        else:
+            public = [str(p.get("name")) for i, p in enumerate(r.items("agentPoolProfiles"))
+                      if _nic(r, p, f"agentPoolProfiles.{i}") and truthy(_known(
+                          r, p, "enableNodePublicIP", f"agentPoolProfiles.{i}"))]
+        if public:
+            return [violation(r, "the AKS nodes get public IP addresses",
+                              f"enableNodePublicIP true on {', '.join(public)}", "false",
+                              "set enable_node_public_ip=False; use a NAT gateway for egress")]
+        return []
     if r.type in _AZURE_CLASSIC_VMSS:
         public = []
         for i, nic in enumerate(r.items("networkInterfaces")):

@@ -113,7 +113,26 @@ def _literal_ids(r: Resource) -> list[str]:
         for v in (value if isinstance(value, list) else [value]):
             if isinstance(v, str) and v and v is not UNKNOWN:
                 out.append(v)
+    # EC2 Fleet / Spot Fleet name subnets inside their configs (overrides[].subnetId,
+    # launchSpecifications[].subnetId, comma-separated there); literal where no subnet of the
+    # stack is behind the config.
+    for key in _NESTED_PLACING:
+        if any(d.type == "aws:ec2/subnet:Subnet" for d in r.deps.get(key, [])):
+            continue
+        for conf in _as_list(r.get(key)):
+            entries = [conf] + (_as_list(conf.get("overrides")) if isinstance(conf, dict) else [])
+            for entry in entries:
+                v = entry.get("subnetId") if isinstance(entry, dict) else None
+                if isinstance(v, str) and v:
+                    out += [part.strip() for part in v.split(",") if part.strip()]
     return out
+
+
+_NESTED_PLACING = ("launchTemplateConfigs", "launchTemplateConfig", "launchSpecifications")
+
+
+def _as_list(value: Any) -> list:
+    return value if isinstance(value, list) else [value] if isinstance(value, dict) else []
 
 
 def _mixed_literal_zones(r: Resource, config: Mapping[str, Any]) -> list[str]:

@@ -1301,3 +1301,16 @@ def test_h8_an_aks_gpu_pool_giving_each_node_a_public_ip(pack):
     found = run(pack, [pool, azure_budget(200000.0)], provider=AZ)
     no_crash(found)
     assert any(d.urn == pool.urn for d in mandatory(found, NPI))
+    # The same pool written inline in the cluster's agentPoolProfiles: mandatory on the
+    # cluster; with enableNodePublicIP false (and private nodes elsewhere): nothing.
+    cluster = res("azure-native:containerservice:ManagedCluster", "aks", {
+        "resourceGroupName": "train", "location": "eastus", "dnsPrefix": "aks", "tags": TAGS,
+        "agentPoolProfiles": [
+            {"name": "system", "vmSize": "Standard_D4s_v5", "count": 1.0, "mode": "System"},
+            {"name": "gpu", "vmSize": "Standard_ND96isr_H100_v5", "count": 1.0,
+             "mode": "User", "enableNodePublicIP": True}]})
+    found = run(pack, [cluster, azure_budget(200000.0)], provider=AZ)
+    assert any(d.urn == cluster.urn and "gpu" in d.message for d in mandatory(found, NPI))
+    cluster.props["agentPoolProfiles"][1]["enableNodePublicIP"] = False
+    found = run(pack, [cluster, azure_budget(200000.0)], provider=AZ)
+    assert not any(d.urn == cluster.urn for d in mandatory(found, NPI))
