@@ -1422,3 +1422,45 @@ def test_e10_odd_shapes_in_the_inputs_this_review_reads_never_crash(pack, shape)
         provider = AZ
     found = run(pack, stack, provider=provider)
     no_crash(found)
+
+
+# ================================================================ fourth round (same review)
+
+def test_b12_an_asg_override_with_its_own_gpu_launch_template(pack):
+    # Expected: a mixed-instances ASG whose base launch template is c7i.8xlarge (CPU) and whose
+    # one override names its own launch template of p5.48xlarge (pulumi-aws autoscaling.Group
+    # mixed_instances_policy.launch_template.overrides[].launch_template_specification: "the
+    # launch template to use for this override"): GPU capacity; no budget: spend-limit
+    # mandatory ("no budget alarm on aws").
+    sn = subnet("s", "us-east-1a")
+    base = launch_template("cpu-lt", itype="c7i.8xlarge")
+    gpu = launch_template("gpu-lt")
+    group = res("aws:autoscaling/group:Group", "mixed", {
+        "minSize": 0.0, "maxSize": 4.0, "mixedInstancesPolicy": {"launchTemplate": {
+            "launchTemplateSpecification": {"launchTemplateId": "cpu-lt-id"},
+            "overrides": [{"instanceType": "c7i.8xlarge"},
+                          {"launchTemplateSpecification": {"launchTemplateId": "gpu-lt-id"}}]}}},
+        deps={"mixedInstancesPolicy": [base, gpu], "vpcZoneIdentifiers": [sn]})
+    found = run(pack, [sn, base, gpu, group], provider=AWS)
+    no_crash(found)
+    assert any("no budget alarm on aws" in d.message for d in mandatory(found, SPEND)), \
+        [d.message for d in found]
+
+
+def test_b13_a_gcp_canary_version_on_a_gpu_template(pack):
+    # Expected: a MIG whose stable version is an n2-standard-8 template and whose canary
+    # version (1 VM) an a3-highgpu-8g template: GPU capacity; no budget: spend-limit
+    # mandatory ("no budget alarm on gcp").
+    cpu = res("gcp:compute/instanceTemplate:InstanceTemplate", "cpu", {
+        "machineType": "n2-standard-8", "labels": LABELS})
+    gpu = res("gcp:compute/instanceTemplate:InstanceTemplate", "gpu", {
+        "machineType": "a3-highgpu-8g", "labels": LABELS})
+    mig = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "m", {
+        "zone": "us-central1-a", "targetSize": 2.0, "baseInstanceName": "m", "versions": [
+            {"name": "stable", "instanceTemplate": "cpu-link"},
+            {"name": "canary", "instanceTemplate": "gpu-link", "targetSize": {"fixed": 1.0}}]},
+        deps={"versions": [cpu, gpu]})
+    found = run(pack, [cpu, gpu, mig], provider=GCP)
+    no_crash(found)
+    assert any("no budget alarm on gcp" in d.message for d in mandatory(found, SPEND)), \
+        [d.message for d in found]
