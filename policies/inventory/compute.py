@@ -151,7 +151,9 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                                     or r.type == AWS_SPOT_INSTANCE_REQUEST, [zone],
                                     _aws_region(r, [zone])))
         elif r.type in (GCP_IGM, GCP_REGION_IGM):
-            template = _first([d for d in r.deps.get("versions", []) if d.type in GCP_TEMPLATES])
+            # Every version's template runs VMs (a canary's too): each one's type counts.
+            templates = [d for d in r.deps.get("versions", []) if d.type in GCP_TEMPLATES]
+            template = _first(templates)
             if r.type == GCP_IGM:
                 zones = [_zone(r.get("zone") or r.provider.get("zone"))]
                 region = region_of_zone(zones[0]) if zones[0] is not UNKNOWN else ""
@@ -168,11 +170,13 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             selected = [last_segment(t) if isinstance(t, str) else t
                         for s in _dicts(r.get("instanceFlexibilityPolicy.instanceSelections"))
                         for t in ([UNKNOWN] if s is UNKNOWN else _list(s.get("machineTypes")))]
+            others = [_gcp_machine_type(t) for t in templates[1:]]
             groups.append(NodeGroup(
                 r, template, _gcp_machine_type(template), _gcp_group_size(r, index),
                 _gcp_spot(template), zones, region or (r.provider_region or ""),
-                _types(selected, _gcp_machine_type(template)) if selected else [],
-                accelerators=_accelerators(template)))
+                _types(selected, _gcp_machine_type(template), others)
+                if selected or others else [],
+                accelerators=max([_accelerators(t) for t in templates], default=0)))
         elif r.type == GKE_NODE_POOL:
             groups.append(_gke_pool(r))
         elif r.type == GCP_INSTANCE_FROM_TEMPLATE:

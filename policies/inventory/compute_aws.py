@@ -48,7 +48,10 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
                 or r.dep("launchConfiguration", AWS_LAUNCH_CONFIGURATION))
     types = _types(_lt_type(lt), _overrides([mixed.get("launchTemplate")])
                    if isinstance(mixed, dict) and isinstance(mixed.get("launchTemplate"), dict)
-                   else [UNKNOWN] if mixed is UNKNOWN else [])
+                   else [UNKNOWN] if mixed is UNKNOWN else [],
+                   # An override may name its own launch template (launchTemplateSpecification):
+                   # every template the policy depends on launches nodes of its type.
+                   [_lt_type(t) for t in r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE)])
     zones = _subnet_zones(r, "vpcZoneIdentifiers", AWS_SUBNET, "availabilityZone")
     if not zones:
         azs = r.get("availabilityZones")

@@ -14,8 +14,8 @@ says which side was wrong and why.
 Three rounds, each committed before the pack was changed. What the pack misjudged on first run
 and was then fixed in policies/ (the stack's expectation stood, except h6's, revised in its
 comment): false alarms a9, a10, a11, a12, b8, b9, f6, g5; blind spots a2, a8, b1, b2, b10,
-b11, c5, c6, d1, d2, d3, d4, d5, d8, g4, h1, h2, h3, h4, h7, h8; no crash (e10 feeds odd
-shapes to every input read since).
+b11, b12, b13, c5, c6, d1, d2, d3, d4, d5, d8, g4, h1, h2, h3, h4, h7, h8; no crash (e10
+feeds odd shapes to every input read since).
 
 Classes (issue 35): A reservations and their consumers, B compute the pack must see as compute,
 C stops that do not stop, D budgets that do not cover the compute, E malformed values, F scope,
