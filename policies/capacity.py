@@ -26,12 +26,17 @@ AKS_AGENT_POOL = "azure-native:containerservice:AgentPool"
 AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
 ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
 AZ_CLASSIC_VMSS = ("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
-                   "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet")
+                   "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
+                   # The classic provider's Flexible scale set: skuName and instances.
+                   "azure:compute/orchestratedVirtualMachineScaleSet:"
+                   "OrchestratedVirtualMachineScaleSet")
 AZ_CLASSIC_VM = ("azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
                  "azure:compute/windowsVirtualMachine:WindowsVirtualMachine")
 AWS_NATIVE_ASG = "aws-native:autoscaling:AutoScalingGroup"
 AWS_NATIVE_INSTANCE = "aws-native:ec2:Instance"
 AWS_NATIVE_LT = "aws-native:ec2:LaunchTemplate"
+GCP_TEMPLATES = ("gcp:compute/instanceTemplate:InstanceTemplate",
+                 "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate")
 
 # Resources that only describe nodes for another resource to launch: they bill nothing alone.
 TEMPLATES = frozenset({
@@ -40,7 +45,7 @@ TEMPLATES = frozenset({
     "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate",
     "alicloud:ess/scalingConfiguration:ScalingConfiguration",
     "alicloud:ecs/launchTemplate:LaunchTemplate", "alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate",
-    "aws:ec2/ami:Ami",
+    "aws:ec2/ami:Ami", "aws:ec2/launchConfiguration:LaunchConfiguration",
 })
 
 # Types this module or inventory sizes (RESERVATIONS are not placed by the rdma rule).
@@ -71,7 +76,16 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
             mtype = r.get(f"{props}.machineType")
             z = zone(r.get("zone") or r.provider.get("zone"))
             accel = r.get(f"{props}.guestAccelerators")
-            counts = [checked_number(a.get("acceleratorCount")) for a in accel
+            count_key = "acceleratorCount"
+            source = next((d for d in r.deps.get("specificReservation", [])
+                           if d.type in GCP_TEMPLATES), None)
+            if mtype is None and source is not None:
+                # specificReservation.sourceInstanceTemplate instead of instanceProperties: the
+                # template's machine type and accelerators are reserved (pulumi-gcp
+                # compute.Reservation; the two fields exclude each other).
+                mtype, accel, count_key = source.get("machineType"), \
+                    source.get("guestAccelerators"), "count"
+            counts = [checked_number(a.get(count_key)) for a in accel
                       if isinstance(a, dict)] if isinstance(accel, list) else []
             # A count that is no number still declares an accelerator (1), and is refused.
             n = sum(int(c) if isinstance(c, float) and c >= 1 else 1 for c in counts)
@@ -135,7 +149,9 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
         elif t in AZ_CLASSIC_VMSS or t in AZ_CLASSIC_VM:
             scale_set = t in AZ_CLASSIC_VMSS
             zs = r.get("zones") if scale_set else [r.get("zone")] if r.get("zone") else None
-            out.append(node_group(r, None, r.get("sku" if scale_set else "size"),
+            size_key = "skuName" if t.endswith("OrchestratedVirtualMachineScaleSet") else \
+                "sku" if scale_set else "size"
+            out.append(node_group(r, None, r.get(size_key),
                                   count(r.get("instances")) if scale_set else 1,
                                   r.get("priority") == "Spot", _azure_zones(zs, zone),
                                   _location(r)))

@@ -208,6 +208,13 @@ def _group_line(g: NodeGroup, result: "Estimate",
     result.lines.append(Line(
         f"{count} x {itype}{several}{' spot' if g.spot else ''} x {hourly:,.2f} USD/h x "
         f"{hours:g} h{enforced}", count * hourly * hours))
+    if g.reserved_nodes and g.reserved_hours is not None and hours > g.reserved_hours:
+        # The reservation ends before these nodes stop: they run on at their own price.
+        beyond = hours - g.reserved_hours
+        result.lines.append(Line(
+            f"{g.reserved_nodes} x {itype}{' spot' if g.spot else ''} x {hourly:,.2f} USD/h x "
+            f"{beyond:g} h (after reservation {', '.join(g.reserved_in)} ends)",
+            g.reserved_nodes * hourly * beyond))
 
 
 def _n1_with_gpus(g: NodeGroup, machine: str) -> tuple[float, str, str] | str:

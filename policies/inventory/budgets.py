@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
 
 from trainstack_policies.inventory.tokens import AWS_BUDGET, AZ_BUDGETS, GCP_BUDGET
@@ -245,9 +246,72 @@ def _aws_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[s
             undecided = undecided or f"costFilters {name} (the GPU compute's is unknown)"
         elif not hit:
             covers = False
+    expression = r.get("filterExpression")
+    if _has_unknown(expression):
+        return "filterExpression (unknown until apply)", False, "filterExpression"
+    if isinstance(expression, dict) and expression:
+        hit = _aws_expression(expression, resources, cache)
+        if hit is UNKNOWN:
+            undecided = undecided or "filterExpression (the GPU compute's is unknown)"
+        elif hit is False:
+            covers = False
+            parts.append(f"filterExpression {expression}")
     if undecided and covers:
         return f"costFilters ({undecided})", False, "costFilters"
     return ("; ".join(parts) if not covers else ""), covers, ""
+
+
+# filterExpression dimension keys compared with the GPU compute (pulumi-aws Budget
+# filter_expression; the Budgets API Expression: Dimensions, Tags, And, Or, Not).
+_EXPRESSION_KEYS = {"REGION": "region", "INSTANCE_TYPE": "instancetype"}
+
+
+def _aws_expression(expr: Any, resources: list[Resource], cache: dict) -> Any:
+    """Whether an AWS budget's filterExpression takes in the stack's GPU compute: True, False,
+    UNKNOWN (the compute's own value is unknown), or None (it filters on what is not compared,
+    which keeps the budget the stack's). Roots present together all apply."""
+    if not isinstance(expr, dict):
+        return None
+    results: list[Any] = []
+    for root in ("dimensions", "tags"):
+        part = expr.get(root)
+        if not isinstance(part, dict):
+            continue
+        options = [str(o).upper() for o in _list(part.get("matchOptions"))]
+        if options and options != ["EQUALS"]:
+            results.append(None)   # ABSENT, STARTS_WITH ...: not compared
+            continue
+        key, values = str(part.get("key")), [str(v) for v in _list(part.get("values"))]
+        compute = _compute_of(resources, "aws", cache)
+        if root == "tags":
+            results.append(_aws_filter_covers("tagkeyvalue",
+                                              [f"{key}${v}" for v in values], compute))
+        elif key.upper() == "SERVICE":
+            results.append(any(any(c in v.lower() for c in _COMPUTE_SERVICES["aws"])
+                               for v in values))
+        elif key.upper() in _EXPRESSION_KEYS:
+            results.append(_aws_filter_covers(_EXPRESSION_KEYS[key.upper()], values, compute))
+        else:
+            results.append(None)
+    ands = [_aws_expression(e, resources, cache) for e in _list(expr.get("ands"))]
+    if ands:
+        results.append(_all_of(ands))
+    ors = [_aws_expression(e, resources, cache) for e in _list(expr.get("ors"))]
+    if ors:
+        results.append(True if True in ors else UNKNOWN if any(o is UNKNOWN for o in ors)
+                       else False if all(o is False for o in ors) else None)
+    if isinstance(expr.get("not"), dict):
+        inner = _aws_expression(expr["not"], resources, cache)
+        results.append(not inner if isinstance(inner, bool) else inner)
+    return _all_of(results)
+
+
+def _all_of(results: list[Any]) -> Any:
+    if False in results:
+        return False
+    if any(r is UNKNOWN for r in results):
+        return UNKNOWN
+    return True if True in results else None
 
 
 def _gcp_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[str, bool, str]:
@@ -292,6 +356,76 @@ def _gcp_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[s
     return ("; ".join(parts) if not covers else ""), bool(covers), ""
 
 
+def _planned(r: Resource) -> tuple[Optional[float], str, str]:
+    """(amount, unknown path, invalid text) of an AWS budget given plannedLimits instead of a
+    limitAmount (pulumi-aws Budget planned_limits: an amount per period): the amount of the
+    period that has begun last, else (none has begun, or no start reads) the largest."""
+    from trainstack_policies.inventory import lifetimes
+    planned = r.get("plannedLimits")
+    if _has_unknown(planned):
+        return None, "plannedLimits", ""
+    now = lifetimes._now()
+    current: Optional[tuple[datetime, float]] = None
+    largest: Optional[float] = None
+    for p in _dicts(planned):
+        if not isinstance(p, dict):
+            continue
+        value = checked_number(p.get("amount"))
+        if isinstance(value, BadNumber) or value == 0:
+            return None, "", value.text if value else "0"
+        if value is None:
+            continue
+        largest = value if largest is None else max(largest, value)
+        start = _end_time(p.get("startTime"))
+        if start is not None and start <= now and (current is None or start > current[0]):
+            current = (start, value)
+    return (current[1] if current else largest), "", ""
+
+
+def _end_time(value: Any) -> Optional[datetime]:
+    """A budget's end as a UTC time: AWS "2025-12-31_23:59", Azure ISO-8601, GCP
+    {year, month, day} (the end of that day); None when absent or not a time."""
+    try:
+        if isinstance(value, dict):
+            y, m, d = (number(value.get(k)) for k in ("year", "month", "day"))
+            if y is None or m is None or d is None:
+                return None
+            return datetime(int(y), int(m), int(d), tzinfo=timezone.utc) + timedelta(days=1)
+        if not isinstance(value, str) or not value.strip():
+            return None
+        text = value.strip()
+        if "_" in text:
+            return datetime.strptime(text, "%Y-%m-%d_%H:%M").replace(tzinfo=timezone.utc)
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except (ValueError, OverflowError):
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+
+
+def _ended(r: Resource, path: str) -> str:
+    """The scope text of a budget whose time period ended before now ("" when it runs on): it
+    tracks nothing from then on, so it is neither the cap nor the alarm (AWS TimePeriod.End,
+    Azure timePeriod.endDate, GCP customPeriod.endDate)."""
+    from trainstack_policies.inventory import lifetimes
+    end = _end_time(r.get(path))
+    if end is None or end > lifetimes._now():
+        return ""
+    return f"{path} {r.get(path)} (the budget's time period has ended)"
+
+
+def _custom_months(period: Any) -> float:
+    """The months a GCP customPeriod spans (its amount is for the whole period), at least 1;
+    1 when it has no end (open-ended: the whole amount may go in its first month)."""
+    if not isinstance(period, dict):
+        return 1.0
+    start, end = _end_time(period.get("startDate")), _end_time(period.get("endDate"))
+    if start is None or end is None or end <= start:
+        return 1.0
+    # _end_time gives the end of each day: the period runs from the start day's beginning.
+    hours = (end - start).total_seconds() / 3600 + 24
+    return max(1.0, hours / 730)
+
+
 def budgets(resources: list[Resource]) -> list[Budget]:
     out: list[Budget] = []
     azure_groups: Optional[set[str]] = None
@@ -301,7 +435,12 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             if str(r.get("budgetType") or "COST").upper() != "COST":
                 continue   # USAGE / RI_* / SAVINGS_PLANS_* budgets count hours or GB, not USD
             amount, unknown, invalid = _amount(r, "limitAmount")
+            if r.get("limitAmount") is None and r.get("plannedLimits") is not None:
+                amount, unknown, invalid = _planned(r)
             scope, covers, undecided = _aws_filters(r, resources, cache)
+            ended = _ended(r, "timePeriodEnd")
+            if ended:
+                scope, covers, undecided = ended, False, ""
             out.append(_in_usd(Budget(r, _per_month(amount, r.get("timeUnit")),
                                       str(r.get("limitUnit") or "USD"), str(r.get("limitAmount")),
                                       unknown, invalid, scope, covers, undecided)))
@@ -314,7 +453,13 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                 nanos = number(r.get("amount.specifiedAmount.nanos")) or 0
                 amount = amount + nanos / 1e9 if amount is not None else None
             period = r.get("budgetFilter.calendarPeriod") or "MONTH"
+            custom = r.get("budgetFilter.customPeriod")
+            if isinstance(custom, dict) and amount is not None:
+                period, amount = "MONTH", amount / _custom_months(custom)
             scope, covers, undecided = _gcp_filters(r, resources, cache)
+            ended = _ended(r, "budgetFilter.customPeriod.endDate")
+            if ended:
+                scope, covers, undecided = ended, False, ""
             out.append(_in_usd(Budget(r, _per_month(amount, period),
                                       str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
                                       str(r.get("amount.specifiedAmount.units")), unknown,
@@ -331,6 +476,9 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             elif covers and not _azure_filter_covers(r.get("filter"), azure_groups,
                                                      resources, cache):
                 scope, covers = f"filter {r.get('filter')} (leaves out the GPU compute)", False
+            ended = _ended(r, "timePeriod.endDate")
+            if ended:
+                scope, covers, scope_unknown = ended, False, ""
             # Azure budgets are in the billing account's currency; trainstack bills in USD.
             out.append(Budget(r, _per_month(amount, r.get("timeGrain")), "USD",
                               str(r.get("amount")), unknown, invalid, scope, covers,

@@ -70,9 +70,17 @@ def gpu_groups(resources: list[Resource]) -> list[NodeGroup]:
 def _gke_pool(r: Resource) -> NodeGroup:
     config = r.get("nodeConfig")
     config = config if isinstance(config, dict) else {}
+    # GKE names a reservation's consumption consumeReservationType (container.NodePool
+    # nodeConfig.reservationAffinity), Compute Engine `type`: the holder speaks Compute's.
+    affinity = config.get("reservationAffinity")
+    if isinstance(affinity, dict):
+        affinity = {"type": affinity.get("consumeReservationType"),
+                    "specificReservation": {"key": affinity.get("key"),
+                                            "values": affinity.get("values")}}
     holder = Resource(r.type, r.name, r.urn, {"machineType": config.get("machineType"),
                                               "guestAccelerators": config.get("guestAccelerators"),
                                               "labels": config.get("labels"),
+                                              "reservationAffinity": affinity,
                                               "scheduling": {"provisioningModel": "SPOT"}
                                               if config.get("spot") else {}})
     locations = r.get("nodeLocations")
@@ -143,7 +151,9 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                                     or r.type == AWS_SPOT_INSTANCE_REQUEST, [zone],
                                     _aws_region(r, [zone])))
         elif r.type in (GCP_IGM, GCP_REGION_IGM):
-            template = _first([d for d in r.deps.get("versions", []) if d.type in GCP_TEMPLATES])
+            # Every version's template runs VMs (a canary's too): each one's type counts.
+            templates = [d for d in r.deps.get("versions", []) if d.type in GCP_TEMPLATES]
+            template = _first(templates)
             if r.type == GCP_IGM:
                 zones = [_zone(r.get("zone") or r.provider.get("zone"))]
                 region = region_of_zone(zones[0]) if zones[0] is not UNKNOWN else ""
@@ -152,10 +162,21 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 zones = [last_segment(z) for z in dz] if isinstance(dz, list) and dz else [""]
                 region = r.get("region")
                 region = region if isinstance(region, str) else region_of_zone(zones[0])
+                if r.get("distributionPolicyTargetShape") == "ANY_SINGLE_ZONE" and len(zones) > 1:
+                    # Every VM in ONE of the zones, chosen when the group is made.
+                    zones = [UNKNOWN]
+            # Instance selections replace the template's machine type (pulumi-gcp
+            # instance_flexibility_policy.instance_selections[].machine_types).
+            selected = [last_segment(t) if isinstance(t, str) else t
+                        for s in _dicts(r.get("instanceFlexibilityPolicy.instanceSelections"))
+                        for t in ([UNKNOWN] if s is UNKNOWN else _list(s.get("machineTypes")))]
+            others = [_gcp_machine_type(t) for t in templates[1:]]
             groups.append(NodeGroup(
                 r, template, _gcp_machine_type(template), _gcp_group_size(r, index),
                 _gcp_spot(template), zones, region or (r.provider_region or ""),
-                accelerators=_accelerators(template)))
+                _types(selected, _gcp_machine_type(template), others)
+                if selected or others else [],
+                accelerators=max([_accelerators(t) for t in templates], default=0)))
         elif r.type == GKE_NODE_POOL:
             groups.append(_gke_pool(r))
         elif r.type == GCP_INSTANCE_FROM_TEMPLATE:
@@ -185,8 +206,13 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             zone = _zone(r.get("zoneId") or r.get("availabilityZone")
                          or next(iter(_subnet_zones(r, "vswitchId", ALI_SWITCH, "zoneId")), ""))
             count = _count(r.get("amount")) if r.type == ALI_INSTANCE_SET else 1
-            groups.append(NodeGroup(r, None, r.get("instanceType"), count,
-                                    _ali_spot(r.get("spotStrategy")), [zone],
+            # Launched from an ECS launch template (launchTemplateId / launchTemplateName):
+            # what the instance does not set itself comes from the template.
+            lt = _first([d for key in ("launchTemplateId", "launchTemplateName")
+                         for d in r.deps.get(key, []) if d.type in ALI_LAUNCH_TEMPLATES])
+            itype = r.get("instanceType") or (lt.get("instanceType") if lt else None)
+            strategy = r.get("spotStrategy") or (lt.get("spotStrategy") if lt else None)
+            groups.append(NodeGroup(r, lt, itype, count, _ali_spot(strategy), [zone],
                                     r.provider_region or (region_of_zone(zone)
                                                           if zone is not UNKNOWN else "")))
         elif r.type == ALI_SCALING_GROUP:
@@ -198,6 +224,12 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                                  if d.type in ALI_LAUNCH_TEMPLATES])
             if config is not None:
                 types = _types(config.get("instanceType"), _list(config.get("instanceTypes")))
+            # launchTemplateOverrides name more types the group launches besides its template's.
+            overrides = r.get("launchTemplateOverrides")
+            if overrides is not None:
+                types = _types([t for t in types if t is not None],
+                               [UNKNOWN if o is UNKNOWN else o.get("instanceType")
+                                for o in _dicts(overrides)])
             groups.append(NodeGroup(
                 r, config, types[0], _count(r.get("maxSize"), r.get("desiredCapacity")),
                 bool(config and _ali_spot(config.get("spotStrategy"))), zones,

@@ -5,7 +5,12 @@ import math
 from typing import Any, Optional
 
 from trainstack_policies.inventory.groups import NodeGroup
-from trainstack_policies.inventory.tokens import AWS_LAUNCH_TEMPLATE, AWS_SPOT_FLEET, AWS_SUBNET
+from trainstack_policies.inventory.tokens import (
+    AWS_LAUNCH_CONFIGURATION,
+    AWS_LAUNCH_TEMPLATE,
+    AWS_SPOT_FLEET,
+    AWS_SUBNET,
+)
 from trainstack_policies.inventory.values import (
     _aws_region,
     _count,
@@ -38,10 +43,15 @@ def _overrides(configs: Any) -> list[Any]:
 def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
     mixed = r.get("mixedInstancesPolicy")
     lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE)
-                or r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE))
+                or r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE)
+                # The legacy launch configuration: instanceType, userData, spotPrice.
+                or r.dep("launchConfiguration", AWS_LAUNCH_CONFIGURATION))
     types = _types(_lt_type(lt), _overrides([mixed.get("launchTemplate")])
                    if isinstance(mixed, dict) and isinstance(mixed.get("launchTemplate"), dict)
-                   else [UNKNOWN] if mixed is UNKNOWN else [])
+                   else [UNKNOWN] if mixed is UNKNOWN else [],
+                   # An override may name its own launch template (launchTemplateSpecification):
+                   # every template the policy depends on launches nodes of its type.
+                   [_lt_type(t) for t in r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE)])
     zones = _subnet_zones(r, "vpcZoneIdentifiers", AWS_SUBNET, "availabilityZone")
     if not zones:
         azs = r.get("availabilityZones")
@@ -49,7 +59,8 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
     if not zones and lt is not None and lt.get("placement.availabilityZone"):
         zones = [_zone(lt.get("placement.availabilityZone"))]
     dist = mixed.get("instancesDistribution") if isinstance(mixed, dict) else None
-    spot = bool(lt and lt.get("instanceMarketOptions.marketType") == "spot") or (
+    spot = bool(lt and (lt.get("instanceMarketOptions.marketType") == "spot"
+                        or lt.get("spotPrice"))) or (
         isinstance(dist, dict) and number(dist.get("onDemandBaseCapacity")) in (None, 0.0)
         and number(dist.get("onDemandPercentageAboveBaseCapacity")) == 0.0)
     count = _count(r.get("maxSize"), r.get("desiredCapacity"), r.get("minSize"))

@@ -28,6 +28,9 @@ class NodeGroup:
     # Nodes that run inside a reservation of the stack, priced with it (inventory.reservations).
     reserved_nodes: int = 0
     reserved_in: list[str] = field(default_factory=list)
+    # Hours the reservation holding those nodes lasts (its own lifetime); None: the month. The
+    # nodes run on at their own price after it ends (priced for the hours beyond it).
+    reserved_hours: Optional[float] = None
     capacity_block: bool = False   # AWS instances launched into a Capacity Block
 
     def __post_init__(self) -> None:

@@ -13,12 +13,18 @@ from trainstack_policies.inventory.tokens import (
     ALI_CAPACITY_RESERVATION,
     ALI_INSTANCE,
     ALI_INSTANCE_SET,
+    ALI_LAUNCH_TEMPLATES,
     AWS_ASG,
     AZ_VMSS,
+    GCP_TEMPLATES,
     MAX_HOURS_TAG,
 )
 from trainstack_policies.inventory.values import _dicts, dig_value
 from trainstack_policies.model import BadNumber, Resource, checked_number, number
+
+
+AWS_ODCR = "aws:ec2/capacityReservation:CapacityReservation"
+GCP_RESERVATION = "gcp:compute/reservation:Reservation"
 
 
 def _declared_hours(g: NodeGroup) -> Optional[float]:
@@ -90,17 +96,35 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
                 return hours, f"autoscaling Schedule {s.name} sets the group to 0 at " \
                               f"{s.get('startTime')}"
     if r.cloud == "gcp" and g.template is not None:
-        seconds = number(g.template.get("scheduling.maxRunDuration.seconds"))
-        if seconds and seconds > 0 and math.isfinite(seconds):
-            return seconds / 3600, "scheduling.maxRunDuration on the template"
+        # A group with several versions (a canary) runs VMs of every version's template: the
+        # run duration is a lifetime only when each of them sets one (the longest counts).
+        holders = [d for d in r.deps.get("versions", []) if d.type in GCP_TEMPLATES] \
+            or [g.template]
+        durations = [number(h.get("scheduling.maxRunDuration.seconds")) for h in holders]
+        known = [s for s in durations if s is not None and s > 0 and math.isfinite(s)]
+        if known and len(known) == len(durations):
+            return max(known) / 3600, "scheduling.maxRunDuration on the template"
     if r.type == ALI_CAPACITY_RESERVATION and r.get("endTimeType") != "Unlimited":
         # Released at its endTime ("Limited"); "Unlimited" bills until released by hand.
         end = r.get("endTime")
         hours = _hours_until(end)
         if hours is not None:
             return hours, f"endTime {end}"
-    if r.type in (ALI_INSTANCE, ALI_INSTANCE_SET) and not prepaid(r):
-        release = r.get("autoReleaseTime")
+    if r.type == AWS_ODCR and str(r.get("endDateType") or "").lower() == "limited":
+        # Billed until its endDate, then released (pulumi-aws CapacityReservation end_date).
+        hours = _hours_until(r.get("endDate"))
+        if hours is not None:
+            return hours, f"endDate {r.get('endDate')}"
+    if r.type == GCP_RESERVATION:
+        # Auto-deleted at deleteAtTime, or deleteAfterDuration after it is made (now).
+        hours = _hours_until(r.get("deleteAtTime"))
+        seconds = number(r.get("deleteAfterDuration.seconds"))
+        if hours is None and seconds is not None and seconds > 0 and math.isfinite(seconds):
+            hours = math.ceil(seconds / 3600 - 1e-6)
+        if hours is not None:
+            return float(hours), "the reservation's auto-delete time"
+    if r.type in (ALI_INSTANCE, ALI_INSTANCE_SET) and not prepaid(r, g.template):
+        release = ali_release(g)
         hours = _hours_until(release)
         if hours is not None:
             return hours, f"autoReleaseTime {release}"
@@ -119,19 +143,57 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
                     return None, ""
                 if _window_ends_within_a_month(profile, profiles):
                     return None, ""
-                hours = _hours_until(dig_value(profile, "fixedDate.start"))
+                hours = _azure_hours(profile, "start")
                 if hours is not None:
                     return hours, (f"autoscale setting {s.name} scales the set to 0 at "
                                    f"{dig_value(profile, 'fixedDate.start')}")
     return None, ""
 
 
-def prepaid(r: Resource) -> bool:
+def prepaid(r: Resource, template: Optional[Resource] = None) -> bool:
     """An Alibaba subscription (PrePaid) instance: autoReleaseTime releases only pay-as-you-go
     and spot instances (ModifyInstanceAutoReleaseTime answers ChargeTypeViolation for others,
     alibabacloud.com/help/en/ecs/developer-reference/api-ecs-2014-05-26-
-    modifyinstanceautoreleasetime), so it is no lifetime there."""
-    return str(r.get("instanceChargeType") or "").lower() == "prepaid"
+    modifyinstanceautoreleasetime), so it is no lifetime there. The charge type an instance
+    leaves out comes from its ECS launch template, if it has one."""
+    charge = r.get("instanceChargeType") or (
+        template.get("instanceChargeType") if template is not None
+        and template.type in ALI_LAUNCH_TEMPLATES else None)
+    return str(charge or "").lower() == "prepaid"
+
+
+def ali_release(g: Any) -> Any:
+    """An Alibaba instance's autoReleaseTime: its own, else its ECS launch template's (the
+    template fills in what RunInstances leaves out; pulumi-alicloud ecs.EcsLaunchTemplate
+    auto_release_time)."""
+    own = g.resource.get("autoReleaseTime")
+    template = getattr(g, "template", None)
+    if own or template is None or template.type not in ALI_LAUNCH_TEMPLATES:
+        return own
+    return template.get("autoReleaseTime") or own
+
+
+# Azure's own name for UTC in a TimeWindow's timeZone (the Windows time zone ids it takes).
+_AZURE_UTC = {"", "utc", "coordinated universal time", "utc+00", "utc-00"}
+
+
+def _azure_hours(profile: dict, key: str) -> Optional[float]:
+    """Hours until a fixed-date profile's start or end. A time with no offset is in the
+    profile's fixedDate.timeZone (Azure TimeWindow: "the timezone of the start and end times
+    for the profile"); for a zone other than UTC it is read at the latest instant it can mean,
+    12 h after the same reading in UTC (UTC-12 is the westernmost zone), so a stop is never
+    read earlier than it happens."""
+    value = dig_value(profile, f"fixedDate.{key}")
+    hours = _hours_until(value)
+    zone = dig_value(profile, "fixedDate.timeZone")
+    if hours is None or not isinstance(value, str) or not isinstance(zone, str) or \
+            zone.strip().lower() in _AZURE_UTC:
+        return hours
+    try:
+        offset = datetime.fromisoformat(value.strip().replace("Z", "+00:00")).tzinfo
+    except ValueError:
+        return hours
+    return hours if offset is not None else hours + 12
 
 
 def _window_ends_within_a_month(stop: dict, profiles: list[dict]) -> bool:
@@ -160,7 +222,7 @@ def _azure_held_outside_windows(s: Resource, profiles: list[dict]) -> Optional[t
     if any(p.get("recurrence") or not p.get("fixedDate") for p in running):
         return None, ""
     ends = [dig_value(p, "fixedDate.end") for p in running]
-    hours = [_hours_until(end) for end in ends]
+    hours = [_azure_hours(p, "end") for p in running]
     if any(not isinstance(end, str) for end in ends):
         return None, ""
     last = max((h for h in hours if h is not None), default=0.0)

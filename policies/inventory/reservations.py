@@ -71,7 +71,10 @@ def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
     if r.type == AZ_CAPACITY_RESERVATION:
         groups = [d for d in r.deps.get("capacityReservationGroupName", [])
                   if d.type == AZ_CAPACITY_RESERVATION_GROUP]
-        return any(_depends_on(h, ("virtualMachineProfile", "capacityReservation"), crg)
+        # A scale set's / VM's capacityReservation; an AKS agent pool's
+        # capacityReservationGroupID (azure-native containerservice.AgentPool).
+        return any(_depends_on(h, ("virtualMachineProfile", "capacityReservation",
+                                   "capacityReservationGroupID"), crg)
                    for h in holders for crg in groups)
     if r.type == ALI_CAPACITY_RESERVATION:
         for h in holders:
@@ -129,3 +132,8 @@ def count_once(groups: list[NodeGroup]) -> None:
             room[id(res)] = free - inside
             g.reserved_nodes += inside
             g.reserved_in.append(res.resource.name)
+            if res.lifetime_hours is not None:
+                # A reservation that ends (AWS endDate, GCP deleteAt, Alibaba endTime) holds its
+                # nodes until then only: the shortest such end counts for all of them.
+                g.reserved_hours = res.lifetime_hours if g.reserved_hours is None else \
+                    min(g.reserved_hours, res.lifetime_hours)

@@ -8,6 +8,7 @@ import re
 AWS_SUBNET = "aws:ec2/subnet:Subnet"
 AWS_ASG = "aws:autoscaling/group:Group"
 AWS_LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
+AWS_LAUNCH_CONFIGURATION = "aws:ec2/launchConfiguration:LaunchConfiguration"
 AWS_INSTANCE = "aws:ec2/instance:Instance"
 AWS_PLACEMENT_GROUP = "aws:ec2/placementGroup:PlacementGroup"
 AWS_LUSTRE = "aws:fsx/lustreFileSystem:LustreFileSystem"

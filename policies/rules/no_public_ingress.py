@@ -200,9 +200,22 @@ def _aws(r: Resource, config) -> list[Violation]:
                               "associatePublicIpAddress \"true\"", "\"false\"",
                               "set associate_public_ip_address=\"false\" on every interface; "
                               "reach nodes through SSH CIDRs, a bastion or SSM")]
-    if t == "aws:ec2/instance:Instance" and truthy(r.known("associatePublicIpAddress")):
+    if (t in _AWS_INSTANCES or t == "aws:ec2/launchConfiguration:LaunchConfiguration") and \
+            truthy(r.known("associatePublicIpAddress")):
         return [violation(r, "the node gets a public IP address", "associatePublicIpAddress true",
                           "false", "set associate_public_ip_address=False")]
+    if t == "aws:ec2/spotFleetRequest:SpotFleetRequest":
+        # Launch specifications take an instance's inputs (pulumi-aws SpotFleetRequest
+        # launch_specifications[].associate_public_ip_address).
+        public = [i for i, spec in enumerate(r.items("launchSpecifications"))
+                  if _nic(r, spec, f"launchSpecifications.{i}")
+                  and truthy(_known(r, spec, "associatePublicIpAddress",
+                                    f"launchSpecifications.{i}"))]
+        if public:
+            return [violation(r, "the fleet's nodes get public IP addresses",
+                              f"associatePublicIpAddress true on launch specification(s) {public}",
+                              "false", "set associate_public_ip_address=False on every launch "
+                              "specification")]
     if t == AWS_SUBNET:
         # A public subnet is judged with the stack (check_stack): whether it is an edge subnet
         # depends on what is placed in it, which one Analyze call cannot see. An unknown
@@ -281,11 +294,15 @@ def _false(value: Any) -> bool:
     return value is False or (isinstance(value, str) and value.strip().lower() == "false")
 
 
+# An instance and a Spot Instance request (which takes an instance's inputs and launches one).
+_AWS_INSTANCES = ("aws:ec2/instance:Instance", "aws:ec2/spotInstanceRequest:SpotInstanceRequest")
+
+
 def _declines_public_ip(r: Resource) -> bool:
     """Compute that turns public IPs off itself (the interface's associatePublicIpAddress
     overrides the subnet's mapPublicIpOnLaunch): an instance, a launch template whose every
     interface says false, or a group / fleet whose every launch template does."""
-    if r.type == "aws:ec2/instance:Instance":
+    if r.type in _AWS_INSTANCES:
         return _false(r.get("associatePublicIpAddress"))
     if r.type == "aws:ec2/launchTemplate:LaunchTemplate":
         nics = r.get("networkInterfaces")
@@ -445,7 +462,8 @@ def _gcp(r: Resource, config) -> list[Violation]:
         return []
     if r.type in ("gcp:compute/instanceTemplate:InstanceTemplate",
                   "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate",
-                  "gcp:compute/instance:Instance"):
+                  "gcp:compute/instance:Instance",
+                  "gcp:compute/instanceFromTemplate:InstanceFromTemplate"):
         nics = r.items("networkInterfaces")
         public = [i for i, n in enumerate(nics) if _nic(r, n, f"networkInterfaces.{i}")
                   and (_known(r, n, "accessConfigs", f"networkInterfaces.{i}")
@@ -502,8 +520,12 @@ def _azure(r: Resource, config) -> list[Violation]:
         return _azure_rules(r, [r.props], "", config)
     if r.type in ("azure-native:network:NetworkSecurityGroup", _AZURE_CLASSIC_NSG):
         return _azure_rules(r, r.items("securityRules"), "securityRules.", config)
-    if r.type == "azure-native:compute:VirtualMachineScaleSet":
-        path = "virtualMachineProfile.networkProfile.networkInterfaceConfigurations"
+    if r.type in ("azure-native:compute:VirtualMachineScaleSet",
+                  "azure-native:compute:VirtualMachine"):
+        # A VM may create its NICs itself (networkProfile.networkInterfaceConfigurations, with
+        # networkApiVersion; the Flexible scale set's way), public IP configuration included.
+        path = ("virtualMachineProfile.networkProfile.networkInterfaceConfigurations"
+                if r.type.endswith("ScaleSet") else "networkProfile.networkInterfaceConfigurations")
         public = [ip.get("name") for i, nic in enumerate(r.items(path))
                   if _nic(r, nic, f"{path}.{i}")
                   for j, ip in enumerate(r.items(f"{path}.{i}.ipConfigurations",
@@ -512,11 +534,27 @@ def _azure(r: Resource, config) -> list[Violation]:
                   and _known(r, ip, "publicIPAddressConfiguration",
                              f"{path}.{i}.ipConfigurations.{j}")]
         if public:
-            return [violation(r, "the scale set's VMs get public IP addresses",
+            return [violation(r, "the scale set's VMs get public IP addresses"
+                              if r.type.endswith("ScaleSet") else "the VM gets a public IP address",
                               f"publicIPAddressConfiguration on {', '.join(map(str, public))}",
                               "no publicIPAddressConfiguration",
                               "remove public_ip_address_configuration; use a NAT gateway for "
                               "egress and Bastion or the SSH CIDRs for access")]
+    if r.type in ("azure-native:containerservice:AgentPool",
+                  "azure-native:containerservice:ManagedCluster"):
+        # enableNodePublicIP: "whether each node is allocated its own public IP" (AgentPool,
+        # and each of a ManagedCluster's agentPoolProfiles).
+        if r.type.endswith("AgentPool"):
+            public = [r.name] if truthy(r.known("enableNodePublicIP")) else []
+        else:
+            public = [str(p.get("name")) for i, p in enumerate(r.items("agentPoolProfiles"))
+                      if _nic(r, p, f"agentPoolProfiles.{i}") and truthy(_known(
+                          r, p, "enableNodePublicIP", f"agentPoolProfiles.{i}"))]
+        if public:
+            return [violation(r, "the AKS nodes get public IP addresses",
+                              f"enableNodePublicIP true on {', '.join(public)}", "false",
+                              "set enable_node_public_ip=False; use a NAT gateway for egress")]
+        return []
     if r.type in _AZURE_CLASSIC_VMSS:
         public = []
         for i, nic in enumerate(r.items("networkInterfaces")):
@@ -566,7 +604,10 @@ def _alicloud(r: Resource, config) -> list[Violation]:
                 out.append(_open_rule(r, world, ports, ssh_only, config, path))
         return out
     if r.type in ("alicloud:ecs/instance:Instance", "alicloud:ecs/ecsInstanceSet:EcsInstanceSet",
-                  "alicloud:ess/scalingConfiguration:ScalingConfiguration"):
+                  "alicloud:ess/scalingConfiguration:ScalingConfiguration",
+                  # ECS launch templates: what instances and scaling groups launch from them.
+                  "alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate",
+                  "alicloud:ecs/launchTemplate:LaunchTemplate"):
         bandwidth = r.get("internetMaxBandwidthOut")
         if bandwidth is UNKNOWN:
             raise UnknownValue(r, "internetMaxBandwidthOut")

@@ -28,7 +28,7 @@ from trainstack_policies.inventory import (
     gpu_reason,
     node_groups,
 )
-from trainstack_policies.inventory.lifetimes import prepaid
+from trainstack_policies.inventory.lifetimes import ali_release, prepaid
 from trainstack_policies.model import (
     UNKNOWN,
     Resource,
@@ -231,11 +231,11 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                 if node.resource.type == ALI_CAPACITY_RESERVATION:
                     out += _reservation_stop(node.resource)
                     continue
-                release = node.resource.get("autoReleaseTime")
+                release = ali_release(node)
                 if release is UNKNOWN:
                     raise UnknownValue(node.resource, "autoReleaseTime")
                 if release and node.resource.type in (ALI_INSTANCE, ALI_INSTANCE_SET) and \
-                        prepaid(node.resource):
+                        prepaid(node.resource, getattr(node, "template", None)):
                     out.append(violation(
                         node.resource, "the auto-release time does not release a subscription "
                         "(PrePaid) instance, so it stands in for no budget alarm", release,

@@ -113,6 +113,50 @@ def _literal_ids(r: Resource) -> list[str]:
         for v in (value if isinstance(value, list) else [value]):
             if isinstance(v, str) and v and v is not UNKNOWN:
                 out.append(v)
+    # EC2 Fleet / Spot Fleet name subnets inside their configs (overrides[].subnetId,
+    # launchSpecifications[].subnetId, comma-separated there); literal where no subnet of the
+    # stack is behind the config.
+    for key in _NESTED_PLACING:
+        if any(d.type == "aws:ec2/subnet:Subnet" for d in r.deps.get(key, [])):
+            continue
+        for conf in _as_list(r.get(key)):
+            entries = [conf] + (_as_list(conf.get("overrides")) if isinstance(conf, dict) else [])
+            for entry in entries:
+                v = entry.get("subnetId") if isinstance(entry, dict) else None
+                if isinstance(v, str) and v:
+                    out += [part.strip() for part in v.split(",") if part.strip()]
+    return out
+
+
+_NESTED_PLACING = ("launchTemplateConfigs", "launchTemplateConfig", "launchSpecifications")
+
+
+def _as_list(value: Any) -> list:
+    return value if isinstance(value, list) else [value] if isinstance(value, dict) else []
+
+
+def _mixed_literal_zones(r: Resource, config: Mapping[str, Any]) -> list[str]:
+    """Zones of subnet / vSwitch ids a list input names beside the stack's own (more entries
+    than subnets of the stack it depends on): those ids are made elsewhere. Which entries they
+    are is not known (on an update preview the stack's own ids are text too), so the config
+    must tell at least as many of the named ids as there are extra entries; else "cannot
+    decide" (OutsideStack), as for a placement named by literal ids alone."""
+    out: list[str] = []
+    told = config.get("zones") or {}
+    for key in _PLACING:
+        value, deps = r.get(key), r.deps.get(key)
+        if not deps or not isinstance(value, list) or len(value) <= len(deps):
+            continue
+        named = [v for v in value if isinstance(v, str) and v and v is not UNKNOWN]
+        known = [told[v] for v in named if isinstance(told.get(v), str) and told.get(v)]
+        if len(known) < len(value) - len(deps):
+            untold = [v for v in named if v not in told] or ["(an id unknown until apply)"]
+            raise OutsideStack(r, f"{key} names {len(value) - len(deps)} subnet(s) beside the "
+                                  f"stack's own, among {', '.join(untold)} (made elsewhere, so "
+                                  "their zone is not in the program; tell the pack with "
+                                  f"storage-same-zone's zones config: {{\"{untold[0]}\": "
+                                  "\"<zone>\"}})")
+        out += known
     return out
 
 
@@ -200,6 +244,8 @@ def _node_placement(groups: list[NodeGroup], out: list[Violation],
         if not known:
             known = _told_zones(g.resource, config) or (
                 _told_zones(g.template, config) if g.template is not None else [])
+        else:
+            known += [z for z in _mixed_literal_zones(g.resource, config) if z not in known]
         if not known:
             out.append(violation(g.resource, "the GPU nodes' zone cannot be read", None,
                                  "one zone named on the group or its subnet/vSwitch",
