@@ -215,7 +215,12 @@ class Server:
                     return
                 else:
                     _, request_event, handler = tag
-                    self._answer(request_event, handler, event)
+                    try:
+                        self._answer(request_event, handler, event)
+                    except Exception:  # noqa: BLE001 (a bug here must not stop the serving)
+                        _LOGGER.exception("Exception answering a call!")
+                        self._fail(request_event.call, None, cygrpc.StatusCode.internal,
+                                   b"Exception answering the call!")
         finally:
             self._stopped.set()
 
@@ -260,6 +265,8 @@ class Server:
             raw = response if serialize is None else serialize(response)
         except Exception:  # noqa: BLE001
             _LOGGER.exception("Exception serializing message!")
+            raw = None
+        if raw is None:    # a serialiser that raised, or a handler without one that gave None
             self._fail(call, context, cygrpc.StatusCode.internal, b"Failed to serialize response!")
             return
         code = cygrpc.StatusCode.ok if context.code_ is None else _code(context.code_)

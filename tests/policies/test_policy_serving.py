@@ -48,6 +48,10 @@ def _crash(request, context):
     raise ValueError("a shape no rule expected")
 
 
+def _nothing(request, context):
+    return None
+
+
 def _code_and_answer(request, context):
     context.set_code(grpc.StatusCode.NOT_FOUND)
     context.set_details("no such stack")
@@ -63,6 +67,9 @@ HANDLERS = grpc.method_handlers_generic_handler("test.Service", {
     "Unimplemented": grpc.unary_unary_rpc_method_handler(_unimplemented),
     "Crash": grpc.unary_unary_rpc_method_handler(_crash),
     "CodeAndAnswer": grpc.unary_unary_rpc_method_handler(_code_and_answer),
+    "Nothing": grpc.unary_unary_rpc_method_handler(_nothing),
+    "Unserialisable": grpc.unary_unary_rpc_method_handler(
+        _echo, response_serializer=struct_pb2.Struct.SerializeToString),
 })
 
 
@@ -143,8 +150,17 @@ def test_undecodable_request_bytes_are_internal(channel):
                                                    "Exception deserializing request!")
 
 
+def test_an_answer_that_cannot_be_serialised_is_internal(channel):
+    # None without a serialiser; bytes given to a message serialiser
+    assert _status(channel, "Nothing") == (grpc.StatusCode.INTERNAL,
+                                           "Failed to serialize response!")
+    assert _status(channel, "Unserialisable", b"x") == (grpc.StatusCode.INTERNAL,
+                                                        "Failed to serialize response!")
+
+
 def test_the_server_keeps_serving_after_failures(channel):
     _status(channel, "Crash")
+    _status(channel, "Nothing")
     _status(channel, "Struct", b"\x0a")
     _status(channel, "Nope")
     assert channel.unary_unary("/test.Service/Echo")(b"still here", timeout=10) == b"still here"
