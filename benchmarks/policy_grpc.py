@@ -308,8 +308,10 @@ def main() -> int:
     print(f"transport floor: {calls:,} bare round trips (GetPluginInfo) take "
           f"{m.transport:.2f} s here ({m.transport / seconds:.0%} of the total); the pack's "
           f"handlers alone, in-process: {handlers:.2f} s ({handlers / seconds:.0%})")
-    server = "grpc.server (TRAINSTACK_POLICY_SERVER=stock)" if os.environ.get(
-        "TRAINSTACK_POLICY_SERVER") == "stock" else "its own unless the pack lacks serving.py"
+    own = ((args.pack_dir or ROOT / "policies") / "serving.py").exists()
+    server = ("its own (serving.Server)" if own and os.environ.get("TRAINSTACK_POLICY_SERVER")
+              != "stock" else "pulumi_policy's grpc.server" + (
+                  " (TRAINSTACK_POLICY_SERVER=stock)" if own else " (the pack has no serving.py)"))
     print(f"the pack process served by: {server}")
     print(f"ratio: the pack over gRPC / {calls:,} bare calls to a stock Python gRPC server "
           f"({stock:.2f} s, median of {args.repeats}, each right after a pack repeat) = "
