@@ -192,13 +192,19 @@ class Server:
         flags = 0
         try:
             while True:
+                # The last event and its call released before waiting (as grpc.server does): a
+                # call left unanswered is cancelled when its last reference goes.
+                event = tag = None
                 event = queue.poll()
                 tag = event.tag
                 if tag is _REQUEST:
                     if not event.success:
                         continue     # shutting down: no more calls
                     core.request_call(queue, queue, _REQUEST)
-                    handler = self._handler(event.call_details.method, event.invocation_metadata)
+                    method = event.call_details.method
+                    if not method:
+                        continue   # as grpc.server: never answered, so cancelled once dropped
+                    handler = self._handler(method, event.invocation_metadata)
                     if handler is None:
                         event.call.start_server_batch((
                             cygrpc.SendInitialMetadataOperation(None, flags),

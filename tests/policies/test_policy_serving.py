@@ -144,6 +144,15 @@ def test_an_unknown_method_is_unimplemented(channel):
     assert err.value.code() == grpc.StatusCode.UNIMPLEMENTED
 
 
+def test_the_engines_empty_method_probe_is_answered_and_not_unavailable(channel):
+    # The engine checks a plugin is up by invoking the method "" and retries while the answer
+    # is UNAVAILABLE (pulumi/pulumi sdk/go/common/resource/plugin/plugin.go, testConnection);
+    # grpc.server never answers an empty method, so the call ends CANCELLED.
+    with pytest.raises(grpc.RpcError) as err:
+        channel.unary_unary("")(b"", timeout=10)
+    assert err.value.code() == grpc.StatusCode.CANCELLED
+
+
 def test_undecodable_request_bytes_are_internal(channel):
     # 0x0a is field 1, length-delimited, with its length missing: not a Struct
     assert _status(channel, "Struct", b"\x0a") == (grpc.StatusCode.INTERNAL,
