@@ -176,11 +176,9 @@ def test_the_server_keeps_serving_after_failures(channel):
 
 
 _WHICH_SERVER = """
-import sys
-sys.path.insert(0, sys.argv[1])
-import importlib.util
+import importlib.util, sys
 from pathlib import Path
-pack = Path(sys.argv[2])
+pack = Path(sys.argv[1])
 spec = importlib.util.spec_from_file_location("trainstack_policies", pack / "__init__.py",
                                               submodule_search_locations=[str(pack)])
 module = importlib.util.module_from_spec(spec)
@@ -204,7 +202,7 @@ def test_the_pack_process_serves_with_its_own_server_unless_told_not_to(setting,
     env = {k: v for k, v in os.environ.items() if k != "TRAINSTACK_POLICY_SERVER"}
     if setting:
         env["TRAINSTACK_POLICY_SERVER"] = setting
-    out = subprocess.run([sys.executable, "-c", _WHICH_SERVER, str(PACK_DIR.parent),
-                          str(PACK_DIR)], env=env, capture_output=True, text=True, timeout=120)
+    out = subprocess.run([sys.executable, "-c", _WHICH_SERVER, str(PACK_DIR)], env=env,
+                         capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == expected
