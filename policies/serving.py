@@ -5,7 +5,7 @@ unary call, that server's polling thread hands the call to a pool thread, which 
 receive and waits on a condition until the polling thread hands it the message, runs the
 handler, and waits again for the send: about 0.25 ms of CPU per empty call here, most of it the
 Python of grpc/_server.py on those threads (measured per thread: benchmarks/RESULTS.md, issue 35,
-2026-12-06, 07:45-08:31 UTC). `Server` serves the same handlers from one thread on the core both
+2026-12-06, 07:45-08:43 UTC). `Server` serves the same handlers from one thread on the core both
 grpc.server and grpc.aio are built on (grpc._cython.cygrpc): request a call, receive its
 message, run the handler, then send initial metadata, the message, the status and receive the
 close as one batch. The method handlers are the ones PolicyPack registers (the same
