@@ -17,6 +17,10 @@ Issue 35's targets, both from the same run: the pack over gRPC at most 1.25x the
 bare calls to a stock Python gRPC server (`StockServer`, its calls made right after each pack
 repeat so that both see the same load; the ratio is of the medians), and the handlers in-process
 at least 20,000 resources per second. Both server processes' CPU time is printed beside them.
+The pack serves with its own one-thread server (policies/serving.py) unless
+TRAINSTACK_POLICY_SERVER=stock is set (then with pulumi_policy's grpc.server, as before issue 35's
+speed work); the floor is the stock server either way, so with its own server the pack can come
+in under 1.0x.
 
 It also prints what no pack can go below here: the same number of bare round trips between the
 same two processes (the transport floor), and the pack's own handler time in-process, without
@@ -304,6 +308,11 @@ def main() -> int:
     print(f"transport floor: {calls:,} bare round trips (GetPluginInfo) take "
           f"{m.transport:.2f} s here ({m.transport / seconds:.0%} of the total); the pack's "
           f"handlers alone, in-process: {handlers:.2f} s ({handlers / seconds:.0%})")
+    own = ((args.pack_dir or ROOT / "policies") / "serving.py").exists()
+    server = ("its own (serving.Server)" if own and os.environ.get("TRAINSTACK_POLICY_SERVER")
+              != "stock" else "pulumi_policy's grpc.server" + (
+                  " (TRAINSTACK_POLICY_SERVER=stock)" if own else " (the pack has no serving.py)"))
+    print(f"the pack process served by: {server}")
     print(f"ratio: the pack over gRPC / {calls:,} bare calls to a stock Python gRPC server "
           f"({stock:.2f} s, median of {args.repeats}, each right after a pack repeat) = "
           f"{ratio:.2f}x (target <= {TARGET_RATIO:g}x: "

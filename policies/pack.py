@@ -31,7 +31,7 @@ from pulumi_policy import (
 )
 from pulumi_policy.proxy import UnknownValueError
 
-from trainstack_policies import analyzer
+from trainstack_policies import analyzer, serving
 from trainstack_policies.analyzer import rule_config
 from trainstack_policies.model import (
     UNKNOWN_STRING_SENTINEL,
@@ -109,12 +109,14 @@ def policies() -> list:
 
 
 def install_analyzer() -> bool:
-    """Serve with `Analyzer` when this pulumi-policy has the helpers it builds on."""
+    """Serve with `Analyzer` when this pulumi-policy has the helpers it builds on, and with
+    serving.Server (one thread, no pool hand-off per call) where this grpc allows."""
     from pulumi_policy import policy as stock
 
     base = getattr(stock, "_PolicyAnalyzerServicer", None)
     if base is None or not analyzer.compatible(base):
         return False
+    serving.install(stock)
     # Swapping the SDK's servicer class for one built on it (analyzer.py) is the only hook
     # pulumi_policy leaves; its stubs declare the name a class, not a replaceable one.
     stock._PolicyAnalyzerServicer = analyzer.make(base)  # type: ignore[misc, assignment]
