@@ -18,7 +18,8 @@ What the engine sees is unchanged: the port PolicyPack prints, the same service 
 Calls are served one after another (the engine makes them one after another; the stock server
 ran them under one interpreter lock too). Only unary-unary methods are served (the Analyzer
 service has no other kind); `install()` leaves the stock server where this grpc lacks the core
-API used here, and TRAINSTACK_POLICY_SERVER=stock in the pack's environment keeps it too.
+API used here or is not a release it was tested on (TESTED_GRPC_RELEASES), and
+TRAINSTACK_POLICY_SERVER=stock in the pack's environment keeps it too.
 """
 from __future__ import annotations
 
@@ -42,9 +43,21 @@ _SERVER = ("register_completion_queue", "add_http2_port", "start", "request_call
            "cancel_all_calls")
 
 
+# grpcio releases (major.minor) this server was tested on, whole tests/policies included.
+# cygrpc is grpc's private layer: a release outside this list may have changed what `Server`
+# relies on without removing a name, so the pack keeps the stock server there (slower, not
+# wrong). Add a release here only after tests/policies passes on it.
+TESTED_GRPC_RELEASES = frozenset({"1.85"})
+
+
+def _release(version: str) -> str:
+    return ".".join(version.split(".")[:2])
+
+
 def available() -> bool:
-    """Whether this grpc has the core API `Server` is built on."""
-    return cygrpc is not None and all(hasattr(cygrpc, n) for n in _CORE) and \
+    """Whether this grpc is a tested release with the core API `Server` is built on."""
+    return cygrpc is not None and _release(grpc.__version__) in TESTED_GRPC_RELEASES and \
+        all(hasattr(cygrpc, n) for n in _CORE) and \
         all(hasattr(cygrpc.Server, n) for n in _SERVER)
 
 

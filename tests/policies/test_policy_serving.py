@@ -206,3 +206,21 @@ def test_the_pack_process_serves_with_its_own_server_unless_told_not_to(setting,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == expected
+
+
+@pytest.mark.parametrize("version, served_by_the_pack", [
+    ("1.85.4", True),     # the release tests/policies ran on (constraints.txt pins it)
+    ("1.85.0", True),
+    ("1.86.0", False),    # a newer release: cygrpc is private, so untested means stock
+    ("1.71.2", False),    # the oldest pulumi-policy accepts, never tested here
+])
+def test_the_pack_serves_itself_only_on_a_grpc_release_it_was_tested_on(monkeypatch, version,
+                                                                           served_by_the_pack):
+    monkeypatch.setattr(grpc, "__version__", version)
+    assert serving.available() is served_by_the_pack
+
+
+def test_the_grpc_installed_here_is_a_tested_release():
+    """The tests above prove the pack's server on the grpc installed here: if constraints.txt
+    moves grpcio, this names the release to test and then add to TESTED_GRPC_RELEASES."""
+    assert ".".join(grpc.__version__.split(".")[:2]) in serving.TESTED_GRPC_RELEASES, grpc.__version__
