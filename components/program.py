@@ -135,7 +135,7 @@ def _check_runtime_cuda(cloud: str, spec: ClusterSpec) -> None:
 
 # The inputs the offline engine (trainstack/plan/engine.py) resolved from the very config it runs
 # this program under, a moment before: `run` takes them instead of parsing the spec, choosing the
-# instance and checking the catalog a second time (0.7 % of an Alibaba Cloud plan's instructions,
+# instance and checking the catalog a second time (0.55 % of an Alibaba Cloud plan's instructions,
 # benchmarks/RESULTS.md). Unset under `pulumi up`, where `run` resolves the stack's config.
 RESOLVED: ContextVar[Optional[ProgramInputs]] = ContextVar("trainstack_resolved", default=None)
 

@@ -228,7 +228,7 @@ def render(config: dict[str, str], stack: str = "offline",
             # it, executed right here: Pulumi takes a stack trace of every resource it
             # registers, and each frame between this one and the resource costs every trace
             # (runpy's three frozen frames made one trace 1.8x as costly, 269 vs 152 us; a
-            # helper function for these two lines cost 1 % of an Alibaba Cloud render in
+            # helper function for these two lines cost 0.9 % of an Alibaba Cloud render in
             # instructions: benchmarks/RESULTS.md, issue 30).
             code = compile(main_file.read_bytes(), str(main_file), "exec")
             exec(code, {"__name__": "__main__", "__file__": str(main_file),
