@@ -15,8 +15,6 @@ from trainstack_components.base import ClusterArgs
 from trainstack_components.boot import (
     MOUNT_PATH,
     NodeContext,
-    ShippedFile,
-    boot_outline,
     render_shipped,
     shipped_files,
     shipped_object_name,
@@ -66,10 +64,13 @@ class AlicloudGpuCluster(GpuCluster):
         # holdNodes: `trainstack up` scales back after a capacity failure (capacity_guard.py).
         count = 0 if nodes_held() or rel.spent else spec.nodes
         shipped, objects = self._ship_boot_files(name, args, bucket)
-        nodes = self._nodes(name, args, net, holder, place, role, fs, bucket, rel, count,
-                            shipped, objects)
+        # The boot, rendered once for the plan's outline of it and the user data of every node
+        # (a node finds its rank by its own fixed address).
+        boot = self._boot_context(args, fs, bucket, role).apply(
+            lambda ctx: render_shipped(ctx, AlicloudBoot(), shipped))
+        nodes = self._nodes(name, args, net, holder, place, role, fs, rel, count,
+                            boot.apply(lambda rendered: ecs_user_data(rendered.text)), objects)
         alarm = self._idle_alarm(name, args, nodes) if nodes else None
-        boot = self._boot_context(args, fs, bucket, role)
         release_at = nodes[0].auto_release_time if nodes else pulumi.Output.from_input(rel.at)
         return {
             "nodes": [n.instance_name for n in nodes],
@@ -77,7 +78,7 @@ class AlicloudGpuCluster(GpuCluster):
             # `trainstack connect` reads the ids in node order.
             "node_group": holder.id,
             "node_ids": [n.id for n in nodes],
-            "node_boot": boot.apply(lambda ctx: boot_outline(ctx, AlicloudBoot(), ship=True)),
+            "node_boot": boot.apply(lambda rendered: rendered.outline),
             "heartbeat_url": bucket.bucket.apply(lambda b: f"oss://{b}/heartbeats"),
             "filesystem_export_command": pulumi.Output.all(fs["fs"].id, fs["flow"].data_flow_id)
             .apply(lambda v: export_command(sel.region, v[0], v[1])),
@@ -267,24 +268,21 @@ class AlicloudGpuCluster(GpuCluster):
 
     # -- nodes ---------------------------------------------------------------------------------
 
-    def _nodes(self, name, args: ClusterArgs, net, holder, place, role, fs, bucket, rel,
-               count: int, shipped: tuple[ShippedFile, ...] = (), boot_objects=()):
+    def _nodes(self, name, args: ClusterArgs, net, holder, place, role, fs, rel, count: int,
+               user_data: pulumi.Output[str], boot_objects=()):
         spec, sel, tags = args.spec, args.selection, self.tags
         cap = planning.capacity_args(sel.capacity.type, sel.capacity.reservation)
         primary_eri, second_eri_card = planning.eri_layout(sel.instance, sel.use_rdma)
         image = ecs.get_images_output(name_regex=IMAGE_NAME_REGEX, owners="system",
                                       most_recent=True, instance_type=sel.instance.name,
                                       opts=pulumi.InvokeOutputOptions(parent=self)).ids
-        boot = self._boot_context(args, fs, bucket, role)
-        # One user data for every node, rendered once: a node finds its rank by its own fixed
-        # address.
-        user_data = boot.apply(lambda ctx: self._user_data(ctx, shipped))
+        image_id = image.apply(lambda ids: ids[0])
         nodes = []
         for i in range(count):
             node = planning.node_name(name, i)
             instance = ecs.Instance(
                 node, instance_name=node, host_name=node, instance_type=sel.instance.name,
-                image_id=image.apply(lambda ids: ids[0]),
+                image_id=image_id,
                 vswitch_id=net["vswitch"].id, security_groups=[net["sg"].id],
                 private_ip=planning.node_ip(i, spec.nodes),
                 internet_max_bandwidth_out=0,  # no public IP
@@ -341,18 +339,16 @@ class AlicloudGpuCluster(GpuCluster):
         the bucket as one object per file, which the boot's first step fetches. Which files
         and their bytes are known before the bucket, role or file system exist (the agents'
         code reads none of those values), so the objects are planned here rather than inside an
-        apply; `_user_data` checks the rendered boot asks for exactly these keys."""
+        apply; render_shipped checks the rendered boot asks for exactly these keys."""
         planned = self._node_context(args, bucket_name="", role_name="", fs_id="", export_id="")
         shipped = shipped_files(planned, AlicloudBoot())
-        objects = [oss.BucketObject(
-            shipped_object_name(name, f),
-            bucket=bucket.bucket, key=f.key, content=f.content, content_type="text/plain",
-            opts=self.child()) for f in shipped]
+        objects = []
+        for f in shipped:   # a loop, not a comprehension: one frame less in each object's trace
+            objects.append(oss.BucketObject(
+                shipped_object_name(name, f),
+                bucket=bucket.bucket, key=f.key, content=f.content, content_type="text/plain",
+                opts=self.child()))
         return shipped, objects
-
-    @staticmethod
-    def _user_data(ctx: NodeContext, shipped: tuple[ShippedFile, ...]) -> str:
-        return ecs_user_data(render_shipped(ctx, AlicloudBoot(), shipped))
 
     # -- idle GPUs -----------------------------------------------------------------------------
 

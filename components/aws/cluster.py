@@ -15,9 +15,7 @@ from trainstack_components.base import ClusterArgs
 from trainstack_components.boot import (
     MOUNT_PATH,
     NodeContext,
-    ShippedFile,
     aws_user_data,
-    boot_outline,
     render_shipped,
     shipped_files,
     shipped_object_name,
@@ -51,9 +49,11 @@ class AwsGpuCluster(GpuCluster):
         bucket = self._bucket(name, region, tags, spec.bucket.retain_on_destroy)
         fs, dra = self._filesystem(name, args, net, bucket)
         identity = node_identity(name, tags, bucket, parent=self)
-        boot = self._boot_context(args, fs, bucket)
         shipped, objects = self._ship_boot_files(name, args, bucket)
-        user_data = boot.apply(lambda ctx: self._user_data(ctx, shipped))
+        # The boot, rendered once for the user data and the plan's outline of it.
+        boot = self._boot_context(args, fs, bucket).apply(
+            lambda ctx: render_shipped(ctx, AwsBoot(), shipped))
+        user_data = boot.apply(lambda rendered: aws_user_data(rendered.text))
         now = shared_lifetime.utc_now()
         lifetime = shared_lifetime.from_stack_config(spec.lifetime_hours)
         group, pg, lt, image = self._nodes(name, args, net,
@@ -86,7 +86,7 @@ class AwsGpuCluster(GpuCluster):
             "node_role": identity.role.name,
             "node_access": node_access(spec.access.ssh_cidrs),
             "mount_path": MOUNT_PATH,
-            "node_boot": boot.apply(lambda ctx: boot_outline(ctx, AwsBoot(), ship=True)),
+            "node_boot": boot.apply(lambda rendered: rendered.outline),
         }
 
     # -- network -------------------------------------------------------------------------------
@@ -273,21 +273,19 @@ class AwsGpuCluster(GpuCluster):
         to the bucket as one object per file, which the boot's first step fetches. Which files
         and their bytes are known before the bucket or filesystem exist (the agents' code reads
         none of those values), so the objects are planned here rather than inside an apply;
-        `_user_data` checks the rendered boot asks for exactly these keys."""
+        render_shipped checks the rendered boot asks for exactly these keys."""
         sel = args.selection
         planned = self.node_context(args, bucket="", filesystem_source="", region=sel.region,
                                     zone=sel.zone, extra=self._boot_extra(args))
         shipped = shipped_files(planned, AwsBoot())
         tags = object_tags(args.tags, args.spec.tags)
-        objects = [aws.s3.BucketObjectv2(
-            shipped_object_name(name, f),
-            bucket=bucket.id, key=f.key, content=f.content, content_type="text/plain",
-            region=sel.region, tags=tags, opts=self.child()) for f in shipped]
+        objects = []
+        for f in shipped:   # a loop, not a comprehension: one frame less in each object's trace
+            objects.append(aws.s3.BucketObjectv2(
+                shipped_object_name(name, f),
+                bucket=bucket.id, key=f.key, content=f.content, content_type="text/plain",
+                region=sel.region, tags=tags, opts=self.child()))
         return shipped, objects
-
-    @staticmethod
-    def _user_data(ctx: NodeContext, shipped: tuple[ShippedFile, ...]) -> str:
-        return aws_user_data(render_shipped(ctx, AwsBoot(), shipped))
 
     # -- nodes ---------------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from trainstack_components.azure import lifetime as azure_lifetime
 from trainstack_components.azure import planning
 from trainstack_components.azure.boot import AzureBoot, custom_data, filesystem_source, scale_in_step
 from trainstack_components.base import ClusterArgs
-from trainstack_components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
+from trainstack_components.boot import MOUNT_PATH, NodeContext, render_boot
 from trainstack_components.gpu_cluster import GpuCluster
 from trainstack_components.pinning import nodes_held
 from trainstack_components.tags import RETAIN_TAG
@@ -56,14 +56,16 @@ class AzureGpuCluster(GpuCluster):
         grants = self._lustre_blob_access(name, account)
         fs = self._filesystem(name, sku, fs_tib, subnets["filesystem"], data, logs,
                               self._role_propagation(name, grants))
-        boot = self._boot_context(args, fs, account, data, identity)
+        # The boot, rendered once for the user data and the plan's outline of it.
+        boot = self._boot_context(args, fs, account, data, identity).apply(
+            lambda ctx: render_boot(ctx, AzureBoot(), [scale_in_step(ctx)]))
         now = shared_lifetime.utc_now()
         lifetime = shared_lifetime.from_stack_config(spec.lifetime_hours)
         # `trainstack up` sets holdNodes for one deploy after a capacity failure
         # (trainstack/deploy/capacity_guard.py): the set goes to 0, the rest stays.
         capacity = 0 if nodes_held() else shared_lifetime.nodes_now(lifetime, spec.nodes, now)
-        nodes = self._nodes(name, args, subnets["nodes"], identity, capacity, boot.apply(
-            lambda ctx: custom_data(render_user_data(ctx, AzureBoot(), [scale_in_step(ctx)]))))
+        nodes = self._nodes(name, args, subnets["nodes"], identity, capacity,
+                            boot.apply(lambda rendered: custom_data(rendered.text)))
         lifetime_outputs = azure_lifetime.enforce(self, name, nodes, self.rg.name, self.region,
                                                   spec.nodes, lifetime, now, self.tags)
         # Rank discovery: `az login --identity` then `az vmss nic list` on the nodes.
@@ -87,8 +89,7 @@ class AzureGpuCluster(GpuCluster):
             "node_group": nodes.name,
             "capacity": spec.capacity("azure").type,
             "mount_path": MOUNT_PATH,
-            "node_boot": boot.apply(
-                lambda ctx: boot_outline(ctx, AzureBoot(), [scale_in_step(ctx)])),
+            "node_boot": boot.apply(lambda rendered: rendered.outline),
             "filesystem_id": fs.id,
             "filesystem_mgs_address": fs.client_info.apply(lambda c: c.mgs_address if c else None),
             "filesystem_mount_command": fs.client_info.apply(

@@ -135,10 +135,12 @@ exit "$failed"
 
 @dataclass(frozen=True)
 class RenderedBoot:
-    """A node's cloud-config and the files its cloud must put in the bucket for it."""
+    """A node's cloud-config, the files its cloud must put in the bucket for it, and the plan's
+    one-line outline of its steps (boot_outline's), from one pass over the steps."""
 
     text: str
     shipped: tuple[ShippedFile, ...] = ()
+    outline: str = ""
 
 
 def _boot(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep],
@@ -161,7 +163,7 @@ def render_boot(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootSt
     the cluster's facts file plus `extra_files`. With `ship`, bulky files leave the document:
     a first step fetches them from the bucket, and `shipped` says what to upload there."""
     steps, files, shipped = _boot(ctx, cloud, extra_steps, extra_files, ship)
-    return RenderedBoot(cloud_config(steps, files), shipped)
+    return RenderedBoot(cloud_config(steps, files), shipped, _outline(steps))
 
 
 def render_user_data(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep] = (),
@@ -176,8 +178,9 @@ def shipped_files(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[Boot
     return _boot(ctx, cloud, extra_steps, extra_files, True)[2]
 
 
-def render_shipped(ctx: NodeContext, cloud: CloudBoot, planned: Sequence[ShippedFile]) -> str:
-    """The cloud-config with its bulky files shipped, checked against `planned` (the objects the
+def render_shipped(ctx: NodeContext, cloud: CloudBoot,
+                   planned: Sequence[ShippedFile]) -> RenderedBoot:
+    """The boot with its bulky files shipped, checked against `planned` (the objects the
     cluster declared from `shipped_files` before the bucket existed): a bulky BootFile that read
     a deploy-time value would ask for keys no object holds."""
     rendered = render_boot(ctx, cloud, ship=True)
@@ -187,7 +190,7 @@ def render_shipped(ctx: NodeContext, cloud: CloudBoot, planned: Sequence[Shipped
             f"time: planned {sorted(f.key for f in planned)}, rendered "
             f"{sorted(f.key for f in rendered.shipped)}; a bulky BootFile must not read "
             "the bucket, role or filesystem from its NodeContext")
-    return rendered.text
+    return rendered
 
 
 def shipped_object_name(cluster: str, file: ShippedFile) -> str:
@@ -197,8 +200,12 @@ def shipped_object_name(cluster: str, file: ShippedFile) -> str:
 
 def boot_outline(ctx: NodeContext, cloud: CloudBoot, extra_steps: Sequence[BootStep] = (),
                  ship: bool = False) -> str:
-    """One line for the plan: every step a node runs, in order, with what it does."""
-    steps = _boot(ctx, cloud, extra_steps, (), ship)[0]
+    """One line for the plan: every step a node runs, in order, with what it does (also
+    RenderedBoot.outline, for a cluster that renders the boot anyway)."""
+    return _outline(_boot(ctx, cloud, extra_steps, (), ship)[0])
+
+
+def _outline(steps: Sequence[BootStep]) -> str:
     return "; ".join(f"{s.name}: {s.description or s.name}" for s in steps)
 
 

@@ -9,7 +9,7 @@ from pulumi_command import local
 
 from trainstack_components import lifetime as shared_lifetime
 from trainstack_components.base import ClusterArgs
-from trainstack_components.boot import MOUNT_PATH, NodeContext, boot_outline, render_user_data
+from trainstack_components.boot import MOUNT_PATH, NodeContext, render_boot
 from trainstack_components.gcp import budget_action, planning
 from trainstack_components.gcp import lifetime as gcp_lifetime
 from trainstack_components.gcp.boot import GcpBoot
@@ -86,7 +86,9 @@ class GcpGpuCluster(GpuCluster):
                                  parent=self)
         self._import_at_create(name, args, fs, bucket, identity.lustre_agent_access)
         self._iap_ssh(name, nets["vpc"])
-        boot = self._boot_context(args, fs, bucket)
+        # The boot, rendered once for the user data and the plan's outline of it.
+        boot = self._boot_context(args, fs, bucket).apply(
+            lambda ctx: render_boot(ctx, GcpBoot()))
         fixed_image = pinned_image()
         image = fixed_image or gcp.compute.get_image_output(
             family=planning.IMAGE_FAMILY, project=planning.IMAGE_PROJECT,
@@ -96,7 +98,7 @@ class GcpGpuCluster(GpuCluster):
         group, resize = self._nodes(
             name, args, layout, nets, policy, capacity, image, image_fixed=bool(fixed_image),
             service_account=identity.account,
-            user_data=boot.apply(lambda ctx: render_user_data(ctx, GcpBoot())),
+            user_data=boot.apply(lambda rendered: rendered.text),
             nodes=shared_lifetime.nodes_now(lifetime, spec.nodes, now))
         lifetime_outputs = gcp_lifetime.enforce(
             self, name, args.stack, project=self.project, region=self.region, zone=self.zone,
@@ -147,7 +149,7 @@ class GcpGpuCluster(GpuCluster):
             "node_service_account": identity.account.email,
             "node_access": node_access(spec.access.ssh_cidrs),
             "mount_path": MOUNT_PATH,
-            "node_boot": boot.apply(lambda ctx: boot_outline(ctx, GcpBoot())),
+            "node_boot": boot.apply(lambda rendered: rendered.outline),
             **lifetime_outputs,
         }
 

@@ -24,7 +24,7 @@ from trainstack import PROJECT_DIR
 from trainstack_components.base import Cloud, get_cloud
 from trainstack_components.clouds import require_sdk
 from trainstack_components.errors import SpecError
-from trainstack_components.program import PROJECT, ProgramInputs, resolve
+from trainstack_components.program import PROJECT, RESOLVED, ProgramInputs, resolve
 
 ZONE_KEYS = ("availabilityZone", "zone", "zones", "zoneId", "location")
 # Inputs through which a resource sits in another resource's zone (a subnet, a vSwitch).
@@ -196,17 +196,6 @@ def _quiet_spec_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any])
     loop.default_exception_handler(context)
 
 
-def _run_as_main(main_file: Path) -> None:
-    """Run the project's __main__.py as the module `__main__`, as Pulumi's language host does,
-    with compile and exec rather than runpy.run_path: Pulumi takes a stack trace for every
-    resource it registers, and the three frames runpy adds (frozen modules, "<frozen runpy>")
-    made each trace about 1.8x as costly (269 vs 152 us measured). With the catalog's cached
-    region lists, an Alibaba Cloud render runs 2.2 % fewer instructions (callgrind,
-    benchmarks/RESULTS.md, issue 30)."""
-    code = compile(main_file.read_bytes(), str(main_file), "exec")
-    exec(code, {"__name__": "__main__", "__file__": str(main_file), "__builtins__": builtins})
-
-
 def prevalidate(config: dict[str, str], project_dir: Path = PROJECT_DIR) -> ProgramInputs:
     """Every spec, catalog and location check, before any resource is declared; and that the
     cloud's provider SDK is installed (its pip extra), which the program will import."""
@@ -235,7 +224,15 @@ def render(config: dict[str, str], stack: str = "offline",
     def program():
         main_file = project_dir / "__main__.py"
         if main_file.is_file():
-            _run_as_main(main_file)
+            # The project's __main__.py as the module `__main__`, as Pulumi's language host runs
+            # it, executed right here: Pulumi takes a stack trace of every resource it
+            # registers, and each frame between this one and the resource costs every trace
+            # (runpy's three frozen frames made one trace 1.8x as costly, 269 vs 152 us; a
+            # helper function for these two lines cost 0.9 % of an Alibaba Cloud render in
+            # instructions: benchmarks/RESULTS.md, issue 30).
+            code = compile(main_file.read_bytes(), str(main_file), "exec")
+            exec(code, {"__name__": "__main__", "__file__": str(main_file),
+                        "__builtins__": builtins})
         else:  # an installed trainstack outside any project: the same program, from the package
             from trainstack_components.program import run
             run(str(main_file))
@@ -245,6 +242,7 @@ def render(config: dict[str, str], stack: str = "offline",
         exported = root.outputs
         return pulumi.Output.all(**exported).apply(outputs.update)
 
+    resolved = RESOLVED.set(inputs)   # the program takes these instead of resolving them again
     try:
         pulumi.runtime.test(program)()
     except pulumi.RunError as err:  # the program's own SpecError, raised as a RunError
@@ -257,6 +255,7 @@ def render(config: dict[str, str], stack: str = "offline",
             raise
         raise cause from None
     finally:
+        RESOLVED.reset(resolved)
         settings.reset_options()
         pulumi.runtime.set_all_config({})
         asyncio.set_event_loop(None)
