@@ -174,6 +174,31 @@ class _View(Resource):
             return default
         return dig(value, rest, default) if dot else value
 
+    def entries(self, path: str, keys: tuple[str, ...]) -> list:
+        # Resource.entries() without decoding the rest of every entry: a list input not yet
+        # decoded is read entry by entry, `keys` only; anything else as Resource reads it.
+        inputs = self._inputs
+        if type(inputs) is not _Inputs or inputs.decoded is not None or "." in path or \
+                path == "0" or path in inputs.values or path not in inputs.fields:
+            return Resource.entries(self, path, keys)
+        given = inputs.fields[path]
+        if given.WhichOneof("kind") != "list_value":
+            return Resource.entries(self, path, keys)
+        out: list = []
+        for x in given.list_value.values:
+            if x.WhichOneof("kind") != "struct_value":
+                out.append(_value(x))
+                continue
+            entry = x.struct_value
+            fields = entry.fields
+            if _SIG_KEY in fields:   # a secret entry: unwrapped whole, as _props() gives it
+                whole = _props(entry)
+                out.append({k: whole[k] for k in keys if k in whole}
+                           if isinstance(whole, dict) else whole)
+            else:
+                out.append({k: _value(fields[k]) for k in keys if k in fields})
+        return out
+
 
 # Decoded inputs kept from Analyze calls for AnalyzeStack, at most this many resources (the
 # engine sends every resource to Analyze and then the whole stack once; past this many, later
