@@ -1,6 +1,7 @@
 """Throughput of the policy pack as the engine drives it: over gRPC, a request per resource.
 
     .venv/bin/python benchmarks/policy_grpc.py [--resources 20000] [--repeats 3]
+    .venv/bin/python benchmarks/policy_grpc.py --in-process-only [--pack-dir DIR]   # (b) only
 
 `pulumi preview --policy-pack policies` starts the pack and, for every resource, calls Remediate
 and then Analyze (its inputs and provider: the two passes of the engine's step generator,
@@ -282,6 +283,24 @@ def measure(size: int, repeats: int, pack_dir: Optional[Path] = None) -> Measure
         pack.close()
 
 
+def in_process_only(size: int, repeats: int, pack_dir: Optional[Path],
+                    load_start: tuple) -> int:
+    """Target (b) alone: the same requests, the handlers in a fresh process each repeat."""
+    from tests.policy_harness import PACK_DIR
+    analyze, stack_request = requests(stack(size))
+    runs = [in_process(pack_dir or PACK_DIR, analyze, stack_request) for _ in range(repeats)]
+    wall = statistics.median(w for w, _ in runs)
+    cpu = statistics.median(c for _, c in runs)
+    print(f"load average (1, 5, 15 min) at the start: {' '.join(f'{x:.2f}' for x in load_start)}"
+          f", at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"in-process, {size:,} resources, median of {repeats}: {wall:.2f} s wall = "
+          f"{size / wall:,.0f} resources/s (target >= {TARGET_RATE:,}/s: "
+          f"{'PASS' if size / wall >= TARGET_RATE else 'FAIL'}); by CPU time {cpu:.2f} s = "
+          f"{size / cpu:,.0f} resources/s; each (wall, CPU): "
+          f"{', '.join(f'({w:.2f}, {c:.2f})' for w, c in runs)}")
+    return 0 if size / wall >= TARGET_RATE else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--resources", type=int, default=20_000)
@@ -289,8 +308,13 @@ def main() -> int:
     parser.add_argument("--pack-dir", type=Path, default=None,
                         help="another copy of the pack to measure (e.g. an older commit's "
                              "policies/, from `git archive`), for a same-machine comparison")
+    parser.add_argument("--in-process-only", action="store_true",
+                        help="only target (b): the handlers in-process, --repeats times (each "
+                             "in a fresh process), without the gRPC runs")
     args = parser.parse_args()
     load_start = os.getloadavg()
+    if args.in_process_only:
+        return in_process_only(args.resources, args.repeats, args.pack_dir, load_start)
     m = measure(args.resources, args.repeats, args.pack_dir)
     seconds, stack_seconds, stock = m.seconds, m.stack_seconds, m.stock
     handlers, handlers_cpu = m.handlers, m.handlers_cpu

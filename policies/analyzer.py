@@ -11,7 +11,9 @@ diagnostics are the ones pulumi_policy would have sent, plus:
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Optional
+import gc
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Mapping, Optional
 
 from pulumi.runtime.proto import analyzer_pb2 as proto
 from pulumi_policy import EnforcementLevel, ResourceValidationPolicy
@@ -174,6 +176,31 @@ class _View(Resource):
             return default
         return dig(value, rest, default) if dot else value
 
+    def entries(self, path: str, keys: tuple[str, ...], iterated: bool = False) -> list:
+        # Resource.entries() without decoding the rest of every entry: a list input not yet
+        # decoded is read entry by entry, `keys` only; anything else as Resource reads it.
+        inputs = self._inputs
+        if type(inputs) is not _Inputs or inputs.decoded is not None or "." in path or \
+                path == "0" or path in inputs.values or path not in inputs.fields:
+            return Resource.entries(self, path, keys, iterated)
+        given = inputs.fields[path]
+        if given.WhichOneof("kind") != "list_value":
+            return Resource.entries(self, path, keys, iterated)
+        out: list = []
+        for x in given.list_value.values:
+            if x.WhichOneof("kind") != "struct_value":
+                out.append(_value(x))
+                continue
+            entry = x.struct_value
+            fields = entry.fields
+            if _SIG_KEY in fields:   # a secret entry: unwrapped whole, as _props() gives it
+                whole = _props(entry)
+                out.append({k: whole[k] for k in keys if k in whole}
+                           if isinstance(whole, dict) else whole)
+            else:
+                out.append({k: _value(fields[k]) for k in keys if k in fields})
+        return out
+
 
 # Decoded inputs kept from Analyze calls for AnalyzeStack, at most this many resources (the
 # engine sends every resource to Analyze and then the whole stack once; past this many, later
@@ -230,6 +257,25 @@ class _Reader:
     def done(self) -> None:
         """The stack has been judged: what Analyze kept for it is not needed again."""
         self.seen.clear()
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the length of one AnalyzeStack call. Judging a
+    stack allocates views, groups and indexes by the hundred thousand, nearly none of them in a
+    reference cycle: refcounting frees them when the call ends, and the collections their
+    allocations trigger meanwhile found nothing to free (20,000 resources: 231 collections,
+    0 objects collected, about 0.04 s of CPU). Whatever cycles the call does make
+    (an exception kept with its traceback) are collected after it, once the collector is back
+    on; it is only turned back on if it was on (another thread's call may hold it off)."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def rule_config(rule: Rule, given: Optional[Mapping[str, Any]]) -> dict[str, Any]:
@@ -460,6 +506,11 @@ def make(base: type) -> type:
             if not rules and not across:
                 reader.done()
                 return response
+            with _collector_paused():
+                return self._analyze_stack(request, response, reader, rules, across)
+
+        def _analyze_stack(self, request: Any, response: Any, reader: _Reader, rules: list,
+                           across: list) -> Any:
             try:
                 views: dict[str, tuple[Resource, frozenset]] = {}
                 for r in request.resources:

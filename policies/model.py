@@ -136,6 +136,21 @@ class Resource:
             return []
         return list(value) if isinstance(value, (list, tuple)) else [value]
 
+    def entries(self, path: str, keys: tuple[str, ...], iterated: bool = False) -> list:
+        """items(path), with each dict entry cut down to `keys` (those it has): for a rule that
+        reads only those keys of every entry (a launch template's 33 network interfaces, one
+        key each). The analyzer's view reads just those keys from the request. `iterated`: a
+        value that is no list gives what `for e in value or []` iterates (a dict its keys, a
+        number TypeError) instead of [value], for a rule that reads it so."""
+        if iterated:
+            value = self.get(path)
+            if value is UNKNOWN:
+                raise UnknownValue(self, path)
+            if not isinstance(value, (list, tuple)):
+                return list(value or [])
+        return [{k: e[k] for k in keys if k in e} if isinstance(e, dict) else e
+                for e in self.items(path)]
+
     def dep(self, key: str, type_prefix: str = "") -> list["Resource"]:
         """The resources an input was computed from, optionally only those of one type."""
         return [r for r in self.deps.get(key, []) if r.type.startswith(type_prefix)]

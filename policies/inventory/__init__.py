@@ -14,7 +14,7 @@ buckets), budgets, tags. This module re-exports their public names, so callers i
 """
 from trainstack_policies.exemptions import tag_value
 from trainstack_policies.inventory.budgets import Budget, budgets
-from trainstack_policies.inventory.compute import gpu_groups, node_groups
+from trainstack_policies.inventory.compute import cpu_groups, gpu_groups, node_groups
 from trainstack_policies.inventory.groups import NodeGroup, gpu_reason, is_gpu_group
 from trainstack_policies.inventory.lifetimes import _hours_until, _now, enforced_hours
 from trainstack_policies.inventory.referrers import Referrers
@@ -96,7 +96,8 @@ __all__ = [
     "GCP_INSTANCE_FROM_TEMPLATE", "GCP_REGION_IGM", "GCP_RESIZE_REQUEST", "GCP_RESOURCE_POLICY",
     "GCP_TEMPLATES", "GKE_NODE_POOL", "GPU_FAMILIES", "MAX_HOURS_TAG", "NodeGroup", "REGION_ENV",
     "RETAIN_TAG", "Referrers", "TAGGABLE", "_hours_until", "_now", "buckets", "budgets",
-    "enforced_hours", "env_region", "filesystems", "gpu_groups", "gpu_reason", "is_bucket",
-    "is_gpu_group", "is_taggable", "node_groups", "normalize_azure_location", "normalize_label_key",
+    "cpu_groups", "enforced_hours", "env_region", "filesystems", "gpu_groups", "gpu_reason",
+    "is_bucket", "is_gpu_group", "is_taggable", "node_groups", "normalize_azure_location",
+    "normalize_label_key",
     "provider_tags", "retained_marker", "tag_key_of", "tag_value", "tags_of",
 ]

@@ -67,6 +67,12 @@ def gpu_groups(resources: list[Resource]) -> list[NodeGroup]:
     return list(_LAST_GPU[1])
 
 
+def cpu_groups(resources: list[Resource]) -> list[NodeGroup]:
+    """The stack's node groups gpu_groups() leaves out, from the same groups and verdicts."""
+    gpu = {id(g) for g in gpu_groups(resources)}
+    return [g for g in _LAST_GROUPS[2] if id(g) not in gpu]
+
+
 def _gke_pool(r: Resource) -> NodeGroup:
     config = r.get("nodeConfig")
     config = config if isinstance(config, dict) else {}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Optional
 
 from trainstack_policies.inventory.tokens import GPU_FAMILIES
@@ -51,6 +52,13 @@ def gpu_reason(cloud: str, instance_type: Any, accelerators: int = 0) -> str:
         return f"declares {accelerators} accelerator(s) per node"
     if not isinstance(instance_type, str) or not instance_type:
         return ""
+    return _type_reason(cloud, instance_type)
+
+
+# A stack names a handful of instance types, asked about for every group by several rules; the
+# answer depends only on (cloud, type) and the catalog, which a process never changes.
+@lru_cache(maxsize=4096)
+def _type_reason(cloud: str, instance_type: str) -> str:
     from trainstack_policies.catalog import instance_type as catalog_type
     from trainstack_policies.catalog import unpriced
     known = catalog_type(cloud, instance_type)

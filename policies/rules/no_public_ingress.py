@@ -191,7 +191,8 @@ def _aws(r: Resource, config) -> list[Violation]:
                                    "remoteAccess without sourceSecurityGroupIds")]
         return []
     if t == "aws:ec2/launchTemplate:LaunchTemplate":
-        public = [n for i, n in enumerate(r.items("networkInterfaces"))
+        public = [n for i, n in enumerate(r.entries("networkInterfaces",
+                                                   ("associatePublicIpAddress",)))
                   if _nic(r, n, f"networkInterfaces.{i}")
                   and truthy(_known(r, n, "associatePublicIpAddress",
                                     f"networkInterfaces.{i}"))]
@@ -207,7 +208,8 @@ def _aws(r: Resource, config) -> list[Violation]:
     if t == "aws:ec2/spotFleetRequest:SpotFleetRequest":
         # Launch specifications take an instance's inputs (pulumi-aws SpotFleetRequest
         # launch_specifications[].associate_public_ip_address).
-        public = [i for i, spec in enumerate(r.items("launchSpecifications"))
+        public = [i for i, spec in enumerate(r.entries("launchSpecifications",
+                                                        ("associatePublicIpAddress",)))
                   if _nic(r, spec, f"launchSpecifications.{i}")
                   and truthy(_known(r, spec, "associatePublicIpAddress",
                                     f"launchSpecifications.{i}"))]
@@ -464,7 +466,7 @@ def _gcp(r: Resource, config) -> list[Violation]:
                   "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate",
                   "gcp:compute/instance:Instance",
                   "gcp:compute/instanceFromTemplate:InstanceFromTemplate"):
-        nics = r.items("networkInterfaces")
+        nics = r.entries("networkInterfaces", ("accessConfigs", "ipv6AccessConfigs"))
         public = [i for i, n in enumerate(nics) if _nic(r, n, f"networkInterfaces.{i}")
                   and (_known(r, n, "accessConfigs", f"networkInterfaces.{i}")
                        or _known(r, n, "ipv6AccessConfigs", f"networkInterfaces.{i}"))]
@@ -547,7 +549,8 @@ def _azure(r: Resource, config) -> list[Violation]:
         if r.type.endswith("AgentPool"):
             public = [r.name] if truthy(r.known("enableNodePublicIP")) else []
         else:
-            public = [str(p.get("name")) for i, p in enumerate(r.items("agentPoolProfiles"))
+            public = [str(p.get("name")) for i, p in enumerate(r.entries(
+                          "agentPoolProfiles", ("name", "enableNodePublicIP")))
                       if _nic(r, p, f"agentPoolProfiles.{i}") and truthy(_known(
                           r, p, "enableNodePublicIP", f"agentPoolProfiles.{i}"))]
         if public:

@@ -167,9 +167,9 @@ def _fabric(g: NodeGroup, itype: Any) -> Optional[tuple[Any, str, str]]:
     """(found, expected, fix) when the group does not use the type's fastest fabric."""
     t = g.template
     if g.cloud == "aws" and itype.fabric == "efa":
-        nics = (t.get("networkInterfaces") if t else None) or []
-        if t is not None and nics is UNKNOWN:
-            raise UnknownValue(t, "networkInterfaces")
+        # Only each interface's type is read; an unknown list raises, and a value that is no
+        # list is iterated (a number: TypeError, "cannot decide"), as before.
+        nics = t.entries("networkInterfaces", ("interfaceType",), iterated=True) if t else []
         efa = sum(1 for n in nics if isinstance(n, dict)
                   and n.get("interfaceType") in ("efa", "efa-only"))
         if efa < itype.rdma_nics:
@@ -196,8 +196,8 @@ def _fabric(g: NodeGroup, itype: Any) -> Optional[tuple[Any, str, str]]:
         modes = [r.get("networkInterfaceTrafficMode"),
                  r.get("networkInterfaces.networkInterfaceTrafficMode")]
         if t is not None:
-            modes += [n.get("networkInterfaceTrafficMode") for n in t.items("networkInterfaces")
-                      if isinstance(n, dict)]
+            modes += [n.get("networkInterfaceTrafficMode") for n in t.entries(
+                "networkInterfaces", ("networkInterfaceTrafficMode",)) if isinstance(n, dict)]
         if UNKNOWN in modes:
             raise UnknownValue(r, "networkInterfaceTrafficMode")
         if "HighPerformance" not in modes:

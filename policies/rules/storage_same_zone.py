@@ -19,10 +19,9 @@ from trainstack_policies.inventory import (
     Filesystem,
     NodeGroup,
     buckets,
+    cpu_groups,
     filesystems,
     gpu_groups,
-    is_gpu_group,
-    node_groups,
 )
 from trainstack_policies.model import (
     UNKNOWN,
@@ -450,11 +449,17 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
     usage = links.Usage(every, resources, [fs.resource for fs in every_fs])
     # A filesystem only CPU compute mounts (a login node's home, a CPU preprocessing fleet's
     # scratch) is not the GPUs' storage: where it sits costs the GPUs nothing.
-    cpu_mounted = {i for g in node_groups(resources) if not is_gpu_group(g)
+    cpu_mounted = {i for g in cpu_groups(resources)
                    for part in links.parts(g) for i in links.used(part)}
-    for cloud in sorted({g.cloud for g in every}):
-        clusters = _clusters([g for g in every if g.cloud == cloud])
-        mounted = [fs for fs in every_fs if fs.resource.cloud == cloud]
+    by_cloud: dict[str, list[NodeGroup]] = {}
+    for g in every:
+        by_cloud.setdefault(g.cloud, []).append(g)
+    fs_by_cloud: dict[str, list[Filesystem]] = {}
+    for fs in every_fs:
+        fs_by_cloud.setdefault(fs.resource.cloud, []).append(fs)
+    for cloud in sorted(by_cloud):
+        clusters = _clusters(by_cloud[cloud])
+        mounted = fs_by_cloud.get(cloud, [])
         placed: dict[tuple, tuple[str, str]] = {}
         mounts = _Mounts(clusters, usage)
         matched = []

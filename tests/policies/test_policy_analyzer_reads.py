@@ -13,7 +13,14 @@ from pulumi_policy.deserialize import deserialize_properties
 from tests.policy_fixtures import CLUSTERS, find
 from tests.policy_harness import _struct, engine_value, provider_for
 from trainstack_policies import analyzer
-from trainstack_policies.model import UNKNOWN, UNKNOWN_STRING_SENTINEL, dig, plain
+from trainstack_policies.model import (
+    UNKNOWN,
+    UNKNOWN_STRING_SENTINEL,
+    Resource,
+    UnknownValue,
+    dig,
+    plain,
+)
 
 _SECRET = {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270"}
 _KEYS = st.sampled_from(["tags", "labels", "0", "1", "a", "b", "forceDestroy", ""])
@@ -78,3 +85,88 @@ def test_analyze_stack_judges_the_inputs_it_is_sent_not_those_analyze_saw():
     unchanged = _stack(_servicer(make), built)
     assert after_analyze == fresh
     assert fresh != unchanged
+
+
+def _outcome(read):
+    try:
+        return ("value", read())
+    except UnknownValue as err:
+        return ("unknown", err.path)
+    except TypeError:   # iterated: a number is no list, as `for e in 3.0` says
+        return ("type error", None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(props=st.dictionaries(_KEYS, _VALUES, max_size=5), path=_KEYS,
+       keys=st.lists(_KEYS, max_size=3).map(tuple), iterated=st.booleans())
+def test_entries_read_from_the_request_are_those_of_the_deserialised_inputs(
+        props, path, keys, iterated):
+    """entries() (each entry of a list input cut down to a few keys, which the view reads from
+    the request without decoding the rest) gives what the same call gives on the inputs as
+    pulumi_policy deserialises them, an unknown list or entry included; after a whole read too."""
+    message = _struct(props)
+    expected = plain(deserialize_properties(json_format.MessageToDict(message)))
+    expected = expected if isinstance(expected, dict) else {}
+    plain_resource = Resource("aws:ec2/launchTemplate:LaunchTemplate", "lt", "urn:lt", expected)
+    view = analyzer._View("aws:ec2/launchTemplate:LaunchTemplate", "lt", "urn:lt",
+                          analyzer._Inputs(message))
+    want = _outcome(lambda: plain_resource.entries(path, keys, iterated))
+    assert _outcome(lambda: view.entries(path, keys, iterated)) == want
+    view.props   # decoded whole: the same answer from the decoded inputs
+    assert _outcome(lambda: view.entries(path, keys, iterated)) == want
+
+
+def test_entries_of_a_list_input_keep_only_the_keys_asked_for():
+    """Three network interfaces, one of them unknown at preview: the view gives each known one
+    with only the keys asked for, and raises for the unknown one's path."""
+    nics = [{"associatePublicIpAddress": "true", "subnetId": "subnet-1", "deviceIndex": 0},
+            {"deviceIndex": 1}, UNKNOWN_STRING_SENTINEL]
+    view = analyzer._View("aws:ec2/launchTemplate:LaunchTemplate", "lt", "urn:lt",
+                          analyzer._Inputs(_struct({"networkInterfaces": nics[:2]})))
+    assert view.entries("networkInterfaces", ("associatePublicIpAddress",)) == [
+        {"associatePublicIpAddress": "true"}, {}]
+    unknown = analyzer._View("aws:ec2/launchTemplate:LaunchTemplate", "lt", "urn:lt",
+                             analyzer._Inputs(_struct({"networkInterfaces": nics})))
+    assert unknown.entries("networkInterfaces", ("deviceIndex",))[:2] == [
+        {"deviceIndex": 0}, {"deviceIndex": 1}]
+    assert unknown.entries("networkInterfaces", ("deviceIndex",))[2] is UNKNOWN
+
+
+def test_the_garbage_collector_is_back_on_after_a_stack_is_judged(monkeypatch):
+    """AnalyzeStack holds Python's cyclic collector off while it judges a stack; afterwards it
+    is on again (a server left without it would never free a reference cycle), also when a
+    rule fails, and the call does not turn it on where it was off before."""
+    import gc
+
+    from pulumi_policy import policy as stock
+
+    from tests.policies.test_policy_analyzer_fallback import _servicer
+    from trainstack_policies.rules import Rule
+
+    servicer = _servicer(analyzer.make(stock._PolicyAnalyzerServicer))
+    resources = CLUSTERS["aws"]()
+    assert gc.isenabled()
+    assert _stack(servicer, resources) == _stack(servicer, resources)
+    assert gc.isenabled()
+
+    during = []
+
+    def failing(self, *args, **kwargs):
+        during.append(gc.isenabled())
+        raise RuntimeError("a rule that fails")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Rule, "run_stack", failing)
+        try:
+            _stack(servicer, resources)
+        except RuntimeError:
+            pass
+    assert during and not any(during)   # held off while the rules ran
+    assert gc.isenabled()
+
+    gc.disable()
+    try:
+        _stack(servicer, resources)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
