@@ -116,7 +116,7 @@ class FakeCloud:
 # booting instance; "status" in the JSON names another, such as "Running" for one that booted
 # between two calls). A start (that one, or StartInstances) sets the instance's StartTime, "the
 # time when the instance was last started", given to the minute (yyyy-MM-ddTHH:mmZ).
-ALIYUN = f"""#!{sys.executable}
+ALIYUN = f"""#!{sys.executable} -S
 import json, os, sys
 from datetime import datetime, timedelta, timezone
 START = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
@@ -185,7 +185,7 @@ else:
 # fractional digits. `vmss scale --new-capacity 0` deletes every VM; a larger capacity creates
 # new ones (new vmId, created now); either after FAKE_AZ_SCALE_SLEEP seconds. `amlfs archive`
 # starts an archive now, which `amlfs show` then reports Completed with that lastStartedTime.
-AZ = f"""#!{sys.executable}
+AZ = f"""#!{sys.executable} -S
 import json, os, sys, uuid
 from datetime import datetime, timezone
 def azure_now():

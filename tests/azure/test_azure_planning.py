@@ -153,7 +153,7 @@ def _archive_answers(tmp_path, answers):
     import json
     (tmp_path / "answers.json").write_text(json.dumps(answers))
     az = tmp_path / "az"
-    az.write_text(f"""#!{sys.executable}
+    az.write_text(f"""#!{sys.executable} -S
 import json, os, sys
 open(os.environ["LOG"], "a").write(" ".join(sys.argv[1:]) + "\\n")
 if sys.argv[2] == "show":

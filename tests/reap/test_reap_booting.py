@@ -224,7 +224,7 @@ def gcloud(world, created_minutes_ago, **node_a_minutes_ago):
                   **{key: stamp(minutes) for key, minutes in node_a_minutes_ago.items()}},
                  {"name": "node-b", "creationTimestamp": stamp(300),
                   "lastStartTimestamp": stamp(300)}]
-    stand_in_cli(world.bin, "gcloud", f"#!{sys.executable}\nimport json, sys\n"
+    stand_in_cli(world.bin, "gcloud", f"#!{sys.executable} -S\nimport json, sys\n"
                  "args = sys.argv[1:]\n"
                  "if args[:3] == ['compute', 'instances', 'list']:\n"
                  f"    print(json.dumps({instances!r}))\n"

@@ -38,7 +38,7 @@ from tests.reap_helpers import (
 )
 from trainstack.reap import reaper as reap, cloud as reap_cloud
 
-GCLOUD = f"""#!{sys.executable}
+GCLOUD = f"""#!{sys.executable} -S
 import json, os, sys
 members = os.environ["FAKE_GCLOUD_MEMBERS"]
 args = sys.argv[1:]

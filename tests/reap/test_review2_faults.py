@@ -62,7 +62,7 @@ def test_a_stack_whose_outputs_vanish_mid_reap_is_not_called_destroyed(world):
 
 # -- 2. an `up` that finishes after the last re-check, before the destroy ---------------------
 
-UP_AFTER_LAST_RECHECK = f"""#!{sys.executable}
+UP_AFTER_LAST_RECHECK = f"""#!{sys.executable} -S
 import json, os, subprocess, sys
 from datetime import datetime, timezone
 args = [a for a in sys.argv[1:] if a != "--non-interactive"]
@@ -104,7 +104,7 @@ def test_an_up_finished_between_the_last_recheck_and_the_destroy_is_not_silent(w
 
 # -- 3. a scale-back that fails ---------------------------------------------------------------
 
-NO_SCALE_BACK = f"""#!{sys.executable}
+NO_SCALE_BACK = f"""#!{sys.executable} -S
 import os, sys
 args = sys.argv[1:]
 if "resize" in args and args[args.index("--size") + 1] != "0":
@@ -143,7 +143,7 @@ def test_a_scale_back_refused_by_the_cloud_alarms(world):
 
 # -- 4. what `pulumi stack export` answers ----------------------------------------------------
 
-EXPORT_WRAPPER = f"""#!{sys.executable}
+EXPORT_WRAPPER = f"""#!{sys.executable} -S
 import json, os, sys
 args = [a for a in sys.argv[1:] if a != "--non-interactive"]
 fault = os.environ.get("REVIEW_STACK_EXPORT")
@@ -296,7 +296,7 @@ def test_a_root_association_linked_to_another_bucket_is_not_an_export_into_this_
 
 # -- 7. outputs that cannot be read once the group is at 0 ------------------------------------
 
-OUTPUT_FAILS_AT_ZERO = f"""#!{sys.executable}
+OUTPUT_FAILS_AT_ZERO = f"""#!{sys.executable} -S
 import json, os, sys
 args = [a for a in sys.argv[1:] if a != "--non-interactive"]
 if args[:2] == ["stack", "output"] and json.load(open(os.environ["FAKE_GCLOUD_MEMBERS"])) == []:

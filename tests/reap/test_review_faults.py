@@ -92,7 +92,7 @@ def test_a_busy_non_member_beside_an_idle_member_keeps_the_stack(world):
 
 # -- 2. what `pulumi stack output` answers ----------------------------------------------------
 
-PULUMI_WRAPPER = f"""#!{sys.executable}
+PULUMI_WRAPPER = f"""#!{sys.executable} -S
 import os, sys
 args = [a for a in sys.argv[1:] if a != "--non-interactive"]
 fault = os.environ.get("REVIEW_STACK_OUTPUT")
@@ -347,7 +347,7 @@ def test_an_alibaba_stack_whose_nodes_mount_only_the_fileset_is_exported_and_des
 
 # -- faults tried that the reaper survives (each a passing test) ------------------------------
 
-ALIYUN_PAGE_FAULT = f"""#!{sys.executable}
+ALIYUN_PAGE_FAULT = f"""#!{sys.executable} -S
 import json, os, sys
 args = sys.argv[1:]
 if args[:2] == ["ecs", "DescribeInstances"]:
@@ -382,7 +382,7 @@ def test_a_member_listing_whose_second_page_fails_is_a_report_not_idle(world, ho
     assert {i["Status"] for i in json.loads(path.read_text())} == {"Running"}
 
 
-NO_CREDENTIALS = f"""#!{sys.executable}
+NO_CREDENTIALS = f"""#!{sys.executable} -S
 import sys
 print("ERROR: (gcloud.compute.instance-groups.managed.list-instances) You do not currently "
       "have an active account selected.", file=sys.stderr)
@@ -446,7 +446,7 @@ def test_a_destroy_that_fails_half_way_fails_the_run_and_gives_the_lease_back(wo
     assert "another reaper holds" not in second.output, second.output
 
 
-HISTORY_WRAPPER = f"""#!{sys.executable}
+HISTORY_WRAPPER = f"""#!{sys.executable} -S
 import json, os, subprocess, sys
 args = [a for a in sys.argv[1:] if a != "--non-interactive"]
 real = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pulumi-real")
