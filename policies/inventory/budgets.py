@@ -75,13 +75,34 @@ def _compute_groups(resources: list[Resource]) -> set[str]:
     return out
 
 
-def _azure_scope(r: Resource, compute_groups: set[str]) -> tuple[str, bool, str]:
-    """(scope text, covers compute, unknown path) of an Azure budget scoped to a resource
-    group: it covers the compute only when a GPU scale set or VM of the stack is in that
-    group (its resourceGroupName, or the ResourceGroup resource it depends on)."""
+def _compute_subscriptions(resources: list[Resource]) -> Optional[set[str]]:
+    """The subscriptions (lower case) the stack's Azure scale sets and VMs deploy into, from
+    their providers' subscriptionId; None when one of them does not say (the ARM_SUBSCRIPTION_ID
+    environment or the CLI login chooses it, which the pack cannot see)."""
+    out: set[str] = set()
+    for c in resources:
+        if c.type in ("azure-native:compute:VirtualMachineScaleSet",
+                      "azure-native:compute:VirtualMachine"):
+            sub = (c.provider or {}).get("subscriptionId")
+            if not isinstance(sub, str) or not sub:
+                return None
+            out.add(sub.lower())
+    return out
+
+
+def _azure_scope(r: Resource, compute_groups: set[str],
+                 subscriptions: Optional[set[str]] = None) -> tuple[str, bool, str]:
+    """(scope text, covers compute, unknown path) of an Azure budget scoped to a subscription
+    or a resource group: it covers the compute only when a GPU scale set or VM of the stack is
+    in that subscription (when their providers name theirs) and that group (its
+    resourceGroupName, or the ResourceGroup resource it depends on)."""
     scope = r.get("scope")
     if scope is UNKNOWN:
         return "scope (unknown until apply)", False, "scope"
+    if isinstance(scope, str) and subscriptions and scope.lower().startswith("/subscriptions/"):
+        sub = scope.lower().split("/subscriptions/")[1].split("/")[0]
+        if sub not in subscriptions:
+            return f"scope {scope} (another subscription than the compute's)", False, ""
     if not isinstance(scope, str) or "/resourcegroups/" not in scope.lower():
         return "", True, ""
     group = scope.lower().split("/resourcegroups/")[1].split("/")[0]
@@ -470,7 +491,8 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             amount, unknown, invalid = _amount(r, "amount")
             if azure_groups is None:
                 azure_groups = _compute_groups(resources)   # once per stack, not per budget
-            scope, covers, scope_unknown = _azure_scope(r, azure_groups)
+            scope, covers, scope_unknown = _azure_scope(r, azure_groups,
+                                                        _compute_subscriptions(resources))
             if _has_unknown(r.get("filter")):
                 scope, covers, scope_unknown = "filter (unknown until apply)", False, "filter"
             elif covers and not _azure_filter_covers(r.get("filter"), azure_groups,

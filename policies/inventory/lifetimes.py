@@ -61,11 +61,19 @@ def _hours_until(value: Any) -> Optional[float]:
     return float(hours) if hours > 0 else None
 
 
-def _scales_to_zero(s: Resource) -> bool:
-    """An AWS scheduled action that leaves the group at 0 instances: maxSize 0, or desired 0
-    with minSize 0 (the provider's default for an omitted size is 0; -1 leaves it unchanged)."""
-    desired, low, high = (number(s.get(k)) for k in ("desiredCapacity", "minSize", "maxSize"))
-    return high in (None, 0) or (desired in (None, 0) and low in (None, 0))
+def _scales_to_zero(s: Resource, group: Resource) -> bool:
+    """An AWS scheduled action that leaves the group at 0 instances: maxSize or desired 0 with
+    the minimum 0 after it (the provider's default for an omitted size is 0; -1 leaves the
+    group's own). A minimum above 0 keeps nodes, or makes AWS refuse the action (desired and
+    max must not be below min: docs.aws.amazon.com/autoscaling/ec2/userguide/
+    asg-capacity-limits.html): no stop either way."""
+    def after(key: str) -> Optional[float]:
+        n = number(s.get(key))
+        if n == -1:
+            return number(group.get(key))
+        return 0.0 if n is None and s.get(key) is None else n
+    desired, low, high = after("desiredCapacity"), after("minSize"), after("maxSize")
+    return low == 0 and (high == 0 or desired == 0)
 
 
 def enforced_hours(g: NodeGroup, resources: list[Resource],
@@ -86,8 +94,8 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
         index = _StackIndex(resources)
     if r.type == AWS_ASG and index is not None:
         schedules = index.schedules.of(r)
-        stops = [s for s in schedules if _scales_to_zero(s)]
-        restarts = [s for s in schedules if not _scales_to_zero(s)]
+        stops = [s for s in schedules if _scales_to_zero(s, r)]
+        restarts = [s for s in schedules if not _scales_to_zero(s, r)]
         for s in stops:
             if s.get("recurrence") or restarts:
                 return None, ""

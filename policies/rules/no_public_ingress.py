@@ -14,7 +14,17 @@ import ipaddress
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, Optional, Union
 
-from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, number, truthy, violation
+from trainstack_policies.model import (
+    UNKNOWN,
+    BadNumber,
+    Resource,
+    UnknownValue,
+    Violation,
+    checked_number,
+    number,
+    truthy,
+    violation,
+)
 
 NAME = "no-public-ingress"
 DESCRIPTION = ("No ingress from 0.0.0.0/0 or ::/0 except SSH from the configured CIDRs, and no "
@@ -614,9 +624,16 @@ def _alicloud(r: Resource, config) -> list[Violation]:
         bandwidth = r.get("internetMaxBandwidthOut")
         if bandwidth is UNKNOWN:
             raise UnknownValue(r, "internetMaxBandwidthOut")
-        if (number(bandwidth) or 0) > 0:
+        mbit = checked_number(bandwidth)
+        if isinstance(mbit, BadNumber):
+            # "ten", NaN, -1: no bandwidth the pack can read, so no proof the nodes are private.
+            return [violation(r, "the public bandwidth is no number of Mbit/s, so whether the "
+                              "nodes get public IP addresses cannot be read",
+                              f"internetMaxBandwidthOut {mbit.text}", "0",
+                              "set internet_max_bandwidth_out=0; use a NAT gateway for egress")]
+        if (mbit or 0) > 0:
             return [violation(r, "the nodes get public IP addresses",
-                              f"internetMaxBandwidthOut {number(bandwidth):g} Mbit/s", "0",
+                              f"internetMaxBandwidthOut {mbit:g} Mbit/s", "0",
                               "set internet_max_bandwidth_out=0; use a NAT gateway for egress")]
     if r.type in _ALI_EIP_ASSOCIATIONS and r.get("instanceId"):
         # instanceType defaults to EcsInstance; an EIP on a NAT gateway or load balancer is the

@@ -379,17 +379,35 @@ def _p4d_group(min_size=2.0):
 
 
 def test_c1_a_schedule_to_desired_zero_under_a_minimum_of_two_does_not_stop(pack):
-    # Expected: the group's minSize is 2; the schedule sets desiredCapacity 0 only. AWS refuses
-    # a desired capacity below the minimum (docs.aws.amazon.com/autoscaling/ec2/userguide/
-    # asg-capacity-limits.html: desired "must be ... greater than or equal to the minimum"),
-    # so the action stops nothing: 2 x 21.9576 x 730 = 32,058.10 for the month, not 96 h.
+    # Expected: the group's minSize is 2; the schedule sets desiredCapacity 0 and minSize -1
+    # ("leave the minimum unchanged", pulumi_aws autoscaling.Schedule min_size). AWS refuses a
+    # desired capacity (or maximum) below the minimum (docs.aws.amazon.com/autoscaling/ec2/
+    # userguide/asg-capacity-limits.html), so the action stops nothing: 2 x 21.9576 x 730 =
+    # 32,058.10 for the month, not 96 h.
+    # First run: the stack omitted minSize and the pack priced 96 h (4,216). The pack was right
+    # there: pulumi_aws documents "Defaults to `0`" for an omitted min_size/max_size, so that
+    # action sets the minimum to 0 and does stop (kept below as c1_b). With minSize -1 written
+    # out, the pack still took the action as a stop (it read the omitted maxSize as 0 without
+    # asking what the minimum is after the action): a blind spot, fixed in lifetimes.py.
+    sn, lt, group = _p4d_group(min_size=2.0)
+    stop = res("aws:autoscaling/schedule:Schedule", "gpu-stop", {
+        "autoscalingGroupName": "gpu-name", "scheduledActionName": "stop",
+        "desiredCapacity": 0.0, "minSize": -1.0, "startTime": hours_from_now(96)},
+        deps={"autoscalingGroupName": [group]})
+    assert near(estimate(pack, [sn, lt, group, stop, aws_budget("100000")], AWS),
+                2 * 21.9576 * MONTH)
+
+
+def test_c1_b_a_schedule_omitting_the_minimum_sets_it_to_zero_and_stops(pack):
+    # Expected (revised after the first run, see c1): minSize omitted means 0 (pulumi_aws), so
+    # desired 0 stops the group at +96 h: 2 x 21.9576 x 96 = 4,215.86.
     sn, lt, group = _p4d_group(min_size=2.0)
     stop = res("aws:autoscaling/schedule:Schedule", "gpu-stop", {
         "autoscalingGroupName": "gpu-name", "scheduledActionName": "stop",
         "desiredCapacity": 0.0, "startTime": hours_from_now(96)},
         deps={"autoscalingGroupName": [group]})
     assert near(estimate(pack, [sn, lt, group, stop, aws_budget("100000")], AWS),
-                2 * 21.9576 * MONTH)
+                2 * 21.9576 * 96)
 
 
 def test_c2_a_schedule_whose_start_time_has_passed_does_not_stop(pack):
