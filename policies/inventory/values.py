@@ -13,13 +13,16 @@ def _first(resources: list[Resource]) -> Optional[Resource]:
 
 def _count(*values: Any) -> Any:
     """The first known of `values` (the maximum first), None when it is unknown at preview,
-    BadNumber when it is NaN, infinite or negative."""
+    BadNumber when it is NaN, infinite, negative or no whole number (2.5 nodes: every API takes
+    an integer, and truncating would price fewer nodes than written)."""
     for value in values:
         if value is UNKNOWN:
             return None
         n = checked_number(value)
         if isinstance(n, BadNumber):
             return n
+        if n is not None and n != int(n):
+            return BadNumber(f"{value!r}")
         if n is not None:
             return int(n)
     return 1

@@ -687,9 +687,54 @@ def check_stack(resources: list[Resource], config: Mapping[str, Any]) -> list[Vi
     ingress split across rules. A value unknown at preview that could hide a violation is
     "cannot decide" when nothing else here fails."""
     subnets, unknown = _public_subnets(resources)
-    out = subnets + _split_rules(resources)
+    out = subnets + _split_rules(resources) + _azure_nat_pools(resources)
     if unknown is not None and not out:
         raise unknown
+    return out
+
+
+_AZURE_LB = "azure-native:network:LoadBalancer"
+_AZURE_NIC_PATHS = {
+    "azure-native:compute:VirtualMachineScaleSet":
+        "virtualMachineProfile.networkProfile.networkInterfaceConfigurations",
+    "azure-native:compute:VirtualMachine": "networkProfile.networkInterfaceConfigurations",
+    "azure-native:network:NetworkInterface": "",
+}
+
+
+def _public_nat(lb: Resource) -> bool:
+    """A load balancer with a public frontend and inbound NAT pools or rules: each forwards a
+    port of the public address to one backend VM (learn.microsoft.com/azure/load-balancer/
+    inbound-nat-rules)."""
+    public = any(isinstance(fe, dict) and (fe.get("publicIPAddress") or fe.get("publicIPPrefix"))
+                 for fe in _list(lb.get("frontendIPConfigurations")))
+    return public and bool(_list(lb.get("inboundNatPools")) or _list(lb.get("inboundNatRules")))
+
+
+def _azure_nat_pools(resources: list[Resource]) -> list[Violation]:
+    """Scale sets, VMs and NICs whose IP configurations join the inbound NAT pools or rules of a
+    public load balancer of the stack: the nodes are reachable from the internet through it,
+    no public IP of their own needed. Seen by the stack, since the balancer is another
+    resource."""
+    out = []
+    for r in resources:
+        path = _AZURE_NIC_PATHS.get(r.type)
+        if path is None:
+            continue
+        configs = [r.props] if not path else [n for n in _list(r.get(path)) if isinstance(n, dict)]
+        nat = [str(ip.get("name")) for nic in configs for ip in _list(nic.get("ipConfigurations"))
+               if isinstance(ip, dict) and (ip.get("loadBalancerInboundNatPools")
+                                            or ip.get("loadBalancerInboundNatRules"))]
+        lbs = [d.name for ds in r.deps.values() for d in ds
+               if d.type == _AZURE_LB and _public_nat(d)]
+        if nat and lbs:
+            out.append(violation(r, "the nodes are reachable from the internet through the "
+                                 "inbound NAT of a public load balancer",
+                                 f"loadBalancerInboundNat* on {', '.join(nat)} (load balancer "
+                                 f"{', '.join(sorted(set(lbs)))})",
+                                 "no inbound NAT from a public frontend",
+                                 "remove the inbound NAT pools/rules; use Bastion or the SSH "
+                                 "CIDRs for access"))
     return out
 
 

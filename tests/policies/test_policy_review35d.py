@@ -15,6 +15,11 @@ Standard_ND96amsr_A100_v4 eastus 32.77, ecs.gn8v-8x.48xlarge eu-central-1 58.270
 Classes (issue 35): A reservations and their consumers, B compute the pack must see as compute,
 C stops that do not stop, D budgets that do not cover the compute, E malformed values, F scope,
 G ids outside the stack, H public addresses, I the config typo.
+
+First run (before any pack change): 39 stacks (42 cases), 5 disagreements. c1's expectation was
+wrong (pulumi_aws defaults an omitted min_size to 0, so that schedule does stop; kept as c1_b);
+rewritten with minSize -1 it found a blind spot. Blind spots fixed in policies/: c1, d5, e2, e3,
+h3. No false alarm, no crash.
 """
 from __future__ import annotations
 
@@ -526,6 +531,8 @@ def test_d4_an_annual_azure_budget_caps_a_twelfth_per_month(pack):
 
 
 def test_d5_an_azure_budget_on_another_subscription_is_no_alarm(pack):
+    # First run: passed it (the pack compared resource groups only): blind spot, fixed in
+    # inventory/budgets.py (the compute's provider subscriptionId against the budget's scope).
     # Expected: the provider deploys into subscription 1111...; the only budget's scope is
     # /subscriptions/2222... (another subscription): it does not see these nodes: spend-limit
     # mandatory "no budget alarm on azure".
@@ -562,6 +569,8 @@ def test_e1_a_negative_aws_budget_is_refused_not_a_cap(pack):
 
 
 def test_e2_a_fractional_azure_capacity_is_refused(pack):
+    # First run: passed, pricing int(2.5) = 2 nodes (below what is written): blind spot, fixed
+    # in inventory/values.py (_count refuses a count that is no whole number).
     # Expected: sku.capacity 2.5 is no node count (Azure's capacity is an int64): spend-limit
     # cannot decide for that scale set (it names it), never prices 2 nodes.
     nodes = vmss("a100", capacity=2.5)
@@ -571,6 +580,8 @@ def test_e2_a_fractional_azure_capacity_is_refused(pack):
 
 
 def test_e3_an_alibaba_public_bandwidth_in_words_is_not_private(pack):
+    # First run: passed (number('ten') or 0 read as no bandwidth): blind spot, fixed in
+    # rules/no_public_ingress.py (checked_number; the unreadable value is a violation).
     # Expected: internetMaxBandwidthOut "ten" on a GPU node: whether it has a public IP cannot
     # be read; no-public-ingress says so for that node (mandatory or cannot decide), never
     # passes it.
@@ -762,6 +773,8 @@ def test_h2_a_static_external_address_on_a_gpu_vm(pack):
 
 
 def test_h3_an_azure_scale_set_behind_a_public_load_balancer_nat_pool(pack):
+    # First run: passed (only a public IP of the node's own was seen): blind spot, fixed in
+    # rules/no_public_ingress.py (check_stack: _azure_nat_pools).
     # Expected: a public IP on a load balancer whose inbound NAT pool maps ports 50000-50099 to
     # port 22 of each GPU node (VMSS ipConfigurations.loadBalancerInboundNatPools): every node
     # is reachable from the internet: no-public-ingress mandatory.
