@@ -232,6 +232,11 @@ def test_a_schedule_that_scales_the_group_to_zero_prices_the_hours_until_it():
     {"desiredCapacity": 2.0, "minSize": 2.0, "maxSize": 2.0},      # scales to 2: no stop
     {"desiredCapacity": 0.0, "minSize": 1.0, "maxSize": 2.0},      # min 1 keeps a node
     {"desiredCapacity": 1.0, "minSize": 0.0, "maxSize": 2.0},      # desired 1
+    # A minimum above the new maximum or desired: AWS keeps desired within [min, max]
+    # (docs.aws.amazon.com/autoscaling/ec2/userguide/asg-capacity-limits.html), so the action
+    # is refused or leaves min nodes: no stop. -1 leaves the group's own minimum (1 here).
+    {"desiredCapacity": 2.0, "minSize": 2.0, "maxSize": 0.0},
+    {"desiredCapacity": 0.0, "minSize": -1.0, "maxSize": 0.0},
 ])
 def test_an_aws_schedule_that_leaves_nodes_running_is_no_stop(props):
     stack = aws_group()
@@ -242,7 +247,7 @@ def test_an_aws_schedule_that_leaves_nodes_running_is_no_stop(props):
 
 
 @pytest.mark.parametrize("props", [
-    {"maxSize": 0.0, "minSize": 2.0, "desiredCapacity": 2.0},      # max 0 stops it
+    {"maxSize": 0.0, "minSize": 0.0, "desiredCapacity": None},     # max 0 stops it
     {"maxSize": 4.0, "minSize": 0.0, "desiredCapacity": 0.0},      # desired 0 and min 0
     {"maxSize": None, "minSize": None, "desiredCapacity": None},    # omitted sizes are 0
 ])
