@@ -157,12 +157,17 @@ class PolicyPackProcess:
 
     def configure(self, given: Optional[Mapping[str, Any]] = None) -> dict[str, dict]:
         config = self.cli_config(given)
+        self.send_config(config)
+        return config
+
+    def send_config(self, config: Mapping[str, Mapping[str, Any]]) -> None:
+        """Configure with `config` as given ({policy: {"enforcementLevel": ..., **props}}),
+        without cli_config's schema check: how a test sends what the CLI would not (a typo)."""
         self.stub.Configure(apb.ConfigureAnalyzerRequest(policyConfig={
             name: apb.PolicyConfig(
                 enforcementLevel=apb.EnforcementLevel.Value(value["enforcementLevel"].upper()),
                 properties=_struct({k: v for k, v in value.items() if k != "enforcementLevel"}))
             for name, value in config.items()}))
-        return config
 
     # -- analysis ------------------------------------------------------------------------------
 

@@ -20,8 +20,6 @@ import re
 
 import grpc
 import pytest
-from google.protobuf import struct_pb2
-from pulumi.runtime.proto import analyzer_pb2 as apb
 
 from tests.policy_fixtures import (
     OWNER_LABELS,
@@ -936,19 +934,9 @@ def test_i1_a_misspelt_key_is_refused_over_grpc(pack, config):
     full = pack.cli_config({})
     full[policy].update(given)
     with pytest.raises(grpc.RpcError) as err:
-        pack.stub.Configure(apb.ConfigureAnalyzerRequest(policyConfig={
-            name: apb.PolicyConfig(
-                enforcementLevel=apb.EnforcementLevel.Value(v["enforcementLevel"].upper()),
-                properties=_struct({k: x for k, x in v.items() if k != "enforcementLevel"}))
-            for name, v in full.items()}))
+        pack.send_config(full)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert next(iter(given)) in err.value.details()
-
-
-def _struct(value):
-    s = struct_pb2.Struct()
-    s.update(value)
-    return s
 
 
 # ------------------------------------------------------------- J. GPU types the catalog prices

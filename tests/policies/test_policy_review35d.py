@@ -28,11 +28,9 @@ import re
 
 import grpc
 import pytest
-from pulumi.runtime.proto import analyzer_pb2 as apb
 
 from tests.policies.test_policy_abuse_unknowns import budget as aws_budget
 from tests.policies.test_policy_review35 import (
-    _struct,
     any_level,
     azure_budget,
     gcp_budget,
@@ -834,11 +832,7 @@ def test_i1_a_misspelt_setting_is_refused_over_grpc(pack, config):
     full = pack.cli_config({})
     full[policy].update(given)
     with pytest.raises(grpc.RpcError) as err:
-        pack.stub.Configure(apb.ConfigureAnalyzerRequest(policyConfig={
-            name: apb.PolicyConfig(
-                enforcementLevel=apb.EnforcementLevel.Value(v["enforcementLevel"].upper()),
-                properties=_struct({k: x for k, x in v.items() if k != "enforcementLevel"}))
-            for name, v in full.items()}))
+        pack.send_config(full)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert next(iter(given)) in err.value.details()
 
