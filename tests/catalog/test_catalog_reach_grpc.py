@@ -26,7 +26,7 @@ import pytest
 
 from tests.catalog.test_gcp_n1_attached_gpus_grpc import n1_stack
 from tests.policy_fixtures import OWNER_TAGS, res
-from tests.policy_harness import PolicyPackProcess, run
+from tests.policy_harness import run
 
 
 def _later(hours: float) -> str:
@@ -113,13 +113,6 @@ UNPRICED = {
                   "gpu-accelerated-compute-optimized-and-vgpu-accelerated-instance-families-1",
                   "no pay-as-you-go row in github.com/sugarlxn/skypilot-catalog"]),
 }
-
-
-@pytest.fixture(scope="module")
-def pack():
-    process = PolicyPackProcess()
-    yield process
-    process.close()
 
 
 def _spend(pack, resources, config) -> list:

@@ -13,9 +13,7 @@ GPUs, the machine row the N1 machine alone), and the hand sums written before th
 """
 from __future__ import annotations
 
-import pytest
-
-from tests.policy_harness import PolicyPackProcess, run
+from tests.policy_harness import run
 from tests.policy_fixtures import res
 
 LABELS = {"owner": "alice", "team": "ml", "cost_center": "1234"}
@@ -37,13 +35,6 @@ def n1_stack(budget: str, gpus: list, zone: str = "us-central1-a", nodes: float 
 
 
 T4_X2 = [{"type": "nvidia-tesla-t4", "count": 2.0}]
-
-
-@pytest.fixture(scope="module")
-def pack():
-    process = PolicyPackProcess()
-    yield process
-    process.close()
 
 
 def _spend(pack, resources) -> list:

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from tests.policy_fixtures import OWNER_TAGS, res
-from tests.policy_harness import PolicyPackProcess, run
+from tests.policy_harness import run
 
 
 def _later(hours: float) -> str:
@@ -88,13 +88,6 @@ CASES = {
                  "unknown (commit date not retrievable)"),
 }
 ALI_CAPS = (1000, 900)   # maxMonthlyUsd under / over 968.78
-
-
-@pytest.fixture(scope="module")
-def pack():
-    process = PolicyPackProcess()
-    yield process
-    process.close()
 
 
 def _spend(pack, resources, config) -> list:
