@@ -36,34 +36,24 @@ from tests.policies.test_policy_review35 import (
     gcp_budget,
     mandatory,
 )
-from tests.policy_fixtures import OWNER_LABELS, OWNER_TAGS, hours_from_now, res
+from tests.policies.test_policy_review35c import (
+    ALI,
+    AWS,
+    AZ,
+    GCP,
+    LABELS,
+    NPI,
+    SPEND,
+    SSZ,
+    TAGS,
+    cross_zone,
+    no_crash,
+    undecided,
+)
+from tests.policy_fixtures import hours_from_now, res
 from tests.policy_harness import run
 
-TAGS = dict(OWNER_TAGS)
-LABELS = dict(OWNER_LABELS)
-AWS = {"region": "us-east-1"}
-GCP = {"project": "ml-prod", "region": "us-central1"}
-AZ = {"location": "eastus"}
-ALI = "eu-central-1"
-SSZ = "storage-same-zone"
-NPI = "no-public-ingress"
-SPEND = "spend-limit"
 MONTH = 730
-
-
-def no_crash(found):
-    text = " ".join(d.message for d in found)
-    assert "Traceback" not in text and "internal error" not in text.lower(), text
-    assert "of a shape the policy cannot read" not in text, text
-
-
-def undecided(found, policy):
-    return [d for d in any_level(found, policy) if "cannot decide" in d.message]
-
-
-def cross_zone(found):
-    return [d for d in mandatory(found, SSZ) if "not in the GPU nodes' zone" in d.message
-            or "span" in d.message]
 
 
 def estimate(pack, stack, provider=None, config=None):
