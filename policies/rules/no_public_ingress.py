@@ -17,6 +17,7 @@ from typing import Any, Iterable, Mapping, Optional, Union
 from trainstack_policies.model import (
     UNKNOWN,
     BadNumber,
+    OutsideStack,
     Resource,
     UnknownValue,
     Violation,
@@ -687,7 +688,10 @@ def check_stack(resources: list[Resource], config: Mapping[str, Any]) -> list[Vi
     ingress split across rules. A value unknown at preview that could hide a violation is
     "cannot decide" when nothing else here fails."""
     subnets, unknown = _public_subnets(resources)
-    out = subnets + _split_rules(resources) + _azure_nat_pools(resources)
+    nat, outside = _azure_nat_pools(resources)
+    balanced, lb_unknown = _public_balancers(resources)
+    out = subnets + _split_rules(resources) + nat + balanced
+    unknown = unknown or outside or lb_unknown
     if unknown is not None and not out:
         raise unknown
     return out
@@ -711,12 +715,35 @@ def _public_nat(lb: Resource) -> bool:
     return public and bool(_list(lb.get("inboundNatPools")) or _list(lb.get("inboundNatRules")))
 
 
-def _azure_nat_pools(resources: list[Resource]) -> list[Violation]:
+_AZURE_NAT_RULE = "azure-native:network:InboundNatRule"
+
+
+def _nat_refs(configs: list) -> list[Any]:
+    """The ids (or refs) of the inbound NAT pools and rules the IP configurations join."""
+    return [ref.get("id") if isinstance(ref, dict) else ref
+            for nic in configs for ip in _list(nic.get("ipConfigurations")) if isinstance(ip, dict)
+            for key in ("loadBalancerInboundNatPools", "loadBalancerInboundNatRules")
+            for ref in _list(ip.get(key))]
+
+
+def _balancer_of(ref: Any) -> str:
+    """The load balancer an ARM id of a NAT pool / rule names (".../loadBalancers/<name>/...")."""
+    parts = ref.split("/") if isinstance(ref, str) else []
+    lowered = [p.lower() for p in parts]
+    if "loadbalancers" in lowered and lowered.index("loadbalancers") + 1 < len(parts):
+        return parts[lowered.index("loadbalancers") + 1]
+    return str(ref)
+
+
+def _azure_nat_pools(resources: list[Resource]) -> tuple[list[Violation], Optional[UnknownValue]]:
     """Scale sets, VMs and NICs whose IP configurations join the inbound NAT pools or rules of a
     public load balancer of the stack: the nodes are reachable from the internet through it,
     no public IP of their own needed. Seen by the stack, since the balancer is another
-    resource."""
+    resource. NAT pools / rules named by literal ids, of a balancer the stack does not create,
+    are "cannot decide" (OutsideStack): whether that balancer's frontend is public only the
+    balancer shows (learn.microsoft.com/azure/load-balancer/inbound-nat-rules)."""
     out = []
+    outside: Optional[UnknownValue] = None
     for r in resources:
         path = _AZURE_NIC_PATHS.get(r.type)
         if path is None:
@@ -725,8 +752,16 @@ def _azure_nat_pools(resources: list[Resource]) -> list[Violation]:
         nat = [str(ip.get("name")) for nic in configs for ip in _list(nic.get("ipConfigurations"))
                if isinstance(ip, dict) and (ip.get("loadBalancerInboundNatPools")
                                             or ip.get("loadBalancerInboundNatRules"))]
-        lbs = [d.name for ds in r.deps.values() for d in ds
-               if d.type == _AZURE_LB and _public_nat(d)]
+        stack_lbs = [d for ds in r.deps.values() for d in ds if d.type == _AZURE_LB] + \
+            [lb for ds in r.deps.values() for d in ds if d.type == _AZURE_NAT_RULE
+             for lb in d.deps.get("loadBalancerName", []) if lb.type == _AZURE_LB]
+        if nat and not stack_lbs and outside is None:
+            names = sorted({_balancer_of(ref) for ref in _nat_refs(configs) if ref is not UNKNOWN})
+            outside = OutsideStack(r, f"{path or 'ipConfigurations'} joins the inbound NAT of "
+                                      f"load balancer {', '.join(names) or '(unknown)'}, which "
+                                      "this stack does not create, so whether its frontend is "
+                                      "public cannot be read")
+        lbs = [d.name for d in stack_lbs if _public_nat(d)]
         if nat and lbs:
             out.append(violation(r, "the nodes are reachable from the internet through the "
                                  "inbound NAT of a public load balancer",
@@ -735,7 +770,153 @@ def _azure_nat_pools(resources: list[Resource]) -> list[Violation]:
                                  "no inbound NAT from a public frontend",
                                  "remove the inbound NAT pools/rules; use Bastion or the SSH "
                                  "CIDRs for access"))
-    return out
+    return out, outside
+
+
+# Load-balancing plumbing, tiered in the direction traffic flows (a balancer or forwarding rule
+# 0, listeners / proxies 1, URL maps and target groups / pools 2-3, attachments 3-4): from a
+# public balancer, traffic reaches only resources of a higher tier, then the compute they name.
+_LB_TIERS = {
+    "aws:lb/loadBalancer:LoadBalancer": 0, "aws:alb/loadBalancer:LoadBalancer": 0,
+    "aws:elb/loadBalancer:LoadBalancer": 0,
+    "aws:lb/listener:Listener": 1, "aws:alb/listener:Listener": 1,
+    "aws:lb/listenerRule:ListenerRule": 1, "aws:alb/listenerRule:ListenerRule": 1,
+    "aws:lb/targetGroup:TargetGroup": 2, "aws:alb/targetGroup:TargetGroup": 2,
+    "aws:lb/targetGroupAttachment:TargetGroupAttachment": 3,
+    "aws:alb/targetGroupAttachment:TargetGroupAttachment": 3,
+    "aws:autoscaling/attachment:Attachment": 3, "aws:elb/attachment:Attachment": 3,
+    "aws:autoscaling/trafficSourceAttachment:TrafficSourceAttachment": 3,
+    "gcp:compute/forwardingRule:ForwardingRule": 0,
+    "gcp:compute/globalForwardingRule:GlobalForwardingRule": 0,
+    "gcp:compute/targetHttpProxy:TargetHttpProxy": 1,
+    "gcp:compute/targetHttpsProxy:TargetHttpsProxy": 1,
+    "gcp:compute/targetTCPProxy:TargetTCPProxy": 1, "gcp:compute/targetSSLProxy:TargetSSLProxy": 1,
+    "gcp:compute/regionTargetHttpProxy:RegionTargetHttpProxy": 1,
+    "gcp:compute/regionTargetHttpsProxy:RegionTargetHttpsProxy": 1,
+    "gcp:compute/regionTargetTcpProxy:RegionTargetTcpProxy": 1,
+    "gcp:compute/uRLMap:URLMap": 2, "gcp:compute/regionUrlMap:RegionUrlMap": 2,
+    "gcp:compute/backendService:BackendService": 3,
+    "gcp:compute/regionBackendService:RegionBackendService": 3,
+    "gcp:compute/targetPool:TargetPool": 3, "gcp:compute/targetInstance:TargetInstance": 3,
+    "gcp:compute/instanceGroup:InstanceGroup": 4,
+    _AZURE_LB: 0, "azure-native:network:LoadBalancerBackendAddressPool": 2,
+    "azure-native:network:NetworkInterface": 3,
+    "alicloud:slb/loadBalancer:LoadBalancer": 0,
+    "alicloud:slb/applicationLoadBalancer:ApplicationLoadBalancer": 0,
+    "alicloud:nlb/loadBalancer:LoadBalancer": 0, "alicloud:alb/loadBalancer:LoadBalancer": 0,
+    "alicloud:slb/listener:Listener": 1, "alicloud:nlb/listener:Listener": 1,
+    "alicloud:alb/listener:Listener": 1,
+    "alicloud:slb/serverGroup:ServerGroup": 2, "alicloud:nlb/serverGroup:ServerGroup": 2,
+    "alicloud:alb/serverGroup:ServerGroup": 2,
+    "alicloud:slb/backendServer:BackendServer": 3, "alicloud:slb/attachment:Attachment": 3,
+    "alicloud:slb/serverGroupServerAttachment:ServerGroupServerAttachment": 3,
+    "alicloud:nlb/serverGroupServerAttachment:ServerGroupServerAttachment": 3,
+}
+
+
+def _public_balancer(r: Resource) -> Any:
+    """True / False / UNKNOWN: a balancer or forwarding rule that takes traffic from the
+    internet. AWS: `internal` unset is internet-facing ("the default is an Internet-facing load
+    balancer", elasticloadbalancing API CreateLoadBalancer Scheme; Gateway Load Balancers have no
+    scheme). GCP: loadBalancingScheme EXTERNAL (the forwarding rule's default) or
+    EXTERNAL_MANAGED. Azure: a public frontend with load-balancing rules, or inbound NAT rules
+    to a backend pool (learn.microsoft.com/azure/load-balancer/components); outbound rules
+    alone take nothing in. Alibaba Cloud: addressType internet (an SLB with no addressType and
+    no vSwitch is on the internet: pulumi-alicloud slb address_type)."""
+    t = r.type
+    if t.startswith("aws:"):
+        if str(r.get("loadBalancerType") or "").lower() == "gateway":
+            return False
+        internal = r.get("internal")
+        return UNKNOWN if internal is UNKNOWN else not truthy(internal)
+    if t.startswith("gcp:"):
+        scheme = r.get("loadBalancingScheme")
+        return UNKNOWN if scheme is UNKNOWN else \
+            str(scheme or "EXTERNAL").upper() in ("EXTERNAL", "EXTERNAL_MANAGED")
+    if t == _AZURE_LB:
+        public = any(isinstance(fe, dict) and (fe.get("publicIPAddress") or fe.get("publicIPPrefix"))
+                     for fe in _list(r.get("frontendIPConfigurations")))
+        inbound = bool(_list(r.get("loadBalancingRules"))) or any(
+            isinstance(n, dict) and n.get("backendAddressPool")
+            for n in _list(r.get("inboundNatRules")))
+        return public and inbound
+    if t.startswith("alicloud:"):
+        kind = r.get("addressType")
+        if kind is UNKNOWN:
+            return UNKNOWN
+        if kind is None:
+            return t.startswith("alicloud:slb/") and not r.get("vswitchId")
+        return str(kind).lower() == "internet"
+    return False
+
+
+def _in_backend_pool(r: Resource) -> bool:
+    """An Azure scale set, VM or NIC with an IP configuration in a load balancer backend pool
+    (other compute is placed behind a balancer by the plumbing that names it)."""
+    path = _AZURE_NIC_PATHS.get(r.type)
+    if path is None:
+        return True
+    configs = [r.props] if not path else [n for n in _list(r.get(path)) if isinstance(n, dict)]
+    return any(isinstance(ip, dict) and ip.get("loadBalancerBackendAddressPools")
+               for nic in configs for ip in _list(nic.get("ipConfigurations")))
+
+
+def _public_balancers(resources: list[Resource]
+                      ) -> tuple[list[Violation], Optional[UnknownValue]]:
+    """GPU compute behind a public load balancer of the stack, through its ordinary rules
+    (listeners, target groups, backend services, target pools, backend pools, server groups):
+    the balancer forwards internet traffic to the nodes, no public IP of their own needed."""
+    balancers = [r for r in resources if _LB_TIERS.get(r.type) == 0]
+    if not balancers:
+        return [], None
+    from trainstack_policies.inventory import gpu_groups
+    gpu = {id(h): g.resource for g in gpu_groups(resources)
+           for h in (g.resource, g.template) if h is not None}
+    if not gpu:
+        return [], None
+    dependents: dict[int, list[Resource]] = {}
+    for r in resources:
+        if r.type in _LB_TIERS or id(r) in gpu:
+            for ds in r.deps.values():
+                for d in ds:
+                    dependents.setdefault(id(d), []).append(r)
+    out: list[Violation] = []
+    unknown: Optional[UnknownValue] = None
+    reported: set[int] = set()
+    for lb in balancers:
+        reached: list[Resource] = []
+        seen = {id(lb)}
+        frontier = [lb]
+        while frontier:
+            node = frontier.pop()
+            tier = _LB_TIERS[node.type]
+            for nxt in [d for ds in node.deps.values() for d in ds] + dependents.get(id(node), []):
+                if id(nxt) in seen:
+                    continue
+                seen.add(id(nxt))
+                if id(nxt) in gpu and _in_backend_pool(nxt):
+                    reached.append(gpu[id(nxt)])
+                elif _LB_TIERS.get(nxt.type, -1) > tier:
+                    frontier.append(nxt)
+        if not reached:
+            continue
+        public = _public_balancer(lb)
+        if public is UNKNOWN:
+            unknown = unknown or UnknownValue(lb, "internal / loadBalancingScheme / addressType "
+                                                  "(whether it faces the internet)")
+            continue
+        for node in reached:
+            if not public or id(node) in reported:
+                continue
+            reported.add(id(node))
+            out.append(violation(
+                node, "the GPU nodes are reachable from the internet through a public load "
+                "balancer", f"{lb.name} ({lb.type}) forwards internet traffic to them",
+                "no internet-facing load balancer in front of GPU nodes",
+                "make the load balancer internal (AWS internal=True, GCP INTERNAL scheme, Azure "
+                "a private frontend, Alibaba addressType intranet), or front the nodes with a "
+                "CPU tier; reach the nodes through a bastion or the SSH CIDRs"))
+    return out, unknown
 
 
 def _split_rules(resources: list[Resource]) -> list[Violation]:
