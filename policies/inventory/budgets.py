@@ -75,14 +75,23 @@ def _compute_groups(resources: list[Resource]) -> set[str]:
     return out
 
 
+# Azure compute whose nodes bill in the subscription its provider deploys into: scale sets and
+# VMs, AKS agent pools (alone or as a managed cluster's agentPoolProfiles: their node scale sets
+# are made in the cluster's subscription) and Azure ML compute clusters.
+_AZ_SUBSCRIBED = frozenset({
+    "azure-native:compute:VirtualMachineScaleSet", "azure-native:compute:VirtualMachine",
+    "azure-native:containerservice:AgentPool", "azure-native:containerservice:ManagedCluster",
+    "azure-native:machinelearningservices:Compute",
+})
+
+
 def _compute_subscriptions(resources: list[Resource]) -> Optional[set[str]]:
-    """The subscriptions (lower case) the stack's Azure scale sets and VMs deploy into, from
-    their providers' subscriptionId; None when one of them does not say (the ARM_SUBSCRIPTION_ID
-    environment or the CLI login chooses it, which the pack cannot see)."""
+    """The subscriptions (lower case) the stack's Azure compute (_AZ_SUBSCRIBED) deploys into,
+    from their providers' subscriptionId; None when one of them does not say (the
+    ARM_SUBSCRIPTION_ID environment or the CLI login chooses it, which the pack cannot see)."""
     out: set[str] = set()
     for c in resources:
-        if c.type in ("azure-native:compute:VirtualMachineScaleSet",
-                      "azure-native:compute:VirtualMachine"):
+        if c.type in _AZ_SUBSCRIBED:
             sub = (c.provider or {}).get("subscriptionId")
             if not isinstance(sub, str) or not sub:
                 return None
