@@ -15,6 +15,15 @@ OWNER_TAGS = {"owner": "alice", "team": "ml", "cost-center": "1234"}
 # The same owner as Google Cloud labels (no "-" in a label key the policies read).
 OWNER_LABELS = {"owner": "alice", "team": "ml", "cost_center": "1234"}
 RETAIN = "trainstack:retain"
+# A budget's alert recipients (spend-limit counts a budget as the alarm only when it notifies
+# someone): an AWS notification with an e-mail subscriber, GCP threshold rules (e-mailed to the
+# billing account's administrators by default), an Azure notification with a contact e-mail.
+AWS_ALERTS = [{"comparisonOperator": "GREATER_THAN", "threshold": 80.0,
+               "thresholdType": "PERCENTAGE", "notificationType": "ACTUAL",
+               "subscriberEmailAddresses": ["ml-platform@example.com"]}]
+GCP_ALERTS = [{"thresholdPercent": 0.8, "spendBasis": "CURRENT_SPEND"}]
+AZURE_ALERTS = {"actual80": {"enabled": True, "operator": "GreaterThan", "threshold": 80.0,
+                             "contactEmails": ["ml-platform@example.com"]}}
 
 
 def res(type_: str, name: str, props: Optional[dict] = None, deps: Optional[dict] = None,
@@ -70,7 +79,7 @@ def aws_cluster(nodes: int = 2, zone: str = "us-east-1a", fs_zone: Optional[str]
               deps={"bucket": [bucket]})
     budget = res("aws:budgets/budget:Budget", "budget",
                  {"budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": budget_usd,
-                  "limitUnit": "USD", "tags": tags})
+                  "limitUnit": "USD", "notifications": AWS_ALERTS, "tags": tags})
     ssh = res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "ssh",
               {"cidrIpv4": "203.0.113.0/24", "ipProtocol": "tcp", "fromPort": 22.0,
                "toPort": 22.0, "tags": tags})
@@ -127,7 +136,8 @@ def gcp_cluster(zone: str = "us-west1-c", fs_location: Optional[str] = None,
                  {"location": bucket_location, "forceDestroy": False,
                   "labels": {**labels, "trainstack_retain": "true"}}, retain=True)
     budget = res("gcp:billing/budget:Budget", "budget",
-                 {"amount": {"specifiedAmount": {"currencyCode": "USD", "units": budget_units}}})
+                 {"amount": {"specifiedAmount": {"currencyCode": "USD", "units": budget_units}},
+                  "thresholdRules": GCP_ALERTS})
     # The startup script names the Lustre mount point and the bucket (components/gcp/cluster.py).
     template.props["metadata"] = {"startup-script": "#!/bin/bash"}
     template.deps["metadata"] = [lustre, bucket]
@@ -160,7 +170,7 @@ def azure_cluster(zone: str = "1", fs_zone: Optional[str] = None,
                   retain=True)
     budget = res("azure-native:consumption:Budget", "budget",
                  {"amount": budget_amount, "category": "Cost", "timeGrain": "Monthly",
-                  "scope": "/subscriptions/s"})
+                  "scope": "/subscriptions/s", "notifications": AZURE_ALERTS})
     nsg = res("azure-native:network:NetworkSecurityGroup", "nsg",
               {"location": "eastus", "tags": tags, "securityRules": [
                   {"name": "vnet", "access": "Allow", "direction": "Inbound", "priority": 100.0,

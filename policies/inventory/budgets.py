@@ -6,6 +6,8 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
 
 from trainstack_policies.inventory.tokens import AWS_BUDGET, AZ_BUDGETS, GCP_BUDGET
+
+AWS_BUDGET_ACTION = "aws:budgets/budgetAction:BudgetAction"
 from trainstack_policies.inventory.values import _dicts, _list
 from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, number
 
@@ -31,6 +33,74 @@ class Budget:
     # undecided text when no cited rate exists (monthly is then None).
     converted: str = ""
     no_rate: str = ""
+    # Why the budget tells no one when it is crossed ("" when it notifies someone, or when
+    # that is unknown at preview): it still states the cap, but it is no alarm.
+    silent: str = ""
+
+
+def _present(value: Any) -> bool:
+    """A recipient list / topic that is set (a value unknown at preview will be set)."""
+    return _has_unknown(value) or bool(value)
+
+
+def _aws_silent(r: Resource, actions: list[Resource]) -> str:
+    """An AWS budget with no notification that has a subscriber (e-mail or SNS topic) and no
+    budget action with subscribers: AWS Budgets tells only a notification's subscribers
+    (Budgets API CreateBudget, NotificationsWithSubscribers; BudgetAction subscribers)."""
+    notes = r.get("notifications")
+    if _has_unknown(notes):
+        return ""
+    if any(isinstance(n, dict) and (_present(n.get("subscriberEmailAddresses"))
+                                    or _present(n.get("subscriberSnsTopicArns")))
+           for n in _list(notes)):
+        return ""
+    name = r.get("name")
+    for a in actions:
+        if any(d is r for d in a.deps.get("budgetName", [])) or \
+                (isinstance(name, str) and name and a.get("budgetName") == name):
+            if _present(a.get("subscribers")):
+                return ""
+    return ("no notification with an e-mail or SNS subscriber, and no budget action"
+            if not _list(notes) else "its notifications have no subscriber")
+
+
+def _gcp_silent(r: Resource) -> str:
+    """A GCP budget whose alerts reach no one: e-mails go out when a threshold rule is crossed,
+    to the billing account's administrators and users unless allUpdatesRule.
+    disableDefaultIamRecipients, and to its monitoring channels; a Pub/Sub topic gets every
+    update (cloud.google.com/billing/docs/reference/budget/rest/v1/
+    billingAccounts.budgets#NotificationsRule)."""
+    rules, every = r.get("thresholdRules"), r.get("allUpdatesRule")
+    if _has_unknown(rules) or _has_unknown(every):
+        return ""
+    every = every if isinstance(every, dict) else {}
+    if every.get("pubsubTopic"):
+        return ""
+    recipients = bool(every.get("monitoringNotificationChannels")) or \
+        every.get("disableDefaultIamRecipients") is not True or \
+        every.get("enableProjectLevelRecipients") is True
+    if _list(rules) and recipients:
+        return ""
+    if not _list(rules):
+        return "no thresholdRules (alert e-mails go out only when a threshold is crossed) and " \
+               "no allUpdatesRule.pubsubTopic"
+    return "allUpdatesRule.disableDefaultIamRecipients true with no monitoring channel and no " \
+           "Pub/Sub topic"
+
+
+def _azure_silent(r: Resource) -> str:
+    """An Azure budget with no enabled notification that has a contact (contactEmails,
+    contactRoles or contactGroups: learn.microsoft.com/rest/api/consumption/budgets/
+    create-or-update, Notification)."""
+    notes = r.get("notifications")
+    if _has_unknown(notes):
+        return ""
+    for n in (notes.values() if isinstance(notes, dict) else _list(notes)):
+        if not isinstance(n, dict) or str(n.get("enabled")).lower() == "false":
+            continue
+        if any(_present(n.get(k)) for k in ("contactEmails", "contactRoles", "contactGroups")):
+            return ""
+    return "no enabled notification with a contact e-mail, role or action group"
 
 
 def _has_unknown(value: Any) -> bool:
@@ -460,6 +530,7 @@ def budgets(resources: list[Resource]) -> list[Budget]:
     out: list[Budget] = []
     azure_groups: Optional[set[str]] = None
     cache: dict = {}
+    actions = [r for r in resources if r.type == AWS_BUDGET_ACTION]
     for r in resources:
         if r.type == AWS_BUDGET:
             if str(r.get("budgetType") or "COST").upper() != "COST":
@@ -473,7 +544,8 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                 scope, covers, undecided = ended, False, ""
             out.append(_in_usd(Budget(r, _per_month(amount, r.get("timeUnit")),
                                       str(r.get("limitUnit") or "USD"), str(r.get("limitAmount")),
-                                      unknown, invalid, scope, covers, undecided)))
+                                      unknown, invalid, scope, covers, undecided,
+                                      silent=_aws_silent(r, actions))))
         elif r.type == GCP_BUDGET:
             last = r.get("amount.lastPeriodAmount")
             if r.get("amount.specifiedAmount.units") is None and last is not None:
@@ -493,7 +565,8 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             out.append(_in_usd(Budget(r, _per_month(amount, period),
                                       str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
                                       str(r.get("amount.specifiedAmount.units")), unknown,
-                                      invalid, scope, covers, undecided)))
+                                      invalid, scope, covers, undecided,
+                                      silent=_gcp_silent(r))))
         elif r.type in AZ_BUDGETS:
             if str(r.get("category") or "Cost").lower() != "cost":
                 continue   # a Usage budget is not a spend limit
@@ -513,5 +586,5 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             # Azure budgets are in the billing account's currency; trainstack bills in USD.
             out.append(Budget(r, _per_month(amount, r.get("timeGrain")), "USD",
                               str(r.get("amount")), unknown, invalid, scope, covers,
-                              scope_unknown))
+                              scope_unknown, silent=_azure_silent(r)))
     return out

@@ -1,8 +1,10 @@
 """Enforced lifetimes: the hours until the plan itself stops a node group's nodes."""
 from __future__ import annotations
 
+import json
 import math
-from datetime import datetime, timezone
+import re
+from datetime import datetime, timedelta, timezone, tzinfo
 from typing import Any, Optional
 
 from trainstack_policies.exemptions import tag_value
@@ -14,13 +16,18 @@ from trainstack_policies.inventory.tokens import (
     ALI_INSTANCE,
     ALI_INSTANCE_SET,
     ALI_LAUNCH_TEMPLATES,
+    ALI_SCALING_GROUP,
     AWS_ASG,
+    AWS_INSTANCE,
     AZ_VMSS,
+    GCP_INSTANCE,
+    GCP_INSTANCE_FROM_TEMPLATE,
+    GCP_RESOURCE_POLICY,
     GCP_TEMPLATES,
     MAX_HOURS_TAG,
 )
 from trainstack_policies.inventory.values import _dicts, dig_value
-from trainstack_policies.model import BadNumber, Resource, checked_number, number
+from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, dig, number
 
 
 AWS_ODCR = "aws:ec2/capacityReservation:CapacityReservation"
@@ -90,7 +97,7 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
     """
     r = g.resource
     _declared_hours(g)   # only validated: a NaN or negative lifetime tag is reported
-    if r.type in (AWS_ASG, AZ_VMSS) and index is None:
+    if r.type in (AWS_ASG, AZ_VMSS, AWS_INSTANCE, ALI_SCALING_GROUP) and index is None:
         index = _StackIndex(resources)
     if r.type == AWS_ASG and index is not None:
         schedules = index.schedules.of(r)
@@ -103,15 +110,36 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
             if hours is not None:
                 return hours, f"autoscaling Schedule {s.name} sets the group to 0 at " \
                               f"{s.get('startTime')}"
+        if not restarts:
+            found = _eventbridge_stop(r, index.eventbridge)
+            if found is not None:
+                return found
+    if r.type == AWS_INSTANCE and index is not None:
+        found = _eventbridge_stop(r, index.eventbridge)
+        if found is not None:
+            return found
+    if r.type == ALI_SCALING_GROUP and index is not None:
+        found = _ess_stop(r, index.ess_tasks.of(r, name_key=None))
+        if found is not None:
+            return found
     if r.cloud == "gcp" and g.template is not None:
         # A group with several versions (a canary) runs VMs of every version's template: the
         # run duration is a lifetime only when each of them sets one (the longest counts).
         holders = [d for d in r.deps.get("versions", []) if d.type in GCP_TEMPLATES] \
             or [g.template]
-        durations = [number(h.get("scheduling.maxRunDuration.seconds")) for h in holders]
-        known = [s for s in durations if s is not None and s > 0 and math.isfinite(s)]
-        if known and len(known) == len(durations):
-            return max(known) / 3600, "scheduling.maxRunDuration on the template"
+        stops = [_gcp_own_stop(h) for h in holders]
+        found: Optional[tuple[float, str]] = None
+        if stops and all(stop is not None for stop in stops):
+            found = max((stop for stop in stops if stop is not None), key=lambda x: x[0])
+        if r.type in (GCP_INSTANCE, GCP_INSTANCE_FROM_TEMPLATE):
+            # Instance schedules attach to single VMs only (not to a MIG's).
+            for policy in r.deps.get("resourcePolicies", []):
+                stop = _instance_schedule_stop(policy) if policy.type == GCP_RESOURCE_POLICY \
+                    else None
+                if stop is not None and (found is None or stop[0] < found[0]):
+                    found = stop
+        if found is not None:
+            return found
     if r.type == ALI_CAPACITY_RESERVATION and r.get("endTimeType") != "Unlimited":
         # Released at its endTime ("Limited"); "Unlimited" bills until released by hand.
         end = r.get("endTime")
@@ -236,3 +264,253 @@ def _azure_held_outside_windows(s: Resource, profiles: list[dict]) -> Optional[t
     last = max((h for h in hours if h is not None), default=0.0)
     return last, (f"autoscale setting {s.name} holds the set at 0 outside its window"
                   f"{'s' if len(running) > 1 else ''} (last end {max(ends, default='none')})")
+
+
+# ------------------------------------------------------------------- GCP: the VM's own stop
+
+def _gcp_own_stop(holder: Resource) -> Optional[tuple[float, str]]:
+    """The earliest stop a VM (or its template) sets itself: scheduling.maxRunDuration (from
+    its start, now) or scheduling.terminationTime (an RFC 3339 time); at either Compute Engine
+    stops or deletes the VM (instanceTerminationAction STOP, the default, or DELETE:
+    cloud.google.com/compute/docs/instances/limit-vm-runtime). A time that does not parse or
+    has passed stops nothing."""
+    out: list[tuple[float, str]] = []
+    seconds = number(holder.get("scheduling.maxRunDuration.seconds"))
+    if seconds is not None and seconds > 0 and math.isfinite(seconds):
+        out.append((seconds / 3600, "scheduling.maxRunDuration on the template"))
+    when = holder.get("scheduling.terminationTime")
+    hours = _hours_until(when)
+    if hours is not None:
+        out.append((hours, f"scheduling.terminationTime {when}"))
+    return min(out, key=lambda x: x[0]) if out else None
+
+
+_CRON_NAMES = {name: i for i, name in enumerate(
+    ("sun", "mon", "tue", "wed", "thu", "fri", "sat"))}
+_CRON_NAMES.update({name: i + 1 for i, name in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"))})
+
+
+def _cron_value(text: str) -> int:
+    return _CRON_NAMES[text] if text in _CRON_NAMES else int(text)
+
+
+def _cron_field(text: str, low: int, high: int) -> Optional[set[int]]:
+    """The values a unix-cron field allows (*, ?, lists, ranges, steps, day/month names)."""
+    out: set[int] = set()
+    for part in text.lower().split(","):
+        base, _, step_text = part.partition("/")
+        try:
+            step = int(step_text) if step_text else 1
+            if base in ("*", "?"):
+                lo, hi = low, high
+            elif "-" in base:
+                a, b = base.split("-", 1)
+                lo, hi = _cron_value(a), _cron_value(b)
+            else:
+                lo = _cron_value(base)
+                hi = high if step_text else lo
+        except ValueError:
+            return None
+        if step <= 0 or lo < low or hi > high or lo > hi:
+            return None
+        out.update(range(lo, hi + 1, step))
+    return out
+
+
+def _next_cron(expr: str, zone: tzinfo, after: datetime) -> Optional[datetime]:
+    """The first time after `after` a 5-field unix-cron expression fires in `zone` (within 32
+    days; None past that, or when the expression does not parse)."""
+    fields = expr.split()
+    if len(fields) != 5:
+        return None
+    parsed = [_cron_field(f, lo, hi) for f, (lo, hi) in
+              zip(fields, ((0, 59), (0, 23), (1, 31), (1, 12), (0, 7)))]
+    if any(p is None for p in parsed):
+        return None
+    minutes, hours, days, months, weekdays = (sorted(p or ()) for p in parsed)
+    weekdays = sorted({d % 7 for d in weekdays})
+    either = fields[2] not in ("*", "?") and fields[4] not in ("*", "?")
+    local = after.astimezone(zone)
+    for offset in range(33):
+        day = (local + timedelta(days=offset)).date()
+        if day.month not in months:
+            continue
+        dom, dow = day.day in days, day.isoweekday() % 7 in weekdays
+        if not ((dom or dow) if either else (dom and dow)):
+            continue
+        for hour in hours:
+            for minute in minutes:
+                when = datetime(day.year, day.month, day.day, hour, minute, tzinfo=zone)
+                if when > local:
+                    return when.astimezone(timezone.utc)
+    return None
+
+
+def _zone(name: Any) -> Optional[tzinfo]:
+    if name in (None, "", "UTC", "Etc/UTC"):
+        return timezone.utc
+    try:
+        from zoneinfo import ZoneInfo
+        return ZoneInfo(str(name))
+    except (ValueError, KeyError, OSError, ImportError):
+        return None
+
+
+def _instance_schedule_stop(policy: Resource) -> Optional[tuple[float, str]]:
+    """A GCP instance schedule (resource policy instanceSchedulePolicy) with a vmStopSchedule
+    and no vmStartSchedule, attached to the VM: it stops the VM at the schedule's next time
+    and nothing starts it again (cloud.google.com/compute/docs/instances/
+    schedule-instance-start-stop). A start schedule restarts it (no lifetime); a schedule that
+    does not parse, a time zone that does not exist, or a first stop after the policy's
+    expirationTime stops nothing."""
+    sp = policy.get("instanceSchedulePolicy")
+    if not isinstance(sp, dict) or sp.get("vmStartSchedule"):
+        return None
+    expr, zone = dig(sp, "vmStopSchedule.schedule"), _zone(sp.get("timeZone"))
+    if not isinstance(expr, str) or zone is None:
+        return None
+    now = _now()
+    start = _parse_time(sp.get("startTime"))
+    when = _next_cron(expr, zone, max(now, start) if start else now)
+    end = _parse_time(sp.get("expirationTime"))
+    if when is None or (end is not None and when > end):
+        return None
+    hours = math.ceil((when - now).total_seconds() / 3600 - 1e-6)
+    return float(max(hours, 1)), (f"instance schedule {policy.name} stops the VM at "
+                                  f"{when:%Y-%m-%dT%H:%MZ} ({expr}, {sp.get('timeZone') or 'UTC'})")
+
+
+def _parse_time(value: Any) -> Optional[datetime]:
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+
+
+# ------------------------------------------------------------- Alibaba: ESS scheduled tasks
+
+def _ess_bound(task: Resource, key: str, group: Resource, group_key: str) -> Optional[float]:
+    value = task.get(key)
+    return number(group.get(group_key)) if value is None else number(value)
+
+
+def _ess_stop(group: Resource, tasks: list[Resource]) -> Optional[tuple[float, str]]:
+    """An enabled one-time ESS scheduled task on the group (by its scalingGroupId) that sets
+    its maximum (and so its minimum) to 0 at launchTime: Auto Scaling then removes its
+    instances (alibabacloud.com/help/en/auto-scaling/developer-reference/
+    api-ess-2014-08-28-createscheduledtask: ScalingGroupId with MinValue / MaxValue /
+    DesiredCapacity). A task that recurs, is disabled, runs a scaling rule
+    (scheduledAction, not read), keeps a node, or beside another task that scales the group
+    up again, stops nothing."""
+    enabled = [t for t in tasks if str(t.get("taskEnabled")).lower() != "false"]
+    stops, restarts = [], []
+    for t in enabled:
+        high = _ess_bound(t, "maxValue", group, "maxSize")
+        low = _ess_bound(t, "minValue", group, "minSize")
+        desired = t.get("desiredCapacity")
+        if not t.get("scheduledAction") and high == 0 and low == 0 and \
+                (desired is None or number(desired) == 0):
+            stops.append(t)
+        else:
+            restarts.append(t)
+    for t in stops:
+        if t.get("recurrenceType") or restarts:
+            return None
+        hours = _hours_until(t.get("launchTime"))
+        if hours is not None:
+            return hours, f"ESS scheduled task {t.name} sets the group to 0 at " \
+                          f"{t.get('launchTime')}"
+    return None
+
+
+# ----------------------------------------------------------- AWS: EventBridge Scheduler
+
+_AT = re.compile(r"^at\((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\)$")
+
+
+def _eventbridge_hours(s: Resource) -> Optional[float]:
+    """Hours until an enabled one-time schedule (at(yyyy-mm-ddThh:mm:ss) in its
+    scheduleExpressionTimezone, UTC by default: docs.aws.amazon.com/scheduler/latest/UserGuide/
+    schedule-types.html) fires; None for rate()/cron() (recurring), a disabled schedule, or an
+    expression or zone that does not read."""
+    if str(s.get("state") or "ENABLED").upper() != "ENABLED":
+        return None
+    expr = s.get("scheduleExpression")
+    match = _AT.match(expr.strip()) if isinstance(expr, str) else None
+    zone = _zone(s.get("scheduleExpressionTimezone"))
+    if match is None or zone is None:
+        return None
+    try:
+        when = datetime.fromisoformat(match.group(1)).replace(tzinfo=zone)
+    except ValueError:
+        return None
+    hours = math.ceil((when - _now()).total_seconds() / 3600 - 1e-6)
+    return float(hours) if hours > 0 else None
+
+
+def _eventbridge_target(s: Resource) -> tuple[str, Any]:
+    """(the universal target's service:action in lower case, its input as a dict, UNKNOWN, or
+    None when it does not read)."""
+    target = s.get("target")
+    if not isinstance(target, dict) or not isinstance(target.get("arn"), str):
+        return "", None
+    action = target["arn"].lower().partition(":aws-sdk:")[2]
+    payload = target.get("input")
+    if payload is UNKNOWN:
+        return action, UNKNOWN
+    try:
+        parsed = json.loads(payload) if isinstance(payload, str) else None
+    except ValueError:
+        parsed = None
+    return action, parsed if isinstance(parsed, dict) else None
+
+
+def _eventbridge_stop(r: Resource, schedules: list[Resource]) -> Optional[tuple[float, str]]:
+    """An EventBridge Scheduler schedule that stops the group or instance, read only where its
+    target is readable (docs.aws.amazon.com/scheduler/latest/UserGuide/
+    managing-targets-universal.html): autoscaling:updateAutoScalingGroup whose input names the
+    group's own `name` and leaves it at minimum 0 with maximum or desired 0 (sizes it leaves
+    out keep the group's); ec2:stopInstances / ec2:terminateInstances whose target depends on
+    the instance (its id is known only after apply). One-time schedules only; one that starts
+    the nodes again (startInstances, or sizes above 0) makes it no lifetime."""
+    stops: list[tuple[float, str]] = []
+    restarted = False
+    for s in schedules:
+        action, payload = _eventbridge_target(s)
+        if r.type == AWS_ASG and action == "autoscaling:updateautoscalinggroup":
+            name = r.get("name")
+            if not isinstance(payload, dict) or not isinstance(name, str) or \
+                    payload.get("AutoScalingGroupName") != name:
+                continue
+
+            def after(key: str, group_key: str) -> Optional[float]:
+                value = payload.get(key)
+                return number(r.get(group_key)) if value is None else number(value)
+            low, high = after("MinSize", "minSize"), after("MaxSize", "maxSize")
+            desired = after("DesiredCapacity", "desiredCapacity")
+            if not (low == 0 and (high == 0 or desired == 0)):
+                restarted = True
+                continue
+        elif r.type == AWS_INSTANCE and action in ("ec2:stopinstances", "ec2:terminateinstances",
+                                                   "ec2:startinstances"):
+            if not any(d is r for d in s.deps.get("target", [])):
+                continue
+            if action == "ec2:startinstances":
+                restarted = True
+                continue
+            if payload is not UNKNOWN and not (isinstance(payload, dict) and isinstance(
+                    payload.get("InstanceIds"), list) and payload["InstanceIds"]):
+                continue
+        else:
+            continue
+        hours = _eventbridge_hours(s)
+        if hours is not None:
+            stops.append((hours, f"EventBridge schedule {s.name} ({action}) at "
+                                 f"{s.get('scheduleExpression')}"))
+    if restarted or not stops:
+        return None
+    return min(stops, key=lambda x: x[0])

@@ -57,3 +57,8 @@ class _StackIndex:
         self.gcp_autoscalers = Referrers(resources, ("gcp:compute/autoscaler:Autoscaler",
                                                      "gcp:compute/regionAutoscaler:RegionAutoscaler"),
                                          "target")
+        # Stops read by lifetimes.enforced_hours: Alibaba ESS scheduled tasks (by their
+        # group), EventBridge Scheduler schedules (few; each names its target in its input).
+        self.ess_tasks = Referrers(resources, "alicloud:ess/scheduledTask:ScheduledTask",
+                                   "scalingGroupId")
+        self.eventbridge = [r for r in resources if r.type == "aws:scheduler/schedule:Schedule"]

@@ -46,6 +46,8 @@ def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
     r = res.resource
     holders = [h for h in (g.resource, g.template) if h is not None]
     if r.type == AWS_ODCR:
+        if not _aws_attributes_match(r, holders):
+            return False
         if any(_depends_on(h, ("capacityReservationSpecification",), r) for h in holders):
             return True
         # An open ODCR (instanceMatchCriteria "open", the API's default) takes every On-Demand
@@ -57,6 +59,8 @@ def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
             and all(_aws_preference_open(h) for h in holders) \
             and _same_known_zone(g.zones, res.zones)
     if r.type == GCP_RESERVATION:
+        if not _gcp_cpu_platform_matches(r, holders):
+            return False
         names = {n for n in (r.get("name"), r.name) if isinstance(n, str) and n}
         if any(_depends_on(h, ("reservationAffinity",), r) or set(_gcp_names(h)) & names
                for h in holders):
@@ -85,6 +89,53 @@ def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
                     and _same_known_zone(g.zones, res.zones):
                 return True
     return False
+
+
+def _windows(holders: list[Resource]) -> bool:
+    """Instances that show they run Windows (getPasswordData, or PowerShell / batch user
+    data); the pack cannot read an AMI's platform, so others are taken as Linux/UNIX."""
+    for h in holders:
+        data = h.get("userData")
+        if h.get("getPasswordData") is True or (isinstance(data, str) and data.lstrip().lower()
+                                                .startswith(("<powershell>", "<script>"))):
+            return True
+    return False
+
+
+def _aws_attributes_match(r: Resource, holders: list[Resource]) -> bool:
+    """An instance launches into an ODCR only with "matching attributes (instance type,
+    platform, Availability Zone, and tenancy)" (docs.aws.amazon.com/AWSEC2/latest/UserGuide/
+    capacity-reservations-launch.html): the ODCR's tenancy (default unless "dedicated") against
+    the instance's tenancy or its launch template's placement.tenancy; its instancePlatform
+    against the instances' (Linux/UNIX unless they show Windows). Types and zones are matched
+    by the callers."""
+    tenancy = str(r.get("tenancy") or "default").lower()
+    own = next((str(t).lower() for h in holders for t in (h.get("tenancy"),
+                                                         h.get("placement.tenancy"))
+                if isinstance(t, str) and t), "default")
+    if own != tenancy:
+        return False
+    platform = str(r.get("instancePlatform") or "Linux/UNIX").lower()
+    if _windows(holders):
+        return platform.startswith("windows")
+    return platform == "linux/unix"
+
+
+def _gcp_cpu_platform_matches(r: Resource, holders: list[Resource]) -> bool:
+    """A VM consumes a reservation only when its properties match the reservation's, the
+    minimum CPU platform among them (cloud.google.com/compute/docs/instances/
+    reservations-consume); compared where the reservation states its instanceProperties."""
+    props = r.get("specificReservation.instanceProperties")
+    if not isinstance(props, dict):
+        return True
+
+    def platform(value: Any) -> str:
+        text = str(value or "").strip().lower()
+        return "" if text == "automatic" else text
+    wanted = platform(props.get("minCpuPlatform"))
+    own = next((platform(h.get("minCpuPlatform")) for h in holders
+                if h.get("minCpuPlatform")), "")
+    return own == wanted
 
 
 def _aws_preference_open(holder: Resource) -> bool:

@@ -256,12 +256,25 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                         release or None, "an autoReleaseTime (ISO-8601 UTC) on every node",
                         "set auto_release_time on each pay-as-you-go ecs.Instance or "
                         "ecs.EcsInstanceSet (an ess scaling group cannot release itself)"))
-        elif not any(b.resource.cloud == cloud and b.covers_compute for b in found_budgets):
+        elif not any(b.resource.cloud == cloud and b.covers_compute and not b.silent
+                     for b in found_budgets):
             unread = next((b for b in found_budgets if b.resource.cloud == cloud
-                           and b.filters_unknown), None)
+                           and b.filters_unknown and not b.silent), None)
             if unread is not None:
                 # Whether its filters take in the GPU compute is known only after apply.
                 undecided = undecided or UnknownValue(unread.resource, unread.filters_unknown)
+                continue
+            silent = next((b for b in found_budgets if b.resource.cloud == cloud
+                           and b.covers_compute and b.silent), None)
+            if silent is not None:
+                # A budget no one hears: it states the cap, but it is not the alarm.
+                out.append(violation(
+                    silent.resource, f"the stack has no budget alarm on {cloud}: the budget "
+                    "notifies no one when it is crossed", silent.silent,
+                    "a notification (alert threshold) with at least one recipient",
+                    "add a notification with e-mail (or SNS / Pub/Sub / action group) "
+                    "recipients to the budget, or set budget.emails in the spec (trainstack "
+                    "creates the budget with them)"))
                 continue
             out.append(violation(
                 anchor, f"the stack has no budget alarm on {cloud}", "no budget resource",

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from tests.catalog.test_gcp_n1_attached_gpus_grpc import n1_stack
-from tests.policy_fixtures import OWNER_TAGS, res
+from tests.policy_fixtures import AWS_ALERTS, AZURE_ALERTS, GCP_ALERTS, OWNER_TAGS, res
 from tests.policy_harness import run
 
 
@@ -37,6 +37,7 @@ def aws_stack(itype: str, budget: str) -> list:
     node = res("aws:ec2/instance:Instance", "infer", {
         "instanceType": itype, "region": "us-east-1", "ami": "ami-0abc", "tags": OWNER_TAGS})
     budget_ = res("aws:budgets/budget:Budget", "budget", {
+        "notifications": AWS_ALERTS,
         "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": budget, "limitUnit": "USD",
         "tags": OWNER_TAGS})
     return [node, budget_]
@@ -49,6 +50,7 @@ def gcp_stack(machine: str, budget: str) -> list:
         "bootDisk": {"initializeParams": {"image": "debian-12"}},
         "networkInterfaces": [{"network": "default"}]})
     budget_ = res("gcp:billing/budget:Budget", "budget", {
+        "thresholdRules": GCP_ALERTS,
         "amount": {"specifiedAmount": {"currencyCode": "USD", "units": budget}}})
     return [node, budget_]
 
@@ -58,6 +60,7 @@ def azure_stack(size: str, budget: float) -> list:
         "location": "westeurope", "hardwareProfile": {"vmSize": size},
         "priority": "Regular", "tags": OWNER_TAGS})
     budget_ = res("azure-native:consumption:Budget", "budget", {
+        "notifications": AZURE_ALERTS,
         "amount": budget, "category": "Cost", "timeGrain": "Monthly", "scope": "/subscriptions/s"})
     return [node, budget_]
 

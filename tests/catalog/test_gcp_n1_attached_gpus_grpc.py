@@ -14,7 +14,7 @@ GPUs, the machine row the N1 machine alone), and the hand sums written before th
 from __future__ import annotations
 
 from tests.policy_harness import run
-from tests.policy_fixtures import res
+from tests.policy_fixtures import GCP_ALERTS, res
 
 LABELS = {"owner": "alice", "team": "ml", "cost_center": "1234"}
 
@@ -30,6 +30,7 @@ def n1_stack(budget: str, gpus: list, zone: str = "us-central1-a", nodes: float 
         "zone": zone, "targetSize": nodes, "baseInstanceName": "infer",
         "versions": [{"instanceTemplate": "infer-id"}]}, deps={"versions": [template]})
     budget_ = res("gcp:billing/budget:Budget", "budget", {
+        "thresholdRules": GCP_ALERTS,
         "amount": {"specifiedAmount": {"currencyCode": "USD", "units": budget}}})
     return [template, igm, budget_]
 

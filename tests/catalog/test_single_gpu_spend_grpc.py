@@ -22,7 +22,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from tests.policy_fixtures import OWNER_TAGS, res
+from tests.policy_fixtures import AWS_ALERTS, AZURE_ALERTS, GCP_ALERTS, OWNER_TAGS, res
 from tests.policy_harness import run
 
 
@@ -35,6 +35,7 @@ def aws_stack(budget: str) -> list:
         "instanceType": "g5.xlarge", "region": "us-east-1", "ami": "ami-0abc",
         "tags": OWNER_TAGS})
     budget_ = res("aws:budgets/budget:Budget", "budget", {
+        "notifications": AWS_ALERTS,
         "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": budget, "limitUnit": "USD",
         "tags": OWNER_TAGS})
     return [node, budget_]
@@ -47,6 +48,7 @@ def gcp_stack(budget: str) -> list:
         "bootDisk": {"initializeParams": {"image": "debian-12"}},
         "networkInterfaces": [{"network": "default"}]})
     budget_ = res("gcp:billing/budget:Budget", "budget", {
+        "thresholdRules": GCP_ALERTS,
         "amount": {"specifiedAmount": {"currencyCode": "USD", "units": budget}}})
     return [node, budget_]
 
@@ -56,6 +58,7 @@ def azure_stack(budget: float) -> list:
         "location": "westeurope", "hardwareProfile": {"vmSize": "Standard_NV36ads_A10_v5"},
         "priority": "Regular", "tags": OWNER_TAGS})
     budget_ = res("azure-native:consumption:Budget", "budget", {
+        "notifications": AZURE_ALERTS,
         "amount": budget, "category": "Cost", "timeGrain": "Monthly", "scope": "/subscriptions/s"})
     return [node, budget_]
 

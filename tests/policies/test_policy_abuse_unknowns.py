@@ -8,7 +8,7 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
-from tests.policy_fixtures import OWNER_TAGS, aws_cluster, azure_cluster, find, res
+from tests.policy_fixtures import AWS_ALERTS, OWNER_TAGS, aws_cluster, azure_cluster, find, res
 from tests.policy_harness import run
 from trainstack_policies.model import UNKNOWN
 
@@ -38,7 +38,8 @@ def gpu_group(name="gpu", nodes=512.0, itype="p5.48xlarge", zone="us-east-1a", *
 
 def budget(usd="20000", **props):
     return res("aws:budgets/budget:Budget", props.pop("name", "budget"),
-               {"budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": usd,
+               {"notifications": AWS_ALERTS,
+                "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": usd,
                 "limitUnit": "USD", "tags": TAGS, **props})
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 from tests.policy_fixtures import (
+    AWS_ALERTS,
+    GCP_ALERTS,
     OWNER_LABELS,
     OWNER_TAGS,
     aws_cluster,
@@ -48,9 +50,9 @@ def aws_subnet(name, zone):
 
 
 def aws_budget(usd="50000"):
-    return res("aws:budgets/budget:Budget", "budget", {"budgetType": "COST", "timeUnit": "MONTHLY",
-                                                       "limitAmount": usd, "limitUnit": "USD",
-                                                       "tags": TAGS})
+    return res("aws:budgets/budget:Budget", "budget", {
+        "notifications": AWS_ALERTS, "budgetType": "COST", "timeUnit": "MONTHLY",
+        "limitAmount": usd, "limitUnit": "USD", "tags": TAGS})
 
 
 def launch_template(itype, **props):
@@ -125,7 +127,9 @@ def test_the_provider_default_zone_places_a_gpu_instance(pack):
                {"machineType": "a3-ultragpu-8g", "labels": LABELS})
     fs = res("gcp:lustre/instance:Instance", "fs",
              {"location": "us-west1-b", "capacityGib": "18000", "labels": LABELS})
-    budget = res("gcp:billing/budget:Budget", "b", {"amount": {"specifiedAmount": {
+    budget = res("gcp:billing/budget:Budget", "b", {
+        "thresholdRules": GCP_ALERTS,
+        "amount": {"specifiedAmount": {
         "currencyCode": "USD", "units": "200000"}}})
     provider = {"project": "p", "region": "us-west1", "zone": "us-west1-c"}
     [d] = of(run(pack, [node, fs, budget], provider=provider), "storage-same-zone")
@@ -229,7 +233,9 @@ def test_a_gke_node_pool_with_gpus_is_priced_and_placed(pack):
     pool = res("gcp:container/nodePool:NodePool", "gpus",
                {"cluster": "c", "location": "us-west1-c", "nodeCount": 4.0,
                 "nodeConfig": {"machineType": "a3-ultragpu-8g", "labels": LABELS}})
-    budget = res("gcp:billing/budget:Budget", "b", {"amount": {"specifiedAmount": {
+    budget = res("gcp:billing/budget:Budget", "b", {
+        "thresholdRules": GCP_ALERTS,
+        "amount": {"specifiedAmount": {
         "currencyCode": "USD", "units": "50000"}}})
     fs = res("gcp:filestore/instance:Instance", "fs",
              {"location": "us-west1-a", "tier": "ZONAL", "labels": LABELS,

@@ -13,6 +13,8 @@ from __future__ import annotations
 import pytest
 
 from tests.policy_fixtures import (
+    AZURE_ALERTS,
+    GCP_ALERTS,
     OWNER_LABELS,
     OWNER_TAGS,
     aws_cluster,
@@ -37,12 +39,14 @@ def spend(pack, resources, config=None, provider=None):
 
 def gcp_budget(units="1000"):
     return res("gcp:billing/budget:Budget", "budget",
-               {"amount": {"specifiedAmount": {"currencyCode": "USD", "units": units}}})
+               {"thresholdRules": GCP_ALERTS,
+                "amount": {"specifiedAmount": {"currencyCode": "USD", "units": units}}})
 
 
 def azure_budget(amount=1000.0):
     return res("azure-native:consumption:Budget", "budget",
-               {"amount": amount, "category": "Cost", "timeGrain": "Monthly", "scope": "/s"})
+               {"notifications": AZURE_ALERTS,
+                "amount": amount, "category": "Cost", "timeGrain": "Monthly", "scope": "/s"})
 
 
 # ------------------------------------------------------------- 4. GPU capacity by any sign

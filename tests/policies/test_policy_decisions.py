@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from tests.policy_fixtures import res
+from tests.policy_fixtures import AWS_ALERTS, GCP_ALERTS, res
 from trainstack_policies import exemptions, inventory, pricing
 from trainstack_policies.model import UNKNOWN, UnknownValue
 from trainstack_policies.rules import spend_limit, storage_same_zone
@@ -54,6 +54,7 @@ def aws_group(itype="p5.4xlarge", nodes=1.0, name="nodes", spot=False, region="u
 
 def aws_budget(amount="20000", name="budget", **props):
     return res("aws:budgets/budget:Budget", name, {
+        "notifications": AWS_ALERTS,
         "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": amount,
         "limitUnit": "USD", **props})
 
@@ -718,6 +719,7 @@ def test_a_group_and_its_template_are_one_group_not_a_sign():
     igm = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "nodes", {
         "zone": "us-central1-a", "targetSize": 1.0}, deps={"versions": [template]})
     budget = res("gcp:billing/budget:Budget", "budget", {
+        "thresholdRules": GCP_ALERTS,
         "amount": {"specifiedAmount": {"currencyCode": "USD", "units": "177"}}})
     assert spend([template, igm, budget]) == []
     budget.props["amount"]["specifiedAmount"]["units"] = "176"

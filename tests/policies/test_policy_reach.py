@@ -13,13 +13,14 @@ import pytest
 
 from tests.policy_fixtures import (
     CLUSTERS,
+    GCP_ALERTS,
     OWNER_TAGS,
     aws_cluster,
     azure_cluster,
     find,
     gcp_cluster,
-    res,
     hours_from_now,
+    res,
     set_prop,
 )
 from tests.policy_harness import run
@@ -251,6 +252,7 @@ def test_b_a_gcp_specific_reservation_and_its_consumer_are_priced_once(pack):
         "zone": "us-central1-a", "targetSize": 2.0, "baseInstanceName": "n",
         "versions": [{"instanceTemplate": "tpl-id"}]}, deps={"versions": [template]})
     gcp_budget = res("gcp:billing/budget:Budget", "budget", {
+        "thresholdRules": GCP_ALERTS,
         "amount": {"specifiedAmount": {"currencyCode": "USD", "units": "150000"}}})
     # By hand: 2 x 88.49 x 730 = 129,195.40 (once) < 150,000; twice 258,390.80 failed.
     assert _mandatory(run(pack, [reservation, template, igm, gcp_budget]), "spend-limit") == []
@@ -395,6 +397,7 @@ def test_c_a_gcp_instance_from_template_is_gpu_compute(pack):
         "zone": "us-central1-a", "sourceInstanceTemplate": "tpl-id"},
         deps={"sourceInstanceTemplate": [template]})
     gcp_budget = res("gcp:billing/budget:Budget", "budget", {
+        "thresholdRules": GCP_ALERTS,
         "amount": {"specifiedAmount": {"currencyCode": "USD", "units": "20000"}}})
     # By hand: the template's a3-highgpu-8g, 1 x 88.49 x 730 = 64,598 > 20,000.
     message = _describe(run(pack, [template, vm, gcp_budget]))

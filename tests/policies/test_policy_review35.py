@@ -22,6 +22,8 @@ import grpc
 import pytest
 
 from tests.policy_fixtures import (
+    AZURE_ALERTS,
+    GCP_ALERTS,
     OWNER_LABELS,
     OWNER_TAGS,
     alicloud_cluster,
@@ -73,12 +75,14 @@ def estimate(pack, stack, provider=None, config=None):
 
 def gcp_budget(units="20000", currency="USD", **props):
     return res("gcp:billing/budget:Budget", "budget", {
+        "thresholdRules": GCP_ALERTS,
         "billingAccount": "000000-AAAAAA-BBBBBB",
         "amount": {"specifiedAmount": {"currencyCode": currency, "units": units}}, **props})
 
 
 def azure_budget(amount=20000.0, scope="/subscriptions/0000", **props):
     return res("azure-native:consumption:Budget", "budget", {
+        "notifications": AZURE_ALERTS,
         "amount": amount, "category": "Cost", "timeGrain": "Monthly", "scope": scope, **props})
 
 

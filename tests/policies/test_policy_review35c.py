@@ -34,7 +34,14 @@ from tests.policies.test_policy_review35 import (
     gcp_budget,
     mandatory,
 )
-from tests.policy_fixtures import OWNER_LABELS, OWNER_TAGS, hours_from_now, res
+from tests.policy_fixtures import (
+    AWS_ALERTS,
+    AZURE_ALERTS,
+    OWNER_LABELS,
+    OWNER_TAGS,
+    hours_from_now,
+    res,
+)
 from tests.policy_harness import run
 
 TAGS = dict(OWNER_TAGS)
@@ -538,6 +545,7 @@ def test_d6_a_cost_management_budget_on_another_resource_group(pack):
         "location": "eastus", "resourceGroupName": "train", "zones": ["1"], "tags": TAGS,
         "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 2.0}})
     b = res("azure-native:costmanagement:Budget", "web-budget", {
+        "notifications": AZURE_ALERTS,
         "amount": 50000.0, "category": "Cost", "timeGrain": "Monthly",
         "scope": "/subscriptions/0000/resourceGroups/web",
         "timePeriod": {"startDate": "2026-12-01T00:00:00Z"}})
@@ -1074,6 +1082,7 @@ def test_d8_an_aws_budget_given_only_planned_limits_caps_the_stack(pack):
     # ("exceeds"), never "no cap".
     months = [f"{y}-{m:02d}-01_00:00" for y in (2026, 2027) for m in range(1, 13)]
     b = res("aws:budgets/budget:Budget", "planned", {
+        "notifications": AWS_ALERTS,
         "budgetType": "COST", "timeUnit": "MONTHLY", "tags": TAGS, "plannedLimits": [
             {"startTime": t, "amount": "1000", "unit": "USD"} for t in months]})
     found = run(pack, _aws_gpu_stack() + [b], provider=AWS)
@@ -1346,6 +1355,7 @@ def test_e10_odd_shapes_in_the_inputs_this_review_reads_never_crash(pack, shape)
         provider = GCP
     elif shape == "aws-planned-limits":
         stack = _aws_gpu_stack() + [res("aws:budgets/budget:Budget", "b", {
+            "notifications": AWS_ALERTS,
             "budgetType": "COST", "timeUnit": "MONTHLY", "timePeriodEnd": "2025-13-45_99:99",
             "plannedLimits": [{"amount": None, "startTime": 5.0}, "x"]})]
         provider = AWS

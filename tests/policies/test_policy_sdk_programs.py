@@ -75,7 +75,11 @@ def spend(pack, plan):
 
 def _aws_budget(aws, usd="50000"):
     aws.budgets.Budget("budget", budget_type="COST", time_unit="MONTHLY", limit_amount=usd,
-                       limit_unit="USD", tags=TAGS)
+                       limit_unit="USD", tags=TAGS, notifications=[
+                           aws.budgets.BudgetNotificationArgs(
+                               comparison_operator="GREATER_THAN", threshold=80,
+                               threshold_type="PERCENTAGE", notification_type="ACTUAL",
+                               subscriber_email_addresses=["ml-platform@example.com"])])
 
 
 @pytest.mark.parametrize("kind", ["spot-fleet", "fleet", "eks", "mixed"])
@@ -168,7 +172,9 @@ def test_gke_node_pool_filestore_and_max_run_duration_with_the_sdk(pack):
         gcp.billing.Budget("b", billing_account="000000-000000-000000",
                            amount=gcp.billing.BudgetAmountArgs(
                                specified_amount=gcp.billing.BudgetAmountSpecifiedAmountArgs(
-                                   currency_code="USD", units="50000")))
+                                   currency_code="USD", units="50000")),
+                           threshold_rules=[gcp.billing.BudgetThresholdRuleArgs(
+                               threshold_percent=0.8)])
 
     pack.configure()
     found = pack.analyze_plan(sdk_plan(program))
@@ -193,7 +199,9 @@ def test_gke_node_pool_filestore_and_max_run_duration_with_the_sdk(pack):
         gcp.billing.Budget("b", billing_account="000000-000000-000000",
                            amount=gcp.billing.BudgetAmountArgs(
                                specified_amount=gcp.billing.BudgetAmountSpecifiedAmountArgs(
-                                   currency_code="USD", units="20000")))
+                                   currency_code="USD", units="20000")),
+                           threshold_rules=[gcp.billing.BudgetThresholdRuleArgs(
+                               threshold_percent=0.8)])
 
     [note] = [d for d in pack.analyze_plan(sdk_plan(template_program))
               if d.policy == "spend-limit"] or [None]
