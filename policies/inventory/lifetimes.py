@@ -111,35 +111,35 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
                 return hours, f"autoscaling Schedule {s.name} sets the group to 0 at " \
                               f"{s.get('startTime')}"
         if not restarts:
-            found = _eventbridge_stop(r, index.eventbridge)
-            if found is not None:
-                return found
+            eventbridge = _eventbridge_stop(r, index.eventbridge)
+            if eventbridge is not None:
+                return eventbridge
     if r.type == AWS_INSTANCE and index is not None:
-        found = _eventbridge_stop(r, index.eventbridge)
-        if found is not None:
-            return found
+        eventbridge = _eventbridge_stop(r, index.eventbridge)
+        if eventbridge is not None:
+            return eventbridge
     if r.type == ALI_SCALING_GROUP and index is not None:
-        found = _ess_stop(r, index.ess_tasks.of(r, name_key=None))
-        if found is not None:
-            return found
+        ess = _ess_stop(r, index.ess_tasks.of(r, name_key=None))
+        if ess is not None:
+            return ess
     if r.cloud == "gcp" and g.template is not None:
         # A group with several versions (a canary) runs VMs of every version's template: the
         # run duration is a lifetime only when each of them sets one (the longest counts).
         holders = [d for d in r.deps.get("versions", []) if d.type in GCP_TEMPLATES] \
             or [g.template]
-        stops = [_gcp_own_stop(h) for h in holders]
-        found: Optional[tuple[float, str]] = None
-        if stops and all(stop is not None for stop in stops):
-            found = max((stop for stop in stops if stop is not None), key=lambda x: x[0])
+        own_stops = [_gcp_own_stop(h) for h in holders]
+        gcp_stop: Optional[tuple[float, str]] = None
+        if own_stops and all(stop is not None for stop in own_stops):
+            gcp_stop = max((stop for stop in own_stops if stop is not None), key=lambda x: x[0])
         if r.type in (GCP_INSTANCE, GCP_INSTANCE_FROM_TEMPLATE):
             # Instance schedules attach to single VMs only (not to a MIG's).
             for policy in r.deps.get("resourcePolicies", []):
-                stop = _instance_schedule_stop(policy) if policy.type == GCP_RESOURCE_POLICY \
-                    else None
-                if stop is not None and (found is None or stop[0] < found[0]):
-                    found = stop
-        if found is not None:
-            return found
+                scheduled = _instance_schedule_stop(policy) \
+                    if policy.type == GCP_RESOURCE_POLICY else None
+                if scheduled is not None and (gcp_stop is None or scheduled[0] < gcp_stop[0]):
+                    gcp_stop = scheduled
+        if gcp_stop is not None:
+            return gcp_stop
     if r.type == ALI_CAPACITY_RESERVATION and r.get("endTimeType") != "Unlimited":
         # Released at its endTime ("Limited"); "Unlimited" bills until released by hand.
         end = r.get("endTime")

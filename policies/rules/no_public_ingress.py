@@ -40,8 +40,9 @@ REMEDIATION = (
 )
 SCOPE = (
     'Every ingress rule of the four clouds (AWS security groups and rules, GCP firewalls, '
-    "Azure NSGs and rules, Alibaba security group rules) and every node's public-IP settings, "
-    'for any stack; deny and disabled rules open nothing. '
+    "Azure NSGs and rules, Alibaba security group rules), every node's public-IP settings, "
+    "and GPU nodes behind an internet-facing load balancer or an Azure inbound NAT, for any "
+    'stack; deny and disabled rules open nothing. '
 )
 CONFIG_SCHEMA = {
     "sshCidrs": {

@@ -1,7 +1,9 @@
 """spend-limit: a budget alarm exists, and the cluster left running stays under the cap.
 
 The cap is the policy config's `maxMonthlyUsd` when set, else the stack's own budget amount; a
-budget above `maxMonthlyUsd` is itself a violation. The estimate is policies/pricing.py's: the
+budget above `maxMonthlyUsd` is itself a violation. A budget that notifies no one (no
+notification with a recipient, no budget action, no Pub/Sub topic) still states the cap but is
+no alarm. The estimate is policies/pricing.py's: the
 same catalog the components pick instance types from. pulumi-alicloud has no budget resource
 (cloud-map §4.2), so on Alibaba Cloud an auto-release time on every node stands in for the alarm.
 """
@@ -58,8 +60,8 @@ REMEDIATION = (
     'when it is budgeted elsewhere.'
 )
 SCOPE = (
-    'GPU capacity (as in storage-same-zone) needs a budget on its cloud and is priced at its '
-    'maximum size; every other node is priced where the catalog lists it and otherwise named '
+    'GPU capacity (as in storage-same-zone) needs a budget on its cloud that notifies someone '
+    'and is priced at its maximum size; every other node is priced where the catalog lists it and otherwise named '
     'and left out; parallel filesystems and the bucket fed from them are priced from the '
     "catalog, or at the catalog's lowest parallel-filesystem price when their own is not "
     'cited. '
