@@ -38,6 +38,11 @@ class Budget:
     silent: str = ""
 
 
+def _entries(value: Any) -> list:
+    """A list input as its items; one object given where a list is asked for, as a list of it."""
+    return [value] if isinstance(value, dict) else _list(value)
+
+
 def _present(value: Any) -> bool:
     """A recipient list / topic that is set (a value unknown at preview will be set)."""
     return _has_unknown(value) or bool(value)
@@ -52,7 +57,7 @@ def _aws_silent(r: Resource, actions: list[Resource]) -> str:
         return ""
     if any(isinstance(n, dict) and (_present(n.get("subscriberEmailAddresses"))
                                     or _present(n.get("subscriberSnsTopicArns")))
-           for n in _list(notes)):
+           for n in _entries(notes)):
         return ""
     name = r.get("name")
     for a in actions:
@@ -61,7 +66,7 @@ def _aws_silent(r: Resource, actions: list[Resource]) -> str:
             if _present(a.get("subscribers")):
                 return ""
     return ("no notification with an e-mail or SNS subscriber, and no budget action"
-            if not _list(notes) else "its notifications have no subscriber")
+            if not _entries(notes) else "its notifications have no subscriber")
 
 
 def _gcp_silent(r: Resource) -> str:
@@ -79,9 +84,9 @@ def _gcp_silent(r: Resource) -> str:
     recipients = bool(every.get("monitoringNotificationChannels")) or \
         every.get("disableDefaultIamRecipients") is not True or \
         every.get("enableProjectLevelRecipients") is True
-    if _list(rules) and recipients:
+    if _entries(rules) and recipients:
         return ""
-    if not _list(rules):
+    if not _entries(rules):
         return "no thresholdRules (alert e-mails go out only when a threshold is crossed) and " \
                "no allUpdatesRule.pubsubTopic"
     return "allUpdatesRule.disableDefaultIamRecipients true with no monitoring channel and no " \

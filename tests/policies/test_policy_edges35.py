@@ -781,3 +781,72 @@ def test_6d_a_gcp_reservation_for_another_cpu_platform_is_not_consumed(pack):
             "machineType": "a2-highgpu-8g"}}})
     # Control: the same reservation with no CPU platform: consumed, priced once (21,452.58).
     assert near(_gcp_estimate(pack, gce("a100"), [same]), A2 * MONTH)
+
+
+# ============================================== odd shapes in every input read above: no crash
+
+def _with(r, **props):
+    r.props.update(props)
+    return r
+
+
+@pytest.mark.parametrize("shape", ["budgets", "balancers", "stops", "reservations"])
+def test_odd_shapes_in_the_inputs_read_here_never_crash(pack, shape):
+    # Expected: strings, numbers and objects where lists, objects or times are asked for, a
+    # cron with out-of-range fields, a time zone that does not exist, JSON that does not parse:
+    # no policy raises (which would make the whole policy undecided for the stack: no_crash).
+    # Verdicts are not asked, except that GPU capacity is still judged by spend-limit.
+    if shape == "budgets":
+        stack = [p4d("a100"), gce("b100"), vmss("c100"),
+                 _with(aws_budget(name="a"), notifications="x"),
+                 _with(aws_budget(name="b"), notifications=[5, None]),
+                 gcp_budget(thresholdRules={"thresholdPercent": "x"}, allUpdatesRule="x"),
+                 _with(azure_budget(), notifications=["x", {"enabled": 5}]),
+                 res("aws:budgets/budgetAction:BudgetAction", "act", {"budgetName": 5,
+                                                                      "subscribers": "x"})]
+        provider = {**AWS, **GCP, **AZ}
+    elif shape == "balancers":
+        stack = [p4d("a100"), gce("b100"), vmss("c100"), ali_node("d100"),
+                 res("aws:lb/loadBalancer:LoadBalancer", "lb", {"internal": "maybe",
+                                                                "loadBalancerType": 5}),
+                 res("gcp:compute/forwardingRule:ForwardingRule", "fr",
+                     {"loadBalancingScheme": ["x"]}),
+                 res("azure-native:network:LoadBalancer", "alb", {
+                     "frontendIPConfigurations": "x", "loadBalancingRules": {"a": 1},
+                     "inboundNatRules": ["x", 5]}),
+                 res("alicloud:slb/applicationLoadBalancer:ApplicationLoadBalancer", "slb",
+                     {"addressType": 5}, provider_region=ALI),
+                 _nat_vmss(loadBalancerInboundNatPools="x", loadBalancerBackendAddressPools=5)]
+        for lb in stack[4:8]:
+            stack[0].deps.setdefault("tags", []).append(lb)
+        provider = {**AWS, **GCP, **AZ}
+    elif shape == "stops":
+        policy = res("gcp:compute/resourcePolicy:ResourcePolicy", "p", {"instanceSchedulePolicy": {
+            "vmStopSchedule": {"schedule": "99 99 * * *"}, "timeZone": "Mars/Olympus_Mons",
+            "startTime": 5, "expirationTime": "soon"}})
+        vm = gce("b100", resourcePolicies=["p"], scheduling={
+            "terminationTime": 12.0, "maxRunDuration": "long", "instanceTerminationAction": 5})
+        vm.deps["resourcePolicies"] = [policy, policy]
+        group = _ali_group()
+        task = _ali_task(group[1], launchTime=5, maxValue="none", recurrenceType=["x"],
+                         taskEnabled="maybe")
+        lt, asg = _named_asg()
+        eb = [_with(_eb_schedule("autoscaling:updateAutoScalingGroup"),
+                    target={"arn": 5, "input": "{not json"}),
+              _eb_schedule("autoscaling:updateAutoScalingGroup", ["a"],
+                           scheduleExpression="at(2026-99-99T99:99:99)"),
+              _eb_schedule("ec2:stopInstances", {"InstanceIds": "i-1"},
+                           scheduleExpressionTimezone="Nowhere/Else")]
+        stack = [policy, vm, *group, task, lt, asg, *eb]
+        provider = {**AWS, **GCP}
+    else:
+        stack = [_odcr(tenancy=5, instancePlatform=None), p4d("a100", tenancy=["x"],
+                                                               getPasswordData="yes"),
+                 res("gcp:compute/reservation:Reservation", "r", {
+                     "zone": "us-central1-a", "specificReservation": {
+                         "count": 1.0, "instanceProperties": "x"}}),
+                 gce("b100", minCpuPlatform=7)]
+        provider = {**AWS, **GCP}
+    found = run(pack, stack, provider=provider)
+    no_crash(found)
+    assert any_level(found, SPEND)
