@@ -435,8 +435,9 @@ _AT = re.compile(r"^at\((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\)$")
 def _eventbridge_hours(s: Resource) -> Optional[float]:
     """Hours until an enabled one-time schedule (at(yyyy-mm-ddThh:mm:ss) in its
     scheduleExpressionTimezone, UTC by default: docs.aws.amazon.com/scheduler/latest/UserGuide/
-    schedule-types.html) fires; None for rate()/cron() (recurring), a disabled schedule, or an
-    expression or zone that does not read."""
+    schedule-types.html) fires at the latest (plus a FLEXIBLE window's maximumWindowInMinutes);
+    None for rate()/cron() (recurring), a disabled schedule, or an expression, zone or window
+    that does not read."""
     if str(s.get("state") or "ENABLED").upper() != "ENABLED":
         return None
     expr = s.get("scheduleExpression")
@@ -448,7 +449,13 @@ def _eventbridge_hours(s: Resource) -> Optional[float]:
         when = datetime.fromisoformat(match.group(1)).replace(tzinfo=zone)
     except ValueError:
         return None
-    hours = math.ceil((when - _now()).total_seconds() / 3600 - 1e-6)
+    # A flexible time window lets the call come up to maximumWindowInMinutes later.
+    window = s.get("flexibleTimeWindow")
+    late = number(window.get("maximumWindowInMinutes")) \
+        if isinstance(window, dict) and str(window.get("mode")).upper() == "FLEXIBLE" else 0
+    if late is None or not math.isfinite(late) or late < 0:
+        return None
+    hours = math.ceil((when - _now()).total_seconds() / 3600 + late / 60 - 1e-6)
     return float(hours) if hours > 0 else None
 
 

@@ -761,7 +761,8 @@ def _azure_nat_pools(resources: list[Resource]) -> tuple[list[Violation], Option
             outside = OutsideStack(r, f"{path or 'ipConfigurations'} joins the inbound NAT of "
                                       f"load balancer {', '.join(names) or '(unknown)'}, which "
                                       "this stack does not create, so whether its frontend is "
-                                      "public cannot be read")
+                                      "public cannot be read (if it is internal, list the "
+                                      "resource in this policy's skipResources)")
         lbs = [d.name for d in stack_lbs if _public_nat(d)]
         if nat and lbs:
             out.append(violation(r, "the nodes are reachable from the internet through the "

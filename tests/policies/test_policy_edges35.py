@@ -850,3 +850,13 @@ def test_odd_shapes_in_the_inputs_read_here_never_crash(pack, shape):
     found = run(pack, stack, provider=provider)
     no_crash(found)
     assert any_level(found, SPEND)
+
+
+def test_5k_eventbridge_flexible_window_delays_the_stop(pack):
+    # Expected: the 5h schedule with flexibleTimeWindow FLEXIBLE, maximumWindowInMinutes 240:
+    # the call may come up to 4 h after the at() time (docs.aws.amazon.com/scheduler/latest/
+    # UserGuide/managing-schedule-flexible-time-windows.html): priced to the latest, 52 h,
+    # 2 x 21.9576 x 52 = 2,283.59 (not 48 h).
+    sched = _eb_schedule("autoscaling:updateAutoScalingGroup", ASG_TO_ZERO,
+                         flexibleTimeWindow={"mode": "FLEXIBLE", "maximumWindowInMinutes": 240.0})
+    assert near(estimate(pack, [*_named_asg(), sched, aws_budget()], AWS), 2 * P4D * 52)
