@@ -62,9 +62,9 @@ REMEDIATION = (
 SCOPE = (
     'GPU capacity (as in storage-same-zone) needs a budget on its cloud that notifies someone '
     'and is priced at its maximum size; every other node is priced where the catalog lists '
-    'it and otherwise named and left out; parallel filesystems and the bucket fed from them are priced from the '
-    "catalog, or at the catalog's lowest parallel-filesystem price when their own is not "
-    'cited. '
+    'it and otherwise named and left out; parallel filesystems and the bucket fed from them '
+    "are priced from the catalog, or at the catalog's lowest parallel-filesystem price when "
+    'their own is not cited. '
 )
 CONFIG_SCHEMA = {
     "maxMonthlyUsd": {
