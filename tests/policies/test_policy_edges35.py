@@ -704,20 +704,18 @@ def test_5i_eventbridge_scheduler_stops_the_gpu_instance_it_depends_on(pack):
     assert near(estimate(pack, [node, sched, aws_budget()], AWS), P4D * 48)
 
 
-@pytest.mark.parametrize("variant", ["disabled", "other-asg", "recurring", "start-instances",
-                                     "keeps-one"])
+@pytest.mark.parametrize("variant", ["disabled", "other-asg", "start-instances", "keeps-one"])
 def test_5j_eventbridge_schedules_that_do_not_stop(pack, variant):
-    # Expected: state DISABLED; a group name that is not the stack's group; a cron() schedule
-    # (recurring: not read as a lifetime); ec2:startInstances; MinSize 1: none stops the group:
-    # the month, 2 x 21.9576 x 730 = 32,058.10.
+    # Expected: state DISABLED; a group name that is not the stack's group; ec2:startInstances;
+    # MinSize 1: none stops the group: the month, 2 x 21.9576 x 730 = 32,058.10. (A cron()
+    # stop with no start in the stack was here as "recurring: no lifetime"; it stops the group
+    # at its first run and nothing restarts it: test_policy_edges35b 8a prices it so.)
     payload = dict(ASG_TO_ZERO)
     action, props = "autoscaling:updateAutoScalingGroup", {}
     if variant == "disabled":
         props = {"state": "DISABLED"}
     elif variant == "other-asg":
         payload["AutoScalingGroupName"] = "someone-elses-group"
-    elif variant == "recurring":
-        props = {"scheduleExpression": "cron(0 18 * * ? *)"}
     elif variant == "start-instances":
         action = "ec2:startInstances"
     else:
