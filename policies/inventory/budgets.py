@@ -36,6 +36,10 @@ class Budget:
     # Why the budget tells no one when it is crossed ("" when it notifies someone, or when
     # that is unknown at preview): it still states the cap, but it is no alarm.
     silent: str = ""
+    # Whether it covers the compute turns on a fact the pack cannot read (an AKS cluster's
+    # node resource group unknown at preview or outside the stack): "cannot decide", as
+    # filters_unknown, with this text.
+    outside: str = ""
 
 
 def _entries(value: Any) -> list:
@@ -138,8 +142,14 @@ def _in_usd(b: Budget) -> Budget:
     return b
 
 
-def _compute_groups(resources: list[Resource]) -> set[str]:
-    """The resource groups (lower case) the stack's Azure scale sets and VMs are in."""
+def _compute_groups(resources: list[Resource]) -> tuple[set[str], str]:
+    """The resource groups (lower case) the stack's Azure compute bills in, and what keeps one
+    of them from being read ("" when nothing does): scale sets and VMs in their own group;
+    the GPU pools of an AKS cluster in its node resource group, not the cluster's own (the
+    cluster's group holds only the Kubernetes service resource; the node VMs are in
+    `nodeResourceGroup`, default MC_<group>_<cluster>_<location>: learn.microsoft.com/azure/
+    aks/faq, "Why are two resource groups created with AKS?"); Azure ML compute in its
+    workspace's group (the Compute's resourceGroupName)."""
     out: set[str] = set()
     for c in resources:
         if c.type in ("azure-native:compute:VirtualMachineScaleSet",
@@ -147,7 +157,69 @@ def _compute_groups(resources: list[Resource]) -> set[str]:
             names = [c.get("resourceGroupName")] + [d.get("resourceGroupName") or d.name
                                                    for d in c.deps.get("resourceGroupName", [])]
             out.update(n.lower() for n in names if isinstance(n, str))
-    return out
+    unread = ""
+    from trainstack_policies.inventory.compute import gpu_groups
+    for g in gpu_groups(resources):
+        r = g.resource
+        if r.type == _AML_COMPUTE:
+            group = r.get("resourceGroupName")
+            if isinstance(group, str) and group:
+                out.add(group.lower())
+            else:
+                unread = unread or f"resource group of Azure ML compute {r.name}"
+        elif r.type in (_AKS_CLUSTER, _AKS_POOL):
+            cluster = r if r.type == _AKS_CLUSTER else _pool_cluster(r, resources)
+            group, why = _node_resource_group(cluster) if cluster is not None else \
+                (None, f"node resource group of AKS agent pool {r.name}'s cluster (the "
+                       "cluster is not in the stack)")
+            if group is not None:
+                out.add(group)
+            else:
+                unread = unread or why
+    return out, unread
+
+
+_AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
+_AKS_POOL = "azure-native:containerservice:AgentPool"
+_AML_COMPUTE = "azure-native:machinelearningservices:Compute"
+
+
+def _pool_cluster(pool: Resource, resources: list[Resource]) -> Optional[Resource]:
+    """The ManagedCluster of the stack an AgentPool belongs to: its resourceName depends on
+    it, or names the cluster's resourceName in the same resource group."""
+    for d in pool.deps.get("resourceName", []):
+        if d.type == _AKS_CLUSTER:
+            return d
+    name, group = pool.get("resourceName"), pool.get("resourceGroupName")
+    if not isinstance(name, str) or not isinstance(group, str):
+        return None
+    return next((c for c in resources if c.type == _AKS_CLUSTER
+                 and c.get("resourceName") == name
+                 and str(c.get("resourceGroupName")).lower() == group.lower()), None)
+
+
+def _node_resource_group(cluster: Resource) -> tuple[Optional[str], str]:
+    """(the node resource group in lower case, or None and why it cannot be read) of an AKS
+    cluster: its nodeResourceGroup, else MC_<resourceGroupName>_<resourceName>_<location>
+    (the default name, AKS FAQ; an Azure resource group name has at most 90 characters, so a
+    longer default is not guessed)."""
+    own = cluster.get("nodeResourceGroup")
+    if own is not None:
+        if isinstance(own, str) and own:
+            return own.lower(), ""
+        return None, (f"node resource group of AKS cluster {cluster.name} (nodeResourceGroup "
+                      f"{'unknown until apply' if own is UNKNOWN else 'is not a name'})")
+    parts = [cluster.get(k) for k in ("resourceGroupName", "resourceName", "location")]
+    if all(isinstance(p, str) and p for p in parts):
+        default = "mc_{}_{}_{}".format(parts[0], parts[1], parts[2].replace(" ", "")).lower()
+        if len(default) <= 90:
+            return default, ""
+        return None, (f"node resource group of AKS cluster {cluster.name} (its default name "
+                      "would pass the 90 characters of a resource group name, and AKS's "
+                      "shortened form is not documented)")
+    return None, (f"node resource group of AKS cluster {cluster.name} (no nodeResourceGroup, "
+                  "and the default MC_<resourceGroupName>_<resourceName>_<location> needs all "
+                  "three, one of which is not known at preview)")
 
 
 # Azure compute whose nodes bill in the subscription its provider deploys into: scale sets and
@@ -175,11 +247,15 @@ def _compute_subscriptions(resources: list[Resource]) -> Optional[set[str]]:
 
 
 def _azure_scope(r: Resource, compute_groups: set[str],
-                 subscriptions: Optional[set[str]] = None) -> tuple[str, bool, str]:
+                 subscriptions: Optional[set[str]] = None,
+                 unread: str = "") -> tuple[str, bool, str]:
     """(scope text, covers compute, unknown path) of an Azure budget scoped to a subscription
-    or a resource group: it covers the compute only when a GPU scale set or VM of the stack is
-    in that subscription (when their providers name theirs) and that group (its
-    resourceGroupName, or the ResourceGroup resource it depends on)."""
+    or a resource group: it covers the compute only when Azure compute of the stack bills in
+    that subscription (when their providers name theirs) and that group (_compute_groups: a
+    scale set's or VM's resourceGroupName, or the ResourceGroup resource it depends on; an AKS
+    pool's node resource group; Azure ML compute's workspace group). A group that is none of
+    them while one of those groups cannot be read (`unread`) is undecided: the unknown path
+    is then "" and the scope text says why (Budget.outside)."""
     scope = r.get("scope")
     if scope is UNKNOWN:
         return "scope (unknown until apply)", False, "scope"
@@ -192,6 +268,8 @@ def _azure_scope(r: Resource, compute_groups: set[str],
     group = scope.lower().split("/resourcegroups/")[1].split("/")[0]
     if group in compute_groups:
         return "", True, ""
+    if unread:
+        return f"scope {scope} (may be the {unread})", False, ""
     return f"scope {scope} (another resource group than the compute's)", False, ""
 
 
@@ -534,6 +612,7 @@ def _custom_months(period: Any) -> float:
 def budgets(resources: list[Resource]) -> list[Budget]:
     out: list[Budget] = []
     azure_groups: Optional[set[str]] = None
+    azure_unread = ""
     cache: dict = {}
     actions = [r for r in resources if r.type == AWS_BUDGET_ACTION]
     for r in resources:
@@ -577,9 +656,13 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                 continue   # a Usage budget is not a spend limit
             amount, unknown, invalid = _amount(r, "amount")
             if azure_groups is None:
-                azure_groups = _compute_groups(resources)   # once per stack, not per budget
+                # once per stack, not per budget
+                azure_groups, azure_unread = _compute_groups(resources)
             scope, covers, scope_unknown = _azure_scope(r, azure_groups,
-                                                        _compute_subscriptions(resources))
+                                                        _compute_subscriptions(resources),
+                                                        azure_unread)
+            outside = scope if azure_unread and scope.endswith(f"(may be the {azure_unread})") \
+                else ""
             if _has_unknown(r.get("filter")):
                 scope, covers, scope_unknown = "filter (unknown until apply)", False, "filter"
             elif covers and not _azure_filter_covers(r.get("filter"), azure_groups,
@@ -588,8 +671,10 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             ended = _ended(r, "timePeriod.endDate")
             if ended:
                 scope, covers, scope_unknown = ended, False, ""
+            if scope_unknown or not scope.startswith("scope "):
+                outside = ""
             # Azure budgets are in the billing account's currency; trainstack bills in USD.
             out.append(Budget(r, _per_month(amount, r.get("timeGrain")), "USD",
                               str(r.get("amount")), unknown, invalid, scope, covers,
-                              scope_unknown, silent=_azure_silent(r)))
+                              scope_unknown, silent=_azure_silent(r), outside=outside))
     return out

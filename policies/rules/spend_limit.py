@@ -261,10 +261,13 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
         elif not any(b.resource.cloud == cloud and b.covers_compute and not b.silent
                      for b in found_budgets):
             unread = next((b for b in found_budgets if b.resource.cloud == cloud
-                           and b.filters_unknown and not b.silent), None)
+                           and (b.filters_unknown or b.outside) and not b.silent), None)
             if unread is not None:
-                # Whether its filters take in the GPU compute is known only after apply.
-                undecided = undecided or UnknownValue(unread.resource, unread.filters_unknown)
+                # Whether its filters (or its resource group) take in the GPU compute is known
+                # only after apply, or not from the stack (an AKS node resource group).
+                undecided = undecided or (
+                    _Undecidable(unread.resource, unread.outside) if unread.outside
+                    else UnknownValue(unread.resource, unread.filters_unknown))
                 continue
             silent = next((b for b in found_budgets if b.resource.cloud == cloud
                            and b.covers_compute and b.silent), None)
