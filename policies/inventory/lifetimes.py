@@ -111,11 +111,13 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
                 return hours, f"autoscaling Schedule {s.name} sets the group to 0 at " \
                               f"{s.get('startTime')}"
         if not restarts:
-            eventbridge = _eventbridge_stop(r, index.eventbridge)
+            eventbridge = _eventbridge_stop(r, index.eventbridge, index.event_rules,
+                                            index.event_targets)
             if eventbridge is not None:
                 return eventbridge
     if r.type == AWS_INSTANCE and index is not None:
-        eventbridge = _eventbridge_stop(r, index.eventbridge)
+        eventbridge = _eventbridge_stop(r, index.eventbridge, index.event_rules,
+                                        index.event_targets)
         if eventbridge is not None:
             return eventbridge
     if r.type == ALI_SCALING_GROUP and index is not None:
@@ -430,24 +432,91 @@ def _ess_stop(group: Resource, tasks: list[Resource]) -> Optional[tuple[float, s
 # ----------------------------------------------------------- AWS: EventBridge Scheduler
 
 _AT = re.compile(r"^at\((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\)$")
+_CRON = re.compile(r"^cron\(([^()]*)\)$")
+_RATE = re.compile(r"^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$")
+# EventBridge cron counts the day of the week 1-7 from Sunday (SUN-SAT); unix cron 0-6.
+_AWS_DAYS = {name: str(i + 1) for i, name in enumerate(
+    ("sun", "mon", "tue", "wed", "thu", "fri", "sat"))}
+
+
+def _next_aws_cron(fields_text: str, zone: tzinfo, after: datetime) -> Optional[datetime]:
+    """The first time after `after` an EventBridge cron expression (minutes hours
+    day-of-month month day-of-week year: docs.aws.amazon.com/scheduler/latest/UserGuide/
+    schedule-types.html, eventbridge/latest/userguide/eb-scheduled-rule-pattern.html) fires in
+    `zone`; None when it does not parse (L, W and # are not read) or fires in no year it
+    allows within the next 32 days."""
+    fields = fields_text.split()
+    if len(fields) != 6:
+        return None
+    minute, hour, dom, month, dow, year = fields
+    if dow not in ("*", "?"):
+        text = dow.lower()
+        for name, value in _AWS_DAYS.items():
+            text = text.replace(name, value)
+        days = _cron_field(text, 1, 7)
+        if days is None:
+            return None
+        dow = ",".join(str(d - 1) for d in sorted(days))
+    years = None if year in ("*", "?") else _cron_field(year, 1970, 2199)
+    if year not in ("*", "?") and years is None:
+        return None
+    when = _next_cron(" ".join((minute, hour, dom, month, dow)), zone, after)
+    if when is None or (years is not None and when.astimezone(zone).year not in years):
+        return None
+    return when
+
+
+def _first_run(expr: Any, zone: Optional[tzinfo], start: Any = None, end: Any = None,
+               rate_from_start: bool = True) -> Optional[datetime]:
+    """When a schedule expression first invokes its target from now: at() at its time (start
+    and end do not apply to one-time schedules); cron() at its next time not before `start`
+    (an EventBridge Scheduler startDate) and before `end` (endDate); rate() at `start` when it
+    is to come, else now when `rate_from_start` (a Scheduler rate schedule with no startDate
+    "starts invoking the target immediately", schedule-types.html), else one period from now
+    (a scheduled rule: the latest its first run can be). None when it does not read."""
+    if not isinstance(expr, str) or zone is None:
+        return None
+    expr = expr.strip()
+    now = _now()
+    match = _AT.match(expr)
+    if match is not None:
+        try:
+            return datetime.fromisoformat(match.group(1)).replace(tzinfo=zone)
+        except ValueError:
+            return None
+    if start is not None and _parse_time(start) is None:
+        return None   # a startDate that is no time: when it begins is not readable
+    if end is not None and _parse_time(end) is None:
+        return None
+    begin, stop = _parse_time(start), _parse_time(end)
+    when: Optional[datetime] = None
+    match = _CRON.match(expr)
+    if match is not None:
+        when = _next_aws_cron(match.group(1), zone, max(now, begin) if begin else now)
+    match = _RATE.match(expr)
+    if match is not None and int(match.group(1)) > 0:
+        period = timedelta(**{match.group(2).rstrip("s") + "s": int(match.group(1))})
+        if begin is not None and begin > now:
+            when = begin
+        else:
+            when = now if rate_from_start and begin is None else now + period
+    if when is None or (stop is not None and when >= stop):
+        return None
+    return when
 
 
 def _eventbridge_hours(s: Resource) -> Optional[float]:
-    """Hours until an enabled one-time schedule (at(yyyy-mm-ddThh:mm:ss) in its
-    scheduleExpressionTimezone, UTC by default: docs.aws.amazon.com/scheduler/latest/UserGuide/
-    schedule-types.html) fires at the latest (plus a FLEXIBLE window's maximumWindowInMinutes);
-    None for rate()/cron() (recurring), a disabled schedule, or an expression, zone or window
-    that does not read."""
+    """Hours until an enabled EventBridge Scheduler schedule first invokes its target
+    (_first_run, in its scheduleExpressionTimezone, UTC by default: schedule-types.html) at
+    the latest (plus a FLEXIBLE window's maximumWindowInMinutes); at least 1 for a recurring
+    schedule (the started hour is billed); None for a disabled schedule, a one-time schedule
+    already past, or an expression, zone, date or window that does not read."""
     if str(s.get("state") or "ENABLED").upper() != "ENABLED":
         return None
     expr = s.get("scheduleExpression")
-    match = _AT.match(expr.strip()) if isinstance(expr, str) else None
-    zone = _zone(s.get("scheduleExpressionTimezone"))
-    if match is None or zone is None:
-        return None
-    try:
-        when = datetime.fromisoformat(match.group(1)).replace(tzinfo=zone)
-    except ValueError:
+    when = _first_run(expr, _zone(s.get("scheduleExpressionTimezone")), s.get("startDate"),
+                      s.get("endDate"))
+    if when is None:
         return None
     # A flexible time window lets the call come up to maximumWindowInMinutes later.
     window = s.get("flexibleTimeWindow")
@@ -456,6 +525,8 @@ def _eventbridge_hours(s: Resource) -> Optional[float]:
     if late is None or not math.isfinite(late) or late < 0:
         return None
     hours = math.ceil((when - _now()).total_seconds() / 3600 + late / 60 - 1e-6)
+    if isinstance(expr, str) and not expr.strip().startswith("at("):
+        return float(max(hours, 1))
     return float(hours) if hours > 0 else None
 
 
@@ -476,48 +547,120 @@ def _eventbridge_target(s: Resource) -> tuple[str, Any]:
     return action, parsed if isinstance(parsed, dict) else None
 
 
-def _eventbridge_stop(r: Resource, schedules: list[Resource]) -> Optional[tuple[float, str]]:
-    """An EventBridge Scheduler schedule that stops the group or instance, read only where its
-    target is readable (docs.aws.amazon.com/scheduler/latest/UserGuide/
-    managing-targets-universal.html): autoscaling:updateAutoScalingGroup whose input names the
-    group's own `name` and leaves it at minimum 0 with maximum or desired 0 (sizes it leaves
-    out keep the group's); ec2:stopInstances / ec2:terminateInstances whose target depends on
-    the instance (its id is known only after apply). One-time schedules only; one that starts
-    the nodes again (startInstances, or sizes above 0) makes it no lifetime."""
-    stops: list[tuple[float, str]] = []
-    restarted = False
-    for s in schedules:
-        action, payload = _eventbridge_target(s)
-        if r.type == AWS_ASG and action == "autoscaling:updateautoscalinggroup":
-            name = r.get("name")
-            if not isinstance(payload, dict) or not isinstance(name, str) or \
-                    payload.get("AutoScalingGroupName") != name:
-                continue
+def _acts_on(r: Resource, holder: Resource) -> bool:
+    """Whether any input of `holder` depends on the node resource `r`."""
+    return any(d is r for deps in holder.deps.values() for d in deps)
 
+
+def _scheduler_effect(r: Resource, s: Resource) -> str:
+    """What an EventBridge Scheduler schedule does to the group or instance `r`: "stop", "start"
+    (it may start or scale the nodes up again), or "" (nothing the pack sees).
+    autoscaling:updateAutoScalingGroup naming the group's own `name`: a stop when it leaves it
+    at minimum 0 with maximum or desired 0 (sizes it leaves out keep the group's), else a start;
+    ec2:stopInstances / ec2:terminateInstances depending on the instance, with InstanceIds
+    (or an input unknown at preview): a stop; ec2:startInstances on it: a start. Any other
+    target acting on the nodes (another autoscaling call naming the group, a Lambda function
+    whose input depends on them) cannot be read and may start them: a start."""
+    action, payload = _eventbridge_target(s)
+    if r.type == AWS_ASG:
+        name = r.get("name")
+        names_it = isinstance(payload, dict) and isinstance(name, str) and \
+            payload.get("AutoScalingGroupName") == name
+        if action == "autoscaling:updateautoscalinggroup" and names_it:
             def after(key: str, group_key: str) -> Optional[float]:
                 value = payload.get(key)
                 return number(r.get(group_key)) if value is None else number(value)
             low, high = after("MinSize", "minSize"), after("MaxSize", "maxSize")
             desired = after("DesiredCapacity", "desiredCapacity")
-            if not (low == 0 and (high == 0 or desired == 0)):
-                restarted = True
-                continue
-        elif r.type == AWS_INSTANCE and action in ("ec2:stopinstances", "ec2:terminateinstances",
-                                                   "ec2:startinstances"):
-            if not any(d is r for d in s.deps.get("target", [])):
-                continue
-            if action == "ec2:startinstances":
-                restarted = True
-                continue
-            if payload is not UNKNOWN and not (isinstance(payload, dict) and isinstance(
-                    payload.get("InstanceIds"), list) and payload["InstanceIds"]):
-                continue
-        else:
-            continue
-        hours = _eventbridge_hours(s)
+            return "stop" if low == 0 and (high == 0 or desired == 0) else "start"
+        return "start" if names_it or _acts_on(r, s) else ""
+    if not _acts_on(r, s):
+        return ""
+    if action in ("ec2:stopinstances", "ec2:terminateinstances"):
+        if payload is UNKNOWN or (isinstance(payload, dict) and isinstance(
+                payload.get("InstanceIds"), list) and payload["InstanceIds"]):
+            return "stop"
+        return ""
+    return "start"
+
+
+# The AWS-owned Systems Manager Automation runbooks that stop, terminate or start EC2
+# instances (InstanceId: a list of ids; docs.aws.amazon.com/systems-manager-automation-
+# runbooks/latest/userguide/automation-aws-stopec2instance.html and its siblings): a
+# scheduled rule's target runs one by its automation-definition ARN.
+_RUNBOOKS = {"aws-stopec2instance": "stop", "aws-terminateec2instance": "stop",
+             "aws-startec2instance": "start"}
+
+
+def _rule_of(t: Resource, rules: list[Resource]) -> Optional[Resource]:
+    for d in t.deps.get("rule", []):
+        if d.type == "aws:cloudwatch/eventRule:EventRule":
+            return d
+    name = t.get("rule")
+    if not isinstance(name, str) or not name:
+        return None
+    return next((r for r in rules if r.get("name") == name), None)
+
+
+def _rule_effect(r: Resource, t: Resource, rule: Optional[Resource]) -> tuple[str, Optional[float]]:
+    """(effect, hours) of an EventBridge rule target on the instance or group `r`: a stop
+    (with the hours until the rule's first scheduled run, in UTC) when an enabled rule with a
+    cron()/rate() scheduleExpression runs AWS-StopEC2Instance or AWS-TerminateEC2Instance
+    with an input that depends on the instance; "start" for AWS-StartEC2Instance, or any
+    other target acting on the nodes (what it does cannot be read); "" otherwise. A rule
+    cannot call Auto Scaling itself (scheduled rules' targets: eb-scheduled-rule-pattern.html),
+    so no rule target reads as a group's stop."""
+    if not _acts_on(r, t):
+        return "", None
+    arn = t.get("arn")
+    document = arn.lower().partition(":automation-definition/")[2].partition(":")[0] \
+        if isinstance(arn, str) else ""
+    effect = _RUNBOOKS.get(document, "start") if r.type == AWS_INSTANCE else "start"
+    if effect != "stop":
+        return effect, None
+    if rule is None or str(rule.get("state") or "ENABLED").upper() not in (
+            "ENABLED", "ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS") or \
+            rule.get("isEnabled") is False:
+        return "", None
+    expr = rule.get("scheduleExpression")
+    if not isinstance(expr, str) or expr.strip().startswith("at("):
+        return "", None   # an event pattern fires on events, not on the plan's clock
+    when = _first_run(expr, timezone.utc, rate_from_start=False)
+    if when is None:
+        return "", None
+    hours = math.ceil((when - _now()).total_seconds() / 3600 - 1e-6)
+    return "stop", float(max(hours, 1))
+
+
+def _eventbridge_stop(r: Resource, schedules: list[Resource],
+                      rules: Optional[list[Resource]] = None,
+                      targets: Optional[list[Resource]] = None) -> Optional[tuple[float, str]]:
+    """The first stop of the group or instance by an EventBridge Scheduler schedule
+    (_scheduler_effect, at its first invocation: _eventbridge_hours) or a scheduled rule's
+    target (_rule_effect), read only where the target is readable
+    (docs.aws.amazon.com/scheduler/latest/UserGuide/managing-targets-universal.html). A
+    recurring stop with nothing in the stack that starts the nodes again stops them at its
+    first run and they stay stopped: a lifetime, as a one-time stop is. Anything that starts
+    or may start them again (a start schedule or rule, an unreadable target acting on them)
+    makes every stop a pause: no lifetime."""
+    stops: list[tuple[float, str]] = []
+    for s in schedules:
+        effect = _scheduler_effect(r, s)
+        if effect == "start":
+            return None
+        hours = _eventbridge_hours(s) if effect == "stop" else None
         if hours is not None:
+            action = _eventbridge_target(s)[0]
             stops.append((hours, f"EventBridge schedule {s.name} ({action}) at "
                                  f"{s.get('scheduleExpression')}"))
-    if restarted or not stops:
+    for t in targets or []:
+        rule = _rule_of(t, rules or [])
+        effect, hours = _rule_effect(r, t, rule)
+        if effect == "start":
+            return None
+        if hours is not None and rule is not None:
+            stops.append((hours, f"EventBridge rule {rule.name} ({t.get('arn')}) at "
+                                 f"{rule.get('scheduleExpression')}"))
+    if not stops:
         return None
     return min(stops, key=lambda x: x[0])
