@@ -42,6 +42,10 @@ FILESYSTEMS = (inventory.AWS_LUSTRE, inventory.AWS_OPENZFS, inventory.AWS_EFS,
 BUCKETS = (*inventory.AWS_BUCKETS, inventory.GCP_BUCKET, inventory.AZ_STORAGE_ACCOUNT,
            inventory.ALI_BUCKET)
 BUDGETS = (inventory.AWS_BUDGET, inventory.GCP_BUDGET, *inventory.AZ_BUDGETS)
+# Stops spend-limit reads as lifetimes (inventory/lifetimes.py) besides the SCALERS.
+STOPS = ("aws:scheduler/schedule:Schedule", "aws:cloudwatch/eventRule:EventRule",
+         "aws:cloudwatch/eventTarget:EventTarget", "alicloud:ess/scheduledTask:ScheduledTask",
+         inventory.GCP_RESOURCE_POLICY)
 PLACEMENT = (inventory.AWS_PLACEMENT_GROUP, inventory.GCP_RESOURCE_POLICY,
              inventory.ALI_DEPLOYMENT_SET, inventory.ALI_HPC_CLUSTER)
 
@@ -69,7 +73,7 @@ def coverage() -> dict[str, set[str]]:
             inventory.AWS_SUBNET, inventory.ALI_SWITCH} | _literals(storage_same_zone.__file__)
         | _literals(links.__file__),
         spend_limit.NAME: groups | set(FILESYSTEMS) | set(BUCKETS) | set(BUDGETS)
-        | {spend_limit.AWS_CAPACITY_BLOCK},
+        | set(STOPS) | {spend_limit.AWS_CAPACITY_BLOCK},
         required_tags.NAME: set(inventory.TAGGABLE) | _literals(required_tags.__file__),
         rdma_for_multinode.NAME: (groups - set(capacity.SIZED)) | set(PLACEMENT)
         | _literals(rdma_for_multinode.__file__) - set(capacity.RESERVATIONS)
