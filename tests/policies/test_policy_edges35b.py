@@ -399,3 +399,39 @@ def test_8i_odd_shapes_in_the_new_reads_never_crash(pack, shape):
     found = run(pack, stack, provider=provider)
     no_crash(found)
     assert any_level(found, SPEND)
+
+
+def _scaling_policy():
+    return res("aws:autoscaling/policy:Policy", "queue-depth", {
+        "autoscalingGroupName": "a100-nodes", "policyType": "StepScaling",
+        "adjustmentType": "ExactCapacity",
+        "stepAdjustments": [{"metricIntervalLowerBound": "0", "scalingAdjustment": 2.0}]})
+
+
+@pytest.mark.parametrize("kind", ["scheduler", "autoscaling-schedule"])
+def test_8j_a_stop_that_keeps_the_maximum_beside_a_scaling_policy_is_a_pause(pack, kind):
+    # Expected: the stop sets only DesiredCapacity 0 (MinSize 0, MaxSize left at 2) and a
+    # scaling policy on the group (autoscalingGroupName "a100-nodes") sets the desired capacity
+    # between min and max on its alarm ("a scaling policy ... scales your Auto Scaling group
+    # ... within the minimum and maximum", docs.aws.amazon.com/autoscaling/ec2/userguide/
+    # as-scale-based-on-demand.html): the nodes can come back: no lifetime, the month,
+    # 32,058.10. A stop that sets MaxSize 0 as well holds the group at 0 whatever the policy
+    # does: 2 x 21.9576 x 11 = 483.07.
+    keep_max = {"AutoScalingGroupName": "a100-nodes", "MinSize": 0, "DesiredCapacity": 0}
+    when = _in()
+    if kind == "scheduler":
+        pause = _schedule("stop-gpus", "autoscaling:updateAutoScalingGroup", keep_max,
+                          _daily_cron(when))
+        stop = _schedule("stop-gpus", "autoscaling:updateAutoScalingGroup", ASG_TO_ZERO,
+                         _daily_cron(when))
+    else:
+        start = (when + timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        pause = res("aws:autoscaling/schedule:Schedule", "stop-gpus", {
+            "autoscalingGroupName": "a100-nodes", "scheduledActionName": "stop",
+            "startTime": start, "minSize": 0.0, "desiredCapacity": 0.0, "maxSize": -1.0})
+        stop = res("aws:autoscaling/schedule:Schedule", "stop-gpus", {
+            "autoscalingGroupName": "a100-nodes", "scheduledActionName": "stop",
+            "startTime": start, "minSize": 0.0, "desiredCapacity": 0.0, "maxSize": 0.0})
+    stack = [*_named_asg(), _scaling_policy(), aws_budget()]
+    assert near(estimate(pack, [*stack, pause], AWS), 2 * P4D * MONTH)
+    assert near(estimate(pack, [*stack, stop], AWS), 2 * P4D * 11)
