@@ -45,7 +45,7 @@ BUDGETS = (inventory.AWS_BUDGET, inventory.GCP_BUDGET, *inventory.AZ_BUDGETS)
 # Stops spend-limit reads as lifetimes (inventory/lifetimes.py) besides the SCALERS.
 STOPS = ("aws:scheduler/schedule:Schedule", "aws:cloudwatch/eventRule:EventRule",
          "aws:cloudwatch/eventTarget:EventTarget", "alicloud:ess/scheduledTask:ScheduledTask",
-         inventory.GCP_RESOURCE_POLICY)
+         inventory.GCP_RESOURCE_POLICY, "aws:autoscaling/policy:Policy")
 PLACEMENT = (inventory.AWS_PLACEMENT_GROUP, inventory.GCP_RESOURCE_POLICY,
              inventory.ALI_DEPLOYMENT_SET, inventory.ALI_HPC_CLUSTER)
 

@@ -68,19 +68,29 @@ def _hours_until(value: Any) -> Optional[float]:
     return float(hours) if hours > 0 else None
 
 
-def _scales_to_zero(s: Resource, group: Resource) -> bool:
+def _scales_to_zero(s: Resource, group: Resource, scaled: bool = False) -> bool:
     """An AWS scheduled action that leaves the group at 0 instances: maxSize or desired 0 with
     the minimum 0 after it (the provider's default for an omitted size is 0; -1 leaves the
     group's own). A minimum above 0 keeps nodes, or makes AWS refuse the action (desired and
     max must not be below min: docs.aws.amazon.com/autoscaling/ec2/userguide/
-    asg-capacity-limits.html): no stop either way."""
+    asg-capacity-limits.html): no stop either way. With a scaling policy on the group
+    (`scaled`), only maxSize 0 holds it at 0 (_held_at_zero)."""
     def after(key: str) -> Optional[float]:
         n = number(s.get(key))
         if n == -1:
             return number(group.get(key))
         return 0.0 if n is None and s.get(key) is None else n
     desired, low, high = after("desiredCapacity"), after("minSize"), after("maxSize")
-    return low == 0 and (high == 0 or desired == 0)
+    return _held_at_zero(low, high, desired, scaled)
+
+
+def _held_at_zero(low: Optional[float], high: Optional[float], desired: Optional[float],
+                  scaled: bool) -> bool:
+    """Sizes that leave an AWS group at 0: minimum 0 with maximum or desired 0. A scaling policy
+    on the group sets the desired capacity anywhere between minimum and maximum when its alarm
+    fires (docs.aws.amazon.com/autoscaling/ec2/userguide/as-scale-based-on-demand.html): beside
+    one, only a maximum of 0 keeps the group at 0; desired 0 under a larger maximum is a pause."""
+    return low == 0 and (high == 0 or (desired == 0 and not scaled))
 
 
 def enforced_hours(g: NodeGroup, resources: list[Resource],
@@ -101,8 +111,9 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
         index = _StackIndex(resources)
     if r.type == AWS_ASG and index is not None:
         schedules = index.schedules.of(r)
-        stops = [s for s in schedules if _scales_to_zero(s, r)]
-        restarts = [s for s in schedules if not _scales_to_zero(s, r)]
+        scaled = bool(index.scaling_policies.of(r))
+        stops = [s for s in schedules if _scales_to_zero(s, r, scaled)]
+        restarts = [s for s in schedules if not _scales_to_zero(s, r, scaled)]
         for s in stops:
             if s.get("recurrence") or restarts:
                 return None, ""
@@ -112,7 +123,7 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
                               f"{s.get('startTime')}"
         if not restarts:
             eventbridge = _eventbridge_stop(r, index.eventbridge, index.event_rules,
-                                            index.event_targets)
+                                            index.event_targets, scaled)
             if eventbridge is not None:
                 return eventbridge
     if r.type == AWS_INSTANCE and index is not None:
@@ -552,11 +563,12 @@ def _acts_on(r: Resource, holder: Resource) -> bool:
     return any(d is r for deps in holder.deps.values() for d in deps)
 
 
-def _scheduler_effect(r: Resource, s: Resource) -> str:
+def _scheduler_effect(r: Resource, s: Resource, scaled: bool = False) -> str:
     """What an EventBridge Scheduler schedule does to the group or instance `r`: "stop", "start"
     (it may start or scale the nodes up again), or "" (nothing the pack sees).
     autoscaling:updateAutoScalingGroup naming the group's own `name`: a stop when it leaves it
-    at minimum 0 with maximum or desired 0 (sizes it leaves out keep the group's), else a start;
+    at minimum 0 with maximum or desired 0 (sizes it leaves out keep the group's; beside a
+    scaling policy on the group, maximum 0: _held_at_zero), else a start;
     ec2:stopInstances / ec2:terminateInstances depending on the instance, with InstanceIds
     (or an input unknown at preview): a stop; ec2:startInstances on it: a start. Any other
     target acting on the nodes (another autoscaling call naming the group, a Lambda function
@@ -572,7 +584,7 @@ def _scheduler_effect(r: Resource, s: Resource) -> str:
                 return number(r.get(group_key)) if value is None else number(value)
             low, high = after("MinSize", "minSize"), after("MaxSize", "maxSize")
             desired = after("DesiredCapacity", "desiredCapacity")
-            return "stop" if low == 0 and (high == 0 or desired == 0) else "start"
+            return "stop" if _held_at_zero(low, high, desired, scaled) else "start"
         return "start" if names_it or _acts_on(r, s) else ""
     if not _acts_on(r, s):
         return ""
@@ -634,7 +646,8 @@ def _rule_effect(r: Resource, t: Resource, rule: Optional[Resource]) -> tuple[st
 
 def _eventbridge_stop(r: Resource, schedules: list[Resource],
                       rules: Optional[list[Resource]] = None,
-                      targets: Optional[list[Resource]] = None) -> Optional[tuple[float, str]]:
+                      targets: Optional[list[Resource]] = None,
+                      scaled: bool = False) -> Optional[tuple[float, str]]:
     """The first stop of the group or instance by an EventBridge Scheduler schedule
     (_scheduler_effect, at its first invocation: _eventbridge_hours) or a scheduled rule's
     target (_rule_effect), read only where the target is readable
@@ -645,7 +658,7 @@ def _eventbridge_stop(r: Resource, schedules: list[Resource],
     makes every stop a pause: no lifetime."""
     stops: list[tuple[float, str]] = []
     for s in schedules:
-        effect = _scheduler_effect(r, s)
+        effect = _scheduler_effect(r, s, scaled)
         if effect == "start":
             return None
         hours = _eventbridge_hours(s) if effect == "stop" else None

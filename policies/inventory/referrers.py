@@ -62,6 +62,9 @@ class _StackIndex:
         self.ess_tasks = Referrers(resources, "alicloud:ess/scheduledTask:ScheduledTask",
                                    "scalingGroupId")
         self.eventbridge = [r for r in resources if r.type == "aws:scheduler/schedule:Schedule"]
+        # Scaling policies on an AWS group: they set its desired capacity up to its maximum.
+        self.scaling_policies = Referrers(resources, "aws:autoscaling/policy:Policy",
+                                          "autoscalingGroupName")
         # EventBridge scheduled rules and their targets (a target names its rule).
         self.event_rules = [r for r in resources if r.type == "aws:cloudwatch/eventRule:EventRule"]
         self.event_targets = [r for r in resources
