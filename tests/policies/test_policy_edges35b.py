@@ -26,6 +26,15 @@ away prices N whole hours (the started hour is billed).
    lifetime, as the GCP instance schedule with a stop and no start already is. A recurring stop
    beside a start (or a target the pack cannot read that acts on the same nodes) is a pause,
    not a lifetime: the month. Targets must be readable, as for at() schedules.
+
+First run (committed before the pack changed, f954151): 29 cases, 12 disagreed, each closed by
+the change after it (7b, 7c, 7d x2, 7e, 7f, 7g: the AKS node resource group and the Azure ML
+workspace group were not read; 8a, 8c, 8d, 8f, 8h: no recurring stop was read); the 17 others
+agreed (7a agreed only because AKS compute was in no resource group at all). test_policy_edges35
+5j's "recurring" variant (a cron() stop with no start, expected the month) moved here as 8a.
+Written later, failing first: 8j (a stop keeping the maximum beside a scaling policy). Bugs
+planted: counting the AKS cluster's own resource group as the pool's (budgets.py) was caught by
+7a and 7e; reading the EventBridge day of week as 0-6 from Sunday (lifetimes.py) by 8c.
 """
 from __future__ import annotations
 
