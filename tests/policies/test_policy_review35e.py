@@ -135,6 +135,9 @@ def test_a3_weighted_mixed_asg_counts_units_not_instances(pack):
     # AWS's allowed overshoot of one instance (max + largest weight - 1 = 11 units) the dearest
     # mix is 11 units x 1.418 USD/unit-h (g5.12xlarge: 5.672 / 4) = 15.60 USD/h = 11,386 USD a
     # month. Budget 15,000: expected PASS (spend-limit reports nothing).
+    # (After the run: the AutoScaling API's MaxSize says the group "will never go above MaxSize
+    # by more than your largest instance weight", so the bound is 12 units = 12,422 USD a
+    # month, still under 15,000: the expectation stands; the pack prices those 12 units.)
     sn = vpc_subnet("a3-sn", "us-east-1a")
     lt = launch_template("a3-lt", "g5.xlarge")
     group = res("aws:autoscaling/group:Group", "a3-infer", {
