@@ -687,7 +687,8 @@ def check_stack(resources: list[Resource], config: Mapping[str, Any]) -> list[Vi
     ingress split across rules. A value unknown at preview that could hide a violation is
     "cannot decide" when nothing else here fails."""
     subnets, unknown = _public_subnets(resources)
-    out = subnets + _split_rules(resources) + _azure_nat_pools(resources)
+    out = subnets + _split_rules(resources) + _azure_nat_pools(resources) + \
+        _alicloud_dnat(resources)
     if unknown is not None and not out:
         raise unknown
     return out
@@ -735,6 +736,38 @@ def _azure_nat_pools(resources: list[Resource]) -> list[Violation]:
                                  "no inbound NAT from a public frontend",
                                  "remove the inbound NAT pools/rules; use Bastion or the SSH "
                                  "CIDRs for access"))
+    return out
+
+
+_ALI_DNAT = "alicloud:vpc/forwardEntry:ForwardEntry"
+_ALI_NODES = ("alicloud:ecs/instance:Instance", "alicloud:ecs/ecsInstanceSet:EcsInstanceSet",
+              "alicloud:ecs/ecsNetworkInterface:EcsNetworkInterface",
+              "alicloud:vpc/networkInterface:NetworkInterface")
+_ALI_NAT_GATEWAY = "alicloud:vpc/natGateway:NatGateway"
+
+
+def _alicloud_dnat(resources: list[Resource]) -> list[Violation]:
+    """Alibaba DNAT entries (vpc.ForwardEntry) whose internal IP is a node of the stack's: the
+    NAT gateway forwards a port (or, ipProtocol "any", every port) of its public EIP to the node,
+    which is then reachable from the internet without an address of its own (NAT Gateway,
+    "DNAT"), as through an Azure load balancer's inbound NAT. A DNAT entry of a VPC (intranet)
+    NAT gateway maps a private address and opens nothing to the internet."""
+    out = []
+    for r in resources:
+        if r.type != _ALI_DNAT:
+            continue
+        nodes = [d for d in r.deps.get("internalIp", []) if d.type in _ALI_NODES]
+        intranet = any(str(d.get("networkType") or "internet").lower() == "intranet"
+                       for ds in r.deps.values() for d in ds if d.type == _ALI_NAT_GATEWAY)
+        if nodes and not intranet:
+            port = "every port" if str(r.get("ipProtocol")).lower() == "any" else \
+                f"{r.get('ipProtocol')} {r.get('externalPort')}"
+            out.append(violation(r, "a DNAT entry forwards a public port to a node",
+                                 f"{port} of the NAT gateway's EIP to "
+                                 f"{', '.join(sorted({d.name for d in nodes}))}",
+                                 "no DNAT to nodes; SNAT for egress only",
+                                 "remove the forward entry; reach the nodes through a bastion "
+                                 "or the SSH CIDRs"))
     return out
 
 
