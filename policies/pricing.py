@@ -117,11 +117,12 @@ def _group_line(g: NodeGroup, result: "Estimate",
         # A spot group some of whose nodes are asked for at the regular rate: those at the
         # on-demand price, the rest at spot (all on demand when it also fills a reservation).
         regular = g.count if g.reserved_nodes else g.regular_nodes()
-        plain = dict(regular_base=0, regular_percent=0.0)
         if regular:
-            _group_line(replace(g, spot=False, count=regular, **plain), result, block_fees)
+            _group_line(replace(g, spot=False, count=regular, regular_base=0,
+                                regular_percent=0.0), result, block_fees)
         if g.count - regular:
-            _group_line(replace(g, count=g.count - regular, **plain), result, block_fees)
+            _group_line(replace(g, count=g.count - regular, regular_base=0,
+                                regular_percent=0.0), result, block_fees)
         return
     if not is_gpu_group(g):
         rows = [instance_price(g.cloud, str(t), g.region) if isinstance(g.region, str)

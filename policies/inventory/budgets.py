@@ -261,8 +261,8 @@ def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
         # Purchase option ("On Demand Instances", "Spot Instances", "Standard Reserved
         # Instances", "Savings Plans"...): On-Demand GPU nodes need the on-demand option,
         # spot nodes the spot one.
-        wanted = [v.lower().replace("-", " ") for v in values]
-        return any(any(("spot" if spot else "on demand") in v for v in wanted)
+        options = [v.lower().replace("-", " ") for v in values]
+        return any(any(("spot" if spot else "on demand") in v for v in options)
                    for spot in compute.spot)
     return True
 
