@@ -1337,3 +1337,18 @@ def test_r9_azure_priority_mix_splits_regular_and_spot(pack):
         "virtualMachineProfile": {"priority": "Spot"}, "tags": TAGS})
     total, _ = estimate(pack, [vmss], provider=AZ)
     assert near(total, 3 * 3.673 * MONTH + 2 * 0.444433 * MONTH), total
+
+
+def test_r10_azure_priority_mix_base_alone_keeps_its_regular_vms(pack):
+    # Added after a planted bug (the base read as 0) passed a11 and r9: capacity 4, base 2,
+    # 0 % above it: 2 Regular + 2 Spot = 2 x 3.673 x 730 + 2 x 0.444433 x 730 = 5,362.58 +
+    # 648.87 = 6,011.45 (the base dropped would price all 4 at spot, 1,297.7).
+    vmss = res("azure-native:compute:VirtualMachineScaleSet", "r10-vmss", {
+        "resourceGroupName": "rg-ml", "location": "eastus", "zones": ["1"],
+        "sku": {"name": "Standard_NC24ads_A100_v4", "capacity": 4.0},
+        "orchestrationMode": "Flexible",
+        "priorityMixPolicy": {"baseRegularPriorityCount": 2.0,
+                              "regularPriorityPercentageAboveBase": 0.0},
+        "virtualMachineProfile": {"priority": "Spot"}, "tags": TAGS})
+    total, _ = estimate(pack, [vmss], provider=AZ)
+    assert near(total, 2 * 3.673 * MONTH + 2 * 0.444433 * MONTH), total
