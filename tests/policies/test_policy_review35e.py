@@ -1465,3 +1465,102 @@ def test_s8_a_budget_on_another_az_is_not_the_cap_beside_an_account_budget(pack)
     found = run(pack, stack, provider=AWS)
     no_crash(found)
     assert not mandatory(found, SPEND), [d.message for d in mandatory(found, SPEND)]
+
+
+# ============================================================ round 4 (malformed stops, sizes)
+# Written and committed before running.
+
+def test_t1_schedule_start_time_that_is_no_time_is_no_stop(pack):
+    # startTime "next friday" (the API takes YYYY-MM-DDThh:mm:ssZ): no stop. A month:
+    # 2 x g5.12xlarge x 5.672 x 730 = 8,281.12.
+    sn = vpc_subnet("t1-sn", "us-east-1a")
+    lt = launch_template("t1-lt", "g5.12xlarge")
+    group = asg("t1-dev", lt, [sn], 2)
+    stop = res("aws:autoscaling/schedule:Schedule", "t1-stop", {
+        "autoscalingGroupName": "x", "scheduledActionName": "stop", "minSize": 0.0,
+        "maxSize": 0.0, "desiredCapacity": 0.0, "startTime": "next friday"},
+        deps={"autoscalingGroupName": [group]})
+    total, _ = estimate(pack, [sn, lt, group, stop], provider=AWS)
+    assert near(total, 2 * 5.672 * MONTH), total
+
+
+def test_t2_autoscale_stop_whose_start_is_no_time_is_no_stop(pack):
+    # fixedDate.start "soon": no time, no lifetime: a month, 2 x 98.32 x 730 = 143,547.2.
+    vmss = _h100_vmss("t2-vmss")
+    profile = _stop_profile(24)
+    profile["fixedDate"]["start"] = "soon"
+    setting = res("azure-native:monitor:AutoscaleSetting", "t2-autoscale", {
+        "resourceGroupName": "rg-ml", "location": "eastus", "enabled": True,
+        "targetResourceUri": "vmss-id", "profiles": [profile], "tags": TAGS},
+        deps={"targetResourceUri": [vmss]})
+    total, _ = estimate(pack, [vmss, setting], provider=AZ)
+    assert near(total, 2 * 98.32 * MONTH), total
+
+
+def test_t3_odcr_count_two_in_words_is_a_violation(pack):
+    # instanceCount "two": spend-limit mandatory naming t3-odcr and "two".
+    odcr = res("aws:ec2/capacityReservation:CapacityReservation", "t3-odcr", {
+        "instanceType": "p4d.24xlarge", "instancePlatform": "Linux/UNIX",
+        "availabilityZone": "us-east-1a", "instanceCount": "two", "tags": TAGS})
+    found = run(pack, [odcr, aws_budget("100000")], provider=AWS)
+    no_crash(found)
+    assert any("t3-odcr" in d.message and "two" in d.message
+               for d in mandatory(found, SPEND)), [d.message for d in any_level(found, SPEND)]
+
+
+def test_t4_alibaba_reservation_of_minus_one_is_a_violation(pack):
+    # instanceAmount -1 beside a real 2-node reservation: spend-limit mandatory naming t4-bad.
+    good = res("alicloud:ecs/capacityReservation:CapacityReservation", "t4-good", {
+        "instanceType": "ecs.gn7i-c8g1.2xlarge", "instanceAmount": 2.0,
+        "zoneIds": ["eu-central-1a"], "endTimeType": "Limited", "endTime": hours_from_now(24),
+        "platform": "linux", "tags": TAGS}, provider_region=ALI)
+    bad = res("alicloud:ecs/capacityReservation:CapacityReservation", "t4-bad", {
+        "instanceType": "ecs.gn7i-c8g1.2xlarge", "instanceAmount": -1.0,
+        "zoneIds": ["eu-central-1a"], "endTimeType": "Limited", "endTime": hours_from_now(24),
+        "platform": "linux", "tags": TAGS}, provider_region=ALI)
+    found = run(pack, [good, bad])
+    no_crash(found)
+    assert any("t4-bad" in d.message for d in mandatory(found, SPEND)), \
+        [d.message for d in any_level(found, SPEND)]
+
+
+def test_t5_empty_auto_release_time_is_no_stand_in(pack):
+    # autoReleaseTime "": no release; expected spend-limit mandatory naming t5-node (no
+    # budget resource on Alibaba Cloud).
+    node = res("alicloud:ecs/instance:Instance", "t5-node", {
+        "instanceType": "ecs.gn7i-c8g1.2xlarge", "zoneId": "eu-central-1a", "imageId": "img",
+        "instanceChargeType": "PostPaid", "autoReleaseTime": "", "tags": TAGS},
+        provider_region=ALI)
+    found = run(pack, [node])
+    no_crash(found)
+    assert any("t5-node" in d.message for d in mandatory(found, SPEND)), \
+        [d.message for d in any_level(found, SPEND)]
+
+
+def test_t6_filestore_capacity_nan_is_a_violation(pack):
+    # fileShares.capacityGb NaN beside a GPU VM: spend-limit mandatory naming t6-share.
+    share = res("gcp:filestore/instance:Instance", "t6-share", {
+        "location": "us-central1-a", "tier": "ZONAL", "labels": LABELS,
+        "fileShares": {"name": "data", "capacityGb": float("nan")},
+        "networks": [{"network": "default", "modes": ["MODE_IPV4"]}]})
+    vm = res("gcp:compute/instance:Instance", "t6-vm", {
+        "machineType": "a2-highgpu-1g", "zone": "us-central1-a", "labels": LABELS,
+        "bootDisk": {"initializeParams": {"image": "debian-cloud/debian-12"}},
+        "networkInterfaces": [{"network": "default"}], "metadata": {"startup-script": "x"},
+        "scheduling": {"onHostMaintenance": "TERMINATE"}}, deps={"metadata": [share]})
+    found = run(pack, [share, vm, gcp_budget("100000")], provider=GCP)
+    no_crash(found)
+    assert any("t6-share" in d.message for d in mandatory(found, SPEND)), \
+        [d.message for d in any_level(found, SPEND)]
+
+
+def test_t7_aml_compute_max_nodes_as_text_is_read(pack):
+    # Azure ML compute, maxNodeCount "4" (text): 4 x Standard_NC24ads_A100_v4 x 3.673 x 730
+    # = 10,725.16.
+    aml = res("azure-native:machinelearningservices:Compute", "t7-aml", {
+        "resourceGroupName": "rg-ml", "workspaceName": "ws", "location": "eastus",
+        "properties": {"computeType": "AmlCompute", "properties": {
+            "vmSize": "Standard_NC24ads_A100_v4", "vmPriority": "Dedicated",
+            "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": "4"}}}})
+    total, _ = estimate(pack, [aml], provider=AZ)
+    assert near(total, 4 * 3.673 * MONTH), total
