@@ -1564,3 +1564,86 @@ def test_t7_aml_compute_max_nodes_as_text_is_read(pack):
             "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": "4"}}}})
     total, _ = estimate(pack, [aml], provider=AZ)
     assert near(total, 4 * 3.673 * MONTH), total
+
+
+# ============================================================ round 5 (addresses, scope)
+# Written and committed before running.
+
+def test_u1_gcp_access_config_on_the_second_interface_is_public(pack):
+    # An external IP on nic1 only (a second VPC for storage traffic): still a public address on
+    # the node. Expected: no-public-ingress mandatory.
+    vm = res("gcp:compute/instance:Instance", "u1-vm", {
+        "machineType": "a2-highgpu-1g", "zone": "us-central1-a", "labels": LABELS,
+        "bootDisk": {"initializeParams": {"image": "debian-cloud/debian-12"}},
+        "networkInterfaces": [{"network": "default"},
+                              {"network": "storage-vpc", "accessConfigs": [
+                                  {"networkTier": "STANDARD"}]}],
+        "scheduling": {"onHostMaintenance": "TERMINATE"}})
+    found = run(pack, [vm, gcp_budget("100000")], provider=GCP)
+    no_crash(found)
+    assert mandatory(found, NPI), [d.message for d in any_level(found, NPI)]
+
+
+def test_u2_alibaba_eip_on_a_network_interface_is_public(pack):
+    # instanceType "NetworkInterface": the EIP is the ENI's, an ENI of a node. Expected:
+    # no-public-ingress mandatory.
+    assoc = res("alicloud:ecs/eipAssociation:EipAssociation", "u2-assoc", {
+        "allocationId": "eip-x", "instanceId": "eni-0abc", "instanceType": "NetworkInterface"},
+        provider_region=ALI)
+    found = run(pack, [assoc])
+    no_crash(found)
+    assert mandatory(found, NPI), [d.message for d in any_level(found, NPI)]
+
+
+def test_u3_alibaba_eip_on_a_load_balancer_passes(pack):
+    # eip.Association instanceType "SlbInstance": the service's entry, not a node's address.
+    assoc = res("alicloud:eip/association:Association", "u3-assoc", {
+        "allocationId": "eip-x", "instanceId": "lb-0abc", "instanceType": "SlbInstance"},
+        provider_region=ALI)
+    found = run(pack, [assoc])
+    no_crash(found)
+    assert not any_level(found, NPI), [d.message for d in any_level(found, NPI)]
+
+
+def test_u4_eip_on_a_literal_instance_id_is_public(pack):
+    # aws.ec2.Eip with instance "i-0abc..." (an instance made elsewhere): an Elastic IP on a
+    # node. Expected: no-public-ingress mandatory.
+    eip = res("aws:ec2/eip:Eip", "u4-eip", {"domain": "vpc", "instance": "i-0abc1234567890def",
+                                            "tags": TAGS})
+    found = run(pack, [eip], provider=AWS)
+    no_crash(found)
+    assert mandatory(found, NPI), [d.message for d in any_level(found, NPI)]
+
+
+def test_u5_cpu_group_in_another_zone_mounting_the_gpus_fsx_passes(pack):
+    # The FSx (us-east-1a) is mounted by the GPU group in us-east-1a and by a CPU preprocessing
+    # group in us-east-1b: CPU compute is never part of the GPU cluster. Expected PASS on
+    # storage-same-zone.
+    sn_a, sn_b = vpc_subnet("u5-sn-a", "us-east-1a"), vpc_subnet("u5-sn-b", "us-east-1b")
+    lustre = fsx("u5-fsx", sn_a)
+    gpu_lt = launch_template("u5-gpu-lt", "p4d.24xlarge", userData="YQ==",
+                             deps={"userData": [lustre]})
+    cpu_lt = launch_template("u5-cpu-lt", "c6i.4xlarge", userData="Yg==",
+                             deps={"userData": [lustre]})
+    stack = [sn_a, sn_b, lustre, gpu_lt, cpu_lt, asg("u5-gpu", gpu_lt, [sn_a], 2),
+             asg("u5-cpu", cpu_lt, [sn_b], 8), aws_budget("100000")]
+    found = run(pack, stack, provider=AWS)
+    no_crash(found)
+    assert not any_level(found, SSZ), [d.message for d in any_level(found, SSZ)]
+
+
+def test_u6_azure_lustre_near_two_sets_in_two_zones_in_one_of_them_passes(pack):
+    # No set is seen to mount the AMLFS (zone 2); the training set is in zone 1, the inference
+    # set in zone 2, one virtual network: two clusters, the filesystem in one's zone. PASS.
+    lustre = res("azure-native:storagecache:AmlFilesystem", "u6-amlfs", {
+        "resourceGroupName": "rg-ml", "location": "eastus", "zones": ["2"],
+        "sku": {"name": "AMLFS-Durable-Premium-250"}, "storageCapacityTiB": 16.0,
+        "filesystemSubnet": "subnet-id", "tags": TAGS})
+    train = _h100_vmss("u6-train")
+    serve = res("azure-native:compute:VirtualMachineScaleSet", "u6-serve", {
+        "resourceGroupName": "rg-ml", "location": "eastus", "zones": ["2"],
+        "sku": {"name": "Standard_NC4as_T4_v3", "capacity": 2.0},
+        "virtualMachineProfile": {"priority": "Regular"}, "tags": TAGS})
+    found = run(pack, [lustre, train, serve, azure_budget(900000.0, scope=SUB)], provider=AZ)
+    no_crash(found)
+    assert not any_level(found, SSZ), [d.message for d in any_level(found, SSZ)]
