@@ -26,7 +26,8 @@ type), b6 (classic azure budgets not read), j3 (an Azure size in lower case unpr
 autoscale setting without `enabled` taken as a stop), d1, d2 (AWS AZ / PurchaseType budget
 filters), d4 (a budget not begun), h3 (Alibaba DNAT to a node); no crash. Round 2 (r1-r9,
 written after the fixes, before running them) agreed on first run; r10 was added for a planted
-bug that passed them.
+bug that passed them. Rounds 3-5 (s1-s8, t1-t7, u1-u6: 21 more stacks, each committed before
+its run) agreed with the pack on first run.
 
 Classes (issue 35): A reservations and their consumers, B compute the pack must see as compute,
 C stops that do not stop, D budgets that do not cover the compute, E malformed values, F scope,
