@@ -1240,7 +1240,9 @@ def test_r2_classic_group_budget_named_through_its_resource_group_passes(pack):
                deps={"resourceGroupName": [rg]})
     budget = res("azure:consumption/budgetResourceGroup:BudgetResourceGroup", "r2-budget", {
         "resourceGroupId": UNKNOWN, "amount": 2000.0, "timeGrain": "Monthly",
-        "timePeriod": {"startDate": "2026-12-01T00:00:00Z"}},
+        "timePeriod": {"startDate": "2026-12-01T00:00:00Z"},
+        "notifications": [{"enabled": True, "threshold": 80.0, "operator": "GreaterThan",
+                           "contactEmails": ["ml-oncall@example.com"]}]},
         deps={"resourceGroupId": [rg]})
     found = run(pack, [rg, vmss, budget], provider=AZ)
     no_crash(found)
