@@ -118,7 +118,7 @@ def unpriced(cloud: str, name: str) -> Optional[Unpriced]:
     pack has no price for it, so it fails closed, and the refusal says why."""
     if not isinstance(name, str):
         return None
-    return _unpriced_by_name().get((CATALOG_CLOUD.get(cloud, cloud), name))
+    return _unpriced_by_name().get((CATALOG_CLOUD.get(cloud, cloud), _name(cloud, name)))
 
 
 def fx_rate(currency: str) -> Optional[tuple[float, str, str]]:
@@ -150,16 +150,32 @@ def _prices_by_region() -> dict[tuple[str, str, str], Price]:
     return index
 
 
+@cache
+def _azure_names() -> dict[str, str]:
+    """Azure VM size names, lower case -> the catalog's spelling. Azure takes a size in any case
+    ("standard_nc4as_t4_v3" is Standard_NC4as_T4_v3: ARM compares resource property values
+    case-insensitively, and `az vm list-sizes` answers the canonical name)."""
+    names = {t.name for t in instance_types() if t.cloud == "azure"}
+    names |= {p.instance_type for p in prices() if p.cloud == "azure"}
+    names |= {cloud_name for cloud, cloud_name in _unpriced_by_name() if cloud == "azure"}
+    return {n.lower(): n for n in names}
+
+
+def _name(cloud: str, name: str) -> str:
+    """The catalog's spelling of an instance type name (Azure sizes in any case)."""
+    return _azure_names().get(name.lower(), name) if cloud == "azure" else name
+
+
 def instance_type(cloud: str, name: str) -> Optional[InstanceType]:
     if not isinstance(name, str):
         return None
-    return _types_by_name().get((CATALOG_CLOUD.get(cloud, cloud), name))
+    return _types_by_name().get((CATALOG_CLOUD.get(cloud, cloud), _name(cloud, name)))
 
 
 def price(cloud: str, name: str, region: str) -> Optional[Price]:
     if not isinstance(name, str) or not isinstance(region, str):
         return None
-    return _prices_by_region().get((CATALOG_CLOUD.get(cloud, cloud), name, region))
+    return _prices_by_region().get((CATALOG_CLOUD.get(cloud, cloud), _name(cloud, name), region))
 
 
 @cache
@@ -179,14 +195,14 @@ def offered_elsewhere(cloud: str, name: str, region: str) -> tuple[str, ...]:
     key = CATALOG_CLOUD.get(cloud, cloud)
     if region not in _regions_by_cloud().get(key, frozenset()):
         return ()
-    found = {p.region for p in _prices_by_type().get((key, name), ())}
+    found = {p.region for p in _prices_by_type().get((key, _name(cloud, name)), ())}
     return () if region in found else tuple(sorted(found))
 
 
 def dearest(cloud: str, name: str) -> Optional[Price]:
     """The type's highest on-demand price over the catalog's regions: an upper bound for a
     group whose region the program leaves to the environment (AWS_REGION, gcloud config)."""
-    rows = _prices_by_type().get((CATALOG_CLOUD.get(cloud, cloud), name), ())
+    rows = _prices_by_type().get((CATALOG_CLOUD.get(cloud, cloud), _name(cloud, name)), ())
     return max(rows, key=lambda p: p.ondemand_usd_hr) if rows else None
 
 

@@ -23,7 +23,7 @@ catalog does not list (t3.micro, e2-small) are left out and named.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Optional
 
 from trainstack_policies import catalog
@@ -113,6 +113,17 @@ def _group_line(g: NodeGroup, result: "Estimate",
     if g.invalid:
         result.invalid += [f"{g.resource.name} ({g.resource.type}): {what}" for what in g.invalid]
         return
+    if g.spot and isinstance(g.count, int) and (g.regular_base or g.regular_percent):
+        # A spot group some of whose nodes are asked for at the regular rate: those at the
+        # on-demand price, the rest at spot (all on demand when it also fills a reservation).
+        regular = g.count if g.reserved_nodes else g.regular_nodes()
+        if regular:
+            _group_line(replace(g, spot=False, count=regular, regular_base=0,
+                                regular_percent=0.0), result, block_fees)
+        if g.count - regular:
+            _group_line(replace(g, count=g.count - regular, regular_base=0,
+                                regular_percent=0.0), result, block_fees)
+        return
     if not is_gpu_group(g):
         rows = [instance_price(g.cloud, str(t), g.region) if isinstance(g.region, str)
                 and g.region else catalog.dearest(g.cloud, str(t)) for t in g.instance_types]
@@ -187,7 +198,8 @@ def _group_line(g: NodeGroup, result: "Estimate",
                                   f"({gpu_reason(g.cloud, t, g.accelerators) or 'GPU node'}) "
                                   f"has no catalog price{offered}")
             return
-        hourlies.append((row.hourly(g.spot), t, row.as_of))
+        # A weighted group counts capacity units: each type costs its price per unit.
+        hourlies.append((row.hourly(g.spot) / g.weights.get(t, 1.0), t, row.as_of))
     if not hourlies:
         result.missing.append(f"{where}: GPU capacity with no catalog price")
         return
@@ -205,8 +217,12 @@ def _group_line(g: NodeGroup, result: "Estimate",
     if g.reserved_nodes:
         enforced += (f" ({g.reserved_nodes} more inside reservation "
                      f"{', '.join(g.reserved_in)}, priced there)")
+    if g.weights:
+        several += (f" (capacity units: maxSize plus the largest weight; {itype} weighs "
+                    f"{g.weights.get(itype, 1.0):g} units)")
     result.lines.append(Line(
-        f"{count} x {itype}{several}{' spot' if g.spot else ''} x {hourly:,.2f} USD/h x "
+        f"{count}{' units' if g.weights else ''} x {itype}{several}"
+        f"{' spot' if g.spot else ''} x {hourly:,.2f} USD/h{' per unit' if g.weights else ''} x "
         f"{hours:g} h{enforced}", count * hourly * hours))
     if g.reserved_nodes and g.reserved_hours is not None and hours > g.reserved_hours:
         # The reservation ends before these nodes stop: they run on at their own price.

@@ -1,7 +1,7 @@
 """Budgets: the monthly cap each declares, its currency, and whether its filters cover compute."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
 
@@ -142,18 +142,28 @@ def _in_usd(b: Budget) -> Budget:
     return b
 
 
+_AZ_COMPUTE_IN_GROUPS = (
+    "azure-native:compute:VirtualMachineScaleSet", "azure-native:compute:VirtualMachine",
+    # The classic provider's scale sets and VMs name their resource group the same way.
+    "azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
+    "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
+    "azure:compute/orchestratedVirtualMachineScaleSet:OrchestratedVirtualMachineScaleSet",
+    "azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
+    "azure:compute/windowsVirtualMachine:WindowsVirtualMachine")
+
+
 def _compute_groups(resources: list[Resource]) -> tuple[set[str], str]:
     """The resource groups (lower case) the stack's Azure compute bills in, and what keeps one
-    of them from being read ("" when nothing does): scale sets and VMs in their own group;
-    the GPU pools of an AKS cluster in its node resource group, not the cluster's own (the
-    cluster's group holds only the Kubernetes service resource; the node VMs are in
+    of them from being read ("" when nothing does): scale sets and VMs (azure-native and
+    classic) in their own group; the GPU pools of an AKS cluster in its node resource group,
+    not the cluster's own (the cluster's group holds only the Kubernetes service resource; the
+    node VMs are in
     `nodeResourceGroup`, default MC_<group>_<cluster>_<location>: learn.microsoft.com/azure/
     aks/faq, "Why are two resource groups created with AKS?"); Azure ML compute in its
     workspace's group (the Compute's resourceGroupName)."""
     out: set[str] = set()
     for c in resources:
-        if c.type in ("azure-native:compute:VirtualMachineScaleSet",
-                      "azure-native:compute:VirtualMachine"):
+        if c.type in _AZ_COMPUTE_IN_GROUPS:
             names = [c.get("resourceGroupName")] + [d.get("resourceGroupName") or d.name
                                                    for d in c.deps.get("resourceGroupName", [])]
             out.update(n.lower() for n in names if isinstance(n, str))
@@ -341,10 +351,14 @@ class _Compute:
         self.tags: list[Any] = []          # per group: a dict, or UNKNOWN
         self.projects: list[Any] = []
         self.types: list[Any] = []
+        self.zones: list[Any] = []         # every group's zones ("" unread, UNKNOWN)
+        self.spot: list[bool] = []         # per group: spot (else On-Demand)
         for g in gpu_groups(resources):
             if g.cloud != cloud:
                 continue
             self.regions.append(g.region)
+            self.zones += list(g.zones)
+            self.spot.append(bool(g.spot))
             self.types += list(g.instance_types)
             merged: Any = {}
             for holder in (g.resource, g.template):
@@ -401,6 +415,18 @@ def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
         if any(t is UNKNOWN for t in compute.types):
             return UNKNOWN
         return any(t in values for t in compute.types)
+    if name == "az":
+        # Availability zone names (us-east-1a): the budget watches spend in those zones only.
+        if any(not isinstance(z, str) or not z for z in compute.zones):
+            return UNKNOWN
+        return any(z in values for z in compute.zones)
+    if name == "purchasetype":
+        # Purchase option ("On Demand Instances", "Spot Instances", "Standard Reserved
+        # Instances", "Savings Plans"...): On-Demand GPU nodes need the on-demand option,
+        # spot nodes the spot one.
+        options = [v.lower().replace("-", " ") for v in values]
+        return any(any(("spot" if spot else "on demand") in v for v in options)
+                   for spot in compute.spot)
     return True
 
 
@@ -424,7 +450,8 @@ def _aws_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[s
         else:
             hit = _aws_filter_covers(name.lower(), values,
                                      _compute_of(resources, "aws", cache)) \
-                if name.lower() in ("region", "tagkeyvalue", "instancetype") else True
+                if name.lower() in ("region", "tagkeyvalue", "instancetype", "az",
+                                    "purchasetype") else True
         if hit is UNKNOWN:
             undecided = undecided or f"costFilters {name} (the GPU compute's is unknown)"
         elif not hit:
@@ -446,7 +473,8 @@ def _aws_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[s
 
 # filterExpression dimension keys compared with the GPU compute (pulumi-aws Budget
 # filter_expression; the Budgets API Expression: Dimensions, Tags, And, Or, Not).
-_EXPRESSION_KEYS = {"REGION": "region", "INSTANCE_TYPE": "instancetype"}
+_EXPRESSION_KEYS = {"REGION": "region", "INSTANCE_TYPE": "instancetype", "AZ": "az",
+                    "PURCHASE_TYPE": "purchasetype"}
 
 
 def _aws_expression(expr: Any, resources: list[Resource], cache: dict) -> Any:
@@ -596,6 +624,21 @@ def _ended(r: Resource, path: str) -> str:
     return f"{path} {r.get(path)} (the budget's time period has ended)"
 
 
+def _not_started(r: Resource, path: str) -> str:
+    """The scope text of a budget whose time period starts after now ("" when it has begun):
+    until then it tracks nothing, so it is neither the cap nor the alarm (AWS TimePeriod.Start,
+    Azure timePeriod.startDate, GCP customPeriod.startDate)."""
+    from trainstack_policies.inventory import lifetimes
+    start = _end_time(r.get(path))
+    if start is None:
+        return ""
+    if isinstance(r.get(path), dict):
+        start -= timedelta(days=1)   # _end_time gives a {year, month, day}'s end; it starts then
+    if start <= lifetimes._now():
+        return ""
+    return f"{path} {r.get(path)} (the budget's time period has not begun)"
+
+
 def _custom_months(period: Any) -> float:
     """The months a GCP customPeriod spans (its amount is for the whole period), at least 1;
     1 when it has no end (open-ended: the whole amount may go in its first month)."""
@@ -607,6 +650,35 @@ def _custom_months(period: Any) -> float:
     # _end_time gives the end of each day: the period runs from the start day's beginning.
     hours = (end - start).total_seconds() / 3600 + 24
     return max(1.0, hours / 730)
+
+
+_CLASSIC_SCOPE_KEYS = ("subscriptionId", "resourceGroupId", "managementGroupId")
+
+
+def _classic_azure_budget(r: Resource) -> Resource:
+    """A classic azure budget (pulumi-azure consumption.Budget*) read as an azure-native one:
+    its scope from subscriptionId / resourceGroupId / managementGroupId (a resource group id
+    unknown at preview is named by the ResourceGroup it depends on, when the stack makes it),
+    and its filter's `dimensions` / `tags` lists (all apply) as one `and` of expressions."""
+    scope: Any = None
+    for key in _CLASSIC_SCOPE_KEYS:
+        value = r.get(key)
+        if value is UNKNOWN and key == "resourceGroupId":
+            group = next((d for d in r.deps.get(key, []) if isinstance(d.get("name"), str)),
+                         None)
+            value = f"/subscriptions/*/resourceGroups/{group.get('name')}" if group else value
+        if value is not None:
+            scope = value
+            break
+    if isinstance(scope, str) and scope.lower().startswith("/subscriptions/*/"):
+        scope = scope.split("/", 3)[3]   # "resourceGroups/<name>": the group, no subscription
+        scope = "/" + scope
+    f = r.get("filter")
+    if isinstance(f, dict):
+        parts = [{"dimensions": d} for d in _list(f.get("dimensions")) if isinstance(d, dict)]
+        parts += [{"tags": t} for t in _list(f.get("tags")) if isinstance(t, dict)]
+        f = {"and": parts} if parts else None
+    return replace(r, props={**r.props, "scope": scope, "filter": f})
 
 
 def budgets(resources: list[Resource]) -> list[Budget]:
@@ -623,7 +695,7 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             if r.get("limitAmount") is None and r.get("plannedLimits") is not None:
                 amount, unknown, invalid = _planned(r)
             scope, covers, undecided = _aws_filters(r, resources, cache)
-            ended = _ended(r, "timePeriodEnd")
+            ended = _ended(r, "timePeriodEnd") or _not_started(r, "timePeriodStart")
             if ended:
                 scope, covers, undecided = ended, False, ""
             out.append(_in_usd(Budget(r, _per_month(amount, r.get("timeUnit")),
@@ -643,7 +715,8 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             if isinstance(custom, dict) and amount is not None:
                 period, amount = "MONTH", amount / _custom_months(custom)
             scope, covers, undecided = _gcp_filters(r, resources, cache)
-            ended = _ended(r, "budgetFilter.customPeriod.endDate")
+            ended = _ended(r, "budgetFilter.customPeriod.endDate") or \
+                _not_started(r, "budgetFilter.customPeriod.startDate")
             if ended:
                 scope, covers, undecided = ended, False, ""
             out.append(_in_usd(Budget(r, _per_month(amount, period),
@@ -654,6 +727,8 @@ def budgets(resources: list[Resource]) -> list[Budget]:
         elif r.type in AZ_BUDGETS:
             if str(r.get("category") or "Cost").lower() != "cost":
                 continue   # a Usage budget is not a spend limit
+            if r.type.startswith("azure:"):
+                r = _classic_azure_budget(r)
             amount, unknown, invalid = _amount(r, "amount")
             if azure_groups is None:
                 # once per stack, not per budget
@@ -668,7 +743,7 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             elif covers and not _azure_filter_covers(r.get("filter"), azure_groups,
                                                      resources, cache):
                 scope, covers = f"filter {r.get('filter')} (leaves out the GPU compute)", False
-            ended = _ended(r, "timePeriod.endDate")
+            ended = _ended(r, "timePeriod.endDate") or _not_started(r, "timePeriod.startDate")
             if ended:
                 scope, covers, scope_unknown = ended, False, ""
             if scope_unknown or not scope.startswith("scope "):

@@ -206,8 +206,11 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             zones = r.get("zones")
             zones = ([_zone(z) for z in zones] if isinstance(zones, list) and zones
                      else [UNKNOWN] if zones is UNKNOWN else [""])
-            groups.append(NodeGroup(r, None, itype, count, priority in ("Spot", "Low"), zones,
-                                    _azure_location(r)))
+            group = NodeGroup(r, None, itype, count, priority in ("Spot", "Low"), zones,
+                              _azure_location(r))
+            if r.type == AZ_VMSS and group.spot:
+                _priority_mix(group, r.get("priorityMixPolicy"))
+            groups.append(group)
         elif r.type in (ALI_INSTANCE, ALI_INSTANCE_SET):
             zone = _zone(r.get("zoneId") or r.get("availabilityZone")
                          or next(iter(_subnet_zones(r, "vswitchId", ALI_SWITCH, "zoneId")), ""))
@@ -263,6 +266,24 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 _autoscaled(g, [s], None)
     count_once(groups)
     return groups
+
+
+def _priority_mix(g: NodeGroup, mix: Any) -> None:
+    """A Spot scale set's priorityMixPolicy (Flexible orchestration, "Spot Priority Mix"):
+    baseRegularPriorityCount Regular VMs, then regularPriorityPercentageAboveBase percent of
+    the rest. A value left out or unreadable counts as all Regular (the dearer rate): the
+    pack never prices a VM at spot that may run at the regular price."""
+    if mix is None:
+        return
+    if not isinstance(mix, dict):
+        g.regular_percent = 100.0
+        return
+    base = checked_number(mix.get("baseRegularPriorityCount"))
+    percent = checked_number(mix.get("regularPriorityPercentageAboveBase"))
+    g.regular_base = int(base) if isinstance(base, float) else 0
+    g.regular_percent = min(percent, 100.0) if isinstance(percent, float) else 100.0
+    if mix.get("baseRegularPriorityCount") is not None and not isinstance(base, float):
+        g.regular_percent = 100.0
 
 
 def _from_template(r: Resource) -> Resource:

@@ -64,6 +64,11 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
         isinstance(dist, dict) and number(dist.get("onDemandBaseCapacity")) in (None, 0.0)
         and number(dist.get("onDemandPercentageAboveBaseCapacity")) == 0.0)
     count = _count(r.get("maxSize"), r.get("desiredCapacity"), r.get("minSize"))
+    weights = _asg_weights(mixed)
+    if weights and isinstance(count, int):
+        # Sizes in capacity units (weights 1-999): "Amazon EC2 Auto Scaling will never go above
+        # MaxSize by more than your largest instance weight" (AutoScaling API, MaxSize).
+        count += int(math.ceil(max(weights.values())))
     # Warm pool instances kept Running bill like the group's own (Stopped/Hibernated: disks).
     warm = r.get("warmPool")
     if warm is UNKNOWN:
@@ -76,8 +81,29 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
     accelerators = _attribute_accelerators(lt, mixed)
     if accelerators:
         types = [None if t is None else t for t in types]
-    return NodeGroup(r, lt, types[0], count, spot, zones or [""], _aws_region(r, zones), types,
-                     accelerators=accelerators)
+    group = NodeGroup(r, lt, types[0], count, spot, zones or [""], _aws_region(r, zones), types,
+                      accelerators=accelerators)
+    if weights and isinstance(group.count, int):
+        group.weights = weights
+    return group
+
+
+def _asg_weights(mixed: Any) -> dict:
+    """{instance type: weightedCapacity} of a mixed instances policy whose overrides all carry
+    a readable weight of at least 1 (the API's range; AWS takes all or none); {} otherwise,
+    and the group's sizes are then instances (an unreadable weight counts each unit as an
+    instance, the most nodes a size can mean)."""
+    spec = mixed.get("launchTemplate") if isinstance(mixed, dict) else None
+    overrides = _dicts(spec.get("overrides")) if isinstance(spec, dict) else []
+    out: dict = {}
+    for o in overrides:
+        if not isinstance(o, dict) or not isinstance(o.get("instanceType"), str):
+            return {}
+        w = checked_number(o.get("weightedCapacity"))
+        if not isinstance(w, float) or w < 1:
+            return {}
+        out[o["instanceType"]] = max(w, out.get(o["instanceType"], w))
+    return out
 
 
 def _attribute_accelerators(lt: Optional[Resource], mixed: Any) -> int:
@@ -126,9 +152,15 @@ def _aws_fleet(r: Resource) -> NodeGroup:
                   if z not in zones]
     if r.type == AWS_SPOT_FLEET:
         count, spot = _count(r.get("targetCapacity")), True
+        on_demand = r.get("onDemandTargetCapacity")
     else:
         count = _count(r.get("targetCapacitySpecification.totalTargetCapacity"))
         spot = r.get("targetCapacitySpecification.defaultTargetCapacityType") == "spot"
+        on_demand = r.get("targetCapacitySpecification.onDemandTargetCapacity")
+    # On-Demand units asked for beside the spot default launch On-Demand instances (Spot Fleet
+    # onDemandTargetCapacity, EC2 Fleet TargetCapacitySpecification.OnDemandTargetCapacity):
+    # priced at the on-demand rate. One that cannot be read prices every node on demand.
+    od_units = _count(on_demand) if on_demand is not None else 0
     # Target capacity is in weighted units: an instance of weight w fills w units, so a target
     # of 8 with a weight of 0.125 launches 64 instances. The lightest weight launches the most.
     weights = [s.get("weightedCapacity") for s in specs if isinstance(s, dict)]
@@ -147,8 +179,16 @@ def _aws_fleet(r: Resource) -> NodeGroup:
                 count = bad if isinstance(bad, BadNumber) else BadNumber("weightedCapacity 0")
             elif all(w is not None for w in checked):
                 count = int(math.ceil(count / min(checked) - 1e-9))
-    return NodeGroup(r, _first(lts), types[0], count, spot, zones or [""],
-                     _aws_region(r, zones), types)
+                if isinstance(od_units, int):
+                    od_units = int(math.ceil(od_units / min(checked) - 1e-9))
+    group = NodeGroup(r, _first(lts), types[0], count, spot, zones or [""],
+                      _aws_region(r, zones), types)
+    if spot and od_units != 0:
+        if isinstance(od_units, int):
+            group.regular_base = od_units
+        else:   # unknown at preview or no number: on demand, the dearer rate
+            group.regular_percent = 100.0
+    return group
 
 
 def _eks_group(r: Resource) -> NodeGroup:

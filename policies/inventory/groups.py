@@ -1,6 +1,7 @@
 """A node group (what the rules judge as compute) and whether it carries GPUs."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Optional
@@ -33,6 +34,24 @@ class NodeGroup:
     # nodes run on at their own price after it ends (priced for the hours beyond it).
     reserved_hours: Optional[float] = None
     capacity_block: bool = False   # AWS instances launched into a Capacity Block
+    # Of a spot group, the nodes that run at the regular (on-demand) rate: the first
+    # `regular_base`, then `regular_percent` of the rest (an EC2 Fleet's / Spot Fleet's
+    # onDemandTargetCapacity, an Azure scale set's priorityMixPolicy).
+    regular_base: int = 0
+    regular_percent: float = 0.0
+    # An ASG with instance weights counts its sizes in capacity units, not instances: `count`
+    # is then units, and each type's weight (units per instance) prices it per unit.
+    weights: dict = field(default_factory=dict)
+
+    def regular_nodes(self) -> int:
+        """How many of the group's nodes are priced at the regular rate (all when not spot)."""
+        if not isinstance(self.count, int):
+            return 0
+        if not self.spot:
+            return self.count
+        base = min(self.count, self.regular_base)
+        rest = self.count - base
+        return base + min(rest, math.ceil(rest * self.regular_percent / 100 - 1e-9))
 
     def __post_init__(self) -> None:
         if not self.instance_types:

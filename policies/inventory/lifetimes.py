@@ -179,8 +179,11 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
             return hours, f"autoReleaseTime {release}"
     if r.type == AZ_VMSS and index is not None:
         for s in index.autoscale.of(r, name_key="id"):
-            if s.get("enabled") is False:
-                continue   # a disabled setting scales nothing, its stop profile included
+            if str(s.get("enabled")).lower() != "true":
+                # A disabled setting scales nothing, its stop profile included; `enabled`
+                # defaults to false (azure-native monitor.AutoscaleSetting: "The default value
+                # is 'false'"), so one that leaves it out (or unknown at preview) stops nothing.
+                continue
             profiles = [p for p in _dicts(s.get("profiles")) if isinstance(p, dict)]
             held = _azure_held_outside_windows(s, profiles)
             if held is not None:

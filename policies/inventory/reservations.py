@@ -161,6 +161,14 @@ def _same_known_zone(group_zones: list[Any], reservation_zones: list[Any]) -> bo
     return bool(group_zones) and all(isinstance(z, str) and z in known for z in group_zones)
 
 
+def _same_type(cloud: str, a: Any, b: Any) -> bool:
+    """One instance type; Azure VM sizes in any case (Standard_NC24ads_A100_v4 is
+    standard_nc24ads_a100_v4 to ARM)."""
+    if cloud == "azure" and isinstance(a, str) and isinstance(b, str):
+        return a.lower() == b.lower()
+    return a == b
+
+
 def count_once(groups: list[NodeGroup]) -> None:
     """Mark on each group the nodes that run inside a reservation of the stack (its
     `reserved_nodes`, `reserved_in`): pricing leaves them out, since the reservation is priced
@@ -174,7 +182,8 @@ def count_once(groups: list[NodeGroup]) -> None:
             continue
         for res in reservations:
             free = room[id(res)]
-            if not isinstance(free, int) or free <= 0 or res.instance_type != g.instance_type \
+            if not isinstance(free, int) or free <= 0 \
+                    or not _same_type(g.cloud, res.instance_type, g.instance_type) \
                     or not _launches_into(g, res):
                 continue
             inside = min(free, g.count - g.reserved_nodes)

@@ -37,7 +37,12 @@ AZ_VM = "azure-native:compute:VirtualMachine"
 AZ_PPG = "azure-native:compute:ProximityPlacementGroup"
 AZ_AMLFS = "azure-native:storagecache:AmlFilesystem"
 AZ_STORAGE_ACCOUNT = "azure-native:storage:StorageAccount"
-AZ_BUDGETS = ("azure-native:consumption:Budget", "azure-native:costmanagement:Budget")
+AZ_BUDGETS = ("azure-native:consumption:Budget", "azure-native:costmanagement:Budget",
+              # The classic azure provider's budgets, one type per scope (pulumi-azure
+              # consumption.BudgetSubscription / BudgetResourceGroup / BudgetManagementGroup).
+              "azure:consumption/budgetSubscription:BudgetSubscription",
+              "azure:consumption/budgetResourceGroup:BudgetResourceGroup",
+              "azure:consumption/budgetManagementGroup:BudgetManagementGroup")
 
 ALI_SWITCH = "alicloud:vpc/switch:Switch"
 ALI_INSTANCE = "alicloud:ecs/instance:Instance"

@@ -691,7 +691,7 @@ def check_stack(resources: list[Resource], config: Mapping[str, Any]) -> list[Vi
     subnets, unknown = _public_subnets(resources)
     nat, outside = _azure_nat_pools(resources)
     balanced, lb_unknown = _public_balancers(resources)
-    out = subnets + _split_rules(resources) + nat + balanced
+    out = subnets + _split_rules(resources) + nat + balanced + _alicloud_dnat(resources)
     unknown = unknown or outside or lb_unknown
     if unknown is not None and not out:
         raise unknown
@@ -919,6 +919,38 @@ def _public_balancers(resources: list[Resource]
                 "a private frontend, Alibaba addressType intranet), or front the nodes with a "
                 "CPU tier; reach the nodes through a bastion or the SSH CIDRs"))
     return out, unknown
+
+
+_ALI_DNAT = "alicloud:vpc/forwardEntry:ForwardEntry"
+_ALI_NODES = ("alicloud:ecs/instance:Instance", "alicloud:ecs/ecsInstanceSet:EcsInstanceSet",
+              "alicloud:ecs/ecsNetworkInterface:EcsNetworkInterface",
+              "alicloud:vpc/networkInterface:NetworkInterface")
+_ALI_NAT_GATEWAY = "alicloud:vpc/natGateway:NatGateway"
+
+
+def _alicloud_dnat(resources: list[Resource]) -> list[Violation]:
+    """Alibaba DNAT entries (vpc.ForwardEntry) whose internal IP is a node of the stack's: the
+    NAT gateway forwards a port (or, ipProtocol "any", every port) of its public EIP to the node,
+    which is then reachable from the internet without an address of its own (NAT Gateway,
+    "DNAT"), as through an Azure load balancer's inbound NAT. A DNAT entry of a VPC (intranet)
+    NAT gateway maps a private address and opens nothing to the internet."""
+    out = []
+    for r in resources:
+        if r.type != _ALI_DNAT:
+            continue
+        nodes = [d for d in r.deps.get("internalIp", []) if d.type in _ALI_NODES]
+        intranet = any(str(d.get("networkType") or "internet").lower() == "intranet"
+                       for ds in r.deps.values() for d in ds if d.type == _ALI_NAT_GATEWAY)
+        if nodes and not intranet:
+            port = "every port" if str(r.get("ipProtocol")).lower() == "any" else \
+                f"{r.get('ipProtocol')} {r.get('externalPort')}"
+            out.append(violation(r, "a DNAT entry forwards a public port to a node",
+                                 f"{port} of the NAT gateway's EIP to "
+                                 f"{', '.join(sorted({d.name for d in nodes}))}",
+                                 "no DNAT to nodes; SNAT for egress only",
+                                 "remove the forward entry; reach the nodes through a bastion "
+                                 "or the SSH CIDRs"))
+    return out
 
 
 def _split_rules(resources: list[Resource]) -> list[Violation]:

@@ -159,14 +159,24 @@ def _mixed_literal_zones(r: Resource, config: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _told_zones(r: Resource, config: Mapping[str, Any]) -> list[str]:
+# A stand-in for the zone of ONE subnet the stack names by a literal id and the config does not
+# place: a subnet is in exactly one zone (VPC User Guide, "Subnets for your VPC"; an Alibaba
+# vSwitch likewise), so nodes and a filesystem on the same literal subnet share a zone, whatever
+# it is. Any comparison with another zone is still undecided (_literal_zone).
+_LITERAL = "the zone of literal subnet "
+
+
+def _told_zones(r: Resource, config: Mapping[str, Any], literal: bool = False) -> list[str]:
     """The zones the pack config's `zones` gives for the resource's literal subnet ids; raises
-    "cannot decide" when it names such ids and the config does not tell all their zones."""
+    "cannot decide" when it names such ids and the config does not tell all their zones
+    (with `literal`, one untold id alone stands for its own zone: see _LITERAL)."""
     ids = _literal_ids(r)
     if not ids:
         return []
     told = config.get("zones") or {}
     missing = [i for i in ids if not isinstance(told.get(i), str) or not told.get(i)]
+    if missing and literal and len(set(ids)) == 1:
+        return [_LITERAL + ids[0]]
     if missing:
         raise OutsideStack(r, f"{', '.join(missing)} (a subnet this stack does not create, so "
                               "its zone is not in the program; tell the pack with "
@@ -214,10 +224,21 @@ def _outside_filesystems(g: NodeGroup) -> list[str]:
     return sorted(ids)
 
 
+def _literal_zone(zone: str, r: Resource) -> OutsideStack:
+    """The "cannot decide" for GPU nodes placed on an untold literal subnet (a _LITERAL zone),
+    compared with `r`, a filesystem somewhere else."""
+    subnet = zone[len(_LITERAL):]
+    return OutsideStack(r, f"the GPU nodes' {subnet} (a subnet this stack does not "
+                        "create, so its zone is not in the program; tell the pack with "
+                        f"storage-same-zone's zones config: {{\"{subnet}\": \"<zone>\"}})")
+
+
 def _check_outside(fs_id: str, mounting: Resource, zone: str,
                    config: Mapping[str, Any]) -> list[Violation]:
     """A file system made outside the stack, mounted by GPU nodes in `zone`: compared with the
     zone the pack config's `zones` tells for it, else "cannot decide"."""
+    if zone.startswith(_LITERAL):
+        raise _literal_zone(zone, mounting)
     told = (config.get("zones") or {}).get(fs_id)
     if not isinstance(told, str) or not told:
         raise OutsideStack(mounting, f"userData mounts {fs_id} (a file system this stack does "
@@ -241,8 +262,9 @@ def _node_placement(groups: list[NodeGroup], out: list[Violation],
         if not known and g in unknown:
             continue
         if not known:
-            known = _told_zones(g.resource, config) or (
-                _told_zones(g.template, config) if g.template is not None else [])
+            known = _told_zones(g.resource, config, literal=True) or (
+                _told_zones(g.template, config, literal=True) if g.template is not None
+                else [])
         else:
             known += [z for z in _mixed_literal_zones(g.resource, config) if z not in known]
         if not known:
@@ -252,6 +274,11 @@ def _node_placement(groups: list[NodeGroup], out: list[Violation],
         for zone in known:
             zones.setdefault(zone, g)
     if len(zones) > 1:
+        for zone, g in zones.items():
+            if zone.startswith(_LITERAL):   # another zone beside an untold one: undecided
+                _told_zones(g.resource, config)
+                if g.template is not None:
+                    _told_zones(g.template, config)
         first = next(iter(zones.values()))
         out.append(violation(first.resource, "the GPU nodes span more than one zone",
                              ", ".join(sorted(zones)), "a single zone",
@@ -299,8 +326,16 @@ def _check_filesystem(fs: Filesystem, zone: str, region: str,
     else:
         expected = zone
         ok = str(fs.zone) == zone
+    if zone.startswith(_LITERAL) and (fs.zone or _told_zones(r, config or {}, literal=True)
+                                      != [zone]):
+        # Nodes on an untold literal subnet: only a filesystem on that same subnet is decided.
+        raise _literal_zone(zone, r)
     if not fs.zone:
-        told = _told_zones(r, config or {})
+        told = _told_zones(r, config or {}, literal=True)
+        if told == [zone]:
+            return []
+        if told and told[0].startswith(_LITERAL):
+            _told_zones(r, config or {})   # its own literal subnet, untold: undecided
         if len(told) == 1:
             return [] if told[0] == zone else [violation(
                 r, "the filesystem is not in the GPU nodes' zone", f"{told[0]} (told in the "

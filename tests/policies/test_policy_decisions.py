@@ -1215,7 +1215,7 @@ def test_an_azure_autoscale_setting_may_name_the_set_by_its_id():
         "id": "/subscriptions/s/vmss/nodes", "location": "eastus", "zones": ["1"],
         "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 1.0}})
     setting = res("azure-native:monitor:AutoscaleSetting", "stop", {
-        "targetResourceUri": "/subscriptions/s/vmss/nodes", "profiles": [
+        "enabled": True, "targetResourceUri": "/subscriptions/s/vmss/nodes", "profiles": [
             {"name": "stop", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
              "fixedDate": {"start": at(12), "end": "2037-12-31T00:00:00Z"}}]})
     assert inventory.node_groups([vmss, setting])[0].lifetime_hours == 12
@@ -1229,7 +1229,8 @@ def test_enforced_hours_builds_its_own_index_when_called_alone():
     stop = {"name": "stop", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
             "fixedDate": {"start": at(48), "end": "2037-12-31T00:00:00Z"}}
     g = azure_set(stop)
-    setting = res("azure-native:monitor:AutoscaleSetting", "stop", {"profiles": [stop]},
+    setting = res("azure-native:monitor:AutoscaleSetting", "stop", {"enabled": True,
+                                                                      "profiles": [stop]},
                   deps={"targetResourceUri": [g.resource]})
     assert inventory.enforced_hours(g, [g.resource, setting])[0] == 48
 
