@@ -47,11 +47,17 @@ _SIG_KEY = "4dabf18193072939515e22adb298388d"      # pulumi_policy.deserialize.S
 _SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270"   # SPECIAL_SECRET_SIG
 
 
+# Strings first, by their value: a oneof member that is not set reads as its default (""), so
+# a non-empty string_value is a string, known without WhichOneof (which looks the oneof up by
+# name on every call, dearer than the read). Anything else, "" included, asks WhichOneof.
+
 def _value(v: Any) -> Any:
+    text = v.string_value
+    if text:
+        return UNKNOWN if text in _UNKNOWN_SENTINELS else text
     kind = v.WhichOneof("kind")
     if kind == "string_value":
-        text = v.string_value
-        return UNKNOWN if text in _UNKNOWN_SENTINELS else text
+        return text
     if kind == "struct_value":
         return _props(v.struct_value)
     if kind == "list_value":
@@ -68,11 +74,10 @@ def _list(values: Any) -> list:
     less per entry of a rule list or a list of zones)."""
     out = []
     for x in values:
-        kind = x.WhichOneof("kind")
-        if kind == "string_value":
-            text = x.string_value
+        text = x.string_value
+        if text:
             out.append(UNKNOWN if text in _UNKNOWN_SENTINELS else text)
-        elif kind == "struct_value":
+        elif x.WhichOneof("kind") == "struct_value":
             out.append(_props(x.struct_value))
         else:
             out.append(_value(x))
@@ -90,11 +95,10 @@ def _props(struct: Any) -> Any:
     # ItemsView), its key iteration and lookup are C. The common kinds are decoded inline.
     for key in fields:
         v = fields[key]
-        kind = v.WhichOneof("kind")
-        if kind == "string_value":
-            text = v.string_value
+        text = v.string_value
+        if text:
             out[key] = UNKNOWN if text in _UNKNOWN_SENTINELS else text
-        elif kind == "struct_value":
+        elif v.WhichOneof("kind") == "struct_value":
             out[key] = _props(v.struct_value)
         else:
             out[key] = _value(v)
