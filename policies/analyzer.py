@@ -547,18 +547,21 @@ def make(base: type) -> type:
                            across: list) -> Any:
             try:
                 views: dict[str, tuple[Resource, frozenset]] = {}
+                # Each view with its request message, read once (a second walk of
+                # request.resources would make every message wrapper and read its URN again).
+                read: list[tuple[Resource, Any]] = []
                 for r in request.resources:
                     if not r.type.startswith("pulumi:"):
-                        views[r.urn] = reader.view(r, keep=False)
+                        views[r.urn] = pair = reader.view(r, keep=False)
+                        read.append((pair[0], r))
             finally:
                 reader.done()
-            for r in request.resources:
-                view = views.get(r.urn)
+            for view, r in read:
                 deps = r.propertyDependencies
-                if view is not None and deps:
+                if deps:
                     # Keys, then deps[key]: the map's .items() is a Python-level generator.
-                    view[0].deps = {k: [views[u][0] for u in deps[k].urns if u in views]
-                                    for k in deps}
+                    view.deps = {k: [views[u][0] for u in deps[k].urns if u in views]
+                                 for k in deps}
             resources = [view for view, _ in views.values()]
             skips = {id(view): names for view, names in views.values()}
             flagged = [view for view, names in views.values() if names]
