@@ -47,20 +47,42 @@ _SIG_KEY = "4dabf18193072939515e22adb298388d"      # pulumi_policy.deserialize.S
 _SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270"   # SPECIAL_SECRET_SIG
 
 
+# Strings first, by their value: a oneof member that is not set reads as its default (""), so
+# a non-empty string_value is a string, known without WhichOneof (which looks the oneof up by
+# name on every call, dearer than the read). Anything else, "" included, asks WhichOneof; where
+# only one kind matters, HasField (a little cheaper) asks for that one.
+
 def _value(v: Any) -> Any:
+    text = v.string_value
+    if text:
+        return UNKNOWN if text in _UNKNOWN_SENTINELS else text
     kind = v.WhichOneof("kind")
     if kind == "string_value":
-        text = v.string_value
-        return UNKNOWN if text in _UNKNOWN_SENTINELS else text
+        return text
     if kind == "struct_value":
         return _props(v.struct_value)
     if kind == "list_value":
-        return [_value(x) for x in v.list_value.values]
+        return _list(v.list_value.values)
     if kind == "number_value":
         return v.number_value
     if kind == "bool_value":
         return v.bool_value
     return None
+
+
+def _list(values: Any) -> list:
+    """A ListValue's values as _value() gives each: strings and structs decoded inline (a call
+    less per entry of a rule list or a list of zones)."""
+    out = []
+    for x in values:
+        text = x.string_value
+        if text:
+            out.append(UNKNOWN if text in _UNKNOWN_SENTINELS else text)
+        elif x.HasField("struct_value"):
+            out.append(_props(x.struct_value))
+        else:
+            out.append(_value(x))
+    return out
 
 
 def _props(struct: Any) -> Any:
@@ -74,11 +96,10 @@ def _props(struct: Any) -> Any:
     # ItemsView), its key iteration and lookup are C. The common kinds are decoded inline.
     for key in fields:
         v = fields[key]
-        kind = v.WhichOneof("kind")
-        if kind == "string_value":
-            text = v.string_value
+        text = v.string_value
+        if text:
             out[key] = UNKNOWN if text in _UNKNOWN_SENTINELS else text
-        elif kind == "struct_value":
+        elif v.HasField("struct_value"):
             out[key] = _props(v.struct_value)
         else:
             out[key] = _value(v)
@@ -163,6 +184,15 @@ class _View(Resource):
     def get(self, path: str, default: Any = None) -> Any:
         # The commonest read of every rule: _Inputs.value() inlined (a call less per read).
         inputs = self._inputs
+        if type(inputs) is _Inputs and "." not in path and path != "0":
+            # One top-level key, the commonest read: no split of the path.
+            if inputs.decoded is not None:
+                value = inputs.decoded.get(path, _MISSING)
+            else:
+                value = inputs.values.get(path, _MISSING)
+                if value is _MISSING and path in inputs.fields:
+                    value = inputs.values[path] = _value(inputs.fields[path])
+            return default if value is _MISSING else value
         key, dot, rest = path.partition(".")
         if type(inputs) is not _Inputs or key == "0":
             return Resource.get(self, path, default)
@@ -184,11 +214,11 @@ class _View(Resource):
                 path == "0" or path in inputs.values or path not in inputs.fields:
             return Resource.entries(self, path, keys, iterated)
         given = inputs.fields[path]
-        if given.WhichOneof("kind") != "list_value":
+        if not given.HasField("list_value"):
             return Resource.entries(self, path, keys, iterated)
         out: list = []
         for x in given.list_value.values:
-            if x.WhichOneof("kind") != "struct_value":
+            if not x.HasField("struct_value"):
                 out.append(_value(x))
                 continue
             entry = x.struct_value
@@ -216,20 +246,20 @@ class _Reader:
     converting the Struct a second time. Rules only read values."""
 
     def __init__(self) -> None:
-        # (provider URN, serialised provider) -> (props, region)
-        self.providers: dict[tuple[str, bytes], tuple[dict, Optional[str]]] = {}
+        # serialised provider -> (props, region)
+        self.providers: dict[bytes, tuple[dict, Optional[str]]] = {}
         # resource URN -> [type, provider key, serialised inputs, _Inputs, skip names or None]
         self.seen: dict[str, list] = {}
 
     def _provider(self, r: Any) -> tuple[Any, dict, Optional[str]]:
-        if not r.HasField("provider"):
-            return None, {}, None
         given = r.provider   # each attribute read of a message makes a new wrapper: read once
-        # Keyed by the inputs too: a provider's URN names it, its inputs may differ by run.
-        key = (given.urn, given.SerializeToString(deterministic=True))
+        # Keyed by the whole serialised provider: its URN and its inputs (a provider's URN
+        # names it, its inputs may differ by run). A request without a provider reads as an
+        # empty one (b""): no inputs, no region, as a provider set with nothing in it.
+        key = given.SerializeToString(deterministic=True)
         found = self.providers.get(key)
         if found is None:
-            props = _props(given.properties)
+            props = _props(given.properties) if key else {}
             props = props if isinstance(props, dict) else {}
             found = self.providers[key] = (props, _provider_region(_Provider(props)))
         return key, found[0], found[1]
@@ -366,12 +396,16 @@ def make(base: type) -> type:
 
         def _judge(self, response: Any, policy: Any, rule: Rule, level: Any, config: dict,
                    resources: list[Resource], skips: dict, run: Any,
-                   notes: bool = True) -> None:
+                   notes: bool = True, flagged: Optional[list[Resource]] = None) -> None:
             """Run one policy over `resources`: its exemptions worked out once (an advisory note
-            each when `notes`), then `run(config, skips, exempt URNs)`."""
+            each when `notes`), then `run(config, skips, exempt URNs)`. `flagged`: those of
+            `resources`, in order, whose skip names are not empty (the only ones exemptions()
+            looks at when the policy has no skipResources), when the caller has them."""
             if len(resources) == 1 and not skips.get(id(resources[0]), True) and \
                     not config.get("skipResources"):
                 exempt = []   # no skip tag and no skipResources: what exemptions() would give
+            elif flagged is not None and not config.get("skipResources"):
+                exempt = rule.exemptions(flagged, config, skips)
             else:
                 exempt = rule.exemptions(resources, config, skips)
             if notes:
@@ -513,29 +547,34 @@ def make(base: type) -> type:
                            across: list) -> Any:
             try:
                 views: dict[str, tuple[Resource, frozenset]] = {}
+                # Each view with its request message, read once (a second walk of
+                # request.resources would make every message wrapper and read its URN again).
+                read: list[tuple[Resource, Any]] = []
                 for r in request.resources:
                     if not r.type.startswith("pulumi:"):
-                        views[r.urn] = reader.view(r, keep=False)
+                        views[r.urn] = pair = reader.view(r, keep=False)
+                        read.append((pair[0], r))
             finally:
                 reader.done()
-            for r in request.resources:
-                view = views.get(r.urn)
+            for view, r in read:
                 deps = r.propertyDependencies
-                if view is not None and deps:
+                if deps:
                     # Keys, then deps[key]: the map's .items() is a Python-level generator.
-                    view[0].deps = {k: [views[u][0] for u in deps[k].urns if u in views]
-                                    for k in deps}
+                    view.deps = {k: [views[u][0] for u in deps[k].urns if u in views]
+                                 for k in deps}
             resources = [view for view, _ in views.values()]
             skips = {id(view): names for view, names in views.values()}
+            flagged = [view for view, names in views.values() if names]
             for policy, rule, level, config in rules:
                 self._judge(response, policy, rule, level, config, resources, skips,
                             lambda config, skips, exempt, rule=rule:
-                            rule.run_stack(resources, config, skips, exempt))
+                            rule.run_stack(resources, config, skips, exempt), flagged=flagged)
             for policy, rule, level, config in across:
                 # No exemption notes: each resource's Analyze call gave them.
                 self._judge(response, policy, rule, level, config, resources, skips,
                             lambda config, skips, exempt, rule=rule:
-                            rule.run_across(resources, config, skips, exempt), notes=False)
+                            rule.run_across(resources, config, skips, exempt), notes=False,
+                            flagged=flagged)
             return response
 
     return Analyzer

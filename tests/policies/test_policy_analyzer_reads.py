@@ -25,7 +25,7 @@ from trainstack_policies.model import (
 _SECRET = {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270"}
 _KEYS = st.sampled_from(["tags", "labels", "0", "1", "a", "b", "forceDestroy", ""])
 _LEAVES = st.one_of(st.none(), st.booleans(), st.floats(allow_nan=False, allow_infinity=False),
-                    st.sampled_from(["x", "true", "0.0.0.0/0", UNKNOWN_STRING_SENTINEL]))
+                    st.sampled_from(["x", "", "true", "0.0.0.0/0", UNKNOWN_STRING_SENTINEL]))
 _VALUES = st.recursive(_LEAVES, lambda inner: st.one_of(
     st.lists(inner, max_size=3),
     st.dictionaries(_KEYS, inner, max_size=4),
@@ -48,12 +48,16 @@ def test_a_lazily_read_input_is_what_pulumi_policy_deserialises(props, paths):
     assert view.props == expected
 
 
-def _stack(servicer, resources):
+def _aws_provider(r):
+    return provider_for("aws", {"region": r.provider_region})
+
+
+def _stack(servicer, resources, provider=_aws_provider):
     response = servicer.AnalyzeStack(apb.AnalyzeStackRequest(resources=[apb.AnalyzerResource(
         type=r.type, name=r.name, urn=r.urn, properties=_struct(engine_value(r.props)),
         propertyDependencies={k: apb.AnalyzerPropertyDependencies(urns=[d.urn for d in ds])
                               for k, ds in r.deps.items()},
-        provider=provider_for("aws", {"region": r.provider_region}))
+        provider=provider(r))
         for r in resources]), None)
     return sorted((d.policyName, d.urn, d.message) for d in response.diagnostics)
 
@@ -85,6 +89,39 @@ def test_analyze_stack_judges_the_inputs_it_is_sent_not_those_analyze_saw():
     unchanged = _stack(_servicer(make), built)
     assert after_analyze == fresh
     assert fresh != unchanged
+
+
+def test_analyze_stack_judges_the_provider_it_is_sent_not_the_one_analyze_saw():
+    """Analyze sees the Alibaba Cloud cluster under its own provider; AnalyzeStack then gets the
+    same URNs and inputs under a provider of another region, and then with no provider at all.
+    Each time its findings are those of a pack that never saw the Analyze calls; the first
+    differs from the cluster's own (the group is priced in the provider's region), so a stack
+    judged with the provider Analyze saw would show."""
+    from tests.policies.test_policy_analyzer_fallback import _servicer
+    from pulumi_policy import policy as stock
+
+    make = analyzer.make(stock._PolicyAnalyzerServicer)
+    built = CLUSTERS["alicloud"]()
+
+    def own(r):
+        return provider_for("alicloud", {"region": r.provider_region} if r.provider_region
+                            else {})
+
+    def elsewhere(r):
+        return provider_for("alicloud", {"region": "ap-southeast-2"})
+
+    def absent(r):
+        return None
+
+    for provider in (elsewhere, absent):
+        seen_first = _servicer(make)
+        for r in built:
+            seen_first.Analyze(apb.AnalyzeRequest(
+                type=r.type, name=r.name, urn=r.urn, properties=_struct(engine_value(r.props)),
+                provider=own(r)), None)
+        assert _stack(seen_first, built, provider) == \
+            _stack(_servicer(make), built, provider), provider.__name__
+    assert _stack(_servicer(make), built, elsewhere) != _stack(_servicer(make), built, own)
 
 
 def _outcome(read):
