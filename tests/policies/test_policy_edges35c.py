@@ -25,9 +25,13 @@ nothing scaling it up again.
 """
 from __future__ import annotations
 
+import math
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
 import pytest
 
-from tests.policies.test_policy_edges35 import SUB, no_alarm
+from tests.policies.test_policy_edges35 import P4D, SUB, _named_asg, no_alarm
 from tests.policies.test_policy_review35 import any_level, mandatory
 from tests.policies.test_policy_review35c import (
     AWS,
@@ -38,8 +42,8 @@ from tests.policies.test_policy_review35c import (
     no_crash,
     undecided,
 )
-from tests.policies.test_policy_review35d import gce, p4d, vmss
-from tests.policy_fixtures import AWS_ALERTS, AZURE_ALERTS, GCP_ALERTS, res
+from tests.policies.test_policy_review35d import estimate, gce, near, p4d, vmss
+from tests.policy_fixtures import AWS_ALERTS, AZURE_ALERTS, GCP_ALERTS, hours_from_now, res
 from tests.policy_harness import run
 from trainstack_policies.model import UNKNOWN
 
@@ -296,3 +300,59 @@ def test_9l_one_azure_subscription_budget_covers_both(pack):
     tight = run(pack, _azure_pair() + [_az_budget("budget", 90000.0)], provider=AZ_SUB)
     no_crash(tight)
     assert exceeds(tight) and "95,688" in exceeds(tight)[0].message, messages(tight)
+
+
+# ======================================== 10. an autoscaling Schedule's recurring stop to 0
+
+def _asg_stop(recurrence, **props):
+    lt, group = _named_asg()
+    stop = res("aws:autoscaling/schedule:Schedule", "nightly-stop", {
+        "autoscalingGroupName": "a100-nodes", "scheduledActionName": "nightly-stop",
+        "minSize": 0.0, "maxSize": 0.0, "desiredCapacity": 0.0, "recurrence": recurrence,
+        **props}, deps={"autoscalingGroupName": [group]})
+    return [lt, group, stop, _aws_budget("budget")]
+
+
+def _hours_to_next(hour, zone=timezone.utc):
+    now = datetime.now(timezone.utc)
+    local = now.astimezone(zone)
+    stop = local.replace(hour=hour, minute=0, second=0, microsecond=0)
+    if stop <= local:
+        stop += timedelta(days=1)
+    return math.ceil((stop - now).total_seconds() / 3600 - 1e-6)
+
+
+def test_10a_a_recurring_stop_to_zero_with_nothing_scaling_up_is_a_lifetime(pack):
+    # Expected: an aws.autoscaling.Schedule with recurrence "0 20 * * *" (UTC) setting min,
+    # max and desired to 0 on the 2-node p4d group, and nothing in the stack that scales it up
+    # again: the action runs at the next 20:00 UTC (PutScheduledUpdateGroupAction, Recurrence:
+    # unix cron, TimeZone UTC by default) and the group stays at 0 after it, as the GCP
+    # instance schedule with a stop and no start (5d) and an EventBridge stop with no start
+    # (8a) are priced: 2 x 21.9576 x the hours until then (at most 24), not the month.
+    hours = _hours_to_next(20)
+    assert near(estimate(pack, _asg_stop("0 20 * * *"), AWS), 2 * P4D * hours)
+
+
+def test_10b_a_recurring_stop_in_its_time_zone(pack):
+    # Expected: recurrence "0 20 * * *" with timeZone "Asia/Tokyo" (the IANA name the API
+    # takes): it runs at the next 20:00 in Tokyo (11:00 UTC): 2 x 21.9576 x those hours.
+    hours = _hours_to_next(20, ZoneInfo("Asia/Tokyo"))
+    stack = _asg_stop("0 20 * * *", timeZone="Asia/Tokyo")
+    assert near(estimate(pack, stack, AWS), 2 * P4D * hours)
+
+
+@pytest.mark.parametrize("variant", ["scaled-up-again", "unreadable", "ends-first"])
+def test_10c_recurring_stops_that_are_no_lifetime(pack, variant):
+    # Expected: a second Schedule that sets the group to 2 each morning (it restarts the
+    # nodes: a pause, not a lifetime); a recurrence that is no cron expression (when it runs
+    # cannot be read); an endTime before its first run (the action never runs: StartTime and
+    # EndTime bound the recurrence): the month, 2 x 16,029.05 = 32,058.10.
+    stack = _asg_stop("0 20 * * *" if variant != "unreadable" else "nightly",
+                      **({"endTime": hours_from_now(-1)} if variant == "ends-first" else {}))
+    if variant == "scaled-up-again":
+        group = stack[1]
+        stack.append(res("aws:autoscaling/schedule:Schedule", "morning-start", {
+            "autoscalingGroupName": "a100-nodes", "scheduledActionName": "morning-start",
+            "minSize": 2.0, "maxSize": 2.0, "desiredCapacity": 2.0,
+            "recurrence": "0 8 * * *"}, deps={"autoscalingGroupName": [group]}))
+    assert near(estimate(pack, stack, AWS), 2 * P4D * 730)
