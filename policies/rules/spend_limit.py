@@ -1,7 +1,9 @@
 """spend-limit: a budget alarm exists, and the cluster left running stays under the cap.
 
 The cap is the policy config's `maxMonthlyUsd` when set, else the stack's own budget amount; a
-budget above `maxMonthlyUsd` is itself a violation. A budget that notifies no one (no
+budget above `maxMonthlyUsd` is itself a violation. Budgets are judged per GPU group: a budget
+whose scope or filters take in some GPU groups is the alarm for those only, and caps the
+estimate less what the groups it leaves out add. A budget that notifies no one (no
 notification with a recipient, no budget action, no Pub/Sub topic) still states the cap but is
 no alarm. The estimate is policies/pricing.py's: the
 same catalog the components pick instance types from. pulumi-alicloud has no budget resource
@@ -61,7 +63,8 @@ REMEDIATION = (
 )
 SCOPE = (
     'GPU capacity (as in storage-same-zone) needs a budget on its cloud that notifies someone '
-    'and is priced at its maximum size; every other node is priced where the catalog lists '
+    "and takes it in (each GPU group by the budget's scope and filters), and is priced at its "
+    'maximum size; every other node is priced where the catalog lists '
     'it and otherwise named and left out; parallel filesystems and the bucket fed from them '
     "are priced from the catalog, or at the catalog's lowest parallel-filesystem price when "
     'their own is not cited. '
