@@ -700,24 +700,26 @@ def _classic_azure_budget(r: Resource) -> Resource:
     return replace(r, props={**r.props, "scope": scope, "filter": f})
 
 
-def _per_group(b: Budget, groups: list, judge: Any) -> None:
-    """Judge the budget against each GPU group of its cloud alone (judge(group) gives (scope
-    text, covers, unknown path, outside text)), and set what it covers from that: the alarm
-    for the groups it takes in, none for the others. With no GPU group the stack-wide reading
-    stays (it is what a GPU sign or capacity block outside the groups is judged by)."""
-    if not groups:
+def _per_group(b: Budget, classes: list, judge: Any) -> None:
+    """Judge the budget against each GPU group of its cloud alone, and set what it covers from
+    that: the alarm for the groups it takes in, none for the others. Groups that read the
+    same to a budget (`classes`: (their own _Compute cache, Azure billing groups, members))
+    are judged once: judge(cache, azure) gives (scope text, covers, unknown path, outside
+    text). With no GPU group the stack-wide reading stays (it is what a GPU sign or capacity
+    block outside the groups is judged by)."""
+    if not classes:
         return
     scopes: list[tuple[str, str, str]] = []
     covered = False
-    for g in groups:
-        scope, covers, unknown, outside = judge(g)
+    for cache, azure, members in classes:
+        scope, covers, unknown, outside = judge(cache, azure)
         if unknown or outside:
-            b.unsure[id(g.resource)] = (unknown, outside)
+            b.unsure.update((id(g.resource), (unknown, outside)) for g in members)
             scopes.append((scope, unknown, outside))
         elif covers:
             covered = True
         else:
-            b.leaves_out[id(g.resource)] = scope
+            b.leaves_out.update((id(g.resource), scope) for g in members)
             scopes.append((scope, "", ""))
     if covered:
         b.covers_compute, b.scope, b.filters_unknown, b.outside = True, "", "", ""
@@ -749,18 +751,28 @@ def budgets(resources: list[Resource]) -> list[Budget]:
     cache: dict = {}
     actions = [r for r in resources if r.type == AWS_BUDGET_ACTION]
     by_cloud: dict[str, list] = {}
-    alone: dict[int, dict] = {}   # per GPU group: its own _Compute, for its filters alone
 
     def gpu(cloud: str) -> list:
+        """The cloud's GPU groups, in classes that read the same to any budget (per stack, so
+        a stack of many like groups judges each budget once per kind, not once per group)."""
         if cloud not in by_cloud:
             from trainstack_policies.inventory.compute import gpu_groups
-            by_cloud[cloud] = [g for g in gpu_groups(resources) if g.cloud == cloud]
+            kinds: dict[str, tuple[dict, Any, list]] = {}
+            for g in gpu_groups(resources):
+                if g.cloud != cloud:
+                    continue
+                c = _Compute(resources, cloud, [g])
+                azure: Any = None
+                if cloud == "azure":
+                    names, unread = _compute_groups(resources, g)
+                    subs = _compute_subscriptions([g.resource])
+                    azure = (names, unread, subs)
+                key = repr((c.regions, c.tags, c.projects, c.types, c.zones, c.spot,
+                            azure and (sorted(azure[0]), azure[1],
+                                       None if azure[2] is None else sorted(azure[2]))))
+                kinds.setdefault(key, ({cloud: c}, azure, []))[2].append(g)
+            by_cloud[cloud] = list(kinds.values())
         return by_cloud[cloud]
-
-    def own(g: Any) -> dict:
-        if id(g) not in alone:
-            alone[id(g)] = {g.cloud: _Compute(resources, g.cloud, [g])}
-        return alone[id(g)]
 
     for r in resources:
         if r.type == AWS_BUDGET:
@@ -777,8 +789,8 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                        str(r.get("limitAmount")), unknown, invalid, scope, covers, undecided,
                        silent=_aws_silent(r, actions))
             if not ended:
-                _per_group(b, gpu("aws"), lambda g, r=r: (
-                    *_aws_filters(r, resources, own(g)), ""))
+                _per_group(b, gpu("aws"), lambda cache, _, r=r: (
+                    *_aws_filters(r, resources, cache), ""))
             out.append(_in_usd(b))
         elif r.type == GCP_BUDGET:
             last = r.get("amount.lastPeriodAmount")
@@ -802,8 +814,8 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                        str(r.get("amount.specifiedAmount.units")), unknown, invalid, scope,
                        covers, undecided, silent=_gcp_silent(r))
             if not ended:
-                _per_group(b, gpu("gcp"), lambda g, r=r: (
-                    *_gcp_filters(r, resources, own(g)), ""))
+                _per_group(b, gpu("gcp"), lambda cache, _, r=r: (
+                    *_gcp_filters(r, resources, cache), ""))
             out.append(_in_usd(b))
         elif r.type in AZ_BUDGETS:
             if str(r.get("category") or "Cost").lower() != "cost":
@@ -825,8 +837,7 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                        unknown, invalid, scope, covers, scope_unknown,
                        silent=_azure_silent(r), outside=outside)
             if not ended:
-                _per_group(b, gpu("azure"), lambda g, r=r: _azure_cover(
-                    r, resources, *_compute_groups(resources, g),
-                    _compute_subscriptions([g.resource]), own(g)))
+                _per_group(b, gpu("azure"), lambda cache, azure, r=r: _azure_cover(
+                    r, resources, *azure, cache))
             out.append(b)
     return out
