@@ -838,6 +838,6 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                        silent=_azure_silent(r), outside=outside)
             if not ended:
                 _per_group(b, gpu("azure"), lambda cache, azure, r=r: _azure_cover(
-                    r, resources, *azure, cache))
+                    r, resources, azure[0], azure[1], azure[2], cache))
             out.append(b)
     return out

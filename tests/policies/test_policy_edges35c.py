@@ -27,7 +27,7 @@ First run (committed before the pack changed, 3d0c978): 18 cases of section 9, 1
 (9a x5, 9f x2, 9i, 9j: the uncovered group passed, a budget's filters being read against all
 GPU groups at once; 9b, 9g x2, 9k: two budgets each covering its own group failed at the
 smallest amount against the whole stack; 9c: the exceeded budget was not named); 9d, 9e, 9h,
-9l agreed. Section 10 (ba41285's parent, 046f59a): 10a and 10b disagreed (a recurrence to 0
+9l agreed. Section 10 (committed failing first, 046f59a): 10a and 10b disagreed (a recurrence to 0
 was read as a restart), 10c agreed. Bugs planted: Budget.coverage ignoring leaves_out was
 caught by 9a x5, 9f x2, 9i, 9j; comparing a partial budget with the whole estimate
 (spend_limit._over_budget) by 9b, 9g x2, 9k; reading the recurrence in UTC whatever its
