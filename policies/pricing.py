@@ -58,6 +58,9 @@ class Estimate:
     # The as-of dates of the instance prices the lines use (the catalog's rows say how old each
     # figure is; an estimate that hides it passes an old price off as today's).
     price_dates: list[str] = field(default_factory=list)
+    # USD/month of each node group's own lines, by id() of its resource (a budget that leaves
+    # a GPU group out caps the rest: spend-limit subtracts what that group adds).
+    by_group: dict[int, float] = field(default_factory=dict)
 
     def dated(self, as_of: str) -> None:
         if as_of and as_of not in self.price_dates:
@@ -265,7 +268,10 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
                                                  else g.lifetime_hours for g in groups if is_gpu_group(g)),
                                                default=HOURS_PER_MONTH)))
     for g in groups:
+        first = len(result.lines)
         _group_line(g, result, block_fees)
+        added = sum(line.usd for line in result.lines[first:])
+        result.by_group[id(g.resource)] = result.by_group.get(id(g.resource), 0.0) + added
     region = next((g.region for g in groups if isinstance(g.region, str) and g.region), "")
     data_gib = 0.0
     for fs in filesystems:

@@ -1,7 +1,7 @@
 """Budgets: the monthly cap each declares, its currency, and whether its filters cover compute."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
 
@@ -40,6 +40,25 @@ class Budget:
     # node resource group unknown at preview or outside the stack): "cannot decide", as
     # filters_unknown, with this text.
     outside: str = ""
+    # Per GPU group of its cloud (by id() of the group's resource): the groups its scope or
+    # filters leave out (why), and those it may or may not take in (filters_unknown, outside).
+    # A budget that takes in group A is no alarm for group B and caps the stack less B.
+    leaves_out: dict[int, str] = field(default_factory=dict)
+    unsure: dict[int, tuple[str, str]] = field(default_factory=dict)
+
+    def coverage(self, group: Resource) -> Optional[bool]:
+        """Whether it takes in one GPU group's cost: True, False, or None (cannot decide)."""
+        if id(group) in self.unsure:
+            return None
+        if id(group) in self.leaves_out:
+            return False
+        if self.covers_compute:
+            return True
+        return None if self.filters_unknown or self.outside else False
+
+    def why_unsure(self, group: Resource) -> tuple[str, str]:
+        """(unknown path, outside text) that leaves its coverage of the group undecided."""
+        return self.unsure.get(id(group), (self.filters_unknown, self.outside))
 
 
 def _entries(value: Any) -> list:
@@ -152,7 +171,7 @@ _AZ_COMPUTE_IN_GROUPS = (
     "azure:compute/windowsVirtualMachine:WindowsVirtualMachine")
 
 
-def _compute_groups(resources: list[Resource]) -> tuple[set[str], str]:
+def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[str], str]:
     """The resource groups (lower case) the stack's Azure compute bills in, and what keeps one
     of them from being read ("" when nothing does): scale sets and VMs (azure-native and
     classic) in their own group; the GPU pools of an AKS cluster in its node resource group,
@@ -160,16 +179,16 @@ def _compute_groups(resources: list[Resource]) -> tuple[set[str], str]:
     node VMs are in
     `nodeResourceGroup`, default MC_<group>_<cluster>_<location>: learn.microsoft.com/azure/
     aks/faq, "Why are two resource groups created with AKS?"); Azure ML compute in its
-    workspace's group (the Compute's resourceGroupName)."""
+    workspace's group (the Compute's resourceGroupName). `only`: one GPU group's alone."""
     out: set[str] = set()
-    for c in resources:
+    for c in (resources if only is None else [only.resource]):
         if c.type in _AZ_COMPUTE_IN_GROUPS:
             names = [c.get("resourceGroupName")] + [d.get("resourceGroupName") or d.name
                                                    for d in c.deps.get("resourceGroupName", [])]
             out.update(n.lower() for n in names if isinstance(n, str))
     unread = ""
     from trainstack_policies.inventory.compute import gpu_groups
-    for g in gpu_groups(resources):
+    for g in (gpu_groups(resources) if only is None else [only]):
         r = g.resource
         if r.type == _AML_COMPUTE:
             group = r.get("resourceGroupName")
@@ -343,7 +362,7 @@ class _Compute:
     regions, tags/labels, projects and types (read once per stack, only for a budget with a
     filter that names them)."""
 
-    def __init__(self, resources: list[Resource], cloud: str):
+    def __init__(self, resources: list[Resource], cloud: str, only: Optional[list] = None):
         from trainstack_policies.exemptions import own_tags
         from trainstack_policies.inventory.compute import gpu_groups
         from trainstack_policies.inventory.tags import provider_tags
@@ -353,7 +372,7 @@ class _Compute:
         self.types: list[Any] = []
         self.zones: list[Any] = []         # every group's zones ("" unread, UNKNOWN)
         self.spot: list[bool] = []         # per group: spot (else On-Demand)
-        for g in gpu_groups(resources):
+        for g in (gpu_groups(resources) if only is None else only):
             if g.cloud != cloud:
                 continue
             self.regions.append(g.region)
@@ -681,12 +700,80 @@ def _classic_azure_budget(r: Resource) -> Resource:
     return replace(r, props={**r.props, "scope": scope, "filter": f})
 
 
+def _per_group(b: Budget, classes: list, judge: Any) -> None:
+    """Judge the budget against each GPU group of its cloud alone, and set what it covers from
+    that: the alarm for the groups it takes in, none for the others. Groups that read the
+    same to a budget (`classes`: (their own _Compute cache, Azure billing groups, members))
+    are judged once: judge(cache, azure) gives (scope text, covers, unknown path, outside
+    text). With no GPU group the stack-wide reading stays (it is what a GPU sign or capacity
+    block outside the groups is judged by)."""
+    if not classes:
+        return
+    scopes: list[tuple[str, str, str]] = []
+    covered = False
+    for cache, azure, members in classes:
+        scope, covers, unknown, outside = judge(cache, azure)
+        if unknown or outside:
+            b.unsure.update((id(g.resource), (unknown, outside)) for g in members)
+            scopes.append((scope, unknown, outside))
+        elif covers:
+            covered = True
+        else:
+            b.leaves_out.update((id(g.resource), scope) for g in members)
+            scopes.append((scope, "", ""))
+    if covered:
+        b.covers_compute, b.scope, b.filters_unknown, b.outside = True, "", "", ""
+        return
+    unread = next((x for x in scopes if x[1] or x[2]), None) or scopes[0]
+    b.covers_compute = False
+    b.scope, b.filters_unknown, b.outside = unread
+
+
+def _azure_cover(r: Resource, resources: list[Resource], groups: set[str], unread: str,
+                 subscriptions: Optional[set[str]], cache: dict) -> tuple[str, bool, str, str]:
+    """(scope text, covers, unknown path, outside text) of an Azure budget's scope and filter
+    against the compute billing in `groups` (the stack's, or one GPU group's)."""
+    scope, covers, scope_unknown = _azure_scope(r, groups, subscriptions, unread)
+    outside = scope if unread and scope.endswith(f"(may be the {unread})") else ""
+    if _has_unknown(r.get("filter")):
+        scope, covers, scope_unknown = "filter (unknown until apply)", False, "filter"
+    elif covers and not _azure_filter_covers(r.get("filter"), groups, resources, cache):
+        scope, covers = f"filter {r.get('filter')} (leaves out the GPU compute)", False
+    if scope_unknown or not scope.startswith("scope "):
+        outside = ""
+    return scope, covers, scope_unknown, outside
+
+
 def budgets(resources: list[Resource]) -> list[Budget]:
     out: list[Budget] = []
     azure_groups: Optional[set[str]] = None
     azure_unread = ""
     cache: dict = {}
     actions = [r for r in resources if r.type == AWS_BUDGET_ACTION]
+    by_cloud: dict[str, list] = {}
+
+    def gpu(cloud: str) -> list:
+        """The cloud's GPU groups, in classes that read the same to any budget (per stack, so
+        a stack of many like groups judges each budget once per kind, not once per group)."""
+        if cloud not in by_cloud:
+            from trainstack_policies.inventory.compute import gpu_groups
+            kinds: dict[str, tuple[dict, Any, list]] = {}
+            for g in gpu_groups(resources):
+                if g.cloud != cloud:
+                    continue
+                c = _Compute(resources, cloud, [g])
+                azure: Any = None
+                if cloud == "azure":
+                    names, unread = _compute_groups(resources, g)
+                    subs = _compute_subscriptions([g.resource])
+                    azure = (names, unread, subs)
+                key = repr((c.regions, c.tags, c.projects, c.types, c.zones, c.spot,
+                            azure and (sorted(azure[0]), azure[1],
+                                       None if azure[2] is None else sorted(azure[2]))))
+                kinds.setdefault(key, ({cloud: c}, azure, []))[2].append(g)
+            by_cloud[cloud] = list(kinds.values())
+        return by_cloud[cloud]
+
     for r in resources:
         if r.type == AWS_BUDGET:
             if str(r.get("budgetType") or "COST").upper() != "COST":
@@ -698,10 +785,13 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             ended = _ended(r, "timePeriodEnd") or _not_started(r, "timePeriodStart")
             if ended:
                 scope, covers, undecided = ended, False, ""
-            out.append(_in_usd(Budget(r, _per_month(amount, r.get("timeUnit")),
-                                      str(r.get("limitUnit") or "USD"), str(r.get("limitAmount")),
-                                      unknown, invalid, scope, covers, undecided,
-                                      silent=_aws_silent(r, actions))))
+            b = Budget(r, _per_month(amount, r.get("timeUnit")), str(r.get("limitUnit") or "USD"),
+                       str(r.get("limitAmount")), unknown, invalid, scope, covers, undecided,
+                       silent=_aws_silent(r, actions))
+            if not ended:
+                _per_group(b, gpu("aws"), lambda cache, _, r=r: (
+                    *_aws_filters(r, resources, cache), ""))
+            out.append(_in_usd(b))
         elif r.type == GCP_BUDGET:
             last = r.get("amount.lastPeriodAmount")
             if r.get("amount.specifiedAmount.units") is None and last is not None:
@@ -719,11 +809,14 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                 _not_started(r, "budgetFilter.customPeriod.startDate")
             if ended:
                 scope, covers, undecided = ended, False, ""
-            out.append(_in_usd(Budget(r, _per_month(amount, period),
-                                      str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
-                                      str(r.get("amount.specifiedAmount.units")), unknown,
-                                      invalid, scope, covers, undecided,
-                                      silent=_gcp_silent(r))))
+            b = Budget(r, _per_month(amount, period),
+                       str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
+                       str(r.get("amount.specifiedAmount.units")), unknown, invalid, scope,
+                       covers, undecided, silent=_gcp_silent(r))
+            if not ended:
+                _per_group(b, gpu("gcp"), lambda cache, _, r=r: (
+                    *_gcp_filters(r, resources, cache), ""))
+            out.append(_in_usd(b))
         elif r.type in AZ_BUDGETS:
             if str(r.get("category") or "Cost").lower() != "cost":
                 continue   # a Usage budget is not a spend limit
@@ -733,23 +826,18 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             if azure_groups is None:
                 # once per stack, not per budget
                 azure_groups, azure_unread = _compute_groups(resources)
-            scope, covers, scope_unknown = _azure_scope(r, azure_groups,
-                                                        _compute_subscriptions(resources),
-                                                        azure_unread)
-            outside = scope if azure_unread and scope.endswith(f"(may be the {azure_unread})") \
-                else ""
-            if _has_unknown(r.get("filter")):
-                scope, covers, scope_unknown = "filter (unknown until apply)", False, "filter"
-            elif covers and not _azure_filter_covers(r.get("filter"), azure_groups,
-                                                     resources, cache):
-                scope, covers = f"filter {r.get('filter')} (leaves out the GPU compute)", False
+            scope, covers, scope_unknown, outside = _azure_cover(
+                r, resources, azure_groups, azure_unread, _compute_subscriptions(resources),
+                cache)
             ended = _ended(r, "timePeriod.endDate") or _not_started(r, "timePeriod.startDate")
             if ended:
-                scope, covers, scope_unknown = ended, False, ""
-            if scope_unknown or not scope.startswith("scope "):
-                outside = ""
+                scope, covers, scope_unknown, outside = ended, False, "", ""
             # Azure budgets are in the billing account's currency; trainstack bills in USD.
-            out.append(Budget(r, _per_month(amount, r.get("timeGrain")), "USD",
-                              str(r.get("amount")), unknown, invalid, scope, covers,
-                              scope_unknown, silent=_azure_silent(r), outside=outside))
+            b = Budget(r, _per_month(amount, r.get("timeGrain")), "USD", str(r.get("amount")),
+                       unknown, invalid, scope, covers, scope_unknown,
+                       silent=_azure_silent(r), outside=outside)
+            if not ended:
+                _per_group(b, gpu("azure"), lambda cache, azure, r=r: _azure_cover(
+                    r, resources, azure[0], azure[1], azure[2], cache))
+            out.append(b)
     return out

@@ -114,13 +114,21 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
         scaled = bool(index.scaling_policies.of(r))
         stops = [s for s in schedules if _scales_to_zero(s, r, scaled)]
         restarts = [s for s in schedules if not _scales_to_zero(s, r, scaled)]
+        timed: list[tuple[float, str]] = []
         for s in stops:
-            if s.get("recurrence") or restarts:
+            if restarts:
                 return None, ""
+            if s.get("recurrence"):
+                first = _recurring_stop(s, r, index, scaled)
+                if first is not None:
+                    timed.append(first)
+                continue
             hours = _hours_until(s.get("startTime"))
             if hours is not None:
-                return hours, f"autoscaling Schedule {s.name} sets the group to 0 at " \
-                              f"{s.get('startTime')}"
+                timed.append((hours, f"autoscaling Schedule {s.name} sets the group to 0 at "
+                                     f"{s.get('startTime')}"))
+        if timed:
+            return min(timed, key=lambda x: x[0])
         if not restarts:
             eventbridge = _eventbridge_stop(r, index.eventbridge, index.event_rules,
                                             index.event_targets, scaled)
@@ -200,6 +208,35 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
                     return hours, (f"autoscale setting {s.name} scales the set to 0 at "
                                    f"{dig_value(profile, 'fixedDate.start')}")
     return None, ""
+
+
+def _recurring_stop(s: Resource, group: Resource, index: _StackIndex,
+                    scaled: bool) -> Optional[tuple[float, str]]:
+    """An autoscaling Schedule with a `recurrence` that leaves the group at 0 stops it at its
+    first run, and the group stays at 0 when nothing in the stack scales it up again (the
+    caller has found no other Schedule that does; an EventBridge schedule or rule that starts
+    or may start it makes it a pause): recurrence is unix cron in `timeZone` (UTC by
+    default), its first run not before startTime and not after endTime
+    (docs.aws.amazon.com/autoscaling/ec2/APIReference/API_PutScheduledUpdateGroupAction.html).
+    None when it is no lifetime: a start beside it, or a time that does not read."""
+    if any(_scheduler_effect(group, e, scaled) == "start" for e in index.eventbridge) or \
+            any(_rule_effect(group, t, _rule_of(t, index.event_rules))[0] == "start"
+                for t in index.event_targets):
+        return None
+    expr, zone = s.get("recurrence"), _zone(s.get("timeZone"))
+    if not isinstance(expr, str) or zone is None:
+        return None
+    start, end = _parse_time(s.get("startTime")), _parse_time(s.get("endTime"))
+    if (s.get("startTime") and start is None) or (s.get("endTime") and end is None):
+        return None
+    now = _now()
+    when = _next_cron(expr, zone, max(now, start) if start else now)
+    if when is None or (end is not None and when > end):
+        return None
+    hours = math.ceil((when - now).total_seconds() / 3600 - 1e-6)
+    return float(max(hours, 1)), (f"autoscaling Schedule {s.name} sets the group to 0 at "
+                                  f"{when:%Y-%m-%dT%H:%MZ} ({expr}, "
+                                  f"{s.get('timeZone') or 'UTC'}), and nothing scales it up")
 
 
 def prepaid(r: Resource, template: Optional[Resource] = None) -> bool:

@@ -1,7 +1,9 @@
 """spend-limit: a budget alarm exists, and the cluster left running stays under the cap.
 
 The cap is the policy config's `maxMonthlyUsd` when set, else the stack's own budget amount; a
-budget above `maxMonthlyUsd` is itself a violation. A budget that notifies no one (no
+budget above `maxMonthlyUsd` is itself a violation. Budgets are judged per GPU group: a budget
+whose scope or filters take in some GPU groups is the alarm for those only, and caps the
+estimate less what the groups it leaves out add. A budget that notifies no one (no
 notification with a recipient, no budget action, no Pub/Sub topic) still states the cap but is
 no alarm. The estimate is policies/pricing.py's: the
 same catalog the components pick instance types from. pulumi-alicloud has no budget resource
@@ -61,7 +63,8 @@ REMEDIATION = (
 )
 SCOPE = (
     'GPU capacity (as in storage-same-zone) needs a budget on its cloud that notifies someone '
-    'and is priced at its maximum size; every other node is priced where the catalog lists '
+    "and takes it in (each GPU group by the budget's scope and filters), and is priced at its "
+    'maximum size; every other node is priced where the catalog lists '
     'it and otherwise named and left out; parallel filesystems and the bucket fed from them '
     "are priced from the catalog, or at the catalog's lowest parallel-filesystem price when "
     'their own is not cited. '
@@ -211,7 +214,8 @@ def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
     cap_config = _cap_config(config)
     # The cap is the SMALLEST whole-stack budget: a budget with cost filters (S3 only, one
     # project's labels) watches part of the bill and caps nothing else.
-    amounts = [b.monthly for b in found_budgets if b.monthly is not None and not b.scope]
+    amounts = [b.monthly for b in found_budgets
+               if b.monthly is not None and not b.scope and not b.leaves_out]
     amounts += _declared_budgets(groups)
     cap = cap_config if cap_config is not None else (min(amounts) if amounts else None)
     return groups, est, found_budgets, cap_config, cap
@@ -258,34 +262,9 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                         release or None, "an autoReleaseTime (ISO-8601 UTC) on every node",
                         "set auto_release_time on each pay-as-you-go ecs.Instance or "
                         "ecs.EcsInstanceSet (an ess scaling group cannot release itself)"))
-        elif not any(b.resource.cloud == cloud and b.covers_compute and not b.silent
-                     for b in found_budgets):
-            unread = next((b for b in found_budgets if b.resource.cloud == cloud
-                           and (b.filters_unknown or b.outside) and not b.silent), None)
-            if unread is not None:
-                # Whether its filters (or its resource group) take in the GPU compute is known
-                # only after apply, or not from the stack (an AKS node resource group).
-                undecided = undecided or (
-                    _Undecidable(unread.resource, unread.outside) if unread.outside
-                    else UnknownValue(unread.resource, unread.filters_unknown))
-                continue
-            silent = next((b for b in found_budgets if b.resource.cloud == cloud
-                           and b.covers_compute and b.silent), None)
-            if silent is not None:
-                # A budget no one hears: it states the cap, but it is not the alarm.
-                out.append(violation(
-                    silent.resource, f"the stack has no budget alarm on {cloud}: the budget "
-                    "notifies no one when it is crossed", silent.silent,
-                    "a notification (alert threshold) with at least one recipient",
-                    "add a notification with e-mail (or SNS / Pub/Sub / action group) "
-                    "recipients to the budget, or set budget.emails in the spec (trainstack "
-                    "creates the budget with them)"))
-                continue
-            out.append(violation(
-                anchor, f"the stack has no budget alarm on {cloud}", "no budget resource",
-                f"a {_BUDGET_TYPE.get(cloud, 'budget')} with alert thresholds",
-                "set budget.monthly_usd and budget.emails in the spec (trainstack creates the "
-                "budget), or add a budget resource to the program"))
+        else:
+            found, undecided = _alarm(cloud, groups, found_budgets, anchor, undecided)
+            out += found
 
     # 2. Budgets above the configured cap, or in another currency; amounts that are no number.
     for b in found_budgets:
@@ -331,12 +310,99 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             "use fewer nodes, spot: true, or a smaller instance type; or enforce a lifetime "
             "(max_hours in the spec, with the schedule/maxRunDuration/autoReleaseTime that "
             "stops the nodes)"))
+    elif cap_config is None and _over_budget(found_budgets, est, groups) is not None:
+        b, covered, left = _over_budget(found_budgets, est, groups) or (None, 0.0, "")
+        assert b is not None and b.monthly is not None
+        out.append(violation(
+            b.resource, f"the estimated monthly cost of what budget {b.resource.name} covers "
+            "exceeds it", f"{covered:,.2f} USD/month: the stack's {est.describe()}, less the "
+            f"GPU groups the budget leaves out ({left})",
+            f"at most {b.monthly:,.2f} USD/month (budget {b.resource.name})",
+            "use fewer nodes, spot: true, or a smaller instance type in the groups the budget "
+            "covers; raise the budget; or enforce a lifetime (max_hours in the spec, with the "
+            "schedule/maxRunDuration/autoReleaseTime that stops the nodes)"))
     elif est.undecided:
         raise UnknownValue(anchor, "capacity (" + "; ".join(est.undecided) + ")")
     if undecided is not None and not out:
         # Undecided only where nothing else fails: one unreadable budget hides no violation.
         raise undecided
     return out
+
+
+def _alarm(cloud: str, groups: list, found_budgets: list, anchor: Resource,
+           undecided: Optional[UnknownValue]) -> tuple[list[Violation], Optional[UnknownValue]]:
+    """The budget alarm of each GPU group on `cloud`: a budget of that cloud that notifies
+    someone and takes the group in (Budget.coverage). A group no such budget takes in is
+    "cannot decide" when one may, else the budget that would be its alarm is silent, else it
+    has none: one violation for the cloud, naming the groups when others are covered."""
+    mine = [b for b in found_budgets if b.resource.cloud == cloud]
+    heard = [b for b in mine if not b.silent]
+    bare = [g for g in groups if g.cloud == cloud
+            and not any(b.coverage(g.resource) for b in heard)]
+    if not bare:
+        return [], undecided
+    out: list[Violation] = []
+    silent_for: list = []
+    none_for: list = []
+    for g in bare:
+        unread = next((b for b in heard if b.coverage(g.resource) is None), None)
+        if unread is not None:
+            # Whether its filters (or its resource group) take in the group is known only after
+            # apply, or not from the stack (an AKS node resource group).
+            path, outside = unread.why_unsure(g.resource)
+            undecided = undecided or (_Undecidable(unread.resource, outside) if outside
+                                      else UnknownValue(unread.resource, path))
+            continue
+        silent = next((b for b in mine if b.coverage(g.resource) and b.silent), None)
+        (silent_for if silent is not None else none_for).append((g, silent))
+    if silent_for:
+        silent = silent_for[0][1]
+        # A budget no one hears: it states the cap, but it is not the alarm.
+        out.append(violation(
+            silent.resource, f"the stack has no budget alarm on {cloud}: the budget "
+            "notifies no one when it is crossed", silent.silent,
+            "a notification (alert threshold) with at least one recipient",
+            "add a notification with e-mail (or SNS / Pub/Sub / action group) "
+            "recipients to the budget, or set budget.emails in the spec (trainstack "
+            "creates the budget with them)"))
+    if not none_for:
+        return out, undecided
+    if len(none_for) == len([g for g in groups if g.cloud == cloud]):
+        out.append(violation(
+            anchor, f"the stack has no budget alarm on {cloud}", "no budget resource",
+            f"a {_BUDGET_TYPE.get(cloud, 'budget')} with alert thresholds",
+            "set budget.monthly_usd and budget.emails in the spec (trainstack creates the "
+            "budget), or add a budget resource to the program"))
+        return out, undecided
+    names = ", ".join(dict.fromkeys(g.resource.name for g, _ in none_for))
+    reasons = "; ".join(f"budget {b.resource.name}: {b.leaves_out[id(g.resource)]}"
+                        for g, _ in none_for[:1] for b in mine if id(g.resource) in b.leaves_out)
+    out.append(violation(
+        none_for[0][0].resource, f"the stack has no budget alarm on {cloud} for {names}: its "
+        "budgets take in other GPU groups only", reasons or "no budget takes it in",
+        "a budget with alert thresholds whose scope and filters take in every GPU group",
+        "widen the budget's filters (or scope) to every GPU group, or add a budget for the "
+        "groups it leaves out"))
+    return out, undecided
+
+
+def _over_budget(found_budgets: list, est: pricing.Estimate,
+                 groups: list) -> Optional[tuple[Any, float, str]]:
+    """The first budget (smallest first) that leaves GPU groups out and whose share of the
+    estimate is above its amount: (budget, its share, the groups left out with their cost).
+    Its share is the stack's estimate less what those groups add: storage, other nodes and
+    groups whose coverage cannot be read stay in (never smaller than what it covers)."""
+    names = {id(g.resource): g.resource.name for g in groups}
+    partial = sorted((b for b in found_budgets
+                      if b.monthly is not None and not b.scope and b.leaves_out),
+                     key=lambda b: b.monthly)
+    for b in partial:
+        out = {k: est.by_group.get(k, 0.0) for k in b.leaves_out}
+        covered = est.total - sum(out.values())
+        if covered > b.monthly:
+            left = ", ".join(f"{names.get(k, '?')} = {usd:,.0f}" for k, usd in out.items())
+            return b, covered, left
+    return None
 
 
 class _Undecidable(UnknownValue):

@@ -468,8 +468,8 @@ def test_gcp_label_keys_are_normalised_for_required_tags(pack):
 @pytest.mark.parametrize("props, hours", [
     ({"desiredCapacity": 0.0, "minSize": 0.0, "maxSize": 0.0}, 10),
     ({"desiredCapacity": 2.0, "minSize": 2.0, "maxSize": 2.0}, 730),      # not a stop
-    ({"desiredCapacity": 0.0, "minSize": 0.0, "maxSize": 0.0,
-      "recurrence": "0 20 * * *"}, 730),                                    # restarts daily
+    ({"desiredCapacity": 0.0, "minSize": 0.0, "maxSize": 0.0,             # when it runs
+      "recurrence": "0 20 * * *", "timeZone": "Mars/Olympus_Mons"}, 730),   # does not read
 ])
 def test_an_aws_schedule_counts_only_when_it_stops_the_group_for_good(pack, props, hours):
     stack = aws_cluster(max_hours="1", budget_usd="1")

@@ -259,8 +259,12 @@ def test_an_aws_schedule_to_zero_is_a_stop(props):
 
 
 def test_a_stop_that_restarts_is_no_lifetime():
+    # A recurring stop beside a recurring start is a pause (a recurring stop alone is a
+    # lifetime: edges35c 10a).
     stack = aws_group()
-    stack.append(schedule(stack[2], 10, recurrence="0 20 * * *"))
+    stack += [schedule(stack[2], 10, recurrence="0 20 * * *"),
+              schedule(stack[2], 10, "start", desiredCapacity=1.0, minSize=1.0, maxSize=1.0,
+                       recurrence="0 8 * * *")]
     assert inventory.node_groups(stack)[0].lifetime_hours is None
     stack = aws_group()
     stack += [schedule(stack[2], 10), schedule(stack[2], 20, "start", desiredCapacity=1.0,
@@ -1190,7 +1194,9 @@ def test_lifetime_wording_and_no_lifetime_says_nothing():
             "fixedDate": {"start": at(48), "end": "2037-12-31T00:00:00Z"}}
     assert azure_set(stop).lifetime_how == f"autoscale setting stop scales the set to 0 at {at(48)}"
     restart = aws_group()
-    restart.append(schedule(restart[2], 10, recurrence="0 20 * * *"))
+    restart += [schedule(restart[2], 10, recurrence="0 20 * * *"),
+                schedule(restart[2], 10, "start", desiredCapacity=1.0, minSize=1.0,
+                         maxSize=1.0, recurrence="0 8 * * *")]
     held = {"name": "held", "capacity": {"minimum": "0", "maximum": "0", "default": "0"}}
     window = {"name": "w", "capacity": {"minimum": "1", "maximum": "1", "default": "1"},
               "fixedDate": {"start": at(-1), "end": at(30)}}
