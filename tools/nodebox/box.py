@@ -120,20 +120,15 @@ class World:
         self.cloud_world = cw
         all_repos = [clouds.ubuntu_archive(sorted(real_debs().glob("*.deb"))),
                      clouds.nvidia_toolkit_repo(), *cw.repos]
-        for repo in all_repos:
-            repo.build(self.sites)
         downloads = {"https://nvidia.github.io/libnvidia-container/gpgkey":
                      ("key", "nvidia-container", True), **cw.downloads}
-        for url, data in downloads.items():
-            if isinstance(data, tuple) and data[0] == "key":
-                data = repos.export_key(data[1], data[2])
-            elif isinstance(data, repos.Deb):      # a .deb downloaded as a file
-                data = data.build(self.dir).read_bytes()
-            repos.put(self.sites, url, data)
+        # this world's copy of the published sites (never the shared build itself)
+        shutil.copytree(_published_sites(all_repos, downloads), self.sites, dirs_exist_ok=True)
         self._pypi()
         self.hosts = sorted({p.name for p in self.sites.iterdir()} | {"api.box.internal"}
                             | {r.split("/")[0] for r in cw.registry})
-        self._tls()
+        for name, path in _tls_files(tuple(self.hosts)).items():
+            shutil.copy(path, self.dir / name)
 
     def _pypi(self) -> None:
         """PyPI's simple index with the wheels the agent's lock files name (downloaded once)."""
@@ -155,19 +150,69 @@ class World:
                 f'<a href="https://files.pythonhosted.org/packages/{n}">{n}</a>\n' for n in names)
                 + "</body></html>\n")
 
-    def _tls(self) -> None:
-        ca_key, ca, key, cert = (self.dir / n for n in ("ca.key", "ca.crt", "tls.key", "tls.crt"))
+
+# What every world of one content gets alike, built once per process (a pytest run boots about
+# twenty clusters over the same few clouds): the signed repositories and downloads, keyed by
+# what they are built from (the stand-ins' bytes included), and the TLS CA and certificate,
+# keyed by the host names. Each world gets its own copy of them; nothing here is written after.
+_BUILT: dict[str, Path] = {}
+
+
+def _built_dir(kind: str, key: str) -> Path:
+    import atexit
+    import tempfile
+    if "root" not in _BUILT:
+        _BUILT["root"] = Path(tempfile.mkdtemp(prefix="nodebox-built-"))
+        atexit.register(shutil.rmtree, _BUILT["root"], True)
+    return _BUILT["root"] / f"{kind}-{key}"
+
+
+def _published_sites(all_repos: list, downloads: dict) -> Path:
+    import hashlib
+    digest = hashlib.sha256(repr((all_repos, downloads)).encode())
+    for standin in sorted(p for p in repos.STANDINS.iterdir() if p.is_file()):
+        digest.update(standin.name.encode() + standin.read_bytes())
+    key = digest.hexdigest()[:20]
+    if f"sites-{key}" in _BUILT:
+        return _BUILT[f"sites-{key}"]
+    out = _built_dir("sites", key)
+    sites, scratch = out / "sites", out / "scratch"
+    shutil.rmtree(out, ignore_errors=True)      # what a failed build left
+    scratch.mkdir(parents=True)
+    for repo in all_repos:
+        repo.build(sites)
+    for url, data in downloads.items():
+        if isinstance(data, tuple) and data[0] == "key":
+            data = repos.export_key(data[1], data[2])
+        elif isinstance(data, repos.Deb):      # a .deb downloaded as a file
+            data = data.build(scratch).read_bytes()
+        repos.put(sites, url, data)
+    _BUILT[f"sites-{key}"] = sites
+    return sites
+
+
+def _tls_files(hosts: tuple[str, ...]) -> dict[str, Path]:
+    """The world's CA and the server certificate for `hosts` (ca.key, ca.crt, tls.key, tls.crt)."""
+    import hashlib
+    key = hashlib.sha256("\n".join(hosts).encode()).hexdigest()[:20]
+    out = _built_dir("tls", key)
+    names = ("ca.key", "ca.crt", "tls.key", "tls.crt")
+    if f"tls-{key}" not in _BUILT:
+        shutil.rmtree(out, ignore_errors=True)  # what a failed build left
+        out.mkdir(parents=True)
+        ca_key, ca, tls_key, cert = (out / n for n in names)
         run = lambda *a: subprocess.run(a, check=True, capture_output=True)  # noqa: E731
         run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(ca_key),
             "-out", str(ca), "-days", "3", "-subj", "/CN=trainstack node box CA")
-        san = ",".join(f"DNS:{h}" for h in self.hosts)
-        ext = self.dir / "san.ext"
-        ext.write_text(f"subjectAltName={san}\n")
-        csr = self.dir / "tls.csr"
-        run("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
+        ext = out / "san.ext"
+        ext.write_text(f"subjectAltName={','.join(f'DNS:{h}' for h in hosts)}\n")
+        csr = out / "tls.csr"
+        run("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", str(tls_key), "-out",
             str(csr), "-subj", "/CN=box")
         run("openssl", "x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key),
             "-CAcreateserial", "-out", str(cert), "-days", "3", "-extfile", str(ext))
+        _BUILT[f"tls-{key}"] = out
+    return {n: out / n for n in names}
 
 
 def images_cache() -> Path:

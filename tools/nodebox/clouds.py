@@ -98,10 +98,13 @@ class CloudWorld:
 
 def training_kind(extra_paths=()) -> dict:
     """The training image: a python with torch on its PATH (the box runs this checkout's CPU
-    torch in its place), and the paths the image itself holds."""
+    torch in its place), and the paths the image itself holds. OMP_NUM_THREADS=1: the stand-in
+    torch computes on the CPU, and a rank's stand-in GPU is one of the machine's 2 shared cores
+    (the tests run one rank per box); torch's default, an OpenMP thread per core whose workers
+    spin between parallel regions, made each rank burn both cores. A job's own -e value wins."""
     return {"env": {"PATH": f"{TORCH_VENV}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
                     "LD_LIBRARY_PATH": "/usr/local/cuda/lib64:/usr/local/nvidia/lib64",
-                    "HOME": "/root", "LANG": "C.UTF-8"},
+                    "HOME": "/root", "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1"},
             "paths": ["/usr/local/cuda", "/usr/local/nvidia", TORCH_VENV, *extra_paths]}
 
 
