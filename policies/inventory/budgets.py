@@ -181,12 +181,23 @@ def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[st
     aks/faq, "Why are two resource groups created with AKS?"); Azure ML compute in its
     workspace's group (the Compute's resourceGroupName). `only`: one GPU group's alone."""
     out: set[str] = set()
-    for c in (resources if only is None else [only.resource]):
-        if c.type in _AZ_COMPUTE_IN_GROUPS:
-            names = [c.get("resourceGroupName")] + [d.get("resourceGroupName") or d.name
-                                                   for d in c.deps.get("resourceGroupName", [])]
-            out.update(n.lower() for n in names if isinstance(n, str))
     unread = ""
+    for c in (resources if only is None else [only.resource]):
+        if c.type not in _AZ_COMPUTE_IN_GROUPS:
+            continue
+        own = c.get("resourceGroupName")
+        if isinstance(own, str):
+            out.add(own.lower())
+            continue
+        for d in c.deps.get("resourceGroupName", []):
+            key = _group_key(d)
+            if key is not None:
+                out.add(key)
+            if key is None or key.startswith("<"):
+                unread = unread or (
+                    f"resource group of {c.name} (ResourceGroup {d.name} is auto-named: "
+                    f"{d.name} plus a random suffix)" if key else
+                    f"resource group of {c.name} (from {d.name}, unknown until apply)")
     from trainstack_policies.inventory.compute import gpu_groups
     for g in (gpu_groups(resources) if only is None else [only]):
         r = g.resource
@@ -206,6 +217,29 @@ def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[st
             else:
                 unread = unread or why
     return out, unread
+
+
+# A resource group's own name input per provider. Left out, the provider names the group
+# `<logical name><random suffix>` (pulumi-azure-native auto-naming of top-level resources,
+# "rg" becomes e.g. "rg8a43bc22": github.com/pulumi/pulumi-azure-native/pull/519; the classic
+# provider the same: github.com/pulumi/pulumi-azure/issues/131), and auto-naming can be
+# reconfigured per project or provider (pulumi.com/docs/iac/concepts/resources/names): the
+# real name cannot be known at preview.
+_RESOURCE_GROUPS = {"azure-native:resources:ResourceGroup": "resourceGroupName",
+                    "azure:core/resourceGroup:ResourceGroup": "name"}
+
+
+def _group_key(d: Resource) -> Optional[str]:
+    """The billing group (lower case) that a resource the compute's or a budget's group is
+    built from stands for: its resourceGroupName (a ResourceGroup's own name input); for an
+    auto-named ResourceGroup a key of its own, "<urn>", that no literal name equals (only a
+    value built from that same ResourceGroup matches it); None when it does not say."""
+    name = d.get(_RESOURCE_GROUPS.get(d.type, "resourceGroupName"))
+    if isinstance(name, str) and name:
+        return name.lower()
+    if d.type in _RESOURCE_GROUPS and d.get(_RESOURCE_GROUPS[d.type]) is None:
+        return f"<{d.urn}>"
+    return None
 
 
 _AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
@@ -286,6 +320,17 @@ def _azure_scope(r: Resource, compute_groups: set[str],
     them while one of those groups cannot be read (`unread`) is undecided: the unknown path
     is then "" and the scope text says why (Budget.outside)."""
     scope = r.get("scope")
+    built = [(k, d) for d in r.deps.get("scope", []) + r.deps.get("resourceGroupId", [])
+             if d.type in _RESOURCE_GROUPS for k in [_group_key(d)] if k is not None]
+    if scope is UNKNOWN and built:
+        # Built from a ResourceGroup of the stack (its id output): that group.
+        key, maker = built[0]
+        if key in compute_groups:
+            return "", True, ""
+        text = f"scope (built from ResourceGroup {maker.name})"
+        if unread:
+            return f"{text} (may be the {unread})", False, ""
+        return f"{text} (another resource group than the compute's)", False, ""
     if scope is UNKNOWN:
         return "scope (unknown until apply)", False, "scope"
     if isinstance(scope, str) and subscriptions and scope.lower().startswith("/subscriptions/"):

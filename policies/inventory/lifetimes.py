@@ -101,9 +101,10 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
     startTime that sets the group to 0, Alibaba's autoReleaseTime, an Azure autoscale profile of
     capacity 0 from its fixedDate start; GCP scheduling.maxRunDuration is a duration per VM.
     A lifetime tag is only a declaration and never shortens the estimate: a 1 h tag with a stop
-    in 2031 is priced to 2031 (a month at most). A stop that restarts (a recurring schedule, or
-    another schedule on the group that scales it up again, an Azure recurrence profile) is no
-    lifetime: the month is priced.
+    in 2031 is priced to 2031 (a month at most). A stop that restarts (anything in the stack,
+    on any path, that may start the nodes after it: a later or recurring start, _holds; an
+    Azure recurrence profile) is no lifetime: the month is priced. A one-time start before
+    the stop changes nothing about it.
     """
     r = g.resource
     _declared_hours(g)   # only validated: a NaN or negative lifetime tag is reported
@@ -114,29 +115,29 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
         scaled = bool(index.scaling_policies.of(r))
         stops = [s for s in schedules if _scales_to_zero(s, r, scaled)]
         restarts = [s for s in schedules if not _scales_to_zero(s, r, scaled)]
+        last = _last_start(r, index, scaled, restarts)
         timed: list[tuple[float, str]] = []
         for s in stops:
-            if restarts:
-                return None, ""
             if s.get("recurrence"):
-                first = _recurring_stop(s, r, index, scaled)
+                first = _recurring_stop(s, last)
                 if first is not None:
                     timed.append(first)
                 continue
             hours = _hours_until(s.get("startTime"))
-            if hours is not None:
+            when = _parse_time(s.get("startTime"))
+            if hours is not None and when is not None and _holds(when, last):
                 timed.append((hours, f"autoscaling Schedule {s.name} sets the group to 0 at "
                                      f"{s.get('startTime')}"))
+        eventbridge = _eventbridge_stop(r, index.eventbridge, index.event_rules,
+                                        index.event_targets, scaled, last)
+        if eventbridge is not None:
+            timed.append(eventbridge)
         if timed:
             return min(timed, key=lambda x: x[0])
-        if not restarts:
-            eventbridge = _eventbridge_stop(r, index.eventbridge, index.event_rules,
-                                            index.event_targets, scaled)
-            if eventbridge is not None:
-                return eventbridge
     if r.type == AWS_INSTANCE and index is not None:
         eventbridge = _eventbridge_stop(r, index.eventbridge, index.event_rules,
-                                        index.event_targets)
+                                        index.event_targets,
+                                        last=_last_start(r, index, False, []))
         if eventbridge is not None:
             return eventbridge
     if r.type == ALI_SCALING_GROUP and index is not None:
@@ -150,13 +151,25 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
             or [g.template]
         own_stops = [_gcp_own_stop(h) for h in holders]
         gcp_stop: Optional[tuple[float, str]] = None
+        # Instance schedules attach to single VMs only (not to a MIG's). A start schedule in
+        # any policy attached to the VM starts it again, on a cron schedule (it recurs, so it
+        # runs after any stop): a stop that leaves the VM stopped (an instance schedule, or
+        # its own stop with instanceTerminationAction STOP, the default) is then a pause;
+        # a VM deleted (DELETE) has nothing left to start.
+        # A policy whose schedule is unknown at preview may start it.
+        policies = [p for p in r.deps.get("resourcePolicies", [])
+                    if p.type == GCP_RESOURCE_POLICY] \
+            if r.type in (GCP_INSTANCE, GCP_INSTANCE_FROM_TEMPLATE) else []
+        started = any(p.get("instanceSchedulePolicy") is UNKNOWN or dig(
+            p.get("instanceSchedulePolicy"), "vmStartSchedule") for p in policies)
+        if started:
+            own_stops = [stop if str(h.get("scheduling.instanceTerminationAction")).upper()
+                         == "DELETE" else None for h, stop in zip(holders, own_stops)]
         if own_stops and all(stop is not None for stop in own_stops):
             gcp_stop = max((stop for stop in own_stops if stop is not None), key=lambda x: x[0])
-        if r.type in (GCP_INSTANCE, GCP_INSTANCE_FROM_TEMPLATE):
-            # Instance schedules attach to single VMs only (not to a MIG's).
-            for policy in r.deps.get("resourcePolicies", []):
-                scheduled = _instance_schedule_stop(policy) \
-                    if policy.type == GCP_RESOURCE_POLICY else None
+        if not started:
+            for policy in policies:
+                scheduled = _instance_schedule_stop(policy)
                 if scheduled is not None and (gcp_stop is None or scheduled[0] < gcp_stop[0]):
                     gcp_stop = scheduled
         if gcp_stop is not None:
@@ -210,19 +223,62 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
     return None, ""
 
 
-def _recurring_stop(s: Resource, group: Resource, index: _StackIndex,
-                    scaled: bool) -> Optional[tuple[float, str]]:
+def _holds(stop: datetime, last: Optional[float]) -> bool:
+    """Whether a stop at `stop` leaves the nodes stopped: nothing may start them (`last` None),
+    or the last start runs strictly before it (a start before a stop changes nothing about
+    the stop; one at the same moment cannot be ordered and is read as after it)."""
+    return last is None or last < (stop - _now()).total_seconds() / 3600
+
+
+def _asg_restart_hours(s: Resource) -> float:
+    """Hours from now until the last run of an autoscaling Schedule that leaves the group
+    above 0: its startTime when it runs once; infinite when it recurs or its time does not
+    read (it may run after any stop)."""
+    when = _parse_time(s.get("startTime"))
+    if s.get("recurrence") or when is None:
+        return math.inf
+    return (when - _now()).total_seconds() / 3600
+
+
+def _scheduler_start_hours(s: Resource) -> float:
+    """Hours from now until the latest an EventBridge Scheduler start may run: a one-time
+    at() schedule at its time plus a FLEXIBLE window's maximumWindowInMinutes (one-time
+    schedules run once: docs.aws.amazon.com/scheduler/latest/UserGuide/schedule-types.html);
+    infinite for a recurring one or one that does not read."""
+    expr = s.get("scheduleExpression")
+    if not isinstance(expr, str) or not expr.strip().startswith("at("):
+        return math.inf
+    when = _first_run(expr, _zone(s.get("scheduleExpressionTimezone")))
+    window = s.get("flexibleTimeWindow")
+    late = number(window.get("maximumWindowInMinutes")) \
+        if isinstance(window, dict) and str(window.get("mode")).upper() == "FLEXIBLE" else 0
+    if when is None or late is None or not math.isfinite(late) or late < 0:
+        return math.inf
+    return (when - _now()).total_seconds() / 3600 + late / 60
+
+
+def _last_start(r: Resource, index: _StackIndex, scaled: bool,
+                restarts: list[Resource]) -> Optional[float]:
+    """Hours from now until the last time anything in the stack may start the AWS group or
+    instance `r` again (infinite when a start recurs or its time does not read), None when
+    nothing does: autoscaling Schedules that leave the group above 0 (`restarts`), EventBridge
+    Scheduler schedules that start it (_scheduler_effect), and scheduled rules' targets that
+    start or act on it (_rule_effect; a rule recurs, or fires on events)."""
+    times = [_asg_restart_hours(s) for s in restarts]
+    times += [_scheduler_start_hours(e) for e in index.eventbridge
+              if _scheduler_effect(r, e, scaled) == "start"]
+    times += [math.inf for t in index.event_targets
+              if _rule_effect(r, t, _rule_of(t, index.event_rules))[0] == "start"]
+    return max(times) if times else None
+
+
+def _recurring_stop(s: Resource, last: Optional[float]) -> Optional[tuple[float, str]]:
     """An autoscaling Schedule with a `recurrence` that leaves the group at 0 stops it at its
-    first run, and the group stays at 0 when nothing in the stack scales it up again (the
-    caller has found no other Schedule that does; an EventBridge schedule or rule that starts
-    or may start it makes it a pause): recurrence is unix cron in `timeZone` (UTC by
+    first run, and the group stays at 0 when nothing in the stack may scale it up again after
+    that run (`last`: _last_start): recurrence is unix cron in `timeZone` (UTC by
     default), its first run not before startTime and not after endTime
     (docs.aws.amazon.com/autoscaling/ec2/APIReference/API_PutScheduledUpdateGroupAction.html).
-    None when it is no lifetime: a start beside it, or a time that does not read."""
-    if any(_scheduler_effect(group, e, scaled) == "start" for e in index.eventbridge) or \
-            any(_rule_effect(group, t, _rule_of(t, index.event_rules))[0] == "start"
-                for t in index.event_targets):
-        return None
+    None when it is no lifetime: a start after it, or a time that does not read."""
     expr, zone = s.get("recurrence"), _zone(s.get("timeZone"))
     if not isinstance(expr, str) or zone is None:
         return None
@@ -231,7 +287,7 @@ def _recurring_stop(s: Resource, group: Resource, index: _StackIndex,
         return None
     now = _now()
     when = _next_cron(expr, zone, max(now, start) if start else now)
-    if when is None or (end is not None and when > end):
+    if when is None or (end is not None and when > end) or not _holds(when, last):
         return None
     hours = math.ceil((when - now).total_seconds() / 3600 - 1e-6)
     return float(max(hours, 1)), (f"autoscaling Schedule {s.name} sets the group to 0 at "
@@ -457,8 +513,8 @@ def _ess_stop(group: Resource, tasks: list[Resource]) -> Optional[tuple[float, s
     instances (alibabacloud.com/help/en/auto-scaling/developer-reference/
     api-ess-2014-08-28-createscheduledtask: ScalingGroupId with MinValue / MaxValue /
     DesiredCapacity). A task that recurs, is disabled, runs a scaling rule
-    (scheduledAction, not read), keeps a node, or beside another task that scales the group
-    up again, stops nothing."""
+    (scheduledAction, not read), keeps a node, or beside another task that may scale the
+    group up again after it (one that recurs, or runs once later: _holds), stops nothing."""
     enabled = [t for t in tasks if str(t.get("taskEnabled")).lower() != "false"]
     stops, restarts = [], []
     for t in enabled:
@@ -470,11 +526,20 @@ def _ess_stop(group: Resource, tasks: list[Resource]) -> Optional[tuple[float, s
             stops.append(t)
         else:
             restarts.append(t)
+    # A one-time task that raises the group runs at its launchTime; one that recurs, or whose
+    # time does not read, may run after any stop.
+    times = []
+    for t in restarts:
+        when = _parse_time(t.get("launchTime"))
+        times.append(math.inf if t.get("recurrenceType") or when is None
+                     else (when - _now()).total_seconds() / 3600)
+    last = max(times) if times else None
     for t in stops:
-        if t.get("recurrenceType") or restarts:
+        if t.get("recurrenceType"):
             return None
         hours = _hours_until(t.get("launchTime"))
-        if hours is not None:
+        when = _parse_time(t.get("launchTime"))
+        if hours is not None and when is not None and _holds(when, last):
             return hours, f"ESS scheduled task {t.name} sets the group to 0 at " \
                           f"{t.get('launchTime')}"
     return None
@@ -556,12 +621,13 @@ def _first_run(expr: Any, zone: Optional[tzinfo], start: Any = None, end: Any = 
     return when
 
 
-def _eventbridge_hours(s: Resource) -> Optional[float]:
+def _eventbridge_hours(s: Resource) -> Optional[tuple[float, datetime]]:
     """Hours until an enabled EventBridge Scheduler schedule first invokes its target
     (_first_run, in its scheduleExpressionTimezone, UTC by default: schedule-types.html) at
     the latest (plus a FLEXIBLE window's maximumWindowInMinutes); at least 1 for a recurring
-    schedule (the started hour is billed); None for a disabled schedule, a one-time schedule
-    already past, or an expression, zone, date or window that does not read."""
+    schedule (the started hour is billed), with the earliest time it may run; None for a
+    disabled schedule, a one-time schedule already past, or an expression, zone, date or
+    window that does not read."""
     if str(s.get("state") or "ENABLED").upper() != "ENABLED":
         return None
     expr = s.get("scheduleExpression")
@@ -577,8 +643,8 @@ def _eventbridge_hours(s: Resource) -> Optional[float]:
         return None
     hours = math.ceil((when - _now()).total_seconds() / 3600 + late / 60 - 1e-6)
     if isinstance(expr, str) and not expr.strip().startswith("at("):
-        return float(max(hours, 1))
-    return float(hours) if hours > 0 else None
+        return float(max(hours, 1)), when
+    return (float(hours), when) if hours > 0 else None
 
 
 def _eventbridge_target(s: Resource) -> tuple[str, Any]:
@@ -654,9 +720,10 @@ def _rule_of(t: Resource, rules: list[Resource]) -> Optional[Resource]:
     return next((r for r in rules if r.get("name") == name), None)
 
 
-def _rule_effect(r: Resource, t: Resource, rule: Optional[Resource]) -> tuple[str, Optional[float]]:
-    """(effect, hours) of an EventBridge rule target on the instance or group `r`: a stop
-    (with the hours until the rule's first scheduled run, in UTC) when an enabled rule with a
+def _rule_effect(r: Resource, t: Resource,
+                 rule: Optional[Resource]) -> tuple[str, Optional[datetime]]:
+    """(effect, when) of an EventBridge rule target on the instance or group `r`: a stop
+    (with the rule's first scheduled run, in UTC) when an enabled rule with a
     cron()/rate() scheduleExpression runs AWS-StopEC2Instance or AWS-TerminateEC2Instance
     with an input that depends on the instance; "start" for AWS-StartEC2Instance, or any
     other target acting on the nodes (what it does cannot be read); "" otherwise. A rule
@@ -680,40 +747,39 @@ def _rule_effect(r: Resource, t: Resource, rule: Optional[Resource]) -> tuple[st
     when = _first_run(expr, timezone.utc, rate_from_start=False)
     if when is None:
         return "", None
-    hours = math.ceil((when - _now()).total_seconds() / 3600 - 1e-6)
-    return "stop", float(max(hours, 1))
+    return "stop", when
 
 
 def _eventbridge_stop(r: Resource, schedules: list[Resource],
                       rules: Optional[list[Resource]] = None,
                       targets: Optional[list[Resource]] = None,
-                      scaled: bool = False) -> Optional[tuple[float, str]]:
+                      scaled: bool = False,
+                      last: Optional[float] = None) -> Optional[tuple[float, str]]:
     """The first stop of the group or instance by an EventBridge Scheduler schedule
     (_scheduler_effect, at its first invocation: _eventbridge_hours) or a scheduled rule's
     target (_rule_effect), read only where the target is readable
-    (docs.aws.amazon.com/scheduler/latest/UserGuide/managing-targets-universal.html). A
-    recurring stop with nothing in the stack that starts the nodes again stops them at its
-    first run and they stay stopped: a lifetime, as a one-time stop is. Anything that starts
-    or may start them again (a start schedule or rule, an unreadable target acting on them)
-    makes every stop a pause: no lifetime."""
+    (docs.aws.amazon.com/scheduler/latest/UserGuide/managing-targets-universal.html), that
+    nothing starts the nodes again after (`last`, the hours until the last start anywhere in
+    the stack: _last_start). A stop, one-time or recurring, with no start after its first run
+    stops the nodes then and they stay stopped: a lifetime. Anything that starts or may start
+    them after it (a later or recurring start schedule or rule, an unreadable target acting on
+    them) makes it a pause: no lifetime; a one-time start before it changes nothing."""
     stops: list[tuple[float, str]] = []
     for s in schedules:
         effect = _scheduler_effect(r, s, scaled)
-        if effect == "start":
-            return None
-        hours = _eventbridge_hours(s) if effect == "stop" else None
-        if hours is not None:
+        timed = _eventbridge_hours(s) if effect == "stop" else None
+        if timed is not None and _holds(timed[1], last):
             action = _eventbridge_target(s)[0]
-            stops.append((hours, f"EventBridge schedule {s.name} ({action}) at "
-                                 f"{s.get('scheduleExpression')}"))
+            stops.append((timed[0], f"EventBridge schedule {s.name} ({action}) at "
+                                    f"{s.get('scheduleExpression')}"))
     for t in targets or []:
         rule = _rule_of(t, rules or [])
-        effect, hours = _rule_effect(r, t, rule)
-        if effect == "start":
-            return None
-        if hours is not None and rule is not None:
-            stops.append((hours, f"EventBridge rule {rule.name} ({t.get('arn')}) at "
-                                 f"{rule.get('scheduleExpression')}"))
+        effect, when = _rule_effect(r, t, rule)
+        if when is not None and rule is not None and _holds(when, last):
+            hours = math.ceil((when - _now()).total_seconds() / 3600 - 1e-6)
+            stops.append((float(max(hours, 1)), f"EventBridge rule {rule.name} "
+                                                f"({t.get('arn')}) at "
+                                                f"{rule.get('scheduleExpression')}"))
     if not stops:
         return None
     return min(stops, key=lambda x: x[0])
