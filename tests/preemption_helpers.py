@@ -146,8 +146,10 @@ class MetadataServer:
 
 # The two-node torchrun job of tests/measure/test_preemption_e2e.py (and, uninterrupted, the
 # reference of test_preemption_run_e2e.py too: the session fixture in tests/measure/conftest.py).
+# Long enough for the four preemptions that test preempts one job with, one per cloud, each
+# notice at least 3 steps after the last resume (each save lands a step or two later).
 EXAMPLE = str(ROOT / "examples" / "train_resumable.py")
-STEPS = 14
+STEPS = 30
 
 
 def free_port() -> int:
@@ -197,16 +199,16 @@ class Cluster:
             [sys.executable, "-m", "torch.distributed.run", "--nnodes=2:2", "--nproc-per-node=1",
              "--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{self.port}", "--rdzv-id=job-1",
              f"--rdzv-conf=is_host={str(host).lower()},join_timeout=240",
-             "--max-restarts=3", "--monitor-interval=0.2", EXAMPLE],
+             "--max-restarts=5", "--monitor-interval=0.2", EXAMPLE],
             env=self.env(root), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         self.procs.append(proc)
         # The job agent's record (components/agents/job_agent.py): what the preemption agent signals.
         (root / pa.JOBS_DIR / "job-1.json").write_text(json.dumps({"pid": proc.pid}))
         return root, proc
 
-    def start_agent(self, cloud: str, root: Path, url: str) -> subprocess.Popen:
+    def start_agent(self, cloud: str, root: Path, url: str, node: str = "node-1") -> subprocess.Popen:
         proc = subprocess.Popen([sys.executable, "-I", str(self.agent), "--cloud", cloud,
-                                 "--node", "node-1",
+                                 "--node", node,
                                  "--metadata-url", url, "--root", str(root), "--dest-dir",
                                  str(self.bucket), "--interval", "0.2"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

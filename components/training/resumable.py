@@ -55,8 +55,11 @@ from typing import Any, Optional
 
 import torch
 import torch.distributed as dist
-import torch.distributed.checkpoint as dcp
-from torch.distributed.checkpoint.state_dict import get_state_dict, set_state_dict
+
+# torch.distributed.checkpoint (DCP) is imported by the first Checkpointer, not here: it costs
+# about as much again as `import torch` (it pulls in torch.distributed.tensor and sympy), and a
+# process that only calls leave_together, is_complete or newest_complete (`trainstack bench`'s
+# workers, a script that checks a checkpoint folder) never needs it.
 
 EXIT_PREEMPTED = 143          # 128 + SIGTERM: nonzero, so torchrun restarts the group
 MANIFEST = "trainstack.json"
@@ -159,6 +162,13 @@ def _store_barrier(store, key: str, world: int, timeout_s: float) -> None:
             from waited
 
 
+def _checkpoint_api() -> tuple[Any, Any, Any]:
+    """DCP, get_state_dict and set_state_dict, imported on first use."""
+    import torch.distributed.checkpoint as dcp  # noqa: PLC0415
+    from torch.distributed.checkpoint.state_dict import get_state_dict, set_state_dict  # noqa: PLC0415
+    return dcp, get_state_dict, set_state_dict
+
+
 class Checkpointer:
     def __init__(self, model: torch.nn.Module, optimizer: Optional[torch.optim.Optimizer] = None,
                  scheduler: Any = None, *, every: Optional[int] = None, run: Optional[str] = None,
@@ -184,6 +194,8 @@ class Checkpointer:
         # Async saves run their collectives in a background thread: on a group of their own,
         # so they never interleave with the training loop's.
         self._ckpt_group = dist.new_group(backend="gloo") if self.world > 1 else None
+        # Imported now, never first inside a preemption's save: that has a deadline.
+        self._dcp, self._get_state_dict, self._set_state_dict = _checkpoint_api()
         signal.signal(signal.SIGTERM, self._on_sigterm)
 
     def _on_sigterm(self, signum, frame) -> None:
@@ -192,7 +204,7 @@ class Checkpointer:
 
     # -- state ------------------------------------------------------------------------------
     def _state(self, step: int) -> dict:
-        model_sd, optim_sd = get_state_dict(self.model, self.optimizer or [])
+        model_sd, optim_sd = self._get_state_dict(self.model, self.optimizer or [])
         blob = io.BytesIO()
         torch.save({"step": step, "rng": rng_state(), "data": self.data,
                     "scheduler": self.scheduler.state_dict() if self.scheduler else None}, blob)
@@ -212,12 +224,12 @@ class Checkpointer:
                 f"{found} was saved by {manifest['world_size']} ranks and this job has "
                 f"{self.world}: each rank resumes its own RNG streams and data position, so "
                 "resume on the same number of ranks (the node group replaces a lost node).")
-        model_sd, optim_sd = get_state_dict(self.model, self.optimizer or [])
+        model_sd, optim_sd = self._get_state_dict(self.model, self.optimizer or [])
         state: dict[str, Any] = {"model": model_sd, f"rank{self.rank}": b""}
         if self.optimizer is not None:
             state["optimizer"] = optim_sd
-        dcp.load(state, checkpoint_id=str(found))
-        set_state_dict(self.model, self.optimizer or [], model_state_dict=state["model"],
+        self._dcp.load(state, checkpoint_id=str(found))
+        self._set_state_dict(self.model, self.optimizer or [], model_state_dict=state["model"],
                        optim_state_dict=state.get("optimizer", {}))
         mine = torch.load(io.BytesIO(state[f"rank{self.rank}"]), weights_only=False)
         if self.scheduler is not None and mine["scheduler"] is not None:
@@ -271,10 +283,10 @@ class Checkpointer:
         self.wait()
         target = str(step_dir(self.scratch, step))
         if blocking:
-            dcp.save(self._state(step), checkpoint_id=target, process_group=self._ckpt_group)
+            self._dcp.save(self._state(step), checkpoint_id=target, process_group=self._ckpt_group)
             self._copy_and_mark(step)
             return
-        saving = dcp.async_save(self._state(step), checkpoint_id=target,
+        saving = self._dcp.async_save(self._state(step), checkpoint_id=target,
                                 process_group=self._ckpt_group)
         # A Future; with a staging stager, newer torch answers with the staging and the upload
         # futures, and the checkpoint is complete when the upload is.
