@@ -54,14 +54,9 @@ def _now() -> datetime:
 
 def _hours_until(value: Any) -> Optional[float]:
     """Hours from now until an ISO-8601 time (None when it is not a time, or already past)."""
-    if not isinstance(value, str) or not value:
+    when = _parse_time(value)
+    if when is None:
         return None
-    try:
-        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
     # Whole hours, rounded up: the started hour is billed (and a stop set "96 hours from now"
     # a moment before this check still reads as 96).
     hours = math.ceil((when - _now()).total_seconds() / 3600 - 1e-6)
