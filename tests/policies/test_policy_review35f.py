@@ -108,8 +108,8 @@ def lt(name, itype, mounts=(), **p):
         "tags": TAGS, **p}, deps=deps)
 
 
-def asg(name, template, subnets, size, **p):
-    return res("aws:autoscaling/group:Group", name, {
+def asg(label, template, subnets, size, **p):
+    return res("aws:autoscaling/group:Group", label, {
         "minSize": 0.0, "maxSize": float(size), "desiredCapacity": float(size),
         "launchTemplate": {"id": "lt-id", "version": "$Latest"},
         "vpcZoneIdentifiers": ["subnet-id"] * len(subnets),
@@ -137,10 +137,10 @@ def ec2(name, itype, on_subnet=None, **p):
         deps={"subnetId": [on_subnet]} if on_subnet else {})
 
 
-def p4d_group(name="train", size=2, **p):
+def p4d_group(label="train", size=2, **p):
     s = subnet("train-a", "us-east-1a")
-    t = lt(f"{name}-lt", "p4d.24xlarge")
-    return s, t, asg(name, t, [s], size, **p)
+    t = lt(f"{label}-lt", "p4d.24xlarge")
+    return s, t, asg(label, t, [s], size, **p)
 
 
 # ------------------------------------------------------------------------------- GCP blocks
