@@ -348,13 +348,17 @@ def _azure_scope(r: Resource, compute_groups: set[str],
 
 
 def _azure_filter_covers(f: Any, compute_groups: set[str], resources: list[Resource],
-                         cache: dict) -> bool:
+                         cache: dict) -> Optional[bool]:
     """Whether an Azure budget's filter (Microsoft.Consumption budgets: `dimensions` and `tags`
     expressions, combined under `and`) takes in the GPU compute: a ResourceGroupName dimension
     must name a group a scale set or VM of the stack is in (case-insensitive), a tag expression
-    a tag value the GPU compute carries. Other dimensions are not compared."""
+    a tag value the GPU compute carries. Other dimensions are not compared. None (undecided):
+    a ResourceGroupName dimension naming none of the compute's known groups while the compute
+    is in an auto-named ResourceGroup of the stack (_group_key's "<urn>"), whose real name is
+    read only after apply: the literal may be it, as for a budget's scope (_azure_scope)."""
     if not isinstance(f, dict):
         return True
+    maybe = False
     parts = [f] + [p for p in _list(f.get("and")) if isinstance(p, dict)]
     for part in parts:
         dim = part.get("dimensions")
@@ -362,7 +366,9 @@ def _azure_filter_covers(f: Any, compute_groups: set[str], resources: list[Resou
                 "resourcegroupname", "resourcegroup"):
             values = {str(v).lower() for v in _list(dim.get("values"))}
             if not values & compute_groups:
-                return False
+                if not any(g.startswith("<") for g in compute_groups):
+                    return False
+                maybe = True
         tag = part.get("tags")
         if isinstance(tag, dict) and isinstance(tag.get("name"), str):
             compute = _compute_of(resources, "azure", cache)
@@ -371,7 +377,7 @@ def _azure_filter_covers(f: Any, compute_groups: set[str], resources: list[Resou
             if not any(_tag_matches(lowered, tag["name"].lower(), v) is not False
                        for v in _list(tag.get("values"))):
                 return False
-    return True
+    return None if maybe else True
 
 
 _PERIODS = {"MONTHLY": 1, "MONTH": 1, "BILLINGMONTH": 1, "QUARTERLY": 3,
@@ -782,8 +788,14 @@ def _azure_cover(r: Resource, resources: list[Resource], groups: set[str], unrea
     outside = scope if unread and scope.endswith(f"(may be the {unread})") else ""
     if _has_unknown(r.get("filter")):
         scope, covers, scope_unknown = "filter (unknown until apply)", False, "filter"
-    elif covers and not _azure_filter_covers(r.get("filter"), groups, resources, cache):
-        scope, covers = f"filter {r.get('filter')} (leaves out the GPU compute)", False
+    elif covers:
+        takes_in = _azure_filter_covers(r.get("filter"), groups, resources, cache)
+        if takes_in is None:
+            # Its ResourceGroupName may be the compute's auto-named group: cannot decide.
+            scope, covers = f"filter {r.get('filter')} (may be the {unread})", False
+            return scope, covers, "", scope
+        if not takes_in:
+            scope, covers = f"filter {r.get('filter')} (leaves out the GPU compute)", False
     if scope_unknown or not scope.startswith("scope "):
         outside = ""
     return scope, covers, scope_unknown, outside

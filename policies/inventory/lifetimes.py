@@ -227,10 +227,14 @@ def _holds(stop: datetime, last: Optional[float]) -> bool:
 
 def _asg_restart_hours(s: Resource) -> float:
     """Hours from now until the last run of an autoscaling Schedule that leaves the group
-    above 0: its startTime when it runs once; infinite when it recurs or its time does not
-    read (it may run after any stop)."""
+    above 0: its startTime when it runs once; when it recurs, its endTime (a recurring action
+    runs no more after it: API_PutScheduledUpdateGroupAction.html, EndTime); infinite when it
+    recurs with no endTime or a time does not read (it may run after any stop)."""
+    if s.get("recurrence"):
+        end = _parse_time(s.get("endTime"))
+        return math.inf if end is None else (end - _now()).total_seconds() / 3600
     when = _parse_time(s.get("startTime"))
-    if s.get("recurrence") or when is None:
+    if when is None:
         return math.inf
     return (when - _now()).total_seconds() / 3600
 
@@ -242,7 +246,8 @@ def _scheduler_start_hours(s: Resource) -> float:
     infinite for a recurring one or one that does not read."""
     expr = s.get("scheduleExpression")
     if not isinstance(expr, str) or not expr.strip().startswith("at("):
-        return math.inf
+        end = _parse_time(s.get("endDate"))   # a recurring schedule invokes nothing after it
+        return math.inf if end is None else (end - _now()).total_seconds() / 3600
     when = _first_run(expr, _zone(s.get("scheduleExpressionTimezone")))
     window = s.get("flexibleTimeWindow")
     late = number(window.get("maximumWindowInMinutes")) \
@@ -260,8 +265,11 @@ def _last_start(r: Resource, index: _StackIndex, scaled: bool,
     Scheduler schedules that start it (_scheduler_effect), and scheduled rules' targets that
     start or act on it (_rule_effect; a rule recurs, or fires on events)."""
     times = [_asg_restart_hours(s) for s in restarts]
+    # A schedule whose state is DISABLED invokes nothing (API_CreateSchedule.html, State);
+    # a state unknown at preview may be ENABLED.
     times += [_scheduler_start_hours(e) for e in index.eventbridge
-              if _scheduler_effect(r, e, scaled) == "start"]
+              if _scheduler_effect(r, e, scaled) == "start"
+              and not (isinstance(e.get("state"), str) and e.get("state").upper() == "DISABLED")]
     times += [math.inf for t in index.event_targets
               if _rule_effect(r, t, _rule_of(t, index.event_rules))[0] == "start"]
     return max(times) if times else None

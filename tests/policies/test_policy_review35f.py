@@ -797,7 +797,7 @@ def test_e6_azure_budget_filter_naming_auto_named_group(pack):
     literal): whether it matches the real name cannot be told at preview.
     Expect: spend-limit undecided (not "leaves out")."""
     rg = res("azure-native:resources:ResourceGroup", "ml", {"location": "eastus", "tags": TAGS})
-    ss = vmss("t4", "Standard_NC4as_T4_v3", 2.0, rg="ml-rg-out")
+    ss = vmss("t4", "Standard_NC4as_T4_v3", 2.0, rg=UNKNOWN)
     ss.deps["resourceGroupName"] = [rg]
     b = az_budget(filter={"dimensions": {"name": "ResourceGroupName", "operator": "In",
                                          "values": ["ml"]}})
