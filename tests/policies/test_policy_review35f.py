@@ -1197,6 +1197,9 @@ def test_k3_gcp_n1_standard_4_with_t4(pack):
                                                          "count": 1.0}])
     found = run(pack, [vm, gcp_budget("10000")], provider=GCP)
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+    # Added after round 1, from the catalog's cited source (skypilot-catalog v8 gcp vms.csv
+    # @006059e0, n1-standard-4 us-central1 0.19 USD/h) plus the T4 row: (0.19 + 0.35) x 730.
+    assert near(estimate(pack, [vm], GCP), (0.19 + 0.35) * MONTH)
 
 
 AZ_TYPES = [("Standard_NC4as_T4_v3", 0.526), ("Standard_NV36ads_A10_v5", 3.2),
