@@ -368,8 +368,15 @@ def _alarm(cloud: str, groups: list, found_budgets: list, anchor: Resource,
     if not none_for:
         return out, undecided
     if len(none_for) == len([g for g in groups if g.cloud == cloud]):
+        # A budget of the cloud that leaves every GPU group out is named with why, not hidden
+        # behind "no budget resource".
+        why = "; ".join(dict.fromkeys(f"budget {b.resource.name}: {b.leaves_out[id(g.resource)]}"
+                                      for g, _ in none_for for b in mine
+                                      if id(g.resource) in b.leaves_out))
         out.append(violation(
-            anchor, f"the stack has no budget alarm on {cloud}", "no budget resource",
+            anchor, f"the stack has no budget alarm on {cloud}",
+            f"no budget resource takes in its GPU compute ({why})" if why else
+            "no budget resource",
             f"a {_BUDGET_TYPE.get(cloud, 'budget')} with alert thresholds",
             "set budget.monthly_usd and budget.emails in the spec (trainstack creates the "
             "budget), or add a budget resource to the program"))

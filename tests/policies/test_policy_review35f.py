@@ -758,6 +758,9 @@ def test_e1_aws_budget_filtered_to_other_region(pack):
     found = run(pack, [s, t, g, b], provider=AWS)
     assert verdict(found, SPEND) == "fail"
     assert "no budget alarm on aws" in messages(found, SPEND)
+    # Added after round 1: the finding names the budget that leaves the group out, and why
+    # (it said "Found: no budget resource" with a budget in the stack).
+    assert "budget budget: " in messages(found, SPEND) and "us-west-2" in messages(found, SPEND)
 
 
 def test_e2_aws_budget_tag_filter_matching_group(pack):
