@@ -1294,3 +1294,300 @@ def test_l4_alibaba_released_cluster(pack):
     fs = cpfs()
     _no_mandatory(run(pack, [sw, fs, ecs("n0", switch=sw, mounts=[fs]),
                              ecs("n1", switch=sw, mounts=[fs])], provider=ALI))
+
+
+# ======================================================================================
+# Round 2 (written after the round-1 fixes, verdicts committed before the first run).
+# Extra rates (prices.csv): p5en.48xlarge us-east-1 63.296; g6e.48xlarge us-east-1 30.1312;
+# Standard_ND96amsr_A100_v4 eastus 32.77; a2-ultragpu-8g us-central1 40.5504;
+# ecs.gn7e-c16g1.4xlarge cn-beijing 4.80599.
+
+def test_r1_instance_targeting_its_odcr(pack):
+    """A targeted ODCR of 1 g6e.12xlarge and an aws.ec2.Instance whose
+    capacityReservationSpecification targets it. Expect: 1 x 10.4926 x 730 = 7,660."""
+    odcr = res("aws:ec2/capacityReservation:CapacityReservation", "odcr", {
+        "instanceType": "g6e.12xlarge", "instancePlatform": "Linux/UNIX",
+        "availabilityZone": "us-east-1a", "instanceCount": 1.0,
+        "instanceMatchCriteria": "targeted", "tags": TAGS})
+    i = ec2("box", "g6e.12xlarge", capacityReservationSpecification={
+        "capacityReservationTarget": {"capacityReservationId": "cr-id"}})
+    i.deps["capacityReservationSpecification"] = [odcr]
+    assert near(estimate(pack, [odcr, i], AWS), 10.4926 * MONTH)
+
+
+def test_r2_windows_odcr_does_not_take_linux_group(pack):
+    """An open ODCR for Windows g5.xlarge in us-east-1a beside a Linux ASG of 1 g5.xlarge there:
+    an ODCR takes instances of its platform only. Expect: 2 x 1.006 x 730 = 1,469."""
+    s = subnet("a", "us-east-1a")
+    odcr = res("aws:ec2/capacityReservation:CapacityReservation", "odcr", {
+        "instanceType": "g5.xlarge", "instancePlatform": "Windows",
+        "availabilityZone": "us-east-1a", "instanceCount": 1.0, "tags": TAGS})
+    t = lt("lt", "g5.xlarge")
+    assert near(estimate(pack, [s, odcr, t, asg("g5", t, [s], 1)], AWS), 2 * 1.006 * MONTH)
+
+
+def test_r3_gcp_reservation_in_other_zone(pack):
+    """A GCP reservation of 1 a2-highgpu-1g in us-central1-b and a default-affinity a2 VM in
+    us-central1-a: a reservation is zonal. Expect: 2 x 3.67339 x 730 = 5,363."""
+    r = res("gcp:compute/reservation:Reservation", "res-b", {
+        "zone": "us-central1-b", "specificReservation": {"count": 1.0, "instanceProperties": {
+            "machineType": "a2-highgpu-1g"}}})
+    assert near(estimate(pack, [r, gvm("vm", "a2-highgpu-1g")], GCP), 2 * 3.67339 * MONTH)
+
+
+def test_r4_azure_vm_in_capacity_reservation(pack):
+    """An Azure capacity reservation of 2 Standard_NC4as_T4_v3 and one VirtualMachine associated
+    with its group. Expect: 2 x 0.526 x 730 = 768 (the VM runs inside it)."""
+    crg = res("azure-native:compute:CapacityReservationGroup", "crg", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "zones": ["1"], "tags": TAGS})
+    cr = res("azure-native:compute:CapacityReservation", "cr", {
+        "resourceGroupName": "ml-rg", "capacityReservationGroupName": "crg-name",
+        "location": "eastus", "zones": ["1"],
+        "sku": {"name": "Standard_NC4as_T4_v3", "capacity": 2.0}, "tags": TAGS},
+        deps={"capacityReservationGroupName": [crg]})
+    vm = res("azure-native:compute:VirtualMachine", "vm", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "zones": ["1"],
+        "hardwareProfile": {"vmSize": "Standard_NC4as_T4_v3"},
+        "capacityReservation": {"capacityReservationGroup": {"id": "crg-id"}}, "tags": TAGS},
+        deps={"capacityReservation": [crg]})
+    assert near(estimate(pack, [crg, cr, vm], AZ), 2 * 0.526 * MONTH)
+
+
+def test_r5_alibaba_open_reservation_and_open_instance(pack):
+    """An Alibaba Open capacity reservation of 1 gn7i-c8g1.2xlarge in eu-central-1a ending in
+    24 h and an instance there matching Open, released in 24 h.
+    Expect: 1 x 2.56083 x 24 = 61 (once); spend-limit pass."""
+    sw = vsw()
+    cr = res("alicloud:ecs/capacityReservation:CapacityReservation", "cr", {
+        "instanceType": "ecs.gn7i-c8g1.2xlarge", "instanceAmount": 1.0,
+        "zoneIds": ["eu-central-1a"], "endTimeType": "Limited", "endTime": hours_from_now(24),
+        "matchCriteria": "Open", "platform": "linux", "tags": TAGS})
+    n = ecs("n0", switch=sw, release="24h", privatePoolOptionsMatchCriteria="Open")
+    assert verdict(run(pack, [sw, cr, n], provider=ALI), SPEND) == "pass"
+    assert near(estimate(pack, [sw, cr, n], ALI), 2.56083 * 24)
+
+
+def test_r6_instance_in_capacity_block_at_fee(pack):
+    """An aws.ec2.Instance p5en.48xlarge with instanceMarketOptions capacity-block, fee 5,000
+    configured under its name. Expect: estimate 5,000 (not 63.296 x 730 = 46,206)."""
+    i = ec2("blk", "p5en.48xlarge", instanceMarketOptions={"marketType": "capacity-block"},
+            capacityReservationSpecification={"capacityReservationTarget": {
+                "capacityReservationId": "cr-0fedcba9876543210"}})
+    assert near(estimate(pack, [i], AWS, {"capacityBlockFeesUsd": {"blk": 5000}}), 5000)
+
+
+def test_r7_instance_from_template_own_machine_type(pack):
+    """InstanceFromTemplate of an a2-highgpu-1g template overriding machineType g2-standard-4.
+    Expect: priced as g2-standard-4: 0.706832 x 730 = 516."""
+    t = gtemplate("tpl", "a2-highgpu-1g")
+    vm = res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "vm", {
+        "zone": "us-central1-a", "sourceInstanceTemplate": "tpl-id",
+        "machineType": "g2-standard-4"}, deps={"sourceInstanceTemplate": [t]})
+    assert near(estimate(pack, [t, vm], GCP), 0.706832 * MONTH)
+
+
+def test_r8_spot_fleet_launch_spec_subnet_other_zone(pack):
+    """A Spot Fleet request whose launch specification (p4d, user data built from the FSx)
+    names a us-east-1b subnet; the FSx is in us-east-1a. Expect: storage-same-zone fail."""
+    sa, sb = subnet("a", "us-east-1a"), subnet("b", "us-east-1b")
+    fs = fsx("fs", sa)
+    sfr = res("aws:ec2/spotFleetRequest:SpotFleetRequest", "sfr", {
+        "iamFleetRole": "arn:aws:iam::123456789012:role/fleet", "targetCapacity": 2.0,
+        "launchSpecifications": [{"instanceType": "p4d.24xlarge", "ami": "ami-0a1b2c3d4e5f60718",
+                                  "subnetId": "subnet-b", "userData": "IyEvYmluL2Jhc2g="}],
+        "tags": TAGS}, deps={"launchSpecifications": [sb, fs]})
+    found = run(pack, [sa, sb, fs, sfr, aws_budget("100000")], provider=AWS)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+
+
+def test_r9_schedule_start_time_unreadable(pack):
+    """A stop Schedule on a named g5.xlarge group with startTime "tomorrow 8am": not a time.
+    Expect: no lifetime: 1.006 x 730 = 734."""
+    s = subnet("a", "us-east-1a")
+    t = lt("lt", "g5.xlarge")
+    g = asg("g5", t, [s], 1, name="g5-asg")
+    stop = _sched("stop", g, startTime="tomorrow 8am")
+    assert near(estimate(pack, [s, t, g, stop], AWS), 1.006 * MONTH)
+
+
+def test_r10_azure_autoscale_on_literal_other_target(pack):
+    """An enabled autoscale setting with a capacity-0 profile whose targetResourceUri is a
+    literal id of a scale set the stack does not create. Expect: the stack's scale set is not
+    stopped: 2 x 0.526 x 730 = 768."""
+    ss = vmss("t4", "Standard_NC4as_T4_v3", 2.0)
+    a = res("azure-native:monitor:AutoscaleSetting", "other", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "enabled": True,
+        "targetResourceUri": f"{SUB}/resourceGroups/legacy/providers/Microsoft.Compute/"
+                             "virtualMachineScaleSets/legacy-t4",
+        "profiles": [{"name": "off", "capacity": {"minimum": "0", "maximum": "0",
+                                                  "default": "0"}, "rules": [],
+                      "fixedDate": {"start": hours_from_now(24),
+                                    "end": "2037-01-01T00:00:00Z"}}]})
+    assert near(estimate(pack, [ss, a], AZ), 2 * 0.526 * MONTH)
+
+
+def test_r11_gcp_termination_time(pack):
+    """A GCP a2-highgpu-1g with scheduling.terminationTime +10 h (DELETE).
+    Expect: 3.67339 x 10 = 37."""
+    vm = gvm("job", "a2-highgpu-1g", scheduling={
+        "onHostMaintenance": "TERMINATE", "automaticRestart": False,
+        "instanceTerminationAction": "DELETE", "terminationTime": hours_from_now(10)})
+    assert near(estimate(pack, [vm], GCP), 3.67339 * 10)
+
+
+def test_r12_disabled_scheduler_stop(pack):
+    """A Scheduler stopInstances at +24 h whose state is DISABLED stops nothing.
+    Expect: the month: 5.672 x 730 = 4,141."""
+    i = ec2("box", "g5.12xlarge")
+    stack = [i, _scheduler("stop", "stopInstances", i, _at(24), state="DISABLED")]
+    assert near(estimate(pack, stack, AWS), 5.672 * MONTH)
+
+
+def test_r13_gcp_budget_project_by_number(pack):
+    """A GCP budget filtered to projects/123456789012 (a number, the API's form).
+    Expect: taken as the stack's project: spend-limit pass."""
+    b = gcp_budget(budgetFilter={"projects": ["projects/123456789012"]})
+    found = run(pack, [gvm("vm", "a2-highgpu-1g"), b], provider=GCP)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+
+
+def test_r14_azure_budget_scope_built_from_same_group(pack):
+    """An auto-named ResourceGroup, a scale set in it and a budget whose scope is built from it
+    (both unknown at preview, both depending on it). Expect: spend-limit pass."""
+    rg = res("azure-native:resources:ResourceGroup", "ml", {"location": "eastus", "tags": TAGS})
+    ss = vmss("t4", "Standard_NC4as_T4_v3", 2.0, rg=UNKNOWN)
+    ss.deps["resourceGroupName"] = [rg]
+    b = az_budget(scope=UNKNOWN)
+    b.deps["scope"] = [rg]
+    found = run(pack, [rg, ss, b], provider=AZ)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+
+
+def test_r15_aws_budget_spot_only_for_on_demand_nodes(pack):
+    """A budget filtered to PurchaseType "Spot Instances"; the p4d group is On-Demand.
+    Expect: spend-limit fail."""
+    s, t, g = p4d_group()
+    b = aws_budget(costFilters=[{"name": "PurchaseType", "values": ["Spot Instances"]}])
+    assert verdict(run(pack, [s, t, g, b], provider=AWS), SPEND) == "fail"
+
+
+def test_r16_desired_capacity_nan(pack):
+    """A GPU group with desiredCapacity NaN (maxSize 2). Expect: spend-limit fail."""
+    s, t, g = p4d_group()
+    g.props["desiredCapacity"] = float("nan")
+    assert verdict(run(pack, [s, t, g, aws_budget()], provider=AWS), SPEND) == "fail"
+
+
+def test_r17_alibaba_release_time_not_a_date(pack):
+    """autoReleaseTime "2026-13-45T00:00:00Z" (month 13). Expect: spend-limit fail."""
+    found = run(pack, [ecs("n0", release="2026-13-45T00:00:00Z")], provider=ALI)
+    assert verdict(found, SPEND) == "fail"
+
+
+def test_r18_regional_mig_over_two_zones_mounting_zonal_lustre(pack):
+    """A regional MIG over us-central1-a and -b whose template mounts a Lustre in -a: the
+    group that reads it spans zones. Expect: storage-same-zone fail."""
+    fs = glustre("fs", "us-central1-a")
+    t = gtemplate("tpl", "a2-highgpu-1g", [fs])
+    rmig = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "a2", {
+        "region": "us-central1", "targetSize": 2.0, "baseInstanceName": "a2",
+        "distributionPolicyZones": ["us-central1-a", "us-central1-b"],
+        "versions": [{"instanceTemplate": "tpl-id"}]}, deps={"versions": [t]})
+    found = run(pack, [fs, t, rmig, gcp_budget("90000")], provider=GCP)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+
+
+def test_r19_azure_amlfs_other_zone_than_scale_set(pack):
+    """A scale set in zone 1 whose custom data names an AmlFilesystem in zone 2.
+    Expect: storage-same-zone fail."""
+    fs = res("azure-native:storagecache:AmlFilesystem", "fs", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "zones": ["2"],
+        "storageCapacityTiB": 8.0, "sku": {"name": "AMLFS-Durable-Premium-250"},
+        "filesystemSubnet": "subnet-id", "tags": TAGS})
+    ss = vmss("a100", "Standard_ND96amsr_A100_v4", 2.0, deps={"virtualMachineProfile": [fs]})
+    found = run(pack, [fs, ss, az_budget(100000.0)], provider=AZ)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+
+
+def test_r20_eip_on_network_interface_of_gpu_instance(pack):
+    """An ENI attached to the GPU instance, an EipAssociation on that ENI.
+    Expect: no-public-ingress fail."""
+    s = subnet("a", "us-east-1a")
+    i = ec2("box", "g6e.xlarge", on_subnet=s)
+    eni = res("aws:ec2/networkInterface:NetworkInterface", "eni", {
+        "subnetId": "subnet-id", "attachments": [{"instance": "i-id", "deviceIndex": 1.0}],
+        "tags": TAGS}, deps={"subnetId": [s], "attachments": [i]})
+    eip = res("aws:ec2/eip:Eip", "ip", {"domain": "vpc", "tags": TAGS})
+    assoc = res("aws:ec2/eipAssociation:EipAssociation", "assoc", {
+        "allocationId": "eipalloc-id", "networkInterfaceId": "eni-id"},
+        deps={"allocationId": [eip], "networkInterfaceId": [eni]})
+    found = run(pack, [s, i, eni, eip, assoc, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "fail"
+
+
+def test_r21_config_typo_skip_resource(pack):
+    """"skipResource" (singular) on bucket-retained. Expect: INVALID_ARGUMENT naming it."""
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config({"bucket-retained": {"enforcementLevel": "mandatory",
+                                              "skipResource": ["aws:s3/bucket:Bucket::x"]}})
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "skipResource" in err.value.details()
+
+
+CATALOG_R2 = [("aws", "p5en.48xlarge", "us-east-1", 63.296),
+              ("aws", "g6e.48xlarge", "us-east-1", 30.1312),
+              ("azure", "Standard_ND96amsr_A100_v4", "eastus", 32.77),
+              ("gcp", "a2-ultragpu-8g", "us-central1", 40.5504),
+              ("alicloud", "ecs.gn7e-c16g1.4xlarge", "cn-beijing", 4.80599)]
+
+
+@pytest.mark.parametrize("cloud,itype,region,rate", CATALOG_R2,
+                         ids=[t for _, t, _, _ in CATALOG_R2])
+def test_r22_catalog_reach_round_two(pack, cloud, itype, region, rate):
+    """One node of each, priced at its catalog row x 730."""
+    node = {"aws": lambda: ec2("n", itype), "azure": lambda: vmss("n", itype, 1.0),
+            "gcp": lambda: gvm("n", itype, zone=f"{region}-a"),
+            "alicloud": lambda: ecs("n", itype=itype, release=None)}[cloud]()
+    provider = {"aws": {"region": region}, "azure": {"location": region},
+                "gcp": {"project": "ml-prod", "region": region},
+                "alicloud": {"region": region}}[cloud]
+    if cloud == "azure":
+        node.props["location"] = region
+    assert near(estimate(pack, [node], provider), rate * MONTH)
+
+
+def test_r23_azure_compliant_training(pack):
+    """Two Standard_ND96amsr_A100_v4 in zone 1 with an AmlFilesystem in zone 1 they mount, a
+    subscription budget of 100,000 (2 x 32.77 x 730 = 47,844 plus storage), an enabled autoscale
+    stop at +72 h, a VNet-only NSG. Expect: no mandatory finding."""
+    fs = res("azure-native:storagecache:AmlFilesystem", "fs", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "zones": ["1"],
+        "storageCapacityTiB": 8.0, "sku": {"name": "AMLFS-Durable-Premium-250"},
+        "filesystemSubnet": "subnet-id", "tags": TAGS})
+    ss = vmss("a100", "Standard_ND96amsr_A100_v4", 2.0, deps={"virtualMachineProfile": [fs]},
+              singlePlacementGroup=True)
+    stop = az_autoscale(ss, [{"name": "off", "capacity": {"minimum": "0", "maximum": "0",
+                                                          "default": "0"}, "rules": [],
+                              "fixedDate": {"start": hours_from_now(72),
+                                            "end": "2037-01-01T00:00:00Z"}}])
+    nsg = res("azure-native:network:NetworkSecurityGroup", "nsg", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "tags": TAGS, "securityRules": [
+            {"name": "vnet", "access": "Allow", "direction": "Inbound", "priority": 100.0,
+             "protocol": "*", "sourceAddressPrefix": "VirtualNetwork",
+             "sourcePortRange": "*", "destinationAddressPrefix": "*",
+             "destinationPortRange": "*"}]})
+    _no_mandatory(run(pack, [fs, ss, stop, nsg, az_budget(100000.0)], provider=AZ))
+
+
+def test_r24_aws_compliant_training(pack):
+    """Two p5.48xlarge in a cluster placement group in us-east-1a mounting an FSx on the same
+    subnet, a 200,000 budget (2 x 55.04 x 730 = 80,358 plus storage), private subnet.
+    Expect: no mandatory finding."""
+    s = subnet("a", "us-east-1a")
+    fs = fsx("fs", s)
+    pg = res("aws:ec2/placementGroup:PlacementGroup", "pg", {"strategy": "cluster",
+                                                              "tags": TAGS})
+    t = lt("lt", "p5.48xlarge", mounts=[fs])
+    g = asg("train", t, [s], 2, placementGroup="pg-id")
+    g.deps["placementGroup"] = [pg]
+    _no_mandatory(run(pack, [s, fs, pg, t, g, aws_budget("200000")], provider=AWS))
