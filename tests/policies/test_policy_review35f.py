@@ -1595,3 +1595,151 @@ def test_r24_aws_compliant_training(pack):
     g = asg("train", t, [s], 2, placementGroup="pg-id")
     g.deps["placementGroup"] = [pg]
     _no_mandatory(run(pack, [s, fs, pg, t, g, aws_budget("200000")], provider=AWS))
+
+
+# ======================================================================================
+# Round 2b (more stacks, verdicts committed before the first run). Spot rates (prices.csv):
+# a2-highgpu-1g us-central1 1.29336; Standard_NC24ads_A100_v4 eastus 0.444433;
+# ecs.gn7i-c8g1.2xlarge eu-central-1 0.799598; p4d.24xlarge us-west-2 9.7315.
+
+def test_s1_odcr_with_end_date(pack):
+    """An open ODCR of 4 g5.2xlarge in us-east-1a with endDateType limited, endDate +48 h, and
+    an ASG of 2 there. A reservation bills until its end date; the two running in it bill on
+    after it as On-Demand (docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-reservations-
+    pricing-billing.html). Expect: at most 4 x 1.212 x 730 = 3,539 and at least
+    2 x 1.212 x 730 + 2 x 1.212 x 48 = 1,886; the exact figure is the latter."""
+    s = subnet("a", "us-east-1a")
+    odcr = res("aws:ec2/capacityReservation:CapacityReservation", "odcr", {
+        "instanceType": "g5.2xlarge", "instancePlatform": "Linux/UNIX",
+        "availabilityZone": "us-east-1a", "instanceCount": 4.0, "endDateType": "limited",
+        "endDate": hours_from_now(48), "tags": TAGS})
+    t = lt("lt", "g5.2xlarge")
+    found = estimate(pack, [s, odcr, t, asg("g5", t, [s], 2)], AWS)
+    assert near(found, 2 * 1.212 * MONTH + 2 * 1.212 * 48, slack=5), found
+
+
+def test_s2_gcp_spot_vm(pack):
+    """A GCP a2-highgpu-1g with provisioningModel SPOT. Expect: spot 1.29336 x 730 = 944."""
+    vm = gvm("spot", "a2-highgpu-1g", scheduling={
+        "provisioningModel": "SPOT", "preemptible": True, "automaticRestart": False,
+        "onHostMaintenance": "TERMINATE", "instanceTerminationAction": "STOP"})
+    assert near(estimate(pack, [vm], GCP), 1.29336 * MONTH)
+
+
+def test_s3_azure_spot_scale_set(pack):
+    """A scale set of 2 Standard_NC24ads_A100_v4 with priority Spot (no priority mix).
+    Expect: 2 x 0.444433 x 730 = 649."""
+    ss = vmss("spot", "Standard_NC24ads_A100_v4", 2.0)
+    ss.props["virtualMachineProfile"]["priority"] = "Spot"
+    ss.props["virtualMachineProfile"]["evictionPolicy"] = "Delete"
+    ss.props["virtualMachineProfile"]["billingProfile"] = {"maxPrice": -1.0}
+    assert near(estimate(pack, [ss], AZ), 2 * 0.444433 * MONTH)
+
+
+def test_s4_alibaba_spot_instance(pack):
+    """An Alibaba gn7i-c8g1.2xlarge with spotStrategy SpotAsPriceGo released in 72 h.
+    Expect: 0.799598 x 72 = 58."""
+    n = ecs("n0", release="72h", spotStrategy="SpotAsPriceGo")
+    assert near(estimate(pack, [n], ALI), 0.799598 * 72)
+
+
+def test_s5_mixed_instances_on_demand_base(pack):
+    """us-west-2: an ASG (max 3) with a mixed instances policy of p4d, onDemandBaseCapacity 1,
+    0 % on-demand above base. Expect: 21.9576 + 2 x 9.7315 = 41.4206 x 730 = 30,237."""
+    s = subnet("a", "us-west-2a")
+    t = lt("lt", "p4d.24xlarge")
+    g = res("aws:autoscaling/group:Group", "mixed", {
+        "minSize": 0.0, "maxSize": 3.0, "desiredCapacity": 3.0,
+        "vpcZoneIdentifiers": ["subnet-id"],
+        "mixedInstancesPolicy": {
+            "instancesDistribution": {"onDemandBaseCapacity": 1.0,
+                                      "onDemandPercentageAboveBaseCapacity": 0.0,
+                                      "spotAllocationStrategy": "capacity-optimized"},
+            "launchTemplate": {"launchTemplateSpecification": {"launchTemplateId": "lt-id",
+                                                               "version": "$Latest"}}}},
+        deps={"mixedInstancesPolicy": [t], "vpcZoneIdentifiers": [s]})
+    assert near(estimate(pack, [s, t, g], {"region": "us-west-2"}),
+                (21.9576 + 2 * 9.7315) * MONTH)
+
+
+def test_s6_mig_with_autoscaler_max(pack):
+    """A zonal MIG of a2-highgpu-1g, targetSize 2, with an Autoscaler maxReplicas 5.
+    Expect: 5 x 3.67339 x 730 = 13,408."""
+    t = gtemplate("tpl", "a2-highgpu-1g")
+    m = mig("a2", t, "us-central1-a")
+    a = res("gcp:compute/autoscaler:Autoscaler", "a2-as", {
+        "zone": "us-central1-a", "target": "mig-id",
+        "autoscalingPolicy": {"minReplicas": 0.0, "maxReplicas": 5.0,
+                              "cpuUtilization": {"target": 0.6}}}, deps={"target": [m]})
+    assert near(estimate(pack, [t, m, a], GCP), 5 * 3.67339 * MONTH)
+
+
+def test_s7_filestore_zonal_other_zone_mounted(pack):
+    """A zonal Filestore (BASIC_SSD) in us-central1-b mounted by an a2 MIG in us-central1-a.
+    Expect: storage-same-zone fail."""
+    fs = res("gcp:filestore/instance:Instance", "share", {
+        "location": "us-central1-b", "tier": "BASIC_SSD",
+        "fileShares": {"name": "share", "capacityGb": 2560.0},
+        "networks": [{"network": "default", "modes": ["MODE_IPV4"]}], "labels": LABELS})
+    t = gtemplate("tpl", "a2-highgpu-1g", [fs])
+    found = run(pack, [fs, t, mig("a2", t, "us-central1-a"), gcp_budget("90000")], provider=GCP)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+
+
+def test_s8_filestore_regional_tier_passes(pack):
+    """The same with tier REGIONAL (location us-central1): compared by region only.
+    Expect: storage-same-zone pass."""
+    fs = res("gcp:filestore/instance:Instance", "share", {
+        "location": "us-central1", "tier": "REGIONAL",
+        "fileShares": {"name": "share", "capacityGb": 1024.0},
+        "networks": [{"network": "default", "modes": ["MODE_IPV4"]}], "labels": LABELS})
+    t = gtemplate("tpl", "a2-highgpu-1g", [fs])
+    found = run(pack, [fs, t, mig("a2", t, "us-central1-a"), gcp_budget("90000")], provider=GCP)
+    assert verdict(found, SSZ) == "pass", messages(found, SSZ)
+
+
+def test_s9_gcp_template_with_external_ip(pack):
+    """A GPU instance template whose interface has an accessConfigs entry (PREMIUM tier), used
+    by a MIG. Expect: no-public-ingress fail."""
+    t = gtemplate("tpl", "g2-standard-8", networkInterfaces=[
+        {"network": "default", "accessConfigs": [{"networkTier": "PREMIUM"}]}])
+    found = run(pack, [t, mig("l4", t, "us-central1-a"), gcp_budget()], provider=GCP)
+    assert verdict(found, NPI) == "fail"
+
+
+def test_s10_alibaba_public_bandwidth_on_gpu_node(pack):
+    """An Alibaba GPU node with internetMaxBandwidthOut 100 (a public IP is assigned,
+    alibabacloud.com/help/ecs/user-guide/public-ip-addresses). Expect: no-public-ingress fail."""
+    n = ecs("n0", internetMaxBandwidthOut=100.0)
+    assert verdict(run(pack, [n], provider=ALI), NPI) == "fail"
+
+
+def test_s11_classic_azure_budget_other_group(pack):
+    """Classic azure BudgetResourceGroup whose resourceGroupId is a literal id of shared-rg; the
+    GPU scale set is in ml-rg. Expect: spend-limit fail."""
+    b = res("azure:consumption/budgetResourceGroup:BudgetResourceGroup", "budget", {
+        "resourceGroupId": f"{SUB}/resourceGroups/shared-rg", "amount": 20000.0,
+        "timeGrain": "Monthly", "timePeriod": {"startDate": "2026-12-01T00:00:00Z"},
+        "notifications": [{"enabled": True, "operator": "GreaterThan", "threshold": 80.0,
+                           "contactEmails": ["ml-platform@example.com"]}]})
+    found = run(pack, [vmss("t4", "Standard_NC4as_T4_v3", 2.0), b], provider=AZ)
+    assert verdict(found, SPEND) == "fail"
+
+
+def test_s12_gke_pool_consuming_specific_reservation(pack):
+    """A specific reservation of 3 g2-standard-8 in us-central1-a and a GKE node pool (max 3)
+    whose nodeConfig.reservationAffinity names it. Expect: 3 x 0.853624 x 730 = 1,869."""
+    r = res("gcp:compute/reservation:Reservation", "l4-res", {
+        "name": "l4-res", "zone": "us-central1-a", "specificReservationRequired": True,
+        "specificReservation": {"count": 3.0, "instanceProperties": {
+            "machineType": "g2-standard-8"}}})
+    pool = res("gcp:container/nodePool:NodePool", "l4-pool", {
+        "cluster": "ml-cluster", "location": "us-central1-a", "nodeLocations": ["us-central1-a"],
+        "autoscaling": {"minNodeCount": 0.0, "maxNodeCount": 3.0},
+        "nodeConfig": {"machineType": "g2-standard-8", "labels": LABELS,
+                       "reservationAffinity": {
+                           "consumeReservationType": "SPECIFIC_RESERVATION",
+                           "key": "compute.googleapis.com/reservation-name",
+                           "values": ["l4-res"]}}},
+        deps={"nodeConfig": [r]})
+    assert near(estimate(pack, [r, pool], GCP), 3 * 0.853624 * MONTH)
