@@ -85,7 +85,24 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
                       accelerators=accelerators)
     if weights and isinstance(group.count, int):
         group.weights = weights
+    elif not spot and isinstance(dist, dict):
+        _on_demand_split(group, dist)
     return group
+
+
+def _on_demand_split(group: NodeGroup, dist: dict) -> None:
+    """A mixed instances policy's instancesDistribution: onDemandBaseCapacity On-Demand
+    instances (default 0), then onDemandPercentageAboveBaseCapacity percent of the rest
+    (default 100) On-Demand, the others spot (docs.aws.amazon.com/autoscaling/ec2/APIReference/
+    API_InstancesDistribution.html). Priced as such; a value that does not read leaves every
+    node On-Demand (the dearer rate)."""
+    base, percent = dist.get("onDemandBaseCapacity"), dist.get("onDemandPercentageAboveBaseCapacity")
+    base_n = 0.0 if base is None else checked_number(base)
+    percent_n = 100.0 if percent is None else checked_number(percent)
+    if not isinstance(base_n, float) or not isinstance(percent_n, float) or \
+            not 0 <= percent_n < 100 or base_n < 0:
+        return
+    group.spot, group.regular_base, group.regular_percent = True, int(base_n), percent_n
 
 
 def _asg_weights(mixed: Any) -> dict:
