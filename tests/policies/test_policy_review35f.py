@@ -620,6 +620,17 @@ def test_d5_recurring_restart_that_ends_before_the_stop(pack):
     assert near(estimate(pack, [s, t, g, stop, up], AWS), 2 * 21.9576 * 72, slack=4)
 
 
+def test_d5b_recurring_restart_that_ends_after_the_stop(pack):
+    """(Added after round 1, for a planted bug that d5 let through.) The same daily restart
+    from +1 h with its endTime at +200 h: it runs after the +72 h stop.
+    Expect: a pause, the month: 2 x 21.9576 x 730 = 32,058."""
+    s, t, g = p4d_group("train", name="train-asg")
+    stop = _sched("stop", g, startTime=hours_from_now(72))
+    up = _sched("up", g, recurrence="0 8 * * *", minSize=2.0, maxSize=2.0,
+                desiredCapacity=2.0, startTime=hours_from_now(1), endTime=hours_from_now(200))
+    assert near(estimate(pack, [s, t, g, stop, up], AWS), 2 * 21.9576 * MONTH)
+
+
 def test_d6_azure_autoscale_disabled_stops_nothing(pack):
     """An Azure autoscale setting with a capacity-0 fixed-date profile but enabled: false.
     Expect: the month: 2 x 0.526 x 730 = 768."""
