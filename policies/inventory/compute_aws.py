@@ -96,7 +96,8 @@ def _on_demand_split(group: NodeGroup, dist: dict) -> None:
     (default 100) On-Demand, the others spot (docs.aws.amazon.com/autoscaling/ec2/APIReference/
     API_InstancesDistribution.html). Priced as such; a value that does not read leaves every
     node On-Demand (the dearer rate)."""
-    base, percent = dist.get("onDemandBaseCapacity"), dist.get("onDemandPercentageAboveBaseCapacity")
+    base = dist.get("onDemandBaseCapacity")
+    percent = dist.get("onDemandPercentageAboveBaseCapacity")
     base_n = 0.0 if base is None else checked_number(base)
     percent_n = 100.0 if percent is None else checked_number(percent)
     if not isinstance(base_n, float) or not isinstance(percent_n, float) or \
