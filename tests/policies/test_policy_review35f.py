@@ -1754,3 +1754,140 @@ def test_s12_gke_pool_consuming_specific_reservation(pack):
                            "values": ["l4-res"]}}},
         deps={"nodeConfig": [r]})
     assert near(estimate(pack, [r, pool], GCP), 3 * 0.853624 * MONTH)
+
+
+# ======================================================================================
+# Round 3 (verdicts committed before the first run). p4d.24xlarge us-east-1 spot 8.1915.
+
+def test_t1_eks_spot_node_group(pack):
+    """An EKS node group, capacityType SPOT, p4d.24xlarge, max 2. Expect: 2 x 8.1915 x 730
+    = 11,960."""
+    s = subnet("a", "us-east-1a")
+    ng = res("aws:eks/nodeGroup:NodeGroup", "spot", {
+        "clusterName": "ml", "nodeRoleArn": "arn:aws:iam::123456789012:role/node",
+        "subnetIds": ["subnet-a"], "instanceTypes": ["p4d.24xlarge"], "capacityType": "SPOT",
+        "scalingConfig": {"minSize": 0.0, "maxSize": 2.0, "desiredSize": 0.0}, "tags": TAGS},
+        deps={"subnetIds": [s]})
+    assert near(estimate(pack, [s, ng], AWS), 2 * 8.1915 * MONTH)
+
+
+def test_t2_aws_native_asg(pack):
+    """aws-native AutoScalingGroup (MaxSize "3", CloudFormation strings) with an aws-native
+    LaunchTemplate of g6.xlarge. Expect: 3 x 0.8048 x 730 = 1,763."""
+    t = res("aws-native:ec2:LaunchTemplate", "lt", {"launchTemplateData": {
+        "instanceType": "g6.xlarge", "imageId": "ami-0a1b2c3d4e5f60718"}})
+    g = res("aws-native:autoscaling:AutoScalingGroup", "asg", {
+        "minSize": "0", "maxSize": "3", "desiredCapacity": "1",
+        "vpcZoneIdentifier": ["subnet-0aaa1111"],
+        "launchTemplate": {"launchTemplateId": "lt-id", "version": "1"}},
+        deps={"launchTemplate": [t]})
+    assert near(estimate(pack, [t, g], AWS), 3 * 0.8048 * MONTH)
+
+
+def test_t3_regional_mig_with_regional_autoscaler(pack):
+    """A regional MIG (targetSize 1) with a RegionAutoscaler maxReplicas 4 of a2-highgpu-1g.
+    Expect: 4 x 3.67339 x 730 = 10,726."""
+    t = gtemplate("tpl", "a2-highgpu-1g")
+    rmig = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "a2", {
+        "region": "us-central1", "targetSize": 1.0, "baseInstanceName": "a2",
+        "versions": [{"instanceTemplate": "tpl-id"}]}, deps={"versions": [t]})
+    a = res("gcp:compute/regionAutoscaler:RegionAutoscaler", "a2-as", {
+        "region": "us-central1", "target": "rmig-id",
+        "autoscalingPolicy": {"minReplicas": 1.0, "maxReplicas": 4.0}},
+        deps={"target": [rmig]})
+    assert near(estimate(pack, [t, rmig, a], GCP), 4 * 3.67339 * MONTH)
+
+
+def test_t4_azure_autoscale_maximum_above_capacity(pack):
+    """A scale set of capacity 2 with an enabled autoscale default profile of maximum 6.
+    Expect: 6 x 0.526 x 730 = 2,304."""
+    ss = vmss("t4", "Standard_NC4as_T4_v3", 2.0)
+    a = az_autoscale(ss, [{"name": "default", "capacity": {"minimum": "1", "maximum": "6",
+                                                           "default": "2"}, "rules": []}])
+    assert near(estimate(pack, [ss, a], AZ), 6 * 0.526 * MONTH)
+
+
+def test_t5_alibaba_instance_set_released(pack):
+    """An EcsInstanceSet of 3 gn7i-c8g1.2xlarge with autoReleaseTime +24 h.
+    Expect: spend-limit pass; 3 x 2.56083 x 24 = 184."""
+    sw = vsw()
+    iset = res("alicloud:ecs/ecsInstanceSet:EcsInstanceSet", "set", {
+        "instanceType": "ecs.gn7i-c8g1.2xlarge", "amount": 3.0, "zoneId": "eu-central-1a",
+        "vswitchId": "vsw-id", "imageId": "ubuntu_22_04_x64_20G_alibase_20240508.vhd",
+        "securityGroupIds": ["sg-id"], "instanceChargeType": "PostPaid",
+        "internetMaxBandwidthOut": 0.0, "autoReleaseTime": hours_from_now(24), "tags": TAGS},
+        deps={"vswitchId": [sw]})
+    assert verdict(run(pack, [sw, iset], provider=ALI), SPEND) == "pass"
+    assert near(estimate(pack, [sw, iset], ALI), 3 * 2.56083 * 24)
+
+
+def test_t7_gcp_budget_on_cloud_storage_only(pack):
+    """A GCP budget filtered to the Cloud Storage service (services/95FF-2EF5-5EA1) only.
+    Expect: it leaves out Compute Engine: spend-limit fail."""
+    b = gcp_budget(budgetFilter={"services": ["services/95FF-2EF5-5EA1"]})
+    assert verdict(run(pack, [gvm("vm", "a2-highgpu-1g"), b], provider=GCP), SPEND) == "fail"
+
+
+def test_t8_aws_budget_on_ec2_service(pack):
+    """An AWS budget filtered to Service "Amazon Elastic Compute Cloud - Compute".
+    Expect: covers the GPU group: spend-limit pass."""
+    s, t, g = p4d_group()
+    b = aws_budget(costFilters=[{"name": "Service",
+                                 "values": ["Amazon Elastic Compute Cloud - Compute"]}])
+    found = run(pack, [s, t, g, b], provider=AWS)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+
+
+def test_t9_azure_budget_notifications_disabled(pack):
+    """An Azure budget whose only notification is enabled: false. Expect: no alarm: fail."""
+    b = az_budget(notifications={"actual80": {**AZURE_ALERTS["actual80"], "enabled": False}})
+    found = run(pack, [vmss("t4", "Standard_NC4as_T4_v3", 2.0), b], provider=AZ)
+    assert verdict(found, SPEND) == "fail"
+
+
+def test_t10_gcp_budget_no_recipients(pack):
+    """A GCP budget with disableDefaultIamRecipients and no channels or topic.
+    Expect: no alarm: fail."""
+    b = gcp_budget(allUpdatesRule={"disableDefaultIamRecipients": True})
+    found = run(pack, [gvm("vm", "a2-highgpu-1g"), b], provider=GCP)
+    assert verdict(found, SPEND) == "fail"
+
+
+def test_t11_alibaba_scaling_group_mounting_cpfs_other_zone(pack):
+    """An ESS scaling group on a vSwitch in eu-central-1a whose scaling configuration's user
+    data is built from a CPFS in eu-central-1b. Expect: storage-same-zone fail."""
+    sw = vsw()
+    fs = cpfs(zone="eu-central-1b")
+    sg = res("alicloud:ess/scalingGroup:ScalingGroup", "gpu-sg", {
+        "minSize": 0.0, "maxSize": 2.0, "vswitchIds": ["vsw-id"]}, deps={"vswitchIds": [sw]})
+    sc = res("alicloud:ess/scalingConfiguration:ScalingConfiguration", "gpu-sc", {
+        "scalingGroupId": "sg-id", "instanceType": "ecs.gn7i-c8g1.2xlarge",
+        "imageId": "ubuntu_22_04_x64_20G_alibase_20240508.vhd", "active": True,
+        "userData": "IyEvYmluL2Jhc2g=", "tags": TAGS},
+        deps={"scalingGroupId": [sg], "userData": [fs]})
+    found = run(pack, [sw, fs, sg, sc], provider=ALI)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+
+
+def test_t12_security_group_https_world_open(pack):
+    """A security group rule opening 443 to 0.0.0.0/0. Expect: no-public-ingress fail; the
+    same rule from 203.0.113.0/24: pass."""
+    sg = res("aws:ec2/securityGroup:SecurityGroup", "nodes-sg", {"vpcId": "vpc-0team",
+                                                                 "tags": TAGS})
+
+    def rule(cidr):
+        return res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "https", {
+            "securityGroupId": "sg-id", "cidrIpv4": cidr, "ipProtocol": "tcp",
+            "fromPort": 443.0, "toPort": 443.0, "tags": TAGS}, deps={"securityGroupId": [sg]})
+    assert verdict(run(pack, [sg, rule("0.0.0.0/0")], provider=AWS), NPI) == "fail"
+    assert verdict(run(pack, [sg, rule("203.0.113.0/24")], provider=AWS), NPI) == "pass"
+
+
+def test_t13_max_size_unknown(pack):
+    """A GPU group whose maxSize is unknown at preview. Expect: spend-limit fail (mandatory:
+    GPU capacity it cannot size)."""
+    s, t, g = p4d_group()
+    g.props["maxSize"] = UNKNOWN
+    found = run(pack, [s, t, g, aws_budget()], provider=AWS)
+    assert any(d.level == "mandatory" for d in judged(found) if d.policy == SPEND), \
+        messages(found, SPEND)
