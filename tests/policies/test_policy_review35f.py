@@ -1891,3 +1891,133 @@ def test_t13_max_size_unknown(pack):
     found = run(pack, [s, t, g, aws_budget()], provider=AWS)
     assert any(d.level == "mandatory" for d in judged(found) if d.policy == SPEND), \
         messages(found, SPEND)
+
+
+# ======================================================================================
+# Round 4 (verdicts committed before the first run).
+
+def test_u1_instance_in_default_vpc_gets_public_ip(pack):
+    """A g5.xlarge aws.ec2.Instance with no subnetId and no associatePublicIpAddress: it
+    launches into the default VPC's default subnet, which assigns a public IPv4 address
+    (docs.aws.amazon.com/vpc/latest/userguide/default-vpc.html: "By default, a default subnet
+    is a public subnet"). Expect: no-public-ingress fail."""
+    i = res("aws:ec2/instance:Instance", "box", {
+        "ami": "ami-0a1b2c3d4e5f60718", "instanceType": "g5.xlarge",
+        "availabilityZone": "us-east-1a", "tags": TAGS})
+    found = run(pack, [i, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_u2_instance_in_default_vpc_without_public_ip(pack):
+    """The same with associatePublicIpAddress false. Expect: no-public-ingress pass."""
+    found = run(pack, [ec2("box", "g5.xlarge"), aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
+def test_u3_asg_in_default_vpc_by_zones(pack):
+    """An ASG of g5.xlarge placed by availabilityZones only (no vpcZoneIdentifiers: the default
+    VPC's default subnets), its launch template naming no network interface.
+    Expect: no-public-ingress fail."""
+    t = lt("lt", "g5.xlarge")
+    g = res("aws:autoscaling/group:Group", "g5", {
+        "minSize": 0.0, "maxSize": 2.0, "desiredCapacity": 2.0,
+        "availabilityZones": ["us-east-1a"],
+        "launchTemplate": {"id": "lt-id", "version": "$Latest"}}, deps={"launchTemplate": [t]})
+    found = run(pack, [t, g, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_u4_gcp_vm_with_external_ipv6(pack):
+    """A GPU VM with stackType IPV4_IPV6 and an ipv6AccessConfigs entry (an external IPv6
+    address reachable from the internet, cloud.google.com/compute/docs/ip-addresses/
+    configure-ipv6-address). Expect: no-public-ingress fail."""
+    vm = gvm("vm", "g2-standard-4", networkInterfaces=[{
+        "network": "default", "subnetwork": "ml-v6", "stackType": "IPV4_IPV6",
+        "ipv6AccessConfigs": [{"networkTier": "PREMIUM"}]}])
+    found = run(pack, [vm, gcp_budget()], provider=GCP)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def _fsx_dns_stack():
+    import base64
+    script = ("#!/bin/bash\nmount -t lustre fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com@tcp:"
+              "/abcdefgh /fsx\n")
+    s = subnet("a", "us-east-1a")
+    t = lt("lt", "p4d.24xlarge", userData=base64.b64encode(script.encode()).decode())
+    return [s, t, asg("train", t, [s], 2), aws_budget("100000")]
+
+
+def test_u5_literal_fsx_dns_in_user_data(pack):
+    """The group's user data mounts an FSx the stack does not create by its DNS name.
+    Expect: storage-same-zone undecided (names the id and the zones key)."""
+    found = run(pack, _fsx_dns_stack(), provider=AWS)
+    assert verdict(found, SSZ) == "undecided", messages(found, SSZ)
+    assert "fs-0123456789abcdef0" in messages(found, SSZ)
+
+
+def test_u6_literal_fsx_told_other_zone(pack):
+    """The zones config tells fs-0123456789abcdef0 is in us-east-1b. Expect: fail."""
+    found = run(pack, _fsx_dns_stack(), {SSZ: {"zones": {"fs-0123456789abcdef0": "us-east-1b"}}},
+                provider=AWS)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+
+
+def test_u7_odcr_count_unknown(pack):
+    """An ODCR of p5.48xlarge whose instanceCount is unknown at preview, with a budget.
+    Expect: spend-limit mandatory (GPU capacity it cannot size)."""
+    odcr = res("aws:ec2/capacityReservation:CapacityReservation", "odcr", {
+        "instanceType": "p5.48xlarge", "instancePlatform": "Linux/UNIX",
+        "availabilityZone": "us-east-1a", "instanceCount": UNKNOWN, "tags": TAGS})
+    found = run(pack, [odcr, aws_budget("500000")], provider=AWS)
+    assert any(d.level == "mandatory" for d in judged(found) if d.policy == SPEND), \
+        messages(found, SPEND)
+
+
+def test_u8_alibaba_reservation_negative_amount(pack):
+    """An Alibaba capacity reservation of instanceAmount -2. Expect: spend-limit fail."""
+    cr = res("alicloud:ecs/capacityReservation:CapacityReservation", "cr", {
+        "instanceType": "ecs.gn7i-c8g1.2xlarge", "instanceAmount": -2.0,
+        "zoneIds": ["eu-central-1a"], "endTimeType": "Limited", "endTime": hours_from_now(24),
+        "platform": "linux", "tags": TAGS})
+    assert verdict(run(pack, [cr], provider=ALI), SPEND) == "fail"
+
+
+def test_u9_gcp_stop_schedule_expiring_before_it_runs(pack):
+    """A stop-only instance schedule whose cron is 3 h ahead and whose expirationTime is in
+    10 minutes: it never runs. Expect: the month: 3.67339 x 730 = 2,682."""
+    from datetime import datetime, timedelta, timezone
+    hour = (datetime.now(timezone.utc) + timedelta(hours=3)).hour
+    pol = res("gcp:compute/resourcePolicy:ResourcePolicy", "stop", {
+        "region": "us-central1", "instanceSchedulePolicy": {
+            "vmStopSchedule": {"schedule": f"0 {hour} * * *"}, "timeZone": "UTC",
+            "expirationTime": hours_from_now(1 / 6)}})
+    vm = gvm("dev", "a2-highgpu-1g", resourcePolicies="pol-id")
+    vm.deps["resourcePolicies"] = [pol]
+    assert near(estimate(pack, [pol, vm], GCP), 3.67339 * MONTH)
+
+
+def test_u10_scheduler_stop_with_flexible_window(pack):
+    """A Scheduler stopInstances at(+24 h) with a FLEXIBLE window of 60 minutes.
+    Expect: priced to the window's end: 5.672 x 25 = 142."""
+    i = ec2("box", "g5.12xlarge")
+    s = _scheduler("stop", "stopInstances", i, _at(24))
+    s.props["flexibleTimeWindow"] = {"mode": "FLEXIBLE", "maximumWindowInMinutes": 60.0}
+    assert near(estimate(pack, [i, s], AWS), 5.672 * 25, slack=6)
+
+
+def test_u11_azure_scale_set_public_ip_per_vm(pack):
+    """A GPU scale set whose ip configuration has a publicIPAddressConfiguration (a public IP
+    on every VM). Expect: no-public-ingress fail."""
+    ss = vmss("t4", "Standard_NC4as_T4_v3", 2.0)
+    ss.props["virtualMachineProfile"]["networkProfile"]["networkInterfaceConfigurations"][0][
+        "ipConfigurations"][0]["publicIPAddressConfiguration"] = {"name": "pub",
+                                                                 "idleTimeoutInMinutes": 15.0}
+    found = run(pack, [ss, az_budget()], provider=AZ)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_u12_azure_budget_amount_nan(pack):
+    """An Azure budget of amount NaN. Expect: spend-limit fail."""
+    found = run(pack, [vmss("t4", "Standard_NC4as_T4_v3", 2.0), az_budget(float("nan"))],
+                provider=AZ)
+    assert verdict(found, SPEND) == "fail"
