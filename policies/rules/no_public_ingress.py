@@ -691,10 +691,60 @@ def check_stack(resources: list[Resource], config: Mapping[str, Any]) -> list[Vi
     subnets, unknown = _public_subnets(resources)
     nat, outside = _azure_nat_pools(resources)
     balanced, lb_unknown = _public_balancers(resources)
-    out = subnets + _split_rules(resources) + nat + balanced + _alicloud_dnat(resources)
+    out = subnets + _split_rules(resources) + nat + balanced + _alicloud_dnat(resources) + \
+        _default_vpc(resources)
     unknown = unknown or outside or lb_unknown
     if unknown is not None and not out:
         raise unknown
+    return out
+
+
+# AWS compute that names no subnet: an instance or Spot Instance request without subnetId or
+# network interfaces of its own, an Auto Scaling group without vpcZoneIdentifiers (placed by
+# availabilityZones). EC2 launches it in the default VPC's default subnet, and "By default, a
+# default subnet is a public subnet": it maps a public IPv4 address on launch
+# (docs.aws.amazon.com/vpc/latest/userguide/default-vpc.html).
+_DEFAULT_VPC_PLACED = {"aws:ec2/instance:Instance": ("subnetId", "networkInterfaces"),
+                       "aws:ec2/spotInstanceRequest:SpotInstanceRequest": (
+                           "subnetId", "networkInterfaces"),
+                       "aws:autoscaling/group:Group": ("vpcZoneIdentifiers",)}
+
+
+def _names_subnet(template: Resource) -> bool:
+    """A launch template that places its nodes itself (an interface naming a subnet or an
+    existing interface), or whose interfaces are unknown at preview."""
+    nics = template.get("networkInterfaces")
+    if nics is UNKNOWN:
+        return True
+    return any(isinstance(n, dict) and (n.get("subnetId") is not None
+                                        or n.get("networkInterfaceId") is not None)
+               for n in ([nics] if isinstance(nics, dict) else _list(nics)))
+
+
+def _default_vpc(resources: list[Resource]) -> list[Violation]:
+    """AWS nodes launched in the default VPC get a public IP from its default subnet, unless
+    they turn public IPs off themselves (_declines_public_ip). One that asks for a public IP
+    outright is reported by its own Analyze call already."""
+    out: list[Violation] = []
+    for r in resources:
+        keys = _DEFAULT_VPC_PLACED.get(r.type)
+        if keys is None or _declines_public_ip(r) or truthy(r.get("associatePublicIpAddress")):
+            continue
+        if r.get("associatePublicIpAddress") is UNKNOWN:
+            continue
+        if any(r.get(k) not in (None, []) or r.deps.get(k) for k in keys):
+            continue
+        templates = [d for key in ("launchTemplate", "mixedInstancesPolicy")
+                     for d in r.deps.get(key, []) if d.type == "aws:ec2/launchTemplate:LaunchTemplate"]
+        if any(_names_subnet(tpl) for tpl in templates):
+            continue
+        out.append(violation(
+            r, "the nodes launch in the default VPC, whose default subnets give them public IP "
+            "addresses", f"no {' or '.join(keys)}: the default VPC's default subnet",
+            "a private subnet of the stack, or associatePublicIpAddress false",
+            "place the nodes in a private subnet (subnet_id / vpc_zone_identifiers), or set "
+            "associate_public_ip_address=False (on the launch template's interface for a "
+            "group)"))
     return out
 
 

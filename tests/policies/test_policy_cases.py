@@ -83,7 +83,8 @@ def test_a_non_gpu_asg_across_three_zones_passes_every_policy(pack):
 @pytest.mark.parametrize("cloud, resources", [
     ("aws", lambda: [res("aws:ec2/instance:Instance", "box",
                          {"instanceType": "t3.micro", "availabilityZone": "us-east-1a",
-                          "tags": TAGS})]),
+                          # no public IP from the default VPC's subnet (no-public-ingress)
+                          "associatePublicIpAddress": False, "tags": TAGS})]),
     ("gcp", lambda: [res("gcp:compute/instance:Instance", "box",
                          {"machineType": "e2-small", "zone": "us-central1-a",
                           "labels": LABELS})]),

@@ -227,7 +227,7 @@ def _aws_nlb(internal=False, via_asg=False, kind="network"):
             deps={"launchTemplate": [lt], "targetGroupArns": [tg]})
         nodes = [lt, group]
     else:
-        node = p4d("a100")
+        node = p4d("a100", associatePublicIpAddress=False)   # not a default-VPC public IP
         attach = res("aws:lb/targetGroupAttachment:TargetGroupAttachment", "a100-in-tg", {
             "targetGroupArn": "arn:tg", "targetId": "i-id", "port": 8000.0},
             deps={"targetGroupArn": [tg], "targetId": [node]})

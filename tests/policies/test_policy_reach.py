@@ -160,6 +160,7 @@ def test_a_nan_accelerator_minimum_on_aws_still_asks_for_gpus(pack):
 def test_h_an_aws_eip_association_with_a_gpu_instance_is_public_exposure(pack):
     node = res("aws:ec2/instance:Instance", "gpu", {"instanceType": "p5.48xlarge",
                                                     "availabilityZone": "us-east-1a",
+                                                    "associatePublicIpAddress": False,
                                                     "tags": TAGS})
     eip = res("aws:ec2/eip:Eip", "ip", {"domain": "vpc", "tags": TAGS})
     assoc = res("aws:ec2/eipAssociation:EipAssociation", "attach",

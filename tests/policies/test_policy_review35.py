@@ -1268,7 +1268,7 @@ def test_s4_an_eip_given_the_eni_of_a_gpu_instance(pack):
 def test_s5_an_eip_on_a_nat_gateway_is_not_exposure(pack):
     # Expected (no false alarm): the EIP of a NAT gateway is the way out; GPU instances in
     # private subnets behind it: no-public-ingress passes.
-    node = p5_instance("gpu")
+    node = p5_instance("gpu", associatePublicIpAddress=False)   # not the default VPC's public IP
     eip = res("aws:ec2/eip:Eip", "nat-ip", {"domain": "vpc", "tags": TAGS})
     nat = res("aws:ec2/natGateway:NatGateway", "nat", {"allocationId": "eipalloc-1",
                                                        "subnetId": "subnet-pub", "tags": TAGS},
