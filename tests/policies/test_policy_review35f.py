@@ -2021,3 +2021,144 @@ def test_u12_azure_budget_amount_nan(pack):
     found = run(pack, [vmss("t4", "Standard_NC4as_T4_v3", 2.0), az_budget(float("nan"))],
                 provider=AZ)
     assert verdict(found, SPEND) == "fail"
+
+
+# ======================================================================================
+# Round 5 (after the default-VPC fix; verdicts committed before the first run).
+
+def test_v1_instance_on_its_own_private_eni(pack):
+    """A GPU instance whose only interface is an ENI of the stack in a private subnet
+    (networkInterfaces[0].networkInterfaceId): not the default VPC. Expect: NPI pass."""
+    s = subnet("a", "us-east-1a")
+    eni = res("aws:ec2/networkInterface:NetworkInterface", "eni", {
+        "subnetId": "subnet-id", "tags": TAGS}, deps={"subnetId": [s]})
+    i = res("aws:ec2/instance:Instance", "box", {
+        "ami": "ami-0a1b2c3d4e5f60718", "instanceType": "g5.xlarge", "tags": TAGS,
+        "networkInterfaces": [{"networkInterfaceId": "eni-id", "deviceIndex": 0.0}]},
+        deps={"networkInterfaces": [eni]})
+    found = run(pack, [s, eni, i, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
+def test_v2_asg_on_subnets_from_another_stack(pack):
+    """An ASG whose vpcZoneIdentifiers come from a StackReference (unknown at preview), no
+    public subnet in the stack. Expect: NPI pass (it names subnets; they are not the default
+    VPC's)."""
+    t = lt("lt", "g5.xlarge")
+    g = res("aws:autoscaling/group:Group", "g5", {
+        "minSize": 0.0, "maxSize": 1.0, "desiredCapacity": 1.0,
+        "vpcZoneIdentifiers": UNKNOWN, "launchTemplate": {"id": "lt-id", "version": "1"}},
+        deps={"launchTemplate": [t]})
+    found = run(pack, [t, g, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
+def test_v3_instance_from_template_naming_subnet(pack):
+    """An aws.ec2.Instance launched from a launch template whose interface names a literal
+    subnet with associatePublicIpAddress "false". Expect: NPI pass."""
+    t = lt("lt", "g5.xlarge", networkInterfaces=[{"deviceIndex": 0.0,
+                                                  "subnetId": "subnet-0priv",
+                                                  "associatePublicIpAddress": "false"}])
+    i = res("aws:ec2/instance:Instance", "box", {
+        "launchTemplate": {"id": "lt-id", "version": "$Latest"}, "tags": TAGS},
+        deps={"launchTemplate": [t]})
+    found = run(pack, [t, i, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
+def test_v4_spot_request_default_vpc_no_public_ip(pack):
+    """A Spot Instance request with no subnet but associatePublicIpAddress false.
+    Expect: NPI pass."""
+    sir = res("aws:ec2/spotInstanceRequest:SpotInstanceRequest", "spot", {
+        "ami": "ami-0a1b2c3d4e5f60718", "instanceType": "g5.12xlarge",
+        "availabilityZone": "us-east-1a", "associatePublicIpAddress": False, "tags": TAGS})
+    found = run(pack, [sir, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
+def test_v5_eks_node_group_unaffected(pack):
+    """An EKS node group (subnetIds required) of g5.xlarge on a private subnet.
+    Expect: NPI pass."""
+    s = subnet("a", "us-east-1a")
+    ng = res("aws:eks/nodeGroup:NodeGroup", "gpu", {
+        "clusterName": "ml", "nodeRoleArn": "arn:aws:iam::123456789012:role/node",
+        "subnetIds": ["subnet-a"], "instanceTypes": ["g5.xlarge"],
+        "scalingConfig": {"minSize": 0.0, "maxSize": 1.0, "desiredSize": 1.0}, "tags": TAGS},
+        deps={"subnetIds": [s]})
+    found = run(pack, [s, ng, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
+def test_v6_cpu_bastion_in_default_vpc(pack):
+    """A t3.micro in the default VPC (no subnet): it gets a public IP like any node
+    (the policy: no public IP addresses on nodes). Expect: NPI fail."""
+    i = res("aws:ec2/instance:Instance", "bastion", {
+        "ami": "ami-0a1b2c3d4e5f60718", "instanceType": "t3.micro", "tags": TAGS})
+    assert verdict(run(pack, [i], provider=AWS), NPI) == "fail"
+
+
+def test_v9_asg_with_literal_launch_template(pack):
+    """An ASG (max 4) launched from a launch template the stack does not create (by name): its
+    instance type cannot be read, so it may be GPU capacity. Expect: spend-limit mandatory."""
+    s = subnet("a", "us-east-1a")
+    g = res("aws:autoscaling/group:Group", "workers", {
+        "minSize": 0.0, "maxSize": 4.0, "desiredCapacity": 1.0, "vpcZoneIdentifiers": ["s"],
+        "launchTemplate": {"name": "shared-gpu-template", "version": "$Default"}},
+        deps={"vpcZoneIdentifiers": [s]})
+    found = run(pack, [s, g, aws_budget("100000")], provider=AWS)
+    assert any(d.level == "mandatory" for d in judged(found) if d.policy == SPEND), \
+        messages(found, SPEND)
+
+
+def test_v10_azure_reservation_capacity_unknown(pack):
+    """An Azure capacity reservation of Standard_ND96isr_H100_v5 whose capacity is unknown at
+    preview, with a budget. Expect: spend-limit mandatory (cannot size GPU capacity)."""
+    crg = res("azure-native:compute:CapacityReservationGroup", "crg", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "tags": TAGS})
+    cr = res("azure-native:compute:CapacityReservation", "cr", {
+        "resourceGroupName": "ml-rg", "capacityReservationGroupName": "crg-name",
+        "location": "eastus", "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": UNKNOWN},
+        "tags": TAGS}, deps={"capacityReservationGroupName": [crg]})
+    found = run(pack, [crg, cr, az_budget(500000.0)], provider=AZ)
+    assert any(d.level == "mandatory" for d in judged(found) if d.policy == SPEND), \
+        messages(found, SPEND)
+
+
+def test_v11_gcp_affinity_to_reservation_outside_stack(pack):
+    """A MIG template with SPECIFIC_RESERVATION naming "team-res", a reservation the stack does
+    not create (billed elsewhere). Expect: the MIG priced in full: 2 x 3.67339 x 730 = 5,363."""
+    t = gtemplate("tpl", "a2-highgpu-1g", reservationAffinity={
+        "type": "SPECIFIC_RESERVATION", "specificReservation": {
+            "key": "compute.googleapis.com/reservation-name", "values": ["team-res"]}})
+    assert near(estimate(pack, [t, mig("a2", t, "us-central1-a")], GCP),
+                2 * 3.67339 * MONTH)
+
+
+def test_v13_alibaba_dnat_to_gpu_node(pack):
+    """An Alibaba DNAT entry (internet NAT gateway) forwarding port 22 to a GPU node's private
+    IP (internalIp built from the node). Expect: NPI fail."""
+    n = ecs("n0")
+    nat = res("alicloud:vpc/natGateway:NatGateway", "nat", {
+        "vpcId": "vpc-id", "vswitchId": "vsw-id", "natType": "Enhanced",
+        "paymentType": "PayAsYouGo", "networkType": "internet"})
+    dnat = res("alicloud:vpc/forwardEntry:ForwardEntry", "ssh", {
+        "forwardTableId": "ftb-id", "externalIp": "47.0.0.1", "externalPort": "22",
+        "ipProtocol": "tcp", "internalIp": "10.0.0.5", "internalPort": "22"},
+        deps={"forwardTableId": [nat], "internalIp": [n]})
+    assert verdict(run(pack, [n, nat, dnat], provider=ALI), NPI) == "fail"
+
+
+def test_v15_alibaba_internet_slb_to_gpu_node(pack):
+    """An internet-facing SLB (addressType internet) with the GPU node as a backend server and a
+    listener. Expect: NPI fail."""
+    n = ecs("n0")
+    slb = res("alicloud:slb/loadBalancer:LoadBalancer", "infer", {
+        "loadBalancerName": "infer", "addressType": "internet", "vswitchId": "vsw-id",
+        "loadBalancerSpec": "slb.s2.small"})
+    be = res("alicloud:slb/backendServer:BackendServer", "be", {
+        "loadBalancerId": "lb-id", "backendServers": [{"serverId": "i-id", "weight": 100.0}]},
+        deps={"loadBalancerId": [slb], "backendServers": [n]})
+    lis = res("alicloud:slb/listener:Listener", "l80", {
+        "loadBalancerId": "lb-id", "frontendPort": 80.0, "backendPort": 8000.0,
+        "protocol": "tcp", "bandwidth": 10.0}, deps={"loadBalancerId": [slb]})
+    assert verdict(run(pack, [n, slb, be, lis], provider=ALI), NPI) == "fail"
