@@ -170,7 +170,8 @@ def _group_line(g: NodeGroup, result: "Estimate",
                                   "no instance type to price")
             return
         if t is UNKNOWN or t is None:
-            result.missing.append(f"{where}: an instance type unknown until apply")
+            result.missing.append(f"{where}: an instance type "
+                                  f"{g.type_unread or 'unknown until apply'}")
             return
         if g.region is UNKNOWN:
             result.missing.append(f"{where}: its region is unknown until apply")

@@ -81,13 +81,36 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
     accelerators = _attribute_accelerators(lt, mixed)
     if accelerators:
         types = [None if t is None else t for t in types]
+    outside = _template_outside(r, mixed) if lt is None and types == [None] and \
+        not accelerators else ""
+    if outside:
+        # Launched from a template the stack does not create: its type is read nowhere, so it
+        # may be GPU capacity (as a type unknown at preview is).
+        types = [UNKNOWN]
     group = NodeGroup(r, lt, types[0], count, spot, zones or [""], _aws_region(r, zones), types,
-                      accelerators=accelerators)
+                      accelerators=accelerators, type_unread=outside)
     if weights and isinstance(group.count, int):
         group.weights = weights
     elif not spot and isinstance(dist, dict):
         _on_demand_split(group, dist)
     return group
+
+
+def _template_outside(r: Resource, mixed: Any) -> str:
+    """What names the launch template (or launch configuration) of a group that launches from
+    one the stack does not create (a literal id or name, or one read from elsewhere), or ""."""
+    spec = mixed.get("launchTemplate") if isinstance(mixed, dict) else None
+    for ref in (r.get("launchTemplate"), r.get("launchConfiguration"),
+                spec.get("launchTemplateSpecification") if isinstance(spec, dict) else None):
+        if ref is None or ref == "" or ref == {}:
+            continue
+        named = ref if not isinstance(ref, dict) else next(
+            (ref.get(k) for k in ("id", "name", "launchTemplateId", "launchTemplateName")
+             if ref.get(k) is not None), None)
+        shown = "unknown until apply" if named is UNKNOWN else repr(named)
+        return (f"from launch template {shown}, which the stack does not create (its type is "
+                "read nowhere in the stack)")
+    return ""
 
 
 def _on_demand_split(group: NodeGroup, dist: dict) -> None:

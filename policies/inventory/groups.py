@@ -42,6 +42,9 @@ class NodeGroup:
     # An ASG with instance weights counts its sizes in capacity units, not instances: `count`
     # is then units, and each type's weight (units per instance) prices it per unit.
     weights: dict = field(default_factory=dict)
+    # Why the instance type cannot be read when it is not merely unknown until apply (a launch
+    # template the stack does not create), for the finding.
+    type_unread: str = ""
 
     def regular_nodes(self) -> int:
         """How many of the group's nodes are priced at the regular rate (all when not spot)."""
