@@ -17,6 +17,23 @@ prices.csv, on-demand USD/h unless said), x 730 h a month or x the hours until a
   Standard_ND96isr_H100_v5 eastus 98.32; ecs.gn7i-c8g1.2xlarge eu-central-1 2.56083;
   fx.csv 7.2734 CNY per USD.
 
+Results. Round 1 (a1-l4, 108 cases, committed in bc6030c before the first run): 6 failed.
+Mine: d2, d5, d15 (a TypeError in my helpers: the ASG's `name` input clashed with the helper's
+parameter) and e6's first stack (it gave the scale set a literal resource group, for which
+"leaves out" is right; a program passes the auto-named group's name, unknown at preview). The
+pack's, fixed: e6 (an Azure budget filter naming a group while the compute's group is
+auto-named read "leaves out"; now "cannot decide"), d3 (a DISABLED Scheduler start counted as
+a restart), d5 (a recurring restart's endTime not read), k3 (n1-standard-4 + T4, the commonest
+GCP T4 shape, failed closed: the catalog had N1 rows for n1-standard-8/96 only). No crash.
+Round 2 (r1-r24, 28 cases): one disagreement, mine (r16: an unreadable desiredCapacity under a
+readable maxSize decides nothing). Round 2b (s1-s12): one blind spot, fixed (s5: an ASG mixed
+instances policy's spot share priced on demand). Round 3 (t1-t13): no disagreement. Round 4
+(u1-u12): two blind spots, fixed (u1, u3: AWS nodes in the default VPC get public IPs). Round 5
+(v1-v15): one blind spot, fixed (v9: an ASG from a launch template the stack does not create
+was not GPU capacity, so a group of any size passed unpriced). d5b was added for a planted bug
+d5 let through. Beside them, e1 now checks that "no budget alarm" names the budget that leaves
+the compute out (it said "Found: no budget resource").
+
 Classes (issue 35): A reservations + consumers, B capacity blocks, C odd compute types, D stops,
 E misscoped budgets, F malformed values, G scope, H literal ids, I public exposure, J config typos,
 K catalog reach, L compliant stacks.
