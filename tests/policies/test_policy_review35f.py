@@ -2179,3 +2179,110 @@ def test_v15_alibaba_internet_slb_to_gpu_node(pack):
         "loadBalancerId": "lb-id", "frontendPort": 80.0, "backendPort": 8000.0,
         "protocol": "tcp", "bandwidth": 10.0}, deps={"loadBalancerId": [slb]})
     assert verdict(run(pack, [n, slb, be, lis], provider=ALI), NPI) == "fail"
+
+
+# ======================================================================================
+# Round 6 (verdicts committed before the first run).
+
+def test_w1_ec2_fleet_without_subnet(pack):
+    """An EC2 Fleet of g5.xlarge whose launch template names no interface and whose override
+    names an availabilityZone only: the default VPC's default subnet, public IPs.
+    Expect: NPI fail."""
+    t = lt("lt", "g5.xlarge")
+    fleet = res("aws:ec2/fleet:Fleet", "fleet", {
+        "type": "maintain", "launchTemplateConfigs": [{
+            "launchTemplateSpecification": {"launchTemplateId": "lt-id", "version": "1"},
+            "overrides": [{"availabilityZone": "us-east-1a"}]}],
+        "targetCapacitySpecification": {"defaultTargetCapacityType": "on-demand",
+                                        "totalTargetCapacity": 2.0}, "tags": TAGS},
+        deps={"launchTemplateConfigs": [t]})
+    found = run(pack, [t, fleet, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_w2_spot_fleet_spec_without_subnet(pack):
+    """A Spot Fleet launch specification of g5.xlarge with an availabilityZone only.
+    Expect: NPI fail (default VPC)."""
+    sfr = res("aws:ec2/spotFleetRequest:SpotFleetRequest", "sfr", {
+        "iamFleetRole": "arn:aws:iam::123456789012:role/fleet", "targetCapacity": 2.0,
+        "launchSpecifications": [{"instanceType": "g5.xlarge", "ami": "ami-0a1b2c3d4e5f60718",
+                                  "availabilityZone": "us-east-1a"}], "tags": TAGS})
+    found = run(pack, [sfr, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_w3_aws_native_instance_without_subnet(pack):
+    """aws-native:ec2:Instance of g6.xlarge with no subnetId or interfaces.
+    Expect: NPI fail (default VPC)."""
+    i = res("aws-native:ec2:Instance", "l4", {"instanceType": "g6.xlarge",
+                                              "imageId": "ami-0a1b2c3d4e5f60718",
+                                              "availabilityZone": "us-east-1a"})
+    found = run(pack, [i, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_w4_launch_configuration_group_without_public_ip(pack):
+    """A legacy launch configuration (g5.xlarge, associatePublicIpAddress false) and an ASG
+    placed by availabilityZones: no public IP. Expect: NPI pass."""
+    lc = res("aws:ec2/launchConfiguration:LaunchConfiguration", "lc", {
+        "imageId": "ami-0a1b2c3d4e5f60718", "instanceType": "g5.xlarge",
+        "associatePublicIpAddress": False})
+    g = res("aws:autoscaling/group:Group", "g5", {
+        "minSize": 0.0, "maxSize": 1.0, "desiredCapacity": 1.0,
+        "availabilityZones": ["us-east-1a"], "launchConfiguration": "lc-name"},
+        deps={"launchConfiguration": [lc]})
+    found = run(pack, [lc, g, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
+def test_w5_eks_group_in_targeted_odcr(pack):
+    """A targeted ODCR of 2 p4d.24xlarge and an EKS node group (max 2) whose launch template
+    targets it. Expect: once: 2 x 21.9576 x 730 = 32,058."""
+    s = subnet("a", "us-east-1a")
+    odcr = res("aws:ec2/capacityReservation:CapacityReservation", "odcr", {
+        "instanceType": "p4d.24xlarge", "instancePlatform": "Linux/UNIX",
+        "availabilityZone": "us-east-1a", "instanceCount": 2.0,
+        "instanceMatchCriteria": "targeted", "tags": TAGS})
+    t = lt("lt", "p4d.24xlarge", capacityReservationSpecification={
+        "capacityReservationTarget": {"capacityReservationId": "cr-id"}})
+    t.deps["capacityReservationSpecification"] = [odcr]
+    ng = res("aws:eks/nodeGroup:NodeGroup", "p4d", {
+        "clusterName": "ml", "nodeRoleArn": "arn:aws:iam::123456789012:role/node",
+        "subnetIds": ["subnet-a"], "launchTemplate": {"id": "lt-id", "version": "1"},
+        "scalingConfig": {"minSize": 0.0, "maxSize": 2.0, "desiredSize": 2.0}, "tags": TAGS},
+        deps={"subnetIds": [s], "launchTemplate": [t]})
+    assert near(estimate(pack, [s, odcr, t, ng], AWS), 2 * 21.9576 * MONTH)
+
+
+def test_w7_aws_budget_period_ended(pack):
+    """An AWS budget whose timePeriodEnd is 2026-06-30: it tracks nothing now.
+    Expect: spend-limit fail."""
+    s, t, g = p4d_group()
+    b = aws_budget(timePeriodStart="2026-01-01_00:00", timePeriodEnd="2026-06-30_00:00")
+    assert verdict(run(pack, [s, t, g, b], provider=AWS), SPEND) == "fail"
+
+
+def test_w8_azure_autoscale_maximum_text(pack):
+    """An enabled autoscale profile of maximum "lots" on a GPU scale set. Expect: spend-limit
+    fail (a size that does not read, never a smaller figure)."""
+    ss = vmss("t4", "Standard_NC4as_T4_v3", 2.0)
+    a = az_autoscale(ss, [{"name": "default", "capacity": {"minimum": "1", "maximum": "lots",
+                                                           "default": "2"}, "rules": []}])
+    assert verdict(run(pack, [ss, a, az_budget()], provider=AZ), SPEND) == "fail"
+
+
+def test_w9_odcr_count_nan(pack):
+    """An ODCR of p5.48xlarge with instanceCount NaN. Expect: spend-limit fail."""
+    odcr = res("aws:ec2/capacityReservation:CapacityReservation", "odcr", {
+        "instanceType": "p5.48xlarge", "instancePlatform": "Linux/UNIX",
+        "availabilityZone": "us-east-1a", "instanceCount": float("nan"), "tags": TAGS})
+    assert verdict(run(pack, [odcr, aws_budget("500000")], provider=AWS), SPEND) == "fail"
+
+
+def test_w10_config_wrong_type(pack):
+    """maxMonthlyUsd given as the text "1000" (the schema says number), sent as the CLI would
+    not. Expect: Configure answers INVALID_ARGUMENT naming maxMonthlyUsd."""
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config({SPEND: {"enforcementLevel": "mandatory", "maxMonthlyUsd": "1000"}})
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "maxMonthlyUsd" in err.value.details()
