@@ -438,7 +438,11 @@ def make(base: type) -> type:
             stops with the message instead of running without the setting."""
             from google.protobuf import json_format
 
-            from trainstack_policies.pack_config import unknown_names, unknown_properties
+            from trainstack_policies.pack_config import (
+                schema_errors,
+                unknown_names,
+                unknown_properties,
+            )
             given = {name: json_format.MessageToDict(c.properties)
                      for name, c in request.policyConfig.items()}
             problems = unknown_names(given) + [p for name, props in given.items()
@@ -448,6 +452,14 @@ def make(base: type) -> type:
                 import grpc
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, "; ".join(problems) + ". Fix the "
                               "spelling (a setting the pack does not know is never applied).")
+            # A known setting of a type its schema refuses (maxMonthlyUsd "1000") would be
+            # dropped by the rule in silence: refused too, as the CLI's own validation does.
+            wrong = [p for name, props in given.items() if name in _BY_NAME
+                     for p in schema_errors(_BY_NAME[name], props)]
+            if wrong:
+                import grpc
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, "; ".join(wrong) + ". Fix the "
+                              "value (a setting the policy cannot read is never applied).")
             return super().Configure(request, context)
 
         def Analyze(self, request, context):  # noqa: N802 (the gRPC method name)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import copy
 import json
+import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Optional
@@ -118,6 +120,58 @@ def unknown_properties(rule: Rule, properties: Mapping[str, Any]) -> list[str]:
         return []
     return [f"{rule.name}: {', '.join(unknown)} not in the policy's schema "
             f"(it takes: {', '.join(rule.schema)})"]
+
+
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "number": (int, float), "integer": (int, float), "string": (str,), "array": (list,),
+    "object": (dict,), "boolean": (bool,)}
+
+
+def _value_errors(schema: Mapping[str, Any], value: Any, where: str) -> list[str]:
+    """What JSON Schema (the keywords the rules' schemas use: type, enum, minimum,
+    exclusiveMinimum, minLength, pattern, items, uniqueItems, additionalProperties) finds
+    wrong with `value`; no jsonschema needed, so the pack checks it in its own process."""
+    kind = schema.get("type")
+    if isinstance(kind, str) and kind in _JSON_TYPES:
+        numeric = kind in ("number", "integer")
+        if not isinstance(value, _JSON_TYPES[kind]) or (numeric and isinstance(value, bool)) \
+                or (kind == "integer" and isinstance(value, float) and not value.is_integer()):
+            return [f"{where}: {value!r} is not of type {kind!r}"]
+        if isinstance(value, float) and not math.isfinite(value):
+            return [f"{where}: {value!r} is not a finite number"]
+    errors: list[str] = []
+    if "enum" in schema and value not in schema["enum"]:
+        errors.append(f"{where}: {value!r} is not one of {schema['enum']!r}")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            errors.append(f"{where}: {value!r} is less than the minimum of {schema['minimum']}")
+        if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
+            errors.append(f"{where}: {value!r} is less than or equal to the minimum of "
+                          f"{schema['exclusiveMinimum']}")
+    if isinstance(value, str):
+        if len(value) < schema.get("minLength", 0):
+            errors.append(f"{where}: {value!r} is too short")
+        if "pattern" in schema and not re.search(schema["pattern"], value):
+            errors.append(f"{where}: {value!r} does not match {schema['pattern']!r}")
+    if isinstance(value, list):
+        if isinstance(schema.get("items"), Mapping):
+            for i, item in enumerate(value):
+                errors += _value_errors(schema["items"], item, f"{where}.{i}")
+        if schema.get("uniqueItems") and len({json.dumps(v, sort_keys=True) for v in value}) \
+                != len(value):
+            errors.append(f"{where}: has non-unique elements")
+    if isinstance(value, dict) and isinstance(schema.get("additionalProperties"), Mapping):
+        for key, item in value.items():
+            errors += _value_errors(schema["additionalProperties"], item, f"{where}.{key}")
+    return errors
+
+
+def schema_errors(rule: Rule, properties: Mapping[str, Any]) -> list[str]:
+    """A setting of a type or value the policy's schema refuses (maxMonthlyUsd "1000"), said
+    the way the pack's Configure refuses it (the CLI validates before it sends; a runner that
+    does not would otherwise have the rule drop the setting in silence)."""
+    return [e for key, value in properties.items() if key in rule.schema
+            for e in _value_errors(rule.schema[key], value, f"{rule.name}: {key}")]
 
 
 def reconcile(given: Optional[Mapping[str, tuple[Optional[str], dict[str, Any]]]] = None,

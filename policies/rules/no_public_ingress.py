@@ -316,14 +316,22 @@ def _declines_public_ip(r: Resource) -> bool:
     """Compute that turns public IPs off itself (the interface's associatePublicIpAddress
     overrides the subnet's mapPublicIpOnLaunch): an instance, a launch template whose every
     interface says false, or a group / fleet whose every launch template does."""
-    if r.type in _AWS_INSTANCES:
+    if r.type in _AWS_INSTANCES or r.type == "aws:ec2/launchConfiguration:LaunchConfiguration":
         return _false(r.get("associatePublicIpAddress"))
+    if r.type == "aws:ec2/spotFleetRequest:SpotFleetRequest" and r.get("launchSpecifications"):
+        specs = r.get("launchSpecifications")
+        specs = [specs] if isinstance(specs, dict) else specs
+        return isinstance(specs, list) and bool(specs) and all(
+            isinstance(s, dict) and _false(s.get("associatePublicIpAddress")) for s in specs)
     if r.type == "aws:ec2/launchTemplate:LaunchTemplate":
         nics = r.get("networkInterfaces")
         return isinstance(nics, list) and bool(nics) and all(
             isinstance(n, dict) and _false(n.get("associatePublicIpAddress")) for n in nics)
-    templates = [d for key in ("launchTemplate", "mixedInstancesPolicy", "launchTemplateConfigs")
-                 for d in r.deps.get(key, []) if d.type == "aws:ec2/launchTemplate:LaunchTemplate"]
+    templates = [d for key in ("launchTemplate", "mixedInstancesPolicy", "launchTemplateConfigs",
+                               "launchConfiguration")
+                 for d in r.deps.get(key, []) if d.type in (
+                     "aws:ec2/launchTemplate:LaunchTemplate",
+                     "aws:ec2/launchConfiguration:LaunchConfiguration")]
     return bool(templates) and all(_declines_public_ip(t) for t in templates)
 
 
@@ -699,26 +707,35 @@ def check_stack(resources: list[Resource], config: Mapping[str, Any]) -> list[Vi
     return out
 
 
-# AWS compute that names no subnet: an instance or Spot Instance request without subnetId or
-# network interfaces of its own, an Auto Scaling group without vpcZoneIdentifiers (placed by
-# availabilityZones). EC2 launches it in the default VPC's default subnet, and "By default, a
-# default subnet is a public subnet": it maps a public IPv4 address on launch
-# (docs.aws.amazon.com/vpc/latest/userguide/default-vpc.html).
+# AWS compute that names no subnet: an instance or Spot Instance request (aws and aws-native)
+# without subnetId or network interfaces of its own, an Auto Scaling group without
+# vpcZoneIdentifiers (placed by availabilityZones), an EC2 Fleet / Spot Fleet none of whose
+# overrides or launch specifications names a subnet. EC2 launches it in the default VPC's
+# default subnet, and "By default, a default subnet is a public subnet": it maps a public IPv4
+# address on launch (docs.aws.amazon.com/vpc/latest/userguide/default-vpc.html).
 _DEFAULT_VPC_PLACED = {"aws:ec2/instance:Instance": ("subnetId", "networkInterfaces"),
                        "aws:ec2/spotInstanceRequest:SpotInstanceRequest": (
                            "subnetId", "networkInterfaces"),
-                       "aws:autoscaling/group:Group": ("vpcZoneIdentifiers",)}
+                       "aws-native:ec2:Instance": ("subnetId", "networkInterfaces"),
+                       "aws:autoscaling/group:Group": ("vpcZoneIdentifiers",),
+                       "aws:ec2/fleet:Fleet": ("launchTemplateConfigs",),
+                       "aws:ec2/spotFleetRequest:SpotFleetRequest": (
+                           "launchTemplateConfigs", "launchSpecifications")}
+_FLEETS = ("aws:ec2/fleet:Fleet", "aws:ec2/spotFleetRequest:SpotFleetRequest")
 
 
-def _names_subnet(template: Resource) -> bool:
-    """A launch template that places its nodes itself (an interface naming a subnet or an
-    existing interface), or whose interfaces are unknown at preview."""
-    nics = template.get("networkInterfaces")
-    if nics is UNKNOWN:
+def _names_subnet(value: Any) -> bool:
+    """A launch template's interfaces, or a fleet's overrides / launch specifications, that
+    place the nodes themselves (a subnetId or an existing interface), or that are unknown at
+    preview."""
+    if value is UNKNOWN:
         return True
-    return any(isinstance(n, dict) and (n.get("subnetId") is not None
-                                        or n.get("networkInterfaceId") is not None)
-               for n in ([nics] if isinstance(nics, dict) else _list(nics)))
+    if isinstance(value, dict):
+        return any(v is not None for k, v in value.items()
+                   if k in ("subnetId", "networkInterfaceId")) or any(
+            _names_subnet(v) for k, v in value.items()
+            if k in ("overrides", "override", "networkInterfaces"))
+    return any(_names_subnet(v) for v in _list(value))
 
 
 def _default_vpc(resources: list[Resource]) -> list[Violation]:
@@ -732,19 +749,25 @@ def _default_vpc(resources: list[Resource]) -> list[Violation]:
             continue
         if r.get("associatePublicIpAddress") is UNKNOWN:
             continue
-        if any(r.get(k) not in (None, []) or r.deps.get(k) for k in keys):
+        if any(r.deps.get(k) and any(d.type == AWS_SUBNET for d in r.deps[k]) for k in keys):
             continue
-        templates = [d for key in ("launchTemplate", "mixedInstancesPolicy")
+        if r.type in _FLEETS:
+            if any(_names_subnet(r.get(k)) for k in keys):
+                continue
+        elif any(r.get(k) not in (None, []) or r.deps.get(k) for k in keys):
+            continue
+        templates = [d for key in ("launchTemplate", "mixedInstancesPolicy",
+                                   "launchTemplateConfigs")
                      for d in r.deps.get(key, []) if d.type == "aws:ec2/launchTemplate:LaunchTemplate"]
-        if any(_names_subnet(tpl) for tpl in templates):
+        if any(_names_subnet(tpl.get("networkInterfaces")) for tpl in templates):
             continue
         out.append(violation(
             r, "the nodes launch in the default VPC, whose default subnets give them public IP "
-            "addresses", f"no {' or '.join(keys)}: the default VPC's default subnet",
+            "addresses", f"no subnet in {' or '.join(keys)}: the default VPC's default subnet",
             "a private subnet of the stack, or associatePublicIpAddress false",
-            "place the nodes in a private subnet (subnet_id / vpc_zone_identifiers), or set "
-            "associate_public_ip_address=False (on the launch template's interface for a "
-            "group)"))
+            "place the nodes in a private subnet (subnet_id / vpc_zone_identifiers / the "
+            "fleet's overrides), or set associate_public_ip_address=False (on the launch "
+            "template's interface for a group or fleet)"))
     return out
 
 

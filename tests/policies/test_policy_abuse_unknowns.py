@@ -106,17 +106,26 @@ def test_skip_resources_refuses_a_bare_name_and_patterns_match_type_and_name(pac
 
 
 def test_a_bare_name_that_reaches_the_pack_unvalidated_matches_nothing(pack):
-    """The CLI refuses bare names; a config that skipped validation still exempts nothing."""
+    """The CLI refuses bare names; a config that skipped validation still exempts nothing: the
+    pack's Configure refuses it too (the schema's "::" pattern, review35f), and the matcher
+    itself never takes a bare name for a resource's name."""
+    import grpc
     from pulumi.runtime.proto import analyzer_pb2 as apb
 
     from tests.policy_harness import _struct
+    from trainstack_policies.exemptions import matching_entry
     config = pack.cli_config()
     config["spend-limit"]["skipResources"] = ["web"]
-    pack.stub.Configure(apb.ConfigureAnalyzerRequest(policyConfig={
-        name: apb.PolicyConfig(
-            enforcementLevel=apb.EnforcementLevel.Value(value.pop("enforcementLevel").upper()),
-            properties=_struct(value)) for name, value in config.items()}))
-    found = pack.analyze_views([*gpu_group(name="web"), budget()], AWS)
+    with pytest.raises(grpc.RpcError) as err:
+        pack.stub.Configure(apb.ConfigureAnalyzerRequest(policyConfig={
+            name: apb.PolicyConfig(
+                enforcementLevel=apb.EnforcementLevel.Value(value.pop("enforcementLevel").upper()),
+                properties=_struct(value)) for name, value in config.items()}))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "skipResources" in err.value.details() and "'web'" in err.value.details()
+    group = gpu_group(name="web")[2]
+    assert group.name == "web" and matching_entry(["web"], group) is None
+    found = run(pack, [*gpu_group(name="web"), budget()], provider=AWS)
     assert of(found, "spend-limit", "mandatory")
     assert not [d for d in found if d.message.startswith("exempt: ")]
 
