@@ -30,7 +30,10 @@ readable maxSize decides nothing). Round 2b (s1-s12): one blind spot, fixed (s5:
 instances policy's spot share priced on demand). Round 3 (t1-t13): no disagreement. Round 4
 (u1-u12): two blind spots, fixed (u1, u3: AWS nodes in the default VPC get public IPs). Round 5
 (v1-v15): one blind spot, fixed (v9: an ASG from a launch template the stack does not create
-was not GPU capacity, so a group of any size passed unpriced). d5b was added for a planted bug
+was not GPU capacity, so a group of any size passed unpriced). Round 6 (w1-w10): w1-w3
+(fleets and aws-native instances in the default VPC) were blind spots of the round-4 fix, w4 (a
+launch configuration's associatePublicIpAddress false) a false alarm of it, w10 (a setting of
+the wrong type dropped in silence over gRPC) a blind spot; all fixed. d5b was added for a planted bug
 d5 let through. Beside them, e1 now checks that "no budget alarm" names the budget that leaves
 the compute out (it said "Found: no budget resource").
 
