@@ -2289,3 +2289,89 @@ def test_w10_config_wrong_type(pack):
         pack.send_config({SPEND: {"enforcementLevel": "mandatory", "maxMonthlyUsd": "1000"}})
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "maxMonthlyUsd" in err.value.details()
+
+
+# ======================================================================================
+# Round 7 (verdicts committed before the first run): templates outside the stack on the
+# other compute kinds, and the Configure checks from both sides.
+
+def _spend_mandatory(found):
+    no_crash(found)
+    return [d for d in judged(found) if d.policy == SPEND and d.level == "mandatory"]
+
+
+def test_x1_gcp_mig_from_template_outside_stack(pack):
+    """A zonal MIG (targetSize 4) whose version names an instance template by a literal self
+    link the stack does not create: its machine type is read nowhere. Expect: spend-limit
+    mandatory (GPU capacity it cannot size or price)."""
+    m = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "pool", {
+        "zone": "us-central1-a", "targetSize": 4.0, "baseInstanceName": "pool",
+        "versions": [{"instanceTemplate": "projects/ml-prod/global/instanceTemplates/"
+                                          "shared-a100-v3"}]})
+    found = run(pack, [m, gcp_budget("500000")], provider=GCP)
+    assert _spend_mandatory(found), messages(found, SPEND)
+
+
+def test_x2_eks_group_from_launch_template_outside_stack(pack):
+    """An EKS node group (max 3) with no instanceTypes whose launchTemplate is a literal id the
+    stack does not create. Expect: spend-limit mandatory."""
+    s = subnet("a", "us-east-1a")
+    ng = res("aws:eks/nodeGroup:NodeGroup", "gpu", {
+        "clusterName": "ml", "nodeRoleArn": "arn:aws:iam::123456789012:role/node",
+        "subnetIds": ["subnet-a"], "launchTemplate": {"id": "lt-0123456789abcdef0",
+                                                      "version": "4"},
+        "scalingConfig": {"minSize": 0.0, "maxSize": 3.0, "desiredSize": 1.0}, "tags": TAGS},
+        deps={"subnetIds": [s]})
+    found = run(pack, [s, ng, aws_budget("500000")], provider=AWS)
+    assert _spend_mandatory(found), messages(found, SPEND)
+
+
+def test_x3_instance_from_launch_template_outside_stack(pack):
+    """An aws.ec2.Instance with no instanceType, launched from a literal launch template name
+    the stack does not create. Expect: spend-limit mandatory."""
+    i = res("aws:ec2/instance:Instance", "box", {
+        "launchTemplate": {"name": "team-gpu", "version": "$Default"},
+        "associatePublicIpAddress": False, "tags": TAGS})
+    found = run(pack, [i, aws_budget("500000")], provider=AWS)
+    assert _spend_mandatory(found), messages(found, SPEND)
+
+
+def test_x5_instance_from_template_outside_stack(pack):
+    """gcp.compute.InstanceFromTemplate whose sourceInstanceTemplate is a literal self link the
+    stack does not create (no machineType of its own). Expect: spend-limit mandatory."""
+    vm = res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "vm", {
+        "zone": "us-central1-a", "name": "vm",
+        "sourceInstanceTemplate": "projects/ml-prod/global/instanceTemplates/shared-a100-v3"})
+    found = run(pack, [vm, gcp_budget("500000")], provider=GCP)
+    assert _spend_mandatory(found), messages(found, SPEND)
+
+
+def test_x6_config_negative_block_fee_refused(pack):
+    """capacityBlockFeesUsd {"blocks": -5} (the schema's minimum is 0).
+    Expect: INVALID_ARGUMENT naming capacityBlockFeesUsd."""
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config({SPEND: {"enforcementLevel": "mandatory",
+                                  "capacityBlockFeesUsd": {"blocks": -5}}})
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "capacityBlockFeesUsd" in err.value.details()
+
+
+def test_x7_valid_config_accepted(pack):
+    """A valid config sent raw (sshCidrs, zones, maxMonthlyUsd as an integer, cannotDecide).
+    Expect: accepted, and a compliant stack then passes no-public-ingress."""
+    pack.send_config({NPI: {"enforcementLevel": "mandatory", "sshCidrs": ["203.0.113.0/24"]},
+                      SSZ: {"enforcementLevel": "mandatory",
+                            "zones": {"subnet-0aaa1111": "us-east-1a"},
+                            "cannotDecide": "advisory"},
+                      SPEND: {"enforcementLevel": "mandatory", "maxMonthlyUsd": 50000}})
+    found = pack.analyze_views([ec2("box", "g5.xlarge"), aws_budget()], AWS)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
+def test_x8_cpu_group_with_its_template_needs_no_budget(pack):
+    """A t3.small ASG with its launch template in the stack, no budget (no GPU).
+    Expect: spend-limit pass."""
+    s = subnet("a", "us-east-1a")
+    t = lt("lt", "t3.small")
+    found = run(pack, [s, t, asg("web", t, [s], 3)], provider=AWS)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
