@@ -246,6 +246,12 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
     from trainstack_policies import capacity
     groups += capacity.groups(resources, NodeGroup, _count, _zone)
     for g in groups:
+        if not g.accelerators and all(t is None for t in g.instance_types):
+            outside = _template_outside(g)
+            if outside:
+                # Its type lives in a template the stack does not create: read nowhere, so it
+                # may be GPU capacity (as a type unknown at preview is).
+                g.instance_type, g.instance_types, g.type_unread = UNKNOWN, [UNKNOWN], outside
         if g.region == "":
             # No region in the program: the provider takes it from the environment, which the
             # engine passes to the pack as to the provider.
@@ -284,6 +290,53 @@ def _priority_mix(g: NodeGroup, mix: Any) -> None:
     g.regular_percent = min(percent, 100.0) if isinstance(percent, float) else 100.0
     if mix.get("baseRegularPriorityCount") is not None and not isinstance(base, float):
         g.regular_percent = 100.0
+
+
+# Where each kind of compute names the template its type comes from: (input, template types of
+# the stack that input may depend on, what the template is called).
+_TEMPLATE_INPUTS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
+    AWS_INSTANCE: (("launchTemplate",), (AWS_LAUNCH_TEMPLATE,), "launch template"),
+    AWS_SPOT_INSTANCE_REQUEST: (("launchTemplate",), (AWS_LAUNCH_TEMPLATE,), "launch template"),
+    AWS_EKS_NODE_GROUP: (("launchTemplate",), (AWS_LAUNCH_TEMPLATE,), "launch template"),
+    GCP_IGM: (("versions",), tuple(GCP_TEMPLATES), "instance template"),
+    GCP_REGION_IGM: (("versions",), tuple(GCP_TEMPLATES), "instance template"),
+    GCP_INSTANCE_FROM_TEMPLATE: (("sourceInstanceTemplate",), tuple(GCP_TEMPLATES),
+                                 "instance template"),
+    ALI_INSTANCE: (("launchTemplateId", "launchTemplateName"), tuple(ALI_LAUNCH_TEMPLATES),
+                   "launch template"),
+    ALI_INSTANCE_SET: (("launchTemplateId", "launchTemplateName"), tuple(ALI_LAUNCH_TEMPLATES),
+                       "launch template"),
+    ALI_SCALING_GROUP: (("launchTemplateId",), tuple(ALI_LAUNCH_TEMPLATES), "launch template"),
+}
+
+
+def _template_outside(g: NodeGroup) -> str:
+    """Why the type of a group with none of its own is read nowhere: it launches from a template
+    the stack does not create (named by a literal id, name or self link, or by a value from
+    elsewhere), or ""."""
+    r = g.resource
+    inputs, kinds, noun = _TEMPLATE_INPUTS.get(r.type, ((), (), ""))
+    for key in inputs:
+        value = r.get(key)
+        if value is None or value == "" or value == [] or value == {} or any(
+                d.type in kinds for d in r.deps.get(key, [])):
+            continue
+        if key == "versions":
+            named = [v.get("instanceTemplate") if isinstance(v, dict) else v
+                     for v in _list(value)]
+            value = next((n for n in named if n is not None), None)
+            if value is None:
+                continue
+        elif isinstance(value, dict):
+            value = next((value.get(k) for k in ("id", "name", "launchTemplateId",
+                                                  "launchTemplateName")
+                          if value.get(k) is not None), None)
+            if value is None:
+                continue
+        shown = "unknown until apply" if value is UNKNOWN else repr(value)
+        return (f"from {noun} {shown}, which the stack does not create (its type is read "
+                "nowhere in the stack)")
+    return ""
 
 
 def _from_template(r: Resource) -> Resource:

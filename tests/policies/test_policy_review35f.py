@@ -33,7 +33,9 @@ instances policy's spot share priced on demand). Round 3 (t1-t13): no disagreeme
 was not GPU capacity, so a group of any size passed unpriced). Round 6 (w1-w10): w1-w3
 (fleets and aws-native instances in the default VPC) were blind spots of the round-4 fix, w4 (a
 launch configuration's associatePublicIpAddress false) a false alarm of it, w10 (a setting of
-the wrong type dropped in silence over gRPC) a blind spot; all fixed. d5b was added for a planted bug
+the wrong type dropped in silence over gRPC) a blind spot; all fixed. Round 7 (x1-x8): x1-x3,
+x5 (a GCP MIG, an EKS node group, an instance and an InstanceFromTemplate from a template the
+stack does not create passed unpriced: v9's class on the other compute kinds), fixed. d5b was added for a planted bug
 d5 let through. Beside them, e1 now checks that "no budget alarm" names the budget that leaves
 the compute out (it said "Found: no budget resource").
 
