@@ -36,8 +36,8 @@ launch configuration's associatePublicIpAddress false) a false alarm of it, w10 
 the wrong type dropped in silence over gRPC) a blind spot; all fixed. Round 7 (x1-x8): x1-x3,
 x5 (a GCP MIG, an EKS node group, an instance and an InstanceFromTemplate from a template the
 stack does not create passed unpriced: v9's class on the other compute kinds), fixed. d5b was
-added for a planted bug d5 let through. Beside them, e1 now checks that "no budget alarm" names the budget that leaves
-the compute out (it said "Found: no budget resource").
+added for a planted bug d5 let through. Beside them, e1 now checks that "no budget alarm"
+names the budget that leaves the compute out (it said "Found: no budget resource").
 
 Classes (issue 35): A reservations + consumers, B capacity blocks, C odd compute types, D stops,
 E misscoped budgets, F malformed values, G scope, H literal ids, I public exposure, J config typos,
