@@ -206,6 +206,30 @@ class Cluster:
         (root / pa.JOBS_DIR / "job-1.json").write_text(json.dumps({"pid": proc.pid}))
         return root, proc
 
+    def start_straight(self) -> list[subprocess.Popen]:
+        """The same job as two nodes' torchrun would run it, never preempted, as its two ranks
+        alone: each with the variables torchrun gives a worker (env:// rendezvous, rank 0 hosts
+        the store) and without the pause per step (a sleep; it changes no number). The reference
+        is the script's arithmetic, which no launcher takes part in; the launchers themselves
+        are what the preempted runs test."""
+        port = free_port()
+        procs = []
+        for rank in (0, 1):
+            root = self.base / f"rank-{rank}"
+            (root / pa.LOCAL_EVENTS_DIR).mkdir(parents=True)
+            env = {**self.env(root), "TRAINSTACK_STEP_SECONDS": "0",
+                   "RANK": str(rank), "LOCAL_RANK": "0", "WORLD_SIZE": "2",
+                   "LOCAL_WORLD_SIZE": "1", "GROUP_RANK": str(rank), "GROUP_WORLD_SIZE": "2",
+                   "ROLE_RANK": str(rank), "ROLE_WORLD_SIZE": "2", "ROLE_NAME": "default",
+                   "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port),
+                   "TORCHELASTIC_RESTART_COUNT": "0", "TORCHELASTIC_MAX_RESTARTS": "0",
+                   "TORCHELASTIC_RUN_ID": "job-1", "TORCHELASTIC_USE_AGENT_STORE": "False"}
+            log = open(self.base / f"rank-{rank}.log", "w")
+            procs.append(subprocess.Popen([sys.executable, EXAMPLE], env=env, stdout=log,
+                                          stderr=subprocess.STDOUT, start_new_session=True))
+        self.procs += procs
+        return procs
+
     def start_agent(self, cloud: str, root: Path, url: str, node: str = "node-1") -> subprocess.Popen:
         proc = subprocess.Popen([sys.executable, "-I", str(self.agent), "--cloud", cloud,
                                  "--node", node,
