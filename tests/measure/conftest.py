@@ -19,3 +19,14 @@ def uninterrupted(tmp_path_factory):
         return cluster.losses(), cluster.finals()
     finally:
         cluster.close()
+
+
+@pytest.fixture(scope="session")
+def preempted(tmp_path_factory):
+    """The example job under `trainstack run` on job agents, its second node taken back once per
+    cloud (tests/preemption_helpers.py, `preempted_job`): what test_preemption_e2e.py asserts per
+    cloud and test_preemption_run_e2e.py asserts of the run. Session scope: one job for both
+    modules (both are in the "torchrun" xdist group, so one worker)."""
+    pytest.importorskip("torch")
+    from tests.preemption_helpers import preempted_job
+    return preempted_job(tmp_path_factory.mktemp("preempted"))
