@@ -107,19 +107,18 @@ def run_ranks(command: list[str], ranks: int, env: dict, log_dir: Path,
                     command, env=rank_env(env, rank, ranks, port, run_id, folder / "error.json"),
                     stdin=subprocess.DEVNULL, stdout=out, stderr=err))
         deadline = time.monotonic() + timeout
-        code = None
-        while code is None:
+        while True:
             codes = [proc.poll() for proc in procs]
             if any(c not in (None, 0) for c in codes):
                 code = 1
-            elif all(c == 0 for c in codes):
+                _stop(procs, STOP_GRACE_S)
+                break
+            if all(c == 0 for c in codes):
                 code = 0
-            elif time.monotonic() > deadline:
+                break
+            if time.monotonic() > deadline:
                 raise subprocess.TimeoutExpired(command, timeout)
-            else:
-                time.sleep(POLL_S)
-        if code:
-            _stop(procs, STOP_GRACE_S)
+            time.sleep(POLL_S)
     finally:
         _stop(procs, 0.0)
     output = "".join(f"[rank{rank}]:{line}\n"
@@ -131,8 +130,10 @@ def run_ranks(command: list[str], ranks: int, env: dict, log_dir: Path,
 def _stop(procs: list[subprocess.Popen], grace: float) -> None:
     """SIGTERM to the ranks still running, then SIGKILL to those left after `grace` seconds."""
     for proc in procs:
-        if proc.poll() is None:
-            proc.terminate() if grace else proc.kill()
+        if proc.poll() is None and grace:
+            proc.terminate()
+        elif proc.poll() is None:
+            proc.kill()
     deadline = time.monotonic() + grace
     for proc in procs:
         try:
