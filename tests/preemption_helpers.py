@@ -11,7 +11,9 @@ import socket
 import subprocess
 import sys
 import threading
-from datetime import datetime, timezone
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from email.utils import format_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -144,10 +146,11 @@ class MetadataServer:
         raise AssertionError(c)
 
 
-# The two-node torchrun job of tests/measure/test_preemption_e2e.py (and, uninterrupted, the
-# reference of test_preemption_run_e2e.py too: the session fixture in tests/measure/conftest.py).
-# Long enough for the four preemptions that test preempts one job with, one per cloud, each
-# notice at least 3 steps after the last resume (each save lands a step or two later).
+# The two-node job of tests/measure/test_preemption_e2e.py and test_preemption_run_e2e.py
+# (`preempted_job` below) and, uninterrupted, their reference (`Cluster.start_straight`; both
+# session fixtures in tests/measure/conftest.py). Long enough for the four preemptions of the one
+# job, one per cloud, each notice at least 3 steps after the last resume (each save lands a step
+# or two later).
 EXAMPLE = str(ROOT / "examples" / "train_resumable.py")
 STEPS = 30
 
@@ -159,27 +162,23 @@ def free_port() -> int:
 
 
 class Cluster:
-    """Nodes are process groups sharing a 'lustre' folder, a bucket folder and one report folder."""
+    """The uninterrupted reference run: its ranks share a 'lustre' folder and one report folder,
+    and import the checkpoint helper as the boot step ships it."""
 
     def __init__(self, base: Path):
-        self.base, self.port = base, free_port()
-        # The agent and the helper exactly as the boot step ships them to a node (the example
-        # imports `trainstack_resumable` first).
+        self.base = base
+        # The helper exactly as the boot step ships it to a node (the example imports
+        # `trainstack_resumable` first).
         self.node_files = base / "opt-trainstack"
         self.node_files.mkdir()
-        self.agent = self.node_files / "preemption_agent.py"
-        self.agent.write_text(boot_step.AGENT_SOURCE)
         (self.node_files / "trainstack_resumable.py").write_text(boot_step.HELPER_SOURCE)
-        self.lustre, self.bucket, self.report = base / "lustre", base / "bucket", base / "report"
+        self.lustre, self.report = base / "lustre", base / "report"
         self.procs: list[subprocess.Popen] = []
 
     def env(self, root: Path) -> dict:
         env = dict(os.environ)
         env.update({"PYTHONPATH": f"{self.node_files}{os.pathsep}{ROOT}",
                     "GLOO_SOCKET_IFNAME": "lo", "OMP_NUM_THREADS": "1",
-                    # torchrun's shared TCP store breaks elastic restarts: a replacement node
-                    # waits forever for the rank-0 address (pytorch/pytorch#135712).
-                    "TORCH_DISABLE_SHARE_RDZV_TCP_STORE": "1",
                     "PYTHONWARNINGS": "ignore", "TRAINSTACK_TOTAL_STEPS": str(STEPS),
                     "TRAINSTACK_SEED": "3", "TRAINSTACK_SAVE_EVERY": "1000",
                     "TRAINSTACK_STEP_SECONDS": "0.3", "TRAINSTACK_RUN": "job-1",
@@ -190,31 +189,29 @@ class Cluster:
                     "TRAINSTACK_EVENTS_DIR": str(root / pa.LOCAL_EVENTS_DIR)})
         return env
 
-    def start_node(self, name: str, host: bool) -> tuple[Path, subprocess.Popen]:
-        root = self.base / name
-        (root / pa.LOCAL_EVENTS_DIR).mkdir(parents=True)
-        (root / pa.JOBS_DIR).mkdir(parents=True)
-        log = open(self.base / f"{name}.log", "w")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "torch.distributed.run", "--nnodes=2:2", "--nproc-per-node=1",
-             "--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{self.port}", "--rdzv-id=job-1",
-             f"--rdzv-conf=is_host={str(host).lower()},join_timeout=240",
-             "--max-restarts=5", "--monitor-interval=0.2", EXAMPLE],
-            env=self.env(root), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        self.procs.append(proc)
-        # The job agent's record (components/agents/job_agent.py): what the preemption agent signals.
-        (root / pa.JOBS_DIR / "job-1.json").write_text(json.dumps({"pid": proc.pid}))
-        return root, proc
-
-    def start_agent(self, cloud: str, root: Path, url: str, node: str = "node-1") -> subprocess.Popen:
-        proc = subprocess.Popen([sys.executable, "-I", str(self.agent), "--cloud", cloud,
-                                 "--node", node,
-                                 "--metadata-url", url, "--root", str(root), "--dest-dir",
-                                 str(self.bucket), "--interval", "0.2"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
-        self.procs.append(proc)
-        return proc
+    def start_straight(self) -> list[subprocess.Popen]:
+        """The same job as two nodes' torchrun would run it, never preempted, as its two ranks
+        alone: each with the variables torchrun gives a worker (env:// rendezvous, rank 0 hosts
+        the store) and without the pause per step (a sleep; it changes no number). The reference
+        is the script's arithmetic, which no launcher takes part in; the launchers themselves
+        are what the preempted runs test."""
+        port = free_port()
+        procs = []
+        for rank in (0, 1):
+            root = self.base / f"rank-{rank}"
+            (root / pa.LOCAL_EVENTS_DIR).mkdir(parents=True)
+            env = {**self.env(root), "TRAINSTACK_STEP_SECONDS": "0",
+                   "RANK": str(rank), "LOCAL_RANK": "0", "WORLD_SIZE": "2",
+                   "LOCAL_WORLD_SIZE": "1", "GROUP_RANK": str(rank), "GROUP_WORLD_SIZE": "2",
+                   "ROLE_RANK": str(rank), "ROLE_WORLD_SIZE": "2", "ROLE_NAME": "default",
+                   "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port),
+                   "TORCHELASTIC_RESTART_COUNT": "0", "TORCHELASTIC_MAX_RESTARTS": "0",
+                   "TORCHELASTIC_RUN_ID": "job-1", "TORCHELASTIC_USE_AGENT_STORE": "False"}
+            log = open(self.base / f"rank-{rank}.log", "w")
+            procs.append(subprocess.Popen([sys.executable, EXAMPLE], env=env, stdout=log,
+                                          stderr=subprocess.STDOUT, start_new_session=True))
+        self.procs += procs
+        return procs
 
     def losses(self) -> dict[int, list[float]]:
         seen: dict[int, list[float]] = {}
@@ -240,3 +237,242 @@ class Cluster:
 def _torch():
     import torch
     return torch
+
+
+# -- the preempted job: `trainstack run` on job agents, one preemption per cloud --------------------
+# Shared by tests/measure/test_preemption_e2e.py (each cloud's notice, save, replacement and
+# resume) and tests/measure/test_preemption_run_e2e.py (the same job as `trainstack run` and the
+# job agents see it): one job, run once per session (tests/measure/conftest.py, `preempted`).
+CLOUDS = ["aws", "gcp", "azure", "alicloud"]
+# The node each cloud's notice takes back; the next name is its replacement (the last one runs
+# the job to its end).
+NODES = ["node-1", "node-1b", "node-1c", "node-1d", "node-1e"]
+
+# Appended to the helper each node's boot installs: a file that says which copy the job imported.
+MARK = """
+import os as _os
+
+_os.makedirs(_os.environ["TRAINSTACK_REPORT_DIR"], exist_ok=True)
+open(_os.path.join(_os.environ["TRAINSTACK_REPORT_DIR"], "helper-" + __file__.replace("/", "_")),
+     "w").close()
+"""
+
+
+class Nodes:
+    """Local nodes as the boot leaves them (ranks profile, the checkpoint helper, state folders)
+    each running the real job agent; a preemption agent per node that a cloud may take back."""
+
+    def __init__(self, tmp: Path):
+        from tests.run_helpers import free_port as free
+        self.tmp, self.port = tmp, free()
+        self.bucket, self.lustre, self.report = tmp / "bucket", tmp / "lustre", tmp / "report"
+        self.bucket.mkdir()
+        self.procs: dict[str, subprocess.Popen] = {}
+        self.roots: dict[str, Path] = {}
+
+    def helper(self, name: str) -> Path:
+        from trainstack_components.agents import job_agent
+        return self.roots[name] / job_agent.HELPER_DIR.lstrip("/") / "trainstack_resumable.py"
+
+    def boot(self, name: str, rank: int) -> None:
+        """What the boot leaves on a node: ranks profile, helper, state folders; its agent."""
+        from tests.run_helpers import LAUNCHER, write_node_root
+        root = self.roots[name] = self.tmp / name
+        write_node_root(root, rank, 2, self.port)
+        self.helper(name).parent.mkdir(parents=True)
+        # As shipped, plus a line that says which copy the job imported.
+        self.helper(name).write_text(boot_step.HELPER_SOURCE + MARK)
+        for folder in (pa.JOBS_DIR, pa.LOCAL_EVENTS_DIR):
+            (root / folder).mkdir(parents=True, exist_ok=True)
+        # No PYTHONPATH and no TORCH_DISABLE_SHARE_RDZV_TCP_STORE: the job agent must set both
+        # (without the first the example cannot import the helper the boot put on the node --
+        # its fallback, the checkout's copy, is not importable; without the second a
+        # replacement never joins the restart). The agent is standard library only.
+        env = {k: v for k, v in os.environ.items() if k not in (
+            "TORCH_DISABLE_SHARE_RDZV_TCP_STORE", "TORCHELASTIC_USE_AGENT_STORE", "PYTHONPATH")}
+        env.update({"OMP_NUM_THREADS": "1", "GLOO_SOCKET_IFNAME": "lo",
+                    "PYTHONWARNINGS": "ignore", "TRAINSTACK_TOTAL_STEPS": str(STEPS),
+                    "TRAINSTACK_SEED": "3", "TRAINSTACK_SAVE_EVERY": "1000",
+                    "TRAINSTACK_STEP_SECONDS": "0.3", "TRAINSTACK_RUN": "job-1",
+                    "TRAINSTACK_CHECKPOINT_DIR": str(self.lustre / "job-1"),
+                    "TRAINSTACK_SCRATCH_DIR": str(root / "scratch" / "job-1"),
+                    "TRAINSTACK_REPORT_DIR": str(self.report)})
+        log = open(self.tmp / f"{name}-agent.log", "wb")
+        self.procs[name] = subprocess.Popen(
+            [sys.executable, str(ROOT / "components/agents/job_agent.py"), "--bucket",
+             str(self.bucket), "--node", name, "--root", str(root), "--launcher", LAUNCHER,
+             "--poll", "0.3", "--idle-exit", "600"],
+            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def watch(self, name: str, cloud: str, url: str) -> None:
+        """`name`'s preemption agent, as the boot step ships it, on `cloud`'s metadata at `url`."""
+        agent = self.tmp / "preemption_agent.py"
+        agent.write_text(boot_step.AGENT_SOURCE)
+        self.procs[f"{name}-preemption"] = subprocess.Popen(
+            [sys.executable, "-I", str(agent), "--cloud", cloud, "--node", name,
+             "--metadata-url", url, "--root", str(self.roots[name]), "--dest-dir",
+             str(self.bucket), "--interval", "0.2"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+    def go_away(self, name: str) -> None:
+        """The cloud takes the node back: its agents and all they started die at once."""
+        for key in (name, f"{name}-preemption"):
+            proc = self.procs.pop(key)
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+    def losses(self) -> dict[int, list[float]]:
+        path = self.report / "losses-rank0.jsonl"
+        seen: dict[int, list[float]] = {}
+        for line in path.read_text().splitlines() if path.exists() else []:
+            entry = json.loads(line)
+            seen.setdefault(entry["step"], []).append(entry["loss"])
+        return seen
+
+    def logs(self) -> str:
+        return "\n".join(p.read_text(errors="replace")[-2000:]
+                         for p in sorted(self.tmp.glob("*.log")))
+
+    def close(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@dataclass
+class Preemption:
+    cloud: str
+    node: str
+    noticed: datetime
+    deadline: datetime
+    exit: dict                       # the preempted node's exit record (its job agent's)
+    saved_step: int = 0
+    saved_at: datetime = datetime.min.replace(tzinfo=timezone.utc)
+    complete: bool = False
+    log: str = ""
+    notices: list = field(default_factory=list)
+    replacement_argv: list = field(default_factory=list)   # what its replacement launched
+
+    @property
+    def rc(self) -> int:             # the preempted node's torchrun
+        return self.exit["rc"]
+
+
+@dataclass
+class PreemptedJob:
+    job: str
+    preemptions: dict                # cloud -> Preemption
+    losses: dict
+    finals: list
+    restarts: list                   # the restart records, node-0's and the replacements'
+    rc: int                          # `trainstack run`'s
+    printed: str                     # what `trainstack run` printed
+    launched_torchrun: bool          # node-1's pid file named torchrun (what the notice signals)
+    saves: dict                      # the save records, by file name
+    imported: set                    # the helper copies the ranks imported
+    helpers: dict                    # node -> the helper copy its boot installed
+    logs: str
+
+
+def wait_until(condition, timeout: float, what: str) -> None:
+    deadline = time.time() + timeout
+    while not condition():
+        assert time.time() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+def preempted_job(base: Path) -> PreemptedJob:
+    """`trainstack run --max-restarts 5 -- python examples/train_resumable.py` on two nodes'
+    job agents; node-1 is taken back once per cloud in CLOUDS' order -- its own metadata server
+    and preemption agent, the notice, every rank's save before the deadline, the node gone for
+    good, a fresh node's job agent joining the running job -- each replacement the next cloud's
+    node. A step that cannot go on fails here with the logs."""
+    from tests.checkout import PYTHONPATH as CHECKOUT_PATH
+    from tests.run_helpers import health_record
+    from trainstack_components.training.resumable import is_complete, newest_complete
+    nodes = Nodes(base)
+    (nodes.bucket / "status").mkdir()
+    for rank, name in enumerate(("node-0", "node-1")):
+        (nodes.bucket / "status" / f"{name}.json").write_text(json.dumps(health_record(name, rank)))
+    printed = base / "run.log"
+    run = None
+    done: dict[str, Preemption] = {}
+    try:
+        nodes.boot("node-0", 0)
+        nodes.boot(NODES[0], 1)
+        run = subprocess.Popen(
+            [sys.executable, "-c", "from trainstack.cli.app import app; app()", "run",
+             "--bucket-url", f"file://{nodes.bucket}", "--max-restarts", str(len(CLOUDS) + 1),
+             "--timeout", "600", "--", "python", EXAMPLE],
+            env={**os.environ, "PYTHONPATH": CHECKOUT_PATH}, stdout=open(printed, "w"),
+            stderr=subprocess.STDOUT)
+        wait_until(lambda: list((nodes.bucket / "jobs").glob("*/request.json")), 60,
+                   "the job request\n" + nodes.logs())
+        job = next((nodes.bucket / "jobs").iterdir()).name
+        launched_torchrun = False
+        last = 0
+        for cloud, name, replacement in zip(CLOUDS, NODES, NODES[1:]):
+            with MetadataServer(cloud, vm_name=name) as md:
+                nodes.watch(name, cloud, md.url)
+                wait_until(lambda: max(nodes.losses(), default=0) >= last + 3, 240,
+                           f"training to reach step {last + 3} before the {cloud} notice\n"
+                           + nodes.logs())
+                if name == NODES[0]:
+                    pid = json.loads((nodes.roots[name] / pa.JOBS_DIR / f"{job}.json")
+                                     .read_text())["pid"]
+                    launched_torchrun = b"torch.distributed.run" in open(
+                        f"/proc/{pid}/cmdline", "rb").read()
+                deadline = (datetime.now(timezone.utc) + timedelta(seconds=45)).replace(
+                    microsecond=0)
+                md.notice(deadline)
+                noticed = datetime.now(timezone.utc)
+                # Notice seen -> SIGTERM -> every rank saves together -> that node's torchrun
+                # exits, and its job agent writes the exit record.
+                exit_file = nodes.bucket / "jobs" / job / name / "exit.json"
+                wait_until(exit_file.exists, 90, f"{name}'s exit on the {cloud} notice\n"
+                           + nodes.logs())
+                this = done[cloud] = Preemption(cloud, name, noticed, deadline,
+                                                json.loads(exit_file.read_text()),
+                                                log=nodes.logs())
+                saved = newest_complete(nodes.lustre / "job-1")
+                assert saved is not None, f"{cloud}: no complete checkpoint\n{this.log}"
+                manifest = json.loads((saved / "trainstack.json").read_text())
+                this.saved_step, this.complete = manifest["step"], is_complete(saved)
+                this.saved_at = datetime.fromisoformat(manifest["time"].replace("Z", "+00:00"))
+                last = this.saved_step
+                # The node goes away for good (its agents with it); a fresh node takes its place.
+                wait_until(lambda: list((nodes.bucket / "events" / name).glob("*.json")), 30,
+                           f"the {cloud} notice in the bucket")
+                nodes.go_away(name)
+                nodes.boot(replacement, 1)
+        rc = run.wait(timeout=600)
+        for this, replacement in zip(done.values(), NODES[1:]):
+            # The agent's own records (the notice; on Azure the acknowledgement). The job's save
+            # and restart records that the agent shipped from the same node are read below.
+            this.notices = [e for e in (json.loads(p.read_text()) for p in
+                                        (nodes.bucket / "events" / this.node).glob("*"))
+                            if e["event"] not in ("checkpoint", "restart")]
+            started = nodes.bucket / "jobs" / job / replacement / "started.json"
+            this.replacement_argv = json.loads(started.read_text())["argv"] \
+                if started.exists() else []
+        # The job's own records, written by global rank 0 (on whichever node it was; shipped
+        # to the bucket by a preemption agent, kept in sent/, or not shipped): by file name.
+        def records(kind: str) -> dict:
+            return {p.name: json.loads(p.read_text()) for p in [
+                *(nodes.bucket / "events").glob(f"*/*-{kind}-*.json"),
+                *(r for root in nodes.roots.values()
+                  for r in (root / pa.LOCAL_EVENTS_DIR).glob(f"**/*-{kind}-*.json"))]}
+        restarts, saves = list(records("restart").values()), records("checkpoint")
+        finals = [_torch().load(nodes.report / f"final-rank{r}.pt", weights_only=False)
+                  for r in (0, 1)] if rc == 0 else []
+        return PreemptedJob(job, done, nodes.losses(), finals, restarts, rc,
+                            printed.read_text(), launched_torchrun, saves,
+                            {p.name for p in nodes.report.glob("helper-*")},
+                            {n: nodes.helper(n) for n in nodes.roots}, nodes.logs())
+    finally:
+        if run is not None and run.poll() is None:
+            run.kill()
+            run.wait()
+        nodes.close()

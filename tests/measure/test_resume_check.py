@@ -55,9 +55,11 @@ def test_a_script_that_restarts_from_scratch_is_caught(tmp_path):
     script = tmp_path / "no_resume.py"
     script.write_text((ROOT / "tests" / "data" / "resume" / "handrolled.py").read_text()
                       .replace("if ckpt.exists():", "if False:"))
-    # Its straight run is handrolled.py's: the edit is in the resume branch, which it never takes.
+    # Its straight and stopped runs are handrolled.py's: the edit is in the resume branch, which
+    # neither takes (both start in an empty checkpoint folder).
     check = checked([sys.executable, str(script), "--forget", "nothing"], steps=8, ranks=1,
-                    straight_as=HANDROLLED + ["--forget", "nothing"])
+                    straight_as=HANDROLLED + ["--forget", "nothing"],
+                    stopped_as=HANDROLLED + ["--forget", "nothing"])
     assert not check.ok and "started at step 1, not 5" in render(check)
 
 

@@ -323,7 +323,7 @@ def bench_command(
     tolerance: float = typer.Option(0.0, "--tolerance", help="With --resume-check: relative "
                                     "tolerance (0: exact, right on CPU; e.g. 1e-5 on GPU)."),
     ranks: int = typer.Option(2, "--ranks", min=1, help="With --resume-check: processes "
-                              "(torchrun --standalone), 2+ to run code under world_size > 1."),
+                              "(with torchrun's variables), 2+ to run code under world_size > 1."),
     scaling_retries: int = typer.Option(1, "--scaling-retries", min=0, help="Runs of the "
                                         "training part again when its scaling efficiency comes "
                                         "out above 1 (then refused)."),

@@ -23,9 +23,12 @@ import json
 import math
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import time
+import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Optional
@@ -48,22 +51,101 @@ class RunOutput:
     rank_finals: dict[int, Optional[dict]] = field(default_factory=dict)
 
 
-def launch(command: list[str], ranks: int, log_dir: Optional[Path] = None) -> list[str]:
-    """`command` as `ranks` processes on this machine: torchrun --standalone (gloo on CPU is the
-    script's choice), so code under world_size > 1 -- a DistributedSampler, a collective in
-    the checkpoint -- runs as on a cluster. One rank: the command as it is. With `log_dir`,
-    torchrun also keeps each rank's stdout and stderr in files there (`--tee 3`): its own failure
-    summary names only a signal, the rank's stderr says why (`rank_errors`)."""
-    if ranks <= 1:
-        return list(command)
-    logs = ["--log-dir", str(log_dir), "--tee", "3"] if log_dir is not None else []
-    return [sys.executable, "-m", "torch.distributed.run", "--standalone",
-            f"--nproc-per-node={ranks}", *logs, "--no-python", *command]
+# What torchrun (torch.distributed.elastic's local agent, torch 2.x) gives each worker, less the
+# rendezvous it needs across nodes: one "node", every rank on it, a store on rank 0.
+STOP_GRACE_S = 30.0      # torchrun's own wait between SIGTERM and SIGKILL when a worker fails
+POLL_S = 0.1             # torchrun's default --monitor-interval
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def rank_env(env: dict, rank: int, ranks: int, port: int, run_id: str,
+             error_file: Path) -> dict:
+    """The environment of rank `rank` of `ranks` on this machine: the variables torchrun
+    --standalone --nproc-per-node=`ranks` sets for its workers (RANK, LOCAL_RANK, WORLD_SIZE,
+    LOCAL_WORLD_SIZE, GROUP_/ROLE_ RANK and WORLD_SIZE, ROLE_NAME, MASTER_ADDR/PORT, the
+    TORCHELASTIC_ ones, TORCHELASTIC_ERROR_FILE for torch's @record), with OMP_NUM_THREADS 1
+    unless set, as torchrun does for 2+ processes. TORCHELASTIC_USE_AGENT_STORE is False: there is no agent, so rank 0's init_process_group
+    hosts the c10d store at MASTER_PORT (env:// rendezvous)."""
+    return {**env, "RANK": str(rank), "LOCAL_RANK": str(rank), "WORLD_SIZE": str(ranks),
+            "LOCAL_WORLD_SIZE": str(ranks), "GROUP_RANK": "0", "GROUP_WORLD_SIZE": "1",
+            "ROLE_RANK": str(rank), "ROLE_WORLD_SIZE": str(ranks), "ROLE_NAME": "default",
+            "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port),
+            "TORCHELASTIC_RESTART_COUNT": "0", "TORCHELASTIC_MAX_RESTARTS": "0",
+            "TORCHELASTIC_RUN_ID": run_id, "TORCHELASTIC_USE_AGENT_STORE": "False",
+            "TORCHELASTIC_ERROR_FILE": str(error_file),
+            "TORCH_NCCL_ASYNC_ERROR_HANDLING": env.get("TORCH_NCCL_ASYNC_ERROR_HANDLING", "1"),
+            "OMP_NUM_THREADS": env.get("OMP_NUM_THREADS", "1")}
+
+
+def run_ranks(command: list[str], ranks: int, env: dict, log_dir: Path,
+              timeout: float) -> tuple[int, str]:
+    """`command` as `ranks` processes on this machine, started as `torchrun --standalone
+    --nproc-per-node=ranks --no-python command` starts its workers (`rank_env`), so code under
+    world_size > 1 -- a DistributedSampler, a collective in the checkpoint -- runs as on a
+    cluster, without a launcher process of its own (it would import torch once more per run).
+    torchrun's ways kept: each rank's stdout and stderr in
+    `log_dir`/<run id>/attempt_0/<rank>/{stdout,stderr}.log (its --log-dir layout, which
+    `rank_errors` reads); the first rank to fail stops the others (SIGTERM, SIGKILL after
+    STOP_GRACE_S) and the run exits 1; all exiting 0 is 0. Past `timeout` every rank is killed
+    and subprocess.TimeoutExpired raised. Returns the exit code and the ranks' output."""
+    run_id = f"resume-check-{uuid.uuid4().hex[:8]}"
+    port = _free_port()
+    procs: list[subprocess.Popen] = []
+    folders: list[Path] = []
+    try:
+        for rank in range(ranks):
+            folder = log_dir / run_id / "attempt_0" / str(rank)
+            folder.mkdir(parents=True)
+            folders.append(folder)
+            with open(folder / "stdout.log", "w") as out, open(folder / "stderr.log", "w") as err:
+                procs.append(subprocess.Popen(
+                    command, env=rank_env(env, rank, ranks, port, run_id, folder / "error.json"),
+                    stdin=subprocess.DEVNULL, stdout=out, stderr=err))
+        deadline = time.monotonic() + timeout
+        while True:
+            codes = [proc.poll() for proc in procs]
+            if any(c not in (None, 0) for c in codes):
+                code = 1
+                _stop(procs, STOP_GRACE_S)
+                break
+            if all(c == 0 for c in codes):
+                code = 0
+                break
+            if time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(command, timeout)
+            time.sleep(POLL_S)
+    finally:
+        _stop(procs, 0.0)
+    output = "".join(f"[rank{rank}]:{line}\n"
+                     for rank, folder in enumerate(folders) for part in ("stdout", "stderr")
+                     for line in (folder / f"{part}.log").read_text(errors="replace").splitlines())
+    return code, output
+
+
+def _stop(procs: list[subprocess.Popen], grace: float) -> None:
+    """SIGTERM to the ranks still running, then SIGKILL to those left after `grace` seconds."""
+    for proc in procs:
+        if proc.poll() is None and grace:
+            proc.terminate()
+        elif proc.poll() is None:
+            proc.kill()
+    deadline = time.monotonic() + grace
+    for proc in procs:
+        try:
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def rank_errors(log_dir: Path, lines: int = 12) -> str:
-    """The last `lines` lines of each rank's stderr under torchrun's --log-dir (newest attempt),
-    as "rank N: ..." paragraphs; empty when there are none."""
+    """The last `lines` lines of each rank's stderr under `log_dir` (torchrun's --log-dir layout,
+    which run_ranks keeps), as "rank N: ..." paragraphs; empty when there are none."""
     found = []
     for stderr in sorted(log_dir.glob("*/attempt_*/*/stderr.log")):
         tail = [line for line in stderr.read_text(errors="replace").splitlines() if line.strip()]
@@ -102,8 +184,13 @@ def _run(command: list[str], workdir: Path, name: str, steps: int, stop_after: O
     if stop_after is not None:
         run_env["TRAINSTACK_STOP_AFTER_STEP"] = str(stop_after)
     try:
-        done = subprocess.run(launch(command, ranks, workdir / f"logs-{name}"), env=run_env,
-                              capture_output=True, text=True, timeout=timeout)
+        if ranks > 1:
+            returncode, output = run_ranks(command, ranks, run_env, workdir / f"logs-{name}",
+                                           timeout)
+        else:
+            done = subprocess.run(command, env=run_env, capture_output=True, text=True,
+                                  timeout=timeout)
+            returncode, output = done.returncode, done.stdout + done.stderr
     except FileNotFoundError:
         raise SpecError("command", f"{command[0]!r} was not found.",
                         "Give the training command after `--`, e.g. -- python train.py.") from None
@@ -126,11 +213,11 @@ def _run(command: list[str], workdir: Path, name: str, steps: int, stop_after: O
             import torch
             final = torch.load(report / f"final-rank{rank}.pt", weights_only=False)
         rank_finals[rank] = final
-    tail = (done.stdout + done.stderr)[-2000:]
-    if done.returncode != 0 and ranks > 1:
-        # torchrun's own summary ends the output and names only exit codes and signals.
+    tail = output[-2000:]
+    if returncode != 0 and ranks > 1:
+        # Each rank's own stderr says why; the run's code (as torchrun's) only that one failed.
         tail = rank_errors(workdir / f"logs-{name}")[-2000:] or tail
-    return RunOutput(done.returncode, rank_losses[0], rank_finals[0], tail, rank_losses,
+    return RunOutput(returncode, rank_losses[0], rank_finals[0], tail, rank_losses,
                      rank_finals)
 
 
@@ -305,8 +392,9 @@ def resume_check_cli(
                                     "state (0: exact, right on CPU; e.g. 1e-5 on GPU)."),
     timeout: float = typer.Option(600.0, "--timeout", min=1, help="Seconds per run."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
-    ranks: int = typer.Option(2, "--ranks", min=1, help="Processes (torchrun --standalone; the "
-                              "script picks gloo on CPU): 2+ runs the code under world_size > 1."),
+    ranks: int = typer.Option(2, "--ranks", min=1, help="Processes, started with torchrun's "
+                              "variables (env:// rendezvous on this machine; the script picks "
+                              "gloo on CPU): 2+ runs the code under world_size > 1."),
 ):
     """Prove the script resumes exactly: K steps straight vs K/2, a stop, and a resume."""
     code = resume_check_command(list(command or []), steps, tolerance, timeout, as_json, ranks)
