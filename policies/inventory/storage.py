@@ -35,7 +35,26 @@ class Filesystem:
     zone_id: str = ""        # an AZ ID instead of a zone name (S3 Express directory buckets)
 
 
+# The last stack filesystems() / buckets() saw, and what they found: storage-same-zone and
+# spend-limit both ask for the same stack's filesystems and buckets in one evaluation. Keyed
+# by the list's identity and length, as node_groups() is (the list is held, so its id is not
+# reused), so a different or a changed list is read afresh; nothing changes a Filesystem or a
+# Bucket once it is made.
+_LAST_FILESYSTEMS: tuple[list, int, list] = ([], -1, [])
+_LAST_BUCKETS: tuple[list, int, list] = ([], -1, [])
+
+
 def filesystems(resources: list[Resource]) -> list[Filesystem]:
+    global _LAST_FILESYSTEMS
+    seen, size, cached = _LAST_FILESYSTEMS
+    if seen is resources and size == len(resources):
+        return list(cached)
+    found = _filesystems(resources)
+    _LAST_FILESYSTEMS = (resources, len(resources), found)
+    return list(found)
+
+
+def _filesystems(resources: list[Resource]) -> list[Filesystem]:
     out: list[Filesystem] = []
     for r in resources:
         if r.type == AWS_LUSTRE:
@@ -119,6 +138,16 @@ class Bucket:
 
 
 def buckets(resources: list[Resource]) -> list[Bucket]:
+    global _LAST_BUCKETS
+    seen, size, cached = _LAST_BUCKETS
+    if seen is resources and size == len(resources):
+        return list(cached)
+    found = _buckets(resources)
+    _LAST_BUCKETS = (resources, len(resources), found)
+    return list(found)
+
+
+def _buckets(resources: list[Resource]) -> list[Bucket]:
     out: list[Bucket] = []
     for r in resources:
         if r.type in AWS_BUCKETS:
