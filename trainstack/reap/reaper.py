@@ -195,10 +195,13 @@ class PulumiStacks:
             self._selected[stack] = auto.Stack.select(stack, self.ws)
         return self._selected[stack]
 
-    def unretained(self, stack) -> list[str]:
-        """What of the bucket a destroy of the stack's state now would delete (see below)."""
+    def unretained(self, stack, outputs: Optional[dict] = None) -> list[str]:
+        """What of the bucket a destroy of the stack's state now would delete (see below);
+        `outputs`: the stack's outputs as just read (else read now), for the bucket's name."""
+        if outputs is None:
+            outputs = self.outputs(stack)
         return unretained_buckets(self._stack(stack).export_stack().deployment or {},
-                                  self.outputs(stack).get("bucket_name"))
+                                  outputs.get("bucket_name"))
 
     def updated(self, stack):
         """The latest `up`'s start or end: a stack brought back after a stop is as young as
@@ -507,7 +510,7 @@ class Reaper:
         check = getattr(self.backend, "unretained", None)
         if check is not None:   # the state a destroy acts on, not only what the marker says
             try:
-                lost = check(stack)
+                lost = check(stack, outputs)   # the outputs just read: their bucket's name
             except Exception as failed:  # noqa: BLE001
                 lost = [f"the state could not be read: {type(failed).__name__}: {failed}"]
             if lost:
