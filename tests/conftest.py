@@ -498,12 +498,11 @@ def store(request, tmp_path, monkeypatch):
         fs = fsspec.filesystem("file", auto_mkdir=True)
         yield Store("file", "file", fs, str(base), "aws", f"file://{tmp_path}/no-such-bucket/heartbeats")
     elif request.param == "s3":
-        import boto3
         endpoint = request.getfixturevalue("s3_server")
         use_s3(endpoint, monkeypatch)
-        boto3.client("s3", endpoint_url=endpoint).create_bucket(Bucket=unique)
-        yield Store("s3", "s3", fsspec.filesystem("s3"), unique, "aws",
-                    f"s3://no-such-{unique}/heartbeats")
+        fs = fsspec.filesystem("s3")
+        fs.mkdir(unique)   # CreateBucket, through the case's own client (not a boto3 one more)
+        yield Store("s3", "s3", fs, unique, "aws", f"s3://no-such-{unique}/heartbeats")
         import s3fs
         s3fs.S3FileSystem.clear_instance_cache()
     elif request.param == "gcs":

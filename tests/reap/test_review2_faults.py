@@ -1,9 +1,10 @@
 """Issue 34's second fresh fault-injection review: faults the first review
 (tests/reap/test_review_faults.py) did not inject, aimed at what changed since (the bucket's
 retention read from the state, updates re-read at each re-check, the scale-back, the FSx
-associations read live, Alibaba's fileset mount). Each runs the real CLI: `python -m trainstack
-reap` as a subprocess with the stand-in `pulumi`, `gcloud` and `aliyun` on PATH (wrapped here to
-inject the fault), or, for AWS (moto's Auto Scaling and EC2 with the real FsxExportGuard over a
+associations read live, Alibaba's fileset mount). Each runs the real CLI: `trainstack reap` (the
+`reap` of tests/reap/test_review_faults.py: the typer app in this process) with the stand-in
+`pulumi`, `gcloud` and `aliyun` on PATH, each a process of its own (wrapped here to inject the
+fault), or, for AWS (moto's Auto Scaling and EC2 with the real FsxExportGuard over a
 stand-in FSx client), the typer app in-process as tests/reap/test_reap_unexported.py does.
 
 A finding is marked xfail(strict=True, reason="review finding: ..."): it fails on today's code and

@@ -1,6 +1,7 @@
 """Issue 34's closing fault-injection review: faults no other reap test injects, each through the
-real CLI (`python -m trainstack reap` as a subprocess) with the stand-in `pulumi`, `gcloud` and
-`aliyun` on PATH (some wrapped here to inject the fault) and heartbeats in a file:// bucket (the
+real CLI (`trainstack reap`, the typer app in this process; a `python -m trainstack reap` process
+where the process is what is killed) with the stand-in `pulumi`, `gcloud` and `aliyun` on PATH,
+each a process of its own (some wrapped here to inject the fault) and heartbeats in a file:// bucket (the
 `world` of tests/reap/test_reap_under_faults.py); the idle agent's own faults run the agent as its
 timer does (the `node` of tests/components/test_idle_agent.py).
 
@@ -14,8 +15,10 @@ import json
 import os
 import subprocess
 import sys
+import traceback
 
 import pytest
+from typer.testing import CliRunner
 
 from tests.checkout import PYTHONPATH as CHECKOUT_PATH
 from tests.components.test_idle_agent import node  # noqa: F401 (fixture: the agent on a node)
@@ -23,19 +26,33 @@ from tests.conftest import ROOT, stand_in_cli
 from tests.reap.test_reap_faults import GCLOUD
 from tests.reap.test_reap_under_faults import alibaba, audit_lines, world  # noqa: F401 (fixture)
 from tests.reap_helpers import beat, marked, put_beats, write_stacks
+from trainstack.cli.app import app
 
 
 class Run:
-    def __init__(self, done: subprocess.CompletedProcess):
-        self.exit_code, self.output = done.returncode, done.stdout
+    def __init__(self, exit_code: int, output: str):
+        self.exit_code, self.output = exit_code, output
 
 
 def reap(world, *extra, **env) -> Run:
-    """`trainstack reap --yes` as the workflow runs it: its own process, the stand-ins on PATH."""
-    return Run(subprocess.run(
-        [sys.executable, "-m", "trainstack", "reap", "--yes", "--audit-log", str(world.audit),
-         *extra], env={**os.environ, "PYTHONPATH": CHECKOUT_PATH, **env}, cwd=ROOT,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300))
+    """`trainstack reap --yes` as the workflow runs it, from the checkout's root, the stand-ins
+    on PATH and `env` set for them (the wrappers read their fault from it): the typer app in
+    this process, as tests/reap/test_reap_under_faults.py runs it. Every `pulumi`, `gcloud` and
+    `aliyun` it calls is still a process of its own; a reaper process of its own is started
+    only where the process is the fault (a SIGKILL: test_a_reaper_sigkilled_mid_export_is_
+    taken_over_after_its_lease here; tests/reap/test_reap_faults.py, test_reap_interrupted.py):
+    each `python -m trainstack` costs 0.4 CPU s of imports (the Pulumi SDK, typer), 39 runs
+    here. An exception out of the command ends the run as it would the process: exit 1, its
+    traceback in the output."""
+    with pytest.MonkeyPatch.context() as mp:
+        for name, value in env.items():
+            mp.setenv(name, value)
+        mp.chdir(ROOT)
+        done = CliRunner().invoke(app, ["reap", "--yes", "--audit-log", str(world.audit), *extra])
+    output = done.output
+    if done.exception is not None and not isinstance(done.exception, SystemExit):
+        output += "".join(traceback.format_exception(done.exception))
+    return Run(done.exit_code, output)
 
 
 def gcp(world, members, **outputs):

@@ -84,14 +84,19 @@ def retained_ids(deployment: dict[str, Any]) -> dict[str, str]:
 
 
 def destroy_keeping(stack: Any, destroy: Callable[[], object],
-                    backend: Optional[str] = None) -> Kept:
+                    backend: Optional[str] = None,
+                    deployment: Optional[dict[str, Any]] = None) -> Kept:
     """Run `destroy` on an Automation API stack and, once it succeeded, record the ids of what
     it kept: beside the backend's state (see the module doc) and in the stack's config. The ids
-    are read before: the destroy removes them from the state. A destroy that fails records
-    nothing (the kept resources are still in the state); a record that cannot be written after
-    a destroy that succeeded is said in `failed`, never raised as a failed destroy."""
+    are read before: the destroy removes them from the state (from `deployment`, the state a
+    caller has just read to judge the destroy, else from a `pulumi stack export` now). A
+    destroy that fails records nothing (the kept resources are still in the state); a record
+    that cannot be written after a destroy that succeeded is said in `failed`, never raised as
+    a failed destroy."""
     import pulumi.automation as auto
-    kept = Kept(retained_ids(stack.export_stack().deployment or {}))
+    if deployment is None:
+        deployment = stack.export_stack().deployment or {}
+    kept = Kept(retained_ids(deployment))
     destroy()
     if not kept.ids:
         return kept

@@ -14,7 +14,7 @@ from trainstack_components.project import PROJECT, PROVIDER_REGION_KEYS
 
 
 def load_yaml(path: Path, what: str):
-    from trainstack_components.spec import load_yaml as load
+    from trainstack_components.yaml_files import load_yaml as load
     return load(path, what)
 
 

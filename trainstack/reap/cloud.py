@@ -100,13 +100,19 @@ class AwsGroup:
         self.client_for, self.ec2_for = client_for, ec2_for
         self.booting: dict[str, str] = {}
         self.started: dict[str, datetime] = {}
+        self._clients: dict[tuple[str, Optional[str]], object] = {}
 
-    @staticmethod
-    def _boto(service, region):
-        import boto3
-        from botocore.config import Config
-        return boto3.client(service, region_name=region, config=Config(
-            connect_timeout=20, read_timeout=60, retries={"max_attempts": 3}))
+    def _boto(self, service, region):
+        """One client per service and region for this group object (one per reaper run): a new
+        boto3 client loads its service model and builds its methods (tens of ms of CPU each),
+        and a stack's look and scale-down make four calls. The client's credentials are
+        botocore's own, refreshed by it when they expire."""
+        if (service, region) not in self._clients:
+            import boto3
+            from botocore.config import Config
+            self._clients[service, region] = boto3.client(service, region_name=region, config=Config(
+                connect_timeout=20, read_timeout=60, retries={"max_attempts": 3}))
+        return self._clients[service, region]
 
     def _client(self, region):
         return self.client_for(region) if self.client_for else self._boto("autoscaling", region)

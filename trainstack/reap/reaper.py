@@ -62,7 +62,7 @@ from trainstack.reap.cloud import (  # noqa: F401 (re-exported: the guards' hist
     default_clouds,
     default_guards,
 )
-from trainstack.reap.store import LEASE, NodeReport, StackStore
+from trainstack.reap.store import LEASE, NodeReport, StackStore, reusing_filesystems
 from trainstack_components.lifetime import iso, parse_iso, utc_now
 
 MARKER = "trainstack_marker"
@@ -163,6 +163,7 @@ class PulumiStacks:
         from trainstack.deploy.lifecycle import workspace
         self.ws = workspace(project_dir, backend)
         self.kept_before: dict[str, dict] = {}   # stack -> {name: id} a destroy leaves in place
+        self._selected: dict[str, object] = {}   # stack -> its Automation API Stack
 
     def summaries(self):
         listed = self.ws.list_stacks()
@@ -174,16 +175,33 @@ class PulumiStacks:
         return getattr(self, "resources", {}).get(stack)
 
     def outputs(self, stack):
-        return {k: v.value for k, v in self.ws.stack_outputs(stack).items()}
+        """The stack's outputs as they are now, secrets in plain text: one `pulumi stack output
+        --json --show-secrets`, run as the SDK runs its commands (the workspace's env and folder).
+        The SDK's `stack_outputs` makes a second, masked call only to tell which outputs are
+        secret, which the reaper never asks; each `pulumi` call is a CLI start (and the reaper
+        reads a stack's outputs at the first look and at every re-check)."""
+        ws = self.ws
+        env = {"PULUMI_HOME": ws.pulumi_home} if ws.pulumi_home else {}
+        result = ws.pulumi_command.run(["stack", "output", "--json", "--show-secrets", "--stack",
+                                        stack], ws.work_dir, {**env, **ws.env_vars})
+        return json.loads(result.stdout)
 
     def _stack(self, stack):
+        """The stack, selected once per reaper run: every command the Stack object runs names
+        it (`--stack`), so a second `pulumi stack select` would only check again that it exists,
+        which the command itself does (a stack removed meanwhile fails that command)."""
         import pulumi.automation as auto
-        return auto.Stack.select(stack, self.ws)
+        if stack not in self._selected:
+            self._selected[stack] = auto.Stack.select(stack, self.ws)
+        return self._selected[stack]
 
-    def unretained(self, stack) -> list[str]:
-        """What of the bucket a destroy of the stack's state now would delete (see below)."""
+    def unretained(self, stack, outputs: Optional[dict] = None) -> list[str]:
+        """What of the bucket a destroy of the stack's state now would delete (see below);
+        `outputs`: the stack's outputs as just read (else read now), for the bucket's name."""
+        if outputs is None:
+            outputs = self.outputs(stack)
         return unretained_buckets(self._stack(stack).export_stack().deployment or {},
-                                  self.outputs(stack).get("bucket_name"))
+                                  outputs.get("bucket_name"))
 
     def updated(self, stack):
         """The latest `up`'s start or end: a stack brought back after a stop is as young as
@@ -222,8 +240,9 @@ class PulumiStacks:
         # What the destroy keeps, for a destroy interrupted before it could record it.
         self.kept_before[stack] = retained_ids(deployment)
         try:
+            # The kept ids from the state just read and judged (no second `stack export`).
             kept = destroy_keeping(selected, lambda: selected.destroy(on_output=echo),
-                                   self.ws.env_vars.get("PULUMI_BACKEND_URL"))
+                                   self.ws.env_vars.get("PULUMI_BACKEND_URL"), deployment)
         except auto.ConcurrentUpdateError as locked:
             raise StackLocked(str(locked).strip().splitlines()[-1]) from None
         except auto.CommandError as failed:
@@ -361,6 +380,10 @@ class Reaper:
     _first_updated: Optional[datetime] = field(default=None, repr=False)   # at the first look
 
     def run(self) -> list[Decision]:
+        with reusing_filesystems():   # one client per stack's store for the run, not per look
+            return self._run()
+
+    def _run(self) -> list[Decision]:
         decisions = []
         for stack, updating in self.backend.summaries():
             if self.only and stack != self.only:
@@ -487,7 +510,7 @@ class Reaper:
         check = getattr(self.backend, "unretained", None)
         if check is not None:   # the state a destroy acts on, not only what the marker says
             try:
-                lost = check(stack)
+                lost = check(stack, outputs)   # the outputs just read: their bucket's name
             except Exception as failed:  # noqa: BLE001
                 lost = [f"the state could not be read: {type(failed).__name__}: {failed}"]
             if lost:
