@@ -200,7 +200,8 @@ def packages_step(ctx: NodeContext) -> BootStep:
     needs = ["python3_venv"] + (["docker", "container_toolkit"] if ctx.runtime_image else [])
     parts = []
     if "python3_venv" in lacking:
-        # Debian's python3 carries an ensurepip that refuses to run: the package is the test.
+        # Debian's python3 carries an ensurepip that refuses to run: the package is the test (it
+        # brings python3-pip-whl, whose pip fills the agent's venv in the jobs step).
         parts.append(f"{SC2016}{VENV_READY} || {{ {APT} update -qq && {_apt_install('python3-venv')}; }}")
     if "docker" in lacking and "docker" in needs:
         parts.append(f"command -v docker >/dev/null || {{ {APT} update -qq && "
