@@ -54,9 +54,9 @@ BUCKET_BACKENDS = {"aws": ("s3", "s3fs"), "gcp": ("gs", "gcsfs"), "azure": ("abf
 AGENT_VENV = "/opt/trainstack/venv"
 # The pip that fills the agent's venv: the wheel of Debian's and Ubuntu's python3-pip-whl, which
 # python3-venv depends on (ensurepip installs from it), run as it is: pip's own __main__ puts the
-# wheel on sys.path "to support running pip from a wheel" (pypa/pip src/pip/__main__.py). The
-# venv is made --without-pip: nothing runs pip in it after this step, and ensurepip's copy of pip
-# and setuptools (unpacked and byte-compiled) was half the step's CPU.
+# wheel on sys.path ("This allows the usage python pip-*.whl/pip install pip-*.whl", pypa/pip
+# src/pip/__main__.py). The venv is made --without-pip: nothing runs pip in it after this step,
+# and ensurepip's copy of pip and setuptools (unpacked and byte-compiled) was half its CPU.
 PIP_WHEELS = "/usr/share/python-wheels"
 # Backends whose closure holds packages PyPI has only as sdists (crcmod 1.7, oss2 2.18.4): pip
 # 22/23 (jammy's, bookworm's) builds those with the venv's setuptools (`setup.py install`); without
