@@ -201,3 +201,25 @@ def run_step(text: str, step: str, root: Path, bin_dir: Path, env: dict | None =
     return subprocess.run(["bash", str(script_path)], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
                                **(env or {})})
+
+
+def run_jobs_step(tmp_path: Path, text: str, wheels: tuple[str, ...]):
+    """The jobs step with the venv and /usr/share/python-wheels moved under `tmp_path` (the
+    latter holding `wheels`, empty files): python3 stands in for `python3 -m venv --without-pip
+    DIR`, whose DIR/bin/python logs how it is called. (result, venv, wheel folder, calls)."""
+    root, bin_dir, env = boot_node(tmp_path)
+    venv, wheel_dir = tmp_path / "venv", tmp_path / "python-wheels"
+    wheel_dir.mkdir()
+    for name in wheels:
+        (wheel_dir / name).write_text("")
+    text = text.replace("/opt/trainstack/venv", str(venv)).replace("/usr/share/python-wheels",
+                                                                   str(wheel_dir))
+    stand_in(bin_dir, "python3", 'echo "python3 $*" >> "$FAKE_LOG"\n'
+             '[ "$1 $2 $3" = "-m venv --without-pip" ] || exit 3\nmkdir -p "$4/bin"\n'
+             'printf \'#!/bin/bash\\necho "venv-python $*" >> "$FAKE_LOG"\\n\' > "$4/bin/python"\n'
+             'chmod +x "$4/bin/python"\n')
+    for tool in ("systemctl", "curl", "aliyun"):
+        stand_in(bin_dir, tool, "exit 0\n")
+    result = run_step(text, "jobs", root, bin_dir, env)
+    log = tmp_path / "calls.log"
+    return result, venv, wheel_dir, log.read_text().splitlines() if log.exists() else []

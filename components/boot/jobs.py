@@ -52,6 +52,17 @@ assert job_agent.ENV_FILE.startswith(CONFIG_DIR + "/")
 BUCKET_BACKENDS = {"aws": ("s3", "s3fs"), "gcp": ("gs", "gcsfs"), "azure": ("abfs", "adlfs"),
                    "alicloud": ("oss", "ossfs")}
 AGENT_VENV = "/opt/trainstack/venv"
+# The pip that fills the agent's venv: the wheel of Debian's and Ubuntu's python3-pip-whl, which
+# python3-venv depends on (ensurepip installs from it), run as it is: pip's own __main__ puts the
+# wheel on sys.path ("This allows the usage python pip-*.whl/pip install pip-*.whl", pypa/pip
+# src/pip/__main__.py). The venv is made --without-pip: nothing runs pip in it after this step,
+# and ensurepip's copy of pip and setuptools (unpacked and byte-compiled) was half its CPU.
+PIP_WHEELS = "/usr/share/python-wheels"
+# Backends whose closure holds packages PyPI has only as sdists (crcmod 1.7, oss2 2.18.4): pip
+# 22/23 (jammy's, bookworm's) builds those with the venv's setuptools (`setup.py install`); without
+# it pip would build them in an isolated environment with the newest setuptools from the index,
+# unpinned. That venv gets setuptools from python3-setuptools-whl (python3-venv depends on it too).
+SOURCE_BUILDS = {"ossfs": ("crcmod", "oss2")}
 
 
 # The agent as the node gets it: comments and docstrings dropped (the module's first line kept,
@@ -141,8 +152,16 @@ def jobs_step(ctx: NodeContext, cloud: CloudBoot) -> BootStep:
     env = {"TS_BUCKET_URL": bucket_url(ctx), **cloud.agent_env(ctx)}
     env_lines = "".join(f"printf '%s=%s\\n' {shlex.quote(k)} {shlex.quote(v)}\n"
                         for k, v in env.items())
-    install = (f"  {AGENT_VENV}/bin/pip install --quiet --disable-pip-version-check "
-               f"-c {lock} fsspec {backend}\n") if backend else ""
+    # --no-compile: the agent imports a small part of the closure (its backend's client), which
+    # its python compiles on first import; compiling all of it (botocore, the Azure and Google
+    # SDKs) was the other half of the step's CPU.
+    pip = (f'{AGENT_VENV}/bin/python "$pip_wheel/pip" install --quiet --disable-pip-version-check '
+           "--no-compile")
+    install = ""
+    if backend in SOURCE_BUILDS:
+        install += f"  {pip} --no-index {PIP_WHEELS}/setuptools-*.whl\n"
+    if backend:
+        install += f"  {pip} -c {lock} fsspec {backend}\n"
     script = _function("node_name", cloud.node_name()) + f"""
 node="$(node_name || true)"
 [ -n "$node" ] || node="$(hostname)"
@@ -151,8 +170,16 @@ mkdir -p {CONFIG_DIR} {STATE_DIR}/jobs
 printf 'TS_NODE=%s\\n' "$node"
 {env_lines}}} > {job_agent.ENV_FILE}
 if [ ! -x {AGENT_VENV}/bin/python ]; then
-  # python3-venv (ensurepip) comes from the packages step where the image lacks it.
-  python3 -m venv {AGENT_VENV}
+  # python3-venv and the pip wheel it depends on come from the packages step where the image
+  # lacks them.
+  python3 -m venv --without-pip {AGENT_VENV}
+  wheels=({PIP_WHEELS}/pip-*.whl)
+  pip_wheel="${{wheels[${{#wheels[@]}}-1]}}"
+  if [ ! -f "$pip_wheel" ]; then
+    rm -rf {AGENT_VENV}
+    echo "no pip wheel in {PIP_WHEELS} (python3-pip-whl, which python3-venv depends on): the job agent's venv cannot be filled"
+    exit 1
+  fi
 {install}fi
 systemctl daemon-reload
 systemctl enable --now {job_agent.SERVICE}
@@ -173,7 +200,8 @@ def packages_step(ctx: NodeContext) -> BootStep:
     needs = ["python3_venv"] + (["docker", "container_toolkit"] if ctx.runtime_image else [])
     parts = []
     if "python3_venv" in lacking:
-        # Debian's python3 carries an ensurepip that refuses to run: the package is the test.
+        # Debian's python3 carries an ensurepip that refuses to run: the package is the test (it
+        # brings python3-pip-whl, whose pip fills the agent's venv in the jobs step).
         parts.append(f"{SC2016}{VENV_READY} || {{ {APT} update -qq && {_apt_install('python3-venv')}; }}")
     if "docker" in lacking and "docker" in needs:
         parts.append(f"command -v docker >/dev/null || {{ {APT} update -qq && "

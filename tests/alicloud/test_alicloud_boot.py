@@ -353,6 +353,22 @@ def test_the_agent_reads_oss_through_the_endpoint_with_the_ram_roles_token():
     assert "printf '%s=%s\\n' TS_RAM_ROLE " in script
 
 
+
+def test_the_agents_oss_closure_builds_its_sdists_with_the_venvs_setuptools(tmp_path):
+    """crcmod and oss2 are sdists on PyPI: pip 22/23 builds them with the venv's setuptools
+    (`setup.py install`), which the venv made --without-pip gets from python3-setuptools-whl
+    first, from the file (no index); then the pinned closure."""
+    from tests.boot_helpers import run_jobs_step
+    result, venv, wheels, calls = run_jobs_step(
+        tmp_path, user_data("ebmgn8v"), ("pip-23.0.1-py3-none-any.whl",
+                                         "setuptools-66.1.1-py3-none-any.whl"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    pip = (f"venv-python {wheels}/pip-23.0.1-py3-none-any.whl/pip install --quiet "
+           "--disable-pip-version-check --no-compile")
+    assert calls == [f"python3 -m venv --without-pip {venv}",
+                     f"{pip} --no-index {wheels}/setuptools-66.1.1-py3-none-any.whl",
+                     f"{pip} -c /opt/trainstack/agent-requirements/ossfs.txt fsspec ossfs"]
+
 @pytest.mark.parametrize("shape", ["ebmgn8v", "gn8v"])
 def test_the_erdma_verbs_provider_enters_the_container(shape):
     script = step_text(user_data(shape), "fabric")

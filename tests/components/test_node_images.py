@@ -152,6 +152,32 @@ def test_the_agent_environment_is_pinned(family, backend):
     assert any(line.startswith("fsspec==") for line in pins)
 
 
+
+def test_the_agents_venv_is_filled_by_the_pip_wheel_python3_venv_brings(tmp_path):
+    """No pip inside the venv: the pip of python3-pip-whl (which python3-venv depends on), run
+    from its wheel by the venv's python, installs the pinned closure without byte-compiling it;
+    setuptools goes in only where the closure has sdists (not s3fs's)."""
+    from tests.boot_helpers import run_jobs_step
+    result, venv, wheels, calls = run_jobs_step(
+        tmp_path, user_data("p5"), ("pip-23.0.1-py3-none-any.whl",
+                                    "setuptools-66.1.1-py3-none-any.whl"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert calls[0] == f"python3 -m venv --without-pip {venv}"
+    assert calls[1:] == [f"venv-python {wheels}/pip-23.0.1-py3-none-any.whl/pip install --quiet "
+                         "--disable-pip-version-check --no-compile -c "
+                         "/opt/trainstack/agent-requirements/s3fs.txt fsspec s3fs"]
+
+
+def test_a_venv_without_the_pip_wheel_fails_the_jobs_step_by_name(tmp_path):
+    """python3-venv's dependency missing (the venv module itself is in python3's stdlib): the
+    step names the package and leaves no half-made venv for the next boot to take as done."""
+    from tests.boot_helpers import run_jobs_step
+    result, venv, wheels, calls = run_jobs_step(tmp_path, user_data("p5"), ())
+    assert result.returncode == 1
+    assert f"no pip wheel in {wheels} (python3-pip-whl, which python3-venv depends on)" \
+        in result.stdout
+    assert not venv.exists() and not any(c.startswith("venv-python") for c in calls)
+
 # -- the container sees the fabric, and keeps its own PATH --------------------------------------
 
 FAKE_DOCKER = """#!{python}
