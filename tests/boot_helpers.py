@@ -162,7 +162,7 @@ def assert_valid_cloud_config(text: str, tmp_path: Path, name: str = "") -> None
 def boot_node(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
     """(root, bin dir for stand-ins, env naming the stand-ins' call log and fake bucket)."""
     bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
+    bin_dir.mkdir(exist_ok=True)
     env = {"FAKE_LOG": str(tmp_path / "calls.log"), "FAKE_BUCKET": str(tmp_path / "bucket")}
     return tmp_path / "root", bin_dir, env
 
@@ -203,13 +203,15 @@ def run_step(text: str, step: str, root: Path, bin_dir: Path, env: dict | None =
                                **(env or {})})
 
 
-def run_jobs_step(tmp_path: Path, text: str, wheels: tuple[str, ...]):
+def run_jobs_step(tmp_path: Path, text: str, wheels: tuple[str, ...], pip_fails: bool = False):
     """The jobs step with the venv and /usr/share/python-wheels moved under `tmp_path` (the
     latter holding `wheels`, empty files): python3 stands in for `python3 -m venv --without-pip
-    DIR`, whose DIR/bin/python logs how it is called. (result, venv, wheel folder, calls)."""
+    DIR`, whose DIR/bin/python logs how it is called (and exits 1, as pip does when an install
+    fails, with `pip_fails`). Run again on the same `tmp_path`, it boots the same node again.
+    (result, venv, wheel folder, calls)."""
     root, bin_dir, env = boot_node(tmp_path)
     venv, wheel_dir = tmp_path / "venv", tmp_path / "python-wheels"
-    wheel_dir.mkdir()
+    wheel_dir.mkdir(exist_ok=True)
     for name in wheels:
         (wheel_dir / name).write_text("")
     text = text.replace("/opt/trainstack/venv", str(venv)).replace("/usr/share/python-wheels",
@@ -217,6 +219,7 @@ def run_jobs_step(tmp_path: Path, text: str, wheels: tuple[str, ...]):
     stand_in(bin_dir, "python3", 'echo "python3 $*" >> "$FAKE_LOG"\n'
              '[ "$1 $2 $3" = "-m venv --without-pip" ] || exit 3\nmkdir -p "$4/bin"\n'
              'printf \'#!/bin/bash\\necho "venv-python $*" >> "$FAKE_LOG"\\n\' > "$4/bin/python"\n'
+             + ('echo "exit 1" >> "$4/bin/python"\n' if pip_fails else "") +
              'chmod +x "$4/bin/python"\n')
     for tool in ("systemctl", "curl", "aliyun"):
         stand_in(bin_dir, tool, "exit 0\n")

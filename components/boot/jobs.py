@@ -52,6 +52,7 @@ assert job_agent.ENV_FILE.startswith(CONFIG_DIR + "/")
 BUCKET_BACKENDS = {"aws": ("s3", "s3fs"), "gcp": ("gs", "gcsfs"), "azure": ("abfs", "adlfs"),
                    "alicloud": ("oss", "ossfs")}
 AGENT_VENV = "/opt/trainstack/venv"
+AGENT_VENV_FILLED = f"{AGENT_VENV}/.trainstack-filled"   # written once the closure is in
 # The pip that fills the agent's venv: the wheel of Debian's and Ubuntu's python3-pip-whl, which
 # python3-venv depends on (ensurepip installs from it), run as it is: pip's own __main__ puts the
 # wheel on sys.path ("This allows the usage python pip-*.whl/pip install pip-*.whl", pypa/pip
@@ -169,7 +170,10 @@ mkdir -p {CONFIG_DIR} {STATE_DIR}/jobs
 {{
 printf 'TS_NODE=%s\\n' "$node"
 {env_lines}}} > {job_agent.ENV_FILE}
-if [ ! -x {AGENT_VENV}/bin/python ]; then
+if [ ! -f {AGENT_VENV_FILLED} ]; then
+  # Filled only when the marker is there: an install that failed half-way (this step failing)
+  # leaves a venv with a python but not the closure, which the next boot must build again.
+  rm -rf {AGENT_VENV}
   # python3-venv and the pip wheel it depends on come from the packages step where the image
   # lacks them.
   python3 -m venv --without-pip {AGENT_VENV}
@@ -180,7 +184,8 @@ if [ ! -x {AGENT_VENV}/bin/python ]; then
     echo "no pip wheel in {PIP_WHEELS} (python3-pip-whl, which python3-venv depends on): the job agent's venv cannot be filled"
     exit 1
   fi
-{install}fi
+{install}  touch {AGENT_VENV_FILLED}
+fi
 systemctl daemon-reload
 systemctl enable --now {job_agent.SERVICE}
 """

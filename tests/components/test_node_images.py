@@ -178,6 +178,20 @@ def test_a_venv_without_the_pip_wheel_fails_the_jobs_step_by_name(tmp_path):
         in result.stdout
     assert not venv.exists() and not any(c.startswith("venv-python") for c in calls)
 
+def test_a_boot_after_a_failed_install_fills_the_venv_again(tmp_path):
+    """pip failing half-way (a mirror down, a wheel cut short) fails the step and leaves a venv
+    with a python but not the agent's closure; the next boot (a reboot, cloud-init run again)
+    must install again, not take that venv as done and start an agent without fsspec."""
+    from tests.boot_helpers import run_jobs_step
+    wheels = ("pip-23.0.1-py3-none-any.whl",)
+    failed, venv, _, _ = run_jobs_step(tmp_path, user_data("p5"), wheels, pip_fails=True)
+    assert failed.returncode != 0
+    (tmp_path / "calls.log").unlink()
+    again, _, _, calls = run_jobs_step(tmp_path, user_data("p5"), wheels)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert any(c.startswith("venv-python") and " install " in c for c in calls), calls
+
+
 # -- the container sees the fabric, and keeps its own PATH --------------------------------------
 
 FAKE_DOCKER = """#!{python}
