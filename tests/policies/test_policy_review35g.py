@@ -1,0 +1,749 @@
+"""Issue 35, a seventh fresh review (helper review35g): new stacks written as teams write Pulumi
+programs (engine camelCase inputs), driven over gRPC as `pulumi preview --policy-pack` drives the
+pack (tests/policy_harness.py). Earlier reviews' cases were not read.
+
+Each case's expected verdict per policy was written and committed BEFORE its first run:
+"pass", "fail" (a mandatory violation) or "undecided" ("cannot decide"). Figures by hand from
+policies/catalog_data/prices.csv on-demand USD/h x 730 h (or hours to a stop):
+  g5.xlarge 1.006, g6.xlarge 0.8048, g5.2xlarge 1.212, g5.12xlarge 5.672, p5.48xlarge 55.04,
+  p4d.24xlarge 21.9576 (us-east-1); g2-standard-4 0.706832, g2-standard-8 0.853624,
+  a2-highgpu-1g 3.67339 (us-central1); Standard_NC24ads_A100_v4 3.673, Standard_NC4as_T4_v3
+  0.526, Standard_ND96isr_H100_v5 98.32 (eastus); ecs.gn7i-c8g1.2xlarge 2.56083 (eu-central-1);
+  fx.csv CNY 7.2734 per USD.
+"""
+from __future__ import annotations
+
+import math
+
+import grpc
+import pytest
+
+from tests.policy_fixtures import (AWS_ALERTS, AZURE_ALERTS, GCP_ALERTS, OWNER_LABELS,
+                                   OWNER_TAGS, hours_from_now, res)
+from tests.policy_harness import run
+from trainstack_policies.model import UNKNOWN
+
+T = dict(OWNER_TAGS)
+L = dict(OWNER_LABELS)
+AWS = {"region": "us-east-1"}
+GCP = {"project": "ml-prod", "region": "us-central1"}
+AZ = {"location": "eastus"}
+ALI = {"region": "eu-central-1"}
+SUB = "/subscriptions/5d1c0a2e-0000-4000-8000-00000000beef"
+SPEND, SSZ, NPI = "spend-limit", "storage-same-zone", "no-public-ingress"
+
+
+def verdict(found, policy):
+    text = " ".join(d.message for d in found)
+    assert "Traceback" not in text and "internal error" not in text.lower(), text
+    ds = [d for d in found if d.policy == policy and not d.message.startswith("exempt: ")]
+    if any(d.level == "mandatory" and "cannot decide" not in d.message for d in ds):
+        return "fail"
+    if any("cannot decide" in d.message for d in ds):
+        return "undecided"
+    return "pass"
+
+
+# ------------------------------------------------------------------------------ AWS blocks
+
+def subnet(name="priv-a", zone="us-east-1a", public=False):
+    return res("aws:ec2/subnet:Subnet", name, {"vpcId": "vpc-1", "cidrBlock": "10.0.1.0/24",
+               "availabilityZone": zone, "mapPublicIpOnLaunch": public, "tags": T})
+
+
+def ec2(name, itype, sn, **p):
+    deps = {"subnetId": [sn]} if sn is not None else {}
+    props = {"instanceType": itype, "ami": "ami-0abc", "subnetId": "subnet-x",
+             "associatePublicIpAddress": False, "tags": T, **p}
+    return res("aws:ec2/instance:Instance", name, props, deps=deps)
+
+
+def lt(name, itype, mounts=(), **p):
+    return res("aws:ec2/launchTemplate:LaunchTemplate", name,
+               {"instanceType": itype, "imageId": "ami-0abc", "userData": "IyEvYmluL3No",
+                "networkInterfaces": [{"deviceIndex": 0.0, "associatePublicIpAddress": "false"}],
+                "tags": T, **p}, deps={"userData": list(mounts)} if mounts else {})
+
+
+def asg(name, tmpl, sns, size, **p):
+    return res("aws:autoscaling/group:Group", name,
+               {"minSize": 0.0, "maxSize": size, "desiredCapacity": size,
+                "launchTemplate": {"id": "lt-id", "version": "$Latest"},
+                "vpcZoneIdentifiers": ["subnet-x"] * len(sns),
+                "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in T.items()],
+                **p}, deps={"launchTemplate": [tmpl], "vpcZoneIdentifiers": list(sns)})
+
+
+def fsx(name, sn, gib=1200.0):
+    return res("aws:fsx/lustreFileSystem:LustreFileSystem", name,
+               {"subnetIds": "subnet-x", "storageCapacity": gib, "deploymentType": "PERSISTENT_2",
+                "perUnitStorageThroughput": 125.0, "tags": T}, deps={"subnetIds": [sn]})
+
+
+def aws_budget(amount="20000", **p):
+    return res("aws:budgets/budget:Budget", p.pop("name", "budget"),
+               {"budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": amount,
+                "limitUnit": "USD", "notifications": AWS_ALERTS, "tags": T, **p})
+
+
+def odcr(name, itype, count, zone="us-east-1a", **p):
+    return res("aws:ec2/capacityReservation:CapacityReservation", name,
+               {"instanceType": itype, "instanceCount": count, "availabilityZone": zone,
+                "instancePlatform": "Linux/UNIX", "tags": T, **p})
+
+
+def a_single_g5():
+    sn = subnet()
+    return [sn, ec2("infer", "g5.xlarge", sn), aws_budget("2000")]           # 734/month
+
+
+def a_g6_asg():
+    sn = subnet()
+    t = lt("lt", "g6.xlarge")
+    return [sn, t, asg("svc", t, [sn], 4.0), aws_budget("5000")]             # 4x0.8048x730=2350
+
+
+def a_odcr_and_asg_once():
+    sn = subnet()
+    r = odcr("p5-res", "p5.48xlarge", 2.0)
+    t = lt("lt", "p5.48xlarge", capacityReservationSpecification={
+        "capacityReservationTarget": {"capacityReservationId": "cr-id"}})
+    t.deps["capacityReservationSpecification"] = [r]
+    return [sn, r, t, asg("train", t, [sn], 2.0), aws_budget("90000")]      # 80,358 once
+
+
+def a_odcr_open_and_instance_once():
+    sn = subnet()
+    r = odcr("g5-res", "g5.12xlarge", 1.0)                                    # open by default
+    return [sn, r, ec2("box", "g5.12xlarge", sn), aws_budget("5000")]       # 4,141 once
+
+
+def a_odcr_no_budget():
+    return [odcr("g5-res", "g5.12xlarge", 1.0)]
+
+
+def _cb_stack():
+    sn = subnet()
+    t = lt("lt", "p5.48xlarge", instanceMarketOptions={"marketType": "capacity-block"},
+           capacityReservationSpecification={"capacityReservationTarget": {
+               "capacityReservationId": "cr-0123456789abcdef0"}})
+    return [sn, t, asg("train", t, [sn], 2.0), aws_budget("50000")]
+
+
+def a_spot_request_no_budget():
+    sn = subnet()
+    return [sn, res("aws:ec2/spotInstanceRequest:SpotInstanceRequest", "spot",
+                    {"instanceType": "g5.2xlarge", "ami": "ami-0abc", "subnetId": "subnet-x",
+                     "associatePublicIpAddress": False, "tags": T},
+                    deps={"subnetId": [sn]})]
+
+
+def a_spot_request_public():
+    sn = subnet()
+    return [sn, res("aws:ec2/spotInstanceRequest:SpotInstanceRequest", "spot",
+                    {"instanceType": "g5.2xlarge", "ami": "ami-0abc", "subnetId": "subnet-x",
+                     "associatePublicIpAddress": True, "tags": T},
+                    deps={"subnetId": [sn]}), aws_budget("5000")]
+
+
+def a_eip_on_gpu():
+    sn = subnet()
+    box = ec2("box", "g5.xlarge", sn)
+    eip = res("aws:ec2/eip:Eip", "box-ip", {"domain": "vpc", "instance": "i-x", "tags": T},
+              deps={"instance": [box]})
+    return [sn, box, eip, aws_budget("2000")]
+
+
+def a_eip_assoc_on_gpu():
+    sn = subnet()
+    box = ec2("box", "g5.xlarge", sn)
+    eip = res("aws:ec2/eip:Eip", "ip", {"domain": "vpc", "tags": T})
+    assoc = res("aws:ec2/eipAssociation:EipAssociation", "assoc",
+                {"instanceId": "i-x", "allocationId": "eipalloc-x"},
+                deps={"instanceId": [box], "allocationId": [eip]})
+    return [sn, box, eip, assoc, aws_budget("2000")]
+
+
+def a_eip_on_nat():
+    sn, pub = subnet(), subnet("pub-a", public=True)
+    eip = res("aws:ec2/eip:Eip", "nat-ip", {"domain": "vpc", "tags": T})
+    nat = res("aws:ec2/natGateway:NatGateway", "nat", {"allocationId": "eipalloc-x",
+              "subnetId": "subnet-p", "tags": T}, deps={"allocationId": [eip], "subnetId": [pub]})
+    return [sn, pub, eip, nat, ec2("box", "g5.xlarge", sn), aws_budget("2000")]
+
+
+def _p4d_pair(stop):
+    sn = subnet()
+    t = lt("lt", "p4d.24xlarge")
+    g = asg("train", t, [sn], 2.0)
+    return [sn, t, g, stop(g), aws_budget("10000")]                          # month 32,058
+
+
+def a_schedule_literal_name():
+    return _p4d_pair(lambda g: res("aws:autoscaling/schedule:Schedule", "stop", {
+        "autoscalingGroupName": "train", "scheduledActionName": "stop", "minSize": 0.0,
+        "maxSize": 0.0, "desiredCapacity": 0.0, "startTime": hours_from_now(24)}))
+
+
+def a_schedule_real_stop():
+    return _p4d_pair(lambda g: res("aws:autoscaling/schedule:Schedule", "stop", {
+        "autoscalingGroupName": "train-1a2b3c", "scheduledActionName": "stop", "minSize": 0.0,
+        "maxSize": 0.0, "desiredCapacity": 0.0, "startTime": hours_from_now(48)},
+        deps={"autoscalingGroupName": [g]}))                                  # 2,108
+
+
+def a_schedule_then_restart():
+    sn = subnet()
+    t = lt("lt", "p4d.24xlarge")
+    g = asg("train", t, [sn], 2.0)
+    stop = res("aws:autoscaling/schedule:Schedule", "stop", {
+        "autoscalingGroupName": "n", "scheduledActionName": "stop", "minSize": 0.0,
+        "maxSize": 0.0, "desiredCapacity": 0.0, "recurrence": "0 20 * * *"},
+        deps={"autoscalingGroupName": [g]})
+    start = res("aws:autoscaling/schedule:Schedule", "start", {
+        "autoscalingGroupName": "n", "scheduledActionName": "start", "minSize": 0.0,
+        "maxSize": 2.0, "desiredCapacity": 2.0, "recurrence": "0 8 * * 1-5"},
+        deps={"autoscalingGroupName": [g]})
+    return [sn, t, g, stop, start, aws_budget("10000")]
+
+
+def _g5(budget):
+    sn = subnet()
+    return [sn, ec2("box", "g5.2xlarge", sn), budget]                        # 885/month
+
+
+def a_budget_other_region():
+    return _g5(aws_budget("5000", costFilters=[{"name": "Region", "values": ["us-west-2"]}]))
+
+
+def a_budget_unknown_filter():
+    return _g5(aws_budget("5000", costFilters=[{"name": "TagKeyValue", "values": UNKNOWN}]))
+
+
+def a_budget_commas():
+    return _g5(aws_budget("100,000"))
+
+
+def a_budget_no_subscriber():
+    b = aws_budget("5000")
+    b.props["notifications"] = [{"comparisonOperator": "GREATER_THAN", "threshold": 80.0,
+                                 "thresholdType": "PERCENTAGE", "notificationType": "ACTUAL"}]
+    return _g5(b)
+
+
+def a_maxsize_many():
+    sn = subnet()
+    t = lt("lt", "g5.xlarge")
+    return [sn, t, asg("svc", t, [sn], "many"), aws_budget("5000")]
+
+
+def a_fsx_negative():
+    sn = subnet()
+    f = fsx("fs", sn, gib=-1200.0)
+    t = lt("lt", "g5.12xlarge", mounts=[f])
+    return [sn, f, t, asg("train", t, [sn], 1.0), aws_budget("20000")]
+
+
+def a_literal_subnet():
+    sn = subnet()
+    f = fsx("fs", sn)
+    box = ec2("box", "g5.12xlarge", None, subnetId="subnet-0feedface0000001",
+              userData="IyEvYmluL3No")
+    box.deps["userData"] = [f]
+    return [sn, f, box, aws_budget("20000")]
+
+
+def a_cpu_fs_other_zone():
+    a, b = subnet("a", "us-east-1a"), subnet("b", "us-east-1b")
+    fa, fb = fsx("fs-gpu", a), fsx("fs-cpu", b)
+    tg, tc = lt("lt-gpu", "g5.12xlarge", mounts=[fa]), lt("lt-cpu", "m5.xlarge", mounts=[fb])
+    return [a, b, fa, fb, tg, tc, asg("gpu", tg, [a], 2.0), asg("cpu", tc, [b], 4.0),
+            aws_budget("20000")]
+
+
+def a_two_clusters():
+    a, b = subnet("a", "us-east-1a"), subnet("b", "us-east-1b")
+    fa, fb = fsx("fs-a", a), fsx("fs-b", b)
+    ta, tb = lt("lt-a", "g5.12xlarge", mounts=[fa]), lt("lt-b", "g5.12xlarge", mounts=[fb])
+    return [a, b, fa, fb, ta, tb, asg("team-a", ta, [a], 1.0), asg("team-b", tb, [b], 1.0),
+            aws_budget("20000")]
+
+
+def a_gpu_fs_cross_zone():
+    a, b = subnet("a", "us-east-1a"), subnet("b", "us-east-1b")
+    f = fsx("fs", b)
+    t = lt("lt", "g5.12xlarge", mounts=[f])
+    return [a, b, f, t, asg("train", t, [a], 2.0), aws_budget("20000")]
+
+
+def a_fleet_override_zone():
+    a, b = subnet("a", "us-east-1a"), subnet("b", "us-east-1b")
+    f = fsx("fs", a)
+    t = lt("lt", "g5.12xlarge", mounts=[f])
+    fleet = res("aws:ec2/fleet:Fleet", "fleet", {
+        "type": "maintain", "targetCapacitySpecification": {
+            "defaultTargetCapacityType": "on-demand", "totalTargetCapacity": 2.0},
+        "launchTemplateConfigs": [{"launchTemplateSpecification": {
+            "launchTemplateId": "lt-id", "version": "$Latest"},
+            "overrides": [{"subnetId": "subnet-b"}]}], "tags": T},
+        deps={"launchTemplateConfigs": [t, b]})
+    return [a, b, f, t, fleet, aws_budget("20000")]
+
+
+def a_lt_nic_object_public():
+    sn = subnet()
+    t = lt("lt", "g5.xlarge")
+    t.props["networkInterfaces"] = {"deviceIndex": 0.0, "associatePublicIpAddress": "true",
+                                    "subnetId": "subnet-x"}
+    t.deps["networkInterfaces"] = [sn]
+    return [sn, t, asg("svc", t, [sn], 1.0), aws_budget("5000")]
+
+
+def a_public_types():
+    sn = subnet()
+    # each is listed publicly with a price (aws.amazon.com/ec2/instance-types/: G4ad, G5g,
+    # Inf2, Gr6, P3): 0.37853+0.42+0.7582+1.5392+3.06 = 6.156/h, x730 = 4,494
+    boxes = [ec2(f"b{i}", t, sn) for i, t in enumerate(
+        ["g4ad.xlarge", "g5g.xlarge", "inf2.xlarge", "gr6.4xlarge", "p3.2xlarge"])]
+    return [sn, *boxes, aws_budget("6000")]
+
+
+# ------------------------------------------------------------------------------ GCP blocks
+
+def gvm(name, mtype, zone="us-central1-a", public=False, **p):
+    nic = {"network": "default", **({"accessConfigs": [{}]} if public else {})}
+    return res("gcp:compute/instance:Instance", name,
+               {"machineType": mtype, "zone": zone, "networkInterfaces": [nic],
+                "bootDisk": {"initializeParams": {"image": "debian-12"}}, "labels": L, **p})
+
+
+def gcp_budget(units="20000", currency="USD", **p):
+    return res("gcp:billing/budget:Budget", p.pop("name", "budget"),
+               {"billingAccount": "01ABCD-234567-89EFGH",
+                "amount": {"specifiedAmount": {"currencyCode": currency, "units": units}},
+                "thresholdRules": GCP_ALERTS, **p})
+
+
+def gtemplate(name, mtype, mounts=(), **p):
+    return res("gcp:compute/instanceTemplate:InstanceTemplate", name,
+               {"machineType": mtype, "networkInterfaces": [{"network": "default"}],
+                "disks": [{"sourceImage": "debian-12", "boot": True}],
+                "metadata": {"startup-script": "#!/bin/sh"}, "labels": L, **p},
+               deps={"metadata": list(mounts)} if mounts else {})
+
+
+def mig(name, tmpl, zone="us-central1-a", size=2.0):
+    return res("gcp:compute/instanceGroupManager:InstanceGroupManager", name,
+               {"zone": zone, "targetSize": size, "baseInstanceName": name,
+                "versions": [{"instanceTemplate": "t-id"}]}, deps={"versions": [tmpl]})
+
+
+def glustre(name, zone):
+    return res("gcp:lustre/instance:Instance", name,
+               {"location": zone, "capacityGib": "18000", "perUnitStorageThroughput": "125",
+                "network": "default", "instanceId": name, "labels": L})
+
+
+def g_g2_vm():
+    return [gvm("infer", "g2-standard-4"), gcp_budget("2000")]              # 516/month
+
+
+def g_g2_public():
+    return [gvm("infer", "g2-standard-4", public=True), gcp_budget("2000")]
+
+
+def g_specific_reservation_once():
+    r = res("gcp:compute/reservation:Reservation", "a2-res", {
+        "name": "a2-res", "zone": "us-central1-a", "specificReservationRequired": True,
+        "specificReservation": {"count": 4.0, "instanceProperties": {
+            "machineType": "a2-highgpu-1g"}}})
+    t = gtemplate("tmpl", "a2-highgpu-1g", reservationAffinity={
+        "type": "SPECIFIC_RESERVATION", "specificReservation": {
+            "key": "compute.googleapis.com/reservation-name", "values": ["a2-res"]}})
+    t.deps["reservationAffinity"] = [r]
+    return [r, t, mig("train", t, size=4.0), gcp_budget("15000")]           # 10,726 once
+
+
+def g_reservation_no_budget():
+    return [res("gcp:compute/reservation:Reservation", "a2-res", {
+        "zone": "us-central1-a", "specificReservation": {"count": 2.0, "instanceProperties": {
+            "machineType": "a2-highgpu-1g"}}})]
+
+
+def g_from_template_no_budget():
+    t = gtemplate("tmpl", "g2-standard-8")
+    vm = res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "vm",
+             {"zone": "us-central1-a", "sourceInstanceTemplate": "t-id", "labels": L},
+             deps={"sourceInstanceTemplate": [t]})
+    return [t, vm]
+
+
+def g_nan_accel_beside_cross_zone():
+    odd = gvm("odd", "n1-standard-8", guestAccelerators=[
+        {"type": "nvidia-tesla-t4", "count": math.nan}], scheduling={
+            "onHostMaintenance": "TERMINATE"})
+    fs = glustre("fs", "us-central1-b")
+    t = gtemplate("tmpl", "a2-highgpu-1g", mounts=[fs])
+    return [odd, fs, t, mig("train", t), gcp_budget("50000")]
+
+
+def g_budget_other_project():
+    return [gvm("infer", "g2-standard-4"),
+            gcp_budget("2000", budgetFilter={"projects": ["projects/someone-else"]})]
+
+
+def g_budget_eur():
+    return [gvm("infer", "g2-standard-4"), gcp_budget("2000", currency="EUR")]
+
+
+def g_budget_cny():
+    return [gvm("infer", "g2-standard-4"), gcp_budget("100000", currency="CNY")]
+
+
+def g_max_run_duration():
+    return [gvm("job", "a2-highgpu-1g", scheduling={
+        "provisioningModel": "STANDARD", "instanceTerminationAction": "DELETE",
+        "onHostMaintenance": "TERMINATE", "maxRunDuration": {"seconds": 86400.0}}),
+        gcp_budget("200")]                                                   # 24 x 3.673 = 88
+
+
+def g_regional_inference_beside_lustre():
+    t = gtemplate("tmpl", "g2-standard-8")
+    rmig = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "infer",
+               {"region": "us-central1", "targetSize": 3.0, "baseInstanceName": "infer",
+                "distributionPolicyZones": ["us-central1-a", "us-central1-b", "us-central1-c"],
+                "versions": [{"instanceTemplate": "t-id"}]}, deps={"versions": [t]})
+    return [t, rmig, glustre("fs", "us-central1-a"), gcp_budget("5000")]
+
+
+def g_cpu_vm_other_zone():
+    fs = glustre("fs", "us-central1-a")
+    t = gtemplate("tmpl", "a2-highgpu-1g", mounts=[fs])
+    cpu = gvm("prep", "e2-standard-4", zone="us-central1-b",
+              metadata={"startup-script": "mount"})
+    cpu.deps["metadata"] = [fs]
+    return [fs, t, mig("train", t), cpu, gcp_budget("20000")]
+
+
+def g_gpu_lustre_cross_zone():
+    fs = glustre("fs", "us-central1-b")
+    t = gtemplate("tmpl", "a2-highgpu-1g", mounts=[fs])
+    return [fs, t, mig("train", t), gcp_budget("20000")]
+
+
+# ---------------------------------------------------------------------------- Azure blocks
+
+RG = "ml-rg"
+
+
+def vmss(name, sku, cap, zones=("1",), **p):
+    return res("azure-native:compute:VirtualMachineScaleSet", name,
+               {"resourceGroupName": RG, "location": "eastus", "zones": list(zones),
+                "sku": {"name": sku, "capacity": cap, "tier": "Standard"},
+                "virtualMachineProfile": {"priority": "Regular", "networkProfile": {
+                    "networkInterfaceConfigurations": [{"name": "nic", "primary": True,
+                                                        "ipConfigurations": [{"name": "ip"}]}]}},
+                "tags": T, **p})
+
+
+def az_budget(amount=20000.0, scope=SUB, **p):
+    return res("azure-native:consumption:Budget", p.pop("name", "budget"),
+               {"amount": amount, "category": "Cost", "timeGrain": "Monthly", "scope": scope,
+                "notifications": AZURE_ALERTS, **p})
+
+
+def az_capres(sku="Standard_NC24ads_A100_v4", cap=2.0):
+    grp = res("azure-native:compute:CapacityReservationGroup", "crg",
+              {"resourceGroupName": RG, "location": "eastus", "zones": ["1"], "tags": T})
+    r = res("azure-native:compute:CapacityReservation", "cr",
+            {"resourceGroupName": RG, "location": "eastus", "zones": ["1"],
+             "capacityReservationGroupName": "crg", "sku": {"name": sku, "capacity": cap},
+             "tags": T}, deps={"capacityReservationGroupName": [grp]})
+    return grp, r
+
+
+def z_capres_no_budget():
+    return list(az_capres())
+
+
+def z_capres_and_vmss_once():
+    grp, r = az_capres()
+    s = vmss("train", "Standard_NC24ads_A100_v4", 2.0)
+    s.props["virtualMachineProfile"]["capacityReservation"] = {
+        "capacityReservationGroup": {"id": "crg-id"}}
+    s.deps["virtualMachineProfile"] = [grp]
+    return [grp, r, s, az_budget(6000.0)]                                    # 5,363 once
+
+
+def _h100_stop(enabled):
+    s = vmss("train", "Standard_ND96isr_H100_v5", 2.0)
+    props = {"targetResourceUri": "vmss-id", "location": "eastus", "resourceGroupName": RG,
+             "profiles": [{"name": "off", "capacity": {"minimum": "0", "maximum": "0",
+                                                       "default": "0"}, "rules": [],
+                           "fixedDate": {"start": hours_from_now(24),
+                                         "end": "2037-12-31T00:00:00Z"}}]}
+    if enabled is not None:
+        props["enabled"] = enabled
+    a = res("azure-native:monitor:AutoscaleSetting", "stop", props,
+            deps={"targetResourceUri": [s]})
+    return [s, a, az_budget(20000.0)]                        # month 143,547; 24 h 4,719
+
+
+def z_autoscale_disabled():
+    return _h100_stop(False)
+
+
+def z_autoscale_enabled():
+    return _h100_stop(True)
+
+
+def z_budget_other_rg():
+    return [vmss("infer", "Standard_NC4as_T4_v3", 3.0),
+            az_budget(2000.0, scope=f"{SUB}/resourceGroups/finance-rg")]
+
+
+def z_t4_budget():
+    return [vmss("infer", "Standard_NC4as_T4_v3", 3.0), az_budget(2000.0)]  # 1,152
+
+
+def z_vmss_public_ip():
+    s = vmss("infer", "Standard_NC4as_T4_v3", 1.0)
+    s.props["virtualMachineProfile"]["networkProfile"]["networkInterfaceConfigurations"][0][
+        "ipConfigurations"][0]["publicIPAddressConfiguration"] = {"name": "pub"}
+    return [s, az_budget(2000.0)]
+
+
+def z_budget_nan():
+    return [vmss("infer", "Standard_NC4as_T4_v3", 1.0), az_budget(math.nan)]
+
+
+# -------------------------------------------------------------------------- Alibaba blocks
+
+def vsw(name="vsw-a", zone="eu-central-1a"):
+    return res("alicloud:vpc/switch:Switch", name, {"zoneId": zone, "vpcId": "vpc-x",
+               "cidrBlock": "10.1.0.0/24", "tags": T})
+
+
+def ecs(name, sw, release, mounts=(), itype="ecs.gn7i-c8g1.2xlarge", **p):
+    props = {"instanceType": itype, "vswitchId": "vsw-x", "imageId": "ubuntu_22_04",
+             "internetMaxBandwidthOut": 0.0, "instanceChargeType": "PostPaid", "tags": T, **p}
+    if release is not None:
+        props["autoReleaseTime"] = release
+    deps = {"vswitchId": [sw]}
+    if mounts:
+        props["userData"] = "IyEvYmluL3No"
+        deps["userData"] = list(mounts)
+    return res("alicloud:ecs/instance:Instance", name, props, deps=deps)
+
+
+def l_release_ok():
+    sw = vsw()
+    return [sw, ecs("n0", sw, hours_from_now(48))]
+
+
+def l_release_garbage():
+    sw = vsw()
+    return [sw, ecs("n0", sw, "next friday")]
+
+
+def l_release_prepaid():
+    sw = vsw()
+    return [sw, ecs("n0", sw, hours_from_now(48), instanceChargeType="PrePaid", period=1.0)]
+
+
+def l_eip_on_gpu():
+    sw = vsw()
+    n = ecs("n0", sw, hours_from_now(48))
+    eip = res("alicloud:ecs/eipAddress:EipAddress", "eip", {"bandwidth": "100", "tags": T})
+    assoc = res("alicloud:ecs/eipAssociation:EipAssociation", "assoc",
+                {"allocationId": "eip-x", "instanceId": "i-x"},
+                deps={"allocationId": [eip], "instanceId": [n]})
+    return [sw, n, eip, assoc]
+
+
+def l_eip_on_nat():
+    sw = vsw()
+    n = ecs("n0", sw, hours_from_now(48))
+    nat = res("alicloud:vpc/natGateway:NatGateway", "nat",
+              {"vpcId": "vpc-x", "vswitchId": "vsw-x", "natType": "Enhanced",
+               "paymentType": "PayAsYouGo"}, deps={"vswitchId": [sw]})
+    eip = res("alicloud:ecs/eipAddress:EipAddress", "eip", {"bandwidth": "100", "tags": T})
+    assoc = res("alicloud:ecs/eipAssociation:EipAssociation", "assoc",
+                {"allocationId": "eip-x", "instanceId": "ngw-x", "instanceType": "Nat"},
+                deps={"allocationId": [eip], "instanceId": [nat]})
+    return [sw, n, nat, eip, assoc]
+
+
+def l_public_bandwidth():
+    sw = vsw()
+    return [sw, ecs("n0", sw, hours_from_now(48), internetMaxBandwidthOut=100.0)]
+
+
+def l_capres_unlimited():
+    return [res("alicloud:ecs/capacityReservation:CapacityReservation", "cr", {
+        "instanceType": "ecs.gn7i-c8g1.2xlarge", "instanceAmount": 2.0,
+        "zoneIds": ["eu-central-1a"], "endTimeType": "Unlimited", "matchCriteria": "Open",
+        "tags": T})]
+
+
+def l_cpfs_cross_zone():
+    sw = vsw()
+    fs = res("alicloud:nas/fileSystem:FileSystem", "cpfs", {
+        "fileSystemType": "cpfs", "protocolType": "cpfs", "storageType": "advance_200",
+        "capacity": 3600.0, "zoneId": "eu-central-1b", "encryptType": 1.0, "tags": T})
+    return [sw, fs, ecs("n0", sw, hours_from_now(48), mounts=[fs]),
+            ecs("n1", sw, hours_from_now(48), mounts=[fs])]
+
+
+def l_cpfs_same_zone():
+    sw = vsw()
+    fs = res("alicloud:nas/fileSystem:FileSystem", "cpfs", {
+        "fileSystemType": "cpfs", "protocolType": "cpfs", "storageType": "advance_200",
+        "capacity": 3600.0, "zoneId": "eu-central-1a", "encryptType": 1.0, "tags": T})
+    return [sw, fs, ecs("n0", sw, hours_from_now(48), mounts=[fs])]
+
+
+# --------------------------------------------------------------------------- the verdicts
+# (builder, provider, spend-limit config, {policy: expected}, reason)
+
+P, F, U = "pass", "fail", "undecided"
+CASES = {
+    "a01_g5_single": (a_single_g5, AWS, {}, {SPEND: P, SSZ: P, NPI: P},
+                      "g5.xlarge 734/month under a 2000 USD budget with an e-mail subscriber"),
+    "a02_g6_asg": (a_g6_asg, AWS, {}, {SPEND: P, NPI: P}, "4 x g6.xlarge = 2,350 < 5,000"),
+    "a03_odcr_asg_once": (a_odcr_and_asg_once, AWS, {}, {SPEND: P},
+                          "targeted ODCR of 2 p5 + ASG of 2 in it = 80,358 once < 90,000 "
+                          "(ODCR bills whether used or not: docs.aws.amazon.com/AWSEC2/latest/"
+                          "UserGuide/capacity-reservations-pricing-billing.html)"),
+    "a04_open_odcr_instance_once": (a_odcr_open_and_instance_once, AWS, {}, {SPEND: P},
+                                    "open ODCR absorbs a matching on-demand instance: 4,141"),
+    "a05_odcr_no_budget": (a_odcr_no_budget, AWS, {}, {SPEND: F},
+                           "a GPU reservation bills with no budget alarm"),
+    "a06_capacity_block_fee": (_cb_stack, AWS, {"capacityBlockFeesUsd": {"train": 30000}},
+                               {SPEND: P}, "block at its 30,000 fee, under 50,000"),
+    "a07_capacity_block_no_fee": (_cb_stack, AWS, {}, {SPEND: F},
+                                  "block with no fee given is unpriceable GPU capacity"),
+    "a08_spot_request_no_budget": (a_spot_request_no_budget, AWS, {}, {SPEND: F},
+                                   "SpotInstanceRequest is GPU compute needing an alarm"),
+    "a09_spot_request_public": (a_spot_request_public, AWS, {}, {NPI: F, SPEND: P},
+                                "associatePublicIpAddress true on a spot request"),
+    "a10_eip_on_gpu": (a_eip_on_gpu, AWS, {}, {NPI: F}, "EIP with instance = GPU box"),
+    "a11_eip_assoc_on_gpu": (a_eip_assoc_on_gpu, AWS, {}, {NPI: F},
+                             "EipAssociation instanceId = GPU box"),
+    "a12_eip_on_nat": (a_eip_on_nat, AWS, {}, {NPI: P, SPEND: P},
+                       "EIP on the NAT gateway in an edge subnet only the NAT uses"),
+    "a13_schedule_literal_resource_name": (a_schedule_literal_name, AWS, {}, {SPEND: F},
+                                           "literal 'train' is not auto-named train-xxxx: month "
+                                           "32,058 > 10,000"),
+    "a14_schedule_real_stop": (a_schedule_real_stop, AWS, {}, {SPEND: P},
+                               "max 0 in 48 h by dependency: 2,108 < 10,000"),
+    "a15_schedule_recurring_restart": (a_schedule_then_restart, AWS, {}, {SPEND: F},
+                                       "nightly stop + weekday start is a pause: month 32,058"),
+    "a16_budget_other_region": (a_budget_other_region, AWS, {}, {SPEND: F},
+                                "Region filter us-west-2 leaves out us-east-1 GPU"),
+    "a17_budget_unknown_filter": (a_budget_unknown_filter, AWS, {}, {SPEND: U},
+                                  "filter unknown at preview, no other budget"),
+    "a18_budget_commas": (a_budget_commas, AWS, {}, {SPEND: F}, "'100,000' is no number"),
+    "a19_budget_no_subscriber": (a_budget_no_subscriber, AWS, {}, {SPEND: F},
+                                 "notification with no subscriber notifies no one"),
+    "a20_maxsize_many": (a_maxsize_many, AWS, {}, {SPEND: F}, "maxSize 'many' is no number"),
+    "a21_fsx_negative": (a_fsx_negative, AWS, {}, {SPEND: F, SSZ: P},
+                         "negative FSx capacity is a violation; same subnet as nodes"),
+    "a22_literal_subnet": (a_literal_subnet, AWS, {}, {SSZ: U, SPEND: P},
+                           "GPU box on a subnet id outside the stack, zone unknown"),
+    "a23_literal_subnet_told": (a_literal_subnet, AWS, {}, {SSZ: F},
+                                "config zones says subnet-0feedface0000001 is us-east-1b"),
+    "a24_cpu_fs_other_zone": (a_cpu_fs_other_zone, AWS, {}, {SSZ: P, SPEND: P},
+                              "CPU group and its own FSx in 1b are not the GPU cluster"),
+    "a25_two_clusters": (a_two_clusters, AWS, {}, {SSZ: P, SPEND: P},
+                         "two GPU clusters each with own FSx in own zone"),
+    "a26_gpu_fs_cross_zone": (a_gpu_fs_cross_zone, AWS, {}, {SSZ: F},
+                              "GPU ASG in 1a mounts FSx in 1b"),
+    "a27_fleet_override_zone": (a_fleet_override_zone, AWS, {}, {SSZ: F},
+                                "EC2 Fleet placed by subnet override in 1b mounts FSx in 1a"),
+    "a28_lt_nic_object_public": (a_lt_nic_object_public, AWS, {}, {NPI: F},
+                                 "networkInterfaces as one object with a public IP"),
+    "a29_public_types": (a_public_types, AWS, {}, {SPEND: P},
+                         "G4ad/G5g/Inf2/Gr6/P3 priced: 4,494 < 6,000"),
+    "g01_g2_vm": (g_g2_vm, GCP, {}, {SPEND: P, NPI: P}, "g2-standard-4 516 < 2000"),
+    "g02_g2_public": (g_g2_public, GCP, {}, {NPI: F}, "accessConfigs gives an external IP"),
+    "g03_specific_reservation_once": (g_specific_reservation_once, GCP, {}, {SPEND: P},
+                                      "4 x a2-highgpu-1g once = 10,726 < 15,000"),
+    "g04_reservation_no_budget": (g_reservation_no_budget, GCP, {}, {SPEND: F},
+                                  "GPU reservation bills, no budget"),
+    "g05_from_template_no_budget": (g_from_template_no_budget, GCP, {}, {SPEND: F},
+                                    "InstanceFromTemplate g2-standard-8 with no budget"),
+    "g06_nan_accel_beside_cross_zone": (g_nan_accel_beside_cross_zone, GCP, {},
+                                        {SPEND: F, SSZ: F},
+                                        "NaN count fails spend; Lustre in b vs MIG in a still "
+                                        "fails storage-same-zone"),
+    "g07_budget_other_project": (g_budget_other_project, GCP, {}, {SPEND: F},
+                                 "budget filtered to another project"),
+    "g08_budget_eur": (g_budget_eur, GCP, {}, {SPEND: U}, "EUR has no cited rate in fx.csv"),
+    "g09_budget_cny": (g_budget_cny, GCP, {}, {SPEND: P},
+                       "100,000 CNY / 7.2734 = 13,749 USD > 516"),
+    "g10_max_run_duration": (g_max_run_duration, GCP, {}, {SPEND: P},
+                             "24 h x 3.67339 = 88 < 200"),
+    "g11_regional_inference_lustre": (g_regional_inference_beside_lustre, GCP, {}, {SSZ: P},
+                                      "inference MIG spread over 3 zones, Lustre in one"),
+    "g12_cpu_vm_other_zone": (g_cpu_vm_other_zone, GCP, {}, {SSZ: P},
+                              "CPU VM in b mounting it is not GPU compute"),
+    "g13_gpu_lustre_cross_zone": (g_gpu_lustre_cross_zone, GCP, {}, {SSZ: F},
+                                  "GPU MIG in a mounts Lustre in b"),
+    "z01_capres_no_budget": (z_capres_no_budget, AZ, {}, {SPEND: F},
+                             "capacity reservation bills with no budget "
+                             "(learn.microsoft.com/azure/virtual-machines/capacity-reservation-"
+                             "overview: billed whether used or not)"),
+    "z02_capres_vmss_once": (z_capres_and_vmss_once, AZ, {}, {SPEND: P},
+                             "2 x NC24ads_A100_v4 once = 5,363 < 6,000"),
+    "z03_autoscale_disabled": (z_autoscale_disabled, AZ, {}, {SPEND: F},
+                               "enabled false stops nothing: month 143,547"),
+    "z04_autoscale_enabled": (z_autoscale_enabled, AZ, {}, {SPEND: P},
+                              "capacity 0 in 24 h: 4,719 < 20,000"),
+    "z05_budget_other_rg": (z_budget_other_rg, AZ, {}, {SPEND: F},
+                            "budget on finance-rg, scale set literally in ml-rg"),
+    "z06_t4_budget": (z_t4_budget, AZ, {}, {SPEND: P, NPI: P}, "3 x NC4as_T4_v3 = 1,152"),
+    "z07_vmss_public_ip": (z_vmss_public_ip, AZ, {}, {NPI: F},
+                           "publicIPAddressConfiguration gives each VM a public IP"),
+    "z08_budget_nan": (z_budget_nan, AZ, {}, {SPEND: F}, "NaN amount is a violation"),
+    "l01_release_ok": (l_release_ok, ALI, {}, {SPEND: P, NPI: P},
+                       "autoReleaseTime in 48 h on a pay-as-you-go node"),
+    "l02_release_garbage": (l_release_garbage, ALI, {}, {SPEND: F}, "'next friday' no time"),
+    "l03_release_prepaid": (l_release_prepaid, ALI, {}, {SPEND: F},
+                            "autoReleaseTime does not release subscription nodes "
+                            "(alibabacloud.com/help/ecs/developer-reference/api-ecs-2014-05-26-"
+                            "runinstances: AutoReleaseTime for pay-as-you-go)"),
+    "l04_eip_on_gpu": (l_eip_on_gpu, ALI, {}, {NPI: F}, "EIP associated with a GPU ECS"),
+    "l05_eip_on_nat": (l_eip_on_nat, ALI, {}, {NPI: P}, "EIP on a NAT gateway"),
+    "l06_public_bandwidth": (l_public_bandwidth, ALI, {}, {NPI: F},
+                             "internetMaxBandwidthOut > 0 gives a public IP"),
+    "l07_capres_unlimited": (l_capres_unlimited, ALI, {}, {SPEND: F},
+                             "unlimited reservation, no budget resource on Alibaba"),
+    "l08_cpfs_cross_zone": (l_cpfs_cross_zone, ALI, {}, {SSZ: F}, "CPFS in 1b, nodes in 1a"),
+    "l09_cpfs_same_zone": (l_cpfs_same_zone, ALI, {}, {SSZ: P, SPEND: P},
+                           "CPFS and node in 1a, released in 48 h"),
+}
+ZONES = {"a23_literal_subnet_told": {"zones": {"subnet-0feedface0000001": "us-east-1b"}}}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_case(pack, case):
+    build, provider, spend_config, expected, reason = CASES[case]
+    config = {SPEND: spend_config} if spend_config else {}
+    if case in ZONES:
+        config[SSZ] = ZONES[case]
+    found = run(pack, build(), config, provider=provider)
+    got = {policy: verdict(found, policy) for policy in expected}
+    detail = " || ".join(f"{d.policy}/{d.level}: {d.message[:300]}" for d in found
+                         if d.policy in expected)
+    assert got == expected, f"{reason}\n{detail}"
+
+
+def test_config_typo_refused(pack):
+    """Expected: fail (Configure answers INVALID_ARGUMENT naming maxMonthlyUSD), as check does."""
+    config = pack.cli_config({})
+    config[SPEND]["maxMonthlyUSD"] = 1000
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(config)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "maxMonthlyUSD" in err.value.details()
