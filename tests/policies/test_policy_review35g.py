@@ -747,3 +747,133 @@ def test_config_typo_refused(pack):
         pack.send_config(config)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "maxMonthlyUSD" in err.value.details()
+
+
+# ------------------------------------------------ round 2 (verdicts committed before its run)
+
+def b_odcr_smaller_than_group():
+    sn = subnet()
+    r = odcr("p5-res", "p5.48xlarge", 2.0)
+    t = lt("lt", "p5.48xlarge", capacityReservationSpecification={
+        "capacityReservationTarget": {"capacityReservationId": "cr-id"}})
+    t.deps["capacityReservationSpecification"] = [r]
+    return [sn, r, t, asg("train", t, [sn], 4.0), aws_budget("170000")]   # 4 x 40,179 = 160,717
+
+
+def b_open_odcr_other_zone():
+    sn = subnet()
+    r = odcr("g5-res", "g5.12xlarge", 1.0, zone="us-east-1b")
+    return [sn, r, ec2("box", "g5.12xlarge", sn), aws_budget("5000")]      # 8,282: both billed
+
+
+def b_gcp_open_reservation_default_vm():
+    r = res("gcp:compute/reservation:Reservation", "res", {
+        "zone": "us-central1-a", "specificReservation": {"count": 2.0, "instanceProperties": {
+            "machineType": "a2-highgpu-1g"}}})
+    return [r, gvm("vm", "a2-highgpu-1g"), gcp_budget("6000")]             # 5,363 once
+
+
+def b_gcp_budget_no_recipients():
+    b = gcp_budget("2000", allUpdatesRule={"disableDefaultIamRecipients": True})
+    return [gvm("infer", "g2-standard-4"), b]
+
+
+def b_azure_budget_future():
+    b = az_budget(2000.0, timePeriod={"startDate": "2031-01-01T00:00:00Z",
+                                      "endDate": "2032-01-01T00:00:00Z"})
+    return [vmss("infer", "Standard_NC4as_T4_v3", 3.0), b]
+
+
+def b_azure_budget_cny():
+    return [vmss("infer", "Standard_NC4as_T4_v3", 3.0), az_budget(20000.0, currency="CNY")]
+
+
+def b_vmss_negative_decoy():
+    return [vmss("infer", "Standard_NC4as_T4_v3", 3.0), vmss("decoy", "Standard_NC4as_T4_v3",
+                                                              -2.0), az_budget(2000.0)]
+
+
+def b_aws_unknown_type():
+    sn = subnet()
+    return [sn, ec2("box", UNKNOWN, sn), aws_budget("5000")]
+
+
+def b_gcp_swapped_mounts():
+    fa, fb = glustre("fs-a", "us-central1-a"), glustre("fs-b", "us-central1-b")
+    ta, tb = gtemplate("ta", "a2-highgpu-1g", mounts=[fb]), gtemplate("tb", "a2-highgpu-1g",
+                                                                       mounts=[fa])
+    return [fa, fb, ta, tb, mig("team-a", ta, "us-central1-a"),
+            mig("team-b", tb, "us-central1-b"), gcp_budget("30000")]
+
+
+def b_gcp_two_clusters_own_mounts():
+    fa, fb = glustre("fs-a", "us-central1-a"), glustre("fs-b", "us-central1-b")
+    ta, tb = gtemplate("ta", "a2-highgpu-1g", mounts=[fa]), gtemplate("tb", "a2-highgpu-1g",
+                                                                       mounts=[fb])
+    return [fa, fb, ta, tb, mig("team-a", ta, "us-central1-a"),
+            mig("team-b", tb, "us-central1-b"), gcp_budget("30000")]
+
+
+def b_ali_eip_association_v2():
+    sw = vsw()
+    n = ecs("n0", sw, hours_from_now(48))
+    assoc = res("alicloud:eip/association:Association", "assoc",
+                {"allocationId": "eip-x", "instanceId": "i-x", "instanceType": "EcsInstance"},
+                deps={"instanceId": [n]})
+    return [sw, n, assoc]
+
+
+def b_aws_budget_spot_only():
+    return _g5(aws_budget("5000", costFilters=[{"name": "PurchaseType",
+                                                 "values": ["Spot Instances"]}]))
+
+
+def b_azure_autoscale_enabled_omitted():
+    return _h100_stop(None)
+
+
+def b_ali_capres_limited():
+    return [res("alicloud:ecs/capacityReservation:CapacityReservation", "cr", {
+        "instanceType": "ecs.gn7i-c8g1.2xlarge", "instanceAmount": 2.0,
+        "zoneIds": ["eu-central-1a"], "endTimeType": "Limited", "endTime": hours_from_now(48),
+        "matchCriteria": "Open", "tags": T})]
+
+
+def b_gcp_mig_size_text():
+    t = gtemplate("tmpl", "g2-standard-4")
+    return [t, mig("svc", t, size="lots"), gcp_budget("5000")]
+
+
+CASES.update({
+    "b01_odcr_smaller_than_group": (b_odcr_smaller_than_group, AWS, {}, {SPEND: P},
+                                    "2 reserved + 2 beyond = 4 x p5 = 160,717 < 170,000"),
+    "b02_open_odcr_other_zone": (b_open_odcr_other_zone, AWS, {}, {SPEND: F},
+                                 "ODCR in 1b does not absorb the 1a box: 8,282 > 5,000"),
+    "b03_gcp_open_reservation_default_vm": (b_gcp_open_reservation_default_vm, GCP, {},
+                                            {SPEND: P}, "default ANY_RESERVATION VM inside "
+                                            "open reservation of 2: 5,363 < 6,000"),
+    "b04_gcp_budget_no_recipients": (b_gcp_budget_no_recipients, GCP, {}, {SPEND: F},
+                                     "disableDefaultIamRecipients and no channel"),
+    "b05_azure_budget_future": (b_azure_budget_future, AZ, {}, {SPEND: F},
+                                "budget period starts 2031: tracks nothing now"),
+    "b06_azure_budget_cny": (b_azure_budget_cny, AZ, {}, {SPEND: P},
+                             "20,000 CNY / 7.2734 = 2,750 USD > 1,152"),
+    "b07_vmss_negative_decoy": (b_vmss_negative_decoy, AZ, {}, {SPEND: F},
+                                "capacity -2 is a violation, never cancels 3 nodes"),
+    "b08_aws_unknown_type": (b_aws_unknown_type, AWS, {}, {SPEND: F},
+                             "instance type unknown at preview fails closed"),
+    "b09_gcp_swapped_mounts": (b_gcp_swapped_mounts, GCP, {}, {SSZ: F},
+                               "each MIG mounts the other zone's Lustre"),
+    "b10_gcp_two_clusters": (b_gcp_two_clusters_own_mounts, GCP, {}, {SSZ: P, SPEND: P},
+                             "each MIG mounts its own zone's Lustre; 4 x 2,681 + storage"),
+    "b11_ali_eip_association": (b_ali_eip_association_v2, ALI, {}, {NPI: F},
+                                "eip.Association to a GPU ECS"),
+    "b12_aws_budget_spot_only": (b_aws_budget_spot_only, AWS, {}, {SPEND: F},
+                                 "PurchaseType Spot leaves out an on-demand box"),
+    "b13_azure_autoscale_enabled_omitted": (b_azure_autoscale_enabled_omitted, AZ, {},
+                                            {SPEND: F}, "enabled defaults to false"),
+    "b14_ali_capres_limited": (b_ali_capres_limited, ALI, {}, {SPEND: P},
+                               "reservation ends in 48 h: priced until then"),
+    "b15_gcp_mig_size_text": (b_gcp_mig_size_text, GCP, {}, {SPEND: F},
+                              "targetSize 'lots' is no number"),
+})
