@@ -877,3 +877,8 @@ CASES.update({
     "b15_gcp_mig_size_text": (b_gcp_mig_size_text, GCP, {}, {SPEND: F},
                               "targetSize 'lots' is no number"),
 })
+
+
+@pytest.mark.parametrize("case", sorted(c for c in CASES if c.startswith("b")))
+def test_round2(pack, case):
+    test_case(pack, case)
