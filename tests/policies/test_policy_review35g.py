@@ -976,3 +976,125 @@ def test_estimate(pack, case):
     figures = [int(m.group(1).replace(",", "")) for d in found if d.policy == SPEND
                for m in [re.search(r"Found: ([\d,]+) USD/month \(", d.message)] if m]
     assert any(abs(f - ESTIMATES[case]) <= 2 for f in figures), (reason, figures)
+
+
+# ------------------------------------------------ round 4 (verdicts committed before its run)
+
+def d_mixed_overrides():
+    sn = subnet()
+    t = lt("lt", "g5.xlarge")
+    g = asg("svc", t, [sn], 4.0, mixedInstancesPolicy={"launchTemplate": {
+        "launchTemplateSpecification": {"launchTemplateId": "lt-id", "version": "$Latest"},
+        "overrides": [{"instanceType": "g5.xlarge"}, {"instanceType": "g5.2xlarge"}]}})
+    g.props.pop("launchTemplate")
+    g.deps["mixedInstancesPolicy"] = g.deps.pop("launchTemplate")
+    return [sn, t, g, aws_budget("3000")]                 # dearest 4 x 1.212 x 730 = 3,539
+
+
+def d_ess_no_release():
+    sw = vsw()
+    grp = res("alicloud:ess/scalingGroup:ScalingGroup", "grp", {
+        "minSize": 0.0, "maxSize": 4.0, "vswitchIds": ["vsw-x"], "tags": T},
+        deps={"vswitchIds": [sw]})
+    conf = res("alicloud:ess/scalingConfiguration:ScalingConfiguration", "conf", {
+        "scalingGroupId": "asg-x", "instanceType": "ecs.gn7i-c8g1.2xlarge",
+        "imageId": "ubuntu_22_04", "internetMaxBandwidthOut": 0.0, "tags": T},
+        deps={"scalingGroupId": [grp]})
+    return [sw, grp, conf]
+
+
+def d_public_subnet_default_ip():
+    sn = subnet(public=True)
+    box = ec2("box", "g5.xlarge", sn)
+    box.props.pop("associatePublicIpAddress")
+    return [sn, box, aws_budget("2000")]
+
+
+def d_azure_vm_nic_public_ip():
+    pip = res("azure-native:network:PublicIPAddress", "pip", {
+        "resourceGroupName": RG, "location": "eastus", "sku": {"name": "Standard"}, "tags": T})
+    nic = res("azure-native:network:NetworkInterface", "nic", {
+        "resourceGroupName": RG, "location": "eastus", "tags": T, "ipConfigurations": [
+            {"name": "ip", "subnet": {"id": "subnet-id"}, "publicIPAddress": {"id": "pip-id"}}]},
+        deps={"ipConfigurations": [pip]})
+    vm = res("azure-native:compute:VirtualMachine", "vm", {
+        "resourceGroupName": RG, "location": "eastus", "zones": ["1"], "tags": T,
+        "hardwareProfile": {"vmSize": "Standard_NC4as_T4_v3"},
+        "networkProfile": {"networkInterfaces": [{"id": "nic-id", "primary": True}]}},
+        deps={"networkProfile": [nic]})
+    return [pip, nic, vm, az_budget(2000.0)]
+
+
+def d_gcp_budget_labels(team):
+    return [gvm("infer", "g2-standard-4"),
+            gcp_budget("2000", budgetFilter={"labels": {"team": team}})]
+
+
+def d_aws_budget_tag(value):
+    return _g5(aws_budget("5000", costFilters=[{"name": "TagKeyValue",
+                                                 "values": [f"user:team${value}"]}]))
+
+
+def d_asg_two_zones_fsx():
+    a, b = subnet("a", "us-east-1a"), subnet("b", "us-east-1b")
+    f = fsx("fs", a)
+    t = lt("lt", "g5.12xlarge", mounts=[f])
+    return [a, b, f, t, asg("train", t, [a, b], 2.0), aws_budget("20000")]
+
+
+def d_efs_one_zone():
+    a = subnet("a", "us-east-1a")
+    efs = res("aws:efs/fileSystem:FileSystem", "efs", {
+        "availabilityZoneName": "us-east-1b", "encrypted": True, "tags": T})
+    t = lt("lt", "g5.12xlarge", mounts=[efs])
+    return [a, efs, t, asg("train", t, [a], 2.0), aws_budget("20000")]
+
+
+def d_classic_azure_vm():
+    vm = res("azure:compute/linuxVirtualMachine:LinuxVirtualMachine", "vm", {
+        "resourceGroupName": RG, "location": "eastus", "size": "Standard_NC4as_T4_v3",
+        "adminUsername": "ml", "networkInterfaceIds": ["nic-id"], "zone": "1", "tags": T,
+        "osDisk": {"caching": "ReadWrite", "storageAccountType": "Premium_LRS"}})
+    b = res("azure:consumption/budgetSubscription:BudgetSubscription", "budget", {
+        "subscriptionId": SUB, "amount": 1000.0, "timeGrain": "Monthly",
+        "timePeriod": {"startDate": "2026-12-01T00:00:00Z"},
+        "notifications": [{"enabled": True, "operator": "GreaterThan", "threshold": 80.0,
+                           "contactEmails": ["ml-platform@example.com"]}]})
+    return [vm, b]                                                             # 384 < 1,000
+
+
+def d_exempt_box():
+    sn = subnet()
+    return [sn, ec2("box", "g5.xlarge", sn,
+                    tags={**T, "trainstack:policy-skip": "spend-limit"})]
+
+
+CASES.update({
+    "d01_mixed_overrides": (d_mixed_overrides, AWS, {}, {SPEND: F},
+                            "never cheaper than the dearest override: 3,539 > 3,000"),
+    "d02_ess_no_release": (d_ess_no_release, ALI, {}, {SPEND: F},
+                           "ESS GPU group, no autoReleaseTime, no budget resource"),
+    "d03_public_subnet_default_ip": (d_public_subnet_default_ip, AWS, {}, {NPI: F},
+                                     "mapPublicIpOnLaunch subnet gives the box a public IP"),
+    "d04_azure_vm_nic_public_ip": (d_azure_vm_nic_public_ip, AZ, {}, {NPI: F, SPEND: P},
+                                   "NIC with a public IP on a GPU VM"),
+    "d05_gcp_budget_label_match": (lambda: d_gcp_budget_labels("ml"), GCP, {}, {SPEND: P},
+                                   "labels filter team=ml matches the VM"),
+    "d06_gcp_budget_label_other": (lambda: d_gcp_budget_labels("finance"), GCP, {},
+                                   {SPEND: F}, "labels filter team=finance leaves it out"),
+    "d07_aws_budget_tag_match": (lambda: d_aws_budget_tag("ml"), AWS, {}, {SPEND: P},
+                                 "user:team$ml matches the box's tag"),
+    "d08_aws_budget_tag_other": (lambda: d_aws_budget_tag("web"), AWS, {}, {SPEND: F},
+                                 "user:team$web leaves the box out"),
+    "d09_asg_two_zones_fsx": (d_asg_two_zones_fsx, AWS, {}, {SSZ: F},
+                              "one GPU group over 1a and 1b mounting FSx in 1a"),
+    "d10_efs_one_zone": (d_efs_one_zone, AWS, {}, {SSZ: F}, "EFS One Zone in 1b, nodes 1a"),
+    "d11_classic_azure_vm": (d_classic_azure_vm, AZ, {}, {SPEND: P},
+                             "classic T4 VM 384 under a 1,000 subscription budget"),
+    "d12_exempt_box": (d_exempt_box, AWS, {}, {SPEND: P}, "exempted by its own skip tag"),
+})
+
+
+@pytest.mark.parametrize("case", sorted(c for c in CASES if c.startswith("d")))
+def test_round4(pack, case):
+    test_case(pack, case)
