@@ -1098,3 +1098,90 @@ CASES.update({
 @pytest.mark.parametrize("case", sorted(c for c in CASES if c.startswith("d")))
 def test_round4(pack, case):
     test_case(pack, case)
+
+
+# ------------------------------------------------ round 5 (verdicts committed before its run)
+
+def e_spot_fleet_override():
+    a, b = subnet("a", "us-east-1a"), subnet("b", "us-east-1b")
+    f = fsx("fs", a)
+    t = lt("lt", "g5.12xlarge", mounts=[f])
+    sfr = res("aws:ec2/spotFleetRequest:SpotFleetRequest", "sfr", {
+        "iamFleetRole": "arn:aws:iam::1:role/fleet", "targetCapacity": 2.0, "tags": T,
+        "launchTemplateConfigs": [{"launchTemplateSpecification": {"id": "lt-id",
+                                                                   "version": "$Latest"},
+                                   "overrides": [{"subnetId": "subnet-b"}]}]},
+        deps={"launchTemplateConfigs": [t, b]})
+    return [a, b, f, t, sfr, aws_budget("20000")]
+
+
+def e_region_autoscaler():
+    t = gtemplate("tmpl", "g2-standard-4")
+    rmig = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "svc",
+               {"region": "us-central1", "targetSize": 2.0, "baseInstanceName": "svc",
+                "versions": [{"instanceTemplate": "t-id"}]}, deps={"versions": [t]})
+    scaler = res("gcp:compute/regionAutoscaler:RegionAutoscaler", "scaler", {
+        "region": "us-central1", "target": "rmig-id",
+        "autoscalingPolicy": {"minReplicas": 1.0, "maxReplicas": 8.0}},
+        deps={"target": [rmig]})
+    return [t, rmig, scaler, gcp_budget("3000")]                             # 8 x 516 = 4,128
+
+
+def e_vmss_autoscale_max():
+    s = vmss("infer", "Standard_NC4as_T4_v3", 2.0)
+    a = res("azure-native:monitor:AutoscaleSetting", "scale", {
+        "enabled": True, "targetResourceUri": "vmss-id", "location": "eastus",
+        "resourceGroupName": RG, "profiles": [{"name": "default", "capacity": {
+            "minimum": "1", "maximum": "10", "default": "2"}, "rules": []}]},
+        deps={"targetResourceUri": [s]})
+    return [s, a, az_budget(2000.0)]                                          # 10 x 384 = 3,840
+
+
+def e_lowercase_sku():
+    return [vmss("infer", "standard_nc4as_t4_v3", 3.0), az_budget(2000.0)]
+
+
+def e_nv6_a10_eastus():
+    return [vmss("infer", "Standard_NV6ads_A10_v5", 2.0), az_budget(2000.0)]
+
+
+def e_gcp_public_types():
+    return [gvm("v1", "g2-standard-12"), gvm("v2", "a2-ultragpu-1g"),
+            gvm("v3", "a3-highgpu-1g"), gcp_budget("15000")]                # 12,505
+
+
+def e_azure_public_types():
+    return [vmss("s1", "Standard_NV36ads_A10_v5", 1.0), vmss("s2", "Standard_NC40ads_H100_v5",
+                                                              1.0),
+            vmss("s3", "Standard_NC6s_v3", 1.0), az_budget(10000.0)]       # 9,665
+
+
+def e_ali_gn7i_4x():
+    sw = vsw()
+    return [sw, ecs("n0", sw, hours_from_now(48), itype="ecs.gn7i-c16g1.4xlarge")]
+
+
+CASES.update({
+    "e01_spot_fleet_override": (e_spot_fleet_override, AWS, {}, {SSZ: F},
+                                "Spot Fleet placed by a subnet override in 1b, FSx in 1a"),
+    "e02_region_autoscaler": (e_region_autoscaler, GCP, {}, {SPEND: F},
+                              "autoscaler maxReplicas 8: 4,128 > 3,000"),
+    "e03_vmss_autoscale_max": (e_vmss_autoscale_max, AZ, {}, {SPEND: F},
+                               "autoscale maximum 10: 3,840 > 2,000"),
+    "e04_lowercase_sku": (e_lowercase_sku, AZ, {}, {SPEND: P}, "sku names any case: 1,152"),
+    "e05_nv6_a10_eastus": (e_nv6_a10_eastus, AZ, {}, {SPEND: P},
+                           "Standard_NV6ads_A10_v5 is sold in East US at a public price "
+                           "(learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/"
+                           "nvadsa10v5-series; azure.microsoft.com/pricing/details/"
+                           "virtual-machines/linux/): 2 x ~0.45 x 730 < 2,000"),
+    "e06_gcp_public_types": (e_gcp_public_types, GCP, {}, {SPEND: P},
+                             "g2-standard-12 + a2-ultragpu-1g + a3-highgpu-1g = 12,505"),
+    "e07_azure_public_types": (e_azure_public_types, AZ, {}, {SPEND: P},
+                               "NV36ads_A10_v5 + NC40ads_H100_v5 + NC6s_v3 = 9,665"),
+    "e08_ali_gn7i_4x": (e_ali_gn7i_4x, ALI, {}, {SPEND: P}, "released in 48 h"),
+})
+
+
+@pytest.mark.parametrize("case", sorted(c for c in CASES if c.startswith("e")))
+def test_round5(pack, case):
+    test_case(pack, case)
