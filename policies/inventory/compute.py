@@ -33,6 +33,7 @@ from trainstack_policies.inventory.tokens import (
     GKE_NODE_POOL,
 )
 from trainstack_policies.inventory.values import (
+    PerStack,
     _aws_region,
     _azure_location,
     _count,
@@ -58,8 +59,8 @@ from trainstack_policies.model import (
 
 def gpu_groups(resources: list[Resource]) -> list[NodeGroup]:
     global _LAST_GPU
-    groups = node_groups(resources)
-    computed = _LAST_GROUPS[2]   # node_groups' own list for these resources, just checked
+    computed = node_groups.found(resources)   # node_groups' own list: its identity is the key
+    groups = computed
     if _LAST_GPU[0] is not computed:
         # Three rules ask for the GPU groups of the same stack; a group's GPU verdict depends
         # only on its own types and accelerators, which nothing changes after it is built.
@@ -70,7 +71,7 @@ def gpu_groups(resources: list[Resource]) -> list[NodeGroup]:
 def cpu_groups(resources: list[Resource]) -> list[NodeGroup]:
     """The stack's node groups gpu_groups() leaves out, from the same groups and verdicts."""
     gpu = {id(g) for g in gpu_groups(resources)}
-    return [g for g in _LAST_GROUPS[2] if id(g) not in gpu]
+    return [g for g in node_groups.found(resources) if id(g) not in gpu]
 
 
 def _gke_pool(r: Resource) -> NodeGroup:
@@ -116,23 +117,8 @@ def _gke_pool(r: Resource) -> NodeGroup:
                      accelerators=_accelerators(holder))
 
 
-# The last stack node_groups() saw, and its groups: several rules (and spend-limit's check and
-# summary) ask for the same stack's groups in one evaluation. Keyed by the list's identity and
-# length, so a different or a changed list is computed afresh.
-_LAST_GROUPS: tuple[list, int, list] = ([], -1, [])
 # node_groups' list of the last stack gpu_groups() saw, and its GPU groups.
 _LAST_GPU: tuple[Optional[list], list] = (None, [])
-
-
-def node_groups(resources: list[Resource]) -> list[NodeGroup]:
-    """Every compute group of the stack, GPU or not (gpu_groups() keeps the GPU ones)."""
-    global _LAST_GROUPS
-    seen, size, cached = _LAST_GROUPS
-    if seen is resources and size == len(resources):
-        return list(cached)
-    groups = _node_groups(resources)
-    _LAST_GROUPS = (resources, len(resources), groups)
-    return list(groups)
 
 
 def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
@@ -444,3 +430,8 @@ def _gcp_spot(template: Optional[Resource]) -> bool:
 
 def _ali_spot(strategy: Any) -> bool:
     return strategy in ("SpotWithPriceLimit", "SpotAsPriceGo")
+
+
+# Every compute group of the stack, GPU or not (gpu_groups() keeps the GPU ones), read once per
+# stack: several rules (and spend-limit's check and summary) ask for the same stack's groups.
+node_groups = PerStack(_node_groups)

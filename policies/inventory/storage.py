@@ -20,7 +20,13 @@ from trainstack_policies.inventory.tokens import (
     GCP_FILESTORE,
     GCP_FILESYSTEMS,
 )
-from trainstack_policies.inventory.values import _aws_region, _azure_location, _zone, normalize_azure_location
+from trainstack_policies.inventory.values import (
+    PerStack,
+    _aws_region,
+    _azure_location,
+    _zone,
+    normalize_azure_location,
+)
 from trainstack_policies.model import UNKNOWN, Resource, checked_number, number, region_of_zone
 
 
@@ -33,25 +39,6 @@ class Filesystem:
     tier: str          # throughput tier / SKU, for pricing
     regional: bool = False   # reachable from every zone of its region (Filestore REGIONAL)
     zone_id: str = ""        # an AZ ID instead of a zone name (S3 Express directory buckets)
-
-
-# The last stack filesystems() / buckets() saw, and what they found: storage-same-zone and
-# spend-limit both ask for the same stack's filesystems and buckets in one evaluation. Keyed
-# by the list's identity and length, as node_groups() is (the list is held, so its id is not
-# reused), so a different or a changed list is read afresh; nothing changes a Filesystem or a
-# Bucket once it is made.
-_LAST_FILESYSTEMS: tuple[list, int, list] = ([], -1, [])
-_LAST_BUCKETS: tuple[list, int, list] = ([], -1, [])
-
-
-def filesystems(resources: list[Resource]) -> list[Filesystem]:
-    global _LAST_FILESYSTEMS
-    seen, size, cached = _LAST_FILESYSTEMS
-    if seen is resources and size == len(resources):
-        return list(cached)
-    found = _filesystems(resources)
-    _LAST_FILESYSTEMS = (resources, len(resources), found)
-    return list(found)
 
 
 def _filesystems(resources: list[Resource]) -> list[Filesystem]:
@@ -137,16 +124,6 @@ class Bucket:
     region: Any        # str, UNKNOWN, or None when the bucket takes the default provider's
 
 
-def buckets(resources: list[Resource]) -> list[Bucket]:
-    global _LAST_BUCKETS
-    seen, size, cached = _LAST_BUCKETS
-    if seen is resources and size == len(resources):
-        return list(cached)
-    found = _buckets(resources)
-    _LAST_BUCKETS = (resources, len(resources), found)
-    return list(found)
-
-
 def _buckets(resources: list[Resource]) -> list[Bucket]:
     out: list[Bucket] = []
     for r in resources:
@@ -166,3 +143,8 @@ def _buckets(resources: list[Resource]) -> list[Bucket]:
 
 def is_bucket(r: Resource) -> bool:
     return r.type in (*AWS_BUCKETS, GCP_BUCKET, AZ_STORAGE_ACCOUNT, ALI_BUCKET)
+
+
+# storage-same-zone and spend-limit both read the same stack's filesystems and buckets.
+filesystems = PerStack(_filesystems)
+buckets = PerStack(_buckets)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Optional
+from typing import Any, Callable, Generic, Optional, TypeVar
 
 from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, region_of_zone
 
@@ -91,3 +91,29 @@ def _azure_location(r: Resource) -> Any:
 def normalize_azure_location(location: str) -> str:
     """"East US" and "eastus" are the same Azure region."""
     return location.replace(" ", "").lower()
+
+
+_Read = TypeVar("_Read")
+
+
+class PerStack(Generic[_Read]):
+    """A reading of the whole stack, done once per evaluation: several rules (and spend-limit's
+    check and summary) ask for the same stack's node groups, filesystems and buckets. The last
+    list seen is kept with its length and what was read from it (the list is held, so its id is
+    not reused); a different or a changed list is read afresh. What is read is never changed
+    after it is made, so each caller gets its own copy of the list, not of its items."""
+
+    def __init__(self, read: Callable[[list[Resource]], list[_Read]]):
+        self.read = read
+        self.last: tuple[list[Resource], int, list[_Read]] = ([], -1, [])
+
+    def __call__(self, resources: list[Resource]) -> list[_Read]:
+        return list(self.found(resources))
+
+    def found(self, resources: list[Resource]) -> list[_Read]:
+        """The kept list itself (its identity tells callers it is the same reading)."""
+        seen, size, found = self.last
+        if seen is not resources or size != len(resources):
+            found = self.read(resources)
+            self.last = (resources, len(resources), found)
+        return found
