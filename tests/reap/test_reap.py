@@ -146,6 +146,20 @@ def test_yes_scales_to_zero_exports_then_destroys_only_the_idle_stack(world, tmp
     assert sorted(d["action"] for d in in_bucket) == ["destroy", "destroying", "destroying"]
 
 
+def test_each_idle_stack_is_destroyed_by_its_own_name_whatever_came_before_it(world):
+    """Several stacks in one run, the idle ones listed after a busy one and after each other:
+    each destroy (and the export and state read before it) acts on its own stack, never on the
+    one the run looked at first."""
+    world.add("a-busy", beat("node-0", 5))
+    world.add("b-idle", beat("node-0", 180))
+    world.add("c-idle", beat("node-0", 200))
+    decisions = world.decide(yes=True, dry_run=False)
+    assert decisions["a-busy"].action == "keep"
+    assert decisions["b-idle"].result == decisions["c-idle"].result == "destroyed; bucket kept"
+    assert sorted(world.destroyed()) == ["b-idle", "c-idle"]
+    assert sorted(world.cloud.scaled) == [("b-idle", 0), ("c-idle", 0)]
+
+
 def test_without_yes_a_non_interactive_run_destroys_nothing(world):
     world.add("idle", beat("node-0", 180))
     result = runner.invoke(app, ["reap"])
