@@ -316,23 +316,33 @@ def _declines_public_ip(r: Resource) -> bool:
     """Compute that turns public IPs off itself (the interface's associatePublicIpAddress
     overrides the subnet's mapPublicIpOnLaunch): an instance, a launch template whose every
     interface says false, or a group / fleet whose every launch template does."""
-    if r.type in _AWS_INSTANCES or r.type == "aws:ec2/launchConfiguration:LaunchConfiguration":
+    if r.type in _AWS_INSTANCES or r.type == _AWS_LAUNCH_CONFIGURATION:
         return _false(r.get("associatePublicIpAddress"))
     if r.type == "aws:ec2/spotFleetRequest:SpotFleetRequest" and r.get("launchSpecifications"):
         specs = r.get("launchSpecifications")
         specs = [specs] if isinstance(specs, dict) else specs
         return isinstance(specs, list) and bool(specs) and all(
             isinstance(s, dict) and _false(s.get("associatePublicIpAddress")) for s in specs)
-    if r.type == "aws:ec2/launchTemplate:LaunchTemplate":
+    if r.type == _AWS_LAUNCH_TEMPLATE:
         nics = r.get("networkInterfaces")
         return isinstance(nics, list) and bool(nics) and all(
             isinstance(n, dict) and _false(n.get("associatePublicIpAddress")) for n in nics)
-    templates = [d for key in ("launchTemplate", "mixedInstancesPolicy", "launchTemplateConfigs",
-                               "launchConfiguration")
-                 for d in r.deps.get(key, []) if d.type in (
-                     "aws:ec2/launchTemplate:LaunchTemplate",
-                     "aws:ec2/launchConfiguration:LaunchConfiguration")]
+    templates = _launch_templates(r, with_configurations=True)
     return bool(templates) and all(_declines_public_ip(t) for t in templates)
+
+
+_AWS_TEMPLATE_KEYS = ("launchTemplate", "mixedInstancesPolicy", "launchTemplateConfigs")
+_AWS_LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
+_AWS_LAUNCH_CONFIGURATION = "aws:ec2/launchConfiguration:LaunchConfiguration"
+
+
+def _launch_templates(r: Resource, with_configurations: bool = False) -> list[Resource]:
+    """The stack's launch templates a group, fleet or instance launches from (and, asked, its
+    launch configuration, which holds associatePublicIpAddress but no interfaces)."""
+    keys = _AWS_TEMPLATE_KEYS + (("launchConfiguration",) if with_configurations else ())
+    kinds = (_AWS_LAUNCH_TEMPLATE, _AWS_LAUNCH_CONFIGURATION) if with_configurations else \
+        (_AWS_LAUNCH_TEMPLATE,)
+    return [d for key in keys for d in r.deps.get(key, []) if d.type in kinds]
 
 
 def _unknown_subnet(r: Resource) -> Optional[str]:
@@ -756,10 +766,7 @@ def _default_vpc(resources: list[Resource]) -> list[Violation]:
                 continue
         elif any(r.get(k) not in (None, []) or r.deps.get(k) for k in keys):
             continue
-        templates = [d for key in ("launchTemplate", "mixedInstancesPolicy",
-                                   "launchTemplateConfigs")
-                     for d in r.deps.get(key, []) if d.type == "aws:ec2/launchTemplate:LaunchTemplate"]
-        if any(_names_subnet(tpl.get("networkInterfaces")) for tpl in templates):
+        if any(_names_subnet(tpl.get("networkInterfaces")) for tpl in _launch_templates(r)):
             continue
         out.append(violation(
             r, "the nodes launch in the default VPC, whose default subnets give them public IP "
