@@ -376,6 +376,19 @@ class PreemptedJob:
     logs: str
 
 
+def assert_resumes_exactly(job: "PreemptedJob", uninterrupted) -> None:
+    """Same loss at every step, and the same parameters and RNG state at the end, as the run
+    that was never interrupted (`uninterrupted`: its losses and finals)."""
+    straight_losses, straight_finals = uninterrupted
+    for step in range(1, STEPS + 1):
+        assert job.losses[step][-1] == straight_losses[step][-1], step
+    torch = _torch()
+    for got, want in zip(job.finals, straight_finals, strict=True):
+        for key in want["model"]:
+            assert torch.equal(got["model"][key], want["model"][key]), key
+        assert torch.equal(got["rng"]["torch"], want["rng"]["torch"])
+
+
 def wait_until(condition, timeout: float, what: str) -> None:
     deadline = time.time() + timeout
     while not condition():

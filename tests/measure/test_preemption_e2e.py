@@ -17,7 +17,7 @@ from datetime import timedelta
 
 import pytest
 
-from tests.preemption_helpers import CLOUDS, STEPS
+from tests.preemption_helpers import CLOUDS, STEPS, assert_resumes_exactly
 from trainstack.measure.preemptions import summarize
 from trainstack_components.agents import preemption_agent as pa
 
@@ -31,7 +31,6 @@ torch = pytest.importorskip("torch")
 @pytest.mark.parametrize("cloud", CLOUDS)
 def test_a_preempted_node_is_replaced_and_the_job_resumes_exactly(cloud, preempted,
                                                                    uninterrupted):
-    straight_losses, straight_finals = uninterrupted
     chain = preempted
     mine = chain.preemptions[cloud]
     assert mine.rc != 0, mine.log                      # the preempted node's torchrun failed
@@ -59,9 +58,4 @@ def test_a_preempted_node_is_replaced_and_the_job_resumes_exactly(cloud, preempt
     spot = summarize(mine.notices + [restart])        # what `trainstack status` shows
     assert (spot.preemptions, spot.restarts) == (1, 1) and 0 < spot.lost_minutes < 5
     # Same losses, parameters, optimizer and RNG state as the run that was never interrupted.
-    for step in range(1, STEPS + 1):
-        assert chain.losses[step][-1] == straight_losses[step][-1], step
-    for got, want in zip(chain.finals, straight_finals, strict=True):
-        for key in want["model"]:
-            assert torch.equal(got["model"][key], want["model"][key]), key
-        assert torch.equal(got["rng"]["torch"], want["rng"]["torch"])
+    assert_resumes_exactly(chain, uninterrupted)
