@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Optional
@@ -122,63 +121,55 @@ def unknown_properties(rule: Rule, properties: Mapping[str, Any]) -> list[str]:
             f"(it takes: {', '.join(rule.schema)})"]
 
 
-_JSON_TYPES: dict[str, tuple[type, ...]] = {
-    "number": (int, float), "integer": (int, float), "string": (str,), "array": (list,),
-    "object": (dict,), "boolean": (bool,)}
-
-
-def _value_errors(schema: Mapping[str, Any], value: Any, where: str) -> list[str]:
-    """What JSON Schema (the keywords the rules' schemas use: type, enum, minimum,
-    exclusiveMinimum, minLength, pattern, items, uniqueItems, additionalProperties) finds
-    wrong with `value`; no jsonschema needed, so the pack checks it in its own process."""
-    kind = schema.get("type")
-    if isinstance(kind, str) and kind in _JSON_TYPES:
-        numeric = kind in ("number", "integer")
-        if not isinstance(value, _JSON_TYPES[kind]) or (numeric and isinstance(value, bool)) \
-                or (kind == "integer" and isinstance(value, float) and not value.is_integer()):
-            return [f"{where}: {value!r} is not of type {kind!r}"]
-        if isinstance(value, float) and not math.isfinite(value):
-            return [f"{where}: {value!r} is not a finite number"]
-    errors: list[str] = []
-    if "enum" in schema and value not in schema["enum"]:
-        errors.append(f"{where}: {value!r} is not one of {schema['enum']!r}")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            errors.append(f"{where}: {value!r} is less than the minimum of {schema['minimum']}")
-        if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
-            errors.append(f"{where}: {value!r} is less than or equal to the minimum of "
-                          f"{schema['exclusiveMinimum']}")
-    if isinstance(value, str):
-        if len(value) < schema.get("minLength", 0):
-            errors.append(f"{where}: {value!r} is too short")
-        if "pattern" in schema and not re.search(schema["pattern"], value):
-            errors.append(f"{where}: {value!r} does not match {schema['pattern']!r}")
+def _json_numbers(value: Any) -> Any:
+    """`value` with every whole float as an int: JSON has one number type, and a Struct sent
+    over gRPC carries 1000 as 1000.0, so the refusal reads the same from the file and over
+    gRPC ("-250 is less than ...", not "-250.0")."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
     if isinstance(value, list):
-        if isinstance(schema.get("items"), Mapping):
-            for i, item in enumerate(value):
-                errors += _value_errors(schema["items"], item, f"{where}.{i}")
-        if schema.get("uniqueItems") and len({json.dumps(v, sort_keys=True) for v in value}) \
-                != len(value):
-            errors.append(f"{where}: has non-unique elements")
-    if isinstance(value, dict) and isinstance(schema.get("additionalProperties"), Mapping):
-        for key, item in value.items():
-            errors += _value_errors(schema["additionalProperties"], item, f"{where}.{key}")
-    return errors
+        return [_json_numbers(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _json_numbers(v) for k, v in value.items()}
+    return value
+
+
+def _finite_number(checker: Any, value: Any) -> bool:
+    # JSON has no NaN or Infinity; a NaN cap compares false with every estimate.
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and \
+        (not isinstance(value, float) or math.isfinite(value))
+
+
+_FINITE_DRAFT7: list[Any] = []
+
+
+def _validator(rule: Rule) -> Any:
+    """The draft 7 validator of the policy's config schema (config_schema), its "number"
+    finite only (the class is built once)."""
+    if not _FINITE_DRAFT7:
+        import jsonschema
+        draft7 = jsonschema.Draft7Validator
+        _FINITE_DRAFT7.append(jsonschema.validators.extend(
+            draft7, type_checker=draft7.TYPE_CHECKER.redefine("number", _finite_number)))
+    return _FINITE_DRAFT7[0](config_schema(rule))
 
 
 def schema_errors(rule: Rule, properties: Mapping[str, Any]) -> list[str]:
-    """A setting of a type or value the policy's schema refuses (maxMonthlyUsd "1000"), said
-    the way the pack's Configure refuses it (the CLI validates before it sends; a runner that
-    does not would otherwise have the rule drop the setting in silence)."""
-    return [e for key, value in properties.items() if key in rule.schema
-            for e in _value_errors(rule.schema[key], value, f"{rule.name}: {key}")]
+    """What the policy's JSON schema refuses in `properties` (maxMonthlyUsd "1000", a negative
+    fee, a bare skip name), one line each, as "policy: key.path: jsonschema's message". The one
+    check both `trainstack check` (reconcile) and the pack's Configure make, so a setting one
+    refuses the other refuses in the same words (the CLI validates before it sends; a runner
+    that does not would otherwise have the rule drop the setting in silence)."""
+    errors = []
+    for error in _validator(rule).iter_errors(_json_numbers(dict(properties))):
+        where = ".".join(str(p) for p in error.absolute_path)
+        errors.append(f"{rule.name}: {where + ': ' if where else ''}{error.message}")
+    return sorted(errors)
 
 
 def reconcile(given: Optional[Mapping[str, tuple[Optional[str], dict[str, Any]]]] = None,
               rules: tuple[Rule, ...] = RULES) -> tuple[dict[str, PolicyConfig], list[str]]:
     """Defaults, then `all`, then each policy's entry; validated. Returns (config, warnings)."""
-    import jsonschema
-
     result = defaults(rules)
     given = dict(given or {})
     all_level = given.get("all", (None, {}))[0]
@@ -194,10 +185,7 @@ def reconcile(given: Optional[Mapping[str, tuple[Optional[str], dict[str, Any]]]
         result[name].properties.update(copy.deepcopy(props))
     errors = []
     for rule in rules:
-        validator = jsonschema.Draft7Validator(config_schema(rule))
-        for error in sorted(validator.iter_errors(result[rule.name].properties), key=str):
-            where = ".".join(str(p) for p in error.absolute_path)
-            errors.append(f"{rule.name}: {where + ': ' if where else ''}{error.message}")
+        errors += schema_errors(rule, result[rule.name].properties)
         if rule.name in given:
             warnings += unknown_properties(rule, result[rule.name].properties)
     if errors:

@@ -1,8 +1,8 @@
 """The pack runs from its own directory with only its own requirements, as `pulumi policy publish`
 and Pulumi Cloud policy groups run it: no trainstack, no components, no project virtualenv.
 
-The fresh-venv test is slow (a venv and a pip install of pulumi-policy from the package index,
-about half a minute) but stays in the suite: it is the only proof the published pack works.
+The fresh-venv test is slow (a venv and a pip install of pulumi-policy and jsonschema from the
+package index, about half a minute) but stays in the suite: it is the only proof the published pack works.
 """
 from __future__ import annotations
 
@@ -62,6 +62,7 @@ def test_pulumi_policy_yaml_points_at_nothing_outside_the_pack():
     assert ".." not in text.split("runtime:")[1]
     requirements = (PACK_DIR / "requirements.txt").read_text().split()
     assert any(r.startswith("pulumi-policy") for r in requirements)
+    assert any(r.startswith("jsonschema") for r in requirements)   # Configure validates with it
 
 
 @pytest.mark.parametrize("cloud", ["aws", "gcp", "azure", "alicloud"])
@@ -107,7 +108,7 @@ def fresh_pack(tmp_path_factory):
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     pack_dir = where / "guardrails-pack"
     shutil.copytree(PACK_DIR, pack_dir, ignore=shutil.ignore_patterns("venv", "__pycache__"))
-    for banned in ("trainstack", "trainstack_components", "jsonschema"):
+    for banned in ("trainstack", "trainstack_components"):
         found = subprocess.run([str(python), "-c", f"import {banned}"], cwd=where,
                                capture_output=True, text=True, env=clean)
         assert found.returncode != 0, f"{banned} is importable in the fresh venv"
@@ -128,3 +129,17 @@ def test_the_pack_runs_in_a_fresh_venv_over_grpc(fresh_pack):
                                                     ("rdma-for-multinode", "advisory")}
     [d] = [d for d in found if d.policy == "spend-limit"]
     assert "p5e.48xlarge in us-east-1" in d.message     # judged from the pack's catalog copy
+
+
+def test_the_fresh_venv_pack_refuses_a_bad_setting_with_its_own_jsonschema(fresh_pack):
+    # The schema check runs in the pack's process with the jsonschema its requirements bring:
+    # maxMonthlyUsd 0 breaks exclusiveMinimum 0, refused as `trainstack check` refuses it.
+    import grpc
+    config = fresh_pack.cli_config()
+    config["spend-limit"]["maxMonthlyUsd"] = 0
+    with pytest.raises(grpc.RpcError) as err:
+        fresh_pack.send_config(config)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "spend-limit: maxMonthlyUsd: 0 is less than or equal to the minimum of 0" in \
+        err.value.details()
+    fresh_pack.configure()
