@@ -316,15 +316,15 @@ def _declines_public_ip(r: Resource) -> bool:
     """Compute that turns public IPs off itself (the interface's associatePublicIpAddress
     overrides the subnet's mapPublicIpOnLaunch): an instance, a launch template whose every
     interface says false, or a group / fleet whose every launch template does."""
-    if r.type in _AWS_INSTANCES or r.type == _AWS_LAUNCH_CONFIGURATION:
+    if r.type in _AWS_INSTANCES or r.type in _AWS_LAUNCH_CONFIGURATIONS:
         return _false(r.get("associatePublicIpAddress"))
     if r.type == "aws:ec2/spotFleetRequest:SpotFleetRequest" and r.get("launchSpecifications"):
         specs = r.get("launchSpecifications")
         specs = [specs] if isinstance(specs, dict) else specs
         return isinstance(specs, list) and bool(specs) and all(
             isinstance(s, dict) and _false(s.get("associatePublicIpAddress")) for s in specs)
-    if r.type == _AWS_LAUNCH_TEMPLATE:
-        nics = r.get("networkInterfaces")
+    if r.type in _AWS_LAUNCH_TEMPLATES:
+        nics = _template_interfaces(r)
         return isinstance(nics, list) and bool(nics) and all(
             isinstance(n, dict) and _false(n.get("associatePublicIpAddress")) for n in nics)
     templates = _launch_templates(r, with_configurations=True)
@@ -332,17 +332,29 @@ def _declines_public_ip(r: Resource) -> bool:
 
 
 _AWS_TEMPLATE_KEYS = ("launchTemplate", "mixedInstancesPolicy", "launchTemplateConfigs")
-_AWS_LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
-_AWS_LAUNCH_CONFIGURATION = "aws:ec2/launchConfiguration:LaunchConfiguration"
+# aws and aws-native (CloudFormation's AWS::EC2::LaunchTemplate keeps its settings under
+# launchTemplateData; an aws-native group names its configuration by launchConfigurationName).
+_AWS_LAUNCH_TEMPLATES = ("aws:ec2/launchTemplate:LaunchTemplate", "aws-native:ec2:LaunchTemplate")
+_AWS_LAUNCH_CONFIGURATIONS = ("aws:ec2/launchConfiguration:LaunchConfiguration",
+                              "aws-native:autoscaling:LaunchConfiguration")
 
 
 def _launch_templates(r: Resource, with_configurations: bool = False) -> list[Resource]:
     """The stack's launch templates a group, fleet or instance launches from (and, asked, its
     launch configuration, which holds associatePublicIpAddress but no interfaces)."""
-    keys = _AWS_TEMPLATE_KEYS + (("launchConfiguration",) if with_configurations else ())
-    kinds = (_AWS_LAUNCH_TEMPLATE, _AWS_LAUNCH_CONFIGURATION) if with_configurations else \
-        (_AWS_LAUNCH_TEMPLATE,)
+    keys = _AWS_TEMPLATE_KEYS + (("launchConfiguration", "launchConfigurationName")
+                                 if with_configurations else ())
+    kinds = _AWS_LAUNCH_TEMPLATES + _AWS_LAUNCH_CONFIGURATIONS if with_configurations else \
+        _AWS_LAUNCH_TEMPLATES
     return [d for key in keys for d in r.deps.get(key, []) if d.type in kinds]
+
+
+def _template_interfaces(template: Resource) -> Any:
+    """A launch template's network interfaces (aws: networkInterfaces; aws-native: under
+    launchTemplateData)."""
+    return template.get("launchTemplateData.networkInterfaces"
+                        if template.type == "aws-native:ec2:LaunchTemplate" else
+                        "networkInterfaces")
 
 
 def _unknown_subnet(r: Resource) -> Optional[str]:
@@ -718,8 +730,10 @@ def check_stack(resources: list[Resource], config: Mapping[str, Any]) -> list[Vi
 
 
 # AWS compute that names no subnet: an instance or Spot Instance request (aws and aws-native)
-# without subnetId or network interfaces of its own, an Auto Scaling group without
-# vpcZoneIdentifiers (placed by availabilityZones), an EC2 Fleet / Spot Fleet none of whose
+# without subnetId or network interfaces of its own, an Auto Scaling group (aws and aws-native)
+# without vpcZoneIdentifiers / vpcZoneIdentifier (placed by availabilityZones, "used for
+# launching into the default VPC subnet in each Availability Zone": docs.aws.amazon.com/
+# autoscaling/ec2/APIReference/API_CreateAutoScalingGroup.html), an EC2 Fleet / Spot Fleet none of whose
 # overrides or launch specifications names a subnet. EC2 launches it in the default VPC's
 # default subnet, and "By default, a default subnet is a public subnet": it maps a public IPv4
 # address on launch (docs.aws.amazon.com/vpc/latest/userguide/default-vpc.html).
@@ -728,6 +742,7 @@ _DEFAULT_VPC_PLACED = {"aws:ec2/instance:Instance": ("subnetId", "networkInterfa
                            "subnetId", "networkInterfaces"),
                        "aws-native:ec2:Instance": ("subnetId", "networkInterfaces"),
                        "aws:autoscaling/group:Group": ("vpcZoneIdentifiers",),
+                       "aws-native:autoscaling:AutoScalingGroup": ("vpcZoneIdentifier",),
                        "aws:ec2/fleet:Fleet": ("launchTemplateConfigs",),
                        "aws:ec2/spotFleetRequest:SpotFleetRequest": (
                            "launchTemplateConfigs", "launchSpecifications")}
@@ -766,7 +781,7 @@ def _default_vpc(resources: list[Resource]) -> list[Violation]:
                 continue
         elif any(r.get(k) not in (None, []) or r.deps.get(k) for k in keys):
             continue
-        if any(_names_subnet(tpl.get("networkInterfaces")) for tpl in _launch_templates(r)):
+        if any(_names_subnet(_template_interfaces(tpl)) for tpl in _launch_templates(r)):
             continue
         out.append(violation(
             r, "the nodes launch in the default VPC, whose default subnets give them public IP "
