@@ -1028,12 +1028,18 @@ def _alicloud_dnat(resources: list[Resource]) -> list[Violation]:
     NAT gateway forwards a port (or, ipProtocol "any", every port) of its public EIP to the node,
     which is then reachable from the internet without an address of its own (NAT Gateway,
     "DNAT"), as through an Azure load balancer's inbound NAT. A DNAT entry of a VPC (intranet)
-    NAT gateway maps a private address and opens nothing to the internet."""
+    NAT gateway maps a private address and opens nothing to the internet. An internalIp written
+    as a literal address reaches the node the stack gives that private IP."""
     out = []
+    by_ip: Optional[dict[str, list[Resource]]] = None
     for r in resources:
         if r.type != _ALI_DNAT:
             continue
         nodes = [d for d in r.deps.get("internalIp", []) if d.type in _ALI_NODES]
+        literal = r.get("internalIp")
+        if not nodes and isinstance(literal, str):
+            by_ip = _ali_private_ips(resources) if by_ip is None else by_ip
+            nodes = by_ip.get(literal.strip(), [])
         intranet = any(str(d.get("networkType") or "internet").lower() == "intranet"
                        for ds in r.deps.values() for d in ds if d.type == _ALI_NAT_GATEWAY)
         if nodes and not intranet:
@@ -1046,6 +1052,24 @@ def _alicloud_dnat(resources: list[Resource]) -> list[Violation]:
                                  "remove the forward entry; reach the nodes through a bastion "
                                  "or the SSH CIDRs"))
     return out
+
+
+# The private addresses a program gives an Alibaba node: ecs.Instance and vpc.NetworkInterface
+# privateIp / privateIps, ecs.EcsNetworkInterface primaryIpAddress / privateIpAddresses.
+_ALI_IP_KEYS = ("privateIp", "primaryIpAddress")
+_ALI_IP_LISTS = ("privateIps", "privateIpAddresses")
+
+
+def _ali_private_ips(resources: list[Resource]) -> dict[str, list[Resource]]:
+    by_ip: dict[str, list[Resource]] = {}
+    for n in resources:
+        if n.type not in _ALI_NODES:
+            continue
+        ips = [n.get(k) for k in _ALI_IP_KEYS] + [ip for k in _ALI_IP_LISTS
+                                                 for ip in _list(n.get(k))]
+        for ip in {ip.strip() for ip in ips if isinstance(ip, str)}:
+            by_ip.setdefault(ip, []).append(n)
+    return by_ip
 
 
 def _split_rules(resources: list[Resource]) -> list[Violation]:
