@@ -592,7 +592,10 @@ def _first_run(expr: Any, zone: Optional[tzinfo], start: Any = None, end: Any = 
     (an EventBridge Scheduler startDate) and before `end` (endDate); rate() at `start` when it
     is to come, else now when `rate_from_start` (a Scheduler rate schedule with no startDate
     "starts invoking the target immediately", schedule-types.html), else one period from now
-    (a scheduled rule: the latest its first run can be). None when it does not read."""
+    (a scheduled rule: "a rate expression starts when you create the scheduled event rule, and
+    then it runs on a defined schedule", eventbridge/latest/userguide/eb-rate-expressions.html,
+    so its first run is at the latest one period after creation). None when it does not
+    read."""
     if not isinstance(expr, str) or zone is None:
         return None
     expr = expr.strip()
