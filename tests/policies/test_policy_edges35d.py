@@ -22,6 +22,12 @@ comment BEFORE the pack was changed, with the provider document or schema keywor
 14. Alibaba DNAT (vpc.ForwardEntry) whose internalIp is written as a literal address, the
     private IP the stack gives a node (ecs.Instance privateIp): the node is reachable from the
     internet through the NAT gateway's EIP as when the entry depends on the node.
+15. A Lambda function run on a schedule that finds the nodes by tag (the tag's key and value in
+    its environment variables or in the schedule's input, e.g. an ec2:DescribeInstances filter
+    "tag:KEY"): what its code does cannot be read, and it may start them again (Scheduler
+    Lambda targets: docs.aws.amazon.com/scheduler/latest/UserGuide/managing-targets-
+    templated.html), as the pack already reads a Lambda whose input depends on the nodes: a stop
+    before its run is a pause. One naming a tag the nodes do not carry changes nothing.
 
 Spend is worked by hand from the catalog's cited rows (policies/catalog_data/prices.csv,
 on-demand USD/h): p4d.24xlarge us-east-1 21.9576; g6e.xlarge us-east-1 1.861.
@@ -35,6 +41,7 @@ import grpc
 import pytest
 from typer.testing import CliRunner
 
+from tests.policies.test_policy_edges35 import ASG_TO_ZERO, _named_asg
 from tests.policies.test_policy_edges35b import _in, _rule, _schedule, _ssm_target
 from tests.policies.test_policy_review35d import estimate, near, p4d
 from tests.policies.test_policy_review35f import (
@@ -303,3 +310,92 @@ def test_14b_dnat_to_another_address_or_through_a_vpc_nat_is_no_exposure(pack):
     vpc_nat = _nat("intranet")
     found = run(pack, [n, vpc_nat, _dnat(vpc_nat, "10.0.1.20")], provider=ALI)
     assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
+# ==================================================== 15. a Lambda that finds the nodes by tag
+
+POOL_TAG = {"gpu-pool": "a100-nightly"}
+
+
+def _function(variables=None):
+    return res("aws:lambda/function:Function", "wake-gpus", {
+        "runtime": "python3.12", "handler": "main.handler", "role": "arn:aws:iam::1:role/fn",
+        **({"environment": {"variables": variables}} if variables else {})})
+
+
+def _lambda_schedule(fn, payload=None, expr=None):
+    return res("aws:scheduler/schedule:Schedule", "wake", {
+        "scheduleExpression": expr or f"cron(0 {_in(hours=40).hour} * * ? *)",
+        "flexibleTimeWindow": {"mode": "OFF"},
+        "target": {"arn": "arn:aws:lambda:us-east-1:111122223333:function:wake-gpus",
+                   "roleArn": "arn:aws:iam::1:role/scheduler",
+                   **({"input": json.dumps(payload)} if payload is not None else {})}},
+        deps={"target": [fn]})
+
+
+def _stopped_instance(tags):
+    """A p4d instance stopped once at +30 h by a Scheduler ec2:stopInstances on it."""
+    node = p4d("a100", tags={**p4d("x").props["tags"], **tags})
+    when = _in(hours=30, minutes=0).strftime("%Y-%m-%dT%H:%M:%S")
+    stop = _schedule("stop-gpu", "ec2:stopInstances", {"InstanceIds": ["i-from-node"]},
+                     f"at({when})", deps={"target": [node]})
+    return node, stop
+
+
+@pytest.mark.parametrize("where", ["environment", "input-filter"])
+def test_15a_a_daily_lambda_naming_the_nodes_tag_makes_the_stop_a_pause(pack, where):
+    # Expected: the instance tagged gpu-pool=a100-nightly, stopped at +30 h, and a daily
+    # Scheduler schedule invoking a Lambda whose environment says TAG_KEY gpu-pool, TAG_VALUE
+    # a100-nightly (or whose input is a DescribeInstances filter tag:gpu-pool = a100-nightly):
+    # the Lambda may start it after the stop: the month, 21.9576 x 730 = 16,029.05.
+    node, stop = _stopped_instance(POOL_TAG)
+    if where == "environment":
+        fn = _function({"TAG_KEY": "gpu-pool", "TAG_VALUE": "a100-nightly"})
+        wake = _lambda_schedule(fn)
+    else:
+        fn = _function()
+        wake = _lambda_schedule(fn, {"Filters": [{"Name": "tag:gpu-pool",
+                                                  "Values": ["a100-nightly"]}]})
+    stack = [node, stop, fn, wake, aws_budget()]
+    assert near(estimate(pack, stack, AWS), P4D * 730)
+
+
+def test_15b_a_scheduled_rule_running_such_a_lambda_makes_the_stop_a_pause(pack):
+    # Expected: the same, the Lambda the target of an EventBridge rule cron() (a rule recurs):
+    # the month, 16,029.05.
+    node, stop = _stopped_instance(POOL_TAG)
+    fn = _function({"TAG_KEY": "gpu-pool", "TAG_VALUE": "a100-nightly"})
+    rule = _rule("wake", "cron(0 8 * * ? *)")
+    target = res("aws:cloudwatch/eventTarget:EventTarget", "wake-target", {
+        "rule": "wake", "arn": "arn:aws:lambda:us-east-1:111122223333:function:wake-gpus"},
+        deps={"rule": [rule], "arn": [fn]})
+    stack = [node, stop, fn, rule, target, aws_budget()]
+    assert near(estimate(pack, stack, AWS), P4D * 730)
+
+
+def test_15c_a_lambda_naming_a_tag_the_group_propagates(pack):
+    # Expected: the 2-node p4d group (tags gpu-pool=a100-nightly, propagateAtLaunch) set to 0
+    # by a Scheduler updateAutoScalingGroup at() +48 h, and the daily tag-finding Lambda: a
+    # pause, the month, 2 x 21.9576 x 730 = 32,058.10.
+    lt, group = _named_asg()
+    group.props["tags"] = [{"key": "gpu-pool", "value": "a100-nightly",
+                            "propagateAtLaunch": True}]
+    stop = res("aws:scheduler/schedule:Schedule", "stop-gpus", {
+        "scheduleExpression": "at(" + _in(hours=48, minutes=0).strftime("%Y-%m-%dT%H:%M:%S")
+        + ")", "flexibleTimeWindow": {"mode": "OFF"},
+        "target": {"arn": "arn:aws:scheduler:::aws-sdk:autoscaling:updateAutoScalingGroup",
+                   "roleArn": "arn:aws:iam::1:role/scheduler",
+                   "input": json.dumps(ASG_TO_ZERO)}})
+    fn = _function({"TAG_KEY": "gpu-pool", "TAG_VALUE": "a100-nightly"})
+    stack = [lt, group, stop, fn, _lambda_schedule(fn), aws_budget()]
+    assert near(estimate(pack, stack, AWS), 2 * P4D * 730)
+
+
+def test_15d_a_lambda_naming_another_tag_changes_nothing(pack):
+    # Expected (control): the Lambda's environment names gpu-pool=h100-daytime, a tag value the
+    # instance does not carry, and nothing else of the nodes: the stop holds: 30 h,
+    # 21.9576 x 30 = 658.73.
+    node, stop = _stopped_instance(POOL_TAG)
+    fn = _function({"TAG_KEY": "gpu-pool", "TAG_VALUE": "h100-daytime"})
+    stack = [node, stop, fn, _lambda_schedule(fn), aws_budget()]
+    assert near(estimate(pack, stack, AWS), P4D * 30)
