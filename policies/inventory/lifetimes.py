@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 from trainstack_policies.exemptions import tag_value
 from trainstack_policies.inventory.groups import NodeGroup
-from trainstack_policies.inventory.referrers import _StackIndex
+from trainstack_policies.inventory.referrers import _SCHEDULER, _StackIndex
 from trainstack_policies.inventory.tags import tags_of
 from trainstack_policies.inventory.tokens import (
     ALI_CAPACITY_RESERVATION,
@@ -675,6 +675,56 @@ def _acts_on(r: Resource, holder: Resource) -> bool:
     return any(d is r for deps in holder.deps.values() for d in deps)
 
 
+_LAMBDA_FUNCTION = "aws:lambda/function:Function"
+
+
+def _words(value: Any, out: set[str]) -> None:
+    """Every string in `value` (a JSON text read as JSON), into `out`."""
+    if isinstance(value, str):
+        out.add(value.strip())
+        if value.lstrip().startswith(("{", "[")):
+            try:
+                _words(json.loads(value), out)
+            except ValueError:
+                pass
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            out.add(str(k))
+            _words(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _words(v, out)
+
+
+def _finds_by_tag(r: Resource, holder: Resource) -> bool:
+    """Whether `holder` (a Scheduler schedule or a rule target) runs a Lambda function (an
+    arn:aws:lambda:...:function: ARN, or a function of the stack it depends on) whose input or
+    environment variables name a tag of the nodes, key ("KEY" or "tag:KEY") and value: code
+    that finds the nodes by tag, which may start them (what it does cannot be read)."""
+    functions = [d for deps in holder.deps.values() for d in deps if d.type == _LAMBDA_FUNCTION]
+    arn = dig(holder.props, "target.arn") if holder.type == _SCHEDULER else holder.get("arn")
+    if not functions and not (isinstance(arn, str) and ":lambda:" in arn
+                              and ":function:" in arn):
+        return False
+    tags = tags_of(r)
+    if not isinstance(tags, dict):
+        return False
+    for t in r.deps.get("launchTemplate", []):   # the instances' tags a template sets
+        for spec in _dicts(t.get("tagSpecifications")):
+            if isinstance(spec, dict) and isinstance(spec.get("tags"), dict) and \
+                    str(spec.get("resourceType")).lower() == "instance":
+                tags = {**tags, **spec["tags"]}
+    if not tags:
+        return False
+    words: set[str] = set()
+    _words(dig(holder.props, "target.input") if holder.type == _SCHEDULER else
+           holder.get("input"), words)
+    for fn in functions:
+        _words(fn.get("environment.variables"), words)
+    return any((k in words or f"tag:{k}" in words) and isinstance(v, str) and v in words
+               for k, v in tags.items())
+
+
 def _scheduler_effect(r: Resource, s: Resource, scaled: bool = False) -> str:
     """What an EventBridge Scheduler schedule does to the group or instance `r`: "stop", "start"
     (it may start or scale the nodes up again), or "" (nothing the pack sees).
@@ -684,7 +734,8 @@ def _scheduler_effect(r: Resource, s: Resource, scaled: bool = False) -> str:
     ec2:stopInstances / ec2:terminateInstances depending on the instance, with InstanceIds
     (or an input unknown at preview): a stop; ec2:startInstances on it: a start. Any other
     target acting on the nodes (another autoscaling call naming the group, a Lambda function
-    whose input depends on them) cannot be read and may start them: a start."""
+    whose input depends on them or that finds them by tag: _finds_by_tag) cannot be read and
+    may start them: a start."""
     action, payload = _eventbridge_target(s)
     if r.type == AWS_ASG:
         name = r.get("name")
@@ -697,9 +748,9 @@ def _scheduler_effect(r: Resource, s: Resource, scaled: bool = False) -> str:
             low, high = after("MinSize", "minSize"), after("MaxSize", "maxSize")
             desired = after("DesiredCapacity", "desiredCapacity")
             return "stop" if _held_at_zero(low, high, desired, scaled) else "start"
-        return "start" if names_it or _acts_on(r, s) else ""
+        return "start" if names_it or _acts_on(r, s) or _finds_by_tag(r, s) else ""
     if not _acts_on(r, s):
-        return ""
+        return "start" if _finds_by_tag(r, s) else ""
     if action in ("ec2:stopinstances", "ec2:terminateinstances"):
         if payload is UNKNOWN or (isinstance(payload, dict) and isinstance(
                 payload.get("InstanceIds"), list) and payload["InstanceIds"]):
@@ -736,7 +787,7 @@ def _rule_effect(r: Resource, t: Resource,
     cannot call Auto Scaling itself (scheduled rules' targets: eb-scheduled-rule-pattern.html),
     so no rule target reads as a group's stop."""
     if not _acts_on(r, t):
-        return "", None
+        return ("start", None) if _finds_by_tag(r, t) else ("", None)
     arn = t.get("arn")
     document = arn.lower().partition(":automation-definition/")[2].partition(":")[0] \
         if isinstance(arn, str) else ""
