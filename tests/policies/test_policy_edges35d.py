@@ -31,6 +31,21 @@ comment BEFORE the pack was changed, with the provider document or schema keywor
 
 Spend is worked by hand from the catalog's cited rows (policies/catalog_data/prices.csv,
 on-demand USD/h): p4d.24xlarge us-east-1 21.9576; g6e.xlarge us-east-1 1.861.
+
+First run (committed before the pack changed, e790502; 15 in a09c08a): section 11, 6 of 12
+disagreed (zero, negative, negative-fee: Configure said "0.0", "-250.0", "-1.0", as gRPC's Struct
+carries numbers; empty-item: "is too short" against jsonschema's "should be non-empty";
+duplicates: the value left out; zone-number was mine, a misspelt key "zone" for "zones", and
+after the fix it disagreed as the others, "1.0"); 12a and 12d (an aws-native group placed by
+zones passed), 14a (DNAT to a literal private IP passed), 15a x2, 15b, 15c (a Lambda finding the
+nodes by tag left the stop a lifetime) disagreed; 12b, 12c, 13a-13d, 14b, 15d agreed (13: the
+pack already read rate() as the documents say; only the rule's citation was added).
+Bugs planted, each caught: schema_errors without _json_numbers by 11 zero, negative,
+negative-fee, zone-number; the aws-native template's interfaces read at its top level by 12b;
+the literal internalIp looked up unstripped-plus-space by 14a; a rule's rate() read as firing at
+once by 13a; a Scheduler startDate ignored by 13b; the Lambda's environment not read by 15a
+[environment], 15b, 15c; "tag:KEY" not read by 15a[input-filter]; the tag's value not required
+by 15d.
 """
 from __future__ import annotations
 
