@@ -158,6 +158,17 @@ def test_11_a_bad_setting_is_refused_by_check_and_by_configure_in_the_same_words
     assert over_grpc in output, (over_grpc, output)
 
 
+def test_11_a_misspelt_key_beside_a_bad_value_reads_the_same_from_both(pack, tmp_path):
+    # Expected: {"maxMonthlyUSD": 1000, "maxMonthlyUsd": "1000"}: both refuse it and say the
+    # same first: the value the schema refuses (what `trainstack check` has always said first).
+    settings = {"maxMonthlyUSD": 1000, "maxMonthlyUsd": "1000"}
+    over_grpc = _configure_refusal(pack, "spend-limit", settings)
+    code, output = _check_refusal(tmp_path, "spend-limit", settings)
+    assert code == 2, output
+    assert over_grpc == "spend-limit: maxMonthlyUsd: '1000' is not of type 'number'", over_grpc
+    assert over_grpc in output, (over_grpc, output)
+
+
 def test_11_good_settings_pass_both(pack, tmp_path):
     # Expected: maxMonthlyUsd 1000 (a JSON integer, a float once over gRPC's Struct), sshCidrs
     # one CIDR, a fee of 0: taken by both (check exits 0 or 1 on the verdicts, never 2).
