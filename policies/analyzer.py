@@ -445,21 +445,24 @@ def make(base: type) -> type:
             )
             given = {name: json_format.MessageToDict(c.properties)
                      for name, c in request.policyConfig.items()}
-            problems = unknown_names(given) + [p for name, props in given.items()
-                                               if name in _BY_NAME
-                                               for p in unknown_properties(_BY_NAME[name], props)]
-            if problems:
-                import grpc
-                context.abort(grpc.StatusCode.INVALID_ARGUMENT, "; ".join(problems) + ". Fix the "
-                              "spelling (a setting the pack does not know is never applied).")
-            # A known setting of a type its schema refuses (maxMonthlyUsd "1000") would be
-            # dropped by the rule in silence: refused too, as the CLI's own validation does.
+            # In the order `trainstack check` says them: a policy the pack does not have, then
+            # a known setting of a type or value its schema refuses (maxMonthlyUsd "1000", which
+            # the rule would drop in silence; pack_config.schema_errors, the validator check
+            # uses), then a setting the policy does not take.
+            import grpc
+            spelling = ". Fix the spelling (a setting the pack does not know is never applied)."
+            if unknown_names(given):
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                              "; ".join(unknown_names(given)) + spelling)
             wrong = [p for name, props in given.items() if name in _BY_NAME
                      for p in schema_errors(_BY_NAME[name], props)]
             if wrong:
-                import grpc
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, "; ".join(wrong) + ". Fix the "
                               "value (a setting the policy cannot read is never applied).")
+            problems = [p for name, props in given.items() if name in _BY_NAME
+                        for p in unknown_properties(_BY_NAME[name], props)]
+            if problems:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, "; ".join(problems) + spelling)
             return super().Configure(request, context)
 
         def Analyze(self, request, context):  # noqa: N802 (the gRPC method name)

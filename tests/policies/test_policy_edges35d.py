@@ -169,6 +169,25 @@ def test_11_a_misspelt_key_beside_a_bad_value_reads_the_same_from_both(pack, tmp
     assert over_grpc in output, (over_grpc, output)
 
 
+def test_11_an_unknown_policy_beside_a_bad_value_is_named_first_by_both(pack, tmp_path):
+    # Expected: "spend-limits" (no such policy) beside spend-limit maxMonthlyUsd "1000": both
+    # refuse it naming the unknown policy first, as check reads the names before the values.
+    config = tmp_path / "policy.json"
+    config.write_text(json.dumps({"spend-limits": {"enforcementLevel": "mandatory"},
+                                  "spend-limit": {"maxMonthlyUsd": "1000"}}))
+    from trainstack.cli.app import app
+    result = CliRunner().invoke(app, ["check", "--stack", "aws", "--policy-config", str(config)])
+    assert result.exit_code == 2, result.output
+    first = "'spend-limits' is not a policy of this pack"
+    assert _words(result.output).split("policy.json: ", 1)[1].startswith(first), result.output
+    sent = pack.cli_config()
+    sent["spend-limit"]["maxMonthlyUsd"] = "1000"
+    sent["spend-limits"] = {"enforcementLevel": "mandatory"}
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(sent)
+    assert err.value.details().startswith(first), err.value.details()
+
+
 def test_11_good_settings_pass_both(pack, tmp_path):
     # Expected: maxMonthlyUsd 1000 (a JSON integer, a float once over gRPC's Struct), sshCidrs
     # one CIDR, a fee of 0: taken by both (check exits 0 or 1 on the verdicts, never 2).
