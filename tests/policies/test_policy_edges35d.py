@@ -39,13 +39,16 @@ duplicates: the value left out; zone-number was mine, a misspelt key "zone" for 
 after the fix it disagreed as the others, "1.0"); 12a and 12d (an aws-native group placed by
 zones passed), 14a (DNAT to a literal private IP passed), 15a x2, 15b, 15c (a Lambda finding the
 nodes by tag left the stop a lifetime) disagreed; 12b, 12c, 13a-13d, 14b, 15d agreed (13: the
-pack already read rate() as the documents say; only the rule's citation was added).
+pack already read rate() as the documents say; only the rule's citation was added). Written
+later: a misspelt key beside a bad value (Configure named the key first, check the value:
+disagreed, 2c55245), and an unknown policy beside a bad value (agreed; it guards the
+order Configure now keeps).
 Bugs planted, each caught: schema_errors without _json_numbers by 11 zero, negative,
 negative-fee, zone-number; the aws-native template's interfaces read at its top level by 12b;
 the literal internalIp looked up unstripped-plus-space by 14a; a rule's rate() read as firing at
 once by 13a; a Scheduler startDate ignored by 13b; the Lambda's environment not read by 15a
 [environment], 15b, 15c; "tag:KEY" not read by 15a[input-filter]; the tag's value not required
-by 15d.
+by 15d; Configure checking the policy names after the values by the unknown-policy case.
 """
 from __future__ import annotations
 
