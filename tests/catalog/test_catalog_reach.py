@@ -310,9 +310,23 @@ AZURE_US = [("Standard_NC4as_T4_v3", "eastus", 0.526, 0.062699),
             ("Standard_NV72ads_A10_v5", "westus", 8.476, 2.119),
             ("Standard_NV4as_v4", "westus3", 0.233, 0.02563),
             ("Standard_NG8ads_V620_v1", "eastus2", 0.908, 0.227)]
-# In the source without a price (empty Price), or not listed there in that region at all.
+# In no source with a price (SkyPilot v6 has an empty Price or no row; anycloud-sh/catalog
+# @62ff0a98 lists NV4as_v4 and H200 v5 in other regions only, and has no NG32adms_V620_v1).
 AZURE_US_ABSENT = [("Standard_NV4as_v4", "westus"), ("Standard_NG32adms_V620_v1", "eastus2"),
-                   ("Standard_NV6ads_A10_v5", "eastus"), ("Standard_ND96isr_H200_v5", "eastus")]
+                   ("Standard_ND96isr_H200_v5", "eastus")]
+
+# Region pairs the older sources left out, hand-read from github.com/anycloud-sh/catalog
+# azure/vms.csv @62ff0a987e0c257a89235415d2877812fb1aaf29 (2026-05-20; columns Price, SpotPrice; a
+# SpotPrice equal to Price is no discount and is left blank), e.g. the row
+# "Standard_NV6ads_A10_v5,A10,0.167,6,55,A10,0.454,0.083899,eastus,V1,V2".
+AZURE_ANYCLOUD = [("Standard_NV6ads_A10_v5", "eastus", 0.454, 0.083899),
+                  ("Standard_NV12ads_A10_v5", "japaneast", 1.317, 0.243382),
+                  ("Standard_NV18ads_A10_v5", "eastus", 1.6, 0.29568),
+                  ("Standard_NC8ads_A10_v4", "southcentralus", 1.32, 0.243936),
+                  ("Standard_ND96isr_H100_v5", "uksouth", 122.9, 22.71192),
+                  ("Standard_ND96isr_H200_v5", "eastus2", 84.8, None),
+                  ("Standard_ND96isr_MI300X_v5", "eastus2", 48.0, 8.8704),
+                  ("Standard_NV4ads_V710_v5", "southcentralus", 0.4, 0.07392)]
 
 
 @pytest.mark.parametrize("name, region, ondemand, spot", AZURE_US)
@@ -329,6 +343,21 @@ def test_azure_n_series_is_priced_in_the_us_regions_its_source_lists(name, regio
 @pytest.mark.parametrize("name, region", AZURE_US_ABSENT)
 def test_azure_us_pairs_without_a_source_price_are_not_guessed(name, region):
     assert catalog.price("azure", name, region) is None
+
+
+@pytest.mark.parametrize("name, region, ondemand, spot", AZURE_ANYCLOUD)
+def test_azure_types_are_priced_in_every_region_the_anycloud_snapshot_lists(name, region,
+                                                                           ondemand, spot):
+    row = catalog.price("azure", name, region)
+    assert row is not None, (name, region)
+    # tools/build_price_catalog.py writes 6 significant digits (22.71192 -> 22.7119)
+    assert (row.ondemand_usd_hr, row.spot_usd_hr) == (ondemand, pytest.approx(spot, rel=1e-5))
+    assert row.source == ("github.com/anycloud-sh/catalog azure/vms.csv "
+                          "@62ff0a987e0c257a89235415d2877812fb1aaf29")
+    assert row.as_of == "2026-05-20"
+    got = pack_catalog.price("azure", name, region)
+    assert (got.ondemand_usd_hr, got.spot_usd_hr, got.as_of) == (row.ondemand_usd_hr,
+                                                                 row.spot_usd_hr, row.as_of)
 
 
 def test_the_pack_tells_a_region_its_sources_do_not_offer_a_type_in_from_an_unknown_one():
