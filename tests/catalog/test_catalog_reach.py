@@ -380,3 +380,23 @@ def test_a_spec_naming_an_unpriced_type_is_refused_with_the_reason():
     text = str(err.value)
     assert "listed by aws" in text and "no public price" in text
     assert "no public on-demand price: sold through EC2 Capacity Blocks" in text
+
+
+# GCP A2 High 1-4 GPU sizes in the regions gcloud lists them in (Cyclenerd tools/
+# machinetyperegion.csv @dac31281: the same ten as a2-highgpu-8g) that the 2025-03-06 rows left out,
+# hand-read from Cyclenerd pricing.yml @fd66b26ff84fee5cdd94f341ea89206e76c06b99 (2026-07-30),
+# compute.instance.<type>.cost.<region>.hour / hour_spot.
+GCP_A2_REGIONS = [("a2-highgpu-1g", "us-west4", 3.934354926, 1.816835),
+                  ("a2-highgpu-4g", "me-west1", 16.1628948, 9.69752)]
+
+
+@pytest.mark.parametrize("name, region, ondemand, spot", GCP_A2_REGIONS)
+def test_gcp_a2_high_small_sizes_are_priced_in_every_region_gcloud_lists(name, region, ondemand,
+                                                                         spot):
+    row = catalog.price("gcp", name, region)
+    assert row is not None, (name, region)
+    # tools/build_price_catalog.py writes 6 significant digits (3.934354926 -> 3.93435)
+    assert (row.ondemand_usd_hr, row.spot_usd_hr) == (pytest.approx(ondemand, rel=1e-5),
+                                                      pytest.approx(spot, rel=1e-5))
+    assert "pricing.yml @fd66b26ff84fee5cdd94f341ea89206e76c06b99" in row.source
+    assert row.as_of.startswith("2026-07-30")
