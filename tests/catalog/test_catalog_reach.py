@@ -167,8 +167,7 @@ UNPRICED = {
     "gcp": ["a3-ultragpu-8g-nolssd", "a3-edgegpu-8g", "a3-edgegpu-8g-nolssd", "a4x-highgpu-4g",
             "a4x-maxgpu-4g-metal"],
     "azure": ["Standard_ND128isr_NDR_GB200_v6", "Standard_ND128isr_GB300_v6"],
-    "alibaba": ["ecs.gn5i-c12g1.6xlarge", "ecs.gn7-c12g1.3xlarge", "ecs.gn7i-4x.8xlarge",
-                "ecs.gn7i-4x.16xlarge", "ecs.ebmgn7e.32xlarge", "ecs.ebmgn9gc.64xlarge",
+    "alibaba": ["ecs.gn5i-c12g1.6xlarge", "ecs.gn7-c12g1.3xlarge", "ecs.ebmgn9gc.64xlarge",
                 "ecs.ebmgn9t.48xlarge", "ecs.ga1.xlarge", "ecs.ga1.2xlarge", "ecs.ga1.4xlarge",
                 "ecs.ebmgi6s.24xlarge", *_NOT_TRANSCRIBED],
 }
@@ -400,3 +399,23 @@ def test_gcp_a2_high_small_sizes_are_priced_in_every_region_gcloud_lists(name, r
                                                       pytest.approx(spot, rel=1e-5))
     assert "pricing.yml @fd66b26ff84fee5cdd94f341ea89206e76c06b99" in row.source
     assert row.as_of.startswith("2026-07-30")
+
+
+# Alibaba pairs only the second snapshot of the same file lists, hand-read from github.com/sugarlxn/
+# skypilot-catalog catalogs/v8/alicloud/vms.csv @b3e23ad8db7826fdd4b8009b5fe3e36012056653 (USD as the
+# file gives it: CNY x 0.138 with a 40 GB ESSD system disk), e.g. the row "ecs.ebmgn7e.32xlarge,
+# A100 80G,8,128,1024,A100 80G 80GB,43.0796946,13.36044654,eu-central-1,eu-central-1a,...".
+ALIBABA_SECOND_SNAPSHOT = [("ecs.ebmgn7e.32xlarge", "eu-central-1", 43.0796946, 13.36044654),
+                           ("ecs.gn7i-c32g1.8xlarge", "eu-central-1", 3.01127468, 0.9392358),
+                           ("ecs.gn7i-4x.8xlarge", "us-east-1", 4.91074877, 1.52763847),
+                           ("ecs.gn8is-8x.32xlarge", "us-east-1", 17.27835969, 3.11641122)]
+
+
+@pytest.mark.parametrize("name, region, ondemand, spot", ALIBABA_SECOND_SNAPSHOT)
+def test_alibaba_pairs_the_second_snapshot_lists_are_priced(name, region, ondemand, spot):
+    row = catalog.price("alibaba", name, region)
+    assert row is not None, (name, region)
+    assert (row.ondemand_usd_hr, row.spot_usd_hr) == (pytest.approx(ondemand, rel=1e-5),
+                                                      pytest.approx(spot, rel=1e-5))
+    assert "@b3e23ad8db7826fdd4b8009b5fe3e36012056653" in row.source
+    assert catalog.unpriced_type("alibaba", name) is None

@@ -111,8 +111,8 @@ UNPRICED = {
     "azure": (lambda: azure_stack("Standard_ND128isr_NDR_GB200_v6", 1e6), None,
               ["Standard_ND128isr_NDR_GB200_v6 in westeurope", "has no catalog price",
                "nd-gb200-v6-series", "no meter in github.com/andy-diericks/azure-pricing-radar"]),
-    "alicloud": (lambda: alicloud_stack("ecs.ebmgn7e.32xlarge"), ALI_CAP(1_000_000),
-                 ["ecs.ebmgn7e.32xlarge in cn-hangzhou", "has no catalog price",
+    "alicloud": (lambda: alicloud_stack("ecs.gn7-c12g1.3xlarge"), ALI_CAP(1_000_000),
+                 ["ecs.gn7-c12g1.3xlarge in cn-hangzhou", "has no catalog price",
                   "gpu-accelerated-compute-optimized-and-vgpu-accelerated-instance-families-1",
                   "no pay-as-you-go row in github.com/sugarlxn/skypilot-catalog"]),
 }
