@@ -419,3 +419,55 @@ def test_alibaba_pairs_the_second_snapshot_lists_are_priced(name, region, ondema
                                                       pytest.approx(spot, rel=1e-5))
     assert "@b3e23ad8db7826fdd4b8009b5fe3e36012056653" in row.source
     assert catalog.unpriced_type("alibaba", name) is None
+
+
+# A priced type the provider lists as sold in a region with no price found there is not "not
+# offered" there: gcloud lists a3-megagpu-8g in these 13 regions (Cyclenerd tools/
+# machinetyperegion.csv @dac31281), and no source prices the four below.
+A3_MEGA_LISTED = ("asia-east1", "asia-northeast1", "asia-southeast1", "australia-southeast1",
+                  "europe-north1", "europe-west1", "europe-west3", "europe-west4", "us-central1",
+                  "us-east4", "us-east5", "us-west1", "us-west4")
+A3_MEGA_UNPRICED = ("asia-east1", "europe-north1", "us-central1", "us-west1")
+
+
+def _unpriced_region_rows() -> list[dict]:
+    with open(ROOT / "components" / "catalog" / "unpriced_regions.csv", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_every_unpriced_region_record_is_a_type_priced_elsewhere_but_not_there():
+    rows = _unpriced_region_rows()
+    assert rows
+    for row in rows:
+        cloud, name, region = row["cloud"], row["instance_type"], row["region"]
+        assert name in PUBLIC[cloud], (cloud, name)
+        assert catalog.price(cloud, name, region) is None, (name, region)
+        assert any(p.cloud == cloud and p.instance_type == name for p in catalog.prices())
+        assert all(row[k].strip() for k in ("listed_by", "reason", "as_of")), row
+
+
+def test_a3_mega_is_priced_or_recorded_in_every_region_gcloud_lists():
+    priced = {p.region for p in catalog.prices() if p.instance_type == "a3-megagpu-8g"}
+    recorded = {r["region"] for r in _unpriced_region_rows()
+                if r["instance_type"] == "a3-megagpu-8g"}
+    assert recorded == set(A3_MEGA_UNPRICED)
+    assert priced | recorded == set(A3_MEGA_LISTED) and not priced & recorded
+
+
+def _refusal(cloud: str, name: str, region: str) -> str:
+    group = inventory.NodeGroup(res(TOKEN[cloud], "nodes"), None, name, 1, False, [""], region,
+                                [name])
+    est = pricing.estimate([group], [], [])
+    assert est.lines == [] and len(est.missing) == 1, est.missing
+    return est.missing[0]
+
+
+def test_the_pack_tells_a_region_without_a_price_from_one_where_the_type_is_not_sold():
+    why = _refusal("gcp", "a3-megagpu-8g", "us-central1")
+    assert "a3-megagpu-8g in us-central1" in why and "has no catalog price" in why
+    assert "listed as sold in us-central1" in why and "machinetyperegion.csv" in why
+    assert "not offered" not in why and "priced in asia-northeast1" in why
+    # anycloud-sh/catalog prices ND96isr H200 v5 in 28 Azure regions, not eastus (nor does any
+    # older source): there it is not offered, and the refusal says so.
+    why = _refusal("azure", "Standard_ND96isr_H200_v5", "eastus")
+    assert "not offered in eastus per the catalog's sources" in why and "listed as sold" not in why
