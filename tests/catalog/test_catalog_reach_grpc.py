@@ -146,3 +146,16 @@ def test_a_listed_type_without_a_public_price_fails_closed_naming_why(pack, clou
     assert d.level == "mandatory" and "cannot be estimated" in d.message
     for word in words:
         assert word in d.message, (word, d.message)
+
+
+def test_a_region_the_provider_sells_a_type_in_without_a_price_is_not_called_not_offered(pack):
+    """gcloud lists a3-megagpu-8g in us-central1 (Cyclenerd tools/machinetyperegion.csv
+    @dac31281) and no source prices it there: over gRPC the refusal says it is sold there with no
+    price found, names the list, and does not say "not offered"."""
+    [d] = _spend(pack, gcp_stack("a3-megagpu-8g", "1000000"), None)
+    assert d.level == "mandatory" and "cannot be estimated" in d.message
+    for word in ("a3-megagpu-8g in us-central1", "has no catalog price",
+                 "listed as sold in us-central1", "tools/machinetyperegion.csv",
+                 "no price for this region in Cyclenerd pricing.yml"):
+        assert word in d.message, (word, d.message)
+    assert "not offered" not in d.message
