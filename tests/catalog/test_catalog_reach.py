@@ -408,7 +408,10 @@ def test_gcp_a2_high_small_sizes_are_priced_in_every_region_gcloud_lists(name, r
 ALIBABA_SECOND_SNAPSHOT = [("ecs.ebmgn7e.32xlarge", "eu-central-1", 43.0796946, 13.36044654),
                            ("ecs.gn7i-c32g1.8xlarge", "eu-central-1", 3.01127468, 0.9392358),
                            ("ecs.gn7i-4x.8xlarge", "us-east-1", 4.91074877, 1.52763847),
-                           ("ecs.gn8is-8x.32xlarge", "us-east-1", 17.27835969, 3.11641122)]
+                           ("ecs.gn8is-8x.32xlarge", "us-east-1", 17.27835969, 3.11641122),
+                           ("ecs.gn8is.2xlarge", "cn-shanghai", 2.00087642, 0.36966319),
+                           ("ecs.gn6e-c12g1.24xlarge", "cn-shanghai", 21.804, 6.76723848),
+                           ("ecs.gn7s-c8g1.2xlarge", "cn-hangzhou", 2.291766, 0.71844594)]
 
 
 @pytest.mark.parametrize("name, region, ondemand, spot", ALIBABA_SECOND_SNAPSHOT)
