@@ -121,6 +121,32 @@ def unpriced(cloud: str, name: str) -> Optional[Unpriced]:
     return _unpriced_by_name().get((CATALOG_CLOUD.get(cloud, cloud), _name(cloud, name)))
 
 
+@dataclass(frozen=True)
+class UnpricedRegion:
+    """A region a provider lists a priced GPU type as sold in where no public price for that
+    region was found (unpriced_regions.csv): not "not offered there", but no price there."""
+    cloud: str
+    name: str
+    region: str
+    listed_by: str
+    reason: str
+
+
+@cache
+def _unpriced_regions() -> dict[tuple[str, str, str], UnpricedRegion]:
+    return {(r["cloud"], r["instance_type"], r["region"]): UnpricedRegion(
+        r["cloud"], r["instance_type"], r["region"], r["listed_by"], r["reason"])
+        for r in _rows("unpriced_regions.csv")}
+
+
+def unpriced_in(cloud: str, name: str, region: str) -> Optional[UnpricedRegion]:
+    """The record that `name` is listed as sold in `region` with no public price found for it
+    there, or None."""
+    if not isinstance(name, str) or not isinstance(region, str):
+        return None
+    return _unpriced_regions().get((CATALOG_CLOUD.get(cloud, cloud), _name(cloud, name), region))
+
+
 def fx_rate(currency: str) -> Optional[tuple[float, str, str]]:
     """(units of `currency` per USD, source, as_of) from fx.csv; None when it cites no rate."""
     row = next((r for r in _rows("fx.csv") if r["currency"].upper() == currency.upper()), None)

@@ -189,11 +189,18 @@ def _group_line(g: NodeGroup, result: "Estimate",
             continue   # a non-GPU type beside GPU ones (a mixed policy): the GPU type costs more
         if row is None:
             # A type the catalog prices elsewhere but not here: its sources do not offer it in
-            # this region (say so, and where they do), rather than an unlisted type.
+            # this region (say so, and where they do), rather than an unlisted type; unless the
+            # provider lists it as sold here and only the price is missing (unpriced_regions).
             elsewhere = catalog.offered_elsewhere(g.cloud, str(t), g.region) if g.region else ()
             more = f" and {len(elsewhere) - 6} more" if len(elsewhere) > 6 else ""
             offered = (f" (not offered in {g.region} per the catalog's sources, which list it "
                        f"in {', '.join(elsewhere[:6])}{more})") if elsewhere else ""
+            sold_here = catalog.unpriced_in(g.cloud, str(t), g.region) if g.region else None
+            if sold_here is not None:
+                priced_at = f"; priced in {', '.join(elsewhere[:6])}{more}" if elsewhere else ""
+                offered = (f": listed as sold in {g.region} ({sold_here.listed_by}) but no "
+                           f"public price for that region was found ({sold_here.reason})"
+                           f"{priced_at}")
             listed = catalog.unpriced(g.cloud, str(t))
             if listed is not None:
                 offered = (f": listed publicly ({listed.listed_by}) but no public price was "

@@ -20,9 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "components" / "catalog"
 TARGET = ROOT / "policies" / "catalog_data"
 # What policies/catalog.py reads: GPU facts, instance prices, storage prices, the CNY rate,
-# GCP N1 machines and the GPUs attached to them, the listed-but-unpriced GPU types.
+# GCP N1 machines and the GPUs attached to them, the listed-but-unpriced GPU types and the regions
+# a priced type is listed in without a price there.
 FILES = ("instance_types.csv", "prices.csv", "storage_prices.csv", "filesystem_prices.csv",
-         "fx.csv", "gcp_attached_gpus.csv", "unpriced.csv")
+         "fx.csv", "gcp_attached_gpus.csv", "unpriced.csv", "unpriced_regions.csv")
 
 
 def stale(source: Path = SOURCE, target: Path = TARGET) -> list[str]:

@@ -167,8 +167,7 @@ UNPRICED = {
     "gcp": ["a3-ultragpu-8g-nolssd", "a3-edgegpu-8g", "a3-edgegpu-8g-nolssd", "a4x-highgpu-4g",
             "a4x-maxgpu-4g-metal"],
     "azure": ["Standard_ND128isr_NDR_GB200_v6", "Standard_ND128isr_GB300_v6"],
-    "alibaba": ["ecs.gn5i-c12g1.6xlarge", "ecs.gn7-c12g1.3xlarge", "ecs.gn7i-4x.8xlarge",
-                "ecs.gn7i-4x.16xlarge", "ecs.ebmgn7e.32xlarge", "ecs.ebmgn9gc.64xlarge",
+    "alibaba": ["ecs.gn5i-c12g1.6xlarge", "ecs.gn7-c12g1.3xlarge", "ecs.ebmgn9gc.64xlarge",
                 "ecs.ebmgn9t.48xlarge", "ecs.ga1.xlarge", "ecs.ga1.2xlarge", "ecs.ga1.4xlarge",
                 "ecs.ebmgi6s.24xlarge", *_NOT_TRANSCRIBED],
 }
@@ -310,9 +309,23 @@ AZURE_US = [("Standard_NC4as_T4_v3", "eastus", 0.526, 0.062699),
             ("Standard_NV72ads_A10_v5", "westus", 8.476, 2.119),
             ("Standard_NV4as_v4", "westus3", 0.233, 0.02563),
             ("Standard_NG8ads_V620_v1", "eastus2", 0.908, 0.227)]
-# In the source without a price (empty Price), or not listed there in that region at all.
+# In no source with a price (SkyPilot v6 has an empty Price or no row; anycloud-sh/catalog
+# @62ff0a98 lists NV4as_v4 and H200 v5 in other regions only, and has no NG32adms_V620_v1).
 AZURE_US_ABSENT = [("Standard_NV4as_v4", "westus"), ("Standard_NG32adms_V620_v1", "eastus2"),
-                   ("Standard_NV6ads_A10_v5", "eastus"), ("Standard_ND96isr_H200_v5", "eastus")]
+                   ("Standard_ND96isr_H200_v5", "eastus")]
+
+# Region pairs the older sources left out, hand-read from github.com/anycloud-sh/catalog
+# azure/vms.csv @62ff0a987e0c257a89235415d2877812fb1aaf29 (2026-05-20; columns Price, SpotPrice; a
+# SpotPrice equal to Price is no discount and is left blank), e.g. the row
+# "Standard_NV6ads_A10_v5,A10,0.167,6,55,A10,0.454,0.083899,eastus,V1,V2".
+AZURE_ANYCLOUD = [("Standard_NV6ads_A10_v5", "eastus", 0.454, 0.083899),
+                  ("Standard_NV12ads_A10_v5", "japaneast", 1.317, 0.243382),
+                  ("Standard_NV18ads_A10_v5", "eastus", 1.6, 0.29568),
+                  ("Standard_NC8ads_A10_v4", "southcentralus", 1.32, 0.243936),
+                  ("Standard_ND96isr_H100_v5", "uksouth", 122.9, 22.71192),
+                  ("Standard_ND96isr_H200_v5", "eastus2", 84.8, None),
+                  ("Standard_ND96isr_MI300X_v5", "eastus2", 48.0, 8.8704),
+                  ("Standard_NV4ads_V710_v5", "southcentralus", 0.4, 0.07392)]
 
 
 @pytest.mark.parametrize("name, region, ondemand, spot", AZURE_US)
@@ -329,6 +342,21 @@ def test_azure_n_series_is_priced_in_the_us_regions_its_source_lists(name, regio
 @pytest.mark.parametrize("name, region", AZURE_US_ABSENT)
 def test_azure_us_pairs_without_a_source_price_are_not_guessed(name, region):
     assert catalog.price("azure", name, region) is None
+
+
+@pytest.mark.parametrize("name, region, ondemand, spot", AZURE_ANYCLOUD)
+def test_azure_types_are_priced_in_every_region_the_anycloud_snapshot_lists(name, region,
+                                                                           ondemand, spot):
+    row = catalog.price("azure", name, region)
+    assert row is not None, (name, region)
+    # tools/build_price_catalog.py writes 6 significant digits (22.71192 -> 22.7119)
+    assert (row.ondemand_usd_hr, row.spot_usd_hr) == (ondemand, pytest.approx(spot, rel=1e-5))
+    assert row.source == ("github.com/anycloud-sh/catalog azure/vms.csv "
+                          "@62ff0a987e0c257a89235415d2877812fb1aaf29")
+    assert row.as_of == "2026-05-20"
+    got = pack_catalog.price("azure", name, region)
+    assert (got.ondemand_usd_hr, got.spot_usd_hr, got.as_of) == (row.ondemand_usd_hr,
+                                                                 row.spot_usd_hr, row.as_of)
 
 
 def test_the_pack_tells_a_region_its_sources_do_not_offer_a_type_in_from_an_unknown_one():
@@ -351,3 +379,98 @@ def test_a_spec_naming_an_unpriced_type_is_refused_with_the_reason():
     text = str(err.value)
     assert "listed by aws" in text and "no public price" in text
     assert "no public on-demand price: sold through EC2 Capacity Blocks" in text
+
+
+# GCP A2 High 1-4 GPU sizes in the regions gcloud lists them in (Cyclenerd tools/
+# machinetyperegion.csv @dac31281: the same ten as a2-highgpu-8g) that the 2025-03-06 rows left out,
+# hand-read from Cyclenerd pricing.yml @fd66b26ff84fee5cdd94f341ea89206e76c06b99 (2026-07-30),
+# compute.instance.<type>.cost.<region>.hour / hour_spot.
+GCP_A2_REGIONS = [("a2-highgpu-1g", "us-west4", 3.934354926, 1.816835),
+                  ("a2-highgpu-4g", "me-west1", 16.1628948, 9.69752)]
+
+
+@pytest.mark.parametrize("name, region, ondemand, spot", GCP_A2_REGIONS)
+def test_gcp_a2_high_small_sizes_are_priced_in_every_region_gcloud_lists(name, region, ondemand,
+                                                                         spot):
+    row = catalog.price("gcp", name, region)
+    assert row is not None, (name, region)
+    # tools/build_price_catalog.py writes 6 significant digits (3.934354926 -> 3.93435)
+    assert (row.ondemand_usd_hr, row.spot_usd_hr) == (pytest.approx(ondemand, rel=1e-5),
+                                                      pytest.approx(spot, rel=1e-5))
+    assert "pricing.yml @fd66b26ff84fee5cdd94f341ea89206e76c06b99" in row.source
+    assert row.as_of.startswith("2026-07-30")
+
+
+# Alibaba pairs only the second snapshot of the same file lists, hand-read from github.com/sugarlxn/
+# skypilot-catalog catalogs/v8/alicloud/vms.csv @b3e23ad8db7826fdd4b8009b5fe3e36012056653 (USD as the
+# file gives it: CNY x 0.138 with a 40 GB ESSD system disk), e.g. the row "ecs.ebmgn7e.32xlarge,
+# A100 80G,8,128,1024,A100 80G 80GB,43.0796946,13.36044654,eu-central-1,eu-central-1a,...".
+ALIBABA_SECOND_SNAPSHOT = [("ecs.ebmgn7e.32xlarge", "eu-central-1", 43.0796946, 13.36044654),
+                           ("ecs.gn7i-c32g1.8xlarge", "eu-central-1", 3.01127468, 0.9392358),
+                           ("ecs.gn7i-4x.8xlarge", "us-east-1", 4.91074877, 1.52763847),
+                           ("ecs.gn8is-8x.32xlarge", "us-east-1", 17.27835969, 3.11641122),
+                           ("ecs.gn8is.2xlarge", "cn-shanghai", 2.00087642, 0.36966319),
+                           ("ecs.gn6e-c12g1.24xlarge", "cn-shanghai", 21.804, 6.76723848),
+                           ("ecs.gn7s-c8g1.2xlarge", "cn-hangzhou", 2.291766, 0.71844594)]
+
+
+@pytest.mark.parametrize("name, region, ondemand, spot", ALIBABA_SECOND_SNAPSHOT)
+def test_alibaba_pairs_the_second_snapshot_lists_are_priced(name, region, ondemand, spot):
+    row = catalog.price("alibaba", name, region)
+    assert row is not None, (name, region)
+    assert (row.ondemand_usd_hr, row.spot_usd_hr) == (pytest.approx(ondemand, rel=1e-5),
+                                                      pytest.approx(spot, rel=1e-5))
+    assert "@b3e23ad8db7826fdd4b8009b5fe3e36012056653" in row.source
+    assert catalog.unpriced_type("alibaba", name) is None
+
+
+# A priced type the provider lists as sold in a region with no price found there is not "not
+# offered" there: gcloud lists a3-megagpu-8g in these 13 regions (Cyclenerd tools/
+# machinetyperegion.csv @dac31281), and no source prices the four below.
+A3_MEGA_LISTED = ("asia-east1", "asia-northeast1", "asia-southeast1", "australia-southeast1",
+                  "europe-north1", "europe-west1", "europe-west3", "europe-west4", "us-central1",
+                  "us-east4", "us-east5", "us-west1", "us-west4")
+A3_MEGA_UNPRICED = ("asia-east1", "europe-north1", "us-central1", "us-west1")
+
+
+def _unpriced_region_rows() -> list[dict]:
+    with open(ROOT / "components" / "catalog" / "unpriced_regions.csv", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_every_unpriced_region_record_is_a_type_priced_elsewhere_but_not_there():
+    rows = _unpriced_region_rows()
+    assert rows
+    for row in rows:
+        cloud, name, region = row["cloud"], row["instance_type"], row["region"]
+        assert name in PUBLIC[cloud], (cloud, name)
+        assert catalog.price(cloud, name, region) is None, (name, region)
+        assert any(p.cloud == cloud and p.instance_type == name for p in catalog.prices())
+        assert all(row[k].strip() for k in ("listed_by", "reason", "as_of")), row
+
+
+def test_a3_mega_is_priced_or_recorded_in_every_region_gcloud_lists():
+    priced = {p.region for p in catalog.prices() if p.instance_type == "a3-megagpu-8g"}
+    recorded = {r["region"] for r in _unpriced_region_rows()
+                if r["instance_type"] == "a3-megagpu-8g"}
+    assert recorded == set(A3_MEGA_UNPRICED)
+    assert priced | recorded == set(A3_MEGA_LISTED) and not priced & recorded
+
+
+def _refusal(cloud: str, name: str, region: str) -> str:
+    group = inventory.NodeGroup(res(TOKEN[cloud], "nodes"), None, name, 1, False, [""], region,
+                                [name])
+    est = pricing.estimate([group], [], [])
+    assert est.lines == [] and len(est.missing) == 1, est.missing
+    return est.missing[0]
+
+
+def test_the_pack_tells_a_region_without_a_price_from_one_where_the_type_is_not_sold():
+    why = _refusal("gcp", "a3-megagpu-8g", "us-central1")
+    assert "a3-megagpu-8g in us-central1" in why and "has no catalog price" in why
+    assert "listed as sold in us-central1" in why and "machinetyperegion.csv" in why
+    assert "not offered" not in why and "priced in asia-northeast1" in why
+    # anycloud-sh/catalog prices ND96isr H200 v5 in 28 Azure regions, not eastus (nor does any
+    # older source): there it is not offered, and the refusal says so.
+    why = _refusal("azure", "Standard_ND96isr_H200_v5", "eastus")
+    assert "not offered in eastus per the catalog's sources" in why and "listed as sold" not in why

@@ -111,8 +111,8 @@ UNPRICED = {
     "azure": (lambda: azure_stack("Standard_ND128isr_NDR_GB200_v6", 1e6), None,
               ["Standard_ND128isr_NDR_GB200_v6 in westeurope", "has no catalog price",
                "nd-gb200-v6-series", "no meter in github.com/andy-diericks/azure-pricing-radar"]),
-    "alicloud": (lambda: alicloud_stack("ecs.ebmgn7e.32xlarge"), ALI_CAP(1_000_000),
-                 ["ecs.ebmgn7e.32xlarge in cn-hangzhou", "has no catalog price",
+    "alicloud": (lambda: alicloud_stack("ecs.gn7-c12g1.3xlarge"), ALI_CAP(1_000_000),
+                 ["ecs.gn7-c12g1.3xlarge in cn-hangzhou", "has no catalog price",
                   "gpu-accelerated-compute-optimized-and-vgpu-accelerated-instance-families-1",
                   "no pay-as-you-go row in github.com/sugarlxn/skypilot-catalog"]),
 }
@@ -146,3 +146,16 @@ def test_a_listed_type_without_a_public_price_fails_closed_naming_why(pack, clou
     assert d.level == "mandatory" and "cannot be estimated" in d.message
     for word in words:
         assert word in d.message, (word, d.message)
+
+
+def test_a_region_the_provider_sells_a_type_in_without_a_price_is_not_called_not_offered(pack):
+    """gcloud lists a3-megagpu-8g in us-central1 (Cyclenerd tools/machinetyperegion.csv
+    @dac31281) and no source prices it there: over gRPC the refusal says it is sold there with no
+    price found, names the list, and does not say "not offered"."""
+    [d] = _spend(pack, gcp_stack("a3-megagpu-8g", "1000000"), None)
+    assert d.level == "mandatory" and "cannot be estimated" in d.message
+    for word in ("a3-megagpu-8g in us-central1", "has no catalog price",
+                 "listed as sold in us-central1", "tools/machinetyperegion.csv",
+                 "no price for this region in Cyclenerd pricing.yml"):
+        assert word in d.message, (word, d.message)
+    assert "not offered" not in d.message

@@ -14,8 +14,10 @@ policies/catalog_data/prices.csv on-demand USD/h x 730 h (or hours to a stop):
 Results. Round 1 (59 stacks + the config typo, committed in 86a7329 before the first run), round 2
 (15), round 3 (5 + 14 hand-worked estimates), round 4 (12): every verdict and figure agreed with
 the pack; no false alarm, blind spot or crash. Round 5 (8): one disagreement, e05, the catalog's
-(region reach, not code): Standard_NV6ads_A10_v5 is priced only in four European regions, so an
-East US scale set fails closed; left xfail(strict). Planted pack bugs caught: one node fewer
+(region reach, not code): Standard_NV6ads_A10_v5 was priced only in four European regions, so an
+East US scale set failed closed; it passed once the catalog took its East US price from
+anycloud-sh/catalog azure/vms.csv @62ff0a98 (0.454 USD/h, 2026-05-20), and its estimate is checked
+by hand below. Planted pack bugs caught: one node fewer
 absorbed by a reservation (reservations.count_once) fails a03, a04, z02, b01, b03 and six
 estimates; an autoscale setting with `enabled` left out read as enabled fails b13.
 """
@@ -967,7 +969,11 @@ ESTIMATES = {"a03_odcr_asg_once": 80358, "a04_open_odcr_instance_once": 4141,
              "g03_specific_reservation_once": 10726, "z02_capres_vmss_once": 5363,
              "a06_capacity_block_fee": 30000, "a29_public_types": 4494, "g09_budget_cny": 516,
              "a14_schedule_real_stop": 2108, "b14_ali_capres_limited": 246,
-             "c01_eks_g5": 2203, "c04_scheduler_stop": 24, "z04_autoscale_enabled": 4719}
+             "c01_eks_g5": 2203, "c04_scheduler_stop": 24, "z04_autoscale_enabled": 4719,
+             # Standard_NV6ads_A10_v5 in eastus, hand-read from anycloud-sh/catalog azure/vms.csv
+             # @62ff0a98 (row "Standard_NV6ads_A10_v5,A10,0.167,6,55,A10,0.454,0.083899,eastus"):
+             # 2 nodes x 0.454 USD/h x 730 h = 662.84 USD/month.
+             "e05_nv6_a10_eastus": 663}
 
 
 @pytest.mark.parametrize("case", sorted(c for c in CASES if c.startswith("c")))
@@ -1181,7 +1187,7 @@ CASES.update({
                            "Standard_NV6ads_A10_v5 is sold in East US at a public price "
                            "(learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/"
                            "nvadsa10v5-series; azure.microsoft.com/pricing/details/"
-                           "virtual-machines/linux/): 2 x ~0.45 x 730 < 2,000"),
+                           "virtual-machines/linux/): 2 x 0.454 x 730 = 663 < 2,000"),
     "e06_gcp_public_types": (e_gcp_public_types, GCP, {}, {SPEND: P},
                              "g2-standard-12 + a2-ultragpu-1g + a3-highgpu-1g = 12,505"),
     "e07_azure_public_types": (e_azure_public_types, AZ, {}, {SPEND: P},
@@ -1190,15 +1196,6 @@ CASES.update({
 })
 
 
-CATALOG_GAP = pytest.mark.xfail(strict=True, reason=(
-    "catalog reach (false alarm, data not code): Standard_NV6ads_A10_v5 has prices only for "
-    "francecentral, northeurope, swedencentral, westeurope (one source, azure-pricing-radar), so "
-    "a scale set in eastus, where Azure sells NVadsA10 v5, fails closed as 'not offered in "
-    "eastus'; needs a cited eastus price row in policies/catalog_data/prices.csv"))
-
-
-@pytest.mark.parametrize("case", [
-    pytest.param(c, marks=CATALOG_GAP) if c == "e05_nv6_a10_eastus" else c
-    for c in sorted(c for c in CASES if c.startswith("e"))])
+@pytest.mark.parametrize("case", sorted(c for c in CASES if c.startswith("e")))
 def test_round5(pack, case):
     test_case(pack, case)
