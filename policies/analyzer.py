@@ -121,13 +121,16 @@ class _Inputs:
     rules read a few keys of a few types (the tags of every resource, the ingress of a security
     group), so most of a request is never converted. `whole()` gives every key, as _props()."""
 
-    __slots__ = ("struct", "fields", "values", "decoded")
+    __slots__ = ("struct", "fields", "values", "decoded", "cut")
 
     def __init__(self, struct: Any):
         self.struct = struct
         self.fields = struct.fields
         self.values: dict[str, Any] = {}
         self.decoded: Optional[dict] = None
+        # (path, keys) -> what _View.entries read of a list input not decoded whole: a launch
+        # template's 33 interfaces are read for one key by Analyze and again by AnalyzeStack.
+        self.cut: Optional[dict[tuple[str, tuple[str, ...]], list]] = None
         if _SIG_KEY in self.fields:
             # The inputs themselves wrapped as a secret (or another signature): all at once.
             whole = _props(struct)
@@ -205,6 +208,11 @@ class _View(Resource):
         if type(inputs) is not _Inputs or inputs.decoded is not None or "." in path or \
                 path == "0" or path in inputs.values or path not in inputs.fields:
             return Resource.entries(self, path, keys, iterated)
+        cut = inputs.cut
+        if cut is not None:
+            found = cut.get((path, keys))
+            if found is not None:
+                return list(found)   # the entries themselves are only read, never changed
         given = inputs.fields[path]
         if not given.HasField("list_value"):
             return Resource.entries(self, path, keys, iterated)
@@ -221,7 +229,19 @@ class _View(Resource):
                            if isinstance(whole, dict) else whole)
             else:
                 out.append({k: _value(fields[k]) for k in keys if k in fields})
-        return out
+        if cut is None:
+            cut = inputs.cut = {}
+        cut[(path, keys)] = out
+        return list(out)
+
+    def list_entries(self, path: str, keys: tuple[str, ...]) -> Optional[list]:
+        # Resource.list_entries() without decoding a list input whole: entries() reads it.
+        inputs = self._inputs
+        if type(inputs) is _Inputs and inputs.decoded is None and "." not in path and \
+                path != "0" and path not in inputs.values and path in inputs.fields and \
+                inputs.fields[path].HasField("list_value"):
+            return self.entries(path, keys)
+        return Resource.list_entries(self, path, keys)
 
 
 # Decoded inputs kept from Analyze calls for AnalyzeStack, at most this many resources (the

@@ -324,8 +324,10 @@ def _declines_public_ip(r: Resource) -> bool:
         return isinstance(specs, list) and bool(specs) and all(
             isinstance(s, dict) and _false(s.get("associatePublicIpAddress")) for s in specs)
     if r.type == _AWS_LAUNCH_TEMPLATE:
-        nics = r.get("networkInterfaces")
-        return isinstance(nics, list) and bool(nics) and all(
+        # The one key read of each interface: as its Analyze call read them (the view keeps
+        # that reading), not the 33 interfaces of a p5 template decoded whole.
+        nics = r.list_entries("networkInterfaces", ("associatePublicIpAddress",))
+        return bool(nics) and all(
             isinstance(n, dict) and _false(n.get("associatePublicIpAddress")) for n in nics)
     templates = _launch_templates(r, with_configurations=True)
     return bool(templates) and all(_declines_public_ip(t) for t in templates)
