@@ -218,17 +218,26 @@ class _View(Resource):
             return Resource.entries(self, path, keys, iterated)
         out: list = []
         for x in given.list_value.values:
-            if not x.HasField("struct_value"):
-                out.append(_value(x))
-                continue
+            # A Value that is no struct reads as an empty one: only an entry without fields
+            # asks which kind it is (most entries are non-empty structs).
             entry = x.struct_value
             fields = entry.fields
+            if not fields and not x.HasField("struct_value"):
+                out.append(_value(x))
+                continue
             if _SIG_KEY in fields:   # a secret entry: unwrapped whole, as _props() gives it
                 whole = _props(entry)
                 out.append({k: whole[k] for k in keys if k in whole}
                            if isinstance(whole, dict) else whole)
-            else:
-                out.append({k: _value(fields[k]) for k in keys if k in fields})
+                continue
+            cut_entry = {}
+            for k in keys:
+                if k in fields:
+                    v = fields[k]
+                    text = v.string_value   # strings inline, as _props() reads them
+                    cut_entry[k] = (UNKNOWN if text in _UNKNOWN_SENTINELS else text) if text \
+                        else _value(v)
+            out.append(cut_entry)
         if cut is None:
             cut = inputs.cut = {}
         cut[(path, keys)] = out
@@ -253,14 +262,16 @@ _KEEP = 200_000
 class _Reader:
     """Each resource's inputs read once per process. The engine sends every resource to Analyze
     and then all of them again to AnalyzeStack; a resource whose type, inputs and provider are
-    byte for byte those of its Analyze request (deterministic serialisation, cheaper here than
-    protobuf's own equality) reuses what that call decoded, and its skip-tag names, instead of
-    converting the Struct a second time. Rules only read values."""
+    those of its Analyze request reuses what that call decoded, and its skip-tag names, instead
+    of converting the Struct a second time. Rules only read values. The inputs are compared
+    with protobuf's own equality against the Struct the kept reading holds anyway (upb's is
+    that of the deterministic serialisations: 0.0 is not -0.0, NaN is NaN): one comparison
+    in AnalyzeStack instead of a serialisation in each call."""
 
     def __init__(self) -> None:
         # serialised provider -> (props, region)
         self.providers: dict[bytes, tuple[dict, Optional[str]]] = {}
-        # resource URN -> [type, provider key, serialised inputs, _Inputs, skip names or None]
+        # resource URN -> [type, provider key, _Inputs, skip names or None]
         self.seen: dict[str, list] = {}
 
     def _provider(self, r: Any) -> tuple[Any, dict, Optional[str]]:
@@ -283,18 +294,17 @@ class _Reader:
         urn, type_, properties = r.urn, r.type, r.properties
         entry = self.seen.get(urn)
         if entry is not None and (entry[0] != type_ or entry[1] != provider_key or
-                                  entry[2] != properties.SerializeToString(deterministic=True)):
+                                  entry[2].struct != properties):
             entry = None
         if entry is None:
-            entry = [type_, provider_key, b"", _Inputs(properties), None]
+            entry = [type_, provider_key, _Inputs(properties), None]
             if keep and (urn in self.seen or len(self.seen) < _KEEP):
-                entry[2] = properties.SerializeToString(deterministic=True)
                 self.seen[urn] = entry
-        view = _View(type_, r.name, urn, entry[3], {}, None, region, provider,
+        view = _View(type_, r.name, urn, entry[2], {}, None, region, provider,
                      bool(r.options.protect))
-        if entry[4] is None:
-            entry[4] = skip_names(view)
-        return view, entry[4]
+        if entry[3] is None:
+            entry[3] = skip_names(view)
+        return view, entry[3]
 
     def done(self) -> None:
         """The stack has been judged: what Analyze kept for it is not needed again."""
