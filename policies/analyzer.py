@@ -340,28 +340,32 @@ def rule_config(rule: Rule, given: Optional[Mapping[str, Any]]) -> dict[str, Any
 
 def make(base: type) -> type:
     class Analyzer(base):
-        def _levels_and_config(self) -> tuple[Any, Any]:
-            """What the servicer's answers depend on besides the request: the enforcement levels
-            and properties the last Configure set (pulumi_policy replaces both dicts there)."""
-            return (getattr(self, "_PolicyAnalyzerServicer__policy_pack_config_enforcement_level",
-                            None),
-                    getattr(self, "_PolicyAnalyzerServicer__policy_pack_config", None))
+        def _configured(self) -> dict:
+            """What is worked out once per Configure (not per request): kept until the
+            enforcement levels or the properties change, the servicer's answers depending on
+            nothing else besides the request (pulumi_policy replaces both dicts in Configure).
+            Read on every request, so read in one call."""
+            levels = getattr(self, "_PolicyAnalyzerServicer__policy_pack_config_enforcement_level",
+                             None)
+            config = getattr(self, "_PolicyAnalyzerServicer__policy_pack_config", None)
+            cache: Optional[tuple[Any, Any, dict]] = getattr(self, "_trainstack_configured", None)
+            if cache is None or cache[0] is not levels or cache[1] is not config:
+                cache = self._trainstack_configured = (levels, config, {})
+            return cache[2]
 
         def _per_configure(self, key: Any, compute: Callable[[], Any]) -> Any:
-            """compute(), worked out once per Configure (not per request): kept until the
-            levels or the properties change."""
-            given = self._levels_and_config()
-            cache: Optional[tuple[Any, dict]] = getattr(self, "_trainstack_configured", None)
-            if cache is None or cache[0][0] is not given[0] or cache[0][1] is not given[1]:
-                cache = (given, {})
-                self._trainstack_configured = cache
-            if key not in cache[1]:
-                cache[1][key] = compute()
-            return cache[1][key]
+            """compute(), worked out once per Configure (see _configured)."""
+            found = self._configured()
+            if key not in found:
+                found[key] = compute()
+            return found[key]
 
         def _rules(self, kind: str) -> Optional[list[tuple[Any, Rule, Any, dict]]]:
             """(policy, rule, enforcement level, properties) for each enabled policy of `kind`;
             None when a policy is not one of ours (then pulumi_policy's own path runs)."""
+            found = self._configured().get(("rules", kind), _MISSING)
+            if found is not _MISSING:
+                return found   # kept only where the servicer had its policies
             try:
                 policies = self._PolicyAnalyzerServicer__policies
             except AttributeError:
@@ -501,8 +505,6 @@ def make(base: type) -> type:
             if not rules:
                 return response
             r, names = self._reader().view(request, keep=True)
-            resources = [r]
-            skips = {id(r): names}
             for policy, rule, level, config in rules:
                 if not names and not config.get("skipResources"):
                     # Nothing can exempt it: the rule's own check, as _judge would run it. A
@@ -520,7 +522,7 @@ def make(base: type) -> type:
                             for v in found:
                                 report(v.message, v.urn or None)
                         continue
-                self._judge(response, policy, rule, level, config, resources, skips,
+                self._judge(response, policy, rule, level, config, [r], {id(r): names},
                             lambda config, skips, exempt, rule=rule:
                             [] if exempt else rule.check(r, config))
             return response
@@ -548,12 +550,16 @@ def make(base: type) -> type:
             resource on every call before looking for a remediation; none of these policies
             remediates, so the answer is known without reading the request: each policy set to
             `remediate` is reported not applicable, exactly as pulumi_policy reports it."""
-            try:
-                self._PolicyAnalyzerServicer__policies
-            except AttributeError:
-                return super().Remediate(request, context)
-            self._settings()
-            names = self._remediate_not_applicable()
+            names = self._configured().get("remediate", _MISSING)   # kept: it had policies
+            if names is _MISSING:
+                try:
+                    self._PolicyAnalyzerServicer__policies
+                except AttributeError:
+                    return super().Remediate(request, context)
+                self._settings()
+                names = self._remediate_not_applicable()
+            else:
+                self._settings()
             if names is None:
                 return super().Remediate(request, context)
             response = proto.RemediateResponse()
