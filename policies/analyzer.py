@@ -350,7 +350,8 @@ def make(base: type) -> type:
             config = getattr(self, "_PolicyAnalyzerServicer__policy_pack_config", None)
             cache: Optional[tuple[Any, Any, dict]] = getattr(self, "_trainstack_configured", None)
             if cache is None or cache[0] is not levels or cache[1] is not config:
-                cache = self._trainstack_configured = (levels, config, {})
+                cache = (levels, config, {})
+                self._trainstack_configured = cache
             return cache[2]
 
         def _per_configure(self, key: Any, compute: Callable[[], Any]) -> Any:

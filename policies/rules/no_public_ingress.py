@@ -205,7 +205,7 @@ def _aws(r: Resource, config) -> list[Violation]:
     if t == "aws:ec2/launchTemplate:LaunchTemplate":
         # _nic and _known, inline: a p5 template has 33 interfaces, and the path of each is
         # only needed to say which one is unknown.
-        public = []
+        public_nics = []
         for i, n in enumerate(r.entries("networkInterfaces", ("associatePublicIpAddress",))):
             if n is UNKNOWN:
                 raise UnknownValue(r, f"networkInterfaces.{i}")
@@ -215,8 +215,8 @@ def _aws(r: Resource, config) -> list[Violation]:
             if value is UNKNOWN:
                 raise UnknownValue(r, f"networkInterfaces.{i}.associatePublicIpAddress")
             if truthy(value):
-                public.append(n)
-        if public:
+                public_nics.append(n)
+        if public_nics:
             return [violation(r, "the nodes' network interfaces get public IP addresses",
                               "associatePublicIpAddress \"true\"", "\"false\"",
                               "set associate_public_ip_address=\"false\" on every interface; "
@@ -335,8 +335,10 @@ def _declines_public_ip(r: Resource) -> bool:
         # The one key read of each interface: as its Analyze call read them (the view keeps
         # that reading), not the 33 interfaces of a p5 template decoded whole.
         nics = r.list_entries("networkInterfaces", ("associatePublicIpAddress",))
-        return bool(nics) and all(
-            isinstance(n, dict) and _false(n.get("associatePublicIpAddress")) for n in nics)
+        if not nics:
+            return False   # no list, or an empty one
+        return all(isinstance(n, dict) and _false(n.get("associatePublicIpAddress"))
+                   for n in nics)
     templates = _launch_templates(r, with_configurations=True)
     return bool(templates) and all(_declines_public_ip(t) for t in templates)
 
