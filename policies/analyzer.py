@@ -121,13 +121,16 @@ class _Inputs:
     rules read a few keys of a few types (the tags of every resource, the ingress of a security
     group), so most of a request is never converted. `whole()` gives every key, as _props()."""
 
-    __slots__ = ("struct", "fields", "values", "decoded")
+    __slots__ = ("struct", "fields", "values", "decoded", "cut")
 
     def __init__(self, struct: Any):
         self.struct = struct
         self.fields = struct.fields
         self.values: dict[str, Any] = {}
         self.decoded: Optional[dict] = None
+        # (path, keys) -> what _View.entries read of a list input not decoded whole: a launch
+        # template's 33 interfaces are read for one key by Analyze and again by AnalyzeStack.
+        self.cut: Optional[dict[tuple[str, tuple[str, ...]], list]] = None
         if _SIG_KEY in self.fields:
             # The inputs themselves wrapped as a secret (or another signature): all at once.
             whole = _props(struct)
@@ -205,23 +208,49 @@ class _View(Resource):
         if type(inputs) is not _Inputs or inputs.decoded is not None or "." in path or \
                 path == "0" or path in inputs.values or path not in inputs.fields:
             return Resource.entries(self, path, keys, iterated)
+        cut = inputs.cut
+        if cut is not None:
+            found = cut.get((path, keys))
+            if found is not None:
+                return list(found)   # the entries themselves are only read, never changed
         given = inputs.fields[path]
         if not given.HasField("list_value"):
             return Resource.entries(self, path, keys, iterated)
         out: list = []
         for x in given.list_value.values:
-            if not x.HasField("struct_value"):
-                out.append(_value(x))
-                continue
+            # A Value that is no struct reads as an empty one: only an entry without fields
+            # asks which kind it is (most entries are non-empty structs).
             entry = x.struct_value
             fields = entry.fields
+            if not fields and not x.HasField("struct_value"):
+                out.append(_value(x))
+                continue
             if _SIG_KEY in fields:   # a secret entry: unwrapped whole, as _props() gives it
                 whole = _props(entry)
                 out.append({k: whole[k] for k in keys if k in whole}
                            if isinstance(whole, dict) else whole)
-            else:
-                out.append({k: _value(fields[k]) for k in keys if k in fields})
-        return out
+                continue
+            cut_entry = {}
+            for k in keys:
+                if k in fields:
+                    v = fields[k]
+                    text = v.string_value   # strings inline, as _props() reads them
+                    cut_entry[k] = (UNKNOWN if text in _UNKNOWN_SENTINELS else text) if text \
+                        else _value(v)
+            out.append(cut_entry)
+        if cut is None:
+            cut = inputs.cut = {}
+        cut[(path, keys)] = out
+        return list(out)
+
+    def list_entries(self, path: str, keys: tuple[str, ...]) -> Optional[list]:
+        # Resource.list_entries() without decoding a list input whole: entries() reads it.
+        inputs = self._inputs
+        if type(inputs) is _Inputs and inputs.decoded is None and "." not in path and \
+                path != "0" and path not in inputs.values and path in inputs.fields and \
+                inputs.fields[path].HasField("list_value"):
+            return self.entries(path, keys)
+        return Resource.list_entries(self, path, keys)
 
 
 # Decoded inputs kept from Analyze calls for AnalyzeStack, at most this many resources (the
@@ -233,14 +262,16 @@ _KEEP = 200_000
 class _Reader:
     """Each resource's inputs read once per process. The engine sends every resource to Analyze
     and then all of them again to AnalyzeStack; a resource whose type, inputs and provider are
-    byte for byte those of its Analyze request (deterministic serialisation, cheaper here than
-    protobuf's own equality) reuses what that call decoded, and its skip-tag names, instead of
-    converting the Struct a second time. Rules only read values."""
+    those of its Analyze request reuses what that call decoded, and its skip-tag names, instead
+    of converting the Struct a second time. Rules only read values. The inputs are compared
+    with protobuf's own equality against the Struct the kept reading holds anyway (upb's is
+    that of the deterministic serialisations: 0.0 is not -0.0, NaN is NaN): one comparison
+    in AnalyzeStack instead of a serialisation in each call."""
 
     def __init__(self) -> None:
         # serialised provider -> (props, region)
         self.providers: dict[bytes, tuple[dict, Optional[str]]] = {}
-        # resource URN -> [type, provider key, serialised inputs, _Inputs, skip names or None]
+        # resource URN -> [type, provider key, _Inputs, skip names or None]
         self.seen: dict[str, list] = {}
 
     def _provider(self, r: Any) -> tuple[Any, dict, Optional[str]]:
@@ -263,18 +294,17 @@ class _Reader:
         urn, type_, properties = r.urn, r.type, r.properties
         entry = self.seen.get(urn)
         if entry is not None and (entry[0] != type_ or entry[1] != provider_key or
-                                  entry[2] != properties.SerializeToString(deterministic=True)):
+                                  entry[2].struct != properties):
             entry = None
         if entry is None:
-            entry = [type_, provider_key, b"", _Inputs(properties), None]
+            entry = [type_, provider_key, _Inputs(properties), None]
             if keep and (urn in self.seen or len(self.seen) < _KEEP):
-                entry[2] = properties.SerializeToString(deterministic=True)
                 self.seen[urn] = entry
-        view = _View(type_, r.name, urn, entry[3], {}, None, region, provider,
+        view = _View(type_, r.name, urn, entry[2], {}, None, region, provider,
                      bool(r.options.protect))
-        if entry[4] is None:
-            entry[4] = skip_names(view)
-        return view, entry[4]
+        if entry[3] is None:
+            entry[3] = skip_names(view)
+        return view, entry[3]
 
     def done(self) -> None:
         """The stack has been judged: what Analyze kept for it is not needed again."""
@@ -310,28 +340,33 @@ def rule_config(rule: Rule, given: Optional[Mapping[str, Any]]) -> dict[str, Any
 
 def make(base: type) -> type:
     class Analyzer(base):
-        def _levels_and_config(self) -> tuple[Any, Any]:
-            """What the servicer's answers depend on besides the request: the enforcement levels
-            and properties the last Configure set (pulumi_policy replaces both dicts there)."""
-            return (getattr(self, "_PolicyAnalyzerServicer__policy_pack_config_enforcement_level",
-                            None),
-                    getattr(self, "_PolicyAnalyzerServicer__policy_pack_config", None))
+        def _configured(self) -> dict:
+            """What is worked out once per Configure (not per request): kept until the
+            enforcement levels or the properties change, the servicer's answers depending on
+            nothing else besides the request (pulumi_policy replaces both dicts in Configure).
+            Read on every request, so read in one call."""
+            levels = getattr(self, "_PolicyAnalyzerServicer__policy_pack_config_enforcement_level",
+                             None)
+            config = getattr(self, "_PolicyAnalyzerServicer__policy_pack_config", None)
+            cache: Optional[tuple[Any, Any, dict]] = getattr(self, "_trainstack_configured", None)
+            if cache is None or cache[0] is not levels or cache[1] is not config:
+                cache = (levels, config, {})
+                self._trainstack_configured = cache
+            return cache[2]
 
         def _per_configure(self, key: Any, compute: Callable[[], Any]) -> Any:
-            """compute(), worked out once per Configure (not per request): kept until the
-            levels or the properties change."""
-            given = self._levels_and_config()
-            cache: Optional[tuple[Any, dict]] = getattr(self, "_trainstack_configured", None)
-            if cache is None or cache[0][0] is not given[0] or cache[0][1] is not given[1]:
-                cache = (given, {})
-                self._trainstack_configured = cache
-            if key not in cache[1]:
-                cache[1][key] = compute()
-            return cache[1][key]
+            """compute(), worked out once per Configure (see _configured)."""
+            found = self._configured()
+            if key not in found:
+                found[key] = compute()
+            return found[key]
 
         def _rules(self, kind: str) -> Optional[list[tuple[Any, Rule, Any, dict]]]:
             """(policy, rule, enforcement level, properties) for each enabled policy of `kind`;
             None when a policy is not one of ours (then pulumi_policy's own path runs)."""
+            found = self._configured().get(("rules", kind), _MISSING)
+            if found is not _MISSING:
+                return found   # kept only where the servicer had its policies
             try:
                 policies = self._PolicyAnalyzerServicer__policies
             except AttributeError:
@@ -474,8 +509,6 @@ def make(base: type) -> type:
             if not rules:
                 return response
             r, names = self._reader().view(request, keep=True)
-            resources = [r]
-            skips = {id(r): names}
             for policy, rule, level, config in rules:
                 if not names and not config.get("skipResources"):
                     # Nothing can exempt it: the rule's own check, as _judge would run it. A
@@ -493,7 +526,7 @@ def make(base: type) -> type:
                             for v in found:
                                 report(v.message, v.urn or None)
                         continue
-                self._judge(response, policy, rule, level, config, resources, skips,
+                self._judge(response, policy, rule, level, config, [r], {id(r): names},
                             lambda config, skips, exempt, rule=rule:
                             [] if exempt else rule.check(r, config))
             return response
@@ -521,12 +554,16 @@ def make(base: type) -> type:
             resource on every call before looking for a remediation; none of these policies
             remediates, so the answer is known without reading the request: each policy set to
             `remediate` is reported not applicable, exactly as pulumi_policy reports it."""
-            try:
-                self._PolicyAnalyzerServicer__policies
-            except AttributeError:
-                return super().Remediate(request, context)
-            self._settings()
-            names = self._remediate_not_applicable()
+            names = self._configured().get("remediate", _MISSING)   # kept: it had policies
+            if names is _MISSING:
+                try:
+                    self._PolicyAnalyzerServicer__policies
+                except AttributeError:
+                    return super().Remediate(request, context)
+                self._settings()
+                names = self._remediate_not_applicable()
+            else:
+                self._settings()
             if names is None:
                 return super().Remediate(request, context)
             response = proto.RemediateResponse()

@@ -67,6 +67,8 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
     out = []
     for r in resources:
         t = r.type
+        if t not in SIZED:
+            continue   # one look-up for the many resources of no type below
         if t == AWS_CAPACITY_RESERVATION:
             z = zone(r.get("availabilityZone"))
             out.append(node_group(r, None, r.get("instanceType"), count(r.get("instanceCount")),

@@ -48,6 +48,16 @@ def _deps(r: Resource) -> Iterable[Resource]:
         yield from deps
 
 
+def _depends_on(r: Resource, ids: set[int]) -> bool:
+    """Whether any of `r`'s dependencies is one of `ids` (every resource of a stack is asked:
+    plain loops, not a generator of generators)."""
+    for deps in r.deps.values():
+        for d in deps:
+            if id(d) in ids:
+                return True
+    return False
+
+
 def parts(g: NodeGroup) -> list[Resource]:
     """The resources that describe a group's nodes: the group and its launch template /
     instance template / scaling configuration."""
@@ -58,10 +68,14 @@ def parts(g: NodeGroup) -> list[Resource]:
 def used(r: Resource) -> set[int]:
     """The ids of the resources `r` depends on, through mount targets and bucket parts."""
     out: set[int] = set()
-    for d in _deps(r):
-        out.add(id(d))
-        if d.type in MOUNT_HOPS or d.type.startswith(BUCKET_PART_PREFIXES):
-            out.update(id(x) for x in _deps(d))
+    add = out.add
+    for deps in r.deps.values():   # _deps(r), as plain loops: asked for every group part
+        for d in deps:
+            add(id(d))
+            if d.type in MOUNT_HOPS or d.type.startswith(BUCKET_PART_PREFIXES):
+                for through in d.deps.values():
+                    for x in through:
+                        add(id(x))
     return out
 
 
@@ -81,8 +95,8 @@ class Usage:
         compute = {id(p) for g in groups for p in parts(g)}
         hops = storage_ids | {id(r) for r in resources if r.type in MOUNT_HOPS}
         for r in resources:
-            if not r.deps or id(r) in storage_ids or id(r) in compute or not any(
-                    id(d) in hops for d in _deps(r)):
+            if not r.deps or id(r) in storage_ids or id(r) in compute or \
+                    not _depends_on(r, hops):
                 continue
             ids = used(r)
             for s in ids & storage_ids:

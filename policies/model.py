@@ -151,6 +151,15 @@ class Resource:
         return [{k: e[k] for k in keys if k in e} if isinstance(e, dict) else e
                 for e in self.items(path)]
 
+    def list_entries(self, path: str, keys: tuple[str, ...]) -> Optional[list]:
+        """entries(path, keys) when the value at `path` is a list; None when it is anything else
+        (absent, unknown at preview, one object, a scalar), for a rule that judges a list input
+        only when it is one. The analyzer's view reads just those keys from the request."""
+        value = self.get(path)
+        if not isinstance(value, list):
+            return None
+        return [{k: e[k] for k in keys if k in e} if isinstance(e, dict) else e for e in value]
+
     def dep(self, key: str, type_prefix: str = "") -> list["Resource"]:
         """The resources an input was computed from, optionally only those of one type."""
         return [r for r in self.deps.get(key, []) if r.type.startswith(type_prefix)]

@@ -121,10 +121,20 @@ def _gke_pool(r: Resource) -> NodeGroup:
 _LAST_GPU: tuple[Optional[list], list] = (None, [])
 
 
+# The types _node_groups() reads as groups (one branch each below): every other resource is
+# passed over with one look-up instead of the whole chain of comparisons.
+_GROUP_TYPES = frozenset({
+    AWS_ASG, AWS_SPOT_FLEET, AWS_FLEET, AWS_EKS_NODE_GROUP, AWS_INSTANCE,
+    AWS_SPOT_INSTANCE_REQUEST, GCP_IGM, GCP_REGION_IGM, GKE_NODE_POOL, GCP_INSTANCE_FROM_TEMPLATE,
+    GCP_INSTANCE, AZ_VMSS, AZ_VM, ALI_INSTANCE, ALI_INSTANCE_SET, ALI_SCALING_GROUP})
+
+
 def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
     groups: list[NodeGroup] = []
     index = _StackIndex(resources)
     for r in resources:
+        if r.type not in _GROUP_TYPES:
+            continue
         if r.type == AWS_ASG:
             groups.append(_aws_group(r, resources))
         elif r.type in (AWS_SPOT_FLEET, AWS_FLEET):

@@ -41,9 +41,18 @@ class Filesystem:
     zone_id: str = ""        # an AZ ID instead of a zone name (S3 Express directory buckets)
 
 
+# The types _filesystems() and _buckets() read (one branch each): every other resource of the
+# stack is passed over with one look-up instead of the whole chain of comparisons.
+_FILESYSTEM_TYPES = frozenset({AWS_LUSTRE, AWS_EFS, AWS_OPENZFS, AWS_DIRECTORY_BUCKET,
+                               *GCP_FILESYSTEMS, GCP_FILESTORE, AZ_AMLFS, ALI_NAS})
+_BUCKET_TYPES = frozenset({*AWS_BUCKETS, GCP_BUCKET, AZ_STORAGE_ACCOUNT, ALI_BUCKET})
+
+
 def _filesystems(resources: list[Resource]) -> list[Filesystem]:
     out: list[Filesystem] = []
     for r in resources:
+        if r.type not in _FILESYSTEM_TYPES:
+            continue
         if r.type == AWS_LUSTRE:
             subnets = r.dep("subnetIds", AWS_SUBNET)
             zone = _zone(subnets[0].get("availabilityZone") if subnets else "")
@@ -127,6 +136,8 @@ class Bucket:
 def _buckets(resources: list[Resource]) -> list[Bucket]:
     out: list[Bucket] = []
     for r in resources:
+        if r.type not in _BUCKET_TYPES:
+            continue
         if r.type in AWS_BUCKETS:
             out.append(Bucket(r, r.get("region") or r.provider_region))
         elif r.type == GCP_BUCKET:

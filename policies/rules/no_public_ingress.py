@@ -203,12 +203,20 @@ def _aws(r: Resource, config) -> list[Violation]:
                                    "remoteAccess without sourceSecurityGroupIds")]
         return []
     if t == "aws:ec2/launchTemplate:LaunchTemplate":
-        public = [n for i, n in enumerate(r.entries("networkInterfaces",
-                                                   ("associatePublicIpAddress",)))
-                  if _nic(r, n, f"networkInterfaces.{i}")
-                  and truthy(_known(r, n, "associatePublicIpAddress",
-                                    f"networkInterfaces.{i}"))]
-        if public:
+        # _nic and _known, inline: a p5 template has 33 interfaces, and the path of each is
+        # only needed to say which one is unknown.
+        public_nics = []
+        for i, n in enumerate(r.entries("networkInterfaces", ("associatePublicIpAddress",))):
+            if n is UNKNOWN:
+                raise UnknownValue(r, f"networkInterfaces.{i}")
+            if not isinstance(n, dict):
+                continue
+            value = n.get("associatePublicIpAddress")
+            if value is UNKNOWN:
+                raise UnknownValue(r, f"networkInterfaces.{i}.associatePublicIpAddress")
+            if truthy(value):
+                public_nics.append(n)
+        if public_nics:
             return [violation(r, "the nodes' network interfaces get public IP addresses",
                               "associatePublicIpAddress \"true\"", "\"false\"",
                               "set associate_public_ip_address=\"false\" on every interface; "
@@ -324,9 +332,13 @@ def _declines_public_ip(r: Resource) -> bool:
         return isinstance(specs, list) and bool(specs) and all(
             isinstance(s, dict) and _false(s.get("associatePublicIpAddress")) for s in specs)
     if r.type in _AWS_LAUNCH_TEMPLATES:
-        nics = _template_interfaces(r)
-        return isinstance(nics, list) and bool(nics) and all(
-            isinstance(n, dict) and _false(n.get("associatePublicIpAddress")) for n in nics)
+        # The one key read of each interface: as its Analyze call read them (the view keeps
+        # that reading), not the 33 interfaces of a p5 template decoded whole.
+        nics = r.list_entries(_interfaces_path(r), ("associatePublicIpAddress",))
+        if not nics:
+            return False   # no list, or an empty one
+        return all(isinstance(n, dict) and _false(n.get("associatePublicIpAddress"))
+                   for n in nics)
     templates = _launch_templates(r, with_configurations=True)
     return bool(templates) and all(_declines_public_ip(t) for t in templates)
 
@@ -349,12 +361,16 @@ def _launch_templates(r: Resource, with_configurations: bool = False) -> list[Re
     return [d for key in keys for d in r.deps.get(key, []) if d.type in kinds]
 
 
+def _interfaces_path(template: Resource) -> str:
+    """Where a launch template keeps its network interfaces (aws: networkInterfaces;
+    aws-native: under launchTemplateData)."""
+    return "launchTemplateData.networkInterfaces" \
+        if template.type == "aws-native:ec2:LaunchTemplate" else "networkInterfaces"
+
+
 def _template_interfaces(template: Resource) -> Any:
-    """A launch template's network interfaces (aws: networkInterfaces; aws-native: under
-    launchTemplateData)."""
-    return template.get("launchTemplateData.networkInterfaces"
-                        if template.type == "aws-native:ec2:LaunchTemplate" else
-                        "networkInterfaces")
+    """A launch template's network interfaces."""
+    return template.get(_interfaces_path(template))
 
 
 def _unknown_subnet(r: Resource) -> Optional[str]:

@@ -149,8 +149,15 @@ def test_entries_read_from_the_request_are_those_of_the_deserialised_inputs(
                           analyzer._Inputs(message))
     want = _outcome(lambda: plain_resource.entries(path, keys, iterated))
     assert _outcome(lambda: view.entries(path, keys, iterated)) == want
+    assert _outcome(lambda: view.entries(path, keys, iterated)) == want   # as kept
+    want_list = _outcome(lambda: plain_resource.list_entries(path, keys))
+    assert _outcome(lambda: view.list_entries(path, keys)) == want_list
+    fresh = analyzer._View("aws:ec2/launchTemplate:LaunchTemplate", "lt", "urn:lt",
+                           analyzer._Inputs(message))
+    assert _outcome(lambda: fresh.list_entries(path, keys)) == want_list   # read first
     view.props   # decoded whole: the same answer from the decoded inputs
     assert _outcome(lambda: view.entries(path, keys, iterated)) == want
+    assert _outcome(lambda: view.list_entries(path, keys)) == want_list
 
 
 def test_entries_of_a_list_input_keep_only_the_keys_asked_for():
@@ -167,6 +174,21 @@ def test_entries_of_a_list_input_keep_only_the_keys_asked_for():
     assert unknown.entries("networkInterfaces", ("deviceIndex",))[:2] == [
         {"deviceIndex": 0}, {"deviceIndex": 1}]
     assert unknown.entries("networkInterfaces", ("deviceIndex",))[2] is UNKNOWN
+
+
+def test_list_entries_are_those_of_a_list_input_and_none_for_anything_else():
+    """list_entries() gives a list input's entries cut down to the keys asked for, and None for
+    one interface given as an object, a value unknown at preview, a scalar or no value."""
+    nics = [{"associatePublicIpAddress": "false", "deviceIndex": 0}, UNKNOWN_STRING_SENTINEL]
+    for given, want in ((nics, [{"associatePublicIpAddress": "false"}, UNKNOWN]),
+                        (nics[0], None), (UNKNOWN_STRING_SENTINEL, None), ("false", None),
+                        ([], [])):
+        view = analyzer._View("aws:ec2/launchTemplate:LaunchTemplate", "lt", "urn:lt",
+                              analyzer._Inputs(_struct({"networkInterfaces": given})))
+        assert view.list_entries("networkInterfaces", ("associatePublicIpAddress",)) == want
+    absent = analyzer._View("aws:ec2/launchTemplate:LaunchTemplate", "lt", "urn:lt",
+                            analyzer._Inputs(_struct({})))
+    assert absent.list_entries("networkInterfaces", ("associatePublicIpAddress",)) is None
 
 
 def test_the_garbage_collector_is_back_on_after_a_stack_is_judged(monkeypatch):
