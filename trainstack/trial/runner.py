@@ -186,6 +186,7 @@ class Trial:
         self.results: list[CandidateResult] = []
         self._instance: dict[str, Optional[str]] = {}
         self._prices: dict[tuple, TrialPrice] = {}
+        self._shapes: dict[str, tuple[str, int, bool]] = {}   # candidate -> cloud, nodes, ...
 
     @property
     def journal(self) -> Journal:
@@ -244,7 +245,8 @@ class Trial:
         inputs = prevalidate(config, self.project_dir)
         sel = inputs.selection
         refused = []
-        for itype in cheapest_gpu_types(self._cloud, sel.region, sel.spot, inputs.spec.gpu)[:8]:
+        cloud = self._shapes[candidate][0]
+        for itype in cheapest_gpu_types(cloud, sel.region, sel.spot, inputs.spec.gpu)[:8]:
             self._instance[candidate] = itype
             try:
                 return self._price_attempt(
@@ -261,14 +263,16 @@ class Trial:
         inputs = prevalidate(base, self.project_dir) if region is None else None
         if inputs is not None:
             region, zone = inputs.selection.region, inputs.selection.zone
-            self._spec_lifetime_in_workload = bool(
-                inputs.spec.workload and inputs.spec.workload.max_hours)
-            self._nodes = self.opts.nodes or inputs.spec.nodes
-            self._cloud = inputs.cloud
+            # The candidate's own cloud, node count and lifetime key, for its attempts: every
+            # candidate is priced before the first is tried, so one attribute for all of them
+            # left each attempt with the last priced candidate's (its cloud's region key and
+            # zone override), and a move did not move.
+            self._shapes[candidate] = (inputs.cloud, self.opts.nodes or inputs.spec.nodes, bool(
+                inputs.spec.workload and inputs.spec.workload.max_hours))
         assert region is not None and zone is not None
-        return attempt_config(base, self._cloud, region, zone, self._nodes,
-                              self.opts.hours.lifetime, self.opts.spec,
-                              self._spec_lifetime_in_workload, self._instance.get(candidate))
+        cloud, nodes, lifetime_in_workload = self._shapes[candidate]
+        return attempt_config(base, cloud, region, zone, nodes, self.opts.hours.lifetime,
+                              self.opts.spec, lifetime_in_workload, self._instance.get(candidate))
 
     def price_spec_file(self) -> str:
         """The spec file of the first candidate's stack (what the comparison is made over)."""
