@@ -30,3 +30,12 @@ def preempted(tmp_path_factory):
     pytest.importorskip("torch")
     from tests.preemption_helpers import preempted_job
     return preempted_job(tmp_path_factory.mktemp("preempted"))
+
+
+@pytest.fixture(autouse=True)
+def _shared_renders(shared_renders):
+    """tests/measure reads plans only through `compare` (the measured rows beside the assumed:
+    test_measured.py and test_run_bench.py compare the same spec two and three times) and never
+    changes what a render reads but through monkeypatch (which renders afresh): one render per
+    distinct input (tests/conftest.py)."""
+    del shared_renders

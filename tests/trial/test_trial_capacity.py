@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 
 from tests.trial_helpers import TrialWorld
 from trainstack.cli.app import app
+from trainstack.trial import runner as runner_module
 from trainstack.trial.capacity import example
 
 runner = CliRunner()
@@ -21,9 +22,19 @@ def test_stocked_out_in_every_zone_tried_is_no_capacity_with_nothing_left_up(tmp
                     "  trainstack:adopt: '{\"llm-finetune-data\": \"their-bucket\"}'\n")
     args = world.bench_args()
     args[args.index("--max-moves") + 1] = "1"
+    priced = []         # the zone of every plan the trial rendered to price an attempt
+    real_price = runner_module.price_attempt
+
+    def price_attempt(project_dir, candidate, config, hours, data_gb):
+        priced.append(json.loads(config["trainstack:overrides"])["clouds"]["aws"]["zone"])
+        return real_price(project_dir, candidate, config, hours, data_gb)
+    monkeypatch.setattr(runner_module, "price_attempt", price_attempt)
     result = runner.invoke(app, ["--project", str(world.project), "trial", "--candidates", "aws",
                                  "--budget-usd", "500", *args])
     assert result.exit_code == 0, result.output
+    # Each zone's plan priced once: the up-front price is the first zone's attempt (its config,
+    # so its plan, is the same); the zone it moves to is priced from its own plan.
+    assert priced == ["us-east-1a", "us-east-1b"]
     assert "trial: aws: moving to us-east-1 us-east-1b" in result.output
     assert "no capacity (InsufficientInstanceCapacity)" in result.output
     assert "no capacity (InsufficientCapacity (Capacity Block))" in result.output

@@ -4,12 +4,14 @@ GCP that succeeds, Azure whose node never becomes healthy -- runs to a measured 
 recommendation, with every stack it created destroyed and only the buckets left."""
 import json
 
+import yaml
 from typer.testing import CliRunner
 
 from tests.run_helpers import LocalCluster, health_record
 from tests.trial_helpers import TrialWorld
 from trainstack.cli.app import app
 from trainstack.trial.capacity import example
+from trainstack.trial.plan import stack_name
 
 runner = CliRunner()
 
@@ -72,6 +74,19 @@ def test_three_candidates_to_a_recommendation_with_every_stack_destroyed(tmp_pat
     stacks = world.stacks()
     assert set(stacks) == {"trial-aws-us-east-1a", "trial-aws-us-east-1b",
                            "trial-gcp-us-central1-b", "trial-azure-eastus-1"}
+    # each attempt's stack is its own candidate's, in the attempt's zone: its cloud's region key
+    # and zone override, no other cloud's (every candidate is priced before the first is tried)
+    region_keys = {"aws": "aws:region", "gcp": "gcp:region", "azure": "azure-native:location"}
+    for stack in stacks:
+        cloud = stack.split("-")[1]
+        config = yaml.safe_load((world.project / "stacks" / f"Pulumi.{stack}.yaml").read_text())[
+            "config"]
+        assert config["trainstack:cloud"] == cloud
+        assert [k for k in region_keys.values() if k in config] == [region_keys[cloud]], config
+        assert list(config["trainstack:overrides"]["clouds"]) == [cloud], config
+        moved_to = config["trainstack:overrides"]["clouds"][cloud]
+        assert moved_to["region"] == config[region_keys[cloud]]
+        assert stack_name(cloud, moved_to["region"], moved_to["zone"]) == stack
     assert world.still_billing() == {}
     assert all(s["state"] == "destroyed" for s in world.journal()["stacks"].values())
     assert doc["left_behind"].startswith("only the buckets")

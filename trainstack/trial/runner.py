@@ -11,6 +11,7 @@ crash takes the same way out. Killed hard, the journal says what is still up and
 """
 from __future__ import annotations
 
+import copy
 import signal
 import shutil
 import threading
@@ -184,6 +185,8 @@ class Trial:
         self.stopping = False
         self.results: list[CandidateResult] = []
         self._instance: dict[str, Optional[str]] = {}
+        self._prices: dict[tuple, TrialPrice] = {}
+        self._shapes: dict[str, tuple[str, int, bool]] = {}   # candidate -> cloud, nodes, ...
 
     @property
     def journal(self) -> Journal:
@@ -209,11 +212,31 @@ class Trial:
             if self.opts.cheapest_gpu:
                 price, inputs = self._cheapest(candidate, base, config, data_gb)
             else:
-                price, inputs = price_attempt(self.project_dir, candidate, config,
-                                              self.opts.hours, data_gb)
+                price, inputs = self._price_attempt(candidate, config, data_gb)
             priced.append((price, base, inputs))
         priced.sort(key=lambda p: p[0].total)
         return priced
+
+    def _price_attempt(self, candidate: str, config: dict[str, str],
+                       data_gb: float) -> tuple[TrialPrice, object]:
+        """price_attempt, its price kept for the candidate's attempts (`_priced`)."""
+        price, inputs = price_attempt(self.project_dir, candidate, config, self.opts.hours,
+                                      data_gb)
+        self._prices[self._price_key(candidate, config, data_gb)] = price
+        return price, inputs
+
+    @staticmethod
+    def _price_key(candidate: str, config: dict[str, str], data_gb: float) -> tuple:
+        return candidate, tuple(sorted(config.items())), data_gb
+
+    def _priced(self, candidate: str, config: dict[str, str],
+                data_gb: float) -> Optional[TrialPrice]:
+        """A copy of the price made up front for this very config, if there is one: the
+        attempt in the candidate's own zone is the config the trial priced (same spec file,
+        stack, hours and data), and price_attempt is a pure function of those, so its plan need
+        not be rendered a second time (a render is 0.5-2 CPU s)."""
+        kept = self._prices.get(self._price_key(candidate, config, data_gb))
+        return copy.deepcopy(kept) if kept is not None else None
 
     def _cheapest(self, candidate: str, base: dict, config: dict, data_gb: float):
         """The cheapest GPU type of the candidate's region that its plan accepts."""
@@ -222,12 +245,12 @@ class Trial:
         inputs = prevalidate(config, self.project_dir)
         sel = inputs.selection
         refused = []
-        for itype in cheapest_gpu_types(self._cloud, sel.region, sel.spot, inputs.spec.gpu)[:8]:
+        cloud = self._shapes[candidate][0]
+        for itype in cheapest_gpu_types(cloud, sel.region, sel.spot, inputs.spec.gpu)[:8]:
             self._instance[candidate] = itype
             try:
-                return price_attempt(self.project_dir, candidate,
-                                     self._config(candidate, base, sel.region, sel.zone),
-                                     self.opts.hours, data_gb)
+                return self._price_attempt(
+                    candidate, self._config(candidate, base, sel.region, sel.zone), data_gb)
             except SpecError as problem:
                 refused.append(f"{itype}: {problem}")
         raise SpecError(f"--candidates {candidate}", f"no GPU type of {sel.region} plans for "
@@ -240,14 +263,16 @@ class Trial:
         inputs = prevalidate(base, self.project_dir) if region is None else None
         if inputs is not None:
             region, zone = inputs.selection.region, inputs.selection.zone
-            self._spec_lifetime_in_workload = bool(
-                inputs.spec.workload and inputs.spec.workload.max_hours)
-            self._nodes = self.opts.nodes or inputs.spec.nodes
-            self._cloud = inputs.cloud
+            # The candidate's own cloud, node count and lifetime key, for its attempts: every
+            # candidate is priced before the first is tried, so one attribute for all of them
+            # left each attempt with the last priced candidate's (its cloud's region key and
+            # zone override), and a move did not move.
+            self._shapes[candidate] = (inputs.cloud, self.opts.nodes or inputs.spec.nodes, bool(
+                inputs.spec.workload and inputs.spec.workload.max_hours))
         assert region is not None and zone is not None
-        return attempt_config(base, self._cloud, region, zone, self._nodes,
-                              self.opts.hours.lifetime, self.opts.spec,
-                              self._spec_lifetime_in_workload, self._instance.get(candidate))
+        cloud, nodes, lifetime_in_workload = self._shapes[candidate]
+        return attempt_config(base, cloud, region, zone, nodes, self.opts.hours.lifetime,
+                              self.opts.spec, lifetime_in_workload, self._instance.get(candidate))
 
     def price_spec_file(self) -> str:
         """The spec file of the first candidate's stack (what the comparison is made over)."""
@@ -355,8 +380,10 @@ class Trial:
                 self.journal.event("move", candidate=price.candidate, region=region, zone=zone)
             config = self._config(price.candidate, base, region, zone)
             try:
-                moved, _ = price_attempt(self.project_dir, price.candidate, config,
-                                         self.opts.hours, price.data_gb)
+                moved = self._priced(price.candidate, config, price.data_gb)
+                if moved is None:
+                    moved, _ = price_attempt(self.project_dir, price.candidate, config,
+                                             self.opts.hours, price.data_gb)
             except SpecError as refused:
                 attempt.outcome, attempt.detail = "skipped", f"the plan refuses it: {refused}"
                 self.journal.event("skip", stack=stack, reason=attempt.detail)
