@@ -108,6 +108,20 @@ def test_bootstrap_keeps_its_state_in_the_projects_backend(fake_pulumi, project)
     assert up["backend"] == f"file://{project / lifecycle.STATE_DIR}"
 
 
+def test_bootstrap_leaves_no_folder_in_the_temp_directory(fake_pulumi, project, tmp_path,  # noqa: F811
+                                                          monkeypatch):
+    # The Automation API gives an inline program a folder of its own (mkdtemp, "automation-")
+    # and never removes it: each bootstrap left one in /tmp. Run twice, nothing is left.
+    import tempfile
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    for _ in range(2):
+        result = runner.invoke(app, ["bootstrap", "aws", "--skip-account-check"])
+        assert result.exit_code == 0, result.output
+    assert list(temp.iterdir()) == []
+
+
 @pytest.mark.parametrize("command", ["status", "connect"])
 def test_status_and_connect_read_the_projects_stack(fake_pulumi, project, monkeypatch,  # noqa: F811
                                                     command):

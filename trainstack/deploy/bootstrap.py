@@ -15,6 +15,8 @@ whether the key is active, so `check` and `up` print `COST_TAG_NOTE` instead of 
 """
 from __future__ import annotations
 
+import tempfile
+
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -125,14 +127,18 @@ def bootstrap(cloud: str, echo: Callable[[str], None], project_dir: Optional[Pat
     env = backend_env(project_dir)
     if env["PULUMI_BACKEND_URL"].startswith("file://"):
         Path(env["PULUMI_BACKEND_URL"][len("file://"):]).mkdir(parents=True, exist_ok=True)
-    stack = auto.create_or_select_stack(
-        stack_name=cloud, project_name=BOOTSTRAP_PROJECT, program=_PROGRAMS[cloud],
-        opts=auto.LocalWorkspaceOptions(pulumi_command=command, env_vars=env))
-    stack.set_config("aws:region", auto.ConfigValue(COST_EXPLORER_REGION))
-    try:
-        result = _run(lambda: stack.up(on_output=echo))
-    except DeployFailed as failed:
-        raise DeployFailed(f"{failed}\n{NOT_SEEN_HINT}") from None
+    # The inline program's folder is ours to remove: left to itself, the Automation API makes
+    # one with mkdtemp and never deletes it (one /tmp/automation-* per run).
+    with tempfile.TemporaryDirectory(prefix="trainstack-bootstrap-") as work_dir:
+        stack = auto.create_or_select_stack(
+            stack_name=cloud, project_name=BOOTSTRAP_PROJECT, program=_PROGRAMS[cloud],
+            opts=auto.LocalWorkspaceOptions(work_dir=work_dir, pulumi_command=command,
+                                            env_vars=env))
+        stack.set_config("aws:region", auto.ConfigValue(COST_EXPLORER_REGION))
+        try:
+            result = _run(lambda: stack.up(on_output=echo))
+        except DeployFailed as failed:
+            raise DeployFailed(f"{failed}\n{NOT_SEEN_HINT}") from None
     return {k: v.value for k, v in result.outputs.items()}
 
 
