@@ -27,6 +27,7 @@ module's caches live.
 """
 from __future__ import annotations
 
+import atexit
 import shutil
 import sys
 import tempfile
@@ -44,6 +45,7 @@ _STRAIGHT: dict[tuple, module.RunOutput] = {}
 # key -> (the stopped run's output, a copy of the checkpoint folder it left)
 _STOPPED: dict[tuple, tuple[module.RunOutput, Path]] = {}
 _KEPT = Path(tempfile.mkdtemp(prefix="trainstack-stopped-runs-"))
+atexit.register(shutil.rmtree, _KEPT, ignore_errors=True)   # the copies live as long as the worker
 _real_run = module._run
 _real_resume_check = module.resume_check
 
