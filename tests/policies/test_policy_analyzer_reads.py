@@ -229,3 +229,29 @@ def test_the_garbage_collector_is_back_on_after_a_stack_is_judged(monkeypatch):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_process_freezes_what_its_first_stack_leaves_and_only_that(monkeypatch):
+    """What the first AnalyzeStack leaves alive is moved out of the collector's sight
+    (gc.freeze) before the collector is back on; a later stack's leftovers are not (frozen
+    objects are never collected when they form a cycle, so the frozen set must not grow with
+    every stack a long-lived process judges). The collector is on after each stack."""
+    import gc
+
+    from pulumi_policy import policy as stock
+
+    from tests.policies.test_policy_analyzer_fallback import _servicer
+
+    froze: list[bool] = []
+    # Recorded, not done: this test process's own objects stay where they are.
+    monkeypatch.setattr(gc, "freeze", lambda: froze.append(gc.isenabled()))
+    monkeypatch.setattr(analyzer, "_FROZEN_AFTER_A_STACK", False)   # a fresh process
+    servicer = _servicer(analyzer.make(stock._PolicyAnalyzerServicer))
+    resources = CLUSTERS["aws"]()
+    first = _stack(servicer, resources)
+    assert froze == [False]   # once, while the collector was still off
+    assert gc.isenabled()
+    assert _stack(servicer, resources) == first
+    assert _stack(servicer, resources) == first
+    assert froze == [False]   # not again
+    assert gc.isenabled()
