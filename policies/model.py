@@ -48,6 +48,12 @@ class _Unknown:
 UNKNOWN = _Unknown()
 
 _CLOUD_OF_PREFIX = {"azure-native": "azure", "aws-native": "aws"}
+
+# The keys rules read of each network interface of an AWS launch template (no-public-ingress:
+# the public-IP flag; rdma-for-multinode: the interface type), asked of Resource.entries() /
+# list_entries() together: the analyzer's view keeps a reading by path and keys, so the one
+# reading Analyze makes of a p5 template's 33 interfaces serves both rules in AnalyzeStack.
+AWS_INTERFACE_KEYS = ("associatePublicIpAddress", "interfaceType")
 # Type token -> cloud, filled as types are met (a stack has tens of types, read per rule).
 _CLOUD_OF_TYPE: dict[str, str] = {}
 

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any, Iterable, Mapping, Optional, Union
 
 from trainstack_policies.model import (
+    AWS_INTERFACE_KEYS,
     UNKNOWN,
     BadNumber,
     OutsideStack,
@@ -206,7 +207,7 @@ def _aws(r: Resource, config) -> list[Violation]:
         # _nic and _known, inline: a p5 template has 33 interfaces, and the path of each is
         # only needed to say which one is unknown.
         public_nics = []
-        for i, n in enumerate(r.entries("networkInterfaces", ("associatePublicIpAddress",))):
+        for i, n in enumerate(r.entries("networkInterfaces", AWS_INTERFACE_KEYS)):
             if n is UNKNOWN:
                 raise UnknownValue(r, f"networkInterfaces.{i}")
             if not isinstance(n, dict):
@@ -332,9 +333,10 @@ def _declines_public_ip(r: Resource) -> bool:
         return isinstance(specs, list) and bool(specs) and all(
             isinstance(s, dict) and _false(s.get("associatePublicIpAddress")) for s in specs)
     if r.type in _AWS_LAUNCH_TEMPLATES:
-        # The one key read of each interface: as its Analyze call read them (the view keeps
-        # that reading), not the 33 interfaces of a p5 template decoded whole.
-        nics = r.list_entries(_interfaces_path(r), ("associatePublicIpAddress",))
+        # The keys read of each interface: as its Analyze call read them (the view keeps
+        # that reading; rdma-for-multinode asks the same), not the 33 interfaces of a p5
+        # template decoded whole.
+        nics = r.list_entries(_interfaces_path(r), AWS_INTERFACE_KEYS)
         if not nics:
             return False   # no list, or an empty one
         return all(isinstance(n, dict) and _false(n.get("associatePublicIpAddress"))

@@ -29,7 +29,15 @@ from trainstack_policies.inventory import (
     NodeGroup,
     gpu_groups,
 )
-from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, dig, violation
+from trainstack_policies.model import (
+    AWS_INTERFACE_KEYS,
+    UNKNOWN,
+    Resource,
+    UnknownValue,
+    Violation,
+    dig,
+    violation,
+)
 from trainstack_policies.pricing import instance_type_info
 
 NAME = "rdma-for-multinode"
@@ -169,7 +177,7 @@ def _fabric(g: NodeGroup, itype: Any) -> Optional[tuple[Any, str, str]]:
     if g.cloud == "aws" and itype.fabric == "efa":
         # Only each interface's type is read; an unknown list raises, and a value that is no
         # list is iterated (a number: TypeError, "cannot decide"), as before.
-        nics = t.entries("networkInterfaces", ("interfaceType",), iterated=True) if t else []
+        nics = t.entries("networkInterfaces", AWS_INTERFACE_KEYS, iterated=True) if t else []
         efa = sum(1 for n in nics if isinstance(n, dict)
                   and n.get("interfaceType") in ("efa", "efa-only"))
         if efa < itype.rdma_nics:

@@ -229,3 +229,62 @@ def test_the_garbage_collector_is_back_on_after_a_stack_is_judged(monkeypatch):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_process_freezes_what_its_first_stack_leaves_and_only_that(monkeypatch):
+    """Before a process's first AnalyzeStack, Analyze calls hold the collector off (what they
+    read is kept for the stack); the stack turns it back on, after moving what it leaves alive
+    out of the collector's sight (gc.freeze) once. A later operation's Analyze calls and stack
+    leave the collector as it was (frozen objects are never collected when they form a cycle,
+    so the frozen set must not grow with every stack a long-lived process judges)."""
+    import gc
+
+    from pulumi_policy import policy as stock
+
+    from tests.policies.test_policy_analyzer_fallback import _servicer
+
+    froze: list[bool] = []
+    # Recorded, not done: this test process's own objects stay where they are.
+    monkeypatch.setattr(gc, "freeze", lambda: froze.append(gc.isenabled()))
+    monkeypatch.setattr(analyzer, "_COLLECTOR", analyzer._Collector())   # a fresh process
+    servicer = _servicer(analyzer.make(stock._PolicyAnalyzerServicer))
+    resources = CLUSTERS["aws"]()
+    try:
+        _analyze_each(servicer, resources)
+        assert not gc.isenabled()   # held off while Analyze readings are kept
+        first = _stack(servicer, resources)
+        assert froze == [False]   # once, while the collector was still off
+        assert gc.isenabled()
+        _analyze_each(servicer, resources)
+        assert gc.isenabled()     # the next operation: as before
+        assert _stack(servicer, resources) == first
+        assert _stack(servicer, resources) == first
+        assert froze == [False]   # not again
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_analyze_calls_hold_the_collector_off_only_while_readings_are_kept(monkeypatch):
+    """Past _KEEP kept readings (a bound on what cycles made meanwhile could hold back) an
+    Analyze call turns the collector back on, and later ones leave it on."""
+    import gc
+
+    from pulumi_policy import policy as stock
+
+    from tests.policies.test_policy_analyzer_fallback import _servicer
+
+    monkeypatch.setattr(analyzer, "_COLLECTOR", analyzer._Collector())
+    monkeypatch.setattr(analyzer, "_KEEP", 3)
+    servicer = _servicer(analyzer.make(stock._PolicyAnalyzerServicer))
+    resources = CLUSTERS["aws"]()
+    assert len(resources) > 5
+    try:
+        _analyze_each(servicer, resources[:3])
+        assert not gc.isenabled()   # three kept: held
+        _analyze_each(servicer, resources[3:4])
+        assert gc.isenabled()       # the fourth finds three kept: back on
+        _analyze_each(servicer, resources[4:])
+        assert gc.isenabled()
+    finally:
+        gc.enable()
