@@ -84,15 +84,20 @@ def _daily(fn, payload=None, raw=None):
         "flexibleTimeWindow": {"mode": "OFF"}, "target": target}, deps={"target": [fn]})
 
 
-def _lambda_stack(node_tags, variables=None, payload=None, raw=None):
+def _lambda_stack(node_tags, variables=None, payload=None, raw=None, budget="50000"):
     node = _node(node_tags)
     fn = _function(variables)
-    return [node, _stop(node), fn, _daily(fn, payload, raw), aws_budget()]
+    return [node, _stop(node), fn, _daily(fn, payload, raw), aws_budget(budget)]
 
 
 DEFAULT_TAGS = {**AWS, "defaultTags": {"tags": dict(OWNER_TAGS)}}
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "false alarm (a judgement): a Lambda naming only the team's cost tag team=ml, which every "
+    "resource carries (provider defaultTags or required-tags), reads as finding the nodes: "
+    "16,029 (the month) for 658.73. Which tags single the nodes out (not the function's own "
+    "tags? not required-tags' cost tags?) is the lead's design choice, not a small fix"))
 @pytest.mark.parametrize("where", ["provider-default-tags", "own-tags"])
 def test_l1_a_cost_report_lambda_naming_the_teams_cost_tag_leaves_the_stop(pack, where):
     # Expected: 30 h, 658.73. The node carries gpu-pool=a100-nightly and the team's cost tags
@@ -112,6 +117,10 @@ def test_l1_a_cost_report_lambda_naming_the_teams_cost_tag_leaves_the_stop(pack,
     assert near(found, P4D * 30), found
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "false alarm: _finds_by_tag takes the key and the value from anywhere in the words, "
+    "not as one tag (TAG_KEY team, TAG_VALUE research, SLACK_CHANNEL ml reads as team=ml): "
+    "the month, 16,029, for 658.73. Pairing key with value is not a small fix"))
 def test_l2_key_and_value_named_apart_in_the_environment_leave_the_stop(pack):
     # Expected: 30 h, 658.73. The Lambda finds team=research (TAG_KEY team, TAG_VALUE
     # research) and posts to the Slack channel "ml"; the node is team=ml. The key "team" and
@@ -122,6 +131,9 @@ def test_l2_key_and_value_named_apart_in_the_environment_leave_the_stop(pack):
     assert near(estimate(pack, stack, AWS), P4D * 30)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "false alarm: a DescribeInstances filter tag:team=research AND tag:kind=ml reads as "
+    "naming team=ml (key and value unpaired): the month, 16,029, for 658.73"))
 def test_l3_a_filter_naming_the_value_under_another_key_leaves_the_stop(pack):
     # Expected: 30 h, 658.73. The input is an ec2:DescribeInstances filter tag:team=research
     # AND tag:kind=ml: it finds the research team's ml nodes. This node is team=ml and has no
@@ -131,6 +143,9 @@ def test_l3_a_filter_naming_the_value_under_another_key_leaves_the_stop(pack):
     assert near(estimate(pack, stack, AWS), P4D * 30)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "blind spot: the tag written as one string 'gpu-pool=a100-nightly' is one word, "
+    "neither the key nor the value: the stop holds, 659 for 16,029"))
 def test_l4_a_tag_filter_written_as_one_key_value_string_makes_the_stop_a_pause(pack):
     # Expected: the month, 16,029.05. The Lambda's environment says TAG_FILTER
     # "gpu-pool=a100-nightly" (how many scripts take a tag filter, split on "="): it names the
@@ -139,6 +154,9 @@ def test_l4_a_tag_filter_written_as_one_key_value_string_makes_the_stop_a_pause(
     assert near(estimate(pack, stack, AWS), P4D * 730)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "blind spot: a filter value with a wildcard (a100-*), which EC2 filters take, is not "
+    "matched against the node's tag value: 659 for 16,029"))
 def test_l5_a_wildcard_tag_filter_makes_the_stop_a_pause(pack):
     # Expected: the month, 16,029.05. DescribeInstances filter values take wildcards ("You can
     # use wildcards with the filter values: * matches zero or more characters",
@@ -157,16 +175,32 @@ def test_l6_a_tagging_api_filter_makes_the_stop_a_pause(pack):
     assert near(estimate(pack, stack, AWS), P4D * 730)
 
 
-def test_l7_an_input_too_deeply_nested_to_parse_is_no_crash(pack):
-    # Expected: not pass, and no crash text. The input is JSON nested 5,000 arrays deep with
-    # the node's tag at the bottom (json.loads cannot read it: RecursionError): what the
-    # Lambda is given cannot be read, so the stop may not hold; a cap of 1,000 USD covers the
-    # 30 h (658.73) and not the month: fail (or "cannot decide" for this resource), never a
-    # crash turned into "a shape the policy cannot read".
+def _l7(pack):
+    # (Corrected after the first run: the stack's budget was 50,000, above the cap, which
+    # failed spend-limit whatever the Lambda; the budget is now 1,000, the cap's.)
     raw = "[" * 5000 + json.dumps({"tag:gpu-pool": "a100-nightly"}) + "]" * 5000
-    stack = _lambda_stack({**OWNER_TAGS, **POOL}, raw=raw)
-    found = run(pack, stack, {SPEND: {"maxMonthlyUsd": 1000}}, provider=AWS)
-    no_crash(found)
+    stack = _lambda_stack({**OWNER_TAGS, **POOL}, raw=raw, budget="1000")
+    return run(pack, stack, {SPEND: {"maxMonthlyUsd": 1000}}, provider=AWS)
+
+
+def test_l7a_an_input_too_deeply_nested_to_parse_is_no_crash(pack):
+    # Expected: no crash text. The input is JSON nested 5,000 arrays deep with the node's tag
+    # at the bottom (json.loads cannot read it: RecursionError). First run: RecursionError
+    # escaped lifetimes (it caught ValueError only) and turned storage-same-zone and
+    # rdma-for-multinode into "can't run policy ... (inputs of a shape the policy cannot
+    # read)" for the whole stack. Fixed: read as text the pack cannot parse.
+    no_crash(_l7(pack))
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "an input json.loads cannot read (past its depth) is read as its text, which names no tag "
+    "as a whole word, so the stop holds (30 h, pass); the reviewer expected 'may start' or "
+    "'cannot decide'. Left: the pack reads text it cannot parse (L4's KEY=VALUE too) as "
+    "naming nothing"))
+def test_l7b_an_input_too_deeply_nested_to_parse_may_start_the_nodes(pack):
+    # Expected: not pass: what the Lambda is given cannot be read and holds the node's tag,
+    # so the stop may not hold; a cap of 1,000 USD covers the 30 h (658.73), not the month.
+    found = _l7(pack)
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
@@ -361,6 +395,11 @@ def _two_vpcs(itype_b):
     return [net_a, net_b, sw_a, sw_b, n_a, n_b], n_a, n_b, _nat(net_b)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "the literal internalIp is looked up among every node of the stack, whatever its VPC: "
+    "the message names n-a, a node in another VPC than the NAT gateway's, which the entry "
+    "cannot reach (the verdict is right: n-b is a node). Scoping the look-up by VPC is not "
+    "a one-line fix"))
 def test_n6_dnat_to_an_ip_two_gpu_nodes_share_names_the_one_in_the_gateways_vpc(pack):
     # Expected: fail, naming n-b (the node at 10.0.1.20 in the NAT gateway's VPC) and not
     # n-a (in another VPC, which the gateway cannot reach).
@@ -371,6 +410,11 @@ def test_n6_dnat_to_an_ip_two_gpu_nodes_share_names_the_one_in_the_gateways_vpc(
     assert "n-b" in text and "n-a" not in text, text
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "the literal internalIp is looked up among every node of the stack, whatever its VPC: "
+    "the message names n-a, a node in another VPC than the NAT gateway's, which the entry "
+    "cannot reach (the verdict is right: n-b is a node). Scoping the look-up by VPC is not "
+    "a one-line fix"))
 def test_n7_dnat_to_a_cpu_nodes_literal_ip_judged_as_by_dependency(pack):
     # Expected: the literal address of a CPU node (ecs.g7.xlarge) reads as the same entry
     # depending on that node: the same verdict, alone and beside a GPU node of another VPC at
@@ -381,6 +425,18 @@ def test_n7_dnat_to_a_cpu_nodes_literal_ip_judged_as_by_dependency(pack):
     literal = run(pack, base + [nat, _dnat(nat, "10.0.1.20")], provider=ALI)
     assert verdict(literal, NPI) == by_dep, messages(literal, NPI)
     assert "n-a" not in messages(literal, NPI), messages(literal, NPI)
+
+
+def test_n8_dnat_to_an_ip_only_another_vpcs_node_has(pack):
+    # Written after the first run (N6/N7 named a node of another VPC), its verdict before its
+    # own run. Expected: pass. The gateway is in VPC b, where no node has 10.0.1.20; the only
+    # node at 10.0.1.20 is n-a in VPC a, which the gateway cannot reach: nothing is exposed.
+    net_a, net_b = _network("vpc-a"), _network("vpc-b")
+    sw_a = _switch("vsw-a", net_a)
+    n_a = ecs("n-a", switch=sw_a, privateIp="10.0.1.20")
+    nat = _nat(net_b)
+    found = run(pack, [net_a, net_b, sw_a, n_a, nat, _dnat(nat, "10.0.1.20")], provider=ALI)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
 
 
 # ========================================================= 4. the garbage collector
