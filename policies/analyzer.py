@@ -319,8 +319,9 @@ class _Collector:
     is kept for AnalyzeStack (_Reader), and the collections their allocations set off walked
     those readings again and again to free nothing (20,000 resources: 229 collections,
     0 objects collected, 20-30 ms). At most while the reader keeps readings (_KEEP resources,
-    a bound on what a cycle made meanwhile could hold back); the first AnalyzeStack, or any
-    Analyze past that bound, turns it back on.
+    a bound on what a cycle made meanwhile could hold back) and for _KEEP Analyze calls (the
+    same resource sent again keeps one reading); the first AnalyzeStack, or any Analyze past
+    either bound, turns it back on.
 
     The first stack of a process is followed by gc.freeze() (`frozen`) before the collector
     comes back: what the call leaves alive (the per-stack memos hold every view and group
@@ -332,6 +333,7 @@ class _Collector:
 
     held = False
     frozen = False
+    calls = 0   # Analyze calls so far
 
 
 _COLLECTOR = _Collector()
@@ -339,10 +341,14 @@ _COLLECTOR = _Collector()
 
 def _hold_collector(kept: int) -> None:
     """An Analyze call, the reader keeping `kept` readings: see _Collector."""
+    # Calls, not only readings: the same resource sent again and again keeps one reading but
+    # may make a cycle each time.
+    _COLLECTOR.calls += 1
     if _COLLECTOR.held:
-        if kept >= _KEEP:
+        if kept >= _KEEP or _COLLECTOR.calls >= _KEEP:
             _release_collector()
-    elif not _COLLECTOR.frozen and kept < _KEEP and gc.isenabled():
+    elif not _COLLECTOR.frozen and kept < _KEEP and _COLLECTOR.calls < _KEEP and \
+            gc.isenabled():
         gc.disable()
         _COLLECTOR.held = True
 
@@ -377,6 +383,17 @@ def _collector_paused() -> Iterator[None]:
             _COLLECTOR.frozen = True
             gc.freeze()
         gc.enable()
+
+
+def _struct_plain(value: Any) -> Any:
+    """A Struct, ListValue or value as plain Python (numbers as the floats the Struct holds,
+    Infinity and NaN included)."""
+    from google.protobuf import struct_pb2
+    if isinstance(value, struct_pb2.Struct):
+        return {k: _struct_plain(v) for k, v in value.items()}
+    if isinstance(value, struct_pb2.ListValue):
+        return [_struct_plain(v) for v in value]
+    return value
 
 
 def rule_config(rule: Rule, given: Optional[Mapping[str, Any]]) -> dict[str, Any]:
@@ -520,14 +537,14 @@ def make(base: type) -> type:
             """pulumi_policy takes any property; a misspelt one (maxMonthlyUSD) would then be
             ignored and the cap dropped. Refused as `trainstack check` refuses it: the engine
             stops with the message instead of running without the setting."""
-            from google.protobuf import json_format
-
             from trainstack_policies.pack_config import (
                 schema_errors,
                 unknown_names,
                 unknown_properties,
             )
-            given = {name: json_format.MessageToDict(c.properties)
+            # Read as the Struct holds them, not with MessageToDict, which raises on an
+            # Infinity or NaN a runner sent: the schema refuses those as check refuses 1e400.
+            given = {name: _struct_plain(c.properties)
                      for name, c in request.policyConfig.items()}
             # In the order `trainstack check` says them: a policy the pack does not have, then
             # a known setting of a type or value its schema refuses (maxMonthlyUsd "1000", which

@@ -136,8 +136,16 @@ def _json_numbers(value: Any) -> Any:
 
 def _finite_number(checker: Any, value: Any) -> bool:
     # JSON has no NaN or Infinity; a NaN cap compares false with every estimate.
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and \
-        (not isinstance(value, float) or math.isfinite(value))
+    # An integer past float64 (1 and 400 zeros) is no number either: the Pulumi CLI (Go
+    # float64) cannot read it, and the rules read numbers as floats.
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if isinstance(value, int):
+        try:
+            value = float(value)
+        except OverflowError:
+            return False
+    return math.isfinite(value)
 
 
 _FINITE_DRAFT7: list[Any] = []

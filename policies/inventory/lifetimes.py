@@ -665,7 +665,7 @@ def _eventbridge_target(s: Resource) -> tuple[str, Any]:
         return action, UNKNOWN
     try:
         parsed = json.loads(payload) if isinstance(payload, str) else None
-    except ValueError:
+    except (ValueError, RecursionError):   # nested past the decoder's depth: not read
         parsed = None
     return action, parsed if isinstance(parsed, dict) else None
 
@@ -685,7 +685,7 @@ def _words(value: Any, out: set[str]) -> None:
         if value.lstrip().startswith(("{", "[")):
             try:
                 _words(json.loads(value), out)
-            except ValueError:
+            except (ValueError, RecursionError):   # nested past what can be read: its text
                 pass
     elif isinstance(value, dict):
         for k, v in value.items():

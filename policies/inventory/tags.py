@@ -74,7 +74,7 @@ def _json(value: Any) -> Any:
     if isinstance(value, str) and value.strip().startswith(("{", "[")):
         try:
             return json.loads(value)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
     return value
 
