@@ -1055,11 +1055,20 @@ def _alicloud_dnat(resources: list[Resource]) -> list[Violation]:
             continue
         nodes = [d for d in r.deps.get("internalIp", []) if d.type in _ALI_NODES]
         literal = r.get("internalIp")
+        gateways = [d for ds in r.deps.values() for d in ds if d.type == _ALI_NAT_GATEWAY]
         if not nodes and isinstance(literal, str):
             by_ip = _ali_private_ips(resources) if by_ip is None else by_ip
             nodes = by_ip.get(literal.strip(), [])
+            # A private address is one VPC's: a node of another VPC than the gateway's is
+            # not reached (kept where either VPC cannot be read, or one is the stack's
+            # vpc.Network and the other a literal id, which may be the same VPC).
+            vpcs = {_ali_vpc(g) for g in gateways} - {None}
+            if len(vpcs) == 1:
+                (vpc,) = vpcs
+                nodes = [n for n in nodes if (v := _ali_vpc(n)) is None or v == vpc
+                         or type(v) is not type(vpc)]
         intranet = any(str(d.get("networkType") or "internet").lower() == "intranet"
-                       for ds in r.deps.values() for d in ds if d.type == _ALI_NAT_GATEWAY)
+                       for d in gateways)
         if nodes and not intranet:
             port = "every port" if str(r.get("ipProtocol")).lower() == "any" else \
                 f"{r.get('ipProtocol')} {r.get('externalPort')}"
@@ -1070,6 +1079,21 @@ def _alicloud_dnat(resources: list[Resource]) -> list[Violation]:
                                  "remove the forward entry; reach the nodes through a bastion "
                                  "or the SSH CIDRs"))
     return out
+
+
+def _ali_vpc(r: Resource) -> Any:
+    """The VPC of a NAT gateway (vpcId) or a node (its vswitchId's vpcId): the stack's
+    vpc.Network it depends on, else a literal id ("id", str), else None (cannot be read)."""
+    if r.type != _ALI_NAT_GATEWAY:
+        switches = r.deps.get("vswitchId", [])
+        if len(switches) != 1:
+            return None
+        r = switches[0]
+    networks = r.deps.get("vpcId", [])
+    if networks:
+        return id(networks[0]) if len(networks) == 1 else None
+    value = r.get("vpcId")
+    return ("id", value.strip()) if isinstance(value, str) and value.strip() else None
 
 
 # The private addresses a program gives an Alibaba node: ecs.Instance and vpc.NetworkInterface

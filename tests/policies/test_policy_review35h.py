@@ -395,12 +395,9 @@ def _two_vpcs(itype_b):
     return [net_a, net_b, sw_a, sw_b, n_a, n_b], n_a, n_b, _nat(net_b)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the literal internalIp is looked up among every node of the stack, whatever its VPC: "
-    "the message names n-a, a node in another VPC than the NAT gateway's, which the entry "
-    "cannot reach (the verdict is right: n-b is a node). Scoping the look-up by VPC is not "
-    "a one-line fix"))
 def test_n6_dnat_to_an_ip_two_gpu_nodes_share_names_the_one_in_the_gateways_vpc(pack):
+    # First run: named n-a too (the literal address looked up among every node of the stack,
+    # whatever its VPC); fixed with n8: the look-up keeps the gateway's VPC.
     # Expected: fail, naming n-b (the node at 10.0.1.20 in the NAT gateway's VPC) and not
     # n-a (in another VPC, which the gateway cannot reach).
     base, n_a, n_b, nat = _two_vpcs("ecs.gn7i-c8g1.2xlarge")
@@ -410,11 +407,6 @@ def test_n6_dnat_to_an_ip_two_gpu_nodes_share_names_the_one_in_the_gateways_vpc(
     assert "n-b" in text and "n-a" not in text, text
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the literal internalIp is looked up among every node of the stack, whatever its VPC: "
-    "the message names n-a, a node in another VPC than the NAT gateway's, which the entry "
-    "cannot reach (the verdict is right: n-b is a node). Scoping the look-up by VPC is not "
-    "a one-line fix"))
 def test_n7_dnat_to_a_cpu_nodes_literal_ip_judged_as_by_dependency(pack):
     # Expected: the literal address of a CPU node (ecs.g7.xlarge) reads as the same entry
     # depending on that node: the same verdict, alone and beside a GPU node of another VPC at
@@ -437,6 +429,19 @@ def test_n8_dnat_to_an_ip_only_another_vpcs_node_has(pack):
     nat = _nat(net_b)
     found = run(pack, [net_a, net_b, sw_a, n_a, nat, _dnat(nat, "10.0.1.20")], provider=ALI)
     assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
+def test_n9_a_literal_vpc_id_beside_the_stacks_network_is_not_another_vpc(pack):
+    # Written after the n8 fix, its verdict before its own run. Expected: fail. The gateway
+    # depends on the stack's vpc.Network; the node's vswitch names its VPC by a literal id,
+    # which may be that same network: the node at 10.0.1.20 may be reached.
+    net = _network("vpc-b")
+    sw = res("alicloud:vpc/switch:Switch", "vsw-lit", {
+        "vpcId": "vpc-0b1234", "cidrBlock": "10.0.1.0/24", "zoneId": "eu-central-1a"})
+    n = ecs("n-b", switch=sw, privateIp="10.0.1.20")
+    nat = _nat(net)
+    found = run(pack, [net, sw, n, nat, _dnat(nat, "10.0.1.20")], provider=ALI)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
 
 
 # ========================================================= 4. the garbage collector
