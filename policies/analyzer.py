@@ -343,12 +343,12 @@ def _hold_collector(kept: int) -> None:
     """An Analyze call, the reader keeping `kept` readings: see _Collector."""
     # Calls, not only readings: the same resource sent again and again keeps one reading but
     # may make a cycle each time.
-    _COLLECTOR.calls += 1
+    calls = _COLLECTOR.calls   # before this one, as `kept`
+    _COLLECTOR.calls = calls + 1
     if _COLLECTOR.held:
-        if kept >= _KEEP or _COLLECTOR.calls >= _KEEP:
+        if kept >= _KEEP or calls >= _KEEP:
             _release_collector()
-    elif not _COLLECTOR.frozen and kept < _KEEP and _COLLECTOR.calls < _KEEP and \
-            gc.isenabled():
+    elif not _COLLECTOR.frozen and kept < _KEEP and calls < _KEEP and gc.isenabled():
         gc.disable()
         _COLLECTOR.held = True
 
