@@ -5,6 +5,7 @@ import json
 import math
 import re
 from datetime import datetime, timedelta, timezone, tzinfo
+from fnmatch import fnmatchcase
 from typing import Any, Optional
 
 from trainstack_policies.exemptions import tag_value
@@ -678,29 +679,76 @@ def _acts_on(r: Resource, holder: Resource) -> bool:
 _LAMBDA_FUNCTION = "aws:lambda/function:Function"
 
 
-def _words(value: Any, out: set[str]) -> None:
-    """Every string in `value` (a JSON text read as JSON), into `out`."""
+def _parsed(value: Any, out: list) -> None:
+    """Every mapping and string in `value` (a JSON text read as JSON: one nested past what
+    json reads stays its text), into `out`."""
     if isinstance(value, str):
-        out.add(value.strip())
+        out.append(value.strip())
         if value.lstrip().startswith(("{", "[")):
             try:
-                _words(json.loads(value), out)
+                _parsed(json.loads(value), out)
             except (ValueError, RecursionError):   # nested past what can be read: its text
                 pass
     elif isinstance(value, dict):
-        for k, v in value.items():
-            out.add(str(k))
-            _words(v, out)
+        out.append(value)
+        for v in value.values():
+            _parsed(v, out)
     elif isinstance(value, list):
         for v in value:
-            _words(v, out)
+            _parsed(v, out)
+
+
+def _matches(given: Any, value: str) -> bool:
+    """A filter value (or a list of them) that finds the tag value `value`: equal, or a
+    pattern with * or ? ("You can use wildcards with the filter values: * matches zero or
+    more characters", docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeInstances
+    .html)."""
+    if isinstance(given, list):
+        return any(_matches(g, value) for g in given)
+    if not isinstance(given, str):
+        return False
+    given = given.strip()
+    return given == value or (("*" in given or "?" in given) and fnmatchcase(value, given))
+
+
+_KEY_NAMES = ("Key", "key", "Name", "name")
+_VALUE_NAMES = ("Values", "values", "Value", "value")
+
+
+def _names_tag(found: list, key: str, value: str) -> bool:
+    """Whether what a Lambda is given names the tag key=value as one tag: a mapping
+    {key: value} or {"tag:key": value} (a variable named by the key), an EC2 filter
+    {Name: "tag:key", Values: [...]} or a Tagging API filter {Key: key, Values: [...]}, a pair
+    of variables PREFIX_KEY = key and PREFIX_VALUE = value, or a string "key=value" (or
+    "tag:key=value", among others split by commas or spaces). Values may be wildcards."""
+    for item in found:
+        if isinstance(item, str):
+            for part in re.split(r"[,;\s]+", item):
+                name, eq, given = part.partition("=")
+                if eq and name.removeprefix("tag:") == key and _matches(given, value):
+                    return True
+            continue
+        if _matches(item.get(key), value) or _matches(item.get(f"tag:{key}"), value):
+            return True
+        if any(item.get(n) in (key, f"tag:{key}") for n in _KEY_NAMES) and \
+                any(_matches(item.get(n), value) for n in _VALUE_NAMES):
+            return True
+        for name, given in item.items():
+            if given == key and isinstance(name, str) and name.upper().endswith("KEY"):
+                prefix = name[:-3]
+                if any(_matches(item.get(prefix + suffix), value)
+                       for suffix in ("VALUE", "VALUES", "Value", "Values", "value", "values")):
+                    return True
+    return False
 
 
 def _finds_by_tag(r: Resource, holder: Resource) -> bool:
     """Whether `holder` (a Scheduler schedule or a rule target) runs a Lambda function (an
     arn:aws:lambda:...:function: ARN, or a function of the stack it depends on) whose input or
-    environment variables name a tag of the nodes, key ("KEY" or "tag:KEY") and value: code
-    that finds the nodes by tag, which may start them (what it does cannot be read)."""
+    environment variables name a tag of the nodes as one tag (_names_tag): code that finds the
+    nodes by tag, which may start them (what it does cannot be read). A tag the function
+    carries too (the team's cost tags, a provider's default tags) singles out nothing, as a
+    Lambda that names no tag."""
     functions = [d for deps in holder.deps.values() for d in deps if d.type == _LAMBDA_FUNCTION]
     arn = dig(holder.props, "target.arn") if holder.type == _SCHEDULER else holder.get("arn")
     if not functions and not (isinstance(arn, str) and ":lambda:" in arn
@@ -714,15 +762,20 @@ def _finds_by_tag(r: Resource, holder: Resource) -> bool:
             if isinstance(spec, dict) and isinstance(spec.get("tags"), dict) and \
                     str(spec.get("resourceType")).lower() == "instance":
                 tags = {**tags, **spec["tags"]}
+    own: dict = {}
+    for fn in functions:
+        fn_tags = tags_of(fn)
+        if isinstance(fn_tags, dict):
+            own.update(fn_tags)
+    tags = {k: v for k, v in tags.items() if isinstance(v, str) and own.get(k) != v}
     if not tags:
         return False
-    words: set[str] = set()
-    _words(dig(holder.props, "target.input") if holder.type == _SCHEDULER else
-           holder.get("input"), words)
+    found: list = []
+    _parsed(dig(holder.props, "target.input") if holder.type == _SCHEDULER else
+            holder.get("input"), found)
     for fn in functions:
-        _words(fn.get("environment.variables"), words)
-    return any((k in words or f"tag:{k}" in words) and isinstance(v, str) and v in words
-               for k, v in tags.items())
+        _parsed(fn.get("environment.variables"), found)
+    return any(_names_tag(found, k, v) for k, v in tags.items())
 
 
 def _scheduler_effect(r: Resource, s: Resource, scaled: bool = False) -> str:
