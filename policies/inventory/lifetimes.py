@@ -1,7 +1,6 @@
 """Enforced lifetimes: the hours until the plan itself stops a node group's nodes."""
 from __future__ import annotations
 
-import json
 import math
 import re
 from datetime import datetime, timedelta, timezone, tzinfo
@@ -27,7 +26,7 @@ from trainstack_policies.inventory.tokens import (
     GCP_TEMPLATES,
     MAX_HOURS_TAG,
 )
-from trainstack_policies.inventory.values import _dicts, dig_value
+from trainstack_policies.inventory.values import _dicts, dig_value, json_text
 from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, dig, number
 
 
@@ -664,10 +663,7 @@ def _eventbridge_target(s: Resource) -> tuple[str, Any]:
     payload = target.get("input")
     if payload is UNKNOWN:
         return action, UNKNOWN
-    try:
-        parsed = json.loads(payload) if isinstance(payload, str) else None
-    except (ValueError, RecursionError):   # nested past the decoder's depth: not read
-        parsed = None
+    parsed = json_text(payload)   # None where it does not parse or nests too deep
     return action, parsed if isinstance(parsed, dict) else None
 
 
@@ -684,11 +680,9 @@ def _parsed(value: Any, out: list) -> None:
     json reads stays its text), into `out`."""
     if isinstance(value, str):
         out.append(value.strip())
-        if value.lstrip().startswith(("{", "[")):
-            try:
-                _parsed(json.loads(value), out)
-            except (ValueError, RecursionError):   # nested past what can be read: its text
-                pass
+        read = json_text(value)
+        if read is not value and read is not None:   # JSON text; what does not parse: its text
+            _parsed(read, out)
     elif isinstance(value, dict):
         out.append(value)
         for v in value.values():

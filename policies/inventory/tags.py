@@ -1,7 +1,6 @@
 """Tags and labels: which resources take them, and the tags that allocate a resource's cost."""
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from trainstack_policies.exemptions import normalize_label_key as _normalize_label_key
@@ -34,6 +33,7 @@ from trainstack_policies.inventory.tokens import (
     GCP_TEMPLATES,
     RETAIN_TAG,
 )
+from trainstack_policies.inventory.values import json_text
 from trainstack_policies.model import UNKNOWN, Resource
 
 
@@ -68,17 +68,6 @@ def is_taggable(r: Resource) -> bool:
     return r.type in TAGGABLE or isinstance(r.get(tag_key_of(r)), (dict, list))
 
 
-def _json(value: Any) -> Any:
-    # The engine may carry a provider's object-valued inputs as JSON strings (stack config
-    # `aws:defaultTags` arrives that way).
-    if isinstance(value, str) and value.strip().startswith(("{", "[")):
-        try:
-            return json.loads(value)
-        except (ValueError, RecursionError):
-            return None
-    return value
-
-
 def provider_tags(r: Resource) -> dict:
     """Tags the provider adds to every resource it manages: AWS defaultTags.tags, GCP
     defaultLabels. They allocate cost like the resource's own tags, except on an AWS
@@ -86,13 +75,13 @@ def provider_tags(r: Resource) -> dict:
     if r.type == AWS_ASG:
         return {}
     if r.cloud == "aws":
-        value = _json(r.provider.get("defaultTags"))
+        value = json_text(r.provider.get("defaultTags"))
         if isinstance(value, list):    # the provider takes a list of one {tags: {...}}
             value = value[0] if value else {}
         value = value.get("tags") if isinstance(value, dict) else None
         derived = r.get("tagsAll")     # the provider's Check merges defaults into tagsAll
     elif r.cloud == "gcp":
-        value = _json(r.provider.get("defaultLabels"))
+        value = json_text(r.provider.get("defaultLabels"))
         derived = r.get("effectiveLabels")
     else:
         value, derived = None, None

@@ -1,10 +1,24 @@
 """Reading engine inputs: counts, zones, regions, lists, and a value unknown at preview."""
 from __future__ import annotations
 
+import json
 import os
 from typing import Any, Callable, Generic, Optional, TypeVar
 
 from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, region_of_zone
+
+
+def json_text(value: Any) -> Any:
+    """`value` read as JSON where it is JSON text (a string opening an object or a list: the
+    engine may carry object-valued inputs that way, and schedules carry their input so), else
+    `value` itself; None for such text that does not parse, or nests past what json reads
+    (RecursionError: an input must never stop a policy)."""
+    if isinstance(value, str) and value.lstrip().startswith(("{", "[")):
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError):
+            return None
+    return value
 
 
 def _first(resources: list[Resource]) -> Optional[Resource]:
