@@ -30,6 +30,8 @@ import pytest
 BASELINE_CPU_MINUTES = 29.5
 TARGET_RATIO = 0.5
 OUT_ENV = "TRAINSTACK_SUITE_CPU_OUT"
+# Where to keep the per-test rows (JSON lines) after the run, for a closer look than the report's.
+KEEP_ENV = "TRAINSTACK_SUITE_CPU_KEEP"
 
 
 def _cpu_seconds() -> float:
@@ -81,6 +83,12 @@ def report(rows: list[dict], whole_cpu: float, wall: float, complete: bool,
              f"load average at the end: {os.getloadavg()[0]:.1f}", "", "per folder (CPU s):"]
     lines += [f"  {cpu:8.1f}  {folder}" for folder, cpu in
               sorted(by_folder.items(), key=lambda kv: -kv[1])]
+    by_file: dict[str, float] = defaultdict(float)
+    for row in rows:
+        by_file[row["test"].split("::")[0]] += row["cpu"]
+    lines += ["", "costliest 25 files (CPU s):"]
+    lines += [f"  {cpu:8.1f}  {name}" for name, cpu in
+              sorted(by_file.items(), key=lambda kv: -kv[1])[:25]]
     lines += ["", "costliest 30 tests (CPU s):"]
     lines += [f"  {r['cpu']:8.1f}  {r['test']}" for r in
               sorted(rows, key=lambda r: -r["cpu"])[:30]]
@@ -104,6 +112,8 @@ def main(args: list[str]) -> int:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         whole = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         rows = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
+        if os.environ.get(KEEP_ENV) and out.exists():
+            Path(os.environ[KEEP_ENV]).write_text(out.read_text())
     print(report(rows, whole, wall, complete=done.returncode == 0 and not args and bool(rows),
                  machine_cpu=machine_cpu))
     return done.returncode
