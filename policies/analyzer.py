@@ -201,6 +201,14 @@ class _View(Resource):
             return default
         return dig(value, rest, default) if dot else value
 
+    def has(self, key: str) -> bool:
+        # Resource.has() without decoding every input: a Struct's keys are those of _props()
+        # (only inputs wrapped whole as a secret differ, and those are decoded at once).
+        inputs = self._inputs
+        if type(inputs) is _Inputs and inputs.decoded is None:
+            return key in inputs.fields
+        return key in self.props
+
     def entries(self, path: str, keys: tuple[str, ...], iterated: bool = False) -> list:
         # Resource.entries() without decoding the rest of every entry: a list input not yet
         # decoded is read entry by entry, `keys` only; anything else as Resource reads it.

@@ -38,13 +38,16 @@ _PATHS = st.lists(st.sampled_from(["tags", "labels", "0", "1", "a", "b", "value"
 @given(props=st.dictionaries(_KEYS, _VALUES, max_size=5), paths=st.lists(_PATHS, max_size=6))
 def test_a_lazily_read_input_is_what_pulumi_policy_deserialises(props, paths):
     """Each path read through the view (in any order, then .props whole) equals the same path
-    read from plain(deserialize_properties(MessageToDict(...))), pulumi_policy's own reading."""
+    read from plain(deserialize_properties(MessageToDict(...))), pulumi_policy's own reading;
+    has() answers for a top-level key what `key in props` answers there."""
     message = _struct(props)
     expected = plain(deserialize_properties(json_format.MessageToDict(message)))
     expected = expected if isinstance(expected, dict) else {}
     view = analyzer._View("aws:s3/bucket:Bucket", "b", "urn:b", analyzer._Inputs(message))
     for path in paths:
         assert view.get(path, "absent") == dig(expected, path, "absent"), path
+    for key in ("tags", "labels", "0", "a", "value", ""):
+        assert view.has(key) == (key in expected), key
     assert view.props == expected
 
 
