@@ -146,8 +146,9 @@ class _Inputs:
 
 class _View(Resource):
     """A Resource whose props are decoded as they are read (see _Inputs): `get`/`known`/`items`
-    decode the top-level key they need, reading `.props` decodes them all. Everything else is
-    Resource's, and a rule cannot tell the two apart."""
+    decode the top-level key they need, reading `.props` decodes them all; `provider` and
+    `provider_region` are read from the request when first asked for (_read_provider).
+    Everything else is Resource's, and a rule cannot tell the two apart."""
 
     # Set once per view (rules ask for it many times); the type of a view never changes.
     cloud: str = ""
@@ -155,16 +156,52 @@ class _View(Resource):
     def __init__(self, type: str, name: str, urn: str, props: Any,  # noqa: A002 (field name)
                  deps: Optional[dict] = None, retain: Optional[bool] = None,
                  provider_region: Optional[str] = None, provider: Optional[dict] = None,
-                 protect: bool = False):
-        # Resource's own fields, in Resource's order, so dataclasses.replace() works on a view.
+                 protect: bool = False, provider_source: Optional[tuple[Any, Any]] = None):
+        # Resource's own fields, in Resource's order, so dataclasses.replace() works on a view
+        # (replace() reads provider and provider_region, and passes them on as values). Every
+        # view sets the same attributes in the same order (CPython then shares one key table
+        # among them, and attribute reads stay on their fast path).
         self.type, self.name, self.urn = type, name, urn
         self.cloud = _CLOUD_OF_TYPE.get(type) or _cloud_of(type)
         self._inputs = props
         self.deps = {} if deps is None else deps
         self.retain = retain
-        self.provider_region = provider_region
-        self.provider = {} if provider is None else provider
+        # provider_source: (a _Reader, the request message), read on first use (_read_provider);
+        # most views never read their provider (20,000 resources: about a third do, in either
+        # call), and reading one serialises the provider message (its cache key).
+        self._provider_source = provider_source
+        self._provider: Optional[dict] = None if provider_source is not None else \
+            ({} if provider is None else provider)
+        self._provider_region = provider_region
         self.protect = protect
+
+    def _read_provider(self) -> dict:
+        source = self._provider_source
+        if source is not None:
+            self._provider, self._provider_region = source[0].provider(source[1])
+            self._provider_source = None
+        return self._provider if self._provider is not None else {}
+
+    @property   # type: ignore[override]
+    def provider(self) -> dict:
+        found = self._provider
+        return found if found is not None else self._read_provider()
+
+    @provider.setter
+    def provider(self, value: dict) -> None:
+        self._read_provider()
+        self._provider = value
+
+    @property   # type: ignore[override]
+    def provider_region(self) -> Optional[str]:
+        if self._provider is None:
+            self._read_provider()
+        return self._provider_region
+
+    @provider_region.setter
+    def provider_region(self, value: Optional[str]) -> None:
+        self._read_provider()
+        self._provider_region = value
 
     @property
     def props(self) -> dict:
@@ -269,20 +306,23 @@ _KEEP = 200_000
 
 class _Reader:
     """Each resource's inputs read once per process. The engine sends every resource to Analyze
-    and then all of them again to AnalyzeStack; a resource whose type, inputs and provider are
-    those of its Analyze request reuses what that call decoded, and its skip-tag names, instead
-    of converting the Struct a second time. Rules only read values. The inputs are compared
-    with protobuf's own equality against the Struct the kept reading holds anyway (upb's is
-    that of the deterministic serialisations: 0.0 is not -0.0, NaN is NaN): one comparison
-    in AnalyzeStack instead of a serialisation in each call."""
+    and then all of them again to AnalyzeStack; a resource whose type and inputs are those of
+    its Analyze request reuses what that call decoded, and its skip-tag names, instead of
+    converting the Struct a second time (neither depends on the provider, which each view
+    reads from its own request when asked: _View._read_provider). Rules only read values. The inputs are
+    compared with protobuf's own equality against the Struct the kept reading holds anyway
+    (upb's is that of the deterministic serialisations: 0.0 is not -0.0, NaN is NaN): one
+    comparison in AnalyzeStack instead of a serialisation in each call."""
 
     def __init__(self) -> None:
         # serialised provider -> (props, region)
         self.providers: dict[bytes, tuple[dict, Optional[str]]] = {}
-        # resource URN -> [type, provider key, _Inputs, skip names or None]
+        # resource URN -> [type, _Inputs, skip names or None]
         self.seen: dict[str, list] = {}
 
-    def _provider(self, r: Any) -> tuple[Any, dict, Optional[str]]:
+    def provider(self, r: Any) -> tuple[dict, Optional[str]]:
+        """The provider's inputs and region of request message `r` (an AnalyzeRequest or an
+        AnalyzerResource)."""
         given = r.provider   # each attribute read of a message makes a new wrapper: read once
         # Keyed by the whole serialised provider: its URN and its inputs (a provider's URN
         # names it, its inputs may differ by run). A request without a provider reads as an
@@ -293,26 +333,24 @@ class _Reader:
             props = _props(given.properties) if key else {}
             props = props if isinstance(props, dict) else {}
             found = self.providers[key] = (props, _provider_region(_Provider(props)))
-        return key, found[0], found[1]
+        return found
 
     def view(self, r: Any, keep: bool) -> tuple[Resource, frozenset]:
         """The resource's view and its skip-tag names (exemptions.skip_names). `keep`: an
         Analyze request, kept for the AnalyzeStack that follows."""
-        provider_key, provider, region = self._provider(r)
         urn, type_, properties = r.urn, r.type, r.properties
         entry = self.seen.get(urn)
-        if entry is not None and (entry[0] != type_ or entry[1] != provider_key or
-                                  entry[2].struct != properties):
+        if entry is not None and (entry[0] != type_ or entry[1].struct != properties):
             entry = None
         if entry is None:
-            entry = [type_, provider_key, _Inputs(properties), None]
+            entry = [type_, _Inputs(properties), None]
             if keep and (urn in self.seen or len(self.seen) < _KEEP):
                 self.seen[urn] = entry
-        view = _View(type_, r.name, urn, entry[2], {}, None, region, provider,
-                     bool(r.options.protect))
-        if entry[3] is None:
-            entry[3] = skip_names(view)
-        return view, entry[3]
+        view = _View(type_, r.name, urn, entry[1], {}, None, None, None,
+                     bool(r.options.protect), (self, r))
+        if entry[2] is None:
+            entry[2] = skip_names(view)
+        return view, entry[2]
 
     def done(self) -> None:
         """The stack has been judged: what Analyze kept for it is not needed again."""

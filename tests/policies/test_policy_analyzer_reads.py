@@ -291,3 +291,37 @@ def test_analyze_calls_hold_the_collector_off_only_while_readings_are_kept(monke
         assert gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_view_reads_its_provider_from_its_own_request_when_first_asked():
+    """A view reads its provider only when a rule asks for it, from the request it was made
+    from: the stack's view of a resource Analyze saw under another provider (same URN, same
+    inputs, so the decoded inputs are reused) has the stack's provider, read before or after
+    the Analyze view's; a copy (dataclasses.replace) and a region set on a view not yet read
+    keep the rest of what the request says."""
+    from dataclasses import replace
+
+    def request(region):
+        return apb.AnalyzeRequest(type="aws:s3/bucket:Bucket", name="b", urn="urn:b",
+                                  properties=_struct({"bucket": "b"}),
+                                  provider=provider_for("aws", {"region": region}))
+
+    reader = analyzer._Reader()
+    seen, _ = reader.view(request("us-east-1"), keep=True)
+    stack, _ = reader.view(apb.AnalyzerResource(
+        type="aws:s3/bucket:Bucket", name="b", urn="urn:b", properties=_struct({"bucket": "b"}),
+        provider=provider_for("aws", {"region": "eu-west-1"})), keep=False)
+    assert stack.get("bucket") == "b"
+    assert stack.provider_region == "eu-west-1"
+    assert seen.provider == {"region": "us-east-1"}
+    assert seen.provider_region == "us-east-1"
+    assert stack.provider == {"region": "eu-west-1"}
+    unread, _ = reader.view(request("ap-south-1"), keep=False)
+    copy = replace(unread, deps={})
+    assert (copy.provider, copy.provider_region) == ({"region": "ap-south-1"}, "ap-south-1")
+    moved, _ = reader.view(request("ap-south-1"), keep=False)
+    moved.provider_region = "ap-south-2"
+    assert (moved.provider, moved.provider_region) == ({"region": "ap-south-1"}, "ap-south-2")
+    bare, _ = reader.view(apb.AnalyzeRequest(type="aws:s3/bucket:Bucket", name="b", urn="urn:c",
+                                             properties=_struct({})), keep=False)
+    assert (bare.provider, bare.provider_region) == ({}, None)
