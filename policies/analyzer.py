@@ -450,8 +450,16 @@ def rule_config(rule: Rule, given: Optional[Mapping[str, Any]]) -> dict[str, Any
     return out
 
 
+# The per-Configure key of the resource policies' (policy, rule, level, properties) list.
+_RESOURCE_RULES = ("rules", "resource")
+
+
 def make(base: type) -> type:
     class Analyzer(base):
+        # Set on the instance once done / made (_settings, _reader).
+        _trainstack_settings = False
+        _trainstack_reader: Optional[_Reader] = None
+
         def _configured(self) -> dict:
             """What is worked out once per Configure (not per request): kept until the
             enforcement levels or the properties change, the servicer's answers depending on
@@ -613,14 +621,19 @@ def make(base: type) -> type:
             return super().Configure(request, context)
 
         def Analyze(self, request, context):  # noqa: N802 (the gRPC method name)
-            rules = self._rules("resource")
+            # Called once per resource: what _rules, _settings and _reader give, read inline
+            # where already worked out.
+            rules = self._configured().get(_RESOURCE_RULES, _MISSING)
+            if rules is _MISSING:
+                rules = self._rules("resource")
             if rules is None:
                 return super().Analyze(request, context)
-            self._settings()
+            if not self._trainstack_settings:
+                self._settings()
             response = proto.AnalyzeResponse()
             if not rules:
                 return response
-            reader = self._reader()
+            reader = self._trainstack_reader or self._reader()
             _hold_collector(len(reader.seen))
             r, names = reader.view(request, keep=True)
             for policy, rule, level, config in rules:
@@ -676,11 +689,13 @@ def make(base: type) -> type:
                     return super().Remediate(request, context)
                 self._settings()
                 names = self._remediate_not_applicable()
-            else:
+            elif not self._trainstack_settings:
                 self._settings()
             if names is None:
                 return super().Remediate(request, context)
             response = proto.RemediateResponse()
+            if not names:
+                return response
             for name in names:
                 response.not_applicable.append(proto.PolicyNotApplicable(
                     policy_name=name, reason="Policy does not implement remediate"))
