@@ -182,7 +182,7 @@ class _View(Resource):
             self._provider_source = None
         return self._provider if self._provider is not None else {}
 
-    @property   # type: ignore[override]
+    @property
     def provider(self) -> dict:
         found = self._provider
         return found if found is not None else self._read_provider()
@@ -192,7 +192,7 @@ class _View(Resource):
         self._read_provider()
         self._provider = value
 
-    @property   # type: ignore[override]
+    @property
     def provider_region(self) -> Optional[str]:
         if self._provider is None:
             self._read_provider()
