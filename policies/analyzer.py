@@ -317,6 +317,8 @@ class _Reader:
     def __init__(self) -> None:
         # serialised provider -> (props, region)
         self.providers: dict[bytes, tuple[dict, Optional[str]]] = {}
+        # provider URN -> (a copy of the inputs last read for it, what was read)
+        self.by_urn: dict[str, tuple[Any, tuple[dict, Optional[str]]]] = {}
         # resource URN -> [type, _Inputs, skip names or None]
         self.seen: dict[str, list] = {}
 
@@ -324,15 +326,24 @@ class _Reader:
         """The provider's inputs and region of request message `r` (an AnalyzeRequest or an
         AnalyzerResource)."""
         given = r.provider   # each attribute read of a message makes a new wrapper: read once
-        # Keyed by the whole serialised provider: its URN and its inputs (a provider's URN
-        # names it, its inputs may differ by run). A request without a provider reads as an
-        # empty one (b""): no inputs, no region, as a provider set with nothing in it.
+        # What is read depends on the provider's inputs alone. First the last inputs read for
+        # its URN, compared by protobuf equality (cheaper than serialising the provider).
+        urn, properties = given.urn, given.properties
+        last = self.by_urn.get(urn)
+        if last is not None and last[0] == properties:
+            return last[1]
+        # Else keyed by the whole serialised provider: its URN and its inputs (a provider's
+        # URN names it, its inputs may differ by run). A request without a provider reads as
+        # an empty one (b""): no inputs, no region, as a provider set with nothing in it.
         key = given.SerializeToString(deterministic=True)
         found = self.providers.get(key)
         if found is None:
-            props = _props(given.properties) if key else {}
+            props = _props(properties) if key else {}
             props = props if isinstance(props, dict) else {}
             found = self.providers[key] = (props, _provider_region(_Provider(props)))
+        kept = type(properties)()
+        kept.CopyFrom(properties)   # its own copy: the request's would keep the whole request
+        self.by_urn[urn] = (kept, found)
         return found
 
     def view(self, r: Any, keep: bool) -> tuple[Resource, frozenset]:
