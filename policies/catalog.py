@@ -66,7 +66,7 @@ STORAGE_PRICE_FILES = ("storage_prices.csv", "filesystem_prices.csv")
 def _rows(name: str) -> list[dict]:
     """The rows of a catalog CSV as csv.DictReader gives them (blank lines skipped, a short row
     padded with None, a long one's extra fields under None), read with csv.reader: DictReader
-    is a Python-level iterator, a fifth of the time of reading prices.csv."""
+    is a Python-level iterator, about a quarter of the cost of reading prices.csv."""
     with open(DATA / name, newline="", encoding="utf-8") as fh:
         reader = csv.reader(fh)
         header = next(reader, None)
