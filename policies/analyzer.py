@@ -146,8 +146,9 @@ class _Inputs:
 
 class _View(Resource):
     """A Resource whose props are decoded as they are read (see _Inputs): `get`/`known`/`items`
-    decode the top-level key they need, reading `.props` decodes them all. Everything else is
-    Resource's, and a rule cannot tell the two apart."""
+    decode the top-level key they need, reading `.props` decodes them all; `provider` and
+    `provider_region` are read from the request when first asked for (_read_provider).
+    Everything else is Resource's, and a rule cannot tell the two apart."""
 
     # Set once per view (rules ask for it many times); the type of a view never changes.
     cloud: str = ""
@@ -155,16 +156,52 @@ class _View(Resource):
     def __init__(self, type: str, name: str, urn: str, props: Any,  # noqa: A002 (field name)
                  deps: Optional[dict] = None, retain: Optional[bool] = None,
                  provider_region: Optional[str] = None, provider: Optional[dict] = None,
-                 protect: bool = False):
-        # Resource's own fields, in Resource's order, so dataclasses.replace() works on a view.
+                 protect: bool = False, provider_source: Optional[tuple[Any, Any]] = None):
+        # Resource's own fields, in Resource's order, so dataclasses.replace() works on a view
+        # (replace() reads provider and provider_region, and passes them on as values). Every
+        # view sets the same attributes in the same order (CPython then shares one key table
+        # among them, and attribute reads stay on their fast path).
         self.type, self.name, self.urn = type, name, urn
         self.cloud = _CLOUD_OF_TYPE.get(type) or _cloud_of(type)
         self._inputs = props
         self.deps = {} if deps is None else deps
         self.retain = retain
-        self.provider_region = provider_region
-        self.provider = {} if provider is None else provider
+        # provider_source: (a _Reader, the request message), read on first use (_read_provider);
+        # most views never read their provider (20,000 resources: about a third do, in either
+        # call), and reading one serialises the provider message (its cache key).
+        self._provider_source = provider_source
+        self._provider: Optional[dict] = None if provider_source is not None else \
+            ({} if provider is None else provider)
+        self._provider_region = provider_region
         self.protect = protect
+
+    def _read_provider(self) -> dict:
+        source = self._provider_source
+        if source is not None:
+            self._provider, self._provider_region = source[0].provider(source[1])
+            self._provider_source = None
+        return self._provider if self._provider is not None else {}
+
+    @property
+    def provider(self) -> dict:
+        found = self._provider
+        return found if found is not None else self._read_provider()
+
+    @provider.setter
+    def provider(self, value: dict) -> None:
+        self._read_provider()
+        self._provider = value
+
+    @property
+    def provider_region(self) -> Optional[str]:
+        if self._provider is None:
+            self._read_provider()
+        return self._provider_region
+
+    @provider_region.setter
+    def provider_region(self, value: Optional[str]) -> None:
+        self._read_provider()
+        self._provider_region = value
 
     @property
     def props(self) -> dict:
@@ -200,6 +237,14 @@ class _View(Resource):
         if value is _MISSING:
             return default
         return dig(value, rest, default) if dot else value
+
+    def has(self, key: str) -> bool:
+        # Resource.has() without decoding every input: a Struct's keys are those of _props()
+        # (only inputs wrapped whole as a secret differ, and those are decoded at once).
+        inputs = self._inputs
+        if type(inputs) is _Inputs and inputs.decoded is None:
+            return key in inputs.fields
+        return key in self.props
 
     def entries(self, path: str, keys: tuple[str, ...], iterated: bool = False) -> list:
         # Resource.entries() without decoding the rest of every entry: a list input not yet
@@ -261,50 +306,62 @@ _KEEP = 200_000
 
 class _Reader:
     """Each resource's inputs read once per process. The engine sends every resource to Analyze
-    and then all of them again to AnalyzeStack; a resource whose type, inputs and provider are
-    those of its Analyze request reuses what that call decoded, and its skip-tag names, instead
-    of converting the Struct a second time. Rules only read values. The inputs are compared
-    with protobuf's own equality against the Struct the kept reading holds anyway (upb's is
-    that of the deterministic serialisations: 0.0 is not -0.0, NaN is NaN): one comparison
-    in AnalyzeStack instead of a serialisation in each call."""
+    and then all of them again to AnalyzeStack; a resource whose type and inputs are those of
+    its Analyze request reuses what that call decoded, and its skip-tag names, instead of
+    converting the Struct a second time (neither depends on the provider, which each view
+    reads from its own request when asked: _View._read_provider). Rules only read values. The inputs are
+    compared with protobuf's own equality against the Struct the kept reading holds anyway
+    (upb's is that of the deterministic serialisations: 0.0 is not -0.0, NaN is NaN): one
+    comparison in AnalyzeStack instead of a serialisation in each call."""
 
     def __init__(self) -> None:
         # serialised provider -> (props, region)
         self.providers: dict[bytes, tuple[dict, Optional[str]]] = {}
-        # resource URN -> [type, provider key, _Inputs, skip names or None]
+        # provider URN -> (a copy of the inputs last read for it, what was read)
+        self.by_urn: dict[str, tuple[Any, tuple[dict, Optional[str]]]] = {}
+        # resource URN -> [type, _Inputs, skip names or None]
         self.seen: dict[str, list] = {}
 
-    def _provider(self, r: Any) -> tuple[Any, dict, Optional[str]]:
+    def provider(self, r: Any) -> tuple[dict, Optional[str]]:
+        """The provider's inputs and region of request message `r` (an AnalyzeRequest or an
+        AnalyzerResource)."""
         given = r.provider   # each attribute read of a message makes a new wrapper: read once
-        # Keyed by the whole serialised provider: its URN and its inputs (a provider's URN
-        # names it, its inputs may differ by run). A request without a provider reads as an
-        # empty one (b""): no inputs, no region, as a provider set with nothing in it.
+        # What is read depends on the provider's inputs alone. First the last inputs read for
+        # its URN, compared by protobuf equality (cheaper than serialising the provider).
+        urn, properties = given.urn, given.properties
+        last = self.by_urn.get(urn)
+        if last is not None and last[0] == properties:
+            return last[1]
+        # Else keyed by the whole serialised provider: its URN and its inputs (a provider's
+        # URN names it, its inputs may differ by run). A request without a provider reads as
+        # an empty one (b""): no inputs, no region, as a provider set with nothing in it.
         key = given.SerializeToString(deterministic=True)
         found = self.providers.get(key)
         if found is None:
-            props = _props(given.properties) if key else {}
+            props = _props(properties) if key else {}
             props = props if isinstance(props, dict) else {}
             found = self.providers[key] = (props, _provider_region(_Provider(props)))
-        return key, found[0], found[1]
+        kept = type(properties)()
+        kept.CopyFrom(properties)   # its own copy: the request's would keep the whole request
+        self.by_urn[urn] = (kept, found)
+        return found
 
     def view(self, r: Any, keep: bool) -> tuple[Resource, frozenset]:
         """The resource's view and its skip-tag names (exemptions.skip_names). `keep`: an
         Analyze request, kept for the AnalyzeStack that follows."""
-        provider_key, provider, region = self._provider(r)
         urn, type_, properties = r.urn, r.type, r.properties
         entry = self.seen.get(urn)
-        if entry is not None and (entry[0] != type_ or entry[1] != provider_key or
-                                  entry[2].struct != properties):
+        if entry is not None and (entry[0] != type_ or entry[1].struct != properties):
             entry = None
         if entry is None:
-            entry = [type_, provider_key, _Inputs(properties), None]
+            entry = [type_, _Inputs(properties), None]
             if keep and (urn in self.seen or len(self.seen) < _KEEP):
                 self.seen[urn] = entry
-        view = _View(type_, r.name, urn, entry[2], {}, None, region, provider,
-                     bool(r.options.protect))
-        if entry[3] is None:
-            entry[3] = skip_names(view)
-        return view, entry[3]
+        view = _View(type_, r.name, urn, entry[1], {}, None, None, None,
+                     bool(r.options.protect), (self, r))
+        if entry[2] is None:
+            entry[2] = skip_names(view)
+        return view, entry[2]
 
     def done(self) -> None:
         """The stack has been judged: what Analyze kept for it is not needed again."""
@@ -404,8 +461,16 @@ def rule_config(rule: Rule, given: Optional[Mapping[str, Any]]) -> dict[str, Any
     return out
 
 
+# The per-Configure key of the resource policies' (policy, rule, level, properties) list.
+_RESOURCE_RULES = ("rules", "resource")
+
+
 def make(base: type) -> type:
     class Analyzer(base):
+        # Set on the instance once done / made (_settings, _reader).
+        _trainstack_settings = False
+        _trainstack_reader: Optional[_Reader] = None
+
         def _configured(self) -> dict:
             """What is worked out once per Configure (not per request): kept until the
             enforcement levels or the properties change, the servicer's answers depending on
@@ -567,14 +632,19 @@ def make(base: type) -> type:
             return super().Configure(request, context)
 
         def Analyze(self, request, context):  # noqa: N802 (the gRPC method name)
-            rules = self._rules("resource")
+            # Called once per resource: what _rules, _settings and _reader give, read inline
+            # where already worked out.
+            rules = self._configured().get(_RESOURCE_RULES, _MISSING)
+            if rules is _MISSING:
+                rules = self._rules("resource")
             if rules is None:
                 return super().Analyze(request, context)
-            self._settings()
+            if not self._trainstack_settings:
+                self._settings()
             response = proto.AnalyzeResponse()
             if not rules:
                 return response
-            reader = self._reader()
+            reader = self._trainstack_reader or self._reader()
             _hold_collector(len(reader.seen))
             r, names = reader.view(request, keep=True)
             for policy, rule, level, config in rules:
@@ -630,11 +700,13 @@ def make(base: type) -> type:
                     return super().Remediate(request, context)
                 self._settings()
                 names = self._remediate_not_applicable()
-            else:
+            elif not self._trainstack_settings:
                 self._settings()
             if names is None:
                 return super().Remediate(request, context)
             response = proto.RemediateResponse()
+            if not names:
+                return response
             for name in names:
                 response.not_applicable.append(proto.PolicyNotApplicable(
                     policy_name=name, reason="Policy does not implement remediate"))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -64,8 +64,26 @@ STORAGE_PRICE_FILES = ("storage_prices.csv", "filesystem_prices.csv")
 
 
 def _rows(name: str) -> list[dict]:
+    """The rows of a catalog CSV as csv.DictReader gives them (blank lines skipped, a short row
+    padded with None, a long one's extra fields under None), read with csv.reader: DictReader
+    is a Python-level iterator, about a quarter of the cost of reading prices.csv."""
     with open(DATA / name, newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
+        reader = csv.reader(fh)
+        header = next(reader, None)
+        if header is None:
+            return []
+        width = len(header)
+        out: list[dict] = []
+        for row in reader:
+            if not row:
+                continue
+            entry: dict = dict(zip(header, row))
+            if len(row) > width:
+                entry[None] = row[width:]
+            elif len(row) < width:
+                entry.update((key, None) for key in header[len(row):])
+            out.append(entry)
+        return out
 
 
 @cache
@@ -76,11 +94,30 @@ def instance_types() -> tuple[InstanceType, ...]:
                  for r in _rows("instance_types.csv"))
 
 
+# One row of prices.csv as the fields of its Price: (cloud, instance_type, region, on-demand,
+# spot, as_of).
+_PriceRow = tuple[str, str, str, float, Optional[float], str]
+
+
+@cache
+def _price_rows() -> tuple[_PriceRow, ...]:
+    """prices.csv's rows, every number read (a row that does not read fails the load, as
+    before). The indexes below hold these; a Price is made only for a row asked for (_price):
+    a stack prices a few types, the catalog has thousands of rows, and a frozen dataclass
+    costs about three times its row to make."""
+    return tuple((r["cloud"], r["instance_type"], r["region"], float(r["ondemand_usd_hr"]),
+                  float(r["spot_usd_hr"]) if r["spot_usd_hr"] else None, r["as_of"])
+                 for r in _rows("prices.csv"))
+
+
+@lru_cache(maxsize=None)
+def _price(row: _PriceRow) -> Price:
+    return Price(*row)
+
+
 @cache
 def prices() -> tuple[Price, ...]:
-    return tuple(Price(r["cloud"], r["instance_type"], r["region"], float(r["ondemand_usd_hr"]),
-                       float(r["spot_usd_hr"]) if r["spot_usd_hr"] else None, r["as_of"])
-                 for r in _rows("prices.csv"))
+    return tuple(_price(row) for row in _price_rows())
 
 
 @cache
@@ -161,18 +198,18 @@ def _types_by_name() -> dict[tuple[str, str], InstanceType]:
 
 
 @cache
-def _prices_by_type() -> dict[tuple[str, str], tuple[Price, ...]]:
-    index: dict[tuple[str, str], list[Price]] = {}
-    for p in prices():
-        index.setdefault((p.cloud, p.instance_type), []).append(p)
+def _prices_by_type() -> dict[tuple[str, str], tuple[_PriceRow, ...]]:
+    index: dict[tuple[str, str], list[_PriceRow]] = {}
+    for row in _price_rows():
+        index.setdefault((row[0], row[1]), []).append(row)
     return {key: tuple(rows) for key, rows in index.items()}
 
 
 @cache
-def _prices_by_region() -> dict[tuple[str, str, str], Price]:
-    index: dict[tuple[str, str, str], Price] = {}
-    for p in prices():
-        index.setdefault((p.cloud, p.instance_type, p.region), p)   # the first, as a scan found
+def _prices_by_region() -> dict[tuple[str, str, str], _PriceRow]:
+    index: dict[tuple[str, str, str], _PriceRow] = {}
+    for row in _price_rows():
+        index.setdefault((row[0], row[1], row[2]), row)   # the first, as a scan found
     return index
 
 
@@ -182,7 +219,7 @@ def _azure_names() -> dict[str, str]:
     ("standard_nc4as_t4_v3" is Standard_NC4as_T4_v3: ARM compares resource property values
     case-insensitively, and `az vm list-sizes` answers the canonical name)."""
     names = {t.name for t in instance_types() if t.cloud == "azure"}
-    names |= {p.instance_type for p in prices() if p.cloud == "azure"}
+    names |= {row[1] for row in _price_rows() if row[0] == "azure"}
     names |= {cloud_name for cloud, cloud_name in _unpriced_by_name() if cloud == "azure"}
     return {n.lower(): n for n in names}
 
@@ -201,14 +238,15 @@ def instance_type(cloud: str, name: str) -> Optional[InstanceType]:
 def price(cloud: str, name: str, region: str) -> Optional[Price]:
     if not isinstance(name, str) or not isinstance(region, str):
         return None
-    return _prices_by_region().get((CATALOG_CLOUD.get(cloud, cloud), _name(cloud, name), region))
+    row = _prices_by_region().get((CATALOG_CLOUD.get(cloud, cloud), _name(cloud, name), region))
+    return _price(row) if row is not None else None
 
 
 @cache
 def _regions_by_cloud() -> dict[str, frozenset[str]]:
     index: dict[str, set[str]] = {}
-    for p in prices():
-        index.setdefault(p.cloud, set()).add(p.region)
+    for row in _price_rows():
+        index.setdefault(row[0], set()).add(row[2])
     return {cloud: frozenset(regions) for cloud, regions in index.items()}
 
 
@@ -221,7 +259,7 @@ def offered_elsewhere(cloud: str, name: str, region: str) -> tuple[str, ...]:
     key = CATALOG_CLOUD.get(cloud, cloud)
     if region not in _regions_by_cloud().get(key, frozenset()):
         return ()
-    found = {p.region for p in _prices_by_type().get((key, _name(cloud, name)), ())}
+    found = {row[2] for row in _prices_by_type().get((key, _name(cloud, name)), ())}
     return () if region in found else tuple(sorted(found))
 
 
@@ -229,7 +267,7 @@ def dearest(cloud: str, name: str) -> Optional[Price]:
     """The type's highest on-demand price over the catalog's regions: an upper bound for a
     group whose region the program leaves to the environment (AWS_REGION, gcloud config)."""
     rows = _prices_by_type().get((CATALOG_CLOUD.get(cloud, cloud), _name(cloud, name)), ())
-    return max(rows, key=lambda p: p.ondemand_usd_hr) if rows else None
+    return _price(max(rows, key=lambda row: row[3])) if rows else None
 
 
 # GCP N1 with attached GPUs is billed as the N1 machine plus each GPU (GCP "GPU pricing": "GPUs

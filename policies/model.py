@@ -132,6 +132,11 @@ class Resource:
             raise UnknownValue(self, path)
         return value
 
+    def has(self, key: str) -> bool:
+        """Whether the inputs have the top-level key `key`, whatever its value (None and
+        unknown included): `key in props`. The analyzer's view answers it without decoding."""
+        return key in self.props
+
     def items(self, path: str, value: Any = None) -> list:
         """A list-valued prop (or `value`, read from inside one) as a list; [] when absent.
         Unknown during preview raises UnknownValue: a rule cannot look inside it."""

@@ -153,7 +153,7 @@ def _buckets(resources: list[Resource]) -> list[Bucket]:
 
 
 def is_bucket(r: Resource) -> bool:
-    return r.type in (*AWS_BUCKETS, GCP_BUCKET, AZ_STORAGE_ACCOUNT, ALI_BUCKET)
+    return r.type in _BUCKET_TYPES   # asked of every resource (bucket-retained)
 
 
 # storage-same-zone and spend-limit both read the same stack's filesystems and buckets.

@@ -226,7 +226,7 @@ def _alicloud_disk(r: Resource) -> list[Violation]:
                 raise UnknownValue(r, f"dataDisks.{i}")
             if isinstance(d, dict) and not d.get("snapshotId"):
                 paths.append((f"dataDisks.{i}.encrypted", d.get("encrypted")))
-        if "systemDiskEncrypted" in r.props:
+        if r.has("systemDiskEncrypted"):
             paths.append(("systemDiskEncrypted", r.get("systemDiskEncrypted")))
     bad = [p for p, v in paths if not _encrypted(v, r, p)]
     if not bad:

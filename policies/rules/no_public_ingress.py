@@ -1153,7 +1153,9 @@ def _split_rules(resources: list[Resource]) -> list[Violation]:
     return out
 
 
+_HANDLERS = {"aws": _aws, "gcp": _gcp, "azure": _azure, "alicloud": _alicloud}
+
+
 def check(resource: Resource, config: Mapping[str, Any]) -> list[Violation]:
-    handler = {"aws": _aws, "gcp": _gcp, "azure": _azure, "alicloud": _alicloud}.get(
-        resource.cloud)
+    handler = _HANDLERS.get(resource.cloud)
     return handler(resource, config) if handler else []

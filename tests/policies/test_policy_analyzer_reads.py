@@ -38,13 +38,16 @@ _PATHS = st.lists(st.sampled_from(["tags", "labels", "0", "1", "a", "b", "value"
 @given(props=st.dictionaries(_KEYS, _VALUES, max_size=5), paths=st.lists(_PATHS, max_size=6))
 def test_a_lazily_read_input_is_what_pulumi_policy_deserialises(props, paths):
     """Each path read through the view (in any order, then .props whole) equals the same path
-    read from plain(deserialize_properties(MessageToDict(...))), pulumi_policy's own reading."""
+    read from plain(deserialize_properties(MessageToDict(...))), pulumi_policy's own reading;
+    has() answers for a top-level key what `key in props` answers there."""
     message = _struct(props)
     expected = plain(deserialize_properties(json_format.MessageToDict(message)))
     expected = expected if isinstance(expected, dict) else {}
     view = analyzer._View("aws:s3/bucket:Bucket", "b", "urn:b", analyzer._Inputs(message))
     for path in paths:
         assert view.get(path, "absent") == dig(expected, path, "absent"), path
+    for key in ("tags", "labels", "0", "a", "value", ""):
+        assert view.has(key) == (key in expected), key
     assert view.props == expected
 
 
@@ -288,3 +291,37 @@ def test_analyze_calls_hold_the_collector_off_only_while_readings_are_kept(monke
         assert gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_view_reads_its_provider_from_its_own_request_when_first_asked():
+    """A view reads its provider only when a rule asks for it, from the request it was made
+    from: the stack's view of a resource Analyze saw under another provider (same URN, same
+    inputs, so the decoded inputs are reused) has the stack's provider, read before or after
+    the Analyze view's; a copy (dataclasses.replace) and a region set on a view not yet read
+    keep the rest of what the request says."""
+    from dataclasses import replace
+
+    def request(region):
+        return apb.AnalyzeRequest(type="aws:s3/bucket:Bucket", name="b", urn="urn:b",
+                                  properties=_struct({"bucket": "b"}),
+                                  provider=provider_for("aws", {"region": region}))
+
+    reader = analyzer._Reader()
+    seen, _ = reader.view(request("us-east-1"), keep=True)
+    stack, _ = reader.view(apb.AnalyzerResource(
+        type="aws:s3/bucket:Bucket", name="b", urn="urn:b", properties=_struct({"bucket": "b"}),
+        provider=provider_for("aws", {"region": "eu-west-1"})), keep=False)
+    assert stack.get("bucket") == "b"
+    assert stack.provider_region == "eu-west-1"
+    assert seen.provider == {"region": "us-east-1"}
+    assert seen.provider_region == "us-east-1"
+    assert stack.provider == {"region": "eu-west-1"}
+    unread, _ = reader.view(request("ap-south-1"), keep=False)
+    copy = replace(unread, deps={})
+    assert (copy.provider, copy.provider_region) == ({"region": "ap-south-1"}, "ap-south-1")
+    moved, _ = reader.view(request("ap-south-1"), keep=False)
+    moved.provider_region = "ap-south-2"
+    assert (moved.provider, moved.provider_region) == ({"region": "ap-south-1"}, "ap-south-2")
+    bare, _ = reader.view(apb.AnalyzeRequest(type="aws:s3/bucket:Bucket", name="b", urn="urn:c",
+                                             properties=_struct({})), keep=False)
+    assert (bare.provider, bare.provider_region) == ({}, None)
