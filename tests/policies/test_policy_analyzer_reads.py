@@ -325,3 +325,32 @@ def test_a_view_reads_its_provider_from_its_own_request_when_first_asked():
     bare, _ = reader.view(apb.AnalyzeRequest(type="aws:s3/bucket:Bucket", name="b", urn="urn:c",
                                              properties=_struct({})), keep=False)
     assert (bare.provider, bare.provider_region) == ({}, None)
+
+
+def test_a_view_reads_its_name_and_protect_from_its_own_request():
+    """A view's name and `protect` option are those of the request it was made from (read
+    when first asked for): the stack's view of a resource Analyze saw under the same URN and
+    inputs but another name and protect has the stack's; a copy (dataclasses.replace) keeps
+    them, and a name or protect set on a view not yet read is what it then says."""
+    from dataclasses import replace
+
+    def request(name, protect):
+        return apb.AnalyzeRequest(type="aws:s3/bucket:Bucket", name=name, urn="urn:b",
+                                  properties=_struct({"bucket": "b"}),
+                                  options=apb.AnalyzerResourceOptions(protect=protect))
+
+    reader = analyzer._Reader()
+    seen, _ = reader.view(request("first", True), keep=True)
+    stack, _ = reader.view(apb.AnalyzerResource(
+        type="aws:s3/bucket:Bucket", name="second", urn="urn:b",
+        properties=_struct({"bucket": "b"})), keep=False)
+    assert stack.get("bucket") == "b"
+    assert (stack.name, stack.protect) == ("second", False)
+    assert (seen.name, seen.protect) == ("first", True)
+    copy = replace(reader.view(request("third", True), keep=False)[0], deps={})
+    assert (copy.name, copy.protect, copy.urn) == ("third", True, "urn:b")
+    renamed, _ = reader.view(request("fourth", True), keep=False)
+    renamed.name, renamed.protect = "fifth", False
+    assert (renamed.name, renamed.protect) == ("fifth", False)
+    assert analyzer.Resource.__repr__(copy).startswith(
+        "_View(type='aws:s3/bucket:Bucket', name='third', urn='urn:b'")
