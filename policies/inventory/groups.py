@@ -57,15 +57,15 @@ class NodeGroup:
         return base + min(rest, math.ceil(rest * self.regular_percent / 100 - 1e-9))
 
     def __post_init__(self) -> None:
+        # The group's cloud, its resource's: read for every group by several rules (20,000
+        # resources: about 81,000 reads over 3,448 groups). Nothing sets a group's resource
+        # after it is made (dataclasses.replace() makes a new group, which reads it again).
+        self.cloud: str = self.resource.cloud
         if not self.instance_types:
             self.instance_types = [self.instance_type]
         if isinstance(self.count, BadNumber):
             self.invalid.append(f"its size {self.count.text} is not a finite non-negative number")
             self.count = None
-
-    @property
-    def cloud(self) -> str:
-        return self.resource.cloud
 
 
 def gpu_reason(cloud: str, instance_type: Any, accelerators: int = 0) -> str:
