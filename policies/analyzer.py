@@ -376,10 +376,14 @@ class _Reader:
         self.by_urn[urn] = (kept, found)
         return found
 
-    def view(self, r: Any, keep: bool) -> tuple[Resource, frozenset]:
+    def view(self, r: Any, keep: bool, urn: Optional[str] = None,
+             type_: Optional[str] = None) -> tuple[Resource, frozenset]:
         """The resource's view and its skip-tag names (exemptions.skip_names). `keep`: an
-        Analyze request, kept for the AnalyzeStack that follows."""
-        urn, type_, properties = r.urn, r.type, r.properties
+        Analyze request, kept for the AnalyzeStack that follows. `urn` and `type_`: the
+        message's, where the caller has read them already (each read makes a new string)."""
+        if urn is None or type_ is None:
+            urn, type_ = r.urn, r.type
+        properties = r.properties
         entry = self.seen.get(urn)
         if entry is not None and (entry[0] != type_ or entry[1].struct != properties):
             entry = None
@@ -767,8 +771,10 @@ def make(base: type) -> type:
                 # request.resources would make every message wrapper and read its URN again).
                 read: list[tuple[Resource, Any]] = []
                 for r in request.resources:
-                    if not r.type.startswith("pulumi:"):
-                        views[r.urn] = pair = reader.view(r, keep=False)
+                    type_ = r.type
+                    if not type_.startswith("pulumi:"):
+                        urn = r.urn
+                        views[urn] = pair = reader.view(r, False, urn, type_)
                         read.append((pair[0], r))
             finally:
                 reader.done()
@@ -776,7 +782,8 @@ def make(base: type) -> type:
                 deps = r.propertyDependencies
                 if deps:
                     # Keys, then deps[key]: the map's .items() is a Python-level generator.
-                    view.deps = {k: [views[u][0] for u in deps[k].urns if u in views]
+                    view.deps = {k: [found[0] for u in deps[k].urns
+                                     if (found := views.get(u)) is not None]
                                  for k in deps}
             resources = [view for view, _ in views.values()]
             skips = {id(view): names for view, names in views.values()}
