@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from trainstack_policies.exemptions import own_tags
 from trainstack_policies.inventory import is_taggable, tag_key_of, tag_value, tags_of
 from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
 
@@ -41,10 +42,18 @@ def check(resource: Resource, config: Mapping[str, Any]) -> list[Violation]:
     if not is_taggable(resource):
         return []
     key = tag_key_of(resource)
-    tags = tags_of(resource)
-    if tags is UNKNOWN:
+    own = own_tags(resource)
+    if own is UNKNOWN:
         raise UnknownValue(resource, key)
     required = list(config.get("requiredTags", DEFAULT_TAGS))
+    if all(k in own and own[k] is not UNKNOWN and own[k] is not None and str(own[k]).strip()
+           for k in required):
+        # Every required tag is the resource's own under that very key, known and not blank:
+        # the provider's default tags cannot change that (its own tags win over them, and
+        # tag_value reads a key that is there before any spelling of it), so the provider is
+        # not read (reading it compares its inputs: most resources pass here).
+        return []
+    tags = tags_of(resource)
     values = {k: tag_value(resource, tags, k) for k in required}
     for k, v in values.items():
         if v is UNKNOWN:

@@ -123,6 +123,26 @@ def test_provider_default_tags_and_labels_count_for_required_tags(pack):
     assert run(pack, [bucket], provider={"defaultTags": json.dumps({"tags": TAGS})}) == []
 
 
+
+def test_a_resource_s_own_tags_win_over_the_provider_s_defaults_for_required_tags(pack):
+    """Its own tags override the provider's default tags (tags_of: "its own over the
+    provider's default tags"), whichever of the two is blank: a blank own tag is missing even
+    where the provider's default has a value, and a blank default changes nothing where the
+    resource's own tag has one."""
+    blank_own = res("aws:s3/bucket:Bucket", "logs",
+                    {"tags": {**TAGS, "owner": "  ", "trainstack:retain": "true"}})
+    provider = {"region": "us-east-1", "defaultTags": {"tags": {"owner": "alice"}}}
+    [d] = run(pack, [blank_own], provider=provider)
+    assert d.policy == "required-tags" and "missing required tags owner" in d.message
+    tagged = res("aws:s3/bucket:Bucket", "logs", {"tags": {**TAGS, "trainstack:retain": "true"}})
+    assert run(pack, [tagged], provider={"region": "us-east-1", "defaultTags": {
+        "tags": {"owner": "", "team": " ", "cost-center": ""}}}) == []
+    gbucket = res("gcp:storage/bucket:Bucket", "logs", {
+        "location": "US-CENTRAL1", "labels": {**LABELS, "team": "", "trainstack_retain": "true"}})
+    [d] = run(pack, [gbucket], provider={"project": "p", "defaultLabels": {"team": "ml"}})
+    assert d.policy == "required-tags" and "missing required labels team" in d.message
+
+
 def test_the_provider_default_zone_places_a_gpu_instance(pack):
     node = res("gcp:compute/instance:Instance", "node",
                {"machineType": "a3-ultragpu-8g", "labels": LABELS})
