@@ -85,11 +85,19 @@ def tag_value(r: Resource, tags: dict, key: str) -> Any:
     case-insensitive); None when absent."""
     if key in tags:
         return tags[key]
-    if r.cloud == "gcp":
+    # The first tag, in the tags' order, whose key matches (plain loops: most resources of
+    # these clouds are asked for a tag they do not have, which walks every key).
+    cloud = r.cloud
+    if cloud == "gcp":
         wanted = normalize_label_key(key)
-        return next((v for k, v in tags.items() if normalize_label_key(k) == wanted), None)
-    if r.cloud == "azure":
-        return next((v for k, v in tags.items() if k.lower() == key.lower()), None)
+        for k in tags:
+            if normalize_label_key(k) == wanted:
+                return tags[k]
+    elif cloud == "azure":
+        wanted = key.lower()
+        for k in tags:
+            if k.lower() == wanted:
+                return tags[k]
     return None
 
 
