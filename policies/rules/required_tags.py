@@ -42,17 +42,23 @@ def check(resource: Resource, config: Mapping[str, Any]) -> list[Violation]:
     if not is_taggable(resource):
         return []
     key = tag_key_of(resource)
-    own = own_tags(resource)
-    if own is UNKNOWN:
+    given = resource.get(key)
+    if given is UNKNOWN:
         raise UnknownValue(resource, key)
-    required = list(config.get("requiredTags", DEFAULT_TAGS))
-    if all(k in own and own[k] is not UNKNOWN and own[k] is not None and str(own[k]).strip()
-           for k in required):
+    # Its own tags (exemptions.own_tags, without that copy where they are a map: only read).
+    own = given if isinstance(given, dict) else own_tags(resource)
+    required = config.get("requiredTags", DEFAULT_TAGS)
+    for k in required:
+        v = own.get(k)
+        if v is None or v is UNKNOWN or not str(v).strip():
+            break
+    else:
         # Every required tag is the resource's own under that very key, known and not blank:
         # the provider's default tags cannot change that (its own tags win over them, and
         # tag_value reads a key that is there before any spelling of it), so the provider is
         # not read (reading it compares its inputs: most resources pass here).
         return []
+    required = list(required)
     tags = tags_of(resource)
     values = {k: tag_value(resource, tags, k) for k in required}
     for k, v in values.items():
