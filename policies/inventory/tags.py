@@ -95,10 +95,12 @@ def tags_of(r: Resource) -> Any:
     """The tags that allocate the resource's cost: its own (exemptions.own_tags) over the
     provider's default tags; UNKNOWN if its own are unknown. Exemptions and markers never read
     this: they read own_tags only."""
-    value = own_tags(r)
+    value = r.get(tag_key_of(r))
     if value is UNKNOWN:
         return UNKNOWN
-    return {**provider_tags(r), **value}
+    # A map of its own tags merged as it is (own_tags() would copy it first); a list (AWS ASG
+    # tags) or anything else as own_tags() reads it.
+    return {**provider_tags(r), **(value if isinstance(value, dict) else own_tags(r))}
 
 
 def normalize_label_key(key: str) -> str:
