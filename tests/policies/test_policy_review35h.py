@@ -578,7 +578,7 @@ def test_g4_an_exception_while_reading_the_stack_brings_the_collector_back(
     _analyze_each(s, resources)
     assert not gc.isenabled()
     with monkeypatch.context() as patch:
-        def broken(self, r, keep):
+        def broken(self, r, keep, *read):   # read: the URN and type the caller read
             raise RuntimeError("a reading that fails")
         patch.setattr(analyzer._Reader, "view", broken)
         try:
