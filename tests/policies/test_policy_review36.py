@@ -112,6 +112,10 @@ def _p4d_pair(**p):
 
 # ============================================== A. capacity counted once, blocks at their price
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: an aws-native CapacityReservation (p5.48xlarge x 2, catalogued) fails closed "
+    "as 'GPU capacity of a resource type the pack does not size'; it should be priced like "
+    "aws.ec2.CapacityReservation (80,358.40) and pass under 100,000"))
 def test_a1_aws_native_odcr_alone_is_priced_not_failed_closed(pack):
     """An aws-native ODCR (CloudFormation AWS::EC2::CapacityReservation) of 2 p5.48xlarge in
     us-east-1a that nothing launches into yet, with a 100,000 USD monthly budget. A reservation
@@ -127,6 +131,10 @@ def test_a1_aws_native_odcr_alone_is_priced_not_failed_closed(pack):
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: the aws-native ODCR is unsized, so the stack fails closed ('cannot be "
+    "estimated'); it should price the reservation and the aws-native group in it once "
+    "(15,319.20)"))
 def test_a2_aws_native_odcr_and_aws_native_group_priced_once(pack):
     """The aws-native pair teams write from CloudFormation: an open ODCR of 2 g6e.12xlarge in
     us-east-1a and an aws-native AutoScalingGroup of 2 g6e.12xlarge there (On-Demand, open
@@ -140,6 +148,10 @@ def test_a2_aws_native_odcr_and_aws_native_group_priced_once(pack):
     assert near(estimate(pack, [cr, t, g], AWS), 2 * G6E12 * MONTH)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: a classic azure CapacityReservation (2 x Standard_ND96isr_H100_v5, "
+    "143,547/month) is not seen (sku.name is no field the sweep reads): spend-limit passes "
+    "under a 10,000 budget; it should fail"))
 def test_a3_classic_azure_capacity_reservation_is_capacity(pack):
     """The classic azure provider's azurerm_capacity_reservation (Terraform-converted): a group
     and a reservation of 2 Standard_ND96isr_H100_v5 in eastus zone 1, nothing in it yet, beside
@@ -157,6 +169,10 @@ def test_a3_classic_azure_capacity_reservation_is_capacity(pack):
     assert near(estimate(pack, [crg, cr], AZ), 2 * ND96 * MONTH)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: a GCP reservation of n1-standard-8 + 1 T4 in us-central1 fails closed ('no "
+    "catalog price') although the catalog prices that shape for an instance (0.38 + 0.35 "
+    "USD/h); it should be 1,065.80"))
 def test_a4_gcp_reservation_of_n1_with_t4s_priced_with_its_gpus(pack):
     """A GCP reservation of 2 x (n1-standard-8 + 1 nvidia-tesla-t4) in us-central1-a, not yet
     used. Reserved VMs and their GPUs bill at the on-demand rate whether used or not
@@ -186,6 +202,10 @@ def test_a5_gcp_instance_from_template_fills_an_open_reservation(pack):
     assert near(estimate(pack, [r, t, vm], GCP), A2 * MONTH)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: the aws-native group in the block is priced on demand for a month (80,358) and"
+    " the block read as unused (its dependency through launchTemplateData not read; with both"
+    " fees 110,358): counted twice; should be the fee once, 30,000"))
 def test_a6_capacity_block_bought_and_used_by_aws_native_group_at_its_fee(pack):
     """The stack buys a Capacity Block (aws.ec2.CapacityBlockReservation) and an aws-native group
     of 2 p5.48xlarge launches into it (its aws-native launch template: marketType capacity-block,
@@ -209,6 +229,10 @@ def test_a6_capacity_block_bought_and_used_by_aws_native_group_at_its_fee(pack):
     assert near(estimate(pack, [blk, s, t, g], AWS, cfg), 30000)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: an EKS node group of capacityType CAPACITY_BLOCK is priced on demand for a "
+    "month (80,358) instead of its configured block fee (20,000): only "
+    "instanceMarketOptions.marketType is read"))
 def test_a7_eks_node_group_of_capacity_type_capacity_block_at_its_fee(pack):
     """An EKS managed node group with capacityType CAPACITY_BLOCK (how EKS runs in a Capacity
     Block: docs.aws.amazon.com/eks/latest/userguide/capacity-blocks-mng.html; the launch template
@@ -231,6 +255,10 @@ def test_a7_eks_node_group_of_capacity_type_capacity_block_at_its_fee(pack):
 
 # ============================================================ C. compute the pack must see
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: a GKE cluster's GPU default pool (nodeConfig g2-standard-8 x initialNodeCount "
+    "2) fails closed as a type the pack does not size; it should be priced (1,246.29) and "
+    "pass under 10,000"))
 def test_c1_gke_cluster_default_pool_of_l4_is_priced(pack):
     """A zonal GKE cluster whose default node pool is GPU (nodeConfig machineType g2-standard-8,
     initialNodeCount 2, us-central1-a): the commonest hand-written GKE program. A 10,000 budget.
@@ -247,6 +275,10 @@ def test_c1_gke_cluster_default_pool_of_l4_is_priced(pack):
     assert 2 * G2_8 * MONTH - 2 <= got <= 2 * G2_8 * MONTH + 75, got
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: a classic azure KubernetesClusterNodePool (Standard_NC4as_T4_v3, maxCount 3) "
+    "fails closed as a type the pack does not size; it should be priced at its maximum "
+    "(1,151.94) and pass"))
 def test_c2_classic_aks_node_pool_of_t4_is_priced(pack):
     """azurerm_kubernetes_cluster_node_pool, Terraform-converted (classic azure provider): a T4
     pool Standard_NC4as_T4_v3 autoscaling 0..3 beside the cluster (CPU system pool), a 20,000
@@ -266,6 +298,9 @@ def test_c2_classic_aks_node_pool_of_t4_is_priced(pack):
     assert near(estimate(pack, [aks, pool], AZ), 3 * T4VM * MONTH)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: an aws-native Ec2Fleet (2 x g5.12xlarge on demand) fails closed as a type the "
+    "pack does not size; it should be priced as aws.ec2.Fleet is (8,281.12) and pass"))
 def test_c3_aws_native_ec2_fleet_is_priced(pack):
     """aws-native:ec2:Ec2Fleet (CloudFormation AWS::EC2::EC2Fleet), maintain, 2 on-demand
     g5.12xlarge in us-east-1a from an aws-native launch template, 50,000 budget.
@@ -376,6 +411,10 @@ def test_d3_azure_autoscale_enabled_as_the_string_false_stops_nothing(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: an autoscale setting whose targetResourceUri is the explicitly named scale "
+    "set's id, written literally, is not tied to it: the month (5,363) is priced instead of "
+    "the 48 h stop (352.61)"))
 def test_d4_azure_autoscale_naming_the_explicitly_named_scale_set_by_literal_id_stops_it(pack):
     """The scale set is named explicitly (vmScaleSetName "a100-train" in resource group ml-rg,
     subscription from the provider); the autoscale setting's targetResourceUri is that scale
@@ -409,6 +448,10 @@ def _linked_budget():
                                              "values": ["210987654321"]}])
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: a budget filtered to LinkedAccount 210987654321 is taken as the alarm for a "
+    "stack the provider confines to 123456789012 (allowedAccountIds): pass; it should be 'no "
+    "budget alarm on aws'"))
 def test_e1_aws_budget_on_another_linked_account_is_no_alarm(pack):
     """A budget filtered to LinkedAccount 210987654321; the provider may deploy only to
     123456789012 (allowedAccountIds). The budget leaves the stack's GPU group out.
@@ -420,6 +463,10 @@ def test_e1_aws_budget_on_another_linked_account_is_no_alarm(pack):
     assert "no budget alarm on aws" in messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: a budget filtered to a LinkedAccount the program never names is taken as "
+    "covering the stack (pass); whether it does is not in the program: it should be 'cannot "
+    "decide'"))
 def test_e2_aws_budget_on_a_linked_account_the_stack_does_not_name_is_undecided(pack):
     """The same budget, the provider naming no account: whether 210987654321 is the account the
     stack deploys to is not in the program. Expect: spend-limit undecided (not a pass taking
@@ -475,8 +522,11 @@ def test_e5_gcp_budget_in_yen_is_converted_or_undecided(pack):
 def test_f1_accelerator_count_as_an_object_is_no_crash_and_hides_nothing(pack):
     """A T4 VM whose guestAccelerators count is an object {"value": 1} (a converted program's
     wrapper), and elsewhere an a2 MIG in us-central1-a mounting a Managed Lustre in
-    us-central1-b. Expect: no crash; spend-limit not pass for the unreadable VM;
-    storage-same-zone fail (the cross-zone mount is still reported, mandatory)."""
+    us-central1-b. Expect: no crash; storage-same-zone fail (the cross-zone mount is still
+    reported, mandatory); the VM priced no lower than the truth, 1 x (0.38 + 0.35) x 730 = 532.90.
+    (Corrected after the first run, my mistake: I had expected spend-limit "not pass", taking
+    the wrapper as unreadable. The pack reads the wrapper's value, 1 T4, and prices the VM at
+    exactly its truth (533); under a 90,000 budget pass is right, and never cheaper.)"""
     bad = gvm("t4", "n1-standard-8", guestAccelerators=[{"type": "nvidia-tesla-t4",
                                                           "count": {"value": 1}}])
     fs = glustre("scratch", "us-central1-b")
@@ -484,20 +534,26 @@ def test_f1_accelerator_count_as_an_object_is_no_crash_and_hides_nothing(pack):
     found = run(pack, [bad, fs, t, mig("a2", t, "us-central1-a"), gcp_budget("90000")],
                 provider=GCP)
     no_crash(found)
-    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
     assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+    assert estimate(pack, [bad], GCP) >= (0.38 + 0.35) * MONTH - 1
 
 
-def test_f2_launch_template_instance_type_as_a_list_is_not_passed(pack):
-    """A launch template whose instanceType is the list ["p4d.24xlarge"], a group of 2, a
-    1,000,000 budget. Expect: no crash; spend-limit not pass (the type cannot be read: a
-    group that may be GPU is never priced at nothing)."""
+def test_f2_launch_template_instance_type_as_a_list_is_priced_as_its_one_type(pack):
+    """A launch template whose instanceType is the list ["p4d.24xlarge"], a group of 2.
+    Expect: no crash; never cheaper than the truth: estimate 2 x 21.9576 x 730 = 32,058.10, so
+    spend-limit pass under a 1,000,000 budget.
+    (Corrected after the first run, my mistake: I had expected "not pass" under 1,000,000,
+    taking the list as unreadable; the pack reads its one type and prices the group at the
+    truth, which 1,000,000 covers. The case now pins the figure.)"""
     s = subnet("a", "us-east-1a")
     t = lt("lt", "p4d.24xlarge")
     t.props["instanceType"] = ["p4d.24xlarge"]
-    found = run(pack, [s, t, asg("train", t, [s], 2), aws_budget("1000000")], provider=AWS)
+    g = asg("train", t, [s], 2)
+    found = run(pack, [s, t, g, aws_budget("1000000")], provider=AWS)
     no_crash(found)
-    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+    assert near(estimate(pack, [s, t, g], AWS), 2 * P4D * MONTH)
 
 
 def test_f3_fsx_capacity_with_a_unit_is_not_priced_at_nothing(pack):
@@ -630,6 +686,9 @@ def test_h2_aws_native_instance_on_a_literal_subnet_is_undecided(pack):
 
 # ============================================================ I. public exposure
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: an aws-native:ec2:Eip with instanceId of a GPU instance passes no-public-"
+    "ingress; it should fail as aws.ec2.Eip does"))
 def test_i1_aws_native_eip_on_gpu_instance(pack):
     """An aws-native:ec2:EIP (AWS::EC2::EIP) with instanceId of a g5.xlarge instance on a private
     subnet. The instance gets a public address. Expect: no-public-ingress fail."""
@@ -713,6 +772,10 @@ def test_j1_misspelt_key_is_refused_over_grpc(pack, policy, key, value):
 
 # ============================================================ K. catalog reach
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: n1-standard-16 + 2 T4 in us-central1 (a shape GCP lists publicly) fails "
+    "closed: the catalog has N1 machine rows for n1-standard-4/8/64/96 only; it should be "
+    "priced (1,065.80)"))
 def test_k1_gcp_n1_standard_16_with_two_t4s_is_priced(pack):
     """n1-standard-16 + 2 nvidia-tesla-t4 in us-central1-a (GCP lists T4 on N1 up to 48 vCPUs
     with 2 GPUs: cloud.google.com/compute/docs/gpus#t4-gpus). n1-standard-16 = 16 x 0.031611 +
@@ -725,6 +788,9 @@ def test_k1_gcp_n1_standard_16_with_two_t4s_is_priced(pack):
     assert near(estimate(pack, [vm], GCP), (0.759996 + 0.70) * MONTH)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: n1-highmem-8 + 1 V100 in us-central1 fails closed: no n1-highmem rows in the "
+    "catalog; it should be priced (2,155.84)"))
 def test_k2_gcp_n1_highmem_8_with_a_v100_is_priced(pack):
     """n1-highmem-8 (52 GB) + 1 nvidia-tesla-v100 in us-central1-a: 8 x 0.031611 + 52 x
     0.004237 = 0.473212 USD/h; V100 2.48. Expect: estimate (0.473212 + 2.48) x 730 =
@@ -765,9 +831,29 @@ def test_k5_public_gpu_types_in_other_regions_are_priced(pack, build, provider, 
 
 
 def test_k6_every_estimate_names_the_catalog_date(pack):
-    """An estimate of a GKE-free plain stack (the k1 VM) keeps the catalog's date in view.
+    """An estimate of one a2-highgpu-1g VM keeps the catalog's date in view.
     Expect: the spend-limit message names a date (YYYY-MM)."""
     vm = gvm("a2", "a2-highgpu-1g")
     found = run(pack, [vm], {SPEND: {"maxMonthlyUsd": 1}}, provider=GCP)
     text = " ".join(d.message for d in judged(found) if d.policy == SPEND)
+    assert re.search(r"20\d\d-\d\d", text), text
+
+
+@pytest.mark.parametrize("build,provider", [
+    (lambda: gvm("t4", "n1-standard-8", guestAccelerators=[{"type": "nvidia-tesla-t4",
+                                                             "count": 1}]), GCP),
+    (lambda: vmss("t4", "Standard_NC4as_T4_v3", 1.0), AZ),
+    (lambda: ecs("n0", release=None), ALI),
+], ids=["gcp-n1-t4", "azure-nc4as-t4", "alibaba-gn7i"])
+def test_k7_the_catalog_date_is_visible_in_every_estimate(pack, build, provider):
+    """(Added after the first run: its probes showed estimates reading "catalog prices as of
+    unknown (commit date not retrievable)". The expected verdict is the issue's own words,
+    "keep the catalog's date visible in every estimate".) One priced GPU node each: the GCP
+    n1-standard-8 + T4 rows (skypilot-catalog v8), the Azure eastus row (skypilot-catalog v6),
+    the Alibaba eu-central-1 row (sugarlxn/skypilot-catalog). Expect: the spend-limit estimate
+    names a date (YYYY-MM), as the AWS rows' "post-dates 2025-09-10" does."""
+    found = run(pack, [build()], {SPEND: {"maxMonthlyUsd": 1}}, provider=provider)
+    text = " ".join(d.message for d in judged(found) if d.policy == SPEND and
+                    "exceeds" in d.message)
+    assert "USD/month" in text, messages(found, SPEND)
     assert re.search(r"20\d\d-\d\d", text), text
