@@ -845,6 +845,10 @@ def test_k6_every_estimate_names_the_catalog_date(pack):
     (lambda: vmss("t4", "Standard_NC4as_T4_v3", 1.0), AZ),
     (lambda: ecs("n0", release=None), ALI),
 ], ids=["gcp-n1-t4", "azure-nc4as-t4", "alibaba-gn7i"])
+@pytest.mark.xfail(strict=True, reason=(
+    "review36: the GCP N1 + T4, Azure eastus and Alibaba estimates say 'catalog prices as of "
+    "unknown (commit date not retrievable)': no date in view; each should name one (at least "
+    "the date the row was read, or a bound, as the AWS rows' 'post-dates 2025-09-10')"))
 def test_k7_the_catalog_date_is_visible_in_every_estimate(pack, build, provider):
     """(Added after the first run: its probes showed estimates reading "catalog prices as of
     unknown (commit date not retrievable)". The expected verdict is the issue's own words,
