@@ -78,25 +78,33 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
             mtype = r.get(f"{props}.machineType")
             z = zone(r.get("zone") or r.provider.get("zone"))
             accel = r.get(f"{props}.guestAccelerators")
-            count_key = "acceleratorCount"
+            count_key, type_key = "acceleratorCount", "acceleratorType"
             source = next((d for d in r.deps.get("specificReservation", [])
                            if d.type in GCP_TEMPLATES), None)
             if mtype is None and source is not None:
                 # specificReservation.sourceInstanceTemplate instead of instanceProperties: the
                 # template's machine type and accelerators are reserved (pulumi-gcp
                 # compute.Reservation; the two fields exclude each other).
-                mtype, accel, count_key = source.get("machineType"), \
-                    source.get("guestAccelerators"), "count"
+                mtype, accel, count_key, type_key = source.get("machineType"), \
+                    source.get("guestAccelerators"), "count", "type"
             counts = [checked_number(a.get(count_key)) for a in accel
                       if isinstance(a, dict)] if isinstance(accel, list) else []
             # A count that is no number still declares an accelerator (1), and is refused.
             n = sum(int(c) if isinstance(c, float) and c >= 1 else 1 for c in counts)
+            # Each reserved VM's attached GPUs, priced with its N1 machine as an instance's
+            # guestAccelerators are (inventory.compute._accelerator_types): reserved VMs and
+            # their GPUs bill at the on-demand rate, used or not (cloud.google.com/compute/docs/
+            # instances/reservations-overview).
+            kinds = [(_accelerator_name(a.get(type_key)),
+                      int(c) if isinstance(c, float) and c >= 1 else 1)
+                     for a, c in zip([a for a in accel if isinstance(a, dict)], counts)] \
+                if isinstance(accel, list) else []
             out.append(node_group(r, None, mtype if mtype is UNKNOWN else last_segment(mtype),
                                   count(r.get("specificReservation.count")), False, [z],
-                                  _region(r, z), accelerators=n, invalid=[
-                                      f"its accelerator count {c.text} is not a finite "
-                                      "non-negative number" for c in counts
-                                      if isinstance(c, BadNumber)]))
+                                  _region(r, z), accelerators=n, accelerator_types=kinds,
+                                  invalid=[f"its accelerator count {c.text} is not a finite "
+                                           "non-negative number" for c in counts
+                                           if isinstance(c, BadNumber)]))
         elif t == AZ_CAPACITY_RESERVATION:
             # Billed at the pay-as-you-go rate of its size, whether VMs use it or not.
             out.append(node_group(r, None, r.get("sku.name"), count(r.get("sku.capacity")),
@@ -219,6 +227,14 @@ def _sign(value: Any, r: Resource, is_gpu_type: Any, depth: int) -> Optional[tup
             if found is not None:
                 return found
     return None
+
+
+def _accelerator_name(kind: Any) -> Any:
+    """A GPU type by its name (the last segment of a URL); UNKNOWN or "" where it cannot be
+    read (then it has no price)."""
+    if kind is UNKNOWN:
+        return UNKNOWN
+    return last_segment(kind) if isinstance(kind, str) and kind else ""
 
 
 def _items(value: Any) -> list:

@@ -254,7 +254,9 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             g.region = env_region(g.cloud)
         if g.cloud == "gcp":
             g.invalid += _accelerator_problems(g.template)
-            g.accelerator_types = _accelerator_types(g.template)
+            # A group with no template of its own (a reservation) keeps the types it was
+            # built with.
+            g.accelerator_types = _accelerator_types(g.template) or g.accelerator_types
         elif g.cloud == "aws":
             g.capacity_block = any(
                 h is not None and h.get("instanceMarketOptions.marketType") == "capacity-block"

@@ -169,10 +169,6 @@ def test_a3_classic_azure_capacity_reservation_is_capacity(pack):
     assert near(estimate(pack, [crg, cr], AZ), 2 * ND96 * MONTH)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: a GCP reservation of n1-standard-8 + 1 T4 in us-central1 fails closed ('no "
-    "catalog price') although the catalog prices that shape for an instance (0.38 + 0.35 "
-    "USD/h); it should be 1,065.80"))
 def test_a4_gcp_reservation_of_n1_with_t4s_priced_with_its_gpus(pack):
     """A GCP reservation of 2 x (n1-standard-8 + 1 nvidia-tesla-t4) in us-central1-a, not yet
     used. Reserved VMs and their GPUs bill at the on-demand rate whether used or not
