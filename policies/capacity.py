@@ -19,12 +19,22 @@ from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_numb
 AWS_CAPACITY_RESERVATION = "aws:ec2/capacityReservation:CapacityReservation"
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
 AZ_CAPACITY_RESERVATION = "azure-native:compute:CapacityReservation"
+# The classic azure provider's (pulumi-azure compute.CapacityReservation, azurerm
+# capacity_reservation): sku {name, capacity}, one zone, its location its group's.
+AZ_CLASSIC_CAPACITY_RESERVATION = "azure:compute/capacityReservation:CapacityReservation"
+AZ_CLASSIC_CAPACITY_RESERVATION_GROUP = \
+    "azure:compute/capacityReservationGroup:CapacityReservationGroup"
 ALI_CAPACITY_RESERVATION = "alicloud:ecs/capacityReservation:CapacityReservation"
 SAGEMAKER_ENDPOINT_CONFIG = "aws:sagemaker/endpointConfiguration:EndpointConfiguration"
 AZ_ML_COMPUTE = "azure-native:machinelearningservices:Compute"
 AKS_AGENT_POOL = "azure-native:containerservice:AgentPool"
 AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
 ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
+# The classic azure provider's AKS (pulumi-azure containerservice.KubernetesCluster's
+# defaultNodePool, KubernetesClusterNodePool): vmSize, nodeCount, maxCount when autoscaling.
+AZ_CLASSIC_AKS_CLUSTER = "azure:containerservice/kubernetesCluster:KubernetesCluster"
+AZ_CLASSIC_AKS_POOL = ("azure:containerservice/kubernetesClusterNodePool:"
+                       "KubernetesClusterNodePool")
 AZ_CLASSIC_VMSS = ("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
                    "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
                    # The classic provider's Flexible scale set: skuName and instances.
@@ -50,8 +60,9 @@ TEMPLATES = frozenset({
 
 # Types this module or inventory sizes (RESERVATIONS are not placed by the rdma rule).
 RESERVATIONS = (AWS_CAPACITY_RESERVATION, GCP_RESERVATION, AZ_CAPACITY_RESERVATION,
-                ALI_CAPACITY_RESERVATION)
-MANAGED = (SAGEMAKER_ENDPOINT_CONFIG, AZ_ML_COMPUTE, AKS_AGENT_POOL, AKS_CLUSTER, ACK_NODE_POOL)
+                AZ_CLASSIC_CAPACITY_RESERVATION, ALI_CAPACITY_RESERVATION)
+MANAGED = (SAGEMAKER_ENDPOINT_CONFIG, AZ_ML_COMPUTE, AKS_AGENT_POOL, AKS_CLUSTER, ACK_NODE_POOL,
+           AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL)
 SIZED = frozenset({*RESERVATIONS, *MANAGED, *AZ_CLASSIC_VMSS, *AZ_CLASSIC_VM, AWS_NATIVE_ASG,
                    AWS_NATIVE_INSTANCE})
 
@@ -109,6 +120,31 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
             # Billed at the pay-as-you-go rate of its size, whether VMs use it or not.
             out.append(node_group(r, None, r.get("sku.name"), count(r.get("sku.capacity")),
                                   False, _azure_zones(r.get("zones"), zone), _location(r)))
+        elif t == AZ_CLASSIC_CAPACITY_RESERVATION:
+            # The same bill as azure-native's: its size's pay-as-you-go rate, used or not
+            # (learn.microsoft.com/azure/virtual-machines/capacity-reservation-overview).
+            z = r.get("zone")
+            out.append(node_group(r, None, r.get("sku.name"), count(r.get("sku.capacity")),
+                                  False, _azure_zones(z if z is UNKNOWN else [z] if z else None,
+                                                      zone),
+                                  _location_via(r, "capacityReservationGroupId")))
+        elif t == AZ_CLASSIC_AKS_POOL or t == AZ_CLASSIC_AKS_CLUSTER:
+            pools = [r.get("defaultNodePool")] if t == AZ_CLASSIC_AKS_CLUSTER else [r.props]
+            for p in pools:
+                if p is UNKNOWN:
+                    out.append(node_group(r, None, UNKNOWN, None, False, [UNKNOWN],
+                                          _location(r)))
+                    continue
+                if not isinstance(p, dict):
+                    continue
+                # autoScalingEnabled (pulumi-azure v6) or enableAutoScaling (v5): at most
+                # maxCount nodes, else nodeCount.
+                auto = p.get("autoScalingEnabled") or p.get("enableAutoScaling")
+                out.append(node_group(r, None, p.get("vmSize"), count(
+                    _get(p, "maxCount") if auto else None, p.get("nodeCount")),
+                    p.get("priority") == "Spot", _azure_zones(p.get("zones"), zone),
+                    _location(r) if t == AZ_CLASSIC_AKS_CLUSTER
+                    else _location_via(r, "kubernetesClusterId")))
         elif t == ALI_CAPACITY_RESERVATION:
             # An immediate capacity reservation: the pay-as-you-go rate of its type from purchase
             # until released or expired, used or not (CreateCapacityReservation, alibabacloud.com
@@ -260,6 +296,15 @@ def _region(r: Resource, zone: Any) -> str:
 def _location(r: Resource) -> Any:
     value = r.get("location") or r.provider_region or ""
     return UNKNOWN if value is UNKNOWN else str(value).replace(" ", "").lower()
+
+
+def _location_via(r: Resource, key: str) -> Any:
+    """The location of a classic azure resource that has none of its own: the resource it
+    belongs to (a reservation's group, a node pool's cluster), else its provider's."""
+    for d in r.deps.get(key, []):
+        if d.get("location") is not None:
+            return _location(d)
+    return _location(r)
 
 
 def _azure_zones(value: Any, zone: Any) -> list:

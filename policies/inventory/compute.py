@@ -30,6 +30,7 @@ from trainstack_policies.inventory.tokens import (
     GCP_INSTANCE_FROM_TEMPLATE,
     GCP_REGION_IGM,
     GCP_TEMPLATES,
+    GKE_CLUSTER,
     GKE_NODE_POOL,
 )
 from trainstack_policies.inventory.values import (
@@ -117,6 +118,45 @@ def _gke_pool(r: Resource) -> NodeGroup:
                      accelerators=_accelerators(holder))
 
 
+def _gke_cluster_pools(r: Resource) -> list[NodeGroup]:
+    """The node pools a GKE cluster declares itself, each read as a separate NodePool is: its
+    inline nodePools, or else its default pool (the cluster's nodeConfig, nodeLocations and
+    initialNodeCount, per zone), unless removeDefaultNodePool deletes that pool once the
+    cluster is up (pulumi-gcp container.Cluster) or the cluster is Autopilot (no node pools of
+    its own: Google bills its Pods).
+    A default pool whose size is unknown counts as unknown (fails closed if GPU)."""
+    if r.get("enableAutopilot") is True:
+        return []
+    pools = r.get("nodePools")
+    if pools is UNKNOWN:
+        pools = [UNKNOWN]
+    if isinstance(pools, list) and pools:
+        shared = {k: r.get(k) for k in ("location", "nodeLocations")}
+        out = []
+        for p in pools:
+            if not isinstance(p, dict):
+                out.append(NodeGroup(r, None, UNKNOWN, None, False, [UNKNOWN], ""))
+                continue
+            own = {k: v for k, v in p.items() if v is not None}
+            out.append(_as_cluster(_gke_pool(replace(r, props={**shared, **own}, deps={})), r))
+        return out
+    if r.get("removeDefaultNodePool") is True:
+        return []
+    # The default pool: initialNodeCount nodes per zone (the cluster's own nodeConfig).
+    pool = _as_cluster(_gke_pool(replace(r, props={k: r.get(k) for k in (
+        "location", "nodeLocations", "nodeConfig", "initialNodeCount")})), r)
+    if r.get("nodeConfig") is UNKNOWN or r.get("nodeConfig.machineType") is UNKNOWN:
+        # Its machine is unknown until apply: it may be GPU capacity.
+        pool.instance_type, pool.instance_types = UNKNOWN, [UNKNOWN]
+    return [pool]
+
+
+def _as_cluster(g: NodeGroup, cluster: Resource) -> NodeGroup:
+    """A pool read from a cluster's inputs, judged as the cluster (its name, tags, findings)."""
+    g.resource = cluster
+    return g
+
+
 # node_groups' list of the last stack gpu_groups() saw, and its GPU groups.
 _LAST_GPU: tuple[Optional[list], list] = (None, [])
 
@@ -126,7 +166,7 @@ _LAST_GPU: tuple[Optional[list], list] = (None, [])
 _GROUP_TYPES = frozenset({
     AWS_ASG, AWS_SPOT_FLEET, AWS_FLEET, AWS_EKS_NODE_GROUP, AWS_INSTANCE,
     AWS_SPOT_INSTANCE_REQUEST, GCP_IGM, GCP_REGION_IGM, GKE_NODE_POOL, GCP_INSTANCE_FROM_TEMPLATE,
-    GCP_INSTANCE, AZ_VMSS, AZ_VM, ALI_INSTANCE, ALI_INSTANCE_SET, ALI_SCALING_GROUP})
+    GCP_INSTANCE, AZ_VMSS, AZ_VM, ALI_INSTANCE, ALI_INSTANCE_SET, ALI_SCALING_GROUP, GKE_CLUSTER})
 
 
 def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
@@ -181,6 +221,8 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 accelerators=max([_accelerators(t) for t in templates], default=0)))
         elif r.type == GKE_NODE_POOL:
             groups.append(_gke_pool(r))
+        elif r.type == GKE_CLUSTER:
+            groups += _gke_cluster_pools(r)
         elif r.type == GCP_INSTANCE_FROM_TEMPLATE:
             holder = _from_template(r)
             zone = _zone(r.get("zone") or r.provider.get("zone"))

@@ -26,7 +26,13 @@ AWS_ODCR = "aws:ec2/capacityReservation:CapacityReservation"
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
 AZ_CAPACITY_RESERVATION = "azure-native:compute:CapacityReservation"
 AZ_CAPACITY_RESERVATION_GROUP = "azure-native:compute:CapacityReservationGroup"
-RESERVATION_TYPES = (AWS_ODCR, GCP_RESERVATION, AZ_CAPACITY_RESERVATION, ALI_CAPACITY_RESERVATION)
+# The classic azure provider's: the reservation names its group by capacityReservationGroupId,
+# as its VMs, scale sets and AKS node pools do (a cluster's in its defaultNodePool).
+AZ_CLASSIC_CAPACITY_RESERVATION = "azure:compute/capacityReservation:CapacityReservation"
+AZ_CLASSIC_CAPACITY_RESERVATION_GROUP = \
+    "azure:compute/capacityReservationGroup:CapacityReservationGroup"
+RESERVATION_TYPES = (AWS_ODCR, GCP_RESERVATION, AZ_CAPACITY_RESERVATION,
+                     AZ_CLASSIC_CAPACITY_RESERVATION, ALI_CAPACITY_RESERVATION)
 
 
 def _depends_on(holder: Resource, keys: tuple[str, ...], target: Resource) -> bool:
@@ -72,13 +78,17 @@ def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
         return r.get("specificReservationRequired") is not True and not g.spot \
             and all(_gcp_affinity_any(h) for h in holders) \
             and _same_known_zone(g.zones, res.zones)
-    if r.type == AZ_CAPACITY_RESERVATION:
+    if r.type == AZ_CAPACITY_RESERVATION or r.type == AZ_CLASSIC_CAPACITY_RESERVATION:
         groups = [d for d in r.deps.get("capacityReservationGroupName", [])
-                  if d.type == AZ_CAPACITY_RESERVATION_GROUP]
+                  if d.type == AZ_CAPACITY_RESERVATION_GROUP] + \
+            [d for d in r.deps.get("capacityReservationGroupId", [])
+             if d.type == AZ_CLASSIC_CAPACITY_RESERVATION_GROUP]
         # A scale set's / VM's capacityReservation; an AKS agent pool's
-        # capacityReservationGroupID (azure-native containerservice.AgentPool).
+        # capacityReservationGroupID (azure-native containerservice.AgentPool); the classic
+        # provider's capacityReservationGroupId (a cluster's in its defaultNodePool).
         return any(_depends_on(h, ("virtualMachineProfile", "capacityReservation",
-                                   "capacityReservationGroupID"), crg)
+                                   "capacityReservationGroupID", "capacityReservationGroupId",
+                                   "defaultNodePool"), crg)
                    for h in holders for crg in groups)
     if r.type == ALI_CAPACITY_RESERVATION:
         for h in holders:

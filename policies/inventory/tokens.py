@@ -75,6 +75,8 @@ AWS_SPOT_INSTANCE_REQUEST = "aws:ec2/spotInstanceRequest:SpotInstanceRequest"
 GCP_INSTANCE_FROM_TEMPLATE = "gcp:compute/instanceFromTemplate:InstanceFromTemplate"
 AWS_ASG_SCHEDULE = "aws:autoscaling/schedule:Schedule"
 GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
+# A GKE cluster runs its default node pool (nodeConfig, initialNodeCount) unless it removes it.
+GKE_CLUSTER = "gcp:container/cluster:Cluster"
 # azure-native v3 moved it from `insights` to `monitor` (the old token stays an alias).
 AZ_AUTOSCALE = ("azure-native:monitor:AutoscaleSetting", "azure-native:insights:AutoscaleSetting")
 

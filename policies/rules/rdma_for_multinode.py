@@ -63,6 +63,7 @@ SCOPE = (
 # GPU capacity this rule does not judge: placement and fabric belong to the managed service
 # (EKS / GKE pools, EC2 fleets), which take them in settings this rule does not read.
 _NOT_PLACEABLE = ("aws:eks/nodeGroup:NodeGroup", "gcp:container/nodePool:NodePool",
+                  "gcp:container/cluster:Cluster",
                   "aws:ec2/spotFleetRequest:SpotFleetRequest", "aws:ec2/fleet:Fleet",
                   *capacity.RESERVATIONS, *capacity.MANAGED)
 

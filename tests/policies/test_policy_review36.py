@@ -148,10 +148,6 @@ def test_a2_aws_native_odcr_and_aws_native_group_priced_once(pack):
     assert near(estimate(pack, [cr, t, g], AWS), 2 * G6E12 * MONTH)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: a classic azure CapacityReservation (2 x Standard_ND96isr_H100_v5, "
-    "143,547/month) is not seen (sku.name is no field the sweep reads): spend-limit passes "
-    "under a 10,000 budget; it should fail"))
 def test_a3_classic_azure_capacity_reservation_is_capacity(pack):
     """The classic azure provider's azurerm_capacity_reservation (Terraform-converted): a group
     and a reservation of 2 Standard_ND96isr_H100_v5 in eastus zone 1, nothing in it yet, beside
@@ -251,10 +247,6 @@ def test_a7_eks_node_group_of_capacity_type_capacity_block_at_its_fee(pack):
 
 # ============================================================ C. compute the pack must see
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: a GKE cluster's GPU default pool (nodeConfig g2-standard-8 x initialNodeCount "
-    "2) fails closed as a type the pack does not size; it should be priced (1,246.29) and "
-    "pass under 10,000"))
 def test_c1_gke_cluster_default_pool_of_l4_is_priced(pack):
     """A zonal GKE cluster whose default node pool is GPU (nodeConfig machineType g2-standard-8,
     initialNodeCount 2, us-central1-a): the commonest hand-written GKE program. A 10,000 budget.
@@ -271,10 +263,6 @@ def test_c1_gke_cluster_default_pool_of_l4_is_priced(pack):
     assert 2 * G2_8 * MONTH - 2 <= got <= 2 * G2_8 * MONTH + 75, got
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: a classic azure KubernetesClusterNodePool (Standard_NC4as_T4_v3, maxCount 3) "
-    "fails closed as a type the pack does not size; it should be priced at its maximum "
-    "(1,151.94) and pass"))
 def test_c2_classic_aks_node_pool_of_t4_is_priced(pack):
     """azurerm_kubernetes_cluster_node_pool, Terraform-converted (classic azure provider): a T4
     pool Standard_NC4as_T4_v3 autoscaling 0..3 beside the cluster (CPU system pool), a 20,000
@@ -407,10 +395,6 @@ def test_d3_azure_autoscale_enabled_as_the_string_false_stops_nothing(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: an autoscale setting whose targetResourceUri is the explicitly named scale "
-    "set's id, written literally, is not tied to it: the month (5,363) is priced instead of "
-    "the 48 h stop (352.61)"))
 def test_d4_azure_autoscale_naming_the_explicitly_named_scale_set_by_literal_id_stops_it(pack):
     """The scale set is named explicitly (vmScaleSetName "a100-train" in resource group ml-rg,
     subscription from the provider); the autoscale setting's targetResourceUri is that scale
