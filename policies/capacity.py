@@ -29,6 +29,7 @@ SAGEMAKER_ENDPOINT_CONFIG = "aws:sagemaker/endpointConfiguration:EndpointConfigu
 AZ_ML_COMPUTE = "azure-native:machinelearningservices:Compute"
 AKS_AGENT_POOL = "azure-native:containerservice:AgentPool"
 AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
+GKE_CLUSTER = "gcp:container/cluster:Cluster"
 ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
 # The classic azure provider's AKS (pulumi-azure containerservice.KubernetesCluster's
 # defaultNodePool, KubernetesClusterNodePool): vmSize, nodeCount, maxCount when autoscaling.
@@ -234,6 +235,11 @@ def gpu_signs(resources: Iterable[Resource], skip: set[int], is_gpu_type: Any,
     for r in resources:
         if id(r) in skip or r.type in TEMPLATES or r.type in SIZED or r.type in not_compute \
                 or r.type.startswith("pulumi:"):
+            continue
+        if r.type == GKE_CLUSTER and r.get("removeDefaultNodePool") is True \
+                and not r.get("nodePools"):
+            # Its nodeConfig describes a default pool deleted as soon as the cluster is up
+            # (inventory.compute reads the pools it keeps).
             continue
         found = _sign(r.props, r, is_gpu_type, 0)
         if found is not None:
