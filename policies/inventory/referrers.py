@@ -72,7 +72,8 @@ class _AzureTargets(Referrers):
         found = super().of(group, name_key)
         name, rg = group.get("vmScaleSetName"), group.get("resourceGroupName")
         sub = (group.provider or {}).get("subscriptionId")
-        if not self._by_id or not all(isinstance(v, str) and v for v in (name, rg, sub)):
+        if not self._by_id or not (isinstance(name, str) and isinstance(rg, str)
+                                   and isinstance(sub, str) and name and rg and sub):
             return found
         more = [r for _, r in self._by_id.get((sub.lower(), rg.lower(), name.lower()), [])
                 if not any(r is f for f in found)]
