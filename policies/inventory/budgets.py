@@ -471,7 +471,7 @@ def _aws_accounts(r: Resource) -> tuple[Any, set]:
     for key in ("assumeRoles", "assumeRole"):
         value = json_text(provider.get(key))
         roles = roles or ([value] if isinstance(value, dict) else _list(value))
-    arns = [UNKNOWN if role is UNKNOWN else role.get("roleArn") for role in roles
+    arns = [role.get("roleArn") if isinstance(role, dict) else UNKNOWN for role in roles
             if isinstance(role, dict) or role is UNKNOWN]
     arn = arns[-1] if arns else None
     if _has_unknown(arn):
@@ -528,17 +528,18 @@ def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
         # deploys only to those accounts; one that deploys elsewhere (or only to accounts the
         # filter leaves out) is left out; a provider that names no account may deploy to any
         # (the credentials decide, which the program does not hold): undecided.
-        wanted, out = set(values), False
+        accounts = set(values)
+        found: Any = False
         for allowed, refused in compute.accounts:
-            if wanted and wanted <= refused:
+            if accounts and accounts <= refused:
                 continue
             if allowed is None or allowed is UNKNOWN:
-                out = UNKNOWN
-            elif allowed <= wanted:
+                found = UNKNOWN
+            elif allowed <= accounts:
                 return True
-            elif allowed & wanted:
-                out = UNKNOWN
-        return out
+            elif allowed & accounts:
+                found = UNKNOWN
+        return found
     if name == "purchasetype":
         # Purchase option ("On Demand Instances", "Spot Instances", "Standard Reserved
         # Instances", "Savings Plans"...): On-Demand GPU nodes need the on-demand option,
