@@ -29,7 +29,8 @@ from trainstack_policies.model import Resource, dig
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
 AZ_CAPACITY_RESERVATION = "azure-native:compute:CapacityReservation"
 AZ_CAPACITY_RESERVATION_GROUP = "azure-native:compute:CapacityReservationGroup"
-RESERVATION_TYPES = (AWS_ODCR, AWS_NATIVE_ODCR, GCP_RESERVATION, AZ_CAPACITY_RESERVATION, ALI_CAPACITY_RESERVATION)
+RESERVATION_TYPES = (AWS_ODCR, AWS_NATIVE_ODCR, GCP_RESERVATION, AZ_CAPACITY_RESERVATION,
+                     ALI_CAPACITY_RESERVATION)
 
 
 def _depends_on(holder: Resource, keys: tuple[str, ...], target: Resource) -> bool:

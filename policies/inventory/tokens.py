@@ -70,7 +70,8 @@ DATA_MB_TAG = "trainstack:data-mb"  # the bucket's expected data, from the data-
 # Node groups, fleets, pools and what scales them.
 AWS_SPOT_FLEET = "aws:ec2/spotFleetRequest:SpotFleetRequest"
 AWS_FLEET = "aws:ec2/fleet:Fleet"
-# aws-native (CloudFormation AWS::EC2::EC2Fleet, AWS::EC2::LaunchTemplate, AWS::EC2::CapacityReservation).
+# aws-native (CloudFormation AWS::EC2::EC2Fleet, AWS::EC2::LaunchTemplate,
+# AWS::EC2::CapacityReservation).
 AWS_NATIVE_FLEET = "aws-native:ec2:Ec2Fleet"
 AWS_NATIVE_LAUNCH_TEMPLATE = "aws-native:ec2:LaunchTemplate"
 AWS_ODCR = "aws:ec2/capacityReservation:CapacityReservation"
