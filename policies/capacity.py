@@ -17,6 +17,9 @@ from typing import Any, Iterable, Optional
 from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, last_segment, number
 
 AWS_CAPACITY_RESERVATION = "aws:ec2/capacityReservation:CapacityReservation"
+# CloudFormation AWS::EC2::CapacityReservation: the same inputs (instanceType, instanceCount,
+# availabilityZone, instancePlatform, tenancy, instanceMatchCriteria, endDate/endDateType).
+AWS_NATIVE_CAPACITY_RESERVATION = "aws-native:ec2:CapacityReservation"
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
 AZ_CAPACITY_RESERVATION = "azure-native:compute:CapacityReservation"
 # The classic azure provider's (pulumi-azure compute.CapacityReservation, azurerm
@@ -46,6 +49,7 @@ AZ_CLASSIC_VM = ("azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
 AWS_NATIVE_ASG = "aws-native:autoscaling:AutoScalingGroup"
 AWS_NATIVE_INSTANCE = "aws-native:ec2:Instance"
 AWS_NATIVE_LT = "aws-native:ec2:LaunchTemplate"
+_AWS_SUBNETS = ("aws:ec2/subnet:Subnet", "aws-native:ec2:Subnet")
 GCP_TEMPLATES = ("gcp:compute/instanceTemplate:InstanceTemplate",
                  "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate")
 
@@ -60,8 +64,8 @@ TEMPLATES = frozenset({
 })
 
 # Types this module or inventory sizes (RESERVATIONS are not placed by the rdma rule).
-RESERVATIONS = (AWS_CAPACITY_RESERVATION, GCP_RESERVATION, AZ_CAPACITY_RESERVATION,
-                AZ_CLASSIC_CAPACITY_RESERVATION, ALI_CAPACITY_RESERVATION)
+RESERVATIONS = (AWS_CAPACITY_RESERVATION, AWS_NATIVE_CAPACITY_RESERVATION, GCP_RESERVATION,
+                AZ_CAPACITY_RESERVATION, AZ_CLASSIC_CAPACITY_RESERVATION, ALI_CAPACITY_RESERVATION)
 MANAGED = (SAGEMAKER_ENDPOINT_CONFIG, AZ_ML_COMPUTE, AKS_AGENT_POOL, AKS_CLUSTER, ACK_NODE_POOL,
            AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL)
 SIZED = frozenset({*RESERVATIONS, *MANAGED, *AZ_CLASSIC_VMSS, *AZ_CLASSIC_VM, AWS_NATIVE_ASG,
@@ -81,7 +85,7 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
         t = r.type
         if t not in SIZED:
             continue   # one look-up for the many resources of no type below
-        if t == AWS_CAPACITY_RESERVATION:
+        if t == AWS_CAPACITY_RESERVATION or t == AWS_NATIVE_CAPACITY_RESERVATION:
             z = zone(r.get("availabilityZone"))
             out.append(node_group(r, None, r.get("instanceType"), count(r.get("instanceCount")),
                                   False, [z], _region(r, z)))
@@ -207,8 +211,16 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
                            ), None)
             itype = lt.get("launchTemplateData.instanceType") if lt is not None and \
                 lt.type == AWS_NATIVE_LT else lt.get("instanceType") if lt is not None else None
+            market = lt.get("launchTemplateData.instanceMarketOptions.marketType") \
+                if lt is not None and lt.type == AWS_NATIVE_LT else None
+            # Its zones: the subnets of vpcZoneIdentifier, else availabilityZones (AWS::
+            # AutoScaling::AutoScalingGroup); "" where neither reads.
+            subnets = [s for s in r.dep("vpcZoneIdentifier") if s.type in _AWS_SUBNETS]
+            azs = r.get("availabilityZones")
+            zs = [zone(s.get("availabilityZone")) for s in subnets] if subnets else \
+                [zone(z) for z in azs] if isinstance(azs, list) and azs else [""]
             out.append(node_group(r, lt, itype, count(r.get("maxSize"), r.get("desiredCapacity")),
-                                  False, [""], r.provider_region or ""))
+                                  market == "spot", zs, _region(r, zs[0])))
         elif t == AWS_NATIVE_INSTANCE:
             z = zone(r.get("availabilityZone"))
             out.append(node_group(r, None, r.get("instanceType"), 1, False, [z], _region(r, z)))

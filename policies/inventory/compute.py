@@ -5,7 +5,7 @@ from dataclasses import replace
 from typing import Any, Optional
 
 from trainstack_policies.inventory.compute_aws import _aws_fleet, _aws_group, _eks_group
-from trainstack_policies.inventory.groups import NodeGroup, is_gpu_group
+from trainstack_policies.inventory.groups import NodeGroup, is_gpu_group, launch_settings
 from trainstack_policies.inventory.lifetimes import enforced_hours
 from trainstack_policies.inventory.referrers import _StackIndex
 from trainstack_policies.inventory.reservations import count_once
@@ -20,6 +20,7 @@ from trainstack_policies.inventory.tokens import (
     AWS_FLEET,
     AWS_INSTANCE,
     AWS_LAUNCH_TEMPLATE,
+    AWS_NATIVE_FLEET,
     AWS_SPOT_FLEET,
     AWS_SPOT_INSTANCE_REQUEST,
     AWS_SUBNET,
@@ -164,7 +165,7 @@ _LAST_GPU: tuple[Optional[list], list] = (None, [])
 # The types _node_groups() reads as groups (one branch each below): every other resource is
 # passed over with one look-up instead of the whole chain of comparisons.
 _GROUP_TYPES = frozenset({
-    AWS_ASG, AWS_SPOT_FLEET, AWS_FLEET, AWS_EKS_NODE_GROUP, AWS_INSTANCE,
+    AWS_ASG, AWS_SPOT_FLEET, AWS_FLEET, AWS_NATIVE_FLEET, AWS_EKS_NODE_GROUP, AWS_INSTANCE,
     AWS_SPOT_INSTANCE_REQUEST, GCP_IGM, GCP_REGION_IGM, GKE_NODE_POOL, GCP_INSTANCE_FROM_TEMPLATE,
     GCP_INSTANCE, AZ_VMSS, AZ_VM, ALI_INSTANCE, ALI_INSTANCE_SET, ALI_SCALING_GROUP, GKE_CLUSTER})
 
@@ -177,7 +178,7 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             continue
         if r.type == AWS_ASG:
             groups.append(_aws_group(r, resources))
-        elif r.type in (AWS_SPOT_FLEET, AWS_FLEET):
+        elif r.type in (AWS_SPOT_FLEET, AWS_FLEET, AWS_NATIVE_FLEET):
             groups.append(_aws_fleet(r))
         elif r.type == AWS_EKS_NODE_GROUP:
             groups.append(_eks_group(r))
@@ -300,9 +301,14 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             # built with.
             g.accelerator_types = _accelerator_types(g.template) or g.accelerator_types
         elif g.cloud == "aws":
+            # Launched into a Capacity Block: marketType capacity-block (on the instance or its
+            # launch template, aws or aws-native), or an EKS node group of capacityType
+            # CAPACITY_BLOCK (docs.aws.amazon.com/eks/latest/userguide/capacity-blocks-mng.html).
             g.capacity_block = any(
-                h is not None and h.get("instanceMarketOptions.marketType") == "capacity-block"
-                for h in (g.resource, g.template))
+                h is not None and launch_settings(h).get("instanceMarketOptions.marketType")
+                == "capacity-block" for h in (g.resource, g.template)) or (
+                g.resource.type == AWS_EKS_NODE_GROUP
+                and g.resource.get("capacityType") == "CAPACITY_BLOCK")
         g.lifetime_hours, g.lifetime_how = enforced_hours(g, resources, index)
         if g.resource.type == GCP_IGM or g.resource.type == GCP_REGION_IGM:
             _autoscaled(g, index.gcp_autoscalers.of(g.resource, name_key=None),

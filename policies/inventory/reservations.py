@@ -18,11 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from trainstack_policies.inventory.groups import NodeGroup
-from trainstack_policies.inventory.tokens import ALI_CAPACITY_RESERVATION
+from trainstack_policies.inventory.groups import NodeGroup, launch_settings
+from trainstack_policies.inventory.tokens import (
+    ALI_CAPACITY_RESERVATION,
+    AWS_NATIVE_ODCR,
+    AWS_ODCR,
+)
 from trainstack_policies.model import Resource, dig
 
-AWS_ODCR = "aws:ec2/capacityReservation:CapacityReservation"
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
 AZ_CAPACITY_RESERVATION = "azure-native:compute:CapacityReservation"
 AZ_CAPACITY_RESERVATION_GROUP = "azure-native:compute:CapacityReservationGroup"
@@ -31,7 +34,7 @@ AZ_CAPACITY_RESERVATION_GROUP = "azure-native:compute:CapacityReservationGroup"
 AZ_CLASSIC_CAPACITY_RESERVATION = "azure:compute/capacityReservation:CapacityReservation"
 AZ_CLASSIC_CAPACITY_RESERVATION_GROUP = \
     "azure:compute/capacityReservationGroup:CapacityReservationGroup"
-RESERVATION_TYPES = (AWS_ODCR, GCP_RESERVATION, AZ_CAPACITY_RESERVATION,
+RESERVATION_TYPES = (AWS_ODCR, AWS_NATIVE_ODCR, GCP_RESERVATION, AZ_CAPACITY_RESERVATION,
                      AZ_CLASSIC_CAPACITY_RESERVATION, ALI_CAPACITY_RESERVATION)
 
 
@@ -50,8 +53,8 @@ def _gcp_names(holder: Resource) -> list[str]:
 
 def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
     r = res.resource
-    holders = [h for h in (g.resource, g.template) if h is not None]
-    if r.type == AWS_ODCR:
+    holders = [launch_settings(h) for h in (g.resource, g.template) if h is not None]
+    if r.type == AWS_ODCR or r.type == AWS_NATIVE_ODCR:
         if not _aws_attributes_match(r, holders):
             return False
         if any(_depends_on(h, ("capacityReservationSpecification",), r) for h in holders):

@@ -112,10 +112,6 @@ def _p4d_pair(**p):
 
 # ============================================== A. capacity counted once, blocks at their price
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: an aws-native CapacityReservation (p5.48xlarge x 2, catalogued) fails closed "
-    "as 'GPU capacity of a resource type the pack does not size'; it should be priced like "
-    "aws.ec2.CapacityReservation (80,358.40) and pass under 100,000"))
 def test_a1_aws_native_odcr_alone_is_priced_not_failed_closed(pack):
     """An aws-native ODCR (CloudFormation AWS::EC2::CapacityReservation) of 2 p5.48xlarge in
     us-east-1a that nothing launches into yet, with a 100,000 USD monthly budget. A reservation
@@ -131,10 +127,6 @@ def test_a1_aws_native_odcr_alone_is_priced_not_failed_closed(pack):
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: the aws-native ODCR is unsized, so the stack fails closed ('cannot be "
-    "estimated'); it should price the reservation and the aws-native group in it once "
-    "(15,319.20)"))
 def test_a2_aws_native_odcr_and_aws_native_group_priced_once(pack):
     """The aws-native pair teams write from CloudFormation: an open ODCR of 2 g6e.12xlarge in
     us-east-1a and an aws-native AutoScalingGroup of 2 g6e.12xlarge there (On-Demand, open
@@ -194,10 +186,6 @@ def test_a5_gcp_instance_from_template_fills_an_open_reservation(pack):
     assert near(estimate(pack, [r, t, vm], GCP), A2 * MONTH)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: the aws-native group in the block is priced on demand for a month (80,358) and"
-    " the block read as unused (its dependency through launchTemplateData not read; with both"
-    " fees 110,358): counted twice; should be the fee once, 30,000"))
 def test_a6_capacity_block_bought_and_used_by_aws_native_group_at_its_fee(pack):
     """The stack buys a Capacity Block (aws.ec2.CapacityBlockReservation) and an aws-native group
     of 2 p5.48xlarge launches into it (its aws-native launch template: marketType capacity-block,
@@ -221,10 +209,6 @@ def test_a6_capacity_block_bought_and_used_by_aws_native_group_at_its_fee(pack):
     assert near(estimate(pack, [blk, s, t, g], AWS, cfg), 30000)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: an EKS node group of capacityType CAPACITY_BLOCK is priced on demand for a "
-    "month (80,358) instead of its configured block fee (20,000): only "
-    "instanceMarketOptions.marketType is read"))
 def test_a7_eks_node_group_of_capacity_type_capacity_block_at_its_fee(pack):
     """An EKS managed node group with capacityType CAPACITY_BLOCK (how EKS runs in a Capacity
     Block: docs.aws.amazon.com/eks/latest/userguide/capacity-blocks-mng.html; the launch template
@@ -282,9 +266,6 @@ def test_c2_classic_aks_node_pool_of_t4_is_priced(pack):
     assert near(estimate(pack, [aks, pool], AZ), 3 * T4VM * MONTH)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: an aws-native Ec2Fleet (2 x g5.12xlarge on demand) fails closed as a type the "
-    "pack does not size; it should be priced as aws.ec2.Fleet is (8,281.12) and pass"))
 def test_c3_aws_native_ec2_fleet_is_priced(pack):
     """aws-native:ec2:Ec2Fleet (CloudFormation AWS::EC2::EC2Fleet), maintain, 2 on-demand
     g5.12xlarge in us-east-1a from an aws-native launch template, 50,000 budget.
@@ -428,10 +409,6 @@ def _linked_budget():
                                              "values": ["210987654321"]}])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: a budget filtered to LinkedAccount 210987654321 is taken as the alarm for a "
-    "stack the provider confines to 123456789012 (allowedAccountIds): pass; it should be 'no "
-    "budget alarm on aws'"))
 def test_e1_aws_budget_on_another_linked_account_is_no_alarm(pack):
     """A budget filtered to LinkedAccount 210987654321; the provider may deploy only to
     123456789012 (allowedAccountIds). The budget leaves the stack's GPU group out.
@@ -443,10 +420,6 @@ def test_e1_aws_budget_on_another_linked_account_is_no_alarm(pack):
     assert "no budget alarm on aws" in messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: a budget filtered to a LinkedAccount the program never names is taken as "
-    "covering the stack (pass); whether it does is not in the program: it should be 'cannot "
-    "decide'"))
 def test_e2_aws_budget_on_a_linked_account_the_stack_does_not_name_is_undecided(pack):
     """The same budget, the provider naming no account: whether 210987654321 is the account the
     stack deploys to is not in the program. Expect: spend-limit undecided (not a pass taking
@@ -666,9 +639,6 @@ def test_h2_aws_native_instance_on_a_literal_subnet_is_undecided(pack):
 
 # ============================================================ I. public exposure
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: an aws-native:ec2:Eip with instanceId of a GPU instance passes no-public-"
-    "ingress; it should fail as aws.ec2.Eip does"))
 def test_i1_aws_native_eip_on_gpu_instance(pack):
     """An aws-native:ec2:EIP (AWS::EC2::EIP) with instanceId of a g5.xlarge instance on a private
     subnet. The instance gets a public address. Expect: no-public-ingress fail."""
