@@ -416,6 +416,10 @@ def _over_budget(found_budgets: list, est: pricing.Estimate,
 class _Undecidable(UnknownValue):
     """A decision no value at apply would settle either (a currency without a cited rate)."""
 
+    FOUND = "a budget amount in a currency the catalog cites no USD rate for"
+    EXPECTED = "a budget in USD, or a currency with a cited rate"
+    FIX = "give the budget in USD, or in a currency the catalog's fx.csv cites a rate for"
+
     def __init__(self, resource: Resource, what: str):
         super().__init__(resource, what)
         self.args = (f"{resource.name}: its {what}",)
