@@ -722,10 +722,6 @@ def test_j1_misspelt_key_is_refused_over_grpc(pack, policy, key, value):
 
 # ============================================================ K. catalog reach
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: n1-standard-16 + 2 T4 in us-central1 (a shape GCP lists publicly) fails "
-    "closed: the catalog has N1 machine rows for n1-standard-4/8/64/96 only; it should be "
-    "priced (1,065.80)"))
 def test_k1_gcp_n1_standard_16_with_two_t4s_is_priced(pack):
     """n1-standard-16 + 2 nvidia-tesla-t4 in us-central1-a (GCP lists T4 on N1 up to 48 vCPUs
     with 2 GPUs: cloud.google.com/compute/docs/gpus#t4-gpus). n1-standard-16 = 16 x 0.031611 +
@@ -738,9 +734,6 @@ def test_k1_gcp_n1_standard_16_with_two_t4s_is_priced(pack):
     assert near(estimate(pack, [vm], GCP), (0.759996 + 0.70) * MONTH)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: n1-highmem-8 + 1 V100 in us-central1 fails closed: no n1-highmem rows in the "
-    "catalog; it should be priced (2,155.84)"))
 def test_k2_gcp_n1_highmem_8_with_a_v100_is_priced(pack):
     """n1-highmem-8 (52 GB) + 1 nvidia-tesla-v100 in us-central1-a: 8 x 0.031611 + 52 x
     0.004237 = 0.473212 USD/h; V100 2.48. Expect: estimate (0.473212 + 2.48) x 730 =
@@ -795,10 +788,6 @@ def test_k6_every_estimate_names_the_catalog_date(pack):
     (lambda: vmss("t4", "Standard_NC4as_T4_v3", 1.0), AZ),
     (lambda: ecs("n0", release=None), ALI),
 ], ids=["gcp-n1-t4", "azure-nc4as-t4", "alibaba-gn7i"])
-@pytest.mark.xfail(strict=True, reason=(
-    "review36: the GCP N1 + T4, Azure eastus and Alibaba estimates say 'catalog prices as of "
-    "unknown (commit date not retrievable)': no date in view; each should name one (at least "
-    "the date the row was read, or a bound, as the AWS rows' 'post-dates 2025-09-10')"))
 def test_k7_the_catalog_date_is_visible_in_every_estimate(pack, build, provider):
     """(Added after the first run: its probes showed estimates reading "catalog prices as of
     unknown (commit date not retrievable)". The expected verdict is the issue's own words,
