@@ -17,14 +17,28 @@ from typing import Any, Iterable, Optional
 from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, last_segment, number
 
 AWS_CAPACITY_RESERVATION = "aws:ec2/capacityReservation:CapacityReservation"
+# CloudFormation AWS::EC2::CapacityReservation: the same inputs (instanceType, instanceCount,
+# availabilityZone, instancePlatform, tenancy, instanceMatchCriteria, endDate/endDateType).
+AWS_NATIVE_CAPACITY_RESERVATION = "aws-native:ec2:CapacityReservation"
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
 AZ_CAPACITY_RESERVATION = "azure-native:compute:CapacityReservation"
+# The classic azure provider's (pulumi-azure compute.CapacityReservation, azurerm
+# capacity_reservation): sku {name, capacity}, one zone, its location its group's.
+AZ_CLASSIC_CAPACITY_RESERVATION = "azure:compute/capacityReservation:CapacityReservation"
+AZ_CLASSIC_CAPACITY_RESERVATION_GROUP = \
+    "azure:compute/capacityReservationGroup:CapacityReservationGroup"
 ALI_CAPACITY_RESERVATION = "alicloud:ecs/capacityReservation:CapacityReservation"
 SAGEMAKER_ENDPOINT_CONFIG = "aws:sagemaker/endpointConfiguration:EndpointConfiguration"
 AZ_ML_COMPUTE = "azure-native:machinelearningservices:Compute"
 AKS_AGENT_POOL = "azure-native:containerservice:AgentPool"
 AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
+GKE_CLUSTER = "gcp:container/cluster:Cluster"
 ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
+# The classic azure provider's AKS (pulumi-azure containerservice.KubernetesCluster's
+# defaultNodePool, KubernetesClusterNodePool): vmSize, nodeCount, maxCount when autoscaling.
+AZ_CLASSIC_AKS_CLUSTER = "azure:containerservice/kubernetesCluster:KubernetesCluster"
+AZ_CLASSIC_AKS_POOL = ("azure:containerservice/kubernetesClusterNodePool:"
+                       "KubernetesClusterNodePool")
 AZ_CLASSIC_VMSS = ("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
                    "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
                    # The classic provider's Flexible scale set: skuName and instances.
@@ -35,6 +49,7 @@ AZ_CLASSIC_VM = ("azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
 AWS_NATIVE_ASG = "aws-native:autoscaling:AutoScalingGroup"
 AWS_NATIVE_INSTANCE = "aws-native:ec2:Instance"
 AWS_NATIVE_LT = "aws-native:ec2:LaunchTemplate"
+_AWS_SUBNETS = ("aws:ec2/subnet:Subnet", "aws-native:ec2:Subnet")
 GCP_TEMPLATES = ("gcp:compute/instanceTemplate:InstanceTemplate",
                  "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate")
 
@@ -49,9 +64,10 @@ TEMPLATES = frozenset({
 })
 
 # Types this module or inventory sizes (RESERVATIONS are not placed by the rdma rule).
-RESERVATIONS = (AWS_CAPACITY_RESERVATION, GCP_RESERVATION, AZ_CAPACITY_RESERVATION,
-                ALI_CAPACITY_RESERVATION)
-MANAGED = (SAGEMAKER_ENDPOINT_CONFIG, AZ_ML_COMPUTE, AKS_AGENT_POOL, AKS_CLUSTER, ACK_NODE_POOL)
+RESERVATIONS = (AWS_CAPACITY_RESERVATION, AWS_NATIVE_CAPACITY_RESERVATION, GCP_RESERVATION,
+                AZ_CAPACITY_RESERVATION, AZ_CLASSIC_CAPACITY_RESERVATION, ALI_CAPACITY_RESERVATION)
+MANAGED = (SAGEMAKER_ENDPOINT_CONFIG, AZ_ML_COMPUTE, AKS_AGENT_POOL, AKS_CLUSTER, ACK_NODE_POOL,
+           AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL)
 SIZED = frozenset({*RESERVATIONS, *MANAGED, *AZ_CLASSIC_VMSS, *AZ_CLASSIC_VM, AWS_NATIVE_ASG,
                    AWS_NATIVE_INSTANCE})
 
@@ -69,7 +85,7 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
         t = r.type
         if t not in SIZED:
             continue   # one look-up for the many resources of no type below
-        if t == AWS_CAPACITY_RESERVATION:
+        if t == AWS_CAPACITY_RESERVATION or t == AWS_NATIVE_CAPACITY_RESERVATION:
             z = zone(r.get("availabilityZone"))
             out.append(node_group(r, None, r.get("instanceType"), count(r.get("instanceCount")),
                                   False, [z], _region(r, z)))
@@ -78,29 +94,62 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
             mtype = r.get(f"{props}.machineType")
             z = zone(r.get("zone") or r.provider.get("zone"))
             accel = r.get(f"{props}.guestAccelerators")
-            count_key = "acceleratorCount"
+            count_key, type_key = "acceleratorCount", "acceleratorType"
             source = next((d for d in r.deps.get("specificReservation", [])
                            if d.type in GCP_TEMPLATES), None)
             if mtype is None and source is not None:
                 # specificReservation.sourceInstanceTemplate instead of instanceProperties: the
                 # template's machine type and accelerators are reserved (pulumi-gcp
                 # compute.Reservation; the two fields exclude each other).
-                mtype, accel, count_key = source.get("machineType"), \
-                    source.get("guestAccelerators"), "count"
+                mtype, accel, count_key, type_key = source.get("machineType"), \
+                    source.get("guestAccelerators"), "count", "type"
             counts = [checked_number(a.get(count_key)) for a in accel
                       if isinstance(a, dict)] if isinstance(accel, list) else []
             # A count that is no number still declares an accelerator (1), and is refused.
             n = sum(int(c) if isinstance(c, float) and c >= 1 else 1 for c in counts)
+            # Each reserved VM's attached GPUs, priced with its N1 machine as an instance's
+            # guestAccelerators are (inventory.compute._accelerator_types): reserved VMs and
+            # their GPUs bill at the on-demand rate, used or not (cloud.google.com/compute/docs/
+            # instances/reservations-overview).
+            kinds = [(_accelerator_name(a.get(type_key)),
+                      int(c) if isinstance(c, float) and c >= 1 else 1)
+                     for a, c in zip([a for a in accel if isinstance(a, dict)], counts)] \
+                if isinstance(accel, list) else []
             out.append(node_group(r, None, mtype if mtype is UNKNOWN else last_segment(mtype),
                                   count(r.get("specificReservation.count")), False, [z],
-                                  _region(r, z), accelerators=n, invalid=[
-                                      f"its accelerator count {c.text} is not a finite "
-                                      "non-negative number" for c in counts
-                                      if isinstance(c, BadNumber)]))
+                                  _region(r, z), accelerators=n, accelerator_types=kinds,
+                                  invalid=[f"its accelerator count {c.text} is not a finite "
+                                           "non-negative number" for c in counts
+                                           if isinstance(c, BadNumber)]))
         elif t == AZ_CAPACITY_RESERVATION:
             # Billed at the pay-as-you-go rate of its size, whether VMs use it or not.
             out.append(node_group(r, None, r.get("sku.name"), count(r.get("sku.capacity")),
                                   False, _azure_zones(r.get("zones"), zone), _location(r)))
+        elif t == AZ_CLASSIC_CAPACITY_RESERVATION:
+            # The same bill as azure-native's: its size's pay-as-you-go rate, used or not
+            # (learn.microsoft.com/azure/virtual-machines/capacity-reservation-overview).
+            z = r.get("zone")
+            out.append(node_group(r, None, r.get("sku.name"), count(r.get("sku.capacity")),
+                                  False, _azure_zones(z if z is UNKNOWN else [z] if z else None,
+                                                      zone),
+                                  _location_via(r, "capacityReservationGroupId")))
+        elif t == AZ_CLASSIC_AKS_POOL or t == AZ_CLASSIC_AKS_CLUSTER:
+            pools = [r.get("defaultNodePool")] if t == AZ_CLASSIC_AKS_CLUSTER else [r.props]
+            for p in pools:
+                if p is UNKNOWN:
+                    out.append(node_group(r, None, UNKNOWN, None, False, [UNKNOWN],
+                                          _location(r)))
+                    continue
+                if not isinstance(p, dict):
+                    continue
+                # autoScalingEnabled (pulumi-azure v6) or enableAutoScaling (v5): at most
+                # maxCount nodes, else nodeCount.
+                auto = p.get("autoScalingEnabled") or p.get("enableAutoScaling")
+                out.append(node_group(r, None, p.get("vmSize"), count(
+                    _get(p, "maxCount") if auto else None, p.get("nodeCount")),
+                    p.get("priority") == "Spot", _azure_zones(p.get("zones"), zone),
+                    _location(r) if t == AZ_CLASSIC_AKS_CLUSTER
+                    else _location_via(r, "kubernetesClusterId")))
         elif t == ALI_CAPACITY_RESERVATION:
             # An immediate capacity reservation: the pay-as-you-go rate of its type from purchase
             # until released or expired, used or not (CreateCapacityReservation, alibabacloud.com
@@ -162,8 +211,16 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
                            ), None)
             itype = lt.get("launchTemplateData.instanceType") if lt is not None and \
                 lt.type == AWS_NATIVE_LT else lt.get("instanceType") if lt is not None else None
+            market = lt.get("launchTemplateData.instanceMarketOptions.marketType") \
+                if lt is not None and lt.type == AWS_NATIVE_LT else None
+            # Its zones: the subnets of vpcZoneIdentifier, else availabilityZones (AWS::
+            # AutoScaling::AutoScalingGroup); "" where neither reads.
+            subnets = [s for s in r.dep("vpcZoneIdentifier") if s.type in _AWS_SUBNETS]
+            azs = r.get("availabilityZones")
+            zs = [zone(s.get("availabilityZone")) for s in subnets] if subnets else \
+                [zone(z) for z in azs] if isinstance(azs, list) and azs else [""]
             out.append(node_group(r, lt, itype, count(r.get("maxSize"), r.get("desiredCapacity")),
-                                  False, [""], r.provider_region or ""))
+                                  market == "spot", zs, _region(r, zs[0])))
         elif t == AWS_NATIVE_INSTANCE:
             z = zone(r.get("availabilityZone"))
             out.append(node_group(r, None, r.get("instanceType"), 1, False, [z], _region(r, z)))
@@ -190,6 +247,11 @@ def gpu_signs(resources: Iterable[Resource], skip: set[int], is_gpu_type: Any,
     for r in resources:
         if id(r) in skip or r.type in TEMPLATES or r.type in SIZED or r.type in not_compute \
                 or r.type.startswith("pulumi:"):
+            continue
+        if r.type == GKE_CLUSTER and r.get("removeDefaultNodePool") is True \
+                and not r.get("nodePools"):
+            # Its nodeConfig describes a default pool deleted as soon as the cluster is up
+            # (inventory.compute reads the pools it keeps).
             continue
         found = _sign(r.props, r, is_gpu_type, 0)
         if found is not None:
@@ -221,6 +283,14 @@ def _sign(value: Any, r: Resource, is_gpu_type: Any, depth: int) -> Optional[tup
     return None
 
 
+def _accelerator_name(kind: Any) -> Any:
+    """A GPU type by its name (the last segment of a URL); UNKNOWN or "" where it cannot be
+    read (then it has no price)."""
+    if kind is UNKNOWN:
+        return UNKNOWN
+    return last_segment(kind) if isinstance(kind, str) and kind else ""
+
+
 def _items(value: Any) -> list:
     if value is UNKNOWN:
         return [UNKNOWN]
@@ -244,6 +314,15 @@ def _region(r: Resource, zone: Any) -> str:
 def _location(r: Resource) -> Any:
     value = r.get("location") or r.provider_region or ""
     return UNKNOWN if value is UNKNOWN else str(value).replace(" ", "").lower()
+
+
+def _location_via(r: Resource, key: str) -> Any:
+    """The location of a classic azure resource that has none of its own: the resource it
+    belongs to (a reservation's group, a node pool's cluster), else its provider's."""
+    for d in r.deps.get(key, []):
+        if d.get("location") is not None:
+            return _location(d)
+    return _location(r)
 
 
 def _azure_zones(value: Any, zone: Any) -> list:

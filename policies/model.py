@@ -69,6 +69,13 @@ def _cloud_of(type_token: str) -> str:
 class UnknownValue(Exception):
     """A rule needed a value that is unknown during this preview."""
 
+    # What a mandatory "cannot decide" says it found, expected and how to fix it: a subclass
+    # for a decision apply would not settle either says what it is instead.
+    FOUND = "a value unknown during preview"
+    EXPECTED = "a value the policy can judge"
+    FIX = ("set the value in the program (not from another resource's output), or exempt the "
+           "resource if it is judged elsewhere")
+
     def __init__(self, resource: "Resource", path: str):
         super().__init__(f"{resource.name}: .{path} can't be known during preview")
         self.resource = resource
@@ -78,6 +85,10 @@ class UnknownValue(Exception):
 class OutsideStack(UnknownValue):
     """A rule needed a fact about something the stack names but does not create (a subnet or
     file system made elsewhere): apply will not tell it either, only the pack's config can."""
+
+    FOUND = "a fact about something this stack does not create"
+    EXPECTED = "that fact, from the program or the policy's config"
+    FIX = "tell the pack in this policy's config as the problem says, or exempt the resource"
 
     def __init__(self, resource: "Resource", what: str):
         super().__init__(resource, what)

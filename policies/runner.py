@@ -106,10 +106,8 @@ def _run(rule: Rule, stack: _Stack, props: Mapping) -> tuple[list[Violation], li
 
 def undecided_violation(err: UnknownValue) -> Violation:
     r = err.resource
-    return Violation(r.urn, f"{r.name} ({r.type})", f"cannot decide: {err}", "a value unknown "
-                     "during preview", "a value the policy can judge",
-                     "set the value in the program (not from another resource's output), or "
-                     "exempt the resource if it is judged elsewhere")
+    return Violation(r.urn, f"{r.name} ({r.type})", f"cannot decide: {err}", err.FOUND,
+                     err.EXPECTED, err.FIX)
 
 
 def evaluate(resources: list[Resource], config: Optional[Mapping[str, PolicyConfig]] = None,

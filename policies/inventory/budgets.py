@@ -8,7 +8,7 @@ from typing import Any, Optional
 from trainstack_policies.inventory.tokens import AWS_BUDGET, AZ_BUDGETS, GCP_BUDGET
 
 AWS_BUDGET_ACTION = "aws:budgets/budgetAction:BudgetAction"
-from trainstack_policies.inventory.values import _dicts, _list
+from trainstack_policies.inventory.values import _dicts, _list, json_text
 from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, number
 
 
@@ -23,7 +23,9 @@ class Budget:
     # Filters that leave out the GPU compute (an S3-only budget; a Region, tag/label, project
     # or instance type the GPU compute does not have): it watches part of the bill, not the
     # GPU spend, so it is neither the stack's cap nor its GPU alarm. Tag/label filters the GPU
-    # compute carries, and account filters, keep it the stack's budget.
+    # compute carries keep it the stack's budget; an AWS LinkedAccount filter does when it
+    # names the account(s) the compute's provider deploys to, and is undecided when the
+    # program names none.
     scope: str = ""
     covers_compute: bool = True   # its filters still include the compute that runs GPU nodes
     # Filters (or an Azure scope) that cannot be read at preview: neither the cap nor, alone,
@@ -423,6 +425,8 @@ class _Compute:
         self.types: list[Any] = []
         self.zones: list[Any] = []         # every group's zones ("" unread, UNKNOWN)
         self.spot: list[bool] = []         # per group: spot (else On-Demand)
+        # per group (AWS): (accounts its provider may deploy to or None, accounts it may not)
+        self.accounts: list[tuple[Any, set]] = []
         for g in (gpu_groups(resources) if only is None else only):
             if g.cloud != cloud:
                 continue
@@ -430,6 +434,8 @@ class _Compute:
             self.zones += list(g.zones)
             self.spot.append(bool(g.spot))
             self.types += list(g.instance_types)
+            if cloud == "aws":
+                self.accounts.append(_aws_accounts(g.resource))
             merged: Any = {}
             for holder in (g.resource, g.template):
                 if holder is None:
@@ -445,6 +451,33 @@ class _Compute:
                     g.template.get("project") if g.template is not None else None) \
                     or g.resource.provider.get("project")
                 self.projects.append(project)
+
+
+def _aws_accounts(r: Resource) -> tuple[Any, set]:
+    """(the accounts r's AWS provider may deploy to, the accounts it may not): its
+    allowedAccountIds, else the account of the role it assumes (the last of assumeRoles, an
+    arn:aws:iam::<account>:role/... ARN); None where the program names no account, UNKNOWN
+    where that is unknown at preview; forbiddenAccountIds (pulumi-aws provider inputs)."""
+    provider = r.provider
+    forbidden = json_text(provider.get("forbiddenAccountIds"))
+    refused = {str(a) for a in forbidden if isinstance(a, (str, int))} \
+        if isinstance(forbidden, list) else set()
+    allowed = json_text(provider.get("allowedAccountIds"))
+    if _has_unknown(allowed):
+        return UNKNOWN, refused
+    if isinstance(allowed, list) and allowed:
+        return {str(a) for a in allowed}, refused
+    roles: Any = []
+    for key in ("assumeRoles", "assumeRole"):
+        value = json_text(provider.get(key))
+        roles = roles or ([value] if isinstance(value, dict) else _list(value))
+    arns = [role.get("roleArn") if isinstance(role, dict) else UNKNOWN for role in roles
+            if isinstance(role, dict) or role is UNKNOWN]
+    arn = arns[-1] if arns else None
+    if _has_unknown(arn):
+        return UNKNOWN, refused
+    account = str(arn).split(":")[4] if isinstance(arn, str) and arn.count(":") >= 5 else ""
+    return ({account} if account.isdigit() else None), refused
 
 
 def _compute_of(resources: list[Resource], cloud: str, cache: dict) -> _Compute:
@@ -490,6 +523,23 @@ def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
         if any(not isinstance(z, str) or not z for z in compute.zones):
             return UNKNOWN
         return any(z in values for z in compute.zones)
+    if name == "linkedaccount":
+        # The member accounts whose spend the budget counts: it covers a group whose provider
+        # deploys only to those accounts; one that deploys elsewhere (or only to accounts the
+        # filter leaves out) is left out; a provider that names no account may deploy to any
+        # (the credentials decide, which the program does not hold): undecided.
+        accounts = set(values)
+        found: Any = False
+        for allowed, refused in compute.accounts:
+            if accounts and accounts <= refused:
+                continue
+            if allowed is None or allowed is UNKNOWN:
+                found = UNKNOWN
+            elif allowed <= accounts:
+                return True
+            elif allowed & accounts:
+                found = UNKNOWN
+        return found
     if name == "purchasetype":
         # Purchase option ("On Demand Instances", "Spot Instances", "Standard Reserved
         # Instances", "Savings Plans"...): On-Demand GPU nodes need the on-demand option,
@@ -500,14 +550,17 @@ def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
     return True
 
 
-def _aws_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[str, bool, str]:
-    """(scope text, covers compute, undecided filter) of an AWS budget's cost filters. Filters
-    of different names all apply (AND); the values of one name are alternatives (OR). A filter
-    on a region, tag or instance type the stack's GPU compute does not have leaves it out."""
+def _aws_filters(r: Resource, resources: list[Resource], cache: dict
+                 ) -> tuple[str, bool, str, str]:
+    """(scope text, covers compute, undecided filter, outside text) of an AWS budget's cost
+    filters. Filters of different names all apply (AND); the values of one name are
+    alternatives (OR). A filter on a region, tag, instance type or linked account the stack's
+    GPU compute does not have leaves it out; a linked account the program does not say it
+    deploys to is "cannot decide" (outside text: no apply would tell it either)."""
     filters = r.get("costFilters")
     if _has_unknown(filters):
-        return "costFilters (unknown until apply)", False, "costFilters"
-    parts, covers, undecided = [], True, ""
+        return "costFilters (unknown until apply)", False, "costFilters", ""
+    parts, covers, undecided, outside = [], True, "", ""
     for f in _dicts(filters):
         if not isinstance(f, dict):
             continue
@@ -521,14 +574,16 @@ def _aws_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[s
             hit = _aws_filter_covers(name.lower(), values,
                                      _compute_of(resources, "aws", cache)) \
                 if name.lower() in ("region", "tagkeyvalue", "instancetype", "az",
-                                    "purchasetype") else True
-        if hit is UNKNOWN:
+                                    "purchasetype", "linkedaccount") else True
+        if hit is UNKNOWN and name.lower() == "linkedaccount":
+            outside = outside or _unnamed_account(name, values)
+        elif hit is UNKNOWN:
             undecided = undecided or f"costFilters {name} (the GPU compute's is unknown)"
         elif not hit:
             covers = False
     expression = r.get("filterExpression")
     if _has_unknown(expression):
-        return "filterExpression (unknown until apply)", False, "filterExpression"
+        return "filterExpression (unknown until apply)", False, "filterExpression", ""
     if isinstance(expression, dict) and expression:
         hit = _aws_expression(expression, resources, cache)
         if hit is UNKNOWN:
@@ -537,14 +592,22 @@ def _aws_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[s
             covers = False
             parts.append(f"filterExpression {expression}")
     if undecided and covers:
-        return f"costFilters ({undecided})", False, "costFilters"
-    return ("; ".join(parts) if not covers else ""), covers, ""
+        return f"costFilters ({undecided})", False, "costFilters", ""
+    if outside and covers:
+        return outside, False, "", outside
+    return ("; ".join(parts) if not covers else ""), covers, "", ""
+
+
+def _unnamed_account(name: str, values: list[str]) -> str:
+    return (f"costFilters {name}={','.join(values)}: whether that is the account the GPU "
+            "compute is deployed to is not in the program (its AWS provider names no "
+            "allowedAccountIds or assumed role; set allowed_account_ids on the provider)")
 
 
 # filterExpression dimension keys compared with the GPU compute (pulumi-aws Budget
 # filter_expression; the Budgets API Expression: Dimensions, Tags, And, Or, Not).
 _EXPRESSION_KEYS = {"REGION": "region", "INSTANCE_TYPE": "instancetype", "AZ": "az",
-                    "PURCHASE_TYPE": "purchasetype"}
+                    "PURCHASE_TYPE": "purchasetype", "LINKED_ACCOUNT": "linkedaccount"}
 
 
 def _aws_expression(expr: Any, resources: list[Resource], cache: dict) -> Any:
@@ -838,16 +901,16 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             amount, unknown, invalid = _amount(r, "limitAmount")
             if r.get("limitAmount") is None and r.get("plannedLimits") is not None:
                 amount, unknown, invalid = _planned(r)
-            scope, covers, undecided = _aws_filters(r, resources, cache)
+            scope, covers, undecided, outside = _aws_filters(r, resources, cache)
             ended = _ended(r, "timePeriodEnd") or _not_started(r, "timePeriodStart")
             if ended:
-                scope, covers, undecided = ended, False, ""
+                scope, covers, undecided, outside = ended, False, "", ""
             b = Budget(r, _per_month(amount, r.get("timeUnit")), str(r.get("limitUnit") or "USD"),
                        str(r.get("limitAmount")), unknown, invalid, scope, covers, undecided,
-                       silent=_aws_silent(r, actions))
+                       silent=_aws_silent(r, actions), outside=outside)
             if not ended:
-                _per_group(b, gpu("aws"), lambda cache, _, r=r: (
-                    *_aws_filters(r, resources, cache), ""))
+                _per_group(b, gpu("aws"), lambda cache, _, r=r: _aws_filters(r, resources,
+                                                                             cache))
             out.append(_in_usd(b))
         elif r.type == GCP_BUDGET:
             last = r.get("amount.lastPeriodAmount")

@@ -5,7 +5,7 @@ from dataclasses import replace
 from typing import Any, Optional
 
 from trainstack_policies.inventory.compute_aws import _aws_fleet, _aws_group, _eks_group
-from trainstack_policies.inventory.groups import NodeGroup, is_gpu_group
+from trainstack_policies.inventory.groups import NodeGroup, is_gpu_group, launch_settings
 from trainstack_policies.inventory.lifetimes import enforced_hours
 from trainstack_policies.inventory.referrers import _StackIndex
 from trainstack_policies.inventory.reservations import count_once
@@ -20,6 +20,7 @@ from trainstack_policies.inventory.tokens import (
     AWS_FLEET,
     AWS_INSTANCE,
     AWS_LAUNCH_TEMPLATE,
+    AWS_NATIVE_FLEET,
     AWS_SPOT_FLEET,
     AWS_SPOT_INSTANCE_REQUEST,
     AWS_SUBNET,
@@ -30,6 +31,7 @@ from trainstack_policies.inventory.tokens import (
     GCP_INSTANCE_FROM_TEMPLATE,
     GCP_REGION_IGM,
     GCP_TEMPLATES,
+    GKE_CLUSTER,
     GKE_NODE_POOL,
 )
 from trainstack_policies.inventory.values import (
@@ -117,6 +119,45 @@ def _gke_pool(r: Resource) -> NodeGroup:
                      accelerators=_accelerators(holder))
 
 
+def _gke_cluster_pools(r: Resource) -> list[NodeGroup]:
+    """The node pools a GKE cluster declares itself, each read as a separate NodePool is: its
+    inline nodePools, or else its default pool (the cluster's nodeConfig, nodeLocations and
+    initialNodeCount, per zone), unless removeDefaultNodePool deletes that pool once the
+    cluster is up (pulumi-gcp container.Cluster) or the cluster is Autopilot (no node pools of
+    its own: Google bills its Pods).
+    A default pool whose size is unknown counts as unknown (fails closed if GPU)."""
+    if r.get("enableAutopilot") is True:
+        return []
+    pools = r.get("nodePools")
+    if pools is UNKNOWN:
+        pools = [UNKNOWN]
+    if isinstance(pools, list) and pools:
+        shared = {k: r.get(k) for k in ("location", "nodeLocations")}
+        out = []
+        for p in pools:
+            if not isinstance(p, dict):
+                out.append(NodeGroup(r, None, UNKNOWN, None, False, [UNKNOWN], ""))
+                continue
+            own = {k: v for k, v in p.items() if v is not None}
+            out.append(_as_cluster(_gke_pool(replace(r, props={**shared, **own}, deps={})), r))
+        return out
+    if r.get("removeDefaultNodePool") is True:
+        return []
+    # The default pool: initialNodeCount nodes per zone (the cluster's own nodeConfig).
+    pool = _as_cluster(_gke_pool(replace(r, props={k: r.get(k) for k in (
+        "location", "nodeLocations", "nodeConfig", "initialNodeCount")})), r)
+    if r.get("nodeConfig") is UNKNOWN or r.get("nodeConfig.machineType") is UNKNOWN:
+        # Its machine is unknown until apply: it may be GPU capacity.
+        pool.instance_type, pool.instance_types = UNKNOWN, [UNKNOWN]
+    return [pool]
+
+
+def _as_cluster(g: NodeGroup, cluster: Resource) -> NodeGroup:
+    """A pool read from a cluster's inputs, judged as the cluster (its name, tags, findings)."""
+    g.resource = cluster
+    return g
+
+
 # node_groups' list of the last stack gpu_groups() saw, and its GPU groups.
 _LAST_GPU: tuple[Optional[list], list] = (None, [])
 
@@ -124,9 +165,9 @@ _LAST_GPU: tuple[Optional[list], list] = (None, [])
 # The types _node_groups() reads as groups (one branch each below): every other resource is
 # passed over with one look-up instead of the whole chain of comparisons.
 _GROUP_TYPES = frozenset({
-    AWS_ASG, AWS_SPOT_FLEET, AWS_FLEET, AWS_EKS_NODE_GROUP, AWS_INSTANCE,
+    AWS_ASG, AWS_SPOT_FLEET, AWS_FLEET, AWS_NATIVE_FLEET, AWS_EKS_NODE_GROUP, AWS_INSTANCE,
     AWS_SPOT_INSTANCE_REQUEST, GCP_IGM, GCP_REGION_IGM, GKE_NODE_POOL, GCP_INSTANCE_FROM_TEMPLATE,
-    GCP_INSTANCE, AZ_VMSS, AZ_VM, ALI_INSTANCE, ALI_INSTANCE_SET, ALI_SCALING_GROUP})
+    GCP_INSTANCE, AZ_VMSS, AZ_VM, ALI_INSTANCE, ALI_INSTANCE_SET, ALI_SCALING_GROUP, GKE_CLUSTER})
 
 
 def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
@@ -137,7 +178,7 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             continue
         if r.type == AWS_ASG:
             groups.append(_aws_group(r, resources))
-        elif r.type in (AWS_SPOT_FLEET, AWS_FLEET):
+        elif r.type in (AWS_SPOT_FLEET, AWS_FLEET, AWS_NATIVE_FLEET):
             groups.append(_aws_fleet(r))
         elif r.type == AWS_EKS_NODE_GROUP:
             groups.append(_eks_group(r))
@@ -181,6 +222,8 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 accelerators=max([_accelerators(t) for t in templates], default=0)))
         elif r.type == GKE_NODE_POOL:
             groups.append(_gke_pool(r))
+        elif r.type == GKE_CLUSTER:
+            groups += _gke_cluster_pools(r)
         elif r.type == GCP_INSTANCE_FROM_TEMPLATE:
             holder = _from_template(r)
             zone = _zone(r.get("zone") or r.provider.get("zone"))
@@ -254,11 +297,18 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             g.region = env_region(g.cloud)
         if g.cloud == "gcp":
             g.invalid += _accelerator_problems(g.template)
-            g.accelerator_types = _accelerator_types(g.template)
+            # A group with no template of its own (a reservation) keeps the types it was
+            # built with.
+            g.accelerator_types = _accelerator_types(g.template) or g.accelerator_types
         elif g.cloud == "aws":
+            # Launched into a Capacity Block: marketType capacity-block (on the instance or its
+            # launch template, aws or aws-native), or an EKS node group of capacityType
+            # CAPACITY_BLOCK (docs.aws.amazon.com/eks/latest/userguide/capacity-blocks-mng.html).
             g.capacity_block = any(
-                h is not None and h.get("instanceMarketOptions.marketType") == "capacity-block"
-                for h in (g.resource, g.template))
+                h is not None and launch_settings(h).get("instanceMarketOptions.marketType")
+                == "capacity-block" for h in (g.resource, g.template)) or (
+                g.resource.type == AWS_EKS_NODE_GROUP
+                and g.resource.get("capacityType") == "CAPACITY_BLOCK")
         g.lifetime_hours, g.lifetime_how = enforced_hours(g, resources, index)
         if g.resource.type == GCP_IGM or g.resource.type == GCP_REGION_IGM:
             _autoscaled(g, index.gcp_autoscalers.of(g.resource, name_key=None),

@@ -8,6 +8,7 @@ from trainstack_policies.inventory.groups import NodeGroup
 from trainstack_policies.inventory.tokens import (
     AWS_LAUNCH_CONFIGURATION,
     AWS_LAUNCH_TEMPLATE,
+    AWS_NATIVE_LAUNCH_TEMPLATE,
     AWS_SPOT_FLEET,
     AWS_SUBNET,
 )
@@ -25,6 +26,8 @@ from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_numb
 
 
 def _lt_type(lt: Optional[Resource]) -> Any:
+    if lt is not None and lt.type == AWS_NATIVE_LAUNCH_TEMPLATE:
+        return lt.get("launchTemplateData.instanceType")
     return lt.get("instanceType") if lt is not None else None
 
 
@@ -177,6 +180,9 @@ def _attribute_accelerators(lt: Optional[Resource], mixed: Any) -> int:
 def _aws_fleet(r: Resource) -> NodeGroup:
     lts = r.dep("launchTemplateConfigs", AWS_LAUNCH_TEMPLATE) + r.dep("launchTemplateConfig",
                                                                       AWS_LAUNCH_TEMPLATE)
+    # An aws-native EC2 Fleet (AWS::EC2::EC2Fleet) takes the same inputs, from aws-native
+    # launch templates.
+    lts += r.dep("launchTemplateConfigs", AWS_NATIVE_LAUNCH_TEMPLATE)
     specs = _dicts(r.get("launchSpecifications"))
     configs = r.get("launchTemplateConfigs") or r.get("launchTemplateConfig")
     types = _types([UNKNOWN if s is UNKNOWN else s.get("instanceType") for s in specs],

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Optional
 
-from trainstack_policies.inventory.tokens import GPU_FAMILIES
+from trainstack_policies.inventory.tokens import AWS_NATIVE_LAUNCH_TEMPLATE, GPU_FAMILIES
 from trainstack_policies.model import UNKNOWN, BadNumber, Resource
 
 
@@ -98,3 +98,19 @@ def is_gpu_group(g: NodeGroup) -> bool:
     """GPU capacity: a type that carries GPUs, accelerators, or a type unknown at preview."""
     return bool(g.accelerators) or any(t is UNKNOWN or gpu_reason(g.cloud, t)
                                        for t in g.instance_types)
+
+
+def launch_settings(holder: Resource) -> Resource:
+    """What nodes are launched with, as a classic launch template's top-level inputs. An
+    aws-native launch template (CloudFormation AWS::EC2::LaunchTemplate) keeps them under
+    launchTemplateData, and the engine records their property dependencies under that one key:
+    here each of its inputs depends on what launchTemplateData depends on. Others as they are."""
+    if holder.type != AWS_NATIVE_LAUNCH_TEMPLATE:
+        return holder
+    data = holder.get("launchTemplateData")
+    if not isinstance(data, dict):
+        return holder
+    under = holder.deps.get("launchTemplateData", [])
+    return Resource(holder.type, holder.name, holder.urn, data,
+                    {key: under for key in data} if under else {},
+                    provider_region=holder.provider_region, provider=holder.provider)

@@ -19,6 +19,8 @@ from trainstack_policies.inventory.tokens import (
     ALI_SCALING_GROUP,
     AWS_ASG,
     AWS_INSTANCE,
+    AWS_NATIVE_ODCR,
+    AWS_ODCR,
     AZ_VMSS,
     GCP_INSTANCE,
     GCP_INSTANCE_FROM_TEMPLATE,
@@ -30,7 +32,6 @@ from trainstack_policies.inventory.values import _dicts, dig_value, json_text
 from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, dig, number
 
 
-AWS_ODCR = "aws:ec2/capacityReservation:CapacityReservation"
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
 
 
@@ -175,8 +176,10 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
         hours = _hours_until(end)
         if hours is not None:
             return hours, f"endTime {end}"
-    if r.type == AWS_ODCR and str(r.get("endDateType") or "").lower() == "limited":
-        # Billed until its endDate, then released (pulumi-aws CapacityReservation end_date).
+    if (r.type == AWS_ODCR or r.type == AWS_NATIVE_ODCR) and \
+            str(r.get("endDateType") or "").lower() == "limited":
+        # Billed until its endDate, then released (pulumi-aws CapacityReservation end_date;
+        # CloudFormation AWS::EC2::CapacityReservation EndDateType / EndDate).
         hours = _hours_until(r.get("endDate"))
         if hours is not None:
             return hours, f"endDate {r.get('endDate')}"

@@ -30,6 +30,7 @@ class Referrers:
         self._by_name: dict[str, list[tuple[int, Resource]]] = {}
         if placed is None:
             placed = [(pos, r) for pos, r in enumerate(resources) if r.type in types]
+        self._placed = placed
         for pos, r in placed:
             for d in r.deps.get(key, []):
                 self._by_dep.setdefault(id(d), []).append((pos, r))
@@ -49,6 +50,50 @@ class Referrers:
         return [found[pos] for pos in sorted(found)]
 
 
+class _AzureTargets(Referrers):
+    """Autoscale settings by their targetResourceUri: besides a dependency or the set's own `id`
+    input, a literal ARM id names the stack's scale set when the set is named explicitly
+    (vmScaleSetName; an auto-named set's name has a random suffix, so no literal names it) and
+    the id's resource group and name are the set's and its subscription the set's provider's
+    (ARM ids are case-insensitive). A set whose subscription the pack cannot read (the
+    environment or the CLI login chooses it) is not tied by a literal id: a stop on another
+    subscription's set of the same name must not shorten this one's month."""
+
+    def __init__(self, resources: list[Resource], types: Any, key: str,
+                 placed: Optional[list[tuple[int, Resource]]] = None):
+        super().__init__(resources, types, key, placed)
+        self._by_id: dict[tuple[str, str, str], list[tuple[int, Resource]]] = {}
+        for name, found in self._by_name.items():
+            parsed = _scale_set_id(name)
+            if parsed is not None:
+                self._by_id.setdefault(parsed, []).extend(found)
+
+    def of(self, group: Resource, name_key: Optional[str] = "name") -> list[Resource]:
+        found = super().of(group, name_key)
+        name, rg = group.get("vmScaleSetName"), group.get("resourceGroupName")
+        sub = (group.provider or {}).get("subscriptionId")
+        if not self._by_id or not (isinstance(name, str) and isinstance(rg, str)
+                                   and isinstance(sub, str) and name and rg and sub):
+            return found
+        more = [r for _, r in self._by_id.get((sub.lower(), rg.lower(), name.lower()), [])
+                if not any(r is f for f in found)]
+        if not more:
+            return found
+        order = {id(r): pos for pos, r in self._placed}
+        return sorted(found + more, key=lambda r: order.get(id(r), -1))
+
+
+def _scale_set_id(value: str) -> Optional[tuple[str, str, str]]:
+    """(subscription, resource group, name), lower case, of a scale set's ARM id."""
+    parts = value.strip("/").split("/")
+    if len(parts) != 8 or [p.lower() for p in (parts[0], parts[2], parts[4], parts[5],
+                                               parts[6])] != \
+            ["subscriptions", "resourcegroups", "providers", "microsoft.compute",
+             "virtualmachinescalesets"] or not all(parts[i] for i in (1, 3, 7)):
+        return None
+    return parts[1].lower(), parts[3].lower(), parts[7].lower()
+
+
 class _StackIndex:
     """The referrer indexes node_groups() and enforced_hours() need, built once per stack."""
 
@@ -61,14 +106,14 @@ class _StackIndex:
             if found is not None:
                 found.append((pos, r))
 
-        def referrers(types: Any, key: str) -> Referrers:
+        def referrers(types: Any, key: str, kind: type = Referrers) -> Any:
             types = (types,) if isinstance(types, str) else tuple(dict.fromkeys(types))
             placed = wanted[types[0]] if len(types) == 1 else \
                 sorted((p for t in types for p in wanted[t]), key=lambda p: p[0])
-            return Referrers(resources, types, key, placed)
+            return kind(resources, types, key, placed)
 
         self.schedules = referrers(AWS_ASG_SCHEDULE, "autoscalingGroupName")
-        self.autoscale = referrers(AZ_AUTOSCALE, "targetResourceUri")
+        self.autoscale: Referrers = referrers(AZ_AUTOSCALE, "targetResourceUri", _AzureTargets)
         self.resizes = referrers(GCP_RESIZE_REQUEST, "instanceGroupManager")
         self.scaling_configs = referrers(ALI_SCALING_CONFIG, "scalingGroupId")
         self.gcp_autoscalers = referrers(_GCP_AUTOSCALERS, "target")

@@ -18,15 +18,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from trainstack_policies.inventory.groups import NodeGroup
-from trainstack_policies.inventory.tokens import ALI_CAPACITY_RESERVATION
+from trainstack_policies.inventory.groups import NodeGroup, launch_settings
+from trainstack_policies.inventory.tokens import (
+    ALI_CAPACITY_RESERVATION,
+    AWS_NATIVE_ODCR,
+    AWS_ODCR,
+)
 from trainstack_policies.model import Resource, dig
 
-AWS_ODCR = "aws:ec2/capacityReservation:CapacityReservation"
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
 AZ_CAPACITY_RESERVATION = "azure-native:compute:CapacityReservation"
 AZ_CAPACITY_RESERVATION_GROUP = "azure-native:compute:CapacityReservationGroup"
-RESERVATION_TYPES = (AWS_ODCR, GCP_RESERVATION, AZ_CAPACITY_RESERVATION, ALI_CAPACITY_RESERVATION)
+# The classic azure provider's: the reservation names its group by capacityReservationGroupId,
+# as its VMs, scale sets and AKS node pools do (a cluster's in its defaultNodePool).
+AZ_CLASSIC_CAPACITY_RESERVATION = "azure:compute/capacityReservation:CapacityReservation"
+AZ_CLASSIC_CAPACITY_RESERVATION_GROUP = \
+    "azure:compute/capacityReservationGroup:CapacityReservationGroup"
+RESERVATION_TYPES = (AWS_ODCR, AWS_NATIVE_ODCR, GCP_RESERVATION, AZ_CAPACITY_RESERVATION,
+                     AZ_CLASSIC_CAPACITY_RESERVATION, ALI_CAPACITY_RESERVATION)
 
 
 def _depends_on(holder: Resource, keys: tuple[str, ...], target: Resource) -> bool:
@@ -44,8 +53,8 @@ def _gcp_names(holder: Resource) -> list[str]:
 
 def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
     r = res.resource
-    holders = [h for h in (g.resource, g.template) if h is not None]
-    if r.type == AWS_ODCR:
+    holders = [launch_settings(h) for h in (g.resource, g.template) if h is not None]
+    if r.type == AWS_ODCR or r.type == AWS_NATIVE_ODCR:
         if not _aws_attributes_match(r, holders):
             return False
         if any(_depends_on(h, ("capacityReservationSpecification",), r) for h in holders):
@@ -72,13 +81,17 @@ def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
         return r.get("specificReservationRequired") is not True and not g.spot \
             and all(_gcp_affinity_any(h) for h in holders) \
             and _same_known_zone(g.zones, res.zones)
-    if r.type == AZ_CAPACITY_RESERVATION:
+    if r.type == AZ_CAPACITY_RESERVATION or r.type == AZ_CLASSIC_CAPACITY_RESERVATION:
         groups = [d for d in r.deps.get("capacityReservationGroupName", [])
-                  if d.type == AZ_CAPACITY_RESERVATION_GROUP]
+                  if d.type == AZ_CAPACITY_RESERVATION_GROUP] + \
+            [d for d in r.deps.get("capacityReservationGroupId", [])
+             if d.type == AZ_CLASSIC_CAPACITY_RESERVATION_GROUP]
         # A scale set's / VM's capacityReservation; an AKS agent pool's
-        # capacityReservationGroupID (azure-native containerservice.AgentPool).
+        # capacityReservationGroupID (azure-native containerservice.AgentPool); the classic
+        # provider's capacityReservationGroupId (a cluster's in its defaultNodePool).
         return any(_depends_on(h, ("virtualMachineProfile", "capacityReservation",
-                                   "capacityReservationGroupID"), crg)
+                                   "capacityReservationGroupID", "capacityReservationGroupId",
+                                   "defaultNodePool"), crg)
                    for h in holders for crg in groups)
     if r.type == ALI_CAPACITY_RESERVATION:
         for h in holders:

@@ -70,11 +70,19 @@ DATA_MB_TAG = "trainstack:data-mb"  # the bucket's expected data, from the data-
 # Node groups, fleets, pools and what scales them.
 AWS_SPOT_FLEET = "aws:ec2/spotFleetRequest:SpotFleetRequest"
 AWS_FLEET = "aws:ec2/fleet:Fleet"
+# aws-native (CloudFormation AWS::EC2::EC2Fleet, AWS::EC2::LaunchTemplate,
+# AWS::EC2::CapacityReservation).
+AWS_NATIVE_FLEET = "aws-native:ec2:Ec2Fleet"
+AWS_NATIVE_LAUNCH_TEMPLATE = "aws-native:ec2:LaunchTemplate"
+AWS_ODCR = "aws:ec2/capacityReservation:CapacityReservation"
+AWS_NATIVE_ODCR = "aws-native:ec2:CapacityReservation"
 AWS_EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 AWS_SPOT_INSTANCE_REQUEST = "aws:ec2/spotInstanceRequest:SpotInstanceRequest"
 GCP_INSTANCE_FROM_TEMPLATE = "gcp:compute/instanceFromTemplate:InstanceFromTemplate"
 AWS_ASG_SCHEDULE = "aws:autoscaling/schedule:Schedule"
 GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
+# A GKE cluster runs its default node pool (nodeConfig, initialNodeCount) unless it removes it.
+GKE_CLUSTER = "gcp:container/cluster:Cluster"
 # azure-native v3 moved it from `insights` to `monitor` (the old token stays an alias).
 AZ_AUTOSCALE = ("azure-native:monitor:AutoscaleSetting", "azure-native:insights:AutoscaleSetting")
 

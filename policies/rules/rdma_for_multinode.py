@@ -29,6 +29,7 @@ from trainstack_policies.inventory import (
     NodeGroup,
     gpu_groups,
 )
+from trainstack_policies.inventory.groups import launch_settings
 from trainstack_policies.model import (
     AWS_INTERFACE_KEYS,
     UNKNOWN,
@@ -63,7 +64,9 @@ SCOPE = (
 # GPU capacity this rule does not judge: placement and fabric belong to the managed service
 # (EKS / GKE pools, EC2 fleets), which take them in settings this rule does not read.
 _NOT_PLACEABLE = ("aws:eks/nodeGroup:NodeGroup", "gcp:container/nodePool:NodePool",
+                  "gcp:container/cluster:Cluster",
                   "aws:ec2/spotFleetRequest:SpotFleetRequest", "aws:ec2/fleet:Fleet",
+                  "aws-native:ec2:Ec2Fleet",
                   *capacity.RESERVATIONS, *capacity.MANAGED)
 
 
@@ -78,6 +81,7 @@ def _aws_reservation(g: NodeGroup) -> Any:
     for holder in (g.resource, g.template):
         if holder is None:
             continue
+        holder = launch_settings(holder)   # an aws-native template: under launchTemplateData
         target = holder.get("capacityReservationSpecification.capacityReservationTarget")
         if target is UNKNOWN:
             raise UnknownValue(holder, "capacityReservationSpecification")

@@ -32,6 +32,7 @@ from trainstack_policies.inventory import (
     gpu_reason,
     node_groups,
 )
+from trainstack_policies.inventory.groups import launch_settings
 from trainstack_policies.inventory.lifetimes import ali_release, prepaid
 from trainstack_policies.model import (
     UNKNOWN,
@@ -175,7 +176,7 @@ def _unused_blocks(resources: list[Resource], every: list[NodeGroup]) -> list[Re
     if not blocks:
         return []
     used = {id(d) for g in every for h in (g.resource, g.template) if h is not None
-            for d in h.deps.get("capacityReservationSpecification", [])}
+            for d in launch_settings(h).deps.get("capacityReservationSpecification", [])}
     return [b for b in blocks if id(b) not in used]
 
 
@@ -414,6 +415,10 @@ def _over_budget(found_budgets: list, est: pricing.Estimate,
 
 class _Undecidable(UnknownValue):
     """A decision no value at apply would settle either (a currency without a cited rate)."""
+
+    FOUND = "a budget amount in a currency the catalog cites no USD rate for"
+    EXPECTED = "a budget in USD, or a currency with a cited rate"
+    FIX = "give the budget in USD, or in a currency the catalog's fx.csv cites a rate for"
 
     def __init__(self, resource: Resource, what: str):
         super().__init__(resource, what)

@@ -10,6 +10,7 @@ then neither priced nor recorded as unpriced.
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,19 @@ GCP = [
 # GPUs attached to N1 machines (cloud.google.com/compute/docs/gpus), priced per GPU on top of the
 # machine in components/catalog/gcp_attached_gpus.csv.
 GCP_N1_GPUS = ["nvidia-tesla-t4", "nvidia-tesla-p4", "nvidia-tesla-v100", "nvidia-tesla-p100"]
+# The N1 predefined machine types those GPUs attach to (cloud.google.com/compute/docs/
+# general-purpose-machines#n1_machines: n1-standard 1-96 vCPUs at 3.75 GB per vCPU, n1-highmem 2-96
+# at 6.5 GB, n1-highcpu 2-96 at 0.9 GB), each priced as a machine row in gcp_attached_gpus.csv in
+# every region that file prices an N1 GPU in.
+GCP_N1_MACHINES = {
+    **{f"n1-standard-{n}": (n, 3.75 * n) for n in (1, 2, 4, 8, 16, 32, 64, 96)},
+    **{f"n1-highmem-{n}": (n, 6.5 * n) for n in (2, 4, 8, 16, 32, 64, 96)},
+    **{f"n1-highcpu-{n}": (n, 0.9 * n) for n in (2, 4, 8, 16, 32, 64, 96)},
+}
+GCP_N1_REGIONS = ["us-central1", "us-east1", "us-west1", "us-east4", "europe-west1", "europe-west4"]
+# Google's N1 predefined rates in us-central1 (cloud.google.com/compute/vm-instance-pricing, "N1
+# predefined vCPUs" and "N1 predefined memory"): USD per vCPU-hour and per GB-hour.
+N1_VCPU_USD_HR, N1_GB_USD_HR = 0.031611, 0.004237
 AZURE = [f"Standard_{s}" for s in (
     "NC4as_T4_v3", "NC8as_T4_v3", "NC16as_T4_v3", "NC64as_T4_v3",
     "NC6s_v3", "NC12s_v3", "NC24s_v3", "NC24rs_v3",
@@ -224,6 +238,49 @@ def test_gcp_gpus_attached_to_n1_are_each_priced_with_a_source():
         assert all(float(r["ondemand_usd_hr"]) > 0 and r["source"] and r["as_of"] for r in mine)
 
 
+def _attached_rows() -> list[dict]:
+    with open(ROOT / "components" / "catalog" / "gcp_attached_gpus.csv", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.mark.parametrize("machine", sorted(GCP_N1_MACHINES))
+def test_every_n1_shape_a_gpu_attaches_to_is_priced_where_n1_gpus_are(machine):
+    """Each N1 predefined shape has a machine row, with a source and a dated as_of, in each region
+    where an N1 GPU is priced; the pack reads the same figure (a node with an attached GPU is
+    machine + GPUs, so a missing machine row fails the node closed)."""
+    rows = {r["region"]: r for r in _attached_rows() if r["kind"] == "machine"
+            and r["name"] == machine}
+    gpu_regions = {r["region"] for r in _attached_rows() if r["kind"] == "accelerator"}
+    assert gpu_regions == set(GCP_N1_REGIONS)
+    assert sorted(rows) == sorted(GCP_N1_REGIONS), machine
+    for region, row in rows.items():
+        assert float(row["ondemand_usd_hr"]) > 0 and row["source"].strip(), row
+        assert re.match(r"20\d\d-\d\d-\d\d ", row["as_of"]), row
+        got = pack_catalog.attached_part("machine", machine, region)
+        assert got is not None and got.ondemand_usd_hr == float(row["ondemand_usd_hr"])
+
+
+@pytest.mark.parametrize("machine", sorted(GCP_N1_MACHINES))
+def test_n1_rows_in_us_central1_are_googles_vcpu_and_memory_rates(machine):
+    """N1 is billed per vCPU and per GB of memory: the us-central1 row is vCPUs x 0.031611 + GB x
+    0.004237 (worked by hand from Google's table; the older SkyPilot rows round to 5 digits)."""
+    vcpus, gb = GCP_N1_MACHINES[machine]
+    [row] = [r for r in _attached_rows() if r["kind"] == "machine" and r["name"] == machine
+             and r["region"] == "us-central1"]
+    assert float(row["ondemand_usd_hr"]) == pytest.approx(
+        vcpus * N1_VCPU_USD_HR + gb * N1_GB_USD_HR, rel=2e-5, abs=1e-6)
+
+
+def test_every_price_row_names_a_date():
+    """Every estimate names the catalog's date (issue 35): each instance, N1 machine and attached
+    GPU row's as_of holds a date, YYYY-MM-DD, even where the snapshot's own date is unknown (then
+    the day it was read, or a bound)."""
+    rows = [(p.instance_type, p.region, p.as_of) for p in catalog.prices()]
+    rows += [(r["name"], r["region"], r["as_of"]) for r in _attached_rows()]
+    undated = [r for r in rows if not re.search(r"20\d\d-\d\d-\d\d", r[2])]
+    assert undated == []
+
+
 def test_every_unpriced_record_is_a_listed_type_without_any_price():
     for row in _unpriced_rows():
         cloud, name = row["cloud"], row["instance_type"]
@@ -335,7 +392,8 @@ def test_azure_n_series_is_priced_in_the_us_regions_its_source_lists(name, regio
     assert row is not None, (name, region)
     assert (row.ondemand_usd_hr, row.spot_usd_hr) == (ondemand, spot)
     assert "catalogs/v6/azure/vms.csv @098741e70562f65d7af1cceb81e33b284f742604" in row.source
-    assert row.as_of.startswith("unknown (")
+    # the snapshot's commit date is not retrievable: the row names the day it was read
+    assert row.as_of.startswith("2026-11-30 (date the snapshot was read")
     assert pack_catalog.price("azure", name, region).ondemand_usd_hr == ondemand
 
 

@@ -88,14 +88,14 @@ NEW_ROWS = {
     "gcp": (lambda: n1_stack("2100", V100, nodes=1.0), None,
             lambda: n1_stack("2000", V100, nodes=1.0), None,
             "1 x n1-standard-8 + 1 x nvidia-tesla-v100 x 2.86 USD/h x 730 h", "2,088",
-            "unknown (commit date not retrievable)"),
+            "2026-11-30 (date the snapshot was read; its commit date is not retrievable)"),
     "azure": (lambda: azure_stack("Standard_NC8ads_A10_v4", 1050.0), None,
               lambda: azure_stack("Standard_NC8ads_A10_v4", 1000.0), None,
               "1 x Standard_NC8ads_A10_v4 x 1.43 USD/h x 730 h", "1,044", "2026-08-22"),
     "alicloud": (lambda: alicloud_stack("ecs.sgn7i-vws-m2.xlarge"), ALI_CAP(200),
                  lambda: alicloud_stack("ecs.sgn7i-vws-m2.xlarge"), ALI_CAP(190),
                  "1 x ecs.sgn7i-vws-m2.xlarge x 0.27 USD/h x 730 h", "199",
-                 "unknown (commit date not retrievable)"),
+                 "2026-11-30 (date the snapshot was read; its commit date is not retrievable)"),
 }
 
 # A type each provider lists publicly with no public price: (stack, config, the words the refusal

@@ -51,7 +51,8 @@ def test_n1_with_two_t4_over_its_budget_fails_with_machine_plus_gpus(pack):
     assert d.level == "mandatory" and "the estimated monthly cost exceeds" in d.message
     assert "2,365 USD/month" in d.message
     assert "3 x n1-standard-8 + 2 x nvidia-tesla-t4 x 1.08 USD/h x 730 h" in d.message
-    assert "unknown (commit date not retrievable)" in d.message    # the rows' date is shown
+    # the rows' date is shown: the day the snapshot was read (its commit date is not known)
+    assert "as of 2026-11-30 (date the snapshot was read" in d.message
 
 
 def test_spot_n1_with_gpus_is_priced_at_the_spot_rates(pack):

@@ -88,7 +88,7 @@ CASES = {
               "2026-08-22"),
     "alicloud": (alicloud_stack, alicloud_stack, None,
                  "1 x ecs.gn7i-c8g1.2xlarge x 1.33 USD/h x 730 h", "969",
-                 "unknown (commit date not retrievable)"),
+                 "2026-11-30 (date the snapshot was read; its commit date is not retrievable)"),
 }
 ALI_CAPS = (1000, 900)   # maxMonthlyUsd under / over 968.78
 

@@ -1013,11 +1013,13 @@ def test_j1_a_single_gpu_inference_node_is_priced_with_the_catalog_date(pack, cl
 
 
 def test_j1_a_us_azure_rows_name_their_unknown_date(pack):
-    # Expected: the US N-series rows come from the SkyPilot v6 catalog, whose date could not be
-    # retrieved: the estimate says so instead of passing the price off as current.
+    # Expected: the US N-series rows come from the SkyPilot v6 catalog, whose commit date could
+    # not be retrieved: the estimate says so instead of passing the price off as current, and
+    # names the day the snapshot was read (fix36cat: every estimate names a date).
     stack, provider = _single("azure", "Standard_NC4as_T4_v3", "eastus")
     _, message = estimate(pack, stack, provider)
-    assert "catalog prices as of unknown (commit date not retrievable)" in message, message
+    assert ("catalog prices as of 2026-11-30 (date the snapshot was read; its commit date is not "
+            "retrievable)") in message, message
 
 
 def test_j1_b_a_gpu_type_its_source_does_not_offer_in_the_region_fails_closed_saying_so(pack):
