@@ -155,6 +155,7 @@ def _gke_cluster_pools(r: Resource) -> list[NodeGroup]:
 def _as_cluster(g: NodeGroup, cluster: Resource) -> NodeGroup:
     """A pool read from a cluster's inputs, judged as the cluster (its name, tags, findings)."""
     g.resource = cluster
+    g.cloud = cluster.cloud   # read once when a group is made (NodeGroup.__post_init__)
     return g
 
 

@@ -58,8 +58,9 @@ class NodeGroup:
 
     def __post_init__(self) -> None:
         # The group's cloud, its resource's: read for every group by several rules (20,000
-        # resources: about 81,000 reads over 3,448 groups). Nothing sets a group's resource
-        # after it is made (dataclasses.replace() makes a new group, which reads it again).
+        # resources: about 81,000 reads over 3,448 groups). Whoever sets a group's resource
+        # after it is made sets its cloud too (compute._as_cluster); dataclasses.replace()
+        # makes a new group, which reads it again.
         self.cloud: str = self.resource.cloud
         if not self.instance_types:
             self.instance_types = [self.instance_type]
