@@ -250,25 +250,19 @@ def _aws(r: Resource, config) -> list[Violation]:
                           r.get("instance") or r.get("networkInterface"),
                           "Elastic IPs only on NAT gateways",
                           "remove the association; use a NAT gateway for egress")]
-    if t == "aws:ec2/eipAssociation:EipAssociation" and (
+    # The association, not the Eip, names the node when the address is attached apart (aws-native:
+    # CloudFormation AWS::EC2::EIPAssociation, with the same InstanceId / NetworkInterfaceId).
+    if t in ("aws:ec2/eipAssociation:EipAssociation", "aws-native:ec2:EipAssociation") and (
             r.get("instanceId") or r.get("networkInterfaceId")):
-        # The association, not the Eip, names the node when the address is attached apart.
         return [violation(r, "an Elastic IP is associated with a node",
                           r.get("instanceId") or r.get("networkInterfaceId"),
                           "Elastic IPs only on NAT gateways",
                           "remove the association; use a NAT gateway for egress")]
-    # aws-native (CloudFormation AWS::EC2::EIP InstanceId; AWS::EC2::EIPAssociation InstanceId /
-    # NetworkInterfaceId): the same address on the same node.
+    # aws-native (CloudFormation AWS::EC2::EIP InstanceId): the same address on the same node.
     if t == "aws-native:ec2:Eip" and r.get("instanceId"):
         return [violation(r, "an Elastic IP is attached to a node", r.get("instanceId"),
                           "Elastic IPs only on NAT gateways",
                           "remove instanceId; use a NAT gateway for egress")]
-    if t == "aws-native:ec2:EipAssociation" and (
-            r.get("instanceId") or r.get("networkInterfaceId")):
-        return [violation(r, "an Elastic IP is associated with a node",
-                          r.get("instanceId") or r.get("networkInterfaceId"),
-                          "Elastic IPs only on NAT gateways",
-                          "remove the association; use a NAT gateway for egress")]
     return []
 
 
