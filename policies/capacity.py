@@ -103,18 +103,17 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
                 # compute.Reservation; the two fields exclude each other).
                 mtype, accel, count_key, type_key = source.get("machineType"), \
                     source.get("guestAccelerators"), "count", "type"
-            counts = [checked_number(a.get(count_key)) for a in accel
-                      if isinstance(a, dict)] if isinstance(accel, list) else []
-            # A count that is no number still declares an accelerator (1), and is refused.
-            n = sum(int(c) if isinstance(c, float) and c >= 1 else 1 for c in counts)
+            declared = [a for a in accel if isinstance(a, dict)] if isinstance(accel, list) else []
+            counts = [checked_number(a.get(count_key)) for a in declared]
             # Each reserved VM's attached GPUs, priced with its N1 machine as an instance's
             # guestAccelerators are (inventory.compute._accelerator_types): reserved VMs and
             # their GPUs bill at the on-demand rate, used or not (cloud.google.com/compute/docs/
-            # instances/reservations-overview).
+            # instances/reservations-overview). A count that is no number still declares an
+            # accelerator (1), and is refused.
             kinds = [(_accelerator_name(a.get(type_key)),
                       int(c) if isinstance(c, float) and c >= 1 else 1)
-                     for a, c in zip([a for a in accel if isinstance(a, dict)], counts)] \
-                if isinstance(accel, list) else []
+                     for a, c in zip(declared, counts)]
+            n = sum(per_node for _, per_node in kinds)
             out.append(node_group(r, None, mtype if mtype is UNKNOWN else last_segment(mtype),
                                   count(r.get("specificReservation.count")), False, [z],
                                   _region(r, z), accelerators=n, accelerator_types=kinds,

@@ -18,6 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
+# The reservation types and their tokens are capacity's, which sizes them (one list for both).
+from trainstack_policies.capacity import (
+    AZ_CAPACITY_RESERVATION,
+    AZ_CLASSIC_CAPACITY_RESERVATION,
+    AZ_CLASSIC_CAPACITY_RESERVATION_GROUP,
+    GCP_RESERVATION,
+)
+from trainstack_policies.capacity import RESERVATIONS as RESERVATION_TYPES
 from trainstack_policies.inventory.groups import NodeGroup, launch_settings
 from trainstack_policies.inventory.tokens import (
     ALI_CAPACITY_RESERVATION,
@@ -26,16 +34,7 @@ from trainstack_policies.inventory.tokens import (
 )
 from trainstack_policies.model import Resource, dig
 
-GCP_RESERVATION = "gcp:compute/reservation:Reservation"
-AZ_CAPACITY_RESERVATION = "azure-native:compute:CapacityReservation"
 AZ_CAPACITY_RESERVATION_GROUP = "azure-native:compute:CapacityReservationGroup"
-# The classic azure provider's: the reservation names its group by capacityReservationGroupId,
-# as its VMs, scale sets and AKS node pools do (a cluster's in its defaultNodePool).
-AZ_CLASSIC_CAPACITY_RESERVATION = "azure:compute/capacityReservation:CapacityReservation"
-AZ_CLASSIC_CAPACITY_RESERVATION_GROUP = \
-    "azure:compute/capacityReservationGroup:CapacityReservationGroup"
-RESERVATION_TYPES = (AWS_ODCR, AWS_NATIVE_ODCR, GCP_RESERVATION, AZ_CAPACITY_RESERVATION,
-                     AZ_CLASSIC_CAPACITY_RESERVATION, ALI_CAPACITY_RESERVATION)
 
 
 def _depends_on(holder: Resource, keys: tuple[str, ...], target: Resource) -> bool:

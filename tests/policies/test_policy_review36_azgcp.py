@@ -182,3 +182,17 @@ def test_gcp_reservation_of_an_unpriced_attached_gpu_is_not_priced_as_the_machin
                                        "acceleratorCount": 1}]}}})
     found = run(pack, [r, gcp_budget("1000")], provider=GCP)
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_a_reservation_prices_each_vm_s_attached_gpus_by_their_count(pack):
+    # A GCP reservation of 3 x (n1-standard-16 + 2 nvidia-tesla-t4) in us-central1-a. By hand
+    # (policies/catalog_data/gcp_attached_gpus.csv, us-central1): n1-standard-16 0.759996,
+    # nvidia-tesla-t4 0.35 an hour each: 3 x (0.759996 + 2 x 0.35) x 730 = 3,197.39 USD/month
+    # (one T4 a VM would be 2,430.89).
+    r = res("gcp:compute/reservation:Reservation", "t4x2-res", {
+        "name": "t4x2-res", "zone": "us-central1-a", "specificReservation": {
+            "count": 3, "instanceProperties": {
+                "machineType": "n1-standard-16",
+                "guestAccelerators": [{"acceleratorType": "nvidia-tesla-t4",
+                                       "acceleratorCount": 2}]}}})
+    assert near(estimate(pack, [r], GCP), 3 * (0.759996 + 2 * 0.35) * MONTH)
