@@ -68,13 +68,17 @@ class LocalCluster:
         5 s grace after SIGTERM, so a lost node shows within seconds."""
         run_env = {**os.environ, "PYTHONPATH": CHECKOUT_PATH, "OMP_NUM_THREADS": "1", **(env or {})}
         for name in names or self.names:
+            # each node's own temp folder (trainstack local-nodes does the same): torchrun's
+            # torchelastic_* folders stay with the test's tmp_path, not in the machine's /tmp
+            node_tmp = self.roots[name] / "tmp"
+            node_tmp.mkdir(exist_ok=True)
             log = open(self.tmp / f"{name}-agent.log", "ab")
             proc = subprocess.Popen(
                 [sys.executable, str(ROOT / "components/agents/job_agent.py"),
                  "--bucket", self.url, "--node", name, "--root", str(self.roots[name]),
                  "--launcher", LAUNCHER, "--poll", "0.3", "--idle-exit", "300",
                  "--heartbeat", "0.5", "--stop-grace", "5"],
-                stdout=log, stderr=subprocess.STDOUT, env=run_env)
+                stdout=log, stderr=subprocess.STDOUT, env={**run_env, "TMPDIR": str(node_tmp)})
             self.procs.append(proc)
             self.agents[name] = proc
         return self

@@ -71,3 +71,8 @@ def test_the_readme_walkthrough_runs_as_written(tmp_path):
     assert "rank 0 of 2" in out and "rank 1 of 2" in out
     assert "measured beside assumed" in out and "aws: measured by" in out
     assert "stopped: node-0, node-1" in out
+    # torchrun's per-job temp folders went to each node's own tmp under --root ($W/nodes), not
+    # to the machine's temp folder (here $TMPDIR, which holds $W itself)
+    assert list(tmp_path.glob("torchelastic_*")) == []
+    for node in ("node-0", "node-1"):
+        assert list(tmp_path.glob(f"tmp.*/nodes/{node}/tmp/torchelastic_*")), node

@@ -93,13 +93,19 @@ def up(count: int, url: str, root: Path, *, nproc: int = 1, cloud: Optional[str]
         write_node(node_root, name, rank, count, port, nproc)
         store.put(f"{job_agent.STATUS_PREFIX}/{name}.json",
                   json.dumps(health_record(name, rank, cloud, instance_type)).encode())
+        # The node's own temp folder, as a cloud node has its own /tmp: torchrun makes a
+        # torchelastic_* folder there per job and leaves it: under the node's root (--root),
+        # not piling up in this machine's /tmp.
+        node_tmp = node_root / "tmp"
+        node_tmp.mkdir(exist_ok=True)
         log = open(root / f"{name}-agent.log", "ab")
         proc = subprocess.Popen(
             [sys.executable, "-m", "trainstack_components.agents.job_agent", "--bucket",
              str(bucket), "--node", name, "--root", str(node_root), "--launcher",
              f"{sys.executable} -m torch.distributed.run", "--no-container", "--poll", "1",
              "--heartbeat", f"{heartbeat_s:g}"],
-            stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+            stdout=log, stderr=subprocess.STDOUT, env={**env, "TMPDIR": str(node_tmp)},
+            start_new_session=True)
         pids[name] = proc.pid
     state_path.write_text(json.dumps({"bucket_url": f"file://{bucket}", "nodes": pids}))
     deadline = time.monotonic() + wait_s
