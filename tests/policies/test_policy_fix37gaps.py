@@ -16,23 +16,37 @@ catalog's cited rows (policies/catalog_data/prices.csv, on-demand USD/h):
    capacity reservation is a resource of its capacity reservation group's resource group (the
    classic CapacityReservation has no group of its own: registry.terraform.io/providers/
    hashicorp/azurerm/latest/docs/resources/capacity_reservation).
+2. aws-native EC2 Fleets and launch templates (CloudFormation AWS::EC2::EC2Fleet,
+   AWS::EC2::LaunchTemplate): a fleet's launch template config overrides place its nodes
+   (Overrides[].SubnetId / AvailabilityZone: docs.aws.amazon.com/AWSCloudFormation/latest/
+   TemplateReference/aws-properties-ec2-ec2fleet-fleetlaunchtemplateoverridesrequest.html), as
+   the classic aws.ec2.Fleet's do; an interface of an aws-native template asking for a public
+   IP (LaunchTemplateData.NetworkInterfaces[].AssociatePublicIpAddress) gives the nodes one, as
+   a classic template's interface does (which the pack fails on the template itself).
 """
 from __future__ import annotations
 
 from tests.policies.test_policy_review35f import (
+    AWS,
     AZ,
     MONTH,
+    NPI,
     SPEND,
+    SSZ,
     SUB,
     TAGS,
+    aws_budget,
     az_budget,
     estimate,
+    fsx,
     messages,
     near,
+    subnet,
     verdict,
 )
 from tests.policy_fixtures import res
 from tests.policy_harness import run
+from trainstack_policies.model import UNKNOWN
 
 NC24, T4VM, ND96 = 3.673, 0.526, 98.32
 CLASSIC_AKS = "azure:containerservice/kubernetesCluster:KubernetesCluster"
@@ -164,3 +178,142 @@ def test_1h_azure_native_capacity_reservation_by_group(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
     found = run(pack, [crg, cr, _rg_budget("res-a", 200000.0)], provider=AZ)
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+
+
+# =============================================== 2. aws-native EC2 Fleets and launch templates
+
+AMI = "ami-0a1b2c3d4e5f60718"
+
+
+def _native_subnet(name, zone):
+    return res("aws-native:ec2:Subnet", name, {
+        "vpcId": "vpc-0team", "availabilityZone": zone, "cidrBlock": "10.20.0.0/20",
+        "mapPublicIpOnLaunch": False, "tags": [{"key": k, "value": v} for k, v in TAGS.items()]})
+
+
+def _native_lt(name, itype, mounts=(), **data):
+    deps = {"launchTemplateData": list(mounts)} if mounts else {}
+    user = {"userData": "IyEvYmluL2Jhc2gKbW91bnQgLXQgbHVzdHJl"} if mounts else {}
+    return res("aws-native:ec2:LaunchTemplate", name, {"launchTemplateData": {
+        "instanceType": itype, "imageId": AMI, **user, **data}}, deps=deps)
+
+
+def _native_fleet(name, template, overrides, size=2, subnets=()):
+    return res("aws-native:ec2:Ec2Fleet", name, {
+        "type": "maintain", "launchTemplateConfigs": [{
+            "launchTemplateSpecification": {"launchTemplateId": "lt-id", "version": "1"},
+            "overrides": overrides}],
+        "targetCapacitySpecification": {"totalTargetCapacity": size,
+                                        "defaultTargetCapacityType": "on-demand"}},
+        deps={"launchTemplateConfigs": [template, *subnets]})
+
+
+def _native_asg(name, template, subnets, size=2):
+    return res("aws-native:autoscaling:AutoScalingGroup", name, {
+        "minSize": "0", "maxSize": str(size), "desiredCapacity": str(size),
+        "launchTemplate": {"launchTemplateId": "lt-id", "version": "1"},
+        "vpcZoneIdentifier": ["subnet-id"] * len(subnets),
+        "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+        deps={"launchTemplate": [template], "vpcZoneIdentifier": list(subnets)})
+
+
+def test_2a_native_fleet_override_subnet_in_other_zone_than_fsx(pack):
+    """An FSx for Lustre in us-east-1a; an aws-native launch template of p4d.24xlarge whose
+    user data mounts it (no subnet of its own); an aws-native EC2 Fleet of 2 whose override
+    names a us-east-1b subnet (classic aws.ec2.Subnet, as teams mix). The GPUs run in 1b.
+    Expect: storage-same-zone fail (test_c3 of review35f is the classic fleet's)."""
+    sa, sb = subnet("a", "us-east-1a"), subnet("b", "us-east-1b")
+    fs = fsx("fs", sa)
+    t = _native_lt("fleet-lt", "p4d.24xlarge", mounts=[fs])
+    f = _native_fleet("fleet", t, [{"subnetId": "subnet-b", "instanceType": "p4d.24xlarge"}],
+                      subnets=[sb])
+    found = run(pack, [sa, sb, fs, t, f, aws_budget("100000")], provider=AWS)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+
+
+def test_2b_native_fleet_override_native_subnet_in_other_zone(pack):
+    """The same with the override's subnet an aws-native:ec2:Subnet in us-east-1b.
+    Expect: storage-same-zone fail."""
+    sa, sb = subnet("a", "us-east-1a"), _native_subnet("b", "us-east-1b")
+    fs = fsx("fs", sa)
+    t = _native_lt("fleet-lt", "p4d.24xlarge", mounts=[fs])
+    f = _native_fleet("fleet", t, [{"subnetId": "subnet-b", "instanceType": "p4d.24xlarge"}],
+                      subnets=[sb])
+    found = run(pack, [sa, sb, fs, t, f, aws_budget("100000")], provider=AWS)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+
+
+def test_2c_native_fleet_override_zone_other_than_fsx(pack):
+    """The override names availabilityZone us-east-1b (no subnet). Expect: storage-same-zone
+    fail."""
+    sa = subnet("a", "us-east-1a")
+    fs = fsx("fs", sa)
+    t = _native_lt("fleet-lt", "p4d.24xlarge", mounts=[fs])
+    f = _native_fleet("fleet", t, [{"availabilityZone": "us-east-1b",
+                                    "instanceType": "p4d.24xlarge"}])
+    found = run(pack, [sa, fs, t, f, aws_budget("100000")], provider=AWS)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+
+
+def test_2d_native_fleet_override_in_the_fsx_zone(pack):
+    """The override's subnet (aws-native) is in us-east-1a, the FSx's zone. Expect:
+    storage-same-zone pass; estimate 2 x 21.9576 x 730 = 32,058.10."""
+    sa, sa2 = subnet("a", "us-east-1a"), _native_subnet("a2", "us-east-1a")
+    fs = fsx("fs", sa)
+    t = _native_lt("fleet-lt", "p4d.24xlarge", mounts=[fs])
+    f = _native_fleet("fleet", t, [{"subnetId": "subnet-a2", "instanceType": "p4d.24xlarge"}],
+                      subnets=[sa2])
+    found = run(pack, [sa, sa2, fs, t, f, aws_budget("100000")], provider=AWS)
+    assert verdict(found, SSZ) == "pass", messages(found, SSZ)
+    assert near(estimate(pack, [sa, sa2, fs, t, f], AWS), 2 * 21.9576 * MONTH)
+
+
+_PUBLIC_NIC = [{"deviceIndex": 0, "associatePublicIpAddress": True, "subnetId": "subnet-a",
+                "groups": ["sg-id"]}]
+
+
+def test_2e_native_template_public_interface_used_by_native_fleet(pack):
+    """An aws-native launch template of g5.12xlarge whose one interface asks for a public IP
+    (associatePublicIpAddress true), used by an aws-native EC2 Fleet of 2. Expect:
+    no-public-ingress fail (a classic template's public interface fails the same)."""
+    s = subnet("a", "us-east-1a")
+    t = _native_lt("pub-lt", "g5.12xlarge", networkInterfaces=_PUBLIC_NIC)
+    t.deps["launchTemplateData"] = [s]
+    f = _native_fleet("fleet", t, [{"instanceType": "g5.12xlarge"}])
+    found = run(pack, [s, t, f, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+    assert "public IP" in messages(found, NPI)
+
+
+def test_2f_native_template_public_interface_used_by_native_group(pack):
+    """The same template used by an aws-native AutoScalingGroup of 2 in a private subnet of the
+    stack. Expect: no-public-ingress fail."""
+    s = subnet("a", "us-east-1a")
+    t = _native_lt("pub-lt", "g5.12xlarge", networkInterfaces=_PUBLIC_NIC)
+    g = _native_asg("grp", t, [s])
+    found = run(pack, [s, t, g, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_2g_native_template_public_interface_as_text_and_unknown(pack):
+    """The interface's flag as the text "true" (CloudFormation takes strings) fails too; one
+    unknown at preview is "cannot decide" (as for a classic template)."""
+    s = subnet("a", "us-east-1a")
+    nic = [{**_PUBLIC_NIC[0], "associatePublicIpAddress": "true"}]
+    t = _native_lt("pub-lt", "g5.12xlarge", networkInterfaces=nic)
+    found = run(pack, [s, t, _native_asg("grp", t, [s]), aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+    nic = [{**_PUBLIC_NIC[0], "associatePublicIpAddress": UNKNOWN}]
+    t = _native_lt("pub-lt", "g5.12xlarge", networkInterfaces=nic)
+    found = run(pack, [s, t, _native_asg("grp", t, [s]), aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "undecided", messages(found, NPI)
+
+
+def test_2h_native_template_private_interface_passes(pack):
+    """The interface says associatePublicIpAddress false, in a private subnet of the stack.
+    Expect: no-public-ingress pass."""
+    s = subnet("a", "us-east-1a")
+    nic = [{**_PUBLIC_NIC[0], "associatePublicIpAddress": False}]
+    t = _native_lt("priv-lt", "g5.12xlarge", networkInterfaces=nic)
+    found = run(pack, [s, t, _native_asg("grp", t, [s]), aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
