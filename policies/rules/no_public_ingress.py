@@ -203,18 +203,21 @@ def _aws(r: Resource, config) -> list[Violation]:
                 return [_open_rule(r, "0.0.0.0/0", "port 22", True, config,
                                    "remoteAccess without sourceSecurityGroupIds")]
         return []
-    if t == "aws:ec2/launchTemplate:LaunchTemplate":
+    if t in _LAUNCH_TEMPLATE_SET:
         # _nic and _known, inline: a p5 template has 33 interfaces, and the path of each is
-        # only needed to say which one is unknown.
+        # only needed to say which one is unknown. An aws-native template's interfaces are
+        # under launchTemplateData, the same flag on each (CloudFormation
+        # AWS::EC2::LaunchTemplate NetworkInterface.AssociatePublicIpAddress).
+        path = _interfaces_path(r)
         public_nics = []
-        for i, n in enumerate(r.entries("networkInterfaces", AWS_INTERFACE_KEYS)):
+        for i, n in enumerate(r.entries(path, AWS_INTERFACE_KEYS)):
             if n is UNKNOWN:
-                raise UnknownValue(r, f"networkInterfaces.{i}")
+                raise UnknownValue(r, f"{path}.{i}")
             if not isinstance(n, dict):
                 continue
             value = n.get("associatePublicIpAddress")
             if value is UNKNOWN:
-                raise UnknownValue(r, f"networkInterfaces.{i}.associatePublicIpAddress")
+                raise UnknownValue(r, f"{path}.{i}.associatePublicIpAddress")
             if truthy(value):
                 public_nics.append(n)
         if public_nics:
@@ -355,6 +358,7 @@ _AWS_TEMPLATE_KEYS = ("launchTemplate", "mixedInstancesPolicy", "launchTemplateC
 # aws and aws-native (CloudFormation's AWS::EC2::LaunchTemplate keeps its settings under
 # launchTemplateData; an aws-native group names its configuration by launchConfigurationName).
 _AWS_LAUNCH_TEMPLATES = ("aws:ec2/launchTemplate:LaunchTemplate", "aws-native:ec2:LaunchTemplate")
+_LAUNCH_TEMPLATE_SET = frozenset(_AWS_LAUNCH_TEMPLATES)
 _AWS_LAUNCH_CONFIGURATIONS = ("aws:ec2/launchConfiguration:LaunchConfiguration",
                               "aws-native:autoscaling:LaunchConfiguration")
 

@@ -229,6 +229,7 @@ def test_2a_native_fleet_override_subnet_in_other_zone_than_fsx(pack):
                       subnets=[sb])
     found = run(pack, [sa, sb, fs, t, f, aws_budget("100000")], provider=AWS)
     assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+    assert _placed_in_1b(found), messages(found, SSZ)
 
 
 def test_2b_native_fleet_override_native_subnet_in_other_zone(pack):
@@ -241,6 +242,7 @@ def test_2b_native_fleet_override_native_subnet_in_other_zone(pack):
                       subnets=[sb])
     found = run(pack, [sa, sb, fs, t, f, aws_budget("100000")], provider=AWS)
     assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+    assert _placed_in_1b(found), messages(found, SSZ)
 
 
 def test_2c_native_fleet_override_zone_other_than_fsx(pack):
@@ -253,11 +255,13 @@ def test_2c_native_fleet_override_zone_other_than_fsx(pack):
                                     "instanceType": "p4d.24xlarge"}])
     found = run(pack, [sa, fs, t, f, aws_budget("100000")], provider=AWS)
     assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+    assert _placed_in_1b(found), messages(found, SSZ)
 
 
 def test_2d_native_fleet_override_in_the_fsx_zone(pack):
     """The override's subnet (aws-native) is in us-east-1a, the FSx's zone. Expect:
-    storage-same-zone pass; estimate 2 x 21.9576 x 730 = 32,058.10."""
+    storage-same-zone pass; the fleet alone (no filesystem) estimated at 2 x 21.9576 x 730 =
+    32,058.10."""
     sa, sa2 = subnet("a", "us-east-1a"), _native_subnet("a2", "us-east-1a")
     fs = fsx("fs", sa)
     t = _native_lt("fleet-lt", "p4d.24xlarge", mounts=[fs])
@@ -265,7 +269,17 @@ def test_2d_native_fleet_override_in_the_fsx_zone(pack):
                       subnets=[sa2])
     found = run(pack, [sa, sa2, fs, t, f, aws_budget("100000")], provider=AWS)
     assert verdict(found, SSZ) == "pass", messages(found, SSZ)
-    assert near(estimate(pack, [sa, sa2, fs, t, f], AWS), 2 * 21.9576 * MONTH)
+    t = _native_lt("fleet-lt", "p4d.24xlarge")
+    f = _native_fleet("fleet", t, [{"subnetId": "subnet-a2", "instanceType": "p4d.24xlarge"}],
+                      subnets=[sa2])
+    assert near(estimate(pack, [sa2, t, f], AWS), 2 * 21.9576 * MONTH)
+
+
+def _placed_in_1b(found):
+    """The failure is the zone mismatch, the nodes read in us-east-1b (not "zone cannot be
+    read")."""
+    text = messages(found, SSZ)
+    return "not in the GPU nodes' zone" in text and "Expected: us-east-1b" in text
 
 
 _PUBLIC_NIC = [{"deviceIndex": 0, "associatePublicIpAddress": True, "subnetId": "subnet-a",
