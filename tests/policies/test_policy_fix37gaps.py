@@ -23,12 +23,23 @@ catalog's cited rows (policies/catalog_data/prices.csv, on-demand USD/h):
    the classic aws.ec2.Fleet's do; an interface of an aws-native template asking for a public
    IP (LaunchTemplateData.NetworkInterfaces[].AssociatePublicIpAddress) gives the nodes one, as
    a classic template's interface does (which the pack fails on the template itself).
+3. A separate GKE node pool (gcp.container.NodePool) whose nodeConfig, machineType or
+   guestAccelerators is unknown at preview may run GPUs, and the pack cannot price it: never a
+   pass. The pack's rule for GPU capacity it cannot price is to fail closed at spend-limit's
+   configured level ("the monthly cost of GPU capacity cannot be estimated ... unknown until
+   apply": an ASG or scale set of unknown type, an N1 VM of unknown attached GPU, review35
+   e2/e3/s6; a GKE cluster's default pool of unknown nodeConfig, review36_azgcp), and these
+   cases expect the same (the brief asked "cannot decide"; the first draft of these tests did,
+   and was matched to that rule before the first commit, since a pool of unknown machineType
+   already got it). A pool of a known GPU-less machine and no accelerators stays CPU.
 """
 from __future__ import annotations
 
 from tests.policies.test_policy_review35f import (
     AWS,
     AZ,
+    GCP,
+    LABELS,
     MONTH,
     NPI,
     SPEND,
@@ -39,6 +50,8 @@ from tests.policies.test_policy_review35f import (
     az_budget,
     estimate,
     fsx,
+    gcp_budget,
+    judged,
     messages,
     near,
     subnet,
@@ -331,3 +344,85 @@ def test_2h_native_template_private_interface_passes(pack):
     t = _native_lt("priv-lt", "g5.12xlarge", networkInterfaces=nic)
     found = run(pack, [s, t, _native_asg("grp", t, [s]), aws_budget()], provider=AWS)
     assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
+
+
+# ===================================================== 3. GKE node pools of unknown machine
+
+def _pool(node_config):
+    return res("gcp:container/nodePool:NodePool", "pool", {
+        "cluster": "projects/ml-prod/locations/us-central1-a/clusters/train",
+        "location": "us-central1-a", "nodeCount": 2.0,
+        **({} if node_config is None else {"nodeConfig": node_config})})
+
+
+def _cfg(machine="n1-standard-8", **p):
+    return {"machineType": machine, "labels": LABELS, **p}
+
+
+_T4 = [{"type": "nvidia-tesla-t4", "count": 1}]
+
+
+def _not_priced(found, level="mandatory"):
+    """spend-limit says the pool's cost cannot be estimated (at `level`), naming it and what is
+    unknown: never a pass."""
+    mine = [d for d in judged(found) if d.policy == SPEND]
+    text = messages(found, SPEND)
+    assert any(d.level == level and "cannot be estimated" in d.message for d in mine), text
+    assert "pool (gcp:container/nodePool:NodePool)" in text and "unknown until apply" in text
+
+
+def test_3a_pool_whose_node_config_is_unknown(pack):
+    """A node pool of 2 whose whole nodeConfig is unknown at preview (built from another
+    resource's output), a 50,000 budget. Its machine and GPUs are read after apply only.
+    Expect: spend-limit mandatory "cannot be estimated" (an instance type unknown until
+    apply), not a pass."""
+    _not_priced(run(pack, [_pool(UNKNOWN), gcp_budget()], provider=GCP))
+
+
+def test_3b_pool_whose_accelerators_are_unknown(pack):
+    """nodeConfig known, n1-standard-8 (no GPU of its own), guestAccelerators unknown at
+    preview (N1 takes attached T4/V100/P4/P100s). Expect: spend-limit mandatory "cannot be
+    estimated" (an attached GPU whose type is unknown until apply)."""
+    _not_priced(run(pack, [_pool(_cfg(guestAccelerators=UNKNOWN)), gcp_budget()],
+                    provider=GCP))
+
+
+def test_3c_pool_whose_accelerator_entry_is_unknown(pack):
+    """guestAccelerators a list of one entry unknown at preview. Expect: as 3b."""
+    _not_priced(run(pack, [_pool(_cfg(guestAccelerators=[UNKNOWN])), gcp_budget()],
+                    provider=GCP))
+
+
+def test_3d_pool_whose_machine_type_is_unknown(pack):
+    """machineType unknown at preview, no accelerators named. Expect: as 3a."""
+    _not_priced(run(pack, [_pool(_cfg(UNKNOWN)), gcp_budget()], provider=GCP))
+
+
+def test_3e_unknown_pool_at_the_configured_level(pack):
+    """With spend-limit configured advisory, 3a's and 3b's findings are advisory (the
+    configured level), and still there (never a pass)."""
+    cfg = {SPEND: {"enforcementLevel": "advisory"}}
+    for pool in (_pool(UNKNOWN), _pool(_cfg(guestAccelerators=UNKNOWN))):
+        found = run(pack, [pool, gcp_budget()], cfg, provider=GCP)
+        _not_priced(found, "advisory")
+        assert all(d.level == "advisory" for d in judged(found) if d.policy == SPEND)
+
+
+def test_3f_pool_of_known_cpu_machine_stays_cpu(pack):
+    """nodeConfig e2-standard-8 (no GPU), no accelerators, and no budget in the stack: no GPU
+    compute, so spend-limit asks for no budget. Expect: spend-limit pass; the same with
+    nodeConfig left out (GKE's default e2-medium) and with guestAccelerators []."""
+    for cfg in (_cfg("e2-standard-8"), None, _cfg("n1-standard-8", guestAccelerators=[])):
+        found = run(pack, [_pool(cfg)], provider=GCP)
+        assert verdict(found, SPEND) == "pass", (cfg, messages(found, SPEND))
+
+
+def test_3g_pool_of_known_t4s_is_priced(pack):
+    """The known shape still decides: n1-standard-8 + 1 T4 in us-central1, 2 nodes:
+    2 x (0.38 + 0.35) x 730 = 1,065.80 (gcp_attached_gpus.csv). Expect: spend-limit pass
+    under 50,000."""
+    pool = _pool(_cfg(guestAccelerators=_T4))
+    assert verdict(run(pack, [pool, gcp_budget()], provider=GCP), SPEND) == "pass"
+    assert near(estimate(pack, [pool], GCP), 2 * (0.38 + 0.35) * MONTH)
