@@ -348,6 +348,28 @@ def test_2h_native_template_private_interface_passes(pack):
 
 
 
+def test_2i_native_fleet_in_the_default_vpc(pack):
+    """An aws-native EC2 Fleet of 2 g5.xlarge whose aws-native launch template names no
+    interface and whose override names an availabilityZone only: it launches in the default
+    VPC's default subnet, which gives public IPs (docs.aws.amazon.com/vpc/latest/userguide/
+    default-vpc.html). Expect: no-public-ingress fail, as review35f w1 for the classic fleet."""
+    t = _native_lt("lt", "g5.xlarge")
+    f = _native_fleet("fleet", t, [{"availabilityZone": "us-east-1a"}])
+    found = run(pack, [t, f, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+    assert "default VPC" in messages(found, NPI)
+
+
+def test_2j_native_fleet_in_a_private_subnet_of_the_stack(pack):
+    """The same fleet whose override names a private aws-native subnet of the stack
+    (mapPublicIpOnLaunch false). Expect: no-public-ingress pass."""
+    s = _native_subnet("a", "us-east-1a")
+    t = _native_lt("lt", "g5.xlarge")
+    f = _native_fleet("fleet", t, [{"subnetId": "subnet-a"}], subnets=[s])
+    found = run(pack, [s, t, f, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
 # ===================================================== 3. GKE node pools of unknown machine
 
 def _pool(node_config):
