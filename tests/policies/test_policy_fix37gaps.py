@@ -370,6 +370,32 @@ def test_2j_native_fleet_in_a_private_subnet_of_the_stack(pack):
     assert verdict(found, NPI) == "pass", messages(found, NPI)
 
 
+def _edge_subnet():
+    """A public subnet of the stack that holds only a NAT gateway (an edge subnet)."""
+    edge = subnet("edge", "us-east-1a", mapPublicIpOnLaunch=True)
+    nat = res("aws:ec2/natGateway:NatGateway", "nat", {"subnetId": "subnet-edge",
+                                                       "allocationId": "eipalloc-1"},
+              deps={"subnetId": [edge]})
+    return edge, nat
+
+
+def test_2k_native_fleet_subnet_unknown_beside_an_edge_subnet(pack):
+    """A public edge subnet (a NAT gateway only) beside the fleet. The fleet's override names
+    its private aws-native subnet by id, unknown at preview (the subnet's output), the subnet
+    behind it: not the edge subnet. Expect: no-public-ingress pass. With the override's subnet
+    unknown and no subnet of the stack behind it, it may be the public one: undecided (as for
+    a classic fleet)."""
+    edge, nat = _edge_subnet()
+    s = _native_subnet("a", "us-east-1a")
+    t = _native_lt("lt", "g5.xlarge")
+    f = _native_fleet("fleet", t, [{"subnetId": UNKNOWN}], subnets=[s])
+    found = run(pack, [edge, nat, s, t, f, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
+    f = _native_fleet("fleet", t, [{"subnetId": UNKNOWN}])
+    found = run(pack, [edge, nat, t, f, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "undecided", messages(found, NPI)
+
+
 # ===================================================== 3. GKE node pools of unknown machine
 
 def _pool(node_config):
