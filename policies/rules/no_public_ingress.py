@@ -296,6 +296,8 @@ def _edge_tagged(subnet: Resource) -> bool:
 
 
 AWS_SUBNET = "aws:ec2/subnet:Subnet"
+# A subnet of the stack behind a placement, aws or aws-native (CloudFormation AWS::EC2::Subnet).
+_SUBNETS = (AWS_SUBNET, "aws-native:ec2:Subnet")
 # What may sit in a public subnet without a node getting a public IP: NAT gateways and load
 # balancers (the edge), and what only describes the subnet (routes, ACLs, endpoints).
 EDGE = frozenset({
@@ -319,6 +321,7 @@ _PLACEMENT = {
     "aws:ec2/spotFleetRequest:SpotFleetRequest": ("launchTemplateConfigs",
                                                   "launchSpecifications"),
     "aws:ec2/fleet:Fleet": ("launchTemplateConfigs",),
+    "aws-native:ec2:Ec2Fleet": ("launchTemplateConfigs",),
 }
 
 
@@ -389,7 +392,7 @@ def _unknown_subnet(r: Resource) -> Optional[str]:
     """The input of compute `r` that names a subnet unknown at preview, with no subnet of the
     stack behind it (a value from elsewhere), or None."""
     for key in _PLACEMENT.get(r.type, ()):
-        if any(d.type == AWS_SUBNET for d in r.deps.get(key, [])):
+        if any(d.type in _SUBNETS for d in r.deps.get(key, [])):
             continue
         value = r.get(key)
         if value is UNKNOWN or _holds_unknown_subnet(value):
@@ -761,8 +764,9 @@ def check_stack(resources: list[Resource], config: Mapping[str, Any]) -> list[Vi
 # without subnetId or network interfaces of its own, an Auto Scaling group (aws and aws-native)
 # without vpcZoneIdentifiers / vpcZoneIdentifier (placed by availabilityZones, "used for
 # launching into the default VPC subnet in each Availability Zone": docs.aws.amazon.com/
-# autoscaling/ec2/APIReference/API_CreateAutoScalingGroup.html), an EC2 Fleet / Spot Fleet none of whose
-# overrides or launch specifications names a subnet. EC2 launches it in the default VPC's
+# autoscaling/ec2/APIReference/API_CreateAutoScalingGroup.html), an EC2 Fleet (aws and
+# aws-native) / Spot Fleet none of whose overrides or launch specifications names a subnet. EC2
+# launches it in the default VPC's
 # default subnet, and "By default, a default subnet is a public subnet": it maps a public IPv4
 # address on launch (docs.aws.amazon.com/vpc/latest/userguide/default-vpc.html).
 _DEFAULT_VPC_PLACED = {"aws:ec2/instance:Instance": ("subnetId", "networkInterfaces"),
@@ -772,9 +776,12 @@ _DEFAULT_VPC_PLACED = {"aws:ec2/instance:Instance": ("subnetId", "networkInterfa
                        "aws:autoscaling/group:Group": ("vpcZoneIdentifiers",),
                        "aws-native:autoscaling:AutoScalingGroup": ("vpcZoneIdentifier",),
                        "aws:ec2/fleet:Fleet": ("launchTemplateConfigs",),
+                       # CloudFormation AWS::EC2::EC2Fleet: the same launch template configs.
+                       "aws-native:ec2:Ec2Fleet": ("launchTemplateConfigs",),
                        "aws:ec2/spotFleetRequest:SpotFleetRequest": (
                            "launchTemplateConfigs", "launchSpecifications")}
-_FLEETS = ("aws:ec2/fleet:Fleet", "aws:ec2/spotFleetRequest:SpotFleetRequest")
+_FLEETS = ("aws:ec2/fleet:Fleet", "aws-native:ec2:Ec2Fleet",
+           "aws:ec2/spotFleetRequest:SpotFleetRequest")
 
 
 def _names_subnet(value: Any) -> bool:
