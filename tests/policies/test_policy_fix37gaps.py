@@ -1,12 +1,15 @@
 """Issue 35, four blind spots the last session noticed and left (helper fix37gaps), driven over
 gRPC as `pulumi preview --policy-pack` drives the pack (tests/policy_harness.py), with the
-builders of tests/policies/test_policy_review35f.py and test_policy_review36.py.
+builders of tests/policies/test_policy_review35f.py (test_policy_review36.py's aws-native
+template and group builders are redone here, the template with user data that mounts).
 
 Each case's docstring gives its expected verdict, written before the first run: "pass", "fail"
 (a mandatory violation) or "undecided" ("cannot decide"), and any price worked by hand from the
 catalog's cited rows (policies/catalog_data/prices.csv, on-demand USD/h):
   Standard_NC24ads_A100_v4 eastus 3.673; Standard_NC4as_T4_v3 eastus 0.526;
-  Standard_ND96isr_H100_v5 eastus 98.32. A month is 730 h.
+  Standard_ND96isr_H100_v5 eastus 98.32; p4d.24xlarge us-east-1 21.9576; and
+gcp_attached_gpus.csv: n1-standard-8 us-central1 0.38, nvidia-tesla-t4 us-central1 0.35.
+A month is 730 h.
 
 1. Azure budgets scoped to a resource group, against the classic azure provider's AKS pools
    and capacity reservations. Where a node bills decides which group-scoped budget caps it:
@@ -32,6 +35,10 @@ catalog's cited rows (policies/catalog_data/prices.csv, on-demand USD/h):
    cases expect the same (the brief asked "cannot decide"; the first draft of these tests did,
    and was matched to that rule before the first commit, since a pool of unknown machineType
    already got it). A pool of a known GPU-less machine and no accelerators stays CPU.
+4. (No test here.) Every region where gcp_attached_gpus.csv prices an attached GPU (the six of
+   its accelerator rows) has all 22 N1 predefined shapes priced: tests/catalog/
+   test_catalog_reach.py::test_every_n1_shape_a_gpu_attaches_to_is_priced_where_n1_gpus_are
+   already asserts it (a machine row deleted in one region fails it).
 """
 from __future__ import annotations
 
@@ -119,6 +126,7 @@ def test_1c_classic_node_pool_in_default_node_group(pack):
     pool = _classic_t4_pool(aks)
     found = run(pack, [aks, pool, _rg_budget("MC_ml-rg_aks-train_eastus")], provider=AZ)
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+    assert near(estimate(pack, [aks, pool], AZ), 3 * T4VM * MONTH)
 
 
 def test_1d_classic_node_pool_budget_on_other_group(pack):
