@@ -169,7 +169,8 @@ def _in_usd(b: Budget) -> Budget:
     return b
 
 
-_AZ_COMPUTE_IN_GROUPS = (
+# A set: _compute_groups asks it of every resource of the stack (one look-up each).
+_AZ_COMPUTE_IN_GROUPS = frozenset({
     "azure-native:compute:VirtualMachineScaleSet", "azure-native:compute:VirtualMachine",
     # The classic provider's scale sets and VMs name their resource group the same way.
     "azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
@@ -178,7 +179,7 @@ _AZ_COMPUTE_IN_GROUPS = (
     "azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
     "azure:compute/windowsVirtualMachine:WindowsVirtualMachine",
     # A capacity reservation bills in its own group (azure-native names it).
-    "azure-native:compute:CapacityReservation")
+    "azure-native:compute:CapacityReservation"})
 
 
 def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[str], str]:
