@@ -5,6 +5,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
 
+from trainstack_policies.capacity import (
+    AZ_CLASSIC_AKS_CLUSTER,
+    AZ_CLASSIC_AKS_POOL,
+    AZ_CLASSIC_CAPACITY_RESERVATION,
+    AZ_CLASSIC_CAPACITY_RESERVATION_GROUP,
+)
 from trainstack_policies.inventory.tokens import AWS_BUDGET, AZ_BUDGETS, GCP_BUDGET
 
 AWS_BUDGET_ACTION = "aws:budgets/budgetAction:BudgetAction"
@@ -163,43 +169,35 @@ def _in_usd(b: Budget) -> Budget:
     return b
 
 
-_AZ_COMPUTE_IN_GROUPS = (
+# A set: _compute_groups asks it of every resource of the stack (one look-up each).
+_AZ_COMPUTE_IN_GROUPS = frozenset({
     "azure-native:compute:VirtualMachineScaleSet", "azure-native:compute:VirtualMachine",
     # The classic provider's scale sets and VMs name their resource group the same way.
     "azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
     "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
     "azure:compute/orchestratedVirtualMachineScaleSet:OrchestratedVirtualMachineScaleSet",
     "azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
-    "azure:compute/windowsVirtualMachine:WindowsVirtualMachine")
+    "azure:compute/windowsVirtualMachine:WindowsVirtualMachine",
+    # A capacity reservation bills in its own group (azure-native names it).
+    "azure-native:compute:CapacityReservation"})
 
 
 def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[str], str]:
     """The resource groups (lower case) the stack's Azure compute bills in, and what keeps one
-    of them from being read ("" when nothing does): scale sets and VMs (azure-native and
-    classic) in their own group; the GPU pools of an AKS cluster in its node resource group,
-    not the cluster's own (the cluster's group holds only the Kubernetes service resource; the
-    node VMs are in
+    of them from being read ("" when nothing does): scale sets, VMs and capacity reservations
+    (azure-native and classic) in their own group (a classic reservation has none of its own:
+    its reservation group's); the GPU pools of an AKS cluster (azure-native or classic) in its
+    node resource group, not the cluster's own (the cluster's group holds only the Kubernetes
+    service resource; the node VMs are in
     `nodeResourceGroup`, default MC_<group>_<cluster>_<location>: learn.microsoft.com/azure/
     aks/faq, "Why are two resource groups created with AKS?"); Azure ML compute in its
     workspace's group (the Compute's resourceGroupName). `only`: one GPU group's alone."""
     out: set[str] = set()
     unread = ""
     for c in (resources if only is None else [only.resource]):
-        if c.type not in _AZ_COMPUTE_IN_GROUPS:
-            continue
-        own = c.get("resourceGroupName")
-        if isinstance(own, str):
-            out.add(own.lower())
-            continue
-        for d in c.deps.get("resourceGroupName", []):
-            key = _group_key(d)
-            if key is not None:
-                out.add(key)
-            if key is None or key.startswith("<"):
-                unread = unread or (
-                    f"resource group of {c.name} (ResourceGroup {d.name} is auto-named: "
-                    f"{d.name} plus a random suffix)" if key else
-                    f"resource group of {c.name} (from {d.name}, unknown until apply)")
+        if c.type in _AZ_COMPUTE_IN_GROUPS:
+            why = _own_group(c, c, out)
+            unread = unread or why
     from trainstack_policies.inventory.compute import gpu_groups
     for g in (gpu_groups(resources) if only is None else [only]):
         r = g.resource
@@ -209,8 +207,8 @@ def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[st
                 out.add(group.lower())
             else:
                 unread = unread or f"resource group of Azure ML compute {r.name}"
-        elif r.type in (_AKS_CLUSTER, _AKS_POOL):
-            cluster = r if r.type == _AKS_CLUSTER else _pool_cluster(r, resources)
+        elif r.type in _AKS:
+            cluster = r if r.type in _AKS_CLUSTERS else _pool_cluster(r, resources)
             group, why = _node_resource_group(cluster) if cluster is not None else \
                 (None, f"node resource group of AKS agent pool {r.name}'s cluster (the "
                        "cluster is not in the stack)")
@@ -218,7 +216,49 @@ def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[st
                 out.add(group)
             else:
                 unread = unread or why
+        elif r.type == _CLASSIC_RESERVATION:
+            why = _reservation_group(r, out)
+            unread = unread or why
     return out, unread
+
+
+def _own_group(c: Resource, whose: Resource, out: set[str]) -> str:
+    """Add to `out` the billing group `c` names (its resourceGroupName, or the ResourceGroup
+    of the stack that input is built from); what keeps it from being read ("" when nothing
+    does), said of `whose` resource group."""
+    own = c.get("resourceGroupName")
+    if isinstance(own, str):
+        out.add(own.lower())
+        return ""
+    unread = ""
+    for d in c.deps.get("resourceGroupName", []):
+        key = _group_key(d)
+        if key is not None:
+            out.add(key)
+        if key is None or key.startswith("<"):
+            unread = unread or (
+                f"resource group of {whose.name} (ResourceGroup {d.name} is auto-named: "
+                f"{d.name} plus a random suffix)" if key else
+                f"resource group of {whose.name} (from {d.name}, unknown until apply)")
+    return unread
+
+
+def _reservation_group(r: Resource, out: set[str]) -> str:
+    """Add to `out` the billing group of a classic capacity reservation: that of the
+    capacity reservation group it names (the group of the stack it depends on, or the
+    resourceGroups/<name> segment of a literal ARM id); what keeps it from being read."""
+    crg = next((d for d in r.deps.get("capacityReservationGroupId", [])
+                if d.type == _CLASSIC_RESERVATION_GROUP), None)
+    if crg is not None:
+        if crg.get("resourceGroupName") is None and not crg.deps.get("resourceGroupName"):
+            return f"resource group of {r.name} (its reservation group {crg.name} names none)"
+        return _own_group(crg, r, out)
+    ident = r.get("capacityReservationGroupId")
+    if isinstance(ident, str) and "/resourcegroups/" in ident.lower():
+        out.add(ident.lower().split("/resourcegroups/")[1].split("/")[0])
+        return ""
+    return (f"resource group of {r.name} (its capacityReservationGroupId is "
+            f"{'unknown until apply' if ident is UNKNOWN or ident is None else 'not an ARM id'})")
 
 
 # A resource group's own name input per provider. Left out, the provider names the group
@@ -246,12 +286,20 @@ def _group_key(d: Resource) -> Optional[str]:
 
 _AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
 _AKS_POOL = "azure-native:containerservice:AgentPool"
+_AKS_CLUSTERS = (_AKS_CLUSTER, AZ_CLASSIC_AKS_CLUSTER)
+_AKS = (_AKS_CLUSTER, _AKS_POOL, AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL)
+_CLASSIC_RESERVATION = AZ_CLASSIC_CAPACITY_RESERVATION
+_CLASSIC_RESERVATION_GROUP = AZ_CLASSIC_CAPACITY_RESERVATION_GROUP
 _AML_COMPUTE = "azure-native:machinelearningservices:Compute"
 
 
 def _pool_cluster(pool: Resource, resources: list[Resource]) -> Optional[Resource]:
     """The ManagedCluster of the stack an AgentPool belongs to: its resourceName depends on
-    it, or names the cluster's resourceName in the same resource group."""
+    it, or names the cluster's resourceName in the same resource group; the classic
+    KubernetesCluster a classic KubernetesClusterNodePool's kubernetesClusterId depends on."""
+    if pool.type == AZ_CLASSIC_AKS_POOL:
+        return next((d for d in pool.deps.get("kubernetesClusterId", [])
+                     if d.type == AZ_CLASSIC_AKS_CLUSTER), None)
     for d in pool.deps.get("resourceName", []):
         if d.type == _AKS_CLUSTER:
             return d
@@ -265,16 +313,18 @@ def _pool_cluster(pool: Resource, resources: list[Resource]) -> Optional[Resourc
 
 def _node_resource_group(cluster: Resource) -> tuple[Optional[str], str]:
     """(the node resource group in lower case, or None and why it cannot be read) of an AKS
-    cluster: its nodeResourceGroup, else MC_<resourceGroupName>_<resourceName>_<location>
-    (the default name, AKS FAQ; an Azure resource group name has at most 90 characters, so a
-    longer default is not guessed)."""
+    cluster: its nodeResourceGroup, else MC_<resourceGroupName>_<name>_<location> (the default
+    name, AKS FAQ; the cluster's name is an azure-native cluster's resourceName, a classic
+    one's name; an Azure resource group name has at most 90 characters, so a longer default is
+    not guessed)."""
     own = cluster.get("nodeResourceGroup")
     if own is not None:
         if isinstance(own, str) and own:
             return own.lower(), ""
         return None, (f"node resource group of AKS cluster {cluster.name} (nodeResourceGroup "
                       f"{'unknown until apply' if own is UNKNOWN else 'is not a name'})")
-    parts = [cluster.get(k) for k in ("resourceGroupName", "resourceName", "location")]
+    name = "name" if cluster.type == AZ_CLASSIC_AKS_CLUSTER else "resourceName"
+    parts = [cluster.get(k) for k in ("resourceGroupName", name, "location")]
     if all(isinstance(p, str) and p for p in parts):
         default = "mc_{}_{}_{}".format(parts[0], parts[1], parts[2].replace(" ", "")).lower()
         if len(default) <= 90:
@@ -283,7 +333,7 @@ def _node_resource_group(cluster: Resource) -> tuple[Optional[str], str]:
                       "would pass the 90 characters of a resource group name, and AKS's "
                       "shortened form is not documented)")
     return None, (f"node resource group of AKS cluster {cluster.name} (no nodeResourceGroup, "
-                  "and the default MC_<resourceGroupName>_<resourceName>_<location> needs all "
+                  f"and the default MC_<resourceGroupName>_<{name}>_<location> needs all "
                   "three, one of which is not known at preview)")
 
 

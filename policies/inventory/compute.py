@@ -77,8 +77,11 @@ def cpu_groups(resources: list[Resource]) -> list[NodeGroup]:
 
 
 def _gke_pool(r: Resource) -> NodeGroup:
-    config = r.get("nodeConfig")
-    config = config if isinstance(config, dict) else {}
+    given = r.get("nodeConfig")
+    # A nodeConfig unknown at preview hides its machine and its GPUs alike: both unknown (GPU
+    # capacity that cannot be priced, never CPU). One left out is GKE's default CPU machine.
+    config = given if isinstance(given, dict) else \
+        {"machineType": UNKNOWN, "guestAccelerators": UNKNOWN} if given is UNKNOWN else {}
     # GKE names a reservation's consumption consumeReservationType (container.NodePool
     # nodeConfig.reservationAffinity), Compute Engine `type`: the holder speaks Compute's.
     affinity = config.get("reservationAffinity")
@@ -114,9 +117,14 @@ def _gke_pool(r: Resource) -> NodeGroup:
             n * max(1, len([z for z in zones if z]) or 3)
     region = region_of_zone(zones[0]) if isinstance(zones[0], str) and zones[0] else \
         (location if isinstance(location, str) else "")
+    accelerators = _accelerators(holder)
+    if not accelerators and any(a is UNKNOWN for a in _dicts(config.get("guestAccelerators"))):
+        # Attached GPUs unknown at preview (the list or an entry of it): at least one, of a
+        # type read after apply (_accelerator_types gives it as UNKNOWN, which has no price).
+        accelerators = 1
     return NodeGroup(r, holder, _gcp_machine_type(holder), count,
                      bool(config.get("spot") or config.get("preemptible")), zones, region,
-                     accelerators=_accelerators(holder))
+                     accelerators=accelerators)
 
 
 def _gke_cluster_pools(r: Resource) -> list[NodeGroup]:

@@ -9,6 +9,7 @@ from trainstack_policies.inventory.tokens import (
     AWS_LAUNCH_CONFIGURATION,
     AWS_LAUNCH_TEMPLATE,
     AWS_NATIVE_LAUNCH_TEMPLATE,
+    AWS_NATIVE_SUBNET,
     AWS_SPOT_FLEET,
     AWS_SUBNET,
 )
@@ -193,10 +194,12 @@ def _aws_fleet(r: Resource) -> NodeGroup:
         if isinstance(conf, dict):
             zones += [_zone(o.get("availabilityZone")) for o in _dicts(conf.get("overrides"))
                       if isinstance(o, dict) and o.get("availabilityZone")]
-    # An override or launch specification that names a subnet places the nodes in its zone.
+    # An override or launch specification that names a subnet (aws or aws-native) places the
+    # nodes in its zone.
     for key in ("launchTemplateConfigs", "launchTemplateConfig", "launchSpecifications"):
-        zones += [z for z in _subnet_zones(r, key, AWS_SUBNET, "availabilityZone")
-                  if z not in zones]
+        for kind in (AWS_SUBNET, AWS_NATIVE_SUBNET):
+            zones += [z for z in _subnet_zones(r, key, kind, "availabilityZone")
+                      if z not in zones]
     if r.type == AWS_SPOT_FLEET:
         count, spot = _count(r.get("targetCapacity")), True
         on_demand = r.get("onDemandTargetCapacity")

@@ -6,6 +6,8 @@ import re
 # --------------------------------------------------------------------------------- type tokens
 
 AWS_SUBNET = "aws:ec2/subnet:Subnet"
+# CloudFormation AWS::EC2::Subnet: the same availabilityZone input.
+AWS_NATIVE_SUBNET = "aws-native:ec2:Subnet"
 AWS_ASG = "aws:autoscaling/group:Group"
 AWS_LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
 AWS_LAUNCH_CONFIGURATION = "aws:ec2/launchConfiguration:LaunchConfiguration"

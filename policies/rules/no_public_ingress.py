@@ -203,18 +203,21 @@ def _aws(r: Resource, config) -> list[Violation]:
                 return [_open_rule(r, "0.0.0.0/0", "port 22", True, config,
                                    "remoteAccess without sourceSecurityGroupIds")]
         return []
-    if t == "aws:ec2/launchTemplate:LaunchTemplate":
+    if t in _LAUNCH_TEMPLATE_SET:
         # _nic and _known, inline: a p5 template has 33 interfaces, and the path of each is
-        # only needed to say which one is unknown.
+        # only needed to say which one is unknown. An aws-native template's interfaces are
+        # under launchTemplateData, the same flag on each (CloudFormation
+        # AWS::EC2::LaunchTemplate NetworkInterface.AssociatePublicIpAddress).
+        path = _interfaces_path(r)
         public_nics = []
-        for i, n in enumerate(r.entries("networkInterfaces", AWS_INTERFACE_KEYS)):
+        for i, n in enumerate(r.entries(path, AWS_INTERFACE_KEYS)):
             if n is UNKNOWN:
-                raise UnknownValue(r, f"networkInterfaces.{i}")
+                raise UnknownValue(r, f"{path}.{i}")
             if not isinstance(n, dict):
                 continue
             value = n.get("associatePublicIpAddress")
             if value is UNKNOWN:
-                raise UnknownValue(r, f"networkInterfaces.{i}.associatePublicIpAddress")
+                raise UnknownValue(r, f"{path}.{i}.associatePublicIpAddress")
             if truthy(value):
                 public_nics.append(n)
         if public_nics:
@@ -293,6 +296,8 @@ def _edge_tagged(subnet: Resource) -> bool:
 
 
 AWS_SUBNET = "aws:ec2/subnet:Subnet"
+# A subnet of the stack behind a placement, aws or aws-native (CloudFormation AWS::EC2::Subnet).
+_SUBNETS = (AWS_SUBNET, "aws-native:ec2:Subnet")
 # What may sit in a public subnet without a node getting a public IP: NAT gateways and load
 # balancers (the edge), and what only describes the subnet (routes, ACLs, endpoints).
 EDGE = frozenset({
@@ -316,6 +321,7 @@ _PLACEMENT = {
     "aws:ec2/spotFleetRequest:SpotFleetRequest": ("launchTemplateConfigs",
                                                   "launchSpecifications"),
     "aws:ec2/fleet:Fleet": ("launchTemplateConfigs",),
+    "aws-native:ec2:Ec2Fleet": ("launchTemplateConfigs",),
 }
 
 
@@ -355,6 +361,7 @@ _AWS_TEMPLATE_KEYS = ("launchTemplate", "mixedInstancesPolicy", "launchTemplateC
 # aws and aws-native (CloudFormation's AWS::EC2::LaunchTemplate keeps its settings under
 # launchTemplateData; an aws-native group names its configuration by launchConfigurationName).
 _AWS_LAUNCH_TEMPLATES = ("aws:ec2/launchTemplate:LaunchTemplate", "aws-native:ec2:LaunchTemplate")
+_LAUNCH_TEMPLATE_SET = frozenset(_AWS_LAUNCH_TEMPLATES)
 _AWS_LAUNCH_CONFIGURATIONS = ("aws:ec2/launchConfiguration:LaunchConfiguration",
                               "aws-native:autoscaling:LaunchConfiguration")
 
@@ -385,7 +392,7 @@ def _unknown_subnet(r: Resource) -> Optional[str]:
     """The input of compute `r` that names a subnet unknown at preview, with no subnet of the
     stack behind it (a value from elsewhere), or None."""
     for key in _PLACEMENT.get(r.type, ()):
-        if any(d.type == AWS_SUBNET for d in r.deps.get(key, [])):
+        if any(d.type in _SUBNETS for d in r.deps.get(key, [])):
             continue
         value = r.get(key)
         if value is UNKNOWN or _holds_unknown_subnet(value):
@@ -757,8 +764,9 @@ def check_stack(resources: list[Resource], config: Mapping[str, Any]) -> list[Vi
 # without subnetId or network interfaces of its own, an Auto Scaling group (aws and aws-native)
 # without vpcZoneIdentifiers / vpcZoneIdentifier (placed by availabilityZones, "used for
 # launching into the default VPC subnet in each Availability Zone": docs.aws.amazon.com/
-# autoscaling/ec2/APIReference/API_CreateAutoScalingGroup.html), an EC2 Fleet / Spot Fleet none of whose
-# overrides or launch specifications names a subnet. EC2 launches it in the default VPC's
+# autoscaling/ec2/APIReference/API_CreateAutoScalingGroup.html), an EC2 Fleet (aws and
+# aws-native) / Spot Fleet none of whose overrides or launch specifications names a subnet. EC2
+# launches it in the default VPC's
 # default subnet, and "By default, a default subnet is a public subnet": it maps a public IPv4
 # address on launch (docs.aws.amazon.com/vpc/latest/userguide/default-vpc.html).
 _DEFAULT_VPC_PLACED = {"aws:ec2/instance:Instance": ("subnetId", "networkInterfaces"),
@@ -768,9 +776,12 @@ _DEFAULT_VPC_PLACED = {"aws:ec2/instance:Instance": ("subnetId", "networkInterfa
                        "aws:autoscaling/group:Group": ("vpcZoneIdentifiers",),
                        "aws-native:autoscaling:AutoScalingGroup": ("vpcZoneIdentifier",),
                        "aws:ec2/fleet:Fleet": ("launchTemplateConfigs",),
+                       # CloudFormation AWS::EC2::EC2Fleet: the same launch template configs.
+                       "aws-native:ec2:Ec2Fleet": ("launchTemplateConfigs",),
                        "aws:ec2/spotFleetRequest:SpotFleetRequest": (
                            "launchTemplateConfigs", "launchSpecifications")}
-_FLEETS = ("aws:ec2/fleet:Fleet", "aws:ec2/spotFleetRequest:SpotFleetRequest")
+_FLEETS = ("aws:ec2/fleet:Fleet", "aws-native:ec2:Ec2Fleet",
+           "aws:ec2/spotFleetRequest:SpotFleetRequest")
 
 
 def _names_subnet(value: Any) -> bool:

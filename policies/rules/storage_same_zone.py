@@ -116,7 +116,7 @@ def _literal_ids(r: Resource) -> list[str]:
     # launchSpecifications[].subnetId, comma-separated there); literal where no subnet of the
     # stack is behind the config.
     for key in _NESTED_PLACING:
-        if any(d.type == "aws:ec2/subnet:Subnet" for d in r.deps.get(key, [])):
+        if any(d.type in _AWS_SUBNETS for d in r.deps.get(key, [])):
             continue
         for conf in _as_list(r.get(key)):
             entries = [conf] + (_as_list(conf.get("overrides")) if isinstance(conf, dict) else [])
@@ -128,6 +128,7 @@ def _literal_ids(r: Resource) -> list[str]:
 
 
 _NESTED_PLACING = ("launchTemplateConfigs", "launchTemplateConfig", "launchSpecifications")
+_AWS_SUBNETS = ("aws:ec2/subnet:Subnet", "aws-native:ec2:Subnet")
 
 
 def _as_list(value: Any) -> list:
