@@ -842,3 +842,174 @@ def test_k1_public_gpu_types_across_families_and_regions_are_priced(pack, build,
     """One node each, no lifetime (rates from prices.csv rows for those regions).
     Expect: estimate rate x 730."""
     assert near(estimate(pack, [build()], provider), rate * MONTH)
+
+
+# ============================================== round 2 (written after round 1 passed 61/61,
+# before its own first run): harder shapes in the same classes
+
+def test_r1_aws_batch_ec2_environment_is_sized_from_max_vcpus(pack):
+    """An AWS Batch managed EC2 compute environment, instanceTypes [g5.xlarge] (4 vCPUs:
+    aws.amazon.com/ec2/instance-types/g5), maxVcpus 16: at most 16 / 4 = 4 nodes, ceiling
+    4 x 1.006 x 730 = 2,937.52 USD/month; a 50,000 USD budget. Batch caps an environment at
+    maxVcpus (docs.aws.amazon.com/batch/latest/userguide/compute_environment_parameters.html).
+    Expect: spend-limit pass (a compliant Batch stack is not failed closed)."""
+    ce = res("aws:batch/computeEnvironment:ComputeEnvironment", "a10g-ce", {
+        "type": "MANAGED", "computeResources": {
+            "type": "EC2", "instanceTypes": ["g5.xlarge"], "minVcpus": 0.0, "maxVcpus": 16.0,
+            "subnets": ["subnet-0aaa1111"], "securityGroupIds": ["sg-0aaa1111"],
+            "instanceRole": "arn:aws:iam::123456789012:instance-profile/b", "tags": TAGS}})
+    found = run(pack, [ce, aws_budget("50000")], provider=AWS)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+
+
+def test_r2_azure_batch_pool_of_fixed_size_under_budget(pack):
+    """An azure-native Batch pool of 2 dedicated Standard_NC24ads_A100_v4 (fixedScale), a
+    20,000 subscription budget: 2 x 3.673 x 730 = 5,362.58. Expect: spend-limit pass."""
+    pool = res("azure-native:batch:Pool", "a100-pool", {
+        "accountName": "mlbatch", "resourceGroupName": "ml-rg",
+        "vmSize": "Standard_NC24ads_A100_v4",
+        "scaleSettings": {"fixedScale": {"targetDedicatedNodes": 2}},
+        "deploymentConfiguration": {"virtualMachineConfiguration": {
+            "imageReference": {"publisher": "microsoft-dsvm", "offer": "ubuntu-hpc",
+                               "sku": "2204", "version": "latest"},
+            "nodeAgentSkuId": "batch.node.ubuntu 22.04"}}})
+    found = run(pack, [pool, az_budget(20000.0)], provider=AZ)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+
+
+def test_r3_alibaba_auto_release_time_already_past_is_no_stand_in(pack):
+    """An ECS gn7i instance whose autoReleaseTime is 2025-01-01T00:00:00Z (past: the API
+    refuses it and nothing will release the node), maxMonthlyUsd 5,000 (above the month,
+    1,869.41). The auto-release time stands in for the budget alarm on Alibaba (README); a time
+    already past enforces nothing. Expect: spend-limit fail (no effective auto-release time) or
+    undecided; not pass."""
+    vm = ecs("a10", switch=None, release="2025-01-01T00:00:00Z")
+    found = run(pack, [vm], {SPEND: {"maxMonthlyUsd": 5000}}, provider=ALI)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_r4_azure_reservation_of_zero_absorbs_nothing(pack):
+    """A capacity reservation of sku capacity 0 (Azure lets a reservation be scaled to 0 and
+    kept; learn.microsoft.com/azure/virtual-machines/capacity-reservation-modify) and a scale
+    set of 2 associated with its group: both VMs run outside it (overallocated).
+    Expect: estimate 2 x 3.673 x 730 = 5,362.58 (not 0)."""
+    crg = _crg()
+    cr = _cr(crg, "Standard_NC24ads_A100_v4", 0)
+    ss = vmss("a100", "Standard_NC24ads_A100_v4", 2.0)
+    ss.props["virtualMachineProfile"]["capacityReservation"] = {
+        "capacityReservationGroup": {"id": "crg-id"}}
+    ss.deps["virtualMachineProfile"] = [crg]
+    assert near(estimate(pack, [crg, cr, ss], AZ), 2 * NC24 * MONTH)
+
+
+def test_r5_asg_mixed_instances_priced_at_its_dearest_override(pack):
+    """An On-Demand ASG (max 2) with a mixed instances policy overriding g5.xlarge and
+    p4d.24xlarge: either may launch. Expect: at the dearest, 2 x 21.9576 x 730 = 32,058.10."""
+    s = subnet("a", "us-east-1a")
+    t = lt("mixed-lt", "g5.xlarge")
+    g = res("aws:autoscaling/group:Group", "mixed", {
+        "minSize": 0.0, "maxSize": 2.0, "desiredCapacity": 2.0,
+        "vpcZoneIdentifiers": ["subnet-id"],
+        "mixedInstancesPolicy": {
+            "launchTemplate": {
+                "launchTemplateSpecification": {"launchTemplateId": "lt-id",
+                                                "version": "$Latest"},
+                "overrides": [{"instanceType": "g5.xlarge"}, {"instanceType": "p4d.24xlarge"}]},
+            "instancesDistribution": {"onDemandPercentageAboveBaseCapacity": 100.0}},
+        "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+        deps={"mixedInstancesPolicy": [t], "vpcZoneIdentifiers": [s]})
+    assert near(estimate(pack, [s, t, g], AWS), 2 * P4D * MONTH)
+
+
+def test_r6_eks_node_group_of_two_types_priced_at_the_dearer(pack):
+    """An EKS node group instanceTypes ["g5.xlarge", "g5.48xlarge"], maxSize 2.
+    Expect: 2 x 16.288 x 730 = 23,780.48."""
+    s = subnet("eks-a", "us-east-1a")
+    ng = res("aws:eks/nodeGroup:NodeGroup", "a10g-ng", {
+        "clusterName": "infer", "nodeRoleArn": "arn:aws:iam::123456789012:role/ng",
+        "subnetIds": ["subnet-id"], "instanceTypes": ["g5.xlarge", "g5.48xlarge"],
+        "scalingConfig": {"minSize": 0, "maxSize": 2, "desiredSize": 1}, "tags": TAGS},
+        deps={"subnetIds": [s]})
+    assert near(estimate(pack, [s, ng], AWS), 2 * G5_48 * MONTH)
+
+
+def test_r7_instance_from_template_overriding_the_machine_type(pack):
+    """A g2-standard-4 template and an InstanceFromTemplate that overrides machineType with
+    g2-standard-12 (the override wins). Expect: 1.00042 x 730 = 730.31."""
+    t = gtemplate("l4-tpl", "g2-standard-4")
+    vm = res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "l4-big", {
+        "zone": "us-central1-a", "sourceInstanceTemplate": "tpl-id", "name": "l4-big",
+        "machineType": "g2-standard-12"}, deps={"sourceInstanceTemplate": [t]})
+    assert near(estimate(pack, [t, vm], GCP), G2_12 * MONTH)
+
+
+def test_r8_azure_annual_budget_is_not_a_monthly_cap(pack):
+    """An azure-native budget of 60,000 with timeGrain Annually; the scale set costs 5,362.58 a
+    month (64,350.96 a year, over the annual cap). Read as a monthly cap it would pass.
+    Expect: spend-limit not pass."""
+    b = az_budget(60000.0, timeGrain="Annually")
+    found = run(pack, [vmss("a100", "Standard_NC24ads_A100_v4", 2.0), b], provider=AZ)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_r9_aws_quarterly_budget_is_not_a_monthly_cap(pack):
+    """An AWS budget of 50,000 with timeUnit QUARTERLY; the p4d group is 32,058.10 a month
+    (96,174.29 a quarter). Expect: spend-limit not pass."""
+    s, t, g = _p4d()
+    found = run(pack, [s, t, g, aws_budget("50000", timeUnit="QUARTERLY")], provider=AWS)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_r10_gcp_yearly_budget_is_not_a_monthly_cap(pack):
+    """A GCP budget of 10,000 with budgetFilter.calendarPeriod YEAR; one a2-highgpu-1g is
+    2,681.57 a month (32,178.84 a year). Expect: spend-limit not pass."""
+    b = gcp_budget("10000", budgetFilter={"calendarPeriod": "YEAR"})
+    found = run(pack, [gvm("a2", "a2-highgpu-1g"), b], provider=GCP)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_r11_azure_public_load_balancer_nat_pool_to_gpu_scale_set(pack):
+    """A public IP, an azure-native LoadBalancer whose frontend uses it with an inbound NAT pool
+    50000-50099 -> 22, and the A100 scale set's ip configuration joining that NAT pool: every
+    node's SSH answers from the internet. Expect: no-public-ingress fail."""
+    pip = res("azure-native:network:PublicIPAddress", "lb-pip", {
+        "resourceGroupName": "ml-rg", "location": "eastus",
+        "publicIPAllocationMethod": "Static", "sku": {"name": "Standard"}, "tags": TAGS})
+    lb = res("azure-native:network:LoadBalancer", "gpu-lb", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "sku": {"name": "Standard"},
+        "frontendIPConfigurations": [{"name": "fe", "publicIPAddress": {"id": "pip-id"}}],
+        "inboundNatPools": [{"name": "ssh", "frontendIPConfiguration": {"id": "fe-id"},
+                             "protocol": "Tcp", "frontendPortRangeStart": 50000,
+                             "frontendPortRangeEnd": 50099, "backendPort": 22}],
+        "tags": TAGS}, deps={"frontendIPConfigurations": [pip]})
+    ss = vmss("a100", "Standard_NC24ads_A100_v4", 2.0, deps={"virtualMachineProfile": [lb]})
+    ss.props["virtualMachineProfile"]["networkProfile"]["networkInterfaceConfigurations"][0][
+        "ipConfigurations"][0]["loadBalancerInboundNatPools"] = [{"id": "nat-id"}]
+    found = run(pack, [pip, lb, ss, az_budget()], provider=AZ)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_r12_alibaba_security_group_rule_ssh_from_anywhere(pack):
+    """An alicloud SecurityGroupRule ingress tcp 22/22 from 0.0.0.0/0, policy accept.
+    Expect: no-public-ingress fail."""
+    sg = res("alicloud:ecs/securityGroup:SecurityGroup", "gpu-sg", {"vpcId": "vpc-id",
+                                                                   "tags": TAGS})
+    rule = res("alicloud:ecs/securityGroupRule:SecurityGroupRule", "ssh-any", {
+        "type": "ingress", "ipProtocol": "tcp", "portRange": "22/22", "cidrIp": "0.0.0.0/0",
+        "policy": "accept", "securityGroupId": "sg-id", "nicType": "intranet"},
+        deps={"securityGroupId": [sg]})
+    found = run(pack, [sg, rule], provider=ALI)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_r13_gcp_instance_schedule_on_a_mig_template_stops_nothing(pack):
+    """A MIG of 2 a2-highgpu-1g whose template names an instance schedule (resourcePolicies):
+    instance schedules cannot act on VMs in a MIG (cloud.google.com/compute/docs/instances/
+    schedule-instance-start-stop: "you can't ... VMs that are part of a managed instance
+    group"); the MIG recreates stopped VMs. Expect: the month, 2 x 3.67339 x 730 = 5,363.15."""
+    pol = res("gcp:compute/resourcePolicy:ResourcePolicy", "stop-in-2d", {
+        "region": "us-central1", "instanceSchedulePolicy": {
+            "vmStopSchedule": {"schedule": "0 20 * * *"}, "timeZone": "UTC"}})
+    t = gtemplate("a2-tpl", "a2-highgpu-1g", resourcePolicies="pol-id")
+    t.deps["resourcePolicies"] = [pol]
+    assert near(estimate(pack, [pol, t, mig("a2", t, "us-central1-a")], GCP), 2 * A2_1 * MONTH)
