@@ -847,6 +847,7 @@ def test_k1_public_gpu_types_across_families_and_regions_are_priced(pack, build,
 # ============================================== round 2 (written after round 1 passed 61/61,
 # before its own first run): harder shapes in the same classes
 
+@pytest.mark.xfail(strict=True, reason="review38: an AWS Batch EC2 environment (g5.xlarge, maxVcpus 16 = 4 nodes, 2,937.52/month) under a 50,000 budget fails closed as a type the pack does not size")
 def test_r1_aws_batch_ec2_environment_is_sized_from_max_vcpus(pack):
     """An AWS Batch managed EC2 compute environment, instanceTypes [g5.xlarge] (4 vCPUs:
     aws.amazon.com/ec2/instance-types/g5), maxVcpus 16: at most 16 / 4 = 4 nodes, ceiling
@@ -862,6 +863,7 @@ def test_r1_aws_batch_ec2_environment_is_sized_from_max_vcpus(pack):
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason="review38: an Azure Batch pool of 2 fixed dedicated A100 nodes (5,362.58/month) under a 20,000 budget fails closed as a type the pack does not size")
 def test_r2_azure_batch_pool_of_fixed_size_under_budget(pack):
     """An azure-native Batch pool of 2 dedicated Standard_NC24ads_A100_v4 (fixedScale), a
     20,000 subscription budget: 2 x 3.673 x 730 = 5,362.58. Expect: spend-limit pass."""
@@ -877,6 +879,7 @@ def test_r2_azure_batch_pool_of_fixed_size_under_budget(pack):
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason="review38: an Alibaba autoReleaseTime already past (priced as no lifetime) still counts as the budget-alarm stand-in: spend-limit passes")
 def test_r3_alibaba_auto_release_time_already_past_is_no_stand_in(pack):
     """An ECS gn7i instance whose autoReleaseTime is 2025-01-01T00:00:00Z (past: the API
     refuses it and nothing will release the node), maxMonthlyUsd 5,000 (above the month,
