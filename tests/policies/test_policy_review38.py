@@ -67,7 +67,7 @@ from tests.policies.test_policy_review35f import (
     vmss,
     vsw,
 )
-from tests.policy_fixtures import res
+from tests.policy_fixtures import hours_from_now, res
 from tests.policy_harness import run
 from trainstack_policies.model import UNKNOWN
 
@@ -1016,3 +1016,193 @@ def test_r13_gcp_instance_schedule_on_a_mig_template_stops_nothing(pack):
     t = gtemplate("a2-tpl", "a2-highgpu-1g", resourcePolicies="pol-id")
     t.deps["resourcePolicies"] = [pol]
     assert near(estimate(pack, [pol, t, mig("a2", t, "us-central1-a")], GCP), 2 * A2_1 * MONTH)
+
+
+# ============================================== round 3 (written after round 2's run, before
+# its own first run)
+
+def test_s1_gcp_regional_mig_of_n1_with_t4_template(pack):
+    """A RegionInstanceGroupManager of 2 from a template n1-standard-8 + 1 nvidia-tesla-t4
+    (guestAccelerators). gcp_attached_gpus.csv: n1-standard-8 0.38, T4 0.35 (us-central1).
+    Expect: 2 x (0.38 + 0.35) x 730 = 1,065.80."""
+    t = gtemplate("t4-tpl", "n1-standard-8",
+                  guestAccelerators=[{"type": "nvidia-tesla-t4", "count": 1.0}])
+    m = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "t4-rmig", {
+        "region": "us-central1", "targetSize": 2.0, "baseInstanceName": "t4",
+        "versions": [{"instanceTemplate": "tpl-id", "name": "primary"}]},
+        deps={"versions": [t]})
+    assert near(estimate(pack, [t, m], GCP), 2 * (0.38 + 0.35) * MONTH)
+
+
+def test_s2_gcp_max_run_duration_is_a_lifetime(pack):
+    """An a2-highgpu-1g VM with scheduling.maxRunDuration 172,800 s (48 h) and
+    instanceTerminationAction DELETE: Compute Engine deletes it after 48 h
+    (cloud.google.com/compute/docs/instances/limit-vm-runtime). Expect: a lifetime of 48 h,
+    3.67339 x 48 = 176.32 (the month, 2,681.57, is accepted as conservative only if the pack
+    does not read the field; written here as the 48 h figure)."""
+    vm = gvm("a2", "a2-highgpu-1g")
+    vm.props["scheduling"] = {"onHostMaintenance": "TERMINATE", "automaticRestart": False,
+                              "maxRunDuration": {"seconds": 172800.0},
+                              "instanceTerminationAction": "DELETE"}
+    assert near(estimate(pack, [vm], GCP), A2_1 * 48, slack=3)
+
+
+def test_s3_aws_gpu_group_over_two_zones_with_fsx_in_one_fails(pack):
+    """Control: one p4d group over subnets in us-east-1a and us-east-1b, mounting an FSx in
+    us-east-1a: the group's nodes span zones. Expect: storage-same-zone fail."""
+    sa, sb = subnet("a", "us-east-1a"), subnet("b", "us-east-1b")
+    fs = fsx("scratch", sa)
+    t = lt("gpu-lt", "p4d.24xlarge", mounts=[fs])
+    found = run(pack, [sa, sb, fs, t, asg("gpu", t, [sa, sb], 2), aws_budget("500000")],
+                provider=AWS)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+
+
+def test_s4_alibaba_literal_vswitch_told_same_zone_passes(pack):
+    """An ESS GPU group on literal vSwitch vsw-0lit9999 mounting the stack's CPFS in
+    eu-central-1a (the scaling configuration's user data depends on it), with the zones config
+    telling vsw-0lit9999 is in eu-central-1a. Expect: storage-same-zone pass."""
+    fs = cpfs("cpfs", "eu-central-1a")
+    sg = res("alicloud:ess/scalingGroup:ScalingGroup", "gpu-sg", {
+        "minSize": 0.0, "maxSize": 2.0, "scalingGroupName": "gpu",
+        "vswitchIds": ["vsw-0lit9999"]})
+    conf = res("alicloud:ess/scalingConfiguration:ScalingConfiguration", "gpu-sc", {
+        "scalingGroupId": "sg-id", "instanceType": "ecs.gn7i-c8g1.2xlarge",
+        "imageId": "ubuntu_22_04_x64_20G_alibase_20240508.vhd", "active": True,
+        "securityGroupId": "sg-1", "userData": "IyEvYmluL2Jhc2g=", "tags": TAGS},
+        deps={"scalingGroupId": [sg], "userData": [fs]})
+    found = run(pack, [fs, sg, conf], {SSZ: {"zones": {"vsw-0lit9999": "eu-central-1a"}}},
+                provider=ALI)
+    assert verdict(found, SSZ) == "pass", messages(found, SSZ)
+
+
+def test_s5_gcp_external_ipv6_access_config_is_public(pack):
+    """A g2-standard-8 VM on a dual-stack subnet with ipv6AccessConfigs [{networkTier
+    PREMIUM}] (an external IPv6 address: cloud.google.com/compute/docs/ip-addresses/
+    configure-ipv6-address). Expect: no-public-ingress fail."""
+    vm = gvm("l4", "g2-standard-8", networkInterfaces=[{
+        "network": "default", "subnetwork": "dual", "stackType": "IPV4_IPV6",
+        "ipv6AccessConfigs": [{"networkTier": "PREMIUM"}]}])
+    found = run(pack, [vm, gcp_budget()], provider=GCP)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_s6_classic_azure_nsg_inline_rule_from_any_address(pack):
+    """A classic NetworkSecurityGroup with an inline securityRules entry Allow Inbound from
+    0.0.0.0/0 to port * (protocol *). Expect: no-public-ingress fail."""
+    nsg = res("azure:network/networkSecurityGroup:NetworkSecurityGroup", "gpu-nsg", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "tags": TAGS, "securityRules": [{
+            "name": "any", "priority": 100.0, "direction": "Inbound", "access": "Allow",
+            "protocol": "*", "sourcePortRange": "*", "destinationPortRange": "*",
+            "sourceAddressPrefix": "0.0.0.0/0", "destinationAddressPrefix": "*"}]})
+    found = run(pack, [nsg, az_budget()], provider=AZ)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_s7_azure_deny_rule_from_internet_passes(pack):
+    """Control: an azure-native SecurityRule Deny Inbound from "Internet" on port 22.
+    Expect: no-public-ingress pass (README: deny rules pass)."""
+    rule = res("azure-native:network:SecurityRule", "deny-ssh", {
+        "resourceGroupName": "ml-rg", "networkSecurityGroupName": "gpu-nsg",
+        "priority": 100.0, "direction": "Inbound", "access": "Deny", "protocol": "Tcp",
+        "sourceAddressPrefix": "Internet", "sourcePortRange": "*",
+        "destinationAddressPrefix": "*", "destinationPortRange": "22"})
+    found = run(pack, [rule, az_budget()], provider=AZ)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
+def test_s8_azure_native_public_ip_on_gpu_vm_nic(pack):
+    """azure-native: a PublicIPAddress on the NetworkInterface of an NV36ads_A10_v5
+    VirtualMachine. Expect: no-public-ingress fail."""
+    pip = res("azure-native:network:PublicIPAddress", "vm-pip", {
+        "resourceGroupName": "ml-rg", "location": "eastus",
+        "publicIPAllocationMethod": "Static", "sku": {"name": "Standard"}, "tags": TAGS})
+    nic = res("azure-native:network:NetworkInterface", "vm-nic", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "tags": TAGS,
+        "ipConfigurations": [{"name": "ip", "subnet": {"id": "subnet-id"},
+                              "publicIPAddress": {"id": "pip-id"}}]},
+        deps={"ipConfigurations": [pip]})
+    vm = res("azure-native:compute:VirtualMachine", "a10-vm", {
+        "resourceGroupName": "ml-rg", "location": "eastus",
+        "hardwareProfile": {"vmSize": "Standard_NV36ads_A10_v5"},
+        "networkProfile": {"networkInterfaces": [{"id": "nic-id", "primary": True}]},
+        "tags": TAGS}, deps={"networkProfile": [nic]})
+    found = run(pack, [pip, nic, vm, az_budget()], provider=AZ)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_s9_open_odcr_larger_than_its_group_bills_in_full(pack):
+    """An open ODCR of 4 g6e.2xlarge in us-east-1a and an ASG of 2 there: the reservation bills
+    4 whether used or not. Expect: 4 x 2.24208 x 730 = 6,546.87."""
+    s = subnet("a", "us-east-1a")
+    cr = _odcr("l40s-odcr", "g6e.2xlarge", 4)
+    t = lt("l40s-lt", "g6e.2xlarge")
+    assert near(estimate(pack, [s, cr, t, asg("l40s", t, [s], 2)], AWS), 4 * G6E_2 * MONTH)
+
+
+def test_s10_instance_with_reservation_preference_none_runs_outside(pack):
+    """An open aws-native ODCR of 1 g6e.2xlarge in us-east-1a and an aws.ec2.Instance of that
+    type there with capacityReservationSpecification.capacityReservationPreference "none":
+    it never uses a reservation. Expect: 2 x 2.24208 x 730 = 3,273.44."""
+    cr = res("aws-native:ec2:CapacityReservation", "l40s-odcr", {
+        "instanceType": "g6e.2xlarge", "instancePlatform": "Linux/UNIX",
+        "availabilityZone": "us-east-1a", "instanceCount": 1, "instanceMatchCriteria": "open"})
+    vm = ec2("l40s", "g6e.2xlarge", capacityReservationSpecification={
+        "capacityReservationPreference": "none"})
+    assert near(estimate(pack, [cr, vm], AWS), 2 * G6E_2 * MONTH)
+
+
+def test_s11_azure_scale_set_of_another_size_than_its_reservation(pack):
+    """A reservation of 2 Standard_NC24ads_A100_v4 and a scale set of 2
+    Standard_NC40ads_H100_v5 associated with the same group: a VM consumes a reservation of
+    its own size only. Expect: (2 x 3.673 + 2 x 6.98) x 730 = 15,553.38."""
+    crg = _crg()
+    cr = _cr(crg, "Standard_NC24ads_A100_v4", 2)
+    ss = vmss("h100", "Standard_NC40ads_H100_v5", 2.0)
+    ss.props["virtualMachineProfile"]["capacityReservation"] = {
+        "capacityReservationGroup": {"id": "crg-id"}}
+    ss.deps["virtualMachineProfile"] = [crg]
+    assert near(estimate(pack, [crg, cr, ss], AZ), (2 * NC24 + 2 * NC40H) * MONTH)
+
+
+def test_s12_azure_profile_of_zero_default_with_scale_out_rules_is_no_stop(pack):
+    """An autoscale profile from +48 h (fixedDate) with capacity minimum 0, default 0, maximum
+    2 and a CPU scale-out rule: the rule can bring the set back to 2. Not a stop.
+    Expect: the month, 2 x 3.673 x 730 = 5,362.58."""
+    ss = vmss("a100", "Standard_NC24ads_A100_v4", 2.0)
+    rule = {"metricTrigger": {"metricName": "Percentage CPU", "metricResourceUri": "vmss-id",
+                              "timeGrain": "PT1M", "statistic": "Average",
+                              "timeWindow": "PT5M", "timeAggregation": "Average",
+                              "operator": "GreaterThan", "threshold": 70.0},
+            "scaleAction": {"direction": "Increase", "type": "ChangeCount", "value": "1",
+                            "cooldown": "PT5M"}}
+    a = az_autoscale(ss, [{"name": "later", "capacity": {"minimum": "0", "maximum": "2",
+                                                         "default": "0"}, "rules": [rule],
+                           "fixedDate": {"start": hours_from_now(48),
+                                         "end": "2037-01-01T00:00:00Z"}}])
+    assert near(estimate(pack, [ss, a], AZ), 2 * NC24 * MONTH)
+
+
+def test_s13_stop_below_the_groups_minimum_stops_nothing(pack):
+    """A p4d group with minSize 2 (max 2) and a one-time action in 30 h setting only
+    desiredCapacity 0: the desired capacity cannot go below the minimum, so the action fails
+    (docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-scheduled-scaling.html).
+    Expect: the month, 2 x 21.9576 x 730 = 32,058.10."""
+    s, t, g = _p4d(minSize=2.0)
+    stop = res("aws:autoscaling/schedule:Schedule", "train-stop", {
+        "autoscalingGroupName": "grp", "scheduledActionName": "stop",
+        "desiredCapacity": 0.0, "startTime": hours_from_now(30)},
+        deps={"autoscalingGroupName": [g]})
+    assert near(estimate(pack, [s, t, g, stop], AWS), 2 * P4D * MONTH)
+
+
+def test_s14_azure_native_spot_scale_set_at_spot_rate(pack):
+    """An azure-native scale set of 2 Standard_NC24ads_A100_v4, virtualMachineProfile.priority
+    Spot, evictionPolicy Delete, billingProfile.maxPrice -1. Catalog spot 0.444433 (eastus).
+    Expect: between the spot month 2 x 0.444433 x 730 = 648.87 and the on-demand month
+    5,362.58."""
+    ss = vmss("a100-spot", "Standard_NC24ads_A100_v4", 2.0)
+    ss.props["virtualMachineProfile"].update({"priority": "Spot", "evictionPolicy": "Delete",
+                                              "billingProfile": {"maxPrice": -1.0}})
+    got = estimate(pack, [ss], AZ)
+    assert 2 * 0.444433 * MONTH - 2 <= got <= 2 * NC24 * MONTH + 2, got
