@@ -1183,10 +1183,12 @@ def test_s12_azure_profile_of_zero_default_with_scale_out_rules_is_no_stop(pack)
     assert near(estimate(pack, [ss, a], AZ), 2 * NC24 * MONTH)
 
 
+@pytest.mark.xfail(strict=True, reason="review38: a one-time desiredCapacity 0 below the group's minSize 2 cannot run (desired must be >= min) yet is taken as a 30 h lifetime (1,317 vs 32,058)")
 def test_s13_stop_below_the_groups_minimum_stops_nothing(pack):
     """A p4d group with minSize 2 (max 2) and a one-time action in 30 h setting only
     desiredCapacity 0: the desired capacity cannot go below the minimum, so the action fails
-    (docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-scheduled-scaling.html).
+    (docs.aws.amazon.com/autoscaling/ec2/APIReference/API_UpdateAutoScalingGroup.html: the
+    desired capacity "must be greater than or equal to the minimum size of the group").
     Expect: the month, 2 x 21.9576 x 730 = 32,058.10."""
     s, t, g = _p4d(minSize=2.0)
     stop = res("aws:autoscaling/schedule:Schedule", "train-stop", {
