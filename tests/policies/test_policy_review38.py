@@ -1208,3 +1208,120 @@ def test_s14_azure_native_spot_scale_set_at_spot_rate(pack):
                                               "billingProfile": {"maxPrice": -1.0}})
     got = estimate(pack, [ss], AZ)
     assert 2 * 0.444433 * MONTH - 2 <= got <= 2 * NC24 * MONTH + 2, got
+
+
+# ============================================== round 4 (written after round 3's run, before
+# its own first run)
+
+def _one_time(g, **sizes):
+    return res("aws:autoscaling/schedule:Schedule", f"{g.name}-stop", {
+        "autoscalingGroupName": "grp", "scheduledActionName": "stop",
+        "startTime": hours_from_now(30), **sizes}, deps={"autoscalingGroupName": [g]})
+
+
+def test_t1_stop_by_max_size_zero_alone_stops(pack):
+    """Group min 0, max 2, desired 2; a one-time action in 30 h setting only maxSize 0: the
+    desired capacity is brought within the new maximum, so the group goes to 0.
+    Expect: a 30 h lifetime, 2 x 21.9576 x 30 = 1,317.46."""
+    s, t, g = _p4d()
+    assert near(estimate(pack, [s, t, g, _one_time(g, maxSize=0.0)], AWS), 2 * P4D * 30,
+                slack=3)
+
+
+def test_t2_stop_that_lowers_the_minimum_too_stops(pack):
+    """Control for s13: group minSize 2; the action in 30 h sets minSize 0 and desiredCapacity
+    0 together (valid). Expect: 1,317.46."""
+    s, t, g = _p4d(minSize=2.0)
+    assert near(estimate(pack, [s, t, g, _one_time(g, minSize=0.0, desiredCapacity=0.0)], AWS),
+                2 * P4D * 30, slack=3)
+
+
+def test_t3_gcp_termination_time_is_a_lifetime(pack):
+    """An a2-highgpu-1g VM with scheduling.terminationTime 48 h from now and
+    instanceTerminationAction DELETE (cloud.google.com/compute/docs/instances/limit-vm-runtime).
+    Expect: 3.67339 x 48 = 176.32."""
+    vm = gvm("a2", "a2-highgpu-1g")
+    vm.props["scheduling"] = {"onHostMaintenance": "TERMINATE", "automaticRestart": False,
+                              "terminationTime": hours_from_now(48),
+                              "instanceTerminationAction": "DELETE"}
+    assert near(estimate(pack, [vm], GCP), A2_1 * 48, slack=3)
+
+
+def test_t4_alibaba_auto_release_on_a_subscription_instance_is_no_lifetime(pack):
+    """A PrePaid (subscription) gn7i instance, period 1 month, with autoReleaseTime in 48 h:
+    auto-release applies to pay-as-you-go instances only (alibabacloud.com/help/en/ecs/
+    user-guide/release-an-instance), and the month is paid up front. maxMonthlyUsd 1,000 (the
+    month is 2.56083 x 730 = 1,869.41; 48 h would be 122.92). Expect: spend-limit not pass."""
+    vm = ecs("a10", switch=None, release="48h", instanceChargeType="PrePaid", period=1.0,
+             periodUnit="Month")
+    found = run(pack, [vm], {SPEND: {"maxMonthlyUsd": 1000}}, provider=ALI)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_t5_gke_node_pool_max_per_zone_times_its_zones(pack):
+    """A GKE NodePool with nodeLocations [us-central1-a, us-central1-b] and autoscaling
+    maxNodeCount 4: the limit is per zone (registry: gcp.container.NodePool autoscaling
+    max_node_count "per zone"), so up to 8 g2-standard-8 nodes.
+    Expect: 8 x 0.853624 x 730 = 4,985.16 (a cluster fee of 73 may be added if the cluster is
+    in the stack; it is not)."""
+    pool = res("gcp:container/nodePool:NodePool", "l4-pool", {
+        "cluster": "projects/ml-prod/locations/us-central1/clusters/infer",
+        "location": "us-central1", "nodeLocations": ["us-central1-a", "us-central1-b"],
+        "initialNodeCount": 1.0, "autoscaling": {"minNodeCount": 0.0, "maxNodeCount": 4.0},
+        "nodeConfig": {"machineType": "g2-standard-8", "labels": LABELS}})
+    got = estimate(pack, [pool], GCP)
+    assert 8 * G2_8 * MONTH - 2 <= got <= 8 * G2_8 * MONTH + 75, got
+
+
+def test_t6_azure_native_aks_agent_pool_at_its_autoscale_maximum(pack):
+    """An azure-native AgentPool (ContainerService) count 2, enableAutoScaling, maxCount 6,
+    vmSize Standard_NC24ads_A100_v4. Expect: 6 x 3.673 x 730 = 16,087.74."""
+    pool = res("azure-native:containerservice:AgentPool", "a100pool", {
+        "resourceGroupName": "ml-rg", "resourceName": "aks", "agentPoolName": "a100",
+        "vmSize": "Standard_NC24ads_A100_v4", "count": 2, "enableAutoScaling": True,
+        "minCount": 0, "maxCount": 6, "mode": "User", "availabilityZones": ["1"],
+        "tags": TAGS})
+    assert near(estimate(pack, [pool], AZ), 6 * NC24 * MONTH)
+
+
+def test_t7_eks_remote_access_without_source_groups_opens_ssh_to_the_world(pack):
+    """An EKS node group with remoteAccess ec2SshKey set and no sourceSecurityGroupIds: EKS
+    then opens port 22 on the nodes to 0.0.0.0/0 (registry aws.eks.NodeGroup remoteAccess:
+    "If you specify ec2_ssh_key, but do not specify this configuration when you create an EKS
+    Node Group, port 22 on the worker nodes is opened to the Internet (0.0.0.0/0)").
+    Expect: no-public-ingress fail."""
+    s = subnet("eks-a", "us-east-1a")
+    ng = res("aws:eks/nodeGroup:NodeGroup", "a10g-ng", {
+        "clusterName": "infer", "nodeRoleArn": "arn:aws:iam::123456789012:role/ng",
+        "subnetIds": ["subnet-id"], "instanceTypes": ["g5.xlarge"],
+        "remoteAccess": {"ec2SshKey": "ops-key"},
+        "scalingConfig": {"minSize": 0, "maxSize": 2, "desiredSize": 1}, "tags": TAGS},
+        deps={"subnetIds": [s]})
+    found = run(pack, [s, ng, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_t8_aws_budget_filtered_by_the_stacks_own_tag_covers(pack):
+    """A 50,000 budget with costFilters TagKeyValue ["user:team$ml"] (Budgets' tag filter form);
+    every resource of the stack carries team=ml. The budget covers the 2-node p4d group
+    (32,058.10). Expect: spend-limit pass (or undecided where activation of the cost-allocation
+    tag cannot be seen; never fail)."""
+    s, t, g = _p4d()
+    b = aws_budget("50000", costFilters=[{"name": "TagKeyValue", "values": ["user:team$ml"]}])
+    found = run(pack, [s, t, g, b], provider=AWS)
+    assert verdict(found, SPEND) in ("pass", "undecided"), messages(found, SPEND)
+
+
+def test_t9_azure_negative_capacity_is_not_free(pack):
+    """A scale set with sku.capacity -1, a 100 USD budget. Expect: spend-limit not pass."""
+    found = run(pack, [vmss("a100", "Standard_NC24ads_A100_v4", -1.0), az_budget(100.0)],
+                provider=AZ)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_t10_odcr_of_absurd_count_fails_without_crash(pack):
+    """An ODCR of instanceCount 1e15 p4d.24xlarge, maxMonthlyUsd 100,000. Expect: spend-limit
+    fail, no crash."""
+    found = run(pack, [_odcr("huge", "p4d.24xlarge", 1e15)], {SPEND: {"maxMonthlyUsd": 100000}},
+                provider=AWS)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
