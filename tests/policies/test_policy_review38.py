@@ -39,6 +39,7 @@ from tests.policies.test_policy_review35f import (
     AWS,
     AZ,
     GCP,
+    LABELS,
     MONTH,
     NPI,
     SPEND,
