@@ -1326,3 +1326,113 @@ def test_t10_odcr_of_absurd_count_fails_without_crash(pack):
     found = run(pack, [_odcr("huge", "p4d.24xlarge", 1e15)], {SPEND: {"maxMonthlyUsd": 100000}},
                 provider=AWS)
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+
+
+# ============================================== round 5 (written after round 4's run, before
+# its own first run)
+
+def test_u1_warm_pool_of_running_instances_is_billed(pack):
+    """A p4d group (max 2, desired 2) with a warm pool in state Running and
+    maxGroupPreparedCapacity 4: up to 4 - 2 = 2 more instances run, billed as running
+    instances (docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-warm-pools.html).
+    Expect: 4 x 21.9576 x 730 = 64,116.19 (not 32,058.10)."""
+    s, t, g = _p4d(warmPool={"poolState": "Running", "maxGroupPreparedCapacity": 4.0,
+                             "minSize": 0.0})
+    assert near(estimate(pack, [s, t, g], AWS), 4 * P4D * MONTH)
+
+
+def test_u2_aws_native_scheduled_action_stops(pack):
+    """An aws-native ScheduledAction (AWS::AutoScaling::ScheduledAction) in 30 h setting min,
+    max and desired 0 on the stack's group. Expect: 2 x 21.9576 x 30 = 1,317.46."""
+    s, t, g = _p4d()
+    act = res("aws-native:autoscaling:ScheduledAction", "train-stop", {
+        "autoScalingGroupName": "grp", "startTime": hours_from_now(30), "minSize": 0,
+        "maxSize": 0, "desiredCapacity": 0}, deps={"autoScalingGroupName": [g]})
+    assert near(estimate(pack, [s, t, g, act], AWS), 2 * P4D * 30, slack=3)
+
+
+def test_u3_stop_then_restart_ten_hours_later_is_a_pause(pack):
+    """A one-time stop (0/0/0) in 30 h and a one-time start (min 2, max 2, desired 2) in 40 h:
+    the group runs again for the rest of the month. Expect: at least 2 x 21.9576 x 720 =
+    31,618.94 (the month 32,058.10 is right too)."""
+    s, t, g = _p4d()
+    stop = _one_time(g, minSize=0.0, maxSize=0.0, desiredCapacity=0.0)
+    start = res("aws:autoscaling/schedule:Schedule", "train-start", {
+        "autoscalingGroupName": "grp", "scheduledActionName": "start",
+        "startTime": hours_from_now(40), "minSize": 2.0, "maxSize": 2.0,
+        "desiredCapacity": 2.0}, deps={"autoscalingGroupName": [g]})
+    assert estimate(pack, [s, t, g, stop, start], AWS) >= 2 * P4D * 720 - 2
+
+
+def test_u4_gcp_budget_without_threshold_rules_is_no_alarm(pack):
+    """A GCP budget of 10,000 with no thresholdRules and no allUpdatesRule: it alerts no one.
+    Expect: spend-limit fail."""
+    b = gcp_budget("10000")
+    b.props.pop("thresholdRules")
+    found = run(pack, [gvm("a2", "a2-highgpu-1g"), b], provider=GCP)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+
+
+def test_u5_azure_budget_with_every_notification_disabled_is_no_alarm(pack):
+    """An azure-native budget of 20,000 whose only notification has enabled false.
+    Expect: spend-limit fail."""
+    b = az_budget(20000.0, notifications={"actual80": {
+        "enabled": False, "operator": "GreaterThan", "threshold": 80.0,
+        "contactEmails": ["ml-platform@example.com"]}})
+    found = run(pack, [vmss("a100", "Standard_NC24ads_A100_v4", 2.0), b], provider=AZ)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+
+
+def test_u6_aws_budget_notification_without_subscribers_is_no_alarm(pack):
+    """An AWS budget of 50,000 whose notification has no e-mail and no SNS subscriber.
+    Expect: spend-limit fail."""
+    s, t, g = _p4d()
+    b = aws_budget("50000", notifications=[{
+        "comparisonOperator": "GREATER_THAN", "threshold": 80.0,
+        "thresholdType": "PERCENTAGE", "notificationType": "ACTUAL"}])
+    found = run(pack, [s, t, g, b], provider=AWS)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+
+
+def test_u7_aws_inference_group_in_other_zone_mounting_nothing(pack):
+    """A p4d training group on us-east-1a mounting an FSx there, and a g5.xlarge inference
+    group on us-east-1b mounting nothing. Expect: storage-same-zone pass."""
+    sa, sb = subnet("a", "us-east-1a"), subnet("b", "us-east-1b")
+    fs = fsx("scratch", sa)
+    tt, ti = lt("train-lt", "p4d.24xlarge", mounts=[fs]), lt("infer-lt", "g5.xlarge")
+    found = run(pack, [sa, sb, fs, tt, ti, asg("train", tt, [sa], 2),
+                       asg("infer", ti, [sb], 2), aws_budget("500000")], provider=AWS)
+    assert verdict(found, SSZ) == "pass", messages(found, SSZ)
+
+
+def test_u8_fsx_on_a_literal_subnet_is_undecided(pack):
+    """An FSx whose subnetIds is the literal subnet-0fsx1111aaaa2222b (not in the stack), read
+    by a p4d group on a stack subnet in us-east-1a. Expect: storage-same-zone undecided."""
+    s = subnet("a", "us-east-1a")
+    fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "scratch", {
+        "subnetIds": "subnet-0fsx1111aaaa2222b", "storageCapacity": 1200.0,
+        "deploymentType": "PERSISTENT_2", "perUnitStorageThroughput": 250.0, "tags": TAGS})
+    t = lt("gpu-lt", "p4d.24xlarge", mounts=[fs])
+    found = run(pack, [s, fs, t, asg("gpu", t, [s], 2), aws_budget("500000")], provider=AWS)
+    assert verdict(found, SSZ) == "undecided", messages(found, SSZ)
+
+
+@pytest.mark.parametrize("build,provider", [
+    (lambda: ec2("x", "g6e.48xlarge"), AWS),
+    (lambda: ec2("x", "gr6.4xlarge"), AWS),
+    (lambda: ec2("x", "g4ad.xlarge"), AWS),
+    (lambda: gvm("x", "g2-standard-96"), GCP),
+    (lambda: gvm("x", "a3-highgpu-1g"), GCP),
+    (lambda: vmss("x", "Standard_NC96ads_A100_v4", 1.0), AZ),
+    (lambda: vmss("x", "Standard_NV6ads_A10_v5", 1.0), AZ),
+    (lambda: vmss("x", "Standard_ND96amsr_A100_v4", 1.0), AZ),
+    (lambda: ecs("x", itype="ecs.gn7i-c16g1.4xlarge", release=None), {"region": "cn-hangzhou"}),
+], ids=["g6e.48xlarge", "gr6.4xlarge", "g4ad.xlarge", "g2-standard-96", "a3-highgpu-1g",
+        "NC96ads_A100_v4", "NV6ads_A10_v5", "ND96amsr_A100_v4", "gn7i-c16g1.4xlarge"])
+def test_u9_publicly_listed_gpu_types_are_priced(pack, build, provider):
+    """GPU types each provider lists publicly in that region (aws.amazon.com/ec2/instance-types
+    G6e, Gr6, G4ad; cloud.google.com/compute/docs/gpus (G2, A3 High); learn.microsoft.com
+    NC A100 v4, NVadsA10 v5, NDm A100 v4; alibabacloud.com gn7i). Designed without reading the
+    catalog. Expect: an estimate (spend-limit says "exceeds" under a 1 USD cap), not "cannot
+    be estimated"."""
+    estimate(pack, [build()], provider)
