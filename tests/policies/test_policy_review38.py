@@ -1331,16 +1331,20 @@ def test_t10_odcr_of_absurd_count_fails_without_crash(pack):
 # ============================================== round 5 (written after round 4's run, before
 # its own first run)
 
+@pytest.mark.xfail(strict=True, reason="review38: a warm pool's maxGroupPreparedCapacity 4 (the total of group and pool) is added to maxSize 2: 6 nodes priced (96,174) where 4 can run (64,116)")
 def test_u1_warm_pool_of_running_instances_is_billed(pack):
     """A p4d group (max 2, desired 2) with a warm pool in state Running and
     maxGroupPreparedCapacity 4: up to 4 - 2 = 2 more instances run, billed as running
-    instances (docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-warm-pools.html).
+    instances (docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-warm-pools.html;
+    API_WarmPoolConfiguration: the maximum "in the warm pool or in any state except Terminated
+    for the Auto Scaling group", i.e. group and pool together).
     Expect: 4 x 21.9576 x 730 = 64,116.19 (not 32,058.10)."""
     s, t, g = _p4d(warmPool={"poolState": "Running", "maxGroupPreparedCapacity": 4.0,
                              "minSize": 0.0})
     assert near(estimate(pack, [s, t, g], AWS), 4 * P4D * MONTH)
 
 
+@pytest.mark.xfail(strict=True, reason="review38: an aws-native ScheduledAction setting the group to 0 in 30 h is not read as a stop: the month (32,058) where 1,317 is enforced")
 def test_u2_aws_native_scheduled_action_stops(pack):
     """An aws-native ScheduledAction (AWS::AutoScaling::ScheduledAction) in 30 h setting min,
     max and desired 0 on the stack's group. Expect: 2 x 21.9576 x 30 = 1,317.46."""
