@@ -890,7 +890,6 @@ def test_r2_azure_batch_pool_of_fixed_size_under_budget(pack):
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason="review38: an Alibaba autoReleaseTime already past (priced as no lifetime) still counts as the budget-alarm stand-in: spend-limit passes")
 def test_r3_alibaba_auto_release_time_already_past_is_no_stand_in(pack):
     """An ECS gn7i instance whose autoReleaseTime is 2025-01-01T00:00:00Z (past: the API
     refuses it and nothing will release the node), maxMonthlyUsd 5,000 (above the month,
