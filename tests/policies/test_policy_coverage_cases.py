@@ -67,7 +67,8 @@ CASES = [
      "64 x p5.48xlarge spot x 55.04 USD/h x 730 h"),
     ("warm-pool-running", lambda: gpu_group(nodes=2.0, warmPool={
         "poolState": "Running", "maxGroupPreparedCapacity": 6.0}) + [budget()], None, AWS,
-     "8 x p5.48xlarge"),
+     # maxGroupPreparedCapacity is the group and its pool together (API_PutWarmPool): 6 in all.
+     "6 x p5.48xlarge"),
     ("capacity-reservation", lambda: [res(
         "aws:ec2/capacityReservation:CapacityReservation", "odcr", {
             "instanceType": "p5.48xlarge", "instanceCount": 4.0, "tags": TAGS,

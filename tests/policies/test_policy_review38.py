@@ -1340,7 +1340,6 @@ def test_t10_odcr_of_absurd_count_fails_without_crash(pack):
 # ============================================== round 5 (written after round 4's run, before
 # its own first run)
 
-@pytest.mark.xfail(strict=True, reason="review38: a warm pool's maxGroupPreparedCapacity 4 (the total of group and pool) is added to maxSize 2: 6 nodes priced (96,174) where 4 can run (64,116)")
 def test_u1_warm_pool_of_running_instances_is_billed(pack):
     """A p4d group (max 2, desired 2) with a warm pool in state Running and
     maxGroupPreparedCapacity 4: up to 4 - 2 = 2 more instances run, billed as running
