@@ -858,13 +858,15 @@ def test_k1_public_gpu_types_across_families_and_regions_are_priced(pack, build,
 # ============================================== round 2 (written after round 1 passed 61/61,
 # before its own first run): harder shapes in the same classes
 
-@pytest.mark.xfail(strict=True, reason="review38: an AWS Batch EC2 environment (g5.xlarge, maxVcpus 16 = 4 nodes, 2,937.52/month) under a 50,000 budget fails closed as a type the pack does not size")
 def test_r1_aws_batch_ec2_environment_is_sized_from_max_vcpus(pack):
     """An AWS Batch managed EC2 compute environment, instanceTypes [g5.xlarge] (4 vCPUs:
     aws.amazon.com/ec2/instance-types/g5), maxVcpus 16: at most 16 / 4 = 4 nodes, ceiling
     4 x 1.006 x 730 = 2,937.52 USD/month; a 50,000 USD budget. Batch caps an environment at
     maxVcpus (docs.aws.amazon.com/batch/latest/userguide/compute_environment_parameters.html).
-    Expect: spend-limit pass (a compliant Batch stack is not failed closed)."""
+    Expect: spend-limit pass (a compliant Batch stack is not failed closed).
+    fix38: Batch may exceed maxvCpus by one instance except with BEST_FIT on EC2
+    (API_ComputeResource, maxvCpus); this one is EC2 with the default BEST_FIT, so no extra
+    node: ceil(16 / 4) = 4, 4 x 1.006 x 730 = 2,937.52 (r1b covers the extra one)."""
     ce = res("aws:batch/computeEnvironment:ComputeEnvironment", "a10g-ce", {
         "type": "MANAGED", "computeResources": {
             "type": "EC2", "instanceTypes": ["g5.xlarge"], "minVcpus": 0.0, "maxVcpus": 16.0,
@@ -874,7 +876,6 @@ def test_r1_aws_batch_ec2_environment_is_sized_from_max_vcpus(pack):
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason="review38: an Azure Batch pool of 2 fixed dedicated A100 nodes (5,362.58/month) under a 20,000 budget fails closed as a type the pack does not size")
 def test_r2_azure_batch_pool_of_fixed_size_under_budget(pack):
     """An azure-native Batch pool of 2 dedicated Standard_NC24ads_A100_v4 (fixedScale), a
     20,000 subscription budget: 2 x 3.673 x 730 = 5,362.58. Expect: spend-limit pass."""
@@ -1469,3 +1470,60 @@ def test_u9_publicly_listed_gpu_types_are_priced(pack, build, provider):
     catalog. Expect: an estimate (spend-limit says "exceeds" under a 1 USD cap), not "cannot
     be estimated"."""
     estimate(pack, [build()], provider)
+
+
+# ============================================== fix38: the Batch sizing's edges (expected
+# figures by hand; g5.xlarge 4 vCPUs, g5.2xlarge 8, instance_types.csv from
+# github.com/tsaol/aws-gpu; prices as in the module docstring)
+
+def _batch_ce(types, most, **cr):
+    return res("aws:batch/computeEnvironment:ComputeEnvironment", "ce", {
+        "type": "MANAGED", "computeResources": {
+            "instanceTypes": types, "maxVcpus": most, "subnets": ["subnet-0aaa1111"],
+            "securityGroupIds": ["sg-0aaa1111"], "tags": TAGS, **cr}})
+
+
+def test_r1b_batch_may_exceed_max_vcpus_by_one_instance(pack):
+    """BEST_FIT_PROGRESSIVE on EC2, g5.xlarge, maxVcpus 16: "never exceeds maxvCpus by more
+    than a single instance" (API_ComputeResource): ceil(16 / 4) + 1 = 5 nodes,
+    5 x 1.006 x 730 = 3,671.90."""
+    ce = _batch_ce(["g5.xlarge"], 16.0, type="EC2", allocationStrategy="BEST_FIT_PROGRESSIVE")
+    assert near(estimate(pack, [ce], AWS), 5 * 1.006 * MONTH)
+
+
+def test_r1c_batch_of_two_sizes_counts_the_smaller_at_the_dearer_price(pack):
+    """g5.xlarge (4 vCPUs) and g5.2xlarge (8; 1.212 USD/h us-east-1, prices.csv), maxVcpus
+    18, EC2 BEST_FIT: at most ceil(18 / 4) = 5 nodes, each at most 1.212:
+    5 x 1.212 x 730 = 4,423.80."""
+    ce = _batch_ce(["g5.xlarge", "g5.2xlarge"], 18.0, type="EC2")
+    assert near(estimate(pack, [ce], AWS), 5 * 1.212 * MONTH)
+
+
+@pytest.mark.parametrize("types", [["g5"], ["g5.xlarge", "g5"]], ids=["family", "mixed"])
+def test_r1d_batch_of_a_family_is_not_sized(pack, types):
+    """A family name ("g5": any size) bounds no node count: spend-limit not pass under any
+    budget (cannot be estimated)."""
+    found = run(pack, [_batch_ce(types, 16.0, type="EC2"), aws_budget("50000")], provider=AWS)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+    assert "'g5'" in messages(found, SPEND) if types == ["g5"] else True
+
+
+def test_r2b_azure_batch_pool_counts_low_priority_nodes_at_the_regular_rate(pack):
+    """fixedScale 2 dedicated + 3 low-priority Standard_NC24ads_A100_v4 (eastus 3.673):
+    (2 + 3) x 3.673 x 730 = 13,406.45 (low-priority priced at the regular rate, never less
+    than it bills)."""
+    pool = res("azure-native:batch:Pool", "a100-pool", {
+        "accountName": "mlbatch", "resourceGroupName": "ml-rg",
+        "vmSize": "Standard_NC24ads_A100_v4", "scaleSettings": {"fixedScale": {
+            "targetDedicatedNodes": 2, "targetLowPriorityNodes": 3}}})
+    assert near(estimate(pack, [pool], AZ), 5 * NC24 * MONTH)
+
+
+def test_r2c_azure_batch_pool_of_autoscale_formula_is_not_sized(pack):
+    """An autoScale formula: no bound the pack reads. Expect: spend-limit not pass."""
+    pool = res("azure-native:batch:Pool", "a100-pool", {
+        "accountName": "mlbatch", "resourceGroupName": "ml-rg",
+        "vmSize": "Standard_NC24ads_A100_v4", "scaleSettings": {"autoScale": {
+            "formula": "$TargetDedicatedNodes = 2;", "evaluationInterval": "PT5M"}}})
+    found = run(pack, [pool, az_budget(20000.0)], provider=AZ)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
