@@ -402,7 +402,8 @@ def _gcp_own_stop(holder: Resource) -> Optional[tuple[float, str]]:
     out: list[tuple[float, str]] = []
     seconds = number(holder.get("scheduling.maxRunDuration.seconds"))
     if seconds is not None and seconds > 0 and math.isfinite(seconds):
-        out.append((seconds / 3600, "scheduling.maxRunDuration on the template"))
+        out.append((seconds / 3600, "scheduling.maxRunDuration on the "
+                    + ("template" if holder.type in GCP_TEMPLATES else "VM")))
     when = holder.get("scheduling.terminationTime")
     hours = _hours_until(when)
     if hours is not None:

@@ -1527,3 +1527,23 @@ def test_r2c_azure_batch_pool_of_autoscale_formula_is_not_sized(pack):
             "formula": "$TargetDedicatedNodes = 2;", "evaluationInterval": "PT5M"}}})
     found = run(pack, [pool, az_budget(20000.0)], provider=AZ)
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_s2b_an_instances_max_run_duration_is_named_on_the_vm():
+    """fix38 (the reviewer's note on s2): the lifetime of a VM's own maxRunDuration is
+    described on the VM, not "on the template" (it has none)."""
+    from trainstack_policies import inventory
+    vm = gvm("a2", "a2-highgpu-1g")
+    vm.props["scheduling"] = {"maxRunDuration": {"seconds": 172800.0},
+                              "instanceTerminationAction": "DELETE"}
+    [group] = inventory.node_groups([vm])
+    assert group.lifetime_how == "scheduling.maxRunDuration on the VM"
+
+
+def test_s5b_an_ipv6_access_config_is_named_as_such(pack):
+    """fix38 (the reviewer's note on s5): the finding names ipv6AccessConfigs."""
+    vm = gvm("l4", "g2-standard-8", networkInterfaces=[{
+        "network": "default", "subnetwork": "dual", "stackType": "IPV4_IPV6",
+        "ipv6AccessConfigs": [{"networkTier": "PREMIUM"}]}])
+    text = messages(run(pack, [vm, gcp_budget()], provider=GCP), NPI)
+    assert "Found: ipv6AccessConfigs on network interface(s) [0]" in text, text
