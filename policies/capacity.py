@@ -87,8 +87,10 @@ _ACCEL_KEYS = {"acceleratorType", "acceleratorCount", "guestAccelerators", "gpuC
                "acceleratorConfig", "acceleratorConfigs", "gpuType", "gpuSpec"}
 
 
-def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) -> list:
-    """The NodeGroups of the types in SIZED (inventory passes its NodeGroup, _count, _zone)."""
+def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
+           gpu_family: Any = lambda name: False) -> list:
+    """The NodeGroups of the types in SIZED (inventory passes its NodeGroup, _count, _zone, and
+    whether a bare AWS family name such as "g5" is a GPU family)."""
     out = []
     for r in resources:
         t = r.type
@@ -233,13 +235,14 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
             z = zone(r.get("availabilityZone"))
             out.append(node_group(r, None, r.get("instanceType"), 1, False, [z], _region(r, z)))
         elif t == AWS_BATCH_CE:
-            out += _batch_environment(r, node_group, count, zone)
+            out += _batch_environment(r, node_group, count, zone, gpu_family)
         elif t == AZ_BATCH_POOL:
             out += _batch_pool(r, node_group, count)
     return out
 
 
-def _batch_environment(r: Resource, node_group: Any, count: Any, zone: Any) -> list:
+def _batch_environment(r: Resource, node_group: Any, count: Any, zone: Any,
+                       gpu_family: Any) -> list:
     """An AWS Batch managed EC2 or SPOT compute environment: at most maxVcpus vCPUs, i.e.
     ceil(maxVcpus / the fewest vCPUs of its instanceTypes) nodes, each priced at the dearest
     of its types. "With any allocation strategy except BEST_FIT using On-Demand (EC2) compute
@@ -266,9 +269,8 @@ def _batch_environment(r: Resource, node_group: Any, count: Any, zone: Any) -> l
     known = [instance_type("aws", t) if isinstance(t, str) else None for t in types]
     vcpus = [k.vcpus for k in known if k is not None and k.vcpus > 0]
     if not types or len(vcpus) != len(types):
-        from trainstack_policies.inventory.tokens import GPU_FAMILIES
         family = next((t for t in types if isinstance(t, str) and "." not in t
-                       and GPU_FAMILIES["aws"].match(t + ".")), None)
+                       and gpu_family(t)), None)
         if family is None:
             return []
         # A GPU family ("g5"): Batch launches any of its sizes, so no size bounds the nodes.
