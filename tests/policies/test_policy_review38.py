@@ -34,6 +34,12 @@ pack's (u1: a warm pool's total counted on top of maxSize; u2: an aws-native Sch
 stop not read). The pack's six are strict xfails. Planted in my own helper (_cr's capacity
 fixed at 1): a9 and s11 failed.
 
+Fixed by helper fix38: r1, r2, r3, u1, u2 (xfails removed with each fix). s13 was corrected
+instead: the classic provider sends 0 for a size left out (terraform-provider-aws
+internal/service/autoscaling/schedule.go; only -1 is left out), so desiredCapacity alone also
+set min and max to 0, a valid stop; s13 now sets only desired as each provider allows and
+s13b keeps the first version (a stop). r1b-r1d, r2b, r2c, s2b, s5b are fix38's additions.
+
 Classes (issue 35): A capacity counted once, C compute the pack must see, D stops that do not
 stop, E budgets that do not cover, F malformed values, G scope, H literal ids, I public exposure,
 J configuration typos, K catalog reach.
