@@ -11,6 +11,7 @@ does not size is named ("cannot be estimated"), never passed in silence.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
@@ -46,6 +47,11 @@ AZ_CLASSIC_VMSS = ("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachin
                    "OrchestratedVirtualMachineScaleSet")
 AZ_CLASSIC_VM = ("azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
                  "azure:compute/windowsVirtualMachine:WindowsVirtualMachine")
+# Batch capacity, sized where its inputs bound it (_batch_environment, _batch_pool); one they
+# do not bound is left to gpu_signs() (BATCH), which names any GPU type in it.
+AWS_BATCH_CE = "aws:batch/computeEnvironment:ComputeEnvironment"
+AZ_BATCH_POOL = "azure-native:batch:Pool"
+BATCH = frozenset({AWS_BATCH_CE, AZ_BATCH_POOL})
 AWS_NATIVE_ASG = "aws-native:autoscaling:AutoScalingGroup"
 AWS_NATIVE_INSTANCE = "aws-native:ec2:Instance"
 AWS_NATIVE_LT = "aws-native:ec2:LaunchTemplate"
@@ -67,9 +73,12 @@ TEMPLATES = frozenset({
 RESERVATIONS = (AWS_CAPACITY_RESERVATION, AWS_NATIVE_CAPACITY_RESERVATION, GCP_RESERVATION,
                 AZ_CAPACITY_RESERVATION, AZ_CLASSIC_CAPACITY_RESERVATION, ALI_CAPACITY_RESERVATION)
 MANAGED = (SAGEMAKER_ENDPOINT_CONFIG, AZ_ML_COMPUTE, AKS_AGENT_POOL, AKS_CLUSTER, ACK_NODE_POOL,
-           AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL)
+           AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL, AWS_BATCH_CE, AZ_BATCH_POOL)
 SIZED = frozenset({*RESERVATIONS, *MANAGED, *AZ_CLASSIC_VMSS, *AZ_CLASSIC_VM, AWS_NATIVE_ASG,
                    AWS_NATIVE_INSTANCE})
+# What gpu_signs() passes over by type: every SIZED type but Batch, which is sized only when
+# its inputs bound it (a sized one is passed over by its id).
+_NO_SIGNS = SIZED - BATCH
 
 # Fields where a resource names its machine or its accelerators, on any cloud.
 _TYPE_KEYS = {"instanceType", "instanceTypes", "machineType", "vmSize", "size", "nodeType",
@@ -78,8 +87,10 @@ _ACCEL_KEYS = {"acceleratorType", "acceleratorCount", "guestAccelerators", "gpuC
                "acceleratorConfig", "acceleratorConfigs", "gpuType", "gpuSpec"}
 
 
-def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) -> list:
-    """The NodeGroups of the types in SIZED (inventory passes its NodeGroup, _count, _zone)."""
+def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
+           gpu_family: Any = lambda name: False) -> list:
+    """The NodeGroups of the types in SIZED (inventory passes its NodeGroup, _count, _zone, and
+    whether a bare AWS family name such as "g5" is a GPU family)."""
     out = []
     for r in resources:
         t = r.type
@@ -223,7 +234,76 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any) ->
         elif t == AWS_NATIVE_INSTANCE:
             z = zone(r.get("availabilityZone"))
             out.append(node_group(r, None, r.get("instanceType"), 1, False, [z], _region(r, z)))
+        elif t == AWS_BATCH_CE:
+            out += _batch_environment(r, node_group, count, zone, gpu_family)
+        elif t == AZ_BATCH_POOL:
+            out += _batch_pool(r, node_group, count)
     return out
+
+
+def _batch_environment(r: Resource, node_group: Any, count: Any, zone: Any,
+                       gpu_family: Any) -> list:
+    """An AWS Batch managed EC2 or SPOT compute environment: at most maxVcpus vCPUs, i.e.
+    ceil(maxVcpus / the fewest vCPUs of its instanceTypes) nodes, each priced at the dearest
+    of its types. "With any allocation strategy except BEST_FIT using On-Demand (EC2) compute
+    resources, AWS Batch might need to exceed maxvCpus to meet your capacity requirements. In
+    this event, AWS Batch never exceeds maxvCpus by more than a single instance"
+    (docs.aws.amazon.com/batch/latest/APIReference/API_ComputeResource.html, maxvCpus): one
+    node more, unless the type is EC2 and the strategy BEST_FIT (the default). vCPUs come from
+    the catalog (instance_types.csv, each row with its source); a type it does not list with
+    them ("optimal", a family such as "g5") bounds nothing: [] (gpu_signs() then names a GPU
+    type in it). Fargate runs no instances: []."""
+    from trainstack_policies.catalog import instance_type
+    cr = r.get("computeResources")
+    region = _region(r, "")
+    if cr is UNKNOWN:
+        return [node_group(r, None, UNKNOWN, None, False, [UNKNOWN], region)]
+    if not isinstance(cr, dict) or str(cr.get("type") or "").startswith("FARGATE"):
+        return []   # UNMANAGED (no computeResources: nothing it launches) or Fargate
+    kind, types = cr.get("type"), cr.get("instanceTypes")
+    zs = [zone(s.get("availabilityZone")) for s in r.dep("computeResources")
+          if s.type in _AWS_SUBNETS] or [""]
+    region = _region(r, zs[0])
+    if types is UNKNOWN or not isinstance(types, list) or UNKNOWN in types:
+        return [node_group(r, None, UNKNOWN, None, False, zs, region)]
+    known = [instance_type("aws", t) if isinstance(t, str) else None for t in types]
+    vcpus = [k.vcpus for k in known if k is not None and k.vcpus > 0]
+    if not types or len(vcpus) != len(types):
+        family = next((t for t in types if isinstance(t, str) and "." not in t
+                       and gpu_family(t)), None)
+        if family is None:
+            return []
+        # A GPU family ("g5"): Batch launches any of its sizes, so no size bounds the nodes.
+        return [node_group(r, None, UNKNOWN, None, False, zs, region, type_unread=(
+            f"{family!r}, a family (AWS Batch launches any of its sizes), so maxVcpus bounds "
+            "no node count"))]
+    raw = cr.get("maxVcpus")
+    nodes = None if raw is None else count(raw)
+    if isinstance(nodes, int):
+        one_more = not (kind == "EC2" and (cr.get("allocationStrategy") or "BEST_FIT")
+                        == "BEST_FIT")
+        nodes = math.ceil(nodes / min(vcpus)) + (1 if one_more else 0)
+    return [node_group(r, None, types[0], nodes, kind == "SPOT", zs, region,
+                       instance_types=list(types))]
+
+
+def _batch_pool(r: Resource, node_group: Any, count: Any) -> list:
+    """An Azure Batch pool of fixed size (scaleSettings.fixedScale): targetDedicatedNodes plus
+    targetLowPriorityNodes of its vmSize, all at the regular rate (a low-priority node never
+    bills more). An autoScale formula bounds nothing the pack reads: [] (gpu_signs() then
+    names its GPU vmSize)."""
+    scale = r.get("scaleSettings")
+    fixed = scale.get("fixedScale") if isinstance(scale, dict) else UNKNOWN \
+        if scale is UNKNOWN else None
+    if fixed is UNKNOWN:
+        return [node_group(r, None, r.get("vmSize"), None, False, [""], _location(r))]
+    if not isinstance(fixed, dict) or scale.get("autoScale") is not None:
+        return []
+    dedicated = count(fixed.get("targetDedicatedNodes"), 0)
+    low = count(fixed.get("targetLowPriorityNodes"), 0)
+    nodes = dedicated + low if isinstance(dedicated, int) and isinstance(low, int) else \
+        dedicated if not isinstance(dedicated, int) else low
+    return [node_group(r, None, r.get("vmSize"), nodes, False, [""], _location(r))]
 
 
 @dataclass(frozen=True)
@@ -244,7 +324,7 @@ def gpu_signs(resources: Iterable[Resource], skip: set[int], is_gpu_type: Any,
     (`not_compute`: types the pack knows run no instances: buckets, subnets, rules, budgets)."""
     out = []
     for r in resources:
-        if id(r) in skip or r.type in TEMPLATES or r.type in SIZED or r.type in not_compute \
+        if id(r) in skip or r.type in TEMPLATES or r.type in _NO_SIGNS or r.type in not_compute \
                 or r.type.startswith("pulumi:"):
             continue
         if r.type == GKE_CLUSTER and r.get("removeDefaultNodePool") is True \

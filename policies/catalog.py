@@ -34,6 +34,7 @@ class InstanceType:
     rdma: bool
     rdma_nics: int
     network_cards: int
+    vcpus: int = 0     # instance_types.csv's vcpus column (its row's source); 0 where blank
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ def _rows(name: str) -> list[dict]:
 def instance_types() -> tuple[InstanceType, ...]:
     return tuple(InstanceType(r["cloud"], r["instance_type"], r["gpu"], int(r["gpu_count"]),
                               r["fabric"], r["rdma"] == "true", int(r["rdma_nics"] or 0),
-                              int(r["network_cards"] or 0))
+                              int(r["network_cards"] or 0), int(r["vcpus"] or 0))
                  for r in _rows("instance_types.csv"))
 
 

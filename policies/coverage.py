@@ -35,7 +35,8 @@ NODE_GROUPS = (inventory.AWS_ASG, inventory.AWS_SPOT_FLEET, inventory.AWS_FLEET,
                inventory.ALI_INSTANCE_SET, inventory.ALI_SCALING_GROUP, *sorted(capacity.SIZED))
 TEMPLATES = (inventory.AWS_LAUNCH_TEMPLATE, *inventory.GCP_TEMPLATES, inventory.ALI_SCALING_CONFIG,
              *inventory.ALI_LAUNCH_TEMPLATES, capacity.AWS_NATIVE_LT)
-SCALERS = (inventory.AWS_ASG_SCHEDULE, *inventory.AZ_AUTOSCALE,
+SCALERS = (inventory.AWS_ASG_SCHEDULE, "aws-native:autoscaling:ScheduledAction",
+           *inventory.AZ_AUTOSCALE,
            "gcp:compute/autoscaler:Autoscaler", "gcp:compute/regionAutoscaler:RegionAutoscaler",
            inventory.GCP_RESIZE_REQUEST)
 FILESYSTEMS = (inventory.AWS_LUSTRE, inventory.AWS_OPENZFS, inventory.AWS_EFS,

@@ -143,7 +143,9 @@ def _group_line(g: NodeGroup, result: "Estimate",
         return
     where = f"{g.resource.name} ({g.resource.type})"
     if g.count is None:
-        result.missing.append(f"{where}: GPU capacity of a size unknown until apply (its "
+        # A type read nowhere (a template outside the stack, a Batch family) says why first.
+        result.missing.append(f"{where}: an instance type {g.type_unread}" if g.type_unread
+                              else f"{where}: GPU capacity of a size unknown until apply (its "
                               "maximum is not set)")
         return
     if g.capacity_block:

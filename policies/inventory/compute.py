@@ -33,6 +33,7 @@ from trainstack_policies.inventory.tokens import (
     GCP_TEMPLATES,
     GKE_CLUSTER,
     GKE_NODE_POOL,
+    GPU_FAMILIES,
 )
 from trainstack_policies.inventory.values import (
     PerStack,
@@ -292,7 +293,7 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 bool(config and _ali_spot(config.get("spotStrategy"))), zones,
                 r.provider_region or region_of_zone(zones[0]), types))
     from trainstack_policies import capacity
-    groups += capacity.groups(resources, NodeGroup, _count, _zone)
+    groups += capacity.groups(resources, NodeGroup, _count, _zone, _aws_gpu_family)
     for g in groups:
         if not g.accelerators and all(t is None for t in g.instance_types):
             outside = _template_outside(g)
@@ -327,6 +328,11 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 _autoscaled(g, [s], None)
     count_once(groups)
     return groups
+
+
+def _aws_gpu_family(name: str) -> bool:
+    """A bare AWS family name ("g5", as AWS Batch takes in instanceTypes) of GPU instances."""
+    return bool(GPU_FAMILIES["aws"].match(name + "."))
 
 
 def _priority_mix(g: NodeGroup, mix: Any) -> None:

@@ -80,8 +80,18 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
     elif isinstance(warm, dict) and str(warm.get("poolState") or "Stopped") == "Running" \
             and isinstance(count, int):
         extra = _count(warm.get("maxGroupPreparedCapacity"))
-        count = extra if not isinstance(extra, int) else count + (
-            extra if number(warm.get("maxGroupPreparedCapacity")) not in (None, -1) else count)
+        if not isinstance(extra, int):
+            count = extra
+        elif number(warm.get("maxGroupPreparedCapacity")) in (None, -1):
+            count += count   # no total: the pool is max - desired (API_PutWarmPool); count max more
+        else:
+            # maxGroupPreparedCapacity counts the group and its pool together: "the maximum
+            # number of instances that are allowed to be in the warm pool or in any state
+            # except Terminated for the Auto Scaling group" (docs.aws.amazon.com/autoscaling/
+            # ec2/APIReference/API_PutWarmPool.html), and the pool keeps at least its own
+            # minSize (ibid.) even when the group runs at its maximum.
+            least = _count(warm.get("minSize"), 0)
+            count = least if not isinstance(least, int) else max(count + least, extra)
     accelerators = _attribute_accelerators(lt, mixed)
     if accelerators:
         types = [None if t is None else t for t in types]

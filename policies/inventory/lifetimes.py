@@ -9,7 +9,11 @@ from typing import Any, Optional
 
 from trainstack_policies.exemptions import tag_value
 from trainstack_policies.inventory.groups import NodeGroup
-from trainstack_policies.inventory.referrers import _SCHEDULER, _StackIndex
+from trainstack_policies.inventory.referrers import (
+    AWS_NATIVE_ASG_SCHEDULE,
+    _SCHEDULER,
+    _StackIndex,
+)
 from trainstack_policies.inventory.tags import tags_of
 from trainstack_policies.inventory.tokens import (
     ALI_CAPACITY_RESERVATION,
@@ -71,9 +75,15 @@ def _scales_to_zero(s: Resource, group: Resource, scaled: bool = False) -> bool:
     max must not be below min: docs.aws.amazon.com/autoscaling/ec2/userguide/
     asg-capacity-limits.html): no stop either way. With a scaling policy on the group
     (`scaled`), only maxSize 0 holds it at 0 (_held_at_zero)."""
+    # aws-native (CloudFormation AWS::AutoScaling::ScheduledAction) sends only the sizes it
+    # is given, and the API leaves the others as they are; the classic provider sends 0 for
+    # one left out and leaves out only -1 (terraform-provider-aws internal/service/
+    # autoscaling/schedule.go: "we accept -1 to mean don't include this parameter").
+    native = s.type == AWS_NATIVE_ASG_SCHEDULE
+
     def after(key: str) -> Optional[float]:
         n = number(s.get(key))
-        if n == -1:
+        if n == -1 or (native and s.get(key) is None):
             return number(group.get(key))
         return 0.0 if n is None and s.get(key) is None else n
     desired, low, high = after("desiredCapacity"), after("minSize"), after("maxSize")
@@ -107,7 +117,7 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
     if r.type in (AWS_ASG, AZ_VMSS, AWS_INSTANCE, ALI_SCALING_GROUP) and index is None:
         index = _StackIndex(resources)
     if r.type == AWS_ASG and index is not None:
-        schedules = index.schedules.of(r)
+        schedules = index.schedules.of(r) + index.native_schedules.of(r)
         scaled = bool(index.scaling_policies.of(r))
         stops = [s for s in schedules if _scales_to_zero(s, r, scaled)]
         restarts = [s for s in schedules if not _scales_to_zero(s, r, scaled)]
@@ -392,7 +402,8 @@ def _gcp_own_stop(holder: Resource) -> Optional[tuple[float, str]]:
     out: list[tuple[float, str]] = []
     seconds = number(holder.get("scheduling.maxRunDuration.seconds"))
     if seconds is not None and seconds > 0 and math.isfinite(seconds):
-        out.append((seconds / 3600, "scheduling.maxRunDuration on the template"))
+        out.append((seconds / 3600, "scheduling.maxRunDuration on the "
+                    + ("template" if holder.type in GCP_TEMPLATES else "VM")))
     when = holder.get("scheduling.terminationTime")
     hours = _hours_until(when)
     if hours is not None:

@@ -113,6 +113,9 @@ class _StackIndex:
             return kind(resources, types, key, placed)
 
         self.schedules = referrers(AWS_ASG_SCHEDULE, "autoscalingGroupName")
+        # CloudFormation's AWS::AutoScaling::ScheduledAction through aws-native: the same
+        # action under its own input name (lifetimes._scales_to_zero reads both).
+        self.native_schedules = referrers(AWS_NATIVE_ASG_SCHEDULE, "autoScalingGroupName")
         self.autoscale: Referrers = referrers(AZ_AUTOSCALE, "targetResourceUri", _AzureTargets)
         self.resizes = referrers(GCP_RESIZE_REQUEST, "instanceGroupManager")
         self.scaling_configs = referrers(ALI_SCALING_CONFIG, "scalingGroupId")
@@ -128,6 +131,7 @@ class _StackIndex:
         self.event_targets = [r for _, r in wanted[_EVENT_TARGET]]
 
 
+AWS_NATIVE_ASG_SCHEDULE = "aws-native:autoscaling:ScheduledAction"
 _GCP_AUTOSCALERS = ("gcp:compute/autoscaler:Autoscaler",
                     "gcp:compute/regionAutoscaler:RegionAutoscaler")
 _ESS_TASK = "alicloud:ess/scheduledTask:ScheduledTask"
@@ -136,7 +140,7 @@ _ASG_POLICY = "aws:autoscaling/policy:Policy"
 _EVENT_RULE = "aws:cloudwatch/eventRule:EventRule"
 _EVENT_TARGET = "aws:cloudwatch/eventTarget:EventTarget"
 # Every type _StackIndex indexes (a token is a type or a tuple of types).
-_INDEXED = tuple(t for token in (AWS_ASG_SCHEDULE, AZ_AUTOSCALE, GCP_RESIZE_REQUEST,
-                                 ALI_SCALING_CONFIG, _GCP_AUTOSCALERS, _ESS_TASK, _SCHEDULER,
+_INDEXED = tuple(t for token in (AWS_ASG_SCHEDULE, AWS_NATIVE_ASG_SCHEDULE, AZ_AUTOSCALE,
+                                 GCP_RESIZE_REQUEST, ALI_SCALING_CONFIG, _GCP_AUTOSCALERS, _ESS_TASK, _SCHEDULER,
                                  _ASG_POLICY, _EVENT_RULE, _EVENT_TARGET)
                  for t in ((token,) if isinstance(token, str) else token))

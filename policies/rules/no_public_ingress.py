@@ -544,11 +544,14 @@ def _gcp(r: Resource, config) -> list[Violation]:
                   and (_known(r, n, "accessConfigs", f"networkInterfaces.{i}")
                        or _known(r, n, "ipv6AccessConfigs", f"networkInterfaces.{i}"))]
         if public:
+            keys = [k for k in ("accessConfigs", "ipv6AccessConfigs")
+                    if any(_known(r, nics[i], k, f"networkInterfaces.{i}") for i in public)]
             return [violation(r, "the nodes get external IP addresses",
-                              f"accessConfigs on network interface(s) {public}",
-                              "no access_configs on any network interface",
-                              "remove access_configs; use Cloud NAT for egress and IAP or the "
-                              "SSH CIDRs for access")]
+                              f"{' and '.join(keys)} on network interface(s) {public}",
+                              "no access_configs or ipv6_access_configs on any network "
+                              "interface",
+                              "remove access_configs and ipv6_access_configs; use Cloud NAT "
+                              "for egress and IAP or the SSH CIDRs for access")]
     return []
 
 

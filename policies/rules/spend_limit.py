@@ -33,7 +33,7 @@ from trainstack_policies.inventory import (
     node_groups,
 )
 from trainstack_policies.inventory.groups import launch_settings
-from trainstack_policies.inventory.lifetimes import ali_release, prepaid
+from trainstack_policies.inventory.lifetimes import _hours_until, ali_release, prepaid
 from trainstack_policies.model import (
     UNKNOWN,
     Resource,
@@ -256,6 +256,15 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                         "nothing and stands in for no budget alarm", release,
                         "an ISO-8601 UTC time (2026-12-05T00:00:00Z)",
                         "set auto_release_time to the release time in ISO-8601 UTC"))
+                elif release and node.resource.type in (ALI_INSTANCE, ALI_INSTANCE_SET) and \
+                        _hours_until(release) is None:
+                    # A time already past: the API refuses it and nothing will release the
+                    # node, so it is no lifetime (lifetimes.enforced_hours) and no stand-in.
+                    out.append(violation(
+                        node.resource, "the auto-release time is already past, so it releases "
+                        "nothing and stands in for no budget alarm", release,
+                        "an ISO-8601 UTC time in the future (2026-12-05T00:00:00Z)",
+                        "set auto_release_time to a release time still to come"))
                 elif node.resource.type not in (ALI_INSTANCE, ALI_INSTANCE_SET) or not release:
                     out.append(violation(
                         node.resource, "no auto-release time, which stands in for the budget alarm "

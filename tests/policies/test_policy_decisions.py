@@ -704,13 +704,18 @@ def test_the_summary_names_the_estimate_and_where_the_cap_comes_from():
 
 
 def test_gpu_capacity_the_pack_does_not_size_needs_the_alarm_and_a_price():
+    # A Batch environment of named sizes is sized since fix38 (maxVcpus / vCPUs): one that
+    # names GPU sizes and a type the catalog has no vCPUs for ("optimal") is not.
     batch = res("aws:batch/computeEnvironment:ComputeEnvironment", "batch", {
-        "computeResources": {"instanceTypes": ["p5.48xlarge"], "maxVcpus": 1920.0}})
+        "computeResources": {"instanceTypes": ["p5.48xlarge", "optimal"], "maxVcpus": 1920.0}})
     found = spend([batch])
     assert [v.problem for v in found] == ["the stack has no budget alarm on aws",
                                          "the monthly cost of GPU capacity cannot be estimated"]
     assert found[0].resource == "batch (aws:batch/computeEnvironment:ComputeEnvironment)"
     assert "p5.48xlarge" in found[1].found
+    sized = res("aws:batch/computeEnvironment:ComputeEnvironment", "batch", {
+        "computeResources": {"instanceTypes": ["p5.48xlarge"], "maxVcpus": 1920.0}})
+    assert [v.problem for v in spend([sized])] == ["the stack has no budget alarm on aws"]
     cpu = res("aws:batch/computeEnvironment:ComputeEnvironment", "cpu", {
         "computeResources": {"instanceTypes": ["c5.large"]}})
     assert spend([cpu]) == []
