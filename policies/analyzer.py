@@ -683,6 +683,9 @@ def make(base: type) -> type:
             r, names = reader.view(request, keep=True)
             for policy, rule, level, config in rules:
                 if not names and not config.get("skipResources"):
+                    types = rule.types
+                    if types is not None and r.type not in types:
+                        continue   # a type the rule does not judge: its check gives []
                     # Nothing can exempt it: the rule's own check, as _judge would run it. A
                     # check that raises is judged again by _judge, which says why (rules are
                     # pure functions of the view: the second run raises the same).

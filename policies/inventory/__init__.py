@@ -18,7 +18,14 @@ from trainstack_policies.inventory.compute import cpu_groups, gpu_groups, node_g
 from trainstack_policies.inventory.groups import NodeGroup, gpu_reason, is_gpu_group
 from trainstack_policies.inventory.lifetimes import _hours_until, _now, enforced_hours
 from trainstack_policies.inventory.referrers import Referrers
-from trainstack_policies.inventory.storage import Bucket, Filesystem, buckets, filesystems, is_bucket
+from trainstack_policies.inventory.storage import (
+    BUCKET_TYPES,
+    Bucket,
+    Filesystem,
+    buckets,
+    filesystems,
+    is_bucket,
+)
 from trainstack_policies.inventory.tags import (
     TAGGABLE,
     is_taggable,
@@ -100,7 +107,7 @@ __all__ = [
     "GCP_TEMPLATES", "GKE_CLUSTER", "GKE_NODE_POOL", "GPU_FAMILIES", "MAX_HOURS_TAG", "NodeGroup", "REGION_ENV",
     "RETAIN_TAG", "Referrers", "TAGGABLE", "_hours_until", "_now", "buckets", "budgets",
     "cpu_groups", "enforced_hours", "env_region", "filesystems", "gpu_groups", "gpu_reason",
-    "is_bucket", "is_gpu_group", "is_taggable", "node_groups", "normalize_azure_location",
+    "BUCKET_TYPES", "is_bucket", "is_gpu_group", "is_taggable", "node_groups", "normalize_azure_location",
     "normalize_label_key",
     "provider_tags", "retained_marker", "tag_key_of", "tag_value", "tags_of",
 ]

@@ -46,6 +46,7 @@ class Filesystem:
 _FILESYSTEM_TYPES = frozenset({AWS_LUSTRE, AWS_EFS, AWS_OPENZFS, AWS_DIRECTORY_BUCKET,
                                *GCP_FILESYSTEMS, GCP_FILESTORE, AZ_AMLFS, ALI_NAS})
 _BUCKET_TYPES = frozenset({*AWS_BUCKETS, GCP_BUCKET, AZ_STORAGE_ACCOUNT, ALI_BUCKET})
+BUCKET_TYPES = _BUCKET_TYPES   # is_bucket()'s types
 
 
 def _filesystems(resources: list[Resource]) -> list[Filesystem]:

@@ -62,6 +62,9 @@ class Rule:
     # A resource rule's look across resources (run with the stack), for what one Analyze call
     # cannot see: `check_stack(resources, config) -> list[Violation]`.
     stack_check: Optional[Callable[..., list]] = None
+    # A resource rule's check gives [] for a resource of any type not in `types`, reading
+    # nothing of it: the analyzer then does not call it for those (None: every type).
+    types: Optional[frozenset[str]] = None
 
     @property
     def url(self) -> str:
@@ -145,7 +148,7 @@ def _rule(module: Any) -> Rule:
                 tuple(getattr(module, "REQUIRED", ())), getattr(module, "summary", None),
                 module.SEVERITY, module.REMEDIATION.strip(), module.SCOPE.strip(),
                 getattr(module, "UNDECIDED_DEFAULT", "advisory"),
-                getattr(module, "check_stack", None))
+                getattr(module, "check_stack", None), getattr(module, "TYPES", None))
 
 
 RULES: tuple[Rule, ...] = tuple(_rule(m) for m in (

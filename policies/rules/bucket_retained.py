@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from trainstack_policies.inventory import RETAIN_TAG, is_bucket, retained_marker
+from trainstack_policies.inventory import BUCKET_TYPES, RETAIN_TAG, is_bucket, retained_marker
 from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, truthy, violation
 
 NAME = "bucket-retained"
@@ -41,6 +41,9 @@ SCOPE = (
 _FIX = ("set bucket.retain_on_destroy: true in the spec (trainstack then sets retain_on_delete, "
         f"force_destroy=False and the {RETAIN_TAG} tag together); in a hand-written program pass "
         f"ResourceOptions(retain_on_delete=True), force_destroy=False and tag {RETAIN_TAG}=true")
+
+# The only types check() judges: any other gives [] unread (Rule.types).
+TYPES = BUCKET_TYPES
 
 
 def check(resource: Resource, config: Mapping[str, Any]) -> list[Violation]:

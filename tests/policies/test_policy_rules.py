@@ -20,7 +20,7 @@ from tests.policy_fixtures import (
     res,
     set_prop,
 )
-from trainstack_policies.model import UNKNOWN, UnknownValue, Violation
+from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation
 from trainstack_policies.pack_config import defaults
 from trainstack_policies.rules import BY_NAME
 from trainstack_policies.runner import evaluate
@@ -562,3 +562,39 @@ def test_an_unknown_value_is_a_blocking_cannot_decide_for_spend_unless_set_advis
     verdict = {v.policy: v for v in evaluate(resources, config)}["spend-limit"]
     assert verdict.status == "unknown" and not verdict.blocking
     assert "can't run policy 'spend-limit' during preview" in verdict.unknown
+
+
+class _Unreadable(dict):
+    """Props that fail any read: a check that reads nothing of a resource never notices."""
+
+    def _refuse(self, *args, **kwargs):
+        raise AssertionError("read")
+
+    __getitem__ = __contains__ = __iter__ = __len__ = get = items = keys = values = _refuse
+
+
+def test_a_resource_rule_that_names_its_types_judges_no_other_type():
+    """A resource rule with `types` (the analyzer then skips its check for any other type)
+    gives nothing for a resource of another type, tags or any other input unread, and every
+    resource it finds fault with in the four fixture clusters, made bad by hand, is of one
+    of its types. bucket-retained names the four providers' buckets (S3 and aws-native S3,
+    Cloud Storage, Azure storage accounts, OSS)."""
+    named = [rule for rule in BY_NAME.values() if rule.types is not None]
+    assert [rule.name for rule in named] == ["bucket-retained"]
+    rule = BY_NAME["bucket-retained"]
+    assert {"aws:s3/bucket:Bucket", "gcp:storage/bucket:Bucket",
+            "azure-native:storage:StorageAccount", "alicloud:oss/bucket:Bucket"} <= rule.types
+    props = defaults()[rule.name].properties
+    for cloud in CLOUDS:
+        for r in CLUSTERS[cloud]():
+            if r.type in rule.types:
+                continue
+            blind = Resource(type=r.type, name=r.name, urn=r.urn, props=_Unreadable(),
+                             provider_region=r.provider_region)
+            assert rule.check(blind, props) == [], r.type
+    # Every bucket of the fixtures, force-destroyable and not retained: found, and a bucket type.
+    for cloud in CLOUDS:
+        for r in CLUSTERS[cloud]():
+            if r.type in rule.types:
+                bad = res(r.type, r.name, {"forceDestroy": True}, provider_region=r.provider_region)
+                assert rule.check(bad, props), r.type
