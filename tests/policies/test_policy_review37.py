@@ -538,15 +538,17 @@ def test_e7_azure_budget_on_another_resource_group_leaves_the_reservation_out(pa
 
 def test_f1_negative_decoy_group_does_not_shrink_the_total(pack):
     """A decoy g6.12xlarge group of maxSize/desired -2 beside a real 2-node p4d group.
-    Expect: the estimate stated is at least the real group, 2 x 21.9576 x 730 = 32,058.10,
-    and the decoy is reported (spend-limit not pass)."""
+    Expect: the decoy is reported by name and value, and spend-limit does not pass even with a
+    500,000 budget over the real group's 2 x 21.9576 x 730 = 32,058.10.
+    (Corrected after the first run, my mistake: I had also asked for the stated estimate to be
+    at least 32,058.10; the pack states no total while a group cannot be sized, it fails
+    closed naming the decoy, so no total is ever made smaller: the behaviour the issue asks.)"""
     s = subnet("decoy-a", "us-east-1a")
     t = lt("decoy-lt", "g6.12xlarge")
     stack = p4d_group() + [s, t, asg("decoy", t, [s], -2)]
-    got = estimate(pack, stack, AWS)
-    assert got >= 2 * P4D * MONTH - 2, got
     found = run(pack, stack + [aws_budget("500000")], provider=AWS)
-    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+    assert "decoy" in messages(found, SPEND) and "-2" in messages(found, SPEND)
 
 
 def test_f2_nan_target_size_hides_no_cross_zone_mount(pack):
@@ -583,13 +585,17 @@ def test_f4_aws_budget_of_50k_is_not_no_cap(pack):
 
 def test_f5_unknown_instance_type_does_not_shrink_a_known_group(pack):
     """A group of 2 whose launch template's instanceType is unknown at preview (read from
-    another stack's output), beside a known 2-node p4d group.
-    Expect: the estimate stated is at least 2 x 21.9576 x 730 = 32,058.10; no crash."""
+    another stack's output), beside a known 2-node p4d group (32,058.10 a month) and a 500,000
+    budget. Expect: spend-limit not pass, naming the unknown group; no crash.
+    (Corrected after the first run, my mistake: I had asked for a stated estimate of at least
+    32,058.10; the pack states no total while a group cannot be priced and fails closed naming
+    it, which never makes a total smaller.)"""
     s = subnet("x-a", "us-east-1a")
     t = lt("x-lt", UNKNOWN)
     stack = p4d_group() + [s, t, asg("mystery", t, [s], 2)]
-    got = estimate(pack, stack, AWS)
-    assert got >= 2 * P4D * MONTH - 2, got
+    found = run(pack, stack + [aws_budget("500000")], provider=AWS)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+    assert "mystery" in messages(found, SPEND)
 
 
 # ============================================== G. scope
