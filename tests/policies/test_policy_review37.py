@@ -811,3 +811,211 @@ def test_k1_public_gpu_types_are_priced(pack, build, provider, rate):
     NC8ads_A10_v4 803.00; g4-standard-48 3,284.95; n1-highmem-16 + 2 P100 2,822.49;
     sgn7i-vws-m2.xlarge 198.33)."""
     assert near(estimate(pack, build(), provider), rate * MONTH)
+
+
+# ============================================== Round 2 (written, committed, then run)
+
+def _ir(**extra):
+    return {"vcpuCount": {"min": 4, "max": 8}, "memoryMib": {"min": 16384},
+            "acceleratorTypes": ["gpu"], "acceleratorManufacturers": ["nvidia"],
+            "acceleratorNames": ["a10g"], "acceleratorCount": {"min": 1, "max": 1}, **extra}
+
+
+def test_r1_aws_native_ec2_fleet_by_instance_requirements_needs_a_budget(pack):
+    """aws-native:ec2:Ec2Fleet (AWS::EC2::EC2Fleet) of 4 on-demand, its override asking for
+    InstanceRequirements with 1 NVIDIA GPU, no budget. Expect: spend-limit fail."""
+    t = res("aws-native:ec2:LaunchTemplate", "ir-lt", {"launchTemplateData": {
+        "imageId": "ami-0a1b2c3d4e5f60718"}})
+    f = res("aws-native:ec2:Ec2Fleet", "ir-fleet", {
+        "type": "maintain", "launchTemplateConfigs": [{
+            "launchTemplateSpecification": {"launchTemplateId": "lt-id", "version": "1"},
+            "overrides": [{"availabilityZone": "us-east-1a", "instanceRequirements": {
+                "vCpuCount": {"min": 4, "max": 8}, "memoryMiB": {"min": 16384},
+                "acceleratorTypes": ["gpu"], "acceleratorManufacturers": ["nvidia"],
+                "acceleratorCount": {"min": 1, "max": 1}}}]}],
+        "targetCapacitySpecification": {"totalTargetCapacity": 4,
+                                        "defaultTargetCapacityType": "on-demand"}},
+        deps={"launchTemplateConfigs": [t]})
+    found = run(pack, [t, f], provider=AWS)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+
+
+def test_r2_spot_fleet_by_instance_requirements_needs_a_budget(pack):
+    """aws.ec2.SpotFleetRequest of targetCapacity 4, its launch template config's override
+    asking for instanceRequirements with 1 NVIDIA A10G, no budget. Expect: spend-limit fail."""
+    s = subnet("sf-a", "us-east-1a")
+    t = lt("sf-lt", None)
+    t.props.pop("instanceType")
+    f = res("aws:ec2/spotFleetRequest:SpotFleetRequest", "ir-spot", {
+        "iamFleetRole": "arn:aws:iam::123456789012:role/aws-ec2-spot-fleet-tagging-role",
+        "targetCapacity": 4.0, "allocationStrategy": "priceCapacityOptimized",
+        "terminateInstancesWithExpiration": True,
+        "launchTemplateConfigs": [{
+            "launchTemplateSpecification": {"id": "lt-id", "version": "$Latest"},
+            "overrides": [{"subnetId": "subnet-id", "instanceRequirements": _ir()}]}],
+        "tags": TAGS}, deps={"launchTemplateConfigs": [t, s]})
+    found = run(pack, [s, t, f], provider=AWS)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+
+
+def test_r3_ec2_fleet_by_instance_requirements_over_a_small_budget(pack):
+    """The aws.ec2.Fleet of test_c1 (4 on-demand, 1 A10G, 4-8 vCPUs: g5.xlarge or g5.2xlarge)
+    beside a 1,000 USD budget: even the cheapest match is 4 x 1.006 x 730 = 2,937.52 > 1,000.
+    Expect: spend-limit not pass."""
+    s = subnet("fleet-a", "us-east-1a")
+    t = lt("fleet-lt", None)
+    t.props.pop("instanceType")
+    f = res("aws:ec2/fleet:Fleet", "a10g-fleet", {
+        "type": "maintain", "launchTemplateConfigs": [{
+            "launchTemplateSpecification": {"launchTemplateId": "lt-id", "version": "$Latest"},
+            "overrides": [{"subnetId": "subnet-id", "instanceRequirements": _ir()}]}],
+        "targetCapacitySpecification": {"defaultTargetCapacityType": "on-demand",
+                                        "totalTargetCapacity": 4.0}, "tags": TAGS},
+        deps={"launchTemplateConfigs": [t, s]})
+    found = run(pack, [s, t, f, aws_budget("1000")], provider=AWS)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_r4_gcp_yearly_budget_below_twelve_months(pack):
+    """A GCP budget of 12,000 USD with budgetFilter.calendarPeriod YEAR (a yearly budget) over an
+    a2-highgpu-1g VM: 3.67339 x 730 = 2,681.57 a month, 32,178.90 a year.
+    Expect: spend-limit fail (or undecided; never pass as if 12,000 were a monthly cap)."""
+    b = gcp_budget("12000", budgetFilter={"calendarPeriod": "YEAR"})
+    found = run(pack, [gvm("a2", "a2-highgpu-1g"), b], provider=GCP)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_r5_azure_annual_budget_below_twelve_months(pack):
+    """An azure-native consumption budget of 24,000 with timeGrain Annually over 2
+    Standard_NC24ads_A100_v4 (5,362.58 a month, 64,350.96 a year).
+    Expect: spend-limit not pass."""
+    found = run(pack, [vmss("a100", "Standard_NC24ads_A100_v4", 2.0),
+                       az_budget(24000.0, timeGrain="Annually")], provider=AZ)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_r6_aws_budget_filtered_to_another_region_is_no_alarm(pack):
+    """A budget with costFilters Region = eu-west-1 beside a p4d group in us-east-1.
+    Expect: spend-limit fail (no budget covers the group)."""
+    b = aws_budget("50000", costFilters=[{"name": "Region", "values": ["eu-west-1"]}])
+    found = run(pack, p4d_group() + [b], provider=AWS)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+
+
+def test_r7_gcp_budget_in_cny_is_not_read_as_usd(pack):
+    """A GCP budget of 100,000 CNY (13,748.73 USD at fx.csv's 7.2734 CNY per USD) over an
+    a3-highgpu-8g VM, 88.49 x 730 = 64,597.70 USD a month. Read as USD it would pass.
+    Expect: spend-limit not pass (fail once converted, or undecided)."""
+    found = run(pack, [gvm("a3", "a3-highgpu-8g"), gcp_budget("100000", currency="CNY")],
+                provider=GCP)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_r8_ack_node_pool_desired_size_as_string(pack):
+    """An ACK node pool without autoscaling, desiredSize "3" (the provider's string type),
+    ecs.gn7i-c16g1.4xlarge on a eu-central-1a vSwitch.
+    Expect: estimate 3 x 2.71098 x 730 = 5,937.05."""
+    sw = vsw("vsw-a", "eu-central-1a")
+    pool = res("alicloud:cs/nodePool:NodePool", "a10-fixed", {
+        "clusterId": "c8f2a1b3c4d5e6f708192a3b4c5d6e7f8", "nodePoolName": "a10",
+        "vswitchIds": ["vsw-id"], "instanceTypes": ["ecs.gn7i-c16g1.4xlarge"],
+        "desiredSize": "3", "systemDiskCategory": "cloud_essd", "tags": TAGS},
+        deps={"vswitchIds": [sw]})
+    assert near(estimate(pack, [sw, pool], ALI), 3 * GN7I_16 * MONTH)
+
+
+def test_r9_gke_pool_total_max_node_count(pack):
+    """A regional GKE pool over us-central1-a/b, autoscaling totalMaxNodeCount 6 (a total over
+    all zones), n1-standard-4 + 1 nvidia-tesla-t4.
+    Expect: estimate 6 x (0.19 + 0.35) x 730 = 2,365.20."""
+    pool = res("gcp:container/nodePool:NodePool", "t4-pool", {
+        "cluster": "projects/ml-prod/locations/us-central1/clusters/serve",
+        "location": "us-central1", "nodeLocations": ["us-central1-a", "us-central1-b"],
+        "autoscaling": {"totalMinNodeCount": 0.0, "totalMaxNodeCount": 6.0,
+                        "locationPolicy": "ANY"},
+        "nodeConfig": {"machineType": "n1-standard-4", "labels": LABELS,
+                       "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": 1.0}]}})
+    assert near(estimate(pack, [pool], GCP), 6 * (N1S4 + T4) * MONTH)
+
+
+def test_r10_gke_zonal_pool_of_n1_with_two_t4s(pack):
+    """A zonal GKE pool (us-central1-a) of nodeCount 2, n1-standard-16 + 2 nvidia-tesla-t4.
+    n1-standard-16 0.759996. Expect: estimate 2 x (0.759996 + 0.70) x 730 = 2,131.59."""
+    pool = res("gcp:container/nodePool:NodePool", "t4x2-pool", {
+        "cluster": "projects/ml-prod/locations/us-central1-a/clusters/train",
+        "location": "us-central1-a", "nodeCount": 2.0,
+        "nodeConfig": {"machineType": "n1-standard-16", "labels": LABELS,
+                       "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": 2.0}]}})
+    assert near(estimate(pack, [pool], GCP), 2 * (0.759996 + 2 * T4) * MONTH)
+
+
+def test_r11_eks_node_group_with_launch_template_by_name(pack):
+    """An EKS node group whose launchTemplate names the stack's template by name (not id), the
+    template carrying g6e.2xlarge, scalingConfig max 3.
+    Expect: estimate 3 x 2.24208 x 730 = 4,910.16."""
+    s = subnet("eks-a", "us-east-1a")
+    t = lt("g6e-lt", "g6e.2xlarge")
+    ng = res("aws:eks/nodeGroup:NodeGroup", "l40s-ng", {
+        "clusterName": "train", "nodeRoleArn": "arn:aws:iam::123456789012:role/ng",
+        "subnetIds": ["subnet-id"], "capacityType": "ON_DEMAND",
+        "scalingConfig": {"minSize": 0.0, "maxSize": 3.0, "desiredSize": 1.0},
+        "launchTemplate": {"name": "g6e-lt-7f3a", "version": "1"}, "tags": TAGS},
+        deps={"launchTemplate": [t], "subnetIds": [s]})
+    assert near(estimate(pack, [s, t, ng], AWS), 3 * 2.24208 * MONTH)
+
+
+def test_r12_gcp_reservation_of_one_t4_does_not_take_a_vm_with_two(pack):
+    """A reservation of 1 x (n1-standard-8 + 1 T4) in us-central1-a and a VM n1-standard-8 +
+    2 T4 there: the VM does not match the reservation's properties, so both bill.
+    Expect: estimate (0.38 + 0.35) x 730 + (0.38 + 0.70) x 730 = 532.90 + 788.40 = 1,321.30."""
+    r = res("gcp:compute/reservation:Reservation", "t4-res", {
+        "name": "t4-res", "zone": "us-central1-a", "specificReservation": {
+            "count": 1.0, "instanceProperties": {
+                "machineType": "n1-standard-8", "guestAccelerators": [
+                    {"acceleratorType": "nvidia-tesla-t4", "acceleratorCount": 1.0}]}}})
+    vm = gvm("t4x2", "n1-standard-8", guestAccelerators=[{"type": "nvidia-tesla-t4",
+                                                           "count": 2.0}])
+    assert near(estimate(pack, [r, vm], GCP), (0.38 + T4) * MONTH + (0.38 + 2 * T4) * MONTH)
+
+
+def test_r13_aws_native_launch_template_public_ip(pack):
+    """An aws-native launch template whose networkInterfaces[0].associatePublicIpAddress is
+    true, used by an aws-native group of g5.12xlarge on a private subnet.
+    Expect: no-public-ingress fail."""
+    s = subnet("a", "us-east-1a")
+    t = res("aws-native:ec2:LaunchTemplate", "pub-lt", {"launchTemplateData": {
+        "instanceType": "g5.12xlarge", "imageId": "ami-0a1b2c3d4e5f60718",
+        "networkInterfaces": [{"deviceIndex": 0, "associatePublicIpAddress": True,
+                               "subnetId": "subnet-id", "groups": ["sg-0aaa1111"]}]}},
+        deps={"launchTemplateData": [s]})
+    g = res("aws-native:autoscaling:AutoScalingGroup", "pub", {
+        "minSize": "0", "maxSize": "2", "desiredCapacity": "2",
+        "launchTemplate": {"launchTemplateId": "lt-id", "version": "1"},
+        "vpcZoneIdentifier": ["subnet-id"]},
+        deps={"launchTemplate": [t], "vpcZoneIdentifier": [s]})
+    found = run(pack, [s, t, g, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_r14_ess_configuration_with_public_bandwidth(pack):
+    """An ESS scaling configuration of ecs.gn7i-c8g1.2xlarge with internetMaxBandwidthOut 100
+    (every node gets a public IPv4 address). Expect: no-public-ingress fail."""
+    sw = vsw("vsw-a", "eu-central-1a")
+    stack = [sw, *ess_group("a10", "ecs.gn7i-c8g1.2xlarge", [sw], 2,
+                            internetMaxBandwidthOut=100.0,
+                            internetChargeType="PayByTraffic")]
+    found = run(pack, stack, provider=ALI)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_r15_ack_node_pool_with_public_bandwidth(pack):
+    """An ACK node pool of ecs.gn7i-c16g1.4xlarge with internetChargeType PayByTraffic and
+    internetMaxBandwidthOut 10 (each node gets a public IP). Expect: no-public-ingress fail."""
+    sw = vsw("vsw-a", "eu-central-1a")
+    pool = res("alicloud:cs/nodePool:NodePool", "a10-pub", {
+        "clusterId": "c8f2a1b3c4d5e6f708192a3b4c5d6e7f8", "nodePoolName": "a10",
+        "vswitchIds": ["vsw-id"], "instanceTypes": ["ecs.gn7i-c16g1.4xlarge"],
+        "desiredSize": "2", "internetChargeType": "PayByTraffic",
+        "internetMaxBandwidthOut": 10.0, "tags": TAGS}, deps={"vswitchIds": [sw]})
+    found = run(pack, [sw, pool], provider=ALI)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
