@@ -821,6 +821,9 @@ def _ir(**extra):
             "acceleratorNames": ["a10g"], "acceleratorCount": {"min": 1, "max": 1}, **extra}
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review37: an aws-native Ec2Fleet choosing GPU nodes by instanceRequirements"
+    " is not GPU capacity"))
 def test_r1_aws_native_ec2_fleet_by_instance_requirements_needs_a_budget(pack):
     """aws-native:ec2:Ec2Fleet (AWS::EC2::EC2Fleet) of 4 on-demand, its override asking for
     InstanceRequirements with 1 NVIDIA GPU, no budget. Expect: spend-limit fail."""
@@ -840,6 +843,9 @@ def test_r1_aws_native_ec2_fleet_by_instance_requirements_needs_a_budget(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review37: a SpotFleetRequest choosing GPU nodes by instanceRequirements"
+    " is not GPU capacity"))
 def test_r2_spot_fleet_by_instance_requirements_needs_a_budget(pack):
     """aws.ec2.SpotFleetRequest of targetCapacity 4, its launch template config's override
     asking for instanceRequirements with 1 NVIDIA A10G, no budget. Expect: spend-limit fail."""
@@ -858,6 +864,9 @@ def test_r2_spot_fleet_by_instance_requirements_needs_a_budget(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review37: an EC2 Fleet by instanceRequirements (>= 2,937.52 USD/month)"
+    " passes a 1,000 budget"))
 def test_r3_ec2_fleet_by_instance_requirements_over_a_small_budget(pack):
     """The aws.ec2.Fleet of test_c1 (4 on-demand, 1 A10G, 4-8 vCPUs: g5.xlarge or g5.2xlarge)
     beside a 1,000 USD budget: even the cheapest match is 4 x 1.006 x 730 = 2,937.52 > 1,000.
@@ -964,6 +973,9 @@ def test_r11_eks_node_group_with_launch_template_by_name(pack):
     assert near(estimate(pack, [s, t, ng], AWS), 3 * 2.24208 * MONTH)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review37: a reservation of n1 + 1 T4 absorbs a VM with 2 T4s (priced 533,"
+    " truth 1,321.30)"))
 def test_r12_gcp_reservation_of_one_t4_does_not_take_a_vm_with_two(pack):
     """A reservation of 1 x (n1-standard-8 + 1 T4) in us-central1-a and a VM n1-standard-8 +
     2 T4 there: the VM does not match the reservation's properties, so both bill.
@@ -978,6 +990,9 @@ def test_r12_gcp_reservation_of_one_t4_does_not_take_a_vm_with_two(pack):
     assert near(estimate(pack, [r, vm], GCP), (0.38 + T4) * MONTH + (0.38 + 2 * T4) * MONTH)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review37: an aws-native launch template's associatePublicIpAddress true"
+    " is not read"))
 def test_r13_aws_native_launch_template_public_ip(pack):
     """An aws-native launch template whose networkInterfaces[0].associatePublicIpAddress is
     true, used by an aws-native group of g5.12xlarge on a private subnet.
@@ -1008,6 +1023,9 @@ def test_r14_ess_configuration_with_public_bandwidth(pack):
     assert verdict(found, NPI) == "fail", messages(found, NPI)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review37: an ACK node pool's internetMaxBandwidthOut (public IPs)"
+    " is not read"))
 def test_r15_ack_node_pool_with_public_bandwidth(pack):
     """An ACK node pool of ecs.gn7i-c16g1.4xlarge with internetChargeType PayByTraffic and
     internetMaxBandwidthOut 10 (each node gets a public IP). Expect: no-public-ingress fail."""
