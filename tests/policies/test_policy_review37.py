@@ -68,7 +68,7 @@ from tests.policies.test_policy_review35f import (
     vmss,
     vsw,
 )
-from tests.policy_fixtures import hours_from_now, res
+from tests.policy_fixtures import AWS_ALERTS, hours_from_now, res
 from tests.policy_harness import run
 from trainstack_policies.model import UNKNOWN
 
@@ -1037,3 +1037,132 @@ def test_r15_ack_node_pool_with_public_bandwidth(pack):
         "internetMaxBandwidthOut": 10.0, "tags": TAGS}, deps={"vswitchIds": [sw]})
     found = run(pack, [sw, pool], provider=ALI)
     assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+# ============================================== Round 3 (written, committed, then run)
+
+def test_s1_azure_budget_filtered_to_the_nodes_team_tag_covers_them(pack):
+    """A subscription budget of 20,000 filtered to tag team In [ml]; the GPU scale set (2
+    Standard_NC24ads_A100_v4, 5,362.58 a month) carries team=ml.
+    Expect: spend-limit pass."""
+    b = az_budget(20000.0, filter={"tags": {"name": "team", "operator": "In",
+                                            "values": ["ml"]}})
+    found = run(pack, [vmss("a100", "Standard_NC24ads_A100_v4", 2.0), b], provider=AZ)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+
+
+def test_s2_gcp_budget_filtered_to_the_vms_label_covers_it(pack):
+    """A 10,000 USD budget whose budgetFilter.labels is {team: ml}; the a2-highgpu-1g VM
+    (2,681.57 a month) is labelled team=ml. Expect: spend-limit pass."""
+    b = gcp_budget("10000", budgetFilter={"labels": {"team": "ml"}})
+    found = run(pack, [gvm("a2", "a2-highgpu-1g"), b], provider=GCP)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+
+
+def test_s3_gcp_budget_filtered_to_another_teams_label_is_no_alarm(pack):
+    """The same budget filtered to {team: data} while the VM is labelled team=ml.
+    Expect: spend-limit fail (no budget covers the VM)."""
+    b = gcp_budget("10000", budgetFilter={"labels": {"team": "data"}})
+    found = run(pack, [gvm("a2", "a2-highgpu-1g"), b], provider=GCP)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+
+
+def test_s4_azure_native_vm_with_a_public_ip_on_its_nic(pack):
+    """azure-native: a PublicIPAddress on the ip configuration of a NetworkInterface that an
+    azure-native VirtualMachine (Standard_NC40ads_H100_v5) uses. Expect: no-public-ingress
+    fail."""
+    pip = res("azure-native:network:PublicIPAddress", "vm-pip", {
+        "resourceGroupName": "ml-rg", "location": "eastus",
+        "publicIPAllocationMethod": "Static", "sku": {"name": "Standard"}, "tags": TAGS})
+    nic = res("azure-native:network:NetworkInterface", "vm-nic", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "tags": TAGS,
+        "ipConfigurations": [{"name": "ipconfig1", "subnet": {"id": "subnet-id"},
+                              "privateIPAllocationMethod": "Dynamic",
+                              "publicIPAddress": {"id": "pip-id"}}]},
+        deps={"ipConfigurations": [pip]})
+    vm = res("azure-native:compute:VirtualMachine", "h100-vm", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "zones": ["1"],
+        "hardwareProfile": {"vmSize": "Standard_NC40ads_H100_v5"},
+        "networkProfile": {"networkInterfaces": [{"id": "nic-id", "primary": True}]},
+        "osProfile": {"computerName": "h100", "adminUsername": "azureuser"},
+        "tags": TAGS}, deps={"networkProfile": [nic]})
+    found = run(pack, [pip, nic, vm, az_budget()], provider=AZ)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_s5_azure_native_vm_inside_a_capacity_reservation_once(pack):
+    """An azure-native capacity reservation of 1 Standard_NC40ads_H100_v5 in zone 1 and one
+    azure-native VirtualMachine of that size in zone 1 associated with its group.
+    Expect: estimate 6.98 x 730 = 5,095.40 (once)."""
+    crg = res("azure-native:compute:CapacityReservationGroup", "crg", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "zones": ["1"], "tags": TAGS})
+    cr = res("azure-native:compute:CapacityReservation", "cr", {
+        "resourceGroupName": "ml-rg", "capacityReservationGroupName": "crg-name",
+        "location": "eastus", "zones": ["1"],
+        "sku": {"name": "Standard_NC40ads_H100_v5", "capacity": 1.0}, "tags": TAGS},
+        deps={"capacityReservationGroupName": [crg]})
+    vm = res("azure-native:compute:VirtualMachine", "h100-vm", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "zones": ["1"],
+        "hardwareProfile": {"vmSize": "Standard_NC40ads_H100_v5"},
+        "capacityReservation": {"capacityReservationGroup": {"id": "crg-id"}},
+        "networkProfile": {"networkInterfaces": [{"id": "nic-id", "primary": True}]},
+        "tags": TAGS}, deps={"capacityReservation": [crg]})
+    assert near(estimate(pack, [crg, cr, vm], AZ), NC40H * MONTH)
+
+
+def test_s6_g6e_48xlarge_is_priced(pack):
+    """One g6e.48xlarge (8 L40S) in us-east-1 (prices.csv row 30.1312).
+    Expect: estimate 30.1312 x 730 = 21,995.78."""
+    assert near(estimate(pack, [ec2("l40sx8", "g6e.48xlarge")], AWS), 30.1312 * MONTH)
+
+
+def test_s7_gcp_accelerator_count_as_a_string_is_never_fewer(pack):
+    """An n1-standard-8 VM with guestAccelerators count "2" (text from config) and a 700 USD
+    budget: with 2 T4s it is (0.38 + 0.70) x 730 = 788.40 > 700 (with 1, 532.90 would pass).
+    Expect: spend-limit not pass."""
+    vm = gvm("t4", "n1-standard-8", guestAccelerators=[{"type": "nvidia-tesla-t4",
+                                                         "count": "2"}])
+    found = run(pack, [vm, gcp_budget("700")], provider=GCP)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_s8_aks_agent_pool_max_count_that_is_no_number(pack):
+    """An azure-native AgentPool autoscaling 1..maxCount "ten" (no number), a 50,000 budget.
+    Expect: spend-limit not pass (the size cannot be read; never counted as 1 or 0)."""
+    pool = res("azure-native:containerservice:AgentPool", "t4pool", {
+        "resourceGroupName": "ml-rg", "resourceName": "aks-train", "agentPoolName": "t4",
+        "vmSize": "Standard_NC16as_T4_v3", "count": 1.0, "enableAutoScaling": True,
+        "minCount": 1.0, "maxCount": "ten", "mode": "User", "tags": TAGS})
+    found = run(pack, [pool, az_budget(50000.0)], provider=AZ)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_s9_aws_auto_adjusting_budget_is_undecided(pack):
+    """An AWS budget with autoAdjustData HISTORICAL (the limit is computed by AWS from the last
+    3 months; no limitAmount in the program) beside a p4d group.
+    Expect: spend-limit undecided (the cap is not known at preview; not pass, not "no
+    budget")."""
+    b = res("aws:budgets/budget:Budget", "auto", {
+        "budgetType": "COST", "timeUnit": "MONTHLY",
+        "autoAdjustData": {"autoAdjustType": "HISTORICAL",
+                           "historicalOptions": {"budgetAdjustmentPeriod": 3.0}},
+        "notifications": AWS_ALERTS, "tags": TAGS})
+    found = run(pack, p4d_group() + [b], provider=AWS)
+    assert verdict(found, SPEND) == "undecided", messages(found, SPEND)
+
+
+def test_s10_regional_mig_any_single_zone_against_a_zonal_lustre(pack):
+    """A regional MIG of 2 a2-highgpu-1g over us-central1-a/b/c with
+    distributionPolicyTargetShape ANY_SINGLE_ZONE (GCP picks one zone at creation), mounting a
+    Managed Lustre in us-central1-a: the zone chosen may be b or c.
+    Expect: storage-same-zone not pass (fail or undecided)."""
+    fs = glustre("scratch", "us-central1-a")
+    t = gtemplate("a2-tpl", "a2-highgpu-1g", mounts=[fs])
+    r = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "a2-train", {
+        "region": "us-central1", "baseInstanceName": "a2", "targetSize": 2.0,
+        "distributionPolicyZones": ["us-central1-a", "us-central1-b", "us-central1-c"],
+        "distributionPolicyTargetShape": "ANY_SINGLE_ZONE",
+        "versions": [{"instanceTemplate": "tpl-id", "name": "primary"}]},
+        deps={"versions": [t]})
+    found = run(pack, [fs, t, r, gcp_budget("50000")], provider=GCP)
+    assert verdict(found, SSZ) != "pass", messages(found, SSZ)
