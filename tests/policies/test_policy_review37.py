@@ -27,6 +27,21 @@ A month is 730 h.
 Classes (issue 35): A capacity counted once (reservations), B capacity blocks, C compute the
 pack must see, D stops that do not stop, E budgets that do not cover, F malformed values,
 G scope, H literal ids, I public exposure, J configuration typos, K catalog reach.
+
+Results. Round 1 (a1-k1, 55 cases, committed in 986e840 before the first run): 6 failed.
+Mine: f1, f5 (I had asked for a stated total beside a group that cannot be sized/priced; the
+pack fails closed naming that group and states no total, which never makes a total smaller).
+The pack's, left as strict xfails: c1 (an aws.ec2.Fleet choosing GPU nodes by
+instanceRequirements passes with no budget), c4 (an alicloud AutoProvisioningGroup fails closed
+as "a resource type the pack does not size"), e5 (a GCP budget filtered to a project NUMBER is
+taken to cover the provider's project id), e6 (a GCP lastPeriodAmount budget passes as a cap).
+Round 2 (r1-r15, committed in f394f5f before its run): 6 failed, all the pack's (xfail): r1-r3
+(c1's class on aws-native Ec2Fleet, SpotFleetRequest, and beside a 1,000 budget), r12 (a
+reservation of n1-standard-8 + 1 T4 absorbs a VM with 2 T4s: 533 instead of 1,321.30), r13
+(an aws-native launch template's associatePublicIpAddress true is not read), r15 (an ACK node
+pool's internetMaxBandwidthOut is not read). Round 3 (s1-s10, committed in da9128b before its
+run): 1 failed, the pack's (xfail): s9 (an AWS auto-adjusting budget passes as a cap).
+Planted in my own builder: odcr() reserving one more node than asked fails a2 and a3.
 """
 from __future__ import annotations
 
@@ -1137,6 +1152,9 @@ def test_s8_aks_agent_pool_max_count_that_is_no_number(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review37: an AWS auto-adjusting budget (no limitAmount, cap unknown at"
+    " preview) passes as if it were a cap"))
 def test_s9_aws_auto_adjusting_budget_is_undecided(pack):
     """An AWS budget with autoAdjustData HISTORICAL (the limit is computed by AWS from the last
     3 months; no limitAmount in the program) beside a p4d group.
