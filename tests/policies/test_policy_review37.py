@@ -283,9 +283,6 @@ def test_b1_capacity_block_used_by_a_single_instance_at_its_fee(pack):
 
 # ============================================== C. compute the pack must see
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review37: an aws.ec2.Fleet choosing GPU nodes by instanceRequirements "
-    "is not GPU capacity (passes with no budget)"))
 def test_c1_ec2_fleet_by_instance_requirements_needs_a_budget(pack):
     """An aws.ec2.Fleet (maintain, 4 on-demand) whose override asks for instanceRequirements:
     1 NVIDIA A10G, 4-8 vCPUs (it can only be g5.xlarge/g5.2xlarge), no budget anywhere.
@@ -836,9 +833,6 @@ def _ir(**extra):
             "acceleratorNames": ["a10g"], "acceleratorCount": {"min": 1, "max": 1}, **extra}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review37: an aws-native Ec2Fleet choosing GPU nodes by instanceRequirements"
-    " is not GPU capacity"))
 def test_r1_aws_native_ec2_fleet_by_instance_requirements_needs_a_budget(pack):
     """aws-native:ec2:Ec2Fleet (AWS::EC2::EC2Fleet) of 4 on-demand, its override asking for
     InstanceRequirements with 1 NVIDIA GPU, no budget. Expect: spend-limit fail."""
@@ -858,9 +852,6 @@ def test_r1_aws_native_ec2_fleet_by_instance_requirements_needs_a_budget(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review37: a SpotFleetRequest choosing GPU nodes by instanceRequirements"
-    " is not GPU capacity"))
 def test_r2_spot_fleet_by_instance_requirements_needs_a_budget(pack):
     """aws.ec2.SpotFleetRequest of targetCapacity 4, its launch template config's override
     asking for instanceRequirements with 1 NVIDIA A10G, no budget. Expect: spend-limit fail."""
@@ -879,9 +870,6 @@ def test_r2_spot_fleet_by_instance_requirements_needs_a_budget(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review37: an EC2 Fleet by instanceRequirements (>= 2,937.52 USD/month)"
-    " passes a 1,000 budget"))
 def test_r3_ec2_fleet_by_instance_requirements_over_a_small_budget(pack):
     """The aws.ec2.Fleet of test_c1 (4 on-demand, 1 A10G, 4-8 vCPUs: g5.xlarge or g5.2xlarge)
     beside a 1,000 USD budget: even the cheapest match is 4 x 1.006 x 730 = 2,937.52 > 1,000.
