@@ -1026,9 +1026,6 @@ def test_r14_ess_configuration_with_public_bandwidth(pack):
     assert verdict(found, NPI) == "fail", messages(found, NPI)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review37: an ACK node pool's internetMaxBandwidthOut (public IPs)"
-    " is not read"))
 def test_r15_ack_node_pool_with_public_bandwidth(pack):
     """An ACK node pool of ecs.gn7i-c16g1.4xlarge with internetChargeType PayByTraffic and
     internetMaxBandwidthOut 10 (each node gets a public IP). Expect: no-public-ingress fail."""
