@@ -528,9 +528,6 @@ def test_e5_gcp_budget_filtered_to_a_project_number_is_undecided(pack):
     assert verdict(found, SPEND) == "undecided", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review37: a GCP budget of lastPeriodAmount (cap unknown) passes as if "
-    "it were a cap"))
 def test_e6_gcp_budget_of_last_periods_amount_is_undecided(pack):
     """A budget whose amount is lastPeriodAmount: true (the cap is last month's spend, known
     only to billing). Expect: spend-limit undecided (not pass, not "no budget")."""
@@ -1137,9 +1134,6 @@ def test_s8_aks_agent_pool_max_count_that_is_no_number(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review37: an AWS auto-adjusting budget (no limitAmount, cap unknown at"
-    " preview) passes as if it were a cap"))
 def test_s9_aws_auto_adjusting_budget_is_undecided(pack):
     """An AWS budget with autoAdjustData HISTORICAL (the limit is computed by AWS from the last
     3 months; no limitAmount in the program) beside a p4d group.
