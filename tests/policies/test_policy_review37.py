@@ -334,9 +334,6 @@ def test_c3_gcp_mig_canary_version_of_another_type_never_cheaper(pack):
     assert A2 * MONTH + 3 * G2_4 * MONTH - 2 <= got <= 4 * A2 * MONTH + 2, got
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review37: an alicloud AutoProvisioningGroup fails closed as a type the"
-    " pack does not size"))
 def test_c4_alibaba_auto_provisioning_group_is_priced(pack):
     """An alicloud.ecs.AutoProvisioningGroup (maintain, PayAsYouGo, totalTargetCapacity "3" as
     the provider takes it, a string) of ecs.gn7i-c8g1.2xlarge on a eu-central-1a vSwitch, from
