@@ -970,9 +970,6 @@ def test_r11_eks_node_group_with_launch_template_by_name(pack):
     assert near(estimate(pack, [s, t, ng], AWS), 3 * 2.24208 * MONTH)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review37: a reservation of n1 + 1 T4 absorbs a VM with 2 T4s (priced 533,"
-    " truth 1,321.30)"))
 def test_r12_gcp_reservation_of_one_t4_does_not_take_a_vm_with_two(pack):
     """A reservation of 1 x (n1-standard-8 + 1 T4) in us-central1-a and a VM n1-standard-8 +
     2 T4 there: the VM does not match the reservation's properties, so both bill.
