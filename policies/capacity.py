@@ -35,6 +35,12 @@ AKS_AGENT_POOL = "azure-native:containerservice:AgentPool"
 AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
 GKE_CLUSTER = "gcp:container/cluster:Cluster"
 ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
+# Alibaba's fleet (pulumi-alicloud ecs.AutoProvisioningGroup, CreateAutoProvisioningGroup):
+# totalTargetCapacity in weighted units over launchTemplateConfigs (instanceType, vswitchId,
+# weightedCapacity), from launchTemplateId.
+ALI_AUTO_PROVISIONING_GROUP = "alicloud:ecs/autoProvisioningGroup:AutoProvisioningGroup"
+ALI_LAUNCH_TEMPLATES = ("alicloud:ecs/launchTemplate:LaunchTemplate",
+                        "alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate")
 # The classic azure provider's AKS (pulumi-azure containerservice.KubernetesCluster's
 # defaultNodePool, KubernetesClusterNodePool): vmSize, nodeCount, maxCount when autoscaling.
 AZ_CLASSIC_AKS_CLUSTER = "azure:containerservice/kubernetesCluster:KubernetesCluster"
@@ -75,7 +81,7 @@ RESERVATIONS = (AWS_CAPACITY_RESERVATION, AWS_NATIVE_CAPACITY_RESERVATION, GCP_R
 MANAGED = (SAGEMAKER_ENDPOINT_CONFIG, AZ_ML_COMPUTE, AKS_AGENT_POOL, AKS_CLUSTER, ACK_NODE_POOL,
            AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL, AWS_BATCH_CE, AZ_BATCH_POOL)
 SIZED = frozenset({*RESERVATIONS, *MANAGED, *AZ_CLASSIC_VMSS, *AZ_CLASSIC_VM, AWS_NATIVE_ASG,
-                   AWS_NATIVE_INSTANCE})
+                   AWS_NATIVE_INSTANCE, ALI_AUTO_PROVISIONING_GROUP})
 # What gpu_signs() passes over by type: every SIZED type but Batch, which is sized only when
 # its inputs bound it (a sized one is passed over by its id).
 _NO_SIGNS = SIZED - BATCH
@@ -207,6 +213,8 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                 r.get("scalingConfig.maxSize"), r.get("desiredSize"), r.get("nodeCount")),
                 str(r.get("spotStrategy") or "").startswith("Spot"), zones,
                 r.provider_region or "", instance_types=list(types)))
+        elif t == ALI_AUTO_PROVISIONING_GROUP:
+            out.append(_auto_provisioning_group(r, node_group, count, zone))
         elif t in AZ_CLASSIC_VMSS or t in AZ_CLASSIC_VM:
             scale_set = t in AZ_CLASSIC_VMSS
             zs = r.get("zones") if scale_set else [r.get("zone")] if r.get("zone") else None
@@ -304,6 +312,61 @@ def _batch_pool(r: Resource, node_group: Any, count: Any) -> list:
     nodes = dedicated + low if isinstance(dedicated, int) and isinstance(low, int) else \
         dedicated if not isinstance(dedicated, int) else low
     return [node_group(r, None, r.get("vmSize"), nodes, False, [""], _location(r))]
+
+
+def _auto_provisioning_group(r: Resource, node_group: Any, count: Any, zone: Any) -> Any:
+    """An Alibaba auto provisioning group as a NodeGroup. Its target capacities are in weighted
+    units: an instance of weightedCapacity w fills w units (CreateAutoProvisioningGroup,
+    LaunchTemplateConfig.N.WeightedCapacity), so the lightest weight launches the most
+    instances. Every type a config names (else the template's) may run. Only a group whose
+    defaultTargetCapacityType is Spot is priced at spot, less its payAsYouGoTargetCapacity
+    units (like an EC2 Fleet's on-demand target); one left out is priced pay-as-you-go, the
+    dearer rate."""
+    template = next((d for d in r.deps.get("launchTemplateId", [])
+                     if d.type in ALI_LAUNCH_TEMPLATES), None)
+    configs = _items(r.get("launchTemplateConfigs"))
+    types: list[Any] = []
+    for c in configs:
+        t = UNKNOWN if c is UNKNOWN else c.get("instanceType") if isinstance(c, dict) else None
+        if (t is UNKNOWN or (isinstance(t, str) and t)) and t not in types:
+            types.append(t)
+    if not types:
+        types = [template.get("instanceType") if template is not None else None]
+    switches = [d for key in ("launchTemplateConfigs", "vswitchId") for d in r.deps.get(key, [])
+                if d.type == "alicloud:vpc/switch:Switch"]
+    if not switches and template is not None:
+        switches = [d for d in template.deps.get("vswitchId", [])
+                    if d.type == "alicloud:vpc/switch:Switch"]
+    zones = [zone(sw.get("zoneId")) for sw in switches] or [""]
+    units = count(r.get("totalTargetCapacity"))
+    paygo_in = r.get("payAsYouGoTargetCapacity")
+    paygo = count(paygo_in) if paygo_in is not None else 0
+    weights = [c.get("weightedCapacity") if isinstance(c, dict) else UNKNOWN for c in configs]
+    weights = [w for w in weights if w is not None]
+    if isinstance(units, int) and weights:
+        # As an EC2 Fleet's weights (inventory.compute_aws._aws_fleet): one unknown at preview
+        # leaves the size unknown; one that is no number, or 0, is refused.
+        checked = [checked_number(w) for w in weights]
+        bad = next((w for w in checked if isinstance(w, BadNumber) or w == 0), None)
+        if UNKNOWN in weights:
+            units = None
+        elif bad is not None:
+            units = bad if isinstance(bad, BadNumber) else BadNumber("weightedCapacity 0")
+        elif all(isinstance(w, float) for w in checked):
+            lightest = min(w for w in checked if isinstance(w, float))
+            units = int(math.ceil(units / lightest - 1e-9))
+            if isinstance(paygo, int):
+                paygo = int(math.ceil(paygo / lightest - 1e-9))
+    default = str(r.get("defaultTargetCapacityType") or "PayAsYouGo")
+    spot = default.lower() == "spot"
+    region = r.provider_region or (_region(r, zones[0]) if isinstance(zones[0], str) else "")
+    group = node_group(r, template, types[0], units, spot, zones, region, types)
+    if spot and isinstance(group.count, int) and paygo != 0:
+        if isinstance(paygo, int):
+            group.regular_base = paygo
+        else:   # unknown at preview or no number: the pay-as-you-go rate, the dearer
+            group.regular_percent = 100.0
+    return group
 
 
 @dataclass(frozen=True)

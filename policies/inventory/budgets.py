@@ -41,6 +41,10 @@ class Budget:
     # undecided text when no cited rate exists (monthly is then None).
     converted: str = ""
     no_rate: str = ""
+    # Why the amount is set by the billing service, not the program (an AWS auto-adjusting
+    # budget, a GCP budget of last period's spend): no cap the pack can read, before or after
+    # apply ("cannot decide" where it would be the cap); monthly is then None.
+    open_amount: str = ""
     # Why the budget tells no one when it is crossed ("" when it notifies someone, or when
     # that is unknown at preview): it still states the cap, but it is no alarm.
     silent: str = ""
@@ -951,21 +955,42 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             amount, unknown, invalid = _amount(r, "limitAmount")
             if r.get("limitAmount") is None and r.get("plannedLimits") is not None:
                 amount, unknown, invalid = _planned(r)
+            # AutoAdjustData: "the parameters that determine the budget amount for an
+            # auto-adjusting budget" (docs.aws.amazon.com/aws-cost-management/latest/
+            # APIReference/API_budgets_AutoAdjustData.html): AWS sets the amount from past
+            # spend (HISTORICAL) or its forecast (FORECAST), whatever limitAmount says.
+            auto = r.get("autoAdjustData")
+            open_amount = ""
+            if auto is UNKNOWN:
+                amount, unknown, invalid = None, "autoAdjustData", ""
+            elif isinstance(auto, dict) and auto:
+                amount, unknown, invalid = None, "", ""
+                open_amount = (f"amount is set by AWS Budgets ({auto.get('autoAdjustType')} "
+                               "auto-adjusting budget, autoAdjustData), not by the program")
             scope, covers, undecided, outside = _aws_filters(r, resources, cache)
             ended = _ended(r, "timePeriodEnd") or _not_started(r, "timePeriodStart")
             if ended:
                 scope, covers, undecided, outside = ended, False, "", ""
             b = Budget(r, _per_month(amount, r.get("timeUnit")), str(r.get("limitUnit") or "USD"),
                        str(r.get("limitAmount")), unknown, invalid, scope, covers, undecided,
-                       silent=_aws_silent(r, actions), outside=outside)
+                       silent=_aws_silent(r, actions), outside=outside,
+                       open_amount=open_amount)
             if not ended:
                 _per_group(b, gpu("aws"), lambda cache, _, r=r: _aws_filters(r, resources,
                                                                              cache))
             out.append(_in_usd(b))
         elif r.type == GCP_BUDGET:
             last = r.get("amount.lastPeriodAmount")
-            if r.get("amount.specifiedAmount.units") is None and last is not None:
+            open_amount = ""
+            if r.get("amount.specifiedAmount.units") is None and last is UNKNOWN:
+                amount, unknown, invalid = None, "amount.lastPeriodAmount", ""
+            elif r.get("amount.specifiedAmount.units") is None and last is not None:
+                # lastPeriodAmount: the amount is last period's spend, known only to Cloud
+                # Billing (cloud.google.com/billing/docs/reference/budget/rest/v1/
+                # billingAccounts.budgets#LastPeriodAmount).
                 amount, unknown, invalid = None, "", ""
+                open_amount = ("amount is last period's spend (amount.lastPeriodAmount), "
+                               "known only to Cloud Billing") if last else ""
             else:
                 amount, unknown, invalid = _amount(r, "amount.specifiedAmount.units")
                 nanos = number(r.get("amount.specifiedAmount.nanos")) or 0
@@ -982,7 +1007,7 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             b = Budget(r, _per_month(amount, period),
                        str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
                        str(r.get("amount.specifiedAmount.units")), unknown, invalid, scope,
-                       covers, undecided, silent=_gcp_silent(r))
+                       covers, undecided, silent=_gcp_silent(r), open_amount=open_amount)
             if not ended:
                 _per_group(b, gpu("gcp"), lambda cache, _, r=r: (
                     *_gcp_filters(r, resources, cache), ""))

@@ -164,12 +164,26 @@ def _asg_weights(mixed: Any) -> dict:
 def _attribute_accelerators(lt: Optional[Resource], mixed: Any) -> int:
     """Accelerators per node when instances are chosen by attributes (instanceRequirements):
     acceleratorCount.min, or 1 when GPU accelerators are asked for without a count."""
+    spec = mixed.get("launchTemplate") if isinstance(mixed, dict) else None
+    return _requirements_accelerators([lt] if lt is not None else [],
+                                      [spec] if isinstance(spec, dict) else [])
+
+
+def _requirements_accelerators(templates: list[Resource], configs: list[Any]) -> int:
+    """Accelerators per node asked for by attributes (instanceRequirements) in launch templates
+    (a classic one's top-level input, an aws-native one's launchTemplateData) or in the
+    overrides of launch template configs (an ASG's mixed instances policy, an EC2 Fleet's or
+    Spot Fleet's launchTemplateConfigs: the same InstanceRequirements shape,
+    docs.aws.amazon.com/AWSEC2/latest/APIReference/API_InstanceRequirements.html):
+    acceleratorCount.min, or 1 when GPU accelerators are asked for without a count."""
     holders: list[Any] = []
-    if lt is not None:
-        holders.append(lt.get("instanceRequirements"))
-    if isinstance(mixed, dict):
-        spec = mixed.get("launchTemplate")
-        for o in _dicts(spec.get("overrides") if isinstance(spec, dict) else None):
+    for t in templates:
+        holders.append(t.get("launchTemplateData.instanceRequirements")
+                       if t.type == AWS_NATIVE_LAUNCH_TEMPLATE else t.get("instanceRequirements"))
+    for conf in configs:
+        if conf is UNKNOWN:
+            continue   # an unknown config already leaves the type unknown (GPU capacity)
+        for o in _dicts(conf.get("overrides") or conf.get("override")):
             holders.append(o.get("instanceRequirements") if isinstance(o, dict) else UNKNOWN)
     most = 0
     for req in holders:
@@ -241,8 +255,11 @@ def _aws_fleet(r: Resource) -> NodeGroup:
                 count = int(math.ceil(count / min(checked) - 1e-9))
                 if isinstance(od_units, int):
                     od_units = int(math.ceil(od_units / min(checked) - 1e-9))
+    # Nodes chosen by attributes (an override's or the template's instanceRequirements) have
+    # no type to read: GPU capacity when they ask for accelerators, as in an ASG's policy.
+    accelerators = _requirements_accelerators(lts, _dicts(configs))
     group = NodeGroup(r, _first(lts), types[0], count, spot, zones or [""],
-                      _aws_region(r, zones), types)
+                      _aws_region(r, zones), types, accelerators=accelerators)
     if spot and od_units != 0:
         if isinstance(od_units, int):
             group.regular_base = od_units

@@ -67,7 +67,7 @@ def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
             and all(_aws_preference_open(h) for h in holders) \
             and _same_known_zone(g.zones, res.zones)
     if r.type == GCP_RESERVATION:
-        if not _gcp_cpu_platform_matches(r, holders):
+        if not _gcp_cpu_platform_matches(r, holders) or not _gcp_accelerators_match(g, res):
             return False
         names = {n for n in (r.get("name"), r.name) if isinstance(n, str) and n}
         if any(_depends_on(h, ("reservationAffinity",), r) or set(_gcp_names(h)) & names
@@ -148,6 +148,29 @@ def _gcp_cpu_platform_matches(r: Resource, holders: list[Resource]) -> bool:
     own = next((platform(h.get("minCpuPlatform")) for h in holders
                 if h.get("minCpuPlatform")), "")
     return own == wanted
+
+
+def _gcp_accelerators_match(g: NodeGroup, res: NodeGroup) -> bool:
+    """A VM consumes a reservation only when its properties match the reservation's
+    (cloud.google.com/compute/docs/instances/reservations-consume), its attached GPUs among
+    them: the same accelerator types, each in the same number per VM. Compared for N1 machine
+    types only, the one family GPUs are attached to (cloud.google.com/compute/docs/gpus: the
+    accelerator-optimized A2/A3/A4/G2/G4 types come with theirs, named by the type). One
+    that cannot be read (unknown at preview) matches nothing: both are then priced, never
+    fewer."""
+    mtype = res.instance_type
+    if not (isinstance(mtype, str) and mtype.startswith("n1-")):
+        return True
+
+    def per_vm(kinds: list[tuple[Any, int]]) -> Any:
+        out: dict[str, int] = {}
+        for name, n in kinds:
+            if not isinstance(name, str) or not name:
+                return None
+            out[name] = out.get(name, 0) + n
+        return out
+    mine, reserved = per_vm(g.accelerator_types), per_vm(res.accelerator_types)
+    return mine is not None and mine == reserved
 
 
 def _aws_preference_open(holder: Resource) -> bool:

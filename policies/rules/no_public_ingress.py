@@ -686,7 +686,10 @@ def _alicloud(r: Resource, config) -> list[Violation]:
                   "alicloud:ess/scalingConfiguration:ScalingConfiguration",
                   # ECS launch templates: what instances and scaling groups launch from them.
                   "alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate",
-                  "alicloud:ecs/launchTemplate:LaunchTemplate"):
+                  "alicloud:ecs/launchTemplate:LaunchTemplate",
+                  # An ACK node pool: internet_max_bandwidth_out gives each node a public IP
+                  # (pulumi-alicloud cs.NodePool; the API's is_bond_eip is deprecated for it).
+                  "alicloud:cs/nodePool:NodePool"):
         bandwidth = r.get("internetMaxBandwidthOut")
         if bandwidth is UNKNOWN:
             raise UnknownValue(r, "internetMaxBandwidthOut")

@@ -287,6 +287,9 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
         if b.no_rate and b.covers_compute and not b.scope:
             # Its amount in USD, and so the cap, cannot be told without a cited rate.
             undecided = undecided or _Undecidable(b.resource, b.no_rate)
+        if b.open_amount and b.covers_compute and not b.scope:
+            # The billing service sets the amount: no cap to hold the estimate to.
+            undecided = undecided or _OpenAmount(b.resource, b.open_amount)
         if cap_config is not None and b.monthly is not None and b.monthly > cap_config:
             out.append(violation(
                 b.resource, "the budget amount is above the policy's maxMonthlyUsd",
@@ -444,3 +447,13 @@ def summary(resources: list[Resource], config: Mapping[str, Any]) -> str:
               else "no cap")
     capped = f" vs cap {cap:,.0f} USD ({source})" if cap is not None else " (no cap set)"
     return f"estimate {est.describe()}{capped}"
+
+
+class _OpenAmount(_Undecidable):
+    """A budget whose amount the billing service sets (auto-adjusting, last period's spend):
+    neither the preview nor apply tells the cap."""
+
+    FOUND = "a budget amount the billing service sets, not the program"
+    EXPECTED = "a budget with a fixed amount (the monthly cap)"
+    FIX = ("give the budget a fixed amount (limitAmount / specifiedAmount), or set "
+           "maxMonthlyUsd in the policy config")
