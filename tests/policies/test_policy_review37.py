@@ -47,6 +47,8 @@ reservation of n1-standard-8 + 1 T4 absorbs a VM with 2 T4s: 533 instead of 1,32
 pool's internetMaxBandwidthOut is not read). Round 3 (s1-s10, committed in da9128b before its
 run): 1 failed, the pack's (xfail): s9 (an AWS auto-adjusting budget passes as a cap).
 Planted in my own builder: odcr() reserving one more node than asked fails a2 and a3.
+Fixed since, each xfail removed with its fix: c1, c4, e6, r1-r3, r12, r15, s9 (helper fix37r)
+and r13 (helper fix37gaps, f95665a).
 """
 from __future__ import annotations
 
@@ -977,9 +979,6 @@ def test_r12_gcp_reservation_of_one_t4_does_not_take_a_vm_with_two(pack):
     assert near(estimate(pack, [r, vm], GCP), (0.38 + T4) * MONTH + (0.38 + 2 * T4) * MONTH)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review37: an aws-native launch template's associatePublicIpAddress true"
-    " is not read"))
 def test_r13_aws_native_launch_template_public_ip(pack):
     """An aws-native launch template whose networkInterfaces[0].associatePublicIpAddress is
     true, used by an aws-native group of g5.12xlarge on a private subnet.
