@@ -287,6 +287,19 @@ def test_2d_native_edge_subnet_by_tag(pack):
         assert verdict(found, NPI) == "fail", (tag, messages(found, NPI))
 
 
+def test_2d2_native_subnet_tag_unknown_at_preview(pack):
+    """(Written with the fix, after the first run.) The public aws-native subnet, nothing
+    placed in it, one of its tag entries unknown at preview (it may be the edge tag).
+    Expect: no-public-ingress undecided; with a known edge tag beside it: pass."""
+    s = _nsubnet("edge")
+    s.props["tags"] = [*s.props["tags"], UNKNOWN]
+    found = run(pack, [s, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "undecided", messages(found, NPI)
+    s.props["tags"] = [*s.props["tags"], {"key": "kubernetes.io/role/elb", "value": "1"}]
+    found = run(pack, [s, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
 def test_2e_compute_that_turns_public_ips_off(pack):
     """In a public aws-native subnet that also holds an aws-native NAT gateway, compute that
     turns public IPs off itself (the interface's setting overrides the subnet's): a classic
