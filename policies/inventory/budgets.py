@@ -339,11 +339,19 @@ def _node_resource_group(cluster: Resource) -> tuple[Optional[str], str]:
 
 # Azure compute whose nodes bill in the subscription its provider deploys into: scale sets and
 # VMs, AKS agent pools (alone or as a managed cluster's agentPoolProfiles: their node scale sets
-# are made in the cluster's subscription) and Azure ML compute clusters.
+# are made in the cluster's subscription), Azure ML compute clusters and capacity reservations
+# (billed where they are made, used or not), azure-native and classic (the classic provider
+# names its subscription by the same subscriptionId).
 _AZ_SUBSCRIBED = frozenset({
     "azure-native:compute:VirtualMachineScaleSet", "azure-native:compute:VirtualMachine",
     "azure-native:containerservice:AgentPool", "azure-native:containerservice:ManagedCluster",
-    "azure-native:machinelearningservices:Compute",
+    "azure-native:machinelearningservices:Compute", "azure-native:compute:CapacityReservation",
+    "azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
+    "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
+    "azure:compute/orchestratedVirtualMachineScaleSet:OrchestratedVirtualMachineScaleSet",
+    "azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
+    "azure:compute/windowsVirtualMachine:WindowsVirtualMachine",
+    AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL, AZ_CLASSIC_CAPACITY_RESERVATION,
 })
 
 
