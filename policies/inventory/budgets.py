@@ -926,6 +926,7 @@ def budgets(resources: list[Resource]) -> list[Budget]:
     out: list[Budget] = []
     azure_groups: Optional[set[str]] = None
     azure_unread = ""
+    azure_subscriptions: Optional[set[str]] = None
     cache: dict = {}
     actions = [r for r in resources if r.type == AWS_BUDGET_ACTION]
     by_cloud: dict[str, list] = {}
@@ -1004,9 +1005,9 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             if azure_groups is None:
                 # once per stack, not per budget
                 azure_groups, azure_unread = _compute_groups(resources)
+                azure_subscriptions = _compute_subscriptions(resources)
             scope, covers, scope_unknown, outside = _azure_cover(
-                r, resources, azure_groups, azure_unread, _compute_subscriptions(resources),
-                cache)
+                r, resources, azure_groups, azure_unread, azure_subscriptions, cache)
             ended = _ended(r, "timePeriod.endDate") or _not_started(r, "timePeriod.startDate")
             if ended:
                 scope, covers, scope_unknown, outside = ended, False, "", ""

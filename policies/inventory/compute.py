@@ -440,19 +440,6 @@ def _gcp_group_size(igm: Resource, index: _StackIndex) -> Any:
     return size
 
 
-def _accelerators(holder: Optional[Resource]) -> int:
-    """Declared accelerators per node; a count that is no number counts as 1 (still a GPU
-    node) and is reported by _accelerator_problems()."""
-    if holder is None:
-        return 0
-    total = 0
-    for a in _dicts(holder.get("guestAccelerators")):
-        if isinstance(a, dict):
-            n = checked_number(a.get("count"))
-            total += int(n) if isinstance(n, float) and n >= 1 else 1
-    return total
-
-
 # GKE's machine for a node pool that names none (container.NodePool nodeConfig.machineType).
 GKE_DEFAULT_MACHINE = "e2-medium"
 # The N1 shared-core machines, which take no GPU.
@@ -473,24 +460,34 @@ def _takes_attached_gpus(machine: Any) -> bool:
 
 
 def _attached(holder: Optional[Resource], default_machine: Optional[str] = None) -> int:
-    """_accelerators(), where attached GPUs unknown at preview (the list or an entry of it) count
-    as at least one, of a type read after apply (_accelerator_types gives it as UNKNOWN, which
-    has no price), on a machine that may take attached GPUs; on one that cannot (an e2, n2,
-    c2...) they add none. `default_machine`: the machine when the holder names none."""
-    n = _accelerators(holder)
-    if n or holder is None:
-        return n
-    if any(a is UNKNOWN for a in _dicts(holder.get("guestAccelerators"))) and \
-            _takes_attached_gpus(_gcp_machine_type(holder) or default_machine):
-        return 1
-    return 0
+    """Declared accelerators per node (a count that is no number counts as 1, still a GPU node,
+    and is reported by _accelerator_problems()). Attached GPUs unknown at preview (the list or
+    an entry of it) count as at least one, of a type read after apply (_accelerator_types gives
+    it as UNKNOWN, which has no price), on a machine that may take attached GPUs; on one that
+    cannot (an e2, n2, c2...) they add none. `default_machine`: the machine when the holder
+    names none."""
+    if holder is None:
+        return 0
+    declared = holder.get("guestAccelerators")   # read once: most holders declare none
+    if declared is None:
+        return 0
+    total, unknown = 0, False
+    for a in _dicts(declared):
+        if isinstance(a, dict):
+            n = checked_number(a.get("count"))
+            total += int(n) if isinstance(n, float) and n >= 1 else 1
+        else:
+            unknown = True
+    if total or not unknown:
+        return total
+    return 1 if _takes_attached_gpus(_gcp_machine_type(holder) or default_machine) else 0
 
 
 def _accelerator_types(holder: Optional[Resource]) -> list[tuple[Any, Any]]:
     """(type, count per node) of each declared accelerator; the type is UNKNOWN or "" where it
     cannot be read (then it has no price), the count UNKNOWN where it is unknown at preview
     (then it has no price either: a known GPU's price times an unknown count is none), else
-    as _accelerators() counts it."""
+    as _attached() counts it."""
     if holder is None:
         return []
     out: list[tuple[Any, Any]] = []
