@@ -178,7 +178,8 @@ def _group_line(g: NodeGroup, result: "Estimate",
         if g.region is UNKNOWN:
             result.missing.append(f"{where}: its region is unknown until apply")
             return
-        if g.cloud == "gcp" and g.accelerator_types and str(t).startswith("n1-"):
+        # N1 machines, predefined or custom (custom-<cpus>-<mib>), take attached GPUs.
+        if g.cloud == "gcp" and g.accelerator_types and str(t).startswith(("n1-", "custom-")):
             attached = _n1_with_gpus(g, str(t))
             if isinstance(attached, str):
                 result.missing.append(f"{where}: {attached}")
@@ -257,6 +258,8 @@ def _n1_with_gpus(g: NodeGroup, machine: str) -> tuple[float, str, str] | str:
     for name, count in g.accelerator_types:
         if name is UNKNOWN or not name:
             return "an attached GPU whose type is unknown until apply or not given"
+        if count is UNKNOWN:
+            return f"attached {name} GPUs whose count is unknown until apply"
         row = catalog.attached_part("accelerator", name, g.region)
         if row is None:
             missing.append(str(name))

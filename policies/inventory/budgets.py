@@ -343,11 +343,19 @@ def _node_resource_group(cluster: Resource) -> tuple[Optional[str], str]:
 
 # Azure compute whose nodes bill in the subscription its provider deploys into: scale sets and
 # VMs, AKS agent pools (alone or as a managed cluster's agentPoolProfiles: their node scale sets
-# are made in the cluster's subscription) and Azure ML compute clusters.
+# are made in the cluster's subscription), Azure ML compute clusters and capacity reservations
+# (billed where they are made, used or not), azure-native and classic (the classic provider
+# names its subscription by the same subscriptionId).
 _AZ_SUBSCRIBED = frozenset({
     "azure-native:compute:VirtualMachineScaleSet", "azure-native:compute:VirtualMachine",
     "azure-native:containerservice:AgentPool", "azure-native:containerservice:ManagedCluster",
-    "azure-native:machinelearningservices:Compute",
+    "azure-native:machinelearningservices:Compute", "azure-native:compute:CapacityReservation",
+    "azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
+    "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
+    "azure:compute/orchestratedVirtualMachineScaleSet:OrchestratedVirtualMachineScaleSet",
+    "azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
+    "azure:compute/windowsVirtualMachine:WindowsVirtualMachine",
+    AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL, AZ_CLASSIC_CAPACITY_RESERVATION,
 })
 
 
@@ -922,6 +930,7 @@ def budgets(resources: list[Resource]) -> list[Budget]:
     out: list[Budget] = []
     azure_groups: Optional[set[str]] = None
     azure_unread = ""
+    azure_subscriptions: Optional[set[str]] = None
     cache: dict = {}
     actions = [r for r in resources if r.type == AWS_BUDGET_ACTION]
     by_cloud: dict[str, list] = {}
@@ -1021,9 +1030,9 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             if azure_groups is None:
                 # once per stack, not per budget
                 azure_groups, azure_unread = _compute_groups(resources)
+                azure_subscriptions = _compute_subscriptions(resources)
             scope, covers, scope_unknown, outside = _azure_cover(
-                r, resources, azure_groups, azure_unread, _compute_subscriptions(resources),
-                cache)
+                r, resources, azure_groups, azure_unread, azure_subscriptions, cache)
             ended = _ended(r, "timePeriod.endDate") or _not_started(r, "timePeriod.startDate")
             if ended:
                 scope, covers, scope_unknown, outside = ended, False, "", ""

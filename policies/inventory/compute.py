@@ -118,14 +118,9 @@ def _gke_pool(r: Resource) -> NodeGroup:
             n * max(1, len([z for z in zones if z]) or 3)
     region = region_of_zone(zones[0]) if isinstance(zones[0], str) and zones[0] else \
         (location if isinstance(location, str) else "")
-    accelerators = _accelerators(holder)
-    if not accelerators and any(a is UNKNOWN for a in _dicts(config.get("guestAccelerators"))):
-        # Attached GPUs unknown at preview (the list or an entry of it): at least one, of a
-        # type read after apply (_accelerator_types gives it as UNKNOWN, which has no price).
-        accelerators = 1
     return NodeGroup(r, holder, _gcp_machine_type(holder), count,
                      bool(config.get("spot") or config.get("preemptible")), zones, region,
-                     accelerators=accelerators)
+                     accelerators=_attached(holder, GKE_DEFAULT_MACHINE))
 
 
 def _gke_cluster_pools(r: Resource) -> list[NodeGroup]:
@@ -229,7 +224,7 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 _gcp_spot(template), zones, region or (r.provider_region or ""),
                 _types(selected, _gcp_machine_type(template), others)
                 if selected or others else [],
-                accelerators=max([_accelerators(t) for t in templates], default=0)))
+                accelerators=max([_attached(t) for t in templates], default=0)))
         elif r.type == GKE_NODE_POOL:
             groups.append(_gke_pool(r))
         elif r.type == GKE_CLUSTER:
@@ -240,12 +235,12 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             groups.append(NodeGroup(r, holder, _gcp_machine_type(holder), 1, _gcp_spot(holder),
                                     [zone], (region_of_zone(zone) if zone is not UNKNOWN else "")
                                     or (r.provider_region or ""),
-                                    accelerators=_accelerators(holder)))
+                                    accelerators=_attached(holder)))
         elif r.type == GCP_INSTANCE:
             zone = _zone(r.get("zone") or r.provider.get("zone"))
             groups.append(NodeGroup(r, r, _gcp_machine_type(r), 1, _gcp_spot(r), [zone],
                                     (region_of_zone(zone) if zone is not UNKNOWN else "")
-                                    or (r.provider_region or ""), accelerators=_accelerators(r)))
+                                    or (r.provider_region or ""), accelerators=_attached(r)))
         elif r.type in (AZ_VMSS, AZ_VM):
             if r.type == AZ_VMSS:
                 itype, count = r.get("sku.name"), _count(r.get("sku.capacity"))
@@ -451,25 +446,57 @@ def _gcp_group_size(igm: Resource, index: _StackIndex) -> Any:
     return size
 
 
-def _accelerators(holder: Optional[Resource]) -> int:
-    """Declared accelerators per node; a count that is no number counts as 1 (still a GPU
-    node) and is reported by _accelerator_problems()."""
+# GKE's machine for a node pool that names none (container.NodePool nodeConfig.machineType).
+GKE_DEFAULT_MACHINE = "e2-medium"
+# The N1 shared-core machines, which take no GPU.
+_N1_SHARED_CORE = frozenset({"f1-micro", "g1-small"})
+
+
+def _takes_attached_gpus(machine: Any) -> bool:
+    """Whether a GCP machine type may carry attached GPUs (guestAccelerators): only N1 machines,
+    predefined (n1-...) or custom (custom-<cpus>-<mib>, N1 custom types carry no series
+    prefix), and not the N1 shared-core f1-micro / g1-small; the accelerator-optimized series
+    (A2, A3, A4, G2) have theirs attached when the VM is made, and "GPUs can't be used with
+    other machine series" (cloud.google.com/compute/docs/gpus/about-gpus, "GPUs and machine
+    series"). A machine unknown at preview, or not named, may be N1."""
+    if not isinstance(machine, str) or not machine:
+        return True
+    m = machine.lower()
+    return m not in _N1_SHARED_CORE and (m.startswith("n1-") or m.startswith("custom-"))
+
+
+def _attached(holder: Optional[Resource], default_machine: Optional[str] = None) -> int:
+    """Declared accelerators per node (a count that is no number counts as 1, still a GPU node,
+    and is reported by _accelerator_problems()). Attached GPUs unknown at preview (the list or
+    an entry of it) count as at least one, of a type read after apply (_accelerator_types gives
+    it as UNKNOWN, which has no price), on a machine that may take attached GPUs; on one that
+    cannot (an e2, n2, c2...) they add none. `default_machine`: the machine when the holder
+    names none."""
     if holder is None:
         return 0
-    total = 0
-    for a in _dicts(holder.get("guestAccelerators")):
+    declared = holder.get("guestAccelerators")   # read once: most holders declare none
+    if declared is None:
+        return 0
+    total, unknown = 0, False
+    for a in _dicts(declared):
         if isinstance(a, dict):
             n = checked_number(a.get("count"))
             total += int(n) if isinstance(n, float) and n >= 1 else 1
-    return total
+        else:
+            unknown = True
+    if total or not unknown:
+        return total
+    return 1 if _takes_attached_gpus(_gcp_machine_type(holder) or default_machine) else 0
 
 
-def _accelerator_types(holder: Optional[Resource]) -> list[tuple[Any, int]]:
+def _accelerator_types(holder: Optional[Resource]) -> list[tuple[Any, Any]]:
     """(type, count per node) of each declared accelerator; the type is UNKNOWN or "" where it
-    cannot be read (then it has no price), the count as _accelerators() counts it."""
+    cannot be read (then it has no price), the count UNKNOWN where it is unknown at preview
+    (then it has no price either: a known GPU's price times an unknown count is none), else
+    as _attached() counts it."""
     if holder is None:
         return []
-    out: list[tuple[Any, int]] = []
+    out: list[tuple[Any, Any]] = []
     for a in _dicts(holder.get("guestAccelerators")):
         if not isinstance(a, dict):     # an accelerator unknown at preview
             out.append((UNKNOWN, 1))
@@ -478,7 +505,8 @@ def _accelerator_types(holder: Optional[Resource]) -> list[tuple[Any, int]]:
         kind = a.get("type")
         name = last_segment(kind) if isinstance(kind, str) and kind else \
             (UNKNOWN if kind is UNKNOWN else "")
-        out.append((name, int(n) if isinstance(n, float) and n >= 1 else 1))
+        out.append((name, UNKNOWN if n is UNKNOWN else
+                    int(n) if isinstance(n, float) and n >= 1 else 1))
     return out
 
 

@@ -22,8 +22,9 @@ class NodeGroup:
     instance_types: list[Any] = field(default_factory=list)   # every type it may launch
     accelerators: int = 0              # declared accelerators per node (GCP guestAccelerators)
     # (type name, count per node) of each declared accelerator (GCP guestAccelerators type,
-    # the last segment of its URL), for pricing an N1 machine plus its attached GPUs.
-    accelerator_types: list[tuple[Any, int]] = field(default_factory=list)
+    # the last segment of its URL; the count UNKNOWN where it is unknown at preview), for
+    # pricing an N1 machine plus its attached GPUs.
+    accelerator_types: list[tuple[Any, Any]] = field(default_factory=list)
     lifetime_hours: Optional[float] = None   # a lifetime the plan enforces (see enforced_hours)
     lifetime_how: str = ""
     invalid: list[str] = field(default_factory=list)   # numbers refused (NaN, inf, negative)

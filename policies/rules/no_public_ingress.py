@@ -242,7 +242,7 @@ def _aws(r: Resource, config) -> list[Violation]:
                               f"associatePublicIpAddress true on launch specification(s) {public}",
                               "false", "set associate_public_ip_address=False on every launch "
                               "specification")]
-    if t == AWS_SUBNET:
+    if t == AWS_SUBNET or t == AWS_NATIVE_SUBNET:
         # A public subnet is judged with the stack (check_stack): whether it is an edge subnet
         # depends on what is placed in it, which one Analyze call cannot see. An unknown
         # mapPublicIpOnLaunch is undecided here, and the stack look leaves it alone.
@@ -289,20 +289,38 @@ def _edge_tagged(subnet: Resource) -> bool:
     """A public subnet whose own tag says it holds only NAT gateways / load balancers
     (trainstack:subnet-role = edge, or the EKS/ELB convention kubernetes.io/role/elb = 1)."""
     tags = subnet.known("tags")
+    unread = False
+    if isinstance(tags, list):
+        # aws-native (CloudFormation AWS::EC2::Subnet Tags): a list of {key, value}; an entry
+        # unknown at preview may be the edge tag.
+        unread = any(t is UNKNOWN or (isinstance(t, dict) and (
+            t.get("key") is UNKNOWN or t.get("value") is UNKNOWN)) for t in tags)
+        tags = {str(t.get("key")): t.get("value") for t in tags
+                if isinstance(t, dict) and t.get("key") is not UNKNOWN}
     if not isinstance(tags, dict):
         return False
-    return str(tags.get("trainstack:subnet-role", "")).lower() == "edge" or \
-        str(tags.get("kubernetes.io/role/elb", "")) == "1"
+    if str(tags.get("trainstack:subnet-role", "")).lower() == "edge" or \
+            str(tags.get("kubernetes.io/role/elb", "")) == "1":
+        return True
+    if unread:
+        raise UnknownValue(subnet, "tags")
+    return False
 
 
 AWS_SUBNET = "aws:ec2/subnet:Subnet"
+AWS_NATIVE_SUBNET = "aws-native:ec2:Subnet"
 # A subnet of the stack behind a placement, aws or aws-native (CloudFormation AWS::EC2::Subnet).
-_SUBNETS = (AWS_SUBNET, "aws-native:ec2:Subnet")
+_SUBNETS = (AWS_SUBNET, AWS_NATIVE_SUBNET)
+_SUBNET_SET = frozenset(_SUBNETS)
 # What may sit in a public subnet without a node getting a public IP: NAT gateways and load
 # balancers (the edge), and what only describes the subnet (routes, ACLs, endpoints).
 EDGE = frozenset({
     "aws:ec2/natGateway:NatGateway", "aws:lb/loadBalancer:LoadBalancer",
     "aws:alb/loadBalancer:LoadBalancer", "aws:elb/loadBalancer:LoadBalancer",
+    # aws-native (CloudFormation AWS::EC2::NatGateway, AWS::ElasticLoadBalancingV2::
+    # LoadBalancer, AWS::ElasticLoadBalancing::LoadBalancer).
+    "aws-native:ec2:NatGateway", "aws-native:elasticloadbalancingv2:LoadBalancer",
+    "aws-native:elasticloadbalancing:LoadBalancer",
 })
 PLACES_NOTHING = frozenset({
     "aws:ec2/routeTableAssociation:RouteTableAssociation",
@@ -310,6 +328,8 @@ PLACES_NOTHING = frozenset({
     "aws:ec2/vpcEndpoint:VpcEndpoint",
     "aws:ec2/vpcEndpointSubnetAssociation:VpcEndpointSubnetAssociation",
     "aws:ec2/subnetCidrReservation:SubnetCidrReservation",
+    "aws-native:ec2:SubnetRouteTableAssociation", "aws-native:ec2:SubnetNetworkAclAssociation",
+    "aws-native:ec2:VpcEndpoint", "aws-native:ec2:SubnetCidrBlock",
 })
 # AWS compute and the inputs that name its subnets: where one is unknown and depends on no
 # subnet of the stack, the nodes may land in any subnet, a public one included.
@@ -339,6 +359,12 @@ def _declines_public_ip(r: Resource) -> bool:
     interface says false, or a group / fleet whose every launch template does."""
     if r.type in _AWS_INSTANCES or r.type in _AWS_LAUNCH_CONFIGURATIONS:
         return _false(r.get("associatePublicIpAddress"))
+    if r.type == "aws-native:ec2:Instance":
+        # CloudFormation AWS::EC2::Instance has no top-level setting: each interface's
+        # NetworkInterfaces[].AssociatePublicIpAddress.
+        nics = r.get("networkInterfaces")
+        return isinstance(nics, list) and bool(nics) and all(
+            isinstance(n, dict) and _false(n.get("associatePublicIpAddress")) for n in nics)
     if r.type == "aws:ec2/spotFleetRequest:SpotFleetRequest" and r.get("launchSpecifications"):
         specs = r.get("launchSpecifications")
         specs = [specs] if isinstance(specs, dict) else specs
@@ -410,11 +436,12 @@ def _holds_unknown_subnet(value: Any) -> bool:
 
 
 def _public_subnets(resources: list[Resource]) -> tuple[list[Violation], Optional[UnknownValue]]:
-    """Public AWS subnets (mapPublicIpOnLaunch true) judged by what is placed in them: any
+    """Public AWS subnets (aws or aws-native, mapPublicIpOnLaunch true) judged by what is
+    placed in them: any
     instance, group, launch template or other resource that depends on the subnet gets a public
     IP there (a violation, whatever the subnet's tags say); one referenced only by NAT gateways
     and load balancers, or tagged as an edge subnet, holds none."""
-    public = [r for r in resources if r.type == AWS_SUBNET
+    public = [r for r in resources if r.type in _SUBNET_SET
               and truthy(r.get("mapPublicIpOnLaunch"))]
     if not public:
         return [], None
