@@ -501,6 +501,7 @@ def test_d12_scheduler_rate_update_asg_from_start_date(pack):
     assert near(estimate(pack, [s, t, g, sch], AWS), 4 * G6_4 * 12, slack=3)
 
 
+@pytest.mark.xfail(strict=True, reason="review39: an Azure fixedDate start in a named timeZone (Pacific Standard Time) is read as UTC-12, not as that zone: 34 h priced for a 30 h stop")
 def test_d13_azure_fixed_date_stop_in_pacific_time(pack):
     """An enabled azure-native AutoscaleSetting on a scale set of 2 Standard_NC24ads_A100_v4: a
     default profile of 2 and a fixedDate profile of capacity 0 whose start is the wall-clock
