@@ -211,18 +211,6 @@ def test_a5_azure_scale_set_inside_its_reservation_once(pack):
     assert near(estimate(pack, [crg, cr, ss], AZ), 2 * NC48 * MONTH)
 
 
-def test_a6_classic_azure_capacity_reservation_alone_needs_a_budget(pack):
-    """A classic azure.compute.CapacityReservation of 1 Standard_NC24ads_A100_v4 (bills whether
-    used or not) and no budget. Expect: spend-limit fail ("no budget alarm on azure")."""
-    g = res("azure:compute/capacityReservationGroup:CapacityReservationGroup", "crg", {
-        "resourceGroupName": "ml-rg", "location": "eastus", "zones": ["1"], "tags": TAGS})
-    cr = res("azure:compute/capacityReservation:CapacityReservation", "cr", {
-        "capacityReservationGroupId": "crg-id", "zone": "1",
-        "sku": {"name": "Standard_NC24ads_A100_v4", "capacity": 1.0}, "tags": TAGS},
-        deps={"capacityReservationGroupId": [g]})
-    found = run(pack, [g, cr], provider=AZ)
-    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
-    assert "budget" in messages(found, SPEND)
 
 
 def test_a7_alibaba_instance_targeting_a_stack_reservation_once(pack):
@@ -259,17 +247,6 @@ def test_b1_capacity_block_group_without_fee_is_not_priced_on_demand(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
-def test_b2_bought_block_unused_priced_at_its_fee(pack):
-    """An aws.ec2.CapacityBlockReservation the stack buys (no group launches into it), fee
-    6,500 USD under its name in capacityBlockFeesUsd. Expect: estimate 6,500; with a 10,000
-    budget spend-limit pass."""
-    blk = res("aws:ec2/capacityBlockReservation:CapacityBlockReservation", "blk", {
-        "capacityBlockOfferingId": "cb-0123456789abcdef0", "instancePlatform": "Linux/UNIX",
-        "tags": TAGS})
-    cfg = {"capacityBlockFeesUsd": {"blk": 6500}}
-    assert near(estimate(pack, [blk], AWS, cfg), 6500)
-    found = run(pack, [blk, aws_budget("10000")], {SPEND: cfg}, provider=AWS)
-    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
 
 
 # ============================================== C. compute the pack must see
@@ -286,15 +263,6 @@ def test_c1_spot_instance_request_in_a_subnet(pack):
     assert P4D_SPOT * MONTH - 2 <= got <= P4D * MONTH + 2, got
 
 
-def test_c2_instance_from_template_overrides_machine_type(pack):
-    """A gcp.compute.InstanceFromTemplate of a g2-standard-4 template overriding machineType
-    g2-standard-24 in us-central1-a. Expect: estimate 2.00083 x 730 = 1,460.61."""
-    t = gtemplate("small-tpl", "g2-standard-4")
-    v = res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "big", {
-        "zone": "us-central1-a", "sourceInstanceTemplate": "tpl-id",
-        "machineType": "g2-standard-24", "labels": LABELS},
-        deps={"sourceInstanceTemplate": [t]})
-    assert near(estimate(pack, [t, v], GCP), G2_24 * MONTH)
 
 
 def test_c3_ec2_fleet_weighted_by_subnet_override(pack):
@@ -342,16 +310,6 @@ def test_c5_launch_template_public_interface_given_as_one_object(pack):
 
 
 
-def test_c7_azure_ml_compute_cluster_at_max_nodes(pack):
-    """An azure-native machinelearningservices Compute (AmlCompute) of
-    Standard_NC24ads_A100_v4, scaleSettings maxNodeCount 4. Expect: estimate 4 x 3.673 x 730 =
-    10,725.16."""
-    c = res("azure-native:machinelearningservices:Compute", "aml-a100", {
-        "resourceGroupName": "ml-rg", "workspaceName": "ws", "location": "eastus",
-        "properties": {"computeType": "AmlCompute", "properties": {
-            "vmSize": "Standard_NC24ads_A100_v4", "vmPriority": "Dedicated",
-            "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": 4.0}}}, "tags": TAGS})
-    assert near(estimate(pack, [c], AZ), 4 * NC24 * MONTH)
 
 
 def test_c8_alibaba_instance_set_with_release_time(pack):
@@ -367,21 +325,8 @@ def test_c8_alibaba_instance_set_with_release_time(pack):
     assert near(estimate(pack, [sw, s], ALI), 3 * GN7I_16 * 48, slack=3)
 
 
-def test_c9_gke_zonal_pool_at_autoscaling_max(pack):
-    """A GKE node pool in zone us-central1-a, g2-standard-4, autoscaling maxNodeCount 5.
-    Expect: estimate 5 x 0.706832 x 730 = 2,579.94."""
-    assert near(estimate(pack, [_gke_pool("l4-pool", "g2-standard-4", 5.0)], GCP),
-                5 * G2_4 * MONTH)
 
 
-def test_c10_classic_aks_pool_at_max_count(pack):
-    """A classic KubernetesClusterNodePool Standard_NC16as_T4_v3, autoscaling 0..6.
-    Expect: estimate 6 x 1.204 x 730 = 5,273.52."""
-    p = res("azure:containerservice/kubernetesClusterNodePool:KubernetesClusterNodePool", "t4",
-            {"kubernetesClusterId": "aks-id", "vmSize": "Standard_NC16as_T4_v3",
-             "autoScalingEnabled": True, "minCount": 0.0, "maxCount": 6.0, "nodeCount": 1.0,
-             "zones": ["1"], "tags": TAGS})
-    assert near(estimate(pack, [p], AZ), 6 * NC16T4 * MONTH)
 
 
 # ============================================== D. stops that do not stop (and ones that do)
@@ -422,12 +367,6 @@ def test_d4_cron_on_february_31_never_runs(pack):
     assert near(estimate(pack, st + [stop], AWS), 2 * P4D * MONTH)
 
 
-def test_d5_cron_on_february_29_is_beyond_the_month(pack):
-    """A stop Schedule with recurrence "0 0 29 2 *": its next run is 2028-02-29, after the
-    month. Expect: the month, 32,058.10."""
-    st = _p4d_asg()
-    stop = _sched("feb29", st[2], recurrence="0 0 29 2 *")
-    assert near(estimate(pack, st + [stop], AWS), 2 * P4D * MONTH)
 
 
 def test_d6_stop_naming_a_group_outside_the_stack(pack):
@@ -590,12 +529,6 @@ def test_e1_aws_budget_only_for_spot_purchases(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
-def test_e2_aws_budget_tag_filter_that_matches(pack):
-    """The same group tagged team=ml (propagated) and a budget filtered to TagKeyValue
-    "user:team$ml". Expect: spend-limit pass (32,058 < 100,000)."""
-    b = aws_budget("100000", costFilters=[{"name": "TagKeyValue", "values": ["user:team$ml"]}])
-    found = run(pack, _p4d_asg() + [b], provider=AWS)
-    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
 
 
 def test_e3_aws_budget_that_ended(pack):
@@ -633,31 +566,12 @@ def test_e6_gcp_budget_in_yuan_converted_and_enough(pack):
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
 
 
-def test_e7_gcp_budget_on_another_project_id(pack):
-    """A GCP budget filtered to budgetFilter.projects ["projects/ml-sandbox"] while the stack's
-    project is ml-prod. Expect: spend-limit fail (no budget alarm on gcp)."""
-    b = gcp_budget(budgetFilter={"projects": ["projects/ml-sandbox"]})
-    found = run(pack, [gvm("l4", "g2-standard-4"), b], provider=GCP)
-    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
 
 
-def test_e9_gcp_budget_label_filter_the_vm_does_not_carry(pack):
-    """A GCP budget with budgetFilter.labels {"team": "research"} while the VM is labelled
-    team=ml. Expect: spend-limit fail."""
-    b = gcp_budget(budgetFilter={"labels": {"team": "research"}})
-    found = run(pack, [gvm("l4", "g2-standard-4"), b], provider=GCP)
-    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
-def test_e10_azure_budget_starting_next_month(pack):
-    """An azure-native consumption Budget whose timePeriod.startDate is 45 days from now.
-    Expect: spend-limit fail (not begun: no alarm)."""
-    start = (_now() + timedelta(days=45)).strftime("%Y-%m-01T00:00:00Z")
-    b = az_budget(100000.0, timePeriod={"startDate": start})
-    found = run(pack, [vmss("t4", "Standard_NC4as_T4_v3", 2.0), b], provider=AZ)
-    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
 
@@ -675,17 +589,6 @@ def test_e12_classic_resource_group_budget_on_another_group(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
-def test_e13_classic_resource_group_budget_case_insensitive_match(pack):
-    """The same budget on .../resourceGroups/ML-RG (Azure group names are case-insensitive).
-    Expect: spend-limit pass (2 x 0.526 x 730 = 767.96 < 100,000)."""
-    ss = _classic_vmss("t4-ss", "Standard_NC4as_T4_v3", 2)
-    b = res("azure:consumption/budgetResourceGroup:BudgetResourceGroup", "ml-budget", {
-        "resourceGroupId": f"{SUB}/resourceGroups/ML-RG", "amount": 100000.0,
-        "timeGrain": "Monthly", "timePeriod": {"startDate": "2026-01-01T00:00:00Z"},
-        "notifications": [{"enabled": True, "operator": "GreaterThan", "threshold": 80.0,
-                           "contactEmails": ["ml-platform@example.com"]}]})
-    found = run(pack, [ss, b], provider=AZ)
-    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
 
 
 def test_e14_aws_budget_filters_unknown_at_preview(pack):
@@ -763,12 +666,6 @@ def test_f6_negative_cpfs_capacity_does_not_shrink(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
-def test_f7_negative_max_hours_tag(pack):
-    """An aws.ec2.Instance g5.xlarge tagged trainstack:max-hours "-8" under a 100,000 budget.
-    Expect: spend-limit fail (a negative max-hours is a violation)."""
-    i = ec2("g5-neg", "g5.xlarge", tags={**TAGS, "trainstack:max-hours": "-8"})
-    found = run(pack, [i, aws_budget("100000")], provider=AWS)
-    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
 def test_f8_infinite_reservation_count(pack):
@@ -780,15 +677,6 @@ def test_f8_infinite_reservation_count(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
-def test_f9_alibaba_reservation_amount_text(pack):
-    """An Alibaba capacity reservation with instanceAmount "a few" (endTime +24 h) beside a
-    cap of 1,000,000. Expect: spend-limit not pass."""
-    cr = res("alicloud:ecs/capacityReservation:CapacityReservation", "few", {
-        "instanceType": "ecs.gn7i-c8g1.2xlarge", "instanceAmount": "a few",
-        "zoneIds": ["eu-central-1a"], "endTimeType": "Limited", "endTime": hours_from_now(24),
-        "platform": "linux", "tags": TAGS})
-    found = run(pack, [cr], {SPEND: {"maxMonthlyUsd": 1000000}}, provider=ALI)
-    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
 # ============================================== G. scope
@@ -896,13 +784,6 @@ def test_h2_literal_subnets_told_in_two_zones(pack):
     assert verdict(found, SSZ) == "fail", messages(found, SSZ)
 
 
-def test_h3_literal_subnets_told_in_one_zone(pack):
-    """The same with both told us-east-1c. Expect: pass."""
-    cfg = {SSZ: {"zones": {"subnet-0aa11bb22cc33dd44": "us-east-1c",
-                           "subnet-0ee55ff66aa77bb88": "us-east-1c"}}}
-    found = run(pack, _literal_pair("subnet-0aa11bb22cc33dd44", "subnet-0ee55ff66aa77bb88"),
-                cfg, provider=AWS)
-    assert verdict(found, SSZ) == "pass", messages(found, SSZ)
 
 
 
@@ -944,18 +825,6 @@ def test_i3_alibaba_eip_on_gpu_instance(pack):
     assert verdict(found, NPI) == "fail", messages(found, NPI)
 
 
-def test_i4_alibaba_eip_on_nat_gateway_passes(pack):
-    """An alicloud.ecs.EipAssociation binding an EIP to a NAT gateway of the stack, GPU nodes
-    private. Expect: no-public-ingress pass."""
-    sw = vsw()
-    nat = res("alicloud:vpc/natGateway:NatGateway", "nat", {
-        "vpcId": "vpc-id", "vswitchId": "vsw-id", "natType": "Enhanced",
-        "paymentType": "PayAsYouGo", "tags": TAGS}, deps={"vswitchId": [sw]})
-    a = res("alicloud:ecs/eipAssociation:EipAssociation", "nat-ip", {
-        "allocationId": "eip-0abc", "instanceId": "ngw-id", "instanceType": "Nat"},
-        deps={"instanceId": [nat]})
-    found = run(pack, [sw, nat, a, ecs("gn7i-priv", switch=sw)], provider=ALI)
-    assert verdict(found, NPI) == "pass", messages(found, NPI)
 
 
 
@@ -987,7 +856,6 @@ def test_i6_classic_azure_nic_with_public_ip(pack):
     (SSZ, "zones", ["subnet-0aa11bb22cc33dd44"]),          # J4 list, not a map
     (NPI, "sshCidrs", "203.0.113.0/24"),                   # J5 a string, not a list
     ("required-tags", "requiredTags", "owner"),            # J7 a string, not a list
-    (SPEND, "skipResources", "aws:ec2/instance:Instance::*"),  # J8 a string, not a list
 ])
 def test_j_config_of_wrong_key_or_type_is_refused(pack, policy, key, value):
     """Each is sent as the CLI would send a policy-config file (the harness's send_config, no
@@ -1007,22 +875,10 @@ def test_j9_unknown_policy_name_is_refused(pack):
 
 # ============================================== K. catalog reach
 
-def test_k1_single_l4_asg_passes_with_a_budget(pack):
-    """A g6.xlarge ASG of 1 (587.50 = 0.8048 x 730) under a 1,000 budget. Expect: pass."""
-    s = subnet("k1", "us-east-1a")
-    t = lt("k1-lt", "g6.xlarge")
-    found = run(pack, [s, t, asg("k1", t, [s], 1), aws_budget("1000")], provider=AWS)
-    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
 
 
 
 
-def test_k3_azure_a10_in_westeurope(pack):
-    """A scale set of 2 Standard_NV12ads_A10_v5 in westeurope.
-    Expect: estimate 2 x 1.18 x 730 = 1,722.80."""
-    ss = vmss("a10-we", "Standard_NV12ads_A10_v5", 2.0)
-    ss.props["location"] = "westeurope"
-    assert near(estimate(pack, [ss], {"location": "westeurope"}), 2 * NV12_WE * MONTH)
 
 
 
@@ -1046,3 +902,244 @@ def test_k7_estimate_shows_the_catalog_date(pack):
                 {SPEND: {"maxMonthlyUsd": 1}}, provider=AWS)
     msg = messages(found, SPEND)
     assert "exceed" in msg and re.search(r"\d{4}-\d{2}-\d{2}", msg), msg
+
+
+# ============================================== round 2 (written after round 1 agreed; committed
+# with its expectations before its first run)
+
+def _next_utc(hour, pred, days=60):
+    """Hours to the first HH:00 UTC after now on a day where pred(day) holds."""
+    now = _now()
+    base = now.replace(hour=hour, minute=0, second=0, microsecond=0)
+    for d in range(days):
+        cand = base + timedelta(days=d)
+        if cand > now and pred(cand):
+            return (cand - now).total_seconds() / 3600
+    return None
+
+
+def test_r1_cron_day_of_month_or_day_of_week(pack):
+    """A stop Schedule recurrence "0 12 1 * 0": in unix cron, with both day-of-month and
+    day-of-week restricted, it runs when EITHER matches (the 1st, or any Sunday; crontab(5)).
+    Expect: 2 x 21.9576 x hours to the earlier of the next Sunday 12:00 UTC and the next 1st
+    12:00 UTC (under 7 days), not the month."""
+    st = _p4d_asg()
+    stop = _sched("or", st[2], recurrence="0 12 1 * 0")
+    h = _next_utc(12, lambda c: c.day == 1 or c.weekday() == 6)
+    assert _lifetime_ok(estimate(pack, st + [stop], AWS), 2 * P4D, h)
+
+
+def test_r2_posix_zone_with_inverted_sign(pack):
+    """A stop Schedule "0 18 * * *" with timeZone "Etc/GMT+5", which the IANA database defines
+    as UTC-5 (the POSIX sign is inverted). Expect: 2 x 21.9576 x hours to the next 23:00 UTC."""
+    st = _p4d_asg()
+    stop = _sched("posix", st[2], recurrence="0 18 * * *", timeZone="Etc/GMT+5")
+    h = _next_daily(18, 0, "Etc/GMT+5")
+    assert _lifetime_ok(estimate(pack, st + [stop], AWS), 2 * P4D, h)
+
+
+def test_r3_scheduler_flexible_window_adds_its_minutes(pack):
+    """A Scheduler stopInstances at(+10 h) UTC with flexibleTimeWindow FLEXIBLE, 120 minutes:
+    the stop may run up to 2 h late. Expect: 12 h: 21.9576 x 12 = 263.49."""
+    i = ec2("p4d-flex", "p4d.24xlarge")
+    s = _aws_scheduler("flex", "arn:aws:scheduler:::aws-sdk:ec2:stopInstances",
+                       {"InstanceIds": ["i-id"]},
+                       "at(" + hours_from_now(10)[:-1] + ")", deps={"target": [i]})
+    s.props["flexibleTimeWindow"] = {"mode": "FLEXIBLE", "maximumWindowInMinutes": 120.0}
+    assert _lifetime_ok(estimate(pack, [i, s], AWS), P4D, 12)
+
+
+def test_r4_scheduler_cron_that_ends_before_its_next_run(pack):
+    """A Scheduler stopInstances cron(0 12 * * ? *) whose endDate is one minute from now (the
+    next 12:00 UTC is later unless the test runs at 11:59). Expect: the month, 16,029.05."""
+    i = ec2("p4d-end", "p4d.24xlarge")
+    s = _aws_scheduler("ended", "arn:aws:scheduler:::aws-sdk:ec2:stopInstances",
+                       {"InstanceIds": ["i-id"]}, "cron(0 12 * * ? *)", deps={"target": [i]},
+                       endDate=(_now() + timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    assert near(estimate(pack, [i, s], AWS), P4D * MONTH)
+
+
+def test_r5_gcp_instance_schedule_with_a_start_is_a_pause(pack):
+    """A ResourcePolicy instanceSchedulePolicy with vmStopSchedule "0 22 * * *" AND
+    vmStartSchedule "0 6 * * *" (UTC) on an a3-highgpu-8g VM. Expect: the month,
+    88.49 x 730 = 64,597.70."""
+    rp = res("gcp:compute/resourcePolicy:ResourcePolicy", "office-hours", {
+        "region": "us-central1", "instanceSchedulePolicy": {
+            "vmStopSchedule": {"schedule": "0 22 * * *"},
+            "vmStartSchedule": {"schedule": "0 6 * * *"}, "timeZone": "UTC"}})
+    vm = gvm("a3-oh", "a3-highgpu-8g", resourcePolicies=["rp-id"])
+    vm.deps["resourcePolicies"] = [rp]
+    assert near(estimate(pack, [rp, vm], GCP), A3_8 * MONTH, slack=5)
+
+
+def _tagged_p4d(team, size, zone="us-east-1a", region=None):
+    s = subnet(f"sn-{team}", zone)
+    t = lt(f"lt-{team}", "p4d.24xlarge")
+    tags = {**TAGS, "team": team}
+    g = asg(f"g-{team}", t, [s], size, tags=[{"key": k, "value": v, "propagateAtLaunch": True}
+                                            for k, v in tags.items()])
+    if region:
+        for r in (s, t, g):
+            r.provider_region = region
+    return [s, t, g]
+
+
+def test_r6_region_budget_leaves_the_other_regions_group_out(pack):
+    """A p4d group in us-east-1 and one in us-west-2 (each on its region's provider); the only
+    budget is filtered to Region us-east-1. Expect: spend-limit fail (no budget alarm on aws
+    for the us-west-2 group)."""
+    east = _tagged_p4d("east", 1, "us-east-1a", "us-east-1")
+    west = _tagged_p4d("west", 1, "us-west-2a", "us-west-2")
+    b = aws_budget("1000000", costFilters=[{"name": "Region", "values": ["us-east-1"]}])
+    b.provider_region = "us-east-1"
+    found = run(pack, east + west + [b], provider=None)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+    assert "g-west" in messages(found, SPEND)
+
+
+def test_r7_per_team_budgets_each_cap_their_own_group(pack):
+    """Group A (team=alpha, 2 p4d: 2 x 21.9576 x 730 = 32,058.10) under a TagKeyValue
+    "user:team$alpha" budget of 40,000; group B (team=beta, 1 p4d: 16,029.05) under a
+    "user:team$beta" budget of 10,000. Expect: spend-limit fail (B's cost exceeds B's budget)."""
+    a, b = _tagged_p4d("alpha", 2), _tagged_p4d("beta", 1)
+    ba = aws_budget("40000", name="b-alpha",
+                    costFilters=[{"name": "TagKeyValue", "values": ["user:team$alpha"]}])
+    bb = aws_budget("10000", name="b-beta",
+                    costFilters=[{"name": "TagKeyValue", "values": ["user:team$beta"]}])
+    found = run(pack, a + b + [ba, bb], provider=AWS)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+    assert "b-beta" in messages(found, SPEND)
+
+
+def test_r8_annual_aws_budget_is_not_a_monthly_cap_of_its_amount(pack):
+    """A COST budget timeUnit ANNUALLY of 120,000 (10,000 a month) over 2 x p4d (32,058.10 a
+    month, 384,697 a year). Expect: spend-limit not pass (the year's budget is spent in under
+    four months; reading 120,000 as a monthly cap would pass it)."""
+    b = aws_budget("120000", timeUnit="ANNUALLY")
+    found = run(pack, _p4d_asg() + [b], provider=AWS)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_r9_daily_aws_budget_covering_the_days_spend(pack):
+    """A COST budget timeUnit DAILY of 1,500 over 2 x p4d (2 x 21.9576 x 24 = 1,053.96 a day).
+    Expect: spend-limit not a failure (pass, or "cannot decide"): the daily budget covers the
+    day's spend; comparing 1,500 with the month's 32,058 would be a false alarm."""
+    b = aws_budget("1500", timeUnit="DAILY")
+    found = run(pack, _p4d_asg() + [b], provider=AWS)
+    assert verdict(found, SPEND) != "fail", messages(found, SPEND)
+
+
+def test_r10_annual_azure_budget(pack):
+    """An azure-native Budget timeGrain Annually of 120,000 over a scale set of 4
+    Standard_NC48ads_A100_v4 (4 x 7.346 x 730 = 21,450.32 a month, 257,404 a year).
+    Expect: spend-limit not pass."""
+    b = az_budget(120000.0, timeGrain="Annually")
+    found = run(pack, [vmss("a100x4", "Standard_NC48ads_A100_v4", 4.0), b], provider=AZ)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_r11_azure_budget_with_every_notification_disabled(pack):
+    """An azure-native Budget of 100,000 whose only notification has enabled false.
+    Expect: spend-limit fail (the budget notifies no one)."""
+    b = az_budget(100000.0, notifications={"actual80": {
+        "enabled": False, "operator": "GreaterThan", "threshold": 80.0,
+        "contactEmails": ["ml-platform@example.com"]}})
+    found = run(pack, [vmss("t4", "Standard_NC4as_T4_v3", 2.0), b], provider=AZ)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+
+
+def test_r12_negative_scale_set_decoy_does_not_cancel(pack):
+    """A scale set of capacity -2 (a decoy) beside a real one of 2 Standard_NC48ads_A100_v4
+    (2 x 7.346 x 730 = 10,725.16) under a 10,000 budget. Expect: spend-limit fail."""
+    found = run(pack, [vmss("decoy", "Standard_NC48ads_A100_v4", -2.0),
+                       vmss("real", "Standard_NC48ads_A100_v4", 2.0),
+                       az_budget(10000.0)], provider=AZ)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+
+
+def test_r13_gcp_regional_mig_spanning_zones_mounting_one_lustre(pack):
+    """A RegionInstanceGroupManager of a3-highgpu-8g over us-central1-a and us-central1-b whose
+    template mounts a Managed Lustre in us-central1-a. Expect: storage-same-zone fail (a group
+    seen to mount it spans two zones)."""
+    lus = glustre("lus", "us-central1-a")
+    t = gtemplate("a3-tpl", "a3-highgpu-8g", [lus])
+    m = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "a3-r", {
+        "region": "us-central1", "targetSize": 2.0, "baseInstanceName": "a3",
+        "distributionPolicyZones": ["us-central1-a", "us-central1-b"],
+        "versions": [{"instanceTemplate": "tpl-id", "name": "primary"}]},
+        deps={"versions": [t]})
+    found = run(pack, [lus, t, m, gcp_budget("1000000")], provider=GCP)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+
+
+def _fsx_by_dns(zone_cfg=None):
+    import base64
+    script = ("#!/bin/bash\nmount -t lustre fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com"
+              "@tcp:/abcdefgh /fsx\n")
+    s = subnet("dns-sn", "us-east-1a")
+    t = lt("dns-lt", "p4d.24xlarge", userData=base64.b64encode(script.encode()).decode())
+    found_cfg = {SSZ: {"zones": zone_cfg}} if zone_cfg else None
+    return [s, t, asg("dns", t, [s], 2), aws_budget("1000000")], found_cfg
+
+
+def test_r14_fsx_mounted_by_literal_dns_name_is_undecided(pack):
+    """A p4d group in us-east-1a whose launch template's user data (base64) mounts
+    fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com, a file system the stack does not create.
+    Expect: storage-same-zone undecided (zone not told)."""
+    stack, cfg = _fsx_by_dns()
+    found = run(pack, stack, cfg, provider=AWS)
+    assert verdict(found, SSZ) == "undecided", messages(found, SSZ)
+
+
+def test_r15_fsx_by_dns_name_told_in_another_zone(pack):
+    """The same with config zones {"fs-0123456789abcdef0": "us-east-1b"}. Expect: fail."""
+    stack, cfg = _fsx_by_dns({"fs-0123456789abcdef0": "us-east-1b"})
+    found = run(pack, stack, cfg, provider=AWS)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+
+
+def test_r16_eip_on_an_eni_attached_to_a_gpu_instance(pack):
+    """An aws.ec2.NetworkInterface attached (attachments: instance) to a p4d instance of the
+    stack, and an EipAssociation with networkInterfaceId of that ENI. Expect: no-public-ingress
+    fail (an Elastic IP reaches the GPU node)."""
+    s = subnet("eni-sn", "us-east-1a")
+    i = ec2("p4d-eni", "p4d.24xlarge", on_subnet=s)
+    eni = res("aws:ec2/networkInterface:NetworkInterface", "eni", {
+        "subnetId": "sn-id", "attachments": [{"instance": "i-id", "deviceIndex": 1.0}],
+        "tags": TAGS}, deps={"subnetId": [s], "attachments": [i]})
+    a = res("aws:ec2/eipAssociation:EipAssociation", "eni-ip", {
+        "allocationId": "eipalloc-0123456789abcdef0", "networkInterfaceId": "eni-id"},
+        deps={"networkInterfaceId": [eni]})
+    found = run(pack, [s, i, eni, a, aws_budget("100000")], provider=AWS)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_r17_gcp_external_forwarding_rule_to_a_target_pool_of_gpu_vms(pack):
+    """A gcp TargetPool holding a g2-standard-4 VM of the stack and a regional ForwardingRule
+    (loadBalancingScheme left out: EXTERNAL by default) to it on port 8000.
+    Expect: no-public-ingress fail."""
+    vm = gvm("l4-serve", "g2-standard-4")
+    tp = res("gcp:compute/targetPool:TargetPool", "pool", {
+        "region": "us-central1", "instances": ["us-central1-a/l4-serve"]},
+        deps={"instances": [vm]})
+    fr = res("gcp:compute/forwardingRule:ForwardingRule", "fr", {
+        "region": "us-central1", "portRange": "8000", "target": "tp-id",
+        "ipProtocol": "TCP"}, deps={"target": [tp]})
+    found = run(pack, [vm, tp, fr, gcp_budget()], provider=GCP)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_r18_bare_name_in_skip_resources_is_refused(pack):
+    """skipResources ["web"] on no-public-ingress (a bare name; docs/policies.md: refused by the
+    schema). Expect: Configure answers INVALID_ARGUMENT naming skipResources."""
+    assert "skipResources" in _config_refused(pack, NPI, "skipResources", ["web"])
+
+
+@pytest.mark.parametrize("build,provider,rate", [
+    (lambda: ec2("amd", "g4ad.xlarge"), AWS, 0.37853),
+    (lambda: gvm("b200", "a4-highgpu-8g", zone="us-central1-b"), GCP, 90.216),
+])
+def test_r19_catalog_reach_newer_and_rarer_gpu_types(pack, build, provider, rate):
+    """g4ad.xlarge (AMD Radeon Pro V520) in us-east-1 at 0.37853; a4-highgpu-8g (B200) in
+    us-central1-b at 90.216. Expect: estimate rate x 730 (276.33; 65,857.68)."""
+    assert near(estimate(pack, [build()], provider), rate * MONTH, slack=3)
