@@ -68,7 +68,14 @@ from tests.policies.test_policy_review35f import (
     vmss,
     vsw,
 )
-from tests.policies.test_policy_review38 import _classic_vmss, _cr, _crg, _greservation, _odcr
+from tests.policies.test_policy_review38 import (
+    _classic_vmss,
+    _cr,
+    _crg,
+    _ess,
+    _greservation,
+    _odcr,
+)
 from tests.policy_fixtures import hours_from_now, res
 from tests.policy_harness import run
 
@@ -181,14 +188,6 @@ def test_a3_gcp_specific_required_reservation_not_taken_by_any_reservation_vm(pa
     assert near(estimate(pack, [r, gvm("a2-vm", "a2-highgpu-4g")], GCP), 3 * A2_4 * MONTH)
 
 
-def test_a4_gcp_open_reservation_smaller_than_its_mig(pack):
-    """An open reservation (specificReservationRequired false) of 1 g2-standard-24 in
-    us-central1-a and a zonal MIG of 3 g2-standard-24 there (template default affinity): one
-    VM inside, two beyond. Expect: estimate 3 x 2.00083 x 730 = 4,381.82 (not 4 x)."""
-    r = _greservation("l4-open", "g2-standard-24", 1)
-    t = gtemplate("l4-24-tpl", "g2-standard-24")
-    m = mig("l4-24", t, "us-central1-a", size=3)
-    assert near(estimate(pack, [r, t, m], GCP), 3 * G2_24 * MONTH)
 
 
 def test_a5_azure_scale_set_inside_its_reservation_once(pack):
@@ -243,16 +242,6 @@ def test_b1_capacity_block_group_without_fee_is_not_priced_on_demand(pack):
 
 # ============================================== C. compute the pack must see
 
-def test_c1_spot_instance_request_in_a_subnet(pack):
-    """An aws.ec2.SpotInstanceRequest p4d.24xlarge in a us-east-1a subnet: one spot instance.
-    Expect: estimate 8.1915 x 730 = 5,979.80 (at most the on-demand 16,029.05)."""
-    s = subnet("spot-sn", "us-east-1a")
-    r = res("aws:ec2/spotInstanceRequest:SpotInstanceRequest", "p4d-spot", {
-        "ami": "ami-0a1b2c3d4e5f60718", "instanceType": "p4d.24xlarge", "subnetId": "sn-id",
-        "spotType": "one-time", "waitForFulfillment": True, "associatePublicIpAddress": False,
-        "tags": TAGS}, deps={"subnetId": [s]})
-    got = estimate(pack, [s, r], AWS)
-    assert P4D_SPOT * MONTH - 2 <= got <= P4D * MONTH + 2, got
 
 
 
@@ -289,17 +278,6 @@ def test_c5_launch_template_public_interface_given_as_one_object(pack):
 
 
 
-def test_c8_alibaba_instance_set_with_release_time(pack):
-    """An alicloud.ecs.EcsInstanceSet of amount 3 ecs.gn7i-c16g1.4xlarge in eu-central-1a,
-    autoReleaseTime +48 h. Expect: estimate 3 x 2.71098 x 48 = 390.38."""
-    sw = vsw()
-    s = res("alicloud:ecs/ecsInstanceSet:EcsInstanceSet", "gn7i-set", {
-        "amount": 3.0, "instanceType": "ecs.gn7i-c16g1.4xlarge",
-        "imageId": "ubuntu_22_04_x64_20G_alibase_20240508.vhd", "vswitchId": "vsw-id",
-        "securityGroupIds": ["sg-id"], "instanceChargeType": "PostPaid",
-        "internetMaxBandwidthOut": 0.0, "autoReleaseTime": hours_from_now(48), "tags": TAGS},
-        deps={"vswitchId": [sw]})
-    assert near(estimate(pack, [sw, s], ALI), 3 * GN7I_16 * 48, slack=3)
 
 
 
@@ -327,13 +305,6 @@ def test_d2_daily_stop_in_a_half_hour_dst_zone(pack):
     assert _lifetime_ok(estimate(pack, st + [stop], AWS), 2 * P4D, h)
 
 
-def test_d3_recurring_stop_whose_end_is_before_its_start_never_runs(pack):
-    """A stop Schedule, recurrence "0 2 * * *", startTime +10 days, endTime +5 days: no run
-    falls between start and end. Expect: the month, 2 x 21.9576 x 730 = 32,058.10."""
-    st = _p4d_asg()
-    stop = _sched("never", st[2], recurrence="0 2 * * *", startTime=hours_from_now(240),
-                  endTime=hours_from_now(120))
-    assert near(estimate(pack, st + [stop], AWS), 2 * P4D * MONTH)
 
 
 
@@ -389,19 +360,6 @@ def test_d10_scheduler_cron_day_of_week_one_is_sunday(pack):
 
 
 
-def test_d12_scheduler_rate_update_asg_from_start_date(pack):
-    """A Scheduler rate(1 day) autoscaling:updateAutoScalingGroup naming the group's own name
-    "infer-g6" with MinSize/MaxSize/DesiredCapacity 0, startDate +12 h: first run at its
-    startDate. Group: 4 x g6.4xlarge. Expect: 4 x 1.3232 x 12 = 63.51."""
-    s = subnet("g6a", "us-east-1a")
-    t = lt("g6-4-lt", "g6.4xlarge")
-    g = asg("infer", t, [s], 4, name="infer-g6")
-    sch = _aws_scheduler("down", "arn:aws:scheduler:::aws-sdk:autoscaling:"
-                         "updateAutoScalingGroup", {"AutoScalingGroupName": "infer-g6",
-                                                    "MinSize": 0, "MaxSize": 0,
-                                                    "DesiredCapacity": 0},
-                         "rate(1 day)", startDate=hours_from_now(12))
-    assert near(estimate(pack, [s, t, g, sch], AWS), 4 * G6_4 * 12, slack=3)
 
 
 @pytest.mark.xfail(strict=True, reason="review39: an Azure fixedDate start in a named timeZone (Pacific Standard Time) is read as UTC-12, not as that zone: 34 h priced for a 30 h stop")
@@ -477,12 +435,6 @@ def test_d18_alibaba_ess_stop_then_daily_raise_is_a_pause(pack):
 
 # ============================================== E. budgets that do not cover
 
-def test_e1_aws_budget_only_for_spot_purchases(pack):
-    """An On-Demand p4d group of 2 and a COST budget filtered to PurchaseType "Spot".
-    Expect: spend-limit fail (no budget alarm on aws for the group)."""
-    b = aws_budget("100000", costFilters=[{"name": "PurchaseType", "values": ["Spot"]}])
-    found = run(pack, _p4d_asg() + [b], provider=AWS)
-    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
 
@@ -606,13 +558,6 @@ def test_f6_negative_cpfs_capacity_does_not_shrink(pack):
 
 
 
-def test_f8_infinite_reservation_count(pack):
-    """A GCP reservation with count Infinity of g2-standard-4 under a 100,000 budget.
-    Expect: spend-limit not pass, no crash."""
-    r = _greservation("inf", "g2-standard-4", 1)
-    r.props["specificReservation"]["count"] = math.inf
-    found = run(pack, [r, gcp_budget("100000")], provider=GCP)
-    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
 
@@ -630,14 +575,6 @@ def test_g1_cpu_group_in_another_zone_with_its_own_filesystem(pack):
     assert verdict(found, SSZ) == "pass", messages(found, SSZ)
 
 
-def test_g2_gcp_two_clusters_each_with_own_lustre(pack):
-    """Two GCP MIGs of a3-highgpu-8g, one in us-central1-a and one in us-central1-b, each
-    mounting its own Managed Lustre in its own zone. Expect: storage-same-zone pass."""
-    la, lb = glustre("lus-a", "us-central1-a"), glustre("lus-b", "us-central1-b")
-    ta, tb = gtemplate("ta", "a3-highgpu-8g", [la]), gtemplate("tb", "a3-highgpu-8g", [lb])
-    found = run(pack, [la, lb, ta, tb, mig("ma", ta, "us-central1-a"),
-                       mig("mb", tb, "us-central1-b")], provider=GCP)
-    assert verdict(found, SSZ) == "pass", messages(found, SSZ)
 
 
 def test_g3_gcp_two_clusters_swapped_mounts(pack):
@@ -723,16 +660,6 @@ def test_i1_eip_on_gpu_instance(pack):
     assert verdict(found, NPI) == "fail", messages(found, NPI)
 
 
-def test_i2_aws_native_eip_association_on_gpu_instance(pack):
-    """An aws-native ec2 EipAssociation with instanceId of a p4d instance of the stack.
-    Expect: no-public-ingress fail."""
-    s = subnet("n-sn", "us-east-1a")
-    i = ec2("p4d-eip", "p4d.24xlarge", on_subnet=s)
-    a = res("aws-native:ec2:EipAssociation", "assoc", {
-        "allocationId": "eipalloc-0123456789abcdef0", "instanceId": "i-id"},
-        deps={"instanceId": [i]})
-    found = run(pack, [s, i, a, aws_budget("100000")], provider=AWS)
-    assert verdict(found, NPI) == "fail", messages(found, NPI)
 
 
 def test_i3_alibaba_eip_on_gpu_instance(pack):
@@ -767,14 +694,6 @@ def test_j_config_of_wrong_key_or_type_is_refused(pack, policy, key, value):
     assert key in _config_refused(pack, policy, key, value)
 
 
-def test_j9_unknown_policy_name_is_refused(pack):
-    """A config for "spend-limits" (no such policy). Expect: INVALID_ARGUMENT naming it."""
-    config = pack.cli_config()
-    config["spend-limits"] = {"enforcementLevel": "mandatory", "maxMonthlyUsd": 10}
-    with pytest.raises(grpc.RpcError) as err:
-        pack.send_config(config)
-    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert "spend-limits" in err.value.details()
 
 
 # ============================================== K. catalog reach
@@ -1179,3 +1098,114 @@ def test_s11_weighted_mixed_instances_group(pack):
         "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
         deps={"mixedInstancesPolicy": [t], "vpcZoneIdentifiers": [s]})
     assert near(estimate(pack, [s, t, g], AWS), 14 * (G5_12 / 4) * MONTH, slack=3)
+
+
+# ============================================== round 4 (after round 3 agreed; committed with its
+# expectations before its first run)
+
+def test_t1_aws_budget_on_a_linked_account_the_stack_cannot_see(pack):
+    """The only AWS budget is filtered to LinkedAccount 111122223333; the provider names no
+    account, so whether the stack deploys there cannot be read at preview (as a filter on tags
+    unknown at preview). Expect: spend-limit undecided."""
+    b = aws_budget("100000", costFilters=[{"name": "LinkedAccount",
+                                           "values": ["111122223333"]}])
+    found = run(pack, _p4d_asg() + [b], provider=AWS)
+    assert verdict(found, SPEND) == "undecided", messages(found, SPEND)
+
+
+def test_t2_aws_budget_on_another_linked_account(pack):
+    """The same with the provider's allowedAccountIds ["444455556666"]: the budget tracks
+    another account. Expect: spend-limit fail (no budget alarm on aws)."""
+    b = aws_budget("100000", costFilters=[{"name": "LinkedAccount",
+                                           "values": ["111122223333"]}])
+    found = run(pack, _p4d_asg() + [b],
+                provider={"region": "us-east-1", "allowedAccountIds": ["444455556666"]})
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+
+
+def test_t3_gcp_budget_on_cloud_storage_only(pack):
+    """A GCP budget with budgetFilter.services ["services/95FF-2EF5-5EA1"] (Cloud Storage; the
+    Compute Engine service is 6F81-5844-456A, cloud.google.com/skus). Expect: spend-limit fail
+    (a service filter without compute)."""
+    b = gcp_budget(budgetFilter={"services": ["services/95FF-2EF5-5EA1"]})
+    found = run(pack, [gvm("l4", "g2-standard-4"), b], provider=GCP)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+
+
+def test_t4_azure_budget_on_a_management_group(pack):
+    """An azure-native Budget whose scope is a management group
+    (/providers/Microsoft.Management/managementGroups/ml-mg): whether the compute's
+    subscription is under it cannot be read from the stack. Expect: spend-limit undecided."""
+    b = az_budget(100000.0, scope="/providers/Microsoft.Management/managementGroups/ml-mg")
+    found = run(pack, [vmss("t4", "Standard_NC4as_T4_v3", 2.0), b], provider=AZ)
+    assert verdict(found, SPEND) == "undecided", messages(found, SPEND)
+
+
+def test_t5_aws_native_open_reservation_and_classic_instances_once(pack):
+    """An aws-native ec2 CapacityReservation (open) of 2 g5.12xlarge in us-east-1a and two
+    classic aws.ec2.Instance g5.12xlarge there (open preference by default).
+    Expect: estimate 2 x 5.672 x 730 = 8,281.12 (once)."""
+    cr = res("aws-native:ec2:CapacityReservation", "native-cr", {
+        "instanceType": "g5.12xlarge", "instanceCount": 2.0, "availabilityZone": "us-east-1a",
+        "instancePlatform": "Linux/UNIX", "instanceMatchCriteria": "open"})
+    vms = [ec2(f"g5n-{i}", "g5.12xlarge") for i in range(2)]
+    assert near(estimate(pack, [cr, *vms], AWS), 2 * G5_12 * MONTH)
+
+
+def test_t6_gke_pool_consuming_a_specific_reservation_once(pack):
+    """A specific reservation (specificReservationRequired) of 2 a2-highgpu-4g in us-central1-a
+    and a GKE node pool there, autoscaling max 2, whose nodeConfig.reservationAffinity is
+    SPECIFIC_RESERVATION naming it (cloud.google.com/kubernetes-engine/docs/how-to/
+    consuming-reservations). Expect: estimate 2 x 14.6935 x 730 = 21,452.51 (once)."""
+    r = _greservation("a2-gke", "a2-highgpu-4g", 2, specificReservationRequired=True)
+    p = _gke_pool("a2-pool", "a2-highgpu-4g", 2.0)
+    p.props["nodeConfig"]["reservationAffinity"] = {
+        "consumeReservationType": "SPECIFIC_RESERVATION",
+        "key": "compute.googleapis.com/reservation-name", "values": ["a2-gke"]}
+    p.deps["nodeConfig"] = [r]
+    assert near(estimate(pack, [r, p], GCP), 2 * A2_4 * MONTH)
+
+
+def test_t7_azure_autoscale_maximum_text(pack):
+    """An enabled AutoscaleSetting on a scale set of 2 Standard_NC24ads_A100_v4 whose profile
+    capacity maximum is "ten", under a 1,000,000 budget. Expect: spend-limit not pass (never
+    read as 0 or left at the set's 2)."""
+    ss = vmss("a100-as", "Standard_NC24ads_A100_v4", 2.0)
+    a = res("azure-native:monitor:AutoscaleSetting", "as", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "enabled": True,
+        "targetResourceUri": "vmss-id", "profiles": [{
+            "name": "default", "capacity": {"minimum": "1", "maximum": "ten", "default": "2"},
+            "rules": []}]}, deps={"targetResourceUri": [ss]})
+    found = run(pack, [ss, a, az_budget(1000000.0)], provider=AZ)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_t8_gcp_cpu_mig_with_its_own_lustre_elsewhere(pack):
+    """A GPU MIG (a3-highgpu-8g, us-central1-a) mounting a Lustre in us-central1-a, and a CPU
+    MIG (n2-standard-8, us-central1-b) mounting a Lustre in us-central1-b.
+    Expect: storage-same-zone pass."""
+    la, lb = glustre("lus-gpu", "us-central1-a"), glustre("lus-cpu", "us-central1-b")
+    tg, tc = gtemplate("gpu-t", "a3-highgpu-8g", [la]), gtemplate("cpu-t", "n2-standard-8", [lb])
+    found = run(pack, [la, lb, tg, tc, mig("gpu-m", tg, "us-central1-a"),
+                       mig("cpu-m", tc, "us-central1-b", 4)], provider=GCP)
+    assert verdict(found, SSZ) == "pass", messages(found, SSZ)
+
+
+def test_t9_alibaba_scaling_configuration_with_public_bandwidth(pack):
+    """An ESS scaling configuration of ecs.gn7i-c8g1.2xlarge with internetMaxBandwidthOut 10
+    (each node gets a public IP). Expect: no-public-ingress fail."""
+    sg, conf = _ess("pub", "ecs.gn7i-c8g1.2xlarge", 0.0, 2.0, switch=vsw(),
+                    internetMaxBandwidthOut=10.0)
+    found = run(pack, [sg, conf], provider=ALI)
+    assert verdict(found, NPI) == "fail", messages(found, NPI)
+
+
+def test_t10_alibaba_ess_one_time_stop(pack):
+    """An ESS group of max 4 ecs.gn7i-c8g1.2xlarge and one enabled ScheduledTask at +30 h that
+    sets min/max/desired 0, nothing raising it. Expect: 4 x 2.56083 x 30 = 307.30."""
+    sg, conf = _ess("stop", "ecs.gn7i-c8g1.2xlarge", 0.0, 4.0)
+    down = res("alicloud:ess/scheduledTask:ScheduledTask", "down30", {
+        "scheduledTaskName": "down30", "scalingGroupId": "sg-id",
+        "launchTime": hours_from_now(30)[:-4] + "Z", "minValue": 0.0, "maxValue": 0.0,
+        "desiredCapacity": 0.0, "taskEnabled": True}, deps={"scalingGroupId": [sg]})
+    assert _lifetime_ok(estimate(pack, [sg, conf, down], ALI), 4 * GN7I_8, 30 - 1 / 60)
