@@ -24,7 +24,19 @@ its own public source):
 
 Classes (issue 35): A capacity counted once, B capacity blocks, C compute the pack must see,
 D stops that do not stop, E budgets that do not cover, F malformed values, G scope, H literal
-ids, I public exposure, J configuration, K catalog reach.
+ids, I public exposure, J configuration, K catalog reach (r-u: later rounds, same classes).
+
+Results. Five rounds, each committed with its expectations before its first run (94b360b,
+31104e3, 2b0ef34, ca0a82a, 975a43d). Round 1 (79 cases): 4 disagreements. Mine, three (d1, d2,
+d10; d15 has the same form): the pack prices a lifetime in whole hours rounded up (23.29 h ->
+24 h), never below the truth as docs/policies.md asks, and my expectations allowed only
++-0.3 h; corrected to [hours, ceil(hours)] (_lifetime_ok). The pack's, one: d13 (an Azure
+autoscale fixedDate start written in timeZone "Pacific Standard Time" is priced as if in
+UTC-12: 34 h for a 30 h stop). Round 2 (20), round 3 (11), round 5 (10): no disagreement.
+Round 4 (10): one, the pack's: t4 (an Azure budget scoped to a management group passes as the
+cap and alarm). Both are strict xfails. To keep within 80 cases, 49 round-1 cases that agreed
+were dropped as later rounds were added (they are in 94b360b). Planted in my own helper
+(_next_daily ignoring its time zone): d1, d2, d15 and r2 failed.
 """
 from __future__ import annotations
 
@@ -54,7 +66,6 @@ from tests.policies.test_policy_review35f import (
     ec2,
     ecs,
     estimate,
-    fsx,
     gcp_budget,
     glustre,
     gtemplate,
@@ -79,12 +90,10 @@ from tests.policy_fixtures import hours_from_now, res
 from tests.policy_harness import run
 
 ALI = {"region": "eu-central-1"}
-P4D, P4D_SPOT, G5_12, G5_1, G6_1, G6_4 = 21.9576, 8.1915, 5.672, 1.006, 0.8048, 1.3232
-G2_4, G2_24, A2_4, A3_8 = 0.706832, 2.00083, 14.6935, 88.49
-N1_4, T4 = 0.19, 0.35
-NC24, NC48, NC16T4, NC4T4, NV12_WE = 3.673, 7.346, 1.204, 0.526, 1.18
-GN7I_8, GN7I_16 = 2.56083, 2.71098
-CNY = 7.2734
+P4D, P4D_SPOT, G5_12 = 21.9576, 8.1915, 5.672
+G2_24, A2_4, A3_8 = 2.00083, 14.6935, 88.49
+NC24, NC48 = 3.673, 7.346
+GN7I_8 = 2.56083
 
 
 def _now():
