@@ -352,9 +352,6 @@ def test_d10_scheduler_cron_day_of_week_one_is_sunday(pack):
 
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review39: an Azure fixedDate start in a named timeZone (Pacific Standard Time) is read as "
-    "UTC-12, not as that zone: 34 h priced for a 30 h stop"))
 def test_d13_azure_fixed_date_stop_in_pacific_time(pack):
     """An enabled azure-native AutoscaleSetting on a scale set of 2 Standard_NC24ads_A100_v4: a
     default profile of 2 and a fixedDate profile of capacity 0 whose start is the wall-clock
