@@ -1049,9 +1049,6 @@ def test_t3_gcp_budget_on_cloud_storage_only(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review39: an Azure budget scoped to a management group is taken as the cap and alarm, "
-    "though the stack cannot show its subscription is in it"))
 def test_t4_azure_budget_on_a_management_group(pack):
     """An azure-native Budget whose scope is a management group
     (/providers/Microsoft.Management/managementGroups/ml-mg): whether the compute's
