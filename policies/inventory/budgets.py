@@ -397,6 +397,8 @@ def _azure_scope(r: Resource, compute_groups: set[str],
         return f"{text} (another resource group than the compute's)", False, ""
     if scope is UNKNOWN:
         return "scope (unknown until apply)", False, "scope"
+    if isinstance(scope, str) and scope.lower().startswith(_MANAGEMENT_GROUP_SCOPE):
+        return _in_management_group(scope), False, ""
     if isinstance(scope, str) and subscriptions and scope.lower().startswith("/subscriptions/"):
         sub = scope.lower().split("/subscriptions/")[1].split("/")[0]
         if sub not in subscriptions:
@@ -409,6 +411,19 @@ def _azure_scope(r: Resource, compute_groups: set[str],
     if unread:
         return f"scope {scope} (may be the {unread})", False, ""
     return f"scope {scope} (another resource group than the compute's)", False, ""
+
+
+# A management group's id (learn.microsoft.com/rest/api/consumption/budgets: a budget's scope
+# may be "/providers/Microsoft.Management/managementGroups/{managementGroupId}").
+_MANAGEMENT_GROUP_SCOPE = "/providers/microsoft.management/managementgroups/"
+
+
+def _in_management_group(scope: str) -> str:
+    """The outside text of a budget scoped to a management group: which subscriptions are in
+    it is set outside the program, so whether it takes in the compute's cannot be read."""
+    return (f"scope {scope}: whether the GPU compute's subscription is in that management "
+            "group is not in the program (budget the subscription or the compute's resource "
+            "group instead)")
 
 
 def _azure_filter_covers(f: Any, compute_groups: set[str], resources: list[Resource],
@@ -910,7 +925,9 @@ def _azure_cover(r: Resource, resources: list[Resource], groups: set[str], unrea
     """(scope text, covers, unknown path, outside text) of an Azure budget's scope and filter
     against the compute billing in `groups` (the stack's, or one GPU group's)."""
     scope, covers, scope_unknown = _azure_scope(r, groups, subscriptions, unread)
-    outside = scope if unread and scope.endswith(f"(may be the {unread})") else ""
+    raw = r.get("scope")
+    managed = isinstance(raw, str) and raw.lower().startswith(_MANAGEMENT_GROUP_SCOPE)
+    outside = scope if managed or (unread and scope.endswith(f"(may be the {unread})")) else ""
     if _has_unknown(r.get("filter")):
         scope, covers, scope_unknown = "filter (unknown until apply)", False, "filter"
     elif covers:

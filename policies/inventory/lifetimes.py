@@ -1,10 +1,12 @@
 """Enforced lifetimes: the hours until the plan itself stops a node group's nodes."""
 from __future__ import annotations
 
+import csv
 import math
 import re
 from datetime import datetime, timedelta, timezone, tzinfo
 from fnmatch import fnmatchcase
+from pathlib import Path
 from typing import Any, Optional
 
 from trainstack_policies.exemptions import tag_value
@@ -336,25 +338,62 @@ def ali_release(g: Any) -> Any:
 
 # Azure's own name for UTC in a TimeWindow's timeZone (the Windows time zone ids it takes).
 _AZURE_UTC = {"", "utc", "coordinated universal time", "utc+00", "utc-00"}
+# Windows time zone id -> IANA zone: the Unicode CLDR mapping (territory "001", the zone each
+# Windows id stands for), kept beside this module. Read once, the first time a profile names
+# a zone other than UTC.
+_WINDOWS_ZONES_CSV = Path(__file__).resolve().parent / "windows_zones.csv"
+_windows_zones: Optional[dict[str, str]] = None
 
 
-def _azure_hours(profile: dict, key: str) -> Optional[float]:
+def _windows_zone(name: str) -> Optional[tzinfo]:
+    """The IANA zone a Windows time zone id names (None when the table does not list it, or
+    this Python has no time zone database for it)."""
+    global _windows_zones
+    if _windows_zones is None:
+        with _WINDOWS_ZONES_CSV.open(newline="") as f:
+            _windows_zones = {row["windows"].strip().lower(): row["iana"]
+                              for row in csv.DictReader(f)}
+    iana = _windows_zones.get(" ".join(name.split()).lower())
+    if iana is None:
+        return None
+    try:
+        from zoneinfo import ZoneInfo
+        return ZoneInfo(iana)
+    except (ValueError, KeyError, OSError, ImportError):   # no tzdata: ZoneInfoNotFoundError
+        return None
+
+
+def _azure_hours(profile: dict, key: str, latest: bool = True) -> Optional[float]:
     """Hours until a fixed-date profile's start or end. A time with no offset is in the
     profile's fixedDate.timeZone (Azure TimeWindow: "the timezone of the start and end times
-    for the profile"); for a zone other than UTC it is read at the latest instant it can mean,
-    12 h after the same reading in UTC (UTC-12 is the westernmost zone), so a stop is never
-    read earlier than it happens."""
+    for the profile"), a Windows time zone id read through the CLDR table (_windows_zone); a
+    wall-clock time that a daylight-saving change makes ambiguous is read at its later
+    instant (`latest`, a stop or the end of a running window) or its earlier one (the end of
+    a pause). A zone the table does not list (or that this Python cannot load) is read at the
+    latest instant it can mean, 12 h after the same reading in UTC (UTC-12 is the westernmost
+    zone), or the earliest, 14 h before it (UTC+14, the easternmost), so a stop is never read
+    earlier than it happens nor a pause shorter."""
     value = dig_value(profile, f"fixedDate.{key}")
     hours = _hours_until(value)
     zone = dig_value(profile, "fixedDate.timeZone")
-    if hours is None or not isinstance(value, str) or not isinstance(zone, str) or \
+    if not isinstance(value, str) or not isinstance(zone, str) or \
             zone.strip().lower() in _AZURE_UTC:
         return hours
     try:
-        offset = datetime.fromisoformat(value.strip().replace("Z", "+00:00")).tzinfo
+        wall = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:
         return hours
-    return hours if offset is not None else hours + 12
+    if wall.tzinfo is not None:
+        return hours
+    tz = _windows_zone(zone)
+    if tz is None:
+        if hours is None:
+            return None
+        return hours + 12 if latest else (hours - 14 if hours > 14 else None)
+    instants = [wall.replace(tzinfo=tz, fold=fold).astimezone(timezone.utc) for fold in (0, 1)]
+    when = max(instants) if latest else min(instants)
+    whole = math.ceil((when - _now()).total_seconds() / 3600 - 1e-6)
+    return float(whole) if whole > 0 else None
 
 
 def _window_ends_within_a_month(stop: dict, profiles: list[dict]) -> bool:
@@ -363,7 +402,7 @@ def _window_ends_within_a_month(stop: dict, profiles: list[dict]) -> bool:
     the default profile and the nodes run again (learn.microsoft.com/azure/azure-monitor/
     autoscale/autoscale-multiprofile), so the window is a pause, not a lifetime."""
     end = dig_value(stop, "fixedDate.end")
-    hours = _hours_until(end)
+    hours = _azure_hours(stop, "end", latest=False)
     if not isinstance(end, str) or (hours is not None and hours >= 730):
         return False
     return any(number(dig_value(p, "capacity.maximum")) != 0 and not p.get("fixedDate")

@@ -363,7 +363,7 @@ def _alarm(cloud: str, groups: list, found_budgets: list, anchor: Resource,
             # Whether its filters (or its resource group) take in the group is known only after
             # apply, or not from the stack (an AKS node resource group).
             path, outside = unread.why_unsure(g.resource)
-            undecided = undecided or (_Undecidable(unread.resource, outside) if outside
+            undecided = undecided or (_NotShown(unread.resource, outside) if outside
                                       else UnknownValue(unread.resource, path))
             continue
         silent = next((b for b in mine if b.coverage(g.resource) and b.silent), None)
@@ -435,6 +435,17 @@ class _Undecidable(UnknownValue):
     def __init__(self, resource: Resource, what: str):
         super().__init__(resource, what)
         self.args = (f"{resource.name}: its {what}",)
+
+
+class _NotShown(_Undecidable):
+    """Whether a budget takes in the GPU compute turns on a fact the program does not state
+    (the account or subscription the compute deploys to, an AKS node resource group): no
+    apply would tell it either."""
+
+    FOUND = "a budget whose reach over the GPU compute the program does not show"
+    EXPECTED = "a budget the program shows takes in the GPU compute"
+    FIX = ("scope the budget to what the program shows the compute is in (its subscription, "
+           "resource group or account, named on the provider), or exempt the resource")
 
 
 def summary(resources: list[Resource], config: Mapping[str, Any]) -> str:

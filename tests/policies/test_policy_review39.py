@@ -34,7 +34,7 @@ d10; d15 has the same form): the pack prices a lifetime in whole hours rounded u
 autoscale fixedDate start written in timeZone "Pacific Standard Time" is priced as if in
 UTC-12: 34 h for a 30 h stop). Round 2 (20), round 3 (11), round 5 (10): no disagreement.
 Round 4 (10): one, the pack's: t4 (an Azure budget scoped to a management group passes as the
-cap and alarm). Both are strict xfails. To keep within 80 cases, 48 round-1 cases, r11 and s4,
+cap and alarm). Both were strict xfails, fixed since by helper fix39 (each xfail removed with its fix). To keep within 80 cases, 48 round-1 cases, r11 and s4,
 all agreed, were dropped as later rounds came (they are in 94b360b, 2b0ef34). Planted in my helper
 (_next_daily ignoring its time zone): d1, d2, d15 and r2 failed.
 """
@@ -352,9 +352,6 @@ def test_d10_scheduler_cron_day_of_week_one_is_sunday(pack):
 
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review39: an Azure fixedDate start in a named timeZone (Pacific Standard Time) is read as "
-    "UTC-12, not as that zone: 34 h priced for a 30 h stop"))
 def test_d13_azure_fixed_date_stop_in_pacific_time(pack):
     """An enabled azure-native AutoscaleSetting on a scale set of 2 Standard_NC24ads_A100_v4: a
     default profile of 2 and a fixedDate profile of capacity 0 whose start is the wall-clock
@@ -1052,9 +1049,6 @@ def test_t3_gcp_budget_on_cloud_storage_only(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review39: an Azure budget scoped to a management group is taken as the cap and alarm, "
-    "though the stack cannot show its subscription is in it"))
 def test_t4_azure_budget_on_a_management_group(pack):
     """An azure-native Budget whose scope is a management group
     (/providers/Microsoft.Management/managementGroups/ml-mg): whether the compute's
