@@ -34,8 +34,9 @@ d10; d15 has the same form): the pack prices a lifetime in whole hours rounded u
 autoscale fixedDate start written in timeZone "Pacific Standard Time" is priced as if in
 UTC-12: 34 h for a 30 h stop). Round 2 (20), round 3 (11), round 5 (10): no disagreement.
 Round 4 (10): one, the pack's: t4 (an Azure budget scoped to a management group passes as the
-cap and alarm). Both were strict xfails, fixed since by helper fix39 (each xfail removed with its fix). To keep within 80 cases, 48 round-1 cases, r11 and s4,
-all agreed, were dropped as later rounds came (they are in 94b360b, 2b0ef34). Planted in my helper
+cap and alarm). Both were strict xfails, fixed since by helper fix39 (each xfail removed with
+its fix). To keep within 80 cases, 48 round-1 cases, r11 and s4, all agreed, were dropped
+as later rounds came (they are in 94b360b, 2b0ef34). Planted in my helper
 (_next_daily ignoring its time zone): d1, d2, d15 and r2 failed.
 """
 from __future__ import annotations
