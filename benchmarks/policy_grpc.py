@@ -95,7 +95,9 @@ def requests(resources: list):
     return analyze, stack_request
 
 
-_HANDLERS = """
+# A fresh process's set-up: the pack of argv[1] installed as its __main__ installs it, and the
+# requests of argv[2] read back (benchmarks/policy_responses.py runs the same, then its own pass).
+HANDLER_SETUP = """
 import importlib.util, os, struct, sys, time
 from pathlib import Path
 pack = Path(sys.argv[1])
@@ -119,6 +121,9 @@ while at < len(data):
     at += 4 + n
 analyze = [apb.AnalyzeRequest.FromString(m) for m in messages[:-1]]
 stack = apb.AnalyzeStackRequest.FromString(messages[-1])
+"""
+
+_HANDLERS = HANDLER_SETUP + """
 start, cpu = time.perf_counter(), time.process_time()
 for request in analyze:
     servicer.Remediate(request, None)

@@ -25,31 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-# The benchmark's handler script (policy_grpc._HANDLERS), its pass writing each response.
+# The benchmark's handler set-up (policy_grpc.HANDLER_SETUP), then its pass writing each response.
 _DUMP = """
-import importlib.util, struct, sys
-from pathlib import Path
-pack = Path(sys.argv[1])
-spec = importlib.util.spec_from_file_location("trainstack_policies", pack / "__init__.py",
-                                              submodule_search_locations=[str(pack)])
-module = importlib.util.module_from_spec(spec)
-sys.modules["trainstack_policies"] = module
-spec.loader.exec_module(module)
-from pulumi.runtime.proto import analyzer_pb2 as apb
-from pulumi_policy import EnforcementLevel
-from pulumi_policy import policy as stock
-from trainstack_policies.pack import PACK_NAME, install_analyzer, policies
-install_analyzer()
-servicer = stock._PolicyAnalyzerServicer(PACK_NAME, "0.0.1", policies(), EnforcementLevel.ADVISORY,
-                                         None, None, None, None, None, None, None)
-data = Path(sys.argv[2]).read_bytes()
-messages, at = [], 0
-while at < len(data):
-    (n,) = struct.unpack_from(">I", data, at)
-    messages.append(data[at + 4:at + 4 + n])
-    at += 4 + n
-analyze = [apb.AnalyzeRequest.FromString(m) for m in messages[:-1]]
-stack = apb.AnalyzeStackRequest.FromString(messages[-1])
 with open(sys.argv[3], "wb") as out:
     def write(response):
         raw = response.SerializeToString(deterministic=True)
@@ -71,7 +48,7 @@ def _split(data: bytes) -> list[bytes]:
 
 
 def main() -> int:
-    from benchmarks.policy_grpc import requests, stack
+    from benchmarks.policy_grpc import HANDLER_SETUP, requests, stack
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pack-dir", action="append", type=Path, required=True,
                         help="a copy of policies/ (give two)")
@@ -92,8 +69,8 @@ def main() -> int:
         answers = []
         for i, pack in enumerate(args.pack_dir):
             out = Path(tmp) / f"responses{i}.bin"
-            subprocess.run([sys.executable, "-c", _DUMP, str(pack.resolve()), str(given),
-                            str(out)], env=env, check=True)
+            subprocess.run([sys.executable, "-c", HANDLER_SETUP + _DUMP, str(pack.resolve()),
+                            str(given), str(out)], env=env, check=True)
             data = out.read_bytes()
             answers.append(_split(data))
             print(f"{pack}: {len(answers[-1])} responses, {len(data):,} bytes, "
