@@ -38,7 +38,7 @@ from trainstack_policies.inventory import (
     tag_value,
     tags_of,
 )
-from trainstack_policies.model import UNKNOWN, BadNumber
+from trainstack_policies.model import UNKNOWN, BadNumber, Resource
 
 
 @dataclass
@@ -54,7 +54,8 @@ class Estimate:
     missing: list[str] = field(default_factory=list)   # GPU capacity that cannot be priced
     left_out: list[str] = field(default_factory=list)  # non-GPU nodes, storage at a lower bound
     undecided: list[str] = field(default_factory=list)  # storage whose size is unknown
-    invalid: list[str] = field(default_factory=list)    # sizes/lifetimes that are no number
+    # sizes/lifetimes that are no number: (the resource that gives it, what it gives)
+    invalid: list[tuple[Resource, str]] = field(default_factory=list)
     # The as-of dates of the instance prices the lines use (the catalog's rows say how old each
     # figure is; an estimate that hides it passes an old price off as today's).
     price_dates: list[str] = field(default_factory=list)
@@ -114,7 +115,8 @@ def _data_gb(bucket: Bucket) -> Optional[float]:
 def _group_line(g: NodeGroup, result: "Estimate",
                 block_fees: Optional[Mapping[str, float]] = None) -> None:
     if g.invalid:
-        result.invalid += [f"{g.resource.name} ({g.resource.type}): {what}" for what in g.invalid]
+        result.invalid += [(g.resource, f"{g.resource.name} ({g.resource.type}): {what}")
+                           for what in g.invalid]
         return
     if g.spot and isinstance(g.count, int) and (g.regular_base or g.regular_percent):
         # A spot group some of whose nodes are asked for at the regular rate: those at the
@@ -294,8 +296,9 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
         if isinstance(fs.capacity_gib, BadNumber):
             # A negative or unreadable capacity is refused, never added (it would shrink the
             # total below the truth).
-            result.invalid.append(f"{fs.resource.name} ({fs.resource.type}): its capacity "
-                                  f"{fs.capacity_gib.text} is not a finite non-negative number")
+            result.invalid.append((fs.resource, f"{fs.resource.name} ({fs.resource.type}): its "
+                                   f"capacity {fs.capacity_gib.text} is not a finite "
+                                   "non-negative number"))
             continue
         if not fs.capacity_gib:
             continue

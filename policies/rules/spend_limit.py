@@ -298,8 +298,9 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                 "config"))
 
     # 3. The estimate against the cap. GPU spend that cannot be priced fails closed.
-    for what in est.invalid:
-        out.append(violation(anchor, "a number that sizes GPU capacity is not valid", what,
+    for given_by, what in est.invalid:
+        # On the resource that gives the number (where the fix is), not the first GPU group.
+        out.append(violation(given_by, "a number that sizes GPU capacity is not valid", what,
                              "finite, non-negative sizes and lifetimes",
                              "fix the value; a negative or NaN size is refused, not read as 0"))
     if est.invalid:

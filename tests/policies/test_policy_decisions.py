@@ -1103,9 +1103,11 @@ def test_every_invalid_size_is_listed():
     for g in bad:
         g.invalid.append("its size nan is not a finite non-negative number")
     est = pricing.estimate(bad, [], [])
-    assert est.invalid == [
-        "a (aws:autoscaling/group:Group): its size nan is not a finite non-negative number",
-        "b (aws:autoscaling/group:Group): its size nan is not a finite non-negative number"]
+    assert est.invalid == [   # each with the resource that gives it (the violation's place)
+        (bad[0].resource,
+         "a (aws:autoscaling/group:Group): its size nan is not a finite non-negative number"),
+        (bad[1].resource,
+         "b (aws:autoscaling/group:Group): its size nan is not a finite non-negative number")]
     assert est.lines == []
 
 

@@ -562,6 +562,9 @@ def test_f1_negative_decoy_group_does_not_shrink_the_total(pack):
     found = run(pack, stack + [aws_budget("500000")], provider=AWS)
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
     assert "decoy" in messages(found, SPEND) and "-2" in messages(found, SPEND)
+    # (lead) and on the decoy itself, where the fix is: it was put on the real group beside it
+    assert [d.urn.rsplit("::", 1)[1] for d in found
+            if d.policy == SPEND and "is not valid" in d.message] == ["decoy"]
 
 
 def test_f2_nan_target_size_hides_no_cross_zone_mount(pack):
