@@ -1001,6 +1001,7 @@ def _no_team(tags):
     return {k: v for k, v in tags.items() if k != "team"}
 
 
+@pytest.mark.xfail(strict=True, reason="review40: an ASG tag with propagateAtLaunch false (not on the instances) is read as taking the group into a TagKeyValue budget")
 def test_r1_team_tag_not_propagated_to_instances(pack):
     """An ASG of g6.xlarge whose tag team=ml has propagateAtLaunch false (the other tags
     true), its launch template tagged without a team key, and one budget TagKeyValue
@@ -1016,6 +1017,7 @@ def test_r1_team_tag_not_propagated_to_instances(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason="review40: a launch template's own tags are read as its instances' and its tagSpecifications (team=vision) ignored")
 def test_r2_instance_tags_from_tag_specifications(pack):
     """A launch template whose own tags say team=ml but whose tagSpecifications tag the
     instances team=vision; the ASG carries no team tag; one budget "user:team$ml".
