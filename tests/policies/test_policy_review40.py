@@ -30,12 +30,14 @@ D stops that do not stop, E budgets that do not cover, F malformed values, G sco
 ids, I public exposure, J configuration, K catalog reach, M several clouds in one stack, R a
 second round of the same classes.
 
-Results. Two rounds, each committed with its expectations before its first run (6d347aa: 80
-cases; 16f4256: 8 new r-cases replacing 8 agreed ones, a5 b2 d13 e7 f7 i2 j3 k6, kept in
-6d347aa). Round 1: 79 agreed, 1 disagreement, the pack's: e4. Round 2: 6 agreed, 2
-disagreements, the pack's: r1, r2. No mistake of mine was found. The three are one class (a
-TagKeyValue budget's coverage is judged on tags the instances do not carry) and are strict
-xfails. Planted in my helpers: _fixed_off ignoring end_days (d6 failed) and _on setting no
+Results. Three rounds, each committed with its expectations before its first run (6d347aa: 80
+cases; 16f4256: 8 r-cases replacing 8 agreed ones, a5 b2 d13 e7 f7 i2 j3 k6; f7348da: 8
+t-cases replacing a6 c2 d10 d12 f6 h6 k9 j7; the dropped ones are in 6d347aa). Round 1: 79
+agreed, 1 disagreement, the pack's: e4. Round 2: 6 agreed, 2 the pack's: r1, r2. Round 3: 5
+agreed, 3 the pack's: t1, t4, t7. No mistake of mine was found. All six are one class (a
+budget filtered by tag or label is judged on tags/labels the GPU instances do not carry:
+launch-template resource tags, non-propagated ASG tags, provider default tags under an ASG, a
+template's labels under a MIG's allInstancesConfig) and are strict xfails. Planted in my helpers: _fixed_off ignoring end_days (d6 failed) and _on setting no
 provider (e13 failed).
 """
 from __future__ import annotations
@@ -1056,6 +1058,7 @@ VISION_L = {**LABELS, "team": "vision"}
 ML_BUDGET = [{"name": "TagKeyValue", "values": ["user:team$ml"]}]
 
 
+@pytest.mark.xfail(strict=True, reason="review40: a MIG's allInstancesConfig.labels (team=vision) is not read over its template's labels for a labels budget")
 def test_t1_mig_all_instances_config_labels_override_the_template(pack):
     """A MIG of 2 g2-standard-8 whose template is labelled team=ml but whose
     allInstancesConfig.labels says team=vision (the all-instances configuration overrides the
@@ -1097,6 +1100,7 @@ def test_t3_azure_resource_group_tags_are_not_inherited(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason="review40: an aws-native ASG tag with propagateAtLaunch false is read as taking the group into a TagKeyValue budget")
 def test_t4_aws_native_asg_tag_not_propagated(pack):
     """An aws-native AutoScalingGroup of g6.xlarge (a classic launch template without a team
     tag) whose tag team=ml has propagateAtLaunch false; one budget "user:team$ml".
@@ -1133,6 +1137,7 @@ def test_t6_gcp_label_overrides_the_providers_default_label(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason="review40: the AWS provider's defaultTags are read as the ASG instances' tags for a TagKeyValue budget")
 def test_t7_default_tags_do_not_reach_asg_instances(pack):
     """Provider defaultTags team=ml; an ASG of g6.xlarge and its launch template with no team
     tag: default tags do not reach the instances under an Auto Scaling group
