@@ -9,6 +9,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Optional
 
+from trainstack_policies.capacity import AWS_NATIVE_ASG
 from trainstack_policies.exemptions import tag_value
 from trainstack_policies.inventory.groups import NodeGroup
 from trainstack_policies.inventory.referrers import (
@@ -116,11 +117,16 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
     """
     r = g.resource
     _declared_hours(g)   # only validated: a NaN or negative lifetime tag is reported
-    if r.type in (AWS_ASG, AZ_VMSS, AWS_INSTANCE, ALI_SCALING_GROUP) and index is None:
+    if r.type in (AWS_ASG, AWS_NATIVE_ASG, AZ_VMSS, AWS_INSTANCE, ALI_SCALING_GROUP) and \
+            index is None:
         index = _StackIndex(resources)
-    if r.type == AWS_ASG and index is not None:
-        schedules = index.schedules.of(r) + index.native_schedules.of(r)
-        scaled = bool(index.scaling_policies.of(r))
+    if r.type in (AWS_ASG, AWS_NATIVE_ASG) and index is not None:
+        # The group's own name input (an aws-native group's is autoScalingGroupName): a
+        # literal equal to it names the group (_asg_name_key).
+        key = _asg_name_key(r)
+        schedules = index.schedules.of(r, key) + index.native_schedules.of(r, key)
+        scaled = bool(index.scaling_policies.of(r, key) or
+                      index.native_scaling_policies.of(r, key))
         stops = [s for s in schedules if _scales_to_zero(s, r, scaled)]
         restarts = [s for s in schedules if not _scales_to_zero(s, r, scaled)]
         last = _last_start(r, index, scaled, restarts)
@@ -825,6 +831,12 @@ def _finds_by_tag(r: Resource, holder: Resource) -> bool:
     return any(_names_tag(found, k, v) for k, v in tags.items())
 
 
+def _asg_name_key(group: Resource) -> str:
+    """The input that holds an AWS group's own name: `name` (classic), `autoScalingGroupName`
+    (aws-native, CloudFormation's AutoScalingGroupName)."""
+    return "autoScalingGroupName" if group.type == AWS_NATIVE_ASG else "name"
+
+
 def _scheduler_effect(r: Resource, s: Resource, scaled: bool = False) -> str:
     """What an EventBridge Scheduler schedule does to the group or instance `r`: "stop", "start"
     (it may start or scale the nodes up again), or "" (nothing the pack sees).
@@ -837,8 +849,8 @@ def _scheduler_effect(r: Resource, s: Resource, scaled: bool = False) -> str:
     whose input depends on them or that finds them by tag: _finds_by_tag) cannot be read and
     may start them: a start."""
     action, payload = _eventbridge_target(s)
-    if r.type == AWS_ASG:
-        name = r.get("name")
+    if r.type in (AWS_ASG, AWS_NATIVE_ASG):
+        name = r.get(_asg_name_key(r))
         names_it = isinstance(payload, dict) and isinstance(name, str) and \
             payload.get("AutoScalingGroupName") == name
         if action == "autoscaling:updateautoscalinggroup" and names_it:

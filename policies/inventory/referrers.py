@@ -124,8 +124,10 @@ class _StackIndex:
         # group), EventBridge Scheduler schedules (few; each names its target in its input).
         self.ess_tasks = referrers(_ESS_TASK, "scalingGroupId")
         self.eventbridge = [r for _, r in wanted[_SCHEDULER]]
-        # Scaling policies on an AWS group: they set its desired capacity up to its maximum.
+        # Scaling policies on an AWS group: they set its desired capacity up to its maximum
+        # (classic, and CloudFormation's AWS::AutoScaling::ScalingPolicy through aws-native).
         self.scaling_policies = referrers(_ASG_POLICY, "autoscalingGroupName")
+        self.native_scaling_policies = referrers(_NATIVE_ASG_POLICY, "autoScalingGroupName")
         # EventBridge scheduled rules and their targets (a target names its rule).
         self.event_rules = [r for _, r in wanted[_EVENT_RULE]]
         self.event_targets = [r for _, r in wanted[_EVENT_TARGET]]
@@ -137,10 +139,11 @@ _GCP_AUTOSCALERS = ("gcp:compute/autoscaler:Autoscaler",
 _ESS_TASK = "alicloud:ess/scheduledTask:ScheduledTask"
 _SCHEDULER = "aws:scheduler/schedule:Schedule"
 _ASG_POLICY = "aws:autoscaling/policy:Policy"
+_NATIVE_ASG_POLICY = "aws-native:autoscaling:ScalingPolicy"
 _EVENT_RULE = "aws:cloudwatch/eventRule:EventRule"
 _EVENT_TARGET = "aws:cloudwatch/eventTarget:EventTarget"
 # Every type _StackIndex indexes (a token is a type or a tuple of types).
 _INDEXED = tuple(t for token in (AWS_ASG_SCHEDULE, AWS_NATIVE_ASG_SCHEDULE, AZ_AUTOSCALE,
                                  GCP_RESIZE_REQUEST, ALI_SCALING_CONFIG, _GCP_AUTOSCALERS, _ESS_TASK, _SCHEDULER,
-                                 _ASG_POLICY, _EVENT_RULE, _EVENT_TARGET)
+                                 _ASG_POLICY, _NATIVE_ASG_POLICY, _EVENT_RULE, _EVENT_TARGET)
                  for t in ((token,) if isinstance(token, str) else token))
