@@ -120,18 +120,30 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                 # compute.Reservation; the two fields exclude each other).
                 mtype, accel, count_key, type_key = source.get("machineType"), \
                     source.get("guestAccelerators"), "count", "type"
-            declared = [a for a in accel if isinstance(a, dict)] if isinstance(accel, list) else []
-            counts = [checked_number(a.get(count_key)) for a in declared]
+            machine = mtype if mtype is UNKNOWN else last_segment(mtype)
+            # The list, or an entry of it, unknown at preview: an attached GPU of a type (and
+            # number) read after apply, which has no price, on a machine that may take one.
+            declared = [UNKNOWN] if accel is UNKNOWN else \
+                [a for a in accel if isinstance(a, dict) or a is UNKNOWN] \
+                if isinstance(accel, list) else []
+            if not takes_attached_gpus(machine):
+                declared = [a for a in declared if a is not UNKNOWN]
+            counts = [checked_number(a.get(count_key)) for a in declared if isinstance(a, dict)]
             # Each reserved VM's attached GPUs, priced with its N1 machine as an instance's
             # guestAccelerators are (inventory.compute._accelerator_types): reserved VMs and
             # their GPUs bill at the on-demand rate, used or not (cloud.google.com/compute/docs/
             # instances/reservations-overview). A count that is no number still declares an
-            # accelerator (1), and is refused.
-            kinds = [(_accelerator_name(a.get(type_key)),
-                      int(c) if isinstance(c, float) and c >= 1 else 1)
-                     for a, c in zip(declared, counts)]
-            n = sum(per_node for _, per_node in kinds)
-            out.append(node_group(r, None, mtype if mtype is UNKNOWN else last_segment(mtype),
+            # accelerator (1), and is refused; one unknown at preview has no price.
+            kinds: list[tuple[Any, Any]] = []
+            for a in declared:
+                if not isinstance(a, dict):   # UNKNOWN
+                    kinds.append((UNKNOWN, 1))
+                    continue
+                c = checked_number(a.get(count_key))
+                kinds.append((_accelerator_name(a.get(type_key)), UNKNOWN if c is UNKNOWN else
+                              int(c) if isinstance(c, float) and c >= 1 else 1))
+            n = sum(per_node if isinstance(per_node, int) else 1 for _, per_node in kinds)
+            out.append(node_group(r, None, machine,
                                   count(r.get("specificReservation.count")), False, [z],
                                   _region(r, z), accelerators=n, accelerator_types=kinds,
                                   invalid=[f"its accelerator count {c.text} is not a finite "
@@ -423,6 +435,23 @@ def _sign(value: Any, r: Resource, is_gpu_type: Any, depth: int) -> Optional[tup
             if found is not None:
                 return found
     return None
+
+
+# The N1 shared-core machines, which take no GPU.
+_N1_SHARED_CORE = frozenset({"f1-micro", "g1-small"})
+
+
+def takes_attached_gpus(machine: Any) -> bool:
+    """Whether a GCP machine type may carry attached GPUs (guestAccelerators): only N1 machines,
+    predefined (n1-...) or custom (custom-<cpus>-<mib>, N1 custom types carry no series
+    prefix), and not the N1 shared-core f1-micro / g1-small; the accelerator-optimized series
+    (A2, A3, A4, G2) have theirs attached when the VM is made, and "GPUs can't be used with
+    other machine series" (cloud.google.com/compute/docs/gpus/about-gpus, "GPUs and machine
+    series"). A machine unknown at preview, or not named, may be N1."""
+    if not isinstance(machine, str) or not machine:
+        return True
+    m = machine.lower()
+    return m not in _N1_SHARED_CORE and (m.startswith("n1-") or m.startswith("custom-"))
 
 
 def _accelerator_name(kind: Any) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Optional
 
+from trainstack_policies.capacity import takes_attached_gpus
 from trainstack_policies.inventory.compute_aws import _aws_fleet, _aws_group, _eks_group
 from trainstack_policies.inventory.groups import NodeGroup, is_gpu_group, launch_settings
 from trainstack_policies.inventory.lifetimes import enforced_hours
@@ -448,21 +449,9 @@ def _gcp_group_size(igm: Resource, index: _StackIndex) -> Any:
 
 # GKE's machine for a node pool that names none (container.NodePool nodeConfig.machineType).
 GKE_DEFAULT_MACHINE = "e2-medium"
-# The N1 shared-core machines, which take no GPU.
-_N1_SHARED_CORE = frozenset({"f1-micro", "g1-small"})
-
-
-def _takes_attached_gpus(machine: Any) -> bool:
-    """Whether a GCP machine type may carry attached GPUs (guestAccelerators): only N1 machines,
-    predefined (n1-...) or custom (custom-<cpus>-<mib>, N1 custom types carry no series
-    prefix), and not the N1 shared-core f1-micro / g1-small; the accelerator-optimized series
-    (A2, A3, A4, G2) have theirs attached when the VM is made, and "GPUs can't be used with
-    other machine series" (cloud.google.com/compute/docs/gpus/about-gpus, "GPUs and machine
-    series"). A machine unknown at preview, or not named, may be N1."""
-    if not isinstance(machine, str) or not machine:
-        return True
-    m = machine.lower()
-    return m not in _N1_SHARED_CORE and (m.startswith("n1-") or m.startswith("custom-"))
+# Whether a machine may carry attached GPUs: capacity.takes_attached_gpus (reservations read it
+# too, and capacity imports nothing of inventory).
+_takes_attached_gpus = takes_attached_gpus
 
 
 def _attached(holder: Optional[Resource], default_machine: Optional[str] = None) -> int:

@@ -162,11 +162,11 @@ def _gcp_accelerators_match(g: NodeGroup, res: NodeGroup) -> bool:
     if not (isinstance(mtype, str) and mtype.startswith("n1-")):
         return True
 
-    def per_vm(kinds: list[tuple[Any, int]]) -> Any:
+    def per_vm(kinds: list[tuple[Any, Any]]) -> Any:
         out: dict[str, int] = {}
         for name, n in kinds:
-            if not isinstance(name, str) or not name:
-                return None
+            if not isinstance(name, str) or not name or not isinstance(n, int):
+                return None   # a type or a count unknown at preview (or not given)
             out[name] = out.get(name, 0) + n
         return out
     mine, reserved = per_vm(g.accelerator_types), per_vm(res.accelerator_types)

@@ -74,3 +74,21 @@ def test_unknown_accelerators_on_a_machine_that_takes_none_add_none(pack):
     capacity, so no budget is asked for. Expect: spend-limit pass with no budget."""
     found = run(pack, [_reservation("e2-standard-8", UNKNOWN)], provider=GCP)
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+
+
+def test_a_vm_of_unknown_gpu_count_beside_a_reservation_is_judged_not_crashed(pack):
+    """The known reservation of 2 x (n1-standard-8 + 1 T4) and, in its zone, a VM of
+    n1-standard-8 whose T4 count is unknown at preview: whether the VM matches the reservation
+    cannot be told (a match needs the same count), so it is not taken into it, and its own GPUs
+    have no price. Expect: no error from the pack; spend-limit fail, "cannot be estimated"."""
+    r = _reservation("n1-standard-8", [{"acceleratorType": "nvidia-tesla-t4",
+                                         "acceleratorCount": 1}])
+    vm = res("gcp:compute/instance:Instance", "vm", {
+        "zone": "us-central1-a", "machineType": "n1-standard-8",
+        "bootDisk": {"initializeParams": {"image": "debian-cloud/debian-12"}},
+        "networkInterfaces": [{"network": "default"}],
+        "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": UNKNOWN}],
+        "scheduling": {"onHostMaintenance": "TERMINATE"}})
+    found = run(pack, [r, vm, gcp_budget("50000")], provider=GCP)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+    assert "cannot be estimated" in messages(found, SPEND)
