@@ -120,6 +120,17 @@ _ASGS = frozenset({AWS_ASG, "aws-native:autoscaling:AutoScalingGroup"})
 # MIGs: no labels of their own; their VMs take the template's, then allInstancesConfig.labels.
 _MIGS = frozenset({"gcp:compute/instanceGroupManager:InstanceGroupManager",
                    "gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager"})
+# EC2 Fleet, Spot Fleet and a Spot Instance request: their own tags label the request, not the
+# instances, and so do the provider's defaultTags. CreateFleet TagSpecifications: "To tag
+# instances at launch, specify the tags in a launch template" (resourceType instance only for
+# an instant fleet); SpotFleetRequestConfigData.TagSpecifications: instances take the launch
+# template's tags or each launch specification's (SpotFleetTagSpecification); pulumi-aws
+# SpotInstanceRequest tags "are not automatically applied to the launched Instance"
+# (docs.aws.amazon.com/AWSEC2/latest/APIReference/API_CreateFleet.html,
+# API_SpotFleetRequestConfigData.html).
+_REQUESTS = frozenset({"aws:ec2/fleet:Fleet", "aws-native:ec2:Ec2Fleet",
+                       "aws:ec2/spotFleetRequest:SpotFleetRequest",
+                       "aws:ec2/spotInstanceRequest:SpotInstanceRequest"})
 _AWS_TEMPLATES = frozenset({AWS_LAUNCH_TEMPLATE, "aws-native:ec2:LaunchTemplate",
                             "aws:ec2/launchConfiguration:LaunchConfiguration"})
 
@@ -193,6 +204,40 @@ def _propagated(group: Resource) -> Any:
     return out
 
 
+def _request_instance_tags(request: Resource) -> Any:
+    """Tags a fleet request itself gives its instances: an aws-native EC2 Fleet's
+    tagSpecifications of resourceType "instance"; a Spot Fleet's launch specifications' tags,
+    only those every specification carries (each launches some of the instances)."""
+    if request.type == "aws-native:ec2:Ec2Fleet":
+        specs = request.get("tagSpecifications")
+        if specs is UNKNOWN:
+            return UNKNOWN
+        out: dict = {}
+        for spec in specs if isinstance(specs, list) else []:
+            if spec is UNKNOWN or (isinstance(spec, dict) and spec.get("resourceType") is UNKNOWN):
+                return UNKNOWN
+            if isinstance(spec, dict) and spec.get("resourceType") == "instance":
+                tags = _pairs(spec.get("tags"))
+                if tags is UNKNOWN:
+                    return UNKNOWN
+                out.update(tags)
+        return out
+    if request.type != "aws:ec2/spotFleetRequest:SpotFleetRequest":
+        return {}
+    launches = request.get("launchSpecifications")
+    if launches is UNKNOWN:
+        return UNKNOWN
+    common: Optional[dict] = None
+    for spec in launches if isinstance(launches, list) else []:
+        tags = UNKNOWN if spec is UNKNOWN else _pairs(spec.get("tags")) \
+            if isinstance(spec, dict) else {}
+        if tags is UNKNOWN:
+            return UNKNOWN
+        common = dict(tags) if common is None else \
+            {k: v for k, v in common.items() if k in tags and tags[k] == v}
+    return common or {}
+
+
 def instance_tags(resource: Resource, template: Optional[Resource]) -> Any:
     """The tags/labels the instances of a compute group carry (what a budget's tag or label
     filter allocates by), from the group's resource and its template; UNKNOWN where they are
@@ -200,7 +245,10 @@ def instance_tags(resource: Resource, template: Optional[Resource]) -> Any:
     - AWS Auto Scaling group: its launch template's instance tagSpecifications, then its own
       tags with propagateAtLaunch (a group tag overrides the template's instance tag of the
       same key, docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-tagging.html).
-    - Other AWS compute with a launch template (an instance, fleet, node group): the template's
+    - EC2 Fleet, Spot Fleet, Spot Instance request: the launch template's instance
+      tagSpecifications and what the request tags its instances with (_request_instance_tags);
+      never the request's own tags or the provider's defaults.
+    - Other AWS compute with a launch template (an instance, an EKS node group): the template's
       instance tagSpecifications under the resource's own tags and the provider's defaults.
     - GCP MIG: its template's labels (with the provider's defaultLabels), then its
       allInstancesConfig.labels, which override and add to them (cloud.google.com/compute/
@@ -214,6 +262,13 @@ def instance_tags(resource: Resource, template: Optional[Resource]) -> Any:
         if base is UNKNOWN or own is UNKNOWN:
             return UNKNOWN
         return {**base, **own}
+    if kind in _REQUESTS:
+        base = _launch_instance_tags(template) if template is not None \
+            and template.type in _AWS_TEMPLATES else {}
+        extra = _request_instance_tags(resource)
+        if base is UNKNOWN or extra is UNKNOWN:
+            return UNKNOWN
+        return {**base, **extra}
     if kind in _MIGS:
         merged: dict = {}
         if template is not None:

@@ -188,3 +188,58 @@ def test_mig_all_instances_config_unknown_at_preview(pack):
     m.props["allInstancesConfig"] = {"labels": UNKNOWN}
     got, why = _ml_gcp(pack, [t, m])
     assert got == "undecided", why
+
+
+def _spot_fleet(name, specs, **p):
+    """A Spot Fleet of 1 g6.xlarge per launch specification's weight 1 (target 1)."""
+    return res("aws:ec2/spotFleetRequest:SpotFleetRequest", name, {
+        "targetCapacity": 1.0, "iamFleetRole": "arn:aws:iam::123456789012:role/fleet",
+        "launchSpecifications": [{"instanceType": "g6.xlarge", "ami": "ami-0a1b2c3d4e5f60718",
+                                  "availabilityZone": "us-east-1a", **s} for s in specs],
+        **p})
+
+
+def test_spot_fleet_request_tags_do_not_tag_its_instances(pack):
+    """A Spot Fleet request tagged team=ml whose launch specification tags its instances
+    without a team tag (SpotFleetRequestConfigData.TagSpecifications tag the request only).
+    Expect: fail."""
+    f = _spot_fleet("v13", [{"tags": NO_TEAM}], tags=TAGS)
+    got, why = _ml_aws(pack, [f])
+    assert got == "fail", why
+
+
+def test_spot_fleet_launch_specification_tags_its_instances(pack):
+    """The request's own tags carry no team; its launch specification tags instances team=ml.
+    Expect: pass."""
+    f = _spot_fleet("v14", [{"tags": TAGS}], tags=NO_TEAM)
+    got, why = _ml_aws(pack, [f])
+    assert got == "pass", why
+
+
+def test_spot_fleet_tag_on_one_specification_of_two(pack):
+    """Two launch specifications, only one tagging its instances team=ml: the other's
+    instances are outside the budget. Expect: fail."""
+    f = _spot_fleet("v15", [{"tags": TAGS}, {"tags": NO_TEAM}], tags=TAGS)
+    got, why = _ml_aws(pack, [f])
+    assert got == "fail", why
+
+
+def test_ec2_fleet_takes_its_launch_templates_instance_tags(pack):
+    """An EC2 Fleet tagged team=vision itself, of a launch template whose own tags say
+    team=vision and whose instance tagSpecifications say team=ml. Expect: pass; and with the
+    fleet tagged team=ml and the template's instance tags team=vision: fail."""
+    def stack(label, fleet_tags, instance_tags):
+        t = lt(f"{label}-lt", "g6.xlarge", tags={**TAGS, "team": "vision"},
+               tagSpecifications=[{"resourceType": "instance", "tags": instance_tags}])
+        f = res("aws:ec2/fleet:Fleet", label, {
+            "targetCapacitySpecification": {"totalTargetCapacity": 1.0,
+                                            "defaultTargetCapacityType": "on-demand"},
+            "launchTemplateConfigs": [{"launchTemplateSpecification": {
+                "launchTemplateId": "lt-id", "version": "$Latest"},
+                "overrides": [{"availabilityZone": "us-east-1a"}]}], "tags": fleet_tags},
+            deps={"launchTemplateConfigs": [t]})
+        return [t, f]
+    got, why = _ml_aws(pack, stack("v16", {**TAGS, "team": "vision"}, TAGS))
+    assert got == "pass", why
+    got, why = _ml_aws(pack, stack("v17", TAGS, {**TAGS, "team": "vision"}))
+    assert got == "fail", why
