@@ -130,7 +130,12 @@ _MIGS = frozenset({"gcp:compute/instanceGroupManager:InstanceGroupManager",
 # API_SpotFleetRequestConfigData.html).
 _REQUESTS = frozenset({"aws:ec2/fleet:Fleet", "aws-native:ec2:Ec2Fleet",
                        "aws:ec2/spotFleetRequest:SpotFleetRequest",
-                       "aws:ec2/spotInstanceRequest:SpotInstanceRequest"})
+                       "aws:ec2/spotInstanceRequest:SpotInstanceRequest",
+                       # EKS: "Tags that you create for Amazon EKS resources don't propagate
+                       # to any other resources associated with the cluster" (EKS API,
+                       # TagResource): a managed node group's nodes take their launch
+                       # template's instance tags only.
+                       "aws:eks/nodeGroup:NodeGroup"})
 _AWS_TEMPLATES = frozenset({AWS_LAUNCH_TEMPLATE, "aws-native:ec2:LaunchTemplate",
                             "aws:ec2/launchConfiguration:LaunchConfiguration"})
 
@@ -245,15 +250,17 @@ def instance_tags(resource: Resource, template: Optional[Resource]) -> Any:
     - AWS Auto Scaling group: its launch template's instance tagSpecifications, then its own
       tags with propagateAtLaunch (a group tag overrides the template's instance tag of the
       same key, docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-tagging.html).
-    - EC2 Fleet, Spot Fleet, Spot Instance request: the launch template's instance
+    - EC2 Fleet, Spot Fleet, Spot Instance request, EKS node group: the launch template's instance
       tagSpecifications and what the request tags its instances with (_request_instance_tags);
       never the request's own tags or the provider's defaults.
-    - Other AWS compute with a launch template (an instance, an EKS node group): the template's
+    - Other AWS compute with a launch template (an instance): the template's
       instance tagSpecifications under the resource's own tags and the provider's defaults.
     - GCP MIG: its template's labels (with the provider's defaultLabels), then its
       allInstancesConfig.labels, which override and add to them (cloud.google.com/compute/
       docs/instance-groups/set-mig-aggregate-instance-config).
-    - Else: the resource's own tags over its provider's, then its template's (as before)."""
+    - Else (an AWS instance without a template, Azure, Alibaba Cloud, a GCP VM or
+      InstanceFromTemplate, GKE): the resource's own tags over its provider's, then its
+      template's."""
     kind = resource.type
     if kind in _ASGS:
         base = _launch_instance_tags(template) if template is not None \

@@ -9,6 +9,10 @@ Where instances get their tags (the sources each test cites):
   tag overrides the template's instance tag of the same key (docs.aws.amazon.com/autoscaling/
   ec2/userguide/ec2-auto-scaling-tagging.html); the provider's defaultTags do not reach them
   (pulumi aws getDefaultTags).
+- EC2 Fleet / Spot Fleet requests' own tags tag the request; instances take the launch
+  template's instance tags or a Spot Fleet launch specification's tags (EC2 API CreateFleet and
+  SpotFleetRequestConfigData TagSpecifications). EKS tags "don't propagate to any other
+  resources associated with the cluster" (EKS API TagResource).
 - A GCP MIG's allInstancesConfig.labels override and add to its template's labels (cloud.google
   .com/compute/docs/instance-groups/set-mig-aggregate-instance-config).
 
@@ -243,3 +247,24 @@ def test_ec2_fleet_takes_its_launch_templates_instance_tags(pack):
     assert got == "pass", why
     got, why = _ml_aws(pack, stack("v17", TAGS, {**TAGS, "team": "vision"}))
     assert got == "fail", why
+
+
+def test_eks_node_group_tags_do_not_tag_its_nodes(pack):
+    """An EKS managed node group of g6.xlarge tagged team=ml itself, from a launch template
+    whose instance tagSpecifications carry no team tag (EKS TagResource: tags "don't propagate
+    to any other resources associated with the cluster"). Expect: fail; with the template's
+    instance tags team=ml: pass."""
+    def stack(label, instance_tags):
+        s = subnet(f"{label}-sn", "us-east-1a")
+        t = lt(f"{label}-lt", "g6.xlarge", tags=TAGS,
+               tagSpecifications=[{"resourceType": "instance", "tags": instance_tags}])
+        g = res("aws:eks/nodeGroup:NodeGroup", label, {
+            "clusterName": "ml", "nodeRoleArn": "arn:aws:iam::123456789012:role/nodes",
+            "scalingConfig": {"minSize": 0.0, "maxSize": 1.0, "desiredSize": 1.0},
+            "subnetIds": ["subnet-id"], "launchTemplate": {"id": "lt-id", "version": "1"},
+            "tags": TAGS}, deps={"subnetIds": [s], "launchTemplate": [t]})
+        return [s, t, g]
+    got, why = _ml_aws(pack, stack("v18", NO_TEAM))
+    assert got == "fail", why
+    got, why = _ml_aws(pack, stack("v19", TAGS))
+    assert got == "pass", why
