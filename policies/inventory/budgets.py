@@ -493,9 +493,8 @@ class _Compute:
     filter that names them)."""
 
     def __init__(self, resources: list[Resource], cloud: str, only: Optional[list] = None):
-        from trainstack_policies.exemptions import own_tags
         from trainstack_policies.inventory.compute import gpu_groups
-        from trainstack_policies.inventory.tags import provider_tags
+        from trainstack_policies.inventory.tags import instance_tags
         self.regions: list[str] = []
         self.tags: list[Any] = []          # per group: a dict, or UNKNOWN
         self.projects: list[Any] = []
@@ -513,16 +512,7 @@ class _Compute:
             self.types += list(g.instance_types)
             if cloud == "aws":
                 self.accounts.append(_aws_accounts(g.resource))
-            merged: Any = {}
-            for holder in (g.resource, g.template):
-                if holder is None:
-                    continue
-                own = own_tags(holder)
-                if own is UNKNOWN:
-                    merged = UNKNOWN
-                    break
-                merged.update({**provider_tags(holder), **own})
-            self.tags.append(merged)
+            self.tags.append(instance_tags(g.resource, g.template))
             if cloud == "gcp":
                 project = g.resource.get("project") or (
                     g.template.get("project") if g.template is not None else None) \

@@ -1,7 +1,7 @@
 """Tags and labels: which resources take them, and the tags that allocate a resource's cost."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from trainstack_policies.exemptions import normalize_label_key as _normalize_label_key
 from trainstack_policies.exemptions import own_tag, own_tags, tag_key
@@ -110,3 +110,199 @@ def normalize_label_key(key: str) -> str:
 def retained_marker(r: Resource) -> Any:
     """The resource's OWN retain marker: a provider-wide default tag retains nothing."""
     return own_tag(r, RETAIN_TAG)
+
+
+# Auto Scaling groups (aws, aws-native): their own tags reach the instances only where
+# propagateAtLaunch is true (pulumi-aws GroupTag.propagateAtLaunch; AWS::AutoScaling::
+# AutoScalingGroup TagProperty.PropagateAtLaunch), and the provider's defaultTags never do
+# (pulumi aws getDefaultTags: for "the instances underneath an Auto Scaling group").
+_ASGS = frozenset({AWS_ASG, "aws-native:autoscaling:AutoScalingGroup"})
+# MIGs: no labels of their own; their VMs take the template's, then allInstancesConfig.labels.
+_MIGS = frozenset({"gcp:compute/instanceGroupManager:InstanceGroupManager",
+                   "gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager"})
+# EC2 Fleet, Spot Fleet and a Spot Instance request: their own tags label the request, not the
+# instances, and so do the provider's defaultTags. CreateFleet TagSpecifications: "To tag
+# instances at launch, specify the tags in a launch template" (resourceType instance only for
+# an instant fleet); SpotFleetRequestConfigData.TagSpecifications: instances take the launch
+# template's tags or each launch specification's (SpotFleetTagSpecification); pulumi-aws
+# SpotInstanceRequest tags "are not automatically applied to the launched Instance"
+# (docs.aws.amazon.com/AWSEC2/latest/APIReference/API_CreateFleet.html,
+# API_SpotFleetRequestConfigData.html).
+_REQUESTS = frozenset({"aws:ec2/fleet:Fleet", "aws-native:ec2:Ec2Fleet",
+                       "aws:ec2/spotFleetRequest:SpotFleetRequest",
+                       "aws:ec2/spotInstanceRequest:SpotInstanceRequest",
+                       # EKS: "Tags that you create for Amazon EKS resources don't propagate
+                       # to any other resources associated with the cluster" (EKS API,
+                       # TagResource): a managed node group's nodes take their launch
+                       # template's instance tags only.
+                       "aws:eks/nodeGroup:NodeGroup"})
+_AWS_TEMPLATES = frozenset({AWS_LAUNCH_TEMPLATE, "aws-native:ec2:LaunchTemplate",
+                            "aws:ec2/launchConfiguration:LaunchConfiguration"})
+
+
+def _pairs(value: Any) -> Any:
+    """A tag list of {key, value} (aws-native) or a map as a dict; UNKNOWN where any part is
+    unknown at preview."""
+    if value is UNKNOWN:
+        return UNKNOWN
+    if isinstance(value, dict):
+        return UNKNOWN if any(v is UNKNOWN for v in value.values()) else dict(value)
+    out: dict = {}
+    for t in value if isinstance(value, list) else []:
+        if t is UNKNOWN or (isinstance(t, dict) and (t.get("key") is UNKNOWN
+                                                     or t.get("value") is UNKNOWN)):
+            return UNKNOWN
+        if isinstance(t, dict):
+            out[str(t.get("key"))] = t.get("value")
+    return out
+
+
+def _launch_instance_tags(template: Resource) -> Any:
+    """The tags a launch template gives the instances launched from it: its tagSpecifications
+    of resourceType "instance" (aws: a map; aws-native: launchTemplateData's {key, value}
+    list), never its own `tags`, which label the template itself, nor the provider's
+    defaultTags (they apply to the template resource). A launch configuration tags nothing."""
+    if template.type == "aws:ec2/launchConfiguration:LaunchConfiguration":
+        return {}
+    specs = template.get("launchTemplateData.tagSpecifications"
+                         if template.type == "aws-native:ec2:LaunchTemplate"
+                         else "tagSpecifications")
+    if specs is UNKNOWN:
+        return UNKNOWN
+    out: dict = {}
+    for spec in specs if isinstance(specs, list) else []:
+        if spec is UNKNOWN or not isinstance(spec, dict):
+            if spec is UNKNOWN:
+                return UNKNOWN
+            continue
+        kind = spec.get("resourceType")
+        if kind is UNKNOWN:
+            return UNKNOWN
+        if kind != "instance":
+            continue
+        tags = _pairs(spec.get("tags"))
+        if tags is UNKNOWN:
+            return UNKNOWN
+        out.update(tags)
+    return out
+
+
+def _propagated(group: Resource) -> Any:
+    """An Auto Scaling group's tags with propagateAtLaunch true (boolean, or the string "true"
+    CloudFormation also takes); UNKNOWN where a tag or its flag is unknown at preview."""
+    value = group.get("tags")
+    if value is UNKNOWN:
+        return UNKNOWN
+    out: dict = {}
+    for t in value if isinstance(value, list) else []:
+        if t is UNKNOWN:
+            return UNKNOWN
+        if not isinstance(t, dict):
+            continue
+        flag = t.get("propagateAtLaunch")
+        if flag is UNKNOWN or t.get("key") is UNKNOWN:
+            return UNKNOWN
+        if flag is True or (isinstance(flag, str) and flag.lower() == "true"):
+            if t.get("value") is UNKNOWN:
+                return UNKNOWN
+            out[str(t.get("key"))] = t.get("value")
+    return out
+
+
+def _request_instance_tags(request: Resource) -> Any:
+    """Tags a fleet request itself gives its instances: an aws-native EC2 Fleet's
+    tagSpecifications of resourceType "instance"; a Spot Fleet's launch specifications' tags,
+    only those every specification carries (each launches some of the instances)."""
+    if request.type == "aws-native:ec2:Ec2Fleet":
+        specs = request.get("tagSpecifications")
+        if specs is UNKNOWN:
+            return UNKNOWN
+        out: dict = {}
+        for spec in specs if isinstance(specs, list) else []:
+            if spec is UNKNOWN or (isinstance(spec, dict) and spec.get("resourceType") is UNKNOWN):
+                return UNKNOWN
+            if isinstance(spec, dict) and spec.get("resourceType") == "instance":
+                tags = _pairs(spec.get("tags"))
+                if tags is UNKNOWN:
+                    return UNKNOWN
+                out.update(tags)
+        return out
+    if request.type != "aws:ec2/spotFleetRequest:SpotFleetRequest":
+        return {}
+    launches = request.get("launchSpecifications")
+    if launches is UNKNOWN:
+        return UNKNOWN
+    common: Optional[dict] = None
+    for spec in launches if isinstance(launches, list) else []:
+        tags = UNKNOWN if spec is UNKNOWN else _pairs(spec.get("tags")) \
+            if isinstance(spec, dict) else {}
+        if tags is UNKNOWN:
+            return UNKNOWN
+        common = dict(tags) if common is None else \
+            {k: v for k, v in common.items() if k in tags and tags[k] == v}
+    return common or {}
+
+
+def instance_tags(resource: Resource, template: Optional[Resource]) -> Any:
+    """The tags/labels the instances of a compute group carry (what a budget's tag or label
+    filter allocates by), from the group's resource and its template; UNKNOWN where they are
+    unknown at preview.
+    - AWS Auto Scaling group: its launch template's instance tagSpecifications, then its own
+      tags with propagateAtLaunch (a group tag overrides the template's instance tag of the
+      same key, docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-tagging.html).
+    - EC2 Fleet, Spot Fleet, Spot Instance request, EKS node group: the launch template's instance
+      tagSpecifications and what the request tags its instances with (_request_instance_tags);
+      never the request's own tags or the provider's defaults.
+    - Other AWS compute with a launch template (an instance): the template's
+      instance tagSpecifications under the resource's own tags and the provider's defaults.
+    - GCP MIG: its template's labels (with the provider's defaultLabels), then its
+      allInstancesConfig.labels, which override and add to them (cloud.google.com/compute/
+      docs/instance-groups/set-mig-aggregate-instance-config).
+    - Else (an AWS instance without a template, Azure, Alibaba Cloud, a GCP VM or
+      InstanceFromTemplate, GKE): the resource's own tags over its provider's, then its
+      template's."""
+    kind = resource.type
+    if kind in _ASGS:
+        base = _launch_instance_tags(template) if template is not None \
+            and template.type in _AWS_TEMPLATES else {}
+        own = _propagated(resource)
+        if base is UNKNOWN or own is UNKNOWN:
+            return UNKNOWN
+        return {**base, **own}
+    if kind in _REQUESTS:
+        base = _launch_instance_tags(template) if template is not None \
+            and template.type in _AWS_TEMPLATES else {}
+        extra = _request_instance_tags(resource)
+        if base is UNKNOWN or extra is UNKNOWN:
+            return UNKNOWN
+        return {**base, **extra}
+    if kind in _MIGS:
+        merged: dict = {}
+        if template is not None:
+            labels = own_tags(template)
+            if labels is UNKNOWN:
+                return UNKNOWN
+            merged = {**provider_tags(template), **labels}
+        config = resource.get("allInstancesConfig")
+        extra = config.get("labels") if isinstance(config, dict) else config
+        if extra is UNKNOWN or (isinstance(extra, dict)
+                                and any(v is UNKNOWN for v in extra.values())):
+            return UNKNOWN
+        if isinstance(extra, dict):
+            merged.update(extra)
+        return merged
+    own = own_tags(resource)
+    if own is UNKNOWN:
+        return UNKNOWN
+    if template is not None and template.type in _AWS_TEMPLATES:
+        base = _launch_instance_tags(template)
+        if base is UNKNOWN:
+            return UNKNOWN
+        return {**base, **provider_tags(resource), **own}
+    merged = {**provider_tags(resource), **own}
+    if template is not None and template is not resource:
+        held = own_tags(template)
+        if held is UNKNOWN:
+            return UNKNOWN
+        merged.update({**provider_tags(template), **held})
+    return merged

@@ -471,7 +471,9 @@ def test_c5_a_gcp_canary_version_without_a_run_duration_keeps_running(pack):
 
 def _aws_gpu_stack(nodes=2.0):
     sn = subnet("s", "us-east-1a")
-    lt = launch_template("lt")
+    # The instances carry TAGS (team=ml) through the template's instance tagSpecifications:
+    # a template's own `tags` label the template, not the instances (fix40).
+    lt = launch_template("lt", tagSpecifications=[{"resourceType": "instance", "tags": TAGS}])
     return [sn, lt, asg("gpu", lt, [sn], size=nodes)]
 
 
@@ -486,8 +488,8 @@ def test_d1_an_aws_budget_whose_filter_expression_names_another_region(pack):
 
 
 def test_d2_an_aws_budget_whose_filter_expression_names_another_teams_tag(pack):
-    # Expected: filterExpression tags team = vision (the GPU group's template is tagged
-    # team=ml): no alarm. The same budget on team = ml is the alarm (no false alarm).
+    # Expected: filterExpression tags team = vision (the GPU group's template tags its
+    # instances team=ml): no alarm. The same budget on team = ml is the alarm (no false alarm).
     found = run(pack, _aws_gpu_stack() + [aws_budget("200000", filterExpression={
         "tags": {"key": "team", "values": ["vision"]}})], provider=AWS)
     no_crash(found)

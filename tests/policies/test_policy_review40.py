@@ -478,7 +478,6 @@ def test_e1_aws_budget_for_another_region(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason="review40: a launch template's own `tags` (team=ml) are read as its instances' tags over the ASG's propagated team=vision")
 def test_e4_aws_tag_budget_covering_one_of_two_groups(pack):
     """Two ASGs of g6.xlarge, one tagged team=ml, the other team=vision, and one budget with
     TagKeyValue "user:team$ml". Expect: spend-limit fail (no alarm for the vision group)."""
@@ -940,7 +939,6 @@ def _no_team(tags):
     return {k: v for k, v in tags.items() if k != "team"}
 
 
-@pytest.mark.xfail(strict=True, reason="review40: an ASG tag with propagateAtLaunch false (not on the instances) is read as taking the group into a TagKeyValue budget")
 def test_r1_team_tag_not_propagated_to_instances(pack):
     """An ASG of g6.xlarge whose tag team=ml has propagateAtLaunch false (the other tags
     true), its launch template tagged without a team key, and one budget TagKeyValue
@@ -956,7 +954,6 @@ def test_r1_team_tag_not_propagated_to_instances(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason="review40: a launch template's own tags are read as its instances' and its tagSpecifications (team=vision) ignored")
 def test_r2_instance_tags_from_tag_specifications(pack):
     """A launch template whose own tags say team=ml but whose tagSpecifications tag the
     instances team=vision; the ASG carries no team tag; one budget "user:team$ml".
@@ -1058,7 +1055,6 @@ VISION_L = {**LABELS, "team": "vision"}
 ML_BUDGET = [{"name": "TagKeyValue", "values": ["user:team$ml"]}]
 
 
-@pytest.mark.xfail(strict=True, reason="review40: a MIG's allInstancesConfig.labels (team=vision) is not read over its template's labels for a labels budget")
 def test_t1_mig_all_instances_config_labels_override_the_template(pack):
     """A MIG of 2 g2-standard-8 whose template is labelled team=ml but whose
     allInstancesConfig.labels says team=vision (the all-instances configuration overrides the
@@ -1100,7 +1096,6 @@ def test_t3_azure_resource_group_tags_are_not_inherited(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason="review40: an aws-native ASG tag with propagateAtLaunch false is read as taking the group into a TagKeyValue budget")
 def test_t4_aws_native_asg_tag_not_propagated(pack):
     """An aws-native AutoScalingGroup of g6.xlarge (a classic launch template without a team
     tag) whose tag team=ml has propagateAtLaunch false; one budget "user:team$ml".
@@ -1137,7 +1132,6 @@ def test_t6_gcp_label_overrides_the_providers_default_label(pack):
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason="review40: the AWS provider's defaultTags are read as the ASG instances' tags for a TagKeyValue budget")
 def test_t7_default_tags_do_not_reach_asg_instances(pack):
     """Provider defaultTags team=ml; an ASG of g6.xlarge and its launch template with no team
     tag: default tags do not reach the instances under an Auto Scaling group
