@@ -247,9 +247,10 @@ def instance_tags(resource: Resource, template: Optional[Resource]) -> Any:
     """The tags/labels the instances of a compute group carry (what a budget's tag or label
     filter allocates by), from the group's resource and its template; UNKNOWN where they are
     unknown at preview.
-    - AWS Auto Scaling group: its launch template's instance tagSpecifications, then its own
-      tags with propagateAtLaunch (a group tag overrides the template's instance tag of the
-      same key, docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-tagging.html).
+    - AWS Auto Scaling group: its launch template's instance tagSpecifications and its own
+      tags with propagateAtLaunch. Where the two give one key different values, which one the
+      instance gets is not stated in what the pack's sources say
+      (docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-tagging.html): UNKNOWN.
     - EC2 Fleet, Spot Fleet, Spot Instance request, EKS node group: the launch template's instance
       tagSpecifications and what the request tags its instances with (_request_instance_tags);
       never the request's own tags or the provider's defaults.
@@ -266,7 +267,8 @@ def instance_tags(resource: Resource, template: Optional[Resource]) -> Any:
         base = _launch_instance_tags(template) if template is not None \
             and template.type in _AWS_TEMPLATES else {}
         own = _propagated(resource)
-        if base is UNKNOWN or own is UNKNOWN:
+        if base is UNKNOWN or own is UNKNOWN or \
+                any(base[k] != own[k] for k in base.keys() & own.keys()):
             return UNKNOWN
         return {**base, **own}
     if kind in _REQUESTS:

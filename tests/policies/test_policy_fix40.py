@@ -84,13 +84,23 @@ def test_instance_tag_specification_tags_the_instance(pack):
 
 
 def test_propagated_group_tag_beside_a_template_tagged_otherwise(pack):
-    """The group propagates team=ml; the template's own tags and its instance tagSpecifications
-    say team=vision: the group's tag overrides the template's instance tag. Expect: pass."""
+    """The group propagates team=ml; the template's own tags say team=vision (they label the
+    template only). Expect: pass."""
     vision = {**TAGS, "team": "vision"}
-    stack = _group("v3", template_tags=vision,
-                   specs=[{"resourceType": "instance", "tags": vision}], group_tags=TAGS)
+    stack = _group("v3", template_tags=vision, group_tags=TAGS)
     got, why = _ml_aws(pack, stack)
     assert got == "pass", why
+
+
+def test_group_and_template_instance_tags_that_disagree_are_undecided(pack):
+    """(lead) The group propagates team=ml and the template's instance tagSpecifications say
+    team=vision: which value the instances get is not stated in the Auto Scaling tagging page
+    the pack cites, so the budget's team=ml filter may or may not take them in. Expect:
+    undecided (fix40 had the group's win, a recollection no page it read confirmed)."""
+    vision = {**TAGS, "team": "vision"}
+    stack = _group("v3b", specs=[{"resourceType": "instance", "tags": vision}], group_tags=TAGS)
+    got, why = _ml_aws(pack, stack)
+    assert got == "undecided", why
 
 
 def test_tag_specification_unknown_at_preview(pack):
