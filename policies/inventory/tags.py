@@ -157,23 +157,17 @@ def _pairs(value: Any) -> Any:
     return out
 
 
-def _launch_instance_tags(template: Resource) -> Any:
-    """The tags a launch template gives the instances launched from it: its tagSpecifications
-    of resourceType "instance" (aws: a map; aws-native: launchTemplateData's {key, value}
-    list), never its own `tags`, which label the template itself, nor the provider's
-    defaultTags (they apply to the template resource). A launch configuration tags nothing."""
-    if template.type == "aws:ec2/launchConfiguration:LaunchConfiguration":
-        return {}
-    specs = template.get("launchTemplateData.tagSpecifications"
-                         if template.type == "aws-native:ec2:LaunchTemplate"
-                         else "tagSpecifications")
+def _instance_spec_tags(specs: Any) -> Any:
+    """The tags of the tagSpecifications of resourceType "instance" in `specs` (a launch
+    template's, an aws-native EC2 Fleet's); UNKNOWN where the list, an entry, its resourceType
+    or an instance entry's tags are unknown at preview."""
     if specs is UNKNOWN:
         return UNKNOWN
     out: dict = {}
     for spec in specs if isinstance(specs, list) else []:
-        if spec is UNKNOWN or not isinstance(spec, dict):
-            if spec is UNKNOWN:
-                return UNKNOWN
+        if spec is UNKNOWN:
+            return UNKNOWN
+        if not isinstance(spec, dict):
             continue
         kind = spec.get("resourceType")
         if kind is UNKNOWN:
@@ -185,6 +179,18 @@ def _launch_instance_tags(template: Resource) -> Any:
             return UNKNOWN
         out.update(tags)
     return out
+
+
+def _launch_instance_tags(template: Resource) -> Any:
+    """The tags a launch template gives the instances launched from it: its tagSpecifications
+    of resourceType "instance" (aws: a map; aws-native: launchTemplateData's {key, value}
+    list), never its own `tags`, which label the template itself, nor the provider's
+    defaultTags (they apply to the template resource). A launch configuration tags nothing."""
+    if template.type == "aws:ec2/launchConfiguration:LaunchConfiguration":
+        return {}
+    return _instance_spec_tags(template.get("launchTemplateData.tagSpecifications"
+                                            if template.type == "aws-native:ec2:LaunchTemplate"
+                                            else "tagSpecifications"))
 
 
 def _propagated(group: Resource) -> Any:
@@ -214,19 +220,7 @@ def _request_instance_tags(request: Resource) -> Any:
     tagSpecifications of resourceType "instance"; a Spot Fleet's launch specifications' tags,
     only those every specification carries (each launches some of the instances)."""
     if request.type == "aws-native:ec2:Ec2Fleet":
-        specs = request.get("tagSpecifications")
-        if specs is UNKNOWN:
-            return UNKNOWN
-        out: dict = {}
-        for spec in specs if isinstance(specs, list) else []:
-            if spec is UNKNOWN or (isinstance(spec, dict) and spec.get("resourceType") is UNKNOWN):
-                return UNKNOWN
-            if isinstance(spec, dict) and spec.get("resourceType") == "instance":
-                tags = _pairs(spec.get("tags"))
-                if tags is UNKNOWN:
-                    return UNKNOWN
-                out.update(tags)
-        return out
+        return _instance_spec_tags(request.get("tagSpecifications"))
     if request.type != "aws:ec2/spotFleetRequest:SpotFleetRequest":
         return {}
     launches = request.get("launchSpecifications")
