@@ -220,7 +220,7 @@ def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[st
                 out.add(group)
             else:
                 unread = unread or why
-        elif r.type == _CLASSIC_RESERVATION:
+        elif r.type == AZ_CLASSIC_CAPACITY_RESERVATION:
             why = _reservation_group(r, out)
             unread = unread or why
     return out, unread
@@ -252,7 +252,7 @@ def _reservation_group(r: Resource, out: set[str]) -> str:
     capacity reservation group it names (the group of the stack it depends on, or the
     resourceGroups/<name> segment of a literal ARM id); what keeps it from being read."""
     crg = next((d for d in r.deps.get("capacityReservationGroupId", [])
-                if d.type == _CLASSIC_RESERVATION_GROUP), None)
+                if d.type == AZ_CLASSIC_CAPACITY_RESERVATION_GROUP), None)
     if crg is not None:
         if crg.get("resourceGroupName") is None and not crg.deps.get("resourceGroupName"):
             return f"resource group of {r.name} (its reservation group {crg.name} names none)"
@@ -292,8 +292,6 @@ _AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
 _AKS_POOL = "azure-native:containerservice:AgentPool"
 _AKS_CLUSTERS = (_AKS_CLUSTER, AZ_CLASSIC_AKS_CLUSTER)
 _AKS = (_AKS_CLUSTER, _AKS_POOL, AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL)
-_CLASSIC_RESERVATION = AZ_CLASSIC_CAPACITY_RESERVATION
-_CLASSIC_RESERVATION_GROUP = AZ_CLASSIC_CAPACITY_RESERVATION_GROUP
 _AML_COMPUTE = "azure-native:machinelearningservices:Compute"
 
 
