@@ -45,7 +45,9 @@ def _t4s():
 
 
 def _named(r, name):
+    """Renamed, URN and all: the engine never sends two resources with one URN."""
     r.name = name
+    r.urn = f"{r.urn.rsplit('::', 1)[0]}::{name}"
     return r
 
 
