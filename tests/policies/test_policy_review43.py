@@ -453,26 +453,49 @@ def test_d4_ess_task_lowering_only_the_minimum_stops_nothing(pack):
 
 
 
-def test_d6_azure_stop_profile_beside_a_weekday_recurrence_is_a_pause(pack):
-    """An enabled autoscale setting on a scale set of 2 Standard_NC24ads_A100_v4: a fixedDate
-    profile of capacity 0 from +24 h, and a recurrence profile (Monday 08:00, capacity 2).
-    Autoscale runs a recurrence profile each week after the fixed window ends or when no
-    fixed profile applies; docs: an Azure recurrence profile starts the nodes again, so no
-    lifetime. Expect: 2 x 3.673 x 730 = 5,362.58."""
-    ss = vmss("d6-vmss", "Standard_NC24ads_A100_v4", 2.0)
-    setting = res("azure-native:monitor:AutoscaleSetting", "d6-as", {
+def _d6_setting(ss, window_end):
+    return res("azure-native:monitor:AutoscaleSetting", "d6-as", {
         "resourceGroupName": "ml-rg", "location": "eastus", "enabled": True,
         "targetResourceUri": "vmss-id", "profiles": [
             {"name": "off", "rules": [], "capacity": {"minimum": "0", "maximum": "0",
                                                       "default": "0"},
              "fixedDate": {"timeZone": "UTC", "start": hours_from_now(24),
-                           "end": hours_from_now(24 * 60)}},
+                           "end": hours_from_now(window_end)}},
             {"name": "weekdays", "rules": [], "capacity": {"minimum": "2", "maximum": "2",
                                                            "default": "2"},
              "recurrence": {"frequency": "Week", "schedule": {
                  "timeZone": "UTC", "days": ["Monday"], "hours": [8], "minutes": [0]}}}]},
         deps={"targetResourceUri": [ss]})
-    assert near(estimate(pack, [ss, setting, az_budget()], AZ), 2 * NC24 * MONTH)
+
+
+def test_d6_azure_stop_window_past_the_month_beside_a_weekday_recurrence(pack):
+    """An enabled autoscale setting on a scale set of 2 Standard_NC24ads_A100_v4: a fixedDate
+    profile of capacity 0 from +24 h to +60 days, and a recurrence profile (Monday 08:00,
+    capacity 2). Autoscale evaluates fixed-date profiles first, then recurring ones, "only the
+    first applicable profile is used" (learn.microsoft.com/azure/azure-monitor/autoscale/
+    autoscale-multiprofile): while the window lasts (past the month) the recurrence does not
+    apply. Expect: a lifetime of 24 h, 2 x 3.673 x 24 = 176.30 (x 25 at most).
+    [First written as "the recurrence makes it a pause, the month": my mistake, corrected by
+    the profile order cited above.]"""
+    ss = vmss("d6-vmss", "Standard_NC24ads_A100_v4", 2.0)
+    got = estimate(pack, [ss, _d6_setting(ss, 24 * 60), az_budget()], AZ)
+    assert _lifetime_ok(got, 2 * NC24, 24), got
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "review43: a fixedDate capacity-0 window from +24 h ending at +10 days beside a weekly "
+    "recurrence profile of capacity 2 is priced as a 24 h lifetime (176); after the window the "
+    "recurrence is the first applicable profile again (learn.microsoft.com/azure/azure-monitor/"
+    "autoscale/autoscale-multiprofile) and runs the 2 nodes for the rest of the month (at least "
+    "24 + 490 h = 3,775.89): cheaper than the truth; docs price such a window as a pause"))
+def test_d6b_azure_stop_window_ending_in_the_month_beside_a_recurrence(pack):
+    """Split from d6 after the first run (d6 (b)): the same setting with the window ending at
+    +10 days, within the month. After it the recurrence profile applies again and the nodes
+    run (docs: a capacity-0 window ending within the month is a pause). Expect: the month,
+    2 x 3.673 x 730 = 5,362.58."""
+    ss = vmss("d6b-vmss", "Standard_NC24ads_A100_v4", 2.0)
+    got = estimate(pack, [ss, _d6_setting(ss, 24 * 10), az_budget()], AZ)
+    assert near(got, 2 * NC24 * MONTH), got
 
 
 def test_d7_native_desired_zero_stops_alone_and_pauses_beside_a_scaling_policy(pack):
@@ -589,6 +612,11 @@ def test_e3_gcp_budget_on_the_compute_engine_service(pack):
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review43: a GCP budget filtered only by budgetFilter.resourceAncestors [folders/...] is "
+    "taken as the stack's alarm and cap (pass); the budget tracks only projects under that "
+    "folder (pulumi gcp billing.Budget budgetFilter.resourceAncestors: usage from only this "
+    "set of folders and organizations), which the program does not show: cannot decide"))
 def test_e4_gcp_budget_on_a_folder_alone(pack):
     """The only GCP budget filters resourceAncestors ["folders/345678901234"]: whether the
     stack's project sits in that folder is set outside the program
@@ -613,6 +641,12 @@ def test_e5_gcp_budget_following_last_months_spend_has_no_known_amount(pack):
 
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review43: a budgetResourceGroup on the AKS cluster's own resource group (aks-rg, its "
+    "resourceGroupName) is 'cannot decide: may be the node resource group'; with no "
+    "nodeResourceGroup the nodes bill in MC_aks-rg_<name>_eastus, which can never be "
+    "aks-rg whatever the unknown name (learn.microsoft.com/azure/aks/faq; docs: never the "
+    "cluster's own group): no alarm for the pool, a decided fail"))
 def test_e7_classic_budget_on_the_aks_clusters_own_resource_group(pack):
     """An azurerm KubernetesCluster in resource group "aks-rg" (a ResourceGroup of the stack)
     with a GPU default node pool (Standard_NC24ads_A100_v4, max 3), and the only budget a
@@ -1345,6 +1379,12 @@ def test_l5_alibaba_whole_training_stack_passes(pack):
         [messages(found, p) for p in CORE]
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review43: in a GCP + Azure stack the Azure 100,000 subscription budget caps the WHOLE "
+    "estimate (159,667 incl. 129,195 of GCP a3 nodes) and fails on the GCP MIG; an Azure "
+    "budget tracks Azure costs only (docs: each GPU group needs a budget on its cloud; "
+    "budgets each taking in their own group cap that group, not the sum): GCP 137,704 <= "
+    "300,000 and Azure 21,962 <= 100,000, a pass (false alarm)"))
 def test_l6_gcp_and_azure_each_budgeted_on_its_own_cloud(pack):
     """A two-cloud stack: the GCP team stack (its own 300,000 budget) and the Azure team stack
     (its own 100,000 subscription budget). Each cloud's GPUs have a budget of their cloud
