@@ -1397,3 +1397,43 @@ def test_l6_gcp_and_azure_each_budgeted_on_its_own_cloud(pack):
         r.provider = dict(AZ)
     found = run(pack, gcp + azs)
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+
+
+# ============================================== added after the first run (written before
+# their own first run): two shapes the first run's messages pointed at
+
+def test_g9_group_on_a_subnet_named_by_az_id_beside_its_express_bucket(pack):
+    """Added after the first run (g7 also reported "the GPU nodes' zone cannot be read" for a
+    stack subnet given only availabilityZoneId). A subnet of the stack with availabilityZoneId
+    use1-az4 and no availabilityZone (aws.ec2.Subnet takes either: registry
+    pulumi aws ec2.Subnet availabilityZoneId), a g6e group on it reading an S3 Express
+    directory bucket in use1-az4. The zone is read (by its id); docs compare directory buckets
+    with the subnets' availabilityZoneId. Expect: storage-same-zone pass."""
+    s = subnet("g9-sn", None, availabilityZoneId="use1-az4")
+    del s.props["availabilityZone"]
+    dbk = res("aws:s3/directoryBucket:DirectoryBucket", "g9-fast", {
+        "bucket": "g9-fast--use1-az4--x-s3", "location": {"name": "use1-az4",
+                                                           "type": "AvailabilityZone"}})
+    dbk.protect = True
+    t = lt("g9-lt", "g6e.12xlarge", mounts=[dbk])
+    found = run(pack, [s, dbk, t, asg("g9-grp", t, [s], 2), aws_budget()], provider=AWS)
+    assert verdict(found, SSZ) == "pass", messages(found, SSZ)
+
+
+def test_l7_aws_and_gcp_each_budgeted_below_the_sum(pack):
+    """Added after the first run (l6's defect, on another pair of clouds). An AWS ASG of 2
+    g5.12xlarge (2 x 5.672 x 730 = 8,281.12) under an AWS budget of 10,000, and a GCP MIG of 2
+    a2-highgpu-1g (2 x 3.67339 x 730 = 5,363.15) under a GCP budget of 10,000. Each cloud is
+    under its own budget; the sum (13,644.27) is over either, which no single budget tracks.
+    Expect: spend-limit pass."""
+    s = subnet("l7-sn", "us-east-1a")
+    t = lt("l7-lt", "g5.12xlarge")
+    aws_part = [s, t, asg("l7-grp", t, [s], 2), aws_budget("10000")]
+    for r in aws_part:
+        r.provider = dict(AWS)
+    gt = gtemplate("l7-tpl", "a2-highgpu-1g")
+    gcp_part = [gt, mig("l7-mig", gt, "us-central1-a"), gcp_budget("10000")]
+    for r in gcp_part:
+        r.provider = dict(GCP)
+    found = run(pack, aws_part + gcp_part)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
