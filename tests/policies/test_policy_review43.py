@@ -1402,6 +1402,11 @@ def test_l6_gcp_and_azure_each_budgeted_on_its_own_cloud(pack):
 # ============================================== added after the first run (written before
 # their own first run): two shapes the first run's messages pointed at
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review43: a stack subnet given availabilityZoneId use1-az4 (no availabilityZone) makes "
+    "its GPU group a mandatory 'the GPU nodes' zone cannot be read' although the zone is "
+    "named by its AZ id (pulumi aws ec2.Subnet availabilityZoneId; the id docs compare "
+    "directory buckets with) and the use1-az4 directory bucket it reads is in it: a pass"))
 def test_g9_group_on_a_subnet_named_by_az_id_beside_its_express_bucket(pack):
     """Added after the first run (g7 also reported "the GPU nodes' zone cannot be read" for a
     stack subnet given only availabilityZoneId). A subnet of the stack with availabilityZoneId
@@ -1420,6 +1425,11 @@ def test_g9_group_on_a_subnet_named_by_az_id_beside_its_express_bucket(pack):
     assert verdict(found, SSZ) == "pass", messages(found, SSZ)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review43: AWS 8,281.12 under an AWS 10,000 budget and GCP 5,363.15 under a GCP 10,000 "
+    "budget fail as '13,644 exceeds the stack's budget'; a budget tracks its own cloud's "
+    "costs only (docs: a budget on its cloud per GPU group, each group's own cap, not "
+    "the sum): a pass (false alarm, as l6)"))
 def test_l7_aws_and_gcp_each_budgeted_below_the_sum(pack):
     """Added after the first run (l6's defect, on another pair of clouds). An AWS ASG of 2
     g5.12xlarge (2 x 5.672 x 730 = 8,281.12) under an AWS budget of 10,000, and a GCP MIG of 2
