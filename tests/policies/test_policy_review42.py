@@ -486,24 +486,26 @@ def test_c2_stop_then_weekday_morning_restart(pack):
 
 
 
-def test_c4_scheduler_stop_beside_tag_finding_start_lambda(pack):
-    """g5.12xlarge tagged team=ml; a Scheduler stopInstances at +20 h; a Lambda whose
-    environment names TAG_KEY=team, TAG_VALUE=ml, invoked daily by another Scheduler (docs: a
-    Lambda that finds the nodes by tag may start them). Expect: a pause, 5.672 x 730 =
-    4,140.56."""
+def test_c4_scheduler_stop_beside_rule_run_lambda_on_the_instance(pack):
+    """g5.12xlarge; a Scheduler stopInstances at +20 h; an EventBridge rule rate(12 hours)
+    whose target is a Lambda with an input depending on the instance (docs: "any other target
+    acting on the nodes, such as a Lambda function whose input depends on them"; a rule
+    recurs, so it may run after the stop). Expect: a pause, 5.672 x 730 = 4,140.56.
+    (Rewritten after the first run: the first version's Lambda named TAG_KEY team, TAG_VALUE
+    ml, a tag on every resource of the stack, the shape review35h l1 decided singles out
+    nothing; it repeated a decided case.)"""
     i = ec2("c4", "g5.12xlarge")
     stop = _scheduler("c4-stop", "arn:aws:scheduler:::aws-sdk:ec2:stopInstances", i, _at(20))
     fn = res("aws:lambda/function:Function", "c4-starter", {
         "runtime": "python3.12", "handler": "main.handler",
-        "role": "arn:aws:iam::123456789012:role/lambda",
-        "environment": {"variables": {"TAG_KEY": "team", "TAG_VALUE": "ml",
-                                      "ACTION": "start"}}, "tags": TAGS})
-    wake = res("aws:scheduler/schedule:Schedule", "c4-wake", {
-        "scheduleExpression": "cron(0 7 * * ? *)", "scheduleExpressionTimezone": "UTC",
-        "state": "ENABLED", "flexibleTimeWindow": {"mode": "OFF"},
-        "target": {"arn": "fn-arn", "roleArn": "arn:aws:iam::123456789012:role/scheduler"}},
-        deps={"target": [fn]})
-    assert near(estimate(pack, [i, stop, fn, wake], AWS), G5_12 * MONTH)
+        "role": "arn:aws:iam::123456789012:role/lambda", "tags": TAGS})
+    rule = res("aws:cloudwatch/eventRule:EventRule", "c4-wake", {
+        "scheduleExpression": "rate(12 hours)", "state": "ENABLED", "tags": TAGS})
+    tgt = res("aws:cloudwatch/eventTarget:EventTarget", "c4-wake-t", {
+        "rule": "c4-wake", "arn": "arn:aws:lambda:us-east-1:123456789012:function:c4-starter",
+        "input": json.dumps({"InstanceIds": ["i-id"], "action": "start"})},
+        deps={"rule": [rule], "arn": [fn], "input": [i]})
+    assert near(estimate(pack, [i, stop, fn, rule, tgt], AWS), G5_12 * MONTH)
 
 
 def test_c5_autoscale_stop_written_with_an_offset(pack):
@@ -1024,6 +1026,11 @@ def test_h3_gcp_vm_with_external_ipv6(pack):
     assert verdict(found, NPI) == "fail", messages(found, NPI)
 
 
+@pytest.mark.xfail(strict=True, reason="review42: an aws-native Instance whose eth0 network interface "
+                   "says associatePublicIpAddress true (a public IPv4 on eth0: EC2 API "
+                   "InstanceNetworkInterfaceSpecification.AssociatePublicIpAddress, which "
+                   "AWS::EC2::Instance NetworkInterfaces passes through) passes no-public-ingress; the docs read "
+                   "that field only to turn public IPs off")
 def test_h4_native_instance_interface_with_public_ip(pack):
     """aws-native Instance g6.xlarge with networkInterfaces [{deviceIndex "0",
     associatePublicIpAddress true, subnetId of a private stack subnet}]. Expect: fail."""
@@ -1098,9 +1105,11 @@ def test_i3_negative_block_fee_refused(pack):
 
 
 def test_i4_misspelt_policy_name_refused(pack):
-    """A config entry for "spend-limits" (no such policy). Expect: INVALID_ARGUMENT naming it."""
+    """A config entry for "spend-limits" (no such policy). Expect: INVALID_ARGUMENT naming it.
+    (Fixed after the first run: the entry lacked the enforcementLevel the CLI always sends, so
+    the harness raised KeyError before anything reached the pack.)"""
     config = pack.cli_config()
-    config["spend-limits"] = {"maxMonthlyUsd": 1000}
+    config["spend-limits"] = {"enforcementLevel": "mandatory", "maxMonthlyUsd": 1000}
     with pytest.raises(grpc.RpcError) as err:
         pack.send_config(config)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
