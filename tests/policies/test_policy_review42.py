@@ -405,6 +405,42 @@ def test_b4_instance_from_template_with_one_interface_object(pack):
         deps={"launchTemplate": [t]})
     found = run(pack, [sa, sb, fs, t, i, aws_budget()], provider=AWS)
     assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+    # Round 2: the reason the docstring gives (the FSx is not in the nodes' zone, us-east-1b).
+    # Round 1 passed on "the GPU nodes' zone cannot be read. Found: nothing" instead.
+    assert "b4-fs" in messages(found, SSZ), messages(found, SSZ)
+
+
+def test_b4b_instance_from_one_interface_template_same_zone(pack):
+    """Round 2 (written before its first run): the b4 stack with the template's one interface
+    object on the FSx's own us-east-1a subnet. Docs: a list input given as one object is read
+    as a list of that one, and AWS zones are read through the subnet. Expect: storage-same-zone
+    pass."""
+    sa = subnet("b4b-a", "us-east-1a")
+    fs = fsx("b4b-fs", sa)
+    t = lt("b4b-lt", "g6e.xlarge", mounts=[fs], networkInterfaces={
+        "deviceIndex": 0.0, "subnetId": "subnet-a", "associatePublicIpAddress": "false"})
+    t.deps["networkInterfaces"] = [sa]
+    i = res("aws:ec2/instance:Instance", "b4b", {
+        "launchTemplate": {"id": "lt-id", "version": "$Latest"}, "tags": TAGS},
+        deps={"launchTemplate": [t]})
+    found = run(pack, [sa, fs, t, i, aws_budget()], provider=AWS)
+    assert verdict(found, SSZ) == "pass", messages(found, SSZ)
+
+
+def test_b4c_instance_from_listed_interface_template_same_zone(pack):
+    """Round 2 (written before its first run): the same with networkInterfaces as a one-entry
+    list, to tell the one-object reading from the instance-through-template zone reading.
+    Expect: storage-same-zone pass."""
+    sa = subnet("b4c-a", "us-east-1a")
+    fs = fsx("b4c-fs", sa)
+    t = lt("b4c-lt", "g6e.xlarge", mounts=[fs], networkInterfaces=[{
+        "deviceIndex": 0.0, "subnetId": "subnet-a", "associatePublicIpAddress": "false"}])
+    t.deps["networkInterfaces"] = [sa]
+    i = res("aws:ec2/instance:Instance", "b4c", {
+        "launchTemplate": {"id": "lt-id", "version": "$Latest"}, "tags": TAGS},
+        deps={"launchTemplate": [t]})
+    found = run(pack, [sa, fs, t, i, aws_budget()], provider=AWS)
+    assert verdict(found, SSZ) == "pass", messages(found, SSZ)
 
 
 def test_b5_native_ec2_fleet_on_demand(pack):
@@ -785,6 +821,22 @@ def test_e12_malformed_aws_size_keeps_gcp_alarm_finding(pack):
     found = run(pack, stack, provider=None)
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
     assert "no budget alarm on gcp" in messages(found, SPEND).lower()
+
+
+def test_e12b_gcp_alarm_finding_is_on_the_gcp_vm(pack):
+    """Round 2 (written before its first run): the e12 stack. The "no budget alarm on gcp"
+    finding is about the GCP VM: it is reported on e12b-gcp (its URN) or names it, not only on
+    the malformed AWS group."""
+    s = subnet("e12b-sn", "us-east-1a")
+    t = lt("e12b-lt", "g6.xlarge")
+    g = asg("e12b", t, [s], 2, maxSize="lots")
+    stack = (_on(AWS, s, t, g, aws_budget("1000000"))
+             + _on(GCP, gvm("e12b-gcp", "g2-standard-8")))
+    found = run(pack, stack, provider=None)
+    ds = [d for d in found if d.policy == SPEND and "no budget alarm on gcp" in d.message]
+    assert ds, messages(found, SPEND)
+    assert any("e12b-gcp" in d.urn or "e12b-gcp" in d.message for d in ds), \
+        [(d.urn, d.message) for d in ds]
 
 
 def test_e13_alibaba_reservation_amount_in_words(pack):
