@@ -391,6 +391,10 @@ def test_b3_ec2_fleet_override_by_availability_zone(pack):
     assert verdict(found, SSZ) == "fail", messages(found, SSZ)
 
 
+@pytest.mark.xfail(strict=True, reason="review42: an aws:ec2/instance launched from a stack launch template whose network "
+                   "interface names a stack subnet (dependency) is judged 'the GPU nodes\' zone "
+                   "cannot be read. Found: nothing' (mandatory) though RunInstances takes the "
+                   "template's interface subnet (API_RequestLaunchTemplateData NetworkInterfaces); the cross-zone FSx is never named")
 def test_b4_instance_from_template_with_one_interface_object(pack):
     """aws:ec2/instance launched from a template whose networkInterfaces is ONE object naming a
     us-east-1b subnet; the template mounts an FSx in us-east-1a. Expect: storage-same-zone
@@ -410,6 +414,10 @@ def test_b4_instance_from_template_with_one_interface_object(pack):
     assert "b4-fs" in messages(found, SSZ), messages(found, SSZ)
 
 
+@pytest.mark.xfail(strict=True, reason="review42: an aws:ec2/instance launched from a stack launch template whose network "
+                   "interface names a stack subnet (dependency) is judged 'the GPU nodes\' zone "
+                   "cannot be read. Found: nothing' (mandatory) though RunInstances takes the "
+                   "template's interface subnet (API_RequestLaunchTemplateData NetworkInterfaces); a same-zone stack fails (false alarm)")
 def test_b4b_instance_from_one_interface_template_same_zone(pack):
     """Round 2 (written before its first run): the b4 stack with the template's one interface
     object on the FSx's own us-east-1a subnet. Docs: a list input given as one object is read
@@ -427,6 +435,10 @@ def test_b4b_instance_from_one_interface_template_same_zone(pack):
     assert verdict(found, SSZ) == "pass", messages(found, SSZ)
 
 
+@pytest.mark.xfail(strict=True, reason="review42: an aws:ec2/instance launched from a stack launch template whose network "
+                   "interface names a stack subnet (dependency) is judged 'the GPU nodes\' zone "
+                   "cannot be read. Found: nothing' (mandatory) though RunInstances takes the "
+                   "template's interface subnet (API_RequestLaunchTemplateData NetworkInterfaces); a false alarm also with a list")
 def test_b4c_instance_from_listed_interface_template_same_zone(pack):
     """Round 2 (written before its first run): the same with networkInterfaces as a one-entry
     list, to tell the one-object reading from the instance-through-template zone reading.
@@ -823,6 +835,10 @@ def test_e12_malformed_aws_size_keeps_gcp_alarm_finding(pack):
     assert "no budget alarm on gcp" in messages(found, SPEND).lower()
 
 
+@pytest.mark.xfail(strict=True, reason="review42: in a stack with AWS and GCP GPU compute, the "
+                   "GCP 'no budget alarm on gcp' finding is reported on the AWS group's URN and "
+                   "names no GCP resource (also with a well-formed AWS group): the GCP VM that "
+                   "lacks the alarm is not named")
 def test_e12b_gcp_alarm_finding_is_on_the_gcp_vm(pack):
     """Round 2 (written before its first run): the e12 stack. The "no budget alarm on gcp"
     finding is about the GCP VM: it is reported on e12b-gcp (its URN) or names it, not only on
