@@ -1089,11 +1089,6 @@ def test_h3_gcp_vm_with_external_ipv6(pack):
     assert verdict(found, NPI) == "fail", messages(found, NPI)
 
 
-@pytest.mark.xfail(strict=True, reason="review42: an aws-native Instance whose eth0 interface says "
-                   "associatePublicIpAddress true (a public IPv4 on eth0: EC2 API "
-                   "InstanceNetworkInterfaceSpecification.AssociatePublicIpAddress, which "
-                   "AWS::EC2::Instance NetworkInterfaces passes through) passes "
-                   "no-public-ingress; the docs read that field only to turn public IPs off")
 def test_h4_native_instance_interface_with_public_ip(pack):
     """aws-native Instance g6.xlarge with networkInterfaces [{deviceIndex "0",
     associatePublicIpAddress true, subnetId of a private stack subnet}]. Expect: fail."""
