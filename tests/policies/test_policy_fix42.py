@@ -11,13 +11,22 @@ A. no-public-ingress: a network interface that says associatePublicIpAddress tru
    InstanceNetworkInterface has no such flag), a launch template's interfaces (aws and
    aws-native), and a launch configuration (aws; aws-native: CloudFormation
    AWS::AutoScaling::LaunchConfiguration AssociatePublicIpAddress).
+B. storage-same-zone: an AWS instance's zone is its subnet's (VPC User Guide: a subnet is in one
+   zone). An instance (aws or aws-native) or Spot Instance request launched from a launch
+   template whose network interfaces name a subnet launches there, unless the request names its
+   own subnetId or network interfaces: "Any additional parameters that you specify for the new
+   instance overwrite the corresponding parameters included in the launch template" (EC2 API
+   RunInstances, LaunchTemplate). An EC2 Fleet / Spot Fleet launches into its template's subnet
+   where no override names a subnet or zone (FleetLaunchTemplateOverrides SubnetId /
+   AvailabilityZone override the template). An aws-native instance reads its zone the same way
+   (CloudFormation AWS::EC2::Instance SubnetId, NetworkInterfaces[].SubnetId).
 """
 from __future__ import annotations
 
 import pytest
 
 from tests.policies.test_policy_review35f import (
-    AWS, NPI, TAGS, aws_budget, ec2, lt, messages, subnet, verdict,
+    AWS, NPI, SSZ, TAGS, aws_budget, ec2, fsx, lt, messages, subnet, verdict,
 )
 from tests.policy_fixtures import res
 from tests.policy_harness import run
@@ -100,3 +109,164 @@ def test_a3_classic_and_template_siblings_with_a_public_interface(pack, shape):
     found = run(pack, [s, node, aws_budget()], provider=AWS)
     assert verdict(found, NPI) == "fail", messages(found, NPI)
     assert "a3 (" in messages(found, NPI)
+
+
+# ======================================================= B. the zone read through the template
+
+def _template(name, on_subnet, mounts, as_list=True, **p):
+    nic = {"deviceIndex": 0.0, "subnetId": "subnet-id", "associatePublicIpAddress": "false"}
+    t = lt(name, "g6e.xlarge", mounts=mounts, networkInterfaces=[nic] if as_list else nic, **p)
+    t.deps["networkInterfaces"] = [on_subnet]
+    return t
+
+
+def _from(kind, name, template, **p):
+    deps = {"launchTemplate": [template]}
+    for key, value in p.pop("deps", {}).items():
+        deps[key] = value
+    return res(kind, name, {"launchTemplate": {"id": "lt-id", "version": "$Latest"},
+                            "tags": TAGS, **p}, deps=deps)
+
+
+@pytest.mark.parametrize("kind", ["aws:ec2/instance:Instance",
+                                  "aws:ec2/spotInstanceRequest:SpotInstanceRequest"])
+@pytest.mark.parametrize("fs_zone, expected", [("us-east-1b", "pass"), ("us-east-1a", "fail")])
+def test_b1_instance_zone_from_its_template_interface(pack, kind, fs_zone, expected):
+    """The template's interface names the us-east-1b stack subnet; the FSx it mounts is in
+    fs_zone. Same zone: pass; us-east-1a: fail, naming the FSx."""
+    sa, sb = subnet("b1-a", "us-east-1a"), subnet("b1-b", "us-east-1b")
+    fs = fsx("b1-fs", sa if fs_zone == "us-east-1a" else sb)
+    t = _template("b1-lt", sb, [fs])
+    found = run(pack, [sa, sb, fs, t, _from(kind, "b1", t), aws_budget()], provider=AWS)
+    assert verdict(found, SSZ) == expected, messages(found, SSZ)
+    if expected == "fail":
+        assert "b1-fs" in messages(found, SSZ) and "us-east-1b" in messages(found, SSZ)
+
+
+def test_b2_instance_own_subnet_wins_over_the_template(pack):
+    """The instance names its own us-east-1a stack subnet; its template's interface names
+    us-east-1b; the FSx is in us-east-1a. RunInstances takes the instance's own: pass."""
+    sa, sb = subnet("b2-a", "us-east-1a"), subnet("b2-b", "us-east-1b")
+    fs = fsx("b2-fs", sa)
+    t = _template("b2-lt", sb, [fs])
+    i = _from("aws:ec2/instance:Instance", "b2", t, subnetId="subnet-a", deps={"subnetId": [sa]})
+    found = run(pack, [sa, sb, fs, t, i, aws_budget()], provider=AWS)
+    assert verdict(found, SSZ) == "pass", messages(found, SSZ)
+
+
+def test_b3_instance_own_interface_wins_over_the_template(pack):
+    """The instance attaches an existing interface of the stack (aws:ec2/networkInterface on
+    the us-east-1a subnet) as device 0; its template's interface names us-east-1b. The FSx in
+    us-east-1b is then in the other zone: fail."""
+    sa, sb = subnet("b3-a", "us-east-1a"), subnet("b3-b", "us-east-1b")
+    fs = fsx("b3-fs", sb)
+    eni = res("aws:ec2/networkInterface:NetworkInterface", "b3-eni",
+              {"subnetId": "subnet-a", "tags": TAGS}, deps={"subnetId": [sa]})
+    t = _template("b3-lt", sb, [fs])
+    i = _from("aws:ec2/instance:Instance", "b3", t,
+              networkInterfaces=[{"deviceIndex": 0.0, "networkInterfaceId": "eni-id"}],
+              deps={"networkInterfaces": [eni]})
+    found = run(pack, [sa, sb, fs, eni, t, i, aws_budget()], provider=AWS)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+    assert "b3-fs" in messages(found, SSZ)
+
+
+def test_b4_instance_own_literal_subnet_is_not_the_templates(pack):
+    """The instance names a subnet the stack does not create (a literal id); its template's
+    interface names the FSx's own us-east-1b subnet. The instance's own subnet wins, and its
+    zone is not in the program: not the template's zone (no pass); 'cannot decide'."""
+    sb = subnet("b4-b", "us-east-1b")
+    fs = fsx("b4-fs", sb)
+    t = _template("b4-lt", sb, [fs])
+    i = _from("aws:ec2/instance:Instance", "b4", t, subnetId="subnet-0feedface0000000a")
+    found = run(pack, [sb, fs, t, i, aws_budget()], provider=AWS)
+    assert verdict(found, SSZ) == "undecided", messages(found, SSZ)
+
+
+def test_b5_template_placement_zone(pack):
+    """A template without interfaces whose placement names us-east-1b; the FSx is in
+    us-east-1a (RequestLaunchTemplateData.Placement.AvailabilityZone): fail."""
+    sa = subnet("b5-a", "us-east-1a")
+    fs = fsx("b5-fs", sa)
+    t = lt("b5-lt", "g6e.xlarge", mounts=[fs], placement={"availabilityZone": "us-east-1b"})
+    found = run(pack, [sa, fs, t, _from("aws:ec2/instance:Instance", "b5", t), aws_budget()],
+                provider=AWS)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+    assert "b5-fs" in messages(found, SSZ)
+
+
+@pytest.mark.parametrize("key", ["subnetId", "networkInterfaces"])
+@pytest.mark.parametrize("fs_zone, expected", [("us-east-1a", "pass"), ("us-east-1b", "fail")])
+def test_b6_native_instance_zone_from_its_subnet(pack, key, fs_zone, expected):
+    """An aws-native Instance on the us-east-1a stack subnet (SubnetId, or its interface's);
+    it mounts the FSx (user data built from it) in fs_zone."""
+    sa, sb = subnet("b6-a", "us-east-1a"), subnet("b6-b", "us-east-1b")
+    fs = fsx("b6-fs", sa if fs_zone == "us-east-1a" else sb)
+    value = "subnet-a" if key == "subnetId" else [{"deviceIndex": "0", "subnetId": "subnet-a"}]
+    i = res("aws-native:ec2:Instance", "b6", {
+        "instanceType": "g6e.xlarge", "imageId": "ami-0a1b2c3d4e5f60718", key: value,
+        "userData": "IyEvYmluL2Jhc2g=", "tags": [{"key": k, "value": v} for k, v in TAGS.items()]},
+        deps={key: [sa], "userData": [fs]})
+    found = run(pack, [sa, sb, fs, i, aws_budget()], provider=AWS)
+    assert verdict(found, SSZ) == expected, messages(found, SSZ)
+    if expected == "fail":
+        assert "b6-fs" in messages(found, SSZ)
+
+
+def test_b7_native_instance_from_native_template(pack):
+    """An aws-native Instance from an aws-native template whose interface names the us-east-1b
+    subnet; the FSx it mounts is in us-east-1a: fail."""
+    sa, sb = subnet("b7-a", "us-east-1a"), subnet("b7-b", "us-east-1b")
+    fs = fsx("b7-fs", sa)
+    t = res("aws-native:ec2:LaunchTemplate", "b7-lt", {"launchTemplateData": {
+        "instanceType": "g6e.xlarge", "imageId": "ami-0a1b2c3d4e5f60718",
+        "networkInterfaces": [{"deviceIndex": 0, "subnetId": "subnet-b"}]}},
+        deps={"launchTemplateData": [sb]})
+    i = res("aws-native:ec2:Instance", "b7", {
+        "instanceType": "g6e.xlarge", "launchTemplate": {"launchTemplateId": "lt-id",
+                                                         "version": "1"},
+        "userData": "IyEvYmluL2Jhc2g=", "tags": [{"key": k, "value": v} for k, v in TAGS.items()]},
+        deps={"launchTemplate": [t], "userData": [fs]})
+    found = run(pack, [sa, sb, fs, t, i, aws_budget()], provider=AWS)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+    assert "b7-fs" in messages(found, SSZ)
+
+
+def _fleet(kind, name, template, overrides=None):
+    conf = {"launchTemplateSpecification": {"launchTemplateId": "lt-id", "version": "$Latest"}}
+    if overrides:
+        conf["overrides"] = overrides
+    if kind == "aws:ec2/fleet:Fleet":
+        props = {"type": "instant", "targetCapacitySpecification": {
+            "defaultTargetCapacityType": "on-demand", "totalTargetCapacity": 2.0}}
+    else:
+        props = {"iamFleetRole": "arn:aws:iam::123456789012:role/fleet", "targetCapacity": 2.0}
+    return res(kind, name, {**props, "launchTemplateConfigs": [conf], "tags": TAGS},
+               deps={"launchTemplateConfigs": [template]})
+
+
+@pytest.mark.parametrize("kind", ["aws:ec2/fleet:Fleet",
+                                  "aws:ec2/spotFleetRequest:SpotFleetRequest"])
+@pytest.mark.parametrize("fs_zone, expected", [("us-east-1b", "pass"), ("us-east-1a", "fail")])
+def test_b8_fleet_zone_from_its_template_interface(pack, kind, fs_zone, expected):
+    """A fleet with no override naming a subnet or zone, from a template whose one interface
+    object names the us-east-1b stack subnet; the FSx is in fs_zone."""
+    sa, sb = subnet("b8-a", "us-east-1a"), subnet("b8-b", "us-east-1b")
+    fs = fsx("b8-fs", sa if fs_zone == "us-east-1a" else sb)
+    t = _template("b8-lt", sb, [fs], as_list=False)
+    found = run(pack, [sa, sb, fs, t, _fleet(kind, "b8", t), aws_budget("100000")], provider=AWS)
+    assert verdict(found, SSZ) == expected, messages(found, SSZ)
+    if expected == "fail":
+        assert "b8-fs" in messages(found, SSZ)
+
+
+def test_b9_fleet_override_zone_wins_over_the_template(pack):
+    """The override names availabilityZone us-east-1a, the template's interface us-east-1b;
+    the FSx is in us-east-1a: the override wins, pass."""
+    sa, sb = subnet("b9-a", "us-east-1a"), subnet("b9-b", "us-east-1b")
+    fs = fsx("b9-fs", sa)
+    t = _template("b9-lt", sb, [fs])
+    fleet = _fleet("aws:ec2/fleet:Fleet", "b9", t, [{"availabilityZone": "us-east-1a",
+                                                     "instanceType": "g6e.xlarge"}])
+    found = run(pack, [sa, sb, fs, t, fleet, aws_budget("100000")], provider=AWS)
+    assert verdict(found, SSZ) == "pass", messages(found, SSZ)

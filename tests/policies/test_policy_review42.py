@@ -47,10 +47,6 @@ G2_8, A2_1 = 0.853624, 3.67339
 NC24, NC4T4 = 3.673, 0.526
 GN7I = 2.56083
 FS_ID = "fs-0123456789abcdef0"
-B4_DEFECT = ("review42: an aws:ec2/instance launched from a stack launch template whose network "
-             "interface names a stack subnet (by dependency) is judged 'the GPU nodes' zone cannot "
-             "be read. Found: nothing' (mandatory), though RunInstances takes the template's "
-             "interface subnet (EC2 API RequestLaunchTemplateData.NetworkInterfaces): ")
 
 
 def _on(provider, *resources):
@@ -395,7 +391,6 @@ def test_b3_ec2_fleet_override_by_availability_zone(pack):
     assert verdict(found, SSZ) == "fail", messages(found, SSZ)
 
 
-@pytest.mark.xfail(strict=True, reason=B4_DEFECT + "the cross-zone FSx is never named")
 def test_b4_instance_from_template_with_one_interface_object(pack):
     """aws:ec2/instance launched from a template whose networkInterfaces is ONE object naming a
     us-east-1b subnet; the template mounts an FSx in us-east-1a. Expect: storage-same-zone
@@ -415,7 +410,6 @@ def test_b4_instance_from_template_with_one_interface_object(pack):
     assert "b4-fs" in messages(found, SSZ), messages(found, SSZ)
 
 
-@pytest.mark.xfail(strict=True, reason=B4_DEFECT + "a same-zone stack fails (false alarm)")
 def test_b4b_instance_from_one_interface_template_same_zone(pack):
     """Round 2 (written before its first run): the b4 stack with the template's one interface
     object on the FSx's own us-east-1a subnet. Docs: a list input given as one object is read
@@ -433,7 +427,6 @@ def test_b4b_instance_from_one_interface_template_same_zone(pack):
     assert verdict(found, SSZ) == "pass", messages(found, SSZ)
 
 
-@pytest.mark.xfail(strict=True, reason=B4_DEFECT + "a false alarm also with a list")
 def test_b4c_instance_from_listed_interface_template_same_zone(pack):
     """Round 2 (written before its first run): the same with networkInterfaces as a one-entry
     list, to tell the one-object reading from the instance-through-template zone reading.
