@@ -20,13 +20,20 @@ B. storage-same-zone: an AWS instance's zone is its subnet's (VPC User Guide: a 
    where no override names a subnet or zone (FleetLaunchTemplateOverrides SubnetId /
    AvailabilityZone override the template). An aws-native instance reads its zone the same way
    (CloudFormation AWS::EC2::Instance SubnetId, NetworkInterfaces[].SubnetId).
+C. spend-limit: "no budget alarm on <cloud>" is about that cloud's GPU compute: it is reported
+   on (and so names) a GPU group of that cloud, whatever cloud the stack's first group is on.
+   An Alibaba autoReleaseTime already past is refused with an expected value that states no
+   date (any date written into the pack is past some day).
 """
 from __future__ import annotations
 
 import pytest
 
+import re
+
 from tests.policies.test_policy_review35f import (
-    AWS, NPI, SSZ, TAGS, aws_budget, ec2, fsx, lt, messages, subnet, verdict,
+    AWS, AZ, GCP, NPI, SPEND, SSZ, TAGS, asg, aws_budget, ec2, ecs, fsx, gcp_budget,
+    gvm, lt, messages, subnet, verdict, vmss,
 )
 from tests.policy_fixtures import res
 from tests.policy_harness import run
@@ -270,3 +277,70 @@ def test_b9_fleet_override_zone_wins_over_the_template(pack):
                                                      "instanceType": "g6e.xlarge"}])
     found = run(pack, [sa, sb, fs, t, fleet, aws_budget("100000")], provider=AWS)
     assert verdict(found, SSZ) == "pass", messages(found, SSZ)
+
+
+# ======================================================= C. spend-limit findings on their cloud
+
+def _on(provider, *resources):
+    for r in resources:
+        r.provider = dict(provider)
+    return list(resources)
+
+
+def _alarm_findings(found, cloud):
+    return [d for d in found if d.policy == SPEND
+            and f"the stack has no budget alarm on {cloud}" in d.message]
+
+
+@pytest.mark.parametrize("aws_budgeted", [True, False])
+def test_c1_gcp_alarm_finding_on_the_gcp_vm(pack, aws_budgeted):
+    """AWS group first in the stack, then a GCP g2-standard-8 VM with no GCP budget. The GCP
+    finding is on the VM (its URN, its name in the message), never on the AWS group; with no
+    AWS budget either, the AWS finding stays on the AWS group."""
+    s = subnet("c1-sn", "us-east-1a")
+    t = lt("c1-lt", "g6.xlarge")
+    g = asg("c1", t, [s], 2)
+    stack = _on(AWS, s, t, g, *([aws_budget("1000000")] if aws_budgeted else [])) + \
+        _on(GCP, gvm("c1-gcp", "g2-standard-8"))
+    found = run(pack, stack, provider=None)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+    ds = _alarm_findings(found, "gcp")
+    assert [d.urn.rsplit("::", 1)[-1] for d in ds] == ["c1-gcp"], [(d.urn, d.message) for d in ds]
+    assert "c1-gcp (gcp:compute/instance:Instance)" in ds[0].message
+    aws = _alarm_findings(found, "aws")
+    assert [d.urn.rsplit("::", 1)[-1] for d in aws] == ([] if aws_budgeted else ["c1"])
+
+
+def test_c2_azure_alarm_finding_on_the_scale_set(pack):
+    """A GCP VM (budgeted) first, then an Azure T4 scale set with no budget: the azure finding
+    is on the scale set."""
+    stack = _on(GCP, gvm("c2-gcp", "g2-standard-8"), gcp_budget("1000000")) + \
+        _on(AZ, vmss("c2-ss", "Standard_NC4as_T4_v3", 2.0))
+    found = run(pack, stack, provider=None)
+    ds = _alarm_findings(found, "azure")
+    assert [d.urn.rsplit("::", 1)[-1] for d in ds] == ["c2-ss"], messages(found, SPEND)
+    assert not _alarm_findings(found, "gcp"), messages(found, SPEND)
+
+
+def test_c3_past_release_time_example_states_no_date(pack):
+    """An ECS gn7i instance whose autoReleaseTime is already past: fail, and what it expects
+    is a time later than now, with no example date that can itself be past."""
+    found = run(pack, [ecs("c3", release="2025-01-01T00:00:00Z")], provider={"region":
+                                                                            "eu-central-1"})
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+    past = [d.message for d in found if "already past" in d.message]
+    assert len(past) == 1, messages(found, SPEND)
+    expected = past[0].split("Expected: ", 1)[1].split(". Fix: ", 1)[0]
+    assert "later than now" in expected and "yyyy-MM-ddTHH:mm:ssZ" in expected, expected
+    assert not re.search(r"\d{4}-\d{2}-\d{2}", expected), expected
+
+
+def test_c4_malformed_release_time_example_states_no_date(pack):
+    """An autoReleaseTime "friday" is not a time: fail; the form it expects carries no date."""
+    found = run(pack, [ecs("c4", release="friday")], provider={"region": "eu-central-1"})
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+    bad = [d.message for d in found if "is not a time" in d.message]
+    assert len(bad) == 1, messages(found, SPEND)
+    expected = bad[0].split("Expected: ", 1)[1].split(". Fix: ", 1)[0]
+    assert "yyyy-MM-ddTHH:mm:ssZ" in expected and not re.search(r"\d{4}-\d{2}-\d{2}",
+                                                                 expected), expected

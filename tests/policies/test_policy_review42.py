@@ -823,10 +823,6 @@ def test_e12_malformed_aws_size_keeps_gcp_alarm_finding(pack):
     assert "no budget alarm on gcp" in messages(found, SPEND).lower()
 
 
-@pytest.mark.xfail(strict=True, reason="review42: in a stack with AWS and GCP GPU compute, the "
-                   "GCP 'no budget alarm on gcp' finding is reported on the AWS group's URN and "
-                   "names no GCP resource (also with a well-formed AWS group): the GCP VM that "
-                   "lacks the alarm is not named")
 def test_e12b_gcp_alarm_finding_is_on_the_gcp_vm(pack):
     """Round 2 (written before its first run): the e12 stack. The "no budget alarm on gcp"
     finding is about the GCP VM: it is reported on e12b-gcp (its URN) or names it, not only on
