@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Optional
 
-from trainstack_policies.capacity import takes_attached_gpus
+from trainstack_policies.capacity import launch_zones, takes_attached_gpus
 from trainstack_policies.inventory.compute_aws import _aws_fleet, _aws_group, _eks_group
 from trainstack_policies.inventory.groups import NodeGroup, is_gpu_group, launch_settings
 from trainstack_policies.inventory.lifetimes import enforced_hours
@@ -24,7 +24,6 @@ from trainstack_policies.inventory.tokens import (
     AWS_NATIVE_FLEET,
     AWS_SPOT_FLEET,
     AWS_SPOT_INSTANCE_REQUEST,
-    AWS_SUBNET,
     AZ_VM,
     AZ_VMSS,
     GCP_IGM,
@@ -191,14 +190,16 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
         elif r.type in (AWS_INSTANCE, AWS_SPOT_INSTANCE_REQUEST):
             # A SpotInstanceRequest takes an instance's inputs and launches one spot instance.
             lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE))
-            zone = _zone(r.get("availabilityZone") or next(
-                iter(_subnet_zones(r, "subnetId", AWS_SUBNET, "availabilityZone")), ""))
+            # Its zone: availabilityZone, else the stack subnet it launches in: its own
+            # subnetId or interfaces, else (naming neither) its launch template's interfaces.
+            zones = [_zone(z) for z in ([r.get("availabilityZone")] if r.get("availabilityZone")
+                                        else launch_zones(r, lt))] or [""]
             itype = r.get("instanceType") or (lt.get("instanceType") if lt else None)
             market = r.get("instanceMarketOptions.marketType") or (
                 lt.get("instanceMarketOptions.marketType") if lt else None)
             groups.append(NodeGroup(r, lt, itype, 1, market == "spot"
-                                    or r.type == AWS_SPOT_INSTANCE_REQUEST, [zone],
-                                    _aws_region(r, [zone])))
+                                    or r.type == AWS_SPOT_INSTANCE_REQUEST, zones,
+                                    _aws_region(r, zones)))
         elif r.type in (GCP_IGM, GCP_REGION_IGM):
             # Every version's template runs VMs (a canary's too): each one's type counts.
             templates = [d for d in r.deps.get("versions", []) if d.type in GCP_TEMPLATES]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
+from trainstack_policies.capacity import template_zones
 from trainstack_policies.inventory.groups import NodeGroup
 from trainstack_policies.inventory.tokens import (
     AWS_LAUNCH_CONFIGURATION,
@@ -224,6 +225,16 @@ def _aws_fleet(r: Resource) -> NodeGroup:
         for kind in (AWS_SUBNET, AWS_NATIVE_SUBNET):
             zones += [z for z in _subnet_zones(r, key, kind, "availabilityZone")
                       if z not in zones]
+    # Where no override or launch specification names a subnet or zone, the nodes launch where
+    # their launch template's interfaces (or placement) put them: an override overrides the
+    # template, nothing else does (EC2 API FleetLaunchTemplateOverrides SubnetId /
+    # AvailabilityZone; RequestLaunchTemplateData.NetworkInterfaces[].SubnetId).
+    entries = specs + [o for conf in _dicts(configs) if isinstance(conf, dict)
+                       for o in _dicts(conf.get("overrides") or conf.get("override"))]
+    if not zones and not any(e is UNKNOWN or e.get("subnetId") is not None
+                             or e.get("availabilityZone") is not None for e in entries):
+        for lt in lts:
+            zones += [_zone(z) for z in template_zones(lt) if _zone(z) not in zones]
     if r.type == AWS_SPOT_FLEET:
         count, spot = _count(r.get("targetCapacity")), True
         on_demand = r.get("onDemandTargetCapacity")

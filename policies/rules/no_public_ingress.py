@@ -225,10 +225,27 @@ def _aws(r: Resource, config) -> list[Violation]:
                               "associatePublicIpAddress \"true\"", "\"false\"",
                               "set associate_public_ip_address=\"false\" on every interface; "
                               "reach nodes through SSH CIDRs, a bastion or SSM")]
-    if (t in _AWS_INSTANCES or t == "aws:ec2/launchConfiguration:LaunchConfiguration") and \
+    if (t in _AWS_INSTANCES or t in _AWS_LAUNCH_CONFIGURATIONS) and \
             truthy(r.known("associatePublicIpAddress")):
+        # aws-native: CloudFormation AWS::AutoScaling::LaunchConfiguration AssociatePublicIpAddress,
+        # the same switch for every instance of the group.
         return [violation(r, "the node gets a public IP address", "associatePublicIpAddress true",
                           "false", "set associate_public_ip_address=False")]
+    if t == "aws-native:ec2:Instance":
+        # CloudFormation AWS::EC2::Instance has no top-level switch: an interface's
+        # AssociatePublicIpAddress true gives the instance a public IPv4 address (EC2 API
+        # InstanceNetworkInterfaceSpecification.AssociatePublicIpAddress, "Indicates whether to
+        # assign a public IPv4 address to an instance"), whatever the subnet maps on launch.
+        public = []
+        for i, n in enumerate(r.entries("networkInterfaces", AWS_INTERFACE_KEYS)):
+            if _nic(r, n, f"networkInterfaces.{i}") and \
+                    truthy(_known(r, n, "associatePublicIpAddress", f"networkInterfaces.{i}")):
+                public.append(i)
+        if public:
+            return [violation(r, "the node gets a public IP address",
+                              f"associatePublicIpAddress true on network interface(s) {public}",
+                              "false", "set associate_public_ip_address=False on every network "
+                              "interface; reach nodes through SSH CIDRs, a bastion or SSM")]
     if t == "aws:ec2/spotFleetRequest:SpotFleetRequest":
         # Launch specifications take an instance's inputs (pulumi-aws SpotFleetRequest
         # launch_specifications[].associate_public_ip_address).

@@ -257,7 +257,7 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                     out.append(violation(
                         node.resource, "the auto-release time is not a time, so it releases "
                         "nothing and stands in for no budget alarm", release,
-                        "an ISO-8601 UTC time (2026-12-05T00:00:00Z)",
+                        "an ISO-8601 UTC time (yyyy-MM-ddTHH:mm:ssZ)",
                         "set auto_release_time to the release time in ISO-8601 UTC"))
                 elif release and node.resource.type in (ALI_INSTANCE, ALI_INSTANCE_SET) and \
                         _hours_until(release) is None:
@@ -266,7 +266,8 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                     out.append(violation(
                         node.resource, "the auto-release time is already past, so it releases "
                         "nothing and stands in for no budget alarm", release,
-                        "an ISO-8601 UTC time in the future (2026-12-05T00:00:00Z)",
+                        # No example date: any one written here is past some day.
+                        "an ISO-8601 UTC time (yyyy-MM-ddTHH:mm:ssZ) later than now",
                         "set auto_release_time to a release time still to come"))
                 elif node.resource.type not in (ALI_INSTANCE, ALI_INSTANCE_SET) or not release:
                     out.append(violation(
@@ -276,7 +277,7 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                         "set auto_release_time on each pay-as-you-go ecs.Instance or "
                         "ecs.EcsInstanceSet (an ess scaling group cannot release itself)"))
         else:
-            found, undecided = _alarm(cloud, groups, found_budgets, anchor, undecided)
+            found, undecided = _alarm(cloud, groups, found_budgets, undecided)
             out += found
 
     # 2. Budgets above the configured cap, or in another currency; amounts that are no number.
@@ -350,7 +351,7 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
     return out
 
 
-def _alarm(cloud: str, groups: list, found_budgets: list, anchor: Resource,
+def _alarm(cloud: str, groups: list, found_budgets: list,
            undecided: Optional[UnknownValue]) -> tuple[list[Violation], Optional[UnknownValue]]:
     """The budget alarm of each GPU group on `cloud`: a budget of that cloud that notifies
     someone and takes the group in (Budget.coverage). A group no such budget takes in is
@@ -394,8 +395,10 @@ def _alarm(cloud: str, groups: list, found_budgets: list, anchor: Resource,
         why = "; ".join(dict.fromkeys(f"budget {b.resource.name}: {b.leaves_out[id(g.resource)]}"
                                       for g, _ in none_for for b in mine
                                       if id(g.resource) in b.leaves_out))
+        # On the cloud's own first GPU group (the stack's first may be another cloud's): the
+        # finding names compute of the cloud that lacks the alarm.
         out.append(violation(
-            anchor, f"the stack has no budget alarm on {cloud}",
+            none_for[0][0].resource, f"the stack has no budget alarm on {cloud}",
             f"no budget resource takes in its GPU compute ({why})" if why else
             "no budget resource",
             f"a {_BUDGET_TYPE.get(cloud, 'budget')} with alert thresholds",
