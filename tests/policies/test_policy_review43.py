@@ -1379,12 +1379,6 @@ def test_l5_alibaba_whole_training_stack_passes(pack):
         [messages(found, p) for p in CORE]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review43: in a GCP + Azure stack the Azure 100,000 subscription budget caps the WHOLE "
-    "estimate (159,667 incl. 129,195 of GCP a3 nodes) and fails on the GCP MIG; an Azure "
-    "budget tracks Azure costs only (docs: each GPU group needs a budget on its cloud; "
-    "budgets each taking in their own group cap that group, not the sum): GCP 137,704 <= "
-    "300,000 and Azure 21,962 <= 100,000, a pass (false alarm)"))
 def test_l6_gcp_and_azure_each_budgeted_on_its_own_cloud(pack):
     """A two-cloud stack: the GCP team stack (its own 300,000 budget) and the Azure team stack
     (its own 100,000 subscription budget). Each cloud's GPUs have a budget of their cloud
@@ -1425,11 +1419,6 @@ def test_g9_group_on_a_subnet_named_by_az_id_beside_its_express_bucket(pack):
     assert verdict(found, SSZ) == "pass", messages(found, SSZ)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review43: AWS 8,281.12 under an AWS 10,000 budget and GCP 5,363.15 under a GCP 10,000 "
-    "budget fail as '13,644 exceeds the stack's budget'; a budget tracks its own cloud's "
-    "costs only (docs: a budget on its cloud per GPU group, each group's own cap, not "
-    "the sum): a pass (false alarm, as l6)"))
 def test_l7_aws_and_gcp_each_budgeted_below_the_sum(pack):
     """Added after the first run (l6's defect, on another pair of clouds). An AWS ASG of 2
     g5.12xlarge (2 x 5.672 x 730 = 8,281.12) under an AWS budget of 10,000, and a GCP MIG of 2
