@@ -482,12 +482,6 @@ def test_d6_azure_stop_window_past_the_month_beside_a_weekday_recurrence(pack):
     assert _lifetime_ok(got, 2 * NC24, 24), got
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review43: a fixedDate capacity-0 window from +24 h ending at +10 days beside a weekly "
-    "recurrence profile of capacity 2 is priced as a 24 h lifetime (176); after the window the "
-    "recurrence is the first applicable profile again (learn.microsoft.com/azure/azure-monitor/"
-    "autoscale/autoscale-multiprofile) and runs the 2 nodes for the rest of the month (at least "
-    "24 + 490 h = 3,775.89): cheaper than the truth; docs price such a window as a pause"))
 def test_d6b_azure_stop_window_ending_in_the_month_beside_a_recurrence(pack):
     """Split from d6 after the first run (d6 (b)): the same setting with the window ending at
     +10 days, within the month. After it the recurrence profile applies again and the nodes
