@@ -723,17 +723,22 @@ def _all_of(results: list[Any]) -> Any:
     return True if True in results else None
 
 
-def _gcp_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[str, bool, str]:
-    """(scope text, covers compute, undecided filter) of a GCP budget's budgetFilter: its
-    services must take in Compute Engine, its projects the GPU compute's project, its labels a
-    label the GPU compute carries (cloud.google.com/billing/docs/reference/budget/rest/v1/
-    billingAccounts.budgets#filter)."""
+def _gcp_filters(r: Resource, resources: list[Resource],
+                 cache: dict) -> tuple[str, bool, str, str]:
+    """(scope text, covers compute, undecided filter, outside text) of a GCP budget's
+    budgetFilter: its services must take in Compute Engine, its projects the GPU compute's
+    project, its labels a label the GPU compute carries (cloud.google.com/billing/docs/
+    reference/budget/rest/v1/billingAccounts.budgets#filter). Its resourceAncestors (folders,
+    organizations: "usage from only this set of folders and organizations") take in the
+    compute only if its project is under one of them, which the program does not show (the
+    google provider names a project, never its folder or organization): "cannot decide"
+    (outside text) where the other filters take the compute in."""
     f = r.get("budgetFilter")
     if _has_unknown({k: v for k, v in f.items() if k != "calendarPeriod"}
                     if isinstance(f, dict) else f):
-        return "budgetFilter (unknown until apply)", False, "budgetFilter"
+        return "budgetFilter (unknown until apply)", False, "budgetFilter", ""
     if not isinstance(f, dict):
-        return "", True, ""
+        return "", True, "", ""
     parts = [f"{k}={v}" for k, v in f.items() if k in (
         "services", "labels", "subaccounts", "resourceAncestors", "projects") and v]
     services = [str(v).lower() for v in _list(f.get("services"))]
@@ -761,8 +766,15 @@ def _gcp_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[s
             elif not hit:
                 covers = False
     if undecided and covers:
-        return f"budgetFilter ({undecided})", False, "budgetFilter"
-    return ("; ".join(parts) if not covers else ""), bool(covers), ""
+        return f"budgetFilter ({undecided})", False, "budgetFilter", ""
+    ancestors = [str(v) for v in _list(f.get("resourceAncestors")) if v]
+    if covers and ancestors:
+        outside = (f"budgetFilter.resourceAncestors {', '.join(ancestors)}: whether the GPU "
+                   "compute's project is under "
+                   f"{'that' if len(ancestors) == 1 else 'one of those'} folder or "
+                   "organization is not in the program (budget the project instead)")
+        return outside, False, "", outside
+    return ("; ".join(parts) if not covers else ""), bool(covers), "", ""
 
 
 def _planned(r: Resource) -> tuple[Optional[float], str, str]:
@@ -1013,18 +1025,19 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             custom = r.get("budgetFilter.customPeriod")
             if isinstance(custom, dict) and amount is not None:
                 period, amount = "MONTH", amount / _custom_months(custom)
-            scope, covers, undecided = _gcp_filters(r, resources, cache)
+            scope, covers, undecided, outside = _gcp_filters(r, resources, cache)
             ended = _ended(r, "budgetFilter.customPeriod.endDate") or \
                 _not_started(r, "budgetFilter.customPeriod.startDate")
             if ended:
-                scope, covers, undecided = ended, False, ""
+                scope, covers, undecided, outside = ended, False, "", ""
             b = Budget(r, _per_month(amount, period),
                        str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
                        str(r.get("amount.specifiedAmount.units")), unknown, invalid, scope,
-                       covers, undecided, silent=_gcp_silent(r), open_amount=open_amount)
+                       covers, undecided, silent=_gcp_silent(r), open_amount=open_amount,
+                       outside=outside)
             if not ended:
-                _per_group(b, gpu("gcp"), lambda cache, _, r=r: (
-                    *_gcp_filters(r, resources, cache), ""))
+                _per_group(b, gpu("gcp"), lambda cache, _, r=r: _gcp_filters(r, resources,
+                                                                             cache))
             out.append(_in_usd(b))
         elif r.type in AZ_BUDGETS:
             if str(r.get("category") or "Cost").lower() != "cost":

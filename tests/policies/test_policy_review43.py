@@ -606,11 +606,6 @@ def test_e3_gcp_budget_on_the_compute_engine_service(pack):
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review43: a GCP budget filtered only by budgetFilter.resourceAncestors [folders/...] is "
-    "taken as the stack's alarm and cap (pass); the budget tracks only projects under that "
-    "folder (pulumi gcp billing.Budget budgetFilter.resourceAncestors: usage from only this "
-    "set of folders and organizations), which the program does not show: cannot decide"))
 def test_e4_gcp_budget_on_a_folder_alone(pack):
     """The only GCP budget filters resourceAncestors ["folders/345678901234"]: whether the
     stack's project sits in that folder is set outside the program
