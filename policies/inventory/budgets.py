@@ -186,11 +186,15 @@ _AZ_COMPUTE_IN_GROUPS = frozenset({
     "azure-native:compute:CapacityReservation"})
 
 
-def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[str], str]:
-    """The resource groups (lower case) the stack's Azure compute bills in, and what keeps one
-    of them from being read ("" when nothing does): scale sets, VMs and capacity reservations
-    (azure-native and classic) in their own group (a classic reservation has none of its own:
-    its reservation group's); the GPU pools of an AKS cluster (azure-native or classic) in its
+def _compute_groups(resources: list[Resource],
+                    only: Any = None) -> tuple[set[str], str, frozenset[str]]:
+    """The resource groups (lower case) the stack's Azure compute bills in, what keeps one
+    of them from being read ("" when nothing does), and the groups that are certainly none of
+    those unread ones (empty unless every unread one is the node resource group of an AKS
+    cluster of the stack: never that cluster's own group, which "contains only the Kubernetes
+    service resource" while AKS creates the node resource group itself, AKS FAQ "Why are two
+    resource groups created with AKS?"): scale sets, VMs and capacity reservations (azure-native and classic) in their own group (a classic reservation
+    has none of its own: its reservation group's); the GPU pools of an AKS cluster (azure-native or classic) in its
     node resource group, not the cluster's own (the cluster's group holds only the Kubernetes
     service resource; the node VMs are in
     `nodeResourceGroup`, default MC_<group>_<cluster>_<location>: learn.microsoft.com/azure/
@@ -198,10 +202,13 @@ def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[st
     workspace's group (the Compute's resourceGroupName). `only`: one GPU group's alone."""
     out: set[str] = set()
     unread = ""
+    # Per unread group, the groups it is certainly not; their intersection is returned.
+    never: list[set[str]] = []
     for c in (resources if only is None else [only.resource]):
         if c.type in _AZ_COMPUTE_IN_GROUPS:
             why = _own_group(c, c, out)
             unread = unread or why
+            never += [set()] if why else []
     from trainstack_policies.inventory.compute import gpu_groups
     for g in (gpu_groups(resources) if only is None else [only]):
         r = g.resource
@@ -211,6 +218,7 @@ def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[st
                 out.add(group.lower())
             else:
                 unread = unread or f"resource group of Azure ML compute {r.name}"
+                never.append(set())
         elif r.type in _AKS:
             cluster = r if r.type in _AKS_CLUSTERS else _pool_cluster(r, resources)
             group, why = _node_resource_group(cluster) if cluster is not None else \
@@ -220,10 +228,17 @@ def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[st
                 out.add(group)
             else:
                 unread = unread or why
+                # Not the group of a cluster of the stack: it "contains only the Kubernetes
+                # service resource" (AKS FAQ); the node resource group is AKS's own.
+                own: set[str] = set()
+                if cluster is not None:
+                    _own_group(cluster, r, own)
+                never.append(own)
         elif r.type == AZ_CLASSIC_CAPACITY_RESERVATION:
             why = _reservation_group(r, out)
             unread = unread or why
-    return out, unread
+            never += [set()] if why else []
+    return out, unread, frozenset(set.intersection(*never) if never and unread else ())
 
 
 def _own_group(c: Resource, whose: Resource, out: set[str]) -> str:
@@ -373,14 +388,15 @@ def _compute_subscriptions(resources: list[Resource]) -> Optional[set[str]]:
 
 def _azure_scope(r: Resource, compute_groups: set[str],
                  subscriptions: Optional[set[str]] = None,
-                 unread: str = "") -> tuple[str, bool, str]:
+                 unread: str = "", never: frozenset[str] = frozenset()) -> tuple[str, bool, str]:
     """(scope text, covers compute, unknown path) of an Azure budget scoped to a subscription
     or a resource group: it covers the compute only when Azure compute of the stack bills in
     that subscription (when their providers name theirs) and that group (_compute_groups: a
     scale set's or VM's resourceGroupName, or the ResourceGroup resource it depends on; an AKS
     pool's node resource group; Azure ML compute's workspace group). A group that is none of
-    them while one of those groups cannot be read (`unread`) is undecided: the unknown path
-    is then "" and the scope text says why (Budget.outside)."""
+    them while one of those groups cannot be read (`unread`) is undecided, unless it is
+    certainly not the unread one (`never`: an AKS cluster's own group, which never holds its
+    nodes): the unknown path is then "" and the scope text says why (Budget.outside)."""
     scope = r.get("scope")
     built = [(k, d) for d in r.deps.get("scope", []) + r.deps.get("resourceGroupId", [])
              if d.type in _RESOURCE_GROUPS for k in [_group_key(d)] if k is not None]
@@ -390,6 +406,8 @@ def _azure_scope(r: Resource, compute_groups: set[str],
         if key in compute_groups:
             return "", True, ""
         text = f"scope (built from ResourceGroup {maker.name})"
+        if unread and key in never:
+            return f"{text} {_AKS_OWN_GROUP}", False, ""
         if unread:
             return f"{text} (may be the {unread})", False, ""
         return f"{text} (another resource group than the compute's)", False, ""
@@ -406,9 +424,16 @@ def _azure_scope(r: Resource, compute_groups: set[str],
     group = scope.lower().split("/resourcegroups/")[1].split("/")[0]
     if group in compute_groups:
         return "", True, ""
+    if unread and group in never:
+        return f"scope {scope} {_AKS_OWN_GROUP}", False, ""
     if unread:
         return f"scope {scope} (may be the {unread})", False, ""
     return f"scope {scope} (another resource group than the compute's)", False, ""
+
+
+# A budget on an AKS cluster's own resource group, beside its unread node resource group.
+_AKS_OWN_GROUP = ("(the AKS cluster's own resource group, which holds only the Kubernetes "
+                  "service resource: its nodes bill in the node resource group AKS creates)")
 
 
 # A management group's id (learn.microsoft.com/rest/api/consumption/budgets: a budget's scope
@@ -921,10 +946,11 @@ def _per_group(b: Budget, classes: list, judge: Any) -> None:
 
 
 def _azure_cover(r: Resource, resources: list[Resource], groups: set[str], unread: str,
-                 subscriptions: Optional[set[str]], cache: dict) -> tuple[str, bool, str, str]:
+                 subscriptions: Optional[set[str]], cache: dict,
+                 never: frozenset[str] = frozenset()) -> tuple[str, bool, str, str]:
     """(scope text, covers, unknown path, outside text) of an Azure budget's scope and filter
     against the compute billing in `groups` (the stack's, or one GPU group's)."""
-    scope, covers, scope_unknown = _azure_scope(r, groups, subscriptions, unread)
+    scope, covers, scope_unknown = _azure_scope(r, groups, subscriptions, unread, never)
     raw = r.get("scope")
     managed = isinstance(raw, str) and raw.lower().startswith(_MANAGEMENT_GROUP_SCOPE)
     outside = scope if managed or (unread and scope.endswith(f"(may be the {unread})")) else ""
@@ -947,6 +973,7 @@ def budgets(resources: list[Resource]) -> list[Budget]:
     out: list[Budget] = []
     azure_groups: Optional[set[str]] = None
     azure_unread = ""
+    azure_never: frozenset[str] = frozenset()
     azure_subscriptions: Optional[set[str]] = None
     cache: dict = {}
     actions = [r for r in resources if r.type == AWS_BUDGET_ACTION]
@@ -964,12 +991,13 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                 c = _Compute(resources, cloud, [g])
                 azure: Any = None
                 if cloud == "azure":
-                    names, unread = _compute_groups(resources, g)
+                    names, unread, never = _compute_groups(resources, g)
                     subs = _compute_subscriptions([g.resource])
-                    azure = (names, unread, subs)
+                    azure = (names, unread, subs, never)
                 key = repr((c.regions, c.tags, c.projects, c.types, c.zones, c.spot,
                             azure and (sorted(azure[0]), azure[1],
-                                       None if azure[2] is None else sorted(azure[2]))))
+                                       None if azure[2] is None else sorted(azure[2]),
+                                       sorted(azure[3]))))
                 kinds.setdefault(key, ({cloud: c}, azure, []))[2].append(g)
             by_cloud[cloud] = list(kinds.values())
         return by_cloud[cloud]
@@ -1047,10 +1075,11 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             amount, unknown, invalid = _amount(r, "amount")
             if azure_groups is None:
                 # once per stack, not per budget
-                azure_groups, azure_unread = _compute_groups(resources)
+                azure_groups, azure_unread, azure_never = _compute_groups(resources)
                 azure_subscriptions = _compute_subscriptions(resources)
             scope, covers, scope_unknown, outside = _azure_cover(
-                r, resources, azure_groups, azure_unread, azure_subscriptions, cache)
+                r, resources, azure_groups, azure_unread, azure_subscriptions, cache,
+                azure_never)
             ended = _ended(r, "timePeriod.endDate") or _not_started(r, "timePeriod.startDate")
             if ended:
                 scope, covers, scope_unknown, outside = ended, False, "", ""
@@ -1060,6 +1089,6 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                        silent=_azure_silent(r), outside=outside)
             if not ended:
                 _per_group(b, gpu("azure"), lambda cache, azure, r=r: _azure_cover(
-                    r, resources, azure[0], azure[1], azure[2], cache))
+                    r, resources, azure[0], azure[1], azure[2], cache, azure[3]))
             out.append(b)
     return out

@@ -630,12 +630,6 @@ def test_e5_gcp_budget_following_last_months_spend_has_no_known_amount(pack):
 
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review43: a budgetResourceGroup on the AKS cluster's own resource group (aks-rg, its "
-    "resourceGroupName) is 'cannot decide: may be the node resource group'; with no "
-    "nodeResourceGroup the nodes bill in MC_aks-rg_<name>_eastus, which can never be "
-    "aks-rg whatever the unknown name (learn.microsoft.com/azure/aks/faq; docs: never the "
-    "cluster's own group): no alarm for the pool, a decided fail"))
 def test_e7_classic_budget_on_the_aks_clusters_own_resource_group(pack):
     """An azurerm KubernetesCluster in resource group "aks-rg" (a ResourceGroup of the stack)
     with a GPU default node pool (Standard_NC24ads_A100_v4, max 3), and the only budget a
