@@ -352,3 +352,20 @@ def test_g_instance_on_an_id_subnet_beside_its_express_bucket(pack):
     found = run(pack, [s, dbk, i, aws_budget()], provider=AWS)
     assert verdict(found, SSZ) == "pass", messages(found, SSZ)
 
+
+
+def test_g7_cross_az_id_express_bucket_names_only_the_bucket(pack):
+    """review43 g7's stack (nodes on a subnet of use1-az6 by ID only, an S3 Express directory
+    bucket in use1-az4): the fail is the bucket's zone alone, with no "the GPU nodes' zone
+    cannot be read" beside it (the nodes' zone is read, by its ID). Added with the g9 fix (the
+    brief asked for it; written before its first run)."""
+    s = _id_subnet("g7b-sn", "use1-az6")
+    dbk = res("aws:s3/directoryBucket:DirectoryBucket", "g7b-fast", {
+        "bucket": "g7b-fast--use1-az4--x-s3", "location": {"name": "use1-az4",
+                                                            "type": "AvailabilityZone"}})
+    dbk.protect = True
+    t = lt("g7b-lt", "g6e.12xlarge", mounts=[dbk])
+    found = run(pack, [s, dbk, t, asg("g7b-grp", t, [s], 2), aws_budget()], provider=AWS)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+    assert "cannot be read" not in messages(found, SSZ), messages(found, SSZ)
+    assert "g7b-fast" in messages(found, SSZ), messages(found, SSZ)

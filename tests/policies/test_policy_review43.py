@@ -1379,11 +1379,6 @@ def test_l6_gcp_and_azure_each_budgeted_on_its_own_cloud(pack):
 # ============================================== added after the first run (written before
 # their own first run): two shapes the first run's messages pointed at
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review43: a stack subnet given availabilityZoneId use1-az4 (no availabilityZone) makes "
-    "its GPU group a mandatory 'the GPU nodes' zone cannot be read' although the zone is "
-    "named by its AZ id (pulumi aws ec2.Subnet availabilityZoneId; the id docs compare "
-    "directory buckets with) and the use1-az4 directory bucket it reads is in it: a pass"))
 def test_g9_group_on_a_subnet_named_by_az_id_beside_its_express_bucket(pack):
     """Added after the first run (g7 also reported "the GPU nodes' zone cannot be read" for a
     stack subnet given only availabilityZoneId). A subnet of the stack with availabilityZoneId
