@@ -85,9 +85,12 @@ MANAGED = (SAGEMAKER_ENDPOINT_CONFIG, AZ_ML_COMPUTE, AKS_AGENT_POOL, AKS_CLUSTER
            AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL, AWS_BATCH_CE, AZ_BATCH_POOL)
 SIZED = frozenset({*RESERVATIONS, *MANAGED, *AZ_CLASSIC_VMSS, *AZ_CLASSIC_VM, AWS_NATIVE_ASG,
                    AWS_NATIVE_INSTANCE, ALI_AUTO_PROVISIONING_GROUP})
+# CloudFormation AWS::EC2::SpotFleet, sized by inventory through a view of its config (a
+# resource of its own, so it is passed over by type, not by the view's id).
+AWS_NATIVE_SPOT_FLEET = "aws-native:ec2:SpotFleet"
 # What gpu_signs() passes over by type: every SIZED type but Batch, which is sized only when
 # its inputs bound it (a sized one is passed over by its id).
-_NO_SIGNS = SIZED - BATCH
+_NO_SIGNS = (SIZED - BATCH) | {AWS_NATIVE_SPOT_FLEET}
 
 # Fields where a resource names its machine or its accelerators, on any cloud.
 _TYPE_KEYS = {"instanceType", "instanceTypes", "machineType", "vmSize", "size", "nodeType",
