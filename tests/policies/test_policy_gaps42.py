@@ -336,3 +336,16 @@ def test_4a_override_naming_no_subnet_launches_in_the_templates_zone(pack, kind,
     assert verdict(found, SSZ) == expected, messages(found, SSZ)
     if expected == "fail":
         assert "us-east-1b" in messages(found, SSZ)
+
+
+def test_2c_native_instance_from_a_template_the_stack_does_not_create(pack):
+    """The instance names no type and launches from a literal launch template id: its type is
+    read nowhere in the stack, so it may be GPU capacity (as a classic instance's is): never a
+    pass, the message says the template is not the stack's."""
+    i = res("aws-native:ec2:Instance", "2c", {
+        "imageId": AMI, "launchTemplate": {"launchTemplateId": "lt-0abc1234def567890",
+                                           "version": "1"}, "tags": NATIVE_TAGS,
+        "availabilityZone": "us-east-1a"})
+    found = run(pack, [i, aws_budget("1000000")], provider=AWS)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+    assert "which the stack does not create" in messages(found, SPEND)
