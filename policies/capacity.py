@@ -263,8 +263,15 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             lt = next((d for d in r.deps.get("launchTemplate", []) if d.type in AWS_LTS), None)
             zs = [zone(z) for z in ([r.get("availabilityZone")] if r.get("availabilityZone")
                                     else launch_zones(r, lt))] or [""]
-            out.append(node_group(r, None, r.get("instanceType"), 1, False, zs,
-                                  _region(r, zs[0])))
+            # Its type: its own instanceType, else its launch template's (aws-native under
+            # launchTemplateData): "Any additional parameters that you specify for the new
+            # instance overwrite the corresponding parameters included in the launch template"
+            # (EC2 API RunInstances, LaunchTemplate), as for a classic instance.
+            itype = r.get("instanceType")
+            if itype is None and lt is not None:
+                itype = lt.get("launchTemplateData.instanceType") if lt.type == AWS_NATIVE_LT \
+                    else lt.get("instanceType")
+            out.append(node_group(r, lt, itype, 1, False, zs, _region(r, zs[0])))
         elif t == AWS_BATCH_CE:
             out += _batch_environment(r, node_group, count, zone, gpu_family)
         elif t == AZ_BATCH_POOL:

@@ -27,6 +27,8 @@ from trainstack_policies.inventory.tokens import (
     AWS_INSTANCE,
     AWS_LAUNCH_TEMPLATE,
     AWS_NATIVE_FLEET,
+    AWS_NATIVE_INSTANCE,
+    AWS_NATIVE_LAUNCH_TEMPLATE,
     AWS_NATIVE_SPOT_FLEET,
     AWS_SPOT_FLEET,
     AWS_SPOT_INSTANCE_REQUEST,
@@ -366,6 +368,9 @@ def _priority_mix(g: NodeGroup, mix: Any) -> None:
 _TEMPLATE_INPUTS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     AWS_INSTANCE: (("launchTemplate",), (AWS_LAUNCH_TEMPLATE,), "launch template"),
     AWS_SPOT_INSTANCE_REQUEST: (("launchTemplate",), (AWS_LAUNCH_TEMPLATE,), "launch template"),
+    # CloudFormation AWS::EC2::Instance LaunchTemplate (launchTemplateId / launchTemplateName).
+    AWS_NATIVE_INSTANCE: (("launchTemplate",), (AWS_LAUNCH_TEMPLATE, AWS_NATIVE_LAUNCH_TEMPLATE),
+                          "launch template"),
     AWS_EKS_NODE_GROUP: (("launchTemplate",), (AWS_LAUNCH_TEMPLATE,), "launch template"),
     GCP_IGM: (("versions",), tuple(GCP_TEMPLATES), "instance template"),
     GCP_REGION_IGM: (("versions",), tuple(GCP_TEMPLATES), "instance template"),

@@ -79,6 +79,7 @@ AWS_NATIVE_SPOT_FLEET = "aws-native:ec2:SpotFleet"
 # AWS::EC2::CapacityReservation).
 AWS_NATIVE_FLEET = "aws-native:ec2:Ec2Fleet"
 AWS_NATIVE_LAUNCH_TEMPLATE = "aws-native:ec2:LaunchTemplate"
+AWS_NATIVE_INSTANCE = "aws-native:ec2:Instance"
 AWS_ODCR = "aws:ec2/capacityReservation:CapacityReservation"
 AWS_NATIVE_ODCR = "aws-native:ec2:CapacityReservation"
 AWS_EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
