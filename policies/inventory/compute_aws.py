@@ -327,14 +327,24 @@ def _aws_fleet(r: Resource) -> NodeGroup:
         for kind in (AWS_SUBNET, AWS_NATIVE_SUBNET):
             zones += [z for z in _subnet_zones(r, key, kind, "availabilityZone")
                       if z not in zones]
-    # Where no override or launch specification names a subnet or zone, the nodes launch where
-    # their launch template's interfaces (or placement) put them: an override overrides the
-    # template, nothing else does (EC2 API FleetLaunchTemplateOverrides SubnetId /
-    # AvailabilityZone; RequestLaunchTemplateData.NetworkInterfaces[].SubnetId).
-    entries = specs + [o for conf in _dicts(configs) if isinstance(conf, dict)
-                       for o in _dicts(conf.get("overrides") or conf.get("override"))]
-    if not zones and not any(e is UNKNOWN or e.get("subnetId") is not None
-                             or e.get("availabilityZone") is not None for e in entries):
+    # The nodes of a launch template config whose override names no subnet or zone (or that
+    # has no overrides) launch where their launch template's interfaces (or placement) put
+    # them: an override overrides the template only in what it names (EC2 API
+    # FleetLaunchTemplateOverrides SubnetId / AvailabilityZone; RequestLaunchTemplateData
+    # .NetworkInterfaces[].SubnetId). So a fleet whose overrides are mixed (some name a subnet,
+    # some none) runs in the overrides' zones and in the template's. Launch specifications
+    # take no template.
+    entries: list[Any] = []
+    for conf in _dicts(configs):
+        if not isinstance(conf, dict):
+            entries.append(UNKNOWN)
+            continue
+        overrides = _dicts(conf.get("overrides") or conf.get("override"))
+        entries += overrides or [{}]
+    if not entries and not specs:
+        entries = [{}]   # templates named with no config the pack reads: the template places
+    if any(e is not UNKNOWN and e.get("subnetId") is None and e.get("availabilityZone") is None
+           for e in entries):
         for lt in lts:
             zones += [_zone(z) for z in template_zones(lt) if _zone(z) not in zones]
     if r.type == AWS_SPOT_FLEET or r.type == AWS_NATIVE_SPOT_FLEET:
