@@ -116,13 +116,16 @@ def _classic_spec(spec: Any) -> Any:
                 break
             if not isinstance(ts, dict) or ts.get("resourceType") != "instance":
                 continue
-            for t in ts.get("tags") if isinstance(ts.get("tags"), list) else \
-                    [UNKNOWN] if ts.get("tags") is UNKNOWN else []:
-                if t is UNKNOWN or not isinstance(t, dict) or t.get("key") is UNKNOWN \
-                        or t.get("value") is UNKNOWN:
+            given = ts.get("tags")
+            entries: list[Any] = given if isinstance(given, list) else \
+                [UNKNOWN] if given is UNKNOWN else []
+            for t in entries:
+                if t is UNKNOWN or (isinstance(t, dict) and (t.get("key") is UNKNOWN
+                                                             or t.get("value") is UNKNOWN)):
                     tags = UNKNOWN
                     break
-                tags[str(t.get("key"))] = t.get("value")
+                if isinstance(t, dict):
+                    tags[str(t.get("key"))] = t.get("value")
             if tags is UNKNOWN:
                 break
         out["tags"] = tags
