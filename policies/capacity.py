@@ -85,9 +85,12 @@ MANAGED = (SAGEMAKER_ENDPOINT_CONFIG, AZ_ML_COMPUTE, AKS_AGENT_POOL, AKS_CLUSTER
            AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL, AWS_BATCH_CE, AZ_BATCH_POOL)
 SIZED = frozenset({*RESERVATIONS, *MANAGED, *AZ_CLASSIC_VMSS, *AZ_CLASSIC_VM, AWS_NATIVE_ASG,
                    AWS_NATIVE_INSTANCE, ALI_AUTO_PROVISIONING_GROUP})
+# CloudFormation AWS::EC2::SpotFleet, sized by inventory through a view of its config (a
+# resource of its own, so it is passed over by type, not by the view's id).
+AWS_NATIVE_SPOT_FLEET = "aws-native:ec2:SpotFleet"
 # What gpu_signs() passes over by type: every SIZED type but Batch, which is sized only when
 # its inputs bound it (a sized one is passed over by its id).
-_NO_SIGNS = SIZED - BATCH
+_NO_SIGNS = (SIZED - BATCH) | {AWS_NATIVE_SPOT_FLEET}
 
 # Fields where a resource names its machine or its accelerators, on any cloud.
 _TYPE_KEYS = {"instanceType", "instanceTypes", "machineType", "vmSize", "size", "nodeType",
@@ -260,8 +263,15 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             lt = next((d for d in r.deps.get("launchTemplate", []) if d.type in AWS_LTS), None)
             zs = [zone(z) for z in ([r.get("availabilityZone")] if r.get("availabilityZone")
                                     else launch_zones(r, lt))] or [""]
-            out.append(node_group(r, None, r.get("instanceType"), 1, False, zs,
-                                  _region(r, zs[0])))
+            # Its type: its own instanceType, else its launch template's (aws-native under
+            # launchTemplateData): "Any additional parameters that you specify for the new
+            # instance overwrite the corresponding parameters included in the launch template"
+            # (EC2 API RunInstances, LaunchTemplate), as for a classic instance.
+            itype = r.get("instanceType")
+            if itype is None and lt is not None:
+                itype = lt.get("launchTemplateData.instanceType") if lt.type == AWS_NATIVE_LT \
+                    else lt.get("instanceType")
+            out.append(node_group(r, lt, itype, 1, False, zs, _region(r, zs[0])))
         elif t == AWS_BATCH_CE:
             out += _batch_environment(r, node_group, count, zone, gpu_family)
         elif t == AZ_BATCH_POOL:
