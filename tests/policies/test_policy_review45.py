@@ -31,6 +31,13 @@ Sources cited in the cases:
           all traffic, all ports; a rule may name a prefix list or another security group)
   [EKS-SSH] docs.aws.amazon.com/eks/latest/APIReference/API_RemoteAccessConfig.html (with
           sourceSecurityGroups, port 22 is opened to those groups only)
+
+Results. Round 1 (60 cases, committed in 9df37c9 before the first run): 54 agreed, 6 did not,
+all six the pack's (strict xfails, no expectation changed): r10 (catalog: g5.48xlarge recorded
+without EFA, so a multi-node g5.48xlarge group is never asked for its fabric), and five
+aws-native twins the pack does not read: n13 aws-native:ec2:SecurityGroup inline ingress,
+n14 aws-native:ec2:SecurityGroupIngress, e12 aws-native:ec2:Volume, e13 aws-native:ec2:
+LaunchTemplate block devices, k6 aws-native:s3:Bucket. No crash; no mistake of mine found.
 """
 from __future__ import annotations
 
@@ -268,6 +275,12 @@ def test_r9_capacity_block_without_efa_is_flagged(pack):
     assert flagged(found, RDMA), messages(found, RDMA)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review45: the pack passes a 4-node g5.48xlarge group with no EFA and no cluster "
+    "placement because its catalog row (instance_types.csv) records g5.48xlarge as fabric "
+    "tcp, rdma false; AWS lists g5.8xlarge-g5.48xlarge as EFA-supported "
+    "(docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-acc-inst-types.html) - catalog data "
+    "defect, blind spot"))
 def test_r10_g5_48xlarge_group_has_efa_to_use(pack):
     """ASG of 4 x g5.48xlarge, no placement group, plain interface. AWS lists g5.48xlarge as
     EFA-supported [EFA] (G5: g5.8xlarge .. g5.48xlarge), so a 4-node group has an RDMA fabric
@@ -551,6 +564,11 @@ def test_n12_ipv6_halves_split_across_rules_fail(pack):
     assert verdict(found, NPI) == "fail", messages(found, NPI)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review45: an aws-native:ec2:SecurityGroup whose securityGroupIngress opens tcp 443 to "
+    "0.0.0.0/0 passes no-public-ingress (the type is not in its coverage); docs promise every"
+    " AWS ingress rule is judged (CloudFormation AWS::EC2::SecurityGroup Ingress CidrIp) - "
+    "aws-native twin blind spot"))
 def test_n13_native_security_group_world_ingress_fails(pack):
     """aws-native:ec2:SecurityGroup with securityGroupIngress [{ipProtocol tcp, 443, cidrIp
     0.0.0.0/0}] (CloudFormation AWS::EC2::SecurityGroup): an AWS security group rule open to
@@ -563,6 +581,10 @@ def test_n13_native_security_group_world_ingress_fails(pack):
     assert verdict(found, NPI) == "fail", messages(found, NPI)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review45: an aws-native:ec2:SecurityGroupIngress with cidrIpv6 ::/0 passes no-public-"
+    "ingress (type not read); docs: every ingress rule, ::/0 included "
+    "(AWS::EC2::SecurityGroupIngress CidrIpv6) - aws-native twin blind spot"))
 def test_n14_native_ingress_resource_ipv6_world_fails(pack):
     """aws-native:ec2:SecurityGroupIngress (its own resource) cidrIpv6 "::/0", tcp 8443.
     Expect: fail."""
@@ -673,6 +695,11 @@ def test_e10_scratch_fsx_without_kms_passes(pack):
     assert verdict(found, ENC) == "pass", messages(found, ENC)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review45: an aws-native:ec2:Volume with encrypted false passes encryption-at-rest (type "
+    "not read); docs scope: declared EBS storage; a new EBS volume is unencrypted unless "
+    "asked (docs.aws.amazon.com/ebs/latest/userguide/encryption-by-default.html) - aws-native"
+    " twin blind spot"))
 def test_e12_native_volume_unencrypted_fails(pack):
     """aws-native:ec2:Volume (CloudFormation AWS::EC2::Volume) encrypted false: EBS the program
     declares (docs' scope: "declared block storage (EBS ...)"). Expect: fail."""
@@ -683,6 +710,10 @@ def test_e12_native_volume_unencrypted_fails(pack):
     assert verdict(found, ENC) == "fail", messages(found, ENC)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review45: an aws-native:ec2:LaunchTemplate whose launchTemplateData.blockDeviceMappings "
+    "ebs.encrypted is false passes encryption-at-rest; docs: EBS in launch templates is "
+    "judged (the classic template is) - aws-native twin blind spot"))
 def test_e13_native_launch_template_unencrypted_fails(pack):
     """aws-native:ec2:LaunchTemplate of p4d.24xlarge with launchTemplateData.blockDeviceMappings
     [{deviceName /dev/xvdb, ebs: {volumeSize 2000, encrypted false}}]: EBS in a launch
@@ -712,6 +743,10 @@ def test_k4_retain_tag_only_in_default_tags_fails(pack):
     assert verdict(found, RET) == "fail", messages(found, RET)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review45: an aws-native:s3:Bucket with no protect and no trainstack:retain tag passes "
+    "bucket-retained (type not read); docs scope: every object-storage bucket, S3 included - "
+    "aws-native twin blind spot"))
 def test_k6_native_bucket_unprotected_fails(pack):
     """aws-native:s3:Bucket (CloudFormation AWS::S3::Bucket) without protect or retain tag:
     an S3 bucket (docs' scope: every object-storage bucket, S3 included). Expect: fail."""
