@@ -203,7 +203,9 @@ class _View(Resource):
         # Resource's own fields, in Resource's order, so dataclasses.replace() works on a view
         # (replace() reads name, protect, provider and provider_region, and passes them on as
         # values). Every view sets the same attributes in the same order (CPython then shares
-        # one key table among them, and attribute reads stay on their fast path).
+        # one key table among them, and attribute reads stay on their fast path). _Reader.view
+        # makes its views without this call, with the same stores in the same order: keep the
+        # two alike.
         # `request` (an AnalyzeRequest or AnalyzerResource): where a `name` or `protect` given
         # as None is read from when first asked for, and, with `reader`, the provider.
         self.type, self.urn = type, urn
