@@ -62,6 +62,9 @@ AWS_NATIVE_ASG = "aws-native:autoscaling:AutoScalingGroup"
 AWS_NATIVE_INSTANCE = "aws-native:ec2:Instance"
 AWS_NATIVE_LT = "aws-native:ec2:LaunchTemplate"
 _AWS_SUBNETS = ("aws:ec2/subnet:Subnet", "aws-native:ec2:Subnet")
+AWS_LTS = ("aws:ec2/launchTemplate:LaunchTemplate", AWS_NATIVE_LT)
+# An existing network interface of the stack an instance attaches: it lives in its subnet.
+_AWS_NICS = ("aws:ec2/networkInterface:NetworkInterface", "aws-native:ec2:NetworkInterface")
 GCP_TEMPLATES = ("gcp:compute/instanceTemplate:InstanceTemplate",
                  "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate")
 
@@ -82,9 +85,12 @@ MANAGED = (SAGEMAKER_ENDPOINT_CONFIG, AZ_ML_COMPUTE, AKS_AGENT_POOL, AKS_CLUSTER
            AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL, AWS_BATCH_CE, AZ_BATCH_POOL)
 SIZED = frozenset({*RESERVATIONS, *MANAGED, *AZ_CLASSIC_VMSS, *AZ_CLASSIC_VM, AWS_NATIVE_ASG,
                    AWS_NATIVE_INSTANCE, ALI_AUTO_PROVISIONING_GROUP})
+# CloudFormation AWS::EC2::SpotFleet, sized by inventory through a view of its config (a
+# resource of its own, so it is passed over by type, not by the view's id).
+AWS_NATIVE_SPOT_FLEET = "aws-native:ec2:SpotFleet"
 # What gpu_signs() passes over by type: every SIZED type but Batch, which is sized only when
 # its inputs bound it (a sized one is passed over by its id).
-_NO_SIGNS = SIZED - BATCH
+_NO_SIGNS = (SIZED - BATCH) | {AWS_NATIVE_SPOT_FLEET}
 
 # Fields where a resource names its machine or its accelerators, on any cloud.
 _TYPE_KEYS = {"instanceType", "instanceTypes", "machineType", "vmSize", "size", "nodeType",
@@ -252,8 +258,20 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             out.append(node_group(r, lt, itype, count(r.get("maxSize"), r.get("desiredCapacity")),
                                   market == "spot", zs, _region(r, zs[0])))
         elif t == AWS_NATIVE_INSTANCE:
-            z = zone(r.get("availabilityZone"))
-            out.append(node_group(r, None, r.get("instanceType"), 1, False, [z], _region(r, z)))
+            # Its zone: availabilityZone, else the stack subnet it launches in (its subnetId,
+            # its interfaces', its launch template's interfaces'), as for a classic instance.
+            lt = next((d for d in r.deps.get("launchTemplate", []) if d.type in AWS_LTS), None)
+            zs = [zone(z) for z in ([r.get("availabilityZone")] if r.get("availabilityZone")
+                                    else launch_zones(r, lt))] or [""]
+            # Its type: its own instanceType, else its launch template's (aws-native under
+            # launchTemplateData): "Any additional parameters that you specify for the new
+            # instance overwrite the corresponding parameters included in the launch template"
+            # (EC2 API RunInstances, LaunchTemplate), as for a classic instance.
+            itype = r.get("instanceType")
+            if itype is None and lt is not None:
+                itype = lt.get("launchTemplateData.instanceType") if lt.type == AWS_NATIVE_LT \
+                    else lt.get("instanceType")
+            out.append(node_group(r, lt, itype, 1, False, zs, _region(r, zs[0])))
         elif t == AWS_BATCH_CE:
             out += _batch_environment(r, node_group, count, zone, gpu_family)
         elif t == AZ_BATCH_POOL:
@@ -472,6 +490,57 @@ def _get(value: Any, path: str) -> Any:
     for part in path.split("."):
         value = value.get(part) if isinstance(value, dict) else None
     return value
+
+
+def _named(value: Any) -> bool:
+    """An input that is set (unknown at preview included): it places the node itself."""
+    return value is UNKNOWN or value not in (None, "", [], {})
+
+
+def _subnet_zones(subnets: Iterable[Resource]) -> list[Any]:
+    out: list[Any] = []
+    for s in subnets:
+        z = s.get("availabilityZone")
+        if z is not None and z not in out:
+            out.append(z)
+    return out
+
+
+def template_zones(template: Optional[Resource]) -> list[Any]:
+    """The availability zones of the stack subnets an AWS launch template's network interfaces
+    name (aws: networkInterfaces, one object or a list; aws-native: under launchTemplateData),
+    else its placement's availabilityZone (EC2 API RequestLaunchTemplateData NetworkInterfaces
+    [].SubnetId, Placement.AvailabilityZone): where what launches from it names no subnet of
+    its own, its nodes launch there. [] where none reads."""
+    if template is None:
+        return []
+    native = template.type == AWS_NATIVE_LT
+    key = "launchTemplateData" if native else "networkInterfaces"
+    zones = _subnet_zones(d for d in template.deps.get(key, []) if d.type in _AWS_SUBNETS)
+    if not zones:
+        placed = template.get("launchTemplateData.placement.availabilityZone" if native
+                              else "placement.availabilityZone")
+        zones = [placed] if placed else []
+    return zones
+
+
+def launch_zones(r: Resource, template: Optional[Resource]) -> list[Any]:
+    """The availability zones an AWS instance (aws or aws-native) or Spot Instance request
+    launches in, read through the stack's subnets: its own subnetId; else its own network
+    interfaces (an interface's subnetId, or an existing interface of the stack and that
+    interface's subnet); else, only where it names neither, its launch template's
+    (template_zones). What the request names wins over the template: "Any additional
+    parameters that you specify for the new instance overwrite the corresponding parameters
+    included in the launch template" (EC2 API RunInstances, LaunchTemplate). [] where none
+    reads (a subnet the stack does not create, one unknown at preview)."""
+    if r.deps.get("subnetId") or _named(r.get("subnetId")):
+        return _subnet_zones(d for d in r.deps.get("subnetId", []) if d.type in _AWS_SUBNETS)
+    nics = r.deps.get("networkInterfaces", [])
+    if nics or _named(r.get("networkInterfaces")):
+        return _subnet_zones([d for d in nics if d.type in _AWS_SUBNETS] + [
+            s for d in nics if d.type in _AWS_NICS
+            for s in d.deps.get("subnetId", []) if s.type in _AWS_SUBNETS])
+    return template_zones(template)
 
 
 def _region(r: Resource, zone: Any) -> str:

@@ -15,6 +15,7 @@ buckets), budgets, tags. This module re-exports their public names, so callers i
 from trainstack_policies.exemptions import tag_value
 from trainstack_policies.inventory.budgets import Budget, budgets
 from trainstack_policies.inventory.compute import cpu_groups, gpu_groups, node_groups
+from trainstack_policies.inventory.compute_aws import spot_fleet_view
 from trainstack_policies.inventory.groups import NodeGroup, gpu_reason, is_gpu_group
 from trainstack_policies.inventory.lifetimes import _hours_until, _now, enforced_hours
 from trainstack_policies.inventory.referrers import Referrers
@@ -59,6 +60,7 @@ from trainstack_policies.inventory.tokens import (
     AWS_LAUNCH_TEMPLATE,
     AWS_LUSTRE,
     AWS_NATIVE_FLEET,
+    AWS_NATIVE_SPOT_FLEET,
     AWS_OPENZFS,
     AWS_PLACEMENT_GROUP,
     AWS_SPOT_FLEET,
@@ -98,7 +100,7 @@ __all__ = [
     "ALI_LAUNCH_TEMPLATES", "ALI_NAS", "ALI_SCALING_CONFIG", "ALI_SCALING_GROUP", "ALI_SWITCH",
     "AWS_ASG", "AWS_ASG_SCHEDULE", "AWS_BUCKETS", "AWS_BUDGET", "AWS_DIRECTORY_BUCKET", "AWS_EFS",
     "AWS_EKS_NODE_GROUP", "AWS_FLEET", "AWS_INSTANCE", "AWS_LAUNCH_TEMPLATE", "AWS_LUSTRE",
-    "AWS_NATIVE_FLEET",
+    "AWS_NATIVE_FLEET", "AWS_NATIVE_SPOT_FLEET",
     "AWS_OPENZFS", "AWS_PLACEMENT_GROUP", "AWS_SPOT_FLEET", "AWS_SPOT_INSTANCE_REQUEST", "AWS_SSE",
     "AWS_SUBNET", "AZ_AMLFS", "AZ_AUTOSCALE", "AZ_BUDGETS", "AZ_PPG", "AZ_STORAGE_ACCOUNT", "AZ_VM",
     "AZ_VMSS", "Bucket", "Budget", "CATALOG_CLOUDS", "DATA_MB_TAG", "Filesystem", "GCP_BUCKET",
@@ -109,5 +111,5 @@ __all__ = [
     "cpu_groups", "enforced_hours", "env_region", "filesystems", "gpu_groups", "gpu_reason",
     "BUCKET_TYPES", "is_bucket", "is_gpu_group", "is_taggable", "node_groups", "normalize_azure_location",
     "normalize_label_key",
-    "provider_tags", "retained_marker", "tag_key_of", "tag_value", "tags_of",
+    "provider_tags", "retained_marker", "spot_fleet_view", "tag_key_of", "tag_value", "tags_of",
 ]

@@ -4,8 +4,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Optional
 
-from trainstack_policies.capacity import takes_attached_gpus
-from trainstack_policies.inventory.compute_aws import _aws_fleet, _aws_group, _eks_group
+from trainstack_policies.capacity import launch_zones, takes_attached_gpus
+from trainstack_policies.inventory.compute_aws import (
+    _aws_fleet,
+    _aws_group,
+    _eks_group,
+    spot_fleet_view,
+)
 from trainstack_policies.inventory.groups import NodeGroup, is_gpu_group, launch_settings
 from trainstack_policies.inventory.lifetimes import enforced_hours
 from trainstack_policies.inventory.referrers import _StackIndex
@@ -22,9 +27,11 @@ from trainstack_policies.inventory.tokens import (
     AWS_INSTANCE,
     AWS_LAUNCH_TEMPLATE,
     AWS_NATIVE_FLEET,
+    AWS_NATIVE_INSTANCE,
+    AWS_NATIVE_LAUNCH_TEMPLATE,
+    AWS_NATIVE_SPOT_FLEET,
     AWS_SPOT_FLEET,
     AWS_SPOT_INSTANCE_REQUEST,
-    AWS_SUBNET,
     AZ_VM,
     AZ_VMSS,
     GCP_IGM,
@@ -172,6 +179,7 @@ _LAST_GPU: tuple[Optional[list], list] = (None, [])
 # passed over with one look-up instead of the whole chain of comparisons.
 _GROUP_TYPES = frozenset({
     AWS_ASG, AWS_SPOT_FLEET, AWS_FLEET, AWS_NATIVE_FLEET, AWS_EKS_NODE_GROUP, AWS_INSTANCE,
+    AWS_NATIVE_SPOT_FLEET,
     AWS_SPOT_INSTANCE_REQUEST, GCP_IGM, GCP_REGION_IGM, GKE_NODE_POOL, GCP_INSTANCE_FROM_TEMPLATE,
     GCP_INSTANCE, AZ_VMSS, AZ_VM, ALI_INSTANCE, ALI_INSTANCE_SET, ALI_SCALING_GROUP, GKE_CLUSTER})
 
@@ -186,19 +194,25 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             groups.append(_aws_group(r, resources))
         elif r.type in (AWS_SPOT_FLEET, AWS_FLEET, AWS_NATIVE_FLEET):
             groups.append(_aws_fleet(r))
+        elif r.type == AWS_NATIVE_SPOT_FLEET:
+            # Read as the classic request (spot_fleet_view): the group's resource is the view,
+            # so every rule reads the same inputs (its name, type and urn are the resource's).
+            groups.append(_aws_fleet(spot_fleet_view(r)))
         elif r.type == AWS_EKS_NODE_GROUP:
             groups.append(_eks_group(r))
         elif r.type in (AWS_INSTANCE, AWS_SPOT_INSTANCE_REQUEST):
             # A SpotInstanceRequest takes an instance's inputs and launches one spot instance.
             lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE))
-            zone = _zone(r.get("availabilityZone") or next(
-                iter(_subnet_zones(r, "subnetId", AWS_SUBNET, "availabilityZone")), ""))
+            # Its zone: availabilityZone, else the stack subnet it launches in: its own
+            # subnetId or interfaces, else (naming neither) its launch template's interfaces.
+            zones = [_zone(z) for z in ([r.get("availabilityZone")] if r.get("availabilityZone")
+                                        else launch_zones(r, lt))] or [""]
             itype = r.get("instanceType") or (lt.get("instanceType") if lt else None)
             market = r.get("instanceMarketOptions.marketType") or (
                 lt.get("instanceMarketOptions.marketType") if lt else None)
             groups.append(NodeGroup(r, lt, itype, 1, market == "spot"
-                                    or r.type == AWS_SPOT_INSTANCE_REQUEST, [zone],
-                                    _aws_region(r, [zone])))
+                                    or r.type == AWS_SPOT_INSTANCE_REQUEST, zones,
+                                    _aws_region(r, zones)))
         elif r.type in (GCP_IGM, GCP_REGION_IGM):
             # Every version's template runs VMs (a canary's too): each one's type counts.
             templates = [d for d in r.deps.get("versions", []) if d.type in GCP_TEMPLATES]
@@ -354,6 +368,9 @@ def _priority_mix(g: NodeGroup, mix: Any) -> None:
 _TEMPLATE_INPUTS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     AWS_INSTANCE: (("launchTemplate",), (AWS_LAUNCH_TEMPLATE,), "launch template"),
     AWS_SPOT_INSTANCE_REQUEST: (("launchTemplate",), (AWS_LAUNCH_TEMPLATE,), "launch template"),
+    # CloudFormation AWS::EC2::Instance LaunchTemplate (launchTemplateId / launchTemplateName).
+    AWS_NATIVE_INSTANCE: (("launchTemplate",), (AWS_LAUNCH_TEMPLATE, AWS_NATIVE_LAUNCH_TEMPLATE),
+                          "launch template"),
     AWS_EKS_NODE_GROUP: (("launchTemplate",), (AWS_LAUNCH_TEMPLATE,), "launch template"),
     GCP_IGM: (("versions",), tuple(GCP_TEMPLATES), "instance template"),
     GCP_REGION_IGM: (("versions",), tuple(GCP_TEMPLATES), "instance template"),

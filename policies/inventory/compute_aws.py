@@ -4,11 +4,13 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
+from trainstack_policies.capacity import template_zones
 from trainstack_policies.inventory.groups import NodeGroup
 from trainstack_policies.inventory.tokens import (
     AWS_LAUNCH_CONFIGURATION,
     AWS_LAUNCH_TEMPLATE,
     AWS_NATIVE_LAUNCH_TEMPLATE,
+    AWS_NATIVE_SPOT_FLEET,
     AWS_NATIVE_SUBNET,
     AWS_SPOT_FLEET,
     AWS_SUBNET,
@@ -24,6 +26,110 @@ from trainstack_policies.inventory.values import (
     _zone,
 )
 from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, dig, number
+
+# The inputs of a Spot Fleet request that the classic aws:ec2/spotFleetRequest takes at its top
+# level and an aws-native SpotFleet (CloudFormation AWS::EC2::SpotFleet) under
+# spotFleetRequestConfigData; the view gives each its dependencies on the whole config (the
+# engine records them per top-level input only).
+_SPOT_FLEET_DEP_KEYS = ("launchTemplateConfigs", "launchSpecifications")
+_SPOT_FLEET_VIEWS: dict[int, tuple[Resource, Resource]] = {}
+
+
+def spot_fleet_view(r: Resource) -> Resource:
+    """An aws-native SpotFleet as the classic Spot Fleet request the rules read (same type,
+    name and urn as `r`; inputs from its spotFleetRequestConfigData, the RequestSpotFleet
+    SpotFleetRequestConfigData both providers pass on). A CloudFormation launch specification
+    (SpotFleetLaunchSpecification) names its zone under Placement.AvailabilityZone, its subnet
+    in SubnetId or its interfaces' SubnetId, its public IP only on its interfaces
+    (InstanceNetworkInterfaceSpecification.AssociatePublicIpAddress), and its instance tags in
+    TagSpecifications (SpotFleetTagSpecification, resourceType instance); the view gives each
+    the classic launch specification's flat input (availabilityZone, subnetId,
+    associatePublicIpAddress, tags). Any other resource is returned as it is."""
+    if r.type != AWS_NATIVE_SPOT_FLEET:
+        return r
+    seen = _SPOT_FLEET_VIEWS.get(id(r))
+    if seen is not None and seen[0] is r:
+        return seen[1]
+    data = r.get("spotFleetRequestConfigData")
+    if data is UNKNOWN or not isinstance(data, dict):
+        # Unknown at preview (or no object): every input it holds is unknown.
+        props: dict[str, Any] = {"targetCapacity": UNKNOWN, "launchTemplateConfigs": UNKNOWN}
+    else:
+        props = dict(data)
+        specs = data.get("launchSpecifications")
+        if isinstance(specs, dict):
+            specs = [specs]
+        if isinstance(specs, list):
+            props["launchSpecifications"] = [_classic_spec(s) for s in specs]
+    deps = dict(r.deps)
+    held = r.deps.get("spotFleetRequestConfigData", [])
+    for key in _SPOT_FLEET_DEP_KEYS:
+        deps[key] = list(held)
+    view = Resource(r.type, r.name, r.urn, props, deps, r.retain, r.provider_region,
+                    r.provider, r.protect)
+    if len(_SPOT_FLEET_VIEWS) > 64:
+        _SPOT_FLEET_VIEWS.clear()
+    _SPOT_FLEET_VIEWS[id(r)] = (r, view)
+    return view
+
+
+def _classic_spec(spec: Any) -> Any:
+    """A CloudFormation SpotFleetLaunchSpecification as the classic launch specification."""
+    if not isinstance(spec, dict):
+        return spec
+    out = dict(spec)
+    placed = spec.get("placement")
+    zone = placed.get("availabilityZone") if isinstance(placed, dict) else \
+        UNKNOWN if placed is UNKNOWN else None
+    if out.get("availabilityZone") is None and zone is not None:
+        out["availabilityZone"] = zone
+    nics = spec.get("networkInterfaces")
+    nic_list = [nics] if isinstance(nics, dict) else nics if isinstance(nics, list) else []
+    if nics is UNKNOWN:
+        out.setdefault("subnetId", UNKNOWN)
+        out.setdefault("associatePublicIpAddress", UNKNOWN)
+    elif nic_list:
+        if out.get("subnetId") is None:
+            named = [n.get("subnetId") if isinstance(n, dict) else UNKNOWN for n in nic_list]
+            named = [n for n in named if n is not None]
+            if named:
+                out["subnetId"] = UNKNOWN if UNKNOWN in named else \
+                    ",".join(str(n) for n in named)
+        flags = [n.get("associatePublicIpAddress") if isinstance(n, dict) else UNKNOWN
+                 for n in nic_list]
+        if any(f is True or (isinstance(f, str) and f.strip().lower() == "true")
+               for f in flags):
+            out["associatePublicIpAddress"] = True
+        elif UNKNOWN in flags:
+            out["associatePublicIpAddress"] = UNKNOWN
+        elif flags and all(f is False or (isinstance(f, str) and f.strip().lower() == "false")
+                           for f in flags):
+            out["associatePublicIpAddress"] = False
+    tag_specs = spec.get("tagSpecifications")
+    if tag_specs is UNKNOWN:
+        out["tags"] = UNKNOWN
+    elif isinstance(tag_specs, list):
+        tags: Any = {}
+        for ts in tag_specs:
+            if ts is UNKNOWN or (isinstance(ts, dict) and ts.get("resourceType") is UNKNOWN):
+                tags = UNKNOWN
+                break
+            if not isinstance(ts, dict) or ts.get("resourceType") != "instance":
+                continue
+            given = ts.get("tags")
+            entries: list[Any] = given if isinstance(given, list) else \
+                [UNKNOWN] if given is UNKNOWN else []
+            for t in entries:
+                if t is UNKNOWN or (isinstance(t, dict) and (t.get("key") is UNKNOWN
+                                                             or t.get("value") is UNKNOWN)):
+                    tags = UNKNOWN
+                    break
+                if isinstance(t, dict):
+                    tags[str(t.get("key"))] = t.get("value")
+            if tags is UNKNOWN:
+                break
+        out["tags"] = tags
+    return out
 
 
 def _lt_type(lt: Optional[Resource]) -> Any:
@@ -224,7 +330,27 @@ def _aws_fleet(r: Resource) -> NodeGroup:
         for kind in (AWS_SUBNET, AWS_NATIVE_SUBNET):
             zones += [z for z in _subnet_zones(r, key, kind, "availabilityZone")
                       if z not in zones]
-    if r.type == AWS_SPOT_FLEET:
+    # The nodes of a launch template config whose override names no subnet or zone (or that
+    # has no overrides) launch where their launch template's interfaces (or placement) put
+    # them: an override overrides the template only in what it names (EC2 API
+    # FleetLaunchTemplateOverrides SubnetId / AvailabilityZone; RequestLaunchTemplateData
+    # .NetworkInterfaces[].SubnetId). So a fleet whose overrides are mixed (some name a subnet,
+    # some none) runs in the overrides' zones and in the template's. Launch specifications
+    # take no template.
+    entries: list[Any] = []
+    for conf in _dicts(configs):
+        if not isinstance(conf, dict):
+            entries.append(UNKNOWN)
+            continue
+        overrides = _dicts(conf.get("overrides") or conf.get("override"))
+        entries += overrides or [{}]
+    if not entries and not specs:
+        entries = [{}]   # templates named with no config the pack reads: the template places
+    if any(e is not UNKNOWN and e.get("subnetId") is None and e.get("availabilityZone") is None
+           for e in entries):
+        for lt in lts:
+            zones += [_zone(z) for z in template_zones(lt) if _zone(z) not in zones]
+    if r.type == AWS_SPOT_FLEET or r.type == AWS_NATIVE_SPOT_FLEET:
         count, spot = _count(r.get("targetCapacity")), True
         on_demand = r.get("onDemandTargetCapacity")
     else:

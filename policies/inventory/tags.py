@@ -130,6 +130,9 @@ _MIGS = frozenset({"gcp:compute/instanceGroupManager:InstanceGroupManager",
 # API_SpotFleetRequestConfigData.html).
 _REQUESTS = frozenset({"aws:ec2/fleet:Fleet", "aws-native:ec2:Ec2Fleet",
                        "aws:ec2/spotFleetRequest:SpotFleetRequest",
+                       # CloudFormation AWS::EC2::SpotFleet: the same request (its
+                       # SpotFleetRequestConfigData, read through spot_fleet_view).
+                       "aws-native:ec2:SpotFleet",
                        "aws:ec2/spotInstanceRequest:SpotInstanceRequest",
                        # EKS: "Tags that you create for Amazon EKS resources don't propagate
                        # to any other resources associated with the cluster" (EKS API,
@@ -221,8 +224,14 @@ def _request_instance_tags(request: Resource) -> Any:
     only those every specification carries (each launches some of the instances)."""
     if request.type == "aws-native:ec2:Ec2Fleet":
         return _instance_spec_tags(request.get("tagSpecifications"))
-    if request.type != "aws:ec2/spotFleetRequest:SpotFleetRequest":
+    if request.type not in ("aws:ec2/spotFleetRequest:SpotFleetRequest",
+                            "aws-native:ec2:SpotFleet"):
         return {}
+    if request.type == "aws-native:ec2:SpotFleet" and request.has("spotFleetRequestConfigData"):
+        # The resource as given (not the inventory's view): its launch specifications' tags
+        # as the classic request holds them.
+        from trainstack_policies.inventory.compute_aws import spot_fleet_view
+        request = spot_fleet_view(request)
     launches = request.get("launchSpecifications")
     if launches is UNKNOWN:
         return UNKNOWN

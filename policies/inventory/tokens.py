@@ -72,10 +72,14 @@ DATA_MB_TAG = "trainstack:data-mb"  # the bucket's expected data, from the data-
 # Node groups, fleets, pools and what scales them.
 AWS_SPOT_FLEET = "aws:ec2/spotFleetRequest:SpotFleetRequest"
 AWS_FLEET = "aws:ec2/fleet:Fleet"
+# CloudFormation AWS::EC2::SpotFleet: the classic request's inputs under one property,
+# spotFleetRequestConfigData (read through inventory.compute_aws.spot_fleet_view).
+AWS_NATIVE_SPOT_FLEET = "aws-native:ec2:SpotFleet"
 # aws-native (CloudFormation AWS::EC2::EC2Fleet, AWS::EC2::LaunchTemplate,
 # AWS::EC2::CapacityReservation).
 AWS_NATIVE_FLEET = "aws-native:ec2:Ec2Fleet"
 AWS_NATIVE_LAUNCH_TEMPLATE = "aws-native:ec2:LaunchTemplate"
+AWS_NATIVE_INSTANCE = "aws-native:ec2:Instance"
 AWS_ODCR = "aws:ec2/capacityReservation:CapacityReservation"
 AWS_NATIVE_ODCR = "aws-native:ec2:CapacityReservation"
 AWS_EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"

@@ -14,6 +14,7 @@ import ipaddress
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, Optional, Union
 
+from trainstack_policies.inventory import spot_fleet_view
 from trainstack_policies.model import (
     AWS_INTERFACE_KEYS,
     UNKNOWN,
@@ -225,13 +226,33 @@ def _aws(r: Resource, config) -> list[Violation]:
                               "associatePublicIpAddress \"true\"", "\"false\"",
                               "set associate_public_ip_address=\"false\" on every interface; "
                               "reach nodes through SSH CIDRs, a bastion or SSM")]
-    if (t in _AWS_INSTANCES or t == "aws:ec2/launchConfiguration:LaunchConfiguration") and \
+    if (t in _AWS_INSTANCES or t in _AWS_LAUNCH_CONFIGURATIONS) and \
             truthy(r.known("associatePublicIpAddress")):
+        # aws-native: CloudFormation AWS::AutoScaling::LaunchConfiguration AssociatePublicIpAddress,
+        # the same switch for every instance of the group.
         return [violation(r, "the node gets a public IP address", "associatePublicIpAddress true",
                           "false", "set associate_public_ip_address=False")]
-    if t == "aws:ec2/spotFleetRequest:SpotFleetRequest":
+    if t == "aws-native:ec2:Instance":
+        # CloudFormation AWS::EC2::Instance has no top-level switch: an interface's
+        # AssociatePublicIpAddress true gives the instance a public IPv4 address (EC2 API
+        # InstanceNetworkInterfaceSpecification.AssociatePublicIpAddress, "Indicates whether to
+        # assign a public IPv4 address to an instance"), whatever the subnet maps on launch.
+        public = []
+        for i, n in enumerate(r.entries("networkInterfaces", AWS_INTERFACE_KEYS)):
+            if _nic(r, n, f"networkInterfaces.{i}") and \
+                    truthy(_known(r, n, "associatePublicIpAddress", f"networkInterfaces.{i}")):
+                public.append(i)
+        if public:
+            return [violation(r, "the node gets a public IP address",
+                              f"associatePublicIpAddress true on network interface(s) {public}",
+                              "false", "set associate_public_ip_address=False on every network "
+                              "interface; reach nodes through SSH CIDRs, a bastion or SSM")]
+    if t == "aws:ec2/spotFleetRequest:SpotFleetRequest" or t == _NATIVE_SPOT_FLEET:
         # Launch specifications take an instance's inputs (pulumi-aws SpotFleetRequest
-        # launch_specifications[].associate_public_ip_address).
+        # launch_specifications[].associate_public_ip_address); an aws-native SpotFleet's
+        # (CloudFormation SpotFleetLaunchSpecification) hold it on their interfaces, which
+        # spot_fleet_view reads into the same flat input.
+        r = spot_fleet_view(r)
         public = [i for i, spec in enumerate(r.entries("launchSpecifications",
                                                         ("associatePublicIpAddress",)))
                   if _nic(r, spec, f"launchSpecifications.{i}")
@@ -340,6 +361,8 @@ _PLACEMENT = {
     "aws:ec2/launchTemplate:LaunchTemplate": ("networkInterfaces",),
     "aws:ec2/spotFleetRequest:SpotFleetRequest": ("launchTemplateConfigs",
                                                   "launchSpecifications"),
+    # CloudFormation AWS::EC2::SpotFleet, read through spot_fleet_view: the same inputs.
+    "aws-native:ec2:SpotFleet": ("launchTemplateConfigs", "launchSpecifications"),
     "aws:ec2/fleet:Fleet": ("launchTemplateConfigs",),
     "aws-native:ec2:Ec2Fleet": ("launchTemplateConfigs",),
 }
@@ -349,6 +372,10 @@ def _false(value: Any) -> bool:
     return value is False or (isinstance(value, str) and value.strip().lower() == "false")
 
 
+# CloudFormation AWS::EC2::SpotFleet (read through inventory's spot_fleet_view), and the two
+# Spot Fleet requests.
+_NATIVE_SPOT_FLEET = "aws-native:ec2:SpotFleet"
+_SPOT_FLEETS = ("aws:ec2/spotFleetRequest:SpotFleetRequest", _NATIVE_SPOT_FLEET)
 # An instance and a Spot Instance request (which takes an instance's inputs and launches one).
 _AWS_INSTANCES = ("aws:ec2/instance:Instance", "aws:ec2/spotInstanceRequest:SpotInstanceRequest")
 
@@ -365,7 +392,7 @@ def _declines_public_ip(r: Resource) -> bool:
         nics = r.get("networkInterfaces")
         return isinstance(nics, list) and bool(nics) and all(
             isinstance(n, dict) and _false(n.get("associatePublicIpAddress")) for n in nics)
-    if r.type == "aws:ec2/spotFleetRequest:SpotFleetRequest" and r.get("launchSpecifications"):
+    if r.type in _SPOT_FLEETS and r.get("launchSpecifications"):
         specs = r.get("launchSpecifications")
         specs = [specs] if isinstance(specs, dict) else specs
         return isinstance(specs, list) and bool(specs) and all(
@@ -782,6 +809,8 @@ def check_stack(resources: list[Resource], config: Mapping[str, Any]) -> list[Vi
     """What one Analyze call cannot see: public subnets judged by what is placed in them, and
     ingress split across rules. A value unknown at preview that could hide a violation is
     "cannot decide" when nothing else here fails."""
+    # An aws-native SpotFleet as the classic request (spot_fleet_view: its config's inputs).
+    resources = [spot_fleet_view(r) if r.type == _NATIVE_SPOT_FLEET else r for r in resources]
     subnets, unknown = _public_subnets(resources)
     nat, outside = _azure_nat_pools(resources)
     balanced, lb_unknown = _public_balancers(resources)
@@ -812,9 +841,11 @@ _DEFAULT_VPC_PLACED = {"aws:ec2/instance:Instance": ("subnetId", "networkInterfa
                        # CloudFormation AWS::EC2::EC2Fleet: the same launch template configs.
                        "aws-native:ec2:Ec2Fleet": ("launchTemplateConfigs",),
                        "aws:ec2/spotFleetRequest:SpotFleetRequest": (
+                           "launchTemplateConfigs", "launchSpecifications"),
+                       "aws-native:ec2:SpotFleet": (
                            "launchTemplateConfigs", "launchSpecifications")}
 _FLEETS = ("aws:ec2/fleet:Fleet", "aws-native:ec2:Ec2Fleet",
-           "aws:ec2/spotFleetRequest:SpotFleetRequest")
+           "aws:ec2/spotFleetRequest:SpotFleetRequest", "aws-native:ec2:SpotFleet")
 
 
 def _names_subnet(value: Any) -> bool:

@@ -66,6 +66,7 @@ SCOPE = (
 _NOT_PLACEABLE = ("aws:eks/nodeGroup:NodeGroup", "gcp:container/nodePool:NodePool",
                   "gcp:container/cluster:Cluster",
                   "aws:ec2/spotFleetRequest:SpotFleetRequest", "aws:ec2/fleet:Fleet",
+                  "aws-native:ec2:SpotFleet",
                   "aws-native:ec2:Ec2Fleet",
                   *capacity.RESERVATIONS, *capacity.MANAGED)
 

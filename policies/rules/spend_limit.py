@@ -214,9 +214,12 @@ def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
     found_budgets = budgets(resources)
     cap_config = _cap_config(config)
     # The cap is the SMALLEST whole-stack budget: a budget with cost filters (S3 only, one
-    # project's labels) watches part of the bill and caps nothing else.
+    # project's labels) watches part of the bill and caps nothing else. One that may or may
+    # not take in some GPU groups (Budget.unsure) caps what it covers (_over_budget,
+    # _maybe_cap), not the whole stack.
     amounts = [b.monthly for b in found_budgets
-               if b.monthly is not None and not b.scope and not b.leaves_out]
+               if b.monthly is not None and not b.scope and not b.leaves_out
+               and not b.unsure]
     amounts += _declared_budgets(groups)
     cap = cap_config if cap_config is not None else (min(amounts) if amounts else None)
     return groups, est, found_budgets, cap_config, cap
@@ -254,7 +257,7 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                     out.append(violation(
                         node.resource, "the auto-release time is not a time, so it releases "
                         "nothing and stands in for no budget alarm", release,
-                        "an ISO-8601 UTC time (2026-12-05T00:00:00Z)",
+                        "an ISO-8601 UTC time (yyyy-MM-ddTHH:mm:ssZ)",
                         "set auto_release_time to the release time in ISO-8601 UTC"))
                 elif release and node.resource.type in (ALI_INSTANCE, ALI_INSTANCE_SET) and \
                         _hours_until(release) is None:
@@ -263,7 +266,8 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                     out.append(violation(
                         node.resource, "the auto-release time is already past, so it releases "
                         "nothing and stands in for no budget alarm", release,
-                        "an ISO-8601 UTC time in the future (2026-12-05T00:00:00Z)",
+                        # No example date: any one written here is past some day.
+                        "an ISO-8601 UTC time (yyyy-MM-ddTHH:mm:ssZ) later than now",
                         "set auto_release_time to a release time still to come"))
                 elif node.resource.type not in (ALI_INSTANCE, ALI_INSTANCE_SET) or not release:
                     out.append(violation(
@@ -273,7 +277,7 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                         "set auto_release_time on each pay-as-you-go ecs.Instance or "
                         "ecs.EcsInstanceSet (an ess scaling group cannot release itself)"))
         else:
-            found, undecided = _alarm(cloud, groups, found_budgets, anchor, undecided)
+            found, undecided = _alarm(cloud, groups, found_budgets, undecided)
             out += found
 
     # 2. Budgets above the configured cap, or in another currency; amounts that are no number.
@@ -337,13 +341,17 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             "schedule/maxRunDuration/autoReleaseTime that stops the nodes)"))
     elif est.undecided:
         raise UnknownValue(anchor, "capacity (" + "; ".join(est.undecided) + ")")
+    elif cap_config is None:
+        # A pass, unless a budget whose reach cannot be decided is below what it would cover:
+        # it is the cap if it takes the compute in.
+        undecided = undecided or _maybe_cap(found_budgets, est, groups)
     if undecided is not None and not out:
         # Undecided only where nothing else fails: one unreadable budget hides no violation.
         raise undecided
     return out
 
 
-def _alarm(cloud: str, groups: list, found_budgets: list, anchor: Resource,
+def _alarm(cloud: str, groups: list, found_budgets: list,
            undecided: Optional[UnknownValue]) -> tuple[list[Violation], Optional[UnknownValue]]:
     """The budget alarm of each GPU group on `cloud`: a budget of that cloud that notifies
     someone and takes the group in (Budget.coverage). A group no such budget takes in is
@@ -387,8 +395,10 @@ def _alarm(cloud: str, groups: list, found_budgets: list, anchor: Resource,
         why = "; ".join(dict.fromkeys(f"budget {b.resource.name}: {b.leaves_out[id(g.resource)]}"
                                       for g, _ in none_for for b in mine
                                       if id(g.resource) in b.leaves_out))
+        # On the cloud's own first GPU group (the stack's first may be another cloud's): the
+        # finding names compute of the cloud that lacks the alarm.
         out.append(violation(
-            anchor, f"the stack has no budget alarm on {cloud}",
+            none_for[0][0].resource, f"the stack has no budget alarm on {cloud}",
             f"no budget resource takes in its GPU compute ({why})" if why else
             "no budget resource",
             f"a {_BUDGET_TYPE.get(cloud, 'budget')} with alert thresholds",
@@ -409,20 +419,46 @@ def _alarm(cloud: str, groups: list, found_budgets: list, anchor: Resource,
 
 def _over_budget(found_budgets: list, est: pricing.Estimate,
                  groups: list) -> Optional[tuple[Any, float, str]]:
-    """The first budget (smallest first) that leaves GPU groups out and whose share of the
-    estimate is above its amount: (budget, its share, the groups left out with their cost).
-    Its share is the stack's estimate less what those groups add: storage, other nodes and
-    groups whose coverage cannot be read stay in (never smaller than what it covers)."""
+    """The first budget (smallest first) that takes in some GPU groups and leaves out (or may
+    leave out) others, and whose share of the estimate is above its amount for certain:
+    (budget, its share, the groups left out with their cost). Its share is the stack's
+    estimate less what those groups add, and less the groups whose coverage cannot be read
+    (the least it covers; whether more is over is _maybe_cap's "cannot decide"): storage and
+    other nodes stay in."""
     names = {id(g.resource): g.resource.name for g in groups}
     partial = sorted((b for b in found_budgets
-                      if b.monthly is not None and not b.scope and b.leaves_out),
+                      if b.monthly is not None and not b.scope and (b.leaves_out or b.unsure)),
                      key=lambda b: b.monthly)
     for b in partial:
         out = {k: est.by_group.get(k, 0.0) for k in b.leaves_out}
-        covered = est.total - sum(out.values())
+        maybe = {k: est.by_group.get(k, 0.0) for k in b.unsure if k not in b.leaves_out}
+        covered = est.total - sum(out.values()) - sum(maybe.values())
         if covered > b.monthly:
-            left = ", ".join(f"{names.get(k, '?')} = {usd:,.0f}" for k, usd in out.items())
+            left = ", ".join([f"{names.get(k, '?')} = {usd:,.0f}" for k, usd in out.items()]
+                             + [f"{names.get(k, '?')} = {usd:,.0f}, which it may take in"
+                                for k, usd in maybe.items()])
             return b, covered, left
+    return None
+
+
+def _maybe_cap(found_budgets: list, est: pricing.Estimate,
+               groups: list) -> Optional[UnknownValue]:
+    """"Cannot decide" for the smallest budget whose coverage of some GPU group of its cloud
+    cannot be decided (Budget.coverage None: a management-group scope, filters unknown at
+    preview, an account or resource group the program does not show) and whose amount is
+    below the most it would cover: the stack's estimate less the groups it leaves out for
+    certain. If it takes those groups in it is the cap, and the stack is over it; if not, a
+    larger budget decides. At or above that figure it changes no verdict. None when no such
+    budget is below it."""
+    for b in sorted((b for b in found_budgets if b.monthly is not None),
+                    key=lambda b: b.monthly):
+        unsure = [g for g in groups if g.cloud == b.resource.cloud
+                  and b.coverage(g.resource) is None]
+        if not unsure:
+            continue
+        most = est.total - sum(est.by_group.get(k, 0.0) for k in b.leaves_out)
+        if most > b.monthly:
+            return _MaybeCap(b, most, unsure)
     return None
 
 
@@ -447,6 +483,29 @@ class _NotShown(_Undecidable):
     EXPECTED = "a budget the program shows takes in the GPU compute"
     FIX = ("scope the budget to what the program shows the compute is in (its subscription, "
            "resource group or account, named on the provider), or exempt the resource")
+
+
+class _MaybeCap(_Undecidable):
+    """A budget below the estimate that is the cap if it takes in GPU compute whose coverage
+    cannot be decided (_maybe_cap)."""
+
+    FOUND = ("a budget below the estimate that is the stack's cap if it takes in the GPU "
+             "compute, which the pack cannot decide")
+    EXPECTED = ("every budget below the estimate shown to leave the GPU compute out, or the "
+                "estimate under every budget that may take it in")
+    FIX = ("scope or filter the budget so the program shows what it takes in (the compute's "
+           "subscription, resource group, account, project or tags, known at preview), or "
+           "keep the estimate under it")
+
+    def __init__(self, b: Any, most: float, unsure: list):
+        path, outside = b.why_unsure(unsure[0].resource)
+        why = outside or f"{path} is unknown until apply"
+        names = ", ".join(dict.fromkeys(g.resource.name for g in unsure))
+        super().__init__(b.resource, why)
+        self.args = (f"{b.resource.name}: budget {b.resource.name} of {b.monthly:,.2f} "
+                     f"USD/month is the cap if it takes in {names}, and the estimate of what "
+                     f"it would cover is {most:,.2f} USD/month; whether it does cannot be "
+                     f"decided ({why})",)
 
 
 def summary(resources: list[Resource], config: Mapping[str, Any]) -> str:

@@ -115,8 +115,8 @@ def _literal_ids(r: Resource) -> list[str]:
     # EC2 Fleet / Spot Fleet name subnets inside their configs (overrides[].subnetId,
     # launchSpecifications[].subnetId, comma-separated there); literal where no subnet of the
     # stack is behind the config.
-    for key in _NESTED_PLACING:
-        if any(d.type in _AWS_SUBNETS for d in r.deps.get(key, [])):
+    for key, dep_key in _NESTED_PLACING:
+        if any(d.type in _AWS_SUBNETS for d in r.deps.get(dep_key, [])):
             continue
         for conf in _as_list(r.get(key)):
             entries = [conf] + (_as_list(conf.get("overrides")) if isinstance(conf, dict) else [])
@@ -127,7 +127,17 @@ def _literal_ids(r: Resource) -> list[str]:
     return out
 
 
-_NESTED_PLACING = ("launchTemplateConfigs", "launchTemplateConfig", "launchSpecifications")
+# (input, the input its dependencies are recorded under). A launch template's network
+# interfaces name subnets too (aws: networkInterfaces, one object or a list; aws-native: under
+# launchTemplateData, whose dependencies the engine records for launchTemplateData as a whole;
+# EC2 API RequestLaunchTemplateData.NetworkInterfaces[].SubnetId), and so do an aws-native
+# instance's (CloudFormation AWS::EC2::Instance NetworkInterfaces[].SubnetId): a literal id
+# there is a subnet made elsewhere, as a literal subnetId on the instance is.
+_NESTED_PLACING = (("launchTemplateConfigs", "launchTemplateConfigs"),
+                   ("launchTemplateConfig", "launchTemplateConfig"),
+                   ("launchSpecifications", "launchSpecifications"),
+                   ("networkInterfaces", "networkInterfaces"),
+                   ("launchTemplateData.networkInterfaces", "launchTemplateData"))
 _AWS_SUBNETS = ("aws:ec2/subnet:Subnet", "aws-native:ec2:Subnet")
 
 

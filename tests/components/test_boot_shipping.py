@@ -263,6 +263,38 @@ OVER_LIMIT = {"aws": ("trainstack_components.boot.render", "AWS_USER_DATA_LIMIT"
                            "ECS RunInstances takes at most 4,096 bytes (before base64)")}
 
 
+def test_a_failed_renders_leftover_tasks_are_collected_without_a_word(monkeypatch, caplog):
+    """After the user's error, the SDK's RPC tasks still pending are collected whenever the
+    garbage collector gets to them; under load that came before the paragraph, as asyncio's
+    "Task was destroyed but it is pending!" (seen in a suite run). The loop the failed render
+    used says nothing for them; a render that succeeded keeps asyncio's own report, since a
+    task lost there would be a fault worth seeing."""
+    import asyncio
+    import importlib
+    import json
+    from trainstack.plan import engine
+    from trainstack_components.errors import SpecError
+    module, name, _ = OVER_LIMIT["aws"]
+    spec = yaml.safe_load(EXAMPLE.read_text())
+    config = {"trainstack:cloud": "aws", "trainstack:spec": json.dumps(spec)}
+    made: list = []
+    real_loop = asyncio.new_event_loop
+    monkeypatch.setattr(asyncio, "new_event_loop", lambda: made.append(real_loop()) or made[-1])
+    engine.render(config)                               # a render that succeeds
+    good, made[:] = made[0], []                         # each render's own loop comes first
+    monkeypatch.setattr(importlib.import_module(module), name, 4096)
+    with pytest.raises(SpecError):
+        engine.render(config)
+    failed = made[0]
+    collected = {"message": "Task was destroyed but it is pending!", "task": object()}
+    caplog.clear()      # asyncio logs it (logging's last resort: stderr, in the CLI)
+    failed.call_exception_handler(collected)            # what Task.__del__ does
+    assert caplog.records == []
+    good.call_exception_handler(collected)
+    assert [r.getMessage().splitlines()[0] for r in caplog.records] == \
+        ["Task was destroyed but it is pending!"]
+
+
 @pytest.mark.parametrize("cloud", sorted(OVER_LIMIT))
 def test_user_data_over_the_clouds_limit_is_one_paragraph_and_exit_2_at_plan(cloud):
     """A boot that grows past its cloud's user data limit (here: the limit lowered to 4 KiB,

@@ -11,6 +11,7 @@ import asyncio
 import atexit
 import builtins
 import threading
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -186,12 +187,21 @@ def _spec_error_in(err: BaseException) -> SpecError | None:
     return None
 
 
+# Loops of renders that ended in the user's SpecError: their unfinished tasks are left behind
+# on purpose (the program stopped), so their collection is not news.
+_FAILED_LOOPS: "weakref.WeakSet[asyncio.AbstractEventLoop]" = weakref.WeakSet()
+
+
 def _quiet_spec_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
     """The SDK's futures that carry a SpecError (every resource waiting on the failed input)
     are never awaited once render has raised it; asyncio would log each one with its traceback
-    when it is collected. The error is the user's paragraph, printed once."""
+    when it is collected, and each RPC task still pending as "Task was destroyed but it is
+    pending!" (when the collector gets to it first depends on timing: under load it came before
+    the user's paragraph). The error is the user's paragraph, printed once."""
     problem = context.get("exception")
     if problem is not None and _spec_error_in(problem) is not None:
+        return
+    if problem is None and context.get("task") is not None and loop in _FAILED_LOOPS:
         return
     loop.default_exception_handler(context)
 
@@ -246,6 +256,7 @@ def render(config: dict[str, str], stack: str = "offline",
     try:
         pulumi.runtime.test(program)()
     except pulumi.RunError as err:  # the program's own SpecError, raised as a RunError
+        _FAILED_LOOPS.add(loop)
         raise SpecError("stack", str(err), "") from None
     except Exception as err:
         # A SpecError raised inside an apply (a user data over its cloud's limit) reaches here
@@ -253,6 +264,7 @@ def render(config: dict[str, str], stack: str = "offline",
         cause = _spec_error_in(err)
         if cause is None:
             raise
+        _FAILED_LOOPS.add(loop)
         raise cause from None
     finally:
         RESOLVED.reset(resolved)
