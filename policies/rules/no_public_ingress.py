@@ -41,7 +41,8 @@ REMEDIATION = (
     'IPs from nodes; use a NAT gateway for egress and a bastion/IAP/SSM for access.'
 )
 SCOPE = (
-    'Every ingress rule of the four clouds (AWS security groups and rules, GCP firewalls, '
+    'Every ingress rule of the four clouds (AWS security groups and rules, aws or aws-native, '
+    'and managed prefix lists; GCP firewalls, '
     "Azure NSGs and rules, Alibaba security group rules), every node's public-IP settings, "
     "and GPU nodes behind an internet-facing load balancer or an Azure inbound NAT, for any "
     'stack; deny and disabled rules open nothing. '
@@ -151,6 +152,10 @@ def _aws_rule(r: Resource, cidrs: Iterable[tuple[Any, str]], protocol: Any, low:
     return out
 
 
+_NATIVE_INGRESS = "aws-native:ec2:SecurityGroupIngress"
+_NATIVE_SECURITY_GROUP = "aws-native:ec2:SecurityGroup"
+
+
 def _aws(r: Resource, config) -> list[Violation]:
     t = r.type
     if t == "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule":
@@ -179,8 +184,30 @@ def _aws(r: Resource, config) -> list[Violation]:
             out += _aws_rule(r, cidrs, rule.get("protocol"), rule.get("fromPort"),
                              rule.get("toPort"), config)
         return out
+    if t == _NATIVE_INGRESS:
+        # CloudFormation AWS::EC2::SecurityGroupIngress (pulumi-aws-native: its property names
+        # in camelCase): one rule, CidrIp / CidrIpv6, IpProtocol ("-1": all traffic), FromPort,
+        # ToPort; a SourcePrefixListId is judged where the prefix list is declared.
+        return _aws_rule(r, [(r.get("cidrIp"), "cidrIp"), (r.get("cidrIpv6"), "cidrIpv6")],
+                         r.get("ipProtocol"), r.get("fromPort"), r.get("toPort"), config)
+    if t == _NATIVE_SECURITY_GROUP:
+        # CloudFormation AWS::EC2::SecurityGroup SecurityGroupIngress: a list of the same rules
+        # (SecurityGroupEgress opens nothing to the internet).
+        out = []
+        for i, rule in enumerate(r.items("securityGroupIngress")):
+            if rule is UNKNOWN:
+                raise UnknownValue(r, f"securityGroupIngress.{i}")
+            if not isinstance(rule, dict):
+                continue
+            out += _aws_rule(r, [(rule.get("cidrIp"), f"securityGroupIngress.{i}.cidrIp"),
+                                 (rule.get("cidrIpv6"), f"securityGroupIngress.{i}.cidrIpv6")],
+                             rule.get("ipProtocol"), rule.get("fromPort"), rule.get("toPort"),
+                             config)
+        return out
     if t in ("aws:ec2/managedPrefixList:ManagedPrefixList",
-             "aws:ec2/managedPrefixListEntry:ManagedPrefixListEntry"):
+             "aws:ec2/managedPrefixListEntry:ManagedPrefixListEntry",
+             # CloudFormation AWS::EC2::PrefixList: Entries [{Cidr, Description}].
+             "aws-native:ec2:PrefixList"):
         cidrs = ([(r.get("cidr"), "cidr")] if t.endswith("Entry") else
                  [(e.get("cidr"), f"entries.{i}.cidr") for i, e in enumerate(r.items("entries"))
                   if _nic(r, e, f"entries.{i}")])
@@ -779,6 +806,7 @@ _SPLIT_RULES = {
     # rule type -> (the input naming its group, how to read (sources, is_allow_ingress))
     "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": "securityGroupId",
     "aws:ec2/securityGroupRule:SecurityGroupRule": "securityGroupId",
+    _NATIVE_INGRESS: "groupId",
     "azure-native:network:SecurityRule": "networkSecurityGroupName",
     _AZURE_CLASSIC_RULE: "networkSecurityGroupName",
 }
@@ -789,6 +817,8 @@ def _rule_sources(r: Resource) -> list[tuple[Any, str]]:
     t = r.type
     if t.startswith("aws:vpc/"):
         return [(r.get("cidrIpv4"), "cidrIpv4"), (r.get("cidrIpv6"), "cidrIpv6")]
+    if t == _NATIVE_INGRESS:
+        return [(r.get("cidrIp"), "cidrIp"), (r.get("cidrIpv6"), "cidrIpv6")]
     if t.startswith("aws:ec2/"):
         if r.get("type") != "ingress":
             return []

@@ -564,11 +564,6 @@ def test_n12_ipv6_halves_split_across_rules_fail(pack):
     assert verdict(found, NPI) == "fail", messages(found, NPI)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review45: an aws-native:ec2:SecurityGroup whose securityGroupIngress opens tcp 443 to "
-    "0.0.0.0/0 passes no-public-ingress (the type is not in its coverage); docs promise every"
-    " AWS ingress rule is judged (CloudFormation AWS::EC2::SecurityGroup Ingress CidrIp) - "
-    "aws-native twin blind spot"))
 def test_n13_native_security_group_world_ingress_fails(pack):
     """aws-native:ec2:SecurityGroup with securityGroupIngress [{ipProtocol tcp, 443, cidrIp
     0.0.0.0/0}] (CloudFormation AWS::EC2::SecurityGroup): an AWS security group rule open to
@@ -581,10 +576,6 @@ def test_n13_native_security_group_world_ingress_fails(pack):
     assert verdict(found, NPI) == "fail", messages(found, NPI)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review45: an aws-native:ec2:SecurityGroupIngress with cidrIpv6 ::/0 passes no-public-"
-    "ingress (type not read); docs: every ingress rule, ::/0 included "
-    "(AWS::EC2::SecurityGroupIngress CidrIpv6) - aws-native twin blind spot"))
 def test_n14_native_ingress_resource_ipv6_world_fails(pack):
     """aws-native:ec2:SecurityGroupIngress (its own resource) cidrIpv6 "::/0", tcp 8443.
     Expect: fail."""
