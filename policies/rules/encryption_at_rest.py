@@ -5,7 +5,8 @@ What "encrypted" means per cloud:
   without a configuration is encrypted; a declared configuration must name aws:kms,
   aws:kms:dsse or AES256. FSx for Lustre encrypts every file system at rest, so it always passes.
 - AWS block and file storage: EBS volumes declared in launch templates (blockDeviceMappings),
-  on instances (rootBlockDevice, ebsBlockDevices) and as ebs.Volume need encrypted=true unless
+  on instances (rootBlockDevice, ebsBlockDevices) and as ebs.Volume (and their aws-native twins:
+  ec2.LaunchTemplate and ec2.Instance blockDeviceMappings, ec2.Volume) need encrypted=true unless
   the stack turns on account-level EBS encryption by default (ebs.EncryptionByDefault); EFS file
   systems need encrypted=true, RDS instances and clusters storageEncrypted=true. A volume the
   program does not declare (an AMI's own root volume) follows the AMI and is not judged here.
@@ -48,7 +49,8 @@ REMEDIATION = (
 )
 SCOPE = (
     'Buckets (S3 passes by default SSE-S3), parallel filesystems, and the block/file/database '
-    'storage a program declares (EBS in launch templates, instances and ebs.Volume; EFS; RDS '
+    'storage a program declares (EBS in launch templates, instances and volumes, aws or '
+    'aws-native; EFS; RDS '
     'instances and clusters). '
 )
 
@@ -181,7 +183,19 @@ def _aws_block_storage(r: Resource, by_default: set[str]) -> list[Violation]:
             volumes.append(_ebs(r, "rootBlockDevice", root))
         for i, d in enumerate(r.items("ebsBlockDevices")):
             volumes.append(_ebs(r, f"ebsBlockDevices.{i}", d))
-    elif r.type == "aws:ebs/volume:Volume" and not covered:
+    elif r.type in _NATIVE_MAPPINGS and not covered:
+        # aws-native (CloudFormation AWS::EC2::LaunchTemplate LaunchTemplateData and
+        # AWS::EC2::Instance BlockDeviceMappings [{DeviceName, Ebs {Encrypted, SnapshotId}}]):
+        # the same EBS mappings as the classic template's; one without Ebs (an instance-store
+        # VirtualName, NoDevice) declares no EBS volume.
+        path = _NATIVE_MAPPINGS[r.type]
+        for i, m in enumerate(r.items(path)):
+            if m is UNKNOWN:
+                raise UnknownValue(r, f"{path}.{i}")
+            if isinstance(m, dict) and m.get("ebs") is not None:
+                volumes.append(_ebs(r, f"{path}.{i}.ebs", m["ebs"]))
+    elif r.type in _VOLUMES and not covered:
+        # aws-native:ec2:Volume: CloudFormation AWS::EC2::Volume Encrypted / SnapshotId.
         volumes.append(_ebs(r, "volume", {"encrypted": r.get("encrypted"),
                                           "snapshotId": r.get("snapshotId")}))
     elif r.type == "aws:efs/fileSystem:FileSystem":
@@ -209,8 +223,12 @@ def _aws_block_storage(r: Resource, by_default: set[str]) -> list[Violation]:
                       "encrypted true", fix)]
 
 
+_VOLUMES = ("aws:ebs/volume:Volume", "aws-native:ec2:Volume")
+_NATIVE_MAPPINGS = {"aws-native:ec2:LaunchTemplate": "launchTemplateData.blockDeviceMappings",
+                    "aws-native:ec2:Instance": "blockDeviceMappings"}
+# The EBS an account's encryption by default covers (aws and aws-native).
 _EBS_TYPES = ("aws:ec2/launchTemplate:LaunchTemplate", "aws:ec2/instance:Instance",
-              "aws:ebs/volume:Volume")
+              *_VOLUMES, *_NATIVE_MAPPINGS)
 
 
 def _alicloud_disk(r: Resource) -> list[Violation]:

@@ -686,11 +686,6 @@ def test_e10_scratch_fsx_without_kms_passes(pack):
     assert verdict(found, ENC) == "pass", messages(found, ENC)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review45: an aws-native:ec2:Volume with encrypted false passes encryption-at-rest (type "
-    "not read); docs scope: declared EBS storage; a new EBS volume is unencrypted unless "
-    "asked (docs.aws.amazon.com/ebs/latest/userguide/encryption-by-default.html) - aws-native"
-    " twin blind spot"))
 def test_e12_native_volume_unencrypted_fails(pack):
     """aws-native:ec2:Volume (CloudFormation AWS::EC2::Volume) encrypted false: EBS the program
     declares (docs' scope: "declared block storage (EBS ...)"). Expect: fail."""
@@ -701,10 +696,6 @@ def test_e12_native_volume_unencrypted_fails(pack):
     assert verdict(found, ENC) == "fail", messages(found, ENC)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review45: an aws-native:ec2:LaunchTemplate whose launchTemplateData.blockDeviceMappings "
-    "ebs.encrypted is false passes encryption-at-rest; docs: EBS in launch templates is "
-    "judged (the classic template is) - aws-native twin blind spot"))
 def test_e13_native_launch_template_unencrypted_fails(pack):
     """aws-native:ec2:LaunchTemplate of p4d.24xlarge with launchTemplateData.blockDeviceMappings
     [{deviceName /dev/xvdb, ebs: {volumeSize 2000, encrypted false}}]: EBS in a launch
