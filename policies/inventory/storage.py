@@ -10,6 +10,7 @@ from trainstack_policies.inventory.tokens import (
     ALI_SWITCH,
     AWS_BUCKETS,
     AWS_DIRECTORY_BUCKET,
+    AWS_NATIVE_BUCKET,
     AWS_EFS,
     AWS_LUSTRE,
     AWS_OPENZFS,
@@ -48,7 +49,9 @@ class Filesystem:
 _FILESYSTEM_TYPES = frozenset({AWS_LUSTRE, AWS_EFS, AWS_OPENZFS, AWS_DIRECTORY_BUCKET,
                                *GCP_FILESYSTEMS, GCP_FILESTORE, AZ_AMLFS, ALI_NAS})
 _BUCKET_TYPES = frozenset({*AWS_BUCKETS, GCP_BUCKET, AZ_STORAGE_ACCOUNT, ALI_BUCKET})
-BUCKET_TYPES = _BUCKET_TYPES   # is_bucket()'s types
+# is_bucket()'s types (bucket-retained): every bucket above, and the aws-native S3 bucket, which
+# _buckets() (storage-same-zone, spend-limit) does not read yet.
+BUCKET_TYPES = _BUCKET_TYPES | {AWS_NATIVE_BUCKET}
 
 
 def _named(zone: Any) -> Any:
@@ -161,7 +164,7 @@ def _buckets(resources: list[Resource]) -> list[Bucket]:
 
 
 def is_bucket(r: Resource) -> bool:
-    return r.type in _BUCKET_TYPES   # asked of every resource (bucket-retained)
+    return r.type in BUCKET_TYPES   # asked of every resource (bucket-retained)
 
 
 # storage-same-zone and spend-limit both read the same stack's filesystems and buckets.

@@ -18,6 +18,9 @@ AWS_OPENZFS = "aws:fsx/openZfsFileSystem:OpenZfsFileSystem"
 AWS_EFS = "aws:efs/fileSystem:FileSystem"
 AWS_DIRECTORY_BUCKET = "aws:s3/directoryBucket:DirectoryBucket"
 AWS_BUCKETS = ("aws:s3/bucket:Bucket", "aws:s3/bucketV2:BucketV2")
+# CloudFormation AWS::S3::Bucket (pulumi-aws-native): no forceDestroy (CloudFormation deletes a
+# bucket only when it is empty), tags a list of {key, value}. bucket-retained judges it.
+AWS_NATIVE_BUCKET = "aws-native:s3:Bucket"
 AWS_SSE = ("aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration",
            "aws:s3/bucketServerSideEncryptionConfigurationV2:BucketServerSideEncryptionConfigurationV2")
 AWS_BUDGET = "aws:budgets/budget:Budget"

@@ -34,7 +34,8 @@ REMEDIATION = (
     'trainstack:retain=true tag, and force_destroy=False.'
 )
 SCOPE = (
-    'Every object-storage bucket (S3, Cloud Storage, Azure storage account, OSS) of any '
+    'Every object-storage bucket (S3, aws or aws-native, Cloud Storage, Azure storage account, '
+    'OSS) of any '
     'stack. Exempt scratch buckets with the trainstack:policy-skip tag. '
 )
 

@@ -725,10 +725,6 @@ def test_k4_retain_tag_only_in_default_tags_fails(pack):
     assert verdict(found, RET) == "fail", messages(found, RET)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review45: an aws-native:s3:Bucket with no protect and no trainstack:retain tag passes "
-    "bucket-retained (type not read); docs scope: every object-storage bucket, S3 included - "
-    "aws-native twin blind spot"))
 def test_k6_native_bucket_unprotected_fails(pack):
     """aws-native:s3:Bucket (CloudFormation AWS::S3::Bucket) without protect or retain tag:
     an S3 bucket (docs' scope: every object-storage bucket, S3 included). Expect: fail."""
