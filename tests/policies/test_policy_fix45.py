@@ -362,3 +362,102 @@ def test_native_bucket_policy_skip_tag_exempts(pack):
         {"key": "trainstack:policy-skip", "value": "bucket-retained"}])])
     assert v == "pass", m
     assert exempt_notes(found, RET), found
+
+
+# ============================================== rdma-for-multinode: the catalog's EFA reach
+#
+# [EFA] docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-acc-inst-types.html and efa.html
+# "Supported instance types" (accelerated computing): G4dn g4dn.8xlarge, 12xlarge, 16xlarge
+# (and metal); G5 g5.8xlarge-48xlarge; G6 g6.8xlarge-48xlarge; G6e g6e.8xlarge-48xlarge (G6e:
+# up to four network cards, 400 Gbps); Gr6 gr6.8xlarge; P3dn; P4d; P4de; P5; P5en; P6. The
+# smaller sizes (g5.4xlarge, g6.4xlarge, g4dn.4xlarge) are not listed. Machine-readable twin:
+# eksctl pkg/utils/instance/instance_types.go EFASupported (EC2 DescribeInstanceTypes).
+
+EFA_LISTED = ("g4dn.8xlarge", "g4dn.12xlarge", "g4dn.16xlarge", "g5.8xlarge", "g5.12xlarge",
+              "g5.16xlarge", "g5.24xlarge", "g5.48xlarge", "g6.8xlarge", "g6.12xlarge",
+              "g6.16xlarge", "g6.24xlarge", "g6.48xlarge", "g6e.8xlarge", "g6e.12xlarge",
+              "g6e.16xlarge", "g6e.24xlarge", "g6e.48xlarge", "gr6.8xlarge", "p3dn.24xlarge",
+              "p4d.24xlarge", "p4de.24xlarge", "p5.48xlarge", "p5en.48xlarge",
+              "p6-b200.48xlarge", "p6-b300.48xlarge")
+NOT_LISTED = ("g4dn.xlarge", "g4dn.4xlarge", "g5.xlarge", "g5.4xlarge", "g6.4xlarge",
+              "g6e.4xlarge", "gr6.4xlarge")
+RDMA = "rdma-for-multinode"
+
+
+def test_pack_catalog_marks_every_listed_efa_type():
+    """Every AWS type [EFA] lists is an EFA row of the pack's catalog (fabric efa, rdma, at
+    least one EFA card); the unlisted smaller sizes are not."""
+    from trainstack_policies import catalog
+    for name in EFA_LISTED:
+        t = catalog.instance_type("aws", name)
+        assert t is not None and t.fabric == "efa" and t.rdma and t.rdma_nics >= 1, (name, t)
+    for name in NOT_LISTED:
+        t = catalog.instance_type("aws", name)
+        assert t is not None and not t.rdma, (name, t)
+    assert catalog.instance_type("aws", "g6e.48xlarge").rdma_nics == 4   # [EFA] G6e: 4 cards
+
+
+def _group(label, itype, size, nics, placed):
+    from tests.policies.test_policy_review45 import placed_asg
+    return placed_asg(label, itype, size, nics, strategy="cluster" if placed else None)
+
+
+def _rdma(pack, stack, level=None):
+    found = run(pack, stack, {RDMA: level} if level else None, provider=AWS)
+    return verdict(found, RDMA), messages(found, RDMA), found
+
+
+def test_g5_48xlarge_group_without_efa_fails_when_mandatory(pack):
+    """2 x g5.48xlarge, one plain interface, no placement group, rdma-for-multinode mandatory:
+    an EFA-capable type [EFA] in a multi-node group that uses neither EFA nor a cluster
+    placement. Expect: fail."""
+    from tests.policies.test_policy_review45 import plain_nics
+    v, m, _ = _rdma(pack, _group("f1", "g5.48xlarge", 2, plain_nics(), False), "mandatory")
+    assert v == "fail", m
+
+
+def test_p3dn_group_without_efa_fails_when_mandatory(pack):
+    """3 x p3dn.24xlarge, plain interface, cluster placement group: placed, but EFA [EFA:
+    P3dn] unused. Expect: fail."""
+    from tests.policies.test_policy_review45 import plain_nics
+    v, m, _ = _rdma(pack, _group("f2", "p3dn.24xlarge", 3, plain_nics(), True), "mandatory")
+    assert v == "fail", m
+
+
+def test_g4dn_12xlarge_group_without_efa_is_flagged(pack):
+    """2 x g4dn.12xlarge, plain interface, no placement (advisory by default). Expect:
+    flagged."""
+    from tests.policies.test_policy_review45 import flagged, plain_nics
+    found = run(pack, _group("f3", "g4dn.12xlarge", 2, plain_nics(), False), provider=AWS)
+    assert flagged(found, RDMA), messages(found, RDMA)
+
+
+def test_g5_48xlarge_group_with_efa_and_cluster_placement_passes(pack):
+    """2 x g5.48xlarge, one EFA interface (its one network card), cluster placement group.
+    Expect: not flagged."""
+    from tests.policies.test_policy_review45 import efa_nics, flagged
+    found = run(pack, _group("f4", "g5.48xlarge", 2, efa_nics(1), True), provider=AWS)
+    assert not flagged(found, RDMA), messages(found, RDMA)
+
+
+def test_g6e_48xlarge_one_efa_of_four_cards_is_flagged(pack):
+    """2 x g6e.48xlarge with one EFA interface, cluster placement: G6e has four network cards
+    [EFA], one interface leaves three unused. Expect: flagged."""
+    from tests.policies.test_policy_review45 import efa_nics, flagged
+    found = run(pack, _group("f5", "g6e.48xlarge", 2, efa_nics(1), True), provider=AWS)
+    assert flagged(found, RDMA), messages(found, RDMA)
+
+
+def test_g6e_48xlarge_four_efa_with_placement_passes(pack):
+    """The same group with four EFA interfaces. Expect: not flagged."""
+    from tests.policies.test_policy_review45 import efa_nics, flagged
+    found = run(pack, _group("f6", "g6e.48xlarge", 2, efa_nics(4), True), provider=AWS)
+    assert not flagged(found, RDMA), messages(found, RDMA)
+
+
+def test_g5_4xlarge_group_is_not_asked_for_efa(pack):
+    """4 x g5.4xlarge, plain interface, no placement: not in [EFA]'s list, so no fabric to
+    use. Expect: not flagged."""
+    from tests.policies.test_policy_review45 import flagged, plain_nics
+    found = run(pack, _group("f7", "g5.4xlarge", 4, plain_nics(), False), provider=AWS)
+    assert not flagged(found, RDMA), messages(found, RDMA)
