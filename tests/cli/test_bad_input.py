@@ -93,15 +93,16 @@ def test_provider_region_must_match_the_spec(example_spec):
 
 
 def test_rdma_requirement_with_tcp_only_choice_is_refused(example_spec):
-    # p5.4xlarge is planned as TCP (instance_types.csv: EFA not checked), so `rdma` refuses it,
-    # naming the field and the types that have RDMA
+    # g5.4xlarge has no EFA (AWS lists G5 from g5.8xlarge up; instance_types.csv), so `rdma`
+    # refuses it, naming the field and the types that have RDMA. (p5.4xlarge, used here before,
+    # supports EFA: EC2 DescribeInstanceTypes EfaSupported, fix45.)
     example_spec["interconnect"] = "rdma"
-    example_spec["gpu"] = ["H100"]
-    example_spec["clouds"]["aws"]["instance_type"] = "p5.4xlarge"
+    example_spec["gpu"] = ["A10G"]
+    example_spec["clouds"]["aws"]["instance_type"] = "g5.4xlarge"
     with pytest.raises(SpecError) as raised:
         plan_for(example_spec, "aws")
     assert raised.value.field == "interconnect"
-    assert "p5.4xlarge" in str(raised.value) and "p5.48xlarge" in str(raised.value)
+    assert "g5.4xlarge" in str(raised.value) and "g5.48xlarge" in str(raised.value)
 
 
 def test_rdma_requirement_with_an_efa_type_is_accepted(example_spec):

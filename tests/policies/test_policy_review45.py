@@ -275,12 +275,6 @@ def test_r9_capacity_block_without_efa_is_flagged(pack):
     assert flagged(found, RDMA), messages(found, RDMA)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review45: the pack passes a 4-node g5.48xlarge group with no EFA and no cluster "
-    "placement because its catalog row (instance_types.csv) records g5.48xlarge as fabric "
-    "tcp, rdma false; AWS lists g5.8xlarge-g5.48xlarge as EFA-supported "
-    "(docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-acc-inst-types.html) - catalog data "
-    "defect, blind spot"))
 def test_r10_g5_48xlarge_group_has_efa_to_use(pack):
     """ASG of 4 x g5.48xlarge, no placement group, plain interface. AWS lists g5.48xlarge as
     EFA-supported [EFA] (G5: g5.8xlarge .. g5.48xlarge), so a 4-node group has an RDMA fabric
