@@ -461,3 +461,37 @@ def test_g5_4xlarge_group_is_not_asked_for_efa(pack):
     from tests.policies.test_policy_review45 import flagged, plain_nics
     found = run(pack, _group("f7", "g5.4xlarge", 4, plain_nics(), False), provider=AWS)
     assert not flagged(found, RDMA), messages(found, RDMA)
+
+
+def _spread(label, itype, size, zones):
+    """An ASG of `size` x `itype` over one subnet per zone, plain interface, no placement."""
+    from tests.policies.test_policy_review35f import asg, subnet
+    from tests.policies.test_policy_review45 import gpu_lt, plain_nics
+    subnets = [subnet(f"{label}-sn{z}", f"us-east-1{z}") for z in zones]
+    t = gpu_lt(f"{label}-lt", itype, plain_nics())
+    return [*subnets, t, asg(label, t, subnets, size)]
+
+
+def test_inference_size_spread_over_zones_is_not_asked_for_efa(pack):
+    """3 x g5.12xlarge (4 GPUs, EFA-capable) over us-east-1a/b/c: an inference group spread for
+    availability. A cluster placement group is one Availability Zone's and EFA traffic does not
+    leave the AZ [PG, EFA], so the spread group has no fabric to share (docs: an HA group is
+    spread across zones on purpose). Expect: not flagged."""
+    from tests.policies.test_policy_review45 import flagged
+    found = run(pack, _spread("f8", "g5.12xlarge", 3, "abc"), provider=AWS)
+    assert not flagged(found, RDMA), messages(found, RDMA)
+
+
+def test_inference_size_in_one_zone_is_asked_for_efa(pack):
+    """The same 3 x g5.12xlarge in us-east-1a only. Expect: flagged."""
+    from tests.policies.test_policy_review45 import flagged
+    found = run(pack, _spread("f9", "g5.12xlarge", 3, "a"), provider=AWS)
+    assert flagged(found, RDMA), messages(found, RDMA)
+
+
+def test_eight_gpu_group_spread_over_zones_still_flagged(pack):
+    """2 x g5.48xlarge (8 GPUs, a training size) over us-east-1a/b, no EFA, no placement: not
+    excused as an inference spread. Expect: flagged."""
+    from tests.policies.test_policy_review45 import flagged
+    found = run(pack, _spread("f10", "g5.48xlarge", 2, "ab"), provider=AWS)
+    assert flagged(found, RDMA), messages(found, RDMA)
