@@ -222,6 +222,13 @@ def _fabric(g: NodeGroup, itype: Any) -> Optional[tuple[Any, str, str]]:
     return None
 
 
+def _spread(g: NodeGroup) -> bool:
+    """Whether the group's nodes are placed in more than one zone it names (unread or unknown
+    zones are no evidence of a spread)."""
+    zones = g.zones if isinstance(g.zones, list) else []
+    return len({z for z in zones if isinstance(z, str) and z}) > 1
+
+
 def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
     out: list[Violation] = []
     # A parked group (maximum 0) runs nothing; managed pools, fleets and reservations are
@@ -236,8 +243,13 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             raise UnknownValue(g.template or g.resource, "instanceType")
         itype = instance_type_info(g.cloud, str(g.instance_type))
         if itype is not None and not itype.rdma:
-            # A type with no RDMA fabric (1-4 GPU inference sizes): nodes that talk over TCP
-            # gain nothing from packing, and an HA group is spread across zones on purpose.
+            # A type with no RDMA fabric: nodes that talk over TCP gain nothing from packing.
+            continue
+        if itype is not None and itype.gpu_count < 8 and _spread(g):
+            # An inference size (1-4 GPUs; G5/G6 sizes from 8xlarge up have EFA) spread over
+            # zones for availability: a cluster placement group is one Availability Zone's and
+            # EFA traffic does not leave it (docs.aws.amazon.com/AWSEC2/latest/UserGuide/
+            # placement-strategies.html), so the group has no fabric to share.
             continue
         ok, found, expected, fix = _placement(g)
         if not ok:
