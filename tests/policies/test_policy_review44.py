@@ -874,3 +874,91 @@ def test_c06_unknown_policy_name(pack):
         pack.send_config(config)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "spend-limits" in err.value.details()
+
+
+# ============================================================ R. round 2 (written after round 1
+# agreed in full, committed before its own first run): harder shapes of the same classes
+
+def test_r01_zonal_gke_pool_with_extra_node_location(pack):
+    """A GKE pool at location us-central1-a with nodeLocations [us-central1-a, us-central1-b]
+    and maxNodeCount 2 (per zone): 4 nodes. Expect: 4 x 0.853624 x 730 = 2,492.58."""
+    pool = _gke_pool("r01-pool", "g2-standard-8", zones=["us-central1-a", "us-central1-b"],
+                     location="us-central1-a", max_nodes=2.0)
+    assert near(estimate(pack, [pool], GCP), 4 * G2_8 * MONTH)
+
+
+def test_r02_gke_total_max_node_count_over_three_zones(pack):
+    """A regional g2-standard-24 pool over three nodeLocations with totalMaxNodeCount 5 ("Total
+    maximum number of nodes in the NodePool", pulumi_gcp). Expect: 5 x 2.00083 x 730 =
+    7,303.03."""
+    pool = _gke_pool("r02-pool", "g2-standard-24", location="us-central1",
+                     zones=["us-central1-a", "us-central1-b", "us-central1-c"])
+    pool.props["autoscaling"] = {"totalMinNodeCount": 0.0, "totalMaxNodeCount": 5.0,
+                                 "locationPolicy": "ANY"}
+    assert near(estimate(pack, [pool], GCP), 5 * G2_24 * MONTH)
+
+
+def test_r03_ess_stop_then_raise_is_a_pause(pack):
+    """An ESS group of max 2 gn7i: a task to 0 at +24 h and a task back to 2 at +48 h. Docs: "an
+    ESS task that raises the group" after the stop makes it a pause: the month.
+    Expect: 2 x 2.56083 x 730 = 3,738.81."""
+    sw = vsw("r03-vsw")
+    sg, sc = _ess("r03", sw, 2.0)
+    stop = _task("r03-stop", sg)
+    up = _task("r03-up", sg, launchTime=hours_from_now(48)[:16] + "Z", minValue=2.0,
+               maxValue=2.0, desiredCapacity=2.0)
+    assert near(estimate(pack, [sw, sg, sc, stop, up], ALI), 2 * GN7I_8 * MONTH)
+
+
+def test_r04_ess_raise_before_the_stop_changes_nothing(pack):
+    """The same group with the raise at +12 h and the stop at +24 h. Docs: "a one-time start
+    before the stop changes nothing about the stop". Expect: 24 h: 2 x 2.56083 x 24 =
+    122.92."""
+    sw = vsw("r04-vsw")
+    sg, sc = _ess("r04", sw, 2.0)
+    stop = _task("r04-stop", sg)
+    up = _task("r04-up", sg, launchTime=hours_from_now(12)[:16] + "Z", minValue=2.0,
+               maxValue=2.0, desiredCapacity=2.0)
+    got = estimate(pack, [sw, sg, sc, stop, up], ALI)
+    assert 2 * GN7I_8 * 23 - 2 <= got <= 2 * GN7I_8 * 25 + 2, got
+
+
+def test_r05_azure_zero_window_ending_after_the_month_is_a_lifetime(pack):
+    """An enabled autoscale setting on 2 NC24ads: a default profile of 2 and a capacity-0
+    fixedDate profile from +10 h to +5,000 h (after the month). Docs: only a window whose end
+    "falls within the month" is a pause. Expect: 10 h: 2 x 3.673 x 10 = 73.46."""
+    ss = vmss("r05-a100", "Standard_NC24ads_A100_v4", 2.0)
+    cap = {"minimum": "2", "maximum": "2", "default": "2"}
+    zero = {"minimum": "0", "maximum": "0", "default": "0"}
+    a = res("azure-native:monitor:AutoscaleSetting", "r05-as", {
+        "resourceGroupName": "ml-rg", "location": "eastus", "enabled": True,
+        "targetResourceUri": "vmss-id", "profiles": [
+            {"name": "default", "rules": [], "capacity": cap},
+            {"name": "off", "rules": [], "capacity": zero, "fixedDate": {
+                "timeZone": "UTC", "start": hours_from_now(10), "end": hours_from_now(5000)}}]},
+        deps={"targetResourceUri": [ss]})
+    assert _lifetime_ok(estimate(pack, [ss, a], AZ), 2 * NC24, 10)
+
+
+def _labelled_mig(label, group_labels):
+    t = gtemplate(f"{label}-tpl", "a2-highgpu-1g")
+    m = mig(f"{label}-mig", t, "us-central1-a")
+    m.props["allInstancesConfig"] = {"labels": group_labels}
+    return [t, m]
+
+
+def test_r06_budget_on_label_the_group_config_sets(pack):
+    """A MIG of 2 a2-highgpu-1g whose template says team=ml and whose allInstancesConfig.labels
+    says team=vision (docs: they "override and add to" the template's), and a 20,000 budget
+    filtered to labels team=vision. 2 x 3.67339 x 730 = 5,363.15. Expect: spend-limit pass."""
+    b = gcp_budget("20000", budgetFilter={"labels": {"team": "vision"}})
+    found = run(pack, [*_labelled_mig("r06", {"team": "vision"}), b], provider=GCP)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+
+
+def test_r07_budget_on_the_label_the_group_config_overrides(pack):
+    """The same MIG with a budget filtered to team=ml (the template's label, overridden on the
+    VMs). Expect: spend-limit fail (no budget alarm for the group)."""
+    b = gcp_budget("20000", budgetFilter={"labels": {"team": "ml"}})
+    found = run(pack, [*_labelled_mig("r07", {"team": "vision"}), b], provider=GCP)
+    assert verdict(found, SPEND) == "fail", messages(found, SPEND)
