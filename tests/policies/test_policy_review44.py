@@ -962,3 +962,159 @@ def test_r07_budget_on_the_label_the_group_config_overrides(pack):
     b = gcp_budget("20000", budgetFilter={"labels": {"team": "ml"}})
     found = run(pack, [*_labelled_mig("r07", {"team": "vision"}), b], provider=GCP)
     assert verdict(found, SPEND) == "fail", messages(found, SPEND)
+
+
+# ============================================================ S. round 3 (committed before its
+# own first run): reservations whose consumers do not match, unknown budget amounts, more sizes
+
+def test_s01_aks_pool_larger_than_its_reservation(pack):
+    """A reservation of 2 NC24ads in zone 1 and an AKS pool of 4 of that size in its group:
+    2 inside, 2 beyond (docs: "priced only for its nodes beyond the reservation").
+    Expect: 4 x 3.673 x 730 = 10,725.16 (plus at most a D4s_v5 system node, 0.2 x 730)."""
+    crg = _crg("s01-crg")
+    cr = _cr("s01-cr", crg, "Standard_NC24ads_A100_v4", 2.0)
+    aks = _aks()
+    pool = _agent_pool("s01gpu", aks, "Standard_NC24ads_A100_v4",
+                       deps={"capacityReservationGroupID": [crg]}, count=4.0,
+                       availabilityZones=["1"], capacityReservationGroupID="crg-id")
+    got = estimate(pack, [crg, cr, aks, pool], AZ)
+    assert 4 * NC24 * MONTH - 2 <= got <= 4 * NC24 * MONTH + 0.2 * MONTH, got
+
+
+def test_s02_scale_set_of_other_size_in_reservation_group(pack):
+    """A group reserving 2 NC24ads, and a scale set of 2 NC4as_T4_v3 associated with it (docs:
+    beyond-the-reservation pricing is "for nodes of the reservation's type"): both bill.
+    Expect: 2 x 3.673 x 730 + 2 x 0.526 x 730 = 5,362.58 + 767.96 = 6,130.54."""
+    crg = _crg("s02-crg")
+    cr = _cr("s02-cr", crg, "Standard_NC24ads_A100_v4", 2.0)
+    ss = vmss("s02-t4", "Standard_NC4as_T4_v3", 2.0)
+    ss.props["virtualMachineProfile"]["capacityReservation"] = {
+        "capacityReservationGroup": {"id": "crg-id"}}
+    ss.deps["virtualMachineProfile"] = [crg]
+    assert near(estimate(pack, [crg, cr, ss], AZ), 2 * (NC24 + NC4T4) * MONTH)
+
+
+def test_s03_gcp_template_naming_reservation_of_other_machine(pack):
+    """A specific reservation of 2 a3-highgpu-8g; a template of a2-highgpu-1g naming it
+    (SPECIFIC_RESERVATION) and a MIG of 2. The a2 VMs cannot be the reservation's a3s: both
+    bill. Expect: 2 x 88.49 x 730 + 2 x 3.67339 x 730 = 129,195.40 + 5,363.15 = 134,558.55."""
+    r = res("gcp:compute/reservation:Reservation", "s03-res", {
+        "name": "s03-res", "zone": "us-central1-a", "specificReservationRequired": True,
+        "specificReservation": {"count": 2.0, "instanceProperties": {
+            "machineType": "a3-highgpu-8g"}}})
+    t = gtemplate("s03-tpl", "a2-highgpu-1g", reservationAffinity={
+        "type": "SPECIFIC_RESERVATION", "specificReservation": {
+            "key": "compute.googleapis.com/reservation-name", "values": ["s03-res"]}})
+    t.deps["reservationAffinity"] = [r]
+    got = estimate(pack, [r, t, mig("s03-mig", t, "us-central1-a")], GCP)
+    assert near(got, 2 * (A3_8 + A2_1) * MONTH), got
+
+
+def _ali_open(label, res_zone, node_zone):
+    sw = vsw(f"{label}-vsw", node_zone)
+    cr = res("alicloud:ecs/capacityReservation:CapacityReservation", f"{label}-cr", {
+        "instanceType": "ecs.gn7i-c8g1.2xlarge", "instanceAmount": 2.0,
+        "zoneIds": [res_zone], "endTimeType": "Limited", "endTime": hours_from_now(100),
+        "matchCriteria": "Open", "platform": "linux", "tags": TAGS})
+    nodes = [ecs(f"{label}-n{i}", switch=sw, release="72h",
+                 privatePoolOptionsMatchCriteria="Open") for i in range(2)]
+    return [sw, cr, *nodes]
+
+
+def test_s04_alibaba_open_reservation_in_other_zone(pack):
+    """An open Alibaba reservation of 2 gn7i in eu-central-1a (Limited, +100 h) and two Open
+    gn7i nodes on a vSwitch in eu-central-1b (released at +72 h): not its zone, both bill.
+    Expect: 2 x 2.56083 x 100 + 2 x 2.56083 x 72 = 512.17 + 368.76 = 880.93."""
+    got = estimate(pack, _ali_open("s04", "eu-central-1a", "eu-central-1b"), ALI)
+    assert 2 * GN7I_8 * 172 - 2 <= got <= 2 * GN7I_8 * 174 + 2, got
+
+
+def test_s05_alibaba_open_reservation_in_its_zone_priced_once(pack):
+    """The same with the nodes in eu-central-1a: they run inside the reservation (docs: "Open
+    with an open reservation of its type in its zone"), which bills its 100 h.
+    Expect: 2 x 2.56083 x 100 = 512.17."""
+    got = estimate(pack, _ali_open("s05", "eu-central-1a", "eu-central-1a"), ALI)
+    assert 2 * GN7I_8 * 100 - 2 <= got <= 2 * GN7I_8 * 101 + 2, got
+
+
+def test_s06_gcp_budget_of_last_period_amount(pack):
+    """A GCP budget whose amount is lastPeriodAmount (last month's spend, not known at preview)
+    over one a2-highgpu-1g. Docs: "What else is unknown at preview (... a budget amount) is
+    'cannot decide'". Expect: spend-limit undecided (never pass)."""
+    b = gcp_budget()
+    b.props["amount"] = {"lastPeriodAmount": True}
+    found = run(pack, [gvm("s06-a2", "a2-highgpu-1g"), b], provider=GCP)
+    assert verdict(found, SPEND) == "undecided", messages(found, SPEND)
+
+
+def test_s07_aks_profile_max_count_as_text(pack):
+    """An AKS cluster whose GPU agentPoolProfile has enableAutoScaling and maxCount "lots".
+    Expect: spend-limit fail naming "lots"."""
+    aks = _aks(pools=[{"name": "gpu", "mode": "User", "vmSize": "Standard_NC24ads_A100_v4",
+                       "count": 1.0, "enableAutoScaling": True, "minCount": 1.0,
+                       "maxCount": "lots"}])
+    found = run(pack, [aks, az_budget(1000000.0)], provider=AZ)
+    assert verdict(found, SPEND) == "fail"
+    assert "lots" in messages(found, SPEND)
+
+
+def test_s08_gke_pool_nan_attached_gpu_count(pack):
+    """A GKE pool of n1-standard-8 with guestAccelerators nvidia-tesla-t4 count NaN. Expect:
+    spend-limit fail naming the pool."""
+    pool = _gke_pool("s08-pool", "n1-standard-8", count=2,
+                     guestAccelerators=[{"type": "nvidia-tesla-t4", "count": float("nan")}])
+    found = run(pack, [pool, gcp_budget("100000")], provider=GCP)
+    assert verdict(found, SPEND) == "fail"
+    assert "s08-pool" in messages(found, SPEND)
+
+
+def test_s09_instance_from_template_in_other_zone_than_the_lustre(pack):
+    """An InstanceFromTemplate in us-central1-b from an a3-highgpu-8g template mounting a
+    Managed Lustre in us-central1-a. Expect: storage-same-zone fail."""
+    fs = glustre("s09-lustre", "us-central1-a")
+    t = gtemplate("s09-tpl", "a3-highgpu-8g", mounts=[fs])
+    vm = res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "s09-vm", {
+        "zone": "us-central1-b", "sourceInstanceTemplate": "tpl-id", "labels": LABELS},
+        deps={"sourceInstanceTemplate": [t]})
+    found = run(pack, [fs, t, vm, gcp_budget("1000000")], provider=GCP)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+
+
+def test_s10_regional_autoscaler_max_replicas(pack):
+    """A regional MIG of g2-standard-8 (targetSize 0) over two zones with a RegionAutoscaler
+    maxReplicas 6. Docs: "a GCP group at the larger of its target size ... and its autoscaler's
+    maxReplicas". Expect: 6 x 0.853624 x 730 = 3,738.87."""
+    t = gtemplate("s10-tpl", "g2-standard-8")
+    m = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "s10-mig", {
+        "region": "us-central1", "distributionPolicyZones": ["us-central1-a", "us-central1-b"],
+        "targetSize": 0.0, "baseInstanceName": "s10",
+        "versions": [{"instanceTemplate": "tpl-id", "name": "primary"}]},
+        deps={"versions": [t]})
+    a = res("gcp:compute/regionAutoscaler:RegionAutoscaler", "s10-as", {
+        "region": "us-central1", "target": "mig-id", "autoscalingPolicy": {
+            "minReplicas": 0.0, "maxReplicas": 6.0, "cooldownPeriod": 60.0}},
+        deps={"target": [m]})
+    assert near(estimate(pack, [t, m, a], GCP), 6 * G2_8 * MONTH)
+
+
+def test_s11_capacity_reservation_count_nan(pack):
+    """An Azure capacity reservation of Standard_ND96isr_H100_v5 with sku capacity NaN.
+    Expect: spend-limit fail naming the reservation."""
+    crg = _crg("s11-crg")
+    cr = _cr("s11-cr", crg, "Standard_ND96isr_H100_v5", float("nan"))
+    found = run(pack, [crg, cr, az_budget(1000000.0)], provider=AZ)
+    assert verdict(found, SPEND) == "fail"
+    assert "s11-cr" in messages(found, SPEND)
+
+
+def test_s12_azure_ml_compute_budget_on_workspace_group(pack):
+    """Azure ML AmlCompute of 4 NC24ads (maxNodeCount 4) in workspace group ml-rg, a 20,000
+    budget scoped to .../resourceGroups/ml-rg (docs: "Azure ML compute in its workspace's
+    group"). 4 x 3.673 x 730 = 10,725.16. Expect: spend-limit pass."""
+    c = res("azure-native:machinelearningservices:Compute", "s12-aml", {
+        "resourceGroupName": "ml-rg", "workspaceName": "ws", "computeName": "gpu",
+        "location": "eastus", "properties": {"computeType": "AmlCompute", "properties": {
+            "vmSize": "Standard_NC24ads_A100_v4", "vmPriority": "Dedicated",
+            "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": 4.0}}}, "tags": TAGS})
+    found = run(pack, [c, az_budget(20000.0, scope=RG_ID)], provider=AZ)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
