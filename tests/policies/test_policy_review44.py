@@ -50,7 +50,7 @@ import grpc
 import pytest
 
 from tests.policies.test_policy_review35f import (
-    AZ, GCP, LABELS, MONTH, NPI, SPEND, SSZ, SUB, TAGS, az_budget, cpfs, ecs, estimate,
+    AWS, AZ, GCP, asg, aws_budget, fsx, lt, subnet, LABELS, MONTH, NPI, SPEND, SSZ, SUB, TAGS, az_budget, cpfs, ecs, estimate,
     gcp_budget, glustre, gtemplate, gvm, messages, mig, near, verdict, vmss, vsw,
 )
 from tests.policy_fixtures import AZURE_ALERTS, hours_from_now, res
@@ -1118,3 +1118,90 @@ def test_s12_azure_ml_compute_budget_on_workspace_group(pack):
             "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": 4.0}}}, "tags": TAGS})
     found = run(pack, [c, az_budget(20000.0, scope=RG_ID)], provider=AZ)
     assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+
+
+# ============================================================ T. round 4 (committed before its
+# own first run): a team stack from awsome-distributed-training, GKE reservation affinities,
+# spot beside an open reservation, an ESS configuration with several types
+
+def test_t01_awsome_distributed_training_p5_cluster(pack):
+    """Shaped like awsome-distributed-training's EC2 p5 cluster: a private subnet in us-east-1a,
+    a cluster placement group, an EFA launch template of p5.48xlarge mounting an FSx for Lustre
+    (PERSISTENT_2, 250 MB/s/TiB, 1,200 GiB) on that subnet, an ASG of 2, a 200,000 budget.
+    Figures: 2 x 55.04 x 730 = 80,358.40; FSx 1,200 x 0.28211 = 338.53: 80,696.93 < 200,000.
+    Expect: spend-limit pass, storage-same-zone pass, no-public-ingress pass."""
+    s = subnet("t01-private", "us-east-1a")
+    fs = fsx("t01-fsx", s, 1200.0)
+    pg = res("aws:ec2/placementGroup:PlacementGroup", "t01-pg", {"strategy": "cluster",
+                                                                  "tags": TAGS})
+    t = lt("t01-lt", "p5.48xlarge", mounts=[fs], networkInterfaces=[{
+        "deviceIndex": 0.0, "networkCardIndex": 0.0, "interfaceType": "efa",
+        "subnetId": "subnet-id", "associatePublicIpAddress": "false"}])
+    t.deps["networkInterfaces"] = [s]
+    g = asg("t01-asg", t, [s], 2, placementGroup="pg-id")
+    g.deps["placementGroup"] = [pg]
+    found = run(pack, [s, fs, pg, t, g, aws_budget("200000")], provider=AWS)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+    assert verdict(found, SSZ) == "pass", messages(found, SSZ)
+    assert verdict(found, NPI) == "pass", messages(found, NPI)
+
+
+def _open_a3_reservation(name):
+    return res("gcp:compute/reservation:Reservation", name, {
+        "name": name, "zone": "us-central1-a", "specificReservation": {
+            "count": 2.0, "instanceProperties": {"machineType": "a3-highgpu-8g"}}})
+
+
+def test_t02_gke_pool_with_no_reservation_affinity_beside_open_reservation(pack):
+    """An open reservation of 2 a3-highgpu-8g in us-central1-a and a zonal GKE pool of 2 there
+    with reservationAffinity consumeReservationType NO_RESERVATION: the nodes stay out, both
+    bill. Expect: 4 x 88.49 x 730 = 258,390.80."""
+    pool = _gke_pool("t02-pool", "a3-highgpu-8g", count=2,
+                     reservationAffinity={"consumeReservationType": "NO_RESERVATION"})
+    assert near(estimate(pack, [_open_a3_reservation("t02-res"), pool], GCP),
+                4 * A3_8 * MONTH)
+
+
+def test_t03_gke_pool_with_default_affinity_consumes_open_reservation(pack):
+    """The same pool with no reservationAffinity (ANY_RESERVATION, the default, docs) in the
+    reservation's zone: once. Expect: 2 x 88.49 x 730 = 129,195.40."""
+    pool = _gke_pool("t03-pool", "a3-highgpu-8g", count=2)
+    assert near(estimate(pack, [_open_a3_reservation("t03-res"), pool], GCP), 2 * A3_8 * MONTH)
+
+
+def test_t04_spot_vm_beside_open_reservation_is_not_absorbed(pack):
+    """An open reservation of 1 g2-standard-8 in us-central1-a and a SPOT g2-standard-8 VM there
+    (docs: "spot nodes use neither"). The VM adds at least its spot price: at least
+    (0.853624 + 0.479872) x 730 = 973.45, at most with the VM on demand 2 x 0.853624 x 730 =
+    1,246.29. Expect: the estimate in that range (not 623.15, the reservation alone)."""
+    r = res("gcp:compute/reservation:Reservation", "t04-res", {
+        "zone": "us-central1-a", "specificReservation": {"count": 1.0, "instanceProperties": {
+            "machineType": "g2-standard-8"}}})
+    vm = gvm("t04-spot", "g2-standard-8", scheduling={
+        "provisioningModel": "SPOT", "preemptible": True, "automaticRestart": False,
+        "onHostMaintenance": "TERMINATE", "instanceTerminationAction": "STOP"})
+    got = estimate(pack, [r, vm], GCP)
+    assert (G2_8 + 0.479872) * MONTH - 2 <= got <= 2 * G2_8 * MONTH + 2, got
+
+
+def test_t05_ess_configuration_with_several_types_priced_at_the_dearest(pack):
+    """An ESS group of max 4 whose scaling configuration lists instanceTypes
+    [ecs.gn7i-c8g1.2xlarge, ecs.ebmgn8v.48xlarge] (ESS may launch either): never cheaper than
+    the truth, so at least 4 x 58.2708 x 730 = 170,150.74 (the estimate, or a fail-closed
+    refusal naming the group; never a figure below it)."""
+    sw = vsw("t05-vsw")
+    sg = res("alicloud:ess/scalingGroup:ScalingGroup", "t05-sg", {
+        "minSize": 0.0, "maxSize": 4.0, "scalingGroupName": "t05", "vswitchIds": ["vsw-id"]},
+        deps={"vswitchIds": [sw]})
+    sc = res("alicloud:ess/scalingConfiguration:ScalingConfiguration", "t05-sc", {
+        "scalingGroupId": "sg-id",
+        "instanceTypes": ["ecs.gn7i-c8g1.2xlarge", "ecs.ebmgn8v.48xlarge"],
+        "imageId": "ubuntu_22_04_x64_20G_alibase_20240508.vhd", "active": True,
+        "securityGroupId": "sg-1", "tags": TAGS}, deps={"scalingGroupId": [sg]})
+    found = run(pack, [sw, sg, sc], {SPEND: {"maxMonthlyUsd": 1}}, provider=ALI)
+    text = messages(found, SPEND)
+    import re as _re
+    figures = [int(x.replace(",", "")) for x in _re.findall(r"Found: ([\d,]+) USD/month", text)]
+    assert verdict(found, SPEND) == "fail", text
+    assert all(f >= 4 * EBMGN8V * MONTH - 2 for f in figures), text
+    assert figures or "cannot be estimated" in text, text
