@@ -1205,3 +1205,78 @@ def test_t05_ess_configuration_with_several_types_priced_at_the_dearest(pack):
     assert verdict(found, SPEND) == "fail", text
     assert all(f >= 4 * EBMGN8V * MONTH - 2 for f in figures), text
     assert figures or "cannot be estimated" in text, text
+
+
+# ============================================================ U. round 5 (committed before its
+# own first run): budget filters of other kinds, zone-spread pools near a filesystem
+
+def test_u01_gcp_budget_filtered_to_a_subaccount(pack):
+    """A GCP budget filtered to subaccounts ["billingAccounts/012345-6789AB-CDEF01"]: only usage
+    of that subaccount counts (Cloud Billing Budget API `budgetFilter.subaccounts`), and which
+    billing account pays for the stack's project is set outside the program. Taking it as the
+    cap or the alarm for certain would take an unknown reach as coverage.
+    Expect: spend-limit not pass."""
+    b = gcp_budget("100000", budgetFilter={"subaccounts": [
+        "billingAccounts/012345-6789AB-CDEF01"]})
+    found = run(pack, [gvm("u01-a2", "a2-highgpu-1g"), b], provider=GCP)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_u02_azure_budget_filtered_to_another_resource_id(pack):
+    """A scale set vmScaleSetName "train" in ml-rg and a subscription budget whose filter
+    dimension ResourceId names .../virtualMachineScaleSets/inference (another scale set).
+    The filter leaves the GPU compute out. Expect: spend-limit not pass."""
+    ss = vmss("u02-train", "Standard_NC24ads_A100_v4", 2.0, vmScaleSetName="train")
+    b = az_budget(20000.0, filter={"dimensions": {
+        "name": "ResourceId", "operator": "In", "values": [
+            RG_ID + "/providers/Microsoft.Compute/virtualMachineScaleSets/inference"]}})
+    found = run(pack, [ss, b], provider=AZ)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_u03_azure_budget_filtered_to_storage_meters(pack):
+    """A subscription budget whose filter dimension MeterCategory is ["Storage"]: compute
+    meters ("Virtual Machines") are left out (docs: "service filters without compute" are
+    neither the cap nor the alarm). Expect: spend-limit not pass."""
+    b = az_budget(20000.0, filter={"dimensions": {
+        "name": "MeterCategory", "operator": "In", "values": ["Storage"]}})
+    found = run(pack, [vmss("u03-a100", "Standard_NC24ads_A100_v4", 2.0), b], provider=AZ)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_u04_scale_set_over_two_zones_mounting_managed_lustre(pack):
+    """A scale set of 2 NC24ads over zones ["1", "2"] whose VM profile mounts an AmlFilesystem
+    in zone 1: the nodes seen to mount it span two zones. Expect: storage-same-zone fail."""
+    fs = _amlfs("u04-lustre")
+    ss = vmss("u04-a100", "Standard_NC24ads_A100_v4", 2.0, zones=("1", "2"),
+              deps={"virtualMachineProfile": [fs]})
+    found = run(pack, [fs, ss, az_budget()], provider=AZ)
+    assert verdict(found, SSZ) == "fail", messages(found, SSZ)
+
+
+def test_u05_aks_pool_over_three_zones_near_managed_lustre(pack):
+    """An AKS GPU AgentPool over availabilityZones 1-3 (AKS mounts through CSI: nothing seen
+    mounting) and an AmlFilesystem in zone 1. Docs: a group only near it, "an inference group
+    spread over zones for availability", is not one cluster spanning zones; the filesystem is
+    in one of its zones. Expect: storage-same-zone pass."""
+    fs = _amlfs("u05-lustre")
+    aks = _aks()
+    pool = _agent_pool("u05gpu", aks, "Standard_NC24ads_A100_v4", count=3.0,
+                       availabilityZones=["1", "2", "3"])
+    found = run(pack, [fs, aks, pool, az_budget()], provider=AZ)
+    assert verdict(found, SSZ) == "pass", messages(found, SSZ)
+
+
+def test_u06_ack_pool_over_two_zones_near_cpfs(pack):
+    """An ACK GPU pool on vSwitches in eu-central-1a and -1b (nothing seen mounting) and a CPFS
+    in eu-central-1a. As u05: the filesystem is in one of the pool's zones.
+    Expect: storage-same-zone pass."""
+    a, b = vsw("u06-vsw-a", "eu-central-1a"), vsw("u06-vsw-b", "eu-central-1b")
+    fs = cpfs("u06-cpfs", "eu-central-1a")
+    pool = res("alicloud:cs/nodePool:NodePool", "u06-pool", {
+        "clusterId": "c8f2a1b3c4d5e6f708192a3b4c5d6e7f8", "nodePoolName": "infer",
+        "vswitchIds": ["vsw-a", "vsw-b"], "instanceTypes": ["ecs.gn7i-c8g1.2xlarge"],
+        "scalingConfig": {"enable": True, "minSize": 0.0, "maxSize": 4.0}, "tags": TAGS},
+        deps={"vswitchIds": [a, b]})
+    found = run(pack, [a, b, fs, pool], provider=ALI)
+    assert verdict(found, SSZ) == "pass", messages(found, SSZ)
