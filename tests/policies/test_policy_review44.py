@@ -1210,6 +1210,7 @@ def test_t05_ess_configuration_with_several_types_priced_at_the_dearest(pack):
 # ============================================================ U. round 5 (committed before its
 # own first run): budget filters of other kinds, zone-spread pools near a filesystem
 
+@pytest.mark.xfail(strict=True, reason="review44: a GCP budget with budgetFilter.subaccounts (only usage of that subaccount counts, Cloud Billing Budget API Filter.subaccounts, cloud.google.com/python/docs/reference/billingbudgets/latest/google.cloud.billing.budgets_v1.types.Filter) is taken as the stack's cap and alarm and the stack passes; which billing account pays for the project is set outside the program, so the truth is 'cannot decide' (misscoped budget)")
 def test_u01_gcp_budget_filtered_to_a_subaccount(pack):
     """A GCP budget filtered to subaccounts ["billingAccounts/012345-6789AB-CDEF01"]: only usage
     of that subaccount counts (Cloud Billing Budget API `budgetFilter.subaccounts`), and which
@@ -1222,6 +1223,7 @@ def test_u01_gcp_budget_filtered_to_a_subaccount(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason="review44: an Azure budget whose filter dimension ResourceId names another scale set (BudgetFilter filters by resource group, resource or meter, learn.microsoft.com/javascript/api/@azure/arm-consumption/budgetfilter) is taken as covering the stack's scale set and the stack passes; the pack reads only the ResourceGroupName dimension and tags, so the filter leaves the GPU compute out and there is no alarm (misscoped budget)")
 def test_u02_azure_budget_filtered_to_another_resource_id(pack):
     """A scale set vmScaleSetName "train" in ml-rg and a subscription budget whose filter
     dimension ResourceId names .../virtualMachineScaleSets/inference (another scale set).
@@ -1234,6 +1236,7 @@ def test_u02_azure_budget_filtered_to_another_resource_id(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason="review44: an Azure budget filtered to MeterCategory Storage (a meter filter, learn.microsoft.com/javascript/api/@azure/arm-consumption/budgetfilter) is taken as the cap and alarm for GPU scale sets and the stack passes; docs/policies.md: service filters without compute are neither the cap nor the alarm (misscoped budget)")
 def test_u03_azure_budget_filtered_to_storage_meters(pack):
     """A subscription budget whose filter dimension MeterCategory is ["Storage"]: compute
     meters ("Virtual Machines") are left out (docs: "service filters without compute" are
