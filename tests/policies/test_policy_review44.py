@@ -1283,3 +1283,90 @@ def test_u06_ack_pool_over_two_zones_near_cpfs(pack):
         deps={"vswitchIds": [a, b]})
     found = run(pack, [a, b, fs, pool], provider=ALI)
     assert verdict(found, SSZ) == "pass", messages(found, SSZ)
+
+
+# ============================================================ V. round 6 (committed before its
+# own first run): more budget filter shapes on Azure, AWS and GCP (round 5 found the pack takes
+# filters it does not read as covering)
+
+def _az_filtered(label, flt):
+    ss = vmss(f"{label}-a100", "Standard_NC24ads_A100_v4", 2.0)
+    return [ss, az_budget(20000.0, filter=flt)]
+
+
+def test_v01_azure_budget_not_filter_excluding_the_compute_group(pack):
+    """A subscription budget with filter not: {dimensions ResourceGroupName In [ml-rg]} (the
+    logical NOT of BudgetFilter, Microsoft.Consumption budgets 2019-10-01), the scale set in
+    ml-rg: the budget counts everything but the GPU compute. Expect: spend-limit not pass."""
+    found = run(pack, _az_filtered("v01", {"not": {"dimensions": {
+        "name": "ResourceGroupName", "operator": "In", "values": ["ml-rg"]}}}), provider=AZ)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_v02_azure_budget_and_filter_with_other_group(pack):
+    """Filter and: [ResourceGroupName In [other-rg], tags team In [ml]]: the first clause
+    leaves out the scale set in ml-rg. Expect: spend-limit not pass."""
+    found = run(pack, _az_filtered("v02", {"and": [
+        {"dimensions": {"name": "ResourceGroupName", "operator": "In", "values": ["other-rg"]}},
+        {"tags": {"name": "team", "operator": "In", "values": ["ml"]}}]}), provider=AZ)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_v03_azure_budget_filtered_to_another_location(pack):
+    """Filter dimensions ResourceLocation In [westeurope]; the scale set is in eastus.
+    Expect: spend-limit not pass."""
+    found = run(pack, _az_filtered("v03", {"dimensions": {
+        "name": "ResourceLocation", "operator": "In", "values": ["westeurope"]}}), provider=AZ)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_v04_azure_budget_filtered_to_compute_service_family_covers(pack):
+    """Guard against over-correction: filter dimensions ServiceFamily In [Compute] takes in VM
+    usage. 2 x 3.673 x 730 = 5,362.58 < 20,000. Expect: spend-limit pass."""
+    found = run(pack, _az_filtered("v04", {"dimensions": {
+        "name": "ServiceFamily", "operator": "In", "values": ["Compute"]}}), provider=AZ)
+    assert verdict(found, SPEND) == "pass", messages(found, SPEND)
+
+
+def _p5_group(label):
+    s = subnet(f"{label}-sn", "us-east-1a")
+    t = lt(f"{label}-lt", "p5.48xlarge")
+    return [s, t, asg(label, t, [s], 1)]
+
+
+def test_v05_aws_budget_filtered_to_a_storage_usage_type(pack):
+    """An AWS COST budget with costFilters UsageType [USE1-TimedStorage-ByteHrs] (S3 standard
+    storage) over an ASG of 1 p5.48xlarge: EC2 box usage is left out. Expect: spend-limit not
+    pass."""
+    b = aws_budget("500000", costFilters=[{"name": "UsageType",
+                                           "values": ["USE1-TimedStorage-ByteHrs"]}])
+    found = run(pack, [*_p5_group("v05"), b], provider=AWS)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_v06_aws_budget_filtered_to_marketplace_billing_entity(pack):
+    """costFilters BillingEntity [AWS Marketplace]: EC2 on-demand usage is billed by AWS, not
+    the Marketplace. Expect: spend-limit not pass."""
+    b = aws_budget("500000", costFilters=[{"name": "BillingEntity",
+                                           "values": ["AWS Marketplace"]}])
+    found = run(pack, [*_p5_group("v06"), b], provider=AWS)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_v07_aws_budget_filtered_to_a_cost_category(pack):
+    """costFilters CostCategory [Team$vision]: which costs the category holds is defined in
+    Cost Categories, outside the program. Expect: spend-limit not pass (cannot decide)."""
+    b = aws_budget("500000", costFilters=[{"name": "CostCategory",
+                                           "values": ["Team$vision"]}])
+    found = run(pack, [*_p5_group("v07"), b], provider=AWS)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
+
+
+def test_v08_gcp_budget_whose_custom_period_has_ended(pack):
+    """A GCP budget with budgetFilter.customPeriod 2026-01-01 to 2026-06-30 (ended). Docs: a
+    period that "has ended tracks nothing now". Expect: spend-limit not pass."""
+    b = gcp_budget("100000", budgetFilter={"customPeriod": {
+        "startDate": {"year": 2026.0, "month": 1.0, "day": 1.0},
+        "endDate": {"year": 2026.0, "month": 6.0, "day": 30.0}}})
+    found = run(pack, [gvm("v08-a2", "a2-highgpu-1g"), b], provider=GCP)
+    assert verdict(found, SPEND) != "pass", messages(found, SPEND)
