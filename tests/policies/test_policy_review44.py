@@ -1294,6 +1294,7 @@ def _az_filtered(label, flt):
     return [ss, az_budget(20000.0, filter=flt)]
 
 
+@pytest.mark.xfail(strict=True, reason="review44: an Azure budget whose filter is not: {ResourceGroupName In [ml-rg]} (BudgetFilter.not, Microsoft.Consumption budgets API 2019-10-01, learn.microsoft.com/azure/templates/microsoft.consumption/2019-10-01/budgets; learn.microsoft.com/javascript/api/@azure/arm-consumption/budgetfilter) excludes the scale set's own group, yet the pack takes it as covering and passes (misscoped budget)")
 def test_v01_azure_budget_not_filter_excluding_the_compute_group(pack):
     """A subscription budget with filter not: {dimensions ResourceGroupName In [ml-rg]} (the
     logical NOT of BudgetFilter, Microsoft.Consumption budgets 2019-10-01), the scale set in
@@ -1312,6 +1313,7 @@ def test_v02_azure_budget_and_filter_with_other_group(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason="review44: an Azure budget filtered to ResourceLocation westeurope (learn.microsoft.com/javascript/api/@azure/arm-consumption/budgetfilter: filters by resource group, resource or meter dimensions) is taken as covering an eastus scale set and the stack passes; the pack reads only ResourceGroupName and tags (misscoped budget)")
 def test_v03_azure_budget_filtered_to_another_location(pack):
     """Filter dimensions ResourceLocation In [westeurope]; the scale set is in eastus.
     Expect: spend-limit not pass."""
@@ -1334,6 +1336,7 @@ def _p5_group(label):
     return [s, t, asg(label, t, [s], 1)]
 
 
+@pytest.mark.xfail(strict=True, reason="review44: an AWS budget with costFilters UsageType [USE1-TimedStorage-ByteHrs] (S3 storage usage; usage-type filter, docs.aws.amazon.com/cost-management/latest/userguide/budgets-create-filters) is taken as the cap and alarm for a p5 group and the stack passes; docs/policies.md: service filters without compute are neither (misscoped budget)")
 def test_v05_aws_budget_filtered_to_a_storage_usage_type(pack):
     """An AWS COST budget with costFilters UsageType [USE1-TimedStorage-ByteHrs] (S3 standard
     storage) over an ASG of 1 p5.48xlarge: EC2 box usage is left out. Expect: spend-limit not
@@ -1344,6 +1347,7 @@ def test_v05_aws_budget_filtered_to_a_storage_usage_type(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason="review44: an AWS budget with costFilters BillingEntity [AWS Marketplace] (only Marketplace purchases, docs.aws.amazon.com/cost-management/latest/userguide/budgets-create-filters) is taken as covering EC2 on-demand nodes billed by AWS and the stack passes (misscoped budget)")
 def test_v06_aws_budget_filtered_to_marketplace_billing_entity(pack):
     """costFilters BillingEntity [AWS Marketplace]: EC2 on-demand usage is billed by AWS, not
     the Marketplace. Expect: spend-limit not pass."""
@@ -1353,6 +1357,7 @@ def test_v06_aws_budget_filtered_to_marketplace_billing_entity(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
+@pytest.mark.xfail(strict=True, reason="review44: an AWS budget with costFilters CostCategory [Team$vision] (cost category rules live outside the program, docs.aws.amazon.com/cost-management/latest/userguide/budgets-create-filters) is taken as covering the p5 group for certain and the stack passes; its reach cannot be decided (misscoped budget)")
 def test_v07_aws_budget_filtered_to_a_cost_category(pack):
     """costFilters CostCategory [Team$vision]: which costs the category holds is defined in
     Cost Categories, outside the program. Expect: spend-limit not pass (cannot decide)."""
