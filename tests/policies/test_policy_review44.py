@@ -40,6 +40,15 @@ Sources for the facts the verdicts rest on:
     reachable by the public internet" (learn.microsoft.com/azure/virtual-network/
     service-tags-overview): an Allow rule from it is world-open.
   - Everything else: the quoted sentence of docs/policies.md in the case.
+
+Results. Round 1 (g01-g23, z01-z18, a01-a13, c01-c06: the 60 cases of the brief, committed in
+5c507d5 before the first run): all 60 agreed; the messages were read and each verdict stands for
+the documented reason. Rounds 2-4 (r01-r07, s01-s12, t01-t05, each committed before its own
+run): all agreed. Round 5 (u01-u06): u01-u03 are the pack's: budget filters it does not read
+(GCP subaccounts, Azure ResourceId / MeterCategory dimensions) are taken as covering the GPU
+compute; controls of the same shape with ResourceGroupName / projects fail as documented.
+Round 6 (v01-v08): v01, v03, v05-v07 the same class (Azure `not` and ResourceLocation, AWS
+UsageType, BillingEntity, CostCategory). All strict xfail. None of mine was wrong.
 """
 from __future__ import annotations
 
