@@ -1,6 +1,7 @@
 """Budgets: the monthly cap each declares, its currency, and whether its filters cover compute."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
@@ -558,9 +559,85 @@ def _tag_matches(tags: list[Any], key: str, value: Any) -> Any:
     return any(str(t.get(key)) == str(value) for t in tags if key in t)
 
 
-# AWS Budgets cost filter names whose values this pack can compare with the GPU compute
-# (docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_budgets_Budget.html,
-# CostFilters): Region (region codes), TagKeyValue ("user:<key>$<value>"), InstanceType.
+# A filter whose reach the pack does not read (an AWS CostCategory, a GCP subaccount, an Azure
+# dimension or operator it does not know): the budget's coverage of the GPU compute is then
+# "cannot decide" (Budget.outside), never "covers". No apply would tell it either.
+_UNREAD = object()
+
+
+def _unread_text(what: str) -> str:
+    return (f"{what}: the pack does not read which costs this filter takes in, so whether it "
+            "takes in the GPU compute cannot be decided (filter on a dimension the pack reads: "
+            "docs/policies.md, budgets)")
+
+
+# AWS Region billing codes, the prefix of a usage type (docs.aws.amazon.com/global-
+# infrastructure/latest/regions/aws-region-billing-codes.html); us-east-1 usage types also
+# appear with no prefix. A prefix not listed here is "cannot decide".
+_AWS_BILLING_REGIONS = {
+    "USE1": "us-east-1", "USE2": "us-east-2", "USW1": "us-west-1", "USW2": "us-west-2",
+    "CAN1": "ca-central-1", "CAN2": "ca-west-1", "MXC1": "mx-central-1", "AFS1": "af-south-1",
+    "APE1": "ap-east-1", "APE2": "ap-east-2", "APN1": "ap-northeast-1",
+    "APN2": "ap-northeast-2", "APN3": "ap-northeast-3", "APS1": "ap-southeast-1",
+    "APS2": "ap-southeast-2", "APS3": "ap-south-1", "APS4": "ap-southeast-3",
+    "APS5": "ap-south-2", "APS6": "ap-southeast-4", "APS7": "ap-southeast-5",
+    "EU": "eu-west-1", "EUC1": "eu-central-1", "EUW2": "eu-west-2", "EUW3": "eu-west-3",
+    "SAE1": "sa-east-1", "UGW1": "us-gov-west-1"}
+_REGION_PREFIX = re.compile(r"^([A-Z]{2,4}[0-9]?)-(.*)$")
+_INSTANCE_TYPE = re.compile(r"^[a-z][a-z0-9-]*\.[a-z0-9-]+$")
+# EC2 usage types that bill instance hours (docs.aws.amazon.com/AWSEC2/latest/UserGuide/
+# ec2-billing-usage-reports.html): BoxUsage (On-Demand) and SpotUsage (Spot) are compared with
+# the GPU groups; the others (Dedicated Instances, Dedicated Hosts, capacity reservations)
+# turn on a tenancy or reservation the pack does not compare: "cannot decide".
+_AWS_HOURS = {"boxusage": False, "spotusage": True}
+_AWS_OTHER_HOURS = ("dedicatedusage", "hostboxusage", "hostusage", "reservation", "unusedbox",
+                    "unusedded", "dedicatedres", "heavyusage")
+
+
+def _usage_type(value: str, compute: _Compute) -> Any:
+    """Whether one UsageType value takes in the GPU nodes' instance hours: True, False (another
+    region, instance type or purchase option, or not instance hours: storage, transfer, EBS),
+    UNKNOWN (the compute's type or region is unknown), _UNREAD."""
+    m = _REGION_PREFIX.match(value)
+    prefix, rest = (m.group(1), m.group(2)) if m else ("", value)
+    family, _, itype = rest.partition(":")
+    family = family.lower()
+    typed = bool(_INSTANCE_TYPE.match(itype))
+    if family not in _AWS_HOURS and not family.startswith(_AWS_OTHER_HOURS):
+        return False   # not instance hours (TimedStorage-ByteHrs, EBS:VolumeUsage.gp3, ...)
+    if any(t is UNKNOWN for t in compute.types):
+        return UNKNOWN
+    if typed and itype not in compute.types:
+        return False   # another instance type's hours
+    if family not in _AWS_HOURS or not typed:
+        return _UNREAD
+    region = _AWS_BILLING_REGIONS.get(prefix) if prefix else "us-east-1"
+    if region is None:
+        return _UNREAD
+    if any(not r for r in compute.regions):
+        return UNKNOWN
+    return any(r == region and spot == _AWS_HOURS[family]
+               for r, spot in zip(compute.regions, compute.spot))
+
+
+def _any_of(results: list[Any]) -> Any:
+    """Alternatives (the values of one filter): True if one takes the compute in, else
+    undecided if one may, else False."""
+    if True in results:
+        return True
+    if any(r is _UNREAD for r in results):
+        return _UNREAD
+    if any(r is UNKNOWN for r in results):
+        return UNKNOWN
+    return False
+
+
+# AWS Budgets cost filters compared with the GPU compute (docs.aws.amazon.com/cost-management/
+# latest/userguide/budgets-create-filters; API_budgets_Budget CostFilters): Service, Region,
+# TagKeyValue ("user:<key>$<value>"), InstanceType, AZ, LinkedAccount, PurchaseType,
+# UsageType (_usage_type), BillingEntity ("AWS": AWS services; "AWS Marketplace": Marketplace
+# purchases, which EC2 instance hours are not). Any other name (CostCategory, Operation,
+# UsageTypeGroup, ...) is _UNREAD.
 def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
     if name == "region":
         if any(not r for r in compute.regions):
@@ -605,6 +682,17 @@ def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
             elif allowed & accounts:
                 found = UNKNOWN
         return found
+    if name == "service":
+        return any(any(c in v.lower() for c in _COMPUTE_SERVICES["aws"]) for v in values)
+    if name == "usagetype":
+        return _any_of([_usage_type(v, compute) for v in values])
+    if name == "billingentity":
+        entities = {v.strip().lower() for v in values}
+        if entities & {"aws", "amazon"}:
+            return True
+        if entities and entities <= {"aws marketplace", "amazon web services marketplace"}:
+            return False
+        return _UNREAD
     if name == "purchasetype":
         # Purchase option ("On Demand Instances", "Spot Instances", "Standard Reserved
         # Instances", "Savings Plans"...): On-Demand GPU nodes need the on-demand option,
@@ -612,7 +700,7 @@ def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
         options = [v.lower().replace("-", " ") for v in values]
         return any(any(("spot" if spot else "on demand") in v for v in options)
                    for spot in compute.spot)
-    return True
+    return _UNREAD
 
 
 def _aws_filters(r: Resource, resources: list[Resource], cache: dict
@@ -632,15 +720,10 @@ def _aws_filters(r: Resource, resources: list[Resource], cache: dict
         values = [str(v) for v in _list(f.get("values"))]
         name = str(f.get("name"))
         parts.append(f"{name}={','.join(values)}")
-        if name.lower() == "service":
-            hit: Any = any(any(c in v.lower() for c in _COMPUTE_SERVICES["aws"])
-                           for v in values)
-        else:
-            hit = _aws_filter_covers(name.lower(), values,
-                                     _compute_of(resources, "aws", cache)) \
-                if name.lower() in ("region", "tagkeyvalue", "instancetype", "az",
-                                    "purchasetype", "linkedaccount") else True
-        if hit is UNKNOWN and name.lower() == "linkedaccount":
+        hit = _aws_filter_covers(name.lower(), values, _compute_of(resources, "aws", cache))
+        if hit is _UNREAD:
+            outside = outside or _unread_text(f"costFilters {name}={','.join(values)}")
+        elif hit is UNKNOWN and name.lower() == "linkedaccount":
             outside = outside or _unnamed_account(name, values)
         elif hit is UNKNOWN:
             undecided = undecided or f"costFilters {name} (the GPU compute's is unknown)"
@@ -651,7 +734,9 @@ def _aws_filters(r: Resource, resources: list[Resource], cache: dict
         return "filterExpression (unknown until apply)", False, "filterExpression", ""
     if isinstance(expression, dict) and expression:
         hit = _aws_expression(expression, resources, cache)
-        if hit is UNKNOWN:
+        if hit is _UNREAD:
+            outside = outside or _unread_text(f"filterExpression {expression}")
+        elif hit is UNKNOWN:
             undecided = undecided or "filterExpression (the GPU compute's is unknown)"
         elif hit is False:
             covers = False
@@ -672,52 +757,61 @@ def _unnamed_account(name: str, values: list[str]) -> str:
 # filterExpression dimension keys compared with the GPU compute (pulumi-aws Budget
 # filter_expression; the Budgets API Expression: Dimensions, Tags, And, Or, Not).
 _EXPRESSION_KEYS = {"REGION": "region", "INSTANCE_TYPE": "instancetype", "AZ": "az",
-                    "PURCHASE_TYPE": "purchasetype", "LINKED_ACCOUNT": "linkedaccount"}
+                    "PURCHASE_TYPE": "purchasetype", "LINKED_ACCOUNT": "linkedaccount",
+                    "SERVICE": "service", "USAGE_TYPE": "usagetype",
+                    "BILLING_ENTITY": "billingentity"}
 
 
 def _aws_expression(expr: Any, resources: list[Resource], cache: dict) -> Any:
     """Whether an AWS budget's filterExpression takes in the stack's GPU compute: True, False,
-    UNKNOWN (the compute's own value is unknown), or None (it filters on what is not compared,
-    which keeps the budget the stack's). Roots present together all apply."""
+    UNKNOWN (the compute's own value is unknown), _UNREAD (a dimension key, match option or
+    CostCategories root the pack does not read), or None (an empty expression). Roots present
+    together all apply (API_budgets_Expression: Dimensions, Tags, CostCategories, And, Or,
+    Not; ExpressionDimensionValues MatchOptions: only EQUALS, the default, is compared)."""
     if not isinstance(expr, dict):
-        return None
+        return _UNREAD
     results: list[Any] = []
-    for root in ("dimensions", "tags"):
-        part = expr.get(root)
-        if not isinstance(part, dict):
+    for root, part in expr.items():
+        if part is None or part == [] or part == {}:
+            continue
+        if root in ("ands", "ors", "not"):
+            continue
+        if root not in ("dimensions", "tags") or not isinstance(part, dict):
+            results.append(_UNREAD)   # costCategories, or a root the pack does not know
             continue
         options = [str(o).upper() for o in _list(part.get("matchOptions"))]
         if options and options != ["EQUALS"]:
-            results.append(None)   # ABSENT, STARTS_WITH ...: not compared
+            results.append(_UNREAD)   # ABSENT, STARTS_WITH, CONTAINS ...: not compared
             continue
         key, values = str(part.get("key")), [str(v) for v in _list(part.get("values"))]
         compute = _compute_of(resources, "aws", cache)
         if root == "tags":
             results.append(_aws_filter_covers("tagkeyvalue",
                                               [f"{key}${v}" for v in values], compute))
-        elif key.upper() == "SERVICE":
-            results.append(any(any(c in v.lower() for c in _COMPUTE_SERVICES["aws"])
-                               for v in values))
         elif key.upper() in _EXPRESSION_KEYS:
             results.append(_aws_filter_covers(_EXPRESSION_KEYS[key.upper()], values, compute))
         else:
-            results.append(None)
+            results.append(_UNREAD)
     ands = [_aws_expression(e, resources, cache) for e in _list(expr.get("ands"))]
     if ands:
         results.append(_all_of(ands))
     ors = [_aws_expression(e, resources, cache) for e in _list(expr.get("ors"))]
     if ors:
-        results.append(True if True in ors else UNKNOWN if any(o is UNKNOWN for o in ors)
-                       else False if all(o is False for o in ors) else None)
-    if isinstance(expr.get("not"), dict):
+        results.append(None if all(o is None for o in ors) else
+                       _any_of([o for o in ors if o is not None]))
+    if expr.get("not") is not None:
         inner = _aws_expression(expr["not"], resources, cache)
         results.append(not inner if isinstance(inner, bool) else inner)
     return _all_of(results)
 
 
 def _all_of(results: list[Any]) -> Any:
+    """Clauses that all apply: False if one leaves the compute out, else undecided if one
+    cannot be decided (_UNREAD before UNKNOWN), else True (None: nothing to compare)."""
     if False in results:
         return False
+    if any(r is _UNREAD for r in results):
+        return _UNREAD
     if any(r is UNKNOWN for r in results):
         return UNKNOWN
     return True if True in results else None

@@ -143,7 +143,7 @@ def test_aws_unread_filter_beside_one_that_leaves_out_fails():
     ({"costCategories": {"key": "Team", "values": ["vision"]}}, "undecided"),
     ({"dimensions": {"key": "REGION", "values": ["us-east"],
                      "matchOptions": ["STARTS_WITH"]}}, "undecided"),
-    ({"and": [{"costCategories": {"key": "Team", "values": ["vision"]}},
+    ({"ands": [{"costCategories": {"key": "Team", "values": ["vision"]}},
               {"dimensions": {"key": "REGION", "values": ["eu-west-1"]}}]}, "fail"),
 ])
 def test_aws_filter_expression(expression, expected):
