@@ -426,36 +426,124 @@ def _in_management_group(scope: str) -> str:
 
 
 def _azure_filter_covers(f: Any, compute_groups: set[str], resources: list[Resource],
-                         cache: dict) -> Optional[bool]:
-    """Whether an Azure budget's filter (Microsoft.Consumption budgets: `dimensions` and `tags`
-    expressions, combined under `and`) takes in the GPU compute: a ResourceGroupName dimension
-    must name a group a scale set or VM of the stack is in (case-insensitive), a tag expression
-    a tag value the GPU compute carries. Other dimensions are not compared. None (undecided):
-    a ResourceGroupName dimension naming none of the compute's known groups while the compute
-    is in an auto-named ResourceGroup of the stack (_group_key's "<urn>"), whose real name is
-    read only after apply: the literal may be it, as for a budget's scope (_azure_scope)."""
+                         cache: dict, subscriptions: Optional[set[str]] = None) -> Any:
+    """Whether an Azure budget's filter takes in the GPU compute billing in `compute_groups`:
+    True, False, None (a ResourceGroupName or ResourceId naming none of the compute's known
+    groups while the compute is in an auto-named ResourceGroup of the stack, whose real name is
+    read only after apply: the literal may be it, as for a budget's scope), UNKNOWN (the
+    compute's location or name is read only after apply) or _UNREAD (a dimension, operator or
+    key the pack does not read). The filter's `and` clauses, `dimensions` and `tags` all apply,
+    `not` negates (Microsoft.Consumption budgets 2019-10-01 BudgetFilter: and, dimensions,
+    tags, not; operator "In")."""
     if not isinstance(f, dict):
         return True
-    maybe = False
-    parts = [f] + [p for p in _list(f.get("and")) if isinstance(p, dict)]
-    for part in parts:
-        dim = part.get("dimensions")
-        if isinstance(dim, dict) and str(dim.get("name")).lower() in (
-                "resourcegroupname", "resourcegroup"):
-            values = {str(v).lower() for v in _list(dim.get("values"))}
-            if not values & compute_groups:
-                if not any(g.startswith("<") for g in compute_groups):
-                    return False
-                maybe = True
-        tag = part.get("tags")
-        if isinstance(tag, dict) and isinstance(tag.get("name"), str):
-            compute = _compute_of(resources, "azure", cache)
-            lowered = [{str(k).lower(): v for k, v in t.items()} if isinstance(t, dict) else t
-                       for t in compute.tags]
-            if not any(_tag_matches(lowered, tag["name"].lower(), v) is not False
-                       for v in _list(tag.get("values"))):
-                return False
-    return None if maybe else True
+    return _azure_part(f, compute_groups, resources, cache, subscriptions, False)
+
+
+def _azure_part(part: Any, groups: set[str], resources: list[Resource], cache: dict,
+                subscriptions: Optional[set[str]], negated: bool) -> Any:
+    if not isinstance(part, dict):
+        return _UNREAD
+    results: list[Any] = []
+    for key, value in part.items():
+        if value is None or value == [] or value == {}:
+            continue
+        if key == "and":
+            results += [_azure_part(p, groups, resources, cache, subscriptions, negated)
+                        for p in _list(value)]
+        elif key == "not":
+            inner = _azure_part(value, groups, resources, cache, subscriptions, not negated)
+            results.append(not inner if isinstance(inner, bool) else inner)
+        elif key == "dimensions":
+            results.append(_azure_dimension(value, groups, resources, cache, subscriptions))
+        elif key == "tags":
+            results.append(_azure_tag(value, resources, cache, negated))
+        else:
+            results.append(_UNREAD)
+    if False in results:
+        return False
+    for undecided in (_UNREAD, None, UNKNOWN):
+        if any(r is undecided for r in results):
+            return undecided
+    return True
+
+
+def _azure_tag(tag: Any, resources: list[Resource], cache: dict, negated: bool) -> Any:
+    """A tag expression: True when the GPU compute carries the tag with one of the values (a
+    compute whose tags are unknown at preview is taken to carry it, UNKNOWN under `not`)."""
+    if not isinstance(tag, dict) or not isinstance(tag.get("name"), str) or \
+            str(tag.get("operator") or "In").lower() != "in":
+        return _UNREAD
+    compute = _compute_of(resources, "azure", cache)
+    lowered = [{str(k).lower(): v for k, v in t.items()} if isinstance(t, dict) else t
+               for t in compute.tags]
+    hits = [_tag_matches(lowered, tag["name"].lower(), v) for v in _list(tag.get("values"))]
+    if True in hits:
+        return True
+    if any(h is UNKNOWN for h in hits):
+        return UNKNOWN if negated else True
+    return False
+
+
+# Dimension values of the meters that bill VM hours (scale sets, VMs, AKS nodes, Azure ML
+# compute, capacity reservations): serviceName / meter category "Virtual Machines", service
+# family "Compute" (learn.microsoft.com/rest/api/cost-management/retail-prices/
+# azure-retail-prices).
+_AZ_VM_SERVICE = {"metercategory": "virtual machines", "servicename": "virtual machines",
+                  "servicefamily": "compute"}
+
+
+def _azure_dimension(dim: Any, groups: set[str], resources: list[Resource], cache: dict,
+                     subscriptions: Optional[set[str]]) -> Any:
+    """A dimension expression: ResourceGroupName (the compute's billing groups), ResourceLocation
+    (its location), ResourceId (its ARM id), MeterCategory / ServiceName / ServiceFamily (VM
+    meters or not); any other dimension or operator is _UNREAD."""
+    if not isinstance(dim, dict) or str(dim.get("operator") or "In").lower() != "in":
+        return _UNREAD
+    name = str(dim.get("name")).lower()
+    values = [str(v) for v in _list(dim.get("values"))]
+    maybe = any(g.startswith("<") for g in groups)
+    if name in ("resourcegroupname", "resourcegroup"):
+        if {v.lower() for v in values} & groups:
+            return True
+        return None if maybe else False
+    if name in _AZ_VM_SERVICE:
+        return _AZ_VM_SERVICE[name] in {v.strip().lower() for v in values}
+    compute = _compute_of(resources, "azure", cache)
+    if name == "resourcelocation":
+        if any(not isinstance(r, str) or not r for r in compute.regions):
+            return UNKNOWN
+        wanted = {v.replace(" ", "").lower() for v in values}
+        return any(r.replace(" ", "").lower() in wanted for r in compute.regions)
+    if name == "resourceid":
+        return _any_of([_resource_id(v, groups, compute, subscriptions, maybe) for v in values])
+    return _UNREAD
+
+
+def _resource_id(value: str, groups: set[str], compute: _Compute,
+                 subscriptions: Optional[set[str]], maybe: bool) -> Any:
+    """Whether a ResourceId value is the GPU compute's ARM id
+    (/subscriptions/{sub}/resourceGroups/{group}/providers/{namespace}/{type}/{name})."""
+    parts = value.strip().lower().strip("/").split("/")
+    if len(parts) != 8 or parts[0] != "subscriptions" or parts[2] != "resourcegroups" or \
+            parts[4] != "providers":
+        return _UNREAD
+    sub, group, kind, name = parts[1], parts[3], f"{parts[5]}/{parts[6]}", parts[7]
+    if subscriptions and sub not in subscriptions:
+        return False
+    if group not in groups:
+        return None if maybe else False
+    out: list[Any] = []
+    for arm in compute.arm:
+        if arm is None:
+            out.append(_UNREAD)          # AKS / AML nodes: ids the pack does not build
+        elif arm[0] != kind:
+            out.append(False)
+        elif arm[1] is None:
+            out.append(UNKNOWN)          # auto-named: its name is read after apply
+        else:
+            out.append(arm[1] == name)
+    return _any_of(out)
 
 
 _PERIODS = {"MONTHLY": 1, "MONTH": 1, "BILLINGMONTH": 1, "QUARTERLY": 3,
@@ -502,6 +590,9 @@ class _Compute:
         self.spot: list[bool] = []         # per group: spot (else On-Demand)
         # per group (AWS): (accounts its provider may deploy to or None, accounts it may not)
         self.accounts: list[tuple[Any, set]] = []
+        # per group (Azure): (ARM resource type, name) of a scale set or VM, the name None
+        # when auto-named; None for compute whose ARM id the pack does not build (AKS, AML)
+        self.arm: list[Any] = []
         for g in (gpu_groups(resources) if only is None else only):
             if g.cloud != cloud:
                 continue
@@ -511,12 +602,41 @@ class _Compute:
             self.types += list(g.instance_types)
             if cloud == "aws":
                 self.accounts.append(_aws_accounts(g.resource))
+            if cloud == "azure":
+                self.arm.append(_arm_name(g.resource))
             self.tags.append(instance_tags(g.resource, g.template))
             if cloud == "gcp":
                 project = g.resource.get("project") or (
                     g.template.get("project") if g.template is not None else None) \
                     or g.resource.provider.get("project")
                 self.projects.append(project)
+
+
+# The ARM resource type and name input of the Azure compute whose id is
+# /subscriptions/{sub}/resourceGroups/{group}/providers/{type}/{name} (azure-native and
+# classic scale sets and VMs).
+_ARM_NAMES = {
+    "azure-native:compute:VirtualMachineScaleSet": ("microsoft.compute/virtualmachinescalesets",
+                                                    "vmScaleSetName"),
+    "azure-native:compute:VirtualMachine": ("microsoft.compute/virtualmachines", "vmName"),
+    **{t: ("microsoft.compute/virtualmachinescalesets", "name") for t in (
+        "azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
+        "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
+        "azure:compute/orchestratedVirtualMachineScaleSet:OrchestratedVirtualMachineScaleSet")},
+    **{t: ("microsoft.compute/virtualmachines", "name") for t in (
+        "azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
+        "azure:compute/windowsVirtualMachine:WindowsVirtualMachine")},
+}
+
+
+def _arm_name(r: Resource) -> Any:
+    """(ARM type, lower-case name or None when auto-named / unknown) of a scale set or VM; None
+    for other compute."""
+    if r.type not in _ARM_NAMES:
+        return None
+    kind, key = _ARM_NAMES[r.type]
+    name = r.get(key)
+    return (kind, name.lower() if isinstance(name, str) and name else None)
 
 
 def _aws_accounts(r: Resource) -> tuple[Any, set]:
@@ -967,9 +1087,17 @@ def _classic_azure_budget(r: Resource) -> Resource:
         scope = "/" + scope
     f = r.get("filter")
     if isinstance(f, dict):
-        parts = [{"dimensions": d} for d in _list(f.get("dimensions")) if isinstance(d, dict)]
-        parts += [{"tags": t} for t in _list(f.get("tags")) if isinstance(t, dict)]
-        f = {"and": parts} if parts else None
+        parts: list[Any] = [{"dimensions": d} for d in _list(f.get("dimensions"))]
+        parts += [{"tags": t} for t in _list(f.get("tags"))]
+        # A `not` block holds one `dimension` or `tag` (azurerm consumption budget filter).
+        n = f.get("not")
+        if isinstance(n, dict) and n:
+            parts.append({"not": {{"dimension": "dimensions", "tag": "tags"}.get(k, k): v
+                                  for k, v in n.items()}})
+        elif n:
+            parts.append({"not": n})
+        others = {k: v for k, v in f.items() if k not in ("dimensions", "tags", "not")}
+        f = {"and": parts, **others} if parts or others else None
     return replace(r, props={**r.props, "scope": scope, "filter": f})
 
 
@@ -1013,7 +1141,14 @@ def _azure_cover(r: Resource, resources: list[Resource], groups: set[str], unrea
     if _has_unknown(r.get("filter")):
         scope, covers, scope_unknown = "filter (unknown until apply)", False, "filter"
     elif covers:
-        takes_in = _azure_filter_covers(r.get("filter"), groups, resources, cache)
+        takes_in = _azure_filter_covers(r.get("filter"), groups, resources, cache,
+                                        subscriptions)
+        if takes_in is _UNREAD:
+            scope = _unread_text(f"filter {r.get('filter')}")
+            return scope, False, "", scope
+        if takes_in is UNKNOWN:
+            return (f"filter {r.get('filter')} (the GPU compute's location or name is "
+                    "unknown until apply)"), False, "filter", ""
         if takes_in is None:
             # Its ResourceGroupName may be the compute's auto-named group: cannot decide.
             scope, covers = f"filter {r.get('filter')} (may be the {unread})", False
@@ -1049,7 +1184,7 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                     names, unread = _compute_groups(resources, g)
                     subs = _compute_subscriptions([g.resource])
                     azure = (names, unread, subs)
-                key = repr((c.regions, c.tags, c.projects, c.types, c.zones, c.spot,
+                key = repr((c.regions, c.tags, c.projects, c.types, c.zones, c.spot, c.arm,
                             azure and (sorted(azure[0]), azure[1],
                                        None if azure[2] is None else sorted(azure[2]))))
                 kinds.setdefault(key, ({cloud: c}, azure, []))[2].append(g)

@@ -1232,7 +1232,6 @@ def test_u01_gcp_budget_filtered_to_a_subaccount(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason="review44: an Azure budget whose filter dimension ResourceId names another scale set (BudgetFilter filters by resource group, resource or meter, learn.microsoft.com/javascript/api/@azure/arm-consumption/budgetfilter) is taken as covering the stack's scale set and the stack passes; the pack reads only the ResourceGroupName dimension and tags, so the filter leaves the GPU compute out and there is no alarm (misscoped budget)")
 def test_u02_azure_budget_filtered_to_another_resource_id(pack):
     """A scale set vmScaleSetName "train" in ml-rg and a subscription budget whose filter
     dimension ResourceId names .../virtualMachineScaleSets/inference (another scale set).
@@ -1245,7 +1244,6 @@ def test_u02_azure_budget_filtered_to_another_resource_id(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason="review44: an Azure budget filtered to MeterCategory Storage (a meter filter, learn.microsoft.com/javascript/api/@azure/arm-consumption/budgetfilter) is taken as the cap and alarm for GPU scale sets and the stack passes; docs/policies.md: service filters without compute are neither the cap nor the alarm (misscoped budget)")
 def test_u03_azure_budget_filtered_to_storage_meters(pack):
     """A subscription budget whose filter dimension MeterCategory is ["Storage"]: compute
     meters ("Virtual Machines") are left out (docs: "service filters without compute" are
@@ -1303,7 +1301,6 @@ def _az_filtered(label, flt):
     return [ss, az_budget(20000.0, filter=flt)]
 
 
-@pytest.mark.xfail(strict=True, reason="review44: an Azure budget whose filter is not: {ResourceGroupName In [ml-rg]} (BudgetFilter.not, Microsoft.Consumption budgets API 2019-10-01, learn.microsoft.com/azure/templates/microsoft.consumption/2019-10-01/budgets; learn.microsoft.com/javascript/api/@azure/arm-consumption/budgetfilter) excludes the scale set's own group, yet the pack takes it as covering and passes (misscoped budget)")
 def test_v01_azure_budget_not_filter_excluding_the_compute_group(pack):
     """A subscription budget with filter not: {dimensions ResourceGroupName In [ml-rg]} (the
     logical NOT of BudgetFilter, Microsoft.Consumption budgets 2019-10-01), the scale set in
@@ -1322,7 +1319,6 @@ def test_v02_azure_budget_and_filter_with_other_group(pack):
     assert verdict(found, SPEND) != "pass", messages(found, SPEND)
 
 
-@pytest.mark.xfail(strict=True, reason="review44: an Azure budget filtered to ResourceLocation westeurope (learn.microsoft.com/javascript/api/@azure/arm-consumption/budgetfilter: filters by resource group, resource or meter dimensions) is taken as covering an eastus scale set and the stack passes; the pack reads only ResourceGroupName and tags (misscoped budget)")
 def test_v03_azure_budget_filtered_to_another_location(pack):
     """Filter dimensions ResourceLocation In [westeurope]; the scale set is in eastus.
     Expect: spend-limit not pass."""
