@@ -937,17 +937,19 @@ def _all_of(results: list[Any]) -> Any:
     return True if True in results else None
 
 
-def _gcp_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[str, bool, str]:
-    """(scope text, covers compute, undecided filter) of a GCP budget's budgetFilter: its
+def _gcp_filters(r: Resource, resources: list[Resource], cache: dict
+                 ) -> tuple[str, bool, str, str]:
+    """(scope text, covers compute, undecided filter, outside text) of a GCP budget's
+    budgetFilter: its
     services must take in Compute Engine, its projects the GPU compute's project, its labels a
     label the GPU compute carries (cloud.google.com/billing/docs/reference/budget/rest/v1/
     billingAccounts.budgets#filter)."""
     f = r.get("budgetFilter")
     if _has_unknown({k: v for k, v in f.items() if k != "calendarPeriod"}
                     if isinstance(f, dict) else f):
-        return "budgetFilter (unknown until apply)", False, "budgetFilter"
+        return "budgetFilter (unknown until apply)", False, "budgetFilter", ""
     if not isinstance(f, dict):
-        return "", True, ""
+        return "", True, "", ""
     parts = [f"{k}={v}" for k, v in f.items() if k in (
         "services", "labels", "subaccounts", "resourceAncestors", "projects") and v]
     services = [str(v).lower() for v in _list(f.get("services"))]
@@ -974,9 +976,24 @@ def _gcp_filters(r: Resource, resources: list[Resource], cache: dict) -> tuple[s
                 undecided = undecided or "budgetFilter.labels (the GPU compute's are unknown)"
             elif not hit:
                 covers = False
+    # subaccounts / resourceAncestors: which billing subaccount, folder or organization pays
+    # for the compute's project is set outside the program; any other field the pack does not
+    # know: "cannot decide" while nothing else leaves the compute out. creditTypes and
+    # creditTypesTreatment change how credits count, not whose usage counts.
+    unread = [f"{k}={v}" for k, v in f.items() if v not in (None, [], {}, "")
+              and k not in _GCP_READ]
+    if covers and unread:
+        text = _unread_text(f"budgetFilter {'; '.join(unread)}")
+        return text, False, "", text
     if undecided and covers:
-        return f"budgetFilter ({undecided})", False, "budgetFilter"
-    return ("; ".join(parts) if not covers else ""), bool(covers), ""
+        return f"budgetFilter ({undecided})", False, "budgetFilter", ""
+    return ("; ".join(parts) if not covers else ""), bool(covers), "", ""
+
+
+# budgetFilter fields the pack reads (cloud.google.com/python/docs/reference/billingbudgets/
+# latest/google.cloud.billing.budgets_v1.types.Filter).
+_GCP_READ = frozenset({"services", "projects", "labels", "calendarPeriod", "customPeriod",
+                       "creditTypes", "creditTypesTreatment"})
 
 
 def _planned(r: Resource) -> tuple[Optional[float], str, str]:
@@ -1242,18 +1259,19 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             custom = r.get("budgetFilter.customPeriod")
             if isinstance(custom, dict) and amount is not None:
                 period, amount = "MONTH", amount / _custom_months(custom)
-            scope, covers, undecided = _gcp_filters(r, resources, cache)
+            scope, covers, undecided, outside = _gcp_filters(r, resources, cache)
             ended = _ended(r, "budgetFilter.customPeriod.endDate") or \
                 _not_started(r, "budgetFilter.customPeriod.startDate")
             if ended:
-                scope, covers, undecided = ended, False, ""
+                scope, covers, undecided, outside = ended, False, "", ""
             b = Budget(r, _per_month(amount, period),
                        str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
                        str(r.get("amount.specifiedAmount.units")), unknown, invalid, scope,
-                       covers, undecided, silent=_gcp_silent(r), open_amount=open_amount)
+                       covers, undecided, silent=_gcp_silent(r), open_amount=open_amount,
+                       outside=outside)
             if not ended:
-                _per_group(b, gpu("gcp"), lambda cache, _, r=r: (
-                    *_gcp_filters(r, resources, cache), ""))
+                _per_group(b, gpu("gcp"), lambda cache, _, r=r: _gcp_filters(r, resources,
+                                                                             cache))
             out.append(_in_usd(b))
         elif r.type in AZ_BUDGETS:
             if str(r.get("category") or "Cost").lower() != "cost":
