@@ -1177,6 +1177,12 @@ def _azure_cover(r: Resource, resources: list[Resource], groups: set[str], unrea
     return scope, covers, scope_unknown, outside
 
 
+def _not_spend(r: Resource, why: str) -> Budget:
+    """A budget that is no spend limit (an AWS USAGE budget, an Azure Usage budget): neither the
+    cap nor the alarm, kept so a finding names it and why it does not count."""
+    return Budget(r, None, "USD", "", scope=why, covers_compute=False)
+
+
 def budgets(resources: list[Resource]) -> list[Budget]:
     out: list[Budget] = []
     azure_groups: Optional[set[str]] = None
@@ -1210,8 +1216,12 @@ def budgets(resources: list[Resource]) -> list[Budget]:
 
     for r in resources:
         if r.type == AWS_BUDGET:
-            if str(r.get("budgetType") or "COST").upper() != "COST":
-                continue   # USAGE / RI_* / SAVINGS_PLANS_* budgets count hours or GB, not USD
+            kind = str(r.get("budgetType") or "COST").upper()
+            if kind != "COST":
+                # USAGE / RI_* / SAVINGS_PLANS_* budgets count hours, GB or coverage, not USD
+                out.append(_not_spend(r, f"budgetType {kind} (it counts usage or reservation "
+                                         "coverage, not cost: no spend limit)"))
+                continue
             amount, unknown, invalid = _amount(r, "limitAmount")
             if r.get("limitAmount") is None and r.get("plannedLimits") is not None:
                 amount, unknown, invalid = _planned(r)
@@ -1274,8 +1284,11 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                                                                              cache))
             out.append(_in_usd(b))
         elif r.type in AZ_BUDGETS:
-            if str(r.get("category") or "Cost").lower() != "cost":
-                continue   # a Usage budget is not a spend limit
+            category = str(r.get("category") or "Cost")
+            if category.lower() != "cost":
+                out.append(_not_spend(r, f"category {category} (a {category} budget counts "
+                                         "usage, not cost: no spend limit)"))
+                continue
             if r.type.startswith("azure:"):
                 r = _classic_azure_budget(r)
             amount, unknown, invalid = _amount(r, "amount")
