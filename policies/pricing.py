@@ -45,6 +45,9 @@ from trainstack_policies.model import UNKNOWN, BadNumber, Resource
 class Line:
     what: str
     usd: float
+    # The cloud that bills it ("" until estimate() sets it): a cloud's budget watches that
+    # cloud's bill only, so spend-limit holds each cloud's budgets to its own share.
+    cloud: str = ""
 
 
 @dataclass
@@ -76,11 +79,23 @@ class Estimate:
     def total(self) -> float:
         return sum(line.usd for line in self.lines)
 
-    def describe(self) -> str:
-        parts = [f"{line.what} = {line.usd:,.0f}" for line in self.lines]
+    @property
+    def clouds(self) -> set[str]:
+        """The clouds that bill some line of the estimate."""
+        return {line.cloud for line in self.lines}
+
+    def share(self, cloud: str) -> float:
+        """USD/month of what `cloud` bills: its node groups (GPU and other), its storage."""
+        return sum(line.usd for line in self.lines if line.cloud == cloud)
+
+    def describe(self, cloud: Optional[str] = None) -> str:
+        """The total and its lines; with `cloud`, that cloud's share and its lines only."""
+        lines = [line for line in self.lines if cloud is None or line.cloud == cloud]
+        parts = [f"{line.what} = {line.usd:,.0f}" for line in lines]
         parts += [f"note: {what}" for what in self.left_out]
         parts += [f"catalog prices as of {'; '.join(self.price_dates)}"] if self.price_dates else []
-        return f"{self.total:,.0f} USD/month ({'; '.join(parts)})"
+        total = sum(line.usd for line in lines)
+        return f"{total:,.0f} USD/month{f' on {cloud}' if cloud else ''} ({'; '.join(parts)})"
 
 
 def instance_price(cloud: str, instance_type: str, region: str) -> Optional[catalog.Price]:
@@ -287,9 +302,13 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
         _group_line(g, result, block_fees)
         added = sum(line.usd for line in result.lines[first:])
         result.by_group[id(g.resource)] = result.by_group.get(id(g.resource), 0.0) + added
+        _billed_by(result, first, g.cloud)
     region = next((g.region for g in groups if isinstance(g.region, str) and g.region), "")
     data_gib = 0.0
+    # A storage item's lines are marked with its cloud when the next item starts (or at the end).
+    marked, pending = len(result.lines), ""
     for fs in filesystems:
+        marked, pending = _billed_by(result, marked, pending), fs.resource.cloud
         if fs.capacity_gib is UNKNOWN:
             result.undecided.append(f"{fs.resource.name}: its capacity is unknown until apply")
             continue
@@ -318,6 +337,7 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
             f"{fs.capacity_gib:,.0f} GiB {product} x {price.value:.4f} USD/GiB-month x "
             f"{result.hours:g}/730 h", fs.capacity_gib * price.value * result.hours / HOURS_PER_MONTH))
     for bucket in buckets:
+        marked, pending = _billed_by(result, marked, pending), bucket.resource.cloud
         tagged = _data_gb(bucket)
         gb = tagged if tagged is not None else data_gib / GIB_PER_GB
         if not gb:
@@ -330,4 +350,12 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
                 else "bucket holding the filesystem's")
         result.lines.append(Line(f"{what} {gb:,.0f} GB x {price.value:.4f} USD/GB-month",
                                  gb * price.value))
+    _billed_by(result, marked, pending)
     return result
+
+
+def _billed_by(result: Estimate, start: int, cloud: str) -> int:
+    """Mark the lines from `start` on as billed by `cloud`; the index past them."""
+    for line in result.lines[start:]:
+        line.cloud = cloud
+    return len(result.lines)

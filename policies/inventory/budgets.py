@@ -187,11 +187,15 @@ _AZ_COMPUTE_IN_GROUPS = frozenset({
     "azure-native:compute:CapacityReservation"})
 
 
-def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[str], str]:
-    """The resource groups (lower case) the stack's Azure compute bills in, and what keeps one
-    of them from being read ("" when nothing does): scale sets, VMs and capacity reservations
-    (azure-native and classic) in their own group (a classic reservation has none of its own:
-    its reservation group's); the GPU pools of an AKS cluster (azure-native or classic) in its
+def _compute_groups(resources: list[Resource],
+                    only: Any = None) -> tuple[set[str], str, frozenset[str]]:
+    """The resource groups (lower case) the stack's Azure compute bills in, what keeps one
+    of them from being read ("" when nothing does), and the groups that are certainly none of
+    those unread ones (empty unless every unread one is the node resource group of an AKS
+    cluster of the stack: never that cluster's own group, which "contains only the Kubernetes
+    service resource" while AKS creates the node resource group itself, AKS FAQ "Why are two
+    resource groups created with AKS?"): scale sets, VMs and capacity reservations (azure-native and classic) in their own group (a classic reservation
+    has none of its own: its reservation group's); the GPU pools of an AKS cluster (azure-native or classic) in its
     node resource group, not the cluster's own (the cluster's group holds only the Kubernetes
     service resource; the node VMs are in
     `nodeResourceGroup`, default MC_<group>_<cluster>_<location>: learn.microsoft.com/azure/
@@ -199,10 +203,13 @@ def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[st
     workspace's group (the Compute's resourceGroupName). `only`: one GPU group's alone."""
     out: set[str] = set()
     unread = ""
+    # Per unread group, the groups it is certainly not; their intersection is returned.
+    never: list[set[str]] = []
     for c in (resources if only is None else [only.resource]):
         if c.type in _AZ_COMPUTE_IN_GROUPS:
             why = _own_group(c, c, out)
             unread = unread or why
+            never += [set()] if why else []
     from trainstack_policies.inventory.compute import gpu_groups
     for g in (gpu_groups(resources) if only is None else [only]):
         r = g.resource
@@ -212,6 +219,7 @@ def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[st
                 out.add(group.lower())
             else:
                 unread = unread or f"resource group of Azure ML compute {r.name}"
+                never.append(set())
         elif r.type in _AKS:
             cluster = r if r.type in _AKS_CLUSTERS else _pool_cluster(r, resources)
             group, why = _node_resource_group(cluster) if cluster is not None else \
@@ -221,10 +229,17 @@ def _compute_groups(resources: list[Resource], only: Any = None) -> tuple[set[st
                 out.add(group)
             else:
                 unread = unread or why
+                # Not the group of a cluster of the stack: it "contains only the Kubernetes
+                # service resource" (AKS FAQ); the node resource group is AKS's own.
+                own: set[str] = set()
+                if cluster is not None:
+                    _own_group(cluster, r, own)
+                never.append(own)
         elif r.type == AZ_CLASSIC_CAPACITY_RESERVATION:
             why = _reservation_group(r, out)
             unread = unread or why
-    return out, unread
+            never += [set()] if why else []
+    return out, unread, frozenset(set.intersection(*never) if never and unread else ())
 
 
 def _own_group(c: Resource, whose: Resource, out: set[str]) -> str:
@@ -374,14 +389,15 @@ def _compute_subscriptions(resources: list[Resource]) -> Optional[set[str]]:
 
 def _azure_scope(r: Resource, compute_groups: set[str],
                  subscriptions: Optional[set[str]] = None,
-                 unread: str = "") -> tuple[str, bool, str]:
+                 unread: str = "", never: frozenset[str] = frozenset()) -> tuple[str, bool, str]:
     """(scope text, covers compute, unknown path) of an Azure budget scoped to a subscription
     or a resource group: it covers the compute only when Azure compute of the stack bills in
     that subscription (when their providers name theirs) and that group (_compute_groups: a
     scale set's or VM's resourceGroupName, or the ResourceGroup resource it depends on; an AKS
     pool's node resource group; Azure ML compute's workspace group). A group that is none of
-    them while one of those groups cannot be read (`unread`) is undecided: the unknown path
-    is then "" and the scope text says why (Budget.outside)."""
+    them while one of those groups cannot be read (`unread`) is undecided, unless it is
+    certainly not the unread one (`never`: an AKS cluster's own group, which never holds its
+    nodes): the unknown path is then "" and the scope text says why (Budget.outside)."""
     scope = r.get("scope")
     built = [(k, d) for d in r.deps.get("scope", []) + r.deps.get("resourceGroupId", [])
              if d.type in _RESOURCE_GROUPS for k in [_group_key(d)] if k is not None]
@@ -391,6 +407,8 @@ def _azure_scope(r: Resource, compute_groups: set[str],
         if key in compute_groups:
             return "", True, ""
         text = f"scope (built from ResourceGroup {maker.name})"
+        if unread and key in never:
+            return f"{text} {_AKS_OWN_GROUP}", False, ""
         if unread:
             return f"{text} (may be the {unread})", False, ""
         return f"{text} (another resource group than the compute's)", False, ""
@@ -407,9 +425,16 @@ def _azure_scope(r: Resource, compute_groups: set[str],
     group = scope.lower().split("/resourcegroups/")[1].split("/")[0]
     if group in compute_groups:
         return "", True, ""
+    if unread and group in never:
+        return f"scope {scope} {_AKS_OWN_GROUP}", False, ""
     if unread:
         return f"scope {scope} (may be the {unread})", False, ""
     return f"scope {scope} (another resource group than the compute's)", False, ""
+
+
+# A budget on an AKS cluster's own resource group, beside its unread node resource group.
+_AKS_OWN_GROUP = ("(the AKS cluster's own resource group, which holds only the Kubernetes "
+                  "service resource: its nodes bill in the node resource group AKS creates)")
 
 
 # A management group's id (learn.microsoft.com/rest/api/consumption/budgets: a budget's scope
@@ -937,13 +962,16 @@ def _all_of(results: list[Any]) -> Any:
     return True if True in results else None
 
 
-def _gcp_filters(r: Resource, resources: list[Resource], cache: dict
-                 ) -> tuple[str, bool, str, str]:
+def _gcp_filters(r: Resource, resources: list[Resource],
+                 cache: dict) -> tuple[str, bool, str, str]:
     """(scope text, covers compute, undecided filter, outside text) of a GCP budget's
-    budgetFilter: its
-    services must take in Compute Engine, its projects the GPU compute's project, its labels a
-    label the GPU compute carries (cloud.google.com/billing/docs/reference/budget/rest/v1/
-    billingAccounts.budgets#filter)."""
+    budgetFilter: its services must take in Compute Engine, its projects the GPU compute's
+    project, its labels a label the GPU compute carries (cloud.google.com/billing/docs/
+    reference/budget/rest/v1/billingAccounts.budgets#filter). Its resourceAncestors (folders,
+    organizations: "usage from only this set of folders and organizations") take in the
+    compute only if its project is under one of them, which the program does not show (the
+    google provider names a project, never its folder or organization): "cannot decide"
+    (outside text) where the other filters take the compute in."""
     f = r.get("budgetFilter")
     if _has_unknown({k: v for k, v in f.items() if k != "calendarPeriod"}
                     if isinstance(f, dict) else f):
@@ -976,24 +1004,31 @@ def _gcp_filters(r: Resource, resources: list[Resource], cache: dict
                 undecided = undecided or "budgetFilter.labels (the GPU compute's are unknown)"
             elif not hit:
                 covers = False
-    # subaccounts / resourceAncestors: which billing subaccount, folder or organization pays
-    # for the compute's project is set outside the program; any other field the pack does not
-    # know: "cannot decide" while nothing else leaves the compute out. creditTypes and
-    # creditTypesTreatment change how credits count, not whose usage counts.
+    if undecided and covers:
+        return f"budgetFilter ({undecided})", False, "budgetFilter", ""
+    ancestors = [str(v) for v in _list(f.get("resourceAncestors")) if v]
+    if covers and ancestors:
+        outside = (f"budgetFilter.resourceAncestors {', '.join(ancestors)}: whether the GPU "
+                   "compute's project is under "
+                   f"{'that' if len(ancestors) == 1 else 'one of those'} folder or "
+                   "organization is not in the program (budget the project instead)")
+        return outside, False, "", outside
+    # subaccounts: which billing subaccount pays for the compute's project is set outside the
+    # program; it, and any field the pack does not know, is "cannot decide" while nothing else
+    # leaves the compute out. creditTypes and creditTypesTreatment change how credits count,
+    # not whose usage counts.
     unread = [f"{k}={v}" for k, v in f.items() if v not in (None, [], {}, "")
               and k not in _GCP_READ]
     if covers and unread:
         text = _unread_text(f"budgetFilter {'; '.join(unread)}")
         return text, False, "", text
-    if undecided and covers:
-        return f"budgetFilter ({undecided})", False, "budgetFilter", ""
     return ("; ".join(parts) if not covers else ""), bool(covers), "", ""
 
 
 # budgetFilter fields the pack reads (cloud.google.com/python/docs/reference/billingbudgets/
 # latest/google.cloud.billing.budgets_v1.types.Filter).
 _GCP_READ = frozenset({"services", "projects", "labels", "calendarPeriod", "customPeriod",
-                       "creditTypes", "creditTypesTreatment"})
+                       "creditTypes", "creditTypesTreatment", "resourceAncestors"})
 
 
 def _planned(r: Resource) -> tuple[Optional[float], str, str]:
@@ -1148,10 +1183,11 @@ def _per_group(b: Budget, classes: list, judge: Any) -> None:
 
 
 def _azure_cover(r: Resource, resources: list[Resource], groups: set[str], unread: str,
-                 subscriptions: Optional[set[str]], cache: dict) -> tuple[str, bool, str, str]:
+                 subscriptions: Optional[set[str]], cache: dict,
+                 never: frozenset[str] = frozenset()) -> tuple[str, bool, str, str]:
     """(scope text, covers, unknown path, outside text) of an Azure budget's scope and filter
     against the compute billing in `groups` (the stack's, or one GPU group's)."""
-    scope, covers, scope_unknown = _azure_scope(r, groups, subscriptions, unread)
+    scope, covers, scope_unknown = _azure_scope(r, groups, subscriptions, unread, never)
     raw = r.get("scope")
     managed = isinstance(raw, str) and raw.lower().startswith(_MANAGEMENT_GROUP_SCOPE)
     outside = scope if managed or (unread and scope.endswith(f"(may be the {unread})")) else ""
@@ -1187,6 +1223,7 @@ def budgets(resources: list[Resource]) -> list[Budget]:
     out: list[Budget] = []
     azure_groups: Optional[set[str]] = None
     azure_unread = ""
+    azure_never: frozenset[str] = frozenset()
     azure_subscriptions: Optional[set[str]] = None
     cache: dict = {}
     actions = [r for r in resources if r.type == AWS_BUDGET_ACTION]
@@ -1204,12 +1241,13 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                 c = _Compute(resources, cloud, [g])
                 azure: Any = None
                 if cloud == "azure":
-                    names, unread = _compute_groups(resources, g)
+                    names, unread, never = _compute_groups(resources, g)
                     subs = _compute_subscriptions([g.resource])
-                    azure = (names, unread, subs)
+                    azure = (names, unread, subs, never)
                 key = repr((c.regions, c.tags, c.projects, c.types, c.zones, c.spot, c.arm,
                             azure and (sorted(azure[0]), azure[1],
-                                       None if azure[2] is None else sorted(azure[2]))))
+                                       None if azure[2] is None else sorted(azure[2]),
+                                       sorted(azure[3]))))
                 kinds.setdefault(key, ({cloud: c}, azure, []))[2].append(g)
             by_cloud[cloud] = list(kinds.values())
         return by_cloud[cloud]
@@ -1294,10 +1332,11 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             amount, unknown, invalid = _amount(r, "amount")
             if azure_groups is None:
                 # once per stack, not per budget
-                azure_groups, azure_unread = _compute_groups(resources)
+                azure_groups, azure_unread, azure_never = _compute_groups(resources)
                 azure_subscriptions = _compute_subscriptions(resources)
             scope, covers, scope_unknown, outside = _azure_cover(
-                r, resources, azure_groups, azure_unread, azure_subscriptions, cache)
+                r, resources, azure_groups, azure_unread, azure_subscriptions, cache,
+                azure_never)
             ended = _ended(r, "timePeriod.endDate") or _not_started(r, "timePeriod.startDate")
             if ended:
                 scope, covers, scope_unknown, outside = ended, False, "", ""
@@ -1307,6 +1346,6 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                        silent=_azure_silent(r), outside=outside)
             if not ended:
                 _per_group(b, gpu("azure"), lambda cache, azure, r=r: _azure_cover(
-                    r, resources, azure[0], azure[1], azure[2], cache))
+                    r, resources, azure[0], azure[1], azure[2], cache, azure[3]))
             out.append(b)
     return out

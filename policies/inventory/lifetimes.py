@@ -403,16 +403,42 @@ def _azure_hours(profile: dict, key: str, latest: bool = True) -> Optional[float
 
 
 def _window_ends_within_a_month(stop: dict, profiles: list[dict]) -> bool:
-    """A fixed-date profile of capacity 0 that ends within the month, beside a default profile
-    (no fixedDate, no recurrence) that runs nodes: when the window ends, autoscale returns to
-    the default profile and the nodes run again (learn.microsoft.com/azure/azure-monitor/
-    autoscale/autoscale-multiprofile), so the window is a pause, not a lifetime."""
+    """A fixed-date profile of capacity 0 that ends within the month is a pause, not a
+    lifetime, when another profile brings capacity back after it ends. Autoscale evaluates
+    fixed-date profiles first, then recurring ones, then the default, and uses the first that
+    applies (learn.microsoft.com/azure/azure-monitor/autoscale/autoscale-multiprofile): once
+    the window is over, a recurrence profile or the default profile (no fixedDate, no
+    recurrence) that runs nodes applies again, and so does a fixed-date profile that runs
+    nodes past the window's end, from within the month. A window with none of these after it
+    (only zero profiles, or fixed-date ones that end before it) is a stop."""
     end = dig_value(stop, "fixedDate.end")
     hours = _azure_hours(stop, "end", latest=False)
     if not isinstance(end, str) or (hours is not None and hours >= 730):
         return False
-    return any(number(dig_value(p, "capacity.maximum")) != 0 and not p.get("fixedDate")
-               and not p.get("recurrence") for p in profiles)
+    for p in profiles:
+        if p is stop or number(dig_value(p, "capacity.maximum")) == 0:
+            continue
+        if not p.get("fixedDate"):
+            return True   # a recurrence or the default profile: it applies after the window
+        if _runs_after(p, hours or 0.0):
+            return True
+    return False
+
+
+def _runs_after(profile: dict, after: float) -> bool:
+    """Whether a fixed-date profile that runs nodes is in force past `after` hours from now and
+    begins within the month. A time that cannot be read counts as in force (a pause is never
+    priced cheaper than the truth); one already past does not."""
+    ends = _azure_hours(profile, "end")
+    if ends is None:
+        text = dig_value(profile, "fixedDate.end")
+        if _parse_time(text) is not None and _hours_until(text) is None:
+            return False   # it ended already
+        return True
+    if ends <= after:
+        return False
+    starts = _azure_hours(profile, "start", latest=False)
+    return starts is None or starts < 730
 
 
 def _azure_held_outside_windows(s: Resource, profiles: list[dict]) -> Optional[tuple[Optional[float], str]]:

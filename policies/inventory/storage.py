@@ -21,10 +21,12 @@ from trainstack_policies.inventory.tokens import (
     GCP_FILESYSTEMS,
 )
 from trainstack_policies.inventory.values import (
+    AZ_ID,
     PerStack,
     _aws_region,
     _azure_location,
     _zone,
+    aws_subnet_zone,
     normalize_azure_location,
 )
 from trainstack_policies.model import UNKNOWN, Resource, checked_number, number, region_of_zone
@@ -49,6 +51,11 @@ _BUCKET_TYPES = frozenset({*AWS_BUCKETS, GCP_BUCKET, AZ_STORAGE_ACCOUNT, ALI_BUC
 BUCKET_TYPES = _BUCKET_TYPES   # is_bucket()'s types
 
 
+def _named(zone: Any) -> Any:
+    """A zone name to read a region from ("" for an AZ ID: use1-az4 names no region)."""
+    return "" if isinstance(zone, str) and zone.startswith(AZ_ID) else zone
+
+
 def _filesystems(resources: list[Resource]) -> list[Filesystem]:
     out: list[Filesystem] = []
     for r in resources:
@@ -56,9 +63,9 @@ def _filesystems(resources: list[Resource]) -> list[Filesystem]:
             continue
         if r.type == AWS_LUSTRE:
             subnets = r.dep("subnetIds", AWS_SUBNET)
-            zone = _zone(subnets[0].get("availabilityZone") if subnets else "")
+            zone = aws_subnet_zone(subnets[0]) if subnets else ""
             tier = number(r.get("perUnitStorageThroughput"))
-            out.append(Filesystem(r, zone, _aws_region(r, [zone]),
+            out.append(Filesystem(r, zone, _aws_region(r, [_named(zone)]),
                                   _capacity(r, "storageCapacity"),
                                   f"{int(tier)}" if tier else str(r.get("deploymentType") or "")))
         elif r.type == AWS_EFS and r.get("availabilityZoneName"):
@@ -71,8 +78,8 @@ def _filesystems(resources: list[Resource]) -> list[Filesystem]:
                 out.append(Filesystem(r, UNKNOWN, _aws_region(r, []), None, ""))
                 continue
             subnets = r.dep("subnetIds", AWS_SUBNET)
-            zone = _zone(subnets[0].get("availabilityZone") if subnets else "")
-            out.append(Filesystem(r, zone, _aws_region(r, [zone]),
+            zone = aws_subnet_zone(subnets[0]) if subnets else ""
+            out.append(Filesystem(r, zone, _aws_region(r, [_named(zone)]),
                                   _capacity(r, "storageCapacity"), str(kind or ""),
                                   regional=str(kind or "").startswith("MULTI_AZ")))
         elif r.type == AWS_DIRECTORY_BUCKET:

@@ -47,6 +47,25 @@ def _zone(value: Any) -> Any:
     return UNKNOWN if value is UNKNOWN else str(value or "")
 
 
+# A zone named only by its AZ ID (an aws.ec2.Subnet given availabilityZoneId "use1-az4" and
+# no availabilityZone), kept apart from zone names: which name an AZ ID has differs from one
+# AWS account to another (docs.aws.amazon.com/ram/latest/userguide/working-with-az-ids.html),
+# so an ID is compared with IDs only.
+AZ_ID = "AZ ID "
+
+
+def aws_subnet_zone(s: Resource) -> Any:
+    """An AWS subnet's zone: its availabilityZone name, else AZ_ID + its availabilityZoneId,
+    else "" (UNKNOWN where the one it gives is unknown at preview)."""
+    name = s.get("availabilityZone")
+    if name is UNKNOWN or name:
+        return _zone(name)
+    zone_id = s.get("availabilityZoneId")
+    if zone_id is UNKNOWN:
+        return UNKNOWN
+    return AZ_ID + str(zone_id) if isinstance(zone_id, str) and zone_id else ""
+
+
 def _subnet_zones(r: Resource, key: str, subnet_type: str, zone_key: str) -> list[Any]:
     return [_zone(s.get(zone_key)) for s in r.dep(key, subnet_type)]
 

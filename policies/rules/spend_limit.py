@@ -1,12 +1,13 @@
 """spend-limit: a budget alarm exists, and the cluster left running stays under the cap.
 
-The cap is the policy config's `maxMonthlyUsd` when set, else the stack's own budget amount; a
-budget above `maxMonthlyUsd` is itself a violation. Budgets are judged per GPU group: a budget
-whose scope or filters take in some GPU groups is the alarm for those only, and caps the
-estimate less what the groups it leaves out add. A budget that notifies no one (no
-notification with a recipient, no budget action, no Pub/Sub topic) still states the cap but is
-no alarm. The estimate is policies/pricing.py's: the
-same catalog the components pick instance types from. pulumi-alicloud has no budget resource
+The cap is the policy config's `maxMonthlyUsd` when set (on the whole stack), else, per cloud,
+that cloud's own budget amount against that cloud's share of the estimate (a budget watches its
+own cloud's bill); a budget above `maxMonthlyUsd` is itself a violation. Budgets are judged
+per GPU group: a budget whose scope or filters take in some GPU groups is the alarm for those
+only, and caps its cloud's share of the estimate less what the groups it leaves out add. A
+budget that notifies no one (no notification with a recipient, no budget action, no Pub/Sub
+topic) still states the cap but is no alarm. The estimate is policies/pricing.py's: the same
+catalog the components pick instance types from. pulumi-alicloud has no budget resource
 (cloud-map §4.2), so on Alibaba Cloud an auto-release time on every node stands in for the alarm.
 """
 from __future__ import annotations
@@ -186,7 +187,7 @@ def _price_block(block: Resource, est: pricing.Estimate,
     if isinstance(fee, (int, float)) and not isinstance(fee, bool):
         est.lines.append(pricing.Line(f"{block.name}: EC2 Capacity Block paid up front, "
                                       f"{fee:,.2f} USD (spend-limit capacityBlockFeesUsd)",
-                                      float(fee)))
+                                      float(fee), block.cloud))
         return
     est.missing.append(f"{block.name} ({block.type}): an EC2 Capacity Block, billed up front at "
                        "the block's price for its duration whether used or not (neither is in "
@@ -213,20 +214,25 @@ def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
         _price_block(block, est, fees if isinstance(fees, Mapping) else None)
     found_budgets = budgets(resources)
     cap_config = _cap_config(config)
-    # The cap is the SMALLEST whole-stack budget: a budget with cost filters (S3 only, one
-    # project's labels) watches part of the bill and caps nothing else. One that may or may
-    # not take in some GPU groups (Budget.unsure) caps what it covers (_over_budget,
-    # _maybe_cap), not the whole stack.
-    amounts = [b.monthly for b in found_budgets
-               if b.monthly is not None and not b.scope and not b.leaves_out
-               and not b.unsure]
-    amounts += _declared_budgets(groups)
-    cap = cap_config if cap_config is not None else (min(amounts) if amounts else None)
-    return groups, est, found_budgets, cap_config, cap
+    # A cloud's cap is the SMALLEST of its whole-cloud budgets: a budget watches its own
+    # cloud's bill only (an AWS budget AWS charges, a GCP budget a billing account's), so it
+    # caps that cloud's share of the estimate, never another cloud's. A budget with cost
+    # filters (S3 only, one project's labels) watches part of the bill and caps nothing else.
+    # One that may or may not take in some GPU groups (Budget.unsure) caps what it covers
+    # (_over_budget, _maybe_cap), not the whole cloud. maxMonthlyUsd caps the whole stack.
+    caps: dict[str, float] = {}
+    for b in found_budgets:
+        if b.monthly is not None and not b.scope and not b.leaves_out and not b.unsure:
+            cloud = b.resource.cloud
+            caps[cloud] = min(caps.get(cloud, b.monthly), b.monthly)
+    declared = _declared_budgets(groups)
+    if declared:
+        caps["alicloud"] = min(declared + ([caps["alicloud"]] if "alicloud" in caps else []))
+    return groups, est, found_budgets, cap_config, caps
 
 
 def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
-    groups, est, found_budgets, cap_config, cap = _evaluate(resources, config)
+    groups, est, found_budgets, cap_config, caps = _evaluate(resources, config)
     if not groups:
         return []
     out: list[Violation] = []
@@ -317,23 +323,19 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                              "(components/catalog/prices.csv), set the group's maximum size, or "
                              "exempt the resource (trainstack:policy-skip tag) if it is "
                              "budgeted elsewhere"))
-    elif cap is not None and est.total > cap:
-        source = "the policy's maxMonthlyUsd" if cap_config is not None else "the stack's budget"
-        capping = next((b for b in found_budgets if b.monthly == cap and b.converted), None)
-        if cap_config is None and capping is not None:
-            source += f" ({capping.converted})"
+    elif cap_config is not None and est.total > cap_config:
         out.append(violation(
-            anchor, f"the estimated monthly cost exceeds {source}", est.describe(),
-            f"at most {cap:,.2f} USD/month",
-            "use fewer nodes, spot: true, or a smaller instance type; or enforce a lifetime "
-            "(max_hours in the spec, with the schedule/maxRunDuration/autoReleaseTime that "
-            "stops the nodes)"))
+            anchor, "the estimated monthly cost exceeds the policy's maxMonthlyUsd",
+            est.describe(), f"at most {cap_config:,.2f} USD/month", _SMALLER))
+    elif cap_config is None and _over_caps(caps, est, groups, found_budgets):
+        out += _over_caps(caps, est, groups, found_budgets)
     elif cap_config is None and _over_budget(found_budgets, est, groups) is not None:
         b, covered, left = _over_budget(found_budgets, est, groups) or (None, 0.0, "")
         assert b is not None and b.monthly is not None
         out.append(violation(
             b.resource, f"the estimated monthly cost of what budget {b.resource.name} covers "
-            "exceeds it", f"{covered:,.2f} USD/month: the stack's {est.describe()}, less the "
+            "exceeds it", f"{covered:,.2f} USD/month: the stack's "
+            f"{est.describe(b.resource.cloud if len(est.clouds) > 1 else None)}, less the "
             f"GPU groups the budget leaves out ({left})",
             f"at most {b.monthly:,.2f} USD/month (budget {b.resource.name})",
             "use fewer nodes, spot: true, or a smaller instance type in the groups the budget "
@@ -420,14 +422,47 @@ def _alarm(cloud: str, groups: list, found_budgets: list,
     return out, undecided
 
 
+_SMALLER = ("use fewer nodes, spot: true, or a smaller instance type; or enforce a lifetime "
+            "(max_hours in the spec, with the schedule/maxRunDuration/autoReleaseTime that "
+            "stops the nodes)")
+
+
+def _over_caps(caps: Mapping[str, float], est: pricing.Estimate, groups: list,
+               found_budgets: list) -> list[Violation]:
+    """Each cloud with GPU compute whose share of the estimate (its GPU groups, its other
+    nodes, its storage: Estimate.share) is above its own cap (the smallest whole-cloud budget
+    of that cloud): one violation per such cloud, on its first GPU group, naming the cloud,
+    its estimate and its budget. A cloud's budget never caps another cloud's bill. In a stack
+    on one cloud the share is the whole estimate, said as before."""
+    out: list[Violation] = []
+    several = len(est.clouds | {g.cloud for g in groups}) > 1
+    for cloud in sorted({g.cloud for g in groups}):
+        cap = caps.get(cloud)
+        share = est.share(cloud)
+        if cap is None or share <= cap:
+            continue
+        source = "the stack's budget" + (f" on {cloud}" if several else "")
+        capping = next((b for b in found_budgets if b.resource.cloud == cloud
+                        and b.monthly == cap and b.converted), None)
+        if capping is not None:
+            source += f" ({capping.converted})"
+        first = next(g for g in groups if g.cloud == cloud)
+        out.append(violation(
+            first.resource, f"the estimated monthly cost{f' on {cloud}' if several else ''} "
+            f"exceeds {source}", est.describe(cloud if several else None),
+            f"at most {cap:,.2f} USD/month{f' (the budgets of {cloud})' if several else ''}",
+            _SMALLER))
+    return out
+
+
 def _over_budget(found_budgets: list, est: pricing.Estimate,
                  groups: list) -> Optional[tuple[Any, float, str]]:
     """The first budget (smallest first) that takes in some GPU groups and leaves out (or may
     leave out) others, and whose share of the estimate is above its amount for certain:
-    (budget, its share, the groups left out with their cost). Its share is the stack's
-    estimate less what those groups add, and less the groups whose coverage cannot be read
-    (the least it covers; whether more is over is _maybe_cap's "cannot decide"): storage and
-    other nodes stay in."""
+    (budget, its share, the groups left out with their cost). Its share is its cloud's share
+    of the estimate (a budget watches its own cloud's bill) less what those groups add, and
+    less the groups whose coverage cannot be read (the least it covers; whether more is over
+    is _maybe_cap's "cannot decide"): the cloud's storage and other nodes stay in."""
     names = {id(g.resource): g.resource.name for g in groups}
     partial = sorted((b for b in found_budgets
                       if b.monthly is not None and not b.scope and (b.leaves_out or b.unsure)),
@@ -435,7 +470,7 @@ def _over_budget(found_budgets: list, est: pricing.Estimate,
     for b in partial:
         out = {k: est.by_group.get(k, 0.0) for k in b.leaves_out}
         maybe = {k: est.by_group.get(k, 0.0) for k in b.unsure if k not in b.leaves_out}
-        covered = est.total - sum(out.values()) - sum(maybe.values())
+        covered = est.share(b.resource.cloud) - sum(out.values()) - sum(maybe.values())
         if covered > b.monthly:
             left = ", ".join([f"{names.get(k, '?')} = {usd:,.0f}" for k, usd in out.items()]
                              + [f"{names.get(k, '?')} = {usd:,.0f}, which it may take in"
@@ -449,9 +484,9 @@ def _maybe_cap(found_budgets: list, est: pricing.Estimate,
     """"Cannot decide" for the smallest budget whose coverage of some GPU group of its cloud
     cannot be decided (Budget.coverage None: a management-group scope, filters unknown at
     preview, an account or resource group the program does not show) and whose amount is
-    below the most it would cover: the stack's estimate less the groups it leaves out for
-    certain. If it takes those groups in it is the cap, and the stack is over it; if not, a
-    larger budget decides. At or above that figure it changes no verdict. None when no such
+    below the most it would cover: its cloud's share of the estimate less the groups it
+    leaves out for certain. If it takes those groups in it is the cap, and the stack is over
+    it; if not, a larger budget decides. At or above that figure it changes no verdict. None when no such
     budget is below it."""
     for b in sorted((b for b in found_budgets if b.monthly is not None),
                     key=lambda b: b.monthly):
@@ -459,7 +494,8 @@ def _maybe_cap(found_budgets: list, est: pricing.Estimate,
                   and b.coverage(g.resource) is None]
         if not unsure:
             continue
-        most = est.total - sum(est.by_group.get(k, 0.0) for k in b.leaves_out)
+        most = est.share(b.resource.cloud) - sum(est.by_group.get(k, 0.0)
+                                                 for k in b.leaves_out)
         if most > b.monthly:
             return _MaybeCap(b, most, unsure)
     return None
@@ -512,15 +548,22 @@ class _MaybeCap(_Undecidable):
 
 
 def summary(resources: list[Resource], config: Mapping[str, Any]) -> str:
-    groups, est, _, cap_config, cap = _evaluate(resources, config)
+    groups, est, _, cap_config, caps = _evaluate(resources, config)
     if not groups:
         return "no node groups"
     if est.missing:
         return "cannot price GPU capacity: " + "; ".join(est.missing)
-    source = ("maxMonthlyUsd" if cap_config is not None else "budget" if cap is not None
-              else "no cap")
-    capped = f" vs cap {cap:,.0f} USD ({source})" if cap is not None else " (no cap set)"
-    return f"estimate {est.describe()}{capped}"
+    if cap_config is not None:
+        return f"estimate {est.describe()} vs cap {cap_config:,.0f} USD (maxMonthlyUsd)"
+    clouds = sorted({g.cloud for g in groups})
+    if len(est.clouds | set(clouds)) <= 1:
+        cap = caps.get(clouds[0]) if clouds else None
+        capped = f" vs cap {cap:,.0f} USD (budget)" if cap is not None else " (no cap set)"
+        return f"estimate {est.describe()}{capped}"
+    # Each cloud's share against its own budgets (a budget watches its cloud's bill only).
+    return "; ".join(f"estimate {est.describe(c)} vs cap "
+                     + (f"{caps[c]:,.0f} USD (budget on {c})" if c in caps else "none set")
+                     for c in clouds)
 
 
 class _OpenAmount(_Undecidable):

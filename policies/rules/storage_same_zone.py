@@ -23,6 +23,7 @@ from trainstack_policies.inventory import (
     filesystems,
     gpu_groups,
 )
+from trainstack_policies.inventory.values import AZ_ID, aws_subnet_zone
 from trainstack_policies.model import (
     UNKNOWN,
     OutsideStack,
@@ -263,6 +264,41 @@ def _check_outside(fs_id: str, mounting: Resource, zone: str,
                       f"{fs_id}'s zone ({told})")]
 
 
+def _id_only_zones(g: NodeGroup) -> list[str]:
+    """The zones, as AZ_ID + the AZ ID, of the AWS subnets of the stack a group's nodes are on
+    (directly or through a network interface) that give an availabilityZoneId and no
+    availabilityZone (aws.ec2.Subnet takes either)."""
+    if g.cloud != "aws":
+        return []
+    out: list[str] = []
+    for part in links.parts(g):
+        for deps in part.deps.values():
+            for d in deps:
+                hops = [d] + ([x for xs in d.deps.values() for x in xs]
+                              if d.type in links.NICS else [])
+                for sn in hops:
+                    if sn.type in _AWS_SUBNETS:
+                        zone = aws_subnet_zone(sn)
+                        if isinstance(zone, str) and zone.startswith(AZ_ID) and zone not in out:
+                            out.append(zone)
+    return out
+
+
+class _NameAndId(OutsideStack):
+    """A zone name compared with an AZ ID: which name an AZ ID has differs per AWS account."""
+
+    FOUND = "a zone named by name on one side and by AZ ID on the other"
+    EXPECTED = "both sides named the same way (zone names, or AZ IDs)"
+    FIX = ("give the subnets (and the storage's subnets) availabilityZone names, or "
+           "availabilityZoneId on all of them")
+
+
+def _name_and_id(r: Resource, name: str, zone_id: str) -> _NameAndId:
+    return _NameAndId(r, f"{name} and {zone_id}: which zone name an AZ ID has differs from "
+                      "one AWS account to another (docs.aws.amazon.com/ram/latest/userguide/"
+                      "working-with-az-ids.html), and the program does not say which account")
+
+
 def _node_placement(groups: list[NodeGroup], out: list[Violation],
                     config: Optional[Mapping[str, Any]] = None) -> tuple[str, str]:
     config = config or {}
@@ -272,18 +308,25 @@ def _node_placement(groups: list[NodeGroup], out: list[Violation],
         known = [z for z in g.zones if z and z is not UNKNOWN]
         if not known and g in unknown:
             continue
+        by_id = _id_only_zones(g)
         if not known:
-            known = _told_zones(g.resource, config, literal=True) or (
+            known = by_id or _told_zones(g.resource, config, literal=True) or (
                 _told_zones(g.template, config, literal=True) if g.template is not None
                 else [])
         else:
-            known += [z for z in _mixed_literal_zones(g.resource, config) if z not in known]
+            known += [z for z in _mixed_literal_zones(g.resource, config) + by_id
+                      if z not in known]
         if not known:
             out.append(violation(g.resource, "the GPU nodes' zone cannot be read", None,
                                  "one zone named on the group or its subnet/vSwitch",
                                  _NODE_ZONE_FIX.get(g.cloud, "place the nodes in one zone")))
         for zone in known:
             zones.setdefault(zone, g)
+    names = [z for z in zones if not z.startswith(AZ_ID)]
+    ids = [z for z in zones if z.startswith(AZ_ID)]
+    if len(names) == 1 and len(ids) == 1:
+        # One zone by name, one by AZ ID: the same zone in some accounts, not in others.
+        raise _name_and_id(zones[ids[0]].resource, names[0], ids[0])
     if len(zones) > 1:
         for zone, g in zones.items():
             if zone.startswith(_LITERAL):   # another zone beside an untold one: undecided
@@ -337,6 +380,10 @@ def _check_filesystem(fs: Filesystem, zone: str, region: str,
     else:
         expected = zone
         ok = str(fs.zone) == zone
+    if isinstance(fs.zone, str) and fs.zone and not zone.startswith(_LITERAL) and \
+            fs.zone.startswith(AZ_ID) != zone.startswith(AZ_ID):
+        # A zone name against an AZ ID: undecidable from the program.
+        raise _name_and_id(r, *sorted((fs.zone, zone), key=lambda z: z.startswith(AZ_ID)))
     if zone.startswith(_LITERAL) and (fs.zone or _told_zones(r, config or {}, literal=True)
                                       != [zone]):
         # Nodes on an untold literal subnet: only a filesystem on that same subnet is decided.
@@ -457,7 +504,8 @@ def _nearby_verdict(fs: Filesystem, groups: list[NodeGroup]) -> Optional[list[Vi
     cluster spanning zones. It is theirs if it is in the zone of one of them; otherwise it is
     in the wrong zone for all. None: not this case (zones unknown or in another region), the
     placement check decides."""
-    if not isinstance(fs.zone, str) or not fs.zone or fs.regional or fs.zone_id:
+    if not isinstance(fs.zone, str) or not fs.zone or fs.regional or fs.zone_id or \
+            fs.zone.startswith(AZ_ID):
         return None
     if any(UNKNOWN in g.zones or g.region != fs.region for g in groups):
         return None
