@@ -56,33 +56,21 @@ def _p5(label):
     return [s, t, asg(label, t, [s], 1)]
 
 
-def _aws(label, **budget):
-    found = run(_pack(), [*_p5(label), aws_budget("500000", **budget)], provider=AWS)
+def _aws(pack, label, **budget):
+    found = run(pack, [*_p5(label), aws_budget("500000", **budget)], provider=AWS)
     return verdict(found, SPEND), messages(found, SPEND)
 
 
-def _az(label, flt, **kw):
+def _az(pack, label, flt, **kw):
     ss = vmss(f"{label}-a100", "Standard_NC24ads_A100_v4", 2.0, **kw)
-    found = run(_pack(), [ss, az_budget(20000.0, filter=flt)], provider=AZ)
+    found = run(pack, [ss, az_budget(20000.0, filter=flt)], provider=AZ)
     return verdict(found, SPEND), messages(found, SPEND)
 
 
-def _gcp(label, flt):
-    found = run(_pack(), [gvm(f"{label}-a2", "a2-highgpu-1g"),
+def _gcp(pack, label, flt):
+    found = run(pack, [gvm(f"{label}-a2", "a2-highgpu-1g"),
                           gcp_budget("100000", budgetFilter=flt)], provider=GCP)
     return verdict(found, SPEND), messages(found, SPEND)
-
-
-_PACK = []
-
-
-def _pack():
-    return _PACK[0]
-
-
-@pytest.fixture(autouse=True)
-def _keep(pack):
-    _PACK[:] = [pack]
 
 
 def _dim(name, values, operator="In"):
@@ -106,28 +94,28 @@ def _cf(name, *values):
     (["USE1-TimedStorage-ByteHrs", "USE1-BoxUsage:p5.48xlarge"], "pass"),   # values: OR
     (["USE1-DedicatedUsage:p5.48xlarge"], "undecided"),   # tenancy the pack does not read
 ])
-def test_aws_usage_type(values, expected):
-    got, text = _aws("ut", **_cf("UsageType", *values))
+def test_aws_usage_type(pack, values, expected):
+    got, text = _aws(pack, "ut", **_cf("UsageType", *values))
     assert got == expected, text
 
 
 @pytest.mark.parametrize("values, expected", [
     (["AWS"], "pass"), (["AWS Marketplace"], "fail"), (["Some Reseller"], "undecided")])
-def test_aws_billing_entity(values, expected):
-    got, text = _aws("be", **_cf("BillingEntity", *values))
+def test_aws_billing_entity(pack, values, expected):
+    got, text = _aws(pack, "be", **_cf("BillingEntity", *values))
     assert got == expected, text
 
 
 @pytest.mark.parametrize("name", ["CostCategory", "Operation", "UsageTypeGroup", "Nonsense"])
-def test_aws_filter_names_not_read_cannot_decide(name):
-    got, text = _aws("cc", **_cf(name, "Team$vision"))
+def test_aws_filter_names_not_read_cannot_decide(pack, name):
+    got, text = _aws(pack, "cc", **_cf(name, "Team$vision"))
     assert got == "undecided", text
 
 
-def test_aws_unread_filter_beside_one_that_leaves_out_fails():
+def test_aws_unread_filter_beside_one_that_leaves_out_fails(pack):
     """Filters of different names all apply: a Region that leaves the compute out decides,
     whatever the CostCategory. Expect: fail."""
-    got, text = _aws("mix", costFilters=[{"name": "CostCategory", "values": ["Team$vision"]},
+    got, text = _aws(pack, "mix", costFilters=[{"name": "CostCategory", "values": ["Team$vision"]},
                                          {"name": "Region", "values": ["eu-west-1"]}])
     assert got == "fail", text
 
@@ -146,8 +134,8 @@ def test_aws_unread_filter_beside_one_that_leaves_out_fails():
     ({"ands": [{"costCategories": {"key": "Team", "values": ["vision"]}},
               {"dimensions": {"key": "REGION", "values": ["eu-west-1"]}}]}, "fail"),
 ])
-def test_aws_filter_expression(expression, expected):
-    got, text = _aws("fx", filterExpression=expression)
+def test_aws_filter_expression(pack, expression, expected):
+    got, text = _aws(pack, "fx", filterExpression=expression)
     assert got == expected, text
 
 
@@ -155,13 +143,13 @@ def test_aws_filter_expression(expression, expected):
 
 @pytest.mark.parametrize("values, expected", [
     (["eastus"], "pass"), (["East US"], "pass"), (["westeurope"], "fail")])
-def test_azure_resource_location(values, expected):
-    got, text = _az("loc", _dim("ResourceLocation", values))
+def test_azure_resource_location(pack, values, expected):
+    got, text = _az(pack, "loc", _dim("ResourceLocation", values))
     assert got == expected, text
 
 
-def test_azure_operator_not_in_cannot_decide():
-    got, text = _az("op", _dim("ResourceLocation", ["eastus"], operator="Contains"))
+def test_azure_operator_not_in_cannot_decide(pack):
+    got, text = _az(pack, "op", _dim("ResourceLocation", ["eastus"], operator="Contains"))
     assert got == "undecided", text
 
 
@@ -173,9 +161,9 @@ def test_azure_operator_not_in_cannot_decide():
       "virtualMachineScaleSets/train"], "train", "fail"),           # another group
     ([VMSS_ID + "train"], None, "undecided"),      # auto-named: its name is read after apply
 ])
-def test_azure_resource_id(values, named, expected):
+def test_azure_resource_id(pack, values, named, expected):
     kw = {"vmScaleSetName": named} if named else {}
-    got, text = _az("rid", _dim("ResourceId", values), **kw)
+    got, text = _az(pack, "rid", _dim("ResourceId", values), **kw)
     assert got == expected, text
 
 
@@ -190,8 +178,8 @@ def test_azure_resource_id(values, named, expected):
     ("ChargeType", ["Usage"], "undecided"),
     ("ResourceType", ["microsoft.compute/virtualmachinescalesets"], "undecided"),
 ])
-def test_azure_service_and_meter_dimensions(name, values, expected):
-    got, text = _az("svc", _dim(name, values))
+def test_azure_service_and_meter_dimensions(pack, name, values, expected):
+    got, text = _az(pack, "svc", _dim(name, values))
     assert got == expected, text
 
 
@@ -201,13 +189,13 @@ def test_azure_service_and_meter_dimensions(name, values, expected):
     (_dim("MeterCategory", ["Storage"]), "pass"),
     (_dim("MeterSubCategory", ["NCadsA100v4 Series"]), "undecided"),
 ])
-def test_azure_not(inner, expected):
-    got, text = _az("not", {"not": inner})
+def test_azure_not(pack, inner, expected):
+    got, text = _az(pack, "not", {"not": inner})
     assert got == expected, text
 
 
-def test_azure_unread_and_clause_beside_one_that_leaves_out_fails():
-    got, text = _az("and", {"and": [_dim("ChargeType", ["Usage"]),
+def test_azure_unread_and_clause_beside_one_that_leaves_out_fails(pack):
+    got, text = _az(pack, "and", {"and": [_dim("ChargeType", ["Usage"]),
                                     _dim("ResourceLocation", ["westeurope"])]})
     assert got == "fail", text
 
@@ -224,41 +212,41 @@ def test_azure_unread_and_clause_beside_one_that_leaves_out_fails():
     ({"subaccounts": ["billingAccounts/012345-6789AB-CDEF01"],
       "services": ["services/95FF-2EF5-5EA1"]}, "fail"),
 ])
-def test_gcp_budget_filter_fields(flt, expected):
-    got, text = _gcp("gf", flt)
+def test_gcp_budget_filter_fields(pack, flt, expected):
+    got, text = _gcp(pack, "gf", flt)
     assert got == expected, text
 
 
 # ============================================= the finding names a budget that does not count
 
-def test_azure_usage_budget_named_in_the_finding():
+def test_azure_usage_budget_named_in_the_finding(pack):
     """The only Azure budget is a Usage budget: the finding names it and why it does not
     count, not "no budget resource" alone."""
     b = res("azure-native:costmanagement:Budget", "usage-only", {
         "amount": 20000.0, "category": "Usage", "timeGrain": "Monthly", "scope": SUB,
         "timePeriod": {"startDate": "2026-12-01T00:00:00Z"}, "notifications": AZURE_ALERTS})
-    found = run(_pack(), [vmss("mu-a100", "Standard_NC24ads_A100_v4", 2.0), b], provider=AZ)
+    found = run(pack, [vmss("mu-a100", "Standard_NC24ads_A100_v4", 2.0), b], provider=AZ)
     text = messages(found, SPEND)
     assert verdict(found, SPEND) == "fail", text
     assert "usage-only" in text and "Usage" in text, text
 
 
-def test_azure_ended_budget_named_in_the_finding():
+def test_azure_ended_budget_named_in_the_finding(pack):
     b = res("azure-native:consumption:Budget", "ended-one", {
         "amount": 20000.0, "category": "Cost", "timeGrain": "Monthly", "scope": SUB,
         "timePeriod": {"startDate": "2025-01-01T00:00:00Z", "endDate": "2026-06-30T00:00:00Z"},
         "notifications": AZURE_ALERTS})
-    found = run(_pack(), [vmss("me-a100", "Standard_NC24ads_A100_v4", 2.0), b], provider=AZ)
+    found = run(pack, [vmss("me-a100", "Standard_NC24ads_A100_v4", 2.0), b], provider=AZ)
     text = messages(found, SPEND)
     assert verdict(found, SPEND) == "fail", text
     assert "ended-one" in text and "ended" in text, text
 
 
-def test_gcp_ended_budget_named_in_the_finding():
+def test_gcp_ended_budget_named_in_the_finding(pack):
     b = gcp_budget("100000", budgetFilter={"customPeriod": {
         "startDate": {"year": 2026.0, "month": 1.0, "day": 1.0},
         "endDate": {"year": 2026.0, "month": 6.0, "day": 30.0}}})
-    found = run(_pack(), [gvm("ge-a2", "a2-highgpu-1g"), b], provider=GCP)
+    found = run(pack, [gvm("ge-a2", "a2-highgpu-1g"), b], provider=GCP)
     text = messages(found, SPEND)
     assert verdict(found, SPEND) == "fail", text
     assert "budget budget" in text and "ended" in text, text
