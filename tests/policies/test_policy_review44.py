@@ -49,6 +49,8 @@ run): all agreed. Round 5 (u01-u06): u01-u03 are the pack's: budget filters it d
 compute; controls of the same shape with ResourceGroupName / projects fail as documented.
 Round 6 (v01-v08): v01, v03, v05-v07 the same class (Azure `not` and ResourceLocation, AWS
 UsageType, BillingEntity, CostCategory). All strict xfail. None of mine was wrong.
+fix44 read or made 'cannot decide' every budget filter dimension and removed the eight xfails
+(siblings per cloud and dimension in test_policy_fix44.py).
 """
 from __future__ import annotations
 
