@@ -163,6 +163,37 @@ def test_entries_read_from_the_request_are_those_of_the_deserialised_inputs(
     assert _outcome(lambda: view.list_entries(path, keys)) == want_list
 
 
+def test_inputs_of_equal_value_read_alike_and_any_difference_reads_apart():
+    """A struct or list input is decoded once per distinct value in a process (analyzer._DECODED,
+    _CUT: the same tag map or interface list on many resources): every resource still reads
+    its own value. Values that differ only in kind or type (an empty map and an empty list,
+    false and 0, a string and an unknown) or by one entry, each read twice, in both orders."""
+    tags = [({}, "{}"), ([], "[]"), ({"team": "ml"}, "{'team': 'ml'}"),
+            ({"team": "ml", "owner": "a"}, "{'team': 'ml', 'owner': 'a'}"),
+            ({"team": False}, "{'team': False}"), ({"team": 0}, "{'team': 0.0}"),
+            ({"team": UNKNOWN_STRING_SENTINEL}, "{'team': <unknown during preview>}"),
+            ([{"key": "team"}], "[{'key': 'team'}]")]
+    for given in (tags, tags[::-1], tags):
+        for value, shown in given:
+            view = analyzer._View("aws:s3/bucket:Bucket", "b", "urn:b",
+                                  analyzer._Inputs(_struct({"tags": value})))
+            assert repr(view.get("tags")) == shown
+    # Two templates whose interface lists differ in one flag of one interface.
+    nics = [{"associatePublicIpAddress": "false", "deviceIndex": i} for i in range(3)]
+    public = [*nics[:2], {"associatePublicIpAddress": "true", "deviceIndex": 2}]
+    for given, flags in ((nics, ["false"] * 3), (public, ["false", "false", "true"]),
+                         (nics, ["false"] * 3), (public, ["false", "false", "true"])):
+        view = analyzer._View("aws:ec2/launchTemplate:LaunchTemplate", "lt", "urn:lt",
+                              analyzer._Inputs(_struct({"networkInterfaces": given})))
+        assert view.entries("networkInterfaces", ("associatePublicIpAddress",)) == [
+            {"associatePublicIpAddress": f} for f in flags]
+    # The same list read for other keys, by another resource: those keys.
+    other = analyzer._View("aws:ec2/launchTemplate:LaunchTemplate", "lt2", "urn:lt2",
+                           analyzer._Inputs(_struct({"networkInterfaces": nics})))
+    assert other.entries("networkInterfaces", ("deviceIndex",)) == [
+        {"deviceIndex": 0.0}, {"deviceIndex": 1.0}, {"deviceIndex": 2.0}]
+
+
 def test_entries_of_a_list_input_keep_only_the_keys_asked_for():
     """Three network interfaces, one of them unknown at preview: the view gives each known one
     with only the keys asked for, and raises for the unknown one's path."""
