@@ -250,3 +250,22 @@ def test_gcp_ended_budget_named_in_the_finding(pack):
     text = messages(found, SPEND)
     assert verdict(found, SPEND) == "fail", text
     assert "budget budget" in text and "ended" in text, text
+
+
+# The Service filter's values are Cost Explorer's service names. Instance hours are "Amazon
+# Elastic Compute Cloud - Compute" (Cost Explorer shows it as "EC2-Instances"); "EC2 - Other"
+# is EBS volumes and snapshots, NAT gateways, data transfer and idle addresses, never instance
+# hours (Cost Explorer's Service filter; handbook.vantage.sh/aws/services/ec2-other-pricing).
+# A value that names EC2 in some other way is neither: the pack cannot tell what it holds.
+@pytest.mark.parametrize("values, expected", [
+    (["Amazon Elastic Compute Cloud - Compute"], "pass"),
+    (["amazon elastic compute cloud - compute"], "pass"),     # the filter ignores case
+    (["EC2 - Other"], "fail"),                                # volumes, NAT, transfer
+    (["EC2-Other"], "fail"),
+    (["EC2 - Other", "Amazon Elastic Compute Cloud - Compute"], "pass"),   # values: OR
+    (["Amazon Simple Storage Service"], "fail"),
+    (["Amazon EC2 Something New"], "undecided"),
+])
+def test_aws_service_filter_names_instance_hours_or_not(pack, values, expected):
+    got, text = _aws(pack, "svc", **_cf("Service", *values))
+    assert got == expected, text
