@@ -577,9 +577,26 @@ _PERIODS = {"MONTHLY": 1, "MONTH": 1, "BILLINGMONTH": 1, "QUARTERLY": 3,
 
 # Billing service names/ids of the compute that runs GPU nodes, per cloud's budget filters.
 _COMPUTE_SERVICES = {
-    "aws": ("amazon elastic compute cloud", "ec2"),
     "gcp": ("services/6f81-5844-456a",),          # Compute Engine's Cloud Billing service id
 }
+# AWS: the Service filter's values are Cost Explorer's service names. Instance hours are
+# "Amazon Elastic Compute Cloud - Compute" (shown as "EC2-Instances"); "EC2 - Other" is EBS,
+# snapshots, NAT gateways, data transfer and idle addresses, never instance hours.
+_AWS_INSTANCE_HOURS = {"amazon elastic compute cloud - compute", "ec2-instances"}
+_AWS_NOT_INSTANCE_HOURS = {"ec2 - other", "ec2-other"}
+
+
+def _aws_service(value: str) -> Any:
+    """Whether one Service filter value takes in EC2 instance hours: True, False, or _UNREAD
+    for a value that names EC2 otherwise (what it holds is not the pack's to guess)."""
+    text = " ".join(str(value).lower().split())
+    if text in _AWS_INSTANCE_HOURS:
+        return True
+    if text in _AWS_NOT_INSTANCE_HOURS:
+        return False
+    if "ec2" in text or "elastic compute cloud" in text:
+        return _UNREAD
+    return False
 
 
 def _per_month(amount: Optional[float], period: Any) -> Optional[float]:
@@ -828,7 +845,7 @@ def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
                 found = UNKNOWN
         return found
     if name == "service":
-        return any(any(c in v.lower() for c in _COMPUTE_SERVICES["aws"]) for v in values)
+        return _any_of([_aws_service(v) for v in values])
     if name == "usagetype":
         return _any_of([_usage_type(v, compute) for v in values])
     if name == "billingentity":
