@@ -4,10 +4,13 @@ python3-venv, RDMA stack or CPFS client: the boot installs them: the driver from
 repository through cuda-keyring, the eRDMA installer from Alibaba's mirror with its checksum,
 aliyun-alinas-utils, the Alibaba Cloud CLI), the metadata server hands out the RAM role's STS
 token, OSS takes only that token at the region's endpoint (the first step downloads the agents'
-code the plan put there as oss.BucketObjects, checking each file's sha256); two boxes run and bench through docker
-with the host's erdma verbs provider mounted. sccgn7ex (SCC RoCE): the box stands up the
-catalog's 8 RoCE devices (Alibaba's SCC family page: 4 dual-port 100 Gbit/s RDMA NICs, one port
-per GPU); two boxes boot, run and bench with the host's /dev/infiniband passed in."""
+code the plan put there as oss.BucketObjects, checking each file's sha256); a box runs and
+benches (fabric, storage) through docker with the host's erdma verbs provider mounted. sccgn7ex
+(SCC RoCE): the box stands up the catalog's 8 RoCE devices (Alibaba's SCC family page: 4
+dual-port 100 Gbit/s RDMA NICs, one port per GPU); two boxes boot, run and bench (training too)
+with the host's /dev/infiniband passed in. The two shapes' boot scripts differ only in what
+each box does alone (fabric, NCCL environment, node.env, health, the agent's environment): the
+two-box run of the ranks step, the rendezvous and the training is sccgn7ex's."""
 from __future__ import annotations
 
 import dataclasses
@@ -25,12 +28,12 @@ pytestmark = [pytest.mark.box, pytest.mark.xdist_group("torchrun")]
 ROLE_LATE_S = 120   # on the box's clock: about twenty 6 s retries of the fetch step
 
 
-def test_two_ebmgn8v_boxes_boot_run_and_bench_in_the_container(tmp_path):
+def test_an_ebmgn8v_box_boots_runs_and_benches_in_the_container(tmp_path):
     case = alicloud("ebmgn8v")
-    cluster = Cluster(case, tmp_path)
+    cluster = Cluster(case, tmp_path, nodes=1)
     try:
         cluster.boot(timeout=500, keep=True)
-        # the training part through this container path: sccgn7ex's test below
+        # two boxes and the training part through this container path: sccgn7ex's test below
         url = run_and_bench(cluster, case, tmp_path, training=False)
         for box in cluster.boxes:
             record = box.health()
@@ -97,6 +100,7 @@ def test_two_sccgn7ex_boxes_boot_run_and_bench_in_the_container(tmp_path):
                 assert (box.root / path.lstrip("/")).read_text() == case.bucket_objects[key]
             record = box.health()
             assert record["rdma_devices"] == 8 and record["rdma_expected"] == 8
+            assert record["node_rank"] == case.extra["node_ips"].index(box.node.ip)
             assert record["fabric"] == "roce"
             assert "export NCCL_IB_HCA=mlx5" in box.exec(
                 "cat /etc/profile.d/trainstack-nccl.sh").stdout
