@@ -25,7 +25,7 @@ from tests.box.cases import alicloud
 from tools.nodebox.box import Cluster
 
 pytestmark = [pytest.mark.box, pytest.mark.xdist_group("torchrun")]
-ROLE_LATE_S = 120   # on the box's clock: about twenty 6 s retries of the fetch step
+ROLE_LATE_S = 30    # on the box's clock: about five 6 s retries of the fetch step
 
 
 def test_an_ebmgn8v_box_boots_runs_and_benches_in_the_container(tmp_path):
