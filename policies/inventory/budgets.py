@@ -1,6 +1,7 @@
 """Budgets: the monthly cap each declares, its currency, and whether its filters cover compute."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
@@ -450,36 +451,124 @@ def _in_management_group(scope: str) -> str:
 
 
 def _azure_filter_covers(f: Any, compute_groups: set[str], resources: list[Resource],
-                         cache: dict) -> Optional[bool]:
-    """Whether an Azure budget's filter (Microsoft.Consumption budgets: `dimensions` and `tags`
-    expressions, combined under `and`) takes in the GPU compute: a ResourceGroupName dimension
-    must name a group a scale set or VM of the stack is in (case-insensitive), a tag expression
-    a tag value the GPU compute carries. Other dimensions are not compared. None (undecided):
-    a ResourceGroupName dimension naming none of the compute's known groups while the compute
-    is in an auto-named ResourceGroup of the stack (_group_key's "<urn>"), whose real name is
-    read only after apply: the literal may be it, as for a budget's scope (_azure_scope)."""
+                         cache: dict, subscriptions: Optional[set[str]] = None) -> Any:
+    """Whether an Azure budget's filter takes in the GPU compute billing in `compute_groups`:
+    True, False, None (a ResourceGroupName or ResourceId naming none of the compute's known
+    groups while the compute is in an auto-named ResourceGroup of the stack, whose real name is
+    read only after apply: the literal may be it, as for a budget's scope), UNKNOWN (the
+    compute's location or name is read only after apply) or _UNREAD (a dimension, operator or
+    key the pack does not read). The filter's `and` clauses, `dimensions` and `tags` all apply,
+    `not` negates (Microsoft.Consumption budgets 2019-10-01 BudgetFilter: and, dimensions,
+    tags, not; operator "In")."""
     if not isinstance(f, dict):
         return True
-    maybe = False
-    parts = [f] + [p for p in _list(f.get("and")) if isinstance(p, dict)]
-    for part in parts:
-        dim = part.get("dimensions")
-        if isinstance(dim, dict) and str(dim.get("name")).lower() in (
-                "resourcegroupname", "resourcegroup"):
-            values = {str(v).lower() for v in _list(dim.get("values"))}
-            if not values & compute_groups:
-                if not any(g.startswith("<") for g in compute_groups):
-                    return False
-                maybe = True
-        tag = part.get("tags")
-        if isinstance(tag, dict) and isinstance(tag.get("name"), str):
-            compute = _compute_of(resources, "azure", cache)
-            lowered = [{str(k).lower(): v for k, v in t.items()} if isinstance(t, dict) else t
-                       for t in compute.tags]
-            if not any(_tag_matches(lowered, tag["name"].lower(), v) is not False
-                       for v in _list(tag.get("values"))):
-                return False
-    return None if maybe else True
+    return _azure_part(f, compute_groups, resources, cache, subscriptions, False)
+
+
+def _azure_part(part: Any, groups: set[str], resources: list[Resource], cache: dict,
+                subscriptions: Optional[set[str]], negated: bool) -> Any:
+    if not isinstance(part, dict):
+        return _UNREAD
+    results: list[Any] = []
+    for key, value in part.items():
+        if value is None or value == [] or value == {}:
+            continue
+        if key == "and":
+            results += [_azure_part(p, groups, resources, cache, subscriptions, negated)
+                        for p in _list(value)]
+        elif key == "not":
+            inner = _azure_part(value, groups, resources, cache, subscriptions, not negated)
+            results.append(not inner if isinstance(inner, bool) else inner)
+        elif key == "dimensions":
+            results.append(_azure_dimension(value, groups, resources, cache, subscriptions))
+        elif key == "tags":
+            results.append(_azure_tag(value, resources, cache, negated))
+        else:
+            results.append(_UNREAD)
+    if False in results:
+        return False
+    for undecided in (_UNREAD, None, UNKNOWN):
+        if any(r is undecided for r in results):
+            return undecided
+    return True
+
+
+def _azure_tag(tag: Any, resources: list[Resource], cache: dict, negated: bool) -> Any:
+    """A tag expression: True when the GPU compute carries the tag with one of the values (a
+    compute whose tags are unknown at preview is taken to carry it, UNKNOWN under `not`)."""
+    if not isinstance(tag, dict) or not isinstance(tag.get("name"), str) or \
+            str(tag.get("operator") or "In").lower() != "in":
+        return _UNREAD
+    compute = _compute_of(resources, "azure", cache)
+    lowered = [{str(k).lower(): v for k, v in t.items()} if isinstance(t, dict) else t
+               for t in compute.tags]
+    hits = [_tag_matches(lowered, tag["name"].lower(), v) for v in _list(tag.get("values"))]
+    if True in hits:
+        return True
+    if any(h is UNKNOWN for h in hits):
+        return UNKNOWN if negated else True
+    return False
+
+
+# Dimension values of the meters that bill VM hours (scale sets, VMs, AKS nodes, Azure ML
+# compute, capacity reservations): serviceName / meter category "Virtual Machines", service
+# family "Compute" (learn.microsoft.com/rest/api/cost-management/retail-prices/
+# azure-retail-prices).
+_AZ_VM_SERVICE = {"metercategory": "virtual machines", "servicename": "virtual machines",
+                  "servicefamily": "compute"}
+
+
+def _azure_dimension(dim: Any, groups: set[str], resources: list[Resource], cache: dict,
+                     subscriptions: Optional[set[str]]) -> Any:
+    """A dimension expression: ResourceGroupName (the compute's billing groups), ResourceLocation
+    (its location), ResourceId (its ARM id), MeterCategory / ServiceName / ServiceFamily (VM
+    meters or not); any other dimension or operator is _UNREAD."""
+    if not isinstance(dim, dict) or str(dim.get("operator") or "In").lower() != "in":
+        return _UNREAD
+    name = str(dim.get("name")).lower()
+    values = [str(v) for v in _list(dim.get("values"))]
+    maybe = any(g.startswith("<") for g in groups)
+    if name in ("resourcegroupname", "resourcegroup"):
+        if {v.lower() for v in values} & groups:
+            return True
+        return None if maybe else False
+    if name in _AZ_VM_SERVICE:
+        return _AZ_VM_SERVICE[name] in {v.strip().lower() for v in values}
+    compute = _compute_of(resources, "azure", cache)
+    if name == "resourcelocation":
+        if any(not isinstance(r, str) or not r for r in compute.regions):
+            return UNKNOWN
+        wanted = {v.replace(" ", "").lower() for v in values}
+        return any(r.replace(" ", "").lower() in wanted for r in compute.regions)
+    if name == "resourceid":
+        return _any_of([_resource_id(v, groups, compute, subscriptions, maybe) for v in values])
+    return _UNREAD
+
+
+def _resource_id(value: str, groups: set[str], compute: _Compute,
+                 subscriptions: Optional[set[str]], maybe: bool) -> Any:
+    """Whether a ResourceId value is the GPU compute's ARM id
+    (/subscriptions/{sub}/resourceGroups/{group}/providers/{namespace}/{type}/{name})."""
+    parts = value.strip().lower().strip("/").split("/")
+    if len(parts) != 8 or parts[0] != "subscriptions" or parts[2] != "resourcegroups" or \
+            parts[4] != "providers":
+        return _UNREAD
+    sub, group, kind, name = parts[1], parts[3], f"{parts[5]}/{parts[6]}", parts[7]
+    if subscriptions and sub not in subscriptions:
+        return False
+    if group not in groups:
+        return None if maybe else False
+    out: list[Any] = []
+    for arm in compute.arm:
+        if arm is None:
+            out.append(_UNREAD)          # AKS / AML nodes: ids the pack does not build
+        elif arm[0] != kind:
+            out.append(False)
+        elif arm[1] is None:
+            out.append(UNKNOWN)          # auto-named: its name is read after apply
+        else:
+            out.append(arm[1] == name)
+    return _any_of(out)
 
 
 _PERIODS = {"MONTHLY": 1, "MONTH": 1, "BILLINGMONTH": 1, "QUARTERLY": 3,
@@ -488,9 +577,26 @@ _PERIODS = {"MONTHLY": 1, "MONTH": 1, "BILLINGMONTH": 1, "QUARTERLY": 3,
 
 # Billing service names/ids of the compute that runs GPU nodes, per cloud's budget filters.
 _COMPUTE_SERVICES = {
-    "aws": ("amazon elastic compute cloud", "ec2"),
     "gcp": ("services/6f81-5844-456a",),          # Compute Engine's Cloud Billing service id
 }
+# AWS: the Service filter's values are Cost Explorer's service names. Instance hours are
+# "Amazon Elastic Compute Cloud - Compute" (shown as "EC2-Instances"); "EC2 - Other" is EBS,
+# snapshots, NAT gateways, data transfer and idle addresses, never instance hours.
+_AWS_INSTANCE_HOURS = {"amazon elastic compute cloud - compute", "ec2-instances"}
+_AWS_NOT_INSTANCE_HOURS = {"ec2 - other", "ec2-other"}
+
+
+def _aws_service(value: str) -> Any:
+    """Whether one Service filter value takes in EC2 instance hours: True, False, or _UNREAD
+    for a value that names EC2 otherwise (what it holds is not the pack's to guess)."""
+    text = " ".join(str(value).lower().split())
+    if text in _AWS_INSTANCE_HOURS:
+        return True
+    if text in _AWS_NOT_INSTANCE_HOURS:
+        return False
+    if "ec2" in text or "elastic compute cloud" in text:
+        return _UNREAD
+    return False
 
 
 def _per_month(amount: Optional[float], period: Any) -> Optional[float]:
@@ -526,6 +632,9 @@ class _Compute:
         self.spot: list[bool] = []         # per group: spot (else On-Demand)
         # per group (AWS): (accounts its provider may deploy to or None, accounts it may not)
         self.accounts: list[tuple[Any, set]] = []
+        # per group (Azure): (ARM resource type, name) of a scale set or VM, the name None
+        # when auto-named; None for compute whose ARM id the pack does not build (AKS, AML)
+        self.arm: list[Any] = []
         for g in (gpu_groups(resources) if only is None else only):
             if g.cloud != cloud:
                 continue
@@ -535,12 +644,41 @@ class _Compute:
             self.types += list(g.instance_types)
             if cloud == "aws":
                 self.accounts.append(_aws_accounts(g.resource))
+            if cloud == "azure":
+                self.arm.append(_arm_name(g.resource))
             self.tags.append(instance_tags(g.resource, g.template))
             if cloud == "gcp":
                 project = g.resource.get("project") or (
                     g.template.get("project") if g.template is not None else None) \
                     or g.resource.provider.get("project")
                 self.projects.append(project)
+
+
+# The ARM resource type and name input of the Azure compute whose id is
+# /subscriptions/{sub}/resourceGroups/{group}/providers/{type}/{name} (azure-native and
+# classic scale sets and VMs).
+_ARM_NAMES = {
+    "azure-native:compute:VirtualMachineScaleSet": ("microsoft.compute/virtualmachinescalesets",
+                                                    "vmScaleSetName"),
+    "azure-native:compute:VirtualMachine": ("microsoft.compute/virtualmachines", "vmName"),
+    **{t: ("microsoft.compute/virtualmachinescalesets", "name") for t in (
+        "azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
+        "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
+        "azure:compute/orchestratedVirtualMachineScaleSet:OrchestratedVirtualMachineScaleSet")},
+    **{t: ("microsoft.compute/virtualmachines", "name") for t in (
+        "azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
+        "azure:compute/windowsVirtualMachine:WindowsVirtualMachine")},
+}
+
+
+def _arm_name(r: Resource) -> Any:
+    """(ARM type, lower-case name or None when auto-named / unknown) of a scale set or VM; None
+    for other compute."""
+    if r.type not in _ARM_NAMES:
+        return None
+    kind, key = _ARM_NAMES[r.type]
+    name = r.get(key)
+    return (kind, name.lower() if isinstance(name, str) and name else None)
 
 
 def _aws_accounts(r: Resource) -> tuple[Any, set]:
@@ -583,9 +721,85 @@ def _tag_matches(tags: list[Any], key: str, value: Any) -> Any:
     return any(str(t.get(key)) == str(value) for t in tags if key in t)
 
 
-# AWS Budgets cost filter names whose values this pack can compare with the GPU compute
-# (docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_budgets_Budget.html,
-# CostFilters): Region (region codes), TagKeyValue ("user:<key>$<value>"), InstanceType.
+# A filter whose reach the pack does not read (an AWS CostCategory, a GCP subaccount, an Azure
+# dimension or operator it does not know): the budget's coverage of the GPU compute is then
+# "cannot decide" (Budget.outside), never "covers". No apply would tell it either.
+_UNREAD = object()
+
+
+def _unread_text(what: str) -> str:
+    return (f"{what}: the pack does not read which costs this filter takes in, so whether it "
+            "takes in the GPU compute cannot be decided (filter on a dimension the pack reads: "
+            "docs/policies.md, budgets)")
+
+
+# AWS Region billing codes, the prefix of a usage type (docs.aws.amazon.com/global-
+# infrastructure/latest/regions/aws-region-billing-codes.html); us-east-1 usage types also
+# appear with no prefix. A prefix not listed here is "cannot decide".
+_AWS_BILLING_REGIONS = {
+    "USE1": "us-east-1", "USE2": "us-east-2", "USW1": "us-west-1", "USW2": "us-west-2",
+    "CAN1": "ca-central-1", "CAN2": "ca-west-1", "MXC1": "mx-central-1", "AFS1": "af-south-1",
+    "APE1": "ap-east-1", "APE2": "ap-east-2", "APN1": "ap-northeast-1",
+    "APN2": "ap-northeast-2", "APN3": "ap-northeast-3", "APS1": "ap-southeast-1",
+    "APS2": "ap-southeast-2", "APS3": "ap-south-1", "APS4": "ap-southeast-3",
+    "APS5": "ap-south-2", "APS6": "ap-southeast-4", "APS7": "ap-southeast-5",
+    "EU": "eu-west-1", "EUC1": "eu-central-1", "EUW2": "eu-west-2", "EUW3": "eu-west-3",
+    "SAE1": "sa-east-1", "UGW1": "us-gov-west-1"}
+_REGION_PREFIX = re.compile(r"^([A-Z]{2,4}[0-9]?)-(.*)$")
+_INSTANCE_TYPE = re.compile(r"^[a-z][a-z0-9-]*\.[a-z0-9-]+$")
+# EC2 usage types that bill instance hours (docs.aws.amazon.com/AWSEC2/latest/UserGuide/
+# ec2-billing-usage-reports.html): BoxUsage (On-Demand) and SpotUsage (Spot) are compared with
+# the GPU groups; the others (Dedicated Instances, Dedicated Hosts, capacity reservations)
+# turn on a tenancy or reservation the pack does not compare: "cannot decide".
+_AWS_HOURS = {"boxusage": False, "spotusage": True}
+_AWS_OTHER_HOURS = ("dedicatedusage", "hostboxusage", "hostusage", "reservation", "unusedbox",
+                    "unusedded", "dedicatedres", "heavyusage")
+
+
+def _usage_type(value: str, compute: _Compute) -> Any:
+    """Whether one UsageType value takes in the GPU nodes' instance hours: True, False (another
+    region, instance type or purchase option, or not instance hours: storage, transfer, EBS),
+    UNKNOWN (the compute's type or region is unknown), _UNREAD."""
+    m = _REGION_PREFIX.match(value)
+    prefix, rest = (m.group(1), m.group(2)) if m else ("", value)
+    family, _, itype = rest.partition(":")
+    family = family.lower()
+    typed = bool(_INSTANCE_TYPE.match(itype))
+    if family not in _AWS_HOURS and not family.startswith(_AWS_OTHER_HOURS):
+        return False   # not instance hours (TimedStorage-ByteHrs, EBS:VolumeUsage.gp3, ...)
+    if any(t is UNKNOWN for t in compute.types):
+        return UNKNOWN
+    if typed and itype not in compute.types:
+        return False   # another instance type's hours
+    if family not in _AWS_HOURS or not typed:
+        return _UNREAD
+    region = _AWS_BILLING_REGIONS.get(prefix) if prefix else "us-east-1"
+    if region is None:
+        return _UNREAD
+    if any(not r for r in compute.regions):
+        return UNKNOWN
+    return any(r == region and spot == _AWS_HOURS[family]
+               for r, spot in zip(compute.regions, compute.spot))
+
+
+def _any_of(results: list[Any]) -> Any:
+    """Alternatives (the values of one filter): True if one takes the compute in, else
+    undecided if one may, else False."""
+    if True in results:
+        return True
+    if any(r is _UNREAD for r in results):
+        return _UNREAD
+    if any(r is UNKNOWN for r in results):
+        return UNKNOWN
+    return False
+
+
+# AWS Budgets cost filters compared with the GPU compute (docs.aws.amazon.com/cost-management/
+# latest/userguide/budgets-create-filters; API_budgets_Budget CostFilters): Service, Region,
+# TagKeyValue ("user:<key>$<value>"), InstanceType, AZ, LinkedAccount, PurchaseType,
+# UsageType (_usage_type), BillingEntity ("AWS": AWS services; "AWS Marketplace": Marketplace
+# purchases, which EC2 instance hours are not). Any other name (CostCategory, Operation,
+# UsageTypeGroup, ...) is _UNREAD.
 def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
     if name == "region":
         if any(not r for r in compute.regions):
@@ -630,6 +844,17 @@ def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
             elif allowed & accounts:
                 found = UNKNOWN
         return found
+    if name == "service":
+        return _any_of([_aws_service(v) for v in values])
+    if name == "usagetype":
+        return _any_of([_usage_type(v, compute) for v in values])
+    if name == "billingentity":
+        entities = {v.strip().lower() for v in values}
+        if entities & {"aws", "amazon"}:
+            return True
+        if entities and entities <= {"aws marketplace", "amazon web services marketplace"}:
+            return False
+        return _UNREAD
     if name == "purchasetype":
         # Purchase option ("On Demand Instances", "Spot Instances", "Standard Reserved
         # Instances", "Savings Plans"...): On-Demand GPU nodes need the on-demand option,
@@ -637,7 +862,7 @@ def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
         options = [v.lower().replace("-", " ") for v in values]
         return any(any(("spot" if spot else "on demand") in v for v in options)
                    for spot in compute.spot)
-    return True
+    return _UNREAD
 
 
 def _aws_filters(r: Resource, resources: list[Resource], cache: dict
@@ -657,15 +882,10 @@ def _aws_filters(r: Resource, resources: list[Resource], cache: dict
         values = [str(v) for v in _list(f.get("values"))]
         name = str(f.get("name"))
         parts.append(f"{name}={','.join(values)}")
-        if name.lower() == "service":
-            hit: Any = any(any(c in v.lower() for c in _COMPUTE_SERVICES["aws"])
-                           for v in values)
-        else:
-            hit = _aws_filter_covers(name.lower(), values,
-                                     _compute_of(resources, "aws", cache)) \
-                if name.lower() in ("region", "tagkeyvalue", "instancetype", "az",
-                                    "purchasetype", "linkedaccount") else True
-        if hit is UNKNOWN and name.lower() == "linkedaccount":
+        hit = _aws_filter_covers(name.lower(), values, _compute_of(resources, "aws", cache))
+        if hit is _UNREAD:
+            outside = outside or _unread_text(f"costFilters {name}={','.join(values)}")
+        elif hit is UNKNOWN and name.lower() == "linkedaccount":
             outside = outside or _unnamed_account(name, values)
         elif hit is UNKNOWN:
             undecided = undecided or f"costFilters {name} (the GPU compute's is unknown)"
@@ -676,7 +896,9 @@ def _aws_filters(r: Resource, resources: list[Resource], cache: dict
         return "filterExpression (unknown until apply)", False, "filterExpression", ""
     if isinstance(expression, dict) and expression:
         hit = _aws_expression(expression, resources, cache)
-        if hit is UNKNOWN:
+        if hit is _UNREAD:
+            outside = outside or _unread_text(f"filterExpression {expression}")
+        elif hit is UNKNOWN:
             undecided = undecided or "filterExpression (the GPU compute's is unknown)"
         elif hit is False:
             covers = False
@@ -697,52 +919,61 @@ def _unnamed_account(name: str, values: list[str]) -> str:
 # filterExpression dimension keys compared with the GPU compute (pulumi-aws Budget
 # filter_expression; the Budgets API Expression: Dimensions, Tags, And, Or, Not).
 _EXPRESSION_KEYS = {"REGION": "region", "INSTANCE_TYPE": "instancetype", "AZ": "az",
-                    "PURCHASE_TYPE": "purchasetype", "LINKED_ACCOUNT": "linkedaccount"}
+                    "PURCHASE_TYPE": "purchasetype", "LINKED_ACCOUNT": "linkedaccount",
+                    "SERVICE": "service", "USAGE_TYPE": "usagetype",
+                    "BILLING_ENTITY": "billingentity"}
 
 
 def _aws_expression(expr: Any, resources: list[Resource], cache: dict) -> Any:
     """Whether an AWS budget's filterExpression takes in the stack's GPU compute: True, False,
-    UNKNOWN (the compute's own value is unknown), or None (it filters on what is not compared,
-    which keeps the budget the stack's). Roots present together all apply."""
+    UNKNOWN (the compute's own value is unknown), _UNREAD (a dimension key, match option or
+    CostCategories root the pack does not read), or None (an empty expression). Roots present
+    together all apply (API_budgets_Expression: Dimensions, Tags, CostCategories, And, Or,
+    Not; ExpressionDimensionValues MatchOptions: only EQUALS, the default, is compared)."""
     if not isinstance(expr, dict):
-        return None
+        return _UNREAD
     results: list[Any] = []
-    for root in ("dimensions", "tags"):
-        part = expr.get(root)
-        if not isinstance(part, dict):
+    for root, part in expr.items():
+        if part is None or part == [] or part == {}:
+            continue
+        if root in ("ands", "ors", "not"):
+            continue
+        if root not in ("dimensions", "tags") or not isinstance(part, dict):
+            results.append(_UNREAD)   # costCategories, or a root the pack does not know
             continue
         options = [str(o).upper() for o in _list(part.get("matchOptions"))]
         if options and options != ["EQUALS"]:
-            results.append(None)   # ABSENT, STARTS_WITH ...: not compared
+            results.append(_UNREAD)   # ABSENT, STARTS_WITH, CONTAINS ...: not compared
             continue
         key, values = str(part.get("key")), [str(v) for v in _list(part.get("values"))]
         compute = _compute_of(resources, "aws", cache)
         if root == "tags":
             results.append(_aws_filter_covers("tagkeyvalue",
                                               [f"{key}${v}" for v in values], compute))
-        elif key.upper() == "SERVICE":
-            results.append(any(any(c in v.lower() for c in _COMPUTE_SERVICES["aws"])
-                               for v in values))
         elif key.upper() in _EXPRESSION_KEYS:
             results.append(_aws_filter_covers(_EXPRESSION_KEYS[key.upper()], values, compute))
         else:
-            results.append(None)
+            results.append(_UNREAD)
     ands = [_aws_expression(e, resources, cache) for e in _list(expr.get("ands"))]
     if ands:
         results.append(_all_of(ands))
     ors = [_aws_expression(e, resources, cache) for e in _list(expr.get("ors"))]
     if ors:
-        results.append(True if True in ors else UNKNOWN if any(o is UNKNOWN for o in ors)
-                       else False if all(o is False for o in ors) else None)
-    if isinstance(expr.get("not"), dict):
+        results.append(None if all(o is None for o in ors) else
+                       _any_of([o for o in ors if o is not None]))
+    if expr.get("not") is not None:
         inner = _aws_expression(expr["not"], resources, cache)
         results.append(not inner if isinstance(inner, bool) else inner)
     return _all_of(results)
 
 
 def _all_of(results: list[Any]) -> Any:
+    """Clauses that all apply: False if one leaves the compute out, else undecided if one
+    cannot be decided (_UNREAD before UNKNOWN), else True (None: nothing to compare)."""
     if False in results:
         return False
+    if any(r is _UNREAD for r in results):
+        return _UNREAD
     if any(r is UNKNOWN for r in results):
         return UNKNOWN
     return True if True in results else None
@@ -799,7 +1030,22 @@ def _gcp_filters(r: Resource, resources: list[Resource],
                    f"{'that' if len(ancestors) == 1 else 'one of those'} folder or "
                    "organization is not in the program (budget the project instead)")
         return outside, False, "", outside
+    # subaccounts: which billing subaccount pays for the compute's project is set outside the
+    # program; it, and any field the pack does not know, is "cannot decide" while nothing else
+    # leaves the compute out. creditTypes and creditTypesTreatment change how credits count,
+    # not whose usage counts.
+    unread = [f"{k}={v}" for k, v in f.items() if v not in (None, [], {}, "")
+              and k not in _GCP_READ]
+    if covers and unread:
+        text = _unread_text(f"budgetFilter {'; '.join(unread)}")
+        return text, False, "", text
     return ("; ".join(parts) if not covers else ""), bool(covers), "", ""
+
+
+# budgetFilter fields the pack reads (cloud.google.com/python/docs/reference/billingbudgets/
+# latest/google.cloud.billing.budgets_v1.types.Filter).
+_GCP_READ = frozenset({"services", "projects", "labels", "calendarPeriod", "customPeriod",
+                       "creditTypes", "creditTypesTreatment", "resourceAncestors"})
 
 
 def _planned(r: Resource) -> tuple[Optional[float], str, str]:
@@ -910,9 +1156,17 @@ def _classic_azure_budget(r: Resource) -> Resource:
         scope = "/" + scope
     f = r.get("filter")
     if isinstance(f, dict):
-        parts = [{"dimensions": d} for d in _list(f.get("dimensions")) if isinstance(d, dict)]
-        parts += [{"tags": t} for t in _list(f.get("tags")) if isinstance(t, dict)]
-        f = {"and": parts} if parts else None
+        parts: list[Any] = [{"dimensions": d} for d in _list(f.get("dimensions"))]
+        parts += [{"tags": t} for t in _list(f.get("tags"))]
+        # A `not` block holds one `dimension` or `tag` (azurerm consumption budget filter).
+        n = f.get("not")
+        if isinstance(n, dict) and n:
+            parts.append({"not": {{"dimension": "dimensions", "tag": "tags"}.get(k, k): v
+                                  for k, v in n.items()}})
+        elif n:
+            parts.append({"not": n})
+        others = {k: v for k, v in f.items() if k not in ("dimensions", "tags", "not")}
+        f = {"and": parts, **others} if parts or others else None
     return replace(r, props={**r.props, "scope": scope, "filter": f})
 
 
@@ -957,7 +1211,14 @@ def _azure_cover(r: Resource, resources: list[Resource], groups: set[str], unrea
     if _has_unknown(r.get("filter")):
         scope, covers, scope_unknown = "filter (unknown until apply)", False, "filter"
     elif covers:
-        takes_in = _azure_filter_covers(r.get("filter"), groups, resources, cache)
+        takes_in = _azure_filter_covers(r.get("filter"), groups, resources, cache,
+                                        subscriptions)
+        if takes_in is _UNREAD:
+            scope = _unread_text(f"filter {r.get('filter')}")
+            return scope, False, "", scope
+        if takes_in is UNKNOWN:
+            return (f"filter {r.get('filter')} (the GPU compute's location or name is "
+                    "unknown until apply)"), False, "filter", ""
         if takes_in is None:
             # Its ResourceGroupName may be the compute's auto-named group: cannot decide.
             scope, covers = f"filter {r.get('filter')} (may be the {unread})", False
@@ -967,6 +1228,12 @@ def _azure_cover(r: Resource, resources: list[Resource], groups: set[str], unrea
     if scope_unknown or not scope.startswith("scope "):
         outside = ""
     return scope, covers, scope_unknown, outside
+
+
+def _not_spend(r: Resource, why: str) -> Budget:
+    """A budget that is no spend limit (an AWS USAGE budget, an Azure Usage budget): neither the
+    cap nor the alarm, kept so a finding names it and why it does not count."""
+    return Budget(r, None, "USD", "", scope=why, covers_compute=False)
 
 
 def budgets(resources: list[Resource]) -> list[Budget]:
@@ -994,7 +1261,7 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                     names, unread, never = _compute_groups(resources, g)
                     subs = _compute_subscriptions([g.resource])
                     azure = (names, unread, subs, never)
-                key = repr((c.regions, c.tags, c.projects, c.types, c.zones, c.spot,
+                key = repr((c.regions, c.tags, c.projects, c.types, c.zones, c.spot, c.arm,
                             azure and (sorted(azure[0]), azure[1],
                                        None if azure[2] is None else sorted(azure[2]),
                                        sorted(azure[3]))))
@@ -1004,8 +1271,12 @@ def budgets(resources: list[Resource]) -> list[Budget]:
 
     for r in resources:
         if r.type == AWS_BUDGET:
-            if str(r.get("budgetType") or "COST").upper() != "COST":
-                continue   # USAGE / RI_* / SAVINGS_PLANS_* budgets count hours or GB, not USD
+            kind = str(r.get("budgetType") or "COST").upper()
+            if kind != "COST":
+                # USAGE / RI_* / SAVINGS_PLANS_* budgets count hours, GB or coverage, not USD
+                out.append(_not_spend(r, f"budgetType {kind} (it counts usage or reservation "
+                                         "coverage, not cost: no spend limit)"))
+                continue
             amount, unknown, invalid = _amount(r, "limitAmount")
             if r.get("limitAmount") is None and r.get("plannedLimits") is not None:
                 amount, unknown, invalid = _planned(r)
@@ -1068,8 +1339,11 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                                                                              cache))
             out.append(_in_usd(b))
         elif r.type in AZ_BUDGETS:
-            if str(r.get("category") or "Cost").lower() != "cost":
-                continue   # a Usage budget is not a spend limit
+            category = str(r.get("category") or "Cost")
+            if category.lower() != "cost":
+                out.append(_not_spend(r, f"category {category} (a {category} budget counts "
+                                         "usage, not cost: no spend limit)"))
+                continue
             if r.type.startswith("azure:"):
                 r = _classic_azure_budget(r)
             amount, unknown, invalid = _amount(r, "amount")

@@ -394,9 +394,12 @@ def _alarm(cloud: str, groups: list, found_budgets: list,
     if len(none_for) == len([g for g in groups if g.cloud == cloud]):
         # A budget of the cloud that leaves every GPU group out is named with why, not hidden
         # behind "no budget resource".
-        why = "; ".join(dict.fromkeys(f"budget {b.resource.name}: {b.leaves_out[id(g.resource)]}"
-                                      for g, _ in none_for for b in mine
-                                      if id(g.resource) in b.leaves_out))
+        # A budget that leaves a group out for its filters (leaves_out), or whole (its scope:
+        # a Usage budget, a period that has ended).
+        why = "; ".join(dict.fromkeys(
+            f"budget {b.resource.name}: {b.leaves_out.get(id(g.resource)) or b.scope}"
+            for g, _ in none_for for b in mine
+            if id(g.resource) in b.leaves_out or (b.scope and b.coverage(g.resource) is False)))
         # On the cloud's own first GPU group (the stack's first may be another cloud's): the
         # finding names compute of the cloud that lacks the alarm.
         out.append(violation(

@@ -4,10 +4,13 @@ python3-venv, RDMA stack or CPFS client: the boot installs them: the driver from
 repository through cuda-keyring, the eRDMA installer from Alibaba's mirror with its checksum,
 aliyun-alinas-utils, the Alibaba Cloud CLI), the metadata server hands out the RAM role's STS
 token, OSS takes only that token at the region's endpoint (the first step downloads the agents'
-code the plan put there as oss.BucketObjects, checking each file's sha256); two boxes run and bench through docker
-with the host's erdma verbs provider mounted. sccgn7ex (SCC RoCE): the box stands up the
-catalog's 8 RoCE devices (Alibaba's SCC family page: 4 dual-port 100 Gbit/s RDMA NICs, one port
-per GPU); two boxes boot, run and bench with the host's /dev/infiniband passed in."""
+code the plan put there as oss.BucketObjects, checking each file's sha256); a box runs and
+benches (fabric, storage) through docker with the host's erdma verbs provider mounted. sccgn7ex
+(SCC RoCE): the box stands up the catalog's 8 RoCE devices (Alibaba's SCC family page: 4
+dual-port 100 Gbit/s RDMA NICs, one port per GPU); two boxes boot, run and bench (training too)
+with the host's /dev/infiniband passed in. The two shapes' boot scripts differ only in what
+each box does alone (fabric, NCCL environment, node.env, health, the agent's environment): the
+two-box run of the ranks step, the rendezvous and the training is sccgn7ex's."""
 from __future__ import annotations
 
 import dataclasses
@@ -16,20 +19,22 @@ import re
 import pytest
 
 from tests.alicloud.test_alicloud_shipping import fetch_calls
-from tests.box.box_helpers import one_box_failures, planted, refused_run_logs, run_and_bench
+from tests.box.box_helpers import (one_box_failures, only_steps, planted, refused_run_logs,
+                                   run_and_bench, through_step)
 from tests.box.cases import alicloud
 from tools.nodebox.box import Cluster
 
 pytestmark = [pytest.mark.box, pytest.mark.xdist_group("torchrun")]
-ROLE_LATE_S = 120   # on the box's clock: about twenty 6 s retries of the fetch step
+ROLE_LATE_S = 30    # on the box's clock: about five 6 s retries of the fetch step
 
 
-def test_two_ebmgn8v_boxes_boot_run_and_bench_in_the_container(tmp_path):
+def test_an_ebmgn8v_box_boots_runs_and_benches_in_the_container(tmp_path):
     case = alicloud("ebmgn8v")
-    cluster = Cluster(case, tmp_path)
+    cluster = Cluster(case, tmp_path, nodes=1)
     try:
         cluster.boot(timeout=500, keep=True)
-        url = run_and_bench(cluster, case, tmp_path)
+        # two boxes and the training part through this container path: sccgn7ex's test below
+        url = run_and_bench(cluster, case, tmp_path, training=False)
         for box in cluster.boxes:
             record = box.health()
             assert record["runtime"]["driver"] == "550.127.08"     # the pinned driver
@@ -51,8 +56,8 @@ def test_two_ebmgn8v_boxes_boot_run_and_bench_in_the_container(tmp_path):
 def test_an_erdma_installer_that_is_not_the_pinned_one_fails_the_fabric_step(tmp_path):
     """The box serves its own installer tarball; the case pins its checksum in place of the
     published one. A pin that does not match (here: one digit changed) fails the step at
-    sha256sum, before anything of the tarball runs."""
-    text = alicloud("ebmgn8v").user_data
+    sha256sum, before anything of the tarball runs. (The boot is planted to end with that step.)"""
+    text = through_step(alicloud("ebmgn8v").user_data, "fabric")
     pin = re.search(r'echo "([0-9a-f]{64})  /tmp/erdma_installer.tar.gz"', text).group(1)
     wrong = ("0" if pin[0] != "0" else "1") + pin[1:]
     failures = one_box_failures(alicloud("ebmgn8v", planted(text, pin, wrong)), tmp_path)
@@ -62,10 +67,11 @@ def test_an_erdma_installer_that_is_not_the_pinned_one_fails_the_fabric_step(tmp
 
 def test_oss_at_another_regions_endpoint_fails_the_fetch_and_health_steps(tmp_path):
     """Both ways: the agents' download (fetch, its try budget planted down from ten minutes to
-    three tries) and the health record's upload are refused naming the bucket's endpoint."""
+    three tries) and the health record's upload are refused naming the bucket's endpoint. (The
+    boot is planted down to those two steps.)"""
     text = planted(alicloud("ebmgn8v").user_data, '--endpoint "oss-$TS_REGION-internal.aliyuncs.com"',
                    '--endpoint "oss-cn-hangzhou-internal.aliyuncs.com"')
-    text = planted(text, "tries_left=100", "tries_left=3")
+    text = only_steps(planted(text, "tries_left=100", "tries_left=3"), ["fetch", "health"])
     failures = one_box_failures(alicloud("ebmgn8v", text), tmp_path)
     for step in ("fetch", "health"):
         assert any(f"step `{step}` exited 1" in f and "must be addressed using the specified "
@@ -94,6 +100,7 @@ def test_two_sccgn7ex_boxes_boot_run_and_bench_in_the_container(tmp_path):
                 assert (box.root / path.lstrip("/")).read_text() == case.bucket_objects[key]
             record = box.health()
             assert record["rdma_devices"] == 8 and record["rdma_expected"] == 8
+            assert record["node_rank"] == case.extra["node_ips"].index(box.node.ip)
             assert record["fabric"] == "roce"
             assert "export NCCL_IB_HCA=mlx5" in box.exec(
                 "cat /etc/profile.d/trainstack-nccl.sh").stdout
@@ -104,12 +111,13 @@ def test_two_sccgn7ex_boxes_boot_run_and_bench_in_the_container(tmp_path):
 def test_a_shipped_file_whose_bytes_differ_from_the_plan_fails_the_fetch_step(tmp_path):
     """The nodes may write to their bucket, so the fetch step checks each file against the
     sha256 the plan put in the user data: an idle agent that is not the planned one is refused
-    by name and never lands. (Its try budget is planted down from ten minutes to three tries.)"""
+    by name and never lands. (Its try budget is planted down from ten minutes to three tries,
+    and the boot to end with that step.)"""
     case = alicloud("ebmgn8v")
     idle_key = next(k for k in case.bucket_objects if k.endswith("/idle_agent.py"))
     tampered = {**case.bucket_objects,
                 idle_key: case.bucket_objects[idle_key] + "import os; os.system('true')\n"}
-    text = planted(case.user_data, "tries_left=100", "tries_left=3")
+    text = through_step(planted(case.user_data, "tries_left=100", "tries_left=3"), "fetch")
     box_case = dataclasses.replace(alicloud("ebmgn8v", text), bucket_objects=tampered)
     cluster = Cluster(box_case, tmp_path, nodes=1)
     try:
@@ -131,8 +139,14 @@ def test_a_hardened_metadata_server_refuses_the_boots_normal_mode_requests(tmp_p
     plan leaves the instances in normal mode, which the boot, the agents and the CLI use; a plan
     that hardens them would fail the boot here, at its first metadata request: the CLI's STS
     token for the fetch step (its try budget planted down from ten minutes to three tries), then
-    the ranks step's own address."""
+    the ranks step's own address. (The boot is planted to end with the ranks step, and the
+    lustre step, whose CLI calls for the mount target are refused too, to three mount tries
+    instead of MOUNT_ATTEMPTS: each was an `aliyun` call refused with 403.)"""
+    from trainstack_components.boot.steps import MOUNT_ATTEMPTS
     text = planted(alicloud("ebmgn8v").user_data, "tries_left=100", "tries_left=3")
+    text = planted(text, f"for attempt in $(seq 1 {MOUNT_ATTEMPTS}); do\n      if mountpoint -q",
+                   "for attempt in $(seq 1 3); do\n      if mountpoint -q")
+    text = through_step(text, "ranks")
     failures = one_box_failures(alicloud("ebmgn8v", text, hardened=True), tmp_path)
     assert any("step `fetch` exited 1" in f and "403" in f for f in failures), failures
     assert any("step `ranks` exited" in f and "403" in f for f in failures), failures

@@ -1,25 +1,30 @@
 """GCP A3 Ultra in node boxes (issue 31): the user data as the instance template's metadata
 carries it boots for real on the Ubuntu accelerator image's contents (no Docker, no container
 toolkit, no python3-venv: the packages step installs them from signed repositories); the gIB
-repository works only with Google's key imported; two boxes run and bench through docker. A3
-Mega pulls Google's gce-ai-infra images after logging Docker in with its service account."""
+repository works only with Google's key imported; a box runs and benches (fabric, storage)
+through docker. A3 Mega pulls Google's gce-ai-infra images after logging Docker in with its
+service account; two A3 Mega boxes run and bench (training too). The two shapes' boot scripts
+differ only in what each box does alone (fabric, NCCL environment, node.env, health): the
+two-box run of the ranks step, the rendezvous and the training is A3 Mega's."""
 from __future__ import annotations
 
 import pytest
 
-from tests.box.box_helpers import one_box_failures, planted, refused_run_logs, run_and_bench
+from tests.box.box_helpers import (one_box_failures, planted, refused_run_logs, run_and_bench,
+                                   through_step)
 from tests.box.cases import gcp
 from tools.nodebox.box import Cluster
 
 pytestmark = [pytest.mark.box, pytest.mark.xdist_group("torchrun")]
 
 
-def test_two_a3_ultra_boxes_boot_run_and_bench_in_the_container(tmp_path):
+def test_an_a3_ultra_box_boots_runs_and_benches_in_the_container(tmp_path):
     case = gcp("a3-ultra")
-    cluster = Cluster(case, tmp_path)
+    cluster = Cluster(case, tmp_path, nodes=1)
     try:
         cluster.boot(timeout=400, keep=True)
-        run_and_bench(cluster, case, tmp_path)
+        # two boxes and the training part through this container path: A3 Mega's test below
+        run_and_bench(cluster, case, tmp_path, training=False)
         for box in cluster.boxes:
             assert (box.root / "usr/local/gib/lib64").is_dir()          # nccl-gib installed
             assert "/usr/local/gib" in (box.root / "etc/trainstack/container-mounts").read_text()
@@ -30,7 +35,7 @@ def test_two_a3_ultra_boxes_boot_run_and_bench_in_the_container(tmp_path):
 def test_the_gib_repository_without_its_key_fails_the_fabric_step(tmp_path):
     key = ("curl -fsSL https://packages.cloud.google.com/apt/doc/apt-key.gpg | gpg --dearmor "
            "--yes -o /etc/apt/keyrings/cloud.google.gpg")
-    text = planted(gcp("a3-ultra").user_data, key, "true")
+    text = through_step(planted(gcp("a3-ultra").user_data, key, "true"), "fabric")
     failures = one_box_failures(gcp("a3-ultra", text), tmp_path, timeout=300)
     assert any("step `fabric` exited" in f and "packages.cloud.google.com" in f
                and ("NO_PUBKEY" in f or "not signed" in f or "keyring" in f)
@@ -104,9 +109,10 @@ def test_two_a3_mega_boxes_boot_run_and_bench_in_the_container(tmp_path):
 
 def test_the_tcpxo_installer_without_the_hosts_var_lib_fails_the_fabric_step(tmp_path):
     """The installer image writes the plugin into whatever /var/lib it sees: without the host's
-    mounted, the host gets nothing, and the fabric step names the missing plugin folder."""
-    text = planted(gcp("a3-mega").user_data, "docker run --rm -v /var/lib:/var/lib ",
-                   "docker run --rm ")
+    mounted, the host gets nothing, and the fabric step names the missing plugin folder. (The
+    boot is planted to end with that step.)"""
+    text = through_step(planted(gcp("a3-mega").user_data, "docker run --rm -v /var/lib:/var/lib ",
+                                "docker run --rm "), "fabric")
     failures = one_box_failures(gcp("a3-mega", text), tmp_path, timeout=400)
     assert any("step `fabric` exited 1" in f and "the fabric's paths for the job container are "
                "missing: /var/lib/tcpxo/lib64" in f for f in failures), failures
@@ -116,9 +122,11 @@ def test_an_rxdm_that_never_says_ready_fails_the_fabric_step(tmp_path):
     """A3 Mega's fabric step waits for the TCPXO daemon's own "ready" (Google's startup probe:
     `Buffer manager initialization completed` in $HEALTH_CHECK_LOG_FILE), not for its container
     to have started. Planted: the daemon is not told where to write it, so it never says so; the
-    step fails after its deadline, naming the daemon, instead of letting jobs in."""
-    text = planted(gcp("a3-mega").user_data, "-e HEALTH_CHECK_LOG_FILE=/run/tcpx/health-check",
-                   "-e RXDM_UNUSED=1")
+    step fails after its deadline, naming the daemon, instead of letting jobs in. (The boot is
+    planted to end with that step.)"""
+    text = through_step(planted(gcp("a3-mega").user_data,
+                                "-e HEALTH_CHECK_LOG_FILE=/run/tcpx/health-check",
+                                "-e RXDM_UNUSED=1"), "fabric")
     failures = one_box_failures(gcp("a3-mega", text), tmp_path, timeout=400)
     assert any("step `fabric` exited 1" in f and "the RxDM (trainstack-rxdm.service) did not "
                "write 'Buffer manager initialization completed' to /run/tcpx/health-check "
