@@ -20,8 +20,12 @@ GCP Managed Lustre 250 0.21; CPFS 0.244; AMLFS not cited -> the lowest, 0.145.
 Baselines (unchanged clusters, worked once here and used by the cases):
   AWS: 2 x 55.04 x 96 h (stop Schedule at 96 h) = 10,567.68; FSx 4,800 x 0.28211 = 1,354.13
     (at most 1,454 if read as GiB); total ~11,922 under the 20,000 budget.
-  GCP: 2 x 86.7599 x 96 h (maxRunDuration 96 h) = 16,656.90; Lustre 36,000 x 0.21 = 7,560;
-    total 24,216.90 (the fixture's 20,000 would be over: each GCP case sets its budget).
+  GCP: 2 x 86.7599 x 96 h (maxRunDuration 96 h) = 16,656.90; Lustre 36,000 x 0.21 = 7,560
+    (it bills per provisioned GiB-hour until deleted: the VMs' stop does not stop it); the
+    bucket fed from it, priced at the filesystem's size (docs: "the bucket fed from them"),
+    36,000 GiB = 38,654.71 GB x 0.02 = 773.09 (left out of this sum before the first run: my
+    arithmetic slip, no verdict changes); total 24,990 (the fixture's 20,000 would be over:
+    each GCP case sets its budget).
   Azure: 2 x 98.32 x 96 h (autoscale stop at 96 h) = 18,877.44; AMLFS 8 TiB x 0.145 <= 1,276;
     ~20,150 (over the fixture's 20,000: each Azure case sets 50,000).
   Alibaba: 2 x 58.2708 x 96 h (autoReleaseTime) = 11,187.99; CPFS 3,600 x 0.244 = 878.40;
@@ -244,10 +248,26 @@ def test_a20_cap_from_config_instead_of_budget(pack):
     check(pack, aws_cluster(), AWS, {SPEND: "fail"}, config={SPEND: {"maxMonthlyUsd": 11000}})
 
 
+def test_a21_fsx_bills_past_the_nodes_stop(pack):
+    """(Added after the first run, expectation written before running it.) Budget 11,500, the
+    stop at 96 h kept. Truth: nodes 10,567.68; FSx 4,800 GiB x 0.28211 x 1.073741824 = 1,453.98
+    for the whole month (FSx bills per provisioned GB-month, used or not, after the nodes stop:
+    aws.amazon.com/fsx/lustre/pricing, docs/billing-after-stop.md); bucket at the filesystem's
+    size 5,153.96 GB x 0.023 = 118.54; total 12,140.20 > 11,500: spend fail."""
+    check(pack, aws_cluster(budget_usd="11500.00"), AWS, {SPEND: "fail"})
+
+
 # ============================================================== GCP (gcp_cluster)
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review46: the pack prices the Managed Lustre for the VMs' lifetime only (36,000 GiB x "
+    "0.21 x 96/730 = 994 instead of 7,560), so the estimate is 18,425 and a 20,000 budget "
+    "passes; the filesystem bills per provisioned GiB-hour until it is deleted, and the stop "
+    "stops only the VMs (cloud.google.com/managed-lustre/pricing; the project's own "
+    "docs/billing-after-stop.md: after a deadline the Managed Lustre still bills). Truth "
+    "16,656.90 + 7,560 + 773.09 = 24,990 > 20,000. Class: priced below the truth"))
 def test_g01_budget_cut_to_20k(pack):
-    """Budget 20,000 (the fixture's): 24,216.90 > 20,000: spend fail."""
+    """Budget 20,000 (the fixture's): 16,656.90 + 7,560 + 773.09 = 24,990 > 20,000: fail."""
     check(pack, gcp_cluster(budget_units="20000"), GCP, {SPEND: "fail"})
 
 
@@ -411,8 +431,12 @@ def test_l02_cpfs_in_zone_b(pack):
 
 
 def test_l03_bucket_in_hangzhou(pack):
-    """PR: the OSS bucket the nodes read created by a cn-hangzhou provider: SSZ fail."""
-    check(pack, alicloud_cluster(bucket_region="cn-hangzhou"), ALI, {SSZ: "fail"})
+    """PR: the OSS bucket the nodes read created by a cn-hangzhou provider: SSZ fail.
+    (First run: I set only the fixture's provider_region, which the gRPC harness ignores when
+    the stack's provider is given: my mistake; the bucket now carries its own provider.)"""
+    stack = alicloud_cluster()
+    by_name(stack, "data").provider = {"region": "cn-hangzhou"}
+    check(pack, stack, ALI, {SSZ: "fail"})
 
 
 def test_l04_ssh_rule_open_to_world(pack):
@@ -423,6 +447,13 @@ def test_l04_ssh_rule_open_to_world(pack):
     check(pack, alicloud_cluster() + [rule], ALI, {NPI: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review46: a CPFS file system with encryptType 0 (also missing, or 3) passes "
+    "encryption-at-rest while a standard NAS with 0 fails; docs/policies.md promises 'every "
+    "NAS file system (not only CPFS) encrypt_type 1 or 2' (remediation: 'CPFS encrypt_type 1 "
+    "or 2'), and alicloud_nas_file_system's encrypt_type applies to cpfs too (0 = none; "
+    "terraform-provider-alicloud docs/r/nas_file_system). Class: blind spot, documented "
+    "promise broken"))
 def test_l05_cpfs_encryption_off(pack):
     """PR: CPFS encryptType 0 (docs: every NAS file system needs encrypt_type 1 or 2): ENC fail."""
     stack = alicloud_cluster()
