@@ -248,6 +248,12 @@ def test_a20_cap_from_config_instead_of_budget(pack):
     check(pack, aws_cluster(), AWS, {SPEND: "fail"}, config={SPEND: {"maxMonthlyUsd": 11000}})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review46: the pack prices the FSx for Lustre for the nodes' 96 h only (4,800 GiB x 0.3029 "
+    "x 96/730 = 191 instead of 1,453.98), estimate 10,877, so an 11,500 budget passes; FSx bills "
+    "per provisioned GB-month until deleted, the Schedule stops only the group "
+    "(aws.amazon.com/fsx/lustre/pricing; docs/billing-after-stop.md). Truth 12,140 > 11,500. "
+    "Class: priced below the truth (same cause as g01)"))
 def test_a21_fsx_bills_past_the_nodes_stop(pack):
     """(Added after the first run, expectation written before running it.) Budget 11,500, the
     stop at 96 h kept. Truth: nodes 10,567.68; FSx 4,800 GiB x 0.28211 x 1.073741824 = 1,453.98
