@@ -474,3 +474,91 @@ def test_l06_spot_nodes_under_a_5k_cap(pack):
     for i in range(2):
         by_name(stack, f"node-{i}").props["spotStrategy"] = "SpotAsPriceGo"
     check(pack, stack, ALI, {}, config={SPEND: {"maxMonthlyUsd": 5000}})
+
+
+# ============================================================== second batch (written before
+# running it; after the first batch's run)
+
+def test_a22_spot_by_mixed_instances_policy_three_p4d_no_stop(pack):
+    """PR: the group switches to a mixedInstancesPolicy on the same template with p4d.24xlarge
+    (4 EFA cards), onDemandBaseCapacity 0, onDemandPercentageAboveBaseCapacity 0 (all spot,
+    docs "Sizes"), size 3, stop removed. 3 x 8.1915 x 730 = 17,939.39 + FSx 1,453.98 + bucket
+    118.54 = 19,511.91 < 20,000: pass (on demand 48,087 would fail)."""
+    stack = aws_cluster(nodes=3, max_hours=None)
+    t = by_name(stack, "lt")
+    t.props.update(instanceType="p4d.24xlarge", networkInterfaces=_p4d_efa())
+    n = _nodes(stack)
+    n.props["mixedInstancesPolicy"] = {
+        "instancesDistribution": {"onDemandBaseCapacity": 0.0,
+                                  "onDemandPercentageAboveBaseCapacity": 0.0,
+                                  "spotAllocationStrategy": "capacity-optimized"},
+        "launchTemplate": {"launchTemplateSpecification": {"launchTemplateId": "lt-id",
+                                                           "version": "$Latest"},
+                           "overrides": [{"instanceType": "p4d.24xlarge"}]}}
+    n.deps["mixedInstancesPolicy"] = n.deps.pop("launchTemplate")
+    check(pack, stack, AWS, {})
+
+
+def test_a23_ipv6_https_opened_on_a_security_group(pack):
+    """PR: an inline security group ingress tcp 443 from ::/0 (tagged): NPI fail."""
+    sg = res("aws:ec2/securityGroup:SecurityGroup", "debug-sg", {
+        "vpcId": "vpc-0team", "tags": dict(TAGS), "ingress": [{
+            "protocol": "tcp", "fromPort": 443.0, "toPort": 443.0,
+            "ipv6CidrBlocks": ["::/0"], "cidrBlocks": []}]})
+    check(pack, aws_cluster() + [sg], AWS, {NPI: "fail"})
+
+
+def test_g12_gcp_specific_reservation_added(pack):
+    """PR: a specific reservation of 2 x a3-ultragpu-8g in us-west1-c, the template consuming
+    it (SPECIFIC_RESERVATION). A reservation bills whether used or not, for as long as it
+    exists (cloud.google.com/compute/docs/instances/reservations-overview), the MIG inside adds
+    nothing: 2 x 86.7599 x 730 = 126,669.45 > 60,000: spend fail. RDMA: a specific reservation
+    counts as placement (docs), the template also has its COLLOCATED policy: pass."""
+    stack = gcp_cluster(budget_units="60000")
+    r = res("gcp:compute/reservation:Reservation", "a3-res", {
+        "zone": "us-west1-c", "specificReservationRequired": True,
+        "specificReservation": {"count": 2.0, "instanceProperties": {
+            "machineType": "a3-ultragpu-8g"}}})
+    t = by_name(stack, "template")
+    t.props["reservationAffinity"] = {"type": "SPECIFIC_RESERVATION", "specificReservation": {
+        "key": "compute.googleapis.com/reservation-name", "values": ["a3-res"]}}
+    t.deps["reservationAffinity"] = [r]
+    check(pack, stack + [r], GCP, {SPEND: "fail"})
+
+
+def _filestore(tier, location):
+    return res("gcp:filestore/instance:Instance", "home", {
+        "tier": tier, "location": location,
+        "fileShares": {"name": "home", "capacityGb": 1024.0},
+        "networks": [{"network": "default", "modes": ["MODE_IPV4"]}],
+        "labels": {"owner": "alice", "team": "ml", "cost_center": "1234"}})
+
+
+def test_g13_filestore_regional_tier_mounted(pack):
+    """PR: a 1 TiB Filestore ENTERPRISE (regional) in us-west1 mounted by the template (docs: a
+    regional tier is compared by region only): SSZ pass; at most 1,024 GiB x 0.60 = 614 more ->
+    < 60,000: pass; Filestore is encrypted by Google by default: pass."""
+    stack = gcp_cluster(budget_units="60000")
+    fs = _filestore("ENTERPRISE", "us-west1")
+    by_name(stack, "template").deps["metadata"].append(fs)
+    check(pack, stack + [fs], GCP, {})
+
+
+def test_g14_filestore_zonal_tier_in_other_zone(pack):
+    """PR: the same share as ZONAL tier in us-west1-a, the MIG (mounting it) in us-west1-c:
+    SSZ fail; the rest as g13."""
+    stack = gcp_cluster(budget_units="60000")
+    fs = _filestore("ZONAL", "us-west1-a")
+    by_name(stack, "template").deps["metadata"].append(fs)
+    check(pack, stack + [fs], GCP, {SSZ: "fail"})
+
+
+def test_z10_azure_capacity_reservation_added(pack):
+    """PR: a capacity reservation of 2 x ND96isr_H100_v5 in eastus zone 1 (billed at the
+    pay-as-you-go rate whether used or not, learn.microsoft.com/azure/virtual-machines/
+    capacity-reservation-overview). 2 x 98.32 x 730 = 143,547.20 > 50,000: spend fail."""
+    cr = res("azure-native:compute:CapacityReservation", "h100-cr", {
+        "capacityReservationGroupName": "crg", "resourceGroupName": "ml-rg",
+        "location": "eastus", "zones": ["1"],
+        "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 2.0}, "tags": dict(TAGS)})
+    check(pack, azure_cluster(budget_amount=50000.0) + [cr], AZ, {SPEND: "fail"})
