@@ -562,3 +562,53 @@ def test_z10_azure_capacity_reservation_added(pack):
         "location": "eastus", "zones": ["1"],
         "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 2.0}, "tags": dict(TAGS)})
     check(pack, azure_cluster(budget_amount=50000.0) + [cr], AZ, {SPEND: "fail"})
+
+
+# ============================================================== third batch (written before
+# running it)
+
+def test_a24_bucket_encryption_switched_to_sse_s3(pack):
+    """PR: the bucket's SSE configuration aws:kms -> AES256 (docs: a declared configuration
+    must name aws:kms, aws:kms:dsse or AES256): all pass."""
+    stack = aws_cluster()
+    sse = find(stack, "BucketServerSideEncryptionConfiguration")
+    sse.props["rules"] = [{"applyServerSideEncryptionByDefault": {"sseAlgorithm": "AES256"}}]
+    check(pack, stack, AWS, {})
+
+
+def test_a25_root_volume_relies_on_encryption_by_default(pack):
+    """PR: a 500 GiB gp3 root volume with `encrypted` unset, beside aws:ebs/encryptionByDefault
+    enabled in us-east-1 (docs: covers volumes of its own region): all pass."""
+    stack = aws_cluster()
+    by_name(stack, "lt").props["blockDeviceMappings"] = [{"deviceName": "/dev/xvda", "ebs": {
+        "volumeSize": 500.0, "volumeType": "gp3"}}]
+    ebd = res("aws:ebs/encryptionByDefault:EncryptionByDefault", "ebs-default",
+              {"enabled": True, "region": "us-east-1"})
+    check(pack, stack + [ebd], AWS, {})
+
+
+def test_a26_budget_period_starts_next_month(pack):
+    """PR: the budget's timePeriodStart moved to 2027-01-01_00:00 (docs: a budget whose period
+    has not begun tracks nothing now: neither the cap nor the alarm): spend fail (no alarm)."""
+    stack = aws_cluster()
+    by_name(stack, "budget").props["timePeriodStart"] = "2027-01-01_00:00"
+    check(pack, stack, AWS, {SPEND: "fail"})
+
+
+def test_z11_budget_period_ended(pack):
+    """PR: the budget's timePeriod ended 2026-11-30 (docs: ended -> tracks nothing): spend
+    fail."""
+    stack = azure_cluster(budget_amount=50000.0)
+    by_name(stack, "budget").props["timePeriod"] = {"startDate": "2026-01-01T00:00:00Z",
+                                                    "endDate": "2026-11-30T00:00:00Z"}
+    check(pack, stack, AZ, {SPEND: "fail"})
+
+
+def test_l07_tag_renamed_on_one_node(pack):
+    """PR: node-0's `owner` tag renamed `maintainer`: required-tags fail."""
+    stack = alicloud_cluster()
+    node = by_name(stack, "node-0")
+    tags = dict(node.props["tags"])
+    tags["maintainer"] = tags.pop("owner")
+    node.props["tags"] = tags
+    check(pack, stack, ALI, {TAGS_P: "fail"})
