@@ -612,3 +612,23 @@ def test_l07_tag_renamed_on_one_node(pack):
     tags["maintainer"] = tags.pop("owner")
     node.props["tags"] = tags
     check(pack, stack, ALI, {TAGS_P: "fail"})
+
+
+# ============================================================== fourth batch (written before
+# running it): does the filesystem-at-the-nodes'-lifetime pricing of g01/a21 reach Azure and
+# Alibaba too?
+
+def test_z12_amlfs_bills_past_the_scale_set_stop(pack):
+    """The fixture's own 20,000 budget, stop at 96 h. Truth: nodes 18,877.44; AMLFS 8 TiB bills
+    per provisioned TiB-hour until deleted (azure.microsoft.com/pricing/details/managed-lustre;
+    docs/billing-after-stop.md), at least the catalog floor 8,192 GiB x 0.145 = 1,187.84 for
+    the month; >= 20,065.28 > 20,000: spend fail."""
+    check(pack, azure_cluster(), AZ, {SPEND: "fail"})
+
+
+def test_l08_cpfs_bills_past_the_release_time(pack):
+    """maxMonthlyUsd 12,000; nodes released at 96 h. Truth: 11,187.99 + CPFS 3,600 x 0.244 =
+    878.40 for the whole month (CPFS outlives the auto-release: docs/billing-after-stop.md)
+    = 12,066.39 (+ the OSS bucket) > 12,000: spend fail."""
+    check(pack, alicloud_cluster(), ALI, {SPEND: "fail"},
+          config={SPEND: {"maxMonthlyUsd": 12000}})
