@@ -15,7 +15,11 @@ round up to whole hours):
   azure eastus: Standard_ND96isr_H100_v5 98.32 / (no spot price in the catalog).
   alibaba eu-central-1: ecs.gn8v-8x.48xlarge 58.2708 / 7.58244.
 Storage (filesystem_prices.csv, per GB(GiB)-month): FSx PERSISTENT_2 250 MB/s/TiB 0.28211;
-GCP Managed Lustre 250 0.21; CPFS 0.244; AMLFS not cited -> the lowest, 0.145.
+GCP Managed Lustre 250 0.21. Before the first run I took CPFS at 0.244 (the Lingjun row) and
+AMLFS at the 0.145 floor; the catalog's own rows are in storage_prices.csv (my mistake, found
+after the fourth batch's run): AMLFS Durable-Premium-250 0.000373 USD/GiB-h x 730 = 0.2723
+USD/GiB-month, CPFS advance_200 1.4 CNY/GiB-month x fx.csv 0.1375 = 0.1925 USD/GiB-month. No
+verdict of batches 1-3 changes (worked below).
 
 Baselines (unchanged clusters, worked once here and used by the cases):
   AWS: 2 x 55.04 x 96 h (stop Schedule at 96 h) = 10,567.68; FSx 4,800 x 0.28211 = 1,354.13
@@ -26,9 +30,12 @@ Baselines (unchanged clusters, worked once here and used by the cases):
     36,000 GiB = 38,654.71 GB x 0.02 = 773.09 (left out of this sum before the first run: my
     arithmetic slip, no verdict changes); total 24,990 (the fixture's 20,000 would be over:
     each GCP case sets its budget).
-  Azure: 2 x 98.32 x 96 h (autoscale stop at 96 h) = 18,877.44; AMLFS 8 TiB x 0.145 <= 1,276;
-    ~20,150 (over the fixture's 20,000: each Azure case sets 50,000).
-  Alibaba: 2 x 58.2708 x 96 h (autoReleaseTime) = 11,187.99; CPFS 3,600 x 0.244 = 878.40;
+  Azure: 2 x 98.32 x 96 h (autoscale stop at 96 h) = 18,877.44; AMLFS 8,192 GiB x 0.2723 =
+    2,230.70 a month; storage account at the filesystem's 8,796 GB x 0.018 = 158; ~21,266
+    (over the fixture's 20,000: each Azure case sets 50,000; z01: 37,754.88 + 2,388.70 =
+    40,143.58 < 50,000 still).
+  Alibaba: 2 x 58.2708 x 96 h (autoReleaseTime) = 11,187.99; CPFS 3,600 x 0.1925 = 693 a month;
+    bucket at the filesystem's 3,865 GB x 0.0173 = 67 (l06: 1,455.83 + 693 + 67 = 2,216 < 5,000);
     no budget resource on Alibaba: the autoReleaseTime stands in for the alarm (docs).
 """
 from __future__ import annotations
@@ -618,17 +625,27 @@ def test_l07_tag_renamed_on_one_node(pack):
 # running it): does the filesystem-at-the-nodes'-lifetime pricing of g01/a21 reach Azure and
 # Alibaba too?
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review46: the pack prices the Azure Managed Lustre for the nodes' 96 h only (8,192 GiB x 0.2723 x 96/730 = 293 instead of 2,230.70), estimate 19,329 < the 20,000 budget against a truth of 21,266; it "
+    "bills until deleted, the stop stops only the nodes (azure.microsoft.com/pricing/details/managed-lustre; docs/billing-after-stop.md). "
+    "Class: priced below the truth (same cause as g01, a21)"))
 def test_z12_amlfs_bills_past_the_scale_set_stop(pack):
     """The fixture's own 20,000 budget, stop at 96 h. Truth: nodes 18,877.44; AMLFS 8 TiB bills
     per provisioned TiB-hour until deleted (azure.microsoft.com/pricing/details/managed-lustre;
-    docs/billing-after-stop.md), at least the catalog floor 8,192 GiB x 0.145 = 1,187.84 for
-    the month; >= 20,065.28 > 20,000: spend fail."""
+    docs/billing-after-stop.md), 8,192 GiB x 0.2723 = 2,230.70 for the month, + the account at
+    the filesystem's 8,796 GB x 0.018 = 158: 21,266 > 20,000: spend fail."""
     check(pack, azure_cluster(), AZ, {SPEND: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review46: the pack prices the CPFS for the nodes' 96 h only (3,600 GiB x 0.1925 x 96/730 = 91 instead of 693), estimate 11,346 < the 11,500 cap against a truth of 11,948; it "
+    "bills until deleted, the stop stops only the nodes (alibabacloud.com CPFS billing: pay-as-you-go by capacity; docs/billing-after-stop.md). "
+    "Class: priced below the truth (same cause as g01, a21)"))
 def test_l08_cpfs_bills_past_the_release_time(pack):
-    """maxMonthlyUsd 12,000; nodes released at 96 h. Truth: 11,187.99 + CPFS 3,600 x 0.244 =
-    878.40 for the whole month (CPFS outlives the auto-release: docs/billing-after-stop.md)
-    = 12,066.39 (+ the OSS bucket) > 12,000: spend fail."""
+    """maxMonthlyUsd 11,500; nodes released at 96 h. Truth: 11,187.99 + CPFS 3,600 x 0.1925 =
+    693 for the whole month (CPFS outlives the auto-release: docs/billing-after-stop.md) + the
+    bucket 67 = 11,948 > 11,500: spend fail. (Written first with a 12,000 cap and CPFS at the
+    Lingjun row's 0.244 = 12,066; with the catalog's advance_200 row the truth is 11,948, under
+    12,000: my mistake, the cap moved to 11,500 so the case still asks its question.)"""
     check(pack, alicloud_cluster(), ALI, {SPEND: "fail"},
-          config={SPEND: {"maxMonthlyUsd": 12000}})
+          config={SPEND: {"maxMonthlyUsd": 11500}})
