@@ -462,11 +462,11 @@ def test_l04_ssh_rule_open_to_world(pack):
 
 @pytest.mark.xfail(strict=True, reason=(
     "review46: a CPFS file system with encryptType 0 (also missing, or 3) passes "
-    "encryption-at-rest while a standard NAS with 0 fails; docs/policies.md promises 'every "
-    "NAS file system (not only CPFS) encrypt_type 1 or 2' (remediation: 'CPFS encrypt_type 1 "
-    "or 2'), and alicloud_nas_file_system's encrypt_type applies to cpfs too (0 = none; "
-    "terraform-provider-alicloud docs/r/nas_file_system). Class: blind spot, documented "
-    "promise broken"))
+    "encryption-at-rest while a standard NAS with 0 fails; Alibaba Cloud's CPFS 'Data "
+    "encryption' page says CPFS General-purpose takes a KMS key at creation. Open (lead): "
+    "judging it (branch fix46, 57ef273) fails trainstack's own Alibaba plan, whose CPFS takes no "
+    "key, until the component encrypts it; docs/policies.md now says CPFS is not judged, "
+    "where it had promised 'every NAS file system (not only CPFS)'. Class: blind spot"))
 def test_l05_cpfs_encryption_off(pack):
     """PR: CPFS encryptType 0 (docs: every NAS file system needs encrypt_type 1 or 2): ENC fail."""
     stack = alicloud_cluster()
