@@ -344,3 +344,23 @@ def test_c4_malformed_release_time_example_states_no_date(pack):
     expected = bad[0].split("Expected: ", 1)[1].split(". Fix: ", 1)[0]
     assert "yyyy-MM-ddTHH:mm:ssZ" in expected and not re.search(r"\d{4}-\d{2}-\d{2}",
                                                                  expected), expected
+
+
+@pytest.mark.parametrize("where", ["template-interface", "instance-subnet"])
+def test_b10_a_subnet_unknown_at_preview_is_cannot_decide_not_unreadable(pack, where):
+    """The subnet the nodes launch in is an output the program does not create (a stack
+    reference, a data source): unknown at preview, no stack subnet behind it. Its zone is read
+    at apply, so the same-zone verdict is "cannot decide" (undecided), never the mandatory
+    "the GPU nodes' zone cannot be read"."""
+    sb = subnet("b10-b", "us-east-1b")
+    fs = fsx("b10-fs", sb)
+    if where == "template-interface":
+        nic = {"deviceIndex": 0.0, "subnetId": UNKNOWN, "associatePublicIpAddress": "false"}
+        t = lt("b10-lt", "g6e.xlarge", mounts=[fs], networkInterfaces=[nic])
+        i = _from("aws:ec2/instance:Instance", "b10", t)
+    else:
+        t = lt("b10-lt", "g6e.xlarge", mounts=[fs])
+        i = _from("aws:ec2/instance:Instance", "b10", t, subnetId=UNKNOWN)
+    found = run(pack, [sb, fs, t, i, aws_budget()], provider=AWS)
+    assert verdict(found, SSZ) == "undecided", messages(found, SSZ)
+    assert "cannot be read" not in messages(found, SSZ)
