@@ -506,6 +506,15 @@ def _subnet_zones(subnets: Iterable[Resource]) -> list[Any]:
     return out
 
 
+def _interfaces(template: Resource, native: bool) -> list[Any]:
+    """A launch template's network interfaces as a list (one object or a list; aws-native:
+    under launchTemplateData); [UNKNOWN] where the whole input is unknown at preview."""
+    value = template.get("launchTemplateData.networkInterfaces" if native else "networkInterfaces")
+    if isinstance(value, dict):
+        return [value]
+    return _items(value)
+
+
 def template_zones(template: Optional[Resource]) -> list[Any]:
     """The availability zones of the stack subnets an AWS launch template's network interfaces
     name (aws: networkInterfaces, one object or a list; aws-native: under launchTemplateData),
@@ -517,6 +526,9 @@ def template_zones(template: Optional[Resource]) -> list[Any]:
     native = template.type == AWS_NATIVE_LT
     key = "launchTemplateData" if native else "networkInterfaces"
     zones = _subnet_zones(d for d in template.deps.get(key, []) if d.type in _AWS_SUBNETS)
+    if not zones and any(nic is UNKNOWN or (isinstance(nic, dict) and nic.get("subnetId") is UNKNOWN)
+                         for nic in _interfaces(template, native)):
+        return [UNKNOWN]     # a subnet read at apply (no stack subnet behind it): its zone too
     if not zones:
         placed = template.get("launchTemplateData.placement.availabilityZone" if native
                               else "placement.availabilityZone")
@@ -534,6 +546,8 @@ def launch_zones(r: Resource, template: Optional[Resource]) -> list[Any]:
     included in the launch template" (EC2 API RunInstances, LaunchTemplate). [] where none
     reads (a subnet the stack does not create, one unknown at preview)."""
     if r.deps.get("subnetId") or _named(r.get("subnetId")):
+        if not r.deps.get("subnetId") and r.get("subnetId") is UNKNOWN:
+            return [UNKNOWN]     # a subnet read at apply (no stack subnet behind it): its zone too
         return _subnet_zones(d for d in r.deps.get("subnetId", []) if d.type in _AWS_SUBNETS)
     nics = r.deps.get("networkInterfaces", [])
     if nics or _named(r.get("networkInterfaces")):
