@@ -575,10 +575,8 @@ _PERIODS = {"MONTHLY": 1, "MONTH": 1, "BILLINGMONTH": 1, "QUARTERLY": 3,
             "QUARTER": 3, "BILLINGQUARTER": 3, "ANNUALLY": 12, "YEAR": 12, "BILLINGANNUAL": 12,
             "DAILY": 24 / 730}
 
-# Billing service names/ids of the compute that runs GPU nodes, per cloud's budget filters.
-_COMPUTE_SERVICES = {
-    "gcp": ("services/6f81-5844-456a",),          # Compute Engine's Cloud Billing service id
-}
+# GCP: Compute Engine's Cloud Billing service id, as a budgetFilter.services entry names it.
+_GCP_COMPUTE_SERVICE = "services/6f81-5844-456a"
 # AWS: the Service filter's values are Cost Explorer's service names. Instance hours are
 # "Amazon Elastic Compute Cloud - Compute" (shown as "EC2-Instances"); "EC2 - Other" is EBS,
 # snapshots, NAT gateways, data transfer and idle addresses, never instance hours.
@@ -998,7 +996,7 @@ def _gcp_filters(r: Resource, resources: list[Resource],
     parts = [f"{k}={v}" for k, v in f.items() if k in (
         "services", "labels", "subaccounts", "resourceAncestors", "projects") and v]
     services = [str(v).lower() for v in _list(f.get("services"))]
-    covers: Any = not services or any(v in _COMPUTE_SERVICES["gcp"] for v in services)
+    covers: Any = not services or _GCP_COMPUTE_SERVICE in services
     undecided = ""
     projects = [str(v) for v in _list(f.get("projects"))]
     if covers and projects:
