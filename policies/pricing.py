@@ -1,15 +1,16 @@
 """The spend estimate, from the pack's copy of the price catalog the components choose types with.
 
 estimate = sum over GPU node groups of nodes x catalog $/h (spot price for spot groups) x hours
-         + filesystem GiB x $/GiB-month x hours / 730
+         + filesystem GiB x $/GiB-month (the whole month: it bills until destroy)
          + bucket GB x $/GB-month (a retained bucket is billed for the whole month)
 
 nodes = the most the group can run (an ASG's maxSize, a fleet's target capacity, a node pool's
 maximum); a size unknown at preview cannot be priced. hours = 730 (a month left running), or a
 lifetime the plan ENFORCES (inventory.enforced_hours: a schedule that scales the group to 0,
 GCP maxRunDuration, Alibaba autoReleaseTime); a lifetime tag alone is a wish, not a limit.
-The filesystem is priced for the longest of those hours, as `trainstack estimate` prices a run
-(its teardown is the reaper's job, which no plan shows). The bucket is priced at the data-size
+The filesystem is priced for the whole month whatever the nodes' lifetime: every stop scales the
+nodes to 0 and keeps the data (docs/billing-after-stop.md), so the filesystem bills until the stack
+is destroyed, and that teardown (the reaper's, a person's) is in no plan. The bucket is priced at the data-size
 model's figure (components/catalog/data_sizes.py: dataset + starting weights + final checkpoint),
 which the components tag it with (`trainstack:data-mb`); `compare` uses the same model. Without
 that tag (no workload, or a bucket trainstack did not build) the filesystem's capacity is the bound.
@@ -292,6 +293,10 @@ def _n1_with_gpus(g: NodeGroup, machine: str) -> tuple[float, str, str] | str:
     return hourly, f"{machine} + {' + '.join(names)}", "; ".join(dates)
 
 
+# A stop ends the nodes, not the filesystem: it is billed for the month the budget watches.
+_UNTIL_DESTROY = "x 1 month (bills until destroy, whatever the nodes' lifetime)"
+
+
 def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
              buckets: list[Bucket], block_fees: Optional[Mapping[str, float]] = None) -> Estimate:
     result = Estimate(min(HOURS_PER_MONTH, max((HOURS_PER_MONTH if g.lifetime_hours is None
@@ -330,12 +335,12 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
                                    f"the catalog's lowest parallel-filesystem price ({item}) "
                                    "as a lower bound")
             result.lines.append(Line(
-                f"{fs.capacity_gib:,.0f} GiB {product} x at least {floor:.4f} USD/GiB-month x "
-                f"{result.hours:g}/730 h", fs.capacity_gib * floor * result.hours / HOURS_PER_MONTH))
+                f"{fs.capacity_gib:,.0f} GiB {product} x at least {floor:.4f} USD/GiB-month "
+                f"{_UNTIL_DESTROY}", fs.capacity_gib * floor))
             continue
         result.lines.append(Line(
-            f"{fs.capacity_gib:,.0f} GiB {product} x {price.value:.4f} USD/GiB-month x "
-            f"{result.hours:g}/730 h", fs.capacity_gib * price.value * result.hours / HOURS_PER_MONTH))
+            f"{fs.capacity_gib:,.0f} GiB {product} x {price.value:.4f} USD/GiB-month "
+            f"{_UNTIL_DESTROY}", fs.capacity_gib * price.value))
     for bucket in buckets:
         marked, pending = _billed_by(result, marked, pending), bucket.resource.cloud
         tagged = _data_gb(bucket)

@@ -49,6 +49,10 @@ class AlicloudCloud(Cloud):
                             err.problem, err.fix) from None
         # > 20 nodes in LowLatency, spot in a deployment set, > 2,000 SCC nodes: exit 2
         planning.placement(selection.instance, spec.nodes, selection.spot)
+        # The budget pays the storage month before any node hour (a budget that cannot: exit 2
+        # here, before a resource is declared).
+        planning.release(spec.budget.monthly_usd, spec.nodes * selection.price.ondemand_usd_hr,
+                         spec.lifetime_hours, planning.utc_now(), storage=planning.storage_month(spec, selection.region))
         return dataclasses.replace(selection, fabric_note=self.fabric_note(
             selection.instance, selection.use_rdma))
 

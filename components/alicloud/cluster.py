@@ -59,8 +59,9 @@ class AlicloudGpuCluster(GpuCluster):
         ondemand = round(spec.nodes * sel.price.ondemand_usd_hr, 4)
         now = planning.utc_now()
         recorded = pulumi.Config("trainstack").get(LIFETIME_START_KEY.partition(":")[2])
+        storage = planning.storage_month(spec, sel.region)
         rel = planning.release(spec.budget.monthly_usd, ondemand, spec.lifetime_hours,
-                               parse_iso(recorded) if recorded else now, now)
+                               parse_iso(recorded) if recorded else now, now, storage)
         # holdNodes: `trainstack up` scales back after a capacity failure (capacity_guard.py).
         count = 0 if nodes_held() or rel.spent else spec.nodes
         shipped, objects = self._ship_boot_files(name, args, bucket)
@@ -89,7 +90,7 @@ class AlicloudGpuCluster(GpuCluster):
             # The nodes' own value: after the first deploy it stays what that deploy set.
             "auto_release_time": release_at,
             "budget_protection": release_at.apply(
-                lambda at: planning.budget_note(dataclasses.replace(rel, at=at), ondemand)),
+                lambda at: planning.budget_note(dataclasses.replace(rel, at=at), ondemand, storage)),
             "idle_alarm": alarm.name if alarm else None,
             "access": ("Cloud Assistant / Session Manager (no public IP on any node): "
                        "`trainstack connect --stack NAME` (Cloud Assistant "

@@ -9,11 +9,14 @@ import json
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from trainstack_components.catalog import InstanceType
 from trainstack_components.errors import SpecError
 from trainstack_components.tags import OWN_TAGS
+
+if TYPE_CHECKING:
+    from trainstack_components.spec import ClusterSpec
 
 # -- placement ---------------------------------------------------------------------------------
 # A LowLatency deployment set keeps every instance in one zone, at most 20 per zone (cloud-map
@@ -218,23 +221,73 @@ class Release:
     spent: bool = False   # the release time has passed (or is too close): declare no nodes
 
 
+@dataclass(frozen=True)
+class StorageMonth:
+    """What CPFS and the OSS bucket bill in a month. Neither is released with the nodes
+    (docs/billing-after-stop.md): they bill until `destroy`, so the budget pays for them first
+    and buys node hours with the rest."""
+    usd: float
+    what: str
+
+
+def storage_month(spec: "ClusterSpec", region: str) -> StorageMonth:
+    """CPFS at the catalog's cited advance_200 price (the only CPFS tier it prices: an upper
+    bound for advance_100) and the bucket at the OSS price, both converted at the catalog's CNY
+    rate. The bucket holds the data-size model's figure (the `trainstack:data-mb` tag), without
+    a workload the filesystem's capacity: the policy pack's estimate sizes it the same way. A
+    missing price raises: the release time could not keep the month inside the budget."""
+    from trainstack_components.catalog import GIB_PER_GB, cny_per_usd, run_prices
+    from trainstack_components.catalog.data_sizes import data_mb_tag
+    capacity_gib = cpfs_capacity_gib(spec.filesystem.capacity_gib)
+    wl = spec.workload
+    data_mb = data_mb_tag(wl.model_params, wl.train_tokens, wl.method) if wl else None
+    data_gb = int(data_mb) / 1000 if data_mb else capacity_gib / GIB_PER_GB
+    rate = cny_per_usd()
+    _, fs = run_prices.filesystem_price("alicloud", ["alicloud:nas/fileSystem:FileSystem"],
+                                        200, region, rate)
+    oss_price = run_prices.bucket_price("alicloud", region, rate)
+    for price in (fs, oss_price):
+        if price.value is None:
+            raise SpecError("budget.monthly_usd", f"the {price.what} has no cited price "
+                            f"({price.note}), so the release time cannot keep the month inside "
+                            "the budget.", "Report it: the catalog should price CPFS and OSS.")
+    assert fs.value is not None and oss_price.value is not None
+    fs_usd, oss_usd = capacity_gib * fs.value, data_gb * oss_price.value
+    return StorageMonth(fs_usd + oss_usd,
+                        f"{capacity_gib:,} GiB CPFS x {fs.value:.4f} + {data_gb:,.0f} GB OSS x "
+                        f"{oss_price.value:.4f} USD a month = {fs_usd + oss_usd:,.2f} USD")
+
+
 def release_hours(monthly_usd: float, usd_per_hour: float,
                   lifetime_hours: Optional[float]) -> tuple[float, str]:
-    """Hours of compute the budget buys at the cluster's ON-DEMAND price (SpotAsPriceGo bills up
-    to that), or the declared lifetime when that is shorter."""
+    """Hours of compute `monthly_usd` (the budget less the storage month) buys at the cluster's
+    ON-DEMAND price (SpotAsPriceGo bills up to that), or the declared lifetime when shorter.
+    Whole hours, rounded down (from one hour up): the policy pack counts a started hour whole,
+    so 200.5 bought hours would be priced as 201, over the budget."""
     budget_hours = monthly_usd / usd_per_hour
+    if budget_hours >= 1:
+        budget_hours = float(math.floor(budget_hours))
     if lifetime_hours is not None and lifetime_hours < budget_hours:
         return lifetime_hours, "lifetime"
     return budget_hours, "budget"
 
 
 def release(monthly_usd: float, ondemand_usd_per_hour: float, lifetime_hours: Optional[float],
-            start: datetime, now: Optional[datetime] = None) -> Release:
+            start: datetime, now: Optional[datetime] = None,
+            storage: Optional[StorageMonth] = None) -> Release:
     """The release time counted from `start` (the stack's first deploy, as recorded; the clock
     stands in before that). Past it, or less than ECS's 30 minutes ahead, `spent` says so and
-    the program declares no nodes: a later `up` never brings nodes back with a fresh time."""
+    the program declares no nodes: a later `up` never brings nodes back with a fresh time.
+    `storage` (what CPFS and OSS bill in the month) comes out of the budget first."""
     now = now or start
-    hours, bound = release_hours(monthly_usd, ondemand_usd_per_hour, lifetime_hours)
+    left = monthly_usd - (storage.usd if storage else 0.0)
+    if left <= 0:
+        assert storage is not None
+        raise SpecError("budget.monthly_usd",
+                        f"{monthly_usd:,.0f} USD does not cover the storage, which bills for the "
+                        f"whole month whatever the nodes do ({storage.what}), so no node hour "
+                        "is left.", "Raise the budget or ask for a smaller filesystem.")
+    hours, bound = release_hours(left, ondemand_usd_per_hour, lifetime_hours)
     span = timedelta(hours=hours)
     if span < MIN_RELEASE:
         raise SpecError("budget.monthly_usd" if bound == "budget" else "max_hours",
@@ -253,12 +306,13 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def budget_note(rel: Release, usd_per_hour: float) -> str:
+def budget_note(rel: Release, usd_per_hour: float, storage: Optional[StorageMonth] = None) -> str:
     if rel.spent:
         return (f"the release time {rel.at} has passed: the budget (or lifetime) counted from the "
                 "first deploy is spent, so no node is declared. CPFS and OSS stay and keep "
                 "billing; `trainstack destroy` removes the rest.")
-    cause = ("the spec's budget.monthly_usd at the on-demand catalog price"
+    first = f", after the storage month ({storage.what})" if storage else ""
+    cause = (f"the spec's budget.monthly_usd at the on-demand catalog price{first}"
              if rel.bound_by == "budget" else "the declared lifetime (max_hours)")
     return (f"Alibaba Cloud has no budget resource in pulumi-alicloud: trainstack releases every "
             f"node at {rel.at} ({rel.hours:,.1f} h from first deploy, set by {cause}, "

@@ -424,7 +424,8 @@ def _alarm(cloud: str, groups: list, found_budgets: list,
 
 _SMALLER = ("use fewer nodes, spot: true, or a smaller instance type; or enforce a lifetime "
             "(max_hours in the spec, with the schedule/maxRunDuration/autoReleaseTime that "
-            "stops the nodes)")
+            "stops the nodes); or a smaller filesystem (it bills for the whole month, whatever "
+            "the nodes' lifetime)")
 
 
 def _over_caps(caps: Mapping[str, float], est: pricing.Estimate, groups: list,
