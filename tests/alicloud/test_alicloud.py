@@ -308,6 +308,24 @@ def test_spot_release_is_priced_on_demand(example_spec):
         assert hours == 241
 
 
+def test_the_release_time_keeps_the_packs_month_inside_the_budget(example_spec):
+    """The release time and the spend-limit policy price the same month: nodes until the
+    release, CPFS and the bucket for the whole month. Without a workload (the bucket at the
+    filesystem's size) and a 20,000 budget, by hand: CPFS 4,800 GiB x 1.4 CNY / 7.2734 = 923.91;
+    OSS 4,800 GiB = 5,153.96 GB x 0.0173 = 89.16; (20,000 - 1,013.08) / (2 x 49.8728) = 190.35 h,
+    whole hours 190; the pack's estimate 2 x 49.8728 x 190 + 1,013.08 = 19,964.74 <= 20,000.
+    (Before: 20,000 / 99.7456 = 200.5 h, which the pack counted as 201 h plus storage: over.)"""
+    from trainstack.check.offline import run_check
+    spec = scc(example_spec)
+    spec.pop("workload")
+    spec["budget"]["monthly_usd"] = 20000
+    plan = plan_for(spec, "alicloud")
+    assert {_hours_until(n.inputs["autoReleaseTime"]) for n in plan.of_type(INSTANCE)} == {190}
+    spend = next(v for v in run_check(plan) if v.policy == "spend-limit")
+    assert spend.status == "pass", spend
+    assert "estimate 19,965 USD/month" in spend.note
+
+
 def test_top_level_spot_means_the_spot_strategy(example_spec):
     spec = scc(example_spec)
     spec["spot"] = True

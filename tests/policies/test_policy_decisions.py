@@ -388,7 +388,7 @@ def test_a_filesystem_tier_without_a_price_counts_at_the_catalog_floor():
         "storageCapacity": 1200.0, "perUnitStorageThroughput": 40.0, "region": "us-east-1"})
     est = pricing.estimate([], inventory.filesystems([fs]), [])
     floor, item = pricing.catalog.filesystem_floor()
-    assert est.lines[0].usd == pytest.approx(1200 * floor)        # 730/730 h: no GPU group
+    assert est.lines[0].usd == pytest.approx(1200 * floor)        # x 1 month: it bills until destroy
     assert "x at least" in est.lines[0].what and item in est.left_out[0]
     assert "FSx for Lustre" in est.left_out[0] and "lower bound" in est.left_out[0]
 
