@@ -109,8 +109,14 @@ def stop_schedule(asg: Resource, hours: float = 96) -> Resource:
 
 # ----------------------------------------------------------------------------------------- GCP
 
+# Its budget covers its estimate, the filesystem priced for the whole month (it bills until
+# destroy: docs/billing-after-stop.md): 2 x a3-ultragpu-8g 86.7599 USD/h (prices.csv us-west1)
+# x 96 h (maxRunDuration) = 16,657.90; Managed Lustre 36,000 GiB x 0.21 USD/GiB-month
+# (filesystem_prices.csv managed_lustre_250) = 7,560.00; the bucket at the filesystem's size,
+# 36,000 GiB = 38,654.71 GB x 0.02 USD/GB-month (storage_prices.csv gcs_standard_regional
+# us-west1) = 773.09; total 24,990.99, under 30,000 (20,000 would be over).
 def gcp_cluster(zone: str = "us-west1-c", fs_location: Optional[str] = None,
-                bucket_location: str = "US-WEST1", budget_units: str = "20000",
+                bucket_location: str = "US-WEST1", budget_units: str = "30000",
                 max_hours: Optional[str] = "96") -> list[Resource]:
     labels = {"owner": "alice", "team": "ml", "cost_center": "1234",
               **({"trainstack_max-hours": max_hours} if max_hours else {})}
@@ -149,8 +155,15 @@ def gcp_cluster(zone: str = "us-west1-c", fs_location: Optional[str] = None,
 
 # --------------------------------------------------------------------------------------- Azure
 
+# Its budget covers its estimate, the filesystem priced for the whole month (it bills until
+# destroy: docs/billing-after-stop.md): 2 x Standard_ND96isr_H100_v5 98.32 USD/h (prices.csv
+# eastus) x 96 h (the autoscale stop) = 18,877.44; AMLFS 8 TiB = 8,192 GiB x at most 0.000373
+# USD/GiB-h (storage_prices.csv managed_lustre_durable_premium_250, its dearest region) x 730 =
+# 2,230.60; the account at the filesystem's size, 8,192 GiB = 8,796.09 GB x at most 0.02024
+# USD/GB-month (blob_hot_lrs_data_stored, its dearest region) = 178.03; total at most
+# 21,286.07, under 25,000 (the example's budget; 20,000 would be over).
 def azure_cluster(zone: str = "1", fs_zone: Optional[str] = None,
-                  account_location: str = "eastus", budget_amount: float = 20000.0,
+                  account_location: str = "eastus", budget_amount: float = 25000.0,
                   max_hours: Optional[str] = "96") -> list[Resource]:
     tags = {**OWNER_TAGS, **({"trainstack:max-hours": max_hours} if max_hours else {})}
     vmss = res("azure-native:compute:VirtualMachineScaleSet", "nodes",

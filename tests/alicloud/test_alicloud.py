@@ -268,14 +268,20 @@ def test_auto_release_time_is_what_monthly_usd_buys_at_the_catalog_price(example
     example_spec["workload"].pop("max_hours")  # no declared lifetime: the budget decides
     plan = plan_for(example_spec, "alicloud")
     # catalog sources: ecs.ebmgn8v.48xlarge in eu-central-1, 58.2708 USD/h on demand; 2 nodes
-    # = 116.5416 USD/h; 20,000 USD buys 171.61 h
+    # = 116.5416 USD/h. The storage month comes out of the 25,000 budget first (it bills until
+    # destroy): CPFS 4,800 GiB (4 x 1,200 GiB steps) x 1.4 CNY/GiB-month
+    # (cpfs_200mbps_per_tib_EXAMPLE) / 7.2734 CNY per USD (fx.csv) = 923.91, + OSS 26.4 GB (13e9
+    # x 2 B weights + 1e8 tokens x 4 B; a LoRA run writes back no full checkpoint) x 0.0173
+    # USD/GB-month (oss_standard_lrs) = 0.46: 924.37. (25,000 - 924.37) / 116.5416 = 206.58 h,
+    # rounded down to whole hours (the pack counts a started hour): 206 h.
     assert plan.inputs.selection.instance.name == "ecs.ebmgn8v.48xlarge"
     price = 2 * 58.2708
-    expected = (NOW + timedelta(hours=20000 / price)).replace(microsecond=0)
     stamps = {n.inputs["autoReleaseTime"] for n in plan.of_type(INSTANCE)}
-    assert stamps == {expected.strftime("%Y-%m-%dT%H:%M:%SZ")}
-    assert _hours_until(stamps.pop()) * price <= 20000
-    assert "no budget resource" in plan.outputs["budget_protection"]
+    assert stamps == {"2026-12-09T22:00:00Z"}   # NOW (2026-12-01T08:00Z) + 206 h
+    assert _hours_until(stamps.pop()) * price + 924.37 <= 25000
+    note = plan.outputs["budget_protection"]
+    assert "no budget resource" in note and "206.0 h from first deploy" in note
+    assert "after the storage month (4,800 GiB CPFS" in note
 
 
 def test_a_declared_lifetime_shorter_than_the_budget_wins(plan):
@@ -296,8 +302,28 @@ def test_spot_release_is_priced_on_demand(example_spec):
         assert n.inputs["spotStrategy"] == "SpotAsPriceGo"
         hours = _hours_until(n.inputs["autoReleaseTime"])
         # on-demand 49.8728 USD/h per node (catalog sources): SpotAsPriceGo can bill up to it, so
-        # 20,000 / (2 x 49.8728) = 200.51 h, not 20,000 / (2 x spot)
-        assert hours == pytest.approx(20000 / (2 * 49.8728), abs=1 / 3600)
+        # the 25,000 budget less the 924.37 storage month (CPFS 923.91 + OSS 0.46, worked in
+        # test_auto_release_time_is_what_monthly_usd_buys_at_the_catalog_price) buys
+        # 24,075.63 / (2 x 49.8728) = 241.37 h, whole hours 241; not / (2 x spot)
+        assert hours == 241
+
+
+def test_the_release_time_keeps_the_packs_month_inside_the_budget(example_spec):
+    """The release time and the spend-limit policy price the same month: nodes until the
+    release, CPFS and the bucket for the whole month. Without a workload (the bucket at the
+    filesystem's size) and a 20,000 budget, by hand: CPFS 4,800 GiB x 1.4 CNY / 7.2734 = 923.91;
+    OSS 4,800 GiB = 5,153.96 GB x 0.0173 = 89.16; (20,000 - 1,013.08) / (2 x 49.8728) = 190.35 h,
+    whole hours 190; the pack's estimate 2 x 49.8728 x 190 + 1,013.08 = 19,964.74 <= 20,000.
+    (Before: 20,000 / 99.7456 = 200.5 h, which the pack counted as 201 h plus storage: over.)"""
+    from trainstack.check.offline import run_check
+    spec = scc(example_spec)
+    spec.pop("workload")
+    spec["budget"]["monthly_usd"] = 20000
+    plan = plan_for(spec, "alicloud")
+    assert {_hours_until(n.inputs["autoReleaseTime"]) for n in plan.of_type(INSTANCE)} == {190}
+    spend = next(v for v in run_check(plan) if v.policy == "spend-limit")
+    assert spend.status == "pass", spend
+    assert "estimate 19,965 USD/month" in spend.note
 
 
 def test_top_level_spot_means_the_spot_strategy(example_spec):
@@ -414,7 +440,7 @@ def test_tags_on_every_resource_that_takes_them(cluster):
     for n in plan.of_type(INSTANCE):
         # The node alone also says the spec's budget (spend-limit's cap: Alibaba has no budget
         # resource); its disks carry the cluster's tags.
-        assert n.inputs["tags"] == {**n.inputs["volumeTags"], "trainstack:budget-usd": "20000"}
+        assert n.inputs["tags"] == {**n.inputs["volumeTags"], "trainstack:budget-usd": "25000"}
 
 
 # ----------------------------------------------------------------------------- the commands

@@ -160,12 +160,59 @@ def test_a_file_system_too_slow_for_any_data_flow_is_refused(gib, kind, least):
 def test_release_time_is_what_the_budget_buys():
     rel = planning.release(20000, 116.5416, None, NOW)
     assert rel.bound_by == "budget"
-    hours = 20000 / 116.5416
-    expected = (NOW + timedelta(hours=hours)).replace(microsecond=0)
-    assert rel.at == expected.strftime("%Y-%m-%dT%H:%M:%SZ")
+    # 20,000 / 116.5416 = 171.61 h, whole hours rounded down: 171 h after 2026-12-01T08:00Z.
+    assert (rel.hours, rel.at) == (171, "2026-12-08T11:00:00Z")
     # never later than the budget allows: the cluster's cost up to the release is within budget
     released = datetime.strptime(rel.at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
     assert (released - NOW).total_seconds() / 3600 * 116.5416 <= 20000
+
+
+def test_the_budget_buys_whole_hours_rounded_down():
+    """The pack counts a started hour whole: 200.5 bought hours would be priced as 201, over
+    the budget. 20,050 / 100 = 200.5 h -> 200 h (2026-12-09T16:00Z)."""
+    rel = planning.release(20050, 100, None, NOW)
+    assert (rel.hours, rel.at, rel.bound_by) == (200, "2026-12-09T16:00:00Z", "budget")
+    assert planning.release_hours(20050, 100, None) == (200, "budget")
+    assert planning.release_hours(20099.99, 100, None) == (200, "budget")   # 200.9999 h
+    assert planning.release_hours(20100, 100, None) == (201, "budget")      # exactly 201 h
+    # A declared lifetime shorter than the whole hours still wins, as declared.
+    assert planning.release_hours(20050, 100, 150.5) == (150.5, "lifetime")
+
+
+def test_the_storage_month_comes_out_of_the_budget_first():
+    storage = planning.StorageMonth(1050.0, "CPFS and OSS for the month")
+    # (21,100 - 1,050) / 100 = 200.5 h -> 200 h: the budget pays the month's storage first.
+    rel = planning.release(21100, 100, None, NOW, storage=storage)
+    assert (rel.hours, rel.at) == (200, "2026-12-09T16:00:00Z")
+    note = planning.budget_note(rel, 100, storage)
+    assert "after the storage month (CPFS and OSS for the month)" in note
+
+
+@pytest.mark.parametrize("budget", [1050, 500])
+def test_a_budget_that_does_not_cover_the_storage_month_is_refused(budget):
+    storage = planning.StorageMonth(1050.0, "4,800 GiB CPFS ...")
+    with pytest.raises(SpecError) as err:
+        planning.release(budget, 100, None, NOW, storage=storage)
+    assert err.value.field == "budget.monthly_usd"
+    assert "does not cover the storage" in str(err.value)
+
+
+def test_the_storage_month_of_the_example(example_spec):
+    """CPFS at the catalog's cited row and OSS at its row, CNY converted at fx.csv, by hand:
+    4,800 GiB (4 x 1,200 GiB steps) x 1.4 CNY/GiB-month (storage_prices.csv
+    cpfs_200mbps_per_tib_EXAMPLE) / 7.2734 CNY per USD = 923.9145; the bucket at the data-size
+    model's 26,400 MB (13e9 params x 2 B + 1e8 tokens x 4 B; LoRA: no full checkpoint) = 26.4 GB
+    x 0.0173 USD/GB-month (oss_standard_lrs) = 0.4567; 924.3713 USD."""
+    from trainstack_components.spec import parse_spec
+    month = planning.storage_month(parse_spec(example_spec, "t"), "cn-beijing")
+    assert month.usd == pytest.approx(4800 * 1.4 / 7.2734 + 26.4 * 0.0173)
+    assert month.usd == pytest.approx(924.3713, abs=1e-4)
+    # Without a workload the bucket holds what the filesystem holds: 4,800 GiB = 5,153.96 GB.
+    # A 4,000 GiB request rounds up to 4,800 GiB (1,200 GiB steps).
+    example_spec.pop("workload")
+    example_spec["filesystem"]["capacity_gib"] = 4000
+    month = planning.storage_month(parse_spec(example_spec, "t"), "cn-beijing")
+    assert month.usd == pytest.approx(4800 * 1.4 / 7.2734 + 4800 * 2 ** 30 / 1e9 * 0.0173)
 
 
 def test_a_shorter_lifetime_wins():

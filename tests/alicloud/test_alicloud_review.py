@@ -257,9 +257,25 @@ def test_spot_release_is_the_budget_over_the_on_demand_price():
     spec["workload"].pop("max_hours")
     spec["clouds"]["alicloud"]["capacity"] = {"type": "spot"}
     plan = plan_for(spec, "alicloud")
-    # sccgn7ex in cn-beijing: 49.8728 USD/h on demand, 15.4686 spot (components/catalog).
-    assert _hours(plan) == pytest.approx(20000 / (2 * 49.8728), abs=1 / 3600)  # 200.5 h
-    assert _hours(plan) < 20000 / (2 * 15.4686)
+    # sccgn7ex in cn-beijing: 49.8728 USD/h on demand, 15.4686 spot (components/catalog). The
+    # 25,000 budget less the storage month (CPFS 4,800 GiB x 1.4 CNY / 7.2734 = 923.91 + OSS
+    # 26.4 GB x 0.0173 = 0.46: 924.37) buys 24,075.63 / (2 x 49.8728) = 241.37 h: 241 whole h.
+    assert _hours(plan) == 241
+    assert _hours(plan) < 24075.63 / (2 * 15.4686)
+
+
+@pytest.mark.parametrize("budget", [900, 924])
+def test_a_budget_below_the_storage_month_exits_2(tmp_path, budget):
+    """CPFS and OSS bill for the whole month whatever the nodes do (docs/billing-after-stop.md):
+    the example's month is 4,800 GiB x 1.4 CNY / 7.2734 = 923.91 + 26.4 GB x 0.0173 = 0.46 =
+    924.37 USD, so a budget of 900 or 924 buys no node hour: `plan` refuses it, naming the
+    field, before any resource is declared."""
+    spec = _example()
+    spec["budget"]["monthly_usd"] = budget
+    result = runner.invoke(app, ["plan", "--spec", str(write_spec(tmp_path, spec)),
+                                 "--cloud", "alicloud"])
+    assert_clean_error(result, "budget.monthly_usd", "does not cover the storage",
+                       "4,800 GiB CPFS")
 
 
 def test_release_counts_from_the_recorded_first_deploy():

@@ -167,7 +167,7 @@ def test_bucket_not_retained_when_the_spec_says_so(example_spec):
 
 def test_budget_amount_thresholds_emails_and_tag_filter(plan):
     budget = one(plan, "aws:budgets/budget:Budget")
-    assert budget.inputs["limitAmount"] == "20000.00" and budget.inputs["limitUnit"] == "USD"
+    assert budget.inputs["limitAmount"] == "25000.00" and budget.inputs["limitUnit"] == "USD"
     assert budget.inputs["timeUnit"] == "MONTHLY" and budget.inputs["budgetType"] == "COST"
     notes = budget.inputs["notifications"]
     # 50/80/100 % actual (e-mail), 90 % actual and the 100 % forecast (the stop, issue 19).

@@ -38,7 +38,11 @@ def h100(spec):
 def h200(spec):
     spec["gpu"] = ["H200"]
     spec["clouds"]["azure"].update(region="swedencentral", zone="2")
-    spec["budget"]["monthly_usd"] = 40000
+    # 3 x 110.272 USD/h (prices.csv swedencentral) x 96 h = 31,758.34; AMLFS 32 TiB = 32,768 GiB
+    # x 0.000373 USD/GiB-h (storage_prices.csv managed_lustre_durable_premium_250 swedencentral)
+    # x 730 = 8,922.40 for the whole month (it bills until destroy); the workload's 26.4 GB of
+    # blob x 0.016928 = 0.45: 40,681.19, under 45,000 (40,000 would be over).
+    spec["budget"]["monthly_usd"] = 45000
     spec["nodes"] = 3
     spec["filesystem"]["capacity_gib"] = 30 * 1024  # 32 TiB at 250 MB/s/TiB -> a /26
     return spec

@@ -348,7 +348,7 @@ def test_budget_thresholds_filter_and_email_channels(example_spec):
     plan = plan_for(example_spec, "gcp")
     budget = one(plan, BUDGET)
     assert budget.inputs["billingAccount"] == "000000-000000-000000"
-    assert budget.inputs["amount"] == {"specifiedAmount": {"currencyCode": "USD", "units": "20000"}}
+    assert budget.inputs["amount"] == {"specifiedAmount": {"currencyCode": "USD", "units": "25000"}}
     rules = [(r["spendBasis"], r["thresholdPercent"]) for r in budget.inputs["thresholdRules"]]
     assert [p for basis, p in rules if basis == "CURRENT_SPEND"] == [0.5, 0.8, 1.0, 1.2]
     # plus the forecast rule the budget stop acts on (components/gcp/budget_action.py)

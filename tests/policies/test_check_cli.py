@@ -165,6 +165,10 @@ def test_json_output_shape():
         "storage-same-zone", "spend-limit", "required-tags", "rdma-for-multinode",
         "no-public-ingress", "encryption-at-rest", "bucket-retained"]
     spend = report["policies"][1]
-    # FSx is now plain 4,800 GiB at 250 (1,453.98 USD/month), not EFA at 1000 (4,373.81):
-    # (4,373.81 - 1,453.98) x 96/730 h = 384 USD less than the 11,143 before issue 20
-    assert spend["note"].startswith("estimate 10,759 USD/month")
+    # FSx is now plain 4,800 GiB at 250 (1,453.98 USD/month), not EFA at 1000 (4,373.81), and
+    # priced for the whole month (it bills until destroy): 2 x 55.04 x 96 h = 10,567.68 +
+    # 4,800 x 0.28211 x 1.073741824 = 1,453.98 + the workload's 26 GB bucket x 0.023 = 0.60
+    # = 12,022.26, against the example's 25,000 budget.
+    assert spend["note"].startswith("estimate 12,022 USD/month")
+    assert "x 1 month (bills until destroy" in spend["note"]
+    assert spend["note"].endswith("vs cap 25,000 USD (budget)")

@@ -354,7 +354,7 @@ def test_azure_held_at_zero_outside_its_windows_runs_until_the_last_window_ends(
     assert azure_set(held, {**window, "fixedDate": None}).lifetime_hours is None
 
 
-def test_storage_is_priced_for_the_longest_lifetime_and_the_bucket_for_its_data():
+def test_storage_is_priced_for_the_whole_month_and_the_bucket_for_its_data():
     stack = aws_group()
     stack.append(schedule(stack[2], 73))
     fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "fs", {
@@ -364,12 +364,16 @@ def test_storage_is_priced_for_the_longest_lifetime_and_the_bucket_for_its_data(
         inventory.DATA_MB_TAG: "500000"}})
     est = pricing.estimate(inventory.node_groups(stack), inventory.filesystems([fs]),
                            inventory.buckets([bucket]))
-    # compute 6.88 x 73 = 502.24; FSx 0.28211 USD/GB-month = 0.28211 x 1.073741824 USD/GiB-month,
-    # x 4,800 GiB x 73/730 = 145.40; bucket 500,000 MB = 500 GB x 0.023 = 11.50.
-    assert [round(line.usd, 2) for line in est.lines] == [502.24, 145.40, 11.50]
-    assert est.lines[1].what == "4,800 GiB FSx for Lustre x 0.3029 USD/GiB-month x 73/730 h"
+    # compute 6.88 x 73 = 502.24 (the schedule stops the nodes at 73 h); FSx (filesystem_prices.csv
+    # fsx_lustre_persistent2_250) 0.28211 USD/GB-month = 0.28211 x 1.073741824 = 0.302913 USD/GiB-month,
+    # x 4,800 GiB x 1 month = 1,453.98: the whole month, not 73/730 of it, since a stop keeps the
+    # filesystem and it bills until destroy (docs/billing-after-stop.md); bucket 500,000 MB =
+    # 500 GB x 0.023 (s3_standard_first_50tb) = 11.50. Total 502.24 + 1,453.98 + 11.50 = 1,967.72.
+    assert [round(line.usd, 2) for line in est.lines] == [502.24, 1453.98, 11.50]
+    assert est.lines[1].what == ("4,800 GiB FSx for Lustre x 0.3029 USD/GiB-month x 1 month "
+                                 "(bills until destroy, whatever the nodes' lifetime)")
     assert est.lines[2].what == "bucket holding the workload's data 500 GB x 0.0230 USD/GB-month"
-    assert est.describe() == ("659 USD/month (" + "; ".join(
+    assert est.describe() == ("1,968 USD/month (" + "; ".join(
         f"{line.what} = {line.usd:,.0f}" for line in est.lines) + "; " + P5_4XL_DATE + ")")
     # Without the data tag the bucket holds what the filesystem holds: 4,800 GiB = 5,153.96 GB.
     bucket.props["tags"] = {}
@@ -384,7 +388,7 @@ def test_a_filesystem_tier_without_a_price_counts_at_the_catalog_floor():
         "storageCapacity": 1200.0, "perUnitStorageThroughput": 40.0, "region": "us-east-1"})
     est = pricing.estimate([], inventory.filesystems([fs]), [])
     floor, item = pricing.catalog.filesystem_floor()
-    assert est.lines[0].usd == pytest.approx(1200 * floor)        # 730/730 h: no GPU group
+    assert est.lines[0].usd == pytest.approx(1200 * floor)        # x 1 month: it bills until destroy
     assert "x at least" in est.lines[0].what and item in est.left_out[0]
     assert "FSx for Lustre" in est.left_out[0] and "lower bound" in est.left_out[0]
 
@@ -648,7 +652,8 @@ def test_the_estimate_above_the_cap_message():
         "500.00 USD/month. "
         "Fix: use fewer nodes, spot: true, or a smaller instance type; or enforce a lifetime "
         "(max_hours in the spec, with the schedule/maxRunDuration/autoReleaseTime that stops "
-        "the nodes)")
+        "the nodes); or a smaller filesystem (it bills for the whole month, whatever the nodes' "
+        "lifetime)")
 
 
 def test_an_estimate_equal_to_the_cap_is_within_it():

@@ -326,6 +326,10 @@ def _alicloud_reserved(criteria, reservation_criteria="Target", zone="eu-central
 
 # By hand, ecs.gn8v-8x.48xlarge eu-central-1 at 58.2708 USD/h (policies/catalog_data/prices.csv):
 # the reservation 2 x 58.2708 x 96 h = 11,187.99; each node alone 58.2708 x 96 = 5,593.997.
+# Storage for the whole month (it bills until destroy, whatever the nodes' lifetime): CPFS
+# 3,600 GiB x 1.4 CNY/GiB-month (storage_prices.csv cpfs_200mbps_per_tib_EXAMPLE) / 7.2734 CNY
+# per USD (fx.csv) = 692.94; the bucket at the filesystem's size, 3,600 GiB = 3,865.47 GB x
+# 0.0173 USD/GB-month (oss_standard_lrs) = 66.87; together 759.81.
 RESERVED_LINE = "2 x ecs.gn8v-8x.48xlarge x 58.27 USD/h x 96 h (lifetime enforced by endTime "
 
 
@@ -335,9 +339,10 @@ def test_b_an_alicloud_capacity_reservation_and_its_target_nodes_are_priced_once
     # Its endTime stops it, as autoReleaseTime stops a node: nothing else is refused.
     assert [d.message for d in _mandatory(found, "spend-limit") if "exceeds" not in d.message] \
         == []
-    # 11,188 (the reservation) + 0 (both nodes inside it) + 91 (CPFS) + 67 (the bucket) = 11,346,
-    # what the same two nodes cost without a reservation (before: the reservation was not seen).
-    assert "11,346 USD/month" in message
+    # 11,187.99 (the reservation) + 0 (both nodes inside it) + 692.94 (CPFS) + 66.87 (the
+    # bucket) = 11,947.80, what the same two nodes cost without a reservation (before: the
+    # reservation was not seen).
+    assert "11,948 USD/month" in message
     assert RESERVED_LINE in message and ") = 11,188" in message
     assert message.count("(1 more inside reservation held, priced there) = 0") == 2
 
@@ -345,22 +350,23 @@ def test_b_an_alicloud_capacity_reservation_and_its_target_nodes_are_priced_once
 def test_b_an_open_alicloud_reservation_takes_open_nodes_of_its_type_and_zone(pack):
     message = _describe(run(pack, _alicloud_reserved("Open", reservation_criteria="Open"),
                             {"spend-limit": {"maxMonthlyUsd": 1}}))
-    assert "11,346 USD/month" in message
-    # In another zone the open reservation cannot hold them: both bill, 11,188 + 11,188 + 158.
+    assert "11,948 USD/month" in message
+    # In another zone the open reservation cannot hold them: both bill, 11,187.99 + 11,187.99 +
+    # 759.81 = 23,135.80.
     message = _describe(run(pack, _alicloud_reserved("Open", reservation_criteria="Open",
                                                      zone="eu-central-1b"),
                             {"spend-limit": {"maxMonthlyUsd": 1}}))
-    assert "22,534 USD/month" in message and "inside reservation" not in message
+    assert "23,136 USD/month" in message and "inside reservation" not in message
 
 
 @pytest.mark.parametrize("criteria,reservation_criteria", [(None, "Open"), ("Open", "Target")])
 def test_b_nodes_that_use_no_alicloud_reservation_bill_beside_it(pack, criteria,
                                                                  reservation_criteria):
     # No criteria (None, the default) uses no private pool; Open nodes cannot use a Target
-    # reservation: 11,188 (the reservation, used or not) + 2 x 5,594 + 158 = 22,534.
+    # reservation: 11,187.99 (the reservation, used or not) + 2 x 5,594.00 + 759.81 = 23,135.80.
     message = _describe(run(pack, _alicloud_reserved(criteria, reservation_criteria),
                             {"spend-limit": {"maxMonthlyUsd": 1}}))
-    assert "22,534 USD/month" in message and "inside reservation" not in message
+    assert "23,136 USD/month" in message and "inside reservation" not in message
 
 
 @pytest.mark.parametrize("unlimited_with_an_end_time", [False, True])

@@ -255,12 +255,6 @@ def test_a20_cap_from_config_instead_of_budget(pack):
     check(pack, aws_cluster(), AWS, {SPEND: "fail"}, config={SPEND: {"maxMonthlyUsd": 11000}})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review46: the pack prices the FSx for Lustre for the nodes' 96 h only (4,800 GiB x 0.3029 "
-    "x 96/730 = 191 instead of 1,453.98), estimate 10,877, so an 11,500 budget passes; FSx bills "
-    "per provisioned GB-month until deleted, the Schedule stops only the group "
-    "(aws.amazon.com/fsx/lustre/pricing; docs/billing-after-stop.md). Truth 12,140 > 11,500. "
-    "Class: priced below the truth (same cause as g01)"))
 def test_a21_fsx_bills_past_the_nodes_stop(pack):
     """(Added after the first run, expectation written before running it.) Budget 11,500, the
     stop at 96 h kept. Truth: nodes 10,567.68; FSx 4,800 GiB x 0.28211 x 1.073741824 = 1,453.98
@@ -272,13 +266,6 @@ def test_a21_fsx_bills_past_the_nodes_stop(pack):
 
 # ============================================================== GCP (gcp_cluster)
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review46: the pack prices the Managed Lustre for the VMs' lifetime only (36,000 GiB x "
-    "0.21 x 96/730 = 994 instead of 7,560), so the estimate is 18,425 and a 20,000 budget "
-    "passes; the filesystem bills per provisioned GiB-hour until it is deleted, and the stop "
-    "stops only the VMs (cloud.google.com/managed-lustre/pricing; the project's own "
-    "docs/billing-after-stop.md: after a deadline the Managed Lustre still bills). Truth "
-    "16,656.90 + 7,560 + 773.09 = 24,990 > 20,000. Class: priced below the truth"))
 def test_g01_budget_cut_to_20k(pack):
     """Budget 20,000 (the fixture's): 16,656.90 + 7,560 + 773.09 = 24,990 > 20,000: fail."""
     check(pack, gcp_cluster(budget_units="20000"), GCP, {SPEND: "fail"})
@@ -625,22 +612,14 @@ def test_l07_tag_renamed_on_one_node(pack):
 # running it): does the filesystem-at-the-nodes'-lifetime pricing of g01/a21 reach Azure and
 # Alibaba too?
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review46: the pack prices the Azure Managed Lustre for the nodes' 96 h only (8,192 GiB x 0.2723 x 96/730 = 293 instead of 2,230.70), estimate 19,329 < the 20,000 budget against a truth of 21,266; it "
-    "bills until deleted, the stop stops only the nodes (azure.microsoft.com/pricing/details/managed-lustre; docs/billing-after-stop.md). "
-    "Class: priced below the truth (same cause as g01, a21)"))
 def test_z12_amlfs_bills_past_the_scale_set_stop(pack):
-    """The fixture's own 20,000 budget, stop at 96 h. Truth: nodes 18,877.44; AMLFS 8 TiB bills
+    """Budget 20,000 (the fixture's own until the month pricing: it is 25,000 now), stop at 96 h. Truth: nodes 18,877.44; AMLFS 8 TiB bills
     per provisioned TiB-hour until deleted (azure.microsoft.com/pricing/details/managed-lustre;
     docs/billing-after-stop.md), 8,192 GiB x 0.2723 = 2,230.70 for the month, + the account at
     the filesystem's 8,796 GB x 0.018 = 158: 21,266 > 20,000: spend fail."""
-    check(pack, azure_cluster(), AZ, {SPEND: "fail"})
+    check(pack, azure_cluster(budget_amount=20000.0), AZ, {SPEND: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review46: the pack prices the CPFS for the nodes' 96 h only (3,600 GiB x 0.1925 x 96/730 = 91 instead of 693), estimate 11,346 < the 11,500 cap against a truth of 11,948; it "
-    "bills until deleted, the stop stops only the nodes (alibabacloud.com CPFS billing: pay-as-you-go by capacity; docs/billing-after-stop.md). "
-    "Class: priced below the truth (same cause as g01, a21)"))
 def test_l08_cpfs_bills_past_the_release_time(pack):
     """maxMonthlyUsd 11,500; nodes released at 96 h. Truth: 11,187.99 + CPFS 3,600 x 0.1925 =
     693 for the whole month (CPFS outlives the auto-release: docs/billing-after-stop.md) + the
