@@ -244,3 +244,26 @@ def test_standalone_vm_keeps_its_own_run_duration(pack):
         stack.append(vm)
     verdict, text = _spend(pack, stack)
     assert verdict == "pass", text
+
+
+def test_flex_start_run_duration_from_the_template(pack):
+    """trainstack's flex-start: the request sets no requestedRunDuration and the FLEX_START
+    template carries maxRunDuration 96 h (components/gcp/cluster.py): Flex-start VMs are deleted
+    at the end of their run duration ("Compute Engine deletes the Flex-start VMs at the end of
+    their run duration", about-resize-requests-mig): 96 h: pass."""
+    stack = _flex(None)
+    find(stack, "instanceTemplate:InstanceTemplate").props["scheduling"]["maxRunDuration"] = {
+        "seconds": 345600.0}
+    verdict, text = _spend(pack, stack)
+    assert verdict == "pass", text
+
+
+def test_standard_template_run_duration_with_a_resize_request(pack):
+    """The same with a STANDARD (not flex-start) template: its maxRunDuration is the group's
+    template limit, no lifetime for the group: the month: fail."""
+    stack = _flex(None)
+    find(stack, "instanceTemplate:InstanceTemplate").props["scheduling"] = {
+        "provisioningModel": "STANDARD", "instanceTerminationAction": "DELETE",
+        "maxRunDuration": {"seconds": 345600.0}}
+    verdict, text = _spend(pack, stack)
+    assert verdict == "fail", text
