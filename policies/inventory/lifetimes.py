@@ -573,7 +573,7 @@ def _mig_stop(group: Resource, index: _StackIndex) -> Optional[tuple[float, str]
     may size the group up again after it: another job that resizes it to anything else (a
     cron recurs) or an autoscaler on the group.
     (b) Flex-start: a group of target size 0 whose VMs all come from ResizeRequests that each
-    set requestedRunDuration: Compute Engine deletes those VMs at its end and does not recreate
+    set requestedRunDuration (or whose FLEX_START template sets maxRunDuration): Compute Engine deletes those VMs at its end and does not recreate
     them ("At the end of the run duration, the MIG deletes the created VMs",
     cloud.google.com/compute/docs/instance-groups/about-resize-requests-mig): the longest."""
     stops: list[tuple[float, str]] = []
@@ -596,12 +596,24 @@ def _mig_stop(group: Resource, index: _StackIndex) -> Optional[tuple[float, str]
                              f"{job.get('timeZone') or 'UTC'})"))
     requests = index.resizes.of(group)
     if requests and number(group.get("targetSize")) == 0:
-        runs = [number(rr.get("requestedRunDuration.seconds")) for rr in requests]
+        # A request without requestedRunDuration takes the run duration of its Flex-start VMs
+        # from the template (provisioningModel FLEX_START with maxRunDuration; trainstack's
+        # own): "Compute Engine deletes the Flex-start VMs at the end of their run duration"
+        # (about-resize-requests-mig). Every version's template must set it.
+        templates = [d for d in group.deps.get("versions", []) if d.type in GCP_TEMPLATES]
+        flex = [number(t.get("scheduling.maxRunDuration.seconds")) if str(
+            t.get("scheduling.provisioningModel")).upper() == "FLEX_START" else None
+            for t in templates]
+        template_run: Optional[float] = None
+        if templates and all(s is not None and s > 0 and math.isfinite(s) for s in flex):
+            template_run = max(s for s in flex if s is not None)
+        runs = [number(rr.get("requestedRunDuration.seconds")) or template_run
+                for rr in requests]
         if all(s is not None and s > 0 and math.isfinite(s) for s in runs):
             longest = max(s for s in runs if s is not None)
             stops.append((float(math.ceil(longest / 3600 - 1e-6)),
-                          "the flex-start ResizeRequests' requestedRunDuration (Compute Engine "
-                          "deletes their VMs at its end)"))
+                          "the flex-start run duration of the ResizeRequests' VMs (Compute "
+                          "Engine deletes them at its end)"))
     return min(stops, key=lambda x: x[0]) if stops else None
 
 
