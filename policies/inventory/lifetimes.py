@@ -493,13 +493,15 @@ def _gcp_own_stop(holder: Resource) -> Optional[tuple[float, str]]:
 
 # ------------------------------------------------------ GCP: what stops a managed instance group
 
-# A managed instance group (MIG) keeps its target size: the template's time limit applies to
-# each VM the group creates ("When the MIG creates VMs based on the template, the time limit is
-# applied to each VM", cloud.google.com/compute/docs/instance-groups/limit-vm-runtime-in-migs),
-# and a VM that is not running is recreated ("If any of the MIG's VMs is not running ... the
-# group will retry until it creates that VM", InstanceGroupManagerInstanceLifecyclePolicy
-# defaultActionOnFailure REPAIR, the default). So the group is stopped only by what sets its
-# size to 0 and keeps it there.
+# A managed instance group (MIG) keeps its target size. Google documents the template's time
+# limit per VM ("When the MIG creates VMs based on the template, the time limit is applied to
+# each VM", cloud.google.com/compute/docs/instance-groups/limit-vm-runtime-in-migs), and a group
+# that repairs the VMs it is short of ("If any of the MIG's VMs is not running ... the group will
+# retry until it creates that VM successfully", instanceLifecyclePolicy.defaultActionOnFailure
+# REPAIR, the default); nothing read for this pack says the limit lowers the group's target
+# size, so a VM the limit ends may come back with a fresh limit (components/gcp/lifetime.py).
+# The pack never prices below the truth: the template's limit is no lifetime for the group,
+# which is stopped only by what sets its size to 0 and keeps it there.
 _COMPUTE_HOST = "compute.googleapis.com"
 _COMPUTE_PATH = re.compile(
     r"^/compute/(?:v1|beta|alpha)/projects/[^/]+/(zones|regions)/([^/]+)/"
