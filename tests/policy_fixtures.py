@@ -150,7 +150,10 @@ def gcp_cluster(zone: str = "us-west1-c", fs_location: Optional[str] = None,
     firewall = res("gcp:compute/firewall:Firewall", "internal",
                    {"direction": "INGRESS", "sourceRanges": ["10.0.0.0/16"],
                     "allows": [{"protocol": "all"}]})
-    return [policy, template, igm, lustre, bucket, budget, firewall]
+    # The deadline: a Cloud Scheduler job resizes the group to 0 (components/gcp/lifetime.py);
+    # the template's maxRunDuration alone does not stop a group that keeps its target size.
+    stop = [gcp_stop_job(igm, float(max_hours))] if max_hours else []
+    return [policy, template, igm, lustre, bucket, budget, firewall] + stop
 
 
 # --------------------------------------------------------------------------------------- Azure
@@ -250,3 +253,30 @@ def set_prop(resource: Resource, path: str, value: Any) -> None:
     for part in parts[:-1]:
         target = target.setdefault(part, {})
     target[parts[-1]] = value
+
+
+def cron_at(hours: float) -> str:
+    """Cloud Scheduler cron ("M H D Mon *", Etc/UTC) for the first whole minute at or after
+    `hours` from now: a fixed date, as trainstack's GCP lifetime job writes it."""
+    at = datetime.now(timezone.utc) + timedelta(hours=hours)
+    whole = at.replace(second=0, microsecond=0)
+    at = whole if whole == at else whole + timedelta(minutes=1)
+    return f"{at.minute} {at.hour} {at.day} {at.month} *"
+
+
+def gcp_stop_job(igm: Resource, hours: float = 96, group: str = "nodes-1a2b3c4",
+                 size: int = 0, zone: str = "us-west1-c", name: str = "nodes-lifetime-end",
+                 depends: bool = True) -> Resource:
+    """A Cloud Scheduler job that resizes the instance group to `size` (0: the stop) at a fixed
+    date `hours` from now (components/gcp/lifetime.py's job: POST to the Compute API's
+    instanceGroupManagers.resize, with an OAuth token, in Etc/UTC). `group` is the group's
+    cloud name in the URI; `depends`: the URI is an Output of the group (a dependency)."""
+    uri = (f"https://compute.googleapis.com/compute/v1/projects/ml-prod/zones/{zone}/"
+           f"instanceGroupManagers/{group}/resize?size={size}")
+    return res("gcp:cloudscheduler/job:Job", name,
+               {"region": "us-west1", "schedule": cron_at(hours), "timeZone": "Etc/UTC",
+                "attemptDeadline": "180s",
+                "httpTarget": {"uri": uri, "httpMethod": "POST",
+                               "oauthToken": {"serviceAccountEmail":
+                                              "nodes-end@ml-prod.iam.gserviceaccount.com"}}},
+               deps={"httpTarget": [igm]} if depends else {})

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Optional
+from urllib.parse import parse_qs, urlsplit
 
 from trainstack_policies.capacity import AWS_NATIVE_ASG
 from trainstack_policies.exemptions import tag_value
@@ -29,8 +30,10 @@ from trainstack_policies.inventory.tokens import (
     AWS_NATIVE_ODCR,
     AWS_ODCR,
     AZ_VMSS,
+    GCP_IGM,
     GCP_INSTANCE,
     GCP_INSTANCE_FROM_TEMPLATE,
+    GCP_REGION_IGM,
     GCP_RESOURCE_POLICY,
     GCP_TEMPLATES,
     MAX_HOURS_TAG,
@@ -108,7 +111,10 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
 
     The hours are those until the stopping resource's OWN time: an AWS autoscaling Schedule's
     startTime that sets the group to 0, Alibaba's autoReleaseTime, an Azure autoscale profile of
-    capacity 0 from its fixedDate start; GCP scheduling.maxRunDuration is a duration per VM.
+    capacity 0 from its fixedDate start; GCP scheduling.maxRunDuration is a duration per VM
+    (a single VM's only: a managed instance group keeps its target size, so a group is stopped
+    by a Cloud Scheduler job that resizes it to 0, or by its flex-start ResizeRequests' run
+    duration: _mig_stop).
     A lifetime tag is only a declaration and never shortens the estimate: a 1 h tag with a stop
     in 2031 is priced to 2031 (a month at most). A stop that restarts (anything in the stack,
     on any path, that may start the nodes after it: a later or recurring start, _holds; an
@@ -117,8 +123,8 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
     """
     r = g.resource
     _declared_hours(g)   # only validated: a NaN or negative lifetime tag is reported
-    if r.type in (AWS_ASG, AWS_NATIVE_ASG, AZ_VMSS, AWS_INSTANCE, ALI_SCALING_GROUP) and \
-            index is None:
+    if r.type in (AWS_ASG, AWS_NATIVE_ASG, AZ_VMSS, AWS_INSTANCE, ALI_SCALING_GROUP, GCP_IGM,
+                  GCP_REGION_IGM) and index is None:
         index = _StackIndex(resources)
     if r.type in (AWS_ASG, AWS_NATIVE_ASG) and index is not None:
         # The group's own name input (an aws-native group's is autoScalingGroupName): a
@@ -158,6 +164,9 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
         ess = _ess_stop(r, index.ess_tasks.of(r, name_key=None))
         if ess is not None:
             return ess
+    if r.type in (GCP_IGM, GCP_REGION_IGM) and index is not None:
+        # Never the template's own maxRunDuration / terminationTime: see _mig_stop.
+        return _mig_stop(r, index) or (None, "")
     if r.cloud == "gcp" and g.template is not None:
         # A group with several versions (a canary) runs VMs of every version's template: the
         # run duration is a lifetime only when each of them sets one (the longest counts).
@@ -480,6 +489,134 @@ def _gcp_own_stop(holder: Resource) -> Optional[tuple[float, str]]:
     if hours is not None:
         out.append((hours, f"scheduling.terminationTime {when}"))
     return min(out, key=lambda x: x[0]) if out else None
+
+
+# ------------------------------------------------------ GCP: what stops a managed instance group
+
+# A managed instance group (MIG) keeps its target size. Google documents the template's time
+# limit per VM ("When the MIG creates VMs based on the template, the time limit is applied to
+# each VM", cloud.google.com/compute/docs/instance-groups/limit-vm-runtime-in-migs), and a group
+# that repairs the VMs it is short of ("If any of the MIG's VMs is not running ... the group will
+# retry until it creates that VM successfully", instanceLifecyclePolicy.defaultActionOnFailure
+# REPAIR, the default); nothing read for this pack says the limit lowers the group's target
+# size, so a VM the limit ends may come back with a fresh limit (components/gcp/lifetime.py).
+# The pack never prices below the truth: the template's limit is no lifetime for the group,
+# which is stopped only by what sets its size to 0 and keeps it there.
+_COMPUTE_HOST = "compute.googleapis.com"
+_COMPUTE_PATH = re.compile(
+    r"^/compute/(?:v1|beta|alpha)/projects/[^/]+/(zones|regions)/([^/]+)/"
+    r"(instanceGroupManagers|regionInstanceGroupManagers)/([^/]+)/([^/]+)$")
+
+
+def _group_location(group: Resource) -> Any:
+    """The zone (zonal group) or region (regional group) a Compute API URL names it by."""
+    if group.type == GCP_IGM:
+        value = group.get("zone") or (group.provider or {}).get("zone")
+    else:
+        value = group.get("region") or (group.provider or {}).get("region") \
+            or group.provider_region
+    return value.rsplit("/", 1)[-1] if isinstance(value, str) else value
+
+
+def _job_effect(group: Resource, job: Resource) -> str:
+    """What a Cloud Scheduler job does to the managed instance group `group`: "stop" (a POST,
+    with an OAuth token, of the Compute API's instanceGroupManagers.resize (or
+    regionInstanceGroupManagers.resize) with size=0 on this group, not paused), "start" (any
+    other call on the group that is not a read: a resize to another size, a call the pack cannot
+    read; it may bring nodes back), or "" (it acts on another group, reads, or never runs).
+
+    The group is this one when the URL's zone (region) is the group's and its name the group's
+    own `name` input, or, for a group whose name the pack cannot read (auto-named: its cloud
+    name is the resource name plus a random suffix), when the job's URL depends on the group
+    (an Output of it): a literal equal to the resource name names another group."""
+    depends = _acts_on(group, job)
+    target = job.get("httpTarget")
+    uri = target.get("uri") if isinstance(target, dict) else None
+    if not isinstance(uri, str):
+        return "start" if depends else ""
+    parts = urlsplit(uri.strip())
+    path = _COMPUTE_PATH.match(parts.path)
+    if parts.scheme != "https" or parts.netloc.lower() != _COMPUTE_HOST or path is None:
+        return "start" if depends else ""
+    scope, location, kind, name, action = path.groups()
+    regional = group.type == GCP_REGION_IGM
+    if (scope == "regions") != regional or (kind == "regionInstanceGroupManagers") != regional:
+        return ""
+    own_location = _group_location(group)
+    if isinstance(own_location, str) and own_location and own_location != location:
+        return ""
+    own_name = group.get("name")
+    if isinstance(own_name, str) and own_name:
+        if own_name != name:
+            return ""
+    elif not depends:
+        return ""
+    method = target.get("httpMethod")
+    if isinstance(method, str) and method.upper() == "GET":
+        return ""
+    paused = job.get("paused")
+    sizes = parse_qs(parts.query).get("size")
+    stops = action == "resize" and sizes == ["0"] and isinstance(method, str) and \
+        method.upper() == "POST" and isinstance(target.get("oauthToken"), dict)
+    if stops:
+        # Paused (or unknown at preview, so perhaps paused): no stop, and no start either.
+        return "" if paused is not False and paused is not None else "stop"
+    return "" if paused is True else "start"
+
+
+def _mig_stop(group: Resource, index: _StackIndex) -> Optional[tuple[float, str]]:
+    """The hours until the plan stops a managed instance group for good, or None.
+
+    (a) A Cloud Scheduler job that resizes it to 0 (_job_effect): until its next firing, from
+    its unix-cron `schedule` in its `timeZone` (UTC when left out); trainstack's writes a fixed
+    date, "M H D Mon *" in Etc/UTC. A cron the pack cannot turn into a date within a month
+    (it does not parse, names no day that comes, or a zone that is no IANA zone) is no stop:
+    the month is priced, as for any stop whose time does not read. It holds only when nothing
+    may size the group up again after it: another job that resizes it to anything else (a
+    cron recurs) or an autoscaler on the group.
+    (b) Flex-start: a group of target size 0 whose VMs all come from ResizeRequests that each
+    set requestedRunDuration (or whose FLEX_START template sets maxRunDuration): Compute Engine deletes those VMs at its end and does not recreate
+    them ("At the end of the run duration, the MIG deletes the created VMs",
+    cloud.google.com/compute/docs/instance-groups/about-resize-requests-mig): the longest."""
+    stops: list[tuple[float, str]] = []
+    effects = [(job, _job_effect(group, job)) for job in index.cloud_jobs]
+    restarted = any(e == "start" for _, e in effects) or \
+        bool(index.gcp_autoscalers.of(group, name_key=None))
+    now = _now()
+    for job, effect in effects:
+        if effect != "stop" or restarted:
+            continue
+        expr, zone = job.get("schedule"), _zone(job.get("timeZone"))
+        if not isinstance(expr, str) or zone is None:
+            continue
+        when = _next_cron(expr.strip(), zone, now)
+        if when is None:
+            continue
+        hours = float(max(math.ceil((when - now).total_seconds() / 3600 - 1e-6), 1))
+        stops.append((hours, f"Cloud Scheduler job {job.name} resizes the group to 0 at "
+                             f"{when:%Y-%m-%dT%H:%MZ} ({expr.strip()}, "
+                             f"{job.get('timeZone') or 'UTC'})"))
+    requests = index.resizes.of(group)
+    if requests and number(group.get("targetSize")) == 0:
+        # A request without requestedRunDuration takes the run duration of its Flex-start VMs
+        # from the template (provisioningModel FLEX_START with maxRunDuration; trainstack's
+        # own): "Compute Engine deletes the Flex-start VMs at the end of their run duration"
+        # (about-resize-requests-mig). Every version's template must set it.
+        templates = [d for d in group.deps.get("versions", []) if d.type in GCP_TEMPLATES]
+        flex = [number(t.get("scheduling.maxRunDuration.seconds")) if str(
+            t.get("scheduling.provisioningModel")).upper() == "FLEX_START" else None
+            for t in templates]
+        template_run: Optional[float] = None
+        if templates and all(s is not None and s > 0 and math.isfinite(s) for s in flex):
+            template_run = max(s for s in flex if s is not None)
+        runs = [number(rr.get("requestedRunDuration.seconds")) or template_run
+                for rr in requests]
+        if all(s is not None and s > 0 and math.isfinite(s) for s in runs):
+            longest = max(s for s in runs if s is not None)
+            stops.append((float(math.ceil(longest / 3600 - 1e-6)),
+                          "the flex-start run duration of the ResizeRequests' VMs (Compute "
+                          "Engine deletes them at its end)"))
+    return min(stops, key=lambda x: x[0]) if stops else None
 
 
 _CRON_NAMES = {name: i for i, name in enumerate(

@@ -131,6 +131,8 @@ class _StackIndex:
         # EventBridge scheduled rules and their targets (a target names its rule).
         self.event_rules = [r for _, r in wanted[_EVENT_RULE]]
         self.event_targets = [r for _, r in wanted[_EVENT_TARGET]]
+        # Cloud Scheduler jobs (few; each names the instance group it resizes in its URI).
+        self.cloud_jobs = [r for _, r in wanted[_CLOUD_JOB]]
 
 
 AWS_NATIVE_ASG_SCHEDULE = "aws-native:autoscaling:ScheduledAction"
@@ -142,8 +144,10 @@ _ASG_POLICY = "aws:autoscaling/policy:Policy"
 _NATIVE_ASG_POLICY = "aws-native:autoscaling:ScalingPolicy"
 _EVENT_RULE = "aws:cloudwatch/eventRule:EventRule"
 _EVENT_TARGET = "aws:cloudwatch/eventTarget:EventTarget"
+_CLOUD_JOB = "gcp:cloudscheduler/job:Job"
 # Every type _StackIndex indexes (a token is a type or a tuple of types).
 _INDEXED = tuple(t for token in (AWS_ASG_SCHEDULE, AWS_NATIVE_ASG_SCHEDULE, AZ_AUTOSCALE,
                                  GCP_RESIZE_REQUEST, ALI_SCALING_CONFIG, _GCP_AUTOSCALERS, _ESS_TASK, _SCHEDULER,
-                                 _ASG_POLICY, _NATIVE_ASG_POLICY, _EVENT_RULE, _EVENT_TARGET)
+                                 _ASG_POLICY, _NATIVE_ASG_POLICY, _EVENT_RULE, _EVENT_TARGET,
+                                 _CLOUD_JOB)
                  for t in ((token,) if isinstance(token, str) else token))

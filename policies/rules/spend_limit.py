@@ -57,9 +57,11 @@ SEVERITY = "critical"
 REMEDIATION = (
     'Add a budget alarm (budget.monthly_usd and budget.emails in the spec, or a budget '
     'resource); keep the estimate under the cap with fewer nodes, spot capacity or a smaller '
-    'type; or enforce a lifetime the plan can show (AWS autoscaling Schedule to 0, GCP '
-    'scheduling.maxRunDuration, Alibaba autoReleaseTime, Azure autoscale profile of capacity '
-    '0). GPU capacity the catalog cannot price fails closed: use a catalogued type and '
+    'type; or enforce a lifetime the plan can show (AWS autoscaling Schedule to 0, a GCP '
+    'Cloud Scheduler job that resizes the instance group to 0 (scheduling.maxRunDuration on '
+    'a single VM), Alibaba autoReleaseTime, Azure autoscale profile of capacity 0); a '
+    "filesystem bills for the whole month whatever the nodes' lifetime: a smaller one costs "
+    'less. GPU capacity the catalog cannot price fails closed: use a catalogued type and '
     "region, set the group's maximum size, or exempt it with the trainstack:policy-skip tag "
     'when it is budgeted elsewhere.'
 )

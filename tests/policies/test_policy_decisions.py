@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from tests.policy_fixtures import AWS_ALERTS, GCP_ALERTS, res
+from tests.policy_fixtures import AWS_ALERTS, GCP_ALERTS, gcp_stop_job, res
 from trainstack_policies import exemptions, inventory, pricing
 from trainstack_policies.model import UNKNOWN, UnknownValue
 from trainstack_policies.rules import spend_limit, storage_same_zone
@@ -307,14 +307,22 @@ def test_a_lifetime_tag_alone_never_shortens_the_estimate_but_a_bad_one_is_refus
     assert group.invalid and "not a positive finite number of hours" in group.invalid[0]
 
 
-def test_gcp_max_run_duration_is_the_lifetime():
+def test_gcp_max_run_duration_is_a_single_vms_lifetime_not_a_groups():
+    """A managed instance group keeps its target size and recreates the VMs its template's
+    time limit ends (issue 35, tests/policies/test_policy_migstop.py): no lifetime. A single
+    VM's own maxRunDuration is one."""
     template = res("gcp:compute/instanceTemplate:InstanceTemplate", "t", {
         "machineType": "a3-highgpu-8g", "scheduling": {"maxRunDuration": {"seconds": 7200.0}}})
     igm = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "nodes", {
         "zone": "us-central1-a", "targetSize": 1.0}, deps={"versions": [template]})
     [group] = inventory.node_groups([template, igm])
-    assert (group.lifetime_hours, group.lifetime_how) == (2, "scheduling.maxRunDuration on the "
-                                                              "template")
+    assert (group.lifetime_hours, group.lifetime_how) == (None, "")
+    vm = res("gcp:compute/instance:Instance", "vm", {
+        "machineType": "a3-highgpu-8g", "zone": "us-central1-a",
+        "scheduling": {"maxRunDuration": {"seconds": 7200.0}}})
+    [single] = inventory.node_groups([vm])
+    assert (single.lifetime_hours, single.lifetime_how) == (2, "scheduling.maxRunDuration on the "
+                                                                "VM")
 
 
 def azure_set(*profiles):
@@ -727,17 +735,20 @@ def test_gpu_capacity_the_pack_does_not_size_needs_the_alarm_and_a_price():
 
 
 def test_a_group_and_its_template_are_one_group_not_a_sign():
-    # a3-highgpu-8g in us-central1: 88.49 USD/h x 2 h (maxRunDuration) x 1 node = 176.98.
+    # a3-highgpu-8g in us-central1: 88.49 USD/h x 2 h x 1 node = 176.98: a Cloud Scheduler job
+    # resizes the group to 0 at 14:00 UTC on December 1st, 2 h after the frozen NOW.
     template = res("gcp:compute/instanceTemplate:InstanceTemplate", "t", {
         "machineType": "a3-highgpu-8g", "scheduling": {"maxRunDuration": {"seconds": 7200.0}}})
     igm = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "nodes", {
         "zone": "us-central1-a", "targetSize": 1.0}, deps={"versions": [template]})
+    job = gcp_stop_job(igm, zone="us-central1-a")
+    job.props["schedule"] = "0 14 1 12 *"
     budget = res("gcp:billing/budget:Budget", "budget", {
         "thresholdRules": GCP_ALERTS,
         "amount": {"specifiedAmount": {"currencyCode": "USD", "units": "177"}}})
-    assert spend([template, igm, budget]) == []
+    assert spend([template, igm, job, budget]) == []
     budget.props["amount"]["specifiedAmount"]["units"] = "176"
-    assert "Found: 177 USD/month" in only(spend([template, igm, budget])).message
+    assert "Found: 177 USD/month" in only(spend([template, igm, job, budget])).message
 
 
 @pytest.mark.parametrize("tag, cap", [
@@ -1257,11 +1268,10 @@ def test_enforced_hours_builds_its_own_index_when_called_alone():
 
 
 def test_a_one_second_run_duration_and_a_one_hour_stop_count():
-    template = res("gcp:compute/instanceTemplate:InstanceTemplate", "t", {
-        "machineType": "a3-highgpu-8g", "scheduling": {"maxRunDuration": {"seconds": 1.0}}})
-    igm = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "nodes", {
-        "zone": "us-central1-a", "targetSize": 1.0}, deps={"versions": [template]})
-    assert inventory.node_groups([template, igm])[0].lifetime_hours == pytest.approx(1 / 3600)
+    vm = res("gcp:compute/instance:Instance", "vm", {
+        "machineType": "a3-highgpu-8g", "zone": "us-central1-a",
+        "scheduling": {"maxRunDuration": {"seconds": 1.0}}})
+    assert inventory.node_groups([vm])[0].lifetime_hours == pytest.approx(1 / 3600)
     assert inventory._hours_until(at(1)) == 1
     # 10 h and 5 s: the 11th hour has started.
     five_past = (NOW + timedelta(hours=10, seconds=5)).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -13,7 +13,7 @@ import pytest
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc, settings
 
-from tests.policy_fixtures import OWNER_LABELS, OWNER_TAGS
+from tests.policy_fixtures import OWNER_LABELS, OWNER_TAGS, cron_at
 from trainstack.plan.engine import PlannedResource
 
 TAGS = dict(OWNER_TAGS)
@@ -192,17 +192,37 @@ def test_gke_node_pool_filestore_and_max_run_duration_with_the_sdk(pack):
                 provisioning_model="STANDARD", instance_termination_action="DELETE",
                 max_run_duration=gcp.compute.InstanceTemplateSchedulingMaxRunDurationArgs(
                     seconds=96 * 3600)))
-        gcp.compute.InstanceGroupManager("m", zone="us-west1-c", base_instance_name="n",
-                                         target_size=2, versions=[
-                                             gcp.compute.InstanceGroupManagerVersionArgs(
-                                                 instance_template=template.id)])
+        group = gcp.compute.InstanceGroupManager(
+            "m", zone="us-west1-c", base_instance_name="n", target_size=2, versions=[
+                gcp.compute.InstanceGroupManagerVersionArgs(instance_template=template.id)])
         gcp.billing.Budget("b", billing_account="000000-000000-000000",
                            amount=gcp.billing.BudgetAmountArgs(
                                specified_amount=gcp.billing.BudgetAmountSpecifiedAmountArgs(
                                    currency_code="USD", units="20000")),
                            threshold_rules=[gcp.billing.BudgetThresholdRuleArgs(
                                threshold_percent=0.8)])
+        return group
 
-    [note] = [d for d in pack.analyze_plan(sdk_plan(template_program))
+    def stopped_program():
+        # What stops the group (components/gcp/lifetime.py): a Cloud Scheduler job that
+        # resizes it to 0 at a fixed date, its URL an Output of the group's name.
+        group = template_program()
+        gcp.cloudscheduler.Job(
+            "end", region="us-west1", schedule=cron_at(96), time_zone="Etc/UTC",
+            http_target=gcp.cloudscheduler.JobHttpTargetArgs(
+                uri=group.name.apply(
+                    lambda g: "https://compute.googleapis.com/compute/v1/projects/p/zones/"
+                              f"us-west1-c/instanceGroupManagers/{g}/resize?size=0"),
+                http_method="POST",
+                oauth_token=gcp.cloudscheduler.JobHttpTargetOauthTokenArgs(
+                    service_account_email="end@p.iam.gserviceaccount.com")))
+
+    # The template's maxRunDuration alone: the group keeps its target size and recreates the
+    # VMs, so 2 x a3-ultragpu-8g x 86.7599 x 730 h = 126,669.45 > 20,000: fail.
+    found = [d for d in pack.analyze_plan(sdk_plan(template_program))
+             if d.policy == "spend-limit"]
+    assert found and "730 h" in found[0].message, found
+    # With the job: 2 x 86.7599 x 97 h at most = 16,831.42 < 20,000: pass.
+    [note] = [d for d in pack.analyze_plan(sdk_plan(stopped_program))
               if d.policy == "spend-limit"] or [None]
-    assert note is None   # 2 x a3-ultragpu-8g x 96 h, enforced by maxRunDuration: under 20k
+    assert note is None, note
