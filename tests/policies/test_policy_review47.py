@@ -1630,6 +1630,14 @@ def test_z21_classic_scale_set_single_placement_group_smallest(pack):
 # second run, before running it: the classic Azure and RDMA-reach finds suggest looking wider
 # at the variants; the other classes again with other resource types)
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review47: two classic azure:compute/linuxVirtualMachine Standard_ND96isr_H100_v5 sharing a "
+    "ProximityPlacementGroup (proximityPlacementGroupId depends on it) are reported 'not in a "
+    "placement construct. Expected: a scale set, availability set or proximity placement group'; "
+    "the same with a classic availabilitySetId too, while two azure-native VMs in a PPG pass. "
+    "The rdma-for-multinode coverage row lists no classic Azure type, yet the rule judges classic "
+    "VMs and scale sets as GPU groups without reading their placement. Class: false alarm "
+    "(advisory), as z20/z21"))
 def test_z22_classic_vms_in_a_proximity_placement_group(pack):
     """Classic provider: two LinuxVirtualMachine Standard_ND96isr_H100_v5 in zone 1 sharing a
     ProximityPlacementGroup (proximityPlacementGroupId depends on it), budget 200,000. Spend:
@@ -1689,8 +1697,12 @@ def test_z25_literal_budget_scope_beside_an_auto_named_group(pack):
     730 = 767.96 would be under it, and no other budget): spend undecided."""
     rg = res("azure-native:resources:ResourceGroup", "ml", {"location": "eastus",
                                                            "tags": dict(TAGS)})
+    # First written with resourceGroupName "ml-auto" as a literal: MY MISTAKE (found by the
+    # third run), a literal names the set's group for certain, so the "ml" budget is plainly
+    # another group's (the pack said so: no alarm). The set's group is the ResourceGroup's
+    # output, unknown to the program: sent as the engine's unknown.
     vmss = res("azure-native:compute:VirtualMachineScaleSet", "t4", {
-        "location": "eastus", "zones": ["1"], "resourceGroupName": "ml-auto",
+        "location": "eastus", "zones": ["1"], "resourceGroupName": UNKNOWN,
         "sku": {"name": "Standard_NC4as_T4_v3", "capacity": 2.0},
         "virtualMachineProfile": {"priority": "Regular"}, "tags": dict(TAGS)},
         deps={"resourceGroupName": [rg]})
