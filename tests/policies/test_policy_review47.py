@@ -772,15 +772,6 @@ def test_z10_scale_set_capacity_text(pack):
     check(pack, stack, AZ, {SPEND: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review47: rdma-for-multinode asks an N1 VM with an attached nvidia-tesla-t4 for a placement "
-    "construct and says 'the instance type's fabric is unknown ... use a type listed in "
-    "instance_types.csv' as soon as the stack holds more than one GPU node (two such VMs, or one "
-    "beside the GCP cluster), while two g2-standard-8 (L4, a 'tcp' row) are not asked. The pack "
-    "prices N1 + T4 (gcp_attached_gpus.csv) but has no fabric for it; N1 VMs have no RDMA NIC "
-    "(GPUDirect-RDMA is A3 Ultra / A4 only: cloud.google.com/compute/docs/gpus/"
-    "gpu-network-bandwidth), so docs' 'Not asked: a type whose catalog row has no RDMA fabric' "
-    "should apply. Class: false alarm (advisory; catalog reach)"))
 def test_g08_nan_accelerator_count_does_not_hide_a_cross_zone_lustre(pack):
     """PR: the Lustre moved to us-west1-a (the MIG mounting it is in us-west1-c) AND a debug
     n1-standard-8 VM in us-west1-c with a T4 count of NaN. Docs: the NaN is a violation for that
@@ -1212,15 +1203,6 @@ def test_g08b_nan_count_beside_a_cross_zone_lustre_rdma_exempt(pack):
     check(pack, stack + [vm], GCP, {SSZ: "fail", SPEND: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review47: rdma-for-multinode asks an N1 VM with an attached nvidia-tesla-t4 for a placement "
-    "construct and says 'the instance type's fabric is unknown ... use a type listed in "
-    "instance_types.csv' as soon as the stack holds more than one GPU node (two such VMs, or one "
-    "beside the GCP cluster), while two g2-standard-8 (L4, a 'tcp' row) are not asked. The pack "
-    "prices N1 + T4 (gcp_attached_gpus.csv) but has no fabric for it; N1 VMs have no RDMA NIC "
-    "(GPUDirect-RDMA is A3 Ultra / A4 only: cloud.google.com/compute/docs/gpus/"
-    "gpu-network-bandwidth), so docs' 'Not asked: a type whose catalog row has no RDMA fabric' "
-    "should apply. Class: false alarm (advisory; catalog reach)"))
 def test_g16_one_t4_debug_vm_beside_the_cluster(pack):
     """The smallest form of g08's RDMA finding: the GCP fixture (budget 60,000) and ONE
     n1-standard-8 VM with one nvidia-tesla-t4 in us-west1-c. Spend: 24,990 + (0.38 + 0.35) x 730
@@ -1539,13 +1521,6 @@ def test_z19_classic_nic_public_ip_on_gpu_vm(pack):
     check(pack, [pip, nic, vm, az_budget(amount=500.0)], AZ, {NPI: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review47: rdma-for-multinode says a classic azure:compute/linuxVirtualMachineScaleSet (and "
-    "orchestratedVirtualMachineScaleSet) of 2 x Standard_ND96isr_H100_v5 with "
-    "singlePlacementGroup true is 'not in a placement construct. Expected: a scale set, "
-    "availability set or proximity placement group': it is a scale set, in one placement group "
-    "(the azure-native twin passes). The SSZ fail of this case is right. Class: false alarm "
-    "(advisory; classic Azure compute not read as placed)"))
 def test_z20_classic_scale_set_mounts_amlfs_in_another_zone(pack):
     """PR: the training set rewritten with the classic provider (LinuxVirtualMachineScaleSet,
     2 x Standard_ND96isr_H100_v5 in zone 2, custom data from the AMLFS) while the AMLFS stays
@@ -1595,12 +1570,8 @@ def test_c03_negative_capacity_block_fee_refused(pack):
 
 
 # ============================================================== reproducers (written after the
-# run that found each defect; the smallest stacks, strict xfails)
+# run that found each defect; the smallest stacks; strict xfails until helper fix47 fixed them)
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review47: two n1-standard-8 VMs with one nvidia-tesla-t4 each: rdma-for-multinode reports "
-    "'not in a placement construct' and 'fabric unknown' on each (two g2-standard-8 L4 VMs pass). "
-    "Class: false alarm (advisory; catalog reach), as g08/g16"))
 def test_g22_two_t4_vms_smallest(pack):
     """Two n1-standard-8 + 1 T4 VMs in us-central1-a, budget 5,000: 2 x (0.38 + 0.35) x 730 =
     1,065.80 < 5,000: pass; N1 has no RDMA fabric to ask for: RDMA pass."""
@@ -1609,10 +1580,6 @@ def test_g22_two_t4_vms_smallest(pack):
     check(pack, vms + [gcp_budget(units="5000")], GCP_C, {})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review47: a classic LinuxVirtualMachineScaleSet of 2 x Standard_ND96isr_H100_v5 with "
-    "singlePlacementGroup true is reported 'not in a placement construct. Expected: a scale set': "
-    "Class: false alarm (advisory), as z20"))
 def test_z21_classic_scale_set_single_placement_group_smallest(pack):
     """A classic scale set of 2 x Standard_ND96isr_H100_v5, singlePlacementGroup true, zone 1,
     budget 200,000: 2 x 98.32 x 730 = 143,547.20 < 200,000: pass; a scale set in a single
@@ -1631,14 +1598,6 @@ def test_z21_classic_scale_set_single_placement_group_smallest(pack):
 # second run, before running it: the classic Azure and RDMA-reach finds suggest looking wider
 # at the variants; the other classes again with other resource types)
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review47: two classic azure:compute/linuxVirtualMachine Standard_ND96isr_H100_v5 sharing a "
-    "ProximityPlacementGroup (proximityPlacementGroupId depends on it) are reported 'not in a "
-    "placement construct. Expected: a scale set, availability set or proximity placement group'; "
-    "the same with a classic availabilitySetId too, while two azure-native VMs in a PPG pass. "
-    "The rdma-for-multinode coverage row lists no classic Azure type, yet the rule judges classic "
-    "VMs and scale sets as GPU groups without reading their placement. Class: false alarm "
-    "(advisory), as z20/z21"))
 def test_z22_classic_vms_in_a_proximity_placement_group(pack):
     """Classic provider: two LinuxVirtualMachine Standard_ND96isr_H100_v5 in zone 1 sharing a
     ProximityPlacementGroup (proximityPlacementGroupId depends on it), budget 200,000. Spend:
