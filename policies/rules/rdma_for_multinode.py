@@ -4,8 +4,9 @@ Without RDMA, data-parallel training across nodes scales to a fraction of the GP
 (seed article §1-3). Per cloud (cloud-map §0, §9.2): AWS a cluster placement group and one EFA
 interface per EFA-capable network card; GCP a compact/COLLOCATED or HIGH_THROUGHPUT placement and
 the machine type's GPU NICs (MRDMA on RoCE types); Azure one scale set with
-singlePlacementGroup (InfiniBand comes with the `r` size); Alibaba a LowLatency deployment set
-and HighPerformance (eRDMA) traffic mode. The catalog says which fabric each type has.
+singlePlacementGroup (InfiniBand comes with the `r` size), azure-native or classic alike;
+Alibaba a LowLatency deployment set and HighPerformance (eRDMA) traffic mode. The catalog says
+which fabric each type has; GCP N1 machines with attached GPUs have no row and no RDMA fabric.
 
 Capacity bought ahead fixes placement itself and counts as the construct: an AWS targeted
 capacity reservation or Capacity Block (the launch template's capacityReservationTarget), a GCP

@@ -227,3 +227,20 @@ def test_control_classic_vms_in_no_placement_construct_are_asked(pack):
     check(pack, stack, AZ, {RDMA: "advisory"})
     found = [d for d in run(pack, stack, None, provider=AZ) if d.policy == RDMA]
     assert len(found) == 2 and all("placement construct" in d.message for d in found), found
+
+
+def test_control_a4x_vms_with_accelerators_stay_asked(pack):
+    """Control for the N1 reading's reach: two a4x-highgpu-4g VMs (no catalog row) declaring
+    4 nvidia-gb200 each, no resource policy. A4X is not N1 (only N1 takes attached GPUs: GCP
+    "GPUs and machine series") and has GPUDirect-RDMA (cloud.google.com/compute/docs/gpus/
+    gpu-network-bandwidth), so the declared accelerators do not make it a no-RDMA type: RDMA still
+    says each VM is unplaced and its fabric unknown (advisory). Spend is not this case's subject
+    (the type has no catalog price)."""
+    from tests.policy_harness import run
+    vms = [gcp_vm(f"gb200-{i}", "a4x-highgpu-4g",
+                  guestAccelerators=[{"type": "nvidia-gb200", "count": 4.0}]) for i in range(2)]
+    found = [d for d in run(pack, vms + [gcp_budget(units="500000")], None, provider=GCP_C)
+             if d.policy == RDMA]
+    unknown = {d.urn.rsplit("::", 1)[1] for d in found if "fabric is unknown" in d.message}
+    unplaced = {d.urn.rsplit("::", 1)[1] for d in found if "placement construct" in d.message}
+    assert unknown == unplaced == {"gb200-0", "gb200-1"}, [d.message for d in found]
