@@ -78,7 +78,10 @@ def coverage() -> dict[str, set[str]]:
         spend_limit.NAME: groups | set(FILESYSTEMS) | set(BUCKETS) | set(BUDGETS)
         | set(STOPS) | {spend_limit.AWS_CAPACITY_BLOCK},
         required_tags.NAME: set(inventory.TAGGABLE) | _literals(required_tags.__file__),
+        # The classic Azure scale sets and VMs are sized by capacity and placed by the rule's
+        # own reading of their singlePlacementGroup / placement IDs.
         rdma_for_multinode.NAME: (groups - set(capacity.SIZED)) | set(PLACEMENT)
+        | set(capacity.AZ_CLASSIC_VMSS) | set(capacity.AZ_CLASSIC_VM)
         | _literals(rdma_for_multinode.__file__) - set(capacity.RESERVATIONS)
         - set(capacity.MANAGED),
         no_public_ingress.NAME: _literals(no_public_ingress.__file__),

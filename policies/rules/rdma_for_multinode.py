@@ -4,8 +4,9 @@ Without RDMA, data-parallel training across nodes scales to a fraction of the GP
 (seed article §1-3). Per cloud (cloud-map §0, §9.2): AWS a cluster placement group and one EFA
 interface per EFA-capable network card; GCP a compact/COLLOCATED or HIGH_THROUGHPUT placement and
 the machine type's GPU NICs (MRDMA on RoCE types); Azure one scale set with
-singlePlacementGroup (InfiniBand comes with the `r` size); Alibaba a LowLatency deployment set
-and HighPerformance (eRDMA) traffic mode. The catalog says which fabric each type has.
+singlePlacementGroup (InfiniBand comes with the `r` size), azure-native or classic alike;
+Alibaba a LowLatency deployment set and HighPerformance (eRDMA) traffic mode. The catalog says
+which fabric each type has; GCP N1 machines with attached GPUs have no row and no RDMA fabric.
 
 Capacity bought ahead fixes placement itself and counts as the construct: an AWS targeted
 capacity reservation or Capacity Block (the launch template's capacityReservationTarget), a GCP
@@ -17,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 
 from trainstack_policies import capacity
+from trainstack_policies.capacity import AZ_CLASSIC_VM, AZ_CLASSIC_VMSS, takes_attached_gpus
 from trainstack_policies.inventory import (
     ALI_DEPLOYMENT_SET,
     ALI_HPC_CLUSTER,
@@ -109,6 +111,23 @@ def _gcp_reservation(g: NodeGroup) -> Any:
     return None
 
 
+# Where an Azure VM names the construct that places it: azure-native, then the classic provider.
+_AZ_VM_PLACEMENT = ("virtualMachineScaleSet", "availabilitySet", "proximityPlacementGroup")
+_AZ_CLASSIC_VM_PLACEMENT = ("virtualMachineScaleSetId", "availabilitySetId",
+                            "proximityPlacementGroupId")
+
+
+def _attached_gpus_only(g: NodeGroup) -> bool:
+    """Whether a GCP group's GPUs are attached to N1 machines (guestAccelerators on an n1-* or
+    N1 custom-* machine, capacity.takes_attached_gpus), every type it may launch. Such a VM has
+    no row in instance_types.csv and no RDMA network: GPUDirect-RDMA (RoCE) is the A3 Ultra /
+    A4 / A4X machine types' (cloud.google.com/compute/docs/gpus/gpu-network-bandwidth; GKE's
+    GPUDirectStrategy "RDMA: GPUDirect-RDMA on A3 Ultra, and A4 machine types"), and an N1 VM
+    with GPUs talks over its ordinary VPC NIC, as a g2-standard-8 (a tcp row) does."""
+    return (g.cloud == "gcp" and bool(g.accelerators) and all(
+        isinstance(t, str) and t and takes_attached_gpus(t) for t in g.instance_types))
+
+
 def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
     """(ok, found, expected, fix) for the group's placement construct."""
     r = g.resource
@@ -143,13 +162,23 @@ def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
                 "attach a compute.ResourcePolicy (workload_policy type HIGH_THROUGHPUT on the "
                 "instance group manager, or group_placement_policy COLLOCATED)")
     if g.cloud == "azure":
-        if r.type == AZ_VMSS:
+        if r.type == AZ_VMSS or r.type in AZ_CLASSIC_VMSS:
+            # The classic provider's scale sets (Linux, Windows and the Flexible "Orchestrated"
+            # one) take the same switch, single_placement_group (pulumi-azure
+            # compute.LinuxVirtualMachineScaleSet / WindowsVirtualMachineScaleSet /
+            # OrchestratedVirtualMachineScaleSet), read as the azure-native set's. The
+            # orchestrated set's required platformFaultDomainCount spreads VMs over fault
+            # domains; it places nothing.
             single = r.get("singlePlacementGroup")
+            kind = r.type.rsplit(":", 1)[-1]
             return (single is True, f"singlePlacementGroup={single}",
                     "singlePlacementGroup=true (InfiniBand joins only VMs of one placement group)",
-                    "set single_placement_group=True on the VirtualMachineScaleSet")
-        holder = (r.get("virtualMachineScaleSet") or r.get("availabilitySet")
-                  or r.get("proximityPlacementGroup"))
+                    f"set single_placement_group=True on the {kind}")
+        # azure-native VMs name their set, availability set or PPG as a sub-resource; the
+        # classic provider's Linux/WindowsVirtualMachine by its ID (virtual_machine_scale_set_id,
+        # availability_set_id, proximity_placement_group_id).
+        keys = _AZ_CLASSIC_VM_PLACEMENT if r.type in AZ_CLASSIC_VM else _AZ_VM_PLACEMENT
+        holder = next((v for v in (r.get(k) for k in keys) if v), None)
         return (bool(holder), holder, "a scale set, availability set or proximity placement group",
                 "put the VMs in one VirtualMachineScaleSet (Flexible) or availability set")
     if g.cloud == "alicloud":
@@ -242,6 +271,9 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
         if g.instance_type is UNKNOWN:
             raise UnknownValue(g.template or g.resource, "instanceType")
         itype = instance_type_info(g.cloud, str(g.instance_type))
+        if itype is None and _attached_gpus_only(g):
+            # N1 with attached GPUs: no RDMA fabric (no catalog row says so; see the helper).
+            continue
         if itype is not None and not itype.rdma:
             # A type with no RDMA fabric: nodes that talk over TCP gain nothing from packing.
             continue
