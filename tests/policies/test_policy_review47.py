@@ -1712,14 +1712,16 @@ def test_a48_aws_native_odcr_and_its_instance_priced_once(pack):
 def test_g23_regional_mig_over_two_zones_mounting_the_lustre(pack):
     """PR: the zonal MIG replaced by a regional one over us-west1-b and us-west1-c, same
     template (mounting the Lustre in us-west1-c): docs, two known zones are a span for groups
-    seen to mount it: SSZ fail."""
+    seen to mount it: SSZ fail. (Lead, after merging migstop: the fixture's Cloud Scheduler stop
+    job resizes the removed zonal group, not this one, and a template's maxRunDuration is no
+    lifetime for a group: 2 x 86.7599 x 730 = 126,669.45 > 60,000: spend fail too.)"""
     stack = [r for r in gcp_cluster(budget_units="60000") if r.name != "nodes"]
     m = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "nodes-r", {
         "region": "us-west1", "distributionPolicyZones": ["us-west1-b", "us-west1-c"],
         "targetSize": 2.0, "baseInstanceName": "node",
         "versions": [{"instanceTemplate": "template-id"}]},
         deps={"versions": [by_name(stack, "template")]})
-    check(pack, stack + [m], GCP, {SSZ: "fail"})
+    check(pack, stack + [m], GCP, {SSZ: "fail", SPEND: "fail"})
 
 
 def test_g24_autoscaler_max_replicas(pack):
