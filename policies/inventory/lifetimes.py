@@ -86,10 +86,11 @@ def _scales_to_zero(s: Resource, group: Resource, scaled: bool = False) -> bool:
     native = s.type == AWS_NATIVE_ASG_SCHEDULE
 
     def after(key: str) -> Optional[float]:
-        n = number(s.get(key))
-        if n == -1 or (native and s.get(key) is None):
+        value = s.get(key)
+        n = number(value)
+        if n == -1 or (native and value is None):
             return number(group.get(key))
-        return 0.0 if n is None and s.get(key) is None else n
+        return 0.0 if n is None and value is None else n
     desired, low, high = after("desiredCapacity"), after("minSize"), after("maxSize")
     return _held_at_zero(low, high, desired, scaled)
 
