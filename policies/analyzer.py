@@ -287,15 +287,20 @@ class _View(Resource):
         # The commonest read of every rule, inlined (a call less per read): the decoded input,
         # each key decoded once, on first read.
         inputs = self._inputs
-        if type(inputs) is _Inputs and "." not in path and path != "0":
-            # One top-level key, the commonest read: no split of the path.
-            if inputs.decoded is not None:
-                value = inputs.decoded.get(path, _MISSING)
-            else:
-                value = inputs.values.get(path, _MISSING)
-                if value is _MISSING and path in inputs.fields:
+        if type(inputs) is _Inputs:
+            # A key read before, the commonest read by far: `values` only ever holds top-level
+            # keys without a dot (never "0"), and whole() puts the same objects in `decoded`,
+            # so a hit is what the paths below would give.
+            value = inputs.values.get(path, _MISSING)
+            if value is not _MISSING:
+                return value
+            if "." not in path and path != "0":
+                # One top-level key, not read yet: no split of the path.
+                if inputs.decoded is not None:
+                    value = inputs.decoded.get(path, _MISSING)
+                elif path in inputs.fields:
                     value = inputs.values[path] = _input(inputs.fields[path])
-            return default if value is _MISSING else value
+                return default if value is _MISSING else value
         key, dot, rest = path.partition(".")
         if type(inputs) is not _Inputs or key == "0":
             return Resource.get(self, path, default)

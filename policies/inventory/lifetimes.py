@@ -6,6 +6,7 @@ import math
 import re
 from datetime import datetime, timedelta, timezone, tzinfo
 from fnmatch import fnmatchcase
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import parse_qs, urlsplit
@@ -88,10 +89,11 @@ def _scales_to_zero(s: Resource, group: Resource, scaled: bool = False) -> bool:
     native = s.type == AWS_NATIVE_ASG_SCHEDULE
 
     def after(key: str) -> Optional[float]:
-        n = number(s.get(key))
-        if n == -1 or (native and s.get(key) is None):
+        value = s.get(key)
+        n = number(value)
+        if n == -1 or (native and value is None):
             return number(group.get(key))
-        return 0.0 if n is None and s.get(key) is None else n
+        return 0.0 if n is None and value is None else n
     desired, low, high = after("desiredCapacity"), after("minSize"), after("maxSize")
     return _held_at_zero(low, high, desired, scaled)
 
@@ -133,8 +135,10 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
         schedules = index.schedules.of(r, key) + index.native_schedules.of(r, key)
         scaled = bool(index.scaling_policies.of(r, key) or
                       index.native_scaling_policies.of(r, key))
-        stops = [s for s in schedules if _scales_to_zero(s, r, scaled)]
-        restarts = [s for s in schedules if not _scales_to_zero(s, r, scaled)]
+        stops: list[Resource] = []
+        restarts: list[Resource] = []
+        for s in schedules:   # each schedule's sizes read once
+            (stops if _scales_to_zero(s, r, scaled) else restarts).append(s)
         last = _last_start(r, index, scaled, restarts)
         timed: list[tuple[float, str]] = []
         for s in stops:
@@ -716,7 +720,15 @@ def _instance_schedule_stop(policy: Resource) -> Optional[tuple[float, str]]:
 
 
 def _parse_time(value: Any) -> Optional[datetime]:
-    if not isinstance(value, str) or not value.strip():
+    return _parse_text(value) if isinstance(value, str) else None
+
+
+# A stack names a few times, read for every group by several rules (20,000 resources: about
+# 5,500 reads of a dozen strings); the reading is a function of the text alone, and a datetime
+# cannot be changed by whoever is given it.
+@lru_cache(maxsize=4096)
+def _parse_text(value: str) -> Optional[datetime]:
+    if not value.strip():
         return None
     try:
         when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))

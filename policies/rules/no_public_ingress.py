@@ -246,7 +246,8 @@ def _aws(r: Resource, config) -> list[Violation]:
             value = n.get("associatePublicIpAddress")
             if value is UNKNOWN:
                 raise UnknownValue(r, f"{path}.{i}.associatePublicIpAddress")
-            if truthy(value):
+            # truthy(value), inline: asked of every interface of every template.
+            if value is True or (isinstance(value, str) and value.strip().lower() == "true"):
                 public_nics.append(n)
         if public_nics:
             return [violation(r, "the nodes' network interfaces get public IP addresses",

@@ -155,8 +155,11 @@ def _mixed_literal_zones(r: Resource, config: Mapping[str, Any]) -> list[str]:
     out: list[str] = []
     told = config.get("zones") or {}
     for key in _PLACING:
-        value, deps = r.get(key), r.deps.get(key)
-        if not deps or not isinstance(value, list) or len(value) <= len(deps):
+        deps = r.deps.get(key)
+        if not deps:
+            continue   # (the input read only where it has dependencies: most keys have none)
+        value = r.get(key)
+        if not isinstance(value, list) or len(value) <= len(deps):
             continue
         named = [v for v in value if isinstance(v, str) and v and v is not UNKNOWN]
         known = [told[v] for v in named if isinstance(told.get(v), str) and told.get(v)]
@@ -224,14 +227,13 @@ def _outside_filesystems(g: NodeGroup) -> list[str]:
     ids: set[str] = set()
     for part in links.parts(g):
         named: set[str] = set()
-        own = 0
         for key in _USER_DATA:
             named.update(m.group(1) for m in _FSX_DNS.finditer(_user_data_text(part.get(key))))
-            own += len(part.dep(key, "aws:fsx/"))
         # On an update preview the DNS name of an FSx the stack creates is known, so the user
         # data built from it names it literally, and depends on it: as many names as such
         # dependencies may all be the stack's own (matched through the dependency instead).
-        if len(named) > own:
+        # (Counted only where a name was found: most user data names none.)
+        if named and len(named) > sum(len(part.dep(key, "aws:fsx/")) for key in _USER_DATA):
             ids.update(named)
     return sorted(ids)
 
