@@ -150,8 +150,8 @@ def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
         template = launch_settings(g.template) if g.template is not None else None
         own = r.get(own_key)
         name = own or (template.get("placement.groupName") if template is not None else None)
-        holder, key = (r, own_key) if own or template is None else (template, "placement")
-        pgs = [d for d in holder.deps.get(key, []) if d.type in _AWS_PLACEMENT_GROUPS]
+        named_by, key = (r, own_key) if own or template is None else (template, "placement")
+        pgs = [d for d in named_by.deps.get(key, []) if d.type in _AWS_PLACEMENT_GROUPS]
         strategy = pgs[0].get("strategy") if pgs else None
         ok = bool(name) and (not pgs or strategy == "cluster")
         found = f"placement group {name} (strategy {strategy})" if name and pgs else name
