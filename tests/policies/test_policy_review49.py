@@ -120,8 +120,8 @@ def aws_lt(name, itype, deps=None, **props):
         deps=deps or {})
 
 
-def aws_asg(name, lt, sn, size, **props):
-    return res("aws:autoscaling/group:Group", name, {
+def aws_asg(rname, lt, sn, size, **props):
+    return res("aws:autoscaling/group:Group", rname, {
         "minSize": 0.0, "maxSize": float(size), "desiredCapacity": float(size),
         "launchTemplate": {"id": f"{lt.name}-id", "version": "$Latest"},
         "vpcZoneIdentifiers": [f"{sn.name}-id"], "tags": list(ASG_TAGS), **props},
@@ -452,13 +452,21 @@ def test_a21_weighted_mixed_group_max_plus_largest_weight(pack):
                  aws_budget(amount="7200.00")], AWS, {SPEND: "fail"})
 
 
-def test_a22_weighted_mixed_group_weight_text(pack):
-    """a21 with the g5.2xlarge weight "two": a fleet weight that is no number is a violation:
-    spend fail (budget 90,000)."""
+@pytest.mark.xfail(strict=True, reason=(
+    "review49: a mixed instances override's weightedCapacity that is no number (\"two\", "
+    "\"-2\") is dropped in silence: the group is priced unweighted (8 x g5.2xlarge = 7,078, "
+    "below the 7,344 of readable weights) and no violation names the weight. Class: blind spot"))
+@pytest.mark.parametrize("weight,budget", [("two", "90000.00"), ("two", "7200.00"),
+                                           ("-2", "90000.00")],
+                         ids=["two-90000", "two-7200", "negative-90000"])
+def test_a22_weighted_mixed_group_weight_text(pack, weight, budget):
+    """a21 with the g5.2xlarge weight "two" (or "-2"): docs, a fleet weight that is no number
+    or negative is a violation naming it, never left out: spend fail, whatever the budget
+    (with 7,200: a21's readable weights already fail at 7,344)."""
     sn = subnet()
     lt = aws_lt("mixed-lt", "g5.xlarge")
-    check(pack, [sn, lt, _mixed("mixed", sn, lt, 8, [("g5.xlarge", "1"), ("g5.2xlarge", "two")]),
-                 aws_budget(amount="90000.00")], AWS, {SPEND: "fail"})
+    check(pack, [sn, lt, _mixed("mixed", sn, lt, 8, [("g5.xlarge", "1"), ("g5.2xlarge", weight)]),
+                 aws_budget(amount=budget)], AWS, {SPEND: "fail"})
 
 
 def test_a23_eip_on_the_gpu_instance(pack):
