@@ -1311,3 +1311,606 @@ def test_f06_literal_fsx_subnet_not_told(pack):
     """f04 without the zones config: docs, "cannot decide" at the cannotDecide level (advisory
     by default): SSZ undecided."""
     check(pack, _literal_fsx_stack(), AWS, {SSZ: "undecided"})
+
+
+# ======================================================================= second batch
+# Written after the first run (106 of 107 agreed), before this batch's own first run.
+
+# ----------------------------------------------------------------------------- AWS, more
+
+def test_c01_running_warm_pool_adds_max_size(pack):
+    """ASG of 2 g5.xlarge (maxSize 2) with a warm pool in state Running, minSize 2, no
+    maxGroupPreparedCapacity; budget 2,000. Docs: "without it, maxSize more": 4 x 1.006 x 730 =
+    2,937.52 > 2,000: spend fail."""
+    sn = subnet()
+    lt = aws_lt("lt", "g5.xlarge")
+    asg = aws_asg("warm", lt, sn, 2, warmPool={"poolState": "Running", "minSize": 2.0})
+    check(pack, [sn, lt, asg, aws_budget(amount="2000.00")], AWS, {SPEND: "fail"})
+
+
+def test_c02_stopped_warm_pool_adds_nothing(pack):
+    """c01 with the pool Stopped: docs count "a Running warm pool": 2 nodes, 1,468.76 < 2,000:
+    pass."""
+    sn = subnet()
+    lt = aws_lt("lt", "g5.xlarge")
+    asg = aws_asg("warm", lt, sn, 2, warmPool={"poolState": "Stopped", "minSize": 2.0})
+    check(pack, [sn, lt, asg, aws_budget(amount="2000.00")], AWS, {})
+
+
+def test_c03_eks_remote_access_without_source_groups(pack):
+    """EKS group of 1 g5.xlarge (734.38 < 1,000) with remoteAccess {ec2SshKey} and no
+    sourceSecurityGroupIds: docs, EKS opens 22 to 0.0.0.0/0: NPI fail."""
+    sn = subnet("eks-subnet")
+    check(pack, [sn, _eks("gpu-ng", sn, 1.0, types=["g5.xlarge"],
+                          remoteAccess={"ec2SshKey": "ops"}),
+                 aws_budget(amount="1000.00")], AWS, {NPI: "fail"})
+
+
+def test_c04_eks_group_from_a_literal_launch_template(pack):
+    """EKS group with no instanceTypes launched from launchTemplate {id: "lt-0abc123"} the stack
+    does not create: docs, type read nowhere: spend fail."""
+    sn = subnet("eks-subnet")
+    ng = _eks("gpu-ng", sn, 2.0, launchTemplate={"id": "lt-0abc1234567890def", "version": "3"},
+              amiType="AL2_x86_64_GPU")
+    check(pack, [sn, ng, aws_budget(amount="90000.00")], AWS, {SPEND: "fail"})
+
+
+def _stop(name, group_name, hours, dep=None):
+    return res("aws:autoscaling/schedule:Schedule", name, {
+        "autoscalingGroupName": group_name, "scheduledActionName": "stop", "minSize": 0.0,
+        "maxSize": 0.0, "desiredCapacity": 0.0, "startTime": hours_from_now(hours)},
+        deps={"autoscalingGroupName": [dep]} if dep else {})
+
+
+def test_c05_stop_by_the_groups_own_name(pack):
+    """ASG of 2 g5.xlarge with name "train-gpu"; a Schedule naming "train-gpu" (literal, the
+    group's own name input) to 0 in 24 h; budget 100: 2 x 1.006 x 24 = 48.29 < 100: pass."""
+    sn = subnet()
+    lt = aws_lt("lt", "g5.xlarge")
+    asg = aws_asg("train", lt, sn, 2, name="train-gpu")
+    check(pack, [sn, lt, asg, _stop("train-stop", "train-gpu", 24),
+                 aws_budget(amount="100.00")], AWS, {})
+
+
+def test_c06_stop_naming_the_pulumi_name_of_an_auto_named_group(pack):
+    """c05 without the group's name input (auto-named train-<random>) and the Schedule naming
+    "train": docs, names another group: no stop: 1,468.76 > 100: spend fail."""
+    sn = subnet()
+    lt = aws_lt("lt", "g5.xlarge")
+    asg = aws_asg("train", lt, sn, 2)
+    check(pack, [sn, lt, asg, _stop("train-stop", "train", 24),
+                 aws_budget(amount="100.00")], AWS, {SPEND: "fail"})
+
+
+def test_c07_spot_p4d_instance(pack):
+    """One p4d.24xlarge instance with instanceMarketOptions marketType spot: 8.1915 x 730 =
+    5,979.80 < 6,000: pass (on demand 16,029.05). One node: rdma not asked."""
+    sn = subnet()
+    box = aws_box("a100-box", "p4d.24xlarge", sn,
+                  instanceMarketOptions={"marketType": "spot",
+                                         "spotOptions": {"instanceInterruptionBehavior":
+                                                         "terminate"}})
+    check(pack, [sn, box, aws_budget(amount="6000.00")], AWS, {})
+
+
+def _sg(name="nodes-sg", ingress=None):
+    return res("aws:ec2/securityGroup:SecurityGroup", name, {
+        "vpcId": "vpc-0ml", "description": "nodes", "tags": dict(TAGS),
+        **({"ingress": ingress} if ingress is not None else {})})
+
+
+def test_c08_world_ssh_allowed_by_config(pack):
+    """An inline ingress tcp 22 from 0.0.0.0/0, config sshCidrs ["0.0.0.0/0"]: pass."""
+    check(pack, [_sg(ingress=[{"protocol": "tcp", "fromPort": 22.0, "toPort": 22.0,
+                              "cidrBlocks": ["0.0.0.0/0"]}])], AWS, {},
+          config={NPI: {"sshCidrs": ["0.0.0.0/0"]}})
+
+
+def test_c09_world_port_range_around_ssh(pack):
+    """c08 with ports 20-25: more than SSH: NPI fail."""
+    check(pack, [_sg(ingress=[{"protocol": "tcp", "fromPort": 20.0, "toPort": 25.0,
+                              "cidrBlocks": ["0.0.0.0/0"]}])], AWS, {NPI: "fail"},
+          config={NPI: {"sshCidrs": ["0.0.0.0/0"]}})
+
+
+def test_c10_split_halves_on_one_group(pack):
+    """Two SecurityGroupIngressRules on one group, tcp 443 from 0.0.0.0/1 and from
+    128.0.0.0/1: together world-open: NPI fail."""
+    sg = _sg()
+    rules = [res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", f"half-{i}", {
+        "securityGroupId": "nodes-sg-id", "cidrIpv4": cidr, "ipProtocol": "tcp",
+        "fromPort": 443.0, "toPort": 443.0, "tags": dict(TAGS)}, deps={"securityGroupId": [sg]})
+        for i, cidr in enumerate(["0.0.0.0/1", "128.0.0.0/1"])]
+    check(pack, [sg, *rules], AWS, {NPI: "fail"})
+
+
+def test_c11_prefix_list_holding_the_world(pack):
+    """A managed prefix list with entry 0.0.0.0/0, used by an ingress rule tcp 443: NPI
+    fail."""
+    pl = res("aws:ec2/managedPrefixList:ManagedPrefixList", "partners", {
+        "addressFamily": "IPv4", "maxEntries": 5.0, "name": "partners", "tags": dict(TAGS),
+        "entries": [{"cidr": "0.0.0.0/0", "description": "temp"}]})
+    sg = _sg()
+    rule = res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "partners-https", {
+        "securityGroupId": "nodes-sg-id", "prefixListId": "partners-id", "ipProtocol": "tcp",
+        "fromPort": 443.0, "toPort": 443.0, "tags": dict(TAGS)},
+        deps={"securityGroupId": [sg], "prefixListId": [pl]})
+    check(pack, [pl, sg, rule], AWS, {NPI: "fail"})
+
+
+def _vol(name="scratch", **props):
+    return res("aws:ebs/volume:Volume", name, {
+        "availabilityZone": "us-east-1a", "size": 500.0, "type": "gp3", "tags": dict(TAGS),
+        **props})
+
+
+def test_c12_unencrypted_ebs_volume(pack):
+    """An EBS volume with encrypted false: ENC fail."""
+    check(pack, [_vol(encrypted=False)], AWS, {ENC: "fail"})
+
+
+def test_c13_gpu_template_with_an_unencrypted_ebs_mapping(pack):
+    """A g5.xlarge ASG of 1 (734.38 < 1,000) whose launch template maps /dev/sdb ebs encrypted
+    "false": ENC fail."""
+    sn = subnet()
+    lt = aws_lt("lt", "g5.xlarge", blockDeviceMappings=[{
+        "deviceName": "/dev/sdb", "ebs": {"volumeSize": 500.0, "volumeType": "gp3",
+                                          "encrypted": "false"}}])
+    check(pack, [sn, lt, aws_asg("inf", lt, sn, 1), aws_budget(amount="1000.00")], AWS,
+          {ENC: "fail"})
+
+
+def test_c14_volume_covered_by_encryption_by_default(pack):
+    """A volume with encrypted unset and aws:ebs/encryptionByDefault enabled in its region
+    (us-east-1): pass."""
+    ebd = res("aws:ebs/encryptionByDefault:EncryptionByDefault", "ebs-default",
+              {"enabled": True})
+    check(pack, [ebd, _vol()], AWS, {})
+
+
+def test_c15_encryption_by_default_in_another_region(pack):
+    """c14 with the encryptionByDefault on an eu-west-1 provider: docs, it covers its own
+    region only: ENC fail."""
+    ebd = res("aws:ebs/encryptionByDefault:EncryptionByDefault", "ebs-default",
+              {"enabled": True})
+    ebd.provider = {"region": "eu-west-1"}
+    vol = _vol()
+    vol.provider = dict(AWS)
+    check(pack, [ebd, vol], AWS, {ENC: "fail"})
+
+
+# ------------------------------------------------------------------------- Alibaba, more
+
+def test_d01_spot_node(pack):
+    """A gn7i-c8g1.2xlarge node with spotStrategy SpotAsPriceGo released in 100 h, cap 100:
+    0.799598 x 100 = 79.96 < 100: pass (on demand 256.08)."""
+    sw = ali_switch()
+    n = ali_node("a10", "ecs.gn7i-c8g1.2xlarge", sw, spotStrategy="SpotAsPriceGo",
+                 instanceChargeType="PostPaid", autoReleaseTime=_release_in(100))
+    check(pack, [sw, n], ALI, {}, config={SPEND: {"maxMonthlyUsd": 100}})
+
+
+def test_d02_release_beyond_the_month(pack):
+    """A node released in 1,000 h: capped at the month: 730 x 2.56083 = 1,869.41 < 1,900:
+    pass (1,000 h would be 2,560.83)."""
+    sw = ali_switch()
+    n = ali_node("a10", "ecs.gn7i-c8g1.2xlarge", sw, autoReleaseTime=_release_in(1000))
+    check(pack, [sw, n], ALI, {}, config={SPEND: {"maxMonthlyUsd": 1900}})
+
+
+def test_d03_rule_all_protocols_from_anywhere(pack):
+    """Ingress accept, ipProtocol all, -1/-1 from 0.0.0.0/0: NPI fail."""
+    check(pack, _sg_rule("all-in", type="ingress", policy="accept", ipProtocol="all",
+                         portRange="-1/-1", cidrIp="0.0.0.0/0"), ALI, {NPI: "fail"})
+
+
+def test_d04_rule_ssh_from_any_ipv6(pack):
+    """Ingress accept tcp 22/22 from ipv6CidrIp ::/0 (no sshCidrs configured): NPI fail."""
+    check(pack, _sg_rule("ssh6", type="ingress", policy="accept", portRange="22/22",
+                         ipv6CidrIp="::/0"), ALI, {NPI: "fail"})
+
+
+def test_d05_dnat_to_the_gpu_node(pack):
+    """A DNAT forward entry on an internet NAT gateway, external 8888 to the GPU node's private
+    IP (a dependency on the node): NPI fail."""
+    sw = ali_switch()
+    n = ali_node("a10", "ecs.gn7i-c8g1.2xlarge", sw, autoReleaseTime=_release_in(24))
+    nat = res("alicloud:vpc/natGateway:NatGateway", "nat", {
+        "vpcId": "vpc-ali", "vswitchId": "vsw-a-id", "natType": "Enhanced",
+        "networkType": "internet", "tags": dict(TAGS)}, deps={"vswitchId": [sw]})
+    fwd = res("alicloud:vpc/forwardEntry:ForwardEntry", "jupyter-dnat", {
+        "forwardTableId": "nat-fwd-table", "externalIp": "47.1.2.3", "externalPort": "8888",
+        "ipProtocol": "tcp", "internalIp": "a10-private-ip", "internalPort": "8888"},
+        deps={"forwardTableId": [nat], "internalIp": [n]})
+    check(pack, [sw, n, nat, fwd], ALI, {NPI: "fail"}, config={SPEND: {"maxMonthlyUsd": 100}})
+
+
+def test_d06_node_with_an_unencrypted_data_disk(pack):
+    """The GPU node (24 h) with dataDisks [{500 GiB cloud_essd, encrypted false}]: ENC
+    fail."""
+    sw = ali_switch()
+    n = ali_node("a10", "ecs.gn7i-c8g1.2xlarge", sw, autoReleaseTime=_release_in(24),
+                 dataDisks=[{"size": 500.0, "category": "cloud_essd", "encrypted": False}])
+    check(pack, [sw, n], ALI, {ENC: "fail"}, config={SPEND: {"maxMonthlyUsd": 100}})
+
+
+def test_d07_oss_bucket_without_encryption(pack):
+    """A retained OSS bucket with no serverSideEncryptionRule: docs, needs an OSS server-side
+    encryption rule: ENC fail."""
+    b = res("alicloud:oss/bucket:Bucket", "data", {
+        "bucket": "ml-data", "forceDestroy": False,
+        "tags": {**TAGS, "trainstack:retain": "true"}}, retain=True)
+    b.protect = True
+    check(pack, [b], ALI, {ENC: "fail"})
+
+
+def test_d08_standard_nas_without_encryption(pack):
+    """A standard NAS file system with encryptType 0: ENC fail."""
+    nas = res("alicloud:nas/fileSystem:FileSystem", "home", {
+        "fileSystemType": "standard", "protocolType": "NFS", "storageType": "Performance",
+        "encryptType": 0.0, "zoneId": "eu-central-1a", "tags": dict(TAGS)})
+    check(pack, [nas], ALI, {ENC: "fail"})
+
+
+def test_d09_launch_template_with_public_bandwidth_behind_a_scaling_group(pack):
+    """A scaling group (max 2) launched from an ecs LaunchTemplate of gn7i-c8g1.2xlarge with
+    internetMaxBandwidthOut 10: NPI fail; no release time stand-in: spend fail."""
+    sw = ali_switch()
+    lt = res("alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate", "a10-lt", {
+        "launchTemplateName": "a10", "instanceType": "ecs.gn7i-c8g1.2xlarge",
+        "imageId": "ubuntu_22_04_x64", "vswitchId": "vsw-a-id", "securityGroupId": "sg-ali",
+        "internetMaxBandwidthOut": 10.0, "internetChargeType": "PayByTraffic",
+        "tags": dict(TAGS)}, deps={"vswitchId": [sw]})
+    group = res("alicloud:ess/scalingGroup:ScalingGroup", "a10-group", {
+        "minSize": 0.0, "maxSize": 2.0, "scalingGroupName": "a10", "vswitchIds": ["vsw-a-id"],
+        "launchTemplateId": "a10-lt-id", "tags": dict(TAGS)},
+        deps={"vswitchIds": [sw], "launchTemplateId": [lt]})
+    check(pack, [sw, lt, group], ALI, {NPI: "fail", SPEND: "fail"},
+          config={SPEND: {"maxMonthlyUsd": 90000}})
+
+
+def _literal_vsw_stack():
+    cpfs = res("alicloud:nas/fileSystem:FileSystem", "cpfs", {
+        "fileSystemType": "cpfs", "protocolType": "cpfs", "storageType": "advance_200",
+        "capacity": 3600.0, "zoneId": "eu-central-1b", "tags": dict(TAGS)})
+    n = res("alicloud:ecs/instance:Instance", "a10", {
+        "instanceType": "ecs.gn7i-c8g1.2xlarge", "vswitchId": "vsw-0lit",
+        "imageId": "ubuntu_22_04_x64", "internetMaxBandwidthOut": 0.0, "tags": dict(TAGS),
+        "autoReleaseTime": _release_in(24), "userData": "I2Nsb3VkLWNvbmZpZw=="},
+        deps={"userData": [cpfs]})
+    return [cpfs, n]
+
+
+def test_d10_literal_vswitch_told_in_another_zone_than_the_cpfs(pack):
+    """A node on the literal vSwitch vsw-0lit mounting a CPFS in eu-central-1b; zones
+    {"vsw-0lit": "eu-central-1a"}: SSZ fail. Spend 692.94 + 61.46 = 754.40 < 1,000: pass."""
+    check(pack, _literal_vsw_stack(), ALI, {SSZ: "fail"},
+          config={SSZ: {"zones": {"vsw-0lit": "eu-central-1a"}},
+                  SPEND: {"maxMonthlyUsd": 1000}})
+
+
+def test_d11_literal_vswitch_not_told(pack):
+    """d10 without the zones config: SSZ "cannot decide" (advisory by default): undecided."""
+    check(pack, _literal_vsw_stack(), ALI, {SSZ: "undecided"},
+          config={SPEND: {"maxMonthlyUsd": 1000}})
+
+
+# --------------------------------------------------------------------------- Azure, more
+
+def _vmss(name, capacity, priority="Regular", **vmprofile):
+    return res("azure-native:compute:VirtualMachineScaleSet", name, {
+        "resourceGroupName": "ml", "location": "eastus", "zones": ["1"],
+        "sku": {"name": T4, "capacity": float(capacity), "tier": "Standard"},
+        "virtualMachineProfile": {"priority": priority, "networkProfile": {
+            "networkInterfaceConfigurations": [{"name": "nic", "primary": True,
+                                                "ipConfigurations": [{"name": "ip"}]}]},
+            **vmprofile},
+        "tags": dict(TAGS)})
+
+
+def test_e01_spot_scale_set(pack):
+    """A Spot scale set of 4 T4 (evictionPolicy Delete): 4 x 0.062699 x 730 = 183.08 < 200:
+    pass (regular 1,535.92)."""
+    vmss = _vmss("t4-spot", 4, "Spot", evictionPolicy="Delete",
+                 billingProfile={"maxPrice": -1.0})
+    check(pack, [vmss, az_budget(amount=200.0)], AZ, {})
+
+
+def test_e02_spot_scale_set_with_one_regular_base(pack):
+    """e01 with priorityMixPolicy baseRegularPriorityCount 1, regularPriorityPercentageAbove
+    Base 0 (Flexible orchestration): 383.98 + 3 x 45.77 = 521.29 > 500: spend fail (all spot:
+    183.08)."""
+    vmss = _vmss("t4-spot", 4, "Spot", evictionPolicy="Delete",
+                 billingProfile={"maxPrice": -1.0})
+    vmss.props.update({"orchestrationMode": "Flexible", "platformFaultDomainCount": 1.0,
+                       "priorityMixPolicy": {"baseRegularPriorityCount": 1.0,
+                                             "regularPriorityPercentageAboveBase": 0.0}})
+    check(pack, [vmss, az_budget(amount=500.0)], AZ, {SPEND: "fail"})
+
+
+def test_e03_autoscale_profile_maximum_ten(pack):
+    """A regular scale set of 2 T4 with an enabled autoscale setting whose default profile's
+    maximum is 10: docs, the larger of capacity and the profiles' maximum: 10 x 383.98 =
+    3,839.80 > 2,000: spend fail."""
+    vmss = _vmss("t4-set", 2)
+    auto = res("azure-native:monitor:AutoscaleSetting", "t4-autoscale", {
+        "resourceGroupName": "ml", "location": "eastus", "enabled": True,
+        "targetResourceUri": "t4-set-id", "profiles": [{
+            "name": "default", "capacity": {"minimum": "1", "maximum": "10", "default": "2"},
+            "rules": []}], "tags": dict(TAGS)}, deps={"targetResourceUri": [vmss]})
+    check(pack, [vmss, auto, az_budget(amount=2000.0)], AZ, {SPEND: "fail"})
+
+
+def test_e04_aks_custom_node_resource_group_budget(pack):
+    """z01's cluster with nodeResourceGroup "ml-nodes" and the budget on that group: pass."""
+    check(pack, [_aks(nodeResourceGroup="ml-nodes"), az_budget(
+        amount=2000.0, scope="/subscriptions/s/resourceGroups/ml-nodes")], AZ, {})
+
+
+def test_e05_aks_custom_node_group_budget_on_the_default_name(pack):
+    """e04 with the budget on MC_ml_aks_eastus (the default name, not this cluster's node
+    group): it takes nothing in: no alarm: spend fail."""
+    check(pack, [_aks(nodeResourceGroup="ml-nodes"), az_budget(
+        amount=2000.0, scope="/subscriptions/s/resourceGroups/MC_ml_aks_eastus")], AZ,
+        {SPEND: "fail"})
+
+
+def test_e06_classic_aks_pool_with_node_public_ips(pack):
+    """A classic KubernetesCluster (default pool 1 T4) and a KubernetesClusterNodePool of T4
+    autoscaling to 2 with nodePublicIpEnabled true: public IPs on GPU nodes: NPI fail. Spend
+    3 x 383.98 = 1,151.94 < 2,000: pass."""
+    aks = res("azure:containerservice/kubernetesCluster:KubernetesCluster", "aks", {
+        "resourceGroupName": "ml", "location": "eastus", "dnsPrefix": "ml",
+        "identity": {"type": "SystemAssigned"},
+        "defaultNodePool": {"name": "system", "vmSize": T4, "nodeCount": 1.0},
+        "tags": dict(TAGS)})
+    pool = res("azure:containerservice/kubernetesClusterNodePool:KubernetesClusterNodePool",
+               "gpu", {"kubernetesClusterId": "aks-id", "vmSize": T4, "nodeCount": 1.0,
+                       "autoScalingEnabled": True, "minCount": 0.0, "maxCount": 2.0,
+                       "nodePublicIpEnabled": True, "tags": dict(TAGS)},
+               deps={"kubernetesClusterId": [aks]})
+    check(pack, [aks, pool, az_budget(amount=2000.0)], AZ, {NPI: "fail"})
+
+
+def test_e07_classic_nsg_rule_rdp_from_anywhere(pack):
+    """A classic NetworkSecurityRule Allow Inbound tcp 3389 from 0.0.0.0/0: NPI fail."""
+    nsg = res("azure:network/networkSecurityGroup:NetworkSecurityGroup", "nsg", {
+        "resourceGroupName": "ml", "location": "eastus", "tags": dict(TAGS)})
+    rule = res("azure:network/networkSecurityRule:NetworkSecurityRule", "rdp", {
+        "resourceGroupName": "ml", "networkSecurityGroupName": "nsg", "name": "rdp",
+        "priority": 100.0, "direction": "Inbound", "access": "Allow", "protocol": "Tcp",
+        "sourcePortRange": "*", "destinationPortRange": "3389",
+        "sourceAddressPrefix": "0.0.0.0/0", "destinationAddressPrefix": "*"},
+        deps={"networkSecurityGroupName": [nsg]})
+    check(pack, [nsg, rule], AZ, {NPI: "fail"})
+
+
+def test_e08_nsg_inline_halves(pack):
+    """An azure-native NSG with one inline rule Allow Inbound 443 from
+    sourceAddressPrefixes [0.0.0.0/1, 128.0.0.0/1]: world-open: NPI fail."""
+    nsg = res("azure-native:network:NetworkSecurityGroup", "nsg", {
+        "resourceGroupName": "ml", "location": "eastus", "tags": dict(TAGS),
+        "securityRules": [{"name": "https", "access": "Allow", "direction": "Inbound",
+                           "priority": 100.0, "protocol": "Tcp", "sourcePortRange": "*",
+                           "sourceAddressPrefixes": ["0.0.0.0/1", "128.0.0.0/1"],
+                           "destinationPortRange": "443", "destinationAddressPrefix": "*"}]})
+    check(pack, [nsg], AZ, {NPI: "fail"})
+
+
+def test_e09_classic_nic_public_ip_on_a_gpu_vm(pack):
+    """A classic NIC whose ipConfiguration has publicIpAddressId, on a classic
+    LinuxVirtualMachine of T4 (383.98 < 500): NPI fail."""
+    nic = res("azure:network/networkInterface:NetworkInterface", "t4-nic", {
+        "resourceGroupName": "ml", "location": "eastus", "tags": dict(TAGS),
+        "ipConfigurations": [{"name": "ip", "privateIpAddressAllocation": "Dynamic",
+                              "subnetId": "/subscriptions/s/resourceGroups/ml/providers/"
+                                          "Microsoft.Network/virtualNetworks/v/subnets/gpu",
+                              "publicIpAddressId": "/subscriptions/s/resourceGroups/ml/"
+                              "providers/Microsoft.Network/publicIPAddresses/t4-ip"}]})
+    vm = res("azure:compute/linuxVirtualMachine:LinuxVirtualMachine", "t4-box", {
+        "resourceGroupName": "ml", "location": "eastus", "size": T4, "zone": "1",
+        "adminUsername": "azureuser", "networkInterfaceIds": ["t4-nic-id"],
+        "adminSshKeys": [{"username": "azureuser", "publicKey": "ssh-ed25519 AAAA"}],
+        "osDisk": {"caching": "ReadWrite", "storageAccountType": "Premium_LRS"},
+        "sourceImageReference": {"publisher": "microsoft-dsvm", "offer": "ubuntu-hpc",
+                                 "sku": "2204", "version": "latest"}, "tags": dict(TAGS)},
+        deps={"networkInterfaceIds": [nic]})
+    check(pack, [nic, vm, az_budget(amount=500.0)], AZ, {NPI: "fail"})
+
+
+def _rg_filter(groups):
+    return {"dimensions": {"name": "ResourceGroupName", "operator": "In", "values": groups}}
+
+
+def test_e10_budget_filtered_to_the_vms_group(pack):
+    """A T4 VM in group ml; subscription budget 500 filtered to ResourceGroupName In [ml]:
+    383.98 < 500: pass."""
+    nic = az_nic("t4-nic")
+    check(pack, [nic, az_vm("t4-box", T4, nic), az_budget(amount=500.0,
+                                                          filter=_rg_filter(["ml"]))], AZ, {})
+
+
+def test_e11_budget_filtered_to_another_group(pack):
+    """e10 filtered to [finance]: it leaves the VM out: no alarm: spend fail."""
+    nic = az_nic("t4-nic")
+    check(pack, [nic, az_vm("t4-box", T4, nic), az_budget(
+        amount=500.0, filter=_rg_filter(["finance"]))], AZ, {SPEND: "fail"})
+
+
+def test_e12_budget_period_ended(pack):
+    """e10's budget (unfiltered) with timePeriod 2025-01-01 to 2025-12-31: ended: tracks
+    nothing now: no alarm: spend fail."""
+    nic = az_nic("t4-nic")
+    check(pack, [nic, az_vm("t4-box", T4, nic), az_budget(
+        amount=500.0, timePeriod={"startDate": "2025-01-01T00:00:00Z",
+                                  "endDate": "2025-12-31T00:00:00Z"})], AZ, {SPEND: "fail"})
+
+
+# ----------------------------------------------------------------------------- GCP, more
+
+def test_h01_gke_pool_max_per_zone_over_two_zones(pack):
+    """g01's pool with nodeLocations [us-central1-a, us-central1-b], maxNodeCount 3 (per zone,
+    pulumi gcp container.NodePool autoscaling): 6 x 623.15 = 3,738.90 > 2,000: spend fail."""
+    c = gke()
+    pool = gke_pool("l4", c, nodeLocations=["us-central1-a", "us-central1-b"])
+    check(pack, [c, pool, gcp_budget(units="2000")], GCP_C, {SPEND: "fail"})
+
+
+def test_h02_gke_fixed_node_count_per_zone(pack):
+    """A pool with nodeCount 2 (no autoscaling, per zone) over two nodeLocations: 4 nodes,
+    2,492.59 > 1,300: spend fail."""
+    c = gke()
+    pool = gke_pool("l4", c, nodeLocations=["us-central1-a", "us-central1-b"], nodeCount=2.0)
+    del pool.props["autoscaling"]
+    check(pack, [c, pool, gcp_budget(units="1300")], GCP_C, {SPEND: "fail"})
+
+
+def test_h03_gke_total_max_over_two_zones(pack):
+    """A pool over two zones with autoscaling totalMaxNodeCount 2 (the whole pool): 2 x 623.15
+    = 1,246.29 < 1,300: pass."""
+    c = gke()
+    pool = gke_pool("l4", c, nodeLocations=["us-central1-a", "us-central1-b"])
+    pool.props["autoscaling"] = {"totalMinNodeCount": 0.0, "totalMaxNodeCount": 2.0,
+                                 "locationPolicy": "ANY"}
+    check(pack, [c, pool, gcp_budget(units="1300")], GCP_C, {})
+
+
+def test_h04_regional_cluster_pool_one_per_zone(pack):
+    """A regional private cluster (location us-central1) and a pool there without
+    nodeLocations, maxNodeCount 1: GKE puts the pool in the cluster's zones (three by default
+    for a regional cluster), one per zone at most: never fewer than 1 node; 3 x 623.15 =
+    1,869.44 > 1,000: spend fail (1 node, 623.15, would pass)."""
+    c = gke()
+    c.props["location"] = "us-central1"
+    pool = gke_pool("l4", c, max_nodes=1, location="us-central1")
+    check(pack, [c, pool, gcp_budget(units="1000")], GCP_C, {SPEND: "fail"})
+
+
+def test_h05_gke_n1_pool_with_a_t4(pack):
+    """A pool of n1-standard-8 with guestAccelerators [nvidia-tesla-t4 x 1], max 2
+    (gcp_attached_gpus.csv us-central1: 0.38 + 0.35): 2 x 0.73 x 730 = 1,065.80 < 1,100: pass."""
+    c = gke()
+    pool = gke_pool("t4", c, machine="n1-standard-8", max_nodes=2, node_config={
+        "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": 1.0}]})
+    check(pack, [c, pool, gcp_budget(units="1100")], GCP_C, {})
+
+
+def test_h06_gke_cluster_without_private_nodes(pack):
+    """g01 with the cluster's privateClusterConfig left out and the pool's networkConfig left
+    out: docs, GKE clusters and node pools without private nodes: NPI fail."""
+    c = gke()
+    del c.props["privateClusterConfig"]
+    pool = gke_pool("l4", c)
+    del pool.props["networkConfig"]
+    check(pack, [c, pool, gcp_budget(units="2000")], GCP_C, {NPI: "fail"})
+
+
+def test_h07_firewall_world_ssh_allowed_by_config(pack):
+    """An ingress allow tcp 22 from 0.0.0.0/0 with sshCidrs ["0.0.0.0/0"]: pass."""
+    check(pack, [_fw("ssh", direction="INGRESS", sourceRanges=["0.0.0.0/0"],
+                     allows=[{"protocol": "tcp", "ports": ["22"]}])], GCP_C, {},
+          config={NPI: {"sshCidrs": ["0.0.0.0/0"]}})
+
+
+def test_h08_firewall_world_range_and_source_tags(pack):
+    """An ingress allow-all with sourceRanges [0.0.0.0/0] and sourceTags [bastion]: the rule
+    applies to either source (OR): world-open: NPI fail."""
+    check(pack, [_fw("mixed", direction="INGRESS", sourceRanges=["0.0.0.0/0"],
+                     sourceTags=["bastion"], allows=[{"protocol": "all"}])], GCP_C,
+          {NPI: "fail"})
+
+
+def test_h09_budget_that_notifies_no_one(pack):
+    """A g2-standard-8 VM and a budget (1,000) with disableDefaultIamRecipients true and no
+    channels or topic: docs, notifies no one: spend fail."""
+    b = gcp_budget(units="1000", allUpdatesRule={"disableDefaultIamRecipients": True})
+    check(pack, [gcp_vm("l4-box", "g2-standard-8"), b], GCP_C, {SPEND: "fail"})
+
+
+def test_h10_budget_to_a_pubsub_topic_only(pack):
+    """A budget (1,000) with no thresholdRules and allUpdatesRule.pubsubTopic: notifies: 623.15
+    < 1,000: pass."""
+    b = gcp_budget(units="1000", allUpdatesRule={
+        "pubsubTopic": "projects/ml-prod/topics/budget"})
+    del b.props["thresholdRules"]
+    check(pack, [gcp_vm("l4-box", "g2-standard-8"), b], GCP_C, {})
+
+
+def test_h11_filestore_in_another_zone_than_its_vm(pack):
+    """A g2-standard-8 VM in us-central1-a whose metadata depends on a BASIC_SSD (zonal)
+    Filestore in us-central1-b: SSZ fail. Spend under 5,000 (623.15 + 2,560 GiB at most any
+    parallel-filesystem price): pass."""
+    fs = res("gcp:filestore/instance:Instance", "share", {
+        "location": "us-central1-b", "tier": "BASIC_SSD", "labels": dict(LABELS),
+        "fileShares": {"name": "share", "capacityGb": 2560.0},
+        "networks": [{"network": "default", "modes": ["MODE_IPV4"]}]})
+    vm = gcp_vm("l4-box", "g2-standard-8", metadata={"startup-script": "#!/bin/bash"})
+    vm.deps["metadata"] = [fs]
+    check(pack, [fs, vm, gcp_budget(units="5000")], GCP_C, {SSZ: "fail"})
+
+
+def test_h12_instance_from_a_template_with_a_public_ip(pack):
+    """An InstanceFromTemplate of a g2-standard-8 template whose interface has accessConfigs
+    [{}]: NPI fail (623.15 < 1,000)."""
+    tpl = res("gcp:compute/instanceTemplate:InstanceTemplate", "l4-tpl", {
+        "machineType": "g2-standard-8", "labels": dict(LABELS),
+        "disks": [{"sourceImage": "debian-cloud/debian-12", "boot": True}],
+        "networkInterfaces": [{"network": "default", "accessConfigs": [{}]}],
+        "scheduling": {"onHostMaintenance": "TERMINATE"}})
+    vm = res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "l4-box", {
+        "zone": "us-central1-a", "sourceInstanceTemplate": "l4-tpl-id", "labels": dict(LABELS)},
+        deps={"sourceInstanceTemplate": [tpl]})
+    check(pack, [tpl, vm, gcp_budget(units="1000")], GCP_C, {NPI: "fail"})
+
+
+# ------------------------------------------------------------------ multi-cloud and config
+
+def test_n01_aws_compute_under_an_azure_budget_only(pack):
+    """A g5.xlarge instance (734.38) and only an Azure subscription budget of 5,000: no budget
+    alarm on AWS: spend fail."""
+    sn = subnet()
+    stack = on([sn, aws_box("a10g-box", "g5.xlarge", sn)], AWS)
+    stack += on([az_budget(amount=5000.0)], AZ)
+    check(pack, stack, None, {SPEND: "fail"})
+
+
+def _over_budget():
+    sn = subnet()
+    return [sn, aws_box("gpu-l4", "g6.xlarge", sn), aws_budget(amount="500.00")]
+
+
+def test_k01_all_advisory(pack):
+    """A g6.xlarge (587.50) over a 500 budget with config {"all": "advisory"}: the finding stays
+    but as advisory: spend advisory."""
+    check(pack, _over_budget(), AWS, {SPEND: "advisory"}, config={"all": "advisory"})
+
+
+def test_k02_spend_disabled(pack):
+    """k01 with {"spend-limit": "disabled"}: no spend finding: pass."""
+    check(pack, _over_budget(), AWS, {}, config={SPEND: "disabled"})
+
+
+def test_k03_skip_by_glob_pattern(pack):
+    """k01's stack without a budget and spend skipResources ["aws:ec2/instance:Instance::gpu-*"]:
+    the instance is left out of spend: pass (the exemption is an advisory note, not a
+    finding)."""
+    stack = [r for r in _over_budget() if r.type != "aws:budgets/budget:Budget"]
+    check(pack, stack, AWS, {},
+          config={SPEND: {"skipResources": ["aws:ec2/instance:Instance::gpu-*"]}})
+
+
+def test_k04_skip_tag_only_in_default_tags(pack):
+    """k03 without the config and trainstack:policy-skip "spend-limit" in the provider's
+    defaultTags only: docs, never counts: no budget alarm: spend fail."""
+    stack = [r for r in _over_budget() if r.type != "aws:budgets/budget:Budget"]
+    for r in stack:
+        r.provider = {"region": "us-east-1",
+                      "defaultTags": {"tags": {"trainstack:policy-skip": "spend-limit"}}}
+    check(pack, stack, None, {SPEND: "fail"})
+
+
+def test_k05_skip_tag_on_the_instance(pack):
+    """k04 with the tag on the instance's own tags: exempt: pass."""
+    stack = [r for r in _over_budget() if r.type != "aws:budgets/budget:Budget"]
+    stack[1].props["tags"]["trainstack:policy-skip"] = "spend-limit"
+    check(pack, stack, AWS, {})
