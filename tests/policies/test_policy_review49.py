@@ -1655,6 +1655,11 @@ def test_e05_aks_custom_node_group_budget_on_the_default_name(pack):
         {SPEND: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review49: a classic azure KubernetesClusterNodePool (or defaultNodePool) with "
+    "nodePublicIpEnabled true (also the older enableNodePublicIp) gives every GPU node a public "
+    "IP and passes no-public-ingress; the azure-native AgentPool's enableNodePublicIP is "
+    "caught (z04). Class: blind spot"))
 def test_e06_classic_aks_pool_with_node_public_ips(pack):
     """A classic KubernetesCluster (default pool 1 T4) and a KubernetesClusterNodePool of T4
     autoscaling to 2 with nodePublicIpEnabled true: public IPs on GPU nodes: NPI fail. Spend
@@ -1670,6 +1675,21 @@ def test_e06_classic_aks_pool_with_node_public_ips(pack):
                        "nodePublicIpEnabled": True, "tags": dict(TAGS)},
                deps={"kubernetesClusterId": [aks]})
     check(pack, [aks, pool, az_budget(amount=2000.0)], AZ, {NPI: "fail"})
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "review49: e06's smallest stack: a classic KubernetesCluster whose defaultNodePool of T4 "
+    "sets nodePublicIpEnabled true passes no-public-ingress. Class: blind spot"))
+def test_e06b_classic_aks_default_pool_with_node_public_ips(pack):
+    """(Added after the second run, as e06's smallest stack.) A classic KubernetesCluster alone,
+    its defaultNodePool of 1 T4 with nodePublicIpEnabled true, budget 500 (383.98): NPI fail."""
+    aks = res("azure:containerservice/kubernetesCluster:KubernetesCluster", "aks", {
+        "resourceGroupName": "ml", "location": "eastus", "dnsPrefix": "ml",
+        "identity": {"type": "SystemAssigned"},
+        "defaultNodePool": {"name": "system", "vmSize": T4, "nodeCount": 1.0,
+                            "nodePublicIpEnabled": True},
+        "tags": dict(TAGS)})
+    check(pack, [aks, az_budget(amount=500.0)], AZ, {NPI: "fail"})
 
 
 def test_e07_classic_nsg_rule_rdp_from_anywhere(pack):
