@@ -2411,3 +2411,257 @@ def test_t02_gcp_group_over_its_own_budget_in_a_two_cloud_stack(pack):
     stack = on([sn, lt, aws_asg("inf", lt, sn, 2), aws_budget(amount="1500.00")], AWS)
     stack += on([tpl, _mig("l4-mig", tpl, 2.0), gcp_budget(units="1200")], GCP_C)
     check(pack, stack, None, {SPEND: "fail"})
+
+
+# ======================================================================== fourth batch
+# Written after the third run (45 of 45 agreed), before this batch's own first run.
+
+def _l4_box_with(budget):
+    sn = subnet()
+    return [sn, aws_box("l4-box", "g6.xlarge", sn), budget]     # 587.50 a month
+
+
+def test_u01_budget_on_ec2_compute_service(pack):
+    """A budget (700) with costFilters Service ["Amazon Elastic Compute Cloud - Compute"]:
+    takes the instance hours in: 587.50 < 700: pass."""
+    check(pack, _l4_box_with(aws_budget(amount="700.00", costFilters=[
+        {"name": "Service", "values": ["Amazon Elastic Compute Cloud - Compute"]}])), AWS, {})
+
+
+def test_u02_budget_on_ec2_other(pack):
+    """u01 with Service ["EC2 - Other"]: leaves the instance hours out: no alarm: spend
+    fail."""
+    check(pack, _l4_box_with(aws_budget(amount="700.00", costFilters=[
+        {"name": "Service", "values": ["EC2 - Other"]}])), AWS, {SPEND: "fail"})
+
+
+def test_u03_budget_on_box_usage_without_prefix(pack):
+    """u01 with UsageType ["BoxUsage:g6.xlarge"] (us-east-1, no prefix): takes it in: pass."""
+    check(pack, _l4_box_with(aws_budget(amount="700.00", costFilters=[
+        {"name": "UsageType", "values": ["BoxUsage:g6.xlarge"]}])), AWS, {})
+
+
+def test_u04_budget_on_spot_usage_for_an_on_demand_node(pack):
+    """u01 with UsageType ["SpotUsage:g6.xlarge"]: the node is On-Demand: left out: spend
+    fail."""
+    check(pack, _l4_box_with(aws_budget(amount="700.00", costFilters=[
+        {"name": "UsageType", "values": ["SpotUsage:g6.xlarge"]}])), AWS, {SPEND: "fail"})
+
+
+def test_u05_budget_expression_not_the_instance_type(pack):
+    """u01 with filterExpression {not: {dimensions: {key: INSTANCE_TYPE, values:
+    [g6.xlarge], matchOptions: [EQUALS]}}}: leaves the node out: spend fail."""
+    check(pack, _l4_box_with(aws_budget(amount="700.00", filterExpression={"not": {
+        "dimensions": {"key": "INSTANCE_TYPE", "values": ["g6.xlarge"],
+                       "matchOptions": ["EQUALS"]}}})), AWS, {SPEND: "fail"})
+
+
+def test_u06_usage_budget_only(pack):
+    """The only budget is budgetType USAGE: not a spend limit: no alarm: spend fail."""
+    b = aws_budget(amount="700.00")
+    b.props["budgetType"] = "USAGE"
+    b.props["limitUnit"] = "Hrs"
+    check(pack, _l4_box_with(b), AWS, {SPEND: "fail"})
+
+
+def test_u07_budget_notifying_an_sns_topic(pack):
+    """A budget (700) whose notification has only subscriberSnsTopicArns: an alarm: pass."""
+    b = aws_budget(amount="700.00", notifications=[{
+        "comparisonOperator": "GREATER_THAN", "threshold": 80.0, "thresholdType": "PERCENTAGE",
+        "notificationType": "FORECASTED",
+        "subscriberSnsTopicArns": ["arn:aws:sns:us-east-1:111122223333:budget"]}])
+    check(pack, _l4_box_with(b), AWS, {})
+
+
+def test_u08_budget_with_a_notification_and_no_subscriber(pack):
+    """A budget (700) whose notification has no e-mail or SNS subscriber: notifies no one:
+    spend fail."""
+    b = aws_budget(amount="700.00", notifications=[{
+        "comparisonOperator": "GREATER_THAN", "threshold": 80.0, "thresholdType": "PERCENTAGE",
+        "notificationType": "ACTUAL"}])
+    check(pack, _l4_box_with(b), AWS, {SPEND: "fail"})
+
+
+def test_u09_budget_purchase_type_spot_for_an_on_demand_node(pack):
+    """u01 with PurchaseType ["Spot"]: the node is On-Demand: left out: spend fail."""
+    check(pack, _l4_box_with(aws_budget(amount="700.00", costFilters=[
+        {"name": "PurchaseType", "values": ["Spot"]}])), AWS, {SPEND: "fail"})
+
+
+def test_u10_budget_on_the_nodes_tag(pack):
+    """u01 with TagKeyValue ["user:team$ml"] (the instance's own tag): pass."""
+    check(pack, _l4_box_with(aws_budget(amount="700.00", costFilters=[
+        {"name": "TagKeyValue", "values": ["user:team$ml"]}])), AWS, {})
+
+
+def test_u11_instance_typed_by_its_launch_template(pack):
+    """An aws:ec2/instance with no instanceType, launched from a template of the stack saying
+    p5.48xlarge: 55.04 x 730 = 40,179.20 > 20,000: spend fail."""
+    sn = subnet()
+    lt = aws_lt("h100-lt", "p5.48xlarge")
+    box = res("aws:ec2/instance:Instance", "h100-box", {
+        "ami": "ami-0abc", "subnetId": "gpu-subnet-id", "associatePublicIpAddress": False,
+        "launchTemplate": {"id": "h100-lt-id", "version": "$Latest"}, "tags": dict(TAGS)},
+        deps={"subnetId": [sn], "launchTemplate": [lt]})
+    check(pack, [sn, lt, box, aws_budget(amount="20000.00")], AWS, {SPEND: "fail"})
+
+
+def test_u12_template_choosing_by_accelerator_attributes(pack):
+    """An ASG whose launch template has instanceRequirements with acceleratorCount min 1 (no
+    instanceType): docs, GPU nodes chosen by attributes cannot be priced: spend fail."""
+    sn = subnet()
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", "abs-lt", {
+        "imageId": "ami-0abc", "tags": dict(TAGS), "instanceRequirements": {
+            "vcpuCount": {"min": 4.0, "max": 16.0}, "memoryMib": {"min": 16384.0},
+            "acceleratorCount": {"min": 1.0}, "acceleratorTypes": ["gpu"],
+            "acceleratorManufacturers": ["nvidia"]}})
+    check(pack, [sn, lt, aws_asg("abs", lt, sn, 2), aws_budget(amount="90000.00")], AWS,
+          {SPEND: "fail"})
+
+
+def test_u13_asg_max_size_unknown(pack):
+    """An ASG of g5.xlarge whose maxSize is unknown at preview: docs, a maximum size unknown
+    at preview is unpriceable GPU capacity: never a pass."""
+    sn = subnet()
+    lt = aws_lt("lt", "g5.xlarge")
+    asg = aws_asg("inf", lt, sn, 2)
+    asg.props["maxSize"] = UNKNOWN
+    check(pack, [sn, lt, asg, aws_budget(amount="90000.00")], AWS,
+          {SPEND: ("fail", "undecided")})
+
+
+def test_u14_tag_with_a_blank_value(pack):
+    """A security group whose owner tag is "  ": blank values count as missing: required-tags
+    fail."""
+    sg = _sg()
+    sg.props["tags"] = {**TAGS, "owner": "  "}
+    check(pack, [sg], AWS, {TAGS_P: "fail"})
+
+
+def test_u15_required_tags_configured(pack):
+    """A security group with owner/team/cost-center, config requiredTags ["project"]:
+    required-tags fail."""
+    check(pack, [_sg()], AWS, {TAGS_P: "fail"}, config={TAGS_P: {"requiredTags": ["project"]}})
+
+
+def test_u16_azure_tag_names_any_case(pack):
+    """An NSG tagged Owner / TEAM / Cost-Center: Azure tag names case-insensitively: pass."""
+    nsg = res("azure-native:network:NetworkSecurityGroup", "nsg", {
+        "resourceGroupName": "ml", "location": "eastus",
+        "tags": {"Owner": "alice", "TEAM": "ml", "Cost-Center": "1234"}})
+    check(pack, [nsg], AZ, {})
+
+
+def test_u17_gcp_label_cost_center_hyphen(pack):
+    """A retained GCS bucket labelled owner / team / cost-center (hyphen): docs, GCP label keys
+    are matched normalised (cost-center = cost_center): pass."""
+    b = res("gcp:storage/bucket:Bucket", "data", {
+        "location": "US-CENTRAL1", "forceDestroy": False,
+        "labels": {"owner": "alice", "team": "ml", "cost-center": "1234",
+                   "trainstack_retain": "true"}}, retain=True)
+    b.protect = True
+    check(pack, [b], GCP_C, {})
+
+
+def test_u18_aks_spot_pool(pack):
+    """An AKS cluster whose GPU pool is scaleSetPriority Spot (spotMaxPrice -1) of T4 up to 4:
+    4 x 0.062699 x 730 = 183.08 < 200: pass (regular 1,535.92)."""
+    aks = _aks(pools=[{"name": "gpu", "mode": "User", "vmSize": T4, "count": 1.0,
+                       "minCount": 0.0, "maxCount": 4.0, "enableAutoScaling": True,
+                       "osType": "Linux", "scaleSetPriority": "Spot", "spotMaxPrice": -1.0,
+                       "scaleSetEvictionPolicy": "Delete"}])
+    check(pack, [aks, az_budget(amount=200.0)], AZ, {})
+
+
+def test_u19_agent_pool_autoscaling_max_six(pack):
+    """A separate AgentPool of T4, count 1, enableAutoScaling with maxCount 6 (the cluster's
+    own pool at most 4): 10 x 383.98 = 3,839.80 > 3,000: spend fail (at count 1: 1,919.90)."""
+    aks = _aks()
+    pool = res("azure-native:containerservice:AgentPool", "gpu2", {
+        "resourceGroupName": "ml", "resourceName": "aks", "agentPoolName": "gpu2",
+        "vmSize": T4, "count": 1.0, "minCount": 1.0, "maxCount": 6.0,
+        "enableAutoScaling": True, "mode": "User", "osType": "Linux", "tags": dict(TAGS)},
+        deps={"resourceName": [aks]})
+    check(pack, [aks, pool, az_budget(amount=3000.0)], AZ, {SPEND: "fail"})
+
+
+def test_u20_vm_size_in_lower_case(pack):
+    """A VM of size "standard_nc4as_t4_v3": docs, sizes in any case: 383.98 < 500: pass."""
+    nic = az_nic("t4-nic")
+    check(pack, [nic, az_vm("t4-box", "standard_nc4as_t4_v3", nic), az_budget(amount=500.0)],
+          AZ, {})
+
+
+def test_u21_classic_scale_set_with_public_ips(pack):
+    """A classic LinuxVirtualMachineScaleSet of 1 T4 whose ipConfiguration has
+    publicIpAddresses [{name}]: docs, classic scale-set public IPs: NPI fail."""
+    vmss = res("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
+               "t4-set", {
+                   "resourceGroupName": "ml", "location": "eastus", "sku": T4,
+                   "instances": 1.0, "zones": ["1"], "adminUsername": "azureuser",
+                   "adminSshKeys": [{"username": "azureuser", "publicKey": "ssh-ed25519 AAAA"}],
+                   "sourceImageReference": {"publisher": "microsoft-dsvm",
+                                            "offer": "ubuntu-hpc", "sku": "2204",
+                                            "version": "latest"},
+                   "osDisk": {"caching": "ReadWrite", "storageAccountType": "Premium_LRS"},
+                   "networkInterfaces": [{"name": "nic", "primary": True, "ipConfigurations": [
+                       {"name": "ip", "primary": True, "publicIpAddresses": [{"name": "pip"}],
+                        "subnetId": "/subscriptions/s/resourceGroups/ml/providers/"
+                                    "Microsoft.Network/virtualNetworks/v/subnets/gpu"}]}],
+                   "tags": dict(TAGS)})
+    check(pack, [vmss, az_budget(amount=500.0)], AZ, {NPI: "fail"})
+
+
+def test_u22_usage_category_budget_only(pack):
+    """A T4 VM whose only budget has category Usage: not a spend limit: spend fail."""
+    nic = az_nic("t4-nic")
+    b = az_budget(amount=500.0)
+    b.props["category"] = "Usage"
+    check(pack, [nic, az_vm("t4-box", T4, nic), b], AZ, {SPEND: "fail"})
+
+
+def test_u23_budget_filtered_by_the_vms_tag(pack):
+    """A T4 VM (tag team ml) under a 500 budget filtered tags {name: team, operator In,
+    values [ml]}: pass."""
+    nic = az_nic("t4-nic")
+    check(pack, [nic, az_vm("t4-box", T4, nic), az_budget(amount=500.0, filter={
+        "tags": {"name": "team", "operator": "In", "values": ["ml"]}})], AZ, {})
+
+
+def test_u24_budget_filtered_by_the_vms_resource_id(pack):
+    """A T4 VM named "t4-box" (vmName) in group ml; budget 500 filtered ResourceId In [its ARM
+    id]: pass."""
+    nic = az_nic("t4-nic")
+    vm = az_vm("t4-box", T4, nic, vmName="t4-box")
+    arm = ("/subscriptions/s/resourceGroups/ml/providers/Microsoft.Compute/virtualMachines/"
+           "t4-box")
+    vm.provider = {"location": "eastus", "subscriptionId": "s"}
+    check(pack, [nic, vm, az_budget(amount=500.0, filter={"dimensions": {
+        "name": "ResourceId", "operator": "In", "values": [arm]}})], AZ, {})
+
+
+def test_u25_gke_spot_n1_t4_pool(pack):
+    """A GKE pool of spot n1-standard-8 + 1 T4, max 2 (gcp_attached_gpus.csv us-central1 spot:
+    0.10446 + 0.175): 2 x 0.27946 x 730 = 408.01 < 450: pass (on demand 1,065.80)."""
+    c = gke()
+    pool = gke_pool("t4", c, machine="n1-standard-8", max_nodes=2, node_config={
+        "spot": True, "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": 1.0}]})
+    check(pack, [c, pool, gcp_budget(units="450")], GCP_C, {})
+
+
+def test_u26_gke_max_node_count_text(pack):
+    """A GKE pool with autoscaling maxNodeCount "three": a size that is no number: spend
+    fail."""
+    c = gke()
+    check(pack, [c, gke_pool("l4", c, max_nodes="three"), gcp_budget(units="90000")], GCP_C,
+          {SPEND: "fail"})
+
+
+def test_u27_alibaba_type_in_an_unpriced_region(pack):
+    """A gn7i-c8g1.2xlarge node in cn-shanghai (prices.csv lists it in ap-northeast-1,
+    ap-southeast-1, cn-beijing, cn-hangzhou, cn-shenzhen, eu-central-1, us-east-1, not
+    cn-shanghai), released in 24 h: fails closed: spend fail."""
+    sw = ali_switch("vsw-sh", "cn-shanghai-g")
+    n = ali_node("a10", "ecs.gn7i-c8g1.2xlarge", sw, autoReleaseTime=_release_in(24))
+    check(pack, [sw, n], {"region": "cn-shanghai"}, {SPEND: "fail"},
+          config={SPEND: {"maxMonthlyUsd": 90000}})
