@@ -2862,3 +2862,96 @@ def test_w20_orchestrated_scale_set_with_public_ips(pack):
                                     "Microsoft.Network/virtualNetworks/v/subnets/gpu"}]}],
                    "tags": dict(TAGS)})
     check(pack, [vmss, az_budget(amount=500.0)], AZ, {NPI: "fail"})
+
+
+# ========================================================================= sixth batch
+# Written after the fifth run (20 of 20 agreed), before this batch's own first run: GPU signs
+# on types outside the coverage table (docs: "spend-limit also names any other resource that
+# carries a GPU sign ... as GPU capacity it cannot estimate") and other Capacity Block
+# spellings.
+
+def test_y01_eks_group_in_a_capacity_block(pack):
+    """An EKS group of 1 p5.48xlarge with capacityType "CAPACITY_BLOCK" (EKS's spelling, its
+    template targeting a block), no fee in the config, budget 50,000: docs, a block is never the
+    on-demand rate (40,179.20 would pass): GPU capacity that cannot be estimated: spend fail."""
+    sn = subnet("eks-subnet")
+    lt = aws_lt("eks-lt", "p5.48xlarge", capacityReservationSpecification={
+        "capacityReservationTarget": {"capacityReservationId": "cr-0123456789abcdef0"}})
+    ng = _eks("h100-ng", sn, 1.0, lt=lt, capacityType="CAPACITY_BLOCK")
+    check(pack, [sn, lt, ng, aws_budget(amount="50000.00")], AWS, {SPEND: "fail"})
+
+
+def test_y02_sagemaker_notebook_on_a_gpu(pack):
+    """An aws:sagemaker/notebookInstance of ml.g5.xlarge: a GPU type in a type field outside the
+    table: spend fail."""
+    nb = res("aws:sagemaker/notebookInstance:NotebookInstance", "nb", {
+        "instanceType": "ml.g5.xlarge", "roleArn": "arn:aws:iam::1:role/sm",
+        "directInternetAccess": "Disabled", "subnetId": "gpu-subnet-id", "tags": dict(TAGS)})
+    check(pack, [nb, aws_budget(amount="90000.00")], AWS, {SPEND: "fail"})
+
+
+def test_y03_emr_cluster_with_gpu_core_nodes(pack):
+    """An aws:emr/cluster whose coreInstanceGroup is 4 g5.xlarge: a GPU type in a type field:
+    spend fail (named, not estimated)."""
+    emr = res("aws:emr/cluster:Cluster", "spark", {
+        "releaseLabel": "emr-7.1.0", "serviceRole": "arn:aws:iam::1:role/emr",
+        "masterInstanceGroup": {"instanceType": "m5.xlarge"},
+        "coreInstanceGroup": {"instanceType": "g5.xlarge", "instanceCount": 4.0},
+        "ec2Attributes": {"subnetId": "gpu-subnet-id",
+                          "instanceProfile": "arn:aws:iam::1:instance-profile/emr"},
+        "tags": dict(TAGS)})
+    check(pack, [emr, aws_budget(amount="90000.00")], AWS, {SPEND: "fail"})
+
+
+def test_y04_gcp_workbench_with_a_t4(pack):
+    """A gcp:workbench/instance with gceSetup.acceleratorConfigs [NVIDIA_TESLA_T4 x 1]: an
+    accelerator outside the table: spend fail."""
+    wb = res("gcp:workbench/instance:Instance", "nb", {
+        "location": "us-central1-a", "labels": dict(LABELS), "gceSetup": {
+            "machineType": "n1-standard-8",
+            "acceleratorConfigs": [{"type": "NVIDIA_TESLA_T4", "coreCount": "1"}]}})
+    check(pack, [wb, gcp_budget(units="90000")], GCP_C, {SPEND: "fail"})
+
+
+def test_y05_gcp_tpu_vm(pack):
+    """A gcp:tpu/v2Vm of acceleratorType v5litepod-8: an accelerator in an accelerator field:
+    spend fail."""
+    tpu = res("gcp:tpu/v2Vm:V2Vm", "tpu", {
+        "zone": "us-central1-a", "acceleratorType": "v5litepod-8",
+        "runtimeVersion": "v2-alpha-tpuv5-lite", "labels": dict(LABELS)})
+    check(pack, [tpu, gcp_budget(units="90000")], GCP_C, {SPEND: "fail"})
+
+
+def test_y06_classic_azure_ml_compute_cluster(pack):
+    """A classic azure:machinelearning/computeCluster of Standard_NC24ads_A100_v4 (max 2): a GPU
+    size in a size field outside the table: spend fail."""
+    cc = res("azure:machinelearning/computeCluster:ComputeCluster", "a100", {
+        "location": "eastus", "machineLearningWorkspaceId": "/subscriptions/s/resourceGroups/ml/"
+        "providers/Microsoft.MachineLearningServices/workspaces/ws",
+        "vmSize": A100, "vmPriority": "Dedicated",
+        "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": 2.0,
+                          "scaleDownNodesAfterIdleDuration": "PT30S"}, "tags": dict(TAGS)})
+    check(pack, [cc, az_budget(amount=90000.0)], AZ, {SPEND: "fail"})
+
+
+def test_y07_azure_ml_compute_instance(pack):
+    """An azure-native machinelearningservices Compute of computeType ComputeInstance on
+    Standard_NC4as_T4_v3: GPU capacity; priced (383.98) or named as not estimable, never left
+    out: with no budget at all, spend fail."""
+    ci = res("azure-native:machinelearningservices:Compute", "t4-ci", {
+        "resourceGroupName": "ml", "workspaceName": "ws", "computeName": "t4-ci",
+        "location": "eastus", "properties": {"computeType": "ComputeInstance",
+                                             "properties": {"vmSize": T4}},
+        "tags": dict(TAGS)})
+    check(pack, [ci], AZ, {SPEND: "fail"})
+
+
+def test_y08_alibaba_elastic_gpu_service_by_an_auto_provisioning_group(pack):
+    """An alicloud:ecs/autoProvisioningGroup of gn7i-c8g1.2xlarge, totalTargetCapacity 2, no
+    release time stand-in: spend fail."""
+    apg = res("alicloud:ecs/autoProvisioningGroup:AutoProvisioningGroup", "a10-apg", {
+        "launchTemplateId": "lt-ali", "totalTargetCapacity": "2", "payAsYouGoTargetCapacity": "2",
+        "spotTargetCapacity": "0", "launchTemplateConfigs": [{
+            "instanceType": "ecs.gn7i-c8g1.2xlarge", "vswitchId": "vsw-a-id",
+            "weightedCapacity": "1", "maxPrice": "10"}]})
+    check(pack, [apg], ALI, {SPEND: "fail"}, config={SPEND: {"maxMonthlyUsd": 90000}})
