@@ -2934,6 +2934,10 @@ def test_y06_classic_azure_ml_compute_cluster(pack):
     check(pack, [cc, az_budget(amount=90000.0)], AZ, {SPEND: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review49: an azure-native machinelearningservices Compute of computeType ComputeInstance "
+    "on a GPU size (Standard_NC4as_T4_v3) is not seen as GPU capacity: with no budget at all, "
+    "spend-limit says nothing (AmlCompute of the same shape is priced, z05). Class: blind spot"))
 def test_y07_azure_ml_compute_instance(pack):
     """An azure-native machinelearningservices Compute of computeType ComputeInstance on
     Standard_NC4as_T4_v3: GPU capacity; priced (383.98) or named as not estimable, never left
