@@ -2959,3 +2959,77 @@ def test_y08_alibaba_elastic_gpu_service_by_an_auto_provisioning_group(pack):
             "instanceType": "ecs.gn7i-c8g1.2xlarge", "vswitchId": "vsw-a-id",
             "weightedCapacity": "1", "maxPrice": "10"}]})
     check(pack, [apg], ALI, {SPEND: "fail"}, config={SPEND: {"maxMonthlyUsd": 90000}})
+
+
+# ======================================================================= seventh batch
+# Written after the sixth run, before this batch's own first run: GPU pools declared in other
+# places of a covered type (y07: one shape of a covered type was skipped).
+
+def test_z21_gke_cluster_with_an_inline_gpu_pool(pack):
+    """A private GKE cluster with nodePools [{name l4, nodeConfig g2-standard-8, autoscaling
+    max 3}] inline: 1,869.40 > 1,500: spend fail."""
+    c = gke()
+    del c.props["removeDefaultNodePool"]
+    del c.props["initialNodeCount"]
+    c.props["nodePools"] = [{"name": "l4", "nodeConfig": {"machineType": "g2-standard-8",
+                                                          "labels": dict(LABELS)},
+                             "autoscaling": {"minNodeCount": 0.0, "maxNodeCount": 3.0},
+                             "networkConfig": {"enablePrivateNodes": True}}]
+    check(pack, [c, gcp_budget(units="1500")], GCP_C, {SPEND: "fail"})
+
+
+def test_z22_gke_default_pool_of_gpus(pack):
+    """A private GKE cluster keeping its default pool: nodeConfig g2-standard-8,
+    initialNodeCount 2: 1,246.29 > 1,000: spend fail."""
+    c = gke()
+    del c.props["removeDefaultNodePool"]
+    c.props["initialNodeCount"] = 2.0
+    c.props["nodeConfig"] = {"machineType": "g2-standard-8", "labels": dict(LABELS)}
+    check(pack, [c, gcp_budget(units="1000")], GCP_C, {SPEND: "fail"})
+
+
+def test_z23_aks_fixed_gpu_pool(pack):
+    """An AKS cluster whose T4 pool has count 3, no autoscaling: 1,151.94 > 1,000: spend
+    fail."""
+    aks = _aks(pools=[{"name": "gpu", "mode": "System", "vmSize": T4, "count": 3.0,
+                       "osType": "Linux"}])
+    check(pack, [aks, az_budget(amount=1000.0)], AZ, {SPEND: "fail"})
+
+
+def test_z24_mixed_group_override_with_its_own_template(pack):
+    """A mixed instances ASG (maxSize 2, no weights) of g5.xlarge whose second override names
+    its own launch template of p4d.24xlarge (a dependency): it may launch 2 p4d.24xlarge:
+    2 x 16,029.05 = 32,058.10 > 5,000: spend fail (g5.xlarge only: 1,468.76)."""
+    sn = subnet()
+    lt = aws_lt("mixed-lt", "g5.xlarge")
+    lt2 = aws_lt("a100-lt", "p4d.24xlarge")
+    asg = _mixed("mixed", sn, lt, 2, [("g5.xlarge", None)])
+    overrides = asg.props["mixedInstancesPolicy"]["launchTemplate"]["overrides"]
+    overrides[0].pop("weightedCapacity")
+    overrides.append({"launchTemplateSpecification": {"launchTemplateId": "a100-lt-id",
+                                                      "version": "$Latest"}})
+    asg.deps["mixedInstancesPolicy"] = [lt, lt2]
+    check(pack, [sn, lt, lt2, asg, aws_budget(amount="5000.00")], AWS,
+          {SPEND: "fail", RDMA: ("pass", "advisory")})
+
+
+def test_z25_instance_from_a_cpu_template_made_a_gpu(pack):
+    """A gcp:compute/instanceFromTemplate whose template is e2-standard-4 and which overrides
+    machineType a2-highgpu-1g: docs, its own machineType overrides: 2,681.57 > 1,000: spend
+    fail."""
+    tpl = _tpl("cpu-tpl", machineType="e2-standard-4")
+    vm = res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "a100-box", {
+        "zone": "us-central1-a", "sourceInstanceTemplate": "cpu-tpl-id",
+        "machineType": "a2-highgpu-1g", "labels": dict(LABELS)},
+        deps={"sourceInstanceTemplate": [tpl]})
+    check(pack, [tpl, vm, gcp_budget(units="1000")], GCP_C, {SPEND: "fail"})
+
+
+def test_z26_eks_group_from_a_template_named_by_name(pack):
+    """a06 with the node group naming its template by name ({name: "eks-gpu", version})
+    through a dependency, the template's name input "eks-gpu": 2,203.14 > 2,000: spend fail."""
+    sn = subnet("eks-subnet")
+    lt = aws_lt("eks-lt", "g5.xlarge", name="eks-gpu")
+    ng = _eks("gpu-ng", sn, 3.0, lt=lt)
+    ng.props["launchTemplate"] = {"name": "eks-gpu", "version": "1"}
+    check(pack, [sn, lt, ng, aws_budget(amount="2000.00")], AWS, {SPEND: "fail"})
