@@ -114,8 +114,8 @@ def aws_box(name, itype, sn, **props):
         deps={"subnetId": [sn]})
 
 
-def aws_lt(name, itype, deps=None, **props):
-    return res("aws:ec2/launchTemplate:LaunchTemplate", name, {
+def aws_lt(rname, itype, deps=None, **props):
+    return res("aws:ec2/launchTemplate:LaunchTemplate", rname, {
         "instanceType": itype, "imageId": "ami-0abc", "tags": dict(TAGS), **props},
         deps=deps or {})
 
