@@ -283,6 +283,8 @@ def test_s04_alpha_compute_url_naming_the_groups_own_name(pack):
     check(pack, stack + [job("train-z-stop", uri, cron_at(48))], GCP, {})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review48: a resize-to-0 job whose URI is built from the group's selfLink (https://www.googleapis.com/compute/v1/..., the Compute API's own resource URL and legacy root, served like compute.googleapis.com) is not read as a stop: the month is priced and a stack that stops in 49 h fails. Class: false alarm"))
 def test_s05_url_built_from_the_groups_self_link(pack):
     """The team builds the URI from the group's selfLink (https://www.googleapis.com/compute/v1/
     projects/ml-prod/zones/us-west1-c/instanceGroupManagers/<name>, the API's own form) +
@@ -373,6 +375,8 @@ def test_s13_paused_early_stop_beside_the_fixture_stop(pack):
                              paused=True)], GCP, {SPEND: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review48: a job whose literal URL resizes projects/ml-staging/.../instanceGroupManagers/train-z is taken as the stop of the ml-prod group named train-z (the project in the URL is not compared with the group's): priced 49 h instead of the month. Class: blind spot"))
 def test_s14_job_resizes_a_same_named_group_in_another_project(pack):
     """The MIG "train-z" is in ml-prod (provider project); the job's literal URL resizes
     projects/ml-staging/zones/us-west1-c/instanceGroupManagers/train-z (copied from staging):
@@ -498,6 +502,8 @@ def test_w05_azure_stopped_in_a_day_storage_month_over(pack):
 
 # ============================================ 3. classic Azure placement and autoscale
 
+@pytest.mark.xfail(strict=True, reason=(
+    'review48: a classic LinuxVirtualMachineScaleSet without singlePlacementGroup is read as not placed (Found: singlePlacementGroup=None), but the provider defaults it to true (pulumi-azure / azurerm: "Defaults to `true`"). Class: false alarm'))
 def test_c01_classic_scale_set_single_placement_group_left_out(pack):
     """Classic LinuxVirtualMachineScaleSet of 2 x Standard_ND96isr_H100_v5 without
     singlePlacementGroup: the azurerm/pulumi-azure default is true ("Should this Virtual Machine
@@ -519,6 +525,8 @@ def _classic_autoscale(vmss, profile):
         "profiles": [profile], "tags": dict(TAGS)}, deps={"targetResourceId": [vmss]})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    'review48: the classic azure monitoring.AutoscaleSetting is not read: a classic scale set of 2 whose autoscale maximum is 6 is priced at 2 (5,363 < 10,000: pass; truth 16,088). Class: blind spot'))
 def test_c03_classic_autoscale_raises_the_maximum(pack):
     """Classic scale set of 2 x Standard_NC24ads_A100_v4 with a classic azure
     monitoring.AutoscaleSetting (enabled by default in azurerm) whose profile runs 2..6 on CPU;
@@ -537,6 +545,8 @@ def test_c03_classic_autoscale_raises_the_maximum(pack):
     check(pack, [vmss, auto, az_budget(amount=10000.0)], AZ, {SPEND: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    'review48: the classic azure monitoring.AutoscaleSetting is not read: its fixed-date capacity-0 profile is no lifetime, the month is priced (5,363 > 1,000) for a set that stops in 24 h (176). Class: false alarm'))
 def test_c04_classic_autoscale_fixed_date_stop(pack):
     """The classic AutoscaleSetting holds one fixed-date profile of capacity 0 from 24 h from now
     to 2037 (timezone UTC); budget 1,000. Truth: 2 x 3.673 x 24 = 176.30 < 1,000: spend pass
@@ -556,6 +566,8 @@ def _native_autoscale(vmss, profile, enabled=True):
         deps={"targetResourceUri": [vmss]})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review48: an azure-native AutoscaleSetting targeting a classic scale set (targetResourceUri depends on it) is not matched to it: maximum 6 is priced at the set's 2 (5,363 < 10,000: pass; truth 16,088). Class: blind spot"))
 def test_c05_native_autoscale_on_a_classic_scale_set_max_six(pack):
     """An azure-native monitor AutoscaleSetting (enabled) targeting a classic scale set, profile
     2..6: 6 x 3.673 x 730 = 16,087.74 > 10,000: spend fail."""
@@ -565,6 +577,8 @@ def test_c05_native_autoscale_on_a_classic_scale_set_max_six(pack):
     check(pack, [vmss, auto, az_budget(amount=10000.0)], AZ, {SPEND: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    'review48: an azure-native AutoscaleSetting stop targeting a classic scale set is not matched to it: the month is priced (5,363 > 1,000) for a set that stops in 24 h. Class: false alarm'))
 def test_c06_native_autoscale_stop_on_a_classic_scale_set(pack):
     """An azure-native AutoscaleSetting stopping the classic set at 24 h (fixed date to 2037):
     176.30 < 1,000: spend pass."""
@@ -955,14 +969,17 @@ def test_v02_scale_set_capacity_nan(pack):
 
 def test_v03_decoy_instance_set_of_minus_two(pack):
     """The Alibaba fixture (released in 96 h) and an EcsInstanceSet of amount -2 gn8v-8x: a
-    violation naming it, and it never cancels the two nodes: spend fail."""
+    violation naming it, and it never cancels the two nodes: spend fail. RDMA: the set is GPU
+    capacity beside two nodes, outside the deployment set and without eRDMA: advisory (first
+    written "pass": MY MISTAKE, found by the first run: the stack holds more than one node
+    whatever the decoy's size, and the decoy's placement does not depend on its size)."""
     stack = alicloud_cluster()
     sw = by_name(stack, "vsw")
     decoy = res("alicloud:ecs/ecsInstanceSet:EcsInstanceSet", "decoy", {
         "amount": -2.0, "instanceType": "ecs.gn8v-8x.48xlarge", "imageId": "ubuntu_22_04_x64",
         "vswitchId": "vsw-id", "zoneId": "eu-central-1a", "internetMaxBandwidthOut": 0.0,
         "autoReleaseTime": hours_from_now(96), "tags": dict(TAGS)}, deps={"vswitchId": [sw]})
-    check(pack, stack + [decoy], ALI, {SPEND: "fail"})
+    check(pack, stack + [decoy], ALI, {SPEND: "fail", RDMA: "advisory"})
 
 
 def test_v04_fsx_capacity_infinite(pack):
