@@ -1260,6 +1260,8 @@ def test_s26_one_job_stops_one_of_two_groups(pack):
                                 target=mig)], GCP, {SPEND: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    'review48: in a stack on AWS and GCP the AWS bucket is priced at every cloud\'s filesystems together ("bucket holding the filesystem\'s 43,809 GB" = FSx 4,800 GiB + GCP Lustre 36,000 GiB: 1,008 instead of 118.54), so the AWS share 5,104 exceeds its 4,500 budget though the truth is 4,214.44. Class: false alarm'))
 def test_w06_aws_and_gcp_both_stopped_each_under_its_own(pack):
     """The AWS fixture stopped at 24 h (about 4,214.44, at most 4,215) under an AWS budget of
     4,500, and the GCP fixture's job at 24 h (25 h: 12,671.09) under a GCP budget of 13,000: each
@@ -1480,3 +1482,21 @@ def test_r06_azure_nd_a100_v4_set(pack):
                                                 "ipConfigurations": [{"name": "ip"}]}]}},
         "tags": dict(TAGS)})
     check(pack, [vmss, az_budget(amount=40000.0)], AZ, {})
+
+
+# ============================================================== smallest stacks (written after the
+# second run, from its w06 find: the AWS bucket priced at 43,809 GB, the AWS FSx and the GCP
+# Lustre together)
+
+@pytest.mark.xfail(strict=True, reason=(
+    'review48: in a stack on AWS and GCP the AWS bucket is priced at every cloud\'s filesystems together ("bucket holding the filesystem\'s 43,809 GB" = FSx 4,800 GiB + GCP Lustre 36,000 GiB: 1,008 instead of 118.54), so the AWS share 5,104 exceeds its 4,500 budget though the truth is 4,214.44. Class: false alarm'))
+def test_w07_aws_bucket_beside_a_gcp_lustre_smallest(pack):
+    """The AWS fixture stopped at 24 h under an AWS budget of 4,500 (2,641.92 + FSx 1,453.98 +
+    its bucket at the FSx's 4,800 GiB = 5,153.96 GB x 0.023 = 118.54: 4,214.44) and, on GCP, a
+    Managed Lustre of 36,000 GiB alone (no GCP compute, no GCP bucket). A GCP filesystem's data
+    is not in an S3 bucket: the AWS share stays 4,214.44 < 4,500: spend pass."""
+    lustre = res("gcp:lustre/instance:Instance", "gcp-scratch", {
+        "location": "us-west1-c", "capacityGib": "36000", "perUnitStorageThroughput": "250",
+        "network": "default", "labels": dict(LABELS)})
+    stack = on(aws_cluster(budget_usd="4500.00", max_hours="24"), AWS) + on([lustre], GCP)
+    check(pack, stack, None, {})
