@@ -1500,3 +1500,162 @@ def test_w07_aws_bucket_beside_a_gcp_lustre_smallest(pack):
         "network": "default", "labels": dict(LABELS)})
     stack = on(aws_cluster(budget_usd="4500.00", max_hours="24"), AWS) + on([lustre], GCP)
     check(pack, stack, None, {})
+
+
+# ============================================================== third batch (written after the
+# second run, before running it: the bucket find on other pairs of clouds, more stop URLs, the
+# classic Windows default, N1 in GKE spot and us-east4, reservations taken without naming them)
+
+def test_x01_azure_account_beside_a_gcp_lustre(pack):
+    """The Azure fixture stopped at 24 h under 7,500 (4,719.36 + AMLFS 2,230.60 + its account at
+    the AMLFS's 8 TiB, at most 178.03: at most 7,127.99) and a GCP Lustre of 36,000 GiB alone:
+    the GCP filesystem's data is not in the Azure account: spend pass (the account at 44,192
+    GiB would be about 960: 7,910, over)."""
+    lustre = res("gcp:lustre/instance:Instance", "gcp-scratch", {
+        "location": "us-west1-c", "capacityGib": "36000", "perUnitStorageThroughput": "250",
+        "network": "default", "labels": dict(LABELS)})
+    stack = on(azure_cluster(budget_amount=7500.0, max_hours="24"), AZ) + on([lustre], GCP)
+    check(pack, stack, None, {})
+
+
+def test_x02_gcp_bucket_beside_an_alibaba_cpfs(pack):
+    """The GCP fixture, job at 24 h (25 h), under 12,700 (4,338.00 + 7,560 + its bucket at the
+    Lustre's 36,000 GiB 773.09 = 12,671.09) and an Alibaba CPFS of 3,600 GiB alone: spend pass
+    (the bucket at 39,600 GiB, 850.40: 12,748.40, over)."""
+    cpfs = res("alicloud:nas/fileSystem:FileSystem", "ali-scratch", {
+        "fileSystemType": "cpfs", "protocolType": "cpfs", "storageType": "advance_200",
+        "capacity": 3600.0, "zoneId": "eu-central-1a", "tags": dict(TAGS)})
+    stack = on(gcp_cluster(budget_units="12700", max_hours="24"), GCP) + on([cpfs], ALI)
+    check(pack, stack, None, {})
+
+
+def test_x04_job_without_a_time_zone(pack):
+    """The stop job with no timeZone (Cloud Scheduler's default, UTC), 48 h: 49 h: 16,835.56 <
+    20,000: spend pass."""
+    stack = gcp_no_stop("20000")
+    mig = by_name(stack, "nodes")
+    j = job("nodes-stop", zonal_uri("nodes-8f3e2d1"), cron_at(48), target=mig)
+    del j.props["timeZone"]
+    check(pack, stack + [j], GCP, {})
+
+
+def test_x06_regional_stop_through_the_dependency(pack):
+    """The regional group of s01 left auto-named (no name input) and the regional URL an Output
+    of it (.../regions/us-west1/regionInstanceGroupManagers/train-r-5a6b7c8/resize?size=0), 48 h:
+    16,835.56 < 20,000: spend pass."""
+    stack = drop(gcp_no_stop("20000"), "nodes")
+    mig = _regional(stack)
+    del mig.props["name"]
+    uri = ("https://compute.googleapis.com/compute/v1/projects/ml-prod/regions/us-west1/"
+           "regionInstanceGroupManagers/train-r-5a6b7c8/resize?size=0")
+    check(pack, stack + [mig, job("train-r-stop", uri, cron_at(48), target=mig)], GCP, {})
+
+
+def test_x09_classic_windows_set_single_placement_group_left_out(pack):
+    """A classic WindowsVirtualMachineScaleSet of 2 x Standard_ND96isr_H100_v5 without
+    singlePlacementGroup (pulumi-azure: "Defaults to `true`" for Windows scale sets too): placed:
+    RDMA pass. Budget 200,000: 143,547.20: pass."""
+    vmss = res("azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
+               "train-win", {"resourceGroupName": "ml", "location": "eastus",
+                             "sku": "Standard_ND96isr_H100_v5", "instances": 2.0, "zones": ["1"],
+                             "adminUsername": "azureuser", "adminPassword": "not-a-secret-1!",
+                             "networkInterfaces": [{"name": "nic", "primary": True,
+                                                    "ipConfigurations": [{"name": "ip",
+                                                                          "primary": True}]}],
+                             "tags": dict(TAGS)})
+    check(pack, [vmss, az_budget(amount=200000.0)], AZ, {})
+
+
+def test_x10_classic_autoscale_disabled(pack):
+    """c03's classic AutoscaleSetting with enabled false: it scales nothing: the set at its 2:
+    5,362.58 < 10,000: spend pass."""
+    vmss = classic_vmss("a100", "Standard_NC24ads_A100_v4", 2)
+    auto = _classic_autoscale(vmss, {
+        "name": "busy", "capacity": {"default": 2.0, "minimum": 2.0, "maximum": 6.0}})
+    auto.props["enabled"] = False
+    check(pack, [vmss, auto, az_budget(amount=10000.0)], AZ, {})
+
+
+def test_x13_gke_spot_pool_of_n1_t4(pack):
+    """n10's pool with nodeConfig.spot true: 3 x (0.10446 + 0.175) x 730 = 612.02 < 700: spend
+    pass (on demand 1,598.70)."""
+    gke = res("gcp:container/cluster:Cluster", "ml-gke", {
+        "location": "us-central1-a", "removeDefaultNodePool": True, "initialNodeCount": 1.0,
+        "privateClusterConfig": {"enablePrivateNodes": True,
+                                 "masterIpv4CidrBlock": "172.16.0.0/28"},
+        "resourceLabels": dict(LABELS)})
+    pool = res("gcp:container/nodePool:NodePool", "t4-spot-pool", {
+        "cluster": "ml-gke-id", "location": "us-central1-a",
+        "autoscaling": {"minNodeCount": 0.0, "maxNodeCount": 3.0},
+        "networkConfig": {"enablePrivateNodes": True},
+        "nodeConfig": {"machineType": "n1-standard-8", "spot": True,
+                       "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": 1.0}]}},
+        deps={"cluster": [gke]})
+    check(pack, [gke, pool, gcp_budget(units="700")], GCP_C, {})
+
+
+def test_x14_n1_t4_in_us_east4(pack):
+    """n1-standard-8 + 1 T4 in us-east4-c, budget 560: (0.42797 + 0.37) x 730 = 582.52 > 560:
+    spend fail (us-central1's rows, 532.90, would pass)."""
+    vm = gcp_vm("t4-east4", "n1-standard-8", zone="us-east4-c",
+                guestAccelerators=[{"type": "nvidia-tesla-t4", "count": 1.0}])
+    check(pack, [vm, gcp_budget(units="560")], {"project": "ml-prod", "region": "us-east4"},
+          {SPEND: "fail"})
+
+
+def test_x15_gcp_any_reservation_taken_by_two_l4_vms(pack):
+    """A reservation of 2 g2-standard-8 in us-central1-a (specificReservationRequired false, the
+    default) and two g2-standard-8 VMs there with the default reservationAffinity (ANY): docs,
+    they run inside it: once: 2 x 0.853624 x 730 = 1,246.29 < 1,400: spend pass (twice
+    2,492.58). RDMA: g2 has no RDMA row: not asked."""
+    rsv = res("gcp:compute/reservation:Reservation", "l4-res", {
+        "zone": "us-central1-a", "specificReservation": {
+            "count": 2.0, "instanceProperties": {"machineType": "g2-standard-8"}}})
+    vms = [gcp_vm(f"l4-{i}", "g2-standard-8") for i in range(2)]
+    check(pack, [rsv, *vms, gcp_budget(units="1400")], GCP_C, {})
+
+
+def test_x17_targeted_odcr_smaller_than_its_group(pack):
+    """A targeted ODCR of 2 g5.12xlarge (us-east-1a) that the launch template targets, an ASG of
+    3; budget 12,000. Truth: 8,281.12 + the third node on demand 4,140.56 = 12,421.68 > 12,000:
+    spend fail. RDMA: a targeted reservation counts as placement: pass (docs)."""
+    stack = _odcr_stack("12000.00")
+    odcr = by_name(stack, "g5-odcr")
+    odcr.props["instanceMatchCriteria"] = "targeted"
+    lt = by_name(stack, "g5-lt")
+    lt.props["capacityReservationSpecification"] = {
+        "capacityReservationTarget": {"capacityReservationId": "g5-odcr-id"}}
+    lt.deps["capacityReservationSpecification"] = [odcr]
+    check(pack, stack, AWS, {SPEND: "fail"})
+
+
+def test_x18_job_schedule_empty(pack):
+    """The stop job's schedule "" (a blank config value): no date: the month: spend fail."""
+    stack = gcp_no_stop("20000")
+    mig = by_name(stack, "nodes")
+    check(pack, stack + [job("nodes-stop", zonal_uri("nodes-8f3e2d1"), "", target=mig)], GCP,
+          {SPEND: "fail"})
+
+
+def test_x19_release_time_on_the_32nd(pack):
+    """The Alibaba fixture's nodes with autoReleaseTime "2026-12-32T00:00:00Z" (no such day): no
+    lifetime and no stand-in for the alarm (docs: a violation naming the value): spend fail."""
+    stack = alicloud_cluster()
+    for n in (by_name(stack, "node-0"), by_name(stack, "node-1")):
+        n.props["autoReleaseTime"] = "2026-12-32T00:00:00Z"
+    check(pack, stack, ALI, {SPEND: "fail"})
+
+
+def test_x20_region_template_with_a_public_ip_behind_a_regional_group(pack):
+    """A RegionInstanceTemplate g2-standard-8 whose interface has accessConfigs [{}], used by a
+    regional MIG of 2 (us-central1-a, -b); budget 3,000 (1,246.29): NPI fail."""
+    tpl = res("gcp:compute/regionInstanceTemplate:RegionInstanceTemplate", "l4-pub-tpl", {
+        "region": "us-central1", "machineType": "g2-standard-8", "labels": dict(LABELS),
+        "disks": [{"sourceImage": "debian-cloud/debian-12", "boot": True}],
+        "networkInterfaces": [{"network": "default", "accessConfigs": [{}]}],
+        "scheduling": {"onHostMaintenance": "TERMINATE"}})
+    mig = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "l4-serve", {
+        "region": "us-central1", "distributionPolicyZones": ["us-central1-a", "us-central1-b"],
+        "targetSize": 2.0, "baseInstanceName": "l4",
+        "versions": [{"instanceTemplate": "l4-pub-tpl-id"}]}, deps={"versions": [tpl]})
+    check(pack, [tpl, mig, gcp_budget(units="3000")], GCP_C, {NPI: "fail"})
