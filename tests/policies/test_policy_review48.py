@@ -1506,6 +1506,8 @@ def test_w07_aws_bucket_beside_a_gcp_lustre_smallest(pack):
 # second run, before running it: the bucket find on other pairs of clouds, more stop URLs, the
 # classic Windows default, N1 in GKE spot and us-east4, reservations taken without naming them)
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review48: in a multi-cloud stack a cloud's bucket or storage account is sized by every cloud's filesystems together (x01: the Azure account at 47,451 GB = AMLFS 8 TiB + GCP Lustre 36,000 GiB, 854 instead of at most 178; x02: the GCP bucket at 42,520 GB = Lustre + Alibaba CPFS, 850 instead of 773), so a cloud under its own budget fails. Class: false alarm"))
 def test_x01_azure_account_beside_a_gcp_lustre(pack):
     """The Azure fixture stopped at 24 h under 7,500 (4,719.36 + AMLFS 2,230.60 + its account at
     the AMLFS's 8 TiB, at most 178.03: at most 7,127.99) and a GCP Lustre of 36,000 GiB alone:
@@ -1518,6 +1520,8 @@ def test_x01_azure_account_beside_a_gcp_lustre(pack):
     check(pack, stack, None, {})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "review48: in a multi-cloud stack a cloud's bucket or storage account is sized by every cloud's filesystems together (x01: the Azure account at 47,451 GB = AMLFS 8 TiB + GCP Lustre 36,000 GiB, 854 instead of at most 178; x02: the GCP bucket at 42,520 GB = Lustre + Alibaba CPFS, 850 instead of 773), so a cloud under its own budget fails. Class: false alarm"))
 def test_x02_gcp_bucket_beside_an_alibaba_cpfs(pack):
     """The GCP fixture, job at 24 h (25 h), under 12,700 (4,338.00 + 7,560 + its bucket at the
     Lustre's 36,000 GiB 773.09 = 12,671.09) and an Alibaba CPFS of 3,600 GiB alone: spend pass
@@ -1551,6 +1555,8 @@ def test_x06_regional_stop_through_the_dependency(pack):
     check(pack, stack + [mig, job("train-r-stop", uri, cron_at(48), target=mig)], GCP, {})
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    'review48: as c01, a classic WindowsVirtualMachineScaleSet without singlePlacementGroup is read as not placed, though the provider defaults it to true. Class: false alarm'))
 def test_x09_classic_windows_set_single_placement_group_left_out(pack):
     """A classic WindowsVirtualMachineScaleSet of 2 x Standard_ND96isr_H100_v5 without
     singlePlacementGroup (pulumi-azure: "Defaults to `true`" for Windows scale sets too): placed:
@@ -1618,7 +1624,10 @@ def test_x15_gcp_any_reservation_taken_by_two_l4_vms(pack):
 def test_x17_targeted_odcr_smaller_than_its_group(pack):
     """A targeted ODCR of 2 g5.12xlarge (us-east-1a) that the launch template targets, an ASG of
     3; budget 12,000. Truth: 8,281.12 + the third node on demand 4,140.56 = 12,421.68 > 12,000:
-    spend fail. RDMA: a targeted reservation counts as placement: pass (docs)."""
+    spend fail. RDMA: a targeted reservation counts as placement, but the launch template gives
+    g5.12xlarge no EFA interface: advisory (first written "pass": MY MISTAKE, found by the third
+    run: the policy asks for the placement AND the type's fastest fabric, and I judged only the
+    placement)."""
     stack = _odcr_stack("12000.00")
     odcr = by_name(stack, "g5-odcr")
     odcr.props["instanceMatchCriteria"] = "targeted"
@@ -1626,7 +1635,7 @@ def test_x17_targeted_odcr_smaller_than_its_group(pack):
     lt.props["capacityReservationSpecification"] = {
         "capacityReservationTarget": {"capacityReservationId": "g5-odcr-id"}}
     lt.deps["capacityReservationSpecification"] = [odcr]
-    check(pack, stack, AWS, {SPEND: "fail"})
+    check(pack, stack, AWS, {SPEND: "fail", RDMA: "advisory"})
 
 
 def test_x18_job_schedule_empty(pack):
