@@ -36,7 +36,7 @@ NODE_GROUPS = (inventory.AWS_ASG, inventory.AWS_SPOT_FLEET, inventory.AWS_FLEET,
 TEMPLATES = (inventory.AWS_LAUNCH_TEMPLATE, *inventory.GCP_TEMPLATES, inventory.ALI_SCALING_CONFIG,
              *inventory.ALI_LAUNCH_TEMPLATES, capacity.AWS_NATIVE_LT)
 SCALERS = (inventory.AWS_ASG_SCHEDULE, "aws-native:autoscaling:ScheduledAction",
-           *inventory.AZ_AUTOSCALE,
+           *inventory.AZ_AUTOSCALE, inventory.AZ_CLASSIC_AUTOSCALE,
            "gcp:compute/autoscaler:Autoscaler", "gcp:compute/regionAutoscaler:RegionAutoscaler",
            inventory.GCP_RESIZE_REQUEST)
 FILESYSTEMS = (inventory.AWS_LUSTRE, inventory.AWS_OPENZFS, inventory.AWS_EFS,
@@ -78,12 +78,13 @@ def coverage() -> dict[str, set[str]]:
         spend_limit.NAME: groups | set(FILESYSTEMS) | set(BUCKETS) | set(BUDGETS)
         | set(STOPS) | {spend_limit.AWS_CAPACITY_BLOCK},
         required_tags.NAME: set(inventory.TAGGABLE) | _literals(required_tags.__file__),
-        # The classic Azure scale sets and VMs are sized by capacity and placed by the rule's
-        # own reading of their singlePlacementGroup / placement IDs.
-        rdma_for_multinode.NAME: (groups - set(capacity.SIZED)) | set(PLACEMENT)
-        | set(capacity.AZ_CLASSIC_VMSS) | set(capacity.AZ_CLASSIC_VM)
-        | _literals(rdma_for_multinode.__file__) - set(capacity.RESERVATIONS)
-        - set(capacity.MANAGED),
+        # Every group capacity sizes is placed by the rule (the classic Azure scale sets and
+        # VMs by their singlePlacementGroup / placement IDs, aws-native groups and instances
+        # as their classic twins, Alibaba's AutoProvisioningGroup as its other nodes) except
+        # reservations and managed services, which place their own nodes.
+        rdma_for_multinode.NAME: (groups | set(PLACEMENT)
+                                  | _literals(rdma_for_multinode.__file__))
+        - set(capacity.RESERVATIONS) - set(capacity.MANAGED),
         no_public_ingress.NAME: _literals(no_public_ingress.__file__),
         encryption_at_rest.NAME: _literals(encryption_at_rest.__file__) | set(BUCKETS)
         | set(FILESYSTEMS) - {inventory.AWS_DIRECTORY_BUCKET, inventory.AWS_OPENZFS},

@@ -333,8 +333,9 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
         if g.resource.type == GCP_IGM or g.resource.type == GCP_REGION_IGM:
             _autoscaled(g, index.gcp_autoscalers.of(g.resource, name_key=None),
                         "autoscalingPolicy.maxReplicas")
-        elif g.resource.type == AZ_VMSS:
-            for s in index.autoscale.of(g.resource, name_key="id"):
+        elif g.resource.type == AZ_VMSS or g.resource.type in capacity.AZ_CLASSIC_VMSS:
+            # A classic set under a classic (or native) setting runs up to its maximum too.
+            for s in index.azure_autoscale(g.resource):
                 _autoscaled(g, [s], None)
     count_once(groups)
     return groups

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import parse_qs, urlsplit
 
-from trainstack_policies.capacity import AWS_NATIVE_ASG
+from trainstack_policies.capacity import AWS_NATIVE_ASG, AZ_CLASSIC_VMSS
 from trainstack_policies.exemptions import tag_value
 from trainstack_policies.inventory.groups import NodeGroup
 from trainstack_policies.inventory.referrers import (
@@ -125,8 +125,8 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
     """
     r = g.resource
     _declared_hours(g)   # only validated: a NaN or negative lifetime tag is reported
-    if r.type in (AWS_ASG, AWS_NATIVE_ASG, AZ_VMSS, AWS_INSTANCE, ALI_SCALING_GROUP, GCP_IGM,
-                  GCP_REGION_IGM) and index is None:
+    if (r.type in (AWS_ASG, AWS_NATIVE_ASG, AZ_VMSS, AWS_INSTANCE, ALI_SCALING_GROUP, GCP_IGM,
+                   GCP_REGION_IGM) or r.type in AZ_CLASSIC_VMSS) and index is None:
         index = _StackIndex(resources)
     if r.type in (AWS_ASG, AWS_NATIVE_ASG) and index is not None:
         # The group's own name input (an aws-native group's is autoScalingGroupName): a
@@ -227,12 +227,15 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
         hours = _hours_until(release)
         if hours is not None:
             return hours, f"autoReleaseTime {release}"
-    if r.type == AZ_VMSS and index is not None:
-        for s in index.autoscale.of(r, name_key="id"):
+    if (r.type == AZ_VMSS or r.type in AZ_CLASSIC_VMSS) and index is not None:
+        # azure-native settings and the classic provider's (read as native ones: a classic
+        # set's or a native set's, whichever provider the setting comes from).
+        for s in index.azure_autoscale(r):
             if str(s.get("enabled")).lower() != "true":
                 # A disabled setting scales nothing, its stop profile included; `enabled`
                 # defaults to false (azure-native monitor.AutoscaleSetting: "The default value
                 # is 'false'"), so one that leaves it out (or unknown at preview) stops nothing.
+                # (The classic provider's defaults to true: referrers.classic_autoscale_view.)
                 continue
             profiles = [p for p in _dicts(s.get("profiles")) if isinstance(p, dict)]
             held = _azure_held_outside_windows(s, profiles)

@@ -7,6 +7,7 @@ from trainstack_policies.inventory.tokens import (
     ALI_SCALING_CONFIG,
     AWS_ASG_SCHEDULE,
     AZ_AUTOSCALE,
+    AZ_CLASSIC_AUTOSCALE,
     GCP_RESIZE_REQUEST,
 )
 from trainstack_policies.model import Resource
@@ -51,9 +52,10 @@ class Referrers:
 
 
 class _AzureTargets(Referrers):
-    """Autoscale settings by their targetResourceUri: besides a dependency or the set's own `id`
-    input, a literal ARM id names the stack's scale set when the set is named explicitly
-    (vmScaleSetName; an auto-named set's name has a random suffix, so no literal names it) and
+    """Autoscale settings by their targetResourceUri (the classic provider's: targetResourceId):
+    besides a dependency or the set's own `id` input, a literal ARM id names the stack's scale
+    set when the set is named explicitly (vmScaleSetName; a classic set's `name`; an auto-named
+    set's name has a random suffix, so no literal names it) and
     the id's resource group and name are the set's and its subscription the set's provider's
     (ARM ids are case-insensitive). A set whose subscription the pack cannot read (the
     environment or the CLI login chooses it) is not tied by a literal id: a stop on another
@@ -70,7 +72,10 @@ class _AzureTargets(Referrers):
 
     def of(self, group: Resource, name_key: Optional[str] = "name") -> list[Resource]:
         found = super().of(group, name_key)
-        name, rg = group.get("vmScaleSetName"), group.get("resourceGroupName")
+        # azure-native sets name themselves in vmScaleSetName; the classic provider's in `name`.
+        name = group.get("vmScaleSetName") if group.type.startswith("azure-native:") \
+            else group.get("name")
+        rg = group.get("resourceGroupName")
         sub = (group.provider or {}).get("subscriptionId")
         if not self._by_id or not (isinstance(name, str) and isinstance(rg, str)
                                    and isinstance(sub, str) and name and rg and sub):
@@ -81,6 +86,28 @@ class _AzureTargets(Referrers):
             return found
         order = {id(r): pos for pos, r in self._placed}
         return sorted(found + more, key=lambda r: order.get(id(r), -1))
+
+
+def classic_autoscale_view(s: Resource) -> Resource:
+    """A classic autoscale setting (pulumi-azure monitoring.AutoscaleSetting) as the azure-native
+    one lifetimes and sizing read: `enabled` left out is true (the classic provider's default,
+    "Defaults to true"; the ARM API's is false, so the native reading skips a setting without
+    it), and each fixedDate's `timezone` (default UTC) is the native timeZone. capacity
+    {default, minimum, maximum} and a recurrence (its presence is what is read) are the same."""
+    props = dict(s.props)
+    if props.get("enabled") is None:
+        props["enabled"] = True
+    profiles = props.get("profiles")
+    if isinstance(profiles, list):
+        out = []
+        for p in profiles:
+            fixed = p.get("fixedDate") if isinstance(p, dict) else None
+            if isinstance(fixed, dict) and "timeZone" not in fixed and "timezone" in fixed:
+                p = {**p, "fixedDate": {**fixed, "timeZone": fixed["timezone"]}}
+            out.append(p)
+        props["profiles"] = out
+    return Resource(s.type, s.name, s.urn, props, s.deps, provider_region=s.provider_region,
+                    provider=s.provider)
 
 
 def _scale_set_id(value: str) -> Optional[tuple[str, str, str]]:
@@ -117,6 +144,9 @@ class _StackIndex:
         # action under its own input name (lifetimes._scales_to_zero reads both).
         self.native_schedules = referrers(AWS_NATIVE_ASG_SCHEDULE, "autoScalingGroupName")
         self.autoscale: Referrers = referrers(AZ_AUTOSCALE, "targetResourceUri", _AzureTargets)
+        # The classic provider's setting, by targetResourceId (matched as the native one is).
+        self.classic_autoscale: Referrers = referrers(AZ_CLASSIC_AUTOSCALE, "targetResourceId",
+                                                      _AzureTargets)
         self.resizes = referrers(GCP_RESIZE_REQUEST, "instanceGroupManager")
         self.scaling_configs = referrers(ALI_SCALING_CONFIG, "scalingGroupId")
         self.gcp_autoscalers = referrers(_GCP_AUTOSCALERS, "target")
@@ -134,6 +164,12 @@ class _StackIndex:
         # Cloud Scheduler jobs (few; each names the instance group it resizes in its URI).
         self.cloud_jobs = [r for _, r in wanted[_CLOUD_JOB]]
 
+    def azure_autoscale(self, group: Resource) -> list[Resource]:
+        """The autoscale settings on an Azure scale set (azure-native or classic), azure-native
+        ones first, classic ones read as native (classic_autoscale_view)."""
+        return self.autoscale.of(group, name_key="id") + [
+            classic_autoscale_view(s) for s in self.classic_autoscale.of(group, name_key="id")]
+
 
 AWS_NATIVE_ASG_SCHEDULE = "aws-native:autoscaling:ScheduledAction"
 _GCP_AUTOSCALERS = ("gcp:compute/autoscaler:Autoscaler",
@@ -147,6 +183,7 @@ _EVENT_TARGET = "aws:cloudwatch/eventTarget:EventTarget"
 _CLOUD_JOB = "gcp:cloudscheduler/job:Job"
 # Every type _StackIndex indexes (a token is a type or a tuple of types).
 _INDEXED = tuple(t for token in (AWS_ASG_SCHEDULE, AWS_NATIVE_ASG_SCHEDULE, AZ_AUTOSCALE,
+                                 AZ_CLASSIC_AUTOSCALE,
                                  GCP_RESIZE_REQUEST, ALI_SCALING_CONFIG, _GCP_AUTOSCALERS, _ESS_TASK, _SCHEDULER,
                                  _ASG_POLICY, _NATIVE_ASG_POLICY, _EVENT_RULE, _EVENT_TARGET,
                                  _CLOUD_JOB)

@@ -94,6 +94,12 @@ GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
 GKE_CLUSTER = "gcp:container/cluster:Cluster"
 # azure-native v3 moved it from `insights` to `monitor` (the old token stays an alias).
 AZ_AUTOSCALE = ("azure-native:monitor:AutoscaleSetting", "azure-native:insights:AutoscaleSetting")
+# The classic azure provider's (pulumi-azure monitoring.AutoscaleSetting, azurerm
+# monitor_autoscale_setting): targetResourceId; `enabled` "Defaults to true"; profiles[] with
+# capacity {default, minimum, maximum}, fixedDate {start, end, timezone} and recurrence
+# {timezone, days, hours, minutes} (no frequency/schedule wrapper). lifetimes reads it through
+# autoscale_view() as the azure-native setting.
+AZ_CLASSIC_AUTOSCALE = "azure:monitoring/autoscaleSetting:AutoscaleSetting"
 
 # Instance families that carry GPUs or other accelerators, for types the catalog does not list
 # (AWS "Accelerated computing" families p/g/gr/trn/inf/dl; GCP accelerator-optimized a2/a3/a4/g2/

@@ -111,6 +111,10 @@ def _gcp_reservation(g: NodeGroup) -> Any:
     return None
 
 
+# A placement group of the stack: classic, and CloudFormation AWS::EC2::PlacementGroup (Strategy
+# cluster | partition | spread) through aws-native.
+_AWS_PLACEMENT_GROUPS = (AWS_PLACEMENT_GROUP, "aws-native:ec2:PlacementGroup")
+
 # Where an Azure VM names the construct that places it: azure-native, then the classic provider.
 _AZ_VM_PLACEMENT = ("virtualMachineScaleSet", "availabilitySet", "proximityPlacementGroup")
 _AZ_CLASSIC_VM_PLACEMENT = ("virtualMachineScaleSetId", "availabilitySetId",
@@ -135,9 +139,19 @@ def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
         reservation = _aws_reservation(g)
         if reservation is not None:
             return True, f"capacity reservation {reservation}", "", ""
-        name = r.get("placementGroup") or (g.template.get("placement.groupName")
-                                           if g.template else None)
-        pgs = r.dep("placementGroup", AWS_PLACEMENT_GROUP)
+        # The group's or instance's own placement group (classic instance and group, and
+        # CloudFormation AWS::AutoScaling::AutoScalingGroup: placementGroup; an aws-native
+        # AWS::EC2::Instance: placementGroupName), else its launch template's placement.groupName
+        # (an aws-native template's under launchTemplateData). A placement group of the stack it
+        # depends on (aws or aws-native AWS::EC2::PlacementGroup) must be a cluster one; a
+        # literal name of one the stack does not create is taken as it is.
+        own_key = "placementGroupName" if r.type == capacity.AWS_NATIVE_INSTANCE \
+            else "placementGroup"
+        template = launch_settings(g.template) if g.template is not None else None
+        own = r.get(own_key)
+        name = own or (template.get("placement.groupName") if template is not None else None)
+        named_by, key = (r, own_key) if own or template is None else (template, "placement")
+        pgs = [d for d in named_by.deps.get(key, []) if d.type in _AWS_PLACEMENT_GROUPS]
         strategy = pgs[0].get("strategy") if pgs else None
         ok = bool(name) and (not pgs or strategy == "cluster")
         found = f"placement group {name} (strategy {strategy})" if name and pgs else name
@@ -209,6 +223,8 @@ def _fabric(g: NodeGroup, itype: Any) -> Optional[tuple[Any, str, str]]:
     """(found, expected, fix) when the group does not use the type's fastest fabric."""
     t = g.template
     if g.cloud == "aws" and itype.fabric == "efa":
+        # An aws-native template keeps its interfaces under launchTemplateData.
+        t = launch_settings(t) if t is not None else None
         # Only each interface's type is read; an unknown list raises, and a value that is no
         # list is iterated (a number: TypeError, "cannot decide"), as before.
         nics = t.entries("networkInterfaces", AWS_INTERFACE_KEYS, iterated=True) if t else []

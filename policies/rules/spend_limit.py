@@ -99,6 +99,7 @@ _NOT_COMPUTE = frozenset({
     "gcp:lustre/instance:Instance", "azure-native:storagecache:AmlFilesystem",
     "azure-native:storage:StorageAccount", "azure-native:consumption:Budget",
     "azure-native:network:NetworkSecurityGroup", "azure-native:monitor:AutoscaleSetting",
+    "azure:monitoring/autoscaleSetting:AutoscaleSetting",
     "alicloud:vpc/switch:Switch", "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet",
     "alicloud:nas/fileSystem:FileSystem", "alicloud:oss/bucket:Bucket",
 })
