@@ -528,8 +528,6 @@ def _classic_autoscale(vmss, profile):
         "profiles": [profile], "tags": dict(TAGS)}, deps={"targetResourceId": [vmss]})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    'review48: the classic azure monitoring.AutoscaleSetting is not read: a classic scale set of 2 whose autoscale maximum is 6 is priced at 2 (5,363 < 10,000: pass; truth 16,088). Class: blind spot'))
 def test_c03_classic_autoscale_raises_the_maximum(pack):
     """Classic scale set of 2 x Standard_NC24ads_A100_v4 with a classic azure
     monitoring.AutoscaleSetting (enabled by default in azurerm) whose profile runs 2..6 on CPU;
@@ -548,8 +546,6 @@ def test_c03_classic_autoscale_raises_the_maximum(pack):
     check(pack, [vmss, auto, az_budget(amount=10000.0)], AZ, {SPEND: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    'review48: the classic azure monitoring.AutoscaleSetting is not read: its fixed-date capacity-0 profile is no lifetime, the month is priced (5,363 > 1,000) for a set that stops in 24 h (176). Class: false alarm'))
 def test_c04_classic_autoscale_fixed_date_stop(pack):
     """The classic AutoscaleSetting holds one fixed-date profile of capacity 0 from 24 h from now
     to 2037 (timezone UTC); budget 1,000. Truth: 2 x 3.673 x 24 = 176.30 < 1,000: spend pass
@@ -569,8 +565,6 @@ def _native_autoscale(vmss, profile, enabled=True):
         deps={"targetResourceUri": [vmss]})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review48: an azure-native AutoscaleSetting targeting a classic scale set (targetResourceUri depends on it) is not matched to it: maximum 6 is priced at the set's 2 (5,363 < 10,000: pass; truth 16,088). Class: blind spot"))
 def test_c05_native_autoscale_on_a_classic_scale_set_max_six(pack):
     """An azure-native monitor AutoscaleSetting (enabled) targeting a classic scale set, profile
     2..6: 6 x 3.673 x 730 = 16,087.74 > 10,000: spend fail."""
@@ -580,8 +574,6 @@ def test_c05_native_autoscale_on_a_classic_scale_set_max_six(pack):
     check(pack, [vmss, auto, az_budget(amount=10000.0)], AZ, {SPEND: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    'review48: an azure-native AutoscaleSetting stop targeting a classic scale set is not matched to it: the month is priced (5,363 > 1,000) for a set that stops in 24 h. Class: false alarm'))
 def test_c06_native_autoscale_stop_on_a_classic_scale_set(pack):
     """An azure-native AutoscaleSetting stopping the classic set at 24 h (fixed date to 2037):
     176.30 < 1,000: spend pass."""
