@@ -292,3 +292,15 @@ def test_b4_tagged_bucket_keeps_its_tag_in_a_multi_cloud_stack(pack):
     bucket.props.setdefault("tags", {})["trainstack:data-mb"] = "1000000"
     stack = on(aws, AWS) + on([lustre], GCP)
     check(pack, stack, None, {})
+
+
+def test_p8_project_given_nowhere_literal_start_still_counts(pack):
+    """(Written after the code.) p5's stop, an Output of the group named "train-z", at 48 h, and
+    a second job whose literal URL resizes projects/ml-prod/.../train-z to 2 daily: the
+    project cannot be compared, so the literal call may be on our group and may start it
+    after the stop: no lifetime: the month: spend fail."""
+    stack = gcp_no_stop("20000")
+    mig = named_mig(stack)
+    check(pack, stack + [job("train-z-stop", zonal_uri("train-z"), cron_at(48), target=mig),
+                         job("train-z-up", zonal_uri("train-z", size=2), "0 8 * * *")],
+          {"region": "us-west1"}, {SPEND: "fail"})
