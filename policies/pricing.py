@@ -309,7 +309,12 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
         added = sum(line.usd for line in result.lines[first:])
         result.by_group[id(g.resource)] = result.by_group.get(id(g.resource), 0.0) + added
         _billed_by(result, first, g.cloud)
-    region = next((g.region for g in groups if isinstance(g.region, str) and g.region), "")
+    # Storage is priced in its own cloud's GPU region (as run_prices prices a cluster's), never
+    # in another cloud's region (a GCP region is no AWS row).
+    regions: dict[str, str] = {}
+    for g in groups:
+        if isinstance(g.region, str) and g.region:
+            regions.setdefault(g.cloud, g.region)
     # GiB of filesystem per cloud: an untagged bucket is bounded by its own cloud's.
     data_gib: dict[str, float] = {}
     # A storage item's lines are marked with its cloud when the next item starts (or at the end).
@@ -331,7 +336,8 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
         cloud = fs.resource.cloud
         data_gib[cloud] = data_gib.get(cloud, 0.0) + fs.capacity_gib
         product, price = catalog.filesystem_price(fs.resource.cloud, fs.resource.type,
-                                                  _tier(fs), fs.region or region)
+                                                  _tier(fs),
+                                                  fs.region or regions.get(fs.resource.cloud, ""))
         if price.value is None:
             floor, item = catalog.filesystem_floor()
             result.left_out.append(f"{fs.resource.name} ({product}): {price.note}; counted at "
@@ -351,7 +357,8 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
             data_gib.get(bucket.resource.cloud, 0.0) / GIB_PER_GB
         if not gb:
             continue
-        price = catalog.bucket_price(bucket.resource.cloud, region)
+        price = catalog.bucket_price(bucket.resource.cloud,
+                                     regions.get(bucket.resource.cloud, ""))
         if price.value is None:
             result.left_out.append(f"{bucket.resource.name}: {price.note}")
             continue
