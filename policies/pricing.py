@@ -13,7 +13,8 @@ nodes to 0 and keeps the data (docs/billing-after-stop.md), so the filesystem bi
 is destroyed, and that teardown (the reaper's, a person's) is in no plan. The bucket is priced at the data-size
 model's figure (components/catalog/data_sizes.py: dataset + starting weights + final checkpoint),
 which the components tag it with (`trainstack:data-mb`); `compare` uses the same model. Without
-that tag (no workload, or a bucket trainstack did not build) the filesystem's capacity is the bound.
+that tag (no workload, or a bucket trainstack did not build) its cloud's filesystems' capacity is
+the bound (a cloud's bucket holds the export of that cloud's filesystems, never another cloud's).
 
 Storage rows are picked and converted as components/catalog/run_prices.py does (policies/catalog.py, a
 test keeps the two equal). A filesystem without a cited price does not vanish: it is counted at
@@ -308,8 +309,14 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
         added = sum(line.usd for line in result.lines[first:])
         result.by_group[id(g.resource)] = result.by_group.get(id(g.resource), 0.0) + added
         _billed_by(result, first, g.cloud)
-    region = next((g.region for g in groups if isinstance(g.region, str) and g.region), "")
-    data_gib = 0.0
+    # Storage is priced in its own cloud's GPU region (as run_prices prices a cluster's), never
+    # in another cloud's region (a GCP region is no AWS row).
+    regions: dict[str, str] = {}
+    for g in groups:
+        if isinstance(g.region, str) and g.region:
+            regions.setdefault(g.cloud, g.region)
+    # GiB of filesystem per cloud: an untagged bucket is bounded by its own cloud's.
+    data_gib: dict[str, float] = {}
     # A storage item's lines are marked with its cloud when the next item starts (or at the end).
     marked, pending = len(result.lines), ""
     for fs in filesystems:
@@ -326,9 +333,11 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
             continue
         if not fs.capacity_gib:
             continue
-        data_gib += fs.capacity_gib
+        cloud = fs.resource.cloud
+        data_gib[cloud] = data_gib.get(cloud, 0.0) + fs.capacity_gib
         product, price = catalog.filesystem_price(fs.resource.cloud, fs.resource.type,
-                                                  _tier(fs), fs.region or region)
+                                                  _tier(fs),
+                                                  fs.region or regions.get(fs.resource.cloud, ""))
         if price.value is None:
             floor, item = catalog.filesystem_floor()
             result.left_out.append(f"{fs.resource.name} ({product}): {price.note}; counted at "
@@ -344,10 +353,12 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
     for bucket in buckets:
         marked, pending = _billed_by(result, marked, pending), bucket.resource.cloud
         tagged = _data_gb(bucket)
-        gb = tagged if tagged is not None else data_gib / GIB_PER_GB
+        gb = tagged if tagged is not None else \
+            data_gib.get(bucket.resource.cloud, 0.0) / GIB_PER_GB
         if not gb:
             continue
-        price = catalog.bucket_price(bucket.resource.cloud, region)
+        price = catalog.bucket_price(bucket.resource.cloud,
+                                     regions.get(bucket.resource.cloud, ""))
         if price.value is None:
             result.left_out.append(f"{bucket.resource.name}: {price.note}")
             continue

@@ -509,9 +509,16 @@ def _gcp_own_stop(holder: Resource) -> Optional[tuple[float, str]]:
 # size, so a VM the limit ends may come back with a fresh limit (components/gcp/lifetime.py).
 # The pack never prices below the truth: the template's limit is no lifetime for the group,
 # which is stopped only by what sets its size to 0 and keeps it there.
-_COMPUTE_HOST = "compute.googleapis.com"
+# The Compute API is served on two hosts: compute.googleapis.com, where Google documents its
+# methods (POST https://compute.googleapis.com/compute/v1/projects/{project}/zones/{zone}/
+# instanceGroupManagers/{resourceId}/resize, cloud.google.com/compute/docs/reference/rest/v1/
+# instanceGroupManagers/resize), and www.googleapis.com, its older root, on which the API
+# returns every resource's selfLink (https://www.googleapis.com/compute/v1/projects/...,
+# cloud.google.com/compute/docs/reference/rest/v1/instanceGroupManagers): a URL built from the
+# group's selfLink calls the same method. No other host is the Compute API.
+_COMPUTE_HOSTS = frozenset({"compute.googleapis.com", "www.googleapis.com"})
 _COMPUTE_PATH = re.compile(
-    r"^/compute/(?:v1|beta|alpha)/projects/[^/]+/(zones|regions)/([^/]+)/"
+    r"^/compute/(?:v1|beta|alpha)/projects/([^/]+)/(zones|regions)/([^/]+)/"
     r"(instanceGroupManagers|regionInstanceGroupManagers)/([^/]+)/([^/]+)$")
 
 
@@ -525,6 +532,18 @@ def _group_location(group: Resource) -> Any:
     return value.rsplit("/", 1)[-1] if isinstance(value, str) else value
 
 
+def _group_project(group: Resource) -> Any:
+    """The project a Compute API URL names the group by: its own `project` input, else its
+    provider's `project` (as budgets.py matches a group to a budget's projects); a resource
+    path (projects/<id>) read by its last segment. UNKNOWN at preview, or None where the
+    program gives it nowhere (the provider then takes it from the environment, GOOGLE_PROJECT
+    or the gcloud config, which a policy does not see)."""
+    value = group.get("project") or (group.provider or {}).get("project")
+    if isinstance(value, str):
+        return value.rstrip("/").rsplit("/", 1)[-1] or None
+    return value
+
+
 def _job_effect(group: Resource, job: Resource) -> str:
     """What a Cloud Scheduler job does to the managed instance group `group`: "stop" (a POST,
     with an OAuth token, of the Compute API's instanceGroupManagers.resize (or
@@ -532,10 +551,14 @@ def _job_effect(group: Resource, job: Resource) -> str:
     other call on the group that is not a read: a resize to another size, a call the pack cannot
     read; it may bring nodes back), or "" (it acts on another group, reads, or never runs).
 
-    The group is this one when the URL's zone (region) is the group's and its name the group's
-    own `name` input, or, for a group whose name the pack cannot read (auto-named: its cloud
-    name is the resource name plus a random suffix), when the job's URL depends on the group
-    (an Output of it): a literal equal to the resource name names another group."""
+    The group is this one when the URL's project and zone (region) are the group's and its name
+    the group's own `name` input, or, for a group whose name the pack cannot read (auto-named:
+    its cloud name is the resource name plus a random suffix), when the job's URL depends on the
+    group (an Output of it): a literal equal to the resource name names another group. A
+    project the pack cannot read (unknown at preview, or given nowhere: _group_project) is
+    treated as such a name for a stop: only a URL that depends on the group is read as its
+    stop; a literal URL is not (the month is priced, never shorter than the truth), while a
+    literal call that may start it counts as a start."""
     depends = _acts_on(group, job)
     target = job.get("httpTarget")
     uri = target.get("uri") if isinstance(target, dict) else None
@@ -543,15 +566,21 @@ def _job_effect(group: Resource, job: Resource) -> str:
         return "start" if depends else ""
     parts = urlsplit(uri.strip())
     path = _COMPUTE_PATH.match(parts.path)
-    if parts.scheme != "https" or parts.netloc.lower() != _COMPUTE_HOST or path is None:
+    if parts.scheme != "https" or parts.netloc.lower() not in _COMPUTE_HOSTS or path is None:
         return "start" if depends else ""
-    scope, location, kind, name, action = path.groups()
+    project, scope, location, kind, name, action = path.groups()
     regional = group.type == GCP_REGION_IGM
     if (scope == "regions") != regional or (kind == "regionInstanceGroupManagers") != regional:
         return ""
     own_location = _group_location(group)
     if isinstance(own_location, str) and own_location and own_location != location:
         return ""
+    own_project = _group_project(group)
+    if isinstance(own_project, str) and own_project != project:
+        return ""
+    # A project the pack cannot read: a literal URL may or may not name this group; never read
+    # as its stop, while a call that may start it still counts as a start.
+    unsure = not isinstance(own_project, str) and not depends
     own_name = group.get("name")
     if isinstance(own_name, str) and own_name:
         if own_name != name:
@@ -567,7 +596,7 @@ def _job_effect(group: Resource, job: Resource) -> str:
         method.upper() == "POST" and isinstance(target.get("oauthToken"), dict)
     if stops:
         # Paused (or unknown at preview, so perhaps paused): no stop, and no start either.
-        return "" if paused is not False and paused is not None else "stop"
+        return "" if unsure or (paused is not False and paused is not None) else "stop"
     return "" if paused is True else "start"
 
 

@@ -43,6 +43,11 @@ from trainstack_policies.model import (
 )
 from trainstack_policies.pricing import instance_type_info
 
+# The classic scale sets whose singlePlacementGroup the provider defaults to true.
+_CLASSIC_SINGLE_BY_DEFAULT = frozenset({
+    "azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
+    "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet"})
+
 NAME = "rdma-for-multinode"
 DESCRIPTION = ("With more than one node, the nodes sit in a placement construct and use the "
                "instance type's fastest fabric (RDMA where the type has it).")
@@ -184,6 +189,14 @@ def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
             # orchestrated set's required platformFaultDomainCount spreads VMs over fault
             # domains; it places nothing.
             single = r.get("singlePlacementGroup")
+            if single is None and r.type in _CLASSIC_SINGLE_BY_DEFAULT:
+                # Left out on a classic Linux or Windows set: the provider's default, true
+                # ("Should this Virtual Machine Scale Set be limited to a Single Placement
+                # Group ... Defaults to `true`", pulumi-azure / azurerm
+                # linux_virtual_machine_scale_set, windows_virtual_machine_scale_set). The
+                # Orchestrated set documents none (the service picks it from the SKU:
+                # azurerm orchestrated_virtual_machine_scale_set): left out, not placed.
+                single = True
             kind = r.type.rsplit(":", 1)[-1]
             return (single is True, f"singlePlacementGroup={single}",
                     "singlePlacementGroup=true (InfiniBand joins only VMs of one placement group)",

@@ -1283,3 +1283,21 @@ def test_a_lifetime_tag_that_is_no_positive_number_is_named(tag, text):
     [g] = inventory.node_groups(aws_group(tags=[{"key": "trainstack:max-hours", "value": tag}]))
     assert g.invalid == [f"its trainstack:max-hours tag {text} is not a positive finite number "
                          "of hours"]
+
+
+def test_storage_is_priced_in_its_own_clouds_region_in_a_multi_cloud_stack():
+    # An AWS group listed first (us-east-1) and a GCP a3-highgpu-8g in us-east4 with its bucket
+    # holding 1,000 GB (the data-size tag): the bucket is priced at the us-east4 GCS row, 0.023
+    # USD/GB-month (catalog_data/storage_prices.csv gcs_standard_regional us-east4) = 23.00,
+    # not at a GCS row picked for AWS's region (none: the first row, us-central1 0.02 = 20.00).
+    vm = res("gcp:compute/instance:Instance", "gcp-node",
+             {"machineType": "a3-highgpu-8g", "zone": "us-east4-a"})
+    bucket = res("gcp:storage/bucket:Bucket", "gcp-data",
+                 {"location": "US-EAST4", "labels": {"trainstack_data-mb": "1000000"}})
+    stack = aws_group() + [vm, bucket]
+    est = pricing.estimate(inventory.node_groups(stack), inventory.filesystems(stack),
+                           inventory.buckets(stack))
+    [line] = [line for line in est.lines if "bucket" in line.what]
+    assert line.cloud == "gcp"
+    assert line.what == "bucket holding the workload's data 1,000 GB x 0.0230 USD/GB-month"
+    assert line.usd == pytest.approx(23.0)
