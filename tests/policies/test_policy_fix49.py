@@ -43,7 +43,8 @@ from tests.policies.test_policy_review49 import (
     ASG_TAGS, AWS, AZ, NPI, SPEND, T4, TAGS, _mixed, aws_budget, aws_lt, az_budget, check, res,
     subnet,
 )
-from tests.policy_harness import UNKNOWN
+# The engine's marker for a value unknown at preview (as tests/policies/test_policy_review48.py).
+UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
 
 # ------------------------------------------------------------------ 1. instance weights
 
