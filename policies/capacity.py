@@ -243,10 +243,23 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                                   r.get("priority") == "Spot", _azure_zones(zs, zone),
                                   _location(r)))
         elif t == AWS_NATIVE_ASG:
-            lt = next(iter(r.dep("launchTemplate") or r.dep("launchTemplate.launchTemplateId")
-                           ), None)
-            itype = lt.get("launchTemplateData.instanceType") if lt is not None and \
-                lt.type == AWS_NATIVE_LT else lt.get("instanceType") if lt is not None else None
+            # Its launch template: launchTemplate, else its mixed instances policy's
+            # (MixedInstancesPolicy.LaunchTemplate.LaunchTemplateSpecification).
+            mixed = r.get("mixedInstancesPolicy")
+            lts = [d for d in (r.dep("launchTemplate") or r.dep("launchTemplate.launchTemplateId")
+                               or r.dep("mixedInstancesPolicy")) if d.type in AWS_LTS]
+            lt = next(iter(lts), None)
+            types = [_lt_type(d) for d in lts]
+            # Every override's instanceType may launch (CloudFormation LaunchTemplateOverrides,
+            # as a classic group's): priced at the dearest, as the classic group is.
+            spec = mixed.get("launchTemplate") if isinstance(mixed, dict) else None
+            overrides = spec.get("overrides") if isinstance(spec, dict) else None
+            for o in overrides if isinstance(overrides, list) else []:
+                ot = o.get("instanceType") if isinstance(o, dict) else UNKNOWN
+                if ot is not None and ot not in types:
+                    types.append(ot)
+            types = [x for x in types if x is not None] or [None]
+            itype = types[0]
             market = lt.get("launchTemplateData.instanceMarketOptions.marketType") \
                 if lt is not None and lt.type == AWS_NATIVE_LT else None
             # Its zones: the subnets of vpcZoneIdentifier, else availabilityZones (AWS::
@@ -255,8 +268,21 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             azs = r.get("availabilityZones")
             zs = [zone(s.get("availabilityZone")) for s in subnets] if subnets else \
                 [zone(z) for z in azs] if isinstance(azs, list) and azs else [""]
-            out.append(node_group(r, lt, itype, count(r.get("maxSize"), r.get("desiredCapacity")),
-                                  market == "spot", zs, _region(r, zs[0])))
+            size = count(r.get("maxSize"), r.get("desiredCapacity"))
+            weights = asg_weights(mixed)
+            if weights is UNKNOWN:
+                size = None   # units per instance unknown until apply: so is the node count
+            elif isinstance(weights, dict) and weights and isinstance(size, int):
+                # Sizes in capacity units: maxSize plus the largest weight, as a classic
+                # group's (inventory.compute_aws._aws_group).
+                size += int(math.ceil(max(weights.values())))
+            group = node_group(r, lt, itype, size, market == "spot", zs, _region(r, zs[0]),
+                               instance_types=types)
+            if isinstance(weights, BadNumber):
+                weight_invalid(group, weights)
+            elif isinstance(weights, dict) and weights and isinstance(group.count, int):
+                group.weights = weights
+            out.append(group)
         elif t == AWS_NATIVE_INSTANCE:
             # Its zone: availabilityZone, else the stack subnet it launches in (its subnetId,
             # its interfaces', its launch template's interfaces'), as for a classic instance.
@@ -277,6 +303,60 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
         elif t == AZ_BATCH_POOL:
             out += _batch_pool(r, node_group, count)
     return out
+
+
+def asg_weights(mixed: Any) -> Any:
+    """{instance type: weightedCapacity} of an Auto Scaling group's mixed instances policy (a
+    classic group's or an aws-native one's: the same LaunchTemplateOverrides), or:
+    - UNKNOWN when a weight is unknown at preview (the units an instance fills cannot be read,
+      so neither can the node count);
+    - a BadNumber naming a weight that is given but is no number in AWS's range, 1-999 ("Valid
+      Range: Minimum value of 1. Maximum value of 999.", docs.aws.amazon.com/autoscaling/ec2/
+      APIReference/API_LaunchTemplateOverrides.html, WeightedCapacity): NaN, infinite, 0,
+      negative, fractional below 1, above 999 or text ("two", ""). Never dropped: the group
+      priced unweighted can be cheaper than its readable weights say (review49 a22);
+    - {} when no override carries a weight, or one names no instance type (its nodes are
+      priced as instances: each unit an instance, the most nodes a size can mean).
+    AWS takes weights on all overrides or on none. A group given a BadNumber carries
+    weight_invalid()'s finding and no size."""
+    spec = mixed.get("launchTemplate") if isinstance(mixed, dict) else None
+    overrides = spec.get("overrides") if isinstance(spec, dict) else None
+    overrides = overrides if isinstance(overrides, list) else []
+    out: dict = {}
+    typed = True
+    for o in overrides:
+        if not isinstance(o, dict):
+            typed = False
+            continue
+        raw = o.get("weightedCapacity")
+        if raw is None:
+            typed = False
+            continue
+        if raw is UNKNOWN:
+            return UNKNOWN
+        w = checked_number(raw, minimum=1.0)
+        if w is None or isinstance(w, BadNumber) or w > 999:
+            return BadNumber(f"{raw!r}")
+        t = o.get("instanceType")
+        if not isinstance(t, str):
+            typed = False
+            continue
+        out[t] = max(w, out.get(t, w))
+    return out if typed else {}
+
+
+def _lt_type(lt: Resource) -> Any:
+    """A launch template's instance type (an aws-native one's under launchTemplateData)."""
+    return lt.get("launchTemplateData.instanceType") if lt.type == AWS_NATIVE_LT \
+        else lt.get("instanceType")
+
+
+def weight_invalid(group: Any, bad: BadNumber) -> None:
+    """Mark `group` as refused for the instance weight `bad` (asg_weights): its finding names
+    the value; no size is read from weights that cannot be read."""
+    group.invalid.append(f"its instance weight weightedCapacity {bad.text} is not a number "
+                         "AWS takes (1-999)")
+    group.count = None
 
 
 def _batch_environment(r: Resource, node_group: Any, count: Any, zone: Any,

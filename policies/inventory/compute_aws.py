@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
-from trainstack_policies.capacity import template_zones
+from trainstack_policies.capacity import asg_weights, template_zones, weight_invalid
 from trainstack_policies.inventory.groups import NodeGroup
 from trainstack_policies.inventory.tokens import (
     AWS_LAUNCH_CONFIGURATION,
@@ -174,7 +174,12 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
         isinstance(dist, dict) and number(dist.get("onDemandBaseCapacity")) in (None, 0.0)
         and number(dist.get("onDemandPercentageAboveBaseCapacity")) == 0.0)
     count = _count(r.get("maxSize"), r.get("desiredCapacity"), r.get("minSize"))
-    weights = _asg_weights(mixed)
+    weights = asg_weights(mixed)
+    bad_weight = weights if isinstance(weights, BadNumber) else None
+    if weights is UNKNOWN:
+        count = None   # units per instance unknown until apply: so is the node count
+    if not isinstance(weights, dict):
+        weights = {}
     if weights and isinstance(count, int):
         # Sizes in capacity units (weights 1-999): "Amazon EC2 Auto Scaling will never go above
         # MaxSize by more than your largest instance weight" (AutoScaling API, MaxSize).
@@ -209,7 +214,10 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
         types = [UNKNOWN]
     group = NodeGroup(r, lt, types[0], count, spot, zones or [""], _aws_region(r, zones), types,
                       accelerators=accelerators, type_unread=outside)
-    if weights and isinstance(group.count, int):
+    if bad_weight is not None:
+        # A weight that is no number in 1-999: a violation naming it, never left out.
+        weight_invalid(group, bad_weight)
+    elif weights and isinstance(group.count, int):
         group.weights = weights
     elif not spot and isinstance(dist, dict):
         _on_demand_split(group, dist)
@@ -247,24 +255,6 @@ def _on_demand_split(group: NodeGroup, dist: dict) -> None:
             not 0 <= percent_n < 100 or base_n < 0:
         return
     group.spot, group.regular_base, group.regular_percent = True, int(base_n), percent_n
-
-
-def _asg_weights(mixed: Any) -> dict:
-    """{instance type: weightedCapacity} of a mixed instances policy whose overrides all carry
-    a readable weight of at least 1 (the API's range; AWS takes all or none); {} otherwise,
-    and the group's sizes are then instances (an unreadable weight counts each unit as an
-    instance, the most nodes a size can mean)."""
-    spec = mixed.get("launchTemplate") if isinstance(mixed, dict) else None
-    overrides = _dicts(spec.get("overrides")) if isinstance(spec, dict) else []
-    out: dict = {}
-    for o in overrides:
-        if not isinstance(o, dict) or not isinstance(o.get("instanceType"), str):
-            return {}
-        w = checked_number(o.get("weightedCapacity"))
-        if not isinstance(w, float) or w < 1:
-            return {}
-        out[o["instanceType"]] = max(w, out.get(o["instanceType"], w))
-    return out
 
 
 def _attribute_accelerators(lt: Optional[Resource], mixed: Any) -> int:

@@ -669,6 +669,10 @@ def _azure_rules(r: Resource, rules: list, prefix: str, config) -> list[Violatio
 
 _AZURE_CLASSIC_RULE = "azure:network/networkSecurityRule:NetworkSecurityRule"
 _AZURE_CLASSIC_NSG = "azure:network/networkSecurityGroup:NetworkSecurityGroup"
+_AZURE_CLASSIC_AKS_CLUSTER = "azure:containerservice/kubernetesCluster:KubernetesCluster"
+_AZURE_CLASSIC_AKS_POOL = ("azure:containerservice/kubernetesClusterNodePool:"
+                           "KubernetesClusterNodePool")
+_CLASSIC_NODE_PUBLIC_IP = ("nodePublicIpEnabled", "enableNodePublicIp")
 _AZURE_CLASSIC_VMSS = ("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
                        "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
                        "azure:compute/orchestratedVirtualMachineScaleSet:"
@@ -715,6 +719,27 @@ def _azure(r: Resource, config) -> list[Violation]:
             return [violation(r, "the AKS nodes get public IP addresses",
                               f"enableNodePublicIP true on {', '.join(public)}", "false",
                               "set enable_node_public_ip=False; use a NAT gateway for egress")]
+        return []
+    if r.type in (_AZURE_CLASSIC_AKS_CLUSTER, _AZURE_CLASSIC_AKS_POOL):
+        # The classic provider's names for the same setting: nodePublicIpEnabled (pulumi-azure
+        # v6, azurerm 4 node_public_ip_enabled: "Should each node have a Public IP Address?")
+        # and enableNodePublicIp (v5, enable_node_public_ip), on a KubernetesClusterNodePool
+        # and on a KubernetesCluster's defaultNodePool.
+        if r.type == _AZURE_CLASSIC_AKS_POOL:
+            pool, path = r.props, ""
+        else:
+            pool, path = r.get("defaultNodePool"), "defaultNodePool."
+            if pool is UNKNOWN:
+                raise UnknownValue(r, "defaultNodePool")
+        if not isinstance(pool, dict):
+            return []
+        named = [key for key in _CLASSIC_NODE_PUBLIC_IP
+                 if truthy(_known(r, pool, key, "defaultNodePool") if path else r.known(key))]
+        if named:
+            where = f"the default node pool {pool.get('name')!r}" if path else "the node pool"
+            return [violation(r, "the AKS nodes get public IP addresses",
+                              f"{named[0]} true on {where}", "false",
+                              "set node_public_ip_enabled=False; use a NAT gateway for egress")]
         return []
     if r.type in _AZURE_CLASSIC_VMSS:
         public = []
