@@ -31,6 +31,8 @@ AZ_CLASSIC_CAPACITY_RESERVATION_GROUP = \
 ALI_CAPACITY_RESERVATION = "alicloud:ecs/capacityReservation:CapacityReservation"
 SAGEMAKER_ENDPOINT_CONFIG = "aws:sagemaker/endpointConfiguration:EndpointConfiguration"
 AZ_ML_COMPUTE = "azure-native:machinelearningservices:Compute"
+# The classic azure provider's Azure ML compute (pulumi-azure machinelearning).
+AZ_CLASSIC_ML_INSTANCE = "azure:machinelearning/computeInstance:ComputeInstance"
 AKS_AGENT_POOL = "azure-native:containerservice:AgentPool"
 AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
 GKE_CLUSTER = "gcp:container/cluster:Cluster"
@@ -82,19 +84,22 @@ TEMPLATES = frozenset({
 RESERVATIONS = (AWS_CAPACITY_RESERVATION, AWS_NATIVE_CAPACITY_RESERVATION, GCP_RESERVATION,
                 AZ_CAPACITY_RESERVATION, AZ_CLASSIC_CAPACITY_RESERVATION, ALI_CAPACITY_RESERVATION)
 MANAGED = (SAGEMAKER_ENDPOINT_CONFIG, AZ_ML_COMPUTE, AKS_AGENT_POOL, AKS_CLUSTER, ACK_NODE_POOL,
-           AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL, AWS_BATCH_CE, AZ_BATCH_POOL)
+           AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL, AWS_BATCH_CE, AZ_BATCH_POOL,
+           AZ_CLASSIC_ML_INSTANCE)
 SIZED = frozenset({*RESERVATIONS, *MANAGED, *AZ_CLASSIC_VMSS, *AZ_CLASSIC_VM, AWS_NATIVE_ASG,
                    AWS_NATIVE_INSTANCE, ALI_AUTO_PROVISIONING_GROUP})
 # CloudFormation AWS::EC2::SpotFleet, sized by inventory through a view of its config (a
 # resource of its own, so it is passed over by type, not by the view's id).
 AWS_NATIVE_SPOT_FLEET = "aws-native:ec2:SpotFleet"
-# What gpu_signs() passes over by type: every SIZED type but Batch, which is sized only when
-# its inputs bound it (a sized one is passed over by its id).
-_NO_SIGNS = (SIZED - BATCH) | {AWS_NATIVE_SPOT_FLEET}
+# What gpu_signs() passes over by type: every SIZED type but Batch and Azure ML compute,
+# which are sized only when their inputs bound them (Azure ML: an AmlCompute or a compute
+# instance; an AKS compute that creates its cluster is not), a sized one passed over by its id.
+_NO_SIGNS = (SIZED - BATCH - {AZ_ML_COMPUTE}) | {AWS_NATIVE_SPOT_FLEET}
 
 # Fields where a resource names its machine or its accelerators, on any cloud.
+# agentVmSize: an Azure ML AKS compute's node size (it creates the cluster).
 _TYPE_KEYS = {"instanceType", "instanceTypes", "machineType", "vmSize", "size", "nodeType",
-              "instanceClass", "skuName"}
+              "instanceClass", "skuName", "agentVmSize"}
 _ACCEL_KEYS = {"acceleratorType", "acceleratorCount", "guestAccelerators", "gpuCount",
                "acceleratorConfig", "acceleratorConfigs", "gpuType", "gpuSpec"}
 
@@ -167,6 +172,12 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                                   False, _azure_zones(z if z is UNKNOWN else [z] if z else None,
                                                       zone),
                                   _location_via(r, "capacityReservationGroupId")))
+        elif t == AZ_CLASSIC_ML_INSTANCE:
+            # The classic provider's compute instance (pulumi-azure machinelearning.
+            # ComputeInstance, azurerm machine_learning_compute_instance): one VM of its
+            # virtualMachineSize, as the azure-native ComputeInstance.
+            out.append(node_group(r, None, r.get("virtualMachineSize"), 1, False, [""],
+                                  _location(r)))
         elif t == AZ_CLASSIC_AKS_POOL or t == AZ_CLASSIC_AKS_CLUSTER:
             pools = [r.get("defaultNodePool")] if t == AZ_CLASSIC_AKS_CLUSTER else [r.props]
             for p in pools:
@@ -205,7 +216,17 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                     v.get("initialInstanceCount")), False, [""], _region(r, "")))
         elif t == AZ_ML_COMPUTE:
             p = "properties.properties"
-            if r.get("properties.computeType") not in ("AmlCompute", None, UNKNOWN):
+            kind = r.get("properties.computeType")
+            if kind == "ComputeInstance":
+                # "a managed cloud-based workstation" (learn.microsoft.com/azure/machine-
+                # learning/concept-compute-instance): one VM of its vmSize, the month.
+                out.append(node_group(r, None, r.get(f"{p}.vmSize"), 1, False, [""],
+                                      _location(r)))
+                continue
+            if kind not in ("AmlCompute", None, UNKNOWN):
+                # Attached compute (Kubernetes, VirtualMachine, HDInsight, Databricks, ...)
+                # launches nothing of its own; an AKS compute that creates its cluster
+                # (agentVmSize, agentCount) is left to gpu_signs(), which names a GPU size.
                 continue
             out.append(node_group(r, None, r.get(f"{p}.vmSize"),
                                   count(r.get(f"{p}.scaleSettings.maxNodeCount")),

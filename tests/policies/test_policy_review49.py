@@ -3,9 +3,10 @@ expectations committed before it ran, plus 3 added after a run as the smallest s
 variant of a find (a22's two variants, e06b). Results per batch (agreed / cases, first run):
 107 (103; a10-a12 were my builder's TypeError, then agreed: 106), 56 (55), 44 (44), 27 (25: u12
 my missing rdma verdict, u26 my builder), 20 (20), 8 (7), 6 (5: z26 my builder, then 6). Pack
-defects, kept as strict xfails: a22 (a mixed-instances weight that is no number or negative
-dropped in silence; blind spot), e06/e06b (classic AKS node public IPs unseen; blind spot), y07
-(an Azure ML ComputeInstance on a GPU size is not GPU capacity; blind spot). No false alarm and
+defects, kept as strict xfails until helper fix49 fixed their classes (test_policy_fix49.py):
+a22 (a mixed-instances weight that is no number or negative dropped in silence; blind spot),
+e06/e06b (classic AKS node public IPs unseen; blind spot), y07 (an Azure ML ComputeInstance on
+a GPU size is not GPU capacity; blind spot). No false alarm and
 no crash found. (Two commit messages miscounted batches 2 and 3 as 46 and 45 cases; the counts
 here are pytest's.)
 
@@ -462,10 +463,6 @@ def test_a21_weighted_mixed_group_max_plus_largest_weight(pack):
                  aws_budget(amount="7200.00")], AWS, {SPEND: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review49: a mixed instances override's weightedCapacity that is no number (\"two\", "
-    "\"-2\") is dropped in silence: the group is priced unweighted (8 x g5.2xlarge = 7,078, "
-    "below the 7,344 of readable weights) and no violation names the weight. Class: blind spot"))
 @pytest.mark.parametrize("weight,budget", [("two", "90000.00"), ("two", "7200.00"),
                                            ("-2", "90000.00")],
                          ids=["two-90000", "two-7200", "negative-90000"])
@@ -1665,11 +1662,6 @@ def test_e05_aks_custom_node_group_budget_on_the_default_name(pack):
         {SPEND: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review49: a classic azure KubernetesClusterNodePool (or defaultNodePool) with "
-    "nodePublicIpEnabled true (also the older enableNodePublicIp) gives every GPU node a public "
-    "IP and passes no-public-ingress; the azure-native AgentPool's enableNodePublicIP is "
-    "caught (z04). Class: blind spot"))
 def test_e06_classic_aks_pool_with_node_public_ips(pack):
     """A classic KubernetesCluster (default pool 1 T4) and a KubernetesClusterNodePool of T4
     autoscaling to 2 with nodePublicIpEnabled true: public IPs on GPU nodes: NPI fail. Spend
@@ -1687,9 +1679,6 @@ def test_e06_classic_aks_pool_with_node_public_ips(pack):
     check(pack, [aks, pool, az_budget(amount=2000.0)], AZ, {NPI: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review49: e06's smallest stack: a classic KubernetesCluster whose defaultNodePool of T4 "
-    "sets nodePublicIpEnabled true passes no-public-ingress. Class: blind spot"))
 def test_e06b_classic_aks_default_pool_with_node_public_ips(pack):
     """(Added after the second run, as e06's smallest stack.) A classic KubernetesCluster alone,
     its defaultNodePool of 1 T4 with nodePublicIpEnabled true, budget 500 (383.98): NPI fail."""
@@ -2944,10 +2933,6 @@ def test_y06_classic_azure_ml_compute_cluster(pack):
     check(pack, [cc, az_budget(amount=90000.0)], AZ, {SPEND: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review49: an azure-native machinelearningservices Compute of computeType ComputeInstance "
-    "on a GPU size (Standard_NC4as_T4_v3) is not seen as GPU capacity: with no budget at all, "
-    "spend-limit says nothing (AmlCompute of the same shape is priced, z05). Class: blind spot"))
 def test_y07_azure_ml_compute_instance(pack):
     """An azure-native machinelearningservices Compute of computeType ComputeInstance on
     Standard_NC4as_T4_v3: GPU capacity; priced (383.98) or named as not estimable, never left
