@@ -85,6 +85,8 @@ class _Mocks(pulumi.runtime.Mocks):
     def new_resource(self, args):
         outputs = dict(args.inputs)
         outputs.setdefault("name", _physical_name(args.typ, args.name, args.inputs))
+        if args.typ.startswith("aws:"):
+            outputs.setdefault("arn", f"arn:aws:mock:us-east-1:111111111111:{args.name}")
         return f"{args.name}-id", outputs
 
     def call(self, args):
@@ -143,14 +145,15 @@ def sdk_plan(program, config=None):
     return monitor.recorded
 
 
-def judge(pack, resources, config=None):
+def judge(pack, resources, config=None, providers=None):
     from pulumi.runtime.proto import analyzer_pb2 as apb
 
     pack.configure(config)
+    providers = {**PROVIDERS, **(providers or {})}
 
     def provider(r):
         cloud = r.type.split(":", 1)[0]
-        return provider_for(cloud, PROVIDERS.get(cloud, {}))
+        return provider_for(cloud, providers.get(cloud, {}))
 
     found = []
     for r in resources:
@@ -183,11 +186,12 @@ def _verdict(found, policy):
     return "pass"
 
 
-def check(pack, program, expected, config=None, pulumi_config=None, contains=None):
+def check(pack, program, expected, config=None, pulumi_config=None, contains=None,
+          providers=None):
     resources = sdk_plan(program, pulumi_config)
     urns = [r.urn for r in resources]
     assert len(urns) == len(set(urns)), "every resource its own URN"
-    found = judge(pack, resources, config)
+    found = judge(pack, resources, config, providers)
     got = {p: _verdict(found, p) for p in POLICIES}
     ok = all(got[p] in want if isinstance(want, tuple) else got[p] == want
              for p, want in ((p, expected.get(p, "pass")) for p in POLICIES))
@@ -1356,3 +1360,565 @@ def test_c02_max_monthly_usd_caps_every_cloud_together(pack):
         gcp_budget(units="2000")
 
     check(pack, program, {SPEND: "fail"}, config={SPEND: {"maxMonthlyUsd": 3000}})
+
+
+# ===================================================================================== batch 2
+# Written after batch 1 agreed 60/60, committed before its own first run.
+
+def _mixed_asg(name, subnet, max_size, overrides, distribution=None):
+    aws = _aws()
+    lt = aws.ec2.LaunchTemplate(f"{name}-lt", image_id="ami-0abc", tags=TAGS)
+    return aws.autoscaling.Group(
+        name, min_size=0, max_size=max_size, vpc_zone_identifiers=[subnet.id], tags=asg_tags(),
+        mixed_instances_policy=aws.autoscaling.GroupMixedInstancesPolicyArgs(
+            instances_distribution=distribution,
+            launch_template=aws.autoscaling.GroupMixedInstancesPolicyLaunchTemplateArgs(
+                launch_template_specification=aws.autoscaling.GroupMixedInstancesPolicyLaunchTemplateLaunchTemplateSpecificationArgs(
+                    launch_template_id=lt.id, version="$Latest"),
+                overrides=[aws.autoscaling.GroupMixedInstancesPolicyLaunchTemplateOverrideArgs(
+                    instance_type=t, weighted_capacity=w) for t, w in overrides])))
+
+
+def test_b01_mixed_instances_all_spot(pack):
+    """A mixed instances ASG of p4d.24xlarge (max 4) with instances_distribution
+    on_demand_base_capacity 0 and on_demand_percentage_above_base_capacity 0: all spot,
+    4 x 8.1915 x 730 = 23,919.18 < 25,000: spend pass (on demand it would be 64,116.19).
+    rdma: 4 nodes, no placement group, no EFA: advisory."""
+    aws = _aws()
+
+    def program():
+        _, (a,) = aws_net()
+        _mixed_asg("gpu", a, 4, [("p4d.24xlarge", None)],
+                   aws.autoscaling.GroupMixedInstancesPolicyInstancesDistributionArgs(
+                       on_demand_base_capacity=0, on_demand_percentage_above_base_capacity=0,
+                       spot_allocation_strategy="capacity-optimized"))
+        aws_budget(amount="25000")
+
+    check(pack, program, {RDMA: "advisory"})
+
+
+def test_b02_weighted_overrides_as_the_sdk_sends_them(pack):
+    """Overrides g5.xlarge weight "1" and g5.12xlarge weight "4" (strings, as the SDK types
+    them), max_size 8 (units): priced at 8 + 4 = 12 units at the dearest unit price, g5.12xlarge
+    5.672 / 4 = 1.418 (g5.xlarge 1.006): 12 x 1.418 x 730 = 12,421.68 < 15,000: spend pass
+    (unweighted, 8 x 5.672 x 730 = 33,124.48, would fail). rdma: g5.12xlarge has one EFA card,
+    the group may launch 3 of them without a placement group: advisory."""
+    def program():
+        _, (a,) = aws_net()
+        _mixed_asg("gpu", a, 8, [("g5.xlarge", "1"), ("g5.12xlarge", "4")])
+        aws_budget(amount="15000")
+
+    check(pack, program, {RDMA: "advisory"})
+
+
+def test_b03_weight_that_is_no_number(pack):
+    """As b02 with the g5.12xlarge weight "four": a violation naming it: spend fail."""
+    def program():
+        _, (a,) = aws_net()
+        _mixed_asg("gpu", a, 8, [("g5.xlarge", "1"), ("g5.12xlarge", "four")])
+        aws_budget(amount="15000")
+
+    check(pack, program, {SPEND: "fail", RDMA: "advisory"}, contains={SPEND: "four"})
+
+
+def test_b04_spot_fleet_placed_by_its_override_subnet(pack):
+    """An ec2.SpotFleetRequest (target 2, spot) of p4d.24xlarge through a launch template config
+    whose override names a subnet in us-east-1b, an FSx in us-east-1a (same VPC). The fleet's
+    zone is its override subnet's: storage-same-zone fail. spend: 2 x 8.1915 x 730 = 11,959.59
+    + 226.30 < 15,000: pass. Fleets are left to their service for rdma."""
+    aws = _aws()
+
+    def program():
+        _, (a, b) = aws_net(("us-east-1a", "us-east-1b"))
+        lt = aws.ec2.LaunchTemplate("fleet-lt", image_id="ami-0abc", instance_type="p4d.24xlarge",
+                                    tags=TAGS)
+        aws.ec2.SpotFleetRequest(
+            "fleet", iam_fleet_role="arn:aws:iam::111111111111:role/fleet", target_capacity=2,
+            tags=TAGS, launch_template_configs=[aws.ec2.SpotFleetRequestLaunchTemplateConfigArgs(
+                launch_template_specification=aws.ec2.SpotFleetRequestLaunchTemplateConfigLaunchTemplateSpecificationArgs(
+                    id=lt.id, version="$Latest"),
+                overrides=[aws.ec2.SpotFleetRequestLaunchTemplateConfigOverrideArgs(
+                    subnet_id=b.id, instance_type="p4d.24xlarge")])])
+        fsx(a)
+        aws_budget(amount="15000")
+
+    check(pack, program, {SSZ: "fail"})
+
+
+def test_b05_gpu_instance_mounts_fsx_in_another_zone_by_user_data(pack):
+    """A p4d.24xlarge instance in us-east-1a whose user_data mounts the FSx by its dns_name and
+    mount_name Outputs (pulumi.Output.all(...).apply): the FSx (on a us-east-1b subnet) is the
+    instance's storage: storage-same-zone fail. spend 21.9576 x 730 = 16,029.05 + 226.30 <
+    20,000: pass. One node: rdma not asked."""
+    aws = _aws()
+
+    def program():
+        _, (a, b) = aws_net(("us-east-1a", "us-east-1b"))
+        fs = fsx(b)
+        aws.ec2.Instance("trainer", ami="ami-0abc", instance_type="p4d.24xlarge", subnet_id=a.id,
+                         associate_public_ip_address=False, tags=TAGS,
+                         user_data=pulumi.Output.all(fs.dns_name, fs.mount_name).apply(
+                             lambda v: f"#!/bin/bash\nmount -t lustre {v[0]}@tcp:/{v[1]} /fsx\n"))
+        aws_budget(amount="20000")
+
+    check(pack, program, {SSZ: "fail"})
+
+
+def test_b06_fsx_mounted_only_by_cpu_compute(pack):
+    """The FSx (us-east-1b) is mounted by an m5.large ASG's launch template user data (CPU, in
+    us-east-1b); the EKS p5 group is in us-east-1a and does not mount it: a filesystem only CPU
+    compute mounts is not the GPUs' storage: storage-same-zone pass. spend 80,358.40 + 226.30 +
+    the m5.large nodes < 100,000: pass."""
+    aws = _aws()
+
+    def program():
+        _, (a, b) = aws_net(("us-east-1a", "us-east-1b"))
+        fs = fsx(b)
+        eks_gpu_group(eks_cluster(), a)
+        import base64
+        lt = aws.ec2.LaunchTemplate("cpu-lt", image_id="ami-0abc", instance_type="m5.large",
+                                    tags=TAGS, user_data=fs.dns_name.apply(
+                                        lambda d: base64.b64encode(
+                                            f"#!/bin/bash\nmount -t lustre {d}@tcp:/fsx /fsx\n"
+                                            .encode()).decode()))
+        aws.autoscaling.Group("cpu", min_size=0, max_size=2, vpc_zone_identifiers=[b.id],
+                              tags=asg_tags(), launch_template=aws.autoscaling.GroupLaunchTemplateArgs(
+                                  id=lt.id, version="$Latest"))
+        aws_budget()
+
+    check(pack, program, {})
+
+
+def _scheduler_stop(aws, group, name="stop", hours=48, expression=None, sizes=(0, 0, 0)):
+    import json
+    at = (datetime.now(timezone.utc) + timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%S")
+    return aws.scheduler.Schedule(
+        name, schedule_expression=expression or f"at({at})",
+        schedule_expression_timezone="UTC",
+        flexible_time_window=aws.scheduler.ScheduleFlexibleTimeWindowArgs(mode="OFF"),
+        target=aws.scheduler.ScheduleTargetArgs(
+            arn="arn:aws:scheduler:::aws-sdk:autoscaling:updateAutoScalingGroup",
+            role_arn="arn:aws:iam::111111111111:role/scheduler",
+            input=group.name.apply(lambda n: json.dumps({
+                "AutoScalingGroupName": n, "MinSize": sizes[0], "MaxSize": sizes[1],
+                "DesiredCapacity": sizes[2]}))))
+
+
+def test_b07_eventbridge_scheduler_stops_the_group(pack):
+    """An auto-named ASG of 2 x p4d.24xlarge and an aws.scheduler.Schedule at(+48 h), universal
+    target autoscaling:updateAutoScalingGroup, its input JSON built from group.name (an Output)
+    with Min/Max/Desired 0: at most 2 x 21.9576 x 49 = 2,151.84 < 5,000: spend pass. rdma
+    advisory (2 nodes, no placement group, no EFA)."""
+    aws = _aws()
+
+    def program():
+        _, (a,) = aws_net()
+        _, group = aws_gpu_asg("gpu", "p4d.24xlarge", a, 2)
+        _scheduler_stop(aws, group)
+        aws_budget(amount="5000")
+
+    check(pack, program, {RDMA: "advisory"})
+
+
+def test_b08_a_daily_start_after_the_stop(pack):
+    """As b07 plus a second Scheduler schedule cron(0 8 * * ? *) setting the group to 2/2/2 every
+    day: a recurring start may run after the stop: a pause, the month 32,058.10 > 5,000:
+    spend fail."""
+    aws = _aws()
+
+    def program():
+        _, (a,) = aws_net()
+        _, group = aws_gpu_asg("gpu", "p4d.24xlarge", a, 2)
+        _scheduler_stop(aws, group)
+        _scheduler_stop(aws, group, name="start", expression="cron(0 8 * * ? *)",
+                        sizes=(2, 2, 2))
+        aws_budget(amount="5000")
+
+    check(pack, program, {SPEND: "fail", RDMA: "advisory"})
+
+
+def test_b09_budget_service_and_region_filters_cover_the_compute(pack):
+    """Budget 100,000 with cost filters Service "Amazon Elastic Compute Cloud - Compute" and
+    Region "us-east-1"; EKS p5 group max 2 (80,358.40): covered: all pass."""
+    aws = _aws()
+
+    def program():
+        _, (a,) = aws_net()
+        eks_gpu_group(eks_cluster(), a)
+        aws_budget(filters=[
+            aws.budgets.BudgetCostFilterArgs(name="Service",
+                                             values=["Amazon Elastic Compute Cloud - Compute"]),
+            aws.budgets.BudgetCostFilterArgs(name="Region", values=["us-east-1"])])
+
+    check(pack, program, {})
+
+
+def test_b10_budget_that_starts_next_year(pack):
+    """Budget with time_period_start "2027-06-01_00:00" (after now): it tracks nothing now, so
+    the group has no alarm: spend fail."""
+    def program():
+        _, (a,) = aws_net()
+        eks_gpu_group(eks_cluster(), a)
+        aws_budget(time_period_start="2027-06-01_00:00")
+
+    check(pack, program, {SPEND: "fail"})
+
+
+def test_b11_budget_notifying_an_sns_topic_by_its_arn_output(pack):
+    """The budget's only subscriber is an SNS topic's arn (an Output): it notifies someone:
+    all pass (80,358.40 < 100,000)."""
+    aws = _aws()
+
+    def program():
+        _, (a,) = aws_net()
+        eks_gpu_group(eks_cluster(), a)
+        topic = aws.sns.Topic("alerts", tags=TAGS)
+        aws.budgets.Budget("budget", budget_type="COST", time_unit="MONTHLY",
+                           limit_amount="100000", limit_unit="USD", tags=TAGS,
+                           notifications=[aws.budgets.BudgetNotificationArgs(
+                               comparison_operator="GREATER_THAN", threshold=80,
+                               threshold_type="PERCENTAGE", notification_type="FORECASTED",
+                               subscriber_sns_topic_arns=[topic.arn])])
+
+    check(pack, program, {})
+
+
+def test_b12_tags_not_propagated_to_instances_miss_the_tag_filter(pack):
+    """As a05 (TagKeyValue user:team$ml) with the ASG's tags propagate_at_launch=False: the
+    instances carry no team tag, the budget leaves them out: no alarm: spend fail."""
+    aws = _aws()
+
+    def program():
+        _, (a,) = aws_net()
+        lt = aws.ec2.LaunchTemplate("gpu-lt", instance_type="g5.xlarge", image_id="ami-0abc",
+                                    tags=TAGS)
+        aws.autoscaling.Group("gpu", min_size=0, max_size=2, vpc_zone_identifiers=[a.id],
+                              launch_template=aws.autoscaling.GroupLaunchTemplateArgs(id=lt.id),
+                              tags=[aws.autoscaling.GroupTagArgs(key=k, value=v,
+                                                                 propagate_at_launch=False)
+                                    for k, v in TAGS.items()])
+        aws_budget(amount="2000", filters=[aws.budgets.BudgetCostFilterArgs(
+            name="TagKeyValue", values=["user:team$ml"])])
+
+    check(pack, program, {SPEND: "fail"})
+
+
+def test_b13_tags_only_from_the_provider_default_tags(pack):
+    """Every AWS resource without tags of its own; the provider's defaultTags give owner, team,
+    cost-center: required-tags pass (default tags are counted). An EKS p5 group (80,358.40) and
+    a budget 100,000: all pass."""
+    aws = _aws()
+
+    def program():
+        vpc = aws.ec2.Vpc("vpc", cidr_block="10.0.0.0/16")
+        a = aws.ec2.Subnet("s", vpc_id=vpc.id, cidr_block="10.0.0.0/24",
+                           availability_zone="us-east-1a")
+        cluster = aws.eks.Cluster("ml", role_arn="arn:aws:iam::111111111111:role/eks",
+                                  vpc_config=aws.eks.ClusterVpcConfigArgs(
+                                      subnet_ids=["subnet-0aaa", "subnet-0bbb"],
+                                      endpoint_public_access=False))
+        aws.eks.NodeGroup("gpu", cluster_name=cluster.name,
+                          node_role_arn="arn:aws:iam::111111111111:role/n", subnet_ids=[a.id],
+                          instance_types=["p5.48xlarge"],
+                          scaling_config=aws.eks.NodeGroupScalingConfigArgs(
+                              min_size=0, max_size=2, desired_size=2))
+        aws.budgets.Budget("budget", budget_type="COST", time_unit="MONTHLY",
+                           limit_amount="100000", limit_unit="USD",
+                           notifications=[aws.budgets.BudgetNotificationArgs(
+                               comparison_operator="GREATER_THAN", threshold=80,
+                               threshold_type="PERCENTAGE", notification_type="ACTUAL",
+                               subscriber_email_addresses=["ml@example.com"])])
+
+    check(pack, program, {}, providers={"aws": {"region": "us-east-1",
+                                                "defaultTags": {"tags": TAGS}}})
+
+
+def test_g16_instance_from_template_without_a_budget(pack):
+    """gcp.compute.InstanceFromTemplate of an a2-highgpu-1g template (source_instance_template =
+    the template's self_link... here its id Output), no budget: GPU capacity without a budget
+    alarm: spend fail."""
+    gcp = _gcp()
+
+    def program():
+        tpl = gcp_template("a2-highgpu-1g")
+        gcp.compute.InstanceFromTemplate("vm", zone="us-central1-a",
+                                         source_instance_template=tpl.id, labels=LABELS)
+
+    check(pack, program, {SPEND: "fail"})
+
+
+def test_g17_single_vm_with_max_run_duration(pack):
+    """gcp.compute.Instance a2-highgpu-1g with scheduling max_run_duration 48 h (action DELETE,
+    STANDARD): at most 3.67339 x 49 = 180.00 < 500: spend pass (the month, 2,681.57, would
+    fail). All pass."""
+    gcp = _gcp()
+
+    def program():
+        gcp.compute.Instance(
+            "vm", machine_type="a2-highgpu-1g", zone="us-central1-a", labels=LABELS,
+            boot_disk=gcp.compute.InstanceBootDiskArgs(
+                initialize_params=gcp.compute.InstanceBootDiskInitializeParamsArgs(
+                    image="debian-12")),
+            network_interfaces=[gcp.compute.InstanceNetworkInterfaceArgs(network="default")],
+            scheduling=gcp.compute.InstanceSchedulingArgs(
+                provisioning_model="STANDARD", instance_termination_action="DELETE",
+                on_host_maintenance="TERMINATE",
+                max_run_duration=gcp.compute.InstanceSchedulingMaxRunDurationArgs(
+                    seconds=48 * 3600)))
+        gcp_budget(units="500")
+
+    check(pack, program, {})
+
+
+def test_g18_budget_label_filter_the_pool_carries(pack):
+    """As g01 with budget_filter labels {"team": "ml"} (the pool's node labels): covered: all
+    pass."""
+    gcp = _gcp()
+
+    def program():
+        gke()
+        filestore()
+        gcp_budget(budget_filter=gcp.billing.BudgetBudgetFilterArgs(labels={"team": "ml"}))
+
+    check(pack, program, {})
+
+
+def test_g19_budget_custom_period_in_the_future(pack):
+    """As g01 with budget_filter custom_period starting 2027-06-01: tracks nothing now: no
+    alarm: spend fail."""
+    gcp = _gcp()
+
+    def program():
+        gke()
+        filestore()
+        gcp_budget(budget_filter=gcp.billing.BudgetBudgetFilterArgs(
+            custom_period=gcp.billing.BudgetBudgetFilterCustomPeriodArgs(
+                start_date=gcp.billing.BudgetBudgetFilterCustomPeriodStartDateArgs(
+                    year=2027, month=6, day=1))))
+
+    check(pack, program, {SPEND: "fail"})
+
+
+def test_g20_deny_egress_and_disabled_firewalls_open_nothing(pack):
+    """Three firewalls from 0.0.0.0/0: a deny (FirewallDenyArgs), an EGRESS allow (destination
+    0.0.0.0/0), and an allow with disabled=True: none opens ingress: all pass."""
+    gcp = _gcp()
+
+    def program():
+        gcp.compute.Firewall("deny", network="default", direction="INGRESS",
+                             source_ranges=["0.0.0.0/0"],
+                             denies=[gcp.compute.FirewallDenyArgs(protocol="tcp", ports=["22"])])
+        gcp.compute.Firewall("egress", network="default", direction="EGRESS",
+                             destination_ranges=["0.0.0.0/0"],
+                             allows=[gcp.compute.FirewallAllowArgs(protocol="all")])
+        gcp.compute.Firewall("off", network="default", direction="INGRESS", disabled=True,
+                             source_ranges=["0.0.0.0/0"],
+                             allows=[gcp.compute.FirewallAllowArgs(protocol="tcp",
+                                                                   ports=["8888"])])
+
+    check(pack, program, {})
+
+
+def test_g21_default_labels_on_the_provider(pack):
+    """A Filestore and a GKE cluster/pool without labels of their own; the gcp provider's
+    defaultLabels give owner, team, cost_center: required-tags pass. Otherwise as g01: pass."""
+    gcp = _gcp()
+
+    def program():
+        cluster = gcp.container.Cluster(
+            "ml", location="us-central1-a", remove_default_node_pool=True,
+            initial_node_count=1, deletion_protection=False,
+            private_cluster_config=gcp.container.ClusterPrivateClusterConfigArgs(
+                enable_private_nodes=True, master_ipv4_cidr_block="172.16.0.0/28"))
+        gcp.container.NodePool(
+            "gpus", cluster=cluster.name, location="us-central1-a",
+            autoscaling=gcp.container.NodePoolAutoscalingArgs(min_node_count=0,
+                                                              max_node_count=2),
+            node_config=gcp.container.NodePoolNodeConfigArgs(machine_type="a3-highgpu-8g"))
+        gcp.filestore.Instance(
+            "home", location="us-central1-a", tier="BASIC_SSD",
+            networks=[gcp.filestore.InstanceNetworkArgs(network="default", modes=["MODE_IPV4"])],
+            file_shares=gcp.filestore.InstanceFileSharesArgs(name="home", capacity_gb=2560))
+        gcp_budget()
+
+    check(pack, program, {}, providers={"gcp": {**PROVIDERS["gcp"], "defaultLabels": LABELS}})
+
+
+def test_z11_spot_scale_set_priced_at_spot(pack):
+    """A scale set of 4 x Standard_NC24ads_A100_v4 with virtual_machine_profile priority "Spot"
+    (eviction Delete), no priorityMixPolicy: all Spot, 4 x 0.444433 x 730 = 1,297.74 < 2,000:
+    spend pass (regular, 10,725.16, would fail). All pass."""
+    az = _az()
+
+    def program():
+        rg = az_rg()
+        vmss = _vmss(rg)
+        az_budget(SUB, amount=2000.0)
+        return vmss
+
+    def spot_program():
+        import pulumi_azure_native as az2
+        rg = az_rg()
+        az2.compute.VirtualMachineScaleSet(
+            "vmss", resource_group_name=rg.name, location="eastus", vm_scale_set_name="gpu-vmss",
+            tags=TAGS, sku=az2.compute.SkuArgs(name="Standard_NC24ads_A100_v4", tier="Standard",
+                                               capacity=4),
+            upgrade_policy=az2.compute.UpgradePolicyArgs(mode="Manual"),
+            virtual_machine_profile=az2.compute.VirtualMachineScaleSetVMProfileArgs(
+                priority="Spot", eviction_policy="Delete",
+                network_profile=az2.compute.VirtualMachineScaleSetNetworkProfileArgs(
+                    network_interface_configurations=[
+                        az2.compute.VirtualMachineScaleSetNetworkConfigurationArgs(
+                            name="nic", primary=True, ip_configurations=[
+                                az2.compute.VirtualMachineScaleSetIPConfigurationArgs(
+                                    name="ip", subnet=az2.compute.ApiEntityReferenceArgs(
+                                        id=f"{SUB}/resourceGroups/ml/providers/"
+                                           "Microsoft.Network/virtualNetworks/v/subnets/gpu"))])])))
+        az_budget(SUB, amount=2000.0)
+
+    check(pack, spot_program, {})
+
+
+def test_z12_aks_pool_with_node_public_ips(pack):
+    """As z01 with the GPU AgentPool's enable_node_public_ip=True: no-public-ingress fail."""
+    az = _az()
+
+    def program():
+        rg = az_rg()
+        cluster, _ = aks(rg, max_count=1)
+        az.containerservice.AgentPool(
+            "gpu2", agent_pool_name="gpu2", resource_group_name=rg.name,
+            resource_name_=cluster.name, vm_size="Standard_NC24ads_A100_v4", mode="User",
+            count=1, enable_node_public_ip=True, os_type="Linux", tags=TAGS)
+        az_budget(SUB)
+
+    check(pack, program, {NPI: "fail"})
+
+
+def test_z13_budget_filtered_to_another_resource_group(pack):
+    """A subscription budget whose filter dimension ResourceGroupName In ["other-rg"]; the scale
+    set bills in "ml": the budget leaves it out: no alarm: spend fail."""
+    az = _az()
+
+    def program():
+        rg = az_rg()
+        _vmss(rg)
+        az.consumption.Budget(
+            "budget", scope=SUB, amount=200000, category="Cost", time_grain="Monthly",
+            time_period=az.consumption.BudgetTimePeriodArgs(start_date="2026-12-01T00:00:00Z"),
+            filter=az.consumption.BudgetFilterArgs(
+                dimensions=az.consumption.BudgetComparisonExpressionArgs(
+                    name="ResourceGroupName", operator="In", values=["other-rg"])),
+            notifications={"actual80": az.consumption.NotificationArgs(
+                enabled=True, operator="GreaterThan", threshold=80,
+                contact_emails=["ml@example.com"])})
+
+    check(pack, program, {SPEND: "fail"})
+
+
+def test_z14_budget_period_ended(pack):
+    """A subscription budget whose time_period ended 2026-06-30: tracks nothing now: no alarm
+    for the scale set: spend fail."""
+    az = _az()
+
+    def program():
+        rg = az_rg()
+        _vmss(rg)
+        az.consumption.Budget(
+            "budget", scope=SUB, amount=200000, category="Cost", time_grain="Monthly",
+            time_period=az.consumption.BudgetTimePeriodArgs(start_date="2026-01-01T00:00:00Z",
+                                                            end_date="2026-06-30T00:00:00Z"),
+            notifications={"actual80": az.consumption.NotificationArgs(
+                enabled=True, operator="GreaterThan", threshold=80,
+                contact_emails=["ml@example.com"])})
+
+    check(pack, program, {SPEND: "fail"})
+
+
+def test_z15_one_rule_with_two_halves_of_the_world(pack):
+    """A SecurityRule Inbound Allow Tcp 443 with source_address_prefixes ["0.0.0.0/1",
+    "128.0.0.0/1"]: together all addresses: no-public-ingress fail."""
+    az = _az()
+
+    def program():
+        rg = az_rg()
+        nsg = az.network.NetworkSecurityGroup("nsg", resource_group_name=rg.name,
+                                              location="eastus", tags=TAGS)
+        az.network.SecurityRule("https", resource_group_name=rg.name,
+                                network_security_group_name=nsg.name, priority=110,
+                                direction="Inbound", access="Allow", protocol="Tcp",
+                                source_address_prefixes=["0.0.0.0/1", "128.0.0.0/1"],
+                                source_port_range="*", destination_address_prefix="*",
+                                destination_port_range="443")
+
+    check(pack, program, {NPI: "fail"})
+
+
+def test_z16_azure_ml_compute_instance_without_a_budget(pack):
+    """machinelearningservices.Compute ComputeInstance vm_size Standard_NC4as_T4_v3, no budget:
+    one GPU VM needing a budget: spend fail."""
+    az = _az()
+
+    def program():
+        rg = az_rg()
+        az.machinelearningservices.Compute(
+            "nb", resource_group_name=rg.name, workspace_name="ws", location="eastus",
+            tags=TAGS, properties=az.machinelearningservices.ComputeInstanceArgs(
+                compute_type="ComputeInstance",
+                properties=az.machinelearningservices.ComputeInstancePropertiesArgs(
+                    vm_size="Standard_NC4as_T4_v3")))
+
+    check(pack, program, {SPEND: "fail"})
+
+
+def test_l09_dnat_entry_to_a_gpu_box(pack):
+    """An internet NAT gateway with a ForwardEntry whose internal_ip is the gn7i box's private_ip
+    (given as "10.0.0.10", referenced by its Output): a DNAT to a node: no-public-ingress fail."""
+    ali = _ali()
+
+    def program():
+        vpc, (vsw,), sg = ali_net()
+        box = ali_box("gpu", vsw, sg, release=ali_release(), private_ip="10.0.0.10")
+        nat = ali.vpc.NatGateway("nat", vpc_id=vpc.id, vswitch_id=vsw.id, nat_type="Enhanced",
+                                 network_type="internet", payment_type="PayAsYouGo", tags=TAGS)
+        ali.vpc.ForwardEntry("ssh", forward_table_id="ftb-0abc", external_ip="47.0.0.1",
+                             external_port="2222", ip_protocol="tcp", internal_ip=box.private_ip,
+                             internal_port="22", opts=pulumi.ResourceOptions(depends_on=[nat]))
+
+    check(pack, program, {NPI: "fail"})
+
+
+def test_l10_release_time_as_a_config_value(pack):
+    """Two gn7i boxes whose auto_release_time is the config value (+48 h, ISO UTC) and the CPFS
+    on their vSwitch: as l01, all pass."""
+    def program():
+        vpc, (vsw,), sg = ali_net()
+        when = pulumi.Config().require("release")
+        for i in range(2):
+            ali_box(f"gpu{i}", vsw, sg, release=when)
+        cpfs(vpc, vsw)
+
+    check(pack, program, {}, pulumi_config={"release": ali_release()})
+
+
+def test_c03_unknown_policy_name_refused(pack):
+    """A config naming a policy the pack does not have ("spend-limits") is refused over gRPC:
+    INVALID_ARGUMENT naming it."""
+    config = pack.cli_config()
+    config["spend-limits"] = {"enforcementLevel": "mandatory"}
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(config)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "spend-limits" in err.value.details()
+    pack.configure()
+
+
+def test_c04_a_known_setting_of_the_wrong_type_refused(pack):
+    """`"maxMonthlyUsd": "1000"` (text) is refused over gRPC: INVALID_ARGUMENT naming it."""
+    config = pack.cli_config()
+    config[SPEND]["maxMonthlyUsd"] = "1000"
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(config)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "maxMonthlyUsd" in err.value.details()
+    pack.configure()
