@@ -1397,6 +1397,7 @@ def test_b01_mixed_instances_all_spot(pack):
     check(pack, program, {RDMA: "advisory"})
 
 
+@pytest.mark.xfail(strict=True, reason="review50: rdma-for-multinode reads only the FIRST override type of a mixed instances policy: [g5.xlarge, g5.12xlarge] is judged as g5.xlarge (tcp, not asked) although the group may launch 3 EFA g5.12xlarge; swapped, it is asked. Class: blind spot")
 def test_b02_weighted_overrides_as_the_sdk_sends_them(pack):
     """Overrides g5.xlarge weight "1" and g5.12xlarge weight "4" (strings, as the SDK types
     them), max_size 8 (units): priced at 8 + 4 = 12 units at the dearest unit price, g5.12xlarge
@@ -1411,6 +1412,7 @@ def test_b02_weighted_overrides_as_the_sdk_sends_them(pack):
     check(pack, program, {RDMA: "advisory"})
 
 
+@pytest.mark.xfail(strict=True, reason="review50: rdma-for-multinode reads only the FIRST override type of a mixed instances policy: [g5.xlarge, g5.12xlarge] is judged as g5.xlarge (tcp, not asked) although the group may launch 3 EFA g5.12xlarge; swapped, it is asked. Class: blind spot (spend-limit agreed: the weight 'four' is named)")
 def test_b03_weight_that_is_no_number(pack):
     """As b02 with the g5.12xlarge weight "four": a violation naming it: spend fail."""
     def program():
@@ -1419,6 +1421,33 @@ def test_b03_weight_that_is_no_number(pack):
         aws_budget(amount="15000")
 
     check(pack, program, {SPEND: "fail", RDMA: "advisory"}, contains={SPEND: "four"})
+
+
+def _first_tcp_then_efa(order):
+    def program():
+        _, (a,) = aws_net()
+        _mixed_asg("gpu", a, 8, order)
+        aws_budget(amount="300000")
+    return program
+
+
+@pytest.mark.xfail(strict=True, reason="review50: rdma-for-multinode judges a mixed instances "
+                   "group by its first override only: [g5.xlarge, p4d.24xlarge] (8 nodes that "
+                   "may all be p4d) passes unasked. Class: blind spot")
+def test_b14_mixed_group_whose_first_override_is_tcp(pack):
+    """Added after batch 2's run, the smallest stack of the b02 find. A mixed instances ASG
+    (max 8, no weights, no placement group) with overrides [g5.xlarge, p4d.24xlarge]: it may
+    launch 8 x p4d.24xlarge (efa, 4 cards): rdma advisory. spend: the priciest type,
+    8 x 21.9576 x 730 = 128,232.38 < 300,000: pass."""
+    check(pack, _first_tcp_then_efa([("g5.xlarge", None), ("p4d.24xlarge", None)]),
+          {RDMA: "advisory"})
+
+
+def test_b15_the_same_group_with_its_overrides_swapped(pack):
+    """b14 with the overrides written [p4d.24xlarge, g5.xlarge]: rdma advisory (the control:
+    the same group, asked)."""
+    check(pack, _first_tcp_then_efa([("p4d.24xlarge", None), ("g5.xlarge", None)]),
+          {RDMA: "advisory"})
 
 
 def test_b04_spot_fleet_placed_by_its_override_subnet(pack):
@@ -1749,12 +1778,6 @@ def test_z11_spot_scale_set_priced_at_spot(pack):
     (eviction Delete), no priorityMixPolicy: all Spot, 4 x 0.444433 x 730 = 1,297.74 < 2,000:
     spend pass (regular, 10,725.16, would fail). All pass."""
     az = _az()
-
-    def program():
-        rg = az_rg()
-        vmss = _vmss(rg)
-        az_budget(SUB, amount=2000.0)
-        return vmss
 
     def spot_program():
         import pulumi_azure_native as az2
