@@ -1945,3 +1945,333 @@ def test_c04_a_known_setting_of_the_wrong_type_refused(pack):
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "maxMonthlyUsd" in err.value.details()
     pack.configure()
+
+
+# ===================================================================================== batch 3
+# Written after batch 2's run, committed before its own first run: values unknown at preview
+# (an Output whose value is not known, as `pulumi preview` sends it), per-zone GKE sizes,
+# autoscalers, inline AKS pools, several EKS types, odd budgets.
+
+def unknown(value):
+    """An Output unknown at preview (the engine's UNKNOWN sentinel on the wire)."""
+    loop = asyncio.get_event_loop()
+    futures = [loop.create_future() for _ in range(3)]
+    futures[0].set_result(value)
+    futures[1].set_result(False)
+    futures[2].set_result(False)
+    return pulumi.Output(set(), futures[0], futures[1], futures[2])
+
+
+def test_d01_eks_max_size_unknown_at_preview(pack):
+    """An EKS p5 group whose scaling_config max_size is unknown at preview: GPU capacity whose
+    maximum size is unknown: spend-limit does not pass (a mandatory violation or "cannot decide"
+    at the mandatory default)."""
+    aws = _aws()
+
+    def program():
+        _, (a,) = aws_net()
+        aws.eks.NodeGroup("gpu", cluster_name=eks_cluster().name,
+                          node_role_arn="arn:aws:iam::111111111111:role/n", subnet_ids=[a.id],
+                          instance_types=["p5.48xlarge"], tags=TAGS,
+                          scaling_config=aws.eks.NodeGroupScalingConfigArgs(
+                              min_size=0, max_size=unknown(2), desired_size=1))
+        aws_budget()
+
+    check(pack, program, {SPEND: ("fail", "undecided")})
+
+
+def test_d02_asg_subnet_unknown_with_no_stack_subnet_behind_it(pack):
+    """A 1 x g5.xlarge ASG whose vpc_zone_identifiers is [an Output unknown at preview] with no
+    stack subnet behind it, and an FSx on a stack subnet in us-east-1a: storage-same-zone
+    "cannot decide" (advisory level): undecided; no-public-ingress: "a group whose subnets are
+    unknown at preview with no subnet of the stack behind them ... is cannot decide": undecided.
+    spend 734.38 + 226.30 < 2,000: pass."""
+    aws = _aws()
+
+    def program():
+        _, (a,) = aws_net()
+        lt = aws.ec2.LaunchTemplate("gpu-lt", instance_type="g5.xlarge", image_id="ami-0abc",
+                                    tags=TAGS)
+        aws.autoscaling.Group("gpu", min_size=0, max_size=1,
+                              vpc_zone_identifiers=[unknown("subnet-0f00")], tags=asg_tags(),
+                              launch_template=aws.autoscaling.GroupLaunchTemplateArgs(id=lt.id))
+        fsx(a)
+        aws_budget(amount="2000")
+
+    check(pack, program, {SSZ: "undecided", NPI: "undecided"})
+
+
+def test_d03_resize_job_paused_unknown_at_preview(pack):
+    """As g06 with paused unknown at preview: "not paused (or unknown at preview)": the stop
+    holds: 8,672.02 < 10,000: all pass."""
+    def program():
+        resize_job(gcp_mig(gcp_template()), paused=unknown(False))
+        gcp_budget(units="10000")
+
+    check(pack, program, {})
+
+
+def test_d04_eks_group_with_two_instance_types(pack):
+    """An EKS node group with instance_types ["g5.xlarge", "p4d.24xlarge"], max 2, budget 5,000:
+    it may run 2 x p4d.24xlarge, 2 x 21.9576 x 730 = 32,058.10 > 5,000: spend fail (the first
+    type alone, 1,468.76, would pass)."""
+    def program():
+        _, (a,) = aws_net()
+        _aws().eks.NodeGroup(
+            "gpu", cluster_name=eks_cluster().name,
+            node_role_arn="arn:aws:iam::111111111111:role/n", subnet_ids=[a.id],
+            instance_types=["g5.xlarge", "p4d.24xlarge"], tags=TAGS,
+            scaling_config=_aws().eks.NodeGroupScalingConfigArgs(min_size=0, max_size=2,
+                                                                 desired_size=1))
+        aws_budget(amount="5000")
+
+    check(pack, program, {SPEND: "fail"})
+
+
+def _regional_pool(node_locations, **sizes):
+    gcp = _gcp()
+    cluster = gcp.container.Cluster(
+        "ml", location="us-central1", remove_default_node_pool=True, initial_node_count=1,
+        resource_labels=LABELS, deletion_protection=False,
+        private_cluster_config=gcp.container.ClusterPrivateClusterConfigArgs(
+            enable_private_nodes=True, master_ipv4_cidr_block="172.16.0.0/28"))
+    return gcp.container.NodePool(
+        "gpus", cluster=cluster.name, location="us-central1", node_locations=node_locations,
+        node_config=gcp.container.NodePoolNodeConfigArgs(machine_type="a3-highgpu-8g",
+                                                         labels=LABELS), **sizes)
+
+
+def test_d05_regional_pool_max_is_per_zone(pack):
+    """A regional GKE pool (location us-central1, node_locations [us-central1-a, us-central1-b])
+    with autoscaling max_node_count 1: the maximum is per zone (GKE NodePoolAutoscaling
+    max_node_count: "Maximum number of nodes per zone"; total_max_node_count is the total), so
+    2 nodes: 2 x 88.49 x 730 = 129,195.40 > 100,000: spend fail (1 node, 64,597.70, would
+    pass). GKE pools left to their service for rdma."""
+    gcp = _gcp()
+
+    def program():
+        _regional_pool(["us-central1-a", "us-central1-b"],
+                       autoscaling=gcp.container.NodePoolAutoscalingArgs(min_node_count=0,
+                                                                         max_node_count=1))
+        gcp_budget(units="100000")
+
+    check(pack, program, {SPEND: "fail"})
+
+
+def test_d06_regional_pool_node_count_without_node_locations(pack):
+    """A regional GKE pool, node_count 1 (per zone), no node_locations: the cluster's zones
+    (three by default for a regional cluster), not read in the program: at least 1 node and up
+    to 3 x 88.49 x 730 = 193,793.10 > 150,000: spend does not pass (fail or "cannot decide")."""
+    def program():
+        _regional_pool(None, node_count=1)
+        gcp_budget()
+
+    check(pack, program, {SPEND: ("fail", "undecided")})
+
+
+def test_d07_aks_gpu_pool_inline_in_the_cluster(pack):
+    """A ManagedCluster whose agent_pool_profiles hold the system pool and a GPU pool of
+    Standard_ND96isr_H100_v5 autoscaled to max_count 4: 4 x 98.32 x 730 = 287,094.40 > 200,000:
+    spend fail."""
+    az = _az()
+
+    def program():
+        rg = az_rg()
+        az.containerservice.ManagedCluster(
+            "aks", resource_group_name=rg.name, location="eastus", dns_prefix="ml", tags=TAGS,
+            identity=az.containerservice.ManagedClusterIdentityArgs(type="SystemAssigned"),
+            agent_pool_profiles=[
+                az.containerservice.ManagedClusterAgentPoolProfileArgs(
+                    name="system", mode="System", vm_size="Standard_D4s_v5", count=1,
+                    os_type="Linux"),
+                az.containerservice.ManagedClusterAgentPoolProfileArgs(
+                    name="gpu", mode="User", vm_size="Standard_ND96isr_H100_v5", count=1,
+                    enable_auto_scaling=True, min_count=0, max_count=4, os_type="Linux",
+                    availability_zones=["1"])])
+        az_budget(SUB)
+
+    check(pack, program, {SPEND: "fail"})
+
+
+def test_d08_scale_set_sized_by_its_autoscale_maximum(pack):
+    """A scale set of capacity 4 (Standard_NC24ads_A100_v4) and an enabled AutoscaleSetting whose
+    default profile has capacity minimum "1", maximum "10", default "4" (strings, as the API
+    takes them): priced at 10, 10 x 3.673 x 730 = 26,812.90 > 20,000: spend fail (4 nodes,
+    10,725.16, would pass)."""
+    az = _az()
+
+    def program():
+        rg = az_rg()
+        vmss = _vmss(rg)
+        az.monitor.AutoscaleSetting(
+            "scale", resource_group_name="ml", location="eastus", enabled=True,
+            target_resource_uri=vmss.id, tags=TAGS, profiles=[az.monitor.AutoscaleProfileArgs(
+                name="default", rules=[],
+                capacity=az.monitor.ScaleCapacityArgs(minimum="1", maximum="10",
+                                                      default="4"))])
+        az_budget(SUB, amount=20000.0)
+
+    check(pack, program, {SPEND: "fail"})
+
+
+def test_d09_mig_sized_by_its_autoscaler(pack):
+    """A MIG of g2-standard-8 with target_size 2 and a compute.Autoscaler (target = the MIG's id
+    Output) max_replicas 6: priced at 6, 6 x 0.853624 x 730 = 3,738.87 > 3,000: spend fail
+    (2 nodes, 1,246.29, would pass)."""
+    gcp = _gcp()
+
+    def program():
+        mig = gcp_mig(gcp_template("g2-standard-8"), size=2)
+        gcp.compute.Autoscaler("scale", zone="us-central1-a", target=mig.id,
+                               autoscaling_policy=gcp.compute.AutoscalerAutoscalingPolicyArgs(
+                                   min_replicas=0, max_replicas=6, cooldown_period=60))
+        gcp_budget(units="3000")
+
+    check(pack, program, {SPEND: "fail"})
+
+
+def test_d10_ecs_instance_set_without_release_time(pack):
+    """An ecs.EcsInstanceSet of amount 3 x ecs.gn7i-c8g1.2xlarge, no auto_release_time: no alarm
+    stand-in on Alibaba: spend fail."""
+    ali = _ali()
+
+    def program():
+        _, (vsw,), sg = ali_net()
+        ali.ecs.EcsInstanceSet("gpus", amount=3, instance_type="ecs.gn7i-c8g1.2xlarge",
+                               image_id="ubuntu_22_04", security_group_ids=[sg.id],
+                               vswitch_id=vsw.id, zone_id="eu-central-1a", tags=TAGS)
+
+    check(pack, program, {SPEND: "fail"})
+
+
+def test_d11_eks_group_spanning_two_zones_sharing_the_fsx_subnet(pack):
+    """An EKS p5 group on subnets in us-east-1a and us-east-1b, the FSx on the us-east-1a
+    subnet: the group shares the FSx's subnet and spans two zones; "the span verdict stays for
+    groups seen to mount it or sharing its subnet": storage-same-zone fail. spend as a01:
+    pass."""
+    aws = _aws()
+
+    def program():
+        _, (a, b) = aws_net(("us-east-1a", "us-east-1b"))
+        aws.eks.NodeGroup("gpu", cluster_name=eks_cluster().name,
+                          node_role_arn="arn:aws:iam::111111111111:role/n",
+                          subnet_ids=[a.id, b.id], instance_types=["p5.48xlarge"], tags=TAGS,
+                          scaling_config=aws.eks.NodeGroupScalingConfigArgs(
+                              min_size=0, max_size=2, desired_size=2))
+        fsx(a)
+        aws_budget()
+
+    check(pack, program, {SSZ: "fail"})
+
+
+def test_d12_usage_budget_is_no_spend_limit(pack):
+    """The only AWS budget has budget_type "USAGE": not a spend limit, no alarm for the EKS p5
+    group: spend fail."""
+    aws = _aws()
+
+    def program():
+        _, (a,) = aws_net()
+        eks_gpu_group(eks_cluster(), a)
+        aws.budgets.Budget("budget", budget_type="USAGE", time_unit="MONTHLY",
+                           limit_amount="100000", limit_unit="Hrs", tags=TAGS,
+                           notifications=[aws.budgets.BudgetNotificationArgs(
+                               comparison_operator="GREATER_THAN", threshold=80,
+                               threshold_type="PERCENTAGE", notification_type="ACTUAL",
+                               subscriber_email_addresses=["ml@example.com"])])
+
+    check(pack, program, {SPEND: "fail"})
+
+
+def test_d13_gcp_budget_of_last_periods_amount(pack):
+    """As g01 with the budget amount last_period_amount=True (no specified amount: the cap is
+    last month's spend, not in the program): the cap cannot be read: spend does not pass
+    ("cannot decide" at the mandatory default, or a violation)."""
+    gcp = _gcp()
+
+    def program():
+        gke()
+        filestore()
+        gcp.billing.Budget(
+            "budget", billing_account="000000-AAAAAA-BBBBBB",
+            amount=gcp.billing.BudgetAmountArgs(last_period_amount=True),
+            threshold_rules=[gcp.billing.BudgetThresholdRuleArgs(threshold_percent=0.8)])
+
+    check(pack, program, {SPEND: ("fail", "undecided")})
+
+
+def test_d14_inline_ipv6_world_ingress(pack):
+    """aws.ec2.SecurityGroup with an inline ingress (SecurityGroupIngressArgs) tcp 443 from
+    ipv6_cidr_blocks ["::/0"]: no-public-ingress fail."""
+    aws = _aws()
+
+    def program():
+        vpc, _ = aws_net()
+        aws.ec2.SecurityGroup("web", vpc_id=vpc.id, description="web", tags=TAGS,
+                              ingress=[aws.ec2.SecurityGroupIngressArgs(
+                                  protocol="tcp", from_port=443, to_port=443,
+                                  ipv6_cidr_blocks=["::/0"])])
+
+    check(pack, program, {NPI: "fail"})
+
+
+def test_d15_scale_set_with_a_public_ip_configuration(pack):
+    """A scale set whose NIC IP configuration has public_ip_address_configuration (each VM a
+    public IP): no-public-ingress fail. 4 x 3.673 x 730 = 10,725.16 < 20,000: spend pass."""
+    az = _az()
+
+    def program():
+        rg = az_rg()
+        az.compute.VirtualMachineScaleSet(
+            "vmss", resource_group_name=rg.name, location="eastus", vm_scale_set_name="gpu-vmss",
+            tags=TAGS, sku=az.compute.SkuArgs(name="Standard_NC24ads_A100_v4", tier="Standard",
+                                              capacity=4),
+            upgrade_policy=az.compute.UpgradePolicyArgs(mode="Manual"),
+            virtual_machine_profile=az.compute.VirtualMachineScaleSetVMProfileArgs(
+                network_profile=az.compute.VirtualMachineScaleSetNetworkProfileArgs(
+                    network_interface_configurations=[
+                        az.compute.VirtualMachineScaleSetNetworkConfigurationArgs(
+                            name="nic", primary=True, ip_configurations=[
+                                az.compute.VirtualMachineScaleSetIPConfigurationArgs(
+                                    name="ip",
+                                    public_ip_address_configuration=az.compute.VirtualMachineScaleSetPublicIPAddressConfigurationArgs(
+                                        name="pub"),
+                                    subnet=az.compute.ApiEntityReferenceArgs(
+                                        id=f"{SUB}/resourceGroups/ml/providers/"
+                                           "Microsoft.Network/virtualNetworks/v/subnets/gpu"))])])))
+        az_budget(SUB, amount=20000.0)
+
+    check(pack, program, {NPI: "fail"})
+
+
+def test_d16_gke_pool_that_turns_private_nodes_off(pack):
+    """As g01 with the GPU pool's network_config enable_private_nodes=False (overriding the
+    private cluster): nodes with public IPs: no-public-ingress fail."""
+    gcp = _gcp()
+
+    def program():
+        cluster = gcp.container.Cluster(
+            "ml", location="us-central1-a", remove_default_node_pool=True, initial_node_count=1,
+            resource_labels=LABELS, deletion_protection=False,
+            private_cluster_config=gcp.container.ClusterPrivateClusterConfigArgs(
+                enable_private_nodes=True, master_ipv4_cidr_block="172.16.0.0/28"))
+        gcp.container.NodePool(
+            "gpus", cluster=cluster.name, location="us-central1-a",
+            autoscaling=gcp.container.NodePoolAutoscalingArgs(min_node_count=0,
+                                                              max_node_count=2),
+            network_config=gcp.container.NodePoolNetworkConfigArgs(enable_private_nodes=False),
+            node_config=gcp.container.NodePoolNodeConfigArgs(machine_type="a3-highgpu-8g",
+                                                             labels=LABELS))
+        gcp_budget()
+
+    check(pack, program, {NPI: "fail"})
+
+
+def test_d17_eks_spot_group_priced_at_spot(pack):
+    """An EKS p4d.24xlarge group with capacity_type "SPOT", max 2: spot, 2 x 8.1915 x 730 =
+    11,959.59 < 15,000: spend pass (on demand, 32,058.10, would fail)."""
+    def program():
+        _, (a,) = aws_net()
+        eks_gpu_group(eks_cluster(), a, itype="p4d.24xlarge", capacity_type="SPOT")
+        aws_budget(amount="15000")
+
+    check(pack, program, {})
