@@ -2325,3 +2325,170 @@ def test_d19_group_on_an_unknown_subnet_zone_undecided(pack):
     on a stack subnet in us-east-1a: the group's zone is unknown at preview: storage-same-zone
     undecided (advisory default). spend 734.38 + 226.30 < 2,000: pass."""
     check(pack, _unknown_subnet_group(True), {SSZ: "undecided"})
+
+
+# ===================================================================================== batch 4
+# Written after batch 3's run (which found unknown subnets mishandled), committed before its own
+# first run: one value unknown at preview per stack, on each cloud, where docs/policies.md
+# promises "cannot decide" (never a silent pass, never a mandatory verdict of its own making).
+
+def test_e01_gcp_mig_zone_unknown_beside_a_filestore(pack):
+    """A MIG (target 2, a3-highgpu-8g) whose zone is unknown at preview and a zonal Filestore in
+    us-central1-a: storage-same-zone "cannot decide" (advisory): undecided. spend: the MIG's
+    region is the provider's, 129,195.40 + Filestore < 150,000: pass."""
+    def program():
+        gcp_mig(gcp_template(), zone=unknown("us-central1-a"))
+        filestore()
+        gcp_budget()
+
+    check(pack, program, {SSZ: "undecided"})
+
+
+def test_e02_aks_pool_zones_unknown_beside_managed_lustre(pack):
+    """As z01 with the AgentPool's availability_zones [unknown at preview]: storage-same-zone
+    "cannot decide": undecided. spend as z01: pass."""
+    def program():
+        rg = az_rg()
+        aks(rg, gpu_zone=unknown("1"))
+        aml_fs(rg)
+        az_budget(SUB)
+
+    check(pack, program, {SSZ: "undecided"})
+
+
+def test_e03_alibaba_box_on_an_unknown_vswitch(pack):
+    """A gn7i box with release +48 h whose vswitch_id is unknown at preview and no
+    availability_zone, and a CPFS on a stack vSwitch in eu-central-1a: the box's zone is unknown:
+    storage-same-zone undecided. spend: no cap, release time set: pass."""
+    ali = _ali()
+
+    def program():
+        vpc, (vsw,), sg = ali_net()
+        ali.ecs.Instance("gpu", instance_type="ecs.gn7i-c8g1.2xlarge", image_id="ubuntu_22_04",
+                         vswitch_id=unknown("vsw-0abc"), security_groups=[sg.id],
+                         auto_release_time=ali_release(), instance_charge_type="PostPaid",
+                         tags=TAGS)
+        cpfs(vpc, vsw)
+
+    check(pack, program, {SSZ: "undecided"})
+
+
+def test_e04_eks_group_on_an_unknown_subnet(pack):
+    """An EKS p5 group (max 2) whose subnet_ids is [unknown at preview], no stack subnet behind
+    it, and an FSx on a stack subnet in us-east-1a: storage-same-zone undecided (advisory).
+    spend as a02: pass."""
+    aws = _aws()
+
+    def program():
+        _, (a,) = aws_net()
+        aws.eks.NodeGroup("gpu", cluster_name=eks_cluster().name,
+                          node_role_arn="arn:aws:iam::111111111111:role/n",
+                          subnet_ids=[unknown("subnet-0f00")], instance_types=["p5.48xlarge"],
+                          tags=TAGS, scaling_config=aws.eks.NodeGroupScalingConfigArgs(
+                              min_size=0, max_size=2, desired_size=2))
+        fsx(a)
+        aws_budget()
+
+    check(pack, program, {SSZ: "undecided"})
+
+
+def test_e05_aws_budget_amount_unknown(pack):
+    """The AWS budget's limit_amount unknown at preview (an EKS p5 group, 80,358.40): "cannot
+    decide" at spend-limit's mandatory default: undecided."""
+    def program():
+        _, (a,) = aws_net()
+        eks_gpu_group(eks_cluster(), a)
+        aws_budget(amount=unknown("100000"))
+
+    check(pack, program, {SPEND: "undecided"})
+
+
+def test_e06_azure_budget_amount_unknown(pack):
+    """As z01 with the budget amount unknown at preview: spend undecided."""
+    def program():
+        rg = az_rg()
+        aks(rg)
+        aml_fs(rg)
+        az_budget(SUB, amount=unknown(200000.0))
+
+    check(pack, program, {SPEND: "undecided"})
+
+
+def test_e07_launch_template_instance_type_unknown(pack):
+    """An ASG (max 2) whose launch template's instance_type is unknown at preview: GPU capacity
+    whose type is unknown: spend does not pass (mandatory: "fail" or "cannot decide")."""
+    def program():
+        _, (a,) = aws_net()
+        aws_gpu_asg("gpu", unknown("p5.48xlarge"), a, 2)
+        aws_budget()
+
+    check(pack, program, {SPEND: ("fail", "undecided"), RDMA: ("pass", "undecided", "advisory")})
+
+
+def test_e08_gcp_firewall_source_unknown(pack):
+    """An INGRESS allow tcp 443 whose source_ranges is [unknown at preview]: it may be world-open:
+    no-public-ingress "cannot decide" (advisory): undecided."""
+    gcp = _gcp()
+
+    def program():
+        gcp.compute.Firewall("web", network="default", direction="INGRESS",
+                             source_ranges=[unknown("0.0.0.0/0")],
+                             allows=[gcp.compute.FirewallAllowArgs(protocol="tcp",
+                                                                   ports=["443"])])
+
+    check(pack, program, {NPI: "undecided"})
+
+
+def test_e09_aws_ingress_rule_cidr_unknown(pack):
+    """An aws.vpc.SecurityGroupIngressRule tcp 443 whose cidr_ipv4 is unknown at preview:
+    no-public-ingress undecided."""
+    aws = _aws()
+
+    def program():
+        vpc, _ = aws_net()
+        sg = aws.ec2.SecurityGroup("web", vpc_id=vpc.id, description="web", tags=TAGS)
+        aws.vpc.SecurityGroupIngressRule("https", security_group_id=sg.id,
+                                         cidr_ipv4=unknown("0.0.0.0/0"), ip_protocol="tcp",
+                                         from_port=443, to_port=443, tags=TAGS)
+
+    check(pack, program, {NPI: "undecided"})
+
+
+def test_e10_alibaba_release_time_unknown(pack):
+    """A gn7i box whose auto_release_time is unknown at preview: the alarm stand-in cannot be
+    read: spend does not pass ("cannot decide" at the mandatory default, or a violation)."""
+    def program():
+        _, (vsw,), sg = ali_net()
+        ali_box("gpu", vsw, sg, release=unknown(ali_release()))
+
+    check(pack, program, {SPEND: ("undecided", "fail")})
+
+
+def test_e11_resize_job_schedule_unknown(pack):
+    """As g06 with the job's schedule unknown at preview: its firing cannot be dated: no stop
+    known: spend does not pass (the month, 129,195.40 > 10,000: fail, or "cannot decide")."""
+    gcp = _gcp()
+
+    def program():
+        group = gcp_mig(gcp_template())
+        gcp.cloudscheduler.Job(
+            "end", region="us-central1", schedule=unknown(cron_at(48)), time_zone="Etc/UTC",
+            http_target=gcp.cloudscheduler.JobHttpTargetArgs(
+                uri=group.name.apply(lambda g: "https://compute.googleapis.com/compute/v1/"
+                                               "projects/ml-prod/zones/us-central1-a/"
+                                               f"instanceGroupManagers/{g}/resize?size=0"),
+                http_method="POST", oauth_token=gcp.cloudscheduler.JobHttpTargetOauthTokenArgs(
+                    service_account_email="end@ml-prod.iam.gserviceaccount.com")))
+        gcp_budget(units="10000")
+
+    check(pack, program, {SPEND: ("fail", "undecided")})
+
+
+def test_e12_mig_target_size_unknown(pack):
+    """A MIG of a3-highgpu-8g whose target_size is unknown at preview (no autoscaler): GPU
+    capacity of unknown size: spend does not pass."""
+    def program():
+        gcp_mig(gcp_template(), size=unknown(2))
+        gcp_budget()
+
+    check(pack, program, {SPEND: ("fail", "undecided")})
