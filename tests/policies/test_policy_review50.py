@@ -2356,6 +2356,7 @@ def test_e02_aks_pool_zones_unknown_beside_managed_lustre(pack):
     check(pack, program, {SSZ: "undecided"})
 
 
+@pytest.mark.xfail(strict=True, reason="review50: an Alibaba instance whose vswitch_id is unknown at preview (no stack subnet/vSwitch behind it) is a MANDATORY storage-same-zone failure 'the GPU nodes' zone cannot be read', not 'cannot decide' at the configured level (the d19 defect on another cloud / type). Class: false alarm")
 def test_e03_alibaba_box_on_an_unknown_vswitch(pack):
     """A gn7i box with release +48 h whose vswitch_id is unknown at preview and no
     availability_zone, and a CPFS on a stack vSwitch in eu-central-1a: the box's zone is unknown:
@@ -2373,6 +2374,7 @@ def test_e03_alibaba_box_on_an_unknown_vswitch(pack):
     check(pack, program, {SSZ: "undecided"})
 
 
+@pytest.mark.xfail(strict=True, reason="review50: an EKS node group whose subnet_ids is unknown at preview (no stack subnet/vSwitch behind it) is a MANDATORY storage-same-zone failure 'the GPU nodes' zone cannot be read', not 'cannot decide' at the configured level (the d19 defect on another cloud / type). Class: false alarm")
 def test_e04_eks_group_on_an_unknown_subnet(pack):
     """An EKS p5 group (max 2) whose subnet_ids is [unknown at preview], no stack subnet behind
     it, and an FSx on a stack subnet in us-east-1a: storage-same-zone undecided (advisory).
