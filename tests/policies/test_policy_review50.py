@@ -6,6 +6,30 @@ values, secrets kept as the engine sends them: the secret signature object). The
 policies/ was not read: each verdict comes from docs/policies.md, the providers' docs and the
 catalog's CSV rows, and was committed BEFORE the first run.
 
+Results: 122 cases (119 programs + 3 config refusals) in four batches, each committed before it
+ran, plus 4 added after a run as the smallest stack of a find (b14, b15, d18, d19).
+  batch 1, 60 cases: 13 first-run failures, all mine (the config cleanup called .pop on a
+    ContextVar: 6; the mock engine did not auto-name, so `group.name`-style Outputs were None
+    and the SDK dropped the property: a13, z03; a builder TypeError: a19, a20; rdma expected
+    on a3-highgpu-8g, whose catalog row has no RDMA fabric: g06, g07, g11). Then 60/60 agree.
+  batch 2, 29 cases: 27 agree; b02/b03: pack defect 1.
+  batch 3, 17 cases: 15 agree; d02: defects 2 and 3; d03: defect 4.
+  batch 4, 12 cases: 10 agree; e03, e04: defect 2 on an Alibaba instance and an EKS group.
+Pack defects (strict xfails):
+  1. rdma-for-multinode judges a mixed instances ASG by its FIRST override only ([g5.xlarge,
+     p4d.24xlarge] passes unasked, swapped it is asked): blind spot (b14; control b15).
+  2. storage-same-zone: an ASG, EKS node group or Alibaba instance placed by a subnet/vSwitch
+     id unknown at preview (no stack subnet behind it) fails MANDATORY as "the GPU nodes' zone
+     cannot be read", where an aws:ec2/instance with the same unknown subnet is "cannot decide":
+     false alarm (d19, e03, e04).
+  3. no-public-ingress says nothing about an ASG whose subnets are unknown at preview with no
+     stack subnet behind them, even at cannotDecide mandatory; docs promise "cannot decide":
+     blind spot (d18).
+  4. spend-limit: a Cloud Scheduler resize-to-0 job whose `paused` is unknown at preview is no
+     stop (the month is priced) where docs say a job "that is not paused (or unknown at
+     preview)" stops the group: false alarm, if that sentence means what it most plainly says
+     (d03).
+
 Each case states the verdict of EVERY policy (those not named stay "pass"): "fail" (a mandatory
 violation that decides), "advisory", "undecided" ("cannot decide") or "pass".
 
