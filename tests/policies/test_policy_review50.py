@@ -2518,3 +2518,114 @@ def test_e12_mig_target_size_unknown(pack):
         gcp_budget()
 
     check(pack, program, {SPEND: ("fail", "undecided")})
+
+
+# ===================================================================================== batch 5
+# Written after batch 4's run, committed before its own first run: the siblings of defects 2
+# and 3 (placement unknown at preview) on other compute types, and their controls.
+
+def test_f01_instance_on_an_unknown_subnet_public_ip_undecided(pack):
+    """A g5.xlarge aws.ec2.Instance whose subnet_id is unknown at preview (no stack subnet behind
+    it), associate_public_ip_address left out: whether it gets a public IP rests on that subnet:
+    with no-public-ingress cannotDecide mandatory, undecided. spend 734.38 < 2,000: pass."""
+    aws = _aws()
+
+    def program():
+        aws.ec2.Instance("box", ami="ami-0abc", instance_type="g5.xlarge",
+                         subnet_id=unknown("subnet-0f00"), tags=TAGS)
+        aws_budget(amount="2000")
+
+    check(pack, program, {NPI: "undecided"}, config={NPI: {"cannotDecide": "mandatory"}})
+
+
+def test_f02_eks_group_on_an_unknown_subnet_public_ip_undecided(pack):
+    """An EKS p5 group whose subnet_ids is [unknown at preview]: its nodes' public IPs rest on
+    that subnet: with no-public-ingress cannotDecide mandatory, undecided. storage: no
+    filesystem. spend 80,358.40 < 100,000: pass."""
+    aws = _aws()
+
+    def program():
+        aws.eks.NodeGroup("gpu", cluster_name=eks_cluster().name,
+                          node_role_arn="arn:aws:iam::111111111111:role/n",
+                          subnet_ids=[unknown("subnet-0f00")], instance_types=["p5.48xlarge"],
+                          tags=TAGS, scaling_config=aws.eks.NodeGroupScalingConfigArgs(
+                              min_size=0, max_size=2, desired_size=2))
+        aws_budget()
+
+    check(pack, program, {NPI: "undecided"}, config={NPI: {"cannotDecide": "mandatory"}})
+
+
+def test_f03_spot_fleet_override_subnet_unknown(pack):
+    """As b04 with the override's subnet_id unknown at preview and the FSx on a stack subnet in
+    us-east-1a: the fleet's zone is unknown: storage-same-zone undecided. spend as b04: pass."""
+    aws = _aws()
+
+    def program():
+        _, (a,) = aws_net()
+        lt = aws.ec2.LaunchTemplate("fleet-lt", image_id="ami-0abc", instance_type="p4d.24xlarge",
+                                    tags=TAGS)
+        aws.ec2.SpotFleetRequest(
+            "fleet", iam_fleet_role="arn:aws:iam::111111111111:role/fleet", target_capacity=2,
+            tags=TAGS, launch_template_configs=[aws.ec2.SpotFleetRequestLaunchTemplateConfigArgs(
+                launch_template_specification=aws.ec2.SpotFleetRequestLaunchTemplateConfigLaunchTemplateSpecificationArgs(
+                    id=lt.id, version="$Latest"),
+                overrides=[aws.ec2.SpotFleetRequestLaunchTemplateConfigOverrideArgs(
+                    subnet_id=unknown("subnet-0f00"), instance_type="p4d.24xlarge")])])
+        fsx(a)
+        aws_budget(amount="15000")
+
+    check(pack, program, {SSZ: "undecided"})
+
+
+def test_f04_autoscaling_schedule_start_time_unknown(pack):
+    """As a13 with the Schedule's start_time unknown at preview: the stop cannot be dated: the
+    month, 32,058.10 > 5,000: spend does not pass (fail, or "cannot decide"). rdma advisory."""
+    aws = _aws()
+
+    def program():
+        _, (a,) = aws_net()
+        _, group = aws_gpu_asg("gpu", "p4d.24xlarge", a, 2)
+        aws.autoscaling.Schedule("stop", autoscaling_group_name=group.name,
+                                 scheduled_action_name="stop", min_size=0, max_size=0,
+                                 desired_capacity=0, start_time=unknown(hours_from_now(48)))
+        aws_budget(amount="5000")
+
+    check(pack, program, {SPEND: ("fail", "undecided"), RDMA: "advisory"})
+
+
+def test_f05_ess_scaling_group_on_an_unknown_vswitch(pack):
+    """An ess.ScalingGroup (max 2) of ecs.gn7i-c8g1.2xlarge whose vswitch_ids is [unknown at
+    preview], and a CPFS on a stack vSwitch in eu-central-1a: the group's zone is unknown:
+    storage-same-zone undecided; spend: no autoReleaseTime on an ESS group: fail."""
+    ali = _ali()
+
+    def program():
+        vpc, (vsw,), sg = ali_net()
+        group = ali.ess.ScalingGroup("gpus", min_size=0, max_size=2, scaling_group_name="gpus",
+                                     vswitch_ids=[unknown("vsw-0abc")], tags=TAGS)
+        ali.ess.ScalingConfiguration("gpus-conf", scaling_group_id=group.id,
+                                     image_id="ubuntu_22_04",
+                                     instance_type="ecs.gn7i-c8g1.2xlarge",
+                                     security_group_id=sg.id, force_delete=True, active=True,
+                                     tags=TAGS)
+        cpfs(vpc, vsw)
+
+    check(pack, program, {SSZ: "undecided", SPEND: "fail"})
+
+
+def test_f06_instance_with_unknown_subnet_but_a_known_zone(pack):
+    """Control: a p4d.24xlarge aws.ec2.Instance whose subnet_id is unknown at preview but whose
+    availability_zone is us-east-1a, associate_public_ip_address False, and an FSx on a stack
+    subnet in us-east-1a: the zone is known and the same: all pass (16,029.05 + 226.30 <
+    20,000)."""
+    aws = _aws()
+
+    def program():
+        _, (a,) = aws_net()
+        aws.ec2.Instance("box", ami="ami-0abc", instance_type="p4d.24xlarge",
+                         subnet_id=unknown("subnet-0f00"), availability_zone="us-east-1a",
+                         associate_public_ip_address=False, tags=TAGS)
+        fsx(a)
+        aws_budget(amount="20000")
+
+    check(pack, program, {})
