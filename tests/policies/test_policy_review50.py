@@ -6,7 +6,7 @@ values, secrets kept as the engine sends them: the secret signature object). The
 policies/ was not read: each verdict comes from docs/policies.md, the providers' docs and the
 catalog's CSV rows, and was committed BEFORE the first run.
 
-Results: 122 cases (119 programs + 3 config refusals) in four batches, each committed before it
+Results: 128 cases (125 programs + 3 config refusals) in five batches, each committed before it
 ran, plus 4 added after a run as the smallest stack of a find (b14, b15, d18, d19).
   batch 1, 60 cases: 13 first-run failures, all mine (the config cleanup called .pop on a
     ContextVar: 6; the mock engine did not auto-name, so `group.name`-style Outputs were None
@@ -15,16 +15,19 @@ ran, plus 4 added after a run as the smallest stack of a find (b14, b15, d18, d1
   batch 2, 29 cases: 27 agree; b02/b03: pack defect 1.
   batch 3, 17 cases: 15 agree; d02: defects 2 and 3; d03: defect 4.
   batch 4, 12 cases: 10 agree; e03, e04: defect 2 on an Alibaba instance and an EKS group.
+  batch 5, 6 cases: 2 agree (f04, and the control f06); f03 (Spot Fleet override subnet) and
+    f05 (ESS scaling group): defect 2; f01 (aws.ec2.Instance), f02 (EKS group): defect 3.
 Pack defects (strict xfails):
   1. rdma-for-multinode judges a mixed instances ASG by its FIRST override only ([g5.xlarge,
      p4d.24xlarge] passes unasked, swapped it is asked): blind spot (b14; control b15).
-  2. storage-same-zone: an ASG, EKS node group or Alibaba instance placed by a subnet/vSwitch
-     id unknown at preview (no stack subnet behind it) fails MANDATORY as "the GPU nodes' zone
-     cannot be read", where an aws:ec2/instance with the same unknown subnet is "cannot decide":
-     false alarm (d19, e03, e04).
-  3. no-public-ingress says nothing about an ASG whose subnets are unknown at preview with no
-     stack subnet behind them, even at cannotDecide mandatory; docs promise "cannot decide":
-     blind spot (d18).
+  2. storage-same-zone: an ASG, EKS node group, Spot Fleet (override subnet), Alibaba instance
+     or ESS scaling group placed by a subnet/vSwitch id unknown at preview (no stack subnet
+     behind it) fails MANDATORY as "the GPU nodes' zone cannot be read", where an
+     aws:ec2/instance with the same unknown subnet is "cannot decide": false alarm (d19, e03,
+     e04, f03, f05).
+  3. no-public-ingress says nothing about an ASG, EKS node group or instance whose subnets are
+     unknown at preview with no stack subnet behind them, even at cannotDecide mandatory; docs
+     promise "cannot decide" (for a group, in so many words): blind spot (d18, f01, f02).
   4. spend-limit: a Cloud Scheduler resize-to-0 job whose `paused` is unknown at preview is no
      stop (the month is priced) where docs say a job "that is not paused (or unknown at
      preview)" stops the group: false alarm, if that sentence means what it most plainly says
@@ -2524,6 +2527,7 @@ def test_e12_mig_target_size_unknown(pack):
 # Written after batch 4's run, committed before its own first run: the siblings of defects 2
 # and 3 (placement unknown at preview) on other compute types, and their controls.
 
+@pytest.mark.xfail(strict=True, reason="review50: no-public-ingress is silent about an aws.ec2.Instance (no associatePublicIpAddress) whose subnet is unknown at preview with no stack subnet behind it, even with cannotDecide mandatory (defect 3 on another type). Class: blind spot")
 def test_f01_instance_on_an_unknown_subnet_public_ip_undecided(pack):
     """A g5.xlarge aws.ec2.Instance whose subnet_id is unknown at preview (no stack subnet behind
     it), associate_public_ip_address left out: whether it gets a public IP rests on that subnet:
@@ -2538,6 +2542,7 @@ def test_f01_instance_on_an_unknown_subnet_public_ip_undecided(pack):
     check(pack, program, {NPI: "undecided"}, config={NPI: {"cannotDecide": "mandatory"}})
 
 
+@pytest.mark.xfail(strict=True, reason="review50: no-public-ingress is silent about an EKS node group whose subnet is unknown at preview with no stack subnet behind it, even with cannotDecide mandatory (defect 3 on another type). Class: blind spot")
 def test_f02_eks_group_on_an_unknown_subnet_public_ip_undecided(pack):
     """An EKS p5 group whose subnet_ids is [unknown at preview]: its nodes' public IPs rest on
     that subnet: with no-public-ingress cannotDecide mandatory, undecided. storage: no
@@ -2555,6 +2560,7 @@ def test_f02_eks_group_on_an_unknown_subnet_public_ip_undecided(pack):
     check(pack, program, {NPI: "undecided"}, config={NPI: {"cannotDecide": "mandatory"}})
 
 
+@pytest.mark.xfail(strict=True, reason="review50: a Spot Fleet whose override subnet is placed by a subnet/vSwitch unknown at preview fails MANDATORY storage-same-zone 'the GPU nodes' zone cannot be read', not 'cannot decide' (defect 2 on another type). Class: false alarm")
 def test_f03_spot_fleet_override_subnet_unknown(pack):
     """As b04 with the override's subnet_id unknown at preview and the FSx on a stack subnet in
     us-east-1a: the fleet's zone is unknown: storage-same-zone undecided. spend as b04: pass."""
@@ -2593,6 +2599,7 @@ def test_f04_autoscaling_schedule_start_time_unknown(pack):
     check(pack, program, {SPEND: ("fail", "undecided"), RDMA: "advisory"})
 
 
+@pytest.mark.xfail(strict=True, reason="review50: an ESS scaling group placed by a subnet/vSwitch unknown at preview fails MANDATORY storage-same-zone 'the GPU nodes' zone cannot be read', not 'cannot decide' (defect 2 on another type). Class: false alarm")
 def test_f05_ess_scaling_group_on_an_unknown_vswitch(pack):
     """An ess.ScalingGroup (max 2) of ecs.gn7i-c8g1.2xlarge whose vswitch_ids is [unknown at
     preview], and a CPFS on a stack vSwitch in eu-central-1a: the group's zone is unknown:
