@@ -84,3 +84,41 @@ def test_two_stops_at_the_same_time_name_the_first_in_stack_order():
     assert "stop-literal" in found["nodes"][1], found
     found = _lifetimes(stack + [second, first])
     assert "stop-depends" in found["nodes"][1], found
+
+
+# ---------------------------------------------------------------------------------- budgets
+# budgets.budgets() judges each budget once per class of GPU groups that read alike to a budget
+# (not once per group). Two AWS groups that differ only in their provider's account must stay
+# two classes for a LinkedAccount filter: the budget watches account 111122223333's spend, so
+# it takes in the group deployed there (allowedAccountIds ["111122223333"]) and leaves out the
+# same group deployed to 444455556666 (the pulumi-aws provider refuses any account outside
+# allowedAccountIds: a group pinned to 444455556666 bills there, not to the filter's account).
+
+def _aws_twins():
+    from tests.policy_fixtures import aws_cluster
+    stack = [r for r in aws_cluster() if not r.type.startswith("aws:budgets/")]
+    a = by_name(stack, "nodes")
+    a.provider = {"region": "us-east-1", "allowedAccountIds": ["111122223333"]}
+    b = replace(a, name="nodes-b", urn=a.urn + "-b", props=dict(a.props), deps=dict(a.deps),
+                provider={"region": "us-east-1", "allowedAccountIds": ["444455556666"]})
+    return stack + [b], a, b
+
+
+def _linked_budget():
+    from tests.policy_fixtures import res
+    from tests.policy_fixtures import AWS_ALERTS
+    return res("aws:budgets/budget:Budget", "acct-budget", {
+        "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": "50000", "limitUnit": "USD",
+        "notifications": AWS_ALERTS,
+        "costFilters": [{"name": "LinkedAccount", "values": ["111122223333"]}]})
+
+
+def test_a_linked_account_budget_covers_only_the_group_in_its_account():
+    for first_in_stack in ("a", "b"):
+        stack, a, b = _aws_twins()
+        if first_in_stack == "b":   # whichever group is read first, each keeps its own account
+            stack = [r for r in stack if r is not a] + [a]
+        [budget] = [x for x in inventory.budgets(stack + [_linked_budget()])
+                    if x.resource.name == "acct-budget"]
+        assert budget.coverage(a) is True, (first_in_stack, budget)
+        assert budget.coverage(b) is False, (first_in_stack, budget)
