@@ -14,7 +14,8 @@ is destroyed, and that teardown (the reaper's, a person's) is in no plan. The bu
 model's figure (components/catalog/data_sizes.py: dataset + starting weights + final checkpoint),
 which the components tag it with (`trainstack:data-mb`); `compare` uses the same model. Without
 that tag (no workload, or a bucket trainstack did not build) its cloud's filesystems' capacity is
-the bound (a cloud's bucket holds the export of that cloud's filesystems, never another cloud's).
+the bound (a cloud's bucket holds the export of that cloud's filesystems, never another cloud's),
+and that bound is counted once for all the cloud's untagged buckets together.
 
 Storage rows are picked and converted as components/catalog/run_prices.py does (policies/catalog.py, a
 test keeps the two equal). A filesystem without a cited price does not vanish: it is counted at
@@ -350,9 +351,19 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
         result.lines.append(Line(
             f"{fs.capacity_gib:,.0f} GiB {product} x {price.value:.4f} USD/GiB-month "
             f"{_UNTIL_DESTROY}", fs.capacity_gib * price.value))
+    # A cloud's filesystems bound its untagged buckets TOGETHER: two clusters' buckets each
+    # hold at most their own filesystem's data, so the sum is counted once, on the first of
+    # them, never once per bucket (which would price every filesystem n times over).
+    untagged: dict[str, list[Bucket]] = {}
+    for bucket in buckets:
+        if _data_gb(bucket) is None:
+            untagged.setdefault(bucket.resource.cloud, []).append(bucket)
     for bucket in buckets:
         marked, pending = _billed_by(result, marked, pending), bucket.resource.cloud
         tagged = _data_gb(bucket)
+        shared = untagged.get(bucket.resource.cloud, [])
+        if tagged is None and shared and shared[0] is not bucket:
+            continue   # counted with the cloud's first untagged bucket
         gb = tagged if tagged is not None else \
             data_gib.get(bucket.resource.cloud, 0.0) / GIB_PER_GB
         if not gb:
@@ -363,7 +374,9 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
             result.left_out.append(f"{bucket.resource.name}: {price.note}")
             continue
         what = ("bucket holding the workload's data" if tagged is not None
-                else "bucket holding the filesystem's")
+                else "bucket holding the filesystem's" if len(shared) < 2
+                else f"buckets {', '.join(b.resource.name for b in shared)} holding the "
+                "filesystems'")
         result.lines.append(Line(f"{what} {gb:,.0f} GB x {price.value:.4f} USD/GB-month",
                                  gb * price.value))
     _billed_by(result, marked, pending)

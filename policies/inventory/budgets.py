@@ -1259,7 +1259,13 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                     names, unread, never = _compute_groups(resources, g)
                     subs = _compute_subscriptions([g.resource])
                     azure = (names, unread, subs, never)
+                # Every field a budget's filters read (_aws_filter_covers' LinkedAccount reads the
+                # accounts: two groups that differ only in their provider's account are two
+                # classes), sets sorted so that equal ones key alike.
+                accounts = [(a if a is None or a is UNKNOWN else sorted(a), sorted(refused))
+                            for a, refused in c.accounts]
                 key = repr((c.regions, c.tags, c.projects, c.types, c.zones, c.spot, c.arm,
+                            accounts,
                             azure and (sorted(azure[0]), azure[1],
                                        None if azure[2] is None else sorted(azure[2]),
                                        sorted(azure[3]))))

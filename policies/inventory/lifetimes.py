@@ -600,6 +600,45 @@ def _job_effect(group: Resource, job: Resource) -> str:
     return "" if paused is True else "start"
 
 
+def _url_group_name(job: Resource) -> Optional[str]:
+    """The group name a Cloud Scheduler job's URL names in a Compute API path (the segment
+    _job_effect compares with the group's `name` input), or None where its URL names none."""
+    target = job.get("httpTarget")
+    uri = target.get("uri") if isinstance(target, dict) else None
+    if not isinstance(uri, str):
+        return None
+    path = _COMPUTE_PATH.match(urlsplit(uri.strip()).path)
+    return path.group(5) if path is not None else None
+
+
+def _cloud_jobs_on(group: Resource, index: _StackIndex) -> list[Resource]:
+    """The Cloud Scheduler jobs that _job_effect may find acting on `group`, in stack order:
+    those with an input that depends on the group, and those whose URL names a group of the
+    group's own `name` input (_job_effect answers "" for every other job: a literal URL
+    acts on a group only through that name). Indexed once per stack, so a stack of many groups
+    and many jobs no longer compares every group with every job."""
+    jobs = index.cloud_jobs
+    if not jobs:
+        return []
+    found = index.cloud_job_index
+    if found is None:
+        by_dep: dict[int, list[int]] = {}
+        by_name: dict[str, list[int]] = {}
+        for pos, job in enumerate(jobs):
+            for d in {id(d) for deps in job.deps.values() for d in deps}:
+                by_dep.setdefault(d, []).append(pos)
+            name = _url_group_name(job)
+            if name is not None:
+                by_name.setdefault(name, []).append(pos)
+        found = index.cloud_job_index = (by_dep, by_name)
+    by_dep, by_name = found
+    positions = set(by_dep.get(id(group), ()))
+    own_name = group.get("name")
+    if isinstance(own_name, str) and own_name:
+        positions.update(by_name.get(own_name, ()))
+    return [jobs[pos] for pos in sorted(positions)]
+
+
 def _mig_stop(group: Resource, index: _StackIndex) -> Optional[tuple[float, str]]:
     """The hours until the plan stops a managed instance group for good, or None.
 
@@ -615,7 +654,7 @@ def _mig_stop(group: Resource, index: _StackIndex) -> Optional[tuple[float, str]
     them ("At the end of the run duration, the MIG deletes the created VMs",
     cloud.google.com/compute/docs/instance-groups/about-resize-requests-mig): the longest."""
     stops: list[tuple[float, str]] = []
-    effects = [(job, _job_effect(group, job)) for job in index.cloud_jobs]
+    effects = [(job, _job_effect(group, job)) for job in _cloud_jobs_on(group, index)]
     restarted = any(e == "start" for _, e in effects) or \
         bool(index.gcp_autoscalers.of(group, name_key=None))
     now = _now()

@@ -163,6 +163,9 @@ class _StackIndex:
         self.event_targets = [r for _, r in wanted[_EVENT_TARGET]]
         # Cloud Scheduler jobs (few; each names the instance group it resizes in its URI).
         self.cloud_jobs = [r for _, r in wanted[_CLOUD_JOB]]
+        # lifetimes._cloud_jobs_on's index of them (by dependency, by the group their URL
+        # names), built on its first use.
+        self.cloud_job_index: Optional[tuple[dict[int, list[int]], dict[str, list[int]]]] = None
 
     def azure_autoscale(self, group: Resource) -> list[Resource]:
         """The autoscale settings on an Azure scale set (azure-native or classic), azure-native

@@ -1301,3 +1301,22 @@ def test_storage_is_priced_in_its_own_clouds_region_in_a_multi_cloud_stack():
     assert line.cloud == "gcp"
     assert line.what == "bucket holding the workload's data 1,000 GB x 0.0230 USD/GB-month"
     assert line.usd == pytest.approx(23.0)
+
+
+def test_two_untagged_buckets_of_a_cloud_share_its_filesystems_bound_once():
+    # Two AWS clusters in one stack, each with a 4,800 GiB FSx (PERSISTENT_2 250) and its own
+    # untagged bucket: together the buckets hold at most both filesystems' data, 9,600 GiB =
+    # 10,307.92 GB x 0.023 (s3_standard_first_50tb) = 237.08 USD, counted once; pricing each
+    # bucket at both filesystems would count 474.16.
+    def fsx(name):
+        return res("aws:fsx/lustreFileSystem:LustreFileSystem", name, {
+            "storageCapacity": 4800.0, "deploymentType": "PERSISTENT_2",
+            "perUnitStorageThroughput": 250.0, "subnetIds": "subnet-a"})
+    stack = aws_group() + [fsx("fs-a"), fsx("fs-b"), res("aws:s3/bucket:Bucket", "data-a", {}),
+                           res("aws:s3/bucket:Bucket", "data-b", {})]
+    est = pricing.estimate(inventory.node_groups(stack), inventory.filesystems(stack),
+                           inventory.buckets(stack))
+    buckets = [line for line in est.lines if "bucket" in line.what]
+    assert [line.what for line in buckets] == [
+        "buckets data-a, data-b holding the filesystems' 10,308 GB x 0.0230 USD/GB-month"]
+    assert buckets[0].usd == pytest.approx(9600 * 2 ** 30 / 1e9 * 0.023)
