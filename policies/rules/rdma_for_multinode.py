@@ -297,12 +297,51 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
     if sum(2 if g.count is None else g.count for g in groups) <= 1:
         return out
     for g in groups:
-        if g.instance_type is UNKNOWN:
-            raise UnknownValue(g.template or g.resource, "instanceType")
-        itype = instance_type_info(g.cloud, str(g.instance_type))
-        if itype is None and _attached_gpus_only(g):
+        if _attached_gpus_only(g):
             # N1 with attached GPUs: no RDMA fabric (no catalog row says so; see the helper).
             continue
+        asked = _asked_types(g)
+        if not asked:
+            continue
+        ok, found, expected, fix = _placement(g)
+        if not ok:
+            out.append(violation(g.resource, "the nodes are not in a placement construct",
+                                 found, expected, fix))
+        for t, itype in asked:
+            if itype is None:
+                out.append(violation(g.resource, "the instance type's fabric is unknown",
+                                     t, "a type in trainstack's catalog",
+                                     "use a type listed in components/catalog/instance_types.csv"))
+        # The fabric of the type that needs the most RDMA interfaces: a node of any of them
+        # may launch from the group's one template.
+        typed = sorted((i for _, i in asked if i is not None), key=lambda i: -i.rdma_nics)
+        for itype in typed:
+            gap = _fabric(g, itype)
+            if gap:
+                out.append(violation(g.template if g.template is not None
+                                     and g.resource.type == AWS_ASG else g.resource,
+                                     f"the nodes do not use {itype.name}'s fastest fabric "
+                                     f"({itype.fabric})", *gap))
+                break
+    return out
+
+
+def _asked_types(g: NodeGroup) -> list[tuple[Any, Any]]:
+    """(type, catalog row or None) of every type the group may launch that asks for placement
+    and fabric: a type with an RDMA fabric, or one not in the catalog. A mixed instances group
+    (or any group of several types) may launch every node of any of its types, so each is
+    judged, not only the first (as spend-limit prices the dearest); a type unknown at preview
+    may be one with RDMA: "cannot decide"."""
+    out: list[tuple[Any, Any]] = []
+    types = list(dict.fromkeys(g.instance_types or [g.instance_type]))
+    for t in types:
+        if t is UNKNOWN:
+            raise UnknownValue(g.template or g.resource, "instanceType")
+    for t in types:
+        itype = instance_type_info(g.cloud, str(t))
+        if itype is None and g.cloud == "gcp" and g.accelerators and isinstance(t, str) \
+                and takes_attached_gpus(t):
+            continue   # an N1 machine with attached GPUs: no RDMA fabric (_attached_gpus_only)
         if itype is not None and not itype.rdma:
             # A type with no RDMA fabric: nodes that talk over TCP gain nothing from packing.
             continue
@@ -312,20 +351,5 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             # EFA traffic does not leave it (docs.aws.amazon.com/AWSEC2/latest/UserGuide/
             # placement-strategies.html), so the group has no fabric to share.
             continue
-        ok, found, expected, fix = _placement(g)
-        if not ok:
-            out.append(violation(g.resource, "the nodes are not in a placement construct",
-                                 found, expected, fix))
-        if itype is None:
-            out.append(violation(g.resource, "the instance type's fabric is unknown",
-                                 g.instance_type, "a type in trainstack's catalog",
-                                 "use a type listed in components/catalog/instance_types.csv"))
-            continue
-        gap = _fabric(g, itype)
-        if gap:
-            out.append(violation(g.template if g.template is not None and g.resource.type == AWS_ASG
-                                 else g.resource,
-                                 f"the nodes do not use {itype.name}'s fastest fabric "
-                                 f"({itype.fabric})", *gap))
+        out.append((t, itype))
     return out
-

@@ -1424,7 +1424,6 @@ def test_b01_mixed_instances_all_spot(pack):
     check(pack, program, {RDMA: "advisory"})
 
 
-@pytest.mark.xfail(strict=True, reason="review50: rdma-for-multinode reads only the FIRST override type of a mixed instances policy: [g5.xlarge, g5.12xlarge] is judged as g5.xlarge (tcp, not asked) although the group may launch 3 EFA g5.12xlarge; swapped, it is asked. Class: blind spot")
 def test_b02_weighted_overrides_as_the_sdk_sends_them(pack):
     """Overrides g5.xlarge weight "1" and g5.12xlarge weight "4" (strings, as the SDK types
     them), max_size 8 (units): priced at 8 + 4 = 12 units at the dearest unit price, g5.12xlarge
@@ -1439,7 +1438,6 @@ def test_b02_weighted_overrides_as_the_sdk_sends_them(pack):
     check(pack, program, {RDMA: "advisory"})
 
 
-@pytest.mark.xfail(strict=True, reason="review50: rdma-for-multinode reads only the FIRST override type of a mixed instances policy: [g5.xlarge, g5.12xlarge] is judged as g5.xlarge (tcp, not asked) although the group may launch 3 EFA g5.12xlarge; swapped, it is asked. Class: blind spot (spend-limit agreed: the weight 'four' is named)")
 def test_b03_weight_that_is_no_number(pack):
     """As b02 with the g5.12xlarge weight "four": a violation naming it: spend fail."""
     def program():
@@ -1458,9 +1456,6 @@ def _first_tcp_then_efa(order):
     return program
 
 
-@pytest.mark.xfail(strict=True, reason="review50: rdma-for-multinode judges a mixed instances "
-                   "group by its first override only: [g5.xlarge, p4d.24xlarge] (8 nodes that "
-                   "may all be p4d) passes unasked. Class: blind spot")
 def test_b14_mixed_group_whose_first_override_is_tcp(pack):
     """Added after batch 2's run, the smallest stack of the b02 find. A mixed instances ASG
     (max 8, no weights, no placement group) with overrides [g5.xlarge, p4d.24xlarge]: it may
