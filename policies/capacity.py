@@ -247,7 +247,8 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
         elif t == ACK_NODE_POOL:
             types = _items(r.get("instanceTypes"))
             switches = r.dep("vswitchIds")
-            zones = [zone(s.get("zoneId")) for s in switches] or [""]
+            zones = [zone(s.get("zoneId")) for s in switches] or (
+                [UNKNOWN] if unread_placement(r, "vswitchIds") else [""])
             out.append(node_group(r, None, types[0] if types else None, count(
                 r.get("scalingConfig.maxSize"), r.get("desiredSize"), r.get("nodeCount")),
                 str(r.get("spotStrategy") or "").startswith("Spot"), zones,
@@ -288,6 +289,7 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             subnets = [s for s in r.dep("vpcZoneIdentifier") if s.type in _AWS_SUBNETS]
             azs = r.get("availabilityZones")
             zs = [zone(s.get("availabilityZone")) for s in subnets] if subnets else \
+                [UNKNOWN] if unread_placement(r, "vpcZoneIdentifier") else \
                 [zone(z) for z in azs] if isinstance(azs, list) and azs else [""]
             size = count(r.get("maxSize"), r.get("desiredCapacity"))
             weights = asg_weights(mixed)
@@ -591,6 +593,19 @@ def _get(value: Any, path: str) -> Any:
     for part in path.split("."):
         value = value.get(part) if isinstance(value, dict) else None
     return value
+
+
+def unread_placement(r: Resource, key: str,
+                     subnet_types: Optional[tuple[str, ...]] = None) -> bool:
+    """Whether compute `r` is placed by a subnet or vSwitch id in `key` (the list, or an entry
+    of it) unknown at preview with no subnet or vSwitch of the stack behind it (of
+    `subnet_types`; any dependency where None): a stack reference, a data source. Its zone is
+    read only at apply, so the nodes' zone is UNKNOWN ("cannot decide"), not one the pack can
+    never read."""
+    if any(subnet_types is None or d.type in subnet_types for d in r.deps.get(key, [])):
+        return False
+    value = r.get(key)
+    return value is UNKNOWN or (isinstance(value, list) and any(v is UNKNOWN for v in value))
 
 
 def _named(value: Any) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Optional
 
-from trainstack_policies.capacity import launch_zones, takes_attached_gpus
+from trainstack_policies.capacity import launch_zones, takes_attached_gpus, unread_placement
 from trainstack_policies.inventory.compute_aws import (
     _aws_fleet,
     _aws_group,
@@ -273,6 +273,8 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
         elif r.type in (ALI_INSTANCE, ALI_INSTANCE_SET):
             zone = _zone(r.get("zoneId") or r.get("availabilityZone")
                          or next(iter(_subnet_zones(r, "vswitchId", ALI_SWITCH, "zoneId")), ""))
+            if not zone and unread_placement(r, "vswitchId", (ALI_SWITCH,)):
+                zone = UNKNOWN   # a vSwitch read at apply: its zone too
             count = _count(r.get("amount")) if r.type == ALI_INSTANCE_SET else 1
             # Launched from an ECS launch template (launchTemplateId / launchTemplateName):
             # what the instance does not set itself comes from the template.
@@ -285,7 +287,8 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                                                           if zone is not UNKNOWN else "")))
         elif r.type == ALI_SCALING_GROUP:
             config = _first(index.scaling_configs.of(r, name_key=None))
-            zones = _subnet_zones(r, "vswitchIds", ALI_SWITCH, "zoneId") or [""]
+            zones = _subnet_zones(r, "vswitchIds", ALI_SWITCH, "zoneId") or (
+                [UNKNOWN] if unread_placement(r, "vswitchIds", (ALI_SWITCH,)) else [""])
             types: list[Any] = [None]
             if config is None:
                 config = _first([d for d in r.deps.get("launchTemplateId", [])
@@ -301,7 +304,8 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             groups.append(NodeGroup(
                 r, config, types[0], _count(r.get("maxSize"), r.get("desiredCapacity")),
                 bool(config and _ali_spot(config.get("spotStrategy"))), zones,
-                r.provider_region or region_of_zone(zones[0]), types))
+                r.provider_region or (region_of_zone(zones[0]) if zones[0] is not UNKNOWN
+                                      else ""), types))
     from trainstack_policies import capacity
     groups += capacity.groups(resources, NodeGroup, _count, _zone, _aws_gpu_family)
     for g in groups:

@@ -4,7 +4,12 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
-from trainstack_policies.capacity import asg_weights, template_zones, weight_invalid
+from trainstack_policies.capacity import (
+    asg_weights,
+    template_zones,
+    unread_placement,
+    weight_invalid,
+)
 from trainstack_policies.inventory.groups import NodeGroup
 from trainstack_policies.inventory.tokens import (
     AWS_LAUNCH_CONFIGURATION,
@@ -163,6 +168,8 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
                    # every template the policy depends on launches nodes of its type.
                    [_lt_type(t) for t in r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE)])
     zones = _subnet_zones(r, "vpcZoneIdentifiers", AWS_SUBNET, "availabilityZone")
+    if not zones and unread_placement(r, "vpcZoneIdentifiers", (AWS_SUBNET, AWS_NATIVE_SUBNET)):
+        zones = [UNKNOWN]   # subnets read at apply: their zones too
     if not zones:
         azs = r.get("availabilityZones")
         zones = [_zone(z) for z in azs] if isinstance(azs, list) else []
@@ -336,6 +343,15 @@ def _aws_fleet(r: Resource) -> NodeGroup:
         entries += overrides or [{}]
     if not entries and not specs:
         entries = [{}]   # templates named with no config the pack reads: the template places
+    # An override or launch specification whose subnet is unknown at preview with no subnet of
+    # the stack behind the fleet: its nodes' zone is read only at apply.
+    behind = any(d.type in (AWS_SUBNET, AWS_NATIVE_SUBNET) for key in (
+        "launchTemplateConfigs", "launchTemplateConfig", "launchSpecifications")
+        for d in r.deps.get(key, []))
+    if not behind and any(e is UNKNOWN or (e.get("subnetId") is UNKNOWN
+                                           and e.get("availabilityZone") is None)
+                          for e in entries + specs) and UNKNOWN not in zones:
+        zones.append(UNKNOWN)
     if any(e is not UNKNOWN and e.get("subnetId") is None and e.get("availabilityZone") is None
            for e in entries):
         for lt in lts:
@@ -389,6 +405,8 @@ def _eks_group(r: Resource) -> NodeGroup:
     listed = r.get("instanceTypes")
     types = _types(_list(listed) if listed is not None else [], _lt_type(lt))
     zones = _subnet_zones(r, "subnetIds", AWS_SUBNET, "availabilityZone")
+    if not zones and unread_placement(r, "subnetIds", (AWS_SUBNET, AWS_NATIVE_SUBNET)):
+        zones = [UNKNOWN]   # subnets read at apply: their zones too
     return NodeGroup(r, lt, types[0], _count(r.get("scalingConfig.maxSize"),
                                              r.get("scalingConfig.desiredSize")),
                      r.get("capacityType") == "SPOT", zones or [""], _aws_region(r, zones), types)

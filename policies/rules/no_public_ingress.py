@@ -385,6 +385,11 @@ PLACES_NOTHING = frozenset({
 _PLACEMENT = {
     "aws:autoscaling/group:Group": ("vpcZoneIdentifiers",),
     "aws:ec2/instance:Instance": ("subnetId",),
+    "aws:ec2/spotInstanceRequest:SpotInstanceRequest": ("subnetId",),
+    # CloudFormation AWS::AutoScaling::AutoScalingGroup VPCZoneIdentifier and AWS::EC2::Instance
+    # SubnetId / NetworkInterfaces[].SubnetId, through aws-native.
+    "aws-native:autoscaling:AutoScalingGroup": ("vpcZoneIdentifier",),
+    "aws-native:ec2:Instance": ("subnetId", "networkInterfaces"),
     "aws:eks/nodeGroup:NodeGroup": ("subnetIds",),
     "aws:ec2/launchTemplate:LaunchTemplate": ("networkInterfaces",),
     "aws:ec2/spotFleetRequest:SpotFleetRequest": ("launchTemplateConfigs",
@@ -499,7 +504,7 @@ def _public_subnets(resources: list[Resource]) -> tuple[list[Violation], Optiona
     public = [r for r in resources if r.type in _SUBNET_SET
               and truthy(r.get("mapPublicIpOnLaunch"))]
     if not public:
-        return [], None
+        return [], _unknown_placement(resources)
     ids = {id(s) for s in public}
     placed: dict[int, list[Resource]] = {}
     edge: set[int] = set()
@@ -542,7 +547,23 @@ def _public_subnets(resources: list[Resource]) -> tuple[list[Violation], Optiona
             r, key = unplaced[0]
             unknown = unknown or UnknownValue(r, f"{key} (a subnet unknown at preview may be "
                                                  f"the public subnet {s.name})")
-    return out, unknown
+    return out, unknown or _unknown_placement(resources)
+
+
+def _unknown_placement(resources: list[Resource]) -> Optional[UnknownValue]:
+    """"cannot decide" for AWS compute placed in a subnet unknown at preview with no subnet of
+    the stack behind it (a stack reference, a data source), unless it turns public IPs off
+    itself: that subnet's mapPublicIpOnLaunch may be true, and then its nodes get public IPs
+    (docs: a group whose subnets are unknown at preview with no subnet of the stack behind
+    them is "cannot decide")."""
+    for r in resources:
+        key = _unknown_subnet(r)
+        if key is None or r.type in _LAUNCH_TEMPLATE_SET or _declines_public_ip(r):
+            continue
+        return UnknownValue(r, f"{key} (a subnet unknown at preview, with no subnet of the "
+                               "stack behind it: its mapPublicIpOnLaunch may be true, giving "
+                               "the nodes public IP addresses)")
+    return None
 
 
 def _gcp_ports(r: Resource, allows: list) -> tuple[bool, str]:
