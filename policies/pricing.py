@@ -242,7 +242,8 @@ def _group_line(g: NodeGroup, result: "Estimate",
     enforced_hours = g.lifetime_hours is not None
     hours = min(g.lifetime_hours, HOURS_PER_MONTH) if g.lifetime_hours is not None else \
         HOURS_PER_MONTH
-    enforced = f" (lifetime enforced by {g.lifetime_how})" if enforced_hours else ""
+    enforced = f" (lifetime enforced by {g.lifetime_how})" if enforced_hours else \
+        f" ({g.lifetime_how})" if g.lifetime_how else ""
     if not g.region:
         enforced += " (region not named in the program: its dearest catalog region)"
     several = " (the priciest of its types)" if len(hourlies) > 1 else ""

@@ -109,7 +109,9 @@ def _held_at_zero(low: Optional[float], high: Optional[float], desired: Optional
 
 def enforced_hours(g: NodeGroup, resources: list[Resource],
                    index: Optional[_StackIndex] = None) -> tuple[Optional[float], str]:
-    """(hours, how) when the plan itself stops the nodes, else (None, "").
+    """(hours, how) when the plan itself stops the nodes, else (None, "") or (None, why): why
+    a stop in the plan is not counted, for the estimate to say (a Cloud Scheduler job whose
+    `paused` is unknown at preview, _mig_stop).
 
     The hours are those until the stopping resource's OWN time: an AWS autoscaling Schedule's
     startTime that sets the group to 0, Alibaba's autoReleaseTime, an Azure autoscale profile of
@@ -595,7 +597,10 @@ def _job_effect(group: Resource, job: Resource) -> str:
     stops = action == "resize" and sizes == ["0"] and isinstance(method, str) and \
         method.upper() == "POST" and isinstance(target.get("oauthToken"), dict)
     if stops:
-        # Paused (or unknown at preview, so perhaps paused): no stop, and no start either.
+        # Paused (or unknown at preview, so perhaps paused): no stop, and no start either; one
+        # whose `paused` is unknown is said in the estimate ("paused?", _mig_stop).
+        if not unsure and paused is UNKNOWN:
+            return "paused?"
         return "" if unsure or (paused is not False and paused is not None) else "stop"
     return "" if paused is True else "start"
 
@@ -639,8 +644,10 @@ def _cloud_jobs_on(group: Resource, index: _StackIndex) -> list[Resource]:
     return [jobs[pos] for pos in sorted(positions)]
 
 
-def _mig_stop(group: Resource, index: _StackIndex) -> Optional[tuple[float, str]]:
-    """The hours until the plan stops a managed instance group for good, or None.
+def _mig_stop(group: Resource, index: _StackIndex) -> Optional[tuple[Optional[float], str]]:
+    """The hours until the plan stops a managed instance group for good, or None; (None, why)
+    where a job would stop it but its `paused` is unknown at preview (it may be paused: no stop,
+    the month is priced, and the estimate says why).
 
     (a) A Cloud Scheduler job that resizes it to 0 (_job_effect): until its next firing, from
     its unix-cron `schedule` in its `timeZone` (UTC when left out); trainstack's writes a fixed
@@ -655,6 +662,7 @@ def _mig_stop(group: Resource, index: _StackIndex) -> Optional[tuple[float, str]
     cloud.google.com/compute/docs/instance-groups/about-resize-requests-mig): the longest."""
     stops: list[tuple[float, str]] = []
     effects = [(job, _job_effect(group, job)) for job in _cloud_jobs_on(group, index)]
+    maybe_paused = [job.name for job, e in effects if e == "paused?"]
     restarted = any(e == "start" for _, e in effects) or \
         bool(index.gcp_autoscalers.of(group, name_key=None))
     now = _now()
@@ -691,7 +699,13 @@ def _mig_stop(group: Resource, index: _StackIndex) -> Optional[tuple[float, str]
             stops.append((float(math.ceil(longest / 3600 - 1e-6)),
                           "the flex-start run duration of the ResizeRequests' VMs (Compute "
                           "Engine deletes them at its end)"))
-    return min(stops, key=lambda x: x[0]) if stops else None
+    if stops:
+        return min(stops, key=lambda x: x[0])
+    if maybe_paused and not restarted:
+        return None, (f"Cloud Scheduler job {', '.join(maybe_paused)} would resize the group "
+                      "to 0, but its `paused` is unknown at preview (it may be paused): not "
+                      "counted as a stop, the month is priced")
+    return None
 
 
 _CRON_NAMES = {name: i for i, name in enumerate(
