@@ -2064,9 +2064,26 @@ def test_v1_instance_on_its_own_private_eni(pack):
 
 def test_v2_asg_on_subnets_from_another_stack(pack):
     """An ASG whose vpcZoneIdentifiers come from a StackReference (unknown at preview), no
-    public subnet in the stack. Expect: NPI pass (it names subnets; they are not the default
-    VPC's)."""
+    public subnet in the stack. Expected first: NPI pass (it names subnets; they are not the
+    default VPC's). fix50 (review50 defect 3, d18): not the default VPC, but whether those
+    subnets map public IPs is read only at apply and the template does not turn them off:
+    "cannot decide" (docs/policies.md: a group whose subnets are unknown at preview with no
+    subnet of the stack behind them), never a silent pass. The template turning public IPs
+    off passes (v2b)."""
     t = lt("lt", "g5.xlarge")
+    g = res("aws:autoscaling/group:Group", "g5", {
+        "minSize": 0.0, "maxSize": 1.0, "desiredCapacity": 1.0,
+        "vpcZoneIdentifiers": UNKNOWN, "launchTemplate": {"id": "lt-id", "version": "1"}},
+        deps={"launchTemplate": [t]})
+    found = run(pack, [t, g, aws_budget()], provider=AWS)
+    assert verdict(found, NPI) == "undecided", messages(found, NPI)
+
+
+def test_v2b_asg_on_subnets_from_another_stack_public_ips_off(pack):
+    """v2 with the template's interface saying associatePublicIpAddress "false": no public IP
+    whatever the subnet maps. Expect: NPI pass."""
+    t = lt("lt", "g5.xlarge", networkInterfaces=[{"deviceIndex": 0.0,
+                                                  "associatePublicIpAddress": "false"}])
     g = res("aws:autoscaling/group:Group", "g5", {
         "minSize": 0.0, "maxSize": 1.0, "desiredCapacity": 1.0,
         "vpcZoneIdentifiers": UNKNOWN, "launchTemplate": {"id": "lt-id", "version": "1"}},
