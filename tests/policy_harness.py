@@ -255,3 +255,19 @@ def run(pack: PolicyPackProcess, resources: list, config: Optional[Mapping[str, 
     """Configure the pack with `config` and drive hand-built resources through it."""
     pack.configure(config)
     return pack.analyze_views(resources, provider)
+
+
+def verdict(found: list, policy: str) -> str:
+    """One policy's verdict in the blind reviews' words: "fail" (a mandatory violation),
+    "advisory" (an advisory one), "undecided" (only "cannot decide") or "pass"; exemptions do
+    not count. Any traceback or internal error in a message fails the test outright."""
+    ds = [d for d in found if d.policy == policy and not d.message.startswith("exempt: ")]
+    text = " ".join(d.message for d in found)
+    assert "Traceback" not in text and "internal error" not in text.lower(), text
+    if any(d.level == "mandatory" and "cannot decide" not in d.message for d in ds):
+        return "fail"
+    if any("cannot decide" not in d.message for d in ds):
+        return "advisory"
+    if ds:
+        return "undecided"
+    return "pass"

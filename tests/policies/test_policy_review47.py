@@ -45,6 +45,7 @@ from tests.policy_fixtures import (
     azure_cluster, by_name, find, gcp_cluster, hours_from_now, res,
 )
 from tests.policy_harness import run
+from tests.policy_harness import verdict as _verdict
 
 SSZ, SPEND, TAGS_P, RDMA = "storage-same-zone", "spend-limit", "required-tags", "rdma-for-multinode"
 NPI, ENC, RET = "no-public-ingress", "encryption-at-rest", "bucket-retained"
@@ -58,19 +59,6 @@ TAGS = {"owner": "alice", "team": "ml", "cost-center": "1234"}
 LABELS = dict(OWNER_LABELS)
 # Pulumi's unknown string (sdk/go/common/resource/plugin/rpc.go UnknownStringValue).
 UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
-
-
-def _verdict(found, policy):
-    ds = [d for d in found if d.policy == policy and not d.message.startswith("exempt: ")]
-    text = " ".join(d.message for d in found)
-    assert "Traceback" not in text and "internal error" not in text.lower(), text
-    if any(d.level == "mandatory" and "cannot decide" not in d.message for d in ds):
-        return "fail"
-    if any("cannot decide" not in d.message for d in ds):
-        return "advisory"
-    if ds:
-        return "undecided"
-    return "pass"
 
 
 def check(pack, stack, provider, expected, config=None):

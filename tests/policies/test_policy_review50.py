@@ -68,6 +68,7 @@ from pulumi.runtime import settings
 
 from tests.policy_fixtures import OWNER_LABELS, OWNER_TAGS, cron_at, hours_from_now
 from tests.policy_harness import _struct, provider_for
+from tests.policy_harness import verdict as _verdict
 
 SSZ, SPEND, TAGS_P, RDMA = "storage-same-zone", "spend-limit", "required-tags", "rdma-for-multinode"
 NPI, ENC, RET = "no-public-ingress", "encryption-at-rest", "bucket-retained"
@@ -199,19 +200,6 @@ def judge(pack, resources, config=None, providers=None):
         found.append(SimpleNamespace(policy=d.policy, level=d.level, urn=d.urn,
                                      message=d.message))
     return found
-
-
-def _verdict(found, policy):
-    ds = [d for d in found if d.policy == policy and not d.message.startswith("exempt: ")]
-    text = " ".join(d.message for d in found)
-    assert "Traceback" not in text and "internal error" not in text.lower(), text
-    if any(d.level == "mandatory" and "cannot decide" not in d.message for d in ds):
-        return "fail"
-    if any("cannot decide" not in d.message for d in ds):
-        return "advisory"
-    if ds:
-        return "undecided"
-    return "pass"
 
 
 def check(pack, program, expected, config=None, pulumi_config=None, contains=None,
