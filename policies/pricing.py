@@ -356,12 +356,13 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
     # hold at most their own filesystem's data, so the sum is counted once, on the first of
     # them, never once per bucket (which would price every filesystem n times over).
     untagged: dict[str, list[Bucket]] = {}
+    data_gb: list[Optional[float]] = []   # each bucket's tag, read once
     for bucket in buckets:
-        if _data_gb(bucket) is None:
+        data_gb.append(_data_gb(bucket))
+        if data_gb[-1] is None:
             untagged.setdefault(bucket.resource.cloud, []).append(bucket)
-    for bucket in buckets:
+    for bucket, tagged in zip(buckets, data_gb):
         marked, pending = _billed_by(result, marked, pending), bucket.resource.cloud
-        tagged = _data_gb(bucket)
         shared = untagged.get(bucket.resource.cloud, [])
         if tagged is None and shared and shared[0] is not bucket:
             continue   # counted with the cloud's first untagged bucket

@@ -741,9 +741,13 @@ def _cron_field(text: str, low: int, high: int) -> Optional[set[int]]:
     return out
 
 
-def _next_cron(expr: str, zone: tzinfo, after: datetime) -> Optional[datetime]:
-    """The first time after `after` a 5-field unix-cron expression fires in `zone` (within 32
-    days; None past that, or when the expression does not parse)."""
+@lru_cache(maxsize=256)
+def _cron_parsed(expr: str) -> Optional[tuple[tuple[int, ...], tuple[int, ...], frozenset[int],
+                                              frozenset[int], frozenset[int], bool]]:
+    """A 5-field unix-cron expression read once (a stack of many groups repeats the same few):
+    (minutes and hours in order, days, months and weekdays (0-6) as sets, whether day of month
+    and day of week are both restricted (then either one fires)), or None where it does not
+    parse."""
     fields = expr.split()
     if len(fields) != 5:
         return None
@@ -751,9 +755,19 @@ def _next_cron(expr: str, zone: tzinfo, after: datetime) -> Optional[datetime]:
               zip(fields, ((0, 59), (0, 23), (1, 31), (1, 12), (0, 7)))]
     if any(p is None for p in parsed):
         return None
-    minutes, hours, days, months, weekdays = (sorted(p or ()) for p in parsed)
-    weekdays = sorted({d % 7 for d in weekdays})
+    minutes, hours, days, months, weekdays = (p or set() for p in parsed)
     either = fields[2] not in ("*", "?") and fields[4] not in ("*", "?")
+    return (tuple(sorted(minutes)), tuple(sorted(hours)), frozenset(days), frozenset(months),
+            frozenset(d % 7 for d in weekdays), either)
+
+
+def _next_cron(expr: str, zone: tzinfo, after: datetime) -> Optional[datetime]:
+    """The first time after `after` a 5-field unix-cron expression fires in `zone` (within 32
+    days; None past that, or when the expression does not parse)."""
+    parsed = _cron_parsed(expr)
+    if parsed is None:
+        return None
+    minutes, hours, days, months, weekdays, either = parsed
     local = after.astimezone(zone)
     for offset in range(33):
         day = (local + timedelta(days=offset)).date()

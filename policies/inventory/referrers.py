@@ -40,6 +40,8 @@ class Referrers:
                 self._by_name.setdefault(value, []).append((pos, r))
 
     def of(self, group: Resource, name_key: Optional[str] = "name") -> list[Resource]:
+        if not self._placed:
+            return []   # none of these types in the stack (most indexes, most stacks)
         found = {pos: r for pos, r in self._by_dep.get(id(group), [])
                  if any(d is group for d in r.deps.get(self._key, []))}
         if name_key is not None:
@@ -72,6 +74,8 @@ class _AzureTargets(Referrers):
 
     def of(self, group: Resource, name_key: Optional[str] = "name") -> list[Resource]:
         found = super().of(group, name_key)
+        if not self._by_id:
+            return found
         # azure-native sets name themselves in vmScaleSetName; the classic provider's in `name`.
         name = group.get("vmScaleSetName") if group.type.startswith("azure-native:") \
             else group.get("name")

@@ -477,8 +477,17 @@ def _template_interfaces(template: Resource) -> Any:
 def _unknown_subnet(r: Resource) -> Optional[str]:
     """The input of compute `r` that names a subnet unknown at preview, with no subnet of the
     stack behind it (a value from elsewhere), or None."""
-    for key in _PLACEMENT.get(r.type, ()):
-        if any(d.type in _SUBNETS for d in r.deps.get(key, [])):
+    keys = _PLACEMENT.get(r.type)
+    if not keys:
+        return None
+    deps = r.deps
+    for key in keys:
+        placed = False
+        for d in deps.get(key, ()):
+            if d.type in _SUBNET_SET:
+                placed = True
+                break
+        if placed:
             continue
         value = r.get(key)
         if value is UNKNOWN or _holds_unknown_subnet(value):
@@ -486,12 +495,25 @@ def _unknown_subnet(r: Resource) -> Optional[str]:
     return None
 
 
+_SUBNET_KEYS = frozenset(("subnetId", "subnetIds"))
+
+
 def _holds_unknown_subnet(value: Any) -> bool:
+    # Loops, not generators, and a call only for a list or dict: this walks every placement
+    # input of the stack's AWS compute once per stack (packspeed16).
     if isinstance(value, list):
-        return any(v is UNKNOWN or _holds_unknown_subnet(v) for v in value)
+        for v in value:
+            if v is UNKNOWN or (isinstance(v, (list, dict)) and _holds_unknown_subnet(v)):
+                return True
+        return False
     if isinstance(value, dict):
-        return any(v is UNKNOWN if k in ("subnetId", "subnetIds") else _holds_unknown_subnet(v)
-                   for k, v in value.items())
+        for k, v in value.items():
+            if k in _SUBNET_KEYS:
+                if v is UNKNOWN:
+                    return True
+            elif isinstance(v, (list, dict)) and _holds_unknown_subnet(v):
+                return True
+        return False
     return False
 
 
@@ -547,7 +569,7 @@ def _public_subnets(resources: list[Resource]) -> tuple[list[Violation], Optiona
             r, key = unplaced[0]
             unknown = unknown or UnknownValue(r, f"{key} (a subnet unknown at preview may be "
                                                  f"the public subnet {s.name})")
-    return out, unknown or _unknown_placement(resources)
+    return out, unknown or _first_unplaced(unplaced)
 
 
 def _unknown_placement(resources: list[Resource]) -> Optional[UnknownValue]:
@@ -556,8 +578,16 @@ def _unknown_placement(resources: list[Resource]) -> Optional[UnknownValue]:
     itself: that subnet's mapPublicIpOnLaunch may be true, and then its nodes get public IPs
     (docs: a group whose subnets are unknown at preview with no subnet of the stack behind
     them is "cannot decide")."""
-    for r in resources:
-        key = _unknown_subnet(r)
+    # The type first: a launch template is never this answer (what launches from it is), so
+    # its interfaces are not walked here.
+    return _first_unplaced((r, _unknown_subnet(r)) for r in resources
+                           if r.type in _PLACEMENT and r.type not in _LAUNCH_TEMPLATE_SET)
+
+
+def _first_unplaced(unplaced: Iterable[tuple[Resource, Optional[str]]]) -> Optional[UnknownValue]:
+    """_unknown_placement's answer from (resource, _unknown_subnet(resource)) in stack order
+    (_public_subnets has them already: the stack is not walked twice)."""
+    for r, key in unplaced:
         if key is None or r.type in _LAUNCH_TEMPLATE_SET or _declines_public_ip(r):
             continue
         return UnknownValue(r, f"{key} (a subnet unknown at preview, with no subnet of the "
