@@ -52,7 +52,8 @@ class AlicloudCloud(Cloud):
         # The budget pays the storage month before any node hour (a budget that cannot: exit 2
         # here, before a resource is declared).
         planning.release(spec.budget.monthly_usd, spec.nodes * selection.price.ondemand_usd_hr,
-                         spec.lifetime_hours, planning.utc_now(), storage=planning.storage_month(spec, selection.region))
+                         spec.lifetime_hours, planning.utc_now(),
+                         storage=planning.storage_month(spec, selection.region))
         return dataclasses.replace(selection, fabric_note=self.fabric_note(
             selection.instance, selection.use_rdma))
 

@@ -236,7 +236,8 @@ def storage_month(spec: "ClusterSpec", region: str) -> StorageMonth:
     rate. The bucket holds the data-size model's figure (the `trainstack:data-mb` tag), without
     a workload the filesystem's capacity: the policy pack's estimate sizes it the same way. A
     missing price raises: the release time could not keep the month inside the budget."""
-    from trainstack_components.catalog import GIB_PER_GB, cny_per_usd, run_prices
+    from trainstack_components.catalog import GIB_PER_GB, run_prices
+    from trainstack_components.catalog.gpu_models import cny_per_usd
     from trainstack_components.catalog.data_sizes import data_mb_tag
     capacity_gib = cpfs_capacity_gib(spec.filesystem.capacity_gib)
     wl = spec.workload

@@ -82,12 +82,6 @@ def _rows(name: str) -> list[dict]:
 
 
 @cache
-def cny_per_usd() -> float:
-    """The catalog's stated CNY per USD (fx.csv, with its source and date)."""
-    return next(float(r["per_usd"]) for r in _rows("fx.csv") if r["currency"].upper() == "CNY")
-
-
-@cache
 def instance_types() -> tuple[InstanceType, ...]:
     return tuple(
         InstanceType(cloud=r["cloud"], name=r["instance_type"], gpu=r["gpu"],
