@@ -337,9 +337,8 @@ def estimate(groups: list[NodeGroup], filesystems: list[Filesystem],
             continue
         cloud = fs.resource.cloud
         data_gib[cloud] = data_gib.get(cloud, 0.0) + fs.capacity_gib
-        product, price = catalog.filesystem_price(fs.resource.cloud, fs.resource.type,
-                                                  _tier(fs),
-                                                  fs.region or regions.get(fs.resource.cloud, ""))
+        product, price = catalog.filesystem_price(cloud, fs.resource.type, _tier(fs),
+                                                  fs.region or regions.get(cloud, ""))
         if price.value is None:
             floor, item = catalog.filesystem_floor()
             result.left_out.append(f"{fs.resource.name} ({product}): {price.note}; counted at "
