@@ -80,8 +80,8 @@ def lt(name, itype, deps=None, **props):
         deps=deps or {})
 
 
-def asg(name, template, subnets, size, **props):
-    return res("aws:autoscaling/group:Group", name, {
+def asg(rname, template, subnets, size, **props):
+    return res("aws:autoscaling/group:Group", rname, {
         "minSize": 0.0, "maxSize": float(size), "desiredCapacity": float(size),
         "launchTemplate": {"id": f"{template.name}-id", "version": "$Latest"},
         "vpcZoneIdentifiers": [f"{s.name}-id" for s in subnets], "tags": list(ASG_TAGS),
@@ -149,6 +149,8 @@ def test_a01_weighted_overrides_by_template_only_over_budget(pack):
           {SPEND: "fail", RDMA: "advisory"})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 1: weights of overrides that name only a launch "
+                   "template are ignored: maxSize priced as 8 g5.12xlarge instances (33,124)")
 def test_a02_weighted_overrides_by_template_only_under_budget(pack):
     """a01 with budget 13,000: 12,421.68 < 13,000: spend pass; rdma advisory as in a01."""
     sn = subnet()
@@ -157,6 +159,21 @@ def test_a02_weighted_overrides_by_template_only_under_budget(pack):
     check(pack, [sn, small, big, g, aws_budget(amount="13000.00")], AWS, {RDMA: "advisory"})
 
 
+def test_a02c_weighted_overrides_with_types_under_budget(pack):
+    """CONTROL for a02 (added after its run): the same overrides also naming their
+    instanceType (g5.xlarge "1", g5.12xlarge "4"), maxSize 8, budget 13,000: 12 units at
+    1.418/unit = 12,421.68: pass (rdma advisory)."""
+    sn = subnet()
+    small, big = lt("lt-small", "g5.xlarge"), lt("lt-big", "g5.12xlarge")
+    g = _mixed_by_templates("mixed-typed", sn, [small, big], ["1", "4"], 8)
+    for o, itype in zip(g.props["mixedInstancesPolicy"]["launchTemplate"]["overrides"],
+                        ["g5.xlarge", "g5.12xlarge"]):
+        o["instanceType"] = itype
+    check(pack, [sn, small, big, g, aws_budget(amount="13000.00")], AWS, {RDMA: "advisory"})
+
+
+@pytest.mark.xfail(strict=True, reason="defect 2: an override from a literal launch template "
+                   "the stack does not create is priced as the other override's type, silently")
 def test_a03_override_from_a_template_outside_the_stack(pack):
     """a01's second override names a launch template by a literal id the stack does not create
     ("lt-0f00dfeed5eed5eed"): that override's type is read nowhere. Docs (Scope): compute
@@ -517,11 +534,13 @@ def test_a29_native_group_on_a_template_literal_subnet_told_elsewhere(pack):
 
 def test_a30_g6e_12xlarge_box_over_budget_names_the_catalog_date(pack):
     """One g6e.12xlarge (10.4926 x 730 = 7,659.60) under a 7,600 budget: spend fail; the
-    estimate names the catalog's date (prices.csv as_of 2026-11-30)."""
+    estimate names the catalog's date. MY MISTAKE (first run): I expected 2026-11-30; the
+    g6e.12xlarge row's as_of is "2026-01-21 (file's 'Last updated')" (prices.csv), which the
+    estimate names."""
     sn = subnet()
     found = check(pack, [sn, box("l40s-4", "g6e.12xlarge", sn), aws_budget(amount="7600.00")],
                   AWS, {SPEND: "fail"})
-    assert any("2026-11-30" in d.message for d in found if d.policy == SPEND), found
+    assert any("2026-01-21" in d.message for d in found if d.policy == SPEND), found
 
 
 def test_a31_g6e_12xlarge_box_under_budget(pack):
@@ -532,14 +551,16 @@ def test_a31_g6e_12xlarge_box_under_budget(pack):
 
 def test_a32_p3_8xlarge_and_g4dn_12xlarge_boxes(pack):
     """A p3.8xlarge (12.24 x 730 = 8,935.20) and a g4dn.12xlarge (3.912 x 730 = 2,855.76):
-    11,790.96; budget 11,800: pass; single boxes: rdma not asked."""
+    11,790.96; budget 11,800: pass. MY MISTAKE (first run): I took two single boxes as
+    "not multi-node"; docs (rdma Scope) count "more than one node in total": the g4dn.12xlarge
+    has EFA (1 card) and no placement: rdma advisory (the p3.8xlarge is tcp)."""
     sn = subnet()
     check(pack, [sn, box("v100-4", "p3.8xlarge", sn), box("t4-4", "g4dn.12xlarge", sn),
-                 aws_budget(amount="11800.00")], AWS, {})
+                 aws_budget(amount="11800.00")], AWS, {RDMA: "advisory"})
 
 
 def test_a33_p3_8xlarge_and_g4dn_12xlarge_boxes_over(pack):
-    """a32 with 11,700: 11,790.96 > 11,700: spend fail."""
+    """a32 with 11,700: 11,790.96 > 11,700: spend fail; rdma advisory as in a32."""
     sn = subnet()
     check(pack, [sn, box("v100-4", "p3.8xlarge", sn), box("t4-4", "g4dn.12xlarge", sn),
-                 aws_budget(amount="11700.00")], AWS, {SPEND: "fail"})
+                 aws_budget(amount="11700.00")], AWS, {SPEND: "fail", RDMA: "advisory"})
