@@ -564,3 +564,279 @@ def test_a33_p3_8xlarge_and_g4dn_12xlarge_boxes_over(pack):
     sn = subnet()
     check(pack, [sn, box("v100-4", "p3.8xlarge", sn), box("t4-4", "g4dn.12xlarge", sn),
                  aws_budget(amount="11700.00")], AWS, {SPEND: "fail", RDMA: "advisory"})
+
+
+# ============================================================== batch 2: GCP (21 cases)
+# Prices (prices.csv, USD/h): us-central1 g2-standard-8 0.853624, g2-standard-24 2.00083,
+# a2-highgpu-1g europe-west4 3.74797; gcp_attached_gpus.csv us-central1: n1-standard-8 0.38,
+# nvidia-tesla-t4 0.35. filesystem_prices.csv managed_lustre_125 0.145 USD/GiB-month.
+
+def gcp_budget(name="gbudget", units="1000", **extra):
+    return res("gcp:billing/budget:Budget", name, {
+        "billingAccount": "000000-AAAAAA-BBBBBB",
+        "amount": {"specifiedAmount": {"currencyCode": "USD", "units": units}},
+        "thresholdRules": GCP_ALERTS, **extra})
+
+
+def template(name, machine="g2-standard-8", labels=None, deps=None, **props):
+    return res("gcp:compute/instanceTemplate:InstanceTemplate", name, {
+        "machineType": machine, "labels": dict(labels or LABELS),
+        "networkInterfaces": [{"network": "default"}],
+        "disks": [{"sourceImage": "debian-cloud/debian-12", "boot": True}],
+        "scheduling": {"onHostMaintenance": "TERMINATE"}, **props}, deps=deps or {})
+
+
+def mig(rname, tpl, size, zone="us-central1-a", **props):
+    return res("gcp:compute/instanceGroupManager:InstanceGroupManager", rname, {
+        "zone": zone, "targetSize": float(size), "baseInstanceName": rname,
+        "versions": [{"instanceTemplate": f"{tpl.name}-id"}], **props},
+        deps={"versions": [tpl]})
+
+
+def gvm(name, machine, zone="us-central1-a", **props):
+    return res("gcp:compute/instance:Instance", name, {
+        "machineType": machine, "zone": zone, "labels": dict(LABELS),
+        "networkInterfaces": [{"network": "default"}],
+        "bootDisk": {"initializeParams": {"image": "debian-cloud/debian-12"}},
+        "scheduling": {"onHostMaintenance": "TERMINATE"}, **props})
+
+
+def cron_in(hours):
+    at = _now() + timedelta(hours=hours)
+    return f"{at.minute} {at.hour} {at.day} {at.month} *"
+
+
+def resize_job(name, uri, hours=48, deps=None, http=None, **extra):
+    target = {"uri": uri, "httpMethod": "POST",
+              "oauthToken": {"serviceAccountEmail": "stop@ml-prod.iam.gserviceaccount.com"}}
+    target.update(http or {})
+    return res("gcp:cloudscheduler/job:Job", name, {
+        "region": "us-central1", "schedule": cron_in(hours), "timeZone": "Etc/UTC",
+        "httpTarget": target, **extra}, deps=deps or {})
+
+
+ZONAL = ("https://compute.googleapis.com/compute/v1/projects/{p}/zones/us-central1-a/"
+         "instanceGroupManagers/train-g2/resize?size=0")
+
+
+def _g2_group():
+    t = template("g2-tpl")
+    return [t, mig("train", t, 4, name="train-g2")]   # 4 x 0.853624 x 730 = 2,492.58
+
+
+def test_g01_resize_job_naming_the_project_by_number(pack):
+    """4 g2-standard-8 in MIG "train-g2"; a Cloud Scheduler job in 48 h POSTs resize?size=0 to
+    projects/123456789012/.../instanceGroupManagers/train-g2 (the project by NUMBER, a literal
+    URL). Docs: the job names the group when the URL's project is the group's, and "A GCP
+    project given by number (the API's form ...) is taken as the stack's own project": a stop:
+    48 h x 3.414496 = 163.90 < 500: pass (the month, 2,492.58, would fail)."""
+    job = resize_job("g2-end", ZONAL.format(p="123456789012"))
+    check(pack, _g2_group() + [job, gcp_budget(units="500")], GCP, {})
+
+
+def test_g02_resize_job_naming_another_project_id(pack):
+    """g01 with the URL's project "ml-staging" (an id, not the group's ml-prod): another
+    project's group: no stop: the month: spend fail."""
+    job = resize_job("g2-end", ZONAL.format(p="ml-staging"))
+    check(pack, _g2_group() + [job, gcp_budget(units="500")], GCP, {SPEND: "fail"})
+
+
+def test_g03_resize_job_in_a_zone_that_is_no_iana_zone(pack):
+    """g01 (project ml-prod) with timeZone "Mars/Olympus_Mons": docs, a zone that is no IANA
+    zone is no stop: spend fail."""
+    job = resize_job("g2-end", ZONAL.format(p="ml-prod"), timeZone="Mars/Olympus_Mons")
+    check(pack, _g2_group() + [job, gcp_budget(units="500")], GCP, {SPEND: "fail"})
+
+
+def test_g04_resize_job_with_get(pack):
+    """g01 (ml-prod) with httpMethod GET: docs, the stop is a job that POSTs: spend fail."""
+    job = resize_job("g2-end", ZONAL.format(p="ml-prod"), http={"httpMethod": "GET"})
+    check(pack, _g2_group() + [job, gcp_budget(units="500")], GCP, {SPEND: "fail"})
+
+
+def test_g05_resize_job_with_an_oidc_token(pack):
+    """g01 (ml-prod) authenticating with an oidcToken instead of an oauthToken (the Compute
+    API takes OAuth access tokens; docs: "POSTs, with an oauthToken"): no stop: spend fail."""
+    target = {"uri": ZONAL.format(p="ml-prod"), "httpMethod": "POST",
+              "oidcToken": {"serviceAccountEmail": "stop@ml-prod.iam.gserviceaccount.com"}}
+    job = res("gcp:cloudscheduler/job:Job", "g2-end", {
+        "region": "us-central1", "schedule": cron_in(48), "timeZone": "Etc/UTC",
+        "httpTarget": target})
+    check(pack, _g2_group() + [job, gcp_budget(units="500")], GCP, {SPEND: "fail"})
+
+
+def test_g06_regional_resize_job_stops_a_regional_group(pack):
+    """A regional MIG "train-g2r" of 4 g2-standard-8 over us-central1-a/b and a job POSTing
+    .../regions/us-central1/regionInstanceGroupManagers/train-g2r/resize?size=0 in 48 h: a
+    stop: 163.90 < 500: pass. rdma: g2 is tcp: not asked."""
+    t = template("g2-tpl")
+    g = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "train-r", {
+        "name": "train-g2r", "region": "us-central1", "targetSize": 4.0,
+        "baseInstanceName": "train", "distributionPolicyZones": ["us-central1-a",
+                                                                 "us-central1-b"],
+        "versions": [{"instanceTemplate": "g2-tpl-id"}]}, deps={"versions": [t]})
+    job = resize_job("g2-end", "https://compute.googleapis.com/compute/v1/projects/ml-prod/"
+                               "regions/us-central1/regionInstanceGroupManagers/train-g2r/"
+                               "resize?size=0")
+    check(pack, [t, g, job, gcp_budget(units="500")], GCP, {})
+
+
+def _gke(accels, machine="n1-standard-8", max_nodes=3.0):
+    cluster = res("gcp:container/cluster:Cluster", "gke", {
+        "location": "us-central1-a", "removeDefaultNodePool": True, "initialNodeCount": 1.0,
+        "privateClusterConfig": {"enablePrivateNodes": True, "enablePrivateEndpoint": False,
+                                 "masterIpv4CidrBlock": "172.16.0.0/28"},
+        "resourceLabels": dict(LABELS)})
+    pool = res("gcp:container/nodePool:NodePool", "t4-pool", {
+        "cluster": "gke-id", "location": "us-central1-a",
+        "autoscaling": {"minNodeCount": 0.0, "maxNodeCount": max_nodes},
+        "networkConfig": {"enablePrivateNodes": True},
+        "nodeConfig": {"machineType": machine, "labels": dict(LABELS),
+                       "guestAccelerators": accels}}, deps={"cluster": [cluster]})
+    return [cluster, pool]
+
+
+T4X2 = [{"type": "nvidia-tesla-t4", "count": 2.0,
+         "gpuDriverInstallationConfig": {"gpuDriverVersion": "LATEST"}}]
+
+
+def test_g07_gke_n1_pool_with_two_t4_under_budget(pack):
+    """A GKE pool of n1-standard-8 with 2 T4 each, at most 3 nodes: docs, priced at the N1
+    machine plus each GPU: (0.38 + 2 x 0.35) x 3 x 730 = 2,365.20 < 2,400: pass (managed pool:
+    rdma left to GKE; private nodes)."""
+    check(pack, _gke(T4X2) + [gcp_budget(units="2400")], GCP, {})
+
+
+def test_g08_gke_n1_pool_with_two_t4_over_budget(pack):
+    """g07 with 2,300: 2,365.20 > 2,300 (the machine alone, 832.20, would pass): spend fail."""
+    check(pack, _gke(T4X2) + [gcp_budget(units="2300")], GCP, {SPEND: "fail"})
+
+
+def test_g09_gke_pool_machine_unknown_at_preview(pack):
+    """g07 with nodeConfig.machineType unknown at preview: docs, a type unknown at preview with
+    attached GPUs is GPU capacity that cannot be priced: spend fail under 90,000."""
+    check(pack, _gke(T4X2, machine=UNKNOWN) + [gcp_budget(units="90000")], GCP,
+          {SPEND: "fail"})
+
+
+def test_g10_instance_from_a_literal_template(pack):
+    """An InstanceFromTemplate with no machineType of its own from a literal template self link
+    the stack does not create: docs (Scope), type read nowhere: spend names it and fails
+    closed: fail under 90,000."""
+    i = res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "from-lit", {
+        "zone": "us-central1-a", "labels": dict(LABELS),
+        "sourceInstanceTemplate": "projects/ml-prod/global/instanceTemplates/gpu-tpl-7"})
+    check(pack, [i, gcp_budget(units="90000")], GCP, {SPEND: "fail"})
+
+
+def test_g11_budget_on_subaccounts_only(pack):
+    """One g2-standard-8 VM (623.15 a month) and only a budget whose budgetFilter.subaccounts
+    names a subaccount: docs, "a GCP subaccounts ... (which subaccount pays for the project is
+    set outside the program)" is "cannot decide": spend undecided."""
+    b = gcp_budget(units="1000", budgetFilter={
+        "subaccounts": ["billingAccounts/011111-222222-333333"]})
+    check(pack, [gvm("l4-vm", "g2-standard-8"), b], GCP, {SPEND: "undecided"})
+
+
+def _labelled_group(all_labels):
+    t = template("g2-tpl")
+    g = mig("train", t, 2, name="train-g2",
+            allInstancesConfig={"labels": all_labels})   # 2 x 0.853624 x 730 = 1,246.29
+    return [t, g]
+
+
+def test_g12_budget_label_overridden_by_all_instances_config(pack):
+    """Template labels team=ml; the MIG's allInstancesConfig.labels team=infra (overrides it);
+    the only budget filters labels team=ml. Docs: the VMs carry allInstancesConfig's labels
+    over the template's: the budget leaves them out: no budget alarm: spend fail."""
+    check(pack, _labelled_group({"team": "infra"})
+          + [gcp_budget(units="5000", budgetFilter={"labels": {"team": "ml"}})], GCP,
+          {SPEND: "fail"})
+
+
+def test_g13_budget_label_against_all_instances_labels_unknown(pack):
+    """g12 with allInstancesConfig.labels unknown at preview: docs, tags unknown anywhere they
+    come from (allInstancesConfig.labels named) make the filter "cannot decide": undecided."""
+    check(pack, _labelled_group(UNKNOWN)
+          + [gcp_budget(units="5000", budgetFilter={"labels": {"team": "ml"}})], GCP,
+          {SPEND: "undecided"})
+
+
+def test_g14_budget_label_added_by_all_instances_config(pack):
+    """Budget filter labels stage=train, carried only by allInstancesConfig (it adds to the
+    template's): the budget takes the group in: pass (1,246.29 < 5,000)."""
+    check(pack, _labelled_group({"stage": "train"})
+          + [gcp_budget(units="5000", budgetFilter={"labels": {"stage": "train"}})], GCP, {})
+
+
+def _lustre(zone="us-central1-a"):
+    return res("gcp:lustre/instance:Instance", "lustre", {
+        "location": zone, "instanceId": "lustre-r51", "filesystem": "lfs",
+        "capacityGib": "18000", "perUnitStorageThroughput": "125",
+        "network": "projects/ml-prod/global/networks/default", "labels": dict(LABELS)})
+
+
+def _regional_inference(mounted):
+    fs = _lustre()
+    t = template("g2-tpl", metadata={"startup-script": "#!/bin/bash"},
+                 deps={"metadata": [fs]} if mounted else None)
+    g = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "infer", {
+        "region": "us-central1", "targetSize": 2.0, "baseInstanceName": "infer",
+        "distributionPolicyZones": ["us-central1-a", "us-central1-b"],
+        "versions": [{"instanceTemplate": "g2-tpl-id"}]}, deps={"versions": [t]})
+    # 1,246.29 + 18,000 x 0.145 = 2,610.00: 3,856.29 < 5,000
+    return [fs, t, g, gcp_budget(units="5000")]
+
+
+def test_g15_regional_inference_group_near_an_unmounted_lustre(pack):
+    """A regional MIG of 2 g2-standard-8 over us-central1-a/b on network default; a Managed
+    Lustre in us-central1-a on the same network that it does not mount. Docs step 3: an
+    inference group spread over zones is not one cluster spanning zones; the filesystem in one
+    of its zones passes."""
+    check(pack, _regional_inference(False), GCP, {})
+
+
+def test_g16_regional_inference_group_mounting_the_lustre(pack):
+    """g15 with the template's startup script built from the Lustre (it mounts it): the span
+    verdict stays for groups seen to mount it: storage-same-zone fail."""
+    check(pack, _regional_inference(True), GCP, {SSZ: "fail"})
+
+
+def test_g17_autoscaler_max_replicas_in_words_beside_a_cross_zone_mount(pack):
+    """A MIG of g2-standard-8 in us-central1-a whose autoscaler's maxReplicas is "many", its
+    template mounting a Lustre in us-central1-b. Docs: a size that is text is a violation
+    (spend fail), judged for that resource alone: storage-same-zone still fails."""
+    fs = _lustre("us-central1-b")
+    t = template("g2-tpl", metadata={"startup-script": "#!/bin/bash"}, deps={"metadata": [fs]})
+    g = mig("train", t, 1, name="train-g2")
+    a = res("gcp:compute/autoscaler:Autoscaler", "train-as", {
+        "zone": "us-central1-a", "target": "train-id",
+        "autoscalingPolicy": {"minReplicas": 0.0, "maxReplicas": "many",
+                              "cooldownPeriod": 60.0}}, deps={"target": [g]})
+    check(pack, [fs, t, g, a, gcp_budget(units="90000")], GCP,
+          {SSZ: "fail", SPEND: "fail"})
+
+
+def test_g18_a2_highgpu_1g_in_europe_west4_over(pack):
+    """An a2-highgpu-1g VM in europe-west4-a (provider region us-central1; the zone decides):
+    3.74797 x 730 = 2,736.02 > 2,700: spend fail (at us-central1's 3.67339 it would be
+    2,681.57, under)."""
+    check(pack, [gvm("a100-eu", "a2-highgpu-1g", zone="europe-west4-a"),
+                 gcp_budget(units="2700")], GCP, {SPEND: "fail"})
+
+
+def test_g19_a2_highgpu_1g_in_europe_west4_under(pack):
+    """g18 with 2,750: pass."""
+    check(pack, [gvm("a100-eu", "a2-highgpu-1g", zone="europe-west4-a"),
+                 gcp_budget(units="2750")], GCP, {})
+
+
+def test_g20_g2_standard_24_vm(pack):
+    """A g2-standard-24 VM (2 L4): 2.00083 x 730 = 1,460.61 < 1,500: pass."""
+    check(pack, [gvm("l4x2", "g2-standard-24"), gcp_budget(units="1500")], GCP, {})
+
+
+def test_g21_g2_standard_24_vm_over(pack):
+    """g20 with 1,400: spend fail."""
+    check(pack, [gvm("l4x2", "g2-standard-24"), gcp_budget(units="1400")], GCP,
+          {SPEND: "fail"})
