@@ -624,6 +624,8 @@ def _g2_group():
     return [t, mig("train", t, 4, name="train-g2")]   # 4 x 0.853624 x 730 = 2,492.58
 
 
+@pytest.mark.xfail(strict=True, reason="defect 3: a resize-to-0 job whose URL names the group's "
+                   "project by number is no stop (the month priced; g01c with the id stops)")
 def test_g01_resize_job_naming_the_project_by_number(pack):
     """4 g2-standard-8 in MIG "train-g2"; a Cloud Scheduler job in 48 h POSTs resize?size=0 to
     projects/123456789012/.../instanceGroupManagers/train-g2 (the project by NUMBER, a literal
@@ -631,6 +633,13 @@ def test_g01_resize_job_naming_the_project_by_number(pack):
     project given by number (the API's form ...) is taken as the stack's own project": a stop:
     48 h x 3.414496 = 163.90 < 500: pass (the month, 2,492.58, would fail)."""
     job = resize_job("g2-end", ZONAL.format(p="123456789012"))
+    check(pack, _g2_group() + [job, gcp_budget(units="500")], GCP, {})
+
+
+def test_g01c_resize_job_naming_the_project_id(pack):
+    """CONTROL for g01 (added after its run): the same job with the project id ml-prod: a stop:
+    163.90 < 500: pass."""
+    job = resize_job("g2-end", ZONAL.format(p="ml-prod"))
     check(pack, _g2_group() + [job, gcp_budget(units="500")], GCP, {})
 
 
