@@ -849,3 +849,337 @@ def test_g21_g2_standard_24_vm_over(pack):
     """g20 with 1,400: spend fail."""
     check(pack, [gvm("l4x2", "g2-standard-24"), gcp_budget(units="1400")], GCP,
           {SPEND: "fail"})
+
+
+# ============================================================ batch 3: Azure (21 cases)
+# Prices (prices.csv eastus, USD/h): Standard_NC4as_T4_v3 0.526; Standard_NC24ads_A100_v4
+# 3.673; Standard_NV36ads_A10_v5 3.2; Standard_NC40ads_H100_v5 6.98 (all tcp fabric).
+
+SUB = "00000000-0000-0000-0000-000000000051"
+AZS = {"location": "eastus", "subscriptionId": SUB}
+
+
+def az_budget(name="abudget", amount=1000.0, scope=f"/subscriptions/{SUB}", **extra):
+    return res("azure-native:consumption:Budget", name, {
+        "amount": amount, "category": "Cost", "timeGrain": "Monthly", "scope": scope,
+        "timePeriod": {"startDate": "2026-12-01T00:00:00Z"},
+        "notifications": AZURE_ALERTS, **extra})
+
+
+def az_subnet(name="sub-a", vnet="vnet51"):
+    return res("azure-native:network:Subnet", name, {
+        "resourceGroupName": "ml", "virtualNetworkName": vnet, "addressPrefix": "10.52.1.0/24"})
+
+
+def vmss(rname, size, capacity, sn, zones=("1",), set_name="gpu-vmss", deps=None, **props):
+    return res("azure-native:compute:VirtualMachineScaleSet", rname, {
+        "resourceGroupName": "ml", "location": "eastus", "vmScaleSetName": set_name,
+        "zones": list(zones), "sku": {"name": size, "tier": "Standard", "capacity": capacity},
+        "upgradePolicy": {"mode": "Manual"}, "tags": dict(TAGS),
+        "virtualMachineProfile": {
+            "osProfile": {"computerNamePrefix": "gpu", "adminUsername": "azureuser"},
+            "networkProfile": {"networkInterfaceConfigurations": [{
+                "name": "nic", "primary": True,
+                "ipConfigurations": [{"name": "ip", "subnet": {"id": f"{sn.name}-id"}}]}]}},
+        **props}, deps={"virtualMachineProfile": [sn, *(deps or [])]})
+
+
+def test_z01_classic_ml_compute_cluster_on_a_gpu_size(pack):
+    """A classic azure:machinelearning/computeCluster:ComputeCluster of Standard_NC24ads_A100_v4,
+    scaleSettings.maxNodeCount 4 (not in the coverage table). Docs (coverage footnote):
+    "spend-limit also names any other resource that carries a GPU sign (a GPU instance type
+    ... in a type ... field) as GPU capacity it cannot estimate": spend fail under 90,000."""
+    c = res("azure:machinelearning/computeCluster:ComputeCluster", "a100-cluster", {
+        "location": "eastus", "machineLearningWorkspaceId": f"/subscriptions/{SUB}/resourceGroups"
+        "/ml/providers/Microsoft.MachineLearningServices/workspaces/ws",
+        "vmSize": "Standard_NC24ads_A100_v4", "vmPriority": "Dedicated",
+        "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": 4.0,
+                          "scaleDownNodesAfterIdleDuration": "PT30S"}, "tags": dict(TAGS)})
+    check(pack, [c, az_budget(amount=90000.0)], AZS, {SPEND: "fail"})
+
+
+def test_z02_classic_ml_compute_cluster_on_a_cpu_size(pack):
+    """z01 on Standard_D4s_v3 with no budget: no GPU sign: every policy passes."""
+    c = res("azure:machinelearning/computeCluster:ComputeCluster", "cpu-cluster", {
+        "location": "eastus", "machineLearningWorkspaceId": f"/subscriptions/{SUB}/resourceGroups"
+        "/ml/providers/Microsoft.MachineLearningServices/workspaces/ws",
+        "vmSize": "Standard_D4s_v3", "vmPriority": "Dedicated",
+        "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": 4.0,
+                          "scaleDownNodesAfterIdleDuration": "PT30S"}, "tags": dict(TAGS)})
+    check(pack, [c], AZS, {})
+
+
+def _reserved(reserved_size, budget):
+    g = res("azure-native:compute:CapacityReservationGroup", "crg", {
+        "resourceGroupName": "ml", "location": "eastus", "zones": ["1"],
+        "capacityReservationGroupName": "crg51", "tags": dict(TAGS)})
+    r = res("azure-native:compute:CapacityReservation", "cr", {
+        "resourceGroupName": "ml", "location": "eastus", "zones": ["1"],
+        "capacityReservationGroupName": "crg51", "capacityReservationName": "cr51",
+        "sku": {"name": reserved_size, "capacity": 2.0}, "tags": dict(TAGS)},
+        deps={"capacityReservationGroupName": [g]})
+    sn = az_subnet()
+    s = vmss("train", "Standard_NC24ads_A100_v4", 3.0, sn, deps=[g])
+    s.props["virtualMachineProfile"]["capacityReservation"] = {
+        "capacityReservationGroup": {"id": "crg-id"}}
+    return [g, r, sn, s, az_budget(amount=budget)]
+
+
+def test_z03_reservation_of_another_size_in_the_sets_group(pack):
+    """A capacity reservation group holding 2 x Standard_NC4as_T4_v3 and a scale set of 3 x
+    Standard_NC24ads_A100_v4 that names the group. Docs: a consumer is priced beyond the
+    reservation "for nodes of the reservation's type": the T4 reservation absorbs no A100 node:
+    2 x 0.526 x 730 + 3 x 3.673 x 730 = 767.96 + 8,043.87 = 8,811.83 > 8,500: spend fail
+    (counted as one, 8,043.87, it would pass). Scale set single placement left out: not
+    placed, but the type has no RDMA fabric: rdma not asked."""
+    check(pack, _reserved("Standard_NC4as_T4_v3", 8500.0), AZS, {SPEND: "fail"})
+
+
+def test_z04_reservation_of_the_sets_size(pack):
+    """z03 with the reservation of 2 x Standard_NC24ads_A100_v4: counted once, 3 nodes:
+    8,043.87 < 8,500: pass."""
+    check(pack, _reserved("Standard_NC24ads_A100_v4", 8500.0), AZS, {})
+
+
+def _amlfs(sn, zone="1", name="amlfs"):
+    return res("azure-native:storagecache:AmlFilesystem", name, {
+        "resourceGroupName": "ml", "location": "eastus", "zones": [zone],
+        "amlFilesystemName": f"{name}51", "storageCapacityTiB": 8.0,
+        "sku": {"name": "AMLFS-Durable-Premium-250"}, "filesystemSubnet": f"{sn.name}-id",
+        "maintenanceWindow": {"dayOfWeek": "Sunday", "timeOfDayUTC": "02:00"},
+        "tags": dict(TAGS)}, deps={"filesystemSubnet": [sn]})
+
+
+def test_z05_negative_classic_reservation_beside_a_cross_zone_mount(pack):
+    """A classic azure:compute/capacityReservation of capacity -2, beside a scale set of 2
+    NC4as_T4_v3 in zone 1 whose custom data mounts an AMLFS in zone 2. Docs: a negative
+    capacity is a violation naming it (spend fail), judged for that resource alone:
+    storage-same-zone still fails for the mount."""
+    sn = az_subnet()
+    fs = _amlfs(sn, zone="2")
+    s = vmss("train", "Standard_NC4as_T4_v3", 2.0, sn, deps=[fs])
+    s.props["virtualMachineProfile"]["osProfile"]["customData"] = "I2Nsb3Vk"
+    cr = res("azure:compute/capacityReservation:CapacityReservation", "decoy-cr", {
+        "capacityReservationGroupId": f"/subscriptions/{SUB}/resourceGroups/ml/providers/"
+        "Microsoft.Compute/capacityReservationGroups/old", "zone": "1",
+        "sku": {"name": "Standard_NC4as_T4_v3", "capacity": -2.0}, "tags": dict(TAGS)})
+    check(pack, [sn, fs, s, cr, az_budget(amount=90000.0)], AZS,
+          {SSZ: "fail", SPEND: "fail"})
+
+
+def _iso(hours):
+    return (_now() + timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _t4_set():
+    sn = az_subnet()
+    return [sn, vmss("infer", "Standard_NC4as_T4_v3", 4.0, sn)]   # 4 x 0.526 = 2.104/h
+
+
+def _autoscale(profiles, target="infer-id", deps=None, **extra):
+    return res("azure-native:monitor:AutoscaleSetting", "infer-autoscale", {
+        "resourceGroupName": "ml", "location": "eastus", "enabled": True,
+        "targetResourceUri": target, "profiles": profiles, "tags": dict(TAGS), **extra},
+        deps={"targetResourceUri": deps} if deps else {})
+
+
+def _zero(start, end, tz=None):
+    fixed = {"start": start, "end": end, **({"timeZone": tz} if tz else {})}
+    return {"name": "stop", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
+            "rules": [], "fixedDate": fixed}
+
+
+RUNNING = {"name": "default", "capacity": {"minimum": "4", "maximum": "4", "default": "4"},
+           "rules": []}
+
+
+def test_z06_fixed_date_pause_then_default_profile(pack):
+    """4 NC4as_T4_v3 (2.104/h; the month 1,535.92); an enabled autoscale setting whose
+    fixed-date profile of capacity 0 runs from +48 h to +10 days, beside a default profile of
+    4: docs, when the window ends within the month the default applies again: a pause: the
+    month: 1,535.92 > 500: spend fail."""
+    stack = _t4_set()
+    a = _autoscale([_zero(_iso(48), _iso(240)), RUNNING], deps=[stack[1]])
+    check(pack, stack + [a, az_budget(amount=500.0)], AZS, {SPEND: "fail"})
+
+
+def test_z07_fixed_date_window_past_the_month(pack):
+    """z06 with the window ending in 40 days: "A window that lasts past the month stops the set
+    whatever follows it": 48 h x 2.104 = 100.99 < 500: pass."""
+    stack = _t4_set()
+    a = _autoscale([_zero(_iso(48), _iso(960)), RUNNING], deps=[stack[1]])
+    check(pack, stack + [a, az_budget(amount=500.0)], AZS, {})
+
+
+def _wall(hours, offset_hours):
+    """A wall-clock time (no offset) `hours` from now in a zone `offset_hours` east of UTC."""
+    return (_now() + timedelta(hours=hours + offset_hours)).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def test_z08_fixed_date_in_tokyo_wall_clock(pack):
+    """z07's window written without an offset in "Tokyo Standard Time" (UTC+9, no DST): the
+    stop is 48 h away: 100.99 < 110: pass (read as UTC it would be 57 h, 119.93, over)."""
+    stack = _t4_set()
+    a = _autoscale([_zero(_wall(48, 9), _wall(960, 9), tz="Tokyo Standard Time")],
+                   deps=[stack[1]])
+    check(pack, stack + [a, az_budget(amount=110.0)], AZS, {})
+
+
+def test_z09_fixed_date_in_a_zone_the_table_lacks(pack):
+    """z08 with timeZone "Narnia Standard Time" and the wall clock written as the UTC time 48 h
+    away: docs, a zone the table does not list is read at the latest instant (12 h after the
+    UTC reading) for a stop: 60 h x 2.104 = 126.24 > 110: spend fail (the UTC reading, 100.99,
+    would pass)."""
+    stack = _t4_set()
+    a = _autoscale([_zero(_wall(48, 0), _wall(960, 0), tz="Narnia Standard Time")],
+                   deps=[stack[1]])
+    check(pack, stack + [a, az_budget(amount=110.0)], AZS, {SPEND: "fail"})
+
+
+def _arm(name):
+    return (f"/subscriptions/{SUB}/resourceGroups/ml/providers/Microsoft.Compute/"
+            f"virtualMachineScaleSets/{name}")
+
+
+def test_z10_autoscale_on_the_sets_literal_arm_id(pack):
+    """z07 with no dependency: targetResourceUri the literal ARM id of the set, named
+    explicitly "gpu-vmss" (vmScaleSetName) in the provider's subscription: docs, such a
+    setting names the set: a stop: pass."""
+    stack = _t4_set()
+    a = _autoscale([_zero(_iso(48), _iso(960))], target=_arm("gpu-vmss"))
+    check(pack, stack + [a, az_budget(amount=500.0)], AZS, {})
+
+
+def test_z11_autoscale_on_another_sets_literal_arm_id(pack):
+    """z10 naming "gpu-vmss-old": another set: no stop: spend fail."""
+    stack = _t4_set()
+    a = _autoscale([_zero(_iso(48), _iso(960))], target=_arm("gpu-vmss-old"))
+    check(pack, stack + [a, az_budget(amount=500.0)], AZS, {SPEND: "fail"})
+
+
+def _location_budget(values, name="ResourceLocation"):
+    return az_budget(amount=5000.0, filter={"dimensions": {
+        "name": name, "operator": "In", "values": values}})
+
+
+def test_z12_budget_on_the_location_written_with_spaces(pack):
+    """4 NC4as_T4_v3 (1,535.92) in eastus; the only budget filters ResourceLocation ["East
+    US"]: docs, spaces and case ignored: it covers: pass."""
+    check(pack, _t4_set() + [_location_budget(["East US"])], AZS, {})
+
+
+def test_z13_budget_on_another_location(pack):
+    """z12 with ["West Europe"]: the budget leaves the set out: no alarm: spend fail."""
+    check(pack, _t4_set() + [_location_budget(["West Europe"])], AZS, {SPEND: "fail"})
+
+
+def test_z14_budget_on_a_meter_subcategory(pack):
+    """z12 filtered on MeterSubCategory instead: docs name it as a dimension that is "cannot
+    decide": spend undecided."""
+    check(pack, _t4_set() + [_location_budget(["NCasT4 v3 Series"], "MeterSubCategory")],
+          AZS, {SPEND: "undecided"})
+
+
+def test_z15_budget_negating_the_sets_group(pack):
+    """The only budget's filter is not(ResourceGroupName In [ml]) and the set bills in ml:
+    docs, `not` negates a clause the pack reads: it leaves the set out: spend fail."""
+    b = az_budget(amount=5000.0, filter={"not": {"dimensions": {
+        "name": "ResourceGroupName", "operator": "In", "values": ["ml"]}}})
+    check(pack, _t4_set() + [b], AZS, {SPEND: "fail"})
+
+
+def _spread_set(fs_on_shared):
+    sa, sf = az_subnet("sub-a"), az_subnet("sub-fs")
+    s = vmss("infer", "Standard_NC4as_T4_v3", 3.0, sa, zones=("1", "2", "3"))
+    fs = _amlfs(sa if fs_on_shared else sf)
+    stack = [sa, s, fs, az_budget(amount=20000.0)]
+    return stack + ([] if fs_on_shared else [sf])
+
+
+def test_z16_inference_set_over_three_zones_near_an_amlfs(pack):
+    """A scale set of 3 NC4as_T4_v3 over zones 1-3; an AMLFS in zone 1 on another subnet of the
+    same virtual network, which the set does not mount. Docs step 3: an inference group spread
+    over zones may be separate clusters: the filesystem in one of its zones passes. Spend:
+    1,151.94 + 8 TiB at most at 0.84863/GB = 7,465 < 20,000."""
+    check(pack, _spread_set(False), AZS, {})
+
+
+def test_z17_inference_set_sharing_the_amlfs_subnet(pack):
+    """z16 with the AMLFS on the set's own subnet: the span verdict stays for groups sharing its
+    subnet: storage-same-zone fail."""
+    check(pack, _spread_set(True), AZS, {SSZ: "fail"})
+
+
+def _lb(nat_pools=None, outbound=None):
+    pip = res("azure-native:network:PublicIPAddress", "lb-pip", {
+        "resourceGroupName": "ml", "location": "eastus", "sku": {"name": "Standard"},
+        "publicIPAllocationMethod": "Static", "tags": dict(TAGS)})
+    props = {"resourceGroupName": "ml", "location": "eastus", "loadBalancerName": "lb51",
+             "sku": {"name": "Standard"}, "tags": dict(TAGS),
+             "frontendIPConfigurations": [{"name": "fe", "publicIPAddress": {"id": "lb-pip-id"}}],
+             "backendAddressPools": [{"name": "nodes"}]}
+    if nat_pools:
+        props["inboundNatPools"] = nat_pools
+    if outbound:
+        props["outboundRules"] = outbound
+    return [pip, res("azure-native:network:LoadBalancer", "lb", props,
+                     deps={"frontendIPConfigurations": [pip]})]
+
+
+def test_z18_public_inbound_nat_pool_to_ssh(pack):
+    """A public load balancer of the stack with an inbound NAT pool 50000-50100 -> 22: docs,
+    inbound NAT pools of a public load balancer of the stack are a violation: npi fail."""
+    fe = f"/subscriptions/{SUB}/resourceGroups/ml/providers/Microsoft.Network/loadBalancers/" \
+         "lb51/frontendIPConfigurations/fe"
+    stack = _t4_set() + _lb(nat_pools=[{
+        "name": "ssh", "protocol": "Tcp", "frontendPortRangeStart": 50000.0,
+        "frontendPortRangeEnd": 50100.0, "backendPort": 22.0,
+        "frontendIPConfiguration": {"id": fe}}])
+    check(pack, stack + [az_budget(amount=5000.0)], AZS, {NPI: "fail"})
+
+
+def test_z19_public_load_balancer_with_outbound_rules_only(pack):
+    """z18's balancer with only an outbound rule: "outbound rules alone take nothing in":
+    pass."""
+    fe = f"/subscriptions/{SUB}/resourceGroups/ml/providers/Microsoft.Network/loadBalancers/" \
+         "lb51/frontendIPConfigurations/fe"
+    be = f"/subscriptions/{SUB}/resourceGroups/ml/providers/Microsoft.Network/loadBalancers/" \
+         "lb51/backendAddressPools/nodes"
+    stack = _t4_set() + _lb(outbound=[{
+        "name": "egress", "protocol": "All", "frontendIPConfigurations": [{"id": fe}],
+        "backendAddressPool": {"id": be}}])
+    check(pack, stack + [az_budget(amount=5000.0)], AZS, {})
+
+
+def test_z20_aks_pool_max_count_in_words(pack):
+    """An azure-native AgentPool of Standard_NC4as_T4_v3 with maxCount "many": docs, a size
+    that is text is a violation naming it: spend fail under a 90,000 subscription budget."""
+    p = res("azure-native:containerservice:AgentPool", "t4-pool", {
+        "resourceGroupName": "ml", "resourceName": "aks51", "agentPoolName": "t4",
+        "vmSize": "Standard_NC4as_T4_v3", "enableAutoScaling": True, "minCount": 0.0,
+        "maxCount": "many", "count": 1.0, "mode": "User", "tags": dict(TAGS)})
+    check(pack, [p, az_budget(amount=90000.0)], AZS, {SPEND: "fail"})
+
+
+def _vm(name, size):
+    nic = res("azure-native:network:NetworkInterface", f"{name}-nic", {
+        "resourceGroupName": "ml", "location": "eastus", "tags": dict(TAGS),
+        "ipConfigurations": [{"name": "ip", "subnet": {"id": "sub-a-id"}}]})
+    vm = res("azure-native:compute:VirtualMachine", name, {
+        "resourceGroupName": "ml", "location": "eastus", "zones": ["1"],
+        "hardwareProfile": {"vmSize": size}, "tags": dict(TAGS),
+        "networkProfile": {"networkInterfaces": [{"id": f"{name}-nic-id", "primary": True}]}},
+        deps={"networkProfile": [nic]})
+    return [nic, vm]
+
+
+def test_z21_nv36ads_a10_vm(pack):
+    """A Standard_NV36ads_A10_v5 VM: 3.2 x 730 = 2,336.00 < 2,400: pass."""
+    check(pack, _vm("a10", "Standard_NV36ads_A10_v5") + [az_budget(amount=2400.0)], AZS, {})
+
+
+def test_z22_lower_case_nc40ads_h100_vm(pack):
+    """A "standard_nc40ads_h100_v5" VM (any case, docs): 6.98 x 730 = 5,095.40 > 5,000: spend
+    fail."""
+    check(pack, _vm("h100", "standard_nc40ads_h100_v5") + [az_budget(amount=5000.0)], AZS,
+          {SPEND: "fail"})
