@@ -1126,6 +1126,8 @@ def _lb(nat_pools=None, outbound=None):
                      deps={"frontendIPConfigurations": [pip]})]
 
 
+@pytest.mark.xfail(strict=True, reason="defect 4: an inbound NAT pool of a public load balancer "
+                   "of the stack passes unless the nodes join it (z18c: joined, it fails)")
 def test_z18_public_inbound_nat_pool_to_ssh(pack):
     """A public load balancer of the stack with an inbound NAT pool 50000-50100 -> 22: docs,
     inbound NAT pools of a public load balancer of the stack are a violation: npi fail."""
@@ -1135,6 +1137,24 @@ def test_z18_public_inbound_nat_pool_to_ssh(pack):
         "name": "ssh", "protocol": "Tcp", "frontendPortRangeStart": 50000.0,
         "frontendPortRangeEnd": 50100.0, "backendPort": 22.0,
         "frontendIPConfiguration": {"id": fe}}])
+    check(pack, stack + [az_budget(amount=5000.0)], AZS, {NPI: "fail"})
+
+
+def test_z18c_public_inbound_nat_pool_the_set_joins(pack):
+    """CONTROL for z18 (added after its run): the set's ip configuration names the NAT pool
+    (loadBalancerInboundNatPools) and depends on the balancer: npi fail."""
+    fe = f"/subscriptions/{SUB}/resourceGroups/ml/providers/Microsoft.Network/loadBalancers/" \
+         "lb51/frontendIPConfigurations/fe"
+    pool = f"/subscriptions/{SUB}/resourceGroups/ml/providers/Microsoft.Network/" \
+           "loadBalancers/lb51/inboundNatPools/ssh"
+    stack = _t4_set() + _lb(nat_pools=[{
+        "name": "ssh", "protocol": "Tcp", "frontendPortRangeStart": 50000.0,
+        "frontendPortRangeEnd": 50100.0, "backendPort": 22.0,
+        "frontendIPConfiguration": {"id": fe}}])
+    s, balancer = stack[1], stack[-1]
+    nic = s.props["virtualMachineProfile"]["networkProfile"]["networkInterfaceConfigurations"][0]
+    nic["ipConfigurations"][0]["loadBalancerInboundNatPools"] = [{"id": pool}]
+    s.deps["virtualMachineProfile"].append(balancer)
     check(pack, stack + [az_budget(amount=5000.0)], AZS, {NPI: "fail"})
 
 
