@@ -1203,3 +1203,236 @@ def test_z22_lower_case_nc40ads_h100_vm(pack):
     fail."""
     check(pack, _vm("h100", "standard_nc40ads_h100_v5") + [az_budget(amount=5000.0)], AZS,
           {SPEND: "fail"})
+
+
+# ============================================ batch 4: Alibaba, edges, config (20 cases)
+# Prices: alibaba eu-central-1 ecs.gn7i-c8g1.2xlarge 2.56083 USD/h (zone eu-central-1a).
+
+def estimate(pack, stack, provider, config=None):
+    """The estimate spend-limit states when a cap of 1 USD forces it out (whole USD)."""
+    import re
+    found = run(pack, stack, {SPEND: {"maxMonthlyUsd": 1, **(config or {})}}, provider=provider)
+    msgs = [d.message for d in found if d.policy == SPEND and "exceeds" in d.message]
+    assert len(msgs) == 1, [d.message for d in found if d.policy == SPEND]
+    return int(re.search(r"Found: ([\d,]+) USD/month", msgs[0]).group(1).replace(",", ""))
+
+
+def ali_switch(name="vsw-a", zone="eu-central-1a"):
+    return res("alicloud:vpc/switch:Switch", name, {"zoneId": zone, "vpcId": "vpc-ali51",
+                                                    "cidrBlock": "10.53.0.0/24",
+                                                    "tags": dict(TAGS)})
+
+
+def cpfs(name, sw):
+    return res("alicloud:nas/fileSystem:FileSystem", name, {
+        "fileSystemType": "cpfs", "protocolType": "cpfs", "storageType": "advance_100",
+        "capacity": 3600.0, "zoneId": sw.props["zoneId"], "vpcId": "vpc-ali51",
+        "vswitchId": f"{sw.name}-id", "tags": dict(TAGS)}, deps={"vswitchId": [sw]})
+
+
+def _apg(node_zone):
+    sa, sc = ali_switch("vsw-a", "eu-central-1a"), ali_switch("vsw-c", "eu-central-1c")
+    fs = cpfs("cpfs", sc)
+    node_sw = sa if node_zone == "a" else sc
+    t = res("alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate", "gn7i-lt", {
+        "launchTemplateName": "gn7i-lt", "instanceType": "ecs.gn7i-c8g1.2xlarge",
+        "imageId": "ubuntu_22_04_x64", "internetMaxBandwidthOut": 0.0,
+        "userData": "I2Nsb3Vk", "tags": dict(TAGS)}, deps={"userData": [fs]})
+    g = res("alicloud:ecs/autoProvisioningGroup:AutoProvisioningGroup", "gn7i-apg", {
+        "launchTemplateId": "gn7i-lt-id", "totalTargetCapacity": "3",
+        "payAsYouGoTargetCapacity": "3", "defaultTargetCapacityType": "PayAsYouGo",
+        "autoProvisioningGroupType": "maintain",
+        "launchTemplateConfigs": [{"instanceType": "ecs.gn7i-c8g1.2xlarge",
+                                   "vswitchId": f"{node_sw.name}-id", "weightedCapacity": "1",
+                                   "maxPrice": "3"}]},
+        deps={"launchTemplateId": [t], "launchTemplateConfigs": [node_sw]})
+    return [sa, sc, fs, t, g]
+
+
+def test_l01_auto_provisioning_group_in_another_zone_than_its_cpfs(pack):
+    """An Alibaba AutoProvisioningGroup of gn7i-c8g1.2xlarge whose launch template mounts a CPFS
+    in eu-central-1c, its launch template config on a vSwitch in eu-central-1a: docs (Alibaba
+    zone: the vSwitch's; coverage: the group is understood): storage-same-zone fail. No
+    autoReleaseTime and no budget resource on Alibaba: spend fail (no stand-in for the
+    alarm)."""
+    check(pack, _apg("a"), ALI, {SSZ: "fail", SPEND: "fail"})
+
+
+def test_l02_auto_provisioning_group_in_its_cpfs_zone(pack):
+    """l01 with the config on the CPFS's vSwitch (eu-central-1c): storage-same-zone pass; spend
+    still fails (no alarm stand-in)."""
+    check(pack, _apg("c"), ALI, {SPEND: "fail"})
+
+
+def test_l03_auto_provisioning_group_never_priced_below_its_target(pack):
+    """l02's group (totalTargetCapacity "3" as the SDK sends it, a string; weight "1") is never
+    priced below 3 x 2.56083 x 730 = 5,608.22 plus the CPFS: the estimate with a 1 USD cap is
+    at least 5,608."""
+    assert estimate(pack, _apg("c"), ALI) >= 5608
+
+
+def _ess(task=None, task_deps=True):
+    sw = ali_switch()
+    g = res("alicloud:ess/scalingGroup:ScalingGroup", "train-ess", {
+        "scalingGroupName": "train-ess", "minSize": 0.0, "maxSize": 2.0,
+        "vswitchIds": ["vsw-a-id"], "tags": dict(TAGS)}, deps={"vswitchIds": [sw]})
+    c = res("alicloud:ess/scalingConfiguration:ScalingConfiguration", "train-ess-conf", {
+        "scalingGroupId": "train-ess-id", "instanceType": "ecs.gn7i-c8g1.2xlarge",
+        "imageId": "ubuntu_22_04_x64", "internetMaxBandwidthOut": 0.0, "active": True,
+        "forceDelete": True, "tags": dict(TAGS)}, deps={"scalingGroupId": [g]})
+    out = [sw, g, c]
+    if task is not None:
+        out.append(res("alicloud:ess/scheduledTask:ScheduledTask", "train-ess-end", {
+            "scheduledTaskName": "end", "scalingGroupId": "train-ess-id"
+            if task_deps else "asg-0other5678", "taskEnabled": True, **task},
+            deps={"scalingGroupId": [g]} if task_deps else {}))
+    return out
+
+
+def _launch(hours):
+    at = _now() + timedelta(hours=hours)
+    whole = at.replace(second=0, microsecond=0) + timedelta(minutes=1)
+    return whole.strftime("%Y-%m-%dT%H:%MZ")
+
+
+MONTH_ESS = 2 * 2.56083 * 730   # 3,738.81
+
+
+def test_l04_ess_task_to_zero_in_48h(pack):
+    """An ESS group of max 2 gn7i-c8g1.2xlarge and a one-time scheduled task at +48 h (launchTime
+    in ESS's YYYY-MM-DDThh:mmZ form) setting maxValue, minValue and desiredCapacity 0: docs, a
+    lifetime to its launchTime: 2 x 2.56083 x 48 = 245.84 (the estimate within 2 USD)."""
+    task = {"launchTime": _launch(48), "maxValue": 0.0, "minValue": 0.0,
+            "desiredCapacity": 0.0}
+    assert abs(estimate(pack, _ess(task), ALI) - 2 * 2.56083 * 48) <= 2.5
+
+
+def test_l05_ess_task_naming_another_group_by_literal_id(pack):
+    """l04's task with scalingGroupId the literal "asg-0other5678" and no dependency: docs, the
+    task stops the group it depends on: no lifetime: the month 3,738.81."""
+    task = {"launchTime": _launch(48), "maxValue": 0.0, "minValue": 0.0,
+            "desiredCapacity": 0.0}
+    assert abs(estimate(pack, _ess(task, task_deps=False), ALI) - MONTH_ESS) <= 2
+
+
+def test_l06_ess_task_setting_only_the_desired_capacity(pack):
+    """l04's task with only desiredCapacity 0 (no maxValue/minValue): docs, the stop "sets
+    maxValue and the minimum to 0": no lifetime: 3,738.81."""
+    task = {"launchTime": _launch(48), "desiredCapacity": 0.0}
+    assert abs(estimate(pack, _ess(task), ALI) - MONTH_ESS) <= 2
+
+
+def test_l07_eip_associated_with_the_gpu_nodes_network_interface(pack):
+    """A gn7i node (autoReleaseTime +48 h: the alarm stand-in, 122.92) with a secondary ENI
+    attached; an EIP associated with that ENI (instanceType NetworkInterface): docs, Alibaba
+    EIPs associated with an ECS instance or network interface: no-public-ingress fail."""
+    sw = ali_switch()
+    release = (_now() + timedelta(hours=48)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    node = res("alicloud:ecs/instance:Instance", "gn7i-node", {
+        "instanceType": "ecs.gn7i-c8g1.2xlarge", "vswitchId": "vsw-a-id",
+        "imageId": "ubuntu_22_04_x64", "internetMaxBandwidthOut": 0.0,
+        "autoReleaseTime": release, "tags": dict(TAGS)}, deps={"vswitchId": [sw]})
+    eni = res("alicloud:ecs/ecsNetworkInterface:EcsNetworkInterface", "gn7i-eni", {
+        "vswitchId": "vsw-a-id", "securityGroupIds": ["sg-ali51"], "tags": dict(TAGS)},
+        deps={"vswitchId": [sw]})
+    att = res("alicloud:ecs/ecsNetworkInterfaceAttachment:EcsNetworkInterfaceAttachment",
+              "gn7i-eni-att", {"networkInterfaceId": "gn7i-eni-id", "instanceId": "gn7i-node-id"},
+              deps={"networkInterfaceId": [eni], "instanceId": [node]})
+    eip = res("alicloud:ecs/eipAddress:EipAddress", "gn7i-eip", {
+        "bandwidth": "10", "internetChargeType": "PayByTraffic", "tags": dict(TAGS)})
+    assoc = res("alicloud:ecs/eipAssociation:EipAssociation", "gn7i-eip-assoc", {
+        "allocationId": "gn7i-eip-id", "instanceId": "gn7i-eni-id",
+        "instanceType": "NetworkInterface"}, deps={"allocationId": [eip], "instanceId": [eni]})
+    check(pack, [sw, node, eni, att, eip, assoc], ALI, {NPI: "fail"})
+
+
+def test_x01_odcr_count_unknown_at_preview(pack):
+    """An ODCR of g5.xlarge whose instanceCount is unknown at preview: docs (Unpriceable), a
+    maximum size unknown at preview is a mandatory violation naming it: spend fail under
+    90,000."""
+    r = res("aws:ec2/capacityReservation:CapacityReservation", "odcr", {
+        "instanceType": "g5.xlarge", "instancePlatform": "Linux/UNIX",
+        "availabilityZone": "us-east-1a", "instanceCount": UNKNOWN, "tags": dict(TAGS)})
+    check(pack, [r, aws_budget(amount="90000.00")], AWS, {SPEND: "fail"})
+
+
+def test_x02_gcp_termination_time_that_does_not_read(pack):
+    """A g2-standard-8 VM with scheduling.terminationTime "next tuesday": docs, a stop whose
+    time does not read is no stop: the month 623.15 > 100: spend fail."""
+    vm = gvm("l4-vm", "g2-standard-8", scheduling={
+        "onHostMaintenance": "TERMINATE", "provisioningModel": "STANDARD",
+        "terminationTime": "next tuesday", "instanceTerminationAction": "DELETE"})
+    check(pack, [vm, gcp_budget(units="100")], GCP, {SPEND: "fail"})
+
+
+def test_x03_aws_budget_in_euro(pack):
+    """A g6.xlarge box (587.50) and the only budget in EUR (limitUnit): docs, a currency with no
+    cited rate (fx.csv has CNY only) is "cannot decide": spend undecided."""
+    check(pack, _l4_box() + [aws_budget(amount="1000.00", limitUnit="EUR")], AWS,
+          {SPEND: "undecided"})
+
+
+def test_x04_max_hours_tag_infinite(pack):
+    """A g6.xlarge box tagged trainstack:max-hours "inf" under a 90,000 budget: docs, an
+    infinite one is a violation: spend fail."""
+    sn = subnet()
+    i = box("l4-box", "g6.xlarge", sn, tags={**TAGS, "trainstack:max-hours": "inf"})
+    check(pack, [sn, i, aws_budget(amount="90000.00")], AWS, {SPEND: "fail"})
+
+
+def test_x05_efs_unencrypted(pack):
+    """An EFS file system with encrypted false (no GPU anywhere): docs, EFS encrypted=true is
+    required: encryption-at-rest fail."""
+    efs = res("aws:efs/fileSystem:FileSystem", "home", {
+        "encrypted": False, "performanceMode": "generalPurpose", "tags": dict(TAGS)})
+    check(pack, [efs], AWS, {ENC: "fail"})
+
+
+def test_x06_filestore_with_a_short_kms_key_name(pack):
+    """A zonal Filestore with kmsKeyName "my-key" (not a full key name): docs, "a customer-
+    managed key must be a full key name": encryption-at-rest fail."""
+    fs = res("gcp:filestore/instance:Instance", "share", {
+        "location": "us-central1-a", "tier": "BASIC_SSD",
+        "fileShares": {"capacityGb": 2560.0, "name": "share"},
+        "networks": [{"network": "default", "modes": ["MODE_IPV4"]}],
+        "kmsKeyName": "my-key", "labels": dict(LABELS)})
+    check(pack, [fs], GCP, {ENC: "fail"})
+
+
+def test_x07_storage_account_with_blob_encryption_disabled(pack):
+    """A protected, retain-tagged storage account whose encryption.services.blob.enabled is
+    false: docs, "Azure blob encryption not disabled": encryption-at-rest fail (retained:
+    bucket-retained pass)."""
+    sa = res("azure-native:storage:StorageAccount", "data", {
+        "resourceGroupName": "ml", "location": "eastus", "accountName": "data51",
+        "kind": "StorageV2", "sku": {"name": "Standard_LRS"},
+        "encryption": {"keySource": "Microsoft.Storage",
+                       "services": {"blob": {"enabled": False}}},
+        "tags": {**TAGS, "trainstack:retain": "true"}})
+    sa.protect = True
+    check(pack, [sa], AZS, {ENC: "fail"})
+
+
+def _refused(pack, policy, settings):
+    config = pack.cli_config({})
+    config.setdefault(policy, {"enforcementLevel": "mandatory"}).update(settings)
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(config)
+    return err.value
+
+
+@pytest.mark.parametrize("policy,settings,key", [
+    (TAGS_P, {"requiredTags": "owner"}, "requiredTags"),
+    (RET, {"skipResources": "aws:s3/bucket:Bucket::*"}, "skipResources"),
+    (SPEND, {"capacityBlockFeesUsd": [3000]}, "capacityBlockFeesUsd"),
+    (SSZ, {"cannotDecide": True}, "cannotDecide"),
+    (SPEND, {"zones": {"subnet-0abc": "us-east-1a"}}, "zones"),
+    (NPI, {"sshCidrs": [22]}, "sshCidrs"),
+], ids=["requiredTags-string", "skip-string", "fees-list", "cannotDecide-bool",
+        "zones-on-spend", "sshCidrs-numbers"])
+def test_c01_config_refused_over_grpc(pack, policy, settings, key):
+    """Docs: a setting a policy does not take, or a known setting of a type its schema refuses,
+    is refused by Configure with INVALID_ARGUMENT naming it."""
+    err = _refused(pack, policy, settings)
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, err
+    assert key in err.details(), err.details()
