@@ -1451,3 +1451,263 @@ def test_c01_config_refused_over_grpc(pack, policy, settings, key):
     err = _refused(pack, policy, settings)
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, err
     assert key in err.details(), err.details()
+
+
+# ================================ batch 5: neighbours of the finds, and what is left (18 cases)
+
+def _ec2_fleet(name, configs, target, deps):
+    return res("aws:ec2/fleet:Fleet", name, {
+        "type": "instant", "tags": dict(TAGS), "launchTemplateConfigs": configs,
+        "targetCapacitySpecification": {"totalTargetCapacity": float(target),
+                                        "onDemandTargetCapacity": float(target),
+                                        "defaultTargetCapacityType": "on-demand"}},
+        deps={"launchTemplateConfigs": deps})
+
+
+def test_b01_ec2_fleet_weighted_by_a_template_only_config(pack):
+    """An instant EC2 Fleet, target 8 on demand, one config whose launch template says
+    g5.12xlarge and whose override gives only subnetId and weightedCapacity 4: docs, target /
+    lightest weight = 2 instances: 2 x 5.672 x 730 = 8,281.12 < 9,000: pass (fleets: rdma
+    left to the service)."""
+    sn = subnet()
+    big = lt("lt-big", "g5.12xlarge")
+    f = _ec2_fleet("fleet", [{
+        "launchTemplateSpecification": {"launchTemplateId": "lt-big-id", "version": "1"},
+        "overrides": [{"subnetId": "sn-a-id", "weightedCapacity": 4.0}]}], 8, [big, sn])
+    check(pack, [sn, big, f, aws_budget(amount="9000.00")], AWS, {})
+
+
+def test_b02_ec2_fleet_with_a_config_from_a_literal_template(pack):
+    """b01 plus a second config naming a literal launch template "lt-0cafe0cafe0cafe0" the
+    stack does not create (its type read nowhere): docs, such compute is named and fails
+    closed: spend fail under 90,000."""
+    sn = subnet()
+    big = lt("lt-big", "g5.12xlarge")
+    f = _ec2_fleet("fleet", [
+        {"launchTemplateSpecification": {"launchTemplateId": "lt-big-id", "version": "1"},
+         "overrides": [{"subnetId": "sn-a-id", "weightedCapacity": 4.0}]},
+        {"launchTemplateSpecification": {"launchTemplateId": "lt-0cafe0cafe0cafe0",
+                                         "version": "1"},
+         "overrides": [{"subnetId": "sn-a-id", "weightedCapacity": 4.0}]}], 8, [big, sn])
+    check(pack, [sn, big, f, aws_budget(amount="90000.00")], AWS, {SPEND: "fail"})
+
+
+def test_b03_spot_fleet_from_a_literal_template_only(pack):
+    """A Spot Fleet of target 2 whose only launch template config names "lt-0cafe0cafe0cafe0"
+    (not in the stack), overrides on a stack subnet: type read nowhere: spend fail."""
+    sn = subnet()
+    f = res("aws:ec2/spotFleetRequest:SpotFleetRequest", "sfleet", {
+        "iamFleetRole": "arn:aws:iam::123456789012:role/fleet", "targetCapacity": 2.0,
+        "tags": dict(TAGS), "launchTemplateConfigs": [{
+            "launchTemplateSpecification": {"id": "lt-0cafe0cafe0cafe0", "version": "1"},
+            "overrides": [{"subnetId": "sn-a-id"}]}]}, deps={"launchTemplateConfigs": [sn]})
+    check(pack, [sn, f, aws_budget(amount="90000.00")], AWS, {SPEND: "fail"})
+
+
+def test_b04_native_group_weighted_by_template_only_overrides(pack):
+    """An aws-native ASG (maxSize "8") whose mixed instances overrides name only aws-native
+    launch templates (g5.xlarge weight "1", g5.12xlarge weight "4"): docs, the aws-native
+    group is read the same, its override types and weights included: 12 units at 1.418/unit =
+    12,421.68 < 13,000: pass; rdma advisory (g5.12xlarge has EFA, no placement)."""
+    sn = subnet()
+    small = res("aws-native:ec2:LaunchTemplate", "nlt-small", {
+        "launchTemplateData": {"instanceType": "g5.xlarge", "imageId": "ami-0r51"}})
+    big = res("aws-native:ec2:LaunchTemplate", "nlt-big", {
+        "launchTemplateData": {"instanceType": "g5.12xlarge", "imageId": "ami-0r51"}})
+    g = res("aws-native:autoscaling:AutoScalingGroup", "native-mixed", {
+        "minSize": "0", "maxSize": "8", "vpcZoneIdentifier": ["sn-a-id"],
+        "tags": [{**t_, "propagateAtLaunch": True} for t_ in NATIVE_TAGS],
+        "mixedInstancesPolicy": {"launchTemplate": {
+            "launchTemplateSpecification": {"launchTemplateId": "nlt-small-id", "version": "1"},
+            "overrides": [
+                {"launchTemplateSpecification": {"launchTemplateId": "nlt-small-id",
+                                                 "version": "1"}, "weightedCapacity": "1"},
+                {"launchTemplateSpecification": {"launchTemplateId": "nlt-big-id",
+                                                 "version": "1"}, "weightedCapacity": "4"}]}}},
+        deps={"vpcZoneIdentifier": [sn], "mixedInstancesPolicy": [small, big]})
+    check(pack, [sn, small, big, g, aws_budget(amount="13000.00")], AWS, {RDMA: "advisory"})
+
+
+def test_b05_inbound_nat_rule_resource_on_a_public_balancer(pack):
+    """A separate azure-native InboundNatRule (frontend port 50022 -> 22) on z18's public load
+    balancer of the stack, no node joining it: docs, "Azure inbound NAT pools or rules of a
+    public load balancer of the stack are a violation": npi fail."""
+    fe = f"/subscriptions/{SUB}/resourceGroups/ml/providers/Microsoft.Network/loadBalancers/" \
+         "lb51/frontendIPConfigurations/fe"
+    stack = _t4_set() + _lb()
+    rule = res("azure-native:network:InboundNatRule", "ssh-rule", {
+        "resourceGroupName": "ml", "loadBalancerName": "lb51", "inboundNatRuleName": "ssh",
+        "protocol": "Tcp", "frontendPort": 50022.0, "backendPort": 22.0,
+        "frontendIPConfiguration": {"id": fe}}, deps={"loadBalancerName": [stack[-1]]})
+    check(pack, stack + [rule, az_budget(amount=5000.0)], AZS, {NPI: "fail"})
+
+
+def test_b06_amlfs_with_a_key_that_is_no_key_url(pack):
+    """An AMLFS whose encryptionSettings.keyEncryptionKey.keyUrl is "cmk-51" (a Key Vault key is
+    named by its URL https://<vault>.vault.azure.net/keys/<name>/<version>): docs, "a
+    customer-managed key must be a full key name": encryption-at-rest fail. No GPU."""
+    sn = az_subnet()
+    fs = _amlfs(sn)
+    fs.props["encryptionSettings"] = {"keyEncryptionKey": {
+        "keyUrl": "cmk-51", "sourceVault": {"id": f"/subscriptions/{SUB}/resourceGroups/ml/"
+                                                  "providers/Microsoft.KeyVault/vaults/kv51"}}}
+    check(pack, [sn, fs], AZS, {ENC: "fail"})
+
+
+def _classic_set(budget_scope_from_rg, enabled=None, stop=False):
+    rg = res("azure:core/resourceGroup:ResourceGroup", "ml-rg", {
+        "location": "eastus", "tags": dict(TAGS)})
+    s = res("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet", "t4-set", {
+        "resourceGroupName": UNKNOWN, "location": "eastus", "name": "t4-set",
+        "sku": "Standard_NC4as_T4_v3", "instances": 2.0, "zones": ["1"],
+        "adminUsername": "azureuser", "tags": dict(TAGS),
+        "osDisk": {"caching": "ReadWrite", "storageAccountType": "Premium_LRS"},
+        "sourceImageReference": {"publisher": "Canonical", "offer": "ubuntu-24_04-lts",
+                                 "sku": "server", "version": "latest"},
+        "networkInterfaces": [{"name": "nic", "primary": True, "ipConfigurations": [{
+            "name": "ip", "primary": True, "subnetId": f"/subscriptions/{SUB}/resourceGroups/"
+            "net/providers/Microsoft.Network/virtualNetworks/v/subnets/gpu"}]}]},
+        deps={"resourceGroupName": [rg]})
+    b = res("azure:consumption/budgetResourceGroup:BudgetResourceGroup", "rg-budget", {
+        "name": "rg-budget", "amount": 1000.0, "timeGrain": "Monthly",
+        "resourceGroupId": UNKNOWN if budget_scope_from_rg
+        else f"/subscriptions/{SUB}/resourceGroups/ml-other",
+        "timePeriod": {"startDate": "2026-12-01T00:00:00Z"},
+        "notifications": [{"enabled": True, "threshold": 80.0, "operator": "GreaterThan",
+                           "contactEmails": ["ml-platform@example.com"]}]},
+        deps={"resourceGroupId": [rg]} if budget_scope_from_rg else {})
+    out = [rg, s, b]
+    if stop:
+        a = res("azure:monitoring/autoscaleSetting:AutoscaleSetting", "t4-autoscale", {
+            "resourceGroupName": UNKNOWN, "location": "eastus", "targetResourceId": UNKNOWN,
+            "tags": dict(TAGS), **({"enabled": enabled} if enabled is not None else {}),
+            "profiles": [{"name": "stop", "capacity": {"minimum": 0.0, "maximum": 0.0,
+                                                       "default": 0.0},
+                          "fixedDate": {"start": _iso(48), "end": _iso(960)}}]},
+            deps={"targetResourceId": [s], "resourceGroupName": [rg]})
+        out.append(a)
+    return out
+
+
+def test_b07_classic_budget_built_from_the_sets_resource_group(pack):
+    """A classic Linux scale set of 2 NC4as_T4_v3 (767.96) in an auto-named classic
+    ResourceGroup, a classic budgetResourceGroup (1,000) whose resourceGroupId is built from
+    that group: docs, it covers the set for certain: pass (classic set placed by default;
+    T4 is tcp anyway)."""
+    check(pack, _classic_set(True), AZS, {})
+
+
+def test_b08_classic_budget_on_a_literal_group_beside_an_auto_named_one(pack):
+    """b07 with the budget on the literal ".../resourceGroups/ml-other": the set's group is
+    auto-named <name><random>, which may be any name: docs, "cannot decide": spend
+    undecided."""
+    check(pack, _classic_set(False), AZS, {SPEND: "undecided"})
+
+
+def test_b09_classic_autoscale_disabled(pack):
+    """b07 (budget 1,000 covering) plus a classic autoscale setting with enabled false and a
+    fixed-date 0 profile from +48 h to +40 days; maxMonthlyUsd 100: docs, a disabled setting
+    stops nothing: the month 767.96 > 100: spend fail."""
+    check(pack, _classic_set(True, enabled=False, stop=True), AZS, {SPEND: "fail"},
+          config={SPEND: {"maxMonthlyUsd": 100}})
+
+
+def test_b10_classic_autoscale_enabled_by_default(pack):
+    """b09 with enabled left out (the classic provider's default true): a stop in 48 h:
+    2 x 0.526 x 48 = 50.50 < 100: pass."""
+    check(pack, _classic_set(True, stop=True), AZS, {},
+          config={SPEND: {"maxMonthlyUsd": 100}})
+
+
+def test_b11_nan_spot_fleet_target_beside_a_cross_zone_mount(pack):
+    """A Spot Fleet of targetCapacity NaN beside an ASG of 2 g5.xlarge in us-east-1b whose
+    template mounts an FSx in us-east-1a. Docs: the NaN is a violation naming the fleet
+    (spend fail) and hides nothing: storage-same-zone fail."""
+    sa, sb = subnet("sn-a", "us-east-1a"), subnet("sn-b", "us-east-1b", cidrBlock="10.51.2.0/24")
+    fs = fsx("scratch", sa)
+    t = mounting(lt("g5-lt", "g5.xlarge"), fs)
+    g = asg("train", t, [sb], 2)
+    f = _spot_fleet("decoy-fleet", lt("p4d-lt", "p4d.24xlarge"), [sb], 1)
+    f.props["targetCapacity"] = float("nan")
+    p4d_lt = lt("p4d-lt", "p4d.24xlarge")
+    f.deps["launchTemplateConfigs"] = [p4d_lt, sb]
+    check(pack, [sa, sb, fs, t, g, p4d_lt, f, aws_budget(amount="90000.00")], AWS,
+          {SSZ: "fail", SPEND: "fail"})
+
+
+def test_b12_fsx_mounted_by_gpu_nodes_and_by_cpu_nodes_in_another_zone(pack):
+    """An FSx in 1a mounted by a GPU ASG in 1a and by a CPU ASG (c5.xlarge) in 1b: docs, "CPU
+    compute is never part of the GPU cluster, whatever its zone": pass."""
+    sa, sb = subnet("sn-a", "us-east-1a"), subnet("sn-b", "us-east-1b", cidrBlock="10.51.2.0/24")
+    fs = fsx("scratch", sa)
+    gpu_t = mounting(lt("g5-lt", "g5.xlarge"), fs)
+    cpu_t = mounting(lt("cpu-lt", "c5.xlarge"), fs)
+    check(pack, [sa, sb, fs, gpu_t, cpu_t, asg("train", gpu_t, [sa], 2),
+                 asg("prep", cpu_t, [sb], 4), aws_budget(amount="2000.00")], AWS, {})
+
+
+def test_b13_eip_on_an_interface_attached_to_the_gpu_box(pack):
+    """An aws:ec2/networkInterface attached to a g6.xlarge box through
+    aws:ec2/networkInterfaceAttachment, and an EIP with networkInterface = that interface:
+    docs, Elastic IPs attached to a node (`networkInterface`): npi fail."""
+    sn = subnet()
+    i = box("l4-box", "g6.xlarge", sn)
+    eni = res("aws:ec2/networkInterface:NetworkInterface", "l4-eni", {
+        "subnetId": "sn-a-id", "tags": dict(TAGS)}, deps={"subnetId": [sn]})
+    att = res("aws:ec2/networkInterfaceAttachment:NetworkInterfaceAttachment", "l4-eni-att", {
+        "instanceId": "l4-box-id", "networkInterfaceId": "l4-eni-id", "deviceIndex": 1.0},
+        deps={"instanceId": [i], "networkInterfaceId": [eni]})
+    eip = res("aws:ec2/eip:Eip", "l4-eip", {"domain": "vpc", "networkInterface": "l4-eni-id",
+                                            "tags": dict(TAGS)},
+              deps={"networkInterface": [eni]})
+    check(pack, [sn, i, eni, att, eip, aws_budget(amount="1000.00")], AWS, {NPI: "fail"})
+
+
+def test_b14_unpriced_p5e_names_its_source(pack):
+    """A p5e.48xlarge box (catalog unpriced.csv: listed by botocore's InstanceType enum, no
+    public on-demand price): docs, GPU capacity that cannot be priced fails closed, naming the
+    source that lists it: spend fail, the message naming botocore."""
+    sn = subnet()
+    found = check(pack, [sn, box("h200", "p5e.48xlarge", sn), aws_budget(amount="900000.00")],
+                  AWS, {SPEND: "fail"})
+    assert any("botocore" in d.message for d in found if d.policy == SPEND), found
+
+
+def _gn8is(hours):
+    sw = ali_switch()
+    release = (_now() + timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return [sw, res("alicloud:ecs/instance:Instance", "l20-node", {
+        "instanceType": "ecs.gn8is.2xlarge", "vswitchId": "vsw-a-id",
+        "imageId": "ubuntu_22_04_x64", "internetMaxBandwidthOut": 0.0,
+        "autoReleaseTime": release, "tags": dict(TAGS)}, deps={"vswitchId": [sw]})]
+
+
+def test_b15_alibaba_gn8is_released_in_a_day_under_the_cap(pack):
+    """An ecs.gn8is.2xlarge (3.05192/h in eu-central-1a) released in 24 h, maxMonthlyUsd 80:
+    24-25 h = 73.25-76.30 < 80: pass (the release time stands in for the alarm)."""
+    check(pack, _gn8is(24), ALI, {}, config={SPEND: {"maxMonthlyUsd": 80}})
+
+
+def test_b16_alibaba_gn8is_released_in_a_day_over_the_cap(pack):
+    """b15 with maxMonthlyUsd 70: 73.25 > 70: spend fail."""
+    check(pack, _gn8is(24), ALI, {SPEND: "fail"}, config={SPEND: {"maxMonthlyUsd": 70}})
+
+
+def test_b17_single_nd96isr_h100_vm(pack):
+    """One Standard_ND96isr_H100_v5 VM: 98.32 x 730 = 71,773.60 < 72,000: pass (one node:
+    rdma not asked)."""
+    check(pack, _vm("h100x8", "Standard_ND96isr_H100_v5") + [az_budget(amount=72000.0)], AZS,
+          {})
+
+
+def test_b18_regional_group_with_a_zone_unknown_mounting_lustre(pack):
+    """A regional MIG of 2 g2-standard-8 whose distributionPolicyZones are [us-central1-a,
+    <unknown at preview>], its template mounting a Lustre in us-central1-a: docs, "One zone
+    unknown at preview in a regional MIG is cannot decide": storage-same-zone undecided."""
+    fs = _lustre()
+    t = template("g2-tpl", metadata={"startup-script": "#!/bin/bash"}, deps={"metadata": [fs]})
+    g = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "infer", {
+        "region": "us-central1", "targetSize": 2.0, "baseInstanceName": "infer",
+        "distributionPolicyZones": ["us-central1-a", UNKNOWN],
+        "versions": [{"instanceTemplate": "g2-tpl-id"}]}, deps={"versions": [t]})
+    check(pack, [fs, t, g, gcp_budget(units="5000")], GCP, {SSZ: "undecided"})
