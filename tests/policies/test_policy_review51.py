@@ -1477,6 +1477,8 @@ def test_b01_ec2_fleet_weighted_by_a_template_only_config(pack):
     check(pack, [sn, big, f, aws_budget(amount="9000.00")], AWS, {})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 2: an EC2 Fleet config from a literal launch "
+                   "template the stack does not create is not seen")
 def test_b02_ec2_fleet_with_a_config_from_a_literal_template(pack):
     """b01 plus a second config naming a literal launch template "lt-0cafe0cafe0cafe0" the
     stack does not create (its type read nowhere): docs, such compute is named and fails
@@ -1492,6 +1494,8 @@ def test_b02_ec2_fleet_with_a_config_from_a_literal_template(pack):
     check(pack, [sn, big, f, aws_budget(amount="90000.00")], AWS, {SPEND: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 2: a Spot Fleet whose only template is a literal "
+                   "id the stack does not create passes with no finding at all")
 def test_b03_spot_fleet_from_a_literal_template_only(pack):
     """A Spot Fleet of target 2 whose only launch template config names "lt-0cafe0cafe0cafe0"
     (not in the stack), overrides on a stack subnet: type read nowhere: spend fail."""
@@ -1504,6 +1508,8 @@ def test_b03_spot_fleet_from_a_literal_template_only(pack):
     check(pack, [sn, f, aws_budget(amount="90000.00")], AWS, {SPEND: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 1: aws-native overrides naming only templates: "
+                   "weights ignored, 8 x g5.12xlarge priced (33,124)")
 def test_b04_native_group_weighted_by_template_only_overrides(pack):
     """An aws-native ASG (maxSize "8") whose mixed instances overrides name only aws-native
     launch templates (g5.xlarge weight "1", g5.12xlarge weight "4"): docs, the aws-native
@@ -1528,6 +1534,8 @@ def test_b04_native_group_weighted_by_template_only_overrides(pack):
     check(pack, [sn, small, big, g, aws_budget(amount="13000.00")], AWS, {RDMA: "advisory"})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 4: an InboundNatRule of a public load balancer "
+                   "of the stack passes when no node joins it")
 def test_b05_inbound_nat_rule_resource_on_a_public_balancer(pack):
     """A separate azure-native InboundNatRule (frontend port 50022 -> 22) on z18's public load
     balancer of the stack, no node joining it: docs, "Azure inbound NAT pools or rules of a
@@ -1542,6 +1550,8 @@ def test_b05_inbound_nat_rule_resource_on_a_public_balancer(pack):
     check(pack, stack + [rule, az_budget(amount=5000.0)], AZS, {NPI: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 5: an AMLFS keyEncryptionKey.keyUrl that is no "
+                   "key URL passes")
 def test_b06_amlfs_with_a_key_that_is_no_key_url(pack):
     """An AMLFS whose encryptionSettings.keyEncryptionKey.keyUrl is "cmk-51" (a Key Vault key is
     named by its URL https://<vault>.vault.azure.net/keys/<name>/<version>): docs, "a
@@ -1554,7 +1564,7 @@ def test_b06_amlfs_with_a_key_that_is_no_key_url(pack):
     check(pack, [sn, fs], AZS, {ENC: "fail"})
 
 
-def _classic_set(budget_scope_from_rg, enabled=None, stop=False):
+def _classic_set(budget_scope_from_rg, enabled=None, stop=False, amount=1000.0):
     rg = res("azure:core/resourceGroup:ResourceGroup", "ml-rg", {
         "location": "eastus", "tags": dict(TAGS)})
     s = res("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet", "t4-set", {
@@ -1569,7 +1579,7 @@ def _classic_set(budget_scope_from_rg, enabled=None, stop=False):
             "net/providers/Microsoft.Network/virtualNetworks/v/subnets/gpu"}]}]},
         deps={"resourceGroupName": [rg]})
     b = res("azure:consumption/budgetResourceGroup:BudgetResourceGroup", "rg-budget", {
-        "name": "rg-budget", "amount": 1000.0, "timeGrain": "Monthly",
+        "name": "rg-budget", "amount": amount, "timeGrain": "Monthly",
         "resourceGroupId": UNKNOWN if budget_scope_from_rg
         else f"/subscriptions/{SUB}/resourceGroups/ml-other",
         "timePeriod": {"startDate": "2026-12-01T00:00:00Z"},
@@ -1605,18 +1615,21 @@ def test_b08_classic_budget_on_a_literal_group_beside_an_auto_named_one(pack):
 
 
 def test_b09_classic_autoscale_disabled(pack):
-    """b07 (budget 1,000 covering) plus a classic autoscale setting with enabled false and a
-    fixed-date 0 profile from +48 h to +40 days; maxMonthlyUsd 100: docs, a disabled setting
-    stops nothing: the month 767.96 > 100: spend fail."""
-    check(pack, _classic_set(True, enabled=False, stop=True), AZS, {SPEND: "fail"},
-          config={SPEND: {"maxMonthlyUsd": 100}})
+    """b07 with the covering budget at 100, plus a classic autoscale setting with enabled false
+    and a fixed-date 0 profile from +48 h to +40 days: docs, a disabled setting stops nothing:
+    the month 767.96 > 100: spend fail. MY MISTAKE (first run of b10): b09/b10 used
+    maxMonthlyUsd 100 beside the 1,000 budget, and the pack fails a budget above
+    maxMonthlyUsd ("the budget amount is above the policy's maxMonthlyUsd"), a check README
+    and the pack's own tests hold but docs/policies.md does not state (noted in the module
+    docstring); the cap is now the budget itself."""
+    check(pack, _classic_set(True, enabled=False, stop=True, amount=100.0), AZS,
+          {SPEND: "fail"})
 
 
 def test_b10_classic_autoscale_enabled_by_default(pack):
     """b09 with enabled left out (the classic provider's default true): a stop in 48 h:
-    2 x 0.526 x 48 = 50.50 < 100: pass."""
-    check(pack, _classic_set(True, stop=True), AZS, {},
-          config={SPEND: {"maxMonthlyUsd": 100}})
+    2 x 0.526 x 48 (or 49) = 50.50 (51.55) < 100: pass."""
+    check(pack, _classic_set(True, stop=True, amount=100.0), AZS, {})
 
 
 def test_b11_nan_spot_fleet_target_beside_a_cross_zone_mount(pack):
