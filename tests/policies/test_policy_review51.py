@@ -1724,3 +1724,157 @@ def test_b18_regional_group_with_a_zone_unknown_mounting_lustre(pack):
         "distributionPolicyZones": ["us-central1-a", UNKNOWN],
         "versions": [{"instanceTemplate": "g2-tpl-id"}]}, deps={"versions": [t]})
     check(pack, [fs, t, g, gcp_budget(units="5000")], GCP, {SSZ: "undecided"})
+
+
+# ==================================== batch 6: managed ML, exposure, tags, fabric (14 cases)
+
+def _aml(compute_type, props, name="aml"):
+    return res("azure-native:machinelearningservices:Compute", name, {
+        "resourceGroupName": "ml", "workspaceName": "ws51", "computeName": name,
+        "location": "eastus", "tags": dict(TAGS),
+        "properties": {"computeType": compute_type, "properties": props}})
+
+
+def test_b19_azure_ml_aks_compute_creating_a_gpu_cluster(pack):
+    """An azure-native ML Compute of computeType AKS creating its cluster with agentVmSize
+    Standard_NC24ads_A100_v4 x 3: docs, "an AKS compute that creates its cluster
+    (agentVmSize) is GPU capacity it cannot estimate when that size is a GPU": spend fail
+    under 90,000."""
+    check(pack, [_aml("AKS", {"agentCount": 3.0, "agentVmSize": "Standard_NC24ads_A100_v4"}),
+                 az_budget(amount=90000.0)], AZS, {SPEND: "fail"})
+
+
+def test_b20_azure_ml_attached_kubernetes_compute(pack):
+    """An ML Compute of computeType Kubernetes (attached): docs, attached compute launches
+    nothing of its own: no budget needed: pass."""
+    check(pack, [_aml("Kubernetes", {"namespace": "default", "defaultInstanceType": "gpu"},
+                      name="attached")], AZS, {})
+
+
+def test_b21_spot_request_in_the_default_vpc(pack):
+    """A Spot Instance request of p4d.24xlarge with no subnetId, no network interfaces and no
+    associatePublicIpAddress: docs, it launches in the default VPC, whose subnets are public:
+    no-public-ingress fail. Spend 5,979.80 < 10,000: pass."""
+    req = res("aws:ec2/spotInstanceRequest:SpotInstanceRequest", "spot-p4d", {
+        "instanceType": "p4d.24xlarge", "ami": "ami-0r51", "spotType": "one-time",
+        "tags": dict(TAGS)})
+    check(pack, [req, aws_budget(amount="10000.00")], AWS, {NPI: "fail"})
+
+
+def test_b22_spot_request_in_the_default_vpc_without_public_ip(pack):
+    """b21 with associatePublicIpAddress false: it turns public IPs off itself: pass."""
+    req = res("aws:ec2/spotInstanceRequest:SpotInstanceRequest", "spot-p4d", {
+        "instanceType": "p4d.24xlarge", "ami": "ami-0r51", "spotType": "one-time",
+        "associatePublicIpAddress": False, "tags": dict(TAGS)})
+    check(pack, [req, aws_budget(amount="10000.00")], AWS, {})
+
+
+def test_b23_aws_tag_keys_in_capitals(pack):
+    """A subnet tagged Owner / Team / Cost-Center (capitals) and no GPU: docs match GCP labels
+    normalised and Azure tags case-insensitively, not AWS tags: required-tags fail."""
+    sn = subnet(tags={"Owner": "alice", "Team": "ml", "Cost-Center": "1234"})
+    check(pack, [sn], AWS, {TAGS_P: "fail"})
+
+
+def test_b24_azure_tag_names_in_capitals(pack):
+    """An azure-native virtual network tagged OWNER / Team / COST-CENTER: Azure tag names are
+    matched case-insensitively: pass."""
+    v = res("azure-native:network:VirtualNetwork", "vnet51", {
+        "resourceGroupName": "ml", "location": "eastus",
+        "addressSpace": {"addressPrefixes": ["10.52.0.0/16"]},
+        "tags": {"OWNER": "alice", "Team": "ml", "COST-CENTER": "1234"}})
+    check(pack, [v], AZS, {})
+
+
+def test_b25_gcp_label_value_blank(pack):
+    """A GCP disk labelled owner " " (a blank), team, cost_center: "Blank values count as
+    missing": required-tags fail."""
+    d = res("gcp:compute/disk:Disk", "scratch-disk", {
+        "zone": "us-central1-a", "size": 100.0, "type": "pd-balanced",
+        "labels": {**LABELS, "owner": " "}})
+    check(pack, [d], GCP, {TAGS_P: "fail"})
+
+
+def test_b26_oss_bucket_protected_but_force_destroy(pack):
+    """An OSS bucket, protected and tagged trainstack:retain, with forceDestroy true and AES256
+    encryption: docs, "no forceDestroy": bucket-retained fail."""
+    b = res("alicloud:oss/bucket:Bucket", "oss-data", {
+        "bucket": "oss-data-r51", "acl": "private", "forceDestroy": True,
+        "serverSideEncryptionRule": {"sseAlgorithm": "AES256"},
+        "tags": {**TAGS, "trainstack:retain": "true"}})
+    b.protect = True
+    check(pack, [b], ALI, {RET: "fail"})
+
+
+def test_b27_oss_bucket_retained(pack):
+    """b26 with forceDestroy false: pass."""
+    b = res("alicloud:oss/bucket:Bucket", "oss-data", {
+        "bucket": "oss-data-r51", "acl": "private", "forceDestroy": False,
+        "serverSideEncryptionRule": {"sseAlgorithm": "AES256"},
+        "tags": {**TAGS, "trainstack:retain": "true"}})
+    b.protect = True
+    check(pack, [b], ALI, {})
+
+
+def _ebmgn8v_ess():
+    sw = ali_switch()
+    g = res("alicloud:ess/scalingGroup:ScalingGroup", "h20-ess", {
+        "scalingGroupName": "h20-ess", "minSize": 0.0, "maxSize": 2.0,
+        "vswitchIds": ["vsw-a-id"], "tags": dict(TAGS)}, deps={"vswitchIds": [sw]})
+    c = res("alicloud:ess/scalingConfiguration:ScalingConfiguration", "h20-conf", {
+        "scalingGroupId": "h20-ess-id", "instanceType": "ecs.ebmgn8v.48xlarge",
+        "imageId": "ubuntu_22_04_x64", "internetMaxBandwidthOut": 0.0, "active": True,
+        "tags": dict(TAGS)}, deps={"scalingGroupId": [g]})
+    return [sw, g, c]
+
+
+def test_b28_alibaba_erdma_group_of_two_unplaced(pack):
+    """An ESS group of at most 2 ecs.ebmgn8v.48xlarge (eRDMA, 2 NICs per instance_types.csv)
+    with no deployment set or HPC cluster: rdma advisory; no stand-in for the alarm on an
+    ESS group: spend fail."""
+    check(pack, _ebmgn8v_ess(), ALI, {RDMA: "advisory", SPEND: "fail"})
+
+
+def test_b29_gcp_a3_ultra_mig_of_two_unplaced(pack):
+    """A MIG of 2 a3-ultragpu-8g in us-west1-c (roce, rdma true) whose template has no
+    placement policy and two GVNICs only: rdma advisory. Spend 2 x 86.7599 x 730 =
+    126,669.45 < 130,000: pass."""
+    t = template("a3u-tpl", machine="a3-ultragpu-8g")
+    g = mig("a3u", t, 2, zone="us-west1-c")
+    check(pack, [t, g, gcp_budget(units="130000")], GCP, {RDMA: "advisory"})
+
+
+def test_b30_gcp_a3_ultra_mig_of_two_over_budget(pack):
+    """b29 with 120,000: spend fail (rdma advisory as in b29)."""
+    t = template("a3u-tpl", machine="a3-ultragpu-8g")
+    g = mig("a3u", t, 2, zone="us-west1-c")
+    check(pack, [t, g, gcp_budget(units="120000")], GCP, {RDMA: "advisory", SPEND: "fail"})
+
+
+def test_b31_aws_efa_group_of_two_placed_with_its_interfaces(pack):
+    """An ASG of 2 g6.12xlarge (1 EFA card) in a cluster placement group of the stack, its
+    template giving one efa interface: placed, with its fabric: rdma pass. Spend 2 x 4.6016 x
+    730 = 6,718.34 < 7,000: pass."""
+    sn = subnet()
+    pg = res("aws:ec2/placementGroup:PlacementGroup", "pg", {"strategy": "cluster",
+                                                             "tags": dict(TAGS)})
+    t = lt("efa-lt", "g6.12xlarge", networkInterfaces=[{
+        "deviceIndex": 0.0, "networkCardIndex": 0.0, "interfaceType": "efa",
+        "associatePublicIpAddress": "false", "subnetId": "sn-a-id"}])
+    g = asg("efa", t, [sn], 2, placementGroup="pg-name")
+    g.deps["placementGroup"] = [pg]
+    check(pack, [sn, pg, t, g, aws_budget(amount="7000.00")], AWS, {})
+
+
+def test_b32_aws_efa_group_in_a_spread_placement_group(pack):
+    """b31 with the placement group's strategy spread: docs, spread places nothing for RDMA:
+    rdma advisory."""
+    sn = subnet()
+    pg = res("aws:ec2/placementGroup:PlacementGroup", "pg", {"strategy": "spread",
+                                                             "tags": dict(TAGS)})
+    t = lt("efa-lt", "g6.12xlarge", networkInterfaces=[{
+        "deviceIndex": 0.0, "networkCardIndex": 0.0, "interfaceType": "efa",
+        "associatePublicIpAddress": "false", "subnetId": "sn-a-id"}])
+    g = asg("efa", t, [sn], 2, placementGroup="pg-name")
+    g.deps["placementGroup"] = [pg]
+    check(pack, [sn, pg, t, g, aws_budget(amount="7000.00")], AWS, {RDMA: "advisory"})
