@@ -1878,3 +1878,95 @@ def test_b32_aws_efa_group_in_a_spread_placement_group(pack):
     g = asg("efa", t, [sn], 2, placementGroup="pg-name")
     g.deps["placementGroup"] = [pg]
     check(pack, [sn, pg, t, g, aws_budget(amount="7000.00")], AWS, {RDMA: "advisory"})
+
+
+# ========================================== batch 7: catalog reach, swept from the CSVs (7 cases)
+
+def _catalog_rows(name):
+    import csv
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "components" / "catalog" / name
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def _single_box(cloud, itype, region, zone):
+    """One node of `itype` with nothing else of note, and its provider."""
+    if cloud == "aws":
+        return [res("aws:ec2/instance:Instance", "box", {
+            "instanceType": itype, "ami": "ami-0r51", "subnetId": "subnet-0sweep",
+            "associatePublicIpAddress": False, "tags": dict(TAGS)})], {"region": region}
+    if cloud == "gcp":
+        return [res("gcp:compute/instance:Instance", "box", {
+            "machineType": itype, "zone": zone or f"{region}-a", "labels": dict(LABELS),
+            "networkInterfaces": [{"network": "default"}]})], {"project": "ml-prod",
+                                                               "region": region}
+    if cloud == "azure":
+        return [res("azure-native:compute:VirtualMachine", "box", {
+            "resourceGroupName": "ml", "location": region, "tags": dict(TAGS),
+            "hardwareProfile": {"vmSize": itype}})], {"location": region}
+    return [res("alicloud:ecs/instance:Instance", "box", {
+        "instanceType": itype, "zoneId": zone, "imageId": "ubuntu_22_04_x64",
+        "internetMaxBandwidthOut": 0.0, "autoReleaseTime": "2099-01-01T00:00:00Z",
+        "tags": dict(TAGS)})], {"region": region}
+
+
+def test_k01_every_priced_gpu_type_is_priced_at_its_row(pack):
+    """Every GPU type of instance_types.csv (gpu_count > 0) with an on-demand row in prices.csv,
+    one node in the region (and first zone) of its first row: the estimate under a 1 USD cap is
+    that row's price x 730 h (whole USD, within 1.5). 311 types on 2026-12-07."""
+    import re
+    gpu = {(r["cloud"], r["instance_type"]) for r in _catalog_rows("instance_types.csv")
+           if int(r["gpu_count"] or 0) > 0}
+    first = {}
+    for r in _catalog_rows("prices.csv"):
+        key = (r["cloud"], r["instance_type"])
+        if key in gpu and key not in first and r["ondemand_usd_hr"]:
+            first[key] = r
+    assert len(first) > 300
+    wrong = []
+    for (cloud, itype), r in sorted(first.items()):
+        stack, provider = _single_box(cloud, itype, r["region"], r["zones"].split(";")[0])
+        found = run(pack, stack, {SPEND: {"maxMonthlyUsd": 1}}, provider=provider)
+        over = [d.message for d in found if d.policy == SPEND and "exceeds" in d.message]
+        want = float(r["ondemand_usd_hr"]) * 730
+        got = (int(re.search(r"Found: ([\d,]+) USD/month", over[0]).group(1).replace(",", ""))
+               if over else None)
+        if got is None or abs(got - want) > 1.5:
+            wrong.append((cloud, itype, r["region"], got, round(want, 2)))
+    assert not wrong, wrong
+
+
+def test_k02_every_unpriced_gpu_type_fails_closed_naming_its_source(pack):
+    """Every type of unpriced.csv, one node in a region its cloud prices elsewhere (aws
+    us-east-1, gcp us-central1, azure eastus, alibaba cn-hangzhou), under a budget or cap far
+    above any price: docs, it cannot be priced: spend fails closed, the refusal naming the
+    source that lists it (the first word of listed_by)."""
+    regions = {"aws": ("us-east-1", ""), "gcp": ("us-central1", "us-central1-a"),
+               "azure": ("eastus", ""), "alibaba": ("cn-hangzhou", "cn-hangzhou-j")}
+    wrong = []
+    for r in _catalog_rows("unpriced.csv"):
+        region, zone = regions[r["cloud"]]
+        stack, provider = _single_box(r["cloud"], r["instance_type"], region, zone)
+        found = run(pack, stack, {SPEND: {"maxMonthlyUsd": 10_000_000}}, provider=provider)
+        spend = [d for d in found if d.policy == SPEND and d.level == "mandatory"]
+        source = r["listed_by"].split()[0]
+        if not spend or not any(source in d.message for d in spend):
+            wrong.append((r["cloud"], r["instance_type"], [d.message[:160] for d in spend]))
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("cloud,itype,region,zone", [
+    ("aws", "p7.48xlarge", "us-east-1", ""),
+    ("aws", "g7e.2xlarge", "us-east-1", ""),
+    ("gcp", "a5-highgpu-8g", "us-central1", "us-central1-a"),
+    ("azure", "Standard_ND200isr_X300_v7", "eastus", ""),
+    ("alibaba", "ecs.gn99-c8g1.2xlarge", "cn-hangzhou", "cn-hangzhou-j"),
+], ids=["aws-p7", "aws-g7e", "gcp-a5", "azure-nd-next", "alibaba-gn99"])
+def test_k03_gpu_family_type_the_catalog_does_not_list(pack, cloud, itype, region, zone):
+    """A type in a GPU family the catalog does not list (AWS p/g, GCP a*, Azure N-series,
+    Alibaba gn): docs (Scope), it is GPU capacity and fails closed: spend fail under a
+    10,000,000 cap."""
+    stack, provider = _single_box(cloud, itype, region, zone)
+    found = run(pack, stack, {SPEND: {"maxMonthlyUsd": 10_000_000}}, provider=provider)
+    assert _verdict(found, SPEND) == "fail", [d.message for d in found]
