@@ -1453,8 +1453,6 @@ def test_x05_efs_unencrypted(pack):
     check(pack, [efs], AWS, {ENC: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 5: a Filestore kmsKeyName that is no full Cloud "
-                   "KMS key name passes (a bucket's defaultKmsKeyName and a Lustre kmsKey fail)")
 def test_x06_filestore_with_a_short_kms_key_name(pack):
     """A zonal Filestore with kmsKeyName "my-key" (not a full key name): docs, "a customer-
     managed key must be a full key name": encryption-at-rest fail."""
@@ -1610,8 +1608,6 @@ def test_b05_inbound_nat_rule_resource_on_a_public_balancer(pack):
     check(pack, stack + [rule, az_budget(amount=5000.0)], AZS, {NPI: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 5: an AMLFS keyEncryptionKey.keyUrl that is no "
-                   "key URL passes")
 def test_b06_amlfs_with_a_key_that_is_no_key_url(pack):
     """An AMLFS whose encryptionSettings.keyEncryptionKey.keyUrl is "cmk-51" (a Key Vault key is
     named by its URL https://<vault>.vault.azure.net/keys/<name>/<version>): docs, "a
