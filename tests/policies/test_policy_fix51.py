@@ -17,14 +17,23 @@ plus its largest weight, in units, each unit at its type's price per unit (docs,
    may be the dearest type at the lightest weight.
 2. A launch template by a literal id the stack does not create (defect 2), through aws-native
    fleets (f04, f05), and a control with two templates both the stack's (f03).
+3. A resize-to-0 job whose URL names the project by number (defect 3) is the group's stop
+   only where the budgets rule takes a number as the stack's own project, that is where the
+   group's project is read (g01): a group whose project is unknown at preview is not stopped
+   by a literal URL (g02).
+4. Inbound NAT of a public load balancer of the stack (defect 4): an inline inbound NAT rule
+   (n01) fails as the pool does; an internal balancer's NAT pool, or an InboundNatRule on an
+   internal balancer, passes (n02, n03): Azure load balancers are public or internal, by
+   their frontend.
 5. Customer-managed keys that are full key names pass (e01-e03), one that is no key fails
    (e04).
 """
 from __future__ import annotations
 
 from tests.policies.test_policy_review51 import (
-    AWS, AZS, ENC, GCP, LABELS, POLICIES, RDMA, SPEND, SUB, TAGS, UNKNOWN, _amlfs,
-    _ec2_fleet, _mixed_by_templates, _verdict, az_subnet, aws_budget, lt, res, subnet,
+    AWS, AZS, ENC, GCP, LABELS, NPI, POLICIES, RDMA, SPEND, SUB, TAGS, UNKNOWN, ZONAL, _amlfs,
+    _ec2_fleet, _lb, _mixed_by_templates, _t4_set, _verdict, az_budget, az_subnet, aws_budget,
+    gcp_budget, lt, mig, res, resize_job, subnet, template,
 )
 from tests.policy_harness import run
 
@@ -198,3 +207,76 @@ def test_e05_filestore_key_unknown_at_preview(pack):
     """A kmsKeyName unknown at preview (a key created by this stack) names its key when
     created: pass, as a bucket's or Managed Lustre's."""
     check(pack, [_filestore(UNKNOWN)], GCP, {})
+
+
+# ------------------------------------------------------- 3. a job naming the project by number
+
+def _g2(project=None):
+    """4 g2-standard-8 in MIG "train-g2" (4 x 0.853624 x 730 = 2,492.58 a month)."""
+    t = template("g2-tpl")
+    g = mig("train", t, 4, name="train-g2")
+    if project is not None:
+        g.props["project"] = project
+    return [t, g]
+
+
+def test_g01_number_job_on_a_group_given_its_project_id(pack):
+    """The group names its project, ml-prod, itself; the job's literal URL names project
+    123456789012 and the group: a number is the stack's own project: a stop in 48 h,
+    48 x 3.414496 = 163.90 < 500: pass."""
+    job = resize_job("g2-end", ZONAL.format(p="123456789012"))
+    check(pack, _g2("ml-prod") + [job, gcp_budget(units="500")], GCP, {})
+
+
+def test_g02_number_job_on_a_group_whose_project_is_unknown(pack):
+    """The group's project unknown at preview: which project it runs in is not read (the
+    budgets rule too cannot tell), so a literal URL is no stop: the month, 2,492.58 > 500:
+    spend fail."""
+    job = resize_job("g2-end", ZONAL.format(p="123456789012"))
+    check(pack, _g2(UNKNOWN) + [job, gcp_budget(units="500")], GCP, {SPEND: "fail"})
+
+
+# --------------------------------------------- 4. inbound NAT of a public load balancer
+
+FE = (f"/subscriptions/{SUB}/resourceGroups/ml/providers/Microsoft.Network/loadBalancers/"
+      "lb51/frontendIPConfigurations/fe")
+
+
+def test_n01_public_balancer_inline_nat_rule(pack):
+    """z18's public balancer with an inline inbound NAT rule 50022 -> 22 that no node joins:
+    docs, inbound NAT rules of a public load balancer of the stack are a violation: npi fail,
+    on the balancer."""
+    stack = _t4_set() + _lb()
+    stack[-1].props["inboundNatRules"] = [{
+        "name": "ssh", "protocol": "Tcp", "frontendPort": 50022.0, "backendPort": 22.0,
+        "frontendIPConfiguration": {"id": FE}}]
+    found = check(pack, stack + [az_budget(amount=5000.0)], AZS, {NPI: "fail"})
+    assert any(d.policy == NPI and d.urn == stack[-1].urn for d in found), found
+
+
+def _internal(stack):
+    lb = stack[-1]
+    lb.props["frontendIPConfigurations"] = [{"name": "fe", "privateIPAllocationMethod":
+                                             "Dynamic", "subnet": {"id": "sub-a-id"}}]
+    lb.deps = {"frontendIPConfigurations": [stack[0]]}
+    return [s for s in stack if s.type != "azure-native:network:PublicIPAddress"]
+
+
+def test_n02_internal_balancer_nat_pool(pack):
+    """An internal balancer (frontend on the subnet, no public IP) with a NAT pool to 22:
+    reachable only inside the network: pass."""
+    stack = _internal(_t4_set() + _lb(nat_pools=[{
+        "name": "ssh", "protocol": "Tcp", "frontendPortRangeStart": 50000.0,
+        "frontendPortRangeEnd": 50100.0, "backendPort": 22.0,
+        "frontendIPConfiguration": {"id": FE}}]))
+    check(pack, stack + [az_budget(amount=5000.0)], AZS, {})
+
+
+def test_n03_inbound_nat_rule_resource_on_an_internal_balancer(pack):
+    """review51 b05's InboundNatRule on n02's internal balancer: pass."""
+    stack = _internal(_t4_set() + _lb())
+    rule = res("azure-native:network:InboundNatRule", "ssh-rule", {
+        "resourceGroupName": "ml", "loadBalancerName": "lb51", "inboundNatRuleName": "ssh",
+        "protocol": "Tcp", "frontendPort": 50022.0, "backendPort": 22.0,
+        "frontendIPConfiguration": {"id": FE}}, deps={"loadBalancerName": [stack[-1]]})
+    check(pack, stack + [rule, az_budget(amount=5000.0)], AZS, {})
