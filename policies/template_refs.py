@@ -73,9 +73,9 @@ def tie_overrides(mixed: Any, templates: list[Resource]) -> tuple[Any, bool, str
     weight counts for the type it launches; whether such an override could not be tied to a
     template; and what names a template the stack does not create ("" if none)."""
     spec = mixed.get("launchTemplate") if isinstance(mixed, dict) else None
-    overrides = spec.get("overrides") if isinstance(spec, dict) else None
-    if not isinstance(overrides, list):
+    if not isinstance(spec, dict) or not isinstance(spec.get("overrides"), list):
         return mixed, False, ""
+    overrides = spec["overrides"]
     own = lt_ref(spec.get("launchTemplateSpecification"))
     by_template = [o for o in overrides if isinstance(o, dict) and o.get("instanceType") is None
                    and o.get("launchTemplateSpecification") is not None]

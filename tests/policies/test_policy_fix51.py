@@ -27,6 +27,9 @@ plus its largest weight, in units, each unit at its type's price per unit (docs,
    their frontend.
 5. Customer-managed keys that are full key names pass (e01-e03), one that is no key fails
    (e04).
+f06, f07 and g03 were added after the code, when a planted bug (a fleet flagged only when
+every config needs its template's type; any project id read as the stack's) passed every case
+before them; their expectations are worked by hand as the others'.
 """
 from __future__ import annotations
 
@@ -159,6 +162,36 @@ def test_f05_native_spot_fleet_from_a_literal_template_only(pack):
           contains=("lt-0cafe0cafe0cafe0",))
 
 
+def test_f06_literal_config_beside_a_typed_one(pack):
+    """An EC2 Fleet (target 8 on demand): config 1 from the stack's lt-big with an override
+    naming instanceType g5.12xlarge (weight 4), config 2 from "lt-0cafe0cafe0cafe0" whose
+    override names no type: config 2's type is read nowhere: spend fail under 90,000."""
+    sn = subnet()
+    big = lt("lt-big", "g5.12xlarge")
+    f = _ec2_fleet("fleet", [
+        {"launchTemplateSpecification": {"launchTemplateId": "lt-big-id", "version": "1"},
+         "overrides": [{"subnetId": "sn-a-id", "instanceType": "g5.12xlarge",
+                        "weightedCapacity": 4.0}]},
+        {"launchTemplateSpecification": {"launchTemplateId": "lt-0cafe0cafe0cafe0",
+                                         "version": "1"},
+         "overrides": [{"subnetId": "sn-a-id", "weightedCapacity": 4.0}]}], 8, [big, sn])
+    check(pack, [sn, big, f, aws_budget(amount="90000.00")], AWS, {SPEND: "fail"},
+          contains=("lt-0cafe0cafe0cafe0",))
+
+
+def test_f07_literal_template_whose_override_names_the_type(pack):
+    """An EC2 Fleet (target 2 on demand) from "lt-0cafe0cafe0cafe0" only, its override naming
+    instanceType g5.xlarge (weight 1): the override sets the type, read in the stack: 2 x
+    1.006 x 730 = 1,468.76 < 2,000: pass."""
+    sn = subnet()
+    f = _ec2_fleet("fleet", [
+        {"launchTemplateSpecification": {"launchTemplateId": "lt-0cafe0cafe0cafe0",
+                                         "version": "1"},
+         "overrides": [{"subnetId": "sn-a-id", "instanceType": "g5.xlarge",
+                        "weightedCapacity": 1.0}]}], 2, [sn])
+    check(pack, [sn, f, aws_budget(amount="2000.00")], AWS, {})
+
+
 # ------------------------------------------------------------- 5. customer-managed keys
 
 def _filestore(key):
@@ -234,6 +267,13 @@ def test_g02_number_job_on_a_group_whose_project_is_unknown(pack):
     spend fail."""
     job = resize_job("g2-end", ZONAL.format(p="123456789012"))
     check(pack, _g2(UNKNOWN) + [job, gcp_budget(units="500")], GCP, {SPEND: "fail"})
+
+
+def test_g03_job_naming_another_project_id(pack):
+    """CONTROL: the URL names project id "mlstaging" (another project, a valid id: letters
+    only), the group's is ml-prod: no stop: the month, 2,492.58 > 500: spend fail."""
+    job = resize_job("g2-end", ZONAL.format(p="mlstaging"))
+    check(pack, _g2("ml-prod") + [job, gcp_budget(units="500")], GCP, {SPEND: "fail"})
 
 
 # --------------------------------------------- 4. inbound NAT of a public load balancer

@@ -22,7 +22,8 @@ find: a02c, g01c, z18c, x06c). Results per batch (agreed / cases, first run):
     refuses each unpriced.csv type naming its source.
 My mistakes: 6 (above). The file runs 130 passed, 10 strict xfails.
 
-Pack defects (strict xfails; smallest stack first):
+Pack defects (strict xfails when found; all five fixed by helper fix51, marks removed, no
+expectation changed; its own cases in tests/policies/test_policy_fix51.py):
   1. spend-limit, false alarm: an Auto Scaling group whose mixed instances overrides name
      only a launch template each (no instanceType), with weights, is priced as maxSize
      INSTANCES of the priciest type (overrides g5.xlarge "1" / g5.12xlarge "4", maxSize 8:
@@ -680,8 +681,6 @@ def _g2_group():
     return [t, mig("train", t, 4, name="train-g2")]   # 4 x 0.853624 x 730 = 2,492.58
 
 
-@pytest.mark.xfail(strict=True, reason="defect 3: a resize-to-0 job whose URL names the group's "
-                   "project by number is no stop (the month priced; g01c with the id stops)")
 def test_g01_resize_job_naming_the_project_by_number(pack):
     """4 g2-standard-8 in MIG "train-g2"; a Cloud Scheduler job in 48 h POSTs resize?size=0 to
     projects/123456789012/.../instanceGroupManagers/train-g2 (the project by NUMBER, a literal
@@ -1182,8 +1181,6 @@ def _lb(nat_pools=None, outbound=None):
                      deps={"frontendIPConfigurations": [pip]})]
 
 
-@pytest.mark.xfail(strict=True, reason="defect 4: an inbound NAT pool of a public load balancer "
-                   "of the stack passes unless the nodes join it (z18c: joined, it fails)")
 def test_z18_public_inbound_nat_pool_to_ssh(pack):
     """A public load balancer of the stack with an inbound NAT pool 50000-50100 -> 22: docs,
     inbound NAT pools of a public load balancer of the stack are a violation: npi fail."""
@@ -1582,8 +1579,6 @@ def test_b04_native_group_weighted_by_template_only_overrides(pack):
     check(pack, [sn, small, big, g, aws_budget(amount="13000.00")], AWS, {RDMA: "advisory"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 4: an InboundNatRule of a public load balancer "
-                   "of the stack passes when no node joins it")
 def test_b05_inbound_nat_rule_resource_on_a_public_balancer(pack):
     """A separate azure-native InboundNatRule (frontend port 50022 -> 22) on z18's public load
     balancer of the stack, no node joining it: docs, "Azure inbound NAT pools or rules of a
