@@ -3,11 +3,10 @@
 An Auto Scaling group's mixed instances overrides and an EC2 Fleet's or Spot Fleet's launch
 template configs each name a launch template by id or name. The engine records dependencies
 per top-level input (`mixedInstancesPolicy`, `launchTemplateConfigs`), not per entry, and a
-template's id is an output, not an input the pack sees: an entry is tied to a template of the
-stack by the template's name input where it names one, else by order (the SDKs list an
-input's dependencies in the order its value names them, without repeats). A distinct
-reference more than the templates behind the input names a template the stack does not
-create: its type is read nowhere (docs/policies.md, Scope), so the compute fails closed.
+template's id is known only once it exists: an entry is tied to a template of the stack by
+the template's id or name where the engine shows it (tie()). A distinct reference more than
+the templates behind the input names a template the stack does not create: its type is read
+nowhere (docs/policies.md, Scope), so the compute fails closed.
 """
 from __future__ import annotations
 
@@ -35,36 +34,40 @@ def _type(lt: Resource) -> Any:
         else lt.get("instanceType")
 
 
+def _identities(lt: Resource) -> set:
+    """What a template of the stack is named by where the engine shows it: its id (a stack
+    policy sees each resource's outputs, pulumi's stepGenerator.AnalyzeResources; a template
+    of an earlier update has its id there, a new one's is unknown until apply; aws-native's
+    output is launchTemplateId) and its name (classic `name`, aws-native launchTemplateName)."""
+    return {v for k in ("id", "launchTemplateId", "name", "launchTemplateName")
+            for v in [lt.get(k)] if isinstance(v, str) and v}
+
+
 def tie(refs: list[Any], templates: list[Resource]) -> tuple[Optional[dict], str]:
-    """({reference: template} for `refs` (in the order the input names them), or None where
-    they cannot be tied; what names a template the stack does not create, or "")."""
+    """({reference: template} for `refs`, or None where some cannot be tied; what names a
+    template the stack does not create, or ""). A reference is tied to the template whose id
+    or name it is. The engine lists an input's dependencies without their order (the Python
+    SDK gathers their URNs in a set), so the rest are tied only where one template is left
+    for one reference; more distinct references than templates left name one the stack does
+    not create (an id unknown at preview counts as one reference)."""
     named = [x for x in refs if x is not None]
     if not named:
         return {}, ""
-    if not templates:
-        known = [x for x in named if x is not UNKNOWN]
-        shown = repr(known[0]) if known else "unknown until apply"
-        return None, (f"from launch template {shown}, which the stack does not create (its "
-                      "type is read nowhere in the stack)")
-    by_name = {t.get("launchTemplateData.launchTemplateName") if t.type == _NATIVE_LT
-               else t.get("name"): t for t in templates}
     out: dict = {}
-    rest = [t for t in templates]
-    for x in named:
-        if isinstance(x, str) and isinstance(by_name.get(x), Resource):
-            out[x] = by_name[x]
-            if out[x] in rest:
-                rest.remove(out[x])
-    left = list(dict.fromkeys(x for x in named if x is not UNKNOWN and x not in out))
+    for t in templates:
+        for x in _identities(t) & {x for x in named if isinstance(x, str)}:
+            out[x] = t
+    rest = [t for t in templates if t not in out.values()]
+    left = list(dict.fromkeys(x for x in named if x not in out))
     if len(left) > len(rest):
-        shown = repr(left[0]) if len(left) == 1 else "one of " + ", ".join(map(repr, left))
+        known = [x for x in left if x is not UNKNOWN]
+        shown = "unknown until apply" if not known else repr(known[0]) if len(known) == 1 \
+            else "one of " + ", ".join(map(repr, known))
         return None, (f"from launch template {shown}, which the stack does not create (its "
                       "type is read nowhere in the stack)")
-    if len(templates) == 1:
-        return {x: templates[0] for x in named if x is not UNKNOWN} | {UNKNOWN: templates[0]}, ""
-    if UNKNOWN in named or len(left) != len(rest):
-        return None, ""   # ids unknown at preview (or fewer than the templates): not tied
-    return out | dict(zip(left, rest)), ""
+    if len(left) == 1 and len(rest) == 1:
+        out[left[0]] = rest[0]
+    return (out if all(x in out for x in named) else None), ""
 
 
 def tie_overrides(mixed: Any, templates: list[Resource]) -> tuple[Any, bool, str]:

@@ -9,12 +9,12 @@ g5.xlarge 1.006, g5.12xlarge 5.672 (efa). A weighted Auto Scaling group is price
 plus its largest weight, in units, each unit at its type's price per unit (docs, Sizes).
 
 1. Weights of overrides that name only a launch template (defect 1). Each override launches
-   its own template's type with its own weight. The pack can tie an override to a template of
-   the stack only by the order the engine lists the policy's dependencies (the order the
-   program's value names them: the policy's own template first, then each override's), so:
-   f01 a policy whose own template is the second override's (dependencies [big, small]).
-   f02 where it cannot tie them (ids unknown at preview): never below the truth, every unit
-   may be the dearest type at the lightest weight.
+   its own template's type with its own weight. The pack ties an override to a template of the
+   stack by the template's id or name as the engine shows it (a stack policy sees outputs);
+   the engine lists dependencies without order (the Python SDK gathers them in a set), so:
+   f01 the dependencies listed [big, small] while the overrides name [small, big];
+   f02 where it cannot tie them (ids unknown at preview), and f08 where the templates show no
+   id: never below the truth, every unit may be the dearest type at the lightest weight.
 2. A launch template by a literal id the stack does not create (defect 2), through aws-native
    fleets (f04, f05), and a control with two templates both the stack's (f03).
 3. A resize-to-0 job whose URL names the project by number (defect 3) is the group's stop
@@ -29,7 +29,9 @@ plus its largest weight, in units, each unit at its type's price per unit (docs,
    (e04).
 f06, f07 and g03 were added after the code, when a planted bug (a fleet flagged only when
 every config needs its template's type; any project id read as the stack's) passed every case
-before them; their expectations are worked by hand as the others'.
+before them; f08 when the tie by dependency order was dropped (the Python SDK gathers an
+input's dependency URNs in a set: no order to read). Their expectations are worked by hand as
+the others'.
 """
 from __future__ import annotations
 
@@ -61,7 +63,7 @@ def _big_first(sn, small, big, amount):
     g = _mixed_by_templates("mixed-big-first", sn, [small, big], ["1", "4"], 8)
     g.props["mixedInstancesPolicy"]["launchTemplate"]["launchTemplateSpecification"] = {
         "launchTemplateId": "lt-big-id", "version": "$Latest"}
-    g.deps["mixedInstancesPolicy"] = [big, small]
+    g.deps["mixedInstancesPolicy"] = [big, small]   # the builder gave each template its id
     return [sn, small, big, g, aws_budget(amount=amount)]
 
 
@@ -100,6 +102,19 @@ def test_f02_untied_overrides_priced_at_the_dearest_lightest(pack):
     sn = subnet()
     small, big = lt("lt-small", "g5.xlarge"), lt("lt-big", "g5.12xlarge")
     check(pack, _untied(sn, small, big, "45000.00"), AWS, {SPEND: "fail", RDMA: "advisory"})
+
+
+def test_f08_templates_showing_no_id(pack):
+    """a02's group (overrides naming "lt-small-id" "1" and "lt-big-id" "4", maxSize 8, budget
+    13,000) with templates whose outputs show no id or name: nothing ties an override to its
+    template: 12 x 5.672 x 730 = 49,686.72 > 13,000: spend fail (rdma advisory)."""
+    sn = subnet()
+    small, big = lt("lt-small", "g5.xlarge"), lt("lt-big", "g5.12xlarge")
+    g = _mixed_by_templates("mixed-by-lt", sn, [small, big], ["1", "4"], 8)
+    for t in (small, big):
+        del t.props["id"]
+    check(pack, [sn, small, big, g, aws_budget(amount="13000.00")], AWS,
+          {SPEND: "fail", RDMA: "advisory"})
 
 
 def test_f02b_untied_overrides_under_a_budget_above_the_bound(pack):

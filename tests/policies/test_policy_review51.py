@@ -23,7 +23,13 @@ find: a02c, g01c, z18c, x06c). Results per batch (agreed / cases, first run):
 My mistakes: 6 (above). The file runs 130 passed, 10 strict xfails.
 
 Pack defects (strict xfails when found; all five fixed by helper fix51, marks removed, no
-expectation changed; its own cases in tests/policies/test_policy_fix51.py):
+verdict changed; its own cases in tests/policies/test_policy_fix51.py). fix51 changed one
+stand-in: a01/a02/a02c's and b04's templates now show the id the overrides name (a stack
+policy sees each resource's outputs, pulumi stepGenerator.AnalyzeResources; a literal id in
+an override is a template that exists, its id among its outputs). Without it nothing ties an
+override to its template: the engine lists an input's dependencies without order (the Python
+SDK's _expand_dependencies gathers URNs in a set), so such a group is priced at the bound,
+every unit the dearest type at the lightest weight (fix51 f08: 49,686.72).
   1. spend-limit, false alarm: an Auto Scaling group whose mixed instances overrides name
      only a launch template each (no instanceType), with weights, is priced as maxSize
      INSTANCES of the priciest type (overrides g5.xlarge "1" / g5.12xlarge "4", maxSize 8:
@@ -181,6 +187,11 @@ def _mixed_by_templates(name, sn, templates, weights, max_units, **props):
     overrides = []
     for t, w in zip(templates, weights):
         tid = t if isinstance(t, str) else f"{t.name}-id"
+        if not isinstance(t, str):
+            # (fix51) A literal id in the override is a template that exists already: a stack
+            # policy sees its outputs, its id among them (pulumi stepGenerator.AnalyzeResources
+            # passes v.Outputs); a new template's id, and the override's, are unknown.
+            t.props["id"] = tid
         overrides.append({"launchTemplateSpecification": {"launchTemplateId": tid},
                           "weightedCapacity": w})
     first = templates[0]
@@ -1561,9 +1572,12 @@ def test_b04_native_group_weighted_by_template_only_overrides(pack):
     group is read the same, its override types and weights included: 12 units at 1.418/unit =
     12,421.68 < 13,000: pass; rdma advisory (g5.12xlarge has EFA, no placement)."""
     sn = subnet()
+    # (fix51) Existing templates: their outputs carry launchTemplateId (as in a01's builder).
     small = res("aws-native:ec2:LaunchTemplate", "nlt-small", {
+        "launchTemplateId": "nlt-small-id",
         "launchTemplateData": {"instanceType": "g5.xlarge", "imageId": "ami-0r51"}})
     big = res("aws-native:ec2:LaunchTemplate", "nlt-big", {
+        "launchTemplateId": "nlt-big-id",
         "launchTemplateData": {"instanceType": "g5.12xlarge", "imageId": "ami-0r51"}})
     g = res("aws-native:autoscaling:AutoScalingGroup", "native-mixed", {
         "minSize": "0", "maxSize": "8", "vpcZoneIdentifier": ["sn-a-id"],
