@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
 from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, last_segment, number
+from trainstack_policies.template_refs import tie_overrides, untied_count
 
 AWS_CAPACITY_RESERVATION = "aws:ec2/capacityReservation:CapacityReservation"
 # CloudFormation AWS::EC2::CapacityReservation: the same inputs (instanceType, instanceCount,
@@ -267,7 +268,10 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
         elif t == AWS_NATIVE_ASG:
             # Its launch template: launchTemplate, else its mixed instances policy's
             # (MixedInstancesPolicy.LaunchTemplate.LaunchTemplateSpecification).
-            mixed = r.get("mixedInstancesPolicy")
+            # Overrides that name only a launch template launch its type, at their own
+            # weight (template_refs, as a classic group's).
+            mixed, untied, unread = tie_overrides(r.get("mixedInstancesPolicy"), [
+                d for d in r.dep("mixedInstancesPolicy") if d.type in AWS_LTS])
             lts = [d for d in (r.dep("launchTemplate") or r.dep("launchTemplate.launchTemplateId")
                                or r.dep("mixedInstancesPolicy")) if d.type in AWS_LTS]
             lt = next(iter(lts), None)
@@ -281,6 +285,8 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                 if ot is not None and ot not in types:
                     types.append(ot)
             types = [x for x in types if x is not None] or [None]
+            if unread:   # an override from a template the stack does not create
+                types = [x for x in types if x is not None] + [UNKNOWN]
             itype = types[0]
             market = lt.get("launchTemplateData.instanceMarketOptions.marketType") \
                 if lt is not None and lt.type == AWS_NATIVE_LT else None
@@ -295,12 +301,14 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             weights = asg_weights(mixed)
             if weights is UNKNOWN:
                 size = None   # units per instance unknown until apply: so is the node count
+            elif untied and weights == {} and isinstance(size, int):
+                size = untied_count(mixed, size)
             elif isinstance(weights, dict) and weights and isinstance(size, int):
                 # Sizes in capacity units: maxSize plus the largest weight, as a classic
                 # group's (inventory.compute_aws._aws_group).
                 size += int(math.ceil(max(weights.values())))
             group = node_group(r, lt, itype, size, market == "spot", zs, _region(r, zs[0]),
-                               instance_types=types)
+                               instance_types=types, type_unread=unread)
             if isinstance(weights, BadNumber):
                 weight_invalid(group, weights)
             elif isinstance(weights, dict) and weights and isinstance(group.count, int):

@@ -31,6 +31,7 @@ from trainstack_policies.inventory.values import (
     _zone,
 )
 from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, dig, number
+from trainstack_policies.template_refs import lt_ref, tie, tie_overrides, untied_count
 
 # The inputs of a Spot Fleet request that the classic aws:ec2/spotFleetRequest takes at its top
 # level and an aws-native SpotFleet (CloudFormation AWS::EC2::SpotFleet) under
@@ -156,7 +157,9 @@ def _overrides(configs: Any) -> list[Any]:
 
 
 def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
-    mixed = r.get("mixedInstancesPolicy")
+    # Overrides that name only a launch template launch its type, at their own weight.
+    mixed, untied, unread = tie_overrides(r.get("mixedInstancesPolicy"),
+                                          r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE))
     lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE)
                 or r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE)
                 # The legacy launch configuration: instanceType, userData, spotPrice.
@@ -187,6 +190,8 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
         count = None   # units per instance unknown until apply: so is the node count
     if not isinstance(weights, dict):
         weights = {}
+    elif untied and not weights and isinstance(count, int):
+        count = untied_count(mixed, count)
     if weights and isinstance(count, int):
         # Sizes in capacity units (weights 1-999): "Amazon EC2 Auto Scaling will never go above
         # MaxSize by more than your largest instance weight" (AutoScaling API, MaxSize).
@@ -219,6 +224,9 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
         # Launched from a template the stack does not create: its type is read nowhere, so it
         # may be GPU capacity (as a type unknown at preview is).
         types = [UNKNOWN]
+    elif unread:
+        # An override from such a template, beside the stack's: its type too.
+        types, outside = [t for t in types if t is not None] + [UNKNOWN], unread
     group = NodeGroup(r, lt, types[0], count, spot, zones or [""], _aws_region(r, zones), types,
                       accelerators=accelerators, type_unread=outside)
     if bad_weight is not None:
@@ -390,8 +398,18 @@ def _aws_fleet(r: Resource) -> NodeGroup:
     # Nodes chosen by attributes (an override's or the template's instanceRequirements) have
     # no type to read: GPU capacity when they ask for accelerators, as in an ASG's policy.
     accelerators = _requirements_accelerators(lts, _dicts(configs))
+    # A config from a launch template the stack does not create (one reference more than the
+    # templates behind the input), beside one whose type no override names: that type may be
+    # read nowhere, so it may be GPU capacity.
+    confs = [c for c in _dicts(configs) if isinstance(c, dict)]
+    _, unread = tie([lt_ref(c.get("launchTemplateSpecification")) for c in confs], lts)
+    if unread and any(not isinstance(o, dict) or o.get("instanceType") is None
+                      for c in confs for o in _dicts(c.get("overrides") or c.get("override"))
+                      or [{}]):
+        types = [t for t in types if t is not None] + [UNKNOWN]
     group = NodeGroup(r, _first(lts), types[0], count, spot, zones or [""],
-                      _aws_region(r, zones), types, accelerators=accelerators)
+                      _aws_region(r, zones), types, accelerators=accelerators,
+                      type_unread=unread if UNKNOWN in types else "")
     if spot and od_units != 0:
         if isinstance(od_units, int):
             group.regular_base = od_units

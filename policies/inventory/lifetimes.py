@@ -578,7 +578,9 @@ def _job_effect(group: Resource, job: Resource) -> str:
     if isinstance(own_location, str) and own_location and own_location != location:
         return ""
     own_project = _group_project(group)
-    if isinstance(own_project, str) and own_project != project:
+    # A project number is taken as the stack's own project, as a budget's projects filter
+    # takes it (budgets.py): the API's form, which the stack never names its project by.
+    if isinstance(own_project, str) and own_project != project and not project.isdigit():
         return ""
     # A project the pack cannot read: a literal URL may or may not name this group; never read
     # as its stop, while a call that may start it still counts as a start.

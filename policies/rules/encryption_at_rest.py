@@ -10,10 +10,10 @@ What "encrypted" means per cloud:
   the stack turns on account-level EBS encryption by default (ebs.EncryptionByDefault); EFS file
   systems need encrypted=true, RDS instances and clusters storageEncrypted=true. A volume the
   program does not declare (an AMI's own root volume) follows the AMI and is not judged here.
-- GCP: Cloud Storage and Managed Lustre / Parallelstore always encrypt at rest with
+- GCP: Cloud Storage, Filestore and Managed Lustre / Parallelstore always encrypt at rest with
   Google-managed keys. A customer-managed key, when one is set, must be a full Cloud KMS key name.
 - Azure: storage service encryption must not be disabled for blobs, and a Key Vault key source
-  needs a key; an AmlFilesystem key-encryption key needs its key URL.
+  needs a key; an AmlFilesystem key-encryption key needs its Key Vault key URL.
 - Alibaba Cloud: an OSS bucket needs a server-side encryption rule (AES256, KMS or SM4). CPFS
   is not judged: the SDK offers it no encryption setting (nas.FileSystem `encrypt_type`: 1 only
   for standard/extreme NAS, 2 only for extreme), so a CPFS plan cannot satisfy one (issue 21).
@@ -31,6 +31,7 @@ from trainstack_policies.inventory import (
     AZ_AMLFS,
     AZ_STORAGE_ACCOUNT,
     GCP_BUCKET,
+    GCP_FILESTORE,
     GCP_FILESYSTEMS,
 )
 from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, number, truthy, violation
@@ -59,6 +60,11 @@ _ALI_DISKS = ("alicloud:ecs/ecsDisk:EcsDisk", "alicloud:ecs/disk:Disk",
 AWS_ALGORITHMS = ("aws:kms", "aws:kms:dsse", "AES256")
 OSS_ALGORITHMS = ("AES256", "KMS", "SM4")
 KMS_KEY = re.compile(r"^projects/[^/]+/locations/[^/]+/keyRings/[^/]+/cryptoKeys/[^/]+$")
+# A Key Vault key's URL: https://{vault}.vault.azure.net/keys/{name}/{version}, the version
+# optional (Key Vault object identifiers, learn.microsoft.com/azure/key-vault/general/
+# about-keys-secrets-certificates); any host, so sovereign clouds' vault suffixes and Managed
+# HSM pass. A secret's or certificate's URL, or a bare name, is no key.
+KEY_VAULT_KEY = re.compile(r"^https://[^/\s]+/keys/[^/\s]+(/[^/\s]+)?/?$")
 
 
 def _sse_algorithms(r: Resource, path: str, rules: Any) -> list[Any]:
@@ -291,7 +297,13 @@ def _azure_amlfs(r: Resource) -> list[Violation]:
                           "keyUrl", "a Key Vault key URL",
                           "set encryption_settings.key_encryption_key.key_url, or drop "
                           "encryption_settings for Microsoft-managed keys")]
-    return []
+    url = kek.get("keyUrl") if isinstance(kek, dict) else None
+    if url is UNKNOWN or url is None or (isinstance(url, str) and KEY_VAULT_KEY.match(url)):
+        return []   # unknown: a key created in this stack
+    return [violation(r, "the key-encryption key is not a Key Vault key URL", url,
+                      "https://<vault>.vault.azure.net/keys/<name>/<version>",
+                      "set encryption_settings.key_encryption_key.key_url to the key's URL "
+                      "(its kid)")]
 
 
 def _alicloud_bucket(r: Resource) -> list[Violation]:
@@ -328,8 +340,8 @@ def _alicloud_nas(r: Resource) -> list[Violation]:
 
 
 # The types check() judges besides every AWS resource (each a branch of its chain).
-_JUDGED = frozenset({*AWS_BUCKETS, GCP_BUCKET, *GCP_FILESYSTEMS, AZ_STORAGE_ACCOUNT, AZ_AMLFS,
-                     ALI_BUCKET, ALI_NAS, *_ALI_DISKS})
+_JUDGED = frozenset({*AWS_BUCKETS, GCP_BUCKET, *GCP_FILESYSTEMS, GCP_FILESTORE,
+                     AZ_STORAGE_ACCOUNT, AZ_AMLFS, ALI_BUCKET, ALI_NAS, *_ALI_DISKS})
 
 
 def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violation]:
@@ -347,6 +359,8 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             out += _gcp_key(r, "encryption.defaultKmsKeyName")
         elif r.type in GCP_FILESYSTEMS:
             out += _gcp_key(r, "kmsKey")
+        elif r.type == GCP_FILESTORE:
+            out += _gcp_key(r, "kmsKeyName")
         elif r.type == AZ_STORAGE_ACCOUNT:
             out += _azure_account(r)
         elif r.type == AZ_AMLFS:

@@ -1008,13 +1008,26 @@ _AZURE_NIC_PATHS = {
 }
 
 
+def _public_frontend(lb: Resource) -> bool:
+    """A load balancer with a public frontend (an Azure load balancer is public or internal)."""
+    return any(isinstance(fe, dict) and (fe.get("publicIPAddress") or fe.get("publicIPPrefix"))
+               for fe in _list(lb.get("frontendIPConfigurations")))
+
+
 def _public_nat(lb: Resource) -> bool:
     """A load balancer with a public frontend and inbound NAT pools or rules: each forwards a
     port of the public address to one backend VM (learn.microsoft.com/azure/load-balancer/
     inbound-nat-rules)."""
-    public = any(isinstance(fe, dict) and (fe.get("publicIPAddress") or fe.get("publicIPPrefix"))
-                 for fe in _list(lb.get("frontendIPConfigurations")))
-    return public and bool(_list(lb.get("inboundNatPools")) or _list(lb.get("inboundNatRules")))
+    return _public_frontend(lb) and bool(_list(lb.get("inboundNatPools"))
+                                         or _list(lb.get("inboundNatRules")))
+
+
+def _nat_violation(r: Resource, what: str, lb: str) -> Violation:
+    return violation(r, "an inbound NAT pool or rule forwards a port of a public load balancer "
+                     "to the backend VMs", f"{what} (load balancer {lb})",
+                     "no inbound NAT from a public frontend",
+                     "remove the inbound NAT pools/rules; use Bastion or the SSH CIDRs for "
+                     "access")
 
 
 _AZURE_NAT_RULE = "azure-native:network:InboundNatRule"
@@ -1047,6 +1060,18 @@ def _azure_nat_pools(resources: list[Resource]) -> tuple[list[Violation], Option
     out = []
     outside: Optional[UnknownValue] = None
     for r in resources:
+        # The NAT pools and rules themselves, whether or not a node joins them yet (a VM
+        # added later, or by hand, is reachable at once): docs, "Azure inbound NAT pools or
+        # rules of a public load balancer of the stack are a violation".
+        if r.type == _AZURE_LB and _public_nat(r):
+            out.append(_nat_violation(r, "inboundNatPools / inboundNatRules", r.name))
+            continue
+        if r.type == _AZURE_NAT_RULE:
+            public = sorted({d.name for ds in r.deps.values() for d in ds
+                             if d.type == _AZURE_LB and _public_frontend(d)})
+            if public:
+                out.append(_nat_violation(r, "inbound NAT rule", ", ".join(public)))
+            continue
         path = _AZURE_NIC_PATHS.get(r.type)
         if path is None:
             continue
