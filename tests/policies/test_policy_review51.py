@@ -67,8 +67,8 @@ lt-big, which launches the g5.12xlarge.
 
 Driven over gRPC as `pulumi preview --policy-pack` drives the pack (tests/policy_harness.py). The
 pack's code under policies/ was not read (save the fields of the Resource view in
-policies/model.py that the harness builds, to set `protect`): each verdict comes from docs/policies.md (the pack's
-promise), docs/billing-after-stop.md, the providers' public docs and the catalog's CSV rows, and
+policies/model.py that the harness builds, to set `protect`): each verdict comes from
+docs/policies.md (the pack's promise), docs/billing-after-stop.md, the providers' public docs and the catalog's CSV rows, and
 was written BEFORE the first run (each batch committed first).
 
 Each case states the verdict of EVERY policy (those not named stay "pass"): "fail" (a mandatory
