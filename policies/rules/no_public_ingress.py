@@ -238,14 +238,7 @@ def _aws(r: Resource, config) -> list[Violation]:
         # AWS::EC2::LaunchTemplate NetworkInterface.AssociatePublicIpAddress).
         path = _interfaces_path(r)
         public_nics = []
-        nics = r.entries(path, AWS_INTERFACE_KEYS)
-        # Most templates: every interface a dict whose flag is "false" or left out, so none is
-        # public or unknown (what the loop finds for them), told by two C-level counts of the
-        # flags instead of the loop's checks per interface (a p5 template has 33).
-        flags = [n.get("associatePublicIpAddress") if type(n) is dict else _ODD for n in nics]
-        if flags.count("false") + flags.count(None) == len(flags):
-            nics = []
-        for i, n in enumerate(nics):
+        for i, n in enumerate(r.entries(path, AWS_INTERFACE_KEYS)):
             if n is UNKNOWN:
                 raise UnknownValue(r, f"{path}.{i}")
             if not isinstance(n, dict):
@@ -326,10 +319,6 @@ def _aws(r: Resource, config) -> list[Violation]:
                           "Elastic IPs only on NAT gateways",
                           "remove instanceId; use a NAT gateway for egress")]
     return []
-
-
-# An entry that is no dict, for the launch templates' count of private flags above.
-_ODD = object()
 
 
 def _nic(r: Resource, value: Any, path: str) -> bool:
