@@ -445,7 +445,13 @@ class _Reader:
             urn, type_ = r.urn, r.type
         properties = r.properties
         entry = self.seen.get(urn)
-        if entry is not None and (entry[0] != type_ or entry[1].struct != properties):
+        # A reading that cut a list input (_View.entries: a p5 launch template's 33 interfaces)
+        # is not reused: those inputs are large, and upb's equality walks every entry's map
+        # (about 180,000 instructions for that template) where reading the list again costs
+        # its serialisation, which finds the cut in _CUT (about 85,000), and only for a rule
+        # that reads it. A small reading is cheaper to compare than to read again.
+        if entry is not None and (entry[0] != type_ or entry[1].cut is not None or
+                                  entry[1].struct != properties):
             entry = None
         if entry is None:
             entry = [type_, _Inputs(properties), None]
@@ -578,16 +584,24 @@ def make(base: type) -> type:
         # Set on the instance once done / made (_settings, _reader).
         _trainstack_settings = False
         _trainstack_reader: Optional[_Reader] = None
+        _trainstack_configured: Optional[tuple[Any, Any, dict]] = None
 
         def _configured(self) -> dict:
             """What is worked out once per Configure (not per request): kept until the
             enforcement levels or the properties change, the servicer's answers depending on
             nothing else besides the request (pulumi_policy replaces both dicts in Configure).
             Read on every request, so read in one call."""
-            levels = getattr(self, "_PolicyAnalyzerServicer__policy_pack_config_enforcement_level",
-                             None)
-            config = getattr(self, "_PolicyAnalyzerServicer__policy_pack_config", None)
-            cache: Optional[tuple[Any, Any, dict]] = getattr(self, "_trainstack_configured", None)
+            # Attribute reads, not getattr() calls (a builtin call each, twice per resource):
+            # pulumi_policy's __init__ and Configure set both; a servicer made otherwise reads
+            # as one with neither.
+            try:
+                levels = self._PolicyAnalyzerServicer__policy_pack_config_enforcement_level
+                config = self._PolicyAnalyzerServicer__policy_pack_config
+            except AttributeError:
+                levels = getattr(self, "_PolicyAnalyzerServicer__policy_pack_config_enforcement_"
+                                 "level", None)
+                config = getattr(self, "_PolicyAnalyzerServicer__policy_pack_config", None)
+            cache = self._trainstack_configured
             if cache is None or cache[0] is not levels or cache[1] is not config:
                 cache = (levels, config, {})
                 self._trainstack_configured = cache

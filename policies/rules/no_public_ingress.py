@@ -246,7 +246,10 @@ def _aws(r: Resource, config) -> list[Violation]:
             value = n.get("associatePublicIpAddress")
             if value is UNKNOWN:
                 raise UnknownValue(r, f"{path}.{i}.associatePublicIpAddress")
-            # truthy(value), inline: asked of every interface of every template.
+            # truthy(value), inline: asked of every interface of every template ("false",
+            # the usual value, first: no strip() and lower() calls for it).
+            if value == "false" or value is None:
+                continue
             if value is True or (isinstance(value, str) and value.strip().lower() == "true"):
                 public_nics.append(n)
         if public_nics:
