@@ -161,6 +161,54 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+# Runs each (environment, log) of argv[2] as `python argv[1]` would, in a process forked from
+# this one after the imports every rank of the example starts with: torch, and torch._dynamo,
+# which torch.optim imports at its first step (about 3.5 CPU s a process, paid here once instead
+# of per rank; issue 36). Nothing but imports happens before the fork: no thread pool, process
+# group or random draw. Exits with the first failing rank's code (the other killed), else 0.
+RANKS_FROM_ONE_IMPORT = r"""
+import json, os, runpy, sys, traceback
+import torch, torch.distributed, torch._dynamo
+script, ranks = sys.argv[1], json.loads(sys.argv[2])
+pids = []
+for env, log in ranks:
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.environ.clear()
+            os.environ.update(env)
+            out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            os.dup2(out, 1)
+            os.dup2(out, 2)
+            sys.argv = [script]
+            runpy.run_path(script, run_name="__main__")
+            code = 0
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else int(done.code is not None)
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    pids.append(pid)
+failed = 0
+for _ in pids:   # the first rank to fail ends the others (as torchrun would), else all end 0
+    pid, status = os.wait()
+    code = os.waitstatus_to_exitcode(status)
+    if code and not failed:
+        failed = code
+        for other in pids:
+            if other != pid:
+                try:
+                    os.kill(other, 9)
+                except ProcessLookupError:
+                    pass
+sys.exit(failed)
+"""
+
+
 class Cluster:
     """The uninterrupted reference run: its ranks share a 'lustre' folder and one report folder,
     and import the checkpoint helper as the boot step ships it."""
@@ -189,14 +237,16 @@ class Cluster:
                     "TRAINSTACK_EVENTS_DIR": str(root / pa.LOCAL_EVENTS_DIR)})
         return env
 
-    def start_straight(self) -> list[subprocess.Popen]:
+    def start_straight(self) -> subprocess.Popen:
         """The same job as two nodes' torchrun would run it, never preempted, as its two ranks
         alone: each with the variables torchrun gives a worker (env:// rendezvous, rank 0 hosts
         the store) and without the pause per step (a sleep; it changes no number). The reference
         is the script's arithmetic, which no launcher takes part in; the launchers themselves
-        are what the preempted runs test."""
+        are what the preempted runs test. Both ranks are forked from one interpreter that has
+        imported torch once (RANKS_FROM_ONE_IMPORT); the returned process exits with the first
+        failing rank's code, each rank's output in rank-<n>.log."""
         port = free_port()
-        procs = []
+        ranks = []
         for rank in (0, 1):
             root = self.base / f"rank-{rank}"
             (root / pa.LOCAL_EVENTS_DIR).mkdir(parents=True)
@@ -207,11 +257,15 @@ class Cluster:
                    "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port),
                    "TORCHELASTIC_RESTART_COUNT": "0", "TORCHELASTIC_MAX_RESTARTS": "0",
                    "TORCHELASTIC_RUN_ID": "job-1", "TORCHELASTIC_USE_AGENT_STORE": "False"}
-            log = open(self.base / f"rank-{rank}.log", "w")
-            procs.append(subprocess.Popen([sys.executable, EXAMPLE], env=env, stdout=log,
-                                          stderr=subprocess.STDOUT, start_new_session=True))
-        self.procs += procs
-        return procs
+            ranks.append((env, str(self.base / f"rank-{rank}.log")))
+        # The ranks' environments differ only in the rank's own variables and node folders:
+        # the interpreter starts with rank 0's (PYTHONPATH, OMP_NUM_THREADS, warnings alike).
+        proc = subprocess.Popen([sys.executable, "-c", RANKS_FROM_ONE_IMPORT, EXAMPLE,
+                                 json.dumps(ranks)], env=ranks[0][0],
+                                stdout=subprocess.DEVNULL, stderr=open(self.base / "ranks.log", "w"),
+                                start_new_session=True)
+        self.procs.append(proc)
+        return proc
 
     def losses(self) -> dict[int, list[float]]:
         seen: dict[int, list[float]] = {}
@@ -225,7 +279,8 @@ class Cluster:
         return [_torch().load(self.report / f"final-rank{r}.pt", weights_only=False) for r in (0, 1)]
 
     def log(self, name: str) -> str:
-        return (self.base / f"{name}.log").read_text()[-3000:]
+        path = self.base / f"{name}.log"
+        return path.read_text()[-3000:] if path.exists() else f"({path.name}: none)\n"
 
     def close(self) -> None:
         for proc in self.procs:

@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 
 from tests.trial_helpers import TrialWorld
 from trainstack.cli.app import app
+from trainstack.plan import engine
 from trainstack.trial import runner as runner_module
 from trainstack.trial.capacity import example
 
@@ -29,12 +30,22 @@ def test_stocked_out_in_every_zone_tried_is_no_capacity_with_nothing_left_up(tmp
         priced.append(json.loads(config["trainstack:overrides"])["clouds"]["aws"]["zone"])
         return real_price(project_dir, candidate, config, hours, data_gb)
     monkeypatch.setattr(runner_module, "price_attempt", price_attempt)
+    rendered = []       # the cloud of every plan the trial rendered, pricing and comparison alike
+    real_render = engine.render
+
+    def render(config, *args, **kwargs):
+        rendered.append(config["trainstack:cloud"])
+        return real_render(config, *args, **kwargs)
+    monkeypatch.setattr(engine, "render", render)
     result = runner.invoke(app, ["--project", str(world.project), "trial", "--candidates", "aws",
                                  "--budget-usd", "500", *args])
     assert result.exit_code == 0, result.output
     # Each zone's plan priced once: the up-front price is the first zone's attempt (its config,
     # so its plan, is the same); the zone it moves to is priced from its own plan.
     assert priced == ["us-east-1a", "us-east-1b"]
+    # The comparison is over the candidates' clouds: the spec's gcp, alicloud and azure (not
+    # candidates) are never rendered (each render is 0.5-3 CPU s).
+    assert set(rendered) == {"aws"}, rendered
     assert "trial: aws: moving to us-east-1 us-east-1b" in result.output
     assert "no capacity (InsufficientInstanceCapacity)" in result.output
     assert "no capacity (InsufficientCapacity (Capacity Block))" in result.output

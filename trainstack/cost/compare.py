@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Collection, Optional
 
 import typer
 from rich.console import Console
@@ -277,8 +277,11 @@ def _lowest(known: list[tuple[CompareRow, float]], bounds: list[float]) -> list[
 def compare(spec_path: Path, *, currency: str = "USD", cny_rate: Optional[float] = None,
             bucket_gb: Optional[float] = None, transfer_gb: Optional[float] = None,
             idle_overhead: float = sizing.DEFAULT_IDLE_OVERHEAD,
-            preemption_overhead: float = sizing.DEFAULT_PREEMPTION_OVERHEAD) -> Comparison:
-    """Everything `trainstack compare` prints (`.as_json()` is the --json document)."""
+            preemption_overhead: float = sizing.DEFAULT_PREEMPTION_OVERHEAD,
+            clouds: Optional[Collection[str]] = None) -> Comparison:
+    """Everything `trainstack compare` prints (`.as_json()` is the --json document). `clouds`:
+    only those of the spec's clouds (the trial's candidates); the others are never rendered, so
+    they cost nothing (a render is 0.5-3 CPU s with its provider SDK's import)."""
     from trainstack_components.spec import load_spec
     spec = load_spec(spec_path)
     display = check_currency(currency)
@@ -296,7 +299,7 @@ def compare(spec_path: Path, *, currency: str = "USD", cny_rate: Optional[float]
         sizes = no_workload_sizes(bucket_gb, transfer_gb)
     rows = [cloud_row(spec, spec_path, cloud, sizes, display=display, fx=fx,
                       idle_overhead=idle_overhead, preemption_overhead=preemption_overhead)
-            for cloud in spec.clouds.configured()]
+            for cloud in spec.clouds.configured() if clouds is None or cloud in clouds]
     any_spot = any(r.spot for r in rows)
     best = mark_best(rows)
     workload = WorkloadSummary(nodes=spec.nodes, spot=spec.spot, gpu=list(spec.gpu))

@@ -34,13 +34,9 @@ class Recommendation:
 
 def compare_measured(spec_path: Path, bench_dir: Path, clouds: Optional[list[str]] = None):
     """`compare --measured` of the spec over the candidates' clouds only."""
-    from trainstack.cost.compare import compare, mark_best
+    from trainstack.cost.compare import compare
     from trainstack.cost.measured import attach
-    result = compare(spec_path)
-    if clouds is not None:
-        result.clouds = [row for row in result.clouds if row.cloud in clouds]
-        best = mark_best(result.clouds)
-        result.cheapest, result.fastest = best["cheapest"], best["fastest"]
+    result = compare(spec_path, clouds=clouds)
     if bench_dir.is_dir() and any(bench_dir.glob("*.json")):
         attach(result, [bench_dir])
     return result
