@@ -1023,3 +1023,269 @@ def test_c01_config_refused_over_grpc(pack, policy, settings, key):
     err = _refused(pack, policy, settings)
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, err
     assert key in err.details(), err.details()
+
+
+# ============================ batch 3: neighbours of defect 1, secrets, literal ids, clusters
+
+def test_d01_native_parked_group_raised_by_a_scheduled_action(pack):
+    """An aws-native group at maxSize "0" (g5.xlarge) and a ScheduledAction at +24 h setting
+    maxSize "4", desired "4": it will run 4 GPU nodes, >= 4 x 1.006 x 706 = 2,840.94 > 1,000:
+    fail."""
+    st = _native_group()
+    st[2].props["maxSize"] = "0"
+    up = res("aws-native:autoscaling:ScheduledAction", "native-up", {
+        "autoScalingGroupName": "native-train", "startTime": _iso(24), "maxSize": "4",
+        "desiredCapacity": "4"}, deps={"autoScalingGroupName": [st[2]]})
+    check(pack, st + [up, aws_budget(amount="1000.00")], AWS, {SPEND: "fail"})
+
+
+def test_d02_parked_group_raised_by_an_eventbridge_schedule(pack):
+    """A classic group at 0 and an EventBridge Scheduler one-time schedule at +24 h calling
+    autoscaling:updateAutoScalingGroup on it with MaxSize 4, DesiredCapacity 4: fail."""
+    st = _parked(up_schedule=False)
+    import json
+    s = res("aws:scheduler/schedule:Schedule", "raise", {
+        "scheduleExpression": f"at({(_now() + timedelta(hours=24)).strftime('%Y-%m-%dT%H:%M:%S')})",
+        "flexibleTimeWindow": {"mode": "OFF"}, "state": "ENABLED",
+        "target": {"arn": "arn:aws:scheduler:::aws-sdk:autoscaling:updateAutoScalingGroup",
+                   "roleArn": "arn:aws:iam::123456789012:role/scheduler",
+                   "input": json.dumps({"AutoScalingGroupName": "parked", "MaxSize": 4,
+                                        "DesiredCapacity": 4})}},
+        deps={"target": [st[2]]})
+    check(pack, st + [s], AWS, {SPEND: "fail"})
+
+
+def test_d03_parked_group_with_a_scaling_policy(pack):
+    """CONTROL: the group at max 0 with a target-tracking scaling policy: a policy moves the
+    desired capacity only up to the maximum, 0: pass."""
+    st = _parked(up_schedule=False)
+    pol = res("aws:autoscaling/policy:Policy", "track", {
+        "autoscalingGroupName": "parked", "policyType": "TargetTrackingScaling",
+        "targetTrackingConfiguration": {"targetValue": 60.0, "predefinedMetricSpecification": {
+            "predefinedMetricType": "ASGAverageCPUUtilization"}}},
+        deps={"autoscalingGroupName": [st[2]]})
+    check(pack, st + [pol], AWS, {})
+
+
+def test_d04_gcp_group_at_zero_with_an_autoscaler_of_four(pack):
+    """A MIG of target 0 and its autoscaler maxReplicas 4: docs, the larger: 4 x 623.16 =
+    2,492.62 > 1,300: fail."""
+    tpl = template("tpl")
+    g = mig("train-g2", tpl, 0)
+    a = res("gcp:compute/autoscaler:Autoscaler", "train-as", {
+        "zone": "us-central1-a", "target": "train-g2-id", "autoscalingPolicy": {
+            "minReplicas": 0.0, "maxReplicas": 4.0, "cooldownPeriod": 60.0,
+            "cpuUtilization": {"target": 0.6}}}, deps={"target": [g]})
+    check(pack, [tpl, g, a, gcp_budget(units="1300")], GCP, {SPEND: "fail"})
+
+
+def az_subnet(name="sub-a", vnet="vnet52"):
+    return res("azure-native:network:Subnet", name, {
+        "resourceGroupName": "ml", "virtualNetworkName": vnet, "addressPrefix": "10.54.1.0/24"})
+
+
+def vmss(rname, size, capacity, sn, zones=("1",), set_name="gpu-vmss", **props):
+    return res("azure-native:compute:VirtualMachineScaleSet", rname, {
+        "resourceGroupName": "ml", "location": "eastus", "vmScaleSetName": set_name,
+        "zones": list(zones), "sku": {"name": size, "tier": "Standard", "capacity": capacity},
+        "upgradePolicy": {"mode": "Manual"}, "tags": dict(TAGS),
+        "virtualMachineProfile": {
+            "osProfile": {"computerNamePrefix": "gpu", "adminUsername": "azureuser"},
+            "networkProfile": {"networkInterfaceConfigurations": [{
+                "name": "nic", "primary": True,
+                "ipConfigurations": [{"name": "ip", "subnet": {"id": f"{sn.name}-id"}}]}]}},
+        **props}, deps={"virtualMachineProfile": [sn]})
+
+
+def test_d05_azure_set_at_zero_with_an_autoscale_maximum_of_four(pack):
+    """A T4 scale set of capacity 0 and an enabled autoscale setting whose default profile's
+    maximum is 4: docs, the larger: 4 x 0.526 x 730 = 1,535.92 > 1,000: fail."""
+    sn = az_subnet()
+    s = vmss("t4-set", "Standard_NC4as_T4_v3", 0.0, sn)
+    a = res("azure-native:monitor:AutoscaleSetting", "t4-autoscale", {
+        "resourceGroupName": "ml", "location": "eastus", "enabled": True,
+        "targetResourceUri": "t4-set-id", "tags": dict(TAGS), "profiles": [{
+            "name": "default", "rules": [],
+            "capacity": {"minimum": "0", "maximum": "4", "default": "0"}}]},
+        deps={"targetResourceUri": [s]})
+    check(pack, [sn, s, a, az_budget(amount=1000.0)], AZS, {SPEND: "fail"})
+
+
+def test_d06_ess_group_at_zero_raised_by_a_task(pack):
+    """An ESS group of maxSize 0 and a task at +24 h raising maxValue to 2: it will run 2 gn7i
+    nodes for the rest of the month: at least 2 x 2.56083 x 706 = 3,615.89."""
+    st = _ess_with_tasks([{"launchTime": _launch(24), "maxValue": 2.0, "minValue": 0.0}])
+    st[1].props["maxSize"] = 0.0
+    got = estimate(pack, st, ALI)
+    assert got >= 2 * 2.56083 * 706 - 2, got
+
+
+# --- secrets: the engine wraps a secret input; the SDK hands the pack its value
+
+SECRET_SIG = {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270"}
+
+
+def secret(value):
+    return {**SECRET_SIG, "value": value}
+
+
+def test_s10_secret_max_size(pack):
+    """An ASG whose maxSize is a secret 4.0: 4 x 734.38 = 2,937.52 > 1,000: fail."""
+    sn = subnet()
+    t = lt("lt", "g5.xlarge")
+    g = asg("train", t, [sn], 0)
+    g.props["maxSize"] = secret(4.0)
+    check(pack, [sn, t, g, aws_budget(amount="1000.00")], AWS, {SPEND: "fail"})
+
+
+def test_s10c_secret_max_size_under(pack):
+    """s10 with a secret 1.0: 734.38 < 1,000: pass."""
+    sn = subnet()
+    t = lt("lt", "g5.xlarge")
+    g = asg("train", t, [sn], 0)
+    g.props["maxSize"] = secret(1.0)
+    check(pack, [sn, t, g, aws_budget(amount="1000.00")], AWS, {})
+
+
+def test_s11_secret_budget_amount(pack):
+    """A group of 2 (1,468.76) under a budget whose limitAmount is a secret "500.00": fail."""
+    sn = subnet()
+    t = lt("lt", "g5.xlarge")
+    b = aws_budget(amount="0")
+    b.props["limitAmount"] = secret("500.00")
+    check(pack, [sn, t, asg("train", t, [sn], 2), b], AWS, {SPEND: "fail"})
+
+
+def test_s12_secret_instance_type(pack):
+    """The template's instanceType a secret "g5.xlarge", group of 2 under 1,000: fail."""
+    sn = subnet()
+    t = lt("lt", "g5.xlarge")
+    t.props["instanceType"] = secret("g5.xlarge")
+    check(pack, [sn, t, asg("train", t, [sn], 2), aws_budget(amount="1000.00")], AWS,
+          {SPEND: "fail"})
+
+
+def test_s13_huge_max_size(pack):
+    """maxSize 1e15: priced, never overflowing to a pass: fail under 90,000."""
+    sn = subnet()
+    t = lt("lt", "g5.xlarge")
+    check(pack, [sn, t, asg("train", t, [sn], 1e15), aws_budget(amount="90000.00")], AWS,
+          {SPEND: "fail"})
+
+
+# --- literal subnet ids: "cannot decide" until the config tells the zone
+
+def _on_literal_subnet():
+    sa = subnet()
+    fs = fsx("scratch", sa)
+    t = mounting(lt("lt", "g5.xlarge", networkInterfaces=[
+        {"deviceIndex": 0, "associatePublicIpAddress": "false"}]), fs)
+    g = asg("train", t, [], 2, vpcZoneIdentifiers=["subnet-0lit52"])
+    return [sa, fs, t, g, aws_budget(amount="2000.00")]   # 1,468.76 + 226.30
+
+
+def fsx(name, sn, capacity=1200.0, **props):
+    return res("aws:fsx/lustreFileSystem:LustreFileSystem", name, {
+        "storageCapacity": capacity, "subnetIds": f"{sn.name}-id",
+        "deploymentType": "PERSISTENT_2", "perUnitStorageThroughput": 125.0,
+        "tags": dict(TAGS), **props}, deps={"subnetIds": [sn]})
+
+
+def mounting(template_, fs):
+    template_.props["userData"] = "I2Nsb3VkLWNvbmZpZw=="
+    template_.deps["userData"] = [fs]
+    return template_
+
+
+def test_i01_group_on_a_literal_subnet_mounting_fsx_not_told(pack):
+    """A GPU group on the literal subnet-0lit52 mounting an FSx of the stack in us-east-1a:
+    docs, placed only by such an id: "cannot decide" (advisory level by default): ssz
+    undecided."""
+    check(pack, _on_literal_subnet(), AWS, {SSZ: "undecided"})
+
+
+def test_i02_literal_subnet_told_in_the_fsx_zone(pack):
+    """i01 with zones {"subnet-0lit52": "us-east-1a"}: pass."""
+    check(pack, _on_literal_subnet(), AWS, {},
+          config={SSZ: {"zones": {"subnet-0lit52": "us-east-1a"}}})
+
+
+def test_i03_literal_subnet_told_in_another_zone(pack):
+    """i01 with the subnet told in us-east-1b: "not in the GPU nodes' zone": ssz fail."""
+    check(pack, _on_literal_subnet(), AWS, {SSZ: "fail"},
+          config={SSZ: {"zones": {"subnet-0lit52": "us-east-1b"}}})
+
+
+def test_i04_literal_subnet_not_told_at_mandatory(pack):
+    """i01 with cannotDecide mandatory: still a "cannot decide" finding (now a violation of the
+    policy's level; the review's verdict word stays "undecided")."""
+    found = check(pack, _on_literal_subnet(), AWS, {SSZ: "undecided"},
+                  config={SSZ: {"cannotDecide": "mandatory"}})
+    assert any(d.policy == SSZ and d.level == "mandatory" and "subnet-0lit52" in d.message
+               for d in found), found
+
+
+# --- two GPU clusters in one GCP network, each with its own Lustre
+
+def _glustre(name, zone):
+    return res("gcp:lustre/instance:Instance", name, {
+        "location": zone, "instanceId": name, "filesystem": "lfs", "capacityGib": "18000",
+        "perUnitStorageThroughput": "125", "network": "projects/ml-prod/global/networks/default",
+        "labels": dict(LABELS)})
+
+
+def _two_gcp_clusters(swap=False):
+    la, lb = _glustre("lustre-a", "us-central1-a"), _glustre("lustre-b", "us-central1-b")
+    ta = template("tpl-a", metadata={"startup-script": "#!/bin/bash"},
+                  deps={"metadata": [lb if swap else la]})
+    tb = template("tpl-b", metadata={"startup-script": "#!/bin/bash"},
+                  deps={"metadata": [la if swap else lb]})
+    ga, gb = mig("train-a", ta, 2, "us-central1-a"), mig("train-b", tb, 2, "us-central1-b")
+    # 2 x 1,246.31 + 2 x 18,000 x 0.145 = 7,712.62 < 10,000
+    return [la, lb, ta, tb, ga, gb, gcp_budget(units="10000")]
+
+
+def test_w01_two_clusters_each_with_its_lustre(pack):
+    """Docs: two clusters in one region, in two zones, each mounting its own filesystem in its
+    own zone, pass."""
+    check(pack, _two_gcp_clusters(), GCP, {})
+
+
+def test_w02_two_clusters_swapped_mounts(pack):
+    """Docs: "swapped mounts fail on both filesystems": ssz fail."""
+    found = check(pack, _two_gcp_clusters(swap=True), GCP, {SSZ: "fail"})
+    text = " ".join(d.urn + " " + d.message for d in found if d.policy == SSZ)
+    assert "lustre-a" in text and "lustre-b" in text, text
+
+
+# --- catalog date in estimates
+
+def _as_of(cloud, itype, region):
+    import csv
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "components" / "catalog" / "prices.csv"
+    with path.open() as f:
+        for row in csv.DictReader(f):
+            if (row["cloud"], row["instance_type"], row["region"]) == (cloud, itype, region):
+                return row["as_of"][:10]
+    raise AssertionError((cloud, itype, region))
+
+
+def test_k01_azure_estimate_names_the_catalog_date(pack):
+    """A T4 set of 4 (1,535.92) over a 1,000 budget: spend fail, and the finding names the
+    catalog date of the row it priced (prices.csv as_of 2026-11-30)."""
+    sn = az_subnet()
+    found = check(pack, [sn, vmss("t4-set", "Standard_NC4as_T4_v3", 4.0, sn),
+                         az_budget(amount=1000.0)], AZS, {SPEND: "fail"})
+    date = _as_of("azure", "Standard_NC4as_T4_v3", "eastus")
+    assert any(d.policy == SPEND and date in d.message for d in found), found
+
+
+def test_k02_gcp_estimate_names_the_catalog_date(pack):
+    """d04's group without its autoscaler at target 4 over 1,300: the finding names the
+    a2/g2 row's as_of date from prices.csv."""
+    tpl = template("tpl")
+    found = check(pack, [tpl, mig("train-g2", tpl, 4), gcp_budget(units="1300")], GCP,
+                  {SPEND: "fail"})
+    date = _as_of("gcp", "g2-standard-8", "us-central1")
+    assert any(d.policy == SPEND and date in d.message for d in found), (date, found)
