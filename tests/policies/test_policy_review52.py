@@ -1027,6 +1027,8 @@ def test_c01_config_refused_over_grpc(pack, policy, settings, key):
 
 # ============================ batch 3: neighbours of defect 1, secrets, literal ids, clusters
 
+@pytest.mark.xfail(strict=True, reason="defect 1: a group parked at 0 that a schedule raises "
+                   "is priced at 0")
 def test_d01_native_parked_group_raised_by_a_scheduled_action(pack):
     """An aws-native group at maxSize "0" (g5.xlarge) and a ScheduledAction at +24 h setting
     maxSize "4", desired "4": it will run 4 GPU nodes, >= 4 x 1.006 x 706 = 2,840.94 > 1,000:
@@ -1039,6 +1041,8 @@ def test_d01_native_parked_group_raised_by_a_scheduled_action(pack):
     check(pack, st + [up, aws_budget(amount="1000.00")], AWS, {SPEND: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 1: a group parked at 0 that a schedule raises "
+                   "is priced at 0")
 def test_d02_parked_group_raised_by_an_eventbridge_schedule(pack):
     """A classic group at 0 and an EventBridge Scheduler one-time schedule at +24 h calling
     autoscaling:updateAutoScalingGroup on it with MaxSize 4, DesiredCapacity 4: fail."""
@@ -1111,6 +1115,8 @@ def test_d05_azure_set_at_zero_with_an_autoscale_maximum_of_four(pack):
     check(pack, [sn, s, a, az_budget(amount=1000.0)], AZS, {SPEND: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 1: a group parked at 0 that a schedule raises "
+                   "is priced at 0")
 def test_d06_ess_group_at_zero_raised_by_a_task(pack):
     """An ESS group of maxSize 0 and a task at +24 h raising maxValue to 2: it will run 2 gn7i
     nodes for the rest of the month: at least 2 x 2.56083 x 706 = 3,615.89."""
