@@ -1295,3 +1295,176 @@ def test_k02_gcp_estimate_names_the_catalog_date(pack):
                   {SPEND: "fail"})
     date = _as_of("gcp", "g2-standard-8", "us-central1")
     assert any(d.policy == SPEND and date in d.message for d in found), (date, found)
+
+
+# ========================= batch 4: Capacity Blocks, budget filters and recipients, node IPs
+
+def _block_group(fee=None, bought=False):
+    """An ASG of 2 p5.48xlarge (55.04/h: 80,358.40 a month on demand) launched into a Capacity
+    Block (its template's instanceMarketOptions capacity-block)."""
+    sn = subnet()
+    out = [sn]
+    spec = {"capacityReservationTarget": {"capacityReservationId": "cr-0b10c4b10c4b10c52"}}
+    deps = {}
+    if bought:
+        blk = res("aws:ec2/capacityBlockReservation:CapacityBlockReservation", "h100-block", {
+            "capacityBlockOfferingId": "cbr-0123456789abcdef2",
+            "instancePlatform": "Linux/UNIX", "tags": dict(TAGS)})
+        out.append(blk)
+        spec = {"capacityReservationTarget": {"capacityReservationId": "h100-block-id"}}
+        deps = {"capacityReservationSpecification": [blk]}
+    t = lt("cb-lt", "p5.48xlarge", deps=deps,
+           instanceMarketOptions={"marketType": "capacity-block"},
+           capacityReservationSpecification=spec)
+    g = asg("cb-train", t, [sn], 2)
+    return out + [t, g, aws_budget(amount="25000.00")]
+
+
+def test_cb01_block_group_with_its_fee(pack):
+    """Fee 20,000 for "cb-train" under 25,000: priced at the fee: spend pass. rdma: 2 nodes of an
+    EFA type; the block places them (a Capacity Block counts as placement), but the template
+    gives no EFA interfaces: advisory (the type's fastest fabric)."""
+    check(pack, _block_group(), AWS, {RDMA: "advisory"},
+          config={SPEND: {"capacityBlockFeesUsd": {"cb-train": 20000}}})
+
+
+def test_cb02_block_group_without_a_fee(pack):
+    """No fee: "GPU capacity that cannot be estimated", never on demand for a month: fail."""
+    check(pack, _block_group(), AWS, {SPEND: "fail", RDMA: "advisory"})
+
+
+def test_cb03_bought_block_and_its_group_priced_once(pack):
+    """The stack buys the block and the group launches into it (its template depends on the
+    block): "one a group launches into is priced with that group, once": the fee under the
+    group's name, 20,000 < 25,000: pass (rdma advisory as cb01)."""
+    check(pack, _block_group(bought=True), AWS, {RDMA: "advisory"},
+          config={SPEND: {"capacityBlockFeesUsd": {"cb-train": 20000}}})
+
+
+def test_cb04_block_fee_above_the_budget(pack):
+    """cb01 with the fee 30,000 > 25,000: fail."""
+    check(pack, _block_group(), AWS, {SPEND: "fail", RDMA: "advisory"},
+          config={SPEND: {"capacityBlockFeesUsd": {"cb-train": 30000}}})
+
+
+def _g5_pair():
+    sn = subnet()
+    t = lt("lt", "g5.xlarge")
+    return [sn, t, asg("train", t, [sn], 2)]    # 1,468.76 On-Demand
+
+
+def _filtered(name, values):
+    return aws_budget("f-budget", amount="2000.00",
+                      costFilters=[{"name": name, "values": values}])
+
+
+def test_f01_service_compute(pack):
+    """Service "Amazon Elastic Compute Cloud - Compute" takes the instance hours in: pass."""
+    check(pack, _g5_pair() + [_filtered("Service", ["Amazon Elastic Compute Cloud - Compute"])],
+          AWS, {})
+
+
+def test_f02_service_ec2_other(pack):
+    """Service "EC2 - Other" leaves the instance hours out: no alarm for the group: fail."""
+    check(pack, _g5_pair() + [_filtered("Service", ["EC2 - Other"])], AWS, {SPEND: "fail"})
+
+
+def test_f03_usage_type_box_usage_without_prefix(pack):
+    """UsageType "BoxUsage:g5.xlarge" (us-east-1 also with no prefix): covers: pass."""
+    check(pack, _g5_pair() + [_filtered("UsageType", ["BoxUsage:g5.xlarge"])], AWS, {})
+
+
+def test_f04_usage_type_of_another_type(pack):
+    """UsageType "USE1-BoxUsage:g5.2xlarge": another type: leaves it out: fail."""
+    check(pack, _g5_pair() + [_filtered("UsageType", ["USE1-BoxUsage:g5.2xlarge"])], AWS,
+          {SPEND: "fail"})
+
+
+def test_f05_usage_type_ebs(pack):
+    """UsageType "USE1-EBS:VolumeUsage.gp3": no instance hours: leaves it out: fail."""
+    check(pack, _g5_pair() + [_filtered("UsageType", ["USE1-EBS:VolumeUsage.gp3"])], AWS,
+          {SPEND: "fail"})
+
+
+def test_f06_cost_category_filter(pack):
+    """A CostCategory filter: "cannot decide" (neither cap nor alarm for certain), the only
+    budget: undecided."""
+    check(pack, _g5_pair() + [_filtered("CostCategory", ["team$ml"])], AWS,
+          {SPEND: "undecided"})
+
+
+def test_f07_usage_budget_only(pack):
+    """The only budget is budgetType USAGE: "not spend limits": no alarm: fail."""
+    check(pack, _g5_pair() + [aws_budget(budgetType="USAGE")], AWS, {SPEND: "fail"})
+
+
+def test_f08_budget_period_not_begun(pack):
+    """timePeriodStart 2031-01-01: "tracks nothing now": no alarm: fail."""
+    check(pack, _g5_pair() + [aws_budget(timePeriodStart="2031-01-01_00:00")], AWS,
+          {SPEND: "fail"})
+
+
+def test_f09_budget_without_subscribers(pack):
+    """A notification with no e-mail or SNS subscriber: "notifies no one": fail."""
+    b = aws_budget()
+    b.props["notifications"] = [{k: v for k, v in AWS_ALERTS[0].items()
+                                 if k != "subscriberEmailAddresses"}]
+    check(pack, _g5_pair() + [b], AWS, {SPEND: "fail"})
+
+
+def test_f10_gcp_budget_on_compute_engine(pack):
+    """budgetFilter services [Compute Engine] over the MIG of 2 (1,246.31) at 1,300: pass."""
+    check(pack, _g2_mig() + [gcp_budget(
+        units="1300", budgetFilter={"services": ["services/6F81-5844-456A"]})], GCP, {})
+
+
+def test_f11_gcp_budget_on_cloud_storage_only(pack):
+    """budgetFilter services [Cloud Storage 95FF-2EF5-5EA1]: leaves Compute out: fail."""
+    check(pack, _g2_mig() + [gcp_budget(
+        units="1300", budgetFilter={"services": ["services/95FF-2EF5-5EA1"]})], GCP,
+        {SPEND: "fail"})
+
+
+def test_f12_gcp_budget_without_iam_recipients_or_channels(pack):
+    """disableDefaultIamRecipients true, threshold rules and no channel or topic: "notifies no
+    one": fail."""
+    check(pack, _g2_mig() + [gcp_budget(units="1300", allUpdatesRule={
+        "disableDefaultIamRecipients": True})], GCP, {SPEND: "fail"})
+
+
+def _t4_set(n=2.0):
+    sn = az_subnet()
+    return [sn, vmss("t4-set", "Standard_NC4as_T4_v3", n, sn)]    # 2 x 383.98 = 767.96
+
+
+def test_f13_azure_budget_on_the_compute_service_family(pack):
+    """filter dimension ServiceFamily In [Compute] at 1,000: covers: pass."""
+    b = az_budget(filter={"dimensions": {"name": "ServiceFamily", "operator": "In",
+                                         "values": ["Compute"]}})
+    check(pack, _t4_set() + [b], AZS, {})
+
+
+def test_f14_azure_budget_notification_disabled(pack):
+    """The only notification disabled: notifies no one: fail."""
+    b = az_budget()
+    b.props["notifications"] = {"actual80": {**AZURE_ALERTS["actual80"], "enabled": False}}
+    check(pack, _t4_set() + [b], AZS, {SPEND: "fail"})
+
+
+def test_p01_classic_aks_node_pool_with_public_ips(pack):
+    """A classic KubernetesClusterNodePool of NC4as_T4_v3 with nodePublicIpEnabled true: npi
+    fail (subscription budget 2,000 over at most 2 x 383.98)."""
+    p = res("azure:containerservice/kubernetesClusterNodePool:KubernetesClusterNodePool",
+            "t4-np", {"kubernetesClusterId": f"/subscriptions/{SUB}/resourceGroups/ml/providers/"
+                                            "Microsoft.ContainerService/managedClusters/aks52",
+                      "vmSize": "Standard_NC4as_T4_v3", "autoScalingEnabled": True,
+                      "minCount": 0.0, "maxCount": 2.0, "nodePublicIpEnabled": True,
+                      "tags": dict(TAGS)})
+    check(pack, [p, az_budget(amount=2000.0)], AZS, {NPI: "fail"})
+
+
+def test_p02_gcp_template_with_an_access_config(pack):
+    """The MIG's template gives its NIC an accessConfig (an external IP): npi fail."""
+    st = _g2_mig()
+    st[0].props["networkInterfaces"] = [{"network": "default", "accessConfigs": [{}]}]
+    check(pack, st + [gcp_budget(units="1300")], GCP, {NPI: "fail"})
