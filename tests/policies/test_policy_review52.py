@@ -1468,3 +1468,114 @@ def test_p02_gcp_template_with_an_access_config(pack):
     st = _g2_mig()
     st[0].props["networkInterfaces"] = [{"network": "default", "accessConfigs": [{}]}]
     check(pack, st + [gcp_budget(units="1300")], GCP, {NPI: "fail"})
+
+
+# ======================== batch 5: the reach of defect 1, literal templates, tags (11 cases)
+
+def test_d07_group_of_one_raised_to_four_by_a_schedule(pack):
+    """An ASG of maxSize 1 (g5.xlarge) and a Schedule at +24 h setting maxSize 4 / desired 4:
+    it will run 4 nodes: >= 4 x 1.006 x 706 = 2,840.94 > 1,000: fail (at maxSize 1 alone it
+    would be 734.38, under)."""
+    sn = subnet()
+    t = lt("lt", "g5.xlarge")
+    g = asg("grow", t, [sn], 1, name="grow")
+    up = res("aws:autoscaling/schedule:Schedule", "grow-up", {
+        "autoscalingGroupName": "grow", "scheduledActionName": "up", "minSize": 0.0,
+        "maxSize": 4.0, "desiredCapacity": 4.0, "startTime": _iso(24)},
+        deps={"autoscalingGroupName": [g]})
+    check(pack, [sn, t, g, up, aws_budget(amount="1000.00")], AWS, {SPEND: "fail"})
+
+
+def test_d08_gcp_group_at_zero_with_a_resize_request(pack):
+    """A MIG of target 0 and a ResizeRequest of 3 with no run duration: docs, target size plus
+    resize requests: 3 x 623.16 = 1,869.47 > 1,300: fail."""
+    tpl = template("tpl")
+    g = mig("train-g2", tpl, 0)
+    rr = res("gcp:compute/resizeRequest:ResizeRequest", "rr", {
+        "name": "rr52", "zone": "us-central1-a", "instanceGroupManager": "train-g2",
+        "resizeBy": 3.0}, deps={"instanceGroupManager": [g]})
+    check(pack, [tpl, g, rr, gcp_budget(units="1300")], GCP, {SPEND: "fail"})
+
+
+def test_i05_eks_node_group_from_a_literal_template(pack):
+    """An EKS node group with no instanceTypes, launched from lt-0lit52 (not in the stack):
+    docs, type read nowhere: spend names it and fails closed, even under 90,000."""
+    sn = subnet()
+    ng = res("aws:eks/nodeGroup:NodeGroup", "eks-lit", {
+        "clusterName": "ml-eks", "nodeRoleArn": "arn:aws:iam::123456789012:role/eks-node",
+        "subnetIds": [f"{sn.name}-id"], "launchTemplate": {"id": "lt-0lit52", "version": "3"},
+        "scalingConfig": {"minSize": 0.0, "maxSize": 2.0, "desiredSize": 0.0},
+        "tags": dict(TAGS)}, deps={"subnetIds": [sn]})
+    check(pack, [sn, ng, aws_budget(amount="90000.00")], AWS, {SPEND: "fail"})
+
+
+def test_i06_alibaba_instance_from_a_literal_template(pack):
+    """An Alibaba instance with no instanceType, from launchTemplateId "lt-ali0lit52", released
+    at +48 h: type read nowhere: spend fail under maxMonthlyUsd 90,000."""
+    sw = ali_switch()
+    i = res("alicloud:ecs/instance:Instance", "from-lt", {
+        "launchTemplateId": "lt-ali0lit52", "vswitchId": "vsw-a-id",
+        "autoReleaseTime": _iso(48), "instanceChargeType": "PostPaid",
+        "internetMaxBandwidthOut": 0.0, "tags": dict(TAGS)}, deps={"vswitchId": [sw]})
+    check(pack, [sw, i], ALI, {SPEND: "fail"}, config={SPEND: {"maxMonthlyUsd": 90000}})
+
+
+def test_v01_nan_accelerator_count_beside_a_cross_zone_lustre(pack):
+    """A GCP VM n1-standard-8 with guestAccelerators count NaN, mounting a Lustre in
+    us-central1-b (VM in -a): spend fail (NaN names it), and "judged for that resource alone":
+    ssz still fails the Lustre."""
+    fs = _glustre("lustre-b", "us-central1-b")
+    vm = res("gcp:compute/instance:Instance", "n1-t4", {
+        "machineType": "n1-standard-8", "zone": "us-central1-a", "labels": dict(LABELS),
+        "networkInterfaces": [{"network": "default"}],
+        "bootDisk": {"initializeParams": {"image": "debian-cloud/debian-12"}},
+        "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": float("nan")}],
+        "scheduling": {"onHostMaintenance": "TERMINATE"},
+        "metadata": {"startup-script": "#!/bin/bash"}}, deps={"metadata": [fs]})
+    check(pack, [fs, vm, gcp_budget(units="90000")], GCP, {SPEND: "fail", SSZ: "fail"})
+
+
+def test_t06_asg_instances_do_not_take_default_tags(pack):
+    """A group whose team tag does not propagate, the provider's defaultTags carrying team=ml:
+    docs, defaultTags do not reach an Auto Scaling group's instances: the team budget leaves
+    them out: fail."""
+    sn = subnet()
+    t = lt("lt", "g5.xlarge")
+    tags = [{**x, "propagateAtLaunch": x["key"] != "team"} for x in ASG_TAGS]
+    stack = on([sn, t, asg("train", t, [sn], 2, tags=tags), _team_budget()],
+               {"region": "us-east-1", "defaultTags": {"tags": {"team": "ml"}}})
+    check(pack, stack, None, {SPEND: "fail"})
+
+
+def _tag_budget(values):
+    return az_budget(filter={"tags": {"name": "team", "operator": "In", "values": values}})
+
+
+def test_t07_azure_budget_on_the_sets_team_tag(pack):
+    """filter tags team In [ml], the set tagged team=ml (767.96 < 1,000): pass."""
+    check(pack, _t4_set() + [_tag_budget(["ml"])], AZS, {})
+
+
+def test_t08_azure_budget_on_another_team(pack):
+    """team In [infra]: leaves the set out: no alarm: fail."""
+    check(pack, _t4_set() + [_tag_budget(["infra"])], AZS, {SPEND: "fail"})
+
+
+def test_t09_azure_budget_on_a_meter_category(pack):
+    """MeterCategory In [Virtual Machines]: covers the set: pass."""
+    check(pack, _t4_set() + [az_budget(filter={"dimensions": {
+        "name": "MeterCategory", "operator": "In", "values": ["Virtual Machines"]}})], AZS, {})
+
+
+def test_t10_azure_budget_on_a_charge_type(pack):
+    """ChargeType (a dimension the pack does not read), the only budget: undecided."""
+    check(pack, _t4_set() + [az_budget(filter={"dimensions": {
+        "name": "ChargeType", "operator": "In", "values": ["Usage"]}})], AZS,
+        {SPEND: "undecided"})
+
+
+def test_t11_azure_budget_on_another_location(pack):
+    """ResourceLocation In [westeurope] beside nothing else: leaves the set out: fail."""
+    check(pack, _t4_set() + [az_budget(filter={"dimensions": {
+        "name": "ResourceLocation", "operator": "In", "values": ["westeurope"]}})], AZS,
+        {SPEND: "fail"})
