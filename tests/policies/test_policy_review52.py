@@ -1472,6 +1472,8 @@ def test_p02_gcp_template_with_an_access_config(pack):
 
 # ======================== batch 5: the reach of defect 1, literal templates, tags (11 cases)
 
+@pytest.mark.xfail(strict=True, reason="defect 1: a Schedule raising a group above its "
+                   "maxSize is not priced")
 def test_d07_group_of_one_raised_to_four_by_a_schedule(pack):
     """An ASG of maxSize 1 (g5.xlarge) and a Schedule at +24 h setting maxSize 4 / desired 4:
     it will run 4 nodes: >= 4 x 1.006 x 706 = 2,840.94 > 1,000: fail (at maxSize 1 alone it
