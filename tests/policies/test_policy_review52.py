@@ -1581,3 +1581,97 @@ def test_t11_azure_budget_on_another_location(pack):
     check(pack, _t4_set() + [az_budget(filter={"dimensions": {
         "name": "ResourceLocation", "operator": "In", "values": ["westeurope"]}})], AZS,
         {SPEND: "fail"})
+
+
+# ================================ batch 6: single-zone storage kinds, warm pools (8 cases)
+
+def _two_subnets():
+    return subnet("sn-a", "us-east-1a"), subnet("sn-b", "us-east-1b", cidrBlock="10.52.2.0/24")
+
+
+def test_o01_efs_one_zone_elsewhere_mounted_through_its_target(pack):
+    """An EFS One Zone (availabilityZoneName us-east-1b, encrypted) and its mount target in
+    sn-b; the GPU template's user data depends on the mount target; the group in us-east-1a:
+    docs, single-zone storage is held to the nodes' zone: ssz fail."""
+    sa, sb = _two_subnets()
+    efs = res("aws:efs/fileSystem:FileSystem", "home", {
+        "availabilityZoneName": "us-east-1b", "encrypted": True, "tags": dict(TAGS)})
+    mt = res("aws:efs/mountTarget:MountTarget", "home-mt", {
+        "fileSystemId": "home-id", "subnetId": "sn-b-id"},
+        deps={"fileSystemId": [efs], "subnetId": [sb]})
+    t = mounting(lt("lt", "g5.xlarge"), mt)
+    check(pack, [sa, sb, efs, mt, t, asg("train", t, [sa], 2),
+                 aws_budget(amount="90000.00")], AWS, {SSZ: "fail"})
+
+
+def _zfs(deployment):
+    sa, sb = _two_subnets()
+    z = res("aws:fsx/openZfsFileSystem:OpenZfsFileSystem", "zfs", {
+        "deploymentType": deployment, "storageCapacity": 1024.0, "throughputCapacity": 160.0,
+        "subnetIds": ["sn-b-id"], **({"preferredSubnetId": "sn-b-id"}
+                                     if deployment.startswith("MULTI") else {}),
+        "tags": dict(TAGS)}, deps={"subnetIds": [sb]})
+    t = mounting(lt("lt", "g5.xlarge"), z)
+    return [sa, sb, z, t, asg("train", t, [sa], 2), aws_budget(amount="90000.00")]
+
+
+def test_o02_openzfs_single_az_elsewhere(pack):
+    """OpenZFS SINGLE_AZ_1 on sn-b (us-east-1b), mounted by the group in us-east-1a: fail."""
+    check(pack, _zfs("SINGLE_AZ_1"), AWS, {SSZ: "fail"})
+
+
+def test_o03_openzfs_multi_az(pack):
+    """OpenZFS MULTI_AZ_1: regional, so no zone to miss: pass."""
+    check(pack, _zfs("MULTI_AZ_1"), AWS, {})
+
+
+def _express(bucket_az, subnet_az_id):
+    sa = subnet("sn-a", zone=None)
+    del sa.props["availabilityZone"]
+    sa.props["availabilityZoneId"] = subnet_az_id
+    b = res("aws:s3/directoryBucket:DirectoryBucket", "express", {
+        "bucket": f"data--{bucket_az}--x-s3",
+        "location": {"name": bucket_az, "type": "AvailabilityZone"}})
+    t = lt("lt", "g5.xlarge", userData="I2Nsb3VkLWNvbmZpZw==")
+    t.deps["userData"] = [b]
+    return [sa, b, t, asg("train", t, [sa], 2), aws_budget(amount="90000.00")]
+
+
+def test_o04_express_bucket_in_another_az_id(pack):
+    """A directory bucket in use1-az4 read by GPU nodes on a subnet in use1-az2 (AZ IDs both):
+    docs, compared by AZ ID: ssz fail."""
+    check(pack, _express("use1-az4", "use1-az2"), AWS, {SSZ: "fail"})
+
+
+def test_o05_express_bucket_in_the_nodes_az_id(pack):
+    """o04 with the subnet in use1-az4: pass."""
+    check(pack, _express("use1-az4", "use1-az4"), AWS, {})
+
+
+def _warm(state):
+    sn = subnet()
+    t = lt("lt", "g5.xlarge")
+    g = asg("train", t, [sn], 2, warmPool={"poolState": state, "minSize": 2.0})
+    return [sn, t, g, aws_budget(amount="2000.00")]
+
+
+def test_o06_running_warm_pool_counts(pack):
+    """maxSize 2 plus a Running warm pool of minSize 2 (no maxGroupPreparedCapacity): 4 nodes,
+    2,937.52 > 2,000: fail."""
+    check(pack, _warm("Running"), AWS, {SPEND: "fail"})
+
+
+def test_o07_stopped_warm_pool(pack):
+    """A Stopped warm pool bills no instance hours (docs count "a Running warm pool"): 2 nodes,
+    1,468.76 < 2,000: pass."""
+    check(pack, _warm("Stopped"), AWS, {})
+
+
+def test_o08_running_warm_pool_with_prepared_capacity(pack):
+    """maxGroupPreparedCapacity 5 counts group and pool together: max(5, 2 + 2) = 5 nodes,
+    3,671.90 > 3,000: fail (at 4 nodes, 2,937.52, it would pass)."""
+    sn = subnet()
+    t = lt("lt", "g5.xlarge")
+    g = asg("train", t, [sn], 2, warmPool={"poolState": "Running", "minSize": 2.0,
+                                           "maxGroupPreparedCapacity": 5.0})
+    check(pack, [sn, t, g, aws_budget(amount="3000.00")], AWS, {SPEND: "fail"})
