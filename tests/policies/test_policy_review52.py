@@ -1675,3 +1675,98 @@ def test_o08_running_warm_pool_with_prepared_capacity(pack):
     g = asg("train", t, [sn], 2, warmPool={"poolState": "Running", "minSize": 2.0,
                                            "maxGroupPreparedCapacity": 5.0})
     check(pack, [sn, t, g, aws_budget(amount="3000.00")], AWS, {SPEND: "fail"})
+
+
+# ============================ batch 7: compute seen as compute, pools' public IPs (9 cases)
+
+def _ack(**extra):
+    sw = ali_switch()
+    return [sw, res("alicloud:cs/nodePool:NodePool", "ack-gpu", {
+        "clusterId": "c-ack52", "nodePoolName": "gpu", "vswitchIds": ["vsw-a-id"],
+        "instanceTypes": ["ecs.gn7i-c8g1.2xlarge"], "systemDiskCategory": "cloud_essd",
+        "scalingConfig": {"enable": True, "minSize": 0.0, "maxSize": 3.0},
+        "tags": dict(TAGS), **extra}, deps={"vswitchIds": [sw]})]
+
+
+def test_q01_ack_pool_priced_at_its_maximum(pack):
+    """An ACK pool of gn7i-c8g1.2xlarge scaling to 3: docs, pools at their maximum:
+    3 x 2.56083 x 730 = 5,608.22."""
+    got = estimate(pack, _ack(), ALI)
+    assert abs(got - 3 * 2.56083 * 730) <= 1.5, got
+
+
+def test_q02_ack_pool_with_public_bandwidth(pack):
+    """q01's pool with internetMaxBandwidthOut 10 (each node a public IP): npi fail; spend fails
+    too (no auto-release time on Alibaba GPU nodes, the alarm's stand-in)."""
+    check(pack, _ack(internetChargeType="PayByTraffic", internetMaxBandwidthOut=10.0), ALI,
+          {NPI: "fail", SPEND: "fail"}, config={SPEND: {"maxMonthlyUsd": 90000}})
+
+
+def test_q03_ess_configuration_with_public_bandwidth(pack):
+    """An ESS scaling configuration with internetMaxBandwidthOut 10: npi fail (spend fails for
+    the missing auto-release time)."""
+    st = _ess_with_tasks([])
+    st[2].props["internetMaxBandwidthOut"] = 10.0
+    check(pack, st, ALI, {NPI: "fail", SPEND: "fail"}, config={SPEND: {"maxMonthlyUsd": 90000}})
+
+
+def test_q04_instance_from_a_cpu_template_overridden_to_a_gpu(pack):
+    """A CPU template (n2-standard-8) and an InstanceFromTemplate overriding machineType to
+    a2-highgpu-1g, no budget: GPU capacity with no alarm: spend fail."""
+    tpl = template("cpu-tpl", machine="n2-standard-8")
+    vm = res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "a100-vm", {
+        "zone": "us-central1-a", "sourceInstanceTemplate": "cpu-tpl-id",
+        "machineType": "a2-highgpu-1g", "labels": dict(LABELS)},
+        deps={"sourceInstanceTemplate": [tpl]})
+    check(pack, [tpl, vm], GCP, {SPEND: "fail"})
+
+
+def test_q05_instance_from_a_gpu_template_overridden_to_a_cpu(pack):
+    """A g2-standard-8 template and an InstanceFromTemplate overriding machineType to
+    n2-standard-8: the VM has no GPU; no budget needed: pass."""
+    tpl = template("g2-tpl")
+    vm = res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "cpu-vm", {
+        "zone": "us-central1-a", "sourceInstanceTemplate": "g2-tpl-id",
+        "machineType": "n2-standard-8", "labels": dict(LABELS)},
+        deps={"sourceInstanceTemplate": [tpl]})
+    check(pack, [tpl, vm], GCP, {})
+
+
+def test_q06_classic_ml_compute_instance_without_a_budget(pack):
+    """A classic Azure ML ComputeInstance of Standard_NC4as_T4_v3 and no budget: docs, "one VM
+    of its size for the month, needing a budget like any GPU node": spend fail."""
+    ci = res("azure:machinelearning/computeInstance:ComputeInstance", "nb", {
+        "machineLearningWorkspaceId": f"/subscriptions/{SUB}/resourceGroups/ml/providers/"
+                                      "Microsoft.MachineLearningServices/workspaces/ws52",
+        "virtualMachineSize": "Standard_NC4as_T4_v3", "tags": dict(TAGS)})
+    check(pack, [ci], AZS, {SPEND: "fail"})
+
+
+def _batch_pool(amount):
+    p = res("azure-native:batch:Pool", "t4-pool", {
+        "resourceGroupName": "ml", "accountName": "batch52", "poolName": "t4",
+        "vmSize": "STANDARD_NC4AS_T4_V3",
+        "scaleSettings": {"fixedScale": {"targetDedicatedNodes": 2.0,
+                                         "targetLowPriorityNodes": 2.0}}})
+    return [p, az_budget(amount=amount)]
+
+
+def test_q07_batch_pool_dedicated_and_low_priority(pack):
+    """A Batch pool of 2 dedicated + 2 low-priority NC4as_T4_v3 (vmSize in capitals: Azure
+    sizes in any case), all at the regular price: 4 x 383.98 = 1,535.92 > 1,000: fail."""
+    check(pack, _batch_pool(1000.0), AZS, {SPEND: "fail"})
+
+
+def test_q07c_batch_pool_under_budget(pack):
+    """q07 under 2,000: pass."""
+    check(pack, _batch_pool(2000.0), AZS, {})
+
+
+def test_q08_batch_pool_autoscale_formula(pack):
+    """A Batch pool of NC4as_T4_v3 sized by an autoScale formula: docs, "not sized": GPU
+    capacity it cannot size fails closed, even under 90,000."""
+    p = res("azure-native:batch:Pool", "t4-auto", {
+        "resourceGroupName": "ml", "accountName": "batch52", "poolName": "t4auto",
+        "vmSize": "Standard_NC4as_T4_v3", "scaleSettings": {"autoScale": {
+            "formula": "$TargetDedicatedNodes = 4;", "evaluationInterval": "PT5M"}}})
+    check(pack, [p, az_budget(amount=90000.0)], AZS, {SPEND: "fail"})
