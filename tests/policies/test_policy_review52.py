@@ -1770,3 +1770,43 @@ def test_q08_batch_pool_autoscale_formula(pack):
         "vmSize": "Standard_NC4as_T4_v3", "scaleSettings": {"autoScale": {
             "formula": "$TargetDedicatedNodes = 4;", "evaluationInterval": "PT5M"}}})
     check(pack, [p, az_budget(amount=90000.0)], AZS, {SPEND: "fail"})
+
+
+# ================================== batch 8: the reach of defect 1 on other clouds (3 cases)
+
+def test_d09_gcp_group_raised_by_a_resize_job(pack):
+    """A MIG of target 2 (g2-standard-8) and a Cloud Scheduler job at +24 h POSTing
+    .../instanceGroupManagers/train-g2/resize?size=6: the group will run 6 nodes: >= 6 x
+    0.853624 x 706 = 3,615.95 > 1,300: fail (at 2 nodes, 1,246.31, it would pass)."""
+    tpl = template("tpl")
+    g = mig("train-g2", tpl, 2, name="train-g2")
+    at = _now() + timedelta(hours=24)
+    job = res("gcp:cloudscheduler/job:Job", "grow", {
+        "region": "us-central1", "schedule": f"{at.minute} {at.hour} {at.day} {at.month} *",
+        "timeZone": "Etc/UTC", "httpTarget": {
+            "uri": "https://compute.googleapis.com/compute/v1/projects/ml-prod/zones/"
+                   "us-central1-a/instanceGroupManagers/train-g2/resize?size=6",
+            "httpMethod": "POST",
+            "oauthToken": {"serviceAccountEmail": "ops@ml-prod.iam.gserviceaccount.com"}}},
+        deps={"httpTarget": [g]})
+    check(pack, [tpl, g, job, gcp_budget(units="1300")], GCP, {SPEND: "fail"})
+
+
+def test_d10_native_group_of_one_raised_by_a_scheduled_action(pack):
+    """An aws-native group of maxSize "1" and a ScheduledAction at +24 h to maxSize "4": >=
+    2,840.94 > 1,000: fail."""
+    st = _native_group()
+    st[2].props["maxSize"] = "1"
+    up = res("aws-native:autoscaling:ScheduledAction", "native-up", {
+        "autoScalingGroupName": "native-train", "startTime": _iso(24), "maxSize": "4",
+        "desiredCapacity": "4"}, deps={"autoScalingGroupName": [st[2]]})
+    check(pack, st + [up, aws_budget(amount="1000.00")], AWS, {SPEND: "fail"})
+
+
+def test_d11_ess_group_of_one_raised_by_a_task(pack):
+    """An ESS group of maxSize 1 and a task at +24 h raising maxValue to 3: at least
+    3 x 2.56083 x 706 = 5,423.84 (at maxSize 1 alone: 1,869.41)."""
+    st = _ess_with_tasks([{"launchTime": _launch(24), "maxValue": 3.0, "minValue": 0.0}])
+    st[1].props["maxSize"] = 1.0
+    got = estimate(pack, st, ALI)
+    assert got >= 3 * 2.56083 * 706 - 2, got
