@@ -1,16 +1,67 @@
-"""Issue 35, a BLIND hostile review (helper review52). Cases written blind from docs/policies.md,
-docs/billing-after-stop.md and the catalog CSVs; each batch committed before its first run.
-Results per batch: see the end of this docstring (filled in after each run).
+"""Issue 35, a BLIND hostile review (helper review52): 158 cases in eight batches, all written
+blind, each batch committed before its first run (git log shows the order). The pack's code
+under policies/ was not read; each verdict comes from docs/policies.md, docs/billing-after-stop.md
+and the catalog CSV rows. Driven over gRPC as `pulumi preview --policy-pack` drives the pack
+(tests/policy_harness.py). Each case states the verdict of EVERY policy (those not named stay
+"pass"): "fail", "advisory", "undecided" ("cannot decide") or "pass".
 
-Driven over gRPC as `pulumi preview --policy-pack` drives the pack (tests/policy_harness.py). The
-pack's code under policies/ was not read. Each case states the verdict of EVERY policy (those
-not named stay "pass"): "fail", "advisory", "undecided" ("cannot decide") or "pass".
+Results per batch (agreed / cases, first run):
+  batch 1, AWS and two-cloud stacks (two clouds with their own budgets, AWS Batch, tag-filtered
+    budgets, open ODCRs and their consumers, aws-native groups on classic templates), 31: 30.
+    z01: defect 1.
+  batch 2, GCP (GKE pools in reservations, private clusters, label and CNY/EUR budgets), Azure
+    (AKS spot GPU pools, node resource groups, AmlCompute), Alibaba (ESS tasks, release
+    times, DNAT, EIPs, NAS, disks, OSS), storage encryption and retention, EIPs, 7 config
+    refusals, 57: 57.
+  batch 3, neighbours of defect 1, secret inputs, literal subnet ids with and without
+    `zones`, two GCP clusters in one network (own / swapped Lustre), catalog dates, 19: 16.
+    d01, d02, d06: defect 1.
+  batch 4, Capacity Blocks (fee, no fee, bought block priced once), AWS/GCP/Azure budget
+    filters and recipients, node public IPs (classic AKS pool, GCP accessConfig), 20: 20.
+  batch 5, the reach of defect 1, literal templates (EKS, Alibaba), NaN accelerators beside
+    a cross-zone Lustre, AWS default tags vs ASG instances, Azure tag/dimension filters,
+    11: 10. d07: defect 1.
+  batch 6, EFS One Zone, OpenZFS single/multi AZ, S3 Express by AZ ID, warm pools, 8: 8.
+  batch 7, ACK/ESS public bandwidth, InstanceFromTemplate machine overrides, classic Azure ML
+    compute instance, Azure Batch pools, 9: 9.
+  batch 8, defect 1 on GCP, aws-native and Alibaba, 3: 0. d09, d10, d11: defect 1.
+My mistakes: 0 (no expectation was changed after a run). The file runs 150 passed and 8
+strict xfails with `-n 1`. Planted bug: the open ODCR builder moved to us-east-1b made r01
+and r04 fail (reservation and consumer no longer matched, both billed).
+
+Pack defects (strict xfails):
+  1. spend-limit, blind spot: a GPU group that a schedule of the stack raises above its own
+     size is priced at its own size; the raise is not counted. Smallest stack: z01, a classic
+     ASG of g5.xlarge at min = max = desired 0 and an aws:autoscaling/schedule at +24 h
+     setting maxSize 4 / desired 4, beside a 1,000 budget: no spend finding at all; with
+     maxMonthlyUsd 1 there is no "exceeds" finding either (estimate 0), while 4 nodes for the
+     rest of the month cost >= 2,840.94. The same on: a group of maxSize 1 (d07: priced at
+     734.38), an aws-native ScheduledAction (d01, d10), an EventBridge Scheduler
+     updateAutoScalingGroup (d02), a GCP Cloud Scheduler resize?size=6 job on a MIG of 2
+     (d09), an Alibaba ESS scheduled task raising maxValue (d06: estimate 0; d11: 1,869 for
+     3 nodes). The pack does see such a raise as a start (the Lifetimes paragraph: "an
+     autoscaling Schedule that scales the group up", "an ESS task that raises the group" void
+     a stop), so it is not for want of reading them. Contradicts docs, spend-limit Checks:
+     "nodes at their maximum x catalog price x 730 h" and Scope: GPU capacity "is priced at
+     its maximum size"; and "Values unknown at preview": a policy never passes GPU capacity it
+     cannot size in silence. Controls that agree: z01c (parked, nothing raising it: pass),
+     z02 (raised, no budget: "no budget alarm"), d03 (a scaling policy on a group at max 0:
+     pass), d04 (a GCP autoscaler's maxReplicas above target 0: priced) and d05 (an Azure
+     autoscale maximum above capacity 0: priced), which docs state in Sizes. If the docs mean
+     "maximum" as the group's own input only, they should say that a schedule raising it is
+     not priced.
+Noticed, not counted: a secret-wrapped maxSize, budget amount or instance type (s10-s12) is
+read as its value, as pulumi_policy's deserializer unwraps secrets; docs do not mention
+secrets. rdma for a Capacity Block group of p5.48xlarge without EFA interfaces is advisory
+(cb01-cb04): the block places the nodes, the fabric is still asked.
 
 Prices (components/catalog/prices.csv, on-demand USD/h; a month is 730 h):
-  aws us-east-1: g5.xlarge 1.006 (4 vCPU); g5.2xlarge 1.212 (8 vCPU); g6.xlarge 0.8048.
-  gcp us-central1: g2-standard-8 0.853624. azure eastus: Standard_NC4as_T4_v3 0.526,
-  Standard_NC24ads_A100_v4 3.673. alibaba eu-central-1: ecs.gn7i-c8g1.2xlarge 2.56083.
-  All these rows have fabric tcp (instance_types.csv): rdma-for-multinode never asks them.
+  aws us-east-1: g5.xlarge 1.006 (4 vCPU); g5.2xlarge 1.212 (8 vCPU); g6.xlarge 0.8048;
+  p5.48xlarge 55.04 (efa, 32 RDMA NICs). gcp us-central1: g2-standard-8 0.853624. azure
+  eastus: Standard_NC4as_T4_v3 0.526, Standard_NC24ads_A100_v4 3.673. alibaba eu-central-1:
+  ecs.gn7i-c8g1.2xlarge 2.56083. All but p5.48xlarge have fabric tcp (instance_types.csv):
+  rdma-for-multinode never asks them. filesystem_prices.csv: aws fsx_lustre_persistent2_125
+  0.18858 USD/GB-month; gcp managed Lustre 0.145 USD/GiB-month. fx.csv: 7.2734 CNY per USD.
 """
 from __future__ import annotations
 
@@ -1774,6 +1825,8 @@ def test_q08_batch_pool_autoscale_formula(pack):
 
 # ================================== batch 8: the reach of defect 1 on other clouds (3 cases)
 
+@pytest.mark.xfail(strict=True, reason="defect 1: a schedule raising a group above its "
+                   "size is not priced")
 def test_d09_gcp_group_raised_by_a_resize_job(pack):
     """A MIG of target 2 (g2-standard-8) and a Cloud Scheduler job at +24 h POSTing
     .../instanceGroupManagers/train-g2/resize?size=6: the group will run 6 nodes: >= 6 x
@@ -1792,6 +1845,8 @@ def test_d09_gcp_group_raised_by_a_resize_job(pack):
     check(pack, [tpl, g, job, gcp_budget(units="1300")], GCP, {SPEND: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 1: a schedule raising a group above its "
+                   "size is not priced")
 def test_d10_native_group_of_one_raised_by_a_scheduled_action(pack):
     """An aws-native group of maxSize "1" and a ScheduledAction at +24 h to maxSize "4": >=
     2,840.94 > 1,000: fail."""
@@ -1803,6 +1858,8 @@ def test_d10_native_group_of_one_raised_by_a_scheduled_action(pack):
     check(pack, st + [up, aws_budget(amount="1000.00")], AWS, {SPEND: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 1: a schedule raising a group above its "
+                   "size is not priced")
 def test_d11_ess_group_of_one_raised_by_a_task(pack):
     """An ESS group of maxSize 1 and a task at +24 h raising maxValue to 3: at least
     3 x 2.56083 x 706 = 5,423.84 (at maxSize 1 alone: 1,869.41)."""
