@@ -89,10 +89,6 @@ ASG_TAGS = [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.i
 NATIVE_TAGS = [{"key": k, "value": v} for k, v in TAGS.items()]
 NATIVE_ASG_TAGS = [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]
 
-G5 = 1.006 * 730          # 734.38 a month
-G5_2X = 1.212 * 730       # 884.76
-G2 = 0.853624 * 730       # 623.15552
-
 
 def _now():
     return datetime.now(timezone.utc)
