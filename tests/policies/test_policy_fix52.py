@@ -1,7 +1,12 @@
 """fix52: spend-limit prices a GPU group at the largest size anything in the stack can raise it
 to (review52 defect 1). Docs (spend-limit, Checks): "nodes at their maximum x catalog price x
 730 h"; a schedule, job or task that raises a group's size counts toward that maximum, and
-one whose size cannot be read makes the group "cannot decide" (never cheaper).
+one whose size cannot be read leaves the group unsized, never priced at its smaller own size:
+docs, "GPU capacity it cannot price fails closed" (spend-limit's cannotDecide defaults to
+mandatory), with a finding that names the raise. (First written expecting the harness's
+"undecided"; the docs and the pack's q08 case say an unsized GPU group fails closed: a
+"cannot be estimated" mandatory finding, which the harness reads as "fail". Corrected
+before the fix was committed.)
 
 Expected values by hand from components/catalog/prices.csv (on-demand USD/h, 730 h a month):
 aws us-east-1 g5.xlarge 1.006 (734.38 a node-month); gcp us-central1 g2-standard-8 0.853624
@@ -68,10 +73,17 @@ def test_schedule_keeping_the_maximum_raises_nothing(pack):
     assert estimate(pack, st, AWS) == 1469
 
 
+def unsized(found, raise_name):
+    """The spend finding says the cost cannot be estimated and names the raise."""
+    msgs = [d.message for d in found if d.policy == SPEND]
+    assert any("cannot be estimated" in m and raise_name in m for m in msgs), msgs
+    assert all("exceeds" not in m for m in msgs), msgs
+
+
 def test_schedule_with_a_size_unknown_at_preview_cannot_decide(pack):
-    """maxSize unknown at preview on a group of max 1, under a 90,000 budget: cannot decide."""
+    """maxSize unknown at preview on a group of max 1, under a 90,000 budget: fails closed."""
     st = _group(1, minSize=0.0, maxSize=UNKNOWN, desiredCapacity=1.0)
-    check(pack, st + [aws_budget(amount="90000.00")], AWS, {SPEND: "undecided"})
+    unsized(check(pack, st + [aws_budget(amount="90000.00")], AWS, {SPEND: "fail"}), "grow-up")
 
 
 def _eventbridge(group, state="ENABLED", **sizes):
@@ -97,10 +109,10 @@ def test_disabled_eventbridge_update_raises_nothing(pack):
 
 
 def test_eventbridge_update_with_an_unreadable_size_cannot_decide(pack):
-    """MaxSize "lots" (no number) under 90,000: cannot decide."""
+    """MaxSize "lots" (no number) under 90,000: fails closed."""
     st = _group(1)
-    check(pack, st + [_eventbridge(st[2], MaxSize="lots"), aws_budget(amount="90000.00")],
-          AWS, {SPEND: "undecided"})
+    unsized(check(pack, st + [_eventbridge(st[2], MaxSize="lots"),
+                              aws_budget(amount="90000.00")], AWS, {SPEND: "fail"}), "raise")
 
 
 def _resize_job(g, size):
@@ -123,11 +135,11 @@ def test_resize_job_raises_mig_of_two_to_five(pack):
 
 
 def test_resize_job_with_an_unreadable_size_cannot_decide(pack):
-    """resize?size=many under 90,000: cannot decide."""
+    """resize?size=many under 90,000: fails closed."""
     tpl = template("tpl")
     g = mig("train-g2", tpl, 2, name="train-g2")
-    check(pack, [tpl, g, _resize_job(g, "many"), gcp_budget(units="90000")], GCP,
-          {SPEND: "undecided"})
+    unsized(check(pack, [tpl, g, _resize_job(g, "many"), gcp_budget(units="90000")], GCP,
+                  {SPEND: "fail"}), "grow")
 
 
 def _ess(max_size, task):
@@ -148,10 +160,7 @@ def test_disabled_ess_task_raises_nothing(pack):
 
 
 def test_ess_task_with_a_size_unknown_at_preview_cannot_decide(pack):
-    """maxValue unknown at preview: the spend finding says it cannot decide."""
+    """maxValue unknown at preview: the cost cannot be estimated, naming the task."""
     from tests.policy_harness import run
-    found = run(pack, _ess(1, {"maxValue": UNKNOWN, "minValue": 0.0}),
-                {SPEND: {"maxMonthlyUsd": 90000}}, provider=ALI)
-    msgs = [d.message for d in found if d.policy == SPEND]
-    assert any("cannot decide" in m for m in msgs), msgs
-    assert all("exceeds" not in m for m in msgs), msgs
+    unsized(run(pack, _ess(1, {"maxValue": UNKNOWN, "minValue": 0.0}),
+                {SPEND: {"maxMonthlyUsd": 90000}}, provider=ALI), "task-0")
