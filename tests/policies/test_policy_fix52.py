@@ -134,6 +134,17 @@ def test_resize_job_raises_mig_of_two_to_five(pack):
     assert estimate(pack, [tpl, g, _resize_job(g, 5)], GCP) == 3116
 
 
+def test_resize_job_beside_a_resize_request(pack):
+    """A MIG of 0, a ResizeRequest of 3 (docs: target size plus resize requests) and a job
+    resizing the target to 5: the request's VMs come on top: 8 x 623.15552 = 4,985.24."""
+    tpl = template("tpl")
+    g = mig("train-g2", tpl, 0, name="train-g2")
+    rr = res("gcp:compute/resizeRequest:ResizeRequest", "rr", {
+        "name": "rr52", "zone": "us-central1-a", "instanceGroupManager": "train-g2",
+        "resizeBy": 3.0}, deps={"instanceGroupManager": [g]})
+    assert estimate(pack, [tpl, g, rr, _resize_job(g, 5)], GCP) == 4985
+
+
 def test_resize_job_with_an_unreadable_size_cannot_decide(pack):
     """resize?size=many under 90,000: fails closed."""
     tpl = template("tpl")
