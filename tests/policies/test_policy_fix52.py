@@ -60,6 +60,14 @@ def test_schedule_raises_group_of_one_to_three(pack):
     assert estimate(pack, st, AWS) == 2203
 
 
+def test_schedule_raise_keeps_a_running_warm_pool(pack):
+    """max 1 with a Running warm pool and no maxGroupPreparedCapacity (docs Sizes: "without
+    it, maxSize more": 2 nodes) raised to maxSize 3: 3 + 3 = 6 x 734.38 = 4,406.28."""
+    st = _group(1, minSize=0.0, maxSize=3.0, desiredCapacity=3.0)
+    st[2].props["warmPool"] = {"poolState": "Running", "minSize": 2.0}
+    assert estimate(pack, st, AWS) == 4406
+
+
 def test_schedule_below_the_group_maximum_never_lowers_it(pack):
     """max 4 and a schedule to maxSize 2: the group's own 4: 4 x 734.38 = 2,937.52."""
     st = _group(4, minSize=0.0, maxSize=2.0, desiredCapacity=2.0)
