@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from trainstack_policies.capacity import AWS_NATIVE_ASG
+from trainstack_policies.inventory.compute_aws import _aws_group
 from trainstack_policies.inventory.groups import NodeGroup
 from trainstack_policies.inventory.lifetimes import (
     _COMPUTE_PATH,
@@ -44,14 +45,14 @@ def _aws_sizes(r: Resource, index: _StackIndex) -> list[tuple[Resource, Any]]:
     key = _asg_name_key(r)
     sizes: list[tuple[Resource, Any]] = []
     for s in index.schedules.of(r, key) + index.native_schedules.of(r, key):
-        # Classic: -1 leaves the group's own size (and 0 stands for one left out, which
-        # raises nothing); aws-native sends only the sizes given (lifetimes._scales_to_zero).
-        # desiredCapacity above maxSize is refused by AWS, so both bound the group.
-        for k in ("maxSize", "desiredCapacity"):
-            value = s.get(k)
-            if s.type != AWS_NATIVE_ASG_SCHEDULE and number(value) == -1:
-                continue
-            sizes.append((s, _size(value)))
+        # The maximum it sets bounds the group: AWS refuses a desired capacity above the
+        # maximum (docs.aws.amazon.com/autoscaling/ec2/userguide/asg-capacity-limits.html).
+        # Classic: -1 leaves the group's own (and 0 stands for one left out, raising nothing);
+        # aws-native sends only the sizes given (lifetimes._scales_to_zero).
+        value = s.get("maxSize")
+        if s.type != AWS_NATIVE_ASG_SCHEDULE and number(value) == -1:
+            continue
+        sizes.append((s, _size(value)))
     scaled = bool(index.scaling_policies.of(r, key) or index.native_scaling_policies.of(r, key))
     for e in index.eventbridge:
         state = e.get("state")
@@ -65,12 +66,16 @@ def _aws_sizes(r: Resource, index: _StackIndex) -> list[tuple[Resource, Any]]:
         if not isinstance(payload, dict):
             sizes.append((e, _UNREAD))   # an input unknown at preview or that does not parse
             continue
-        sizes += [(e, _size(payload.get(k))) for k in ("MaxSize", "DesiredCapacity")]
+        sizes.append((e, _size(payload.get("MaxSize"))))
     return sizes
 
 
 def _gcp_sizes(r: Resource, index: _StackIndex) -> list[tuple[Resource, Any]]:
     sizes: list[tuple[Resource, Any]] = []
+    # A ResizeRequest adds its VMs to the target size when it is fulfilled, which may come
+    # after a job's resize: each resize is priced with them on top (compute._gcp_group_size has
+    # refused an unreadable resizeBy already: the group is then unsized).
+    extra = sum(int(number(rr.get("resizeBy")) or 0) for rr in index.resizes.of(r))
     for job in _cloud_jobs_on(r, index):
         if _job_effect(r, job) != "start":
             continue
@@ -81,22 +86,25 @@ def _gcp_sizes(r: Resource, index: _StackIndex) -> list[tuple[Resource, Any]]:
         if path is None or path.group(6) != "resize":
             continue   # no resize: the target size stays (another call cannot set it)
         given = parse_qs(parts.query).get("size") if parts is not None else None
-        sizes.append((job, _size(given[0]) if given and len(given) == 1 else _UNREAD))
+        size = _size(given[0]) if given and len(given) == 1 else _UNREAD
+        sizes.append((job, size + extra if isinstance(size, int) else size))
     return sizes
 
 
 def _ali_sizes(r: Resource, index: _StackIndex) -> list[tuple[Resource, Any]]:
-    # A disabled task runs nothing; a task's maxValue / desiredCapacity left out keeps the
-    # group's own (lifetimes._ess_bound).
-    return [(t, _size(t.get(k))) for t in index.ess_tasks.of(r, name_key=None)
-            if str(t.get("taskEnabled")).lower() != "false"
-            for k in ("maxValue", "desiredCapacity")]
+    # A disabled task runs nothing; maxValue left out keeps the group's own
+    # (lifetimes._ess_bound); DesiredCapacity must lie within MinValue-MaxValue
+    # (api-ess-2014-08-28-createscheduledtask), so the maximum bounds the group.
+    return [(t, _size(t.get("maxValue"))) for t in index.ess_tasks.of(r, name_key=None)
+            if str(t.get("taskEnabled")).lower() != "false"]
 
 
 def raise_to_largest(g: NodeGroup, index: _StackIndex) -> None:
     """Set `g.count` to the largest size any raise in the stack sets (never lower it); None
     (cannot decide) when a raise's size does not read."""
     r = g.resource
+    if g.count is None:
+        return   # unsized already (and its resize requests may not read: _gcp_sizes)
     if r.type in (AWS_ASG, AWS_NATIVE_ASG):
         sizes = _aws_sizes(r, index)
     elif r.type in (GCP_IGM, GCP_REGION_IGM):
@@ -105,13 +113,20 @@ def raise_to_largest(g: NodeGroup, index: _StackIndex) -> None:
         sizes = _ali_sizes(r, index)
     else:
         return
+    # An AWS group's count may exceed its maxSize (instance weights, a warm pool: compute_aws
+    # adds them to it). A classic group is sized again from the raised maximum; an aws-native
+    # one (weights, no warm pool) keeps what was added: count + (raise - maxSize), never
+    # below the truth (weights are 1-999, so a lightest weight divides nothing up).
+    own = number(r.get("maxSize")) if r.type in (AWS_ASG, AWS_NATIVE_ASG) else None
+    added = int(g.count - own) if own is not None and 0 <= own <= g.count else 0
+    largest = None
     for by, n in sizes:
-        if g.count is None:
-            return
         if n is _UNREAD:
             g.count = None
             g.size_unread = (f"GPU capacity of a size unknown until apply ({by.name} ({by.type}) "
                              "raises it to a size that does not read)")
             return
-        if n is not None and n > g.count:
-            g.count = n
+        if n is not None and n + added > g.count:
+            g.count, largest = n + added, n
+    if largest is not None and r.type == AWS_ASG:
+        g.count = _aws_group(r, [], largest).count
