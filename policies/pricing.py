@@ -165,6 +165,7 @@ def _group_line(g: NodeGroup, result: "Estimate",
     if g.count is None:
         # A type read nowhere (a template outside the stack, a Batch family) says why first.
         result.missing.append(f"{where}: an instance type {g.type_unread}" if g.type_unread
+                              else f"{where}: {g.size_unread}" if g.size_unread
                               else f"{where}: GPU capacity of a size unknown until apply (its "
                               "maximum is not set)")
         return

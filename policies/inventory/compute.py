@@ -13,6 +13,7 @@ from trainstack_policies.inventory.compute_aws import (
 )
 from trainstack_policies.inventory.groups import NodeGroup, is_gpu_group, launch_settings
 from trainstack_policies.inventory.lifetimes import enforced_hours
+from trainstack_policies.inventory.raises import raise_to_largest
 from trainstack_policies.inventory.referrers import _StackIndex
 from trainstack_policies.inventory.reservations import count_once
 from trainstack_policies.inventory.tokens import (
@@ -334,6 +335,8 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 g.resource.type == AWS_EKS_NODE_GROUP
                 and g.resource.get("capacityType") == "CAPACITY_BLOCK")
         g.lifetime_hours, g.lifetime_how = enforced_hours(g, resources, index)
+        # Sized at the largest any schedule, job or task of the stack raises it to.
+        raise_to_largest(g, index)
         if g.resource.type == GCP_IGM or g.resource.type == GCP_REGION_IGM:
             _autoscaled(g, index.gcp_autoscalers.of(g.resource, name_key=None),
                         "autoscalingPolicy.maxReplicas")

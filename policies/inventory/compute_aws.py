@@ -156,7 +156,9 @@ def _overrides(configs: Any) -> list[Any]:
     return out
 
 
-def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
+def _aws_group(r: Resource, resources: list[Resource], top: Optional[int] = None) -> NodeGroup:
+    """The group, its size from maxSize, or from `top`, a larger maximum a schedule of the
+    stack raises it to (raises.py: weights and a warm pool are added to it as to maxSize)."""
     # Overrides that name only a launch template launch its type, at their own weight.
     mixed, untied, unread = tie_overrides(r.get("mixedInstancesPolicy"),
                                           r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE))
@@ -183,7 +185,8 @@ def _aws_group(r: Resource, resources: list[Resource]) -> NodeGroup:
                         or lt.get("spotPrice"))) or (
         isinstance(dist, dict) and number(dist.get("onDemandBaseCapacity")) in (None, 0.0)
         and number(dist.get("onDemandPercentageAboveBaseCapacity")) == 0.0)
-    count = _count(r.get("maxSize"), r.get("desiredCapacity"), r.get("minSize"))
+    count = _count(r.get("maxSize") if top is None else top, r.get("desiredCapacity"),
+                   r.get("minSize"))
     weights = asg_weights(mixed)
     bad_weight = weights if isinstance(weights, BadNumber) else None
     if weights is UNKNOWN:

@@ -46,6 +46,8 @@ class NodeGroup:
     # Why the instance type cannot be read when it is not merely unknown until apply (a launch
     # template the stack does not create), for the finding.
     type_unread: str = ""
+    # Why the size cannot be read when a raise of the stack sets it (inventory.raises).
+    size_unread: str = ""
 
     def regular_nodes(self) -> int:
         """How many of the group's nodes are priced at the regular rate (all when not spot)."""

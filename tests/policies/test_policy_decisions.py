@@ -244,7 +244,10 @@ def test_an_aws_schedule_that_leaves_nodes_running_is_no_stop(props):
     stack.append(schedule(stack[2], 10, **props))
     [group] = inventory.node_groups(stack)
     assert group.lifetime_hours is None
-    assert pricing.estimate([group], [], []).total == pytest.approx(5022.4)   # 6.88 x 730
+    # The group's own maximum is 1; a schedule raising it to maxSize 2 is priced at 2 (fix52,
+    # docs Sizes): 2 x 6.88 x 730 = 10,044.80; maxSize 0 raises nothing: 6.88 x 730.
+    nodes = 2 if props["maxSize"] == 2.0 else 1
+    assert pricing.estimate([group], [], []).total == pytest.approx(nodes * 5022.4)
 
 
 @pytest.mark.parametrize("props", [
