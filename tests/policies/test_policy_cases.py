@@ -211,6 +211,16 @@ def test_an_unknown_filesystem_size_cannot_be_decided_mandatory_by_default_for_s
     assert d.level == "mandatory" and "an instance type unknown until apply" in d.message
 
 
+def test_gpu_capacity_that_cannot_be_priced_fails_closed_whatever_cannot_decide_says(pack):
+    """docs/policies.md: GPU capacity spend-limit cannot size or price is a violation, not a
+    "cannot decide" that `cannotDecide: advisory` would soften (an unpriced group of any size)."""
+    resources = aws_cluster()
+    set_prop(find(resources, "LaunchTemplate"), "instanceType", UNKNOWN)
+    [d] = of(run(pack, resources, {"spend-limit": {"cannotDecide": "advisory"}}), "spend-limit")
+    assert d.level == "mandatory" and "cannot decide" not in d.message
+    assert "cannot be estimated" in d.message and "an instance type unknown until apply" in d.message
+
+
 # ------------------------------------------------------------------------------ blind spots
 
 def _subnet():
