@@ -56,17 +56,18 @@ def plan_for(spec: dict, cloud: str, stack: str = "test", extra_config: dict | N
 # -- one render per distinct input, shared by the tests that only read plans ---------------------
 # A render (the mock engine running the whole program) costs 0.3-1 CPU s, and tests/cost renders
 # the example spec for the same four clouds dozens of times through `compare`. The `shared_renders`
-# fixture (opt in per folder: tests/cost, tests/azure, tests/gcp, tests/policies have a
-# conftest.py doing so) keeps one render per input for the
-# session: the input is the whole config, the spec file's bytes (not its path: each test writes
-# its own copy), the stack and the project folder, so two renders are shared only when the real
-# render would be given the same things. Every caller gets its own deep copy. A render that
-# raises is never kept (the next call renders again), and a test that has patched anything
-# beyond SHARED_RENDER_PATCHES (module attributes, items, environment variables, through
-# `monkeypatch`) renders afresh, since what it patched may be what the render reads. A folder
-# opts in only where no test changes what a render reads other than through its `monkeypatch`
-# fixture (no MonkeyPatch() of its own, no mock.patch). A kept plan's lifetime schedule counts
-# from when it was rendered: tests that check a schedule against the clock set the clock through
+# fixture (opt in per folder: tests/cost, tests/azure, tests/gcp, tests/policies, tests/cli and
+# tests/components have a conftest.py doing so, tests/measure for two files) keeps one render per
+# input for the session: the input is the whole config, the spec file's bytes (not its path:
+# each test writes its own copy), the stack, the project folder and the registered boot step
+# providers, so two renders are shared only when the real render would be given the same things.
+# Every caller gets its own deep copy. A render that raises is never kept (the next call renders
+# again), and a test that has patched anything beyond SHARED_RENDER_PATCHES (module attributes,
+# items, environment variables, through `monkeypatch`) renders afresh, since what it patched may
+# be what the render reads. A folder opts in only where no test changes what a render reads
+# other than through its `monkeypatch` fixture or the step providers (no MonkeyPatch() of its
+# own, no mock.patch). A kept plan's lifetime schedule counts from when it was rendered: tests
+# that check a schedule against the clock set the clock through
 # `monkeypatch` (and so render afresh).
 _RENDERS: dict = {}
 SHARED_RENDER_PATCHES = {("trainstack.plan.engine", "render"),
@@ -85,8 +86,13 @@ def _render_key(config: dict, stack: str, project_dir) -> tuple | None:
             spec_bytes = path.read_bytes()
         except OSError:
             return None   # the real render names the missing file
+    # The boot steps every node runs come from the registered step providers as well (a test
+    # may add one of its own, or take a built-in one out, around a render): part of the input.
+    from trainstack_components.boot import extensions
+    extensions.load_builtin_providers()
+    providers = tuple(extensions._PROVIDERS)
     return json.dumps(config, sort_keys=True), spec_file is None, spec_bytes, stack, \
-        str(project_dir)
+        str(project_dir), providers
 
 
 def _patched_beyond_shared(monkeypatch) -> bool:
