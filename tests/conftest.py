@@ -56,17 +56,18 @@ def plan_for(spec: dict, cloud: str, stack: str = "test", extra_config: dict | N
 # -- one render per distinct input, shared by the tests that only read plans ---------------------
 # A render (the mock engine running the whole program) costs 0.3-1 CPU s, and tests/cost renders
 # the example spec for the same four clouds dozens of times through `compare`. The `shared_renders`
-# fixture (opt in per folder: tests/cost, tests/azure, tests/gcp, tests/policies have a
-# conftest.py doing so) keeps one render per input for the
-# session: the input is the whole config, the spec file's bytes (not its path: each test writes
-# its own copy), the stack and the project folder, so two renders are shared only when the real
-# render would be given the same things. Every caller gets its own deep copy. A render that
-# raises is never kept (the next call renders again), and a test that has patched anything
-# beyond SHARED_RENDER_PATCHES (module attributes, items, environment variables, through
-# `monkeypatch`) renders afresh, since what it patched may be what the render reads. A folder
-# opts in only where no test changes what a render reads other than through its `monkeypatch`
-# fixture (no MonkeyPatch() of its own, no mock.patch). A kept plan's lifetime schedule counts
-# from when it was rendered: tests that check a schedule against the clock set the clock through
+# fixture (opt in per folder: tests/cost, tests/azure, tests/gcp, tests/policies, tests/cli and
+# tests/components have a conftest.py doing so, tests/measure for two files) keeps one render per
+# input for the session: the input is the whole config, the spec file's bytes (not its path:
+# each test writes its own copy), the stack, the project folder and the registered boot step
+# providers, so two renders are shared only when the real render would be given the same things.
+# Every caller gets its own deep copy. A render that raises is never kept (the next call renders
+# again), and a test that has patched anything beyond SHARED_RENDER_PATCHES (module attributes,
+# items, environment variables, through `monkeypatch`) renders afresh, since what it patched may
+# be what the render reads. A folder opts in only where no test changes what a render reads
+# other than through its `monkeypatch` fixture or the step providers (no MonkeyPatch() of its
+# own, no mock.patch). A kept plan's lifetime schedule counts from when it was rendered: tests
+# that check a schedule against the clock set the clock through
 # `monkeypatch` (and so render afresh).
 _RENDERS: dict = {}
 SHARED_RENDER_PATCHES = {("trainstack.plan.engine", "render"),
@@ -85,8 +86,13 @@ def _render_key(config: dict, stack: str, project_dir) -> tuple | None:
             spec_bytes = path.read_bytes()
         except OSError:
             return None   # the real render names the missing file
+    # The boot steps every node runs come from the registered step providers as well (a test
+    # may add one of its own, or take a built-in one out, around a render): part of the input.
+    from trainstack_components.boot import extensions
+    extensions.load_builtin_providers()
+    providers = tuple(extensions._PROVIDERS)
     return json.dumps(config, sort_keys=True), spec_file is None, spec_bytes, stack, \
-        str(project_dir)
+        str(project_dir), providers
 
 
 def _patched_beyond_shared(monkeypatch) -> bool:
@@ -529,6 +535,32 @@ def store(request, tmp_path, monkeypatch):
         yield Store("azure", "abfs", fs, unique, "azure", f"abfs://nosuch{unique}/heartbeats")
         import adlfs
         adlfs.AzureBlobFileSystem.clear_instance_cache()
+
+
+# -- the garbage collector and the provider SDKs ----------------------------------------------------
+# A test process imports the provider SDKs (pulumi_aws alone thousands of modules' objects) as the
+# tests first render, and CPython's full collection walks every object still alive: in tests/cost
+# 17.5 of 47.6 CPU s were the collector's (gc.callbacks, tests/cost/test_compare.py and
+# test_json_shape.py), most of it full collections walking the SDKs' module objects again and
+# again. After a test that left many more modules imported than the last freeze, everything alive
+# is collected once and frozen (gc.freeze: kept out of later collections; freed as usual when its
+# count drops to zero, only a cycle among them is never collected): those runs 34.1 CPU s, the
+# collector's 8.2. It happens a few times per process (when an SDK's modules arrive), each a full
+# collection of its own, and changes no object a test can see.
+_FROZEN_AT_MODULES = [0]
+FREEZE_AFTER_NEW_MODULES = 50
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    del item, nextitem
+    yield
+    import gc
+    import sys
+    if len(sys.modules) > _FROZEN_AT_MODULES[0] + FREEZE_AFTER_NEW_MODULES:
+        gc.collect()
+        gc.freeze()
+        _FROZEN_AT_MODULES[0] = len(sys.modules)
 
 
 # -- CI counts a skip as a failure (TRAINSTACK_NO_SKIPS=1, set by .ci/run) ---------------------------

@@ -25,8 +25,20 @@ def cli(*args, cwd: Path):
                           capture_output=True, text=True, timeout=300)
 
 
-def test_init_then_plan_in_an_empty_folder_works_offline(tmp_path):
-    done = cli("init", cwd=tmp_path)
+def here(monkeypatch, *args, cwd: Path):
+    """The same command run in this process from `cwd`, with no TRAINSTACK_PROJECT: what it
+    finds from the working folder is what a child process there finds. In-process because a
+    child that renders re-imports a provider SDK (about 3 CPU s each); the real command line's
+    discovery from its own folder is tests/repo/test_packaging.py's installed init and plan, and
+    its exit 2 outside a project is test_stack_outside_any_project_says_how_to_get_one here."""
+    monkeypatch.chdir(cwd)
+    monkeypatch.delenv("TRAINSTACK_PROJECT", raising=False)
+    result = runner.invoke(app, list(args))
+    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
+
+
+def test_init_then_plan_in_an_empty_folder_works_offline(tmp_path, monkeypatch):
+    done = here(monkeypatch, "init", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     expected = {"Pulumi.yaml", "__main__.py", "cluster.yaml", ".gitignore",
                 *(f"stacks/Pulumi.{c}.yaml" for c in implemented_clouds())}
@@ -36,20 +48,20 @@ def test_init_then_plan_in_an_empty_folder_works_offline(tmp_path):
     assert len(main) == 2 and "trainstack_components.program import run" in main[0]
     project = yaml.safe_load((tmp_path / "Pulumi.yaml").read_text())
     assert project["runtime"]["name"] == "python" and project["stackConfigDir"] == "stacks"
-    plan = cli("plan", "--stack", "aws", "--json", cwd=tmp_path)
+    plan = here(monkeypatch, "plan", "--stack", "aws", "--json", cwd=tmp_path)
     assert plan.returncode == 0, plan.stderr
     result = json.loads(plan.stdout)
     assert result["stack"] == "aws" and result["cloud"] == "aws"
     assert any(r["type"] == "aws:fsx/lustreFileSystem:LustreFileSystem" for r in result["resources"])
 
 
-def test_the_project_is_found_from_a_subfolder_and_its_own_spec_is_used(tmp_path):
-    assert cli("init", "proj", cwd=tmp_path).returncode == 0
+def test_the_project_is_found_from_a_subfolder_and_its_own_spec_is_used(tmp_path, monkeypatch):
+    assert here(monkeypatch, "init", "proj", cwd=tmp_path).returncode == 0
     spec = tmp_path / "proj" / "cluster.yaml"
     spec.write_text(spec.read_text().replace("nodes: 2 ", "nodes: 3 ", 1))
     sub = tmp_path / "proj" / "notebooks" / "deep"
     sub.mkdir(parents=True)
-    plan = cli("plan", "--stack", "aws", "--json", cwd=sub)
+    plan = here(monkeypatch, "plan", "--stack", "aws", "--json", cwd=sub)
     assert plan.returncode == 0, plan.stderr
     asg = next(r for r in json.loads(plan.stdout)["resources"]
                if r["type"] == "aws:autoscaling/group:Group")
@@ -64,15 +76,16 @@ def test_every_stack_init_writes_renders_and_passes_check(tmp_path):
         assert result.exit_code == 0, (cloud, result.output)
 
 
-def test_project_override_from_anywhere(tmp_path):
-    assert cli("init", "proj", cwd=tmp_path).returncode == 0
+def test_project_override_from_anywhere(tmp_path, monkeypatch):
+    assert here(monkeypatch, "init", "proj", cwd=tmp_path).returncode == 0
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    plan = cli("plan", "--stack", "gcp", "--project", str(tmp_path / "proj"), "--json",
-               cwd=elsewhere)
+    plan = here(monkeypatch, "plan", "--stack", "gcp", "--project", str(tmp_path / "proj"), "--json",
+                cwd=elsewhere)
     assert plan.returncode == 0, plan.stderr
     assert json.loads(plan.stdout)["cloud"] == "gcp"
-    check = cli("--project", str(tmp_path / "proj"), "check", "--stack", "aws", cwd=elsewhere)
+    check = here(monkeypatch, "--project", str(tmp_path / "proj"), "check", "--stack", "aws",
+                 cwd=elsewhere)
     assert check.returncode == 0, check.stderr
 
 

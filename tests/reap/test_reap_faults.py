@@ -1,6 +1,7 @@
-"""Fault injection against the reaper: a reaper SIGKILLed mid-destroy (real processes, the
-stand-in `pulumi` and `gcloud`), the store cut mid-run (a moto or Azurite server of the test's
-own, stopped while the reaper works), exports that hang or fail, and the per-cloud guards."""
+"""Fault injection against the reaper: a reaper SIGKILLed mid-destroy (a real process, the
+stand-in `pulumi` and `gcloud`; the reapers after it in this process), two reaper processes at
+once, the store cut mid-run (a moto or Azurite server of the test's own, stopped while the
+reaper works), exports that hang or fail, and the per-cloud guards."""
 from __future__ import annotations
 
 import json
@@ -66,6 +67,24 @@ def reaper_process(tmp_path, *extra, **env):
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
+def reap_here(tmp_path):
+    """The next reaper after the killed one: `trainstack reap --yes` with the same environment
+    and folder as `reaper_process`, the typer app in this process (the stand-ins are still
+    processes of their own; what it finds is the store's lock and the backend's state the
+    killed process left, nothing of this process's). Returns (exit code, output): a process
+    adds its imports to every run (1-2 CPU s with a store SDK), and the process is the fault
+    only for the run that is killed."""
+    from typer.testing import CliRunner
+
+    from trainstack.cli.app import app
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(ROOT)
+        done = CliRunner().invoke(app, ["reap", "--yes", "--audit-log",
+                                        str(tmp_path / "audit.jsonl")])
+    assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
+    return done.exit_code, done.output
+
+
 def audit_lines(path):
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
@@ -109,14 +128,12 @@ def test_a_reaper_sigkilled_mid_destroy_leaves_an_audit_line_and_a_lock_that_exp
     assert [d["action"] for d in logged] == ["destroying", "destroying"]
     assert logged[-1]["reason"] == "export confirmed: pulumi destroy"
     # Within the lease another reaper stays away and says who holds the lock ...
-    waiting = reaper_process(tmp_path)
-    out = waiting.communicate(timeout=120)[0]
+    _, out = reap_here(tmp_path)
     assert "idle: report - another reaper holds the stack's lock" in out, out
     # ... after it, the lock is taken over and the destroy finishes.
     time.sleep(max(0.0, killed_at + lease + 1 - time.monotonic()))
-    done = reaper_process(tmp_path)
-    out = done.communicate(timeout=120)[0]
-    assert done.returncode == 0 and "idle: destroy" in out and "destroyed; bucket kept" in out, out
+    code, out = reap_here(tmp_path)
+    assert code == 0 and "idle: destroy" in out and "destroyed; bucket kept" in out, out
     last = audit_lines(tmp_path / "audit.jsonl")[-1]
     assert last["evidence"]["expired_lock_taken_over"]["expires"]
 
