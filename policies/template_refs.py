@@ -82,11 +82,11 @@ def tie_overrides(mixed: Any, templates: list[Resource]) -> tuple[Any, bool, str
     own = lt_ref(spec.get("launchTemplateSpecification"))
     by_template = [o for o in overrides if isinstance(o, dict) and o.get("instanceType") is None
                    and o.get("launchTemplateSpecification") is not None]
+    if not by_template:
+        return mixed, False, ""   # every override names its type: no template to tie
     refs = [own] + [lt_ref(o.get("launchTemplateSpecification")) if isinstance(o, dict)
                     else None for o in overrides]
     tied, outside = tie(refs, templates)
-    if not by_template:
-        return mixed, False, ""
     untied = False
     given = []
     for o in overrides:
