@@ -546,6 +546,18 @@ def _group_project(group: Resource) -> Any:
     return value
 
 
+def _job_url(job: Resource) -> Any:
+    """A Cloud Scheduler job's HTTP target URL read once for every reader (_job_effect, the
+    index of _cloud_jobs_on, raises.py): (its urlsplit parts, the Compute API path's match or
+    None), or None where the job has no URL text."""
+    target = job.get("httpTarget")
+    uri = target.get("uri") if isinstance(target, dict) else None
+    if not isinstance(uri, str):
+        return None
+    parts = urlsplit(uri.strip())
+    return parts, _COMPUTE_PATH.match(parts.path)
+
+
 def _job_effect(group: Resource, job: Resource) -> str:
     """What a Cloud Scheduler job does to the managed instance group `group`: "stop" (a POST,
     with an OAuth token, of the Compute API's instanceGroupManagers.resize (or
@@ -563,11 +575,10 @@ def _job_effect(group: Resource, job: Resource) -> str:
     literal call that may start it counts as a start."""
     depends = _acts_on(group, job)
     target = job.get("httpTarget")
-    uri = target.get("uri") if isinstance(target, dict) else None
-    if not isinstance(uri, str):
+    url = _job_url(job)
+    if url is None:
         return "start" if depends else ""
-    parts = urlsplit(uri.strip())
-    path = _COMPUTE_PATH.match(parts.path)
+    parts, path = url
     if parts.scheme != "https" or parts.netloc.lower() not in _COMPUTE_HOSTS or path is None:
         return "start" if depends else ""
     project, scope, location, kind, name, action = path.groups()
@@ -610,12 +621,8 @@ def _job_effect(group: Resource, job: Resource) -> str:
 def _url_group_name(job: Resource) -> Optional[str]:
     """The group name a Cloud Scheduler job's URL names in a Compute API path (the segment
     _job_effect compares with the group's `name` input), or None where its URL names none."""
-    target = job.get("httpTarget")
-    uri = target.get("uri") if isinstance(target, dict) else None
-    if not isinstance(uri, str):
-        return None
-    path = _COMPUTE_PATH.match(urlsplit(uri.strip()).path)
-    return path.group(5) if path is not None else None
+    url = _job_url(job)
+    return url[1].group(5) if url is not None and url[1] is not None else None
 
 
 def _cloud_jobs_on(group: Resource, index: _StackIndex) -> list[Resource]:

@@ -11,17 +11,17 @@ never priced at its smaller own size. Every lookup goes through the stack index 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
 
 from trainstack_policies.capacity import AWS_NATIVE_ASG
 from trainstack_policies.inventory.compute_aws import _aws_group
 from trainstack_policies.inventory.groups import NodeGroup
 from trainstack_policies.inventory.lifetimes import (
-    _COMPUTE_PATH,
     _asg_name_key,
     _cloud_jobs_on,
     _eventbridge_target,
     _job_effect,
+    _job_url,
     _scheduler_effect,
 )
 from trainstack_policies.inventory.referrers import AWS_NATIVE_ASG_SCHEDULE, _StackIndex
@@ -79,13 +79,10 @@ def _gcp_sizes(r: Resource, index: _StackIndex) -> list[tuple[Resource, Any]]:
     for job in _cloud_jobs_on(r, index):
         if _job_effect(r, job) != "start":
             continue
-        target = job.get("httpTarget")
-        uri = target.get("uri") if isinstance(target, dict) else None
-        parts = urlsplit(uri.strip()) if isinstance(uri, str) else None
-        path = _COMPUTE_PATH.match(parts.path) if parts is not None else None
-        if path is None or path.group(6) != "resize":
+        url = _job_url(job)
+        if url is None or url[1] is None or url[1].group(6) != "resize":
             continue   # no resize: the target size stays (another call cannot set it)
-        given = parse_qs(parts.query).get("size") if parts is not None else None
+        given = parse_qs(url[0].query).get("size")
         size = _size(given[0]) if given and len(given) == 1 else _UNREAD
         sizes.append((job, size + extra if isinstance(size, int) else size))
     return sizes
