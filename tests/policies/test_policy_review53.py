@@ -1,0 +1,344 @@
+"""Issue 35, a BLIND hostile review (helper review53). Results are filled in per batch below.
+
+The pack's code under policies/ was not read; each verdict comes from docs/policies.md,
+docs/billing-after-stop.md and components/catalog/prices.csv (fx.csv for CNY). Driven over gRPC as
+`pulumi preview --policy-pack` drives the pack (tests/policy_harness.py). Each case states the
+verdict of EVERY policy (those not named stay "pass"): "fail", "advisory", "undecided" ("cannot
+decide" only) or "pass". Prices: on-demand USD/h from prices.csv, a month is 730 h.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from tests.policy_fixtures import AWS_ALERTS, AZURE_ALERTS, GCP_ALERTS, res
+from tests.policy_harness import run
+from tests.policy_harness import verdict as _verdict
+
+SSZ, SPEND, TAGS_P, RDMA = "storage-same-zone", "spend-limit", "required-tags", "rdma-for-multinode"
+NPI, ENC, RET = "no-public-ingress", "encryption-at-rest", "bucket-retained"
+POLICIES = (SSZ, SPEND, TAGS_P, RDMA, NPI, ENC, RET)
+UNK = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"  # the engine's unknown string
+AWS = {"region": "us-east-1"}
+GCP = {"project": "vision-train", "region": "us-central1", "zone": "us-central1-a"}
+SUB = "00000000-0000-0000-0000-0000000000a3"
+AZ = {"location": "eastus", "subscriptionId": SUB}
+ALI = {"region": "eu-central-1"}
+T = {"owner": "bo", "team": "vision", "cost-center": "cc-77"}
+L = {"owner": "bo", "team": "vision", "cost_center": "cc-77"}
+
+
+def at(hours: float) -> str:
+    return (datetime.now(timezone.utc) + timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def expect(pack, stack, provider, want, config=None):
+    assert len({r.urn for r in stack}) == len(stack), "one URN per resource"
+    found = run(pack, stack, config, provider=provider)
+    got = {p: _verdict(found, p) for p in POLICIES}
+    assert got == {p: want.get(p, "pass") for p in POLICIES}, (
+        got, " | ".join(f"{d.policy}[{d.level}]: {d.message}" for d in found))
+    return found
+
+
+def cloud(stack, props):
+    for r in stack:
+        r.provider = dict(props)
+    return stack
+
+
+# ------------------------------------------------------------------------------------- AWS
+
+def vpc_subnet(name="private-a", zone="us-east-1a", **kw):
+    return res("aws:ec2/subnet:Subnet", name, {"vpcId": "vpc-53", "availabilityZone": zone,
+                                               "cidrBlock": "10.53.0.0/20", "tags": dict(T), **kw})
+
+
+def template(name, itype="g5.xlarge", deps=None, **kw):
+    return res("aws:ec2/launchTemplate:LaunchTemplate", name, {
+        "imageId": "ami-0deep53", "instanceType": itype, "tags": dict(T), **kw}, deps=deps or {})
+
+
+def group(name, tpl, subnets, max_size, deps=None, **kw):
+    props = {"minSize": 0.0, "maxSize": float(max_size), "desiredCapacity": 0.0,
+             "vpcZoneIdentifiers": [f"{s.name}-subnet-id" for s in subnets],
+             "launchTemplate": {"id": f"{tpl.name}-lt-id", "version": "$Latest"},
+             "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in T.items()]}
+    props.update(kw)
+    return res("aws:autoscaling/group:Group", name, props,
+               deps={"launchTemplate": [tpl], "vpcZoneIdentifiers": list(subnets), **(deps or {})})
+
+
+def budget(amount="2000", name="monthly", **kw):
+    return res("aws:budgets/budget:Budget", name, {
+        "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": amount, "limitUnit": "USD",
+        "notifications": AWS_ALERTS, "tags": dict(T), **kw})
+
+
+def odcr(name="odcr", itype="g5.xlarge", zone="us-east-1a", count=2.0, **kw):
+    return res("aws:ec2/capacityReservation:CapacityReservation", name, {
+        "instanceType": itype, "instancePlatform": "Linux/UNIX", "availabilityZone": zone,
+        "instanceCount": count, "tags": dict(T), **kw})
+
+
+def sched(name, grp, start_h, max_size=0.0, desired=0.0, min_size=0.0, literal=None, **kw):
+    props = {"scheduledActionName": name, "minSize": min_size, "maxSize": max_size,
+             "desiredCapacity": desired, "startTime": at(start_h),
+             "autoscalingGroupName": literal or f"{grp.name}-asg-name", **kw}
+    return res("aws:autoscaling/schedule:Schedule", name, props,
+               deps={} if literal else {"autoscalingGroupName": [grp]})
+
+
+def g5_pair(max_size=2, zone="us-east-1a", **tkw):
+    sn = vpc_subnet(zone=zone)
+    tpl = template("trainer-lt", **tkw)
+    return sn, tpl, group("trainers", tpl, [sn], max_size)
+
+
+# ======================================= batch 1: AWS reservations, blocks, stops, budgets
+
+def test_a01_open_odcr_and_its_consumer_counted_once(pack):
+    """Open ODCR of 2 g5.xlarge in us-east-1a; an on-demand ASG of max 2 g5.xlarge in a subnet of
+    us-east-1a takes it (open, default preference). Counted once: 2 x 1.006 x 730 = 1,468.76
+    < 2,000. Counted twice would be 2,937.52 > 2,000. All pass."""
+    sn, tpl, g = g5_pair()
+    expect(pack, [sn, tpl, g, odcr(), budget()], AWS, {})
+
+
+def test_a02_consumer_beyond_the_reservation(pack):
+    """a01 with max 3: 2 inside the ODCR, 1 beyond: 3 x 734.38 = 2,203.14 > 2,100: spend fail."""
+    sn, tpl, g = g5_pair(max_size=3)
+    expect(pack, [sn, tpl, g, odcr(), budget("2100")], AWS, {SPEND: "fail"})
+
+
+def test_a03_odcr_in_another_zone_both_billed(pack):
+    """ODCR in us-east-1b, nodes in us-east-1a: not taken; both billed 1,468.76 x 2 = 2,937.52 >
+    2,000: spend fail."""
+    sn, tpl, g = g5_pair()
+    expect(pack, [sn, tpl, g, odcr(zone="us-east-1b"), budget()], AWS, {SPEND: "fail"})
+
+
+def test_a04_targeted_odcr_not_named_both_billed(pack):
+    """instanceMatchCriteria targeted and the template does not name it: not taken; 2,937.52 >
+    2,000: spend fail."""
+    sn, tpl, g = g5_pair()
+    expect(pack, [sn, tpl, g, odcr(instanceMatchCriteria="targeted"), budget()], AWS,
+           {SPEND: "fail"})
+
+
+def test_a05_targeted_odcr_named_by_output_once(pack):
+    """Targeted ODCR named by the template's capacityReservationTarget (an output of it): priced
+    once, 1,468.76 < 2,000: pass (g5.xlarge is TCP, rdma not asked)."""
+    sn = vpc_subnet()
+    r = odcr(instanceMatchCriteria="targeted")
+    tpl = template("trainer-lt", deps={"capacityReservationSpecification": [r]},
+                   capacityReservationSpecification={"capacityReservationTarget": {
+                       "capacityReservationId": UNK}})
+    expect(pack, [sn, r, tpl, group("trainers", tpl, [sn], 2), budget()], AWS, {})
+
+
+def test_a06_dedicated_odcr_default_nodes(pack):
+    """ODCR tenancy dedicated, nodes default tenancy: not matched, both priced 2,937.52 > 2,000:
+    spend fail."""
+    sn, tpl, g = g5_pair()
+    expect(pack, [sn, tpl, g, odcr(tenancy="dedicated"), budget()], AWS, {SPEND: "fail"})
+
+
+def test_a07_windows_odcr_linux_nodes(pack):
+    """ODCR instancePlatform Windows, nodes Linux/UNIX (nothing shows Windows): not matched,
+    2,937.52 > 2,000: spend fail."""
+    sn, tpl, g = g5_pair()
+    expect(pack, [sn, tpl, g, odcr(instancePlatform="Windows"), budget()], AWS, {SPEND: "fail"})
+
+
+def test_a08_odcr_count_text(pack):
+    """instanceCount "two": a size that is text is a violation naming it: spend fail."""
+    sn, tpl, g = g5_pair()
+    expect(pack, [sn, tpl, g, odcr(count="two"), budget("90000")], AWS, {SPEND: "fail"})
+
+
+def test_a09_lone_odcr_needs_a_budget(pack):
+    """A p4d.24xlarge ODCR of 1 and nothing else: a reservation is GPU capacity billed used or not
+    and needs a budget alarm; none: spend fail."""
+    expect(pack, [odcr(itype="p4d.24xlarge", count=1.0)], AWS, {SPEND: "fail"})
+
+
+def test_a10_lone_odcr_priced_under_budget(pack):
+    """p4d.24xlarge ODCR of 1: 21.9576 x 730 = 16,029.05 < 17,000: pass."""
+    expect(pack, [odcr(itype="p4d.24xlarge", count=1.0), budget("17000")], AWS, {})
+
+
+def test_a11_lone_odcr_priced_over_budget(pack):
+    """a10 under a 16,000 budget: 16,029.05 > 16,000: spend fail."""
+    expect(pack, [odcr(itype="p4d.24xlarge", count=1.0), budget("16000")], AWS, {SPEND: "fail"})
+
+
+def _block_group(fee=None, bought=False):
+    sn = vpc_subnet()
+    tpl = template("block-lt", "p5.48xlarge",
+                   instanceMarketOptions={"marketType": "capacity-block"})
+    g = group("block-nodes", tpl, [sn], 1)
+    cfg = {SPEND: {"capacityBlockFeesUsd": {"block-nodes": fee}}} if fee is not None else None
+    return [sn, tpl, g], cfg
+
+
+def test_a12_capacity_block_fee_under_budget(pack):
+    """One p5.48xlarge in a Capacity Block, fee 30,000 in capacityBlockFeesUsd: priced at the fee,
+    30,000 < 35,000 (the on-demand month would be 55.04 x 730 = 40,179.20, over): pass."""
+    stack, cfg = _block_group(30000)
+    expect(pack, stack + [budget("35000")], AWS, {}, cfg)
+
+
+def test_a13_capacity_block_fee_over_budget(pack):
+    """a12 with fee 36,000 > 35,000: spend fail."""
+    stack, cfg = _block_group(36000)
+    expect(pack, stack + [budget("35000")], AWS, {SPEND: "fail"}, cfg)
+
+
+def test_a14_capacity_block_without_fee(pack):
+    """No fee: GPU capacity that cannot be estimated, never the on-demand month: spend fail."""
+    stack, _ = _block_group()
+    expect(pack, stack + [budget("900000")], AWS, {SPEND: "fail"})
+
+
+def test_a15_stop_in_48h(pack):
+    """ASG max 4 g5.xlarge (a month 2,937.52 > 2,000), a Schedule on it (dependency) at +48 h
+    setting min/max/desired 0: 4 x 1.006 x 48 (or 49) h = 193.15 (197.18) < 2,000: pass."""
+    sn, tpl, g = g5_pair(4)
+    expect(pack, [sn, tpl, g, sched("stop", g, 48), budget()], AWS, {})
+
+
+def test_a16_stop_then_recurring_start(pack):
+    """a15 plus a recurring Schedule (every day 08:00, maxSize 4, desired 4): a start that recurs
+    may run after the stop: a pause, the month 2,937.52 > 2,000: spend fail."""
+    sn, tpl, g = g5_pair(4)
+    expect(pack, [sn, tpl, g, sched("stop", g, 48),
+                  sched("wake", g, 1, max_size=4.0, desired=4.0, recurrence="0 8 * * *"),
+                  budget()], AWS, {SPEND: "fail"})
+
+
+def test_a17_desired_zero_under_scaling_policy(pack):
+    """Stop at +48 h with maxSize -1 (keeps the group's 4), desired 0, min 0, beside a target
+    tracking scaling policy on the group: desired 0 under a larger maximum is a pause: month
+    2,937.52 > 2,000: spend fail."""
+    sn, tpl, g = g5_pair(4)
+    pol = res("aws:autoscaling/policy:Policy", "cpu-track", {
+        "autoscalingGroupName": "x", "policyType": "TargetTrackingScaling",
+        "targetTrackingConfiguration": {"targetValue": 60.0, "predefinedMetricSpecification": {
+            "predefinedMetricType": "ASGAverageCPUUtilization"}}},
+        deps={"autoscalingGroupName": [g]})
+    expect(pack, [sn, tpl, g, pol, sched("stop", g, 48, max_size=-1.0), budget()], AWS,
+           {SPEND: "fail"})
+
+
+def test_a18_stop_names_pulumi_name_only(pack):
+    """The stop's autoscalingGroupName is the literal "trainers", the Pulumi name of an auto-named
+    group (called trainers-<random>): no stop, month 2,937.52 > 2,000: spend fail."""
+    sn, tpl, g = g5_pair(4)
+    expect(pack, [sn, tpl, g, sched("stop", g, 48, literal="trainers"), budget()], AWS,
+           {SPEND: "fail"})
+
+
+def test_a19_stop_names_group_name_input(pack):
+    """The group's name input is "vision-trainers" and the stop names that literal: a stop,
+    48 h, 193.15 < 2,000: pass."""
+    sn, tpl, g = g5_pair(4)
+    g.props["name"] = "vision-trainers"
+    expect(pack, [sn, tpl, g, sched("stop", g, 48, literal="vision-trainers"), budget()], AWS, {})
+
+
+def test_a20_one_time_start_before_stop(pack):
+    """A one-time Schedule at +24 h setting max/desired 4 (the group's own max), then the stop at
+    +48 h: a one-time start before the stop changes nothing: 193.15 < 2,000: pass."""
+    sn, tpl, g = g5_pair(4)
+    expect(pack, [sn, tpl, g, sched("wake", g, 24, max_size=4.0, desired=4.0),
+                  sched("stop", g, 48), budget()], AWS, {})
+
+
+def test_a21_one_time_start_after_stop(pack):
+    """The start at +72 h, after the stop at +48 h: voids the stop, month 2,937.52 > 2,000:
+    spend fail."""
+    sn, tpl, g = g5_pair(4)
+    expect(pack, [sn, tpl, g, sched("wake", g, 72, max_size=4.0, desired=4.0),
+                  sched("stop", g, 48), budget()], AWS, {SPEND: "fail"})
+
+
+def test_a22_disabled_scheduler_stop(pack):
+    """An EventBridge Scheduler at(+48 h) updateAutoScalingGroup MaxSize 0 on the group's name,
+    state DISABLED: no stop, month 2,937.52 > 2,000: spend fail."""
+    sn, tpl, g = g5_pair(4)
+    g.props["name"] = "vision-trainers"
+    when = at(48)[:19]
+    s = res("aws:scheduler/schedule:Schedule", "stop-sched", {
+        "scheduleExpression": f"at({when})", "state": "DISABLED",
+        "flexibleTimeWindow": {"mode": "OFF"},
+        "target": {"arn": "arn:aws:scheduler:::aws-sdk:autoscaling:updateAutoScalingGroup",
+                   "roleArn": "arn:aws:iam::123456789012:role/sched",
+                   "input": '{"AutoScalingGroupName": "vision-trainers", "MinSize": 0, '
+                            '"MaxSize": 0, "DesiredCapacity": 0}'}})
+    expect(pack, [sn, tpl, g, s, budget()], AWS, {SPEND: "fail"})
+
+
+def test_a22c_enabled_scheduler_stop(pack):
+    """a22 with state ENABLED: a stop at +48 h, 193.15 < 2,000: pass."""
+    sn, tpl, g = g5_pair(4)
+    g.props["name"] = "vision-trainers"
+    when = at(48)[:19]
+    s = res("aws:scheduler/schedule:Schedule", "stop-sched", {
+        "scheduleExpression": f"at({when})", "state": "ENABLED",
+        "flexibleTimeWindow": {"mode": "OFF"},
+        "target": {"arn": "arn:aws:scheduler:::aws-sdk:autoscaling:updateAutoScalingGroup",
+                   "roleArn": "arn:aws:iam::123456789012:role/sched",
+                   "input": '{"AutoScalingGroupName": "vision-trainers", "MinSize": 0, '
+                            '"MaxSize": 0, "DesiredCapacity": 0}'}})
+    expect(pack, [sn, tpl, g, s, budget()], AWS, {})
+
+
+def test_a23_budget_on_ec2_compute_service(pack):
+    """Budget filtered to Service "Amazon Elastic Compute Cloud - Compute": takes the instance
+    hours in; 2 g5.xlarge 1,468.76 < 2,000: pass."""
+    sn, tpl, g = g5_pair()
+    b = budget(costFilters=[{"name": "Service",
+                             "values": ["Amazon Elastic Compute Cloud - Compute"]}])
+    expect(pack, [sn, tpl, g, b], AWS, {})
+
+
+def test_a24_budget_on_ec2_other_only(pack):
+    """Service "EC2 - Other" (volumes, NAT, transfer) leaves the instance hours out: no budget
+    alarm for the group: spend fail."""
+    sn, tpl, g = g5_pair()
+    b = budget(costFilters=[{"name": "Service", "values": ["EC2 - Other"]}])
+    expect(pack, [sn, tpl, g, b], AWS, {SPEND: "fail"})
+
+
+def test_a25_budget_in_cny(pack):
+    """Budget 10,000 CNY at 7.2734 CNY/USD = 1,374.87 USD < 1,468.76: spend fail."""
+    sn, tpl, g = g5_pair()
+    expect(pack, [sn, tpl, g, budget("10000", limitUnit="CNY")], AWS, {SPEND: "fail"})
+
+
+def test_a25c_budget_in_cny_enough(pack):
+    """11,000 CNY = 1,512.36 USD > 1,468.76: pass."""
+    sn, tpl, g = g5_pair()
+    expect(pack, [sn, tpl, g, budget("11000", limitUnit="CNY")], AWS, {})
+
+
+def test_a26_budget_in_eur(pack):
+    """limitUnit EUR: no cited rate: "cannot decide" (spend's cannotDecide mandatory, but the
+    message says cannot decide): undecided."""
+    sn, tpl, g = g5_pair()
+    expect(pack, [sn, tpl, g, budget("5000", limitUnit="EUR")], AWS, {SPEND: "undecided"})
+
+
+def test_a27_budget_not_begun(pack):
+    """timePeriodStart next year: tracks nothing now; no alarm: spend fail."""
+    sn, tpl, g = g5_pair()
+    start = (datetime.now(timezone.utc) + timedelta(days=400)).strftime("%Y-%m-%d_00:00")
+    expect(pack, [sn, tpl, g, budget(timePeriodStart=start)], AWS, {SPEND: "fail"})
+
+
+def test_a28_usage_budget(pack):
+    """budgetType USAGE is no spend limit: no alarm: spend fail."""
+    sn, tpl, g = g5_pair()
+    expect(pack, [sn, tpl, g, budget(budgetType="USAGE")], AWS, {SPEND: "fail"})
