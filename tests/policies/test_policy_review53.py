@@ -342,3 +342,330 @@ def test_a28_usage_budget(pack):
     """budgetType USAGE is no spend limit: no alarm: spend fail."""
     sn, tpl, g = g5_pair()
     expect(pack, [sn, tpl, g, budget(budgetType="USAGE")], AWS, {SPEND: "fail"})
+
+
+# ------------------------------------------------------------------------------------- GCP
+
+def gtpl(name="vision-tpl", machine="g2-standard-8", labels=None, **kw):
+    return res("gcp:compute/instanceTemplate:InstanceTemplate", name, {
+        "machineType": machine, "labels": dict(L if labels is None else labels),
+        "networkInterfaces": [{"network": "vision-net"}],
+        "disks": [{"sourceImage": "projects/debian-cloud/global/images/family/debian-12",
+                   "boot": True, "autoDelete": True}],
+        "scheduling": {"onHostMaintenance": "TERMINATE", "automaticRestart": True}, **kw})
+
+
+def gmig(name, tpl, size, zone="us-central1-a", **kw):
+    return res("gcp:compute/instanceGroupManager:InstanceGroupManager", name, {
+        "zone": zone, "targetSize": float(size), "baseInstanceName": "vision",
+        "versions": [{"instanceTemplate": UNK}], **kw}, deps={"versions": [tpl]})
+
+
+def gbudget(units="1500", currency="USD", name="gcp-monthly", **kw):
+    return res("gcp:billing/budget:Budget", name, {
+        "billingAccount": "01ABCD-23EF45-6789AB",
+        "amount": {"specifiedAmount": {"currencyCode": currency, "units": units}},
+        "thresholdRules": GCP_ALERTS, **kw})
+
+
+def greservation(name="g2-res", zone="us-central1-a", count=2.0, machine="g2-standard-8", **kw):
+    return res("gcp:compute/reservation:Reservation", name, {
+        "zone": zone, "specificReservation": {"count": count, "instanceProperties": {
+            "machineType": machine}}, **kw})
+
+
+def cron_in(hours):
+    t = datetime.now(timezone.utc) + timedelta(hours=hours)
+    return f"{t.minute} {t.hour} {t.day} {t.month} *"
+
+
+def gjob(name, path, hours=48, **kw):
+    return res("gcp:cloudscheduler/job:Job", name, {
+        "region": "us-central1", "schedule": cron_in(hours), "timeZone": "Etc/UTC",
+        "httpTarget": {"httpMethod": "POST", "uri": path,
+                       "oauthToken": {"serviceAccountEmail": "stopper@vision-train.iam.gserviceaccount.com"}},
+        **kw})
+
+
+RESIZE0 = ("https://compute.googleapis.com/compute/v1/projects/vision-train/zones/us-central1-a/"
+           "instanceGroupManagers/vision-mig/resize?size=0")
+
+
+def g2_pair(size=2, **kw):
+    tpl = gtpl()
+    return tpl, gmig("vision-group", tpl, size, name="vision-mig", **kw)
+
+
+# ======================================================== batch 2: GCP, Azure, Alibaba
+
+def test_g01_gcp_reservation_and_mig_once(pack):
+    """Reservation of 2 g2-standard-8 (specificReservationRequired false by default) in
+    us-central1-a; a MIG of 2 there with the default ANY_RESERVATION: once, 2 x 0.853624 x 730
+    = 1,246.31 < 1,500 (twice: 2,492.62): pass."""
+    tpl, g = g2_pair()
+    expect(pack, [tpl, g, greservation(), gbudget()], GCP, {})
+
+
+def test_g02_specific_reservation_required(pack):
+    """specificReservationRequired true: the MIG (ANY) does not take it: 2,492.62 > 1,500:
+    spend fail."""
+    tpl, g = g2_pair()
+    expect(pack, [tpl, g, greservation(specificReservationRequired=True), gbudget()], GCP,
+           {SPEND: "fail"})
+
+
+def test_g03_reservation_other_zone(pack):
+    """Reservation in us-central1-b, MIG in -a: both billed 2,492.62 > 1,500: spend fail."""
+    tpl, g = g2_pair()
+    expect(pack, [tpl, g, greservation(zone="us-central1-b"), gbudget()], GCP, {SPEND: "fail"})
+
+
+def test_g04_no_reservation_affinity(pack):
+    """The template says reservationAffinity NO_RESERVATION: not taken, 2,492.62 > 1,500:
+    spend fail."""
+    tpl = gtpl(reservationAffinity={"type": "NO_RESERVATION"})
+    g = gmig("vision-group", tpl, 2)
+    expect(pack, [tpl, g, greservation(), gbudget()], GCP, {SPEND: "fail"})
+
+
+def test_g05_job_stops_mig_in_48h(pack):
+    """MIG of 4 (month 2,492.62 > 1,000); a Cloud Scheduler job POSTs resize?size=0 on its name
+    input in 48 h: 4 x 0.853624 x 48 (49) = 163.90 (167.31) < 1,000: pass."""
+    tpl, g = g2_pair(4)
+    expect(pack, [tpl, g, gjob("stop-job", RESIZE0), gbudget("1000")], GCP, {})
+
+
+def test_g06_job_paused(pack):
+    """g05 with paused true: never fires: month 2,492.62 > 1,000: spend fail."""
+    tpl, g = g2_pair(4)
+    expect(pack, [tpl, g, gjob("stop-job", RESIZE0, paused=True), gbudget("1000")], GCP,
+           {SPEND: "fail"})
+
+
+def test_g07_job_paused_unknown(pack):
+    """paused unknown at preview: may be paused, the month is priced: 2,492.62 > 1,000:
+    spend fail."""
+    tpl, g = g2_pair(4)
+    expect(pack, [tpl, g, gjob("stop-job", RESIZE0, paused=UNK), gbudget("1000")], GCP,
+           {SPEND: "fail"})
+
+
+def test_g08_job_on_www_host_project_number(pack):
+    """The URL on www.googleapis.com with the project as a number: the same API and the group's
+    project: a stop, 163.90 < 1,000: pass."""
+    tpl, g = g2_pair(4)
+    uri = RESIZE0.replace("compute.googleapis.com", "www.googleapis.com").replace(
+        "vision-train", "123456789012")
+    expect(pack, [tpl, g, gjob("stop-job", uri), gbudget("1000")], GCP, {})
+
+
+def test_g09_stop_and_daily_resize_up(pack):
+    """g05 plus a daily job resize?size=4 on the group: may size it up after the stop: no
+    lifetime, 2,492.62 > 1,000: spend fail."""
+    tpl, g = g2_pair(4)
+    up = gjob("wake-job", RESIZE0.replace("size=0", "size=4"))
+    up.props["schedule"] = "0 8 * * *"
+    expect(pack, [tpl, g, gjob("stop-job", RESIZE0), up, gbudget("1000")], GCP, {SPEND: "fail"})
+
+
+def test_g10_label_budget_matches(pack):
+    """budgetFilter.labels team=vision; the template's VMs carry it: 1,246.31 < 1,500: pass."""
+    tpl, g = g2_pair()
+    expect(pack, [tpl, g, gbudget(budgetFilter={"labels": {"team": "vision"}})], GCP, {})
+
+
+def test_g11_label_budget_other_team(pack):
+    """budgetFilter.labels team=nlp: leaves the group out, no alarm: spend fail."""
+    tpl, g = g2_pair()
+    expect(pack, [tpl, g, gbudget(budgetFilter={"labels": {"team": "nlp"}})], GCP,
+           {SPEND: "fail"})
+
+
+def test_g12_budget_cny_just_short(pack):
+    """9,000 CNY / 7.2734 = 1,237.38 USD < 1,246.31: spend fail."""
+    tpl, g = g2_pair()
+    expect(pack, [tpl, g, gbudget("9000", currency="CNY")], GCP, {SPEND: "fail"})
+
+
+def test_g13_budget_folder_ancestor_only(pack):
+    """The only budget filters resourceAncestors folders/42: whether the project is under it is
+    set outside the program: "cannot decide", never the alarm for certain: undecided."""
+    tpl, g = g2_pair()
+    expect(pack, [tpl, g, gbudget(budgetFilter={"resourceAncestors": ["folders/42"]})], GCP,
+           {SPEND: "undecided"})
+
+
+def test_g14_n1_with_t4(pack):
+    """A VM n1-standard-8 + 1 nvidia-tesla-t4 in us-central1-a: (0.38 + 0.35) x 730 = 532.90 <
+    600: pass (gcp_attached_gpus.csv)."""
+    vm = res("gcp:compute/instance:Instance", "t4-box", {
+        "machineType": "n1-standard-8", "zone": "us-central1-a", "labels": dict(L),
+        "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": 1.0}],
+        "networkInterfaces": [{"network": "vision-net"}],
+        "bootDisk": {"initializeParams": {"image": "debian-cloud/debian-12"}},
+        "scheduling": {"onHostMaintenance": "TERMINATE"}})
+    expect(pack, [vm, gbudget("600")], GCP, {})
+    vm.props["guestAccelerators"] = [{"type": "nvidia-tesla-t4", "count": 1.0}]
+    expect(pack, [vm, gbudget("500")], GCP, {SPEND: "fail"})
+
+
+# ----------------------------------------------------------------------------------- Azure
+
+RG = "rg-vision"
+
+
+def vmss(name="gpu-ss", size="Standard_NC4as_T4_v3", capacity=2.0, rg=RG, deps=None, **kw):
+    return res("azure-native:compute:VirtualMachineScaleSet", name, {
+        "resourceGroupName": rg, "location": "eastus", "zones": ["1"],
+        "sku": {"name": size, "tier": "Standard", "capacity": capacity},
+        "singlePlacementGroup": True, "tags": dict(T),
+        "virtualMachineProfile": {"networkProfile": {"networkInterfaceConfigurations": [{
+            "name": "nic", "primary": True, "ipConfigurations": [{
+                "name": "ip", "subnet": {"id": f"/subscriptions/{SUB}/resourceGroups/{rg}/providers/"
+                                               "Microsoft.Network/virtualNetworks/vn/subnets/nodes"}}]}]}},
+        **kw}, deps=deps or {})
+
+
+def abudget(amount=1000.0, scope=f"/subscriptions/{SUB}", name="az-monthly", **kw):
+    return res("azure-native:consumption:Budget", name, {
+        "scope": scope, "amount": amount, "category": "Cost", "timeGrain": "Monthly",
+        "timePeriod": {"startDate": "2026-12-01T00:00:00Z"}, "notifications": AZURE_ALERTS, **kw})
+
+
+def test_z01_capacity_reservation_taken_by_set(pack):
+    """A capacity reservation of 2 NC4as_T4_v3 in its group; the scale set of 2 names the group
+    (dependency): once, 2 x 0.526 x 730 = 767.96 < 1,000 (twice 1,535.92): pass."""
+    grp = res("azure-native:compute:CapacityReservationGroup", "crg", {
+        "resourceGroupName": RG, "location": "eastus", "zones": ["1"], "tags": dict(T)})
+    cr = res("azure-native:compute:CapacityReservation", "cr", {
+        "resourceGroupName": RG, "location": "eastus", "zones": ["1"], "capacityReservationGroupName": UNK,
+        "sku": {"name": "Standard_NC4as_T4_v3", "capacity": 2.0}, "tags": dict(T)},
+        deps={"capacityReservationGroupName": [grp]})
+    ss = vmss(capacityReservation={"capacityReservationGroup": {"id": UNK}},
+              deps={"capacityReservation": [grp]})
+    expect(pack, [grp, cr, ss, abudget()], AZ, {})
+
+
+def test_z02_capacity_reservation_not_taken(pack):
+    """z01 without the set naming the group: both billed 1,535.92 > 1,000: spend fail."""
+    cr = res("azure-native:compute:CapacityReservation", "cr", {
+        "resourceGroupName": RG, "location": "eastus", "zones": ["1"], "capacityReservationGroupName": "crg",
+        "sku": {"name": "Standard_NC4as_T4_v3", "capacity": 2.0}, "tags": dict(T)})
+    expect(pack, [cr, vmss(), abudget()], AZ, {SPEND: "fail"})
+
+
+def test_z03_budget_on_the_sets_group(pack):
+    """Budget scope the resource group rg-vision the set bills in: 767.96 < 1,000: pass."""
+    expect(pack, [vmss(), abudget(scope=f"/subscriptions/{SUB}/resourceGroups/{RG}")], AZ, {})
+
+
+def test_z04_budget_on_another_group(pack):
+    """Budget on rg-data, the set in rg-vision (literal): leaves it out: no alarm: spend fail."""
+    expect(pack, [vmss(), abudget(scope=f"/subscriptions/{SUB}/resourceGroups/rg-data")], AZ,
+           {SPEND: "fail"})
+
+
+def test_z05_usage_budget(pack):
+    """category Usage: no spend limit: no alarm: spend fail."""
+    expect(pack, [vmss(), abudget(category="Usage")], AZ, {SPEND: "fail"})
+
+
+def test_z06_budget_other_subscription(pack):
+    """Budget on another subscription than the provider's: covers nothing: spend fail."""
+    expect(pack, [vmss(), abudget(scope="/subscriptions/11111111-1111-1111-1111-111111111111")],
+           AZ, {SPEND: "fail"})
+
+
+def _zero_profile(hours, tz_key="timeZone"):
+    return {"name": "park", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
+            "rules": [], "fixedDate": {"start": at(hours), "end": at(24 * 60), tz_key: "UTC"}}
+
+
+def test_z07_native_autoscale_enabled_left_out(pack):
+    """azure-native AutoscaleSetting with one fixed-date profile of capacity 0 at +48 h, enabled
+    left out (API default false): stops nothing: 4 x 383.98 = 1,535.92 > 1,000: spend fail."""
+    ss = vmss(capacity=4.0)
+    a = res("azure-native:monitor:AutoscaleSetting", "park", {
+        "resourceGroupName": RG, "location": "eastus", "targetResourceUri": UNK,
+        "profiles": [_zero_profile(48)], "tags": dict(T)}, deps={"targetResourceUri": [ss]})
+    expect(pack, [ss, a, abudget()], AZ, {SPEND: "fail"})
+
+
+def test_z07c_native_autoscale_enabled(pack):
+    """z07 with enabled true: stops at +48 h: 4 x 0.526 x 48 (49) = 100.99 (103.10) < 1,000:
+    pass."""
+    ss = vmss(capacity=4.0)
+    a = res("azure-native:monitor:AutoscaleSetting", "park", {
+        "resourceGroupName": RG, "location": "eastus", "targetResourceUri": UNK, "enabled": True,
+        "profiles": [_zero_profile(48)], "tags": dict(T)}, deps={"targetResourceUri": [ss]})
+    expect(pack, [ss, a, abudget()], AZ, {})
+
+
+def test_z08_classic_autoscale_enabled_left_out(pack):
+    """Classic LinuxVirtualMachineScaleSet of 4 NC4as_T4_v3 and a classic AutoscaleSetting with
+    enabled left out ("Defaults to true"): a stop at +48 h, 100.99 < 1,000: pass."""
+    ss = res("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet", "cls", {
+        "resourceGroupName": RG, "location": "eastus", "sku": "Standard_NC4as_T4_v3",
+        "instances": 4.0, "zones": ["1"], "adminUsername": "azureuser", "tags": dict(T),
+        "networkInterfaces": [{"name": "nic", "primary": True, "ipConfigurations": [{
+            "name": "ip", "primary": True, "subnetId": "/subscriptions/x/subnets/nodes"}]}]})
+    a = res("azure:monitoring/autoscaleSetting:AutoscaleSetting", "park", {
+        "resourceGroupName": RG, "location": "eastus", "targetResourceId": UNK,
+        "profiles": [_zero_profile(48, "timezone")], "tags": dict(T)},
+        deps={"targetResourceId": [ss]})
+    expect(pack, [ss, a, abudget()], AZ, {})
+
+
+# --------------------------------------------------------------------------------- Alibaba
+
+def ali_box(name="gn7i-box", itype="ecs.gn7i-c8g1.2xlarge", release=48, **kw):
+    props = {"instanceType": itype, "imageId": "ubuntu_22_04_x64", "availabilityZone": "eu-central-1a",
+             "vswitchId": "vsw-53", "securityGroups": ["sg-53"], "instanceChargeType": "PostPaid",
+             "tags": dict(T), **kw}
+    if release is not None:
+        props["autoReleaseTime"] = at(release) if isinstance(release, (int, float)) else release
+    return res("alicloud:ecs/instance:Instance", name, props)
+
+
+def test_k01_release_in_48h(pack):
+    """gn7i-c8g1.2xlarge pay-as-you-go with autoReleaseTime +48 h: stands in for the alarm;
+    2.56083 x 48 (49) = 122.92 (125.48): pass."""
+    expect(pack, [ali_box()], ALI, {})
+
+
+def test_k02_no_release_time(pack):
+    """No autoReleaseTime and no budget resource on Alibaba: no alarm: spend fail."""
+    expect(pack, [ali_box(release=None)], ALI, {SPEND: "fail"})
+
+
+def test_k03_prepaid_with_release(pack):
+    """PrePaid with autoReleaseTime: no lifetime and no stand-in: spend fail."""
+    expect(pack, [ali_box(instanceChargeType="PrePaid")], ALI, {SPEND: "fail"})
+
+
+def test_k04_release_in_the_past(pack):
+    """autoReleaseTime 1 h ago: releases nothing: spend fail."""
+    expect(pack, [ali_box(release=-1)], ALI, {SPEND: "fail"})
+
+
+def test_k05_release_over_cap(pack):
+    """k01 with maxMonthlyUsd 100: 122.92 > 100: spend fail; with 150: pass."""
+    expect(pack, [ali_box()], ALI, {SPEND: "fail"}, {SPEND: {"maxMonthlyUsd": 100}})
+    expect(pack, [ali_box()], ALI, {}, {SPEND: {"maxMonthlyUsd": 150}})
+
+
+def ali_cr(**kw):
+    return res("alicloud:ecs/capacityReservation:CapacityReservation", "ali-cr", {
+        "instanceType": "ecs.gn7i-c8g1.2xlarge", "instanceAmount": 1.0,
+        "zoneIds": ["eu-central-1a"], "platform": "linux", "tags": dict(T), **kw})
+
+
+def test_k06_ali_reservation_limited(pack):
+    """An immediate capacity reservation of 1 gn7i-c8g1.2xlarge, endTimeType Limited, endTime
+    +48 h: priced until then, 122.92: pass."""
+    expect(pack, [ali_cr(endTimeType="Limited", endTime=at(48))], ALI, {})
+
+
+def test_k07_ali_reservation_unlimited(pack):
+    """k06 without an end: a month (1,869.41) and a violation: spend fail."""
+    expect(pack, [ali_cr()], ALI, {SPEND: "fail"})
