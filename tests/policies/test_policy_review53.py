@@ -355,8 +355,8 @@ def gtpl(name="vision-tpl", machine="g2-standard-8", labels=None, **kw):
         "scheduling": {"onHostMaintenance": "TERMINATE", "automaticRestart": True}, **kw})
 
 
-def gmig(name, tpl, size, zone="us-central1-a", **kw):
-    return res("gcp:compute/instanceGroupManager:InstanceGroupManager", name, {
+def gmig(rname, tpl, size, zone="us-central1-a", **kw):
+    return res("gcp:compute/instanceGroupManager:InstanceGroupManager", rname, {
         "zone": zone, "targetSize": float(size), "baseInstanceName": "vision",
         "versions": [{"instanceTemplate": UNK}], **kw}, deps={"versions": [tpl]})
 
