@@ -669,3 +669,425 @@ def test_k06_ali_reservation_limited(pack):
 def test_k07_ali_reservation_unlimited(pack):
     """k06 without an end: a month (1,869.41) and a violation: spend fail."""
     expect(pack, [ali_cr()], ALI, {SPEND: "fail"})
+
+
+# =================== batch 3: public exposure, malformed values, scope, outside, typos, catalog
+
+def box(name="g5-box", itype="g5.xlarge", sn=None, deps=None, **kw):
+    sn = sn or vpc_subnet()
+    props = {"ami": "ami-0deep53", "instanceType": itype, "subnetId": UNK,
+             "associatePublicIpAddress": False, "tags": dict(T), **kw}
+    return sn, res("aws:ec2/instance:Instance", name, props, deps={"subnetId": [sn], **(deps or {})})
+
+
+def test_p01_eip_on_gpu_instance(pack):
+    """An Elastic IP whose instance is the GPU box (dependency): a public IP on a node:
+    no-public-ingress fail; 734.38 < 2,000."""
+    sn, b = box()
+    eip = res("aws:ec2/eip:Eip", "box-ip", {"domain": "vpc", "instance": UNK, "tags": dict(T)},
+              deps={"instance": [b]})
+    expect(pack, [sn, b, eip, budget()], AWS, {NPI: "fail"})
+
+
+def _nat(public_extra=()):
+    pub = vpc_subnet("public-a", mapPublicIpOnLaunch=True)
+    eip = res("aws:ec2/eip:Eip", "nat-ip", {"domain": "vpc", "tags": dict(T)})
+    nat = res("aws:ec2/natGateway:NatGateway", "nat", {
+        "subnetId": UNK, "allocationId": UNK, "tags": dict(T)},
+        deps={"subnetId": [pub], "allocationId": [eip]})
+    return pub, eip, nat
+
+
+def test_p02_public_subnet_nat_only(pack):
+    """A public subnet (mapPublicIpOnLaunch) used only by a NAT gateway and its EIP; the GPU box
+    in a private subnet: pass."""
+    pub, eip, nat = _nat()
+    sn, b = box()
+    expect(pack, [pub, eip, nat, sn, b, budget()], AWS, {})
+
+
+def test_p03_gpu_group_in_the_nat_subnet(pack):
+    """p02 plus a GPU ASG placed in the public subnet: it gets public IPs there: a violation on
+    the subnet: no-public-ingress fail (2 g5.xlarge 1,468.76 + box 734.38 = 2,203.14 < 3,000)."""
+    pub, eip, nat = _nat()
+    sn, b = box()
+    tpl = template("edge-lt")
+    expect(pack, [pub, eip, nat, sn, b, tpl, group("edge-nodes", tpl, [pub], 2),
+                  budget("3000")], AWS, {NPI: "fail"})
+
+
+def test_p04_gpu_group_in_nat_subnet_ips_off(pack):
+    """p03 with the template's only interface associatePublicIpAddress "false": the interface
+    overrides the subnet: pass."""
+    pub, eip, nat = _nat()
+    sn, b = box()
+    tpl = template("edge-lt", networkInterfaces=[{"deviceIndex": 0.0,
+                                                  "associatePublicIpAddress": "false"}])
+    expect(pack, [pub, eip, nat, sn, b, tpl, group("edge-nodes", tpl, [pub], 2),
+                  budget("3000")], AWS, {})
+
+
+def _lb(internal):
+    sn = vpc_subnet()
+    tg = res("aws:lb/targetGroup:TargetGroup", "infer-tg", {
+        "port": 8000.0, "protocol": "HTTP", "vpcId": "vpc-53", "tags": dict(T)})
+    lb = res("aws:lb/loadBalancer:LoadBalancer", "infer-lb", {
+        "loadBalancerType": "application", "internal": internal, "subnets": [UNK],
+        "tags": dict(T)}, deps={"subnets": [sn]})
+    lst = res("aws:lb/listener:Listener", "infer-l", {
+        "loadBalancerArn": UNK, "port": 443.0, "protocol": "HTTPS",
+        "defaultActions": [{"type": "forward", "targetGroupArn": UNK}]},
+        deps={"loadBalancerArn": [lb], "defaultActions": [tg]})
+    tpl = template("infer-lt")
+    g = group("infer", tpl, [sn], 2, targetGroupArns=[UNK], deps={"targetGroupArns": [tg]})
+    return [sn, tg, lb, lst, tpl, g, budget()]
+
+
+def test_p05_internet_facing_alb_to_gpu_asg(pack):
+    """An internet-facing ALB forwarding to a target group the GPU ASG registers in: a violation
+    on the nodes: no-public-ingress fail."""
+    expect(pack, _lb(False), AWS, {NPI: "fail"})
+
+
+def test_p05c_internal_alb(pack):
+    """p05 with internal true: pass."""
+    expect(pack, _lb(True), AWS, {})
+
+
+def test_p06_native_instance_interface_public(pack):
+    """aws-native Instance g5.xlarge whose network interface asks AssociatePublicIpAddress:
+    no-public-ingress fail."""
+    sn = vpc_subnet()
+    inst = res("aws-native:ec2:Instance", "native-box", {
+        "imageId": "ami-0deep53", "instanceType": "g5.xlarge",
+        "networkInterfaces": [{"deviceIndex": "0", "subnetId": UNK,
+                               "associatePublicIpAddress": True}],
+        "tags": [{"key": k, "value": v} for k, v in T.items()]},
+        deps={"networkInterfaces": [sn]})
+    expect(pack, [sn, inst, budget()], AWS, {NPI: "fail"})
+
+
+def test_p07_split_world_rules(pack):
+    """Two ingress rules on one security group, 0.0.0.0/1 and 128.0.0.0/1 on 443: together
+    world-open: no-public-ingress fail."""
+    sg = res("aws:ec2/securityGroup:SecurityGroup", "web-sg", {"vpcId": "vpc-53", "tags": dict(T)})
+    rules = [res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", f"half-{i}", {
+        "securityGroupId": UNK, "cidrIpv4": c, "ipProtocol": "tcp", "fromPort": 443.0,
+        "toPort": 443.0, "tags": dict(T)}, deps={"securityGroupId": [sg]})
+        for i, c in enumerate(["0.0.0.0/1", "128.0.0.0/1"])]
+    expect(pack, [sg] + rules, AWS, {NPI: "fail"})
+
+
+def test_p08_ssh_world_allowed_then_range(pack):
+    """sshCidrs ["0.0.0.0/0"]: TCP 22 from the world passes; the same rule 22-23 fails."""
+    sg = res("aws:ec2/securityGroup:SecurityGroup", "ssh-sg", {"vpcId": "vpc-53", "tags": dict(T)})
+    rule = res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "ssh", {
+        "securityGroupId": UNK, "cidrIpv4": "0.0.0.0/0", "ipProtocol": "tcp", "fromPort": 22.0,
+        "toPort": 22.0, "tags": dict(T)}, deps={"securityGroupId": [sg]})
+    cfg = {NPI: {"sshCidrs": ["0.0.0.0/0"]}}
+    expect(pack, [sg, rule], AWS, {}, cfg)
+    rule.props["toPort"] = 23.0
+    expect(pack, [sg, rule], AWS, {NPI: "fail"}, cfg)
+
+
+def test_p09_native_sg_all_traffic(pack):
+    """aws-native SecurityGroup with ipProtocol -1 from 0.0.0.0/0: all ports: fail."""
+    sg = res("aws-native:ec2:SecurityGroup", "native-sg", {
+        "groupDescription": "x", "vpcId": "vpc-53",
+        "securityGroupIngress": [{"ipProtocol": "-1", "cidrIp": "0.0.0.0/0"}],
+        "tags": [{"key": k, "value": v} for k, v in T.items()]})
+    expect(pack, [sg], AWS, {NPI: "fail"})
+
+
+def test_p10_eks_remote_access_no_sg(pack):
+    """EKS node group of g5.xlarge (max 2, 1,468.76 < 2,000) with remoteAccess ec2SshKey and no
+    sourceSecurityGroupIds: EKS opens 22 to the world: no-public-ingress fail."""
+    sn = vpc_subnet()
+    ng = res("aws:eks/nodeGroup:NodeGroup", "eks-gpu", {
+        "clusterName": "vision", "nodeRoleArn": "arn:aws:iam::123456789012:role/node",
+        "subnetIds": [UNK], "instanceTypes": ["g5.xlarge"], "amiType": "AL2_x86_64_GPU",
+        "scalingConfig": {"minSize": 0.0, "maxSize": 2.0, "desiredSize": 0.0},
+        "remoteAccess": {"ec2SshKey": "ops"}, "tags": dict(T)}, deps={"subnetIds": [sn]})
+    expect(pack, [sn, ng, budget()], AWS, {NPI: "fail"})
+
+
+def test_p11_ali_dnat_to_node_private_ip(pack):
+    """An Alibaba DNAT entry whose internalIp is the literal private IP the stack gives the GPU
+    node (release +48 h): no-public-ingress fail."""
+    node = ali_box(privateIp="10.53.0.7")
+    dnat = res("alicloud:vpc/forwardEntry:ForwardEntry", "ssh-dnat", {
+        "forwardTableId": "ftb-53", "externalIp": "47.1.2.3", "externalPort": "2222",
+        "internalIp": "10.53.0.7", "internalPort": "22", "ipProtocol": "tcp"})
+    expect(pack, [node, dnat], ALI, {NPI: "fail"})
+
+
+def test_p12_ali_eip_on_nat_gateway(pack):
+    """An Alibaba EIP associated with a NAT gateway (dependency), the node private: pass."""
+    nat = res("alicloud:vpc/natGateway:NatGateway", "ali-nat", {
+        "vpcId": "vpc-53", "natType": "Enhanced", "vswitchId": "vsw-53", "tags": dict(T)})
+    assoc = res("alicloud:ecs/eipAssociation:EipAssociation", "nat-eip", {
+        "allocationId": "eip-53", "instanceId": UNK, "instanceType": "Nat"},
+        deps={"instanceId": [nat]})
+    expect(pack, [ali_box(), nat, assoc], ALI, {})
+
+
+def test_p13_azure_nat_rule_on_outside_lb(pack):
+    """An azure-native InboundNatRule on a load balancer the stack does not create (literal id):
+    "cannot decide" at no-public-ingress's default advisory level: undecided."""
+    rule = res("azure-native:network:InboundNatRule", "ssh-nat", {
+        "resourceGroupName": RG, "loadBalancerName": "shared-edge-lb", "protocol": "Tcp",
+        "frontendPort": 50022.0, "backendPort": 22.0,
+        "frontendIPConfiguration": {"id": f"/subscriptions/{SUB}/resourceGroups/net/providers/"
+                                          "Microsoft.Network/loadBalancers/shared-edge-lb/"
+                                          "frontendIPConfigurations/pub"}})
+    expect(pack, [rule], AZ, {NPI: "undecided"})
+
+
+# --- malformed values
+
+def test_m01_max_size_text(pack):
+    """ASG maxSize "many": a violation naming it: spend fail."""
+    sn, tpl, g = g5_pair()
+    g.props["maxSize"] = "many"
+    expect(pack, [sn, tpl, g, budget("90000")], AWS, {SPEND: "fail"})
+
+
+def test_m02_negative_decoy_group(pack):
+    """A 3-node g5.xlarge group (2,203.14 < 2,500) and a decoy of maxSize -3 on the same template:
+    the negative is a violation, never a cancel: spend fail."""
+    sn, tpl, g = g5_pair(3)
+    decoy = group("decoy", tpl, [sn], 0)
+    decoy.props["maxSize"] = -3.0
+    expect(pack, [sn, tpl, g, decoy, budget("2500")], AWS, {SPEND: "fail"})
+
+
+def test_m03_max_hours_tag_negative(pack):
+    """trainstack:max-hours "-4" on the group (1,468.76 < 2,000): a violation: spend fail."""
+    sn, tpl, g = g5_pair()
+    g.props["tags"].append({"key": "trainstack:max-hours", "value": "-4",
+                            "propagateAtLaunch": True})
+    expect(pack, [sn, tpl, g, budget()], AWS, {SPEND: "fail"})
+
+
+def test_m04_weight_zero(pack):
+    """Mixed instances override g5.xlarge weight "0": out of 1-999: reported: spend fail."""
+    sn, tpl, g = g5_pair()
+    del g.props["launchTemplate"]
+    g.props["mixedInstancesPolicy"] = {"launchTemplate": {
+        "launchTemplateSpecification": {"launchTemplateId": UNK, "version": "$Latest"},
+        "overrides": [{"instanceType": "g5.xlarge", "weightedCapacity": "0"}]}}
+    g.deps = {"mixedInstancesPolicy": [tpl], "vpcZoneIdentifiers": [sn]}
+    expect(pack, [sn, tpl, g, budget("90000")], AWS, {SPEND: "fail"})
+
+
+def test_m05_budget_amount_with_comma(pack):
+    """limitAmount "100,000": no number: a violation: spend fail."""
+    sn, tpl, g = g5_pair()
+    expect(pack, [sn, tpl, g, budget("100,000")], AWS, {SPEND: "fail"})
+
+
+def test_m06_azure_capacity_negative(pack):
+    """Scale set sku.capacity -2: a violation naming it: spend fail."""
+    expect(pack, [vmss(capacity=-2.0), abudget()], AZ, {SPEND: "fail"})
+
+
+def test_m07_huge_group(pack):
+    """maxSize 1,000,000 g5.xlarge (734,380,000 a month) under 2,000: spend fail."""
+    sn, tpl, g = g5_pair(1_000_000)
+    expect(pack, [sn, tpl, g, budget()], AWS, {SPEND: "fail"})
+
+
+# --- scope too wide and things outside the stack
+
+def fsx(name="scratch", sn=None, **kw):
+    sn = sn or vpc_subnet("fs-a")
+    return sn, res("aws:fsx/lustreFileSystem:LustreFileSystem", name, {
+        "storageCapacity": 1200.0, "deploymentType": "PERSISTENT_2",
+        "perUnitStorageThroughput": 125.0, "subnetIds": UNK, "tags": dict(T), **kw},
+        deps={"subnetIds": [sn]})
+
+
+def test_s01_cpu_only_group_mounts_remote_fsx(pack):
+    """A CPU group (m5.large, not in the GPU catalog) in us-east-1a whose template mounts an FSx in
+    us-east-1b; no GPU anywhere: not the GPUs' storage, no budget needed: pass."""
+    fsn, fs = fsx(sn=vpc_subnet("fs-b", zone="us-east-1b"))
+    sn = vpc_subnet()
+    tpl = template("cpu-lt", "m5.large", userData=UNK, deps={"userData": [fs]})
+    expect(pack, [fsn, fs, sn, tpl, group("cpu", tpl, [sn], 10)], AWS, {})
+
+
+def _spread(fs_zone, mounted):
+    subs = [vpc_subnet(f"private-{z}", zone=f"us-east-1{z}") for z in "abc"]
+    fsn, fs = fsx(sn=vpc_subnet("fs-x", zone=fs_zone))
+    kw = {"userData": UNK, "deps": {"userData": [fs]}} if mounted else {}
+    tpl = template("infer-lt", **kw)
+    return [*subs, fsn, fs, tpl, group("infer", tpl, subs, 3), budget("5000")]
+
+
+def test_s02_inference_spread_fs_in_one_of_its_zones(pack):
+    """A g5.xlarge group over 1a/1b/1c (2,203.14 + FSx) and an FSx in 1a nobody mounts: near it
+    only; one of the group's zones: pass."""
+    expect(pack, _spread("us-east-1a", False), AWS, {})
+
+
+def test_s03_inference_spread_fs_elsewhere(pack):
+    """s02 with the FSx in us-east-1d: in none of their zones: storage-same-zone fail."""
+    expect(pack, _spread("us-east-1d", False), AWS, {SSZ: "fail"})
+
+
+def test_s04_inference_spread_mounting(pack):
+    """s02 with the template mounting the FSx (user data depends on it): the span verdict stays
+    for groups seen to mount it: storage-same-zone fail."""
+    expect(pack, _spread("us-east-1a", True), AWS, {SSZ: "fail"})
+
+
+def test_s05_two_regions_two_clusters(pack):
+    """A g5.xlarge group in us-east-1a mounting an FSx in us-east-1a, and another g5.xlarge group
+    in us-west-2a (its own provider): two clusters, each in one zone: pass (2 x 734.38 +
+    FSx < 5,000 on one unfiltered budget)."""
+    fsn, fs = fsx(sn=vpc_subnet("fs-a"))
+    sn = vpc_subnet()
+    tpl = template("east-lt", userData=UNK, deps={"userData": [fs]})
+    east = cloud([fsn, fs, sn, tpl, group("east", tpl, [sn], 1), budget("5000")], AWS)
+    wsn = vpc_subnet("west-a", zone="us-west-2a")
+    wtpl = template("west-lt")
+    west = cloud([wsn, wtpl, group("west", wtpl, [wsn], 1)], {"region": "us-west-2"})
+    expect(pack, east + west, None, {})
+
+
+def test_s06_multizone_small_gpu_no_rdma(pack):
+    """4 g5.12xlarge (4 GPUs: an inference size; EFA row) over 1a/1b, no placement: rdma not
+    asked; 4 x 5.672 x 730 = 16,562.24 < 20,000: pass."""
+    subs = [vpc_subnet(f"private-{z}", zone=f"us-east-1{z}") for z in "ab"]
+    tpl = template("infer-lt", "g5.12xlarge")
+    expect(pack, [*subs, tpl, group("infer", tpl, subs, 4), budget("20000")], AWS, {})
+
+
+def test_s07_single_zone_small_gpu_asked(pack):
+    """s06 in 1a only: a multi-node group of an EFA type without placement or EFA: rdma
+    advisory."""
+    sn = vpc_subnet()
+    tpl = template("infer-lt", "g5.12xlarge")
+    expect(pack, [sn, tpl, group("infer", tpl, [sn], 4), budget("20000")], AWS,
+           {RDMA: "advisory"})
+
+
+def test_s08_eight_gpu_spread_asked(pack):
+    """2 g5.48xlarge (8 GPUs, not an inference size) over 1a/1b: asked: rdma advisory;
+    2 x 16.288 x 730 = 23,780.48 < 30,000."""
+    subs = [vpc_subnet(f"private-{z}", zone=f"us-east-1{z}") for z in "ab"]
+    tpl = template("big-lt", "g5.48xlarge")
+    expect(pack, [*subs, tpl, group("big", tpl, subs, 2), budget("30000")], AWS,
+           {RDMA: "advisory"})
+
+
+def _literal(subnet_g, subnet_fs):
+    tpl = template("lit-lt")
+    g = res("aws:autoscaling/group:Group", "lit-group", {
+        "minSize": 0.0, "maxSize": 2.0, "vpcZoneIdentifiers": [subnet_g],
+        "launchTemplate": {"id": UNK, "version": "$Latest"},
+        "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in T.items()]},
+        deps={"launchTemplate": [tpl]})
+    fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "lit-fs", {
+        "storageCapacity": 1200.0, "deploymentType": "PERSISTENT_2",
+        "perUnitStorageThroughput": 125.0, "subnetIds": [subnet_fs], "tags": dict(T)})
+    return [tpl, g, fs, budget("5000")]
+
+
+def test_o01_literal_subnets_untold(pack):
+    """Group on subnet-0aaa53, FSx on subnet-0bbb53, both literal, no zones config:
+    storage-same-zone "cannot decide" at its default advisory: undecided."""
+    expect(pack, _literal("subnet-0aaa53", "subnet-0bbb53"), AWS, {SSZ: "undecided"})
+
+
+def test_o02_literal_same_subnet(pack):
+    """Both on subnet-0aaa53: one subnet is one zone: decided without config: pass."""
+    expect(pack, _literal("subnet-0aaa53", "subnet-0aaa53"), AWS, {})
+
+
+def test_o03_literal_told_apart(pack):
+    """o01 with zones {0aaa: 1a, 0bbb: 1c}: told in another zone: storage-same-zone fail."""
+    cfg = {SSZ: {"zones": {"subnet-0aaa53": "us-east-1a", "subnet-0bbb53": "us-east-1c"}}}
+    expect(pack, _literal("subnet-0aaa53", "subnet-0bbb53"), AWS, {SSZ: "fail"}, cfg)
+
+
+def test_o04_literal_template_elsewhere(pack):
+    """An ASG launched from lt-0ext53, a template the stack does not create, no type of its own:
+    GPU capacity whose type is read nowhere: spend fail."""
+    sn = vpc_subnet()
+    g = res("aws:autoscaling/group:Group", "ext", {
+        "minSize": 0.0, "maxSize": 2.0, "vpcZoneIdentifiers": [UNK],
+        "launchTemplate": {"id": "lt-0ext53", "version": "$Latest"},
+        "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in T.items()]},
+        deps={"vpcZoneIdentifiers": [sn]})
+    expect(pack, [sn, g, budget("90000")], AWS, {SPEND: "fail"})
+
+
+# --- configuration typos, tag spellings
+
+@pytest.mark.parametrize("config", [
+    {SPEND: {"enforcementLevel": "mandatory", "maxMonthlyUSD": 100}},
+    {"spend-limits": {"enforcementLevel": "mandatory"}},
+    {SPEND: {"enforcementLevel": "mandatory", "maxMonthlyUsd": "1000"}},
+    {NPI: {"enforcementLevel": "mandatory", "skipResources": ["web"]}},
+], ids=["y01-key-typo", "y02-policy-typo", "y03-string-amount", "y04-bare-skip-name"])
+def test_y_config_typos_refused(pack, config):
+    """Docs: a setting a policy does not take, a policy the pack does not have, or a value its
+    schema refuses: Configure answers INVALID_ARGUMENT naming the key."""
+    import grpc
+    full = pack.cli_config()
+    for name, value in config.items():
+        full.setdefault(name, {}).update(value)
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(full)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    key = next(iter(k for k in next(iter(config.values())) if k != "enforcementLevel"),
+               next(iter(config)))
+    assert key in err.value.details() or next(iter(config)) in err.value.details()
+
+
+def test_y05_required_tag_misspelt(pack):
+    """A subnet tagged cost_centre instead of cost-center: required-tags fail."""
+    sn = vpc_subnet(tags={"owner": "bo", "team": "vision", "cost_centre": "cc-77"})
+    expect(pack, [sn], AWS, {TAGS_P: "fail"})
+
+
+def test_y06_azure_tag_case(pack):
+    """Azure tag names compared case-insensitively: Owner/TEAM/Cost-Center: pass."""
+    ss = vmss()
+    ss.props["tags"] = {"Owner": "bo", "TEAM": "vision", "Cost-Center": "cc-77"}
+    expect(pack, [ss, abudget()], AZ, {})
+
+
+# --- catalog reach
+
+def test_c01_g6e48_is_in_the_catalog(pack):
+    """g6e.48xlarge: prices.csv prices it in us-east-1 at 30.1312 (the docs' example of a type
+    outside the catalog is stale): 1 node 21,995.78 < 23,000: pass."""
+    sn = vpc_subnet()
+    _, b = box("g6e-box", "g6e.48xlarge", sn)
+    expect(pack, [sn, b, budget("23000")], AWS, {})
+
+
+def test_c02_listed_unpriced_type(pack):
+    """p5e.48xlarge is in unpriced.csv (listed publicly, no public price): fails closed: spend
+    fail."""
+    sn = vpc_subnet()
+    _, b = box("p5e-box", "p5e.48xlarge", sn)
+    expect(pack, [sn, b, budget("900000")], AWS, {SPEND: "fail"})
+
+
+def test_c03_estimate_names_catalog_date(pack):
+    """Over maxMonthlyUsd 100 (734.38): spend fail, and the estimate says the catalog's date for
+    g5.xlarge (2026-01-21)."""
+    sn = vpc_subnet()
+    _, b = box(sn=sn)
+    found = expect(pack, [sn, b, budget()], AWS, {SPEND: "fail"}, {SPEND: {"maxMonthlyUsd": 100}})
+    assert any("2026-01-21" in d.message for d in found if d.policy == SPEND), found
+
+
+def test_c04_azure_size_lower_case(pack):
+    """standard_nc4as_t4_v3 in lower case is the same size: 767.96 < 1,000: pass; under 700:
+    fail (priced, not unpriceable)."""
+    expect(pack, [vmss(size="standard_nc4as_t4_v3"), abudget()], AZ, {})
+    expect(pack, [vmss(size="standard_nc4as_t4_v3"), abudget(700.0)], AZ, {SPEND: "fail"})
