@@ -831,6 +831,8 @@ def test_p12_ali_eip_on_nat_gateway(pack):
     expect(pack, [ali_box(), nat, assoc], ALI, {})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 1, blind spot: an InboundNatRule on a load balancer "
+                   "the stack does not create passes in silence; docs: 'cannot decide'")
 def test_p13_azure_nat_rule_on_outside_lb(pack):
     """An azure-native InboundNatRule on a load balancer the stack does not create (literal id):
     "cannot decide" at no-public-ingress's default advisory level: undecided."""
