@@ -1146,6 +1146,8 @@ def test_d04_nat_rule_lb_unknown(pack):
     expect(pack, [rule], AZ, {NPI: "undecided"})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 1, blind spot: an InboundNatRule naming the stack's "
+                   "public balancer by its literal name passes (neither matched nor 'cannot decide')")
 def test_d05_nat_rule_name_equal_to_stack_lb(pack):
     """A literal loadBalancerName equal to the stack's public balancer's own name input: that
     balancer: no-public-ingress fail."""
