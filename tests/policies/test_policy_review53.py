@@ -1379,3 +1379,88 @@ def test_n20_bought_block_with_its_group_once(pack):
                        "capacityReservationId": UNK}})
     expect(pack, [blk, sn, tpl, group("block-nodes", tpl, [sn], 1), budget("30000")], AWS, {},
            {SPEND: {"capacityBlockFeesUsd": {"block-nodes": 25000}}})
+
+
+# ========================= batch 5: defect 1 across Azure NAT forms, public LBs on GCP/Azure
+
+OUTSIDE_LB = f"/subscriptions/{SUB}/resourceGroups/net/providers/Microsoft.Network/loadBalancers/shared-edge-lb"
+
+
+def test_e01_vmss_in_outside_nat_pool(pack):
+    """The GPU scale set's ipConfiguration joins loadBalancerInboundNatPools of a balancer the
+    stack does not create (literal id): "cannot decide" at the default advisory level:
+    no-public-ingress undecided; 767.96 < 1,000."""
+    ss = vmss()
+    ip = ss.props["virtualMachineProfile"]["networkProfile"]["networkInterfaceConfigurations"][0][
+        "ipConfigurations"][0]
+    ip["loadBalancerInboundNatPools"] = [{"id": OUTSIDE_LB + "/inboundNatPools/ssh"}]
+    expect(pack, [ss, abudget()], AZ, {NPI: "undecided"})
+
+
+def _lb_inline(public, key):
+    lb = az_lb(public=public)
+    entry = {"name": "ssh", "protocol": "Tcp", "backendPort": 22.0,
+             "frontendIPConfiguration": {"id": UNK}}
+    if key == "inboundNatPools":
+        entry.update(frontendPortRangeStart=50000.0, frontendPortRangeEnd=50099.0)
+    else:
+        entry["frontendPort"] = 50022.0
+    lb.props[key] = [entry]
+    return lb
+
+
+def test_e02_public_lb_inline_nat_rule(pack):
+    """Control: the stack's public balancer with an inline inbound NAT rule: fail."""
+    expect(pack, [_lb_inline(True, "inboundNatRules")], AZ, {NPI: "fail"})
+
+
+def test_e03_public_lb_inline_nat_pool(pack):
+    """Control: the stack's public balancer with an inline inbound NAT pool: fail."""
+    expect(pack, [_lb_inline(True, "inboundNatPools")], AZ, {NPI: "fail"})
+
+
+def test_e04_internal_lb_inline_nat_rule(pack):
+    """Control: an internal balancer's inline NAT rule: pass."""
+    expect(pack, [_lb_inline(False, "inboundNatRules")], AZ, {})
+
+
+@pytest.mark.xfail(strict=True, reason="defect 1, blind spot: an InboundNatRule naming a balancer "
+                   "outside the stack, in a resource group unknown at preview, passes in silence")
+def test_e05_nat_rule_outside_rg_unknown(pack):
+    """d03 with resourceGroupName unknown at preview: still a balancer the program does not
+    show: undecided."""
+    rule = az_nat_rule(lb_name="shared-edge-lb")
+    rule.props["resourceGroupName"] = UNK
+    expect(pack, [rule], AZ, {NPI: "undecided"})
+
+
+def test_e06_vmss_public_ip_per_node(pack):
+    """The GPU scale set's ipConfiguration asks publicIPAddressConfiguration: a public IP on each
+    node: no-public-ingress fail."""
+    ss = vmss()
+    ip = ss.props["virtualMachineProfile"]["networkProfile"]["networkInterfaceConfigurations"][0][
+        "ipConfigurations"][0]
+    ip["publicIPAddressConfiguration"] = {"name": "pip", "idleTimeoutInMinutes": 15.0}
+    expect(pack, [ss, abudget()], AZ, {NPI: "fail"})
+
+
+def _gcp_fr(scheme):
+    tpl, g = g2_pair()
+    bs = res("gcp:compute/regionBackendService:RegionBackendService", "infer-bs", {
+        "region": "us-central1", "loadBalancingScheme": scheme, "protocol": "TCP",
+        "backends": [{"group": UNK}]}, deps={"backends": [g]})
+    fr = res("gcp:compute/forwardingRule:ForwardingRule", "infer-fr", {
+        "region": "us-central1", "loadBalancingScheme": scheme, "backendService": UNK,
+        "ports": ["8000"], "labels": dict(L)}, deps={"backendService": [bs]})
+    return [tpl, g, bs, fr, gbudget()]
+
+
+def test_e07_gcp_external_forwarding_rule(pack):
+    """An EXTERNAL forwarding rule to a backend service over the GPU MIG: no-public-ingress
+    fail; 1,246.31 < 1,500."""
+    expect(pack, _gcp_fr("EXTERNAL"), GCP, {NPI: "fail"})
+
+
+def test_e08_gcp_internal_forwarding_rule(pack):
+    """Control: INTERNAL: pass."""
+    expect(pack, _gcp_fr("INTERNAL"), GCP, {})
