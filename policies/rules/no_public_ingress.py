@@ -1034,6 +1034,96 @@ def _nat_violation(r: Resource, what: str, lb: str) -> Violation:
 
 
 _AZURE_NAT_RULE = "azure-native:network:InboundNatRule"
+# The classic provider's balancer and its NAT rules and pools, separate resources that name the
+# balancer by loadbalancerId (pulumi-azure lb.LoadBalancer, lb.NatRule, lb.NatPool); a frontend
+# is public by publicIpAddressId or publicIpPrefixId.
+_CLASSIC_LB = "azure:lb/loadBalancer:LoadBalancer"
+_CLASSIC_NAT_POOL = "azure:lb/natPool:NatPool"
+_STANDALONE_NAT = frozenset({_AZURE_NAT_RULE, "azure:lb/natRule:NatRule", _CLASSIC_NAT_POOL})
+_AZURE_LBS = frozenset({_AZURE_LB, _CLASSIC_LB})
+# A resource group's own name input per provider; left out, the group is auto-named
+# `<logical name><random suffix>` (github.com/pulumi/pulumi-azure-native/pull/519).
+_RESOURCE_GROUPS = {"azure-native:resources:ResourceGroup": "resourceGroupName",
+                    "azure:core/resourceGroup:ResourceGroup": "name"}
+
+
+def _lb_public(lb: Resource) -> bool:
+    """An Azure load balancer, azure-native or classic, with a public frontend."""
+    if lb.type == _CLASSIC_LB:
+        return any(isinstance(fe, dict) and (fe.get("publicIpAddressId") or fe.get("publicIpPrefixId"))
+                   for fe in _list(lb.get("frontendIpConfigurations")))
+    return _public_frontend(lb)
+
+
+def _group_key(r: Resource) -> Optional[str]:
+    """The resource group `r` is in, lower case (Azure names are case-insensitive): its literal
+    resourceGroupName, or the ResourceGroup of the stack that input is built from (that
+    group's own name, or "<urn>" for an auto-named one, which only a value built from the same
+    ResourceGroup matches); None where it cannot be read at preview."""
+    value = r.get("resourceGroupName")
+    if isinstance(value, str):
+        return value.lower()
+    for d in r.deps.get("resourceGroupName", []):
+        key = _RESOURCE_GROUPS.get(d.type)
+        name = d.get(key) if key else UNKNOWN
+        if isinstance(name, str) and name:
+            return name.lower()
+        if key and name is None:
+            return f"<{d.urn}>"
+    return None
+
+
+def _lb_name(lb: Resource) -> Optional[str]:
+    """A balancer's own name input, lower case; None when it has none (auto-named
+    `<logical name><random suffix>`, which no literal names for certain) or it is unknown."""
+    name = lb.get("loadBalancerName" if lb.type == _AZURE_LB else "name")
+    return name.lower() if isinstance(name, str) else None
+
+
+def _arm_segment(ident: str, kind: str) -> Optional[str]:
+    """The name after `kind` ("subscriptions", "resourcegroups", "loadbalancers") in an ARM id."""
+    parts = ident.split("/")
+    lowered = [p.lower() for p in parts]
+    i = lowered.index(kind) + 1 if kind in lowered else len(parts)
+    return parts[i] if i < len(parts) and parts[i] else None
+
+
+def _nat_balancers(r: Resource, balancers: list[Resource]
+                   ) -> tuple[list[Resource], Optional[UnknownValue]]:
+    """The balancers of the stack a standalone NAT rule or pool is on: those it depends on,
+    else the one its loadBalancerName and resourceGroupName (classic: its literal
+    loadbalancerId) name, by the balancer's own name and group inputs. Where it names none of
+    them for certain (a balancer the stack does not create, an auto-named one, a name or
+    group unknown at preview) its balancer's frontend cannot be read: "cannot decide"."""
+    by_dependency = [d for ds in r.deps.values() for d in ds if d.type in _AZURE_LBS]
+    if by_dependency:
+        return by_dependency, None
+    sub: Optional[str] = None
+    if r.type == _AZURE_NAT_RULE:
+        name, group, path = r.get("loadBalancerName"), _group_key(r), "loadBalancerName"
+    else:
+        ident, path = r.get("loadbalancerId"), "loadbalancerId"
+        if not isinstance(ident, str):
+            return [], UnknownValue(r, f"{path} (a load balancer unknown at preview, none of "
+                                       "the stack's behind it: its frontend may be public)")
+        name, group = _arm_segment(ident, "loadbalancers"), _arm_segment(ident, "resourcegroups")
+        group, sub = group and group.lower(), _arm_segment(ident, "subscriptions")
+    if not isinstance(name, str):
+        return [], UnknownValue(r, f"{path} (a load balancer unknown at preview, none of the "
+                                   "stack's behind it: its frontend may be public)")
+    if group is None:
+        return [], UnknownValue(r, f"resourceGroupName (whether load balancer {name} is one of "
+                                   "this stack's, and whether its frontend is public)")
+    same = [lb for lb in balancers if _lb_name(lb) == name.lower() and _group_key(lb) == group
+            and (sub is None or str((lb.provider or {}).get("subscriptionId", sub)).lower()
+                 == sub.lower())]
+    if same:
+        return same, None
+    shown = name if group.startswith("<") else f"{name} in resource group {group}"
+    return [], OutsideStack(r, f"{path} names load balancer {shown}, which this stack does not "
+                               "create under that name, so whether its frontend is public "
+                               "cannot be read (if it is internal, list the resource in this "
+                               "policy's skipResources)")
 
 
 def _nat_refs(configs: list) -> list[Any]:
@@ -1062,6 +1152,7 @@ def _azure_nat_pools(resources: list[Resource]) -> tuple[list[Violation], Option
     balancer shows (learn.microsoft.com/azure/load-balancer/inbound-nat-rules)."""
     out = []
     outside: Optional[UnknownValue] = None
+    balancers = [r for r in resources if r.type in _AZURE_LBS]
     for r in resources:
         # The NAT pools and rules themselves, whether or not a node joins them yet (a VM
         # added later, or by hand, is reachable at once): docs, "Azure inbound NAT pools or
@@ -1069,11 +1160,14 @@ def _azure_nat_pools(resources: list[Resource]) -> tuple[list[Violation], Option
         if r.type == _AZURE_LB and _public_nat(r):
             out.append(_nat_violation(r, "inboundNatPools / inboundNatRules", r.name))
             continue
-        if r.type == _AZURE_NAT_RULE:
-            public = sorted({d.name for ds in r.deps.values() for d in ds
-                             if d.type == _AZURE_LB and _public_frontend(d)})
+        if r.type in _STANDALONE_NAT:
+            named, why = _nat_balancers(r, balancers)
+            public = sorted({d.name for d in named if _lb_public(d)})
             if public:
-                out.append(_nat_violation(r, "inbound NAT rule", ", ".join(public)))
+                what = "inbound NAT pool" if r.type == _CLASSIC_NAT_POOL else "inbound NAT rule"
+                out.append(_nat_violation(r, what, ", ".join(public)))
+            elif why is not None and outside is None:
+                outside = why
             continue
         path = _AZURE_NIC_PATHS.get(r.type)
         if path is None:
