@@ -1,6 +1,7 @@
 """Docs that show the tool's output are checked against the tool (issue 25), so they cannot
 drift: docs/cost.md's real run, the report picture's data, the README's claims about user data
-and about policy exemptions."""
+and about policy exemptions, and docs/policies.md's examples of what the catalog does not price
+and its list of what gcp_attached_gpus.csv prices (issue 36)."""
 from __future__ import annotations
 
 import base64
@@ -85,3 +86,97 @@ def test_the_policy_skip_advice_in_the_readme_works(tmp_path, example_spec):
     assert skipped.exit_code == 0, skipped.output
     assert ('{"spend-limit": {"skipResources": ["aws:autoscaling/group:Group::llm-finetune-nodes"]}}'
             in README)
+
+
+# ------------------------------------------------ docs/policies.md: the catalog's own examples
+# spend-limit's paragraph names examples of what the catalog does not price and lists what
+# gcp_attached_gpus.csv prices; the pack decides both, so the docs are checked against it
+# (issue 36): an example that becomes priced, or a list that misses rows, fails here.
+
+POLICIES_MD = " ".join((ROOT / "docs" / "policies.md").read_text(encoding="utf-8").split())
+ATTACHED_CSV = ROOT / "policies" / "catalog_data" / "gcp_attached_gpus.csv"
+
+
+def _cloud(itype: str) -> str:
+    """The cloud whose GPU family names `itype` (an N1 machine: GCP)."""
+    from trainstack_policies.inventory.tokens import GPU_FAMILIES
+    return "gcp" if itype.startswith("n1-") else \
+        next(c for c, family in GPU_FAMILIES.items() if family.match(itype))
+
+
+def _node(itype: str, region: str, accelerators: tuple = ()):
+    """One GPU node of `itype` in `region`, on the cloud whose GPU family names it."""
+    from tests.policy_fixtures import res
+    cloud = _cloud(itype)
+    if cloud == "aws":
+        return res("aws:ec2/instance:Instance", "node", {"instanceType": itype},
+                   provider_region=region)
+    if cloud == "azure":
+        return res("azure-native:compute:VirtualMachineScaleSet", "node", {
+            "location": region, "sku": {"name": itype, "capacity": 1.0}})
+    return res("gcp:compute/instance:Instance", "node", {
+        "machineType": itype, "zone": f"{region}-a",
+        "guestAccelerators": [{"type": t, "count": 1.0} for t in accelerators]})
+
+
+def _unpriced(node) -> list[str]:
+    """spend-limit's "cannot be estimated" violations for a stack of `node` alone."""
+    from trainstack_policies.runner import evaluate
+    [spend] = [v for v in evaluate([node]) if v.policy == "spend-limit"]
+    return [v.message for v in spend.violations if "cannot be estimated" in v.message]
+
+
+def test_the_unpriceable_examples_in_policies_md_are_unpriced():
+    import re
+    found = re.search(r"a type outside the catalog such as ([\w.-]+)(?: \([^)]*\))?, a catalog "
+                      r"type in a region without a price such as ([\w.-]+) in ([\w-]+),",
+                      POLICIES_MD)
+    listed = re.search(r"`catalog_data/unpriced_regions.csv`, e\.g\. ([\w.-]+) in ([\w-]+),",
+                       POLICIES_MD)
+    assert found and listed, "spend-limit's unpriceable examples are no longer where this looks"
+    from trainstack_policies import catalog
+    outside, priced_elsewhere, region = found.groups()
+    # The type outside the catalog: no row, no price in any region, not on the list of types
+    # sold without a public price, and the pack fails it closed in its cloud's main region.
+    cloud = _cloud(outside)
+    assert catalog.dearest(cloud, outside) is None and catalog.unpriced(cloud, outside) is None
+    assert catalog.instance_type(cloud, outside) is None, outside
+    main = {"aws": "us-east-1", "azure": "eastus", "gcp": "us-central1"}[cloud]
+    assert [m for m in _unpriced(_node(outside, main)) if outside in m]
+    # The region examples: the violation says which kind each is (docs: "not offered there per
+    # the catalog's sources", or "listed by the provider as sold there with no public price").
+    for itype, where, says in ((priced_elsewhere, region, "not offered in"),
+                               (*listed.groups(), "listed as sold")):
+        assert [m for m in _unpriced(_node(itype, where))
+                if itype in m and where in m and says in m], itype
+        # ... while the catalog prices it in another region: a region example, not a type one.
+        assert catalog.dearest(_cloud(itype), itype) is not None, itype
+
+
+def test_policies_md_lists_what_gcp_attached_gpus_csv_prices():
+    import csv
+    import re
+    with ATTACHED_CSV.open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    start = POLICIES_MD.index("(`gcp_attached_gpus.csv`: ")
+    listed = POLICIES_MD[start:POLICIES_MD.index("); another", start)]
+    machines = {f"{series}-{size}"
+                for series, sizes in re.findall(r"(n1-[a-z]+)-(\d+(?:(?:, | and )\d+)*)", listed)
+                for size in re.findall(r"\d+", sizes)}
+    regions = set(re.findall(r"\b(?:us|europe|asia)-[a-z]+\d\b", listed))
+    assert machines == {r["name"] for r in rows if r["kind"] == "machine"}
+    assert set(re.findall(r"nvidia-[a-z0-9-]+", listed)) == \
+        {r["name"] for r in rows if r["kind"] == "accelerator"}
+    # Every machine is priced in each region the docs name, and only there.
+    for machine in machines:
+        assert {r["region"] for r in rows if r["name"] == machine} == regions, machine
+    # The pack prices a listed machine with a listed GPU, and fails closed on the docs' examples.
+    assert _unpriced(_node("n1-highmem-16", "us-central1", ("nvidia-tesla-v100",))) == []
+    other = re.search(r"another N1 machine \(([\w-]+), say\)", POLICIES_MD)
+    gpu = re.search(r"does not price it in \(([\w-]+) in ([\w-]+), say\)", POLICIES_MD)
+    assert other and gpu, "the attached-GPU examples are no longer where this looks"
+    assert other.group(1) not in machines
+    assert [m for m in _unpriced(_node(other.group(1), "us-central1", ("nvidia-tesla-t4",)))
+            if other.group(1) in m]
+    assert [m for m in _unpriced(_node("n1-standard-8", gpu.group(2), (gpu.group(1),)))
+            if gpu.group(1) in m and gpu.group(2) in m]
