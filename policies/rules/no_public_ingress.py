@@ -1047,6 +1047,20 @@ _RESOURCE_GROUPS = {"azure-native:resources:ResourceGroup": "resourceGroupName",
                     "azure:core/resourceGroup:ResourceGroup": "name"}
 
 
+def _frontends_unread(lb: Resource) -> bool:
+    """An Azure balancer whose frontends are unknown at preview (the whole list, or an entry):
+    public or internal cannot be read, so what it forwards is "cannot decide", never a pass."""
+    key = "frontendIpConfigurations" if lb.type == _CLASSIC_LB else "frontendIPConfigurations"
+    value = lb.get(key)
+    return value is UNKNOWN or any(fe is UNKNOWN for fe in _list(value))
+
+
+def _unread_frontend(lb: Resource) -> UnknownValue:
+    key = "frontendIpConfigurations" if lb.type == _CLASSIC_LB else "frontendIPConfigurations"
+    return UnknownValue(lb, f"{key} (whether load balancer {lb.name}, which forwards ports to "
+                            "the nodes, has a public frontend)")
+
+
 def _lb_public(lb: Resource) -> bool:
     """An Azure load balancer, azure-native or classic, with a public frontend."""
     if lb.type == _CLASSIC_LB:
@@ -1160,6 +1174,9 @@ def _azure_nat_pools(resources: list[Resource]) -> tuple[list[Violation], Option
         if r.type == _AZURE_LB and _public_nat(r):
             out.append(_nat_violation(r, "inboundNatPools / inboundNatRules", r.name))
             continue
+        if r.type == _AZURE_LB and outside is None and _frontends_unread(r) and (
+                _list(r.get("inboundNatPools")) or _list(r.get("inboundNatRules"))):
+            outside = _unread_frontend(r)
         if r.type in _STANDALONE_NAT:
             named, why = _nat_balancers(r, balancers)
             public = sorted({d.name for d in named if _lb_public(d)})
@@ -1168,6 +1185,9 @@ def _azure_nat_pools(resources: list[Resource]) -> tuple[list[Violation], Option
                 out.append(_nat_violation(r, what, ", ".join(public)))
             elif why is not None and outside is None:
                 outside = why
+            elif outside is None:
+                unread = [d for d in named if _frontends_unread(d)]
+                outside = _unread_frontend(unread[0]) if unread else None
             continue
         path = _AZURE_NIC_PATHS.get(r.type)
         if path is None:
@@ -1187,6 +1207,9 @@ def _azure_nat_pools(resources: list[Resource]) -> tuple[list[Violation], Option
                                       "public cannot be read (if it is internal, list the "
                                       "resource in this policy's skipResources)")
         lbs = [d.name for d in stack_lbs if _public_nat(d)]
+        unread = [d for d in stack_lbs if _frontends_unread(d)]
+        if nat and not lbs and unread and outside is None:
+            outside = _unread_frontend(unread[0])
         if nat and lbs:
             out.append(violation(r, "the nodes are reachable from the internet through the "
                                  "inbound NAT of a public load balancer",
@@ -1264,6 +1287,8 @@ def _public_balancer(r: Resource) -> Any:
         inbound = bool(_list(r.get("loadBalancingRules"))) or any(
             isinstance(n, dict) and n.get("backendAddressPool")
             for n in _list(r.get("inboundNatRules")))
+        if inbound and not public and _frontends_unread(r):
+            return UNKNOWN
         return public and inbound
     if t.startswith("alicloud:"):
         kind = r.get("addressType")
@@ -1327,8 +1352,8 @@ def _public_balancers(resources: list[Resource]
             continue
         public = _public_balancer(lb)
         if public is UNKNOWN:
-            unknown = unknown or UnknownValue(lb, "internal / loadBalancingScheme / addressType "
-                                                  "(whether it faces the internet)")
+            unknown = unknown or (_unread_frontend(lb) if lb.type == _AZURE_LB else UnknownValue(
+                lb, "internal / loadBalancingScheme / addressType (whether it faces the internet)"))
             continue
         for node in reached:
             if not public or id(node) in reported:
