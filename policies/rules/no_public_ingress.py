@@ -1039,6 +1039,7 @@ _AZURE_NAT_RULE = "azure-native:network:InboundNatRule"
 # is public by publicIpAddressId or publicIpPrefixId.
 _CLASSIC_LB = "azure:lb/loadBalancer:LoadBalancer"
 _CLASSIC_NAT_POOL = "azure:lb/natPool:NatPool"
+_CLASSIC_RULE = "azure:lb/rule:Rule"
 _STANDALONE_NAT = frozenset({_AZURE_NAT_RULE, "azure:lb/natRule:NatRule", _CLASSIC_NAT_POOL})
 _AZURE_LBS = frozenset({_AZURE_LB, _CLASSIC_LB})
 # A resource group's own name input per provider; left out, the group is auto-named
@@ -1249,6 +1250,12 @@ _LB_TIERS = {
     "gcp:compute/instanceGroup:InstanceGroup": 4,
     _AZURE_LB: 0, "azure-native:network:LoadBalancerBackendAddressPool": 2,
     "azure-native:network:NetworkInterface": 3,
+    # The classic provider's balancer: rules and pools are resources of their own; a VM's NIC
+    # joins a pool by an association, which names the NIC.
+    _CLASSIC_LB: 0, _CLASSIC_RULE: 1, "azure:lb/backendAddressPool:BackendAddressPool": 2,
+    "azure:network/networkInterfaceBackendAddressPoolAssociation:"
+    "NetworkInterfaceBackendAddressPoolAssociation": 3,
+    "azure:network/networkInterface:NetworkInterface": 4,
     "alicloud:slb/loadBalancer:LoadBalancer": 0,
     "alicloud:slb/applicationLoadBalancer:ApplicationLoadBalancer": 0,
     "alicloud:nlb/loadBalancer:LoadBalancer": 0, "alicloud:alb/loadBalancer:LoadBalancer": 0,
@@ -1303,12 +1310,38 @@ def _public_balancer(r: Resource) -> Any:
 def _in_backend_pool(r: Resource) -> bool:
     """An Azure scale set, VM or NIC with an IP configuration in a load balancer backend pool
     (other compute is placed behind a balancer by the plumbing that names it)."""
+    if r.type in _CLASSIC_SCALE_SETS:
+        return any(isinstance(ip, dict) and ip.get("loadBalancerBackendAddressPoolIds")
+                   for nic in _list(r.get("networkInterfaces")) if isinstance(nic, dict)
+                   for ip in _list(nic.get("ipConfigurations")))
     path = _AZURE_NIC_PATHS.get(r.type)
     if path is None:
         return True
     configs = [r.props] if not path else [n for n in _list(r.get(path)) if isinstance(n, dict)]
     return any(isinstance(ip, dict) and ip.get("loadBalancerBackendAddressPools")
                for nic in configs for ip in _list(nic.get("ipConfigurations")))
+
+
+# Classic scale sets join a balancer's pool by their IP configurations'
+# loadBalancerBackendAddressPoolIds (pulumi-azure compute.LinuxVirtualMachineScaleSet).
+_CLASSIC_SCALE_SETS = frozenset({
+    "azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
+    "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
+    "azure:compute/orchestratedVirtualMachineScaleSet:OrchestratedVirtualMachineScaleSet"})
+
+
+def _classic_public(lb: Resource, resources: list[Resource]) -> Any:
+    """True / False / UNKNOWN for a classic balancer: it takes traffic in through its
+    `lb.Rule` resources (it has no inline rules), tied to it as standalone NAT rules are
+    (by dependency, or by the name and group of their literal loadbalancerId)."""
+    balancers = [r for r in resources if r.type in _AZURE_LBS]
+    inbound = any(any(d is lb for d in _nat_balancers(rule, balancers)[0])
+                  for rule in resources if rule.type == _CLASSIC_RULE)
+    if not inbound:
+        return False
+    if _lb_public(lb):
+        return True
+    return UNKNOWN if _frontends_unread(lb) else False
 
 
 def _public_balancers(resources: list[Resource]
@@ -1350,9 +1383,9 @@ def _public_balancers(resources: list[Resource]
                     frontier.append(nxt)
         if not reached:
             continue
-        public = _public_balancer(lb)
+        public = _classic_public(lb, resources) if lb.type == _CLASSIC_LB else _public_balancer(lb)
         if public is UNKNOWN:
-            unknown = unknown or (_unread_frontend(lb) if lb.type == _AZURE_LB else UnknownValue(
+            unknown = unknown or (_unread_frontend(lb) if lb.type in _AZURE_LBS else UnknownValue(
                 lb, "internal / loadBalancingScheme / addressType (whether it faces the internet)"))
             continue
         for node in reached:
