@@ -278,6 +278,8 @@ def _n1_t4(accels, units):
     return gcp(vm, g_budget(units=units))
 
 
+@pytest.mark.xfail(strict=True, reason="defect 1, blind spot: guestAccelerators written as one object "
+                   "is not read as a list of that one; the N1 VM is not GPU capacity")
 def test_g15_gcp_accelerators_as_one_object(pack):
     """guestAccelerators written as one object {nvidia-tesla-t4, count 2} (docs: "a list input
     given as one object ... is read as a list of that one"): n1-standard-8 0.38 + 2 x T4 0.35
