@@ -298,3 +298,358 @@ def test_g17_gcp_budget_amount_unknown(pack):
     """g01 with the budget's units unknown at preview: "What else is unknown at preview (... a
     budget amount) is cannot decide", mandatory by default: spend undecided."""
     check(pack, _gcp_cluster(budget=UNK), {SPEND: "undecided"})
+
+
+# ------------------------------------------------------------------------------ Azure builders
+
+def az_vmss(name, sku="Standard_NC4as_T4_v3", capacity=2, zones=("1",), rg="rg-ml", tags=None,
+            deps=None, **props):
+    return res("azure-native:compute:VirtualMachineScaleSet", name, {
+        "vmScaleSetName": name, "resourceGroupName": rg, "location": "eastus",
+        "sku": {"name": sku, "tier": "Standard", "capacity": capacity},
+        "zones": list(zones), "upgradePolicy": {"mode": "Manual"},
+        "virtualMachineProfile": {
+            "osProfile": {"computerNamePrefix": name, "adminUsername": "azureuser"},
+            "networkProfile": {"networkInterfaceConfigurations": [{
+                "name": "nic", "primary": True, "ipConfigurations": [{
+                    "name": "ip", "subnet": {"id": f"/subscriptions/{SUB}/resourceGroups/rg-net/"
+                                             "providers/Microsoft.Network/virtualNetworks/vnet/"
+                                             "subnets/gpu"}}]}]}},
+        "tags": dict(OWN if tags is None else tags), **props}, deps=deps or {})
+
+
+def az_budget(name="ml-budget", amount=1000.0, scope=None, **extra):
+    return res("azure-native:consumption:Budget", name, {
+        "budgetName": name, "scope": scope or f"/subscriptions/{SUB}", "amount": amount,
+        "category": "Cost", "timeGrain": "Monthly",
+        "timePeriod": {"startDate": "2026-12-01T00:00:00Z", "endDate": "2027-12-01T00:00:00Z"},
+        "notifications": {"actual90": {"enabled": True, "operator": "GreaterThan",
+                                       "threshold": 90.0,
+                                       "contactEmails": ["vision-leads@example.com"]}},
+        **extra})
+
+
+def az_amlfs(name="amlfs", zone="1", key_url=None):
+    props = {"amlFilesystemName": name, "resourceGroupName": "rg-ml", "location": "eastus",
+             "zones": [zone], "skuName": "AMLFS-Durable-Premium-250", "storageCapacityTiB": 8.0,
+             "filesystemSubnet": f"/subscriptions/{SUB}/resourceGroups/rg-net/providers/"
+                                 "Microsoft.Network/virtualNetworks/vnet/subnets/lustre",
+             "maintenanceWindow": {"dayOfWeek": "Sunday", "timeOfDayUTC": "02:00"},
+             "tags": dict(OWN)}
+    if key_url is not None:
+        props["encryptionSettings"] = {"keyEncryptionKey": {
+            "keyUrl": key_url, "sourceVault": {"id": f"/subscriptions/{SUB}/resourceGroups/rg-kv/"
+                                               "providers/Microsoft.KeyVault/vaults/mlkv"}}}
+    return res("azure-native:storagecache:AmlFilesystem", name, props)
+
+
+def az_nsg(name, rules, **extra):
+    return res("azure-native:network:NetworkSecurityGroup", name, {
+        "networkSecurityGroupName": name, "resourceGroupName": "rg-ml", "location": "eastus",
+        "securityRules": rules, "tags": dict(OWN), **extra})
+
+
+def az_rule(source="*", port="443", access="Allow", direction="Inbound", protocol="Tcp",
+            **extra):
+    rule = {"name": f"in-{port}", "priority": 100.0, "access": access, "direction": direction,
+            "protocol": protocol, "sourcePortRange": "*", "destinationAddressPrefix": "*",
+            "destinationPortRange": port, **extra}
+    if source is not None:
+        rule["sourceAddressPrefix"] = source
+    return rule
+
+
+def az_account(name="mldata", tags=None, **props):
+    return res("azure-native:storage:StorageAccount", name, {
+        "accountName": name, "resourceGroupName": "rg-ml", "location": "eastus",
+        "kind": "StorageV2", "sku": {"name": "Standard_LRS"},
+        "tags": dict(OWN if tags is None else tags), **props})
+
+
+def azure(*resources):
+    return with_provider(AZP, *resources)
+
+
+# ======================================================= batch 2: Azure, Alibaba, defect 1's reach
+
+def test_z01_azure_vmss_subscription_budget(pack):
+    """The control: a scale set of 2 NC4as_T4_v3 in eastus zone 1 (2 x 383.98 = 767.96) under a
+    subscription budget of 1,000 that e-mails someone: pass."""
+    check(pack, azure(az_vmss("train"), az_budget()), {})
+
+
+def test_z02_azure_rg_budget_in_other_case(pack):
+    """The budget's scope names resource group RG-ML, the set is in rg-ml: "compared
+    case-insensitively": covered, 767.96 < 1,000: pass."""
+    scope = f"/subscriptions/{SUB}/resourceGroups/RG-ML"
+    check(pack, azure(az_vmss("train"), az_budget(scope=scope)), {})
+
+
+def test_z03_azure_rg_budget_on_another_group(pack):
+    """The only budget is on resource group rg-other, the set bills in rg-ml (a literal group
+    name, no auto-naming): the budget does not take it in: spend fail (no budget alarm)."""
+    scope = f"/subscriptions/{SUB}/resourceGroups/rg-other"
+    check(pack, azure(az_vmss("train"), az_budget(scope=scope)), {SPEND: "fail"})
+
+
+def test_z04_azure_tag_names_in_other_case(pack):
+    """Tags Owner, Team, Cost-Center: "Azure tag names case-insensitively": pass."""
+    tags = {"Owner": "bob", "Team": "vision", "Cost-Center": "cc-77"}
+    check(pack, azure(az_vmss("train", tags=tags), az_budget()), {})
+
+
+def test_z05_azure_tags_on_resource_group_only(pack):
+    """The resource group carries the three tags, the scale set in it none: Azure does not
+    inherit tags, and the docs count only the provider's default tags (Azure has none):
+    required-tags fail."""
+    rg = res("azure-native:resources:ResourceGroup", "rg", {
+        "resourceGroupName": "rg-ml", "location": "eastus", "tags": dict(OWN)})
+    check(pack, azure(rg, az_vmss("train", tags={}, deps={"resourceGroupName": [rg]}),
+                      az_budget()), {TAGS_P: "fail"})
+
+
+def test_z06_azure_infiniband_set_not_placed(pack):
+    """2 ND96asr_v4 (InfiniBand, 2 x 19,853.81 = 39,707.62 < 50,000) with singlePlacementGroup
+    false: "explicitly false, no set is placed": rdma advisory."""
+    check(pack, azure(az_vmss("train", sku="Standard_ND96asr_v4", singlePlacementGroup=False),
+                      az_budget(amount=50000.0)), {RDMA: "advisory"})
+
+
+def test_z07_azure_amlfs_other_zone_mounted(pack):
+    """The set (zone 1) depends on an AMLFS in zone 2 (custom data built from its MGS address):
+    storage fail. Spend: 767.96 + 8 TiB at most at any catalog filesystem price (0.84863 per GB:
+    about 7,418) < 50,000."""
+    fs = az_amlfs(zone="2")
+    check(pack, azure(fs, az_vmss("train", deps={"virtualMachineProfile": [fs]}),
+                      az_budget(amount=50000.0)), {SSZ: "fail"})
+
+
+def test_z08_azure_amlfs_key_is_a_secret_url(pack):
+    """keyUrl https://mlkv.vault.azure.net/secrets/lustre: "a secret's URL ... is refused":
+    encryption fail."""
+    fs = az_amlfs(key_url="https://mlkv.vault.azure.net/secrets/lustre")
+    check(pack, azure(fs, az_vmss("train", deps={"virtualMachineProfile": [fs]}),
+                      az_budget(amount=50000.0)), {ENC: "fail"})
+
+
+def test_z09_azure_amlfs_key_as_program_secret(pack):
+    """A valid key URL .../keys/lustre/0a1b marked secret by the program: "every policy reads it
+    as that value": pass."""
+    fs = az_amlfs(key_url=secret("https://mlkv.vault.azure.net/keys/lustre/0a1b2c"))
+    check(pack, azure(fs, az_vmss("train", deps={"virtualMachineProfile": [fs]}),
+                      az_budget(amount=50000.0)), {})
+
+
+def test_z10_azure_amlfs_secret_url_as_program_secret(pack):
+    """z08's secret-store URL marked secret: read as its value, so refused: encryption fail."""
+    fs = az_amlfs(key_url=secret("https://mlkv.vault.azure.net/secrets/lustre"))
+    check(pack, azure(fs, az_vmss("train", deps={"virtualMachineProfile": [fs]}),
+                      az_budget(amount=50000.0)), {ENC: "fail"})
+
+
+def test_z11_azure_nsg_any_source_https(pack):
+    """An NSG rule allowing TCP 443 inbound from "*" (every address): no-public-ingress fail."""
+    check(pack, azure(az_nsg("web", [az_rule()])), {NPI: "fail"})
+
+
+def test_z12_azure_nsg_internet_service_tag(pack):
+    """sourceAddressPrefix "Internet" (Azure's service tag for every public address): ingress
+    from the whole internet: no-public-ingress fail."""
+    check(pack, azure(az_nsg("web", [az_rule(source="Internet")])), {NPI: "fail"})
+
+
+def test_z13_azure_nsg_enums_in_lower_case(pack):
+    """access "allow", direction "inbound", protocol "tcp", source 0.0.0.0/0 (ARM compares
+    these enums case-insensitively): no-public-ingress fail."""
+    rule = az_rule(source="0.0.0.0/0", access="allow", direction="inbound", protocol="tcp")
+    check(pack, azure(az_nsg("web", [rule])), {NPI: "fail"})
+
+
+def test_z14_azure_account_blob_encryption_off(pack):
+    """A retained (tagged) storage account with encryption.services.blob.enabled false: "Azure
+    blob encryption not disabled": encryption fail."""
+    acct = az_account(tags=dict(OWN, **{"trainstack:retain": "true"}), encryption={
+        "keySource": "Microsoft.Storage", "services": {"blob": {"enabled": False}}})
+    check(pack, azure(acct), {ENC: "fail"})
+
+
+def test_z15_azure_account_retain_tag_false(pack):
+    """trainstack:retain "false", not protected: bucket-retained fail."""
+    check(pack, azure(az_account(tags=dict(OWN, **{"trainstack:retain": "false"}))),
+          {RET: "fail"})
+
+
+def test_z16_azure_account_protected(pack):
+    """Protected, no tag: "in a preview: protect, or the tag": pass."""
+    check(pack, azure(protected(az_account())), {})
+
+
+def test_z17_azure_split_halves_as_standalone_rules(pack):
+    """Two standalone SecurityRules on one NSG of the stack, 0.0.0.0/1 and 128.0.0.0/1, TCP 443:
+    "together cover all addresses on one ... NSG": no-public-ingress fail."""
+    nsg = az_nsg("web", [])
+    rules = [res("azure-native:network:SecurityRule", f"half-{i}", {
+        "securityRuleName": f"half-{i}", "resourceGroupName": "rg-ml",
+        "networkSecurityGroupName": "web", **az_rule(source=cidr, priority=100.0 + i)},
+        deps={"networkSecurityGroupName": [nsg]})
+        for i, cidr in enumerate(["0.0.0.0/1", "128.0.0.0/1"])]
+    check(pack, azure(nsg, *rules), {NPI: "fail"})
+
+
+def test_z18_azure_budget_amount_secret_below_estimate(pack):
+    """z01 with the budget amount 700 marked secret: read as 700 < 767.96: spend fail."""
+    check(pack, azure(az_vmss("train"), az_budget(amount=secret(700.0))), {SPEND: "fail"})
+
+
+# ------------------------------------------------------------------------------ Alibaba builders
+
+def ali_node(name, itype="ecs.gn7i-c8g1.2xlarge", zone="eu-central-1a", release=48, tags=None,
+             deps=None, **props):
+    p = {"instanceName": name, "instanceType": itype, "availabilityZone": zone,
+         "imageId": "ubuntu_22_04_x64_20G_alibase_20240101.vhd", "vswitchId": "vsw-gw5ml01",
+         "securityGroups": ["sg-gw5ml01"], "instanceChargeType": "PostPaid",
+         "internetMaxBandwidthOut": 0.0, "tags": dict(OWN if tags is None else tags), **props}
+    if release is not None:
+        p["autoReleaseTime"] = _later(release)
+    return res("alicloud:ecs/instance:Instance", name, p, deps=deps or {})
+
+
+def ali_oss(name="ml-data", tags=None, **props):
+    return res("alicloud:oss/bucket:Bucket", name, {
+        "bucket": name, "storageClass": "Standard",
+        "tags": dict(OWN, **{"trainstack:retain": "true"}) if tags is None else tags, **props})
+
+
+def ali_sg_rule(name, cidr, ports, sg=None):
+    return res("alicloud:ecs/securityGroupRule:SecurityGroupRule", name, {
+        "type": "ingress", "ipProtocol": "tcp", "portRange": ports, "cidrIp": cidr,
+        "nicType": "intranet", "policy": "accept", "priority": 1.0,
+        "securityGroupId": "sg-gw5ml01" if sg is None else f"{sg.name}-id"},
+        deps={"securityGroupId": [sg]} if sg is not None else {})
+
+
+def ali(*resources):
+    return with_provider(ALIP, *resources)
+
+
+def test_a01_alibaba_release_in_48h_over_cap(pack):
+    """A gn7i-c8g1.2xlarge (2.56083/h) released in 48 h: 48 x 2.56083 = 122.92 > maxMonthlyUsd
+    100: spend fail."""
+    check(pack, ali(ali_node("train")), {SPEND: "fail"}, config={SPEND: {"maxMonthlyUsd": 100}})
+
+
+def test_a02_alibaba_release_in_48h_under_cap(pack):
+    """a01 under maxMonthlyUsd 200 (122.92; the release time stands in for the alarm): pass."""
+    check(pack, ali(ali_node("train")), {}, config={SPEND: {"maxMonthlyUsd": 200}})
+
+
+def test_a03_alibaba_release_on_subscription_node(pack):
+    """a02 with instanceChargeType PrePaid: the release time "is no lifetime and no stand-in for
+    the budget alarm (a violation naming it)": spend fail."""
+    check(pack, ali(ali_node("train", instanceChargeType="PrePaid", period=1.0)), {SPEND: "fail"},
+          config={SPEND: {"maxMonthlyUsd": 200000}})
+
+
+def test_a04_alibaba_oss_without_sse_rule(pack):
+    """A tagged (retained) OSS bucket with no server-side encryption rule: "an OSS server-side
+    encryption rule" is required: encryption fail."""
+    check(pack, ali(ali_oss()), {ENC: "fail"})
+
+
+def test_a05_alibaba_oss_force_destroy(pack):
+    """An encrypted, retain-tagged OSS bucket with forceDestroy true: bucket-retained fail."""
+    check(pack, ali(ali_oss(serverSideEncryptionRule={"sseAlgorithm": "AES256"},
+                            forceDestroy=True)), {RET: "fail"})
+
+
+def test_a06_alibaba_world_ssh_listed_in_ssh_cidrs(pack):
+    """TCP 22/22 from 0.0.0.0/0 with sshCidrs ["0.0.0.0/0"] ("world-open CIDRs allowed for TCP 22
+    only"): pass."""
+    check(pack, ali(ali_sg_rule("ssh", "0.0.0.0/0", "22/22")), {},
+          config={NPI: {"sshCidrs": ["0.0.0.0/0"]}})
+
+
+def test_a07_alibaba_split_halves_on_one_group(pack):
+    """Two rules on one security group of the stack, 0.0.0.0/1 and 128.0.0.0/1, TCP 443/443:
+    world-open together: no-public-ingress fail."""
+    sg = res("alicloud:ecs/securityGroup:SecurityGroup", "web-sg", {
+        "securityGroupName": "web-sg", "vpcId": "vpc-gw5ml", "tags": dict(OWN)})
+    check(pack, ali(sg, ali_sg_rule("lo", "0.0.0.0/1", "443/443", sg),
+                    ali_sg_rule("hi", "128.0.0.0/1", "443/443", sg)), {NPI: "fail"})
+
+
+def test_a08_alibaba_cpfs_other_zone_mounted(pack):
+    """A node in eu-central-1a that depends on a CPFS in eu-central-1b (user data built from its
+    mount address): storage fail. Spend: 122.92 + 3,600 GiB x 0.244 = 878.40 for the month:
+    1,001.32 < 5,000."""
+    fs = res("alicloud:nas/fileSystem:FileSystem", "cpfs", {
+        "fileSystemType": "cpfs", "protocolType": "cpfs", "storageType": "advance_100",
+        "capacity": 3600.0, "zoneId": "eu-central-1b", "vpcId": "vpc-gw5ml",
+        "vswitchId": "vsw-gw5ml02", "tags": dict(OWN)})
+    node = ali_node("train", deps={"userData": [fs]}, userData="mount -t cpfs ...")
+    check(pack, ali(fs, node), {SSZ: "fail"}, config={SPEND: {"maxMonthlyUsd": 5000}})
+
+
+def test_a09_alibaba_two_erdma_nodes_unplaced(pack):
+    """Two ebmgn8v.48xlarge (eRDMA) nodes, each released in 24 h: 2 x 24 x 58.2708 = 2,797.00 <
+    5,000; more than one node in total, no deployment set or HPC cluster: rdma advisory."""
+    nodes = [ali_node(f"train-{i}", itype="ecs.ebmgn8v.48xlarge", release=24) for i in range(2)]
+    check(pack, ali(*nodes), {RDMA: "advisory"}, config={SPEND: {"maxMonthlyUsd": 5000}})
+
+
+def test_a10_alibaba_tag_keys_in_other_case(pack):
+    """Tags Owner, Team, Cost-Center on an Alibaba node: only GCP keys are normalised and only
+    Azure names compared case-insensitively, so owner/team/cost-center are missing:
+    required-tags fail."""
+    tags = {"Owner": "bob", "Team": "vision", "Cost-Center": "cc-77"}
+    check(pack, ali(ali_node("train", tags=tags)), {TAGS_P: "fail"},
+          config={SPEND: {"maxMonthlyUsd": 200}})
+
+
+# ------------------------------------------------------ defect 1's reach: a list written as one object
+
+def test_r01_gcp_template_accelerators_as_one_object(pack):
+    """A MIG of 2 from a template of n1-standard-8 with guestAccelerators {t4, count 2} written
+    as one object: 2 x 788.40 = 1,576.80 > budget 1,000: spend fail."""
+    tpl = g_tpl("nb-tpl", machine="n1-standard-8",
+                guestAccelerators={"type": "nvidia-tesla-t4", "count": 2.0})
+    check(pack, gcp(tpl, g_mig("nb", tpl, 2), g_budget(units="1000")), {SPEND: "fail"})
+
+
+def test_r02_gcp_vm_interfaces_as_one_object_with_access_config(pack):
+    """A g2-standard-8 VM whose networkInterfaces is one object with accessConfigs [{}] (an
+    ephemeral external IP): a public IP on a node: no-public-ingress fail (623.15 < 5,000)."""
+    vm = res("gcp:compute/instance:Instance", "box", {
+        "name": "box", "zone": "us-central1-a", "machineType": "g2-standard-8",
+        "labels": dict(GLAB), "bootDisk": {"initializeParams": {"image": "debian-cloud/debian-12"}},
+        "networkInterfaces": {"network": "default", "accessConfigs": [{}]},
+        "scheduling": {"onHostMaintenance": "TERMINATE"}})
+    check(pack, gcp(vm, g_budget()), {NPI: "fail"})
+
+
+def test_r03_aws_template_interfaces_as_one_object(pack):
+    """The docs' own example: a launch template's networkInterfaces {...} with
+    associatePublicIpAddress "true" (a t3.small, no GPU): no-public-ingress fail."""
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", "web-lt", {
+        "instanceType": "t3.small", "imageId": "ami-0r54", "tags": dict(OWN),
+        "networkInterfaces": {"associatePublicIpAddress": "true", "deviceIndex": 0.0}})
+    check(pack, with_provider(AWSP, lt), {NPI: "fail"})
+
+
+def test_r04_azure_nsg_rules_as_one_object(pack):
+    """securityRules written as one object: TCP 443 inbound from "*": no-public-ingress fail."""
+    check(pack, azure(az_nsg("web", az_rule())), {NPI: "fail"})
+
+
+def test_r05_gcp_firewall_allows_as_one_object(pack):
+    """A firewall whose `allows` is one object {tcp, [443]} from 0.0.0.0/0: no-public-ingress
+    fail."""
+    fw = res("gcp:compute/firewall:Firewall", "https", {
+        "name": "https", "network": "default", "direction": "INGRESS",
+        "allows": {"protocol": "tcp", "ports": ["443"]}, "sourceRanges": ["0.0.0.0/0"]})
+    check(pack, gcp(fw), {NPI: "fail"})
+
+
+def test_r06_gcp_n1_t4_list_over_budget(pack):
+    """g16's control made to fail: 532.90 > budget 500: spend fail (the VM is priced)."""
+    check(pack, _n1_t4([{"type": "nvidia-tesla-t4", "count": 1.0}], "500"), {SPEND: "fail"})
