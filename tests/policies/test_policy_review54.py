@@ -569,6 +569,8 @@ def test_a06_alibaba_world_ssh_listed_in_ssh_cidrs(pack):
           config={NPI: {"sshCidrs": ["0.0.0.0/0"]}})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 2, blind spot: Alibaba security group rules that "
+                   "together cover all addresses on one group are not found with the stack")
 def test_a07_alibaba_split_halves_on_one_group(pack):
     """Two rules on one security group of the stack, 0.0.0.0/1 and 128.0.0.0/1, TCP 443/443:
     world-open together: no-public-ingress fail."""
@@ -608,6 +610,8 @@ def test_a10_alibaba_tag_keys_in_other_case(pack):
 
 # ------------------------------------------------------ defect 1's reach: a list written as one object
 
+@pytest.mark.xfail(strict=True, reason="defect 1 (reach), blind spot: an instance template's "
+                   "guestAccelerators as one object: the MIG is not seen as GPU capacity")
 def test_r01_gcp_template_accelerators_as_one_object(pack):
     """A MIG of 2 from a template of n1-standard-8 with guestAccelerators {t4, count 2} written
     as one object: 2 x 788.40 = 1,576.80 > budget 1,000: spend fail."""
