@@ -657,3 +657,310 @@ def test_r05_gcp_firewall_allows_as_one_object(pack):
 def test_r06_gcp_n1_t4_list_over_budget(pack):
     """g16's control made to fail: 532.90 > budget 500: spend fail (the VM is priced)."""
     check(pack, _n1_t4([{"type": "nvidia-tesla-t4", "count": 1.0}], "500"), {SPEND: "fail"})
+
+
+# ======================================= batch 3: defect 2's reach, retention options, unknowns,
+# ======================================= tag inheritance, one zone written three ways, malformed
+
+# --- defect 2's reach: sources that together cover every address
+
+def test_s01_alibaba_single_world_rule_control(pack):
+    """The control for a07: one rule TCP 443/443 from 0.0.0.0/0: no-public-ingress fail."""
+    check(pack, ali(ali_sg_rule("https", "0.0.0.0/0", "443/443")), {NPI: "fail"})
+
+
+def test_s02_alibaba_halves_on_a_literal_group(pack):
+    """a07 on a group the stack does not create (both rules name sg-gw5ml01 by literal): the two
+    halves are still one group's rules: no-public-ingress fail."""
+    check(pack, ali(ali_sg_rule("lo", "0.0.0.0/1", "443/443"),
+                    ali_sg_rule("hi", "128.0.0.0/1", "443/443")), {NPI: "fail"})
+
+
+def test_s03_alibaba_four_quarters(pack):
+    """Four rules 0/2, 64/2, 128/2, 192/2 on one group of the stack, TCP 8080: every address:
+    no-public-ingress fail."""
+    sg = res("alicloud:ecs/securityGroup:SecurityGroup", "api-sg", {
+        "securityGroupName": "api-sg", "vpcId": "vpc-gw5ml", "tags": dict(OWN)})
+    rules = [ali_sg_rule(f"q{i}", f"{64 * i}.0.0.0/2", "8080/8080", sg) for i in range(4)]
+    check(pack, ali(sg, *rules), {NPI: "fail"})
+
+
+def test_s04_alibaba_halves_on_two_groups_control(pack):
+    """0.0.0.0/1 on one group, 128.0.0.0/1 on another (each of the stack): no group is open to
+    every address: pass."""
+    sgs = [res("alicloud:ecs/securityGroup:SecurityGroup", f"sg{i}", {
+        "securityGroupName": f"sg{i}", "vpcId": "vpc-gw5ml", "tags": dict(OWN)}) for i in range(2)]
+    check(pack, ali(*sgs, ali_sg_rule("lo", "0.0.0.0/1", "443/443", sgs[0]),
+                    ali_sg_rule("hi", "128.0.0.0/1", "443/443", sgs[1])), {})
+
+
+def test_s05_gcp_one_firewall_two_halves(pack):
+    """One firewall, sourceRanges [0.0.0.0/1, 128.0.0.0/1], TCP 443: "Sources that together
+    cover all addresses ... are world-open": no-public-ingress fail."""
+    fw = res("gcp:compute/firewall:Firewall", "https", {
+        "name": "https", "network": "default", "direction": "INGRESS",
+        "allows": [{"protocol": "tcp", "ports": ["443"]}],
+        "sourceRanges": ["0.0.0.0/1", "128.0.0.0/1"]})
+    check(pack, gcp(fw), {NPI: "fail"})
+
+
+def test_s06_aws_two_ingress_rules_halves(pack):
+    """Two aws:vpc SecurityGroupIngressRules on one group of the stack, 0.0.0.0/1 and
+    128.0.0.0/1, TCP 443: no-public-ingress fail."""
+    sg = res("aws:ec2/securityGroup:SecurityGroup", "web", {
+        "vpcId": "vpc-0r54", "description": "web", "tags": dict(OWN)})
+    rules = [res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", f"half{i}", {
+        "securityGroupId": "web-id", "cidrIpv4": cidr, "ipProtocol": "tcp", "fromPort": 443.0,
+        "toPort": 443.0, "tags": dict(OWN)}, deps={"securityGroupId": [sg]})
+        for i, cidr in enumerate(["0.0.0.0/1", "128.0.0.0/1"])]
+    check(pack, with_provider(AWSP, sg, *rules), {NPI: "fail"})
+
+
+def test_s07_aws_native_two_ingress_halves(pack):
+    """The aws-native twin of s06 ("split rules on one aws-native group are found with the
+    stack"): no-public-ingress fail."""
+    sg = res("aws-native:ec2:SecurityGroup", "web", {
+        "groupDescription": "web", "vpcId": "vpc-0r54",
+        "tags": [{"key": k, "value": v} for k, v in OWN.items()]})
+    rules = [res("aws-native:ec2:SecurityGroupIngress", f"half{i}", {
+        "groupId": "web-id", "cidrIp": cidr, "ipProtocol": "tcp", "fromPort": 443.0,
+        "toPort": 443.0}, deps={"groupId": [sg]})
+        for i, cidr in enumerate(["0.0.0.0/1", "128.0.0.0/1"])]
+    check(pack, with_provider(AWSP, sg, *rules), {NPI: "fail"})
+
+
+def test_s08_azure_one_rule_two_prefixes(pack):
+    """One NSG rule with sourceAddressPrefixes [0.0.0.0/1, 128.0.0.0/1], TCP 443 Allow Inbound:
+    no-public-ingress fail."""
+    rule = az_rule(source=None, sourceAddressPrefixes=["0.0.0.0/1", "128.0.0.0/1"])
+    check(pack, azure(az_nsg("web", [rule])), {NPI: "fail"})
+
+
+def test_s09_alibaba_ipv6_halves(pack):
+    """Two rules on one group of the stack, ipv6CidrIp ::/1 and 8000::/1, TCP 443: every IPv6
+    address (::/0): no-public-ingress fail."""
+    sg = res("alicloud:ecs/securityGroup:SecurityGroup", "v6-sg", {
+        "securityGroupName": "v6-sg", "vpcId": "vpc-gw5ml", "tags": dict(OWN)})
+    rules = []
+    for i, cidr in enumerate(["::/1", "8000::/1"]):
+        r = ali_sg_rule(f"v6-{i}", "", "443/443", sg)
+        del r.props["cidrIp"]
+        r.props["ipv6CidrIp"] = cidr
+        rules.append(r)
+    check(pack, ali(sg, *rules), {NPI: "fail"})
+
+
+# --- bucket-retained: the options the engine passes
+
+def s3(name, tags=None, **props):
+    return res("aws:s3/bucketV2:BucketV2", name, {
+        "bucket": name, "tags": dict(OWN if tags is None else tags), **props})
+
+
+def test_b01_s3_retain_on_delete_only(pack):
+    """retainOnDelete set, no protect, no tag: "A preview sees protect ... and the tag, not
+    retainOnDelete (the analyzer protocol does not carry it)": bucket-retained fail."""
+    b = s3("ml-ckpt")
+    b.retain = True
+    check(pack, with_provider(AWSP, b), {RET: "fail"})
+
+
+def test_b02_aws_native_bucket_retain_tag_in_list(pack):
+    """An aws-native bucket whose tags list holds {trainstack:retain, true}: pass."""
+    b = res("aws-native:s3:Bucket", "ckpt", {"bucketName": "ml-ckpt", "tags": [
+        {"key": k, "value": v} for k, v in dict(OWN, **{"trainstack:retain": "true"}).items()]})
+    check(pack, with_provider(AWSP, b), {})
+
+
+def test_b03_aws_native_bucket_retain_only_in_default_tags(pack):
+    """The retain tag only in the provider's defaultTags: "the provider's default tags do not
+    count": bucket-retained fail (required tags are on the bucket)."""
+    b = res("aws-native:s3:Bucket", "ckpt", {"bucketName": "ml-ckpt", "tags": [
+        {"key": k, "value": v} for k, v in OWN.items()]})
+    prov = dict(AWSP, defaultTags={"tags": {"trainstack:retain": "true"}})
+    check(pack, with_provider(prov, b), {RET: "fail"})
+
+
+def test_b04_s3_force_destroy_unknown(pack):
+    """Retain-tagged bucket with forceDestroy unknown at preview: "cannot decide", advisory by
+    default: bucket-retained undecided."""
+    b = s3("ml-ckpt", tags=dict(OWN, **{"trainstack:retain": "true"}), forceDestroy=UNK)
+    check(pack, with_provider(AWSP, b), {RET: "undecided"})
+
+
+def test_b05_oss_protected_without_tag(pack):
+    """A protected, encrypted OSS bucket with no retain tag: pass."""
+    b = protected(ali_oss(tags=dict(OWN), serverSideEncryptionRule={"sseAlgorithm": "KMS"}))
+    check(pack, ali(b), {})
+
+
+def test_b06_gcs_force_destroy_as_secret(pack):
+    """A protected bucket with forceDestroy true marked secret: read as true: bucket-retained
+    fail."""
+    check(pack, gcp(g_bucket("logs", "US-CENTRAL1", forceDestroy=secret(True))), {RET: "fail"})
+
+
+# --- values unknown at preview in the field a verdict rests on
+
+def test_u01_gcp_target_size_unknown(pack):
+    """g01 with targetSize unknown: GPU capacity whose size is unknown fails closed: spend
+    fail."""
+    fs = g_lustre()
+    tpl = g_tpl("train-tpl", deps={"metadata": [fs]}, **mount_meta(fs))
+    grp = g_mig("train", tpl, 2)
+    grp.props["targetSize"] = UNK
+    check(pack, gcp(fs, tpl, grp, g_budget()), {SPEND: "fail"})
+
+
+def test_u02_gcp_lustre_location_unknown(pack):
+    """g01 with the mounted Lustre's location unknown: storage undecided; spend prices the
+    Lustre by its capacity (region from the provider), 3,856.29 < 5,000: pass."""
+    check(pack, _gcp_cluster(fs_zone=UNK), {SSZ: "undecided"})
+
+
+def test_u03_azure_set_zones_unknown(pack):
+    """z07 with the set's zones unknown and the AMLFS in zone 1: storage undecided."""
+    fs = az_amlfs(zone="1")
+    vmss = az_vmss("train", deps={"virtualMachineProfile": [fs]})
+    vmss.props["zones"] = UNK
+    check(pack, azure(fs, vmss, az_budget(amount=50000.0)), {SSZ: "undecided"})
+
+
+def test_u04_azure_rule_source_unknown(pack):
+    """An Allow Inbound TCP 443 rule whose source prefix is unknown at preview (a rule inside the
+    list): "cannot decide", advisory by default: no-public-ingress undecided."""
+    check(pack, azure(az_nsg("web", [az_rule(source=UNK)])), {NPI: "undecided"})
+
+
+def test_u05_oss_sse_rule_unknown(pack):
+    """A retained OSS bucket whose serverSideEncryptionRule is unknown at preview: encryption
+    undecided."""
+    check(pack, ali(ali_oss(serverSideEncryptionRule=UNK)), {ENC: "undecided"})
+
+
+def test_u06_amlfs_key_url_unknown(pack):
+    """"A key unknown at preview (one the stack creates) passes": pass."""
+    fs = az_amlfs(key_url=UNK)
+    check(pack, azure(fs, az_vmss("train", deps={"virtualMachineProfile": [fs]}),
+                      az_budget(amount=50000.0)), {})
+
+
+def test_u07_gcp_template_labels_unknown(pack):
+    """The template's whole labels map unknown at preview: required-tags undecided (the
+    budget's reach has no label filter, so spend is decided: 3,856.29 < 5,000)."""
+    fs = g_lustre()
+    tpl = g_tpl("train-tpl", deps={"metadata": [fs]}, **mount_meta(fs))
+    tpl.props["labels"] = UNK
+    check(pack, gcp(fs, tpl, g_mig("train", tpl, 2), g_budget()), {TAGS_P: "undecided"})
+
+
+def test_u08_alibaba_instance_type_unknown(pack):
+    """An Alibaba node whose instanceType is unknown at preview: "an instance type ... unknown
+    at preview" is GPU capacity that fails closed: spend fail."""
+    check(pack, ali(ali_node("train", itype=UNK)), {SPEND: "fail"},
+          config={SPEND: {"maxMonthlyUsd": 200}})
+
+
+def test_u09_azure_single_placement_group_unknown(pack):
+    """z06 with singlePlacementGroup unknown at preview: rdma undecided."""
+    check(pack, azure(az_vmss("train", sku="Standard_ND96asr_v4", singlePlacementGroup=UNK),
+                      az_budget(amount=50000.0)), {RDMA: "undecided"})
+
+
+# --- tag inheritance
+
+def test_t01_aws_default_tags_supply_all(pack):
+    """A t3.small with no tags of its own (public IPs off) and the provider's defaultTags
+    holding owner, team, cost-center: counted: pass."""
+    vm = res("aws:ec2/instance:Instance", "bastion", {
+        "instanceType": "t3.small", "ami": "ami-0r54", "subnetId": "subnet-0r54lit",
+        "associatePublicIpAddress": False})
+    prov = dict(AWSP, defaultTags={"tags": dict(OWN)})
+    check(pack, with_provider(prov, vm), {})
+
+
+def test_t02_alibaba_untagged_node(pack):
+    """An Alibaba node with no tags (the docs name no Alibaba provider default): required-tags
+    fail."""
+    check(pack, ali(ali_node("train", tags={})), {TAGS_P: "fail"},
+          config={SPEND: {"maxMonthlyUsd": 200}})
+
+
+# --- one zone written three ways (dependency, literal id, the config that tells it)
+
+def _ali_cpfs_and_node(vsw_ref, zone_of_vsw=None):
+    fs = res("alicloud:nas/fileSystem:FileSystem", "cpfs", {
+        "fileSystemType": "cpfs", "protocolType": "cpfs", "storageType": "advance_100",
+        "capacity": 3600.0, "zoneId": "eu-central-1a", "vpcId": "vpc-gw5ml",
+        "vswitchId": "vsw-gw5ml02", "tags": dict(OWN)})
+    out = [fs]
+    deps = {"userData": [fs]}
+    if zone_of_vsw is not None:
+        vsw = res("alicloud:vpc/switch:Switch", "gpu-vsw", {
+            "vswitchName": "gpu-vsw", "vpcId": "vpc-gw5ml", "cidrBlock": "10.54.1.0/24",
+            "zoneId": zone_of_vsw, "tags": dict(OWN)})
+        out.append(vsw)
+        deps["vswitchId"] = [vsw]
+    node = ali_node("train", deps=deps, userData="mount -t cpfs ...", vswitchId=vsw_ref)
+    del node.props["availabilityZone"]
+    return ali(*out, node)
+
+
+def test_f01_alibaba_zone_by_vswitch_dependency(pack):
+    """The node's zone through a vSwitch of the stack in eu-central-1b; its CPFS in 1a: storage
+    fail (spend 1,001.32 < 5,000)."""
+    check(pack, _ali_cpfs_and_node("gpu-vsw-id", "eu-central-1b"), {SSZ: "fail"},
+          config={SPEND: {"maxMonthlyUsd": 5000}})
+
+
+def test_f02_alibaba_zone_by_literal_vswitch(pack):
+    """The node names vsw-lit by literal, no availabilityZone, no `zones` config: "cannot decide
+    ... naming the id and this key": storage undecided."""
+    check(pack, _ali_cpfs_and_node("vsw-lit"), {SSZ: "undecided"},
+          config={SPEND: {"maxMonthlyUsd": 5000}})
+
+
+def test_f03_alibaba_literal_vswitch_told_other_zone(pack):
+    """f02 with zones {"vsw-lit": "eu-central-1b"}: judged like any other: storage fail."""
+    check(pack, _ali_cpfs_and_node("vsw-lit"), {SSZ: "fail"},
+          config={SPEND: {"maxMonthlyUsd": 5000}, SSZ: {"zones": {"vsw-lit": "eu-central-1b"}}})
+
+
+def test_f04_alibaba_literal_vswitch_told_same_zone(pack):
+    """f02 with zones {"vsw-lit": "eu-central-1a"}: pass."""
+    check(pack, _ali_cpfs_and_node("vsw-lit"), {},
+          config={SPEND: {"maxMonthlyUsd": 5000}, SSZ: {"zones": {"vsw-lit": "eu-central-1a"}}})
+
+
+# --- malformed values and things outside the cloud
+
+def test_m01_gcp_lustre_capacity_as_text(pack):
+    """g01 with the Lustre's capacityGib "lots": a filesystem capacity that is "text that is no
+    number is a violation naming that resource": spend fail; storage still judges the zone
+    (same zone): pass."""
+    fs = g_lustre()
+    fs.props["capacityGib"] = "lots"
+    tpl = g_tpl("train-tpl", deps={"metadata": [fs]}, **mount_meta(fs))
+    check(pack, gcp(fs, tpl, g_mig("train", tpl, 2), g_budget()), {SPEND: "fail"})
+
+
+def test_m02_azure_negative_capacity(pack):
+    """A scale set of capacity -2: "negative ... is a violation naming that resource": spend
+    fail."""
+    check(pack, azure(az_vmss("train", capacity=-2), az_budget()), {SPEND: "fail"})
+
+
+def test_x01_azure_lustre_beside_gcp_gpus_only(pack):
+    """A GCP GPU group (g01 without its Lustre) and an Azure AMLFS in zone 3 that nothing Azure
+    uses: filesystems are compared with "the GPU groups of the same cloud", and Azure has none:
+    storage pass. Spend: GCP 1,246.29 < 5,000; Azure has no GPU, so needs no budget: pass."""
+    tpl = g_tpl("train-tpl")
+    check(pack, gcp(tpl, g_mig("train", tpl, 2), g_budget()) + azure(az_amlfs(zone="3")), {})
+
+
+def test_x02_two_clouds_one_budget(pack):
+    """A GCP group under its budget and an Azure scale set with no Azure budget: "no budget alarm
+    on azure": spend fail."""
+    tpl = g_tpl("train-tpl")
+    check(pack, gcp(tpl, g_mig("train", tpl, 2), g_budget()) + azure(az_vmss("infer")),
+          {SPEND: "fail"})
