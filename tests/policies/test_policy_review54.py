@@ -972,3 +972,284 @@ def test_x02_two_clouds_one_budget(pack):
     tpl = g_tpl("train-tpl")
     check(pack, gcp(tpl, g_mig("train", tpl, 2), g_budget()) + azure(az_vmss("infer")),
           {SPEND: "fail"})
+
+
+# ============================ batch 4: defect 3's reach, stops that do not stop, budgets that do
+# ============================ not cover the compute, catalog reach
+
+def az_classic_vmss(name, sku="Standard_ND96asr_v4", instances=2, **props):
+    return res("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet", name, {
+        "name": name, "resourceGroupName": "rg-ml", "location": "eastus", "sku": sku,
+        "instances": float(instances), "zones": ["1"], "adminUsername": "azureuser",
+        "networkInterfaces": [{"name": "nic", "primary": True, "ipConfigurations": [{
+            "name": "ip", "primary": True, "subnetId": f"/subscriptions/{SUB}/resourceGroups/"
+            "rg-net/providers/Microsoft.Network/virtualNetworks/vnet/subnets/gpu"}]}],
+        "osDisk": {"caching": "ReadWrite", "storageAccountType": "Premium_LRS"},
+        "sourceImageReference": {"publisher": "microsoft-dsvm", "offer": "ubuntu-hpc",
+                                 "sku": "2204", "version": "latest"},
+        "tags": dict(OWN), **props})
+
+
+def az_vm(name, size="Standard_ND96asr_v4", **props):
+    return res("azure-native:compute:VirtualMachine", name, {
+        "vmName": name, "resourceGroupName": "rg-ml", "location": "eastus", "zones": ["1"],
+        "hardwareProfile": {"vmSize": size},
+        "networkProfile": {"networkInterfaces": [{"id": f"/subscriptions/{SUB}/resourceGroups/"
+                                                  f"rg-ml/providers/Microsoft.Network/"
+                                                  f"networkInterfaces/{name}-nic"}]},
+        "tags": dict(OWN), **props})
+
+
+def test_p01_classic_set_single_placement_group_unknown(pack):
+    """u09 on a classic LinuxVirtualMachineScaleSet (2 ND96asr_v4, 39,707.62 < 50,000) with
+    singlePlacementGroup unknown at preview: rdma undecided."""
+    check(pack, azure(az_classic_vmss("train", singlePlacementGroup=UNK),
+                      az_budget(amount=50000.0)), {RDMA: "undecided"})
+
+
+def test_p02_classic_set_default_is_placed(pack):
+    """The control: a classic Linux set that leaves singlePlacementGroup out: "the provider's
+    default, true ... so the set is placed": pass."""
+    check(pack, azure(az_classic_vmss("train"), az_budget(amount=50000.0)), {})
+
+
+def test_p03_native_set_placed_control(pack):
+    """The control for u09: singlePlacementGroup true: pass."""
+    check(pack, azure(az_vmss("train", sku="Standard_ND96asr_v4", singlePlacementGroup=True),
+                      az_budget(amount=50000.0)), {})
+
+
+def test_p04_two_vms_proximity_group_unknown(pack):
+    """Two azure-native VMs of ND96asr_v4 (39,707.62 < 50,000) whose proximityPlacementGroup id
+    is unknown at preview (a VM is placed by the group it names): rdma undecided."""
+    vms = [az_vm(f"node{i}", proximityPlacementGroup={"id": UNK}) for i in range(2)]
+    check(pack, azure(*vms, az_budget(amount=50000.0)), {RDMA: "undecided"})
+
+
+def test_p05_two_vms_no_placement(pack):
+    """The control: the two VMs name no scale set, availability set or proximity group: rdma
+    advisory."""
+    check(pack, azure(az_vm("node0"), az_vm("node1"), az_budget(amount=50000.0)),
+          {RDMA: "advisory"})
+
+
+# --- stops that do not stop (GCP Cloud Scheduler, Azure autoscale, Alibaba release time)
+
+def _cron_in(hours):
+    t = datetime.now(timezone.utc) + timedelta(hours=hours, minutes=2)
+    return f"{t.minute} {t.hour} {t.day} {t.month} *"
+
+
+def g_stop_job(name, group_ref, deps=None, host="compute.googleapis.com", **props):
+    return res("gcp:cloudscheduler/job:Job", name, {
+        "name": name, "region": "us-central1", "schedule": _cron_in(48), "timeZone": "Etc/UTC",
+        "httpTarget": {"httpMethod": "POST", "uri": f"https://{host}/compute/v1/projects/ml-prod/"
+                       f"zones/us-central1-a/instanceGroupManagers/{group_ref}/resize?size=0",
+                       "oauthToken": {"serviceAccountEmail": "stopper@ml-prod.iam.gserviceaccount.com"}},
+        **props}, deps=deps or {})
+
+
+def _stopped_gcp(job_props=None, host="compute.googleapis.com", named=True, extra=()):
+    """2 g2-standard-8 with a resize-to-0 job 48 h (and 2 min) away: 49 h x 2 x 0.853624 =
+    83.66 < budget 1,000; the month (1,246.29) is over it."""
+    tpl = g_tpl("train-tpl")
+    grp = g_mig("train", tpl, 2)
+    if not named:
+        del grp.props["name"]
+    job = g_stop_job("stop-train", "train", host=host, **(job_props or {}))
+    return gcp(tpl, grp, job, g_budget(units="1000"), *extra)
+
+
+def test_l01_gcp_resize_job_stops(pack):
+    """The control: an unpaused job resizing train to 0 in 48 h: lifetime 49 h, 83.66 < 1,000:
+    pass."""
+    check(pack, _stopped_gcp({"paused": False}), {})
+
+
+def test_l02_gcp_resize_job_paused_unknown(pack):
+    """`paused` unknown at preview: "may be paused, so it is no stop either: the month is
+    priced": 1,246.29 > 1,000: spend fail."""
+    check(pack, _stopped_gcp({"paused": UNK}), {SPEND: "fail"})
+
+
+def test_l03_gcp_resize_job_literal_name_of_auto_named_group(pack):
+    """The group leaves `name` out (auto-named train-<random>), the job's URL names "train" by
+    literal: "a literal equal only to the Pulumi resource name names another group": the
+    month: spend fail."""
+    check(pack, _stopped_gcp(named=False), {SPEND: "fail"})
+
+
+def test_l04_gcp_resize_job_on_www_host(pack):
+    """The job POSTs to www.googleapis.com ("the host of every Compute resource's selfLink,
+    which serves the same API"): a stop: pass."""
+    check(pack, _stopped_gcp(host="www.googleapis.com"), {})
+
+
+def test_l05_gcp_resize_job_beside_autoscaler(pack):
+    """l01 plus an autoscaler on the group (maxReplicas 2): "an autoscaler on it may size it up
+    after the stop: no lifetime": 1,246.29 > 1,000: spend fail."""
+    auto = res("gcp:compute/autoscaler:Autoscaler", "train-as", {
+        "name": "train-as", "zone": "us-central1-a", "target": "train-self-link",
+        "autoscalingPolicy": {"minReplicas": 0.0, "maxReplicas": 2.0,
+                              "cpuUtilization": {"target": 0.6}}})
+    stack = _stopped_gcp()
+    auto.deps = {"target": [stack[1]]}
+    check(pack, stack + gcp(auto), {SPEND: "fail"})
+
+
+def _az_stop(setting_type, enabled_key, enabled):
+    """2 NC4as_T4_v3 (767.96 a month) and a fixed-date profile of capacity 0 from 48 h to 60
+    days away (past the month): 49 h x 2 x 0.526 = 51.55 < budget 500 when it stops."""
+    vmss = az_vmss("train")
+    profile = {"name": "stop", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
+               "rules": [], "fixedDate": {"start": _later(48.05), "end": _later(24 * 60)}}
+    props = {"name": "train-stop", "resourceGroupName": "rg-ml", "location": "eastus",
+             "profiles": [profile]}
+    if setting_type.startswith("azure-native"):
+        props.update(autoscaleSettingName="train-stop", targetResourceUri="train-id")
+        profile["fixedDate"]["timeZone"] = "UTC"
+        deps = {"targetResourceUri": [vmss]}
+    else:
+        props["targetResourceId"] = "train-id"
+        profile["fixedDate"]["timezone"] = "UTC"
+        deps = {"targetResourceId": [vmss]}
+    if enabled is not None:
+        props[enabled_key] = enabled
+    return azure(vmss, res(setting_type, "train-stop", props, deps=deps),
+                 az_budget(amount=500.0))
+
+
+def test_l06_azure_native_autoscale_stop_enabled(pack):
+    """An enabled azure-native AutoscaleSetting with the zero profile: lifetime 49 h, 51.55 <
+    500: pass."""
+    check(pack, _az_stop("azure-native:monitor:AutoscaleSetting", "enabled", True), {})
+
+
+def test_l07_azure_native_autoscale_enabled_left_out(pack):
+    """l06 leaving `enabled` out: "the API's default is false, so an azure-native one that
+    leaves it out stops nothing": the month, 767.96 > 500: spend fail."""
+    check(pack, _az_stop("azure-native:monitor:AutoscaleSetting", "enabled", None),
+          {SPEND: "fail"})
+
+
+def test_l08_azure_classic_autoscale_enabled_left_out(pack):
+    """The classic azure:monitoring AutoscaleSetting leaving `enabled` out: "Defaults to true":
+    a stop: 51.55 < 500: pass."""
+    check(pack, _az_stop("azure:monitoring/autoscaleSetting:AutoscaleSetting", "enabled", None),
+          {})
+
+
+def test_l09_alibaba_release_time_in_the_past(pack):
+    """autoReleaseTime 24 h ago: "one already past ... releases nothing: it is no lifetime and no
+    stand-in for the budget alarm": spend fail."""
+    check(pack, ali(ali_node("train", release=-24)), {SPEND: "fail"},
+          config={SPEND: {"maxMonthlyUsd": 200000}})
+
+
+def test_l10_alibaba_release_time_not_iso(pack):
+    """autoReleaseTime "friday 18:00": not ISO-8601: spend fail."""
+    node = ali_node("train")
+    node.props["autoReleaseTime"] = "friday 18:00"
+    check(pack, ali(node), {SPEND: "fail"}, config={SPEND: {"maxMonthlyUsd": 200000}})
+
+
+# --- budgets that do not cover the compute
+
+def _gcp_with_budget(**budget_extra):
+    """2 g2-standard-8 (1,246.29) under one budget of 5,000 with the given filter."""
+    tpl = g_tpl("train-tpl")
+    return gcp(tpl, g_mig("train", tpl, 2), g_budget(**budget_extra))
+
+
+def test_k01_gcp_budget_on_cloud_storage_only(pack):
+    """budgetFilter.services [Cloud Storage's services/95FF-2EF5-5EA1]: leaves Compute Engine
+    out: no budget alarm: spend fail."""
+    check(pack, _gcp_with_budget(budgetFilter={"services": ["services/95FF-2EF5-5EA1"]}),
+          {SPEND: "fail"})
+
+
+def test_k02_gcp_budget_on_compute_engine(pack):
+    """budgetFilter.services [services/6F81-5844-456A] (Compute Engine): covered: pass."""
+    check(pack, _gcp_with_budget(budgetFilter={"services": ["services/6F81-5844-456A"]}), {})
+
+
+def test_k03_gcp_budget_on_a_folder(pack):
+    """The only budget filters resourceAncestors [folders/123456]: "cannot decide, never the
+    alarm for certain": spend undecided."""
+    check(pack, _gcp_with_budget(budgetFilter={"resourceAncestors": ["folders/123456"]}),
+          {SPEND: "undecided"})
+
+
+def test_k04_gcp_budget_on_another_project(pack):
+    """budgetFilter.projects [projects/finance-prod]; the group is in ml-prod (provider
+    project): leaves it out: spend fail."""
+    check(pack, _gcp_with_budget(budgetFilter={"projects": ["projects/finance-prod"]}),
+          {SPEND: "fail"})
+
+
+def test_k05_gcp_budget_on_project_number(pack):
+    """budgetFilter.projects [projects/123456789012] (a number): "taken as the stack's own
+    project": pass."""
+    check(pack, _gcp_with_budget(budgetFilter={"projects": ["projects/123456789012"]}), {})
+
+
+def test_k06_gcp_budget_disables_default_recipients(pack):
+    """thresholdRules but allUpdatesRule.disableDefaultIamRecipients true and no channel or
+    topic: "a budget that notifies no one is no alarm": spend fail."""
+    check(pack, _gcp_with_budget(allUpdatesRule={"disableDefaultIamRecipients": True}),
+          {SPEND: "fail"})
+
+
+def test_k07_azure_management_group_budget_only(pack):
+    """The only budget is on a management group: "cannot decide ... neither the alarm nor, for
+    certain, the cap": spend undecided."""
+    scope = "/providers/Microsoft.Management/managementGroups/ml-mg"
+    check(pack, azure(az_vmss("train"), az_budget(scope=scope)), {SPEND: "undecided"})
+
+
+def test_k08_azure_budget_without_recipients(pack):
+    """An enabled notification with no contact e-mail, role or action group: no alarm: spend
+    fail."""
+    b = az_budget()
+    b.props["notifications"] = {"actual90": {"enabled": True, "operator": "GreaterThan",
+                                             "threshold": 90.0, "contactEmails": []}}
+    check(pack, azure(az_vmss("train"), b), {SPEND: "fail"})
+
+
+# --- catalog reach
+
+def test_c01_azure_size_in_lower_case(pack):
+    """sku "standard_nc4as_t4_v3" ("Azure VM sizes in any case"): 767.96 < 1,000: pass."""
+    check(pack, azure(az_vmss("train", sku="standard_nc4as_t4_v3"), az_budget()), {})
+
+
+def test_c02_azure_size_in_lower_case_priced_with_its_date(pack):
+    """c01 under a 700 budget: 767.96 > 700: spend fail, and the estimate names the catalog
+    date of the NC4as_T4_v3 eastus row (as_of 2026-11-30)."""
+    found = check(pack, azure(az_vmss("train", sku="standard_nc4as_t4_v3"),
+                              az_budget(amount=700.0)), {SPEND: "fail"})
+    text = " ".join(d.message for d in found if d.policy == SPEND)
+    assert "768" in text and "2026-11-30" in text, text
+
+
+def test_c03_gcp_type_listed_without_price_in_region(pack):
+    """a3-megagpu-8g in us-central1 (unpriced_regions.csv lists it there with no public price):
+    GPU capacity that cannot be priced fails closed: spend fail."""
+    tpl = g_tpl("mega-tpl", machine="a3-megagpu-8g")
+    check(pack, gcp(tpl, g_mig("mega", tpl, 1), g_budget(units="900000")), {SPEND: "fail"})
+
+
+def test_c04_alibaba_type_listed_without_price(pack):
+    """ecs.gn7-c12g1.3xlarge (unpriced.csv: listed, no public price), released in 48 h: spend
+    fail (cannot be estimated)."""
+    check(pack, ali(ali_node("train", itype="ecs.gn7-c12g1.3xlarge")), {SPEND: "fail"},
+          config={SPEND: {"maxMonthlyUsd": 200000}})
+
+
+def test_c05_gcp_attached_gpu_estimate_dated(pack):
+    """r06's estimate (532.90 > 500) names a catalog date of gcp_attached_gpus.csv's rows
+    (as_of 2026-11-30...)."""
+    found = check(pack, _n1_t4([{"type": "nvidia-tesla-t4", "count": 1.0}], "500"),
+                  {SPEND: "fail"})
+    text = " ".join(d.message for d in found if d.policy == SPEND)
+    assert "533" in text and "as of 2026-11-30" in text, text
