@@ -1000,6 +1000,8 @@ def az_vm(name, size="Standard_ND96asr_v4", **props):
         "tags": dict(OWN), **props})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 3 (reach), false alarm: a classic set's "
+                   "singlePlacementGroup unknown at preview is reported as not placed")
 def test_p01_classic_set_single_placement_group_unknown(pack):
     """u09 on a classic LinuxVirtualMachineScaleSet (2 ND96asr_v4, 39,707.62 < 50,000) with
     singlePlacementGroup unknown at preview: rdma undecided."""
