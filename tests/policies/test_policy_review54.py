@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import grpc
 import pytest
 
 from tests.policy_fixtures import res
@@ -1257,3 +1258,126 @@ def test_c05_gcp_attached_gpu_estimate_dated(pack):
                   {SPEND: "fail"})
     text = " ".join(d.message for d in found if d.policy == SPEND)
     assert "533" in text and "as of 2026-11-30" in text, text
+
+
+# ================================ batch 5: defect 3's reach (unknown flags elsewhere), AKS budgets,
+# ================================ AMLFS matched without a mount, configuration typos
+
+def aks(pool_props=None, cluster_props=None):
+    cluster = res("azure-native:containerservice:ManagedCluster", "aks", {
+        "resourceName": "aks", "resourceGroupName": "rg-ml", "location": "eastus",
+        "dnsPrefix": "aks", "apiServerAccessProfile": {"enablePrivateCluster": True},
+        "agentPoolProfiles": [{"name": "system", "vmSize": "Standard_D4s_v5", "count": 1.0,
+                               "mode": "System"}],
+        "tags": dict(OWN), **(cluster_props or {})})
+    pool = res("azure-native:containerservice:AgentPool", "gpu", {
+        "agentPoolName": "gpu", "resourceName": "aks", "resourceGroupName": "rg-ml",
+        "vmSize": "Standard_NC4as_T4_v3", "count": 2.0, "mode": "User",
+        "availabilityZones": ["1"], "tags": dict(OWN), **(pool_props or {})},
+        deps={"resourceName": [cluster]})
+    return [cluster, pool]
+
+
+def test_e01_aks_pool_public_ip_flag_unknown(pack):
+    """An AKS GPU pool (2 NC4as, 767.96 plus a D4s_v5 system node, under 2,000) whose
+    enableNodePublicIP is unknown at preview: "The flag unknown at preview is cannot decide":
+    no-public-ingress undecided."""
+    check(pack, azure(*aks({"enableNodePublicIP": UNK}), az_budget(amount=2000.0)),
+          {NPI: "undecided"})
+
+
+def test_e02_aks_pool_public_ip_true(pack):
+    """The control: enableNodePublicIP true: no-public-ingress fail."""
+    check(pack, azure(*aks({"enableNodePublicIP": True}), az_budget(amount=2000.0)),
+          {NPI: "fail"})
+
+
+def test_e03_aks_budget_on_the_cluster_group(pack):
+    """The only budget is on rg-ml, the cluster's own group, which "contains only the Kubernetes
+    service resource": it never takes the pool in: spend fail (no budget alarm)."""
+    scope = f"/subscriptions/{SUB}/resourceGroups/rg-ml"
+    check(pack, azure(*aks(), az_budget(amount=2000.0, scope=scope)), {SPEND: "fail"})
+
+
+def test_e04_aks_budget_on_the_default_node_group(pack):
+    """The budget on MC_rg-ml_aks_eastus, the default node resource group: covered: pass."""
+    scope = f"/subscriptions/{SUB}/resourceGroups/MC_rg-ml_aks_eastus"
+    check(pack, azure(*aks(), az_budget(amount=2000.0, scope=scope)), {})
+
+
+def test_e05_azure_blob_encryption_flag_unknown(pack):
+    """A protected storage account whose blob encryption `enabled` is unknown at preview:
+    encryption undecided."""
+    acct = protected(az_account(encryption={"keySource": "Microsoft.Storage",
+                                            "services": {"blob": {"enabled": UNK}}}))
+    check(pack, azure(acct), {ENC: "undecided"})
+
+
+def test_e06_aws_subnet_public_mapping_unknown(pack):
+    """A subnet of the stack whose mapPublicIpOnLaunch is unknown at preview, a t3.small in it
+    that does not turn public IPs off: "one unknown at preview is cannot decide":
+    no-public-ingress undecided."""
+    sn = res("aws:ec2/subnet:Subnet", "app", {"vpcId": "vpc-0r54", "cidrBlock": "10.54.0.0/24",
+                                              "availabilityZone": "us-east-1a",
+                                              "mapPublicIpOnLaunch": UNK, "tags": dict(OWN)})
+    vm = res("aws:ec2/instance:Instance", "app-vm", {
+        "instanceType": "t3.small", "ami": "ami-0r54", "subnetId": "app-id", "tags": dict(OWN)},
+        deps={"subnetId": [sn]})
+    check(pack, with_provider(AWSP, sn, vm), {NPI: "undecided"})
+
+
+def test_e07_amlfs_in_the_same_vnet_not_mounted(pack):
+    """z07 without the dependency: the AMLFS (zone 2) is matched through the virtual network its
+    subnet and the set's share (step 3), one group in one zone (1): storage fail."""
+    check(pack, azure(az_amlfs(zone="2"), az_vmss("train"), az_budget(amount=50000.0)),
+          {SSZ: "fail"})
+
+
+def test_e08_amlfs_in_another_region(pack):
+    """An AMLFS in westus (zone 1) beside an eastus set, nothing mounting it: no cluster in its
+    region, so (step 5) every GPU group of its cloud: not in their zone: storage fail."""
+    fs = az_amlfs(zone="1")
+    fs.props["location"] = "westus"
+    check(pack, azure(fs, az_vmss("train"), az_budget(amount=50000.0)), {SSZ: "fail"})
+
+
+def test_e09_lustre_without_labels(pack):
+    """g01 with the Lustre's labels {}: a gcp:lustre Instance is a taggable type: required-tags
+    fail."""
+    stack = _gcp_cluster()
+    stack[0].props["labels"] = {}
+    check(pack, stack, {TAGS_P: "fail"})
+
+
+def test_e10_required_tags_config_azure_upper_case(pack):
+    """requiredTags ["owner"], a scale set tagged only OWNER: matched case-insensitively:
+    pass."""
+    check(pack, azure(az_vmss("train", tags={"OWNER": "bob"}), az_budget()), {},
+          config={TAGS_P: {"requiredTags": ["owner"]}})
+
+
+def _refused(pack, policy, key, value):
+    cfg = pack.cli_config()
+    cfg[policy][key] = value
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(cfg)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, err.value
+    assert key in err.value.details(), err.value.details()
+
+
+def test_e11_config_typo_zone_for_zones(pack):
+    """storage-same-zone {"zone": {...}} (for `zones`): Configure answers INVALID_ARGUMENT naming
+    the key."""
+    _refused(pack, SSZ, "zone", {"vsw-lit": "eu-central-1a"})
+
+
+def test_e12_config_ssh_cidrs_as_a_string(pack):
+    """sshCidrs "0.0.0.0/0" (a string for a list): "A known setting of a type ... its schema
+    refuses" is refused the same way, naming it."""
+    _refused(pack, NPI, "sshCidrs", "0.0.0.0/0")
+
+
+def test_e13_config_skip_resources_bare_name(pack):
+    """skipResources ["web"]: "A bare name is refused by the schema": refused, naming the
+    key."""
+    _refused(pack, NPI, "skipResources", ["web"])
