@@ -1413,6 +1413,8 @@ def _aws_efa_group(strategy):
     return with_provider(AWSP, sn, pg, lt, grp, budget)
 
 
+@pytest.mark.xfail(strict=True, reason="defect 3 (reach), false alarm: a placement group's strategy "
+                   "unknown at preview is reported as not a cluster placement")
 def test_q01_aws_placement_strategy_unknown(pack):
     """The placement group's strategy unknown at preview ("must have strategy cluster"):
     rdma undecided."""
