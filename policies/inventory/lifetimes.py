@@ -1017,21 +1017,22 @@ def _acts_on(r: Resource, holder: Resource) -> bool:
 _LAMBDA_FUNCTION = "aws:lambda/function:Function"
 
 
-def _parsed(value: Any, out: list) -> None:
-    """Every mapping and string in `value` (a JSON text read as JSON: one nested past what
-    json reads stays its text), into `out`."""
+def _parsed(value: Any, out: list) -> bool:
+    """Every mapping and string in `value` (a JSON text read as JSON), into `out`; False when
+    some of it is JSON text that does not parse or nests past what json reads: what it names
+    cannot be read, so it must not count as naming nothing."""
     if isinstance(value, str):
         out.append(value.strip())
         read = json_text(value)
-        if read is not value and read is not None:   # JSON text; what does not parse: its text
-            _parsed(read, out)
-    elif isinstance(value, dict):
+        if read is None:
+            return False
+        return _parsed(read, out) if read is not value else True
+    if isinstance(value, dict):
         out.append(value)
-        for v in value.values():
-            _parsed(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            _parsed(v, out)
+        return all([_parsed(v, out) for v in value.values()])
+    if isinstance(value, list):
+        return all([_parsed(v, out) for v in value])
+    return True
 
 
 def _matches(given: Any, value: str) -> bool:
@@ -1084,7 +1085,8 @@ def _finds_by_tag(r: Resource, holder: Resource) -> bool:
     environment variables name a tag of the nodes as one tag (_names_tag): code that finds the
     nodes by tag, which may start them (what it does cannot be read). A tag the function
     carries too (the team's cost tags, a provider's default tags) singles out nothing, as a
-    Lambda that names no tag."""
+    Lambda that names no tag. An input or variable that is JSON text the pack cannot parse
+    (nested too deep, cut short) may name a tag of the nodes: it may start them too."""
     functions = [d for deps in holder.deps.values() for d in deps if d.type == _LAMBDA_FUNCTION]
     arn = dig(holder.props, "target.arn") if holder.type == _SCHEDULER else holder.get("arn")
     if not functions and not (isinstance(arn, str) and ":lambda:" in arn
@@ -1107,11 +1109,12 @@ def _finds_by_tag(r: Resource, holder: Resource) -> bool:
     if not tags:
         return False
     found: list = []
-    _parsed(dig(holder.props, "target.input") if holder.type == _SCHEDULER else
-            holder.get("input"), found)
+    readable = _parsed(dig(holder.props, "target.input") if holder.type == _SCHEDULER else
+                       holder.get("input"), found)
     for fn in functions:
-        _parsed(fn.get("environment.variables"), found)
-    return any(_names_tag(found, k, v) for k, v in tags.items())
+        readable = _parsed(fn.get("environment.variables"), found) and readable
+    # What cannot be read may name the nodes' tag: it may start them (docs, lifetimes).
+    return not readable or any(_names_tag(found, k, v) for k, v in tags.items())
 
 
 def _asg_name_key(group: Resource) -> str:

@@ -1,0 +1,58 @@
+"""fixleft35: pack defects earlier sessions left open (issue 35), each test written and run
+failing before its fix. Over gRPC, as `pulumi preview --policy-pack` drives the pack
+(tests/policy_harness.py).
+
+1. A scheduled Lambda whose input or environment the pack cannot read (JSON text nested past
+   what json reads, or that does not parse) may start the nodes, so a stop before it is a pause
+   (review35h l7b). Docs, lifetimes: "anything in the stack that starts them or may start them
+   again after the stop's first run ... makes it a pause"; "Values unknown at preview": a value
+   the pack cannot read never passes in silence. A readable text naming no tag leaves the stop,
+   as a Lambda naming no tag does (review35h l1).
+
+Figures from policies/catalog_data/prices.csv, on-demand USD/h: p4d.24xlarge us-east-1 21.9576
+(the stop 30 h away: 21.9576 x 30 = 658.73; the month: 21.9576 x 730 = 16,029.05).
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.policies.test_policy_review35d import estimate, near
+from tests.policies.test_policy_review35f import AWS
+from tests.policies.test_policy_review35h import POOL, _lambda_stack
+from tests.policy_fixtures import OWNER_TAGS
+
+P4D = 21.9576
+NODE_TAGS = {**OWNER_TAGS, **POOL}
+# JSON nested 5,000 lists deep (json.loads: RecursionError), the node's tag at the bottom, and
+# the same nesting around a tag the node does not carry: unreadable either way.
+DEEP = "[" * 5000 + json.dumps({"tag:gpu-pool": "a100-nightly"}) + "]" * 5000
+DEEP_OTHER = "[" * 5000 + json.dumps({"tag:gpu-pool": "h100-daytime"}) + "]" * 5000
+BROKEN = '{"Filters": [{"Name": "tag:gpu-pool", "Values": ["a100-nightly"]'   # cut short
+
+
+# ===================================== 1. an input the pack cannot read may start the nodes
+
+@pytest.mark.parametrize("raw", [DEEP, DEEP_OTHER, BROKEN], ids=["deep", "deep-other", "broken"])
+def test_1a_a_schedule_input_the_pack_cannot_read_makes_the_stop_a_pause(pack, raw):
+    # Expected: the month, 21.9576 x 730 = 16,029.05: what the Lambda is given cannot be read,
+    # so it may name the node's tag (or its id); the stop 30 h away is a pause.
+    stack = _lambda_stack(NODE_TAGS, raw=raw)
+    assert near(estimate(pack, stack, AWS), P4D * 730)
+
+
+def test_1b_an_environment_variable_the_pack_cannot_read_makes_the_stop_a_pause(pack):
+    # Expected: the month, 16,029.05: a variable holding JSON too deep to parse, as 1a.
+    stack = _lambda_stack(NODE_TAGS, {"TAG_FILTERS": DEEP, "SLACK_CHANNEL": "#ml-costs"})
+    assert near(estimate(pack, stack, AWS), P4D * 730)
+
+
+@pytest.mark.parametrize("raw", ["nightly cost report", '{"report": "nightly", "depth": [[1]]}'],
+                         ids=["text", "json"])
+def test_1c_a_readable_input_naming_no_tag_leaves_the_stop(pack, raw):
+    # Expected: 30 h, 21.9576 x 30 = 658.73: plain text, or JSON that parses, naming no tag of
+    # the node: the Lambda names nothing the pack reads as finding the node (review35h l1's
+    # rule), so the control for 1a stays a stop.
+    stack = _lambda_stack(NODE_TAGS, raw=raw)
+    assert near(estimate(pack, stack, AWS), P4D * 30)
