@@ -8,6 +8,11 @@ failing before its fix. Over gRPC, as `pulumi preview --policy-pack` drives the 
    again after the stop's first run ... makes it a pause"; "Values unknown at preview": a value
    the pack cannot read never passes in silence. A readable text naming no tag leaves the stop,
    as a Lambda naming no tag does (review35h l1).
+3. Reach gaps. (a) An AWS group or instance that names no subnet of its own launches into its
+   launch template's interface subnet; one unknown at preview with no subnet of the stack
+   behind it may be public. Docs, no-public-ingress: "A group whose subnets are unknown at
+   preview with no subnet of the stack behind them ... is 'cannot decide': any AWS compute
+   placed so".
 
 Figures from policies/catalog_data/prices.csv, on-demand USD/h: p4d.24xlarge us-east-1 21.9576
 (the stop 30 h away: 21.9576 x 30 = 658.73; the month: 21.9576 x 730 = 16,029.05).
@@ -21,6 +26,9 @@ import pytest
 from tests.policies.test_policy_review35d import estimate, near
 from tests.policies.test_policy_review35f import AWS
 from tests.policies.test_policy_review35h import POOL, _lambda_stack
+from tests.policies.test_policy_review51 import (
+    NPI, UNKNOWN, asg, aws_budget, box, check, lt, subnet,
+)
 from tests.policy_fixtures import OWNER_TAGS
 
 P4D = 21.9576
@@ -56,3 +64,47 @@ def test_1c_a_readable_input_naming_no_tag_leaves_the_stop(pack, raw):
     # rule), so the control for 1a stays a stop.
     stack = _lambda_stack(NODE_TAGS, raw=raw)
     assert near(estimate(pack, stack, AWS), P4D * 30)
+
+
+# ====================== 3a. a group with no subnet of its own, on its template's unknown subnet
+
+def _on_template_subnet(nic, kind="asg"):
+    """2 x g5.xlarge (1.006 USD/h, no EFA: rdma not asked), the group naming only a zone, the
+    launch template's one interface `nic`. 2 x 1.006 x 730 = 1,468.76 < 20,000: spend pass."""
+    t = lt("lt-g5", "g5.xlarge", networkInterfaces=[{"deviceIndex": 0.0, **nic}])
+    if kind == "asg":
+        g = asg("g5-group", t, [], 2, availabilityZones=["us-east-1a"])
+        del g.props["vpcZoneIdentifiers"]
+        g.deps.pop("vpcZoneIdentifiers")
+    else:
+        g = box("g5-box", "g5.xlarge", subnet(), deps={"launchTemplate": [t]},
+                launchTemplate={"id": "lt-g5-id", "version": "$Latest"})
+        for key in ("subnetId", "associatePublicIpAddress"):
+            del g.props[key]
+        g.deps.pop("subnetId")
+    return [t, g, aws_budget()]
+
+
+def test_3a_a_group_on_its_templates_unknown_subnet_is_cannot_decide(pack):
+    # Expected: no-public-ingress "cannot decide" (undecided); every other policy passes.
+    found = check(pack, _on_template_subnet({"subnetId": UNKNOWN}), {"region": "us-east-1"},
+                  {NPI: "undecided"})
+    assert any("networkInterfaces" in d.message for d in found if d.policy == NPI), found
+
+
+def test_3a_an_instance_on_its_templates_unknown_subnet_is_cannot_decide(pack):
+    # Expected: as the group: an instance with no subnetId launches into the template's.
+    check(pack, _on_template_subnet({"subnetId": UNKNOWN}, kind="instance"),
+          {"region": "us-east-1"}, {NPI: "undecided"})
+
+
+def test_3a_controls_the_template_declines_public_ips_or_names_a_stack_subnet(pack):
+    # Expected: pass. associatePublicIpAddress false on the interface overrides the subnet's
+    # mapPublicIpOnLaunch; a private subnet of the stack behind the interface is known.
+    check(pack, _on_template_subnet({"subnetId": UNKNOWN, "associatePublicIpAddress": "false"}),
+          {"region": "us-east-1"}, {})
+    sn = subnet()
+    stack = _on_template_subnet({"subnetId": UNKNOWN})
+    stack[0].deps["networkInterfaces"] = [sn]
+    check(pack, [sn, *stack], {"region": "us-east-1"}, {})
+
