@@ -12,7 +12,9 @@ failing before its fix. Over gRPC, as `pulumi preview --policy-pack` drives the 
    launch template's interface subnet; one unknown at preview with no subnet of the stack
    behind it may be public. Docs, no-public-ingress: "A group whose subnets are unknown at
    preview with no subnet of the stack behind them ... is 'cannot decide': any AWS compute
-   placed so".
+   placed so". (b) A scale set whose singlePlacementGroup is unknown at preview (classic or
+   azure-native) may be unplaced: "cannot decide", not the advisory "not placed" (docs,
+   "Values unknown at preview": an unknown is asked about where it could hide a violation).
 
 Figures from policies/catalog_data/prices.csv, on-demand USD/h: p4d.24xlarge us-east-1 21.9576
 (the stop 30 h away: 21.9576 x 30 = 658.73; the month: 21.9576 x 730 = 16,029.05).
@@ -23,11 +25,13 @@ import json
 
 import pytest
 
+from tests.policies.test_policy_fix48 import _windows_vmss
 from tests.policies.test_policy_review35d import estimate, near
 from tests.policies.test_policy_review35f import AWS
 from tests.policies.test_policy_review35h import POOL, _lambda_stack
+from tests.policies.test_policy_review48 import classic_vmss
 from tests.policies.test_policy_review51 import (
-    NPI, UNKNOWN, asg, aws_budget, box, check, lt, subnet,
+    AZ, NPI, RDMA, UNKNOWN, asg, aws_budget, az_budget, box, check, lt, subnet,
 )
 from tests.policy_fixtures import OWNER_TAGS
 
@@ -108,3 +112,15 @@ def test_3a_controls_the_template_declines_public_ips_or_names_a_stack_subnet(pa
     stack[0].deps["networkInterfaces"] = [sn]
     check(pack, [sn, *stack], {"region": "us-east-1"}, {})
 
+
+# ================================ 3b. a scale set whose singlePlacementGroup is unknown at preview
+
+def test_3b_a_classic_set_whose_single_placement_group_is_unknown_is_cannot_decide(pack):
+    # Expected: rdma-for-multinode "cannot decide" (undecided): 2 x Standard_ND96isr_H100_v5
+    # (InfiniBand) may be one placement group or not. 2 x 98.32 x 730 = 143,547.20 < 200,000:
+    # spend pass.
+    check(pack, [_windows_vmss("train-win", 2, singlePlacementGroup=UNKNOWN),
+                 az_budget(amount=200000.0)], AZ, {RDMA: "undecided"})
+    s = classic_vmss("train", "Standard_ND96isr_H100_v5", 2)
+    s.props["singlePlacementGroup"] = UNKNOWN
+    check(pack, [s, az_budget(amount=200000.0)], AZ, {RDMA: "undecided"})
