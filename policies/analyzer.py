@@ -108,8 +108,9 @@ def _props(struct: Any) -> Any:
     return out
 
 
-# Serialised Value -> its decoding (_value), for the struct and list inputs a view decodes:
-# the same tag map, interface list or rule list recurs across a stack's resources (every
+# Serialised Value -> its decoding (_value), for the top-level inputs a view decodes that are
+# not non-empty strings (structs, lists, numbers, flags; a NaN is not kept: _unstrung): the
+# same tag map, interface list or rule list recurs across a stack's resources (every
 # resource of a team carries its tags; every template of one instance type its interfaces),
 # and serialising a Value (upb, in C) costs a fraction of decoding it in Python (a p5
 # template's 33 interfaces: about 5 us against 90 us). Equal bytes are an equal Value, and
@@ -124,7 +125,8 @@ _CUT: dict[tuple[bytes, tuple[str, ...]], list] = {}
 
 
 def _input(v: Any) -> Any:
-    """_value(v) for a top-level input: a struct or list through _DECODED."""
+    """_value(v) for a top-level input: a non-empty string read inline, anything else
+    through _DECODED."""
     text = v.string_value
     if text:
         return UNKNOWN if text in _UNKNOWN_SENTINELS else text
