@@ -154,16 +154,13 @@ def enforced_hours(g: NodeGroup, resources: list[Resource],
             if hours is not None and when is not None and _holds(when, last):
                 timed.append((hours, f"autoscaling Schedule {s.name} sets the group to 0 at "
                                      f"{s.get('startTime')}"))
-        eventbridge = _eventbridge_stop(r, index.eventbridge, index.event_rules,
-                                        index.event_targets, scaled, last)
+        eventbridge = _eventbridge_stop(r, index, scaled, last)
         if eventbridge is not None:
             timed.append(eventbridge)
         if timed:
             return min(timed, key=lambda x: x[0])
     if r.type == AWS_INSTANCE and index is not None:
-        eventbridge = _eventbridge_stop(r, index.eventbridge, index.event_rules,
-                                        index.event_targets,
-                                        last=_last_start(r, index, False, []))
+        eventbridge = _eventbridge_stop(r, index, last=_last_start(r, index, False, []))
         if eventbridge is not None:
             return eventbridge
     if r.type == ALI_SCALING_GROUP and index is not None:
@@ -306,11 +303,11 @@ def _last_start(r: Resource, index: _StackIndex, scaled: bool,
     times = [_asg_restart_hours(s) for s in restarts]
     # A schedule whose state is DISABLED invokes nothing (API_CreateSchedule.html, State);
     # a state unknown at preview may be ENABLED.
-    times += [_scheduler_start_hours(e) for e in index.eventbridge
+    times += [_scheduler_start_hours(e) for e in _eventbridge_on(r, index)
               if _scheduler_effect(r, e, scaled) == "start"
               and not (isinstance(e.get("state"), str) and e.get("state").upper() == "DISABLED")]
-    times += [math.inf for t in index.event_targets
-              if _rule_effect(r, t, _rule_of(t, index.event_rules))[0] == "start"]
+    times += [math.inf for t in _targets_on(r, index)
+              if _rule_effect(r, t, _rule_of(t, index))[0] == "start"]
     return max(times) if times else None
 
 
@@ -1017,21 +1014,22 @@ def _acts_on(r: Resource, holder: Resource) -> bool:
 _LAMBDA_FUNCTION = "aws:lambda/function:Function"
 
 
-def _parsed(value: Any, out: list) -> None:
-    """Every mapping and string in `value` (a JSON text read as JSON: one nested past what
-    json reads stays its text), into `out`."""
+def _parsed(value: Any, out: list) -> bool:
+    """Every mapping and string in `value` (a JSON text read as JSON), into `out`; False when
+    some of it is JSON text that does not parse or nests past what json reads: what it names
+    cannot be read, so it must not count as naming nothing."""
     if isinstance(value, str):
         out.append(value.strip())
         read = json_text(value)
-        if read is not value and read is not None:   # JSON text; what does not parse: its text
-            _parsed(read, out)
-    elif isinstance(value, dict):
+        if read is None:
+            return False
+        return _parsed(read, out) if read is not value else True
+    if isinstance(value, dict):
         out.append(value)
-        for v in value.values():
-            _parsed(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            _parsed(v, out)
+        return all([_parsed(v, out) for v in value.values()])
+    if isinstance(value, list):
+        return all([_parsed(v, out) for v in value])
+    return True
 
 
 def _matches(given: Any, value: str) -> bool:
@@ -1078,17 +1076,25 @@ def _names_tag(found: list, key: str, value: str) -> bool:
     return False
 
 
+def _runs_lambda(holder: Resource) -> bool:
+    """Whether a Scheduler schedule or rule target runs a Lambda function: a function of the
+    stack it depends on, or an arn:aws:lambda:...:function: ARN."""
+    if any(d.type == _LAMBDA_FUNCTION for deps in holder.deps.values() for d in deps):
+        return True
+    arn = dig(holder.props, "target.arn") if holder.type == _SCHEDULER else holder.get("arn")
+    return isinstance(arn, str) and ":lambda:" in arn and ":function:" in arn
+
+
 def _finds_by_tag(r: Resource, holder: Resource) -> bool:
     """Whether `holder` (a Scheduler schedule or a rule target) runs a Lambda function (an
     arn:aws:lambda:...:function: ARN, or a function of the stack it depends on) whose input or
     environment variables name a tag of the nodes as one tag (_names_tag): code that finds the
     nodes by tag, which may start them (what it does cannot be read). A tag the function
     carries too (the team's cost tags, a provider's default tags) singles out nothing, as a
-    Lambda that names no tag."""
+    Lambda that names no tag. An input or variable that is JSON text the pack cannot parse
+    (nested too deep, cut short) may name a tag of the nodes: it may start them too."""
     functions = [d for deps in holder.deps.values() for d in deps if d.type == _LAMBDA_FUNCTION]
-    arn = dig(holder.props, "target.arn") if holder.type == _SCHEDULER else holder.get("arn")
-    if not functions and not (isinstance(arn, str) and ":lambda:" in arn
-                              and ":function:" in arn):
+    if not functions and not _runs_lambda(holder):
         return False
     tags = tags_of(r)
     if not isinstance(tags, dict):
@@ -1107,11 +1113,12 @@ def _finds_by_tag(r: Resource, holder: Resource) -> bool:
     if not tags:
         return False
     found: list = []
-    _parsed(dig(holder.props, "target.input") if holder.type == _SCHEDULER else
-            holder.get("input"), found)
+    readable = _parsed(dig(holder.props, "target.input") if holder.type == _SCHEDULER else
+                       holder.get("input"), found)
     for fn in functions:
-        _parsed(fn.get("environment.variables"), found)
-    return any(_names_tag(found, k, v) for k, v in tags.items())
+        readable = _parsed(fn.get("environment.variables"), found) and readable
+    # What cannot be read may name the nodes' tag: it may start them (docs, lifetimes).
+    return not readable or any(_names_tag(found, k, v) for k, v in tags.items())
 
 
 def _asg_name_key(group: Resource) -> str:
@@ -1162,14 +1169,85 @@ _RUNBOOKS = {"aws-stopec2instance": "stop", "aws-terminateec2instance": "stop",
              "aws-startec2instance": "start"}
 
 
-def _rule_of(t: Resource, rules: list[Resource]) -> Optional[Resource]:
+def _rule_of(t: Resource, index: _StackIndex) -> Optional[Resource]:
+    """The rule a target names: by dependency, else the first rule of the stack whose `name`
+    is the target's `rule`."""
     for d in t.deps.get("rule", []):
         if d.type == "aws:cloudwatch/eventRule:EventRule":
             return d
     name = t.get("rule")
     if not isinstance(name, str) or not name:
         return None
-    return next((r for r in rules if r.get("name") == name), None)
+    return _eventbridge_index(index).rules.get(name)
+
+
+class _EventBridgeIndex:
+    """Which EventBridge Scheduler schedules and rule targets may act on an AWS group or
+    instance, by position in stack order: those that depend on it (by_dep), schedules whose
+    input names a group by its own name (by_name), and those that run a Lambda function
+    (lambdas: _finds_by_tag may find any node by tag). _scheduler_effect and _rule_effect
+    answer "" for every other one, so a stack of many nodes and many stops is read in one
+    pass, not nodes x schedules. rules: each rule name's first rule, for _rule_of."""
+
+    def __init__(self, index: _StackIndex):
+        self.schedules = self._positions(index.eventbridge, by_name=True)
+        self.targets = self._positions(index.event_targets, by_name=False)
+        self.rules: dict[str, Resource] = {}
+        for rule in index.event_rules:
+            name = rule.get("name")
+            if isinstance(name, str):
+                self.rules.setdefault(name, rule)
+
+    @staticmethod
+    def _positions(holders: list[Resource], by_name: bool
+                   ) -> tuple[dict[int, list[int]], dict[str, list[int]], list[int]]:
+        by_dep: dict[int, list[int]] = {}
+        names: dict[str, list[int]] = {}
+        lambdas: list[int] = []
+        for pos, h in enumerate(holders):
+            for d in {id(d) for deps in h.deps.values() for d in deps}:
+                by_dep.setdefault(d, []).append(pos)
+            if by_name:
+                payload = _eventbridge_target(h)[1]
+                name = payload.get("AutoScalingGroupName") if isinstance(payload, dict) else None
+                if isinstance(name, str):
+                    names.setdefault(name, []).append(pos)
+            if _runs_lambda(h):
+                lambdas.append(pos)
+        return by_dep, names, lambdas
+
+
+def _eventbridge_index(index: _StackIndex) -> _EventBridgeIndex:
+    found = index.eventbridge_index
+    if found is None:
+        found = index.eventbridge_index = _EventBridgeIndex(index)
+    return found
+
+
+def _on(r: Resource, holders: list[Resource], positions: tuple) -> list[Resource]:
+    by_dep, names, lambdas = positions
+    found = set(by_dep.get(id(r), ()))
+    found.update(lambdas)
+    if r.type in (AWS_ASG, AWS_NATIVE_ASG):
+        name = r.get(_asg_name_key(r))
+        if isinstance(name, str):
+            found.update(names.get(name, ()))
+    return [holders[pos] for pos in sorted(found)]
+
+
+def _eventbridge_on(r: Resource, index: _StackIndex) -> list[Resource]:
+    """The Scheduler schedules whose _scheduler_effect on `r` may be other than "", in stack
+    order (_EventBridgeIndex)."""
+    if not index.eventbridge:
+        return []
+    return _on(r, index.eventbridge, _eventbridge_index(index).schedules)
+
+
+def _targets_on(r: Resource, index: _StackIndex) -> list[Resource]:
+    """The rule targets whose _rule_effect on `r` may be other than "", in stack order."""
+    if not index.event_targets:
+        return []
+    return _on(r, index.event_targets, _eventbridge_index(index).targets)
 
 
 def _rule_effect(r: Resource, t: Resource,
@@ -1202,10 +1280,7 @@ def _rule_effect(r: Resource, t: Resource,
     return "stop", when
 
 
-def _eventbridge_stop(r: Resource, schedules: list[Resource],
-                      rules: Optional[list[Resource]] = None,
-                      targets: Optional[list[Resource]] = None,
-                      scaled: bool = False,
+def _eventbridge_stop(r: Resource, index: _StackIndex, scaled: bool = False,
                       last: Optional[float] = None) -> Optional[tuple[float, str]]:
     """The first stop of the group or instance by an EventBridge Scheduler schedule
     (_scheduler_effect, at its first invocation: _eventbridge_hours) or a scheduled rule's
@@ -1217,15 +1292,15 @@ def _eventbridge_stop(r: Resource, schedules: list[Resource],
     them after it (a later or recurring start schedule or rule, an unreadable target acting on
     them) makes it a pause: no lifetime; a one-time start before it changes nothing."""
     stops: list[tuple[float, str]] = []
-    for s in schedules:
+    for s in _eventbridge_on(r, index):
         effect = _scheduler_effect(r, s, scaled)
         timed = _eventbridge_hours(s) if effect == "stop" else None
         if timed is not None and _holds(timed[1], last):
             action = _eventbridge_target(s)[0]
             stops.append((timed[0], f"EventBridge schedule {s.name} ({action}) at "
                                     f"{s.get('scheduleExpression')}"))
-    for t in targets or []:
-        rule = _rule_of(t, rules or [])
+    for t in _targets_on(r, index):
+        rule = _rule_of(t, index)
         effect, when = _rule_effect(r, t, rule)
         if when is not None and rule is not None and _holds(when, last):
             hours = math.ceil((when - _now()).total_seconds() / 3600 - 1e-6)

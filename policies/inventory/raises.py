@@ -19,6 +19,7 @@ from trainstack_policies.inventory.groups import NodeGroup
 from trainstack_policies.inventory.lifetimes import (
     _asg_name_key,
     _cloud_jobs_on,
+    _eventbridge_on,
     _eventbridge_target,
     _job_effect,
     _job_url,
@@ -54,7 +55,7 @@ def _aws_sizes(r: Resource, index: _StackIndex) -> list[tuple[Resource, Any]]:
             continue
         sizes.append((s, _size(value)))
     scaled = bool(index.scaling_policies.of(r, key) or index.native_scaling_policies.of(r, key))
-    for e in index.eventbridge:
+    for e in _eventbridge_on(r, index):
         state = e.get("state")
         if isinstance(state, str) and state.upper() == "DISABLED":
             continue

@@ -170,6 +170,9 @@ class _StackIndex:
         # lifetimes._cloud_jobs_on's index of them (by dependency, by the group their URL
         # names), built on its first use.
         self.cloud_job_index: Optional[tuple[dict[int, list[int]], dict[str, list[int]]]] = None
+        # lifetimes._eventbridge_on / _targets_on / _rule_of's index of the schedules, rule
+        # targets and rules, built on first use.
+        self.eventbridge_index: Any = None
 
     def azure_autoscale(self, group: Resource) -> list[Resource]:
         """The autoscale settings on an Azure scale set (azure-native or classic), azure-native

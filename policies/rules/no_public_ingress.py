@@ -479,11 +479,13 @@ def _template_interfaces(template: Resource) -> Any:
 
 def _unknown_subnet(r: Resource) -> Optional[str]:
     """The input of compute `r` that names a subnet unknown at preview, with no subnet of the
-    stack behind it (a value from elsewhere), or None."""
+    stack behind it (a value from elsewhere), or None. Compute that names no subnet of its own
+    launches into its launch templates' interface subnets: those are read instead."""
     keys = _PLACEMENT.get(r.type)
     if not keys:
         return None
     deps = r.deps
+    own = False
     for key in keys:
         placed = False
         for d in deps.get(key, ()):
@@ -491,10 +493,17 @@ def _unknown_subnet(r: Resource) -> Optional[str]:
                 placed = True
                 break
         if placed:
+            own = True
             continue
         value = r.get(key)
         if value is UNKNOWN or _holds_unknown_subnet(value):
             return key
+        own = own or bool(value)   # an empty list or string names no subnet
+    if own or r.type in _LAUNCH_TEMPLATE_SET:
+        return None
+    for t in _launch_templates(r):
+        if _unknown_subnet(t) is not None:
+            return f"networkInterfaces of its launch template {t.name}"
     return None
 
 

@@ -189,6 +189,9 @@ def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
             # orchestrated set's required platformFaultDomainCount spreads VMs over fault
             # domains; it places nothing.
             single = r.get("singlePlacementGroup")
+            if single is UNKNOWN:
+                # One placement group or several is decided only at apply: "cannot decide".
+                raise UnknownValue(r, "singlePlacementGroup")
             if single is None and r.type in _CLASSIC_SINGLE_BY_DEFAULT:
                 # Left out on a classic Linux or Windows set: the provider's default, true
                 # ("Should this Virtual Machine Scale Set be limited to a Single Placement

@@ -33,10 +33,11 @@ l1-l5 (lifetimes._names_tag: key and value read as one tag, in the five forms it
 lists, wildcards matched; a tag the function carries too singles out nothing), gave l1's
 own-tags function the cost tags its comment says every resource carries, and added l4b (a
 "KEY=VALUE" string or wildcard of another value: the stop holds; planted: the string's value not
-compared fails it). l7b stays xfail. l7's budget was corrected after
-the first run (50,000 failed the 1,000 cap whatever the Lambda). Planted bugs, each caught:
-RecursionError not caught in _eventbridge_target (l7a); the literal-id VPC kept apart from the
-stack's network (n9); the hold bounded by readings only (g1); a ListValue setting left unread
+compared fails it). l7b stayed xfail until fixleft35 (lifetimes._finds_by_tag: JSON text the
+pack cannot parse may name the nodes' tag, so it may start them; test_policy_fixleft35 1a-1c).
+l7's budget was corrected after the first run (50,000 failed the 1,000 cap whatever the
+Lambda). Planted bugs, each caught: RecursionError not caught in _eventbridge_target (l7a); the
+literal-id VPC kept apart from the stack's network (n9); the hold bounded by readings only (g1); a ListValue setting left unread
 (c1 and every Configure with sshCidrs).
 
 Figures from policies/catalog_data/prices.csv, on-demand USD/h: p4d.24xlarge us-east-1 21.9576
@@ -208,11 +209,6 @@ def test_l7a_an_input_too_deeply_nested_to_parse_is_no_crash(pack):
     no_crash(_l7(pack))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "an input json.loads cannot read (past its depth) is read as its text, which names no tag "
-    "as a whole word, so the stop holds (30 h, pass); the reviewer expected 'may start' or "
-    "'cannot decide'. Left: the pack reads text it cannot parse (L4's KEY=VALUE too) as "
-    "naming nothing"))
 def test_l7b_an_input_too_deeply_nested_to_parse_may_start_the_nodes(pack):
     # Expected: not pass: what the Lambda is given cannot be read and holds the node's tag,
     # so the stop may not hold; a cap of 1,000 USD covers the 30 h (658.73), not the month.
