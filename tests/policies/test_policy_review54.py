@@ -343,8 +343,6 @@ def _n1_t4(accels, units):
     return gcp(vm, g_budget(units=units))
 
 
-@pytest.mark.xfail(strict=True, reason="defect 1, blind spot: guestAccelerators written as one object "
-                   "is not read as a list of that one; the N1 VM is not GPU capacity")
 def test_g15_gcp_accelerators_as_one_object(pack):
     """guestAccelerators written as one object {nvidia-tesla-t4, count 2} (docs: "a list input
     given as one object ... is read as a list of that one"): n1-standard-8 0.38 + 2 x T4 0.35
@@ -675,8 +673,6 @@ def test_a10_alibaba_tag_keys_in_other_case(pack):
 
 # ------------------------------------------------------ defect 1's reach: a list written as one object
 
-@pytest.mark.xfail(strict=True, reason="defect 1 (reach), blind spot: an instance template's "
-                   "guestAccelerators as one object: the MIG is not seen as GPU capacity")
 def test_r01_gcp_template_accelerators_as_one_object(pack):
     """A MIG of 2 from a template of n1-standard-8 with guestAccelerators {t4, count 2} written
     as one object: 2 x 788.40 = 1,576.80 > budget 1,000: spend fail."""
