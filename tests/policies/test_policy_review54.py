@@ -632,8 +632,6 @@ def test_a06_alibaba_world_ssh_listed_in_ssh_cidrs(pack):
           config={NPI: {"sshCidrs": ["0.0.0.0/0"]}})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 2, blind spot: Alibaba security group rules that "
-                   "together cover all addresses on one group are not found with the stack")
 def test_a07_alibaba_split_halves_on_one_group(pack):
     """Two rules on one security group of the stack, 0.0.0.0/1 and 128.0.0.0/1, TCP 443/443:
     world-open together: no-public-ingress fail."""
@@ -730,8 +728,6 @@ def test_s01_alibaba_single_world_rule_control(pack):
     check(pack, ali(ali_sg_rule("https", "0.0.0.0/0", "443/443")), {NPI: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 2 (reach), blind spot: Alibaba rules that together "
-                   "cover every address on one security group are not found")
 def test_s02_alibaba_halves_on_a_literal_group(pack):
     """a07 on a group the stack does not create (both rules name sg-gw5ml01 by literal): the two
     halves are still one group's rules: no-public-ingress fail."""
@@ -739,8 +735,6 @@ def test_s02_alibaba_halves_on_a_literal_group(pack):
                     ali_sg_rule("hi", "128.0.0.0/1", "443/443")), {NPI: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 2 (reach), blind spot: Alibaba rules that together "
-                   "cover every address on one security group are not found")
 def test_s03_alibaba_four_quarters(pack):
     """Four rules 0/2, 64/2, 128/2, 192/2 on one group of the stack, TCP 8080: every address:
     no-public-ingress fail."""
@@ -801,8 +795,6 @@ def test_s08_azure_one_rule_two_prefixes(pack):
     check(pack, azure(az_nsg("web", [rule])), {NPI: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 2 (reach), blind spot: Alibaba rules that together "
-                   "cover every address on one security group are not found")
 def test_s09_alibaba_ipv6_halves(pack):
     """Two rules on one group of the stack, ipv6CidrIp ::/1 and 8000::/1, TCP 443: every IPv6
     address (::/0): no-public-ingress fail."""
