@@ -920,8 +920,6 @@ def test_u08_alibaba_instance_type_unknown(pack):
           config={SPEND: {"maxMonthlyUsd": 200}})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 3, false alarm: singlePlacementGroup unknown at "
-                   "preview is reported as not placed (a finding), not 'cannot decide'")
 def test_u09_azure_single_placement_group_unknown(pack):
     """z06 with singlePlacementGroup unknown at preview: rdma undecided."""
     check(pack, azure(az_vmss("train", sku="Standard_ND96asr_v4", singlePlacementGroup=UNK),
@@ -1053,8 +1051,6 @@ def az_vm(name, size="Standard_ND96asr_v4", **props):
         "tags": dict(OWN), **props})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 3 (reach), false alarm: a classic set's "
-                   "singlePlacementGroup unknown at preview is reported as not placed")
 def test_p01_classic_set_single_placement_group_unknown(pack):
     """u09 on a classic LinuxVirtualMachineScaleSet (2 ND96asr_v4, 39,707.62 < 50,000) with
     singlePlacementGroup unknown at preview: rdma undecided."""
@@ -1465,8 +1461,6 @@ def _aws_efa_group(strategy):
     return with_provider(AWSP, sn, pg, lt, grp, budget)
 
 
-@pytest.mark.xfail(strict=True, reason="defect 3 (reach), false alarm: a placement group's strategy "
-                   "unknown at preview is reported as not a cluster placement")
 def test_q01_aws_placement_strategy_unknown(pack):
     """The placement group's strategy unknown at preview ("must have strategy cluster"):
     rdma undecided."""
@@ -1483,8 +1477,6 @@ def test_q03_aws_placement_spread_control(pack):
     check(pack, _aws_efa_group("spread"), {RDMA: "advisory"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 3 (reach), false alarm: an Orchestrated set's "
-                   "singlePlacementGroup unknown at preview is reported as not placed")
 def test_q04_orchestrated_set_single_placement_group_unknown(pack):
     """An OrchestratedVirtualMachineScaleSet of 2 ND96asr_v4 (39,707.62 < 50,000) with
     singlePlacementGroup unknown at preview: rdma undecided. (Marked before its first run, on
