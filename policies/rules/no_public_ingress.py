@@ -1511,8 +1511,8 @@ def _split_rules(resources: list[Resource]) -> list[Violation]:
             continue
         sources = [(r, src) for src, _ in _rule_sources(r) if isinstance(src, str) and src]
         groups = r.deps.get(key, [])
-        for group in groups:
-            by_group.setdefault(id(group), (group, []))[1].extend(sources)
+        for g in groups:
+            by_group.setdefault(id(g), (g, []))[1].extend(sources)
         literal = None if groups else _literal_group(r, key)
         if literal is not None:
             # A group the stack does not create, named by its id (or an NSG by its name and

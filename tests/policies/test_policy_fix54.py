@@ -6,7 +6,7 @@ drives the pack (tests/policy_harness.py).
    input given as one object (a launch template's networkInterfaces: {...}) is read as a list
    of that one"): the GPU and node-pool lists too, on every cloud that has one (GCP
    guestAccelerators on a VM, template, GKE pool or reservation; a GKE cluster's nodePools; an
-   AKS cluster's agentPoolProfiles).
+   AKS cluster's agentPoolProfiles; a SageMaker endpoint configuration's productionVariants).
 2. Alibaba security group rules that together cover every address on one group (docs,
    no-public-ingress, "Split across resources") are a violation, as AWS's and Azure's are; on a
    group named by a literal id too (the rules still share one group).
@@ -20,11 +20,9 @@ us-central1 n1-standard-8 0.38, nvidia-tesla-t4 0.35; prices.csv gcp us-central1
 """
 from __future__ import annotations
 
-import pytest
-
 from tests.policies.test_policy_review35d import estimate, near
 from tests.policies.test_policy_review54 import (
-    ALIP, AWSP, GLAB, NPI, OWN, RDMA, SPEND, UNK, _aws_efa_group, ali, ali_node, ali_sg_rule,
+    AWSP, GLAB, NPI, OWN, RDMA, SPEND, UNK, _aws_efa_group, ali, ali_node, ali_sg_rule,
     azure, check, g_budget, g_mig, g_tpl, gcp, with_provider,
 )
 from tests.policy_fixtures import res
@@ -109,6 +107,20 @@ def test_1g_aks_agent_pool_profiles_as_one_object(pack):
         "agentPoolProfiles": {"name": "gpu", "vmSize": "Standard_NC4as_T4_v3", "count": 2.0,
                               "mode": "System"}})
     assert near(estimate(pack, azure(aks)), 2 * 0.526 * 730)
+
+
+def test_1h_sagemaker_variants_as_one_object(pack):
+    # Expected: an endpoint configuration whose productionVariants is one object, 1 x
+    # ml.g5.xlarge: SageMaker ml.* GPU variants are GPU capacity the pack cannot price (docs,
+    # spend-limit), a violation naming it under any cap, as the list form is.
+    variant = {"variantName": "main", "modelName": "m", "instanceType": "ml.g5.xlarge",
+               "initialInstanceCount": 1.0}
+    for variants in (dict(variant), [dict(variant)]):
+        cfg = res("aws:sagemaker/endpointConfiguration:EndpointConfiguration", "serve", {
+            "name": "serve", "productionVariants": variants, "tags": dict(OWN)})
+        found = check(pack, with_provider(AWSP, cfg), {SPEND: "fail"},
+                      config={SPEND: {"maxMonthlyUsd": 10 ** 6}})
+        assert any("ml.g5.xlarge" in d.message for d in found if d.policy == SPEND)
 
 
 # ===================== 2. Alibaba rules that together cover every address on one security group
