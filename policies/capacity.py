@@ -472,7 +472,7 @@ def _auto_provisioning_group(r: Resource, node_group: Any, count: Any, zone: Any
     dearer rate."""
     template = next((d for d in r.deps.get("launchTemplateId", [])
                      if d.type in ALI_LAUNCH_TEMPLATES), None)
-    configs = _items(r.get("launchTemplateConfigs"))
+    configs = as_list(r.get("launchTemplateConfigs"))   # one object: a list of it
     types: list[Any] = []
     for c in configs:
         t = UNKNOWN if c is UNKNOWN else c.get("instanceType") if isinstance(c, dict) else None

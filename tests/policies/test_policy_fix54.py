@@ -6,7 +6,8 @@ drives the pack (tests/policy_harness.py).
    input given as one object (a launch template's networkInterfaces: {...}) is read as a list
    of that one"): the GPU and node-pool lists too, on every cloud that has one (GCP
    guestAccelerators on a VM, template, GKE pool or reservation; a GKE cluster's nodePools; an
-   AKS cluster's agentPoolProfiles; a SageMaker endpoint configuration's productionVariants).
+   AKS cluster's agentPoolProfiles; a SageMaker endpoint configuration's productionVariants;
+   fleet launchTemplateConfigs on AWS and Alibaba).
 2. Alibaba security group rules that together cover every address on one group (docs,
    no-public-ingress, "Split across resources") are a violation, as AWS's and Azure's are; on a
    group named by a literal id too (the rules still share one group).
@@ -20,6 +21,9 @@ us-central1 n1-standard-8 0.38, nvidia-tesla-t4 0.35; prices.csv gcp us-central1
 """
 from __future__ import annotations
 
+from tests.policies.test_policy_fix37r import ALI as ALI_PROVIDER
+from tests.policies.test_policy_fix37r import _apg, vsw
+from tests.policies.test_policy_fix37r import _tpl as _apg_tpl
 from tests.policies.test_policy_review35d import estimate, near
 from tests.policies.test_policy_review54 import (
     AWSP, GLAB, NPI, OWN, RDMA, SPEND, UNK, _aws_efa_group, ali, ali_node, ali_sg_rule,
@@ -121,6 +125,36 @@ def test_1h_sagemaker_variants_as_one_object(pack):
         found = check(pack, with_provider(AWSP, cfg), {SPEND: "fail"},
                       config={SPEND: {"maxMonthlyUsd": 10 ** 6}})
         assert any("ml.g5.xlarge" in d.message for d in found if d.policy == SPEND)
+
+
+def test_1i_alibaba_auto_provisioning_configs_as_one_object(pack):
+    # Expected: an auto provisioning group whose launchTemplateConfigs is one object, weight
+    # 0.5, totalTargetCapacity 2, pay-as-you-go: 2 / 0.5 = 4 x ecs.gn7i-c8g1.2xlarge x 2.56083
+    # x 730 = 7,477.62 (read as no config, the weight is lost: 2 nodes, half the bill).
+    sw = vsw("vsw-a", "eu-central-1a")
+    tpl = _apg_tpl("ecs.gn7i-c8g1.2xlarge")
+    apg = _apg("half-apg", tpl, sw, {"instanceType": "ecs.gn7i-c8g1.2xlarge", "vswitchId": "vsw-id",
+                                     "weightedCapacity": "0.5", "maxPrice": "3"},
+               totalTargetCapacity="2", defaultTargetCapacityType="PayAsYouGo")
+    assert near(estimate(pack, [sw, tpl, apg], ALI_PROVIDER), 4 * 2.56083 * 730)
+
+
+def test_1j_ec2_fleet_configs_as_one_object(pack):
+    # Expected: an EC2 Fleet of 2 whose launchTemplateConfigs is one object overriding its
+    # g5.xlarge template with p4d.24xlarge: 2 x 21.9576 x 730 = 32,058.10 (read as no config,
+    # the template's g5.xlarge: 2 x 1.006 x 730 = 1,468.76).
+    sn = res("aws:ec2/subnet:Subnet", "a", {"vpcId": "vpc-1", "availabilityZone": "us-east-1a",
+                                            "cidrBlock": "10.0.0.0/20", "tags": dict(OWN)})
+    tpl = res("aws:ec2/launchTemplate:LaunchTemplate", "g5-lt", {
+        "instanceType": "g5.xlarge", "imageId": "ami-0f54", "tags": dict(OWN)})
+    fleet = res("aws:ec2/fleet:Fleet", "fleet", {
+        "type": "maintain", "launchTemplateConfigs": {
+            "launchTemplateSpecification": {"launchTemplateId": "g5-lt-id", "version": "1"},
+            "overrides": [{"instanceType": "p4d.24xlarge", "subnetId": "a-id"}]},
+        "targetCapacitySpecification": {"defaultTargetCapacityType": "on-demand",
+                                        "totalTargetCapacity": 2.0}, "tags": dict(OWN)},
+        deps={"launchTemplateConfigs": [tpl, sn]})
+    assert near(estimate(pack, with_provider(AWSP, sn, tpl, fleet)), 2 * 21.9576 * 730)
 
 
 # ===================== 2. Alibaba rules that together cover every address on one security group
