@@ -15,7 +15,15 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
-from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, last_segment, number
+from trainstack_policies.model import (
+    UNKNOWN,
+    BadNumber,
+    Resource,
+    as_list,
+    checked_number,
+    last_segment,
+    number,
+)
 from trainstack_policies.template_refs import tie_overrides, untied_count
 
 AWS_CAPACITY_RESERVATION = "aws:ec2/capacityReservation:CapacityReservation"
@@ -135,9 +143,8 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             machine = mtype if mtype is UNKNOWN else last_segment(mtype)
             # The list, or an entry of it, unknown at preview: an attached GPU of a type (and
             # number) read after apply, which has no price, on a machine that may take one.
-            declared = [UNKNOWN] if accel is UNKNOWN else \
-                [a for a in accel if isinstance(a, dict) or a is UNKNOWN] \
-                if isinstance(accel, list) else []
+            # One accelerator written as one object is a list of that one (model.as_list).
+            declared = [a for a in as_list(accel) if isinstance(a, dict) or a is UNKNOWN]
             if not takes_attached_gpus(machine):
                 declared = [a for a in declared if a is not UNKNOWN]
             counts = [checked_number(a.get(count_key)) for a in declared if isinstance(a, dict)]
@@ -206,7 +213,7 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             out.append(node_group(r, None, r.get("instanceType"), count(r.get("instanceAmount")),
                                   False, [z], _region(r, z)))
         elif t == SAGEMAKER_ENDPOINT_CONFIG:
-            for v in _items(r.get("productionVariants")):
+            for v in as_list(r.get("productionVariants")):   # one object: a list of it
                 if v is UNKNOWN:
                     out.append(node_group(r, None, UNKNOWN, None, False, [""], _region(r, "")))
                     continue
@@ -238,7 +245,7 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                 r.get("scaleSetPriority") == "Spot", _azure_zones(r.get("availabilityZones"),
                                                                   zone), _location(r)))
         elif t == AKS_CLUSTER:
-            for p in _items(r.get("agentPoolProfiles")):
+            for p in as_list(r.get("agentPoolProfiles")):   # one object: a list of it
                 if not isinstance(p, dict):
                     continue
                 out.append(node_group(r, None, p.get("vmSize"), count(
@@ -465,7 +472,7 @@ def _auto_provisioning_group(r: Resource, node_group: Any, count: Any, zone: Any
     dearer rate."""
     template = next((d for d in r.deps.get("launchTemplateId", [])
                      if d.type in ALI_LAUNCH_TEMPLATES), None)
-    configs = _items(r.get("launchTemplateConfigs"))
+    configs = as_list(r.get("launchTemplateConfigs"))   # one object: a list of it
     types: list[Any] = []
     for c in configs:
         t = UNKNOWN if c is UNKNOWN else c.get("instanceType") if isinstance(c, dict) else None

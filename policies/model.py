@@ -215,6 +215,18 @@ def dig(value: Any, path: str, default: Any = None) -> Any:
     return value
 
 
+def as_list(value: Any) -> list:
+    """A list input as its items: one object written where a list is asked for is a list of
+    that one (the engine passes what the program wrote, and the providers take either);
+    [UNKNOWN] where the whole input is unknown at preview; [] where it is absent or a scalar.
+    Items are kept as they are (a caller skips or fails closed on an unknown one)."""
+    if value is UNKNOWN:
+        return [UNKNOWN]
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return [value] if isinstance(value, Mapping) else []
+
+
 def plain(value: Any) -> Any:
     """Engine values as plain Python: sentinels become UNKNOWN, pulumi_policy proxies unwrapped."""
     kind = type(value)   # exact types first: plans are mostly plain JSON values

@@ -61,6 +61,7 @@ from trainstack_policies.model import (
     UNKNOWN,
     BadNumber,
     Resource,
+    as_list,
     checked_number,
     dig,
     last_segment,
@@ -141,10 +142,9 @@ def _gke_cluster_pools(r: Resource) -> list[NodeGroup]:
     A default pool whose size is unknown counts as unknown (fails closed if GPU)."""
     if r.get("enableAutopilot") is True:
         return []
-    pools = r.get("nodePools")
-    if pools is UNKNOWN:
-        pools = [UNKNOWN]
-    if isinstance(pools, list) and pools:
+    # A list input: one pool written as one object is a list of that one (model.as_list).
+    pools = as_list(r.get("nodePools"))
+    if pools:
         shared = {k: r.get(k) for k in ("location", "nodeLocations")}
         out = []
         for p in pools:
@@ -492,7 +492,7 @@ def _attached(holder: Optional[Resource], default_machine: Optional[str] = None)
     if declared is None:
         return 0
     total, unknown = 0, False
-    for a in _dicts(declared):
+    for a in _accelerators(declared):
         if isinstance(a, dict):
             n = checked_number(a.get("count"))
             total += int(n) if isinstance(n, float) and n >= 1 else 1
@@ -511,7 +511,7 @@ def _accelerator_types(holder: Optional[Resource]) -> list[tuple[Any, Any]]:
     if holder is None:
         return []
     out: list[tuple[Any, Any]] = []
-    for a in _dicts(holder.get("guestAccelerators")):
+    for a in _accelerators(holder.get("guestAccelerators")):
         if not isinstance(a, dict):     # an accelerator unknown at preview
             out.append((UNKNOWN, 1))
             continue
@@ -524,11 +524,18 @@ def _accelerator_types(holder: Optional[Resource]) -> list[tuple[Any, Any]]:
     return out
 
 
+def _accelerators(declared: Any) -> list[Any]:
+    """The entries of a guestAccelerators input, one object written for the list included
+    (model.as_list: a list of that one, as the docs promise for every list input); UNKNOWN
+    entries kept, so a caller fails closed on them."""
+    return [a for a in as_list(declared) if isinstance(a, dict) or a is UNKNOWN]
+
+
 def _accelerator_problems(holder: Optional[Resource]) -> list[str]:
     if holder is None:
         return []
-    bad = [checked_number(a.get("count")) for a in _dicts(holder.get("guestAccelerators"))
-           if isinstance(a, dict)]
+    bad = [checked_number(a.get("count"))
+           for a in _accelerators(holder.get("guestAccelerators")) if isinstance(a, dict)]
     return [f"its accelerator count {n.text} is not a finite non-negative number"
             for n in bad if isinstance(n, BadNumber)]
 

@@ -23,15 +23,22 @@ from trainstack_policies.inventory.tokens import (
 from trainstack_policies.inventory.values import (
     _aws_region,
     _count,
-    _dicts,
     _first,
     _list,
     _subnet_zones,
     _types,
     _zone,
 )
-from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, dig, number
+from trainstack_policies.model import UNKNOWN, BadNumber, Resource, as_list, checked_number, dig, number
 from trainstack_policies.template_refs import lt_ref, tie, tie_overrides, untied_count
+
+
+def _entries(value: Any) -> list[Any]:
+    """The dict entries of a list input (fleet launch template configs, their overrides, Spot
+    Fleet launch specifications), one object written for the list read as a list of that one
+    (model.as_list); UNKNOWN entries kept, so a caller can fail closed on them."""
+    return [v for v in as_list(value) if isinstance(v, dict) or v is UNKNOWN]
+
 
 # The inputs of a Spot Fleet request that the classic aws:ec2/spotFleetRequest takes at its top
 # level and an aws-native SpotFleet (CloudFormation AWS::EC2::SpotFleet) under
@@ -147,11 +154,11 @@ def _lt_type(lt: Optional[Resource]) -> Any:
 def _overrides(configs: Any) -> list[Any]:
     """instanceType of every override in launchTemplateConfigs / mixedInstancesPolicy."""
     out: list[Any] = []
-    for conf in _dicts(configs):
+    for conf in _entries(configs):
         if conf is UNKNOWN:
             out.append(UNKNOWN)
             continue
-        for o in _dicts(conf.get("overrides") or conf.get("override")):
+        for o in _entries(conf.get("overrides") or conf.get("override")):
             out.append(UNKNOWN if o is UNKNOWN else o.get("instanceType"))
     return out
 
@@ -297,7 +304,7 @@ def _requirements_accelerators(templates: list[Resource], configs: list[Any]) ->
     for conf in configs:
         if conf is UNKNOWN:
             continue   # an unknown config already leaves the type unknown (GPU capacity)
-        for o in _dicts(conf.get("overrides") or conf.get("override")):
+        for o in _entries(conf.get("overrides") or conf.get("override")):
             holders.append(o.get("instanceRequirements") if isinstance(o, dict) else UNKNOWN)
     most = 0
     for req in holders:
@@ -322,15 +329,15 @@ def _aws_fleet(r: Resource) -> NodeGroup:
     # An aws-native EC2 Fleet (AWS::EC2::EC2Fleet) takes the same inputs, from aws-native
     # launch templates.
     lts += r.dep("launchTemplateConfigs", AWS_NATIVE_LAUNCH_TEMPLATE)
-    specs = _dicts(r.get("launchSpecifications"))
+    specs = _entries(r.get("launchSpecifications"))
     configs = r.get("launchTemplateConfigs") or r.get("launchTemplateConfig")
     types = _types([UNKNOWN if s is UNKNOWN else s.get("instanceType") for s in specs],
                    _overrides(configs), [_lt_type(lt) for lt in lts])
     zones = [_zone(s.get("availabilityZone")) for s in specs if isinstance(s, dict)
              and s.get("availabilityZone")]
-    for conf in _dicts(configs):
+    for conf in _entries(configs):
         if isinstance(conf, dict):
-            zones += [_zone(o.get("availabilityZone")) for o in _dicts(conf.get("overrides"))
+            zones += [_zone(o.get("availabilityZone")) for o in _entries(conf.get("overrides"))
                       if isinstance(o, dict) and o.get("availabilityZone")]
     # An override or launch specification that names a subnet (aws or aws-native) places the
     # nodes in its zone.
@@ -346,11 +353,11 @@ def _aws_fleet(r: Resource) -> NodeGroup:
     # some none) runs in the overrides' zones and in the template's. Launch specifications
     # take no template.
     entries: list[Any] = []
-    for conf in _dicts(configs):
+    for conf in _entries(configs):
         if not isinstance(conf, dict):
             entries.append(UNKNOWN)
             continue
-        overrides = _dicts(conf.get("overrides") or conf.get("override"))
+        overrides = _entries(conf.get("overrides") or conf.get("override"))
         entries += overrides or [{}]
     if not entries and not specs:
         entries = [{}]   # templates named with no config the pack reads: the template places
@@ -381,10 +388,10 @@ def _aws_fleet(r: Resource) -> NodeGroup:
     # Target capacity is in weighted units: an instance of weight w fills w units, so a target
     # of 8 with a weight of 0.125 launches 64 instances. The lightest weight launches the most.
     weights = [s.get("weightedCapacity") for s in specs if isinstance(s, dict)]
-    for conf in _dicts(configs):
+    for conf in _entries(configs):
         if isinstance(conf, dict):
             weights += [o.get("weightedCapacity") if isinstance(o, dict) else UNKNOWN
-                        for o in _dicts(conf.get("overrides"))]
+                        for o in _entries(conf.get("overrides"))]
     weights = [w for w in weights if w is not None]
     if isinstance(count, int) and weights:
         if UNKNOWN in weights:
@@ -400,14 +407,14 @@ def _aws_fleet(r: Resource) -> NodeGroup:
                     od_units = int(math.ceil(od_units / min(checked) - 1e-9))
     # Nodes chosen by attributes (an override's or the template's instanceRequirements) have
     # no type to read: GPU capacity when they ask for accelerators, as in an ASG's policy.
-    accelerators = _requirements_accelerators(lts, _dicts(configs))
+    accelerators = _requirements_accelerators(lts, _entries(configs))
     # A config from a launch template the stack does not create (one reference more than the
     # templates behind the input), beside one whose type no override names: that type may be
     # read nowhere, so it may be GPU capacity.
-    confs = [c for c in _dicts(configs) if isinstance(c, dict)]
+    confs = [c for c in _entries(configs) if isinstance(c, dict)]
     _, unread = tie([lt_ref(c.get("launchTemplateSpecification")) for c in confs], lts)
     if unread and any(not isinstance(o, dict) or o.get("instanceType") is None
-                      for c in confs for o in _dicts(c.get("overrides") or c.get("override"))
+                      for c in confs for o in _entries(c.get("overrides") or c.get("override"))
                       or [{}]):
         types = [t for t in types if t is not None] + [UNKNOWN]
     group = NodeGroup(r, _first(lts), types[0], count, spot, zones or [""],

@@ -833,8 +833,11 @@ def _azure(r: Resource, config) -> list[Violation]:
     return []
 
 
+_ALI_RULE = "alicloud:ecs/securityGroupRule:SecurityGroupRule"
+
+
 def _alicloud(r: Resource, config) -> list[Violation]:
-    if r.type == "alicloud:ecs/securityGroupRule:SecurityGroupRule":
+    if r.type == _ALI_RULE:
         sources = ((r.get("cidrIp"), "cidrIp"), (r.get("ipv6CidrIp"), "ipv6CidrIp"))
         if not any(_world(src, r, p) for src, p in sources):
             return []
@@ -898,6 +901,7 @@ _SPLIT_RULES = {
     _NATIVE_INGRESS: "groupId",
     "azure-native:network:SecurityRule": "networkSecurityGroupName",
     _AZURE_CLASSIC_RULE: "networkSecurityGroupName",
+    _ALI_RULE: "securityGroupId",
 }
 
 
@@ -913,6 +917,11 @@ def _rule_sources(r: Resource) -> list[tuple[Any, str]]:
             return []
         return [(c, "cidrBlocks") for c in _list(r.get("cidrBlocks"))] + \
             [(c, "ipv6CidrBlocks") for c in _list(r.get("ipv6CidrBlocks"))]
+    if t == _ALI_RULE:
+        # An accept rule (policy defaults to accept) letting traffic in, as _alicloud judges one.
+        if r.get("type") != "ingress" or str(r.get("policy") or "accept").lower() != "accept":
+            return []
+        return [(r.get("cidrIp"), "cidrIp"), (r.get("ipv6CidrIp"), "ipv6CidrIp")]
     if str(r.get("direction", "")).lower() != "inbound" or \
             str(r.get("access", "")).lower() != "allow":
         return []
@@ -1495,17 +1504,22 @@ def _split_rules(resources: list[Resource]) -> list[Violation]:
     """Rules that are each narrow but together open a group to the whole internet (0.0.0.0/1
     in one rule, 128.0.0.0/1 in another): the per-resource Analyze call cannot see that, the
     stack can. Grouped by the security group / NSG the rules depend on."""
-    by_group: dict[int, tuple[Resource, list[tuple[Resource, Any]]]] = {}
+    by_group: dict[Any, tuple[Optional[Resource], list[tuple[Resource, Any]]]] = {}
     for r in resources:
         key = _SPLIT_RULES.get(r.type)
         if key is None:
             continue
-        for group in r.deps.get(key, []):
-            entry = by_group.setdefault(id(group), (group, []))
-            entry[1].extend((r, src) for src, _ in _rule_sources(r)
-                            if isinstance(src, str) and src)
+        sources = [(r, src) for src, _ in _rule_sources(r) if isinstance(src, str) and src]
+        groups = r.deps.get(key, [])
+        for g in groups:
+            by_group.setdefault(id(g), (g, []))[1].extend(sources)
+        literal = None if groups else _literal_group(r, key)
+        if literal is not None:
+            # A group the stack does not create, named by its id (or an NSG by its name and
+            # resource group): rules naming the same one are still one group's rules.
+            by_group.setdefault(literal, (None, []))[1].extend(sources)
     out = []
-    for group, sources in by_group.values():
+    for key, (group, sources) in by_group.items():
         owners = {id(r) for r, _ in sources}
         if len(owners) < 2:
             continue   # one rule resource: its own Analyze call judged it
@@ -1522,12 +1536,31 @@ def _split_rules(resources: list[Resource]) -> list[Violation]:
                 collapsed = list(ipaddress.collapse_addresses(nets[version]))
                 if len(collapsed) == 1 and collapsed[0].prefixlen == 0:
                     names = sorted({r.name for r, _ in sources})
+                    # A literal group is in no resource of the stack: the finding goes on the
+                    # first of its rules by name, naming the group.
+                    subject = group or min((r for r, _ in sources), key=lambda r: r.name)
+                    what = "its ingress rules" if group is not None else \
+                        f"the ingress rules on {key[-1]}"
                     out.append(violation(
-                        group, f"its ingress rules together are open to {world}",
+                        subject, f"{what} together are open to {world}",
                         f"{' + '.join(sorted(str(n) for n in nets[version]))} across rules "
                         f"{', '.join(names)}", "no world-open ingress, in one rule or split",
                         "narrow the rules' sources to known CIDRs"))
     return out
+
+
+def _literal_group(r: Resource, key: str) -> Optional[tuple[str, ...]]:
+    """The group a rule names by a literal id that no resource of the stack stands behind, as
+    a key (cloud, [resource group,] id); None where it names none, or one unknown at preview
+    (an id read at apply may be any group). An Azure NSG name is one only in its resource
+    group."""
+    name = r.get(key)
+    if not isinstance(name, str) or not name:
+        return None
+    if r.cloud != "azure":
+        return (r.cloud, name)
+    group = r.get("resourceGroupName")
+    return (r.cloud, group.lower(), name.lower()) if isinstance(group, str) and group else None
 
 
 _HANDLERS = {"aws": _aws, "gcp": _gcp, "azure": _azure, "alicloud": _alicloud}

@@ -158,6 +158,9 @@ def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
         named_by, key = (r, own_key) if own or template is None else (template, "placement")
         pgs = [d for d in named_by.deps.get(key, []) if d.type in _AWS_PLACEMENT_GROUPS]
         strategy = pgs[0].get("strategy") if pgs else None
+        if name and strategy is UNKNOWN:
+            # cluster, spread or partition is read at apply: "cannot decide", not unplaced.
+            raise UnknownValue(pgs[0], "strategy")
         ok = bool(name) and (not pgs or strategy == "cluster")
         found = f"placement group {name} (strategy {strategy})" if name and pgs else name
         return (ok, found, "a placement group with strategy \"cluster\"",
@@ -173,6 +176,13 @@ def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
                 policies += holder.dep("resourcePolicies", GCP_RESOURCE_POLICY)
         compact = [p for p in policies if p.get("groupPlacementPolicy.collocation") == "COLLOCATED"
                    or p.get("workloadPolicy.type") == "HIGH_THROUGHPUT"]
+        unread = [(p, path) for p in policies for path in ("groupPlacementPolicy.collocation",
+                                                           "workloadPolicy.type")
+                  if p.get(path) is UNKNOWN]
+        if not compact and unread:
+            # A policy whose collocation (or workload type) is read at apply may be the compact
+            # one: "cannot decide", not unplaced.
+            raise UnknownValue(*unread[0])
         named = r.get("resourcePolicies.workloadPolicy") or (
             g.template.get("resourcePolicies") if g.template else None)
         ok = bool(compact) or (bool(named) and not policies)
@@ -226,6 +236,9 @@ def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
             return True, f"HPC cluster {clusters[0].name if clusters else hpc}", "", ""
         sets = r.dep("deploymentSetId", ALI_DEPLOYMENT_SET)
         strategy = sets[0].get("strategy") if sets else None
+        if strategy is UNKNOWN:
+            # LowLatency or Availability is read at apply: "cannot decide", not unplaced.
+            raise UnknownValue(sets[0], "strategy")
         ok = bool(r.get("deploymentSetId")) and (not sets or strategy == "LowLatency")
         return (ok, f"deployment set {r.get('deploymentSetId')} (strategy {strategy})"
                 if r.get("deploymentSetId") else None,

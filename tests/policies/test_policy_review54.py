@@ -343,8 +343,6 @@ def _n1_t4(accels, units):
     return gcp(vm, g_budget(units=units))
 
 
-@pytest.mark.xfail(strict=True, reason="defect 1, blind spot: guestAccelerators written as one object "
-                   "is not read as a list of that one; the N1 VM is not GPU capacity")
 def test_g15_gcp_accelerators_as_one_object(pack):
     """guestAccelerators written as one object {nvidia-tesla-t4, count 2} (docs: "a list input
     given as one object ... is read as a list of that one"): n1-standard-8 0.38 + 2 x T4 0.35
@@ -634,8 +632,6 @@ def test_a06_alibaba_world_ssh_listed_in_ssh_cidrs(pack):
           config={NPI: {"sshCidrs": ["0.0.0.0/0"]}})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 2, blind spot: Alibaba security group rules that "
-                   "together cover all addresses on one group are not found with the stack")
 def test_a07_alibaba_split_halves_on_one_group(pack):
     """Two rules on one security group of the stack, 0.0.0.0/1 and 128.0.0.0/1, TCP 443/443:
     world-open together: no-public-ingress fail."""
@@ -675,8 +671,6 @@ def test_a10_alibaba_tag_keys_in_other_case(pack):
 
 # ------------------------------------------------------ defect 1's reach: a list written as one object
 
-@pytest.mark.xfail(strict=True, reason="defect 1 (reach), blind spot: an instance template's "
-                   "guestAccelerators as one object: the MIG is not seen as GPU capacity")
 def test_r01_gcp_template_accelerators_as_one_object(pack):
     """A MIG of 2 from a template of n1-standard-8 with guestAccelerators {t4, count 2} written
     as one object: 2 x 788.40 = 1,576.80 > budget 1,000: spend fail."""
@@ -734,8 +728,6 @@ def test_s01_alibaba_single_world_rule_control(pack):
     check(pack, ali(ali_sg_rule("https", "0.0.0.0/0", "443/443")), {NPI: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 2 (reach), blind spot: Alibaba rules that together "
-                   "cover every address on one security group are not found")
 def test_s02_alibaba_halves_on_a_literal_group(pack):
     """a07 on a group the stack does not create (both rules name sg-gw5ml01 by literal): the two
     halves are still one group's rules: no-public-ingress fail."""
@@ -743,8 +735,6 @@ def test_s02_alibaba_halves_on_a_literal_group(pack):
                     ali_sg_rule("hi", "128.0.0.0/1", "443/443")), {NPI: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 2 (reach), blind spot: Alibaba rules that together "
-                   "cover every address on one security group are not found")
 def test_s03_alibaba_four_quarters(pack):
     """Four rules 0/2, 64/2, 128/2, 192/2 on one group of the stack, TCP 8080: every address:
     no-public-ingress fail."""
@@ -805,8 +795,6 @@ def test_s08_azure_one_rule_two_prefixes(pack):
     check(pack, azure(az_nsg("web", [rule])), {NPI: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 2 (reach), blind spot: Alibaba rules that together "
-                   "cover every address on one security group are not found")
 def test_s09_alibaba_ipv6_halves(pack):
     """Two rules on one group of the stack, ipv6CidrIp ::/1 and 8000::/1, TCP 443: every IPv6
     address (::/0): no-public-ingress fail."""
@@ -932,8 +920,6 @@ def test_u08_alibaba_instance_type_unknown(pack):
           config={SPEND: {"maxMonthlyUsd": 200}})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 3, false alarm: singlePlacementGroup unknown at "
-                   "preview is reported as not placed (a finding), not 'cannot decide'")
 def test_u09_azure_single_placement_group_unknown(pack):
     """z06 with singlePlacementGroup unknown at preview: rdma undecided."""
     check(pack, azure(az_vmss("train", sku="Standard_ND96asr_v4", singlePlacementGroup=UNK),
@@ -1065,8 +1051,6 @@ def az_vm(name, size="Standard_ND96asr_v4", **props):
         "tags": dict(OWN), **props})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 3 (reach), false alarm: a classic set's "
-                   "singlePlacementGroup unknown at preview is reported as not placed")
 def test_p01_classic_set_single_placement_group_unknown(pack):
     """u09 on a classic LinuxVirtualMachineScaleSet (2 ND96asr_v4, 39,707.62 < 50,000) with
     singlePlacementGroup unknown at preview: rdma undecided."""
@@ -1477,8 +1461,6 @@ def _aws_efa_group(strategy):
     return with_provider(AWSP, sn, pg, lt, grp, budget)
 
 
-@pytest.mark.xfail(strict=True, reason="defect 3 (reach), false alarm: a placement group's strategy "
-                   "unknown at preview is reported as not a cluster placement")
 def test_q01_aws_placement_strategy_unknown(pack):
     """The placement group's strategy unknown at preview ("must have strategy cluster"):
     rdma undecided."""
@@ -1495,8 +1477,6 @@ def test_q03_aws_placement_spread_control(pack):
     check(pack, _aws_efa_group("spread"), {RDMA: "advisory"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 3 (reach), false alarm: an Orchestrated set's "
-                   "singlePlacementGroup unknown at preview is reported as not placed")
 def test_q04_orchestrated_set_single_placement_group_unknown(pack):
     """An OrchestratedVirtualMachineScaleSet of 2 ND96asr_v4 (39,707.62 < 50,000) with
     singlePlacementGroup unknown at preview: rdma undecided. (Marked before its first run, on
