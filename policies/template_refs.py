@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
-from trainstack_policies.model import UNKNOWN, Resource, checked_number
+from trainstack_policies.model import UNKNOWN, Resource, as_list, checked_number
 
 _REF_KEYS = ("id", "name", "launchTemplateId", "launchTemplateName")
 _NATIVE_LT = "aws-native:ec2:LaunchTemplate"
@@ -76,6 +76,11 @@ def tie_overrides(mixed: Any, templates: list[Resource]) -> tuple[Any, bool, str
     weight counts for the type it launches; whether such an override could not be tied to a
     template; and what names a template the stack does not create ("" if none)."""
     spec = mixed.get("launchTemplate") if isinstance(mixed, dict) else None
+    if isinstance(spec, dict) and isinstance(spec.get("overrides"), dict):
+        # One override written for the list: a list of that one (model.as_list), so its type
+        # and weight are read wherever the group's overrides are.
+        spec = {**spec, "overrides": as_list(spec["overrides"])}
+        mixed = {**mixed, "launchTemplate": spec}
     if not isinstance(spec, dict) or not isinstance(spec.get("overrides"), list):
         return mixed, False, ""
     overrides = spec["overrides"]
