@@ -95,9 +95,9 @@ def requests(resources: list):
     return analyze, stack_request
 
 
-# A fresh process's set-up: the pack of argv[1] installed as its __main__ installs it, and the
-# requests of argv[2] read back (benchmarks/policy_responses.py runs the same, then its own pass).
-HANDLER_SETUP = """
+# A fresh process's first lines: the pack of argv[1] imported as trainstack_policies, as its
+# __main__ installs it (benchmarks/policy_stops.py starts its processes the same way).
+PACK_IMPORT = """
 import importlib.util, os, struct, sys, time
 from pathlib import Path
 pack = Path(sys.argv[1])
@@ -106,7 +106,11 @@ spec = importlib.util.spec_from_file_location("trainstack_policies", pack / "__i
 module = importlib.util.module_from_spec(spec)
 sys.modules["trainstack_policies"] = module
 spec.loader.exec_module(module)
-from pulumi.runtime.proto import analyzer_pb2 as apb
+"""
+
+# A fresh process's set-up: the pack imported, and the requests of argv[2] read back
+# (benchmarks/policy_responses.py runs the same, then its own pass).
+HANDLER_SETUP = PACK_IMPORT + """from pulumi.runtime.proto import analyzer_pb2 as apb
 from pulumi_policy import EnforcementLevel
 from pulumi_policy import policy as stock
 from trainstack_policies.pack import PACK_NAME, install_analyzer, policies

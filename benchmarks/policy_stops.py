@@ -24,17 +24,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+from benchmarks.policy_grpc import PACK_IMPORT  # noqa: E402  (the path above first)
 
-_CHILD = """
-import hashlib, importlib.util, json, sys, time
+_CHILD = PACK_IMPORT + """import hashlib, json
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
-pack = Path(sys.argv[1])
-spec = importlib.util.spec_from_file_location("trainstack_policies", pack / "__init__.py",
-                                              submodule_search_locations=[str(pack)])
-module = importlib.util.module_from_spec(spec)
-sys.modules["trainstack_policies"] = module
-spec.loader.exec_module(module)
 from tests.policy_fixtures import OWNER_TAGS, res
 from trainstack_policies.pack_config import PolicyConfig
 from trainstack_policies.rules import RULES
