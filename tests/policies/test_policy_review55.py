@@ -403,3 +403,278 @@ def test_n15_gcp_firewall_no_source(pack):
 def test_n16_gcp_firewall_source_tags_only(pack):
     """The same firewall from sourceTags ["bastion"] only (control): pass."""
     check(pack, on(GCP, gcp_fw("fw", sourceTags=["bastion"])), {})
+
+
+# ====================================================== batch 2: budgets, raises, placement, NAT,
+# eRDMA, GCS retain labels, catalog dates, secrets, case
+
+UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"   # the engine's unknown string
+
+
+def secret(value):
+    return {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+            "value": value}
+
+
+def _in_hours(h):
+    from datetime import datetime, timedelta, timezone
+    return (datetime.now(timezone.utc) + timedelta(hours=h)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _g5_group(size=1, budget="1000.00", tags=None):
+    sn = aws_subnet()
+    tpl = aws_lt("g5-lt", "g5.xlarge")
+    grp = aws_asg("train", tpl, sn, size)
+    if tags is not None:
+        grp.props["tags"] = tags
+    return [sn, tpl, grp] + ([aws_budget(budget)] if budget else [])
+
+
+def test_b01_aws_budget_above_max_monthly(pack):
+    """One g5.xlarge, 734.38, budget 5,000 and maxMonthlyUsd 4,000: the estimate is under the
+    cap but the budget above it is itself a violation: spend fail."""
+    check(pack, on(AWS, *_g5_group(budget="5000.00")), {SPEND: "fail"},
+          config={SPEND: {"maxMonthlyUsd": 4000}})
+
+
+def test_b02_aws_budget_at_max_monthly(pack):
+    """Budget 4,000 equal to maxMonthlyUsd 4,000 (not above), estimate 734.38: pass."""
+    check(pack, on(AWS, *_g5_group(budget="4000.00")), {}, config={SPEND: {"maxMonthlyUsd": 4000}})
+
+
+def test_b03_aws_tag_filter_propagated(pack):
+    """costFilters TagKeyValue user:team$ml; the group's team tag propagates at launch: the
+    budget takes the group in; 734.38 < 1,000: pass."""
+    stack = _g5_group(budget=None)
+    b = aws_budget("1000.00")
+    b.props["costFilters"] = [{"name": "TagKeyValue", "values": ["user:team$ml"]}]
+    check(pack, on(AWS, *stack, b), {})
+
+
+def test_b04_aws_tag_filter_not_propagated(pack):
+    """The same filter while the group's tags do not propagate at launch (its instances carry
+    none; the template's own tags label the template): no budget takes the group in: fail."""
+    stack = _g5_group(budget=None, tags=[{"key": k, "value": v, "propagateAtLaunch": False}
+                                         for k, v in TAGS.items()])
+    b = aws_budget("1000.00")
+    b.props["costFilters"] = [{"name": "TagKeyValue", "values": ["user:team$ml"]}]
+    check(pack, on(AWS, *stack, b), {SPEND: "fail"})
+
+
+def test_b05_aws_usage_budget_is_no_spend_limit(pack):
+    """A USAGE budget is not a spend limit: the GPU group has no budget alarm: fail."""
+    stack = _g5_group(budget=None)
+    b = aws_budget("1000.00")
+    b.props["budgetType"] = "USAGE"
+    check(pack, on(AWS, *stack, b), {SPEND: "fail"})
+
+
+def _gcp_mig(size=2, name=None):
+    tpl = res("gcp:compute/instanceTemplate:InstanceTemplate", "tpl", {
+        "machineType": "g2-standard-8", "labels": dict(LABELS),
+        "networkInterfaces": [{"network": "default"}],
+        "disks": [{"sourceImage": "debian-cloud/debian-12", "boot": True}],
+        "scheduling": {"onHostMaintenance": "TERMINATE"}})
+    mig = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "train", {
+        "zone": "us-central1-a", "targetSize": float(size), "baseInstanceName": "train",
+        "versions": [{"instanceTemplate": "tpl-id"}], **({"name": name} if name else {})},
+        deps={"versions": [tpl]})
+    return [tpl, mig]
+
+
+def _gbudget(units, currency="USD", **filt):
+    b = gcp_budget(units)
+    b.props["amount"]["specifiedAmount"]["currencyCode"] = currency
+    if filt:
+        b.props["budgetFilter"] = dict(filt)
+    return b
+
+
+def test_b06_gcp_cny_budget_covers(pack):
+    """A CNY budget of 10,000 = 10,000 / 7.2734 (fx.csv) = 1,374.87 USD over 2 x g2-standard-8
+    1,246.29: pass."""
+    check(pack, on(GCP, *_gcp_mig(), _gbudget("10000", "CNY")), {})
+
+
+def test_b07_gcp_cny_budget_short(pack):
+    """CNY 8,000 = 1,099.90 USD < 1,246.29: spend fail."""
+    check(pack, on(GCP, *_gcp_mig(), _gbudget("8000", "CNY")), {SPEND: "fail"})
+
+
+def test_b08_gcp_eur_budget(pack):
+    """A EUR budget: no cited rate: "cannot decide" (the only budget): undecided."""
+    check(pack, on(GCP, *_gcp_mig(), _gbudget("100000", "EUR")), {SPEND: "undecided"})
+
+
+def test_b09_gcp_projects_filter_other_project(pack):
+    """budgetFilter.projects of another project (provider project ml-prod): the budget leaves
+    the group out: no budget alarm: fail."""
+    check(pack, on(GCP, *_gcp_mig(), _gbudget("5000", projects=["projects/ml-other"])),
+          {SPEND: "fail"})
+
+
+def test_b10_gcp_projects_filter_by_number(pack):
+    """budgetFilter.projects by number: taken as the stack's own project: covers; 1,246.29 <
+    5,000: pass."""
+    check(pack, on(GCP, *_gcp_mig(), _gbudget("5000", projects=["projects/123456789012"])), {})
+
+
+def test_b11_gcp_subaccounts_filter(pack):
+    """budgetFilter.subaccounts: reach cannot be decided, the only budget: undecided."""
+    check(pack, on(GCP, *_gcp_mig(), _gbudget("5000", subaccounts=["billingAccounts/01-02-03"])),
+          {SPEND: "undecided"})
+
+
+def _vmss(sku="Standard_NC4as_T4_v3", capacity=2.0, **props):
+    return res("azure-native:compute:VirtualMachineScaleSet", "vmss", {
+        "location": "eastus", "resourceGroupName": "rg-ml", "zones": ["1"],
+        "sku": {"name": sku, "capacity": capacity, "tier": "Standard"},
+        "virtualMachineProfile": {"priority": "Regular", "networkProfile": {
+            "networkInterfaceConfigurations": [{"name": "nic", "primary": True,
+                                                "ipConfigurations": [{"name": "ip"}]}]}},
+        "tags": dict(TAGS), **props})
+
+
+def _az_filtered(amount, dim, values):
+    b = az_budget(amount)
+    b.props["filter"] = {"dimensions": {"name": dim, "operator": "In", "values": values}}
+    return b
+
+
+def test_b12_azure_location_filter_spaces_case(pack):
+    """Azure budget filter ResourceLocation "East US" (spaces and case ignored) over a set in
+    eastus: covers; 2 x 0.526 x 730 = 767.96 < 800: pass."""
+    check(pack, on(AZ, _vmss(), _az_filtered(800, "ResourceLocation", ["East US"])), {})
+
+
+def test_b13_azure_meter_subcategory_filter(pack):
+    """A MeterSubCategory dimension: reach cannot be decided, the only budget: undecided."""
+    check(pack, on(AZ, _vmss(), _az_filtered(800, "MeterSubCategory", ["NCasT4 v3 Series"])),
+          {SPEND: "undecided"})
+
+
+def test_c01_azure_sku_lower_case_priced(pack):
+    """sku "standard_nc4as_t4_v3" (sizes in any case): 767.96 > budget 700: spend fail."""
+    check(pack, on(AZ, _vmss(sku="standard_nc4as_t4_v3"), az_budget(700)), {SPEND: "fail"})
+
+
+def test_c02_azure_sku_lower_case_under(pack):
+    """The same lower-case sku under a budget of 800: pass (priced, not unpriceable)."""
+    check(pack, on(AZ, _vmss(sku="standard_nc4as_t4_v3"), az_budget(800)), {})
+
+
+def _raise(grp, max_size):
+    return res("aws:autoscaling/schedule:Schedule", "raise", {
+        "autoscalingGroupName": "train-name", "scheduledActionName": "morning",
+        "minSize": 0.0, "maxSize": max_size, "desiredCapacity": -1.0,
+        "startTime": _in_hours(24)}, deps={"autoscalingGroupName": [grp]})
+
+
+def test_r01_schedule_raises_group_over_budget(pack):
+    """A group of max 1 raised to maxSize 4 by a Schedule: priced at 4 for the month, 4 x
+    734.38 = 2,937.52 > 2,000: spend fail."""
+    stack = _g5_group(budget="2000.00")
+    check(pack, on(AWS, *stack, _raise(stack[2], 4.0)), {SPEND: "fail"})
+
+
+def test_r02_schedule_raises_group_under_budget(pack):
+    """The same raise under a 3,000 budget: pass."""
+    stack = _g5_group(budget="3000.00")
+    check(pack, on(AWS, *stack, _raise(stack[2], 4.0)), {})
+
+
+def test_r03_schedule_minus_one_keeps_own(pack):
+    """A Schedule of maxSize -1 keeps the group's own 1: 734.38 < 1,000: pass."""
+    stack = _g5_group(budget="1000.00")
+    check(pack, on(AWS, *stack, _raise(stack[2], -1.0)), {})
+
+
+def test_r04_schedule_raise_unknown(pack):
+    """A raise whose maxSize is unknown at preview leaves the group unsized: fails closed
+    naming the raise, whatever the budget (100,000): spend fail."""
+    stack = _g5_group(budget="100000.00")
+    check(pack, on(AWS, *stack, _raise(stack[2], UNKNOWN)), {SPEND: "fail"})
+
+
+def _resize_job(size, paused=None):
+    props = {"schedule": "0 8 * * 1", "region": "us-central1", "httpTarget": {
+        "httpMethod": "POST", "uri": ("https://compute.googleapis.com/compute/v1/projects/ml-prod/"
+                                      f"zones/us-central1-a/instanceGroupManagers/train/resize?size={size}"),
+        "oauthToken": {"serviceAccountEmail": "sa@ml-prod.iam.gserviceaccount.com"}}}
+    if paused is not None:
+        props["paused"] = paused
+    return res("gcp:cloudscheduler/job:Job", "grow", props)
+
+
+def test_r05_gcp_job_resize_raises(pack):
+    """A Cloud Scheduler job resize?size=4 on the MIG named "train" (target 1): priced at 4,
+    4 x 0.853624 x 730 = 2,492.58 > 2,000: spend fail."""
+    check(pack, on(GCP, *_gcp_mig(1, name="train"), _resize_job(4), gcp_budget("2000")),
+          {SPEND: "fail"})
+
+
+def test_r06_gcp_job_resize_paused(pack):
+    """The same job paused: it never fires: 1 x 623.15 < 2,000: pass."""
+    check(pack, on(GCP, *_gcp_mig(1, name="train"), _resize_job(4, True), gcp_budget("2000")), {})
+
+
+def test_d01_catalog_date_in_estimate(pack):
+    """Over budget (734.38 > 500): the finding ends with the g5.xlarge row's as_of date
+    "catalog prices as of 2026-01-21 (file's 'Last updated')": spend fail, date in it."""
+    found = check(pack, on(AWS, *_g5_group(budget="500.00")), {SPEND: "fail"})
+    text = " ".join(d.message for d in found if d.policy == SPEND)
+    assert "catalog prices as of 2026-01-21 (file's 'Last updated')" in text, text
+
+
+def test_d02_catalog_dates_n1_and_gpu(pack):
+    """The N1 VM with 2 T4 over a 780 budget: the n1-standard-8 and T4 rows both date
+    "2026-11-30 (date the snapshot was read; its commit date is not retrievable)": fail, the
+    date in the finding."""
+    found = check(pack, on(GCP, _n1_vm(), gcp_budget("780")), {SPEND: "fail"})
+    text = " ".join(d.message for d in found if d.policy == SPEND)
+    assert "catalog prices as of 2026-11-30 (date the snapshot was read" in text, text
+
+
+def test_s01_secret_budget_amount(pack):
+    """A secret budget amount "500.00" is read as 500: 734.38 > 500: spend fail."""
+    stack = _g5_group(budget="500.00")
+    stack[-1].props["limitAmount"] = secret("500.00")
+    check(pack, on(AWS, *stack), {SPEND: "fail"})
+
+
+def test_s02_secret_nsg_source(pack):
+    """An azure-native SecurityRule whose sourceAddressPrefix is a secret "*": world-open:
+    no-public-ingress fail."""
+    rule = nsg_rule("any", "*")
+    rule.props["sourceAddressPrefix"] = secret("*")
+    check(pack, on(AZ, rule), {NPI: "fail"})
+
+
+def _gcs(labels, provider_labels=None, **props):
+    b = res("gcp:storage/bucket:Bucket", "data", {
+        "location": "US-CENTRAL1", "forceDestroy": False, "labels": {**LABELS, **labels}, **props})
+    out = on(GCP, b)
+    if provider_labels:
+        b.provider = {**GCP, "defaultLabels": provider_labels}
+    return out
+
+
+def test_k01_gcs_retain_label_dash_upper_value(pack):
+    """Label trainstack-retain: "TRUE" (the key normalised, the value true in any case):
+    retained: pass."""
+    check(pack, _gcs({"trainstack-retain": "TRUE"}), {})
+
+
+def test_k02_gcs_retain_label_value_yes(pack):
+    """Label trainstack_retain: "yes": not true, no protect: bucket-retained fail."""
+    check(pack, _gcs({"trainstack_retain": "yes"}), {RET: "fail"})
+
+
+def test_k03_gcs_retain_only_in_default_labels(pack):
+    """The marker only in the provider's defaultLabels: never counts: fail."""
+    check(pack, _gcs({}, provider_labels={"trainstack_retain": "true"}), {RET: "fail"})
+
+
+def test_k04_gcs_retain_label_force_destroy(pack):
+    """The label true but forceDestroy true: not retained: fail."""
+    check(pack, _gcs({"trainstack_retain": "true"}, forceDestroy=True), {RET: "fail"})
