@@ -678,3 +678,277 @@ def test_k03_gcs_retain_only_in_default_labels(pack):
 def test_k04_gcs_retain_label_force_destroy(pack):
     """The label true but forceDestroy true: not retained: fail."""
     check(pack, _gcs({"trainstack_retain": "true"}, forceDestroy=True), {RET: "fail"})
+
+
+# ====================================================== batch 3: placement, eRDMA, reservations
+
+P4D_NICS = [{"networkCardIndex": float(c), "deviceIndex": 0.0, "interfaceType": "efa",
+             "associatePublicIpAddress": "false"} for c in range(4)]
+
+
+def _p4d_group(pg=None, literal=None):
+    """2 x p4d.24xlarge (4 EFA cards each, instance_types.csv): 2 x 21.9576 x 730 = 32,058.10,
+    under a 40,000 budget."""
+    sn = aws_subnet()
+    tpl = aws_lt("p4d-lt", "p4d.24xlarge", networkInterfaces=list(P4D_NICS))
+    grp = aws_asg("train", tpl, sn, 2)
+    out = [sn, tpl, grp, aws_budget("40000.00")]
+    if pg is not None:
+        grp.props["placementGroup"] = "pg-name"
+        grp.deps["placementGroup"] = [pg]
+        out.append(pg)
+    if literal:
+        grp.props["placementGroup"] = literal
+    return out
+
+
+def _pg(strategy):
+    return res("aws:ec2/placementGroup:PlacementGroup", "pg", {"strategy": strategy,
+                                                               "tags": dict(TAGS)})
+
+
+def test_p01_aws_spread_placement_group(pack):
+    """2 p4d in a placement group of the stack with strategy spread: places nothing for RDMA:
+    rdma advisory."""
+    check(pack, on(AWS, *_p4d_group(pg=_pg("spread"))), {RDMA: "advisory"})
+
+
+def test_p02_aws_placement_strategy_unknown(pack):
+    """Strategy unknown at preview: rdma undecided."""
+    check(pack, on(AWS, *_p4d_group(pg=_pg(UNKNOWN))), {RDMA: "undecided"})
+
+
+def test_p03_aws_literal_placement_group(pack):
+    """A literal placement group name the stack does not create: taken as a placement, EFA
+    given: pass."""
+    check(pack, on(AWS, *_p4d_group(literal="pg-elsewhere")), {})
+
+
+def test_p04_aws_cluster_placement_upper_case(pack):
+    """Strategy "CLUSTER" (case difference of the enum cluster): a cluster placement group:
+    pass."""
+    check(pack, on(AWS, *_p4d_group(pg=_pg("CLUSTER"))), {})
+
+
+def _nd_native(spg="omit"):
+    """2 x Standard_ND96isr_H100_v5 (InfiniBand) eastus 98.32: 143,547.20 < 150,000."""
+    v = _vmss(sku="Standard_ND96isr_H100_v5")
+    if spg != "omit":
+        v.props["singlePlacementGroup"] = spg
+    return on(AZ, v, az_budget(150000))
+
+
+def test_p05_azure_native_spg_omitted(pack):
+    """azure-native set with singlePlacementGroup left out: not placed: rdma advisory."""
+    check(pack, _nd_native(), {RDMA: "advisory"})
+
+
+def test_p06_azure_native_spg_unknown(pack):
+    """singlePlacementGroup unknown at preview: rdma undecided."""
+    check(pack, _nd_native(UNKNOWN), {RDMA: "undecided"})
+
+
+def test_p07_azure_native_spg_true(pack):
+    """singlePlacementGroup true (control): pass."""
+    check(pack, _nd_native(True), {})
+
+
+def _classic_set(kind="linux", **props):
+    if kind == "linux":
+        v = res("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet", "cset", {
+            "name": "cset", "resourceGroupName": "rg-ml", "location": "eastus",
+            "sku": "Standard_ND96isr_H100_v5", "instances": 2.0, "adminUsername": "azureuser",
+            "zones": ["1"], "tags": dict(TAGS), "networkInterfaces": [{
+                "name": "nic", "primary": True, "ipConfigurations": [{
+                    "name": "ip", "primary": True, "subnetId": "/subscriptions/x/subnet"}]}],
+            **props})
+    else:
+        v = res("azure:compute/orchestratedVirtualMachineScaleSet:OrchestratedVirtualMachineScaleSet",
+                "oset", {"name": "oset", "resourceGroupName": "rg-ml", "location": "eastus",
+                         "skuName": "Standard_ND96isr_H100_v5", "instances": 2.0,
+                         "platformFaultDomainCount": 1.0, "zones": ["1"], "tags": dict(TAGS),
+                         **props})
+    return on(AZ, v, az_budget(150000))
+
+
+def test_p08_azure_classic_linux_spg_default(pack):
+    """A classic Linux set with singlePlacementGroup left out: the provider's default true:
+    placed: pass."""
+    check(pack, _classic_set(), {})
+
+
+def test_p09_azure_orchestrated_spg_omitted(pack):
+    """An Orchestrated set with it left out: not placed (platformFaultDomainCount places
+    nothing): rdma advisory."""
+    check(pack, _classic_set("orchestrated"), {RDMA: "advisory"})
+
+
+def _a3u(policy_collocation=None, literal_policy=None):
+    """2 x a3-ultragpu-8g (roce, 8 MRDMA NICs) us-west1 86.7599: 126,669.45 < 130,000."""
+    nics = [{"nicType": "GVNIC"}, {"nicType": "GVNIC"}] + [{"nicType": "MRDMA"}] * 8
+    tpl = res("gcp:compute/instanceTemplate:InstanceTemplate", "a3tpl", {
+        "machineType": "a3-ultragpu-8g", "labels": dict(LABELS), "networkInterfaces": nics,
+        "scheduling": {"onHostMaintenance": "TERMINATE"}})
+    out = []
+    if policy_collocation is not None:
+        pol = res("gcp:compute/resourcePolicy:ResourcePolicy", "compact", {
+            "region": "us-west1", "groupPlacementPolicy": {"collocation": policy_collocation,
+                                                           "vmCount": 2.0}})
+        tpl.props["resourcePolicies"] = "compact-id"
+        tpl.deps["resourcePolicies"] = [pol]
+        out.append(pol)
+    if literal_policy:
+        tpl.props["resourcePolicies"] = literal_policy
+    mig = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "a3", {
+        "zone": "us-west1-c", "targetSize": 2.0, "baseInstanceName": "a3",
+        "versions": [{"instanceTemplate": "a3tpl-id"}]}, deps={"versions": [tpl]})
+    prov = {"project": "ml-prod", "region": "us-west1", "zone": "us-west1-c"}
+    return on(prov, *out, tpl, mig, gcp_budget("130000"))
+
+
+def test_p10_gcp_collocation_unknown(pack):
+    """The template's only resource policy has a collocation unknown at preview: undecided."""
+    check(pack, _a3u(UNKNOWN), {RDMA: "undecided"})
+
+
+def test_p11_gcp_literal_policy(pack):
+    """A literal resource policy the stack does not create on the template: taken as a
+    placement; MRDMA NICs given: pass."""
+    check(pack, _a3u(literal_policy="projects/ml-prod/regions/us-west1/resourcePolicies/c"), {})
+
+
+def test_p12_gcp_no_policy(pack):
+    """No resource policy at all (control): rdma advisory."""
+    check(pack, _a3u(), {RDMA: "advisory"})
+
+
+def _ali_nodes(mode="HighPerformance", where="node", dset=None, literal_dset="ds-elsewhere",
+               kind="instance"):
+    """2 x ecs.ebmgn8v.48xlarge (erdma) eu-central-1a, each released in 48 h (stands in for the
+    alarm; no cap to exceed)."""
+    vsw = res("alicloud:vpc/switch:Switch", "vsw", {"zoneId": "eu-central-1a", "tags": dict(TAGS)})
+    out = [vsw]
+    nodes = []
+    for i in range(2):
+        props = {"instanceType": "ecs.ebmgn8v.48xlarge", "vswitchId": "vsw-id",
+                 "imageId": "ubuntu_22_04", "internetMaxBandwidthOut": 0.0, "tags": dict(TAGS),
+                 "autoReleaseTime": _in_hours(48), "deploymentSetId": literal_dset}
+        deps = {"vswitchId": [vsw]}
+        if dset is not None:
+            props["deploymentSetId"] = "dset-id"
+            deps["deploymentSetId"] = [dset]
+        if where == "node":
+            props["networkInterfaceTrafficMode"] = mode
+        elif where == "nics":
+            props["networkInterfaces"] = {"networkInterfaceTrafficMode": mode,
+                                          "vswitchId": "vsw-id"}
+        nodes.append(res("alicloud:ecs/instance:Instance", f"node-{i}", props, deps=deps))
+    if dset is not None:
+        out.append(dset)
+    return on(ALI, *out, *nodes)
+
+
+def test_e01_erdma_on_node(pack):
+    """networkInterfaceTrafficMode HighPerformance on each node, a literal deployment set:
+    placed, fabric declared: pass."""
+    check(pack, _ali_nodes(), {})
+
+
+def test_e02_erdma_on_one_object_nics(pack):
+    """Declared on the node's networkInterfaces (one object, as ecs.Instance takes it): pass."""
+    check(pack, _ali_nodes(where="nics"), {})
+
+
+def test_e03_erdma_lower_case(pack):
+    """"highperformance" (not that spelling): not declared: rdma advisory."""
+    check(pack, _ali_nodes(mode="highperformance"), {RDMA: "advisory"})
+
+
+def test_e04_erdma_unknown(pack):
+    """The mode unknown at preview: rdma undecided."""
+    check(pack, _ali_nodes(mode=UNKNOWN), {RDMA: "undecided"})
+
+
+def test_e05_erdma_missing(pack):
+    """No declaration anywhere (control): rdma advisory."""
+    check(pack, _ali_nodes(where="none"), {RDMA: "advisory"})
+
+
+def test_e06_deployment_set_strategy_unknown(pack):
+    """A deployment set of the stack whose strategy is unknown at preview: rdma undecided."""
+    d = res("alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet", "dset", {"strategy": UNKNOWN})
+    check(pack, _ali_nodes(dset=d), {RDMA: "undecided"})
+
+
+def test_e07_deployment_set_availability(pack):
+    """A deployment set of strategy Availability: places nothing for RDMA: advisory."""
+    d = res("alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet", "dset", {"strategy": "Availability"})
+    check(pack, _ali_nodes(dset=d), {RDMA: "advisory"})
+
+
+def _odcr(zone="us-east-1a", **extra):
+    return res("aws:ec2/capacityReservation:CapacityReservation", "odcr", {
+        "instanceType": "g5.xlarge", "availabilityZone": zone, "instanceCount": 2.0,
+        "instancePlatform": "Linux/UNIX", "tags": dict(TAGS), **extra})
+
+
+def test_v01_open_odcr_consumed_once(pack):
+    """An open ODCR of 2 g5.xlarge in us-east-1a and a group of 2 on-demand g5.xlarge there:
+    counted once, 1,468.76 < 1,500: pass."""
+    check(pack, on(AWS, *_g5_group(2, "1500.00"), _odcr()), {})
+
+
+def test_v02_open_odcr_other_zone(pack):
+    """The ODCR in us-east-1b: not the nodes' zone: both priced, 2,937.52 > 1,500: fail."""
+    check(pack, on(AWS, *_g5_group(2, "1500.00"), _odcr("us-east-1b")), {SPEND: "fail"})
+
+
+def test_v03_open_odcr_dedicated(pack):
+    """The ODCR of tenancy dedicated, the nodes default: not matched: both priced: fail."""
+    check(pack, on(AWS, *_g5_group(2, "1500.00"), _odcr(tenancy="dedicated")), {SPEND: "fail"})
+
+
+def _gres():
+    return res("gcp:compute/reservation:Reservation", "grsv", {
+        "zone": "us-central1-a", "specificReservation": {
+            "count": 2.0, "instanceProperties": {"machineType": "g2-standard-8"}}})
+
+
+def test_v04_gcp_reservation_consumed_any(pack):
+    """A GCP reservation of 2 g2-standard-8 (specificReservationRequired false by default) and
+    a MIG of 2 there with default ANY_RESERVATION: once, 1,246.29 < 1,300: pass."""
+    check(pack, on(GCP, *_gcp_mig(), _gres(), gcp_budget("1300")), {})
+
+
+def test_v05_gcp_reservation_no_reservation(pack):
+    """The template says NO_RESERVATION: both priced, 2,492.58 > 1,300: fail."""
+    stack = _gcp_mig()
+    stack[0].props["reservationAffinity"] = {"type": "NO_RESERVATION"}
+    check(pack, on(GCP, *stack, _gres(), gcp_budget("1300")), {SPEND: "fail"})
+
+
+def test_v06_azure_capacity_reservation_no_budget(pack):
+    """An Azure capacity reservation of 2 NC4as_T4_v3, no budget: GPU capacity needing a
+    budget: fail."""
+    cr = res("azure-native:compute:CapacityReservation", "cr", {
+        "location": "eastus", "resourceGroupName": "rg-ml", "capacityReservationGroupName": "crg",
+        "sku": {"name": "Standard_NC4as_T4_v3", "capacity": 2.0}, "zones": ["1"],
+        "tags": dict(TAGS)})
+    check(pack, on(AZ, cr), {SPEND: "fail"})
+
+
+def _ali_cr(**extra):
+    return res("alicloud:ecs/capacityReservation:CapacityReservation", "acr", {
+        "instanceType": "ecs.gn7i-c8g1.2xlarge", "instanceAmount": 2.0,
+        "zoneIds": ["eu-central-1a"], "matchCriteria": "Open", "platform": "linux", **extra})
+
+
+def test_v07_alibaba_capacity_reservation_unlimited(pack):
+    """An Alibaba immediate capacity reservation without endTimeType Limited: a month and a
+    violation: spend fail."""
+    check(pack, on(ALI, _ali_cr()), {SPEND: "fail"})
+
+
+def test_v08_alibaba_capacity_reservation_limited(pack):
+    """endTimeType Limited with an endTime 48 h away: priced until then, no violation: pass."""
+    check(pack, on(ALI, _ali_cr(endTimeType="Limited", endTime=_in_hours(48))), {})
