@@ -954,3 +954,244 @@ def test_v07_alibaba_capacity_reservation_unlimited(pack):
 def test_v08_alibaba_capacity_reservation_limited(pack):
     """endTimeType Limited with an endTime 48 h away: priced until then, no violation: pass."""
     check(pack, on(ALI, _ali_cr(endTimeType="Limited", endTime=_in_hours(48))), {})
+
+
+# ====================================================== batch 4: Azure NAT and balancers,
+# world-open per cloud, secrets, unknowns in ingress
+
+PIP = f"/subscriptions/{SUB}/resourceGroups/rg-ml/providers/Microsoft.Network/publicIPAddresses/pip"
+
+
+def _nlb(frontends="public", name="lb-train", **props):
+    fe = {"public": [{"name": "fe", "publicIPAddress": {"id": PIP}}],
+          "private": [{"name": "fe", "subnet": {"id": "/subscriptions/x/subnets/s"},
+                       "privateIPAllocationMethod": "Dynamic"}],
+          "prefix": [{"name": "fe", "publicIPPrefix": {"id": PIP + "Prefix"}}],
+          "unknown": UNKNOWN, "entry": [UNKNOWN]}[frontends]
+    return res("azure-native:network:LoadBalancer", "lb", {
+        "location": "eastus", "resourceGroupName": "rg-ml", "sku": {"name": "Standard"},
+        "frontendIPConfigurations": fe, "tags": dict(TAGS),
+        **({"loadBalancerName": name} if name else {}), **props})
+
+
+def _nat_rule(lb_name="lb-train", rg="rg-ml", dep=None):
+    return res("azure-native:network:InboundNatRule", "ssh", {
+        "loadBalancerName": lb_name, "resourceGroupName": rg, "inboundNatRuleName": "ssh",
+        "protocol": "Tcp", "frontendPort": 50022.0, "backendPort": 8888.0,
+        "frontendIPConfiguration": {"id": "fe-id"}},
+        deps={"loadBalancerName": [dep]} if dep is not None else {})
+
+
+def test_t01_native_nat_rule_by_name_case(pack):
+    """A standalone InboundNatRule naming "LB-TRAIN" in "RG-ML", the stack's public balancer
+    lb-train in rg-ml (names compared case-insensitively): no-public-ingress fail."""
+    check(pack, on(AZ, _nlb(), _nat_rule("LB-TRAIN", "RG-ML")), {NPI: "fail"})
+
+
+def test_t02_native_nat_rule_by_dependency(pack):
+    """The rule depends on the balancer, its name unknown at preview: on it: fail."""
+    lb = _nlb()
+    check(pack, on(AZ, lb, _nat_rule(UNKNOWN, "rg-ml", dep=lb)), {NPI: "fail"})
+
+
+def test_t03_native_nat_rule_other_balancer(pack):
+    """The rule names "lb-elsewhere", a balancer the stack does not create: undecided."""
+    check(pack, on(AZ, _nlb(), _nat_rule("lb-elsewhere")), {NPI: "undecided"})
+
+
+def test_t04_native_nat_rule_auto_named_balancer(pack):
+    """The stack's balancer left to auto-naming, the rule naming its Pulumi name "lb": it may
+    or may not be that balancer: undecided."""
+    check(pack, on(AZ, _nlb(name=None), _nat_rule("lb")), {NPI: "undecided"})
+
+
+def test_t05_native_nat_rule_group_unknown(pack):
+    """The rule's resourceGroupName unknown at preview, no dependency: undecided."""
+    check(pack, on(AZ, _nlb(), _nat_rule("lb-train", UNKNOWN)), {NPI: "undecided"})
+
+
+def test_t06_native_nat_rule_private_balancer(pack):
+    """The rule on a balancer of the stack whose only frontend is private (control): pass."""
+    check(pack, on(AZ, _nlb("private"), _nat_rule()), {})
+
+
+def test_t07_native_inline_nat_unknown_frontends(pack):
+    """A balancer whose whole frontend list is unknown at preview, with an inline inbound NAT
+    rule: may be public: undecided."""
+    lb = _nlb("unknown", inboundNatRules=[{"name": "ssh", "protocol": "Tcp",
+                                            "frontendPort": 50022.0, "backendPort": 8888.0}])
+    check(pack, on(AZ, lb), {NPI: "undecided"})
+
+
+def test_t08_native_standalone_rule_one_frontend_unknown(pack):
+    """One frontend entry unknown at preview, a standalone rule depending on the balancer:
+    undecided."""
+    lb = _nlb("entry")
+    check(pack, on(AZ, lb, _nat_rule(dep=lb)), {NPI: "undecided"})
+
+
+def test_t09_native_inline_nat_pool_public_prefix(pack):
+    """Public by a frontend's public IP prefix, with an inline inbound NAT pool: fail."""
+    lb = _nlb("prefix", inboundNatPools=[{"name": "pool", "protocol": "Tcp",
+                                           "frontendPortRangeStart": 50000.0,
+                                           "frontendPortRangeEnd": 50099.0,
+                                           "backendPort": 8888.0}])
+    check(pack, on(AZ, lb), {NPI: "fail"})
+
+
+def _clb(public=True):
+    fe = ({"name": "fe", "publicIpAddressId": PIP} if public else
+          {"name": "fe", "subnetId": "/subscriptions/x/subnets/s",
+           "privateIpAddressAllocation": "Dynamic"})
+    return res("azure:lb/loadBalancer:LoadBalancer", "clb", {
+        "name": "lb-c", "resourceGroupName": "rg-ml", "location": "eastus", "sku": "Standard",
+        "frontendIpConfigurations": [fe], "tags": dict(TAGS)})
+
+
+def _cnat(sub=SUB, dep=None, pool=False):
+    lbid = f"/subscriptions/{sub}/resourceGroups/RG-ML/providers/Microsoft.Network/loadBalancers/LB-C"
+    props = {"name": "ssh", "resourceGroupName": "rg-ml", "loadbalancerId": lbid,
+             "protocol": "Tcp", "backendPort": 8888.0, "frontendIpConfigurationName": "fe"}
+    if pool:
+        props.update(frontendPortStart=50000.0, frontendPortEnd=50099.0)
+    else:
+        props["frontendPort"] = 50022.0
+    type_ = "azure:lb/natPool:NatPool" if pool else "azure:lb/natRule:NatRule"
+    return res(type_, "cnat", props, deps={"loadbalancerId": [dep]} if dep is not None else {})
+
+
+def test_t10_classic_nat_rule_literal_id_case(pack):
+    """A classic NatRule whose literal loadbalancerId names LB-C in RG-ML of the provider's
+    subscription, the stack's public classic balancer lb-c in rg-ml: fail."""
+    check(pack, on(AZ, _clb(), _cnat()), {NPI: "fail"})
+
+
+def test_t11_classic_nat_rule_other_subscription(pack):
+    """The same id in another subscription than the provider's: names no balancer of the
+    stack for certain: undecided."""
+    check(pack, on(AZ, _clb(), _cnat(sub="11111111-1111-1111-1111-111111111111")),
+          {NPI: "undecided"})
+
+
+def test_t12_classic_nat_pool_private_balancer(pack):
+    """A classic NatPool depending on a classic balancer with a private frontend only: pass."""
+    lb = _clb(public=False)
+    check(pack, on(AZ, lb, _cnat(dep=lb, pool=True)), {})
+
+
+def test_t13_classic_rule_to_gpu_scale_set(pack):
+    """A public classic balancer, an azure:lb/rule forwarding 443 to a backend pool that a
+    classic GPU scale set (2 x NC4as_T4_v3, 767.96 < 800) joins through its IP configuration:
+    GPU nodes reachable from the internet: no-public-ingress fail."""
+    lb = _clb()
+    pool = res("azure:lb/backendAddressPool:BackendAddressPool", "pool",
+               {"loadbalancerId": "clb-id", "name": "pool"}, deps={"loadbalancerId": [lb]})
+    rule = res("azure:lb/rule:Rule", "https", {
+        "loadbalancerId": "clb-id", "name": "https", "protocol": "Tcp", "frontendPort": 443.0,
+        "backendPort": 443.0, "frontendIpConfigurationName": "fe",
+        "backendAddressPoolIds": ["pool-id"]},
+        deps={"loadbalancerId": [lb], "backendAddressPoolIds": [pool]})
+    vset = res("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet", "cset", {
+        "name": "cset", "resourceGroupName": "rg-ml", "location": "eastus",
+        "sku": "Standard_NC4as_T4_v3", "instances": 2.0, "adminUsername": "azureuser",
+        "zones": ["1"], "tags": dict(TAGS), "networkInterfaces": [{
+            "name": "nic", "primary": True, "ipConfigurations": [{
+                "name": "ip", "primary": True, "subnetId": "/subscriptions/x/subnet",
+                "loadBalancerBackendAddressPoolIds": ["pool-id"]}]}]},
+        deps={"networkInterfaces": [pool]})
+    check(pack, on(AZ, lb, pool, rule, vset, az_budget(800)), {NPI: "fail"})
+
+
+def test_w01_aws_inline_prefix_zero_with_host_bits(pack):
+    """An aws security group's inline ingress from 10.0.0.0/0 (prefix length 0, host bits set):
+    world-open: fail."""
+    sg = aws_sg()
+    sg.props["ingress"] = [{"protocol": "tcp", "fromPort": 443.0, "toPort": 443.0,
+                            "cidrBlocks": ["10.0.0.0/0"]}]
+    check(pack, on(AWS, sg), {NPI: "fail"})
+
+
+def _nsg(**rule):
+    base = {"name": "r", "access": "Allow", "direction": "Inbound", "priority": 100.0,
+            "protocol": "Tcp", "sourcePortRange": "*", "destinationAddressPrefix": "*",
+            "destinationPortRange": "443"}
+    return res("azure-native:network:NetworkSecurityGroup", "nsg", {
+        "location": "eastus", "resourceGroupName": "rg-ml", "tags": dict(TAGS),
+        "securityRules": [{**base, **rule}]})
+
+
+def test_w02_azure_inline_source_any(pack):
+    """An azure-native NSG's inline rule from "Any": world-open on Azure: fail."""
+    check(pack, on(AZ, _nsg(sourceAddressPrefix="Any")), {NPI: "fail"})
+
+
+def test_w03_azure_prefixes_cover_all(pack):
+    """One rule whose sourceAddressPrefixes are 0.0.0.0/1 and 128.0.0.0/1: fail."""
+    check(pack, on(AZ, _nsg(sourceAddressPrefixes=["0.0.0.0/1", "128.0.0.0/1"])), {NPI: "fail"})
+
+
+def test_w04_azure_internet_deny(pack):
+    """A Deny rule from Internet opens nothing (control): pass."""
+    check(pack, on(AZ, _nsg(sourceAddressPrefix="Internet", access="Deny")), {})
+
+
+def _ali_open(port_range, cidr="0.0.0.0/0"):
+    return res("alicloud:ecs/securityGroupRule:SecurityGroupRule", "ssh", {
+        "type": "ingress", "ipProtocol": "tcp", "portRange": port_range,
+        "securityGroupId": "sg-ali55", "nicType": "intranet", "cidrIp": cidr})
+
+
+def test_w05_alibaba_ssh_allowed_by_config(pack):
+    """0.0.0.0/0 tcp 22/22 with sshCidrs ["0.0.0.0/0"]: SSH from a configured CIDR: pass."""
+    check(pack, on(ALI, _ali_open("22/22")), {}, config={NPI: {"sshCidrs": ["0.0.0.0/0"]}})
+
+
+def test_w06_alibaba_ssh_range_beyond_22(pack):
+    """The same config, ports 22/23: more than TCP 22: fail."""
+    check(pack, on(ALI, _ali_open("22/23")), {NPI: "fail"}, config={NPI: {"sshCidrs": ["0.0.0.0/0"]}})
+
+
+def test_w07_gcp_egress_world(pack):
+    """An EGRESS firewall to 0.0.0.0/0 (not ingress): pass."""
+    fw = res("gcp:compute/firewall:Firewall", "out", {
+        "network": "default", "direction": "EGRESS", "destinationRanges": ["0.0.0.0/0"],
+        "allows": [{"protocol": "all"}]})
+    check(pack, on(GCP, fw), {})
+
+
+def test_w08_alibaba_ipv6_halves(pack):
+    """Alibaba ipv6CidrIp halves ::/1 and 8000::/1 on one literal group: fail."""
+    check(pack, on(ALI, ali_rule("lo6", "::/1", v6=True), ali_rule("hi6", "8000::/1", v6=True)),
+          {NPI: "fail"})
+
+
+def test_w09_aws_private_rule_unknown_ports(pack):
+    """A rule from 10.0.0.0/8 whose ports are unknown at preview: private, nothing hidden:
+    pass."""
+    sg = aws_sg()
+    r = sg_rule("priv", "10.0.0.0/8", sg)
+    r.props["fromPort"] = UNKNOWN
+    r.props["toPort"] = UNKNOWN
+    check(pack, on(AWS, sg, r), {})
+
+
+def test_w10_gcp_world_source_unknown_allows(pack):
+    """A GCP firewall from 0.0.0.0/0 whose allows are unknown at preview: judged once the source
+    is world-open, its ports unknown: undecided (no-public-ingress cannotDecide advisory)."""
+    check(pack, on(GCP, gcp_fw("fw", sourceRanges=["0.0.0.0/0"], allows=UNKNOWN)),
+          {NPI: "undecided"})
+
+
+def test_s03_secret_alibaba_cidr(pack):
+    """An Alibaba rule whose cidrIp is a secret "0.0.0.0/0" (tcp 443): fail."""
+    r = _ali_open("443/443")
+    r.props["cidrIp"] = secret("0.0.0.0/0")
+    check(pack, on(ALI, r), {NPI: "fail"})
+
+
+def test_s04_secret_instance_type(pack):
+    """A launch template whose instanceType is a secret "g5.xlarge": priced as plain, 734.38 >
+    500: spend fail."""
+    stack = _g5_group(budget="500.00")
+    stack[1].props["instanceType"] = secret("g5.xlarge")
+    check(pack, on(AWS, *stack), {SPEND: "fail"})
