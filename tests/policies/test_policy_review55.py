@@ -1195,3 +1195,258 @@ def test_s04_secret_instance_type(pack):
     stack = _g5_group(budget="500.00")
     stack[1].props["instanceType"] = secret("g5.xlarge")
     check(pack, on(AWS, *stack), {SPEND: "fail"})
+
+
+# ====================================================== batch 5: new combinations (aws-native
+# one-object lists, raises on every path, converted budgets against the cap, scopes, unknowns)
+
+def test_x01_cny_budget_below_cap_after_conversion(pack):
+    """maxMonthlyUsd 4,500 and a GCP budget of CNY 30,000 = 4,124.63 USD (fx.csv 7.2734): not
+    above the cap once converted; 1,246.29 under both: pass."""
+    check(pack, on(GCP, *_gcp_mig(), _gbudget("30000", "CNY")), {},
+          config={SPEND: {"maxMonthlyUsd": 4500}})
+
+
+def test_x02_cny_budget_above_cap_after_conversion(pack):
+    """CNY 40,000 = 5,499.49 USD > maxMonthlyUsd 4,500: the budget is above the cap: fail."""
+    check(pack, on(GCP, *_gcp_mig(), _gbudget("40000", "CNY")), {SPEND: "fail"},
+          config={SPEND: {"maxMonthlyUsd": 4500}})
+
+
+def _native_spot_fleet(amount):
+    sn = aws_subnet()
+    fleet = res("aws-native:ec2:SpotFleet", "nsfr", {"spotFleetRequestConfigData": {
+        "iamFleetRole": "arn:aws:iam::123456789012:role/fleet", "targetCapacity": 4,
+        "onDemandTargetCapacity": 4, "launchSpecifications": {
+            "instanceType": "g5.xlarge", "imageId": "ami-0r55", "subnetId": "sn-a-id"}}},
+        deps={"spotFleetRequestConfigData": [sn]})
+    return on(AWS, sn, fleet, aws_budget(amount))
+
+
+def test_x03_native_spot_fleet_launch_specifications_one_object_over(pack):
+    """aws-native SpotFleet, launchSpecifications one object: 4 on-demand g5.xlarge 2,937.52 >
+    2,900: fail."""
+    check(pack, _native_spot_fleet("2900.00"), {SPEND: "fail"})
+
+
+def test_x04_native_spot_fleet_launch_specifications_one_object_under(pack):
+    """The same under 3,000: pass."""
+    check(pack, _native_spot_fleet("3000.00"), {})
+
+
+def test_x05_native_ec2_fleet_one_object_override(pack):
+    """aws-native Ec2Fleet, launchTemplateConfigs one object with overrides one object naming
+    g5.xlarge over an aws-native t3.small template: 4 on-demand, 2,937.52 > 2,900: fail."""
+    sn = aws_subnet()
+    tpl = res("aws-native:ec2:LaunchTemplate", "ncpu", {"launchTemplateData": {
+        "instanceType": "t3.small", "imageId": "ami-0r55"}})
+    fleet = res("aws-native:ec2:Ec2Fleet", "nfleet", {
+        "type": "maintain", "launchTemplateConfigs": {
+            "launchTemplateSpecification": {"launchTemplateId": "ncpu-id", "version": "1"},
+            "overrides": {"instanceType": "g5.xlarge", "subnetId": "sn-a-id"}},
+        "targetCapacitySpecification": {"totalTargetCapacity": 4, "onDemandTargetCapacity": 4,
+                                        "defaultTargetCapacityType": "on-demand"}},
+        deps={"launchTemplateConfigs": [tpl, sn]})
+    check(pack, on(AWS, sn, tpl, fleet, aws_budget("2900.00")), {SPEND: "fail"})
+
+
+def test_x06_gke_node_pool_accelerators_one_object(pack):
+    """A GKE node pool of 1 n1-standard-8 whose nodeConfig.guestAccelerators is one object (2
+    T4): 788.40 > 780: fail."""
+    cluster = res("gcp:container/cluster:Cluster", "gke", {
+        "location": "us-central1-a", "removeDefaultNodePool": True, "initialNodeCount": 1.0,
+        "privateClusterConfig": {"enablePrivateNodes": True}})
+    pool = res("gcp:container/nodePool:NodePool", "t4pool", {
+        "cluster": "gke-id", "location": "us-central1-a", "nodeCount": 1.0,
+        "nodeConfig": {"machineType": "n1-standard-8",
+                       "guestAccelerators": {"type": "nvidia-tesla-t4", "count": 2.0}}},
+        deps={"cluster": [cluster]})
+    check(pack, on(GCP, cluster, pool, gcp_budget("780")), {SPEND: "fail"})
+
+
+def _n1_tpl(accel=None):
+    return res("gcp:compute/instanceTemplate:InstanceTemplate", "n1tpl", {
+        "machineType": "n1-standard-8", "labels": dict(LABELS),
+        "networkInterfaces": [{"network": "default"}],
+        "disks": [{"sourceImage": "debian-cloud/debian-12", "boot": True}],
+        "scheduling": {"onHostMaintenance": "TERMINATE"},
+        **({"guestAccelerators": accel} if accel else {})})
+
+
+def test_x07_instance_from_template_accelerators_one_object(pack):
+    """An InstanceFromTemplate over an n1-standard-8 template with no GPU, its own
+    guestAccelerators one object (2 T4, overriding the template's): 788.40 > 780: fail."""
+    tpl = _n1_tpl()
+    vm = res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "ift", {
+        "zone": "us-central1-a", "sourceInstanceTemplate": "n1tpl-id", "labels": dict(LABELS),
+        "guestAccelerators": {"type": "nvidia-tesla-t4", "count": 2.0}},
+        deps={"sourceInstanceTemplate": [tpl]})
+    check(pack, on(GCP, tpl, vm, gcp_budget("780")), {SPEND: "fail"})
+
+
+def _n1_mig(units):
+    tpl = _n1_tpl({"type": "nvidia-tesla-t4", "count": 2.0})
+    mig = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "n1mig", {
+        "zone": "us-central1-a", "targetSize": 1.0, "baseInstanceName": "n1",
+        "versions": [{"instanceTemplate": "n1tpl-id"}]}, deps={"versions": [tpl]})
+    return on(GCP, tpl, mig, gcp_budget(units))
+
+
+def test_x08_template_accelerators_one_object_over(pack):
+    """An instance template's guestAccelerators one object behind a MIG of 1: 788.40 > 780:
+    fail."""
+    check(pack, _n1_mig("780"), {SPEND: "fail"})
+
+
+def test_x09_template_accelerators_one_object_under(pack):
+    """The same under 800: pass."""
+    check(pack, _n1_mig("800"), {})
+
+
+def test_x10_native_scheduled_action_raises_native_group(pack):
+    """An aws-native AutoScalingGroup of max 1 (classic g5.xlarge template) raised to 4 by an
+    aws-native ScheduledAction: 2,937.52 > 2,000: fail."""
+    sn = aws_subnet()
+    tpl = aws_lt("g5-lt", "g5.xlarge")
+    grp = res("aws-native:autoscaling:AutoScalingGroup", "ngrp", {
+        "minSize": "0", "maxSize": "1", "desiredCapacity": "1",
+        "launchTemplate": {"launchTemplateId": "g5-lt-id", "version": "$Latest"},
+        "vpcZoneIdentifier": ["sn-a-id"],
+        "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+        deps={"launchTemplate": [tpl], "vpcZoneIdentifier": [sn]})
+    act = res("aws-native:autoscaling:ScheduledAction", "nraise", {
+        "autoScalingGroupName": "ngrp-name", "maxSize": 4, "startTime": _in_hours(24)},
+        deps={"autoScalingGroupName": [grp]})
+    check(pack, on(AWS, sn, tpl, grp, act, aws_budget("2000.00")), {SPEND: "fail"})
+
+
+def test_x11_gcp_resize_request_adds(pack):
+    """A MIG of target 1 with a resize request of resizeBy 3: priced at 4, 2,492.58 > 2,000:
+    fail."""
+    tpl, mig = _gcp_mig(1, name="train")
+    rr = res("gcp:compute/resizeRequest:ResizeRequest", "rr", {
+        "instanceGroupManager": "train", "zone": "us-central1-a", "resizeBy": 3.0, "name": "rr"},
+        deps={"instanceGroupManager": [mig]})
+    check(pack, on(GCP, tpl, mig, rr, gcp_budget("2000")), {SPEND: "fail"})
+
+
+def _eb_raise(state=None):
+    sched = res("aws:scheduler/schedule:Schedule", "ebraise", {
+        "scheduleExpression": "cron(0 8 ? * MON *)", "flexibleTimeWindow": {"mode": "OFF"},
+        "target": {"arn": "arn:aws:scheduler:::aws-sdk:autoscaling:updateAutoScalingGroup",
+                   "roleArn": "arn:aws:iam::123456789012:role/s",
+                   "input": ('{"AutoScalingGroupName": "train-asg", "MinSize": 0, '
+                             '"MaxSize": 4, "DesiredCapacity": 4}')}})
+    if state:
+        sched.props["state"] = state
+    stack = _g5_group(budget="2000.00")
+    stack[2].props["name"] = "train-asg"
+    return on(AWS, *stack, sched)
+
+
+def test_x12_eventbridge_scheduler_raises(pack):
+    """An EventBridge Scheduler schedule calling updateAutoScalingGroup MaxSize 4 on the group
+    named train-asg (max 1): 2,937.52 > 2,000: fail."""
+    check(pack, _eb_raise(), {SPEND: "fail"})
+
+
+def test_x13_eventbridge_scheduler_raise_disabled(pack):
+    """The same schedule DISABLED: runs never: 734.38 < 2,000: pass."""
+    check(pack, _eb_raise("DISABLED"), {})
+
+
+def test_x14_gcs_retain_label_unknown(pack):
+    """The retain label's value unknown at preview, no protect: cannot decide (advisory):
+    bucket-retained undecided."""
+    check(pack, _gcs({"trainstack_retain": UNKNOWN}), {RET: "undecided"})
+
+
+def test_x15_aws_budget_amount_unknown(pack):
+    """The only budget's amount unknown at preview: cannot decide (mandatory by default):
+    undecided."""
+    check(pack, on(AWS, *_g5_group(budget=UNKNOWN)), {SPEND: "undecided"})
+
+
+def test_x16_odcr_count_unknown(pack):
+    """An ODCR of g5.xlarge whose instanceCount is unknown at preview: GPU capacity whose size
+    is unknown fails closed: spend fail."""
+    check(pack, on(AWS, *_g5_group(1, "100000.00"), _odcr(instanceCount=UNKNOWN)),
+          {SPEND: "fail"})
+
+
+def test_x17_azure_rule_access_unknown(pack):
+    """An NSG rule from Internet whose access is unknown at preview: may be Allow: undecided."""
+    check(pack, on(AZ, _nsg(sourceAddressPrefix="Internet", access=UNKNOWN)), {NPI: "undecided"})
+
+
+def test_x18_erdma_on_template_entry(pack):
+    """2 ebmgn8v instances launched from an ecs.EcsLaunchTemplate whose networkInterfaces entry
+    says HighPerformance (not the nodes themselves), a literal deployment set: pass."""
+    stack = _ali_nodes(where="none")
+    tpl = res("alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate", "erdma-tpl", {
+        "instanceType": "ecs.ebmgn8v.48xlarge", "imageId": "ubuntu_22_04", "tags": dict(TAGS),
+        "networkInterfaces": [{"name": "eth1", "vswitchId": "vsw-id",
+                               "networkInterfaceTrafficMode": "HighPerformance"}]})
+    tpl.provider = dict(ALI)
+    for node in stack[1:]:
+        node.props["launchTemplateId"] = "erdma-tpl-id"
+        node.deps["launchTemplateId"] = [tpl]
+    check(pack, [tpl, *stack], {})
+
+
+def test_x19_azure_budget_rg_scope_case(pack):
+    """A budget scoped to resource group "RG-ML", the set in "rg-ml" (case-insensitive):
+    covers; 767.96 < 800: pass."""
+    b = az_budget(800)
+    b.props["scope"] = f"/subscriptions/{SUB}/resourceGroups/RG-ML"
+    check(pack, on(AZ, _vmss(), b), {})
+
+
+def test_x20_azure_budget_other_rg_scope(pack):
+    """A budget scoped to rg-other, the set in rg-ml: no budget takes the set in: fail."""
+    b = az_budget(800)
+    b.props["scope"] = f"/subscriptions/{SUB}/resourceGroups/rg-other"
+    check(pack, on(AZ, _vmss(), b), {SPEND: "fail"})
+
+
+def test_x21_azure_classic_rg_budget(pack):
+    """A classic BudgetResourceGroup on rg-ml of 800 over the set (767.96): pass."""
+    b = res("azure:consumption/budgetResourceGroup:BudgetResourceGroup", "cbudget", {
+        "name": "cb", "resourceGroupId": f"/subscriptions/{SUB}/resourceGroups/rg-ml",
+        "amount": 800.0, "timeGrain": "Monthly",
+        "timePeriod": {"startDate": "2026-12-01T00:00:00Z"},
+        "notifications": [{"enabled": True, "operator": "GreaterThan", "threshold": 80.0,
+                           "contactEmails": ["ml-platform@example.com"]}]})
+    check(pack, on(AZ, _vmss(), b), {})
+
+
+def _usage_budget(value):
+    stack = _g5_group(budget=None)
+    b = aws_budget("1000.00")
+    b.props["costFilters"] = [{"name": "UsageType", "values": [value]}]
+    return on(AWS, *stack, b)
+
+
+def test_x22_usage_type_box_usage_no_prefix(pack):
+    """UsageType "BoxUsage:g5.xlarge" (us-east-1 also with no prefix): the group's on-demand
+    hours: covers; 734.38 < 1,000: pass."""
+    check(pack, _usage_budget("BoxUsage:g5.xlarge"), {})
+
+
+def test_x23_usage_type_use1_prefix(pack):
+    """UsageType "USE1-BoxUsage:g5.xlarge" (us-east-1's billing code): covers: pass."""
+    check(pack, _usage_budget("USE1-BoxUsage:g5.xlarge"), {})
+
+
+def test_x24_usage_type_spot_only(pack):
+    """UsageType "SpotUsage:g5.xlarge" while the nodes are on demand: leaves them out: no
+    alarm: fail."""
+    check(pack, _usage_budget("SpotUsage:g5.xlarge"), {SPEND: "fail"})
+
+
+def test_x25_gcp_firewall_direction_default(pack):
+    """A firewall with no direction (INGRESS by default) from 0.0.0.0/0 tcp 443: fail."""
+    fw = res("gcp:compute/firewall:Firewall", "fw", {
+        "network": "default", "sourceRanges": ["0.0.0.0/0"],
+        "allows": [{"protocol": "tcp", "ports": ["443"]}]})
+    check(pack, on(GCP, fw), {NPI: "fail"})
