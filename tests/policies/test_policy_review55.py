@@ -1450,3 +1450,125 @@ def test_x25_gcp_firewall_direction_default(pack):
         "network": "default", "sourceRanges": ["0.0.0.0/0"],
         "allows": [{"protocol": "tcp", "ports": ["443"]}]})
     check(pack, on(GCP, fw), {NPI: "fail"})
+
+
+# ====================================================== batch 6: mixed-provider split rules,
+# partial unknowns, autoscalers, tag case per cloud
+
+def test_y01_azure_split_native_and_classic_rules(pack):
+    """One half as an azure-native SecurityRule, the other as a classic NetworkSecurityRule,
+    both on NSG nsg-train in rg-ml: one NSG by name and group: fail."""
+    check(pack, on(AZ, nsg_rule("lo", "0.0.0.0/1"),
+                   nsg_rule("hi", "128.0.0.0/1", classic=True, priority=110.0)), {NPI: "fail"})
+
+
+def test_y02_aws_split_vpc_rule_and_ec2_rule(pack):
+    """One half as aws:vpc/securityGroupIngressRule, the other as an aws:ec2/securityGroupRule
+    of type ingress, on the same literal group sg-0ccc: fail."""
+    check(pack, on(AWS, sg_rule("lo", "0.0.0.0/1", literal="sg-0ccc"),
+                   _ec2_rule("hi", "128.0.0.0/1", "ingress")), {NPI: "fail"})
+
+
+def test_y03_azure_split_one_outbound(pack):
+    """The halves with one rule Outbound: only Allow Inbound rules count (control): pass."""
+    check(pack, on(AZ, nsg_rule("lo", "0.0.0.0/1"),
+                   nsg_rule("hi", "128.0.0.0/1", direction="Outbound", priority=110.0)), {})
+
+
+def test_y04_alibaba_split_one_egress(pack):
+    """Alibaba halves with one rule of type egress (control): pass."""
+    hi = ali_rule("hi", "128.0.0.0/1")
+    hi.props["type"] = "egress"
+    check(pack, on(ALI, ali_rule("lo", "0.0.0.0/1"), hi), {})
+
+
+def test_y05_aws_split_half_and_unknown(pack):
+    """0.0.0.0/1 beside a rule on the same stack group whose CIDR is unknown at preview: it may
+    be 128.0.0.0/1: undecided."""
+    sg = aws_sg()
+    check(pack, on(AWS, sg, sg_rule("lo", "0.0.0.0/1", sg), sg_rule("hi", UNKNOWN, sg)),
+          {NPI: "undecided"})
+
+
+def test_y06_gcp_world_open_with_target_tags(pack):
+    """A firewall from 0.0.0.0/0 limited to targetTags ["gpu"]: still world-open: fail."""
+    check(pack, on(GCP, gcp_fw("fw", sourceRanges=["0.0.0.0/0"], targetTags=["gpu"])),
+          {NPI: "fail"})
+
+
+def test_y07_gcp_world_open_disabled(pack):
+    """The same firewall disabled: opens nothing: pass."""
+    check(pack, on(GCP, gcp_fw("fw", sourceRanges=["0.0.0.0/0"], disabled=True)), {})
+
+
+def test_y08_azure_ipv6_quarters(pack):
+    """Four azure-native rules from ::/2, 4000::/2, 8000::/2 and c000::/2 on one NSG: all IPv6
+    addresses: fail."""
+    rules = [nsg_rule(f"q{i}", f"{p}::/2", priority=100.0 + i)
+             for i, p in enumerate(("0", "4000", "8000", "c000"))]
+    check(pack, on(AZ, *rules), {NPI: "fail"})
+
+
+def test_y09_azure_classic_inline_halves(pack):
+    """A classic NSG with two inline Allow Inbound rules 0.0.0.0/1 and 128.0.0.0/1: fail."""
+    base = {"access": "Allow", "direction": "Inbound", "protocol": "Tcp", "sourcePortRange": "*",
+            "destinationAddressPrefix": "*", "destinationPortRange": "443"}
+    nsg = res("azure:network/networkSecurityGroup:NetworkSecurityGroup", "cnsg", {
+        "location": "eastus", "resourceGroupName": "rg-ml", "tags": dict(TAGS),
+        "securityRules": [{**base, "name": "lo", "priority": 100.0, "sourceAddressPrefix": "0.0.0.0/1"},
+                          {**base, "name": "hi", "priority": 110.0,
+                           "sourceAddressPrefix": "128.0.0.0/1"}]})
+    check(pack, on(AZ, nsg), {NPI: "fail"})
+
+
+def test_y10_gcp_autoscaler_max_replicas(pack):
+    """A MIG of target 1 with an autoscaler of maxReplicas 4: priced at 4, 2,492.58 > 2,000:
+    fail."""
+    tpl, mig = _gcp_mig(1)
+    auto = res("gcp:compute/autoscaler:Autoscaler", "auto", {
+        "zone": "us-central1-a", "target": "train-id",
+        "autoscalingPolicy": {"maxReplicas": 4.0, "minReplicas": 1.0}}, deps={"target": [mig]})
+    check(pack, on(GCP, tpl, mig, auto, gcp_budget("2000")), {SPEND: "fail"})
+
+
+def test_y11_azure_catalog_date(pack):
+    """The T4 set over a 700 budget (767.96): fail, the finding dated by the NC4as_T4_v3 row,
+    "catalog prices as of 2026-11-30 (date the snapshot was read; its commit date is not
+    retrievable)"."""
+    found = check(pack, on(AZ, _vmss(), az_budget(700)), {SPEND: "fail"})
+    text = " ".join(d.message for d in found if d.policy == SPEND)
+    assert "catalog prices as of 2026-11-30 (date the snapshot was read; its commit date is " \
+           "not retrievable)" in text, text
+
+
+def test_y12_aws_az_filter_other_zone(pack):
+    """An AWS budget filtered to AZ us-east-1b, the group in us-east-1a: leaves it out: fail."""
+    stack = _g5_group(budget=None)
+    b = aws_budget("1000.00")
+    b.props["costFilters"] = [{"name": "AZ", "values": ["us-east-1b"]}]
+    check(pack, on(AWS, *stack, b), {SPEND: "fail"})
+
+
+def test_y13_azure_tag_names_any_case(pack):
+    """Azure tags Owner / TEAM / Cost-Center (names compared case-insensitively): pass."""
+    v = _vmss()
+    v.props["tags"] = {"Owner": "alice", "TEAM": "ml", "Cost-Center": "1234"}
+    check(pack, on(AZ, v, az_budget(800)), {})
+
+
+def test_y14_aws_tag_names_case_differs(pack):
+    """An AWS subnet tagged Owner / TEAM / Cost-Center: only Azure is promised case-insensitive
+    names (GCP normalised): owner, team, cost-center missing: required-tags fail."""
+    sn = aws_subnet()
+    sn.props["tags"] = {"Owner": "alice", "TEAM": "ml", "Cost-Center": "1234"}
+    check(pack, on(AWS, sn), {TAGS_P: "fail"})
+
+
+def test_y15_gcp_label_dash_normalised(pack):
+    """A GCP VM labelled cost-center (matched normalised, = cost_center): pass."""
+    vm = res("gcp:compute/instance:Instance", "cpu-vm", {
+        "zone": "us-central1-a", "machineType": "e2-standard-4",
+        "labels": {"owner": "alice", "team": "ml", "cost-center": "1234"},
+        "networkInterfaces": [{"network": "default"}],
+        "bootDisk": {"initializeParams": {"image": "debian-cloud/debian-12"}}})
+    check(pack, on(GCP, vm), {})
