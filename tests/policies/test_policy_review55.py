@@ -1509,6 +1509,8 @@ def test_y08_azure_ipv6_quarters(pack):
     check(pack, on(AZ, *rules), {NPI: "fail"})
 
 
+@pytest.mark.xfail(strict=True, reason="defect 1, blind spot: an NSG's own inline rules that "
+                   "together cover all addresses are not world-open (no finding at all)")
 def test_y09_azure_classic_inline_halves(pack):
     """A classic NSG with two inline Allow Inbound rules 0.0.0.0/1 and 128.0.0.0/1: fail."""
     base = {"access": "Allow", "direction": "Inbound", "protocol": "Tcp", "sourcePortRange": "*",
