@@ -1574,3 +1574,104 @@ def test_y15_gcp_label_dash_normalised(pack):
         "networkInterfaces": [{"network": "default"}],
         "bootDisk": {"initializeParams": {"image": "debian-cloud/debian-12"}}})
     check(pack, on(GCP, vm), {})
+
+
+# ====================================================== batch 7: the reach of defect 1 (a
+# group's own inline rules that together cover all addresses)
+
+def _native_nsg_rules(*cidrs):
+    base = {"access": "Allow", "direction": "Inbound", "protocol": "Tcp", "sourcePortRange": "*",
+            "destinationAddressPrefix": "*", "destinationPortRange": "443"}
+    return res("azure-native:network:NetworkSecurityGroup", "nsg", {
+        "location": "eastus", "resourceGroupName": "rg-ml", "networkSecurityGroupName": "nsg-in",
+        "tags": dict(TAGS), "securityRules": [
+            {**base, "name": f"r{i}", "priority": 100.0 + i, "sourceAddressPrefix": c}
+            for i, c in enumerate(cidrs)]})
+
+
+def test_q01_native_nsg_inline_halves(pack):
+    """An azure-native NSG whose two inline rules are 0.0.0.0/1 and 128.0.0.0/1: rules on one
+    NSG together covering all addresses: fail."""
+    check(pack, on(AZ, _native_nsg_rules("0.0.0.0/1", "128.0.0.0/1")), {NPI: "fail"})
+
+
+def _aws_sg_inline(*entries):
+    sg = aws_sg()
+    sg.props["ingress"] = [{"protocol": "tcp", "fromPort": 443.0, "toPort": 443.0, **e}
+                           for e in entries]
+    return sg
+
+
+def test_q02_aws_sg_inline_two_entries_halves(pack):
+    """An aws security group whose two inline ingress entries are the IPv4 halves: fail."""
+    sg = _aws_sg_inline({"cidrBlocks": ["0.0.0.0/1"]}, {"cidrBlocks": ["128.0.0.0/1"]})
+    check(pack, on(AWS, sg), {NPI: "fail"})
+
+
+def test_q03_aws_sg_inline_one_entry_two_halves(pack):
+    """One inline ingress entry whose cidrBlocks are both halves (sources that together cover
+    all addresses): fail."""
+    sg = _aws_sg_inline({"cidrBlocks": ["0.0.0.0/1", "128.0.0.0/1"]})
+    check(pack, on(AWS, sg), {NPI: "fail"})
+
+
+def test_q04_aws_sg_inline_ipv6_halves(pack):
+    """Two inline entries with ipv6CidrBlocks ::/1 and 8000::/1: fail."""
+    sg = _aws_sg_inline({"ipv6CidrBlocks": ["::/1"]}, {"ipv6CidrBlocks": ["8000::/1"]})
+    check(pack, on(AWS, sg), {NPI: "fail"})
+
+
+def test_q05_native_security_group_inline_halves(pack):
+    """An aws-native SecurityGroup whose securityGroupIngress entries are the halves: judged as
+    the classic ones: fail."""
+    sg = res("aws-native:ec2:SecurityGroup", "nsg55", {
+        "groupDescription": "web", "vpcId": "vpc-0r55", "securityGroupIngress": [
+            {"ipProtocol": "tcp", "fromPort": 443, "toPort": 443, "cidrIp": c}
+            for c in ("0.0.0.0/1", "128.0.0.0/1")]})
+    check(pack, on(AWS, sg), {NPI: "fail"})
+
+
+def test_q06_native_nsg_inline_and_standalone(pack):
+    """An azure-native NSG with the lower half inline and the upper half as a standalone
+    SecurityRule depending on it: one NSG: fail."""
+    nsg = _native_nsg_rules("0.0.0.0/1")
+    rule = nsg_rule("hi", "128.0.0.0/1", nsg="nsg-in", priority=120.0)
+    rule.deps = {"networkSecurityGroupName": [nsg]}
+    check(pack, on(AZ, nsg, rule), {NPI: "fail"})
+
+
+def test_q07_aws_sg_inline_and_standalone(pack):
+    """An aws security group with the lower half inline and the upper half as a standalone
+    ingress rule depending on it: fail."""
+    sg = _aws_sg_inline({"cidrBlocks": ["0.0.0.0/1"]})
+    check(pack, on(AWS, sg, sg_rule("hi", "128.0.0.0/1", sg)), {NPI: "fail"})
+
+
+def test_q08_native_standalone_rules_by_dependency(pack):
+    """Control: both halves standalone, each depending on the stack's NSG: fail."""
+    nsg = _native_nsg_rules()
+    lo = nsg_rule("lo", "0.0.0.0/1", nsg="nsg-in")
+    hi = nsg_rule("hi", "128.0.0.0/1", nsg="nsg-in", priority=110.0)
+    lo.deps = {"networkSecurityGroupName": [nsg]}
+    hi.deps = {"networkSecurityGroupName": [nsg]}
+    check(pack, on(AZ, nsg, lo, hi), {NPI: "fail"})
+
+
+def test_q09_classic_nsg_inline_prefixes_one_rule(pack):
+    """Control: a classic NSG with one inline rule whose sourceAddressPrefixes are both halves:
+    fail."""
+    nsg = res("azure:network/networkSecurityGroup:NetworkSecurityGroup", "cnsg", {
+        "location": "eastus", "resourceGroupName": "rg-ml", "tags": dict(TAGS),
+        "securityRules": [{"name": "r", "priority": 100.0, "access": "Allow",
+                           "direction": "Inbound", "protocol": "Tcp", "sourcePortRange": "*",
+                           "destinationAddressPrefix": "*", "destinationPortRange": "443",
+                           "sourceAddressPrefixes": ["0.0.0.0/1", "128.0.0.0/1"]}]})
+    check(pack, on(AZ, nsg), {NPI: "fail"})
+
+
+def test_q10_native_security_group_inline_world(pack):
+    """Control: an aws-native SecurityGroup with one inline entry from 0.0.0.0/0: fail."""
+    sg = res("aws-native:ec2:SecurityGroup", "nsg55", {
+        "groupDescription": "web", "vpcId": "vpc-0r55", "securityGroupIngress": [
+            {"ipProtocol": "tcp", "fromPort": 443, "toPort": 443, "cidrIp": "0.0.0.0/0"}]})
+    check(pack, on(AWS, sg), {NPI: "fail"})
