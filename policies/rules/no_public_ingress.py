@@ -911,22 +911,67 @@ def _rule_sources(r: Resource) -> list[tuple[Any, str]]:
     if t.startswith("aws:vpc/"):
         return [(r.get("cidrIpv4"), "cidrIpv4"), (r.get("cidrIpv6"), "cidrIpv6")]
     if t == _NATIVE_INGRESS:
-        return [(r.get("cidrIp"), "cidrIp"), (r.get("cidrIpv6"), "cidrIpv6")]
+        return _native_sources(r.props)
     if t.startswith("aws:ec2/"):
         if r.get("type") != "ingress":
             return []
-        return [(c, "cidrBlocks") for c in _list(r.get("cidrBlocks"))] + \
-            [(c, "ipv6CidrBlocks") for c in _list(r.get("ipv6CidrBlocks"))]
+        return _ec2_sources(r.props)
     if t == _ALI_RULE:
         # An accept rule (policy defaults to accept) letting traffic in, as _alicloud judges one.
         if r.get("type") != "ingress" or str(r.get("policy") or "accept").lower() != "accept":
             return []
         return [(r.get("cidrIp"), "cidrIp"), (r.get("ipv6CidrIp"), "ipv6CidrIp")]
-    if str(r.get("direction", "")).lower() != "inbound" or \
-            str(r.get("access", "")).lower() != "allow":
+    return _nsg_sources(r.props)
+
+
+# The same readings for a rule resource and for one entry of a group's inline list: the entries
+# of an aws SecurityGroup's `ingress` are aws:ec2 rules without `type`, those of an aws-native
+# SecurityGroup's `securityGroupIngress` are SecurityGroupIngress rules, and those of an NSG's
+# `securityRules` are SecurityRules.
+def _ec2_sources(rule: Mapping[str, Any]) -> list[tuple[Any, str]]:
+    return [(c, "cidrBlocks") for c in _list(rule.get("cidrBlocks"))] + \
+        [(c, "ipv6CidrBlocks") for c in _list(rule.get("ipv6CidrBlocks"))]
+
+
+def _native_sources(rule: Mapping[str, Any]) -> list[tuple[Any, str]]:
+    return [(rule.get("cidrIp"), "cidrIp"), (rule.get("cidrIpv6"), "cidrIpv6")]
+
+
+def _nsg_sources(rule: Mapping[str, Any]) -> list[tuple[Any, str]]:
+    if str(rule.get("direction", "")).lower() != "inbound" or \
+            str(rule.get("access", "")).lower() != "allow":
         return []
-    return [(r.get("sourceAddressPrefix"), "sourceAddressPrefix")] + \
-        [(s, "sourceAddressPrefixes") for s in _list(r.get("sourceAddressPrefixes"))]
+    return [(rule.get("sourceAddressPrefix"), "sourceAddressPrefix")] + \
+        [(s, "sourceAddressPrefixes") for s in _list(rule.get("sourceAddressPrefixes"))]
+
+
+_INLINE_RULES = {
+    # group type -> (its inline rule list, how to read one entry)
+    "aws:ec2/securityGroup:SecurityGroup": ("ingress", _ec2_sources),
+    _NATIVE_SECURITY_GROUP: ("securityGroupIngress", _native_sources),
+    "azure-native:network:NetworkSecurityGroup": ("securityRules", _nsg_sources),
+    _AZURE_CLASSIC_NSG: ("securityRules", _nsg_sources),
+}
+
+
+def _inline_sources(g: Resource) -> list[tuple[Any, str, str]]:
+    """(rule, label, source) for each source of a group's own inline allow-ingress entries; an
+    entry is a rule of its own (rule: (group, index)). Entries unknown at preview are left to
+    the group's own Analyze call, which says "cannot decide" for them."""
+    key, read = _INLINE_RULES[g.type]
+    entries = g.get(key)
+    if entries is UNKNOWN or not entries:
+        return []
+    out = []
+    # One object is a list of that one, as the group's own Analyze call reads it (items()).
+    for i, entry in enumerate(entries if isinstance(entries, (list, tuple)) else [entries]):
+        if not isinstance(entry, dict):
+            continue
+        name = entry.get("name")
+        label = f"{g.name} {key}.{i}" + (f" ({name})" if isinstance(name, str) and name else "")
+        out += [((id(g), i), label, src) for src, _ in read(entry)
+                if isinstance(src, str) and src]
+    return out
 
 
 def _list(value: Any) -> list:
@@ -1503,13 +1548,19 @@ def _ali_private_ips(resources: list[Resource]) -> dict[str, list[Resource]]:
 def _split_rules(resources: list[Resource]) -> list[Violation]:
     """Rules that are each narrow but together open a group to the whole internet (0.0.0.0/1
     in one rule, 128.0.0.0/1 in another): the per-resource Analyze call cannot see that, the
-    stack can. Grouped by the security group / NSG the rules depend on."""
-    by_group: dict[Any, tuple[Optional[Resource], list[tuple[Resource, Any]]]] = {}
+    stack can. Grouped by the security group / NSG the rules depend on; a group's own inline
+    entries are its rules too, each one rule, joined with the standalone ones."""
+    by_group: dict[Any, tuple[Optional[Resource], list[tuple[Any, str, str]]]] = {}
+    literal_rules: dict[Any, list[Resource]] = {}   # a literal group's rule resources
     for r in resources:
+        if r.type in _INLINE_RULES:
+            by_group.setdefault(id(r), (r, []))[1].extend(_inline_sources(r))
+            continue
         key = _SPLIT_RULES.get(r.type)
         if key is None:
             continue
-        sources = [(r, src) for src, _ in _rule_sources(r) if isinstance(src, str) and src]
+        sources = [(id(r), r.name, src) for src, _ in _rule_sources(r)
+                   if isinstance(src, str) and src]
         groups = r.deps.get(key, [])
         for g in groups:
             by_group.setdefault(id(g), (g, []))[1].extend(sources)
@@ -1518,13 +1569,14 @@ def _split_rules(resources: list[Resource]) -> list[Violation]:
             # A group the stack does not create, named by its id (or an NSG by its name and
             # resource group): rules naming the same one are still one group's rules.
             by_group.setdefault(literal, (None, []))[1].extend(sources)
+            if sources:
+                literal_rules.setdefault(literal, []).append(r)
     out = []
     for key, (group, sources) in by_group.items():
-        owners = {id(r) for r, _ in sources}
-        if len(owners) < 2:
-            continue   # one rule resource: its own Analyze call judged it
+        if len({rule for rule, _, _ in sources}) < 2:
+            continue   # one rule (resource or inline entry): its own Analyze call judged it
         nets: dict[int, list] = {4: [], 6: []}
-        for _, src in sources:
+        for _, _, src in sources:
             net = _network(src)
             if net is None:
                 continue
@@ -1535,10 +1587,10 @@ def _split_rules(resources: list[Resource]) -> list[Violation]:
             for version, world in ((4, "0.0.0.0/0"), (6, "::/0")):
                 collapsed = list(ipaddress.collapse_addresses(nets[version]))
                 if len(collapsed) == 1 and collapsed[0].prefixlen == 0:
-                    names = sorted({r.name for r, _ in sources})
+                    names = sorted({label for _, label, _ in sources})
                     # A literal group is in no resource of the stack: the finding goes on the
                     # first of its rules by name, naming the group.
-                    subject = group or min((r for r, _ in sources), key=lambda r: r.name)
+                    subject = group or min(literal_rules[key], key=lambda r: r.name)
                     what = "its ingress rules" if group is not None else \
                         f"the ingress rules on {key[-1]}"
                     out.append(violation(

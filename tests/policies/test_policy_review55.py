@@ -70,8 +70,6 @@ Prices (components/catalog/prices.csv, on-demand USD/h; a month is 730 h):
 """
 from __future__ import annotations
 
-import pytest
-
 from tests.policy_fixtures import AWS_ALERTS, AZURE_ALERTS, GCP_ALERTS, OWNER_LABELS, res
 from tests.policy_harness import run
 from tests.policy_harness import verdict as _verdict
@@ -1563,8 +1561,6 @@ def test_y08_azure_ipv6_quarters(pack):
     check(pack, on(AZ, *rules), {NPI: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 1, blind spot: an NSG's own inline rules that "
-                   "together cover all addresses are not world-open (no finding at all)")
 def test_y09_azure_classic_inline_halves(pack):
     """A classic NSG with two inline Allow Inbound rules 0.0.0.0/1 and 128.0.0.0/1: fail."""
     base = {"access": "Allow", "direction": "Inbound", "protocol": "Tcp", "sourcePortRange": "*",
@@ -1643,8 +1639,6 @@ def _native_nsg_rules(*cidrs):
             for i, c in enumerate(cidrs)]})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 1, blind spot: a group's inline rules (or inline "
-                   "plus standalone) that together cover all addresses are not world-open")
 def test_q01_native_nsg_inline_halves(pack):
     """An azure-native NSG whose two inline rules are 0.0.0.0/1 and 128.0.0.0/1: rules on one
     NSG together covering all addresses: fail."""
@@ -1658,8 +1652,6 @@ def _aws_sg_inline(*entries):
     return sg
 
 
-@pytest.mark.xfail(strict=True, reason="defect 1, blind spot: a group's inline rules (or inline "
-                   "plus standalone) that together cover all addresses are not world-open")
 def test_q02_aws_sg_inline_two_entries_halves(pack):
     """An aws security group whose two inline ingress entries are the IPv4 halves: fail."""
     sg = _aws_sg_inline({"cidrBlocks": ["0.0.0.0/1"]}, {"cidrBlocks": ["128.0.0.0/1"]})
@@ -1673,16 +1665,12 @@ def test_q03_aws_sg_inline_one_entry_two_halves(pack):
     check(pack, on(AWS, sg), {NPI: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 1, blind spot: a group's inline rules (or inline "
-                   "plus standalone) that together cover all addresses are not world-open")
 def test_q04_aws_sg_inline_ipv6_halves(pack):
     """Two inline entries with ipv6CidrBlocks ::/1 and 8000::/1: fail."""
     sg = _aws_sg_inline({"ipv6CidrBlocks": ["::/1"]}, {"ipv6CidrBlocks": ["8000::/1"]})
     check(pack, on(AWS, sg), {NPI: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 1, blind spot: a group's inline rules (or inline "
-                   "plus standalone) that together cover all addresses are not world-open")
 def test_q05_native_security_group_inline_halves(pack):
     """An aws-native SecurityGroup whose securityGroupIngress entries are the halves: judged as
     the classic ones: fail."""
@@ -1693,8 +1681,6 @@ def test_q05_native_security_group_inline_halves(pack):
     check(pack, on(AWS, sg), {NPI: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 1, blind spot: a group's inline rules (or inline "
-                   "plus standalone) that together cover all addresses are not world-open")
 def test_q06_native_nsg_inline_and_standalone(pack):
     """An azure-native NSG with the lower half inline and the upper half as a standalone
     SecurityRule depending on it: one NSG: fail."""
@@ -1704,8 +1690,6 @@ def test_q06_native_nsg_inline_and_standalone(pack):
     check(pack, on(AZ, nsg, rule), {NPI: "fail"})
 
 
-@pytest.mark.xfail(strict=True, reason="defect 1, blind spot: a group's inline rules (or inline "
-                   "plus standalone) that together cover all addresses are not world-open")
 def test_q07_aws_sg_inline_and_standalone(pack):
     """An aws security group with the lower half inline and the upper half as a standalone
     ingress rule depending on it: fail."""
