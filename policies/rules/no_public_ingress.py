@@ -1552,6 +1552,7 @@ def _split_rules(resources: list[Resource]) -> list[Violation]:
     entries are its rules too, each one rule, joined with the standalone ones."""
     by_group: dict[Any, tuple[Optional[Resource], list[tuple[Any, str, str]]]] = {}
     literal_rules: dict[Any, list[Resource]] = {}   # a literal group's rule resources
+    own_nsgs = _nsgs_by_name(resources)
     for r in resources:
         if r.type in _INLINE_RULES:
             by_group.setdefault(id(r), (r, []))[1].extend(_inline_sources(r))
@@ -1564,6 +1565,11 @@ def _split_rules(resources: list[Resource]) -> list[Violation]:
         groups = r.deps.get(key, [])
         for g in groups:
             by_group.setdefault(id(g), (g, []))[1].extend(sources)
+        named = None if groups or r.cloud != "azure" else _named_nsg(r, key, own_nsgs)
+        if named is not None:
+            # The stack's own NSG, named by its name and resource group: its rules.
+            by_group.setdefault(id(named), (named, []))[1].extend(sources)
+            continue
         literal = None if groups else _literal_group(r, key)
         if literal is not None:
             # A group the stack does not create, named by its id (or an NSG by its name and
@@ -1599,6 +1605,34 @@ def _split_rules(resources: list[Resource]) -> list[Violation]:
                         f"{', '.join(names)}", "no world-open ingress, in one rule or split",
                         "narrow the rules' sources to known CIDRs"))
     return out
+
+
+# An NSG's own name input per provider (pulumi-azure-native NetworkSecurityGroup
+# networkSecurityGroupName; pulumi-azure network.NetworkSecurityGroup name).
+_NSG_NAMES = {"azure-native:network:NetworkSecurityGroup": "networkSecurityGroupName",
+              _AZURE_CLASSIC_NSG: "name"}
+
+
+def _nsgs_by_name(resources: list[Resource]) -> dict[tuple[str, str], Resource]:
+    """The stack's NSGs by (resource group, name), lower case (Azure names are
+    case-insensitive); an NSG left to auto-naming, or whose group cannot be read, is named by
+    no literal for certain and is left out."""
+    out: dict[tuple[str, str], Resource] = {}
+    for g in resources:
+        key = _NSG_NAMES.get(g.type)
+        name = g.get(key) if key else None
+        if not isinstance(name, str) or not name:
+            continue
+        group = _group_key(g)
+        if group is not None:
+            out[(group, name.lower())] = g
+    return out
+
+
+def _named_nsg(r: Resource, key: str, nsgs: dict[tuple[str, str], Resource]) -> Optional[Resource]:
+    """The stack's NSG a standalone rule names by its name and resource group, if any."""
+    name, group = r.get(key), _group_key(r)
+    return nsgs.get((group, name.lower())) if isinstance(name, str) and group else None
 
 
 def _literal_group(r: Resource, key: str) -> Optional[tuple[str, ...]]:
