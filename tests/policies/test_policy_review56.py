@@ -1,0 +1,386 @@
+"""Issue 35, a BLIND hostile review (helper review56) of the CrossGuard pack over gRPC, driven as
+`pulumi preview --policy-pack policies` drives it (tests/policy_harness.py). The pack's code was
+not read: every verdict comes from docs/policies.md, docs/billing-after-stop.md and the catalog
+CSVs, and each batch's expectations were committed before its first run.
+
+RESULTS: (filled in at the end)
+
+Each case states the verdict of EVERY policy (those not named stay "pass"): "fail", "advisory",
+"undecided" ("cannot decide") or "pass"; its `why` is the hand calculation.
+
+The four clusters (my own builders, as a team new to the pack would write them from the docs):
+  AWS us-east-1a: ASG of 2 p5.48xlarge (55.04 USD/h, prices.csv; 32 EFA cards,
+    instance_types.csv) in a cluster placement group, launch template with 32 EFA interfaces and
+    an encrypted EBS root, stopped by a Schedule to 0 in 96 h; FSx Lustre PERSISTENT_2 250,
+    4,800 GB, same subnet, fed from a retained S3 bucket; budget 20,000 USD with an e-mail.
+    Estimate: 2 x 55.04 x 96 = 10,567.68 + FSx 4,800 x 0.28211 = 1,354.13 + bucket (at the
+    filesystem's size) 4,800 GB x 0.023 = 110.40 -> 12,032.21 < 20,000.
+  GCP us-west1-c: MIG of 2 a3-ultragpu-8g (86.7599 USD/h), template with 2 gVNIC + 8 MRDMA NICs and
+    a COLLOCATED policy, Cloud Scheduler resize-to-0 in 96 h; Managed Lustre 250, 36,000 GiB
+    (0.21 USD/GiB-month) in us-west1-c; bucket US-WEST1 (0.02 USD/GB-month), budget 30,000.
+    Estimate: 2 x 86.7599 x 96 = 16,657.90 + 7,560.00 + 38,654.71 GB x 0.02 = 773.09 -> 24,990.99.
+  Azure eastus zone 1: scale set of 2 Standard_ND96isr_H100_v5 (98.32 USD/h), single placement
+    group, autoscale profile to 0 in 96 h; AMLFS Durable Premium 250, 8 TiB, zone 1; storage account
+    retained; budget 25,000. Estimate: 2 x 98.32 x 96 = 18,877.44 + AMLFS 8,192 GiB x at most
+    0.000373 x 730 = 2,230.60 + account 8,796.09 GB x at most 0.02024 = 178.03 -> <= 21,286.07.
+  Alibaba eu-central-1a: 2 ecs.gn8v-8x.48xlarge (58.2708 USD/h, erdma) ecs.Instance nodes in a
+    LowLatency deployment set, HighPerformance traffic mode, autoReleaseTime in 96 h (stands in
+    for the alarm: no budget resource in pulumi-alicloud); CPFS in eu-central-1a; OSS bucket
+    retained with KMS SSE. Compute: 2 x 58.2708 x 96 = 11,187.99.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable, Optional
+
+import grpc
+import pytest
+
+from tests.policy_fixtures import AWS_ALERTS, AZURE_ALERTS, GCP_ALERTS, hours_from_now, res
+from tests.policy_harness import PolicyPackProcess, run, verdict
+
+SSZ, SPEND, TAGS_P, RDMA = "storage-same-zone", "spend-limit", "required-tags", "rdma-for-multinode"
+NPI, ENC, RET = "no-public-ingress", "encryption-at-rest", "bucket-retained"
+POLICIES = (SSZ, SPEND, TAGS_P, RDMA, NPI, ENC, RET)
+TAGS = {"owner": "bob", "team": "research", "cost-center": "4711"}
+LABELS = {"owner": "bob", "team": "research", "cost_center": "4711"}
+AWS_P = {"region": "us-east-1"}
+SECRET_SIG = "4dabf18193072939515e22adb298388d"
+
+
+def secret(value: Any) -> dict:
+    """A secret input as the engine marshals it to an analyzer (KeepSecrets)."""
+    return {SECRET_SIG: "1b47061264138c4ac30d75fd1eb44270", "value": value}
+
+
+def unknown() -> Any:
+    from trainstack_policies.model import UNKNOWN
+    return UNKNOWN
+
+
+def named(stack: list, name: str):
+    return next(r for r in stack if r.name == name)
+
+
+# ----------------------------------------------------------------------------------- builders
+
+def aws(zone: str = "us-east-1a", fs_zone: Optional[str] = None, budget: Any = "20000",
+        hours: Optional[float] = 96, itype: Any = "p5.48xlarge", max_size: Any = 2.0) -> list:
+    sub = res("aws:ec2/subnet:Subnet", "train-a", {"availabilityZone": zone, "vpcId": "vpc-1",
+                                                   "cidrBlock": "10.0.1.0/24", "tags": dict(TAGS)})
+    out = [sub]
+    fs_sub = sub
+    if fs_zone:
+        fs_sub = res("aws:ec2/subnet:Subnet", "train-fs", {"availabilityZone": fs_zone,
+                                                           "vpcId": "vpc-1", "tags": dict(TAGS)})
+        out.append(fs_sub)
+    pg = res("aws:ec2/placementGroup:PlacementGroup", "train-pg",
+             {"strategy": "cluster", "tags": dict(TAGS)})
+    bucket = res("aws:s3/bucket:Bucket", "datasets", {"forceDestroy": False,
+                                                      "tags": {**TAGS, "trainstack:retain": "true"}},
+                 retain=True)
+    fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "scratch",
+             {"subnetIds": "subnet-x", "storageCapacity": 4800.0, "deploymentType": "PERSISTENT_2",
+              "perUnitStorageThroughput": 250.0, "tags": dict(TAGS)},
+             deps={"subnetIds": [fs_sub]})
+    dra = res("aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation", "scratch-s3",
+              {"fileSystemPath": "/", "dataRepositoryPath": "s3://datasets/data/", "tags": dict(TAGS)},
+              deps={"fileSystemId": [fs], "dataRepositoryPath": [bucket]})
+    nics = [{"networkCardIndex": float(c), "deviceIndex": 0.0 if c else 0.0,
+             "interfaceType": "efa", "associatePublicIpAddress": "false"} for c in range(32)]
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", "train-lt",
+             {"instanceType": itype, "networkInterfaces": nics, "userData": "IyEvYmluL2Jhc2g=",
+              "blockDeviceMappings": [{"deviceName": "/dev/xvda", "ebs": {
+                  "volumeSize": 500.0, "volumeType": "gp3", "encrypted": "true"}}],
+              "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}],
+              "tags": dict(TAGS)},
+             deps={"userData": [fs, bucket]})
+    asg = res("aws:autoscaling/group:Group", "train-nodes",
+              {"minSize": 0.0, "maxSize": max_size, "desiredCapacity": 2.0,
+               "placementGroup": "train-pg", "vpcZoneIdentifiers": ["subnet-x"],
+               "launchTemplate": {"id": "lt-x", "version": "$Latest"},
+               "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+              deps={"launchTemplate": [lt], "vpcZoneIdentifiers": [sub], "placementGroup": [pg]})
+    bud = res("aws:budgets/budget:Budget", "train-budget",
+              {"budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": budget, "limitUnit": "USD",
+               "notifications": AWS_ALERTS, "tags": dict(TAGS)})
+    sg = res("aws:ec2/securityGroup:SecurityGroup", "train-sg",
+             {"vpcId": "vpc-1", "description": "cluster", "tags": dict(TAGS)})
+    rule = res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "intra",
+               {"securityGroupId": "sg-x", "cidrIpv4": "10.0.0.0/16", "ipProtocol": "-1",
+                "tags": dict(TAGS)}, deps={"securityGroupId": [sg]})
+    out += [pg, bucket, fs, dra, lt, asg, bud, sg, rule]
+    if hours is not None:
+        out.append(res("aws:autoscaling/schedule:Schedule", "train-stop",
+                       {"autoscalingGroupName": "asg-x", "scheduledActionName": "stop",
+                        "minSize": 0.0, "maxSize": 0.0, "desiredCapacity": 0.0,
+                        "startTime": hours_from_now(hours)},
+                       deps={"autoscalingGroupName": [asg]}))
+    return out
+
+
+def gcp_cron(hours: float) -> str:
+    from datetime import datetime, timedelta, timezone
+    at = datetime.now(timezone.utc) + timedelta(hours=hours, minutes=1)
+    return f"{at.minute} {at.hour} {at.day} {at.month} *"
+
+
+def gcp(zone: str = "us-west1-c", fs_zone: Optional[str] = None, budget: Any = "30000",
+        hours: Optional[float] = 96, mtype: Any = "a3-ultragpu-8g",
+        resize: str = "0", paused: Any = None) -> list:
+    pol = res("gcp:compute/resourcePolicy:ResourcePolicy", "compact",
+              {"region": "us-west1", "groupPlacementPolicy": {"collocation": "COLLOCATED",
+                                                              "vmCount": 2.0}})
+    lustre = res("gcp:lustre/instance:Instance", "scratch",
+                 {"location": fs_zone or zone, "capacityGib": "36000", "instanceId": "scratch",
+                  "perUnitStorageThroughput": "250", "network": "projects/ml/global/networks/train",
+                  "labels": dict(LABELS)})
+    bucket = res("gcp:storage/bucket:Bucket", "datasets",
+                 {"location": "US-WEST1", "forceDestroy": False,
+                  "labels": {**LABELS, "trainstack_retain": "true"}}, retain=True)
+    nics = [{"nicType": "GVNIC"}] * 2 + [{"nicType": "MRDMA"}] * 8
+    tpl = res("gcp:compute/instanceTemplate:InstanceTemplate", "train-tpl",
+              {"machineType": mtype, "networkInterfaces": nics, "resourcePolicies": "compact-id",
+               "labels": dict(LABELS), "scheduling": {"provisioningModel": "STANDARD"},
+               "metadata": {"startup-script": "mount"}},
+              deps={"resourcePolicies": [pol], "metadata": [lustre, bucket]})
+    mig = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "train-mig",
+              {"zone": zone, "targetSize": 2.0, "baseInstanceName": "train",
+               "name": "train-mig", "versions": [{"instanceTemplate": "tpl-id"}]},
+              deps={"versions": [tpl]})
+    bud = res("gcp:billing/budget:Budget", "train-budget",
+              {"billingAccount": "000000-000000-000000",
+               "amount": {"specifiedAmount": {"currencyCode": "USD", "units": budget}},
+               "thresholdRules": GCP_ALERTS})
+    fw = res("gcp:compute/firewall:Firewall", "intra",
+             {"network": "train", "direction": "INGRESS", "sourceRanges": ["10.10.0.0/16"],
+              "allows": [{"protocol": "all"}]})
+    out = [pol, lustre, bucket, tpl, mig, bud, fw]
+    if hours is not None:
+        uri = (f"https://compute.googleapis.com/compute/v1/projects/ml/zones/{zone}/"
+               f"instanceGroupManagers/train-mig/resize?size={resize}")
+        job = {"region": "us-west1", "schedule": gcp_cron(hours), "timeZone": "Etc/UTC",
+               "httpTarget": {"uri": uri, "httpMethod": "POST",
+                              "oauthToken": {"serviceAccountEmail": "stop@ml.iam.gserviceaccount.com"}}}
+        if paused is not None:
+            job["paused"] = paused
+        out.append(res("gcp:cloudscheduler/job:Job", "train-stop", job, deps={"httpTarget": [mig]}))
+    return out
+
+
+GCP_P = {"project": "ml", "region": "us-west1"}
+
+
+def azure(zone: str = "1", fs_zone: Optional[str] = None, budget: Any = 25000.0,
+          hours: Optional[float] = 96, sku: Any = "Standard_ND96isr_H100_v5", stop_max: str = "0",
+          capacity: Any = 2.0) -> list:
+    amlfs = res("azure-native:storagecache:AmlFilesystem", "scratch",
+                {"location": "eastus", "resourceGroupName": "train", "zones": [fs_zone or zone],
+                 "storageCapacityTiB": 8.0, "sku": {"name": "AMLFS-Durable-Premium-250"},
+                 "filesystemSubnet": "subnet-id", "tags": dict(TAGS),
+                 "maintenanceWindow": {"dayOfWeek": "Sunday", "timeOfDayUTC": "02:00"}})
+    acct = res("azure-native:storage:StorageAccount", "datasets",
+               {"location": "eastus", "resourceGroupName": "train-data", "kind": "StorageV2",
+                "sku": {"name": "Standard_LRS"}, "tags": {**TAGS, "trainstack:retain": "true"}},
+               retain=True)
+    vmss = res("azure-native:compute:VirtualMachineScaleSet", "train-vmss",
+               {"location": "eastus", "resourceGroupName": "train", "zones": [zone],
+                "singlePlacementGroup": True,
+                "sku": {"name": sku, "capacity": capacity, "tier": "Standard"},
+                "virtualMachineProfile": {"priority": "Regular", "osProfile": {"customData": "x"},
+                                          "networkProfile": {"networkInterfaceConfigurations": [
+                                              {"name": "nic", "primary": True,
+                                               "ipConfigurations": [{"name": "ip"}]}]}},
+                "tags": dict(TAGS)},
+               deps={"virtualMachineProfile": [amlfs, acct]})
+    bud = res("azure-native:consumption:Budget", "train-budget",
+              {"amount": budget, "category": "Cost", "timeGrain": "Monthly",
+               "scope": "/subscriptions/sub-1", "notifications": AZURE_ALERTS})
+    nsg = res("azure-native:network:NetworkSecurityGroup", "train-nsg",
+              {"location": "eastus", "resourceGroupName": "train", "tags": dict(TAGS),
+               "securityRules": [{"name": "vnet", "access": "Allow", "direction": "Inbound",
+                                  "priority": 100.0, "protocol": "*",
+                                  "sourceAddressPrefix": "VirtualNetwork",
+                                  "sourcePortRange": "*", "destinationAddressPrefix": "*",
+                                  "destinationPortRange": "*"}]})
+    out = [amlfs, acct, vmss, bud, nsg]
+    if hours is not None:
+        out.append(res("azure-native:monitor:AutoscaleSetting", "train-stop",
+                       {"enabled": True, "targetResourceUri": "vmss-id", "location": "eastus",
+                        "resourceGroupName": "train", "tags": dict(TAGS), "profiles": [
+                            {"name": "end", "capacity": {"minimum": "0", "maximum": stop_max,
+                                                         "default": "0"}, "rules": [],
+                             "fixedDate": {"start": hours_from_now(hours),
+                                           "end": "2037-12-31T00:00:00Z"}}]},
+                       deps={"targetResourceUri": [vmss]}))
+    return out
+
+
+AZ_P = {"location": "eastus"}
+
+
+def ali(zone: str = "eu-central-1a", fs_zone: Optional[str] = None, release: Any = "96h",
+        itype: str = "ecs.gn8v-8x.48xlarge", strategy: str = "LowLatency",
+        mode: str = "HighPerformance") -> list:
+    when = hours_from_now(float(release[:-1])) if isinstance(release, str) and \
+        release.endswith("h") else release
+    vsw = res("alicloud:vpc/switch:Switch", "train-vsw",
+              {"zoneId": zone, "vpcId": "vpc-1", "cidrBlock": "10.1.0.0/24", "tags": dict(TAGS)})
+    ds = res("alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet", "train-ds", {"strategy": strategy})
+    cpfs = res("alicloud:nas/fileSystem:FileSystem", "scratch",
+               {"fileSystemType": "cpfs", "protocolType": "cpfs", "storageType": "advance_200",
+                "capacity": 3600.0, "zoneId": fs_zone or zone, "tags": dict(TAGS)})
+    bucket = res("alicloud:oss/bucket:Bucket", "datasets",
+                 {"forceDestroy": False, "serverSideEncryptionRule": {"sseAlgorithm": "KMS"},
+                  "tags": {**TAGS, "trainstack:retain": "true"}}, retain=True)
+    sg = res("alicloud:ecs/securityGroup:SecurityGroup", "train-sg", {"vpcId": "vpc-1",
+                                                                      "tags": dict(TAGS)})
+    rule = res("alicloud:ecs/securityGroupRule:SecurityGroupRule", "intra",
+               {"type": "ingress", "ipProtocol": "all", "portRange": "-1/-1",
+                "cidrIp": "10.1.0.0/16", "securityGroupId": "sg-x"}, deps={"securityGroupId": [sg]})
+    nodes = []
+    for i in range(2):
+        props = {"instanceType": itype, "vswitchId": "vsw-x", "deploymentSetId": "ds-x",
+                 "networkInterfaceTrafficMode": mode, "internetMaxBandwidthOut": 0.0,
+                 "instanceChargeType": "PostPaid", "securityGroups": ["sg-x"],
+                 "userData": "bW91bnQ=", "tags": dict(TAGS)}
+        if when is not None:
+            props["autoReleaseTime"] = when
+        nodes.append(res("alicloud:ecs/instance:Instance", f"train-{i}", props,
+                         deps={"vswitchId": [vsw], "deploymentSetId": [ds],
+                               "securityGroups": [sg], "userData": [cpfs, bucket]}))
+    return [vsw, ds, cpfs, bucket, sg, rule, *nodes]
+
+
+ALI_P = {"region": "eu-central-1"}
+PROVIDERS = {"aws": AWS_P, "gcp": GCP_P, "azure": AZ_P, "ali": ALI_P}
+BUILD = {"aws": aws, "gcp": gcp, "azure": azure, "ali": ali}
+
+
+@pytest.fixture(scope="module")
+def pack():
+    p = PolicyPackProcess()
+    yield p
+    p.close()
+
+
+def verdicts(pack, stack: list, cloud: str, config: Optional[dict] = None) -> tuple[dict, list]:
+    found = run(pack, stack, config, PROVIDERS[cloud])
+    return {p: verdict(found, p) for p in POLICIES}, found
+
+
+def check(pack, cid: str, cloud: str, stack: list, expect: dict, config=None) -> list:
+    got, found = verdicts(pack, stack, cloud, config)
+    want = {p: expect.get(p, "pass") for p in POLICIES}
+    assert got == want, (cid, [(d.policy, d.level, d.message[:300]) for d in found])
+    return found
+
+
+# ------------------------------------------------------------------------------------ batch 1
+def _set(stack, name, key, value):
+    named(stack, name).props[key] = value
+    return stack
+
+
+def _drop(stack, name):
+    return [r for r in stack if r.name != name]
+
+
+def _add(stack, *extra):
+    return stack + list(extra)
+
+
+def _world_rule_aws(proto="tcp", port=443.0, cidr="0.0.0.0/0", key="cidrIpv4"):
+    return res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "web",
+               {"securityGroupId": "sg-x", key: cidr, "ipProtocol": proto, "fromPort": port,
+                "toPort": port, "tags": dict(TAGS)})
+
+
+# (id, cloud, builder kwargs, mutation, expected verdicts, policy config, why)
+B1 = [
+    ("a01", "aws", {}, None, {}, None,
+     "control: estimate 12,032.21 < budget 20,000; FSx on the nodes' subnet; all tags; no public rule"),
+    ("a02", "aws", {"fs_zone": "us-east-1b"}, None, {SSZ: "fail"}, None,
+     "FSx on a subnet in us-east-1b while the nodes (mounting it by user data) are in us-east-1a"),
+    ("a03", "aws", {"budget": "10000"}, None, {SPEND: "fail"}, None,
+     "12,032.21 > 10,000: the smallest covering budget is the cap"),
+    ("a04", "aws", {"budget": "20,000"}, None, {SPEND: "fail"}, None,
+     "a budget of '20,000' is text that is no number: a violation naming it, not 'no cap'"),
+    ("a05", "aws", {"budget": "0"}, None, {SPEND: "fail"}, None,
+     "a budget of 0 is listed among invalid numbers"),
+    ("a06", "aws", {"hours": None}, None, {SPEND: "fail"}, None,
+     "no stop: 2 x 55.04 x 730 = 80,358.40 + 1,464.53 = 81,822.93 > 20,000"),
+    ("a07", "aws", {}, lambda s: _set(s, "train-stop", "startTime", "next tuesday"),
+     {SPEND: "fail"}, None,
+     "a stop time that does not read is no stop: the month, 81,822.93 > 20,000"),
+    ("a08", "aws", {}, lambda s: _add(s, res("aws:autoscaling/schedule:Schedule", "train-up",
+                                             {"autoscalingGroupName": "asg-x",
+                                              "scheduledActionName": "up", "minSize": 2.0,
+                                              "maxSize": 2.0, "desiredCapacity": 2.0,
+                                              "startTime": hours_from_now(100)},
+                                             deps={"autoscalingGroupName": [named(s, "train-nodes")]})),
+     {SPEND: "fail"}, None,
+     "another Schedule scales the group up after the stop: no lifetime, the month 81,822.93 > 20,000"),
+    ("a09", "aws", {}, lambda s: _add(s, _world_rule_aws()), {NPI: "fail"}, None,
+     "an ingress rule from 0.0.0.0/0 on tcp 443"),
+    ("a10", "aws", {}, lambda s: _add(s, _world_rule_aws(cidr="::/0", key="cidrIpv6")),
+     {NPI: "fail"}, None, "::/0 on tcp 443"),
+    ("a11", "aws", {}, lambda s: _add(s, _world_rule_aws(port=22.0)), {}, {NPI: {"sshCidrs": ["0.0.0.0/0"]}},
+     "world-open SSH with 0.0.0.0/0 in sshCidrs: allowed (control)"),
+    ("a12", "aws", {}, lambda s: (named(s, "train-lt").props["blockDeviceMappings"][0]["ebs"]
+                                  .update(encrypted="false"), s)[1], {ENC: "fail"}, None,
+     "the launch template's EBS root declared encrypted=false, no encryption by default"),
+    ("a13", "aws", {}, lambda s: (named(s, "train-pg").props.pop("tags"), s)[1], {TAGS_P: "fail"}, None,
+     "the placement group carries no tags; no provider defaultTags"),
+    ("a14", "aws", {}, lambda s: (named(s, "datasets").props["tags"].pop("trainstack:retain"),
+                                  setattr(named(s, "datasets"), "retain", None), s)[2],
+     {RET: "fail"}, None, "the bucket neither protected nor tagged trainstack:retain"),
+    ("a15", "aws", {"itype": "p5.96xlarge"}, None, {SPEND: "fail", RDMA: "advisory"}, None,
+     "p5.96xlarge is outside instance_types.csv but in the GPU family p: GPU capacity that cannot "
+     "be priced fails closed; rdma: a 2-node group of a type the catalog does not list is placed "
+     "but its fabric is unknown (one advisory)"),
+    ("a16", "aws", {"max_size": "many"}, None, {SPEND: "fail"}, None,
+     "maxSize 'many' is a violation naming it (rdma: placed and 32 EFA either way)"),
+    ("g01", "gcp", {}, None, {}, None, "control: 24,990.99 < 30,000"),
+    ("g02", "gcp", {"fs_zone": "us-west1-a"}, None, {SSZ: "fail"}, None,
+     "Managed Lustre in us-west1-a, the nodes (mounting it by metadata) in us-west1-c"),
+    ("g03", "gcp", {"budget": "20000"}, None, {SPEND: "fail"}, None, "24,990.99 > 20,000"),
+    ("g04", "gcp", {"paused": True}, None, {SPEND: "fail"}, None,
+     "a paused job never fires: 2 x 86.7599 x 730 = 126,669.45 + 8,333.09 > 30,000"),
+    ("g05", "gcp", {"resize": "1"}, None, {SPEND: "fail"}, None,
+     "the job resizes to 1, not 0: it may size the group up after a stop; no lifetime; the month"),
+    ("g06", "gcp", {}, lambda s: _add(s, res("gcp:compute/firewall:Firewall", "web",
+                                             {"network": "train", "direction": "INGRESS",
+                                              "allows": [{"protocol": "tcp", "ports": ["443"]}]})),
+     {NPI: "fail"}, None, "an INGRESS allow rule with no sourceRanges/tags/accounts applies to 0.0.0.0/0"),
+    ("z01", "azure", {}, None, {}, None, "control: <= 21,286.07 < 25,000"),
+    ("z02", "azure", {"fs_zone": "2"}, None, {SSZ: "fail"}, None, "AMLFS in zone 2, scale set in zone 1"),
+    ("z03", "azure", {"stop_max": "1"}, None, {SPEND: "fail"}, None,
+     "the profile's maximum is 1, not 0: no stop; 2 x 98.32 x 730 = 143,547.20 > 25,000"),
+    ("b01", "ali", {}, None, {}, None, "control: autoReleaseTime on every node stands in for the alarm"),
+    ("b02", "ali", {"fs_zone": "eu-central-1b"}, None, {SSZ: "fail"}, None,
+     "CPFS in eu-central-1b, nodes (mounting it by user data) in eu-central-1a"),
+    ("b03", "ali", {"release": "tomorrow"}, None, {SPEND: "fail"}, None,
+     "an autoReleaseTime that is not ISO-8601 releases nothing: a violation naming it"),
+]
+
+
+def _run_case(pack, case):
+    cid, cloud, kwargs, mutate, expect, config, _why = case
+    stack = BUILD[cloud](**kwargs)
+    if mutate is not None:
+        stack = mutate(stack)
+    return check(pack, cid, cloud, stack, expect, config)
+
+
+XFAIL: dict[str, str] = {}
+
+
+def _params(cases):
+    return [pytest.param(c, id=c[0], marks=[pytest.mark.xfail(strict=True, reason=XFAIL[c[0]])]
+                         if c[0] in XFAIL else []) for c in cases]
+
+
+@pytest.mark.parametrize("case", _params(B1))
+def test_batch1(pack, case):
+    _run_case(pack, case)
