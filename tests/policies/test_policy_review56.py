@@ -384,3 +384,186 @@ def _params(cases):
 @pytest.mark.parametrize("case", _params(B1))
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 2
+
+def _lt(s):
+    return named(s, "train-lt")
+
+
+def _fs_literal(s, subnet: Any = "subnet-0fs"):
+    fs = named(s, "scratch")
+    fs.props["subnetIds"] = [subnet]
+    fs.deps.pop("subnetIds", None)
+    return s
+
+
+def _odcr(s, count: float = 2.0, target: Any = "dep", extra: Optional[dict] = None):
+    cr = res("aws:ec2/capacityReservation:CapacityReservation", "train-odcr",
+             {"instanceType": "p5.48xlarge", "instanceCount": count, "availabilityZone": "us-east-1a",
+              "instancePlatform": "Linux/UNIX", "instanceMatchCriteria": "targeted",
+              "tags": dict(TAGS), **(extra or {})})
+    lt = _lt(s)
+    lt.props["capacityReservationSpecification"] = {"capacityReservationTarget": {
+        "capacityReservationId": "cr-0123456789abcdef0" if target == "literal" else "cr-x"}}
+    if target == "dep":
+        lt.deps["capacityReservationSpecification"] = [cr]
+    return s + [cr]
+
+
+def _odcr_max(s, n):
+    named(s, "train-nodes").props["maxSize"] = n
+    return _odcr(s)
+
+
+def _sagemaker(s):
+    return s + [res("aws:sagemaker/endpointConfiguration:EndpointConfiguration", "serve",
+                    {"productionVariants": [{"variantName": "main", "instanceType": "ml.p5.48xlarge",
+                                             "initialInstanceCount": 1.0, "modelName": "m"}],
+                     "tags": dict(TAGS)})]
+
+
+def _gcp_n1(accel_count: Any, machine: str = "n1-standard-8"):
+    def mutate(s):
+        return s + [res("gcp:compute/instance:Instance", "debug-vm",
+                        {"zone": "us-west1-c", "machineType": machine,
+                         "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": accel_count}],
+                         "bootDisk": {"initializeParams": {"image": "debian-12"}},
+                         "networkInterfaces": [{"network": "train"}],
+                         "scheduling": {"onHostMaintenance": "TERMINATE"}, "labels": dict(LABELS)})]
+    return mutate
+
+
+def _azure_vm(s):
+    return s + [res("azure:compute/linuxVirtualMachine:LinuxVirtualMachine", "notebook",
+                    {"location": "eastus", "resourceGroupName": "train", "zone": "1",
+                     "size": "Standard_NC24ads_A100_v4", "adminUsername": "ml",
+                     "networkInterfaceIds": ["nic-id"],
+                     "osDisk": {"caching": "ReadWrite", "storageAccountType": "Premium_LRS"},
+                     "tags": dict(TAGS)})]
+
+
+def _ali_set(s):
+    return s + [res("alicloud:ecs/ecsInstanceSet:EcsInstanceSet", "extra-nodes",
+                    {"instanceType": "ecs.gn8v-8x.48xlarge", "amount": 2.0, "zoneId": "eu-central-1a",
+                     "vswitchId": "vsw-x", "deploymentSetId": "ds-x", "securityGroupIds": ["sg-x"],
+                     "instanceChargeType": "PostPaid", "tags": dict(TAGS)},
+                    deps={"vswitchId": [named(s, "train-vsw")], "deploymentSetId": [named(s, "train-ds")]})]
+
+
+B2 = [
+    # the filesystem's zone hidden three ways
+    ("h01", "aws", {}, _fs_literal, {SSZ: "undecided"}, None,
+     "FSx on a literal subnet id the stack does not create, nodes on the stack's subnet: the zone is "
+     "told nowhere -> cannot decide (cannotDecide advisory by default)"),
+    ("h02", "aws", {}, _fs_literal, {SSZ: "fail"}, {SSZ: {"zones": {"subnet-0fs": "us-east-1b"}}},
+     "the config tells subnet-0fs is in us-east-1b: not in the nodes' zone us-east-1a"),
+    ("h03", "aws", {}, _fs_literal, {}, {SSZ: {"zones": {"subnet-0fs": "us-east-1a"}}},
+     "the config tells us-east-1a: same zone (control)"),
+    ("h04", "aws", {}, lambda s: _fs_literal(s, unknown()), {SSZ: "undecided"}, None,
+     "FSx subnet unknown at preview with no stack subnet behind it: cannot decide"),
+    ("h05", "gcp", {}, lambda s: _set(s, "scratch", "location", unknown()), {SSZ: "undecided"}, None,
+     "Managed Lustre's location unknown at preview: cannot decide (price is per GiB, not per zone)"),
+    ("h06", "aws", {"budget": secret("10000")}, None, {SPEND: "fail"}, None,
+     "a secret budget is read as its value: 12,032.21 > 10,000"),
+    ("h07", "aws", {"budget": secret("20000")}, None, {}, None, "secret 20,000 covers 12,032.21 (control)"),
+    ("h08", "aws", {"budget": unknown()}, None, {SPEND: "undecided"}, None,
+     "budget amount unknown at preview: cannot decide (mandatory by default, still 'cannot decide')"),
+    ("h09", "aws", {"itype": unknown()}, None, {SPEND: "fail", RDMA: "undecided"}, None,
+     "instance type unknown at preview: GPU capacity that cannot be priced fails closed; rdma cannot "
+     "know the fabric the type needs"),
+    ("h10", "aws", {"itype": secret("p5.48xlarge")}, None, {}, None,
+     "a secret instance type is judged as if plain (control)"),
+    ("h11", "gcp", {}, lambda s: _set(s, "scratch", "capacityGib", unknown()), {SPEND: "undecided"}, None,
+     "Managed Lustre capacity unknown at preview: storage cannot be estimated -> cannot decide"),
+    # capacity counted twice or not at all
+    ("r01", "aws", {"budget": "90000"}, _odcr, {}, None,
+     "ODCR of 2 p5.48xlarge, no end: 2 x 55.04 x 730 = 80,358.40, the group's 2 nodes inside it, "
+     "counted once: + 1,464.53 = 81,822.93 < 90,000 (twice would be 92,390.61)"),
+    ("r02", "aws", {"budget": "86000"}, lambda s: _odcr_max(s, 3.0), {SPEND: "fail"}, None,
+     "maxSize 3, reservation 2: one node beyond it, 1 x 55.04 x 96 = 5,283.84; 81,822.93 + 5,283.84 "
+     "= 87,106.77 > 86,000"),
+    ("r03", "aws", {"budget": "90000"}, lambda s: _odcr(s, target="literal"), {SPEND: "fail"}, None,
+     "the template targets a literal reservation id, not the stack's ODCR: the stack's ODCR bills "
+     "80,358.40 and the group 10,567.68 on top: 92,390.61 > 90,000"),
+    # compute the pack may not see as compute
+    ("k01", "aws", {}, _sagemaker, {SPEND: "fail"}, None,
+     "a SageMaker ml.p5.48xlarge variant: GPU capacity that cannot be priced fails closed"),
+    ("k02", "gcp", {}, _gcp_n1(unknown()), {SPEND: "fail"}, None,
+     "an N1 VM with an attached GPU count unknown at preview: at least one GPU of unknown type, "
+     "cannot be priced -> fails closed"),
+    ("k03", "gcp", {}, _gcp_n1(unknown(), "e2-standard-8"), {}, None,
+     "the same on an E2 machine: GPUs cannot be attached to other series, it adds none (control)"),
+    ("k04", "azure", {"budget": 22000.0}, _azure_vm, {SPEND: "fail"}, None,
+     "a classic Linux VM Standard_NC24ads_A100_v4 (3.673 USD/h, no stop): 3.673 x 730 = 2,681.29; "
+     "18,877.44 + 2,681.29 = 21,558.73 + AMLFS > 22,000 (without the VM <= 21,286.07)"),
+    ("k05", "ali", {}, _ali_set, {SPEND: "fail", RDMA: "advisory"}, None,
+     "an EcsInstanceSet of 2 gn8v-8x.48xlarge without autoReleaseTime: not every GPU node carries one, "
+     "no stand-in for the alarm; rdma: the set has no traffic-mode field -> advisory (eRDMA unused)"),
+    # malformed values
+    ("m01", "aws", {}, lambda s: _set(s, "scratch", "storageCapacity", -4800.0), {SPEND: "fail"}, None,
+     "a negative filesystem capacity is a violation naming it"),
+    ("m02", "aws", {}, lambda s: _set(s, "scratch", "storageCapacity", float("nan")), {SPEND: "fail"}, None,
+     "a NaN filesystem capacity is a violation"),
+    ("m03", "azure", {"capacity": float("nan")}, None, {SPEND: "fail"}, None,
+     "a NaN scale-set capacity is a violation (the autoscale maximum 0 does not cancel it)"),
+    ("m04", "aws", {}, lambda s: _add(s, res("aws:autoscaling/group:Group", "decoy",
+                                             {"minSize": 0.0, "maxSize": -510.0,
+                                              "vpcZoneIdentifiers": ["subnet-x"],
+                                              "launchTemplate": {"id": "lt-x"}},
+                                             deps={"launchTemplate": [_lt(s)],
+                                                   "vpcZoneIdentifiers": [named(s, "train-a")]})),
+     {SPEND: "fail", TAGS_P: "fail"}, None,
+     "a decoy group maxSize -510 is a violation naming it (and carries no tags)"),
+    ("m05", "ali", {"release": "2020-01-01T00:00:00Z"}, None, {SPEND: "fail"}, None,
+     "an autoReleaseTime already past releases nothing: a violation naming it"),
+    ("m06", "ali", {}, lambda s: [(_set([r], r.name, "instanceChargeType", "PrePaid")
+                                   if r.type.endswith("ecs/instance:Instance") else [r])[0] for r in s],
+     {SPEND: "fail"}, None, "subscription nodes: autoReleaseTime is no lifetime, no stand-in"),
+    ("m07", "aws", {}, lambda s: (named(s, "train-nodes").props["tags"].append(
+        {"key": "trainstack:max-hours", "value": "ninety", "propagateAtLaunch": True}), s)[1],
+     {SPEND: "fail"}, None, "a trainstack:max-hours tag that is no number is a violation"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B2))
+def test_batch2(pack, case):
+    _run_case(pack, case)
+
+
+def _send(pack, policy: str, props: dict):
+    config = pack.cli_config({})
+    config.setdefault(policy, {"enforcementLevel": "mandatory"}).update(props)
+    pack.send_config(config)
+
+
+@pytest.mark.parametrize("policy,props", [
+    pytest.param(SPEND, {"maxMonthlyUSD": 1000}, id="c01-typo-key"),
+    pytest.param("spend-limits", {"maxMonthlyUsd": 1000}, id="c02-unknown-policy"),
+    pytest.param(SPEND, {"maxMonthlyUsd": "1000"}, id="c03-string-cap"),
+    pytest.param(NPI, {"skipResources": ["web"]}, id="c04-bare-name"),
+])
+def test_config_refused_over_grpc(pack, policy, props):
+    """docs: Configure answers INVALID_ARGUMENT naming the key/policy, so preview stops."""
+    with pytest.raises(grpc.RpcError) as err:
+        _send(pack, policy, props)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    key = next(iter(props)) if policy != "spend-limits" else policy
+    assert key in err.value.details()
+    pack.configure({})   # leave the pack configured for the next test
+
+
+def test_c05_catalog_date_in_estimate(pack):
+    """a03's failure: the estimate ends with the as_of of the p5.48xlarge row (prices.csv)."""
+    found = check(pack, "c05", "aws", aws(budget="10000"), {SPEND: "fail"})
+    text = " ".join(d.message for d in found if d.policy == SPEND)
+    assert "catalog prices as of unknown (commit date not retrievable; content post-dates 2025-09-10)" \
+        in text, text
+
+
+def test_c06_unpriced_type_named(pack):
+    """p5e.48xlarge is in unpriced.csv (no public on-demand price): fails closed naming why."""
+    found = check(pack, "c06", "aws", aws(itype="p5e.48xlarge"), {SPEND: "fail"})
+    text = " ".join(d.message for d in found if d.policy == SPEND)
+    assert "p5e.48xlarge" in text and "Capacity Blocks" in text, text
