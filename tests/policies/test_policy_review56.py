@@ -373,7 +373,15 @@ def _run_case(pack, case):
     return check(pack, cid, cloud, stack, expect, config)
 
 
-XFAIL: dict[str, str] = {}
+XFAIL: dict[str, str] = {
+    "h04": "defect 1 (false alarm): an FSx subnet unknown at preview with no stack subnet behind it "
+           "is the mandatory 'the filesystem's zone cannot be read', not 'cannot decide' "
+           "(docs/policies.md storage-same-zone: 'A value unknown at preview for one filesystem or "
+           "bucket is \"cannot decide\"')",
+    "k03": "defect 2 (false alarm): an E2 VM whose guestAccelerators count is unknown at preview is "
+           "priced as GPU capacity that cannot be estimated and asked for rdma (docs/policies.md Scope: "
+           "attached GPUs unknown at preview 'on any other series, known at preview, they add none')",
+}
 
 
 def _params(cases):
