@@ -579,3 +579,252 @@ def test_c06_unpriced_type_named(pack):
     found = check(pack, "c06", "aws", aws(itype="p5e.48xlarge"), {SPEND: "fail", RDMA: "advisory"})
     text = " ".join(d.message for d in found if d.policy == SPEND)
     assert "p5e.48xlarge" in text and "Capacity Blocks" in text, text
+
+
+# ------------------------------------------------------------------------------------ batch 3
+
+def _asg_subnet_unknown(s):
+    asg = named(s, "train-nodes")
+    asg.props["vpcZoneIdentifiers"] = [unknown()]
+    asg.deps.pop("vpcZoneIdentifiers")
+    return s
+
+
+def _fs_whole_unknown(s):
+    fs = named(s, "scratch")
+    fs.props["subnetIds"] = unknown()
+    fs.deps.pop("subnetIds", None)
+    return s
+
+
+def _gcp_vm_accels(machine: Any, accels: Any):
+    def mutate(s):
+        return s + [res("gcp:compute/instance:Instance", "debug-vm",
+                        {"zone": "us-west1-c", "machineType": machine, "guestAccelerators": accels,
+                         "bootDisk": {"initializeParams": {"image": "debian-12"}},
+                         "networkInterfaces": [{"network": "train"}], "labels": dict(LABELS)})]
+    return mutate
+
+
+def _gcp_tpl_accels(s):
+    tpl = res("gcp:compute/instanceTemplate:InstanceTemplate", "cpu-tpl",
+              {"machineType": "e2-standard-8", "guestAccelerators": [{"type": "nvidia-tesla-t4",
+                                                                       "count": unknown()}],
+               "networkInterfaces": [{"network": "train"}], "labels": dict(LABELS)})
+    mig = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "cpu-mig",
+              {"zone": "us-west1-c", "targetSize": 2.0, "baseInstanceName": "cpu",
+               "versions": [{"instanceTemplate": "cpu-tpl-id"}]}, deps={"versions": [tpl]})
+    return s + [tpl, mig]
+
+
+def _nsg_rule(source: str, access: str = "Allow"):
+    def mutate(s):
+        named(s, "train-nsg").props["securityRules"].append(
+            {"name": "web", "access": access, "direction": "Inbound", "priority": 200.0,
+             "protocol": "Tcp", "sourceAddressPrefix": source, "sourcePortRange": "*",
+             "destinationAddressPrefix": "*", "destinationPortRange": "443"})
+        return s
+    return mutate
+
+
+def _ali_rule(policy: str = "accept"):
+    def mutate(s):
+        return s + [res("alicloud:ecs/securityGroupRule:SecurityGroupRule", "web",
+                        {"type": "ingress", "ipProtocol": "tcp", "portRange": "443/443",
+                         "cidrIp": "0.0.0.0/0", "policy": policy, "securityGroupId": "sg-x"},
+                        deps={"securityGroupId": [named(s, "train-sg")]})]
+    return mutate
+
+
+def _ali_eip(s):
+    eip = res("alicloud:ecs/eipAddress:EipAddress", "train-eip", {"bandwidth": "10", "tags": dict(TAGS)})
+    assoc = res("alicloud:ecs/eipAssociation:EipAssociation", "train-eip-assoc",
+                {"allocationId": "eip-x", "instanceId": "i-x"},
+                deps={"allocationId": [eip], "instanceId": [named(s, "train-0")]})
+    return s + [eip, assoc]
+
+
+def _split_halves(s):
+    sg = named(s, "train-sg")
+    return s + [res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", f"half-{i}",
+                    {"securityGroupId": "sg-x", "cidrIpv4": c, "ipProtocol": "tcp", "fromPort": 443.0,
+                     "toPort": 443.0, "tags": dict(TAGS)}, deps={"securityGroupId": [sg]})
+                for i, c in enumerate(["0.0.0.0/1", "128.0.0.0/1"])]
+
+
+def _lt_public(s):
+    _lt(s).props["networkInterfaces"][0]["associatePublicIpAddress"] = "true"
+    return s
+
+
+def _labels(name: str, **changes):
+    def mutate(s):
+        labels = named(s, name).props["labels"]
+        for k, v in changes.items():
+            if v is None:
+                labels.pop(k, None)
+            else:
+                labels[k.replace("__", "-")] = v
+        return s
+    return mutate
+
+
+def _unretain(name: str, tag: Optional[str] = None, key: str = "tags"):
+    def mutate(s):
+        r = named(s, name)
+        r.retain = None
+        r.props[key] = {k: v for k, v in r.props[key].items() if "retain" not in k}
+        if tag is not None:
+            r.props[key][tag[0]] = tag[1]
+        return s
+    return mutate
+
+
+def _aws_two(swapped: bool = False):
+    """Two training clusters in one VPC, us-east-1a and us-east-1b, each mounting its own FSx."""
+    def mutate(s):
+        b = aws(zone="us-east-1b", budget="30000")
+        for r in b:
+            r.name = r.name.replace("train", "second").replace("scratch", "scratch-b")
+            r.urn = r.urn.rsplit("::", 1)[0] + "::" + r.name
+        b = [r for r in b if r.type.split(":")[1] not in ("budgets/budget", "s3/bucket")
+             and not r.type.endswith("DataRepositoryAssociation")
+             and not r.type.endswith("SecurityGroupIngressRule") and not r.type.endswith("/securityGroup:SecurityGroup")]
+        if swapped:
+            a_lt, b_lt = _lt(s), named(b, "second-lt")
+            a_fs, b_fs = named(s, "scratch"), named(b, "scratch-b")
+            a_lt.deps["userData"] = [b_fs, named(s, "datasets")]
+            b_lt.deps["userData"] = [a_fs, named(s, "datasets")]
+        else:
+            named(b, "second-lt").deps["userData"] = [named(b, "scratch-b"), named(s, "datasets")]
+        return s + b
+    return mutate
+
+
+def _cpu_group_mounting(s):
+    sub = res("aws:ec2/subnet:Subnet", "cpu-b", {"availabilityZone": "us-east-1b", "vpcId": "vpc-1",
+                                                 "tags": dict(TAGS)})
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", "cpu-lt",
+             {"instanceType": "t3.small", "userData": "bW91bnQ=", "tags": dict(TAGS)},
+             deps={"userData": [named(s, "scratch")]})
+    asg = res("aws:autoscaling/group:Group", "cpu-nodes",
+              {"minSize": 0.0, "maxSize": 2.0, "vpcZoneIdentifiers": ["subnet-b"],
+               "launchTemplate": {"id": "cpu-lt-x"},
+               "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+              deps={"launchTemplate": [lt], "vpcZoneIdentifiers": [sub]})
+    return s + [sub, lt, asg]
+
+
+def _logs_bucket(read: bool):
+    def mutate(s):
+        b = res("aws:s3/bucket:Bucket", "logs", {"forceDestroy": False, "region": "eu-west-1",
+                                                 "tags": {**TAGS, "trainstack:retain": "true"}},
+                retain=True)
+        if read:
+            _lt(s).deps["userData"].append(b)
+        return s + [b]
+    return mutate
+
+
+def _multicloud(s):
+    g = gcp()
+    for r in s:
+        r.provider = dict(AWS_P)
+    for r in g:
+        r.provider = dict(GCP_P)
+    return s + g
+
+
+B3 = [
+    # reach of defect 1 (an unknown subnet/zone of a filesystem)
+    ("d1a", "aws", {}, _fs_whole_unknown, {SSZ: "undecided"}, None,
+     "FSx subnetIds as a whole unknown at preview (a stack reference): cannot decide"),
+    ("d1b", "ali", {}, lambda s: _set(s, "scratch", "zoneId", unknown()), {SSZ: "undecided"}, None,
+     "CPFS zoneId unknown at preview: cannot decide"),
+    ("d1c", "azure", {}, lambda s: _set(s, "scratch", "zones", [unknown()]), {SSZ: "undecided"}, None,
+     "AMLFS zones entry unknown at preview: cannot decide"),
+    ("d1d", "aws", {}, _asg_subnet_unknown, {SSZ: "undecided"}, None,
+     "the GPU group's subnet unknown at preview, no stack subnet behind it: docs say 'cannot decide' "
+     "for compute (no-public-ingress: every template interface says false -> pass)"),
+    ("d1e", "aws", {}, lambda s: _fs_literal(s, secret("subnet-0fs")), {SSZ: "fail"},
+     {SSZ: {"zones": {"subnet-0fs": "us-east-1b"}}},
+     "a secret literal subnet is read as its value; the config puts it in us-east-1b"),
+    # reach of defect 2 (unknown attached GPUs on a series that takes none)
+    ("d2a", "gcp", {}, _gcp_vm_accels("e2-standard-8", unknown()), {}, None,
+     "E2 VM, guestAccelerators as a whole unknown: they add none"),
+    ("d2b", "gcp", {}, _gcp_vm_accels("e2-standard-8", [unknown()]), {}, None,
+     "E2 VM, one guestAccelerators entry unknown: they add none"),
+    ("d2c", "gcp", {}, _gcp_vm_accels("n1-standard-8", unknown()), {SPEND: "fail"}, None,
+     "control: N1 VM, guestAccelerators unknown: at least one GPU of unknown type, fails closed"),
+    ("d2d", "gcp", {}, _gcp_tpl_accels, {}, None,
+     "an E2 instance template behind a 2-VM MIG, accelerator count unknown: they add none"),
+    ("d2e", "gcp", {}, _gcp_vm_accels(secret("e2-standard-8"), [{"type": "nvidia-tesla-t4",
+                                                                  "count": unknown()}]), {}, None,
+     "a secret E2 machine type is read as E2: unknown attached GPUs add none"),
+    # public exposure
+    ("p01", "aws", {}, _lt_public, {NPI: "fail"}, None, "one template interface says associatePublicIpAddress"),
+    ("p02", "azure", {}, _nsg_rule("Internet"), {NPI: "fail"}, None, "NSG rule from Internet on 443"),
+    ("p03", "azure", {}, _nsg_rule("*", "Deny"), {}, None, "a Deny rule opens nothing"),
+    ("p04", "azure", {}, _nsg_rule("internet"), {NPI: "fail"}, None, "'internet' in any case is world-open"),
+    ("p05", "ali", {}, _ali_rule(), {NPI: "fail"}, None, "OSS... no: an Alibaba SG rule 0.0.0.0/0 accept"),
+    ("p06", "ali", {}, _ali_rule("drop"), {}, None, "a drop rule opens nothing"),
+    ("p07", "ali", {}, _ali_eip, {NPI: "fail"}, None, "an EIP associated with a GPU instance"),
+    ("p08", "aws", {}, _split_halves, {NPI: "fail"}, None,
+     "two standalone rules 0.0.0.0/1 + 128.0.0.0/1 on one group of the stack"),
+    ("p09", "aws", {}, lambda s: _add(s, _world_rule_aws(cidr="10.0.0.0/0")), {NPI: "fail"}, None,
+     "10.0.0.0/0 has prefix length 0: world-open"),
+    ("p10", "gcp", {}, lambda s: _add(s, res("gcp:compute/firewall:Firewall", "out",
+                                             {"network": "train", "direction": "EGRESS",
+                                              "destinationRanges": ["0.0.0.0/0"],
+                                              "allows": [{"protocol": "all"}]})), {}, None,
+     "an egress rule is no ingress"),
+    # encryption, tags, retention on the other clouds
+    ("e01", "gcp", {}, lambda s: _set(s, "scratch", "kmsKey", "scratch-key"), {ENC: "fail"}, None,
+     "Managed Lustre kmsKey not a full Cloud KMS resource name"),
+    ("e02", "azure", {}, lambda s: _set(s, "scratch", "encryptionSettings", {"keyEncryptionKey": {
+        "keyUrl": "https://v.vault.azure.net/secrets/k", "sourceVault": {"id": "kv-id"}}}),
+     {ENC: "fail"}, None, "AMLFS keyUrl is a secret's URL, not a key's"),
+    ("e03", "ali", {}, lambda s: (named(s, "datasets").props.pop("serverSideEncryptionRule"), s)[1],
+     {ENC: "fail"}, None, "OSS bucket without a server-side encryption rule"),
+    ("e04", "ali", {}, lambda s: _add(s, res("alicloud:nas/fileSystem:FileSystem", "home",
+                                             {"fileSystemType": "standard", "protocolType": "NFS",
+                                              "storageType": "Performance", "zoneId": "eu-central-1a",
+                                              "tags": dict(TAGS)})), {ENC: "fail"}, None,
+     "a standard NAS without encryptType 1 or 2"),
+    ("t01", "gcp", {}, _labels("scratch", cost_center=None, **{"cost__center": "4711"}), {}, None,
+     "label cost-center matches cost_center normalised"),
+    ("t02", "gcp", {}, _labels("datasets", team=""), {TAGS_P: "fail"}, None, "a blank value counts as missing"),
+    ("t03", "azure", {}, lambda s: (named(s, "train-nsg").props.update(tags={"OWNER": "bob", "Team": "r",
+                                                                             "Cost-Center": "1"}), s)[1],
+     {}, None, "Azure tag names compared case-insensitively"),
+    ("b01", "gcp", {}, lambda s: _set(s, "datasets", "forceDestroy", True), {RET: "fail"}, None,
+     "a protected bucket with forceDestroy"),
+    ("b02", "azure", {}, _unretain("datasets"), {RET: "fail"}, None, "storage account neither protected nor tagged"),
+    ("b03", "ali", {}, _unretain("datasets", ("trainstack:retain", "false")), {RET: "fail"}, None,
+     "tag trainstack:retain=false, not protected"),
+    ("b04", "gcp", {}, _unretain("datasets", ("trainstack-retain", "TRUE"), key="labels"), {}, None,
+     "label trainstack-retain=TRUE counts (key normalised, value in any case)"),
+    # two clusters, scope
+    ("w01", "aws", {"budget": "30000"}, _aws_two(), {}, None,
+     "two clusters in one VPC, each mounting its own FSx in its zone: 2 x 10,567.68 + 2 x 1,354.13 "
+     "+ 9,600 GB x 0.023 = 24,064.42 < 30,000"),
+    ("w02", "aws", {"budget": "30000"}, _aws_two(swapped=True), {SSZ: "fail"}, None,
+     "the same with swapped mounts: each filesystem in the other cluster's zone"),
+    ("w03", "aws", {}, _cpu_group_mounting, {}, None,
+     "a t3.small group in us-east-1b mounting the FSx is no GPU capacity: never judged"),
+    ("w04", "aws", {}, _logs_bucket(read=True), {SSZ: "fail"}, None,
+     "a bucket in eu-west-1 read by the cluster in us-east-1"),
+    ("w05", "aws", {}, _logs_bucket(read=False), {}, None, "the same bucket read by no cluster"),
+    ("x01", "aws", {}, None, {SPEND: "fail"}, {SPEND: {"maxMonthlyUsd": 15000}},
+     "a budget of 20,000 above maxMonthlyUsd 15,000 is itself a violation (estimate 12,032.21)"),
+    ("x02", "aws", {}, None, {}, {SPEND: {"maxMonthlyUsd": 25000}}, "20,000 <= 25,000; 12,032.21 (control)"),
+    ("x03", "aws", {}, _multicloud, {SPEND: "fail"}, {SPEND: {"maxMonthlyUsd": 36000}},
+     "maxMonthlyUsd is on the whole stack: 12,032.21 + 24,990.99 = 37,023.20 > 36,000"),
+    ("x04", "aws", {}, _multicloud, {}, None,
+     "without it each cloud is held to its own budget: 12,032.21 < 20,000 and 24,990.99 < 30,000"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B3))
+def test_batch3(pack, case):
+    _run_case(pack, case)
