@@ -832,3 +832,95 @@ B3 = [
 @pytest.mark.parametrize("case", _params(B3))
 def test_batch3(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 4
+
+def _fs_unknown_behind_stack_subnet(s):
+    named(s, "scratch").props["subnetIds"] = [unknown()]   # deps on train-a kept
+    return s
+
+
+def _both_unknown(s):
+    return _fs_literal(_asg_subnet_unknown(s), unknown())
+
+
+def _fs_cpu_only_unknown(s):
+    s = _cpu_group_mounting(s)
+    _lt(s).deps["userData"] = [named(s, "datasets")]     # the GPU nodes no longer mount it
+    return _fs_literal(s, unknown())
+
+
+def _gcp_fs(type_: str, props: dict):
+    def mutate(s):
+        fs = res(type_, "shared", {**props, "labels": dict(LABELS)})
+        named(s, "train-tpl").deps["metadata"].append(fs)
+        return s + [fs]
+    return mutate
+
+
+def _job_literal(name_input: str):
+    def mutate(s):
+        named(s, "train-mig").props["name"] = name_input
+        named(s, "train-stop").deps.pop("httpTarget")
+        return s
+    return mutate
+
+
+B4 = [
+    ("q01", "aws", {}, _fs_unknown_behind_stack_subnet, {}, None,
+     "FSx subnet id unknown but behind the stack's subnet in us-east-1a (zones are read across an "
+     "unknown subnet id by the dependency): same zone"),
+    ("q02", "aws", {}, _both_unknown, {SSZ: "undecided"}, None,
+     "nodes and FSx both on subnets unknown at preview with no stack subnet: cannot decide"),
+    ("q03", "aws", {}, _fs_cpu_only_unknown, {}, None,
+     "an FSx on an unknown subnet that only a CPU group mounts is not the GPUs' storage: not judged "
+     "(spend: t3.small priced or left out; 12,032.21 + little < 20,000)"),
+    ("q04", "aws", {}, lambda s: _set(s, "datasets", "region", unknown()), {SSZ: "undecided"}, None,
+     "the bucket the cluster reads, its region unknown at preview: cannot decide"),
+    ("q05", "gcp", {}, _gcp_fs("gcp:filestore/instance:Instance",
+                               {"location": unknown(), "tier": "ZONAL",
+                                "fileShares": {"name": "home", "capacityGb": 1024.0},
+                                "networks": [{"network": "train", "modes": ["MODE_IPV4"]}]}),
+     {SSZ: "undecided", SPEND: "pass"}, None,
+     "a Filestore the nodes mount, location unknown: cannot decide (priced at most at the lowest "
+     "parallel-filesystem figure if not cited; 24,990.99 + < 1,024 x 0.84863 = 869 < 30,000)"),
+    ("q06", "gcp", {}, _gcp_fs("gcp:parallelstore/instance:Instance",
+                               {"location": unknown(), "capacityGib": "12000", "instanceId": "ps",
+                                "network": "train"}),
+     {SSZ: "undecided", SPEND: "undecided"}, None,
+     "a Parallelstore the nodes mount, location unknown: cannot decide; its price is not cited, so "
+     "at the catalog's lowest parallel-filesystem price (the region is not needed for that) -- "
+     "but its region unknown: spend cannot place it; I expect cannot decide"),
+    ("q07", "gcp", {}, _gcp_vm_accels("n2-standard-8", [{"type": "nvidia-tesla-t4",
+                                                         "count": unknown()}]), {}, None,
+     "an N2 VM: another series, unknown attached GPUs add none"),
+    ("q08", "gcp", {}, _gcp_vm_accels("f1-micro", [{"type": "nvidia-tesla-t4", "count": unknown()}]),
+     {}, None, "f1-micro is named by the docs as a shared-core machine that takes no GPU"),
+    ("q09", "gcp", {}, _gcp_vm_accels("custom-8-30720", [{"type": "nvidia-tesla-t4",
+                                                          "count": unknown()}]), {SPEND: "fail"}, None,
+     "control: an N1 custom machine takes attached GPUs: unknown count -> at least one, fails closed"),
+    ("q10", "gcp", {}, _job_literal("train-mig"), {}, None,
+     "a literal resize URL naming the group's own name input, project from the provider, its zone: "
+     "the stop (24,990.99 < 30,000)"),
+    ("q11", "gcp", {}, _job_literal("prod-train"), {SPEND: "fail"}, None,
+     "the group's name input is prod-train; the literal URL names train-mig (the Pulumi name only): "
+     "another group, no stop: 126,669.45 + 8,333.09 > 30,000"),
+    ("q12", "aws", {}, lambda s: _add(s, _world_rule_aws(cidr=unknown())), {NPI: "undecided"}, None,
+     "an ingress rule whose CIDR is unknown at preview: cannot decide (advisory by default)"),
+    ("q13", "aws", {}, lambda s: _add(s, _world_rule_aws(cidr=secret("0.0.0.0/0"))), {NPI: "fail"}, None,
+     "a secret CIDR 0.0.0.0/0 is read as its value"),
+    ("q14", "azure", {}, lambda s: _add(s, res("azure-native:network:SecurityRule", "web",
+                                               {"networkSecurityGroupName": "train-nsg",
+                                                "resourceGroupName": "train", "access": "Allow",
+                                                "direction": "Inbound", "priority": 300.0,
+                                                "protocol": "Tcp", "sourceAddressPrefix": "*",
+                                                "sourcePortRange": "*", "destinationAddressPrefix": "*",
+                                                "destinationPortRange": "443"})), {NPI: "fail"}, None,
+     "a standalone NSG rule from * on 443, by literal NSG name"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B4))
+def test_batch4(pack, case):
+    _run_case(pack, case)
