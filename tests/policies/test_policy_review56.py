@@ -888,10 +888,10 @@ B4 = [
     ("q06", "gcp", {}, _gcp_fs("gcp:parallelstore/instance:Instance",
                                {"location": unknown(), "capacityGib": "12000", "instanceId": "ps",
                                 "network": "train"}),
-     {SSZ: "undecided", SPEND: "undecided"}, None,
+     {SSZ: "undecided"}, None,
      "a Parallelstore the nodes mount, location unknown: cannot decide; its price is not cited, so "
-     "at the catalog's lowest parallel-filesystem price (the region is not needed for that) -- "
-     "but its region unknown: spend cannot place it; I expect cannot decide"),
+     "at the catalog's lowest parallel-filesystem price, which needs no region (my mistake fixed: I "
+     "had spend 'undecided'; 24,990.99 + 12,000 GiB x at most 0.145 = 1,740 < 30,000)"),
     ("q07", "gcp", {}, _gcp_vm_accels("n2-standard-8", [{"type": "nvidia-tesla-t4",
                                                          "count": unknown()}]), {}, None,
      "an N2 VM: another series, unknown attached GPUs add none"),
