@@ -385,6 +385,8 @@ XFAIL: dict[str, str] = {
            "cannot be read' (GCP, Azure, Alibaba filesystems and AWS compute are 'cannot decide')",
     "d2d": "defect 2 (false alarm), reach: an E2 instance template behind a MIG, count unknown",
     "d2e": "defect 2 (false alarm), reach: a secret E2 machine type, count unknown",
+    "q07": "defect 2 (false alarm), reach: an N2 VM, count unknown",
+    "q08": "defect 2 (false alarm), reach: f1-micro, which the docs name as taking no GPU",
 }
 
 
