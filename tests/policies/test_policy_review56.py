@@ -975,3 +975,50 @@ B4 = [
 @pytest.mark.parametrize("case", _params(B4))
 def test_batch4(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 5
+
+def _aws_filter(name: str, values: list):
+    return lambda s: _set(s, "train-budget", "costFilters", [{"name": name, "values": values}])
+
+
+def _cpu_group_alone(s):
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", "web-lt", {"instanceType": "t3.small",
+                                                                  "tags": dict(TAGS)})
+    asg = res("aws:autoscaling/group:Group", "web",
+              {"minSize": 1.0, "maxSize": 2.0, "vpcZoneIdentifiers": ["subnet-x"],
+               "launchTemplate": {"id": "web-lt-x"},
+               "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+              deps={"launchTemplate": [lt], "vpcZoneIdentifiers": [named(s, "train-a")]})
+    return s + [lt, asg]
+
+
+B5 = [
+    ("f01", "aws", {}, _aws_filter("Service", ["EC2 - Other"]), {SPEND: "fail"}, None,
+     "a budget on 'EC2 - Other' leaves the instance hours out: no budget alarm for the GPU group"),
+    ("f02", "aws", {}, _aws_filter("Service", ["Amazon Elastic Compute Cloud - Compute"]), {}, None,
+     "Compute takes the instance hours in (control)"),
+    ("f03", "aws", {}, _aws_filter("TagKeyValue", ["user:team$research"]), {}, None,
+     "the instances carry team=research (propagateAtLaunch, the template's instance tags): covered"),
+    ("f04", "aws", {}, _aws_filter("TagKeyValue", ["user:team$infra"]), {SPEND: "fail"}, None,
+     "a tag filter the GPU instances do not match: no budget alarm for them"),
+    ("f05", "aws", {}, _aws_filter("CostCategory", ["ml"]), {SPEND: "undecided"}, None,
+     "CostCategory is not read: the budget's reach is 'cannot decide'"),
+    ("f06", "gcp", {}, lambda s: _set(s, "train-budget", "budgetFilter", {"labels": {"team": "infra"}}),
+     {SPEND: "fail"}, None, "a GCP budget filtered to label team=infra leaves the VMs (team=research) out"),
+    ("f07", "azure", {}, lambda s: _set(s, "train-budget", "scope",
+                                        "/subscriptions/sub-1/resourceGroups/other"), {SPEND: "fail"}, None,
+     "an Azure budget on another resource group: the scale set bills in 'train', no alarm"),
+    ("f08", "azure", {}, lambda s: _set(s, "train-budget", "scope",
+                                        "/subscriptions/sub-1/resourceGroups/TRAIN"), {}, None,
+     "the scale set's group in another case: compared case-insensitively, covered"),
+    ("f09", "aws", {}, _cpu_group_alone, {}, None,
+     "a t3.small group beside the cluster: no GPU, priced or named and left out (2 x t3.small x 730 "
+     "is at most a few dozen USD): 12,032.21 + that < 20,000"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B5))
+def test_batch5(pack, case):
+    _run_case(pack, case)
