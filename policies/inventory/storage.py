@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from trainstack_policies.capacity import unread_placement
 from trainstack_policies.inventory.tokens import (
     ALI_BUCKET,
     ALI_NAS,
@@ -13,6 +14,7 @@ from trainstack_policies.inventory.tokens import (
     AWS_NATIVE_BUCKET,
     AWS_EFS,
     AWS_LUSTRE,
+    AWS_NATIVE_SUBNET,
     AWS_OPENZFS,
     AWS_SUBNET,
     AZ_AMLFS,
@@ -65,8 +67,7 @@ def _filesystems(resources: list[Resource]) -> list[Filesystem]:
         if r.type not in _FILESYSTEM_TYPES:
             continue
         if r.type == AWS_LUSTRE:
-            subnets = r.dep("subnetIds", AWS_SUBNET)
-            zone = aws_subnet_zone(subnets[0]) if subnets else ""
+            zone = _fsx_zone(r)
             tier = number(r.get("perUnitStorageThroughput"))
             out.append(Filesystem(r, zone, _aws_region(r, [_named(zone)]),
                                   _capacity(r, "storageCapacity"),
@@ -80,8 +81,7 @@ def _filesystems(resources: list[Resource]) -> list[Filesystem]:
             if kind is UNKNOWN:
                 out.append(Filesystem(r, UNKNOWN, _aws_region(r, []), None, ""))
                 continue
-            subnets = r.dep("subnetIds", AWS_SUBNET)
-            zone = aws_subnet_zone(subnets[0]) if subnets else ""
+            zone = _fsx_zone(r)
             out.append(Filesystem(r, zone, _aws_region(r, [_named(zone)]),
                                   _capacity(r, "storageCapacity"), str(kind or ""),
                                   regional=str(kind or "").startswith("MULTI_AZ")))
@@ -128,6 +128,17 @@ def _filesystems(resources: list[Resource]) -> list[Filesystem]:
                 region_of_zone(zone) if zone is not UNKNOWN else ""),
                 _capacity(r, "capacity"), str(r.get("storageType") or "")))
     return out
+
+
+def _fsx_zone(r: Resource) -> Any:
+    """An FSx file system's zone, its first subnet's (subnetIds): that of the stack subnet behind
+    it, else UNKNOWN where the id (the list or an entry) is unknown at preview with no stack
+    subnet behind it (a stack reference: read only at apply, so "cannot decide", as compute so
+    placed is, capacity.unread_placement), else "" (a literal id: the pack config's zones)."""
+    subnets = r.dep("subnetIds", AWS_SUBNET)
+    if subnets:
+        return aws_subnet_zone(subnets[0])
+    return UNKNOWN if unread_placement(r, "subnetIds", (AWS_SUBNET, AWS_NATIVE_SUBNET)) else ""
 
 
 def _capacity(r: Resource, key: str) -> Any:

@@ -421,15 +421,9 @@ def _run_case(pack, case):
 
 
 XFAIL: dict[str, str] = {
-    "h04": "defect 1 (false alarm): an FSx subnet unknown at preview with no stack subnet behind it "
-           "is the mandatory 'the filesystem's zone cannot be read', not 'cannot decide' "
-           "(docs/policies.md storage-same-zone: 'A value unknown at preview for one filesystem or "
-           "bucket is \"cannot decide\"')",
     "k03": "defect 2 (false alarm): an E2 VM whose guestAccelerators count is unknown at preview is "
            "priced as GPU capacity that cannot be estimated and asked for rdma (docs/policies.md Scope: "
            "attached GPUs unknown at preview 'on any other series, known at preview, they add none')",
-    "d1a": "defect 1 (false alarm), reach: FSx subnetIds unknown as a whole -> mandatory 'zone "
-           "cannot be read' (GCP, Azure, Alibaba filesystems and AWS compute are 'cannot decide')",
     "d2d": "defect 2 (false alarm), reach: an E2 instance template behind a MIG, count unknown",
     "d2e": "defect 2 (false alarm), reach: a secret E2 machine type, count unknown",
     "q07": "defect 2 (false alarm), reach: an N2 VM, count unknown",
