@@ -141,12 +141,10 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                 mtype, accel, count_key, type_key = source.get("machineType"), \
                     source.get("guestAccelerators"), "count", "type"
             machine = mtype if mtype is UNKNOWN else last_segment(mtype)
-            # The list, or an entry of it, unknown at preview: an attached GPU of a type (and
-            # number) read after apply, which has no price, on a machine that may take one.
-            # One accelerator written as one object is a list of that one (model.as_list).
-            declared = [a for a in as_list(accel) if isinstance(a, dict) or a is UNKNOWN]
-            if not takes_attached_gpus(machine):
-                declared = [a for a in declared if a is not UNKNOWN]
+            # The list, an entry of it or an entry's count unknown at preview: an attached GPU
+            # of a type (or number) read after apply, which has no price, on a machine that may
+            # take one (attached_entries).
+            declared = attached_entries(accel, machine, count_key)
             counts = [checked_number(a.get(count_key)) for a in declared if isinstance(a, dict)]
             # Each reserved VM's attached GPUs, priced with its N1 machine as an instance's
             # guestAccelerators are (inventory.compute._accelerator_types): reserved VMs and
@@ -588,6 +586,22 @@ def takes_attached_gpus(machine: Any) -> bool:
         return True
     m = machine.lower()
     return m not in _N1_SHARED_CORE and (m.startswith("n1-") or m.startswith("custom-"))
+
+
+def attached_entries(declared: Any, machine: Any, count_key: str = "count") -> list[Any]:
+    """The entries of a guestAccelerators input (one object written for the list included,
+    model.as_list) that attach GPUs to `machine`: each object, and UNKNOWN for an entry unknown
+    at preview. What is unknown at preview, the list, an entry, or an entry's count alone, is
+    kept only on a machine that may take attached GPUs (takes_attached_gpus), where it is at
+    least one GPU, of no price; on any other series, known at preview, it adds none, since
+    "GPUs can't be used with other machine series" whatever their number. An entry whose count
+    is known (or no number, which is refused) is kept on any machine. VMs, instance templates,
+    GKE pools and reservations all read their accelerators here."""
+    entries = [a for a in as_list(declared) if isinstance(a, dict) or a is UNKNOWN]
+    if takes_attached_gpus(machine):
+        return entries
+    return [a for a in entries
+            if isinstance(a, dict) and checked_number(a.get(count_key)) is not UNKNOWN]
 
 
 def _accelerator_name(kind: Any) -> Any:

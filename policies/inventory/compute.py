@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Optional
 
-from trainstack_policies.capacity import launch_zones, takes_attached_gpus, unread_placement
+from trainstack_policies.capacity import attached_entries, launch_zones, unread_placement
 from trainstack_policies.inventory.compute_aws import (
     _aws_fleet,
     _aws_group,
@@ -474,33 +474,27 @@ def _gcp_group_size(igm: Resource, index: _StackIndex) -> Any:
 
 # GKE's machine for a node pool that names none (container.NodePool nodeConfig.machineType).
 GKE_DEFAULT_MACHINE = "e2-medium"
-# Whether a machine may carry attached GPUs: capacity.takes_attached_gpus (reservations read it
-# too, and capacity imports nothing of inventory).
-_takes_attached_gpus = takes_attached_gpus
-
-
 def _attached(holder: Optional[Resource], default_machine: Optional[str] = None) -> int:
     """Declared accelerators per node (a count that is no number counts as 1, still a GPU node,
-    and is reported by _accelerator_problems()). Attached GPUs unknown at preview (the list or
-    an entry of it) count as at least one, of a type read after apply (_accelerator_types gives
-    it as UNKNOWN, which has no price), on a machine that may take attached GPUs; on one that
-    cannot (an e2, n2, c2...) they add none. `default_machine`: the machine when the holder
-    names none."""
+    and is reported by _accelerator_problems()). Attached GPUs unknown at preview (the list, an
+    entry of it, or an entry's count) count as at least one, of a type or number read after
+    apply (_accelerator_types gives it as UNKNOWN, which has no price), on a machine that may
+    take attached GPUs; on one that cannot (an e2, n2, c2...) they add none
+    (capacity.attached_entries, which reservations read too). `default_machine`: the machine
+    when the holder names none."""
     if holder is None:
         return 0
     declared = holder.get("guestAccelerators")   # read once: most holders declare none
     if declared is None:
         return 0
     total, unknown = 0, False
-    for a in _accelerators(declared):
+    for a in attached_entries(declared, _gcp_machine_type(holder) or default_machine):
         if isinstance(a, dict):
             n = checked_number(a.get("count"))
             total += int(n) if isinstance(n, float) and n >= 1 else 1
         else:
-            unknown = True
-    if total or not unknown:
-        return total
-    return 1 if _takes_attached_gpus(_gcp_machine_type(holder) or default_machine) else 0
+            unknown = True   # kept only on a machine that may take attached GPUs
+    return total or (1 if unknown else 0)
 
 
 def _accelerator_types(holder: Optional[Resource]) -> list[tuple[Any, Any]]:

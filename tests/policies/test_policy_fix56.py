@@ -152,3 +152,84 @@ def test_1g_other_aws_zonal_storage_unknown_cannot_decide_control(pack, kind):
     found = _expect(pack, "aws", s + [extra], {SSZ: "undecided"})
     assert all("cannot decide" in d.message for d in _ssz(found))
 
+
+# ============================================================ fix 2: unknown count, no N1 machine
+
+T4_UNKNOWN = [{"type": "nvidia-tesla-t4", "count": UNKNOWN}]
+
+
+def _vm(machine: Any, accels: Any = None) -> Any:
+    return res("gcp:compute/instance:Instance", "debug-vm",
+               {"zone": "us-west1-c", "machineType": machine,
+                "guestAccelerators": T4_UNKNOWN if accels is None else accels,
+                "bootDisk": {"initializeParams": {"image": "debian-12"}},
+                "networkInterfaces": [{"network": "train"}], "labels": dict(LABELS)})
+
+
+@pytest.mark.parametrize("machine", ["c2-standard-8", "n2d-standard-4", "g1-small", "e2-micro"])
+def test_2a_vm_of_a_series_that_takes_no_gpu_adds_none(pack, machine):
+    """A VM of another series with guestAccelerators [{t4, count: <unknown>}]: no GPU node.
+    Expect: every policy passes (spend: 24,990.99 < 30,000; the VM is never judged)."""
+    _expect(pack, "gcp", gcp() + [_vm(machine)], {})
+
+
+def test_2b_gke_pool_on_the_default_machine_adds_none(pack):
+    """A GKE node pool naming no machineType runs GKE's default e2-medium; 2 nodes with
+    guestAccelerators [{t4, count: <unknown>}]. Expect: pass (not GPU capacity)."""
+    pool = res("gcp:container/nodePool:NodePool", "cpu-pool",
+               {"location": "us-west1-c", "cluster": "gke", "nodeCount": 2.0,
+                "nodeConfig": {"guestAccelerators": T4_UNKNOWN, "labels": dict(LABELS)}})
+    _expect(pack, "gcp", gcp() + [pool], {})
+
+
+def test_2c_n2_template_behind_a_mig_of_two_adds_none(pack):
+    """An n2-standard-8 instance template with [{t4, count: <unknown>}] behind a 2-VM MIG in the
+    cluster's zone. Expect: pass: spend not failed closed, rdma asks nothing of it (it asked for a
+    placement construct and a fabric before)."""
+    tpl = res("gcp:compute/instanceTemplate:InstanceTemplate", "cpu-tpl",
+              {"machineType": "n2-standard-8", "guestAccelerators": T4_UNKNOWN,
+               "networkInterfaces": [{"network": "train"}], "labels": dict(LABELS)})
+    mig = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "cpu-mig",
+              {"zone": "us-west1-c", "targetSize": 2.0, "baseInstanceName": "cpu",
+               "versions": [{"instanceTemplate": "cpu-tpl-id"}]}, deps={"versions": [tpl]})
+    _expect(pack, "gcp", gcp() + [tpl, mig], {})
+
+
+def test_2d_e2_reservation_adds_none(pack):
+    """A reservation of 2 e2-standard-8 whose T4 acceleratorCount is unknown at preview (an E2
+    cannot take one): CPU capacity, never judged. Expect: pass (it was GPU capacity that
+    cannot be estimated: spend failed closed)."""
+    r = res("gcp:compute/reservation:Reservation", "cpu-res",
+            {"name": "cpu-res", "zone": "us-west1-c", "specificReservation": {
+                "count": 2.0, "instanceProperties": {
+                    "machineType": "e2-standard-8", "guestAccelerators": [
+                        {"acceleratorType": "nvidia-tesla-t4", "acceleratorCount": UNKNOWN}]}}})
+    _expect(pack, "gcp", gcp() + [r], {})
+
+
+@pytest.mark.parametrize("machine", ["n1-standard-8", "custom-8-30720", UNKNOWN],
+                         ids=["n1", "n1-custom", "machine-unknown"])
+def test_2e_a_machine_that_may_take_gpus_still_fails_closed_control(pack, machine):
+    """The same VM on an N1 machine (predefined or custom) or a machine unknown at preview: at
+    least one T4 of unknown number, which has no price. Expect: spend fail naming the VM. rdma:
+    an N1 machine with attached GPUs is not asked; a machine unknown at preview may have an RDMA
+    fabric, beside the cluster's 2 nodes (GPU capacity of more than one node in total): cannot
+    decide."""
+    want = {SPEND: "fail", **({RDMA: "undecided"} if machine is UNKNOWN else {})}
+    found = _expect(pack, "gcp", gcp() + [_vm(machine)], want)
+    text = " ".join(d.message for d in found if d.policy == SPEND)
+    assert "debug-vm" in text, text
+    if machine == "n1-standard-8":
+        assert "attached nvidia-tesla-t4 GPUs whose count is unknown until apply" in text, text
+
+
+def test_2f_a_count_known_at_preview_still_declares_control(pack):
+    """e2-standard-8 with guestAccelerators [{t4, count: 1}]: a declared accelerator, known at
+    preview, is a GPU node (docs, Scope: 'that declares accelerators'); no catalog price for the
+    E2 with a T4. Expect: spend fail (only what is unknown on such a machine adds none); rdma:
+    a type outside instance_types.csv beside the cluster's 2 nodes, its fabric unknown: advisory."""
+    found = _expect(pack, "gcp", gcp() + [_vm("e2-standard-8", [{"type": "nvidia-tesla-t4",
+                                                                 "count": 1.0}])],
+                    {SPEND: "fail", RDMA: "advisory"})
+    assert "debug-vm" in " ".join(d.message for d in found if d.policy == SPEND)
+

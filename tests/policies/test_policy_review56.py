@@ -420,15 +420,8 @@ def _run_case(pack, case):
     return check(pack, cid, cloud, stack, expect, config)
 
 
-XFAIL: dict[str, str] = {
-    "k03": "defect 2 (false alarm): an E2 VM whose guestAccelerators count is unknown at preview is "
-           "priced as GPU capacity that cannot be estimated and asked for rdma (docs/policies.md Scope: "
-           "attached GPUs unknown at preview 'on any other series, known at preview, they add none')",
-    "d2d": "defect 2 (false alarm), reach: an E2 instance template behind a MIG, count unknown",
-    "d2e": "defect 2 (false alarm), reach: a secret E2 machine type, count unknown",
-    "q07": "defect 2 (false alarm), reach: an N2 VM, count unknown",
-    "q08": "defect 2 (false alarm), reach: f1-micro, which the docs name as taking no GPU",
-}
+# Defects 1 and 2 (h04, d1a; k03, d2d, d2e, q07, q08) fixed by fix56: tests/policies/test_policy_fix56.py.
+XFAIL: dict[str, str] = {}
 
 
 def _params(cases):
