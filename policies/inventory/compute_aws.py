@@ -179,7 +179,9 @@ def _aws_group(r: Resource, resources: list[Resource], top: Optional[int] = None
                    # An override may name its own launch template (launchTemplateSpecification):
                    # every template the policy depends on launches nodes of its type.
                    [_lt_type(t) for t in r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE)])
-    zones = _subnet_zones(r, "vpcZoneIdentifiers", AWS_SUBNET, "availabilityZone")
+    # Its subnets' zones, classic or aws-native subnets of the stack alike.
+    zones = _subnet_zones(r, "vpcZoneIdentifiers", AWS_SUBNET, "availabilityZone") + \
+        _subnet_zones(r, "vpcZoneIdentifiers", AWS_NATIVE_SUBNET, "availabilityZone")
     if not zones and unread_placement(r, "vpcZoneIdentifiers", (AWS_SUBNET, AWS_NATIVE_SUBNET)):
         zones = [UNKNOWN]   # subnets read at apply: their zones too
     if not zones:
@@ -432,7 +434,9 @@ def _eks_group(r: Resource) -> NodeGroup:
     lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE))
     listed = r.get("instanceTypes")
     types = _types(_list(listed) if listed is not None else [], _lt_type(lt))
-    zones = _subnet_zones(r, "subnetIds", AWS_SUBNET, "availabilityZone")
+    # Its subnets' zones, classic or aws-native subnets of the stack alike.
+    zones = _subnet_zones(r, "subnetIds", AWS_SUBNET, "availabilityZone") + \
+        _subnet_zones(r, "subnetIds", AWS_NATIVE_SUBNET, "availabilityZone")
     if not zones and unread_placement(r, "subnetIds", (AWS_SUBNET, AWS_NATIVE_SUBNET)):
         zones = [UNKNOWN]   # subnets read at apply: their zones too
     return NodeGroup(r, lt, types[0], _count(r.get("scalingConfig.maxSize"),

@@ -135,7 +135,8 @@ def _fsx_zone(r: Resource) -> Any:
     it, else UNKNOWN where the id (the list or an entry) is unknown at preview with no stack
     subnet behind it (a stack reference: read only at apply, so "cannot decide", as compute so
     placed is, capacity.unread_placement), else "" (a literal id: the pack config's zones)."""
-    subnets = r.dep("subnetIds", AWS_SUBNET)
+    # A classic or an aws-native subnet of the stack: the same availabilityZone either way.
+    subnets = r.dep("subnetIds", AWS_SUBNET) or r.dep("subnetIds", AWS_NATIVE_SUBNET)
     if subnets:
         return aws_subnet_zone(subnets[0])
     return UNKNOWN if unread_placement(r, "subnetIds", (AWS_SUBNET, AWS_NATIVE_SUBNET)) else ""
