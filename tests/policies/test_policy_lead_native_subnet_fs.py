@@ -42,4 +42,6 @@ def test_an_asg_on_an_aws_native_subnet_is_judged_by_its_zone(pack, zone, want):
     group = named(s, "train-nodes")
     group.props["vpcZoneIdentifiers"] = [UNKNOWN]
     group.deps["vpcZoneIdentifiers"] = [sub]
-    _expect(pack, "aws", s + [sub], {SSZ: want} if want != "pass" else {})
+    found = _expect(pack, "aws", s + [sub], {SSZ: want} if want != "pass" else {})
+    if want == "fail":   # for the zone read through the native subnet, not for want of one
+        assert any("us-east-1b" in d.message for d in _ssz(found)), [d.message for d in _ssz(found)]
