@@ -124,6 +124,8 @@ def _filesystems(resources: list[Resource]) -> list[Filesystem]:
         elif r.type == ALI_NAS and str(r.get("fileSystemType") or "").startswith("cpfs"):
             switches = r.dep("vswitchId", ALI_SWITCH)
             zone = _zone(r.get("zoneId") or (switches[0].get("zoneId") if switches else ""))
+            if zone == "" and unread_placement(r, "vswitchId", (ALI_SWITCH,)):
+                zone = UNKNOWN   # a vSwitch id read only at apply (a stack reference): so is its zone
             out.append(Filesystem(r, zone, r.provider_region or (
                 region_of_zone(zone) if zone is not UNKNOWN else ""),
                 _capacity(r, "capacity"), str(r.get("storageType") or "")))
