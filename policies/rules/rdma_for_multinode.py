@@ -312,34 +312,49 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
     # Nodes may be one group of N or N single-node resources (ecs.Instance, compute.Instance).
     if sum(2 if g.count is None else g.count for g in groups) <= 1:
         return out
+    unknown: Optional[UnknownValue] = None
     for g in groups:
         if _attached_gpus_only(g):
             # N1 with attached GPUs: no RDMA fabric (no catalog row says so; see the helper).
             continue
-        asked = _asked_types(g)
-        if not asked:
-            continue
-        ok, found, expected, fix = _placement(g)
-        if not ok:
-            out.append(violation(g.resource, "the nodes are not in a placement construct",
-                                 found, expected, fix))
-        for t, itype in asked:
-            if itype is None:
-                out.append(violation(g.resource, "the instance type's fabric is unknown",
-                                     t, "a type in trainstack's catalog",
-                                     "use a type listed in components/catalog/instance_types.csv"))
-        # The fabric of the type that needs the most RDMA interfaces: a node of any of them
-        # may launch from the group's one template.
-        typed = sorted((i for _, i in asked if i is not None), key=lambda i: -i.rdma_nics)
-        for itype in typed:
-            gap = _fabric(g, itype)
-            if gap:
-                out.append(violation(g.template if g.template is not None
-                                     and g.resource.type == AWS_ASG else g.resource,
-                                     f"the nodes do not use {itype.name}'s fastest fabric "
-                                     f"({itype.fabric})", *gap))
-                break
+        try:
+            _check_group(g, out)
+        except UnknownValue as undecided:
+            # That group alone cannot be decided: the others are still judged, and "cannot
+            # decide" is the answer only where nothing else is found (a finding elsewhere
+            # must not be hidden by it).
+            unknown = unknown or undecided
+    if unknown is not None and not out:
+        raise unknown
     return out
+
+
+def _check_group(g: NodeGroup, out: list[Violation]) -> None:
+    """One group's placement and fabric findings, added to `out`; UnknownValue where a value
+    they rest on is unknown at preview."""
+    asked = _asked_types(g)
+    if not asked:
+        return
+    ok, found, expected, fix = _placement(g)
+    if not ok:
+        out.append(violation(g.resource, "the nodes are not in a placement construct",
+                             found, expected, fix))
+    for t, itype in asked:
+        if itype is None:
+            out.append(violation(g.resource, "the instance type's fabric is unknown",
+                                 t, "a type in trainstack's catalog",
+                                 "use a type listed in components/catalog/instance_types.csv"))
+    # The fabric of the type that needs the most RDMA interfaces: a node of any of them
+    # may launch from the group's one template.
+    typed = sorted((i for _, i in asked if i is not None), key=lambda i: -i.rdma_nics)
+    for itype in typed:
+        gap = _fabric(g, itype)
+        if gap:
+            out.append(violation(g.template if g.template is not None
+                                 and g.resource.type == AWS_ASG else g.resource,
+                                 f"the nodes do not use {itype.name}'s fastest fabric "
+                                 f"({itype.fabric})", *gap))
+            break
 
 
 def _asked_types(g: NodeGroup) -> list[tuple[Any, Any]]:
