@@ -26,7 +26,8 @@ heartbeat "leaving", its health record withdrawn, or preempted out of the job) a
 left, the agents of the nodes that remain elect the lowest healthy one (node_rank in its health
 record, then name); that node writes jobs/<id>/attempts/<n>.json ({"attempt", "host", "addr",
 "port", "endpoint", "nodes", "lost", "why", "restarts_left"}), and every agent stops its torchrun
-and starts it again against the new host (port + 1, --max-restarts = what is left). With fewer
+and starts it again against the new host (the first port from port + 1 the new host can listen on,
+--max-restarts = what is left). With fewer
 than M nodes left the agents stop the job instead, naming the host and the minimum. torchrun runs
 with LOGLEVEL=INFO so that its "Rendezvous complete" report is in the log; from it each node
 writes jobs/<id>/<node>/ranks.json, the ranks it held in each attempt and restart.
@@ -354,6 +355,24 @@ def node_address(master_addr: Optional[str]) -> Optional[str]:
             return socket.gethostbyname(socket.gethostname())
         except OSError:
             return None
+
+
+def listenable_port(start: int, tries: int = 64) -> int:
+    """The first port from `start` this node can listen on (else `start`). The elected host's
+    torchrun must bind its store there (is_host=true has no fallback: a port in use ends the
+    attempt at once, and with it the job); a port another process holds -- an outgoing
+    connection's, when the boot's port sits in the ephemeral range -- is skipped. Like the
+    store, the probe reuses an address in TIME_WAIT."""
+    for port in range(start, min(start + tries, 65536)):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(("", port))
+                probe.listen(1)
+            except OSError:
+                continue
+            return port
+    return start
 
 
 def min_nodes(request: dict, nnodes: int) -> int:
@@ -837,8 +856,9 @@ class Agent:
         addr = self._addr or node_address(None) or "127.0.0.1"
         base = int(attempt.get("port") or request.get("rdzv_port")
                    or self.node.boot_env().get("MASTER_PORT") or DEFAULT_PORT)
-        record = {"attempt": n, "host": elected, "addr": addr, "port": base + 1,
-                  "endpoint": f"{addr}:{base + 1}", "nodes": left, "lost": host, "why": why,
+        port = listenable_port(base + 1)
+        record = {"attempt": n, "host": elected, "addr": addr, "port": port,
+                  "endpoint": f"{addr}:{port}", "nodes": left, "lost": host, "why": why,
                   "restarts_left": budget, "time": utc_now()}
         self.store.put(key, json.dumps(record, sort_keys=True).encode())
         return "next", record

@@ -199,3 +199,54 @@ def test_the_election_among_the_agents_records(tmp_path):
     store.put("jobs/m/node-a/exit.json", json.dumps({"rc": 0}).encode())
     assert agent("node-c")._host_verdict("m", {**request, "id": "m"}, attempt, time.time()) == \
         ("alive", None)
+
+
+def test_the_elected_host_skips_a_port_another_process_holds(tmp_path):
+    """The new host's torchrun binds the store itself (is_host=true, no fallback): a port in use
+    there ends attempt 1 at once and the job with it. Where the boot's port lies in the
+    ephemeral range (the local stand-ins', a free port picked at boot), port + 1 may be any
+    process's; the elected node writes a port it can listen on."""
+    import socket
+    from trainstack_components.agents import job_agent
+    store = job_agent.open_store(str(tmp_path))
+    now = time.time()
+    for name, rank, age in (("node-a", 0, 60), ("node-b", 1, 0), ("node-c", 2, 0)):
+        store.put(f"status/{name}.json", json.dumps({"ok": True, "node_rank": rank}).encode())
+        store.put(f"heartbeat/{name}.json", json.dumps({"time": now - age}).encode())
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen(1)
+        taken = held.getsockname()[1]
+        request = {"id": "j", "nodes": ["node-a", "node-b", "node-c"], "nnodes": 3,
+                   "min_nodes": 2, "max_restarts": 1, "stale_s": 10, "rdzv_host": "node-a",
+                   "rdzv_port": taken - 1}
+        made = job_agent.Agent(store, job_agent.Node("node-b", str(tmp_path / "node-b")),
+                               ["torchrun"])
+        made._ranks, made._election_since, made._addr = [], {}, "127.0.0.1"
+        verdict, record = made._host_verdict("j", request, job_agent.request_attempt(request),
+                                             None)
+        assert verdict == "next" and record["host"] == "node-b", record
+        assert record["port"] != taken and record["port"] > taken - 1, record
+        assert record["endpoint"] == f"127.0.0.1:{record['port']}"
+        with socket.socket() as store_socket:       # what node-b's torchrun will do there
+            store_socket.bind(("127.0.0.1", record["port"]))
+            store_socket.listen(1)
+
+
+def test_the_ranks_of_an_attempt_are_its_last_rendezvous_when_a_node_joined_late():
+    """On a loaded node the third node may join after the last call: torchrun first forms a
+    world of 2, then re-forms it with 3 without counting a restart (restart_count stays 0).
+    The ranks a node held are those of the newest rendezvous (as node-1's ranks.json below,
+    from such a run), not the first."""
+    from trainstack.measure.run import JobResult
+    result = JobResult("j")
+    result.ranks = {
+        "node-0": [{"attempt": 0, "global_ranks": [0], "restart_count": 0, "world_size": 2},
+                   {"attempt": 0, "global_ranks": [0], "restart_count": 0, "world_size": 3}],
+        "node-1": [{"attempt": 0, "global_ranks": [1], "restart_count": 0, "world_size": 2},
+                   {"attempt": 0, "global_ranks": [2], "restart_count": 0, "world_size": 3},
+                   {"attempt": 1, "global_ranks": [0], "restart_count": 0, "world_size": 2}],
+        "node-2": [{"attempt": 0, "global_ranks": [1], "restart_count": 0, "world_size": 3},
+                   {"attempt": 1, "global_ranks": [1], "restart_count": 0, "world_size": 2}]}
+    assert result.ranks_by_attempt(0) == {"node-0": [0], "node-1": [2], "node-2": [1]}
+    assert result.ranks_by_attempt(1) == {"node-1": [0], "node-2": [1]}

@@ -75,13 +75,16 @@ class JobResult:
     ranks: dict[str, list[dict]] = field(default_factory=dict)  # node -> its ranks.json entries
 
     def ranks_by_attempt(self, attempt: int) -> dict[str, list[int]]:
-        """node -> the global ranks it held in `attempt` (its last torchrun restart there)."""
+        """node -> the global ranks it held in `attempt` (its last rendezvous there)."""
         held: dict[str, list[int]] = {}
         for node, entries in self.ranks.items():
             mine = [e for e in entries if e.get("attempt") == attempt]
             if mine:
-                last = max(mine, key=lambda e: int(e.get("restart_count") or 0))
-                held[node] = sorted(last.get("global_ranks") or [])
+                # The newest entry, not the highest restart_count: a node joining late (after
+                # the last call, on a loaded node) re-forms the group without counting a
+                # restart, so two rendezvous of one attempt may share restart_count 0. The
+                # agent appends them in the order torchrun logged them.
+                held[node] = sorted(mine[-1].get("global_ranks") or [])
         return held
 
     @property
