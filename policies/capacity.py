@@ -22,6 +22,7 @@ from trainstack_policies.model import (
     as_list,
     checked_number,
     last_segment,
+    name_list,
     number,
 )
 from trainstack_policies.template_refs import tie_overrides, untied_count
@@ -251,7 +252,7 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                     p.get("scaleSetPriority") == "Spot",
                     _azure_zones(p.get("availabilityZones"), zone), _location(r)))
         elif t == ACK_NODE_POOL:
-            types = _items(r.get("instanceTypes"))
+            types = name_list(r.get("instanceTypes"))   # one string: a list of it
             switches = r.dep("vswitchIds")
             zones = [zone(s.get("zoneId")) for s in switches] or (
                 [UNKNOWN] if unread_placement(r, "vswitchIds") else [""])

@@ -227,6 +227,15 @@ def as_list(value: Any) -> list:
     return [value] if isinstance(value, Mapping) else []
 
 
+def name_list(value: Any) -> list:
+    """A list of names (instance types) as its items: one string written where the list is
+    asked for is a list of that one, as one object is (as_list); [UNKNOWN] where the input is
+    unknown at preview; [] where it is absent."""
+    if isinstance(value, str):
+        return [value] if value else []
+    return as_list(value) if value is UNKNOWN or isinstance(value, (list, tuple)) else []
+
+
 def plain(value: Any) -> Any:
     """Engine values as plain Python: sentinels become UNKNOWN, pulumi_policy proxies unwrapped."""
     kind = type(value)   # exact types first: plans are mostly plain JSON values

@@ -65,6 +65,7 @@ from trainstack_policies.model import (
     checked_number,
     dig,
     last_segment,
+    name_list,
     number,
     region_of_zone,
 )
@@ -295,7 +296,8 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 config = _first([d for d in r.deps.get("launchTemplateId", [])
                                  if d.type in ALI_LAUNCH_TEMPLATES])
             if config is not None:
-                types = _types(config.get("instanceType"), _list(config.get("instanceTypes")))
+                types = _types(config.get("instanceType"),
+                               name_list(config.get("instanceTypes")))   # one string: a list
             # launchTemplateOverrides name more types the group launches besides its template's.
             overrides = r.get("launchTemplateOverrides")
             if overrides is not None:

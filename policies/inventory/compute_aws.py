@@ -29,7 +29,16 @@ from trainstack_policies.inventory.values import (
     _types,
     _zone,
 )
-from trainstack_policies.model import UNKNOWN, BadNumber, Resource, as_list, checked_number, dig, number
+from trainstack_policies.model import (
+    UNKNOWN,
+    BadNumber,
+    Resource,
+    as_list,
+    checked_number,
+    dig,
+    name_list,
+    number,
+)
 from trainstack_policies.template_refs import lt_ref, tie, tie_overrides, untied_count
 
 
@@ -433,7 +442,7 @@ def _aws_fleet(r: Resource) -> NodeGroup:
 def _eks_group(r: Resource) -> NodeGroup:
     lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE))
     listed = r.get("instanceTypes")
-    types = _types(_list(listed) if listed is not None else [], _lt_type(lt))
+    types = _types(name_list(listed), _lt_type(lt))   # one string: a list of it
     # Its subnets' zones, classic or aws-native subnets of the stack alike.
     zones = _subnet_zones(r, "subnetIds", AWS_SUBNET, "availabilityZone") + \
         _subnet_zones(r, "subnetIds", AWS_NATIVE_SUBNET, "availabilityZone")
