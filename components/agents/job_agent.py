@@ -37,8 +37,9 @@ every --heartbeat seconds; on a node marked leaving it also withdraws the node's
 (status/<node>.json: ok false, "withdrawn"). A job is never left without this node's exit
 record: one over before this node started it (another node failed, or `run` cancelled it with
 jobs/<id>/cancel.json) gets an exit record saying why ("stopped"), and a torchrun job running
-here is stopped (SIGTERM, SIGKILL after --stop-grace) when another node fails or `run` cancels. torchrun's elastic restarts
-(--max-restarts) restart the workers on every node after a failure or preemption; the training
+here is stopped (SIGTERM, SIGKILL after --stop-grace) when another node fails or `run` cancels.
+torchrun's elastic restarts (--max-restarts) restart the workers on every node after a failure or
+preemption; the training
 script resumes from its checkpoint. Where the runtime step pinned an image
 (/etc/trainstack/runtime.env: TS_IMAGE), the launch runs inside it with the GPUs, the RDMA
 devices and /lustre, /scratch mounted.
