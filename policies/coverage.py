@@ -70,6 +70,7 @@ def coverage() -> dict[str, set[str]]:
         spend_limit,
         storage_same_zone,
     )
+    from trainstack_policies.inventory.budgets import RESOURCE_GROUPS
     groups = {*NODE_GROUPS, *TEMPLATES, *SCALERS}
     return {
         storage_same_zone.NAME: groups | set(FILESYSTEMS) | set(BUCKETS) | {
@@ -85,7 +86,9 @@ def coverage() -> dict[str, set[str]]:
         rdma_for_multinode.NAME: (groups | set(PLACEMENT)
                                   | _literals(rdma_for_multinode.__file__))
         - set(capacity.RESERVATIONS) - set(capacity.MANAGED),
-        no_public_ingress.NAME: _literals(no_public_ingress.__file__),
+        # The ResourceGroups a NAT rule's or an NSG's group is built from, keyed as budgets do.
+        no_public_ingress.NAME: _literals(no_public_ingress.__file__)
+        | set(RESOURCE_GROUPS),
         encryption_at_rest.NAME: _literals(encryption_at_rest.__file__) | set(BUCKETS)
         | set(FILESYSTEMS) - {inventory.AWS_DIRECTORY_BUCKET, inventory.AWS_OPENZFS},
         bucket_retained.NAME: set(bucket_retained.TYPES),

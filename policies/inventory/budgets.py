@@ -252,7 +252,7 @@ def _own_group(c: Resource, whose: Resource, out: set[str]) -> str:
         return ""
     unread = ""
     for d in c.deps.get("resourceGroupName", []):
-        key = _group_key(d)
+        key = resource_group_key(d)
         if key is not None:
             out.add(key)
         if key is None or key.startswith("<"):
@@ -287,19 +287,19 @@ def _reservation_group(r: Resource, out: set[str]) -> str:
 # provider the same: github.com/pulumi/pulumi-azure/issues/131), and auto-naming can be
 # reconfigured per project or provider (pulumi.com/docs/iac/concepts/resources/names): the
 # real name cannot be known at preview.
-_RESOURCE_GROUPS = {"azure-native:resources:ResourceGroup": "resourceGroupName",
-                    "azure:core/resourceGroup:ResourceGroup": "name"}
+RESOURCE_GROUPS = {"azure-native:resources:ResourceGroup": "resourceGroupName",
+                   "azure:core/resourceGroup:ResourceGroup": "name"}
 
 
-def _group_key(d: Resource) -> Optional[str]:
+def resource_group_key(d: Resource) -> Optional[str]:
     """The billing group (lower case) that a resource the compute's or a budget's group is
     built from stands for: its resourceGroupName (a ResourceGroup's own name input); for an
     auto-named ResourceGroup a key of its own, "<urn>", that no literal name equals (only a
     value built from that same ResourceGroup matches it); None when it does not say."""
-    name = d.get(_RESOURCE_GROUPS.get(d.type, "resourceGroupName"))
+    name = d.get(RESOURCE_GROUPS.get(d.type, "resourceGroupName"))
     if isinstance(name, str) and name:
         return name.lower()
-    if d.type in _RESOURCE_GROUPS and d.get(_RESOURCE_GROUPS[d.type]) is None:
+    if d.type in RESOURCE_GROUPS and d.get(RESOURCE_GROUPS[d.type]) is None:
         return f"<{d.urn}>"
     return None
 
@@ -400,7 +400,7 @@ def _azure_scope(r: Resource, compute_groups: set[str],
     nodes): the unknown path is then "" and the scope text says why (Budget.outside)."""
     scope = r.get("scope")
     built = [(k, d) for d in r.deps.get("scope", []) + r.deps.get("resourceGroupId", [])
-             if d.type in _RESOURCE_GROUPS for k in [_group_key(d)] if k is not None]
+             if d.type in RESOURCE_GROUPS for k in [resource_group_key(d)] if k is not None]
     if scope is UNKNOWN and built:
         # Built from a ResourceGroup of the stack (its id output): that group.
         key, maker = built[0]

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any, Iterable, Mapping, Optional, Union
 
 from trainstack_policies.inventory import spot_fleet_view
+from trainstack_policies.inventory.budgets import RESOURCE_GROUPS, resource_group_key
 from trainstack_policies.model import (
     AWS_INTERFACE_KEYS,
     UNKNOWN,
@@ -1105,23 +1106,22 @@ _CLASSIC_NAT_POOL = "azure:lb/natPool:NatPool"
 _CLASSIC_RULE = "azure:lb/rule:Rule"
 _STANDALONE_NAT = frozenset({_AZURE_NAT_RULE, "azure:lb/natRule:NatRule", _CLASSIC_NAT_POOL})
 _AZURE_LBS = frozenset({_AZURE_LB, _CLASSIC_LB})
-# A resource group's own name input per provider; left out, the group is auto-named
-# `<logical name><random suffix>` (github.com/pulumi/pulumi-azure-native/pull/519).
-_RESOURCE_GROUPS = {"azure-native:resources:ResourceGroup": "resourceGroupName",
-                    "azure:core/resourceGroup:ResourceGroup": "name"}
+
+
+def _frontends_key(lb: Resource) -> str:
+    """An Azure balancer's frontend list input (the classic provider spells it Ip)."""
+    return "frontendIpConfigurations" if lb.type == _CLASSIC_LB else "frontendIPConfigurations"
 
 
 def _frontends_unread(lb: Resource) -> bool:
     """An Azure balancer whose frontends are unknown at preview (the whole list, or an entry):
     public or internal cannot be read, so what it forwards is "cannot decide", never a pass."""
-    key = "frontendIpConfigurations" if lb.type == _CLASSIC_LB else "frontendIPConfigurations"
-    value = lb.get(key)
+    value = lb.get(_frontends_key(lb))
     return value is UNKNOWN or any(fe is UNKNOWN for fe in _list(value))
 
 
 def _unread_frontend(lb: Resource) -> UnknownValue:
-    key = "frontendIpConfigurations" if lb.type == _CLASSIC_LB else "frontendIPConfigurations"
-    return UnknownValue(lb, f"{key} (whether load balancer {lb.name}, which forwards ports to "
+    return UnknownValue(lb, f"{_frontends_key(lb)} (whether load balancer {lb.name}, which forwards ports to "
                             "the nodes, has a public frontend)")
 
 
@@ -1142,12 +1142,10 @@ def _group_key(r: Resource) -> Optional[str]:
     if isinstance(value, str):
         return value.lower()
     for d in r.deps.get("resourceGroupName", []):
-        key = _RESOURCE_GROUPS.get(d.type)
-        name = d.get(key) if key else UNKNOWN
-        if isinstance(name, str) and name:
-            return name.lower()
-        if key and name is None:
-            return f"<{d.urn}>"
+        # A ResourceGroup of the stack, keyed as budgets key the compute's billing group.
+        key = resource_group_key(d) if d.type in RESOURCE_GROUPS else None
+        if key is not None:
+            return key
     return None
 
 
@@ -1352,8 +1350,7 @@ def _public_balancer(r: Resource) -> Any:
         return UNKNOWN if scheme is UNKNOWN else \
             str(scheme or "EXTERNAL").upper() in ("EXTERNAL", "EXTERNAL_MANAGED")
     if t == _AZURE_LB:
-        public = any(isinstance(fe, dict) and (fe.get("publicIPAddress") or fe.get("publicIPPrefix"))
-                     for fe in _list(r.get("frontendIPConfigurations")))
+        public = _public_frontend(r)
         inbound = bool(_list(r.get("loadBalancingRules"))) or any(
             isinstance(n, dict) and n.get("backendAddressPool")
             for n in _list(r.get("inboundNatRules")))
