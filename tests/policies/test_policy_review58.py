@@ -374,3 +374,148 @@ B1 = [
 @pytest.mark.parametrize("case", B1, ids=[c[0] for c in B1])
 def test_batch1(pack, case):
     check(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 2
+# Values unknown at preview at each depth (the engine's sentinel): docs "Values unknown at
+# preview": GPU capacity that cannot be sized or priced fails closed; anything else is "cannot
+# decide" (spend-limit's cannotDecide mandatory by default, the others' advisory: both read here
+# as "undecided"); an unknown is asked about only where it could hide a violation.
+
+def _gcp_mig(labels_cfg: Any = None, budget_filter: Optional[dict] = None) -> list:
+    tpl = R("gcp:compute/instanceTemplate:InstanceTemplate", "tpl",
+            {"machineType": "g2-standard-8", "networkInterfaces": [{"network": "default"}],
+             "disks": [{"sourceImage": "debian-12", "boot": True}], "labels": dict(LABELS)})
+    props = {"zone": "us-central1-a", "targetSize": 1.0, "baseInstanceName": "gpu",
+             "versions": [{"instanceTemplate": "tpl-id"}]}
+    if labels_cfg is not None:
+        props["allInstancesConfig"] = {"labels": labels_cfg}
+    mig = R("gcp:compute/instanceGroupManager:InstanceGroupManager", "mig", props,
+            deps={"versions": [tpl]})
+    extra = {"budgetFilter": budget_filter} if budget_filter else {}
+    return [tpl, mig, gcp_budget("1000", **extra)]
+
+
+def _sg(entries: list) -> list:
+    return [R("aws:ec2/securityGroup:SecurityGroup", "web",
+              {"vpcId": "vpc-1", "description": "web", "tags": dict(TAGS), "ingress": entries})]
+
+
+def _ssh_entry() -> dict:
+    return {"protocol": "tcp", "fromPort": 22.0, "toPort": 22.0, "cidrBlocks": ["10.0.0.0/8"]}
+
+
+def _unknown_propagate() -> list:
+    rs = aws_mixed([{"instanceType": "g5.xlarge"}], budget="1500")
+    rs[2].props["tags"] = [{"key": k, "value": v, "propagateAtLaunch": UNK} for k, v in TAGS.items()]
+    rs[1].props["tagSpecifications"] = []
+    rs[3].props["costFilters"] = [{"name": "TagKeyValue", "values": ["user:team$vision"]}]
+    return rs
+
+
+B2 = [
+    ("u01", lambda: aws_mixed([{"instanceType": "g5.xlarge"}], max_size=UNK), {SPEND: "fail"},
+     None, None, "an ASG whose maxSize is unknown: GPU capacity that cannot be sized fails closed"),
+    ("u02", lambda: aws_mixed(UNK), {SPEND: "fail", RDMA: "undecided"}, None, None,
+     "the overrides list unknown: the group may launch any type (a type unknown at preview fails "
+     "closed); rdma: an override type unknown at preview is 'cannot decide'"),
+    ("u03", lambda: aws_mixed([{"instanceType": "g5.xlarge"}, UNK]),
+     {SPEND: "fail", RDMA: "undecided"}, None, None, "as u02, one override entry unknown"),
+    ("u04", lambda: aws_mixed([{"instanceType": "g5.xlarge"}, {"instanceType": UNK}]),
+     {SPEND: "fail", RDMA: "undecided"}, None, None, "as u02, one override's instanceType unknown"),
+    ("u05", lambda: (lambda lt, sub: [sub, lt, aws_asg("nodes", lt, sub, 2.0, UNK),
+                                      aws_budget("5000")])(aws_lt(), subnet()),
+     {SPEND: "fail", RDMA: "undecided"}, None, None,
+     "the whole mixedInstancesPolicy unknown: no type can be read -> fails closed; rdma cannot decide"),
+    ("u06", lambda: [gcp_vm(mtype="n1-standard-8", guestAccelerators=[
+        {"type": "nvidia-tesla-t4", "count": UNK}]), gcp_budget("5000")], {SPEND: "fail"},
+     None, None, "documented: an N1 VM with a T4 of unknown count fails closed (no price); rdma: "
+     "N1 with attached GPUs is not asked (and one VM)"),
+    ("u07", lambda: [gcp_vm(guestAccelerators=UNK), gcp_budget("700")], {}, None, None,
+     "guestAccelerators unknown on a g2-standard-8 (a known non-N1 machine): they add none; "
+     "623.15 < 700"),
+    ("u08", lambda: [gcp_vm(mtype=UNK), gcp_budget("5000")], {SPEND: "fail"}, None, None,
+     "a GCP VM whose machineType is unknown: a GPU node whose type is unknown fails closed"),
+    ("u09", lambda: [az_vmss(sku={"name": AZ_SKU, "capacity": UNK}), az_budget(5000.0)],
+     {SPEND: "fail"}, None, None, "a scale set whose capacity is unknown: not sized, fails closed"),
+    ("u10", lambda: [az_vmss(sku=UNK), az_budget(5000.0)], {SPEND: "fail"}, None, None,
+     "a scale set whose whole sku is unknown: type and size unknown, fails closed"),
+    ("u11", lambda: [az_vmss(), az_budget(UNK)], {SPEND: "undecided"}, None, None,
+     "a budget amount unknown at preview is 'cannot decide' (spend-limit's mandatory level)"),
+    ("u12", lambda: aws_one(budget=UNK), {SPEND: "undecided"}, None, None,
+     "an AWS limitAmount unknown at preview: cannot decide"),
+    ("u13", lambda: [gcp_vm(), gcp_budget(UNK)], {SPEND: "undecided"}, None, None,
+     "a GCP budget's specifiedAmount.units unknown: cannot decide"),
+    ("u14", lambda: _with(aws_one(), "budget", notifications=UNK), {SPEND: "undecided"}, None,
+     None, "the budget's notifications unknown: whether it notifies anyone cannot be decided "
+     "(734.38 < 1,000 otherwise)"),
+    ("u15", lambda: _with(aws_one(), "budget", costFilters=[{"name": "Region", "values": [UNK]}]),
+     {SPEND: "undecided"}, None, None,
+     "docs: a budget whose filters hold a value unknown at preview is not the cap, and with no "
+     "other budget of AWS covering, the alarm is cannot decide"),
+    ("u16", lambda: aws_one() + [aws_budget("2000", name="regional", costFilters=[
+        {"name": "Region", "values": [UNK]}])], {}, None, None,
+     "as u15 beside a plain 1,000 budget that covers: the unknown-filter budget (2,000) is at or "
+     "above the most it would cover (734.38): no verdict changes"),
+    ("u17", lambda: _sg([_ssh_entry(), UNK]), {NPI: "undecided"}, None, None,
+     "an unknown inline ingress entry: 'An unknown rule inside a list is advisory, never a "
+     "crash' (cannot decide at the advisory level)"),
+    ("u18", lambda: _sg([{"protocol": "tcp", "fromPort": 443.0, "toPort": 443.0,
+                          "cidrBlocks": [UNK]}]), {NPI: "undecided"}, None, None,
+     "an inline entry whose only CIDR is unknown: may be 0.0.0.0/0"),
+    ("u19", lambda: [R("gcp:compute/firewall:Firewall", "web",
+                       {"network": "default", "direction": "INGRESS", "sourceRanges": UNK,
+                        "allows": [{"protocol": "tcp", "ports": ["443"]}]})],
+     {NPI: "undecided"}, None, None, "a firewall whose sourceRanges are unknown"),
+    ("u20", lambda: [R("azure-native:network:NetworkSecurityGroup", "nsg",
+                       {"location": "eastus", "resourceGroupName": "train", "tags": dict(TAGS),
+                        "securityRules": [{"name": "https", "access": "Allow",
+                                           "direction": "Inbound", "priority": 100.0,
+                                           "protocol": "Tcp", "sourceAddressPrefix": UNK,
+                                           "sourcePortRange": "*",
+                                           "destinationAddressPrefix": "*",
+                                           "destinationPortRange": "443"}]})],
+     {NPI: "undecided"}, None, None, "an NSG Allow Inbound rule whose source is unknown"),
+    ("u21", lambda: [R("aws:s3/bucket:Bucket", "data",
+                       {"forceDestroy": UNK, "tags": {**TAGS, "trainstack:retain": "true"}},
+                       protect=True)], {RET: "undecided"}, None, None,
+     "a protected bucket whose forceDestroy is unknown: it may be true"),
+    ("u22", lambda: [R("aws:s3/bucket:Bucket", "data", {"forceDestroy": False, "tags": UNK})],
+     {RET: "undecided", TAGS_P: "undecided"}, None, None,
+     "an unprotected bucket whose whole tags map is unknown: the retain tag and the required "
+     "tags may both be there"),
+    ("u23", lambda: [_with([subnet()], "priv-a", tags={**TAGS, "owner": UNK})[0]],
+     {TAGS_P: "undecided"}, None, None, "a subnet whose owner tag value is unknown"),
+    ("u24", lambda: [R("aws:ebs/volume:Volume", "vol",
+                       {"availabilityZone": "us-east-1a", "size": 100.0, "encrypted": UNK,
+                        "tags": dict(TAGS)})], {ENC: "undecided"}, None, None,
+     "an EBS volume whose encrypted flag is unknown (no encryption by default in the stack)"),
+    ("u25", lambda: on("r", aws_one()), {SPEND: "fail"}, None,
+     {"r": ("aws", {"region": UNK})},
+     "the aws provider's region unknown at preview: a region unknown at preview fails closed"),
+    ("u26", lambda: on("t", aws_one(), untag=True), {TAGS_P: "undecided"}, None,
+     {"t": ("aws", {"region": "us-east-1", "defaultTags": UNK})},
+     "untagged resources on a provider whose defaultTags are unknown: cannot decide"),
+    ("u27", lambda: [R("aws:autoscaling/group:Group", "nodes",
+                       {"minSize": 0.0, "maxSize": 2.0, "vpcZoneIdentifiers": [UNK],
+                        "launchTemplate": {"id": "lt-x", "version": "$Latest"},
+                        "tags": [{"key": k, "value": v, "propagateAtLaunch": True}
+                                 for k, v in TAGS.items()]},
+                       deps={"launchTemplate": [lt := aws_lt()]}), lt, aws_budget("1500")],
+     {NPI: "undecided"}, None, None,
+     "documented: an ASG whose subnets are unknown with no stack subnet behind them is cannot "
+     "decide for no-public-ingress; spend 2 x 734.38 = 1,468.76 < 1,500"),
+    ("u28", _unknown_propagate, {SPEND: "undecided"}, None, None,
+     "a budget filtered on TagKeyValue user:team$vision, the group's tags propagateAtLaunch "
+     "unknown (and no template instance tags): documented cannot decide"),
+    ("u29", lambda: _gcp_mig(UNK, {"labels": {"team": "vision"}}), {SPEND: "undecided"}, None,
+     None, "a budget filtered on label team=vision, the MIG's allInstancesConfig.labels unknown "
+     "(they override the template's): documented cannot decide"),
+    ("u30", lambda: _gcp_mig({"team": "vision"}, {"labels": {"team": "vision"}}), {}, None, None,
+     "control for u29: allInstancesConfig.labels team=vision known; 623.15 < 1,000"),
+]
+
+
+@pytest.mark.parametrize("case", B2, ids=[c[0] for c in B2])
+def test_batch2(pack, case):
+    check(pack, case)
