@@ -438,8 +438,11 @@ B2 = [
      "a GCP VM whose machineType is unknown: a GPU node whose type is unknown fails closed"),
     ("u09", lambda: [az_vmss(sku={"name": AZ_SKU, "capacity": UNK}), az_budget(5000.0)],
      {SPEND: "fail"}, None, None, "a scale set whose capacity is unknown: not sized, fails closed"),
-    ("u10", lambda: [az_vmss(sku=UNK), az_budget(5000.0)], {SPEND: "fail"}, None, None,
-     "a scale set whose whole sku is unknown: type and size unknown, fails closed"),
+    ("u10", lambda: [az_vmss(sku=UNK), az_budget(5000.0)], {SPEND: "fail", RDMA: "undecided"},
+     None, None,
+     "a scale set whose whole sku is unknown: type and size unknown, fails closed; rdma: the size "
+     "may be several nodes of a type unknown at preview: cannot decide (MY MISTAKE on the first run: "
+     "I had left rdma at pass, as for the single VM of u08)"),
     ("u11", lambda: [az_vmss(), az_budget(UNK)], {SPEND: "undecided"}, None, None,
      "a budget amount unknown at preview is 'cannot decide' (spend-limit's mandatory level)"),
     ("u12", lambda: aws_one(budget=UNK), {SPEND: "undecided"}, None, None,
@@ -490,9 +493,11 @@ B2 = [
                        {"availabilityZone": "us-east-1a", "size": 100.0, "encrypted": UNK,
                         "tags": dict(TAGS)})], {ENC: "undecided"}, None, None,
      "an EBS volume whose encrypted flag is unknown (no encryption by default in the stack)"),
-    ("u25", lambda: on("r", aws_one()), {SPEND: "fail"}, None,
+    ("u25", lambda: on("r", aws_one()), {}, None,
      {"r": ("aws", {"region": UNK})},
-     "the aws provider's region unknown at preview: a region unknown at preview fails closed"),
+     "the aws provider's region unknown at preview, but the instance is on the stack's subnet in "
+     "us-east-1a, which names the region: 734.38 < 1,000 (MY MISTAKE on the first run: I expected "
+     "fail closed and overlooked the subnet's zone; the provider-region-only shape is v05)"),
     ("u26", lambda: on("t", aws_one(), untag=True), {TAGS_P: "undecided"}, None,
      {"t": ("aws", {"region": "us-east-1", "defaultTags": UNK})},
      "untagged resources on a provider whose defaultTags are unknown: cannot decide"),
