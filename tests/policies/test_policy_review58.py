@@ -371,7 +371,22 @@ B1 = [
 ]
 
 
-@pytest.mark.parametrize("case", B1, ids=[c[0] for c in B1])
+# DEFECTS: strict xfails, the reason naming the docs sentence the pack's verdict contradicts.
+XFAIL = {
+    "u14": "DEFECT A: an AWS budget whose notifications are unknown at preview passes as the alarm "
+           "(docs: a budget that notifies no one is no alarm; a value unknown at preview is never "
+           "passed in silence)",
+    "u26": "DEFECT B: a provider's defaultTags unknown at preview read as no tags: a mandatory "
+           "'missing required tags' instead of cannot decide",
+}
+
+
+def params(batch: list) -> list:
+    return [pytest.param(c, id=c[0], marks=[pytest.mark.xfail(strict=True, reason=XFAIL[c[0]])]
+                         if c[0] in XFAIL else []) for c in batch]
+
+
+@pytest.mark.parametrize("case", params(B1))
 def test_batch1(pack, case):
     check(pack, case)
 
@@ -521,6 +536,6 @@ B2 = [
 ]
 
 
-@pytest.mark.parametrize("case", B2, ids=[c[0] for c in B2])
+@pytest.mark.parametrize("case", params(B2))
 def test_batch2(pack, case):
     check(pack, case)
