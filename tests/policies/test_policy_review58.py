@@ -235,6 +235,7 @@ def on(provider: str, rs: list, untag: bool = False) -> list:
         r.provider = provider
         if untag:
             r.props.pop("tags", None)
+            r.props.pop("labels", None)
     return rs
 
 
@@ -538,4 +539,148 @@ B2 = [
 
 @pytest.mark.parametrize("case", params(B2))
 def test_batch2(pack, case):
+    check(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 3
+# The reach of defects A and B; numbers written as strings (and strings as numbers where the SDK
+# takes a string: an AWS budget's limitAmount, an override's weightedCapacity); one object where
+# the docs say a list input given as one object "is read as a list of that one".
+
+def _aws_weighted(w1: Any, w2: Any, budget: str) -> list:
+    return aws_mixed([{"instanceType": "g5.xlarge", "weightedCapacity": w1},
+                      {"instanceType": "g5.4xlarge", "weightedCapacity": w2}], budget=budget,
+                     max_size=8.0)
+
+
+def _rule(port: Any, cidr: str = "0.0.0.0/0") -> list:
+    return [R("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "in",
+              {"securityGroupId": "sg-0abc", "cidrIpv4": cidr, "ipProtocol": "tcp",
+               "fromPort": port, "toPort": port, "tags": dict(TAGS)})]
+
+
+def _eks(types: Any, budget: str = "5000") -> list:
+    sub = subnet()
+    ng = R("aws:eks/nodeGroup:NodeGroup", "gpu-pool",
+           {"clusterName": "train", "nodeRoleArn": "arn:aws:iam::123456789012:role/node",
+            "subnetIds": ["subnet-x"], "instanceTypes": types,
+            "scalingConfig": {"minSize": 0.0, "maxSize": 1.0, "desiredSize": 1.0},
+            "tags": dict(TAGS)}, deps={"subnetIds": [sub]})
+    return [sub, ng, aws_budget(budget)]
+
+
+def _lt_public_one_object() -> list:
+    sub, lt = subnet(), aws_lt("g5.xlarge", networkInterfaces={
+        "deviceIndex": 0.0, "associatePublicIpAddress": "true", "subnetId": "subnet-x"})
+    lt.deps = {"networkInterfaces": [sub]}
+    return [sub, lt, aws_asg("nodes", lt, sub, 1.0), aws_budget("1000")]
+
+
+def _aks(profiles: Any, budget: float = 1100.0) -> list:
+    mc = R("azure-native:containerservice:ManagedCluster", "aks",
+           {"location": "eastus", "resourceGroupName": "train", "dnsPrefix": "train",
+            "agentPoolProfiles": profiles, "tags": dict(TAGS)})
+    return [mc, az_budget(budget)]
+
+
+def _gke(pools: Any, budget: str = "1200") -> list:
+    cl = R("gcp:container/cluster:Cluster", "gke",
+           {"location": "us-central1-a", "nodePools": pools,
+            "privateClusterConfig": {"enablePrivateNodes": True}})
+    return [cl, gcp_budget(budget)]
+
+
+def _no_subnet_vm() -> list:
+    vm = R("aws:ec2/instance:Instance", "gpu",
+           {"ami": "ami-0abc", "instanceType": "g5.xlarge", "associatePublicIpAddress": False,
+            "tags": dict(TAGS)}, provider="r")
+    return [vm] + on("r", [aws_budget("1000")])
+
+
+B3 = [
+    ("d1b", lambda: [gcp_vm(), _with([gcp_budget("700")], "budget", thresholdRules=UNK)[0]],
+     {SPEND: "undecided"}, None, None,
+     "reach of A: a GCP budget whose thresholdRules are unknown (no pubsub topic): it may notify "
+     "no one; 623.15 < 700 otherwise"),
+    ("d1c", lambda: [az_vmss(), az_budget(1200.0, notifications=UNK)], {SPEND: "undecided"},
+     None, None, "reach of A: an Azure budget whose notifications are unknown"),
+    ("d1d", lambda: _with(aws_one(), "budget", notifications=[
+        {**AWS_ALERTS[0], "subscriberEmailAddresses": UNK}]), {}, None, None,
+     "control for A: one notification whose e-mail list is unknown; AWS requires a subscriber on "
+     "a notification, so it notifies someone: pass"),
+    ("d2a", lambda: on("t", [_with([subnet()], "priv-a", tags={"team": "vision",
+                                                             "cost-center": "5150"})[0]]),
+     {TAGS_P: "undecided"}, None,
+     {"t": ("aws", {"region": "us-east-1", "defaultTags": {"tags": {"owner": UNK}}})},
+     "reach of B: only the default owner tag's value unknown; team and cost-center on the subnet"),
+    ("d2b", lambda: on("l", [gcp_vm(), gcp_budget("700")], untag=True), {TAGS_P: "undecided"}, None,
+     {"l": ("gcp", {"project": "ml", "region": "us-central1", "zone": "us-central1-a",
+                    "defaultLabels": UNK})},
+     "reach of B on GCP: a VM with no labels on a provider whose defaultLabels are unknown"),
+    ("d2c", lambda: on("t", [subnet()], untag=True), {TAGS_P: "undecided"}, None,
+     {"t": ("aws", {"region": "us-east-1", "defaultTags": {"tags": UNK}})},
+     "reach of B: defaultTags.tags unknown (the map, not the block)"),
+    ("v05", _no_subnet_vm, {SPEND: "fail"}, None, {"r": ("aws", {"region": UNK})},
+     "an instance with no subnet or zone (default VPC, public IPs off: no-public-ingress passes) on "
+     "a provider whose region is unknown: a region unknown at preview fails closed"),
+    ("n01", lambda: aws_mixed([{"instanceType": "g5.xlarge"}], budget="1500", max_size="2"), {},
+     None, None, "maxSize '2' is a number written as text: 2 x 734.38 = 1,468.76 < 1,500"),
+    ("n02", lambda: [az_vmss(sku={"name": AZ_SKU, "capacity": "3", "tier": "Standard"}),
+                     az_budget(1200.0)], {}, None, None,
+     "capacity '3': 1,151.94 < 1,200"),
+    ("n03", lambda: _with(_with(_gcp_mig(), "mig", targetSize="2"), "budget",
+           amount={"specifiedAmount": {"currencyCode": "USD", "units": "1300"}}), {}, None, None,
+     "a MIG's targetSize '2': 2 x 623.15 = 1,246.29 < 1,300"),
+    ("n04", lambda: aws_one(budget=1000.0), {}, None, None,
+     "an AWS limitAmount given as a number 1000: 734.38 < 1,000"),
+    ("n05", lambda: [gcp_vm(), gcp_budget(700.0)], {}, None, None,
+     "a GCP budget's units given as a number 700: 623.15 < 700"),
+    ("n06", lambda: [az_vmss(), az_budget("1200")], {}, None, None,
+     "an Azure amount given as text '1200': 1,151.94 < 1,200"),
+    ("n07", lambda: _rule("22"), {}, {NPI: {"sshCidrs": ["0.0.0.0/0"]}}, None,
+     "world-open SSH with ports written '22' and 0.0.0.0/0 in sshCidrs: allowed"),
+    ("n08", lambda: _rule("443"), {NPI: "fail"}, {NPI: {"sshCidrs": ["0.0.0.0/0"]}}, None,
+     "as n07 on port '443': not SSH, world-open: fail"),
+    ("n09", lambda: _aws_weighted("1", "4", "9000"), {}, None, None,
+     "weights '1' (g5.xlarge 1.006/unit) and '4' (g5.4xlarge 1.624/4 = 0.406/unit), maxSize 8 "
+     "units: at most (8 + 4) x 1.006 x 730 = 8,812.56 < 9,000 (unweighted, 8 g5.4xlarge would be "
+     "9,484.16)"),
+    ("n10", lambda: _aws_weighted(1.0, 4.0, "9000"), {}, None, None,
+     "as n09 with the weights as numbers"),
+    ("n11", lambda: [gcp_vm(mtype="n1-standard-8", guestAccelerators=[
+        {"type": "nvidia-tesla-t4", "count": "2"}]), gcp_budget("800")], {}, None, None,
+     "an accelerator count '2': (0.38 + 0.70) x 730 = 788.40 < 800"),
+    ("n12", lambda: [R("gcp:compute/firewall:Firewall", "web",
+                       {"network": "default", "direction": "INGRESS",
+                        "sourceRanges": ["0.0.0.0/0"],
+                        "allows": [{"protocol": "tcp", "ports": [443.0]}]})],
+     {NPI: "fail"}, None, None, "a world-open firewall whose port is the number 443"),
+    ("o01", lambda: aws_mixed({"instanceType": "p4d.24xlarge"}),
+     {SPEND: "fail", RDMA: "advisory"}, None, None,
+     "overrides given as one object {p4d.24xlarge}: 2 x 16,029.05 = 32,058.10 > 5,000; rdma: 2 p4d "
+     "without a placement group or EFA"),
+    ("o02", lambda: [gcp_vm(mtype="n1-standard-8", guestAccelerators={
+        "type": "nvidia-tesla-t4", "count": 2.0}), gcp_budget("600")], {SPEND: "fail"}, None,
+     None, "guestAccelerators as one object, 2 T4: 788.40 > 600"),
+    ("o03", lambda: _eks("p4d.24xlarge"), {SPEND: "fail"}, None, None,
+     "an EKS node group's instanceTypes as one string: 1 x 16,029.05 > 5,000; rdma: managed "
+     "pools are left to their services"),
+    ("o04", _lt_public_one_object, {NPI: "fail"}, None, None,
+     "a launch template's networkInterfaces as one object saying associatePublicIpAddress 'true'"),
+    ("o05", lambda: _aks({"name": "gpu", "vmSize": AZ_SKU, "count": 2.0, "maxCount": 3.0,
+                          "minCount": 1.0, "enableAutoScaling": True, "mode": "System"}),
+     {SPEND: "fail"}, None, None,
+     "an AKS cluster's agentPoolProfiles as one object: 3 (maxCount) x 383.98 = 1,151.94 > 1,100 "
+     "(the subscription budget covers the node resource group)"),
+    ("o06", lambda: _gke({"name": "gpu", "nodeCount": 2.0,
+                          "nodeConfig": {"machineType": "g2-standard-8"}}), {SPEND: "fail"},
+     None, None, "a GKE cluster's nodePools as one object: 2 x 623.15 = 1,246.29 > 1,200"),
+    ("o07", lambda: _gke([{"name": "gpu", "nodeCount": 2.0,
+                           "nodeConfig": {"machineType": "g2-standard-8"}}], budget="1300"), {},
+     None, None, "control for o06: the list form under a 1,300 budget"),
+]
+
+
+@pytest.mark.parametrize("case", params(B3))
+def test_batch3(pack, case):
     check(pack, case)
