@@ -379,6 +379,10 @@ XFAIL = {
            "passed in silence)",
     "u26": "DEFECT B: a provider's defaultTags unknown at preview read as no tags: a mandatory "
            "'missing required tags' instead of cannot decide",
+    "d1b": "DEFECT A reach: a GCP budget whose thresholdRules are unknown passes as the alarm",
+    "d1c": "DEFECT A reach: an Azure budget whose notifications are unknown passes as the alarm",
+    "d2b": "DEFECT B reach: a GCP provider's defaultLabels unknown read as no labels (mandatory)",
+    "d2c": "DEFECT B reach: a provider's defaultTags.tags map unknown read as no tags (mandatory)",
 }
 
 
