@@ -81,8 +81,10 @@ def drive(pack: PolicyPackProcess, rs: list, config: Optional[dict] = None,
     provs = {k: (k, v) for k, v in DEFAULT_PROVIDERS.items()}
     provs.update(providers or {})
 
-    def prov(r: R) -> apb.AnalyzerProviderResource:
+    def prov(r: R) -> Optional[apb.AnalyzerProviderResource]:
         key = r.provider or r.pkg
+        if key not in provs:   # a component resource: no provider
+            return None
         pkg, props = provs[key]
         return provider_for(pkg, props, name=("default" if r.provider is None else key))
 
@@ -687,4 +689,200 @@ B3 = [
 
 @pytest.mark.parametrize("case", params(B3))
 def test_batch3(pack, case):
+    check(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 4
+# Explicit providers (several of one cloud, their own region / project / subscription / default
+# tags and labels), aws-native and classic-azure twins, components (children under parent URNs,
+# one name under two parents), protect, exemptions by pattern, stacks on two clouds.
+
+def _two_regions(budget: str) -> list:
+    east, west = subnet("priv-e", "us-east-1a"), subnet("priv-w", "eu-west-1a", provider="west")
+    a = aws_vm("gpu-e", "g5.xlarge", east)
+    b = aws_vm("gpu-w", "g5.xlarge", west, provider="west")
+    return [east, west, a, b, aws_budget(budget)]
+
+
+WEST = {"west": ("aws", {"region": "eu-west-1"})}
+
+
+def _native_twin() -> list:
+    sub = subnet()
+    nat = R("aws-native:ec2:Instance", "gpu-native",
+            {"imageId": "ami-0abc", "instanceType": "g5.xlarge",
+             "networkInterfaces": [{"deviceIndex": "0", "subnetId": "subnet-x",
+                                    "associatePublicIpAddress": False}],
+             "tags": [{"key": k, "value": v} for k, v in TAGS.items()]},
+            deps={"networkInterfaces": [sub]})
+    return [sub, nat, aws_vm("gpu", "g5.xlarge", sub), aws_budget("1000")]
+
+
+def _native_region() -> list:
+    nat = R("aws-native:ec2:Instance", "gpu-native",
+            {"imageId": "ami-0abc", "instanceType": "g5.xlarge",
+             "networkInterfaces": [{"deviceIndex": "0", "subnetId": "subnet-0abc",
+                                    "associatePublicIpAddress": False}],
+             "tags": [{"key": k, "value": v} for k, v in TAGS.items()]}, provider="nw")
+    return [nat, aws_budget("830")]
+
+
+def _classic_twin(budget: float) -> list:
+    classic = R("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
+                "nodes-classic",
+                {"location": "eastus", "resourceGroupName": "train", "sku": AZ_SKU,
+                 "instances": 3.0, "adminUsername": "azureuser",
+                 "networkInterfaces": [{"name": "nic", "primary": True, "ipConfigurations": [
+                     {"name": "ip", "primary": True, "subnetId": "/subscriptions/sub-1/x"}]}],
+                 "tags": dict(TAGS)})
+    return [classic, az_vmss(), az_budget(budget)]
+
+
+TRAINER = R("acme:index:Trainer", "a", {})
+TRAINER_B = R("acme:index:Trainer", "b", {})
+INFER = R("acme:index:Inference", "a", {})
+
+
+def _children(parents: list, budget: Optional[str] = "1000") -> list:
+    out: list = []
+    for i, par in enumerate(parents):
+        sub = subnet(f"priv-{i}", parent=par)
+        out += [par, sub, aws_vm("gpu", "g5.xlarge", sub, parent=par)]
+    return out + ([aws_budget(budget)] if budget else [])
+
+
+def _component_stop() -> list:
+    comp = R("acme:index:Trainer", "t", {})
+    sub, lt = subnet(parent=comp), aws_lt()
+    asg = aws_asg("nodes", lt, sub, 2.0)
+    lt.parent = asg.parent = comp
+    stop = R("aws:autoscaling/schedule:Schedule", "nodes-stop",
+             {"autoscalingGroupName": "asg-x", "scheduledActionName": "stop", "minSize": 0.0,
+              "maxSize": 0.0, "desiredCapacity": 0.0, "startTime": hours_from_now(48)},
+             deps={"autoscalingGroupName": [asg]}, parent=comp)
+    return [comp, sub, lt, asg, stop, aws_budget("100")]
+
+
+def _bucket(protect: bool = False, tags: Optional[dict] = None, provider: Optional[str] = None):
+    return [R("aws:s3/bucket:Bucket", "data", {"forceDestroy": False, "tags": tags or dict(TAGS)},
+              protect=protect, provider=provider)]
+
+
+def _mig_default_labels(filter_labels: dict) -> list:
+    rs = _gcp_mig(None, {"labels": filter_labels})
+    rs[0].props["labels"] = {"owner": "carol", "cost_center": "5150"}
+    rs[0].provider = "lab"
+    return rs
+
+
+LAB = {"lab": ("gcp", {"project": "ml", "region": "us-central1", "zone": "us-central1-a",
+                       "defaultLabels": {"team": "vision"}})}
+DEFTAG = {"dt": ("aws", {"region": "us-east-1", "defaultTags": {"tags": {"team": "vision"}}})}
+
+
+def _tag_filtered_vm() -> list:
+    rs = aws_one()
+    rs[1].props["tags"] = {"owner": "carol", "cost-center": "5150"}
+    rs[1].provider = "dt"
+    rs[2].props["costFilters"] = [{"name": "TagKeyValue", "values": ["user:team$vision"]}]
+    return rs
+
+
+def _tag_filtered_asg() -> list:
+    rs = aws_mixed([{"instanceType": "g5.xlarge"}], budget="1500")
+    rs[2].props["tags"] = [{"key": "owner", "value": "carol", "propagateAtLaunch": True},
+                           {"key": "cost-center", "value": "5150", "propagateAtLaunch": True},
+                           {"key": "team", "value": "vision", "propagateAtLaunch": False}]
+    rs[2].provider = "dt"
+    rs[1].props["tagSpecifications"] = []
+    rs[3].props["costFilters"] = [{"name": "TagKeyValue", "values": ["user:team$vision"]}]
+    return rs
+
+
+B4 = [
+    ("p01", lambda: _two_regions("1500"), {SPEND: "fail"}, None, WEST,
+     "two aws providers: g5.xlarge in us-east-1 (734.38) and on the eu-west-1 provider (819.79) = "
+     "1,554.17 > 1,500 (both at us-east-1 would be 1,468.76)"),
+    ("p02", lambda: _two_regions("1600"), {}, None, WEST, "control for p01: 1,554.17 < 1,600"),
+    ("p03", lambda: [*on("dt2", [subnet("priv-t")], untag=True),
+                     *on("bare", [subnet("priv-u")], untag=True)], {TAGS_P: "fail"}, None,
+     {"dt2": ("aws", {"region": "us-east-1", "defaultTags": {"tags": TAGS}}),
+      "bare": ("aws", {"region": "us-east-1"})},
+     "two aws providers, only one with defaultTags: the untagged subnet on the other misses all"),
+    ("p04", lambda: [*on("s2", [az_vmss()]), az_budget(1200.0)], {SPEND: "fail"}, None,
+     {"s2": ("azure-native", {"location": "eastus", "subscriptionId": "sub-2"})},
+     "the scale set's provider names subscription sub-2, the budget's scope is sub-1: it covers "
+     "nothing, no budget alarm on Azure"),
+    ("p05", lambda: [*on("s1", [az_vmss()]), az_budget(1200.0)], {}, None,
+     {"s1": ("azure-native", {"location": "eastus", "subscriptionId": "sub-1"})},
+     "control for p04: sub-1 on both; 1,151.94 < 1,200"),
+    ("p06", lambda: [*on("other", [gcp_vm()]), gcp_budget(
+        "1000", budgetFilter={"projects": ["projects/ml"]})], {SPEND: "fail"}, None,
+     {"other": ("gcp", {"project": "lab-sandbox", "region": "us-central1",
+                        "zone": "us-central1-a"})},
+     "the VM's provider names project lab-sandbox; the only budget filters project ml: it leaves "
+     "the VM out, no budget alarm on GCP"),
+    ("p07", lambda: [gcp_vm(), gcp_budget("1000", budgetFilter={"projects": ["projects/ml"]})], {},
+     None, None, "control for p06: the default provider's project ml; 623.15 < 1,000"),
+    ("p08", _native_twin, {SPEND: "fail"}, None, None,
+     "an aws-native instance beside a classic one, both g5.xlarge: 1,468.76 > 1,000"),
+    ("p09", _native_region, {}, None, {"nw": ("aws-native", {"region": "eu-west-1"})},
+     "an aws-native instance on a literal subnet (public IPs off) on an aws-native provider in "
+     "eu-west-1: 819.79 < 830"),
+    ("p10", lambda: _classic_twin(2000.0), {SPEND: "fail"}, None, None,
+     "a classic LinuxVirtualMachineScaleSet of 3 beside an azure-native set of 3: 6 x 383.98 = "
+     "2,303.88 > 2,000"),
+    ("p11", lambda: _classic_twin(2400.0), {}, None, None, "control for p10: 2,303.88 < 2,400"),
+    ("p12", lambda: _children([TRAINER, TRAINER_B]), {SPEND: "fail"}, None, None,
+     "two components each with a child instance named 'gpu' (distinct URNs): 1,468.76 > 1,000 "
+     "(one counted would be 734.38)"),
+    ("p13", lambda: _children([TRAINER, INFER]), {SPEND: "fail"}, None, None,
+     "two components both named 'a' of two types, each with a child 'gpu': 1,468.76 > 1,000"),
+    ("p14", lambda: _children([TRAINER], budget=None), {}, {SPEND: {"skipResources": [
+        "aws:ec2/instance:Instance::gpu"]}}, None,
+     "a component's child GPU instance, no budget at all, exempt by the pattern "
+     "'aws:ec2/instance:Instance::gpu' (<type>::<name>): an exempt GPU group is left out"),
+    ("p15", lambda: _children([TRAINER], budget=None), {}, {SPEND: {"skipResources": [
+        "urn:pulumi:test::trainstack::acme:index:Trainer$aws:ec2/instance:Instance::gpu"]}}, None,
+     "as p14, exempt by its full child URN"),
+    ("p16", lambda: _children([TRAINER], budget=None), {SPEND: "fail"}, None, None,
+     "control for p14: not exempt, no budget alarm"),
+    ("p17", _component_stop, {}, None, None,
+     "ASG, template, subnet and a Schedule to 0 in 48 h all children of a component, the schedule "
+     "depending on the group: 2 x 1.006 x 48 = 96.58 < 100 (the month would be 1,468.76)"),
+    ("p18", lambda: _bucket(protect=True), {}, None, None,
+     "a protected bucket without the retain tag: a preview sees protect"),
+    ("p19", lambda: _bucket(tags=dict(TAGS), provider="rt"), {RET: "fail"}, None,
+     {"rt": ("aws", {"region": "us-east-1",
+                     "defaultTags": {"tags": {"trainstack:retain": "true"}}})},
+     "trainstack:retain only in the provider's defaultTags: counts only on the bucket itself"),
+    ("p20", lambda: _bucket(tags=dict(TAGS), provider="sk"), {RET: "fail"}, None,
+     {"sk": ("aws", {"region": "us-east-1",
+                     "defaultTags": {"tags": {"trainstack:policy-skip": "all"}}})},
+     "a policy-skip in the provider's default tags never exempts"),
+    ("p21", lambda: aws_one() + [gcp_vm(), gcp_budget("700")], {}, None, None,
+     "AWS 734.38 under its 1,000 and GCP 623.15 under its 700: each cloud under its own budget"),
+    ("p22", lambda: aws_one() + [gcp_vm(), gcp_budget("700")], {SPEND: "fail"},
+     {SPEND: {"maxMonthlyUsd": 1300}}, None,
+     "as p21 with maxMonthlyUsd 1,300 on the whole stack: 1,357.53 > 1,300"),
+    ("p23", lambda: aws_one(budget="2000") + [gcp_vm()], {SPEND: "fail"}, None, None,
+     "an AWS budget never covers GCP: the GCP VM has no budget alarm"),
+    ("p24", lambda: _no_subnet_vm()[:1] + on("r", [aws_budget("2000")]), {SPEND: "fail"}, None,
+     {"r": ("aws", {"region": UNK})},
+     "docs: GPU capacity of a region unknown at preview fails closed ('cannot be estimated'); "
+     "at the dearest region (1.71 x 730 = 1,248.30) it would be under 2,000"),
+    ("p25", lambda: _mig_default_labels({"team": "vision"}), {}, None, LAB,
+     "a budget filtered on label team=vision; the MIG's template carries team only through its "
+     "provider's defaultLabels, which its VMs carry: covered; 623.15 < 1,000"),
+    ("p26", _tag_filtered_vm, {}, None, DEFTAG,
+     "a TagKeyValue user:team$vision budget; an aws:ec2/instance whose team tag comes only from "
+     "its provider's defaultTags, which reach it: covered; 734.38 < 1,000"),
+    ("p27", _tag_filtered_asg, {SPEND: "fail"}, None, DEFTAG,
+     "as p26 for an ASG: defaultTags (team) do not reach an ASG's instances, and its own team tag "
+     "does not propagate at launch: the budget leaves it out, no budget alarm on AWS"),
+]
+
+
+@pytest.mark.parametrize("case", params(B4))
+def test_batch4(pack, case):
     check(pack, case)
