@@ -892,3 +892,185 @@ B4 = [
 @pytest.mark.parametrize("case", params(B4))
 def test_batch4(pack, case):
     check(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 5
+# Capacity bought ahead and its consumers, in each way the SDKs let a program tie them: docs
+# spend-limit Sizes, "a group launched into a reservation of the stack ... is priced only for its
+# nodes beyond the reservation ...: reservation and consumer are counted once", Capacity Blocks.
+
+def odcr(count: Any = 2.0, criteria: Optional[str] = None, zone: str = "us-east-1a",
+         name: str = "odcr") -> R:
+    p = {"instanceType": "g5.xlarge", "instancePlatform": "Linux/UNIX", "availabilityZone": zone,
+         "instanceCount": count, "tags": dict(TAGS)}
+    if criteria:
+        p["instanceMatchCriteria"] = criteria
+    return R("aws:ec2/capacityReservation:CapacityReservation", name, p)
+
+
+def _odcr_case(criteria: Optional[str], spec: Any = None, link: bool = True,
+               res_zone: str = "us-east-1a", count: Any = 2.0, **vm_props) -> list:
+    sub, cr = subnet(), odcr(count, criteria, res_zone)
+    vm = aws_vm("gpu", "g5.xlarge", sub, props=vm_props)
+    if spec is not None:
+        vm.props["capacityReservationSpecification"] = spec
+        if link:
+            vm.deps["capacityReservationSpecification"] = [cr]
+    return [sub, cr, vm, aws_budget("1500")]
+
+
+TARGET = {"capacityReservationTarget": {"capacityReservationId": "cr-x"}}
+
+
+def _block(fee: Optional[dict], budget: str = "10000") -> tuple:
+    blk = R("aws:ec2/capacityBlockReservation:CapacityBlockReservation", "block",
+            {"capacityBlockOfferingId": "cb-0123456789abcdef0", "instancePlatform": "Linux/UNIX",
+             "tags": dict(TAGS)})
+    return [blk, aws_budget(budget)], ({SPEND: {"capacityBlockFeesUsd": fee}} if fee else None)
+
+
+def _block_group(fee: Optional[dict]) -> list:
+    blk = R("aws:ec2/capacityBlockReservation:CapacityBlockReservation", "block",
+            {"capacityBlockOfferingId": "cb-0123456789abcdef0", "instancePlatform": "Linux/UNIX",
+             "tags": dict(TAGS)})
+    sub = subnet()
+    lt = aws_lt("p4d.24xlarge", instanceMarketOptions={"marketType": "capacity-block"},
+                capacityReservationSpecification={"capacityReservationTarget": {
+                    "capacityReservationId": "cr-block"}})
+    lt.deps = {"capacityReservationSpecification": [blk]}
+    return [blk, sub, lt, aws_asg("nodes", lt, sub, 2.0), aws_budget("10000")]
+
+
+def gres(required: Optional[bool] = None, zone: str = "us-central1-a", tpl: Optional[R] = None,
+         count: Any = 2.0) -> R:
+    spec: dict = {"count": count}
+    if tpl is None:
+        spec["instanceProperties"] = {"machineType": "g2-standard-8"}
+    else:
+        spec["sourceInstanceTemplate"] = "projects/ml/global/instanceTemplates/res-tpl"
+    p = {"name": "gpu-res", "zone": zone, "specificReservation": spec}
+    if required is not None:
+        p["specificReservationRequired"] = required
+    return R("gcp:compute/reservation:Reservation", "gpu-res", p,
+             deps={"specificReservation": [tpl]} if tpl else {})
+
+
+SPECIFIC = {"type": "SPECIFIC_RESERVATION", "specificReservation": {
+    "key": "compute.googleapis.com/reservation-name", "values": ["gpu-res"]}}
+
+
+def _gcp_res_case(required: Optional[bool], affinity: Optional[dict], res_zone: str = "us-central1-a",
+                  link: bool = True) -> list:
+    res = gres(required, res_zone)
+    vm = gcp_vm(**({"reservationAffinity": affinity} if affinity else {}))
+    if affinity and link:
+        vm.deps = {"reservationAffinity": [res]}
+    return [res, vm, gcp_budget("1300")]
+
+
+def _gcp_res_from_template() -> list:
+    tpl = R("gcp:compute/instanceTemplate:InstanceTemplate", "res-tpl",
+            {"machineType": "g2-standard-8", "networkInterfaces": [{"network": "default"}],
+             "disks": [{"sourceImage": "debian-12", "boot": True}], "labels": dict(LABELS)})
+    return [tpl, gres(True, tpl=tpl), gcp_budget("1300")]
+
+
+def _az_res_case(link: bool, budget: Optional[float] = 1200.0) -> list:
+    grp = R("azure-native:compute:CapacityReservationGroup", "crg",
+            {"resourceGroupName": "train", "location": "eastus", "tags": dict(TAGS)})
+    cr = R("azure-native:compute:CapacityReservation", "cr",
+           {"capacityReservationGroupName": "crg", "resourceGroupName": "train",
+            "location": "eastus", "sku": {"name": AZ_SKU, "capacity": 3.0}, "tags": dict(TAGS)},
+           deps={"capacityReservationGroupName": [grp]})
+    vmss = az_vmss()
+    if link:
+        vmss.props["virtualMachineProfile"]["capacityReservation"] = {
+            "capacityReservationGroup": {"id": "crg-id"}}
+        vmss.deps = {"virtualMachineProfile": [grp]}
+    out = [grp, cr] + ([vmss] if link is not None else [])
+    return out + ([az_budget(budget)] if budget else [])
+
+
+def _ali_res(end_type: str, end: Optional[str] = None) -> list:
+    p = {"instanceType": "ecs.gn7i-c8g1.2xlarge", "instanceAmount": 2.0,
+         "zoneIds": ["eu-central-1a"], "endTimeType": end_type, "matchCriteria": "Open",
+         "platform": "linux", "tags": dict(TAGS)}
+    if end:
+        p["endTime"] = end
+    return [R("alicloud:ecs/capacityReservation:CapacityReservation", "ali-res", p)]
+
+
+B5 = [
+    ("r01", lambda: _odcr_case("targeted", TARGET), {}, None, None,
+     "a targeted ODCR of 2 g5.xlarge and an instance targeting it (dependency): counted once, "
+     "2 x 734.38 = 1,468.76 < 1,500 (twice would be 2,203.14)"),
+    ("r02", lambda: _odcr_case(None), {}, None, None,
+     "an open ODCR (default criteria) takes the On-Demand instance of its type in its zone "
+     "(preference open by default): once, 1,468.76 < 1,500"),
+    ("r03", lambda: _odcr_case("targeted"), {SPEND: "fail"}, None, None,
+     "a targeted ODCR the instance does not name: both priced, 2,203.14 > 1,500"),
+    ("r04", lambda: _odcr_case(None, res_zone="us-east-1b"), {SPEND: "fail"}, None, None,
+     "an open ODCR in us-east-1b, the instance in us-east-1a: not its zone, both priced"),
+    ("r05", lambda: _odcr_case(None, {"capacityReservationPreference": "none"}, link=False),
+     {SPEND: "fail"}, None, None,
+     "an open ODCR beside an instance whose capacityReservationPreference is none: both priced"),
+    ("r06", lambda: _odcr_case("targeted", secret(TARGET)), {}, None, None,
+     "as r01 with the whole capacityReservationSpecification secret: once"),
+    ("r07", lambda: _odcr_case("targeted", TARGET, count="2"), {}, None, None,
+     "as r01 with instanceCount '2' written as text: once"),
+    ("r08", lambda: _odcr_case(None, {"capacityReservationTarget": {
+        "capacityReservationResourceGroupArn":
+            "arn:aws:resource-groups:us-east-1:123456789012:group/crs"}}, link=False),
+     {SPEND: "fail"}, None, None,
+     "an open ODCR of the stack beside an instance that targets a literal reservation group the "
+     "stack does not create: a targeted instance launches only there (not matched, priced), and "
+     "the open ODCR bills unused: 2,203.14 > 1,500"),
+    ("r09", lambda: _odcr_case(None, instanceMarketOptions={"marketType": "spot"}),
+     {SPEND: "fail"}, None, None,
+     "a spot instance beside an open ODCR: spot nodes use no reservation; 1,468.76 + the spot node "
+     "(or a spot price that cannot be read) > 1,500"),
+    ("r10", lambda: _block(None)[0], {SPEND: "fail"}, None, None,
+     "a Capacity Block the stack buys, no group, no fee in capacityBlockFeesUsd: cannot be estimated"),
+    ("r11", lambda: _block({"block": 5000})[0], {}, _block({"block": 5000})[1], None,
+     "the block's fee 5,000 under its own name: 5,000 < 10,000"),
+    ("r12", lambda: _block({"block": 12000})[0], {SPEND: "fail"}, _block({"block": 12000})[1],
+     None, "the block's fee 12,000 > 10,000"),
+    ("r13", lambda: _block_group({"nodes": 8000}), {RDMA: "advisory"},
+     {SPEND: {"capacityBlockFeesUsd": {"nodes": 8000}}}, None,
+     "an ASG of 2 p4d launched (template marketType capacity-block, target depending on the block) "
+     "into the stack's block; the group's fee 8,000 < 10,000, the block priced with it once; rdma: "
+     "the block places the nodes, but the template gives no EFA interface (p4d: 4) -> advisory"),
+    ("r14", lambda: _block_group(None), {SPEND: "fail", RDMA: "advisory"}, None, None,
+     "as r13 without a fee: cannot be estimated, never the on-demand month"),
+    ("r15", lambda: _gcp_res_case(True, SPECIFIC), {}, None, None,
+     "a GCP specific reservation of 2 g2-standard-8 (required) and a VM naming it: once, "
+     "2 x 623.15 = 1,246.29 < 1,300 (twice 1,869.44)"),
+    ("r16", lambda: _gcp_res_case(None, None), {}, None, None,
+     "a reservation left to specificReservationRequired false and a VM left to ANY_RESERVATION, "
+     "same type and zone: once"),
+    ("r17", lambda: _gcp_res_case(None, {"type": "NO_RESERVATION"}, link=False), {SPEND: "fail"},
+     None, None, "a VM with NO_RESERVATION beside the reservation: both, 1,869.44 > 1,300"),
+    ("r18", lambda: _gcp_res_case(True, {"type": "ANY_RESERVATION"}, link=False), {SPEND: "fail"},
+     None, None, "a reservation that requires naming it; the VM ANY_RESERVATION: both priced"),
+    ("r19", lambda: _gcp_res_case(None, None, res_zone="us-central1-b"), {SPEND: "fail"}, None,
+     None, "the reservation in us-central1-b, the VM in us-central1-a: both priced"),
+    ("r20", _gcp_res_from_template, {}, None, None,
+     "a reservation of 2 whose machine type comes from sourceInstanceTemplate (a template of the "
+     "stack, g2-standard-8): 1,246.29 < 1,300"),
+    ("r21", lambda: _az_res_case(True), {}, None, None,
+     "an Azure capacity reservation of 3 and a scale set of 3 in its group (dependency): once, "
+     "1,151.94 < 1,200 (twice 2,303.88)"),
+    ("r22", lambda: _az_res_case(False), {SPEND: "fail"}, None, None,
+     "the scale set not in the reservation's group: both priced, 2,303.88 > 1,200"),
+    ("r23", lambda: _az_res_case(None, budget=None), {SPEND: "fail"}, None, None,
+     "an Azure capacity reservation alone, no budget: GPU capacity that needs a budget alarm"),
+    ("r24", lambda: _ali_res("Unlimited"), {SPEND: "fail"}, None, None,
+     "an Alibaba capacity reservation without endTimeType Limited: a violation"),
+    ("r25", lambda: _ali_res("Limited", hours_from_now(48)), {}, None, None,
+     "Limited with an endTime in 48 h: priced until then, 2 x 2.56083 x 48 = 245.84"),
+]
+
+
+@pytest.mark.parametrize("case", params(B5))
+def test_batch5(pack, case):
+    check(pack, case)
