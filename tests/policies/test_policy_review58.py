@@ -1074,3 +1074,111 @@ B5 = [
 @pytest.mark.parametrize("case", params(B5))
 def test_batch5(pack, case):
     check(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 6
+# Budgets in each filter form the docs name (spend-limit, Budgets: "Read and decided"), the
+# Azure budget twins, and the reach of defect C on GCP and Azure.
+
+def _aws_f(**props) -> list:
+    return _with(aws_one(), "budget", **props)
+
+
+def _aws_expr(expr: dict) -> list:
+    return _aws_f(filterExpression=expr, metrics="UnblendedCost")
+
+
+def _gcp_f(flt: dict) -> list:
+    return [gcp_vm(), gcp_budget("700", budgetFilter=flt)]
+
+
+def _az_f(flt: dict, budget_type: str = "azure-native:consumption:Budget") -> list:
+    b = az_budget(1200.0, filter=flt)
+    b.type = budget_type
+    return [az_vmss(), b]
+
+
+def _az_classic(kind: str) -> list:
+    common = {"amount": 1200.0, "timeGrain": "Monthly",
+              "timePeriod": {"startDate": "2026-01-01T00:00:00Z"},
+              "notifications": [{"enabled": True, "operator": "GreaterThan", "threshold": 80.0,
+                                 "contactEmails": ["ml-platform@example.com"]}]}
+    if kind == "sub":
+        return [az_vmss(), R("azure:consumption/budgetSubscription:BudgetSubscription", "budget",
+                             {**common, "subscriptionId": "/subscriptions/sub-1"})]
+    return [az_vmss(), R("azure:consumption/budgetResourceGroup:BudgetResourceGroup", "budget",
+                         {**common, "resourceGroupId": "/subscriptions/sub-1/resourceGroups/TRAIN"})]
+
+
+EC2 = "Amazon Elastic Compute Cloud - Compute"
+
+
+def _dim(name: str, values: list) -> dict:
+    return {"dimensions": {"name": name, "operator": "In", "values": values}}
+
+
+B6 = [
+    ("f01", lambda: _aws_f(costFilters=[{"name": "Service", "values": [EC2]}]), {}, None, None,
+     "costFilters Service = EC2 compute takes the instance hours in: 734.38 < 1,000"),
+    ("f02", lambda: _aws_f(costFilters=[{"name": "Service", "values": ["EC2 - Other"]}]),
+     {SPEND: "fail"}, None, None, "Service 'EC2 - Other' leaves the instance hours out: no alarm"),
+    ("f03", lambda: _aws_f(costFilters=[{"name": "UsageType",
+                                         "values": ["BoxUsage:g5.xlarge"]}]), {}, None, None,
+     "UsageType BoxUsage:g5.xlarge (us-east-1, no prefix) is the node's on-demand hours"),
+    ("f04", lambda: _aws_f(costFilters=[{"name": "UsageType",
+                                         "values": ["EUW1-BoxUsage:g5.xlarge"]}]), {SPEND: "fail"},
+     None, None, "UsageType for eu-west-1 leaves the us-east-1 node out"),
+    ("f05", lambda: _aws_expr({"dimensions": {"key": "REGION", "values": ["eu-west-1"]}}),
+     {SPEND: "fail"}, None, None,
+     "filterExpression dimensions REGION (the Cost Explorer key the SDK documents) eu-west-1: "
+     "leaves the us-east-1 node out"),
+    ("f06", lambda: _aws_expr({"dimensions": {"key": "SERVICE", "values": [EC2]}}), {}, None, None,
+     "filterExpression SERVICE = EC2 compute: covers"),
+    ("f07", lambda: _aws_expr({"not": {"dimensions": {"key": "REGION", "values": ["us-east-1"]}}}),
+     {SPEND: "fail"}, None, None, "filterExpression not REGION us-east-1: leaves the node out"),
+    ("f08", lambda: _aws_expr({"tags": {"key": "team", "values": ["vision"]}}), {}, None, None,
+     "filterExpression tags team = vision: the instance carries it, covered"),
+    ("f09", lambda: _aws_expr({"ands": [{"dimensions": {"key": "SERVICE", "values": [EC2]}},
+                                        {"tags": {"key": "team", "values": ["audio"]}}]}),
+     {SPEND: "fail"}, None, None, "ands: EC2 and team = audio: the tag leaves the node out"),
+    ("f10", lambda: _gcp_f({"services": ["services/6F81-5844-456A"]}), {}, None, None,
+     "GCP services Compute Engine: covers, 623.15 < 700"),
+    ("f11", lambda: _gcp_f({"services": ["services/95FF-2EF5-5EA1"]}), {SPEND: "fail"}, None, None,
+     "GCP services Cloud Storage only: leaves the VM out, no alarm"),
+    ("f12", lambda: _gcp_f({"projects": ["projects/123456789012"]}), {}, None, None,
+     "a project given by number is taken as the stack's own"),
+    ("f13", lambda: _gcp_f({"creditTypesTreatment": "EXCLUDE_ALL_CREDITS",
+                            "calendarPeriod": "MONTH"}), {}, None, None,
+     "credit treatment and calendar period do not change reach"),
+    ("f14", lambda: _gcp_f({"labels": {"team": "audio"}}), {SPEND: "fail"}, None, None,
+     "labels team=audio: the VM's team is vision, left out"),
+    ("f15", lambda: _az_f({"tags": {"name": "team", "operator": "In", "values": ["vision"]}}), {},
+     None, None, "Azure filter tags team In [vision]: covers, 1,151.94 < 1,200"),
+    ("f16", lambda: _az_f(_dim("ResourceLocation", ["East US"])), {}, None, None,
+     "ResourceLocation 'East US' (spaces and case ignored) = eastus: covers"),
+    ("f17", lambda: _az_f(_dim("ResourceLocation", ["westeurope"])), {SPEND: "fail"}, None, None,
+     "ResourceLocation westeurope leaves the eastus set out"),
+    ("f18", lambda: _az_f({"and": [_dim("ResourceGroupName", ["TRAIN"]),
+                                   _dim("MeterCategory", ["Virtual Machines"])]}), {}, None, None,
+     "and: ResourceGroupName TRAIN (case-insensitive) and MeterCategory Virtual Machines: covers"),
+    ("f19", lambda: _az_f(_dim("ChargeType", ["Usage"])), {SPEND: "undecided"}, None, None,
+     "a dimension the pack does not read (ChargeType) makes the only budget's reach cannot decide"),
+    ("f20", lambda: _az_f(_dim("ServiceFamily", ["Compute"]),
+                          budget_type="azure-native:costmanagement:Budget"), {}, None, None,
+     "the costmanagement Budget twin with ServiceFamily Compute: covers"),
+    ("f21", lambda: _az_classic("sub"), {}, None, None,
+     "a classic budgetSubscription on /subscriptions/sub-1: covers, 1,151.94 < 1,200"),
+    ("f22", lambda: _az_classic("rg"), {}, None, None,
+     "a classic budgetResourceGroup on resource group TRAIN (the set's 'train', case-insensitive)"),
+    ("c01", lambda: [gcp_vm(zone=UNK), gcp_budget("5000")], {SPEND: "fail"}, None,
+     {"gcp": ("gcp", {"project": "ml"})},
+     "reach of C: a GCP VM whose zone is unknown on a provider naming no region or zone"),
+    ("c02", lambda: [az_vmss(location=UNK), az_budget(5000.0)], {SPEND: "fail"}, None, None,
+     "reach of C: a scale set whose location is unknown (3 x NC4as_T4_v3 anywhere is below 5,000 "
+     "in most regions)"),
+]
+
+
+@pytest.mark.parametrize("case", params(B6))
+def test_batch6(pack, case):
+    check(pack, case)
