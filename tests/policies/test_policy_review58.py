@@ -1126,8 +1126,10 @@ B6 = [
                                          "values": ["BoxUsage:g5.xlarge"]}]), {}, None, None,
      "UsageType BoxUsage:g5.xlarge (us-east-1, no prefix) is the node's on-demand hours"),
     ("f04", lambda: _aws_f(costFilters=[{"name": "UsageType",
-                                         "values": ["EUW1-BoxUsage:g5.xlarge"]}]), {SPEND: "fail"},
-     None, None, "UsageType for eu-west-1 leaves the us-east-1 node out"),
+                                         "values": ["USW2-BoxUsage:g5.xlarge"]}]), {SPEND: "fail"},
+     None, None, "UsageType for us-west-2 (billing code USW2) leaves the us-east-1 node out (MY "
+     "MISTAKE on the first run: I wrote EUW1 for eu-west-1, whose billing code is EU; EUW1 is no "
+     "listed code, so the pack's 'cannot decide' was right)"),
     ("f05", lambda: _aws_expr({"dimensions": {"key": "REGION", "values": ["eu-west-1"]}}),
      {SPEND: "fail"}, None, None,
      "filterExpression dimensions REGION (the Cost Explorer key the SDK documents) eu-west-1: "
