@@ -387,6 +387,10 @@ XFAIL = {
     "p24": "DEFECT C: GPU capacity whose region is unknown at preview is priced at the dearest "
            "catalog region ('region not named in the program') and passes under a budget above "
            "that, where docs say a region unknown at preview fails closed",
+    "c01": "DEFECT C reach: a GCP VM whose zone is unknown (no provider region or zone) passes",
+    "c02": "DEFECT D: storage-same-zone says cannot decide for a scale set whose location is unknown "
+           "in a stack with no filesystem or bucket: docs 'An unknown is only asked about where it "
+           "could hide a violation' (spend-limit agrees here: it fails closed, C does not reach Azure)",
     "d2c": "DEFECT B reach: a provider's defaultTags.tags map unknown read as no tags (mandatory)",
 }
 
