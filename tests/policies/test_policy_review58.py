@@ -1188,3 +1188,79 @@ B6 = [
 @pytest.mark.parametrize("case", params(B6))
 def test_batch6(pack, case):
     check(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 7
+# The reach of defects C and D (found in batch 6): a location, zone or region unknown at preview
+# on each cloud's compute, with no filesystem or bucket (nothing storage-same-zone could find), and
+# one with a filesystem (where the question can hide a violation).
+
+def _az_vm(**props) -> R:
+    p = {"location": "eastus", "resourceGroupName": "train",
+         "hardwareProfile": {"vmSize": AZ_SKU},
+         "networkProfile": {"networkInterfaces": [{"id": "nic-id"}]}, "tags": dict(TAGS)}
+    p.update(props)
+    return R("azure-native:compute:VirtualMachine", "gpu", p)
+
+
+def _amlfs() -> R:
+    return R("azure-native:storagecache:AmlFilesystem", "scratch",
+             {"location": "eastus", "resourceGroupName": "train", "zones": ["1"],
+              "storageCapacityTiB": 8.0, "sku": {"name": "AMLFS-Durable-Premium-250"},
+              "filesystemSubnet": "subnet-id", "tags": dict(TAGS),
+              "maintenanceWindow": {"dayOfWeek": "Sunday", "timeOfDayUTC": "02:00"}})
+
+
+def _unknown_zone_subnet() -> list:
+    sub = subnet()
+    sub.props["availabilityZone"] = UNK
+    return [sub, aws_vm("gpu", "g5.xlarge", sub), aws_budget("1000")]
+
+
+def _ali_literal_vsw() -> list:
+    vm = ali_vm()[1]
+    vm.deps = {}
+    vm.props["vswitchId"] = "vsw-0abc"
+    return on("ar", [vm])
+
+
+def _native_unknown_region() -> list:
+    rs = _native_region()
+    rs[1].props["limitAmount"] = "5000"
+    return rs
+
+
+B7 = [
+    ("e01", lambda: [_az_vm(location=UNK), az_budget(5000.0)], {SPEND: "fail"}, None, None,
+     "reach of D on an azure-native VM of unknown location, no filesystem: storage-same-zone has "
+     "nothing to compare (pass); spend-limit fails closed (region unknown)"),
+    ("e02", lambda: [az_vmss(zones=UNK), az_budget(1200.0)], {}, None, None,
+     "a scale set in eastus whose zones are unknown, no filesystem: nothing to ask; 1,151.94 < 1,200"),
+    ("e03", lambda: [gcp_vm(zone=UNK), gcp_budget("700")], {}, None, None,
+     "control for C: a GCP VM of unknown zone on the default provider (region us-central1): priced "
+     "there, 623.15 < 700; nothing for storage-same-zone"),
+    ("e04", _unknown_zone_subnet, {}, None, None,
+     "a stack subnet whose availabilityZone is unknown, an instance on it, no filesystem: the "
+     "provider names us-east-1, 734.38 < 1,000; nothing for storage-same-zone"),
+    ("e05", lambda: ali_vm(vsw=R("alicloud:vpc/switch:Switch", "vsw",
+                                 {"zoneId": UNK, "vpcId": "vpc-1", "cidrBlock": "10.1.0.0/24",
+                                  "tags": dict(TAGS)})), {}, None, None,
+     "an Alibaba node on a vSwitch whose zone is unknown, no filesystem: the provider's region "
+     "prices it; released in 48 h"),
+    ("e06", lambda: [az_vmss(location=UNK), _amlfs(), az_budget(50000.0)],
+     {SPEND: "fail", SSZ: "undecided"}, None, None,
+     "control for D: with an AMLFS in eastus zone 1 in the stack, the set's unknown location could "
+     "hide a zone mismatch: cannot decide; spend fails closed on the region"),
+    ("e07", _ali_literal_vsw, {SPEND: "fail"}, None,
+     {"ar": ("alicloud", {"region": UNK})},
+     "reach of C on Alibaba: a node on a literal vSwitch id (no stack vSwitch) on a provider whose "
+     "region is unknown: a region unknown at preview fails closed"),
+    ("e08", _native_unknown_region, {SPEND: "fail"}, None, {"nw": ("aws-native", {"region": UNK})},
+     "reach of C on aws-native: an instance on a literal subnet, provider region unknown, budget "
+     "5,000 (the dearest g5.xlarge region is 1,248.30 a month)"),
+]
+
+
+@pytest.mark.parametrize("case", params(B7))
+def test_batch7(pack, case):
+    check(pack, case)
