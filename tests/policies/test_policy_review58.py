@@ -391,6 +391,9 @@ XFAIL = {
     "c02": "DEFECT D: storage-same-zone says cannot decide for a scale set whose location is unknown "
            "in a stack with no filesystem or bucket: docs 'An unknown is only asked about where it "
            "could hide a violation' (spend-limit agrees here: it fails closed, C does not reach Azure)",
+    "e01": "DEFECT D reach: an azure-native VM of unknown location, nothing to compare: cannot decide",
+    "e07": "DEFECT C reach: an Alibaba node whose provider region is unknown passes (no fail closed)",
+    "e08": "DEFECT C reach: an aws-native instance whose provider region is unknown passes",
     "d2c": "DEFECT B reach: a provider's defaultTags.tags map unknown read as no tags (mandatory)",
 }
 
