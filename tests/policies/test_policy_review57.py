@@ -632,7 +632,10 @@ B1 = [
     ("e04", "eks", {"fs_zone": "us-west-2b"}, None, {SSZ: "fail"}, None,
      "the FSx on a us-west-2b subnet of the VPC, the only GPU group in us-west-2a: matched by VPC "
      "(step 3), one group in one zone, so 'not in the GPU nodes' zone'"),
-    ("e05", "eks", {}, _ng(subnetIds=["private-a-id", "public-a-id"]), {NPI: "fail"}, None,
+    ("e05", "eks", {}, lambda s: (named(s, "p5-nodes").props.update(subnetIds=["private-a-id", "public-a-id"]),
+                                  named(s, "p5-nodes").deps.update(subnetIds=[named(s, "private-a"),
+                                                                              named(s, "public-a")]), s)[2],
+     {NPI: "fail"}, None,
      "the node group also in the public (mapPublicIpOnLaunch) subnet; its template's interfaces do not "
      "turn public IPs off: a violation on the subnet (the subnet stays in us-west-2a: SSZ passes)"),
     ("e06", "eks", {"max_size": 16.0}, None, {SPEND: "fail"}, None,
@@ -694,8 +697,11 @@ B1 = [
      "a zonal BASIC_SSD Filestore in us-east4-b mounted (metadata) by the MIG in us-east4-a"),
     ("m04", "a3m", {"tier": "ENTERPRISE"}, None, {}, None,
      "an ENTERPRISE (regional) Filestore in us-east4: compared by region only: passes (control)"),
-    ("m05", "a3m", {"collocation": None}, None, {RDMA: "advisory"}, None,
-     "a spread resource policy (availabilityDomainCount, no COLLOCATED): 2 nodes not placed"),
+    ("m05", "a3m", {"collocation": None}, None, {}, None,
+     "a spread resource policy (availabilityDomainCount, no COLLOCATED): not asked, since "
+     "a3-megagpu-8g's catalog row has no RDMA fabric (gpudirect-tcpxo, rdma false): docs 'Not asked: "
+     "... a type whose catalog row has no RDMA fabric' (MY mistake on the first run: I expected "
+     "'advisory')"),
     ("m06", "a3m", {}, lambda s: (named(s, "a3m-tpl").props["networkInterfaces"][0].update(
         accessConfigs=[{"networkTier": "PREMIUM"}]), s)[1], {NPI: "fail"}, None,
      "an accessConfigs entry on nic0 of the template: every node gets an external IP"),
