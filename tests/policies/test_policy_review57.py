@@ -747,3 +747,198 @@ B1 = [
 @pytest.mark.parametrize("case", _params(B1))
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 2
+# Issue 35's classes on the blueprints: reservations and capacity blocks counted once, stops that
+# do not stop, budgets that do not cover, compute not seen as compute, public exposure.
+
+def _gke_reservation(count: float):
+    def mutate(s):
+        resv = res("gcp:compute/reservation:Reservation", "a3u-reservation",
+                   {"name": "a3u-reservation", "zone": "us-central1-b", "specificReservationRequired": True,
+                    "specificReservation": {"count": count, "instanceProperties": {
+                        "machineType": "a3-ultragpu-8g",
+                        "guestAccelerators": [{"acceleratorType": "nvidia-h200-141gb",
+                                               "acceleratorCount": 8.0}]}}})
+        named(s, "a3u-pool").deps["nodeConfig"] = [resv]
+        return _add(s, resv)
+    return mutate
+
+
+def _pc_odcr(s):
+    odcr = res("aws:ec2/capacityReservation:CapacityReservation", "p5en-odcr",
+               {"instanceType": "p5en.48xlarge", "instancePlatform": "Linux/UNIX",
+                "availabilityZone": "us-east-2a", "instanceCount": 4.0, "instanceMatchCriteria": "targeted",
+                "endDateType": "unlimited", "tags": dict(TAGS)})
+    lt = named(s, "compute-lt")
+    lt.props["capacityReservationSpecification"] = {"capacityReservationTarget": {
+        "capacityReservationId": "cr-x"}}
+    lt.deps["capacityReservationSpecification"] = [odcr]
+    return _add(s, odcr)
+
+
+def _eks_block(market: bool, fee: bool = True):
+    def mutate(s):
+        lt = named(s, "p5-lt")
+        lt.props["capacityReservationSpecification"] = {"capacityReservationTarget": {
+            "capacityReservationId": "cr-0123456789abcdef0"}}
+        if market:
+            lt.props["instanceMarketOptions"] = {"marketType": "capacity-block"}
+        named(s, "p5-nodes").props["capacityType"] = "CAPACITY_BLOCK"
+        return s
+    return mutate
+
+
+def _pc_sched(**kw):
+    def mutate(s):
+        named(s, "compute-stop").props.update(kw)
+        return s
+    return mutate
+
+
+def _a3m_uri(uri: str):
+    def mutate(s):
+        named(s, "a3m-stop").props["httpTarget"]["uri"] = uri
+        return s
+    return mutate
+
+
+def _hyperpod():
+    hp = res("aws-native:sagemaker:Cluster", "hyperpod",
+             {"clusterName": "ml-hyperpod",
+              "instanceGroups": [
+                  {"instanceGroupName": "controller", "instanceType": "ml.m5.12xlarge", "instanceCount": 1.0,
+                   "executionRole": "arn:aws:iam::111122223333:role/hp",
+                   "lifeCycleConfig": {"sourceS3Uri": "s3://hp-lifecycle/", "onCreate": "on_create.sh"}},
+                  {"instanceGroupName": "workers", "instanceType": "ml.p5.48xlarge", "instanceCount": 2.0,
+                   "executionRole": "arn:aws:iam::111122223333:role/hp", "threadsPerCore": 1.0,
+                   "lifeCycleConfig": {"sourceS3Uri": "s3://hp-lifecycle/", "onCreate": "on_create.sh"}}],
+              "vpcConfig": {"securityGroupIds": ["sg-0123"], "subnets": ["subnet-0123"]},
+              "tags": [{"key": k, "value": v} for k, v in TAGS.items()]})
+    bud = res("aws:budgets/budget:Budget", "hp-budget",
+              {"budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": "200000", "limitUnit": "USD",
+               "notifications": AWS_ALERTS, "tags": dict(TAGS)})
+    return [hp, bud]
+
+
+BUILD["hp"] = lambda: _hyperpod()
+PROVIDERS["hp"] = {"region": "us-east-1"}
+
+
+def _a3m_login(s):
+    return _add(s, res("gcp:compute/instance:Instance", "a3m-login",
+                       {"zone": "us-east4-a", "machineType": "n2-standard-4",
+                        "bootDisk": {"initializeParams": {"image": "projects/ml/global/images/slurm"}},
+                        "networkInterfaces": [{"network": "a3m-net-0-id", "subnetwork": "a3m-sub-0-id",
+                                               "accessConfigs": [{}]}],
+                        "labels": dict(LABELS)},
+                       deps={"networkInterfaces": [named(s, "a3m-net-0"), named(s, "a3m-sub-0")]}))
+
+
+def _dnat_node0(s):
+    return _add(s, res("alicloud:vpc/forwardEntry:ForwardEntry", "lj-dnat-ssh",
+                       {"forwardTableId": "ftb-x", "externalIp": "47.1.2.3", "externalPort": "2222",
+                        "ipProtocol": "tcp", "internalIp": "172.16.0.10", "internalPort": "22"},
+                       deps={"forwardTableId": [named(s, "lj-nat")]}))
+
+
+B2 = [
+    # reservations and capacity blocks: counted once
+    ("r01", "gke", {}, _gke_reservation(2.0), {}, None,
+     "the SPECIFIC reservation of 2 created in the stack and named by the pool: counted once: "
+     "126,669.45 + 12,240.00 + 773.09 = 139,682.54 < 150,000 (twice would be 266,351.99)"),
+    ("r02", "gke", {}, _gke_reservation(1.0), {}, None,
+     "a reservation of 1 for a pool of 2: 1 in it + 1 beyond = the same 139,682.54 < 150,000"),
+    ("r03", "pc", {}, _pc_odcr, {SPEND: "fail"}, None,
+     "a targeted ODCR of 4 p5en (unlimited) bills all month whatever the Schedule stop: "
+     "4 x 63.296 x 730 = 184,824.32 + 2,031.17 storage > 40,000"),
+    ("r04", "pc", {"budget": "200000"}, _pc_odcr, {}, None,
+     "the same ODCR under 200,000: counted once (the group's 4 nodes inside it, priced there): "
+     "184,824.32 + 2,031.17 = 186,855.49 < 200,000 (ODCR + group's 96 h would be 211,161.15)"),
+    ("r05", "eks", {"budget": "40000"}, _eks_block(market=True), {}, {SPEND: {"capacityBlockFeesUsd": {
+        "p5-nodes": 31000.0}}},
+     "an ADT capacity-block node group (launch template marketType capacity-block + the block's id, "
+     "capacityType CAPACITY_BLOCK) priced at its fee: 31,000 + 1,464.53 storage = 32,464.53 < 40,000"),
+    ("r06", "eks", {"budget": "40000"}, _eks_block(market=True), {SPEND: "fail"}, None,
+     "the same block without capacityBlockFeesUsd: GPU capacity that cannot be estimated (fails closed)"),
+    ("r07", "eks", {"budget": "40000"}, _eks_block(market=False), {}, {SPEND: {"capacityBlockFeesUsd": {
+        "p5-nodes": 31000.0}}},
+     "EKS's own form (capacityType CAPACITY_BLOCK, template targeting the block, no marketType in the "
+     "template): launched into the block, so the fee, never the on-demand month (81,822.93)"),
+    # stops that do not stop
+    ("s01", "pc", {}, _pc_sched(minSize=-1.0, maxSize=-1.0, desiredCapacity=0.0), {}, None,
+     "a Schedule of desired 0 keeping min (-1: the group's own, 0) and max: desired and min 0 stop "
+     "the group: 26,336.83 < 40,000"),
+    ("s02", "pc", {}, lambda s: _pc_sched(minSize=-1.0, maxSize=-1.0, desiredCapacity=0.0)(
+        _set(s, "compute-p5en", "minSize", 2.0)), {SPEND: "fail"}, None,
+     "the same Schedule on a group of minSize 2: desired 0 under min 2 is refused: no stop: "
+     "4 x 63.296 x 730 = 184,824.32 > 40,000"),
+    ("s03", "a3m", {}, _a3m_uri("https://www.googleapis.com/compute/v1/projects/ml/zones/us-east4-a/"
+                                "instanceGroupManagers/a3m-mig/resize?size=0"), {}, None,
+     "the job on www.googleapis.com (the selfLink host) is a stop too: <= 18,629.44"),
+    ("s04", "a3m", {}, _a3m_uri("https://compute.googleapis.com/compute/v1/projects/ml/regions/us-east4/"
+                                "regionInstanceGroupManagers/a3m-mig/resize?size=0"), {SPEND: "fail"}, None,
+     "a regional-group URL for a zonal MIG names another group: no stop: 2 x 92.9376 x 730 = "
+     "135,688.90 > 25,000"),
+    ("s05", "lj", {"release": "2026-12-10T12:00:00+08:00"}, None, {}, None,
+     "an autoReleaseTime with a +08:00 offset is ISO-8601 (about 66 h away): 4 x 58.2708 x <= 73 h; "
+     "it stands in for the alarm. (Alibaba's API asks for UTC; the time still reads.)"),
+    # budgets that do not cover
+    ("f01", "eks", {}, lambda s: _set(s, "ml-budget", "costFilters",
+                                      [{"name": "TagKeyValue", "values": ["user:team$pretrain"]}]), {}, None,
+     "the node group's instances carry team=pretrain from the launch template's instance "
+     "tagSpecifications (EKS launches them from that template): covered"),
+    ("f02", "a3m", {}, lambda s: _set(s, "a3m-budget", "budgetFilter", {"labels": {"team": "pretrain"}}),
+     {}, None, "the MIG's VMs carry the template's labels, team=pretrain: covered"),
+    ("f03", "gke", {}, lambda s: _set(s, "a3u-budget", "budgetFilter", {"labels": {"team": "pretrain"}}),
+     {}, None, "the GKE nodes carry nodeConfig.resourceLabels team=pretrain as GCE labels: covered"),
+    ("f04", "pc", {}, lambda s: _set(s, "hpc-budget", "costFilters",
+                                     [{"name": "Region", "values": ["us-east-1"]}]), {SPEND: "fail"}, None,
+     "a Region filter copied from ADT's us-east-1 while the stack runs in us-east-2: no alarm"),
+    ("f05", "eks", {}, lambda s: _set(s, "ml-budget", "costFilters",
+                                      [{"name": "InstanceType", "values": ["p5.48xlarge"]}]), {}, None,
+     "an InstanceType filter on the group's type: covered (81,822.93 < 100,000)"),
+    ("f06", "ndv5", {}, lambda s: _add(_drop(s, "hpc-budget"), res(
+        "azure:consumption/budgetResourceGroup:BudgetResourceGroup", "hpc-rg-budget",
+        {"name": "hpc-rg-budget", "resourceGroupId": "hpc-rg-id", "amount": 60000.0, "timeGrain": "Monthly",
+         "timePeriod": {"startDate": "2026-12-01T00:00:00Z"},
+         "notifications": [{"enabled": True, "threshold": 80.0, "operator": "GreaterThan",
+                            "contactEmails": ["hpc@example.com"]}]},
+        deps={"resourceGroupId": [named(s, "hpc-rg")]})), {}, None,
+     "a classic resource-group budget built from the scale set's own ResourceGroup: covers it"),
+    # compute the pack does not see as compute / catalog reach
+    ("c01", "hp", {}, None, {SPEND: "fail"}, None,
+     "a SageMaker HyperPod cluster (aws-native:sagemaker:Cluster) of 2 ml.p5.48xlarge: a SageMaker "
+     "ml.* GPU variant is GPU capacity that cannot be estimated: fails closed"),
+    ("c02", "eks", {}, _ng(instanceTypes=["p5e.48xlarge"]), {SPEND: "fail"}, None,
+     "p5e.48xlarge is in unpriced.csv (Capacity Blocks only): fails closed naming the source"),
+    ("c03", "lj", {"zone": "cn-wulanchabu-c"}, None, {SPEND: "fail"}, None,
+     "the Lingjun region cn-wulanchabu: ebmgn8v has no prices.csv row there: fails closed",
+     {"region": "cn-wulanchabu"}),
+    ("c04", "ndv5", {"sku": "Standard_ND96isr_MI300X_v5"}, None, {SPEND: "fail", RDMA: "advisory"}, None,
+     "ND MI300X v5 is N-series outside instance_types.csv: unpriceable (fails closed); 4 placed nodes "
+     "of a type the catalog does not list: one advisory, 'the instance type's fabric is unknown'"),
+    # public exposure
+    ("n01", "gke", {}, lambda s: (named(s, "a3u-pool").props.update(
+        networkConfig={**named(s, "a3u-pool").props["networkConfig"], "enablePrivateNodes": False}), s)[1],
+     {NPI: "fail"}, None, "a pool of a private cluster that turns private nodes off itself"),
+    ("n02", "a3m", {}, _a3m_login, {NPI: "fail"}, None,
+     "a CPU login node with an ephemeral external IP (accessConfigs [{}]): a node's public IP"),
+    ("n03", "lj", {}, _dnat_node0, {NPI: "fail"}, None,
+     "a DNAT entry on the Internet NAT to node 0's literal private IP 172.16.0.10, port 22"),
+    ("n04", "lj", {}, lambda s: _set(s, "lj-node-1", "internetMaxBandwidthOut", 100.0), {NPI: "fail"}, None,
+     "internetMaxBandwidthOut 100 gives the node a public IPv4 address"),
+    ("n05", "ndv5", {}, lambda s: (named(s, "ndv5").props["networkInterfaces"][0]["ipConfigurations"][0]
+                                   .update(publicIpAddresses=[{"name": "pip"}]), s)[1], {NPI: "fail"}, None,
+     "a public IP per scale-set instance (classic publicIpAddresses)"),
+    # malformed values
+    ("v01", "gke", {}, lambda s: _set(s, "a3u-lustre", "capacityGib", "36,000"), {SPEND: "fail"}, None,
+     "capacityGib '36,000' (a string input in pulumi-gcp) is text that is no number: a violation"),
+    ("v02", "aks", {"max_count": "four"}, None, {SPEND: "fail"}, None, "maxCount 'four': a violation"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B2))
+def test_batch2(pack, case):
+    _run_case(pack, case)
