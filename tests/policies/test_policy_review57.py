@@ -916,9 +916,10 @@ B2 = [
     ("c03", "lj", {"zone": "cn-wulanchabu-c"}, None, {SPEND: "fail"}, None,
      "the Lingjun region cn-wulanchabu: ebmgn8v has no prices.csv row there: fails closed",
      {"region": "cn-wulanchabu"}),
-    ("c04", "ndv5", {"sku": "Standard_ND96isr_MI300X_v5"}, None, {SPEND: "fail", RDMA: "advisory"}, None,
-     "ND MI300X v5 is N-series outside instance_types.csv: unpriceable (fails closed); 4 placed nodes "
-     "of a type the catalog does not list: one advisory, 'the instance type's fabric is unknown'"),
+    ("c04", "ndv5", {"sku": "Standard_ND96isr_MI300X_v5"}, None, {SPEND: "fail"}, None,
+     "ND MI300X v5 IS in instance_types.csv (infiniband) and prices.csv, but not in eastus (eastus2 "
+     "and others): fails closed naming where it is priced; placed, InfiniBand: rdma passes. (MY "
+     "mistake on the first run: a truncated grep made me think the type was outside the catalog.)"),
     # public exposure
     ("n01", "gke", {}, lambda s: (named(s, "a3u-pool").props.update(
         networkConfig={**named(s, "a3u-pool").props["networkConfig"], "enablePrivateNodes": False}), s)[1],
