@@ -946,3 +946,254 @@ B2 = [
 @pytest.mark.parametrize("case", _params(B2))
 def test_batch2(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 3
+# Defect 1's reach (labels a budget filter compares, per managed pool), then more blueprint
+# variants: a second (inference / system) pool, an AZ-spread group, CycleCloud's exposure,
+# Alibaba ESS / ACK instead of ECS nodes, encryption of data disks, balancers.
+
+def _gke_labels(resource: dict, k8s: Optional[dict]):
+    def mutate(s):
+        cfg = named(s, "a3u-pool").props["nodeConfig"]
+        cfg["resourceLabels"] = resource
+        if k8s is not None:
+            cfg["labels"] = k8s
+        return _set(s, "a3u-budget", "budgetFilter", {"labels": {"team": "pretrain"}})
+    return mutate
+
+
+def _gke_inline(s):
+    pool = named(s, "a3u-pool")
+    cluster = named(s, "a3u-gke")
+    cluster.props.pop("removeDefaultNodePool")
+    cluster.props.pop("initialNodeCount")
+    cluster.props["nodePools"] = [{"name": "a3u-pool", "nodeCount": 2.0, "nodeLocations": ["us-central1-b"],
+                                   "nodeConfig": pool.props["nodeConfig"],
+                                   "networkConfig": pool.props["networkConfig"],
+                                   "placementPolicy": {"type": "COMPACT"}}]
+    cluster.deps["nodePools"] = pool.deps["networkConfig"]
+    return _set(_drop(s, "a3u-pool"), "a3u-budget", "budgetFilter", {"labels": {"team": "pretrain"}})
+
+
+def _aks_tags(pool_tags: dict, node_labels: Optional[dict]):
+    def mutate(s):
+        pool = named(s, "gpu")
+        pool.props["tags"] = pool_tags
+        if node_labels is not None:
+            pool.props["nodeLabels"] = node_labels
+        return _set(s, "ml-budget", "filter", {"tags": {"name": "team", "operator": "In",
+                                                        "values": ["pretrain"]}})
+    return mutate
+
+
+def _eks_inst_tags(s):
+    named(s, "p5-lt").props["tagSpecifications"] = [{"resourceType": "instance",
+                                                     "tags": {**TAGS, "team": "platform"}}]
+    named(s, "p5-nodes").props["labels"] = {"team": "pretrain"}
+    return _set(s, "ml-budget", "costFilters", [{"name": "TagKeyValue", "values": ["user:team$pretrain"]}])
+
+
+def _mig_override(s):
+    named(s, "a3m-mig").props["allInstancesConfig"] = {"labels": {"team": "platform"}}
+    return _set(s, "a3m-budget", "budgetFilter", {"labels": {"team": "pretrain"}})
+
+
+def _eks_second_pool(itype: str, zone: str, max_size: float, name: str):
+    def mutate(s):
+        sub = res("aws:ec2/subnet:Subnet", f"{name}-sub",
+                  {"vpcId": "vpc-x", "availabilityZone": zone, "cidrBlock": "10.0.192.0/20", "tags": dict(TAGS)},
+                  deps={"vpcId": [named(s, "ml-vpc")]})
+        ng = res("aws:eks/nodeGroup:NodeGroup", name,
+                 {"clusterName": "ml-cluster", "nodeRoleArn": "arn:aws:iam::111122223333:role/eks-node",
+                  "subnetIds": [f"{name}-sub-id"], "instanceTypes": [itype], "capacityType": "ON_DEMAND",
+                  "scalingConfig": {"desiredSize": 1.0, "minSize": 0.0, "maxSize": max_size},
+                  "tags": dict(TAGS)},
+                 deps={"clusterName": [named(s, "ml-cluster")], "subnetIds": [sub]})
+        return _add(s, sub, ng)
+    return mutate
+
+
+def _eks_spread(s):
+    sub = res("aws:ec2/subnet:Subnet", "private-b",
+              {"vpcId": "vpc-x", "availabilityZone": "us-west-2b", "cidrBlock": "10.0.128.0/18", "tags": dict(TAGS)},
+              deps={"vpcId": [named(s, "ml-vpc")]})
+    ng = named(s, "p5-nodes")
+    ng.props["subnetIds"] = ["private-a-id", "private-b-id"]
+    ng.deps["subnetIds"] = [named(s, "private-a"), sub]
+    return _add(s, sub)
+
+
+def _ndv5_cyclecloud(public_ip: bool):
+    def mutate(s):
+        extra = []
+        ipcfg = {"name": "ip", "primary": True, "subnetId": "compute-id", "privateIpAddressAllocation": "Dynamic"}
+        deps = {"ipConfigurations": [named(s, "compute")]}
+        if public_ip:
+            pip = res("azure:network/publicIp:PublicIp", "cc-pip",
+                      {"name": "cc-pip", "resourceGroupName": "hpc-rg", "location": "eastus",
+                       "allocationMethod": "Static", "sku": "Standard", "tags": dict(TAGS)})
+            ipcfg["publicIpAddressId"] = "cc-pip-id"
+            deps["ipConfigurations"] = [named(s, "compute"), pip]
+            extra.append(pip)
+        nic = res("azure:network/networkInterface:NetworkInterface", "cc-nic",
+                  {"name": "cc-nic", "resourceGroupName": "hpc-rg", "location": "eastus",
+                   "ipConfigurations": [ipcfg], "tags": dict(TAGS)}, deps=deps)
+        vm = res("azure:compute/linuxVirtualMachine:LinuxVirtualMachine", "cyclecloud",
+                 {"name": "cyclecloud", "resourceGroupName": "hpc-rg", "location": "eastus",
+                  "size": "Standard_D8s_v5", "adminUsername": "ccadmin", "networkInterfaceIds": ["cc-nic-id"],
+                  "adminSshKeys": [{"username": "ccadmin", "publicKey": "ssh-ed25519 AAAA"}],
+                  "osDisk": {"caching": "ReadWrite", "storageAccountType": "Premium_LRS"},
+                  "sourceImageReference": {"publisher": "azurecyclecloud", "offer": "azure-cyclecloud",
+                                           "sku": "cyclecloud8-gen2", "version": "latest"},
+                  "tags": dict(TAGS)}, deps={"networkInterfaceIds": [nic]})
+        return _add(s, *extra, nic, vm)
+    return mutate
+
+
+def _nsg_internet_https(s):
+    named(s, "hpc-nsg").props["securityRules"].append(
+        {"name": "cyclecloud-https", "priority": 200.0, "direction": "Inbound", "access": "Allow",
+         "protocol": "Tcp", "sourcePortRange": "*", "destinationPortRange": "443",
+         "sourceAddressPrefix": "Internet", "destinationAddressPrefix": "*"})
+    return s
+
+
+def _ess(s):
+    nodes = [r for r in s if r.name.startswith("lj-node-")]
+    s = [r for r in s if r not in nodes]
+    sgrp = res("alicloud:ess/scalingGroup:ScalingGroup", "lj-ess",
+               {"scalingGroupName": "lj-ess", "minSize": 0.0, "maxSize": 4.0, "vswitchIds": ["vsw-x"],
+                "multiAzPolicy": "PRIORITY", "tags": dict(TAGS)}, deps={"vswitchIds": [named(s, "lj-vsw")]})
+    conf = res("alicloud:ess/scalingConfiguration:ScalingConfiguration", "lj-ess-conf",
+               {"scalingGroupId": "asg-x", "instanceType": "ecs.ebmgn8v.48xlarge",
+                "imageId": "ubuntu_22_04_x64_20G_alibase", "securityGroupId": "sg-x",
+                "systemDiskCategory": "cloud_essd", "internetMaxBandwidthOut": 0.0, "userData": "bW91bnQgY3Bmcw==",
+                "active": True, "enable": True, "tags": dict(TAGS)},
+               deps={"scalingGroupId": [sgrp], "securityGroupId": [named(s, "lj-sg")],
+                     "userData": [named(s, "lj-cpfs"), named(s, "lj-data")]})
+    return _add(s, sgrp, conf)
+
+
+def _ack(s):
+    nodes = [r for r in s if r.name.startswith("lj-node-")]
+    s = [r for r in s if r not in nodes]
+    ack = res("alicloud:cs/managedKubernetes:ManagedKubernetes", "lj-ack",
+              {"name": "lj-ack", "clusterSpec": "ack.pro.small", "vswitchIds": ["vsw-x"],
+               "podCidr": "10.96.0.0/16", "serviceCidr": "192.168.0.0/16", "tags": dict(TAGS)},
+              deps={"vswitchIds": [named(s, "lj-vsw")]})
+    pool = res("alicloud:cs/nodePool:NodePool", "lj-gpu-pool",
+               {"clusterId": "c-x", "nodePoolName": "gpu", "vswitchIds": ["vsw-x"],
+                "instanceTypes": ["ecs.ebmgn8v.48xlarge"], "desiredSize": 4.0,
+                "systemDiskCategory": "cloud_essd", "systemDiskSize": 200.0, "securityGroupIds": ["sg-x"],
+                "labels": [{"key": "accelerator", "value": "h20"}], "tags": dict(TAGS)},
+               deps={"clusterId": [ack], "vswitchIds": [named(s, "lj-vsw")]})
+    return _add(s, ack, pool)
+
+
+def _data_disk(encrypted: Optional[bool]):
+    def mutate(s):
+        for r in s:
+            if r.name.startswith("lj-node-"):
+                disk = {"category": "cloud_essd", "size": 2000.0, "performanceLevel": "PL1"}
+                if encrypted is not None:
+                    disk["encrypted"] = encrypted
+                r.props["dataDisks"] = [disk]
+        return s
+    return mutate
+
+
+def _pc_import_path(s):
+    fs = named(s, "hpc-fsx")
+    fs.props.update(deploymentType="SCRATCH_2", importPath="s3://hpc-data/data")
+    fs.props.pop("perUnitStorageThroughput")
+    fs.deps["importPath"] = [named(s, "hpc-data")]
+    named(s, "hpc-data").props["region"] = "us-west-2"
+    return _drop(s, "hpc-fsx-s3")
+
+
+def _pc_alb(internal: bool):
+    def mutate(s):
+        lb = res("aws:lb/loadBalancer:LoadBalancer", "jupyter-alb",
+                 {"loadBalancerType": "application", "internal": internal, "subnets": ["hpc-public-id"],
+                  "securityGroups": ["sg-x"], "tags": dict(TAGS)},
+                 deps={"subnets": [named(s, "hpc-public")], "securityGroups": [named(s, "hpc-sg")]})
+        tg = res("aws:lb/targetGroup:TargetGroup", "jupyter-tg",
+                 {"port": 8888.0, "protocol": "HTTP", "vpcId": "vpc-x", "targetType": "instance",
+                  "tags": dict(TAGS)}, deps={"vpcId": [named(s, "hpc-vpc")]})
+        ls = res("aws:lb/listener:Listener", "jupyter-https",
+                 {"loadBalancerArn": "alb-arn", "port": 443.0, "protocol": "HTTPS",
+                  "certificateArn": "arn:aws:acm:us-east-2:111122223333:certificate/x",
+                  "defaultActions": [{"type": "forward", "targetGroupArn": "tg-arn"}], "tags": dict(TAGS)},
+                 deps={"loadBalancerArn": [lb], "defaultActions": [tg]})
+        asg = named(s, "compute-p5en")
+        asg.props["targetGroupArns"] = ["tg-arn"]
+        asg.deps["targetGroupArns"] = [tg]
+        return _add(s, lb, tg, ls)
+    return mutate
+
+
+B3 = [
+    # defect 1's reach
+    ("d1a", "gke", {}, _gke_labels({"team": "platform", "owner": "carol", "cost_center": "9001"},
+                                   {"team": "pretrain"}), {SPEND: "fail"}, None,
+     "GCP labels team=platform on the nodes, Kubernetes labels team=pretrain: a budget on GCP label "
+     "team=pretrain does not take the pool in: no budget alarm for it"),
+    ("d1b", "gke", {}, _gke_inline, {}, None,
+     "the pool inline in the cluster's nodePools, resourceLabels team=pretrain: covered (139,682.54 < "
+     "150,000)"),
+    ("d1c", "gke", {}, _gke_labels(dict(LABELS), None), {}, None,
+     "the separate pool with only GCP labels team=pretrain (the builder's own, again): covered (= f03)"),
+    ("d1d", "aks", {}, _aks_tags(dict(TAGS), None), {}, None,
+     "an Azure budget tags filter team In [pretrain]; the AgentPool's tags (on its scale set) match"),
+    ("d1e", "aks", {}, _aks_tags({**TAGS, "team": "platform"}, {"team": "pretrain"}), {SPEND: "fail"}, None,
+     "the pool's Azure tags team=platform, its Kubernetes nodeLabels team=pretrain: not covered"),
+    ("d1f", "eks", {}, _eks_inst_tags, {SPEND: "fail"}, None,
+     "the instances' tags (the template's instance tagSpecifications) say team=platform; only the "
+     "node group's Kubernetes labels and own tags say pretrain: not covered"),
+    ("d1g", "a3m", {}, _mig_override, {SPEND: "fail"}, None,
+     "the MIG's allInstancesConfig.labels team=platform override the template's: not covered"),
+    # a second pool; a spread group
+    ("x01", "eks", {}, _eks_second_pool("m5.xlarge", "us-west-2b", 4.0, "system"), {}, None,
+     "a CPU system node group in us-west-2b: not GPU capacity, never compared with the FSx; priced "
+     "or named (4 x m5.xlarge ~0.19 USD/h x 730 = ~561): < 100,000"),
+    ("x02", "eks", {}, _eks_second_pool("g5.12xlarge", "us-west-2b", 2.0, "inference"), {}, None,
+     "a g5.12xlarge inference group in us-west-2b: the FSx shares the p5 group's subnet (step 2) and "
+     "passes; 81,822.93 + 2 x 5.672 x 730 = 90,104.05 < 100,000; managed pools: rdma not asked"),
+    ("x03", "eks", {}, _eks_spread, {SSZ: "fail"}, None,
+     "the p5 group spread over us-west-2a and 2b for availability while it shares the FSx's subnet: "
+     "a span, one of its zones is not the filesystem's"),
+    # Azure CycleCloud exposure, budget period
+    ("x04", "ndv5", {}, _ndv5_cyclecloud(True), {NPI: "fail"}, None,
+     "the CycleCloud server VM's NIC with a public IP (publicIpAddressId)"),
+    ("x05", "ndv5", {}, _ndv5_cyclecloud(False), {}, None,
+     "the same server without a public IP: a CPU VM, priced or named (D8s_v5 ~0.38 x 730 = ~280)"),
+    ("x06", "ndv5", {}, _nsg_internet_https, {NPI: "fail"}, None,
+     "an NSG rule from the service tag Internet to 443 (CycleCloud's web UI)"),
+    ("x07", "ndv5", {}, lambda s: (named(s, "hpc-budget").props.update(
+        timePeriod={"startDate": "2027-01-01T00:00:00Z"}), s)[1], {SPEND: "fail"}, None,
+     "a budget whose period begins next month tracks nothing now: no alarm on azure"),
+    ("x08", "aks", {"budget": 200000.0}, None, {SPEND: "fail"}, None,
+     "about 250,325 > 200,000"),
+    # Alibaba: ESS, ACK, data disks
+    ("x09", "lj", {}, _ess, {SPEND: "fail", RDMA: "advisory"}, None,
+     "an ESS scaling group of up to 4 ebmgn8v: never placed (no deployment set): advisory; no "
+     "autoReleaseTime stands in for the alarm: fails"),
+    ("x10", "lj", {}, _ack, {SPEND: "fail"}, None,
+     "an ACK node pool of 4 ebmgn8v: managed (rdma not asked), no autoReleaseTime: no alarm"),
+    ("x11", "lj", {}, _data_disk(None), {ENC: "fail"}, None,
+     "a 2 TB ESSD data disk on every node without `encrypted`: instance data disks need it"),
+    ("x12", "lj", {}, _data_disk(True), {}, None, "the same data disks encrypted: passes"),
+    # AWS: FSx importPath, balancers
+    ("x13", "pc", {}, _pc_import_path, {SSZ: "fail"}, None,
+     "a SCRATCH_2 FSx with importPath from a bucket in us-west-2, nodes in us-east-2: the bucket is "
+     "read by the filesystem the cluster mounts"),
+    ("x14", "pc", {}, _pc_alb(False), {NPI: "fail"}, None,
+     "an internet-facing ALB forwarding to the GPU ASG's target group"),
+    ("x15", "pc", {}, _pc_alb(True), {}, None, "the same ALB internal: passes"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B3))
+def test_batch3(pack, case):
+    _run_case(pack, case)
