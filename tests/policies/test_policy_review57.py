@@ -1197,3 +1197,166 @@ B3 = [
 @pytest.mark.parametrize("case", _params(B3))
 def test_batch3(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 4
+# Capacity counted twice or not at all in the blueprints' own forms: GKE pool sizes per zone and
+# total, Slurm static VMs in a reservation, an Azure classic capacity reservation group, an
+# Alibaba private pool, DWS flex-start resize requests; EKS / AKS types read from elsewhere.
+
+def _pool(**kw):
+    def mutate(s):
+        named(s, "a3u-pool").props.update(kw)
+        return s
+    return mutate
+
+
+def a3u_vms(budget: Any = "150000", count: float = 2.0, in_stack: bool = True, hours: float = 96) -> list:
+    """Cluster Toolkit a3-ultragpu Slurm's static nodes: 2 VMs in a SPECIFIC reservation, each with
+    maxRunDuration; Managed Lustre 500 of 36,000 GiB, bucket, budget."""
+    pol = res("gcp:compute/resourcePolicy:ResourcePolicy", "a3u-compact",
+              {"region": "us-central1", "groupPlacementPolicy": {"collocation": "COLLOCATED", "vmCount": 2.0}})
+    resv = res("gcp:compute/reservation:Reservation", "a3u-res",
+               {"name": "a3u-res", "zone": "us-central1-b", "specificReservationRequired": True,
+                "specificReservation": {"count": count, "instanceProperties": {"machineType": "a3-ultragpu-8g"}}})
+    lustre = res("gcp:lustre/instance:Instance", "a3u-lustre",
+                 {"location": "us-central1-b", "instanceId": "a3u-lustre", "capacityGib": "36000",
+                  "perUnitStorageThroughput": "500", "filesystem": "lfs",
+                  "network": "projects/ml/global/networks/a3u-net-0", "labels": dict(LABELS)})
+    bucket = res("gcp:storage/bucket:Bucket", "a3u-data",
+                 {"location": "US-CENTRAL1", "forceDestroy": False,
+                  "labels": {**LABELS, "trainstack_retain": "true"}}, retain=True)
+    nics = [{"nicType": "GVNIC", "network": "a3u-net-0"}, {"nicType": "GVNIC", "network": "a3u-net-1"}] + \
+        [{"nicType": "MRDMA", "network": "a3u-rdma-net", "subnetwork": f"a3u-rdma-sub-{i}"} for i in range(8)]
+    vms = []
+    for i in range(2):
+        deps = {"resourcePolicies": [pol], "metadata": [lustre, bucket]}
+        if in_stack:
+            deps["reservationAffinity"] = [resv]
+        vms.append(res("gcp:compute/instance:Instance", f"a3u-node-{i}",
+                       {"zone": "us-central1-b", "machineType": "a3-ultragpu-8g", "networkInterfaces": nics,
+                        "bootDisk": {"initializeParams": {"image": "projects/ml/global/images/slurm-a3u"}},
+                        "resourcePolicies": "a3u-compact-id", "labels": dict(LABELS),
+                        "metadata": {"startup-script": "mount lustre"},
+                        "reservationAffinity": {"type": "SPECIFIC_RESERVATION", "specificReservation": {
+                            "key": "compute.googleapis.com/reservation-name", "values": ["a3u-res"]}},
+                        "scheduling": {"onHostMaintenance": "TERMINATE", "provisioningModel": "STANDARD",
+                                       "maxRunDuration": {"seconds": float(hours * 3600)},
+                                       "instanceTerminationAction": "DELETE"}}, deps=deps))
+    bud = res("gcp:billing/budget:Budget", "a3u-budget",
+              {"billingAccount": "000000-000000-000000",
+               "amount": {"specifiedAmount": {"currencyCode": "USD", "units": budget}},
+               "thresholdRules": GCP_ALERTS})
+    return [pol, *([resv] if in_stack else []), lustre, bucket, *vms, bud]
+
+
+BUILD["a3uvm"] = a3u_vms
+PROVIDERS["a3uvm"] = GCP_P
+
+
+def _ndv5_crg(s):
+    crg = res("azure:compute/capacityReservationGroup:CapacityReservationGroup", "nd-crg",
+              {"name": "nd-crg", "resourceGroupName": "hpc-rg", "location": "eastus", "zones": ["1"],
+               "tags": dict(TAGS)}, deps={"resourceGroupName": [named(s, "hpc-rg")]})
+    cr = res("azure:compute/capacityReservation:CapacityReservation", "nd-cr",
+             {"name": "nd-cr", "capacityReservationGroupId": "nd-crg-id", "zone": "1",
+              "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 4.0}, "tags": dict(TAGS)},
+             deps={"capacityReservationGroupId": [crg]})
+    vmss = named(s, "ndv5")
+    vmss.props["capacityReservationGroupId"] = "nd-crg-id"
+    vmss.deps["capacityReservationGroupId"] = [crg]
+    vmss.deps.setdefault("customData", []).append(cr)   # the set is created after the reservation
+    return _add(s, crg, cr)
+
+
+def _ali_private_pool(s):
+    cr = res("alicloud:ecs/capacityReservation:CapacityReservation", "lj-cr",
+             {"capacityReservationName": "lj-cr", "instanceType": "ecs.ebmgn8v.48xlarge", "instanceAmount": 4.0,
+              "zoneIds": ["eu-central-1a"], "matchCriteria": "Target", "platform": "linux",
+              "endTimeType": "Limited", "endTime": hours_from_now(72.0), "tags": dict(TAGS)})
+    for r in s:
+        if r.name.startswith("lj-node-"):
+            r.props.update(privatePoolOptionsMatchCriteria="Target", privatePoolOptionsId="crp-x")
+            r.deps["privatePoolOptionsId"] = [cr]
+    return _add(s, cr)
+
+
+def _flex(run_seconds: Optional[str]):
+    def mutate(s):
+        mig = named(s, "a3m-mig")
+        mig.props["targetSize"] = 0.0
+        rr = {"name": "a3m-flex", "instanceGroupManager": "a3m-mig", "zone": "us-east4-a", "resizeBy": 2.0}
+        if run_seconds is not None:
+            rr["requestedRunDuration"] = {"seconds": run_seconds}
+        return _add(s, res("gcp:compute/resizeRequest:ResizeRequest", "a3m-flex", rr,
+                           deps={"instanceGroupManager": [mig]}))
+    return mutate
+
+
+def _eks_lt_type(s):
+    named(s, "p5-lt").props["instanceType"] = "p5.48xlarge"
+    named(s, "p5-nodes").props.pop("instanceTypes")
+    return s
+
+
+def _aks_inline(scope_rg: bool):
+    def mutate(s):
+        pool = named(s, "gpu")
+        cluster = named(s, "aks")
+        cluster.props["agentPoolProfiles"].append(
+            {"name": "gpu", "mode": "User", "vmSize": "Standard_ND96isr_H200_v5", "count": 2.0,
+             "enableAutoScaling": True, "minCount": 0.0, "maxCount": 4.0, "osType": "Linux",
+             "availabilityZones": ["1"], "tags": dict(TAGS)})
+        s = [r for r in s if r is not pool]
+        if scope_rg:
+            named(s, "ml-budget").props["scope"] = \
+                "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/ml-rg"
+        return s
+    return mutate
+
+
+B4 = [
+    ("g01", "gke", {}, _pool(autoscaling={"totalMinNodeCount": 0.0, "totalMaxNodeCount": 8.0,
+                                          "locationPolicy": "ANY"}), {SPEND: "fail"}, None,
+     "autoscaling by totalMaxNodeCount 8 (the Toolkit's total limits): 8 x 86.7599 x 730 = "
+     "506,677.82 > 150,000"),
+    ("g02", "gke", {}, _pool(nodeLocations=["us-central1-b", "us-central1-c"]), {SPEND: "fail", SSZ: "fail"},
+     None,
+     "nodeCount is per zone: 2 zones x 2 = 4 nodes = 253,338.91 + 13,013.09 > 150,000; and the pool "
+     "spans b and c with Managed Lustre in b"),
+    ("g03", "a3uvm", {}, None, {}, None,
+     "Slurm static VMs in a reservation of the stack: the reservation bills all month, 2 x 86.7599 x "
+     "730 = 126,669.45, the VMs inside it counted once; + 13,013.09 = 139,682.54 < 150,000 (the VMs' "
+     "96 h on top would be 156,340.44)"),
+    ("g04", "a3uvm", {"in_stack": False}, None, {}, None,
+     "the same VMs naming a reservation created outside (billed elsewhere): priced for their 96 h "
+     "(maxRunDuration on single VMs): 16,657.90 + 13,013.09 = 29,670.99 < 150,000"),
+    ("g05", "a3uvm", {"in_stack": False, "budget": "25000"}, None, {SPEND: "fail"}, None,
+     "the same under 25,000: 29,670.99 > 25,000"),
+    ("g06", "a3m", {"hours": None, "budget": "40000"}, _flex("604800"), {}, None,
+     "DWS flex-start: target 0, a ResizeRequest of 2 for 7 days: 2 x 92.9376 x 168 = 31,226.03 + "
+     "<= 785.42 < 40,000"),
+    ("g07", "a3m", {"hours": None, "budget": "25000"}, _flex("604800"), {SPEND: "fail"}, None,
+     "the same under 25,000: 31,226.03 > 25,000"),
+    ("g08", "a3m", {"hours": None, "budget": "40000"}, _flex(None), {SPEND: "fail"}, None,
+     "a resize request with no requestedRunDuration: the VMs stay: the month, 135,688.90 > 40,000"),
+    ("g09", "ndv5", {"budget": 300000.0}, _ndv5_crg, {}, None,
+     "a classic capacity reservation of 4 ND H100 v5 the scale set uses (capacityReservationGroupId): "
+     "the reservation bills all month, 4 x 98.32 x 730 = 287,094.40, the set inside it counted once: "
+     "+ <= 4,817.28 = 291,911.68 < 300,000 (the set's 96 h on top: 329,666.56)"),
+    ("g10", "lj", {}, _ali_private_pool, {}, {SPEND: {"maxMonthlyUsd": 30000.0}},
+     "an Alibaba private pool (Target) of 4 ebmgn8v until 72 h, the nodes inside it: counted once, "
+     "4 x 58.2708 x 72 = 16,781.99 + CPFS 3,600 GiB (at most 0.28211/GB, ~1,090) + OSS ~67 < 30,000 "
+     "(twice: > 33,563)"),
+    ("g11", "eks", {}, _eks_lt_type, {}, None,
+     "the p5 type only in the launch template (no instanceTypes on the node group): 81,822.93"),
+    ("g12", "aks", {}, _aks_inline(False), {}, None,
+     "the GPU pool inline in agentPoolProfiles (0-4 autoscaling): about 250,325 < 300,000"),
+    ("g13", "aks", {}, _aks_inline(True), {SPEND: "fail"}, None,
+     "the same inline pool, the budget on the cluster's own group: no alarm for the pool"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B4))
+def test_batch4(pack, case):
+    _run_case(pack, case)
