@@ -1362,3 +1362,105 @@ B4 = [
 @pytest.mark.parametrize("case", _params(B4))
 def test_batch4(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 5
+# Budget filters as the blueprints' regions write them, the storage the Toolkit offers
+# (Parallelstore), encryption and retention of the blueprints' buckets and filesystems, and
+# tags the blueprint leaves to the provider (ADT's default tags).
+
+def _cost_filter(name: str, values: list, budget: str = "ml-budget"):
+    return lambda s: _set(s, budget, "costFilters", [{"name": name, "values": values}])
+
+
+def _parallelstore(zone: str):
+    def mutate(s):
+        ps = res("gcp:parallelstore/instance:Instance", "a3m-pstore",
+                 {"location": zone, "instanceId": "a3m-pstore", "capacityGib": "12000",
+                  "network": "projects/ml/global/networks/a3m-net-0", "labels": dict(LABELS)},
+                 deps={"network": [named(s, "a3m-net-0")]})
+        named(s, "a3m-tpl").deps["metadata"].append(ps)
+        return _add(s, ps)
+    return mutate
+
+
+def _oss_no_sse(s):
+    named(s, "lj-data").props.pop("serverSideEncryptionRule")
+    return s
+
+
+def _nas_extreme(encrypt: float):
+    def mutate(s):
+        nas = res("alicloud:nas/fileSystem:FileSystem", "lj-home",
+                  {"fileSystemType": "extreme", "protocolType": "NFS", "storageType": "standard",
+                   "capacity": 100.0, "zoneId": "eu-central-1a", "encryptType": encrypt, "tags": dict(TAGS)})
+        for r in s:
+            if r.name.startswith("lj-node-"):
+                r.deps["userData"].append(nas)
+        return _add(s, nas)
+    return mutate
+
+
+def _gcs_cmek(key: str):
+    return lambda s: _set(s, "a3m-data", "encryption", {"defaultKmsKeyName": key})
+
+
+def _amlfs_key(url: str):
+    return lambda s: _set(s, "hpc-amlfs", "encryptionSettings", {"keyEncryptionKey": {
+        "keyUrl": url, "sourceVault": {"id": "/subscriptions/00000000-0000-0000-0000-000000000001/"
+                                             "resourceGroups/hpc-rg/providers/Microsoft.KeyVault/vaults/hpc-kv"}}})
+
+
+def _untag(s):
+    for r in s:
+        r.props.pop("tags", None)
+        if "tagSpecifications" in r.props:
+            r.props.pop("tagSpecifications")
+    named(s, "ml-datasets").props["tags"] = {"trainstack:retain": "true"}
+    return s
+
+
+ADT_DEFAULT_TAGS = {"region": "us-west-2", "defaultTags": {"tags": dict(TAGS)}}
+
+B5 = [
+    ("h01", "eks", {}, _cost_filter("PurchaseType", ["Spot"]), {SPEND: "fail"}, None,
+     "a Spot-only budget: the node group is ON_DEMAND: no alarm for it"),
+    ("h02", "eks", {}, _cost_filter("UsageType", ["USW2-BoxUsage:p5.48xlarge"]), {}, None,
+     "the group's instance hours are USW2-BoxUsage:p5.48xlarge (us-west-2, On-Demand): covered"),
+    ("h03", "eks", {}, _cost_filter("UsageType", ["USE1-BoxUsage:p5.48xlarge"]), {SPEND: "fail"}, None,
+     "the us-east-1 usage type copied from another region's budget: leaves the us-west-2 hours out"),
+    ("h04", "a3m", {}, lambda s: _set(s, "a3m-budget", "budgetFilter", {"projects": ["projects/123456789012"]}),
+     {}, None, "a budget on the project by number: taken as the stack's own project: covered"),
+    ("h05", "a3m", {}, _parallelstore("us-east4-a"), {}, None,
+     "a 12,000 GiB Parallelstore in the nodes' zone beside the Filestore: 12,000 x 0.0001917808 x 730 "
+     "= 1,680.00 more: <= 20,309.44 < 25,000"),
+    ("h06", "a3m", {}, _parallelstore("us-east4-b"), {SSZ: "fail"}, None,
+     "the Parallelstore the template mounts in us-east4-b, the MIG in us-east4-a"),
+    ("h07", "lj", {}, _oss_no_sse, {ENC: "fail"}, None,
+     "an OSS bucket without a server-side encryption rule (the docs' remediation asks for one)"),
+    ("h08", "lj", {}, _nas_extreme(0.0), {ENC: "fail"}, None,
+     "an extreme NAS for /home with encryptType 0: standard and extreme NAS need 1 or 2"),
+    ("h09", "lj", {}, _nas_extreme(1.0), {}, None, "the same NAS with encryptType 1: passes"),
+    ("h10", "a3m", {}, _gcs_cmek("a3m-key"), {ENC: "fail"}, None,
+     "a bucket CMEK given as a bare key name, not projects/.../cryptoKeys/<k>"),
+    ("h11", "a3m", {}, _gcs_cmek("projects/ml/locations/us-east4/keyRings/ml/cryptoKeys/a3m-key"), {}, None,
+     "the full Cloud KMS key name: passes"),
+    ("h12", "ndv5", {}, _amlfs_key("https://hpc-kv.vault.azure.net/secrets/amlfs"), {ENC: "fail"}, None,
+     "an AMLFS key-encryption key given as a Key Vault SECRET URL"),
+    ("h13", "ndv5", {}, _amlfs_key("https://hpc-kv.vault.azure.net/keys/amlfs/0123456789abcdef"), {}, None,
+     "a Key Vault key URL with its version: passes"),
+    ("h14", "a3m", {}, lambda s: _set(s, "a3m-data", "forceDestroy", True), {RET: "fail"}, None,
+     "forceDestroy true on the Toolkit bucket (protected, tagged, but destroy empties it)"),
+    ("h15", "aks", {}, lambda s: (named(s, "mldata").props["tags"].pop("trainstack:retain"),
+                                  setattr(named(s, "mldata"), "retain", None), s)[2], {RET: "fail"}, None,
+     "the storage account neither protected nor tagged trainstack:retain"),
+    ("h16", "eks", {}, _untag, {}, None,
+     "ADT leaves tags to the provider's defaultTags (owner, team, cost-center): counted", ADT_DEFAULT_TAGS),
+    ("h17", "eks", {}, _untag, {TAGS_P: "fail"}, None,
+     "the same stack without the provider's defaultTags: untagged resources"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B5))
+def test_batch5(pack, case):
+    _run_case(pack, case)
