@@ -1464,3 +1464,135 @@ B5 = [
 @pytest.mark.parametrize("case", _params(B5))
 def test_batch5(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 6
+# Defect 1 on a GKE cluster's own nodeConfig; GPU nodes behind the blueprints' balancers; stops an
+# autoscaler undoes; a Capacity Block bought in the stack; a node group from eksctl's template.
+
+def _gke_default_pool(s):
+    pool = named(s, "a3u-pool")
+    cluster = named(s, "a3u-gke")
+    cluster.props.pop("removeDefaultNodePool")
+    cluster.props["initialNodeCount"] = 2.0
+    cluster.props["nodeConfig"] = pool.props["nodeConfig"]
+    return _set(_drop(s, "a3u-pool"), "a3u-budget", "budgetFilter", {"labels": {"team": "pretrain"}})
+
+
+def _gcp_lb(scheme: str):
+    def mutate(s):
+        mig = named(s, "a3m-mig")
+        hc = res("gcp:compute/regionHealthCheck:RegionHealthCheck", "tb-hc",
+                 {"region": "us-east4", "tcpHealthCheck": {"port": 6006.0}})
+        be = res("gcp:compute/regionBackendService:RegionBackendService", "tb-backend",
+                 {"region": "us-east4", "protocol": "TCP", "loadBalancingScheme": scheme,
+                  "healthChecks": "tb-hc-id", "backends": [{"group": "a3m-mig-instance-group",
+                                                            "balancingMode": "CONNECTION"}]},
+                 deps={"backends": [mig], "healthChecks": [hc]})
+        fr = res("gcp:compute/forwardingRule:ForwardingRule", "tb-fr",
+                 {"region": "us-east4", "loadBalancingScheme": scheme, "ports": ["6006"],
+                  "backendService": "tb-backend-id", "ipProtocol": "TCP",
+                  **({"network": "a3m-net-0-id", "subnetwork": "a3m-sub-0-id"} if scheme == "INTERNAL" else {})},
+                 deps={"backendService": [be]})
+        return _add(s, hc, be, fr)
+    return mutate
+
+
+def _azure_public_lb(s):
+    pip = res("azure:network/publicIp:PublicIp", "lb-pip",
+              {"name": "lb-pip", "resourceGroupName": "hpc-rg", "location": "eastus", "allocationMethod": "Static",
+               "sku": "Standard", "tags": dict(TAGS)})
+    lb = res("azure:lb/loadBalancer:LoadBalancer", "hpc-lb",
+             {"name": "hpc-lb", "resourceGroupName": "hpc-rg", "location": "eastus", "sku": "Standard",
+              "frontendIpConfigurations": [{"name": "public", "publicIpAddressId": "lb-pip-id"}],
+              "tags": dict(TAGS)}, deps={"frontendIpConfigurations": [pip]})
+    pool = res("azure:lb/backendAddressPool:BackendAddressPool", "hpc-pool",
+               {"name": "nodes", "loadbalancerId": "hpc-lb-id"}, deps={"loadbalancerId": [lb]})
+    rule = res("azure:lb/rule:Rule", "jupyter",
+               {"name": "jupyter", "loadbalancerId": "hpc-lb-id", "protocol": "Tcp", "frontendPort": 443.0,
+                "backendPort": 8888.0, "frontendIpConfigurationName": "public",
+                "backendAddressPoolIds": ["hpc-pool-id"]}, deps={"loadbalancerId": [lb],
+                                                                 "backendAddressPoolIds": [pool]})
+    vmss = named(s, "ndv5")
+    vmss.props["networkInterfaces"][0]["ipConfigurations"][0]["loadBalancerBackendAddressPoolIds"] = ["hpc-pool-id"]
+    vmss.deps["networkInterfaces"].append(pool)
+    return _add(s, pip, lb, pool, rule)
+
+
+def _ali_slb(address_type: str):
+    def mutate(s):
+        slb = res("alicloud:slb/loadBalancer:LoadBalancer", "lj-slb",
+                  {"loadBalancerName": "lj-slb", "addressType": address_type, "loadBalancerSpec": "slb.s2.small",
+                   "vswitchId": "vsw-x" if address_type == "intranet" else None, "tags": dict(TAGS)},
+                  deps={"vswitchId": [named(s, "lj-vsw")]} if address_type == "intranet" else {})
+        if slb.props["vswitchId"] is None:
+            slb.props.pop("vswitchId")
+        nodes = [r for r in s if r.name.startswith("lj-node-")]
+        be = res("alicloud:slb/backendServer:BackendServer", "lj-slb-nodes",
+                 {"loadBalancerId": "lb-x", "backendServers": [{"serverId": f"i-{i}", "weight": 100.0}
+                                                               for i in range(len(nodes))]},
+                 deps={"loadBalancerId": [slb], "backendServers": nodes})
+        ls = res("alicloud:slb/listener:Listener", "lj-slb-https",
+                 {"loadBalancerId": "lb-x", "frontendPort": 443.0, "backendPort": 8888.0, "protocol": "tcp",
+                  "bandwidth": 10.0}, deps={"loadBalancerId": [slb]})
+        return _add(s, slb, be, ls)
+    return mutate
+
+
+def _a3m_autoscaler(s):
+    return _add(s, res("gcp:compute/autoscaler:Autoscaler", "a3m-as",
+                       {"zone": "us-east4-a", "target": "a3m-mig-id",
+                        "autoscalingPolicy": {"minReplicas": 0.0, "maxReplicas": 4.0,
+                                              "cooldownPeriod": 600.0,
+                                              "cpuUtilization": {"target": 0.6}}},
+                       deps={"target": [named(s, "a3m-mig")]}))
+
+
+def _eks_bought_block(s):
+    cb = res("aws:ec2/capacityBlockReservation:CapacityBlockReservation", "p5-block",
+             {"capacityBlockOfferingId": "cb-0123456789abcdef0", "instancePlatform": "Linux/UNIX",
+              "tags": dict(TAGS)})
+    lt = named(s, "p5-lt")
+    lt.props["capacityReservationSpecification"] = {"capacityReservationTarget": {"capacityReservationId": "cr-x"}}
+    lt.props["instanceMarketOptions"] = {"marketType": "capacity-block"}
+    lt.deps["capacityReservationSpecification"] = [cb]
+    named(s, "p5-nodes").props["capacityType"] = "CAPACITY_BLOCK"
+    return _add(s, cb)
+
+
+def _eksctl_template(s):
+    ng = named(s, "p5-nodes")
+    ng.props.pop("instanceTypes")
+    ng.props["launchTemplate"] = {"name": "eksctl-ml-cluster-nodegroup-p5", "version": "3"}
+    ng.deps.pop("launchTemplate")
+    return s
+
+
+B6 = [
+    ("d1h", "gke", {}, _gke_default_pool, {}, None,
+     "the GPU nodes in the cluster's own default pool (cluster nodeConfig, resourceLabels "
+     "team=pretrain, 2 nodes in us-central1-b): a budget on team=pretrain covers them"),
+    ("n06", "a3m", {}, _gcp_lb("EXTERNAL"), {NPI: "fail"}, None,
+     "TensorBoard on the GPU MIG behind an EXTERNAL forwarding rule -> regional backend service"),
+    ("n07", "a3m", {}, _gcp_lb("INTERNAL"), {}, None, "the same balancer INTERNAL: passes"),
+    ("n08", "ndv5", {}, _azure_public_lb, {NPI: "fail"}, None,
+     "a classic public load balancer whose rule forwards 443 to the scale set's backend pool"),
+    ("n09", "lj", {}, _ali_slb("internet"), {NPI: "fail"}, None,
+     "an internet SLB with the GPU nodes as backend servers"),
+    ("n10", "lj", {}, _ali_slb("intranet"), {}, None, "the same SLB intranet: passes"),
+    ("s06", "a3m", {}, _a3m_autoscaler, {SPEND: "fail"}, None,
+     "an autoscaler (max 4) on the MIG may size it up after the stop job: no lifetime, and the "
+     "group at its autoscaler's maximum: 4 x 92.9376 x 730 = 271,377.79 > 25,000"),
+    ("r08", "eks", {"budget": "40000"}, _eks_bought_block, {}, {SPEND: {"capacityBlockFeesUsd": {
+        "p5-nodes": 31000.0}}},
+     "a Capacity Block the stack buys and the node group launches into: priced once, with the "
+     "group, at the fee given for the group: 32,464.53 < 40,000"),
+    ("r09", "eks", {}, _eksctl_template, {SPEND: "fail"}, None,
+     "the node group from eksctl's launch template (a literal name) with no instanceTypes: GPU "
+     "capacity whose type is read nowhere fails closed"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B6))
+def test_batch6(pack, case):
+    _run_case(pack, case)
