@@ -576,7 +576,8 @@ def check(pack, cid: str, kind: str, stack: list, expect: dict, config=None, pro
 D1 = ("DEFECT 1: a GKE node pool's instances are read as carrying nodeConfig.labels (Kubernetes node "
       "labels) instead of nodeConfig.resourceLabels (the GCP labels applied to each node, pulumi-gcp): "
       "a budget labels filter that matches the nodes' GCP labels is 'no budget alarm'")
-XFAIL: dict[str, str] = {"f03": D1, "d1a": D1 + " (reach: the blind-spot direction, a budget taken as covering by Kubernetes labels)", "d1b": D1 + " (reach: a pool inline in the cluster's nodePools)", "d1c": D1}
+XFAIL: dict[str, str] = {"f03": D1, "d1a": D1 + " (reach: the blind-spot direction, a budget taken as covering by Kubernetes labels)", "d1b": D1 + " (reach: a pool inline in the cluster's nodePools)", "d1c": D1,
+                         "d1h": D1 + " (reach: the cluster's own nodeConfig, its default pool)"}
 
 
 def _params(cases):
