@@ -1597,3 +1597,55 @@ B6 = [
 @pytest.mark.parametrize("case", _params(B6))
 def test_batch6(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 7
+# Reservations consumed without being named (GKE ANY_RESERVATION, an open ODCR taking an EKS
+# group's On-Demand nodes) and not consumed (another zone, another CPU platform).
+
+def _gke_any_reservation(s):
+    resv = res("gcp:compute/reservation:Reservation", "a3u-open-res",
+               {"name": "a3u-open-res", "zone": "us-central1-b",
+                "specificReservation": {"count": 2.0, "instanceProperties": {"machineType": "a3-ultragpu-8g"}}})
+    named(s, "a3u-pool").props["nodeConfig"]["reservationAffinity"] = {"consumeReservationType": "ANY_RESERVATION"}
+    return _add(s, resv)
+
+
+def _vms_platform(s):
+    named(s, "a3u-res").props["specificReservation"]["instanceProperties"]["minCpuPlatform"] = \
+        "Intel Sapphire Rapids"
+    for r in s:
+        if r.name.startswith("a3u-node-"):
+            r.props["minCpuPlatform"] = "Intel Emerald Rapids"
+    return s
+
+
+def _eks_open_odcr(zone: str):
+    def mutate(s):
+        return _add(s, res("aws:ec2/capacityReservation:CapacityReservation", "p5-odcr",
+                           {"instanceType": "p5.48xlarge", "instancePlatform": "Linux/UNIX",
+                            "availabilityZone": zone, "instanceCount": 2.0, "instanceMatchCriteria": "open",
+                            "endDateType": "unlimited", "tags": dict(TAGS)}))
+    return mutate
+
+
+B7 = [
+    ("o01", "gke", {}, _gke_any_reservation, {}, None,
+     "an open reservation of 2 a3-ultragpu-8g in us-central1-b (specificReservationRequired left "
+     "false) and a pool of 2 there with ANY_RESERVATION: counted once, 139,682.54 < 150,000 (twice: "
+     "266,351.99)"),
+    ("o02", "a3uvm", {}, _vms_platform, {SPEND: "fail"}, None,
+     "the reservation's minCpuPlatform is not the VMs': they are not matched, both priced: 126,669.45 "
+     "+ 16,657.90 + 13,013.09 = 156,340.44 > 150,000"),
+    ("o03", "eks", {}, _eks_open_odcr("us-west-2a"), {}, None,
+     "an open ODCR of 2 p5.48xlarge in us-west-2a takes the node group's On-Demand nodes (open "
+     "preference by default): counted once, 81,822.93 < 100,000 (twice: 162,181.33)"),
+    ("o04", "eks", {}, _eks_open_odcr("us-west-2b"), {SPEND: "fail"}, None,
+     "the same ODCR in us-west-2b takes nothing of the group in 2a: both priced, 162,181.33 > 100,000; "
+     "the FSx shares the node group's subnet (step 2): SSZ passes"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B7))
+def test_batch7(pack, case):
+    _run_case(pack, case)
