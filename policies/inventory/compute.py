@@ -103,7 +103,9 @@ def _gke_pool(r: Resource) -> NodeGroup:
                                             "values": affinity.get("values")}}
     holder = Resource(r.type, r.name, r.urn, {"machineType": config.get("machineType"),
                                               "guestAccelerators": config.get("guestAccelerators"),
-                                              "labels": config.get("labels"),
+                                              # The nodes' GCP labels, never the Kubernetes
+                                              # `labels` (tags._gke_node_labels).
+                                              "labels": config.get("resourceLabels"),
                                               "reservationAffinity": affinity,
                                               "scheduling": {"provisioningModel": "SPOT"}
                                               if config.get("spot") else {}})

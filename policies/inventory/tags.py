@@ -30,6 +30,8 @@ from trainstack_policies.inventory.tokens import (
     GCP_BUCKET,
     GCP_FILESYSTEMS,
     GCP_INSTANCE,
+    GKE_CLUSTER,
+    GKE_NODE_POOL,
     GCP_TEMPLATES,
     RETAIN_TAG,
 )
@@ -262,8 +264,9 @@ def instance_tags(resource: Resource, template: Optional[Resource]) -> Any:
     - GCP MIG: its template's labels (with the provider's defaultLabels), then its
       allInstancesConfig.labels, which override and add to them (cloud.google.com/compute/
       docs/instance-groups/set-mig-aggregate-instance-config).
+    - GKE node pool (separate, inline or the default pool): _gke_node_labels.
     - Else (an AWS instance without a template, Azure, Alibaba Cloud, a GCP VM or
-      InstanceFromTemplate, GKE): the resource's own tags over its provider's, then its
+      InstanceFromTemplate): the resource's own tags over its provider's, then its
       template's."""
     kind = resource.type
     if kind in _ASGS:
@@ -296,6 +299,8 @@ def instance_tags(resource: Resource, template: Optional[Resource]) -> Any:
         if isinstance(extra, dict):
             merged.update(extra)
         return merged
+    if kind in (GKE_NODE_POOL, GKE_CLUSTER):
+        return _gke_node_labels(resource, template)
     own = own_tags(resource)
     if own is UNKNOWN:
         return UNKNOWN
@@ -311,3 +316,30 @@ def instance_tags(resource: Resource, template: Optional[Resource]) -> Any:
             return UNKNOWN
         merged.update({**provider_tags(template), **held})
     return merged
+
+
+def _gke_node_labels(resource: Resource, holder: Optional[Resource]) -> Any:
+    """The GCP labels a GKE pool's nodes carry: its cluster's `resourceLabels` (with the
+    provider's defaultLabels, which pulumi-gcp merges into a cluster's labels) and the pool's
+    `nodeConfig.resourceLabels` (the holder's `labels`, compute._gke_pool), both of which GKE
+    applies to the Compute Engine resources it makes ("The resource labels for the cluster / node
+    pool to use to annotate any related Google Compute Engine resources", GKE API v1). Never
+    `nodeConfig.labels`: those are Kubernetes labels, which "do not inherit or share labels"
+    with GCP ones and never reach billing (cloud.google.com/kubernetes-engine/docs/how-to/
+    creating-managing-labels). A key the two give different values is UNKNOWN: which one a node
+    gets is not stated there. A cluster the stack does not create adds none, as a launch
+    template outside the stack adds no tags. UNKNOWN where either is unknown at preview."""
+    cluster = resource if resource.type == GKE_CLUSTER else next(
+        (d for d in resource.deps.get("cluster", []) if d.type == GKE_CLUSTER), None)
+    merged: dict = {}
+    if cluster is not None:
+        own = cluster.get("resourceLabels")
+        if own is UNKNOWN or (isinstance(own, dict) and any(v is UNKNOWN for v in own.values())):
+            return UNKNOWN
+        merged = {**provider_tags(cluster), **(own if isinstance(own, dict) else {})}
+    pool = own_tags(holder) if holder is not None else {}
+    if pool is UNKNOWN or any(v is UNKNOWN for v in pool.values()):
+        return UNKNOWN
+    if any(merged[k] != pool[k] for k in merged.keys() & pool.keys()):
+        return UNKNOWN
+    return {**merged, **pool}
