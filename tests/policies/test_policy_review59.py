@@ -288,3 +288,258 @@ def _params(cases):
 @pytest.mark.parametrize("case", _params(B1))
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------ batch 2
+# classic azure (`azure:`) and Alibaba Cloud basics
+
+CLASSIC_ALERTS = [{"enabled": True, "threshold": 80.0, "operator": "GreaterThan",
+                   "thresholdType": "Actual", "contactEmails": ["ml-platform@example.com"]}]
+
+
+def azc(sku: Any = "Standard_ND96isr_H100_v5", instances: Any = 2.0, spg: Any = None,
+        hours: Optional[float] = 96, enabled: Any = None, budget: Any = 25000.0,
+        kind: str = "linux") -> list:
+    """Classic azure compute, stop and budget; the AMLFS and account are azure-native (the
+    classic provider's filesystems are not in the docs' tables)."""
+    rg = res("azure:core/resourceGroup:ResourceGroup", "train-rg",
+             {"name": "train", "location": "eastus", "tags": dict(TAGS)})
+    amlfs = az()[0]
+    acct = az()[1]
+    nics = [{"name": "nic", "primary": True, "enableAcceleratedNetworking": True,
+             "ipConfigurations": [{"name": "ip", "primary": True, "subnetId": "subnet-id"}]}]
+    if kind == "linux":
+        props: dict = {"name": "train-vmss", "resourceGroupName": "train", "location": "eastus",
+                       "sku": sku, "instances": instances, "zones": ["1"],
+                       "adminUsername": "azureuser", "networkInterfaces": nics,
+                       "customData": "I2Nsb3Vk", "tags": dict(TAGS)}
+        type_ = "azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet"
+    else:   # Flexible orchestration
+        props = {"name": "train-vmss", "resourceGroupName": "train", "location": "eastus",
+                 "skuName": sku, "instances": instances, "zones": ["1"],
+                 "platformFaultDomainCount": 1.0, "networkInterfaces": nics,
+                 "userDataBase64": "I2Nsb3Vk", "tags": dict(TAGS)}
+        type_ = ("azure:compute/orchestratedVirtualMachineScaleSet:"
+                 "OrchestratedVirtualMachineScaleSet")
+    if spg is not None:
+        props["singlePlacementGroup"] = spg
+    vmss = res(type_, "train-vmss", props,
+               deps={"customData": [amlfs, acct], "userDataBase64": [amlfs, acct],
+                     "resourceGroupName": [rg]})
+    bud = res("azure:consumption/budgetSubscription:BudgetSubscription", "train-budget",
+              {"name": "train", "subscriptionId": SUB, "amount": budget, "timeGrain": "Monthly",
+               "timePeriod": {"startDate": "2026-12-01T00:00:00Z"},
+               "notifications": CLASSIC_ALERTS})
+    nsg = res("azure:network/networkSecurityGroup:NetworkSecurityGroup", "train-nsg",
+              {"name": "train-nsg", "resourceGroupName": "train", "location": "eastus",
+               "tags": dict(TAGS), "securityRules": [
+                   {"name": "vnet", "priority": 100.0, "direction": "Inbound", "access": "Allow",
+                    "protocol": "*", "sourcePortRange": "*", "destinationPortRange": "*",
+                    "sourceAddressPrefix": "VirtualNetwork", "destinationAddressPrefix": "*"}]},
+              deps={"resourceGroupName": [rg]})
+    out = [rg, amlfs, acct, vmss, bud, nsg]
+    if hours is not None:
+        stop: dict = {"name": "train-stop", "resourceGroupName": "train", "location": "eastus",
+                      "targetResourceId": "vmss-id", "tags": dict(TAGS), "profiles": [
+                          {"name": "end", "capacity": {"default": 0.0, "minimum": 0.0,
+                                                       "maximum": 0.0},
+                           "fixedDate": {"start": hours_from_now(hours),
+                                         "end": "2037-12-31T00:00:00Z"}}]}
+        if enabled is not None:
+            stop["enabled"] = enabled
+        out.append(res("azure:monitoring/autoscaleSetting:AutoscaleSetting", "train-stop", stop,
+                       deps={"targetResourceId": [vmss]}))
+    return out
+
+
+def _classic_rule(source: Any, access: str = "Allow", port: str = "443", key="sourceAddressPrefix",
+                  name: str = "web", nsg_dep: bool = True, nsg_name: str = "train-nsg",
+                  rg: str = "train"):
+    def build(s):
+        return res("azure:network/networkSecurityRule:NetworkSecurityRule", name,
+                   {"name": name, "resourceGroupName": rg, "networkSecurityGroupName": nsg_name,
+                    "priority": 210.0 + len(s), "direction": "Inbound", "access": access,
+                    "protocol": "Tcp", "sourcePortRange": "*", "destinationPortRange": port,
+                    key: source, "destinationAddressPrefix": "*"},
+                   deps={"networkSecurityGroupName": [named(s, "train-nsg")]} if nsg_dep else {})
+    return build
+
+
+def _classic_inline(source: Any, access: str = "Allow", port: str = "443"):
+    def mutate(s):
+        named(s, "train-nsg").props["securityRules"].append(
+            {"name": "web", "priority": 200.0, "direction": "Inbound", "access": access,
+             "protocol": "Tcp", "sourcePortRange": "*", "destinationPortRange": port,
+             "sourceAddressPrefix": source, "destinationAddressPrefix": "*"})
+        return s
+    return mutate
+
+
+def _classic_pip(s):
+    ipc = named(s, "train-vmss").props["networkInterfaces"][0]["ipConfigurations"][0]
+    ipc["publicIpAddresses"] = [{"name": "pip", "idleTimeoutInMinutes": 15.0}]
+    return s
+
+
+def ali(itype: str = "ecs.gn8v-8x.48xlarge", zone: str = "eu-central-1a",
+        fs_zone: Optional[str] = None, release: Any = "96h", strategy: Any = "LowLatency",
+        mode: Any = "HighPerformance", charge: str = "PostPaid", bandwidth: Any = 0.0,
+        nodes: int = 2) -> list:
+    when = hours_from_now(float(release[:-1])) if isinstance(release, str) and \
+        release.endswith("h") else release
+    vsw = res("alicloud:vpc/switch:Switch", "train-vsw",
+              {"zoneId": zone, "vpcId": "vpc-1", "cidrBlock": "10.1.0.0/24", "tags": dict(TAGS)})
+    ds = res("alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet", "train-ds", {"strategy": strategy})
+    cpfs = res("alicloud:nas/fileSystem:FileSystem", "scratch",
+               {"fileSystemType": "cpfs", "protocolType": "cpfs", "storageType": "advance_200",
+                "capacity": 3600.0, "zoneId": fs_zone or zone, "vpcId": "vpc-1",
+                "vswitchId": "vsw-x", "tags": dict(TAGS)})
+    bucket = res("alicloud:oss/bucket:Bucket", "datasets",
+                 {"forceDestroy": False, "serverSideEncryptionRule": {"sseAlgorithm": "KMS"},
+                  "tags": {**TAGS, "trainstack:retain": "true"}}, retain=True)
+    sg = res("alicloud:ecs/securityGroup:SecurityGroup", "train-sg",
+             {"vpcId": "vpc-1", "tags": dict(TAGS)})
+    rule = res("alicloud:ecs/securityGroupRule:SecurityGroupRule", "intra",
+               {"type": "ingress", "ipProtocol": "all", "portRange": "-1/-1",
+                "cidrIp": "10.1.0.0/16", "securityGroupId": "sg-x"}, deps={"securityGroupId": [sg]})
+    out = [vsw, ds, cpfs, bucket, sg, rule]
+    for i in range(nodes):
+        props = {"instanceType": itype, "vswitchId": "vsw-x", "deploymentSetId": "ds-x",
+                 "privateIp": f"10.1.0.{10 + i}",
+                 "networkInterfaceTrafficMode": mode, "internetMaxBandwidthOut": bandwidth,
+                 "instanceChargeType": charge, "securityGroups": ["sg-x"],
+                 "userData": "bW91bnQ=", "tags": dict(TAGS)}
+        if when is not None:
+            props["autoReleaseTime"] = when
+        out.append(res("alicloud:ecs/instance:Instance", f"train-{i}", props,
+                       deps={"vswitchId": [vsw], "deploymentSetId": [ds],
+                             "securityGroups": [sg], "userData": [cpfs, bucket]}))
+    return out
+
+
+def _ali_rule(cidr: str = "0.0.0.0/0", policy: Optional[str] = None, port: str = "443/443",
+              name: str = "web", key: str = "cidrIp"):
+    def build(s):
+        props = {"type": "ingress", "ipProtocol": "tcp", "portRange": port, key: cidr,
+                 "securityGroupId": "sg-x", "priority": 1.0}
+        if policy is not None:
+            props["policy"] = policy
+        return res("alicloud:ecs/securityGroupRule:SecurityGroupRule", name, props,
+                   deps={"securityGroupId": [named(s, "train-sg")]})
+    return build
+
+
+def _ali_eip(target: str = "train-0", instance_type: str = "EcsInstance"):
+    def build(s):
+        eip = named(s, "train-eip")
+        return res("alicloud:ecs/eipAssociation:EipAssociation", "train-eip-assoc",
+                   {"allocationId": "eip-x", "instanceId": "i-x", "instanceType": instance_type},
+                   deps={"allocationId": [eip], "instanceId": [named(s, target)]})
+    return build
+
+
+def _eip(s):
+    return res("alicloud:ecs/eipAddress:EipAddress", "train-eip",
+               {"bandwidth": "100", "internetChargeType": "PayByTraffic", "tags": dict(TAGS)})
+
+
+def _natgw(s):
+    return res("alicloud:vpc/natGateway:NatGateway", "train-nat",
+               {"vpcId": "vpc-1", "vswitchId": "vsw-x", "natType": "Enhanced",
+                "networkType": "internet", "paymentType": "PayAsYouGo", "tags": dict(TAGS)},
+               deps={"vswitchId": [named(s, "train-vsw")]})
+
+
+B2 = [
+    ("c01", "azc", {}, None, {}, None,
+     "control (classic): Linux set, singlePlacementGroup left out (provider default true: placed); "
+     "classic autoscale with enabled left out (classic default true), capacity 0 in 96 h; "
+     "budgetSubscription 25,000 with an e-mail; at most 21,286.07"),
+    ("c02", "azc", {"spg": False}, None, {RDMA: "advisory"}, None,
+     "classic Linux set with singlePlacementGroup false: not placed"),
+    ("c03", "azc", {"enabled": False}, None, {SPEND: "fail"}, None,
+     "classic autoscale enabled false: no stop; the month 143,547.20 + 2,408.63 > 25,000"),
+    ("c04", "azc", {"hours": None}, None, {SPEND: "fail"}, None, "no stop: the month > 25,000"),
+    ("c05", "azc", {"kind": "flex"}, None, {RDMA: "advisory"}, None,
+     "Orchestrated (Flexible) set with singlePlacementGroup left out: not placed (docs); the "
+     "classic autoscale reads an Orchestrated set as a Linux one: <= 21,286.07"),
+    ("c06", "azc", {"kind": "flex", "spg": True}, None, {}, None,
+     "Orchestrated set with singlePlacementGroup true: placed"),
+    ("c07", "azc", {}, _classic_inline("Internet"), {NPI: "fail"}, None,
+     "classic NSG inline rule from Internet on 443"),
+    ("c08", "azc", {}, _classic_inline("internet"), {NPI: "fail"}, None,
+     "the service tag in lower case: 'in any case'"),
+    ("c09", "azc", {}, _add(_classic_rule("Any")), {NPI: "fail"}, None,
+     "classic standalone NetworkSecurityRule from `Any`"),
+    ("c10", "azc", {}, _add(_classic_rule("Internet", access="Deny")), {}, None,
+     "a Deny rule opens nothing"),
+    ("c11", "azc", {}, _add(_classic_rule("10.0.0.0/0")), {NPI: "fail"}, None,
+     "a /0 written with host bits is world-open"),
+    ("c12", "azc", {}, _add(_classic_rule(["0.0.0.0/1", "128.0.0.0/1"], key="sourceAddressPrefixes")),
+     {NPI: "fail"}, None, "one rule's sourceAddressPrefixes together cover all addresses"),
+    ("c13", "azc", {}, _add(_classic_rule("0.0.0.0/1", name="half-a"),
+                            _classic_rule("128.0.0.0/1", name="half-b")),
+     {NPI: "fail"}, None, "two standalone halves on one NSG of the stack: a violation on the group"),
+    ("c14", "azc", {}, _classic_pip, {NPI: "fail"}, None,
+     "classic scale-set ipConfiguration publicIpAddresses: scale-set public IPs"),
+    ("c15", "azc", {}, _set("train-budget", "timePeriod", {"startDate": "2027-02-01T00:00:00Z"}),
+     {SPEND: "fail"}, None, "a budget whose period has not begun tracks nothing: no alarm"),
+    ("c16", "azc", {"budget": 15000.0}, None, {SPEND: "fail"}, None,
+     "at least 18,877.44 + storage > 15,000"),
+    ("c17", "azc", {}, lambda s: [r if r.name != "train-budget" else res(
+        "azure:consumption/budgetResourceGroup:BudgetResourceGroup", "train-budget",
+        {"name": "train", "resourceGroupId": "rg-id", "amount": 25000.0, "timeGrain": "Monthly",
+         "timePeriod": {"startDate": "2026-12-01T00:00:00Z"}, "notifications": CLASSIC_ALERTS},
+        deps={"resourceGroupId": [named(s, "train-rg")]}) for r in s], {}, None,
+     "a classic resource-group budget built from the set's own ResourceGroup covers it"),
+    ("c18", "azc", {}, lambda s: [r if r.name != "train-budget" else res(
+        "azure:consumption/budgetManagementGroup:BudgetManagementGroup", "train-budget",
+        {"name": "train", "managementGroupId": "/providers/Microsoft.Management/"
+         "managementGroups/ml", "amount": 25000.0, "timeGrain": "Monthly",
+         "timePeriod": {"startDate": "2026-12-01T00:00:00Z"}, "notifications": CLASSIC_ALERTS})
+        for r in s], {SPEND: "undecided"}, None,
+     "a classic management-group budget alone: cannot decide"),
+    ("b01", "ali", {}, None, {}, None,
+     "control: autoReleaseTime on every node, LowLatency set, HighPerformance, no public IP"),
+    ("b02", "ali", {"bandwidth": 100.0}, None, {NPI: "fail"}, None,
+     "internetMaxBandwidthOut 100 gives each node a public IP (Scope: every node's public-IP "
+     "settings)"),
+    ("b03", "ali", {"charge": "PrePaid"}, None, {SPEND: "fail"}, None,
+     "autoReleaseTime on subscription nodes releases nothing: no stand-in for the alarm"),
+    ("b04", "ali", {"release": "2026-01-01T00:00:00Z"}, None, {SPEND: "fail"}, None,
+     "an autoReleaseTime already past releases nothing: a violation naming it"),
+    ("b05", "ali", {"release": None}, None, {SPEND: "fail"}, None,
+     "no autoReleaseTime and no budget resource on Alibaba: no alarm"),
+    ("b06", "ali", {"strategy": "Availability"}, None, {RDMA: "advisory"}, None,
+     "a deployment set of strategy Availability places nothing for RDMA"),
+    ("b07", "ali", {"mode": "Standard"}, None, {RDMA: "advisory"}, None,
+     "gn8v-8x.48xlarge is erdma; traffic mode Standard: not the fastest fabric"),
+    ("b08", "ali", {"itype": "ecs.gn7e-c16g1.32xlarge", "mode": "Standard"}, None,
+     {SPEND: "fail"}, None,
+     "gn7e-c16g1.32xlarge fabric tcp: rdma not asked; prices.csv prices it only in "
+     "ap-northeast-1/2, not eu-central-1: a catalog type in a region without a price fails closed"),
+    ("b09", "ali", {"fs_zone": "eu-central-1b"}, None, {SSZ: "fail"}, None,
+     "CPFS in eu-central-1b, nodes mounting it in eu-central-1a"),
+    ("b10", "ali", {}, _add(_ali_rule()), {NPI: "fail"}, None, "0.0.0.0/0 tcp 443 accept"),
+    ("b11", "ali", {}, _add(_ali_rule(policy="drop")), {}, None, "a drop rule opens nothing"),
+    ("b12", "ali", {}, _add(_ali_rule("::/0", key="ipv6CidrIp")), {NPI: "fail"}, None,
+     "ipv6CidrIp ::/0"),
+    ("b13", "ali", {}, _add(_ali_rule("0.0.0.0/1", name="h1"), _ali_rule("128.0.0.0/1", name="h2")),
+     {NPI: "fail"}, None, "two halves on one security group: a violation on the group"),
+    ("b14", "ali", {}, _add(_eip, _ali_eip()), {NPI: "fail"}, None,
+     "an EIP associated with a GPU node"),
+    ("b15", "ali", {}, _add(_eip, _natgw, _ali_eip("train-nat", "Nat")), {}, None,
+     "an EIP on the NAT gateway passes"),
+    ("b16", "ali", {}, _set("datasets", "forceDestroy", True), {RET: "fail"}, None,
+     "OSS bucket with forceDestroy"),
+    ("b17", "ali", {}, _pop("datasets", "serverSideEncryptionRule"), {ENC: "fail"}, None,
+     "OSS with no server-side encryption rule (remediation names one)"),
+    ("b18", "ali", {}, lambda s: (named(s, "train-vsw").props.pop("tags"), s)[1], {TAGS_P: "fail"},
+     None, "the vSwitch carries no tags"),
+]
+BUILD.update({"azc": azc, "ali": ali})
+
+
+@pytest.mark.parametrize("case", _params(B2))
+def test_batch2(pack, case):
+    _run_case(pack, case)
