@@ -73,7 +73,9 @@ def _pop(name: str, key: str):
 def _add(*extra_fns):
     """Append resources built by functions of the stack (so they can depend on its resources)."""
     def mutate(s):
-        return s + [f(s) for f in extra_fns]
+        for f in extra_fns:   # one at a time: a later one may depend on an earlier one
+            s = s + [f(s)]
+        return s
     return mutate
 
 
