@@ -545,3 +545,361 @@ BUILD.update({"azc": azc, "ali": ali})
 @pytest.mark.parametrize("case", _params(B2))
 def test_batch2(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------ batch 3
+# AKS, Azure ML, capacity reservations, load balancers; Alibaba sets, ESS, ACK, NAT, SLB/NLB/ALB
+
+def aks(max_count: Any = 2.0, budget_scope: str = SUB, budget: Any = 160000.0,
+        node_rg: Optional[str] = None, inline: bool = False, public: Any = False) -> list:
+    """An AKS cluster (system pool of Standard_D4s_v5, no catalog row: left out) and a GPU pool
+    of ND H100 v5 autoscaling 0..max_count; no stop (AKS has none in the docs)."""
+    gpu_pool = {"name": "gpu", "mode": "User", "vmSize": "Standard_ND96isr_H100_v5",
+                "enableAutoScaling": True, "minCount": 0.0, "maxCount": max_count, "count": 0.0,
+                "availabilityZones": ["1"], "enableNodePublicIP": public, "osType": "Linux"}
+    props: dict = {"resourceName": "train-aks", "resourceGroupName": "train",
+                   "location": "eastus", "dnsPrefix": "train", "tags": dict(TAGS),
+                   "agentPoolProfiles": [{"name": "system", "mode": "System",
+                                          "vmSize": "Standard_D4s_v5", "count": 1.0,
+                                          "osType": "Linux"}] + ([gpu_pool] if inline else [])}
+    if node_rg:
+        props["nodeResourceGroup"] = node_rg
+    cluster = res("azure-native:containerservice:ManagedCluster", "train-aks", props)
+    out = [cluster]
+    if not inline:
+        pool = {k: v for k, v in gpu_pool.items() if k != "name"}
+        out.append(res("azure-native:containerservice:AgentPool", "gpu",
+                       {**pool, "agentPoolName": "gpu", "resourceName": "train-aks",
+                        "resourceGroupName": "train", "tags": dict(TAGS)},
+                       deps={"resourceName": [cluster]}))
+    out.append(res("azure-native:consumption:Budget", "train-budget",
+                   {"amount": budget, "category": "Cost", "timeGrain": "Monthly",
+                    "scope": budget_scope, "budgetName": "train",
+                    "notifications": AZURE_ALERTS}))
+    return out
+
+
+def aml(vm_size: str = "Standard_ND96amsr_A100_v4", max_nodes: Any = 2.0, budget: Any = 60000.0,
+        public: Any = False, compute_type: str = "AmlCompute") -> list:
+    inner: dict = {"vmSize": vm_size, "vmPriority": "Dedicated"}
+    if compute_type == "AmlCompute":
+        inner.update(scaleSettings={"maxNodeCount": max_nodes, "minNodeCount": 0.0},
+                     enableNodePublicIp=public)
+    comp = res("azure-native:machinelearningservices:Compute", "train-aml",
+               {"computeName": "train", "workspaceName": "ws", "resourceGroupName": "train",
+                "location": "eastus", "tags": dict(TAGS),
+                "properties": {"computeType": compute_type, "properties": inner}})
+    bud = res("azure-native:consumption:Budget", "train-budget",
+              {"amount": budget, "category": "Cost", "timeGrain": "Monthly", "scope": SUB,
+               "budgetName": "train", "notifications": AZURE_ALERTS})
+    return [comp] + ([bud] if budget is not None else [])
+
+
+def _crg(literal: bool = False, capacity: float = 2.0):
+    def mutate(s):
+        crg = res("azure-native:compute:CapacityReservationGroup", "train-crg",
+                  {"capacityReservationGroupName": "train-crg", "resourceGroupName": "train",
+                   "location": "eastus", "zones": ["1"], "tags": dict(TAGS)})
+        cr = res("azure-native:compute:CapacityReservation", "train-cr",
+                 {"capacityReservationGroupName": "train-crg", "capacityReservationName": "h100",
+                  "resourceGroupName": "train", "location": "eastus", "zones": ["1"],
+                  "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": capacity},
+                  "tags": dict(TAGS)}, deps={"capacityReservationGroupName": [crg]})
+        vmss = named(s, "train-vmss")
+        vmss.props["virtualMachineProfile"]["capacityReservation"] = {
+            "capacityReservationGroup": {"id": "/subscriptions/s/resourceGroups/other/providers/"
+                                               "Microsoft.Compute/capacityReservationGroups/x"
+                                         if literal else "crg-id"}}
+        if not literal:
+            vmss.deps["virtualMachineProfile"] = vmss.deps["virtualMachineProfile"] + [crg]
+        return s + [crg, cr]
+    return mutate
+
+
+def _lb(public: bool = True, rules: bool = True, nat_pools: bool = False, outbound: bool = False):
+    def mutate(s):
+        pip = res("azure-native:network:PublicIPAddress", "lb-pip",
+                  {"resourceGroupName": "train", "location": "eastus", "tags": dict(TAGS),
+                   "sku": {"name": "Standard"}, "publicIPAllocationMethod": "Static"})
+        fe = ({"name": "fe", "publicIPAddress": {"id": "pip-id"}} if public else
+              {"name": "fe", "subnet": {"id": "subnet-id"}, "privateIPAddress": "10.0.0.5",
+               "privateIPAllocationMethod": "Static"})
+        props: dict = {"loadBalancerName": "train-lb", "resourceGroupName": "train",
+                       "location": "eastus", "sku": {"name": "Standard"}, "tags": dict(TAGS),
+                       "frontendIPConfigurations": [fe],
+                       "backendAddressPools": [{"name": "pool"}]}
+        fe_id = ("/subscriptions/s/resourceGroups/train/providers/Microsoft.Network/"
+                 "loadBalancers/train-lb/frontendIPConfigurations/fe")
+        pool_id = ("/subscriptions/s/resourceGroups/train/providers/Microsoft.Network/"
+                   "loadBalancers/train-lb/backendAddressPools/pool")
+        if rules:
+            props["loadBalancingRules"] = [{"name": "https", "protocol": "Tcp",
+                                            "frontendPort": 443.0, "backendPort": 443.0,
+                                            "frontendIPConfiguration": {"id": fe_id},
+                                            "backendAddressPool": {"id": pool_id}}]
+        if nat_pools:
+            props["inboundNatPools"] = [{"name": "ssh", "protocol": "Tcp",
+                                         "frontendPortRangeStart": 50000.0,
+                                         "frontendPortRangeEnd": 50099.0, "backendPort": 22.0,
+                                         "frontendIPConfiguration": {"id": fe_id}}]
+        if outbound:
+            props["outboundRules"] = [{"name": "out", "protocol": "All",
+                                       "frontendIPConfigurations": [{"id": fe_id}],
+                                       "backendAddressPool": {"id": pool_id}}]
+        lb = res("azure-native:network:LoadBalancer", "train-lb", props,
+                 deps={"frontendIPConfigurations": [pip]} if public else {})
+        vmss = named(s, "train-vmss")
+        ipc = vmss.props["virtualMachineProfile"]["networkProfile"][
+            "networkInterfaceConfigurations"][0]["ipConfigurations"][0]
+        ipc["loadBalancerBackendAddressPools"] = [{"id": pool_id}]
+        if nat_pools:
+            ipc["loadBalancerInboundNatPools"] = [{"id": pool_id.replace(
+                "backendAddressPools/pool", "inboundNatPools/ssh")}]
+        vmss.deps["virtualMachineProfile"] = vmss.deps["virtualMachineProfile"] + [lb]
+        return s + [pip, lb]
+    return mutate
+
+
+def _nat_rule(lb_name: str = "train-lb", dep: bool = False):
+    def build(s):
+        return res("azure-native:network:InboundNatRule", "ssh-0",
+                   {"loadBalancerName": lb_name, "resourceGroupName": "train",
+                    "inboundNatRuleName": "ssh-0", "protocol": "Tcp", "frontendPort": 50022.0,
+                    "backendPort": 22.0, "frontendIPConfiguration": {"id": "fe-id"}},
+                   deps={"loadBalancerName": [named(s, "train-lb")]} if dep else {})
+    return build
+
+
+def _classic_lb(s):
+    rg = named(s, "train-rg")
+    pip = res("azure:network/publicIp:PublicIp", "lb-pip",
+              {"name": "lb-pip", "resourceGroupName": "train", "location": "eastus",
+               "allocationMethod": "Static", "sku": "Standard", "tags": dict(TAGS)})
+    lb = res("azure:lb/loadBalancer:LoadBalancer", "train-lb",
+             {"name": "train-lb", "resourceGroupName": "train", "location": "eastus",
+              "sku": "Standard", "tags": dict(TAGS),
+              "frontendIpConfigurations": [{"name": "fe", "publicIpAddressId": "pip-id"}]},
+             deps={"frontendIpConfigurations": [pip], "resourceGroupName": [rg]})
+    pool = res("azure:lb/backendAddressPool:BackendAddressPool", "pool",
+               {"name": "pool", "loadbalancerId": "lb-id"}, deps={"loadbalancerId": [lb]})
+    rule = res("azure:lb/rule:Rule", "https",
+               {"name": "https", "loadbalancerId": "lb-id", "protocol": "Tcp",
+                "frontendPort": 443.0, "backendPort": 443.0,
+                "frontendIpConfigurationName": "fe", "backendAddressPoolIds": ["pool-id"]},
+               deps={"loadbalancerId": [lb], "backendAddressPoolIds": [pool]})
+    vmss = named(s, "train-vmss")
+    vmss.props["networkInterfaces"][0]["ipConfigurations"][0][
+        "loadBalancerBackendAddressPoolIds"] = ["pool-id"]
+    vmss.deps["networkInterfaces"] = [pool]
+    return s + [pip, lb, pool, rule]
+
+
+def ali_set(itype: str = "ecs.ebmgn8v.48xlarge", amount: Any = 2.0, release: Any = "96h") -> list:
+    base = ali(nodes=0)
+    when = hours_from_now(float(release[:-1])) if isinstance(release, str) and \
+        release.endswith("h") else release
+    props = {"instanceType": itype, "amount": amount, "imageId": "ubuntu_22_04_x64",
+             "securityGroupIds": ["sg-x"], "vswitchId": "vsw-x", "deploymentSetId": "ds-x",
+             "instanceChargeType": "PostPaid", "internetMaxBandwidthOut": 0.0,
+             "tags": dict(TAGS)}
+    if when is not None:
+        props["autoReleaseTime"] = when
+    vsw, ds, cpfs, bucket, sg = (named(base, n) for n in
+                                 ("train-vsw", "train-ds", "scratch", "datasets", "train-sg"))
+    ecs_set = res("alicloud:ecs/ecsInstanceSet:EcsInstanceSet", "train-set", props,
+                  deps={"vswitchId": [vsw], "deploymentSetId": [ds], "securityGroupIds": [sg],
+                        "imageId": [cpfs, bucket]})
+    return base + [ecs_set]
+
+
+def ali_ess(itype: str = "ecs.gn8v-8x.48xlarge", max_size: Any = 2.0) -> list:
+    base = ali(nodes=0)
+    vsw, cpfs, bucket, sg = (named(base, n) for n in ("train-vsw", "scratch", "datasets",
+                                                      "train-sg"))
+    group = res("alicloud:ess/scalingGroup:ScalingGroup", "train-ess",
+                {"minSize": 0.0, "maxSize": max_size, "scalingGroupName": "train",
+                 "vswitchIds": ["vsw-x"], "tags": dict(TAGS)}, deps={"vswitchIds": [vsw]})
+    conf = res("alicloud:ess/scalingConfiguration:ScalingConfiguration", "train-ess-conf",
+               {"scalingGroupId": "ess-x", "instanceType": itype, "imageId": "ubuntu_22_04_x64",
+                "securityGroupId": "sg-x", "internetMaxBandwidthOut": 0.0, "active": True,
+                "userData": "bW91bnQ=", "tags": dict(TAGS)},
+               deps={"scalingGroupId": [group], "securityGroupId": [sg],
+                     "userData": [cpfs, bucket]})
+    return base + [group, conf]
+
+
+def ali_ack(itype: str = "ecs.gn8v-8x.48xlarge", max_size: Any = 2.0, bandwidth: Any = 0.0) -> list:
+    base = ali(nodes=0)
+    vsw = named(base, "train-vsw")
+    pool = res("alicloud:cs/nodePool:NodePool", "train-gpu",
+               {"clusterId": "c-literal123", "nodePoolName": "gpu", "instanceTypes": [itype],
+                "vswitchIds": ["vsw-x"], "internetMaxBandwidthOut": bandwidth,
+                "scalingConfig": {"enable": True, "minSize": 0.0, "maxSize": max_size},
+                "tags": dict(TAGS)}, deps={"vswitchIds": [vsw]})
+    return base + [pool]
+
+
+def _dnat(internal: str = "10.1.0.10", dep: bool = False):
+    def build(s):
+        return res("alicloud:vpc/forwardEntry:ForwardEntry", "ssh-dnat",
+                   {"forwardTableId": "ftb-x", "externalIp": "47.0.0.1", "externalPort": "2222",
+                    "internalIp": internal, "internalPort": "22", "ipProtocol": "tcp"},
+                   deps={"forwardTableId": [named(s, "train-nat")],
+                         **({"internalIp": [named(s, "train-0")]} if dep else {})})
+    return build
+
+
+def _snat(s):
+    return res("alicloud:vpc/snatEntry:SnatEntry", "egress",
+               {"snatTableId": "stb-x", "sourceVswitchId": "vsw-x", "snatIp": "47.0.0.1"},
+               deps={"snatTableId": [named(s, "train-nat")],
+                     "sourceVswitchId": [named(s, "train-vsw")]})
+
+
+def _slb(address_type: str = "internet"):
+    def mutate(s):
+        lb = res("alicloud:slb/loadBalancer:LoadBalancer", "train-slb",
+                 {"loadBalancerName": "train", "addressType": address_type,
+                  "loadBalancerSpec": "slb.s2.small", "vswitchId": (
+                      "vsw-x" if address_type == "intranet" else None), "tags": dict(TAGS)})
+        lb.props = {k: v for k, v in lb.props.items() if v is not None}
+        be = res("alicloud:slb/backendServer:BackendServer", "train-slb-be",
+                 {"loadBalancerId": "lb-x", "backendServers": [
+                     {"serverId": "i-x", "weight": 100.0, "type": "ecs"}]},
+                 deps={"loadBalancerId": [lb], "backendServers": [named(s, "train-0")]})
+        listener = res("alicloud:slb/listener:Listener", "train-slb-https",
+                       {"loadBalancerId": "lb-x", "frontendPort": 443.0, "backendPort": 443.0,
+                        "protocol": "tcp", "bandwidth": -1.0}, deps={"loadBalancerId": [lb]})
+        return s + [lb, be, listener]
+    return mutate
+
+
+def _nlb(s):
+    lb = res("alicloud:nlb/loadBalancer:LoadBalancer", "train-nlb",
+             {"loadBalancerName": "train", "addressType": "Internet", "addressIpVersion": "ipv4",
+              "vpcId": "vpc-1", "zoneMappings": [{"vswitchId": "vsw-x",
+                                                   "zoneId": "eu-central-1a"}],
+              "tags": dict(TAGS)})
+    sg = res("alicloud:nlb/serverGroup:ServerGroup", "train-nlb-sg",
+             {"serverGroupName": "train", "vpcId": "vpc-1", "protocol": "TCP",
+              "serverGroupType": "Instance", "tags": dict(TAGS)})
+    att = res("alicloud:nlb/serverGroupServerAttachment:ServerGroupServerAttachment", "train-nlb-0",
+              {"serverGroupId": "sgp-x", "serverId": "i-x", "serverType": "Ecs", "port": 443.0,
+               "weight": 100.0}, deps={"serverGroupId": [sg], "serverId": [named(s, "train-0")]})
+    lst = res("alicloud:nlb/listener:Listener", "train-nlb-l",
+              {"loadBalancerId": "nlb-x", "serverGroupId": "sgp-x", "listenerProtocol": "TCP",
+               "listenerPort": 443.0}, deps={"loadBalancerId": [lb], "serverGroupId": [sg]})
+    return s + [lb, sg, att, lst]
+
+
+def _ali_cr(end_type: str = "Unlimited"):
+    def build(s):
+        props = {"instanceType": "ecs.gn8v-8x.48xlarge", "instanceAmount": 2.0,
+                 "zoneIds": ["eu-central-1a"], "matchCriteria": "Open",
+                 "endTimeType": end_type, "tags": dict(TAGS)}
+        if end_type == "Limited":
+            props["endTime"] = hours_from_now(96)
+        return res("alicloud:ecs/capacityReservation:CapacityReservation", "train-cr", props)
+    return build
+
+
+def _nas_standard(encrypt: Any = None):
+    def build(s):
+        props = {"fileSystemType": "standard", "protocolType": "NFS",
+                 "storageType": "Performance", "zoneId": "eu-central-1a", "tags": dict(TAGS)}
+        if encrypt is not None:
+            props["encryptType"] = encrypt
+        return res("alicloud:nas/fileSystem:FileSystem", "home", props)
+    return build
+
+
+B3 = [
+    ("k01", "aks", {}, None, {}, None,
+     "control: AKS GPU AgentPool ND H100 v5 autoscaling to 2: 2 x 98.32 x 730 = 143,547.20 (no "
+     "stop), budget 160,000 on the subscription; system pool D4s_v5 has no catalog row: left out; "
+     "AKS places its own nodes (rdma not asked)"),
+    ("k02", "aks", {"max_count": 4.0}, None, {SPEND: "fail"}, None,
+     "maxCount 4: 4 x 98.32 x 730 = 287,094.40 > 160,000"),
+    ("k03", "aks", {"public": True}, None, {NPI: "fail"}, None,
+     "enableNodePublicIP true on the AgentPool"),
+    ("k04", "aks", {"inline": True, "public": True}, None, {NPI: "fail"}, None,
+     "enableNodePublicIP true on an inline agentPoolProfiles entry"),
+    ("k05", "aks", {"budget_scope": SUB + "/resourceGroups/train"}, None, {SPEND: "fail"}, None,
+     "a budget on the cluster's own group never takes the pool in (AKS FAQ): no alarm"),
+    ("k06", "aks", {"budget_scope": SUB + "/resourceGroups/MC_train_train-aks_eastus"}, None, {},
+     None, "a budget on the default node resource group MC_<rg>_<name>_<location> covers it"),
+    ("k07", "aks", {"budget_scope": SUB + "/resourceGroups/train-nodes", "node_rg": "train-nodes"},
+     None, {}, None, "a budget on the explicit nodeResourceGroup covers the pool"),
+    ("k08", "aks", {"budget_scope": SUB + "/resourceGroups/elsewhere", "node_rg": "train-nodes"},
+     None, {SPEND: "fail"}, None, "a budget on an unrelated group with the node group known: no alarm"),
+    ("m01", "aml", {}, None, {}, None,
+     "control: AmlCompute ND96amsr A100 v4 maxNodeCount 2: 2 x 32.77 x 730 = 47,844.20 < 60,000"),
+    ("m02", "aml", {"budget": 40000.0}, None, {SPEND: "fail"}, None, "47,844.20 > 40,000"),
+    ("m03", "aml", {"public": True}, None, {NPI: "fail"}, None,
+     "AmlCompute enableNodePublicIp true: 'the compute nodes will have public IPs' (SDK); Scope: "
+     "every node's public-IP settings"),
+    ("m04", "aml", {"vm_size": "Standard_NC4as_T4_v3", "compute_type": "ComputeInstance",
+                    "budget": None}, None, {SPEND: "fail"}, None,
+     "a compute instance is one GPU VM for the month needing a budget like any GPU node: none"),
+    ("r01", "az", {"budget": 150000.0}, _crg(), {}, None,
+     "capacity reservation of 2 ND H100 v5 (the month, used or not): 143,547.20; the set's 2 "
+     "nodes inside it priced there (counted once) + storage 2,408.63 = 145,955.83 < 150,000 "
+     "(counted twice it would be 164,833.27)"),
+    ("r02", "az", {"budget": 140000.0}, _crg(), {SPEND: "fail"}, None,
+     "the reservation alone bills 143,547.20 > 140,000 whatever the set's stop"),
+    ("r03", "az", {"budget": 150000.0}, _crg(literal=True), {SPEND: "fail"}, None,
+     "the set names a literal reservation group elsewhere: the stack's reservation is not its: "
+     "143,547.20 + 18,877.44 + 2,408.63 = 164,833.27 > 150,000"),
+    ("r04", "az", {}, _chain(_crg(), _drop("train-budget")), {SPEND: "fail"}, None,
+     "a reservation and a set with no budget: no alarm"),
+    ("l01", "az", {}, _lb(), {NPI: "fail"}, None,
+     "the nodes are in the backend pool of a public LB's load-balancing rule"),
+    ("l02", "az", {}, _lb(public=False), {}, None, "the same behind a private frontend"),
+    ("l03", "az", {}, _lb(rules=False, nat_pools=True), {NPI: "fail"}, None,
+     "inbound NAT pools of a public LB of the stack"),
+    ("l04", "az", {}, _lb(rules=False, outbound=True), {}, None,
+     "outbound rules alone take nothing in"),
+    ("l05", "az", {}, _chain(_lb(rules=False, outbound=True), _add(_nat_rule())), {NPI: "fail"},
+     None, "a standalone InboundNatRule naming the public LB by its name and group"),
+    ("l06", "az", {}, _add(_nat_rule("edge-lb")), {NPI: "undecided"}, None,
+     "an InboundNatRule naming a balancer the stack does not create: cannot decide"),
+    ("l07", "azc", {}, _classic_lb, {NPI: "fail"}, None,
+     "classic LB with a public frontend, an azure:lb/rule to the pool the classic set joins"),
+    ("e01", "ali_set", {}, None, {RDMA: "advisory"}, None,
+     "EcsInstanceSet of 2 ebmgn8v.48xlarge (erdma) in a LowLatency set: it has no traffic-mode "
+     "field, so the fabric advisory; auto-release stands in for the alarm"),
+    ("e02", "ali_set", {"itype": "ecs.gn7i-c8g1.2xlarge"}, None, {}, None,
+     "EcsInstanceSet of 2 gn7i-c8g1.2xlarge (tcp): nothing asked; priced 2.56083 in eu-central-1"),
+    ("e03", "ali_set", {"release": None}, None, {SPEND: "fail", RDMA: "advisory"}, None,
+     "an instance set without autoReleaseTime: no alarm"),
+    ("e04", "ali_ess", {}, None, {SPEND: "fail", RDMA: "advisory"}, None,
+     "ESS group of gn8v-8x.48xlarge max 2: no autoReleaseTime on its nodes (no stand-in for the "
+     "alarm); an ESS group is never placed"),
+    ("e05", "ali_ack", {}, None, {SPEND: "fail"}, None,
+     "ACK GPU pool: no autoReleaseTime, no budget: no alarm; ACK places its own nodes"),
+    ("e06", "ali_ack", {"bandwidth": 10.0}, None, {SPEND: "fail", NPI: "fail"}, None,
+     "ACK pool with internetMaxBandwidthOut 10: public IPs on nodes (ACK is in NPI's table)"),
+    ("e07", "ali", {}, _add(_eip, _natgw, _ali_eip("train-nat", "Nat"), _dnat()), {NPI: "fail"},
+     None, "a DNAT entry to node train-0's literal private IP 10.1.0.10"),
+    ("e08", "ali", {}, _add(_eip, _natgw, _ali_eip("train-nat", "Nat"), _snat), {}, None,
+     "SNAT only: egress, nothing in"),
+    ("e09", "ali", {}, _add(_eip, _natgw, _dnat("10.1.0.99")), {}, None,
+     "a DNAT entry to an IP that is no node of the stack"),
+    ("e10", "ali", {}, _slb(), {NPI: "fail"}, None, "an internet SLB with a GPU node as backend"),
+    ("e11", "ali", {}, _slb("intranet"), {}, None, "an intranet SLB"),
+    ("e12", "ali", {}, _nlb, {NPI: "fail"}, None, "an Internet NLB whose server group holds a node"),
+    ("e13", "ali", {}, _add(_ali_cr()), {SPEND: "fail"}, None,
+     "an Alibaba capacity reservation without endTimeType Limited: a month and a violation"),
+    ("e14", "ali", {}, _add(_ali_cr("Limited")), {}, None,
+     "a Limited reservation ending in 96 h: priced until then; no budget resource needed"),
+    ("e15", "ali", {}, _add(_nas_standard()), {ENC: "fail"}, None,
+     "a standard NAS without encryptType"),
+    ("e16", "ali", {}, _add(_nas_standard(1.0)), {}, None, "a standard NAS with encryptType 1"),
+]
+BUILD.update({"aks": aks, "aml": aml, "ali_set": ali_set, "ali_ess": ali_ess, "ali_ack": ali_ack})
+PROVIDERS.update({"aks": AZ_P, "aml": AZ_P, "ali_set": ALI_P, "ali_ess": ALI_P, "ali_ack": ALI_P})
+
+
+@pytest.mark.parametrize("case", _params(B3))
+def test_batch3(pack, case):
+    _run_case(pack, case)
