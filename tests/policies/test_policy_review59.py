@@ -906,3 +906,305 @@ PROVIDERS.update({"aks": AZ_P, "aml": AZ_P, "ali_set": ALI_P, "ali_ess": ALI_P, 
 @pytest.mark.parametrize("case", _params(B3))
 def test_batch3(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------ batch 4
+# defect 1's reach; hostile and malformed values; catalog reach; budgets and stops
+
+def _aml_props(**inner):
+    def mutate(s):
+        props = named(s, "train-aml").props["properties"]["properties"]
+        for k, v in inner.items():
+            if v is None:
+                props.pop(k, None)
+            else:
+                props[k] = v
+        return s
+    return mutate
+
+
+def _batch_pool(provision: str = "BatchManaged"):
+    def build(s):
+        return res("azure-native:batch:Pool", "train-batch",
+                   {"accountName": "trainbatch", "poolName": "gpu", "resourceGroupName": "train",
+                    "vmSize": "Standard_ND96amsr_A100_v4",
+                    "scaleSettings": {"fixedScale": {"targetDedicatedNodes": 1.0,
+                                                     "targetLowPriorityNodes": 0.0}},
+                    "deploymentConfiguration": {"virtualMachineConfiguration": {
+                        "imageReference": {"publisher": "microsoft-dsvm",
+                                           "offer": "ubuntu-hpc", "sku": "2204"},
+                        "nodeAgentSkuId": "batch.node.ubuntu 22.04"}},
+                    "networkConfiguration": {"subnetId": "subnet-id",
+                                             "publicIPAddressConfiguration": {
+                                                 "provision": provision}}})
+    return build
+
+
+def _classic_ci(s):
+    return res("azure:machinelearning/computeInstance:ComputeInstance", "train-ci",
+               {"name": "train-ci", "machineLearningWorkspaceId": "ws-id",
+                "virtualMachineSize": "Standard_NC4as_T4_v3", "nodePublicIpEnabled": True,
+                "subnetResourceId": "subnet-id", "tags": dict(TAGS)})
+
+
+def _native_vm_nic(public: bool = True):
+    def build_nic(s):
+        ipc: dict = {"name": "ip", "subnet": {"id": "subnet-id"},
+                     "privateIPAllocationMethod": "Dynamic"}
+        if public:
+            ipc["publicIPAddress"] = {"id": "pip-id"}
+        return res("azure-native:network:NetworkInterface", "vm-nic",
+                   {"networkInterfaceName": "vm-nic", "resourceGroupName": "train",
+                    "location": "eastus", "ipConfigurations": [ipc], "tags": dict(TAGS),
+                    "enableAcceleratedNetworking": True},
+                   deps={"ipConfigurations": [named(s, "vm-pip")]} if public else {})
+
+    def build_vm(s):
+        return res("azure-native:compute:VirtualMachine", "dev-vm",
+                   {"vmName": "dev-vm", "resourceGroupName": "train", "location": "eastus",
+                    "zones": ["1"], "hardwareProfile": {"vmSize": "Standard_NC4as_T4_v3"},
+                    "networkProfile": {"networkInterfaces": [{"id": "nic-id", "primary": True}]},
+                    "tags": dict(TAGS)}, deps={"networkProfile": [named(s, "vm-nic")]})
+
+    def build_pip(s):
+        return res("azure-native:network:PublicIPAddress", "vm-pip",
+                   {"resourceGroupName": "train", "location": "eastus",
+                    "sku": {"name": "Standard"}, "publicIPAllocationMethod": "Static",
+                    "tags": dict(TAGS)})
+    return _add(build_pip, build_nic, build_vm)
+
+
+def _classic_vm_nic(s):
+    pip = res("azure:network/publicIp:PublicIp", "vm-pip",
+              {"name": "vm-pip", "resourceGroupName": "train", "location": "eastus",
+               "allocationMethod": "Static", "sku": "Standard", "tags": dict(TAGS)})
+    nic = res("azure:network/networkInterface:NetworkInterface", "vm-nic",
+              {"name": "vm-nic", "resourceGroupName": "train", "location": "eastus",
+               "ipConfigurations": [{"name": "ip", "subnetId": "subnet-id",
+                                     "privateIpAddressAllocation": "Dynamic",
+                                     "publicIpAddressId": "pip-id"}], "tags": dict(TAGS)},
+              deps={"ipConfigurations": [pip]})
+    vm = res("azure:compute/linuxVirtualMachine:LinuxVirtualMachine", "dev-vm",
+             {"name": "dev-vm", "resourceGroupName": "train", "location": "eastus",
+              "size": "Standard_NC4as_T4_v3", "zone": "1", "adminUsername": "azureuser",
+              "networkInterfaceIds": ["nic-id"], "tags": dict(TAGS)},
+             deps={"networkInterfaceIds": [nic]})
+    return s + [pip, nic, vm]
+
+
+def _no_storage(s):
+    """The scale set alone (no AMLFS, no account): its hours are the whole estimate."""
+    s = [r for r in s if r.name not in ("scratch", "datasets")]
+    named(s, "train-vmss").deps["virtualMachineProfile"] = []
+    return s
+
+
+def _stop_local(zone_id: str):
+    def mutate(s):
+        profile = named(s, "train-stop").props["profiles"][0]
+        profile["fixedDate"]["start"] = hours_from_now(96).rstrip("Z")
+        profile["fixedDate"]["end"] = "2037-12-31T00:00:00"
+        profile["fixedDate"]["timeZone"] = zone_id
+        return s
+    return mutate
+
+
+def _with_sub(sub_id: str):
+    def mutate(s):
+        for r in s:
+            r.provider = {"location": "eastus", "subscriptionId": sub_id}
+        return s
+    return mutate
+
+
+ARM_SET = SUB + "/resourceGroups/train/providers/Microsoft.Compute/virtualMachineScaleSets/"
+
+
+def _stop_literal(set_name: str):
+    def mutate(s):
+        stop = named(s, "train-stop")
+        stop.props["targetResourceUri"] = ARM_SET + set_name
+        stop.deps = {}
+        return s
+    return mutate
+
+
+def _stop_then_default(s):
+    named(s, "train-stop").props["profiles"] = [
+        {"name": "end", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
+         "rules": [], "fixedDate": {"start": hours_from_now(96), "end": hours_from_now(120)}},
+        {"name": "run", "capacity": {"minimum": "2", "maximum": "2", "default": "2"},
+         "rules": []}]
+    return s
+
+
+def _ali_set_prop(key: str, value: Any, names=("train-0", "train-1")):
+    def mutate(s):
+        for n in names:
+            named(s, n).props[key] = value
+        return s
+    return mutate
+
+
+def _ali_eip_new(s):
+    eip = named(s, "train-eip")
+    return res("alicloud:eip/association:Association", "train-eip-assoc2",
+               {"allocationId": "eip-x", "instanceId": "i-x", "instanceType": "EcsInstance"},
+               deps={"allocationId": [eip], "instanceId": [named(s, "train-0")]})
+
+
+def _alb(s):
+    lb = res("alicloud:alb/loadBalancer:LoadBalancer", "train-alb",
+             {"loadBalancerName": "train", "addressType": "Internet", "vpcId": "vpc-1",
+              "loadBalancerEdition": "Standard", "addressAllocatedMode": "Dynamic",
+              "loadBalancerBillingConfig": {"payType": "PayAsYouGo"},
+              "zoneMappings": [{"vswitchId": "vsw-x", "zoneId": "eu-central-1a"},
+                               {"vswitchId": "vsw-y", "zoneId": "eu-central-1b"}],
+              "tags": dict(TAGS)})
+    sgp = res("alicloud:alb/serverGroup:ServerGroup", "train-alb-sg",
+              {"serverGroupName": "train", "protocol": "HTTP", "vpcId": "vpc-1",
+               "serverGroupType": "Instance", "healthCheckConfig": {"healthCheckEnabled": False},
+               "stickySessionConfig": {"stickySessionEnabled": False},
+               "servers": [{"serverId": "i-x", "serverType": "Ecs", "port": 8080.0,
+                            "weight": 100.0}], "tags": dict(TAGS)},
+              deps={"servers": [named(s, "train-0")]})
+    lst = res("alicloud:alb/listener:Listener", "train-alb-l",
+              {"loadBalancerId": "alb-x", "listenerProtocol": "HTTP", "listenerPort": 80.0,
+               "defaultActions": [{"type": "ForwardGroup", "forwardGroupConfig": {
+                   "serverGroupTuples": [{"serverGroupId": "sgp-x"}]}}]},
+              deps={"loadBalancerId": [lb], "defaultActions": [sgp]})
+    return s + [lb, sgp, lst]
+
+
+B4 = [
+    # defect 1's reach
+    ("d1a", "aml", {}, _aml_props(enableNodePublicIp=None), {NPI: "fail"}, None,
+     "enableNodePublicIp left out: the service's default is true (azure-ai-ml AmlCompute "
+     "`enable_node_public_ip: bool = True`): public IPs"),
+    ("d1b", "aml", {"vm_size": "Standard_NC4as_T4_v3", "compute_type": "ComputeInstance"},
+     _aml_props(enableNodePublicIp=True), {NPI: "fail"}, None,
+     "a GPU compute instance with enableNodePublicIp true; 0.526 x 730 = 383.98 < 60,000"),
+    ("d1c", "aml", {}, _add(_batch_pool()), {NPI: "fail", SPEND: "fail"}, None,
+     "an azure-native Batch pool of 1 ND96amsr A100 v4 (fixedScale 1) with "
+     "publicIPAddressConfiguration BatchManaged: a public IP per node; spend: 47,844.20 + "
+     "32.77 x 730 = 23,922.10 -> 71,766.30 > 60,000"),
+    ("d1d", "aml", {}, _add(_classic_ci), {NPI: "fail"}, None,
+     "classic ComputeInstance with nodePublicIpEnabled true; 47,844.20 + 383.98 < 60,000"),
+    ("d1e", "az", {}, _native_vm_nic(), {NPI: "fail"}, None,
+     "an azure-native GPU VM (NC4as T4 v3, 383.98) whose NIC has a publicIPAddress"),
+    ("d1f", "az", {}, _native_vm_nic(public=False), {}, None, "the same NIC without a public IP"),
+    ("d1g", "azc", {}, _classic_vm_nic, {NPI: "fail"}, None,
+     "classic Linux GPU VM whose NIC has publicIpAddressId (docs: NIC public IPs)"),
+    # hostile and malformed, Azure
+    ("h01", "az", {"capacity": "many"}, None, {SPEND: "fail"}, None,
+     "capacity 'many' is a violation naming it; rdma: the set is placed and its fabric is the "
+     "size's own infiniband, so nothing to ask whatever its size"),
+    ("h02", "az", {"capacity": -2.0}, None, {SPEND: "fail"}, None, "a negative capacity"),
+    ("h03", "az", {"capacity": float("nan")}, None, {SPEND: "fail"}, None, "a NaN capacity"),
+    ("h04", "az", {"sku": unknown()}, None, {SPEND: "fail", RDMA: "undecided"}, None,
+     "a size unknown at preview fails closed; rdma: placed, the fabric rests on the unknown type"),
+    ("h05", "az", {"sku": "standard_nd96isr_h100_v5"}, None, {}, None,
+     "Azure VM sizes in any case: the same price and fabric as z01"),
+    ("h06", "az", {"sku": "Standard_NC6"}, None, {SPEND: "fail", RDMA: "advisory"}, None,
+     "Standard_NC6 (K80, retired; the docs' example): outside the catalog, N-series: fails "
+     "closed; 2 nodes of an unlisted type, placed: the one advisory 'fabric is unknown'"),
+    ("h07", "az", {"budget": "25,000"}, None, {SPEND: "fail"}, None, "budget '25,000' is no number"),
+    ("h08", "az", {"budget": 0.0}, None, {SPEND: "fail"}, None, "a budget of 0"),
+    ("h09", "az", {"budget": unknown()}, None, {SPEND: "undecided"}, None,
+     "a budget amount unknown at preview: cannot decide"),
+    ("h10", "az", {}, _set("train-stop", "profiles.0.fixedDate.start", "next tuesday"),
+     {SPEND: "fail"}, None, "a stop time that does not read is no stop: the month"),
+    ("h11", "az", {"budget": 21000.0}, _chain(_no_storage, _stop_local("Pacific Standard Time")),
+     {}, None,
+     "a wall-clock start 96 h ahead read in Pacific Standard Time (UTC-8 in December) is 104 h: "
+     "2 x 98.32 x 104 = 20,450.56 < 21,000"),
+    ("h12", "az", {"budget": 21000.0}, _chain(_no_storage, _stop_local("Mars Standard Time")),
+     {SPEND: "fail"}, None,
+     "a zone the table does not list: read at UTC-12, 108 h: 2 x 98.32 x 108 = 21,237.12 > 21,000"),
+    ("h13", "az", {}, _nsg_inline("INTERNET"), {NPI: "fail"}, None, "Internet in upper case"),
+    ("h14", "az", {}, _nsg_inline(["10.0.0.0/8", "Internet"], key="sourceAddressPrefixes"),
+     {NPI: "fail"}, None, "Internet inside sourceAddressPrefixes"),
+    ("h15", "az", {}, lambda s: (named(s, "train-nsg").props["securityRules"].append(unknown()),
+                                 s)[1], {NPI: "undecided"}, None,
+     "an NSG rule unknown at preview inside the list: never a crash, never a pass"),
+    ("h16", "az", {}, _chain(_nsg_inline("0.0.0.0/1"), _add(_az_rule("128.0.0.0/1", name="half"))),
+     {NPI: "fail"}, None,
+     "an inline half and a standalone half (depending on the NSG) cover all addresses"),
+    ("h17", "azc", {}, _add(_classic_rule("0.0.0.0/1", name="lit-a", nsg_dep=False,
+                                          nsg_name="edge-nsg", rg="net"),
+                            _classic_rule("128.0.0.0/1", name="lit-b", nsg_dep=False,
+                                          nsg_name="EDGE-NSG", rg="Net")),
+     {NPI: "fail"}, None,
+     "two standalone halves naming one literal NSG, in different case: one group's: a violation"),
+    # stops and budgets
+    ("s01", "az", {}, _chain(_with_sub("00000000-0000-0000-0000-000000000001"),
+                             _stop_literal("train-vmss")), {}, None,
+     "the autoscale names the set by its literal ARM id (vmScaleSetName train-vmss, the "
+     "provider's subscription): a stop"),
+    ("s02", "az", {}, _chain(_with_sub("00000000-0000-0000-0000-000000000001"),
+                             _stop_literal("other-vmss")), {SPEND: "fail"}, None,
+     "a literal ARM id of another set: no stop, the month > 25,000"),
+    ("s03", "az", {}, _stop_then_default, {SPEND: "fail"}, None,
+     "a capacity-0 window 96-120 h from now, then a profile of 2 nodes: a pause, no lifetime"),
+    ("s04", "az", {}, _with_sub("11111111-1111-1111-1111-111111111111"), {SPEND: "fail"}, None,
+     "the budget is on subscription 0000...1, the compute's provider names 1111...1: it covers "
+     "nothing"),
+    ("s05", "az", {}, _set("train-budget", "filter", {"tags": {"name": "owner", "operator": "In",
+                                                               "values": ["carol"]}}), {}, None,
+     "a tag filter owner=carol the set carries"),
+    ("s06", "az", {}, _set("train-budget", "filter", {"tags": {"name": "owner", "operator": "In",
+                                                               "values": ["dave"]}}),
+     {SPEND: "fail"}, None, "a tag filter owner=dave leaves the set out"),
+    ("s07", "az", {}, _set("train-budget", "filter", {"not": {"dimensions": {
+        "name": "ResourceLocation", "operator": "In", "values": ["eastus"]}}}), {SPEND: "fail"},
+     None, "not(ResourceLocation eastus) leaves the eastus set out"),
+    ("s08", "az", {}, _set("train-budget", "category", "Usage"), {SPEND: "fail"}, None,
+     "an Azure Usage budget is no spend limit: no alarm"),
+    ("s09", "az", {}, _chain(_with_sub("00000000-0000-0000-0000-000000000001"),
+                             _az_filter("ResourceId", [ARM_SET + "train-vmss"])), {}, None,
+     "ResourceId of the set named explicitly (vmScaleSetName train-vmss)"),
+    # catalog reach
+    ("q01", "az", {"sku": "Standard_ND128isr_NDR_GB200_v6"}, None,
+     {SPEND: "fail", RDMA: "advisory"}, None,
+     "GB200 v6: unpriced.csv (listed, no public price): fails closed naming the source; not in "
+     "instance_types.csv: placed, 'fabric unknown'"),
+    ("q02", "az", {"sku": "Standard_ND96isr_H200_v5"}, None, {SPEND: "fail"}, None,
+     "ND H200 v5 priced only in eastus2/westus2: in eastus it cannot be priced"),
+    ("q03", "ali", {"itype": "ecs.ebmgn9t.48xlarge"}, None, {SPEND: "fail", RDMA: "advisory"}, None,
+     "ebmgn9t.48xlarge: unpriced.csv; no instance_types row: placed, fabric unknown"),
+    # hostile and malformed, Alibaba
+    ("a01", "ali", {"release": "2027-13-45T00:00:00Z"}, None, {SPEND: "fail"}, None,
+     "an autoReleaseTime that is no time: a violation naming it"),
+    ("a02", "ali", {"itype": unknown()}, None, {SPEND: "fail", RDMA: "undecided"}, None,
+     "a type unknown at preview fails closed; rdma placed, fabric rests on it"),
+    ("a03", "ali", {"mode": "highperformance"}, None, {RDMA: "advisory"}, None,
+     "'HighPerformance (that spelling)': lower case does not declare eRDMA"),
+    ("a04", "ali", {"mode": unknown()}, None, {RDMA: "undecided"}, None, "traffic mode unknown"),
+    ("a05", "ali", {"strategy": unknown()}, None, {RDMA: "undecided"}, None,
+     "deployment-set strategy unknown"),
+    ("a06", "ali", {"bandwidth": unknown()}, None, {NPI: "undecided"}, None,
+     "internetMaxBandwidthOut unknown at preview: a public IP may be given"),
+    ("a07", "ali_set", {"amount": "two"}, None, {SPEND: "fail", RDMA: "advisory"}, None,
+     "instance-set amount 'two'; the set's fabric advisory stands either way"),
+    ("a08", "ali_set", {"amount": -2.0}, None, {SPEND: "fail", RDMA: "advisory"}, None,
+     "a negative amount"),
+    ("a09", "ali_ess", {"max_size": float("nan")}, None, {SPEND: "fail", RDMA: "advisory"}, None,
+     "ESS maxSize NaN (and no alarm)"),
+    ("a10", "ali", {}, _set("scratch", "capacity", -3600.0), {SPEND: "fail"}, None,
+     "a negative CPFS capacity"),
+    ("a11", "ali", {}, _add(lambda s: res(
+        "alicloud:ecs/securityGroupRule:SecurityGroupRule", "egress",
+        {"type": "egress", "ipProtocol": "all", "portRange": "-1/-1", "cidrIp": "0.0.0.0/0",
+         "securityGroupId": "sg-x"}, deps={"securityGroupId": [named(s, "train-sg")]})), {}, None,
+     "an egress rule to 0.0.0.0/0 is no ingress"),
+    ("a12", "ali", {}, _add(_ali_rule(port="-1/-1")), {NPI: "fail"}, None,
+     "all ports from 0.0.0.0/0"),
+    ("a13", "ali", {}, _add(_eip, _ali_eip_new), {NPI: "fail"}, None,
+     "eip.Association (the newer type) to a node"),
+    ("a14", "ali", {}, _alb, {NPI: "fail"}, None, "an Internet ALB whose server group holds a node"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B4))
+def test_batch4(pack, case):
+    _run_case(pack, case)
