@@ -56,8 +56,8 @@ def _set(name: str, key: str, value: Any):
     def mutate(s):
         target = named(s, name).props
         parts = key.split(".")
-        for p in parts[:-1]:
-            target = target[p]
+        for p in parts[:-1]:   # a digit indexes a list
+            target = target[int(p)] if p.isdigit() else target[p]
         target[parts[-1]] = value
         return s
     return mutate
