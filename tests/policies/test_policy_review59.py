@@ -282,7 +282,7 @@ def _run_case(pack, case):
 D1 = ("DEFECT 1 (blind spot, no-public-ingress): an Azure ML AmlCompute with enableNodePublicIp "
       "true gives every GPU node a public IP, yet no finding; docs Scope: 'every node's public-IP "
       "settings'")
-XFAIL: dict[str, str] = {"m03": D1}
+XFAIL: dict[str, str] = {"m03": D1, "d1a": D1, "d1b": D1, "d1c": D1, "d1d": D1}
 
 
 def _params(cases):
