@@ -1208,3 +1208,301 @@ B4 = [
 @pytest.mark.parametrize("case", _params(B4))
 def test_batch4(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------ batch 5
+# sizes raised by autoscale, spot mixes, caps, classic AKS and reservations, more exposure paths
+
+def _autoscale_max(maximum: str = "8", enabled: Any = True):
+    def build(s):
+        props: dict = {"targetResourceUri": "vmss-id", "location": "eastus",
+                       "resourceGroupName": "train", "tags": dict(TAGS), "profiles": [
+                           {"name": "load", "capacity": {"minimum": "2", "maximum": maximum,
+                                                         "default": "2"},
+                            "rules": []}]}
+        if enabled is not None:
+            props["enabled"] = enabled
+        return res("azure-native:monitor:AutoscaleSetting", "train-scale", props,
+                   deps={"targetResourceUri": [named(s, "train-vmss")]})
+    return build
+
+
+def _spot_mix(base: Any, pct: Any):
+    def mutate(s):
+        vmss = named(s, "train-vmss")
+        vmss.props["virtualMachineProfile"].update(priority="Spot", evictionPolicy="Delete",
+                                                   billingProfile={"maxPrice": -1.0})
+        vmss.props["orchestrationMode"] = "Flexible"
+        vmss.props["priorityMixPolicy"] = {"baseRegularPriorityCount": base,
+                                           "regularPriorityPercentageAboveBase": pct}
+        return s
+    return mutate
+
+
+def _second_ipconfig_public(s):
+    nic = named(s, "train-vmss").props["virtualMachineProfile"]["networkProfile"][
+        "networkInterfaceConfigurations"]
+    nic.append({"name": "nic2", "primary": False, "ipConfigurations": [
+        {"name": "ip2", "subnet": {"id": "subnet-id"}},
+        {"name": "ip3", "subnet": {"id": "subnet-id"},
+         "publicIPAddressConfiguration": {"name": "pip3"}}]})
+    return s
+
+
+def aks_classic(public_key: Optional[str] = None, max_count: Any = 2.0, inline: bool = False,
+                budget_rg: Optional[str] = None) -> list:
+    rg = res("azure:core/resourceGroup:ResourceGroup", "train-rg",
+             {"name": "train", "location": "eastus", "tags": dict(TAGS)})
+    gpu = {"vmSize": "Standard_ND96isr_H100_v5", "autoScalingEnabled": True, "minCount": 0.0,
+           "maxCount": max_count, "zones": ["1"]}
+    if public_key:
+        gpu[public_key] = True
+    default = ({"name": "gpu", **gpu} if inline else
+               {"name": "system", "vmSize": "Standard_D4s_v5", "nodeCount": 1.0})
+    cluster = res("azure:containerservice/kubernetesCluster:KubernetesCluster", "train-aks",
+                  {"name": "train-aks", "resourceGroupName": "train", "location": "eastus",
+                   "dnsPrefix": "train", "defaultNodePool": default,
+                   "identity": {"type": "SystemAssigned"}, "tags": dict(TAGS)},
+                  deps={"resourceGroupName": [rg]})
+    out = [rg, cluster]
+    if not inline:
+        out.append(res("azure:containerservice/kubernetesClusterNodePool:"
+                       "KubernetesClusterNodePool", "gpu",
+                       {"name": "gpu", "kubernetesClusterId": "aks-id", "mode": "User", **gpu,
+                        "tags": dict(TAGS)}, deps={"kubernetesClusterId": [cluster]}))
+    if budget_rg:
+        out.append(res("azure:consumption/budgetResourceGroup:BudgetResourceGroup",
+                       "train-budget",
+                       {"name": "train", "amount": 160000.0, "timeGrain": "Monthly",
+                        "resourceGroupId": SUB + "/resourceGroups/" + budget_rg,
+                        "timePeriod": {"startDate": "2026-12-01T00:00:00Z"},
+                        "notifications": CLASSIC_ALERTS}))
+    else:
+        out.append(res("azure:consumption/budgetSubscription:BudgetSubscription", "train-budget",
+                       {"name": "train", "subscriptionId": SUB, "amount": 160000.0,
+                        "timeGrain": "Monthly",
+                        "timePeriod": {"startDate": "2026-12-01T00:00:00Z"},
+                        "notifications": CLASSIC_ALERTS}))
+    return out
+
+
+def _classic_cr(capacity: Any = 2.0):
+    def mutate(s):
+        crg = res("azure:compute/capacityReservationGroup:CapacityReservationGroup", "train-crg",
+                  {"name": "train-crg", "resourceGroupName": "train", "location": "eastus",
+                   "zones": ["1"], "tags": dict(TAGS)})
+        cr = res("azure:compute/capacityReservation:CapacityReservation", "train-cr",
+                 {"name": "h100", "capacityReservationGroupId": "crg-id", "zone": "1",
+                  "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": capacity},
+                  "tags": dict(TAGS)}, deps={"capacityReservationGroupId": [crg]})
+        vmss = named(s, "train-vmss")
+        vmss.props["capacityReservationGroupId"] = "crg-id"
+        vmss.deps["capacityReservationGroupId"] = [crg]
+        return s + [crg, cr]
+    return mutate
+
+
+def _classic_nat(kind: str = "rule", dep: bool = True, lb_id: str = ""):
+    def mutate(s):
+        s = _classic_lb(s)
+        lb = named(s, "train-lb")
+        if kind == "rule":
+            r = res("azure:lb/natRule:NatRule", "ssh",
+                    {"name": "ssh", "resourceGroupName": "train", "loadbalancerId": lb_id or "lb-id",
+                     "protocol": "Tcp", "frontendPort": 50022.0, "backendPort": 22.0,
+                     "frontendIpConfigurationName": "fe"},
+                    deps={"loadbalancerId": [lb]} if dep else {})
+        else:
+            r = res("azure:lb/natPool:NatPool", "ssh",
+                    {"name": "ssh", "resourceGroupName": "train", "loadbalancerId": "lb-id",
+                     "protocol": "Tcp", "frontendPortStart": 50000.0, "frontendPortEnd": 50099.0,
+                     "backendPort": 22.0, "frontendIpConfigurationName": "fe"},
+                    deps={"loadbalancerId": [lb]})
+        return [x for x in s if x.name != "https"] + [r]
+    return mutate
+
+
+def _lb_prefix(s):
+    s = _lb()(s)
+    lb = named(s, "train-lb")
+    lb.props["frontendIPConfigurations"] = [{"name": "fe", "publicIPPrefix": {"id": "prefix-id"}}]
+    return s
+
+
+def _lb_frontends_unknown(s):
+    s = _lb(rules=False, outbound=True)(s)
+    named(s, "train-lb").props["frontendIPConfigurations"] = unknown()
+    return s + [_nat_rule(dep=True)(s)]
+
+
+def _ali_lt(literal: bool = False):
+    def mutate(s):
+        lt = res("alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate", "train-lt",
+                 {"launchTemplateName": "train", "instanceType": "ecs.gn8v-8x.48xlarge",
+                  "imageId": "ubuntu_22_04_x64", "securityGroupId": "sg-x",
+                  "networkInterfaces": [{"name": "eth1", "vswitchId": "vsw-x",
+                                         "securityGroupId": "sg-x"}],
+                  "tags": dict(TAGS)})
+        for n in ("train-0", "train-1"):
+            node = named(s, n)
+            node.props.pop("instanceType")
+            node.props["launchTemplateId"] = "lt-literal0001" if literal else "lt-x"
+            if not literal:
+                node.deps["launchTemplateId"] = [lt]
+        return s if literal else s + [lt]
+    return mutate
+
+
+def _dnat_dep(nat_type: str = "internet"):
+    def mutate(s):
+        s = _add(_eip, _natgw)(s)
+        named(s, "train-nat").props["networkType"] = nat_type
+        return s + [res("alicloud:vpc/forwardEntry:ForwardEntry", "ssh-dnat",
+                        {"forwardTableId": "ftb-x", "externalIp": "47.0.0.1",
+                         "externalPort": "2222", "internalIp": "10.1.0.77",
+                         "internalPort": "22", "ipProtocol": "tcp"},
+                        deps={"forwardTableId": [named(s, "train-nat")],
+                              "internalIp": [named(s, "train-0")]})]
+    return mutate
+
+
+def _ali_apg(s):
+    lt = res("alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate", "apg-lt",
+             {"launchTemplateName": "apg", "instanceType": "ecs.gn8v-8x.48xlarge",
+              "imageId": "ubuntu_22_04_x64", "securityGroupId": "sg-x", "tags": dict(TAGS)})
+    apg = res("alicloud:ecs/autoProvisioningGroup:AutoProvisioningGroup", "train-apg",
+              {"launchTemplateId": "lt-x", "totalTargetCapacity": "2",
+               "payAsYouGoTargetCapacity": "2", "spotTargetCapacity": "0",
+               "autoProvisioningGroupType": "maintain",
+               "launchTemplateConfigs": [{"instanceType": "ecs.gn8v-8x.48xlarge",
+                                          "vswitchId": "vsw-x", "weightedCapacity": "1",
+                                          "maxPrice": "100"}]},
+              deps={"launchTemplateId": [lt], "launchTemplateConfigs": [named(s, "train-vsw")]})
+    return s + [lt, apg]
+
+
+def _cpfs_on_vsw_b(s):
+    vsw_b = res("alicloud:vpc/switch:Switch", "fs-vsw",
+                {"zoneId": "eu-central-1b", "vpcId": "vpc-1", "tags": dict(TAGS)})
+    cpfs = named(s, "scratch")
+    cpfs.props.pop("zoneId")
+    cpfs.deps["vswitchId"] = [vsw_b]
+    return s + [vsw_b]
+
+
+def _nic_mode(s):
+    for n in ("train-0", "train-1"):
+        node = named(s, n)
+        node.props.pop("networkInterfaceTrafficMode")
+        node.props["networkInterfaces"] = {"networkInterfaceTrafficMode": "HighPerformance",
+                                           "vswitchId": "vsw-x", "securityGroupIds": ["sg-x"]}
+    return s
+
+
+B5 = [
+    ("p01", "az", {"budget": 200000.0, "hours": None}, _add(_autoscale_max()), {SPEND: "fail"},
+     None, "an enabled autoscale profile of maximum 8 sizes the set at 8: 8 x 98.32 x 730 = "
+     "574,188.80 > 200,000 (capacity 2 alone: 145,955.83 would pass)"),
+    ("p02", "az", {"budget": 200000.0, "hours": None}, _add(_autoscale_max(enabled=False)), {},
+     None, "a disabled setting sizes nothing: 143,547.20 + at most 2,408.63 < 200,000"),
+    ("p03", "az", {"budget": 200000.0, "hours": None}, _add(_autoscale_max("many")),
+     {SPEND: "fail"}, None, "a profile maximum that is no number: the size does not read"),
+    ("p04", "az", {"location": "westus2", "budget": 11000.0},
+     _chain(_no_storage, _spot_mix(1.0, 0.0)), {SPEND: "fail"}, None,
+     "a Spot set westus2, priorityMixPolicy base 1 regular, 0 % above: 1 x 98.32 + 1 x 18.1695 "
+     "= 116.4895 x 96 = 11,183.00 > 11,000 (all at spot would be 3,488.54)"),
+    ("p05", "az", {"location": "westus2", "budget": 12000.0},
+     _chain(_no_storage, _spot_mix(1.0, 0.0)), {}, None, "the same under 12,000"),
+    ("p06", "az", {"location": "westus2", "budget": 11000.0},
+     _chain(_no_storage, _spot_mix("one", 0.0)), {SPEND: "fail"}, None,
+     "a base that does not read counts as Regular: at least 2 x 98.32 x 96 = 18,877.44"),
+    ("p07", "az", {}, None, {SPEND: "fail"}, {SPEND: {"maxMonthlyUsd": 22000}},
+     "maxMonthlyUsd 22,000: the estimate (<= 21,286.07) is under it, but the budget 25,000 is "
+     "above it: a violation on the budget"),
+    ("p08", "az", {"budget": 21500.0}, None, {}, {SPEND: {"maxMonthlyUsd": 22000}},
+     "budget 21,500 under the cap 22,000 and the estimate <= 21,286.07 under both"),
+    ("p09", "az", {}, _second_ipconfig_public, {NPI: "fail"}, None,
+     "a public IP configuration on the second ipConfiguration of a second NIC config"),
+    ("p10", "az", {}, _nsg_inline("Internet", port="20-30"), {NPI: "fail"},
+     {NPI: {"sshCidrs": ["0.0.0.0/0"]}}, "sshCidrs allow TCP 22 only; 20-30 opens more"),
+    ("p11", "az", {}, _nsg_inline("Internet", port="22", proto="*"), {NPI: "fail"},
+     {NPI: {"sshCidrs": ["0.0.0.0/0"]}}, "port 22 over any protocol is more than TCP 22"),
+    ("p12", "az", {}, _nsg_inline("Internet", proto="Icmp", port="*"), {NPI: "fail"}, None,
+     "ICMP from the internet is ingress from 0.0.0.0/0 too (no exception but TCP 22)"),
+    ("p13", "az", {}, lambda s: (named(s, "train-nsg").props["securityRules"].append(
+        {"name": "out", "access": "Allow", "direction": "Outbound", "priority": 300.0,
+         "protocol": "*", "sourceAddressPrefix": "*", "sourcePortRange": "*",
+         "destinationAddressPrefix": "Internet", "destinationPortRange": "*"}), s)[1], {}, None,
+     "an Outbound rule is no ingress"),
+    ("p14", "azc", {}, _classic_nat("rule"), {NPI: "fail"}, None,
+     "classic NatRule on the public classic LB (dependency)"),
+    ("p15", "azc", {}, _classic_nat("pool"), {NPI: "fail"}, None, "classic NatPool likewise"),
+    ("p16", "azc", {}, _classic_nat("rule", dep=False, lb_id=(
+        SUB + "/resourceGroups/TRAIN/providers/Microsoft.Network/loadBalancers/Train-LB")),
+     {NPI: "fail"}, None,
+     "a classic NatRule whose literal loadbalancerId names the stack's LB (name and group in "
+     "another case; the provider names no subscription)"),
+    ("p17", "az", {}, _lb_prefix, {NPI: "fail"}, None,
+     "a frontend on a public IP prefix is public: nodes behind its rule"),
+    ("p18", "az", {}, _lb_frontends_unknown, {NPI: "undecided"}, None,
+     "frontends unknown at preview: its inbound NAT rule may be public: cannot decide"),
+    ("p19", "azc", {"budget": 150000.0}, _classic_cr(), {}, None,
+     "classic reservation of 2 + the classic set inside it: 143,547.20 + storage 2,408.63 = "
+     "145,955.83 < 150,000, counted once"),
+    ("p20", "azc", {"budget": 150000.0}, _classic_cr(capacity="two"), {SPEND: "fail"}, None,
+     "a reservation capacity that is no number"),
+    ("p21", "aksc", {}, None, {}, None,
+     "control: classic AKS, GPU KubernetesClusterNodePool autoscaling to 2: 143,547.20 < "
+     "160,000 (subscription budget)"),
+    ("p22", "aksc", {"public_key": "nodePublicIpEnabled"}, None, {NPI: "fail"}, None,
+     "classic pool nodePublicIpEnabled (v6)"),
+    ("p23", "aksc", {"public_key": "enableNodePublicIp", "inline": True}, None, {NPI: "fail"},
+     None, "classic defaultNodePool enableNodePublicIp (v5)"),
+    ("p24", "aksc", {"max_count": 4.0}, None, {SPEND: "fail"}, None,
+     "maxCount 4: 287,094.40 > 160,000"),
+    ("p25", "aksc", {"budget_rg": "train"}, None, {SPEND: "fail"}, None,
+     "a classic budget on the cluster's own resource group never takes the pool in"),
+    ("p26", "aksc", {"budget_rg": "MC_train_train-aks_eastus"}, None, {}, None,
+     "the default node resource group of the classic cluster covers the pool"),
+    ("t01", "az", {}, lambda s: (named(s, "train-vmss").props["tags"].__setitem__("owner", " "),
+                                 s)[1], {TAGS_P: "fail"}, None,
+     "a blank (whitespace) owner counts as missing"),
+    ("t02", "az", {"zone": "1"}, lambda s: (named(s, "train-vmss").props.__setitem__(
+        "zones", ["1", "2"]), s)[1], {SSZ: "fail"}, None,
+     "the set spans zones 1 and 2 and mounts the zone-1 AMLFS: not one zone"),
+    ("t03", "az", {}, lambda s: (named(s, "scratch").props.__setitem__("location", "westus2"),
+                                 s)[1], {SSZ: "fail"}, None,
+     "AMLFS in westus2, the set in eastus"),
+    ("t04", "az", {}, lambda s: (setattr(named(s, "datasets"), "protect", True),
+                                 setattr(named(s, "datasets"), "retain", None),
+                                 named(s, "datasets").props["tags"].pop("trainstack:retain"),
+                                 s)[3], {}, None, "a protected account passes without the tag"),
+    ("u01", "ali", {}, _ali_lt(), {}, None,
+     "nodes with no type of their own from an EcsLaunchTemplate of the stack: its type; the "
+     "nodes' own traffic mode declares eRDMA"),
+    ("u02", "ali", {}, _ali_lt(literal=True), {SPEND: "fail", RDMA: "undecided"}, None,
+     "nodes from a literal launch template the stack does not create, no type: GPU capacity "
+     "whose type is read nowhere: fails closed; rdma: placed, the fabric rests on that type"),
+    ("u03", "ali", {}, _dnat_dep(), {NPI: "fail"}, None,
+     "a DNAT entry whose internalIp depends on node train-0"),
+    ("u04", "ali", {}, _dnat_dep("intranet"), {}, None, "the same on an intranet NAT gateway"),
+    ("u05", "ali", {}, _add(_ali_rule(port="22/22")), {NPI: "fail"}, None,
+     "SSH from 0.0.0.0/0 with no sshCidrs"),
+    ("u06", "ali", {}, _add(_ali_rule(port="22/22")), {}, {NPI: {"sshCidrs": ["0.0.0.0/0"]}},
+     "SSH from 0.0.0.0/0 listed in sshCidrs"),
+    ("u07", "ali", {}, _cpfs_on_vsw_b, {SSZ: "fail"}, None,
+     "CPFS with no zoneId on a vSwitch in eu-central-1b (a CPFS zone is its vSwitch's)"),
+    ("u08", "ali", {}, lambda s: (named(s, "train-0").props["tags"].__setitem__("team", ""),
+                                  s)[1], {TAGS_P: "fail"}, None, "a blank team tag"),
+    ("u09", "ali", {}, _set("datasets", "serverSideEncryptionRule", {"sseAlgorithm": "AES256"}),
+     {}, None, "OSS SSE AES256 is a server-side encryption rule"),
+    ("u10", "ali", {}, _nic_mode, {}, None,
+     "eRDMA declared on each node's networkInterfaces object instead of the top-level field"),
+]
+BUILD.update({"aksc": aks_classic})
+PROVIDERS.update({"aksc": AZ_P})
+
+
+@pytest.mark.parametrize("case", _params(B5))
+def test_batch5(pack, case):
+    _run_case(pack, case)
