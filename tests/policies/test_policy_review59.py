@@ -1506,3 +1506,231 @@ PROVIDERS.update({"aksc": AZ_P})
 @pytest.mark.parametrize("case", _params(B5))
 def test_batch5(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------ batch 6
+# more public-IP paths, reservations beyond their size, budgets' reach, Alibaba caps
+
+def _vm_nic_configs(s):
+    """An azure-native VM whose NIC the VM itself creates (networkInterfaceConfigurations,
+    API 2020-12 on), with a public IP configuration."""
+    return s + [res("azure-native:compute:VirtualMachine", "dev-vm",
+                    {"vmName": "dev-vm", "resourceGroupName": "train", "location": "eastus",
+                     "zones": ["1"], "hardwareProfile": {"vmSize": "Standard_NC4as_T4_v3"},
+                     "networkProfile": {"networkApiVersion": "2020-11-01",
+                                        "networkInterfaceConfigurations": [
+                                            {"name": "nic", "primary": True,
+                                             "ipConfigurations": [
+                                                 {"name": "ip", "subnet": {"id": "subnet-id"},
+                                                  "publicIPAddressConfiguration": {
+                                                      "name": "pip",
+                                                      "sku": {"name": "Standard"}}}]}]},
+                     "tags": dict(TAGS)})]
+
+
+def _two_vms(ppg: bool):
+    def mutate(s):
+        out = list(s)
+        group = res("azure-native:compute:ProximityPlacementGroup", "ppg",
+                    {"resourceGroupName": "train", "location": "eastus",
+                     "proximityPlacementGroupType": "Standard", "tags": dict(TAGS)})
+        if ppg:
+            out.append(group)
+        for i in range(2):
+            props: dict = {"vmName": f"vm-{i}", "resourceGroupName": "train",
+                           "location": "eastus", "zones": ["1"],
+                           "hardwareProfile": {"vmSize": "Standard_ND96isr_H100_v5"},
+                           "tags": dict(TAGS)}
+            deps: dict = {}
+            if ppg:
+                props["proximityPlacementGroup"] = {"id": "ppg-id"}
+                deps["proximityPlacementGroup"] = [group]
+            out.append(res("azure-native:compute:VirtualMachine", f"vm-{i}", props, deps=deps))
+        return out
+    return mutate
+
+
+def _classic_win(public: bool = False):
+    def mutate(s):
+        vmss = named(s, "train-vmss")
+        vmss.type = "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet"
+        vmss.urn = vmss.urn.replace("azure:compute/linuxVirtualMachineScaleSet:"
+                                    "LinuxVirtualMachineScaleSet",
+                                    "azure:compute/windowsVirtualMachineScaleSet:"
+                                    "WindowsVirtualMachineScaleSet")
+        vmss.props.pop("adminUsername")
+        vmss.props.update(adminUsername="azadmin", adminPassword="x")
+        if public:
+            vmss.props["networkInterfaces"][0]["ipConfigurations"][0]["publicIpAddresses"] = [
+                {"name": "pip"}]
+        return s
+    return mutate
+
+
+def _classic_single_vm(s):
+    return s + [res("azure:compute/linuxVirtualMachine:LinuxVirtualMachine", "big-vm",
+                    {"name": "big-vm", "resourceGroupName": "train", "location": "eastus",
+                     "size": "Standard_ND96isr_H100_v5", "zone": "1",
+                     "adminUsername": "azureuser", "networkInterfaceIds": ["nic-id"],
+                     "tags": dict(TAGS)})]
+
+
+def _budget2(scope: str, amount: float, filt: Optional[dict] = None):
+    def build(s):
+        props = {"amount": amount, "category": "Cost", "timeGrain": "Monthly", "scope": scope,
+                 "budgetName": "second", "notifications": AZURE_ALERTS}
+        if filt:
+            props["filter"] = filt
+        return res("azure-native:consumption:Budget", "second-budget", props)
+    return build
+
+
+def _ack_eip(s):
+    pool = named(s, "train-gpu")
+    pool.props["scalingConfig"].update(isBondEip=True, eipInternetChargeType="PayByTraffic",
+                                       eipBandwidth=100.0)
+    return s
+
+
+def _ess_bandwidth(s):
+    named(s, "train-ess-conf").props["internetMaxBandwidthOut"] = 50.0
+    return s
+
+
+def _lt_bandwidth(s):
+    s = _ali_lt()(s)
+    named(s, "train-lt").props["internetMaxBandwidthOut"] = 50.0
+    for n in ("train-0", "train-1"):   # the nodes no longer set 0 themselves: the template's 50
+        named(s, n).props.pop("internetMaxBandwidthOut")
+    return s
+
+
+def _eni_eip(s):
+    s = _add(_eip)(s)
+    eni = res("alicloud:ecs/ecsNetworkInterface:EcsNetworkInterface", "train-eni",
+              {"vswitchId": "vsw-x", "securityGroupIds": ["sg-x"], "tags": dict(TAGS)},
+              deps={"vswitchId": [named(s, "train-vsw")]})
+    att = res("alicloud:ecs/ecsNetworkInterfaceAttachment:EcsNetworkInterfaceAttachment",
+              "train-eni-att", {"networkInterfaceId": "eni-x", "instanceId": "i-x"},
+              deps={"networkInterfaceId": [eni], "instanceId": [named(s, "train-0")]})
+    assoc = res("alicloud:ecs/eipAssociation:EipAssociation", "train-eip-eni",
+                {"allocationId": "eip-x", "instanceId": "eni-x",
+                 "instanceType": "NetworkInterface"},
+                deps={"allocationId": [named(s, "train-eip")], "instanceId": [eni]})
+    return s + [eni, att, assoc]
+
+
+def _slb_attachment(s):
+    lb = res("alicloud:slb/loadBalancer:LoadBalancer", "train-slb",
+             {"loadBalancerName": "train", "addressType": "internet",
+              "loadBalancerSpec": "slb.s2.small", "tags": dict(TAGS)})
+    att = res("alicloud:slb/attachment:Attachment", "train-slb-att",
+              {"loadBalancerId": "lb-x", "instanceIds": ["i-0", "i-1"], "weight": 100.0},
+              deps={"loadBalancerId": [lb],
+                    "instanceIds": [named(s, "train-0"), named(s, "train-1")]})
+    return s + [lb, att]
+
+
+def _crg_beyond(s):
+    s = _crg()(s)
+    named(s, "train-vmss").props["sku"]["capacity"] = 4.0
+    return s
+
+
+def _crg_other_sku(s):
+    s = _crg()(s)
+    named(s, "train-cr").props["sku"]["name"] = "Standard_ND96amsr_A100_v4"
+    return s
+
+
+B6 = [
+    ("v01", "az", {}, _vm_nic_configs, {NPI: "fail"}, None,
+     "an azure-native GPU VM whose own networkInterfaceConfigurations ask for a public IP "
+     "(Scope: every node's public-IP settings); 383.98 more, under 25,000"),
+    ("v02", "az", {}, _two_vms(False), {RDMA: "advisory", SPEND: "fail"}, None,
+     "two ND H100 v5 VMs, no scale set, availability set or PPG: not placed; no stop for VMs: "
+     "2 x 71,773.60 = 143,547.20 more > 25,000"),
+    ("v03", "az", {"budget": 200000.0}, _two_vms(True), {}, None,
+     "the same two VMs in a PPG of the stack: placed; 21,286.07 + 143,547.20 = 164,833.27 < "
+     "200,000"),
+    ("v04", "azc", {}, _classic_win(), {}, None,
+     "classic Windows set, singlePlacementGroup left out: the provider default true, placed; "
+     "the classic autoscale stops it"),
+    ("v05", "azc", {}, _classic_win(public=True), {NPI: "fail"}, None,
+     "classic Windows set with publicIpAddresses"),
+    ("v06", "azc", {}, _classic_single_vm, {SPEND: "fail", RDMA: "advisory"}, None,
+     "a classic ND H100 v5 VM beside the set, no stop: 71,773.60 more > 25,000; rdma's scope is "
+     "GPU capacity of more than one node in total (as v02): the VM names no scale set, "
+     "availability set or PPG: not placed"),
+    ("r05", "az", {"budget": 160000.0}, _crg_beyond, {SPEND: "fail"}, None,
+     "a set of 4 into a reservation of 2: reservation 143,547.20 + 2 nodes beyond it x 96 h = "
+     "18,877.44 + storage 2,408.63 = 164,833.27 > 160,000 (the reservation alone: 145,955.83)"),
+    ("r06", "az", {"budget": 60000.0}, _crg_other_sku, {SPEND: "fail"}, None,
+     "a reservation of ND96amsr A100 v4 (2 x 32.77 x 730 = 47,844.20) in the group the H100 set "
+     "names: nodes of another type are not inside it: at least 47,844.20 + 18,877.44 = "
+     "66,721.64 > 60,000 (counted inside: about 50,252.83 would pass)"),
+    ("r07", "az", {"budget": 150000.0}, _chain(_crg(), _set("train-cr", "sku.capacity", -2.0)),
+     {SPEND: "fail"}, None, "a negative reservation capacity"),
+    ("w01", "az", {}, _add(_budget2(SUB + "/resourceGroups/train", 10000.0)), {SPEND: "fail"},
+     None, "a second budget of 10,000 on the set's own group also covers it: the smallest "
+     "covering budget is the cap: <= 21,286.07 > 10,000 (at least 18,877.44)"),
+    ("w02", "az", {}, _add(_budget2(SUB + "/resourceGroups/other", 10000.0)), {}, None,
+     "a second budget of 10,000 on another group covers nothing of the stack: the 25,000 cap"),
+    ("w03", "az", {}, _set("train-budget", "notifications", {
+        "actual80": {"enabled": False, "operator": "GreaterThan", "threshold": 80.0,
+                     "contactEmails": ["ml-platform@example.com"]}}), {SPEND: "fail"}, None,
+     "the budget's only notification is disabled: it notifies no one"),
+    ("w04", "az", {}, _set("train-budget", "notifications", {
+        "actual80": {"enabled": True, "operator": "GreaterThan", "threshold": 80.0,
+                     "contactRoles": ["Owner"]}}), {}, None, "a contact role is someone"),
+    ("w05", "az", {}, _set("train-budget", "timePeriod", {"startDate": "2026-01-01T00:00:00Z",
+                                                          "endDate": "2026-06-30T00:00:00Z"}),
+     {SPEND: "fail"}, None, "a budget whose period ended in June tracks nothing now"),
+    ("w06", "az", {}, lambda s: [r if r.name != "train-budget" else res(
+        "azure-native:costmanagement:Budget", "train-budget", {
+            "amount": 25000.0, "category": "Cost", "timeGrain": "Monthly", "scope": SUB,
+            "budgetName": "train", "notifications": AZURE_ALERTS}) for r in s], {}, None,
+     "an azure-native costmanagement Budget is read as a consumption one"),
+    ("w07", "az", {}, lambda s: [r if r.name != "train-stop" else res(
+        "azure-native:insights:AutoscaleSetting", "train-stop", r.props, deps=r.deps) for r in s],
+     {}, None, "the older insights AutoscaleSetting token stops the set the same way"),
+    ("w08", "aml", {}, _aml_props(scaleSettings={"maxNodeCount": unknown(),
+                                                 "minNodeCount": 0.0}),
+     {SPEND: "fail"}, None, "AmlCompute maxNodeCount unknown at preview: fails closed"),
+    ("w09", "aks", {}, _set("gpu", "maxCount", "lots"), {SPEND: "fail"}, None,
+     "an AKS pool maxCount that is no number"),
+    ("w10", "aks", {"inline": True}, lambda s: (
+        named(s, "train-aks").props["agentPoolProfiles"][1].update(
+            enableAutoScaling=False, count=3.0), s)[1], {SPEND: "fail"}, None,
+     "an inline GPU profile of 3 fixed nodes: 3 x 98.32 x 730 = 215,320.80 > 160,000"),
+    ("x01", "ali_ack", {}, _ack_eip, {SPEND: "fail", NPI: "fail"}, None,
+     "ACK scalingConfig isBondEip true binds an EIP to every node: a public IP (Scope: every "
+     "node's public-IP settings)"),
+    ("x02", "ali_ess", {}, _ess_bandwidth, {SPEND: "fail", RDMA: "advisory", NPI: "fail"}, None,
+     "an ESS scaling configuration with internetMaxBandwidthOut 50: public IPs on its nodes"),
+    ("x03", "ali", {}, _lt_bandwidth, {NPI: "fail"}, None,
+     "nodes that set no bandwidth, launched from an EcsLaunchTemplate with "
+     "internetMaxBandwidthOut 50: public IPs"),
+    ("x04", "ali_set", {}, _set("train-set", "internetMaxBandwidthOut", 20.0),
+     {NPI: "fail", RDMA: "advisory"}, None, "an EcsInstanceSet with public bandwidth"),
+    ("x05", "ali", {}, _eni_eip, {NPI: "fail"}, None,
+     "an EIP associated with a network interface (attached to a node)"),
+    ("x06", "ali", {}, _slb_attachment, {NPI: "fail"}, None,
+     "an internet SLB attached to the nodes by slb.Attachment"),
+    ("x07", "ali", {"release": "48h"}, None, {}, {SPEND: {"maxMonthlyUsd": 11000}},
+     "maxMonthlyUsd 11,000: 2 x 58.2708 x 48 = 5,593.99 + CPFS at most 3,600 x 0.244 = 878.40 + "
+     "OSS 3,865.47 GB x 0.0173 = 66.87 -> at most 6,539.26"),
+    ("x08", "ali", {}, None, {SPEND: "fail"}, {SPEND: {"maxMonthlyUsd": 11000}},
+     "96 h: 2 x 58.2708 x 96 = 11,187.99 > 11,000 before any storage"),
+    ("x09", "ali", {}, _add(lambda s: res(
+        "alicloud:ecs/securityGroupRule:SecurityGroupRule", "from-sg",
+        {"type": "ingress", "ipProtocol": "tcp", "portRange": "22/22",
+         "sourceSecurityGroupId": "sg-bastion", "securityGroupId": "sg-x"},
+        deps={"securityGroupId": [named(s, "train-sg")]})), {}, None,
+     "a rule from another security group is no CIDR: not world-open"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B6))
+def test_batch6(pack, case):
+    _run_case(pack, case)
