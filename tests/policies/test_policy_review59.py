@@ -1737,3 +1737,87 @@ B6 = [
 @pytest.mark.parametrize("case", _params(B6))
 def test_batch6(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------ batch 7
+# defect 2's reach; literal ids and auto-naming; catalog regions; classic wall-clock stops
+
+def _ack_eip_value(value: Any):
+    def mutate(s):
+        named(s, "train-gpu").props["scalingConfig"]["isBondEip"] = value
+        return s
+    return mutate
+
+
+def _auto_rg(s):
+    """The set's group is an azure-native ResourceGroup left to auto-naming."""
+    rg = res("azure-native:resources:ResourceGroup", "train-rg",
+             {"location": "eastus", "tags": dict(TAGS)})
+    for r in s:
+        if r.props.get("resourceGroupName") == "train":
+            r.props["resourceGroupName"] = "train-rg3f2a1b"   # its output, an unknown name
+            r.deps["resourceGroupName"] = [rg]
+    return [rg] + s
+
+
+def _native_halves_literal(s):
+    rules = [res("azure-native:network:SecurityRule", f"lit-{i}",
+                 {"resourceGroupName": rg, "networkSecurityGroupName": nsg,
+                  "securityRuleName": f"lit-{i}", "access": "Allow", "direction": "Inbound",
+                  "priority": 400.0 + i, "protocol": "Tcp", "sourceAddressPrefix": half,
+                  "sourcePortRange": "*", "destinationAddressPrefix": "*",
+                  "destinationPortRange": "443"})
+             for i, (half, nsg, rg) in enumerate([("0.0.0.0/1", "edge-nsg", "net"),
+                                                   ("128.0.0.0/1", "Edge-NSG", "NET")])]
+    return s + rules
+
+
+def _classic_stop_local(zone_id: str):
+    def mutate(s):
+        s = [r for r in s if r.name not in ("scratch", "datasets")]
+        named(s, "train-vmss").deps["customData"] = []
+        named(s, "train-vmss").deps["userDataBase64"] = []
+        fixed = named(s, "train-stop").props["profiles"][0]["fixedDate"]
+        fixed.update(start=hours_from_now(96).rstrip("Z"), end="2037-12-31T00:00:00",
+                     timezone=zone_id)
+        return s
+    return mutate
+
+
+B7 = [
+    ("y01", "ali_ack", {}, _ack_eip_value(False), {SPEND: "fail"}, None,
+     "control: isBondEip false binds nothing (spend: the pool's missing alarm, as e05)"),
+    ("y02", "ali_ack", {}, _ack_eip_value(unknown()), {SPEND: "fail", NPI: "undecided"}, None,
+     "isBondEip unknown at preview: an EIP may be bound: cannot decide"),
+    ("y03", "ali_ack", {"itype": "ecs.gn7i-c8g1.2xlarge"}, _ack_eip, {SPEND: "fail", NPI: "fail"},
+     None, "the same EIP binding on an A10 inference pool (any node's public IP counts)"),
+    ("y04", "az", {}, _chain(_with_sub("00000000-0000-0000-0000-000000000001"),
+                             _pop("train-vmss", "vmScaleSetName"),
+                             _stop_literal("train-vmss")), {SPEND: "fail"}, None,
+     "the set is auto-named (no vmScaleSetName): a literal ARM id naming its Pulumi name names "
+     "another set: no stop, the month"),
+    ("y05", "az", {}, _chain(_auto_rg, _set("train-budget", "scope",
+                                            SUB + "/resourceGroups/train")),
+     {SPEND: "undecided"}, None,
+     "the set's group is an auto-named ResourceGroup; a literal budget scope naming 'train' may "
+     "or may not be it: cannot decide"),
+    ("y06", "az", {}, _auto_rg, {}, None,
+     "the same auto-named group with the subscription budget: covered"),
+    ("y07", "az", {}, _native_halves_literal, {NPI: "fail"}, None,
+     "two azure-native SecurityRules naming one literal NSG (case differs) with a half each"),
+    ("y08", "az", {"location": "japaneast"}, None, {SPEND: "fail"}, None,
+     "ND H100 v5 in japaneast: no catalog price there: fails closed"),
+    ("y09", "az", {"sku": "Standard_ND96isr_MI300X_v5", "location": "westus2"}, None,
+     {SPEND: "fail"}, None, "ND MI300X v5 priced only in eastus2: westus2 fails closed"),
+    ("y10", "az", {"hours": 800}, None, {SPEND: "fail"}, None,
+     "a stop 800 h away is capped at the month: 143,547.20 > 25,000"),
+    ("y11", "azc", {"budget": 21000.0}, _classic_stop_local("Pacific Standard Time"), {}, None,
+     "classic fixedDate.timezone PST, start 96 h ahead as wall-clock: 104 h: 20,450.56 < 21,000"),
+    ("y12", "azc", {"budget": 21000.0}, _classic_stop_local("Nowhere Standard Time"),
+     {SPEND: "fail"}, None, "classic, a zone no table lists: 108 h: 21,237.12 > 21,000"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B7))
+def test_batch7(pack, case):
+    _run_case(pack, case)
