@@ -1755,7 +1755,7 @@ def _auto_rg(s):
              {"location": "eastus", "tags": dict(TAGS)})
     for r in s:
         if r.props.get("resourceGroupName") == "train":
-            r.props["resourceGroupName"] = "train-rg3f2a1b"   # its output, an unknown name
+            r.props["resourceGroupName"] = unknown()   # rg.name: unknown at preview
             r.deps["resourceGroupName"] = [rg]
     return [rg] + s
 
