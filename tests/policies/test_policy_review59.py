@@ -1822,3 +1822,135 @@ B7 = [
 @pytest.mark.parametrize("case", _params(B7))
 def test_batch7(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------ batch 8
+# compute the pack may not see; a stop on one set of two; partial auto-release; more exposure
+
+def _online_deployment(s):
+    return s + [res("azure-native:machinelearningservices:OnlineDeployment", "scorer",
+                    {"endpointName": "score", "workspaceName": "ws", "resourceGroupName": "train",
+                     "location": "eastus", "deploymentName": "blue", "tags": dict(TAGS),
+                     "sku": {"name": "Default", "capacity": 2.0},
+                     "properties": {"endpointComputeType": "Managed",
+                                    "instanceType": "Standard_NC24ads_A100_v4",
+                                    "scaleSettings": {"scaleType": "Default"}}})]
+
+
+def _batch_autoscale(s):
+    return s + [res("azure-native:batch:Pool", "train-batch",
+                    {"accountName": "trainbatch", "poolName": "gpu", "resourceGroupName": "train",
+                     "vmSize": "Standard_ND96amsr_A100_v4",
+                     "scaleSettings": {"autoScale": {"formula": "$TargetDedicatedNodes = 4;",
+                                                     "evaluationInterval": "PT5M"}},
+                     "networkConfiguration": {"subnetId": "subnet-id",
+                                              "publicIPAddressConfiguration": {
+                                                  "provision": "NoPublicIPAddresses"}}})]
+
+
+def _eci(eip: bool = False):
+    def build(s):
+        props: dict = {"containerGroupName": "infer", "vswitchId": "vsw-x",
+                       "securityGroupId": "sg-x", "instanceType": "ecs.gn7i-c8g1.2xlarge",
+                       "containers": [{"name": "server", "image": "vllm/vllm-openai:latest",
+                                       "gpu": 1.0, "cpu": 8.0, "memory": 30.0}],
+                       "tags": dict(TAGS)}
+        if eip:
+            props.update(autoCreateEip=True, eipBandwidth=100.0)
+        return res("alicloud:eci/containerGroup:ContainerGroup", "infer", props,
+                   deps={"vswitchId": [named(s, "train-vsw")],
+                         "securityGroupId": [named(s, "train-sg")]})
+    return build
+
+
+def _second_set(s):
+    """A second ND H100 v5 set of 2 with no stop of its own (the stop depends on the first)."""
+    first = named(s, "train-vmss")
+    import copy
+    other = res(first.type, "eval-vmss", copy.deepcopy(first.props),
+                deps={k: list(v) for k, v in first.deps.items()})
+    other.props["vmScaleSetName"] = "eval-vmss"
+    return s + [other]
+
+
+def _one_release(s):
+    named(s, "train-1").props.pop("autoReleaseTime")
+    return s
+
+
+def _inline_nat_rule(s):
+    s = _lb(rules=False, outbound=True)(s)
+    named(s, "train-lb").props["inboundNatRules"] = [
+        {"name": "ssh0", "protocol": "Tcp", "frontendPort": 50022.0, "backendPort": 22.0,
+         "frontendIPConfiguration": {"id": "fe-id"}}]
+    return s
+
+
+def _bastion(s):
+    pip = res("azure-native:network:PublicIPAddress", "bastion-pip",
+              {"resourceGroupName": "train", "location": "eastus", "sku": {"name": "Standard"},
+               "publicIPAllocationMethod": "Static", "tags": dict(TAGS)})
+    host = res("azure-native:network:BastionHost", "bastion",
+               {"resourceGroupName": "train", "location": "eastus", "sku": {"name": "Standard"},
+                "ipConfigurations": [{"name": "ip", "subnet": {"id": "bastion-subnet-id"},
+                                      "publicIPAddress": {"id": "pip-id"}}],
+                "tags": dict(TAGS)}, deps={"ipConfigurations": [pip]})
+    return s + [pip, host]
+
+
+def _nlb_intranet(s):
+    s = _nlb(s)
+    named(s, "train-nlb").props["addressType"] = "Intranet"
+    return s
+
+
+B8 = [
+    ("g01", "az", {}, _online_deployment, {SPEND: "fail"}, None,
+     "an Azure ML managed online deployment of 2 x Standard_NC24ads_A100_v4 (instanceType): GPU "
+     "capacity; if the pack does not size it, it carries a GPU type in a type field: 'GPU "
+     "capacity it cannot estimate'; sized: 2 x 3.673 x 730 = 5,362.58 + 21,286.07 > 25,000 "
+     "either way"),
+    ("g02", "az", {"budget": 200000.0}, _batch_autoscale, {SPEND: "fail"}, None,
+     "a Batch pool on an autoScale formula is not sized: GPU capacity that cannot be estimated"),
+    ("g03", "ali", {}, _add(_eci()), {SPEND: "fail"}, None,
+     "an ECI container group on ecs.gn7i-c8g1.2xlarge with a GPU: a GPU type in a type field "
+     "(no auto-release: in any case no alarm stand-in for it)"),
+    ("g04", "ali", {}, _add(_eci(eip=True)), {SPEND: "fail", NPI: "fail"}, None,
+     "the same with autoCreateEip: a public IP on a GPU node"),
+    ("g05", "az", {"budget": 50000.0}, _second_set, {SPEND: "fail"}, None,
+     "two sets of 2 ND H100 v5; the stop names only the first: 18,877.44 + 143,547.20 + storage "
+     "> 50,000 (both stopped: at most 40,163.51 would pass)"),
+    ("g06", "ali", {}, _one_release, {SPEND: "fail"}, None,
+     "auto-release on one node of two: not on every GPU node: no alarm stand-in"),
+    ("g07", "az", {}, _inline_nat_rule, {NPI: "fail"}, None,
+     "an inline inbound NAT rule of a public LB of the stack"),
+    ("g08", "az", {}, _bastion, {}, None,
+     "Bastion with its public IP: no node, no rule: passes (it bills: billing-after-stop)"),
+    ("g09", "ali", {}, _nlb_intranet, {}, None, "an Intranet NLB holding a node"),
+    ("g10", "az", {}, _nsg_inline("0.0.0.0/0", port="8443"), {NPI: "fail"}, None, "0.0.0.0/0"),
+    ("g11", "az", {}, _nsg_inline("::/0"), {NPI: "fail"}, None, "::/0"),
+    ("g12", "az", {}, _az_filter("ResourceGroupName", ["TRAIN"]), {}, None,
+     "ResourceGroupName TRAIN (case-insensitive) is the set's group"),
+    ("g13", "az", {}, _set("train-budget", "filter", {"and": [
+        {"dimensions": {"name": "ResourceLocation", "operator": "In", "values": ["eastus"]}},
+        {"tags": {"name": "owner", "operator": "In", "values": ["dave"]}}]}), {SPEND: "fail"},
+     None, "and(eastus, owner=dave): the tag clause leaves the set out"),
+    ("g14", "aks", {}, _az_filter("ResourceId", [SUB + "/resourceGroups/MC_train_train-aks_"
+                                                 "eastus/providers/Microsoft.Compute/"
+                                                 "virtualMachineScaleSets/aks-gpu-1234-vmss"]),
+     {SPEND: "undecided"}, None, "AKS nodes' ids are not built: cannot decide"),
+    ("g15", "az", {}, _set("scratch", "storageCapacityTiB", -8.0), {SPEND: "fail"}, None,
+     "a negative AMLFS capacity"),
+    ("g16", "az", {}, _set("scratch", "storageCapacityTiB", unknown()), {SPEND: "undecided"}, None,
+     "an AMLFS capacity unknown at preview: cannot decide"),
+    ("g17", "az", {}, lambda s: (named(s, "train-vmss").props["tags"].__setitem__(
+        "trainstack:max-hours", "-5"), s)[1], {SPEND: "fail"}, None,
+     "a negative trainstack:max-hours tag"),
+    ("g18", "ali", {}, _set("scratch", "capacity", unknown()), {SPEND: "undecided"}, None,
+     "a CPFS capacity unknown at preview: cannot decide"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B8))
+def test_batch8(pack, case):
+    _run_case(pack, case)
