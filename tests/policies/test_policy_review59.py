@@ -285,8 +285,12 @@ D1 = ("DEFECT 1 (blind spot, no-public-ingress): an Azure ML AmlCompute with ena
 D2 = ("DEFECT 2 (blind spot, no-public-ingress): an ACK node pool whose scalingConfig.isBondEip is "
       "true ('Whether to bind EIP for an instance', pulumi-alicloud cs.NodePool) gives every "
       "GPU node a public IP, yet no finding; docs Scope: 'every node's public-IP settings'")
+D3 = ("DEFECT 3 (blind spot, no-public-ingress): an Alibaba ECI container group on a GPU type with "
+      "autoCreateEip true ('automatically create an EIP and bind the EIP to the elastic "
+      "container instance', pulumi-alicloud eci.ContainerGroup) gets no finding, although "
+      "spend-limit counts it as GPU capacity; docs Scope: 'every node's public-IP settings'")
 XFAIL: dict[str, str] = {"m03": D1, "d1a": D1, "d1b": D1, "d1c": D1, "d1d": D1, "x01": D2,
-                         "y02": D2, "y03": D2}
+                         "y02": D2, "y03": D2, "g04": D3}
 
 
 def _params(cases):
