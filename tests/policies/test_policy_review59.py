@@ -1958,3 +1958,94 @@ B8 = [
 @pytest.mark.parametrize("case", _params(B8))
 def test_batch8(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------ batch 9
+# defects' reach on the classic provider and other groups; legacy classic types; lower-case enums
+
+def _classic_cluster(s):
+    return s + [res("azure:machinelearning/computeCluster:ComputeCluster", "train-cc",
+                    {"name": "train-cc", "location": "eastus",
+                     "machineLearningWorkspaceId": "ws-id", "vmPriority": "Dedicated",
+                     "vmSize": "Standard_ND96amsr_A100_v4", "nodePublicIpEnabled": True,
+                     "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": 2.0,
+                                       "scaleDownNodesAfterIdleDuration": "PT30M"},
+                     "tags": dict(TAGS)})]
+
+
+def _legacy(type_: str, props: dict):
+    def build(s):
+        return res(type_, "legacy", {"name": "legacy", "resourceGroupName": "train",
+                                     "location": "eastus", **props, "tags": dict(TAGS)})
+    return build
+
+
+def _ess_from_lt(s):
+    lt = res("alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate", "ess-lt",
+             {"launchTemplateName": "ess", "instanceType": "ecs.gn8v-8x.48xlarge",
+              "imageId": "ubuntu_22_04_x64", "securityGroupId": "sg-x",
+              "internetMaxBandwidthOut": 50.0, "tags": dict(TAGS)})
+    group = named(s, "train-ess")
+    group.props.update(launchTemplateId="lt-x", launchTemplateVersion="Latest")
+    group.deps["launchTemplateId"] = [lt]
+    return [r for r in s if r.name != "train-ess-conf"] + [lt]
+
+
+def _old_slb(s):
+    lb = res("alicloud:slb/applicationLoadBalancer:ApplicationLoadBalancer", "train-slb",
+             {"loadBalancerName": "train", "addressType": "internet",
+              "loadBalancerSpec": "slb.s2.small", "tags": dict(TAGS)})
+    sg = res("alicloud:slb/serverGroup:ServerGroup", "train-vsg",
+             {"loadBalancerId": "lb-x", "name": "train"}, deps={"loadBalancerId": [lb]})
+    att = res("alicloud:slb/serverGroupServerAttachment:ServerGroupServerAttachment", "train-0-att",
+              {"serverGroupId": "vsg-x", "serverId": "i-x", "port": 8080.0, "weight": 100.0,
+               "type": "ecs"}, deps={"serverGroupId": [sg], "serverId": [named(s, "train-0")]})
+    return s + [lb, sg, att]
+
+
+def _nsg_lower(s):
+    named(s, "train-nsg").props["securityRules"].append(
+        {"name": "web", "access": "allow", "direction": "inbound", "priority": 200.0,
+         "protocol": "tcp", "sourceAddressPrefix": "Internet", "sourcePortRange": "*",
+         "destinationAddressPrefix": "*", "destinationPortRange": "443"})
+    return s
+
+
+B9 = [
+    ("n01", "az", {}, _add(_classic_cluster), {SPEND: "fail", NPI: "fail"}, None,
+     "a classic Azure ML ComputeCluster (known: 'cannot be estimated') with nodePublicIpEnabled "
+     "true: defect 1's reach on the classic provider"),
+    ("n02", "az", {}, _add(_legacy("azure:batch/pool:Pool", {
+        "accountName": "trainbatch", "vmSize": "Standard_ND96amsr_A100_v4",
+        "nodeAgentSkuId": "batch.node.ubuntu 22.04",
+        "fixedScale": {"targetDedicatedNodes": 2.0}})), {SPEND: "fail"}, None,
+     "a classic Batch pool of a GPU vmSize: a GPU type in a type field: GPU capacity it cannot "
+     "estimate, or sized: 47,844.20 more > 25,000"),
+    ("n03", "az", {}, _add(_legacy("azure:compute/scaleSet:ScaleSet", {
+        "sku": {"name": "Standard_ND96isr_H100_v5", "tier": "Standard", "capacity": 2.0},
+        "upgradePolicyMode": "Manual"})), {SPEND: "fail"}, None,
+     "the legacy classic azure:compute/scaleSet of 2 ND H100 v5 with no stop: a GPU type in "
+     "sku.name: cannot estimate, or the month 143,547.20 > 25,000"),
+    ("n04", "az", {}, _add(_legacy("azure:compute/virtualMachine:VirtualMachine", {
+        "vmSize": "Standard_ND96isr_H100_v5", "networkInterfaceIds": ["nic-id"]})),
+     {SPEND: "fail"}, None, "the legacy classic VirtualMachine of ND H100 v5: likewise"),
+    ("n05", "ali_ess", {}, _ess_from_lt, {SPEND: "fail", RDMA: "advisory", NPI: "fail"}, None,
+     "an ESS group launching from an EcsLaunchTemplate with internetMaxBandwidthOut 50: public "
+     "IPs on its nodes (as x03 for instances)"),
+    ("n07", "ali", {}, _add(lambda s: res(
+        "alicloud:ecs/securityGroupRule:SecurityGroupRule", "ssh-all",
+        {"type": "ingress", "ipProtocol": "all", "portRange": "-1/-1", "cidrIp": "0.0.0.0/0",
+         "securityGroupId": "sg-x"}, deps={"securityGroupId": [named(s, "train-sg")]})),
+     {NPI: "fail"}, {NPI: {"sshCidrs": ["0.0.0.0/0"]}},
+     "all protocols and ports from 0.0.0.0/0 is more than TCP 22 whatever sshCidrs says"),
+    ("n08", "ali", {}, _old_slb, {NPI: "fail"}, None,
+     "an internet slb.ApplicationLoadBalancer with a node in its server group"),
+    ("n09", "az", {}, _nsg_lower, {NPI: "fail"}, None,
+     "access 'allow', direction 'inbound', protocol 'tcp' in lower case (ARM takes enum values "
+     "in any case) from Internet"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B9))
+def test_batch9(pack, case):
+    _run_case(pack, case)
