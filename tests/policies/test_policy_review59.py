@@ -2012,7 +2012,7 @@ def _nsg_lower(s):
 
 
 B9 = [
-    ("n01", "az", {}, _add(_classic_cluster), {SPEND: "fail", NPI: "fail"}, None,
+    ("n01", "az", {}, _classic_cluster, {SPEND: "fail", NPI: "fail"}, None,
      "a classic Azure ML ComputeCluster (known: 'cannot be estimated') with nodePublicIpEnabled "
      "true: defect 1's reach on the classic provider"),
     ("n02", "az", {}, _add(_legacy("azure:batch/pool:Pool", {
