@@ -2054,3 +2054,58 @@ B9 = [
 @pytest.mark.parametrize("case", _params(B9))
 def test_batch9(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------ batch 10
+# defect 4's reach: GPU sizes in other fields and types
+
+def _lab(s):
+    return s + [res("azure-native:labservices:Lab", "class-lab",
+                    {"labName": "class", "resourceGroupName": "train", "location": "eastus",
+                     "tags": dict(TAGS), "virtualMachineProfile": {
+                         "createOption": "Image", "usageQuota": "PT10H",
+                         "useSharedPassword": "Disabled",
+                         "adminUser": {"username": "labadmin"},
+                         "imageReference": {"offer": "ubuntu", "publisher": "canonical",
+                                            "sku": "22_04-lts", "version": "latest"},
+                         "sku": {"name": "Standard_NC4as_T4_v3", "capacity": 20.0}}})]
+
+
+B10 = [
+    ("f01", "az", {}, _chain(_drop("train-budget"), _add(_legacy(
+        "azure:compute/scaleSet:ScaleSet", {
+            "sku": {"name": "Standard_ND96isr_H100_v5", "tier": "Standard", "capacity": 2.0},
+            "upgradePolicyMode": "Manual"}))), {SPEND: "fail"}, None,
+     "no budget at all beside the set (already a violation: no alarm) and a legacy ScaleSet: "
+     "spend fails on the set whatever the legacy one does (a control for f02)"),
+    ("f02", "az", {"budget": 200000.0, "hours": None}, _add(_legacy(
+        "azure:compute/scaleSet:ScaleSet", {
+            "sku": {"name": "Standard_ND96isr_H100_v5", "tier": "Standard", "capacity": 4.0},
+            "upgradePolicyMode": "Manual"})), {SPEND: "fail"}, None,
+     "the set alone for the month: 145,955.83 < 200,000; plus a legacy ScaleSet of 4 ND H100 v5 "
+     "(4 x 98.32 x 730 = 287,094.40): over, or 'cannot estimate': fail either way"),
+    ("f03", "az", {}, _add(_legacy("azure:compute/scaleSet:ScaleSet", {
+        "sku": {"name": "Standard_ND96isr_H100_v5", "tier": "Standard", "capacity": 2.0},
+        "upgradePolicyMode": "Manual",
+        "networkProfiles": [{"name": "nic", "primary": True, "ipConfigurations": [
+            {"name": "ip", "primary": True, "subnetId": "subnet-id",
+             "publicIpAddressConfiguration": {"name": "pip", "idleTimeout": 15.0,
+                                              "domainNameLabel": "train"}}]}]})),
+     {SPEND: "fail", NPI: "fail"}, None,
+     "the legacy ScaleSet also asks for a public IP per node (publicIpAddressConfiguration)"),
+    ("f04", "az", {}, _lab, {SPEND: "fail"}, None,
+     "an Azure Lab Services lab of 20 NC4as T4 v3 VMs (virtualMachineProfile.sku): GPU capacity; "
+     "20 x 0.526 x 730 = 7,679.60 + 21,286.07 > 25,000, or cannot estimate"),
+    ("f05", "ali", {}, _add(lambda s: res(
+        "alicloud:ecs/elasticityAssurance:ElasticityAssurance", "assure",
+        {"instanceAmount": 2.0, "instanceType": "ecs.gn8v-8x.48xlarge",
+         "zoneIds": ["eu-central-1a"], "period": 1.0, "periodUnit": "Month",
+         "tags": dict(TAGS)})), {SPEND: "fail"}, None,
+     "an Alibaba elasticity assurance of 2 gn8v-8x.48xlarge (GPU type in instanceType): GPU "
+     "capacity it cannot estimate, and no auto-release stands in for its alarm"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B10))
+def test_batch10(pack, case):
+    _run_case(pack, case)
