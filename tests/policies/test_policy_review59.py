@@ -295,7 +295,8 @@ D4 = ("DEFECT 4 (compute not seen, spend-limit): the legacy classic azure:comput
       "as GPU capacity it cannot estimate; docs: 'spend-limit also names any other resource "
       "that carries a GPU sign (a GPU instance type ...) as GPU capacity it cannot estimate'")
 XFAIL: dict[str, str] = {"m03": D1, "d1a": D1, "d1b": D1, "d1c": D1, "d1d": D1, "x01": D2,
-                         "y02": D2, "y03": D2, "g04": D3, "n01": D1, "n03": D4}
+                         "y02": D2, "y03": D2, "g04": D3, "n01": D1, "n03": D4, "f02": D4,
+                         "f03": D4, "f04": D4}
 
 
 def _params(cases):
