@@ -1113,14 +1113,6 @@ def _stop_then_default(s):
     return s
 
 
-def _ali_set_prop(key: str, value: Any, names=("train-0", "train-1")):
-    def mutate(s):
-        for n in names:
-            named(s, n).props[key] = value
-        return s
-    return mutate
-
-
 def _ali_eip_new(s):
     eip = named(s, "train-eip")
     return res("alicloud:eip/association:Association", "train-eip-assoc2",
@@ -2170,4 +2162,28 @@ B10 = [
 
 @pytest.mark.parametrize("case", _params(B10))
 def test_batch10(pack, case):
+    _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------ batch 11
+# an auto-provisioning group (known: never placed) and its template's public bandwidth
+
+def _apg_public(s):
+    s = _ali_apg(s)
+    named(s, "apg-lt").props["internetMaxBandwidthOut"] = 50.0
+    return s
+
+
+B11 = [
+    ("o01", "ali", {}, _ali_apg, {SPEND: "fail", RDMA: "advisory"}, None,
+     "an auto-provisioning group of 2 gn8v-8x.48xlarge beside the nodes: no auto-release on its "
+     "instances (no alarm stand-in); an APG is always 'not placed' (known, documented)"),
+    ("o02", "ali", {}, _apg_public, {SPEND: "fail", RDMA: "advisory", NPI: "fail"}, None,
+     "its launch template gives internetMaxBandwidthOut 50: public IPs on its GPU nodes (as x03, "
+     "n05 for instances and ESS groups)"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B11))
+def test_batch11(pack, case):
     _run_case(pack, case)
