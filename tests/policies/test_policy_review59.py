@@ -4,7 +4,7 @@
 verdict comes from docs/policies.md, docs/billing-after-stop.md and the catalog CSVs, and each
 batch's expectations were committed before its first run.
 
-RESULTS (agreed / cases on the first run of each batch; 266 cases, 252 agree, 14 strict xfails):
+RESULTS (agreed / cases on the first run of each batch; 268 cases, 254 agree, 14 strict xfails):
   batch 1: 30/30 (azure-native sets: ND H100/H200/MI300X/NDv4/NC A100, placement, stops, budget
     scopes and filters, AMLFS/account zones, encryption, retain, NSGs, scale-set public IPs, tags).
   batch 2: 36/36 once MY builder bug was fixed (`_add` built every extra resource from the
@@ -20,6 +20,7 @@ RESULTS (agreed / cases on the first run of each batch; 266 cases, 252 agree, 14
     y02, y03: defect 2's reach.
   batch 8: 17/18; g04 is defect 3. batch 9: 6/8 (n01 first crashed in MY builder: a mutation
     wrapped in `_add`); n01: defect 1's reach; n03: defect 4. batch 10: 2/5; f02-f04: defect 4.
+  batch 11: 2/2 (an Alibaba auto-provisioning group; its template's public bandwidth).
 
 DEFECT 1 (blind spot; no-public-ingress). Smallest: m03 = an Azure ML AmlCompute of 2
   ND96amsr_A100_v4 (spend prices it: 47,844.20) with `enableNodePublicIp: true` ("true -
