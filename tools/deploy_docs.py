@@ -173,7 +173,24 @@ def _gcp_iap_range() -> str:
     return ", ".join(rule.inputs["sourceRanges"])
 
 
-FACTS = {"gcp-filesystem": _gcp_filesystem, "gcp-iap-range": _gcp_iap_range}
+def _alicloud_rank0() -> str:
+    """Rank 0's fixed address on Alibaba Cloud (the README once said 10.44.15.200 for any size)."""
+    return _plan("alicloud").outputs["node_private_ips"][0]
+
+
+def _alicloud_data_dir() -> str:
+    """Where the bucket's data is on an Alibaba node: the data flow's fileset, as seen from the
+    exported directory the nodes mount at MOUNT_PATH (the README once said /lustre/bucket/)."""
+    from trainstack_components.boot.model import MOUNT_PATH
+    out = _plan("alicloud").outputs
+    mounted, linked = out["filesystem_node_path"], out["filesystem_bucket_path"]
+    if not linked.startswith(mounted):
+        raise ValueError(f"the nodes mount {mounted}, outside the data flow's {linked}")
+    return f"{MOUNT_PATH}/{linked[len(mounted):]}"
+
+
+FACTS = {"gcp-filesystem": _gcp_filesystem, "gcp-iap-range": _gcp_iap_range,
+         "alicloud-rank0": _alicloud_rank0, "alicloud-data-dir": _alicloud_data_dir}
 
 
 def wrong_facts(text: str) -> list[str]:

@@ -75,3 +75,21 @@ def test_azure_names_what_destroy_leaves_and_how_to_delete_it():
 def test_the_review_records_are_out_of_the_users_path():
     assert not list((ROOT / "docs").glob("review-*.md"))
     assert len(list((ROOT / "docs" / "reviews").glob("review-*.md"))) == 5
+
+
+def test_the_readme_alibaba_facts_hold_and_the_old_ones_are_caught():
+    """Rank 0's address and where the bucket's data is on a node come from the alicloud plan:
+    the README said 10.44.15.200 for any size and /lustre/bucket/ before issue 36."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "fact:alicloud-rank0" in readme and "fact:alicloud-data-dir" in readme
+    assert deploy_docs.wrong_facts(readme) == []
+    planted = readme.replace("<!-- fact:alicloud-rank0 -->10.44.15.251",
+                             "<!-- fact:alicloud-rank0 -->10.44.15.200").replace(
+        "<!-- fact:alicloud-data-dir -->/lustre/<", "<!-- fact:alicloud-data-dir -->/lustre/bucket/<")
+    assert sorted(w.split(":")[0] for w in deploy_docs.wrong_facts(planted)) == \
+        ["alicloud-data-dir", "alicloud-rank0"]
+    # the Alibaba walk-through's torchrun example works in that directory
+    alibaba = readme[readme.index("### Alibaba Cloud"):readme.index("## The spec")]
+    [cd] = [line.split()[1] for line in alibaba.splitlines() if line.startswith("cd /lustre")]
+    assert cd == deploy_docs.FACTS["alicloud-data-dir"]() + "my-project"
+    assert "10.44.15.200" not in alibaba
