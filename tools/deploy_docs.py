@@ -88,6 +88,21 @@ def kept_block(cloud: str) -> str:
             "it back with its data. It bills for what it stores until you delete it.\n")
 
 
+def bootstrap_block(cloud: str) -> str:
+    """What `trainstack bootstrap` checks in the account for the example (trainstack.deploy.account),
+    with the command that fixes each: the same list as docs/first-deploy.md's."""
+    from trainstack.deploy.account import cluster_needs
+    inputs = _plan(cloud).inputs
+    wanted = cluster_needs(cloud, inputs.spec, inputs.selection)
+    if not wanted:
+        return (f"`trainstack bootstrap {cloud}` has nothing to check in the account on this cloud "
+                "yet: it exits 0 at once.\n")
+    return (f"`trainstack bootstrap {cloud}` first asks the cloud (through its CLI, read-only) "
+            "whether the account has what the example needs, and exits 2 naming each thing "
+            "missing, with the command that fixes it:\n\n" + "".join(
+                f"- {n.what}: `{n.fix}`\n" for n in wanted))
+
+
 def compare_block(which: str) -> str:
     """The README's abridged `trainstack compare --spec examples/cluster.yaml`, from --json."""
     import json
@@ -131,8 +146,8 @@ def compare_block(which: str) -> str:
     return "```\n" + text + "```\n"
 
 
-GENERATORS = {"compare": compare_block, "plan": plan_block, "credentials": credentials_block, "config": config_block,
-              "kept": kept_block}
+GENERATORS = {"compare": compare_block, "plan": plan_block, "credentials": credentials_block,
+              "config": config_block, "bootstrap": bootstrap_block, "kept": kept_block}
 
 
 def expected(name: str) -> str:

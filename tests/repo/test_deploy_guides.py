@@ -28,7 +28,7 @@ def test_the_generated_blocks_are_what_the_code_gives_now(cloud):
     text = (ROOT / "docs" / "deploy" / f"{cloud}.md").read_text(encoding="utf-8")
     names = [m["name"] for m in deploy_docs.BLOCK.finditer(text)]
     assert sorted(names) == sorted(f"{kind}:{cloud}" for kind in
-                                   ("plan", "credentials", "config", "kept"))
+                                   ("plan", "credentials", "config", "bootstrap", "kept"))
     assert deploy_docs.stale_blocks(text) == [], "run python tools/gen_docs.py"
 
 
@@ -93,3 +93,19 @@ def test_the_readme_alibaba_facts_hold_and_the_old_ones_are_caught():
     [cd] = [line.split()[1] for line in alibaba.splitlines() if line.startswith("cd /lustre")]
     assert cd == deploy_docs.FACTS["alicloud-data-dir"]() + "my-project"
     assert "10.44.15.200" not in alibaba
+
+
+def test_the_bootstrap_section_lists_what_bootstrap_checks():
+    """docs/deploy/gcp.md said `trainstack bootstrap gcp` had nothing to do, while it checks two
+    APIs and the deployer's IAM (issue 36): each page's Bootstrap section now carries the
+    example's account checks, generated from trainstack.deploy.account."""
+    from trainstack.deploy import account
+    gcp = (ROOT / "docs" / "deploy" / "gcp.md").read_text(encoding="utf-8")
+    section = gcp[gcp.index("## Bootstrap"):gcp.index("## Up")]
+    assert "nothing account-wide to do" not in section
+    for api in account.GCP_APIS:
+        assert f"gcloud services enable {api} --project" in section, api
+    # the AWS page's quota request is the one bootstrap names: 2 x p5.48xlarge, 192 vCPUs each
+    aws = (ROOT / "docs" / "deploy" / "aws.md").read_text(encoding="utf-8")
+    section = aws[aws.index("## Bootstrap"):aws.index("## Up")]
+    assert "--quota-code L-417A185B --desired-value 384" in section
