@@ -109,3 +109,25 @@ def test_the_bootstrap_section_lists_what_bootstrap_checks():
     aws = (ROOT / "docs" / "deploy" / "aws.md").read_text(encoding="utf-8")
     section = aws[aws.index("## Bootstrap"):aws.index("## Up")]
     assert "--quota-code L-417A185B --desired-value 384" in section
+
+
+def test_every_documented_config_set_command_is_the_one_up_prints():
+    """A required stack key's `pulumi config set` line, wherever a page shows it, is the command
+    `up` names when the key is missing (required_config). The README and docs/azure.md looked
+    the Lustre provider up with `--query '[].id'`, which prints every match, one a line."""
+    import re
+
+    from trainstack.plan.required_config import required
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+             *sorted((ROOT / "docs" / "deploy").glob("*.md"))]
+    seen = set()
+    for cloud in CLOUDS:
+        for key, value in required(cloud).items():
+            for page in pages:
+                text = " ".join(page.read_text(encoding="utf-8").replace("\\\n", " ").split())
+                for m in re.finditer(r"pulumi config set(?: --stack [\w-]+)? " + re.escape(key)
+                                     + " ", text):
+                    seen.add((key, str(page.relative_to(ROOT))))
+                    assert text[m.end():].startswith(value), (page.relative_to(ROOT), key)
+    assert {("trainstack:azureLustreProviderObjectId", name) for name in
+            ("README.md", "docs/azure.md", "docs/deploy/azure.md")} <= seen
