@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import re
 
 import yaml
 from typer.testing import CliRunner
@@ -180,3 +181,46 @@ def test_policies_md_lists_what_gcp_attached_gpus_csv_prices():
             if other.group(1) in m]
     assert [m for m in _unpriced(_node("n1-standard-8", gpu.group(2), (gpu.group(1),)))
             if gpu.group(1) in m and gpu.group(2) in m]
+
+
+# ------------------------------------------------ docs/capacity.md: what each type is sold as
+# The table and the README's Capacity Block list restate components/catalog/capacity.csv, which
+# the planner enforces (exit 2 for a type not sold so): a row the data changes fails here.
+
+_CAPACITY_COLUMNS = {"aws": ("on_demand", "spot", "reservation", "capacity_block"),
+                     "gcp": ("on_demand", "spot", "reservation", "flex_start")}
+
+
+def test_the_capacity_table_is_what_the_planner_sells():
+    from trainstack_components import catalog
+    from trainstack_components.base import get_cloud
+    text = (ROOT / "docs" / "capacity.md").read_text(encoding="utf-8")
+    table = text[text.index("## Which GPU types need which capacity"):text.index("\"yes\" means")]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in table.splitlines()
+            if line.startswith("| ") and not line.startswith("| GPU")]
+    assert len(rows) == 6, rows
+    checked = 0
+    for gpu, aws_type, aws_sold, gcp_types, gcp_sold in rows:
+        for cloud, names, sold in (("aws", aws_type, aws_sold), ("gcp", gcp_types, gcp_sold)):
+            if names == "—":
+                continue
+            said = [cell.strip("* ") == "yes" for cell in sold.split("/")]
+            for name in names.split(", "):
+                itype = catalog.instance_type(cloud, name)
+                assert itype is not None, name
+                assert itype.gpu == gpu.replace(" GB", "GB").replace(" ", "-"), (name, gpu)
+                offered = get_cloud(cloud).capacity_offered(itype)
+                assert said == [t in offered for t in _CAPACITY_COLUMNS[cloud]], (name, sold)
+                checked += 1
+    assert checked == 12   # 6 AWS types, 6 GCP types (a3-highgpu-8g and a3-megagpu-8g share a row)
+
+
+def test_the_readme_names_the_capacity_block_types():
+    from trainstack_components import catalog
+    found = re.search(r"Capacity Blocks for ML \(([\w., -]+)\)", README)
+    assert found, "the README's capacity_block row is no longer where this looks"
+    named = {f"{t}.48xlarge" if not t.startswith("p4") else f"{t}.24xlarge"
+             for t in found.group(1).split(", ")}
+    blocks = {f.instance_type for f in catalog.capacity_facts()
+              if f.cloud == "aws" and "capacity_block" in f.types}
+    assert named == blocks
