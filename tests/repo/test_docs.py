@@ -224,3 +224,18 @@ def test_the_readme_names_the_capacity_block_types():
     blocks = {f.instance_type for f in catalog.capacity_facts()
               if f.cloud == "aws" and "capacity_block" in f.types}
     assert named == blocks
+
+
+def test_the_readme_gpu_field_names_the_models_the_catalog_knows():
+    """The `gpu` row lists the models a workload is sized on (gpu_models.csv) and says any other
+    catalog GPU plans without one; the README listed only the first, as if they were all."""
+    from trainstack_components import catalog
+    from trainstack_components.catalog.gpu_models import load_gpu_models
+    row = README[README.index("| `gpu` |"):README.index("| `nodes` |")]
+    sized = row[:row.index("(the models a `workload` is sized on)")]
+    assert set(re.findall(r"`([^`]+)`", sized)[1:]) == set(load_gpu_models())
+    others = re.search(r"any other GPU of `instance_types.csv` \(([^)]*)\)", row)
+    assert others, "the row no longer says other catalog GPUs plan"
+    named = re.findall(r"`([^`]+)`", others.group(1).split(":")[0])
+    gpus = {t.gpu for t in catalog.instance_types() if t.auto_choice}
+    assert named and set(named) <= gpus - set(load_gpu_models())
