@@ -239,3 +239,40 @@ def test_the_readme_gpu_field_names_the_models_the_catalog_knows():
     named = re.findall(r"`([^`]+)`", others.group(1).split(":")[0])
     gpus = {t.gpu for t in catalog.instance_types() if t.auto_choice}
     assert named and set(named) <= gpus - set(load_gpu_models())
+
+
+# ------------------------------------------------ README: the spec's limits, as the code has them
+# Ranges and limits the README states in the spec block, the field table and the capacity table:
+# each read back from the model or constant that enforces it (a new limit fails here).
+
+def _field_bounds(model, name: str) -> tuple:
+    meta = model.model_fields[name].metadata
+    lo = next(getattr(m, "ge", None) for m in meta if getattr(m, "ge", None) is not None)
+    hi = next(getattr(m, "le", None) for m in meta if getattr(m, "le", None) is not None)
+    return lo, hi
+
+
+def test_the_readme_states_the_spec_limits_the_code_enforces():
+    from typing import get_args
+
+    from trainstack_components.alicloud.planning import LOW_LATENCY_MAX_NODES
+    from trainstack_components.gcp.planning import FLEX_MAX_HOURS
+    from trainstack_components.spec import MIN_LIFETIME_HOURS, ClusterSpec, WorkloadSpec
+    from trainstack_components.tags import AWS_MAX_TAGS
+    raw = (ROOT / "README.md").read_text(encoding="utf-8")
+    spec_block = raw[raw.index("```yaml\nname: "):]
+    spec_block = spec_block[:spec_block.index("```", 8)]
+    lo, hi = _field_bounds(ClusterSpec, "nodes")
+    assert f"nodes: 2                      # {lo}..{hi}\n" in spec_block
+    pattern = ClusterSpec.model_fields["name"].metadata[0].pattern   # ^[a-z][a-z0-9-]{1,28}[a-z0-9]$
+    inner = re.search(r"\{(\d+),(\d+)\}", pattern)
+    assert f"# lowercase, {int(inner[1]) + 2}-{int(inner[2]) + 2} chars;" in spec_block
+    choices = get_args(ClusterSpec.model_fields["interconnect"].annotation)
+    assert "# " + " | ".join(f"{c} (hard requirement)" if c == "rdma" else c
+                             for c in choices) + "\n" in spec_block
+    assert f"at least {MIN_LIFETIME_HOURS:g} (it counts from the start" in README
+    methods = get_args(WorkloadSpec.model_fields["method"].annotation)
+    assert "method (" + ", ".join(f"`{m}`" for m in methods) + ";" in README
+    assert f"AWS: at most {AWS_MAX_TAGS} per resource" in README
+    assert f"needs `max_hours` (at most {FLEX_MAX_HOURS})" in README
+    assert f"LowLatency deployment set (at most {LOW_LATENCY_MAX_NODES} nodes)" in README
