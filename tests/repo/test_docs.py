@@ -276,3 +276,14 @@ def test_the_readme_states_the_spec_limits_the_code_enforces():
     assert f"AWS: at most {AWS_MAX_TAGS} per resource" in README
     assert f"needs `max_hours` (at most {FLEX_MAX_HOURS})" in README
     assert f"LowLatency deployment set (at most {LOW_LATENCY_MAX_NODES} nodes)" in README
+
+
+def test_the_readme_policy_table_is_the_pack():
+    """Every rule of the pack, its default enforcement level and severity, in the README's table
+    (and nothing else); required-tags' default tags as the rule has them."""
+    from trainstack_policies.rules import RULES
+    from trainstack_policies.rules.required_tags import DEFAULT_TAGS
+    raw = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z-]+)` \| (\w+) \((\w+)\) \|", raw, re.M)
+    assert rows == [(r.name, r.enforcement_level, r.severity) for r in RULES]
+    assert "`requiredTags` (default " + ", ".join(DEFAULT_TAGS) + ")" in raw
