@@ -204,7 +204,28 @@ def _alicloud_data_dir() -> str:
     return f"{MOUNT_PATH}/{linked[len(mounted):]}"
 
 
+@functools.lru_cache(maxsize=None)
+def _trial_prices() -> str:
+    """What `trainstack trial` prices one node of the example at, per cloud, cheapest first: the
+    runner's own price_attempt on each cloud's stack moved to one node (three renders)."""
+    import yaml
+
+    from trainstack.trial.plan import TrialHours, attempt_config, base_config, price_attempt
+    spec = yaml.safe_load((ROOT / "examples" / "cluster.yaml").read_text(encoding="utf-8"))
+    hours, prices = TrialHours(), []
+    for cloud in ("aws", "gcp", "azure"):
+        where = spec["clouds"][cloud]
+        config = attempt_config(base_config(ROOT, cloud), cloud, where["region"], where["zone"],
+                                1, hours.lifetime, workload_lifetime="workload" in spec)
+        prices.append(price_attempt(ROOT, cloud, config, hours, 0.0)[0])
+    return "; ".join(
+        f"{p.cloud} ({p.instance_type} {p.capacity.replace('_', ' ')}, {p.node_usd_per_hour:.2f} "
+        f"USD/h x {p.hours:g} h, {p.filesystem_gib:,.0f} GiB of file system) {p.total:.2f} USD"
+        for p in sorted(prices, key=lambda p: p.total))
+
+
 FACTS = {"gcp-filesystem": _gcp_filesystem, "gcp-iap-range": _gcp_iap_range,
+         "trial-prices": _trial_prices,
          "alicloud-rank0": _alicloud_rank0, "alicloud-data-dir": _alicloud_data_dir}
 
 

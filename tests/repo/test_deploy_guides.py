@@ -77,9 +77,10 @@ def test_the_review_records_are_out_of_the_users_path():
     assert len(list((ROOT / "docs" / "reviews").glob("review-*.md"))) == 5
 
 
-def test_the_readme_alibaba_facts_hold_and_the_old_ones_are_caught():
-    """Rank 0's address and where the bucket's data is on a node come from the alicloud plan:
-    the README said 10.44.15.200 for any size and /lustre/bucket/ before issue 36."""
+def test_the_readme_facts_hold_and_the_old_ones_are_caught():
+    """Rank 0's address and where the bucket's data is on a node come from the alicloud plan
+    (the README said 10.44.15.200 for any size and /lustre/bucket/ before issue 36), the trial's
+    example prices from the trial's pricing."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "fact:alicloud-rank0" in readme and "fact:alicloud-data-dir" in readme
     assert deploy_docs.wrong_facts(readme) == []
@@ -88,6 +89,11 @@ def test_the_readme_alibaba_facts_hold_and_the_old_ones_are_caught():
         "<!-- fact:alicloud-data-dir -->/lustre/<", "<!-- fact:alicloud-data-dir -->/lustre/bucket/<")
     assert sorted(w.split(":")[0] for w in deploy_docs.wrong_facts(planted)) == \
         ["alicloud-data-dir", "alicloud-rank0"]
+    # the trial's price of one node per cloud (trainstack trial's own pricing, three renders)
+    assert "fact:trial-prices" in readme
+    priced = readme.replace("9,000 GiB of file system) 72.59 USD", "9,000 GiB of file system) 72.60 USD")
+    assert priced != readme
+    assert [w.split(":")[0] for w in deploy_docs.wrong_facts(priced)] == ["trial-prices"]
     # the Alibaba walk-through's torchrun example works in that directory
     alibaba = readme[readme.index("### Alibaba Cloud"):readme.index("## The spec")]
     [cd] = [line.split()[1] for line in alibaba.splitlines() if line.startswith("cd /lustre")]
