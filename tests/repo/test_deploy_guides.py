@@ -2,6 +2,7 @@
 (issue 36): a block or inline fact the code contradicts fails here."""
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -137,3 +138,15 @@ def test_every_documented_config_set_command_is_the_one_up_prints():
                     assert text[m.end():].startswith(value), (page.relative_to(ROOT), key)
     assert {("trainstack:azureLustreProviderObjectId", name) for name in
             ("README.md", "docs/azure.md", "docs/deploy/azure.md")} <= seen
+
+
+def test_docs_alicloud_mounts_what_boot_mounts():
+    """docs/alicloud.md's mount line named `<domain>:/share`, the export of `/`, after the
+    nodes had moved to the export of the data flow's fileset (boot asks for `:/share<path>`)."""
+    from trainstack_components.alicloud import boot
+    from trainstack_components.alicloud.cluster import BUCKET_FILESET
+    text = " ".join((ROOT / "docs" / "alicloud.md").read_text(encoding="utf-8").split())
+    source = re.search(r'":(/share[^"]*)"', boot._pick_domain(BUCKET_FILESET))
+    assert source and source[1].startswith("/share/"), "boot no longer prints this way"
+    assert re.findall(r"noresvport <domain>:(\S+) /lustre`", text) == [source[1]]
+    assert "`:/share` for an export of `/`" not in text
