@@ -172,7 +172,7 @@ def sections(text: str) -> list[str]:
 # Facts stated inline in prose pages: `<!-- fact:NAME -->value<!-- /fact -->`, each checked
 # against what the code gives now (a change to the plan that makes the sentence false fails).
 FACT = re.compile(r"<!-- fact:(?P<name>[\w-]+) -->(?P<value>.*?)<!-- /fact -->", re.S)
-FACT_PAGES = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
+FACT_PAGES = sorted((ROOT / "docs").glob("*.md")) + sorted(PAGES.values())
 
 
 def _gcp_filesystem() -> str:
@@ -224,7 +224,16 @@ def _trial_prices() -> str:
         for p in sorted(prices, key=lambda p: p.total))
 
 
+def _vcpus(cloud: str, nodes: int = 1) -> str:
+    """The vCPUs of `nodes` of the example's nodes on `cloud` (what the quotas count)."""
+    plan = _plan(cloud)
+    count = plan.inputs.selection.instance.vcpus * (nodes or plan.inputs.spec.nodes)
+    return f"{count:,}"
+
+
 FACTS = {"gcp-filesystem": _gcp_filesystem, "gcp-iap-range": _gcp_iap_range,
+         "aws-node-vcpus": lambda: _vcpus("aws"), "aws-cluster-vcpus": lambda: _vcpus("aws", 0),
+         "azure-node-vcpus": lambda: _vcpus("azure"),
          "trial-prices": _trial_prices,
          "alicloud-rank0": _alicloud_rank0, "alicloud-data-dir": _alicloud_data_dir}
 

@@ -150,3 +150,15 @@ def test_docs_alicloud_mounts_what_boot_mounts():
     assert source and source[1].startswith("/share/"), "boot no longer prints this way"
     assert re.findall(r"noresvport <domain>:(\S+) /lustre`", text) == [source[1]]
     assert "`:/share` for an export of `/`" not in text
+
+
+def test_the_quota_sections_count_the_example_vcpus():
+    """p5.48xlarge: 192 vCPUs, two nodes 384; ND96isr H100 v5: 96 (the providers' size tables).
+    The figures are inline facts read from the plan, so a planted figure is caught."""
+    aws = (ROOT / "docs" / "deploy" / "aws.md").read_text(encoding="utf-8")
+    azure = (ROOT / "docs" / "deploy" / "azure.md").read_text(encoding="utf-8")
+    assert "fact:aws-node-vcpus -->192<" in aws and "fact:aws-cluster-vcpus -->384<" in aws
+    assert "fact:azure-node-vcpus -->96<" in azure
+    assert deploy_docs.wrong_facts(aws) == deploy_docs.wrong_facts(azure) == []
+    planted = aws.replace("fact:aws-cluster-vcpus -->384<", "fact:aws-cluster-vcpus -->192<")
+    assert [w.split(":")[0] for w in deploy_docs.wrong_facts(planted)] == ["aws-cluster-vcpus"]
