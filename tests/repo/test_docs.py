@@ -287,3 +287,45 @@ def test_the_readme_policy_table_is_the_pack():
     rows = re.findall(r"^\| `([a-z-]+)` \| (\w+) \((\w+)\) \|", raw, re.M)
     assert rows == [(r.name, r.enforcement_level, r.severity) for r in RULES]
     assert "`requiredTags` (default " + ", ".join(DEFAULT_TAGS) + ")" in raw
+
+
+# ------------------------------------------------ docs/cost.md: estimate's flags and defaults
+
+def test_cost_md_lists_every_estimate_flag_with_the_code_default():
+    """Each flag of `trainstack estimate` is in docs/cost.md's table (or, for --spec/--cloud, its
+    prose), each flag the table names exists, and the defaults it states are the code's
+    (the table lacked --attention and --gpus-per-node)."""
+    import inspect
+
+    from trainstack.cost import sizing_cost
+    from trainstack.cost.estimate import estimate_command
+    from trainstack_components import memory
+    text = (ROOT / "docs" / "cost.md").read_text(encoding="utf-8")
+    table = text[text.index("| flag | meaning | default |"):text.index("`--json` prints at least")]
+    rows = {}
+    for line in [row for row in table.splitlines()[2:] if row.startswith("|")]:
+        flag, _, default = [c.strip() for c in line.strip("|").split("|")]
+        for name in re.findall(r"--[a-z-]+", flag):
+            rows[name] = default
+    options = set()
+    for p in inspect.signature(estimate_command).parameters.values():
+        for decl in p.default.param_decls:
+            options.update(decl.split("/"))
+    assert set(rows) <= options, set(rows) - options
+    assert options - set(rows) == {"--spec", "--cloud"}
+    assert "`--spec FILE`" in text and "With\n`--cloud`" in text
+    w = memory.Workload(params=1e9)
+    assert rows["--precision"] == f"`{w.precision}`" and rows["--zero-stage"] == str(w.zero_stage)
+    assert rows["--seq-len"] == f"{w.seq_len}, {w.micro_batch}"
+    assert rows["--lora-rank"] == str(memory.DEFAULT_LORA_RANK)
+    assert rows["--attention"] == f"spec, else `{memory.DEFAULT_ATTENTION}`"
+    assert rows["--mfu"] == f"spec, else {memory.DEFAULT_MFU:g}"
+    assert rows["--headroom"] == f"{memory.DEFAULT_HEADROOM:.2f}"
+    assert rows["--idle-overhead"] == (f"{sizing_cost.DEFAULT_IDLE_OVERHEAD:.2f}, off, "
+                                       f"{sizing_cost.DEFAULT_PREEMPTION_OVERHEAD:.2f}")
+    defaults = {p.default.param_decls[0]: p.default.default
+                for p in inspect.signature(estimate_command).parameters.values()}
+    assert rows["--gpus-per-node"].startswith(f"{defaults['--gpus-per-node']} ")
+    assert defaults["--headroom"] == memory.DEFAULT_HEADROOM
+    assert (defaults["--idle-overhead"], defaults["--preemption-overhead"]) == (
+        sizing_cost.DEFAULT_IDLE_OVERHEAD, sizing_cost.DEFAULT_PREEMPTION_OVERHEAD)
