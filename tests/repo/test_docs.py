@@ -329,3 +329,48 @@ def test_cost_md_lists_every_estimate_flag_with_the_code_default():
     assert defaults["--headroom"] == memory.DEFAULT_HEADROOM
     assert (defaults["--idle-overhead"], defaults["--preemption-overhead"]) == (
         sizing_cost.DEFAULT_IDLE_OVERHEAD, sizing_cost.DEFAULT_PREEMPTION_OVERHEAD)
+
+
+def test_cost_md_price_table_is_the_catalog():
+    """docs/cost.md's storage and network prices restate the catalog's CSV rows that compare and
+    the pack price with; a changed row (a new snapshot) fails here until the page says it."""
+    from trainstack_components import catalog
+    from trainstack_components.catalog.gpu_models import cny_per_usd
+    text = (ROOT / "docs" / "cost.md").read_text(encoding="utf-8")
+    table = text[text.index("| cloud | item | price | source (date) |"):
+                 text.index("**Spot**: where")]
+    cells = {}
+    for line in [row for row in table.splitlines()[2:] if row.startswith("|")]:
+        cloud, item, price, _ = [c.strip() for c in line.strip("|").split("|")]
+        cells[(cloud, item)] = price
+    rows = catalog.storage_prices()
+
+    def price(cloud, item, region=None):
+        [p] = [r.price for r in rows if r.cloud == cloud and r.item == item
+               and region in (None, r.region)]
+        return p
+
+    def figures(cell):
+        return [float(x) for x in re.findall(r"\d+\.\d+|\d+", cell.split(" USD")[0])]
+
+    fsx = cells[("AWS", "FSx for Lustre PERSISTENT_2 SSD, 125 / 250 / 500 / 1000 MB/s/TiB")]
+    assert figures(fsx) == [price("aws", f"fsx_lustre_persistent2_{t}")
+                            for t in (125, 250, 500, 1000)]
+    assert figures(cells[("AWS", "S3 Standard, first 50 TB")]) == \
+        [price("aws", "s3_standard_first_50tb")]
+    assert figures(cells[("AWS", "internet egress, first 10 TB")]) == \
+        [price("aws", "egress_internet_first_10tb")]
+    lustre = cells[("GCP", "Managed Lustre 125 / 250 / 500 / 1000 MB/s/TiB, us-central1")]
+    assert figures(lustre) == [price("gcp", f"managed_lustre_{t}", "us-central1")
+                               for t in (125, 250, 500, 1000)]
+    gcs = [r.price for r in rows if r.item == "gcs_standard_regional"]
+    assert figures(cells[("GCP", "GCS Standard regional")]) == [min(gcs), max(gcs)]
+    assert figures(cells[("GCP", "internet egress, Premium 0-1 TiB")]) == \
+        [price("gcp", "egress_internet_premium_0_1tib", "us-central1")]
+    assert figures(cells[("GCP", "Parallelstore")])[0] == \
+        round(price("gcp", "parallelstore_capacity") * 730, 2)
+    assert figures(cells[("Alibaba", "OSS Standard LRS")]) == [price("alibaba", "oss_standard_lrs")]
+    assert figures(cells[("Alibaba", "internet egress, mainland China")]) == \
+        [price("alibaba", "egress_internet_pay_by_data_transfer_cn")]
+    assert figures(cells[("all", "CNY per USD")]) == [cny_per_usd()]
+    assert f"({cny_per_usd()} CNY per USD:" in text
