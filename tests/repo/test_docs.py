@@ -374,3 +374,20 @@ def test_cost_md_price_table_is_the_catalog():
         [price("alibaba", "egress_internet_pay_by_data_transfer_cn")]
     assert figures(cells[("all", "CNY per USD")]) == [cny_per_usd()]
     assert f"({cny_per_usd()} CNY per USD:" in text
+
+
+def test_first_deploy_md_alibaba_erdma_note_holds():
+    """docs/first-deploy.md: no Alibaba account check, and the eRDMA types are priced only
+    outside the CPFS regions. A price row in a CPFS region (or an account check) makes the
+    note false, and this fails until it is rewritten."""
+    from trainstack.deploy import account
+    from trainstack_components import catalog
+    from trainstack_components.alicloud.planning import CPFS_REGIONS
+    text = " ".join((ROOT / "docs" / "first-deploy.md").read_text(encoding="utf-8").split())
+    assert ("The shipped catalog prices the eRDMA types (ebmgn8v, gn8v) only outside the CPFS "
+            "regions" in text and "no account-level check is wired yet" in text)
+    erdma = {t.name for t in catalog.instance_types() if t.cloud == "alibaba"
+             and t.fabric == "erdma" and t.name.split(".")[1].split("-")[0] in ("ebmgn8v", "gn8v")}
+    regions = {p.region for p in catalog.prices() if p.instance_type in erdma}
+    assert erdma and regions and not regions & set(CPFS_REGIONS)
+    assert account.needs("alicloud") == []
