@@ -16,11 +16,14 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = {cloud: ROOT / "docs" / "deploy" / f"{cloud}.md" for cloud in ("aws", "gcp", "azure",
                                                                        "alicloud")}
 PAGES["readme"] = ROOT / "README.md"   # its abridged compare sample
+PAGES["gcp-guide"] = ROOT / "docs" / "gcp.md"   # its Managed Lustre size table
 # Every page has these sections, in this order (the same shape on every cloud).
 SECTIONS = ("Account set-up", "Credentials", "Quotas", "Stack config", "Bootstrap", "Up",
             "Connect", "Run and bench", "Destroy", "What is left billing")
-BLOCK = re.compile(r"<!-- generated:(?P<name>[\w:-]+) -->\n(?P<body>.*?)<!-- /generated -->",
-                   re.S)
+# A block inside a list item is indented: its markers and every line of its body carry the
+# same indent.
+BLOCK = re.compile(r"^(?P<indent>[ ]*)<!-- generated:(?P<name>[\w:-]+) -->\n(?P<body>.*?)"
+                   r"^(?P=indent)<!-- /generated -->", re.S | re.M)
 
 
 @functools.lru_cache(maxsize=None)
@@ -146,23 +149,42 @@ def compare_block(which: str) -> str:
     return "```\n" + text + "```\n"
 
 
-GENERATORS = {"compare": compare_block, "plan": plan_block, "credentials": credentials_block,
-              "config": config_block, "bootstrap": bootstrap_block, "kept": kept_block}
+def lustre_tiers_block(cloud: str) -> str:
+    """docs/gcp.md's Managed Lustre sizes per tier, from the planner's LUSTRE_TIERS."""
+    from trainstack_components.gcp.planning import LUSTRE_TIERS
+    assert cloud == "gcp"
+    text = ("| tier (MB/s/TiB) | minimum and step | above the threshold | maximum |\n"
+            "|---|---|---|---|\n")
+    for mbps, tier in sorted(LUSTRE_TIERS.items()):
+        above = ("" if tier.threshold >= tier.maximum and tier.big_step == tier.step else
+                 f"{tier.big_step:,} GiB steps above {tier.threshold:,} GiB")
+        minimum = (f"{tier.minimum:,} GiB" if tier.minimum == tier.step else
+                   f"{tier.minimum:,} GiB, then {tier.step:,} GiB steps")
+        text += f"| {mbps} | {minimum} | {above} | {tier.maximum:,} GiB |\n"
+    return text
 
 
-def expected(name: str) -> str:
+GENERATORS = {"lustre-tiers": lustre_tiers_block, "compare": compare_block, "plan": plan_block,
+              "credentials": credentials_block, "config": config_block,
+              "bootstrap": bootstrap_block, "kept": kept_block}
+
+
+def expected(name: str, indent: str = "") -> str:
     kind, cloud = name.split(":")
-    return GENERATORS[kind](cloud)
+    return "".join(indent + line if line.strip() else line
+                   for line in GENERATORS[kind](cloud).splitlines(keepends=True))
 
 
 def stale_blocks(text: str) -> list[str]:
     """The generated blocks of a page whose text is not what the code gives now."""
-    return [m["name"] for m in BLOCK.finditer(text) if m["body"] != expected(m["name"])]
+    return [m["name"] for m in BLOCK.finditer(text)
+            if m["body"] != expected(m["name"], m["indent"])]
 
 
 def regenerate(text: str) -> str:
-    return BLOCK.sub(lambda m: f"<!-- generated:{m['name']} -->\n{expected(m['name'])}"
-                               "<!-- /generated -->", text)
+    return BLOCK.sub(lambda m: f"{m['indent']}<!-- generated:{m['name']} -->\n"
+                               f"{expected(m['name'], m['indent'])}{m['indent']}<!-- /generated -->",
+                     text)
 
 
 def sections(text: str) -> list[str]:
@@ -186,6 +208,14 @@ def _gcp_iap_range() -> str:
     rule = next(r for r in plan.resources if r.type == "gcp:compute/firewall:Firewall"
                 and r.name.endswith("-iap-ssh"))
     return ", ".join(rule.inputs["sourceRanges"])
+
+
+def _gcp_apis() -> str:
+    """The APIs the gcp plan enables (projects.Service), in the order it declares them; the page
+    once listed the cluster's nine and not the budget stop's six."""
+    names = [r.inputs["service"].removesuffix(".googleapis.com") for r in _plan("gcp").resources
+             if r.type == "gcp:projects/service:Service"]
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _alicloud_rank0() -> str:
@@ -232,6 +262,7 @@ def _vcpus(cloud: str, nodes: int = 1) -> str:
 
 
 FACTS = {"gcp-filesystem": _gcp_filesystem, "gcp-iap-range": _gcp_iap_range,
+         "gcp-apis": _gcp_apis,
          "aws-node-vcpus": lambda: _vcpus("aws"), "aws-cluster-vcpus": lambda: _vcpus("aws", 0),
          "azure-node-vcpus": lambda: _vcpus("azure"),
          "trial-prices": _trial_prices,

@@ -162,3 +162,30 @@ def test_the_quota_sections_count_the_example_vcpus():
     assert deploy_docs.wrong_facts(aws) == deploy_docs.wrong_facts(azure) == []
     planted = aws.replace("fact:aws-cluster-vcpus -->384<", "fact:aws-cluster-vcpus -->192<")
     assert [w.split(":")[0] for w in deploy_docs.wrong_facts(planted)] == ["aws-cluster-vcpus"]
+
+
+def test_docs_gcp_lustre_sizes_and_apis_are_the_planners():
+    """docs/gcp.md's Managed Lustre table is generated from LUSTRE_TIERS (it showed the bigger
+    step above the threshold for 250 only, while 500 and 1000 have one too: 4,000,000 GiB at 500
+    is 4,032,000, a 144,000 step, not 18,000), its API list is the plan's, and it no longer says
+    Managed Lustre is unpriced (every tier has a cited us-central1 price)."""
+    from trainstack_components import catalog
+    from trainstack_components.gcp import budget_action
+    from trainstack_components.gcp.planning import LUSTRE_TIERS, lustre_capacity_gib
+    gcp = (ROOT / "docs" / "gcp.md").read_text(encoding="utf-8")
+    assert [m["name"] for m in deploy_docs.BLOCK.finditer(gcp)] == ["lustre-tiers:gcp"]
+    assert deploy_docs.stale_blocks(gcp) == []
+    assert "| 500 | 18,000 GiB | 144,000 GiB steps above 3,060,000 GiB |" in gcp
+    assert lustre_capacity_gib(4_000_000, 500) == 4_032_000       # 28 x 144,000
+    planted = gcp.replace("| 500 | 18,000 GiB | 144,000 GiB steps above 3,060,000 GiB |",
+                          "| 500 | 18,000 GiB |  |")
+    assert deploy_docs.stale_blocks(planted) == ["lustre-tiers:gcp"]
+    assert "fact:gcp-apis" in gcp and deploy_docs.wrong_facts(gcp) == []
+    text = " ".join(gcp.split())
+    stop = ", ".join(api.removesuffix(".googleapis.com") for api in budget_action.APIS[:-1])
+    assert f"({stop} and {budget_action.APIS[-1].removesuffix('.googleapis.com')} for the budget" \
+        in text
+    assert "No cited Managed Lustre price" not in text
+    for tier in LUSTRE_TIERS:
+        assert [p for p in catalog.storage_prices() if p.item == f"managed_lustre_{tier}"
+                and p.region == "us-central1"], tier
