@@ -218,6 +218,18 @@ def _gcp_apis() -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _gcp_range(kind: str) -> str:
+    """The host subnet's CIDR ("host") or the Private Service Access range ("psa") of the plan."""
+    plan = _plan("gcp")
+    for r in plan.resources:
+        if kind == "host" and r.type == "gcp:compute/subnetwork:Subnetwork" \
+                and r.name == f"{plan.inputs.spec.name}-subnet":
+            return r.inputs["ipCidrRange"]
+        if kind == "psa" and r.type == "gcp:compute/globalAddress:GlobalAddress":
+            return f"{r.inputs['address']}/{r.inputs['prefixLength']:g}"
+    raise LookupError(kind)
+
+
 def _alicloud_rank0() -> str:
     """Rank 0's fixed address on Alibaba Cloud (the README once said 10.44.15.200 for any size)."""
     return _plan("alicloud").outputs["node_private_ips"][0]
@@ -262,7 +274,8 @@ def _vcpus(cloud: str, nodes: int = 1) -> str:
 
 
 FACTS = {"gcp-filesystem": _gcp_filesystem, "gcp-iap-range": _gcp_iap_range,
-         "gcp-apis": _gcp_apis,
+         "gcp-apis": _gcp_apis, "gcp-host-cidr": lambda: _gcp_range("host"),
+         "gcp-psa-range": lambda: _gcp_range("psa"),
          "aws-node-vcpus": lambda: _vcpus("aws"), "aws-cluster-vcpus": lambda: _vcpus("aws", 0),
          "azure-node-vcpus": lambda: _vcpus("azure"),
          "trial-prices": _trial_prices,

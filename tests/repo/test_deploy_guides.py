@@ -189,3 +189,11 @@ def test_docs_gcp_lustre_sizes_and_apis_are_the_planners():
     for tier in LUSTRE_TIERS:
         assert [p for p in catalog.storage_prices() if p.item == f"managed_lustre_{tier}"
                 and p.region == "us-central1"], tier
+
+
+def test_docs_gcp_address_ranges_are_the_plans():
+    """The host subnet and the Managed Lustre PSA range are inline facts read from the plan."""
+    gcp = (ROOT / "docs" / "gcp.md").read_text(encoding="utf-8")
+    assert "fact:gcp-host-cidr -->10.42.0.0/18<" in gcp and "fact:gcp-psa-range -->10.42.128.0/20<" in gcp
+    planted = gcp.replace("fact:gcp-psa-range -->10.42.128.0/20<", "fact:gcp-psa-range -->10.42.128.0/24<")
+    assert [w.split(":")[0] for w in deploy_docs.wrong_facts(planted)] == ["gcp-psa-range"]
