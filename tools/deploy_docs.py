@@ -36,6 +36,15 @@ def _plan(cloud: str):
                   project_dir=ROOT)
 
 
+@functools.lru_cache(maxsize=None)
+def _plan_with(cloud: str, **config: str):
+    """The example's plan for `cloud` with extra stack config (e.g. a required key set)."""
+    from trainstack.plan.engine import render
+    from trainstack.plan.stacks import spec_file_config
+    base = spec_file_config(ROOT / "examples" / "cluster.yaml", cloud)
+    return render({**base, **config}, stack=cloud, project_dir=ROOT)
+
+
 def credentials_block(cloud: str) -> str:
     from trainstack.deploy.lifecycle import CREDENTIALS
     need = CREDENTIALS[cloud]
@@ -230,6 +239,37 @@ def _gcp_range(kind: str) -> str:
     raise LookupError(kind)
 
 
+def _azure_resources(grants: bool) -> str:
+    """How many resources `trainstack plan` counts for the azure example: as it is (no Lustre
+    provider object id: no grants), or with the id set (the two grants and their wait)."""
+    if not grants:
+        return str(len(_plan("azure").resources))
+    some_id = "00000000-0000-0000-0000-000000000000"
+    return str(len(_plan_with("azure", **{"trainstack:azureLustreProviderObjectId": some_id})
+                   .resources))
+
+
+def _boot_steps(cloud: str) -> str:
+    """The boot steps in the order the example's nodes run them (the plan's node_boot output)."""
+    return ", ".join(re.findall(r"(?:^|; )([a-z-]+): ", _plan(cloud).outputs["node_boot"]))
+
+
+def _azure_lustre(what: str) -> str:
+    """Azure Managed Lustre's Durable-Premium tiers as the planner sizes them (LUSTRE_SKUS)."""
+    from trainstack_components.azure.planning import LUSTRE_SKUS, lustre_sku
+    if what == "tiers":
+        return (", ".join(str(s.mbps_per_tib) for s in LUSTRE_SKUS)
+                + "".join(f"; {asked} -> {lustre_sku(asked).mbps_per_tib}" for asked in (200, 1000)))
+    return (" / ".join(f"{s.step_tib:g}" for s in LUSTRE_SKUS) + " TiB, which is also its minimum; "
+            "maxima " + " / ".join(f"{s.max_tib:g}" for s in LUSTRE_SKUS) + " TiB")
+
+
+def _azure_constant(name: str) -> str:
+    from trainstack_components.azure import planning
+    value = getattr(planning, name)
+    return str(value["version"] if name == "IMAGE" else value)
+
+
 def _alicloud_rank0() -> str:
     """Rank 0's fixed address on Alibaba Cloud (the README once said 10.44.15.200 for any size)."""
     return _plan("alicloud").outputs["node_private_ips"][0]
@@ -276,6 +316,14 @@ def _vcpus(cloud: str, nodes: int = 1) -> str:
 FACTS = {"gcp-filesystem": _gcp_filesystem, "gcp-iap-range": _gcp_iap_range,
          "gcp-apis": _gcp_apis, "gcp-host-cidr": lambda: _gcp_range("host"),
          "gcp-psa-range": lambda: _gcp_range("psa"),
+         "azure-boot-steps": lambda: _boot_steps("azure"),
+         "azure-lustre-tiers": lambda: _azure_lustre("tiers"),
+         "azure-lustre-sizes": lambda: _azure_lustre("sizes"),
+         "azure-image-version": lambda: _azure_constant("IMAGE"),
+         "azure-placement-limit": lambda: _azure_constant("SINGLE_PLACEMENT_GROUP_LIMIT"),
+         "azure-budget-notifications": lambda: _azure_constant("MAX_BUDGET_NOTIFICATIONS"),
+         "azure-resources": lambda: _azure_resources(False),
+         "azure-resources-grants": lambda: _azure_resources(True),
          "aws-node-vcpus": lambda: _vcpus("aws"), "aws-cluster-vcpus": lambda: _vcpus("aws", 0),
          "azure-node-vcpus": lambda: _vcpus("azure"),
          "trial-prices": _trial_prices,

@@ -197,3 +197,18 @@ def test_docs_gcp_address_ranges_are_the_plans():
     assert "fact:gcp-host-cidr -->10.42.0.0/18<" in gcp and "fact:gcp-psa-range -->10.42.128.0/20<" in gcp
     planted = gcp.replace("fact:gcp-psa-range -->10.42.128.0/20<", "fact:gcp-psa-range -->10.42.128.0/24<")
     assert [w.split(":")[0] for w in deploy_docs.wrong_facts(planted)] == ["gcp-psa-range"]
+
+
+def test_docs_azure_facts_are_the_plans():
+    """docs/azure.md said the example built 21 resources (23 with the Lustre grants): the plan
+    counts 23 as it is and 26 with trainstack:azureLustreProviderObjectId set. Those, the boot
+    steps, the Lustre tiers, the image pin and the two limits are inline facts now."""
+    azure = (ROOT / "docs" / "azure.md").read_text(encoding="utf-8")
+    names = {m["name"] for m in deploy_docs.FACT.finditer(azure)}
+    assert names == {"azure-resources", "azure-resources-grants", "azure-boot-steps",
+                     "azure-lustre-tiers", "azure-lustre-sizes", "azure-image-version",
+                     "azure-placement-limit", "azure-budget-notifications"}
+    assert deploy_docs.wrong_facts(azure) == []
+    assert "fact:azure-resources -->23<" in azure and "fact:azure-resources-grants -->26<" in azure
+    planted = azure.replace("fact:azure-resources -->23<", "fact:azure-resources -->21<")
+    assert [w.split(":")[0] for w in deploy_docs.wrong_facts(planted)] == ["azure-resources"]
