@@ -391,3 +391,25 @@ def test_first_deploy_md_alibaba_erdma_note_holds():
     regions = {p.region for p in catalog.prices() if p.instance_type in erdma}
     assert erdma and regions and not regions & set(CPFS_REGIONS)
     assert account.needs("alicloud") == []
+
+
+def test_the_cloud_pages_state_the_planners_constants():
+    """docs/alicloud.md and docs/azure.md restate sizes and address plans the planners fix:
+    each sentence is rebuilt here from the constant it restates."""
+    from trainstack_components.alicloud import planning as ali
+    from trainstack_components.azure import planning as az
+    alicloud = " ".join((ROOT / "docs" / "alicloud.md").read_text(encoding="utf-8").split())
+    azure = " ".join((ROOT / "docs" / "azure.md").read_text(encoding="utf-8").split())
+    assert (f"the nodes' VPC (`{ali.VPC_CIDR}`) with one vSwitch (`{ali.NODE_CIDR}`) in the zone, "
+            f"and the file system's own VPC (`{ali.FS_VPC_CIDR}`, vSwitch `{ali.FS_CIDR}`,") in alicloud
+    assert (f"most **{ali.LOW_LATENCY_MAX_NODES}** instances: {ali.LOW_LATENCY_MAX_NODES + 1} "
+            "nodes is refused") in alicloud
+    assert f"capacity rounded up to a {ali.CPFS_STEP_GIB:,} GiB step" in alicloud
+    flows = [f"{t:,}" for t in ali.DATAFLOW_THROUGHPUTS]
+    assert f"({', '.join(flows[:-1])} or {flows[-1]} MB/s, the smallest tier" in alicloud
+    assert f"VNet `{az.VNET_CIDR}`, clear of `{az.IB_RESERVED}`" in azure
+    assert f"node subnet `{az.NODE_SUBNET}`" in azure
+    assert f"filesystem subnet from `{az.FS_SUBNET_BASE}`" in azure
+    sizes = ", ".join(f"/{prefix} up to {tib}" for tib, prefix in az.FS_SUBNET_PREFIX)
+    assert sizes.replace(", /", " TiB, /", 1) + " TiB (amlfs-prerequisites)" in azure
+    assert f"`AzureBastionSubnet` `{az.BASTION_SUBNET}`" in azure
