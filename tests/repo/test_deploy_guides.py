@@ -212,3 +212,20 @@ def test_docs_azure_facts_are_the_plans():
     assert "fact:azure-resources -->23<" in azure and "fact:azure-resources-grants -->26<" in azure
     planted = azure.replace("fact:azure-resources -->23<", "fact:azure-resources -->21<")
     assert [w.split(":")[0] for w in deploy_docs.wrong_facts(planted)] == ["azure-resources"]
+
+
+def test_every_page_names_the_pulumi_cli_version_the_deploy_checks():
+    """`up` refuses a Pulumi CLI older than MIN_PULUMI_VERSION; every user page that names the
+    minimum names that one, and each deploy guide names it."""
+    from trainstack.deploy.lifecycle import MIN_PULUMI_VERSION
+    wanted = ".".join(MIN_PULUMI_VERSION.split(".")[:2])
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+             *sorted((ROOT / "docs" / "deploy").glob("*.md"))]
+    for page in pages:
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        said = re.findall(r"Pulumi CLI \((\d+\.\d+) or later\)", text)
+        assert all(v == wanted for v in said), (page.name, said)
+        if page.parent.name == "deploy":
+            assert said, page.name
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "fact:gcp-iap-range" in readme and deploy_docs.wrong_facts(readme) == []
