@@ -229,3 +229,40 @@ def test_every_page_names_the_pulumi_cli_version_the_deploy_checks():
             assert said, page.name
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "fact:gcp-iap-range" in readme and deploy_docs.wrong_facts(readme) == []
+
+
+# What docs/billing-after-stop.md says keeps billing once the nodes are at 0, per cloud: each
+# item the row names, with the resource of the example's plan that bills for it.
+STILL_BILLING = {
+    "aws": {"FSx for Lustre": "aws:fsx/lustreFileSystem:LustreFileSystem",
+            "NAT gateway": "aws:ec2/natGateway:NatGateway", "Elastic IP": "aws:ec2/eip:Eip",
+            "S3 bucket": "aws:s3/bucket:Bucket"},
+    "gcp": {"Managed Lustre": "gcp:lustre/instance:Instance",
+            "Cloud Storage bucket": "gcp:storage/bucket:Bucket",
+            "Cloud Scheduler job(s)": "gcp:cloudscheduler/job:Job",
+            "Cloud NAT": "gcp:compute/routerNat:RouterNat"},
+    "azure": {"Azure Managed Lustre": "azure-native:storagecache:AmlFilesystem",
+              "Azure Bastion Standard": "azure-native:network:BastionHost",
+              "NAT gateway": "azure-native:network:NatGateway",
+              "public IP": "azure-native:network:PublicIPAddress",
+              "storage account": "azure-native:storage:StorageAccount"},
+    "alicloud": {"CPFS": "alicloud:nas/fileSystem:FileSystem",
+                 "NAT gateway": "alicloud:vpc/natGateway:NatGateway",
+                 "EIP": "alicloud:ecs/eipAddress:EipAddress", "OSS bucket": "alicloud:oss/bucket:Bucket"},
+}
+
+
+@pytest.mark.parametrize("cloud", CLOUDS)
+def test_what_keeps_billing_after_a_stop_is_in_the_plan(cloud):
+    """Each item the billing table's row names for `cloud` is a resource the example's plan
+    declares, and `trainstack status`'s line (billing.AFTER_STOP) names it too."""
+    from trainstack.measure.billing import AFTER_STOP
+    text = (ROOT / "docs" / "billing-after-stop.md").read_text(encoding="utf-8")
+    label = {"aws": "AWS", "gcp": "Google Cloud", "azure": "Azure", "alicloud": "Alibaba Cloud"}
+    [row] = [line for line in text.splitlines() if line.startswith(f"| {label[cloud]} |")]
+    after_stop = row.split("|")[2]
+    types = {r.type for r in deploy_docs._plan(cloud).resources}
+    for item, token in STILL_BILLING[cloud].items():
+        assert item in after_stop, item
+        assert token in types, (item, token)
+        assert item.lower().removesuffix("(s)") in AFTER_STOP[cloud].lower(), item
