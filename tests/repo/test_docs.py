@@ -413,3 +413,19 @@ def test_the_cloud_pages_state_the_planners_constants():
     sizes = ", ".join(f"/{prefix} up to {tib}" for tib, prefix in az.FS_SUBNET_PREFIX)
     assert sizes.replace(", /", " TiB, /", 1) + " TiB (amlfs-prerequisites)" in azure
     assert f"`AzureBastionSubnet` `{az.BASTION_SUBNET}`" in azure
+
+
+def test_the_readme_says_what_bootstrap_needs_on_each_cloud():
+    """The README's "Which commands need what" listed `trainstack bootstrap aws` only, while
+    bootstrap checks the account on every cloud through the cloud's CLI (trainstack.deploy)."""
+    from trainstack.deploy import account, bootstrap
+    [row] = [line for line in README.split("| `trainstack ")
+             if line.startswith("bootstrap <cloud>` |")]
+    for cloud, cli in account.CLI.items():
+        # AWS's check is the P-instance quota of a cluster: any GPU node asks for one
+        if account.needs(cloud, region="r", instance_type="p5.48xlarge", vcpus=192):
+            assert f"`{cli}`" in row, cli
+        else:
+            assert "Alibaba Cloud has nothing to check" in row and cloud == "alicloud"
+    assert sorted(bootstrap._PROGRAMS) == ["aws"] and "on AWS also the Pulumi CLI" in row
+    assert "`--skip-account-check`" in row
