@@ -429,3 +429,17 @@ def test_the_readme_says_what_bootstrap_needs_on_each_cloud():
             assert "Alibaba Cloud has nothing to check" in row and cloud == "alicloud"
     assert sorted(bootstrap._PROGRAMS) == ["aws"] and "on AWS also the Pulumi CLI" in row
     assert "`--skip-account-check`" in row
+
+
+def test_the_pages_state_the_user_data_limits_the_boot_enforces():
+    """The user-data limits the pages give are those the boot renderers refuse above."""
+    from trainstack_components.alicloud.boot import USER_DATA_LIMIT
+    from trainstack_components.azure.boot import CUSTOM_DATA_LIMIT
+    from trainstack_components.boot.render import AWS_USER_DATA_LIMIT
+    assert (f"EC2 allows {AWS_USER_DATA_LIMIT // 1024} KiB of user data and ECS "
+            f"{USER_DATA_LIMIT // 1024} KB" in README)
+    assert f"too only past ECS's {USER_DATA_LIMIT // 1024} KB)" in README
+    alicloud = " ".join((ROOT / "docs" / "alicloud.md").read_text(encoding="utf-8").split())
+    assert f"over ECS's {USER_DATA_LIMIT // 1024} KB limit" in alicloud
+    azure = " ".join((ROOT / "docs" / "azure.md").read_text(encoding="utf-8").split())
+    assert f"above Azure's {round(CUSTOM_DATA_LIMIT / 1024)} KB limit" in azure
