@@ -443,3 +443,33 @@ def test_the_pages_state_the_user_data_limits_the_boot_enforces():
     assert f"over ECS's {USER_DATA_LIMIT // 1024} KB limit" in alicloud
     azure = " ".join((ROOT / "docs" / "azure.md").read_text(encoding="utf-8").split())
     assert f"above Azure's {round(CUSTOM_DATA_LIMIT / 1024)} KB limit" in azure
+
+
+def test_the_readme_operations_figures_are_the_codes():
+    """Thresholds and defaults the README's operations sections state (idle, reaper lease, run,
+    bench, trial), each read from the constant or option that decides it."""
+    import inspect
+
+    from trainstack.cost.measured import SCALING_TOLERANCE
+    from trainstack.measure import run
+    from trainstack.measure.bench_parse import FLOOR_EFFICIENCY
+    from trainstack.reap.store import LEASE
+    from trainstack.trial.command import trial_command
+    from trainstack.trial.plan import TrialHours
+    from trainstack_components.agents import idle_agent
+    util = inspect.signature(idle_agent.heartbeat).parameters["util_threshold"].default
+    assert f"a GPU is at least {util:g} % utilised" in README
+    assert f"more than {idle_agent.MAX_GAP_S // 60} min (or back)" in README
+    assert f"under a {LEASE.total_seconds() / 3600:g} h lease" in README
+    assert f"passes `--max-restarts {run.SPOT_MAX_RESTARTS}` unless told otherwise" in README
+    assert f"({run.DEFAULT_STALE_S:g} s, `TRAINSTACK_NODE_STALE_S`)" in README
+    assert f"nodes {FLOOR_EFFICIENCY:g} x the bus-bandwidth ceiling" in README
+    assert f"(above {1 + SCALING_TOLERANCE:g} the training part runs again" in README
+    h = TrialHours()
+    assert (f"(boot {h.boot:g} h + data staging {h.staging:g} h + bench {h.bench:g} h + "
+            f"teardown {h.teardown:g} h;") in README
+    options = {p.default.param_decls[0]: p.default.default
+               for p in inspect.signature(trial_command).parameters.values()
+               if hasattr(p.default, "param_decls") and p.default.param_decls}
+    assert f"(`--max-moves`, default {options['--max-moves']};" in README
+    assert f"reached `--min-scaling` ({options['--min-scaling']:g})" in README
