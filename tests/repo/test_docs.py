@@ -473,3 +473,30 @@ def test_the_readme_operations_figures_are_the_codes():
                if hasattr(p.default, "param_decls") and p.default.param_decls}
     assert f"(`--max-moves`, default {options['--max-moves']};" in README
     assert f"reached `--min-scaling` ({options['--min-scaling']:g})" in README
+
+
+def test_the_pages_state_the_sizing_and_stop_defaults():
+    """The default MFU, headroom and scaling efficiencies (README, docs/cost.md) and the budget
+    stop's thresholds (README, docs/billing-after-stop.md) as the code has them, on both clouds
+    that stop (AWS's Lambda, GCP's Cloud Function)."""
+    from fractions import Fraction
+
+    from trainstack.cost.sizing_time import SCALING_EFFICIENCY
+    from trainstack_components import memory
+    from trainstack_components.aws import budget_action as aws_stop
+    from trainstack_components.gcp import budget_action as gcp_stop
+    cost = " ".join((ROOT / "docs" / "cost.md").read_text(encoding="utf-8").split())
+    billing = " ".join((ROOT / "docs" / "billing-after-stop.md").read_text(encoding="utf-8").split())
+    tcp = Fraction(SCALING_EFFICIENCY["tcp"]).limit_denominator(16)
+    assert (f"assume MFU {memory.DEFAULT_MFU:g} and a scaling efficiency of "
+            f"{SCALING_EFFICIENCY['rdma']:g}.") in README
+    assert f"Default MFU {memory.DEFAULT_MFU:g}." in cost
+    assert (f"Scaling efficiency: {SCALING_EFFICIENCY['single_node']:.1f} on one node" in cost
+            and f"{SCALING_EFFICIENCY['rdma']:g} across nodes with RDMA" in cost
+            and f"{tcp.numerator}/{tcp.denominator} across nodes on TCP" in cost)
+    assert f"the headroom ({memory.DEFAULT_HEADROOM:.0%}:" in cost
+    assert aws_stop.STOP_ACTUAL_PERCENT == gcp_stop.STOP_ACTUAL_FRACTION * 100
+    assert aws_stop.STOP_FORECAST_PERCENT == gcp_stop.STOP_FORECAST_FRACTION * 100
+    for text in (README, billing):
+        assert re.search(rf"forecast reach(?:es|ing) {aws_stop.STOP_FORECAST_PERCENT:g} %", text)
+        assert f"last alert threshold capped at {aws_stop.STOP_ACTUAL_PERCENT:g} %" in text
