@@ -1,7 +1,11 @@
 """Docs that show the tool's output are checked against the tool (issue 25), so they cannot
 drift: docs/cost.md's real run, the report picture's data, the README's claims about user data
 and about policy exemptions, and docs/policies.md's examples of what the catalog does not price
-and its list of what gcp_attached_gpus.csv prices (issue 36)."""
+and its list of what gcp_attached_gpus.csv prices (issue 36). Issue 36 also: the figures the
+user pages restate from the code (capacity table, spec limits, policy table, estimate flags and
+defaults, price table, planners' address plans, user-data limits, operations thresholds), each
+read back from the constant, option or catalog row that decides it. Facts marked inline in a
+page, and generated blocks, are tools/deploy_docs.py's (tests/repo/test_deploy_guides.py)."""
 from __future__ import annotations
 
 import base64
