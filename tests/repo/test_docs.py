@@ -504,3 +504,23 @@ def test_the_pages_state_the_sizing_and_stop_defaults():
     for text in (README, billing):
         assert re.search(rf"forecast reach(?:es|ing) {aws_stop.STOP_FORECAST_PERCENT:g} %", text)
         assert f"last alert threshold capped at {aws_stop.STOP_ACTUAL_PERCENT:g} %" in text
+
+
+def test_the_eri_counts_are_the_planners():
+    """README's Alibaba row and docs/alicloud.md's type table give each eRDMA type's ERIs; the
+    planner's eri_layout decides them (a primary ERI, plus a second on card 1 or not)."""
+    from trainstack_components import catalog
+    from trainstack_components.alicloud.planning import eri_layout
+
+    def eris(name: str) -> int:
+        primary, second = eri_layout(catalog.instance_type("alibaba", name), True)
+        return int(primary) + (second is not None)
+    big, small = eris("ecs.ebmgn8v.48xlarge"), eris("ecs.gn8v-8x.48xlarge")
+    assert eris("ecs.gn8v-8x.16xlarge") == small
+    assert f"(ebmgn8v: {big}; gn8v: {small})" in README
+    alicloud = (ROOT / "docs" / "alicloud.md").read_text(encoding="utf-8")
+    assert f"| ecs.ebmgn8v.48xlarge | 8 x H(96GB) | eRDMA: {big} ERIs" in alicloud
+    assert f"| ecs.gn8v-8x.48xlarge, gn8v-8x.16xlarge | 8 x H(96GB) | eRDMA: {small} ERI " in alicloud
+    assert eri_layout(catalog.instance_type("alibaba", "ecs.gn7e-c16g1.32xlarge"), True) == \
+        (False, None) and "| ecs.gn7e-c16g1.32xlarge | 8 x A100-80GB | VPC TCP only (no ERI) |" \
+        in alicloud
