@@ -266,3 +266,17 @@ def test_what_keeps_billing_after_a_stop_is_in_the_plan(cloud):
         assert item in after_stop, item
         assert token in types, (item, token)
         assert item.lower().removesuffix("(s)") in AFTER_STOP[cloud].lower(), item
+
+
+def test_docs_gcp_label_examples_are_what_the_planner_writes():
+    """docs/gcp.md said every character outside [a-z0-9_-] becomes `_` and accents are dropped;
+    the planner keeps international letters (GCP accepts them). Each example is run through it."""
+    from trainstack_components.gcp.planning import LABEL_MAX_BYTES, LABEL_MAX_CHARS, label_key, \
+        label_value
+    text = " ".join((ROOT / "docs" / "gcp.md").read_text(encoding="utf-8").split())
+    assert "Accents are dropped" not in text
+    examples = re.findall(r"`([^`:]+): ([^`]+)` becomes `([^`:]+): ([^`]+)`", text)
+    assert len(examples) == 4, examples
+    for key, value, new_key, new_value in examples:
+        assert (label_key(key), label_value(value)) == (new_key, new_value), key
+    assert f"cut to {LABEL_MAX_CHARS} characters (and {LABEL_MAX_BYTES} bytes)" in text
