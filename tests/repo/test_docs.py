@@ -524,3 +524,13 @@ def test_the_eri_counts_are_the_planners():
     assert eri_layout(catalog.instance_type("alibaba", "ecs.gn7e-c16g1.32xlarge"), True) == \
         (False, None) and "| ecs.gn7e-c16g1.32xlarge | 8 x A100-80GB | VPC TCP only (no ERI) |" \
         in alicloud
+
+
+def test_the_gcp_limits_on_the_pages_are_the_planners():
+    """Google Cloud limits docs/gcp.md and docs/capacity.md state, from components/gcp/planning."""
+    from trainstack_components.gcp.planning import FLEX_MAX_HOURS, MAX_NOTIFICATION_CHANNELS
+    gcp = " ".join((ROOT / "docs" / "gcp.md").read_text(encoding="utf-8").split())
+    capacity = " ".join((ROOT / "docs" / "capacity.md").read_text(encoding="utf-8").split())
+    assert f"one e-mail monitoring channel per address, at most {MAX_NOTIFICATION_CHANNELS}." in gcp
+    assert f"`max_hours` must be at most {FLEX_MAX_HOURS}." in capacity
+    assert f"to {FLEX_MAX_HOURS // 24} days" in capacity
