@@ -16,11 +16,14 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = {cloud: ROOT / "docs" / "deploy" / f"{cloud}.md" for cloud in ("aws", "gcp", "azure",
                                                                        "alicloud")}
 PAGES["readme"] = ROOT / "README.md"   # its abridged compare sample
+PAGES["gcp-guide"] = ROOT / "docs" / "gcp.md"   # its Managed Lustre size table
 # Every page has these sections, in this order (the same shape on every cloud).
 SECTIONS = ("Account set-up", "Credentials", "Quotas", "Stack config", "Bootstrap", "Up",
             "Connect", "Run and bench", "Destroy", "What is left billing")
-BLOCK = re.compile(r"<!-- generated:(?P<name>[\w:-]+) -->\n(?P<body>.*?)<!-- /generated -->",
-                   re.S)
+# A block inside a list item is indented: its markers and every line of its body carry the
+# same indent.
+BLOCK = re.compile(r"^(?P<indent>[ ]*)<!-- generated:(?P<name>[\w:-]+) -->\n(?P<body>.*?)"
+                   r"^(?P=indent)<!-- /generated -->", re.S | re.M)
 
 
 @functools.lru_cache(maxsize=None)
@@ -31,6 +34,15 @@ def _plan(cloud: str):
     from trainstack.plan.stacks import spec_file_config
     return render(spec_file_config(ROOT / "examples" / "cluster.yaml", cloud), stack=cloud,
                   project_dir=ROOT)
+
+
+@functools.lru_cache(maxsize=None)
+def _plan_with(cloud: str, **config: str):
+    """The example's plan for `cloud` with extra stack config (e.g. a required key set)."""
+    from trainstack.plan.engine import render
+    from trainstack.plan.stacks import spec_file_config
+    base = spec_file_config(ROOT / "examples" / "cluster.yaml", cloud)
+    return render({**base, **config}, stack=cloud, project_dir=ROOT)
 
 
 def credentials_block(cloud: str) -> str:
@@ -88,6 +100,21 @@ def kept_block(cloud: str) -> str:
             "it back with its data. It bills for what it stores until you delete it.\n")
 
 
+def bootstrap_block(cloud: str) -> str:
+    """What `trainstack bootstrap` checks in the account for the example (trainstack.deploy.account),
+    with the command that fixes each: the same list as docs/first-deploy.md's."""
+    from trainstack.deploy.account import cluster_needs
+    inputs = _plan(cloud).inputs
+    wanted = cluster_needs(cloud, inputs.spec, inputs.selection)
+    if not wanted:
+        return (f"`trainstack bootstrap {cloud}` has nothing to check in the account on this cloud "
+                "yet: it exits 0 at once.\n")
+    return (f"`trainstack bootstrap {cloud}` first asks the cloud (through its CLI, read-only) "
+            "whether the account has what the example needs, and exits 2 naming each thing "
+            "missing, with the command that fixes it:\n\n" + "".join(
+                f"- {n.what}: `{n.fix}`\n" for n in wanted))
+
+
 def compare_block(which: str) -> str:
     """The README's abridged `trainstack compare --spec examples/cluster.yaml`, from --json."""
     import json
@@ -131,23 +158,42 @@ def compare_block(which: str) -> str:
     return "```\n" + text + "```\n"
 
 
-GENERATORS = {"compare": compare_block, "plan": plan_block, "credentials": credentials_block, "config": config_block,
-              "kept": kept_block}
+def lustre_tiers_block(cloud: str) -> str:
+    """docs/gcp.md's Managed Lustre sizes per tier, from the planner's LUSTRE_TIERS."""
+    from trainstack_components.gcp.planning import LUSTRE_TIERS
+    assert cloud == "gcp"
+    text = ("| tier (MB/s/TiB) | minimum and step | above the threshold | maximum |\n"
+            "|---|---|---|---|\n")
+    for mbps, tier in sorted(LUSTRE_TIERS.items()):
+        above = ("" if tier.threshold >= tier.maximum and tier.big_step == tier.step else
+                 f"{tier.big_step:,} GiB steps above {tier.threshold:,} GiB")
+        minimum = (f"{tier.minimum:,} GiB" if tier.minimum == tier.step else
+                   f"{tier.minimum:,} GiB, then {tier.step:,} GiB steps")
+        text += f"| {mbps} | {minimum} | {above} | {tier.maximum:,} GiB |\n"
+    return text
 
 
-def expected(name: str) -> str:
+GENERATORS = {"lustre-tiers": lustre_tiers_block, "compare": compare_block, "plan": plan_block,
+              "credentials": credentials_block, "config": config_block,
+              "bootstrap": bootstrap_block, "kept": kept_block}
+
+
+def expected(name: str, indent: str = "") -> str:
     kind, cloud = name.split(":")
-    return GENERATORS[kind](cloud)
+    return "".join(indent + line if line.strip() else line
+                   for line in GENERATORS[kind](cloud).splitlines(keepends=True))
 
 
 def stale_blocks(text: str) -> list[str]:
     """The generated blocks of a page whose text is not what the code gives now."""
-    return [m["name"] for m in BLOCK.finditer(text) if m["body"] != expected(m["name"])]
+    return [m["name"] for m in BLOCK.finditer(text)
+            if m["body"] != expected(m["name"], m["indent"])]
 
 
 def regenerate(text: str) -> str:
-    return BLOCK.sub(lambda m: f"<!-- generated:{m['name']} -->\n{expected(m['name'])}"
-                               "<!-- /generated -->", text)
+    return BLOCK.sub(lambda m: f"{m['indent']}<!-- generated:{m['name']} -->\n"
+                               f"{expected(m['name'], m['indent'])}{m['indent']}<!-- /generated -->",
+                     text)
 
 
 def sections(text: str) -> list[str]:
@@ -157,7 +203,7 @@ def sections(text: str) -> list[str]:
 # Facts stated inline in prose pages: `<!-- fact:NAME -->value<!-- /fact -->`, each checked
 # against what the code gives now (a change to the plan that makes the sentence false fails).
 FACT = re.compile(r"<!-- fact:(?P<name>[\w-]+) -->(?P<value>.*?)<!-- /fact -->", re.S)
-FACT_PAGES = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
+FACT_PAGES = sorted((ROOT / "docs").glob("*.md")) + sorted(PAGES.values())
 
 
 def _gcp_filesystem() -> str:
@@ -173,7 +219,115 @@ def _gcp_iap_range() -> str:
     return ", ".join(rule.inputs["sourceRanges"])
 
 
-FACTS = {"gcp-filesystem": _gcp_filesystem, "gcp-iap-range": _gcp_iap_range}
+def _gcp_apis() -> str:
+    """The APIs the gcp plan enables (projects.Service), in the order it declares them; the page
+    once listed the cluster's nine and not the budget stop's six."""
+    names = [r.inputs["service"].removesuffix(".googleapis.com") for r in _plan("gcp").resources
+             if r.type == "gcp:projects/service:Service"]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _gcp_range(kind: str) -> str:
+    """The host subnet's CIDR ("host") or the Private Service Access range ("psa") of the plan."""
+    plan = _plan("gcp")
+    for r in plan.resources:
+        if kind == "host" and r.type == "gcp:compute/subnetwork:Subnetwork" \
+                and r.name == f"{plan.inputs.spec.name}-subnet":
+            return r.inputs["ipCidrRange"]
+        if kind == "psa" and r.type == "gcp:compute/globalAddress:GlobalAddress":
+            return f"{r.inputs['address']}/{r.inputs['prefixLength']:g}"
+    raise LookupError(kind)
+
+
+def _azure_resources(grants: bool) -> str:
+    """How many resources `trainstack plan` counts for the azure example: as it is (no Lustre
+    provider object id: no grants), or with the id set (the two grants and their wait)."""
+    if not grants:
+        return str(len(_plan("azure").resources))
+    some_id = "00000000-0000-0000-0000-000000000000"
+    return str(len(_plan_with("azure", **{"trainstack:azureLustreProviderObjectId": some_id})
+                   .resources))
+
+
+def _boot_steps(cloud: str) -> str:
+    """The boot steps in the order the example's nodes run them (the plan's node_boot output)."""
+    return ", ".join(re.findall(r"(?:^|; )([a-z-]+): ", _plan(cloud).outputs["node_boot"]))
+
+
+def _azure_lustre(what: str) -> str:
+    """Azure Managed Lustre's Durable-Premium tiers as the planner sizes them (LUSTRE_SKUS)."""
+    from trainstack_components.azure.planning import LUSTRE_SKUS, lustre_sku
+    if what == "tiers":
+        return (", ".join(str(s.mbps_per_tib) for s in LUSTRE_SKUS)
+                + "".join(f"; {asked} -> {lustre_sku(asked).mbps_per_tib}" for asked in (200, 1000)))
+    return (" / ".join(f"{s.step_tib:g}" for s in LUSTRE_SKUS) + " TiB, which is also its minimum; "
+            "maxima " + " / ".join(f"{s.max_tib:g}" for s in LUSTRE_SKUS) + " TiB")
+
+
+def _azure_constant(name: str) -> str:
+    from trainstack_components.azure import planning
+    value = getattr(planning, name)
+    return str(value["version"] if name == "IMAGE" else value)
+
+
+def _alicloud_rank0() -> str:
+    """Rank 0's fixed address on Alibaba Cloud (the README once said 10.44.15.200 for any size)."""
+    return _plan("alicloud").outputs["node_private_ips"][0]
+
+
+def _alicloud_data_dir() -> str:
+    """Where the bucket's data is on an Alibaba node: the data flow's fileset, as seen from the
+    exported directory the nodes mount at MOUNT_PATH (the README once said /lustre/bucket/)."""
+    from trainstack_components.boot.model import MOUNT_PATH
+    out = _plan("alicloud").outputs
+    mounted, linked = out["filesystem_node_path"], out["filesystem_bucket_path"]
+    if not linked.startswith(mounted):
+        raise ValueError(f"the nodes mount {mounted}, outside the data flow's {linked}")
+    return f"{MOUNT_PATH}/{linked[len(mounted):]}"
+
+
+@functools.lru_cache(maxsize=None)
+def _trial_prices() -> str:
+    """What `trainstack trial` prices one node of the example at, per cloud, cheapest first: the
+    runner's own price_attempt on each cloud's stack moved to one node (three renders)."""
+    import yaml
+
+    from trainstack.trial.plan import TrialHours, attempt_config, base_config, price_attempt
+    spec = yaml.safe_load((ROOT / "examples" / "cluster.yaml").read_text(encoding="utf-8"))
+    hours, prices = TrialHours(), []
+    for cloud in ("aws", "gcp", "azure"):
+        where = spec["clouds"][cloud]
+        config = attempt_config(base_config(ROOT, cloud), cloud, where["region"], where["zone"],
+                                1, hours.lifetime, workload_lifetime="workload" in spec)
+        prices.append(price_attempt(ROOT, cloud, config, hours, 0.0)[0])
+    return "; ".join(
+        f"{p.cloud} ({p.instance_type} {p.capacity.replace('_', ' ')}, {p.node_usd_per_hour:.2f} "
+        f"USD/h x {p.hours:g} h, {p.filesystem_gib:,.0f} GiB of file system) {p.total:.2f} USD"
+        for p in sorted(prices, key=lambda p: p.total))
+
+
+def _vcpus(cloud: str, nodes: int = 1) -> str:
+    """The vCPUs of `nodes` of the example's nodes on `cloud` (what the quotas count)."""
+    plan = _plan(cloud)
+    count = plan.inputs.selection.instance.vcpus * (nodes or plan.inputs.spec.nodes)
+    return f"{count:,}"
+
+
+FACTS = {"gcp-filesystem": _gcp_filesystem, "gcp-iap-range": _gcp_iap_range,
+         "gcp-apis": _gcp_apis, "gcp-host-cidr": lambda: _gcp_range("host"),
+         "gcp-psa-range": lambda: _gcp_range("psa"),
+         "azure-boot-steps": lambda: _boot_steps("azure"),
+         "azure-lustre-tiers": lambda: _azure_lustre("tiers"),
+         "azure-lustre-sizes": lambda: _azure_lustre("sizes"),
+         "azure-image-version": lambda: _azure_constant("IMAGE"),
+         "azure-placement-limit": lambda: _azure_constant("SINGLE_PLACEMENT_GROUP_LIMIT"),
+         "azure-budget-notifications": lambda: _azure_constant("MAX_BUDGET_NOTIFICATIONS"),
+         "azure-resources": lambda: _azure_resources(False),
+         "azure-resources-grants": lambda: _azure_resources(True),
+         "aws-node-vcpus": lambda: _vcpus("aws"), "aws-cluster-vcpus": lambda: _vcpus("aws", 0),
+         "azure-node-vcpus": lambda: _vcpus("azure"),
+         "trial-prices": _trial_prices,
+         "alicloud-rank0": _alicloud_rank0, "alicloud-data-dir": _alicloud_data_dir}
 
 
 def wrong_facts(text: str) -> list[str]:

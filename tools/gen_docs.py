@@ -86,8 +86,8 @@ def _deploy_pages():
 def stale() -> list[str]:
     out = []
     deploy_docs = _deploy_pages()
-    for cloud, page in deploy_docs.PAGES.items():
-        out += [f"docs/deploy/{cloud}.md block {name}"
+    for page in deploy_docs.PAGES.values():
+        out += [f"{page.relative_to(ROOT)} block {name}"
                 for name in deploy_docs.stale_blocks(page.read_text(encoding="utf-8"))]
     for page in deploy_docs.FACT_PAGES:
         out += [f"{page.relative_to(ROOT)}: {fact}"
