@@ -17,9 +17,6 @@ PAGES = {cloud: ROOT / "docs" / "deploy" / f"{cloud}.md" for cloud in ("aws", "g
                                                                        "alicloud")}
 PAGES["readme"] = ROOT / "README.md"   # its abridged compare sample
 PAGES["gcp-guide"] = ROOT / "docs" / "gcp.md"   # its Managed Lustre size table
-# Every page has these sections, in this order (the same shape on every cloud).
-SECTIONS = ("Account set-up", "Credentials", "Quotas", "Stack config", "Bootstrap", "Up",
-            "Connect", "Run and bench", "Destroy", "What is left billing")
 # A block inside a list item is indented: its markers and every line of its body carry the
 # same indent.
 BLOCK = re.compile(r"^(?P<indent>[ ]*)<!-- generated:(?P<name>[\w:-]+) -->\n(?P<body>.*?)"
