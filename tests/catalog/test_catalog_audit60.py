@@ -54,7 +54,8 @@ def test_g5g_carries_nvidia_t4g_gpus_of_16_gb(name, gpus):
 def test_g6f_and_gr6f_are_fractions_of_an_l4(name, memory_gb):
     t = _type("aws", name)
     assert (t.gpu, t.gpu_count, t.gpu_memory_gb) == ("L4", 1, memory_gb)
-    assert "L4" in t.notes and "L40" not in t.notes
+    # The note the estimate repeats names the GPU the fraction is of.
+    assert "of one L4 GPU" in t.notes
 
 
 # [BATCH] P2 counts each K80 GPU (two per board): 8 GPUs in p2.8xlarge, 16 in p2.16xlarge, 12 GiB
