@@ -114,3 +114,28 @@ def test_the_pack_copy_carries_the_corrections():
         b300 = [r for r in csv.DictReader(fh)
                 if r["instance_type"] == "p6-b300.48xlarge" and r["region"] == "us-east-1"]
     assert [float(r["ondemand_usd_hr"]) for r in b300] == [pytest.approx(142.416)]
+
+
+# [ALI] github.com/AlibabaCloudDocs/ecs intl.en-US/Instance/Instance type families/Compute optimized
+# type family with GPU/GPU-accelerated compute optimized instance types.md
+# @342402335d2f5a92da5e04fc9a87bf2bf8116639 (2021-06-07, Alibaba's own docs repository): full-GPU
+# sizes of gn7 (A100 40 GB), gn5 (P100) and gn5i (P4) that the catalog neither priced nor recorded.
+# (Its vgn5i and old vgn6i-m* names, GPU fractions since renamed or retired, are not asked here.)
+ALIBABA_DOC_SIZES = [
+    ("ecs.gn7-c13g1.13xlarge", "A100", 4), ("ecs.gn7-c13g1.26xlarge", "A100", 8),
+    ("ecs.gn5-c4g1.2xlarge", "P100", 2), ("ecs.gn5-c8g1.8xlarge", "P100", 4),
+    ("ecs.gn5-c28g1.14xlarge", "P100", 2), ("ecs.gn5-c8g1.14xlarge", "P100", 8),
+    ("ecs.gn5i-c2g1.large", "P4", 1), ("ecs.gn5i-c4g1.xlarge", "P4", 1),
+    ("ecs.gn5i-c8g1.2xlarge", "P4", 1), ("ecs.gn5i-c16g1.4xlarge", "P4", 1),
+    ("ecs.gn5i-c16g1.8xlarge", "P4", 2), ("ecs.gn5i-c28g1.14xlarge", "P4", 2),
+]
+
+
+@pytest.mark.parametrize("name,gpu,gpus", ALIBABA_DOC_SIZES)
+def test_alibaba_documented_sizes_are_priced_or_recorded_unpriced(name, gpu, gpus):
+    priced = [p for p in catalog.prices() if p.cloud == "alibaba" and p.instance_type == name]
+    listed = catalog.unpriced_type("alibaba", name)
+    assert priced or listed, f"{name}: listed by Alibaba, neither priced nor recorded as unpriced"
+    if listed:
+        assert (listed.gpu, listed.gpu_count) == (gpu, gpus)
+        assert "AlibabaCloudDocs/ecs" in listed.listed_by and listed.reason and listed.as_of
