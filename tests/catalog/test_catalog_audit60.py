@@ -8,7 +8,8 @@ beside it, never from the catalog's CSVs. The sources:
         from EC2 DescribeInstanceTypes (hack/docs/instancetypes_gen). Labels used:
         karpenter.k8s.aws/instance-gpu-name, -gpu-memory (MiB per GPU), -network-bandwidth (Mbps)
         and the resource vpc.amazonaws.com/efa (EfaInfo.MaximumEfaInterfaces).
-[KARPP] same repository, pkg/providers/pricing/zz_generated.pricing_aws.go @1d927085dd81a9df9301e613f371dac5b4d16bfe,
+[KARPP] same repository, pkg/providers/pricing/zz_generated.pricing_aws.go
+        @1d927085dd81a9df9301e613f371dac5b4d16bfe,
         "generated at 2026-07-20T13:44:30Z for us-east-1" from the AWS Price List API: on-demand
         Linux USD/h.
 [BATCH] https://docs.amazonaws.cn/batch/latest/userguide/gpu-jobs.html (AWS Batch user guide, GPU
