@@ -81,6 +81,15 @@ def test_aws_efa_interfaces_and_bandwidth_are_the_ec2_apis(name, efa, gbps):
     assert (t.fabric, t.rdma, t.rdma_nics, t.fabric_gbps) == ("efa", True, efa, gbps)
 
 
+# AWS EC2 User Guide, Elastic network interfaces, "Network cards" table
+# (docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-eni.html; read in its zh_cn copy): the types
+# with more than one network card. planning.py sizes EFA interfaces from this column.
+@pytest.mark.parametrize("name,cards", [("g6e.24xlarge", 2), ("g6e.48xlarge", 4), ("g7.48xlarge", 2),
+                                        ("g7e.24xlarge", 2), ("g7e.48xlarge", 4)])
+def test_aws_network_cards_are_the_user_guides(name, cards):
+    assert _type("aws", name).network_cards == cards
+
+
 # [KARPP] us-east-1 on-demand Linux list prices, USD/h. p6-b300.48xlarge has a public us-east-1
 # price that the catalog lacked (it priced us-west-2 only), so a us-east-1 stack failed closed.
 @pytest.mark.parametrize("name,usd", [
