@@ -42,7 +42,8 @@ LISTED_BY = {
     "alibaba": "alibabacloud.com/help/en/ecs/user-guide/gpu-accelerated-compute-optimized-and-vgpu-"
                "accelerated-instance-families-1 (families) and the pay-as-you-go sizes in github.com/"
                "sugarlxn/skypilot-catalog catalogs/v8/alicloud/vms.csv @003c56a723d369190b11308e630e4"
-               "cfd33e25c86 (its fetcher lists what DescribeZones offers)",
+               "cfd33e25c86 (its fetcher lists what DescribeZones offers); the gn7/gn5/gn5i sizes of "
+               "github.com/AlibabaCloudDocs/ecs (ALIBABA_DOCS_ONLY)",
 }
 
 AWS = [
@@ -167,6 +168,14 @@ ALIBABA = [f"ecs.{s}" for s in (
     *[f"sgn8ga-wy-{s}" for s in _SGN8GA_WY],
     "ebmgp7i.48xlarge", "ebmgp7ix.48xlarge", "ebmgi6s.24xlarge",
     "ga1.xlarge", "ga1.2xlarge", "ga1.4xlarge")]
+# Full-GPU sizes Alibaba's own docs list that the price sources above lack (catalog60):
+# github.com/AlibabaCloudDocs/ecs intl.en-US/Instance/Instance type families/Compute optimized type
+# family with GPU/GPU-accelerated compute optimized instance types.md @342402335d2f (2021-06-07).
+ALIBABA_DOCS_ONLY = [f"ecs.{s}" for s in (
+    "gn7-c13g1.13xlarge", "gn7-c13g1.26xlarge", "gn5-c4g1.2xlarge", "gn5-c8g1.8xlarge",
+    "gn5-c28g1.14xlarge", "gn5-c8g1.14xlarge", "gn5i-c2g1.large", "gn5i-c4g1.xlarge",
+    "gn5i-c8g1.2xlarge", "gn5i-c16g1.4xlarge", "gn5i-c16g1.8xlarge", "gn5i-c28g1.14xlarge")]
+ALIBABA += ALIBABA_DOCS_ONLY
 
 PUBLIC = {"aws": AWS, "gcp": GCP, "azure": AZURE, "alibaba": ALIBABA}
 
@@ -183,7 +192,7 @@ UNPRICED = {
     "azure": ["Standard_ND128isr_NDR_GB200_v6", "Standard_ND128isr_GB300_v6"],
     "alibaba": ["ecs.gn5i-c12g1.6xlarge", "ecs.gn7-c12g1.3xlarge", "ecs.ebmgn9gc.64xlarge",
                 "ecs.ebmgn9t.48xlarge", "ecs.ga1.xlarge", "ecs.ga1.2xlarge", "ecs.ga1.4xlarge",
-                "ecs.ebmgi6s.24xlarge", *_NOT_TRANSCRIBED],
+                "ecs.ebmgi6s.24xlarge", *_NOT_TRANSCRIBED, *ALIBABA_DOCS_ONLY],
 }
 
 

@@ -41,9 +41,11 @@ def test_zone_outside_region(tmp_path, example_spec):
 
 
 def test_gpu_not_offered_in_region_names_the_regions_that_offer_it(tmp_path, example_spec):
+    # p6-b300.48xlarge is priced in us-east-1 and us-west-2 only (AWS's price list, catalog60).
     example_spec["gpu"] = ["B300"]
+    example_spec["clouds"]["aws"].update(region="eu-west-1", zone="eu-west-1a")
     result = plan_cli("--spec", write_spec(tmp_path, example_spec), "--cloud", "aws")
-    assert_clean_error(result, "gpu", "B300", "p6-b300.48xlarge", "us-west-2")
+    assert_clean_error(result, "gpu", "B300", "p6-b300.48xlarge", "us-east-1", "us-west-2")
 
 
 def test_unknown_gpu_model_lists_known_ones(tmp_path, example_spec):

@@ -176,7 +176,8 @@ def test_currency_cny(tmp_path, spec):
 # ----------------------------------------------------------------------------- failing clouds
 
 def test_a_cloud_that_fails_selection_shows_its_message(tmp_path, spec, only_aws):
-    spec["gpu"] = ["B300"]                       # offered by AWS in us-west-2 only
+    spec["gpu"] = ["B300"]                       # AWS prices it in us-east-1 and us-west-2 only
+    spec["clouds"]["aws"].update(region="eu-west-1", zone="eu-west-1a")
     spec["clouds"]["azure"] = {"region": "eastus"}
     result = compare("--spec", write_spec(tmp_path, spec), "--json")
     # the comparison is printed whole, but incomplete: exit 1 naming the cloud (issue 36)
