@@ -190,3 +190,28 @@ def test_d3_an_azure_question_that_could_hide_a_violation_hides_no_known_one(pac
     check(pack, case("d3", build, {SSZ: "fail", SPEND: "fail"},
                      {"gcpz": ("gcp", {"project": "ml", "region": "us-central1",
                                        "zone": "us-central1-a"})}))
+
+
+def test_b4_a_tag_set_blank_on_the_resource_stays_missing(pack):
+    # owner "" on the subnet itself: its own tags win over the provider's defaults ("resource
+    # tags take precedence", hashicorp.com/blog/default-tags-in-the-terraform-aws-provider),
+    # so unknown defaults cannot fill it: missing (docs: a blank value counts as missing).
+    check(pack, case("b4", lambda: on("t", [_with([subnet()], "priv-a", tags={
+        "owner": "", "team": "vision", "cost-center": "5150"})[0]]), {TAGS_P: "fail"},
+        {"t": ("aws", {"region": "us-east-1", "defaultTags": UNK})}))
+
+
+def test_c5_a_region_filter_cannot_take_in_or_leave_out_a_group_of_unknown_region(pack):
+    # p24's instance (provider region unknown) under one budget filtered on Region us-east-1:
+    # whether it takes the instance in is unknown, so the alarm is "cannot decide" where
+    # nothing else fails; here the estimate fails closed (region unknown), so spend fails and
+    # the finding is the estimate's, not "no budget alarm" (the filter may take it in).
+    found = check(pack, case("c5", lambda: on("r", [
+        R("aws:ec2/instance:Instance", "gpu", {"ami": "ami-0abc", "instanceType": "g5.xlarge",
+                                                "associatePublicIpAddress": False,
+                                                "tags": {"owner": "carol", "team": "vision",
+                                                         "cost-center": "5150"}}),
+        aws_budget("2000", costFilters=[{"name": "Region", "values": ["us-east-1"]}])]),
+        {SPEND: "fail"}, {"r": ("aws", {"region": UNK})}))
+    text = " ".join(d.message for d in found if d.policy == SPEND)
+    assert "no budget alarm" not in text, text
