@@ -32,6 +32,7 @@ from trainstack_policies.inventory.tags import (
     is_taggable,
     normalize_label_key,
     provider_tags,
+    provider_tags_unknown,
     retained_marker,
     tag_key_of,
     tags_of,
@@ -112,5 +113,6 @@ __all__ = [
     "cpu_groups", "enforced_hours", "env_region", "filesystems", "gpu_groups", "gpu_reason",
     "BUCKET_TYPES", "is_bucket", "is_gpu_group", "is_taggable", "node_groups", "normalize_azure_location",
     "normalize_label_key",
-    "provider_tags", "retained_marker", "spot_fleet_view", "tag_key_of", "tag_value", "tags_of",
+    "provider_tags", "provider_tags_unknown", "retained_marker", "spot_fleet_view", "tag_key_of",
+    "tag_value", "tags_of",
 ]

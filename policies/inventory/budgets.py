@@ -49,6 +49,9 @@ class Budget:
     # Why the budget tells no one when it is crossed ("" when it notifies someone, or when
     # that is unknown at preview): it still states the cap, but it is no alarm.
     silent: str = ""
+    # The input unknown at preview that may leave it notifying no one (its notification list,
+    # a notification that may be disabled): no alarm the pack can count, "cannot decide".
+    silent_unknown: str = ""
     # Whether it covers the compute turns on a fact the pack cannot read (an AKS cluster's
     # node resource group unknown at preview or outside the stack): "cannot decide", as
     # filters_unknown, with this text.
@@ -84,64 +87,83 @@ def _present(value: Any) -> bool:
     return _has_unknown(value) or bool(value)
 
 
-def _aws_silent(r: Resource, actions: list[Resource]) -> str:
-    """An AWS budget with no notification that has a subscriber (e-mail or SNS topic) and no
-    budget action with subscribers: AWS Budgets tells only a notification's subscribers
-    (Budgets API CreateBudget, NotificationsWithSubscribers; BudgetAction subscribers)."""
+def _aws_silent(r: Resource, actions: list[Resource]) -> tuple[str, str]:
+    """(why it notifies no one, the input unknown at preview that may make it so): an AWS
+    budget with no notification that has a subscriber (e-mail or SNS topic) and no budget
+    action with subscribers: AWS Budgets tells only a notification's subscribers (Budgets API
+    CreateBudget, NotificationsWithSubscribers; BudgetAction subscribers). A notification
+    entry unknown at preview is one: each takes a subscriber (e-mail or SNS topic, "Either
+    this or subscriber_sns_topic_arns is required"); the list unknown may be empty."""
     notes = r.get("notifications")
-    if _has_unknown(notes):
-        return ""
-    if any(isinstance(n, dict) and (_present(n.get("subscriberEmailAddresses"))
-                                    or _present(n.get("subscriberSnsTopicArns")))
-           for n in _entries(notes)):
-        return ""
+    if notes is not UNKNOWN and any(
+            n is UNKNOWN or isinstance(n, dict) and (_present(n.get("subscriberEmailAddresses"))
+                                                    or _present(n.get("subscriberSnsTopicArns")))
+            for n in _entries(notes)):
+        return "", ""
     name = r.get("name")
     for a in actions:
         if any(d is r for d in a.deps.get("budgetName", [])) or \
                 (isinstance(name, str) and name and a.get("budgetName") == name):
             if _present(a.get("subscribers")):
-                return ""
+                return "", ""
+    if notes is UNKNOWN:
+        return "", "notifications"
     return ("no notification with an e-mail or SNS subscriber, and no budget action"
-            if not _entries(notes) else "its notifications have no subscriber")
+            if not _entries(notes) else "its notifications have no subscriber"), ""
 
 
-def _gcp_silent(r: Resource) -> str:
-    """A GCP budget whose alerts reach no one: e-mails go out when a threshold rule is crossed,
-    to the billing account's administrators and users unless allUpdatesRule.
-    disableDefaultIamRecipients, and to its monitoring channels; a Pub/Sub topic gets every
-    update (cloud.google.com/billing/docs/reference/budget/rest/v1/
+def _gcp_silent(r: Resource) -> tuple[str, str]:
+    """(why its alerts reach no one, the input unknown at preview that may make it so): e-mails
+    go out when a threshold rule is crossed, to the billing account's administrators and users
+    unless allUpdatesRule.disableDefaultIamRecipients, and to its monitoring channels; a
+    Pub/Sub topic gets every update (cloud.google.com/billing/docs/reference/budget/rest/v1/
     billingAccounts.budgets#NotificationsRule)."""
     rules, every = r.get("thresholdRules"), r.get("allUpdatesRule")
-    if _has_unknown(rules) or _has_unknown(every):
-        return ""
+    if every is UNKNOWN:
+        return "", "allUpdatesRule"   # a topic may be there, or every recipient turned off
     every = every if isinstance(every, dict) else {}
-    if every.get("pubsubTopic"):
-        return ""
-    recipients = bool(every.get("monitoringNotificationChannels")) or \
-        every.get("disableDefaultIamRecipients") is not True or \
-        every.get("enableProjectLevelRecipients") is True
-    if _entries(rules) and recipients:
-        return ""
+    if _present(every.get("pubsubTopic")):
+        return "", ""
+    if rules is UNKNOWN:
+        return "", "thresholdRules"   # may be empty: no threshold, no e-mail
     if not _entries(rules):
         return "no thresholdRules (alert e-mails go out only when a threshold is crossed) and " \
-               "no allUpdatesRule.pubsubTopic"
+               "no allUpdatesRule.pubsubTopic", ""
+    if _present(every.get("monitoringNotificationChannels")) or \
+            every.get("enableProjectLevelRecipients") is True:
+        return "", ""
+    disable = every.get("disableDefaultIamRecipients")
+    if disable is UNKNOWN:
+        return "", "allUpdatesRule.disableDefaultIamRecipients"
+    if disable is not True:
+        return "", ""
+    if every.get("enableProjectLevelRecipients") is UNKNOWN:
+        return "", "allUpdatesRule.enableProjectLevelRecipients"
     return "allUpdatesRule.disableDefaultIamRecipients true with no monitoring channel and no " \
-           "Pub/Sub topic"
+           "Pub/Sub topic", ""
 
 
-def _azure_silent(r: Resource) -> str:
-    """An Azure budget with no enabled notification that has a contact (contactEmails,
-    contactRoles or contactGroups: learn.microsoft.com/rest/api/consumption/budgets/
-    create-or-update, Notification)."""
+def _azure_silent(r: Resource) -> tuple[str, str]:
+    """(why it notifies no one, the input unknown at preview that may make it so): an Azure
+    budget with no enabled notification that has a contact (contactEmails, contactRoles or
+    contactGroups: learn.microsoft.com/rest/api/consumption/budgets/create-or-update,
+    Notification). A notification unknown at preview, or its `enabled`, may be disabled."""
     notes = r.get("notifications")
-    if _has_unknown(notes):
-        return ""
-    for n in (notes.values() if isinstance(notes, dict) else _list(notes)):
+    if notes is UNKNOWN:
+        return "", "notifications"
+    maybe = ""
+    for key, n in (notes.items() if isinstance(notes, dict) else enumerate(_list(notes))):
+        if n is UNKNOWN or isinstance(n, dict) and n.get("enabled") is UNKNOWN:
+            maybe = maybe or (f"notifications.{key}" if n is UNKNOWN
+                              else f"notifications.{key}.enabled")
+            continue
         if not isinstance(n, dict) or str(n.get("enabled")).lower() == "false":
             continue
         if any(_present(n.get(k)) for k in ("contactEmails", "contactRoles", "contactGroups")):
-            return ""
-    return "no enabled notification with a contact e-mail, role or action group"
+            return "", ""
+    if maybe:
+        return "", maybe
+    return "no enabled notification with a contact e-mail, role or action group", ""
 
 
 def _has_unknown(value: Any) -> bool:
@@ -774,7 +796,7 @@ def _usage_type(value: str, compute: _Compute) -> Any:
     region = _AWS_BILLING_REGIONS.get(prefix) if prefix else "us-east-1"
     if region is None:
         return _UNREAD
-    if any(not r for r in compute.regions):
+    if any(not isinstance(r, str) or not r for r in compute.regions):   # unread or unknown
         return UNKNOWN
     return any(r == region and spot == _AWS_HOURS[family]
                for r, spot in zip(compute.regions, compute.spot))
@@ -800,7 +822,7 @@ def _any_of(results: list[Any]) -> Any:
 # UsageTypeGroup, ...) is _UNREAD.
 def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
     if name == "region":
-        if any(not r for r in compute.regions):
+        if any(not isinstance(r, str) or not r for r in compute.regions):   # unread or unknown
             return UNKNOWN
         return any(r in values for r in compute.regions)
     if name == "tagkeyvalue":
@@ -1300,9 +1322,10 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             ended = _ended(r, "timePeriodEnd") or _not_started(r, "timePeriodStart")
             if ended:
                 scope, covers, undecided, outside = ended, False, "", ""
+            silent, maybe = _aws_silent(r, actions)
             b = Budget(r, _per_month(amount, r.get("timeUnit")), str(r.get("limitUnit") or "USD"),
                        str(r.get("limitAmount")), unknown, invalid, scope, covers, undecided,
-                       silent=_aws_silent(r, actions), outside=outside,
+                       silent=silent, silent_unknown=maybe, outside=outside,
                        open_amount=open_amount)
             if not ended:
                 _per_group(b, gpu("aws"), lambda cache, _, r=r: _aws_filters(r, resources,
@@ -1333,10 +1356,12 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                 _not_started(r, "budgetFilter.customPeriod.startDate")
             if ended:
                 scope, covers, undecided, outside = ended, False, "", ""
+            silent, maybe = _gcp_silent(r)
             b = Budget(r, _per_month(amount, period),
                        str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
                        str(r.get("amount.specifiedAmount.units")), unknown, invalid, scope,
-                       covers, undecided, silent=_gcp_silent(r), open_amount=open_amount,
+                       covers, undecided, silent=silent, silent_unknown=maybe,
+                       open_amount=open_amount,
                        outside=outside)
             if not ended:
                 _per_group(b, gpu("gcp"), lambda cache, _, r=r: _gcp_filters(r, resources,
@@ -1362,9 +1387,10 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             if ended:
                 scope, covers, scope_unknown, outside = ended, False, "", ""
             # Azure budgets are in the billing account's currency; trainstack bills in USD.
+            silent, maybe = _azure_silent(r)
             b = Budget(r, _per_month(amount, r.get("timeGrain")), "USD", str(r.get("amount")),
                        unknown, invalid, scope, covers, scope_unknown,
-                       silent=_azure_silent(r), outside=outside)
+                       silent=silent, silent_unknown=maybe, outside=outside)
             if not ended:
                 _per_group(b, gpu("azure"), lambda cache, azure, r=r: _azure_cover(
                     r, resources, azure[0], azure[1], azure[2], cache, azure[3]))

@@ -71,6 +71,18 @@ from trainstack_policies.model import (
 )
 
 
+def _region_unknown(g: NodeGroup) -> bool:
+    """A group no known value places in a region, where one that would is unknown at preview:
+    its own `region`, its provider's `region` (Azure: `location`), or on GCP the zone it runs
+    in (its own or the provider's), which chooses the region there."""
+    r = g.resource
+    if r.get("region") is UNKNOWN:
+        return True
+    if r.provider.get("location" if g.cloud == "azure" else "region") is UNKNOWN:
+        return True
+    return g.cloud == "gcp" and UNKNOWN in g.zones
+
+
 def gpu_groups(resources: list[Resource]) -> list[NodeGroup]:
     global _LAST_GPU
     computed = node_groups.found(resources)   # node_groups' own list: its identity is the key
@@ -320,7 +332,11 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 # Its type lives in a template the stack does not create: read nowhere, so it
                 # may be GPU capacity (as a type unknown at preview is).
                 g.instance_type, g.instance_types, g.type_unread = UNKNOWN, [UNKNOWN], outside
-        if g.region == "":
+        if g.region == "" and _region_unknown(g):
+            # What names its region is in the program but unknown at preview: the environment
+            # does not choose it, and it cannot be priced (fails closed, as an Azure location).
+            g.region = UNKNOWN
+        elif g.region == "":
             # No region in the program: the provider takes it from the environment, which the
             # engine passes to the pack as to the provider.
             g.region = env_region(g.cloud)

@@ -18,7 +18,7 @@ class NodeGroup:
     count: Optional[int]               # the most nodes it can run; None: unknown at preview
     spot: bool
     zones: list[Any]                   # "" where the zone could not be read, UNKNOWN if unknown
-    region: str
+    region: Any                        # "" unread, UNKNOWN where unknown at preview
     instance_types: list[Any] = field(default_factory=list)   # every type it may launch
     accelerators: int = 0              # declared accelerators per node (GCP guestAccelerators)
     # (type name, count per node) of each declared accelerator (GCP guestAccelerators type,

@@ -93,6 +93,25 @@ def provider_tags(r: Resource) -> dict:
     return out
 
 
+def provider_tags_unknown(r: Resource) -> str:
+    """The provider input holding its default tags/labels when it is unknown at preview (the
+    defaults may then hold any tag), else "". Never for an AWS autoscaling group, which the
+    provider gives none (provider_tags)."""
+    if r.type == AWS_ASG:
+        return ""
+    if r.cloud == "aws":
+        value = json_text(r.provider.get("defaultTags"))
+        if value is UNKNOWN or isinstance(value, list) and value and value[0] is UNKNOWN:
+            return "provider.defaultTags"
+        if isinstance(value, list):
+            value = value[0] if value else {}
+        if isinstance(value, dict) and value.get("tags") is UNKNOWN:
+            return "provider.defaultTags.tags"
+    elif r.cloud == "gcp" and json_text(r.provider.get("defaultLabels")) is UNKNOWN:
+        return "provider.defaultLabels"
+    return ""
+
+
 def tags_of(r: Resource) -> Any:
     """The tags that allocate the resource's cost: its own (exemptions.own_tags) over the
     provider's default tags; UNKNOWN if its own are unknown. Exemptions and markers never read

@@ -1,7 +1,8 @@
 """required-tags: every taggable resource carries the configured cost-allocation tags, non-blank.
 
 Tags the provider adds to every resource (AWS `defaultTags`, GCP `defaultLabels`) count: the
-provider resource travels with every Analyze request. A blank value counts as missing.
+provider resource travels with every Analyze request; defaults unknown at preview may hold a
+missing tag ("cannot decide"). A blank value counts as missing.
 
 GCP resources carry labels, whose keys allow only [a-z0-9_-]; a required tag such as
 `cost-center` is matched against the normalised label key there (policies/inventory/tags.py).
@@ -11,7 +12,13 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from trainstack_policies.exemptions import own_tags
-from trainstack_policies.inventory import is_taggable, tag_key_of, tag_value, tags_of
+from trainstack_policies.inventory import (
+    is_taggable,
+    provider_tags_unknown,
+    tag_key_of,
+    tag_value,
+    tags_of,
+)
 from trainstack_policies.model import UNKNOWN, Resource, UnknownValue, Violation, violation
 
 NAME = "required-tags"
@@ -68,6 +75,11 @@ def check(resource: Resource, config: Mapping[str, Any]) -> list[Violation]:
     missing = [k for k, v in values.items() if v is None or not str(v).strip()]
     if not missing:
         return []
+    unread = provider_tags_unknown(resource)
+    if unread and any(tag_value(resource, own, k) is None for k in missing):
+        # The provider's default tags, unknown at preview, may hold a tag missing here (one
+        # the resource sets blank itself stays blank: its own tags win over the defaults).
+        raise UnknownValue(resource, unread)
     noun = "labels" if key == "labels" else "tags"
     present = ", ".join(sorted(tags)) or f"no {noun}"
     return [violation(resource, f"missing required {noun} {', '.join(missing)}", present,

@@ -6,9 +6,11 @@ own cloud's bill); a budget above `maxMonthlyUsd` is itself a violation. Budgets
 per GPU group: a budget whose scope or filters take in some GPU groups is the alarm for those
 only, and caps its cloud's share of the estimate less what the groups it leaves out add. A
 budget that notifies no one (no notification with a recipient, no budget action, no Pub/Sub
-topic) still states the cap but is no alarm. The estimate is policies/pricing.py's: the same
-catalog the components pick instance types from. pulumi-alicloud has no budget resource
-(cloud-map §4.2), so on Alibaba Cloud an auto-release time on every node stands in for the alarm.
+topic) still states the cap but is no alarm; one whose notification list is unknown at preview
+may be that: "cannot decide" where no other budget is the alarm. The estimate is
+policies/pricing.py's: the same catalog the components pick instance types from.
+pulumi-alicloud has no budget resource (cloud-map §4.2), so on Alibaba Cloud an auto-release time
+on every node stands in for the alarm.
 """
 from __future__ import annotations
 
@@ -363,7 +365,7 @@ def _alarm(cloud: str, groups: list, found_budgets: list,
     "cannot decide" when one may, else the budget that would be its alarm is silent, else it
     has none: one violation for the cloud, naming the groups when others are covered."""
     mine = [b for b in found_budgets if b.resource.cloud == cloud]
-    heard = [b for b in mine if not b.silent]
+    heard = [b for b in mine if not b.silent and not b.silent_unknown]
     bare = [g for g in groups if g.cloud == cloud
             and not any(b.coverage(g.resource) for b in heard)]
     if not bare:
@@ -379,6 +381,13 @@ def _alarm(cloud: str, groups: list, found_budgets: list,
             path, outside = unread.why_unsure(g.resource)
             undecided = undecided or (_NotShown(unread.resource, outside) if outside
                                       else UnknownValue(unread.resource, path))
+            continue
+        # A budget that may take the group in and whose notifying anyone is known only after
+        # apply (its notification list unknown at preview) may be the alarm: cannot decide.
+        maybe = next((b for b in mine if b.silent_unknown
+                      and b.coverage(g.resource) is not False), None)
+        if maybe is not None:
+            undecided = undecided or UnknownValue(maybe.resource, maybe.silent_unknown)
             continue
         silent = next((b for b in mine if b.coverage(g.resource) and b.silent), None)
         (silent_for if silent is not None else none_for).append((g, silent))

@@ -554,8 +554,19 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
     for fs in every_fs:
         fs_by_cloud.setdefault(fs.resource.cloud, []).append(fs)
     for cloud in sorted(by_cloud):
-        clusters = _clusters(by_cloud[cloud])
         mounted = fs_by_cloud.get(cloud, [])
+        try:
+            clusters = _clusters(by_cloud[cloud])
+        except UnknownValue as err:
+            # A GPU group whose region is unknown at preview: asked about only where storage
+            # of its cloud could be compared with it (a filesystem GPU compute may mount, one
+            # its user data names, a bucket a GPU group reads); never for another cloud.
+            if any(id(fs.resource) not in cpu_mounted or usage.mounting(fs) for fs in mounted) \
+                    or any(_outside_filesystems(g) for g in by_cloud[cloud]) \
+                    or any(b.resource.cloud == cloud and usage.reading(b.resource)
+                           for b in every_bucket):
+                unknown = unknown or err
+            continue
         placed: dict[tuple, tuple[str, str]] = {}
         mounts = _Mounts(clusters, usage)
         matched = []

@@ -72,6 +72,9 @@ use them (r01-r25: a literal reservation group target r08, spot r09, Capacity Bl
 sourceInstanceTemplate r20); AWS filterExpression with the SDK's REGION / SERVICE keys, not, ands,
 tags (f05-f09), GCP and Azure filter forms and the classic and costmanagement budgets (f10-f22).
 
+FIXED by fix58 (tests/policies/test_policy_fix58.py): A, B, C and D; their xfail marks are gone,
+no expectation changed.
+
 Planted bugs in MY builders (then reverted): odcr() ignoring its zone (always us-east-1a): r04
 failed, every other case passed; drive() ignoring each resource's explicit provider: s08, s09,
 s23, d2a, v05, p01, p04, p06, p25, p26 failed. (s07 did not: its secret eu-west-1 and the default
@@ -437,27 +440,8 @@ B1 = [
 
 
 # DEFECTS: strict xfails, the reason naming the docs sentence the pack's verdict contradicts.
-XFAIL = {
-    "u14": "DEFECT A: an AWS budget whose notifications are unknown at preview passes as the alarm "
-           "(docs: a budget that notifies no one is no alarm; a value unknown at preview is never "
-           "passed in silence)",
-    "u26": "DEFECT B: a provider's defaultTags unknown at preview read as no tags: a mandatory "
-           "'missing required tags' instead of cannot decide",
-    "d1b": "DEFECT A reach: a GCP budget whose thresholdRules are unknown passes as the alarm",
-    "d1c": "DEFECT A reach: an Azure budget whose notifications are unknown passes as the alarm",
-    "d2b": "DEFECT B reach: a GCP provider's defaultLabels unknown read as no labels (mandatory)",
-    "p24": "DEFECT C: GPU capacity whose region is unknown at preview is priced at the dearest "
-           "catalog region ('region not named in the program') and passes under a budget above "
-           "that, where docs say a region unknown at preview fails closed",
-    "c01": "DEFECT C reach: a GCP VM whose zone is unknown (no provider region or zone) passes",
-    "c02": "DEFECT D: storage-same-zone says cannot decide for a scale set whose location is unknown "
-           "in a stack with no filesystem or bucket: docs 'An unknown is only asked about where it "
-           "could hide a violation' (spend-limit agrees here: it fails closed, C does not reach Azure)",
-    "e01": "DEFECT D reach: an azure-native VM of unknown location, nothing to compare: cannot decide",
-    "e07": "DEFECT C reach: an Alibaba node whose provider region is unknown passes (no fail closed)",
-    "e08": "DEFECT C reach: an aws-native instance whose provider region is unknown passes",
-    "d2c": "DEFECT B reach: a provider's defaultTags.tags map unknown read as no tags (mandatory)",
-}
+# None left: fix58 fixed A-D (u14 u26 d1b d1c d2b d2c p24 c01 c02 e01 e07 e08 pass unmarked).
+XFAIL: dict[str, str] = {}
 
 
 def params(batch: list) -> list:
