@@ -62,7 +62,12 @@ AZ_CLASSIC_VMSS = ("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachin
                    "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
                    # The classic provider's Flexible scale set: skuName and instances.
                    "azure:compute/orchestratedVirtualMachineScaleSet:"
-                   "OrchestratedVirtualMachineScaleSet")
+                   "OrchestratedVirtualMachineScaleSet",
+                   # The legacy set the Linux and Windows ones replaced (pulumi-azure
+                   # compute.ScaleSet, azurerm virtual_machine_scale_set): sku {name, tier,
+                   # capacity}, priority Regular or Low.
+                   "azure:compute/scaleSet:ScaleSet")
+AZ_LEGACY_VMSS = AZ_CLASSIC_VMSS[-1]
 AZ_CLASSIC_VM = ("azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
                  "azure:compute/windowsVirtualMachine:WindowsVirtualMachine")
 # Batch capacity, sized where its inputs bound it (_batch_environment, _batch_pool); one they
@@ -266,10 +271,12 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             scale_set = t in AZ_CLASSIC_VMSS
             zs = r.get("zones") if scale_set else [r.get("zone")] if r.get("zone") else None
             size_key = "skuName" if t.endswith("OrchestratedVirtualMachineScaleSet") else \
-                "sku" if scale_set else "size"
-            out.append(node_group(r, None, r.get(size_key),
-                                  count(r.get("instances")) if scale_set else 1,
-                                  r.get("priority") == "Spot", _azure_zones(zs, zone),
+                "sku.name" if t == AZ_LEGACY_VMSS else "sku" if scale_set else "size"
+            size = r.get("sku.capacity") if t == AZ_LEGACY_VMSS else r.get("instances")
+            # The legacy set's Low priority is the evicted-at-will tier Spot replaced, billed
+            # at the Spot rate.
+            out.append(node_group(r, None, r.get(size_key), count(size) if scale_set else 1,
+                                  r.get("priority") in ("Spot", "Low"), _azure_zones(zs, zone),
                                   _location(r)))
         elif t == AWS_NATIVE_ASG:
             # Its launch template: launchTemplate, else its mixed instances policy's
@@ -557,6 +564,11 @@ def _sign(value: Any, r: Resource, is_gpu_type: Any, depth: int) -> Optional[tup
                 for t in (v if isinstance(v, list) else [v]):
                     if isinstance(t, str) and is_gpu_type(r.cloud, t):
                         return k, t
+            elif k == "sku" and isinstance(v, dict) and isinstance(v.get("name"), str) \
+                    and is_gpu_type(r.cloud, v["name"]):
+                # Azure names a VM size in sku.name (scale sets, capacity reservations, a Lab
+                # Services lab's virtualMachineProfile.sku).
+                return "sku.name", v["name"]
             elif k in _ACCEL_KEYS and v not in (None, "", [], {}, 0, 0.0, "0"):
                 if v is UNKNOWN or (isinstance(v, str) and not v.isdigit()) or \
                         (number(v) or 0) > 0 or isinstance(v, (list, dict)):

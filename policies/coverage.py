@@ -7,7 +7,7 @@ table lists is one the code reads. tests/policies/test_policy_coverage_doc.py fa
 is not the table this module renders (`python -m trainstack_policies.coverage docs/policies.md` rewrites
 that section). A resource of a type not listed is not judged by that policy, except that
 spend-limit names any resource carrying a GPU sign (a GPU type or an accelerator in a type or
-accelerator field) as GPU capacity it cannot estimate.
+accelerator field, an Azure `sku.name` included) as GPU capacity it cannot estimate.
 """
 from __future__ import annotations
 
@@ -111,9 +111,10 @@ def markdown() -> str:
                 lines.append(f"| `{rule.name}` | {label} | "
                              + ", ".join(f"`{t}`" for t in mine) + " |")
     lines += ["", "spend-limit also names any other resource that carries a GPU sign (a GPU "
-              "instance type, or an accelerator type or count, in a type or accelerator field) "
-              "as GPU capacity it cannot estimate; required-tags also judges any resource with a "
-              "`tags`/`labels` map.", "", END]
+              "instance type, or an accelerator type or count, in a type or accelerator field; "
+              "an Azure VM size in a `sku` object's `name` counts) as GPU capacity it cannot "
+              "estimate; required-tags also judges any resource with a `tags`/`labels` map.", "",
+              END]
     return "\n".join(lines)
 
 

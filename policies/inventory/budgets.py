@@ -203,6 +203,7 @@ _AZ_COMPUTE_IN_GROUPS = frozenset({
     "azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
     "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
     "azure:compute/orchestratedVirtualMachineScaleSet:OrchestratedVirtualMachineScaleSet",
+    "azure:compute/scaleSet:ScaleSet",   # the legacy classic set
     "azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
     "azure:compute/windowsVirtualMachine:WindowsVirtualMachine",
     # A capacity reservation bills in its own group (azure-native names it).
@@ -389,6 +390,7 @@ _AZ_SUBSCRIBED = frozenset({
     "azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
     "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
     "azure:compute/orchestratedVirtualMachineScaleSet:OrchestratedVirtualMachineScaleSet",
+    "azure:compute/scaleSet:ScaleSet",   # the legacy classic set
     "azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
     "azure:compute/windowsVirtualMachine:WindowsVirtualMachine",
     AZ_CLASSIC_AKS_CLUSTER, AZ_CLASSIC_AKS_POOL, AZ_CLASSIC_CAPACITY_RESERVATION,
@@ -684,7 +686,8 @@ _ARM_NAMES = {
     **{t: ("microsoft.compute/virtualmachinescalesets", "name") for t in (
         "azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
         "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
-        "azure:compute/orchestratedVirtualMachineScaleSet:OrchestratedVirtualMachineScaleSet")},
+        "azure:compute/orchestratedVirtualMachineScaleSet:OrchestratedVirtualMachineScaleSet",
+        "azure:compute/scaleSet:ScaleSet")},
     **{t: ("microsoft.compute/virtualmachines", "name") for t in (
         "azure:compute/linuxVirtualMachine:LinuxVirtualMachine",
         "azure:compute/windowsVirtualMachine:WindowsVirtualMachine")},

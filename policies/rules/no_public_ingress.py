@@ -820,6 +820,28 @@ def _azure(r: Resource, config) -> list[Violation]:
                               "no public_ip_addresses", "remove public_ip_addresses from the "
                               "ip_configuration; use a NAT gateway and Bastion")]
         return []
+    if r.type == _AZURE_LEGACY_VMSS:
+        # The legacy classic set (pulumi-azure compute.ScaleSet): networkProfiles[].
+        # ipConfigurations[].publicIpAddressConfiguration, "a public IP address configuration
+        # for each VM", as the azure-native set's publicIPAddressConfiguration.
+        public = [str(ip.get("name")) for i, nic in enumerate(r.items("networkProfiles"))
+                  if _nic(r, nic, f"networkProfiles.{i}")
+                  for j, ip in enumerate(r.items(f"networkProfiles.{i}.ipConfigurations",
+                                                 nic.get("ipConfigurations")))
+                  if _nic(r, ip, f"networkProfiles.{i}.ipConfigurations.{j}")
+                  and _known(r, ip, "publicIpAddressConfiguration",
+                             f"networkProfiles.{i}.ipConfigurations.{j}")]
+        if public:
+            return [violation(r, "the scale set's VMs get public IP addresses",
+                              f"publicIpAddressConfiguration on {', '.join(public)}",
+                              "no public_ip_address_configuration",
+                              "remove public_ip_address_configuration; use a NAT gateway and "
+                              "Bastion")]
+        return []
+    if r.type in _AZURE_ML_PUBLIC_IP:
+        return _azure_ml_public_ip(r)
+    if r.type == _AZURE_BATCH_POOL:
+        return _batch_public_ip(r)
     if r.type in ("azure-native:network:NetworkInterface",
                   "azure:network/networkInterface:NetworkInterface"):
         # azure-native names the address publicIPAddress (an object with its id); the classic
@@ -832,6 +854,64 @@ def _azure(r: Resource, config) -> list[Violation]:
                               f"{key} on {', '.join(map(str, public))}",
                               f"no {key}", "remove the public IP from the NIC")]
     return []
+
+
+_AZURE_LEGACY_VMSS = "azure:compute/scaleSet:ScaleSet"
+_AZURE_ML_COMPUTE = "azure-native:machinelearningservices:Compute"
+_AZURE_CLASSIC_ML_CLUSTER = "azure:machinelearning/computeCluster:ComputeCluster"
+_AZURE_CLASSIC_ML_INSTANCE = "azure:machinelearning/computeInstance:ComputeInstance"
+_AZURE_ML_PUBLIC_IP = frozenset({_AZURE_ML_COMPUTE, _AZURE_CLASSIC_ML_CLUSTER,
+                                 _AZURE_CLASSIC_ML_INSTANCE})
+_AZURE_BATCH_POOL = "azure-native:batch:Pool"
+
+
+def _azure_ml_public_ip(r: Resource) -> list[Violation]:
+    """Azure ML compute whose nodes get public IPs. azure-native: an AmlCompute's
+    properties.properties.enableNodePublicIp, "true - Indicates that the compute nodes will have
+    public IPs provisioned"; left out it is true (the ARM default the pulumi-azure-native SDK
+    fills in, amlComputePropertiesArgsProvideDefaults: `enableNodePublicIp ?? true`; azure-ai-ml
+    AmlCompute `enable_node_public_ip: bool = True`). A ComputeInstance takes the same flag,
+    read only where it is given: the current API gives it no default (the SDK's
+    computeInstancePropertiesArgsProvideDefaults fills in none). Classic: ComputeCluster and
+    ComputeInstance nodePublicIpEnabled, "Whether the compute cluster [instance] will have a
+    public ip ... Defaults to `true`" (pulumi-azure / azurerm machine_learning_compute_*)."""
+    if r.type == _AZURE_ML_COMPUTE:
+        kind = r.get("properties.computeType")
+        if kind not in ("AmlCompute", "ComputeInstance"):
+            return []   # attached compute (AKS, VMs, ...): judged where its nodes are made
+        path = "properties.properties.enableNodePublicIp"
+        value = r.known(path, True if kind == "AmlCompute" else None)
+    else:
+        path = "nodePublicIpEnabled"
+        value = r.known(path, True)
+    if not truthy(value):
+        return []
+    said = f"{path.rsplit('.', 1)[-1]} " + ("true" if r.get(path) is not None
+                                            else "left out (the default, true)")
+    return [violation(r, "the Azure ML compute nodes get public IP addresses", said, "false",
+                      "set enable_node_public_ip=False (classic: node_public_ip_enabled) with a "
+                      "subnet, or use a managed network without public IPs")]
+
+
+def _batch_public_ip(r: Resource) -> list[Violation]:
+    """An azure-native Batch pool's networkConfiguration.publicIPAddressConfiguration.provision:
+    BatchManaged ("A public IP will be created and managed by Batch"; the default when the
+    configuration is given without it) or UserManaged ("Public IPs are provided by the user and
+    will be used to provision the Compute Nodes") gives the nodes public IPs;
+    NoPublicIPAddresses none (Azure Batch REST IPAddressProvisioningType)."""
+    config = r.get("networkConfiguration.publicIPAddressConfiguration")
+    if config is UNKNOWN:
+        raise UnknownValue(r, "networkConfiguration.publicIPAddressConfiguration")
+    if not isinstance(config, dict):
+        return []
+    provision = r.known("networkConfiguration.publicIPAddressConfiguration.provision")
+    mode = str(provision or "BatchManaged")
+    if mode.lower() == "nopublicipaddresses":
+        return []
+    return [violation(r, "the Batch pool's nodes get public IP addresses",
+                      f"publicIPAddressConfiguration.provision {mode}"
+                      + ("" if provision else " (the default)"), "NoPublicIPAddresses",
+                      "set provision=NoPublicIPAddresses; use a NAT gateway for egress")]
 
 
 _ALI_RULE = "alicloud:ecs/securityGroupRule:SecurityGroupRule"
@@ -862,8 +942,14 @@ def _alicloud(r: Resource, config) -> list[Violation]:
                   "alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate",
                   "alicloud:ecs/launchTemplate:LaunchTemplate",
                   # An ACK node pool: internet_max_bandwidth_out gives each node a public IP
-                  # (pulumi-alicloud cs.NodePool; the API's is_bond_eip is deprecated for it).
-                  "alicloud:cs/nodePool:NodePool"):
+                  # (pulumi-alicloud cs.NodePool), and so does scalingConfig.isBondEip below.
+                  _ALI_NODE_POOL):
+        if r.type == _ALI_NODE_POOL and truthy(r.known("scalingConfig.isBondEip")):
+            # "Whether to bind EIP for an instance. Default: `false`" (pulumi-alicloud
+            # cs.NodePool scaling_config.is_bond_eip): an EIP on every node the pool scales out.
+            return [violation(r, "the node pool binds an EIP to every node",
+                              "scalingConfig.isBondEip true", "false",
+                              "set scaling_config.is_bond_eip=False; use a NAT gateway for egress")]
         bandwidth = r.get("internetMaxBandwidthOut")
         if bandwidth is UNKNOWN:
             raise UnknownValue(r, "internetMaxBandwidthOut")
@@ -878,6 +964,19 @@ def _alicloud(r: Resource, config) -> list[Violation]:
             return [violation(r, "the nodes get public IP addresses",
                               f"internetMaxBandwidthOut {mbit:g} Mbit/s", "0",
                               "set internet_max_bandwidth_out=0; use a NAT gateway for egress")]
+    if r.type == _ALI_ECI:
+        # pulumi-alicloud eci.ContainerGroup: autoCreateEip "Specifies whether to automatically
+        # create an EIP and bind the EIP to the elastic container instance"; eipInstanceId
+        # "The ID of the elastic IP address (EIP)" binds an existing one (an id unknown at
+        # preview is still an EIP bound, as an aws Eip's unknown `instance` is).
+        said = "autoCreateEip true" if truthy(r.known("autoCreateEip")) else \
+            "eipInstanceId" if r.get("eipInstanceId") else ""
+        if said:
+            return [violation(r, "the container group gets a public IP address (an EIP)", said,
+                              "no EIP on the container group",
+                              "remove auto_create_eip / eip_instance_id; use a NAT gateway for "
+                              "egress")]
+        return []
     if r.type in _ALI_EIP_ASSOCIATIONS and r.get("instanceId"):
         # instanceType defaults to EcsInstance; an EIP on a NAT gateway or load balancer is the
         # way out or in for the service, not a node's own address.
@@ -891,6 +990,8 @@ def _alicloud(r: Resource, config) -> list[Violation]:
     return []
 
 
+_ALI_NODE_POOL = "alicloud:cs/nodePool:NodePool"
+_ALI_ECI = "alicloud:eci/containerGroup:ContainerGroup"
 _ALI_EIP_ASSOCIATIONS = ("alicloud:ecs/eipAssociation:EipAssociation",
                          "alicloud:eip/association:Association")
 

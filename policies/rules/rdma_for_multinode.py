@@ -43,10 +43,12 @@ from trainstack_policies.model import (
 )
 from trainstack_policies.pricing import instance_type_info
 
-# The classic scale sets whose singlePlacementGroup the provider defaults to true.
+# The classic scale sets whose singlePlacementGroup the provider defaults to true (the legacy
+# compute.ScaleSet's too: "Defaults to `true`", pulumi-azure ScaleSet single_placement_group).
 _CLASSIC_SINGLE_BY_DEFAULT = frozenset({
     "azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet",
-    "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet"})
+    "azure:compute/windowsVirtualMachineScaleSet:WindowsVirtualMachineScaleSet",
+    "azure:compute/scaleSet:ScaleSet"})
 
 NAME = "rdma-for-multinode"
 DESCRIPTION = ("With more than one node, the nodes sit in a placement construct and use the "

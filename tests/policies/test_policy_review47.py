@@ -1959,13 +1959,16 @@ def test_z28_classic_orchestrated_set_just_over(pack):
 def test_z29_azure_ml_compute_at_max_nodes(pack):
     """An Azure ML AmlCompute cluster of Standard_NC24ads_A100_v4, 0..4 nodes, subscription
     budget 10,000: docs, at maxNodeCount: 4 x 3.673 x 730 = 10,725.16 > 10,000: spend fail."""
+    # fix59: no-public-ingress fails: enableNodePublicIp is left out, and an AmlCompute's is then
+    # true (pulumi-azure-native AmlComputePropertiesArgs: `if enable_node_public_ip is None:
+    # enable_node_public_ip = True`; azure-ai-ml AmlCompute enable_node_public_ip=True).
     c = res("azure-native:machinelearningservices:Compute", "a100-aml", {
         "location": "eastus", "resourceGroupName": "ml", "workspaceName": "ml-ws",
         "properties": {"computeType": "AmlCompute", "properties": {
             "vmSize": "Standard_NC24ads_A100_v4", "vmPriority": "Dedicated",
             "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": 4.0}}},
         "tags": dict(TAGS)})
-    check(pack, [c, az_budget(amount=10000.0)], AZ, {SPEND: "fail"})
+    check(pack, [c, az_budget(amount=10000.0)], AZ, {SPEND: "fail", NPI: "fail"})
 
 
 def test_z30_batch_pool_low_priority_at_regular_price(pack):

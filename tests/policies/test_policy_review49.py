@@ -882,12 +882,18 @@ def _aml(name, max_nodes):
 def test_z05_azure_ml_compute_over_budget(pack):
     """Azure ML AmlCompute of Standard_NC24ads_A100_v4, maxNodeCount 2; budget 5,000: 2 x
     3.673 x 730 = 5,362.58 > 5,000: spend fail."""
-    check(pack, [_aml("a100-cluster", 2.0), az_budget(amount=5000.0)], AZ, {SPEND: "fail"})
+    # fix59: no-public-ingress fails: enableNodePublicIp is left out, and an AmlCompute's is then
+    # true (pulumi-azure-native AmlComputePropertiesArgs: `if enable_node_public_ip is None:
+    # enable_node_public_ip = True`; azure-ai-ml AmlCompute enable_node_public_ip=True).
+    check(pack, [_aml("a100-cluster", 2.0), az_budget(amount=5000.0)], AZ, {SPEND: "fail", NPI: "fail"})
 
 
 def test_z06_azure_ml_compute_negative_max(pack):
     """z05 with maxNodeCount -1: a negative size is a violation: spend fail."""
-    check(pack, [_aml("a100-cluster", -1.0), az_budget(amount=90000.0)], AZ, {SPEND: "fail"})
+    # fix59: no-public-ingress fails: enableNodePublicIp is left out, and an AmlCompute's is then
+    # true (pulumi-azure-native AmlComputePropertiesArgs: `if enable_node_public_ip is None:
+    # enable_node_public_ip = True`; azure-ai-ml AmlCompute enable_node_public_ip=True).
+    check(pack, [_aml("a100-cluster", -1.0), az_budget(amount=90000.0)], AZ, {SPEND: "fail", NPI: "fail"})
 
 
 def _crg():
@@ -2173,14 +2179,20 @@ def test_r01_azure_ml_budget_on_the_workspace_group(pack):
     """z05's compute (5,362.58) under a budget of 6,000 scoped to its workspace's group
     /subscriptions/s/resourceGroups/ml: docs, Azure ML compute bills in its workspace's group:
     pass."""
+    # fix59: no-public-ingress fails: enableNodePublicIp is left out, and an AmlCompute's is then
+    # true (pulumi-azure-native AmlComputePropertiesArgs: `if enable_node_public_ip is None:
+    # enable_node_public_ip = True`; azure-ai-ml AmlCompute enable_node_public_ip=True).
     check(pack, [_aml("a100-cluster", 2.0), az_budget(
-        amount=6000.0, scope="/subscriptions/s/resourceGroups/ml")], AZ, {})
+        amount=6000.0, scope="/subscriptions/s/resourceGroups/ml")], AZ, {NPI: "fail"})
 
 
 def test_r02_azure_ml_budget_on_another_group(pack):
     """r01 with the budget on /subscriptions/s/resourceGroups/finance: no alarm: spend fail."""
+    # fix59: no-public-ingress fails: enableNodePublicIp is left out, and an AmlCompute's is then
+    # true (pulumi-azure-native AmlComputePropertiesArgs: `if enable_node_public_ip is None:
+    # enable_node_public_ip = True`; azure-ai-ml AmlCompute enable_node_public_ip=True).
     check(pack, [_aml("a100-cluster", 2.0), az_budget(
-        amount=6000.0, scope="/subscriptions/s/resourceGroups/finance")], AZ, {SPEND: "fail"})
+        amount=6000.0, scope="/subscriptions/s/resourceGroups/finance")], AZ, {SPEND: "fail", NPI: "fail"})
 
 
 def test_r03_capacity_reservation_beside_a_set_that_does_not_use_it(pack):
@@ -2722,7 +2734,10 @@ def test_w06_aks_pool_max_count_text(pack):
 
 def test_w07_azure_ml_max_nodes_text(pack):
     """Azure ML compute with maxNodeCount "two": spend fail."""
-    check(pack, [_aml("a100-cluster", "two"), az_budget(amount=90000.0)], AZ, {SPEND: "fail"})
+    # fix59: no-public-ingress fails: enableNodePublicIp is left out, and an AmlCompute's is then
+    # true (pulumi-azure-native AmlComputePropertiesArgs: `if enable_node_public_ip is None:
+    # enable_node_public_ip = True`; azure-ai-ml AmlCompute enable_node_public_ip=True).
+    check(pack, [_aml("a100-cluster", "two"), az_budget(amount=90000.0)], AZ, {SPEND: "fail", NPI: "fail"})
 
 
 def test_w08_gcp_reservation_count_text(pack):
@@ -2912,13 +2927,15 @@ def test_y05_gcp_tpu_vm(pack):
 def test_y06_classic_azure_ml_compute_cluster(pack):
     """A classic azure:machinelearning/computeCluster of Standard_NC24ads_A100_v4 (max 2): a GPU
     size in a size field outside the table: spend fail."""
+    # fix59: no-public-ingress fails: nodePublicIpEnabled is left out, and it "Defaults to
+    # `true`" (pulumi-azure / azurerm machine_learning_compute_cluster / _instance).
     cc = res("azure:machinelearning/computeCluster:ComputeCluster", "a100", {
         "location": "eastus", "machineLearningWorkspaceId": "/subscriptions/s/resourceGroups/ml/"
         "providers/Microsoft.MachineLearningServices/workspaces/ws",
         "vmSize": A100, "vmPriority": "Dedicated",
         "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": 2.0,
                           "scaleDownNodesAfterIdleDuration": "PT30S"}, "tags": dict(TAGS)})
-    check(pack, [cc, az_budget(amount=90000.0)], AZ, {SPEND: "fail"})
+    check(pack, [cc, az_budget(amount=90000.0)], AZ, {SPEND: "fail", NPI: "fail"})
 
 
 def test_y07_azure_ml_compute_instance(pack):

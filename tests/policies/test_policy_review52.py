@@ -699,24 +699,36 @@ def _aml(max_nodes=2.0, vm_size="Standard_NC24ads_A100_v4"):
 
 def test_a06_aml_cluster_under_budget(pack):
     """AmlCompute of max 2 NC24ads_A100_v4: 2 x 3.673 x 730 = 5,362.58 < 6,000: pass."""
-    check(pack, [_aml(), az_budget(amount=6000.0)], AZS, {})
+    # fix59: no-public-ingress fails: enableNodePublicIp is left out, and an AmlCompute's is then
+    # true (pulumi-azure-native AmlComputePropertiesArgs: `if enable_node_public_ip is None:
+    # enable_node_public_ip = True`; azure-ai-ml AmlCompute enable_node_public_ip=True).
+    check(pack, [_aml(), az_budget(amount=6000.0)], AZS, {NPI: "fail"})
 
 
 def test_a06b_aml_cluster_over_budget(pack):
     """a06 under 5,000: fail."""
-    check(pack, [_aml(), az_budget(amount=5000.0)], AZS, {SPEND: "fail"})
+    # fix59: no-public-ingress fails: enableNodePublicIp is left out, and an AmlCompute's is then
+    # true (pulumi-azure-native AmlComputePropertiesArgs: `if enable_node_public_ip is None:
+    # enable_node_public_ip = True`; azure-ai-ml AmlCompute enable_node_public_ip=True).
+    check(pack, [_aml(), az_budget(amount=5000.0)], AZS, {SPEND: "fail", NPI: "fail"})
 
 
 def test_a07_aml_cluster_max_nodes_unknown(pack):
     """maxNodeCount unknown at preview: a GPU size unknown at preview fails closed."""
-    check(pack, [_aml(max_nodes=UNKNOWN), az_budget(amount=90000.0)], AZS, {SPEND: "fail"})
+    # fix59: no-public-ingress fails: enableNodePublicIp is left out, and an AmlCompute's is then
+    # true (pulumi-azure-native AmlComputePropertiesArgs: `if enable_node_public_ip is None:
+    # enable_node_public_ip = True`; azure-ai-ml AmlCompute enable_node_public_ip=True).
+    check(pack, [_aml(max_nodes=UNKNOWN), az_budget(amount=90000.0)], AZS, {SPEND: "fail", NPI: "fail"})
 
 
 def test_a08_aml_cluster_budget_on_the_workspace_group(pack):
     """Budget on resource group "ml", the workspace's group: docs, Azure ML compute bills in its
     workspace's group: covered, 5,362.58 < 6,000: pass."""
+    # fix59: no-public-ingress fails: enableNodePublicIp is left out, and an AmlCompute's is then
+    # true (pulumi-azure-native AmlComputePropertiesArgs: `if enable_node_public_ip is None:
+    # enable_node_public_ip = True`; azure-ai-ml AmlCompute enable_node_public_ip=True).
     check(pack, [_aml(), az_budget(amount=6000.0,
-                                   scope=f"/subscriptions/{SUB}/resourceGroups/ml")], AZS, {})
+                                   scope=f"/subscriptions/{SUB}/resourceGroups/ml")], AZS, {NPI: "fail"})
 
 
 # --- Alibaba: ESS tasks, release times, NAT rules, EIPs, NAS, OSS
@@ -1773,11 +1785,13 @@ def test_q05_instance_from_a_gpu_template_overridden_to_a_cpu(pack):
 def test_q06_classic_ml_compute_instance_without_a_budget(pack):
     """A classic Azure ML ComputeInstance of Standard_NC4as_T4_v3 and no budget: docs, "one VM
     of its size for the month, needing a budget like any GPU node": spend fail."""
+    # fix59: no-public-ingress fails: nodePublicIpEnabled is left out, and it "Defaults to
+    # `true`" (pulumi-azure / azurerm machine_learning_compute_cluster / _instance).
     ci = res("azure:machinelearning/computeInstance:ComputeInstance", "nb", {
         "machineLearningWorkspaceId": f"/subscriptions/{SUB}/resourceGroups/ml/providers/"
                                       "Microsoft.MachineLearningServices/workspaces/ws52",
         "virtualMachineSize": "Standard_NC4as_T4_v3", "tags": dict(TAGS)})
-    check(pack, [ci], AZS, {SPEND: "fail"})
+    check(pack, [ci], AZS, {SPEND: "fail", NPI: "fail"})
 
 
 def _batch_pool(amount):

@@ -1337,14 +1337,17 @@ def test_n12_azure_autoscale_above_capacity_zero(pack):
 def test_n13_aml_compute_of_one(pack):
     """AmlCompute maxNodeCount 1 of Standard_NC24ads_A100_v4: 3.673 x 730 = 2,681.29 < 3,000:
     pass; under 2,600: spend fail."""
+    # fix59: no-public-ingress fails: enableNodePublicIp is left out, and an AmlCompute's is then
+    # true (pulumi-azure-native AmlComputePropertiesArgs: `if enable_node_public_ip is None:
+    # enable_node_public_ip = True`; azure-ai-ml AmlCompute enable_node_public_ip=True).
     aml = res("azure-native:machinelearningservices:Compute", "a100-pool", {
         "resourceGroupName": RG, "workspaceName": "vision-ws", "location": "eastus",
         "computeName": "a100-pool", "tags": dict(T),
         "properties": {"computeType": "AmlCompute", "properties": {
             "vmSize": "Standard_NC24ads_A100_v4", "vmPriority": "Dedicated",
             "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": 1.0}}}})
-    expect(pack, [aml, abudget(3000.0)], AZ, {})
-    expect(pack, [aml, abudget(2600.0)], AZ, {SPEND: "fail"})
+    expect(pack, [aml, abudget(3000.0)], AZ, {NPI: "fail"})
+    expect(pack, [aml, abudget(2600.0)], AZ, {SPEND: "fail", NPI: "fail"})
 
 
 # --- budget filters
