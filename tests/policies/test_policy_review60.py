@@ -1,0 +1,530 @@
+"""Issue 35, a BLIND hostile review (helper review60) of the CrossGuard pack over gRPC, driven as
+`pulumi preview --policy-pack policies` drives it (tests/policy_harness.py). Focus: FALSE ALARMS on
+realistic, correct stacks, written as an ordinary Pulumi program reaches a first preview: ids,
+ARNs, key ARNs, topic ARNs, auto-named resources' names and everything built from them unknown;
+zones, regions from config and literal sizes known. The pack's code was not read: every verdict
+comes from docs/policies.md and the catalog CSVs, and each batch's expectations were committed
+before its first run.
+
+RESULTS: see the end of this docstring (filled in batch by batch).
+
+Each case states the verdict of EVERY policy (those not named stay "pass"): "fail", "advisory",
+"undecided" ("cannot decide") or "pass"; its `why` is the hand calculation.
+
+The four realistic clusters (my own builders):
+  AWS us-east-1a (provider region and defaultTags from config, known): VPC, subnet (literal AZ,
+    its id unknown), cluster placement group (auto-named), KMS key, SNS topic; ASG of 2
+    p5.48xlarge (55.04 USD/h, prices.csv us-east-1; 32 EFA cards) whose subnet, template id and
+    placement group name are unknown with the dependencies behind them; launch template with 32
+    EFA interfaces (no associatePublicIpAddress: the subnet is private) and an EBS root encrypted
+    with the stack's key (ARN unknown); FSx PERSISTENT_2 250 4,800 GB on the subnet (subnet, SG,
+    key unknown); an auto-named bucket with an SSE-KMS configuration, a data repository
+    association whose path is built from the bucket's name (unknown); a Schedule to 0 in 96 h
+    whose group name is the ASG's output (unknown, by dependency); a 20,000 USD budget whose
+    notification's subscriber is the stack's SNS topic (ARN unknown).
+    Estimate: 2 x 55.04 x 96 = 10,567.68 + FSx 4,800 x 0.28211 = 1,354.13 + bucket at the
+    filesystem's size 4,800 GB x 0.023 = 110.40 -> 12,032.21 < 20,000.
+  GCP us-west1-c (provider project/region/zone/defaultLabels known): network, subnetwork, COLLOCATED
+    policy; template a3-ultragpu-8g (86.7599 USD/h) with 2 gVNIC + 8 MRDMA NICs on the stack's
+    network (self links unknown), resourcePolicies [unknown], startup script built from the Lustre
+    and bucket (unknown); MIG `train-mig` (explicit name) of 2; Cloud Scheduler resize-to-0 by a
+    literal URL, oauthToken of the stack's service account (email unknown); Managed Lustre 36,000
+    GiB 250 (0.21); auto-named bucket US-WEST1; budget 30,000 filtered to the project by number,
+    threshold rules. Estimate: 2 x 86.7599 x 97 (the cron is 96 h + 1 min away, whole hours up)
+    = 16,831.42 + 7,560.00 + 38,654.71 GB x 0.02 = 773.09 -> 25,164.51 < 30,000.
+  Azure eastus zone 1 (provider location and subscriptionId known): auto-named resource group
+    (its name unknown everywhere), VNet, subnet, NSG; AMLFS Durable Premium 250 8 TiB zone 1;
+    retained storage account; scale set of 2 Standard_ND96isr_H100_v5 (98.32 USD/h), single
+    placement group, customData built from the AMLFS; AutoscaleSetting enabled with a default
+    profile of 2 and a fixed-date profile of 0 from 96 h to 2037 (a window past the month stops
+    the set whatever follows); budget 25,000 whose scope is the resource group's id (unknown).
+    Estimate: 2 x 98.32 x 96 = 18,877.44 + AMLFS 8,192 GiB x at most 0.000373 x 730 = 2,230.60
+    + account 8,796.09 GB x at most 0.02024 = 178.03 -> <= 21,286.07 < 25,000.
+  Alibaba eu-central-1a: VPC, vSwitch (literal zone, id unknown), LowLatency deployment set (id
+    unknown), 2 ecs.gn8v-8x.48xlarge ecs.Instance nodes (58.2708 USD/h, erdma) HighPerformance,
+    autoReleaseTime in 96 h; CPFS zoneId literal, vswitchId unknown; OSS bucket with KMS SSE.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Optional
+
+import pytest
+
+from tests.policy_fixtures import AWS_ALERTS, GCP_ALERTS, hours_from_now, res
+from tests.policy_harness import PolicyPackProcess, run, verdict
+
+SSZ, SPEND, TAGS_P, RDMA = "storage-same-zone", "spend-limit", "required-tags", "rdma-for-multinode"
+NPI, ENC, RET = "no-public-ingress", "encryption-at-rest", "bucket-retained"
+POLICIES = (SSZ, SPEND, TAGS_P, RDMA, NPI, ENC, RET)
+TAGS = {"owner": "carol", "team": "vision", "cost-center": "5150"}
+LABELS = {"owner": "carol", "team": "vision", "cost_center": "5150"}
+SUB = "11111111-2222-3333-4444-555555555555"
+
+
+def unknown() -> Any:
+    from trainstack_policies.model import UNKNOWN
+    return UNKNOWN
+
+
+U = unknown
+
+
+def named(stack: list, name: str):
+    return next(r for r in stack if r.name == name)
+
+
+def gcp_cron(hours: float) -> str:
+    from datetime import timedelta
+    at = datetime.now(timezone.utc) + timedelta(hours=hours, minutes=1)
+    return f"{at.minute} {at.hour} {at.day} {at.month} *"
+
+
+def month_start() -> str:
+    now = datetime.now(timezone.utc)
+    return f"{now.year:04d}-{now.month:02d}-01T00:00:00Z"
+
+
+# ----------------------------------------------------------------------------------- builders
+
+def aws(zone: str = "us-east-1a", fs_zone: Optional[str] = None, budget: Any = "20000",
+        pg_strategy: Any = "cluster", notifications: Any = "sns") -> list:
+    vpc = res("aws:ec2/vpc:Vpc", "train-vpc", {"cidrBlock": "10.0.0.0/16",
+                                               "enableDnsHostnames": True})
+    sub = res("aws:ec2/subnet:Subnet", "train-a",
+              {"availabilityZone": zone, "vpcId": U(), "cidrBlock": "10.0.1.0/24"},
+              deps={"vpcId": [vpc]})
+    fs_sub = sub
+    out = [vpc, sub]
+    if fs_zone:
+        fs_sub = res("aws:ec2/subnet:Subnet", "train-fs",
+                     {"availabilityZone": fs_zone, "vpcId": U(), "cidrBlock": "10.0.2.0/24"},
+                     deps={"vpcId": [vpc]})
+        out.append(fs_sub)
+    pg = res("aws:ec2/placementGroup:PlacementGroup", "train-pg", {"strategy": pg_strategy})
+    key = res("aws:kms/key:Key", "data-key", {"description": "training data",
+                                              "enableKeyRotation": True})
+    topic = res("aws:sns/topic:Topic", "budget-alerts", {})
+    sg = res("aws:ec2/securityGroup:SecurityGroup", "train-sg",
+             {"vpcId": U(), "description": "training nodes",
+              "egress": [{"protocol": "-1", "fromPort": 0.0, "toPort": 0.0,
+                          "cidrBlocks": ["0.0.0.0/0"]}]},
+             deps={"vpcId": [vpc]})
+    intra = res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "intra",
+                {"securityGroupId": U(), "referencedSecurityGroupId": U(), "ipProtocol": "-1"},
+                deps={"securityGroupId": [sg], "referencedSecurityGroupId": [sg]})
+    ssh = res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "ssh-vpc",
+              {"securityGroupId": U(), "cidrIpv4": "10.0.0.0/16", "ipProtocol": "tcp",
+               "fromPort": 22.0, "toPort": 22.0}, deps={"securityGroupId": [sg]})
+    bucket = res("aws:s3/bucketV2:BucketV2", "datasets",
+                 {"forceDestroy": False, "tags": {"trainstack:retain": "true"}}, retain=True)
+    sse = res("aws:s3/bucketServerSideEncryptionConfigurationV2:"
+              "BucketServerSideEncryptionConfigurationV2", "datasets-sse",
+              {"bucket": U(), "rules": [{"applyServerSideEncryptionByDefault": {
+                  "sseAlgorithm": "aws:kms", "kmsMasterKeyId": U()}, "bucketKeyEnabled": True}]},
+              deps={"bucket": [bucket], "rules": [key]})
+    fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "scratch",
+             {"subnetIds": [U()], "securityGroupIds": [U()], "storageCapacity": 4800.0,
+              "deploymentType": "PERSISTENT_2", "perUnitStorageThroughput": 250.0,
+              "kmsKeyId": U(), "dataCompressionType": "LZ4"},
+             deps={"subnetIds": [fs_sub], "securityGroupIds": [sg], "kmsKeyId": [key]})
+    dra = res("aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation", "scratch-s3",
+              {"fileSystemId": U(), "fileSystemPath": "/data", "dataRepositoryPath": U(),
+               "batchImportMetaDataOnCreate": True},
+              deps={"fileSystemId": [fs], "dataRepositoryPath": [bucket]})
+    nics = [{"networkCardIndex": float(c), "deviceIndex": 0.0 if c == 0 else 1.0,
+             "interfaceType": "efa", "securityGroups": [U()], "deleteOnTermination": "true"}
+            for c in range(32)]
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", "train-lt",
+             {"instanceType": "p5.48xlarge", "imageId": "ami-0123456789abcdef0",
+              "networkInterfaces": nics, "userData": U(),
+              "iamInstanceProfile": {"arn": U()},
+              "metadataOptions": {"httpTokens": "required"},
+              "blockDeviceMappings": [{"deviceName": "/dev/xvda", "ebs": {
+                  "volumeSize": 500.0, "volumeType": "gp3", "encrypted": "true", "kmsKeyId": U()}}],
+              "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)},
+                                    {"resourceType": "volume", "tags": dict(TAGS)}]},
+             deps={"userData": [fs, bucket], "networkInterfaces": [sg],
+                   "blockDeviceMappings": [key]})
+    asg = res("aws:autoscaling/group:Group", "train-nodes",
+              {"minSize": 0.0, "maxSize": 2.0, "desiredCapacity": 2.0,
+               "placementGroup": U(), "vpcZoneIdentifiers": [U()],
+               "launchTemplate": {"id": U(), "version": "$Latest"},
+               "healthCheckType": "EC2",
+               "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+              deps={"launchTemplate": [lt], "vpcZoneIdentifiers": [sub], "placementGroup": [pg]})
+    stop = res("aws:autoscaling/schedule:Schedule", "train-stop",
+               {"autoscalingGroupName": U(), "scheduledActionName": "stop",
+                "minSize": 0.0, "maxSize": 0.0, "desiredCapacity": 0.0,
+                "startTime": hours_from_now(96)},
+               deps={"autoscalingGroupName": [asg]})
+    bud_deps: dict = {}
+    if notifications == "sns":
+        notes: Any = [{"comparisonOperator": "GREATER_THAN", "threshold": 80.0,
+                       "thresholdType": "PERCENTAGE", "notificationType": "ACTUAL",
+                       "subscriberSnsTopicArns": [U()]}]
+        bud_deps = {"notifications": [topic]}
+    else:
+        notes = notifications
+    bud = res("aws:budgets/budget:Budget", "train-budget",
+              {"budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": budget,
+               "limitUnit": "USD", "notifications": notes}, deps=bud_deps)
+    return out + [pg, key, topic, sg, intra, ssh, bucket, sse, fs, dra, lt, asg, stop, bud]
+
+
+AWS_P = {"region": "us-east-1", "defaultTags": {"tags": dict(TAGS)}}
+
+
+def gcp(zone: str = "us-west1-c", fs_zone: Optional[str] = None, budget: Any = "30000",
+        collocation: Any = "COLLOCATED", job_group: str = "train-mig", mig_name: Any = "train-mig",
+        alerts: Optional[dict] = None) -> list:
+    net = res("gcp:compute/network:Network", "train-net", {"autoCreateSubnetworks": False})
+    subnet = res("gcp:compute/subnetwork:Subnetwork", "train-subnet",
+                 {"ipCidrRange": "10.10.0.0/16", "region": "us-west1", "network": U(),
+                  "privateIpGoogleAccess": True}, deps={"network": [net]})
+    pol = res("gcp:compute/resourcePolicy:ResourcePolicy", "compact",
+              {"region": "us-west1", "groupPlacementPolicy": {"collocation": collocation,
+                                                              "vmCount": 2.0}})
+    sa = res("gcp:serviceaccount/account:Account", "scheduler-sa",
+             {"accountId": "train-scheduler", "displayName": "stops the training group"})
+    lustre = res("gcp:lustre/instance:Instance", "scratch",
+                 {"location": fs_zone or zone, "capacityGib": "36000", "instanceId": "scratch",
+                  "filesystem": "scratch", "perUnitStorageThroughput": "250", "network": U()},
+                 deps={"network": [net]})
+    bucket = res("gcp:storage/bucket:Bucket", "datasets",
+                 {"location": "US-WEST1", "forceDestroy": False, "uniformBucketLevelAccess": True,
+                  "labels": {"trainstack_retain": "true"}}, retain=True)
+    nics = ([{"network": U(), "subnetwork": U(), "nicType": "GVNIC"}] * 2
+            + [{"network": U(), "subnetwork": U(), "nicType": "MRDMA"}] * 8)
+    tpl = res("gcp:compute/instanceTemplate:InstanceTemplate", "train-tpl",
+              {"machineType": "a3-ultragpu-8g", "networkInterfaces": nics,
+               "resourcePolicies": [U()],
+               "disks": [{"sourceImage": "projects/ml-images/global/images/family/train",
+                          "boot": True, "diskSizeGb": 500.0, "diskType": "hyperdisk-balanced"}],
+               "scheduling": {"provisioningModel": "STANDARD", "onHostMaintenance": "TERMINATE",
+                              "automaticRestart": True},
+               "metadata": {"startup-script": U()},
+               "serviceAccount": {"email": U(), "scopes": ["cloud-platform"]}},
+              deps={"resourcePolicies": [pol], "metadata": [lustre, bucket],
+                    "networkInterfaces": [net, subnet], "serviceAccount": [sa]})
+    mig_props = {"zone": zone, "targetSize": 2.0, "baseInstanceName": "train",
+                 "versions": [{"instanceTemplate": U(), "name": "primary"}]}
+    if mig_name is not None:
+        mig_props["name"] = mig_name
+    mig = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "train-mig", mig_props,
+              deps={"versions": [tpl]})
+    bud = res("gcp:billing/budget:Budget", "train-budget",
+              {"billingAccount": "000000-000000-000000", "displayName": "training",
+               "amount": {"specifiedAmount": {"currencyCode": "USD", "units": budget}},
+               "budgetFilter": {"projects": ["projects/123456789012"],
+                                "calendarPeriod": "MONTH"},
+               **(alerts if alerts is not None else {"thresholdRules": GCP_ALERTS})})
+    fw = res("gcp:compute/firewall:Firewall", "intra",
+             {"network": U(), "direction": "INGRESS", "sourceRanges": ["10.10.0.0/16"],
+              "allows": [{"protocol": "all"}]}, deps={"network": [net]})
+    iap = res("gcp:compute/firewall:Firewall", "iap-ssh",
+              {"network": U(), "direction": "INGRESS", "sourceRanges": ["35.235.240.0/20"],
+               "allows": [{"protocol": "tcp", "ports": ["22"]}]}, deps={"network": [net]})
+    uri = (f"https://compute.googleapis.com/compute/v1/projects/ml/zones/{zone}/"
+           f"instanceGroupManagers/{job_group}/resize?size=0")
+    job = res("gcp:cloudscheduler/job:Job", "train-stop",
+              {"region": "us-west1", "schedule": gcp_cron(96), "timeZone": "Etc/UTC",
+               "httpTarget": {"uri": uri, "httpMethod": "POST",
+                              "oauthToken": {"serviceAccountEmail": U()}}},
+              deps={"httpTarget": [sa]})
+    return [net, subnet, pol, sa, lustre, bucket, tpl, mig, bud, fw, iap, job]
+
+
+GCP_P = {"project": "ml", "region": "us-west1", "zone": "us-west1-c",
+         "defaultLabels": dict(LABELS)}
+
+
+def azure(zone: str = "1", fs_zone: Optional[str] = None, budget: Any = 25000.0,
+          scope: str = "rg", autoscale_enabled: Any = True, stop_end: Optional[str] = None,
+          location: Any = "eastus", notifications: Optional[dict] = None) -> list:
+    rg = res("azure-native:resources:ResourceGroup", "train-rg",
+             {"location": "eastus", "tags": dict(TAGS)})
+    rgd = {"resourceGroupName": [rg]}
+    vnet = res("azure-native:network:VirtualNetwork", "train-vnet",
+               {"resourceGroupName": U(), "location": "eastus",
+                "addressSpace": {"addressPrefixes": ["10.2.0.0/16"]}, "tags": dict(TAGS)}, deps=rgd)
+    nsg = res("azure-native:network:NetworkSecurityGroup", "train-nsg",
+              {"resourceGroupName": U(), "location": "eastus", "tags": dict(TAGS),
+               "securityRules": [{"name": "vnet-in", "access": "Allow", "direction": "Inbound",
+                                  "priority": 100.0, "protocol": "*",
+                                  "sourceAddressPrefix": "VirtualNetwork", "sourcePortRange": "*",
+                                  "destinationAddressPrefix": "*", "destinationPortRange": "*"},
+                                 {"name": "deny-in", "access": "Deny", "direction": "Inbound",
+                                  "priority": 4000.0, "protocol": "*",
+                                  "sourceAddressPrefix": "*", "sourcePortRange": "*",
+                                  "destinationAddressPrefix": "*", "destinationPortRange": "*"}]},
+              deps=rgd)
+    subnet = res("azure-native:network:Subnet", "train-subnet",
+                 {"resourceGroupName": U(), "virtualNetworkName": U(),
+                  "addressPrefix": "10.2.1.0/24", "networkSecurityGroup": {"id": U()}},
+                 deps={"resourceGroupName": [rg], "virtualNetworkName": [vnet],
+                       "networkSecurityGroup": [nsg]})
+    amlfs = res("azure-native:storagecache:AmlFilesystem", "scratch",
+                {"location": "eastus", "resourceGroupName": U(), "zones": [fs_zone or zone],
+                 "storageCapacityTiB": 8.0, "sku": {"name": "AMLFS-Durable-Premium-250"},
+                 "filesystemSubnet": U(), "tags": dict(TAGS),
+                 "maintenanceWindow": {"dayOfWeek": "Sunday", "timeOfDayUTC": "02:00"}},
+                deps={"resourceGroupName": [rg], "filesystemSubnet": [subnet]})
+    acct = res("azure-native:storage:StorageAccount", "datasets",
+               {"location": "eastus", "resourceGroupName": U(), "kind": "StorageV2",
+                "sku": {"name": "Standard_LRS"}, "minimumTlsVersion": "TLS1_2",
+                "allowBlobPublicAccess": False, "tags": {**TAGS, "trainstack:retain": "true"}},
+               deps=rgd, retain=True)
+    vmss = res("azure-native:compute:VirtualMachineScaleSet", "train-vmss",
+               {"location": location, "resourceGroupName": U(), "zones": [zone],
+                "singlePlacementGroup": True, "upgradePolicy": {"mode": "Manual"},
+                "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 2.0, "tier": "Standard"},
+                "virtualMachineProfile": {
+                    "priority": "Regular",
+                    "osProfile": {"computerNamePrefix": "train", "adminUsername": "ml",
+                                  "customData": U(),
+                                  "linuxConfiguration": {"disablePasswordAuthentication": True}},
+                    "storageProfile": {"imageReference": {
+                        "publisher": "microsoft-dsvm", "offer": "ubuntu-hpc",
+                        "sku": "2204", "version": "latest"}},
+                    "networkProfile": {"networkInterfaceConfigurations": [
+                        {"name": "nic", "primary": True, "enableAcceleratedNetworking": True,
+                         "ipConfigurations": [{"name": "ip", "subnet": {"id": U()}}]}]}},
+                "tags": dict(TAGS)},
+               deps={"resourceGroupName": [rg], "virtualMachineProfile": [amlfs, acct, subnet],
+                     **({"location": [rg]} if location != "eastus" else {})})
+    scope_val: Any = U() if scope == "rg" else scope
+    bud = res("azure-native:consumption:Budget", "train-budget",
+              {"amount": budget, "category": "Cost", "timeGrain": "Monthly", "scope": scope_val,
+               "timePeriod": {"startDate": month_start()},
+               "notifications": notifications or {
+                   "actual80": {"enabled": True, "operator": "GreaterThan", "threshold": 80.0,
+                                "contactEmails": ["ml-platform@example.com"]}}},
+              deps={"scope": [rg]} if scope == "rg" else {})
+    profiles = [{"name": "default", "capacity": {"minimum": "2", "maximum": "2", "default": "2"},
+                 "rules": []},
+                {"name": "end", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
+                 "rules": [], "fixedDate": {"start": hours_from_now(96),
+                                            "end": stop_end or "2037-12-31T00:00:00Z",
+                                            "timeZone": "UTC"}}]
+    scale = {"targetResourceUri": U(), "location": "eastus", "resourceGroupName": U(),
+             "tags": dict(TAGS), "profiles": profiles}
+    if autoscale_enabled is not None:
+        scale["enabled"] = autoscale_enabled
+    stop = res("azure-native:monitor:AutoscaleSetting", "train-stop", scale,
+               deps={"targetResourceUri": [vmss], "resourceGroupName": [rg]})
+    return [rg, vnet, nsg, subnet, amlfs, acct, vmss, bud, stop]
+
+
+AZ_P = {"location": "eastus", "subscriptionId": SUB}
+
+
+def ali(zone: str = "eu-central-1a", fs_zone: Optional[str] = None, strategy: str = "LowLatency",
+        release: Optional[float] = 96, nic_object: bool = False) -> list:
+    vpc = res("alicloud:vpc/network:Network", "train-vpc",
+              {"cidrBlock": "10.1.0.0/16", "vpcName": "train", "tags": dict(TAGS)})
+    vsw = res("alicloud:vpc/switch:Switch", "train-vsw",
+              {"zoneId": zone, "vpcId": U(), "cidrBlock": "10.1.0.0/24", "tags": dict(TAGS)},
+              deps={"vpcId": [vpc]})
+    ds = res("alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet", "train-ds",
+             {"strategy": strategy, "domain": "Default", "granularity": "Host"})
+    cpfs = res("alicloud:nas/fileSystem:FileSystem", "scratch",
+               {"fileSystemType": "cpfs", "protocolType": "cpfs", "storageType": "advance_200",
+                "capacity": 3600.0, "zoneId": fs_zone or zone, "vpcId": U(), "vswitchId": U(),
+                "tags": dict(TAGS)}, deps={"vpcId": [vpc], "vswitchId": [vsw]})
+    bucket = res("alicloud:oss/bucket:Bucket", "datasets",
+                 {"forceDestroy": False, "serverSideEncryptionRule": {"sseAlgorithm": "KMS",
+                                                                      "kmsMasterKeyId": U()},
+                  "tags": {**TAGS, "trainstack:retain": "true"}}, retain=True)
+    sg = res("alicloud:ecs/securityGroup:SecurityGroup", "train-sg",
+             {"vpcId": U(), "tags": dict(TAGS)}, deps={"vpcId": [vpc]})
+    rule = res("alicloud:ecs/securityGroupRule:SecurityGroupRule", "intra",
+               {"type": "ingress", "ipProtocol": "all", "portRange": "-1/-1",
+                "cidrIp": "10.1.0.0/16", "securityGroupId": U()}, deps={"securityGroupId": [sg]})
+    nodes = []
+    for i in range(2):
+        props = {"instanceType": "ecs.gn8v-8x.48xlarge", "imageId": "ubuntu_22_04_x64_20G_alibase",
+                 "deploymentSetId": U(), "internetMaxBandwidthOut": 0.0,
+                 "instanceChargeType": "PostPaid", "securityGroups": [U()],
+                 "systemDiskCategory": "cloud_essd", "userData": U(), "tags": dict(TAGS)}
+        if nic_object:
+            props["vswitchId"] = U()
+            props["networkInterfaces"] = {"networkInterfaceTrafficMode": "HighPerformance",
+                                          "vswitchId": U(), "securityGroupIds": [U()]}
+        else:
+            props["vswitchId"] = U()
+            props["networkInterfaceTrafficMode"] = "HighPerformance"
+        if release is not None:
+            props["autoReleaseTime"] = hours_from_now(release)
+        nodes.append(res("alicloud:ecs/instance:Instance", f"train-{i}", props,
+                         deps={"vswitchId": [vsw], "deploymentSetId": [ds],
+                               "securityGroups": [sg], "userData": [cpfs, bucket],
+                               **({"networkInterfaces": [vsw, sg]} if nic_object else {})}))
+    return [vpc, vsw, ds, cpfs, bucket, sg, rule, *nodes]
+
+
+ALI_P = {"region": "eu-central-1"}
+PROVIDERS = {"aws": AWS_P, "gcp": GCP_P, "azure": AZ_P, "ali": ALI_P}
+BUILD = {"aws": aws, "gcp": gcp, "azure": azure, "ali": ali}
+
+
+@pytest.fixture(scope="module")
+def pack():
+    p = PolicyPackProcess()
+    yield p
+    p.close()
+
+
+def check(pack, cid: str, cloud: str, stack: list, expect: dict, config=None,
+          provider: Optional[dict] = None) -> list:
+    found = run(pack, stack, config, provider if provider is not None else PROVIDERS[cloud])
+    got = {p: verdict(found, p) for p in POLICIES}
+    want = {p: expect.get(p, "pass") for p in POLICIES}
+    assert got == want, (cid, [(d.policy, d.level, d.message[:400]) for d in found])
+    return found
+
+
+def _set(stack, name, key, value):
+    named(stack, name).props[key] = value
+    return stack
+
+
+def _add(stack, *extra):
+    return stack + list(extra)
+
+
+def _run_case(pack, case):
+    cid, cloud, kwargs, mutate, expect, config, _why = case[:7]
+    provider = case[7] if len(case) > 7 else None
+    stack = BUILD[cloud](**kwargs)
+    if mutate is not None:
+        stack = mutate(stack)
+    return check(pack, cid, cloud, stack, expect, config, provider)
+
+
+XFAIL: dict[str, str] = {}
+
+
+def _params(cases):
+    return [pytest.param(c, id=c[0], marks=[pytest.mark.xfail(strict=True, reason=XFAIL[c[0]])]
+                         if c[0] in XFAIL else []) for c in cases]
+
+
+# ------------------------------------------------------------------------------------ batch 1
+# The four realistic clusters, documented unknown forms that must still pass, and the nearest
+# mistakes.
+
+def _aws_named_group(s):
+    """The group given an explicit name, and the Schedule naming it by that literal."""
+    asg = named(s, "train-nodes")
+    asg.props["name"] = "train-nodes-use1"
+    stop = named(s, "train-stop")
+    stop.props["autoscalingGroupName"] = "train-nodes-use1"
+    stop.deps = {}
+    return s
+
+
+def _gke(s):
+    """A GKE inference pool beside the GCP cluster: cluster resourceLabels carry the team label."""
+    cluster = res("gcp:container/cluster:Cluster", "serve-gke",
+                  {"location": "us-west1-c", "removeDefaultNodePool": True, "initialNodeCount": 1.0,
+                   "network": U(), "subnetwork": U(), "resourceLabels": dict(LABELS),
+                   "privateClusterConfig": {"enablePrivateNodes": True,
+                                            "masterIpv4CidrBlock": "172.16.0.0/28"},
+                   "deletionProtection": False},
+                  deps={"network": [named(s, "train-net")], "subnetwork": [named(s, "train-subnet")]})
+    pool = res("gcp:container/nodePool:NodePool", "serve-l4",
+               {"cluster": U(), "location": "us-west1-c",
+                "autoscaling": {"minNodeCount": 0.0, "maxNodeCount": 2.0},
+                "nodeConfig": {"machineType": "g2-standard-8",
+                               "guestAccelerators": [{"type": "nvidia-l4", "count": 1.0}],
+                               "labels": {"workload": "serve"}, "serviceAccount": U(),
+                               "oauthScopes": ["https://www.googleapis.com/auth/cloud-platform"]}},
+               deps={"cluster": [cluster], "nodeConfig": [named(s, "scheduler-sa")]})
+    return s + [cluster, pool]
+
+
+def _gke_budget_by_label(s):
+    s = _gke(s)
+    named(s, "train-budget").props["budgetFilter"]["labels"] = {"team": "vision"}
+    return s
+
+
+B1 = [
+    ("a01", "aws", {}, None, {}, None,
+     "control: 12,032.21 < 20,000; every id unknown with its dependency; SNS subscriber ARN unknown"),
+    ("a02", "aws", {}, _aws_named_group, {}, None,
+     "the group named explicitly and the Schedule naming it by that literal: a stop (control)"),
+    ("a03", "aws", {"notifications": U()}, None, {}, None,
+     "notifications unknown as a whole: docs 'an AWS notification unknown as a whole ... still has "
+     "a subscriber (AWS requires one on each)' -> the alarm; 12,032.21 < 20,000"),
+    ("a04", "aws", {"notifications": [{**AWS_ALERTS[0], "subscriberEmailAddresses": [U()]}]}, None,
+     {}, None, "an e-mail subscriber read from a secret store (unknown): the list is still there"),
+    ("a05", "aws", {}, lambda s: (named(s, "train-budget").props.update(costFilters=[
+        {"name": "Service", "values": ["Amazon Elastic Compute Cloud - Compute"]},
+        {"name": "Region", "values": ["us-east-1"]}]), s)[1], {}, None,
+     "Service EC2 compute and Region us-east-1 (the provider's, known): the budget covers the group"),
+    ("a06", "aws", {}, lambda s: (named(s, "train-budget").props.update(costFilters=[
+        {"name": "TagKeyValue", "values": ["user:team$vision"]}]), s)[1], {}, None,
+     "TagKeyValue user:team$vision: the ASG's tags propagate at launch and the template's instance "
+     "tagSpecifications carry team=vision: covered"),
+    ("a07", "aws", {"fs_zone": "us-east-1b"}, None, {SSZ: "fail"}, None,
+     "mistake: the FSx on the stack's subnet in us-east-1b (subnet id unknown, zone literal); the "
+     "nodes mount it by user data and sit in us-east-1a"),
+    ("a08", "aws", {"pg_strategy": "spread"}, None, {RDMA: "advisory"}, None,
+     "mistake: the placement group of the stack (name unknown, by dependency) is spread: no placement"),
+    ("a09", "aws", {"notifications": []}, None, {SPEND: "fail"}, None,
+     "mistake: a budget with no notification notifies no one: no alarm"),
+    ("a10", "aws", {"budget": "10000"}, None, {SPEND: "fail"}, None, "12,032.21 > 10,000"),
+    ("g01", "gcp", {}, None, {}, None,
+     "control: 25,164.51 < 30,000; project by number; oauth email unknown; NIC self links unknown"),
+    ("g02", "gcp", {"alerts": {"allUpdatesRule": {"pubsubTopic": U()}}}, None, {}, None,
+     "no thresholdRules but allUpdatesRule.pubsubTopic set to the stack's topic (name unknown): a "
+     "topic is set, so the budget notifies (docs: no alarm only with no thresholdRules and no "
+     "pubsubTopic)"),
+    ("g03", "gcp", {"alerts": {"thresholdRules": GCP_ALERTS, "allUpdatesRule": {
+        "monitoringNotificationChannels": [U()], "disableDefaultIamRecipients": True}}}, None, {}, None,
+     "default recipients off but a monitoring channel of the stack (id unknown) is named: notifies"),
+    ("g04", "gcp", {}, _gke_budget_by_label, {}, None,
+     "GKE pool g2-standard-8 (0.853624) x max 2 x 730 = 1,246.29 beside the cluster (25,164.51): "
+     "26,410.80 < 30,000; the budget's labels filter team=vision matches the cluster's resourceLabels "
+     "(GKE applies them to the VMs) and the MIG's template (provider defaultLabels): both covered; "
+     "the pool is a managed pool (rdma leaves it), nodes private"),
+    ("g05", "gcp", {"mig_name": None, "job_group": "train-mig"}, None, {SPEND: "fail"}, None,
+     "mistake: the MIG left to auto-naming and the job's literal URL names only its Pulumi name: "
+     "another group; no stop: 2 x 86.7599 x 730 = 126,669.45 + 8,333.09 > 30,000"),
+    ("g06", "gcp", {"collocation": "UNSPECIFIED"}, None, {RDMA: "advisory"}, None,
+     "mistake: the stack's policy (id unknown, by dependency) is not COLLOCATED: not placed"),
+    ("g07", "gcp", {"fs_zone": "us-west1-a"}, None, {SSZ: "fail"}, None,
+     "mistake: Managed Lustre in us-west1-a, nodes mounting it by startup script in us-west1-c"),
+    ("z01", "azure", {}, None, {}, None,
+     "control: <= 21,286.07 < 25,000; budget scope = the auto-named group's id (unknown), built "
+     "from the same ResourceGroup as the scale set's: covered for certain"),
+    ("z02", "azure", {"scope": f"/subscriptions/{SUB}"}, None, {}, None,
+     "a subscription budget on the provider's subscriptionId: covers the set"),
+    ("z03", "azure", {"notifications": {"actual80": {
+        "enabled": True, "operator": "GreaterThan", "threshold": 80.0, "contactGroups": [U()]}}},
+     None, {}, None, "notified through an action group of the stack (id unknown): notifies"),
+    ("z04", "azure", {"autoscale_enabled": None}, None, {SPEND: "fail"}, None,
+     "mistake: an azure-native AutoscaleSetting without `enabled` is disabled (API default false): "
+     "no stop: 2 x 98.32 x 730 = 143,547.20 > 25,000"),
+    ("z05", "azure", {"stop_end": hours_from_now(120)}, None, {SPEND: "fail"}, None,
+     "mistake: the zero window ends within the month and the default profile (2) applies again: a "
+     "pause; the month 143,547.20 > 25,000"),
+    ("z06", "azure", {"fs_zone": "2"}, None, {SSZ: "fail"}, None,
+     "mistake: AMLFS in zone 2, the scale set mounting it in zone 1"),
+    ("b01", "ali", {}, None, {}, None,
+     "control: autoReleaseTime on every node, LowLatency set (id unknown), CPFS zoneId literal"),
+    ("b02", "ali", {"nic_object": True}, None, {}, None,
+     "HighPerformance on the node's networkInterfaces given as one object (as ecs.Instance takes "
+     "it): the eRDMA fabric is declared"),
+    ("b03", "ali", {"strategy": "Availability"}, None, {RDMA: "advisory"}, None,
+     "mistake: deployment set strategy Availability places nothing"),
+    ("b04", "ali", {"release": None}, None, {SPEND: "fail"}, None,
+     "mistake: no autoReleaseTime and no budget resource on Alibaba: no alarm"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B1))
+def test_batch1(pack, case):
+    _run_case(pack, case)
