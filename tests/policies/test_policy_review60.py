@@ -455,9 +455,11 @@ B1 = [
      "control: 12,032.21 < 20,000; every id unknown with its dependency; SNS subscriber ARN unknown"),
     ("a02", "aws", {}, _aws_named_group, {}, None,
      "the group named explicitly and the Schedule naming it by that literal: a stop (control)"),
-    ("a03", "aws", {"notifications": U()}, None, {}, None,
-     "notifications unknown as a whole: docs 'an AWS notification unknown as a whole ... still has "
-     "a subscriber (AWS requires one on each)' -> the alarm; 12,032.21 < 20,000"),
+    ("a03", "aws", {"notifications": U()}, None, {SPEND: "undecided"}, None,
+     "the `notifications` list unknown as a whole may be empty: docs 'A budget whose notifying "
+     "anyone turns on a value unknown at preview (AWS `notifications`, ...) may notify no one: ... "
+     "cannot decide' (MY mistake: I first read 'an AWS notification unknown as a whole' as the list; "
+     "it is one entry of it, b2 a11)"),
     ("a04", "aws", {"notifications": [{**AWS_ALERTS[0], "subscriberEmailAddresses": [U()]}]}, None,
      {}, None, "an e-mail subscriber read from a secret store (unknown): the list is still there"),
     ("a05", "aws", {}, lambda s: (named(s, "train-budget").props.update(costFilters=[
