@@ -530,3 +530,215 @@ B1 = [
 @pytest.mark.parametrize("case", _params(B1))
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 2
+# The recent tightenings in their ordinary, correct use: unknown notifications, unknown provider
+# default tags, split ingress rules, Azure NAT rules by name, classic balancers, FSx with unknown
+# subnets, one-object lists, unknown regions.
+
+AWS_TAGGABLE = ("aws:ec2/vpc:Vpc", "aws:ec2/subnet:Subnet", "aws:ec2/placementGroup:PlacementGroup",
+                "aws:kms/key:Key", "aws:sns/topic:Topic", "aws:ec2/securityGroup:SecurityGroup",
+                "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
+                "aws:fsx/lustreFileSystem:LustreFileSystem",
+                "aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation",
+                "aws:ec2/launchTemplate:LaunchTemplate", "aws:budgets/budget:Budget",
+                "aws:s3/bucketV2:BucketV2")
+
+
+def _aws_own_tags(s, skip: str = ""):
+    """Every taggable resource carries the tags itself (a team that does not trust defaultTags)."""
+    for r in s:
+        if r.type in AWS_TAGGABLE and r.name != skip:
+            r.props["tags"] = {**TAGS, **r.props.get("tags", {})}
+    return s
+
+
+def _gcp_own_labels(s, skip: str = ""):
+    for r in s:
+        if r.type in ("gcp:compute/instanceTemplate:InstanceTemplate", "gcp:lustre/instance:Instance",
+                      "gcp:storage/bucket:Bucket") and r.name != skip:
+            r.props["labels"] = {**LABELS, **r.props.get("labels", {})}
+    return s
+
+
+def _aws_split(cidrs: tuple, groups: int = 1):
+    def mutate(s):
+        vpc = named(s, "train-vpc")
+        sgs = [named(s, "train-sg")]
+        if groups == 2:
+            sgs.append(res("aws:ec2/securityGroup:SecurityGroup", "web-sg",
+                           {"vpcId": U(), "description": "web"}, deps={"vpcId": [vpc]}))
+        rules = [res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", f"https-{i}",
+                     {"securityGroupId": U(), "cidrIpv4": c, "ipProtocol": "tcp",
+                      "fromPort": 443.0, "toPort": 443.0},
+                     deps={"securityGroupId": [sgs[i % len(sgs)]]}) for i, c in enumerate(cidrs)]
+        return s + sgs[1:] + rules
+    return mutate
+
+
+def _fs_stackref(s):
+    fs = named(s, "scratch")
+    fs.props["subnetIds"] = [U()]
+    fs.deps.pop("subnetIds")
+    return s
+
+
+def _n1_debug(one_object: bool = True):
+    def mutate(s):
+        accel = {"type": "nvidia-tesla-t4", "count": 1.0}
+        return s + [res("gcp:compute/instance:Instance", "debug-vm",
+                        {"zone": "us-west1-c", "machineType": "n1-standard-8",
+                         "guestAccelerators": accel if one_object else [accel],
+                         "bootDisk": {"initializeParams": {"image": "debian-cloud/debian-12"}},
+                         "networkInterfaces": [{"network": U(), "subnetwork": U()}],
+                         "scheduling": {"onHostMaintenance": "TERMINATE", "automaticRestart": True},
+                         "serviceAccount": {"email": U(), "scopes": ["cloud-platform"]}},
+                        deps={"networkInterfaces": [named(s, "train-net"), named(s, "train-subnet")],
+                              "serviceAccount": [named(s, "scheduler-sa")]})]
+    return mutate
+
+
+def _az_lb(kind: str = "internal", nat: str = "dep", lb_name: Optional[str] = "train-lb"):
+    """An azure-native load balancer in the stack's group, with an inbound NAT rule for SSH."""
+    def mutate(s):
+        rg, subnet = named(s, "train-rg"), named(s, "train-subnet")
+        extra, fe_deps = [], [subnet]
+        if kind == "internal":
+            fe = {"name": "fe", "subnet": {"id": U()}, "privateIPAllocationMethod": "Dynamic"}
+        else:
+            pip = res("azure-native:network:PublicIPAddress", "lb-ip",
+                      {"resourceGroupName": U(), "location": "eastus",
+                       "sku": {"name": "Standard"}, "publicIPAllocationMethod": "Static",
+                       "tags": dict(TAGS)}, deps={"resourceGroupName": [rg]})
+            extra.append(pip)
+            fe, fe_deps = {"name": "fe", "publicIPAddress": {"id": U()}}, [pip]
+        props = {"resourceGroupName": U(), "location": "eastus", "sku": {"name": "Standard"},
+                 "frontendIPConfigurations": [fe], "backendAddressPools": [{"name": "nodes"}]}
+        if lb_name:
+            props["loadBalancerName"] = lb_name
+        lb = res("azure-native:network:LoadBalancer", "train-lb", props,
+                 deps={"resourceGroupName": [rg], "frontendIPConfigurations": fe_deps})
+        nat_props = {"resourceGroupName": U(), "inboundNatRuleName": "ssh",
+                     "frontendIPConfiguration": {"id": U()}, "protocol": "Tcp",
+                     "frontendPort": 50022.0, "backendPort": 22.0}
+        nat_deps = {"resourceGroupName": [rg], "frontendIPConfiguration": [lb]}
+        if nat == "dep":
+            nat_props["loadBalancerName"] = U()
+            nat_deps["loadBalancerName"] = [lb]
+        else:
+            nat_props["loadBalancerName"] = nat
+        rule = res("azure-native:network:InboundNatRule", "ssh-nat", nat_props, deps=nat_deps)
+        return s + extra + [lb, rule]
+    return mutate
+
+
+def _az_classic_lb(public: bool = False):
+    """A classic balancer with an lb Rule to a pool that a classic GPU scale set joins."""
+    def mutate(s):
+        rg, subnet = named(s, "train-rg"), named(s, "train-subnet")
+        extra = []
+        if public:
+            pip = res("azure:network/publicIp:PublicIp", "serve-ip",
+                      {"resourceGroupName": U(), "location": "eastus", "allocationMethod": "Static",
+                       "sku": "Standard", "tags": dict(TAGS)}, deps={"resourceGroupName": [rg]})
+            extra.append(pip)
+            fe, fe_deps = {"name": "fe", "publicIpAddressId": U()}, [pip]
+        else:
+            fe = {"name": "fe", "subnetId": U(), "privateIpAddressAllocation": "Dynamic"}
+            fe_deps = [subnet]
+        lb = res("azure:lb/loadBalancer:LoadBalancer", "serve-lb",
+                 {"resourceGroupName": U(), "location": "eastus", "sku": "Standard",
+                  "frontendIpConfigurations": [fe], "tags": dict(TAGS)},
+                 deps={"resourceGroupName": [rg], "frontendIpConfigurations": fe_deps})
+        pool = res("azure:lb/backendAddressPool:BackendAddressPool", "serve-pool",
+                   {"loadbalancerId": U(), "name": "serve"}, deps={"loadbalancerId": [lb]})
+        rule = res("azure:lb/rule:Rule", "serve-https",
+                   {"loadbalancerId": U(), "frontendIpConfigurationName": "fe", "protocol": "Tcp",
+                    "frontendPort": 443.0, "backendPort": 8443.0, "backendAddressPoolIds": [U()]},
+                   deps={"loadbalancerId": [lb], "backendAddressPoolIds": [pool]})
+        vmss = res("azure:compute/linuxVirtualMachineScaleSet:LinuxVirtualMachineScaleSet", "serve-vmss",
+                   {"resourceGroupName": U(), "location": "eastus", "sku": "Standard_NC24ads_A100_v4",
+                    "instances": 2.0, "zones": ["1"], "adminUsername": "ml",
+                    "adminSshKeys": [{"username": "ml", "publicKey": "ssh-ed25519 AAAA"}],
+                    "networkInterfaces": [{"name": "nic", "primary": True, "ipConfigurations": [
+                        {"name": "ip", "primary": True, "subnetId": U(),
+                         "loadBalancerBackendAddressPoolIds": [U()]}]}],
+                    "osDisk": {"caching": "ReadWrite", "storageAccountType": "Premium_LRS"},
+                    "sourceImageReference": {"publisher": "microsoft-dsvm", "offer": "ubuntu-hpc",
+                                             "sku": "2204", "version": "latest"},
+                    "tags": dict(TAGS)},
+                   deps={"resourceGroupName": [rg], "networkInterfaces": [subnet, pool]})
+        return s + extra + [lb, pool, rule, vmss]
+    return mutate
+
+
+
+B2 = [
+    ("a11", "aws", {"notifications": [U()]}, None, {}, None,
+     "one notification unknown as a whole (the list known): docs 'still has a subscriber (AWS "
+     "requires one on each)' -> the alarm"),
+    ("a12", "aws", {"notifications": [{**AWS_ALERTS[0], "subscriberEmailAddresses": U()}]}, None, {},
+     None, "a notification whose subscriber list is unknown: still has a subscriber"),
+    ("a13", "aws", {}, _aws_own_tags, {}, None,
+     "provider defaultTags unknown at preview, every taggable resource tags itself: nothing lacking",
+     {"region": "us-east-1", "defaultTags": {"tags": U()}}),
+    ("a14", "aws", {}, lambda s: _aws_own_tags(s, skip="train-pg"), {TAGS_P: "undecided"}, None,
+     "the placement group relies on defaultTags that are unknown: cannot decide, not missing",
+     {"region": "us-east-1", "defaultTags": U()}),
+    ("a15", "aws", {}, _aws_split(("10.0.0.0/17", "10.0.128.0/17")), {}, None,
+     "split rules on one group (id unknown, by dependency), both halves of the VPC only: private"),
+    ("a16", "aws", {}, _aws_split(("0.0.0.0/1", "128.0.0.0/1")), {NPI: "fail"}, None,
+     "mistake: 0.0.0.0/1 + 128.0.0.0/1 on one group: world-open, a violation on the group"),
+    ("a17", "aws", {}, _aws_split(("0.0.0.0/1", "128.0.0.0/1"), groups=2), {}, None,
+     "the two halves on two different groups of the stack (both ids unknown, dependencies tell "
+     "them apart): neither group is world-open"),
+    ("a18", "aws", {}, _fs_stackref, {SSZ: "undecided"}, None,
+     "FSx subnet from a stack reference (unknown, no stack subnet behind it): cannot decide "
+     "(advisory by default), as documented; nothing else moves"),
+    ("g08", "gcp", {}, _gcp_own_labels, {}, None,
+     "defaultLabels unknown at preview; template, Lustre and bucket carry the labels themselves",
+     {"project": "ml", "region": "us-west1", "zone": "us-west1-c", "defaultLabels": U()}),
+    ("g09", "gcp", {}, lambda s: _gcp_own_labels(s, skip="scratch"), {TAGS_P: "undecided"}, None,
+     "the Lustre relies on defaultLabels unknown at preview: cannot decide",
+     {"project": "ml", "region": "us-west1", "zone": "us-west1-c", "defaultLabels": U()}),
+    ("g10", "gcp", {}, _n1_debug(one_object=True), {}, None,
+     "an N1 debug VM with guestAccelerators as one object (read as a list of one): n1-standard-8 "
+     "0.38 + T4 0.35 (gcp_attached_gpus.csv us-west1) = 0.73 x 730 = 532.90; 25,164.51 + 532.90 = "
+     "25,697.41 < 30,000; one node: no rdma; no accessConfigs: no public IP"),
+    ("g11", "gcp", {}, lambda s: (named(s, "train-mig").props.pop("zone"), s)[1], {}, None,
+     "the MIG names no zone: the provider's default zone us-west1-c (known) places it; the job's "
+     "URL names that zone: as the control"),
+    ("g12", "gcp", {}, lambda s: (named(s, "train-mig").props.update(zone=U()), s)[1],
+     {SPEND: "fail", SSZ: "undecided"}, None,
+     "the MIG's zone read from another resource's output (unknown): docs 'a group ... whose zone is "
+     "unknown is GPU capacity that cannot be priced' fails closed; storage-same-zone cannot compare "
+     "the mounted Lustre: cannot decide"),
+    ("z07", "azure", {}, _az_lb("internal", "dep"), {}, None,
+     "an internal balancer of the stack, NAT rule tied by loadBalancerName (its output, unknown) "
+     "dependency: an internal frontend takes nothing from the internet"),
+    ("z08", "azure", {}, _az_lb("internal", "train-lb"), {}, None,
+     "the NAT rule names the balancer by its literal name 'train-lb', the balancer's own "
+     "loadBalancerName, and both groups are built from the same ResourceGroup: tied; internal"),
+    ("z09", "azure", {}, _az_lb("public", "dep"), {NPI: "fail"}, None,
+     "mistake: the balancer's frontend is a public IP of the stack: its inbound NAT rule is a "
+     "violation"),
+    ("z10", "azure", {}, _az_lb("internal", "train-lb", lb_name=None), {NPI: "undecided"}, None,
+     "the balancer left to auto-naming, the rule naming its Pulumi name: names no balancer of the "
+     "stack for certain -> cannot decide (advisory by default)"),
+    ("z11", "azure", {"budget": 30000.0}, _az_classic_lb(public=False), {}, None,
+     "classic internal balancer, lb Rule to a pool a classic NC24ads_A100_v4 scale set joins: "
+     "internal, passes; 2 x 3.673 x 730 = 5,362.58 + <= 21,286.07 = <= 26,648.65 < 30,000, the "
+     "classic set in the budget's ResourceGroup; 1-GPU tcp type: no rdma; single placement default"),
+    ("z12", "azure", {"budget": 30000.0}, _az_classic_lb(public=True), {NPI: "fail"}, None,
+     "mistake: the classic balancer's frontend is a public IP: the GPU set behind the rule is "
+     "reachable from the internet"),
+    ("z13", "azure", {"location": U()}, None, {SPEND: "fail", SSZ: "undecided"}, None,
+     "the scale set's location read from another resource's output (unknown): its region is "
+     "unknown until apply, fails closed; the AMLFS it mounts cannot be compared: cannot decide"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B2))
+def test_batch2(pack, case):
+    _run_case(pack, case)
