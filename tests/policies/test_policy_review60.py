@@ -723,9 +723,11 @@ B2 = [
     ("z09", "azure", {}, _az_lb("public", "dep"), {NPI: "fail"}, None,
      "mistake: the balancer's frontend is a public IP of the stack: its inbound NAT rule is a "
      "violation"),
-    ("z10", "azure", {}, _az_lb("internal", "train-lb", lb_name=None), {NPI: "undecided"}, None,
-     "the balancer left to auto-naming, the rule naming its Pulumi name: names no balancer of the "
-     "stack for certain -> cannot decide (advisory by default)"),
+    ("z10", "azure", {}, _az_lb("internal", "train-lb", lb_name=None), {}, None,
+     "the balancer left to auto-naming, the rule naming its Pulumi name, but its frontend IP "
+     "configuration id is the balancer's output: it depends on the balancer, so it is tied to it "
+     "(docs: 'when it depends on it'): internal, passes (MY mistake: I expected cannot decide, "
+     "overlooking my own builder's frontendIPConfiguration dependency; b3 z14 drops it)"),
     ("z11", "azure", {"budget": 30000.0}, _az_classic_lb(public=False), {}, None,
      "classic internal balancer, lb Rule to a pool a classic NC24ads_A100_v4 scale set joins: "
      "internal, passes; 2 x 3.673 x 730 = 5,362.58 + <= 21,286.07 = <= 26,648.65 < 30,000, the "
