@@ -402,7 +402,11 @@ def _run_case(pack, case):
     return check(pack, cid, cloud, stack, expect, config, provider)
 
 
-XFAIL: dict[str, str] = {}
+XFAIL: dict[str, str] = {
+    "g12": "DEFECT 1: a zonal GCP MIG whose zone is unknown at preview is priced at the provider's "
+           "region (us-west1) instead of failing closed; docs: 'whose own region, provider's region "
+           "or, on GCP, zone is unknown, is GPU capacity that cannot be priced'",
+}
 
 
 def _params(cases):
