@@ -748,3 +748,214 @@ B2 = [
 @pytest.mark.parametrize("case", _params(B2))
 def test_batch2(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 3
+# DEFECT 1's reach; reservations, capacity blocks and placement in their ordinary use on all four
+# clouds (counted once), per-group rdma, and the NAT rule truly tied to nothing.
+
+def _mig_zone_unknown(mtype: str = "a3-ultragpu-8g", provider_region: bool = True):
+    def mutate(s):
+        named(s, "train-mig").props["zone"] = U()
+        named(s, "train-tpl").props["machineType"] = mtype
+        return s
+    return mutate
+
+
+def _gcp_vm_zone_unknown(s):
+    return s + [res("gcp:compute/instance:Instance", "notebook",
+                    {"zone": U(), "machineType": "g2-standard-8",
+                     "bootDisk": {"initializeParams": {"image": "debian-cloud/debian-12"}},
+                     "networkInterfaces": [{"network": U(), "subnetwork": U()}],
+                     "scheduling": {"onHostMaintenance": "TERMINATE"}},
+                    deps={"networkInterfaces": [named(s, "train-net"), named(s, "train-subnet")],
+                          "zone": [named(s, "train-subnet")]})]
+
+
+def _gcp_regional_unknown(s):
+    tpl = named(s, "train-tpl")
+    return s + [res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", "serve-rmig",
+                    {"region": U(), "targetSize": 1.0, "baseInstanceName": "serve",
+                     "versions": [{"instanceTemplate": U()}]},
+                    deps={"versions": [tpl], "region": [named(s, "train-subnet")]})]
+
+
+def _gke_location_unknown(s):
+    s = _gke(s)
+    named(s, "serve-l4").props["location"] = U()
+    return s
+
+
+def _aws_region_unknown(s):
+    named(s, "train-nodes").props["region"] = U()
+    return s
+
+
+def _az_nat_untied(s):
+    s = _az_lb("internal", "train-lb", lb_name=None)(s)
+    rule = named(s, "ssh-nat")
+    rule.props["frontendIPConfiguration"] = {
+        "id": f"/subscriptions/{SUB}/resourceGroups/train/providers/Microsoft.Network/"
+              "loadBalancers/train-lb/frontendIPConfigurations/fe"}
+    rule.deps.pop("frontendIPConfiguration")
+    return s
+
+
+def _aws_inference(one_zone: bool = False):
+    def mutate(s):
+        vpc = named(s, "train-vpc")
+        sub_b = res("aws:ec2/subnet:Subnet", "serve-b",
+                    {"availabilityZone": "us-east-1b", "vpcId": U(), "cidrBlock": "10.0.3.0/24"},
+                    deps={"vpcId": [vpc]})
+        lt = res("aws:ec2/launchTemplate:LaunchTemplate", "serve-lt",
+                 {"instanceType": "g5.12xlarge", "imageId": "ami-0123456789abcdef0",
+                  "vpcSecurityGroupIds": [U()], "metadataOptions": {"httpTokens": "required"},
+                  "blockDeviceMappings": [{"deviceName": "/dev/xvda", "ebs": {
+                      "volumeSize": 200.0, "volumeType": "gp3", "encrypted": "true"}}],
+                  "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}]},
+                 deps={"vpcSecurityGroupIds": [named(s, "train-sg")]})
+        subs = [named(s, "train-a")] + ([] if one_zone else [sub_b])
+        asg = res("aws:autoscaling/group:Group", "serve-nodes",
+                  {"minSize": 1.0, "maxSize": 4.0, "vpcZoneIdentifiers": [U() for _ in subs],
+                   "launchTemplate": {"id": U(), "version": "$Latest"},
+                   "tags": [{"key": k, "value": v, "propagateAtLaunch": True}
+                            for k, v in TAGS.items()]},
+                  deps={"launchTemplate": [lt], "vpcZoneIdentifiers": subs})
+        return s + [sub_b, lt, asg]
+    return mutate
+
+
+def _aws_odcr(s):
+    cr = res("aws:ec2/capacityReservation:CapacityReservation", "train-odcr",
+             {"instanceType": "p5.48xlarge", "instanceCount": 2.0, "availabilityZone": "us-east-1a",
+              "instancePlatform": "Linux/UNIX", "instanceMatchCriteria": "targeted",
+              "endDateType": "unlimited"})
+    lt = named(s, "train-lt")
+    lt.props["capacityReservationSpecification"] = {"capacityReservationTarget": {
+        "capacityReservationId": U()}}
+    lt.deps["capacityReservationSpecification"] = [cr]
+    return s + [cr]
+
+
+def _aws_block(s):
+    cb = res("aws:ec2/capacityBlockReservation:CapacityBlockReservation", "train-block",
+             {"capacityBlockOfferingId": "cb-0123456789abcdef0", "instancePlatform": "Linux/UNIX"})
+    lt = named(s, "train-lt")
+    lt.props["instanceMarketOptions"] = {"marketType": "capacity-block"}
+    lt.props["capacityReservationSpecification"] = {"capacityReservationTarget": {
+        "capacityReservationId": U()}}
+    lt.deps["capacityReservationSpecification"] = [cb]
+    return s + [cb]
+
+
+def _gcp_reservation(literal: bool = False):
+    def mutate(s):
+        props = {"zone": "us-west1-c", "specificReservationRequired": True,
+                 "specificReservation": {"count": 2.0, "instanceProperties": {
+                     "machineType": "a3-ultragpu-8g"}}}
+        if literal:
+            props["name"] = "train-res"
+        rsv = res("gcp:compute/reservation:Reservation", "train-res", props)
+        tpl = named(s, "train-tpl")
+        tpl.props["reservationAffinity"] = {"type": "SPECIFIC_RESERVATION", "specificReservation": {
+            "key": "compute.googleapis.com/reservation-name",
+            "values": ["train-res" if literal else U()]}}
+        if not literal:
+            tpl.deps["reservationAffinity"] = [rsv]
+        return s + [rsv]
+    return mutate
+
+
+def _az_reservation(s):
+    rg, vmss = named(s, "train-rg"), named(s, "train-vmss")
+    grp = res("azure-native:compute:CapacityReservationGroup", "train-crg",
+              {"resourceGroupName": U(), "location": "eastus", "zones": ["1"], "tags": dict(TAGS)},
+              deps={"resourceGroupName": [rg]})
+    cr = res("azure-native:compute:CapacityReservation", "train-cr",
+             {"resourceGroupName": U(), "capacityReservationGroupName": U(), "location": "eastus",
+              "zones": ["1"], "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 2.0},
+              "tags": dict(TAGS)},
+             deps={"resourceGroupName": [rg], "capacityReservationGroupName": [grp]})
+    vmss.props["virtualMachineProfile"]["capacityReservation"] = {
+        "capacityReservationGroup": {"id": U()}}
+    vmss.deps["virtualMachineProfile"] = vmss.deps["virtualMachineProfile"] + [grp]
+    return s + [grp, cr]
+
+
+def _ali_reservation(end: str = "Limited"):
+    def mutate(s):
+        cr = res("alicloud:ecs/capacityReservation:CapacityReservation", "train-cr",
+                 {"instanceType": "ecs.gn8v-8x.48xlarge", "instanceAmount": 2.0,
+                  "zoneIds": ["eu-central-1a"], "matchCriteria": "Target", "endTimeType": end,
+                  "platform": "linux",
+                  **({"endTime": hours_from_now(96)} if end == "Limited" else {})})
+        for r in s:
+            if r.type == "alicloud:ecs/instance:Instance":
+                r.props["privatePoolOptionsMatchCriteria"] = "Target"
+                r.props["privatePoolOptionsId"] = U()
+                r.deps["privatePoolOptionsId"] = [cr]
+        return s + [cr]
+    return mutate
+
+
+BLOCK_FEE = {SPEND: {"capacityBlockFeesUsd": {"train-nodes": 31000}}}
+
+B3 = [
+    ("d1a", "gcp", {"budget": "26000"}, _mig_zone_unknown("a3-highgpu-8g"), {SPEND: "fail",
+                                                                             SSZ: "undecided"}, None,
+     "defect 1's harm: a3-highgpu-8g priced at us-west1 88.49 gives 2 x 88.49 x 97 = 17,167.06 + "
+     "8,333.09 = 25,500.15 < 26,000, but the unknown zone may be asia-northeast1 (126.643): "
+     "24,568.74 + 8,333.09 = 32,901.83 > 26,000; the docs: cannot be priced, fails closed"),
+    ("d1b", "gcp", {}, _gcp_vm_zone_unknown, {SPEND: "fail"}, None,
+     "a single g2-standard-8 VM whose zone is another resource's output: cannot be priced"),
+    ("d1c", "gcp", {}, _gcp_regional_unknown, {SPEND: "fail", SSZ: "undecided"}, None,
+     "a regional MIG whose own `region` is unknown (named in the docs): cannot be priced; it runs "
+     "the template that mounts the Lustre, so its zone cannot be compared: cannot decide"),
+    ("d1d", "gcp", {}, _mig_zone_unknown(), {SPEND: "fail", SSZ: "undecided"}, None,
+     "the MIG's zone unknown and the provider names no region or zone: cannot be priced",
+     {"project": "ml", "defaultLabels": dict(LABELS)}),
+    ("d1e", "gcp", {}, _gke_location_unknown, {SPEND: "fail"}, None,
+     "a GKE GPU pool whose location is unknown at preview: cannot be priced"),
+    ("d1f", "aws", {}, _aws_region_unknown, {SPEND: "fail"}, None,
+     "the ASG's own `region` (pulumi-aws v7 per-resource region) unknown: cannot be priced "
+     "(ssz: its subnet of the stack names us-east-1a, the FSx's own: decided, passes)"),
+    ("z14", "azure", {}, _az_nat_untied, {NPI: "undecided"}, None,
+     "the NAT rule names the auto-named balancer only by its Pulumi name in a literal frontend id and "
+     "depends on nothing of it: it names no balancer of the stack for certain -> cannot decide"),
+    ("a19", "aws", {"budget": "40000"}, _aws_inference(), {}, None,
+     "HA inference group of g5.12xlarge (4 GPUs) over us-east-1a and us-east-1b: not asked by rdma "
+     "(inference size, more than one zone); it mounts nothing (the FSx is the training group's); "
+     "4 x 5.672 x 730 = 16,562.24 + 12,032.21 = 28,594.45 < 40,000"),
+    ("a20", "aws", {"budget": "40000"}, _aws_inference(one_zone=True), {RDMA: "advisory"}, None,
+     "mistake: the same group in one zone, 4 nodes, EFA row (g5.12xlarge, 1 card), no placement "
+     "group: asked for placement and EFA"),
+    ("a21", "aws", {"budget": "90000"}, _aws_odcr, {}, None,
+     "targeted ODCR of 2 p5.48xlarge (id unknown, by dependency): billed the month 80,358.40; the "
+     "group's 2 nodes inside it, once: + 1,464.53 = 81,822.93 < 90,000 (twice: 92,390.61)"),
+    ("a22", "aws", {"budget": "40000"}, _aws_block, {}, BLOCK_FEE,
+     "a Capacity Block the stack buys (type and zone its outputs), the group launching into it, fee "
+     "31,000 in capacityBlockFeesUsd for the group: 31,000 + 1,354.13 + 110.40 = 32,464.53 < 40,000"),
+    ("a23", "aws", {"budget": "40000"}, _aws_block, {SPEND: "fail"}, None,
+     "mistake: the same without the fee in the config: GPU capacity that cannot be estimated"),
+    ("g13", "gcp", {"budget": "140000"}, _gcp_reservation(), {}, None,
+     "specific reservation of 2 a3-ultragpu-8g (auto-named, name unknown, by dependency): the month "
+     "2 x 86.7599 x 730 = 126,669.45, the group inside it once: + 8,333.09 = 135,002.54 < 140,000 "
+     "(twice: 151,833.96)"),
+    ("g14", "gcp", {"budget": "140000"}, _gcp_reservation(literal=True), {}, None,
+     "the same reservation named 'train-res' explicitly and the template naming it literally"),
+    ("z15", "azure", {"budget": 150000.0}, _az_reservation, {}, None,
+     "capacity reservation of 2 ND96isr_H100_v5, the set in its group (id unknown, by dependency): "
+     "2 x 98.32 x 730 = 143,547.20 + <= 2,408.63 = <= 145,955.83 < 150,000 (twice: 164,833)"),
+    ("b05", "ali", {}, _ali_reservation(), {}, None,
+     "Target capacity reservation, Limited, ending in 96 h; the nodes target it (id unknown, by "
+     "dependency), autoReleaseTime on each: counted once, no cap on Alibaba: passes"),
+    ("b06", "ali", {}, _ali_reservation("Unlimited"), {SPEND: "fail"}, None,
+     "mistake: a reservation without endTimeType Limited: a month and a violation (no budget)"),
+]
+XFAIL["d1a"] = ("DEFECT 1 reach: a3-highgpu-8g of unknown zone priced at us-west1 below a dearer "
+                "region; docs: cannot be priced")
+
+
+@pytest.mark.parametrize("case", _params(B3))
+def test_batch3(pack, case):
+    _run_case(pack, case)
