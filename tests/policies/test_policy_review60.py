@@ -1106,15 +1106,19 @@ B4 = [
      "priced'; priced at us-west1 it is 1 x 86.7599 x 730 = 63,334.73 + 25,164.51 < 100,000"),
     ("d1h", "gcp", {"budget": "100000"}, _rmig_zones("us-west1"), {}, None,
      "control: the same regional MIG with its region literal: 88,499.24 < 100,000"),
-    ("d1i", "aws", {}, _aws_instance(region=U()), {SPEND: "fail"}, None,
+    ("d1i", "aws", {}, _aws_instance(region=U()), {SPEND: "fail", RDMA: "advisory"}, None,
      "an EC2 instance g6.12xlarge whose own `region` is unknown: cannot be priced (priced at "
      "us-east-1 it is 4.6016 x 730 = 3,359.17 + 12,032.21 = 15,391.38 < 20,000)"),
-    ("d1j", "aws", {}, _aws_instance(), {}, None,
+    ("d1j", "aws", {}, _aws_instance(), {RDMA: "advisory"}, None,
      "control: the same instance in the provider's region: 15,391.38 < 20,000; one node: no rdma; "
-     "on the stack's private subnet; root volume encrypted; tagged by defaultTags"),
-    ("d1k", "azure", {"budget": 30000.0}, _az_classic_region_unknown, {SPEND: "fail"}, None,
+     "on the stack's private subnet; root volume encrypted; tagged by defaultTags. MY mistake: "
+     "rdma's scope is 'GPU capacity of more than one node in total': the lone g6.12xlarge (an EFA "
+     "row) beside the 2-node cluster is asked for placement and EFA (advisory)"),
+    ("d1k", "azure", {"budget": 30000.0}, _az_classic_region_unknown,
+     {SPEND: "fail", SSZ: "undecided"}, None,
      "a classic scale set whose location is another resource's output: cannot be priced (the "
-     "azure-native set was, z13)"),
+     "azure-native set was, z13); MY mistake on ssz as in d1e: the cloud has an AMLFS GPU "
+     "compute may mount, so the unknown region is asked: cannot decide"),
     ("z16", "azure", {"budget": 22500.0}, _az_classic_stop(), {}, None,
      "classic autoscale setting (enabled left out: 'Defaults to true') with a zero fixed-date window "
      "from 96 h past the month on the classic set: 2 x 3.673 x 96 = 705.22 + <= 21,286.07 = "
@@ -1127,13 +1131,14 @@ B4 = [
     ("a25", "aws", {}, _aws_scheduler_stop(literal_name=False), {SPEND: "fail"}, None,
      "mistake-adjacent: the input built from the auto-named group's name is unknown at preview: the "
      "input does not read, no lifetime; the month 81,822.93 > 20,000"),
-    ("g15", "gcp", {}, _gcp_vm("maxrun"), {}, None,
+    ("g15", "gcp", {}, _gcp_vm("maxrun"), {RDMA: "advisory"}, None,
      "a single a3-ultragpu-8g eval VM with maxRunDuration 24 h, DELETE: 86.7599 x 24 = 2,082.24 + "
-     "25,164.51 = 27,246.75 < 30,000 (the month: 63,334.73 more); one node: no rdma"),
-    ("g16", "gcp", {}, _gcp_vm("schedule"), {}, None,
+     "25,164.51 = 27,246.75 < 30,000 (the month: 63,334.73 more); MY mistake: 'one node: no rdma' - "
+     "the stack has more than one GPU node in total, so the lone VM is asked (advisory)"),
+    ("g16", "gcp", {}, _gcp_vm("schedule"), {RDMA: "advisory"}, None,
      "the same VM stopped by an instance schedule (vmStopSchedule only, +23 h 1 min: 24 h): "
      "27,246.75 < 30,000"),
-    ("g17", "gcp", {}, _gcp_vm("none"), {SPEND: "fail"}, None,
+    ("g17", "gcp", {}, _gcp_vm("none"), {SPEND: "fail", RDMA: "advisory"}, None,
      "mistake: the same VM with no stop: 25,164.51 + 63,334.73 = 88,499.24 > 30,000"),
     ("a26", "aws", {}, _aws_mixed_one_object, {}, None,
      "the ASG by a mixed instances policy whose overrides are one object (read as a list of one): "
