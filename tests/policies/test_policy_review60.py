@@ -1156,3 +1156,209 @@ XFAIL.update({
 @pytest.mark.parametrize("case", _params(B4))
 def test_batch4(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 5
+# Edges of a real network, written as programs write them: a public subnet that only a NAT
+# gateway uses, an EIP on the NAT, balancers internal and public, prefix lists, standalone NSG
+# rules, Alibaba NAT EIPs and intranet SLBs, GCP internal forwarding rules; CPFS placed by its
+# vSwitch only; nodes placed by their template's interface.
+
+def _aws_nat(s):
+    vpc = named(s, "train-vpc")
+    igw = res("aws:ec2/internetGateway:InternetGateway", "igw", {"vpcId": U()}, deps={"vpcId": [vpc]})
+    pub = res("aws:ec2/subnet:Subnet", "public-a",
+              {"availabilityZone": "us-east-1a", "vpcId": U(), "cidrBlock": "10.0.100.0/24",
+               "mapPublicIpOnLaunch": True}, deps={"vpcId": [vpc]})
+    eip = res("aws:ec2/eip:Eip", "nat-ip", {"domain": "vpc"})
+    nat = res("aws:ec2/natGateway:NatGateway", "nat",
+              {"allocationId": U(), "subnetId": U(), "connectivityType": "public"},
+              deps={"allocationId": [eip], "subnetId": [pub]})
+    rt = res("aws:ec2/routeTable:RouteTable", "public-rt",
+             {"vpcId": U(), "routes": [{"cidrBlock": "0.0.0.0/0", "gatewayId": U()}]},
+             deps={"vpcId": [vpc], "routes": [igw]})
+    rta = res("aws:ec2/routeTableAssociation:RouteTableAssociation", "public-rta",
+              {"subnetId": U(), "routeTableId": U()}, deps={"subnetId": [pub], "routeTableId": [rt]})
+    return s + [igw, pub, eip, nat, rt, rta]
+
+
+def _aws_alb(internal: bool, target: str = "serve"):
+    def mutate(s):
+        s = _aws_inference()(s)
+        s = _aws_nat(s)
+        pub, vpc = named(s, "public-a"), named(s, "train-vpc")
+        pub_b = res("aws:ec2/subnet:Subnet", "public-b",
+                    {"availabilityZone": "us-east-1b", "vpcId": U(), "cidrBlock": "10.0.101.0/24",
+                     "mapPublicIpOnLaunch": True}, deps={"vpcId": [vpc]})
+        subs = [named(s, "train-a"), named(s, "serve-b")] if internal else [pub, pub_b]
+        lb = res("aws:lb/loadBalancer:LoadBalancer", "serve-alb",
+                 {"internal": internal, "loadBalancerType": "application", "subnets": [U(), U()],
+                  "securityGroups": [U()]},
+                 deps={"subnets": subs, "securityGroups": [named(s, "train-sg")]})
+        tg = res("aws:lb/targetGroup:TargetGroup", "serve-tg",
+                 {"port": 8080.0, "protocol": "HTTP", "vpcId": U(), "targetType": "instance"},
+                 deps={"vpcId": [vpc]})
+        lis = res("aws:lb/listener:Listener", "serve-http",
+                  {"loadBalancerArn": U(), "port": 80.0, "protocol": "HTTP",
+                   "defaultActions": [{"type": "forward", "targetGroupArn": U()}]},
+                  deps={"loadBalancerArn": [lb], "defaultActions": [tg]})
+        asg = named(s, "serve-nodes")
+        asg.props["targetGroupArns"] = [U()]
+        asg.deps["targetGroupArns"] = [tg]
+        return s + [pub_b, lb, tg, lis]
+    return mutate
+
+
+def _aws_prefix_list(s):
+    pl = res("aws:ec2/managedPrefixList:ManagedPrefixList", "corp",
+             {"addressFamily": "IPv4", "maxEntries": 5.0,
+              "entries": [{"cidr": "192.168.0.0/16", "description": "office"},
+                          {"cidr": "172.16.0.0/12", "description": "vpn"}]})
+    rule = res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "corp-ssh",
+               {"securityGroupId": U(), "prefixListId": U(), "ipProtocol": "tcp",
+                "fromPort": 22.0, "toPort": 22.0},
+               deps={"securityGroupId": [named(s, "train-sg")], "prefixListId": [pl]})
+    return s + [pl, rule]
+
+
+def _aws_lt_subnet(s):
+    asg, lt, sub = named(s, "train-nodes"), named(s, "train-lt"), named(s, "train-a")
+    asg.props.pop("vpcZoneIdentifiers")
+    asg.deps.pop("vpcZoneIdentifiers")
+    for nic in lt.props["networkInterfaces"]:
+        nic["subnetId"] = U()
+    lt.deps["networkInterfaces"] = lt.deps["networkInterfaces"] + [sub]
+    return s
+
+
+def _az_rules(cidrs: tuple):
+    def mutate(s):
+        nsg, rg = named(s, "train-nsg"), named(s, "train-rg")
+        return s + [res("azure-native:network:SecurityRule", f"in-{i}",
+                        {"resourceGroupName": U(), "networkSecurityGroupName": U(),
+                         "access": "Allow", "direction": "Inbound", "priority": 200.0 + i,
+                         "protocol": "Tcp", "sourceAddressPrefix": c, "sourcePortRange": "*",
+                         "destinationAddressPrefix": "*", "destinationPortRange": "443"},
+                        deps={"resourceGroupName": [rg], "networkSecurityGroupName": [nsg]})
+                    for i, c in enumerate(cidrs)]
+    return mutate
+
+
+def _ali_nat(instance_type: Optional[str]):
+    def mutate(s):
+        vpc, vsw = named(s, "train-vpc"), named(s, "train-vsw")
+        nat = res("alicloud:vpc/natGateway:NatGateway", "nat",
+                  {"vpcId": U(), "vswitchId": U(), "natType": "Enhanced",
+                   "paymentType": "PayAsYouGo", "networkType": "internet", "tags": dict(TAGS)},
+                  deps={"vpcId": [vpc], "vswitchId": [vsw]})
+        eip = res("alicloud:ecs/eipAddress:EipAddress", "nat-ip",
+                  {"bandwidth": "100", "internetChargeType": "PayByTraffic", "tags": dict(TAGS)})
+        props = {"allocationId": U(), "instanceId": U()}
+        if instance_type:
+            props["instanceType"] = instance_type
+        assoc = res("alicloud:ecs/eipAssociation:EipAssociation", "nat-ip-assoc", props,
+                    deps={"allocationId": [eip], "instanceId": [nat]})
+        snat = res("alicloud:vpc/snatEntry:SnatEntry", "snat",
+                   {"snatTableId": U(), "sourceVswitchId": U(), "snatIp": U()},
+                   deps={"snatTableId": [nat], "sourceVswitchId": [vsw], "snatIp": [eip]})
+        return s + [nat, eip, assoc, snat]
+    return mutate
+
+
+def _ali_slb(address_type: str):
+    def mutate(s):
+        vsw = named(s, "train-vsw")
+        slb = res("alicloud:slb/loadBalancer:LoadBalancer", "serve-slb",
+                  {"addressType": address_type, "loadBalancerSpec": "slb.s2.small",
+                   **({"vswitchId": U()} if address_type == "intranet" else {}),
+                   "tags": dict(TAGS)},
+                  deps={"vswitchId": [vsw]} if address_type == "intranet" else {})
+        nodes = [r for r in s if r.type == "alicloud:ecs/instance:Instance"]
+        att = res("alicloud:slb/attachment:Attachment", "serve-att",
+                  {"loadBalancerId": U(), "instanceIds": [U() for _ in nodes], "weight": 100.0},
+                  deps={"loadBalancerId": [slb], "instanceIds": nodes})
+        lis = res("alicloud:slb/listener:Listener", "serve-lis",
+                  {"loadBalancerId": U(), "frontendPort": 443.0, "backendPort": 8443.0,
+                   "protocol": "tcp", "bandwidth": -1.0},
+                  deps={"loadBalancerId": [slb]})
+        return s + [slb, att, lis]
+    return mutate
+
+
+def _ali_cpfs_by_vswitch(s):
+    named(s, "scratch").props.pop("zoneId")
+    return s
+
+
+def _ali_vsw_stackref(s):
+    for r in s:
+        if r.type == "alicloud:ecs/instance:Instance":
+            r.deps.pop("vswitchId")
+    return s
+
+
+def _gcp_ilb(scheme: str):
+    def mutate(s):
+        mig, net, subnet = named(s, "train-mig"), named(s, "train-net"), named(s, "train-subnet")
+        hc = res("gcp:compute/regionHealthCheck:RegionHealthCheck", "hc",
+                 {"region": "us-west1", "tcpHealthCheck": {"port": 8080.0}})
+        bs = res("gcp:compute/regionBackendService:RegionBackendService", "serve-bs",
+                 {"region": "us-west1", "loadBalancingScheme": scheme, "protocol": "TCP",
+                  "healthChecks": U(), "backends": [{"group": U(), "balancingMode": "CONNECTION"}]},
+                 deps={"healthChecks": [hc], "backends": [mig]})
+        fr = res("gcp:compute/forwardingRule:ForwardingRule", "serve-fr",
+                 {"region": "us-west1", "loadBalancingScheme": scheme, "backendService": U(),
+                  "ports": ["8080"], "ipProtocol": "TCP",
+                  **({"network": U(), "subnetwork": U()} if scheme == "INTERNAL" else {})},
+                 deps={"backendService": [bs], **({"network": [net], "subnetwork": [subnet]}
+                                                  if scheme == "INTERNAL" else {})})
+        return s + [hc, bs, fr]
+    return mutate
+
+
+B5 = [
+    ("a28", "aws", {}, _aws_nat, {}, None,
+     "a public subnet (mapPublicIpOnLaunch) used only by a NAT gateway, the NAT's EIP (no "
+     "instance), an IGW route: docs 'a subnet that only NAT gateways and load balancers use may map "
+     "public IPs'; the GPU nodes stay on the private subnet"),
+    ("a29", "aws", {"budget": "40000"}, _aws_alb(internal=True), {}, None,
+     "an internal ALB forwarding to the inference ASG's target group: nothing from the internet; "
+     "28,594.45 < 40,000 (the ALB itself is not priced by the docs)"),
+    ("a30", "aws", {"budget": "40000"}, _aws_alb(internal=False), {NPI: "fail"}, None,
+     "mistake: the ALB internet-facing (internal false) in the public subnets, forwarding to the "
+     "GPU inference group: GPU nodes behind an internet-facing balancer"),
+    ("a31", "aws", {}, _aws_prefix_list, {}, None,
+     "SSH from the stack's managed prefix list (id unknown, by dependency) holding only private "
+     "ranges: no world-open source"),
+    ("a32", "aws", {}, _aws_lt_subnet, {}, None,
+     "the ASG names no subnet; its template's interfaces name the stack's private subnet (id "
+     "unknown, by dependency): placed there (zone us-east-1a, private), not the default VPC"),
+    ("z18", "azure", {}, _az_rules(("10.2.0.0/17", "10.2.128.0/17")), {}, None,
+     "two standalone NSG rules on the stack's NSG (name unknown, by dependency), both in the VNet"),
+    ("z19", "azure", {}, _az_rules(("0.0.0.0/1", "128.0.0.0/1")), {NPI: "fail"}, None,
+     "mistake: the two halves of all addresses on one NSG by dependency: world-open, on the group"),
+    ("b07", "ali", {}, _ali_nat("Nat"), {}, None,
+     "an EIP on the NAT gateway (instanceType Nat) for egress, SNAT for the vSwitch: no public IP on "
+     "a node; the NAT and EIP are not compute"),
+    ("b08", "ali", {}, _ali_nat(None), {}, None,
+     "the same EIP association without instanceType, the NAT named by dependency: still the NAT"),
+    ("b09", "ali", {}, _ali_slb("intranet"), {}, None,
+     "an intranet SLB in the vSwitch attaching the GPU nodes: not internet-facing"),
+    ("b10", "ali", {}, _ali_slb("internet"), {NPI: "fail"}, None,
+     "mistake: the SLB addressType internet attaching the GPU nodes"),
+    ("b11", "ali", {}, _ali_cpfs_by_vswitch, {}, None,
+     "CPFS with zoneId left out, its vswitchId the stack's vSwitch (id unknown, zone literal "
+     "eu-central-1a): the zone is read through the dependency, same as the nodes'"),
+    ("b12", "ali", {}, _ali_vsw_stackref, {SSZ: "undecided"}, None,
+     "the nodes' vSwitch from a stack reference (unknown, no stack vSwitch behind it): documented "
+     "cannot decide, at the advisory default"),
+    ("g18", "gcp", {}, _gcp_ilb("INTERNAL"), {}, None,
+     "an internal passthrough balancer (INTERNAL) to the training MIG: not external"),
+    ("g19", "gcp", {}, _gcp_ilb("EXTERNAL"), {NPI: "fail"}, None,
+     "mistake: the same with scheme EXTERNAL: the MIG behind an external forwarding rule"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B5))
+def test_batch5(pack, case):
+    _run_case(pack, case)
