@@ -1365,6 +1365,15 @@ B5 = [
 ]
 
 
+XFAIL.update({
+    "a28": "DEFECT 2: a NAT-only public subnet beside a correct private cluster makes the launch "
+           "template's interfaces 'cannot decide' ('a subnet unknown at preview may be the public "
+           "subnet'), though they name no subnet (only security groups unknown) and the ASG names "
+           "its private subnet of the stack",
+    "a29": "DEFECT 2 reach: the same false cannot decide with an internal ALB",
+})
+
+
 @pytest.mark.parametrize("case", _params(B5))
 def test_batch5(pack, case):
     _run_case(pack, case)
