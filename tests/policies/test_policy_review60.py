@@ -1445,6 +1445,13 @@ B6 = [
      "control: the plain cluster under cannotDecide mandatory passes no-public-ingress"),
 ]
 
+XFAIL.update({
+    "e01": "DEFECT 2 reach: an unused edge-tagged public subnet (no NAT) triggers the same false "
+           "cannot decide on the template",
+    "e05": "DEFECT 2's harm: under cannotDecide mandatory the false cannot decide is a mandatory "
+           "violation that stops the preview",
+})
+
 
 @pytest.mark.parametrize("case", _params(B6))
 def test_batch6(pack, case):
