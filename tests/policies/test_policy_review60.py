@@ -1456,3 +1456,49 @@ XFAIL.update({
 @pytest.mark.parametrize("case", _params(B6))
 def test_batch6(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 7
+# DEFECT 2 beyond the classic template: an aws-native template and group, a classic instance.
+
+def _native(s):
+    lt, asg, sub, pg = (named(s, n) for n in ("train-lt", "train-nodes", "train-a", "train-pg"))
+    fs, bucket, sg = named(s, "scratch"), named(s, "datasets"), named(s, "train-sg")
+    nics = [{"networkCardIndex": float(c), "deviceIndex": 0.0 if c == 0 else 1.0,
+             "interfaceType": "efa", "groups": [U()], "deleteOnTermination": True}
+            for c in range(32)]
+    nlt = res("aws-native:ec2:LaunchTemplate", "train-nlt", {"launchTemplateData": {
+        "instanceType": "p5.48xlarge", "imageId": "ami-0123456789abcdef0", "networkInterfaces": nics,
+        "userData": U(), "blockDeviceMappings": [{"deviceName": "/dev/xvda", "ebs": {
+            "volumeSize": 500, "volumeType": "gp3", "encrypted": True}}],
+        "tagSpecifications": [{"resourceType": "instance",
+                               "tags": [{"key": k, "value": v} for k, v in TAGS.items()]}]}},
+        deps={"launchTemplateData": [fs, bucket, sg]})
+    nasg = res("aws-native:autoscaling:AutoScalingGroup", "train-nasg",
+               {"minSize": "0", "maxSize": "2", "desiredCapacity": "2", "placementGroup": U(),
+                "vpcZoneIdentifier": [U()],
+                "launchTemplate": {"launchTemplateId": U(), "version": U()},
+                "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+               deps={"launchTemplate": [nlt], "vpcZoneIdentifier": [sub], "placementGroup": [pg]})
+    drop = {"train-lt", "train-nodes", "train-stop"}
+    return [r for r in s if r.name not in drop] + [nlt, nasg]
+
+
+B7 = [
+    ("f01", "aws", {"budget": "90000"}, _native, {}, None,
+     "control: an aws-native template (32 EFA interfaces, groups unknown) and aws-native group on "
+     "the private subnet and cluster placement group of the stack, no stop: 2 x 55.04 x 730 = "
+     "80,358.40 + 1,464.53 = 81,822.93 < 90,000"),
+    ("f02", "aws", {"budget": "90000"}, _then(_native, _aws_nat), {}, None,
+     "the same beside a NAT-only public subnet: the interfaces name no subnet, the group its "
+     "private one: passes"),
+    ("f03", "aws", {}, _then(_aws_nat, _aws_instance()), {RDMA: "advisory"}, None,
+     "a classic g6.12xlarge instance on the private subnet (id unknown, by dependency), SGs unknown, "
+     "beside the NAT-only public subnet: not public; rdma as in d1j (lone EFA-row node beside the "
+     "cluster)"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B7))
+def test_batch7(pack, case):
+    _run_case(pack, case)
