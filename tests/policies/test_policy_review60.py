@@ -1498,6 +1498,9 @@ B7 = [
      "cluster)"),
 ]
 
+XFAIL["f03"] = ("DEFECT 2 (as a28): the classic template train-lt, not the instance, is the one "
+                "reported 'cannot decide'; the instance on the private subnet is judged correctly")
+
 
 @pytest.mark.parametrize("case", _params(B7))
 def test_batch7(pack, case):
