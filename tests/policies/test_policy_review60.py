@@ -1505,3 +1505,84 @@ XFAIL["f03"] = ("DEFECT 2 (as a28): the classic template train-lt, not the insta
 @pytest.mark.parametrize("case", _params(B7))
 def test_batch7(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 8
+# Budgets as careful teams filter and date them: every filter below takes the GPU compute in, so
+# each must stay the cap and the alarm (12,032.21 < 20,000; 25,164.51 < 30,000; <= 21,286.07 <
+# 25,000).
+
+def _aws_filter(*filters):
+    def mutate(s):
+        named(s, "train-budget").props["costFilters"] = [
+            {"name": n, "values": list(v)} for n, v in filters]
+        return s
+    return mutate
+
+
+def _aws_period(s):
+    now = datetime.now(timezone.utc)
+    named(s, "train-budget").props.update(timePeriodStart=f"{now.year:04d}-{now.month:02d}-01_00:00",
+                                          timePeriodEnd="2087-06-15_00:00")
+    return s
+
+
+def _gcp_filter(**extra):
+    def mutate(s):
+        named(s, "train-budget").props["budgetFilter"].update(extra)
+        return s
+    return mutate
+
+
+def _gcp_mig_labels(s):
+    named(s, "train-mig").props["allInstancesConfig"] = {"labels": {"team": "vision"}}
+    named(s, "train-budget").props["budgetFilter"]["labels"] = {"team": "vision"}
+    return s
+
+
+def _az_filter(name: str, values: list):
+    def mutate(s):
+        named(s, "train-budget").props["filter"] = {"dimensions": {
+            "name": name, "operator": "In", "values": values}}
+        return s
+    return mutate
+
+
+def _az_period_end(s):
+    named(s, "train-budget").props["timePeriod"]["endDate"] = "2030-12-01T00:00:00Z"
+    return s
+
+
+B8 = [
+    ("h01", "aws", {}, _aws_filter(("AZ", ["us-east-1a"])), {}, None,
+     "AZ filter us-east-1a: the nodes' subnet (id unknown) is in us-east-1a"),
+    ("h02", "aws", {}, _aws_filter(("InstanceType", ["p5.48xlarge"])), {}, None,
+     "InstanceType p5.48xlarge: the group's type"),
+    ("h03", "aws", {}, _aws_filter(("UsageType", ["USE1-BoxUsage:p5.48xlarge",
+                                                  "BoxUsage:p5.48xlarge"])), {}, None,
+     "UsageType of the On-Demand instance hours in us-east-1, with and without the USE1 prefix"),
+    ("h04", "aws", {}, _aws_filter(("BillingEntity", ["AWS"])), {}, None,
+     "BillingEntity AWS takes EC2 in"),
+    ("h05", "aws", {}, _aws_period, {}, None,
+     "the budget's timePeriodStart is the first of this month, its end 2087 (the API's own "
+     "YYYY-MM-DD_HH:MM form): tracking now"),
+    ("h06", "gcp", {}, _gcp_filter(services=["services/6F81-5844-456A"]), {}, None,
+     "services filter Compute Engine: takes the VMs in"),
+    ("h07", "gcp", {}, _gcp_filter(projects=["projects/ml"]), {}, None,
+     "projects filter by the provider's project id"),
+    ("h08", "gcp", {}, _gcp_mig_labels, {}, None,
+     "labels filter team=vision, the MIG's allInstancesConfig.labels giving the VMs team=vision"),
+    ("h09", "azure", {}, _az_filter("ResourceLocation", ["East US"]), {}, None,
+     "ResourceLocation 'East US' (spaces and case ignored) = eastus"),
+    ("h10", "azure", {}, _az_filter("MeterCategory", ["Virtual Machines"]), {}, None,
+     "MeterCategory Virtual Machines: the scale set's meters"),
+    ("h11", "azure", {}, _az_filter("ServiceFamily", ["Compute"]), {}, None,
+     "ServiceFamily Compute"),
+    ("h12", "azure", {}, _az_period_end, {}, None,
+     "timePeriod from the first of this month to 2030: tracking now"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B8))
+def test_batch8(pack, case):
+    _run_case(pack, case)
