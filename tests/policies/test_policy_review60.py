@@ -1586,3 +1586,50 @@ B8 = [
 @pytest.mark.parametrize("case", _params(B8))
 def test_batch8(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 9
+# Where "cannot decide" is and is not documented: an instance placed by its own literal zone on a
+# subnet from a stack reference; a scale set's zones unknown; GKE labels set twice.
+
+def _inst_stackref(public_off: bool):
+    def mutate(s):
+        props = {"instanceType": "g6.12xlarge", "ami": "ami-0123456789abcdef0", "subnetId": U(),
+                 "availabilityZone": "us-east-1a", "vpcSecurityGroupIds": ["sg-0123456789abcdef0"],
+                 "rootBlockDevice": {"volumeSize": 200.0, "encrypted": True}}
+        if public_off:
+            props["associatePublicIpAddress"] = False
+        return s + [res("aws:ec2/instance:Instance", "notebook", props)]
+    return mutate
+
+
+def _gke_pool_labels(team: str):
+    def mutate(s):
+        s = _gke_budget_by_label(s)
+        named(s, "serve-l4").props["nodeConfig"]["resourceLabels"] = {"team": team}
+        return s
+    return mutate
+
+
+B9 = [
+    ("i01", "aws", {}, _inst_stackref(public_off=True), {RDMA: "advisory"}, None,
+     "an instance whose subnet comes from a stack reference but names its availabilityZone "
+     "us-east-1a (docs: its availabilityZone first) and turns public IPs off itself: ssz decides "
+     "(same zone), no-public-ingress passes; rdma: the lone EFA-row node beside the cluster (d1j)"),
+    ("i02", "aws", {}, _inst_stackref(public_off=False), {RDMA: "advisory", NPI: "undecided"}, None,
+     "the same without associatePublicIpAddress false: the unknown subnet may map public IPs: "
+     "documented cannot decide (advisory default)"),
+    ("i03", "azure", {}, lambda s: _set(s, "train-vmss", "zones", U()), {SSZ: "undecided"}, None,
+     "the scale set's zones unknown at preview, the AMLFS it mounts in zone 1: cannot decide"),
+    ("i04", "gcp", {}, _gke_pool_labels("vision"), {}, None,
+     "the GKE pool's nodeConfig.resourceLabels team=vision agrees with the cluster's: covered by the "
+     "team=vision budget (as g04)"),
+    ("i05", "gcp", {}, _gke_pool_labels("serving"), {SPEND: "undecided"}, None,
+     "the pool says team=serving, the cluster team=vision: which one a node gets is not stated: "
+     "cannot decide whether the labels budget takes the pool in (docs), the only budget"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B9))
+def test_batch9(pack, case):
+    _run_case(pack, case)
