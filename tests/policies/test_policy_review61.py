@@ -429,12 +429,14 @@ B1 = [
     ("h15", "aws", {}, _add(_eks_string), {SPEND: "fail"}, None,
      "an EKS node group whose instanceTypes is one string 'p5.48xlarge' (read as a list of one), "
      "max 1: 40,179.20 + 12,032.21 > 20,000; EKS left to its service by rdma"),
-    ("h16", "aws", {}, _add(_literal_lt_instance), {SPEND: "fail"}, None,
+    ("h16", "aws", {}, _add(_literal_lt_instance), {SPEND: "fail", RDMA: "undecided"}, None,
      "an instance launched from a template the stack does not create (literal id), no type of its "
-     "own: GPU capacity whose type is read nowhere, fails closed"),
-    ("h17", "aws", {}, _add(_spot_request), {SPEND: "fail"}, None,
+     "own: GPU capacity whose type is read nowhere, fails closed; rdma: GPU capacity of more than "
+     "one node IN TOTAL (the stack's 2 + 1), the lone node's type unknown: cannot decide"),
+    ("h17", "aws", {}, _add(_spot_request), {SPEND: "fail", RDMA: "advisory"}, None,
      "a Spot Instance request of p5.48xlarge: one spot instance, 55.04 (spot = on-demand in the "
-     "catalog) x 730 = 40,179.20 + 12,032.21 > 20,000"),
+     "catalog) x 730 = 40,179.20 + 12,032.21 > 20,000; rdma: more than one GPU node in total, the "
+     "request has no placement group and no EFA interface"),
     ("h18", "gcp", {}, _add(_gcp_rsv), {SPEND: "fail"}, None,
      "a specific-required reservation of 8 a3-ultragpu-8g the MIG (ANY) does not consume: 8 x "
      "86.7599 x 730 = 506,677.82 > 30,000"),
