@@ -163,6 +163,7 @@ BUILD = {"aws": aws, "gcp": gcp}
 XFAIL: dict[str, str] = {
     "h20": "DEFECT 1: GKE node auto-provisioning with a GPU resourceLimits entry is not seen as GPU "
            "capacity (spend-limit passes)",
+    "n01": "DEFECT 1 reach: auto-provisioning with nvidia-tesla-t4 is not seen either",
 }
 
 
@@ -682,4 +683,182 @@ B2 = [
 
 @pytest.mark.parametrize("case", _params(B2))
 def test_batch2(pack, case):
+    _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 3
+# Budgets whose reach is narrowed by a filter form the docs claim to read (AWS costFilters,
+# filterExpression, periods, types; GCP budgetFilter projects, services, labels through the
+# MIG/template/provider/GKE paths, periods, recipients, currency).
+
+def _bud(**changes):
+    def mutate(s):
+        props = named(s, "train-budget").props
+        for k, v in changes.items():
+            props[k] = v
+        return s
+    return mutate
+
+
+def _cf(name: str, values: list):
+    return _bud(costFilters=[{"name": name, "values": values}])
+
+
+def _asg_tags(propagate: bool, spec: Optional[dict] = None):
+    """The group's own tags with propagateAtLaunch `propagate`; the template's instance tags
+    `spec` (None: no tagSpecifications)."""
+    def mutate(s):
+        named(s, "train-nodes").props["tags"] = [
+            {"key": k, "value": v, "propagateAtLaunch": propagate} for k, v in TAGS.items()]
+        lt = named(s, "train-lt")
+        if spec is None:
+            lt.props.pop("tagSpecifications")
+        else:
+            lt.props["tagSpecifications"] = [{"resourceType": "instance", "tags": spec}]
+        return s
+    return mutate
+
+
+TEAM = [{"name": "TagKeyValue", "values": ["user:team$research"]}]
+
+
+def _gbf(**flt):
+    return _bud(budgetFilter=flt)
+
+
+def _gcp_labels(template: dict, mig: Optional[dict] = None, provider: Optional[dict] = None):
+    def mutate(s):
+        named(s, "train-tpl").props["labels"] = template
+        if mig is not None:
+            named(s, "train-mig").props["allInstancesConfig"] = {"labels": mig}
+        named(s, "train-budget").props["budgetFilter"] = {"labels": {"team": "research"}}
+        if provider is not None:
+            return s, {**GCP_P, "defaultLabels": provider}
+        return s
+    return mutate
+
+
+NO_TEAM = {"owner": "bob", "cost_center": "4711"}
+
+
+def _gke_pool_labels(resource_labels: bool):
+    def mutate(s):
+        cluster = res("gcp:container/cluster:Cluster", "gke",
+                      {"location": "us-west1-c", "network": "train", "initialNodeCount": 1.0,
+                       "removeDefaultNodePool": True, "resourceLabels": dict(NO_TEAM),
+                       "privateClusterConfig": {"enablePrivateNodes": True,
+                                                "masterIpv4CidrBlock": "172.16.0.0/28"}})
+        key = "resourceLabels" if resource_labels else "labels"
+        pool = res("gcp:container/nodePool:NodePool", "g2pool",
+                   {"location": "us-west1-c", "cluster": "gke-id", "nodeCount": 1.0,
+                    "networkConfig": {"enablePrivateNodes": True},
+                    "nodeConfig": {"machineType": "g2-standard-4", key: {"team": "research"}}},
+                   deps={"cluster": [cluster]})
+        named(s, "train-budget").props["budgetFilter"] = {"labels": {"team": "research"}}
+        return s + [cluster, pool]
+    return mutate
+
+
+def _units(currency: str, units: str):
+    return _bud(amount={"specifiedAmount": {"currencyCode": currency, "units": units}})
+
+
+B3 = [
+    ("f01", "aws", {}, _cf("Region", ["us-west-2"]), {SPEND: "fail"}, None,
+     "Region filter us-west-2: the us-east-1 group is left out, no budget alarm for it"),
+    ("f02", "aws", {}, _cf("Region", ["us-east-1"]), {}, None, "control: its own region"),
+    ("f03", "aws", {}, _cf("AZ", ["us-east-1b"]), {SPEND: "fail"}, None,
+     "AZ filter us-east-1b: the group's subnet is in us-east-1a, left out"),
+    ("f04", "aws", {}, _cf("InstanceType", ["p4d.24xlarge"]), {SPEND: "fail"}, None,
+     "InstanceType filter on another type: left out"),
+    ("f05", "aws", {}, _cf("UsageType", ["USE1-BoxUsage:p5.48xlarge"]), {}, None,
+     "control: us-east-1 on-demand instance hours of the type (USE1 prefix)"),
+    ("f06", "aws", {}, _cf("UsageType", ["BoxUsage:p5.48xlarge"]), {}, None,
+     "control: us-east-1 also with no prefix"),
+    ("f07", "aws", {}, _cf("UsageType", ["SpotUsage:p5.48xlarge"]), {SPEND: "fail"}, None,
+     "Spot hours only while the group is On-Demand: left out"),
+    ("f08", "aws", {}, _cf("UsageType", ["USW2-BoxUsage:p5.48xlarge"]), {SPEND: "fail"}, None,
+     "another region's code (USW2): left out"),
+    ("f09", "aws", {}, _cf("UsageType", ["USE1-EBS:VolumeUsage.gp3"]), {SPEND: "fail"}, None,
+     "a usage type that is no instance hours (EBS): left out"),
+    ("f10", "aws", {}, _cf("PurchaseType", ["Spot Instances"]), {SPEND: "fail"}, None,
+     "PurchaseType spot only; On-Demand nodes need the on-demand option: left out"),
+    ("f11", "aws", {}, _cf("BillingEntity", ["AWS Marketplace"]), {SPEND: "fail"}, None,
+     "BillingEntity 'AWS Marketplace' alone leaves EC2 out"),
+    ("f12", "aws", {}, _cf("LinkedAccount", ["111111111111"]), {SPEND: "undecided"}, None,
+     "a LinkedAccount the program does not show the compute deploys to: reach cannot be decided"),
+    ("f13", "aws", {}, _bud(filterExpression={"not": {"dimensions": {
+        "key": "REGION", "values": ["us-east-1"], "matchOptions": ["EQUALS"]}}}), {SPEND: "fail"}, None,
+     "filterExpression NOT region us-east-1 (the API's key spelling): 'not' combined as written "
+     "leaves the group out"),
+    ("f14", "aws", {}, _bud(filterExpression={"dimensions": {
+        "key": "REGION", "values": ["us-east"], "matchOptions": ["STARTS_WITH"]}}),
+     {SPEND: "undecided"}, None, "a match option other than EQUALS: cannot decide"),
+    ("f15", "aws", {}, _bud(timePeriodStart="2027-06-01_00:00"), {SPEND: "fail"}, None,
+     "a budget period that has not begun tracks nothing: no cap, no alarm"),
+    ("f16", "aws", {}, _bud(timePeriodEnd="2026-06-01_00:00"), {SPEND: "fail"}, None,
+     "a budget period that has ended: no cap, no alarm"),
+    ("f17", "aws", {}, _bud(budgetType="USAGE"), {SPEND: "fail"}, None,
+     "a USAGE budget is not a spend limit: no alarm"),
+    ("f18", "aws", {}, _chain(_asg_tags(False), _bud(costFilters=TEAM)), {SPEND: "fail"}, None,
+     "tag filter team=research; the group's tags do not propagate and the template has no instance "
+     "tagSpecifications (its own tags label the template): the instances carry none, left out"),
+    ("f19", "aws", {}, _chain(_asg_tags(False, dict(TAGS)), _bud(costFilters=TEAM)), {}, None,
+     "control: the template's instance tagSpecifications carry team=research"),
+    ("f20", "aws", {}, _chain(_asg_tags(True, {**TAGS, "team": "infra"}), _bud(costFilters=TEAM)),
+     {SPEND: "undecided"}, None,
+     "the group propagates team=research, its template's instance tags say team=infra: which the "
+     "instances get is not stated: cannot decide"),
+    ("f21", "aws", {}, _bud(notifications=[]), {SPEND: "fail"}, None,
+     "a budget that notifies no one is no alarm"),
+    ("f22", "aws", {}, _bud(limitUnit="EUR"), {SPEND: "undecided"}, None,
+     "a currency with no cited rate (fx.csv has CNY only): cannot decide"),
+    ("k01", "gcp", {}, _gbf(projects=["projects/other-proj"]), {SPEND: "fail"}, None,
+     "budget on another project: the MIG (project ml) is left out"),
+    ("k02", "gcp", {}, _gbf(projects=["projects/123456789012"]), {}, None,
+     "control: a project by number is taken as the stack's own"),
+    ("k03", "gcp", {}, _gbf(services=["services/95FF-2EF5-5EA1"]), {SPEND: "fail"}, None,
+     "services filter on Cloud Storage only: Compute Engine left out"),
+    ("k04", "gcp", {}, _gbf(services=["services/6F81-5844-456A"]), {}, None,
+     "control: Compute Engine's service id"),
+    ("k05", "gcp", {}, _gcp_labels(dict(LABELS), {"team": "infra"}), {SPEND: "fail"}, None,
+     "label filter team=research; the template says research but allInstancesConfig.labels "
+     "overrides it with infra: the VMs are left out"),
+    ("k06", "gcp", {}, _gcp_labels(dict(NO_TEAM), provider={"team": "research"}), {}, None,
+     "control: the template lacks team, the provider's defaultLabels give it team=research"),
+    ("k07", "gcp", {}, _gcp_labels(dict(NO_TEAM), {"team": "research"}), {TAGS_P: "fail"}, None,
+     "control for spend: allInstancesConfig.labels add team=research to the VMs; required-tags: the "
+     "template itself lacks team (no provider default)"),
+    ("k08", "gcp", {}, _gbf(customPeriod={"startDate": {"year": 2025.0, "month": 1.0, "day": 1.0},
+                                          "endDate": {"year": 2025.0, "month": 12.0, "day": 31.0}}),
+     {SPEND: "fail"}, None, "a custom period that ended in 2025: tracks nothing now"),
+    ("k09", "gcp", {}, _gbf(customPeriod={"startDate": {"year": 2027.0, "month": 3.0, "day": 1.0}}),
+     {SPEND: "fail"}, None, "a custom period that begins in 2027: tracks nothing now"),
+    ("k10", "gcp", {}, _gbf(resourceAncestors=["folders/123456"]), {SPEND: "undecided"}, None,
+     "resourceAncestors: whether the project is under the folder is not shown: cannot decide"),
+    ("k11", "gcp", {}, _gbf(resourceAncestors=["folders/123456"], services=["services/95FF-2EF5-5EA1"]),
+     {SPEND: "fail"}, None, "services without Compute Engine leave the compute out whatever the folder"),
+    ("k12", "gcp", {}, _bud(allUpdatesRule={"disableDefaultIamRecipients": True}), {SPEND: "fail"},
+     None, "threshold rules but default recipients disabled, no channel or topic: notifies no one"),
+    ("k13", "gcp", {}, _bud(allUpdatesRule={"disableDefaultIamRecipients": True,
+                                            "pubsubTopic": "projects/ml/topics/budget"}), {}, None,
+     "control: a Pub/Sub topic notifies"),
+    ("k14", "gcp", {}, _units("EUR", "30000"), {SPEND: "undecided"}, None,
+     "EUR has no cited rate: cannot decide"),
+    ("k15", "gcp", {}, _units("CNY", "200000"), {}, None,
+     "CNY 200,000 / 7.2734 = 27,497.46 USD >= 25,164.51"),
+    ("k16", "gcp", {}, _units("CNY", "180000"), {SPEND: "fail"}, None,
+     "CNY 180,000 / 7.2734 = 24,747.71 USD < 25,164.51"),
+    ("k17", "gcp", {}, _gke_pool_labels(False), {SPEND: "fail"}, None,
+     "label filter team=research; a GKE GPU pool (1 g2-standard-4) labelled team=research only in "
+     "nodeConfig.labels (Kubernetes labels, never billing): the pool has no alarm"),
+    ("k18", "gcp", {}, _gke_pool_labels(True), {}, None,
+     "control: the pool's nodeConfig.resourceLabels reach the VMs; 515.99 + 25,164.51 < 30,000"),
+    ("k19", "gcp", {}, _gbf(subaccounts=["billingAccounts/00000-00000-00000"]), {SPEND: "undecided"},
+     None, "subaccounts: which subaccount pays is set outside the program: cannot decide"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B3))
+def test_batch3(pack, case):
     _run_case(pack, case)
