@@ -862,3 +862,352 @@ B3 = [
 @pytest.mark.parametrize("case", _params(B3))
 def test_batch3(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 4
+# Public exposure: prefix lists, IPv6, split and host-bit CIDRs, security group references,
+# ELB/NLB/ALB/Gateway balancers, Global Accelerator, EIPs, public subnets, the default VPC, EKS
+# remote access; GCP forwarding rules, external IPs on templates / VMs / InstanceFromTemplate,
+# IAP, disabled / deny / egress firewalls, firewall policy rules, Cloud NAT, GKE public nodes.
+
+def _sg_rule(name: str, **props):
+    def build(s):
+        return res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", name,
+                   {"securityGroupId": "sg-x", "ipProtocol": "tcp", "fromPort": 443.0,
+                    "toPort": 443.0, "tags": dict(TAGS), **props},
+                   deps={"securityGroupId": [named(s, "train-sg")]})
+    return build
+
+
+def _prefix_list(cidr: str, family: str = "IPv4", standalone: bool = False):
+    def build(s):
+        pl = res("aws:ec2/managedPrefixList:ManagedPrefixList", "office",
+                 {"name": "office", "addressFamily": family, "maxEntries": 5.0, "tags": dict(TAGS),
+                  **({} if standalone else {"entries": [{"cidr": cidr, "description": "x"}]})})
+        if not standalone:
+            return pl
+        return [pl, res("aws:ec2/managedPrefixListEntry:ManagedPrefixListEntry", "office-any",
+                        {"prefixListId": "pl-x", "cidr": cidr}, deps={"prefixListId": [pl]})]
+    return build
+
+
+def _sg_inline_half(s):
+    named(s, "train-sg").props["ingress"] = [{"protocol": "tcp", "fromPort": 443.0, "toPort": 443.0,
+                                              "cidrBlocks": ["0.0.0.0/1"]}]
+    return s
+
+
+def _lb(kind: str = "network", internal: Optional[bool] = None, attach: str = "asg"):
+    """A balancer -> listener -> target group the GPU group registers in."""
+    def build(s):
+        props = {"loadBalancerType": kind, "subnets": ["subnet-x"], "tags": dict(TAGS)}
+        if internal is not None:
+            props["internal"] = internal
+        lb = res("aws:lb/loadBalancer:LoadBalancer", "front", props,
+                 deps={"subnets": [named(s, "train-a")]})
+        tg = res("aws:lb/targetGroup:TargetGroup", "train-tg",
+                 {"port": 8000.0, "protocol": "TCP" if kind == "network" else "HTTP",
+                  "vpcId": "vpc-1", "tags": dict(TAGS)})
+        ln = res("aws:lb/listener:Listener", "front-l",
+                 {"loadBalancerArn": "lb-arn", "port": 443.0,
+                  "protocol": "TCP" if kind == "network" else "HTTPS",
+                  "defaultActions": [{"type": "forward", "targetGroupArn": "tg-arn"}]},
+                 deps={"loadBalancerArn": [lb], "defaultActions": [tg]})
+        out = [lb, tg, ln]
+        asg = named(s, "train-nodes")
+        if attach == "asg":
+            asg.props["targetGroupArns"] = ["tg-arn"]
+            asg.deps["targetGroupArns"] = [tg]
+        else:
+            out.append(res("aws:autoscaling/trafficSourceAttachment:TrafficSourceAttachment", "ts",
+                           {"autoscalingGroupName": "asg-x",
+                            "trafficSource": {"identifier": "tg-arn", "type": "elbv2"}},
+                           deps={"autoscalingGroupName": [asg], "trafficSource": [tg]}))
+        return out
+    return build
+
+
+def _gateway_lb(s):
+    out = _lb("gateway")(s)
+    out[1].props["protocol"] = "GENEVE"
+    out[1].props["port"] = 6081.0
+    out[2].props.update(protocol=None, port=None)
+    out[2].props = {k: v for k, v in out[2].props.items() if v is not None}
+    return out
+
+
+def _classic_elb(s):
+    elb = res("aws:elb/loadBalancer:LoadBalancer", "classic",
+              {"subnets": ["subnet-x"], "listeners": [{"instancePort": 8000.0, "instanceProtocol": "tcp",
+                                                       "lbPort": 443.0, "lbProtocol": "tcp"}],
+               "tags": dict(TAGS)}, deps={"subnets": [named(s, "train-a")]})
+    att = res("aws:autoscaling/attachment:Attachment", "classic-att",
+              {"autoscalingGroupName": "asg-x", "elb": "classic-name"},
+              deps={"autoscalingGroupName": [named(s, "train-nodes")], "elb": [elb]})
+    return [elb, att]
+
+
+def _global_accelerator(s):
+    out = _lb("application", internal=True)(s)
+    acc = res("aws:globalaccelerator/accelerator:Accelerator", "ga",
+              {"name": "ga", "ipAddressType": "IPV4", "enabled": True, "tags": dict(TAGS)})
+    lis = res("aws:globalaccelerator/listener:Listener", "ga-l",
+              {"acceleratorArn": "ga-arn", "protocol": "TCP",
+               "portRanges": [{"fromPort": 443.0, "toPort": 443.0}]}, deps={"acceleratorArn": [acc]})
+    eg = res("aws:globalaccelerator/endpointGroup:EndpointGroup", "ga-eg",
+             {"listenerArn": "ga-l-arn", "endpointConfigurations": [{"endpointId": "alb-arn",
+                                                                     "weight": 100.0}]},
+             deps={"listenerArn": [lis], "endpointConfigurations": [out[0]]})
+    return out + [acc, lis, eg]
+
+
+def _gpu_instance(subnet: bool = True, public: Optional[bool] = False):
+    def build(s):
+        props = {"instanceType": "g5.xlarge", "ami": "ami-0123", "tags": dict(TAGS)}
+        deps = {}
+        if subnet:
+            props["subnetId"] = "subnet-x"
+            deps["subnetId"] = [named(s, "train-a")]
+        if public is not None:
+            props["associatePublicIpAddress"] = public
+        return res("aws:ec2/instance:Instance", "infer", props, deps=deps)
+    return build
+
+
+def _eip(assoc: bool):
+    def build(s):
+        inst = named(s, "infer")
+        if assoc:
+            eip = res("aws:ec2/eip:Eip", "ip", {"domain": "vpc", "tags": dict(TAGS)})
+            return [eip, res("aws:ec2/eipAssociation:EipAssociation", "ip-assoc",
+                             {"instanceId": "i-x", "allocationId": "eipalloc-x"},
+                             deps={"instanceId": [inst], "allocationId": [eip]})]
+        return res("aws:ec2/eip:Eip", "ip", {"domain": "vpc", "instance": "i-x", "tags": dict(TAGS)},
+                   deps={"instance": [inst]})
+    return build
+
+
+def _public_subnet(edge: bool = False, drop_flag: bool = False):
+    def mutate(s):
+        sub = named(s, "train-a")
+        sub.props["mapPublicIpOnLaunch"] = True
+        if edge:
+            sub.props["tags"] = {**TAGS, "kubernetes.io/role/elb": "1"}
+        if drop_flag:
+            named(s, "train-lt").props["networkInterfaces"][0].pop("associatePublicIpAddress")
+        return s
+    return mutate
+
+
+def _lt_one_true(s):
+    named(s, "train-lt").props["networkInterfaces"][5]["associatePublicIpAddress"] = "true"
+    return s
+
+
+def _nat_only_subnet(s):
+    pub = res("aws:ec2/subnet:Subnet", "edge-a", {"availabilityZone": "us-east-1a", "vpcId": "vpc-1",
+                                                  "cidrBlock": "10.0.0.0/24",
+                                                  "mapPublicIpOnLaunch": True, "tags": dict(TAGS)})
+    eip = res("aws:ec2/eip:Eip", "nat-ip", {"domain": "vpc", "tags": dict(TAGS)})
+    nat = res("aws:ec2/natGateway:NatGateway", "nat",
+              {"subnetId": "subnet-e", "allocationId": "eipalloc-n", "tags": dict(TAGS)},
+              deps={"subnetId": [pub], "allocationId": [eip]})
+    return s + [pub, eip, nat]
+
+
+def _eks_remote(s):
+    ng = _eks_string(s)
+    ng.props["remoteAccess"] = {"ec2SshKey": "ops-key"}
+    return ng
+
+
+def _gcp_backend(scheme: Optional[str]):
+    def build(s):
+        bs = res("gcp:compute/regionBackendService:RegionBackendService", "train-bs",
+                 {"region": "us-west1", "protocol": "TCP",
+                  **({"loadBalancingScheme": scheme} if scheme else {}),
+                  "backends": [{"group": "mig-instance-group"}]},
+                 deps={"backends": [named(s, "train-mig")]})
+        fr = res("gcp:compute/forwardingRule:ForwardingRule", "train-fr",
+                 {"region": "us-west1", "ports": ["443"], "backendService": "bs-id",
+                  **({"loadBalancingScheme": scheme} if scheme else {})},
+                 deps={"backendService": [bs]})
+        return [bs, fr]
+    return build
+
+
+def _gcp_https(s):
+    bs = res("gcp:compute/backendService:BackendService", "web-bs",
+             {"protocol": "HTTP", "loadBalancingScheme": "EXTERNAL_MANAGED",
+              "backends": [{"group": "mig-instance-group"}]}, deps={"backends": [named(s, "train-mig")]})
+    um = res("gcp:compute/uRLMap:URLMap", "web-map", {"defaultService": "bs-id"},
+             deps={"defaultService": [bs]})
+    px = res("gcp:compute/targetHttpProxy:TargetHttpProxy", "web-px", {"urlMap": "map-id"},
+             deps={"urlMap": [um]})
+    fr = res("gcp:compute/globalForwardingRule:GlobalForwardingRule", "web-fr",
+             {"target": "px-id", "portRange": "80", "loadBalancingScheme": "EXTERNAL_MANAGED"},
+             deps={"target": [px]})
+    return [bs, um, px, fr]
+
+
+def _gcp_target_pool(s):
+    vm = _solo()(s)[0]
+    tp = res("gcp:compute/targetPool:TargetPool", "pool",
+             {"region": "us-west1", "instances": ["us-west1-c/solo"]}, deps={"instances": [vm]})
+    fr = res("gcp:compute/forwardingRule:ForwardingRule", "pool-fr",
+             {"region": "us-west1", "target": "tp-id", "portRange": "443"}, deps={"target": [tp]})
+    return [vm, tp, fr]
+
+
+def _tpl_access_config(s):
+    named(s, "train-tpl").props["networkInterfaces"][0] = {"nicType": "GVNIC", "accessConfigs": [{}]}
+    return s
+
+
+def _vm_nat_ip(s):
+    vm = _solo()(s)[0]
+    vm.props["networkInterfaces"] = [{"network": "train", "accessConfigs": [{"natIp": "35.1.2.3"}]}]
+    return vm
+
+
+def _ift_access(s):
+    return res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "ift",
+               {"zone": "us-west1-c", "sourceInstanceTemplate": "tpl-id",
+                "networkInterfaces": [{"network": "train", "accessConfigs": [{}]}],
+                "labels": dict(LABELS)},
+               deps={"sourceInstanceTemplate": [named(s, "train-tpl")]})
+
+
+def _fw(name: str, **props):
+    return lambda s: res("gcp:compute/firewall:Firewall", name, {"network": "train", **props})
+
+
+def _fw_policy_rule(s):
+    return res("gcp:compute/networkFirewallPolicyRule:NetworkFirewallPolicyRule", "fp-web",
+               {"firewallPolicy": "policy-1", "priority": 1000.0, "action": "allow",
+                "direction": "INGRESS",
+                "match": {"srcIpRanges": ["0.0.0.0/0"],
+                          "layer4Configs": [{"ipProtocol": "tcp", "ports": ["443"]}]}})
+
+
+def _cloud_nat(s):
+    router = res("gcp:compute/router:Router", "rt", {"region": "us-west1", "network": "train"})
+    return [router, res("gcp:compute/routerNat:RouterNat", "nat",
+                        {"router": "rt", "region": "us-west1", "natIpAllocateOption": "AUTO_ONLY",
+                         "sourceSubnetworkIpRangesToNat": "ALL_SUBNETWORKS_ALL_IP_RANGES"},
+                        deps={"router": [router]})]
+
+
+def _gke_public(s):
+    cluster = res("gcp:container/cluster:Cluster", "gke", {
+        "location": "us-west1-c", "network": "train", "initialNodeCount": 1.0,
+        "removeDefaultNodePool": True, "resourceLabels": dict(LABELS)})
+    pool = res("gcp:container/nodePool:NodePool", "g2pool",
+               {"location": "us-west1-c", "cluster": "gke-id", "nodeCount": 1.0,
+                "nodeConfig": {"machineType": "g2-standard-4", "resourceLabels": dict(LABELS)}},
+               deps={"cluster": [cluster]})
+    return [cluster, pool]
+
+
+B4 = [
+    ("x01", "aws", {}, _add(_prefix_list("0.0.0.0/0")), {NPI: "fail"}, None,
+     "a managed prefix list holding 0.0.0.0/0"),
+    ("x02", "aws", {}, _add(_prefix_list("::/0", "IPv6", standalone=True)), {NPI: "fail"}, None,
+     "a standalone ManagedPrefixListEntry ::/0 on an IPv6 list of the stack"),
+    ("x03", "aws", {}, _add(_prefix_list("10.0.0.0/8")), {}, None, "control: a private prefix list"),
+    ("x04", "aws", {}, _add(lambda s: res("aws:ec2/securityGroupRule:SecurityGroupRule", "legacy",
+                                          {"type": "ingress", "securityGroupId": "sg-x",
+                                           "protocol": "tcp", "fromPort": 443.0, "toPort": 443.0,
+                                           "cidrBlocks": ["0.0.0.0/0"]},
+                                          deps={"securityGroupId": [named(s, "train-sg")]})),
+     {NPI: "fail"}, None, "a classic SecurityGroupRule of type ingress from 0.0.0.0/0"),
+    ("x05", "aws", {}, lambda s: (named(s, "train-sg").props.update(ingress=[
+        {"protocol": "tcp", "fromPort": 443.0, "toPort": 443.0, "ipv6CidrBlocks": ["::/0"]}]), s)[1],
+     {NPI: "fail"}, None, "an inline ingress entry from ::/0"),
+    ("x06", "aws", {}, _add(_sg_rule("hostbits", cidrIpv4="10.0.0.0/0")), {NPI: "fail"}, None,
+     "10.0.0.0/0: prefix length 0 with host bits is world-open"),
+    ("x07", "aws", {}, _add(_sg_rule("lo", cidrIpv4="0.0.0.0/1"), _sg_rule("hi", cidrIpv4="128.0.0.0/1")),
+     {NPI: "fail"}, None, "two standalone halves on one group cover all IPv4"),
+    ("x08", "aws", {}, _add(_sg_rule("lo6", cidrIpv6="::/1"), _sg_rule("hi6", cidrIpv6="8000::/1")),
+     {NPI: "fail"}, None, "two IPv6 halves on one group cover all IPv6"),
+    ("x09", "aws", {}, _chain(_sg_inline_half, _add(_sg_rule("hi", cidrIpv4="128.0.0.0/1"))),
+     {NPI: "fail"}, None, "one inline half + one standalone half on the same group"),
+    ("x10", "aws", {}, _add(_sg_rule("peer", referencedSecurityGroupId="sg-other")), {}, None,
+     "control: a security group reference is not world-open"),
+    ("x11", "aws", {}, _add(_lb("network")), {NPI: "fail"}, None,
+     "an internet-facing NLB (internal not set) forwards to a target group the GPU ASG registers in"),
+    ("x12", "aws", {}, _add(_lb("network", internal=True)), {}, None, "control: internal NLB"),
+    ("x13", "aws", {}, _add(_gateway_lb), {}, None, "control: a Gateway LB is not counted"),
+    ("x14", "aws", {}, _add(_lb("application", attach="traffic")), {NPI: "fail"}, None,
+     "an internet-facing ALB whose target group the ASG joins by a TrafficSourceAttachment"),
+    ("x15", "aws", {}, _add(_classic_elb), {NPI: "fail"}, None,
+     "an internet-facing classic ELB attached to the ASG by autoscaling Attachment"),
+    ("x16", "aws", {}, _add(_global_accelerator), {NPI: "fail"}, None,
+     "a Global Accelerator (public anycast IPs) fronting an INTERNAL ALB that forwards to the GPU "
+     "ASG: the nodes are reachable from the internet (docs silent on GA; issue 35's class: "
+     "public exposure through balancers)"),
+    ("x17", "aws", {}, _add(_gpu_instance(), _eip(False)), {NPI: "fail"}, None,
+     "an Eip with `instance` on a g5.xlarge node (in the stack's private subnet, public IP off)"),
+    ("x18", "aws", {}, _add(_gpu_instance(), _eip(True)), {NPI: "fail"}, None,
+     "an EipAssociation with instanceId on the node"),
+    ("x19", "aws", {}, _add(_gpu_instance()), {}, None,
+     "control for x17/x18: the g5.xlarge node alone (734.38 a month, no RDMA fabric)"),
+    ("x20", "aws", {}, _lt_one_true, {NPI: "fail"}, None,
+     "one of the template's 32 interfaces says associatePublicIpAddress 'true'"),
+    ("x21", "aws", {}, _public_subnet(), {}, None,
+     "control: the nodes' subnet maps public IPs but every template interface says 'false'"),
+    ("x22", "aws", {}, _public_subnet(drop_flag=True), {NPI: "fail"}, None,
+     "public subnet and one interface leaves the flag out: the group gets public IPs"),
+    ("x23", "aws", {}, _public_subnet(edge=True, drop_flag=True), {NPI: "fail"}, None,
+     "the same subnet tagged kubernetes.io/role/elb: the edge tag does not excuse the GPU group in it"),
+    ("x24", "aws", {}, _add(_gpu_instance(subnet=False, public=None)), {NPI: "fail"}, None,
+     "a GPU instance with no subnet: the default VPC's public subnets"),
+    ("x25", "aws", {}, _add(_eks_remote), {NPI: "fail", SPEND: "fail"}, None,
+     "EKS remoteAccess with an SSH key and no source groups opens 22 to 0.0.0.0/0; spend as h15"),
+    ("x26", "aws", {}, _nat_only_subnet, {}, None,
+     "control: a public subnet only a NAT gateway uses, its EIP on the NAT"),
+    ("y01", "gcp", {}, _add(_gcp_backend(None)), {NPI: "fail"}, None,
+     "a regional forwarding rule, scheme left out (EXTERNAL), to a backend service of the MIG"),
+    ("y02", "gcp", {}, _add(_gcp_backend("INTERNAL")), {}, None, "control: INTERNAL"),
+    ("y03", "gcp", {}, _add(_gcp_https), {NPI: "fail"}, None,
+     "global EXTERNAL_MANAGED forwarding rule -> HTTP proxy -> URL map -> backend service of the MIG"),
+    ("y04", "gcp", {}, _add(_gcp_target_pool), {NPI: "fail"}, None,
+     "a forwarding rule (EXTERNAL) to a target pool holding the a3-highgpu-8g VM"),
+    ("y05", "gcp", {}, _tpl_access_config, {NPI: "fail"}, None,
+     "the MIG's template gives its first NIC an accessConfigs entry: an external IP per node"),
+    ("y06", "gcp", {}, _add(_vm_nat_ip), {NPI: "fail"}, None, "a GPU VM with a static external natIp"),
+    ("y07", "gcp", {}, _add(_ift_access), {NPI: "fail", SPEND: "fail"}, None,
+     "an InstanceFromTemplate overriding its NIC with an accessConfigs entry; spend: one more "
+     "a3-ultragpu-8g VM for the month, 63,334.73 + 25,164.51 > 30,000"),
+    ("y08", "gcp", {}, _add(_fw("iap", sourceRanges=["35.235.240.0/20"],
+                                allows=[{"protocol": "tcp", "ports": ["22"]}])), {}, None,
+     "control: IAP's range for SSH"),
+    ("y09", "gcp", {}, _add(_fw("web", sourceRanges=["0.0.0.0/0"],
+                                allows=[{"protocol": "tcp", "ports": ["443"]}])), {NPI: "fail"}, None,
+     "0.0.0.0/0 with direction left out (INGRESS by default)"),
+    ("y10", "gcp", {}, _add(_fw("web6", sourceRanges=["::/0"],
+                                allows=[{"protocol": "tcp", "ports": ["443"]}])), {NPI: "fail"}, None,
+     "::/0"),
+    ("y11", "gcp", {}, _add(_fw("halves", sourceRanges=["0.0.0.0/1", "128.0.0.0/1"],
+                                allows=[{"protocol": "tcp", "ports": ["443"]}])), {NPI: "fail"}, None,
+     "one firewall's two halves cover all addresses"),
+    ("y12", "gcp", {}, _add(_fw("off", sourceRanges=["0.0.0.0/0"], disabled=True,
+                                allows=[{"protocol": "all"}])), {}, None, "control: disabled"),
+    ("y13", "gcp", {}, _add(_fw("deny", sourceRanges=["0.0.0.0/0"], denies=[{"protocol": "all"}])),
+     {}, None, "control: a deny rule opens nothing"),
+    ("y14", "gcp", {}, _add(_fw("out", direction="EGRESS", destinationRanges=["0.0.0.0/0"],
+                                allows=[{"protocol": "all"}])), {}, None, "control: egress"),
+    ("y15", "gcp", {}, _add(_fw_policy_rule), {NPI: "fail"}, None,
+     "a network firewall policy rule allowing 0.0.0.0/0 in"),
+    ("y16", "gcp", {}, _add(_cloud_nat), {}, None, "control: Cloud NAT gives no node an address"),
+    ("y17", "gcp", {}, _add(_gke_public), {NPI: "fail"}, None,
+     "a GKE cluster and GPU pool without private nodes (1 g2-standard-4: 515.99, spend passes)"),
+    ("y18", "gcp", {}, _add(_fw("web-tagged", sourceRanges=["0.0.0.0/0"], targetTags=["bastion"],
+                                allows=[{"protocol": "tcp", "ports": ["443"]}])), {NPI: "fail"}, None,
+     "world-open rule limited to a target tag no node carries: rules are judged one by one"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B4))
+def test_batch4(pack, case):
+    _run_case(pack, case)
