@@ -1216,3 +1216,167 @@ B4 = [
 @pytest.mark.parametrize("case", _params(B4))
 def test_batch4(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 5
+# Tags through the inheritance paths the docs describe; exemptions on the wrong resource or from
+# the provider; the reach of DEFECT 2 (other public front doors to an internal balancer or node).
+
+def _aws_provider(tags: Any):
+    return lambda s: (s, {**AWS_P, "defaultTags": {"tags": tags}})
+
+
+def _asg_drop(key: str):
+    def mutate(s):
+        asg = named(s, "train-nodes")
+        asg.props["tags"] = [t for t in asg.props["tags"] if t["key"] != key]
+        return s
+    return mutate
+
+
+def _infer_tags(tags: dict):
+    def mutate(s):
+        s = s + [_gpu_instance()(s)]
+        named(s, "infer").props["tags"] = tags
+        return s
+    return mutate
+
+
+NO_CC = {"owner": "bob", "team": "research"}
+
+
+def _gcp_provider(labels: Any):
+    return lambda s: (s, {**GCP_P, "defaultLabels": labels})
+
+
+def _skip(name: str, value: str, key: str = "trainstack:policy-skip"):
+    def mutate(s):
+        r = named(s, name)
+        if isinstance(r.props.get("tags"), list):
+            r.props["tags"] = r.props["tags"] + [{"key": key, "value": value, "propagateAtLaunch": True}]
+        else:
+            r.props["tags"] = {**r.props.get("tags", {}), key: value}
+        return s
+    return mutate
+
+
+def _launch_configuration(s):
+    asg, lt = named(s, "train-nodes"), named(s, "train-lt")
+    lc = res("aws:ec2/launchConfiguration:LaunchConfiguration", "train-lc",
+             {"instanceType": "p5.48xlarge", "imageId": "ami-0123", "userData": "IyEvYmluL2Jhc2g="},
+             deps={"userData": list(lt.deps["userData"])})
+    asg.props.pop("launchTemplate")
+    asg.deps.pop("launchTemplate")
+    asg.props["launchConfiguration"] = "lc-name"
+    asg.deps["launchConfiguration"] = [lc]
+    return [r for r in s if r.name != "train-lt"] + [lc]
+
+
+def _ga_instance(s):
+    acc = res("aws:globalaccelerator/accelerator:Accelerator", "ga",
+              {"name": "ga", "ipAddressType": "IPV4", "enabled": True, "tags": dict(TAGS)})
+    lis = res("aws:globalaccelerator/listener:Listener", "ga-l",
+              {"acceleratorArn": "ga-arn", "protocol": "TCP",
+               "portRanges": [{"fromPort": 443.0, "toPort": 443.0}]}, deps={"acceleratorArn": [acc]})
+    eg = res("aws:globalaccelerator/endpointGroup:EndpointGroup", "ga-eg",
+             {"listenerArn": "ga-l-arn", "endpointConfigurations": [{"endpointId": "i-x",
+                                                                     "weight": 100.0}]},
+             deps={"listenerArn": [lis], "endpointConfigurations": [named(s, "infer")]})
+    return [acc, lis, eg]
+
+
+def _cloudfront_vpc_origin(s):
+    out = _lb("application", internal=True)(s)
+    vo = res("aws:cloudfront/vpcOrigin:VpcOrigin", "cf-origin",
+             {"vpcOriginEndpointConfig": {"name": "alb", "arn": "alb-arn", "httpPort": 80.0,
+                                          "httpsPort": 443.0, "originProtocolPolicy": "https-only",
+                                          "originSslProtocols": {"items": ["TLSv1.2"],
+                                                                 "quantity": 1.0}},
+              "tags": dict(TAGS)}, deps={"vpcOriginEndpointConfig": [out[0]]})
+    return out + [vo]
+
+
+def _apigw_vpc_link(s):
+    out = _lb("network", internal=True)(s)
+    api = res("aws:apigatewayv2/api:Api", "api", {"protocolType": "HTTP", "tags": dict(TAGS)})
+    link = res("aws:apigatewayv2/vpcLink:VpcLink", "link",
+               {"name": "link", "subnetIds": ["subnet-x"], "securityGroupIds": ["sg-x"],
+                "tags": dict(TAGS)},
+               deps={"subnetIds": [named(s, "train-a")], "securityGroupIds": [named(s, "train-sg")]})
+    integ = res("aws:apigatewayv2/integration:Integration", "to-nlb",
+                {"apiId": "api-id", "integrationType": "HTTP_PROXY", "integrationMethod": "ANY",
+                 "connectionType": "VPC_LINK", "connectionId": "link-id",
+                 "integrationUri": "listener-arn"},
+                deps={"apiId": [api], "connectionId": [link], "integrationUri": [out[2]]})
+    return out + [api, link, integ]
+
+
+B5 = [
+    ("t01", "aws", {}, _chain(_asg_drop("cost-center"), _aws_provider({"cost-center": "4711"})),
+     {TAGS_P: "fail"}, None,
+     "the ASG lacks cost-center; the provider's defaultTags have it, but AWS gives an ASG no default "
+     "tags: missing"),
+    ("t02", "aws", {}, _chain(_infer_tags(dict(NO_CC)), _aws_provider({"cost-center": "4711"})), {},
+     None, "control: an instance lacking cost-center takes it from the provider's defaultTags"),
+    ("t03", "aws", {}, _chain(_infer_tags(dict(NO_CC)), _aws_provider(unknown())),
+     {TAGS_P: "undecided"}, None, "the provider's defaultTags unknown at preview: cannot decide"),
+    ("t04", "aws", {}, _chain(_infer_tags({**TAGS, "cost-center": ""}),
+                              _aws_provider({"cost-center": "4711"})), {TAGS_P: "fail"}, None,
+     "the instance sets cost-center blank itself: its own tags win, blank counts as missing"),
+    ("t05", "aws", {}, _infer_tags({"Owner": "bob", "team": "research", "cost-center": "4711"}),
+     {TAGS_P: "fail"}, None, "'Owner' is not 'owner' (AWS tag names compared case-sensitively)"),
+    ("t06", "gcp", {}, lambda s: (named(s, "train-tpl").props.update(
+        labels={"owner": "bob", "team": "research", "cost-center": "4711"}), s)[1], {}, None,
+     "control: GCP label keys matched normalised, cost-center = cost_center"),
+    ("t07", "gcp", {}, _chain(lambda s: (named(s, "scratch").props.update(labels=dict(NO_TEAM)), s)[1],
+                              _gcp_provider({"team": "research"})), {}, None,
+     "control: the Lustre lacks team, the provider's defaultLabels give it"),
+    ("t08", "gcp", {}, _chain(lambda s: (named(s, "scratch").props.update(labels=dict(NO_TEAM)), s)[1],
+                              _gcp_provider(unknown())), {TAGS_P: "undecided"}, None,
+     "defaultLabels unknown at preview: cannot decide"),
+    ("e01", "aws", {"budget": "10000"}, _aws_provider({**TAGS, "trainstack:policy-skip": "all"}),
+     {SPEND: "fail"}, None,
+     "a provider-wide skip in defaultTags never counts: ~12,141 > 10,000 still fails"),
+    ("e02", "aws", {"budget": "10000"}, _skip("train-lt", "spend-limit"), {SPEND: "fail"}, None,
+     "the skip on the launch template, not the group: the group is still GPU capacity (its "
+     "template left out of spend's inputs, its type is read nowhere or priced): fails either way"),
+    ("e03", "aws", {}, _skip("train-budget", "spend-limit"), {SPEND: "fail"}, None,
+     "the skip on the budget: the budget is left out, the GPU group has no budget alarm"),
+    ("e04", "aws", {"budget": "10000"}, _skip("datasets", "spend-limit"), {SPEND: "fail"}, None,
+     "the skip on the bucket: 12,141 - 119 > 10,000, still over"),
+    ("e05", "aws", {"budget": "10000"}, _skip("train-nodes", "spend_limit"), {SPEND: "fail"}, None,
+     "the group's skip names 'spend_limit', no policy of the pack: no exemption"),
+    ("e06", "aws", {}, _chain(_lt_one_true, _skip("train-nodes", "no-public-ingress")), {NPI: "fail"},
+     None, "the skip on the group; the violation is the launch template's own: it stays"),
+    ("e07", "aws", {"budget": "10000"}, None, {}, {SPEND: {"skipResources": [
+        "aws:autoscaling/group:Group::train-*"]}},
+     "control: a type::name glob exempts the group, which is then not priced: 1,464.53 < 10,000"),
+    ("e08", "gcp", {"budget": "20000"}, _gcp_provider({**LABELS, "trainstack_policy-skip": "all"}),
+     {SPEND: "fail"}, None,
+     "a skip in the GCP provider's defaultLabels never counts: 25,164.51 > 20,000"),
+    ("r01", "aws", {}, _add(_gpu_instance(), _ga_instance), {NPI: "fail"}, None,
+     "reach of DEFECT 2: a Global Accelerator endpoint group whose endpoint is the GPU instance"),
+    ("r02", "aws", {}, _add(_cloudfront_vpc_origin), {NPI: "fail"}, None,
+     "reach of DEFECT 2: a CloudFront VPC origin on the internal ALB of the GPU group"),
+    ("r03", "aws", {}, _add(_apigw_vpc_link), {NPI: "fail"}, None,
+     "reach of DEFECT 2: a public HTTP API through a VPC link to the internal NLB of the group"),
+    ("r04", "aws", {}, _launch_configuration, {RDMA: "advisory"}, None,
+     "the group launched from a launch configuration of the stack (p5.48xlarge): priced as before, "
+     "12,141 < 20,000; rdma: placed, but no EFA interface (a launch configuration has none)"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B5))
+def test_batch5(pack, case):
+    _run_case(pack, case)
+
+
+def test_e09_bare_name_refused_over_grpc(pack):
+    """Docs (Exemptions): a bare name in skipResources 'is refused by the schema and never
+    matches'; a value its schema refuses is refused over gRPC with INVALID_ARGUMENT naming it."""
+    config = pack.cli_config()
+    config[SPEND]["skipResources"] = ["train-nodes"]
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(config)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "skipResources" in err.value.details()
