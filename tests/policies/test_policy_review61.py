@@ -166,6 +166,9 @@ XFAIL: dict[str, str] = {
     "n01": "DEFECT 1 reach: auto-provisioning with nvidia-tesla-t4 is not seen either",
     "x16": "DEFECT 2: a Global Accelerator fronting an internal ALB of the GPU group is not seen as "
            "public exposure (docs silent; issue 35's class)",
+    "r01": "DEFECT 2 reach: Global Accelerator on the GPU instance itself",
+    "r02": "DEFECT 2 reach: CloudFront VPC origin on the internal ALB",
+    "r03": "DEFECT 2 reach: API Gateway HTTP API through a VPC link to the internal NLB",
 }
 
 
@@ -1380,3 +1383,91 @@ def test_e09_bare_name_refused_over_grpc(pack):
         pack.send_config(config)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "skipResources" in err.value.details()
+
+
+# ------------------------------------------------------------------------------------ batch 6
+# GPU signs in other managed services' type/accelerator fields (the docs' "GPU sign" sentence),
+# list inputs given as one object, warm pools and schedule raises, the SSH exemption stretched,
+# and alarms that fire too late to matter.
+
+def _gcp_other(type_: str, props: dict):
+    return lambda s: res(type_, "svc", props)
+
+
+def _spot_fleet_one(s):
+    return res("aws:ec2/spotFleetRequest:SpotFleetRequest", "sfr",
+               {"iamFleetRole": "arn:aws:iam::111111111111:role/fleet", "targetCapacity": 2.0,
+                "launchSpecifications": {"instanceType": "p5.48xlarge", "ami": "ami-0123",
+                                         "subnetId": "subnet-x", "associatePublicIpAddress": False},
+                "tags": dict(TAGS)}, deps={"launchSpecifications": [named(s, "train-a")]})
+
+
+def _warm_pool(state: str):
+    return _set("train-nodes", "warmPool", {"poolState": state, "minSize": 4.0})
+
+
+def _raise_schedule(s):
+    return res("aws:autoscaling/schedule:Schedule", "train-burst",
+               {"autoscalingGroupName": "asg-x", "scheduledActionName": "burst", "minSize": 0.0,
+                "maxSize": 16.0, "desiredCapacity": 16.0, "startTime": hours_from_now(10)},
+               deps={"autoscalingGroupName": [named(s, "train-nodes")]})
+
+
+SSH_WORLD = {NPI: {"sshCidrs": ["0.0.0.0/0"]}}
+
+B6 = [
+    ("v01", "gcp", {}, _add(_gcp_other("gcp:workbench/instance:Instance", {
+        "location": "us-west1-c", "gceSetup": {"machineType": "a2-highgpu-1g", "acceleratorConfigs": [
+            {"type": "NVIDIA_TESLA_A100", "coreCount": "1"}]}, "labels": dict(LABELS)})),
+     {SPEND: "fail"}, None,
+     "a Vertex Workbench instance on a2-highgpu-1g with an A100 in acceleratorConfigs: a GPU sign"),
+    ("v02", "gcp", {}, _add(_gcp_other("gcp:vertex/aiDeploymentResourcePool:AiDeploymentResourcePool", {
+        "region": "us-west1", "name": "pool", "dedicatedResources": {
+            "machineSpec": {"machineType": "a2-highgpu-1g", "acceleratorType": "NVIDIA_TESLA_A100",
+                            "acceleratorCount": 1.0}, "minReplicaCount": 1.0,
+            "maxReplicaCount": 8.0}})), {SPEND: "fail"}, None,
+     "a Vertex deployment resource pool of up to 8 a2-highgpu-1g with accelerators: a GPU sign"),
+    ("v03", "gcp", {}, _add(_gcp_other("gcp:dataproc/cluster:Cluster", {
+        "region": "us-west1", "labels": dict(LABELS), "clusterConfig": {"workerConfig": {
+            "numInstances": 4.0, "machineType": "n1-standard-8",
+            "accelerators": [{"acceleratorType": "nvidia-tesla-t4", "acceleratorCount": 1.0}]}}})),
+     {SPEND: "fail"}, None, "a Dataproc cluster with 4 workers each with a T4: a GPU sign"),
+    ("v04", "gcp", {}, _add(_gcp_other("gcp:tpu/v2Vm:V2Vm", {
+        "zone": "us-west1-c", "runtimeVersion": "tpu-vm-base", "acceleratorType": "v5p-8",
+        "labels": dict(LABELS)})), {SPEND: "fail"}, None,
+     "a TPU VM: an accelerator type in an accelerator field, the docs' 'GPU sign'"),
+    ("v05", "aws", {}, _add(_spot_fleet_one), {SPEND: "fail"}, None,
+     "a Spot Fleet whose launchSpecifications is one object (read as a list of one): 2 x 55.04 x 730 "
+     "= 80,358.40 > 20,000; fleets left to their service by rdma"),
+    ("v06", "aws", {}, _warm_pool("Running"), {SPEND: "fail"}, None,
+     "a Running warm pool of 4 beside maxSize 2: 6 x 55.04 x 96 = 31,703.04 > 20,000"),
+    ("v07", "aws", {}, _warm_pool("Stopped"), {}, None,
+     "control: a Stopped warm pool adds no instance hours (only a Running pool is priced)"),
+    ("v08", "aws", {}, _add(_raise_schedule), {SPEND: "fail"}, None,
+     "a one-time schedule at 10 h raises maxSize to 16 before the stop at 96 h: priced at 16, "
+     "16 x 55.04 x 96 = 84,541.44 > 20,000"),
+    ("v09", "aws", {}, _add(_sg_rule("ssh-all", cidrIpv4="0.0.0.0/0", fromPort=0.0, toPort=65535.0)),
+     {NPI: "fail"}, SSH_WORLD, "sshCidrs allows TCP 22 only: 0-65535 from the world is more"),
+    ("v10", "aws", {}, _add(_sg_rule("ssh-any", cidrIpv4="0.0.0.0/0", ipProtocol="-1")),
+     {NPI: "fail"}, SSH_WORLD, "sshCidrs allows TCP 22 only: all protocols from the world is more"),
+    ("v11", "aws", {}, _add(_sg_rule("ssh6", cidrIpv6="::/0", fromPort=22.0, toPort=22.0)),
+     {NPI: "fail"}, SSH_WORLD, "sshCidrs lists 0.0.0.0/0, not ::/0: SSH from all IPv6 stays a violation"),
+    ("v12", "aws", {}, _add(_sg_rule("ssh", cidrIpv4="0.0.0.0/0", fromPort=22.0, toPort=22.0)), {},
+     SSH_WORLD, "control: TCP 22 from 0.0.0.0/0 listed in sshCidrs"),
+    ("v13", "gcp", {}, _add(_fw("ssh-range", sourceRanges=["0.0.0.0/0"],
+                                allows=[{"protocol": "tcp", "ports": ["22-443"]}])), {NPI: "fail"},
+     SSH_WORLD, "a GCP firewall from the world on 22-443 under an SSH exemption: more than 22"),
+    ("v14", "gcp", {}, _add(_fw("ssh", sourceRanges=["0.0.0.0/0"],
+                                allows=[{"protocol": "tcp", "ports": ["22"]}])), {}, SSH_WORLD,
+     "control: only TCP 22 from 0.0.0.0/0, listed"),
+    ("v15", "aws", {}, _bud(notifications=[{"comparisonOperator": "GREATER_THAN", "threshold": 1000.0,
+                                            "thresholdType": "PERCENTAGE", "notificationType": "ACTUAL",
+                                            "subscriberEmailAddresses": ["ops@example.com"]}]), {}, None,
+     "an alarm at 1,000 % of the budget still has an e-mail subscriber: the docs read subscribers, "
+     "not thresholds (noticed, not a documented promise)"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B6))
+def test_batch6(pack, case):
+    _run_case(pack, case)
