@@ -1471,3 +1471,181 @@ B6 = [
 @pytest.mark.parametrize("case", _params(B6))
 def test_batch6(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 7
+# Reservations that outlive the stop, instance-lifetime settings that are no stop, instance
+# schedules that expired, tag filters through EKS / Spot Fleet / provider defaults, EIPs on a
+# NIC, IPv6 access configs, target instances, unmanaged groups, target-group attachments.
+
+def _open_odcr(s):
+    r = _odcr(s)
+    r.props.update(instanceCount=2.0, instanceMatchCriteria="open")
+    return r
+
+
+def _gcp_open_rsv(s):
+    return res("gcp:compute/reservation:Reservation", "rsv",
+               {"zone": "us-west1-c", "specificReservation": {"count": 2.0, "instanceProperties": {
+                   "machineType": "a3-ultragpu-8g"}}})
+
+
+def _vm_schedule(expired: bool):
+    def build(s):
+        sched = {"vmStopSchedule": {"schedule": "0 3 * * *"}, "timeZone": "UTC"}
+        if expired:
+            sched["expirationTime"] = "2026-01-01T00:00:00Z"
+        pol = res("gcp:compute/resourcePolicy:ResourcePolicy", "nightly",
+                  {"region": "us-west1", "instanceSchedulePolicy": sched})
+        vm = _solo()(s)[0]
+        vm.props.pop("scheduling")
+        vm.props["resourcePolicies"] = ["nightly-id"]
+        vm.deps["resourcePolicies"] = [pol]
+        return [pol, vm]
+    return build
+
+
+def _vm_termination(when: str):
+    def build(s):
+        vm = _solo()(s)[0]
+        vm.props["scheduling"] = {"terminationTime": when, "instanceTerminationAction": "DELETE"}
+        return vm
+    return build
+
+
+def _nic_eip(s):
+    nic = res("aws:ec2/networkInterface:NetworkInterface", "infer-nic",
+              {"subnetId": "subnet-x", "tags": dict(TAGS)}, deps={"subnetId": [named(s, "train-a")]})
+    inst = res("aws:ec2/instance:Instance", "infer",
+               {"instanceType": "g5.xlarge", "ami": "ami-0123", "tags": dict(TAGS),
+                "networkInterfaces": [{"networkInterfaceId": "eni-x", "deviceIndex": 0.0}]},
+               deps={"networkInterfaces": [nic]})
+    eip = res("aws:ec2/eip:Eip", "ip", {"domain": "vpc", "networkInterface": "eni-x",
+                                        "tags": dict(TAGS)}, deps={"networkInterface": [nic]})
+    return [nic, inst, eip]
+
+
+def _tg_attachment(s):
+    out = _lb("network")(s)
+    asg = named(s, "train-nodes")
+    asg.props.pop("targetGroupArns")
+    asg.deps.pop("targetGroupArns")
+    inst = _gpu_instance()(s)
+    att = res("aws:lb/targetGroupAttachment:TargetGroupAttachment", "infer-att",
+              {"targetGroupArn": "tg-arn", "targetId": "i-x", "port": 8000.0},
+              deps={"targetGroupArn": [out[1]], "targetId": [inst]})
+    return out + [inst, att]
+
+
+def _target_instance(s):
+    vm = _solo()(s)[0]
+    ti = res("gcp:compute/targetInstance:TargetInstance", "ti", {"zone": "us-west1-c",
+                                                                 "instance": "solo-id"},
+             deps={"instance": [vm]})
+    fr = res("gcp:compute/forwardingRule:ForwardingRule", "ti-fr",
+             {"region": "us-west1", "target": "ti-id", "portRange": "443"}, deps={"target": [ti]})
+    return [vm, ti, fr]
+
+
+def _unmanaged_group(s):
+    vm = _solo()(s)[0]
+    ig = res("gcp:compute/instanceGroup:InstanceGroup", "ig", {"zone": "us-west1-c",
+                                                               "instances": ["solo-self-link"]},
+             deps={"instances": [vm]})
+    bs = res("gcp:compute/regionBackendService:RegionBackendService", "ig-bs",
+             {"region": "us-west1", "protocol": "TCP", "loadBalancingScheme": "EXTERNAL",
+              "backends": [{"group": "ig-self-link"}]}, deps={"backends": [ig]})
+    fr = res("gcp:compute/forwardingRule:ForwardingRule", "ig-fr",
+             {"region": "us-west1", "ports": ["443"], "backendService": "bs-id",
+              "loadBalancingScheme": "EXTERNAL"}, deps={"backendService": [bs]})
+    return [vm, ig, bs, fr]
+
+
+def _eks_tagged(s):
+    ng = _eks_string(s)
+    return ng
+
+
+def _provider_team(s):
+    return s, {**AWS_P, "defaultTags": {"tags": {"team": "research"}}}
+
+
+def _no_team_asg(s):
+    asg = named(s, "train-nodes")
+    asg.props["tags"] = [t for t in asg.props["tags"] if t["key"] != "team"]
+    lt = named(s, "train-lt")
+    lt.props["tagSpecifications"] = [{"resourceType": "instance", "tags": dict(NO_CC_TEAM)}]
+    return s
+
+
+NO_CC_TEAM = {"owner": "bob", "cost-center": "4711"}
+
+
+B7 = [
+    ("w01", "aws", {}, _add(_open_odcr), {SPEND: "fail"}, None,
+     "an open ODCR of 2 p5.48xlarge the group consumes: reservation and consumer counted once, but "
+     "the reservation bills for the month whatever the group's stop at 96 h: 80,358.40 > 20,000"),
+    ("w02", "gcp", {}, _add(_gcp_open_rsv), {SPEND: "fail"}, None,
+     "a GCP reservation of 2 a3-ultragpu-8g the MIG consumes (ANY, not specific-required): billed "
+     "for the month, 126,669.45 > 30,000, whatever the resize job"),
+    ("w03", "aws", {"hours": None}, _set("train-nodes", "maxInstanceLifetime", 86400.0),
+     {SPEND: "fail"}, None,
+     "maxInstanceLifetime 1 day replaces instances, it stops none: no stop, the month 81,822.93"),
+    ("w04", "gcp", {}, _add(_vm_schedule(False)), {}, None,
+     "control: an instance schedule stopping the a3-highgpu-8g VM at 03:00 UTC daily, no start: at "
+     "most 24 h, 88.49 x 24 = 2,123.76 + 25,164.51 < 30,000"),
+    ("w05", "gcp", {}, _add(_vm_schedule(True)), {SPEND: "fail"}, None,
+     "the same schedule with expirationTime in January 2026: no stop 'after expirationTime': the "
+     "month, 64,597.70 + 25,164.51 > 30,000"),
+    ("w06", "gcp", {}, _add(_vm_termination("tomorrow at noon")), {SPEND: "fail"}, None,
+     "a terminationTime that does not read: no stop, the month"),
+    ("w07", "gcp", {}, _add(_vm_termination(hours_from_now(5))), {}, None,
+     "control: terminationTime in 5 h with DELETE: 88.49 x 5 = 442.45 + 25,164.51 < 30,000"),
+    ("w08", "aws", {"budget": "100000"}, _chain(_add(_eks_string), _bud(costFilters=TEAM)),
+     {SPEND: "fail"}, None,
+     "tag filter team=research; the EKS node group is tagged team=research but EKS tags propagate "
+     "to no other resource: its nodes have no alarm (52,320 < 100,000: cost alone passes)"),
+    ("w09", "aws", {"budget": "100000"}, _add(_eks_string), {}, None,
+     "control for w08: no filter, 52,320 < 100,000"),
+    ("w10", "aws", {"budget": "100000"},
+     _chain(_add(_spot_fleet_one), _bud(costFilters=TEAM)), {SPEND: "fail"}, None,
+     "tag filter team=research; the Spot Fleet request carries it on itself, its launch "
+     "specification carries none: its instances are left out"),
+    ("w11", "aws", {"budget": "100000"},
+     _chain(_add(_spot_fleet_one), _bud(costFilters=TEAM),
+            lambda s: (named(s, "sfr").props["launchSpecifications"].update(tags=dict(TAGS)), s)[1]),
+     {}, None, "control: the launch specification carries team=research: 92,499 < 100,000"),
+    ("w12", "aws", {}, _chain(_infer_tags(dict(NO_TEAM_AWS := {"owner": "bob", "cost-center": "4711"})),
+                              _bud(costFilters=TEAM), _provider_team), {}, None,
+     "control: the g5 instance lacks team; the provider's defaultTags reach an ec2 Instance"),
+    ("w13", "aws", {}, _chain(_no_team_asg, _bud(costFilters=TEAM), _provider_team),
+     {SPEND: "fail", TAGS_P: "fail"}, None,
+     "the ASG and its template's instance tags lack team; defaultTags team=research do not reach an "
+     "ASG's instances: left out; required-tags: the ASG gets no default tags"),
+    ("w14", "aws", {}, _add(_nic_eip), {NPI: "fail"}, None,
+     "an EIP on the network interface the GPU instance uses"),
+    ("w15", "gcp", {}, lambda s: (named(s, "train-tpl").props["networkInterfaces"].__setitem__(
+        0, {"nicType": "GVNIC", "ipv6AccessConfigs": [{"networkTier": "PREMIUM"}]}), s)[1],
+     {NPI: "fail"}, None, "an external IPv6 access config on the template's first NIC"),
+    ("w16", "gcp", {}, _add(_target_instance), {NPI: "fail"}, None,
+     "an EXTERNAL forwarding rule to a target instance wrapping the GPU VM"),
+    ("w17", "gcp", {}, _add(_unmanaged_group), {NPI: "fail"}, None,
+     "EXTERNAL forwarding rule -> backend service -> unmanaged instance group holding the GPU VM"),
+    ("w18", "aws", {}, _add(_tg_attachment), {NPI: "fail"}, None,
+     "an internet-facing NLB's target group with a TargetGroupAttachment of the g5 GPU instance"),
+    ("w19", "aws", {}, _add(lambda s: res("aws-native:ec2:SecurityGroupIngress", "native6",
+                                          {"groupId": "sg-x", "ipProtocol": "tcp", "fromPort": 443.0,
+                                           "toPort": 443.0, "cidrIpv6": "::/0"},
+                                          deps={"groupId": [named(s, "train-sg")]})),
+     {NPI: "fail"}, None, "an aws-native SecurityGroupIngress from ::/0"),
+    ("w20", "aws", {"budget": "10000"}, None, {SPEND: "fail"},
+     {NPI: {"skipResources": ["aws:autoscaling/group:Group::*"]}},
+     "a skipResources entry under no-public-ingress does not exempt the group from spend-limit"),
+    ("w21", "aws", {"budget": "10000"}, _skip("train-nodes", "all"), {}, None,
+     "control: the group's OWN skip tag 'all' exempts it, budgeted elsewhere (documented escape)"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B7))
+def test_batch7(pack, case):
+    _run_case(pack, case)
