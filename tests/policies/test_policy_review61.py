@@ -169,6 +169,8 @@ XFAIL: dict[str, str] = {
     "r01": "DEFECT 2 reach: Global Accelerator on the GPU instance itself",
     "r02": "DEFECT 2 reach: CloudFront VPC origin on the internal ALB",
     "r03": "DEFECT 2 reach: API Gateway HTTP API through a VPC link to the internal NLB",
+    "w11": "DEFECT 3: a Spot Fleet's launchSpecifications given as one object is priced as a list "
+           "of one, but its tags are not read for a budget's tag filter (false 'no budget alarm')",
 }
 
 
@@ -1648,4 +1650,73 @@ B7 = [
 
 @pytest.mark.parametrize("case", _params(B7))
 def test_batch7(pack, case):
+    _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 8
+# The reach of DEFECT 3 (one-object list inputs on the budget-filter path): EC2 Fleet
+# launchTemplateConfigs, aws-native SpotFleet launchSpecifications, a Spot Fleet under an AZ
+# filter; each with its list-form control.
+
+def _fleet(one_object: bool):
+    def build(s):
+        lt = res("aws:ec2/launchTemplate:LaunchTemplate", "fleet-lt",
+                 {"instanceType": "g5.xlarge", "tags": dict(TAGS),
+                  "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}]})
+        cfg = {"launchTemplateSpecification": {"launchTemplateId": "fleet-lt-id", "version": "$Latest"},
+               "overrides": [{"subnetId": "subnet-x", "instanceType": "g5.xlarge"}]}
+        fleet = res("aws:ec2/fleet:Fleet", "fleet",
+                    {"type": "maintain", "launchTemplateConfigs": cfg if one_object else [cfg],
+                     "targetCapacitySpecification": {"totalTargetCapacity": 1.0,
+                                                     "defaultTargetCapacityType": "on-demand"},
+                     "tags": dict(TAGS)},
+                    deps={"launchTemplateConfigs": [lt, named(s, "train-a")]})
+        return [lt, fleet]
+    return build
+
+
+def _native_spot_fleet(one_object: bool):
+    def build(s):
+        spec = {"instanceType": "g5.xlarge", "imageId": "ami-0123", "subnetId": "subnet-x",
+                "tagSpecifications": [{"resourceType": "instance",
+                                       "tags": [{"key": k, "value": v} for k, v in TAGS.items()]}]}
+        return res("aws-native:ec2:SpotFleet", "nsf", {"spotFleetRequestConfigData": {
+            "iamFleetRole": "arn:aws:iam::111111111111:role/fleet", "targetCapacity": 1.0,
+            "launchSpecifications": spec if one_object else [spec]}},
+            deps={"spotFleetRequestConfigData": [named(s, "train-a")]})
+    return build
+
+
+def _sfr_zone(one_object: bool):
+    def build(s):
+        sfr = _spot_fleet_one(s)
+        if not one_object:
+            sfr.props["launchSpecifications"] = [sfr.props["launchSpecifications"]]
+        return sfr
+    return build
+
+
+AZ_1A = [{"name": "AZ", "values": ["us-east-1a"]}]
+
+B8 = [
+    ("d01", "aws", {}, _chain(_add(_fleet(True)), _bud(costFilters=TEAM)), {}, None,
+     "an EC2 Fleet whose launchTemplateConfigs is one object; its template's instance tags carry "
+     "team=research: covered (1 x g5.xlarge: 734.38; 12,141 + 734 < 20,000)"),
+    ("d02", "aws", {}, _chain(_add(_fleet(False)), _bud(costFilters=TEAM)), {}, None,
+     "control: the same as a list"),
+    ("d03", "aws", {}, _chain(_add(_native_spot_fleet(True)), _bud(costFilters=TEAM)), {}, None,
+     "an aws-native SpotFleet whose launchSpecifications is one object with instance "
+     "tagSpecifications team=research: covered"),
+    ("d04", "aws", {}, _chain(_add(_native_spot_fleet(False)), _bud(costFilters=TEAM)), {}, None,
+     "control: the same as a list"),
+    ("d05", "aws", {"budget": "100000"}, _chain(_add(_sfr_zone(True)), _bud(costFilters=AZ_1A)), {},
+     None, "a Spot Fleet's one-object spec in the us-east-1a subnet under an AZ us-east-1a filter: "
+     "covered, 92,499 < 100,000"),
+    ("d06", "aws", {"budget": "100000"}, _chain(_add(_sfr_zone(False)), _bud(costFilters=AZ_1A)), {},
+     None, "control: the same as a list"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B8))
+def test_batch8(pack, case):
     _run_case(pack, case)
