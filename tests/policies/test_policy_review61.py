@@ -1720,3 +1720,140 @@ B8 = [
 @pytest.mark.parametrize("case", _params(B8))
 def test_batch8(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 9
+# GPU types slipped in through a second path of a group the pack prices: a MIG canary version, an
+# ASG override naming another template, an InstanceFromTemplate's own machineType; flex-start
+# resize requests; Scheduler windows; GKE labels from the provider.
+
+def _cpu_tpl():
+    return res("gcp:compute/instanceTemplate:InstanceTemplate", "cpu-tpl",
+               {"machineType": "e2-standard-4", "networkInterfaces": [{"network": "train"}],
+                "labels": dict(LABELS)})
+
+
+def _mig_canary(s):
+    cpu = _cpu_tpl()
+    mig = named(s, "train-mig")
+    mig.props["versions"] = [{"name": "main", "instanceTemplate": "cpu-id"},
+                             {"name": "canary", "instanceTemplate": "tpl-id",
+                              "targetSize": {"fixed": 2.0}}]
+    mig.deps["versions"] = [cpu, named(s, "train-tpl")]
+    return s + [cpu]
+
+
+def _asg_override_lt(s):
+    cpu = res("aws:ec2/launchTemplate:LaunchTemplate", "cpu-lt",
+              {"instanceType": "t3.small", "tags": dict(TAGS),
+               "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}]})
+    asg = named(s, "train-nodes")
+    asg.props.pop("launchTemplate")
+    asg.deps.pop("launchTemplate")
+    asg.props["mixedInstancesPolicy"] = {"launchTemplate": {
+        "launchTemplateSpecification": {"launchTemplateId": "cpu-lt-id", "version": "$Latest"},
+        "overrides": [{"instanceType": "t3.small"},
+                      {"launchTemplateSpecification": {"launchTemplateId": "lt-x",
+                                                       "version": "$Latest"}}]}}
+    asg.deps["mixedInstancesPolicy"] = [cpu, named(s, "train-lt")]
+    return s + [cpu]
+
+
+def _ift(machine: Optional[str], template: str = "cpu", run_s: Optional[float] = None):
+    def build(s):
+        out = []
+        if template == "cpu":
+            tpl = _cpu_tpl()
+            out.append(tpl)
+        else:
+            tpl = named(s, "train-tpl")
+        props = {"zone": "us-west1-c", "sourceInstanceTemplate": "tpl-id", "labels": dict(LABELS)}
+        if machine:
+            props["machineType"] = machine
+        if run_s:
+            props["scheduling"] = {"maxRunDuration": {"seconds": run_s},
+                                   "instanceTerminationAction": "DELETE"}
+        return out + [res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "ift", props,
+                          deps={"sourceInstanceTemplate": [tpl]})]
+    return build
+
+
+def _flex(extra_open: bool):
+    def mutate(s):
+        mig = named(s, "train-mig")
+        mig.props["targetSize"] = 0.0
+        out = [res("gcp:compute/resizeRequest:ResizeRequest", "flex",
+                   {"zone": "us-west1-c", "instanceGroupManager": "train-mig", "resizeBy": 2.0,
+                    "name": "flex", "requestedRunDuration": {"seconds": "7200"}},
+                   deps={"instanceGroupManager": [mig]})]
+        if extra_open:
+            out.append(res("gcp:compute/resizeRequest:ResizeRequest", "flex-open",
+                           {"zone": "us-west1-c", "instanceGroupManager": "train-mig", "resizeBy": 1.0,
+                            "name": "flex-open"}, deps={"instanceGroupManager": [mig]}))
+        return s + out
+    return mutate
+
+
+def _sched_window(expr: str, **window):
+    def mutate(s):
+        s = _scheduler_stop(expr=expr)(s)
+        named(s, "sched-stop").props.update(window)
+        return s
+    return mutate
+
+
+def _iso(hours: float) -> str:
+    return (datetime.now(timezone.utc) + timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _next_0300_after(hours: float) -> bool:
+    """Whether the next 03:00 UTC comes later than `hours` from now (the case's premise)."""
+    now = datetime.now(timezone.utc)
+    nxt = now.replace(hour=3, minute=0, second=0, microsecond=0)
+    if nxt <= now:
+        nxt += timedelta(days=1)
+    return nxt > now + timedelta(hours=hours)
+
+
+def _gke_provider_labels(s):
+    s = _gke_pool_labels(True)(s)
+    pool = named(s, "g2pool")
+    pool.props["nodeConfig"].pop("resourceLabels")
+    return s, {**GCP_P, "defaultLabels": {"team": "research"}}
+
+
+B9 = [
+    ("q01", "gcp", {"hours": None}, _mig_canary, {SPEND: "fail"}, None,
+     "the MIG's main version is an e2 CPU template, its canary version (fixed 2) the a3-ultragpu-8g "
+     "template: GPU capacity, no stop, the month 135,002.54 > 30,000"),
+    ("q02", "aws", {"hours": None}, _asg_override_lt, {SPEND: "fail"}, None,
+     "the ASG's main template is t3.small; one override names the p5.48xlarge template: priced at "
+     "the dearest type, no stop, the month 81,822.93 > 20,000 (placed; the p5 template has 32 EFA)"),
+    ("q03", "gcp", {}, _add(_ift("a3-highgpu-8g")), {SPEND: "fail"}, None,
+     "an InstanceFromTemplate of a CPU template overriding machineType a3-highgpu-8g: a GPU VM for "
+     "the month, 64,597.70 + 25,164.51 > 30,000"),
+    ("q04", "gcp", {}, _add(_ift(None, "gpu", 3600.0)), {}, None,
+     "control: an InstanceFromTemplate of the a3-ultragpu-8g template with its own maxRunDuration "
+     "1 h: 86.76 + 25,164.51 < 30,000; it keeps the template's MRDMA NICs and COLLOCATED policy"),
+    ("q05", "gcp", {"hours": None}, _flex(False), {}, None,
+     "control: a flex-start MIG (target 0) whose only VMs come from a resize request of 2 with "
+     "requestedRunDuration 2 h: 2 x 86.7599 x 2 = 347.04 + 8,333.09 < 30,000"),
+    ("q06", "gcp", {"hours": None}, _flex(True), {SPEND: "fail"}, None,
+     "a second resize request of 1 with no run duration: that VM stays, the month for it at least "
+     "(63,334.73) > 30,000"),
+    ("q07", "aws", {}, _sched_window("cron(0 3 * * ? *)", endDate=_iso(1)) if _next_0300_after(1)
+     else _sched_window("cron(0 3 * * ? *)", endDate=_iso(0.01)), {SPEND: "fail"}, None,
+     "a Scheduler daily 03:00 stop whose endDate (1 h away) comes before its next run: it never "
+     "fires, the month"),
+    ("q08", "aws", {}, _sched_window("rate(10 hours)", startDate=_iso(2)), {}, None,
+     "control: a Scheduler rate(10 hours) stop with startDate in 2 h: at its startDate, 2 x 55.04 x 2 "
+     "= 220.16 + 1,464.53 < 20,000"),
+    ("q09", "gcp", {}, _gke_provider_labels, {}, None,
+     "label filter team=research; the GKE cluster's resourceLabels lack team, the provider's "
+     "defaultLabels give it: the pool's nodes are covered (515.99 + 25,164.51 < 30,000)"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B9))
+def test_batch9(pack, case):
+    _run_case(pack, case)
