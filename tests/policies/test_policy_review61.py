@@ -1823,12 +1823,16 @@ def _gke_provider_labels(s):
 
 
 B9 = [
-    ("q01", "gcp", {"hours": None}, _mig_canary, {SPEND: "fail"}, None,
+    ("q01", "gcp", {"hours": None}, _mig_canary, {SPEND: "fail", RDMA: "advisory"}, None,
      "the MIG's main version is an e2 CPU template, its canary version (fixed 2) the a3-ultragpu-8g "
-     "template: GPU capacity, no stop, the month 135,002.54 > 30,000"),
-    ("q02", "aws", {"hours": None}, _asg_override_lt, {SPEND: "fail"}, None,
+     "template: GPU capacity, no stop, the month 135,002.54 > 30,000. rdma (MY mistake on the first "
+     "run): judged by every type it may launch: e2-standard-4 is outside instance_types.csv ('the "
+     "instance type's fabric is unknown'), and the CPU template has no placement policy"),
+    ("q02", "aws", {"hours": None}, _asg_override_lt, {SPEND: "fail", RDMA: "advisory"}, None,
      "the ASG's main template is t3.small; one override names the p5.48xlarge template: priced at "
-     "the dearest type, no stop, the month 81,822.93 > 20,000 (placed; the p5 template has 32 EFA)"),
+     "the dearest type, no stop, the month 81,822.93 > 20,000. rdma (MY mistake on the first run): "
+     "t3.small is outside the catalog ('fabric is unknown'), and my templates show no id, so the "
+     "override cannot be tied to its template: the main template's 0 EFA is asked for p5"),
     ("q03", "gcp", {}, _add(_ift("a3-highgpu-8g")), {SPEND: "fail"}, None,
      "an InstanceFromTemplate of a CPU template overriding machineType a3-highgpu-8g: a GPU VM for "
      "the month, 64,597.70 + 25,164.51 > 30,000"),
