@@ -1861,3 +1861,77 @@ B9 = [
 @pytest.mark.parametrize("case", _params(B9))
 def test_batch9(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 10
+# One-object list inputs and accelerator fields on other paths (after DEFECT 3), and tag sources
+# unknown at preview.
+
+def _lt_attributes(s):
+    lt, asg = named(s, "train-lt"), named(s, "train-nodes")
+    lt.props.pop("instanceType")
+    lt.props["instanceRequirements"] = {"vcpuCount": {"min": 4.0}, "memoryMib": {"min": 16384.0},
+                                        "acceleratorTypes": ["gpu"], "acceleratorCount": {"min": 1.0}}
+    asg.props.update(maxSize=1.0, desiredCapacity=1.0)
+    return s
+
+
+def _sm_one_object(s):
+    r = _sm_endpoint(s)
+    r.props["productionVariants"] = r.props["productionVariants"][0]
+    return r
+
+
+def _gke_pool_one_accel(s):
+    cluster = _gke(None)(s)
+    pool = res("gcp:container/nodePool:NodePool", "t4pool",
+               {"location": "us-west1-c", "cluster": "gke-id", "nodeCount": 1.0,
+                "networkConfig": {"enablePrivateNodes": True},
+                "nodeConfig": {"machineType": "e2-standard-4", "resourceLabels": dict(LABELS),
+                               "guestAccelerators": {"type": "nvidia-tesla-t4", "count": 1.0}}},
+               deps={"cluster": [cluster]})
+    return [cluster, pool]
+
+
+def _gke_default_accel(s):
+    c = _gke_default(3.0)(s)
+    c.props["nodeConfig"] = {"resourceLabels": dict(LABELS),
+                             "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": 1.0}]}
+    return c
+
+
+def _propagate_unknown(s):
+    named(s, "train-nodes").props["tags"] = [
+        {"key": k, "value": v, "propagateAtLaunch": unknown()} for k, v in TAGS.items()]
+    named(s, "train-lt").props.pop("tagSpecifications")
+    return s
+
+
+B10 = [
+    ("o01", "aws", {}, _lt_attributes, {SPEND: "fail"}, None,
+     "the template (not an override) chooses its type by instanceRequirements with GPU "
+     "accelerators: GPU nodes chosen by attributes fail closed"),
+    ("o02", "aws", {}, _add(_sm_one_object), {SPEND: "fail"}, None,
+     "a SageMaker endpoint whose productionVariants is one object (read as a list of one): an "
+     "ml.g5.xlarge variant, unpriceable"),
+    ("o03", "gcp", {}, _add(_gke_pool_one_accel), {SPEND: "fail"}, None,
+     "a GKE pool on e2-standard-4 whose guestAccelerators is one object with a known count: a count "
+     "known at preview declares accelerators on any machine; e2 + T4 has no price: fails closed"),
+    ("o04", "gcp", {}, _add(_gke_default_accel), {SPEND: "fail"}, None,
+     "a GKE cluster's default pool, no machine named (e2-medium), with one T4 per node: GPU "
+     "capacity that cannot be priced"),
+    ("o05", "aws", {}, _chain(_propagate_unknown, _bud(costFilters=TEAM)), {SPEND: "undecided"}, None,
+     "tag filter team=research; the group's propagateAtLaunch flags unknown at preview, no "
+     "template instance tags: cannot decide"),
+    ("o06", "gcp", {}, _chain(_gcp_labels(dict(LABELS)),
+                              lambda s: (named(s, "train-mig").props.update(
+                                  allInstancesConfig={"labels": unknown()}), s)[1]),
+     {SPEND: "undecided"}, None,
+     "label filter team=research; allInstancesConfig.labels unknown at preview may override the "
+     "template's team: cannot decide"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B10))
+def test_batch10(pack, case):
+    _run_case(pack, case)
