@@ -1935,3 +1935,91 @@ B10 = [
 @pytest.mark.parametrize("case", _params(B10))
 def test_batch10(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 11
+# DEFECT 3's neighbours: one-object Spot Fleet specs on the exposure path, the InstanceType filter,
+# a classic Spot Fleet's launchTemplateConfigs, a GKE cluster's nodePools; a fleet whose specs
+# disagree on tags.
+
+def _sfr_public(one_object: bool):
+    def build(s):
+        sfr = _spot_fleet_one(s)
+        sfr.props["launchSpecifications"]["associatePublicIpAddress"] = True
+        if not one_object:
+            sfr.props["launchSpecifications"] = [sfr.props["launchSpecifications"]]
+        return sfr
+    return build
+
+
+def _lt_one_nic(s):
+    named(s, "train-lt").props["networkInterfaces"] = {
+        "networkCardIndex": 0.0, "deviceIndex": 0.0, "interfaceType": "efa",
+        "associatePublicIpAddress": "true"}
+    return s
+
+
+def _sfr_two_specs(s):
+    sfr = _spot_fleet_one(s)
+    spec = sfr.props["launchSpecifications"]
+    sfr.props["launchSpecifications"] = [dict(spec, tags=dict(TAGS)), dict(spec, tags=dict(NO_TEAM_AWS))]
+    return sfr
+
+
+NO_TEAM_AWS = {"owner": "bob", "cost-center": "4711"}
+
+
+def _sfr_ltc(one_object: bool):
+    def build(s):
+        lt = res("aws:ec2/launchTemplate:LaunchTemplate", "fleet-lt",
+                 {"instanceType": "g5.xlarge", "tags": dict(TAGS),
+                  "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}]})
+        cfg = {"launchTemplateSpecification": {"id": "fleet-lt-id", "version": "$Latest"},
+               "overrides": [{"subnetId": "subnet-x", "instanceType": "g5.xlarge"}]}
+        sfr = res("aws:ec2/spotFleetRequest:SpotFleetRequest", "sfr-lt",
+                  {"iamFleetRole": "arn:aws:iam::111111111111:role/fleet", "targetCapacity": 1.0,
+                   "launchTemplateConfigs": cfg if one_object else [cfg], "tags": dict(TAGS)},
+                  deps={"launchTemplateConfigs": [lt, named(s, "train-a")]})
+        return [lt, sfr]
+    return build
+
+
+def _gke_nodepools_one(s):
+    c = _gke_inline(s)
+    c.props["resourceLabels"] = dict(NO_TEAM)
+    c.props["nodePools"] = {"name": "g2", "nodeCount": 1.0, "nodeConfig": {
+        "machineType": "g2-standard-4", "resourceLabels": {"team": "research"}}}
+    return c
+
+
+B11 = [
+    ("u01", "aws", {"budget": "100000"}, _add(_sfr_public(True)), {NPI: "fail"}, None,
+     "a Spot Fleet whose one-object launch specification says associatePublicIpAddress true "
+     "(92,499 < 100,000)"),
+    ("u02", "aws", {"budget": "100000"}, _add(_sfr_public(False)), {NPI: "fail"}, None,
+     "control: the same as a list"),
+    ("u03", "aws", {}, _lt_one_nic, {NPI: "fail", RDMA: "advisory"}, None,
+     "the template's networkInterfaces as one object saying 'true' (read as a list of one): public; "
+     "rdma: 1 EFA interface where p5.48xlarge has 32 cards"),
+    ("u04", "aws", {"budget": "100000"},
+     _chain(_add(_spot_fleet_one), _bud(costFilters=[{"name": "InstanceType",
+                                                      "values": ["p5.48xlarge"]}])), {}, None,
+     "an InstanceType p5.48xlarge filter takes in the ASG and the one-object Spot Fleet spec alike"),
+    ("u05", "aws", {"budget": "100000"}, _chain(_add(_sfr_two_specs), _bud(costFilters=TEAM)),
+     {SPEND: "fail"}, None,
+     "a Spot Fleet with two specs, only one tagged team=research: its instances carry the tags "
+     "EVERY spec carries, so the filter leaves them out"),
+    ("u06", "aws", {}, _chain(_add(_sfr_ltc(True)), _bud(costFilters=TEAM)), {}, None,
+     "a classic Spot Fleet whose launchTemplateConfigs is one object; the template's instance "
+     "tags say team=research: covered (1 g5.xlarge)"),
+    ("u07", "aws", {}, _chain(_add(_sfr_ltc(False)), _bud(costFilters=TEAM)), {}, None,
+     "control: the same as a list"),
+    ("u08", "gcp", {}, _chain(_add(_gke_nodepools_one), _gbf(labels={"team": "research"})), {}, None,
+     "a GKE cluster whose nodePools is one object, its nodeConfig.resourceLabels team=research: "
+     "covered (1 g2-standard-4, 515.99 + 25,164.51 < 30,000)"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B11))
+def test_batch11(pack, case):
+    _run_case(pack, case)
