@@ -2023,3 +2023,85 @@ B11 = [
 @pytest.mark.parametrize("case", _params(B11))
 def test_batch11(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 12
+# Stops naming a group by a literal, Scheduler windows against a one-time start, jobs that are not
+# HTTP, filters and notifications unknown at preview, GCP firewalls that look narrowed.
+
+def _aws_literal_stop(group_name_input: Optional[str]):
+    def mutate(s):
+        stop = named(s, "train-stop")
+        stop.props["autoscalingGroupName"] = group_name_input or "train-nodes"
+        stop.deps = {}
+        if group_name_input:
+            named(s, "train-nodes").props["name"] = group_name_input
+        return s
+    return mutate
+
+
+def _gcp_autonamed_literal(s):
+    named(s, "train-mig").props.pop("name")
+    named(s, "train-stop").deps = {}
+    return s
+
+
+def _pubsub_job(s):
+    job = named(s, "train-stop")
+    job.props.pop("httpTarget")
+    job.props["pubsubTarget"] = {"topicName": "projects/ml/topics/stop-train",
+                                 "data": "eyJzaXplIjogMH0="}
+    job.deps = {}
+    return s
+
+
+def _window_vs_start(start_hours: float):
+    def mutate(s):
+        s = _scheduler_stop()(s)
+        named(s, "sched-stop").props["flexibleTimeWindow"] = {"mode": "FLEXIBLE",
+                                                              "maximumWindowInMinutes": 1440.0}
+        start = _scheduler("sched-start", _sched_at(start_hours), size=2)(s)
+        return s + [start]
+    return mutate
+
+
+B12 = [
+    ("l01", "aws", {}, _aws_literal_stop(None), {SPEND: "fail"}, None,
+     "the stop names 'train-nodes' by a literal, the Pulumi name of an auto-named group "
+     "(train-nodes-<random> in AWS): another group, no stop"),
+    ("l02", "aws", {}, _aws_literal_stop("train-asg"), {}, None,
+     "control: a literal equal to the group's own name input"),
+    ("l03", "gcp", {}, _gcp_autonamed_literal, {SPEND: "fail"}, None,
+     "the MIG is auto-named, the job's literal URL names 'train-mig' (its Pulumi name): no stop"),
+    ("l04", "gcp", {}, _pubsub_job, {SPEND: "fail"}, None,
+     "the job publishes to Pub/Sub instead of POSTing to the Compute API: not a stop the pack can "
+     "show (whatever listens), the month"),
+    ("l05", "aws", {}, _window_vs_start(5), {}, None,
+     "control: Scheduler stop at +10 h with a 24 h FLEXIBLE window; a one-time start at +5 h runs "
+     "strictly before the stop's earliest time: it changes nothing (stop by 34 h: 2 x 55.04 x 34 "
+     "= 3,742.72 + 1,464.53 < 20,000)"),
+    ("l06", "aws", {}, _window_vs_start(20), {SPEND: "fail"}, None,
+     "the same with the start at +20 h, inside the stop's window [10 h, 34 h]: it does not run "
+     "strictly before the stop, so it voids it: the month"),
+    ("l07", "gcp", {}, _gbf(projects=unknown()), {SPEND: "undecided"}, None,
+     "the only budget's projects filter unknown at preview: not the cap, the alarm cannot decide"),
+    ("l08", "aws", {}, _bud(costFilters=[{"name": "Region", "values": unknown()}]),
+     {SPEND: "undecided"}, None, "the only budget's Region filter values unknown: cannot decide"),
+    ("l09", "aws", {}, _bud(notifications=unknown()), {SPEND: "undecided"}, None,
+     "the only budget's notifications unknown at preview: may notify no one, cannot decide"),
+    ("l10", "gcp", {}, _add(_fw("both", sourceRanges=["0.0.0.0/0"], sourceTags=["web"],
+                                allows=[{"protocol": "tcp", "ports": ["443"]}])), {NPI: "fail"}, None,
+     "sourceRanges 0.0.0.0/0 beside sourceTags: GCP takes either, still world-open"),
+    ("l11", "gcp", {}, _add(_fw("icmp", sourceRanges=["0.0.0.0/0"], allows=[{"protocol": "icmp"}])),
+     {NPI: "fail"}, None, "world-open ICMP is still ingress from 0.0.0.0/0"),
+    ("l12", "gcp", {}, _add(_fw("web", sourceRanges=["0.0.0.0/0"], priority=1000.0,
+                                allows=[{"protocol": "tcp", "ports": ["443"]}]),
+                            _fw("deny-all", sourceRanges=["0.0.0.0/0"], priority=10.0,
+                                denies=[{"protocol": "all"}])), {NPI: "fail"}, None,
+     "a world-open allow shadowed by a higher-priority deny: firewalls are judged one by one"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B12))
+def test_batch12(pack, case):
+    _run_case(pack, case)
