@@ -2105,3 +2105,64 @@ B12 = [
 @pytest.mark.parametrize("case", _params(B12))
 def test_batch12(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 13
+# More GPU signs in services' type/accelerator fields (Cloud Run GPUs, GameLift, Image Builder,
+# a SageMaker domain's default app), and groups from templates outside the stack.
+
+def _literal_template_mig(s):
+    mig = named(s, "train-mig")
+    mig.props["versions"] = [{"instanceTemplate":
+                              "projects/ml/global/instanceTemplates/prod-gpu-template"}]
+    mig.deps.pop("versions")
+    return s
+
+
+def _literal_template_asg(s):
+    asg = named(s, "train-nodes")
+    asg.props["launchTemplate"] = {"name": "prod-gpu-template", "version": "$Latest"}
+    asg.deps.pop("launchTemplate")
+    return s
+
+
+B13 = [
+    ("m01", "gcp", {}, _add(lambda s: res("gcp:cloudrunv2/service:Service", "infer-run", {
+        "location": "us-west1", "labels": dict(LABELS), "template": {
+            "scaling": {"maxInstanceCount": 10.0}, "nodeSelector": {"accelerator": "nvidia-l4"},
+            "containers": [{"image": "us-docker.pkg.dev/x/y", "resources": {
+                "limits": {"cpu": "4", "memory": "16Gi", "nvidia.com/gpu": "1"}}}]}})),
+     {SPEND: "fail"}, None,
+     "a Cloud Run service with an L4 GPU per instance (nodeSelector.accelerator), up to 10: an "
+     "accelerator in an accelerator field"),
+    ("m02", "aws", {}, _add(lambda s: res("aws:gamelift/fleet:Fleet", "game", {
+        "buildId": "build-1", "ec2InstanceType": "g5.xlarge", "name": "game",
+        "runtimeConfiguration": {"serverProcesses": [{"concurrentExecutions": 1.0,
+                                                       "launchPath": "/local/game/server"}]},
+        "tags": dict(TAGS)})), {SPEND: "fail"}, None,
+     "a GameLift fleet on g5.xlarge: a GPU type in a type field"),
+    ("m03", "aws", {}, _add(lambda s: res(
+        "aws:imagebuilder/infrastructureConfiguration:InfrastructureConfiguration", "ib", {
+            "name": "ib", "instanceProfileName": "ib", "instanceTypes": ["p5.48xlarge"],
+            "tags": dict(TAGS)})), {SPEND: "fail"}, None,
+     "an Image Builder infrastructure configuration on p5.48xlarge: a GPU type in a type field"),
+    ("m04", "aws", {}, _add(lambda s: res("aws:sagemaker/domain:Domain", "studio", {
+        "domainName": "studio", "authMode": "IAM", "vpcId": "vpc-1", "subnetIds": ["subnet-x"],
+        "defaultUserSettings": {"executionRole": "arn:aws:iam::111111111111:role/sm",
+                                "jupyterLabAppSettings": {"defaultResourceSpec": {
+                                    "instanceType": "ml.g5.xlarge"}}},
+        "tags": dict(TAGS)})), {SPEND: "fail"}, None,
+     "a SageMaker Studio domain whose default JupyterLab app runs on ml.g5.xlarge: a GPU type in a "
+     "type field"),
+    ("m05", "gcp", {}, _literal_template_mig, {SPEND: "fail", RDMA: "undecided"}, None,
+     "the MIG's version names a template the stack does not create by self link: GPU capacity whose "
+     "type is read nowhere (fails closed); rdma: its type unknown, 2 nodes: cannot decide"),
+    ("m06", "aws", {}, _literal_template_asg, {SPEND: "fail", RDMA: "undecided"}, None,
+     "the ASG names a launch template the stack does not create by name: type read nowhere, fails "
+     "closed; rdma: placed, its type unknown: cannot decide"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B13))
+def test_batch13(pack, case):
+    _run_case(pack, case)
