@@ -171,6 +171,9 @@ XFAIL: dict[str, str] = {
     "r03": "DEFECT 2 reach: API Gateway HTTP API through a VPC link to the internal NLB",
     "w11": "DEFECT 3: a Spot Fleet's launchSpecifications given as one object is priced as a list "
            "of one, but its tags are not read for a budget's tag filter (false 'no budget alarm')",
+    "m01": "DEFECT 4: a Cloud Run service's GPU (template.nodeSelector.accelerator nvidia-l4) is not "
+           "named as GPU capacity (the docs' 'GPU sign' sentence)",
+    "m02": "DEFECT 4: a GPU type in GameLift's ec2InstanceType field is not named as GPU capacity",
 }
 
 
@@ -2165,4 +2168,34 @@ B13 = [
 
 @pytest.mark.parametrize("case", _params(B13))
 def test_batch13(pack, case):
+    _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 14
+# The reach of DEFECT 4: which field names carry a GPU sign the pack reads.
+
+B14 = [
+    ("m07", "gcp", {}, _add(lambda s: res("gcp:cloudrunv2/job:Job", "batch-run", {
+        "location": "us-west1", "labels": dict(LABELS), "template": {"taskCount": 4.0, "template": {
+            "nodeSelector": {"accelerator": "nvidia-l4"},
+            "containers": [{"image": "us-docker.pkg.dev/x/y"}]}}})), {SPEND: "fail"}, None,
+     "reach: a Cloud Run job with an L4 per task (nodeSelector.accelerator)"),
+    ("m08", "aws", {}, _add(lambda s: res("aws:gamelift/fleet:Fleet", "game-p5", {
+        "buildId": "build-1", "ec2InstanceType": "p5.48xlarge", "name": "game-p5",
+        "runtimeConfiguration": {"serverProcesses": [{"concurrentExecutions": 1.0,
+                                                       "launchPath": "/local/game/server"}]},
+        "tags": dict(TAGS)})), {SPEND: "fail"}, None,
+     "reach: GameLift ec2InstanceType p5.48xlarge (a catalog GPU type)"),
+    ("m09", "aws", {}, _add(lambda s: res("aws:gamelift/gameServerGroup:GameServerGroup", "gsg", {
+        "gameServerGroupName": "gsg", "roleArn": "arn:aws:iam::111111111111:role/g",
+        "maxSize": 4.0, "minSize": 0.0, "launchTemplate": {"id": "lt-0abc"},
+        "instanceDefinitions": [{"instanceType": "g5.xlarge"}, {"instanceType": "g5.2xlarge"}],
+        "tags": dict(TAGS)})), {SPEND: "fail"}, None,
+     "control for the field-name reading: a GameLift game server group's instanceDefinitions[]."
+     "instanceType g5: named"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B14))
+def test_batch14(pack, case):
     _run_case(pack, case)
