@@ -174,6 +174,8 @@ XFAIL: dict[str, str] = {
     "m01": "DEFECT 4: a Cloud Run service's GPU (template.nodeSelector.accelerator nvidia-l4) is not "
            "named as GPU capacity (the docs' 'GPU sign' sentence)",
     "m02": "DEFECT 4: a GPU type in GameLift's ec2InstanceType field is not named as GPU capacity",
+    "m07": "DEFECT 4 reach: a Cloud Run job's nodeSelector.accelerator",
+    "m08": "DEFECT 4 reach: GameLift ec2InstanceType p5.48xlarge",
 }
 
 
@@ -2198,4 +2200,34 @@ B14 = [
 
 @pytest.mark.parametrize("case", _params(B14))
 def test_batch14(pack, case):
+    _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 15
+# External IPs given to MIG VMs outside the template, and a reserved external address.
+
+def _per_instance_ip(s):
+    addr = res("gcp:compute/address:Address", "node-ip", {"region": "us-west1",
+                                                            "addressType": "EXTERNAL"})
+    pic = res("gcp:compute/perInstanceConfig:PerInstanceConfig", "node-0", {
+        "zone": "us-west1-c", "instanceGroupManager": "train-mig", "name": "train-0",
+        "preservedState": {"externalIps": [{"interfaceName": "nic0", "autoDelete": "NEVER",
+                                            "ipAddress": {"address": "addr-self-link"}}]}},
+        deps={"instanceGroupManager": [named(s, "train-mig")], "preservedState": [addr]})
+    return [addr, pic]
+
+
+B15 = [
+    ("p01", "gcp", {}, _add(_per_instance_ip), {NPI: "fail"}, None,
+     "a per-instance config of the GPU MIG preserving a reserved EXTERNAL address on nic0: the VM "
+     "gets that external IP (docs silent on per-instance configs; issue 35's class: public IPs on "
+     "nodes, 'no public IP addresses on nodes')"),
+    ("p02", "gcp", {}, _add(lambda s: res("gcp:compute/address:Address", "spare-ip",
+                                          {"region": "us-west1", "addressType": "EXTERNAL"})), {}, None,
+     "control: a reserved external address attached to nothing exposes nothing"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B15))
+def test_batch15(pack, case):
     _run_case(pack, case)
