@@ -4,7 +4,76 @@ Cloud stacks that try to get a costly or exposed GPU cluster PAST the pack, one 
 The pack's code was not read: every verdict comes from docs/policies.md and the catalog CSVs, and
 each batch's expectations were committed before its first run.
 
-RESULTS: (filled in at the end)
+RESULTS (agreed / cases on the first run of each batch; 250 cases, 232 agree on the first run, 6
+  MY mistakes fixed in commits of their own, 12 strict xfails = 5 defects and their reach):
+  batch 1: 22/25 (hidden capacity). h16, h17 MY mistakes: rdma's scope is GPU capacity of more
+    than one node IN TOTAL, so a lone instance beside the 2-node group is asked (h16 type unknown:
+    cannot decide; h17 no placement / EFA: advisory). h20 DEFECT 1.
+  batch 2: 30/31 (stops that are not; GKE reach). n01 DEFECT 1's reach.
+  batch 3: 41/41 (budgets narrowed by AWS costFilters / filterExpression / periods / types /
+    currency and GCP budgetFilter projects / services / labels through MIG, template, provider,
+    GKE; recipients; CNY).
+  batch 4: 41/44 (exposure). x21, y07 MY mistakes: the FSx shares the public subnet ("any ... other
+    resource that depends on it" is a violation on the subnet); the InstanceFromTemplate's own
+    one-NIC list overrides the template's MRDMA NICs. x16 DEFECT 2.
+  batch 5: 18/21 (tags, exemptions, a bare skipResources name refused over gRPC). r01-r03: DEFECT 2.
+  batch 6: 15/15; batch 7: 20/21 (w11 DEFECT 3); batch 8: 6/6 (DEFECT 3 does not reach EC2 Fleet,
+  aws-native SpotFleet or the AZ filter); batch 9: 7/9 (q01, q02 MY mistakes: rdma judges every
+  type a group may launch, a CPU type outside the catalog is "fabric unknown", templates showing no
+  id cannot be tied to their override); batch 10: 6/6; batch 11: 8/8; batch 12: 12/12;
+  batch 13: 4/6 (m01, m02 DEFECT 4); batch 14: 1/3 (m07, m08 DEFECT 4's reach; m09 control);
+  batch 15: 1/2 (p01 DEFECT 5).
+
+DEFECT 1 (blind spot; spend-limit). Smallest: h20 = the GCP cluster plus a private GKE cluster whose
+  node auto-provisioning `clusterAutoscaling.resourceLimits` holds {resourceType: nvidia-h100-80gb,
+  maximum: 64}. Docs (Coverage): "spend-limit also names any other resource that carries a GPU sign
+  (a GPU instance type, or an accelerator type or count, in a type or accelerator field) as GPU
+  capacity it cannot estimate"; issue 35's class "compute the pack does not see". The pack is
+  silent: up to 64 H100s with no budget question. Reach: nvidia-tesla-t4 (n01). Not reached: inline
+  nodePools (n02, u08), the default pool (n03, n04, o04), a DWS pool's totalMaxNodeCount (h22).
+DEFECT 2 (blind spot; no-public-ingress; docs silent, issue 35's class "public exposure ...
+  balancers"). Smallest: x16 = an AWS Global Accelerator endpoint group on an INTERNAL ALB that
+  forwards to the GPU ASG: the nodes are reachable from the internet; the pack passes. Reach: GA on
+  the GPU instance (r01), a CloudFront VPC origin (r02), an API Gateway HTTP API through a VPC link
+  to an internal NLB (r03). Not reached: internet-facing NLB / ALB / classic ELB, TrafficSource
+  and TargetGroup attachments (x11, x14, x15, w18), Gateway LB and internal controls (x12, x13).
+DEFECT 3 (false alarm; spend-limit). Smallest: w11 = the AWS cluster (budget 100,000, TagKeyValue
+  user:team$research) plus a Spot Fleet request whose `launchSpecifications` is ONE object tagged
+  team=research: "no budget alarm on aws for sfr". Docs (Sizes): a Spot Fleet's launchSpecifications
+  given as one object "is read as a list of that one"; (Budgets) a Spot Fleet's instances take "the
+  tags every one of its launchSpecifications carries". The same spec as a list passes; the object
+  is priced (v05) and placed (d05). Not reached: EC2 Fleet launchTemplateConfigs (d01), aws-native
+  SpotFleet (d03), classic Spot Fleet launchTemplateConfigs (u06), the InstanceType / AZ filters
+  (u04, d05), the exposure path (u01).
+DEFECT 4 (blind spot; spend-limit; same docs sentence as DEFECT 1). Smallest: m02 = a GameLift fleet
+  with `ec2InstanceType: g5.xlarge`; m01 = a Cloud Run v2 service with `template.nodeSelector.
+  accelerator: nvidia-l4` (10 instances). Both pass in silence. Reach: ec2InstanceType p5.48xlarge
+  (m08), a Cloud Run job (m07). Not reached: fields named instanceType / instanceTypes / machineType
+  / acceleratorType / accelerators / acceleratorConfigs anywhere (h10-h13, m03, m04, m09, v01-v04).
+DEFECT 5 (probable blind spot; no-public-ingress; docs silent, issue 35's class "public IPs on
+  nodes"). Smallest: p01 = a `gcp:compute/perInstanceConfig` of the GPU MIG preserving a reserved
+  EXTERNAL address on nic0 (cloud.google.com/compute/docs/instance-groups/configuring-stateful-ip-
+  addresses-in-migs: "assign specific IP addresses to each VM instance in a MIG", external IPv4
+  included). Not verified: whether the template must carry an access config for it to apply.
+
+Controls that agree (selection): ODCR / Capacity Block fees (h01-h06), Batch sizing (h07-h09),
+SageMaker / HyperPod / EMR / attribute-chosen types (h10-h14, o01), one-object inputs (h15, v05,
+o02, o03, u03), reservations that outlive the stop (w01, w02), every AWS / GCP stop trap (s01-s14,
+g01-g13, l01-l06, q05-q08, w03-w07), budgets (f01-f22, k01-k19, l07-l09, o05, o06), exposure
+(x01-x26 less x16, y01-y18, w14-w19, l10-l12, v09-v14), tags (t01-t08, w12, w13), exemptions
+(e01-e09, w20, w21).
+
+Planted bug (then reverted): `_lb` no longer making the ASG depend on its target group: x11 failed
+(w18 raised on the missing dependency), every other case passed.
+
+Noticed, left alone: the FSx ENIs in a mapPublicIpOnLaunch subnet are flagged as getting public IPs
+(x21: as documented, though AWS maps public IPs only on instance launch); an alarm at 1,000 % of the
+budget counts as the alarm (v15: the docs read subscribers, not thresholds); a CPU override type in
+a GPU group draws "fabric unknown" (q02, documented for types outside the catalog); the AWS FSx row
+gives ~12,141 for review56's 12,032.21 (4,800 GiB x 0.3029).
+
+Each case states the verdict of EVERY policy (those not named stay "pass"): "fail", "advisory",
+"undecided" ("cannot decide") or "pass"; its `why` is the hand calculation.
 """
 from __future__ import annotations
 
@@ -176,6 +245,8 @@ XFAIL: dict[str, str] = {
     "m02": "DEFECT 4: a GPU type in GameLift's ec2InstanceType field is not named as GPU capacity",
     "m07": "DEFECT 4 reach: a Cloud Run job's nodeSelector.accelerator",
     "m08": "DEFECT 4 reach: GameLift ec2InstanceType p5.48xlarge",
+    "p01": "DEFECT 5 (probable): a MIG per-instance config preserving an external IP on a GPU VM is "
+           "not seen as a public IP on a node (docs silent; issue 35's class)",
 }
 
 
@@ -510,7 +581,7 @@ def _policy(s):
                deps={"autoscalingGroupName": [named(s, "train-nodes")]})
 
 
-def _sched_at(hours: float, tz: str = "UTC") -> str:
+def _sched_at(hours: float) -> str:
     at = datetime.now(timezone.utc) + timedelta(hours=hours)
     return "at(" + at.strftime("%Y-%m-%dT%H:%M:%S") + ")"
 
@@ -571,7 +642,8 @@ def _job(**changes):
     return mutate
 
 
-URI = "https://compute.googleapis.com/compute/v1/projects/ml/zones/us-west1-c/instanceGroupManagers/train-mig/resize?size=0"
+URI = ("https://compute.googleapis.com/compute/v1/projects/ml/zones/us-west1-c/"
+       "instanceGroupManagers/train-mig/resize?size=0")
 
 
 def _autoscaler(s):
@@ -1568,11 +1640,6 @@ def _unmanaged_group(s):
     return [vm, ig, bs, fr]
 
 
-def _eks_tagged(s):
-    ng = _eks_string(s)
-    return ng
-
-
 def _provider_team(s):
     return s, {**AWS_P, "defaultTags": {"tags": {"team": "research"}}}
 
@@ -1622,7 +1689,7 @@ B7 = [
      _chain(_add(_spot_fleet_one), _bud(costFilters=TEAM),
             lambda s: (named(s, "sfr").props["launchSpecifications"].update(tags=dict(TAGS)), s)[1]),
      {}, None, "control: the launch specification carries team=research: 92,499 < 100,000"),
-    ("w12", "aws", {}, _chain(_infer_tags(dict(NO_TEAM_AWS := {"owner": "bob", "cost-center": "4711"})),
+    ("w12", "aws", {}, _chain(_infer_tags(dict(NO_CC_TEAM)),
                               _bud(costFilters=TEAM), _provider_team), {}, None,
      "control: the g5 instance lacks team; the provider's defaultTags reach an ec2 Instance"),
     ("w13", "aws", {}, _chain(_no_team_asg, _bud(costFilters=TEAM), _provider_team),
