@@ -577,11 +577,16 @@ def _public_subnets(resources: list[Resource]) -> tuple[list[Violation], Optiona
         if not edge_only:
             out.append(violation(s, "instances launched in this subnet get public IP addresses",
                                  "mapPublicIpOnLaunch true", "false", fix))
-        elif unplaced:
-            # An edge subnet, unless a group whose subnet is unknown lands in it.
-            r, key = unplaced[0]
-            unknown = unknown or UnknownValue(r, f"{key} (a subnet unknown at preview may be "
-                                                 f"the public subnet {s.name})")
+        else:
+            # An edge subnet, unless compute whose subnet is unknown lands in it: compute, not
+            # a launch template (a group naming its own subnets is placed by them, one naming
+            # none reaches its template's interfaces in _unknown_subnet), and not compute that
+            # turns public IPs off itself (review60 DEFECT 2).
+            first = _first_placed_unknown(unplaced)
+            if first is not None:
+                r, key = first
+                unknown = unknown or UnknownValue(r, f"{key} (a subnet unknown at preview may "
+                                                     f"be the public subnet {s.name})")
     return out, unknown or _first_unplaced(unplaced)
 
 
@@ -597,16 +602,27 @@ def _unknown_placement(resources: list[Resource]) -> Optional[UnknownValue]:
                            if r.type in _PLACEMENT and r.type not in _LAUNCH_TEMPLATE_SET)
 
 
-def _first_unplaced(unplaced: Iterable[tuple[Resource, Optional[str]]]) -> Optional[UnknownValue]:
-    """_unknown_placement's answer from (resource, _unknown_subnet(resource)) in stack order
-    (_public_subnets has them already: the stack is not walked twice)."""
+def _first_placed_unknown(unplaced: Iterable[tuple[Resource, Optional[str]]]
+                          ) -> Optional[tuple[Resource, str]]:
+    """The first compute (not a launch template, not one turning public IPs off itself)
+    placed in a subnet unknown at preview, with the input that names it."""
     for r, key in unplaced:
         if key is None or r.type in _LAUNCH_TEMPLATE_SET or _declines_public_ip(r):
             continue
-        return UnknownValue(r, f"{key} (a subnet unknown at preview, with no subnet of the "
-                               "stack behind it: its mapPublicIpOnLaunch may be true, giving "
-                               "the nodes public IP addresses)")
+        return r, key
     return None
+
+
+def _first_unplaced(unplaced: Iterable[tuple[Resource, Optional[str]]]) -> Optional[UnknownValue]:
+    """_unknown_placement's answer from (resource, _unknown_subnet(resource)) in stack order
+    (_public_subnets has them already: the stack is not walked twice)."""
+    first = _first_placed_unknown(unplaced)
+    if first is None:
+        return None
+    r, key = first
+    return UnknownValue(r, f"{key} (a subnet unknown at preview, with no subnet of the "
+                           "stack behind it: its mapPublicIpOnLaunch may be true, giving "
+                           "the nodes public IP addresses)")
 
 
 def _gcp_ports(r: Resource, allows: list) -> tuple[bool, str]:

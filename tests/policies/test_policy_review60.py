@@ -1421,15 +1421,6 @@ B5 = [
 ]
 
 
-XFAIL.update({
-    "a28": "DEFECT 2: a NAT-only public subnet beside a correct private cluster makes the launch "
-           "template's interfaces 'cannot decide' ('a subnet unknown at preview may be the public "
-           "subnet'), though they name no subnet (only security groups unknown) and the ASG names "
-           "its private subnet of the stack",
-    "a29": "DEFECT 2 reach: the same false cannot decide with an internal ALB",
-})
-
-
 @pytest.mark.parametrize("case", _params(B5))
 def test_batch5(pack, case):
     _run_case(pack, case)
@@ -1501,14 +1492,6 @@ B6 = [
      "control: the plain cluster under cannotDecide mandatory passes no-public-ingress"),
 ]
 
-XFAIL.update({
-    "e01": "DEFECT 2 reach: an unused edge-tagged public subnet (no NAT) triggers the same false "
-           "cannot decide on the template",
-    "e05": "DEFECT 2's harm: under cannotDecide mandatory the false cannot decide is a mandatory "
-           "violation that stops the preview",
-})
-
-
 @pytest.mark.parametrize("case", _params(B6))
 def test_batch6(pack, case):
     _run_case(pack, case)
@@ -1553,10 +1536,6 @@ B7 = [
      "beside the NAT-only public subnet: not public; rdma as in d1j (lone EFA-row node beside the "
      "cluster)"),
 ]
-
-XFAIL["f03"] = ("DEFECT 2 (as a28): the classic template train-lt, not the instance, is the one "
-                "reported 'cannot decide'; the instance on the private subnet is judged correctly")
-
 
 @pytest.mark.parametrize("case", _params(B7))
 def test_batch7(pack, case):
