@@ -36,7 +36,7 @@ from trainstack_policies.inventory.tokens import (
     RETAIN_TAG,
 )
 from trainstack_policies.inventory.values import json_text
-from trainstack_policies.model import UNKNOWN, Resource
+from trainstack_policies.model import UNKNOWN, Resource, as_list
 
 
 # Types that take tags/labels even when a program passed none (so a missing map is caught).
@@ -257,7 +257,9 @@ def _request_instance_tags(request: Resource) -> Any:
     if launches is UNKNOWN:
         return UNKNOWN
     common: Optional[dict] = None
-    for spec in launches if isinstance(launches, list) else []:
+    # One object written for the list is a list of that one (as_list), as the fleet is sized
+    # and placed (review61 DEFECT 3: its tags were dropped).
+    for spec in as_list(launches):
         tags = UNKNOWN if spec is UNKNOWN else _pairs(spec.get("tags")) \
             if isinstance(spec, dict) else {}
         if tags is UNKNOWN:

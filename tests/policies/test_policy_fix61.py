@@ -92,3 +92,44 @@ D1 = [
 def test_template_interfaces(pack, case):
     cid, mutate, expect, _why = case
     _check(pack, cid, mutate(r60.aws()), r60.AWS_P, expect)
+
+
+# ----------------------------------- review61 DEFECT 3: a Spot Fleet's one-object launch spec tags
+
+def _r61():
+    from tests.policies import test_policy_review61 as r61
+    return r61
+
+
+def _spec_tags(tags: Any):
+    def mutate(s):
+        named(s, "sfr").props["launchSpecifications"]["tags"] = tags
+        return s
+    return mutate
+
+
+def _spot_cases():
+    r61 = _r61()
+    team = r61._bud(costFilters=r61.TEAM)
+    fleet = r61._add(r61._spot_fleet_one)
+    return [
+        ("s01", r61._chain(fleet, team, _spec_tags({**r61.TAGS, "team": "vision"})), {SPEND: "fail"},
+         "the one object's tags say team=vision: the budget filtered to team=research leaves the "
+         "fleet's instances out (docs: a Spot Fleet's instances take 'the tags every one of its "
+         "launchSpecifications carries'): no alarm for them"),
+        ("s02", r61._chain(fleet, team, _spec_tags(U())), {SPEND: "undecided"},
+         "the one object's tags unknown at preview: whether the team filter takes the instances in "
+         "cannot be decided"),
+        ("s03", r61._chain(fleet, r61._bud(costFilters=[
+            {"name": "TagKeyValue", "values": ["user:owner$bob"]}]), _spec_tags({"owner": "bob"})),
+         {}, "the one object tagged owner=bob under an owner=bob filter: covered, 92,499 < 100,000 "
+         "(w11's sum)"),
+    ]
+
+
+@pytest.mark.parametrize("cid", ["s01", "s02", "s03"])
+def test_spot_fleet_one_object_tags(pack, cid):
+    r61 = _r61()
+    case = next(c for c in _spot_cases() if c[0] == cid)
+    _, mutate, expect, _why = case
+    _check(pack, cid, mutate(r61.aws(budget="100000")), r61.AWS_P, expect)

@@ -238,8 +238,6 @@ XFAIL: dict[str, str] = {
     "r01": "DEFECT 2 reach: Global Accelerator on the GPU instance itself",
     "r02": "DEFECT 2 reach: CloudFront VPC origin on the internal ALB",
     "r03": "DEFECT 2 reach: API Gateway HTTP API through a VPC link to the internal NLB",
-    "w11": "DEFECT 3: a Spot Fleet's launchSpecifications given as one object is priced as a list "
-           "of one, but its tags are not read for a budget's tag filter (false 'no budget alarm')",
     "m01": "DEFECT 4: a Cloud Run service's GPU (template.nodeSelector.accelerator nvidia-l4) is not "
            "named as GPU capacity (the docs' 'GPU sign' sentence)",
     "m02": "DEFECT 4: a GPU type in GameLift's ec2InstanceType field is not named as GPU capacity",
