@@ -64,6 +64,7 @@ def coverage() -> dict[str, set[str]]:
     from trainstack_policies.rules import (
         bucket_retained,
         encryption_at_rest,
+        front_doors,
         no_public_ingress,
         rdma_for_multinode,
         required_tags,
@@ -88,7 +89,7 @@ def coverage() -> dict[str, set[str]]:
         - set(capacity.RESERVATIONS) - set(capacity.MANAGED),
         # The ResourceGroups a NAT rule's or an NSG's group is built from, keyed as budgets do.
         no_public_ingress.NAME: _literals(no_public_ingress.__file__)
-        | set(RESOURCE_GROUPS),
+        | _literals(front_doors.__file__) | set(RESOURCE_GROUPS),
         encryption_at_rest.NAME: _literals(encryption_at_rest.__file__) | set(BUCKETS)
         | set(FILESYSTEMS) - {inventory.AWS_DIRECTORY_BUCKET, inventory.AWS_OPENZFS},
         bucket_retained.NAME: set(bucket_retained.TYPES),

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping, Optional, Union
 
 from trainstack_policies.inventory import spot_fleet_view
 from trainstack_policies.inventory.budgets import RESOURCE_GROUPS, resource_group_key
+from trainstack_policies.rules import front_doors
 from trainstack_policies.model import (
     AWS_INTERFACE_KEYS,
     UNKNOWN,
@@ -1524,10 +1525,13 @@ def _classic_public(lb: Resource, resources: list[Resource]) -> Any:
 def _public_balancers(resources: list[Resource]
                       ) -> tuple[list[Violation], Optional[UnknownValue]]:
     """GPU compute behind a public load balancer of the stack, through its ordinary rules
-    (listeners, target groups, backend services, target pools, backend pools, server groups):
-    the balancer forwards internet traffic to the nodes, no public IP of their own needed."""
+    (listeners, target groups, backend services, target pools, backend pools, server groups),
+    or behind a public front door (front_doors: Global Accelerator, CloudFront VPC origin, API
+    Gateway VPC link) to a balancer, listener or node of the stack, internal or not: it
+    forwards internet traffic to the nodes, no public IP of their own needed."""
     balancers = [r for r in resources if _LB_TIERS.get(r.type) == 0]
-    if not balancers:
+    doors = [r for r in resources if r.type in front_doors.TARGETS]
+    if not balancers and not doors:
         return [], None
     from trainstack_policies.inventory import gpu_groups
     gpu = {id(h): g.resource for g in gpu_groups(resources)
@@ -1543,27 +1547,41 @@ def _public_balancers(resources: list[Resource]
     out: list[Violation] = []
     unknown: Optional[UnknownValue] = None
     reported: set[int] = set()
-    for lb in balancers:
+    tiered = frozenset(id(r) for r in resources if r.type in _LB_TIERS or id(r) in gpu)
+    for lb in balancers + doors:
+        if lb.type in front_doors.TARGETS:
+            public = front_doors.public(lb)
+            key = front_doors.unknown_target(lb, tiered) if public is not False else None
+            if key is not None:
+                unknown = unknown or UnknownValue(lb, f"{key} (a target unknown at preview may be "
+                                                      "the GPU nodes or their load balancer)")
         reached: list[Resource] = []
         seen = {id(lb)}
-        frontier = [lb]
+        frontier = [lb] + (front_doors.literal_balancers(lb, balancers)
+                           if lb.type in front_doors.TARGETS else [])
         while frontier:
             node = frontier.pop()
-            tier = _LB_TIERS[node.type]
+            tier = _tier(node)
             for nxt in [d for ds in node.deps.values() for d in ds] + dependents.get(id(node), []):
                 if id(nxt) in seen:
                     continue
                 seen.add(id(nxt))
                 if id(nxt) in gpu and _in_backend_pool(nxt):
                     reached.append(gpu[id(nxt)])
-                elif _LB_TIERS.get(nxt.type, -1) > tier:
+                elif _tier(nxt, -3) > tier:
                     frontier.append(nxt)
         if not reached:
             continue
-        public = _classic_public(lb, resources) if lb.type == _CLASSIC_LB else _public_balancer(lb)
+        if lb.type in front_doors.TARGETS:
+            pass
+        elif lb.type == _CLASSIC_LB:
+            public = _classic_public(lb, resources)
+        else:
+            public = _public_balancer(lb)
         if public is UNKNOWN:
             unknown = unknown or (_unread_frontend(lb) if lb.type in _AZURE_LBS else UnknownValue(
-                lb, "internal / loadBalancingScheme / addressType (whether it faces the internet)"))
+                lb, "internal / loadBalancingScheme / addressType / connectionType (whether it "
+                    "faces the internet)"))
             continue
         for node in reached:
             if not public or id(node) in reported:
@@ -1572,11 +1590,20 @@ def _public_balancers(resources: list[Resource]
             out.append(violation(
                 node, "the GPU nodes are reachable from the internet through a public load "
                 "balancer", f"{lb.name} ({lb.type}) forwards internet traffic to them",
-                "no internet-facing load balancer in front of GPU nodes",
+                "no internet-facing load balancer or front door in front of GPU nodes",
                 "make the load balancer internal (AWS internal=True, GCP INTERNAL scheme, Azure "
-                "a private frontend, Alibaba addressType intranet), or front the nodes with a "
-                "CPU tier; reach the nodes through a bastion or the SSH CIDRs"))
+                "a private frontend, Alibaba addressType intranet) and put no public front door "
+                "(Global Accelerator, CloudFront VPC origin, API Gateway VPC link) before it, or "
+                "front the nodes with a CPU tier; reach the nodes through a bastion or the SSH "
+                "CIDRs"))
     return out, unknown
+
+
+def _tier(r: Resource, default: int = 0) -> int:
+    """A resource's tier in the walk from the internet: front doors, then balancers, listeners,
+    target groups, attachments."""
+    tier = _LB_TIERS.get(r.type)
+    return tier if tier is not None else front_doors.TIERS.get(r.type, default)
 
 
 _ALI_DNAT = "alicloud:vpc/forwardEntry:ForwardEntry"

@@ -133,3 +133,88 @@ def test_spot_fleet_one_object_tags(pack, cid):
     case = next(c for c in _spot_cases() if c[0] == cid)
     _, mutate, expect, _why = case
     _check(pack, cid, mutate(r61.aws(budget="100000")), r61.AWS_P, expect)
+
+
+# ------------------------------------ review61 DEFECT 2: public front doors to internal targets
+
+def _ga_target(endpoint: Any, lb_name: Any = None, dep: bool = False):
+    """review61's Global Accelerator on the internal ALB, its endpoint rewritten: a literal ARN
+    or an unknown id, with no dependency on the balancer unless `dep`."""
+    def mutate(s):
+        r61 = _r61()
+        s = r61._add(r61._global_accelerator)(s)
+        if lb_name is not None:
+            named(s, "front").props["name"] = lb_name
+        eg = named(s, "ga-eg")
+        eg.props["endpointConfigurations"] = [{"endpointId": endpoint, "weight": 100.0}]
+        if not dep:
+            eg.deps.pop("endpointConfigurations")
+        return s
+    return mutate
+
+
+def _v2_connection(kind: Any):
+    def mutate(s):
+        r61 = _r61()
+        s = r61._add(r61._apigw_vpc_link)(s)
+        integ = named(s, "to-nlb")
+        if kind is None:
+            integ.props.pop("connectionType")
+        else:
+            integ.props["connectionType"] = kind
+        return s
+    return mutate
+
+
+def _rest_api(types: Any):
+    """A REST API (apigateway v1) whose method integrates through a v1 VPC link with the
+    internal NLB of the GPU group."""
+    def mutate(s):
+        r61 = _r61()
+        out = r61._lb("network", internal=True)(s)
+        api = res("aws:apigateway/restApi:RestApi", "rest",
+                  {"name": "rest", "endpointConfiguration": {"types": types}, "tags": dict(r61.TAGS)})
+        link = res("aws:apigateway/vpcLink:VpcLink", "rest-link",
+                   {"name": "rest-link", "targetArns": ["nlb-arn"], "tags": dict(r61.TAGS)},
+                   deps={"targetArns": [out[0]]})
+        integ = res("aws:apigateway/integration:Integration", "rest-nlb",
+                    {"restApi": "api-id", "resourceId": "res-id", "httpMethod": "ANY",
+                     "type": "HTTP_PROXY", "integrationHttpMethod": "ANY",
+                     "connectionType": "VPC_LINK", "connectionId": "link-id",
+                     "uri": "http://nlb.internal:8000/"},
+                    deps={"restApi": [api], "connectionId": [link]})
+        return s + out + [api, link, integ]
+    return mutate
+
+
+ARN = "arn:aws:elasticloadbalancing:us-east-1:111111111111:loadbalancer/app/{}/50dc6c495c0c9188"
+D2 = [
+    ("f01", _ga_target(U()), {NPI: "undecided"},
+     "the endpoint id unknown at preview with no resource of the stack behind it (a stack "
+     "reference) may be the GPU group's internal ALB: cannot decide"),
+    ("f02", _ga_target(ARN.format("serve-alb"), lb_name="serve-alb"), {NPI: "fail"},
+     "the endpoint a literal ARN naming the stack's internal ALB by its explicit name serve-alb: "
+     "Global Accelerator 'internet-facing or internal' ALB endpoints (about-endpoints-caveats)"),
+    ("f03", _ga_target(ARN.format("other-alb"), lb_name="serve-alb"), {},
+     "control: a literal ARN naming another balancer (other-alb), not the stack's: passes"),
+    ("f04", _v2_connection("INTERNET"), {},
+     "control: an HTTP API integration over the internet (connectionType INTERNET) reaches no "
+     "private target, whatever it depends on"),
+    ("f05", _v2_connection(U()), {NPI: "undecided"},
+     "connectionType unknown at preview: VPC_LINK or not is decided at apply"),
+    ("f06", _rest_api(["REGIONAL"]), {NPI: "fail"},
+     "a REGIONAL REST API through a v1 VPC link to the internal NLB of the GPU group: 'expose "
+     "your HTTP/HTTPS resources within an Amazon VPC for access by clients outside of the VPC' "
+     "(set-up-private-integration)"),
+    ("f07", _rest_api(["PRIVATE"]), {},
+     "control: a PRIVATE REST API is reached only through interface VPC endpoints: not public"),
+    ("f08", _rest_api(None), {NPI: "fail"},
+     "a REST API with no endpoint types given is EDGE (the default): public"),
+]
+
+
+@pytest.mark.parametrize("case", D2, ids=[c[0] for c in D2])
+def test_front_doors(pack, case):
+    cid, mutate, expect, _why = case
+    r61 = _r61()
+    _check(pack, cid, mutate(r61.aws()), r61.AWS_P, expect)

@@ -233,11 +233,6 @@ XFAIL: dict[str, str] = {
     "h20": "DEFECT 1: GKE node auto-provisioning with a GPU resourceLimits entry is not seen as GPU "
            "capacity (spend-limit passes)",
     "n01": "DEFECT 1 reach: auto-provisioning with nvidia-tesla-t4 is not seen either",
-    "x16": "DEFECT 2: a Global Accelerator fronting an internal ALB of the GPU group is not seen as "
-           "public exposure (docs silent; issue 35's class)",
-    "r01": "DEFECT 2 reach: Global Accelerator on the GPU instance itself",
-    "r02": "DEFECT 2 reach: CloudFront VPC origin on the internal ALB",
-    "r03": "DEFECT 2 reach: API Gateway HTTP API through a VPC link to the internal NLB",
     "m01": "DEFECT 4: a Cloud Run service's GPU (template.nodeSelector.accelerator nvidia-l4) is not "
            "named as GPU capacity (the docs' 'GPU sign' sentence)",
     "m02": "DEFECT 4: a GPU type in GameLift's ec2InstanceType field is not named as GPU capacity",
