@@ -16,7 +16,6 @@ from typing import Any, Iterable, Mapping, Optional, Union
 
 from trainstack_policies.inventory import spot_fleet_view
 from trainstack_policies.inventory.budgets import RESOURCE_GROUPS, resource_group_key
-from trainstack_policies.rules import front_doors
 from trainstack_policies.model import (
     AWS_INTERFACE_KEYS,
     UNKNOWN,
@@ -25,11 +24,13 @@ from trainstack_policies.model import (
     Resource,
     UnknownValue,
     Violation,
+    as_list,
     checked_number,
     number,
     truthy,
     violation,
 )
+from trainstack_policies.rules import front_doors
 
 NAME = "no-public-ingress"
 DESCRIPTION = ("No ingress from 0.0.0.0/0 or ::/0 except SSH from the configured CIDRs, and no "
@@ -626,6 +627,11 @@ def _first_unplaced(unplaced: Iterable[tuple[Resource, Optional[str]]]) -> Optio
                            "the nodes public IP addresses)")
 
 
+# A MIG's per-instance configs (zonal and regional), which may preserve an external IP per VM.
+_GCP_PER_INSTANCE = ("gcp:compute/perInstanceConfig:PerInstanceConfig",
+                     "gcp:compute/regionPerInstanceConfig:RegionPerInstanceConfig")
+
+
 def _gcp_ports(r: Resource, allows: list) -> tuple[bool, str]:
     """(ssh_only, description) for a firewall's `allows` list; ports unknown at preview raise
     UnknownValue (asked only once a source is world-open)."""
@@ -697,6 +703,24 @@ def _gcp(r: Resource, config) -> list[Violation]:
                               f"enablePrivateNodes {private}", "true",
                               "set private_cluster_config.enable_private_nodes=True (node "
                               "pools: network_config.enable_private_nodes=True)")]
+        return []
+    if r.type in _GCP_PER_INSTANCE:
+        # A MIG's per-instance config preserving an external IP on an interface: "assign
+        # specific IP addresses to each VM instance in a MIG", external IPv4 included
+        # (cloud.google.com/compute/docs/instance-groups/configuring-stateful-ip-addresses-in-
+        # migs): that VM gets the address, whatever its template says (review61 DEFECT 5).
+        ips = r.get("preservedState.externalIps")
+        if ips is UNKNOWN or r.get("preservedState") is UNKNOWN:
+            raise UnknownValue(r, "preservedState.externalIps")
+        entries = as_list(ips)
+        if entries:
+            names = [e.get("interfaceName") if isinstance(e, dict) else e for e in entries]
+            return [violation(r, "the managed instance group's VM gets an external IP address",
+                              f"preservedState.externalIps on interface(s) "
+                              f"{['unknown' if n is UNKNOWN else n for n in names]}",
+                              "no preserved external IPs",
+                              "remove preserved_state.external_ip; use Cloud NAT for egress "
+                              "and IAP or the SSH CIDRs for access")]
         return []
     if r.type in ("gcp:compute/instanceTemplate:InstanceTemplate",
                   "gcp:compute/regionInstanceTemplate:RegionInstanceTemplate",

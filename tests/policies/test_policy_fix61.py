@@ -218,3 +218,47 @@ def test_front_doors(pack, case):
     cid, mutate, expect, _why = case
     r61 = _r61()
     _check(pack, cid, mutate(r61.aws()), r61.AWS_P, expect)
+
+
+# ------------------------- review61 DEFECT 5: a MIG per-instance config preserving an external IP
+
+def _pic(kind: str, state: Any):
+    """A per-instance config of the GPU MIG (zonal, or the regional twin) with `state` as its
+    preservedState."""
+    def mutate(s):
+        props = {"instanceGroupManager": "train-mig", "name": "train-0", "preservedState": state}
+        if kind == "region":
+            type_, props["region"] = "gcp:compute/regionPerInstanceConfig:RegionPerInstanceConfig", \
+                "us-west1"
+            props["regionInstanceGroupManager"] = props.pop("instanceGroupManager")
+        else:
+            type_, props["zone"] = "gcp:compute/perInstanceConfig:PerInstanceConfig", "us-west1-c"
+        return s + [res(type_, "node-0", props,
+                        deps={"instanceGroupManager": [named(s, "train-mig")]})]
+    return mutate
+
+
+EXT = {"externalIps": [{"interfaceName": "nic0", "autoDelete": "NEVER",
+                        "ipAddress": {"address": "34.82.10.1"}}]}
+D5 = [
+    ("p11", _pic("region", EXT), {NPI: "fail"},
+     "the regional twin preserving 34.82.10.1 on nic0: the VM gets that external IP "
+     "(configuring-stateful-ip-addresses-in-migs: 'assign specific IP addresses to each VM "
+     "instance in a MIG', external IPv4 included)"),
+    ("p12", _pic("zone", {"externalIps": U()}), {NPI: "undecided"},
+     "the preserved external IPs unknown at preview: cannot decide"),
+    ("p13", _pic("zone", {"internalIps": [{"interfaceName": "nic0", "autoDelete": "NEVER",
+                                           "ipAddress": {"address": "10.10.0.5"}}],
+                          "metadata": {"role": "rank0"}}), {},
+     "control: a preserved internal IP and metadata give the VM no external address"),
+    ("p14", _pic("zone", {"externalIps": {"interfaceName": "nic0",
+                                          "ipAddress": {"address": "34.82.10.1"}}}), {NPI: "fail"},
+     "the external IP written as one object (read as a list of that one)"),
+]
+
+
+@pytest.mark.parametrize("case", D5, ids=[c[0] for c in D5])
+def test_per_instance_external_ip(pack, case):
+    cid, mutate, expect, _why = case
+    r61 = _r61()
+    _check(pack, cid, mutate(r61.gcp()), r61.GCP_P, expect)

@@ -64,6 +64,8 @@ Planted bugs (then reverted): aws() placing the FSx on the nodes' subnet whateve
   says: a07 failed, every other case passed; _aws_split() putting every rule on the first group:
   a17 failed, every other case passed.
 
+Fixed since (fix61): DEFECT 2 (a28, a29, e01, e05, f03): their xfail marks are gone.
+
 Each case states the verdict of EVERY policy (those not named stay "pass"): "fail", "advisory",
 "undecided" ("cannot decide") or "pass"; its `why` is the hand calculation.
 

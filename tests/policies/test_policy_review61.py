@@ -72,6 +72,9 @@ budget counts as the alarm (v15: the docs read subscribers, not thresholds); a C
 a GPU group draws "fabric unknown" (q02, documented for types outside the catalog); the AWS FSx row
 gives ~12,141 for review56's 12,032.21 (4,800 GiB x 0.3029).
 
+Fixed since (fix61): DEFECT 2 (x16, r01-r03), DEFECT 3 (w11) and DEFECT 5 (p01): their xfail marks
+are gone; DEFECT 5's reading is the cited page's "assign specific IP addresses to each VM instance".
+
 Each case states the verdict of EVERY policy (those not named stay "pass"): "fail", "advisory",
 "undecided" ("cannot decide") or "pass"; its `why` is the hand calculation.
 """
@@ -238,8 +241,6 @@ XFAIL: dict[str, str] = {
     "m02": "DEFECT 4: a GPU type in GameLift's ec2InstanceType field is not named as GPU capacity",
     "m07": "DEFECT 4 reach: a Cloud Run job's nodeSelector.accelerator",
     "m08": "DEFECT 4 reach: GameLift ec2InstanceType p5.48xlarge",
-    "p01": "DEFECT 5 (probable): a MIG per-instance config preserving an external IP on a GPU VM is "
-           "not seen as a public IP on a node (docs silent; issue 35's class)",
 }
 
 
