@@ -324,6 +324,19 @@ def _aws(r: Resource, config) -> list[Violation]:
     return []
 
 
+def _ip_configurations_with(r: Resource, path: str, key: str) -> list:
+    """The names of the IP configurations under `path` (a list of NIC configurations, each with
+    `ipConfigurations`) that set `key` (a public IP configuration): an azure-native VM's or
+    scale set's networkInterfaceConfigurations, the legacy classic set's networkProfiles. A NIC,
+    IP configuration or `key` unknown at preview raises UnknownValue (_nic, _known)."""
+    return [ip.get("name") for i, nic in enumerate(r.items(path))
+            if _nic(r, nic, f"{path}.{i}")
+            for j, ip in enumerate(r.items(f"{path}.{i}.ipConfigurations",
+                                           nic.get("ipConfigurations")))
+            if _nic(r, ip, f"{path}.{i}.ipConfigurations.{j}")
+            and _known(r, ip, key, f"{path}.{i}.ipConfigurations.{j}")]
+
+
 def _nic(r: Resource, value: Any, path: str) -> bool:
     """A list entry that is a dict; an entry unknown at preview cannot be judged."""
     if value is UNKNOWN:
@@ -795,13 +808,7 @@ def _azure(r: Resource, config) -> list[Violation]:
         # networkApiVersion; the Flexible scale set's way), public IP configuration included.
         path = ("virtualMachineProfile.networkProfile.networkInterfaceConfigurations"
                 if r.type.endswith("ScaleSet") else "networkProfile.networkInterfaceConfigurations")
-        public = [ip.get("name") for i, nic in enumerate(r.items(path))
-                  if _nic(r, nic, f"{path}.{i}")
-                  for j, ip in enumerate(r.items(f"{path}.{i}.ipConfigurations",
-                                                 nic.get("ipConfigurations")))
-                  if _nic(r, ip, f"{path}.{i}.ipConfigurations.{j}")
-                  and _known(r, ip, "publicIPAddressConfiguration",
-                             f"{path}.{i}.ipConfigurations.{j}")]
+        public = _ip_configurations_with(r, path, "publicIPAddressConfiguration")
         if public:
             return [violation(r, "the scale set's VMs get public IP addresses"
                               if r.type.endswith("ScaleSet") else "the VM gets a public IP address",
@@ -865,13 +872,8 @@ def _azure(r: Resource, config) -> list[Violation]:
         # The legacy classic set (pulumi-azure compute.ScaleSet): networkProfiles[].
         # ipConfigurations[].publicIpAddressConfiguration, "a public IP address configuration
         # for each VM", as the azure-native set's publicIPAddressConfiguration.
-        public = [str(ip.get("name")) for i, nic in enumerate(r.items("networkProfiles"))
-                  if _nic(r, nic, f"networkProfiles.{i}")
-                  for j, ip in enumerate(r.items(f"networkProfiles.{i}.ipConfigurations",
-                                                 nic.get("ipConfigurations")))
-                  if _nic(r, ip, f"networkProfiles.{i}.ipConfigurations.{j}")
-                  and _known(r, ip, "publicIpAddressConfiguration",
-                             f"networkProfiles.{i}.ipConfigurations.{j}")]
+        public = [str(name) for name in
+                  _ip_configurations_with(r, "networkProfiles", "publicIpAddressConfiguration")]
         if public:
             return [violation(r, "the scale set's VMs get public IP addresses",
                               f"publicIpAddressConfiguration on {', '.join(public)}",
