@@ -590,9 +590,10 @@ def _job_effect(group: Resource, job: Resource) -> str:
     # takes it (budgets.py): the API's form, which the stack never names its project by.
     if isinstance(own_project, str) and own_project != project and not project.isdigit():
         return ""
-    # A project the pack cannot read: a literal URL may or may not name this group; never read
-    # as its stop, while a call that may start it still counts as a start.
-    unsure = not isinstance(own_project, str) and not depends
+    # A project, or a zone (region) unknown at preview, the pack cannot read: a literal URL
+    # may or may not name this group; never read as its stop, while a call that may start it
+    # still counts as a start.
+    unsure = (not isinstance(own_project, str) or own_location is UNKNOWN) and not depends
     own_name = group.get("name")
     if isinstance(own_name, str) and own_name:
         if own_name != name:

@@ -230,9 +230,6 @@ def pack():
 PROVIDERS = {"aws": AWS_P, "gcp": GCP_P}
 BUILD = {"aws": aws, "gcp": gcp}
 XFAIL: dict[str, str] = {
-    "h20": "DEFECT 1: GKE node auto-provisioning with a GPU resourceLimits entry is not seen as GPU "
-           "capacity (spend-limit passes)",
-    "n01": "DEFECT 1 reach: auto-provisioning with nvidia-tesla-t4 is not seen either",
     "x16": "DEFECT 2: a Global Accelerator fronting an internal ALB of the GPU group is not seen as "
            "public exposure (docs silent; issue 35's class)",
     "r01": "DEFECT 2 reach: Global Accelerator on the GPU instance itself",
@@ -240,11 +237,6 @@ XFAIL: dict[str, str] = {
     "r03": "DEFECT 2 reach: API Gateway HTTP API through a VPC link to the internal NLB",
     "w11": "DEFECT 3: a Spot Fleet's launchSpecifications given as one object is priced as a list "
            "of one, but its tags are not read for a budget's tag filter (false 'no budget alarm')",
-    "m01": "DEFECT 4: a Cloud Run service's GPU (template.nodeSelector.accelerator nvidia-l4) is not "
-           "named as GPU capacity (the docs' 'GPU sign' sentence)",
-    "m02": "DEFECT 4: a GPU type in GameLift's ec2InstanceType field is not named as GPU capacity",
-    "m07": "DEFECT 4 reach: a Cloud Run job's nodeSelector.accelerator",
-    "m08": "DEFECT 4 reach: GameLift ec2InstanceType p5.48xlarge",
     "p01": "DEFECT 5 (probable): a MIG per-instance config preserving an external IP on a GPU VM is "
            "not seen as a public IP on a node (docs silent; issue 35's class)",
 }
