@@ -117,7 +117,8 @@ _TYPE_KEYS = {"instanceType", "instanceTypes", "machineType", "vmSize", "size", 
               "instanceClass", "skuName", "agentVmSize"}
 _ACCEL_KEYS = {"acceleratorType", "acceleratorCount", "guestAccelerators", "gpuCount",
                "acceleratorConfig", "acceleratorConfigs", "gpuType", "gpuSpec",
-               # Cloud Run (service and job templates): nodeSelector.accelerator, a GPU type.
+               # Cloud Run (service and job templates): nodeSelector.accelerator, a GPU type
+               # (Cloud Run v1 names it run.googleapis.com/accelerator: any "/accelerator" key).
                "accelerator"}
 # A key that names a machine by a prefix (GameLift's ec2InstanceType, EMR's
 # masterInstanceType) is a type field too: its value is judged as any type is, so a CPU type
@@ -612,7 +613,8 @@ def _sign(value: Any, r: Resource, is_gpu_type: Any, depth: int) -> Optional[tup
                 # Azure names a VM size in sku.name (scale sets, capacity reservations, a Lab
                 # Services lab's virtualMachineProfile.sku).
                 return "sku.name", v["name"]
-            elif k in _ACCEL_KEYS and v not in (None, "", [], {}, 0, 0.0, "0"):
+            elif (k in _ACCEL_KEYS or k.endswith("/accelerator")) \
+                    and v not in (None, "", [], {}, 0, 0.0, "0"):
                 if v is UNKNOWN or (isinstance(v, str) and not v.isdigit()) or \
                         (number(v) or 0) > 0 or isinstance(v, (list, dict)):
                     return k, v if not isinstance(v, (list, dict)) else "declared"
@@ -766,8 +768,7 @@ def _region(r: Resource, zone: Any) -> Any:
     if region is UNKNOWN:
         # Its own region (pulumi-aws v7) unknown at preview overrides the provider's: only a
         # known zone name places it (inventory.values._aws_region), else UNKNOWN.
-        placed = zone if isinstance(zone, str) and not zone.startswith("AZ ID ") else ""
-        return region_of_zone(placed) or UNKNOWN
+        return region_of_zone(zone if isinstance(zone, str) else "") or UNKNOWN
     return r.provider_region or (region_of_zone(zone) if isinstance(zone, str) else "")
 
 

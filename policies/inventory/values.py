@@ -78,9 +78,10 @@ def _aws_region(r: Resource, zones: list[Any]) -> Any:
         # Its own `region` (pulumi-aws v7) overrides the provider's and is unknown at preview:
         # the provider's does not place it. A known zone name does (its own, or its stack
         # subnet's): a subnet lies in one AZ of one region, and a group or instance launches
-        # only in subnets of its own region. An AZ ID names no region: UNKNOWN.
-        return region_of_zone(next((z for z in zones if isinstance(z, str) and z
-                                    and not z.startswith(AZ_ID)), "")) or UNKNOWN
+        # only in subnets of its own region. (A subnet named by its AZ ID alone gives no zone
+        # here: it places nothing.)
+        return region_of_zone(next((z for z in zones if isinstance(z, str) and z), "")) \
+            or UNKNOWN
     return r.provider_region or region_of_zone(
         next((z for z in zones if isinstance(z, str) and z), ""))
 
