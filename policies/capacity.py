@@ -116,7 +116,18 @@ _NO_SIGNS = (SIZED - BATCH - {AZ_ML_COMPUTE}) | {AWS_NATIVE_SPOT_FLEET}
 _TYPE_KEYS = {"instanceType", "instanceTypes", "machineType", "vmSize", "size", "nodeType",
               "instanceClass", "skuName", "agentVmSize"}
 _ACCEL_KEYS = {"acceleratorType", "acceleratorCount", "guestAccelerators", "gpuCount",
-               "acceleratorConfig", "acceleratorConfigs", "gpuType", "gpuSpec"}
+               "acceleratorConfig", "acceleratorConfigs", "gpuType", "gpuSpec",
+               # Cloud Run (service and job templates): nodeSelector.accelerator, a GPU type
+               # (Cloud Run v1 names it run.googleapis.com/accelerator: any "/accelerator" key).
+               "accelerator"}
+# A key that names a machine by a prefix (GameLift's ec2InstanceType, EMR's
+# masterInstanceType) is a type field too: its value is judged as any type is, so a CPU type
+# there is no sign.
+_TYPE_SUFFIXES = ("InstanceType", "InstanceTypes", "MachineType")
+# GKE node auto-provisioning limits: resourceType cpu, memory, or an accelerator (a GPU or TPU
+# type) the cluster may create nodes with, up to `maximum` (container.v1
+# ClusterAutoscaling.resourceLimits).
+_NAP_RESOURCES = frozenset({"cpu", "memory"})
 
 
 def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
@@ -541,6 +552,13 @@ def gpu_signs(resources: Iterable[Resource], skip: set[int], is_gpu_type: Any,
     (`not_compute`: types the pack knows run no instances: buckets, subnets, rules, budgets)."""
     out = []
     for r in resources:
+        if r.type == GKE_CLUSTER:
+            nap = _auto_provisioned_gpus(r)
+            if nap is not None:
+                # Nodes GKE creates itself, of no machine the program names: whatever pools
+                # the cluster also has, this is GPU capacity the pack cannot size.
+                out.append(GpuSign(r, "clusterAutoscaling.resourceLimits", nap))
+                continue
         if id(r) in skip or r.type in TEMPLATES or r.type in _NO_SIGNS or r.type in not_compute \
                 or r.type.startswith("pulumi:"):
             continue
@@ -555,12 +573,38 @@ def gpu_signs(resources: Iterable[Resource], skip: set[int], is_gpu_type: Any,
     return out
 
 
+def _auto_provisioned_gpus(r: Resource) -> Any:
+    """The accelerator a GKE cluster's node auto-provisioning may create nodes with (a
+    `clusterAutoscaling.resourceLimits` entry other than cpu and memory whose maximum is not 0),
+    UNKNOWN where the limits are unknown at preview, or None. Not priced: a GPU count maps to
+    more than one machine (64 H100s are eight a3-highgpu-8g or a3-megagpu-8g nodes)."""
+    auto = r.get("clusterAutoscaling")
+    if auto is UNKNOWN:
+        return UNKNOWN
+    if not isinstance(auto, dict) or auto.get("enabled") is False:
+        return None   # auto-provisioning off: its limits create nothing
+    for limit in as_list(auto.get("resourceLimits")):
+        if limit is UNKNOWN:
+            return UNKNOWN
+        kind = limit.get("resourceType") if isinstance(limit, dict) else None
+        if kind is UNKNOWN:
+            return UNKNOWN
+        if isinstance(kind, str) and kind.lower() not in _NAP_RESOURCES and \
+                limit.get("maximum") not in (0, 0.0, "0"):
+            return kind
+    return None
+
+
+def _type_key(k: str) -> bool:
+    return k in _TYPE_KEYS or k.endswith(_TYPE_SUFFIXES)
+
+
 def _sign(value: Any, r: Resource, is_gpu_type: Any, depth: int) -> Optional[tuple[str, Any]]:
     if depth > 5:
         return None
     if isinstance(value, dict):
         for k, v in value.items():
-            if k in _TYPE_KEYS:
+            if _type_key(k):
                 for t in (v if isinstance(v, list) else [v]):
                     if isinstance(t, str) and is_gpu_type(r.cloud, t):
                         return k, t
@@ -569,7 +613,8 @@ def _sign(value: Any, r: Resource, is_gpu_type: Any, depth: int) -> Optional[tup
                 # Azure names a VM size in sku.name (scale sets, capacity reservations, a Lab
                 # Services lab's virtualMachineProfile.sku).
                 return "sku.name", v["name"]
-            elif k in _ACCEL_KEYS and v not in (None, "", [], {}, 0, 0.0, "0"):
+            elif (k in _ACCEL_KEYS or k.endswith("/accelerator")) \
+                    and v not in (None, "", [], {}, 0, 0.0, "0"):
                 if v is UNKNOWN or (isinstance(v, str) and not v.isdigit()) or \
                         (number(v) or 0) > 0 or isinstance(v, (list, dict)):
                     return k, v if not isinstance(v, (list, dict)) else "declared"
@@ -715,11 +760,15 @@ def launch_zones(r: Resource, template: Optional[Resource]) -> list[Any]:
     return template_zones(template)
 
 
-def _region(r: Resource, zone: Any) -> str:
+def _region(r: Resource, zone: Any) -> Any:
     from trainstack_policies.model import region_of_zone
     region = r.get("region")
     if isinstance(region, str) and region:
         return region
+    if region is UNKNOWN:
+        # Its own region (pulumi-aws v7) unknown at preview overrides the provider's: only a
+        # known zone name places it (inventory.values._aws_region), else UNKNOWN.
+        return region_of_zone(zone if isinstance(zone, str) else "") or UNKNOWN
     return r.provider_region or (region_of_zone(zone) if isinstance(zone, str) else "")
 
 

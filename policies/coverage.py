@@ -113,9 +113,16 @@ def markdown() -> str:
                              + ", ".join(f"`{t}`" for t in mine) + " |")
     lines += ["", "spend-limit also names any other resource that carries a GPU sign (a GPU "
               "instance type, or an accelerator type or count, in a type or accelerator field; "
-              "an Azure VM size in a `sku` object's `name` counts) as GPU capacity it cannot "
-              "estimate; required-tags also judges any resource with a `tags`/`labels` map.", "",
-              END]
+              "a key ending in `InstanceType`, `InstanceTypes` or `MachineType` is a type field "
+              "(GameLift's `ec2InstanceType`), and a key named `accelerator` or ending in "
+              "`/accelerator` an accelerator field (Cloud Run's `nodeSelector.accelerator`, "
+              "v1's `run.googleapis.com/accelerator`); an Azure VM size in a `sku` "
+              "object's `name` counts) as GPU capacity it cannot estimate, and so a GKE cluster "
+              "whose node auto-provisioning (`clusterAutoscaling`, unless `enabled: false`) has "
+              "a `resourceLimits` entry other than `cpu` and `memory` whose `maximum` is not 0, "
+              "or limits unknown at preview (a GPU count names no one machine, so it is not "
+              "priced at its maximum); required-tags also judges any resource with a "
+              "`tags`/`labels` map.", "", END]
     return "\n".join(lines)
 
 

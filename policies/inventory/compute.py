@@ -83,6 +83,13 @@ def _region_unknown(g: NodeGroup) -> bool:
     return g.cloud == "gcp" and UNKNOWN in g.zones
 
 
+def _zonal_region(zone: Any) -> Any:
+    """A zonal GCP group's region: its zone's ("" where it names none), UNKNOWN where the zone
+    (its own, or the provider's it defaults to) is unknown at preview: the zone chooses the
+    region, so the provider's `region` does not place it."""
+    return UNKNOWN if zone is UNKNOWN else region_of_zone(zone)
+
+
 def gpu_groups(resources: list[Resource]) -> list[NodeGroup]:
     global _LAST_GPU
     computed = node_groups.found(resources)   # node_groups' own list: its identity is the key
@@ -235,12 +242,18 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             template = _first(templates)
             if r.type == GCP_IGM:
                 zones = [_zone(r.get("zone") or r.provider.get("zone"))]
-                region = region_of_zone(zones[0]) if zones[0] is not UNKNOWN else ""
+                region = _zonal_region(zones[0])
             else:
                 dz = r.get("distributionPolicyZones")
                 zones = [last_segment(z) for z in dz] if isinstance(dz, list) and dz else [""]
                 region = r.get("region")
-                region = region if isinstance(region, str) else region_of_zone(zones[0])
+                if region is UNKNOWN:
+                    # Its own region unknown at preview: its known distribution zones place it
+                    # (they lie in the group's region), else nothing does (not the provider's).
+                    region = region_of_zone(next((z for z in zones if isinstance(z, str) and z),
+                                                 "")) or UNKNOWN
+                region = region if isinstance(region, str) or region is UNKNOWN \
+                    else region_of_zone(zones[0])
                 if r.get("distributionPolicyTargetShape") == "ANY_SINGLE_ZONE" and len(zones) > 1:
                     # Every VM in ONE of the zones, chosen when the group is made.
                     zones = [UNKNOWN]
@@ -264,14 +277,13 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             holder = _from_template(r)
             zone = _zone(r.get("zone") or r.provider.get("zone"))
             groups.append(NodeGroup(r, holder, _gcp_machine_type(holder), 1, _gcp_spot(holder),
-                                    [zone], (region_of_zone(zone) if zone is not UNKNOWN else "")
-                                    or (r.provider_region or ""),
+                                    [zone], _zonal_region(zone) or (r.provider_region or ""),
                                     accelerators=_attached(holder)))
         elif r.type == GCP_INSTANCE:
             zone = _zone(r.get("zone") or r.provider.get("zone"))
             groups.append(NodeGroup(r, r, _gcp_machine_type(r), 1, _gcp_spot(r), [zone],
-                                    (region_of_zone(zone) if zone is not UNKNOWN else "")
-                                    or (r.provider_region or ""), accelerators=_attached(r)))
+                                    _zonal_region(zone) or (r.provider_region or ""),
+                                    accelerators=_attached(r)))
         elif r.type in (AZ_VMSS, AZ_VM):
             if r.type == AZ_VMSS:
                 itype, count = r.get("sku.name"), _count(r.get("sku.capacity"))

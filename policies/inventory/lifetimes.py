@@ -40,7 +40,15 @@ from trainstack_policies.inventory.tokens import (
     MAX_HOURS_TAG,
 )
 from trainstack_policies.inventory.values import _dicts, dig_value, json_text
-from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, dig, number
+from trainstack_policies.model import (
+    UNKNOWN,
+    BadNumber,
+    Resource,
+    checked_number,
+    dig,
+    number,
+    region_of_zone,
+)
 
 
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
@@ -528,6 +536,11 @@ def _group_location(group: Resource) -> Any:
     else:
         value = group.get("region") or (group.provider or {}).get("region") \
             or group.provider_region
+        zones = group.get("distributionPolicyZones")
+        if value is UNKNOWN and isinstance(zones, list):
+            # Its region unknown at preview, placed by a known distribution zone (compute.py).
+            value = next((region_of_zone(z.rsplit("/", 1)[-1]) for z in zones
+                          if isinstance(z, str) and z), UNKNOWN)
     return value.rsplit("/", 1)[-1] if isinstance(value, str) else value
 
 
@@ -590,9 +603,10 @@ def _job_effect(group: Resource, job: Resource) -> str:
     # takes it (budgets.py): the API's form, which the stack never names its project by.
     if isinstance(own_project, str) and own_project != project and not project.isdigit():
         return ""
-    # A project the pack cannot read: a literal URL may or may not name this group; never read
-    # as its stop, while a call that may start it still counts as a start.
-    unsure = not isinstance(own_project, str) and not depends
+    # A project, or a zone (region) unknown at preview, the pack cannot read: a literal URL
+    # may or may not name this group; never read as its stop, while a call that may start it
+    # still counts as a start.
+    unsure = (not isinstance(own_project, str) or own_location is UNKNOWN) and not depends
     own_name = group.get("name")
     if isinstance(own_name, str) and own_name:
         if own_name != name:

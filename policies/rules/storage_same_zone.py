@@ -433,11 +433,15 @@ def _check_bucket(bucket: Bucket, region: str, readers: list[str]) -> list[Viola
                       f"({', '.join(readers)} in {region})", found, region, fix)]
 
 
-def _clusters(groups: list[NodeGroup]) -> dict[str, list[NodeGroup]]:
+def _clusters(groups: list[NodeGroup], unknown_unread: bool = False) -> dict[str, list[NodeGroup]]:
     """GPU groups by region: two clusters in two regions are two clusters, not one spanning
-    zones. A group whose region cannot be read joins the only cluster there is, if one."""
+    zones. A group whose region cannot be read joins the only cluster there is, if one; so
+    does one whose region is unknown at preview where `unknown_unread` (else it is raised)."""
     out: dict[str, list[NodeGroup]] = {}
     for g in groups:
+        if g.region is UNKNOWN and unknown_unread:
+            out.setdefault("", []).append(g)
+            continue
         if g.region is UNKNOWN:
             raise UnknownValue(g.resource, "location" if g.cloud == "azure" else "region")
         out.setdefault(str(g.region or ""), []).append(g)
@@ -566,7 +570,12 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                     or any(b.resource.cloud == cloud and usage.reading(b.resource)
                            for b in every_bucket):
                 unknown = unknown or err
-            continue
+            else:
+                continue
+            # The question must not hide what is known whatever the region (a regional MIG
+            # naming no zone): compared as a group whose region is unread, which skips every
+            # region comparison and keeps the zone ones.
+            clusters = _clusters(by_cloud[cloud], unknown_unread=True)
         placed: dict[tuple, tuple[str, str]] = {}
         mounts = _Mounts(clusters, usage)
         matched = []
@@ -622,8 +631,8 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             readers.update(through_fs.get(id(bucket.resource), {}))
             by_region: dict[str, list[str]] = {}
             for g in readers.values():
-                if g.region:
-                    by_region.setdefault(str(g.region), []).append(g.resource.name)
+                if isinstance(g.region, str) and g.region:   # unknown at preview: asked above
+                    by_region.setdefault(g.region, []).append(g.resource.name)
             for region in sorted(by_region):
                 names = sorted(set(by_region[region]))
                 shown = names[:5] + ([f"{len(names) - 5} more"] if len(names) > 5 else [])

@@ -2339,14 +2339,16 @@ def test_d19_group_on_an_unknown_subnet_zone_undecided(pack):
 
 def test_e01_gcp_mig_zone_unknown_beside_a_filestore(pack):
     """A MIG (target 2, a3-highgpu-8g) whose zone is unknown at preview and a zonal Filestore in
-    us-central1-a: storage-same-zone "cannot decide" (advisory): undecided. spend: the MIG's
-    region is the provider's, 129,195.40 + Filestore < 150,000: pass."""
+    us-central1-a: storage-same-zone "cannot decide" (advisory): undecided. spend: fix60 changed
+    pass -> fail (review60 DEFECT 1, g12): docs "whose own region, provider's region or, on GCP,
+    zone is unknown, is GPU capacity that cannot be priced"; the zone chooses the region, so the
+    provider's (where it was 129,195.40 + Filestore < 150,000) does not place it."""
     def program():
         gcp_mig(gcp_template(), zone=unknown("us-central1-a"))
         filestore()
         gcp_budget()
 
-    check(pack, program, {SSZ: "undecided"})
+    check(pack, program, {SSZ: "undecided", SPEND: "fail"})
 
 
 def test_e02_aks_pool_zones_unknown_beside_managed_lustre(pack):

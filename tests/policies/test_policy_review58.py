@@ -1285,9 +1285,12 @@ B7 = [
      "nothing to compare (pass); spend-limit fails closed (region unknown)"),
     ("e02", lambda: [az_vmss(zones=UNK), az_budget(1200.0)], {}, None, None,
      "a scale set in eastus whose zones are unknown, no filesystem: nothing to ask; 1,151.94 < 1,200"),
-    ("e03", lambda: [gcp_vm(zone=UNK), gcp_budget("700")], {}, None, None,
-     "control for C: a GCP VM of unknown zone on the default provider (region us-central1): priced "
-     "there, 623.15 < 700; nothing for storage-same-zone"),
+    ("e03", lambda: [gcp_vm(zone=UNK), gcp_budget("700")], {SPEND: "fail"}, None, None,
+     "a GCP VM of unknown zone on the default provider (region us-central1); nothing for "
+     "storage-same-zone. fix60 changed spend pass -> fail (review60 DEFECT 1, d1b): docs 'whose "
+     "own region, provider's region or, on GCP, zone is unknown, is GPU capacity that cannot be "
+     "priced'; the zone chooses the region, so the provider's us-central1 (623.15 < 700) does not "
+     "place it"),
     ("e04", _unknown_zone_subnet, {}, None, None,
      "a stack subnet whose availabilityZone is unknown, an instance on it, no filesystem: the "
      "provider names us-east-1, 734.38 < 1,000; nothing for storage-same-zone"),
@@ -1297,9 +1300,11 @@ B7 = [
      "an Alibaba node on a vSwitch whose zone is unknown, no filesystem: the provider's region "
      "prices it; released in 48 h"),
     ("e06", lambda: [az_vmss(location=UNK), _amlfs(), az_budget(50000.0)],
-     {SPEND: "fail", SSZ: "undecided"}, None, None,
-     "control for D: with an AMLFS in eastus zone 1 in the stack, the set's unknown location could "
-     "hide a zone mismatch: cannot decide; spend fails closed on the region"),
+     {SPEND: "fail", SSZ: "fail"}, None, None,
+     "control for D: with an AMLFS in eastus zone 1 in the stack, the set's unknown location is "
+     "asked; spend fails closed on the region. fix60 changed ssz undecided -> fail: the set names "
+     "no zone, so 'the GPU nodes' zone cannot be read' (mandatory) whatever its location, and docs "
+     "say an unknown 'never hides a known one' (review60 d1c: the same on a regional MIG)"),
     ("e07", _ali_literal_vsw, {SPEND: "fail"}, None,
      {"ar": ("alicloud", {"region": UNK})},
      "reach of C on Alibaba: a node on a literal vSwitch id (no stack vSwitch) on a provider whose "

@@ -460,11 +460,8 @@ def _run_case(pack, case):
     return check(pack, cid, cloud, stack, expect, config, provider)
 
 
-XFAIL: dict[str, str] = {
-    "g12": "DEFECT 1: a zonal GCP MIG whose zone is unknown at preview is priced at the provider's "
-           "region (us-west1) instead of failing closed; docs: 'whose own region, provider's region "
-           "or, on GCP, zone is unknown, is GPU capacity that cannot be priced'",
-}
+# DEFECT 1's strict xfails (g12, d1a, d1b, d1f, d1g, d1i) were removed by fix60, which fixed it.
+XFAIL: dict[str, str] = {}
 
 
 def _params(cases):
@@ -964,8 +961,11 @@ B3 = [
      "defect 1's harm: a3-highgpu-8g priced at us-west1 88.49 gives 2 x 88.49 x 97 = 17,167.06 + "
      "8,333.09 = 25,500.15 < 26,000, but the unknown zone may be asia-northeast1 (126.643): "
      "24,568.74 + 8,333.09 = 32,901.83 > 26,000; the docs: cannot be priced, fails closed"),
-    ("d1b", "gcp", {}, _gcp_vm_zone_unknown, {SPEND: "fail"}, None,
-     "a single g2-standard-8 VM whose zone is another resource's output: cannot be priced"),
+    ("d1b", "gcp", {}, _gcp_vm_zone_unknown, {SPEND: "fail", SSZ: "undecided"}, None,
+     "a single g2-standard-8 VM whose zone is another resource's output: cannot be priced. fix60 "
+     "changed ssz pass -> undecided, by the docs rule this review applied in d1e/d1c: a GPU group "
+     "whose region is unknown is asked where its cloud has a filesystem GPU compute may mount (the "
+     "Lustre); priced at us-west1 the VM's region read as known and ssz passed"),
     ("d1c", "gcp", {}, _gcp_regional_unknown, {SPEND: "fail", SSZ: "fail"}, None,
      "a regional MIG whose own `region` is unknown (named in the docs): cannot be priced; MY "
      "mistake on ssz: a regional MIG with no distributionPolicyZones names no zone the pack could "
@@ -979,9 +979,14 @@ B3 = [
      "a GKE GPU pool whose location is unknown at preview: cannot be priced; MY mistake on ssz: "
      "docs 'asked about only where its cloud has a filesystem GPU compute may mount' - the Lustre "
      "is there, so cannot decide"),
-    ("d1f", "aws", {}, _aws_region_unknown, {SPEND: "fail"}, None,
-     "the ASG's own `region` (pulumi-aws v7 per-resource region) unknown: cannot be priced "
-     "(ssz: its subnet of the stack names us-east-1a, the FSx's own: decided, passes)"),
+    ("d1f", "aws", {}, _aws_region_unknown, {}, None,
+     "the ASG's own `region` (pulumi-aws v7 per-resource region) unknown; its subnet of the stack "
+     "names us-east-1a (ssz: decided, passes). fix60 changed spend fail -> pass: a known input "
+     "places it ('a group no known input places in a region'): a subnet 'must reside entirely "
+     "within one Availability Zone' (docs.aws.amazon.com/vpc/latest/userguide/configure-subnets."
+     "html), us-east-1a is in us-east-1, and a group launches only in subnets of its own region "
+     "(subnets are regional EC2 resources), so any other region fails at apply, spending nothing: "
+     "priced at us-east-1, 12,032.21 < 20,000 (fix60 tests the ASG with no placing subnet)"),
     ("z14", "azure", {}, _az_nat_untied, {NPI: "undecided"}, None,
      "the NAT rule names the auto-named balancer only by its Pulumi name in a literal frontend id and "
      "depends on nothing of it: it names no balancer of the stack for certain -> cannot decide"),
@@ -1015,11 +1020,6 @@ B3 = [
     ("b06", "ali", {}, _ali_reservation("Unlimited"), {SPEND: "fail"}, None,
      "mistake: a reservation without endTimeType Limited: a month and a violation (no budget)"),
 ]
-XFAIL["d1b"] = "DEFECT 1 reach: a single GCP VM of unknown zone is priced at the provider's region"
-XFAIL["d1f"] = ("DEFECT 1 reach (AWS): an ASG whose own `region` is unknown is priced at the "
-                "provider's region instead of failing closed")
-XFAIL["d1a"] = ("DEFECT 1 reach: a3-highgpu-8g of unknown zone priced at us-west1 below a dearer "
-                "region; docs: cannot be priced")
 
 
 @pytest.mark.parametrize("case", _params(B3))
@@ -1158,15 +1158,20 @@ def _aws_eks(s):
 
 
 B4 = [
-    ("d1g", "gcp", {"budget": "100000"}, _rmig_zones(U()), {SPEND: "fail"}, None,
+    ("d1g", "gcp", {"budget": "100000"}, _rmig_zones(U()), {}, None,
      "a regional MIG in us-west1-c (distributionPolicyZones) whose own `region` is another "
-     "resource's output: docs 'whose own region ... is unknown, is GPU capacity that cannot be "
-     "priced'; priced at us-west1 it is 1 x 86.7599 x 730 = 63,334.73 + 25,164.51 < 100,000"),
+     "resource's output. fix60 changed spend fail -> pass: its known distribution zone places it "
+     "('a group no known input places in a region'): the Compute API's DistributionPolicy.zones "
+     "are 'zones where the regional managed instance group will create and manage its instances' "
+     "(compute v1 DistributionPolicy), zones of the group's region, so another region fails at "
+     "apply: priced at us-west1, 1 x 86.7599 x 730 = 63,334.73 + 25,164.51 = 88,499.24 < 100,000 "
+     "(d1c, with no distribution zones, fails closed)"),
     ("d1h", "gcp", {"budget": "100000"}, _rmig_zones("us-west1"), {}, None,
      "control: the same regional MIG with its region literal: 88,499.24 < 100,000"),
-    ("d1i", "aws", {}, _aws_instance(region=U()), {SPEND: "fail", RDMA: "advisory"}, None,
-     "an EC2 instance g6.12xlarge whose own `region` is unknown: cannot be priced (priced at "
-     "us-east-1 it is 4.6016 x 730 = 3,359.17 + 12,032.21 = 15,391.38 < 20,000)"),
+    ("d1i", "aws", {}, _aws_instance(region=U()), {RDMA: "advisory"}, None,
+     "an EC2 instance g6.12xlarge whose own `region` is unknown, on the stack's subnet in "
+     "us-east-1a: fix60 changed spend fail -> pass as in d1f (the subnet places it in us-east-1): "
+     "4.6016 x 730 = 3,359.17 + 12,032.21 = 15,391.38 < 20,000; rdma as in d1j"),
     ("d1j", "aws", {}, _aws_instance(), {RDMA: "advisory"}, None,
      "control: the same instance in the provider's region: 15,391.38 < 20,000; one node: no rdma; "
      "on the stack's private subnet; root volume encrypted; tagged by defaultTags. MY mistake: "
@@ -1205,10 +1210,6 @@ B4 = [
      "EKS node group, instanceTypes written as one string g5.12xlarge, max 2: 2 x 5.672 x 730 = "
      "8,281.12 + 12,032.21 = 20,313.33 < 25,000; managed pool: rdma leaves it; no remoteAccess"),
 ]
-XFAIL.update({
-    "d1g": "DEFECT 1 reach: a regional MIG whose own region is unknown is priced at the provider's",
-    "d1i": "DEFECT 1 reach: an EC2 instance whose own region is unknown is priced at the provider's",
-})
 
 
 @pytest.mark.parametrize("case", _params(B4))

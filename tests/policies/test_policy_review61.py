@@ -233,14 +233,6 @@ def pack():
 PROVIDERS = {"aws": AWS_P, "gcp": GCP_P}
 BUILD = {"aws": aws, "gcp": gcp}
 XFAIL: dict[str, str] = {
-    "h20": "DEFECT 1: GKE node auto-provisioning with a GPU resourceLimits entry is not seen as GPU "
-           "capacity (spend-limit passes)",
-    "n01": "DEFECT 1 reach: auto-provisioning with nvidia-tesla-t4 is not seen either",
-    "m01": "DEFECT 4: a Cloud Run service's GPU (template.nodeSelector.accelerator nvidia-l4) is not "
-           "named as GPU capacity (the docs' 'GPU sign' sentence)",
-    "m02": "DEFECT 4: a GPU type in GameLift's ec2InstanceType field is not named as GPU capacity",
-    "m07": "DEFECT 4 reach: a Cloud Run job's nodeSelector.accelerator",
-    "m08": "DEFECT 4 reach: GameLift ec2InstanceType p5.48xlarge",
 }
 
 
