@@ -70,23 +70,37 @@ def is_taggable(r: Resource) -> bool:
     return r.type in TAGGABLE or isinstance(r.get(tag_key_of(r)), (dict, list))
 
 
-def provider_tags(r: Resource) -> dict:
-    """Tags the provider adds to every resource it manages: AWS defaultTags.tags, GCP
-    defaultLabels. They allocate cost like the resource's own tags, except on an AWS
-    autoscaling group: AWS does not propagate default tags to a group's instances."""
+def _provider_defaults(r: Resource) -> tuple[Any, str]:
+    """The provider's default tags/labels as given (a map, None, or UNKNOWN at preview) and
+    the provider input that holds them: AWS defaultTags.tags, GCP defaultLabels. None for an
+    AWS autoscaling group: AWS does not propagate default tags to a group's instances."""
     if r.type == AWS_ASG:
-        return {}
+        return None, ""
     if r.cloud == "aws":
         value = json_text(r.provider.get("defaultTags"))
         if isinstance(value, list):    # the provider takes a list of one {tags: {...}}
             value = value[0] if value else {}
-        value = value.get("tags") if isinstance(value, dict) else None
+        if value is UNKNOWN:
+            return UNKNOWN, "provider.defaultTags"
+        return (value.get("tags") if isinstance(value, dict) else None), \
+            "provider.defaultTags.tags"
+    if r.cloud == "gcp":
+        return json_text(r.provider.get("defaultLabels")), "provider.defaultLabels"
+    return None, ""
+
+
+def provider_tags(r: Resource) -> dict:
+    """Tags the provider adds to every resource it manages (_provider_defaults). They allocate
+    cost like the resource's own tags, except on an AWS autoscaling group."""
+    if r.type == AWS_ASG:
+        return {}
+    value, _ = _provider_defaults(r)
+    if r.cloud == "aws":
         derived = r.get("tagsAll")     # the provider's Check merges defaults into tagsAll
     elif r.cloud == "gcp":
-        value = json_text(r.provider.get("defaultLabels"))
         derived = r.get("effectiveLabels")
     else:
-        value, derived = None, None
+        derived = None
     out = dict(value) if isinstance(value, dict) else {}
     if isinstance(derived, dict):
         out.update(derived)
@@ -96,20 +110,9 @@ def provider_tags(r: Resource) -> dict:
 def provider_tags_unknown(r: Resource) -> str:
     """The provider input holding its default tags/labels when it is unknown at preview (the
     defaults may then hold any tag), else "". Never for an AWS autoscaling group, which the
-    provider gives none (provider_tags)."""
-    if r.type == AWS_ASG:
-        return ""
-    if r.cloud == "aws":
-        value = json_text(r.provider.get("defaultTags"))
-        if value is UNKNOWN or isinstance(value, list) and value and value[0] is UNKNOWN:
-            return "provider.defaultTags"
-        if isinstance(value, list):
-            value = value[0] if value else {}
-        if isinstance(value, dict) and value.get("tags") is UNKNOWN:
-            return "provider.defaultTags.tags"
-    elif r.cloud == "gcp" and json_text(r.provider.get("defaultLabels")) is UNKNOWN:
-        return "provider.defaultLabels"
-    return ""
+    provider gives none."""
+    value, path = _provider_defaults(r)
+    return path if value is UNKNOWN else ""
 
 
 def tags_of(r: Resource) -> Any:
