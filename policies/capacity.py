@@ -761,15 +761,9 @@ def launch_zones(r: Resource, template: Optional[Resource]) -> list[Any]:
 
 
 def _region(r: Resource, zone: Any) -> Any:
-    from trainstack_policies.model import region_of_zone
-    region = r.get("region")
-    if isinstance(region, str) and region:
-        return region
-    if region is UNKNOWN:
-        # Its own region (pulumi-aws v7) unknown at preview overrides the provider's: only a
-        # known zone name places it (inventory.values._aws_region), else UNKNOWN.
-        return region_of_zone(zone if isinstance(zone, str) else "") or UNKNOWN
-    return r.provider_region or (region_of_zone(zone) if isinstance(zone, str) else "")
+    """An AWS resource's region, placed by its one zone as inventory's groups are by theirs."""
+    from trainstack_policies.model import aws_region
+    return aws_region(r, [zone])
 
 
 def _location(r: Resource) -> Any:

@@ -317,6 +317,22 @@ def region_of_zone(zone: Any) -> str:
     return _ZONE_SUFFIX.sub("", zone) if isinstance(zone, str) and zone else ""
 
 
+def aws_region(r: Resource, zones: list) -> Any:
+    """An AWS resource's region: its own `region` (pulumi-aws v7), else its provider's, else
+    the region of its first known zone name. Its own `region` unknown at preview overrides the
+    provider's, so the provider's does not place it; a known zone name does (its own, or its
+    stack subnet's: a subnet lies in one AZ of one region, and a group or instance launches only
+    in subnets of its own region), else UNKNOWN. (A subnet named by its AZ ID alone gives no
+    zone here: it places nothing.)"""
+    region = r.get("region")
+    if isinstance(region, str) and region:
+        return region
+    zone = region_of_zone(next((z for z in zones if isinstance(z, str) and z), ""))
+    if region is UNKNOWN:
+        return zone or UNKNOWN
+    return r.provider_region or zone
+
+
 # ---------------------------------------------------------------------------------- violations
 
 @dataclass(frozen=True)

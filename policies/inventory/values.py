@@ -5,7 +5,13 @@ import json
 import os
 from typing import Any, Callable, Generic, Optional, TypeVar
 
-from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, region_of_zone
+from trainstack_policies.model import (
+    UNKNOWN,
+    BadNumber,
+    Resource,
+    aws_region,
+    checked_number,
+)
 
 
 def json_text(value: Any) -> Any:
@@ -70,20 +76,9 @@ def _subnet_zones(r: Resource, key: str, subnet_type: str, zone_key: str) -> lis
     return [_zone(s.get(zone_key)) for s in r.dep(key, subnet_type)]
 
 
-def _aws_region(r: Resource, zones: list[Any]) -> Any:
-    region = r.get("region")
-    if isinstance(region, str) and region:
-        return region
-    if region is UNKNOWN:
-        # Its own `region` (pulumi-aws v7) overrides the provider's and is unknown at preview:
-        # the provider's does not place it. A known zone name does (its own, or its stack
-        # subnet's): a subnet lies in one AZ of one region, and a group or instance launches
-        # only in subnets of its own region. (A subnet named by its AZ ID alone gives no zone
-        # here: it places nothing.)
-        return region_of_zone(next((z for z in zones if isinstance(z, str) and z), "")) \
-            or UNKNOWN
-    return r.provider_region or region_of_zone(
-        next((z for z in zones if isinstance(z, str) and z), ""))
+# An AWS resource's region from its own input, its provider's or its zones (model.aws_region,
+# which the pack's capacity readers share).
+_aws_region = aws_region
 
 
 def _list(value: Any) -> list:
