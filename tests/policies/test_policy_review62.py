@@ -530,7 +530,11 @@ def _params(cases):
                          if c[0] in XFAIL else []) for c in cases]
 
 
-XFAIL: dict[str, str] = {}
+D1 = ("DEFECT 1: a Batch compute environment whose launch template is a capacity-block is priced at the "
+      "on-demand month of its maxVcpus, not at its capacityBlockFeesUsd fee")
+D2 = ("DEFECT 2: a Batch compute environment's literal or unknown computeResources.subnets are 'the GPU "
+      "nodes' zone cannot be read' (mandatory), not the shared literal subnet / cannot decide")
+XFAIL: dict[str, str] = {"b03": D1, "b10": D2, "b11": D2}
 
 
 @pytest.fixture(scope="module")
