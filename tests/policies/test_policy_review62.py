@@ -234,6 +234,266 @@ BUILD = {"batch": (batch, AWS_E2), "sky": (sky, AWS_W2), "gke": (gke, GCP_C1),
          "skyg": (skyg, GCP_C1)}
 
 
+
+# ------------------------------------------------------------------------------ Azure, Alibaba
+
+AZ_SUB = "00000000-0000-0000-0000-0000000000a1"
+AZ_P = {"location": "eastus", "subscriptionId": AZ_SUB}
+AZ_W2 = {"location": "westus2", "subscriptionId": AZ_SUB}
+
+
+def az_budget(name: str, amount: float, scope: Optional[str] = None, scope_dep=None):
+    return res("azure-native:consumption:Budget", name,
+               {"budgetName": name, "amount": amount, "category": "Cost", "timeGrain": "Monthly",
+                "scope": scope or f"/subscriptions/{AZ_SUB}", "notifications": AZURE_ALERTS},
+               deps={"scope": [scope_dep]} if scope_dep is not None else {})
+
+
+def aks(budget: float = 8000.0, max_count: float = 3.0, vm_size: str = "Standard_NC6s_v3",
+        node_rg: Optional[str] = None) -> list:
+    """learn.microsoft.com/azure/aks/use-nvidia-gpu: a user pool of Standard_NC6s_v3 beside the system
+    pool, autoscaling 1-3, tainted sku=gpu:NoSchedule; a private cluster."""
+    rg = res("azure-native:resources:ResourceGroup", "aks-rg",
+             {"resourceGroupName": "aks-gpu-rg", "location": "eastus", "tags": dict(TAGS)})
+    props = {"resourceGroupName": "aks-gpu-rg", "resourceName": "aks-gpu", "location": "eastus",
+             "dnsPrefix": "aksgpu", "identity": {"type": "SystemAssigned"},
+             "agentPoolProfiles": [{"name": "system", "mode": "System", "vmSize": "Standard_D4s_v5",
+                                    "count": 2.0, "osType": "Linux",
+                                    "type": "VirtualMachineScaleSets"}],
+             "apiServerAccessProfile": {"enablePrivateCluster": True},
+             "networkProfile": {"networkPlugin": "azure"}, "tags": dict(TAGS)}
+    if node_rg:
+        props["nodeResourceGroup"] = node_rg
+    cluster = res("azure-native:containerservice:ManagedCluster", "aks-gpu", props,
+                  deps={"resourceGroupName": [rg]})
+    pool = res("azure-native:containerservice:AgentPool", "gpunp",
+               {"resourceGroupName": "aks-gpu-rg", "resourceName": "aks-gpu", "agentPoolName": "gpunp",
+                "vmSize": vm_size, "count": 1.0, "enableAutoScaling": True, "minCount": 1.0,
+                "maxCount": max_count, "mode": "User", "osType": "Linux",
+                "nodeTaints": ["sku=gpu:NoSchedule"], "tags": dict(TAGS)},
+               deps={"resourceGroupName": [rg], "resourceName": [cluster]})
+    return [rg, cluster, pool, az_budget("aks-budget", budget)]
+
+
+def aml(budget: float = 15000.0, max_nodes: float = 4.0, public: Any = False) -> list:
+    """learn.microsoft.com/azure/machine-learning/how-to-create-attach-compute-cluster: an AmlCompute
+    cluster of Standard_NC24ads_A100_v4, 0-4 nodes, no public IP, in the workspace's VNet."""
+    ws = res("azure-native:machinelearningservices:Workspace", "ws",
+             {"resourceGroupName": "ml-rg", "workspaceName": "ws", "location": "eastus",
+              "tags": dict(TAGS)})
+    inner = {"vmSize": "Standard_NC24ads_A100_v4", "vmPriority": "Dedicated",
+             "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": max_nodes,
+                               "nodeIdleTimeBeforeScaleDown": "PT120S"},
+             "subnet": {"id": f"/subscriptions/{AZ_SUB}/resourceGroups/ml-rg/providers/"
+                              "Microsoft.Network/virtualNetworks/ml-vnet/subnets/compute"}}
+    if public is not None:
+        inner["enableNodePublicIp"] = public
+    comp = res("azure-native:machinelearningservices:Compute", "gpu-cluster",
+               {"resourceGroupName": "ml-rg", "workspaceName": "ws", "computeName": "gpu-cluster",
+                "location": "eastus", "properties": {"computeType": "AmlCompute", "properties": inner},
+                "tags": dict(TAGS)}, deps={"workspaceName": [ws]})
+    return [ws, comp, az_budget("ml-budget", budget)]
+
+
+def azbatch(budget: float = 6000.0, provision: str = "NoPublicIPAddresses",
+            scale: Optional[dict] = None) -> list:
+    """learn.microsoft.com/azure/batch/batch-pool-compute-intensive-sizes: a pool of Standard_NC6s_v3,
+    fixed scale 2, in a VNet with no public IPs."""
+    pool = res("azure-native:batch:Pool", "gpu-pool",
+               {"accountName": "mlbatch", "resourceGroupName": "batch-rg", "poolName": "gpu-pool",
+                "vmSize": "Standard_NC6s_v3",
+                "scaleSettings": scale or {"fixedScale": {"targetDedicatedNodes": 2.0,
+                                                          "targetLowPriorityNodes": 0.0}},
+                "deploymentConfiguration": {"virtualMachineConfiguration": {
+                    "imageReference": {"publisher": "microsoft-dsvm", "offer": "ubuntu-hpc",
+                                       "sku": "2204", "version": "latest"},
+                    "nodeAgentSkuId": "batch.node.ubuntu 22.04"}},
+                "networkConfiguration": {
+                    "subnetId": f"/subscriptions/{AZ_SUB}/resourceGroups/batch-rg/providers/"
+                                "Microsoft.Network/virtualNetworks/batch-vnet/subnets/pool",
+                    "publicIPAddressConfiguration": {"provision": provision}},
+                "tags": dict(TAGS)})
+    return [pool, az_budget("batch-budget", budget)]
+
+
+def vmss(budget: float = 60000.0, rsv: Optional[float] = 2.0, capacity: float = 2.0,
+         linked: bool = True, spg: Any = True) -> list:
+    """azhpc-images / CycleCloud-style NDm A100 v4 scale set (westus2, zone 1) in an on-demand
+    capacity reservation group of the stack."""
+    out = []
+    vmp = {"priority": "Regular", "networkProfile": {"networkInterfaceConfigurations": [
+        {"name": "ib-nic", "primary": True, "enableAcceleratedNetworking": True,
+         "ipConfigurations": [{"name": "ip", "subnet": {"id": "subnet-id"}}]}]}}
+    deps = {}
+    if rsv is not None:
+        crg = res("azure-native:compute:CapacityReservationGroup", "a100-crg",
+                  {"resourceGroupName": "hpc-rg", "capacityReservationGroupName": "a100-crg",
+                   "location": "westus2", "zones": ["1"], "tags": dict(TAGS)})
+        cr = res("azure-native:compute:CapacityReservation", "a100-cr",
+                 {"resourceGroupName": "hpc-rg", "capacityReservationGroupName": "a100-crg",
+                  "capacityReservationName": "a100-cr", "location": "westus2", "zones": ["1"],
+                  "sku": {"name": "Standard_ND96amsr_A100_v4", "capacity": rsv},
+                  "tags": dict(TAGS)}, deps={"capacityReservationGroupName": [crg]})
+        out += [crg, cr]
+        if linked:
+            vmp["capacityReservation"] = {"capacityReservationGroup": {"id": "crg-id"}}
+            deps["virtualMachineProfile"] = [crg]
+    ss = res("azure-native:compute:VirtualMachineScaleSet", "ndm-a100",
+             {"resourceGroupName": "hpc-rg", "vmScaleSetName": "ndm-a100", "location": "westus2",
+              "zones": ["1"], "singlePlacementGroup": spg, "overprovision": False,
+              "sku": {"name": "Standard_ND96amsr_A100_v4", "capacity": capacity, "tier": "Standard"},
+              "upgradePolicy": {"mode": "Manual"}, "virtualMachineProfile": vmp, "tags": dict(TAGS)},
+             deps=deps)
+    return out + [ss, az_budget("hpc-budget", budget)]
+
+
+def ali(**kw) -> list:
+    """The fixture's eRDMA cluster (Alibaba 'use eRDMA on GPU instances': 2 ecs.gn8v-8x.48xlarge in a
+    LowLatency deployment set, HighPerformance traffic mode, CPFS, OSS, autoReleaseTime 96 h)."""
+    return alicloud_cluster(**kw)
+
+
+def ack(skip: bool = True, bond_eip: bool = False) -> list:
+    """ACK 'create a GPU node pool' (ecs.gn7i-c8g1.2xlarge, 0-4 nodes, cn-beijing-i), exempted from
+    spend-limit because the account's budget lives outside Pulumi (no budget resource exists)."""
+    vsw = res("alicloud:vpc/switch:Switch", "ack-vsw",
+              {"vpcId": "vpc-ack", "zoneId": "cn-beijing-i", "cidrBlock": "10.3.0.0/20",
+               "vswitchName": "ack-vsw", "tags": dict(TAGS)})
+    cl = res("alicloud:cs/managedKubernetes:ManagedKubernetes", "ack",
+             {"name": "ack-gpu", "clusterSpec": "ack.pro.small", "vswitchIds": ["vsw-x"],
+              "podCidr": "172.20.0.0/16", "serviceCidr": "172.21.0.0/20",
+              "slbInternetEnabled": False, "tags": dict(TAGS)}, deps={"vswitchIds": [vsw]})
+    tags = dict(TAGS)
+    if skip:
+        tags["trainstack:policy-skip"] = "spend-limit"
+    np_ = res("alicloud:cs/nodePool:NodePool", "gpu-pool",
+              {"clusterId": "c-x", "nodePoolName": "gpu", "vswitchIds": ["vsw-x"],
+               "instanceTypes": ["ecs.gn7i-c8g1.2xlarge"], "systemDiskCategory": "cloud_essd",
+               "systemDiskSize": 120.0, "imageType": "AliyunLinux3",
+               "scalingConfig": {"enable": True, "minSize": 0.0, "maxSize": 4.0,
+                                 "isBondEip": bond_eip},
+               "labels": [{"key": "ack.aliyun.com/nvidia-driver-version", "value": "550.144.03"}],
+               "tags": tags}, deps={"clusterId": [cl], "vswitchIds": [vsw]})
+    return [vsw, cl, np_]
+
+
+ALI_P = {"region": "eu-central-1"}
+ALI_BJ = {"region": "cn-beijing"}
+BUILD.update({"aks": (aks, AZ_P), "aml": (aml, AZ_P), "azbatch": (azbatch, AZ_P),
+              "vmss": (vmss, AZ_W2), "ali": (ali, ALI_P), "ack": (ack, ALI_BJ)})
+
+
+def _az_autoscale(hours: float = 96, enabled: Any = True, default_after: bool = False,
+                  max_cap: str = "0"):
+    def build(s):
+        ss = named(s, "ndm-a100")
+        profiles = [{"name": "stop", "capacity": {"minimum": "0", "maximum": max_cap, "default": "0"},
+                     "rules": [], "fixedDate": {"timeZone": "UTC", "start": hours_from_now(hours),
+                                                "end": hours_from_now(hours + 24)
+                                                if default_after else "2037-12-31T00:00:00Z"}}]
+        if default_after:
+            profiles.append({"name": "default", "capacity": {"minimum": "2", "maximum": "2",
+                                                             "default": "2"}, "rules": []})
+        props = {"resourceGroupName": "hpc-rg", "autoscaleSettingName": "ndm-stop",
+                 "location": "westus2", "targetResourceUri": "vmss-id", "profiles": profiles,
+                 "tags": dict(TAGS)}
+        if enabled is not None:
+            props["enabled"] = enabled
+        return res("azure-native:monitor:AutoscaleSetting", "ndm-stop", props,
+                   deps={"targetResourceUri": [ss]})
+    return build
+
+
+def _az_autoscale_max(n: str):
+    def build(s):
+        ss = named(s, "ndm-a100")
+        return res("azure-native:monitor:AutoscaleSetting", "ndm-scale",
+                   {"resourceGroupName": "hpc-rg", "autoscaleSettingName": "ndm-scale",
+                    "location": "westus2", "targetResourceUri": "vmss-id", "enabled": True,
+                    "profiles": [{"name": "jobs", "capacity": {"minimum": "0", "maximum": n,
+                                                               "default": "2"}, "rules": []}],
+                    "tags": dict(TAGS)}, deps={"targetResourceUri": [ss]})
+    return build
+
+
+def _aks_crg(s):
+    crg = res("azure-native:compute:CapacityReservationGroup", "nc-crg",
+              {"resourceGroupName": "aks-gpu-rg", "capacityReservationGroupName": "nc-crg",
+               "location": "eastus", "tags": dict(TAGS)})
+    cr = res("azure-native:compute:CapacityReservation", "nc-cr",
+             {"resourceGroupName": "aks-gpu-rg", "capacityReservationGroupName": "nc-crg",
+              "capacityReservationName": "nc-cr", "location": "eastus",
+              "sku": {"name": "Standard_NC6s_v3", "capacity": 3.0}, "tags": dict(TAGS)},
+             deps={"capacityReservationGroupName": [crg]})
+    pool = named(s, "gpunp")
+    pool.props["capacityReservationGroupId"] = "crg-id"
+    pool.deps["capacityReservationGroupId"] = [crg]
+    return s + [crg, cr]
+
+
+def _ali_node(key: str, value: Any, which=("node-0", "node-1")):
+    def mutate(s):
+        for n in which:
+            named(s, n).props[key] = value
+        return s
+    return mutate
+
+
+def _ali_rsv(end_type: str = "Limited", criteria: str = "Target", amount: float = 2.0,
+             link: bool = True):
+    def mutate(s):
+        rsv = res("alicloud:ecs/capacityReservation:CapacityReservation", "gn8v-rsv",
+                  {"capacityReservationName": "gn8v-rsv", "instanceType": "ecs.gn8v-8x.48xlarge",
+                   "instanceAmount": amount, "zoneIds": ["eu-central-1a"], "platform": "linux",
+                   "matchCriteria": criteria, "endTimeType": end_type,
+                   **({"endTime": hours_from_now(96)} if end_type == "Limited" else {}),
+                   "tags": dict(TAGS)}, provider_region="eu-central-1")
+        for n in ("node-0", "node-1"):
+            node = named(s, n)
+            node.props["privatePoolOptionsMatchCriteria"] = criteria
+            if criteria == "Target" and link:
+                node.props["privatePoolOptionsId"] = "crp-x"
+                node.deps["privatePoolOptionsId"] = [rsv]
+        return s + [rsv]
+    return mutate
+
+
+def _ali_eip(s):
+    eip = res("alicloud:ecs/eipAddress:EipAddress", "node0-eip",
+              {"bandwidth": "100", "internetChargeType": "PayByTraffic", "tags": dict(TAGS)},
+              provider_region="eu-central-1")
+    assoc = res("alicloud:ecs/eipAssociation:EipAssociation", "node0-eip-assoc",
+                {"allocationId": "eip-x", "instanceId": "i-x", "instanceType": "EcsInstance"},
+                deps={"allocationId": [eip], "instanceId": [named(s, "node-0")]},
+                provider_region="eu-central-1")
+    return s + [eip, assoc]
+
+
+def _ali_nas_extreme(encrypt: Optional[float]):
+    def mutate(s):
+        props = {"fileSystemType": "extreme", "protocolType": "NFS", "storageType": "advance",
+                 "capacity": 100.0, "zoneId": "eu-central-1a", "tags": dict(TAGS)}
+        if encrypt is not None:
+            props["encryptType"] = encrypt
+        nas = res("alicloud:nas/fileSystem:FileSystem", "home", props,
+                  provider_region="eu-central-1")
+        for n in ("node-0", "node-1"):
+            named(s, n).deps["userData"] = named(s, n).deps["userData"] + [nas]
+        return s + [nas]
+    return mutate
+
+
+def _ce_lt_odcr(s):
+    odcr = res("aws:ec2/capacityReservation:CapacityReservation", "p5-odcr",
+               {"instanceType": "p5.48xlarge", "instancePlatform": "Linux/UNIX",
+                "availabilityZone": "us-east-2a", "instanceCount": 2.0,
+                "instanceMatchCriteria": "targeted", "endDateType": "unlimited", "tags": dict(TAGS)})
+    lt = named(s, "ddl-lt")
+    lt.props["capacityReservationSpecification"] = {"capacityReservationTarget": {
+        "capacityReservationId": "cr-x"}}
+    lt.deps["capacityReservationSpecification"] = [odcr]
+    return s + [odcr]
+
 # ------------------------------------------------------------------------------------ mutations
 
 def _add(*fns):
@@ -522,6 +782,155 @@ CASES = [
      {SPEND: "fail"}, None,
      "SkyPilot failover to us-east4 with a V100: gcp_attached_gpus.csv prices no V100 in us-east4: "
      "fails closed naming it"),
+]
+
+
+# ------------------------------------------------------------------------------------ batch 2
+CASES += [
+    # --- reach of DEFECTS 1 and 2 (AWS Batch) ----------------------------------------------
+    ("b16", "batch", {}, _literal_subnets, {}, {SSZ: {"zones": {
+        "subnet-0a1b2c3d4e5f60001": "us-east-2a"}}},
+     "the literal shared subnet told by the zones config: us-east-2a for CE and FSx alike: pass"),
+    ("b17", "batch", {}, _ce_lt_odcr, {}, None,
+     "the CE's template targets a targeted ODCR of 2 p5.48xlarge in us-east-2a (the stack's): "
+     "counted once, 2 x 55.04 x 730 = 80,358.40 + 732.26 = 81,090.66 < 100,000 (twice: 161,449)"),
+    ("b18", "batch", {"budget": "50000"}, _ddl_block(), {}, {SPEND: {"capacityBlockFeesUsd": {
+        "ddl-ce": 30000.0}}},
+     "a 2-node capacity-block CE with its 30,000 fee under a 50,000 budget: 30,000 + 732.26 < "
+     "50,000 (the on-demand month, 81,090.66, would be over)"),
+    # --- AKS GPU node pool -----------------------------------------------------------------
+    ("z01", "aks", {}, None, {}, None,
+     "control: AKS user pool of Standard_NC6s_v3 autoscaling to 3: 3 x 3.06 x 730 = 6,701.40 "
+     "(+ the system pool's 2 D4s_v5, a few hundred at most) < 8,000 subscription budget; private "
+     "cluster; AKS left to its service by rdma; all pass"),
+    ("z02", "aks", {}, _set("gpunp", "enableNodePublicIP", True), {NPI: "fail"}, None,
+     "the GPU pool with enableNodePublicIP: each node a public IP"),
+    ("z03", "aks", {}, lambda s: s[:-1] + [az_budget(
+        "aks-budget", 8000.0, scope=f"/subscriptions/{AZ_SUB}/resourceGroups/aks-gpu-rg",
+        scope_dep=named(s, "aks-rg"))], {SPEND: "fail"}, None,
+     "the budget on the cluster's own resource group aks-gpu-rg: it holds only the Kubernetes "
+     "service resource (AKS FAQ), never the pool's nodes: no budget alarm for gpunp"),
+    ("z04", "aks", {}, lambda s: s[:-1] + [az_budget(
+        "aks-budget", 8000.0,
+        scope=f"/subscriptions/{AZ_SUB}/resourceGroups/MC_aks-gpu-rg_aks-gpu_eastus")], {}, None,
+     "control: the budget on the default node resource group MC_aks-gpu-rg_aks-gpu_eastus, "
+     "where the pool's VMs bill: its alarm, 6,701.40 (+ system) < 8,000"),
+    ("z05", "aks", {"node_rg": "aks-gpu-nodes"}, lambda s: s[:-1] + [az_budget(
+        "aks-budget", 8000.0, scope=f"/subscriptions/{AZ_SUB}/resourceGroups/aks-gpu-nodes")],
+     {}, None, "control: nodeResourceGroup aks-gpu-nodes named and the budget on it: pass"),
+    ("z06", "aks", {"max_count": 10.0}, None, {SPEND: "fail"}, None,
+     "maxCount 10: 10 x 3.06 x 730 = 22,338.00 > 8,000"),
+    ("z07", "aks", {}, _aks_crg, {}, None,
+     "the GPU pool in a capacity reservation group of the stack reserving 3 NC6s_v3 "
+     "(capacityReservationGroupId): one set of VMs, counted once: 6,701.40 (+ system) < 8,000; "
+     "twice would be 13,402.80"),
+    ("z08", "aks", {"vm_size": "standard_nc6s_v3"}, None, {}, None,
+     "control: the size in lower case (Azure sizes in any case): 6,701.40 < 8,000"),
+    ("z09", "aks", {}, lambda s: s[:-1] + [az_budget(
+        "aks-budget", 8000.0, scope="/subscriptions/00000000-0000-0000-0000-0000000000b2")],
+     {SPEND: "fail"}, None,
+     "the budget on another subscription than the provider's: covers nothing: no alarm"),
+    # --- Azure ML compute cluster -------------------------------------------------------------
+    ("m01", "aml", {}, None, {}, None,
+     "control: AmlCompute of Standard_NC24ads_A100_v4, 0-4 nodes: 4 x 3.673 x 730 = 10,725.16 < "
+     "15,000; enableNodePublicIp false; all pass"),
+    ("m02", "aml", {"public": None}, None, {NPI: "fail"}, None,
+     "enableNodePublicIp left out: true by the ARM default (docs): public IPs on the nodes"),
+    ("m03", "aml", {"max_nodes": 8.0}, None, {SPEND: "fail"}, None,
+     "maxNodeCount 8: 21,450.32 > 15,000"),
+    ("m04", "aml", {}, lambda s: s[:-1] + [az_budget(
+        "ml-budget", 15000.0, scope=f"/subscriptions/{AZ_SUB}/resourceGroups/ml-rg")], {}, None,
+     "control: the budget on the workspace's resource group ml-rg: Azure ML compute bills there"),
+    ("m05", "aml", {}, lambda s: s[:-1] + [az_budget(
+        "ml-budget", 15000.0, scope=f"/subscriptions/{AZ_SUB}/resourceGroups/ml-data-rg")],
+     {SPEND: "fail"}, None,
+     "the budget on another literal group (ml-data-rg): the compute bills in ml-rg: no alarm"),
+    ("m06", "aml", {"budget": 12000.0}, _add(lambda s: res(
+        "azure-native:machinelearningservices:Compute", "dev-ci",
+        {"resourceGroupName": "ml-rg", "workspaceName": "ws", "computeName": "dev-ci",
+         "location": "eastus", "properties": {"computeType": "ComputeInstance", "properties": {
+             "vmSize": "Standard_NC24ads_A100_v4", "enableNodePublicIp": False}},
+         "tags": dict(TAGS)}, deps={"workspaceName": [named(s, "ws")]})), {SPEND: "fail"}, None,
+     "a data scientist's compute instance of the same size beside the cluster: one VM for the "
+     "month, 2,681.29 + 10,725.16 = 13,406.45 > 12,000 (the cluster alone, 10,725.16, fits)"),
+    # --- Azure Batch GPU pool ----------------------------------------------------------------
+    ("t01", "azbatch", {}, None, {}, None,
+     "control: fixed scale 2 Standard_NC6s_v3: 2 x 3.06 x 730 = 4,467.60 < 6,000; no public IPs"),
+    ("t02", "azbatch", {"provision": "BatchManaged"}, None, {NPI: "fail"}, None,
+     "publicIPAddressConfiguration BatchManaged: public IPs on the nodes"),
+    ("t03", "azbatch", {"scale": {"fixedScale": {"targetDedicatedNodes": 2.0,
+                                                 "targetLowPriorityNodes": 2.0}}},
+     None, {SPEND: "fail"}, None,
+     "plus 2 low-priority nodes, all at the regular price: 4 x 3.06 x 730 = 8,935.20 > 6,000"),
+    ("t04", "azbatch", {"scale": {"autoScale": {
+        "formula": "$TargetDedicatedNodes = min(10, $PendingTasks.GetSample(1));",
+        "evaluationInterval": "PT5M"}}}, None, {SPEND: "fail"}, None,
+     "an autoScale formula: not sized: GPU capacity that cannot be estimated (fails closed)"),
+    # --- NDm A100 v4 scale set in a capacity reservation ---------------------------------------
+    ("v01", "vmss", {}, None, {}, None,
+     "control: 2 ND96amsr_A100_v4 in a reservation of 2 of the stack, counted once: 2 x 32.77 x "
+     "730 = 47,844.20 < 60,000; singlePlacementGroup true; all pass"),
+    ("v02", "vmss", {"rsv": 4.0}, None, {SPEND: "fail"}, None,
+     "a reservation of 4 for a set of 2: 4 x 23,922.10 = 95,688.40 > 60,000"),
+    ("v03", "vmss", {"linked": False}, None, {SPEND: "fail"}, None,
+     "the set not linked to the reservation group: the idle reservation and the set both bill: "
+     "95,688.40 > 60,000"),
+    ("v04", "vmss", {"capacity": 4.0}, None, {SPEND: "fail"}, None,
+     "a set of 4 in a reservation of 2: 2 inside + 2 beyond = 95,688.40 > 60,000"),
+    ("v05", "vmss", {"spg": False}, None, {RDMA: "advisory"}, None,
+     "singlePlacementGroup false on a 2-node InfiniBand set: not in a placement construct"),
+    ("v06", "vmss", {}, _add(_az_autoscale_max("6")), {SPEND: "fail"}, None,
+     "an enabled autoscale profile of maximum 6: 2 inside the reservation + 4 beyond = 6 x "
+     "23,922.10 = 143,532.60 > 60,000"),
+    ("v07", "vmss", {"rsv": None, "budget": 10000.0}, _add(_az_autoscale()), {}, None,
+     "no reservation; an enabled fixed-date profile of 0 from +96 h to 2037: 2 x 32.77 x 96 = "
+     "6,291.84 < 10,000"),
+    ("v08", "vmss", {"rsv": None, "budget": 10000.0}, _add(_az_autoscale(enabled=None)),
+     {SPEND: "fail"}, None,
+     "the same azure-native setting with enabled left out (API default false): stops nothing: "
+     "the month 47,844.20 > 10,000"),
+    ("v09", "vmss", {"rsv": None, "budget": 10000.0}, _add(_az_autoscale(default_after=True)),
+     {SPEND: "fail"}, None,
+     "the window of 0 ends at +120 h and a default profile of 2 follows: a pause, the month "
+     "47,844.20 > 10,000"),
+    ("v10", "vmss", {"budget": 10000.0}, _add(_az_autoscale()), {SPEND: "fail"}, None,
+     "the stop at +96 h on a set in a reservation of 2: the reservation bills the month whatever "
+     "the set does: 47,844.20 > 10,000"),
+    # --- Alibaba eRDMA ECS (the fixture) and ACK --------------------------------------------
+    ("l01", "ali", {}, None, {}, None,
+     "control: the fixture's eRDMA pair, autoReleaseTime in 96 h on both (stands in for the "
+     "alarm), LowLatency set, HighPerformance; all pass"),
+    ("l02", "ali", {}, _ali_rsv(), {}, None,
+     "a Target private pool of 2 gn8v-8x.48xlarge ending in 96 h (Limited) the nodes name: counted "
+     "once; the reservation ends with them"),
+    ("l03", "ali", {}, _ali_rsv(end_type="Unlimited"), {SPEND: "fail"}, None,
+     "the same reservation Unlimited: a month and a violation (Alibaba needs Limited + endTime)"),
+    ("l04", "ali", {}, _ali_node("autoReleaseTime", "31/12/2026 23:59"), {SPEND: "fail"}, None,
+     "autoReleaseTime written day-first, not ISO-8601: releases nothing: a violation naming it"),
+    ("l05", "ali", {}, _ali_node("instanceChargeType", "PrePaid"), {SPEND: "fail"}, None,
+     "subscription (PrePaid) nodes: autoReleaseTime releases nothing: a violation"),
+    ("l06", "ali", {}, _ali_eip, {NPI: "fail"}, None,
+     "an EIP associated with node-0 (for a debugging SSH session)"),
+    ("l07", "ali", {}, _ali_node("internetMaxBandwidthOut", 100.0, ("node-0",)), {NPI: "fail"},
+     None, "node-0 with internetMaxBandwidthOut 100: a public IP"),
+    ("l08", "ali", {}, _ali_nas_extreme(None), {ENC: "fail"}, None,
+     "an extreme NAS for /home the nodes mount, encryptType left out: not encrypted at rest"),
+    ("l09", "ali", {}, _ali_nas_extreme(1.0), {}, None,
+     "control: the same NAS with encryptType 1 (NAS-managed key): pass"),
+    ("l10", "ali", {}, _ali_node("networkInterfaceTrafficMode", "highPerformance"),
+     {RDMA: "advisory"}, None,
+     "networkInterfaceTrafficMode in camel case 'highPerformance' (docs: 'HighPerformance', that "
+     "spelling): the eRDMA fabric not declared"),
+    ("l11", "ali", {"fs_zone": "eu-central-1b"}, None, {SSZ: "fail"}, None,
+     "the CPFS in eu-central-1b while the nodes run in eu-central-1a"),
+    ("a01", "ack", {}, None, {}, None,
+     "control: ACK GPU pool (gn7i, 0-4) exempted from spend-limit by its own trainstack:policy-skip "
+     "tag (budget outside Pulumi; pulumi-alicloud has no budget resource): the exemption note only"),
+    ("a02", "ack", {"skip": False}, None, {SPEND: "fail"}, None,
+     "the same pool without the exemption: no budget alarm on Alibaba Cloud (no autoReleaseTime "
+     "on a pool)"),
+    ("a03", "ack", {"bond_eip": True}, None, {NPI: "fail"}, None,
+     "scalingConfig.isBondEip true: an EIP on each node"),
 ]
 
 
