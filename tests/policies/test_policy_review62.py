@@ -785,6 +785,204 @@ CASES = [
 ]
 
 
+
+def serve(budget: str = "5000", internal: Any = True, mount_fsx: bool = False) -> list:
+    """SkyServe-like inference replicas written as an Auto Scaling group (us-east-1, three private
+    subnets in three zones), g6.xlarge (L4, 0.8048 USD/h), 1-6 behind an internal ALB, the model
+    store on EFS (regional). 6 x 0.8048 x 730 = 3,525.02 (+ EFS, a few GB) < 5,000."""
+    subs = [res("aws:ec2/subnet:Subnet", f"serve-{z}",
+                {"availabilityZone": f"us-east-1{z}", "vpcId": "vpc-0srv",
+                 "cidrBlock": f"10.4.{i * 16}.0/20", "tags": dict(TAGS)})
+            for i, z in enumerate("abc")]
+    efs = res("aws:efs/fileSystem:FileSystem", "models",
+              {"encrypted": True, "performanceMode": "generalPurpose", "tags": dict(TAGS)})
+    ud = [efs]
+    out = [*subs, efs]
+    if mount_fsx:
+        fsx = res("aws:fsx/lustreFileSystem:LustreFileSystem", "kv-cache",
+                  {"subnetIds": ["subnet-a"], "storageCapacity": 1200.0,
+                   "deploymentType": "SCRATCH_2", "tags": dict(TAGS)},
+                  deps={"subnetIds": [subs[0]]})
+        ud.append(fsx)
+        out.append(fsx)
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", "serve-lt",
+             {"instanceType": "g6.xlarge", "imageId": "ami-0dlami",
+              "blockDeviceMappings": [{"deviceName": "/dev/xvda", "ebs": {
+                  "volumeSize": 100.0, "volumeType": "gp3", "encrypted": "true"}}],
+              "userData": "I2Nsb3VkLWNvbmZpZw==", "tags": dict(TAGS)}, deps={"userData": ud})
+    tg = res("aws:lb/targetGroup:TargetGroup", "serve-tg",
+             {"port": 8000.0, "protocol": "HTTP", "vpcId": "vpc-0srv", "targetType": "instance",
+              "tags": dict(TAGS)})
+    asg = res("aws:autoscaling/group:Group", "serve-asg",
+              {"minSize": 1.0, "maxSize": 6.0, "desiredCapacity": 2.0,
+               "vpcZoneIdentifiers": ["subnet-a", "subnet-b", "subnet-c"],
+               "launchTemplate": {"id": "lt-x", "version": "$Latest"}, "targetGroupArns": ["tg-arn"],
+               "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+              deps={"vpcZoneIdentifiers": subs, "launchTemplate": [lt], "targetGroupArns": [tg]})
+    lb_props = {"loadBalancerType": "application", "subnets": ["subnet-a", "subnet-b", "subnet-c"],
+                "tags": dict(TAGS)}
+    if internal is not None:
+        lb_props["internal"] = internal
+    lb = res("aws:lb/loadBalancer:LoadBalancer", "serve-alb", lb_props, deps={"subnets": subs})
+    lis = res("aws:lb/listener:Listener", "serve-http",
+              {"loadBalancerArn": "alb-arn", "port": 80.0, "protocol": "HTTP",
+               "defaultActions": [{"type": "forward", "targetGroupArn": "tg-arn"}],
+               "tags": dict(TAGS)}, deps={"loadBalancerArn": [lb], "defaultActions": [tg]})
+    bud = res("aws:budgets/budget:Budget", "serve-budget",
+              {"budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": budget,
+               "limitUnit": "USD", "notifications": AWS_ALERTS, "tags": dict(TAGS)})
+    return out + [lt, tg, asg, lb, lis, bud]
+
+
+BUILD["serve"] = (serve, {"region": "us-east-1"})
+
+
+def _ga_on_alb(s):
+    acc = res("aws:globalaccelerator/accelerator:Accelerator", "serve-ga",
+              {"name": "serve-ga", "ipAddressType": "IPV4", "enabled": True, "tags": dict(TAGS)})
+    gl = res("aws:globalaccelerator/listener:Listener", "serve-ga-l",
+             {"acceleratorArn": "ga-arn", "protocol": "TCP",
+              "portRanges": [{"fromPort": 80.0, "toPort": 80.0}]}, deps={"acceleratorArn": [acc]})
+    eg = res("aws:globalaccelerator/endpointGroup:EndpointGroup", "serve-ga-eg",
+             {"listenerArn": "l-arn", "endpointGroupRegion": "us-east-1",
+              "endpointConfigurations": [{"endpointId": "alb-arn", "weight": 100.0}]},
+             deps={"listenerArn": [gl], "endpointConfigurations": [named(s, "serve-alb")]})
+    return s + [acc, gl, eg]
+
+
+def _second_gpu_ce(zone: str, swap: bool = False):
+    """A second GPU cluster: its own subnet, FSx, template and CE (p5.48xlarge, 2 nodes); `swap`:
+    each CE's template mounts the other cluster's FSx."""
+    def mutate(s):
+        sub = res("aws:ec2/subnet:Subnet", "batch-private-2",
+                  {"availabilityZone": zone, "vpcId": "vpc-0ddt", "cidrBlock": "10.1.32.0/20",
+                   "tags": dict(TAGS)})
+        fs_sub = sub
+        fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "batch-fsx-2",
+                 {"subnetIds": ["subnet-y"], "storageCapacity": 2400.0,
+                  "deploymentType": "PERSISTENT_2", "perUnitStorageThroughput": 250.0,
+                  "tags": dict(TAGS)}, deps={"subnetIds": [fs_sub]})
+        lt0 = named(s, "ddl-lt")
+        lt = res("aws:ec2/launchTemplate:LaunchTemplate", "ddl-lt-2",
+                 {k: v for k, v in lt0.props.items()}, deps={"userData": [fs]})
+        ce0 = named(s, "ddl-ce")
+        cr = dict(ce0.props["computeResources"])
+        cr.pop("placementGroup")
+        ce = res("aws:batch/computeEnvironment:ComputeEnvironment", "ddl-ce-2",
+                 {**ce0.props, "computeResources": cr}, deps={"computeResources": [lt, sub]})
+        if swap:   # swapped: the first CE's template mounts the second FSx instead
+            lt0.deps["userData"] = [fs, named(s, "batch-dev-bucket")]
+            lt.deps["userData"] = [named(s, "batch-fsx")]
+        return s + [sub, fs, lt, ce]
+    return mutate
+
+
+def _cpu_ce_mount(s):
+    sub = res("aws:ec2/subnet:Subnet", "prep-private",
+              {"availabilityZone": "us-east-2b", "vpcId": "vpc-0ddt", "cidrBlock": "10.1.48.0/20",
+               "tags": dict(TAGS)})
+    fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "prep-fsx",
+             {"subnetIds": ["subnet-p"], "storageCapacity": 1200.0, "deploymentType": "PERSISTENT_2",
+              "perUnitStorageThroughput": 125.0, "tags": dict(TAGS)}, deps={"subnetIds": [sub]})
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", "prep-lt",
+             {"userData": "I2Nsb3VkLWNvbmZpZw==", "tags": dict(TAGS),
+              "blockDeviceMappings": [{"deviceName": "/dev/xvda", "ebs": {
+                  "volumeSize": 100.0, "volumeType": "gp3", "encrypted": "true"}}]},
+             deps={"userData": [fs]})
+    ce = res("aws:batch/computeEnvironment:ComputeEnvironment", "prep-ce",
+             {"type": "MANAGED", "state": "ENABLED", "computeResources": {
+                 "type": "EC2", "allocationStrategy": "BEST_FIT", "maxVcpus": 256.0, "minVcpus": 0.0,
+                 "instanceTypes": ["c6i.8xlarge"], "subnets": ["subnet-p"],
+                 "launchTemplate": {"launchTemplateId": "lt-p", "version": "$Latest"},
+                 "instanceRole": "arn:aws:iam::111122223333:instance-profile/ECSTaskInstanceProfile"},
+              "tags": dict(TAGS)}, deps={"computeResources": [lt, sub]})
+    return s + [sub, fs, lt, ce]
+
+
+def _open_odcr(s):
+    return s + [res("aws:ec2/capacityReservation:CapacityReservation", "p5-open",
+                    {"instanceType": "p5.48xlarge", "instancePlatform": "Linux/UNIX",
+                     "availabilityZone": "us-east-2a", "instanceCount": 2.0,
+                     "tags": dict(TAGS)})]
+
+
+def _gke_inference_pool(zones=("us-central1-b", "us-central1-c", "us-central1-f"), mount=False):
+    def mutate(s):
+        fst = res("gcp:filestore/instance:Instance", "prompts",
+                  {"name": "prompts", "location": "us-central1-b", "tier": "BASIC_SSD",
+                   "fileShares": {"name": "share", "capacityGb": 2560.0},
+                   "networks": [{"network": "a4-net", "modes": ["MODE_IPV4"]}],
+                   "labels": dict(LABELS)})
+        pool = res("gcp:container/nodePool:NodePool", "l4-infer",
+                   {"cluster": "a4-gke", "location": "us-central1-b", "nodeLocations": list(zones),
+                    "autoscaling": {"minNodeCount": 0.0, "maxNodeCount": 2.0},
+                    "nodeConfig": {"machineType": "g2-standard-8", "resourceLabels": dict(LABELS),
+                                   "guestAccelerators": [{"type": "nvidia-l4", "count": 1.0}]},
+                    "networkConfig": {"enablePrivateNodes": True}},
+                   deps={"cluster": [named(s, "a4-gke")], **({"nodeConfig": [fst]} if mount else {})})
+        return s + [fst, pool]
+    return mutate
+
+
+def _skyg_bucket(location: str):
+    def mutate(s):
+        b = res("gcp:storage/bucket:Bucket", "sky-ckpt",
+                {"location": location, "forceDestroy": False, "uniformBucketLevelAccess": True,
+                 "labels": {**LABELS, "trainstack_retain": "true"}}, retain=True)
+        for n in ("sky-l4-head", "sky-l4-worker1"):
+            vm = named(s, n)
+            vm.props["metadata"] = {"startup-script": "gcsfuse sky-ckpt /ckpt"}
+            vm.deps["metadata"] = [b]
+        return s + [b]
+    return mutate
+
+
+def _vmss_pip(s):
+    ss = named(s, "ndm-a100")
+    ss.props["virtualMachineProfile"]["networkProfile"]["networkInterfaceConfigurations"][0][
+        "ipConfigurations"][0]["publicIPAddressConfiguration"] = {"name": "pip",
+                                                                 "idleTimeoutInMinutes": 15.0}
+    return s
+
+
+def _nsg(source: str):
+    def build(s):
+        return res("azure-native:network:NetworkSecurityGroup", "hpc-nsg",
+                   {"resourceGroupName": "hpc-rg", "networkSecurityGroupName": "hpc-nsg",
+                    "location": "westus2", "tags": dict(TAGS), "securityRules": [
+                        {"name": "ssh", "access": "Allow", "direction": "Inbound", "priority": 100.0,
+                         "protocol": "Tcp", "sourceAddressPrefix": source, "sourcePortRange": "*",
+                         "destinationAddressPrefix": "*", "destinationPortRange": "22"}]})
+    return build
+
+
+def _ali_cpu_nas(s):
+    vsw = res("alicloud:vpc/switch:Switch", "vsw-b", {"zoneId": "eu-central-1b", "tags": dict(TAGS)},
+              provider_region="eu-central-1")
+    nas = res("alicloud:nas/fileSystem:FileSystem", "prep-nas",
+              {"fileSystemType": "extreme", "protocolType": "NFS", "storageType": "standard",
+               "capacity": 100.0, "zoneId": "eu-central-1b", "encryptType": 1.0, "tags": dict(TAGS)},
+              provider_region="eu-central-1")
+    cpu = res("alicloud:ecs/instance:Instance", "prep-cpu",
+              {"instanceType": "ecs.g7.2xlarge", "vswitchId": "vsw-b-id",
+               "internetMaxBandwidthOut": 0.0, "userData": "I2Nsb3VkLWNvbmZpZw==",
+               "tags": dict(TAGS)}, deps={"vswitchId": [vsw], "userData": [nas]},
+              provider_region="eu-central-1")
+    return s + [vsw, nas, cpu]
+
+
+def _ali_dnat(s):
+    nat = res("alicloud:vpc/natGateway:NatGateway", "egress-nat",
+              {"vpcId": "vpc-x", "vswitchId": "vsw-id", "natType": "Enhanced",
+               "networkType": "internet", "natGatewayName": "egress", "tags": dict(TAGS)},
+              deps={"vswitchId": [named(s, "vsw")]}, provider_region="eu-central-1")
+    fwd = res("alicloud:vpc/forwardEntry:ForwardEntry", "ssh-dnat",
+              {"forwardTableId": "ftb-x", "externalIp": "47.254.1.1", "externalPort": "2222",
+               "ipProtocol": "tcp", "internalIp": "10.0.0.5", "internalPort": "22"},
+              deps={"forwardTableId": [nat], "internalIp": [named(s, "node-0")]},
+              provider_region="eu-central-1")
+    return s + [nat, fwd]
+
 # ------------------------------------------------------------------------------------ batch 2
 CASES += [
     # --- reach of DEFECTS 1 and 2 (AWS Batch) ----------------------------------------------
@@ -931,6 +1129,113 @@ CASES += [
      "on a pool)"),
     ("a03", "ack", {"bond_eip": True}, None, {NPI: "fail"}, None,
      "scalingConfig.isBondEip true: an EIP on each node"),
+]
+
+
+# ------------------------------------------------------------------------------------ batch 3
+CASES += [
+    # --- AWS Batch: more capacity, catalog reach, CPU-only mounts, two clusters ---------------
+    ("b19", "batch", {}, _open_odcr, {}, None,
+     "an open ODCR of 2 p5.48xlarge in us-east-2a (instanceMatchCriteria left out: open) beside "
+     "the On-Demand CE in us-east-2a: it takes them, counted once: 81,090.66 < 100,000"),
+    ("b20", "batch", {"types": ["p6-b200.48xlarge"], "budget": "200000"}, None, {}, None,
+     "ADT's P6 template: 384 / 192 = 2 p6-b200.48xlarge x 113.933 x 730 = 166,341.18 + 732.26 = "
+     "167,073.44 < 200,000"),
+    ("b21", "batch", {"types": ["p5e.48xlarge"]}, None, {SPEND: "fail"}, None,
+     "p5e.48xlarge: listed publicly without a public price (unpriced.csv): fails closed naming it"),
+    ("b22", "batch", {"types": ["p5.48xlarge", "g5.12xlarge"]}, None, {SPEND: "fail"}, None,
+     "g5.12xlarge added for dev jobs: ceil(384 / 48) = 8 nodes, each at the dearest (p5 55.04): "
+     "8 x 55.04 x 730 = 321,433.60 > 100,000"),
+    ("b23", "batch", {}, _cpu_ce_mount, {}, None,
+     "a CPU CE (c6i.8xlarge) for preprocessing mounts its own FSx in us-east-2b: CPU-only mount, "
+     "not the GPUs' storage: not judged; spend + ~400 USD storage < 100,000"),
+    ("b24", "batch", {"budget": "200000"}, _second_gpu_ce("us-east-2b"), {}, None,
+     "two GPU clusters, each CE mounting its own FSx in its own zone (2a, 2b): two clusters, pass; "
+     "4 x 55.04 x 730 = 160,716.80 + ~1,600 storage < 200,000"),
+    ("b25", "batch", {"budget": "200000"}, _second_gpu_ce("us-east-2b", swap=True),
+     {SSZ: "fail"}, None,
+     "the mounts swapped: the 2a CE mounts the FSx in 2b and the 2b CE the one in 2a: both fail"),
+    # --- inference replicas (ASG over three zones) ---------------------------------------------
+    ("i01", "serve", {}, None, {}, None,
+     "control: 1-6 g6.xlarge over three zones behind an internal ALB, EFS model store (regional): "
+     "6 x 0.8048 x 730 = 3,525.02 < 5,000; g6.xlarge has no RDMA fabric; all pass"),
+    ("i02", "serve", {"internal": None}, None, {NPI: "fail"}, None,
+     "the ALB without internal (internet-facing by default) forwarding to the GPU group"),
+    ("i03", "serve", {}, _ga_on_alb, {NPI: "fail"}, None,
+     "a Global Accelerator endpoint group on the INTERNAL ALB: a public front door to the nodes"),
+    ("i04", "serve", {"mount_fsx": True}, None, {SSZ: "fail"}, None,
+     "a SCRATCH_2 FSx in us-east-1a that the replicas' template mounts, while the group spans "
+     "three zones: the span verdict stays for groups seen to mount it"),
+    ("i05", "serve", {"budget": "3000"}, None, {SPEND: "fail"}, None,
+     "budget 3,000 below 3,525.02"),
+    # --- GKE: catalog reach, literal reservations, malformed counts, inference spread ----------
+    ("g10", "gke", {}, _chain(*[_set("a4-rsv", "specificReservation", {
+        "count": 2.0, "instanceProperties": {"machineType": "a3-megagpu-8g"}})], lambda s: (
+        named(s, "a4-pool").props["nodeConfig"].update(machineType="a3-megagpu-8g",
+                                                       guestAccelerators=[{"type": "nvidia-h100-mega-80gb",
+                                                                           "count": 8.0}]), s)[1]),
+     {SPEND: "fail"}, None,
+     "the same stack on a3-megagpu-8g in us-central1: listed there with no public price "
+     "(unpriced_regions.csv): fails closed naming it"),
+    ("g11", "gke", {}, _set("a4-rsv", "specificReservation", {
+        "count": "two", "instanceProperties": {"machineType": "a4-highgpu-8g"}}), {SPEND: "fail"},
+     None, "a reservation count written 'two': a size that is no number: a violation naming it"),
+    ("g12", "gke", {}, lambda s: (named(s, "a4-pool").props["nodeConfig"]["reservationAffinity"]
+                                  .update(values=["a4-shared-rsv"]), named(s, "a4-pool").deps
+                                  .pop("nodeConfig"), [r for r in s if r.name != "a4-rsv"])[2],
+     {}, None,
+     "the pool names a reservation made in the console (literal a4-shared-rsv, not in the stack): "
+     "not matched, billed elsewhere; the pool priced: 131,715.36 < 150,000"),
+    ("g13", "gke", {}, _gke_inference_pool(), {}, None,
+     "an L4 inference pool over three zones (max 2 per zone = 6 g2-standard-8) and a zonal "
+     "BASIC_SSD Filestore in us-central1-b it does not mount: near it only, in the zone of one of "
+     "them: pass; 6 x 0.853624 x 730 = 3,738.87 + 131,715.36 + Filestore (<= 2,560 x 0.28211) "
+     "< 150,000"),
+    ("g14", "gke", {}, _gke_inference_pool(mount=True), {SSZ: "fail"}, None,
+     "the same pool mounting the Filestore (its nodeConfig depends on it) across three zones: a "
+     "zonal filesystem mounted by a group spanning zones"),
+    # --- SkyPilot GCP: bucket region --------------------------------------------------------------
+    ("k13", "skyg", {}, _skyg_bucket("EU"), {SSZ: "fail"}, None,
+     "the checkpoint bucket gcsfuse-mounted by both VMs is in EU while they run in us-central1"),
+    ("k14", "skyg", {}, _skyg_bucket("US-CENTRAL1"), {}, None,
+     "control: the same bucket in US-CENTRAL1: pass"),
+    # --- Azure: catalog, malformed, exposure ----------------------------------------------------
+    ("z10", "aks", {"vm_size": "Standard_NC6"}, None, {SPEND: "fail"}, None,
+     "Standard_NC6 (K80, retired, outside the catalog) copied from an old AKS guide: N-series, "
+     "cannot be estimated: fails closed"),
+    ("v11", "vmss", {}, lambda s: (named(s, "ndm-a100").props["sku"].__setitem__("name", unknown()),
+                                   s)[1], {SPEND: "fail", RDMA: "undecided"}, None,
+     "the set's size unknown at preview (from another stack's output): cannot be priced (fails "
+     "closed); rdma cannot decide its fabric"),
+    ("v12", "vmss", {"rsv": None}, lambda s: (named(s, "ndm-a100").props["sku"].__setitem__(
+        "capacity", "two"), s)[1], {SPEND: "fail"}, None,
+     "sku.capacity 'two': a size that is no number: a violation naming it"),
+    ("v13", "vmss", {}, _vmss_pip, {NPI: "fail"}, None,
+     "a publicIPAddressConfiguration on the set's IP configuration: a public IP per VM"),
+    ("v14", "vmss", {}, _add(_nsg("Internet")), {NPI: "fail"}, None,
+     "an NSG rule Allow Inbound TCP 22 from the service tag Internet"),
+    ("v15", "vmss", {}, _add(_nsg("Internet")), {}, {NPI: {"sshCidrs": ["0.0.0.0/0"]}},
+     "the same with sshCidrs [0.0.0.0/0]: Internet judged as 0.0.0.0/0, allowed for TCP 22"),
+    ("v16", "vmss", {}, _add(_nsg("10.0.0.0/8")), {}, None, "control: SSH from 10.0.0.0/8"),
+    ("t05", "azbatch", {"scale": {"fixedScale": {"targetDedicatedNodes": -2.0,
+                                                 "targetLowPriorityNodes": 0.0}}},
+     None, {SPEND: "fail"}, None, "targetDedicatedNodes -2: a negative size is a violation"),
+    # --- Alibaba: catalog, lifetimes, CPU-only mounts, DNAT --------------------------------------
+    ("l12", "ali", {"instance_type": "ecs.ebmgn7ex.32xlarge"}, None,
+     {SPEND: "fail", RDMA: "advisory"}, None,
+     "ecs.ebmgn7ex.32xlarge (the Lingjun-era A800 bare metal the ACK guides use) is in no catalog "
+     "file: GPU family ebmgn not listed: fails closed; rdma: placed (LowLatency set) but the "
+     "fabric of an unlisted type is unknown"),
+    ("l13", "ali", {"auto_release": "1500h"}, None, {}, None,
+     "autoReleaseTime in 1,500 h (past the month): still the stand-in alarm; the month priced; "
+     "no cap set: pass"),
+    ("l14", "ali", {"auto_release": "-2h"}, None, {SPEND: "fail"}, None,
+     "autoReleaseTime two hours ago: the API refuses a past time: releases nothing: a violation"),
+    ("l15", "ali", {}, _ali_cpu_nas, {}, None,
+     "a CPU ECS (ecs.g7.2xlarge) in eu-central-1b mounting an encrypted extreme NAS in 1b: a "
+     "CPU-only mount, not the GPUs' storage: pass"),
+    ("l16", "ali", {}, _ali_dnat, {NPI: "fail"}, None,
+     "an internet NAT's DNAT entry 2222 -> node-0:22 (internalIp depends on node-0)"),
 ]
 
 
