@@ -34,9 +34,13 @@ The blueprints (my own builders):
 """
 from __future__ import annotations
 
+import csv
 import json
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any, Optional
+
+import grpc
 
 import pytest
 
@@ -983,6 +987,52 @@ def _ali_dnat(s):
               provider_region="eu-central-1")
     return s + [nat, fwd]
 
+
+def _as_asgs(s):
+    """The same clusters written as Auto Scaling groups (what ADT's PCluster / EKS templates
+    launch): each GPU CE becomes a group of at most 2 p5.48xlarge from its template, in its subnet,
+    in a cluster placement group of its own."""
+    out = []
+    for r in s:
+        if r.type != "aws:batch/computeEnvironment:ComputeEnvironment" or r.name == "prep-ce":
+            out.append(r)
+            continue
+        lt = next(d for d in r.deps["computeResources"]
+                  if d.type == "aws:ec2/launchTemplate:LaunchTemplate")
+        sub = next(d for d in r.deps["computeResources"] if d.type == "aws:ec2/subnet:Subnet")
+        lt.props["instanceType"] = "p5.48xlarge"
+        lt.props["networkInterfaces"] = named(s, "ddl-lt").props["networkInterfaces"]
+        pg = res("aws:ec2/placementGroup:PlacementGroup", f"{r.name}-pg",
+                 {"strategy": "cluster", "tags": dict(TAGS)})
+        out += [pg, res("aws:autoscaling/group:Group", r.name,
+                        {"minSize": 0.0, "maxSize": 2.0, "desiredCapacity": 2.0,
+                         "placementGroup": f"{r.name}-pg", "vpcZoneIdentifiers": ["subnet-x"],
+                         "launchTemplate": {"id": "lt-x", "version": "$Latest"},
+                         "tags": [{"key": k, "value": v, "propagateAtLaunch": True}
+                                  for k, v in TAGS.items()]},
+                        deps={"launchTemplate": [lt], "vpcZoneIdentifiers": [sub],
+                              "placementGroup": [pg]})]
+    return out
+
+
+def _cpu_asg_mount(s):
+    s = _cpu_ce_mount(s)
+    ce = named(s, "prep-ce")
+    lt, sub = named(s, "prep-lt"), named(s, "prep-private")
+    lt.props["instanceType"] = "c6i.8xlarge"
+    asg = res("aws:autoscaling/group:Group", "prep-asg",
+              {"minSize": 0.0, "maxSize": 4.0, "vpcZoneIdentifiers": ["subnet-p"],
+               "launchTemplate": {"id": "lt-p", "version": "$Latest"},
+               "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+              deps={"launchTemplate": [lt], "vpcZoneIdentifiers": [sub]})
+    return [r for r in s if r is not ce] + [asg]
+
+
+def _sky_eip(s):
+    return s + [res("aws:ec2/eip:Eip", "head-eip", {"domain": "vpc", "instance": "i-x",
+                                                    "tags": dict(TAGS)},
+                    deps={"instance": [named(s, "sky-head")]})]
+
 # ------------------------------------------------------------------------------------ batch 2
 CASES += [
     # --- reach of DEFECTS 1 and 2 (AWS Batch) ----------------------------------------------
@@ -1239,6 +1289,66 @@ CASES += [
 ]
 
 
+# ------------------------------------------------------------------------------------ batch 4
+# DEFECT 3's reach (mounts through a Batch CE's template) and its controls on Auto Scaling groups;
+# SkyPilot overrides; Alibaba reservations against a cap; config refused over gRPC; catalog dates.
+CAP15 = {SPEND: {"maxMonthlyUsd": 15000.0}}
+CASES += [
+    ("b26", "batch", {}, _cpu_asg_mount, {}, None,
+     "the preprocessing nodes as a CPU Auto Scaling group (c6i.8xlarge) whose template mounts the "
+     "FSx in us-east-2b, beside the GPU CE in 2a: a CPU-only mount, not judged"),
+    ("b27", "batch", {"budget": "200000"}, _chain(_second_gpu_ce("us-east-2b", swap=True), _as_asgs),
+     {SSZ: "fail"}, None,
+     "the two clusters as Auto Scaling groups with the mounts swapped (2a mounts the FSx in 2b and "
+     "2b the one in 2a): both filesystems not in their nodes' zone; 4 x 55.04 x 730 = 160,716.80 "
+     "+ ~1,600 storage < 200,000; each group placed with 32 EFA"),
+    ("b28", "batch", {"budget": "200000"}, _chain(_second_gpu_ce("us-east-2b"), _as_asgs), {}, None,
+     "control: the two ASG clusters each mounting its own FSx in its own zone: pass"),
+    ("b29", "batch", {}, _chain(_as_asgs, _cpu_asg_mount), {}, None,
+     "control: a GPU ASG in 2a and a CPU ASG mounting its own FSx in 2b: the CPU-only mount is "
+     "not judged: 81,090.66 + the CPU FSx ~400 < 100,000"),
+    ("s11", "sky", {}, _set("sky-head", "instanceType", "g6e.48xlarge"),
+     {SPEND: "fail", RDMA: "advisory"}, None,
+     "the head node overriding its template's type with g6e.48xlarge: 30.1312 + 10.4926 = "
+     "40.6238 x 730 = 29,655.37 > 20,000; rdma: g6e.48xlarge has 4 EFA cards (catalog), the "
+     "template gives one EFA interface: not its fastest fabric"),
+    ("s12", "sky", {}, _set("sky-worker1", "associatePublicIpAddress", True), {NPI: "fail"}, None,
+     "a worker asking for a public IP itself"),
+    ("s13", "sky", {}, _sky_eip, {NPI: "fail"}, None, "an Elastic IP attached to the head node"),
+    ("k15", "skyg", {}, lambda s: ([r.props.pop("zone") for r in s
+                                    if r.type == "gcp:compute/instance:Instance"], s)[1], {}, None,
+     "control: the VMs name no zone; the provider's us-central1-a places them: 192.08 < 500"),
+    ("z11", "aks", {}, lambda s: (named(s, "gpunp").props.update(
+        enableAutoScaling=False, count=2.0, minCount=None, maxCount=None), s)[1], {}, None,
+     "control: a fixed pool of 2 (no autoscaling; min/max None as a program leaves them): 2 x "
+     "3.06 x 730 = 4,467.60 < 8,000"),
+    ("l17", "ali", {}, _ali_rsv(criteria="Open"), {}, CAP15,
+     "an Open private pool of 2 gn8v-8x.48xlarge in 1a ending in 96 h, nodes Open: counted once, "
+     "2 x 58.2708 x 96 = 11,188.00 + CPFS/OSS (< 1,000) < 15,000"),
+    ("l18", "ali", {}, _chain(_ali_rsv(link=False), _ali_node(
+        "privatePoolOptionsMatchCriteria", "None")), {SPEND: "fail"}, CAP15,
+     "a Target pool the nodes do not use (criteria None): both billed, 22,376.00 > 15,000"),
+    ("l19", "ali", {}, _ali_rsv(), {}, CAP15,
+     "control: the Target pool the nodes name, under the cap: counted once, ~12,100 < 15,000"),
+]
+
+CONFIG_CASES = [
+    # (id, policy, change, refused, the key the refusal names)
+    ("c01", SPEND, {"maxMonthlyUSD": 1000.0}, True, "maxMonthlyUSD"),
+    ("c02", SSZ, {"zone": {"subnet-0a1b2c3d4e5f60001": "us-east-2a"}}, True, "zone"),
+    ("c03", NPI, {"sshCidr": ["203.0.113.0/24"]}, True, "sshCidr"),
+    ("c04", SPEND, {"capacityBlockFeesUsd": {"ddl-ce": "30000"}}, True, "capacityBlockFeesUsd"),
+    ("c05", SPEND, {"capacityBlockFeesUsd": {"ddl-ce": -5.0}}, True, "capacityBlockFeesUsd"),
+    ("c06", "spend-limits", {}, True, "spend-limits"),
+    ("c07", SPEND, {"maxMonthlyUsd": 1000.0}, False, ""),
+    ("c08", TAGS_P, {"requiredTags": "owner"}, True, "requiredTags"),
+    ("c09", NPI, {"skipResources": ["sky-ssh"]}, True, "skipResources"),
+    ("c10", SPEND, {"cannotDecide": "strict"}, True, "cannotDecide"),
+    ("c11", SSZ, {"zones": {"subnet-0a1b2c3d4e5f60001": "us-east-2a"}}, False, ""),
+    ("c12", SPEND, {"maxMonthlyUsd": "1000"}, True, "maxMonthlyUsd"),
+]
+
+
 def _params(cases):
     return [pytest.param(c, id=c[0], marks=[pytest.mark.xfail(strict=True, reason=XFAIL[c[0]])]
                          if c[0] in XFAIL else []) for c in cases]
@@ -1279,3 +1389,46 @@ def _run_case(pack, case):
 @pytest.mark.parametrize("case", _params(CASES))
 def test_review62(pack, case):
     _run_case(pack, case)
+
+
+@pytest.mark.parametrize("case", CONFIG_CASES, ids=[c[0] for c in CONFIG_CASES])
+def test_review62_config_over_grpc(pack, case):
+    """Docs (cannot decide): a setting a policy does not take, a policy name the pack does not have,
+    or a known setting of a type or value its schema refuses is refused by the pack over gRPC:
+    Configure answers INVALID_ARGUMENT naming the key."""
+    cid, policy, change, refused, key = case
+    config = pack.cli_config()
+    config.setdefault(policy, {"enforcementLevel": "mandatory"}).update(change)
+    if not refused:
+        pack.send_config(config)
+        return
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(config)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (cid, err.value.details())
+    assert key in err.value.details(), (cid, err.value.details())
+
+
+def _as_of(cloud: str, itype: str, region: str) -> str:
+    path = Path(__file__).resolve().parents[2] / "components" / "catalog" / "prices.csv"
+    with path.open(newline="") as fh:
+        row = next(r for r in csv.DictReader(fh)
+                   if (r["cloud"], r["instance_type"], r["region"]) == (cloud, itype, region))
+    return row["as_of"]
+
+
+@pytest.mark.parametrize("cid,cloud,itype,region", [
+    ("z06", "azure", "Standard_NC6s_v3", "eastus"), ("g06", "gcp", "a4-highgpu-8g", "us-central1"),
+    ("i05", "aws", "g6.xlarge", "us-east-1"), ("b02", "aws", "p5.48xlarge", "us-east-2")])
+def test_review62_catalog_date_shown(pack, cid, cloud, itype, region):
+    """Docs (spend-limit): the estimate a finding states ends with `catalog prices as of <date>`, the
+    as_of of the rows its node prices come from (prices.csv, read here)."""
+    case = next(c for c in CASES if c[0] == cid)
+    _, base, kwargs, mutate, _expect, config, _ = case
+    build, provider = BUILD[base]
+    stack = build(**kwargs)
+    if mutate is not None:
+        stack = mutate(stack)
+    found = [d for d in run(pack, stack, config, dict(provider))
+             if d.policy == SPEND and "exceeds" in d.message]
+    assert found, cid
+    assert "catalog prices as of " + _as_of(cloud, itype, region) in found[0].message, found[0].message
