@@ -1033,6 +1033,39 @@ def _sky_eip(s):
                                                     "tags": dict(TAGS)},
                     deps={"instance": [named(s, "sky-head")]})]
 
+
+def _ce_literal_only(s):
+    """The CE on a literal subnet id (imported from the VPC stack), the FSx on the stack's subnet."""
+    ce = named(s, "ddl-ce")
+    ce.props["computeResources"]["subnets"] = ["subnet-0a1b2c3d4e5f60001"]
+    ce.deps["computeResources"] = [d for d in ce.deps["computeResources"] if d.name != "batch-private"]
+    return s
+
+
+def _ce_two_zones(s):
+    sub_b = res("aws:ec2/subnet:Subnet", "batch-private-b",
+                {"availabilityZone": "us-east-2b", "vpcId": "vpc-0ddt", "cidrBlock": "10.1.64.0/20",
+                 "tags": dict(TAGS)})
+    ce = named(s, "ddl-ce")
+    ce.props["computeResources"]["subnets"] = ["subnet-x", "subnet-b"]
+    ce.deps["computeResources"] = ce.deps["computeResources"] + [sub_b]
+    return s + [sub_b]
+
+
+def _native_ce(s):
+    ce = named(s, "ddl-ce")
+    cr = ce.props["computeResources"]
+    native = res("aws-native:batch:ComputeEnvironment", "ddl-ce",
+                 {"type": "MANAGED", "state": "ENABLED", "computeResources": {
+                     "type": "EC2", "allocationStrategy": "BEST_FIT", "maxvCpus": 384.0,
+                     "minvCpus": 0.0, "instanceTypes": ["p5.48xlarge"],
+                     "launchTemplate": {"launchTemplateId": "lt-x", "version": "$Latest"},
+                     "placementGroup": "batch-pg", "subnets": cr["subnets"],
+                     "securityGroupIds": ["sg-x"],
+                     "instanceRole": cr["instanceRole"]},
+                  "tags": dict(TAGS)}, deps=dict(ce.deps))
+    return [native if r is ce else r for r in s]
+
 # ------------------------------------------------------------------------------------ batch 2
 CASES += [
     # --- reach of DEFECTS 1 and 2 (AWS Batch) ----------------------------------------------
@@ -1346,6 +1379,40 @@ CONFIG_CASES = [
     ("c10", SPEND, {"cannotDecide": "strict"}, True, "cannotDecide"),
     ("c11", SSZ, {"zones": {"subnet-0a1b2c3d4e5f60001": "us-east-2a"}}, False, ""),
     ("c12", SPEND, {"maxMonthlyUsd": "1000"}, True, "maxMonthlyUsd"),
+]
+
+
+# ------------------------------------------------------------------------------------ batch 5
+# DEFECT 2's edges, malformed and unknown CE sizes, a CE over two zones, the CloudFormation shape
+# (aws-native), and budget boundaries on three clouds.
+CASES += [
+    ("b30", "batch", {}, _native_ce, {SPEND: "fail"}, None,
+     "ADT's template through aws-native (AWS::Batch::ComputeEnvironment, maxvCpus): not in the "
+     "coverage table, but instanceTypes [p5.48xlarge] is a GPU sign in a key ending InstanceTypes: "
+     "GPU capacity it cannot estimate (fails closed)"),
+    ("b31", "batch", {}, _ce_literal_only, {SSZ: "undecided"}, None,
+     "the CE on a literal subnet id only, the FSx on the stack's subnet in 2a: the CE placed only "
+     "by such an id is 'cannot decide' until the zones config tells its zone"),
+    ("b32", "batch", {}, _ce_literal_only, {}, {SSZ: {"zones": {
+        "subnet-0a1b2c3d4e5f60001": "us-east-2a"}}},
+     "the same with the zones config telling us-east-2a: the FSx is in the nodes' zone: pass"),
+    ("b33", "batch", {"max_vcpus": -384.0}, None, {SPEND: "fail"}, None,
+     "maxVcpus -384: a negative size is a violation naming it, never zero nodes"),
+    ("b34", "batch", {}, _cr("maxVcpus", unknown()), {SPEND: "fail"}, None,
+     "maxVcpus unknown at preview (from config of another stack): cannot be sized: fails closed"),
+    ("b35", "batch", {}, _ce_two_zones, {SSZ: "fail"}, None,
+     "ADT's multi-AZ VPC: the CE over private subnets in 2a and 2b, the FSx on the 2a one (shared "
+     "subnet, mounted): a zonal filesystem for nodes spanning two zones"),
+    ("z12", "aks", {"vm_size": "Standard_NC24ads_A100_v4", "max_count": 2.0}, None, {}, None,
+     "control: an A100 pool of 2: 2 x 3.673 x 730 = 5,362.58 (+ system) < 8,000"),
+    ("m07", "aml", {"budget": 10726.0}, None, {}, None,
+     "boundary: 4 x 3.673 x 730 = 10,725.16 under a 10,726 budget: pass"),
+    ("m08", "aml", {"budget": 10725.0}, None, {SPEND: "fail"}, None,
+     "boundary: 10,725.16 over a 10,725 budget"),
+    ("k16", "skyg", {"budget": "193"}, None, {}, None, "boundary: 192.08 < 193"),
+    ("k17", "skyg", {"budget": "192"}, None, {SPEND: "fail"}, None, "boundary: 192.08 > 192"),
+    ("l20", "ali", {}, None, {SPEND: "fail"}, {SPEND: {"maxMonthlyUsd": 11000.0}},
+     "maxMonthlyUsd 11,000 below the pair's 2 x 58.2708 x 96 = 11,188.00 (+ storage)"),
 ]
 
 
