@@ -1429,7 +1429,7 @@ D2 = ("DEFECT 2: a Batch compute environment's literal or unknown computeResourc
 D3 = ("DEFECT 3: a Batch compute environment's mounts through its launch template are not seen: a "
       "CPU CE's own FSx is judged against the GPU nodes' zone, and swapped GPU mounts pass")
 XFAIL: dict[str, str] = {"b03": D1, "b10": D2, "b11": D2, "b16": D2, "b17": D1, "b18": D1,
-                         "b23": D3, "b25": D3}
+                         "b23": D3, "b25": D3, "b31": D2, "b32": D2}
 
 
 @pytest.fixture(scope="module")
