@@ -7,7 +7,67 @@ Focus: stacks written the way real teams write them, translated from PUBLIC blue
 Pulumi resources they create (type tokens and input names from the SDKs in .venv), then the issue's
 classes as twists on them; about half the cases are correct stacks that must pass.
 
-RESULTS: (filled in at the end)
+RESULTS (agreed / tests on the first run of each batch; 148 stack cases + 12 config refusals + 4
+  catalog-date checks = 164 tests, 154 agree on the first run, 0 of my expectations changed, 10
+  strict xfails = 3 defects and their reach; about half the stack cases are correct stacks that pass):
+  batch 1: 43/46 (ADT Batch, SkyPilot AWS/GCP, GKE A4 reservation). b03 DEFECT 1, b10/b11 DEFECT 2.
+  batch 2: 43/46 (AKS, Azure ML, Azure Batch, NDm A100 v4 in a reservation group, Alibaba eRDMA
+    pair, ACK). b17/b18 DEFECT 1's reach, b16 DEFECT 2's reach.
+  batch 3: 30/32 (catalog reach, CPU-only mounts, two clusters, inference over zones, GA, literal
+    reservation, malformed counts, NSG Internet, DNAT). b23/b25 DEFECT 3.
+  batch 4: 28/28 (ASG controls for DEFECT 3, SkyPilot overrides, Alibaba pools under a cap, 12
+    config refusals over gRPC, the catalog's as_of date in 4 findings).
+  batch 5: 10/12. b31/b32 DEFECT 2's reach.
+
+DEFECT 1 (spend-limit; capacity counted wrong: a Batch CE's template capacity is not read).
+  Smallest: b18 = the ADT Batch stack (2 p5.48xlarge, maxVcpus 384) whose launch template is a
+  Capacity Block (instanceMarketOptions.marketType capacity-block + the block's id, as ADT's
+  0.aws-batch-distributed-training-p5.yaml writes it), capacityBlockFeesUsd {ddl-ce: 30000}, budget
+  50,000: the pack prices the on-demand month, 81,145, and fails. Docs (Sizes): "a group launched
+  into an EC2 Capacity Block (instanceMarketOptions.marketType: capacity-block on it or its launch
+  template) is priced at the upfront fee ... never the on-demand rate for a month". Reach: ADT's own
+  MaxvCpus 100000 priced at 521 on-demand p5 (20.9 M USD) despite the fee (b03); a targeted ODCR of
+  the stack named by the CE's template counted twice, 161,503 (b17; docs: "its launch template's ...
+  capacityReservationSpecification depends on the ODCR ... reservation and consumer are counted
+  once"). b04 (no fee) agrees only through the budget, not as "cannot be estimated". Not reached: an
+  open ODCR matched by type and zone (b19 counted once).
+DEFECT 2 (storage-same-zone; false alarm, mandatory). Smallest: b31 = the CE on a literal subnet id
+  (ADT imports it from the VPC stack), the FSx on the stack's subnet: "the GPU nodes' zone cannot be
+  read" (mandatory). Docs (storage-same-zone): a node group "placed only by such an id ... is 'cannot
+  decide' ... until the config tells its zone", and the mandatory message "is kept for compute that
+  names no zone, subnet or vSwitch the pack could ever read". Reach: the zones config naming the
+  subnet changes nothing (b16, b32); CE and FSx on the same literal subnet (b10; docs: "decided
+  without the config"); subnets from a stack reference unknown at preview (b11; docs: "cannot decide
+  ... on every kind of compute alike"). Not reached: subnets by dependency (b01, b09, b35 agree).
+DEFECT 3 (storage-same-zone; mounts through a Batch CE's launch template are not seen). Smallest:
+  b25 (blind spot) = two GPU CEs in 2a and 2b, each template mounting the OTHER zone's FSx: passes;
+  b23 (false alarm) = a CPU CE (c6i.8xlarge) whose template mounts its own FSx in 2b beside the GPU
+  CE in 2a: the FSx fails as "not in the GPU nodes' zone". Docs: each filesystem is matched "(1) to
+  the GPU groups whose compute mounts it: the group, its launch template ... depends on the
+  filesystem"; "A filesystem that only CPU compute mounts (its launch template ... depends on it,
+  and no GPU group's does) ... is not judged". The same stacks as Auto Scaling groups agree (b26-b29),
+  so it is Batch-specific; DEFECTS 1 and 3 probably share one root (computeResources.launchTemplate
+  not followed).
+
+Controls that agree (selection): Batch sizing by vCPUs, BEST_FIT vs BEST_FIT_PROGRESSIVE, families,
+mixed types, P6, p5e unpriced, negative / unknown maxVcpus, aws-native CE as a GPU sign (b01-b09,
+b12-b15, b19-b22, b24, b30, b33-b35); EventBridge Scheduler stops with windows, starts, DISABLED
+(s05-s09); SkyPilot exposure (s02-s04, s12, s13, k02-k04); GKE reservation counted once, open and
+specific, over-reserved, literal, malformed (g01-g12); inference spread and mounted (g13, g14, i04);
+AKS node resource group vs the cluster's own group, other subscription, capacity reservation group
+counted once (z01-z12); Azure ML default public IP, compute instance (m01-m08); Azure Batch fixed,
+low-priority, autoscale formula (t01-t05); Azure reservation + stop (v01-v16); Alibaba reservations,
+release times, EIP, DNAT, NAS, eRDMA spelling, unlisted ebmgn7ex (l01-l20); ACK exempt (a01-a03).
+
+Planted bug (then reverted): `_sky_sched` ignoring its FLEXIBLE window: s06 failed, every other case
+passed.
+
+Noticed, left alone: FSx is priced per GiB at 0.3029 (the GB row x 1.0737), as review61 noted; every
+correct ACK GPU stack needs a trainstack:policy-skip tag (a pool has no autoReleaseTime, the only
+Alibaba stand-in for the budget alarm), as documented; an AKS pool in a capacity reservation group
+(`capacityReservationGroupId`) is counted once although the docs name only scale sets and VMs (z07);
+aws-native:batch:ComputeEnvironment is absent from the coverage table and judged only as a GPU sign
+(b30); an Azure Batch pool has no location input and is priced at the provider's.
 
 Each case states the verdict of EVERY policy (those not named stay "pass"): "fail", "advisory",
 "undecided" ("cannot decide") or "pass"; its `why` is the hand calculation.
@@ -1222,8 +1282,8 @@ CASES += [
      "an open ODCR of 2 p5.48xlarge in us-east-2a (instanceMatchCriteria left out: open) beside "
      "the On-Demand CE in us-east-2a: it takes them, counted once: 81,090.66 < 100,000"),
     ("b20", "batch", {"types": ["p6-b200.48xlarge"], "budget": "200000"}, None, {}, None,
-     "ADT's P6 template: 384 / 192 = 2 p6-b200.48xlarge x 113.933 x 730 = 166,341.18 + 732.26 = "
-     "167,073.44 < 200,000"),
+     "ADT's P6 template: 384 / 192 = 2 p6-b200.48xlarge x 113.933 x 730 = 166,342.18 + 732.26 = "
+     "167,074.44 < 200,000"),
     ("b21", "batch", {"types": ["p5e.48xlarge"]}, None, {SPEND: "fail"}, None,
      "p5e.48xlarge: listed publicly without a public price (unpriced.csv): fails closed naming it"),
     ("b22", "batch", {"types": ["p5.48xlarge", "g5.12xlarge"]}, None, {SPEND: "fail"}, None,
