@@ -607,3 +607,455 @@ B1 = [
 @pytest.mark.parametrize("case", _params(B1))
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 2
+# Public exposure paths to nodes on Azure, GCP and Alibaba Cloud. Docs (no-public-ingress):
+# "Checks: No ingress from 0.0.0.0/0 ... and no public IP addresses on nodes"; "GPU nodes behind
+# an internet-facing load balancer of the stack, through its ordinary rules, are a violation on
+# the nodes"; "Public front doors to a balancer, listener or node of the stack, internal or not,
+# are the same violation on the nodes they reach"; Alibaba DNAT entries and EIPs on a node.
+# The nodes exposed are the base clusters' GPU nodes where a balancer or front door reaches them;
+# a CPU node (left out of the estimate, never GPU capacity) where only its public IP is asked.
+AZ_SUB = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network"
+
+
+def _az_pip(name: str = "pip"):
+    return lambda s: res("azure-native:network:PublicIPAddress", name, {
+        "resourceGroupName": "rg", "location": "eastus", "sku": {"name": "Standard"},
+        "publicIPAllocationMethod": "Static", "tags": dict(AZ_TAGS)})
+
+
+def _vmss_ipconf(s) -> dict:
+    return named(s, "nodes").props["virtualMachineProfile"]["networkProfile"][
+        "networkInterfaceConfigurations"][0]["ipConfigurations"][0]
+
+
+def _vmss_join(key: str, pool_id: str, dep: str):
+    """The GPU scale set's IP configuration joins a pool (key) of resource `dep`."""
+    def mutate(s):
+        _vmss_ipconf(s)[key] = [{"id": pool_id}]
+        vm = named(s, "nodes")
+        vm.deps["virtualMachineProfile"] = list(vm.deps.get("virtualMachineProfile", [])) + [
+            named(s, dep)]
+        return s
+    return mutate
+
+
+def _az_lb(public: bool = True, rules: bool = True, outbound: bool = False, name: str = "lb"):
+    def build(s):
+        fe = ({"name": "fe", "publicIPAddress": {"id": f"{AZ_SUB}/publicIPAddresses/pip"}} if public
+              else {"name": "fe", "subnet": {"id": f"{AZ_SUB}/virtualNetworks/v/subnets/s"},
+                    "privateIPAddress": "10.0.2.5", "privateIPAllocationMethod": "Static"})
+        props = {"resourceGroupName": "rg", "loadBalancerName": name, "location": "eastus",
+                 "sku": {"name": "Standard"}, "frontendIPConfigurations": [fe],
+                 "backendAddressPools": [{"name": "pool"}], "tags": dict(AZ_TAGS)}
+        ref = {"frontendIPConfiguration": {"id": f"{AZ_SUB}/loadBalancers/{name}/frontendIPConfigurations/fe"},
+               "backendAddressPool": {"id": f"{AZ_SUB}/loadBalancers/{name}/backendAddressPools/pool"}}
+        if rules:
+            props["loadBalancingRules"] = [{"name": "https", "protocol": "Tcp", "frontendPort": 443.0,
+                                            "backendPort": 443.0, **ref}]
+        if outbound:
+            props["outboundRules"] = [{"name": "out", "protocol": "All",
+                                       "frontendIPConfigurations": [ref["frontendIPConfiguration"]],
+                                       "backendAddressPool": ref["backendAddressPool"]}]
+        return res("azure-native:network:LoadBalancer", name, props,
+                   deps={"frontendIPConfigurations": [named(s, "pip")]} if public else None)
+    return build
+
+
+POOL_ID = f"{AZ_SUB}/loadBalancers/lb/backendAddressPools/pool"
+
+
+def _az_cpu_vm(nic_props: dict, with_pip: bool = True):
+    """A CPU VM (Standard_D4s_v5) on a NIC of the stack."""
+    def mutate(s):
+        nic = res("azure-native:network:NetworkInterface", "cpu-nic", {
+            "resourceGroupName": "rg", "location": "eastus", "tags": dict(AZ_TAGS), **nic_props},
+            deps={"ipConfigurations": [named(s, "pip")]} if with_pip else None)
+        vm = res("azure-native:compute:VirtualMachine", "cpu-vm", {
+            "resourceGroupName": "rg", "location": "eastus", "tags": dict(AZ_TAGS),
+            "hardwareProfile": {"vmSize": "Standard_D4s_v5"},
+            "networkProfile": {"networkInterfaces": [{"id": f"{AZ_SUB}/networkInterfaces/cpu-nic"}]}},
+            deps={"networkProfile": [nic]})
+        return s + [nic, vm]
+    return mutate
+
+
+def _gcp_solo(s):
+    """One a2-highgpu-1g VM (3.67339 USD/h us-west1, tcp fabric) placed by the compact policy."""
+    return res("gcp:compute/instance:Instance", "solo", {
+        "zone": "us-west1-c", "name": "solo", "machineType": "a2-highgpu-1g",
+        "networkInterfaces": [{"network": "train"}], "resourcePolicies": "compact-id",
+        "bootDisk": {"initializeParams": {"image": "debian-12"}},
+        "scheduling": {"onHostMaintenance": "TERMINATE"}, "labels": dict(LABELS)},
+        deps={"resourcePolicies": [named(s, "compact")]})
+
+
+def _gcp_lb_chain(backend_dep: str, scheme: str = "EXTERNAL_MANAGED", via_neg: bool = False):
+    """A global forwarding rule -> HTTPS proxy -> URL map -> backend service -> the group/VM."""
+    def mutate(s):
+        out = list(s)
+        target = named(s, backend_dep)
+        if via_neg:
+            neg = res("gcp:compute/networkEndpointGroup:NetworkEndpointGroup", "neg", {
+                "zone": "us-west1-c", "network": "train", "networkEndpointType": "GCE_VM_IP_PORT",
+                "defaultPort": 8000.0})
+            ep = res("gcp:compute/networkEndpoint:NetworkEndpoint", "neg-solo", {
+                "zone": "us-west1-c", "networkEndpointGroup": "neg", "instance": "solo",
+                "ipAddress": "10.10.0.7", "port": 8000.0},
+                deps={"networkEndpointGroup": [neg], "instance": [target]})
+            out += [neg, ep]
+            target = neg
+        bs = res("gcp:compute/backendService:BackendService", "bs", {
+            "loadBalancingScheme": scheme, "protocol": "HTTP", "backends": [{"group": "grp"}],
+            "healthChecks": "hc"}, deps={"backends": [target]})
+        um = res("gcp:compute/uRLMap:URLMap", "um", {"defaultService": "bs"}, deps={"defaultService": [bs]})
+        px = res("gcp:compute/targetHttpsProxy:TargetHttpsProxy", "px", {
+            "urlMap": "um", "sslCertificates": ["cert"]}, deps={"urlMap": [um]})
+        fr = res("gcp:compute/globalForwardingRule:GlobalForwardingRule", "fr", {
+            "loadBalancingScheme": scheme, "portRange": "443", "target": "px"}, deps={"target": [px]})
+        return out + [bs, um, px, fr]
+    return mutate
+
+
+def _gcp_regional_lb(scheme: str):
+    def mutate(s):
+        bs = res("gcp:compute/regionBackendService:RegionBackendService", "rbs", {
+            "region": "us-west1", "loadBalancingScheme": scheme, "protocol": "TCP",
+            "backends": [{"group": "grp", "balancingMode": "CONNECTION"}], "healthChecks": "hc"},
+            deps={"backends": [named(s, "train-mig")]})
+        fr = res("gcp:compute/forwardingRule:ForwardingRule", "rfr", {
+            "region": "us-west1", "loadBalancingScheme": scheme, "backendService": "rbs",
+            "ports": ["443"]}, deps={"backendService": [bs]})
+        return s + [bs, fr]
+    return mutate
+
+
+def _tpl_nic(**nic):
+    def mutate(s):
+        named(s, "train-tpl").props["networkInterfaces"][0] = {"nicType": "GVNIC", "network": "train",
+                                                              **nic}
+        return s
+    return mutate
+
+
+def _ali(type_: str, name: str, props: dict, deps: Optional[Callable[[list], dict]] = None):
+    return lambda s: res(type_, name, props, deps=deps(s) if deps else None, provider_region=ALI)
+
+
+def _ali_cpu_pool(bandwidth: Any):
+    return _add(_ali("alicloud:cs/nodePool:NodePool", "cpu-pool", {
+        "clusterId": "c-1", "nodePoolName": "cpu", "instanceTypes": ["ecs.g7.xlarge"],
+        "vswitchIds": ["vsw-id"], "desiredSize": 2.0, "internetChargeType": "PayByTraffic",
+        "internetMaxBandwidthOut": bandwidth, "tags": dict(AZ_TAGS)},
+        lambda s: {"vswitchIds": [named(s, "vsw")]}))
+
+
+def _ali_slb(address: str):
+    return _add(
+        _ali("alicloud:slb/loadBalancer:LoadBalancer", "slb", {
+            "addressType": address, "loadBalancerSpec": "slb.s2.small", "vswitchId": "vsw-id",
+            "tags": dict(AZ_TAGS)}, lambda s: {"vswitchId": [named(s, "vsw")]}),
+        _ali("alicloud:slb/backendServer:BackendServer", "slb-nodes", {
+            "loadBalancerId": "lb-1", "backendServers": [{"serverId": "i-0", "weight": 100.0}]},
+            lambda s: {"loadBalancerId": [named(s, "slb")], "backendServers": [named(s, "node-0")]}))
+
+
+B2 = [
+    # ----- Azure
+    ("e01", "azure", {}, _chain(lambda s: (_vmss_ipconf(s).__setitem__(
+        "publicIPAddressConfiguration", {"name": "pip", "idleTimeoutInMinutes": 15.0}), s)[1]),
+     {NPI: "fail"}, None,
+     "the GPU scale set's IP configuration has a publicIPAddressConfiguration: every VM gets a "
+     "public IP (ARM VirtualMachineScaleSetPublicIPAddressConfiguration): 'no public IP addresses "
+     "on nodes'"),
+    ("e02", "azure", {}, _chain(_add(_az_pip()), _az_cpu_vm({"ipConfigurations": [
+        {"name": "ip", "privateIPAllocationMethod": "Dynamic",
+         "publicIPAddress": {"id": f"{AZ_SUB}/publicIPAddresses/pip"}}]})),
+     {NPI: "fail"}, None,
+     "a VM whose NIC's IP configuration carries a public IP address: a node with a public IP"),
+    ("e03", "azure", {}, _az_cpu_vm({"ipConfigurations": [
+        {"name": "ip", "privateIPAllocationMethod": "Dynamic"}]}, with_pip=False), {}, None,
+     "control: the same VM and NIC without a public IP"),
+    ("e04", "azure", {}, _chain(_add(_az_pip(), _az_lb()),
+                                _vmss_join("loadBalancerBackendAddressPools", POOL_ID, "lb")),
+     {NPI: "fail"}, None,
+     "a Standard LB with a public frontend and a load-balancing rule to the pool the GPU scale set "
+     "joins: GPU nodes behind an internet-facing load balancer (docs, Azure clause)"),
+    ("e05", "azure", {}, _chain(_add(_az_pip(), _az_lb(rules=False, outbound=True)),
+                                _vmss_join("loadBalancerBackendAddressPools", POOL_ID, "lb")),
+     {}, None, "control: the public LB has only an outbound rule: 'outbound rules alone take "
+     "nothing in'"),
+    ("e06", "azure", {}, _chain(_add(_az_lb(public=False)),
+                                _vmss_join("loadBalancerBackendAddressPools", POOL_ID, "lb")),
+     {}, None, "control: an internal LB (private frontend) with a rule to the GPU pool"),
+    ("e07", "azure", {}, _chain(_add(_az_pip(), _az_lb(rules=False), lambda s: res(
+        "azure-native:network:InboundNatRule", "ssh-nat", {
+            "resourceGroupName": "rg", "loadBalancerName": "lb", "protocol": "Tcp",
+            "frontendPortRangeStart": 50000.0, "frontendPortRangeEnd": 50100.0, "backendPort": 22.0,
+            "frontendIPConfiguration": {"id": f"{AZ_SUB}/loadBalancers/lb/frontendIPConfigurations/fe"},
+            "backendAddressPool": {"id": POOL_ID}}, deps={"loadBalancerName": [named(s, "lb")]})),
+        _vmss_join("loadBalancerBackendAddressPools", POOL_ID, "lb")),
+     {NPI: "fail"}, None,
+     "a standalone inbound NAT rule (port range to 22) on the public LB of the stack, to the GPU "
+     "pool: 'Azure inbound NAT pools or rules of a public load balancer of the stack are a "
+     "violation'"),
+    ("e08", "azure", {}, _chain(_add(_az_pip(), lambda s: res(
+        "azure-native:network:ApplicationGateway", "agw", {
+            "resourceGroupName": "rg", "applicationGatewayName": "agw", "location": "eastus",
+            "sku": {"name": "Standard_v2", "tier": "Standard_v2", "capacity": 2.0},
+            "frontendIPConfigurations": [{"name": "pub", "publicIPAddress": {
+                "id": f"{AZ_SUB}/publicIPAddresses/pip"}}],
+            "frontendPorts": [{"name": "p443", "port": 443.0}],
+            "backendAddressPools": [{"name": "gpu"}],
+            "backendHttpSettingsCollection": [{"name": "be", "port": 8000.0, "protocol": "Http"}],
+            "httpListeners": [{"name": "l", "protocol": "Http", "frontendIPConfiguration": {
+                "id": f"{AZ_SUB}/applicationGateways/agw/frontendIPConfigurations/pub"},
+                "frontendPort": {"id": f"{AZ_SUB}/applicationGateways/agw/frontendPorts/p443"}}],
+            "requestRoutingRules": [{"name": "r", "ruleType": "Basic", "priority": 100.0,
+                                     "httpListener": {"id": f"{AZ_SUB}/applicationGateways/agw/httpListeners/l"},
+                                     "backendAddressPool": {"id": f"{AZ_SUB}/applicationGateways/agw/backendAddressPools/gpu"},
+                                     "backendHttpSettings": {"id": f"{AZ_SUB}/applicationGateways/agw/backendHttpSettingsCollection/be"}}],
+            "tags": dict(AZ_TAGS)}, deps={"frontendIPConfigurations": [named(s, "pip")]})),
+        _vmss_join("applicationGatewayBackendAddressPools",
+                   f"{AZ_SUB}/applicationGateways/agw/backendAddressPools/gpu", "agw")),
+     {NPI: "fail"}, None,
+     "an Application Gateway v2 with a public frontend routing to a backend pool the GPU scale set "
+     "joins (applicationGatewayBackendAddressPools): an internet-facing (layer-7) load balancer "
+     "in front of the GPU nodes"),
+    ("e09", "azure", {}, _chain(_add(_az_pip("fw-pip"), lambda s: res(
+        "azure-native:network:AzureFirewall", "fw", {
+            "resourceGroupName": "rg", "location": "eastus", "tags": dict(AZ_TAGS),
+            "sku": {"name": "AZFW_VNet", "tier": "Standard"},
+            "ipConfigurations": [{"name": "ip", "publicIPAddress": {"id": f"{AZ_SUB}/publicIPAddresses/fw-pip"},
+                                  "subnet": {"id": f"{AZ_SUB}/virtualNetworks/v/subnets/AzureFirewallSubnet"}}],
+            "natRuleCollections": [{"name": "dnat", "priority": 100.0, "action": {"type": "Dnat"},
+                                    "rules": [{"name": "ssh", "protocols": ["TCP"], "sourceAddresses": ["*"],
+                                               "destinationAddresses": ["20.1.2.3"], "destinationPorts": ["22"],
+                                               "translatedAddress": "10.0.1.10", "translatedPort": "22"}]}]},
+            deps={"ipConfigurations": [named(s, "fw-pip")]})),
+        _az_cpu_vm({"ipConfigurations": [{"name": "ip", "privateIPAllocationMethod": "Static",
+                                          "privateIPAddress": "10.0.1.10"}]}, with_pip=False)),
+     {NPI: "fail"}, None,
+     "an Azure Firewall DNAT rule from any source to the node's static private IP 10.0.1.10 (the "
+     "literal the stack gives the NIC): the node is reachable from the internet, as the docs read "
+     "an Alibaba DNAT entry to a node's literal private IP"),
+    ("e10", "azure", {}, _chain(_add(_az_lb(public=False), lambda s: res(
+        "azure-native:network:PrivateLinkService", "pls", {
+            "resourceGroupName": "rg", "location": "eastus", "tags": dict(AZ_TAGS),
+            "loadBalancerFrontendIpConfigurations": [{"id": f"{AZ_SUB}/loadBalancers/lb/frontendIPConfigurations/fe"}],
+            "ipConfigurations": [{"name": "nat", "subnet": {"id": f"{AZ_SUB}/virtualNetworks/v/subnets/s"}}]},
+            deps={"loadBalancerFrontendIpConfigurations": [named(s, "lb")]}),
+        lambda s: res("azure-native:cdn:AFDOrigin", "afd-origin", {
+            "resourceGroupName": "rg", "profileName": "fd", "originGroupName": "og",
+            "hostName": "10.0.2.5", "httpPort": 80.0, "httpsPort": 443.0,
+            "sharedPrivateLinkResource": {"privateLink": {"id": "pls-id"}, "privateLinkLocation": "eastus",
+                                          "requestMessage": "fd"}},
+            deps={"sharedPrivateLinkResource": [named(s, "pls")]})),
+        _vmss_join("loadBalancerBackendAddressPools", POOL_ID, "lb")),
+     {NPI: "fail"}, None,
+     "Azure Front Door Premium reaching the INTERNAL LB in front of the GPU pool through a Private "
+     "Link service (learn.microsoft.com/azure/frontdoor/private-link): a public front door to a "
+     "balancer of the stack, as the docs read an AWS Global Accelerator on an internal ALB"),
+    ("e11", "azure", {}, _add(_az_pip("bastion-pip"), lambda s: res(
+        "azure-native:network:BastionHost", "bastion", {
+            "resourceGroupName": "rg", "location": "eastus", "tags": dict(AZ_TAGS),
+            "ipConfigurations": [{"name": "ip", "publicIPAddress": {"id": f"{AZ_SUB}/publicIPAddresses/bastion-pip"},
+                                  "subnet": {"id": f"{AZ_SUB}/virtualNetworks/v/subnets/AzureBastionSubnet"}}]},
+        deps={"ipConfigurations": [named(s, "bastion-pip")]})), {}, None,
+     "control: an Azure Bastion with its public IP (the remediation's own 'bastion')"),
+    ("e12", "azure", {}, _add(_az_pip("nat-pip"), lambda s: res(
+        "azure-native:network:NatGateway", "natgw", {
+            "resourceGroupName": "rg", "location": "eastus", "sku": {"name": "Standard"},
+            "publicIpAddresses": [{"id": f"{AZ_SUB}/publicIPAddresses/nat-pip"}], "tags": dict(AZ_TAGS)},
+        deps={"publicIpAddresses": [named(s, "nat-pip")]})), {}, None,
+     "control: a NAT gateway with a public IP (egress only; the remediation's 'NAT gateway')"),
+    ("e13", "azure", {}, _new("azure-native:servicefabric:NodeType", "sf-gpu", {
+        "resourceGroupName": "rg", "clusterName": "sf", "isPrimary": False,
+        "vmInstanceCount": 2.0, "vmSize": "Standard_D4s_v5", "dataDiskSizeGB": 256.0,
+        "enableNodePublicIP": True, "tags": dict(AZ_TAGS)}), {NPI: "fail"}, None,
+     "a Service Fabric node type with enableNodePublicIP: true ('Specifies whether each node is "
+     "allocated its own public IPv4 address', azure-native servicefabric NodeType): nodes with "
+     "public IPs"),
+    ("e14", "azure", {}, _new("azure-native:batch:Pool", "cpu-pool", {
+        "resourceGroupName": "rg", "accountName": "ba", "vmSize": "Standard_D4s_v5",
+        "scaleSettings": {"fixedScale": {"targetDedicatedNodes": 2.0}},
+        "networkConfiguration": {"subnetId": f"{AZ_SUB}/virtualNetworks/v/subnets/s",
+                                 "publicIPAddressConfiguration": {"provision": "NoPublicIPAddresses"}}}),
+     {}, None, "control: a Batch pool with NoPublicIPAddresses"),
+    ("e15", "azure", {}, _new("azure-native:batch:Pool", "cpu-pool", {
+        "resourceGroupName": "rg", "accountName": "ba", "vmSize": "Standard_D4s_v5",
+        "scaleSettings": {"fixedScale": {"targetDedicatedNodes": 2.0}},
+        "networkConfiguration": {"subnetId": f"{AZ_SUB}/virtualNetworks/v/subnets/s",
+                                 "publicIPAddressConfiguration": {"provision": "UserManaged",
+                                                                  "ipAddressIds": ["pip-1", "pip-2"]}}}),
+     {NPI: "fail"}, None, "a Batch pool with UserManaged public IPs (docs: a violation)"),
+    ("e16", "azure", {}, _new("azure-native:containerservice:ManagedCluster", "aks", {
+        "resourceGroupName": "rg", "location": "eastus", "dnsPrefix": "aks", "tags": dict(AZ_TAGS),
+        "agentPoolProfiles": [{"name": "cpu", "vmSize": "Standard_D4s_v5", "count": 2.0,
+                               "mode": "System", "enableNodePublicIP": True}]}),
+     {NPI: "fail"}, None, "an AKS system pool (CPU) with enableNodePublicIP: documented violation"),
+    ("e17", "azure", {}, _new("azure-native:network:NetworkSecurityGroup", "nsg2", {
+        "resourceGroupName": "rg", "location": "eastus", "tags": dict(AZ_TAGS), "securityRules": [
+            {"name": "halves", "access": "Allow", "direction": "Inbound", "priority": 200.0,
+             "protocol": "Tcp", "sourceAddressPrefixes": ["0.0.0.0/1", "128.0.0.0/1"],
+             "destinationPortRange": "8000", "destinationAddressPrefix": "*"}]}),
+     {NPI: "fail"}, None, "an NSG rule whose two source prefixes together cover all addresses"),
+    ("e18", "azure", {}, _new("azure-native:network:NetworkSecurityGroup", "nsg2", {
+        "resourceGroupName": "rg", "location": "eastus", "tags": dict(AZ_TAGS), "securityRules": [
+            {"name": "deny", "access": "Deny", "direction": "Inbound", "priority": 200.0,
+             "protocol": "*", "sourceAddressPrefix": "Internet", "destinationPortRange": "*",
+             "destinationAddressPrefix": "*"}]}), {}, None,
+     "control: a Deny rule from Internet opens nothing"),
+    # ----- GCP
+    ("p01", "gcp", {}, _tpl_nic(accessConfigs=[{}]), {NPI: "fail"}, None,
+     "the GPU template's first NIC has an accessConfigs entry: every VM of the MIG gets an "
+     "ephemeral external IPv4 address"),
+    ("p02", "gcp", {}, _tpl_nic(stackType="IPV4_IPV6", ipv6AccessConfigs=[{"networkTier": "PREMIUM"}]),
+     {NPI: "fail"}, None,
+     "the GPU template's NIC has an ipv6AccessConfigs entry: every VM gets an external IPv6 "
+     "address reachable from the internet (cloud.google.com/compute/docs/ip-addresses/configure-"
+     "ipv6-address): a public IP address on the nodes"),
+    ("p03", "gcp", {}, _tpl_nic(accessConfigs=[]), {}, None,
+     "control: accessConfigs an empty list: no external IP"),
+    ("p04", "gcp", {}, _gcp_regional_lb("EXTERNAL"), {NPI: "fail"}, None,
+     "an external passthrough NLB (regional backend service EXTERNAL + forwarding rule) to the "
+     "GPU MIG: GPU nodes behind an internet-facing balancer"),
+    ("p05", "gcp", {}, _gcp_regional_lb("INTERNAL"), {}, None,
+     "control: the same as an INTERNAL passthrough balancer"),
+    ("p06", "gcp", {}, _gcp_lb_chain("train-mig"), {NPI: "fail"}, None,
+     "a global external Application LB (EXTERNAL_MANAGED) to the GPU MIG: documented"),
+    ("p07", "gcp", {}, _chain(_add(_gcp_solo), _gcp_lb_chain("solo", via_neg=True)), {NPI: "fail"},
+     None,
+     "the same balancer reaching one GPU VM (a2-highgpu-1g, placed, 3.67339 x 730 = 2,681.57; "
+     "25,164.51 + 2,681.57 = 27,846.08 < 30,000) through a zonal GCE_VM_IP_PORT network endpoint "
+     "group: the backend service reaches the VM as surely as through an instance group"),
+    ("p08", "gcp", {}, _chain(_add(_gcp_solo, lambda s: res(
+        "gcp:compute/targetInstance:TargetInstance", "ti", {"zone": "us-west1-c", "instance": "solo"},
+        deps={"instance": [named(s, "solo")]}), lambda s: res(
+        "gcp:compute/forwardingRule:ForwardingRule", "ti-fr", {
+            "region": "us-west1", "target": "ti", "portRange": "22"}, deps={"target": [named(s, "ti")]}))),
+     {NPI: "fail"}, None,
+     "protocol forwarding: an external forwarding rule (scheme left out = EXTERNAL) to a target "
+     "instance of the GPU VM"),
+    ("p09", "gcp", {}, _add(lambda s: res("gcp:compute/router:Router", "rt", {
+        "region": "us-west1", "network": "train"}), lambda s: res("gcp:compute/routerNat:RouterNat", "nat", {
+            "region": "us-west1", "router": "rt", "natIpAllocateOption": "AUTO_ONLY",
+            "sourceSubnetworkIpRangesToNat": "ALL_SUBNETWORKS_ALL_IP_RANGES"},
+        deps={"router": [named(s, "rt")]})), {}, None, "control: Cloud NAT, egress only"),
+    ("p10", "gcp", {}, _new("gcp:compute/firewall:Firewall", "iap", {
+        "network": "train", "direction": "INGRESS", "sourceRanges": ["35.235.240.0/20"],
+        "allows": [{"protocol": "tcp", "ports": ["22"]}]}), {}, None,
+     "control: SSH from IAP's range 35.235.240.0/20 only"),
+    ("p11", "gcp", {}, _tpl_nic(accessConfigs=unknown()), {NPI: "undecided"}, None,
+     "the template's accessConfigs unknown at preview: the nodes may get external IPs; 'cannot "
+     "decide' (advisory by default), never a pass in silence"),
+    ("p12", "gcp", {}, _chain(_add(_gcp_solo), lambda s: (named(s, "solo").props.__setitem__(
+        "networkInterfaces", [{"network": "train", "accessConfigs": [{"natIp": "34.1.2.3",
+                                                                     "networkTier": "PREMIUM"}]}]), s)[1]),
+     {NPI: "fail"}, None, "the GPU VM with a static external natIp"),
+    # ----- Alibaba Cloud
+    ("b01", "ali", {}, _set("node-0", "internetMaxBandwidthOut", 100.0), {NPI: "fail"}, None,
+     "a GPU node with internetMaxBandwidthOut 100: 'If this value > 0, a public IP is assigned' "
+     "(pulumi-alicloud ecs.Instance internet_max_bandwidth_out)"),
+    ("b02", "ali", {}, _set("node-0", "internetMaxBandwidthOut", "5"), {NPI: "fail"}, None,
+     "the same bandwidth as text '5' (engine inputs arrive as JSON values): still > 0"),
+    ("b03", "ali", {}, _add(
+        _ali("alicloud:ess/scalingGroup:ScalingGroup", "cpu-asg", {
+            "minSize": 0.0, "maxSize": 2.0, "vswitchIds": ["vsw-id"], "scalingGroupName": "cpu",
+            "tags": dict(AZ_TAGS)}, lambda s: {"vswitchIds": [named(s, "vsw")]}),
+        _ali("alicloud:ess/scalingConfiguration:ScalingConfiguration", "cpu-conf", {
+            "scalingGroupId": "asg-1", "instanceType": "ecs.g7.xlarge", "imageId": "img",
+            "securityGroupId": "sg-1", "internetMaxBandwidthOut": 10.0, "active": True,
+            "tags": dict(AZ_TAGS)}, lambda s: {"scalingGroupId": [named(s, "cpu-asg")]})),
+     {NPI: "fail"}, None,
+     "an ESS scaling configuration (CPU) with internetMaxBandwidthOut 10: each instance gets a "
+     "public IP"),
+    ("b04", "ali", {}, _add(_ali("alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate", "cpu-lt", {
+        "launchTemplateName": "cpu", "instanceType": "ecs.g7.xlarge", "imageId": "img",
+        "internetMaxBandwidthOut": 10.0, "internetChargeType": "PayByTraffic",
+        "vswitchId": "vsw-id", "tags": dict(AZ_TAGS)}, lambda s: {"vswitchId": [named(s, "vsw")]})),
+     {NPI: "fail"}, None,
+     "a launch template with internetMaxBandwidthOut 10: what launches from it gets a public IP "
+     "(as an AWS template whose interface says true is a violation on its own)"),
+    ("b05", "ali", {}, _add(_ali("alicloud:ecs/eipAssociation:EipAssociation", "eip-node", {
+        "allocationId": "eip-1", "instanceId": "i-0", "instanceType": "EcsInstance"},
+        lambda s: {"instanceId": [named(s, "node-0")]})), {NPI: "fail"}, None,
+     "an EIP associated with a GPU node: documented"),
+    ("b06", "ali", {}, _add(
+        _ali("alicloud:vpc/natGateway:NatGateway", "nat", {"vpcId": "vpc-1", "natType": "Enhanced",
+                                                          "vswitchId": "vsw-id", "tags": dict(AZ_TAGS)}),
+        _ali("alicloud:ecs/eipAssociation:EipAssociation", "eip-nat", {
+            "allocationId": "eip-1", "instanceId": "ngw-1", "instanceType": "Nat"},
+            lambda s: {"instanceId": [named(s, "nat")]})), {}, None,
+     "control: the EIP on the NAT gateway"),
+    ("b07", "ali", {}, _chain(_set("node-0", "privateIp", "10.1.0.10"), _add(
+        _ali("alicloud:vpc/natGateway:NatGateway", "nat", {"vpcId": "vpc-1", "natType": "Enhanced",
+                                                          "vswitchId": "vsw-id", "tags": dict(AZ_TAGS)}),
+        _ali("alicloud:vpc/forwardEntry:ForwardEntry", "dnat", {
+            "forwardTableId": "ftb-1", "externalIp": "47.1.2.3", "externalPort": "22",
+            "ipProtocol": "tcp", "internalIp": "10.1.0.10", "internalPort": "22"},
+            lambda s: {"forwardTableId": [named(s, "nat")]}))), {NPI: "fail"}, None,
+     "a DNAT entry to the GPU node's literal private IP 10.1.0.10: documented"),
+    ("b08", "ali", {}, _add(
+        _ali("alicloud:vpc/natGateway:NatGateway", "nat", {"vpcId": "vpc-1", "natType": "Enhanced",
+                                                          "vswitchId": "vsw-id", "tags": dict(AZ_TAGS)}),
+        _ali("alicloud:vpc/snatEntry:SnatEntry", "snat", {
+            "snatTableId": "stb-1", "sourceVswitchId": "vsw-id", "snatIp": "47.1.2.3"},
+            lambda s: {"snatTableId": [named(s, "nat")]})), {}, None, "control: an SNAT entry (egress)"),
+    ("b09", "ali", {}, _ali_slb("internet"), {NPI: "fail"}, None,
+     "an internet SLB with the GPU node as a backend server: documented"),
+    ("b10", "ali", {}, _ali_slb("intranet"), {}, None, "control: the same SLB intranet"),
+    ("b11", "ali", {}, _add(
+        _ali("alicloud:alb/loadBalancer:LoadBalancer", "alb", {
+            "addressType": "Internet", "vpcId": "vpc-1", "loadBalancerEdition": "Standard",
+            "loadBalancerBillingConfig": {"payType": "PayAsYouGo"},
+            "zoneMappings": [{"vswitchId": "vsw-id", "zoneId": "eu-central-1a"}], "tags": dict(AZ_TAGS)}),
+        _ali("alicloud:alb/serverGroup:ServerGroup", "alb-sg", {
+            "serverGroupName": "gpu", "protocol": "HTTP", "vpcId": "vpc-1",
+            "healthCheckConfig": {"healthCheckEnabled": False},
+            "servers": [{"serverId": "i-0", "serverType": "Ecs", "port": 8000.0}], "tags": dict(AZ_TAGS)},
+            lambda s: {"servers": [named(s, "node-0")]}),
+        _ali("alicloud:alb/listener:Listener", "alb-l", {
+            "loadBalancerId": "alb-1", "listenerProtocol": "HTTP", "listenerPort": 80.0,
+            "defaultActions": [{"type": "ForwardGroup", "forwardGroupConfig": {
+                "serverGroupTuples": [{"serverGroupId": "sgp-1"}]}}]},
+            lambda s: {"loadBalancerId": [named(s, "alb")], "defaultActions": [named(s, "alb-sg")]})),
+     {NPI: "fail"}, None, "an Internet ALB forwarding to a server group holding the GPU node"),
+    ("b12", "ali", {}, _add(
+        _ali("alicloud:nlb/loadBalancer:LoadBalancer", "nlb", {
+            "addressType": "Internet", "vpcId": "vpc-1", "loadBalancerType": "Network",
+            "zoneMappings": [{"vswitchId": "vsw-id", "zoneId": "eu-central-1a"}], "tags": dict(AZ_TAGS)}),
+        _ali("alicloud:nlb/serverGroup:ServerGroup", "nlb-sg", {
+            "serverGroupName": "gpu", "protocol": "TCP", "vpcId": "vpc-1", "serverGroupType": "Instance",
+            "healthCheck": {"healthCheckEnabled": False}, "tags": dict(AZ_TAGS)}),
+        _ali("alicloud:nlb/serverGroupServerAttachment:ServerGroupServerAttachment", "nlb-att", {
+            "serverGroupId": "sgp-1", "serverId": "i-0", "serverType": "Ecs", "port": 8000.0},
+            lambda s: {"serverGroupId": [named(s, "nlb-sg")], "serverId": [named(s, "node-0")]}),
+        _ali("alicloud:nlb/listener:Listener", "nlb-l", {
+            "loadBalancerId": "nlb-1", "serverGroupId": "sgp-1", "listenerProtocol": "TCP",
+            "listenerPort": 8000.0},
+            lambda s: {"loadBalancerId": [named(s, "nlb")], "serverGroupId": [named(s, "nlb-sg")]})),
+     {NPI: "fail"}, None, "an Internet NLB whose server group holds the GPU node"),
+    ("b13", "ali", {}, _add(_ali("alicloud:ga/endpointGroup:EndpointGroup", "ga-eg", {
+        "acceleratorId": "ga-1", "listenerId": "lsr-1", "endpointGroupRegion": ALI,
+        "endpointConfigurations": [{"endpoint": "i-0", "type": "ECS", "weight": 100.0}]},
+        lambda s: {"endpointConfigurations": [named(s, "node-0")]})), {NPI: "fail"}, None,
+     "an Alibaba Global Accelerator endpoint group whose endpoint is the GPU node (type ECS, "
+     "alibabacloud.com/help/en/ga endpoint types include ECS instances): a public front door to a "
+     "node, as the docs read AWS Global Accelerator"),
+    ("b14", "ali", {}, _ali_cpu_pool(10.0), {NPI: "fail"}, None,
+     "an ACK node pool (CPU) with internetMaxBandwidthOut 10: its ECS nodes get public IPs as any "
+     "ECS instance with bandwidth > 0"),
+    ("b15", "ali", {}, _ali_cpu_pool(0.0), {}, None, "control: the same pool with bandwidth 0"),
+    ("b16", "ali", {}, _add(_ali("alicloud:eci/containerGroup:ContainerGroup", "eci", {
+        "containerGroupName": "eci", "securityGroupId": "sg-1", "vswitchId": "vsw-id",
+        "autoCreateEip": True, "tags": dict(AZ_TAGS), "containers": [{"name": "c", "image": "img"}]})),
+     {NPI: "fail"}, None, "an ECI group with autoCreateEip: documented"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B2))
+def test_batch2(pack, case):
+    _run_case(pack, case)
