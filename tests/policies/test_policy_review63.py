@@ -199,6 +199,16 @@ XFAIL: dict[str, str] = {
     "z04": "DEFECT 4: Container Apps Consumption-GPU-NC8as-T4 profile passes",
     "z06": "DEFECT 4: ACI container resources.requests.gpu {count 1, sku V100} passes",
     "a06": "DEFECT 4: PAI-EAS serviceConfig JSON naming gn7i instances passes",
+    # DEFECT 5: Azure public entry points other than an Azure Load Balancer are not followed.
+    "e08": "DEFECT 5: a public Application Gateway routing to the GPU scale set passes",
+    "e09": "DEFECT 5: an Azure Firewall DNAT rule to a node's static private IP passes",
+    "e10": "DEFECT 5: Front Door via Private Link to the internal LB of the GPU pool passes",
+    # DEFECT 6: a Service Fabric node type's enableNodePublicIP is not read.
+    "e13": "DEFECT 6: Service Fabric node type enableNodePublicIP true passes",
+    # DEFECT 7: a GCP backend service reaching a VM through a network endpoint group.
+    "p07": "DEFECT 7: global external ALB -> NEG (GCE_VM_IP_PORT) -> GPU VM passes",
+    # DEFECT 8: Alibaba Cloud Global Accelerator endpoint on a node.
+    "b13": "DEFECT 8: an Alibaba GA endpoint group on the GPU node passes",
 }
 
 
