@@ -231,6 +231,10 @@ def _run_case(pack, case):
     got = {p: verdict(found, p) for p in POLICIES}
     want = {p: expect.get(p, "pass") for p in POLICIES}
     assert got == want, (cid, [(d.policy, d.level, d.message[:400]) for d in found])
+    for policy, needles in expect.get("_msg", {}).items():   # what the findings must name
+        text = " ".join(d.message for d in found if d.policy == policy)
+        for needle in needles:
+            assert needle in text, (cid, policy, needle, text[:1500])
 
 
 def _add(*extra_fns):
@@ -1068,4 +1072,234 @@ B2 = [
 
 @pytest.mark.parametrize("case", _params(B2))
 def test_batch2(pack, case):
+    _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 3
+# Malformed values in the fields that size or price something, on four clouds. Docs ("Values
+# unknown at preview"): "a size, budget amount, fleet or Auto Scaling group instance weight,
+# filesystem capacity, accelerator count or trainstack:max-hours tag that is NaN, infinite,
+# negative (a budget of 0) or text that is no number ... is a violation naming that resource and
+# value, never a zero and never left out"; "It is judged for that resource alone"; GPU capacity
+# that cannot be sized or priced fails closed; "What else is unknown at preview (a storage
+# capacity, a budget amount) is 'cannot decide', mandatory by default here"; "An input the
+# program marks secret is not unknown". Text that IS a number ("36000", the GCP base's own
+# capacity) is read as that number. A list given where one number is expected reads as no
+# number (the same violation), and numbers Python's float() would accept as text but that are
+# not finite ("Infinity", "1e400", "nan") are NaN or infinite. Expectations: "fail" where the
+# docs say violation or fail closed; "undecided" for a storage capacity or budget amount unknown
+# at preview; "pass" for a readable value (numeric text, a secret).
+NAN, INF = float("nan"), float("inf")
+
+
+def _asg_tag(key: str, value: str):
+    def mutate(s):
+        named(s, "train-nodes").props["tags"].append({"key": key, "value": value,
+                                                      "propagateAtLaunch": True})
+        return s
+    return mutate
+
+
+def _decoy_asg(max_size: Any):
+    def build(s):
+        return res("aws:autoscaling/group:Group", "decoy", {
+            "minSize": 0.0, "maxSize": max_size, "vpcZoneIdentifiers": ["subnet-x"],
+            "placementGroup": "train-pg", "launchTemplate": {"id": "lt-x", "version": "$Latest"},
+            "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+            deps={"launchTemplate": [named(s, "train-lt")], "vpcZoneIdentifiers": [named(s, "train-a")],
+                  "placementGroup": [named(s, "train-pg")]})
+    return _add(build)
+
+
+def _gcp_amount(units: Any):
+    return _setp("train-budget", "amount", {"specifiedAmount": {"currencyCode": "USD", "units": units}})
+
+
+def _gcp_autoscaler(max_replicas: Any):
+    return _add(lambda s: res("gcp:compute/autoscaler:Autoscaler", "as", {
+        "zone": "us-west1-c", "target": "train-mig",
+        "autoscalingPolicy": {"maxReplicas": max_replicas, "minReplicas": 0.0}},
+        deps={"target": [named(s, "train-mig")]}))
+
+
+def _stop_job_uri(size: str):
+    def mutate(s):
+        named(s, "train-stop").props["httpTarget"]["uri"] = (
+            "https://compute.googleapis.com/compute/v1/projects/ml/zones/us-west1-c/"
+            f"instanceGroupManagers/train-mig/resize?size={size}")
+        return s
+    return mutate
+
+
+def _n1_accel(count: Any, zone: str = "us-west1-c"):
+    """The template becomes n1-standard-8 + T4 (attached GPUs; gcp_attached_gpus.csv)."""
+    def mutate(s):
+        t = named(s, "train-tpl").props
+        t["machineType"] = "n1-standard-8"
+        t["guestAccelerators"] = [{"type": "nvidia-tesla-t4", "count": count}]
+        return s
+    return mutate
+
+
+def _az_sku(value: Any, key: str = "capacity"):
+    def mutate(s):
+        named(s, "nodes").props["sku"][key] = value
+        return s
+    return mutate
+
+
+def _ali_set(amount: Any):
+    return _add(_ali("alicloud:ecs/ecsInstanceSet:EcsInstanceSet", "set", {
+        "imageId": "img", "instanceType": "ecs.gn7i-c8g1.2xlarge", "securityGroupIds": ["sg-1"],
+        "amount": amount, "vswitchId": "vsw-id", "zoneId": "eu-central-1a",
+        "deploymentSetId": "dset-id", "autoReleaseTime": hours_from_now(96),
+        "internetMaxBandwidthOut": 0.0, "tags": dict(AZ_TAGS)},
+        lambda s: {"vswitchId": [named(s, "vsw")], "deploymentSetId": [named(s, "dset")]}))
+
+
+B3 = [
+    # ----- AWS Auto Scaling group size
+    ("m01", "aws", {"max_size": "many"}, None, {SPEND: "fail", "_msg": {SPEND: ["many"]}}, None,
+     "maxSize 'many': text that is no number, documented violation naming the value"),
+    ("m02", "aws", {"max_size": -2.0}, None, {SPEND: "fail"}, None, "maxSize -2: negative size"),
+    ("m03", "aws", {"max_size": NAN}, None, {SPEND: "fail"}, None, "maxSize NaN"),
+    ("m04", "aws", {"max_size": "2"}, None, {}, None,
+     "control: maxSize '2' (numeric text) reads as 2: the base, 12,032.21 < 20,000"),
+    ("m05", "aws", {"max_size": 1e9}, None, {SPEND: "fail"}, None,
+     "maxSize 1e9: priced, 1e9 x 55.04 x 96 h, far over 20,000 (never wrapped or dropped)"),
+    ("m06", "aws", {"max_size": [2.0]}, None, {SPEND: "fail"}, None,
+     "maxSize given as a list [2]: no number; GPU capacity that cannot be sized fails closed"),
+    ("m07", "aws", {"max_size": secret(2.0)}, None, {}, None,
+     "control: maxSize a secret 2: read as 2 (docs), the base passes"),
+    ("m08", "aws", {"max_size": secret("many")}, None, {SPEND: "fail"}, None,
+     "maxSize a secret 'many': read as 'many', the same violation as m01"),
+    ("m09", "aws", {"max_size": unknown()}, None, {SPEND: "fail"}, None,
+     "maxSize unknown at preview: GPU capacity that cannot be sized fails closed"),
+    ("m10", "aws", {"max_size": INF}, None, {SPEND: "fail"}, None, "maxSize infinite"),
+    ("m11", "aws", {"max_size": "Infinity"}, None, {SPEND: "fail"}, None,
+     "maxSize the text 'Infinity' (float() reads it as inf): infinite, a violation, not a size"),
+    ("m12", "aws", {}, _decoy_asg(-510.0), {SPEND: "fail", "_msg": {SPEND: ["decoy"]}}, None,
+     "a decoy GPU group of maxSize -510 beside the real one: a violation naming the decoy, never "
+     "subtracted (docs' own example)"),
+    ("m13", "aws", {"hours": None}, _decoy_asg(-510.0), {SPEND: "fail", "_msg": {SPEND: ["decoy"]}},
+     {SPEND: {"maxMonthlyUsd": 100000}},
+     "no stop, cap 100,000: the real group's month 81,822.93 < 100,000, but the decoy -510 is a "
+     "violation naming it (had it been subtracted the stack would look cheaper, never pass)"),
+    # ----- AWS budget amount
+    ("m14", "aws", {"budget": "100,000"}, None, {SPEND: "fail"}, None,
+     "limitAmount '100,000': documented violation, not 'no cap'"),
+    ("m15", "aws", {"budget": "0"}, None, {SPEND: "fail"}, None, "limitAmount '0': not positive"),
+    ("m16", "aws", {"budget": "-20000"}, None, {SPEND: "fail"}, None, "limitAmount negative"),
+    ("m17", "aws", {"budget": "Infinity"}, None, {SPEND: "fail"}, None,
+     "limitAmount 'Infinity': an infinite budget is no cap; violation"),
+    ("m18", "aws", {"budget": "1e400"}, None, {SPEND: "fail"}, None,
+     "limitAmount '1e400' (overflows to inf in float()): infinite, a violation"),
+    ("m19", "aws", {"budget": "nan"}, None, {SPEND: "fail"}, None, "limitAmount 'nan'"),
+    ("m20", "aws", {"budget": ["20000"]}, None, {SPEND: "fail"}, None,
+     "limitAmount given as a list: a budget that cannot be read is not 'no cap'"),
+    ("m21", "aws", {"budget": unknown()}, None, {SPEND: "undecided"}, None,
+     "limitAmount unknown at preview: 'cannot decide' (mandatory default; the alarm itself is "
+     "there)"),
+    ("m22", "aws", {"budget": secret("20000")}, None, {}, None,
+     "control: a secret budget 20,000 is read as 20,000"),
+    ("m23", "aws", {"budget": "20000.00"}, None, {}, None, "control: '20000.00' is a number"),
+    # ----- AWS filesystem capacity, raises, tags
+    ("m24", "aws", {}, _set("scratch", "storageCapacity", -4800.0), {SPEND: "fail"}, None,
+     "FSx storageCapacity -4,800: a negative capacity never shrinks the estimate; violation"),
+    ("m25", "aws", {}, _set("scratch", "storageCapacity", "lots"), {SPEND: "fail"}, None,
+     "FSx storageCapacity 'lots'"),
+    ("m26", "aws", {}, _set("scratch", "storageCapacity", unknown()), {SPEND: "undecided"}, None,
+     "FSx storageCapacity unknown: 'a storage capacity ... is cannot decide'"),
+    ("m27", "aws", {}, _add(lambda s: res("aws:autoscaling/schedule:Schedule", "raise", {
+        "autoscalingGroupName": "asg-x", "scheduledActionName": "raise", "maxSize": "ten",
+        "minSize": -1.0, "desiredCapacity": -1.0, "startTime": hours_from_now(1)},
+        deps={"autoscalingGroupName": [named(s, "train-nodes")]})),
+     {SPEND: "fail", "_msg": {SPEND: ["raise"]}}, None,
+     "a Schedule raising maxSize to 'ten': 'A raise whose size does not read ... fails closed with a "
+     "finding that names the raise'"),
+    ("m28", "aws", {}, _asg_tag("trainstack:max-hours", "NaN"), {SPEND: "fail"}, None,
+     "a trainstack:max-hours tag 'NaN' on the group: documented violation"),
+    ("m29", "aws", {}, _asg_tag("trainstack:max-hours", "-1"), {SPEND: "fail"}, None,
+     "a trainstack:max-hours tag '-1'"),
+    ("m30", "aws", {}, _chain(_set("scratch", "storageCapacity", NAN), lambda s: (
+        named(s, "train-a").props.__setitem__("availabilityZone", "us-east-1a"), s)[1], _add(
+        lambda s: res("aws:ec2/subnet:Subnet", "fs-b", {"availabilityZone": "us-east-1b",
+                                                        "vpcId": "vpc-1", "tags": dict(TAGS)})),
+        lambda s: (named(s, "scratch").deps.__setitem__("subnetIds", [named(s, "fs-b")]), s)[1]),
+     {SPEND: "fail", SSZ: "fail"}, None,
+     "FSx capacity NaN AND the FSx moved to us-east-1b (the nodes mount it from us-east-1a): the NaN "
+     "is judged for that resource alone; storage-same-zone still reports the zone"),
+    # ----- GCP
+    ("q01", "gcp", {"target": "two"}, None, {SPEND: "fail"}, None, "MIG targetSize 'two'"),
+    ("q02", "gcp", {"target": -2.0}, None, {SPEND: "fail"}, None, "MIG targetSize -2"),
+    ("q03", "gcp", {"target": "2"}, None, {}, None, "control: targetSize '2' is 2"),
+    ("q04", "gcp", {}, _gcp_autoscaler(NAN), {SPEND: "fail"}, None,
+     "an autoscaler on the MIG with maxReplicas NaN: the group's size cannot be read (it is the "
+     "larger of targetSize and maxReplicas)"),
+    ("q05", "gcp", {}, _gcp_autoscaler("many"), {SPEND: "fail"}, None, "maxReplicas 'many'"),
+    ("q06", "gcp", {"budget": "30,000"}, None, {SPEND: "fail"}, None, "budget units '30,000'"),
+    ("q07", "gcp", {"budget": "-30000"}, None, {SPEND: "fail"}, None, "budget units negative"),
+    ("q08", "gcp", {"budget": unknown()}, None, {SPEND: "undecided"}, None,
+     "budget units unknown at preview: cannot decide"),
+    ("q09", "gcp", {}, _setp("train-budget", "amount", {"specifiedAmount": [
+        {"currencyCode": "USD", "units": "30000"}]}), {SPEND: "fail"}, None,
+     "specifiedAmount given as a list (an object expected): the amount cannot be read; not 'no cap'"),
+    ("q10", "gcp", {}, _set("scratch", "capacityGib", "-36000"), {SPEND: "fail"}, None,
+     "Managed Lustre capacityGib '-36000'"),
+    ("q11", "gcp", {}, _set("scratch", "capacityGib", "36,000"), {SPEND: "fail"}, None,
+     "Managed Lustre capacityGib '36,000' (text that is no number)"),
+    ("q12", "gcp", {}, _n1_accel(NAN), {SPEND: "fail"}, None,
+     "N1 + T4 with accelerator count NaN: documented violation"),
+    ("q13", "gcp", {}, _chain(_n1_accel(-1.0), _set("scratch", "location", "us-west1-a")),
+     {SPEND: "fail", SSZ: "fail"}, None,
+     "accelerator count -1 AND the Lustre in us-west1-a while the MIG is in us-west1-c: the docs' "
+     "own example, the accelerator count does not stop storage-same-zone"),
+    ("q14", "gcp", {}, _stop_job_uri("abc"), {SPEND: "fail"}, None,
+     "the Cloud Scheduler job's resize?size=abc: a raise whose size does not read leaves the group "
+     "unsized, fails closed (and it is no stop)"),
+    ("q15", "gcp", {}, _add(lambda s: res("gcp:compute/resizeRequest:ResizeRequest", "rr", {
+        "zone": "us-west1-c", "instanceGroupManager": "train-mig", "name": "rr", "resizeBy": "many"},
+        deps={"instanceGroupManager": [named(s, "train-mig")]})), {SPEND: "fail"}, None,
+     "a resize request with resizeBy 'many': the group's size cannot be read"),
+    # ----- Azure
+    ("r01", "azure", {}, _az_sku("two"), {SPEND: "fail"}, None, "scale set sku.capacity 'two'"),
+    ("r02", "azure", {}, _az_sku(-2.0), {SPEND: "fail"}, None, "sku.capacity -2"),
+    ("r03", "azure", {}, _set("nodes", "sku", [{"name": "Standard_ND96isr_H100_v5", "capacity": 2.0,
+                                               "tier": "Standard"}]), {SPEND: "fail"}, None,
+     "sku given as a list (an object expected): size and type unreadable, GPU capacity fails "
+     "closed (not 'no GPU')"),
+    ("r04", "azure", {}, _az_sku(secret(2.0)), {}, None, "control: a secret capacity 2"),
+    ("r05", "azure", {"budget_amount": "25,000"}, None, {SPEND: "fail"}, None,
+     "budget amount '25,000'"),
+    ("r06", "azure", {"budget_amount": NAN}, None, {SPEND: "fail"}, None, "budget amount NaN"),
+    ("r07", "azure", {"budget_amount": 0.0}, None, {SPEND: "fail"}, None, "budget amount 0"),
+    ("r08", "azure", {}, _set("fs", "storageCapacityTiB", -8.0), {SPEND: "fail"}, None,
+     "AMLFS storageCapacityTiB -8"),
+    ("r09", "azure", {}, _set("fs", "storageCapacityTiB", "8"), {}, None,
+     "control: storageCapacityTiB '8' is 8"),
+    ("r10", "azure", {}, lambda s: (named(s, "stop").props["profiles"][0]["capacity"].__setitem__(
+        "maximum", "zero"), s)[1], {SPEND: "fail"}, None,
+     "the stop profile's capacity maximum 'zero': the autoscale maximum sizes the set and cannot be "
+     "read; and no lifetime (the month 145,955.83 > 25,000)"),
+    ("r11", "azure", {}, _new("azure-native:batch:Pool", "gpu-pool", {
+        "resourceGroupName": "rg", "accountName": "ba", "vmSize": "Standard_NC4as_T4_v3",
+        "scaleSettings": {"fixedScale": {"targetDedicatedNodes": "one"}},
+        "networkConfiguration": {"subnetId": f"{AZ_SUB}/virtualNetworks/v/subnets/s",
+                                 "publicIPAddressConfiguration": {"provision": "NoPublicIPAddresses"}}}),
+     {SPEND: "fail"}, None, "a GPU Batch pool with targetDedicatedNodes 'one'"),
+    # ----- Alibaba Cloud
+    ("s01", "ali", {}, _ali_set(2.0), {}, None,
+     "control: an instance set of 2 gn7i-c8g1.2xlarge (tcp fabric) in the LowLatency deployment "
+     "set, autoReleaseTime 96 h: no cap on Alibaba Cloud without maxMonthlyUsd"),
+    ("s02", "ali", {}, _ali_set("two"), {SPEND: "fail"}, None, "an instance set amount 'two'"),
+    ("s03", "ali", {}, _ali_set(-2.0), {SPEND: "fail"}, None, "an instance set amount -2"),
+    ("s04", "ali", {}, _set("fs", "capacity", -3600.0), {SPEND: "fail"}, None, "CPFS capacity -3,600"),
+    ("s05", "ali", {}, _set("fs", "capacity", "3,600"), {SPEND: "fail"}, None, "CPFS capacity '3,600'"),
+    ("s06", "ali", {}, _set("node-0", "autoReleaseTime", "tomorrow"), {SPEND: "fail"}, None,
+     "an autoReleaseTime that is not ISO-8601: documented violation naming the value"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B3))
+def test_batch3(pack, case):
     _run_case(pack, case)
