@@ -1336,3 +1336,241 @@ B3B = [
 @pytest.mark.parametrize("case", _params(B3B))
 def test_batch3b(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 4
+# Budgets narrowed in the ways the docs name (Budgets paragraph of spend-limit), mostly Azure
+# (scope, filter dimensions / tags / and / not / operators, periods, category, recipients,
+# classic and costmanagement budgets, subscriptions, management groups), plus AWS
+# filterExpression ands / ors, two budgets where the smaller covers everything, and currency with
+# a filter. review61 covered the single AWS costFilters keys and the GCP budgetFilter forms.
+# Azure figures: estimate <= 21,286.07 (base), the month 145,955.83; budget 25,000.
+AZ_VMSS_ID = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachineScaleSets/nodes"
+
+
+def _az_bud(**changes):
+    def mutate(s):
+        props = named(s, "budget").props
+        for k, v in changes.items():
+            if v is None:
+                props.pop(k, None)
+            else:
+                props[k] = v
+        return s
+    return mutate
+
+
+def _az_dim(name: str, values: list, operator: str = "In"):
+    return {"dimensions": {"name": name, "operator": operator, "values": values}}
+
+
+def _az_rg(rg: str = "rg", set_name: bool = True):
+    """The scale set in resource group `rg`, named explicitly `nodes` (vmScaleSetName)."""
+    def mutate(s):
+        p = named(s, "nodes").props
+        p["resourceGroupName"] = rg
+        if set_name:
+            p["vmScaleSetName"] = "nodes"
+        return s
+    return mutate
+
+
+def _az_sub(sub: str = "s"):
+    return lambda s: (s, {"subscriptionId": sub})
+
+
+def _az_rg_resource(rg_name: Optional[str]):
+    """The scale set built from a ResourceGroup of the stack (its own name `rg_name`, or
+    auto-named when None): a dependency, the set's resourceGroupName an Output."""
+    def mutate(s):
+        props = {"location": "eastus", "tags": dict(AZ_TAGS)}
+        if rg_name:
+            props["resourceGroupName"] = rg_name
+        group = res("azure-native:resources:ResourceGroup", "train-rg", props)
+        vm = named(s, "nodes")
+        vm.props["resourceGroupName"] = rg_name or unknown()
+        vm.deps["resourceGroupName"] = [group]
+        return s + [group]
+    return mutate
+
+
+def _az_extra_budget(name: str, amount: float, scope: str, **more):
+    return _add(lambda s: res(more.pop("type_", "azure-native:consumption:Budget"), name, {
+        "amount": amount, "category": "Cost", "timeGrain": "Monthly", "scope": scope,
+        "notifications": AZURE_ALERTS, **more}))
+
+
+MG = "/providers/Microsoft.Management/managementGroups/research"
+
+
+def _aws_bud(**changes):
+    def mutate(s):
+        props = named(s, "train-budget").props
+        props.update(changes)
+        return s
+    return mutate
+
+
+def _aws_extra_budget(name: str, amount: str, **more):
+    return _add(lambda s: res("aws:budgets/budget:Budget", name, {
+        "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": amount, "limitUnit": "USD",
+        "notifications": AWS_ALERTS, "tags": dict(TAGS), **more}))
+
+
+def _eq(key: str, values: list) -> dict:
+    return {"dimensions": {"key": key, "values": values, "matchOptions": ["EQUALS"]}}
+
+
+B4 = [
+    # ----- Azure scope
+    ("y01", "azure", {}, _chain(_az_rg("rg"), _az_bud(scope="/subscriptions/s/resourceGroups/RG")),
+     {}, None, "a budget scoped to resource group RG; the scale set's resourceGroupName 'rg' (compared "
+     "case-insensitively): it covers the set; 21,286.07 < 25,000"),
+    ("y02", "azure", {}, _chain(_az_rg("rg"), _az_bud(scope="/subscriptions/s/resourceGroups/other")),
+     {SPEND: "fail"}, None,
+     "a budget on resource group 'other': no Azure compute of the stack bills there: no alarm"),
+    ("y03", "azure", {}, _chain(_az_rg_resource(None), _az_bud(scope="/subscriptions/s/resourceGroups/train")),
+     {SPEND: "undecided"}, None,
+     "the set's group is an auto-named ResourceGroup of the stack ('train<random>'): a literal "
+     "scope naming another group is 'cannot decide' beside it"),
+    ("y04", "azure", {}, _chain(_az_rg_resource("train"), _az_bud(scope="/subscriptions/s/resourceGroups/train")),
+     {}, None, "the ResourceGroup names itself 'train' (its own resourceGroupName): the literal "
+     "scope is that group: covered"),
+    ("y05", "azure", {}, _az_bud(scope=MG), {SPEND: "undecided"}, None,
+     "the only budget on a management group: which subscriptions it holds is set outside the "
+     "program: neither the alarm nor the cap for certain"),
+    ("y06", "azure", {}, _az_extra_budget("mg-budget", 500.0, MG), {SPEND: "undecided"}, None,
+     "a 500 management-group budget beside the 25,000 subscription budget: below the estimate, "
+     "'cannot decide' (the docs' own example)"),
+    ("y07", "azure", {}, _az_extra_budget("mg-budget", 1000000.0, MG), {}, None,
+     "control: the management-group budget at 1,000,000, above the estimate: changes nothing"),
+    ("y08", "azure", {}, _chain(_az_bud(scope="/subscriptions/t"), _az_sub("s")), {SPEND: "fail"}, None,
+     "the compute's provider subscriptionId 's', the budget on subscription 't': covers nothing"),
+    ("y09", "azure", {}, _az_bud(scope="/subscriptions/t"), {}, None,
+     "control: the provider names no subscription: a budget on a subscription is taken as covering"),
+    # ----- Azure filters
+    ("y10", "azure", {}, _az_bud(filter=_az_dim("ResourceLocation", ["East US"])), {}, None,
+     "ResourceLocation 'East US' (spaces and case ignored) = eastus: covers"),
+    ("y11", "azure", {}, _az_bud(filter=_az_dim("ResourceLocation", ["westeurope"])), {SPEND: "fail"},
+     None, "ResourceLocation westeurope leaves the eastus set out: no alarm"),
+    ("y12", "azure", {}, _az_bud(filter=_az_dim("MeterCategory", ["Virtual Machines"])), {}, None,
+     "MeterCategory 'Virtual Machines' (the VM meters): covers"),
+    ("y13", "azure", {}, _az_bud(filter=_az_dim("MeterCategory", ["Storage"])), {SPEND: "fail"}, None,
+     "MeterCategory Storage leaves the VMs out"),
+    ("y14", "azure", {}, _az_bud(filter=_az_dim("ServiceFamily", ["Compute"])), {}, None,
+     "ServiceFamily Compute: covers"),
+    ("y15", "azure", {}, _az_bud(filter=_az_dim("MeterSubCategory", ["NDisrH100v5 Series"])),
+     {SPEND: "undecided"}, None, "MeterSubCategory: 'any other Azure dimension' is cannot decide"),
+    ("y16", "azure", {}, _chain(_az_rg("rg"), _az_bud(filter=_az_dim("ResourceId", [AZ_VMSS_ID])),
+                                _az_sub("s")), {}, None,
+     "ResourceId the set's ARM id (named 'nodes' in rg of subscription s): covers"),
+    ("y17", "azure", {}, _chain(_az_rg("rg"), _az_bud(filter=_az_dim("ResourceId", [
+        AZ_VMSS_ID.replace("/nodes", "/other")])), _az_sub("s")), {SPEND: "fail"}, None,
+     "ResourceId of another scale set: leaves this one out"),
+    ("y18", "azure", {}, _chain(_az_rg("rg", set_name=False), _az_bud(filter=_az_dim("ResourceId", [
+        AZ_VMSS_ID])), _az_sub("s")), {SPEND: "undecided"}, None,
+     "the set left to auto-naming ('nodes<random>'): its ARM id cannot be built: cannot decide"),
+    ("y19", "azure", {}, _az_bud(filter={"tags": {"name": "team", "operator": "In", "values": ["ml"]}}),
+     {}, None, "a tag filter team=ml: the set carries team=ml: covers"),
+    ("y20", "azure", {}, _az_bud(filter={"tags": {"name": "team", "operator": "In",
+                                                  "values": ["research"]}}), {SPEND: "fail"}, None,
+     "a tag filter team=research: the set's team is ml: left out"),
+    ("y21", "azure", {}, _az_bud(filter={"not": _az_dim("ResourceLocation", ["eastus"])}),
+     {SPEND: "fail"}, None, "NOT ResourceLocation eastus (2019-10-01 'not'): leaves the set out"),
+    ("y22", "azure", {}, _chain(_az_rg("rg"), _az_bud(filter={"and": [
+        _az_dim("ResourceGroupName", ["rg"]), {"tags": {"name": "team", "operator": "In",
+                                                         "values": ["ml"]}}]})), {}, None,
+     "AND of ResourceGroupName rg and tag team=ml: both hold: covers"),
+    ("y23", "azure", {}, _az_bud(filter=_az_dim("ResourceLocation", ["eastus"], operator="Contains")),
+     {SPEND: "undecided"}, None, "an operator other than In: cannot decide"),
+    ("y24", "azure", {}, _chain(_az_rg("rg"), _az_bud(filter={"and": [
+        _az_dim("ResourceGroupName", ["rg"]), _az_dim("ResourceLocation", ["westus"])]})),
+     {SPEND: "fail"}, None, "AND with one clause leaving the set out (westus): left out"),
+    # ----- Azure periods, category, recipients, other budget types
+    ("y25", "azure", {}, _az_bud(timePeriod={"startDate": "2027-06-01T00:00:00Z"}), {SPEND: "fail"}, None,
+     "timePeriod.startDate 2027-06-01, after now: tracks nothing now: neither cap nor alarm"),
+    ("y26", "azure", {}, _az_bud(timePeriod={"startDate": "2025-01-01T00:00:00Z",
+                                             "endDate": "2026-01-01T00:00:00Z"}), {SPEND: "fail"}, None,
+     "timePeriod ended 2026-01-01: tracks nothing now"),
+    ("y27", "azure", {}, _az_bud(category="Usage"), {SPEND: "fail"}, None,
+     "an Azure Usage budget is not a spend limit"),
+    ("y28", "azure", {}, _az_bud(notifications={"a": {**AZURE_ALERTS["actual80"], "enabled": False}}),
+     {SPEND: "fail"}, None, "its only notification disabled: notifies no one"),
+    ("y29", "azure", {}, _chain(_drop("budget"), _add(lambda s: res(
+        "azure:consumption/budgetSubscription:BudgetSubscription", "classic-budget", {
+            "subscriptionId": "/subscriptions/s", "amount": 25000.0, "timeGrain": "Monthly",
+            "timePeriod": {"startDate": "2026-01-01T00:00:00Z"},
+            "notifications": [{"enabled": True, "threshold": 80.0, "operator": "GreaterThan",
+                               "contactEmails": ["ml@example.com"]}]}))), {}, None,
+     "the classic provider's subscription budget of 25,000 instead: read like the native one"),
+    ("y30", "azure", {}, _chain(_az_rg("rg"), _drop("budget"), _add(lambda s: res(
+        "azure:consumption/budgetResourceGroup:BudgetResourceGroup", "classic-budget", {
+            "resourceGroupId": "/subscriptions/s/resourceGroups/other", "amount": 25000.0,
+            "timeGrain": "Monthly", "timePeriod": {"startDate": "2026-01-01T00:00:00Z"},
+            "notifications": [{"enabled": True, "threshold": 80.0, "operator": "GreaterThan",
+                               "contactEmails": ["ml@example.com"]}]}))), {SPEND: "fail"}, None,
+     "a classic resource-group budget on 'other': the set is in rg: no alarm"),
+    ("y31", "azure", {}, _chain(_drop("budget"), _az_extra_budget(
+        "cm-budget", 25000.0, "/subscriptions/s", type_="azure-native:costmanagement:Budget")), {}, None,
+     "an azure-native costmanagement Budget of 25,000 on the subscription: read as the consumption one"),
+    ("y32", "azure", {}, _az_extra_budget("small", 5000.0, "/subscriptions/s"), {SPEND: "fail"}, None,
+     "a second subscription budget of 5,000 beside 25,000: the cap is the smallest budget taking in "
+     "all GPU compute: 21,286.07 > 5,000"),
+    ("y33", "azure", {}, _chain(_az_rg("rg"), _az_extra_budget(
+        "rg-small", 5000.0, "/subscriptions/s/resourceGroups/rg")), {SPEND: "fail"}, None,
+     "a 5,000 budget on the set's own resource group beside the 25,000 subscription one: it takes "
+     "in the only GPU group: its cap; the estimate less nothing left out > 5,000"),
+    ("y34", "azure", {"max_hours": None}, None, {SPEND: "fail"}, None,
+     "no stop: the month 145,955.83 > 25,000 (control for the figures)"),
+    # ----- AWS
+    ("f01", "aws", {}, _aws_bud(filterExpression={"ors": [_eq("REGION", ["us-west-2"]),
+                                                          _eq("INSTANCE_TYPE", ["p5.48xlarge"])]}),
+     {}, None, "filterExpression OR (region us-west-2, instance type p5.48xlarge): the second takes "
+     "the group in"),
+    ("f02", "aws", {}, _aws_bud(filterExpression={"ands": [_eq("REGION", ["us-east-1"]),
+                                                           _eq("INSTANCE_TYPE", ["p4d.24xlarge"])]}),
+     {SPEND: "fail"}, None, "filterExpression AND (us-east-1, p4d.24xlarge): the type leaves it out"),
+    ("f03", "aws", {}, _aws_bud(filterExpression={"ands": [_eq("REGION", ["us-east-1"]), {"not":
+                                                           _eq("INSTANCE_TYPE", ["p4d.24xlarge"])}]}),
+     {}, None, "AND (us-east-1, NOT p4d.24xlarge): both hold for p5.48xlarge in us-east-1: covers"),
+    ("f04", "aws", {}, _aws_bud(costFilters=[{"name": "Operation", "values": ["RunInstances"]}]),
+     {SPEND: "undecided"}, None, "costFilters Operation: 'any other AWS filter name' cannot decide"),
+    ("f05", "aws", {}, _aws_bud(costFilters=[{"name": "UsageTypeGroup",
+                                              "values": ["EC2: Running Hours"]}]),
+     {SPEND: "undecided"}, None, "costFilters UsageTypeGroup: cannot decide"),
+    ("f06", "aws", {}, _aws_extra_budget("team-budget", "5000",
+                                         costFilters=[{"name": "TagKeyValue",
+                                                       "values": ["user:team$research"]}]),
+     {SPEND: "fail"}, None,
+     "a 5,000 budget on tag team=research (the only GPU group's instances carry it) beside the "
+     "unfiltered 20,000: it takes in all GPU compute: the cap; 12,032.21 > 5,000"),
+    ("f07", "aws", {}, _aws_extra_budget("us-west-2", "5000",
+                                         costFilters=[{"name": "Region", "values": ["us-west-2"]}]),
+     {}, None, "control: a 5,000 budget on us-west-2 leaves the group out: not its cap"),
+    ("f08", "aws", {}, _aws_bud(limitUnit="CNY", limitAmount="100000",
+                                costFilters=[{"name": "Region", "values": ["us-east-1"]}]), {}, None,
+     "CNY 100,000 / 7.2734 (fx.csv) = 13,748.72 USD > 12,032.21 (~12,141), with a region filter "
+     "that takes the group in: passes"),
+    ("f09", "aws", {}, _aws_bud(limitUnit="CNY", limitAmount="80000"), {SPEND: "fail"}, None,
+     "CNY 80,000 / 7.2734 = 10,999 USD < 12,032.21: over"),
+    ("f10", "aws", {}, _aws_bud(costFilters=[{"name": "Region", "values": [unknown()]}]),
+     {SPEND: "undecided"}, None,
+     "a filter value unknown at preview: not the cap, and no other budget: cannot decide"),
+    # ----- GCP
+    ("k01", "gcp", {}, _setp("train-budget", "budgetFilter", {"projects": ["projects/ml"]}), {}, None,
+     "budgetFilter projects the stack's own project id 'ml' (the provider's): covers"),
+    ("k02", "gcp", {}, _add(lambda s: res("gcp:billing/budget:Budget", "label-budget", {
+        "billingAccount": "000000-000000-000000",
+        "amount": {"specifiedAmount": {"currencyCode": "USD", "units": "5000"}},
+        "budgetFilter": {"labels": {"team": "research"}}, "thresholdRules": GCP_ALERTS})),
+     {SPEND: "fail"}, None,
+     "a 5,000 budget on label team=research (the MIG's VMs carry their template's labels) beside "
+     "the 30,000 one: it takes in all GPU compute: the cap; 25,164.51 > 5,000"),
+    ("k03", "gcp", {}, _setp("train-budget", "budgetFilter", {"projects": [unknown()]}),
+     {SPEND: "undecided"}, None, "a project filter unknown at preview: cannot decide"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B4))
+def test_batch4(pack, case):
+    _run_case(pack, case)
