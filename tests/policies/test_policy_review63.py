@@ -1574,3 +1574,94 @@ B4 = [
 @pytest.mark.parametrize("case", _params(B4))
 def test_batch4(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 5
+# Reach of the defects found above, and the reverse shape (one object where a list is expected,
+# documented as "read as a list of that one").
+B5 = [
+    ("v01", "aws", {}, _set("scratch", "storageCapacity", [48000.0]), {SPEND: "fail"}, None,
+     "DEFECT 9 reach: FSx storageCapacity [48,000]: read, 48,000 GB x 0.28211 = 13,541 + the base's "
+     "nodes and bucket > 20,000; a capacity that does not read is a violation anyway (never left "
+     "out)"),
+    ("v02", "gcp", {"target": [20.0]}, None, {SPEND: "fail"}, None,
+     "DEFECT 9 reach: MIG targetSize [20]: 20 x 86.7599 x 97 = 168,314 > 30,000"),
+    ("v03", "azure", {"budget_amount": [5000.0]}, None, {SPEND: "fail"}, None,
+     "DEFECT 9 reach: Azure budget amount [5,000]: read, 21,286.07 > 5,000; unread, not 'no cap'"),
+    ("v04", "ali", {}, _ali_set([200.0]), {SPEND: "fail"}, {SPEND: {"maxMonthlyUsd": 50000}},
+     "DEFECT 9 reach: an instance set amount [200] under maxMonthlyUsd 50,000: 200 x 2.56083 x 96 = "
+     "49,167.94 + the base nodes 2 x 58.2708 x 96 = 11,187.99 > 50,000"),
+    ("v05", "azure", {}, _new("azure-native:containerservice:ManagedCluster", "aks", {
+        "resourceGroupName": "rg", "location": "eastus", "dnsPrefix": "aks", "tags": dict(AZ_TAGS),
+        "agentPoolProfiles": {"name": "gpu", "vmSize": "Standard_NC24ads_A100_v4", "count": 20.0,
+                              "mode": "System", "availabilityZones": ["1"]}}),
+     {SPEND: "fail"}, None,
+     "the reverse shape: an AKS cluster whose agentPoolProfiles is ONE object (documented: read as "
+     "a list of that one): 20 x 3.673 x 730 = 53,625.80 > 25,000"),
+    ("v06", "azure", {}, _new("azure-native:batch:Pool", "gpu-pool", {
+        "resourceGroupName": "rg", "accountName": "ba", "vmSize": "Standard_NC24ads_A100_v4",
+        "scaleSettings": {"fixedScale": [{"targetDedicatedNodes": 20.0}]},
+        "networkConfiguration": {"subnetId": f"{AZ_SUB}/virtualNetworks/v/subnets/s",
+                                 "publicIPAddressConfiguration": {"provision": "NoPublicIPAddresses"}}}),
+     {SPEND: "fail"}, None,
+     "DEFECT 9 reach: a GPU Batch pool whose fixedScale is a list of one {20 nodes}: read, 53,625.80 "
+     "> 25,000; unread, a fixed pool that cannot be sized fails closed"),
+    ("v07", "gcp", {}, _new("gcp:dataproc/cluster:Cluster", "dp", {
+        "region": "us-west1", "labels": dict(LABELS), "clusterConfig": {"workerConfig": {
+            "numInstances": 4.0, "machineType": "n1-standard-8",
+            "accelerators": [{"acceleratorType": "nvidia-tesla-t4", "acceleratorCount": 1.0}]}}}),
+     {SPEND: "fail"}, None, "review61 v03's Dataproc cluster (3 levels deep): the shape DEFECT 3 "
+     "compares with"),
+    ("v08", "gcp", {}, _new("gcp:vertex/aiEndpointWithModelGardenDeployment:AiEndpointWithModelGardenDeployment",
+                            "mg", {"location": "us-west1", "publisherModelName": "publishers/google/models/gemma",
+                                   "deployConfig": {"dedicatedResources": {
+                                       "machineSpec": {"machineType": "n1-standard-8",
+                                                       "acceleratorType": "NVIDIA_TESLA_T4",
+                                                       "acceleratorCount": 1.0},
+                                       "minReplicaCount": 1.0, "maxReplicaCount": 2.0}}}),
+     {SPEND: "fail"}, None,
+     "DEFECT 3 reach by depth: a Model Garden deployment, N1 + T4 four levels down "
+     "(deployConfig.dedicatedResources.machineSpec.acceleratorType); g09's three levels are read"),
+    ("v09", "gcp", {}, _new("gcp:container/awsNodePool:AwsNodePool", "anp", {
+        "location": "us-west1", "cluster": "c", "name": "gpu", "subnetId": "sub", "version": "1.29",
+        "autoscaling": {"minNodeCount": 1.0, "maxNodeCount": 3.0},
+        "maxPodsConstraint": {"maxPodsPerNode": 110.0},
+        "config": {"instanceType": "g5.xlarge", "iamInstanceProfile": "p",
+                   "configEncryption": {"kmsKeyArn": "arn:aws:kms:us-east-1:1:key/k"}}}),
+     {SPEND: "fail"}, None, "DEFECT 2 reach: GKE-on-AWS pool of g5.xlarge"),
+    ("v10", "aws", {}, _new("aws:appstream/imageBuilder:ImageBuilder", "ib", {
+        "name": "ib", "instanceType": "stream.graphics.g5.xlarge", "imageName": "img",
+        "tags": dict(TAGS)}), {SPEND: "fail"}, None,
+     "DEFECT 1 reach: an AppStream image builder on stream.graphics.g5.xlarge (one G5, running "
+     "until stopped)"),
+    ("v11", "gcp", {}, _chain(_add(_gcp_solo, lambda s: res(
+        "gcp:compute/networkEndpointGroup:NetworkEndpointGroup", "neg", {
+            "zone": "us-west1-c", "network": "train", "networkEndpointType": "GCE_VM_IP"}),
+        lambda s: res("gcp:compute/networkEndpoint:NetworkEndpoint", "neg-solo", {
+            "zone": "us-west1-c", "networkEndpointGroup": "neg", "instance": "solo",
+            "ipAddress": "10.10.0.7"}, deps={"networkEndpointGroup": [named(s, "neg")],
+                                             "instance": [named(s, "solo")]}),
+        lambda s: res("gcp:compute/regionBackendService:RegionBackendService", "rbs", {
+            "region": "us-west1", "loadBalancingScheme": "EXTERNAL", "protocol": "TCP",
+            "backends": [{"group": "neg", "balancingMode": "CONNECTION"}], "healthChecks": "hc"},
+            deps={"backends": [named(s, "neg")]}),
+        lambda s: res("gcp:compute/forwardingRule:ForwardingRule", "rfr", {
+            "region": "us-west1", "loadBalancingScheme": "EXTERNAL", "backendService": "rbs",
+            "ports": ["22"]}, deps={"backendService": [named(s, "rbs")]}))), {NPI: "fail"}, None,
+     "DEFECT 7 reach: an external passthrough NLB to a GCE_VM_IP NEG holding the GPU VM"),
+    ("v12", "gcp", {}, _chain(_add(_gcp_solo, lambda s: res(
+        "gcp:compute/instanceGroup:InstanceGroup", "uig", {
+            "zone": "us-west1-c", "instances": ["solo-self-link"], "network": "train"},
+        deps={"instances": [named(s, "solo")]})), _gcp_lb_chain("uig")), {NPI: "fail"}, None,
+     "control for DEFECT 7: the same VM through an unmanaged instance group is reached"),
+    ("v13", "azure", {}, _new("azure-native:servicefabric:NodeType", "sf-cpu", {
+        "resourceGroupName": "rg", "clusterName": "sf", "isPrimary": False,
+        "vmInstanceCount": 2.0, "vmSize": "Standard_D4s_v5", "dataDiskSizeGB": 256.0,
+        "enableNodePublicIPv6": True, "tags": dict(AZ_TAGS)}), {NPI: "fail"}, None,
+     "DEFECT 6 reach: a Service Fabric node type with enableNodePublicIPv6"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B5))
+def test_batch5(pack, case):
+    _run_case(pack, case)
