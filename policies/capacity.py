@@ -434,20 +434,32 @@ def _batch_environment(r: Resource, node_group: Any, count: Any, zone: Any,
     if not isinstance(cr, dict) or str(cr.get("type") or "").startswith("FARGATE"):
         return []   # UNMANAGED (no computeResources: nothing it launches) or Fargate
     kind, types = cr.get("type"), cr.get("instanceTypes")
+    # Its zones: its subnets' (computeResources.subnets), as an Auto Scaling group's are its
+    # vpcZoneIdentifiers'; a subnet id unknown at preview with no stack subnet behind it is a
+    # zone unknown at preview, not one that can never be read.
     zs = [zone(s.get("availabilityZone")) for s in r.dep("computeResources")
-          if s.type in _AWS_SUBNETS] or [""]
+          if s.type in _AWS_SUBNETS] or (
+        [UNKNOWN] if unread_placement(r, "computeResources.subnets", _AWS_SUBNETS) else [""])
     region = _region(r, zs[0])
+    lt = _batch_template(r)
     if types is UNKNOWN or not isinstance(types, list) or UNKNOWN in types:
-        return [node_group(r, None, UNKNOWN, None, False, zs, region)]
+        return [node_group(r, lt, UNKNOWN, None, False, zs, region)]
     known = [instance_type("aws", t) if isinstance(t, str) else None for t in types]
     vcpus = [k.vcpus for k in known if k is not None and k.vcpus > 0]
     if not types or len(vcpus) != len(types):
         family = next((t for t in types if isinstance(t, str) and "." not in t
                        and gpu_family(t)), None)
         if family is None:
-            return []
+            if not types or any(not isinstance(t, str) or gpu_family(t.partition(".")[0])
+                                for t in types):
+                return []   # a GPU type without catalog vCPUs: gpu_signs() names it
+            # CPU types only ("optimal", c6i.8xlarge): CPU compute of a size not read (never
+            # priced), kept as a group so that what its launch template mounts is seen as
+            # CPU compute's, as a CPU Auto Scaling group's is.
+            return [node_group(r, lt, types[0], None, kind == "SPOT", zs, region,
+                               instance_types=list(types))]
         # A GPU family ("g5"): Batch launches any of its sizes, so no size bounds the nodes.
-        return [node_group(r, None, UNKNOWN, None, False, zs, region, type_unread=(
+        return [node_group(r, lt, UNKNOWN, None, False, zs, region, type_unread=(
             f"{family!r}, a family (AWS Batch launches any of its sizes), so maxVcpus bounds "
             "no node count"))]
     raw = cr.get("maxVcpus")
@@ -456,8 +468,22 @@ def _batch_environment(r: Resource, node_group: Any, count: Any, zone: Any,
         one_more = not (kind == "EC2" and (cr.get("allocationStrategy") or "BEST_FIT")
                         == "BEST_FIT")
         nodes = math.ceil(nodes / min(vcpus)) + (1 if one_more else 0)
-    return [node_group(r, None, types[0], nodes, kind == "SPOT", zs, region,
+    return [node_group(r, lt, types[0], nodes, kind == "SPOT", zs, region,
                        instance_types=list(types))]
+
+
+def _batch_template(r: Resource) -> Optional[Resource]:
+    """The launch template of the stack an AWS Batch compute environment launches its nodes
+    from (computeResources.launchTemplate, by id or name), or None. It is the group's template
+    as an Auto Scaling group's launchTemplate is, so what it sets (a Capacity Block's
+    instanceMarketOptions, a capacityReservationSpecification, user data that mounts a
+    filesystem) is read through the same NodeGroup.template. The engine records the
+    dependencies of computeResources as one input: the template is the launch template among
+    them. Batch takes the nodes' types from instanceTypes, never from the template."""
+    spec = r.get("computeResources.launchTemplate")
+    if spec is None or spec == {}:
+        return None
+    return next((d for d in r.dep("computeResources") if d.type in AWS_LTS), None)
 
 
 def _batch_pool(r: Resource, node_group: Any, count: Any) -> list:
@@ -689,7 +715,10 @@ def unread_placement(r: Resource, key: str,
     `subnet_types`; any dependency where None): a stack reference, a data source. Its zone is
     read only at apply, so the nodes' zone is UNKNOWN ("cannot decide"), not one the pack can
     never read."""
-    if any(subnet_types is None or d.type in subnet_types for d in r.deps.get(key, [])):
+    # A nested input's (computeResources.subnets) dependencies are recorded under its
+    # top-level input, with the others of that input: only subnets of `subnet_types` count.
+    if any(subnet_types is None or d.type in subnet_types
+           for d in r.deps.get(key.partition(".")[0], [])):
         return False
     value = r.get(key)
     return value is UNKNOWN or (isinstance(value, list) and any(v is UNKNOWN for v in value))

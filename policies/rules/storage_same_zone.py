@@ -68,8 +68,20 @@ CONFIG_SCHEMA = {
     },
 }
 
-# Inputs that place compute or a filesystem in a subnet / vSwitch, by id.
-_PLACING = ("vpcZoneIdentifiers", "subnetIds", "subnetId", "vswitchId", "vswitchIds")
+# Inputs that place compute or a filesystem in a subnet / vSwitch, by id; an AWS Batch compute
+# environment's computeResources.subnets as an Auto Scaling group's vpcZoneIdentifiers.
+_PLACING = ("vpcZoneIdentifiers", "subnetIds", "subnetId", "vswitchId", "vswitchIds",
+            "computeResources.subnets")
+
+
+def _placing_deps(r: Resource, key: str) -> list[Resource]:
+    """The resources of the stack behind a placing input: its dependencies, or for a nested
+    input (computeResources.subnets) the subnets among those of its top-level input (the
+    engine records dependencies per top-level input: a compute environment's computeResources
+    also depends on its launch template and security groups)."""
+    top, dot, _ = key.partition(".")
+    deps = r.deps.get(top, [])
+    return [d for d in deps if d.type in _AWS_SUBNETS] if dot else deps
 
 # An FSx file system's DNS name, as a Lustre mount names it (FSx for Lustre user guide, "Mounting
 # the file system": fs-<id>.fsx.<region>.amazonaws.com@tcp:/<mountname>). EFS names end in
@@ -107,7 +119,7 @@ def _literal_ids(r: Resource) -> list[str]:
     behind them (a subnet made elsewhere)."""
     out: list[str] = []
     for key in _PLACING:
-        if r.deps.get(key):
+        if _placing_deps(r, key):
             continue
         value = r.get(key)
         for v in (value if isinstance(value, list) else [value]):
@@ -155,7 +167,7 @@ def _mixed_literal_zones(r: Resource, config: Mapping[str, Any]) -> list[str]:
     out: list[str] = []
     told = config.get("zones") or {}
     for key in _PLACING:
-        deps = r.deps.get(key)
+        deps = _placing_deps(r, key)
         if not deps:
             continue   # (the input read only where it has dependencies: most keys have none)
         value = r.get(key)

@@ -48,6 +48,9 @@ DEFECT 3 (storage-same-zone; mounts through a Batch CE's launch template are not
   and no GPU group's does) ... is not judged". The same stacks as Auto Scaling groups agree (b26-b29),
   so it is Batch-specific; DEFECTS 1 and 3 probably share one root (computeResources.launchTemplate
   not followed).
+FIXED (helper fix62): a compute environment's computeResources.launchTemplate is read as its launch
+  template (DEFECTS 1 and 3, the one root) and its computeResources.subnets as an Auto Scaling
+  group's vpcZoneIdentifiers (DEFECT 2); the 10 strict xfails are removed and agree.
 
 Controls that agree (selection): Batch sizing by vCPUs, BEST_FIT vs BEST_FIT_PROGRESSIVE, families,
 mixed types, P6, p5e unpriced, negative / unknown maxVcpus, aws-native CE as a GPU sign (b01-b09,
@@ -1481,15 +1484,9 @@ def _params(cases):
                          if c[0] in XFAIL else []) for c in cases]
 
 
-D1 = ("DEFECT 1: a Batch compute environment's launch template capacity is not read: a capacity-block "
-      "template is priced at the on-demand month of maxVcpus, not its capacityBlockFeesUsd fee; an ODCR "
-      "of the stack it targets is counted twice")
-D2 = ("DEFECT 2: a Batch compute environment's literal or unknown computeResources.subnets are 'the GPU "
-      "nodes' zone cannot be read' (mandatory), not the shared literal subnet / cannot decide")
-D3 = ("DEFECT 3: a Batch compute environment's mounts through its launch template are not seen: a "
-      "CPU CE's own FSx is judged against the GPU nodes' zone, and swapped GPU mounts pass")
-XFAIL: dict[str, str] = {"b03": D1, "b10": D2, "b11": D2, "b16": D2, "b17": D1, "b18": D1,
-                         "b23": D3, "b25": D3, "b31": D2, "b32": D2}
+# DEFECTS 1-3 fixed by helper fix62 (tests/policies/test_policy_fix62.py): their strict xfails
+# (b03, b10, b11, b16, b17, b18, b23, b25, b31, b32) are removed and those cases now agree.
+XFAIL: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")
