@@ -163,6 +163,13 @@ _REQUESTS = frozenset({"aws:ec2/fleet:Fleet", "aws-native:ec2:Ec2Fleet",
                        # TagResource): a managed node group's nodes take their launch
                        # template's instance tags only.
                        "aws:eks/nodeGroup:NodeGroup"})
+# An AWS Batch compute environment: "Compute environment tags do not propagate to any other
+# resources. Tags for the resources are specified in the tags member of the computeResources
+# object" (docs.aws.amazon.com/batch/latest/userguide/tag-resources.html), so its instances carry
+# computeResources.tags and its launch template's instance tags, never its own tags nor the
+# provider's defaultTags (which pulumi sets on its own tags).
+_BATCH_ENVIRONMENTS = frozenset({"aws:batch/computeEnvironment:ComputeEnvironment",
+                                 "aws-native:batch:ComputeEnvironment"})
 _AWS_TEMPLATES = frozenset({AWS_LAUNCH_TEMPLATE, "aws-native:ec2:LaunchTemplate",
                             "aws:ec2/launchConfiguration:LaunchConfiguration"})
 
@@ -280,6 +287,8 @@ def instance_tags(resource: Resource, template: Optional[Resource]) -> Any:
       tags with propagateAtLaunch. Where the two give one key different values, which one the
       instance gets is not stated in what the pack's sources say
       (docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-tagging.html): UNKNOWN.
+    - AWS Batch compute environment: its launch template's instance tagSpecifications and its
+      computeResources.tags (_BATCH_ENVIRONMENTS), a key they give different values UNKNOWN.
     - EC2 Fleet, Spot Fleet, Spot Instance request, EKS node group: the launch template's instance
       tagSpecifications and what the request tags its instances with (_request_instance_tags);
       never the request's own tags or the provider's defaults.
@@ -293,10 +302,15 @@ def instance_tags(resource: Resource, template: Optional[Resource]) -> Any:
       InstanceFromTemplate): the resource's own tags over its provider's, then its
       template's."""
     kind = resource.type
-    if kind in _ASGS:
+    if kind in _ASGS or kind in _BATCH_ENVIRONMENTS:
         base = _launch_instance_tags(template) if template is not None \
             and template.type in _AWS_TEMPLATES else {}
-        own = _propagated(resource)
+        if kind in _ASGS:
+            own = _propagated(resource)
+        else:
+            resources = resource.get("computeResources")
+            own = UNKNOWN if resources is UNKNOWN else _pairs(resources.get("tags")) \
+                if isinstance(resources, dict) else {}
         if base is UNKNOWN or own is UNKNOWN or \
                 any(base[k] != own[k] for k in base.keys() & own.keys()):
             return UNKNOWN
