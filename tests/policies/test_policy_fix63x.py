@@ -222,15 +222,17 @@ def az_firewall(rule: dict, action: str = "Dnat", size: str = CPU_VM):
     return build
 
 
-def az_policy_dnat(rule: dict, kind: str = "FirewallPolicyNatRuleCollection"):
+def az_policy_dnat(rule: dict, kind: str = "FirewallPolicyNatRuleCollection", pip_dep: bool = False):
     def build():
+        p = pip("fw-pip")
         rcg = res("azure-native:network:FirewallPolicyRuleCollectionGroup", "rcg", {
             "resourceGroupName": "rg", "firewallPolicyName": "fwp", "priority": 100.0,
             "ruleCollections": [{"ruleCollectionType": kind, "name": "dnat", "priority": 100.0,
                                  "action": {"type": "DNAT"},
                                  "rules": [{**{k: v for k, v in rule.items() if k != "protocols"},
-                                            "ruleType": "NatRule", "ipProtocols": ["TCP"]}]}]})
-        return azure_cluster() + [rcg] + vm("box", CPU_VM, "10.0.1.10")
+                                            "ruleType": "NatRule", "ipProtocols": ["TCP"]}]}]},
+            deps={"ruleCollections": [p]} if pip_dep else None)
+        return azure_cluster() + ([p] if pip_dep else []) + [rcg] + vm("box", CPU_VM, "10.0.1.10")
     return build
 
 
@@ -391,6 +393,10 @@ CASES: list[tuple[str, Callable[[], list], str, tuple[str, ...], str]] = [
      "undecided", (), "sources in an IP group whose addresses are not read"),
     ("policy-dnat", az_policy_dnat(fw_rule()), "fail", ("rcg", "box"),
      "a firewall policy NAT rule collection, DNAT to 10.0.1.10"),
+    ("policy-dnat-dest-pip", az_policy_dnat(fw_rule(dest=U), pip_dep=True), "fail", ("box",),
+     "the destination is the firewall's public IP, an output unknown at preview"),
+    ("policy-dnat-dest-unknown", az_policy_dnat(fw_rule(dest=U)), "undecided", (),
+     "a destination unknown at preview, no public IP behind it: public or private DNAT unread"),
     ("policy-network-rules", az_policy_dnat(fw_rule(), kind="FirewallPolicyFilterRuleCollection"), "pass",
      (), "control: a filter rule collection (no DNAT)"),
     # ----- DEFECT 6: Service Fabric node types
