@@ -17,6 +17,21 @@ from an internet-facing balancer, to the GPU nodes behind it.
   apigateway/latest/developerguide/set-up-private-integration.html). An HTTP or WebSocket API
   (apigatewayv2) has only public endpoints; a REST API (apigateway) whose endpointConfiguration
   types are all PRIVATE is reached only from VPC endpoints and publishes nothing.
+
+Other clouds' front doors (review63 DEFECTS 5 and 8):
+- Azure Front Door Premium origins with a shared Private Link resource (azure-native cdn
+  AFDOrigin `sharedPrivateLinkResource`): Front Door "can connect to your origin using Private
+  Link", an origin "hosted in a virtual network", so that it need not be public (learn.microsoft.
+  com/azure/frontdoor/private-link); for a VM origin the link is a Private Link service on the
+  internal load balancer in front of it (learn.microsoft.com/samples/azure/azure-quickstart-
+  templates/front-door-premium-vm-private-link). Front Door's endpoints are on the internet. An
+  origin without Private Link reaches only public addresses, which are judged where they are.
+- Alibaba Cloud Global Accelerator endpoint groups (alicloud ga.EndpointGroup
+  `endpointConfigurations`, types ECS, ENI, SLB, ALB, NLB among them) and basic GA endpoints
+  (ga.BasicEndpoint `endpointAddress`, types ECS, ENI, SLB, NLB, "Private connection"): the
+  accelerator's public IPs take internet traffic to a private ECS instance or internal balancer
+  (alibabacloud.com/help/en/ga/user-guide/add-and-manage-endpoint-groups-and-endpoints-for-a-
+  basic-ga-instance; .../create-and-manage-the-endpoint-groups-of-intelligent-routing-listeners).
 """
 from __future__ import annotations
 
@@ -34,14 +49,23 @@ _V2_INTEGRATIONS = ("aws:apigatewayv2/integration:Integration",
                     "aws-native:apigatewayv2:Integration")
 _V1_INTEGRATION = "aws:apigateway/integration:Integration"
 _V1_LINK = "aws:apigateway/vpcLink:VpcLink"
+_AFD_ORIGIN = "azure-native:cdn:AFDOrigin"
+# A Private Link service sits between a Front Door origin and the internal balancer whose
+# frontend it names (loadBalancerFrontendIpConfigurations).
+_PRIVATE_LINK_SERVICE = "azure-native:network:PrivateLinkService"
+_ALI_GA = ("alicloud:ga/endpointGroup:EndpointGroup", "alicloud:ga/basicEndpoint:BasicEndpoint")
 TARGETS = {
     **{t: ("endpointConfigurations",) for t in _GA_EG},
     **{t: ("vpcOriginEndpointConfig",) for t in _VPC_ORIGINS},
     **{t: ("integrationUri",) for t in _V2_INTEGRATIONS},
     _V1_INTEGRATION: ("connectionId",),
+    _AFD_ORIGIN: ("sharedPrivateLinkResource",),
+    _ALI_GA[0]: ("endpointConfigurations",),
+    _ALI_GA[1]: ("endpointAddress",),
 }
-# Below a balancer's tier (0) so the walk goes on to it; the v1 link between the two.
-TIERS = {**{t: -2 for t in TARGETS}, _V1_LINK: -1}
+# Below a balancer's tier (0) so the walk goes on to it; the v1 link and the Private Link
+# service between the two.
+TIERS = {**{t: -2 for t in TARGETS}, _V1_LINK: -1, _PRIVATE_LINK_SERVICE: -1}
 _REST_APIS = ("aws:apigateway/restApi:RestApi",)
 
 
@@ -56,8 +80,11 @@ def public(door: Resource) -> Any:
         if door.type == _V1_INTEGRATION:
             return _rest_api_public(door)
         return True
-    if door.type in _GA_EG:
+    if door.type in _GA_EG or door.type in _ALI_GA:
         return True
+    if door.type == _AFD_ORIGIN:
+        link = door.get("sharedPrivateLinkResource")
+        return UNKNOWN if link is UNKNOWN else bool(link)
     return door.type in _VPC_ORIGINS
 
 

@@ -47,8 +47,9 @@ SCOPE = (
     'Every ingress rule of the four clouds (AWS security groups and rules, aws or aws-native, '
     'and managed prefix lists; GCP firewalls, '
     "Azure NSGs and rules, Alibaba security group rules), every node's public-IP settings, "
-    "and GPU nodes behind an internet-facing load balancer or an Azure inbound NAT, for any "
-    'stack; deny and disabled rules open nothing. '
+    "GPU nodes behind an internet-facing load balancer or Application Gateway, a public front "
+    "door or an Azure inbound NAT, and DNAT to nodes (Alibaba NAT gateways, Azure Firewall), "
+    'for any stack; deny and disabled rules open nothing. '
 )
 CONFIG_SCHEMA = {
     "sshCidrs": {
@@ -881,6 +882,18 @@ def _azure(r: Resource, config) -> list[Violation]:
                               "remove public_ip_address_configuration; use a NAT gateway and "
                               "Bastion")]
         return []
+    if r.type == _AZURE_SF_NODE_TYPE:
+        # "Specifies whether each node is allocated its own public IPv4 [IPv6] address"
+        # (azure-native servicefabric NodeType enableNodePublicIP / enableNodePublicIPv6;
+        # learn.microsoft.com/rest/api/servicefabric/managedclusters/node-types).
+        public = [key for key in ("enableNodePublicIP", "enableNodePublicIPv6")
+                  if truthy(r.known(key))]
+        if public:
+            return [violation(r, "the Service Fabric nodes get public IP addresses",
+                              f"{' and '.join(public)} true", "false",
+                              "set enable_node_public_ip (and _i_pv6) to False; use the "
+                              "cluster's load balancer or a NAT gateway")]
+        return []
     if r.type in _AZURE_ML_PUBLIC_IP:
         return _azure_ml_public_ip(r)
     if r.type == _AZURE_BATCH_POOL:
@@ -906,6 +919,7 @@ _AZURE_CLASSIC_ML_INSTANCE = "azure:machinelearning/computeInstance:ComputeInsta
 _AZURE_ML_PUBLIC_IP = frozenset({_AZURE_ML_COMPUTE, _AZURE_CLASSIC_ML_CLUSTER,
                                  _AZURE_CLASSIC_ML_INSTANCE})
 _AZURE_BATCH_POOL = "azure-native:batch:Pool"
+_AZURE_SF_NODE_TYPE = "azure-native:servicefabric:NodeType"
 
 
 def _azure_ml_public_ip(r: Resource) -> list[Violation]:
@@ -1132,9 +1146,10 @@ def check_stack(resources: list[Resource], config: Mapping[str, Any]) -> list[Vi
     subnets, unknown = _public_subnets(resources)
     nat, outside = _azure_nat_pools(resources)
     balanced, lb_unknown = _public_balancers(resources)
+    firewall, fw_unknown = _azure_firewall_dnat(resources, config)
     out = subnets + _split_rules(resources) + nat + balanced + _alicloud_dnat(resources) + \
-        _default_vpc(resources)
-    unknown = unknown or outside or lb_unknown
+        firewall + _default_vpc(resources)
+    unknown = unknown or outside or lb_unknown or fw_unknown
     if unknown is not None and not out:
         raise unknown
     return out
@@ -1211,6 +1226,8 @@ def _default_vpc(resources: list[Resource]) -> list[Violation]:
 
 
 _AZURE_LB = "azure-native:network:LoadBalancer"
+_AGW = "azure-native:network:ApplicationGateway"
+_AZURE_NIC = "azure-native:network:NetworkInterface"
 _AZURE_NIC_PATHS = {
     "azure-native:compute:VirtualMachineScaleSet":
         "virtualMachineProfile.networkProfile.networkInterfaceConfigurations",
@@ -1453,7 +1470,18 @@ _LB_TIERS = {
     "gcp:compute/regionBackendService:RegionBackendService": 3,
     "gcp:compute/targetPool:TargetPool": 3, "gcp:compute/targetInstance:TargetInstance": 3,
     "gcp:compute/instanceGroup:InstanceGroup": 4,
+    # Zonal NEGs of GCE_VM_IP_PORT / GCE_VM_IP endpoints (regional: GCE_VM_IP_PORTMAP) are
+    # backends of backend services as instance groups are; their endpoints name the VMs
+    # (cloud.google.com/load-balancing/docs/negs/zonal-neg-concepts).
+    "gcp:compute/networkEndpointGroup:NetworkEndpointGroup": 4,
+    "gcp:compute/regionNetworkEndpointGroup:RegionNetworkEndpointGroup": 4,
+    "gcp:compute/networkEndpoint:NetworkEndpoint": 5,
+    "gcp:compute/networkEndpointList:NetworkEndpointList": 5,
+    "gcp:compute/regionNetworkEndpoint:RegionNetworkEndpoint": 5,
     _AZURE_LB: 0, "azure-native:network:LoadBalancerBackendAddressPool": 2,
+    # A (layer-7) Application Gateway, its backend pools inline (learn.microsoft.com/azure/
+    # application-gateway/configuration-frontend-ip: public, private or both frontends).
+    _AGW: 0,
     "azure-native:network:NetworkInterface": 3,
     # The classic provider's balancer: rules and pools are resources of their own; a VM's NIC
     # joins a pool by an association, which names the NIC.
@@ -1493,6 +1521,8 @@ def _public_balancer(r: Resource) -> Any:
         scheme = r.get("loadBalancingScheme")
         return UNKNOWN if scheme is UNKNOWN else \
             str(scheme or "EXTERNAL").upper() in ("EXTERNAL", "EXTERNAL_MANAGED")
+    if t == _AGW:
+        return _agw_public(r)
     if t == _AZURE_LB:
         public = _public_frontend(r)
         inbound = bool(_list(r.get("loadBalancingRules"))) or any(
@@ -1511,19 +1541,109 @@ def _public_balancer(r: Resource) -> Any:
     return False
 
 
-def _in_backend_pool(r: Resource) -> bool:
-    """An Azure scale set, VM or NIC with an IP configuration in a load balancer backend pool
-    (other compute is placed behind a balancer by the plumbing that names it)."""
+def _agw_public(agw: Resource) -> Any:
+    """True / False / UNKNOWN: an Application Gateway with a listener on a public frontend IP
+    configuration. A v2 gateway may carry a public frontend only for its management traffic
+    and listen on its private one: that takes nothing in from the internet (learn.microsoft.
+    com/azure/application-gateway/configuration-frontend-ip: "A public IP address isn't
+    required for an internal endpoint")."""
+    frontends = agw.get("frontendIPConfigurations")
+    if frontends is UNKNOWN or any(fe is UNKNOWN for fe in _list(frontends)):
+        return UNKNOWN
+    public = {str(fe.get("name")).lower() for fe in _list(frontends)
+              if isinstance(fe, dict) and (fe.get("publicIPAddress") or fe.get("publicIPPrefix"))}
+    if not public:
+        return False
+    unread = False
+    for key in ("httpListeners", "listeners"):
+        listeners = agw.get(key)
+        if listeners is UNKNOWN:
+            return UNKNOWN
+        for listener in _list(listeners):
+            ref = listener.get("frontendIPConfiguration") if isinstance(listener, dict) else UNKNOWN
+            ident = ref.get("id") if isinstance(ref, dict) else ref
+            name = _arm_segment(ident, "frontendipconfigurations") if isinstance(ident, str) \
+                else None
+            if name is None:
+                unread = True   # unknown at preview, or no frontend id: may be the public one
+            elif name.lower() in public:
+                return True
+    return UNKNOWN if unread else False
+
+
+# The pools an Azure IP configuration joins, by the kind of entry point the walk started at:
+# a load balancer's, an Application Gateway's, or either behind a front door.
+_LB_POOLS = ("loadBalancerBackendAddressPools",)
+_AGW_POOLS = ("applicationGatewayBackendAddressPools",)
+_ANY_POOLS = _LB_POOLS + _AGW_POOLS
+
+
+def _pools_of(entry: Resource) -> tuple[str, ...]:
+    if entry.type == _AGW:
+        return _AGW_POOLS
+    return _ANY_POOLS if entry.type in front_doors.TARGETS else _LB_POOLS
+
+
+def _in_backend_pool(r: Resource, keys: tuple[str, ...] = _LB_POOLS) -> bool:
+    """An Azure scale set, VM or NIC with an IP configuration in a backend pool (`keys`: a load
+    balancer's, an Application Gateway's), or a VM whose NIC of the stack is (other compute is
+    placed behind a balancer by the plumbing that names it)."""
     if r.type in _CLASSIC_SCALE_SETS:
-        return any(isinstance(ip, dict) and ip.get("loadBalancerBackendAddressPoolIds")
-                   for nic in _list(r.get("networkInterfaces")) if isinstance(nic, dict)
-                   for ip in _list(nic.get("ipConfigurations")))
+        return "loadBalancerBackendAddressPools" in keys and any(
+            isinstance(ip, dict) and ip.get("loadBalancerBackendAddressPoolIds")
+            for nic in _list(r.get("networkInterfaces")) if isinstance(nic, dict)
+            for ip in _list(nic.get("ipConfigurations")))
     path = _AZURE_NIC_PATHS.get(r.type)
     if path is None:
         return True
     configs = [r.props] if not path else [n for n in _list(r.get(path)) if isinstance(n, dict)]
-    return any(isinstance(ip, dict) and ip.get("loadBalancerBackendAddressPools")
-               for nic in configs for ip in _list(nic.get("ipConfigurations")))
+    if any(isinstance(ip, dict) and any(ip.get(k) for k in keys)
+           for nic in configs for ip in _list(nic.get("ipConfigurations"))):
+        return True
+    return r.type == "azure-native:compute:VirtualMachine" and any(
+        _in_backend_pool(nic, keys) for nic in r.deps.get("networkProfile", ())
+        if nic.type == _AZURE_NIC)
+
+
+def _azure_private_ips(resources: list[Resource]) -> dict[str, list[Resource]]:
+    """The static private IPv4 / IPv6 addresses the stack gives its azure-native NICs
+    (ipConfigurations[].privateIPAddress) -> those NICs."""
+    by_ip: dict[str, list[Resource]] = {}
+    for nic in resources:
+        if nic.type != _AZURE_NIC:
+            continue
+        for ip in _list(nic.get("ipConfigurations")):
+            address = ip.get("privateIPAddress") if isinstance(ip, dict) else None
+            if isinstance(address, str) and address.strip():
+                by_ip.setdefault(address.strip(), []).append(nic)
+    return by_ip
+
+
+def _nic_nodes(nics: Iterable[Resource], resources: list[Resource]) -> list[Resource]:
+    """The azure-native VMs of the stack that use these NICs (networkProfile), or the NICs
+    themselves where no VM of the stack does (a VM attached elsewhere is still a node)."""
+    out: list[Resource] = []
+    for nic in nics:
+        vms = [r for r in resources if r.type == "azure-native:compute:VirtualMachine"
+               and any(d is nic for d in r.deps.get("networkProfile", ()))]
+        out += [vm for vm in vms if vm not in out] or ([nic] if nic not in out else [])
+    return out
+
+
+def _agw_address_nodes(agw: Resource, resources: list[Resource],
+                       by_ip: Optional[dict[str, list[Resource]]]) -> list[Resource]:
+    """The nodes an Application Gateway's backend pools name by address (backendAddresses[].
+    ipAddress): NICs of the stack it depends on there, or whose static private IP the literal
+    is, and their VMs."""
+    nics = [d for d in agw.deps.get("backendAddressPools", ()) if d.type == _AZURE_NIC]
+    addresses = [a.get("ipAddress") for pool in _list(agw.get("backendAddressPools"))
+                 if isinstance(pool, dict) for a in _list(pool.get("backendAddresses"))
+                 if isinstance(a, dict)]
+    literal = [a.strip() for a in addresses if isinstance(a, str) and a.strip()]
+    if literal:
+        by_ip = _azure_private_ips(resources) if by_ip is None else by_ip
+        nics += [n for a in literal for n in by_ip.get(a, []) if n not in nics]
+    return _nic_nodes(nics, resources)
 
 
 # Classic scale sets join a balancer's pool by their IP configurations'
@@ -1573,7 +1693,9 @@ def _public_balancers(resources: list[Resource]
     out: list[Violation] = []
     unknown: Optional[UnknownValue] = None
     reported: set[int] = set()
-    tiered = frozenset(id(r) for r in resources if r.type in _LB_TIERS or id(r) in gpu)
+    tiered = frozenset(id(r) for r in resources if r.type in _LB_TIERS or id(r) in gpu
+                       or r.type in front_doors.TIERS)
+    by_ip: Optional[dict[str, list[Resource]]] = None
     for lb in balancers + doors:
         if lb.type in front_doors.TARGETS:
             public = front_doors.public(lb)
@@ -1582,6 +1704,10 @@ def _public_balancers(resources: list[Resource]
                 unknown = unknown or UnknownValue(lb, f"{key} (a target unknown at preview may be "
                                                       "the GPU nodes or their load balancer)")
         reached: list[Resource] = []
+        pools = _pools_of(lb)
+        if lb.type == _AGW:
+            by_ip = _azure_private_ips(resources) if by_ip is None else by_ip
+            reached += [gpu[id(n)] for n in _agw_address_nodes(lb, resources, by_ip) if id(n) in gpu]
         seen = {id(lb)}
         frontier = [lb] + (front_doors.literal_balancers(lb, balancers)
                            if lb.type in front_doors.TARGETS else [])
@@ -1592,7 +1718,7 @@ def _public_balancers(resources: list[Resource]
                 if id(nxt) in seen:
                     continue
                 seen.add(id(nxt))
-                if id(nxt) in gpu and _in_backend_pool(nxt):
+                if id(nxt) in gpu and _in_backend_pool(nxt, pools):
                     reached.append(gpu[id(nxt)])
                 elif _tier(nxt, -3) > tier:
                     frontier.append(nxt)
@@ -1618,10 +1744,10 @@ def _public_balancers(resources: list[Resource]
                 "balancer", f"{lb.name} ({lb.type}) forwards internet traffic to them",
                 "no internet-facing load balancer or front door in front of GPU nodes",
                 "make the load balancer internal (AWS internal=True, GCP INTERNAL scheme, Azure "
-                "a private frontend, Alibaba addressType intranet) and put no public front door "
-                "(Global Accelerator, CloudFront VPC origin, API Gateway VPC link) before it, or "
-                "front the nodes with a CPU tier; reach the nodes through a bastion or the SSH "
-                "CIDRs"))
+                "a private frontend or listener, Alibaba addressType intranet) and put no public "
+                "front door (AWS or Alibaba Global Accelerator, CloudFront VPC origin, API "
+                "Gateway VPC link, Front Door Private Link) before it, or front the nodes with a "
+                "CPU tier; reach the nodes through a bastion or the SSH CIDRs"))
     return out, unknown
 
 
@@ -1677,6 +1803,146 @@ def _alicloud_dnat(resources: list[Resource]) -> list[Violation]:
                                  "remove the forward entry; reach the nodes through a bastion "
                                  "or the SSH CIDRs"))
     return out
+
+
+_AZURE_FIREWALL = "azure-native:network:AzureFirewall"
+_AZURE_FIREWALL_RCG = "azure-native:network:FirewallPolicyRuleCollectionGroup"
+_AZURE_PIP = "azure-native:network:PublicIPAddress"
+
+
+def _dnat_rules(r: Resource) -> list[tuple[str, dict]]:
+    """(path, rule) of each DNAT rule of an Azure Firewall (natRuleCollections, action Dnat:
+    the classic rules) or of a firewall policy's rule collection group (ruleCollections of
+    ruleCollectionType FirewallPolicyNatRuleCollection, action DNAT, rules of ruleType
+    NatRule). An action unknown at preview, or left out, is read as DNAT (the only action a
+    policy's NAT collection has)."""
+    key = "natRuleCollections" if r.type == _AZURE_FIREWALL else "ruleCollections"
+    out = []
+    for i, coll in enumerate(r.items(key)):
+        if coll is UNKNOWN:
+            raise UnknownValue(r, f"{key}.{i}")
+        if not isinstance(coll, dict):
+            continue
+        if r.type == _AZURE_FIREWALL_RCG and \
+                str(coll.get("ruleCollectionType")) != "FirewallPolicyNatRuleCollection":
+            continue
+        action = coll.get("action")
+        kind = action.get("type") if isinstance(action, dict) else None
+        if isinstance(kind, str) and kind.lower() != "dnat":
+            continue
+        for j, rule in enumerate(r.items(f"{key}.{i}.rules", coll.get("rules"))):
+            if rule is UNKNOWN:
+                raise UnknownValue(r, f"{key}.{i}.rules.{j}")
+            if isinstance(rule, dict) and (r.type == _AZURE_FIREWALL
+                                           or str(rule.get("ruleType", "NatRule")) == "NatRule"):
+                out.append((f"{key}.{i}.rules.{j}", rule))
+    return out
+
+
+def _private_address(value: Any) -> bool:
+    net = _network(value) if isinstance(value, str) else None
+    return net is not None and net.is_private and net.prefixlen == net.max_prefixlen
+
+
+def _dnat_public(r: Resource, rule: dict, path: str) -> Any:
+    """True / UNKNOWN / False: a DNAT rule takes traffic in on a public address of the
+    firewall. Private IP DNAT translates traffic sent to the firewall's private address, from
+    peered, VPN or ExpressRoute networks, not the internet (learn.microsoft.com/azure/firewall/
+    tutorial-private-ip-dnat): a rule whose destinations are all literal private addresses."""
+    dests = rule.get("destinationAddresses")
+    if isinstance(dests, list) and dests and all(_private_address(d) for d in dests):
+        return False
+    if isinstance(dests, list) and any(isinstance(d, str) and not _private_address(d)
+                                       for d in dests):
+        return True
+    # Unknown at preview (the firewall's address is an output): public where the firewall
+    # has a public IP (classic rules: its own ipConfigurations) or the rules depend on one.
+    key = "natRuleCollections" if r.type == _AZURE_FIREWALL else "ruleCollections"
+    if any(d.type == _AZURE_PIP for d in r.deps.get(key, ())) or (
+            r.type == _AZURE_FIREWALL and any(isinstance(ip, dict) and ip.get("publicIPAddress")
+                                              for ip in _list(r.get("ipConfigurations")))):
+        return True
+    return UNKNOWN
+
+
+def _azure_firewall_dnat(resources: list[Resource], config) -> tuple[list[Violation],
+                                                                     Optional[UnknownValue]]:
+    """Azure Firewall DNAT rules from the internet to a node of the stack: the firewall
+    translates a port of its public IP to the node's private address, which is then
+    reachable from the internet without an address of its own ("translate your firewall
+    public IP address and port to a private IP address and port": learn.microsoft.com/azure/
+    firewall/tutorial-firewall-dnat), as an Alibaba DNAT entry. The node is the stack's NIC
+    whose static privateIPAddress is the rule's literal translatedAddress (or the NIC / VM
+    the rules depend on where it is unknown at preview), and the VMs using that NIC. A rule
+    from sources that do not cover all addresses is the cluster's own business, as an NSG
+    rule's (IP groups, whose addresses are not read: "cannot decide"); SSH alone from a
+    world CIDR listed in sshCidrs passes."""
+    out: list[Violation] = []
+    unknown: Optional[UnknownValue] = None
+    by_ip: Optional[dict[str, list[Resource]]] = None
+    for r in resources:
+        if r.type not in (_AZURE_FIREWALL, _AZURE_FIREWALL_RCG):
+            continue
+        key = "natRuleCollections" if r.type == _AZURE_FIREWALL else "ruleCollections"
+        try:
+            rules = _dnat_rules(r)
+        except UnknownValue as e:
+            unknown = unknown or e
+            continue
+        for path, rule in rules:
+            target = rule.get("translatedAddress")
+            if isinstance(target, str):
+                by_ip = _azure_private_ips(resources) if by_ip is None else by_ip
+                nics = by_ip.get(target.strip(), [])
+                nodes = _nic_nodes(nics, resources)
+            elif target is UNKNOWN:
+                deps = r.deps.get(key, ())
+                nodes = _nic_nodes([d for d in deps if d.type == _AZURE_NIC], resources) + [
+                    d for d in deps if d.type in ("azure-native:compute:VirtualMachine",
+                                                  "azure-native:compute:VirtualMachineScaleSet")]
+            else:
+                nodes = []
+            if not nodes:
+                continue
+            sources = [(src, f"{path}.sourceAddresses")
+                       for src in _list(rule.get("sourceAddresses"))]
+            if rule.get("sourceAddresses") is UNKNOWN:
+                unknown = unknown or UnknownValue(r, f"{path}.sourceAddresses")
+                continue
+            try:
+                worlds = {w for w in (_world(src, r, p) for src, p in _covered(sources, r)) if w}
+            except UnknownValue as e:
+                unknown = unknown or e
+                continue
+            if not worlds:
+                if _list(rule.get("sourceIpGroups")) or rule.get("sourceIpGroups") is UNKNOWN:
+                    unknown = unknown or UnknownValue(
+                        r, f"{path}.sourceIpGroups (the IP groups' addresses are not read: "
+                           "they may hold all addresses)")
+                continue
+            public = _dnat_public(r, rule, path)
+            if public is UNKNOWN:
+                unknown = unknown or UnknownValue(
+                    r, f"{path}.destinationAddresses (whether the rule takes traffic in on a "
+                       "public IP of the firewall)")
+                continue
+            if not public:
+                continue
+            protocols = [str(p).lower() for p in _list(rule.get("protocols")
+                                                       or rule.get("ipProtocols"))]
+            ssh_only = protocols == ["tcp"] * len(protocols) and bool(protocols) and \
+                str(rule.get("translatedPort")).strip() == "22"
+            world = sorted(worlds)[0]
+            if _allowed_ssh(world, ssh_only, config):
+                continue
+            out.append(violation(r, "a DNAT rule forwards a public port of the firewall to a node",
+                                 f"{path} ({rule.get('name')}): {world} to "
+                                 f"{', '.join(sorted({n.name for n in nodes}))} "
+                                 f"port {rule.get('translatedPort')}",
+                                 "no DNAT from the internet to nodes",
+                                 "remove the DNAT rule or narrow its sources to known CIDRs; "
+                                 "reach the nodes through Bastion or the SSH CIDRs"))
+    return out, unknown
 
 
 def _ali_vpc(r: Resource) -> Any:

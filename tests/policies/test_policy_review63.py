@@ -276,15 +276,9 @@ XFAIL: dict[str, str] = {
     "z06": "DEFECT 4: ACI container resources.requests.gpu {count 1, sku V100} passes",
     "a06": "DEFECT 4: PAI-EAS serviceConfig JSON naming gn7i instances passes",
     # DEFECT 5: Azure public entry points other than an Azure Load Balancer are not followed.
-    "e08": "DEFECT 5: a public Application Gateway routing to the GPU scale set passes",
-    "e09": "DEFECT 5: an Azure Firewall DNAT rule to a node's static private IP passes",
-    "e10": "DEFECT 5: Front Door via Private Link to the internal LB of the GPU pool passes",
     # DEFECT 6: a Service Fabric node type's enableNodePublicIP is not read.
-    "e13": "DEFECT 6: Service Fabric node type enableNodePublicIP true passes",
     # DEFECT 7: a GCP backend service reaching a VM through a network endpoint group.
-    "p07": "DEFECT 7: global external ALB -> NEG (GCE_VM_IP_PORT) -> GPU VM passes",
     # DEFECT 8: Alibaba Cloud Global Accelerator endpoint on a node.
-    "b13": "DEFECT 8: an Alibaba GA endpoint group on the GPU node passes",
     # DEFECT 9: a list of one where one number or object is expected is dropped, not read.
     "m06": "DEFECT 9: ASG maxSize [2] passes in silence (m31 shows the list is dropped)",
     "m20": "DEFECT 9: AWS budget limitAmount ['20000'] passes in silence",
@@ -301,8 +295,6 @@ XFAIL: dict[str, str] = {
     "v04": "DEFECT 9: instance set amount [200] under maxMonthlyUsd 50,000 passes",
     "v09": "DEFECT 2: GKE-on-AWS pool of g5.xlarge passes",
     "v10": "DEFECT 1: AppStream image builder stream.graphics.g5.xlarge passes",
-    "v11": "DEFECT 7: external NLB -> GCE_VM_IP NEG -> GPU VM passes",
-    "v13": "DEFECT 6: Service Fabric enableNodePublicIPv6 passes",
 }
 
 
