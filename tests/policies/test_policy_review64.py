@@ -616,3 +616,241 @@ B1 = [
 @pytest.mark.parametrize("case", _params(B1))
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 2
+# Stops on GCP (Cloud Scheduler jobs, VM scheduling, instance schedules, resize requests) and
+# Alibaba Cloud (autoReleaseTime, ESS scheduled tasks).
+
+def gcp_swap_stop(**kw):
+    """Replace the base's stop job by gcp_job(**kw) on train-mig."""
+    def mutate(s):
+        s = [r for r in s if r.name != "train-stop"]
+        return s + [gcp_job(kw.pop("name", "train-stop"), named(s, "train-mig"),
+                            kw.pop("hours", 96), **kw)]
+    return mutate
+
+
+def gcp_vm(scheduling: Optional[dict] = None, policies: Optional[list] = None,
+           budget: str = "30000"):
+    """One a3-ultragpu-8g VM in us-west1-c (86.7599 USD/h; no filesystem), a 30,000 budget and
+    the instance schedule resource policies given (attached by dependency)."""
+    def build(_s):
+        pols = policies or []
+        vm = res("gcp:compute/instance:Instance", "vm", {
+            "zone": "us-west1-c", "machineType": "a3-ultragpu-8g", "labels": dict(LABELS),
+            "bootDisk": {"initializeParams": {"image": "debian-cloud/debian-12"}},
+            "networkInterfaces": [{"network": "default"}],
+            "scheduling": {"provisioningModel": "STANDARD", **(scheduling or {})},
+            **({"resourcePolicies": [f"{p.name}-id" for p in pols]} if pols else {})},
+            deps={"resourcePolicies": pols} if pols else {})
+        bud = res("gcp:billing/budget:Budget", "vm-budget", {
+            "billingAccount": "000000-000000-000000",
+            "amount": {"specifiedAmount": {"currencyCode": "USD", "units": budget}},
+            "thresholdRules": GCP_ALERTS})
+        return pols + [vm, bud]
+    return _add(build)
+
+
+def sched_policy(name: str, stop: Optional[str] = None, start: Optional[str] = None,
+                 tz: str = "UTC"):
+    p: dict = {"timeZone": tz}
+    if stop:
+        p["vmStopSchedule"] = {"schedule": stop}
+    if start:
+        p["vmStartSchedule"] = {"schedule": start}
+    return res("gcp:compute/resourcePolicy:ResourcePolicy", name,
+               {"region": "us-west1", "instanceSchedulePolicy": p})
+
+
+def ess(max_size: float = 1.0, tasks: Callable[[Any], list] = lambda g: []):
+    """An Alibaba ESS group of at most `max_size` ecs.gn8v-8x.48xlarge (58.2708 USD/h) in
+    eu-central-1a and its scheduled tasks (no filesystem; one node: no rdma question)."""
+    def build(_s):
+        sw = res("alicloud:vpc/switch:Switch", "ess-vsw", {"zoneId": "eu-central-1a",
+                                                          "vpcId": "vpc-1", "cidrBlock":
+                                                          "10.1.0.0/24", "tags": dict(TAGS)},
+                 provider_region=ALI)
+        grp = res("alicloud:ess/scalingGroup:ScalingGroup", "gpu-ess", {
+            "minSize": 0.0, "maxSize": max_size, "scalingGroupName": "gpu-ess",
+            "vswitchIds": ["vsw-id"], "tags": dict(TAGS)}, deps={"vswitchIds": [sw]},
+            provider_region=ALI)
+        cfg = res("alicloud:ess/scalingConfiguration:ScalingConfiguration", "gpu-ess-cfg", {
+            "scalingGroupId": "sg-id", "instanceType": "ecs.gn8v-8x.48xlarge",
+            "imageId": "ubuntu_22_04_x64_20G_alibase_20240508.vhd", "active": True,
+            "securityGroupId": "sg-1", "internetMaxBandwidthOut": 0.0, "tags": dict(TAGS)},
+            deps={"scalingGroupId": [grp]}, provider_region=ALI)
+        return [sw, grp, cfg] + tasks(grp)
+    return _add(build)
+
+
+def ess_task(name: str, group, hours: float, dep: bool = True, **p):
+    return res("alicloud:ess/scheduledTask:ScheduledTask", name, {
+        "scheduledTaskName": name, "scalingGroupId": "gpu-ess-id" if dep else "asg-other",
+        "launchTime": _later(hours).strftime("%Y-%m-%dT%H:%MZ"), "minValue": 0.0, "maxValue": 0.0,
+        "desiredCapacity": 0.0, "taskEnabled": True, **p},
+        deps={"scalingGroupId": [group]} if dep else {}, provider_region=ALI)
+
+
+def ali_nodes(key: str, value: Any, which=("node-0", "node-1")):
+    def mutate(s):
+        for n in which:
+            if value is None:
+                named(s, n).props.pop(key, None)
+            else:
+                named(s, n).props[key] = value
+        return s
+    return mutate
+
+
+GCP_96 = est(GCP_H, 96, 97, S_GCP)
+ESS_MONTH = est(GN8, 730, 730)
+ALI_96 = est(ALI_H, 96, 97, S_ALI)
+
+B2 = [
+    ("g01", "gcp", {}, None, {"_est": GCP_96}, None,
+     "control: the GCP base, a Cloud Scheduler resize to 0 at the cron of now+96 h: 173.5198 x "
+     "96..97 + 8,333.09 < 30,000"),
+    ("g02", "gcp", {}, gcp_swap_stop(uri=gcp_uri(host="www.googleapis.com")), {"_est": GCP_96},
+     None, "the job on www.googleapis.com (docs: 'or www.googleapis.com, the host of every "
+     "Compute resource's selfLink, which serves the same API'): the stop holds"),
+    ("g03", "gcp", {}, gcp_swap_stop(uri=gcp_uri(host="compute.mtls.googleapis.com")),
+     {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "the job on compute.mtls.googleapis.com (docs: 'no other host'): no stop, the month "
+     "135,002.54 > 30,000"),
+    ("g04", "gcp", {}, gcp_swap_stop(target={"httpMethod": "GET"}),
+     {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "httpMethod GET (docs: 'whose httpTarget POSTs'; resize is a POST method): no stop"),
+    ("g05", "gcp", {}, gcp_swap_stop(target={"oauthToken": None, "oidcToken": {
+        "serviceAccountEmail": "stop@ml.iam.gserviceaccount.com"}}),
+     {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "an oidcToken instead of an oauthToken (docs: 'with an oauthToken'; Google APIs on "
+     "*.googleapis.com take OAuth access tokens, Cloud Scheduler's http target docs): no stop"),
+    ("g06", "gcp", {}, gcp_swap_stop(uri=gcp_uri(zone="us-west1-b")),
+     {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "the URL's zone us-west1-b, the group in us-west1-c (docs: 'its zone (region) the group's'): "
+     "another group, the month"),
+    ("g07", "gcp", {}, gcp_swap_stop(uri=gcp_uri(project="other")),
+     {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "the URL's project other, the provider's project ml (docs: 'when the URL's project is the "
+     "group's'): no stop"),
+    ("g08", "gcp", {}, gcp_swap_stop(uri=gcp_uri(project="123456789012")), {"_est": GCP_96},
+     None, "the project by number (docs: 'a project given by number in the URL is taken as the "
+     "group's'): the stop holds"),
+    ("g09", "gcp", {}, gcp_swap_stop(hours=80, tz="America/Los_Angeles"),
+     {"_est": est(GCP_H, 80, 81, S_GCP)}, None,
+     "the cron is the Los Angeles wall clock of now+80 h, timeZone America/Los_Angeles (docs: "
+     "'the unix cron schedule in its timeZone'): 80..81 h (a UTC reading: 72)"),
+    ("g10", "gcp", {}, gcp_swap_stop(tz="Mars/Phobos", schedule=cron_fixed(80)),
+     {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "timeZone Mars/Phobos, no IANA zone (docs: 'or a zone that is no IANA zone) is no stop'): "
+     "the month"),
+    ("g11", "gcp", {}, gcp_swap_stop(schedule="0 0 31 2 *"),
+     {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "cron 0 0 31 2 * (February 31st; docs: 'names no day that comes ... is no stop'): the month"),
+    ("g12", "gcp", {}, gcp_swap_stop(paused=True), {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "paused: true (docs: 'a paused job never fires'): the month"),
+    ("g13", "gcp", {}, gcp_swap_stop(paused=unknown()),
+     {SPEND: "fail", "_est": GCP_MONTH, "_msg": {SPEND: ["paused"]}}, None,
+     "paused unknown at preview (docs: 'no stop either: the month is priced ... and the estimate "
+     "names the job and says its paused is unknown at preview')"),
+    ("g14", "gcp", {}, _add(lambda s: gcp_job("train-up", named(s, "train-mig"), 120,
+                                              uri=gcp_uri(size=2))),
+     {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "a second job resizing the group to 2 at now+120 h, after the stop (docs: 'Another job that "
+     "calls anything else on the group (a resize above 0 ...) ... no lifetime'): the month"),
+    ("g15", "gcp", {}, _add(lambda s: gcp_job("train-up", named(s, "train-mig"), 120,
+                                              uri=gcp_uri(size=2), paused=True)),
+     {"_est": GCP_96}, None,
+     "g14 with the second job paused: a paused job never fires (docs, of the stop job; and of a "
+     "raise: 'each Cloud Scheduler job's resize?size=N on it whose paused is not true'): it "
+     "starts nothing, sizes nothing above 2: the stop holds at 96..97 h"),
+    ("g16", "gcp", {}, gcp_swap_stop(depends=False), {"_est": GCP_96}, None,
+     "a literal URL (no dependency) naming the group's own `name` input train-mig (docs: 'its "
+     "name the group's own name input'): the stop holds"),
+    ("g17", "gcp", {"mig_name": None}, gcp_swap_stop(depends=False),
+     {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "the group auto-named (no `name`), a literal URL naming train-mig, only its Pulumi name "
+     "(docs: 'a literal equal only to the Pulumi resource name names another group'): the month"),
+    ("g18", "gcp0", {}, gcp_vm({"maxRunDuration": {"seconds": 50 * 3600.0},
+                                "terminationTime": iso_utc(30),
+                                "instanceTerminationAction": "DELETE"}),
+     {"_est": est(A3U, 30, 31)}, None,
+     "one VM with maxRunDuration 50 h and terminationTime now+30 h (docs: 'the earlier counts'): "
+     "86.7599 x 30..31 = 2,602.80..2,689.56 < 30,000"),
+    ("g19", "gcp0", {}, gcp_vm({"maxRunDuration": {"seconds": 50 * 3600.0},
+                                "instanceTerminationAction": "STOP"},
+                               [sched_policy("office", stop="0 20 * * *", start="0 8 * * *")]),
+     {SPEND: "fail", "_est": est(A3U, 730, 730)}, None,
+     "maxRunDuration 50 h with STOP, and an instance schedule with a vmStartSchedule attached "
+     "(docs: 'a vmStartSchedule in any instance schedule attached to the VM ... makes ... its own "
+     "terminationTime / maxRunDuration stop (STOP) a pause'): the month 63,334.73 > 30,000"),
+    ("g20", "gcp0", {}, gcp_vm({"maxRunDuration": {"seconds": 50 * 3600.0},
+                                "instanceTerminationAction": "DELETE"},
+                               [sched_policy("office", stop="0 20 * * *", start="0 8 * * *")]),
+     {"_est": est(A3U, 50, 51)}, None,
+     "g19 with DELETE ('a VM deleted (DELETE) has nothing to start'): 50..51 h = 4,338..4,425"),
+    ("g21", "gcp0", {}, gcp_vm(None, [sched_policy("end", stop=cron_fixed(40))]),
+     {"_est": est(A3U, 40, 41)}, None,
+     "an instance schedule with only a vmStopSchedule at the cron of now+40 h, attached (docs: "
+     "'stops it at the next time of its vmStopSchedule cron ... when it has no vmStartSchedule'): "
+     "40..41 h"),
+    ("g22", "gcp", {"hours": None, "target": 0.0}, _add(lambda s: res(
+        "gcp:compute/resizeRequest:ResizeRequest", "flex", {
+            "instanceGroupManager": "train-mig", "zone": "us-west1-c", "resizeBy": 2.0,
+            "name": "flex", "requestedRunDuration": {"seconds": str(72 * 3600)}},
+        deps={"instanceGroupManager": [named(s, "train-mig")]})),
+     {"_est": est(GCP_H, 72, 73, S_GCP)}, None,
+     "a flex-start group (target 0) whose 2 VMs come from one ResizeRequest of "
+     "requestedRunDuration 72 h (docs: 'priced for the longest of them'): 173.52 x 72 + 8,333.09"),
+    # Alibaba
+    ("b01", "ali", {}, None, {"_est": ALI_96}, None,
+     "control: the Alibaba base, autoReleaseTime at 96 h on both nodes: 116.5416 x 96 = "
+     "11,187.99 + 650..800"),
+    ("b02", "ali", {}, ali_nodes("autoReleaseTime", iso_utc(-1)), {SPEND: "fail"}, None,
+     "autoReleaseTime an hour ago (docs: 'one already past (the API refuses a past time), "
+     "releases nothing: ... no stand-in for the budget alarm (a violation naming the value)')"),
+    ("b03", "ali", {}, ali_nodes("autoReleaseTime", "2026-13-45T99:00:00Z"), {SPEND: "fail"}, None,
+     "autoReleaseTime that is no ISO-8601 time: releases nothing, a violation"),
+    ("b04", "ali", {}, ali_nodes("instanceChargeType", "PrePaid"), {SPEND: "fail"}, None,
+     "subscription nodes (docs: 'on a subscription (instanceChargeType: PrePaid) node it is no "
+     "lifetime and no stand-in for the budget alarm (a violation naming it)')"),
+    ("b05", "ali", {}, ali_nodes("autoReleaseTime", None, ("node-1",)), {SPEND: "fail"}, None,
+     "node-1 without autoReleaseTime (docs: 'an autoReleaseTime on every GPU node stands in for "
+     "the alarm'): node-1 has no alarm"),
+    ("b06", "ali0", {}, ess(tasks=lambda g: [ess_task("off", g, 48)]),
+     {SPEND: "fail", "_est": est(GN8, 48, 49)}, None,
+     "an ESS group of 1 gn8v-8x.48xlarge and an enabled one-time task setting maxValue and the "
+     "minimum to 0 at now+48 h (docs: 'an Alibaba ess ScheduledTask on the group ... that sets "
+     "maxValue and the minimum to 0 once at its launchTime'): 48..49 h = 2,797..2,855; spend "
+     "fails all the same: no autoReleaseTime stands in for the alarm (review44 a01's reading)"),
+    ("b07", "ali0", {}, ess(tasks=lambda g: [ess_task("off", g, 48, recurrenceType="Daily",
+                                                      recurrenceValue="1",
+                                                      recurrenceEndTime=_later(240).strftime(
+                                                          "%Y-%m-%dT%H:%MZ"))]),
+     {SPEND: "fail", "_est": ESS_MONTH}, None,
+     "b06 recurring daily (docs: 'a recurring ESS task: no lifetime'): the month 42,537.68"),
+    ("b08", "ali0", {}, ess(tasks=lambda g: [ess_task("off", g, 48, taskEnabled=False)]),
+     {SPEND: "fail", "_est": ESS_MONTH}, None, "b06 disabled: no lifetime, the month"),
+    ("b09", "ali0", {}, ess(tasks=lambda g: [ess_task("off", g, 48, dep=False)]),
+     {SPEND: "fail", "_est": ESS_MONTH}, None,
+     "b06 naming another group (a literal scalingGroupId, no dependency; docs: 'on the group "
+     "(scalingGroupId dependency)'): no lifetime, the month"),
+    ("b10", "ali0", {}, ess(tasks=lambda g: [ess_task("off", g, 48),
+                                             ess_task("on", g, 72, maxValue=1.0,
+                                                      desiredCapacity=1.0)]),
+     {SPEND: "fail", "_est": ESS_MONTH}, None,
+     "b06 plus a one-time task raising the group to 1 at now+72 h, after the stop (docs: 'an ESS "
+     "task that raises the group ... makes it a pause'): the month"),
+    ("b11", "ali0", {}, ess(tasks=lambda g: [ess_task("off", g, 48),
+                                             ess_task("on", g, 24, maxValue=1.0,
+                                                      desiredCapacity=1.0)]),
+     {SPEND: "fail", "_est": est(GN8, 48, 49)}, None,
+     "control of b10: the raise at now+24 h runs before the stop ('a one-time start before the "
+     "stop changes nothing about the stop'): 48..49 h"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B2))
+def test_batch2(pack, case):
+    _run_case(pack, case)
