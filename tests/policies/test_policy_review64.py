@@ -854,3 +854,298 @@ B2 = [
 @pytest.mark.parametrize("case", _params(B2))
 def test_batch2(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 3
+# Capacity counted twice or not at all (docs: spend-limit "Sizes", capacity reservations): a
+# reservation is billed whether used or not; nodes launched into one of the stack are priced only
+# beyond it ("reservation and consumer are counted once"); a mismatch (zone, type, tenancy,
+# platform, targeted, spot, literal id) prices both. Budgets are raised so that counting once
+# passes and counting twice fails.
+
+def odcr(name: str = "train-odcr", itype: str = "p5.48xlarge", zone: str = "us-east-1a",
+         count: Any = 2.0, **p):
+    return _add(lambda s: res("aws:ec2/capacityReservation:CapacityReservation", name, {
+        "instanceType": itype, "instancePlatform": "Linux/UNIX", "availabilityZone": zone,
+        "instanceCount": count, "endDateType": "unlimited", "tags": dict(TAGS), **p}))
+
+
+def lt_set(key: str, value: Any, dep_on: Optional[str] = None):
+    def mutate(s):
+        lt = named(s, "train-lt")
+        lt.props[key] = value
+        if dep_on:
+            lt.deps[key] = [named(s, dep_on)]
+        return s
+    return mutate
+
+
+ODCR_MONTH = 2 * P5 * MONTH                         # 80,358.40
+AWS_96 = (AWS_H * 96, AWS_H * 97)                   # 10,567.68 .. 10,677.76
+ONCE_A = est(1, ODCR_MONTH, ODCR_MONTH, S_AWS)
+TWICE_A = est(1, ODCR_MONTH + AWS_96[0], ODCR_MONTH + AWS_96[1], S_AWS)
+TARGET = "capacityReservationSpecification"
+
+
+def gcp_res(name: str = "train-res", zone: str = "us-west1-c", count: Any = 2.0,
+            required: Optional[bool] = False, **iprops):
+    def build(_s):
+        p = {"name": name, "zone": zone, "specificReservation": {"count": count,
+             "instanceProperties": {"machineType": "a3-ultragpu-8g", **iprops}}}
+        if required is not None:
+            p["specificReservationRequired"] = required
+        return res("gcp:compute/reservation:Reservation", name, p)
+    return _add(build)
+
+
+RES_MONTH = 2 * A3U * MONTH                         # 126,669.45
+GCP_97 = (GCP_H * 96, GCP_H * 97)                   # 16,657.90 .. 16,831.42
+ONCE_G = est(1, RES_MONTH, RES_MONTH, S_GCP)
+TWICE_G = est(1, RES_MONTH + GCP_97[0], RES_MONTH + GCP_97[1], S_GCP)
+AFFINITY = "reservationAffinity"
+
+
+def tpl_set(key: str, value: Any):
+    return _setp("train-tpl", key, value)
+
+
+def az_crg(capacity: Any = 2.0, join: bool = True, zone: str = "1"):
+    def build(s):
+        crg = res("azure-native:compute:CapacityReservationGroup", "crg", {
+            "location": "eastus", "zones": [zone], "resourceGroupName": "rg", "tags": dict(AZ_TAGS)})
+        cr = res("azure-native:compute:CapacityReservation", "cr", {
+            "location": "eastus", "zones": [zone], "resourceGroupName": "rg",
+            "capacityReservationGroupName": "crg-name", "tags": dict(AZ_TAGS),
+            "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": capacity}},
+            deps={"capacityReservationGroupName": [crg]})
+        if join:
+            vmss = named(s, "nodes")
+            vmss.props["virtualMachineProfile"]["capacityReservation"] = {
+                "capacityReservationGroup": {"id": "crg-id"}}
+            vmss.deps["virtualMachineProfile"] = vmss.deps.get("virtualMachineProfile", []) + [crg]
+        return [crg, cr]
+    return _add(build)
+
+
+CR_MONTH = 2 * ND * MONTH                           # 143,547.20
+AZ_96 = (AZ_H * 96, AZ_H * 97)                      # 18,877.44 .. 19,074.08
+ONCE_Z = est(1, CR_MONTH, CR_MONTH, S_AZ)
+TWICE_Z = est(1, CR_MONTH + AZ_96[0], CR_MONTH + AZ_96[1], S_AZ)
+
+
+def ali_cr(name: str = "cr", itype: str = "ecs.gn8v-8x.48xlarge", zone: str = "eu-central-1a",
+           match: str = "Open", end: Optional[float] = 200, **p):
+    def build(_s):
+        props = {"instanceType": itype, "instanceAmount": 2.0, "zoneIds": [zone],
+                 "matchCriteria": match, "platform": "linux", "tags": dict(TAGS), **p}
+        if end is not None:
+            props.update(endTimeType="Limited", endTime=iso_utc(end))
+        else:
+            props["endTimeType"] = "Unlimited"
+        return res("alicloud:ecs/capacityReservation:CapacityReservation", name, props,
+                   provider_region=ALI)
+    return _add(build)
+
+
+def ali_pool(criteria: str, target_dep: bool = False):
+    def mutate(s):
+        for n in ("node-0", "node-1"):
+            node = named(s, n)
+            node.props["privatePoolOptionsMatchCriteria"] = criteria
+            if target_dep:
+                node.props["privatePoolOptionsId"] = "cr-id"
+                node.deps["privatePoolOptionsId"] = [named(s, "cr")]
+        return s
+    return mutate
+
+
+CRA = 2 * GN8 * 200                                 # 23,308.32 (to endTime, 200..201 h)
+ALI_NODES = (ALI_H * 96, ALI_H * 97)                # 11,187.99 .. 11,304.53
+ONCE_K = (CRA + S_ALI[0] - 2, 2 * GN8 * 201 + S_ALI[1] + 2)
+TWICE_K = (CRA + ALI_NODES[0] + S_ALI[0] - 2, 2 * GN8 * 201 + ALI_NODES[1] + S_ALI[1] + 2)
+CAP30 = {SPEND: {"maxMonthlyUsd": 30000}}
+
+B3 = [
+    ("c01", "aws", {"budget": "85000"}, odcr(), {"_est": ONCE_A}, None,
+     "an open ODCR (default instanceMatchCriteria open) of 2 p5.48xlarge Linux/UNIX in "
+     "us-east-1a, default tenancy, beside the ASG of 2 on-demand p5 in us-east-1a (preference "
+     "open by default): counted once: 80,358.40 + storage < 85,000 (twice: +10,567.68, over)"),
+    ("c02", "aws", {"budget": "85000"}, odcr(zone="us-east-1b"),
+     {SPEND: "fail", "_est": TWICE_A}, None,
+     "the ODCR in us-east-1b, the nodes in us-east-1a ('in its zone'): both priced, over 85,000"),
+    ("c03", "aws", {"budget": "85000"}, odcr(itype="p4d.24xlarge"),
+     {"_est": est(1, 2 * P4D * MONTH + AWS_96[0], 2 * P4D * MONTH + AWS_96[1], S_AWS)}, None,
+     "an ODCR of p4d.24xlarge beside p5 nodes ('On-Demand nodes of its type'): both priced: "
+     "32,057.80 + 10,567.68 + storage = ~44,100 < 85,000 (nothing absorbed)"),
+    ("c04", "aws", {"budget": "85000"}, odcr(instanceMatchCriteria="targeted"),
+     {SPEND: "fail", "_est": TWICE_A}, None,
+     "a targeted ODCR the template does not target (docs: only an open ODCR takes nodes that do "
+     "not name it): both priced"),
+    ("c05", "aws", {"budget": "85000"}, _chain(
+        odcr(instanceMatchCriteria="targeted"),
+        lt_set(TARGET, {"capacityReservationTarget": {"capacityReservationId": "cr-x"}},
+               "train-odcr")),
+     {"_est": ONCE_A}, None,
+     "the launch template's capacityReservationSpecification targets the ODCR by dependency "
+     "(docs: 'its launch template's ... capacityReservationSpecification depends on the ODCR'): "
+     "counted once"),
+    ("c06", "aws", {"budget": "85000"}, _chain(
+        odcr(), lt_set(TARGET, {"capacityReservationPreference": "none"})),
+     {SPEND: "fail", "_est": TWICE_A}, None,
+     "an open ODCR, the template's preference none (docs: 'whose capacityReservationPreference is "
+     "open (the default)'): both priced"),
+    ("c07", "aws", {"budget": "85000"}, _chain(
+        odcr(), lt_set("instanceMarketOptions", {"marketType": "spot"})),
+     {SPEND: "fail", "_est": TWICE_A}, None,
+     "spot nodes beside an open ODCR ('spot nodes use neither'): the ODCR's month + 2 x 55.04 "
+     "(p5 spot = on-demand in the catalog) x 96 h + storage"),
+    ("c08", "aws", {"budget": "85000"}, odcr(tenancy="dedicated"),
+     {SPEND: "fail", "_est": TWICE_A}, None,
+     "an ODCR of dedicated tenancy, the nodes default (docs: 'an ODCR's tenancy ... against ... "
+     "its launch template's placement.tenancy'): both priced"),
+    ("c09", "aws", {"budget": "85000"}, odcr(instancePlatform="Windows"),
+     {SPEND: "fail", "_est": TWICE_A}, None,
+     "an ODCR for Windows, Linux nodes (docs: 'its instancePlatform against the nodes' "
+     "(Linux/UNIX unless they show Windows)'): both priced"),
+    ("c10", "aws", {}, lt_set(TARGET, {"capacityReservationTarget": {
+        "capacityReservationId": "cr-0123456789abcdef0"}}),
+     {"_est": est(AWS_H, 96, 97, S_AWS)}, None,
+     "a literal ODCR id the stack does not create (docs: 'not matched (that reservation is billed "
+     "elsewhere)'): the nodes priced as usual, 96 h, under 20,000"),
+    ("c11", "aws", {"budget": "85000"}, odcr(count=1.0),
+     {"_est": est(1, P5 * MONTH + P5 * 96, P5 * MONTH + P5 * 97, S_AWS)}, None,
+     "an ODCR of 1 beside 2 nodes: one inside ('priced only for its nodes beyond the "
+     "reservation'): 40,179.20 + 55.04 x 96..97 + storage = ~46,900"),
+    ("c12", "aws", {"budget": "85000"}, odcr(count=4.0),
+     {SPEND: "fail", "_est": est(1, 4 * P5 * MONTH, 4 * P5 * MONTH, S_AWS)}, None,
+     "an ODCR of 4 beside 2 nodes: the reservation is billed whole, 160,716.80 + storage; the 2 "
+     "nodes add nothing"),
+    ("c13", "aws", {"budget": "85000"}, odcr(count=unknown()), {SPEND: "fail"}, None,
+     "an ODCR whose instanceCount is unknown at preview: GPU capacity it cannot size fails closed "
+     "('a size ... unknown at preview ... fails closed')"),
+    ("c14", "aws", {}, lt_set("instanceMarketOptions", {"marketType": "capacity-block"}),
+     {SPEND: "fail", "_msg": {SPEND: ["capacityBlockFeesUsd"]}}, None,
+     "nodes launched into a Capacity Block, no fee in the config (docs: 'without one is GPU "
+     "capacity that cannot be estimated ... never the on-demand rate for a month')"),
+    ("c15", "aws", {}, lt_set("instanceMarketOptions", {"marketType": "capacity-block"}),
+     {"_est": est(1, 9000, 9000, S_AWS)}, {SPEND: {"capacityBlockFeesUsd": {"train-nodes": 9000}}},
+     "c14 with capacityBlockFeesUsd {train-nodes: 9000} (keyed by the node group's resource "
+     "name, the schema says): 9,000 + storage < 20,000"),
+    ("c16", "aws", {}, lt_set("instanceMarketOptions", {"marketType": "capacity-block"}),
+     {SPEND: "fail"}, {SPEND: {"capacityBlockFeesUsd": {"other-nodes": 9000}}},
+     "c14 with a fee keyed by another group's name: this group's block is still unpriced"),
+    ("c17", "aws", {}, _add(lambda s: res(
+        "aws:ec2/capacityBlockReservation:CapacityBlockReservation", "block", {
+            "capacityBlockOfferingId": "cb-0123456789abcdef0", "instancePlatform": "Linux/UNIX",
+            "tags": dict(TAGS)})),
+     {SPEND: "fail", "_msg": {SPEND: ["block"]}}, None,
+     "a Capacity Block the stack buys that no group launches into, no fee (docs: 'GPU capacity "
+     "too (it needs ... its fee under its own name in capacityBlockFeesUsd)'): fails closed"),
+    ("c18", "aws", {"budget": "85000"}, _add(lambda s: res(
+        "aws:ec2/capacityBlockReservation:CapacityBlockReservation", "block", {
+            "capacityBlockOfferingId": "cb-0123456789abcdef0", "instancePlatform": "Linux/UNIX",
+            "tags": dict(TAGS)})),
+     {"_est": est(1, 30000 + AWS_96[0], 30000 + AWS_96[1], S_AWS)},
+     {SPEND: {"capacityBlockFeesUsd": {"block": 30000}}},
+     "c17 with the block's fee 30,000 under its own name: 30,000 + the nodes' 96 h + storage = "
+     "~42,000 < 85,000"),
+    ("c19", "aws", {}, _chain(
+        _add(lambda s: res("aws:ec2/capacityBlockReservation:CapacityBlockReservation", "block", {
+            "capacityBlockOfferingId": "cb-0123456789abcdef0", "instancePlatform": "Linux/UNIX",
+            "tags": dict(TAGS)})),
+        lt_set("instanceMarketOptions", {"marketType": "capacity-block"}),
+        lt_set(TARGET, {"capacityReservationTarget": {"capacityReservationId": "cb-x"}}, "block")),
+     {"_est": est(1, 9000, 9000, S_AWS)}, {SPEND: {"capacityBlockFeesUsd": {"train-nodes": 9000}}},
+     "the block the stack buys, launched into by the group (template targets it by dependency), "
+     "the fee under the group's name (docs: 'one a group launches into is priced with that group, "
+     "once'): 9,000 + storage"),
+    # GCP
+    ("r01", "gcp", {"budget": "140000"}, gcp_res(), {"_est": ONCE_G}, None,
+     "a reservation of 2 a3-ultragpu-8g in us-west1-c, specificReservationRequired false, beside "
+     "the MIG (template affinity left out: ANY_RESERVATION): counted once: 126,669.45 + 8,333.09 "
+     "= 135,002.54 < 140,000 (twice: +16,831, over)"),
+    ("r02", "gcp", {"budget": "140000"}, gcp_res(zone="us-west1-b"),
+     {SPEND: "fail", "_est": TWICE_G}, None, "the reservation in us-west1-b: both priced"),
+    ("r03", "gcp", {"budget": "140000"}, _chain(
+        gcp_res(), tpl_set(AFFINITY, {"type": "NO_RESERVATION"})),
+     {SPEND: "fail", "_est": TWICE_G}, None,
+     "the template's reservationAffinity NO_RESERVATION: both priced"),
+    ("r04", "gcp", {"budget": "140000"}, gcp_res(required=True),
+     {SPEND: "fail", "_est": TWICE_G}, None,
+     "specificReservationRequired true, the MIG's affinity ANY (docs: only one with it false "
+     "takes ANY_RESERVATION VMs): both priced"),
+    ("r05", "gcp", {"budget": "140000"}, _chain(
+        gcp_res(required=True), tpl_set(AFFINITY, {
+            "type": "SPECIFIC_RESERVATION", "specificReservation": {
+                "key": "compute.googleapis.com/reservation-name", "values": ["train-res"]}})),
+     {"_est": ONCE_G}, None,
+     "SPECIFIC_RESERVATION naming the reservation's own name train-res: counted once"),
+    ("r06", "gcp", {"budget": "140000"}, _chain(
+        gcp_res(required=True), tpl_set(AFFINITY, {
+            "type": "SPECIFIC_RESERVATION", "specificReservation": {
+                "key": "compute.googleapis.com/reservation-name", "values": ["other-res"]}})),
+     {SPEND: "fail", "_est": TWICE_G}, None,
+     "SPECIFIC_RESERVATION naming other-res, a literal the stack does not create: not matched, "
+     "both priced"),
+    ("r07", "gcp", {"budget": "140000"}, _chain(
+        gcp_res(minCpuPlatform="Intel Sapphire Rapids"),
+        tpl_set("minCpuPlatform", "Intel Emerald Rapids")),
+     {SPEND: "fail", "_est": TWICE_G}, None,
+     "the reservation's minCpuPlatform Sapphire Rapids, the template's Emerald Rapids (docs: 'a "
+     "GCP reservation's instanceProperties.minCpuPlatform against the VM's: both are then "
+     "priced')"),
+    ("r08", "gcp", {"budget": "140000"}, _chain(
+        gcp_res(), tpl_set("scheduling", {"provisioningModel": "SPOT"})),
+     {SPEND: "fail", "_est": est(1, RES_MONTH + 2 * A3U_SPOT * 96, RES_MONTH + 2 * A3U_SPOT * 97,
+                                 S_GCP)}, None,
+     "Spot VMs beside the reservation ('spot nodes use neither'): 126,669.45 + 2 x 40.9943 x "
+     "96..97 + 8,333.09 = ~142,900 > 140,000"),
+    ("r09", "gcp", {"budget": "140000"}, gcp_res(count=1.0),
+     {"_est": est(1, A3U * MONTH + A3U * 96, A3U * MONTH + A3U * 97, S_GCP)}, None,
+     "a reservation of 1 beside 2 VMs: one beyond: 63,334.73 + 86.76 x 96..97 + 8,333.09"),
+    ("r10", "gcp", {"budget": "140000"}, gcp_res(count=unknown()), {SPEND: "fail"}, None,
+     "a reservation count unknown at preview: capacity it cannot size fails closed"),
+    # Azure
+    ("v01", "azure", {"budget_amount": 150000.0}, az_crg(), {"_est": ONCE_Z}, None,
+     "a capacity reservation of 2 ND96isr_H100_v5 in eastus zone 1 in a group the scale set joins "
+     "(virtualMachineProfile.capacityReservation depends on the group; docs): counted once: "
+     "143,547.20 + storage < 150,000 (twice: +18,877.44, over)"),
+    ("v02", "azure", {"budget_amount": 150000.0}, az_crg(join=False),
+     {SPEND: "fail", "_est": TWICE_Z}, None,
+     "the same reservation, the scale set not in its group: both priced"),
+    ("v03", "azure", {"budget_amount": 150000.0}, az_crg(capacity=1.0),
+     {"_est": est(1, ND * MONTH + ND * 96, ND * MONTH + ND * 97, S_AZ)}, None,
+     "a reservation of 1, 2 nodes: one beyond: 71,773.60 + 98.32 x 96..97 + storage"),
+    ("v04", "azure", {"budget_amount": 150000.0}, az_crg(capacity=unknown()), {SPEND: "fail"},
+     None, "the reservation's capacity unknown at preview: fails closed"),
+    ("v05", "azure0", {}, _add(lambda s: res(
+        "azure-native:compute:CapacityReservation", "lone-cr", {
+            "location": "eastus", "zones": ["1"], "resourceGroupName": "rg",
+            "capacityReservationGroupName": "crg", "tags": dict(AZ_TAGS),
+            "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 1.0}})),
+     {SPEND: "fail"}, None,
+     "a capacity reservation alone, no budget (docs: 'an Azure capacity reservation is GPU "
+     "capacity that needs a budget like a scale set'): no budget alarm"),
+    # Alibaba
+    ("k01", "ali", {}, _chain(ali_cr(), ali_pool("Open")), {"_est": ONCE_K}, CAP30,
+     "an open immediate capacity reservation of 2 gn8v-8x.48xlarge in eu-central-1a until now+200 "
+     "h, the nodes Open in that zone: counted once: 2 x 58.2708 x 200..201 = 23,308.32 + storage "
+     "< maxMonthlyUsd 30,000 (twice: +11,187.99, over)"),
+    ("k02", "ali", {}, _chain(ali_cr(match="Target"), ali_pool("Open")),
+     {SPEND: "fail", "_est": TWICE_K}, CAP30,
+     "a Target reservation, Open nodes that do not name it: both priced, over 30,000"),
+    ("k03", "ali", {}, _chain(ali_cr(match="Target"), ali_pool("Target", target_dep=True)),
+     {"_est": ONCE_K}, CAP30,
+     "a Target reservation the nodes name (privatePoolOptionsId depends on it): counted once"),
+    ("k04", "ali", {}, _chain(ali_cr(zone="eu-central-1b"), ali_pool("Open")),
+     {SPEND: "fail", "_est": TWICE_K}, CAP30,
+     "an open reservation in eu-central-1b, Open nodes in eu-central-1a: both priced"),
+    ("k05", "ali", {}, _chain(ali_cr(end=None), ali_pool("Open")), {SPEND: "fail"}, None,
+     "a reservation of endTimeType Unlimited (docs: 'needs endTimeType: Limited with an endTime "
+     "(...; without it, a month and a violation)')"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B3))
+def test_batch3(pack, case):
+    _run_case(pack, case)
