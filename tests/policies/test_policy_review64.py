@@ -1149,3 +1149,332 @@ B3 = [
 @pytest.mark.parametrize("case", _params(B3))
 def test_batch3(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 4
+# Scope (docs: storage-same-zone "Per cluster, not per cloud", CPU-only mounts, buckets read by
+# a cluster) and capacity "counted not at all" (two consumers of one reservation), plus stops
+# whose first run takes reading (cron names, OR of day fields, offsets, regional groups).
+
+def aws_cluster2(tag: str = "b", zone: str = "us-east-1b", itype: str = "p5.48xlarge",
+                 mount: Optional[str] = "own", vpc: str = "vpc-1", cpu: bool = False):
+    """A second cluster in the same VPC: subnet, its own FSx in its zone, a launch template
+    mounting `mount` ("own", another resource's name, or None), an ASG of 2, a stop at 96 h."""
+    def build(s):
+        sub = res("aws:ec2/subnet:Subnet", f"train-{tag}", {
+            "availabilityZone": zone, "vpcId": vpc, "cidrBlock": "10.0.2.0/24", "tags": dict(TAGS)})
+        fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", f"scratch-{tag}", {
+            "subnetIds": "subnet-y", "storageCapacity": 4800.0, "deploymentType": "PERSISTENT_2",
+            "perUnitStorageThroughput": 250.0, "tags": dict(TAGS)}, deps={"subnetIds": [sub]})
+        pool = s + [sub, fs]
+        m = [fs] if mount == "own" else ([named(pool, mount)] if mount else [])
+        pg = res("aws:ec2/placementGroup:PlacementGroup", f"pg-{tag}",
+                 {"strategy": "cluster", "tags": dict(TAGS)})
+        nics = ([{"networkCardIndex": float(c), "deviceIndex": 0.0, "interfaceType": "efa",
+                  "associatePublicIpAddress": "false"} for c in range(32)] if not cpu else
+                [{"deviceIndex": 0.0, "associatePublicIpAddress": "false"}])
+        lt = res("aws:ec2/launchTemplate:LaunchTemplate", f"lt-{tag}", {
+            "instanceType": itype, "networkInterfaces": nics,
+            **({"userData": "IyEvYmluL2Jhc2g="} if m else {}),
+            "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}],
+            "tags": dict(TAGS)}, deps={"userData": m} if m else {})
+        asg = res("aws:autoscaling/group:Group", f"nodes-{tag}", {
+            "minSize": 0.0, "maxSize": 2.0, "desiredCapacity": 2.0, "vpcZoneIdentifiers": ["sn"],
+            **({"placementGroup": f"pg-{tag}"} if not cpu else {}),
+            "launchTemplate": {"id": "lt-y", "version": "$Latest"},
+            "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+            deps={"launchTemplate": [lt], "vpcZoneIdentifiers": [sub],
+                  **({"placementGroup": [pg]} if not cpu else {})})
+        stop = res("aws:autoscaling/schedule:Schedule", f"stop-{tag}", {
+            "autoscalingGroupName": "asg-y", "scheduledActionName": "stop", "minSize": 0.0,
+            "maxSize": 0.0, "desiredCapacity": 0.0, "startTime": hours_from_now(96)},
+            deps={"autoscalingGroupName": [asg]})
+        return [sub, fs, lt, asg, stop] + ([pg] if not cpu else [])
+    return _add(build)
+
+
+def mounts(lt_name: str, *fs_names: str):
+    def mutate(s):
+        lt = named(s, lt_name)
+        keep = [d for d in lt.deps.get("userData", []) if not d.type.startswith("aws:fsx")]
+        lt.deps["userData"] = keep + [named(s, n) for n in fs_names]
+        return s
+    return mutate
+
+
+def loose_fs(name: str, zone: str, tag: str = "c"):
+    """An FSx on a new subnet of vpc-1 in `zone`, mounted by nothing."""
+    def build(_s):
+        sub = res("aws:ec2/subnet:Subnet", f"train-{tag}", {
+            "availabilityZone": zone, "vpcId": "vpc-1", "cidrBlock": "10.0.3.0/24",
+            "tags": dict(TAGS)})
+        fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", name, {
+            "subnetIds": "subnet-z", "storageCapacity": 1200.0, "deploymentType": "PERSISTENT_2",
+            "perUnitStorageThroughput": 250.0, "tags": dict(TAGS)}, deps={"subnetIds": [sub]})
+        return [sub, fs]
+    return _add(build)
+
+
+def gcp_cluster2(zone: str = "us-west1-a", mount: str = "own"):
+    def build(s):
+        lus = res("gcp:lustre/instance:Instance", "scratch-2", {
+            "location": zone, "capacityGib": "36000", "instanceId": "scratch-2",
+            "perUnitStorageThroughput": "250", "network": "projects/ml/global/networks/train",
+            "labels": dict(LABELS)})
+        m = lus if mount == "own" else named(s, mount)
+        tpl = res("gcp:compute/instanceTemplate:InstanceTemplate", "train-tpl-2", {
+            "machineType": "a3-ultragpu-8g", "resourcePolicies": "compact-id",
+            "networkInterfaces": [{"nicType": "GVNIC"}] * 2 + [{"nicType": "MRDMA"}] * 8,
+            "labels": dict(LABELS), "scheduling": {"provisioningModel": "STANDARD"},
+            "metadata": {"startup-script": "mount"}},
+            deps={"resourcePolicies": [named(s, "compact")], "metadata": [m]})
+        mig = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "train-mig-2", {
+            "zone": zone, "targetSize": 2.0, "baseInstanceName": "train2", "name": "train-mig-2",
+            "versions": [{"instanceTemplate": "tpl-id"}]}, deps={"versions": [tpl]})
+        job = gcp_job("train-stop-2", mig, 96, uri=gcp_uri(zone=zone, group="train-mig-2"))
+        return [lus, tpl, mig, job]
+    return _add(build)
+
+
+def gcp_remount(tpl: str, fs: str):
+    def mutate(s):
+        t = named(s, tpl)
+        t.deps["metadata"] = [d for d in t.deps["metadata"] if not d.type.startswith("gcp:lustre")]
+        t.deps["metadata"].append(named(s, fs))
+        return s
+    return mutate
+
+
+def az_set2(zone: str = "2"):
+    def build(s):
+        base = named(s, "nodes")
+        props = json.loads(json.dumps(base.props))
+        props["zones"] = [zone]
+        vmss = res("azure-native:compute:VirtualMachineScaleSet", "nodes2", props)
+        stop = res("azure-native:monitor:AutoscaleSetting", "stop2", {
+            "enabled": True, "targetResourceUri": "vmss2-id", "location": "eastus",
+            "profiles": [zero_profile(96)]}, deps={"targetResourceUri": [vmss]})
+        return [vmss, stop]
+    return _add(build)
+
+
+def next_weekday_at(hour: int, days: set) -> float:
+    """Hours from now to the next time `hour`:00 UTC on a weekday in `days` (Mon=0)."""
+    now = datetime.now(timezone.utc)
+    t = now.replace(minute=0, second=0, microsecond=0, hour=hour)
+    while t <= now or t.weekday() not in days:
+        t += timedelta(days=1) if t > now or t.weekday() not in days else timedelta(days=1)
+        t = t.replace(hour=hour)
+    return (t - now).total_seconds() / 3600
+
+
+def next_dom_or_dow(hour: int, dom: int, dow_mon0: int) -> float:
+    """Hours to the next hour:00 UTC that is day-of-month `dom` OR weekday `dow_mon0` (unix cron:
+    when both day fields are restricted, either matches)."""
+    now = datetime.now(timezone.utc)
+    t = now.replace(minute=0, second=0, microsecond=0, hour=hour)
+    while t <= now or not (t.day == dom or t.weekday() == dow_mon0):
+        t += timedelta(days=1)
+    return (t - now).total_seconds() / 3600
+
+
+def hrange(h: float) -> tuple:
+    import math
+    return (math.ceil(h) - 1, math.ceil(h) + 1)
+
+
+H_WK = hrange(next_weekday_at(20, {0, 1, 2, 3, 4}))
+_dow = (datetime.now(timezone.utc) + timedelta(days=3)).weekday()   # a weekday 2-3 days away
+_dom = (datetime.now(timezone.utc) + timedelta(days=20)).day         # a date ~20 days away
+H_OR = hrange(next_dom_or_dow(12, _dom, _dow))
+CRON_DOW = (_dow + 1) % 7                                            # unix: 0 = Sunday
+
+
+def regional(mutate_uri: str):
+    """The GCP base with a regional MIG (distributionPolicyZones us-west1-c) and its stop job."""
+    def mutate(s):
+        s = [r for r in s if r.name not in ("train-stop",)]
+        old = named(s, "train-mig")
+        props = {k: v for k, v in old.props.items() if k != "zone"}
+        props.update(region="us-west1", distributionPolicyZones=["us-west1-c"])
+        mig = res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager",
+                  "train-mig", props, deps=dict(old.deps))
+        s = [r for r in s if r is not old] + [mig]
+        return s + [gcp_job("train-stop", mig, 96, uri=mutate_uri)]
+    return mutate
+
+
+REG_URI = ("https://compute.googleapis.com/compute/v1/projects/ml/regions/us-west1/"
+           "regionInstanceGroupManagers/train-mig/resize?size=0")
+
+B4 = [
+    ("s01", "aws", {}, aws_cluster2(itype="m5.2xlarge", cpu=True),
+     {"_est": est(AWS_H, 96, 97, (S_AWS[0] + 1354, S_AWS[1] + 1600))}, None,
+     "a CPU ASG (m5.2xlarge) in us-east-1b mounting its own FSx in us-east-1b, beside the GPU "
+     "cluster in us-east-1a (docs: 'A filesystem that only CPU compute mounts ... is not "
+     "judged'); the second FSx is still priced: ~12,000 + 1,354..1,600 (the bucket grows with "
+     "the filesystems; the CPU nodes priced where listed) < 20,000"),
+    ("s02", "aws", {}, _chain(aws_cluster2(itype="m5.2xlarge", cpu=True),
+                              mounts("train-lt", "scratch", "scratch-b")),
+     {SSZ: "fail"}, None,
+     "s01, the GPU template also mounting the CPU side's FSx in us-east-1b: a filesystem GPU "
+     "compute mounts, in another zone than the nodes"),
+    ("s03", "aws", {"budget": "40000"}, aws_cluster2(), {}, None,
+     "two GPU clusters in one VPC, us-east-1a and us-east-1b, each mounting its own FSx in its "
+     "own zone (docs: 'two clusters in one region, in two zones, each mounting its own "
+     "filesystem in its own zone, pass'); ~24,600 < 40,000"),
+    ("s04", "aws", {"budget": "40000"}, _chain(aws_cluster2(mount="scratch"),
+                                               mounts("train-lt", "scratch-b")),
+     {SSZ: "fail"}, None,
+     "s03 with the mounts swapped (docs: 'swapped mounts fail on both filesystems')"),
+    ("s05", "aws", {"budget": "40000"}, _chain(aws_cluster2(), loose_fs("spare", "us-east-1c")),
+     {SSZ: "fail"}, None,
+     "s03 plus a third FSx in us-east-1c on the VPC, mounted by neither (docs: 'the zonal "
+     "filesystem passes when it is in the zone of one of them and otherwise fails')"),
+    ("s06", "aws", {"budget": "40000"}, _chain(aws_cluster2(), loose_fs("spare", "us-east-1b")),
+     {}, None, "s05 with the spare FSx in us-east-1b, the zone of one of them: passes"),
+    ("s07", "aws", {}, _chain(
+        _add(lambda s: res("aws:ec2/subnet:Subnet", "train-b", {
+            "availabilityZone": "us-east-1b", "vpcId": "vpc-1", "cidrBlock": "10.0.2.0/24",
+            "tags": dict(TAGS)})),
+        _deps("train-nodes", "vpcZoneIdentifiers", "train-a", "train-b")),
+     {SSZ: "fail"}, None,
+     "the GPU group spread over us-east-1a and us-east-1b, mounting the FSx in us-east-1a (docs: "
+     "'the span verdict stays for groups seen to mount it')"),
+    ("s08", "aws", {}, _chain(
+        _add(lambda s: res("aws:ec2/subnet:Subnet", "west", {
+            "availabilityZone": "us-west-2a", "vpcId": "vpc-2", "region": "us-west-2",
+            "cidrBlock": "10.9.0.0/24", "tags": dict(TAGS)})),
+        _setp("scratch", "region", "us-west-2"), _deps("scratch", "subnetIds", "west")),
+     {SSZ: "fail"}, None,
+     "the FSx in us-west-2a (its own region input, pulumi-aws v7), mounted by the us-east-1a GPU "
+     "group: not in the nodes' zone"),
+    ("s09", "aws", {}, _setp("datasets", "region", "eu-west-1"), {SSZ: "fail"}, None,
+     "the bucket in eu-west-1 feeding the FSx through the DRA (docs: 'a resource depends on both "
+     "that filesystem and the bucket (an FSx data repository association'): read by the cluster, "
+     "in another region"),
+    ("s10", "aws", {}, _add(lambda s: res("aws:s3/bucket:Bucket", "logs", {
+        "region": "eu-west-1", "forceDestroy": False,
+        "tags": {**TAGS, "trainstack:retain": "true"}}, retain=True)),
+     {}, None,
+     "a second bucket in eu-west-1 no cluster reads (docs: 'A bucket no cluster reads ... is not "
+     "flagged wherever it is')"),
+    ("s11", "gcp", {"budget": "60000"}, gcp_cluster2(), {}, None,
+     "two GCP clusters in us-west1-c and us-west1-a, each mounting its own Lustre in its zone: "
+     "pass; 2 x 16,831 + 2 x 7,560 + bucket ~1,546 = ~50,300 < 60,000"),
+    ("s12", "gcp", {"budget": "60000"}, _chain(gcp_cluster2(mount="scratch"),
+                                               gcp_remount("train-tpl", "scratch-2")),
+     {SSZ: "fail"}, None, "s11 with the mounts swapped: both fail"),
+    ("s13", "azure", {"fs_zone": "2"}, lambda s: (named(s, "nodes").deps.pop(
+        "virtualMachineProfile") and s),
+     {SSZ: "fail"}, None,
+     "AMLFS in zone 2, the only GPU set in zone 1, nothing mounts it (docs: matched to the cluster "
+     "of its region; 'fails as not in the GPU nodes' zone')"),
+    ("s14", "azure", {"fs_zone": "2", "budget_amount": 50000.0}, _chain(
+        lambda s: (named(s, "nodes").deps.pop("virtualMachineProfile") and s), az_set2("2")),
+     {}, None,
+     "s13 plus a second GPU set in zone 2 (docs: 'groups near it ... whose known zones are two "
+     "or more may be separate clusters ... passes when it is in the zone of one of them'); "
+     "2 x 18,877 + storage ~ 40,100 < 50,000"),
+    ("s15", "ali", {}, _add(
+        lambda s: [res("alicloud:vpc/switch:Switch", "vsw-b", {
+            "zoneId": "eu-central-1b", "tags": dict(TAGS)}, provider_region=ALI),
+            res("alicloud:nas/fileSystem:FileSystem", "fs-b", {
+                "fileSystemType": "cpfs", "protocolType": "cpfs", "storageType": "advance_200",
+                "capacity": 3600.0, "zoneId": "eu-central-1b", "tags": dict(TAGS)},
+                provider_region=ALI)],
+        lambda s: res("alicloud:ecs/instance:Instance", "cpu-0", {
+            "instanceType": "ecs.g7.2xlarge", "vswitchId": "vsw-b-id",
+            "internetMaxBandwidthOut": 0.0, "userData": "I2Nsb3VkLWNvbmZpZw==",
+            "tags": dict(TAGS)},
+            deps={"vswitchId": [named(s, "vsw-b")], "userData": [named(s, "fs-b")]},
+            provider_region=ALI)),
+     {}, None,
+     "a CPU ECS instance (ecs.g7.2xlarge) in eu-central-1b mounting its own CPFS there, the GPU "
+     "nodes mounting theirs in eu-central-1a: the CPU side is never judged"),
+    # capacity counted not at all: two consumers of one reservation
+    ("c20", "aws", {"budget": "85000"}, _chain(odcr(), aws_cluster2(zone="us-east-1a", tag="b2")),
+     {SPEND: "fail", "_est": est(1, ODCR_MONTH + AWS_96[0], ODCR_MONTH + AWS_96[1],
+                                 (2 * S_AWS[0] - 110, 2 * S_AWS[1]))}, None,
+     "an open ODCR of 2 p5 in us-east-1a and TWO groups of 2 p5 there: the reservation holds 2 "
+     "nodes, so 2 are beyond it: 80,358.40 + 10,567.68 + two FSx and the bucket ~2,900 = "
+     "~93,800 > 85,000; absorbing both groups would price 2 nodes at 0"),
+    ("r11", "gcp", {"budget": "140000"}, _chain(gcp_res(), _add(lambda s: [
+        res("gcp:compute/instanceGroupManager:InstanceGroupManager", "train-mig-b", {
+            "zone": "us-west1-c", "targetSize": 2.0, "baseInstanceName": "trainb",
+            "name": "train-mig-b", "versions": [{"instanceTemplate": "tpl-id"}]},
+            deps={"versions": [named(s, "train-tpl")]})]),
+        lambda s: s + [gcp_job("train-stop-b", named(s, "train-mig-b"), 96,
+                               uri=gcp_uri(group="train-mig-b"))]),
+     {SPEND: "fail", "_est": TWICE_G}, None,
+     "a reservation of 2 a3-ultragpu-8g in us-west1-c and TWO MIGs of 2 from the same template "
+     "there: 2 VMs beyond: 126,669.45 + 16,657.90..16,831.42 + 8,333.09 = ~151,700 > 140,000"),
+    ("v06", "azure", {"budget_amount": 150000.0}, _chain(
+        az_crg(), az_set2("1"),
+        lambda s: (named(s, "nodes2").props["virtualMachineProfile"].__setitem__(
+            "capacityReservation", {"capacityReservationGroup": {"id": "crg-id"}}) or
+            named(s, "nodes2").deps.__setitem__("virtualMachineProfile", [named(s, "crg")]) or s)),
+     {SPEND: "fail", "_est": TWICE_Z}, None,
+     "a reservation of 2 in a group TWO scale sets of 2 join: 2 VMs beyond: 143,547.20 + "
+     "18,877.44 + storage > 150,000"),
+    ("k06", "ali", {}, _chain(ali_cr(), ali_pool("Open"), _add(lambda s: [
+        res("alicloud:ecs/instance:Instance", f"node-{i}", json.loads(json.dumps(
+            named(s, "node-0").props)), deps=dict(named(s, "node-0").deps),
+            provider_region=ALI) for i in (2, 3)])),
+     {SPEND: "fail", "_est": TWICE_K}, CAP30,
+     "an open reservation of 2 and FOUR Open nodes of its type in its zone: 2 beyond: 23,308.32 + "
+     "11,187.99 + storage > 30,000"),
+    # stops whose first run takes reading
+    ("a21", "aws", {"hours": None}, aws_stop(recurrence="0 20 * * MON-FRI", startTime=iso_utc(0.1)),
+     {"_est": est(AWS_H, H_WK[0], H_WK[1], S_AWS)}, None,
+     "recurrence '0 20 * * MON-FRI' (unix cron names): its first run is the next weekday at 20:00 "
+     "UTC (computed here)"),
+    ("a22", "aws", {"hours": None}, aws_stop(recurrence=f"0 12 {_dom} * {CRON_DOW}",
+                                             startTime=iso_utc(0.1)),
+     {"_est": est(AWS_H, H_OR[0], H_OR[1], S_AWS)}, None,
+     "both day fields restricted (a date ~20 days on, a weekday 2-3 days on): unix cron fires "
+     "when EITHER matches (crontab(5): 'the command will be run when either field matches'), so "
+     "the first run is the weekday's, 2-3 days away"),
+    ("g23", "gcp", {}, gcp_swap_stop(schedule=f"0 12 {_dom} * {CRON_DOW}"),
+     {"_est": est(GCP_H, H_OR[0], H_OR[1], S_GCP)}, None,
+     "a22's cron on the Cloud Scheduler job (unix cron, Etc/UTC): the weekday's run"),
+    ("z11", "azure", {"max_hours": None}, az_autoscale(profiles=[zero_profile(
+        0, start=wall(80, "Asia/Tokyo").strftime("%Y-%m-%dT%H:%M:%S+09:00"),
+        tz="Pacific Standard Time")]),
+     {"_est": est(AZ_H, 80, 81, S_AZ)}, None,
+     "fixedDate.start written WITH an offset (+09:00) beside timeZone Pacific Standard Time (docs: "
+     "only a time 'written without an offset' is a wall clock in the timeZone): now+80 h"),
+    ("p01", "gcp", {}, regional(REG_URI), {"_est": GCP_96}, None,
+     "a regional MIG (distributionPolicyZones us-west1-c) and a job on regions/us-west1/"
+     "regionInstanceGroupManagers/train-mig/resize?size=0 (docs): the stop holds"),
+    ("p02", "gcp", {}, regional(gcp_uri()), {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "the regional MIG, the job on the zonal path zones/us-west1-c/instanceGroupManagers/"
+     "train-mig: no such group (docs: '.../regions/<region>/regionInstanceGroupManagers/... for a "
+     "regional group'): the month"),
+    ("a23", "aws", {}, _add(lambda s: res("aws-native:autoscaling:ScheduledAction", "train-up", {
+        "autoScalingGroupName": "asg-x", "minSize": 0, "maxSize": 2, "desiredCapacity": 2,
+        "startTime": iso_utc(120)}, deps={"autoScalingGroupName": [named(s, "train-nodes")]})),
+     {SPEND: "fail", "_est": AWS_MONTH}, None,
+     "the classic stop at 96 h and an aws-native ScheduledAction raising the group to 2 at 120 h "
+     "(docs: 'anything in the stack that starts them ... after the stop's first run ... makes it a "
+     "pause', 'whichever path declares the stop'): the month"),
+    ("a24", "aws", {}, _chain(
+        _add(lambda s: res("aws:cloudwatch/eventRule:EventRule", "nightly", {
+            "scheduleExpression": "rate(1 day)", "state": "ENABLED", "tags": dict(TAGS)})),
+        _add(lambda s: res("aws:cloudwatch/eventTarget:EventTarget", "nightly-fn", {
+            "rule": "nightly", "arn": "arn:aws:lambda:us-east-1:123456789012:function:warm",
+            "input": "{\"group\": \"asg-x\"}"},
+            deps={"rule": [named(s, "nightly")], "input": [named(s, "train-nodes")]}))),
+     {SPEND: "fail", "_est": AWS_MONTH}, None,
+     "the stop at 96 h and a daily EventBridge rule whose Lambda target's input depends on the "
+     "group (docs: 'any other target acting on the nodes, such as a Lambda function whose input "
+     "depends on them'; 'that a rule fires, may run after any stop'): the month"),
+    ("b12", "ali", {"auto_release": "2000h"}, None, {}, None,
+     "autoReleaseTime 2,000 h away (past the month): still an autoReleaseTime on every node "
+     "(docs: the stand-in), priced for the month (capped), no budget to compare: pass"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B4))
+def test_batch4(pack, case):
+    _run_case(pack, case)
