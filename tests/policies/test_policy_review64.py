@@ -1478,3 +1478,278 @@ B4 = [
 @pytest.mark.parametrize("case", _params(B4))
 def test_batch4(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 5
+# Things outside the stack (literal subnet / vSwitch / filesystem / template ids; the `zones`
+# config) and the configuration over gRPC (typos, wrong types, unknown keys, exemptions).
+import base64   # noqa: E402
+import gzip     # noqa: E402
+
+FS_LIT = "fs-0123456789abcdef0"
+FS_DNS = f"{FS_LIT}.fsx.us-east-1.amazonaws.com"
+
+
+def userdata(text: str, gz: bool = False) -> str:
+    raw = text.encode()
+    return base64.b64encode(gzip.compress(raw) if gz else raw).decode()
+
+
+def fs_on_literal(subnet: str = "subnet-0lit"):
+    """The FSx placed only by a literal subnet id (no dependency on a stack subnet)."""
+    def mutate(s):
+        fs = named(s, "scratch")
+        fs.props["subnetIds"] = [subnet]
+        fs.deps.pop("subnetIds", None)
+        return s
+    return mutate
+
+
+def asg_on(*subnets: str):
+    """The GPU group's vpcZoneIdentifiers: stack subnets by name, literal ids as given."""
+    def mutate(s):
+        asg = named(s, "train-nodes")
+        stack = [x for x in subnets if not x.startswith("subnet-")]
+        asg.props["vpcZoneIdentifiers"] = [x if x.startswith("subnet-") else "subnet-x"
+                                           for x in subnets]
+        if stack:
+            asg.deps["vpcZoneIdentifiers"] = [named(s, x) for x in stack]
+        else:
+            asg.deps.pop("vpcZoneIdentifiers", None)
+        return s
+    return mutate
+
+
+def lt_mounts_literal(text: str, keep_fs_dep: bool, gz: bool = False):
+    def mutate(s):
+        lt = named(s, "train-lt")
+        lt.props["userData"] = userdata(text, gz)
+        if not keep_fs_dep:
+            lt.deps["userData"] = [d for d in lt.deps["userData"] if d.name != "scratch"]
+        return s
+    return mutate
+
+
+def drop_fs():
+    """Remove the stack's FSx (and its DRA): the nodes mount only what their user data names."""
+    def mutate(s):
+        s = [r for r in s if r.name not in ("scratch", "scratch-s3")]
+        lt = named(s, "train-lt")
+        lt.deps["userData"] = [d for d in lt.deps["userData"] if d.name != "scratch"]
+        return s
+    return mutate
+
+
+MOUNT1 = f"#!/bin/bash\nmount -t lustre {FS_DNS}@tcp:/abcdefgh /fsx\n"
+MOUNT2 = MOUNT1 + "mount -t lustre fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com@tcp:/x /f2\n"
+Z = {SSZ: {"zones": {}}}
+
+
+def zones(**kv) -> dict:
+    return {SSZ: {"zones": {k.replace("_", "-"): v for k, v in kv.items()}}}
+
+
+def ali_lit_vsw(vsw: str = "vsw-0lit"):
+    def mutate(s):
+        for n in ("node-0", "node-1"):
+            node = named(s, n)
+            node.props["vswitchId"] = vsw
+            node.deps.pop("vswitchId", None)
+        return s
+    return mutate
+
+
+def skip_tag(where: str, value: str = "spend-limit"):
+    def mutate(s):
+        r = named(s, where)
+        if isinstance(r.props.get("tags"), list):
+            r.props["tags"].append({"key": "trainstack:policy-skip", "value": value,
+                                    "propagateAtLaunch": True})
+        else:
+            r.props.setdefault("tags", {})["trainstack:policy-skip"] = value
+        return s
+    return mutate
+
+
+B5 = [
+    ("o01", "aws", {}, fs_on_literal(), {SSZ: "undecided", "_msg": {SSZ: ["subnet-0lit"]}}, None,
+     "the FSx on a literal subnet id the stack does not create, mounted by the GPU group in "
+     "us-east-1a (docs: 'a node group or filesystem placed only by such an id ... is cannot "
+     "decide ... naming the id and this key, until the config tells its zone')"),
+    ("o02", "aws", {}, fs_on_literal(), {}, zones(subnet_0lit="us-east-1a"),
+     "o01 with zones {subnet-0lit: us-east-1a}: the nodes' zone, pass"),
+    ("o03", "aws", {}, fs_on_literal(), {SSZ: "fail"}, zones(subnet_0lit="us-east-1b"),
+     "o01 with zones {subnet-0lit: us-east-1b}: 'judged like any other': another zone, fail"),
+    ("o04", "aws", {}, _chain(fs_on_literal(), asg_on("subnet-0lit")), {}, None,
+     "the nodes and the FSx on the same single literal subnet (docs: 'share its zone, whatever it "
+     "is ... decided without the config')"),
+    ("o05", "aws", {}, _chain(fs_on_literal("subnet-0lit"), asg_on("subnet-0other")),
+     {SSZ: "undecided"}, None,
+     "nodes on literal subnet-0other, the FSx on literal subnet-0lit: two unknown zones, neither "
+     "told: cannot decide"),
+    ("o06", "aws", {}, _chain(fs_on_literal("subnet-0lit"), asg_on("subnet-0other")),
+     {SSZ: "fail"}, zones(subnet_0lit="us-east-1a", subnet_0other="us-east-1c"),
+     "o05 with both told, in two zones: fail"),
+    ("o07", "aws", {}, asg_on("train-a", "subnet-0lit"), {SSZ: "undecided"}, None,
+     "the GPU group on its stack subnet (us-east-1a) and a literal subnet beside it (docs: 'a "
+     "literal id beside the stack's own subnet included'): its zones are not all known"),
+    ("o08", "aws", {}, asg_on("train-a", "subnet-0lit"), {}, zones(subnet_0lit="us-east-1a"),
+     "o07 told us-east-1a: one zone, the FSx's: pass"),
+    ("o09", "aws", {}, asg_on("train-a", "subnet-0lit"), {SSZ: "fail"},
+     zones(subnet_0lit="us-east-1b"),
+     "o07 told us-east-1b: the group mounting the FSx spans two zones: fail"),
+    ("o10", "aws", {}, _chain(drop_fs(), lt_mounts_literal(MOUNT1, keep_fs_dep=False)),
+     {SSZ: "undecided", "_msg": {SSZ: [FS_LIT]}}, None,
+     "the stack has no FSx; the GPU template's user data mounts fs-0123456789abcdef0 by its "
+     "literal DNS name (docs: 'an AWS GPU group whose user data ... mounts an FSx file system by "
+     "its literal DNS name ... is cannot decide')"),
+    ("o11", "aws", {}, _chain(drop_fs(), lt_mounts_literal(MOUNT1, keep_fs_dep=False)),
+     {SSZ: "fail"}, zones(**{FS_LIT.replace("-", "_"): "us-east-1b"}),
+     "o10 with the file system told in us-east-1b: 'fails as not in the GPU nodes' zone'"),
+    ("o12", "aws", {}, _chain(drop_fs(), lt_mounts_literal(MOUNT1, keep_fs_dep=False, gz=True)),
+     {SSZ: "undecided"}, None,
+     "o10 with the user data gzipped then base64 ('base64 and gzip read as cloud-init reads "
+     "them'): still cannot decide"),
+    ("o13", "aws", {}, lt_mounts_literal(MOUNT1, keep_fs_dep=True), {}, None,
+     "the user data names one literal FSx DNS name and depends on the stack's one FSx (docs: 'as "
+     "many names as such dependencies are taken as the stack's own'): the stack's, in the nodes' "
+     "zone: pass"),
+    ("o14", "aws", {}, lt_mounts_literal(MOUNT2, keep_fs_dep=True), {SSZ: "undecided"}, None,
+     "two literal names, one FSx dependency ('more names than that are all undecided until "
+     "told')"),
+    ("o15", "aws", {}, _chain(drop_fs(), lt_mounts_literal(
+        MOUNT1.replace(".fsx.", ".efs."), keep_fs_dep=False)), {}, None,
+     "an EFS name (fs-....efs.us-east-1.amazonaws.com) in the user data: 'An EFS name (.efs.) is "
+     "not matched: EFS is regional'"),
+    ("o16", "ali", {}, ali_lit_vsw(), {SSZ: "undecided", "_msg": {SSZ: ["vsw-0lit"]}}, None,
+     "the GPU nodes on a literal vSwitch id, mounting the CPFS in eu-central-1a: their zone is "
+     "unknown until told (docs: Alibaba 'an instance's vswitchId ... cannot decide')"),
+    ("o17", "ali", {}, ali_lit_vsw(), {}, zones(vsw_0lit="eu-central-1a"),
+     "o16 told eu-central-1a: pass"),
+    ("o18", "ali", {}, ali_lit_vsw(), {SSZ: "fail"}, zones(vsw_0lit="eu-central-1b"),
+     "o16 told eu-central-1b: fail"),
+    ("o19", "ali", {}, lambda s: (named(s, "fs").props.pop("zoneId") and
+                                  named(s, "fs").props.__setitem__("vswitchId", "vsw-0fs") or s),
+     {SSZ: "undecided"}, None,
+     "the CPFS without zoneId on a literal vswitchId (docs: 'a CPFS file system's vswitchId where "
+     "its zoneId is left out, cannot decide')"),
+    ("o20", "aws", {}, lambda s: (named(s, "train-nodes").props.__setitem__(
+        "launchTemplate", {"id": "lt-0abc1234def567890", "version": "$Latest"}) or
+        named(s, "train-nodes").deps.pop("launchTemplate") and s),
+     {SPEND: "fail", RDMA: "undecided"}, None,
+     "the group launched from a literal launch template id the stack does not create, no type of "
+     "its own (docs: 'whose type is unknown at preview or read nowhere ... spend-limit names it "
+     "and fails closed'); rdma cannot know the type's fabric for 2 nodes: cannot decide"),
+    ("o21", "gcp", {}, _chain(_set("train-mig", "versions",
+                 [{"instanceTemplate": "projects/ml/global/instanceTemplates/other-tpl"}]),
+            _deps("train-mig", "versions")),
+     {SPEND: "fail"}, None,
+     "the MIG from a literal template self link the stack does not create ('a GCP MIG ... from "
+     "such an instance template'): GPU capacity read nowhere, fails closed"),
+    # exemptions
+    ("e01", "aws", {"hours": None}, None, {}, {SPEND: {"skipResources": [
+        "aws:autoscaling/group:Group::train-*"]}},
+     "no stop (the month would fail), the GPU group exempt by a `<type>::<name>` glob (docs: 'an "
+     "exempt GPU group is not priced'): nothing left to cap; the FSx ~1,500 < 20,000"),
+    ("e02", "aws", {"hours": None}, None, {}, {SPEND: {"skipResources": [
+        "aws:autoscaling/group:Group::train-node?"]}}, "e01 with a ? glob: train-nodes matches"),
+    ("e03", "aws", {"hours": None}, None, {SPEND: "fail"}, {SPEND: {"skipResources": [
+        "aws:ec2/instance:Instance::train-nodes"]}},
+     "a pattern of another type (an Instance named train-nodes): matches nothing, the month fails"),
+    ("e04", "aws", {"hours": None}, skip_tag("train-nodes"), {}, None,
+     "the group's own tag trainstack:policy-skip = spend-limit (docs: 'the resource's OWN tag'): "
+     "exempt"),
+    ("e05", "aws", {"hours": None}, skip_tag("train-lt"), {SPEND: "fail"}, None,
+     "the tag on the launch template, not the group: the group is not exempt: the month"),
+    ("e06", "aws", {"hours": None}, _with_provider({**AWS_P, "defaultTags": {"tags": {
+        "trainstack:policy-skip": "all"}}}), {SPEND: "fail"}, None,
+     "the provider's defaultTags carrying policy-skip all ('A provider's default tags never "
+     "count'): the month fails"),
+    ("e07", "aws", {"hours": None}, skip_tag("train-nodes", "storage-same-zone, rdma-for-multinode"),
+     {SPEND: "fail"}, None,
+     "the group's own tag naming two other policies (comma and space): spend-limit still judges"),
+    ("e08", "ali", {}, _chain(ali_nodes("autoReleaseTime", None), skip_tag("node-0"),
+                              skip_tag("node-1")), {}, None,
+     "both GPU nodes without autoReleaseTime (no alarm), each tagged policy-skip spend-limit: "
+     "exempt, nothing left to judge"),
+    ("e09", "gcp0", {}, _chain(gcp_vm(budget="1000"), lambda s: (named(s, "vm").props[
+        "labels"].__setitem__("trainstack_policy-skip", "spend-limit__storage-same-zone") or s)),
+     {}, None,
+     "a GCP VM (63,334 a month) over a 1,000 budget, its own label trainstack_policy-skip = "
+     "spend-limit__storage-same-zone (docs: 'GCP label values allow neither: separate with __'; "
+     "the key as the retain label's, normalised): exempt"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B5))
+def test_batch5(pack, case):
+    _run_case(pack, case)
+
+
+def config_refused(pack, policy: str, key: str, value: Any) -> str:
+    """Configure over gRPC with {policy: {key: value}} beside the pack's defaults, as the CLI
+    would send it had it not validated; INVALID_ARGUMENT naming the key, or the test fails."""
+    config = pack.cli_config({})
+    config[policy] = {**config[policy], key: value}
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(config)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, err.value.details()
+    return err.value.details()
+
+
+REFUSED = [
+    ("q01", SPEND, "maxMonthlyUSD", 1000, "maxMonthlyUSD",
+     "a typo of maxMonthlyUsd (docs: 'A setting a policy does not take (a typo such as "
+     "maxMonthlyUSD) ... its Configure answers INVALID_ARGUMENT naming the key')"),
+    ("q02", SPEND, "maxMonthlyUsd", "1000", "maxMonthlyUsd",
+     "a known setting of a type its schema refuses (the docs' own example)"),
+    ("q03", SPEND, "maxMonthlyUsd", 0, "maxMonthlyUsd", "0 (schema: exclusiveMinimum 0)"),
+    ("q04", SPEND, "capacityBlockFeesUsd", {"train-nodes": -1}, "capacityBlockFeesUsd",
+     "a negative fee (docs: 'a negative fee' is refused)"),
+    ("q05", SPEND, "capacityBlockFeesUsd", {"train-nodes": "9000"}, "capacityBlockFeesUsd",
+     "a fee as text (schema: number)"),
+    ("q06", SPEND, "capacityBlockFeeUsd", {"train-nodes": 9000}, "capacityBlockFeeUsd",
+     "a typo of capacityBlockFeesUsd"),
+    ("q07", SSZ, "zones", {"subnet-0lit": 5}, "zones", "a zone that is a number (schema: string)"),
+    ("q08", SSZ, "zones", ["subnet-0lit", "us-east-1a"], "zones", "zones as a list"),
+    ("q09", SSZ, "zone", {"subnet-0lit": "us-east-1a"}, "zone", "a typo of zones"),
+    ("q10", SSZ, "cannotDecide", "sometimes", "cannotDecide",
+     "cannotDecide outside its enum (mandatory, advisory)"),
+    ("q11", SPEND, "skipResources", ["train-nodes"], "skipResources",
+     "a bare name (docs: 'A bare name is refused by the schema')"),
+    ("q12", TAGS_P, "requiredTags", "owner", "requiredTags", "requiredTags as one string"),
+    ("q13", SPEND, "maxMonthlyUsd", float("inf"), "maxMonthlyUsd",
+     "Infinity over gRPC (docs: numbers are validated; '--policy-config refuses NaN and "
+     "Infinity'; a known setting of a value its schema refuses is refused the same way)"),
+    ("q14", SSZ, "skipResources", "aws:autoscaling/group:Group::train-*", "skipResources",
+     "skipResources as one string, not a list"),
+]
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c[0], marks=[pytest.mark.xfail(
+    strict=True, reason=XFAIL[c[0]])] if c[0] in XFAIL else []) for c in REFUSED])
+def test_batch5_config(pack, case):
+    cid, policy, key, value, needle, _why = case
+    details = config_refused(pack, policy, key, value)
+    assert needle in details, (cid, details)
+
+
+def test_q15_unknown_policy_refused(pack):
+    """A policy name the pack does not have ("spend-limits") is refused (docs), naming it."""
+    config = pack.cli_config({})
+    config["spend-limits"] = {"enforcementLevel": "mandatory", "maxMonthlyUsd": 1000}
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(config)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "spend-limits" in err.value.details()
+
+
+def test_q16_refusal_leaves_no_half_config(pack):
+    """After a refused Configure, a good one takes: the AWS base with no stop under
+    maxMonthlyUsd 100,000 passes (81,8xx), and under 50,000 fails: nothing of the refused
+    configuration (maxMonthlyUSD 1) lingers."""
+    config_refused(pack, SPEND, "maxMonthlyUSD", 1)
+    stack = aws(hours=None)
+    assert verdict(run(pack, stack, {SPEND: {"maxMonthlyUsd": 100000}}, AWS_P), SPEND) == "pass"
+    assert verdict(run(pack, aws(hours=None), {SPEND: {"maxMonthlyUsd": 50000}}, AWS_P),
+                   SPEND) == "fail"
