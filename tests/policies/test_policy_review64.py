@@ -1755,3 +1755,172 @@ def test_q16_refusal_leaves_no_half_config(pack):
     assert verdict(run(pack, stack, {SPEND: {"maxMonthlyUsd": 100000}}, AWS_P), SPEND) == "pass"
     assert verdict(run(pack, aws(hours=None), {SPEND: {"maxMonthlyUsd": 50000}}, AWS_P),
                    SPEND) == "fail"
+
+
+# ------------------------------------------------------------------------------------ batch 6
+# More stops (aws-native, EventBridge cron / rate, instance stops and starts, runbooks, windows
+# already over, times unknown at preview), regional / zonal Filestore, reservations beside an
+# autoscaler, and exemptions by URN and `all`.
+STOP_EC2 = "arn:aws:scheduler:::aws-sdk:ec2:stopInstances"
+START_EC2 = "arn:aws:scheduler:::aws-sdk:ec2:startInstances"
+
+
+def p5_vm(extra: Optional[list] = None):
+    """One p5.48xlarge instance in the AWS base's subnet (no group), a 20,000 budget, and the
+    schedules `extra` builds from it (fn(vm) -> resource)."""
+    def build(_s):
+        sub = res("aws:ec2/subnet:Subnet", "vm-a", {"availabilityZone": "us-east-1a",
+                                                    "vpcId": "vpc-1", "cidrBlock": "10.0.5.0/24",
+                                                    "tags": dict(TAGS)})
+        vm = res("aws:ec2/instance:Instance", "vm", {
+            "instanceType": "p5.48xlarge", "ami": "ami-0a1b2c3d4e5f60718", "subnetId": "sn",
+            "associatePublicIpAddress": False, "tags": dict(TAGS),
+            "rootBlockDevice": {"encrypted": True, "volumeSize": 200.0}},
+            deps={"subnetId": [sub]})
+        bud = res("aws:budgets/budget:Budget", "vm-budget", {
+            "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": "20000",
+            "limitUnit": "USD", "notifications": AWS_ALERTS, "tags": dict(TAGS)})
+        return [sub, vm, bud] + [fn(vm) for fn in (extra or [])]
+    return _add(build)
+
+
+def ec2_sched(name: str, arn: str, hours: float):
+    def fn(vm):
+        return res("aws:scheduler/schedule:Schedule", name, {
+            "name": name, "scheduleExpression": eb_at(hours), "scheduleExpressionTimezone": "UTC",
+            "state": "ENABLED", "flexibleTimeWindow": {"mode": "OFF"},
+            "target": {"arn": arn, "roleArn": "arn:aws:iam::123456789012:role/scheduler",
+                       "input": "{\"InstanceIds\": [\"i-x\"]}"}},
+            deps={"target": [vm]})
+    return fn
+
+
+H_2020 = hrange(next_weekday_at(20, {0, 1, 2, 3, 4, 5, 6}))
+
+B6 = [
+    ("a25", "aws", {"hours": None}, _add(lambda s: res(
+        "aws-native:autoscaling:ScheduledAction", "train-stop", {
+            "autoScalingGroupName": "asg-x", "minSize": 0, "maxSize": 0, "desiredCapacity": 0,
+            "recurrence": cron_fixed(70, "Europe/Berlin"), "timeZone": "Europe/Berlin",
+            "startTime": iso_utc(1)}, deps={"autoScalingGroupName": [named(s, "train-nodes")]})),
+     {"_est": est(AWS_H, 70, 71, S_AWS)}, None,
+     "an aws-native ScheduledAction on the classic group, recurrence at the Berlin wall clock of "
+     "now+70 h in Europe/Berlin, every size 0 (docs: 'or an aws-native:autoscaling:"
+     "ScheduledAction'): 70..71 h"),
+    ("a26", "aws", {"hours": None, "asg_name": "train-asg"},
+     eb_sched("asg-stop", "cron(0 20 ? * 2-6 *)", asg_body()),
+     {"_est": est(AWS_H, H_WK[0], H_WK[1], S_AWS)}, None,
+     "an EventBridge Scheduler cron(0 20 ? * 2-6 *) (docs: 'six fields, day of week 1-7 from "
+     "Sunday': 2-6 is Monday-Friday) to 0: the next weekday 20:00 UTC"),
+    ("a27", "aws", {"hours": None, "asg_name": "train-asg"},
+     eb_sched("asg-stop", "rate(7 days)", asg_body(), startDate=iso_utc(50)),
+     {"_est": est(AWS_H, 50, 51, S_AWS)}, None,
+     "a rate(7 days) Scheduler to 0 with startDate now+50 h (docs: 'a rate(...) at its "
+     "startDate'): 50..51 h"),
+    ("a28", "aws0", {}, p5_vm([ec2_sched("vm-stop", STOP_EC2, 60)]),
+     {"_est": est(P5, 60, 61)}, None,
+     "one p5.48xlarge instance and a Scheduler at(now+60 h) ec2:stopInstances whose input depends "
+     "on it (docs: 'ec2:stopInstances / ec2:terminateInstances depending on the instance'): "
+     "55.04 x 60..61 = 3,302.40..3,357.44"),
+    ("a29", "aws0", {}, p5_vm([ec2_sched("vm-stop", STOP_EC2, 60),
+                               ec2_sched("vm-start", START_EC2, 80)]),
+     {SPEND: "fail", "_est": est(P5, 730, 730)}, None,
+     "a28 plus a Scheduler at(now+80 h) ec2:startInstances on it (docs: 'a Scheduler schedule or "
+     "rule with ec2:startInstances ... makes it a pause'): the month 40,179.20 > 20,000"),
+    ("a30", "aws0", {}, p5_vm([
+        lambda vm: res("aws:cloudwatch/eventRule:EventRule", "vm-rule", {
+            "scheduleExpression": "cron(0 20 * * ? *)", "state": "ENABLED", "tags": dict(TAGS)}),
+        lambda vm: res("aws:cloudwatch/eventTarget:EventTarget", "vm-runbook", {
+            "rule": "vm-rule", "roleArn": "arn:aws:iam::123456789012:role/events",
+            "arn": "arn:aws:ssm:us-east-1::automation-definition/AWS-StopEC2Instance:$DEFAULT",
+            "input": "{\"InstanceId\": [\"i-x\"]}"}, deps={"input": [vm]})]),
+     {"_est": est(P5, H_2020[0], H_2020[1])}, None,
+     "an EventBridge rule cron(0 20 * * ? *) running AWS-StopEC2Instance on the instance (docs: "
+     "'at the rule's next run'): the next 20:00 UTC"),
+    ("a31", "aws", {"hours": None}, aws_stop(startTime=unknown()),
+     {SPEND: "fail", "_est": AWS_MONTH}, None,
+     "a Schedule whose startTime is unknown at preview (docs: 'An unreadable input ... no "
+     "lifetime'; never fewer hours than the truth): the month"),
+    ("z12", "azure", {"max_hours": None}, az_autoscale(profiles=[zero_profile(
+        0, start=iso_utc(-48), end=iso_utc(-24))]),
+     {SPEND: "fail", "_est": AZ_MONTH}, None,
+     "a capacity-0 window that began 48 h ago and ended 24 h ago, nothing else: it applies to no "
+     "time to come, so it stops nothing (pricing it as a stop in the past would price 0 h, below "
+     "the truth): the month"),
+    ("z13", "azure", {"max_hours": None}, az_autoscale(profiles=[zero_profile(
+        0, start=unknown())]),
+     {SPEND: "fail", "_est": AZ_MONTH}, None,
+     "fixedDate.start unknown at preview: no lifetime, the month"),
+    ("g24", "gcp", {}, gcp_swap_stop(schedule="0 0 12 " + cron_fixed(96).split(" ", 2)[2]),
+     {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "a six-field cron on a Cloud Scheduler job (unix-cron has five: cloud.google.com/scheduler/"
+     "docs/configuring/cron-job-schedules): it does not parse, no stop, the month"),
+    ("g25", "gcp0", {}, gcp_vm({"terminationTime": wall(30, "Europe/Berlin").strftime(
+        "%Y-%m-%dT%H:%M:%S+01:00"), "instanceTerminationAction": "DELETE"}),
+     {"_est": est(A3U, 30, 31)}, None,
+     "a VM's terminationTime written with a +01:00 offset (RFC 3339), the Berlin wall clock of "
+     "now+30 h: 30..31 h"),
+    ("g26", "gcp", {}, gcp_swap_stop(schedule=unknown()), {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "the job's schedule unknown at preview: no stop, the month"),
+    ("b13", "ali0", {}, ess(tasks=lambda g: [ess_task("off", g, 48, launchTime=unknown())]),
+     {SPEND: "fail", "_est": ESS_MONTH}, None,
+     "an ESS task whose launchTime is unknown at preview: no lifetime, the month"),
+    ("b14", "ali", {}, ali_nodes("autoReleaseTime", unknown()), {SPEND: "undecided"}, None,
+     "autoReleaseTime unknown at preview on both nodes: whether it stands in for the alarm, and "
+     "the hours, are not known until apply: cannot decide (spend-limit's default mandatory)"),
+    ("s16", "gcp", {}, _chain(
+        _add(lambda s: res("gcp:filestore/instance:Instance", "home", {
+            "location": "us-west1", "tier": "REGIONAL", "labels": dict(LABELS),
+            "fileShares": {"name": "home", "capacityGb": 1024.0},
+            "networks": [{"network": "train", "modes": ["MODE_IPV4"]}]})),
+        lambda s: (named(s, "train-tpl").deps["metadata"].append(named(s, "home")) or s)),
+     {}, None,
+     "a REGIONAL Filestore in us-west1 the GPU template mounts (docs: 'A regional Filestore tier "
+     "(REGIONAL, ENTERPRISE) is compared by region only'): pass"),
+    ("s17", "gcp", {}, _chain(
+        _add(lambda s: res("gcp:filestore/instance:Instance", "home", {
+            "location": "us-west1-b", "tier": "ZONAL", "labels": dict(LABELS),
+            "fileShares": {"name": "home", "capacityGb": 1024.0},
+            "networks": [{"network": "train", "modes": ["MODE_IPV4"]}]})),
+        lambda s: (named(s, "train-tpl").deps["metadata"].append(named(s, "home")) or s)),
+     {SSZ: "fail"}, None,
+     "a ZONAL Filestore in us-west1-b the us-west1-c GPU template mounts: another zone, fail"),
+    ("r12", "gcp", {"budget": "140000"}, _chain(gcp_res(), _add(lambda s: res(
+        "gcp:compute/autoscaler:Autoscaler", "train-as", {
+            "zone": "us-west1-c", "target": "mig-id", "autoscalingPolicy": {
+                "minReplicas": 0.0, "maxReplicas": 4.0, "cooldownPeriod": 60.0,
+                "cpuUtilization": {"target": 0.6}}},
+        deps={"target": [named(s, "train-mig")]}))),
+     {SPEND: "fail", "_est": est(1, RES_MONTH + 2 * A3U * MONTH, RES_MONTH + 2 * A3U * MONTH,
+                                 S_GCP)}, None,
+     "a reservation of 2 and the MIG under an autoscaler of maxReplicas 4 (docs: 'at the larger "
+     "of its target size ... and its autoscaler's maxReplicas'; 'an autoscaler on it may size it "
+     "up after the stop: no lifetime'): 2 inside, 2 beyond for the month: 126,669.45 x 2 + "
+     "8,333.09 = 261,672 > 140,000"),
+    ("e10", "aws", {"hours": None}, None, {}, {SPEND: {"skipResources": [
+        "urn:pulumi:test::trainstack::aws:autoscaling/group:Group::train-nodes"]}},
+     "the group exempt by its full URN (docs: 'a URN or a <type>::<name> pattern'): not priced"),
+    ("e11", "aws", {"hours": None}, skip_tag("train-nodes", "all"), {}, None,
+     "the group's own tag policy-skip all: exempt from every policy"),
+    ("e12", "aws", {"hours": None}, skip_tag("train-nodes", "spend_limit"), {SPEND: "fail"}, None,
+     "a tag naming spend_limit (an underscore; no policy of that name): exempts nothing"),
+    ("q17", "aws", {"hours": None}, None, {SPEND: "advisory"}, {"all": "advisory"},
+     "{all: advisory}: the month over 20,000 is reported at advisory level"),
+    ("q18", "aws", {"hours": None}, None, {}, {SPEND: "disabled"},
+     "spend-limit disabled: the month over budget is not reported"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B6))
+def test_batch6(pack, case):
+    _run_case(pack, case)
+
+
+def test_q19_cannot_decide_mandatory_level(pack):
+    """storage-same-zone {cannotDecide: mandatory} over o01 (the FSx on a literal subnet): the
+    'cannot decide' finding comes at the mandatory level (docs: 'mandatory reports it as a
+    violation of the policy (at the policy's enforcement level)')."""
+    stack = fs_on_literal()(aws())
+    found = run(pack, stack, {SSZ: {"cannotDecide": "mandatory"}}, AWS_P)
+    ds = [d for d in found if d.policy == SSZ]
+    assert ds and all(d.level == "mandatory" and "cannot decide" in d.message for d in ds), ds
