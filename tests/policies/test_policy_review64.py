@@ -1829,14 +1829,17 @@ B6 = [
      "rule with ec2:startInstances ... makes it a pause'): the month 40,179.20 > 20,000"),
     ("a30", "aws0", {}, p5_vm([
         lambda vm: res("aws:cloudwatch/eventRule:EventRule", "vm-rule", {
-            "scheduleExpression": "cron(0 20 * * ? *)", "state": "ENABLED", "tags": dict(TAGS)}),
+            "name": "vm-rule", "scheduleExpression": "cron(0 20 * * ? *)", "state": "ENABLED",
+            "tags": dict(TAGS)}),
         lambda vm: res("aws:cloudwatch/eventTarget:EventTarget", "vm-runbook", {
             "rule": "vm-rule", "roleArn": "arn:aws:iam::123456789012:role/events",
             "arn": "arn:aws:ssm:us-east-1::automation-definition/AWS-StopEC2Instance:$DEFAULT",
             "input": "{\"InstanceId\": [\"i-x\"]}"}, deps={"input": [vm]})]),
      {"_est": est(P5, H_2020[0], H_2020[1])}, None,
      "an EventBridge rule cron(0 20 * * ? *) running AWS-StopEC2Instance on the instance (docs: "
-     "'at the rule's next run'): the next 20:00 UTC"),
+     "'at the rule's next run'): the next 20:00 UTC. MY MISTAKE on the first run: the target "
+     "named the rule by its Pulumi name only (the rule auto-named, no dependency), so it named no "
+     "rule of the stack; the rule now has its own name input vm-rule"),
     ("a31", "aws", {"hours": None}, aws_stop(startTime=unknown()),
      {SPEND: "fail", "_est": AWS_MONTH}, None,
      "a Schedule whose startTime is unknown at preview (docs: 'An unreadable input ... no "
