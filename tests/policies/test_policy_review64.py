@@ -1927,3 +1927,71 @@ def test_q19_cannot_decide_mandatory_level(pack):
     found = run(pack, stack, {SSZ: {"cannotDecide": "mandatory"}}, AWS_P)
     ds = [d for d in found if d.policy == SSZ]
     assert ds and all(d.level == "mandatory" and "cannot decide" in d.message for d in ds), ds
+
+
+# ------------------------------------------------------------------------------------ batch 7
+# Reservations a group may or may not land in (spread over zones, a zone unknown at preview, a
+# reservation named through an Output), and stops named through Outputs.
+
+def two_zone_asg():
+    return _chain(
+        _add(lambda s: res("aws:ec2/subnet:Subnet", "train-b", {
+            "availabilityZone": "us-east-1b", "vpcId": "vpc-1", "cidrBlock": "10.0.2.0/24",
+            "tags": dict(TAGS)})),
+        _deps("train-nodes", "vpcZoneIdentifiers", "train-a", "train-b"))
+
+
+B7 = [
+    ("a32", "aws0", {},
+     (lambda s: (lambda out: (named(out, "vm-runbook").deps.__setitem__(
+         "rule", [named(out, "vm-rule")]) or out))(p5_vm([
+             lambda vm: res("aws:cloudwatch/eventRule:EventRule", "vm-rule", {
+                 "scheduleExpression": "cron(0 20 * * ? *)", "state": "ENABLED",
+                 "tags": dict(TAGS)}),
+             lambda vm: res("aws:cloudwatch/eventTarget:EventTarget", "vm-runbook", {
+                 "rule": "vm-rule-1a2b3c4", "roleArn": "arn:aws:iam::123456789012:role/events",
+                 "arn": "arn:aws:ssm:us-east-1::automation-definition/AWS-StopEC2Instance:"
+                        "$DEFAULT", "input": "{\"InstanceId\": [\"i-x\"]}"},
+                 deps={"input": [vm]})])(s))),
+     {"_est": est(P5, H_2020[0], H_2020[1])}, None,
+     "a30 as programs write it: the rule auto-named, the target's `rule` an Output of it (a "
+     "dependency): the runbook stop at the next 20:00 UTC"),
+    ("c22", "aws", {"budget": "85000"}, _chain(odcr(), two_zone_asg()),
+     {SPEND: "fail", SSZ: "fail", "_est": TWICE_A}, None,
+     "an open ODCR of 2 p5 in us-east-1a and the group spread over us-east-1a and us-east-1b: "
+     "Auto Scaling balances across the zones, so the nodes may run in us-east-1b, outside the "
+     "reservation ('in its zone'); never below the truth: both priced, over 85,000 (and the "
+     "spread group mounts the FSx in us-east-1a: the span fails, as s07)"),
+    ("c23", "aws", {"budget": "85000"}, odcr(zone=unknown()),
+     {SPEND: "fail", "_est": TWICE_A}, None,
+     "the ODCR's availabilityZone unknown at preview: it may be another zone than the nodes', so "
+     "they are not inside it for certain: both priced (never below the truth)"),
+    ("r13", "gcp", {"budget": "140000"}, _chain(gcp_res(), regional(REG_URI), lambda s: (
+        named(s, "train-mig").props.__setitem__("distributionPolicyZones",
+                                                ["us-west1-a", "us-west1-c"]) or s)),
+     {SPEND: "fail", SSZ: "fail", "_est": TWICE_G}, None,
+     "the reservation in us-west1-c and a regional MIG over us-west1-a and us-west1-c (its stop "
+     "job on the regional path): VMs may land in us-west1-a, outside it: both priced; "
+     "(storage-same-zone: the MIG mounts the Lustre in us-west1-c from two zones)"),
+    ("r14", "gcp", {"budget": "140000"}, _chain(
+        gcp_res(required=True), tpl_set(AFFINITY, {
+            "type": "SPECIFIC_RESERVATION", "specificReservation": {
+                "key": "compute.googleapis.com/reservation-name", "values": [unknown()]}}),
+        lambda s: (named(s, "train-tpl").deps.__setitem__(
+            "reservationAffinity", [named(s, "train-res")]) or s)),
+     {"_est": ONCE_G}, None,
+     "SPECIFIC_RESERVATION whose value is an Output of the stack's reservation (unknown at "
+     "preview, a dependency on it): it names that reservation: counted once"),
+    ("z14", "azure", {"max_hours": None}, az_autoscale(uri=unknown(), dep=False),
+     {SPEND: "fail", "_est": AZ_MONTH}, None,
+     "an autoscale setting whose targetResourceUri is unknown at preview with no resource of the "
+     "stack behind it (a stack reference): it names no set of the stack: the month"),
+    ("g27", "gcp", {}, gcp_swap_stop(uri=unknown()), {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "the job's URI unknown at preview (though it depends on the group): the size it sets cannot "
+     "be read, so it is no stop (docs: 'a URL that does not read'): the month"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B7))
+def test_batch7(pack, case):
+    _run_case(pack, case)
