@@ -178,20 +178,20 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                               int(c) if isinstance(c, float) and c >= 1 else 1))
             n = sum(per_node if isinstance(per_node, int) else 1 for _, per_node in kinds)
             out.append(node_group(r, None, machine,
-                                  count(r.get("specificReservation.count")), False, [z],
+                                  count(r.reach("specificReservation.count")), False, [z],
                                   _region(r, z), accelerators=n, accelerator_types=kinds,
                                   invalid=[f"its accelerator count {c.text} is not a finite "
                                            "non-negative number" for c in counts
                                            if isinstance(c, BadNumber)]))
         elif t == AZ_CAPACITY_RESERVATION:
             # Billed at the pay-as-you-go rate of its size, whether VMs use it or not.
-            out.append(node_group(r, None, r.get("sku.name"), count(r.get("sku.capacity")),
+            out.append(node_group(r, None, r.reach("sku.name"), count(r.reach("sku.capacity")),
                                   False, _azure_zones(r.get("zones"), zone), _location(r)))
         elif t == AZ_CLASSIC_CAPACITY_RESERVATION:
             # The same bill as azure-native's: its size's pay-as-you-go rate, used or not
             # (learn.microsoft.com/azure/virtual-machines/capacity-reservation-overview).
             z = r.get("zone")
-            out.append(node_group(r, None, r.get("sku.name"), count(r.get("sku.capacity")),
+            out.append(node_group(r, None, r.reach("sku.name"), count(r.reach("sku.capacity")),
                                   False, _azure_zones(z if z is UNKNOWN else [z] if z else None,
                                                       zone),
                                   _location_via(r, "capacityReservationGroupId")))
@@ -252,7 +252,7 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                 # (agentVmSize, agentCount) is left to gpu_signs(), which names a GPU size.
                 continue
             out.append(node_group(r, None, r.get(f"{p}.vmSize"),
-                                  count(r.get(f"{p}.scaleSettings.maxNodeCount")),
+                                  count(r.reach(f"{p}.scaleSettings.maxNodeCount")),
                                   r.get(f"{p}.vmPriority") == "LowPriority", [""], _location(r)))
         elif t == AKS_AGENT_POOL:
             out.append(node_group(r, None, r.get("vmSize"), count(

@@ -286,19 +286,9 @@ XFAIL: dict[str, str] = {
     # DEFECT 8: Alibaba Cloud Global Accelerator endpoint on a node.
     "b13": "DEFECT 8: an Alibaba GA endpoint group on the GPU node passes",
     # DEFECT 9: a list of one where one number or object is expected is dropped, not read.
-    "m06": "DEFECT 9: ASG maxSize [2] passes in silence (m31 shows the list is dropped)",
-    "m20": "DEFECT 9: AWS budget limitAmount ['20000'] passes in silence",
-    "q09": "DEFECT 9: GCP budget specifiedAmount [{...}] passes in silence",
     "r03": "DEFECT 9: scale set sku [{...}] passes in silence",
-    "m31": "DEFECT 9: ASG maxSize [600] (3,170,304 USD) passes: the size is dropped",
-    "m32": "DEFECT 9: AWS budget ['5000'] under a 12,032 estimate passes: the amount is dropped",
-    "q16": "DEFECT 9: GCP specifiedAmount [{units 5000}] under 25,164 passes",
     "r12": "DEFECT 9: scale set sku [{capacity 20}] (188,774 USD) passes",
     # reach (batch 5)
-    "v01": "DEFECT 9: FSx storageCapacity [48000] passes (dropped)",
-    "v02": "DEFECT 9: MIG targetSize [20] (168,314 USD) passes",
-    "v03": "DEFECT 9: Azure budget amount [5000] under 21,286 passes",
-    "v04": "DEFECT 9: instance set amount [200] under maxMonthlyUsd 50,000 passes",
     "v09": "DEFECT 2: GKE-on-AWS pool of g5.xlarge passes",
     "v10": "DEFECT 1: AppStream image builder stream.graphics.g5.xlarge passes",
     "v11": "DEFECT 7: external NLB -> GCE_VM_IP NEG -> GPU VM passes",
