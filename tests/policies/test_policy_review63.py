@@ -255,26 +255,8 @@ def pack():
 
 XFAIL: dict[str, str] = {
     # DEFECT 1: a GPU type in a type field, written in a vocabulary the pack does not parse.
-    "c01": "DEFECT 1: AppStream instanceType stream.graphics.g4dn.xlarge (a G4dn) passes in silence",
-    "c02": "DEFECT 1: AppStream instanceType stream.graphics-pro.4xlarge (M60) passes in silence",
     "a04": "DEFECT 1: a PAI-Lingjun GPU node (eflo Node machineType efg1.nvga8n) passes in silence",
     "a08": "DEFECT 1: a Lingjun node group (machineType efg1.nvga1) passes in silence",
-    # DEFECT 2: another cloud's GPU type on a GCP resource (GKE multi-cloud node pools).
-    "g11": "DEFECT 2: GKE-on-Azure pool of Standard_NC24ads_A100_v4 (config.vmSize) passes",
-    "g12": "DEFECT 2: GKE-on-AWS pool of p4d.24xlarge (config.instanceType) passes",
-    # DEFECT 3: accelerator lists the pack reads elsewhere (review61 v03) missed here.
-    "g05": "DEFECT 3: Workstations host.gceInstance.accelerators [{type: nvidia-tesla-t4}] passes",
-    "g10": "DEFECT 3: Dataproc workflow template placement.managedCluster...accelerators passes",
-    # DEFECT 4: GPU signs in fields the docs' key list does not name (issue 35's class).
-    "c04": "DEFECT 4: WorkSpaces computeTypeName GRAPHICSPRO_G4DN passes in silence",
-    "c06": "DEFECT 4: Beanstalk option InstanceType p4d.24xlarge (settings name/value) passes",
-    "c07": "DEFECT 4: Beanstalk option InstanceTypes g5.xlarge,g5.2xlarge passes",
-    "c09": "DEFECT 4: a Dedicated Host of instanceFamily g4dn passes (instanceType p3 is caught, c10)",
-    "g13": "DEFECT 4: Dataflow worker_accelerator T4 (additionalExperiments) passes",
-    "z03": "DEFECT 4: Container Apps workload profile NC24-A100 (workloadProfileType) passes",
-    "z04": "DEFECT 4: Container Apps Consumption-GPU-NC8as-T4 profile passes",
-    "z06": "DEFECT 4: ACI container resources.requests.gpu {count 1, sku V100} passes",
-    "a06": "DEFECT 4: PAI-EAS serviceConfig JSON naming gn7i instances passes",
     # DEFECT 5: Azure public entry points other than an Azure Load Balancer are not followed.
     "e08": "DEFECT 5: a public Application Gateway routing to the GPU scale set passes",
     "e09": "DEFECT 5: an Azure Firewall DNAT rule to a node's static private IP passes",
@@ -289,8 +271,6 @@ XFAIL: dict[str, str] = {
     "r03": "DEFECT 9: scale set sku [{...}] passes in silence",
     "r12": "DEFECT 9: scale set sku [{capacity 20}] (188,774 USD) passes",
     # reach (batch 5)
-    "v09": "DEFECT 2: GKE-on-AWS pool of g5.xlarge passes",
-    "v10": "DEFECT 1: AppStream image builder stream.graphics.g5.xlarge passes",
     "v11": "DEFECT 7: external NLB -> GCE_VM_IP NEG -> GPU VM passes",
     "v13": "DEFECT 6: Service Fabric enableNodePublicIPv6 passes",
 }
