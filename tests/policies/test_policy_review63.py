@@ -267,9 +267,6 @@ XFAIL: dict[str, str] = {
     "p07": "DEFECT 7: global external ALB -> NEG (GCE_VM_IP_PORT) -> GPU VM passes",
     # DEFECT 8: Alibaba Cloud Global Accelerator endpoint on a node.
     "b13": "DEFECT 8: an Alibaba GA endpoint group on the GPU node passes",
-    # DEFECT 9: a list of one where one number or object is expected is dropped, not read.
-    "r03": "DEFECT 9: scale set sku [{...}] passes in silence",
-    "r12": "DEFECT 9: scale set sku [{capacity 20}] (188,774 USD) passes",
     # reach (batch 5)
     "v11": "DEFECT 7: external NLB -> GCE_VM_IP NEG -> GPU VM passes",
     "v13": "DEFECT 6: Service Fabric enableNodePublicIPv6 passes",
@@ -1337,9 +1334,13 @@ B3 = [
     ("r01", "azure", {}, _az_sku("two"), {SPEND: "fail"}, None, "scale set sku.capacity 'two'"),
     ("r02", "azure", {}, _az_sku(-2.0), {SPEND: "fail"}, None, "sku.capacity -2"),
     ("r03", "azure", {}, _set("nodes", "sku", [{"name": "Standard_ND96isr_H100_v5", "capacity": 2.0,
-                                               "tier": "Standard"}]), {SPEND: "fail"}, None,
+                                               "tier": "Standard"}]), {SPEND: "fail", RDMA: "undecided"},
+     None,
      "sku given as a list (an object expected): size and type unreadable, GPU capacity fails "
-     "closed (not 'no GPU')"),
+     "closed (not 'no GPU'). RDMA changed by fix63s (was pass): the rule cannot read the set's "
+     "type or size, so 'cannot decide', as for a group whose type is read nowhere (review53: "
+     "'a group of 2 whose type it cannot read is cannot decide', docs: a policy that needs a value "
+     "it cannot read never passes it in silence)"),
     ("r04", "azure", {}, _az_sku(secret(2.0)), {}, None, "control: a secret capacity 2"),
     ("r05", "azure", {"budget_amount": "25,000"}, None, {SPEND: "fail"}, None,
      "budget amount '25,000'"),
@@ -1391,8 +1392,10 @@ B3B = [
         {"currencyCode": "USD", "units": "5000"}]}), {SPEND: "fail"}, None,
      "specifiedAmount [{units 5000}]: read as 5,000 < 25,164.51, fails"),
     ("r12", "azure", {}, _set("nodes", "sku", [{"name": "Standard_ND96isr_H100_v5", "capacity": 20.0,
-                                               "tier": "Standard"}]), {SPEND: "fail"}, None,
-     "sku [{capacity 20}]: 20 x 98.32 x 96 = 188,774.40 > 25,000, fails if read"),
+                                               "tier": "Standard"}]), {SPEND: "fail", RDMA: "undecided"},
+     None,
+     "sku [{capacity 20}]: 20 x 98.32 x 96 = 188,774.40 > 25,000, fails if read. RDMA changed by "
+     "fix63s (was pass): as r03, a type the rule cannot read is 'cannot decide'"),
 ]
 
 
