@@ -112,6 +112,9 @@ AWS_NATIVE_SPOT_FLEET = "aws-native:ec2:SpotFleet"
 # which are sized only when their inputs bound them (Azure ML: an AmlCompute or a compute
 # instance; an AKS compute that creates its cluster is not), a sized one passed over by its id.
 _NO_SIGNS = (SIZED - BATCH - {AZ_ML_COMPUTE}) | {AWS_NATIVE_SPOT_FLEET}
+# Azure ML compute types that launch VMs of their own: AmlCompute and ComputeInstance (sized),
+# and an AKS compute, which creates its cluster where it names agentVmSize.
+_ML_LAUNCHING = ("AmlCompute", "ComputeInstance", "AKS")
 
 # Fields where a resource names its machine or its accelerators, on any cloud (keys read in
 # the engine's camelCase; snake_case keys of JSON text, `instance_type`, read as camelCase).
@@ -586,6 +589,12 @@ def gpu_signs(resources: Iterable[Resource], skip: set[int], gpu_named: Any,
                 continue
         if id(r) in skip or r.type in TEMPLATES or r.type in _NO_SIGNS or r.type in not_compute \
                 or r.type.startswith("pulumi:"):
+            continue
+        if r.type == AZ_ML_COMPUTE and isinstance(r.get("properties.computeType"), str) and \
+                r.get("properties.computeType") not in _ML_LAUNCHING:
+            # Attached compute (Kubernetes, VirtualMachine, HDInsight, Databricks, ...) launches
+            # nothing of its own: what it names (a Kubernetes compute's defaultInstanceType
+            # "gpu" is a profile of the attached cluster) is no capacity of this resource.
             continue
         if r.type == GKE_CLUSTER and r.get("removeDefaultNodePool") is True \
                 and not r.get("nodePools"):

@@ -220,6 +220,22 @@ GPU = [
         "size": "Standard_A10", "userName": "u"}), {}, None,
      "control: Standard_A10 is a classic CPU size (an Azure name, judged as a name: the A10 GPU "
      "model word in it is no sign)"),
+    ("s24", "azure", {}, _new("azure-native:machinelearningservices:Compute", "attached", {
+        "resourceGroupName": "rg", "workspaceName": "ws", "location": "eastus",
+        "properties": {"computeType": "Kubernetes", "properties": {
+            "namespace": "default", "defaultInstanceType": "gpu",
+            "instanceTypes": {"gpu": {"resources": {"limits": {"nvidia.com/gpu": "1"}}}}},
+            "resourceId": "/subscriptions/s/resourceGroups/rg/providers/"
+                          "Microsoft.ContainerService/managedClusters/aks"}}), {}, None,
+     "control: attached Azure ML Kubernetes compute whose default instance type (a profile of "
+     "the attached cluster) is called gpu: docs, attached compute launches nothing of its own"),
+    ("s25", "azure", {}, _new("azure-native:machinelearningservices:Compute", "aks-ml", {
+        "resourceGroupName": "rg", "workspaceName": "ws", "location": "eastus",
+        "properties": {"computeType": "AKS", "properties": {
+            "agentCount": 3.0, "agentVmSize": "Standard_NC24ads_A100_v4"}}}),
+     {SPEND: "fail"}, None,
+     "an Azure ML AKS compute that creates its cluster of Standard_NC24ads_A100_v4 (agentVmSize): "
+     "docs, GPU capacity it cannot estimate (kept while attached compute is passed over)"),
     # ----- Alibaba Cloud
     ("s30", "ali", {}, _eas({"metadata": {"name": "llm", "instance": 2},
                              "cloud": {"computing": {"instances": [
