@@ -11,7 +11,9 @@ does not size is named ("cannot be estimated"), never passed in silence.
 """
 from __future__ import annotations
 
+import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
@@ -110,20 +112,44 @@ AWS_NATIVE_SPOT_FLEET = "aws-native:ec2:SpotFleet"
 # which are sized only when their inputs bound them (Azure ML: an AmlCompute or a compute
 # instance; an AKS compute that creates its cluster is not), a sized one passed over by its id.
 _NO_SIGNS = (SIZED - BATCH - {AZ_ML_COMPUTE}) | {AWS_NATIVE_SPOT_FLEET}
+# Azure ML compute types that launch VMs of their own: AmlCompute and ComputeInstance (sized),
+# and an AKS compute, which creates its cluster where it names agentVmSize.
+_ML_LAUNCHING = ("AmlCompute", "ComputeInstance", "AKS")
 
-# Fields where a resource names its machine or its accelerators, on any cloud.
+# Fields where a resource names its machine or its accelerators, on any cloud (keys read in
+# the engine's camelCase; snake_case keys of JSON text, `instance_type`, read as camelCase).
 # agentVmSize: an Azure ML AKS compute's node size (it creates the cluster).
 _TYPE_KEYS = {"instanceType", "instanceTypes", "machineType", "vmSize", "size", "nodeType",
               "instanceClass", "skuName", "agentVmSize"}
+# A key that names a machine by a suffix (GameLift's ec2InstanceType, EMR's
+# masterInstanceType, WorkSpaces' computeTypeName, Container Apps' workloadProfileType) is a
+# type field too: its value is judged as any type is, so a CPU type there is no sign.
+_TYPE_SUFFIXES = ("Type", "Types", "TypeName")
+# A key holding an instance family (an AWS Dedicated Host's instanceFamily, Alibaba Cloud's
+# instanceTypeFamily).
+_FAMILY_SUFFIXES = ("instanceFamily", "InstanceFamily", "TypeFamily")
+# Accelerator fields: a type, a count or a list of them. A count of 0 (or an entry whose count
+# is 0) declares none.
 _ACCEL_KEYS = {"acceleratorType", "acceleratorCount", "guestAccelerators", "gpuCount",
                "acceleratorConfig", "acceleratorConfigs", "gpuType", "gpuSpec",
+               # Cloud Workstations host.gceInstance.accelerators, Dataproc accelerators
+               "accelerators",
+               # Azure Container Instances resources.requests.gpu {count, sku}; PAI-EAS gpu
+               "gpu", "gpus",
                # Cloud Run (service and job templates): nodeSelector.accelerator, a GPU type
-               # (Cloud Run v1 names it run.googleapis.com/accelerator: any "/accelerator" key).
                "accelerator"}
-# A key that names a machine by a prefix (GameLift's ec2InstanceType, EMR's
-# masterInstanceType) is a type field too: its value is judged as any type is, so a CPU type
-# there is no sign.
-_TYPE_SUFFIXES = ("InstanceType", "InstanceTypes", "MachineType")
+# An option name whose last word is "accelerator" is an accelerator field: Cloud Run v1's
+# run.googleapis.com/accelerator, GKE's cloud.google.com/gke-accelerator, Dataflow's
+# worker_accelerator service option (cloud.google.com/dataflow/docs/gpu/use-gpus).
+_ACCEL_OPTION = re.compile(r"(?:^|.*[/_.-])accelerator", re.I)
+# An option written as text, name=value (Dataflow additionalExperiments and service options).
+_OPTION_TEXT = re.compile(r"([\w./-]*accelerator)=([^\s,\"']+)", re.I)
+# Entries naming an option and its value: Elastic Beanstalk settings {namespace, name, value}
+# (aws-native optionSettings: optionName).
+_OPTION_NAME_KEYS = ("name", "optionName")
+# Keys whose values are the owner's words (tags, labels): never a GPU sign.
+_OWNER_WORDS = ("tags", "labels")
+_SIGN_DEPTH = 12
 # GKE node auto-provisioning limits: resourceType cpu, memory, or an accelerator (a GPU or TPU
 # type) the cluster may create nodes with, up to `maximum` (container.v1
 # ClusterAutoscaling.resourceLimits).
@@ -178,20 +204,20 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                               int(c) if isinstance(c, float) and c >= 1 else 1))
             n = sum(per_node if isinstance(per_node, int) else 1 for _, per_node in kinds)
             out.append(node_group(r, None, machine,
-                                  count(r.get("specificReservation.count")), False, [z],
+                                  count(r.reach("specificReservation.count")), False, [z],
                                   _region(r, z), accelerators=n, accelerator_types=kinds,
                                   invalid=[f"its accelerator count {c.text} is not a finite "
                                            "non-negative number" for c in counts
                                            if isinstance(c, BadNumber)]))
         elif t == AZ_CAPACITY_RESERVATION:
             # Billed at the pay-as-you-go rate of its size, whether VMs use it or not.
-            out.append(node_group(r, None, r.get("sku.name"), count(r.get("sku.capacity")),
+            out.append(node_group(r, None, r.reach("sku.name"), count(r.reach("sku.capacity")),
                                   False, _azure_zones(r.get("zones"), zone), _location(r)))
         elif t == AZ_CLASSIC_CAPACITY_RESERVATION:
             # The same bill as azure-native's: its size's pay-as-you-go rate, used or not
             # (learn.microsoft.com/azure/virtual-machines/capacity-reservation-overview).
             z = r.get("zone")
-            out.append(node_group(r, None, r.get("sku.name"), count(r.get("sku.capacity")),
+            out.append(node_group(r, None, r.reach("sku.name"), count(r.reach("sku.capacity")),
                                   False, _azure_zones(z if z is UNKNOWN else [z] if z else None,
                                                       zone),
                                   _location_via(r, "capacityReservationGroupId")))
@@ -252,7 +278,7 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                 # (agentVmSize, agentCount) is left to gpu_signs(), which names a GPU size.
                 continue
             out.append(node_group(r, None, r.get(f"{p}.vmSize"),
-                                  count(r.get(f"{p}.scaleSettings.maxNodeCount")),
+                                  count(r.reach(f"{p}.scaleSettings.maxNodeCount")),
                                   r.get(f"{p}.vmPriority") == "LowPriority", [""], _location(r)))
         elif t == AKS_AGENT_POOL:
             out.append(node_group(r, None, r.get("vmSize"), count(
@@ -572,10 +598,12 @@ class GpuSign:
                 f"{self.value}) of a resource type the pack does not size")
 
 
-def gpu_signs(resources: Iterable[Resource], skip: set[int], is_gpu_type: Any,
+def gpu_signs(resources: Iterable[Resource], skip: set[int], gpu_named: Any,
               not_compute: frozenset = frozenset()) -> list[GpuSign]:
     """A GPU type or an accelerator named anywhere in a resource the pack does not size
-    (`not_compute`: types the pack knows run no instances: buckets, subnets, rules, budgets)."""
+    (`not_compute`: types the pack knows run no instances: buckets, subnets, rules, budgets).
+    `gpu_named(cloud, value, kind)`: why a type field's value names GPU hardware, on any cloud
+    (inventory.gpu_names), "" when it does not."""
     out = []
     for r in resources:
         if r.type == GKE_CLUSTER:
@@ -588,12 +616,18 @@ def gpu_signs(resources: Iterable[Resource], skip: set[int], is_gpu_type: Any,
         if id(r) in skip or r.type in TEMPLATES or r.type in _NO_SIGNS or r.type in not_compute \
                 or r.type.startswith("pulumi:"):
             continue
+        if r.type == AZ_ML_COMPUTE and isinstance(r.get("properties.computeType"), str) and \
+                r.get("properties.computeType") not in _ML_LAUNCHING:
+            # Attached compute (Kubernetes, VirtualMachine, HDInsight, Databricks, ...) launches
+            # nothing of its own: what it names (a Kubernetes compute's defaultInstanceType
+            # "gpu" is a profile of the attached cluster) is no capacity of this resource.
+            continue
         if r.type == GKE_CLUSTER and r.get("removeDefaultNodePool") is True \
                 and not r.get("nodePools"):
             # Its nodeConfig describes a default pool deleted as soon as the cluster is up
             # (inventory.compute reads the pools it keeps).
             continue
-        found = _sign(r.props, r, is_gpu_type, 0)
+        found = _sign(r.props, r, gpu_named, 0)
         if found is not None:
             out.append(GpuSign(r, *found))
     return out
@@ -621,37 +655,95 @@ def _auto_provisioned_gpus(r: Resource) -> Any:
     return None
 
 
-def _type_key(k: str) -> bool:
-    return k in _TYPE_KEYS or k.endswith(_TYPE_SUFFIXES)
+def _camel(key: str) -> str:
+    """A snake_case or kebab-case key (JSON text, option names) in the engine's camelCase."""
+    if "_" not in key and "-" not in key:
+        return key
+    head, *rest = re.split(r"[_-]+", key)
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-def _sign(value: Any, r: Resource, is_gpu_type: Any, depth: int) -> Optional[tuple[str, Any]]:
-    if depth > 5:
+def _declares(value: Any) -> bool:
+    """Whether an accelerator field's value declares at least one accelerator: a type, a count
+    above 0, unknown at preview; a list where any entry does; an object by its count where it
+    has one ({count: 0, sku: V100} none), else by any of its values."""
+    if value is UNKNOWN:
+        return True
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("", "false", "none"):
+        return False
+    if isinstance(value, (int, float, str)):
+        # A type (text that is no number), a count above 0, or a count that is no number
+        # (NaN, negative: refused, so failing closed), never 0.
+        n = checked_number(value)
+        return isinstance(n, BadNumber) or (n or 0) > 0
+    if isinstance(value, list):
+        return any(_declares(v) for v in value)
+    if isinstance(value, dict):
+        counts = [v for k, v in value.items() if k.lower().endswith("count")]
+        return _declares(counts[0]) if counts else any(_declares(v) for v in value.values())
+    return False
+
+
+def _pairs(value: dict) -> list[tuple[str, Any]]:
+    """A dict's (key, value) pairs, with an option entry {name: InstanceType, value: ...} also
+    read as the pair (instanceType, ...)."""
+    pairs = list(value.items())
+    if "value" in value:
+        name = next((value[k] for k in _OPTION_NAME_KEYS if isinstance(value.get(k), str)), None)
+        if name:
+            pairs.append((name[:1].lower() + name[1:], value["value"]))
+    return pairs
+
+
+def _sign(value: Any, r: Resource, gpu_named: Any, depth: int) -> Optional[tuple[str, Any]]:
+    """The first GPU sign in a resource's inputs: (field, what it holds), or None."""
+    if depth > _SIGN_DEPTH:
         return None
     if isinstance(value, dict):
-        for k, v in value.items():
-            if _type_key(k):
+        for k, v in _pairs(value):
+            if not isinstance(k, str) or k.lower().endswith(_OWNER_WORDS):
+                continue
+            key = _camel(k)
+            if key in _ACCEL_KEYS or ("ccelerator" in k and _ACCEL_OPTION.fullmatch(k)):
+                if _declares(v):
+                    return k, v if not isinstance(v, (list, dict)) else "declared"
+            elif key in _TYPE_KEYS or key.endswith(_TYPE_SUFFIXES):
                 for t in (v if isinstance(v, list) else [v]):
-                    if isinstance(t, str) and is_gpu_type(r.cloud, t):
+                    if isinstance(t, str) and gpu_named(r.cloud, t, "type"):
                         return k, t
+            elif key == "type":
+                if isinstance(v, str) and gpu_named(r.cloud, v, "name"):
+                    return k, v
+            elif key.endswith(_FAMILY_SUFFIXES):
+                if isinstance(v, str) and gpu_named(r.cloud, v, "family"):
+                    return k, v
             elif k == "sku" and isinstance(v, dict) and isinstance(v.get("name"), str) \
-                    and is_gpu_type(r.cloud, v["name"]):
+                    and gpu_named(r.cloud, v["name"], "name"):
                 # Azure names a VM size in sku.name (scale sets, capacity reservations, a Lab
                 # Services lab's virtualMachineProfile.sku).
                 return "sku.name", v["name"]
-            elif (k in _ACCEL_KEYS or k.endswith("/accelerator")) \
-                    and v not in (None, "", [], {}, 0, 0.0, "0"):
-                if v is UNKNOWN or (isinstance(v, str) and not v.isdigit()) or \
-                        (number(v) or 0) > 0 or isinstance(v, (list, dict)):
-                    return k, v if not isinstance(v, (list, dict)) else "declared"
-            found = _sign(v, r, is_gpu_type, depth + 1)
+            found = _sign(v, r, gpu_named, depth + 1)
             if found is not None:
                 return found
     elif isinstance(value, list):
         for v in value:
-            found = _sign(v, r, is_gpu_type, depth + 1)
+            found = _sign(v, r, gpu_named, depth + 1)
             if found is not None:
                 return found
+    elif isinstance(value, str):
+        text = value.lstrip()
+        if text.startswith(("{", "[")):
+            # JSON text: a PAI-EAS service's serviceConfig, a template body.
+            try:
+                return _sign(json.loads(text), r, gpu_named, depth + 1)
+            except (ValueError, RecursionError):
+                return None
+        if "ccelerator=" in value:
+            for name, given in _OPTION_TEXT.findall(value):
+                if _ACCEL_OPTION.fullmatch(name) and _declares(given):
+                    return name, given
     return None
 
 

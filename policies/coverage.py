@@ -6,8 +6,9 @@ module's own source (read with `ast`), so a type the code reads is in the table 
 table lists is one the code reads. tests/policies/test_policy_coverage_doc.py fails when docs/policies.md
 is not the table this module renders (`python -m trainstack_policies.coverage docs/policies.md` rewrites
 that section). A resource of a type not listed is not judged by that policy, except that
-spend-limit names any resource carrying a GPU sign (a GPU type or an accelerator in a type or
-accelerator field, an Azure `sku.name` included) as GPU capacity it cannot estimate.
+spend-limit names any resource carrying a GPU sign (inventory/gpu_names.py: a GPU type of any
+cloud or a GPU word in a type field, an accelerator in an accelerator field, an Azure
+`sku.name` included) as GPU capacity it cannot estimate.
 """
 from __future__ import annotations
 
@@ -111,18 +112,37 @@ def markdown() -> str:
             if mine:
                 lines.append(f"| `{rule.name}` | {label} | "
                              + ", ".join(f"`{t}`" for t in mine) + " |")
-    lines += ["", "spend-limit also names any other resource that carries a GPU sign (a GPU "
-              "instance type, or an accelerator type or count, in a type or accelerator field; "
-              "a key ending in `InstanceType`, `InstanceTypes` or `MachineType` is a type field "
-              "(GameLift's `ec2InstanceType`), and a key named `accelerator` or ending in "
-              "`/accelerator` an accelerator field (Cloud Run's `nodeSelector.accelerator`, "
-              "v1's `run.googleapis.com/accelerator`); an Azure VM size in a `sku` "
-              "object's `name` counts) as GPU capacity it cannot estimate, and so a GKE cluster "
-              "whose node auto-provisioning (`clusterAutoscaling`, unless `enabled: false`) has "
-              "a `resourceLimits` entry other than `cpu` and `memory` whose `maximum` is not 0, "
-              "or limits unknown at preview (a GPU count names no one machine, so it is not "
-              "priced at its maximum); required-tags also judges any resource with a "
-              "`tags`/`labels` map.", "", END]
+    lines += ["", "spend-limit also names any other resource that carries a GPU sign as GPU "
+              "capacity it cannot estimate. A sign is, in a type field (a key `instanceType`, "
+              "`instanceTypes`, `machineType`, `vmSize`, `size`, `nodeType`, `instanceClass`, "
+              "`skuName`, `agentVmSize`, or one ending in `Type`, `Types` or `TypeName`, such "
+              "as GameLift's `ec2InstanceType`, WorkSpaces' `computeTypeName`, Container Apps' "
+              "`workloadProfileType`; a value split on commas), a GPU type of any of the four "
+              "clouds (listed with GPUs or as unpriced in the catalog, or of a GPU instance "
+              "family), whatever the resource's own cloud (GKE on AWS `p4d.24xlarge`, GKE on "
+              "Azure `Standard_NC24ads_A100_v4`), or, in a value not in one cloud's own "
+              "type-name form (`p4d.24xlarge`, `Standard_A10`, `ecs.g7.xlarge` are read as "
+              "names only), a word `GPU`, a graphics class (AppStream "
+              "`stream.graphics.g4dn.xlarge`, WorkSpaces `GRAPHICSPRO_G4DN`) or a GPU model of "
+              "the catalog's GPU column (`NC24-A100`, `Consumption-GPU-NC8as-T4`; not `t4g`, "
+              "also AWS's Graviton family); a GPU type in a `type` key (PAI-EAS "
+              "`cloud.computing.instances[].type`) or in a `sku` object's `name` (an Azure VM "
+              "size); a GPU family of the resource's cloud in an instance family key "
+              "(`instanceFamily: g4dn`, `instanceTypeFamily`); an accelerator field that "
+              "declares at least one accelerator (keys `acceleratorType`, `acceleratorCount`, "
+              "`accelerators`, `guestAccelerators`, `acceleratorConfig(s)`, `accelerator`, "
+              "`gpu`, `gpus`, `gpuCount`, `gpuType`, `gpuSpec`, and any name whose last word is "
+              "`accelerator`: Cloud Run's `run.googleapis.com/accelerator`, Dataflow's "
+              "`worker_accelerator`, also as `name=value` option text; an object by its count, "
+              "`{count: 0}` declaring none; a count that is no number failing closed). Fields "
+              "are read at any depth, in option entries `{name, value}` (Elastic Beanstalk's "
+              "settings, `{optionName, value}`) and in JSON text (a PAI-EAS `serviceConfig`), "
+              "snake_case keys as camelCase; keys ending in `tags` or `labels` never. So is a "
+              "GKE cluster whose node auto-provisioning (`clusterAutoscaling`, unless "
+              "`enabled: false`) has a `resourceLimits` entry other than `cpu` and `memory` "
+              "whose `maximum` is not 0, or limits unknown at preview (a GPU count names no one "
+              "machine, so it is not priced at its maximum); required-tags also judges any "
+              "resource with a `tags`/`labels` map.", "", END]
     return "\n".join(lines)
 
 

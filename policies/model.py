@@ -136,6 +136,13 @@ class Resource:
             return props.get(path, default)
         return dig(props, path, default)
 
+    def reach(self, path: str) -> Any:
+        """The input at a dotted path for a number to be read from it (model.reach): a list or
+        a scalar met where the path needs an object is given back, not None (absent)."""
+        key, dot, rest = path.partition(".")
+        value = self.get(key)
+        return reach(value, rest) if dot else value
+
     def known(self, path: str, default: Any = None) -> Any:
         """Like get(), but a value unknown during preview raises UnknownValue."""
         value = self.get(path, default)
@@ -215,6 +222,34 @@ def dig(value: Any, path: str, default: Any = None) -> Any:
     return value
 
 
+def reach(value: Any, path: str) -> Any:
+    """dig(value, path) for a size, amount or type to be read: where the path meets a value
+    that is no object before its last key (a list of one written for an object, `sku: [{name,
+    capacity}]` read for sku.capacity; a number, or text), BadNumber naming that value, which
+    checked_number passes on and a NodeGroup reads as a type that cannot be read, never None: a
+    value written in the wrong shape is there, and reading it as absent would let a smaller
+    value, or no cap, stand in for it. None where a key is absent or None."""
+    for part in path.split("."):
+        if value is UNKNOWN:
+            return UNKNOWN
+        if isinstance(value, Mapping):
+            if part not in value:
+                if part == "0":
+                    continue   # a list input given as one object is a list of that one
+                return None
+            value = value[part]
+        elif isinstance(value, (list, tuple)) and part.isdigit():
+            index = int(part)
+            if index >= len(value):
+                return None
+            value = value[index]
+        elif value is None:
+            return None
+        else:
+            return BadNumber(short_repr(value))
+    return value
+
+
 def as_list(value: Any) -> list:
     """A list input as its items: one object written where a list is asked for is a list of
     that one (the engine passes what the program wrote, and the providers take either);
@@ -281,10 +316,15 @@ class BadNumber:
 
 
 def checked_number(value: Any, minimum: float = 0.0) -> Any:
-    """number(), but NaN, +-inf, values below `minimum` and text that is no number come back as
-    BadNumber; UNKNOWN stays UNKNOWN."""
-    if value is UNKNOWN:
-        return UNKNOWN
+    """number(), but NaN, +-inf, values below `minimum`, text that is no number and a list or
+    object (no number at all) come back as BadNumber; UNKNOWN stays UNKNOWN."""
+    if value is UNKNOWN or isinstance(value, BadNumber):
+        return value   # UNKNOWN, or refused already (model.reach)
+    if isinstance(value, (list, tuple, Mapping)):
+        # [2], ["5000"], {...}: a value that is there in another shape than a number is
+        # refused, never read as absent (a list of one is not read as its item either: the
+        # shape is wrong, and which item would be meant is a guess).
+        return BadNumber(short_repr(value))
     n = number(value)
     if n is None and isinstance(value, str) and value.strip():
         # "many", "100,000": a value that is there but is no number is refused, never read as
@@ -293,6 +333,12 @@ def checked_number(value: Any, minimum: float = 0.0) -> Any:
     if n is not None and (not math.isfinite(n) or n < minimum):
         return BadNumber(f"{value!r}")
     return n
+
+
+def short_repr(value: Any) -> str:
+    """repr(value), cut to 200 characters, for a finding that names a value."""
+    text = repr(value)
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def truthy(value: Any) -> bool:

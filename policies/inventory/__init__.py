@@ -7,7 +7,8 @@ placed in a subnet / vSwitch takes that resource's zone, found through the prope
 (its id is unknown during a preview, and a mere id string offline).
 
 One module per thing inventoried: tokens (type names), values (reading inputs), groups (the
-NodeGroup and its GPU test), compute / compute_aws (every compute resource as a NodeGroup),
+NodeGroup and its GPU test), gpu_names (what a type field's value names as GPU hardware, on any
+cloud: spend-limit's GPU signs), compute / compute_aws (every compute resource as a NodeGroup),
 referrers (what points at a group), lifetimes (stops the plan enforces), storage (filesystems,
 buckets), budgets, tags. This module re-exports their public names, so callers import
 `trainstack_policies.inventory` alone.

@@ -630,7 +630,7 @@ def _per_month(amount: Optional[float], period: Any) -> Optional[float]:
 
 def _amount(r: Resource, path: str) -> tuple[Optional[float], str, str]:
     """(amount, unknown path, invalid text) of a budget amount input."""
-    value = checked_number(r.get(path))
+    value = checked_number(r.reach(path))
     if value is UNKNOWN:
         return None, path, ""
     if isinstance(value, BadNumber) or value == 0:

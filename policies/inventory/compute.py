@@ -286,7 +286,7 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                                     accelerators=_attached(r)))
         elif r.type in (AZ_VMSS, AZ_VM):
             if r.type == AZ_VMSS:
-                itype, count = r.get("sku.name"), _count(r.get("sku.capacity"))
+                itype, count = r.reach("sku.name"), _count(r.reach("sku.capacity"))
                 priority = r.get("virtualMachineProfile.priority")
             else:
                 itype, count, priority = r.get("hardwareProfile.vmSize"), 1, r.get("priority")

@@ -389,7 +389,7 @@ def _aws_fleet(r: Resource) -> NodeGroup:
         count, spot = _count(r.get("targetCapacity")), True
         on_demand = r.get("onDemandTargetCapacity")
     else:
-        count = _count(r.get("targetCapacitySpecification.totalTargetCapacity"))
+        count = _count(r.reach("targetCapacitySpecification.totalTargetCapacity"))
         spot = r.get("targetCapacitySpecification.defaultTargetCapacityType") == "spot"
         on_demand = r.get("targetCapacitySpecification.onDemandTargetCapacity")
     # On-Demand units asked for beside the spot default launch On-Demand instances (Spot Fleet
@@ -448,6 +448,6 @@ def _eks_group(r: Resource) -> NodeGroup:
         _subnet_zones(r, "subnetIds", AWS_NATIVE_SUBNET, "availabilityZone")
     if not zones and unread_placement(r, "subnetIds", (AWS_SUBNET, AWS_NATIVE_SUBNET)):
         zones = [UNKNOWN]   # subnets read at apply: their zones too
-    return NodeGroup(r, lt, types[0], _count(r.get("scalingConfig.maxSize"),
-                                             r.get("scalingConfig.desiredSize")),
+    return NodeGroup(r, lt, types[0], _count(r.reach("scalingConfig.maxSize"),
+                                             r.reach("scalingConfig.desiredSize")),
                      r.get("capacityType") == "SPOT", zones or [""], _aws_region(r, zones), types)

@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from trainstack_policies.inventory.tokens import AWS_NATIVE_LAUNCH_TEMPLATE, GPU_FAMILIES
-from trainstack_policies.model import UNKNOWN, BadNumber, Resource
+from trainstack_policies.model import UNKNOWN, BadNumber, Resource, short_repr
 
 
 @dataclass
@@ -67,9 +67,23 @@ class NodeGroup:
         self.cloud: str = self.resource.cloud
         if not self.instance_types:
             self.instance_types = [self.instance_type]
+        if any(not _is_name(t) for t in self.instance_types):
+            # A type written in another shape than a name (`sku: [{name, capacity}]` read for
+            # sku.name gives BadNumber naming the list, model.reach): a type that cannot be read,
+            # GPU capacity failing closed, never "no GPU" (the group would vanish from the estimate).
+            bad = next(t for t in self.instance_types if not _is_name(t))
+            text = bad.text if isinstance(bad, BadNumber) else short_repr(bad)
+            self.type_unread = self.type_unread or f"that cannot be read ({text} is no type name)"
+            self.instance_types = [t if _is_name(t) else UNKNOWN for t in self.instance_types]
+            if not _is_name(self.instance_type):
+                self.instance_type = UNKNOWN
         if isinstance(self.count, BadNumber):
             self.invalid.append(f"its size {self.count.text} is not a finite non-negative number")
             self.count = None
+
+
+def _is_name(t: Any) -> bool:
+    return t is None or t is UNKNOWN or isinstance(t, str)
 
 
 def gpu_reason(cloud: str, instance_type: Any, accelerators: int = 0) -> str:

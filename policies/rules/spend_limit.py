@@ -32,9 +32,9 @@ from trainstack_policies.inventory import (
     budgets,
     filesystems,
     gpu_groups,
-    gpu_reason,
     node_groups,
 )
+from trainstack_policies.inventory.gpu_names import gpu_named
 from trainstack_policies.inventory.groups import launch_settings
 from trainstack_policies.inventory.lifetimes import _hours_until, ali_release, prepaid
 from trainstack_policies.model import (
@@ -210,7 +210,7 @@ def _evaluate(resources: list[Resource], config: Mapping[str, Any]):
                            fees if isinstance(fees, Mapping) else None)
     sized = {id(g.resource) for g in every} | {id(g.template) for g in every
                                                if g.template is not None}
-    signs = capacity.gpu_signs(resources, sized, lambda cloud, t: bool(gpu_reason(cloud, t)),
+    signs = capacity.gpu_signs(resources, sized, gpu_named,
                                _NOT_COMPUTE)
     est.missing += [sign.what for sign in signs]
     groups = groups + [_SignGroup(sign.resource) for sign in signs]
