@@ -586,6 +586,11 @@ def _auto_provisioning_group(r: Resource, node_group: Any, count: Any, zone: Any
     return group
 
 
+# PAI-Lingjun (eflo) nodes, hyper nodes and node groups: GPU servers by what the service is.
+LINGJUN_NODES = frozenset({"alicloud:eflo/node:Node", "alicloud:eflo/hyperNode:HyperNode",
+                           "alicloud:eflo/nodeGroup:NodeGroup"})
+
+
 @dataclass(frozen=True)
 class GpuSign:
     resource: Resource
@@ -626,6 +631,14 @@ def gpu_signs(resources: Iterable[Resource], skip: set[int], gpu_named: Any,
                 and not r.get("nodePools"):
             # Its nodeConfig describes a default pool deleted as soon as the cluster is up
             # (inventory.compute reads the pools it keeps).
+            continue
+        if r.type in LINGJUN_NODES:
+            # Every PAI-Lingjun node is a GPU server ("Nodes are high-performance GPU servers
+            # accelerated by the Lingjun optimization suite", alibabacloud.com/help/en/pai/
+            # basic-concepts-1), whatever its machine type names: the type is the sign.
+            kind = r.get("machineType")
+            out.append(GpuSign(r, "machineType", kind if isinstance(kind, str) else
+                               "(a Lingjun node: a GPU server)"))
             continue
         found = _sign(r.props, r, gpu_named, 0)
         if found is not None:

@@ -113,7 +113,11 @@ def markdown() -> str:
                 lines.append(f"| `{rule.name}` | {label} | "
                              + ", ".join(f"`{t}`" for t in mine) + " |")
     lines += ["", "spend-limit also names any other resource that carries a GPU sign as GPU "
-              "capacity it cannot estimate. A sign is, in a type field (a key `instanceType`, "
+              "capacity it cannot estimate. Every PAI-Lingjun node, hyper node and node group "
+              "(`alicloud:eflo/node:Node`, `alicloud:eflo/hyperNode:HyperNode`, "
+              "`alicloud:eflo/nodeGroup:NodeGroup`) is such capacity whatever its "
+              "`machineType` says: \"Nodes are high-performance GPU servers\" "
+              "(alibabacloud.com/help/en/pai/basic-concepts-1). A sign is, in a type field (a key `instanceType`, "
               "`instanceTypes`, `machineType`, `vmSize`, `size`, `nodeType`, `instanceClass`, "
               "`skuName`, `agentVmSize`, or one ending in `Type`, `Types` or `TypeName`, such "
               "as GameLift's `ec2InstanceType`, WorkSpaces' `computeTypeName`, Container Apps' "

@@ -634,13 +634,12 @@ B1 = [
     ("a04", "ali", {}, _new("alicloud:eflo/node:Node", "lingjun", {
         "machineType": "efg1.nvga8n", "hpnZone": "A1", "zone": "eu-central-1a",
         "paymentType": "Subscription", "period": 1.0, "productForm": "instance",
-        "tags": dict(AZ_TAGS)}, region=ALI), {}, None,
-     "a PAI-Lingjun node (eflo Node, SDK example machineType efg1.nvga8n). Expectation changed by "
-     "fix63s (was spend fail): no public source says which GPU, if any, efg1.nvga8n carries (the "
-     "reviewer flagged the efg* names as unconfirmed; the SDKs give the name only as an example "
-     "string), and the pack does not fire on a guess: the name is in AWS's family.size form and "
-     "in no catalog, so it is judged as a name and names no GPU. The Lingjun terms page's 'Nodes "
-     "are high-performance GPU servers' speaks of the service, not of this type name"),
+        "tags": dict(AZ_TAGS)}, region=ALI), {SPEND: "fail"}, None,
+     "a PAI-Lingjun node (eflo Node, SDK example machineType efg1.nvga8n): Lingjun 'Nodes are "
+     "high-performance GPU servers' (alibabacloud.com/help/en/pai/basic-concepts-1): GPU compute "
+     "the pack must at least name. (fix63s had changed this to pass, as no source names this type's "
+     "GPU; the lead restored it: the sign is the resource type, every Lingjun node being a GPU "
+     "server whatever its machine type)"),
     ("a05", "ali", {}, _new("alicloud:ehpc/queue:Queue", "q", {
         "clusterId": "ehpc-1", "queueName": "gpu", "maxCount": 8.0, "minCount": 0.0,
         "computeNodes": [{"instanceType": "ecs.gn7i-c8g1.2xlarge", "instanceChargeType": "PostPaid"}]},
@@ -661,9 +660,9 @@ B1 = [
      "an ECI container group on ecs.gn7i-c8g1.2xlarge (instanceType)"),
     ("a08", "ali", {}, _new("alicloud:eflo/nodeGroup:NodeGroup", "lj-group", {
         "clusterId": "c", "machineType": "efg1.nvga1", "nodeGroupName": "g", "az": "eu-central-1a",
-        "imageId": "i"}, region=ALI), {}, None,
-     "a Lingjun node group of machine type efg1.nvga1 (SDK example). Expectation changed by fix63s "
-     "(was spend fail), as a04: no public source maps efg1.nvga1 to a GPU; no sign on a guess"),
+        "imageId": "i"}, region=ALI), {SPEND: "fail"}, None,
+     "a Lingjun node group of machine type efg1.nvga1 (SDK example): reach of a04 (restored by the "
+     "lead, as a04)"),
 ]
 
 
