@@ -180,8 +180,9 @@ def pack():
     p.close()
 
 
-# Every DEFECT's strict xfails are gone: 1-4 and 9 fixed by fix63s, 5-8 by fix63x.
-XFAIL: dict[str, str] = {}
+D1 = ("DEFECT 1: a GPU group spend-limit cannot size (a malformed or unknown value) hides the "
+      "over-budget finding of the groups it can price, though their sum alone exceeds the cap")
+XFAIL: dict[str, str] = {"m19": D1}
 
 
 def _params(cases):
