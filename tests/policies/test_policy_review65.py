@@ -838,3 +838,579 @@ B2 = [
 @pytest.mark.parametrize("case", _params(B2))
 def test_batch2(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 3
+# (3) Public exposure to GPU nodes through entry points, with internal-only controls. Docs
+# (no-public-ingress): Application Gateways "with a listener ... on a public frontend IP
+# configuration, to GPU nodes that join a backend pool of the gateway (... a NIC's included) or
+# that its pools name by address (backendAddresses[].ipAddress: a NIC of the stack ... whose static
+# private IP is the literal, and the VMs using it); a gateway with only a private frontend, or whose
+# listeners are all on its private frontend, takes nothing in ...; a listener whose frontend is
+# unknown at preview beside a public frontend is 'cannot decide'"; Azure Firewall DNAT (policy rule
+# collection groups) "whose sources cover all addresses ... and whose translatedAddress is a node of
+# the stack"; private IP DNAT, narrowed sources and SSH from sshCidrs pass; IP groups "cannot
+# decide"; classic balancers through azure:lb/rule and NIC pool associations; standalone NAT rules
+# by name and group, case-insensitively; frontends unknown: "cannot decide"; GCP forwarding rules
+# EXTERNAL / EXTERNAL_MANAGED to backend services, target pools or proxies, NEGs (zonal GCE_VM_IP /
+# GCE_VM_IP_PORT, regional GCE_VM_IP_PORTMAP); Alibaba GA (basic endpoints, endpoint groups on a
+# balancer, internal or not), SLB/NLB/ALB internet, DNAT to a node's literal private IP (an intranet
+# NAT gateway's passes), EIPs on nodes (on a NAT gateway: passes); AWS ALB/NLB not internal (not
+# Gateway), Global Accelerator and CloudFront VPC origins on internal balancers, API Gateway
+# VPC_LINK (a PRIVATE-only REST API passes). Extra GPU nodes stay under each budget: an A100 VM
+# 3.673 x 730 = 2,681.29 (Azure <= 23,967.36 < 25,000); an a2-highgpu-1g 2,681.57 (GCP 27,846.08 <
+# 30,000); a g5.xlarge 734.38 (AWS ~12,875 < 20,000); all tcp fabric (rdma not asked).
+AZ_SUB = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network"
+AGW = f"{AZ_SUB}/applicationGateways/agw"
+VN = f"{AZ_SUB}/virtualNetworks/v"
+
+
+def _az_gpu_vm(ip: str = "10.0.1.10", ipconf_extra: Optional[dict] = None, nic_deps=None):
+    """A GPU VM (Standard_NC24ads_A100_v4, eastus zone 1) on a NIC with a static private IP."""
+    def build(s):
+        nic = res("azure-native:network:NetworkInterface", "gpu-nic", {
+            "resourceGroupName": "rg", "location": "eastus", "networkInterfaceName": "gpu-nic",
+            "ipConfigurations": [{"name": "ip", "privateIPAddress": ip,
+                                  "privateIPAllocationMethod": "Static",
+                                  "subnet": {"id": f"{VN}/subnets/s"}, **(ipconf_extra or {})}],
+            "tags": AZT}, deps=nic_deps(s) if nic_deps else None)
+        vm = res("azure-native:compute:VirtualMachine", "gpu-vm", {
+            "resourceGroupName": "rg", "location": "eastus", "zones": ["1"], "vmName": "gpu-vm",
+            "hardwareProfile": {"vmSize": "Standard_NC24ads_A100_v4"},
+            "networkProfile": {"networkInterfaces": [{"id": f"{AZ_SUB}/networkInterfaces/gpu-nic"}]},
+            "tags": AZT}, deps={"networkProfile": [nic]})
+        return [nic, vm]
+    return build
+
+
+def _agw(listener_fe: Any = "pub", public: bool = True, addresses: Optional[list] = None):
+    """An Application Gateway v2: a public frontend (when `public`) and a private one, one HTTPS
+    listener on `listener_fe`, one pool naming `addresses`."""
+    def build(s):
+        out = []
+        fes = [{"name": "priv", "privateIPAddress": "10.0.3.10", "privateIPAllocationMethod": "Static",
+                "subnet": {"id": f"{VN}/subnets/agw"}}]
+        deps = {}
+        if public:
+            pip = res("azure-native:network:PublicIPAddress", "agw-pip", {
+                "resourceGroupName": "rg", "location": "eastus", "sku": {"name": "Standard"},
+                "publicIPAllocationMethod": "Static", "tags": AZT})
+            out.append(pip)
+            fes.insert(0, {"name": "pub", "publicIPAddress": {"id": f"{AZ_SUB}/publicIPAddresses/agw-pip"}})
+            deps["frontendIPConfigurations"] = [pip]
+        fe_ref = listener_fe if listener_fe is unknown() else f"{AGW}/frontendIPConfigurations/{listener_fe}"
+        out.append(res("azure-native:network:ApplicationGateway", "agw", {
+            "resourceGroupName": "rg", "location": "eastus", "applicationGatewayName": "agw",
+            "sku": {"name": "Standard_v2", "tier": "Standard_v2", "capacity": 2.0},
+            "gatewayIPConfigurations": [{"name": "gw", "subnet": {"id": f"{VN}/subnets/agw"}}],
+            "frontendIPConfigurations": fes, "frontendPorts": [{"name": "p443", "port": 443.0}],
+            "httpListeners": [{"name": "l", "frontendIPConfiguration": {"id": fe_ref},
+                               "frontendPort": {"id": f"{AGW}/frontendPorts/p443"},
+                               "protocol": "Https"}],
+            "backendAddressPools": [{"name": "bp", "backendAddresses": [
+                {"ipAddress": a} for a in (addresses or [])]}],
+            "backendHttpSettingsCollection": [{"name": "hs", "port": 8000.0, "protocol": "Http"}],
+            "requestRoutingRules": [{"name": "r", "ruleType": "Basic", "priority": 100.0,
+                                     "httpListener": {"id": f"{AGW}/httpListeners/l"},
+                                     "backendAddressPool": {"id": f"{AGW}/backendAddressPools/bp"},
+                                     "backendHttpSettings": {
+                                         "id": f"{AGW}/backendHttpSettingsCollection/hs"}}],
+            "tags": AZT}, deps=deps))
+        return out
+    return build
+
+
+def _fw_dnat(sources: Optional[list] = None, dests: Optional[list] = None, port: str = "8000",
+             ip_groups: Optional[list] = None, translated: str = "10.0.1.10"):
+    rule = {"ruleType": "NatRule", "name": "in", "ipProtocols": ["TCP"],
+            "destinationAddresses": dests or ["20.62.1.4"], "destinationPorts": ["443"],
+            "translatedAddress": translated, "translatedPort": port}
+    if ip_groups is not None:
+        rule["sourceIpGroups"] = ip_groups
+    else:
+        rule["sourceAddresses"] = sources or ["*"]
+    return lambda s: res("azure-native:network:FirewallPolicyRuleCollectionGroup", "dnat", {
+        "resourceGroupName": "rg", "firewallPolicyName": "fwp", "priority": 100.0,
+        "ruleCollections": [{"ruleCollectionType": "FirewallPolicyNatRuleCollection", "name": "nat",
+                             "priority": 100.0, "action": {"type": "DNAT"}, "rules": [rule]}]})
+
+
+def _classic_lb(public: bool = True):
+    """A classic balancer with its own azure:lb/rule to a pool a classic GPU VM's NIC joins."""
+    def build(s):
+        out = []
+        lb_id = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/loadBalancers/clb"
+        if public:
+            pip = res("azure:network/publicIp:PublicIp", "clb-pip", {
+                "name": "clb-pip", "resourceGroupName": "rg", "location": "eastus",
+                "allocationMethod": "Static", "sku": "Standard", "tags": AZT})
+            out.append(pip)
+            fe = {"name": "fe", "publicIpAddressId": f"{AZ_SUB}/publicIPAddresses/clb-pip"}
+        else:
+            fe = {"name": "fe", "subnetId": f"{VN}/subnets/s", "privateIpAddress": "10.0.2.6",
+                  "privateIpAddressAllocation": "Static"}
+        lb = res("azure:lb/loadBalancer:LoadBalancer", "clb", {
+            "name": "clb", "resourceGroupName": "rg", "location": "eastus", "sku": "Standard",
+            "frontendIpConfigurations": [fe], "tags": AZT},
+            deps={"frontendIpConfigurations": out[:1]} if public else None)
+        pool = res("azure:lb/backendAddressPool:BackendAddressPool", "cpool", {
+            "loadbalancerId": lb_id, "name": "pool"}, deps={"loadbalancerId": [lb]})
+        rule = res("azure:lb/rule:Rule", "crule", {
+            "loadbalancerId": lb_id, "name": "https", "protocol": "Tcp", "frontendPort": 443.0,
+            "backendPort": 8000.0, "frontendIpConfigurationName": "fe",
+            "backendAddressPoolIds": [f"{lb_id}/backendAddressPools/pool"]},
+            deps={"loadbalancerId": [lb], "backendAddressPoolIds": [pool]})
+        nic = res("azure:network/networkInterface:NetworkInterface", "cnic", {
+            "name": "cnic", "resourceGroupName": "rg", "location": "eastus",
+            "ipConfigurations": [{"name": "ip", "subnetId": f"{VN}/subnets/s",
+                                  "privateIpAddressAllocation": "Dynamic"}], "tags": AZT})
+        assoc = res("azure:network/networkInterfaceBackendAddressPoolAssociation:"
+                    "NetworkInterfaceBackendAddressPoolAssociation", "cassoc", {
+                        "networkInterfaceId": "cnic-id", "ipConfigurationName": "ip",
+                        "backendAddressPoolId": "pool-id"},
+                    deps={"networkInterfaceId": [nic], "backendAddressPoolId": [pool]})
+        vm = res("azure:compute/linuxVirtualMachine:LinuxVirtualMachine", "cvm", {
+            "name": "cvm", "resourceGroupName": "rg", "location": "eastus", "zone": "1",
+            "size": "Standard_NC24ads_A100_v4", "adminUsername": "azureuser",
+            "networkInterfaceIds": ["cnic-id"],
+            "osDisk": {"caching": "ReadWrite", "storageAccountType": "Premium_LRS"},
+            "sourceImageReference": {"publisher": "Canonical", "offer": "ubuntu-24_04-lts",
+                                     "sku": "server", "version": "latest"}, "tags": AZT},
+            deps={"networkInterfaceIds": [nic]})
+        return out + [lb, pool, rule, nic, assoc, vm]
+    return build
+
+
+def _az_pub_lb(name: str = "lb-pub", frontends: Any = None, rules: bool = False):
+    def build(s):
+        pip = res("azure-native:network:PublicIPAddress", f"{name}-pip", {
+            "resourceGroupName": "rg", "location": "eastus", "sku": {"name": "Standard"},
+            "publicIPAllocationMethod": "Static", "tags": AZT})
+        lb_id = f"{AZ_SUB}/loadBalancers/{name}"
+        props = {"resourceGroupName": "rg", "loadBalancerName": name, "location": "eastus",
+                 "sku": {"name": "Standard"},
+                 "frontendIPConfigurations": frontends if frontends is not None else [
+                     {"name": "fe", "publicIPAddress": {"id": f"{AZ_SUB}/publicIPAddresses/{name}-pip"}}],
+                 "backendAddressPools": [{"name": "pool"}], "tags": AZT}
+        if rules:
+            props["loadBalancingRules"] = [{
+                "name": "https", "protocol": "Tcp", "frontendPort": 443.0, "backendPort": 443.0,
+                "frontendIPConfiguration": {"id": f"{lb_id}/frontendIPConfigurations/fe"},
+                "backendAddressPool": {"id": f"{lb_id}/backendAddressPools/pool"}}]
+        lb = res("azure-native:network:LoadBalancer", name, props,
+                 deps={"frontendIPConfigurations": [pip]})
+        return [pip, lb]
+    return build
+
+
+def _vmss_in_pool(lb: str):
+    def mutate(s):
+        ipc = named(s, "nodes").props["virtualMachineProfile"]["networkProfile"][
+            "networkInterfaceConfigurations"][0]["ipConfigurations"][0]
+        ipc["loadBalancerBackendAddressPools"] = [{"id": f"{AZ_SUB}/loadBalancers/{lb}/backendAddressPools/pool"}]
+        named(s, "nodes").deps["virtualMachineProfile"] = list(
+            named(s, "nodes").deps.get("virtualMachineProfile", [])) + [named(s, lb)]
+        return s
+    return mutate
+
+
+def _nat_rule(lb_name: str, group: str):
+    return lambda s: res("azure-native:network:InboundNatRule", "nat-ssh", {
+        "resourceGroupName": group, "loadBalancerName": lb_name, "inboundNatRuleName": "ssh",
+        "protocol": "Tcp", "frontendPort": 50022.0, "backendPort": 22.0,
+        "frontendIPConfiguration": {"id": f"{AZ_SUB}/loadBalancers/lb-pub/frontendIPConfigurations/fe"}})
+
+
+# GCP: one a2-highgpu-1g VM "solo" beside the base MIG.
+def _gsolo(s):
+    return res("gcp:compute/instance:Instance", "solo", {
+        "zone": "us-west1-c", "name": "solo", "machineType": "a2-highgpu-1g",
+        "networkInterfaces": [{"network": "train", "networkIp": "10.10.0.7"}],
+        "bootDisk": {"initializeParams": {"image": "debian-12"}},
+        "scheduling": {"onHostMaintenance": "TERMINATE"}, "labels": dict(LABELS)})
+
+
+def _g_regional_portmap(scheme: str):
+    def mutate(s):
+        solo = _gsolo(s)
+        neg = res("gcp:compute/regionNetworkEndpointGroup:RegionNetworkEndpointGroup", "rneg", {
+            "region": "us-west1", "networkEndpointType": "GCE_VM_IP_PORTMAP", "network": "train",
+            "subnetwork": "train-sub"})
+        ep = res("gcp:compute/regionNetworkEndpoint:RegionNetworkEndpoint", "rep", {
+            "region": "us-west1", "regionNetworkEndpointGroup": "rneg", "instance": "solo",
+            "ipAddress": "10.10.0.7", "port": 8000.0, "clientDestinationPort": 50000.0},
+            deps={"regionNetworkEndpointGroup": [neg], "instance": [solo]})
+        bs = res("gcp:compute/regionBackendService:RegionBackendService", "rbs", {
+            "region": "us-west1", "loadBalancingScheme": scheme, "protocol": "HTTP",
+            "backends": [{"group": "rneg-id", "balancingMode": "UTILIZATION"}]},
+            deps={"backends": [neg]})
+        um = res("gcp:compute/regionUrlMap:RegionUrlMap", "rum", {
+            "region": "us-west1", "defaultService": "rbs"}, deps={"defaultService": [bs]})
+        px = res("gcp:compute/regionTargetHttpProxy:RegionTargetHttpProxy", "rpx", {
+            "region": "us-west1", "urlMap": "rum"}, deps={"urlMap": [um]})
+        fr = res("gcp:compute/forwardingRule:ForwardingRule", "rfr", {
+            "region": "us-west1", "loadBalancingScheme": scheme, "portRange": "80", "target": "rpx",
+            "network": "train"}, deps={"target": [px]})
+        return s + [solo, neg, ep, bs, um, px, fr]
+    return mutate
+
+
+def _g_neg_list_nlb(scheme: str = "EXTERNAL"):
+    def mutate(s):
+        solo = _gsolo(s)
+        neg = res("gcp:compute/networkEndpointGroup:NetworkEndpointGroup", "zneg", {
+            "zone": "us-west1-c", "networkEndpointType": "GCE_VM_IP", "network": "train",
+            "subnetwork": "train-sub"})
+        lst = res("gcp:compute/networkEndpointList:NetworkEndpointList", "zeps", {
+            "zone": "us-west1-c", "networkEndpointGroup": "zneg",
+            "networkEndpoints": [{"instance": "solo", "ipAddress": "10.10.0.7"}]},
+            deps={"networkEndpointGroup": [neg], "networkEndpoints": [solo]})
+        bs = res("gcp:compute/regionBackendService:RegionBackendService", "rbs", {
+            "region": "us-west1", "loadBalancingScheme": scheme, "protocol": "TCP",
+            "backends": [{"group": "zneg-id", "balancingMode": "CONNECTION"}]},
+            deps={"backends": [neg]})
+        fr = res("gcp:compute/forwardingRule:ForwardingRule", "rfr", {
+            "region": "us-west1", "loadBalancingScheme": scheme, "backendService": "rbs",
+            "allPorts": True}, deps={"backendService": [bs]})
+        return s + [solo, neg, lst, bs, fr]
+    return mutate
+
+
+def _g_target_pool(s):
+    solo = _gsolo(s)
+    tp = res("gcp:compute/targetPool:TargetPool", "tp", {
+        "region": "us-west1", "instances": ["us-west1-c/solo"]}, deps={"instances": [solo]})
+    fr = res("gcp:compute/forwardingRule:ForwardingRule", "tpfr", {
+        "region": "us-west1", "target": "tp", "portRange": "8000"}, deps={"target": [tp]})
+    return s + [solo, tp, fr]
+
+
+def _g_target_instance_internal(s):
+    solo = _gsolo(s)
+    ti = res("gcp:compute/targetInstance:TargetInstance", "ti", {
+        "zone": "us-west1-c", "instance": "solo"}, deps={"instance": [solo]})
+    fr = res("gcp:compute/forwardingRule:ForwardingRule", "tifr", {
+        "region": "us-west1", "loadBalancingScheme": "INTERNAL", "target": "ti", "network": "train",
+        "subnetwork": "train-sub", "ipProtocol": "TCP", "allPorts": True}, deps={"target": [ti]})
+    return s + [solo, ti, fr]
+
+
+def _g_ssl_proxy(s):
+    bs = res("gcp:compute/backendService:BackendService", "sslbs", {
+        "loadBalancingScheme": "EXTERNAL", "protocol": "SSL",
+        "backends": [{"group": "mig-ig", "balancingMode": "UTILIZATION"}]},
+        deps={"backends": [named(s, "train-mig")]})
+    px = res("gcp:compute/targetSSLProxy:TargetSSLProxy", "sslpx", {
+        "backendService": "sslbs", "sslCertificates": ["cert"]}, deps={"backendService": [bs]})
+    fr = res("gcp:compute/globalForwardingRule:GlobalForwardingRule", "sslfr", {
+        "portRange": "443", "target": "sslpx"}, deps={"target": [px]})
+    return s + [bs, px, fr]
+
+
+def _g_internal_tcp_proxy(s):
+    bs = res("gcp:compute/regionBackendService:RegionBackendService", "tcpbs", {
+        "region": "us-west1", "loadBalancingScheme": "INTERNAL_MANAGED", "protocol": "TCP",
+        "backends": [{"group": "mig-ig", "balancingMode": "UTILIZATION"}]},
+        deps={"backends": [named(s, "train-mig")]})
+    px = res("gcp:compute/regionTargetTcpProxy:RegionTargetTcpProxy", "tcppx", {
+        "region": "us-west1", "backendService": "tcpbs"}, deps={"backendService": [bs]})
+    fr = res("gcp:compute/forwardingRule:ForwardingRule", "tcpfr", {
+        "region": "us-west1", "loadBalancingScheme": "INTERNAL_MANAGED", "portRange": "443",
+        "target": "tcppx", "network": "train", "subnetwork": "train-sub"}, deps={"target": [px]})
+    return s + [bs, px, fr]
+
+
+def _tpl_first_nic(nic: dict):
+    def mutate(s):
+        named(s, "train-tpl").props["networkInterfaces"][0] = nic
+        return s
+    return mutate
+
+
+# Alibaba: the base nodes node-0 / node-1 (node-0 given the private IP 10.1.0.10).
+def _ali_node_ip(s):
+    named(s, "node-0").props["privateIp"] = "10.1.0.10"
+    return s
+
+
+def _ali_nlb(address: str):
+    def mutate(s):
+        lb = res("alicloud:nlb/loadBalancer:LoadBalancer", "nlb", {
+            "addressType": address, "loadBalancerType": "Network", "vpcId": "vpc-1",
+            "zoneMappings": [{"vswitchId": "vsw-id", "zoneId": "eu-central-1a"}], "tags": ALT},
+            deps={"zoneMappings": [named(s, "vsw")]}, provider_region=ALI)
+        sg = res("alicloud:nlb/serverGroup:ServerGroup", "nlb-sg", {
+            "serverGroupName": "gpu", "serverGroupType": "Instance", "vpcId": "vpc-1",
+            "protocol": "TCP", "tags": ALT}, provider_region=ALI)
+        att = res("alicloud:nlb/serverGroupServerAttachment:ServerGroupServerAttachment", "nlb-att", {
+            "serverGroupId": "sgp-1", "serverId": "i-0", "serverType": "Ecs", "port": 8000.0},
+            deps={"serverGroupId": [sg], "serverId": [named(s, "node-0")]}, provider_region=ALI)
+        ls = res("alicloud:nlb/listener:Listener", "nlb-l", {
+            "loadBalancerId": "nlb-1", "serverGroupId": "sgp-1", "listenerProtocol": "TCP",
+            "listenerPort": 443.0}, deps={"loadBalancerId": [lb], "serverGroupId": [sg]},
+            provider_region=ALI)
+        return s + [lb, sg, att, ls]
+    return mutate
+
+
+def _ali_alb(address: str):
+    def mutate(s):
+        lb = res("alicloud:alb/loadBalancer:LoadBalancer", "alb", {
+            "addressType": address, "loadBalancerEdition": "Standard", "vpcId": "vpc-1",
+            "loadBalancerBillingConfig": {"payType": "PayAsYouGo"},
+            "zoneMappings": [{"vswitchId": "vsw-id", "zoneId": "eu-central-1a"}], "tags": ALT},
+            deps={"zoneMappings": [named(s, "vsw")]}, provider_region=ALI)
+        sg = res("alicloud:alb/serverGroup:ServerGroup", "alb-sg", {
+            "serverGroupName": "gpu", "vpcId": "vpc-1", "protocol": "HTTP",
+            "healthCheckConfig": {"healthCheckEnabled": False},
+            "stickySessionConfig": {"stickySessionEnabled": False},
+            "servers": [{"serverId": "i-1", "serverType": "Ecs", "port": 8000.0}], "tags": ALT},
+            deps={"servers": [named(s, "node-1")]}, provider_region=ALI)
+        ls = res("alicloud:alb/listener:Listener", "alb-l", {
+            "loadBalancerId": "alb-1", "listenerProtocol": "HTTP", "listenerPort": 80.0,
+            "defaultActions": [{"type": "ForwardGroup", "forwardGroupConfig": {
+                "serverGroupTuples": [{"serverGroupId": "sgp-1"}]}}]},
+            deps={"loadBalancerId": [lb], "defaultActions": [sg]}, provider_region=ALI)
+        return s + [lb, sg, ls]
+    return mutate
+
+
+def _ali_dnat(network_type: str):
+    def mutate(s):
+        s = _ali_node_ip(s)
+        ngw = res("alicloud:vpc/natGateway:NatGateway", "ngw", {
+            "vpcId": "vpc-1", "natType": "Enhanced", "vswitchId": "vsw-id",
+            "networkType": network_type, "paymentType": "PayAsYouGo", "tags": ALT},
+            deps={"vswitchId": [named(s, "vsw")]}, provider_region=ALI)
+        fe = res("alicloud:vpc/forwardEntry:ForwardEntry", "dnat", {
+            "forwardTableId": "ftb-1", "externalIp": "47.1.2.3" if network_type == "internet"
+            else "10.1.9.9", "externalPort": "8000", "ipProtocol": "tcp",
+            "internalIp": "10.1.0.10", "internalPort": "8000"},
+            deps={"forwardTableId": [ngw]}, provider_region=ALI)
+        return s + [ngw, fe]
+    return mutate
+
+
+# AWS: a g5.xlarge instance "inf-1" in the private subnet train-a.
+def _aws_inf(s):
+    return res("aws:ec2/instance:Instance", "inf-1", {
+        "instanceType": "g5.xlarge", "subnetId": "subnet-x", "associatePublicIpAddress": False,
+        "ami": "ami-1", "tags": dict(TAGS)}, deps={"subnetId": [named(s, "train-a")]})
+
+
+def _aws_lb_to(kind: str = "network", internal: bool = False, to: str = "inf",
+               front: Optional[str] = None):
+    """A balancer (+ listener + target group) to the g5 instance (to='inf') or the base ASG
+    (to='asg'), optionally behind a front door: 'ga', 'vpcorigin', 'httpapi'."""
+    def mutate(s):
+        out = list(s)
+        lb = res("aws:lb/loadBalancer:LoadBalancer", "lb", {
+            "name": "inf-lb", "loadBalancerType": kind, "internal": internal,
+            "subnets": ["subnet-x"], "tags": dict(TAGS)}, deps={"subnets": [named(s, "train-a")]})
+        proto = {"network": "TCP", "application": "HTTP", "gateway": "GENEVE"}[kind]
+        tg = res("aws:lb/targetGroup:TargetGroup", "tg", {
+            "port": 6081.0 if kind == "gateway" else 8000.0, "protocol": proto, "vpcId": "vpc-1",
+            "targetType": "instance", "tags": dict(TAGS)})
+        out += [lb, tg]
+        if to == "inf":
+            inf = _aws_inf(s)
+            out += [inf, res("aws:lb/targetGroupAttachment:TargetGroupAttachment", "tga", {
+                "targetGroupArn": "tg-arn", "targetId": "i-1", "port": 8000.0},
+                deps={"targetGroupArn": [tg], "targetId": [inf]})]
+        else:
+            asg = named(out, "train-nodes")
+            asg.props["targetGroupArns"] = ["tg-arn"]
+            asg.deps["targetGroupArns"] = [tg]
+        ls = res("aws:lb/listener:Listener", "ls", {
+            "loadBalancerArn": "lb-arn", **({} if kind == "gateway" else
+                                           {"port": 443.0 if kind == "application" else 8000.0,
+                                            "protocol": "HTTP" if kind == "application" else "TCP"}),
+            "defaultActions": [{"type": "forward", "targetGroupArn": "tg-arn"}], "tags": dict(TAGS)},
+            deps={"loadBalancerArn": [lb], "defaultActions": [tg]})
+        out.append(ls)
+        if front == "ga":
+            out.append(res("aws:globalaccelerator/endpointGroup:EndpointGroup", "ga-eg", {
+                "listenerArn": "arn:aws:globalaccelerator::111111111111:accelerator/a/listener/l",
+                "endpointConfigurations": [{"endpointId": "lb-arn", "weight": 100.0,
+                                            "clientIpPreservationEnabled": True}]},
+                deps={"endpointConfigurations": [lb]}))
+        elif front == "vpcorigin":
+            out.append(res("aws:cloudfront/vpcOrigin:VpcOrigin", "vo", {
+                "vpcOriginEndpointConfig": {"name": "inf", "arn": "lb-arn", "httpPort": 80.0,
+                                            "httpsPort": 443.0, "originProtocolPolicy": "http-only",
+                                            "originSslProtocols": {"items": ["TLSv1.2"],
+                                                                   "quantity": 1.0}},
+                "tags": dict(TAGS)}, deps={"vpcOriginEndpointConfig": [lb]}))
+        elif front == "httpapi":
+            out.append(res("aws:apigatewayv2/integration:Integration", "api-int", {
+                "apiId": "api-1", "integrationType": "HTTP_PROXY", "integrationMethod": "ANY",
+                "connectionType": "VPC_LINK", "connectionId": "vl-1", "integrationUri": "ls-arn",
+                "payloadFormatVersion": "1.0"}, deps={"integrationUri": [ls]}))
+        return out
+    return mutate
+
+
+def _rest_api(types: list):
+    def mutate(s):
+        s = _aws_lb_to("network", True, "asg")(s)
+        api = res("aws:apigateway/restApi:RestApi", "api", {
+            "name": "infer", "endpointConfiguration": {"types": types}, "tags": dict(TAGS)})
+        vl = res("aws:apigateway/vpcLink:VpcLink", "vl", {
+            "name": "vl", "targetArn": "lb-arn", "tags": dict(TAGS)}, deps={"targetArn": [named(s, "lb")]})
+        integ = res("aws:apigateway/integration:Integration", "rint", {
+            "restApi": "api-id", "resourceId": "r-1", "httpMethod": "ANY", "type": "HTTP_PROXY",
+            "integrationHttpMethod": "ANY", "uri": "http://inf-lb.internal/",
+            "connectionType": "VPC_LINK", "connectionId": "vl-id"},
+            deps={"restApi": [api], "connectionId": [vl]})
+        return s + [api, vl, integ]
+    return mutate
+
+
+B3 = [
+    ("m44", "azure", {}, _add(_aks_gpu({"enableAutoScaling": True, "minCount": 0.0,
+                                        "maxCount": [1.0], "count": 0.0},
+                                       size="Standard_NC4as_T4_v3")),
+     {SPEND: "fail"}, None,
+     "batch-2 follow-up (m31 could not tell): an AKS T4 pool with maxCount [1]; as 1 it is <= 0.894 "
+     "x 730 = 652.62 (<= 21,938.69 < 25,000, a pass); a list is a violation"),
+    ("m45", "azure", {}, _add(_aks_gpu({"enableAutoScaling": True, "minCount": 0.0,
+                                        "maxCount": 1.0, "count": 0.0},
+                                       size="Standard_NC4as_T4_v3")),
+     {}, None, "control for m44: maxCount 1: <= 21,938.69 < 25,000"),
+    # ----- Azure Application Gateway / Firewall / balancers
+    ("x01", "azure", {}, _add(_az_gpu_vm(), _agw("pub", addresses=["10.0.1.10"])),
+     {NPI: "fail"}, None,
+     "a gateway's public listener to a pool naming 10.0.1.10, the static private IP of the GPU VM's "
+     "NIC: the VM is reached from the internet"),
+    ("x02", "azure", {}, _add(_az_gpu_vm(), _agw("priv", addresses=["10.0.1.10"])),
+     {}, None, "the same gateway with its only listener on the private frontend: takes nothing in"),
+    ("x03", "azure", {}, _add(_az_gpu_vm(), _agw("priv", public=False, addresses=["10.0.1.10"])),
+     {}, None, "a gateway with only a private frontend ('A public IP address isn't required for an "
+     "internal endpoint')"),
+    ("x04", "azure", {}, _add(_az_gpu_vm(), _agw(unknown(), addresses=["10.0.1.10"])),
+     {NPI: "undecided"}, None, "the listener's frontend unknown at preview beside a public frontend"),
+    ("x05", "azure", {}, _add(_az_gpu_vm(), _agw("pub", addresses=["10.0.1.99"])),
+     {}, None, "a public listener to an address that is no NIC of the stack (the GPU VM is .10)"),
+    ("x06", "azure", {}, _add(_agw("pub"), _az_gpu_vm(
+        ipconf_extra={"applicationGatewayBackendAddressPools": [{"id": f"{AGW}/backendAddressPools/bp"}]},
+        nic_deps=lambda s: {"ipConfigurations": [named(s, "agw")]})),
+     {NPI: "fail"}, None, "the GPU VM's NIC joins the public gateway's pool itself (a NIC's "
+     "applicationGatewayBackendAddressPools)"),
+    ("x07", "azure", {}, _add(_az_gpu_vm(), _fw_dnat(["*"])),
+     {NPI: "fail"}, None, "a firewall policy DNAT rule from * to the GPU VM's static IP"),
+    ("x08", "azure", {}, _add(_az_gpu_vm(), _fw_dnat(["203.0.113.0/24"])),
+     {}, None, "the same rule narrowed to 203.0.113.0/24"),
+    ("x09", "azure", {}, _add(_az_gpu_vm(), _fw_dnat(["0.0.0.0/1", "128.0.0.0/1"])),
+     {NPI: "fail"}, None, "sources 0.0.0.0/1 + 128.0.0.0/1: all addresses together"),
+    ("x10", "azure", {}, _add(_az_gpu_vm(), _fw_dnat(["*"], dests=["10.0.0.4"])),
+     {}, None, "private IP DNAT: the destination is the firewall's private IP (peered/VPN only)"),
+    ("x11", "azure", {}, _add(_az_gpu_vm(), _fw_dnat(ip_groups=[
+        "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/ipGroups/partners"])),
+     {NPI: "undecided"}, None, "sources in an IP group (addresses not read): cannot decide"),
+    ("x12", "azure", {}, _add(_az_gpu_vm(), _fw_dnat(["0.0.0.0/0"], port="22")),
+     {}, {NPI: {"sshCidrs": ["0.0.0.0/0"]}},
+     "SSH alone (TCP, translated port 22) from a CIDR listed in sshCidrs: passes"),
+    ("x13", "azure", {}, _add(_az_gpu_vm(), _fw_dnat(["0.0.0.0/0"], port="8888")),
+     {NPI: "fail"}, {NPI: {"sshCidrs": ["0.0.0.0/0"]}},
+     "control for x12: the same source to port 8888 is no SSH"),
+    ("x14", "azure", {}, _add(_classic_lb(True)),
+     {NPI: "fail"}, None,
+     "a classic public balancer's azure:lb/rule to a pool the classic A100 VM's NIC joins by a "
+     "NetworkInterfaceBackendAddressPoolAssociation"),
+    ("x15", "azure", {}, _add(_classic_lb(False)),
+     {}, None, "the same classic balancer with a private frontend only"),
+    ("x16", "azure", {}, _add(_az_pub_lb("lb-pub"), _nat_rule("LB-Pub", "RG")),
+     {NPI: "fail"}, None, "a standalone InboundNatRule naming the public balancer by name and group "
+     "in other case ('compared case-insensitively')"),
+    ("x17", "azure", {}, _add(_az_pub_lb("lb-pub"), _nat_rule("edge-lb", "rg")),
+     {NPI: "undecided"}, None, "a standalone rule naming a balancer the stack does not create"),
+    ("x18", "azure", {}, _chain(_add(_az_pub_lb("lb-u", frontends=unknown(), rules=True)),
+                                _vmss_in_pool("lb-u")),
+     {NPI: "undecided"}, None, "the GPU set behind a balancer whose frontends are unknown at preview"),
+    # ----- GCP
+    ("x20", "gcp", {}, _g_regional_portmap("EXTERNAL_MANAGED"),
+     {NPI: "fail"}, None,
+     "a regional external ALB to a GCE_VM_IP_PORTMAP NEG whose endpoint names the GPU VM"),
+    ("x21", "gcp", {}, _g_regional_portmap("INTERNAL_MANAGED"),
+     {}, None, "the same chain INTERNAL_MANAGED: internal only"),
+    ("x22", "gcp", {}, _g_neg_list_nlb("EXTERNAL"),
+     {NPI: "fail"}, None,
+     "an external passthrough NLB to a zonal GCE_VM_IP NEG filled by a NetworkEndpointList naming "
+     "the GPU VM"),
+    ("x23", "gcp", {}, _g_target_pool,
+     {NPI: "fail"}, None, "a target pool holding the GPU VM, a forwarding rule of the default "
+     "scheme (EXTERNAL)"),
+    ("x24", "gcp", {}, _g_target_instance_internal,
+     {}, None, "an INTERNAL forwarding rule to a target instance of the GPU VM"),
+    ("x25", "gcp", {}, _g_ssl_proxy,
+     {NPI: "fail"}, None, "a global SSL proxy (EXTERNAL backend service) to the GPU MIG"),
+    ("x26", "gcp", {}, _g_internal_tcp_proxy,
+     {}, None, "a regional internal TCP proxy (INTERNAL_MANAGED) to the GPU MIG"),
+    ("x27", "gcp", {}, _tpl_first_nic({"nicType": "GVNIC", "network": "train", "accessConfigs": [{}]}),
+     {NPI: "fail"}, None, "the GPU template's first NIC with an empty access config: an ephemeral "
+     "external IPv4 on every node"),
+    # ----- Alibaba Cloud
+    ("x30", "ali", {}, _add(lambda s: res("alicloud:ga/basicEndpoint:BasicEndpoint", "ga-ep", {
+        "acceleratorId": "ga-1", "endpointGroupId": "epg-1", "endpointType": "ECS",
+        "endpointAddress": "i-0", "basicEndpointName": "gpu"},
+        deps={"endpointAddress": [named(s, "node-0")]}, provider_region=ALI)),
+     {NPI: "fail"}, None, "a basic GA endpoint on the GPU node node-0"),
+    ("x31", "ali", {}, _add(
+        lambda s: res("alicloud:slb/loadBalancer:LoadBalancer", "islb", {
+            "addressType": "intranet", "loadBalancerSpec": "slb.s2.small", "vswitchId": "vsw-id",
+            "tags": ALT}, deps={"vswitchId": [named(s, "vsw")]}, provider_region=ALI),
+        lambda s: res("alicloud:slb/backendServer:BackendServer", "islb-nodes", {
+            "loadBalancerId": "lb-1", "backendServers": [{"serverId": "i-0", "weight": 100.0}]},
+            deps={"loadBalancerId": [named(s, "islb")], "backendServers": [named(s, "node-0")]},
+            provider_region=ALI),
+        lambda s: res("alicloud:ga/endpointGroup:EndpointGroup", "ga-eg", {
+            "acceleratorId": "ga-1", "listenerId": "lsr-1", "endpointGroupRegion": ALI,
+            "endpointConfigurations": [{"endpoint": "lb-1", "type": "SLB", "weight": 100.0}],
+            "tags": ALT}, deps={"endpointConfigurations": [named(s, "islb")]}, provider_region=ALI)),
+     {NPI: "fail"}, None, "a GA endpoint group on an INTERNAL SLB whose backend is node-0: 'internal "
+     "or not'"),
+    ("x32", "ali", {}, _ali_nlb("Internet"), {NPI: "fail"}, None,
+     "an internet NLB listener to a server group holding node-0"),
+    ("x33", "ali", {}, _ali_nlb("Intranet"), {}, None, "the same NLB Intranet"),
+    ("x34", "ali", {}, _ali_alb("Internet"), {NPI: "fail"}, None,
+     "an internet ALB listener forwarding to a server group holding node-1"),
+    ("x35", "ali", {}, _ali_alb("Intranet"), {}, None, "the same ALB Intranet"),
+    ("x36", "ali", {}, _ali_dnat("internet"), {NPI: "fail"}, None,
+     "a DNAT entry on an internet NAT gateway to 10.1.0.10, node-0's literal private IP"),
+    ("x37", "ali", {}, _ali_dnat("intranet"), {}, None,
+     "the same DNAT entry on an intranet (VPC) NAT gateway: passes"),
+    ("x38", "ali", {}, _chain(_ali_dnat("internet"), lambda s: [r for r in s if r.name != "dnat"] + [
+        res("alicloud:ecs/eipAssociation:EipAssociation", "eip-ngw", {
+            "allocationId": "eip-1", "instanceId": "ngw-1", "instanceType": "Nat"},
+            deps={"instanceId": [named(s, "ngw")]}, provider_region=ALI)]),
+     {}, None, "an EIP on the NAT gateway (no DNAT): passes"),
+    ("x39", "ali", {}, _add(lambda s: res("alicloud:ecs/eipAssociation:EipAssociation", "eip-node", {
+        "allocationId": "eip-1", "instanceId": "i-1", "instanceType": "EcsInstance"},
+        deps={"instanceId": [named(s, "node-1")]}, provider_region=ALI)),
+     {NPI: "fail"}, None, "an EIP associated with node-1"),
+    # ----- AWS
+    ("x40", "aws", {}, _aws_lb_to("network", False, "inf"), {NPI: "fail"}, None,
+     "an internet-facing NLB (internal false) to a target group the g5 instance is attached to"),
+    ("x41", "aws", {}, _aws_lb_to("network", True, "inf"), {}, None, "the same NLB internal"),
+    ("x42", "aws", {}, _aws_lb_to("network", True, "inf", "ga"), {NPI: "fail"}, None,
+     "a Global Accelerator endpoint group on the internal NLB"),
+    ("x43", "aws", {}, _aws_lb_to("application", True, "asg", "vpcorigin"), {NPI: "fail"}, None,
+     "a CloudFront VPC origin on an internal ALB whose target group the base ASG registers in"),
+    ("x44", "aws", {}, _aws_lb_to("application", True, "asg", "httpapi"), {NPI: "fail"}, None,
+     "an HTTP API VPC_LINK integration whose integrationUri is the internal ALB's listener"),
+    ("x45", "aws", {}, _add(lambda s: res("aws:apigatewayv2/integration:Integration", "api-int", {
+        "apiId": "api-1", "integrationType": "HTTP_PROXY", "integrationMethod": "ANY",
+        "connectionType": "INTERNET", "integrationUri": "https://example.com/infer"})),
+     {}, None, "an INTERNET integration reaches nothing private"),
+    ("x46", "aws", {}, _rest_api(["PRIVATE"]), {}, None,
+     "a REST API of PRIVATE endpoint type only through a VPC link to the internal NLB of the ASG"),
+    ("x47", "aws", {}, _rest_api(["REGIONAL"]), {NPI: "fail"}, None,
+     "control for x46: the REST API REGIONAL"),
+    ("x48", "aws", {}, _aws_lb_to("gateway", False, "asg"), {}, None,
+     "a Gateway Load Balancer (GENEVE, inspection appliances) is no ingress: 'not Gateway'"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B3))
+def test_batch3(pack, case):
+    _run_case(pack, case)
