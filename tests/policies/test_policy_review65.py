@@ -1414,3 +1414,287 @@ B3 = [
 @pytest.mark.parametrize("case", _params(B3))
 def test_batch3(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 4
+# (4) Budgets narrowed in ways the docs name, over compute of the kinds above (EKS node groups,
+# Batch compute environments, GKE pools, extra MIGs and VMs, Azure ML compute, AKS pools). Docs
+# (spend-limit, Budgets): "every GPU group needs a budget on its cloud that notifies someone and
+# whose scope and filters take that group in"; the read filters (AWS InstanceType, UsageType
+# "<region code>-BoxUsage:<type>", us-east-1 also with no prefix, Service, TagKeyValue, AZ; GCP
+# labels, services, projects (a number is the stack's own), resourceAncestors "cannot decide";
+# Azure ResourceGroupName, MeterCategory, ResourceId (AKS and Azure ML ids not built: "cannot
+# decide")); "EKS tags propagate to no other resource"; a Batch CE's instances carry
+# computeResources.tags and its template's instance tagSpecifications ("a key the two give
+# different values: cannot decide"), never the environment's own tags; a MIG's VMs carry the
+# template's labels under allInstancesConfig.labels; GKE nodes carry resourceLabels, never
+# nodeConfig.labels; an AKS pool bills in its node resource group, never the cluster's own group;
+# a pool whose cluster is not in the stack beside a budget on another group: "cannot decide";
+# "Such a budget caps what it covers"; maxMonthlyUsd caps the whole estimate and a budget above it
+# is itself a violation.
+# Figures: AWS base ~12,141; + EKS 2 x g6.xlarge x 730 = 1,175.01 (~13,316); + Batch CE of
+# g4dn.xlarge, maxVcpus 8, BEST_FIT: 2 x 0.526 x 730 = 767.96. GCP base 25,164.51; + one
+# g2-standard-4 for the month 515.99 (25,680.50 < 30,000). Azure base <= 21,286.07; + AmlCompute
+# of 1 NC4as_T4_v3 in eastus 383.98; + an AKS T4 pool of 1 <= 652.62 (its dearest region).
+
+def _aws_bud(**kw):
+    def mutate(s):
+        named(s, "train-budget").props.update(kw)
+        return s
+    return mutate
+
+
+def _aws_bud2(name: str, amount: str, **kw):
+    return lambda s: res("aws:budgets/budget:Budget", name, {
+        "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": amount, "limitUnit": "USD",
+        "notifications": AWS_ALERTS, "tags": dict(TAGS), **kw})
+
+
+def _cf(name: str, values: list) -> dict:
+    return {"costFilters": [{"name": name, "values": values}]}
+
+
+EKS2 = _eks_gpu("inf", {"minSize": 0.0, "maxSize": 2.0, "desiredSize": 1.0})
+TKV = [{"name": "TagKeyValue", "values": ["user:team$research"]}]
+
+
+def _ce(cr_tags: Optional[dict] = None, env_tags: Optional[dict] = None,
+        lt_tags: Optional[dict] = None):
+    """A managed EC2 Batch CE of g4dn.xlarge (maxVcpus 8) in train-a, optionally with a launch
+    template whose instance tagSpecifications are `lt_tags`."""
+    def build(s):
+        out = []
+        deps = [named(s, "train-a")]
+        cr = {"type": "EC2", "maxVcpus": 8.0, "minVcpus": 0.0, "instanceTypes": ["g4dn.xlarge"],
+              "subnets": ["subnet-x"], "securityGroupIds": ["sg-x"],
+              "instanceRole": "arn:aws:iam::111111111111:instance-profile/b"}
+        if cr_tags is not None:
+            cr["tags"] = cr_tags
+        if lt_tags is not None:
+            lt = res("aws:ec2/launchTemplate:LaunchTemplate", "ce-lt", {
+                "tagSpecifications": [{"resourceType": "instance", "tags": lt_tags}],
+                "tags": dict(TAGS)})
+            out.append(lt)
+            deps.append(lt)
+            cr["launchTemplate"] = {"launchTemplateId": "lt-ce", "version": "$Latest"}
+        out.append(res("aws:batch/computeEnvironment:ComputeEnvironment", "ce", {
+            "type": "MANAGED", "computeResources": cr,
+            **({"tags": env_tags} if env_tags is not None else {})},
+            deps={"computeResources": deps}))
+        return out
+    return build
+
+
+def _gcp_bud(**kw):
+    def mutate(s):
+        named(s, "train-budget").props.update(kw)
+        return s
+    return mutate
+
+
+def _g2_vm(labels: dict):
+    return lambda s: res("gcp:compute/instance:Instance", "g2vm", {
+        "zone": "us-west1-c", "machineType": "g2-standard-4", "labels": labels,
+        "networkInterfaces": [{"network": "train"}],
+        "scheduling": {"onHostMaintenance": "TERMINATE"}})
+
+
+def _g2_mig(all_labels: Optional[dict]):
+    def build(s):
+        tpl = res("gcp:compute/instanceTemplate:InstanceTemplate", "g2-tpl", {
+            "machineType": "g2-standard-4", "labels": dict(LABELS),
+            "networkInterfaces": [{"network": "train"}],
+            "scheduling": {"onHostMaintenance": "TERMINATE"}})
+        mig = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "g2-mig", {
+            "zone": "us-west1-c", "targetSize": 1.0, "baseInstanceName": "g2", "name": "g2-mig",
+            "versions": [{"instanceTemplate": "g2-tpl-id"}],
+            **({"allInstancesConfig": {"labels": all_labels}} if all_labels is not None else {})},
+            deps={"versions": [tpl]})
+        return [tpl, mig]
+    return build
+
+
+RESEARCH = {"labels": {"team": "research"}}
+
+
+def _az_bud(**kw):
+    def mutate(s):
+        named(s, "budget").props.update(kw)
+        return s
+    return mutate
+
+
+def _az_dim(name: str, values: list) -> dict:
+    return {"dimensions": {"name": name, "operator": "In", "values": values}}
+
+
+def _az_rg_vmss(s):
+    named(s, "nodes").props.update({"resourceGroupName": "rg", "vmScaleSetName": "nodes"})
+    return s
+
+
+def _aml_t4(group: str = "rg"):
+    return lambda s: res("azure-native:machinelearningservices:Compute", "aml", {
+        "resourceGroupName": group, "workspaceName": "ws", "location": "eastus", "tags": AZT,
+        "computeName": "aml", "properties": {"computeType": "AmlCompute", "properties": {
+            "vmSize": "Standard_NC4as_T4_v3", "enableNodePublicIp": False,
+            "scaleSettings": {"maxNodeCount": 1.0, "minNodeCount": 0.0}}}})
+
+
+def _aks_cluster(node_rg: Optional[str] = None):
+    return lambda s: res("azure-native:containerservice:ManagedCluster", "aks", {
+        "resourceGroupName": "rg", "resourceName": "aks", "location": "eastus", "dnsPrefix": "aks",
+        **({"nodeResourceGroup": node_rg} if node_rg else {}),
+        "agentPoolProfiles": [{"name": "system", "mode": "System", "vmSize": "Standard_D4s_v5",
+                               "count": 1.0}], "tags": AZT})
+
+
+def _aks_t4(with_cluster: bool):
+    return lambda s: res("azure-native:containerservice:AgentPool", "gpu", {
+        "resourceGroupName": "rg", "resourceName": "aks", "agentPoolName": "gpu",
+        "vmSize": "Standard_NC4as_T4_v3", "count": 1.0, "mode": "User", "tags": AZT},
+        deps={"resourceName": [named(s, "aks")]} if with_cluster else None)
+
+
+def _az_bud2(name: str, scope: str, amount: float):
+    return lambda s: res("azure-native:consumption:Budget", name, {
+        "amount": amount, "category": "Cost", "timeGrain": "Monthly", "scope": scope,
+        "notifications": AZURE_ALERTS})
+
+
+RG_SCOPE = "/subscriptions/s/resourceGroups/rg"
+VMSS_ID = ("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/"
+           "virtualMachineScaleSets/nodes")
+
+B4 = [
+    # ----- AWS
+    ("n01", "aws", {}, _chain(_aws_bud(**_cf("InstanceType", ["p5.48xlarge"])), _add(EKS2)),
+     {SPEND: "fail"}, None, "an InstanceType filter of p5 only leaves the g6 EKS group out: no "
+     "alarm for it"),
+    ("n02", "aws", {}, _chain(_aws_bud(**_cf("InstanceType", ["p5.48xlarge", "g6.xlarge"])),
+                              _add(EKS2)),
+     {}, None, "both types: the budget takes both in; ~13,316 < 20,000"),
+    ("n03", "aws", {}, _chain(_aws_bud(**_cf("UsageType", ["USE1-BoxUsage:p5.48xlarge",
+                                                           "USE1-BoxUsage:g6.xlarge"])), _add(EKS2)),
+     {}, None, "UsageType USE1-BoxUsage of both types (us-east-1's code USE1): on-demand hours of both"),
+    ("n04", "aws", {}, _chain(_aws_bud(**_cf("UsageType", ["BoxUsage:p5.48xlarge",
+                                                           "BoxUsage:g6.xlarge"])), _add(EKS2)),
+     {}, None, "the same with no prefix ('us-east-1 also with no prefix')"),
+    ("n05", "aws", {}, _chain(_aws_bud(**_cf("UsageType", ["USE1-BoxUsage:p5.48xlarge",
+                                                           "USW2-BoxUsage:g6.xlarge"])), _add(EKS2)),
+     {SPEND: "fail"}, None, "the g6 hours named for us-west-2 (USW2): the EKS group is left out"),
+    ("n06", "aws", {}, _chain(_aws_bud(**_cf("UsageType", ["USE1-BoxUsage:p5.48xlarge",
+                                                           "USE1-EBS:VolumeUsage.gp3"])), _add(EKS2)),
+     {SPEND: "fail"}, None, "a usage type that is no instance hours (EBS) beside p5's: g6 left out"),
+    ("n07", "aws", {}, _chain(_aws_bud(**_cf("Service", ["Amazon Elastic Compute Cloud - Compute"])),
+                              _add(EKS2)),
+     {}, None, "Service EC2 compute: takes the instance hours of both groups in"),
+    ("n08", "aws", {}, _chain(_aws_bud(**_cf("Service", ["EC2 - Other"])), _add(EKS2)),
+     {SPEND: "fail"}, None, "Service 'EC2 - Other' (volumes, NAT, transfer) leaves every group out"),
+    ("n09", "aws", {}, _chain(_aws_bud(costFilters=TKV), _add(EKS2)),
+     {SPEND: "fail"}, None, "TagKeyValue team$research: the ASG's propagated tags match; the EKS "
+     "group's tags reach no instance ('EKS tags propagate to no other resource'): no alarm for it"),
+    ("n10", "aws", {}, _chain(_aws_bud(costFilters=TKV), _add(_ce(cr_tags=dict(TAGS)))),
+     {}, None, "the CE's computeResources.tags carry team research to its instances; 12,909 < 20,000"),
+    ("n11", "aws", {}, _chain(_aws_bud(costFilters=TKV), _add(_ce(env_tags=dict(TAGS)))),
+     {SPEND: "fail"}, None, "the CE's own tags only ('Compute environment tags do not propagate'): "
+     "the CE's instances are left out"),
+    ("n12", "aws", {}, _chain(_aws_bud(costFilters=TKV), _add(_ce(
+        cr_tags=dict(TAGS), lt_tags={**TAGS, "team": "infra"}))),
+     {SPEND: "undecided"}, None, "computeResources.tags team research vs its template's instance "
+     "tags team infra: 'a key the two give different values: cannot decide'"),
+    ("n13", "aws", {}, _chain(_aws_bud(**_cf("AZ", ["us-east-1a"])), _add(EKS2)),
+     {}, None, "AZ us-east-1a: both groups are in train-a (1a)"),
+    ("n14", "aws", {}, _chain(_aws_bud(**_cf("AZ", ["us-east-1b"])), _add(EKS2)),
+     {SPEND: "fail"}, None, "AZ us-east-1b: no group is there"),
+    ("n15", "aws", {}, _add(EKS2, _aws_bud2("team-budget", "5000", costFilters=TKV)),
+     {SPEND: "fail"}, None, "a second budget of 5,000 on team research covers the ASG, not the EKS "
+     "group: it caps ~13,316 - 1,175.01 = ~12,141 > 5,000"),
+    ("n16", "aws", {}, _add(EKS2, _aws_bud2("team-budget", "15000", costFilters=TKV)),
+     {}, None, "the same at 15,000: ~12,141 < 15,000; the unfiltered 20,000 covers the rest"),
+    ("n17", "aws", {"budget": "13000"}, _add(EKS2), {SPEND: "fail"}, {SPEND: {"maxMonthlyUsd": 13000}},
+     "maxMonthlyUsd 13,000: ~13,316 > 13,000"),
+    ("n18", "aws", {"budget": "14000"}, _add(EKS2), {}, {SPEND: {"maxMonthlyUsd": 14000}},
+     "maxMonthlyUsd 14,000 and a 14,000 budget: ~13,316 < 14,000"),
+    ("n19", "aws", {}, _add(EKS2), {SPEND: "fail"}, {SPEND: {"maxMonthlyUsd": 14000}},
+     "maxMonthlyUsd 14,000 beside the base budget of 20,000: 'a budget of the stack whose amount is "
+     "above it is itself a violation'"),
+    # ----- GCP
+    ("n20", "gcp", {}, _chain(_gcp_bud(budgetFilter=RESEARCH), _add(_g2_vm(dict(LABELS)))),
+     {}, None, "labels team research: the MIG's template and the g2 VM carry it; 25,680.50 < 30,000"),
+    ("n21", "gcp", {}, _chain(_gcp_bud(budgetFilter=RESEARCH),
+                              _add(_g2_vm({**LABELS, "team": "infra"}))),
+     {SPEND: "fail"}, None, "the g2 VM labelled team infra: left out, no alarm for it"),
+    ("n22", "gcp", {}, _chain(_gcp_bud(budgetFilter=RESEARCH), _add(lambda s: res(
+        "gcp:container/nodePool:NodePool", "gpu-pool", {
+            "cluster": "projects/ml/locations/us-west1-c/clusters/c", "location": "us-west1-c",
+            "nodeCount": 1.0, "networkConfig": {"enablePrivateNodes": True},
+            "nodeConfig": {"machineType": "g2-standard-4", "labels": {"team": "research"}}}))),
+     {SPEND: "fail"}, None, "a GKE g2 pool with team research only in nodeConfig.labels (Kubernetes "
+     "labels 'never reach billing'), its cluster not in the stack: left out"),
+    ("n23", "gcp", {}, _chain(_gcp_bud(budgetFilter=RESEARCH), _add(lambda s: res(
+        "gcp:container/nodePool:NodePool", "gpu-pool", {
+            "cluster": "projects/ml/locations/us-west1-c/clusters/c", "location": "us-west1-c",
+            "nodeCount": 1.0, "networkConfig": {"enablePrivateNodes": True},
+            "nodeConfig": {"machineType": "g2-standard-4", "resourceLabels": {"team": "research"}}}))),
+     {}, None, "the same pool with nodeConfig.resourceLabels team research: taken in"),
+    ("n24", "gcp", {}, _chain(_gcp_bud(budgetFilter={"services": ["services/6F81-5844-456A"]}),
+                              _add(_g2_vm(dict(LABELS)))),
+     {}, None, "services Compute Engine"),
+    ("n25", "gcp", {}, _chain(_gcp_bud(budgetFilter={"services": ["services/95FF-2EF5-5EA1"]}),
+                              _add(_g2_vm(dict(LABELS)))),
+     {SPEND: "fail"}, None, "services Cloud Storage only: every GPU group left out"),
+    ("n26", "gcp", {}, _chain(_gcp_bud(budgetFilter={"projects": ["projects/123456789012"]}),
+                              _add(_g2_vm(dict(LABELS)))),
+     {}, None, "a project by number is taken as the stack's own"),
+    ("n27", "gcp", {}, _chain(_gcp_bud(budgetFilter={"projects": ["projects/other-proj"]}),
+                              _add(_g2_vm(dict(LABELS)))),
+     {SPEND: "fail"}, None, "another project id (the stack's is 'ml'): left out"),
+    ("n28", "gcp", {}, _chain(_gcp_bud(budgetFilter={"resourceAncestors": ["folders/123"]}),
+                              _add(_g2_vm(dict(LABELS)))),
+     {SPEND: "undecided"}, None, "resourceAncestors folders/123: cannot decide"),
+    ("n29", "gcp", {}, _chain(_gcp_bud(budgetFilter=RESEARCH), _add(_g2_mig({"team": "infra"}))),
+     {SPEND: "fail"}, None, "a g2 MIG whose allInstancesConfig.labels sets team infra over its "
+     "template's team research: left out"),
+    ("n30", "gcp", {}, _chain(_gcp_bud(budgetFilter=RESEARCH), _add(_g2_mig({"team": "research"}))),
+     {}, None, "the same MIG with allInstancesConfig team research: taken in; 25,680.50 < 30,000"),
+    # ----- Azure
+    ("n31", "azure", {}, _chain(_az_rg_vmss, _az_bud(filter=_az_dim("ResourceGroupName", ["rg"])),
+                                _add(_aml_t4("rg"))),
+     {}, None, "ResourceGroupName rg: the set and the Azure ML compute ('in its workspace's group') "
+     "are in rg; <= 21,670.05 < 25,000"),
+    ("n32", "azure", {}, _chain(_az_rg_vmss, _az_bud(filter=_az_dim("ResourceGroupName", ["rg"])),
+                                _add(_aml_t4("ml-rg"))),
+     {SPEND: "fail"}, None, "the Azure ML compute in ml-rg: left out"),
+    ("n33", "azure", {}, _chain(_az_bud(filter=_az_dim("MeterCategory", ["Virtual Machines"])),
+                                _add(_aml_t4("rg"))),
+     {}, None, "MeterCategory Virtual Machines: the VM meters of both"),
+    ("n34", "azure", {}, _chain(_az_rg_vmss, _az_bud(filter=_az_dim("ResourceId", [VMSS_ID])),
+                                _add(_aks_t4(False))),
+     {SPEND: "undecided"}, None, "ResourceId of the set beside an AKS pool: 'AKS and Azure ML nodes' "
+     "ids are not built: cannot decide'"),
+    ("n35", "azure", {}, _chain(_az_rg_vmss, _az_bud(scope=RG_SCOPE),
+                                _add(_aks_cluster(), _aks_t4(True))),
+     {SPEND: "fail"}, None, "a budget on rg, the cluster's own group, beside a pool of that cluster: "
+     "'such a budget never takes the pool in'"),
+    ("n36", "azure", {}, _chain(_az_rg_vmss, _az_bud(scope=RG_SCOPE),
+                                _add(_aks_cluster(), _aks_t4(True),
+                                     _az_bud2("nodes-budget",
+                                              "/subscriptions/s/resourceGroups/MC_rg_aks_eastus",
+                                              5000.0))),
+     {}, None, "plus a budget on MC_rg_aks_eastus (the default node resource group): the pool is "
+     "taken in there; it covers <= 652.62 + the storage <= 2,408.63 < 5,000"),
+    ("n37", "azure", {}, _chain(_az_rg_vmss, _az_bud(scope=RG_SCOPE), _add(_aks_t4(False))),
+     {SPEND: "undecided"}, None, "a budget on rg beside a pool whose cluster is not in the stack: "
+     "cannot decide"),
+    ("n38", "azure", {}, _chain(_az_rg_vmss, _az_bud(scope=RG_SCOPE),
+                                _add(_aks_cluster("aks-nodes"), _aks_t4(True),
+                                     _az_bud2("nodes-budget", "/subscriptions/s/resourceGroups/AKS-NODES",
+                                              5000.0))),
+     {}, None, "nodeResourceGroup aks-nodes and a budget on AKS-NODES (case-insensitive)"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B4))
+def test_batch4(pack, case):
+    _run_case(pack, case)
