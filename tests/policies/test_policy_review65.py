@@ -182,7 +182,9 @@ def pack():
 
 D1 = ("DEFECT 1: a GPU group spend-limit cannot size (a malformed or unknown value) hides the "
       "over-budget finding of the groups it can price, though their sum alone exceeds the cap")
-XFAIL: dict[str, str] = {"m19": D1}
+D2 = ("DEFECT 2: an AKS pool under an Azure budget's ResourceId filter is judged left out (no "
+      "alarm, mandatory) instead of 'cannot decide' (AKS nodes' ids are not built)")
+XFAIL: dict[str, str] = {"m19": D1, "n34": D2}
 
 
 def _params(cases):
