@@ -506,3 +506,29 @@ B1 = [
 @pytest.mark.parametrize("case", _params(B1))
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# probes after g08's run (counted apart): how far does a zero accelerator count reach?
+# Docs (Scope): "a count known at preview declares accelerators on any machine"; (Coverage, signs)
+# "an object by its count, {count: 0} declaring none". A count of 0 declares no GPU: the group is
+# CPU compute, never "GPU capacity that cannot be estimated".
+_VM = {"zone": "us-central1-a", "labels": dict(LABELS),
+       "bootDisk": {"initializeParams": {"image": "debian-12"}},
+       "networkInterfaces": [{"network": "default"}]}
+P1 = [
+    ("p01", "gcp", {"mtype": "n1-standard-8"}, _setp("ft-tpl", "guestAccelerators",
+                                                     [{"type": "nvidia-tesla-t4", "count": 0.0}]),
+     {}, None, "an N1 template with a zero-count T4 entry: a CPU N1 group"),
+    ("p02", "gcp", {"mtype": "e2-standard-8"}, _setp("ft-tpl", "guestAccelerators", []), {}, None,
+     "an empty accelerator list on e2: CPU"),
+    ("p03", "gcp", {"mtype": "e2-standard-8"}, None, {}, None, "e2-standard-8, no accelerators"),
+    ("p04", "gcp", {}, _new("gcp:compute/instance:Instance", "cpu-vm", {
+        **_VM, "machineType": "e2-standard-4",
+        "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": 0.0}]}), {}, None,
+     "a single e2 VM beside the base stack with a zero-count entry: CPU; the base passes"),
+]
+
+
+@pytest.mark.parametrize("case", _params(P1))
+def test_probes1(pack, case):
+    _run_case(pack, case)
