@@ -534,3 +534,246 @@ P1 = [
 @pytest.mark.parametrize("case", _params(P1))
 def test_probes1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 2
+# Capacity bought ahead (reservations and their consumers, Capacity Blocks), and stops that do or
+# do not stop. Docs (Sizes): reservations "at their count, billed whether used or not"; "a group
+# launched into a reservation of the stack ... is priced only for its nodes beyond the reservation
+# ... reservation and consumer are counted once"; an open ODCR takes On-Demand nodes of its type in
+# its zone; "Nor is a reservation whose other attributes the nodes do not match: an ODCR's tenancy
+# ..., its instancePlatform"; a literal reservation id is not matched.
+def _odcr(zone: str = "us-east-2a", count: float = 2.0, criteria: Optional[str] = None,
+          platform: str = "Linux/UNIX", itype: str = "g7e.12xlarge"):
+    props = {"instanceType": itype, "instancePlatform": platform, "availabilityZone": zone,
+             "instanceCount": count, "tags": dict(TAGS)}
+    if criteria:
+        props["instanceMatchCriteria"] = criteria
+    return _new("aws:ec2/capacityReservation:CapacityReservation", "ft-odcr", props)
+
+
+def _lt_targets_odcr(s):
+    lt = named(s, "ft-lt")
+    lt.props["capacityReservationSpecification"] = {
+        "capacityReservationTarget": {"capacityReservationId": "cr-x"}}
+    lt.deps["capacityReservationSpecification"] = [named(s, "ft-odcr")]
+    return s
+
+
+def _gres(zone: str = "us-central1-a", required: Optional[bool] = None, count: float = 2.0,
+          mtype: str = "a2-ultragpu-2g"):
+    props = {"name": "ft-res", "zone": zone, "specificReservation": {
+        "count": count, "instanceProperties": {"machineType": mtype}}}
+    if required is not None:
+        props["specificReservationRequired"] = required
+    return _new("gcp:compute/reservation:Reservation", "ft-res", props)
+
+
+def _tpl_affinity(kind: str, dep: bool = True):
+    def mutate(s):
+        tpl = named(s, "ft-tpl")
+        aff: dict = {"type": kind}
+        if kind == "SPECIFIC_RESERVATION":
+            aff["specificReservation"] = {"key": "compute.googleapis.com/reservation-name",
+                                          "values": ["ft-res"]}
+            if dep:
+                tpl.deps["reservationAffinity"] = [named(s, "ft-res")]
+        tpl.props["reservationAffinity"] = aff
+        return s
+    return mutate
+
+
+def _az_crg(capacity: float = 2.0, link: bool = True):
+    def mutate(s):
+        grp = res("azure-native:compute:CapacityReservationGroup", "ft-crg", {
+            "location": "westus3", "zones": ["1"], "resourceGroupName": "ml-rg",
+            "tags": dict(TAGS)})
+        cr = res("azure-native:compute:CapacityReservation", "ft-cr", {
+            "location": "westus3", "zones": ["1"], "resourceGroupName": "ml-rg",
+            "capacityReservationGroupName": "ft-crg",
+            "sku": {"name": "Standard_NC16ads_A10_v4", "capacity": capacity}, "tags": dict(TAGS)},
+            deps={"capacityReservationGroupName": [grp]})
+        if link:
+            vmss = named(s, "ft-vmss")
+            vmss.props["virtualMachineProfile"]["capacityReservation"] = {
+                "capacityReservationGroup": {"id": "crg-id"}}
+            vmss.deps.setdefault("virtualMachineProfile", []).append(grp)
+        return s + [grp, cr]
+    return mutate
+
+
+def _ali_cr(end: str = "Limited", hours: float = 72.0, itype: str = "ecs.gn7i-c32g1.16xlarge"):
+    props = {"instanceType": itype, "instanceAmount": 2.0, "zoneIds": ["eu-central-1a"],
+             "matchCriteria": "Open", "platform": "linux", "endTimeType": end,
+             "tags": dict(TAGS)}
+    if end == "Limited":
+        props["endTime"] = hours_from_now(hours)
+    return _new("alicloud:ecs/capacityReservation:CapacityReservation", "ft-cr", props, region=ALI)
+
+
+def _aws_stop(hours: float = 48.0, name: str = "ft-nodes", dep: bool = True,
+              max_size: float = 0.0, rname: str = "ft-stop", min_size: float = 0.0,
+              desired: float = 0.0):
+    return _new("aws:autoscaling/schedule:Schedule", rname, {
+        "autoscalingGroupName": name, "scheduledActionName": rname, "minSize": min_size,
+        "maxSize": max_size, "desiredCapacity": desired, "startTime": hours_from_now(hours)},
+        deps=(lambda s: {"autoscalingGroupName": [named(s, "ft-nodes")]}) if dep else None)
+
+
+def _gcp_job(hours: float = 96.0, zone: str = "us-central1-a", paused: Optional[bool] = None,
+             group: str = "ft-mig", size: int = 0, name: str = "ft-stop"):
+    from datetime import datetime, timedelta, timezone
+    at = datetime.now(timezone.utc) + timedelta(hours=hours, minutes=1)
+    uri = (f"https://compute.googleapis.com/compute/v1/projects/ml-team/zones/{zone}/"
+           f"instanceGroupManagers/{group}/resize?size={size}")
+    props = {"region": "us-central1", "schedule": f"{at.minute} {at.hour} {at.day} {at.month} *",
+             "timeZone": "Etc/UTC", "httpTarget": {
+                 "uri": uri, "httpMethod": "POST",
+                 "oauthToken": {"serviceAccountEmail": "stop@ml-team.iam.gserviceaccount.com"}}}
+    if paused is not None:
+        props["paused"] = paused
+    return _new("gcp:cloudscheduler/job:Job", name, props,
+                deps=lambda s: {"httpTarget": [named(s, "ft-mig")]})
+
+
+def _az_stop(hours: float = 48.0, enabled: Optional[bool] = True, end: str = "2037-12-31T00:00:00Z",
+             extra_profiles: Optional[list] = None):
+    props: dict = {"targetResourceUri": "vmss-id", "location": "eastus", "resourceGroupName": "ml-rg",
+                   "profiles": [{"name": "stop", "capacity": {"minimum": "0", "maximum": "0",
+                                                             "default": "0"}, "rules": [],
+                                 "fixedDate": {"start": hours_from_now(hours), "end": end}}]
+                   + (extra_profiles or [])}
+    if enabled is not None:
+        props["enabled"] = enabled
+    return _new("azure-native:monitor:AutoscaleSetting", "ft-stop", props,
+                deps=lambda s: {"targetResourceUri": [named(s, "ft-vmss")]})
+
+
+TRN = {"itype": "trn1n.32xlarge"}   # 36,178.80 a month at 2 nodes: a stop decides the verdict
+NC24 = {"size": "Standard_NC24s_v3", "location": "eastus"}   # 17,870.40 a month at 2
+A3 = {"mtype": "a3-highgpu-2g"}   # 32,298.85 a month at 2
+RDMA_TRN = {RDMA: "advisory"}   # trn1n wants 16 EFA interfaces, the template has 1
+
+B2 = [
+    ("r01", "aws", {}, _odcr(), {}, None,
+     "an open ODCR of 2 g7e.12xlarge in us-east-2a (default instanceMatchCriteria open) takes the "
+     "group's On-Demand nodes (open preference by default): counted once, 12,097.68 < 15,000"),
+    ("r02", "aws", {}, _odcr(criteria="targeted"),
+     {SPEND: "fail", "_msg": {SPEND: ["exceeds"]}}, None,
+     "a targeted ODCR the template does not target: reservation 12,097.68 + group 12,097.68 = "
+     "24,195.36 > 15,000"),
+    ("r03", "aws", {}, _chain(_odcr(criteria="targeted"), _lt_targets_odcr), {}, None,
+     "the template targets the targeted ODCR (its id depends on it): counted once"),
+    ("r04", "aws", {}, _odcr(zone="us-east-2b"), {SPEND: "fail"}, None,
+     "an open ODCR in us-east-2b takes no node of a group in us-east-2a: 24,195.36 > 15,000"),
+    ("r05", "aws", {}, _odcr(platform="Windows"), {SPEND: "fail"}, None,
+     "an open Windows ODCR, Linux nodes (no Windows sign): not matched, both priced"),
+    ("r06", "aws", {}, _odcr(count=1.0), {}, None,
+     "an open ODCR of 1: 6,048.84 + the group's 1 node beyond it 6,048.84 = 12,097.68"),
+    ("r07", "aws", {}, lambda s: (named(s, "ft-lt").props.update(capacityReservationSpecification={
+        "capacityReservationTarget": {"capacityReservationId": "cr-0123456789abcdef0"}}), s)[1],
+     {}, None,
+     "a literal reservation id the stack does not create: that reservation is billed elsewhere; "
+     "the group priced in full, 12,097.68"),
+    ("r08", "aws", {}, lambda s: (named(s, "ft-lt").props.update(instanceMarketOptions={
+        "marketType": "capacity-block"}), s)[1],
+     {SPEND: "fail"}, None,
+     "a Capacity Block group with no capacityBlockFeesUsd entry: cannot be estimated"),
+    ("r09", "aws", {}, lambda s: (named(s, "ft-lt").props.update(instanceMarketOptions={
+        "marketType": "capacity-block"}), s)[1],
+     {}, {SPEND: {"capacityBlockFeesUsd": {"ft-nodes": 9000.0}}},
+     "the block's fee 9,000 from the config, the whole fee in one month: < 15,000"),
+    ("r10", "aws", {}, lambda s: (named(s, "ft-lt").props.update(instanceMarketOptions={
+        "marketType": "capacity-block"}), s)[1],
+     {SPEND: "fail"}, {SPEND: {"capacityBlockFeesUsd": {"ft-nodes": 21000.0}}},
+     "a fee of 21,000 > 15,000"),
+    ("r20", "gcp", {}, _gres(), {}, None,
+     "a GCP reservation of 2 a2-ultragpu-2g in us-central1-a, specificReservationRequired left "
+     "false: the MIG's VMs (ANY_RESERVATION by default) consume it: once, 14,800.90"),
+    ("r21", "gcp", {}, _gres(required=True), {SPEND: "fail"}, None,
+     "a specific-only reservation no template names: 29,601.80 > 20,000"),
+    ("r22", "gcp", {}, _chain(_gres(required=True), _tpl_affinity("SPECIFIC_RESERVATION")), {},
+     None, "the template names the specific reservation: once"),
+    ("r23", "gcp", {}, _gres(zone="us-central1-b"), {SPEND: "fail"}, None,
+     "a reservation in us-central1-b: the MIG in -a does not consume it: both priced"),
+    ("r24", "gcp", {}, _chain(_gres(), _tpl_affinity("NO_RESERVATION")), {SPEND: "fail"}, None,
+     "the template opts out (NO_RESERVATION): both priced, 29,601.80"),
+    ("r25", "gcp", {}, _gres(mtype="g2-standard-16"), {}, None,
+     "a reservation of 2 g2-standard-16 (1,674.93) beside the a2 MIG (another type): both priced, "
+     "16,475.83 < 20,000"),
+    ("r30", "azure", {}, _az_crg(), {}, None,
+     "an Azure capacity reservation of 2 NC16ads_A10_v4 the scale set is launched into (its "
+     "capacityReservation depends on the group): once, 3,212.00"),
+    ("r31", "azure", {}, _az_crg(link=False), {SPEND: "fail"}, None,
+     "the same reservation, not linked: 6,424.00 > 5,000"),
+    ("r32", "azure", {}, _az_crg(capacity=1.0, link=False), {}, None,
+     "a reservation of 1 not linked: 1,606.00 + 3,212.00 = 4,818.00 < 5,000"),
+    ("r40", "ali", {}, _ali_cr(), {}, None,
+     "an Alibaba open immediate reservation with endTimeType Limited and an endTime in 72 h: priced "
+     "until then, no violation"),
+    ("r41", "ali", {}, _ali_cr(end="Unlimited"), {SPEND: "fail"}, None,
+     "docs: an Alibaba reservation needs endTimeType Limited with an endTime: else a month and a "
+     "violation (no budget resource)"),
+    # stops
+    ("s01", "aws", TRN, _aws_stop(), RDMA_TRN, None,
+     "a Schedule to 0 (max 0) at 48 h, by dependency: 2 x 24.78 x 48 = 2,378.88 < 15,000"),
+    ("s02", "aws", TRN, _aws_stop(name="ft-nodes-asg", dep=False), {SPEND: "fail", **RDMA_TRN},
+     None, "a literal name that is not the group's name input: no stop, the month, 36,178.80"),
+    ("s03", "aws", TRN, _aws_stop(dep=False), RDMA_TRN, None,
+     "a literal equal to the group's own name input 'ft-nodes': the stop holds"),
+    ("s04", "aws", TRN, _chain(_aws_stop(), _aws_stop(hours=72.0, max_size=2.0, min_size=0.0,
+                                                      desired=2.0, rname="ft-start")),
+     {SPEND: "fail", **RDMA_TRN}, None,
+     "another Schedule scales the group back to 2 at 72 h after the 48 h stop: a pause"),
+    ("s05", "aws", TRN, _chain(
+        _aws_stop(max_size=-1.0),
+        _new("aws:autoscaling/policy:Policy", "ft-scale", {
+            "autoscalingGroupName": "ft-nodes", "policyType": "TargetTrackingScaling",
+            "targetTrackingConfiguration": {"targetValue": 60.0, "predefinedMetricSpecification": {
+                "predefinedMetricType": "ASGAverageCPUUtilization"}}},
+            deps=lambda s: {"autoscalingGroupName": [named(s, "ft-nodes")]})),
+     {SPEND: "fail", **RDMA_TRN}, None,
+     "desired 0 and min 0 with maxSize -1 (keeps 2) beside a target-tracking policy: only a stop "
+     "that sets the maximum to 0 holds: a pause, the month"),
+    ("s06", "aws", TRN, _chain(_aws_stop(max_size=-1.0)), RDMA_TRN, None,
+     "the same desired/min 0 stop with no scaling policy: the group is left at 0 (desired and min "
+     "0), a lifetime of 48 h"),
+    ("s07", "aws", TRN, lambda s: (named(s, "ft-nodes").props["tags"].append(
+        {"key": "trainstack:max-hours", "value": "1", "propagateAtLaunch": True}), s)[1],
+     {SPEND: "fail", **RDMA_TRN}, None,
+     "a trainstack:max-hours tag of 1 never shortens the estimate: the month, 36,178.80"),
+    ("s20", "gcp", A3, _gcp_job(), {}, None,
+     "a Cloud Scheduler resize to 0 at 96 h (+1 min: 97 h): 2 x 22.1225 x 97 = 4,291.77 < 20,000"),
+    ("s21", "gcp", A3, _gcp_job(paused=True), {SPEND: "fail"}, None,
+     "the job is paused: never fires, the month 32,298.85"),
+    ("s22", "gcp", A3, _gcp_job(zone="us-central1-b"), {SPEND: "fail"}, None,
+     "the URL's zone is not the group's: not its stop"),
+    ("s23", "gcp", A3, _setp("ft-tpl", "scheduling", {
+        "provisioningModel": "STANDARD", "onHostMaintenance": "TERMINATE",
+        "maxRunDuration": {"seconds": 86400.0}, "instanceTerminationAction": "DELETE"}),
+     {SPEND: "fail"}, None,
+     "a template maxRunDuration on a MIG: the group repairs the VMs, no lifetime"),
+    ("s24", "gcp", A3, _chain(_gcp_job(), _gcp_job(hours=120.0, size=2, name="ft-start")),
+     {SPEND: "fail"}, None, "another job resizes the group to 2 after the stop: no lifetime"),
+    ("s30", "azure", NC24, _az_stop(), {}, None,
+     "an enabled fixed-date profile of capacity 0 from 48 h to 2037: 2 x 12.24 x 48 = 1,175.04"),
+    ("s31", "azure", NC24, _az_stop(enabled=None), {SPEND: "fail"}, None,
+     "an azure-native setting that leaves enabled out stops nothing (API default false): month"),
+    ("s32", "azure", NC24, _az_stop(end=hours_from_now(120.0), extra_profiles=[
+        {"name": "default", "capacity": {"minimum": "2", "maximum": "2", "default": "2"},
+         "rules": []}]), {SPEND: "fail"}, None,
+     "the zero window ends at 120 h and a default profile of 2 applies again: a pause"),
+    ("s40", "ali", {}, _each_ali("instanceChargeType", "PrePaid"), {SPEND: "fail"}, None,
+     "autoReleaseTime on subscription (PrePaid) nodes is no lifetime and no alarm: a violation"),
+    ("s41", "ali", {"release": None}, None, {SPEND: "fail"}, None,
+     "no autoReleaseTime, no budget resource: the nodes have no alarm"),
+    ("s42", "ali", {}, _each_ali("autoReleaseTime", "2020-01-01T00:00:00Z"), {SPEND: "fail"}, None,
+     "an autoReleaseTime already past releases nothing: a violation naming the value"),
+    ("s43", "ali", {}, _each_ali("autoReleaseTime", "next friday"), {SPEND: "fail"}, None,
+     "an autoReleaseTime that is no ISO-8601 time: a violation"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B2))
+def test_batch2(pack, case):
+    _run_case(pack, case)
