@@ -777,3 +777,121 @@ B2 = [
 @pytest.mark.parametrize("case", _params(B2))
 def test_batch2(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 3
+# Budgets that do or do not cover the compute; malformed values priced below the truth.
+def _aws_filters(filters: list):
+    return _setp("ml-budget", "costFilters", filters)
+
+
+def _gcp_filter(flt: dict):
+    return _setp("ml-budget", "budgetFilter", flt)
+
+
+def _az_filter(flt: dict):
+    return _setp("ml-budget", "filter", flt)
+
+
+def _az_dim(name: str, values: list, operator: str = "In"):
+    return _az_filter({"dimensions": {"name": name, "operator": operator, "values": values}})
+
+
+B3 = [
+    ("u01", "aws", {}, _aws_filters([{"name": "Service", "values": ["Amazon Simple Storage Service"]}]),
+     {SPEND: "fail"}, None, "an S3-only budget leaves the GPU compute out: no alarm on aws"),
+    ("u02", "aws", {}, _aws_filters([{"name": "Region", "values": ["us-east-2"]}]), {}, None,
+     "a Region filter of the group's region takes it in"),
+    ("u03", "aws", {}, _aws_filters([{"name": "Region", "values": ["us-west-2"]}]), {SPEND: "fail"},
+     None, "a Region filter of another region leaves it out"),
+    ("u04", "aws", {}, _aws_filters([{"name": "TagKeyValue", "values": ["user:team$nlp"]}]), {},
+     None, "the instances carry team=nlp (propagateAtLaunch true; template instance tags): in"),
+    ("u05", "aws", {}, _aws_filters([{"name": "TagKeyValue", "values": ["user:team$vision"]}]),
+     {SPEND: "fail"}, None, "a tag value the instances do not carry: out"),
+    ("u06", "aws", {}, _aws_filters([{"name": "InstanceType", "values": ["g7e.12xlarge"]}]), {},
+     None, "InstanceType of the group's type: in"),
+    ("u07", "aws", {}, _aws_filters([{"name": "UsageType",
+                                      "values": ["USE2-BoxUsage:g7e.12xlarge"]}]), {}, None,
+     "us-east-2's billing code is USE2 (aws-region-billing-codes): On-Demand hours of the type: in"),
+    ("u08", "aws", {}, _aws_filters([{"name": "UsageType",
+                                      "values": ["USW2-BoxUsage:g7e.12xlarge"]}]), {SPEND: "fail"},
+     None, "USW2 is us-west-2: another region's hours leave the group out"),
+    ("u09", "aws", {}, _aws_filters([{"name": "CostCategory", "values": ["ml$training"]}]),
+     {SPEND: "undecided"}, None,
+     "a filter name the pack does not read (CostCategory): 'cannot decide', the only budget; "
+     "spend-limit's cannotDecide defaults to mandatory, the message says cannot decide"),
+    ("u10", "aws", {}, _setp("ml-budget", "budgetType", "USAGE"), {SPEND: "fail"}, None,
+     "a USAGE budget is no spend limit: no alarm on aws"),
+    ("u11", "aws", {}, _setp("ml-budget", "notifications", []), {SPEND: "fail"}, None,
+     "a budget that notifies no one is no alarm"),
+    ("u12", "aws", {}, _aws_filters([{"name": "Service",
+                                      "values": ["Amazon Elastic Compute Cloud - Compute"]}]), {},
+     None, "Service EC2 - Compute takes the instance hours in"),
+    ("u13", "aws", {}, _aws_filters([{"name": "AZ", "values": ["us-east-2a"]}]), {}, None,
+     "AZ filter of the subnet's zone: in"),
+    ("u20", "gcp", {}, _gcp_filter({"projects": ["projects/other-project"]}), {SPEND: "fail"}, None,
+     "a projects filter of another project leaves the MIG (project ml-team) out"),
+    ("u21", "gcp", {}, _gcp_filter({"projects": ["projects/123456789012"]}), {}, None,
+     "a project given by number is taken as the stack's own"),
+    ("u22", "gcp", {}, _gcp_filter({"labels": {"team": "nlp"}}), {}, None,
+     "the VMs carry their template's labels (team nlp): in"),
+    ("u23", "gcp", {}, _gcp_filter({"labels": {"team": "vision"}}), {SPEND: "fail"}, None,
+     "a label the VMs do not carry: out"),
+    ("u24", "gcp", {}, _gcp_filter({"services": ["services/6F81-5844-456A"]}), {}, None,
+     "Compute Engine's service id: in"),
+    ("u25", "gcp", {}, _gcp_filter({"services": ["services/95FF-2EF5-5EA1"]}), {SPEND: "fail"},
+     None, "Cloud Storage's service id only: the VMs are out"),
+    ("u26", "gcp", {}, _gcp_filter({"resourceAncestors": ["folders/1234"]}), {SPEND: "undecided"},
+     None, "docs: a GCP resourceAncestors filter is 'cannot decide'"),
+    ("u27", "gcp", {}, _chain(_setp("ml-budget", "thresholdRules", []),
+                              _setp("ml-budget", "allUpdatesRule", {"disableDefaultIamRecipients":
+                                                                   True})),
+     {SPEND: "fail"}, None, "no threshold rules, default recipients off, no channel: no alarm"),
+    ("u30", "azure", {}, _setp("ml-budget", "scope", "/subscriptions/0000/resourceGroups/ml-rg"),
+     {}, None, "a budget on the scale set's own resource group (literal ml-rg): in"),
+    ("u31", "azure", {}, _setp("ml-budget", "scope", "/subscriptions/0000/resourceGroups/web-rg"),
+     {SPEND: "fail"}, None, "a budget on another literal group, the set's group a literal: out"),
+    ("u32", "azure", {}, _az_dim("ResourceLocation", ["West US 3"]), {}, None,
+     "ResourceLocation, spaces and case ignored: westus3 is in"),
+    ("u33", "azure", {}, _az_dim("ResourceLocation", ["eastus"]), {SPEND: "fail"}, None,
+     "another location: out"),
+    ("u34", "azure", {}, _az_dim("MeterSubCategory", ["NCadsA10 v4 Series"]), {SPEND: "undecided"},
+     None, "docs: MeterSubCategory is a dimension the pack does not read: 'cannot decide'"),
+    ("u35", "azure", {}, _az_dim("MeterCategory", ["Virtual Machines"]), {}, None,
+     "MeterCategory Virtual Machines: the VM meters, in"),
+    ("u36", "azure", {}, _setp("ml-budget", "category", "Usage"), {SPEND: "fail"}, None,
+     "an Azure Usage budget is no spend limit"),
+    ("u37", "azure", {}, _setp("ml-budget", "notifications", {
+        "actual80": {"enabled": False, "operator": "GreaterThan", "threshold": 80.0,
+                     "contactEmails": ["ml@example.com"]}}), {SPEND: "fail"}, None,
+     "the only notification is disabled: notifies no one"),
+    ("u38", "azure", {}, _az_dim("ResourceId", [
+        "/subscriptions/0000/resourceGroups/ml-rg/providers/Microsoft.Compute/"
+        "virtualMachineScaleSets/ft-vmss"]), {}, None,
+     "ResourceId of the scale set's ARM id (its vmScaleSetName and group are literals): in"),
+    # malformed values
+    ("m01", "aws", {"max_size": "two"}, None, {SPEND: "fail", "_msg": {SPEND: ["ft-nodes"]}}, None,
+     "maxSize 'two': a violation naming the group, never a zero"),
+    ("m02", "aws", {"budget": "15,000"}, None, {SPEND: "fail"}, None,
+     "docs: a budget of '100,000' is text that is no number: a violation, not 'no cap'"),
+    ("m03", "aws", {"max_size": [2.0]}, None, {SPEND: "fail"}, None,
+     "docs: maxSize: [2] is a violation"),
+    ("m04", "gcp", {"budget": ["20000"]}, None, {SPEND: "fail"}, None,
+     "GCP units as a list: a violation"),
+    ("m05", "gcp", {"target": -2.0}, None, {SPEND: "fail"}, None,
+     "a negative target size: a violation, not a smaller estimate"),
+    ("m06", "azure", {"capacity": "2 VMs"}, None, {SPEND: "fail"}, None,
+     "sku.capacity '2 VMs': text that is no number"),
+    ("m07", "azure", {"budget": 0.0}, None, {SPEND: "fail"}, None,
+     "docs: a budget of 0 is not positive: a violation"),
+    ("m08", "aws", {}, lambda s: (named(s, "ft-nodes").props["tags"].append(
+        {"key": "trainstack:max-hours", "value": "-4", "propagateAtLaunch": True}), s)[1],
+     {SPEND: "fail"}, None, "a negative trainstack:max-hours tag is a violation"),
+    ("m09", "aws", {"max_size": "2"}, None, {}, None,
+     "maxSize '2' is text that is a number (only 'text that is no number' is refused): 12,097.68"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B3))
+def test_batch3(pack, case):
+    _run_case(pack, case)
