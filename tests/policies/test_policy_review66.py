@@ -895,3 +895,318 @@ B3 = [
 @pytest.mark.parametrize("case", _params(B3))
 def test_batch3(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 4
+# Literal ids outside the stack (config `zones`), scope too wide (CPU-only mounts, two clusters),
+# more exposure, and the resource policies on the small stacks (one thing each).
+def _subnet(name: str, zone: str, public: bool = False, tags: Optional[dict] = None):
+    props = {"availabilityZone": zone, "vpcId": "vpc-1", "cidrBlock": "10.20.9.0/24",
+             "tags": {**TAGS, **(tags or {})}}
+    if public:
+        props["mapPublicIpOnLaunch"] = True
+    return _new("aws:ec2/subnet:Subnet", name, props)
+
+
+def _fsx(subnet: Optional[str] = "private-a", literal: Optional[str] = None,
+         mounted_by: Optional[str] = "ft-lt"):
+    def mutate(s):
+        fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "ft-fsx", {
+            "subnetIds": [literal or "subnet-x"], "storageCapacity": 1200.0,
+            "deploymentType": "PERSISTENT_2", "perUnitStorageThroughput": 125.0,
+            "tags": dict(TAGS)}, deps={"subnetIds": [named(s, subnet)]} if subnet else {})
+        if mounted_by:
+            named(s, mounted_by).deps.setdefault("userData", []).append(fs)
+        return s + [fs]
+    return mutate
+
+
+def _cpu_asg(subnet: str):
+    def build(s):
+        lt = res("aws:ec2/launchTemplate:LaunchTemplate", "cpu-lt", {
+            "instanceType": "m6i.large", "userData": "IyEvYmluL2Jhc2g=",
+            "networkInterfaces": [{"deviceIndex": 0.0, "associatePublicIpAddress": "false"}],
+            "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}],
+            "tags": dict(TAGS)})
+        asg = res("aws:autoscaling/group:Group", "cpu-nodes", {
+            "name": "cpu-nodes", "minSize": 0.0, "maxSize": 2.0, "vpcZoneIdentifiers": ["subnet-b"],
+            "launchTemplate": {"id": "lt-c", "version": "$Latest"},
+            "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+            deps={"launchTemplate": [lt], "vpcZoneIdentifiers": [named(s, subnet)]})
+        return [lt, asg]
+    return _add(build)
+
+
+def _lustre(zone: str, mounted_by: Optional[str] = "ft-tpl"):
+    def mutate(s):
+        fs = res("gcp:lustre/instance:Instance", "ft-lustre", {
+            "location": zone, "instanceId": "ft-lustre", "capacityGib": "18000",
+            "perUnitStorageThroughput": "125", "network": "projects/ml-team/global/networks/default",
+            "labels": dict(LABELS)})
+        if mounted_by:
+            named(s, mounted_by).deps.setdefault("metadata", []).append(fs)
+        return s + [fs]
+    return mutate
+
+
+def _second_mig(zone: str = "us-central1-b", mtype: str = "g2-standard-16"):
+    def build(s):
+        tpl = res("gcp:compute/instanceTemplate:InstanceTemplate", "inf-tpl", {
+            "machineType": mtype, "labels": dict(LABELS),
+            "networkInterfaces": [{"network": "default", "subnetwork": "ml-sub"}],
+            "scheduling": {"provisioningModel": "STANDARD", "onHostMaintenance": "TERMINATE"},
+            "metadata": {"startup-script": "#!/bin/bash"}})
+        mig = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "inf-mig", {
+            "zone": zone, "targetSize": 2.0, "baseInstanceName": "inf", "name": "inf-mig",
+            "versions": [{"instanceTemplate": "inf-tpl-id"}]}, deps={"versions": [tpl]})
+        return [tpl, mig]
+    return _add(build)
+
+
+def _amlfs(zone: str):
+    def mutate(s):
+        fs = res("azure-native:storagecache:AmlFilesystem", "ft-amlfs", {
+            "location": "westus3", "zones": [zone], "storageCapacityTiB": 4.0,
+            "resourceGroupName": "ml-rg", "sku": {"name": "AMLFS-Durable-Premium-500"},
+            "filesystemSubnet": "sub", "maintenanceWindow": {"dayOfWeek": "Sunday",
+                                                            "timeOfDayUTC": "02:00"},
+            "tags": dict(TAGS)})
+        named(s, "ft-vmss").deps.setdefault("virtualMachineProfile", []).append(fs)
+        return s + [fs]
+    return mutate
+
+
+def _cpfs(zone: str):
+    def mutate(s):
+        fs = res("alicloud:nas/fileSystem:FileSystem", "ft-cpfs", {
+            "fileSystemType": "cpfs", "protocolType": "cpfs", "storageType": "advance_100",
+            "capacity": 3600.0, "zoneId": zone, "tags": dict(TAGS)}, provider_region=ALI)
+        for r in s:
+            if r.type == "alicloud:ecs/instance:Instance":
+                r.deps.setdefault("userData", []).append(fs)
+        return s + [fs]
+    return mutate
+
+
+def _lt_nic(**kw):
+    def mutate(s):
+        nic = named(s, "ft-lt").props["networkInterfaces"][0]
+        for k, v in kw.items():
+            if v is None:
+                nic.pop(k, None)
+            else:
+                nic[k] = v
+        return s
+    return mutate
+
+
+def _move_asg(subnet: str):
+    def mutate(s):
+        named(s, "ft-nodes").deps["vpcZoneIdentifiers"] = [named(s, subnet)]
+        return s
+    return mutate
+
+
+AZ10K = {"budget": 10000.0}
+B4 = [
+    ("f01", "aws", {}, _fsx(), {}, None,
+     "FSx (1,200 GB PERSISTENT_2 125) on the nodes' subnet, mounted by their user data: same zone; "
+     "12,097.68 + at most ~0.19 x 1,200 + the bucket 1,200 GB x 0.023 = ~12,354 < 15,000"),
+    ("f02", "aws", {}, _chain(_subnet("private-b", "us-east-2b"), _fsx(subnet="private-b")),
+     {SSZ: "fail"}, None, "FSx in us-east-2b mounted by nodes in us-east-2a"),
+    ("f03", "aws", {}, _fsx(subnet=None, literal="subnet-0feedface0000001"), {SSZ: "undecided"},
+     None, "FSx on a literal subnet id the stack does not create, mounted: 'cannot decide' "
+     "(advisory level by default) until config zones tells it"),
+    ("f04", "aws", {}, _fsx(subnet=None, literal="subnet-0feedface0000001"), {},
+     {SSZ: {"zones": {"subnet-0feedface0000001": "us-east-2a"}}}, "zones tells us-east-2a: same"),
+    ("f05", "aws", {}, _fsx(subnet=None, literal="subnet-0feedface0000001"), {SSZ: "fail"},
+     {SSZ: {"zones": {"subnet-0feedface0000001": "us-east-2c"}}}, "zones tells us-east-2c: fail"),
+    ("f07", "aws", {}, _chain(_subnet("private-b", "us-east-2b"), _cpu_asg("private-b"),
+                              _fsx(subnet="private-b", mounted_by="cpu-lt")), {}, None,
+     "an FSx in us-east-2b only a CPU group (m6i.large) mounts: not the GPUs' storage"),
+    ("f08", "aws", {}, _chain(_subnet("private-b", "us-east-2b"),
+                              _fsx(subnet="private-b", mounted_by=None)), {SSZ: "fail"}, None,
+     "an FSx in us-east-2b nothing mounts, on the GPU group's VPC whose one zone is us-east-2a: "
+     "steps 3-5 match it to that group: not in its zone"),
+    ("f20", "gcp", {}, _lustre("us-central1-b"), {SSZ: "fail"}, None,
+     "Managed Lustre in us-central1-b mounted by the MIG in -a"),
+    ("f21", "gcp", {}, _lustre("us-central1-a"), {}, None,
+     "Lustre in -a: 18,000 GiB x 0.145 = 2,610.00 + bucket 19,327.35 GB x 0.02 = 386.55; "
+     "14,800.90 + 2,996.55 = 17,797.45 < 20,000"),
+    ("f22", "gcp", {"budget": "25000"}, _chain(_second_mig(), _lustre("us-central1-b", "inf-tpl")),
+     {}, None,
+     "two clusters: the a2 MIG in -a, a g2-standard-16 MIG in -b mounting its Lustre in -b: each "
+     "filesystem matched to the group that mounts it; 17,797.45 + 1,674.93 = 19,472.38 < 25,000"),
+    ("f23", "gcp", {"budget": "25000"}, _chain(_second_mig(), _lustre("us-central1-a", "inf-tpl")),
+     {SSZ: "fail"}, None, "swapped: the -b group mounts a Lustre in -a"),
+    ("f24", "gcp", {"budget": "25000"},
+     _chain(_second_mig(mtype="e2-standard-8"), _lustre("us-central1-b", "inf-tpl")), {}, None,
+     "a Lustre in -b only a CPU MIG (e2-standard-8) mounts: not judged"),
+    ("f30", "azure", AZ10K, _amlfs("2"), {SSZ: "fail"}, None,
+     "AMLFS in zone 2, the scale set in zone 1 mounting it"),
+    ("f31", "azure", AZ10K, _amlfs("1"), {}, None,
+     "AMLFS in zone 1: 4,096 GiB x <= ~0.0008 x 730 = <= ~2,392 + account; under 10,000"),
+    ("f40", "ali", {}, _cpfs("eu-central-1c"), {SSZ: "fail"}, None,
+     "CPFS in eu-central-1c, the nodes in -1a mount it"),
+    ("f41", "ali", {}, _cpfs("eu-central-1a"), {}, None, "CPFS in -1a: same zone"),
+    # exposure, second pass
+    ("a30", "aws", {}, _chain(_setp("private-a", "mapPublicIpOnLaunch", True), _new(
+        "aws:ec2/natGateway:NatGateway", "ft-nat", {"allocationId": "eipalloc-1",
+                                                    "subnetId": "subnet-a", "tags": dict(TAGS)},
+        deps=lambda s: {"subnetId": [named(s, "private-a")]})), {}, None,
+     "a public subnet a NAT gateway uses, beside the group whose template turns IPs off: 'unless it "
+     "turns public IPs off itself'"),
+    ("a31", "aws", {}, _chain(_setp("private-a", "mapPublicIpOnLaunch", True),
+                              lambda s: (named(s, "private-a").props["tags"].update(
+                                  {"trainstack:subnet-role": "edge"}), s)[1]), {}, None,
+     "an edge-tagged public subnet; the group in it turns IPs off on every interface"),
+    ("a32", "aws", {}, _chain(_setp("private-a", "mapPublicIpOnLaunch", True),
+                              lambda s: (named(s, "private-a").props["tags"].update(
+                                  {"trainstack:subnet-role": "edge"}), s)[1],
+                              _lt_nic(associatePublicIpAddress=None)),
+     {NPI: "fail"}, None,
+     "the edge tag does not excuse compute that gets public IPs there: 'a violation on the "
+     "subnet, whatever its tags'"),
+    ("a33", "aws", {}, _chain(_lt_nic(associatePublicIpAddress=None), _new(
+        "aws:ec2/subnet:Subnet", "unused-pub", {"availabilityZone": "us-east-2b", "vpcId": "vpc-1",
+                                                "cidrBlock": "10.20.8.0/24", "tags": dict(TAGS)})),
+     {}, None, "interfaces that do not say, in a private subnet; a private unused subnet beside"),
+    ("g30", "gcp", {}, _chain(
+        _new("gcp:compute/healthCheck:HealthCheck", "ft-hc", {"tcpHealthCheck": {"port": 8000.0}}),
+        _new("gcp:compute/backendService:BackendService", "ft-be", {
+            "loadBalancingScheme": "EXTERNAL", "protocol": "TCP",
+            "backends": [{"group": "ig-self-link"}]},
+            deps=lambda s: {"backends": [named(s, "ft-mig")], "healthChecks": [named(s, "ft-hc")]}),
+        _new("gcp:compute/targetTCPProxy:TargetTCPProxy", "ft-proxy", {"backendService": "be"},
+             deps=lambda s: {"backendService": [named(s, "ft-be")]}),
+        _new("gcp:compute/globalForwardingRule:GlobalForwardingRule", "ft-fr", {
+            "target": "proxy", "portRange": "443", "loadBalancingScheme": "EXTERNAL"},
+            deps=lambda s: {"target": [named(s, "ft-proxy")]})),
+     {NPI: "fail"}, None, "an EXTERNAL global TCP proxy to the MIG: GPU nodes reachable"),
+    ("g31", "gcp", {}, _chain(
+        _new("gcp:compute/healthCheck:HealthCheck", "ft-hc", {"tcpHealthCheck": {"port": 8000.0}}),
+        _new("gcp:compute/regionBackendService:RegionBackendService", "ft-be", {
+            "region": "us-central1", "loadBalancingScheme": "INTERNAL", "protocol": "TCP",
+            "backends": [{"group": "ig-self-link"}]},
+            deps=lambda s: {"backends": [named(s, "ft-mig")], "healthChecks": [named(s, "ft-hc")]}),
+        _new("gcp:compute/forwardingRule:ForwardingRule", "ft-fr", {
+            "region": "us-central1", "loadBalancingScheme": "INTERNAL", "ports": ["8000"],
+            "network": "default", "subnetwork": "ml-sub", "backendService": "be"},
+            deps=lambda s: {"backendService": [named(s, "ft-be")]})),
+     {}, None, "an INTERNAL passthrough NLB to the MIG: private"),
+    ("z30", "azure", {}, lambda s: (named(s, "ft-vmss").props["virtualMachineProfile"][
+        "networkProfile"]["networkInterfaceConfigurations"][0]["ipConfigurations"][0].update(
+        publicIPAddressConfiguration={"name": "pip", "idleTimeoutInMinutes": 15.0}), s)[1],
+     {NPI: "fail"}, None, "each scale-set VM gets its own public IP (publicIPAddressConfiguration)"),
+    ("z31", "azure", {}, _new("azure-native:containerservice:AgentPool", "sys", {
+        "resourceGroupName": "ml-rg", "resourceName": "aks-literal", "vmSize": "Standard_D4s_v5",
+        "count": 2.0, "mode": "System", "enableNodePublicIP": True, "tags": dict(TAGS)}),
+     {NPI: "fail"}, None, "an AKS CPU pool that gives each node a public IP"),
+    ("z32", "azure", {}, _new("azure-native:containerservice:AgentPool", "sys", {
+        "resourceGroupName": "ml-rg", "resourceName": "aks-literal", "vmSize": "Standard_D4s_v5",
+        "count": 2.0, "mode": "System", "enableNodePublicIP": False, "tags": dict(TAGS)}),
+     {}, None, "twin of z31, false; a CPU pool needs no budget"),
+    ("l30", "ali", {}, _chain(
+        _new("alicloud:slb/loadBalancer:LoadBalancer", "ft-slb", {
+            "addressType": "internet", "loadBalancerSpec": "slb.s2.small", "tags": dict(TAGS)},
+            region=ALI),
+        _new("alicloud:slb/listener:Listener", "ft-lis", {
+            "loadBalancerId": "lb-1", "frontendPort": 80.0, "backendPort": 8000.0,
+            "protocol": "tcp", "bandwidth": 10.0},
+            deps=lambda s: {"loadBalancerId": [named(s, "ft-slb")]}, region=ALI),
+        _new("alicloud:slb/backendServer:BackendServer", "ft-be", {
+            "loadBalancerId": "lb-1", "backendServers": [{"serverId": "i-1", "weight": 100.0}]},
+            deps=lambda s: {"loadBalancerId": [named(s, "ft-slb")],
+                            "backendServers": [named(s, "ft-0")]}, region=ALI)),
+     {NPI: "fail"}, None, "an internet SLB to a GPU node"),
+    ("l31", "ali", {}, _chain(
+        _new("alicloud:slb/loadBalancer:LoadBalancer", "ft-slb", {
+            "addressType": "intranet", "vswitchId": "vsw-1", "loadBalancerSpec": "slb.s2.small",
+            "tags": dict(TAGS)}, region=ALI),
+        _new("alicloud:slb/listener:Listener", "ft-lis", {
+            "loadBalancerId": "lb-1", "frontendPort": 80.0, "backendPort": 8000.0,
+            "protocol": "tcp", "bandwidth": 10.0},
+            deps=lambda s: {"loadBalancerId": [named(s, "ft-slb")]}, region=ALI),
+        _new("alicloud:slb/backendServer:BackendServer", "ft-be", {
+            "loadBalancerId": "lb-1", "backendServers": [{"serverId": "i-1", "weight": 100.0}]},
+            deps=lambda s: {"loadBalancerId": [named(s, "ft-slb")],
+                            "backendServers": [named(s, "ft-0")]}, region=ALI)),
+     {}, None, "twin of l30, intranet"),
+    # the other policies, one thing each
+    ("t01", "aws", {}, _setp("ft-data", "forceDestroy", True), {RET: "fail"}, None,
+     "forceDestroy on the data bucket"),
+    ("t02", "gcp", {}, lambda s: [r if r.name != "ft-data" else res(
+        r.type, r.name, {**r.props, "labels": dict(LABELS)}) for r in s], {RET: "fail"}, None,
+     "the GCP bucket without protect and without the retain label"),
+    ("t03", "aws", {}, lambda s: (named(s, "ft-lt").props["blockDeviceMappings"][0]["ebs"].update(
+        encrypted="false"), s)[1], {ENC: "fail"}, None, "an unencrypted EBS volume in the template"),
+    ("t04", "azure", {}, lambda s: (named(s, "ft-vmss").props["tags"].pop("cost-center"), s)[1],
+     {TAGS_P: "fail"}, None, "the scale set lacks cost-center"),
+    ("t05", "ali", {}, lambda s: (named(s, "ft-data").props.pop("serverSideEncryptionRule"), s)[1],
+     {ENC: "fail"}, None, "an OSS bucket without a server-side encryption rule"),
+    ("t06", "aws", {}, lambda s: (named(s, "ml-budget").props["tags"].pop("team"), s)[1], {},
+     {TAGS_P: {"requiredTags": ["owner", "cost-center"]}}, "team is not required by this config"),
+    ("t07", "aws", {}, lambda s: (named(s, "ft-lt").props["blockDeviceMappings"][0]["ebs"].update(
+        encrypted="false"), named(s, "ft-lt").props["tags"].update(
+        {"trainstack:policy-skip": "encryption-at-rest"}), s)[2], {}, None,
+     "the template's own skip tag exempts it (reported as an exempt note)"),
+    ("t08", "aws", {}, _chain(
+        lambda s: (named(s, "ft-lt").props["blockDeviceMappings"][0]["ebs"].update(
+            encrypted="false"), s)[1],
+        _prov({"region": "us-east-2", "defaultTags": {"tags": {"trainstack:policy-skip": "all"}}})),
+     {ENC: "fail"}, None, "a provider's default tags never exempt"),
+    ("t09", "gcp", {}, lambda s: (named(s, "ft-tpl").props["labels"].pop("owner"), s)[1],
+     {TAGS_P: "fail"}, None, "the instance template lacks the owner label"),
+    ("t10", "gcp", {}, _chain(lambda s: (named(s, "ft-tpl").props["labels"].pop("owner"), s)[1],
+                              _prov({**PROVIDERS["gcp"], "defaultLabels": {"owner": "dana"}})),
+     {}, None, "the provider's defaultLabels count for required-tags"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B4))
+def test_batch4(pack, case):
+    _run_case(pack, case)
+
+
+# configuration typos and refused values, over gRPC as `pulumi preview --policy-pack` sends them
+CONFIG_CASES = [
+    ("k01", SPEND, {"maxMonthlyUSD": 1000.0}, True, "maxMonthlyUSD"),
+    ("k02", SPEND, {"capacityBlockFeesUSD": {"ft-nodes": 9000.0}}, True, "capacityBlockFeesUSD"),
+    ("k03", SSZ, {"zone": {"subnet-0feedface0000001": "us-east-2a"}}, True, "zone"),
+    ("k04", NPI, {"sshCidr": ["203.0.113.0/24"]}, True, "sshCidr"),
+    ("k05", SPEND, {"maxMonthlyUsd": "1000"}, True, "maxMonthlyUsd"),
+    ("k06", SPEND, {"capacityBlockFeesUsd": {"ft-nodes": -5.0}}, True, "capacityBlockFeesUsd"),
+    ("k07", NPI, {"skipResources": ["web"]}, True, "skipResources"),
+    ("k08", TAGS_P, {"requiredTag": ["owner"]}, True, "requiredTag"),
+    ("k09", SPEND, {"cannotDecide": "sometimes"}, True, "cannotDecide"),
+    ("k10", SPEND, {"maxMonthlyUsd": 1000.0, "cannotDecide": "advisory"}, False, ""),
+    ("k11", TAGS_P, {"requiredTags": ["owner", "team"]}, False, ""),
+    ("k12", NPI, {"skipResources": ["aws:lb/loadBalancer:LoadBalancer::public-*"]}, False, ""),
+]
+
+
+@pytest.mark.parametrize("case", CONFIG_CASES, ids=[c[0] for c in CONFIG_CASES])
+def test_config_over_grpc(pack, case):
+    """Docs: a setting a policy does not take, or a known setting of a type or value its schema
+    refuses, is refused by the pack over gRPC: Configure answers INVALID_ARGUMENT naming the key."""
+    import grpc
+    cid, policy, change, refused, key = case
+    config = pack.cli_config()
+    config.setdefault(policy, {"enforcementLevel": "mandatory"}).update(change)
+    if not refused:
+        pack.send_config(config)
+        return
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(config)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (cid, err.value.details())
+    assert key in err.value.details(), (cid, err.value.details())
+
+
+def test_unknown_policy_name_refused(pack):
+    import grpc
+    config = pack.cli_config()
+    config["spend-limits"] = {"enforcementLevel": "mandatory"}
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(config)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "spend-limits" in err.value.details()
