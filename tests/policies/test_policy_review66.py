@@ -1210,3 +1210,127 @@ def test_unknown_policy_name_refused(pack):
         pack.send_config(config)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "spend-limits" in err.value.details()
+
+
+# ------------------------------------------------------------------------------------ batch 5
+# More catalog rows, compute launched by a managed service or from a template, and stops of
+# EventBridge Scheduler and single GCP VMs.
+def _batch_ce(types: list, max_vcpus: float = 8.0, strategy: Optional[str] = None):
+    cr: dict = {"type": "EC2", "maxVcpus": max_vcpus, "minVcpus": 0.0, "instanceTypes": types,
+                "subnets": ["subnet-a"], "securityGroupIds": ["sg-a"],
+                "instanceRole": "arn:aws:iam::123456789012:instance-profile/batch",
+                "tags": dict(TAGS)}
+    if strategy:
+        cr["allocationStrategy"] = strategy
+    return _new("aws:batch/computeEnvironment:ComputeEnvironment", "ft-batch", {
+        "computeEnvironmentName": "ft-batch", "type": "MANAGED", "computeResources": cr,
+        "serviceRole": "arn:aws:iam::123456789012:role/batch", "tags": dict(TAGS)},
+        deps=lambda s: {"computeResources": [named(s, "private-a"), named(s, "ft-sg")]})
+
+
+def _sched(state: str = "ENABLED", hours: float = 48.0):
+    from datetime import datetime, timedelta, timezone
+    at = (datetime.now(timezone.utc) + timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%S")
+    return _new("aws:scheduler/schedule:Schedule", "ft-end", {
+        "name": "ft-end", "scheduleExpression": f"at({at})", "scheduleExpressionTimezone": "UTC",
+        "state": state, "flexibleTimeWindow": {"mode": "OFF"}, "target": {
+            "arn": "arn:aws:scheduler:::aws-sdk:autoscaling:updateAutoScalingGroup",
+            "roleArn": "arn:aws:iam::123456789012:role/sched",
+            "input": json.dumps({"AutoScalingGroupName": "ft-nodes", "MinSize": 0, "MaxSize": 0,
+                                 "DesiredCapacity": 0})}})
+
+
+def _gcp_vm(mtype: str = "a3-highgpu-2g", scheduling: Optional[dict] = None,
+            accel: Optional[list] = None):
+    props = {**_VM, "machineType": mtype, "scheduling": {
+        "provisioningModel": "STANDARD", "onHostMaintenance": "TERMINATE", **(scheduling or {})}}
+    if accel is not None:
+        props["guestAccelerators"] = accel
+    return _new("gcp:compute/instance:Instance", "dev-vm", props)
+
+
+def _ift(overrides: Optional[dict] = None):
+    return _new("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "dev-ift", {
+        "zone": "us-central1-a", "sourceInstanceTemplate": "tpl-self-link", "labels": dict(LABELS),
+        **(overrides or {})}, deps=lambda s: {"sourceInstanceTemplate": [named(s, "ft-tpl")]})
+
+
+B5 = [
+    ("a40", "aws", {"itype": "gr6f.4xlarge"}, None, {}, None,
+     "gr6f.4xlarge (L4 fraction, 128 GiB) 1.066 us-east-2: 2 x 1.066 x 730 = 1,556.36"),
+    ("a41", "aws", {"itype": "g4dn.2xlarge"}, None, {}, None, "g4dn.2xlarge 0.752: 1,097.92"),
+    ("a42", "aws", {"itype": "g5g.2xlarge"}, None, {SPEND: "fail", "_msg": {SPEND: ["g5g.2xlarge"]}},
+     None, "g5g.2xlarge has no us-east-2 row (prices.csv): fails closed"),
+    ("a43", "aws", {}, _batch_ce(["g6e.xlarge"]), {}, None,
+     "a Batch EC2 CE of g6e.xlarge (4 vCPUs, 1.861), maxVcpus 8, BEST_FIT by default: ceil(8/4) "
+     "= 2 nodes, no extra: 2 x 1.861 x 730 = 2,717.06; 12,097.68 + 2,717.06 = 14,814.74 < 15,000"),
+    ("a44", "aws", {}, _batch_ce(["g6e.xlarge"], strategy="BEST_FIT_PROGRESSIVE"), {SPEND: "fail"},
+     None, "BEST_FIT_PROGRESSIVE: one more node, 3 x 1.861 x 730 = 4,075.59; 16,173.27 > 15,000"),
+    ("a45", "aws", {}, _batch_ce(["optimal"]), {}, None, "a CE of 'optimal' (CPU): never priced"),
+    ("a46", "aws", {}, _batch_ce(["g6e"]), {SPEND: "fail"}, None,
+     "a CE naming the GPU family g6e: not sized, cannot be estimated"),
+    ("g40", "gcp", {"mtype": "a2-megagpu-16g"}, None, {SPEND: "fail"}, None,
+     "a2-megagpu-16g 55.7395: 2 x 55.7395 x 730 = 81,379.67 > 20,000"),
+    ("g41", "gcp", {"mtype": "a2-ultragpu-4g"}, None, {SPEND: "fail"}, None,
+     "a2-ultragpu-4g 20.2752: 29,601.79 > 20,000"),
+    ("g42", "gcp", {"mtype": "a2-ultragpu-4g", "target": 1.0}, None, {}, None,
+     "one a2-ultragpu-4g: 14,800.90"),
+    ("g43", "gcp", {}, _ift(), {SPEND: "fail"}, None,
+     "an InstanceFromTemplate of the MIG's template: a third a2-ultragpu-2g VM, 3 x 10.1376 x 730 "
+     "= 22,201.34 > 20,000"),
+    ("g44", "gcp", {}, _ift({"machineType": "e2-standard-4"}), {}, None,
+     "the same with its own machineType e2-standard-4 overriding the template: a CPU VM"),
+    ("g45", "gcp", {}, _gcp_vm(scheduling={"maxRunDuration": {"seconds": 172800.0},
+                                           "instanceTerminationAction": "DELETE"}), {}, None,
+     "a single a3-highgpu-2g VM deleted after 48 h: 22.1225 x 48 = 1,061.88; 15,862.78 < 20,000"),
+    ("g46", "gcp", {}, _gcp_vm(), {SPEND: "fail"}, None,
+     "the same VM without a limit: 14,800.90 + 16,149.43 = 30,950.33 > 20,000"),
+    ("z40", "azure", {"size": "Standard_NG8ads_V620_v1"}, None, {}, None,
+     "NG8ads_V620_v1 (AMD V620) 0.635 westus3: 927.10"),
+    ("z41", "azure", {"size": "Standard_NC80adis_H100_v5"}, None, {SPEND: "fail"}, None,
+     "NC80adis_H100_v5 13.96 westus3: 20,381.60 > 5,000"),
+    ("z42", "azure", {"size": "Standard_NC80adis_H100_v5", "budget": 25000.0}, None, {}, None,
+     "the same under a 25,000 budget"),
+    ("z43", "azure", {"size": "Standard_NG8ads_V620_v1", "location": "eastus"}, None,
+     {SPEND: "fail"}, None, "NG8ads_V620_v1 has no eastus row: fails closed"),
+    ("s50", "aws", TRN, _sched(), RDMA_TRN, None,
+     "an enabled EventBridge Scheduler at(+48 h) updateAutoScalingGroup to 0 naming the group's "
+     "own name: 2 x 24.78 x 48 = 2,378.88 < 15,000"),
+    ("s51", "aws", TRN, _sched(state="DISABLED"), {SPEND: "fail", **RDMA_TRN}, None,
+     "the schedule DISABLED: no stop, 36,178.80"),
+    ("s52", "aws", TRN, _chain(_aws_stop(), _sched(hours=24.0)), RDMA_TRN, None,
+     "two stops (Schedule at 48 h, Scheduler at 24 h), nothing starts: a lifetime, at most 48 h"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B5))
+def test_batch5(pack, case):
+    _run_case(pack, case)
+
+
+# probes 2 (after DEFECT 1, counted apart): its reach over other GCP compute, and the documented
+# reading it must keep (a count of 1 on e2 does declare a GPU that cannot be priced).
+P2 = [
+    ("p10", "gcp", {}, _ift({"machineType": "e2-standard-4",
+                             "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": 0.0}]}),
+     {}, None, "an InstanceFromTemplate overriding e2-standard-4 with a zero-count entry: CPU"),
+    ("p11", "gcp", {}, _new("gcp:compute/reservation:Reservation", "cpu-res", {
+        "name": "cpu-res", "zone": "us-central1-a", "specificReservationRequired": True,
+        "specificReservation": {"count": 2.0, "instanceProperties": {
+            "machineType": "e2-standard-8",
+            "guestAccelerators": [{"acceleratorType": "nvidia-tesla-t4", "acceleratorCount": 0.0}]}}}),
+     {}, None, "a reservation of e2-standard-8 with a zero-count accelerator: CPU capacity"),
+    ("p12", "gcp", {"mtype": "e2-standard-8"}, _setp("ft-tpl", "guestAccelerators",
+                                                     [{"type": "nvidia-tesla-t4", "count": 1.0}]),
+     {SPEND: "fail", RDMA: "advisory"}, None,
+     "control of the documented reading: a count of 1 'declares accelerators on any machine': GPU "
+     "capacity that cannot be priced; 2 nodes of a type outside the catalog: RDMA advisories"),
+    ("p13", "gcp", {"mtype": "n1-standard-8"}, _gcp_vm(
+        mtype="e2-standard-4", accel=[{"type": "nvidia-tesla-t4", "count": 0.0}]), {}, None,
+     "a single e2 VM with a zero count beside a CPU (N1, no accelerators) MIG: nothing is GPU"),
+]
+
+
+@pytest.mark.parametrize("case", _params(P2))
+def test_probes2(pack, case):
+    _run_case(pack, case)
