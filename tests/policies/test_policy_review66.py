@@ -1334,3 +1334,37 @@ P2 = [
 @pytest.mark.parametrize("case", _params(P2))
 def test_probes2(pack, case):
     _run_case(pack, case)
+
+
+# probes 3 (after DEFECT 1, counted apart): zero counts in the other accelerator fields the docs
+# name ("an object by its count, {count: 0} declaring none"), with controls of count 1.
+def _aci(count: float):
+    return _new("azure-native:containerinstance:ContainerGroup", "ft-aci", {
+        "location": "westus3", "resourceGroupName": "ml-rg", "osType": "Linux",
+        "restartPolicy": "Never", "tags": dict(TAGS), "containers": [{
+            "name": "eval", "image": "mcr.microsoft.com/azureml/openmpi4.1.0-ubuntu22.04",
+            "resources": {"requests": {"cpu": 4.0, "memoryInGB": 16.0,
+                                       "gpu": {"count": count, "sku": "V100"}}}}]})
+
+
+def _gke_pool(count: float):
+    return _new("gcp:container/nodePool:NodePool", "cpu-pool", {
+        "cluster": "projects/ml-team/locations/us-central1-a/clusters/existing",
+        "location": "us-central1-a", "nodeCount": 2.0,
+        "networkConfig": {"enablePrivateNodes": True},
+        "nodeConfig": {"machineType": "e2-standard-8", "resourceLabels": dict(LABELS),
+                       "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": count}]}})
+
+
+P3 = [
+    ("p20", "gcp", {}, _gke_pool(0.0), {}, None,
+     "a GKE pool on e2-standard-8 with a zero-count accelerator entry, private nodes: CPU"),
+    ("p21", "azure", {}, _aci(0.0), {}, None, "an ACI group asking gpu {count: 0}: declares none"),
+    ("p22", "azure", {}, _aci(1.0), {SPEND: "fail"}, None,
+     "control: gpu {count: 1, sku V100}, a GPU sign the pack cannot price"),
+]
+
+
+@pytest.mark.parametrize("case", _params(P3))
+def test_probes3(pack, case):
+    _run_case(pack, case)
