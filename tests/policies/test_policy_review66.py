@@ -187,7 +187,7 @@ def pack():
 
 D1 = ("DEFECT 1: a GCP accelerator entry of count 0 on a machine that takes no attached GPUs (e2) is "
       "read as 1 accelerator per node: CPU compute fails spend-limit closed and draws RDMA advisories")
-XFAIL: dict[str, str] = {"g08": D1, "p04": D1, "p10": D1, "p11": D1, "p13": D1}
+XFAIL: dict[str, str] = {"g08": D1, "p04": D1, "p10": D1, "p11": D1, "p13": D1, "p20": D1}
 
 
 def _params(cases):
