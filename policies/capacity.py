@@ -777,16 +777,25 @@ def takes_attached_gpus(machine: Any) -> bool:
     return m not in _N1_SHARED_CORE and (m.startswith("n1-") or m.startswith("custom-"))
 
 
+def attaches_none(entry: dict, count_key: str = "count") -> bool:
+    """An accelerator entry whose count is 0: it attaches nothing, on any machine (programs
+    write `count = var.gpus` set to 0 for no GPU; the docs: "{count: 0} declaring none")."""
+    n = checked_number(entry.get(count_key))
+    return isinstance(n, float) and n == 0
+
+
 def attached_entries(declared: Any, machine: Any, count_key: str = "count") -> list[Any]:
     """The entries of a guestAccelerators input (one object written for the list included,
     model.as_list) that attach GPUs to `machine`: each object, and UNKNOWN for an entry unknown
-    at preview. What is unknown at preview, the list, an entry, or an entry's count alone, is
+    at preview (an entry of count 0 attaches none: attaches_none). What is unknown at preview,
+    the list, an entry, or an entry's count alone, is
     kept only on a machine that may take attached GPUs (takes_attached_gpus), where it is at
     least one GPU, of no price; on any other series, known at preview, it adds none, since
     "GPUs can't be used with other machine series" whatever their number. An entry whose count
     is known (or no number, which is refused) is kept on any machine. VMs, instance templates,
     GKE pools and reservations all read their accelerators here."""
-    entries = [a for a in as_list(declared) if isinstance(a, dict) or a is UNKNOWN]
+    entries = [a for a in as_list(declared)
+               if (isinstance(a, dict) and not attaches_none(a, count_key)) or a is UNKNOWN]
     if takes_attached_gpus(machine):
         return entries
     return [a for a in entries

@@ -4,7 +4,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Optional
 
-from trainstack_policies.capacity import attached_entries, launch_zones, unread_placement
+from trainstack_policies.capacity import (
+    attached_entries,
+    attaches_none,
+    launch_zones,
+    unread_placement,
+)
 from trainstack_policies.inventory.compute_aws import (
     _aws_fleet,
     _aws_group,
@@ -552,9 +557,11 @@ def _accelerator_types(holder: Optional[Resource]) -> list[tuple[Any, Any]]:
 
 def _accelerators(declared: Any) -> list[Any]:
     """The entries of a guestAccelerators input, one object written for the list included
-    (model.as_list: a list of that one, as the docs promise for every list input); UNKNOWN
-    entries kept, so a caller fails closed on them."""
-    return [a for a in as_list(declared) if isinstance(a, dict) or a is UNKNOWN]
+    (model.as_list: a list of that one, as the docs promise for every list input), less those
+    of count 0 (capacity.attaches_none); UNKNOWN entries kept, so a caller fails closed on
+    them."""
+    return [a for a in as_list(declared)
+            if (isinstance(a, dict) and not attaches_none(a)) or a is UNKNOWN]
 
 
 def _accelerator_problems(holder: Optional[Resource]) -> list[str]:

@@ -66,6 +66,8 @@ DEFECT 1 (spend-limit, mandatory false alarm; rdma-for-multinode advisories too)
   0 is how a program writes "no GPU" when the count is a variable. Reach: a VM beside the stack
   (p04), a lone e2 VM in a stack with no GPU at all (p13: a CPU-only stack fails closed), an
   InstanceFromTemplate (p10), a GCP reservation's instanceProperties (p11), a GKE node pool (p20).
+  FIXED by the lead (capacity.attaches_none: an entry of count 0 attaches nothing, on any
+  machine); the strict xfails are gone.
 
 Planted bug (test side; the pack's code was not read): `_odcr` writing availabilityZone
 us-east-2a whatever zone it is given: r04 fails, every other batch-2 case passes; reverted.
@@ -250,7 +252,7 @@ def pack():
 
 D1 = ("DEFECT 1: a GCP accelerator entry of count 0 on a machine that takes no attached GPUs (e2) is "
       "read as 1 accelerator per node: CPU compute fails spend-limit closed and draws RDMA advisories")
-XFAIL: dict[str, str] = {"g08": D1, "p04": D1, "p10": D1, "p11": D1, "p13": D1, "p20": D1}
+XFAIL: dict[str, str] = {}
 
 
 def _params(cases):
