@@ -1,0 +1,135 @@
+"""fix65: the three spend-limit defects review65 found (issue 35).
+
+1. A GPU group the pack cannot price or size (a negative maxSize, a size unknown at preview, an
+   FSx capacity written as a list) hid the over-budget finding on what it CAN price. That part
+   adds up to a lower bound of the truth (what cannot be priced is left out, never counted below
+   zero), so where it alone is over the cap the finding is reported too, saying it is a lower
+   bound; every finding naming the unpriced part stays.
+2. Azure: a budget filtered by ResourceId (or ResourceGroupName) beside an AKS pool whose cluster
+   is not in the stack was judged to leave the pool out (no alarm, mandatory); docs/policies.md:
+   "AKS and Azure ML nodes' ids are not built: 'cannot decide'", and "A budget on another group
+   while such a node resource group is unknown at preview (or the pool's cluster is not in the
+   stack) is 'cannot decide'". A ResourceId in a group that may be the compute's auto-named one
+   was dropped the same way (its "may be" lost among the filter's values): now "cannot decide".
+3. AWS: a Running warm pool keeps at least its minSize (CloudFormation AWS::AutoScaling::WarmPool:
+   "When your Auto Scaling group scales out and the size of the warm pool shrinks, Amazon EC2 Auto
+   Scaling launches new instances into the warm pool to maintain its minimum size"); without
+   MaxGroupPreparedCapacity it holds "the difference between the group's maximum capacity and
+   its desired capacity" (API_PutWarmPool), at most maxSize; -1 "remove[s] a value that you
+   previously set" (ibid., valid range from -1). So a group of maxSize M with a pool of minSize
+   m is at most M + max(m, M) instances without it, max(M + m, P) with P = MaxGroupPreparedCapacity
+   (which counts the group and the pool together). A minSize that does not read is a violation.
+
+Expected values by hand from components/catalog/prices.csv (on-demand USD/h, 730 h a month):
+aws us-east-1 g5.xlarge 1.006 (734.38 a node-month), g6.xlarge 0.8048 (587.504 a node-month);
+azure eastus Standard_NC4as_T4_v3 0.526 (383.98 a node-month). The findings give the figure
+rounded to whole USD ("Found: N USD/month").
+"""
+from __future__ import annotations
+
+import re
+
+from tests.policies.test_policy_review52 import (
+    AWS,
+    AZS,
+    SPEND,
+    SUB,
+    TAGS,
+    UNKNOWN,
+    asg,
+    aws_budget,
+    check,
+    estimate,
+    lt,
+    subnet,
+)
+from tests.policy_fixtures import AZURE_ALERTS, res
+
+G5 = 1.006 * 730       # 734.38 USD a node-month
+G6 = 0.8048 * 730      # 587.504
+BOUND = "even as a lower bound"
+
+
+def _group(name, size, itype="g5.xlarge", sn=None, **props):
+    sn = sn or subnet()
+    t = lt(f"{name}-lt", itype)
+    return [t, asg(name, t, [sn], size, name=name, **props)]
+
+
+def _spend(found):
+    return [d.message for d in found if d.policy == SPEND]
+
+
+def _figure(msg):
+    return int(re.search(r"Found: ([\d,]+) USD/month", msg).group(1).replace(",", ""))
+
+
+def _over(found):
+    """The one over-the-cap finding, which must say it is a lower bound."""
+    msgs = [m for m in _spend(found) if "exceeds" in m]
+    assert len(msgs) == 1, _spend(found)
+    assert BOUND in msgs[0], msgs[0]
+    return msgs[0]
+
+
+# ------------------------------------------------------------------ 3. Running warm pools
+
+def _warm(**pool):
+    sn = subnet()
+    return [sn] + _group("warm", 2, sn=sn, warmPool={"poolState": "Running", **pool})
+
+
+def test_w01_shape_min_size_above_max_size(pack):
+    """maxSize 2, minSize 5, no maxGroupPreparedCapacity: 2 + max(5, 2) = 7 x 734.38 =
+    5,140.66 (was 4 nodes, 2,937.52)."""
+    assert estimate(pack, _warm(minSize=5.0), AWS) == round(7 * G5) == 5141
+
+
+def test_min_size_below_max_size_keeps_max_size_more(pack):
+    """minSize 1: 2 + max(1, 2) = 4 x 734.38 = 2,937.52."""
+    assert estimate(pack, _warm(minSize=1.0), AWS) == round(4 * G5) == 2938
+
+
+def test_prepared_capacity_minus_one_removes_it(pack):
+    """maxGroupPreparedCapacity -1 ("to remove a value that you previously set"): priced as
+    without it, 2 + max(5, 2) = 7 nodes = 5,141 (was: refused as a negative size)."""
+    assert estimate(pack, _warm(minSize=5.0, maxGroupPreparedCapacity=-1.0), AWS) == 5141
+
+
+def test_prepared_capacity_counts_group_and_pool(pack):
+    """maxGroupPreparedCapacity 10, minSize 1: max(2 + 1, 10) = 10 x 734.38 = 7,343.80; with
+    3 and minSize 5: max(2 + 5, 3) = 7 = 5,141."""
+    assert estimate(pack, _warm(minSize=1.0, maxGroupPreparedCapacity=10.0), AWS) == 7344
+    assert estimate(pack, _warm(minSize=5.0, maxGroupPreparedCapacity=3.0), AWS) == 5141
+
+
+def test_min_size_twenty_is_over_the_budget(pack):
+    """w01 itself on g5.xlarge: maxSize 2, minSize 20: 22 x 734.38 = 16,156.36 beside a 4,000
+    USD/month budget: over it (the old reading, 4 nodes = 2,937.52, passed)."""
+    found = check(pack, _warm(minSize=20.0) + [aws_budget(amount="4000.00")], AWS,
+                  {SPEND: "fail"})
+    msg = next(m for m in _spend(found) if "exceeds" in m)
+    assert _figure(msg) == round(22 * G5) == 16156
+
+
+def test_min_size_that_does_not_read_is_a_violation(pack):
+    """minSize ['1'], 'two' or -1 (every one as 1 would be 2,937.52, under 20,000): a violation
+    naming warmPool.minSize and the value, never read as absent."""
+    for bad, shown in ((["1"], "['1']"), ("two", "'two'"), (-1.0, "-1")):
+        found = check(pack, _warm(minSize=bad) + [aws_budget()], AWS, {SPEND: "fail"})
+        assert any("is not valid" in m and "warmPool.minSize" in m and shown in m
+                   for m in _spend(found)), (bad, _spend(found))
+
+
+def test_min_size_unknown_at_preview_cannot_be_estimated(pack):
+    """minSize unknown at preview: the group's size is unknown: GPU capacity that cannot be
+    estimated (fails closed)."""
+    found = check(pack, _warm(minSize=UNKNOWN) + [aws_budget()], AWS, {SPEND: "fail"})
+    assert any("cannot be estimated" in m and "warm" in m for m in _spend(found)), _spend(found)
+
+
+def test_stopped_pool_adds_no_compute(pack):
+    """A Stopped pool of minSize 50 bills disks, not instance hours: 2 x 734.38 = 1,468.76."""
+    sn = subnet()
+    st = [sn] + _group("warm", 2, sn=sn, warmPool={"poolState": "Stopped", "minSize": 50.0})
+    assert estimate(pack, st, AWS) == 1469
