@@ -266,7 +266,7 @@ D2 = ("DEFECT 2: an AKS pool whose cluster is not in the stack, under an Azure b
       "are not built)")
 D3 = ("DEFECT 3: a Running warm pool without maxGroupPreparedCapacity is priced at maxSize more, "
       "its minSize unread: a minSize above maxSize is priced below the truth, a malformed one passes")
-XFAIL: dict[str, str] = {"m19": D1, "n34": D2, "q01": D2}  # D3 (v06, w01): fixed by fix65
+XFAIL: dict[str, str] = {"m19": D1}  # D2 (n34, q01), D3 (v06, w01): fixed by fix65
 
 
 def _params(cases):
