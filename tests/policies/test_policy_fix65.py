@@ -72,6 +72,86 @@ def _over(found):
     return msgs[0]
 
 
+# ------------------------------------------------------------------ 1. the lower bound is reported
+
+def test_m19_shape_negative_decoy_keeps_the_over_budget_finding(pack):
+    """A g5.xlarge group of maxSize 30 (30 x 734.38 = 22,031.40 > the 20,000 budget) beside a
+    decoy g5.xlarge group of maxSize -3: the decoy's invalid size AND the over-budget finding,
+    whose figure is the priced part, 22,031, and names the decoy as left out."""
+    sn = subnet()
+    st = [sn] + _group("train", 30, sn=sn) + _group("decoy", -3, sn=sn) + [aws_budget()]
+    found = check(pack, st, AWS, {SPEND: "fail"})
+    assert any("is not valid" in m and "decoy" in m for m in _spend(found)), _spend(found)
+    msg = _over(found)
+    assert "exceeds the stack's budget" in msg and "decoy" in msg.split("Found:")[0], msg
+    assert _figure(msg) == round(30 * G5) == 22031
+
+
+def test_negative_decoy_under_the_budget_adds_no_over_budget_finding(pack):
+    """maxSize 20 (14,687.60 < 20,000) beside the decoy: only the decoy's invalid size."""
+    sn = subnet()
+    st = [sn] + _group("train", 20, sn=sn) + _group("decoy", -3, sn=sn) + [aws_budget()]
+    found = check(pack, st, AWS, {SPEND: "fail"})
+    assert not any("exceeds" in m for m in _spend(found)), _spend(found)
+    assert any("is not valid" in m for m in _spend(found)), _spend(found)
+
+
+def test_unknown_size_keeps_the_over_budget_finding(pack):
+    """The decoy's maxSize unknown at preview (GPU capacity that cannot be estimated): both
+    that finding and the over-budget one on 22,031."""
+    sn = subnet()
+    st = [sn] + _group("train", 30, sn=sn) + _group("later", 1, sn=sn) + [aws_budget()]
+    st[-2].props["maxSize"] = UNKNOWN
+    found = check(pack, st, AWS, {SPEND: "fail"})
+    assert any("cannot be estimated" in m for m in _spend(found)), _spend(found)
+    msg = _over(found)
+    assert "later" in msg.split("Found:")[0] and _figure(msg) == 22031, msg
+
+
+def test_fsx_capacity_list_keeps_the_over_budget_finding(pack):
+    """An FSx filesystem whose storageCapacity is [1200] (a violation) beside the 30-node group:
+    the filesystem is left out of the figure (22,031), which is still over 20,000."""
+    sn = subnet()
+    fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "scratch", {
+        "subnetIds": "sn-a-id", "storageCapacity": [1200.0], "deploymentType": "PERSISTENT_2",
+        "perUnitStorageThroughput": 125.0, "tags": dict(TAGS)}, deps={"subnetIds": [sn]})
+    st = [sn, fs] + _group("train", 30, sn=sn) + [aws_budget()]
+    found = check(pack, st, AWS, {SPEND: "fail"})
+    assert any("is not valid" in m and "scratch" in m for m in _spend(found)), _spend(found)
+    msg = _over(found)
+    assert "scratch" in msg.split("Found:")[0] and _figure(msg) == 22031, msg
+
+
+def test_max_monthly_usd_lower_bound(pack):
+    """maxMonthlyUsd 10,000 and a 20-node group (14,687.60) beside the decoy: "exceeds the
+    policy's maxMonthlyUsd, even as a lower bound" on 14,688."""
+    sn = subnet()
+    st = [sn] + _group("train", 20, sn=sn) + _group("decoy", -3, sn=sn) + \
+        [aws_budget(amount="10000.00")]
+    found = check(pack, st, AWS, {SPEND: "fail"}, {SPEND: {"maxMonthlyUsd": 10000}})
+    msg = _over(found)
+    assert "maxMonthlyUsd" in msg.split("Found:")[0] and _figure(msg) == round(20 * G5) == 14688
+
+
+def test_partial_budget_lower_bound(pack):
+    """A budget of 20,000 filtered to InstanceType g5.xlarge takes in the 30-node group and the
+    decoy; one of 1,000 filtered to g6.xlarge takes in a 1-node g6 group (587.50 < 1,000). The
+    g5 budget covers the cloud's 22,618.90 less the g6 group's 587.50 = 22,031.40 > 20,000:
+    "what budget g5-budget covers exceeds it, even as a lower bound"."""
+    sn = subnet()
+
+    def filtered(name, amount, itype):
+        return aws_budget(name=name, amount=amount,
+                          costFilters=[{"name": "InstanceType", "values": [itype]}])
+    st = [sn] + _group("train", 30, sn=sn) + _group("decoy", -3, sn=sn) + \
+        _group("small", 1, itype="g6.xlarge", sn=sn) + \
+        [filtered("g5-budget", "20000.00", "g5.xlarge"), filtered("g6-budget", "1000.00", "g6.xlarge")]
+    found = check(pack, st, AWS, {SPEND: "fail"})
+    msg = _over(found)
+    assert "what budget g5-budget covers" in msg and "22,031.40 USD/month" in msg, msg
+    assert round(30 * G5 + G6 - G6, 2) == 22031.40
+
+
 # ------------------------------------------------- 2. AKS pools under Azure budget filters
 
 def _pool(cluster=None):
