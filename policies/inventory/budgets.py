@@ -475,22 +475,29 @@ def _in_management_group(scope: str) -> str:
 
 
 def _azure_filter_covers(f: Any, compute_groups: set[str], resources: list[Resource],
-                         cache: dict, subscriptions: Optional[set[str]] = None) -> Any:
+                         cache: dict, subscriptions: Optional[set[str]] = None,
+                         unread: str = "", never: frozenset[str] = frozenset()) -> Any:
     """Whether an Azure budget's filter takes in the GPU compute billing in `compute_groups`:
     True, False, None (a ResourceGroupName or ResourceId naming none of the compute's known
     groups while the compute is in an auto-named ResourceGroup of the stack, whose real name is
-    read only after apply: the literal may be it, as for a budget's scope), UNKNOWN (the
+    read only after apply, or one of the compute's groups is not read at all (`unread`: an
+    AKS pool's node resource group when its cluster is not in the stack) and the literal is
+    not certainly another (`never`): the literal may be it, as for a budget's scope), UNKNOWN (the
     compute's location or name is read only after apply) or _UNREAD (a dimension, operator or
     key the pack does not read). The filter's `and` clauses, `dimensions` and `tags` all apply,
     `not` negates (Microsoft.Consumption budgets 2019-10-01 BudgetFilter: and, dimensions,
     tags, not; operator "In")."""
     if not isinstance(f, dict):
         return True
-    return _azure_part(f, compute_groups, resources, cache, subscriptions, False)
+    def may_be(group: str) -> bool:
+        """Whether a group none of the compute's known ones may still be one of them."""
+        return any(g.startswith("<") for g in compute_groups) or \
+            (bool(unread) and group not in never)
+    return _azure_part(f, compute_groups, resources, cache, subscriptions, False, may_be)
 
 
 def _azure_part(part: Any, groups: set[str], resources: list[Resource], cache: dict,
-                subscriptions: Optional[set[str]], negated: bool) -> Any:
+                subscriptions: Optional[set[str]], negated: bool, may_be: Any) -> Any:
     if not isinstance(part, dict):
         return _UNREAD
     results: list[Any] = []
@@ -498,13 +505,15 @@ def _azure_part(part: Any, groups: set[str], resources: list[Resource], cache: d
         if value is None or value == [] or value == {}:
             continue
         if key == "and":
-            results += [_azure_part(p, groups, resources, cache, subscriptions, negated)
+            results += [_azure_part(p, groups, resources, cache, subscriptions, negated, may_be)
                         for p in _list(value)]
         elif key == "not":
-            inner = _azure_part(value, groups, resources, cache, subscriptions, not negated)
+            inner = _azure_part(value, groups, resources, cache, subscriptions, not negated,
+                                may_be)
             results.append(not inner if isinstance(inner, bool) else inner)
         elif key == "dimensions":
-            results.append(_azure_dimension(value, groups, resources, cache, subscriptions))
+            results.append(_azure_dimension(value, groups, resources, cache, subscriptions,
+                                            may_be))
         elif key == "tags":
             results.append(_azure_tag(value, resources, cache, negated))
         else:
@@ -543,19 +552,19 @@ _AZ_VM_SERVICE = {"metercategory": "virtual machines", "servicename": "virtual m
 
 
 def _azure_dimension(dim: Any, groups: set[str], resources: list[Resource], cache: dict,
-                     subscriptions: Optional[set[str]]) -> Any:
+                     subscriptions: Optional[set[str]], may_be: Any) -> Any:
     """A dimension expression: ResourceGroupName (the compute's billing groups), ResourceLocation
     (its location), ResourceId (its ARM id), MeterCategory / ServiceName / ServiceFamily (VM
-    meters or not); any other dimension or operator is _UNREAD."""
+    meters or not); any other dimension or operator is _UNREAD. A group none of the compute's
+    known ones is None (may be it) where `may_be` says the compute may bill there."""
     if not isinstance(dim, dict) or str(dim.get("operator") or "In").lower() != "in":
         return _UNREAD
     name = str(dim.get("name")).lower()
     values = [str(v) for v in _list(dim.get("values"))]
-    maybe = any(g.startswith("<") for g in groups)
     if name in ("resourcegroupname", "resourcegroup"):
         if {v.lower() for v in values} & groups:
             return True
-        return None if maybe else False
+        return None if any(may_be(v.lower()) for v in values) else False
     if name in _AZ_VM_SERVICE:
         return _AZ_VM_SERVICE[name] in {v.strip().lower() for v in values}
     compute = _compute_of(resources, "azure", cache)
@@ -565,12 +574,12 @@ def _azure_dimension(dim: Any, groups: set[str], resources: list[Resource], cach
         wanted = {v.replace(" ", "").lower() for v in values}
         return any(r.replace(" ", "").lower() in wanted for r in compute.regions)
     if name == "resourceid":
-        return _any_of([_resource_id(v, groups, compute, subscriptions, maybe) for v in values])
+        return _any_of([_resource_id(v, groups, compute, subscriptions, may_be) for v in values])
     return _UNREAD
 
 
 def _resource_id(value: str, groups: set[str], compute: _Compute,
-                 subscriptions: Optional[set[str]], maybe: bool) -> Any:
+                 subscriptions: Optional[set[str]], may_be: Any) -> Any:
     """Whether a ResourceId value is the GPU compute's ARM id
     (/subscriptions/{sub}/resourceGroups/{group}/providers/{namespace}/{type}/{name})."""
     parts = value.strip().lower().strip("/").split("/")
@@ -581,7 +590,7 @@ def _resource_id(value: str, groups: set[str], compute: _Compute,
     if subscriptions and sub not in subscriptions:
         return False
     if group not in groups:
-        return None if maybe else False
+        return None if may_be(group) else False
     out: list[Any] = []
     for arm in compute.arm:
         if arm is None:
@@ -807,11 +816,14 @@ def _usage_type(value: str, compute: _Compute) -> Any:
 
 def _any_of(results: list[Any]) -> Any:
     """Alternatives (the values of one filter): True if one takes the compute in, else
-    undecided if one may, else False."""
+    undecided if one may (_UNREAD, None: a group that may be the compute's, UNKNOWN, as
+    _azure_part orders them), else False."""
     if True in results:
         return True
     if any(r is _UNREAD for r in results):
         return _UNREAD
+    if any(r is None for r in results):
+        return None
     if any(r is UNKNOWN for r in results):
         return UNKNOWN
     return False
@@ -1235,7 +1247,7 @@ def _azure_cover(r: Resource, resources: list[Resource], groups: set[str], unrea
         scope, covers, scope_unknown = "filter (unknown until apply)", False, "filter"
     elif covers:
         takes_in = _azure_filter_covers(r.get("filter"), groups, resources, cache,
-                                        subscriptions)
+                                        subscriptions, unread, never)
         if takes_in is _UNREAD:
             scope = _unread_text(f"filter {r.get('filter')}")
             return scope, False, "", scope
@@ -1243,7 +1255,9 @@ def _azure_cover(r: Resource, resources: list[Resource], groups: set[str], unrea
             return (f"filter {r.get('filter')} (the GPU compute's location or name is "
                     "unknown until apply)"), False, "filter", ""
         if takes_in is None:
-            # Its ResourceGroupName may be the compute's auto-named group: cannot decide.
+            # Its ResourceGroupName (or ResourceId's group) may be the compute's auto-named
+            # group, or one the program does not show (an AKS node resource group): cannot
+            # decide.
             scope, covers = f"filter {r.get('filter')} (may be the {unread})", False
             return scope, covers, "", scope
         if not takes_in:

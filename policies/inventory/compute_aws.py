@@ -223,19 +223,7 @@ def _aws_group(r: Resource, resources: list[Resource], top: Optional[int] = None
         count = None
     elif isinstance(warm, dict) and str(warm.get("poolState") or "Stopped") == "Running" \
             and isinstance(count, int):
-        extra = _count(warm.get("maxGroupPreparedCapacity"))
-        if not isinstance(extra, int):
-            count = extra
-        elif number(warm.get("maxGroupPreparedCapacity")) in (None, -1):
-            count += count   # no total: the pool is max - desired (API_PutWarmPool); count max more
-        else:
-            # maxGroupPreparedCapacity counts the group and its pool together: "the maximum
-            # number of instances that are allowed to be in the warm pool or in any state
-            # except Terminated for the Auto Scaling group" (docs.aws.amazon.com/autoscaling/
-            # ec2/APIReference/API_PutWarmPool.html), and the pool keeps at least its own
-            # minSize (ibid.) even when the group runs at its maximum.
-            least = _count(warm.get("minSize"), 0)
-            count = least if not isinstance(least, int) else max(count + least, extra)
+        count = _warm_count(count, warm)
     accelerators = _attribute_accelerators(lt, mixed)
     if accelerators:
         types = [None if t is None else t for t in types]
@@ -258,6 +246,38 @@ def _aws_group(r: Resource, resources: list[Resource], top: Optional[int] = None
     elif not spot and isinstance(dist, dict):
         _on_demand_split(group, dist)
     return group
+
+
+def _warm_count(count: int, warm: dict) -> Any:
+    """The instances of a group of at most `count` with a Running warm pool: the group and
+    its pool together, None when a pool size is unknown at preview, BadNumber (naming the
+    input) when one does not read. The pool "keeps at least its minimum size": "When your Auto
+    Scaling group scales out and the size of the warm pool shrinks, Amazon EC2 Auto Scaling
+    launches new instances into the warm pool to maintain its minimum size" (CloudFormation
+    AWS::AutoScaling::WarmPool). Without maxGroupPreparedCapacity (or with -1, which removes
+    it: "To remove a value that you previously set, include the property but specify -1",
+    API_PutWarmPool, valid range from -1) the pool is "the difference between the group's
+    maximum capacity and its desired capacity" (ibid.), at most maxSize (desired 0): the
+    group is maxSize plus the larger of the pool's minSize and maxSize. With it, it counts the
+    group and its pool together ("the maximum number of instances that are allowed to be in
+    the warm pool or in any state except Terminated for the Auto Scaling group", ibid.), and
+    the pool keeps its minSize even when the group runs at its maximum: the larger of it and
+    maxSize plus minSize."""
+    least = _warm_size(warm, "minSize")
+    if not isinstance(least, int):
+        return least
+    prepared = warm.get("maxGroupPreparedCapacity")
+    if prepared is None or number(prepared) == -1:
+        return count + max(least, count)
+    extra = _warm_size(warm, "maxGroupPreparedCapacity")
+    return max(count + least, extra) if isinstance(extra, int) else extra
+
+
+def _warm_size(warm: dict, key: str) -> Any:
+    """A warm pool size (0 when absent), None when unknown at preview, BadNumber naming it
+    when it is no whole non-negative number (a list, text, a negative or NaN)."""
+    n = _count(warm.get(key), 0)
+    return BadNumber(f"{n.text} (warmPool.{key})") if isinstance(n, BadNumber) else n
 
 
 def _template_outside(r: Resource, mixed: Any) -> str:

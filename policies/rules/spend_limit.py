@@ -318,8 +318,6 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
         out.append(violation(given_by, "a number that sizes GPU capacity is not valid", what,
                              "finite, non-negative sizes and lifetimes",
                              "fix the value; a negative or NaN size is refused, not read as 0"))
-    if est.invalid:
-        return out
     if est.missing:
         out.append(violation(anchor, "the monthly cost of GPU capacity cannot be estimated",
                              "; ".join(est.missing), "a catalog price and a known maximum size "
@@ -328,24 +326,30 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                              "(components/catalog/prices.csv), set the group's maximum size, or "
                              "exempt the resource (trainstack:policy-skip tag) if it is "
                              "budgeted elsewhere"))
-    elif cap_config is not None and est.total > cap_config:
+    # What the pack can price is a lower bound of the truth where some GPU capacity cannot be
+    # priced or sized (it adds nothing to the figure, never less than nothing): that bound
+    # alone over the cap is reported too, never hidden behind the finding that names the rest.
+    bound = _lower_bound(est)
+    if cap_config is not None and est.total > cap_config:
         out.append(violation(
-            anchor, "the estimated monthly cost exceeds the policy's maxMonthlyUsd",
+            anchor, f"the estimated monthly cost exceeds the policy's maxMonthlyUsd{bound}",
             est.describe(), f"at most {cap_config:,.2f} USD/month", _SMALLER))
     elif cap_config is None and _over_caps(caps, est, groups, found_budgets):
-        out += _over_caps(caps, est, groups, found_budgets)
+        out += _over_caps(caps, est, groups, found_budgets, bound)
     elif cap_config is None and _over_budget(found_budgets, est, groups) is not None:
         b, covered, left = _over_budget(found_budgets, est, groups) or (None, 0.0, "")
         assert b is not None and b.monthly is not None
         out.append(violation(
             b.resource, f"the estimated monthly cost of what budget {b.resource.name} covers "
-            "exceeds it", f"{covered:,.2f} USD/month: the stack's "
+            f"exceeds it{bound}", f"{covered:,.2f} USD/month: the stack's "
             f"{est.describe(b.resource.cloud if len(est.clouds) > 1 else None)}, less the "
             f"GPU groups the budget leaves out ({left})",
             f"at most {b.monthly:,.2f} USD/month (budget {b.resource.name})",
             "use fewer nodes, spot: true, or a smaller instance type in the groups the budget "
             "covers; raise the budget; or enforce a lifetime (max_hours in the spec, with the "
             "schedule/maxRunDuration/autoReleaseTime that stops the nodes)"))
+    elif bound:
+        pass   # the findings above name what cannot be priced; the rest is under every cap
     elif est.undecided:
         raise UnknownValue(anchor, "capacity (" + "; ".join(est.undecided) + ")")
     elif cap_config is None:
@@ -356,6 +360,19 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
         # Undecided only where nothing else fails: one unreadable budget hides no violation.
         raise undecided
     return out
+
+
+def _lower_bound(est: pricing.Estimate) -> str:
+    """"" when the estimate prices all GPU capacity; else the words that say its figure is a
+    lower bound, naming what is left out of it (a size that is no valid number, GPU capacity
+    the catalog cannot price or the pack cannot size: each adds nothing to the figure)."""
+    names = [given_by.name for given_by, _ in est.invalid] + \
+        [what.split(" (", 1)[0].split(": ", 1)[0] for what in est.missing]
+    if not names:
+        return ""
+    left = ", ".join(dict.fromkeys(names))
+    return (f", even as a lower bound (what cannot be priced, {left}, is left out of the "
+            "figure)")
 
 
 def _alarm(cloud: str, groups: list, found_budgets: list,
@@ -441,12 +458,13 @@ _SMALLER = ("use fewer nodes, spot: true, or a smaller instance type; or enforce
 
 
 def _over_caps(caps: Mapping[str, float], est: pricing.Estimate, groups: list,
-               found_budgets: list) -> list[Violation]:
+               found_budgets: list, bound: str = "") -> list[Violation]:
     """Each cloud with GPU compute whose share of the estimate (its GPU groups, its other
     nodes, its storage: Estimate.share) is above its own cap (the smallest whole-cloud budget
     of that cloud): one violation per such cloud, on its first GPU group, naming the cloud,
     its estimate and its budget. A cloud's budget never caps another cloud's bill. In a stack
-    on one cloud the share is the whole estimate, said as before."""
+    on one cloud the share is the whole estimate, said as before. `bound`: the words that
+    say the figure is a lower bound (_lower_bound), appended to each message."""
     out: list[Violation] = []
     several = len(est.clouds | {g.cloud for g in groups}) > 1
     for cloud in sorted({g.cloud for g in groups}):
@@ -462,7 +480,7 @@ def _over_caps(caps: Mapping[str, float], est: pricing.Estimate, groups: list,
         first = next(g for g in groups if g.cloud == cloud)
         out.append(violation(
             first.resource, f"the estimated monthly cost{f' on {cloud}' if several else ''} "
-            f"exceeds {source}", est.describe(cloud if several else None),
+            f"exceeds {source}{bound}", est.describe(cloud if several else None),
             f"at most {cap:,.2f} USD/month{f' (the budgets of {cloud})' if several else ''}",
             _SMALLER))
     return out

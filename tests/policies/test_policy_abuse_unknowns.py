@@ -239,9 +239,14 @@ def test_a_private_rule_with_an_unknown_direction_is_still_private(pack):
 def test_a_decoy_negative_group_does_not_cancel_a_real_one(pack):
     # 512 x p5.48xlarge alone is ~20.6 M USD/month; a decoy of -510 nodes would have brought
     # the sum to 2 nodes' worth (80,358 USD) had it been added as a number.
+    # fix65 (review65 DEFECT 1): the decoy's finding no longer hides the real group's; the
+    # 512 nodes alone, 512 x 55.04 x 730 = 20,571,750.40, are over the 100,000 budget, a lower
+    # bound that leaves the decoy out.
     stack = [*gpu_group(nodes=512.0), *gpu_group(name="decoy", nodes=-510.0), budget("100000")]
-    [d] = of(run(pack, stack, provider=AWS), "spend-limit")
+    d, over = of(run(pack, stack, provider=AWS), "spend-limit")
     assert d.level == "mandatory" and "not valid" in d.message and "-510" in d.message
+    assert over.level == "mandatory" and "even as a lower bound" in over.message, over.message
+    assert "Found: 20,571,750 USD/month" in over.message, over.message
 
 
 @pytest.mark.parametrize("amount", ["NaN", "inf", "-5", "0"])

@@ -259,14 +259,9 @@ def pack():
     p.close()
 
 
-D1 = ("DEFECT 1: a GPU group spend-limit cannot size (a malformed or unknown value) hides the "
-      "over-budget finding of the groups it can price, though their sum alone exceeds the cap")
-D2 = ("DEFECT 2: an AKS pool whose cluster is not in the stack, under an Azure budget's ResourceId "
-      "filter, is judged left out (no alarm, mandatory) instead of 'cannot decide' (AKS nodes' ids "
-      "are not built)")
-D3 = ("DEFECT 3: a Running warm pool without maxGroupPreparedCapacity is priced at maxSize more, "
-      "its minSize unread: a minSize above maxSize is priced below the truth, a malformed one passes")
-XFAIL: dict[str, str] = {"m19": D1, "n34": D2, "q01": D2, "v06": D3, "w01": D3}
+# DEFECTS 1-3 (m19; n34, q01; v06, w01) were fixed by fix65 (issue 35): their strict xfails are
+# gone, the cases run as written.
+XFAIL: dict[str, str] = {}
 
 
 def _params(cases):
