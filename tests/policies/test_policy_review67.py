@@ -177,8 +177,10 @@ def pack():
     p.close()
 
 
-# Strict xfails for pack defects found by this review (none yet).
-XFAIL: dict[str, str] = {}
+# Strict xfails for pack defects found by this review.
+_D1 = ("DEFECT 1: an internet ALB that forwards to the GPU nodes' target group only through an "
+       "aws:lb/listenerRule depending on its listener (not on the balancer) is not seen")
+XFAIL: dict[str, str] = {"w09": _D1, "q01": _D1, "q02": _D1}
 
 
 def _params(cases):
