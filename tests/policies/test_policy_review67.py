@@ -1341,3 +1341,165 @@ B2 = [
 @pytest.mark.parametrize("case", _params(B2))
 def test_batch2(pack, case):
     _run_case(pack, case)
+
+
+# ---------------------------------------------------------------- batch 3 (more of 1, 2 and 3)
+def _aws_alb_default(actions: list):
+    """_aws_lb_to('application', internet, 'inf') with the listener's defaultActions replaced."""
+    def mutate(s):
+        s = _aws_lb_to("application", False, "inf")(s)
+        named(s, "ls").props["defaultActions"] = actions
+        return s
+    return mutate
+
+
+FWD_BLOCK = [{"type": "forward", "forward": {"targetGroups": [{"arn": "tg-arn", "weight": 100.0}]}}]
+OIDC_FWD = [{"type": "authenticate-oidc", "order": 1.0, "authenticateOidc": {
+    "authorizationEndpoint": "https://idp/auth", "clientId": "c", "clientSecret": "s",
+    "issuer": "https://idp", "tokenEndpoint": "https://idp/token", "userInfoEndpoint": "https://idp/u"}},
+    {"type": "forward", "order": 2.0, "targetGroupArn": "tg-arn"}]
+REDIRECT = [{"type": "redirect", "redirect": {"port": "443", "protocol": "HTTPS",
+                                              "statusCode": "HTTP_301"}}]
+
+
+def _aws_ga_instance(itype: str):
+    def mutate(s):
+        inf = _aws_inf(s)
+        inf.props["instanceType"] = itype
+        return s + [inf, res("aws:globalaccelerator/endpointGroup:EndpointGroup", "ga-eg", {
+            "listenerArn": "arn:aws:globalaccelerator::111111111111:accelerator/a/listener/l",
+            "endpointConfigurations": [{"endpointId": "i-1", "weight": 100.0,
+                                        "clientIpPreservationEnabled": True}]},
+            deps={"endpointConfigurations": [inf]})]
+    return mutate
+
+
+def _aws_native_ga(s):
+    s = _aws_lb_to("network", True, "inf")(s)
+    return s + [res("aws-native:globalaccelerator:EndpointGroup", "ga-eg", {
+        "listenerArn": "arn:aws:globalaccelerator::111111111111:accelerator/a/listener/l",
+        "endpointGroupRegion": "us-east-1",
+        "endpointConfigurations": [{"endpointId": "lb-arn", "weight": 100.0}]},
+        deps={"endpointConfigurations": [named(s, "lb")]})]
+
+
+def _g_bs_no_fr(s):
+    return s + [res("gcp:compute/backendService:BackendService", "gbs", {
+        "loadBalancingScheme": "EXTERNAL_MANAGED", "protocol": "HTTP",
+        "backends": [{"group": "ig", "balancingMode": "UTILIZATION"}]},
+        deps={"backends": [named(s, "train-mig")]})]
+
+
+def _ali_ga_basic_cpu(s):
+    cpu = _ali_cpu_node(s)
+    return s + [cpu, res("alicloud:ga/basicEndpoint:BasicEndpoint", "ga-ep", {
+        "acceleratorId": "ga-1", "endpointGroupId": "epg-1", "endpointType": "ECS",
+        "endpointAddress": "i-9", "basicEndpointName": "web"},
+        deps={"endpointAddress": [cpu]}, provider_region=ALI)]
+
+
+def _az_lb_natrule_pool(public: str):
+    """A balancer with an inline inboundNatRules entry on its backend pool (the pool-based NAT
+    rule: frontendPortRangeStart / End), the GPU set in the pool."""
+    def mutate(s):
+        s = _add(_az_lb("lb-nat", public, rules=False))(s)
+        lb_id = f"{AZ_SUB}/loadBalancers/lb-nat"
+        named(s, "lb-nat").props["inboundNatRules"] = [{
+            "name": "ssh", "protocol": "Tcp", "backendPort": 22.0,
+            "frontendPortRangeStart": 50000.0, "frontendPortRangeEnd": 50099.0,
+            "frontendIPConfiguration": {"id": f"{lb_id}/frontendIPConfigurations/fe"},
+            "backendAddressPool": {"id": f"{lb_id}/backendAddressPools/pool"}}]
+        return _vmss_in_pool("lb-nat")(s)
+    return mutate
+
+
+def _ali_ess(itypes: Any):
+    def build(s):
+        grp = res("alicloud:ess/scalingGroup:ScalingGroup", "ess", {
+            "minSize": 0.0, "maxSize": 1.0, "scalingGroupName": "web", "vswitchIds": ["vsw-id"],
+            "tags": ALT}, deps={"vswitchIds": [named(s, "vsw")]}, provider_region=ALI)
+        cfg = res("alicloud:ess/scalingConfiguration:ScalingConfiguration", "ess-cfg", {
+            "scalingGroupId": "asg-1", "instanceTypes": itypes, "imageId": "ubuntu_22_04_x64",
+            "securityGroupId": "sg-1", "internetMaxBandwidthOut": 0.0, "active": True,
+            "tags": ALT}, deps={"scalingGroupId": [grp]}, provider_region=ALI)
+        return [grp, cfg]
+    return _add(build)
+
+
+def _az_batch_pool(size: str, nodes: float):
+    return _new("azure-native:batch:Pool", "bpool", {
+        "resourceGroupName": "rg", "accountName": "batch", "poolName": "bpool", "vmSize": size,
+        "deploymentConfiguration": {"virtualMachineConfiguration": {
+            "imageReference": {"publisher": "microsoft-dsvm", "offer": "ubuntu-hpc", "sku": "2204",
+                               "version": "latest"},
+            "nodeAgentSkuId": "batch.node.ubuntu 22.04"}},
+        "scaleSettings": {"fixedScale": {"targetDedicatedNodes": nodes}}})
+
+
+B3 = [
+    # ----- (1) exposure
+    ("h01", "aws", {}, _aws_alb_default(FWD_BLOCK), {NPI: "fail"}, None,
+     "an internet ALB listener forwarding by the `forward` block (targetGroups [{arn}], weighted) "
+     "to the g5 instance's target group"),
+    ("h02", "aws", {}, _aws_alb_default(OIDC_FWD), {NPI: "fail"}, None,
+     "an internet ALB listener that authenticates by OIDC and then forwards to the GPU target "
+     "group: an authenticated listener is still internet ingress"),
+    ("h03", "aws", {}, _aws_alb_default(REDIRECT), {}, None,
+     "the listener only redirects to HTTPS (no forward, no rule): the target group is reached "
+     "through no rule of the balancer"),
+    ("h04", "aws", {}, _aws_ga_instance("g5.xlarge"), {NPI: "fail"}, None,
+     "a Global Accelerator endpoint group whose endpoint is the g5 instance itself (instances "
+     "are GA endpoints)"),
+    ("h05", "aws", {}, _aws_ga_instance("m5.xlarge"), {}, None,
+     "the same GA endpoint on a CPU instance (m5.xlarge): no GPU node reached"),
+    ("h06", "aws", {}, _aws_native_ga, {NPI: "fail"}, None,
+     "an aws-native GlobalAccelerator EndpointGroup on the internal NLB in front of the g5"),
+    ("h07", "gcp", {}, _g_bs_no_fr, {}, None,
+     "an EXTERNAL_MANAGED backend service on the GPU MIG that no forwarding rule, proxy or URL map "
+     "uses: nothing takes traffic in"),
+    ("h08", "ali", {}, _ali_ga_basic_cpu, {}, None,
+     "a basic GA endpoint on a CPU instance (ecs.g7.2xlarge): no GPU node reached"),
+    ("h09", "azure", {}, _az_lb_natrule_pool("ip"), {NPI: "fail"}, None,
+     "a public balancer's inline pool-based inbound NAT rule (ports 50000-50099 -> 22) to the pool "
+     "the GPU set joins: 'inbound NAT rules to a pool'"),
+    ("h10", "azure", {}, _az_lb_natrule_pool("private"), {}, None,
+     "the same NAT rule on a private-frontend balancer"),
+    # ----- (2) compute
+    ("h11", "ali", {}, _ali_ess("ecs.g7.2xlarge"), {}, None,
+     "an ESS group of a CPU type (instanceTypes as one string): no GPU, no alarm needed"),
+    ("h12", "ali", {}, _ali_ess("ecs.gn7i-c8g1.2xlarge"), {SPEND: "fail"}, None,
+     "the same ESS group (max 1) on gn7i (A10; one string read as a list of one): GPU "
+     "capacity without the autoReleaseTime stand-in (review64 b06: an ESS group fails for want of "
+     "an alarm)"),
+    ("h13", "azure", {"budget_amount": 21400.0}, _az_batch_pool("standard_nc24ads_a100_v4", 1.0),
+     {SPEND: "fail"}, None,
+     "a Batch pool of 1 A100 (vmSize lower-case: 'Azure VM sizes in any case'), fixedScale; no "
+     "location (priced at its type's dearest row, >= eastus 3.673): >= 18,877.44 + 2,681.29 = "
+     "21,558.73 > 21,400"),
+    ("h14", "azure", {"budget_amount": 21400.0}, _az_batch_pool("standard_d8s_v5", 1.0), {}, None,
+     "CPU twin: 1 D8s_v5, no GPU: <= 21,286.07 < 21,400"),
+    # ----- (3) budgets
+    ("h15", "gcp", {}, _chain(_g_cur("CNY", "200000"), _add(_gsolo)), {SPEND: "fail"}, None,
+     "200,000 CNY = 27,497.46 USD against 25,164.51 + 2,681.57 (the a2-highgpu-1g VM) = "
+     "27,846.08: over"),
+    ("h16", "gcp", {}, _chain(_g_cur("CNY", "210000"), _add(_gsolo)), {}, None,
+     "210,000 CNY = 28,872.32 USD >= 27,846.08"),
+    ("h17", "aws", {}, _chain(_aws_cur("CNY", "150000"), _setp("train-budget", "costFilters",
+                                                              [{"name": "TagKeyValue",
+                                                                "values": ["user:team$research"]}])),
+     {}, None, "a CNY budget (20,623.09 USD) filtered on user:team$research, the ASG's propagated "
+     "tag: covers, > ~12,141"),
+    ("h18", "aws", {}, _chain(_aws_lt_inst("g5.xlarge"), _setp("train-budget", "costFilters", [
+        {"name": "InstanceType", "values": ["p5.48xlarge", "g5.xlarge"]}])), {}, None,
+     "an InstanceType budget naming p5.48xlarge and g5.xlarge over the ASG and an instance whose "
+     "g5.xlarge comes from its template: both covered, ~12,875 < 20,000"),
+    ("h19", "aws", {}, _chain(_aws_lt_inst("g5.xlarge"), _setp("train-budget", "costFilters", [
+        {"name": "InstanceType", "values": ["p5.48xlarge"]}])), {SPEND: "fail"}, None,
+     "the filter names p5.48xlarge only: the template-typed g5 instance is left out: no alarm for "
+     "inf-1"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B3))
+def test_batch3(pack, case):
+    _run_case(pack, case)
