@@ -1349,6 +1349,8 @@ def _aws_alb_default(actions: list):
     def mutate(s):
         s = _aws_lb_to("application", False, "inf")(s)
         named(s, "ls").props["defaultActions"] = actions
+        if not any("forward" in json.dumps(a) for a in actions):   # nothing names the group
+            named(s, "ls").deps["defaultActions"] = []
         return s
     return mutate
 
