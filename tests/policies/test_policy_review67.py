@@ -1505,3 +1505,155 @@ B3 = [
 @pytest.mark.parametrize("case", _params(B3))
 def test_batch3(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 4
+def _aws_tsa(internal: bool):
+    """An NLB whose target group the GPU ASG joins by aws:autoscaling/trafficSourceAttachment."""
+    def mutate(s):
+        lb = res("aws:lb/loadBalancer:LoadBalancer", "lb", {
+            "name": "ts-nlb", "loadBalancerType": "network", "internal": internal,
+            "subnets": ["subnet-x"], "tags": dict(TAGS)}, deps={"subnets": [named(s, "train-a")]})
+        tg = res("aws:lb/targetGroup:TargetGroup", "tg", {
+            "port": 8000.0, "protocol": "TCP", "vpcId": "vpc-1", "tags": dict(TAGS)})
+        ls = res("aws:lb/listener:Listener", "ls", {
+            "loadBalancerArn": "lb-arn", "port": 8000.0, "protocol": "TCP",
+            "defaultActions": [{"type": "forward", "targetGroupArn": "tg-arn"}]},
+            deps={"loadBalancerArn": [lb], "defaultActions": [tg]})
+        tsa = res("aws:autoscaling/trafficSourceAttachment:TrafficSourceAttachment", "tsa", {
+            "autoscalingGroupName": "asg-x", "trafficSource": {"identifier": "tg-arn", "type": "elbv2"}},
+            deps={"autoscalingGroupName": [named(s, "train-nodes")], "trafficSource": [tg]})
+        return s + [lb, tg, ls, tsa]
+    return mutate
+
+
+def _az_agw_nic_dep(fe: str):
+    """A gateway whose pool names the GPU VM's NIC address, a dynamic IP unknown at preview, by a
+    dependency on the NIC (docs: 'a NIC of the stack the gateway depends on')."""
+    def mutate(s):
+        s = _add(_az_gpu_vm())(s)
+        nic = named(s, "gpu-nic")
+        ipc = nic.props["ipConfigurations"][0]
+        ipc.pop("privateIPAddress")
+        ipc["privateIPAllocationMethod"] = "Dynamic"
+        s = _add(_agw(fe, public=True, addresses=[unknown()]))(s)
+        gw = named(s, "agw")
+        gw.deps["backendAddressPools"] = [nic]
+        return s
+    return mutate
+
+
+def _g_uig(scheme: str):
+    def mutate(s):
+        solo = _gsolo(s)
+        ig = res("gcp:compute/instanceGroup:InstanceGroup", "uig", {
+            "zone": "us-west1-c", "name": "uig", "network": "train", "instances": ["solo-link"],
+            "namedPorts": [{"name": "http", "port": 8000.0}]}, deps={"instances": [solo]})
+        bs = res("gcp:compute/regionBackendService:RegionBackendService", "ubs", {
+            "region": "us-west1", "loadBalancingScheme": scheme, "protocol": "HTTP",
+            "backends": [{"group": "uig-id", "balancingMode": "UTILIZATION"}]},
+            deps={"backends": [ig]})
+        um = res("gcp:compute/regionUrlMap:RegionUrlMap", "uum", {
+            "region": "us-west1", "defaultService": "ubs"}, deps={"defaultService": [bs]})
+        px = res("gcp:compute/regionTargetHttpProxy:RegionTargetHttpProxy", "upx", {
+            "region": "us-west1", "urlMap": "uum"}, deps={"urlMap": [um]})
+        fr = res("gcp:compute/forwardingRule:ForwardingRule", "ufr", {
+            "region": "us-west1", "loadBalancingScheme": scheme, "portRange": "80", "target": "upx",
+            "network": "train", **({"subnetwork": "train-sub"} if scheme == "INTERNAL_MANAGED" else {})},
+            deps={"target": [px]})
+        return s + [solo, ig, bs, um, px, fr]
+    return mutate
+
+
+def _ali_nlb_cpu(s):
+    s = s + [_ali_cpu_node(s)]
+    s = _ali_nlb("Internet")(s)
+    named(s, "nlb-att").deps["serverId"] = [named(s, "web-0")]
+    return s
+
+
+def _aws_vo_inf(itype: str):
+    def mutate(s):
+        s = _aws_lb_to("application", True, "inf", "vpcorigin")(s)
+        named(s, "inf-1").props["instanceType"] = itype
+        return s
+    return mutate
+
+
+def _g_ift(own: Optional[str]):
+    def build(s):
+        return res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "ift", {
+            "zone": "us-west1-c", "name": "ift", "sourceInstanceTemplate": "tpl-id", "labels": dict(LABELS),
+            **({"machineType": own} if own else {})},
+            deps={"sourceInstanceTemplate": [named(s, "train-tpl")]})
+    return _add(build)
+
+
+def _aws_mixed_override(lt_type: str, ov_type: str):
+    def build(s):
+        lt = res("aws:ec2/launchTemplate:LaunchTemplate", "mx-lt", {
+            "instanceType": lt_type, "tags": dict(TAGS),
+            "networkInterfaces": [{"deviceIndex": 0.0, "associatePublicIpAddress": "false"}],
+            "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}]})
+        asg = res("aws:autoscaling/group:Group", "mx", {
+            "minSize": 0.0, "maxSize": 1.0, "vpcZoneIdentifiers": ["subnet-x"],
+            "mixedInstancesPolicy": {"launchTemplate": {
+                "launchTemplateSpecification": {"launchTemplateId": "lt-m", "version": "$Latest"},
+                "overrides": [{"instanceType": ov_type}]}},
+            "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+            deps={"mixedInstancesPolicy": [lt], "vpcZoneIdentifiers": [named(s, "train-a")]})
+        return [lt, asg]
+    return _add(build)
+
+
+def _az_and_budget(location: str):
+    def mutate(s):
+        s = _add(_az_gpu_vm())(s)
+        named(s, "budget").props["filter"] = {"and": [
+            {"tags": {"name": "team", "operator": "In", "values": ["ml"]}},
+            {"dimensions": {"name": "ResourceLocation", "operator": "In", "values": [location]}}]}
+        return s
+    return mutate
+
+
+B4 = [
+    ("i01", "aws", {}, _aws_tsa(False), {NPI: "fail"}, None,
+     "an internet NLB whose target group the GPU ASG joins by a TrafficSourceAttachment (elbv2)"),
+    ("i02", "aws", {}, _aws_tsa(True), {}, None, "the same NLB internal"),
+    ("i03", "azure", {}, _az_agw_nic_dep("pub"), {NPI: "fail"}, None,
+     "a public listener to a pool whose address is the GPU VM's dynamic NIC IP, unknown at preview, "
+     "the gateway depending on the NIC: 'a NIC of the stack the gateway depends on'"),
+    ("i04", "azure", {}, _az_agw_nic_dep("priv"), {}, None,
+     "the same gateway with its listener on the private frontend"),
+    ("i05", "gcp", {}, _g_uig("EXTERNAL_MANAGED"), {NPI: "fail"}, None,
+     "a regional external ALB to an unmanaged instance group holding the a2-highgpu-1g VM"),
+    ("i06", "gcp", {}, _g_uig("INTERNAL_MANAGED"), {}, None, "the same chain INTERNAL_MANAGED"),
+    ("i07", "ali", {}, _ali_nlb_cpu, {}, None,
+     "an internet NLB whose server group holds only a CPU instance (ecs.g7.2xlarge)"),
+    ("i08", "aws", {}, _aws_vo_inf("g5.xlarge"), {NPI: "fail"}, None,
+     "a CloudFront VPC origin on an internal ALB in front of the g5 instance"),
+    ("i09", "aws", {}, _aws_vo_inf("m5.xlarge"), {}, None,
+     "the same VPC origin in front of a CPU instance (m5.xlarge)"),
+    ("i10", "gcp", {}, _g_ift("e2-standard-8"), {}, None,
+     "an InstanceFromTemplate of the GPU template with its own machineType e2-standard-8 ('its "
+     "own machineType ... override the template's'): a CPU VM, not priced as a3"),
+    ("i11", "gcp", {}, _g_ift(None), {SPEND: "fail"}, None,
+     "the same with no machineType: one a3-ultragpu-8g VM for the month, 86.7599 x 730 = "
+     "63,334.73 on top of 25,164.51 > 30,000"),
+    ("i12", "aws", {"budget": "12500"}, _aws_mixed_override("g5.xlarge", "m5.xlarge"), {}, None,
+     "a mixed-instances group of max 1 whose only override is m5.xlarge over a g5.xlarge template: "
+     "the override's type is launched; CPU; ~12,141 < 12,500"),
+    ("i13", "aws", {"budget": "12500"}, _aws_mixed_override("m5.xlarge", "g5.xlarge"), {SPEND: "fail"},
+     None, "the override g5.xlarge over an m5.xlarge template: 12,766.59 at the least > 12,500"),
+    ("i14", "azure", {}, _az_and_budget("East US"), {}, None,
+     "an Azure budget `and` of tags team In [ml] and ResourceLocation In ['East US'] ('spaces and "
+     "case ignored'): covers the set and the A100 VM in eastus; <= 23,967.36 < 25,000"),
+    ("i15", "azure", {}, _az_and_budget("westus"), {SPEND: "fail"}, None,
+     "the location clause westus leaves the eastus compute out: neither cap nor alarm: no budget "
+     "alarm on azure"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B4))
+def test_batch4(pack, case):
+    _run_case(pack, case)
