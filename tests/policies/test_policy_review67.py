@@ -1661,3 +1661,55 @@ B4 = [
 @pytest.mark.parametrize("case", _params(B4))
 def test_batch4(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------- probes after DEFECT 2 (written after it; counted apart)
+def _aws_fleet_override(lt_type: str, ov_type: str):
+    def build(s):
+        lt = res("aws:ec2/launchTemplate:LaunchTemplate", "fl-lt", {
+            "instanceType": lt_type, "tags": dict(TAGS),
+            "networkInterfaces": [{"deviceIndex": 0.0, "associatePublicIpAddress": "false"}],
+            "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}]})
+        fleet = res("aws:ec2/fleet:Fleet", "fl", {
+            "type": "maintain", "tags": dict(TAGS),
+            "targetCapacitySpecification": {"totalTargetCapacity": 1.0,
+                                            "defaultTargetCapacityType": "on-demand"},
+            "launchTemplateConfigs": [{
+                "launchTemplateSpecification": {"launchTemplateId": "lt-f", "version": "$Latest"},
+                "overrides": [{"subnetId": "subnet-x", "instanceType": ov_type}]}]},
+            deps={"launchTemplateConfigs": [lt, named(s, "train-a")]})
+        return [lt, fleet]
+    return _add(build)
+
+
+def _aws_native_mixed(lt_type: str, ov_type: str):
+    def build(s):
+        lt = res("aws:ec2/launchTemplate:LaunchTemplate", "nx-lt", {
+            "instanceType": lt_type, "tags": dict(TAGS),
+            "networkInterfaces": [{"deviceIndex": 0.0, "associatePublicIpAddress": "false"}],
+            "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}]})
+        asg = res("aws-native:autoscaling:AutoScalingGroup", "nx", {
+            "minSize": "0", "maxSize": "1", "vpcZoneIdentifier": ["subnet-x"],
+            "mixedInstancesPolicy": {"launchTemplate": {
+                "launchTemplateSpecification": {"launchTemplateId": "lt-n", "version": "1"},
+                "overrides": [{"instanceType": ov_type}]}},
+            "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+            deps={"mixedInstancesPolicy": [lt], "vpcZoneIdentifier": [named(s, "train-a")]})
+        return [lt, asg]
+    return _add(build)
+
+
+B4B = [
+    ("r01", "aws", {"budget": "12500"}, _aws_fleet_override("g5.xlarge", "m5.xlarge"), {}, None,
+     "an EC2 Fleet of 1 whose override m5.xlarge replaces its template's g5.xlarge: CPU, < 12,500"),
+    ("r02", "aws", {"budget": "12500"}, _aws_fleet_override("m5.xlarge", "g5.xlarge"), {SPEND: "fail"},
+     None, "control: the override g5.xlarge: 12,766.59 at the least > 12,500"),
+    ("r03", "aws", {"budget": "12500"}, _aws_native_mixed("g5.xlarge", "m5.xlarge"), {}, None,
+     "DEFECT 2 on aws-native: an AutoScalingGroup (max 1) with an m5.xlarge override on a g5 "
+     "template: CPU, < 12,500"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B4B))
+def test_probes_defect2(pack, case):
+    _run_case(pack, case)
