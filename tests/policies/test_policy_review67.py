@@ -184,7 +184,8 @@ _D2 = ("DEFECT 2: an Auto Scaling group's mixed instances policy is read as laun
        "template's instanceType beside the overrides' types, which replace it (AWS "
        "API_LaunchTemplateOverrides: 'Override the instance type that is specified in the launch "
        "template'): a CPU group (m5 override on a g5 template) is priced and judged as GPU capacity")
-XFAIL: dict[str, str] = {"w09": _D1, "q01": _D1, "q02": _D1, "i12": _D2, "i13": _D2}
+XFAIL: dict[str, str] = {"w09": _D1, "q01": _D1, "q02": _D1, "i12": _D2, "i13": _D2, "r01": _D2,
+                         "r03": _D2}
 
 
 def _params(cases):
