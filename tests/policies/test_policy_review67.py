@@ -75,7 +75,8 @@ Planted bug (test side; the pack's code was not read): `_az_lb`'s public-IP fron
 Noticed, left alone: an Alibaba ESS GPU group needs the autoReleaseTime stand-in it cannot carry
   (h12 fails for want of an alarm, as review64 b06 noted); a Batch pool has no location and is
   priced at its type's dearest row (h13); AWS budgets in CNY are converted like GCP ones (b04 b05, per
-  the docs' generic currency sentence; whether AWS Budgets accepts a CNY limitUnit was not checked); a lone GPU group beside the multi-node group draws no rdma ask when
+  the docs' generic currency sentence; whether AWS Budgets accepts a CNY limitUnit was not
+  checked); a lone GPU group beside the multi-node group draws no rdma ask when
   its types are tcp-only (c03, i13 without the template type).
 
 Each case states the verdict of EVERY policy (those not named stay "pass"): "fail", "advisory",
