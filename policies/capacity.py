@@ -325,10 +325,11 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             lts = [d for d in (r.dep("launchTemplate") or r.dep("launchTemplate.launchTemplateId")
                                or r.dep("mixedInstancesPolicy")) if d.type in AWS_LTS]
             lt = next(iter(lts), None)
-            types = [_lt_type(d) for d in lts]
+            spec = mixed.get("launchTemplate") if isinstance(mixed, dict) else None
+            # Overrides naming every type replace the template's own (replaces_template).
+            types = [] if replaces_template([spec]) else [_lt_type(d) for d in lts]
             # Every override's instanceType may launch (CloudFormation LaunchTemplateOverrides,
             # as a classic group's): priced at the dearest, as the classic group is.
-            spec = mixed.get("launchTemplate") if isinstance(mixed, dict) else None
             overrides = spec.get("overrides") if isinstance(spec, dict) else None
             for o in overrides if isinstance(overrides, list) else []:
                 ot = o.get("instanceType") if isinstance(o, dict) else UNKNOWN
@@ -775,6 +776,29 @@ def takes_attached_gpus(machine: Any) -> bool:
         return True
     m = machine.lower()
     return m not in _N1_SHARED_CORE and (m.startswith("n1-") or m.startswith("custom-"))
+
+
+def replaces_template(configs: Any) -> bool:
+    """Whether every launch template config's overrides name the instance types launched, so
+    that no node runs the template's own type: each config has overrides, each override a known
+    instanceType and no launch template of its own ("Any instance types that you specify
+    override the instance type in the launch template", API_LaunchTemplateOverrides; EC2
+    Fleet's FleetLaunchTemplateOverridesRequest alike). Else the template's type is kept
+    beside them (never fewer types than may launch)."""
+    confs = [c for c in as_list(configs) if isinstance(c, dict) or c is UNKNOWN]
+    if not confs:
+        return False
+    for conf in confs:
+        if not isinstance(conf, dict):
+            return False
+        overrides = [o for o in as_list(conf.get("overrides") or conf.get("override"))
+                     if isinstance(o, dict) or o is UNKNOWN]
+        if not overrides or any(
+                not isinstance(o, dict) or not isinstance(o.get("instanceType"), str)
+                or not o.get("instanceType") or o.get("launchTemplateSpecification") is not None
+                for o in overrides):
+            return False
+    return True
 
 
 def attaches_none(entry: dict, count_key: str = "count") -> bool:

@@ -6,6 +6,7 @@ from typing import Any, Optional
 
 from trainstack_policies.capacity import (
     asg_weights,
+    replaces_template,
     template_zones,
     unread_placement,
     weight_invalid,
@@ -182,12 +183,17 @@ def _aws_group(r: Resource, resources: list[Resource], top: Optional[int] = None
                 or r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE)
                 # The legacy launch configuration: instanceType, userData, spotPrice.
                 or r.dep("launchConfiguration", AWS_LAUNCH_CONFIGURATION))
-    types = _types(_lt_type(lt), _overrides([mixed.get("launchTemplate")])
-                   if isinstance(mixed, dict) and isinstance(mixed.get("launchTemplate"), dict)
-                   else [UNKNOWN] if mixed is UNKNOWN else [],
-                   # An override may name its own launch template (launchTemplateSpecification):
-                   # every template the policy depends on launches nodes of its type.
-                   [_lt_type(t) for t in r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE)])
+    spec = mixed.get("launchTemplate") if isinstance(mixed, dict) else None
+    if isinstance(spec, dict) and replaces_template([spec]):
+        # Overrides naming every type: the template's own type launches no node (review67).
+        types = _types(_overrides([spec]))
+    else:
+        types = _types(_lt_type(lt), _overrides([spec]) if isinstance(spec, dict)
+                       else [UNKNOWN] if mixed is UNKNOWN else [],
+                       # An override may name its own launch template
+                       # (launchTemplateSpecification): every template the policy depends on
+                       # launches nodes of its type.
+                       [_lt_type(t) for t in r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE)])
     # Its subnets' zones, classic or aws-native subnets of the stack alike.
     zones = _subnet_zones(r, "vpcZoneIdentifiers", AWS_SUBNET, "availabilityZone") + \
         _subnet_zones(r, "vpcZoneIdentifiers", AWS_NATIVE_SUBNET, "availabilityZone")
@@ -363,7 +369,8 @@ def _aws_fleet(r: Resource) -> NodeGroup:
     specs = _entries(r.get("launchSpecifications"))
     configs = r.get("launchTemplateConfigs") or r.get("launchTemplateConfig")
     types = _types([UNKNOWN if s is UNKNOWN else s.get("instanceType") for s in specs],
-                   _overrides(configs), [_lt_type(lt) for lt in lts])
+                   _overrides(configs), [] if replaces_template(configs) else
+                   [_lt_type(lt) for lt in lts])
     zones = [_zone(s.get("availabilityZone")) for s in specs if isinstance(s, dict)
              and s.get("availabilityZone")]
     for conf in _entries(configs):

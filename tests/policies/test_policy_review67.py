@@ -68,6 +68,8 @@ DEFECT 2 (spend-limit false alarm, mandatory; rdma advisories). Smallest: i12 = 
   passes. Reach: i13 (the g5 override on an m5 template: rdma reads m5 as its fabric), an EC2
   Fleet override (r01), an aws-native AutoScalingGroup (r03). Not reached: an instance's own type
   over its template's (c03 c04 agree).
+  FIXED by the lead (capacity.replaces_template: overrides that each name an instanceType and no
+  template of their own replace the template's type; classic and aws-native groups, EC2 Fleet).
 
 Planted bug (test side; the pack's code was not read): `_az_lb`'s public-IP frontend made private:
   e08 and h09 fail, every other case passes (e07, outbound only, rightly still passes); reverted.
@@ -255,8 +257,7 @@ _D2 = ("DEFECT 2: an Auto Scaling group's mixed instances policy is read as laun
        "template's instanceType beside the overrides' types, which replace it (AWS "
        "API_LaunchTemplateOverrides: 'Override the instance type that is specified in the launch "
        "template'): a CPU group (m5 override on a g5 template) is priced and judged as GPU capacity")
-XFAIL: dict[str, str] = {"w09": _D1, "q01": _D1, "q02": _D1, "i12": _D2, "i13": _D2, "r01": _D2,
-                         "r03": _D2}
+XFAIL: dict[str, str] = {"w09": _D1, "q01": _D1, "q02": _D1}
 
 
 def _params(cases):
