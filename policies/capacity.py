@@ -23,6 +23,7 @@ from trainstack_policies.model import (
     Resource,
     as_list,
     checked_number,
+    dict_entries,
     last_segment,
     name_list,
     number,
@@ -785,16 +786,13 @@ def replaces_template(configs: Any) -> bool:
     override the instance type in the launch template", API_LaunchTemplateOverrides; EC2
     Fleet's FleetLaunchTemplateOverridesRequest alike). Else the template's type is kept
     beside them (never fewer types than may launch)."""
-    confs = [c for c in as_list(configs) if isinstance(c, dict) or c is UNKNOWN]
-    if not confs:
+    confs = dict_entries(configs)
+    if not confs or UNKNOWN in confs:
         return False
     for conf in confs:
-        if not isinstance(conf, dict):
-            return False
-        overrides = [o for o in as_list(conf.get("overrides") or conf.get("override"))
-                     if isinstance(o, dict) or o is UNKNOWN]
+        overrides = dict_entries(conf.get("overrides") or conf.get("override"))
         if not overrides or any(
-                not isinstance(o, dict) or not isinstance(o.get("instanceType"), str)
+                o is UNKNOWN or not isinstance(o.get("instanceType"), str)
                 or not o.get("instanceType") or o.get("launchTemplateSpecification") is not None
                 for o in overrides):
             return False
@@ -808,6 +806,12 @@ def attaches_none(entry: dict, count_key: str = "count") -> bool:
     return isinstance(n, float) and n == 0
 
 
+def accelerator_entries(declared: Any, count_key: str = "count") -> list[Any]:
+    """The entries of an accelerators input (dict_entries: one object written for the list
+    included, UNKNOWN entries kept) less those of count 0 (attaches_none)."""
+    return [a for a in dict_entries(declared) if a is UNKNOWN or not attaches_none(a, count_key)]
+
+
 def attached_entries(declared: Any, machine: Any, count_key: str = "count") -> list[Any]:
     """The entries of a guestAccelerators input (one object written for the list included,
     model.as_list) that attach GPUs to `machine`: each object, and UNKNOWN for an entry unknown
@@ -818,8 +822,7 @@ def attached_entries(declared: Any, machine: Any, count_key: str = "count") -> l
     "GPUs can't be used with other machine series" whatever their number. An entry whose count
     is known (or no number, which is refused) is kept on any machine. VMs, instance templates,
     GKE pools and reservations all read their accelerators here."""
-    entries = [a for a in as_list(declared)
-               if (isinstance(a, dict) and not attaches_none(a, count_key)) or a is UNKNOWN]
+    entries = accelerator_entries(declared, count_key)
     if takes_attached_gpus(machine):
         return entries
     return [a for a in entries

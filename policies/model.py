@@ -262,6 +262,13 @@ def as_list(value: Any) -> list:
     return [value] if isinstance(value, Mapping) else []
 
 
+def dict_entries(value: Any) -> list:
+    """The object entries of a list input (launch template configs, their overrides, Spot Fleet
+    launch specifications, attached accelerators), one object written for the list read as a
+    list of that one (as_list); UNKNOWN entries kept, so a caller can fail closed on them."""
+    return [v for v in as_list(value) if isinstance(v, Mapping) or v is UNKNOWN]
+
+
 def name_list(value: Any) -> list:
     """A list of names (instance types) as its items: one string written where the list is
     asked for is a list of that one, as one object is (as_list); [UNKNOWN] where the input is

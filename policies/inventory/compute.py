@@ -5,8 +5,8 @@ from dataclasses import replace
 from typing import Any, Optional
 
 from trainstack_policies.capacity import (
+    accelerator_entries,
     attached_entries,
-    attaches_none,
     launch_zones,
     unread_placement,
 )
@@ -560,8 +560,7 @@ def _accelerators(declared: Any) -> list[Any]:
     (model.as_list: a list of that one, as the docs promise for every list input), less those
     of count 0 (capacity.attaches_none); UNKNOWN entries kept, so a caller fails closed on
     them."""
-    return [a for a in as_list(declared)
-            if (isinstance(a, dict) and not attaches_none(a)) or a is UNKNOWN]
+    return accelerator_entries(declared)
 
 
 def _accelerator_problems(holder: Optional[Resource]) -> list[str]:

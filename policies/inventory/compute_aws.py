@@ -34,20 +34,13 @@ from trainstack_policies.model import (
     UNKNOWN,
     BadNumber,
     Resource,
-    as_list,
     checked_number,
     dig,
     name_list,
     number,
 )
+from trainstack_policies.model import dict_entries as _entries   # shared with capacity.py
 from trainstack_policies.template_refs import lt_ref, tie, tie_overrides, untied_count
-
-
-def _entries(value: Any) -> list[Any]:
-    """The dict entries of a list input (fleet launch template configs, their overrides, Spot
-    Fleet launch specifications), one object written for the list read as a list of that one
-    (model.as_list); UNKNOWN entries kept, so a caller can fail closed on them."""
-    return [v for v in as_list(value) if isinstance(v, dict) or v is UNKNOWN]
 
 
 # The inputs of a Spot Fleet request that the classic aws:ec2/spotFleetRequest takes at its top
