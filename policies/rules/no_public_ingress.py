@@ -1812,13 +1812,19 @@ _AZURE_FIREWALL_RCG = "azure-native:network:FirewallPolicyRuleCollectionGroup"
 _AZURE_PIP = "azure-native:network:PublicIPAddress"
 
 
+def _nat_collections(r: Resource) -> str:
+    """The input holding a firewall's NAT rules: an Azure Firewall's classic
+    natRuleCollections, a firewall policy rule collection group's ruleCollections."""
+    return "natRuleCollections" if r.type == _AZURE_FIREWALL else "ruleCollections"
+
+
 def _dnat_rules(r: Resource) -> list[tuple[str, dict]]:
     """(path, rule) of each DNAT rule of an Azure Firewall (natRuleCollections, action Dnat:
     the classic rules) or of a firewall policy's rule collection group (ruleCollections of
     ruleCollectionType FirewallPolicyNatRuleCollection, action DNAT, rules of ruleType
     NatRule). An action unknown at preview, or left out, is read as DNAT (the only action a
     policy's NAT collection has)."""
-    key = "natRuleCollections" if r.type == _AZURE_FIREWALL else "ruleCollections"
+    key = _nat_collections(r)
     out = []
     for i, coll in enumerate(r.items(key)):
         if coll is UNKNOWN:
@@ -1859,7 +1865,7 @@ def _dnat_public(r: Resource, rule: dict, path: str) -> Any:
         return True
     # Unknown at preview (the firewall's address is an output): public where the firewall
     # has a public IP (classic rules: its own ipConfigurations) or the rules depend on one.
-    key = "natRuleCollections" if r.type == _AZURE_FIREWALL else "ruleCollections"
+    key = _nat_collections(r)
     if any(d.type == _AZURE_PIP for d in r.deps.get(key, ())) or (
             r.type == _AZURE_FIREWALL and any(isinstance(ip, dict) and ip.get("publicIPAddress")
                                               for ip in _list(r.get("ipConfigurations")))):
@@ -1885,7 +1891,7 @@ def _azure_firewall_dnat(resources: list[Resource], config) -> tuple[list[Violat
     for r in resources:
         if r.type not in (_AZURE_FIREWALL, _AZURE_FIREWALL_RCG):
             continue
-        key = "natRuleCollections" if r.type == _AZURE_FIREWALL else "ruleCollections"
+        key = _nat_collections(r)
         try:
             rules = _dnat_rules(r)
         except UnknownValue as e:
