@@ -370,6 +370,12 @@ def region_of_zone(zone: Any) -> str:
     return _ZONE_SUFFIX.sub("", zone) if isinstance(zone, str) and zone else ""
 
 
+def first_zone_region(zones: list) -> str:
+    """The region of the first zone known among `zones` (a zone URL read by its last segment),
+    "" where none is: a group's zones all lie in its region, so any one known places it."""
+    return region_of_zone(next((last_segment(z) for z in zones if isinstance(z, str) and z), ""))
+
+
 def aws_region(r: Resource, zones: list) -> Any:
     """An AWS resource's region: its own `region` (pulumi-aws v7), else its provider's, else
     the region of its first known zone name. Its own `region` unknown at preview overrides the
@@ -380,7 +386,7 @@ def aws_region(r: Resource, zones: list) -> Any:
     region = r.get("region")
     if isinstance(region, str) and region:
         return region
-    zone = region_of_zone(next((z for z in zones if isinstance(z, str) and z), ""))
+    zone = first_zone_region(zones)
     if region is UNKNOWN:
         return zone or UNKNOWN
     return r.provider_region or zone

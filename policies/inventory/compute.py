@@ -69,6 +69,7 @@ from trainstack_policies.model import (
     as_list,
     checked_number,
     dig,
+    first_zone_region,
     last_segment,
     name_list,
     number,
@@ -255,8 +256,7 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 if region is UNKNOWN:
                     # Its own region unknown at preview: its known distribution zones place it
                     # (they lie in the group's region), else nothing does (not the provider's).
-                    region = region_of_zone(next((z for z in zones if isinstance(z, str) and z),
-                                                 "")) or UNKNOWN
+                    region = first_zone_region(zones) or UNKNOWN
                 region = region if isinstance(region, str) or region is UNKNOWN \
                     else region_of_zone(zones[0])
                 if r.get("distributionPolicyTargetShape") == "ANY_SINGLE_ZONE" and len(zones) > 1:

@@ -46,8 +46,8 @@ from trainstack_policies.model import (
     Resource,
     checked_number,
     dig,
+    first_zone_region,
     number,
-    region_of_zone,
 )
 
 
@@ -539,8 +539,7 @@ def _group_location(group: Resource) -> Any:
         zones = group.get("distributionPolicyZones")
         if value is UNKNOWN and isinstance(zones, list):
             # Its region unknown at preview, placed by a known distribution zone (compute.py).
-            value = next((region_of_zone(z.rsplit("/", 1)[-1]) for z in zones
-                          if isinstance(z, str) and z), UNKNOWN)
+            value = first_zone_region(zones) or UNKNOWN
     return value.rsplit("/", 1)[-1] if isinstance(value, str) else value
 
 
