@@ -337,7 +337,7 @@ def _run_case(pack, case):
         for needle in needles:
             assert needle in text, (cid, policy, needle, text[:1500])
     if "_est" in expect:
-        lo, hi = expect["_est"]
+        lo, hi = expect["_est"]() if callable(expect["_est"]) else expect["_est"]
         found = run(pack, stack, _merge(config, {SPEND: {"maxMonthlyUsd": 1}}), provider)
         figures = sorted({m.group(1) for d in found if d.policy == SPEND and "exceeds" in d.message
                           for m in [re.search(r"Found: ([\d,.]+) USD/month", d.message)] if m})
@@ -1312,22 +1312,24 @@ def az_set2(zone: str = "2"):
     return _add(build)
 
 
-def next_weekday_at(hour: int, days: set) -> float:
-    """Hours from now to the next time `hour`:00 UTC on a weekday in `days` (Mon=0)."""
+def next_weekday_at(hour: int, days: set, after: Optional[datetime] = None) -> float:
+    """Hours from now to the next time `hour`:00 UTC on a weekday in `days` (Mon=0), later than
+    now and than `after` (a schedule's start time)."""
     now = datetime.now(timezone.utc)
-    t = now.replace(minute=0, second=0, microsecond=0, hour=hour)
-    while t <= now or t.weekday() not in days:
-        t += timedelta(days=1) if t > now or t.weekday() not in days else timedelta(days=1)
-        t = t.replace(hour=hour)
+    since = max(now, after) if after else now
+    t = since.replace(minute=0, second=0, microsecond=0, hour=hour)
+    while t <= since or t.weekday() not in days:
+        t += timedelta(days=1)
     return (t - now).total_seconds() / 3600
 
 
-def next_dom_or_dow(hour: int, dom: int, dow_mon0: int) -> float:
+def next_dom_or_dow(hour: int, dom: int, dow_mon0: int, after: Optional[datetime] = None) -> float:
     """Hours to the next hour:00 UTC that is day-of-month `dom` OR weekday `dow_mon0` (unix cron:
-    when both day fields are restricted, either matches)."""
+    when both day fields are restricted, either matches), later than now and than `after`."""
     now = datetime.now(timezone.utc)
-    t = now.replace(minute=0, second=0, microsecond=0, hour=hour)
-    while t <= now or not (t.day == dom or t.weekday() == dow_mon0):
+    since = max(now, after) if after else now
+    t = since.replace(minute=0, second=0, microsecond=0, hour=hour)
+    while t <= since or not (t.day == dom or t.weekday() == dow_mon0):
         t += timedelta(days=1)
     return (t - now).total_seconds() / 3600
 
@@ -1337,10 +1339,27 @@ def hrange(h: float) -> tuple:
     return (math.ceil(h) - 1, math.ceil(h) + 1)
 
 
-H_WK = hrange(next_weekday_at(20, {0, 1, 2, 3, 4}))
+# Hours to a fixed wall-clock time are computed when the case RUNS (the pack reads its own clock
+# then), not when the module is collected: a suite that collects at 19:57 and reaches the case at
+# 20:10 would otherwise expect today's 20:00, long gone. START is the schedules' startTime (now +
+# 6 min at collection): a cron cannot fire before it.
+START = _later(0.1)
 _dow = (datetime.now(timezone.utc) + timedelta(days=3)).weekday()   # a weekday 2-3 days away
 _dom = (datetime.now(timezone.utc) + timedelta(days=20)).day         # a date ~20 days away
-H_OR = hrange(next_dom_or_dow(12, _dom, _dow))
+
+
+def h_wk(after: Optional[datetime] = None):
+    """The next weekday 20:00 UTC, as (ceil - 1, ceil + 1) hours from the case's run."""
+    return lambda: hrange(next_weekday_at(20, {0, 1, 2, 3, 4}, after))
+
+
+def h_or():
+    return lambda: hrange(next_dom_or_dow(12, _dom, _dow, START))
+
+
+def est_at(rate: float, hours, storage=(0.0, 0.0)):
+    """est() over an hour range known only when the case runs (a callable, read by _run_case)."""
+    return lambda: est(rate, *hours(), storage)
 CRON_DOW = (_dow + 1) % 7                                            # unix: 0 = Sunday
 
 
@@ -1479,18 +1498,19 @@ B4 = [
      "an open reservation of 2 and FOUR Open nodes of its type in its zone: 2 beyond: 23,308.32 + "
      "11,187.99 + storage > 30,000"),
     # stops whose first run takes reading
-    ("a21", "aws", {"hours": None}, aws_stop(recurrence="0 20 * * MON-FRI", startTime=iso_utc(0.1)),
-     {"_est": est(AWS_H, H_WK[0], H_WK[1], S_AWS)}, None,
+    ("a21", "aws", {"hours": None}, aws_stop(recurrence="0 20 * * MON-FRI",
+                                             startTime=START.strftime("%Y-%m-%dT%H:%M:%SZ")),
+     {"_est": est_at(AWS_H, h_wk(START), S_AWS)}, None,
      "recurrence '0 20 * * MON-FRI' (unix cron names): its first run is the next weekday at 20:00 "
      "UTC (computed here)"),
     ("a22", "aws", {"hours": None}, aws_stop(recurrence=f"0 12 {_dom} * {CRON_DOW}",
-                                             startTime=iso_utc(0.1)),
-     {"_est": est(AWS_H, H_OR[0], H_OR[1], S_AWS)}, None,
+                                             startTime=START.strftime("%Y-%m-%dT%H:%M:%SZ")),
+     {"_est": est_at(AWS_H, h_or(), S_AWS)}, None,
      "both day fields restricted (a date ~20 days on, a weekday 2-3 days on): unix cron fires "
      "when EITHER matches (crontab(5): 'the command will be run when either field matches'), so "
      "the first run is the weekday's, 2-3 days away"),
     ("g23", "gcp", {}, gcp_swap_stop(schedule=f"0 12 {_dom} * {CRON_DOW}"),
-     {"_est": est(GCP_H, H_OR[0], H_OR[1], S_GCP)}, None,
+     {"_est": est_at(GCP_H, h_or(), S_GCP)}, None,
      "a22's cron on the Cloud Scheduler job (unix cron, Etc/UTC): the weekday's run"),
     ("z11", "azure", {"max_hours": None}, az_autoscale(profiles=[zero_profile(
         0, start=wall(80, "Asia/Tokyo").strftime("%Y-%m-%dT%H:%M:%S+09:00"),
@@ -1849,7 +1869,8 @@ def ec2_sched(name: str, arn: str, hours: float):
     return fn
 
 
-H_2020 = hrange(next_weekday_at(20, {0, 1, 2, 3, 4, 5, 6}))
+def h_2020():
+    return lambda: hrange(next_weekday_at(20, {0, 1, 2, 3, 4, 5, 6}))
 
 B6 = [
     ("a25", "aws", {"hours": None}, _add(lambda s: res(
@@ -1863,7 +1884,7 @@ B6 = [
      "ScheduledAction'): 70..71 h"),
     ("a26", "aws", {"hours": None, "asg_name": "train-asg"},
      eb_sched("asg-stop", "cron(0 20 ? * 2-6 *)", asg_body()),
-     {"_est": est(AWS_H, H_WK[0], H_WK[1], S_AWS)}, None,
+     {"_est": est_at(AWS_H, h_wk(), S_AWS)}, None,
      "an EventBridge Scheduler cron(0 20 ? * 2-6 *) (docs: 'six fields, day of week 1-7 from "
      "Sunday': 2-6 is Monday-Friday) to 0: the next weekday 20:00 UTC"),
     ("a27", "aws", {"hours": None, "asg_name": "train-asg"},
@@ -1889,7 +1910,7 @@ B6 = [
             "rule": "vm-rule", "roleArn": "arn:aws:iam::123456789012:role/events",
             "arn": "arn:aws:ssm:us-east-1::automation-definition/AWS-StopEC2Instance:$DEFAULT",
             "input": "{\"InstanceId\": [\"i-x\"]}"}, deps={"input": [vm]})]),
-     {"_est": est(P5, H_2020[0], H_2020[1])}, None,
+     {"_est": est_at(P5, h_2020())}, None,
      "an EventBridge rule cron(0 20 * * ? *) running AWS-StopEC2Instance on the instance (docs: "
      "'at the rule's next run'): the next 20:00 UTC. MY MISTAKE on the first run: the target "
      "named the rule by its Pulumi name only (the rule auto-named, no dependency), so it named no "
@@ -2007,7 +2028,7 @@ B7 = [
                  "arn": "arn:aws:ssm:us-east-1::automation-definition/AWS-StopEC2Instance:"
                         "$DEFAULT", "input": "{\"InstanceId\": [\"i-x\"]}"},
                  deps={"input": [vm]})])(s))),
-     {"_est": est(P5, H_2020[0], H_2020[1])}, None,
+     {"_est": est_at(P5, h_2020())}, None,
      "a30 as programs write it: the rule auto-named, the target's `rule` an Output of it (a "
      "dependency): the runbook stop at the next 20:00 UTC"),
     ("c22", "aws", {"budget": "85000"}, _chain(odcr(), two_zone_asg()),
