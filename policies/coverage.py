@@ -64,13 +64,18 @@ def coverage() -> dict[str, set[str]]:
     """Policy name -> the resource types it reads."""
     from trainstack_policies.rules import (
         bucket_retained,
+        dnat,
         encryption_at_rest,
         front_doors,
         no_public_ingress,
+        node_addresses,
+        public_entries,
         rdma_for_multinode,
         required_tags,
         spend_limit,
+        split_ingress,
         storage_same_zone,
+        world_sources,
     )
     from trainstack_policies.inventory.budgets import RESOURCE_GROUPS
     groups = {*NODE_GROUPS, *TEMPLATES, *SCALERS}
@@ -90,7 +95,9 @@ def coverage() -> dict[str, set[str]]:
         - set(capacity.RESERVATIONS) - set(capacity.MANAGED),
         # The ResourceGroups a NAT rule's or an NSG's group is built from, keyed as budgets do.
         no_public_ingress.NAME: _literals(no_public_ingress.__file__)
-        | _literals(front_doors.__file__) | set(RESOURCE_GROUPS),
+        | _literals(node_addresses.__file__) | _literals(public_entries.__file__)
+        | _literals(dnat.__file__) | _literals(split_ingress.__file__)
+        | _literals(world_sources.__file__) | _literals(front_doors.__file__) | set(RESOURCE_GROUPS),
         encryption_at_rest.NAME: _literals(encryption_at_rest.__file__) | set(BUCKETS)
         | set(FILESYSTEMS) - {inventory.AWS_DIRECTORY_BUCKET, inventory.AWS_OPENZFS},
         bucket_retained.NAME: set(bucket_retained.TYPES),

@@ -1,6 +1,6 @@
 """Public front doors to private targets (no-public-ingress, review61 DEFECT 2): AWS services
 that take traffic from the internet and hand it to a load balancer, listener or instance inside
-the VPC, internal or not. no_public_ingress._public_balancers walks from each front door, as
+the VPC, internal or not. public_entries.public_balancers walks from each front door, as
 from an internet-facing balancer, to the GPU nodes behind it.
 
 - Global Accelerator endpoint groups: an accelerator's static anycast IPs take internet traffic

@@ -763,7 +763,7 @@ def test_h2_a_static_external_address_on_a_gpu_vm(pack):
 
 def test_h3_an_azure_scale_set_behind_a_public_load_balancer_nat_pool(pack):
     # First run: passed (only a public IP of the node's own was seen): blind spot, fixed in
-    # rules/no_public_ingress.py (check_stack: _azure_nat_pools).
+    # rules/no_public_ingress.py (check_stack: _azure_nat_pools, now public_entries.azure_nat_pools).
     # Expected: a public IP on a load balancer whose inbound NAT pool maps ports 50000-50099 to
     # port 22 of each GPU node (VMSS ipConfigurations.loadBalancerInboundNatPools): every node
     # is reachable from the internet: no-public-ingress mandatory.
