@@ -625,9 +625,12 @@ B1 = [
     ("s25", "aws", {}, _chain(_add(_dirbucket("use1-az6")), _mount("train-lt", "express"),
                               _subnet_id_only("use1-az4")), {SSZ: "fail"}, None,
      "s24 with the directory bucket in use1-az6: another AZ ID"),
-    ("s26", "aws", {}, _add(_dirbucket("use1-az6")), {}, None,
-     "a directory bucket in use1-az6 no GPU cluster reads (docs: 'A bucket no cluster reads ... is "
-     "not flagged wherever it is')"),
+    ("s26", "aws", {}, _add(_dirbucket("use1-az6")), {SSZ: "undecided"}, None,
+     "a directory bucket in use1-az6 no GPU cluster reads. MY MISTAKE (first run): I read it as a "
+     "bucket ('A bucket no cluster reads ... is not flagged'); the docs list S3 Express directory "
+     "buckets among the 'Single-zone storage types ... held to the nodes' zone too', in the "
+     "filesystem-matching paragraph (steps 3-5 match an unmounted one to its region's cluster), "
+     "so it is compared by AZ ID with a name-only subnet: cannot decide"),
     ("s27", "aws", {}, _setp("datasets", "region", "us-west-2"), {SSZ: "fail"}, None,
      "the datasets bucket (read by the template's user data and the DRA) in us-west-2 (its own "
      "region input), the nodes in us-east-1"),
@@ -677,7 +680,8 @@ B1 = [
      "the storage account the set's custom data names in westus, the set in eastus"),
     ("s41", "azure", {"account_location": "westus"}, _az_deps("nodes", "fs"), {}, None,
      "s40 with the set naming only the AMLFS: the westus account is read by no cluster"),
-    ("s42", "azure", {"account_location": "westus"}, _chain(_add(_az_share), _az_deps("nodes", "fs", "share")),
+    ("s42", "azure", {"account_location": "westus"},
+     _chain(_add(_az_share), _az_deps("nodes", "fs", "share")),
      {SSZ: "fail"}, None,
      "an Azure Files share of the westus account mounted by the set (the set depends on the share, "
      "'a part of it', as a blob container)"),
