@@ -720,3 +720,328 @@ B1 = [
 @pytest.mark.parametrize("case", _params(B1))
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------- batch 2 (budgets)
+# Base estimates (review67's figures): AWS 12,032.21 to ~12,141 (budget 20,000); GCP 25,164.51
+# (budget 30,000); Azure <= 21,286.07 and >= 20,940 whatever AMLFS row (budget 25,000).
+# A budget of another period is a cap per month of its amount / its months (test_policy_decisions'
+# 'a quarterly budget caps a third of it per month'; review35's ANNUALLY 240,000 = 20,000): a
+# DAILY amount is x 28..31 days. Thresholds are kept far from the estimates.
+NOW = datetime.now(timezone.utc)
+
+
+def _aws_day(days: float) -> str:
+    return (NOW + timedelta(days=days)).strftime("%Y-%m-%d_%H:%M")
+
+
+def _g_date(days: float) -> dict:
+    d = NOW + timedelta(days=days)
+    return {"year": float(d.year), "month": float(d.month), "day": float(d.day)}
+
+
+def _az_iso(days: float) -> str:
+    return (NOW + timedelta(days=days)).strftime("%Y-%m-%dT00:00:00Z")
+
+
+def _abud(**props):
+    """Set inputs of the AWS base budget (None drops the input)."""
+    def mutate(s):
+        p = named(s, "train-budget").props
+        for k, v in props.items():
+            if v is None:
+                p.pop(k, None)
+            else:
+                p[k] = v
+        return s
+    return mutate
+
+
+def _gbud(**props):
+    def mutate(s):
+        p = named(s, "train-budget").props
+        for k, v in props.items():
+            if v is None:
+                p.pop(k, None)
+            else:
+                p[k] = v
+        return s
+    return mutate
+
+
+def _gfilter(**f):
+    return _gbud(budgetFilter=f)
+
+
+def _g_amount(units: str):
+    return {"specifiedAmount": {"currencyCode": "USD", "units": units}}
+
+
+def _zbud(**props):
+    def mutate(s):
+        p = named(s, "budget").props
+        for k, v in props.items():
+            if v is None:
+                p.pop(k, None)
+            else:
+                p[k] = v
+        return s
+    return mutate
+
+
+def _cf(name: str, *values: str) -> list:
+    return [{"name": name, "values": list(values)}]
+
+
+def _aws_bud2(name: str, amount: str, **props):
+    return lambda s: res("aws:budgets/budget:Budget", name, {
+        "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": amount, "limitUnit": "USD",
+        "notifications": AWS_ALERTS, "tags": dict(TAGS), **props})
+
+
+def _aws_action(s):
+    return res("aws:budgets/budgetAction:BudgetAction", "stop-gpus", {
+        "budgetName": "train-budget", "actionType": "RUN_SSM_DOCUMENTS",
+        "approvalModel": "AUTOMATIC", "notificationType": "ACTUAL",
+        "actionThreshold": {"actionThresholdType": "PERCENTAGE", "actionThresholdValue": 100.0},
+        "definition": {"ssmActionDefinition": {"actionSubType": "STOP_EC2_INSTANCES",
+                                               "region": "us-east-1", "instanceIds": ["i-0abc"]}},
+        "executionRoleArn": "arn:aws:iam::111111111111:role/budget-actions",
+        "subscribers": [{"address": "ml-platform@example.com", "subscriptionType": "EMAIL"}],
+        "tags": dict(TAGS)}, deps={"budgetName": [named(s, "train-budget")]})
+
+
+def _az_rg(s):
+    named(s, "nodes").props["resourceGroupName"] = "rg"
+    return s
+
+
+def _az_dim(name: str, *values: str) -> dict:
+    return {"dimensions": {"name": name, "operator": "In", "values": list(values)}}
+
+
+def _az_note(**kw) -> dict:
+    n = {"enabled": True, "operator": "GreaterThan", "threshold": 80.0}
+    n.update(kw)
+    return {"actual80": n}
+
+
+def _az_replace(type_: str, props: dict):
+    def mutate(s):
+        return [r for r in s if r.name != "budget"] + [res(type_, "budget", props)]
+    return mutate
+
+
+SNS = [{"comparisonOperator": "GREATER_THAN", "threshold": 80.0, "thresholdType": "PERCENTAGE",
+        "notificationType": "FORECASTED",
+        "subscriberSnsTopicArns": ["arn:aws:sns:us-east-1:111111111111:budget"]}]
+NOBODY = [{"comparisonOperator": "GREATER_THAN", "threshold": 80.0, "thresholdType": "PERCENTAGE",
+           "notificationType": "ACTUAL", "subscriberEmailAddresses": [],
+           "subscriberSnsTopicArns": []}]
+EC2 = "Amazon Elastic Compute Cloud - Compute"
+COMPUTE = "services/6F81-5844-456A"
+GCS = "services/95FF-2EF5-5EA1"
+MG = "/providers/Microsoft.Management/managementGroups/research"
+
+B2 = [
+    # ----- AWS: time units and cost types
+    ("b01", "aws", {"budget": "500"}, _abud(timeUnit="DAILY"), {}, None,
+     "DAILY 500: 14,000..15,500 a month (28..31 days) >= ~12,141"),
+    ("b02", "aws", {"budget": "350"}, _abud(timeUnit="DAILY"), {SPEND: "fail"}, None,
+     "DAILY 350: at most 350 x 31 = 10,850 a month < 12,032.21"),
+    ("b03", "aws", {"budget": "180000"}, _abud(timeUnit="ANNUALLY"), {}, None,
+     "ANNUALLY 180,000 = 15,000 a month >= ~12,141"),
+    ("b04", "aws", {"budget": "120000"}, _abud(timeUnit="ANNUALLY"), {SPEND: "fail"}, None,
+     "ANNUALLY 120,000 = 10,000 a month < 12,032.21"),
+    ("b05", "aws", {"budget": "45000"}, _abud(timeUnit="QUARTERLY"), {}, None,
+     "QUARTERLY 45,000 = 15,000 a month"),
+    ("b06", "aws", {}, _abud(costTypes={"useAmortized": True, "includeCredit": False,
+                                        "includeRefund": False, "includeUpfront": True}), {}, None,
+     "a COST budget on amortised cost (RI / Savings Plans upfront spread), credits and refunds "
+     "out: still a COST budget on what the nodes bill ('AWS budgets other than COST ... are not "
+     "spend limits' names budget types, not cost types)"),
+    ("b07", "aws", {}, _abud(costTypes={"useBlended": True, "includeTax": False,
+                                        "includeSupport": False}), {}, None,
+     "a COST budget on blended cost without tax and support: covers the instance hours"),
+    # ----- AWS: filters
+    ("b08", "aws", {}, _abud(costFilters=_cf("Service", EC2)), {}, None,
+     "costFilters Service 'Amazon Elastic Compute Cloud - Compute' takes the instance hours in"),
+    ("b09", "aws", {}, _abud(costFilters=_cf("Service", "Amazon Simple Storage Service")),
+     {SPEND: "fail"}, None, "an S3-only budget: 'neither the cap nor the GPU alarm'"),
+    ("b10", "aws", {}, _abud(costFilters=_cf("Service", "EC2 - Other")), {SPEND: "fail"}, None,
+     "'EC2 - Other ... leaves them out'"),
+    ("b11", "aws", {}, _abud(costFilters=_cf("Region", "us-east-1")), {}, None,
+     "costFilters Region us-east-1, the nodes' region"),
+    ("b12", "aws", {}, _abud(costFilters=_cf("Region", "eu-west-1")), {SPEND: "fail"}, None,
+     "costFilters Region eu-west-1 leaves the us-east-1 nodes out: no alarm"),
+    ("b13", "aws", {}, _abud(costFilters=_cf("LinkedAccount", "111111111111")),
+     {SPEND: "undecided"}, None,
+     "a LinkedAccount filter the program does not show the compute deploys to: cannot decide"),
+    ("b14", "aws", {}, _abud(costFilters=_cf("PurchaseType", "On Demand Instances")), {}, None,
+     "PurchaseType On Demand over on-demand nodes ('On-Demand nodes need the on-demand option')"),
+    ("b15", "aws", {}, _abud(costFilters=_cf("PurchaseType", "Spot Instances")), {SPEND: "fail"},
+     None, "PurchaseType Spot over on-demand nodes: left out, no alarm"),
+    ("b16", "aws", {}, _abud(costFilters=_cf("AZ", "us-east-1a")), {}, None,
+     "costFilters AZ us-east-1a, the group's subnet's zone"),
+    ("b17", "aws", {}, _abud(costFilters=_cf("UsageType", "USE1-BoxUsage:p5.48xlarge")), {}, None,
+     "UsageType USE1-BoxUsage:p5.48xlarge: the group's on-demand instance hours"),
+    ("b18", "aws", {}, _abud(costFilters=_cf("UsageType", "USE1-EBS:VolumeUsage.gp3")),
+     {SPEND: "fail"}, None, "UsageType of gp3 volumes: 'no instance hours': leaves them out"),
+    # ----- AWS: types, notifications, actions, periods
+    ("b19", "aws", {}, _abud(budgetType="RI_UTILIZATION", limitAmount="100",
+                             limitUnit="PERCENTAGE", costFilters=_cf("Service", EC2)),
+     {SPEND: "fail"}, None, "an RI_UTILIZATION budget is no spend limit: no alarm"),
+    ("b20", "aws", {}, _add(_aws_bud2("sp-coverage", "80", budgetType="SAVINGS_PLANS_COVERAGE",
+                                      limitUnit="PERCENTAGE")), {}, None,
+     "a Savings Plans coverage budget beside the COST budget: changes nothing"),
+    ("b21", "aws", {}, _abud(notifications=SNS), {}, None,
+     "a forecast notification to an SNS topic only: notifies someone"),
+    ("b22", "aws", {}, _abud(notifications=NOBODY), {SPEND: "fail"}, None,
+     "a notification with empty subscriber lists: 'the budget notifies no one'"),
+    ("b23", "aws", {}, _chain(_abud(notifications=None), _add(_aws_action)), {}, None,
+     "no notification, but a budget action (STOP_EC2_INSTANCES) with an e-mail subscriber: 'no "
+     "budget action with subscribers' is what makes no alarm, so this is one"),
+    ("b24", "aws", {}, _abud(notifications=None), {SPEND: "fail"}, None,
+     "no notification and no action: notifies no one"),
+    ("b25", "aws", {}, _abud(timePeriodStart=_aws_day(40)), {SPEND: "fail"}, None,
+     "a budget whose period starts in 40 days: 'has not begun ... neither the cap nor the alarm'"),
+    ("b26", "aws", {}, _abud(timePeriodStart=_aws_day(-800), timePeriodEnd=_aws_day(-30)),
+     {SPEND: "fail"}, None, "a budget whose period ended 30 days ago"),
+    ("b27", "aws", {}, _abud(timePeriodStart=_aws_day(-800), timePeriodEnd=_aws_day(3000)), {},
+     None, "a budget begun 800 days ago that ends in 3,000 days: tracks now"),
+    ("b28", "aws", {}, _add(_aws_bud2("eu-only", "1000", costFilters=_cf("Region", "eu-west-1"))),
+     {}, None, "a 1,000 budget on eu-west-1 only beside the 20,000: leaves the GPUs out, no cap"),
+    ("b29", "aws", {}, _add(_aws_bud2("ec2-only", "5000", costFilters=_cf("Service", EC2))),
+     {SPEND: "fail"}, None,
+     "a 5,000 EC2-compute budget beside the 20,000: it covers the GPU group, so it is the "
+     "smallest covering budget, the cap: ~12,141 > 5,000"),
+    ("b30", "aws", {}, _abud(notifications=unknown()), {SPEND: "undecided"}, None,
+     "notifications unknown at preview as a whole list: may notify no one, no other budget"),
+    ("b31", "aws", {}, _abud(notifications=[unknown()]), {}, None,
+     "one notification unknown as a whole: 'still has a subscriber (AWS requires one on each)'"),
+    # ----- GCP: periods, filters, notifications
+    ("g01", "gcp", {"budget": "90000"}, _gfilter(calendarPeriod="QUARTER"), {}, None,
+     "calendarPeriod QUARTER 90,000 = 30,000 a month >= 25,164.51"),
+    ("g02", "gcp", {"budget": "60000"}, _gfilter(calendarPeriod="QUARTER"), {SPEND: "fail"}, None,
+     "QUARTER 60,000 = 20,000 a month < 25,164.51"),
+    ("g03", "gcp", {"budget": "360000"}, _gfilter(calendarPeriod="YEAR"), {}, None,
+     "YEAR 360,000 = 30,000 a month"),
+    ("g04", "gcp", {"budget": "240000"}, _gfilter(calendarPeriod="YEAR"), {SPEND: "fail"}, None,
+     "YEAR 240,000 = 20,000 a month"),
+    ("g05", "gcp", {}, _gfilter(calendarPeriod="MONTH"), {}, None, "MONTH 30,000"),
+    ("g06", "gcp", {}, _gfilter(customPeriod={"startDate": _g_date(-1), "endDate": _g_date(364)}),
+     {SPEND: "fail"}, None,
+     "a customPeriod of a year (yesterday to 364 days on) of 30,000: 2,500 a month, as a YEAR "
+     "budget of 30,000 would be; the docs read customPeriod (with calendarPeriod)"),
+    ("g07", "gcp", {}, _gfilter(customPeriod={"startDate": _g_date(-1), "endDate": _g_date(29)}),
+     {}, None, "a customPeriod of one month (30 days) of 30,000"),
+    ("g08", "gcp", {}, _gfilter(customPeriod={"startDate": _g_date(10), "endDate": _g_date(40)}),
+     {SPEND: "fail"}, None, "a customPeriod starting in 10 days: has not begun: no alarm"),
+    ("g09", "gcp", {}, _gfilter(projects=["projects/ml"]), {}, None,
+     "projects [projects/ml], the provider's project"),
+    ("g10", "gcp", {}, _gfilter(projects=["projects/other-proj"]), {SPEND: "fail"}, None,
+     "projects [projects/other-proj]: leaves the ml project's nodes out"),
+    ("g11", "gcp", {}, _gfilter(projects=["projects/123456789012"]), {}, None,
+     "a project by number: 'taken as the stack's own project'"),
+    ("g12", "gcp", {}, _gfilter(creditTypesTreatment="INCLUDE_SPECIFIED_CREDITS",
+                                creditTypes=["COMMITTED_USAGE_DISCOUNT", "SUSTAINED_USAGE_DISCOUNT"]),
+     {}, None, "credit types: 'how credits count, not whose usage: no effect on reach'"),
+    ("g13", "gcp", {}, _gfilter(creditTypesTreatment="EXCLUDE_ALL_CREDITS"), {}, None,
+     "EXCLUDE_ALL_CREDITS: no effect on reach"),
+    ("g14", "gcp", {}, _gfilter(services=[GCS]), {SPEND: "fail"}, None,
+     "services [Cloud Storage] only: leaves Compute Engine out"),
+    ("g15", "gcp", {}, _gfilter(services=[COMPUTE, GCS]), {}, None,
+     "services Compute Engine and Cloud Storage: covers"),
+    ("g16", "gcp", {}, _gfilter(subaccounts=["billingAccounts/00AAAA-111111-222222"]),
+     {SPEND: "undecided"}, None, "a subaccounts filter: cannot decide"),
+    ("g17", "gcp", {}, _gbud(thresholdRules=None,
+                             allUpdatesRule={"pubsubTopic": "projects/ml/topics/budget"}), {}, None,
+     "no threshold rules, a Pub/Sub topic for all updates: notifies (a topic is named)"),
+    ("g18", "gcp", {}, _gbud(allUpdatesRule={"disableDefaultIamRecipients": True}),
+     {SPEND: "fail"}, None,
+     "threshold rules but the default IAM recipients disabled and no channel or topic: no one"),
+    ("g19", "gcp", {}, _gbud(allUpdatesRule={
+        "disableDefaultIamRecipients": True,
+        "monitoringNotificationChannels": ["projects/ml/notificationChannels/123"]}), {}, None,
+     "g18 with a monitoring notification channel: notifies"),
+    ("g20", "gcp", {}, _gfilter(labels={"team": "research"}), {}, None,
+     "labels {team: research}; the template's VMs carry team=research"),
+    ("g21", "gcp", {}, _gfilter(labels={"team": "infra"}), {SPEND: "fail"}, None,
+     "labels {team: infra}: leaves the group out"),
+    ("g22", "gcp", {}, _gbud(thresholdRules=[{"thresholdPercent": 1.0,
+                                              "spendBasis": "FORECASTED_SPEND"}]), {}, None,
+     "one forecast threshold rule: still notifies the billing admins"),
+    ("g23", "gcp", {}, _gbud(amount=_g_amount("20000")), {SPEND: "fail"}, None,
+     "units 20,000 < 25,164.51 (control)"),
+    # ----- Azure: grains, notifications, category, scopes, filters
+    ("z01", "azure", {"budget_amount": 75000.0}, _zbud(timeGrain="Quarterly"), {}, None,
+     "Quarterly 75,000 = 25,000 a month >= 21,286.07"),
+    ("z02", "azure", {"budget_amount": 60000.0}, _zbud(timeGrain="Quarterly"), {SPEND: "fail"}, None,
+     "Quarterly 60,000 = 20,000 < 20,940"),
+    ("z03", "azure", {"budget_amount": 300000.0}, _zbud(timeGrain="Annually"), {}, None,
+     "Annually 300,000 = 25,000 a month"),
+    ("z04", "azure", {"budget_amount": 240000.0}, _zbud(timeGrain="Annually"), {SPEND: "fail"}, None,
+     "Annually 240,000 = 20,000 a month"),
+    ("z05", "azure", {"budget_amount": 20000.0}, _zbud(timeGrain="BillingMonth"), {SPEND: "fail"},
+     None, "BillingMonth 20,000 a month < 20,940"),
+    ("z06", "azure", {"budget_amount": 75000.0}, _zbud(timeGrain="BillingQuarter"), {}, None,
+     "BillingQuarter 75,000 = 25,000 a month"),
+    ("z07", "azure", {"budget_amount": 60000.0}, _zbud(timeGrain="BillingQuarter"), {SPEND: "fail"},
+     None, "BillingQuarter 60,000 = 20,000 a month (a quarter, as Quarterly; the grain enum of "
+     "azure-native consumption.Budget: Monthly, Quarterly, Annually, BillingMonth, "
+     "BillingQuarter, BillingAnnual)"),
+    ("z08", "azure", {"budget_amount": 240000.0}, _zbud(timeGrain="BillingAnnual"), {SPEND: "fail"},
+     None, "BillingAnnual 240,000 = 20,000 a month"),
+    ("z09", "azure", {}, _zbud(notifications=_az_note(enabled=False,
+                                                      contactEmails=["ml@example.com"])),
+     {SPEND: "fail"}, None, "the only notification disabled: no enabled notification"),
+    ("z10", "azure", {}, _zbud(notifications=_az_note(contactGroups=[
+        "/subscriptions/s/resourceGroups/rg/providers/microsoft.insights/actionGroups/oncall"])),
+     {}, None, "a notification to an action group only"),
+    ("z11", "azure", {}, _zbud(notifications=_az_note(contactRoles=["Owner"])), {}, None,
+     "a notification to the Owner role only"),
+    ("z12", "azure", {}, _zbud(notifications=_az_note(thresholdType="Forecasted",
+                                                      contactEmails=["ml@example.com"])), {}, None,
+     "a forecasted notification with an e-mail"),
+    ("z13", "azure", {}, _zbud(category="Usage"), {SPEND: "fail"}, None,
+     "a Usage budget is no spend limit: no alarm"),
+    ("z14", "azure", {}, _chain(_az_rg, _zbud(scope="/subscriptions/s/resourceGroups/rg")), {},
+     None, "a budget on resource group rg, the set's resourceGroupName"),
+    ("z15", "azure", {}, _chain(_az_rg, _zbud(scope="/subscriptions/s/resourceGroups/shared")),
+     {SPEND: "fail"}, None,
+     "a budget on group shared, the set in literal group rg: no Azure compute bills in it"),
+    ("z16", "azure", {}, _zbud(filter=_az_dim("ResourceLocation", "East US")), {}, None,
+     "ResourceLocation 'East US' (spaces and case ignored) over the eastus set"),
+    ("z17", "azure", {}, _zbud(filter=_az_dim("ResourceLocation", "westeurope")), {SPEND: "fail"},
+     None, "ResourceLocation westeurope: leaves the set out"),
+    ("z18", "azure", {}, _zbud(filter=_az_dim("MeterSubCategory", "NDv5")), {SPEND: "undecided"},
+     None, "a MeterSubCategory dimension: 'any other Azure dimension ... cannot decide'"),
+    ("z19", "azure", {}, _az_replace("azure-native:costmanagement:Budget", {
+        "amount": 25000.0, "category": "Cost", "timeGrain": "Monthly", "scope": "/subscriptions/s",
+        "timePeriod": {"startDate": _az_iso(-20)}, "notifications": AZURE_ALERTS}), {}, None,
+     "the same budget as a costmanagement:Budget (in the coverage table)"),
+    ("z20", "azure", {}, _az_replace("azure:consumption/budgetSubscription:BudgetSubscription", {
+        "subscriptionId": "/subscriptions/s", "amount": 75000.0, "timeGrain": "Quarterly",
+        "timePeriod": {"startDate": _az_iso(-20)},
+        "notifications": [{"enabled": True, "threshold": 80.0, "operator": "GreaterThan",
+                           "contactEmails": ["ml@example.com"]}]}), {}, None,
+     "a classic BudgetSubscription, Quarterly 75,000 = 25,000 a month"),
+    ("z21", "azure", {}, _az_replace("azure:consumption/budgetSubscription:BudgetSubscription", {
+        "subscriptionId": "/subscriptions/s", "amount": 60000.0, "timeGrain": "Quarterly",
+        "timePeriod": {"startDate": _az_iso(-20)},
+        "notifications": [{"enabled": True, "threshold": 80.0, "operator": "GreaterThan",
+                           "contactEmails": ["ml@example.com"]}]}), {SPEND: "fail"}, None,
+     "z20 at 60,000 a quarter = 20,000 a month"),
+    ("z22", "azure", {}, _zbud(timePeriod={"startDate": _az_iso(40)}), {SPEND: "fail"}, None,
+     "a budget that starts in 40 days: no alarm now"),
+    ("z23", "azure", {}, _zbud(timePeriod={"startDate": _az_iso(-400), "endDate": _az_iso(-10)}),
+     {SPEND: "fail"}, None, "a budget that ended 10 days ago"),
+    ("z24", "azure", {}, _zbud(scope=MG), {SPEND: "undecided"}, None,
+     "a management-group budget alone: 'cannot decide ... neither the alarm nor, for certain, "
+     "the cap'"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B2))
+def test_batch2(pack, case):
+    _run_case(pack, case)
