@@ -1045,3 +1045,241 @@ B2 = [
 @pytest.mark.parametrize("case", _params(B2))
 def test_batch2(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------ batch 3 (tags / labels, encryption)
+# required-tags: owner, team, cost-center (GCP labels normalised: cost_center = cost-center; Azure
+# tag names case-insensitive; AWS as written). encryption-at-rest: EFS encrypted=true, NAS
+# standard / extreme encryptType 1 or 2, CPFS not judged, OSS needs a server-side encryption rule,
+# S3 passes by default but a declared rule must name aws:kms, aws:kms:dsse or AES256; customer keys
+# as full names (Cloud KMS `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>`, a Key Vault
+# key URL `https://<vault>.vault.azure.net/keys/<name>[/<version>]`); a key unknown passes.
+KMS = "projects/ml/locations/us-west1/keyRings/train/cryptoKeys/data"
+VAULT = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.KeyVault/vaults/kv"
+
+
+def _props(name: str, **kv):
+    """Set (or with None drop) top-level inputs of a resource."""
+    def mutate(s):
+        p = named(s, name).props
+        for k, v in kv.items():
+            if v is None:
+                p.pop(k, None)
+            else:
+                p[k] = v
+        return s
+    return mutate
+
+
+def _with_provider(mutate, **provider):
+    def m(s):
+        return mutate(s), provider
+    return m
+
+
+def _sse(alg: Any):
+    return lambda s: res("aws:s3/bucketServerSideEncryptionConfiguration:"
+                         "BucketServerSideEncryptionConfiguration", "datasets-sse", {
+                             "bucket": "datasets-id", "rules": [
+                                 {"applyServerSideEncryptionByDefault": {"sseAlgorithm": alg}}]},
+                         deps={"bucket": [named(s, "datasets")]})
+
+
+def _amlfs_key(url: Any):
+    return _props("fs", encryptionSettings={"keyEncryptionKey": {
+        "keyUrl": url, "sourceVault": {"id": VAULT}}})
+
+
+def _nas(name: str, ftype: str, enc: Any, zone: Optional[str] = None):
+    def build(s):
+        props: dict = {"fileSystemType": ftype, "protocolType": "NFS",
+                       "storageType": "Performance" if ftype == "standard" else "standard",
+                       "description": name, "tags": dict(ALT)}
+        if ftype == "extreme":
+            props["capacity"] = 100.0
+        if zone:
+            props["zoneId"] = zone
+        if enc is not None:
+            props["encryptType"] = enc
+        return res("alicloud:nas/fileSystem:FileSystem", name, props, provider_region=ALI)
+    return build
+
+
+def _ebs(s):
+    return res("aws:ebs/volume:Volume", "ckpt-vol", {
+        "availabilityZone": "us-east-1a", "size": 500.0, "type": "gp3", "encrypted": False,
+        "tags": dict(TAGS)})
+
+
+def _ebs_default(region: str):
+    return lambda s: res("aws:ebs/encryptionByDefault:EncryptionByDefault", "ebs-default",
+                         {"enabled": True, "region": region})
+
+
+AWS_DT = {**AWS_P, "defaultTags": {"tags": dict(TAGS)}}
+GCP_DL = lambda labels: {**GCP_P, "defaultLabels": labels}   # noqa: E731
+FULL = dict(TAGS)
+
+B3 = [
+    # ----- required-tags, AWS
+    ("t01", "aws", {}, _props("scratch", tags={"owner": "bob", "team": "research",
+                                               "cost_centre": "4711"}), {TAGS_P: "fail"}, None,
+     "the FSx tagged cost_centre (a misspelt key): cost-center missing"),
+    ("t02", "aws", {}, _with_provider(_props("scratch", tags=None), **AWS_DT), {}, None,
+     "the FSx with no tags of its own, the provider's defaultTags give all three: counted"),
+    ("t03", "aws", {}, _with_provider(_props("scratch", tags=None), **AWS_P, defaultTags=unknown()),
+     {TAGS_P: "undecided"}, None,
+     "the FSx with no tags, the provider's defaultTags unknown at preview: 'cannot decide, not "
+     "missing'"),
+    ("t04", "aws", {}, _with_provider(_props("scratch", tags={**FULL, "cost-center": ""}), **AWS_DT),
+     {TAGS_P: "fail"}, None,
+     "cost-center set blank on the FSx itself, the default tags holding it: 'a tag the resource "
+     "sets blank itself stays missing (its own tags win over the defaults)'"),
+    ("t05", "aws", {}, _props("scratch", tags={**FULL, "cost-center": unknown()}),
+     {TAGS_P: "undecided"}, None,
+     "cost-center's value unknown at preview (it may be blank: 'Blank values count as missing'): "
+     "the general rule, never passed in silence"),
+    ("t06", "aws", {}, _props("scratch", tags=unknown()), {TAGS_P: "undecided"}, None,
+     "the FSx's whole tags map unknown at preview: cannot decide"),
+    ("t07", "aws", {}, _add(_efs("home", tags={"owner": "bob", "cost-center": "4711"})),
+     {TAGS_P: "fail"}, None, "an EFS with a tags map lacking team ('any resource with a tags map')"),
+    ("t08", "aws", {}, _add(_efs("home", tags={})), {TAGS_P: "fail"}, None,
+     "an EFS with an empty tags map: all three missing"),
+    ("t09", "aws", {}, _add(_sub("train-b"), _zfs("zfs", "SINGLE_AZ_2", ["train-a"],
+                                                  tags={"team": "research", "cost-center": "4711"})),
+     {TAGS_P: "fail"}, None, "an OpenZFS lacking owner"),
+    ("t10", "aws", {}, _with_provider(_props("train-nodes", tags=[
+        {"key": "owner", "value": "bob", "propagateAtLaunch": True},
+        {"key": "team", "value": "research", "propagateAtLaunch": True}]), **AWS_DT),
+     {TAGS_P: "fail"}, None,
+     "the ASG lacking cost-center, the provider's defaultTags holding it: 'so does one an AWS Auto "
+     "Scaling group lacks (the provider gives it no default tags)'"),
+    ("t11", "aws", {}, _props("scratch", tags={"Owner": "bob", "team": "research",
+                                               "cost-center": "4711"}), {TAGS_P: "fail"}, None,
+     "the FSx tagged Owner: AWS tag keys are case-sensitive (the docs match case-insensitively only "
+     "Azure tag names), owner missing"),
+    ("t12", "aws", {}, _with_provider(_props("scratch", tags={"owner": "carol"}),
+                                      **{**AWS_P, "defaultTags": {"tags": {
+                                          "team": "research", "cost-center": "4711"}}}), {}, None,
+     "the FSx's own owner plus the provider's team and cost-center: all three"),
+    ("t13", "aws", {}, _props("train-budget", tags={"owner": "bob"}), {TAGS_P: "fail"}, None,
+     "the budget (aws:budgets/budget in the AWS list) lacking team and cost-center"),
+    # ----- required-tags, GCP
+    ("t14", "gcp", {}, _props("scratch", labels={"owner": "bob", "team": "research",
+                                                 "cost-center": "4711"}), {}, None,
+     "the Lustre labelled cost-center: 'GCP label keys are matched normalised'"),
+    ("t15", "gcp", {}, _with_provider(_props("scratch", labels={"owner": "bob", "cost_center": "1"}),
+                                      **GCP_DL({"team": "research"})), {}, None,
+     "the Lustre lacking team, the provider's defaultLabels holding it"),
+    ("t16", "gcp", {}, _add(_g_pstore("pstore", labels={"owner": "bob", "team": "research"})),
+     {TAGS_P: "fail"}, None, "Parallelstore (in the GCP list) lacking cost_center"),
+    ("t17", "gcp", {}, _add(_g_filestore("home", "ZONAL", labels={"owner": "bob"})),
+     {TAGS_P: "fail"}, None, "a Filestore with a labels map lacking two keys"),
+    ("t18", "gcp", {}, _props("scratch", labels=unknown()), {TAGS_P: "undecided"}, None,
+     "the Lustre's labels unknown at preview"),
+    ("t19", "gcp", {}, _with_provider(_props("scratch", labels={"team": "research",
+                                                                "cost_center": "1"}),
+                                      **GCP_DL(unknown())), {TAGS_P: "undecided"}, None,
+     "the Lustre lacking owner, the provider's defaultLabels unknown at preview"),
+    ("t20", "gcp", {}, _props("scratch", labels={**LABELS, "cost_center": ""}), {TAGS_P: "fail"},
+     None, "cost_center blank on the Lustre: missing"),
+    ("t21", "gcp", {}, _props("datasets", labels={"owner": "bob", "team": "research",
+                                                  "trainstack_retain": "true"}),
+     {TAGS_P: "fail"}, None, "the bucket lacking cost_center (retain label kept)"),
+    # ----- required-tags, Azure and Alibaba
+    ("t22", "azure", {}, _props("fs", tags={"OWNER": "alice", "Team": "ml", "Cost-Center": "1"}),
+     {}, None, "the AMLFS tagged OWNER / Team / Cost-Center: Azure names case-insensitively"),
+    ("t23", "azure", {}, _props("fs", tags={"team": "ml", "cost-center": "1"}), {TAGS_P: "fail"},
+     None, "the AMLFS lacking owner"),
+    ("t24", "azure", {}, _props("data", tags={"owner": "alice", "team": "ml", "costcenter": "1",
+                                              "trainstack:retain": "true"}), {TAGS_P: "fail"},
+     None, "the storage account tagged costcenter (misspelt)"),
+    ("t25", "azure", {}, _props("fs", tags={"owner": "alice", "team": unknown(), "cost-center": "1"}),
+     {TAGS_P: "undecided"}, None, "the AMLFS's team value unknown at preview"),
+    ("t26", "azure", {}, _chain(_add(_az_anf("1")), _props("anf-vol", tags={"owner": "alice"})),
+     {TAGS_P: "fail"}, None, "a NetApp volume with a tags map lacking team and cost-center"),
+    ("t27", "ali", {}, _props("fs", tags={"owner": "alice", "team": "ml"}), {TAGS_P: "fail"}, None,
+     "the CPFS (nas/fileSystem in the Alibaba list) lacking cost-center"),
+    ("t28", "ali", {}, _props("vsw", tags={"owner": "alice", "team": "ml", "cost-centre": "1"}),
+     {TAGS_P: "fail"}, None, "the vSwitch tagged cost-centre"),
+    ("t29", "ali", {}, _chain(_add(_ali_mt("fs", "vsw")), _ali_nodes_mount("fs-mt")), {}, None,
+     "a NAS mount target (no tags input) beside the tagged CPFS: nothing to judge"),
+    # ----- encryption, AWS
+    ("e01", "aws", {}, _add(_efs("home", encrypted=False)), {ENC: "fail"}, None,
+     "an EFS with encrypted=false"),
+    ("e02", "aws", {}, _add(_efs("home", encrypted=None)), {ENC: "fail"}, None,
+     "an EFS with encrypted left out (EFS 'encrypted=true' must be declared)"),
+    ("e03", "aws", {}, _add(_efs("home", encrypted=unknown())), {ENC: "undecided"}, None,
+     "an EFS whose encrypted is unknown at preview: cannot decide (advisory level)"),
+    ("e04", "aws", {}, _chain(_add(_efs("home")), _props("home", kmsKeyId="alias/efs-home")), {},
+     None, "an encrypted EFS with a KMS alias (the docs ask full names of GCP and Azure keys only)"),
+    ("e05", "aws", {}, _add(_sse("AES-256")), {ENC: "fail"}, None,
+     "an SSE configuration naming AES-256 (a typo of AES256): 'must name aws:kms, aws:kms:dsse or "
+     "AES256'"),
+    ("e06", "aws", {}, _add(_sse("aws:kms:dsse")), {}, None, "an SSE configuration of aws:kms:dsse"),
+    ("e07", "aws", {}, _add(_sse("AES256")), {}, None, "an SSE configuration of AES256"),
+    ("e08", "aws", {}, _add(_ebs, _ebs_default("us-east-1")), {}, None,
+     "an unencrypted EBS volume in us-east-1 with EBS encryption by default enabled there"),
+    ("e09", "aws", {}, _add(_ebs, _ebs_default("us-west-2")), {ENC: "fail"}, None,
+     "the same with encryption by default enabled in us-west-2 only: 'covers volumes of its own "
+     "region only'"),
+    # ----- encryption, GCP
+    ("e10", "gcp", {}, _props("scratch", kmsKey=KMS), {}, None, "Lustre with a full key name"),
+    ("e11", "gcp", {}, _props("scratch", kmsKey="data"), {ENC: "fail"}, None,
+     "Lustre with a bare key name"),
+    ("e12", "gcp", {}, _props("scratch", kmsKey="projects/ml/locations/us-west1/keyRings/train"),
+     {ENC: "fail"}, None, "Lustre with a key ring's name, no cryptoKeys part"),
+    ("e13", "gcp", {}, _props("scratch", kmsKey=unknown()), {}, None,
+     "Lustre with a key unknown at preview (one the stack creates): passes"),
+    ("e14", "gcp", {}, _add(_g_filestore("home", "ZONAL", kms=KMS)), {}, None,
+     "a Filestore with a full key name"),
+    ("e15", "gcp", {}, _add(_g_filestore("home", "ZONAL", kms="data")), {ENC: "fail"}, None,
+     "a Filestore with a bare key name"),
+    ("e16", "gcp", {}, _add(_g_filestore("home", "ZONAL", kms=KMS + "/cryptoKeyVersions/1")),
+     {ENC: "fail"}, None,
+     "a Filestore naming a key version, not the key: not the form "
+     "'projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>'"),
+    ("e17", "gcp", {}, _props("datasets", encryption={"defaultKmsKeyName": KMS}), {}, None,
+     "the bucket's default KMS key, full name"),
+    ("e18", "gcp", {}, _props("datasets", encryption={"defaultKmsKeyName": "keyRings/train/"
+                                                                          "cryptoKeys/data"}),
+     {ENC: "fail"}, None, "the bucket's default key without projects/ and locations/"),
+    # ----- encryption, Azure
+    ("e19", "azure", {}, _amlfs_key("https://kv.vault.azure.net/keys/amlfs"), {}, None,
+     "AMLFS key URL without version"),
+    ("e20", "azure", {}, _amlfs_key("https://kv.vault.azure.net/keys/amlfs/0123456789abcdef"), {},
+     None, "AMLFS key URL with a version"),
+    ("e21", "azure", {}, _amlfs_key("https://kv.vault.azure.net/secrets/amlfs"), {ENC: "fail"},
+     None, "AMLFS naming a secret's URL: refused"),
+    ("e22", "azure", {}, _amlfs_key("amlfs"), {ENC: "fail"}, None, "AMLFS naming a bare key"),
+    ("e23", "azure", {}, _amlfs_key(unknown()), {}, None, "AMLFS key URL unknown at preview"),
+    ("e24", "azure", {}, _props("data", encryption={"keySource": "Microsoft.Storage", "services": {
+        "blob": {"enabled": False, "keyType": "Account"}}}), {ENC: "fail"}, None,
+     "the storage account with blob encryption disabled ('Azure blob encryption not disabled')"),
+    ("e25", "azure", {}, _props("data", encryption={"keySource": "Microsoft.Storage", "services": {
+        "blob": {"enabled": True, "keyType": "Account"},
+        "file": {"enabled": True, "keyType": "Account"}}}), {}, None,
+     "the storage account with blob and file encryption enabled"),
+    # ----- encryption, Alibaba
+    ("e26", "ali", {}, _add(_nas("home", "standard", 0.0)), {ENC: "fail"}, None,
+     "a standard NAS with encryptType 0"),
+    ("e27", "ali", {}, _add(_nas("home", "standard", 1.0)), {}, None,
+     "a standard NAS with encryptType 1 (NAS-managed key)"),
+    ("e28", "ali", {}, _add(_nas("home", "standard", None)), {ENC: "fail"}, None,
+     "a standard NAS with encryptType left out"),
+    ("e29", "ali", {}, _add(_nas("home", "extreme", 2.0, zone="eu-central-1a")), {}, None,
+     "an extreme NAS with encryptType 2 (KMS)"),
+    ("e30", "ali", {}, _add(_nas("home", "extreme", 0.0, zone="eu-central-1a")), {ENC: "fail"},
+     None, "an extreme NAS with encryptType 0"),
+    ("e31", "ali", {}, _props("fs", encryptType=0.0), {}, None,
+     "CPFS with encryptType 0: not judged (documented, review46 l05)"),
+    ("e32", "ali", {}, _props("data", serverSideEncryptionRule=None), {ENC: "fail"}, None,
+     "the OSS bucket without a server-side encryption rule"),
+    ("e33", "ali", {}, _props("data", serverSideEncryptionRule={"sseAlgorithm": "AES256"}), {},
+     None, "the OSS bucket with an AES256 rule"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B3))
+def test_batch3(pack, case):
+    _run_case(pack, case)
