@@ -203,7 +203,9 @@ def _run_case(pack, case):
     found = run(pack, stack, config, provider)
     got = {p: verdict(found, p) for p in POLICIES}
     want = {p: expect.get(p, "pass") for p in POLICIES}
-    assert got == want, (cid, [(d.policy, d.level, d.message[:400]) for d in found])
+    # a tuple of verdicts: any of them (where the docs leave the level open but rule out a pass)
+    ok = all(got[p] in (w if isinstance(w, tuple) else (w,)) for p, w in want.items())
+    assert ok, (cid, got, [(d.policy, d.level, d.message[:400]) for d in found])
     for policy, needles in expect.get("_msg", {}).items():   # what the findings must name
         text = " ".join(d.message for d in found if d.policy == policy)
         for needle in needles:
@@ -1282,4 +1284,108 @@ B3 = [
 
 @pytest.mark.parametrize("case", _params(B3))
 def test_batch3(pack, case):
+    _run_case(pack, case)
+
+
+# ------------------------------------------- batch 4 (budgets read in other shapes, zones unread)
+# AWS filterExpression keys are the Budgets API's (REGION, SERVICE, ...: pulumi-aws
+# BudgetFilterExpressionDimensions 'Valid values include AZ, INSTANCE_TYPE, ..., REGION,
+# SERVICE'); the docs read 'the same keys in filterExpression ... combined as written, only the
+# EQUALS match option compared'. maxMonthlyUsd: 'a budget of the stack whose amount is above it is
+# itself a violation' (compared per month, as every cap is). CNY 7.2734 per USD (fx.csv).
+NOT_PASS = ("fail", "undecided")
+
+
+def _fx_dim(key: str, *values: str, match: Optional[list] = None) -> dict:
+    d: dict = {"key": key, "values": list(values)}
+    if match:
+        d["matchOptions"] = match
+    return {"dimensions": d}
+
+
+MAXM = lambda usd: {SPEND: {"maxMonthlyUsd": usd}}   # noqa: E731
+
+B4 = [
+    # ----- AWS filterExpression in the API's key names
+    ("f01", "aws", {}, _abud(filterExpression=_fx_dim("REGION", "us-east-1")), {}, None,
+     "filterExpression REGION us-east-1: takes the nodes in"),
+    ("f02", "aws", {}, _abud(filterExpression=_fx_dim("REGION", "eu-west-1")), {SPEND: "fail"},
+     None, "filterExpression REGION eu-west-1: leaves them out, no alarm"),
+    ("f03", "aws", {}, _abud(filterExpression={"not": _fx_dim("REGION", "eu-west-1")}), {}, None,
+     "filterExpression not REGION eu-west-1: us-east-1 is in"),
+    ("f04", "aws", {}, _abud(filterExpression={"ands": [_fx_dim("SERVICE", EC2),
+                                                         _fx_dim("REGION", "us-east-1")]}), {},
+     None, "ands of SERVICE EC2 compute and REGION us-east-1: in"),
+    ("f05", "aws", {}, _abud(filterExpression={"ors": [
+        _fx_dim("SERVICE", "Amazon Simple Storage Service"), _fx_dim("REGION", "eu-west-1")]}),
+     {SPEND: "fail"}, None, "ors of S3 and eu-west-1: neither takes the us-east-1 EC2 hours in"),
+    ("f06", "aws", {}, _abud(filterExpression={"tags": {"key": "team", "values": ["research"]}}),
+     {}, None, "filterExpression tags team = research: the ASG propagates team=research"),
+    ("f07", "aws", {}, _abud(filterExpression={"tags": {"key": "team", "values": ["infra"]}}),
+     {SPEND: "fail"}, None, "filterExpression tags team = infra: left out"),
+    ("f08", "aws", {}, _abud(filterExpression=_fx_dim("REGION", "us-east", match=["STARTS_WITH"])),
+     {SPEND: "undecided"}, None, "a STARTS_WITH match option: 'only the EQUALS match option "
+     "compared' ('any other ... match option' is cannot decide)"),
+    # ----- amounts in other shapes
+    ("f09", "aws", {}, _abud(limitAmount=None, limitUnit=None, plannedLimits=[
+        {"startTime": _aws_day(-20), "amount": "5000", "unit": "USD"},
+        {"startTime": _aws_day(10), "amount": "5000", "unit": "USD"}]), {SPEND: NOT_PASS}, None,
+     "planned limits of 5,000 a month, no limitAmount: never 'no cap' (docs: 'a budget that cannot "
+     "be read is not no cap'); 5,000 < ~12,141"),
+    ("f10", "aws", {}, _abud(limitAmount=None, autoAdjustData={
+        "autoAdjustType": "HISTORICAL", "historicalOptions": {"budgetAdjustmentPeriod": 3.0}}),
+     {SPEND: NOT_PASS}, None,
+     "an auto-adjusting budget, no limitAmount (AWS sets it from history): not a pass"),
+    ("f11", "gcp", {}, _gbud(amount={"lastPeriodAmount": True}), {SPEND: NOT_PASS}, None,
+     "a GCP budget at last period's amount (not known to the program): 'a budget amount' unknown "
+     "is cannot decide, never a pass"),
+    # ----- maxMonthlyUsd against budgets of other periods and currencies
+    ("f12", "aws", {"budget": "180000"}, _abud(timeUnit="ANNUALLY"), {}, MAXM(16000.0),
+     "maxMonthlyUsd 16,000, an ANNUALLY budget of 180,000 (15,000 a month, below it); ~12,141"),
+    ("f13", "aws", {}, None, {SPEND: "fail"}, MAXM(16000.0),
+     "maxMonthlyUsd 16,000 and the MONTHLY 20,000 budget: 'the budget amount is above the "
+     "policy's maxMonthlyUsd'"),
+    ("f14", "aws", {"budget": "500"}, _abud(timeUnit="DAILY"), {}, MAXM(16000.0),
+     "maxMonthlyUsd 16,000, a DAILY budget of 500 (at most 15,500 a month)"),
+    ("f15", "aws", {}, None, {SPEND: "fail"}, MAXM(10000.0),
+     "maxMonthlyUsd 10,000 < ~12,032: over the cap (and the 20,000 budget above it)"),
+    ("f16", "gcp", {"budget": "600000"}, _chain(
+        _gfilter(calendarPeriod="QUARTER"),
+        _gbud(amount={"specifiedAmount": {"currencyCode": "CNY", "units": "600000"}})), {}, None,
+     "600,000 CNY a quarter = 82,492.37 USD / 3 = 27,497.46 a month >= 25,164.51"),
+    ("f17", "gcp", {}, _chain(
+        _gfilter(calendarPeriod="QUARTER"),
+        _gbud(amount={"specifiedAmount": {"currencyCode": "CNY", "units": "450000"}})),
+     {SPEND: "fail"}, None, "450,000 CNY a quarter = 20,623.09 a month < 25,164.51"),
+    ("f18", "aws", {"budget": "4000"}, _abud(timeUnit="DAILY", limitUnit="CNY"), {}, None,
+     "4,000 CNY a day: 112,000..124,000 CNY = 15,398..17,048 USD a month >= ~12,141"),
+    ("f19", "aws", {"budget": "2000"}, _abud(timeUnit="DAILY", limitUnit="CNY"), {SPEND: "fail"},
+     None, "2,000 CNY a day: at most 62,000 CNY = 8,524 USD a month < 12,032"),
+    # ----- zones not readable, provider default zones
+    ("f20", "aws", {}, _chain(_add(_efs("home", zone=unknown())), _mount("train-lt", "home")),
+     {SSZ: "undecided"}, None, "a One Zone EFS mounted by the nodes, availabilityZoneName unknown"),
+    ("f21", "gcp", {}, _chain(_add(_g_filestore("home", "ZONAL", unknown())),
+                              _mount("train-tpl", "home", key="metadata")), {SSZ: "undecided"},
+     None, "a ZONAL Filestore mounted by the nodes, location unknown at preview"),
+    ("f22", "gcp", {}, _with_provider(_props("scratch", location=None), **GCP_P, zone="us-west1-c"),
+     {}, None, "the Lustre with no location, the provider's default zone us-west1-c: the nodes' "
+     "('GCP zone/location or the provider's default zone')"),
+    ("f23", "gcp", {}, _with_provider(_props("scratch", location=None), **GCP_P, zone="us-west1-b"),
+     {SSZ: "fail"}, None, "the same, the provider's default zone us-west1-b"),
+    ("f24", "azure", {}, lambda s: (named(s, "nodes").props.pop("zones") and s), {SSZ: "fail"},
+     None, "a GPU set with no zones mounting the zone-1 AMLFS: 'the GPU nodes' zone cannot be "
+     "read' (mandatory: names no zone the pack could ever read)"),
+    ("f25", "aws", {}, _add(_sub("train-b"), _efs("home", zone="us-east-1b"),
+                            _efs_mt("home-b", "home", "train-b"), _asg2("gpu-b", "train-b")),
+     {}, None, "a One Zone EFS in us-east-1b that nothing mounts, beside GPU groups in us-east-1a "
+     "and us-east-1b (steps 3-5: in the zone of one of them)"),
+    ("f26", "aws", {}, _chain(_add(_dirbucket("use1-az6")), _subnet_id_only("use1-az4")),
+     {SSZ: "fail"}, None, "s26 with the nodes' subnet given use1-az4 only: the unread directory "
+     "bucket, matched to the region's cluster as a single-zone store, in another AZ ID (s26's "
+     "reading, written after s26's first run; counted as a probe)"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B4))
+def test_batch4(pack, case):
     _run_case(pack, case)
