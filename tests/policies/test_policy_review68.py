@@ -878,3 +878,220 @@ B1 = [
 @pytest.mark.parametrize("case", _params(B1))
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 2
+# Lifetimes and stops that do not stop (docs, spend-limit "Lifetimes"). Budgets sit between the
+# stopped estimate and the month: AWS 1,000 (96 h 576.81..582.82; the month 4,386.19), GCP VM
+# 1,000 (a2-highgpu-1g 96 h 352.65..356.32; the month 2,681.57), Azure 500 (96 h 144.38..145.89;
+# the month 1,097.92), Alibaba maxMonthlyUsd 1,000 (96 h 520.51..525.93; the month 3,958.03).
+A96R = rng(*A96)
+V96 = rng(A2 * 96, A2 * 97)
+Z96 = rng(2 * NC8 * 96, 2 * NC8 * 97)
+K96 = rng(2 * GN7I * 96, 2 * GN7I * 97)
+ASG = "arn:aws:autoscaling:us-west-2:1:autoScalingGroup:x:autoScalingGroupName/ft-nodes"
+
+
+def scaling_policy():
+    return _add(lambda s: res("aws:autoscaling/policy:Policy", "ft-cpu", {
+        "autoscalingGroupName": "ft-nodes", "policyType": "TargetTrackingScaling",
+        "targetTrackingConfiguration": {"targetValue": 60.0, "predefinedMetricSpecification": {
+            "predefinedMetricType": "ASGAverageCPUUtilization"}}},
+        deps={"autoscalingGroupName": [named(s, "ft-nodes")]}))
+
+
+def resize_req(name: str, by: float = 1.0, seconds: Optional[str] = "345600"):
+    return _add(lambda s: res("gcp:compute/resizeRequest:ResizeRequest", name, {
+        "instanceGroupManager": "ft-mig", "zone": "us-central1-a", "resizeBy": by, "name": name,
+        **({"requestedRunDuration": {"seconds": seconds}} if seconds else {})},
+        deps={"instanceGroupManager": [named(s, "ft-mig")]}))
+
+
+VMSS_ID = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachineScaleSets/ft-vmss"
+STOP_STD = {"maxRunDuration": {"seconds": 345600.0}, "instanceTerminationAction": "DELETE"}
+
+B2 = [
+    # --- AWS Auto Scaling scheduled actions
+    ("l01", "aws", {"budget": "1000", "stop_h": 96}, None, {"_est": A96R}, None,
+     "a Schedule on ft-nodes (dependency) setting min / max / desired 0 at now+96 h: 2 x 3.00424 "
+     "x 96..97 = 576.81..582.82 < 1,000"),
+    ("l02", "aws", {"budget": "1000"}, aws_sched("ft-stop", 96, maxSize=-1.0),
+     {"_est": A96R}, None,
+     "the stop as desired 0, min 0 and maxSize -1 (docs: the classic provider 'leaves the "
+     "group's own only for -1'; 'maxSize 0, or desired and min 0' stops): no scaling policy, so "
+     "it holds: 96 h"),
+    ("l03", "aws", {"budget": "1000"}, _chain(aws_sched("ft-stop", 96, maxSize=-1.0),
+                                              scaling_policy()),
+     {SPEND: "fail"}, None,
+     "l02 beside a target-tracking policy ('Beside a scaling policy ... desired 0 under a larger "
+     "maximum is a pause'): the month, 4,386.19 > 1,000"),
+    ("l04", "aws", {"budget": "1000", "stop_h": 96}, aws_sched("ft-up", 120, size=2.0),
+     {SPEND: "fail"}, None,
+     "the stop at 96 h and a one-time Schedule raising the group to 2 at 120 h (a one-time start "
+     "'voids only a stop it does not run strictly before'): a pause, the month"),
+    ("l05", "aws", {"budget": "1000", "stop_h": 96}, aws_sched("ft-up", 10, size=2.0),
+     {"_est": A96R}, None,
+     "the raise at 10 h, before the stop ('a one-time start before the stop changes nothing'): "
+     "96 h"),
+    ("l06", "aws", {"budget": "1000", "stop_h": 96},
+     aws_sched("ft-up", None, size=2.0, recurrence="0 8 * * 1-5"), {SPEND: "fail"}, None,
+     "a recurring weekday raise to 2 ('A start that recurs ... may run after any stop'): the "
+     "month"),
+    ("l07", "aws", {"budget": "1000", "stop_h": 96},
+     aws_sched("ft-up", None, size=2.0, recurrence="0 * * * *", endTime=iso_utc(48)),
+     {"_est": A96R}, None,
+     "an hourly raise whose endTime is 48 h away ('until its endTime ... after which it runs no "
+     "more'), the stop at 96 h: 96 h"),
+    ("l08", "aws", {"budget": "1000"}, aws_sched("ft-stop", None, recurrence=cron_daily(10)),
+     {"_est": rng(2 * G6E * 10, 2 * G6E * 11)}, None,
+     "a recurring daily stop at the wall time now+10 h (UTC, the default timeZone): its first run "
+     "in 10 h and a minute: 11 whole hours, 2 x 3.00424 x 10..11 = 60.08..66.09"),
+    ("l09", "aws", {"budget": "1000"}, aws_sched(
+        "ft-stop", None, recurrence=cron_daily(10, "America/New_York"),
+        timeZone="America/New_York"),
+     {"_est": rng(2 * G6E * 10, 2 * G6E * 11)}, None,
+     "l08 with the cron in America/New_York: the same instant, 10..11 h"),
+    ("l10", "aws", {"budget": "1000"}, aws_sched(
+        "ft-stop", None, recurrence=cron_daily(10, "Asia/Kolkata"), timeZone="Asia/Kolkata"),
+     {"_est": rng(2 * G6E * 10, 2 * G6E * 11)}, None,
+     "l08 in Asia/Kolkata (UTC+05:30, a half-hour offset): 10..11 h"),
+    ("l11", "aws", {"budget": "1000"}, aws_sched("ft-stop", 96, dep=False), {"_est": A96R}, None,
+     "the stop naming the group by the literal 'ft-nodes', its own name input, no dependency "
+     "(docs: 'or a literal equal to the group's own name input'): 96 h"),
+    ("l12", "aws", {"budget": "1000", "stop_h": 96}, scaling_policy(), {"_est": A96R}, None,
+     "the stop sets maxSize 0 beside a scaling policy ('only a stop that sets the maximum to 0 "
+     "holds the group at 0'): 96 h"),
+    # --- GCP single VM a2-highgpu-1g (gcp0 budget 1,000)
+    ("m01", "gcp0", {}, gvm(scheduling=dict(STOP_STD)), {"_est": V96}, None,
+     "maxRunDuration 345,600 s (96 h), DELETE: 3.67339 x 96..97 = 352.65..356.32 < 1,000"),
+    ("m02", "gcp0", {}, gvm(scheduling={"terminationTime": iso_off(96, -7),
+                                        "instanceTerminationAction": "DELETE"}),
+     {"_est": V96}, None,
+     "terminationTime now+96 h written with a -07:00 offset (RFC 3339, as the API takes it): "
+     "96 h (read as UTC wall time it would be 103 h)"),
+    ("m03", "gcp0", {}, gvm(scheduling={"terminationTime": iso_off(96, 9),
+                                        "instanceTerminationAction": "DELETE"}),
+     {"_est": V96}, None,
+     "terminationTime with a +09:00 offset: 96 h (read as UTC wall time it would be 105 h away, "
+     "or 87 h for the -07:00 case's mirror)"),
+    ("m04", "gcp0", {}, gvm(scheduling={"terminationTime": iso_off(96, 0, frac=True),
+                                        "instanceTerminationAction": "DELETE"}),
+     {"_est": V96}, None, "terminationTime with milliseconds and +00:00: 96 h"),
+    ("m05", "gcp0", {}, gvm(scheduling={"maxRunDuration": {"seconds": 345600.0},
+                                        "instanceTerminationAction": "STOP"}),
+     {"_est": V96}, None,
+     "maxRunDuration with STOP and no start schedule: a stopped VM's GPU does not bill and "
+     "nothing starts it: 96 h"),
+    ("m06", "gcp0", {}, _chain(
+        sched_pol("ft-start", start="0 8 * * *"),
+        gvm(scheduling={"maxRunDuration": {"seconds": 345600.0},
+                        "instanceTerminationAction": "STOP"}, policies=["ft-start"])),
+     {SPEND: "fail"}, None,
+     "m05 with an instance schedule that only starts the VM daily ('a vmStartSchedule in any "
+     "instance schedule attached to the VM ... makes ... maxRunDuration stop (STOP) a pause'): "
+     "the month 2,681.57 > 1,000"),
+    ("m07", "gcp0", {}, _chain(sched_pol("ft-sched", stop=cron_daily(10)),
+                               gvm(policies=["ft-sched"])),
+     {"_est": rng(A2 * 10, A2 * 11)}, None,
+     "an instance schedule with only a daily vmStopSchedule at now+10 h (UTC): stopped in 10 h "
+     "and a minute: 3.67339 x 10..11 = 36.73..40.41"),
+    ("m08", "gcp0", {}, _chain(
+        sched_pol("ft-sched", stop=cron_daily(10), expirationTime=iso_utc(2)),
+        gvm(policies=["ft-sched"])),
+     {SPEND: "fail"}, None,
+     "m07 whose expirationTime is 2 h away, before the first stop ('not after expirationTime'): "
+     "no stop, the month"),
+    ("m09", "gcp0", {}, _chain(
+        sched_pol("ft-sched", stop=cron_daily(10), startTime=iso_utc(48)),
+        gvm(policies=["ft-sched"])),
+     {"_est": rng(A2 * 58, A2 * 59)}, None,
+     "m07 whose startTime is 48 h away ('not before startTime'): the daily stop's times are "
+     "+10, +34, +58 h: the first not before +48 h is +58 h: 3.67339 x 58..59 = 213.06..216.73"),
+    ("m10", "gcp0", {}, gvm(scheduling={"provisioningModel": "SPOT", **STOP_STD}),
+     {"_est": rng(A2_SPOT * 96, A2_SPOT * 97)}, None,
+     "a Spot VM with a 96 h maxRunDuration: 1.29336 x 96..97 = 124.16..125.46"),
+    ("m11", "gcp", {"mtype": "a2-highgpu-1g", "target": 0.0, "budget": "1000"},
+     _chain(resize_req("rr-1"), resize_req("rr-2", seconds=None)), {SPEND: "fail"}, None,
+     "a flex-start MIG (target 0) with two resize requests of 1, only one with a "
+     "requestedRunDuration (docs: 'whose VMs ALL come from ResizeRequests that set "
+     "requestedRunDuration'): the month, 2 x 2,681.57 > 1,000"),
+    ("m12", "gcp", {"mtype": "a2-highgpu-1g", "target": 0.0, "budget": "1000"},
+     _chain(resize_req("rr-1"), resize_req("rr-2")),
+     {"_est": rng(2 * A2 * 96, 2 * A2 * 97)}, None,
+     "both requests with 96 h: 2 x 3.67339 x 96..97 = 705.29..712.64 < 1,000"),
+    ("m13", "gcp", {"mtype": "a2-highgpu-1g", "target": 1.0, "budget": "1000"},
+     resize_req("rr-1"), {SPEND: "fail"}, None,
+     "a MIG of target 1 (not flex-start) plus a 96 h request of 1: the target VM runs the month, "
+     "2,681.57 (+ the request) > 1,000"),
+    # --- Azure autoscale (az1 budget 500)
+    ("n01", "azure", {"budget": 500.0}, az_autoscale(profiles=[zero_profile(96)]),
+     {"_est": Z96}, None,
+     "an enabled fixed-date profile of capacity 0 from now+96 h to 2037 on the set: 2 x 0.752 x "
+     "96..97 = 144.38..145.89 < 500"),
+    ("n02", "azure", {"budget": 500.0}, az_autoscale(profiles=[zero_profile(96)], target=VMSS_ID),
+     {"_est": Z96}, None,
+     "n01 naming the set by a literal ARM id of its explicit vmScaleSetName in the provider's "
+     "subscription (docs): 96 h"),
+    ("n03", "azure", {"budget": 500.0}, az_autoscale(
+        profiles=[zero_profile(96)],
+        target="/subscriptions/s/resourcegroups/RG/providers/microsoft.compute/"
+               "virtualmachinescalesets/FT-VMSS"),
+     {"_est": Z96}, None,
+     "n02's id in other letter cases: Azure resource ids are case-insensitive (the docs compare "
+     "resource groups case-insensitively too): the same set, 96 h"),
+    ("n04", "azure", {"budget": 500.0}, az_autoscale(
+        profiles=[zero_profile(96)], target=VMSS_ID.replace("/subscriptions/s/",
+                                                            "/subscriptions/other/")),
+     {SPEND: "fail"}, None,
+     "the literal id in another subscription names another set ('in the provider's "
+     "subscription'): no stop, the month 1,097.92 > 500"),
+    ("n05", "azure", {"budget": 500.0}, az_autoscale(profiles=[
+        zero_profile(96, end=iso_utc(120)), RUN2]), {SPEND: "fail"}, None,
+     "the zero window ends at 120 h and a default profile of 2 applies again ('a pause, not a "
+     "lifetime'): the month"),
+    ("n06", "azure", {"budget": 500.0}, az_autoscale(profiles=[
+        zero_profile(96, end=iso_utc(120)),
+        {"name": "idle", "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
+         "rules": []}]), {}, None,
+     "the zero window ends at 120 h but the only other profile is also 0 ('only zero profiles'): "
+     "it stops the set (at most 96 h) < 500"),
+    ("n07", "azure", {"budget": 500.0}, _chain(az_crg(), az_join_vmss(),
+                                               az_autoscale(profiles=[zero_profile(96)])),
+     {SPEND: "fail", "_est": rng(AZ2)}, None,
+     "n01 with the set in a capacity reservation group of 2: the reservation bills 'whether used "
+     "or not', the month 1,097.92 > 500 (the stop ends the VMs, not the reservation)"),
+    ("n08", "azure", {"budget": 500.0}, az_autoscale(profiles=[zero_profile(96)], enabled=False),
+     {SPEND: "fail"}, None, "n01 disabled: stops nothing, the month"),
+    # --- Alibaba autoReleaseTime (maxMonthlyUsd 1,000)
+    ("p01", "ali", {"release": iso_off(96, 8)}, None, {"_est": K96}, cap(1000),
+     "autoReleaseTime now+96 h written with +08:00 (an ISO-8601 time): 2 x 2.71098 x 96..97 = "
+     "520.51..525.93 < 1,000"),
+    ("p02", "ali", {"release": iso_off(96, -10)}, None, {"_est": K96}, cap(1000),
+     "the same instant written with -10:00: 96 h (as UTC wall time it would read 86 h, below)"),
+    ("p03", "ali", {"release": iso_off(96, 0, frac=True)}, None, {"_est": K96}, cap(1000),
+     "with milliseconds and +00:00: 96 h"),
+    ("p04", "ali", {"release": "1798761600"}, None, {SPEND: "fail"}, cap(1000),
+     "a Unix epoch as text: not an ISO-8601 time, 'releases nothing ... a violation naming the "
+     "value'"),
+    ("p05", "ali", {"release": "2027-02-30T00:00:00Z"}, None, {SPEND: "fail"}, cap(1000),
+     "30 February: no such date, no time: no stand-in, a violation"),
+    ("p06", "ali", {"release": "1000h"}, None, {SPEND: "fail"}, cap(1000),
+     "released at 1,000 h, past the month: the stand-in for the alarm holds, the month is priced, "
+     "3,958.03 > 1,000"),
+    ("p07", "ali", {"release": "1000h"}, None, {"_est": rng(2 * GN7I * MONTH)}, cap(5000),
+     "p06 under a cap of 5,000: 3,958.03, a correct stack"),
+    ("p08", "ali", {"charge": None}, None, {"_est": K96}, cap(1000),
+     "instanceChargeType left out (PostPaid by default): released at 96 h"),
+    ("p09", "ali0", {}, _add(lambda s: res("alicloud:ecs/ecsInstanceSet:EcsInstanceSet", "ft-set", {
+        "amount": 2.0, "instanceType": "ecs.gn7i-c16g1.4xlarge", "imageId": "ubuntu_22_04_x64",
+        "vswitchId": "vsw-id", "securityGroupIds": ["sg-1"], "instanceChargeType": "PostPaid",
+        "autoReleaseTime": iso_utc(96), "internetMaxBandwidthOut": 0.0, "tags": dict(TAGS)},
+        deps={"vswitchId": [named(s, "ft-vsw")]}, provider_region=ALI)),
+     {"_est": K96}, cap(1000),
+     "an EcsInstanceSet of 2 pay-as-you-go nodes released at 96 h: 520.51..525.93"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B2))
+def test_batch2(pack, case):
+    _run_case(pack, case)
