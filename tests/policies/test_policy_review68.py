@@ -1095,3 +1095,133 @@ B2 = [
 @pytest.mark.parametrize("case", _params(B2))
 def test_batch2(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 3
+# More consumers, spot beside reservations, a one-zone regional MIG, aws-native scheduled
+# actions on a classic group, and a bought Capacity Block an EKS node group launches into.
+def eks_ng(name: str = "ft-eks", itype: str = "g6e.4xlarge", cap_type: str = "ON_DEMAND",
+           max_size: float = 2.0):
+    return _add(lambda s: res("aws:eks/nodeGroup:NodeGroup", name, {
+        "clusterName": "ml", "nodeRoleArn": "arn:aws:iam::111122223333:role/node",
+        "subnetIds": ["subnet-x"], "capacityType": cap_type, "instanceTypes": [itype],
+        "scalingConfig": {"desiredSize": 1.0, "maxSize": max_size, "minSize": 0.0},
+        "tags": dict(TAGS)}, deps={"subnetIds": [named(s, "ft-a")]}))
+
+
+def bought_block_eks():
+    def build(s):
+        blk = res("aws:ec2/capacityBlockReservation:CapacityBlockReservation", "ft-block", {
+            "capacityBlockOfferingId": "cb-0123456789abcdef0", "instancePlatform": "Linux/UNIX",
+            "tags": dict(TAGS)})
+        lt = res("aws:ec2/launchTemplate:LaunchTemplate", "ft-cb-lt", {
+            "instanceType": "p5.48xlarge", "instanceMarketOptions": dict(CB_LT),
+            "capacityReservationSpecification": {"capacityReservationTarget": {
+                "capacityReservationId": "cr-x"}},
+            "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}],
+            "tags": dict(TAGS)}, deps={"capacityReservationSpecification": [blk]})
+        ng = res("aws:eks/nodeGroup:NodeGroup", "ft-eks", {
+            "clusterName": "ml", "nodeRoleArn": "arn:aws:iam::111122223333:role/node",
+            "subnetIds": ["subnet-x"], "capacityType": "CAPACITY_BLOCK",
+            "scalingConfig": {"desiredSize": 1.0, "maxSize": 1.0, "minSize": 0.0},
+            "launchTemplate": {"id": "lt-cb", "version": "1"}, "tags": dict(TAGS)},
+            deps={"subnetIds": [named(s, "ft-a")], "launchTemplate": [lt]})
+        return [blk, lt, ng]
+    return _add(build)
+
+
+def native_sched(name: str = "ft-stop", hours: float = 96, **sizes):
+    return _add(lambda s: res("aws-native:autoscaling:ScheduledAction", name, {
+        "autoScalingGroupName": "ft-nodes", "startTime": iso_utc(hours), **sizes},
+        deps={"autoScalingGroupName": [named(s, "ft-nodes")]}))
+
+
+def regional_mig(zones: list):
+    def mutate(s):
+        s = [r for r in s if r.name != "ft-mig"]
+        return s + [res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager",
+                        "ft-mig", {"name": "ft-mig", "region": "us-central1", "targetSize": 2.0,
+                                   "baseInstanceName": "ft", "distributionPolicyZones": zones,
+                                   "versions": [{"instanceTemplate": "tpl-id"}]},
+                        deps={"versions": [named(s, "ft-tpl")]})]
+    return mutate
+
+
+GN7I_32 = 3.01127     # alibaba ecs.gn7i-c32g1.8xlarge eu-central-1 (eu-central-1a)
+
+B3 = [
+    ("b01", "aws0", {"budget": "6000"}, _chain(odcr(), eks_ng()), {"_est": ONCE_A}, None,
+     "an EKS managed node group of max 2 on-demand g6e.4xlarge in us-west-2a beside an open ODCR "
+     "of 2 there: its instances are On-Demand EC2 instances of the ODCR's type in its zone with "
+     "the default open preference: once, 4,386.19 < 6,000"),
+    ("b02", "aws0", {"budget": "20000"}, _chain(
+        odcr(itype="p4d.24xlarge", count=1.0),
+        eks_ng(itype="p4d.24xlarge", cap_type="SPOT", max_size=1.0)),
+     {SPEND: "fail"}, None,
+     "an EKS SPOT node group of 1 p4d.24xlarge beside an open ODCR of 1: spot uses no ODCR: "
+     "16,029.05 + 9.7315 x 730 = 23,133.04 > 20,000"),
+    ("b03", "aws0", {"budget": "15000"}, bought_block_eks(), {"_est": rng(12000)},
+     {SPEND: {"capacityBlockFeesUsd": {"ft-eks": 12000}}},
+     "a Capacity Block the stack buys, an EKS CAPACITY_BLOCK node group whose template targets "
+     "it by dependency, the fee under the group's name: 'one a group launches into is priced "
+     "with that group, once': 12,000 < 15,000"),
+    ("b04", "aws", {"budget": "1000"}, native_sched(minSize=0, maxSize=0, desiredCapacity=0),
+     {"_est": A96R}, None,
+     "an aws-native ScheduledAction on the classic group (autoScalingGroupName dependency) "
+     "setting 0 / 0 / 0 at 96 h: 96 h"),
+    ("b05", "aws", {"budget": "1000"}, native_sched(desiredCapacity=0), {"_est": A96R}, None,
+     "an aws-native action setting only desired 0; the group's own minimum is 0 ('aws-native "
+     "leaves every omitted size as the group has it'): desired and min 0, a stop: 96 h"),
+    ("b06", "aws", {"budget": "1000"}, _chain(_set("ft-nodes", "minSize", 1.0),
+                                              native_sched(desiredCapacity=0)),
+     {SPEND: "fail"}, None,
+     "b05 with the group's minimum 1: 'desired 0 under a group minimum above 0 is refused by AWS "
+     "and stops nothing': the month"),
+    ("g12", "gcp", {}, _chain(gres(), regional_mig(["us-central1-a"])), {"_est": rng(RES2)}, None,
+     "a regional MIG of 2 whose distributionPolicyZones is only us-central1-a, the reservation "
+     "of 2 in us-central1-a: every VM is in the reservation's zone: once, 1,246.29 < 2,000"),
+    ("g13", "gcp", {}, _chain(gres(), regional_mig(["us-central1-a", "us-central1-b"])),
+     {SPEND: "fail"}, None,
+     "the regional MIG spread over two zones may place VMs outside the reservation's zone "
+     "(review64: 'a reservation a ... regional MIG may miss: both priced'): 2,492.58 > 2,000"),
+    ("g14", "gcp0", {"budget": "3000"}, _chain(
+        gres(), _add(lambda s: res("gcp:container/nodePool:NodePool", "ft-pool", {
+            "cluster": "ml-gke", "location": "us-central1-a", "initialNodeCount": 1.0,
+            "autoscaling": {"minNodeCount": 0.0, "maxNodeCount": 4.0},
+            "nodeConfig": {"machineType": "g2-standard-8", "resourceLabels": dict(LABELS),
+                           AFF: {"consumeReservationType": "ANY_RESERVATION"}}}))),
+     {"_est": rng(2 * RES2)}, None,
+     "a GKE pool of at most 4 beside a reservation of 2: 2 inside, 2 beyond: 1,246.29 + "
+     "1,246.29 = 2,492.58 < 3,000"),
+    ("g15", "gcp0", {"budget": "2000"}, _chain(
+        gres(), gvm(mtype="g2-standard-8", reservationAffinity={
+            "type": "SPECIFIC_RESERVATION", "specificReservation": {
+                "key": "compute.googleapis.com/reservation-name", "values": ["ft-res"]}}),
+        gvm(name="ft-vm2", mtype="g2-standard-8")),
+     {"_est": rng(RES2)}, None,
+     "two g2-standard-8 VMs, one naming the reservation of 2 (not required), one by default "
+     "ANY: both inside, once, 1,246.29 < 2,000"),
+    ("z08", "azure0", {"budget": 2500.0}, _chain(az_crg(), aks(join=True),
+                                                 _set("ft-gpu", "enableAutoScaling", True),
+                                                 _set("ft-gpu", "maxCount", 4.0),
+                                                 _set("ft-gpu", "minCount", 0.0)),
+     {"_est": rng(2 * AZ2)}, None,
+     "the AKS pool in the group autoscaling to 4, a reservation of 2: 2 inside, 2 beyond: "
+     "1,097.92 + 1,097.92 = 2,195.84 < 2,500"),
+    ("k08", "ali", {}, _chain(ali_cr(end_h=200), ali_nodes("privatePoolOptionsMatchCriteria",
+                                                           "Open"),
+                              ali_nodes("instanceType", "ecs.gn7i-c32g1.8xlarge")),
+     {SPEND: "fail"}, cap(1200),
+     "an open reservation of gn7i-c16g1.4xlarge beside Open nodes of gn7i-c32g1.8xlarge ('of its "
+     "type'): both priced: 1,084.39 + 2 x 3.01127 x 96 = 578.16 -> 1,662.55 > 1,200"),
+    ("k09", "ali", {}, _chain(ali_cr(end_h=200, match="Target"),
+                              ali_nodes("privatePoolOptionsMatchCriteria", "None")),
+     {SPEND: "fail"}, cap(1200),
+     "a Target reservation and nodes whose match criteria is None: both priced, 1,084.39 + "
+     "520.51 = 1,604.90 > 1,200"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B3))
+def test_batch3(pack, case):
+    _run_case(pack, case)
