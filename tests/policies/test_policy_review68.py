@@ -15,7 +15,86 @@ The pack's code was not read: every verdict comes from docs/policies.md, the cat
 Pulumi SDK schemas in .venv and cited provider pages; each batch's expectations were committed
 before its first run. About half the cases are correct stacks that must pass.
 
-RESULTS: (filled in after the runs)
+RESULTS (agreed / cases on the first run of each blind batch; 97 blind cases, 61 of them correct
+  stacks that must pass; 94 agree on the first run, 0 MY mistakes, 3 pack defects; plus 6 probes
+  written after the findings and counted apart, 3 of them agree; 6 strict xfails in all):
+  batch 1: 39/42 (capacity): ODCRs open / ending in 48 h (nodes running on: priced for the month,
+    not the reservation's 48 h; nodes stopped at 96 h: between 576.81 and 4,386.19) / targeted in
+    a capacity-reservation resource group with and without the ODCR in it / preference open
+    written out / aws-native open and targeted / a targeted ODCR of 1 an instance targets by
+    dependency, preference none, dedicated tenancy / a p4d group all spot (23,133.04) and all on
+    demand (16,029.05) / a CPU ODCR; Capacity Blocks: an ASG with a fee and a 96 h stop (the fee,
+    12,000, whole), an EKS CAPACITY_BLOCK node group with and without its fee; GCP reservations
+    shared, deleted in 48 h (deleteAtTime, deleteAfterDuration), GKE pools ANY / SPECIFIC / NO,
+    N1 + T4 reservations with and without the T4 (1,065.80 vs 1,065.80 + 554.80), a2 VM inside
+    a reservation of 1, on demand and Spot; Azure AKS AgentPool in / out of a CRG, classic CRG +
+    LinuxVirtualMachineScaleSet in / out, a single VM in / out, the AKS pool inline; Alibaba
+    elasticity assurance and reserved instance (fail closed, named), a reservation ending at
+    48 h before the nodes' 96 h release (520.51..525.93, not 260.25), 200 h, a PrePaid
+    EcsInstanceSet, spot nodes alone and beside an open reservation. a04 DEFECT 1, z07 DEFECT 2,
+    k07 DEFECT 3.
+  batch 2: 42/42 (lifetimes): Schedules with maxSize -1 with and without a scaling policy, a
+    one-time raise after / before the stop, a recurring raise, a recurring raise ending before
+    the stop, recurring stops in UTC, America/New_York and Asia/Kolkata, a literal name, a
+    maxSize-0 stop beside a scaling policy; GCP terminationTime with -07:00, +09:00, milliseconds,
+    maxRunDuration STOP with and without a start schedule, instance schedules with an
+    expirationTime before the stop and a startTime 48 h on (+58 h), a Spot VM, flex-start resize
+    requests all / not all with a run duration, a MIG of target 1 with a request; Azure fixed-date
+    stops by dependency, by literal ARM id, by the id in other letter cases, in another
+    subscription, a zero window followed by a default profile of 2 / of 0, a set in a CRG (the
+    reservation's month), disabled; Alibaba autoReleaseTime with +08:00, -10:00, milliseconds, a
+    Unix epoch, 30 February, past the month (3,958.03 against 1,000 and 5,000), no charge type,
+    an EcsInstanceSet.
+  batch 3: 13/13: an EKS on-demand group inside an open ODCR, an EKS SPOT group beside one, a
+    bought Capacity Block an EKS CAPACITY_BLOCK group launches into (its fee, once), aws-native
+    ScheduledActions on a classic group (0/0/0, desired only over min 0, desired only over min 1),
+    a one-zone regional MIG (once) and a two-zone one (twice), a GKE pool autoscaling past its
+    reservation (2,492.58), two VMs sharing a reservation, an AKS pool autoscaling past its CRG,
+    Alibaba Open nodes of another type, a Target reservation with None nodes.
+  probes (counted apart): 3/6 (q01 q02 DEFECT 1; q06 DEFECT 3; q03 q04 q05 agree).
+
+DEFECT 1 (spend-limit false alarm, mandatory: capacity counted twice). Smallest: a04 = a targeted
+  ODCR of 2 g6e.4xlarge in us-west-2a, put in a capacity-reservation resource group
+  (aws:resourcegroups/group with AWS::EC2::CapacityReservationPool; an aws:resourcegroups/
+  resource depending on the group and the ODCR), the group's launch template targeting the
+  resource group (capacityReservationTarget.capacityReservationResourceGroupArn depending on it):
+  priced "2 x g6e.4xlarge x 3.00 USD/h x 730 h = 4,386; 2 x ... = 4,386" = 8,772 > 6,000. The
+  nodes launch into the ODCR: 4,386.19. Docs: "a group launched into a reservation of the stack
+  ... is priced only for its nodes beyond the reservation ...: reservation and consumer are
+  counted once" (the docs name the consumer by its target depending on the ODCR and do not name
+  the resource-group path; nor do they list it as a limit). Reach: a single instance targeting
+  the group (q01, 4,386 > 3,000), the ODCR open in the group (q02). Control: a05 (the ODCR never
+  in the group) rightly twice.
+DEFECT 2 (spend-limit false alarm, mandatory: counted twice). Smallest: z07 = an azure-native
+  ManagedCluster whose agentPoolProfiles hold a GPU pool of 2 Standard_NC8as_T4_v3 in zone 1
+  with capacityReservationGroupID on the stack's group (a reservation of 2): priced 2,196 >
+  1,500, while the same pool as an azure-native AgentPool (z01) is counted once, 1,097.92.
+  learn.microsoft.com/azure/aks/use-capacity-reservation-groups: the pool is associated with the
+  group. Not reached: classic KubernetesClusterNodePool (q03) and a classic cluster's
+  defaultNodePool (q04), both once.
+DEFECT 3 (spend-limit below the truth: spot counted as reserved). Smallest: k07 = two Alibaba
+  spot nodes (spotStrategy SpotAsPriceGo, privatePoolOptionsMatchCriteria Open, released at
+  96 h) beside an open immediate capacity reservation of 2 to 200 h: priced "0 x ... spot ...
+  (1 more inside reservation ft-cr, priced there) = 0" each, 1,090 < 1,200; the truth is 1,084.39
+  + 162.46 = 1,246.85 > 1,200. Alibaba: "Immediate Capacity Reservation guarantees resources only
+  for pay-as-you-go instances, not spot instances" (help.aliyun.com/en/ecs/user-guide/
+  overview-of-immediate-capacity-reservation); docs: "spot nodes use neither" (said of ODCRs and
+  GCP reservations; AWS a12 and GCP g11 are priced right). Reach: SpotWithPriceLimit (q06). Not
+  reached: the match criteria left out (q05, priced 1,254).
+
+Planted bug (test side; the pack's code was not read): `odcr` writing availabilityZone us-west-2b
+  whatever zone it is given: a01 a02 a06 a13 b01 fail, every other case passes (a03's range is
+  wide on purpose; a09 ties the instance to the ODCR by dependency); reverted.
+
+Noticed, left alone: an AWS ODCR's endDate is not promised by the docs (a03 accepts either the
+  month or the truth); k03 (the Alibaba reservation ending before the nodes) is priced right,
+  reservation then pay-as-you-go ("When the reservation is released, existing pay-as-you-go
+  instances ... continue to run"); Alibaba nodes that leave privatePoolOptionsMatchCriteria out
+  were not checked against an open reservation for pay-as-you-go nodes; an Azure Spot scale set
+  in a CRG was dropped before its run (the support page I could find says nothing of Spot);
+  autoReleaseTime with an offset is read at its instant (p01 p02) although the ECS API asks for
+  yyyy-MM-ddTHH:mm:ssZ in UTC and may refuse it (InvalidAutoReleaseTime.Malformed), which would
+  create no node.
 
 Each case states the verdict of EVERY policy (those not named stay "pass"): "fail", "advisory",
 "undecided" ("cannot decide") or "pass"; its `why` is the hand calculation or the cited source.
@@ -398,7 +477,13 @@ def pack():
     p.close()
 
 
-XFAIL: dict[str, str] = {}
+D1 = ("DEFECT 1: nodes launched into a capacity-reservation resource group "
+      "(capacityReservationResourceGroupArn) that holds the stack's ODCR are priced beside it")
+D2 = ("DEFECT 2: an azure-native AKS pool written inline in agentPoolProfiles with "
+      "capacityReservationGroupID is priced beside its reservation (the AgentPool resource is not)")
+D3 = ("DEFECT 3: Alibaba spot nodes with privatePoolOptionsMatchCriteria Open are priced at 0 "
+      "inside an immediate capacity reservation, which serves only pay-as-you-go instances")
+XFAIL: dict[str, str] = {"a04": D1, "q01": D1, "q02": D1, "z07": D2, "k07": D3, "q06": D3}
 
 
 def _params(cases):
@@ -1224,4 +1309,78 @@ B3 = [
 
 @pytest.mark.parametrize("case", _params(B3))
 def test_batch3(pack, case):
+    _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ probes
+# Written after the first run of batch 1 to map the reach of its defects; counted apart.
+def classic_crg_only():
+    def build(_s):
+        crg = res("azure:compute/capacityReservationGroup:CapacityReservationGroup", "ft-crg", {
+            "name": "ft-crg", "location": "eastus", "resourceGroupName": "rg", "zones": ["1"],
+            "tags": dict(AZ_TAGS)})
+        cr = res("azure:compute/capacityReservation:CapacityReservation", "ft-cr", {
+            "name": "ft-cr", "capacityReservationGroupId": "crg-id", "zone": "1",
+            "sku": {"name": "Standard_NC8as_T4_v3", "capacity": 2.0}, "tags": dict(AZ_TAGS)},
+            deps={"capacityReservationGroupId": [crg]})
+        return [crg, cr]
+    return _add(build)
+
+
+def classic_aks(inline: bool):
+    def build(s):
+        crg = named(s, "ft-crg")
+        gpu = {"vmSize": "Standard_NC8as_T4_v3", "nodeCount": 2.0, "zones": ["1"],
+               "capacityReservationGroupId": "crg-id"}
+        system = {"name": "system", "vmSize": "Standard_D4s_v5", "nodeCount": 1.0}
+        cl = res("azure:containerservice/kubernetesCluster:KubernetesCluster", "ft-aks", {
+            "name": "ft-aks", "location": "eastus", "resourceGroupName": "rg", "dnsPrefix": "ft",
+            "identity": {"type": "SystemAssigned"},
+            "defaultNodePool": {"name": "gpu", **gpu} if inline else system,
+            "tags": dict(AZ_TAGS)}, deps={"defaultNodePool": [crg]} if inline else {})
+        if inline:
+            return [cl]
+        return [cl, res("azure:containerservice/kubernetesClusterNodePool:KubernetesClusterNodePool",
+                        "ft-gpu", {"name": "gpu", "kubernetesClusterId": "aks-id", **gpu,
+                                   "tags": dict(AZ_TAGS)},
+                        deps={"kubernetesClusterId": [cl], "capacityReservationGroupId": [crg]})]
+    return _add(build)
+
+
+PROBES = [
+    ("q01", "aws0", {}, _chain(
+        odcr(count=1.0, instanceMatchCriteria="targeted"), cr_group(member=True),
+        ec2(capacityReservationSpecification={"capacityReservationTarget": {
+            "capacityReservationResourceGroupArn": CRG_ARN}}),
+        lambda s: _deps("ft-vm", TARGET, "ft-crg")(s)),
+     {"_est": rng(G6E * MONTH)}, None,
+     "DEFECT 1's reach: one instance targeting the resource group that holds a targeted ODCR of "
+     "1: once, 2,193.10 < 3,000"),
+    ("q02", "aws", {}, _chain(
+        odcr(), cr_group(member=True),
+        lt_set(TARGET, {"capacityReservationTarget": {
+            "capacityReservationResourceGroupArn": CRG_ARN}}, "ft-crg")),
+     {"_est": ONCE_A}, None,
+     "DEFECT 1's reach: a04 with the ODCR open (in the group as well): once"),
+    ("q03", "azure0", {}, _chain(classic_crg_only(), classic_aks(inline=False)),
+     {"_est": rng(AZ2)}, None,
+     "DEFECT 2's reach: a classic KubernetesClusterNodePool of 2 NC8as_T4_v3 with "
+     "capacityReservationGroupId on the classic group holding 2: once, 1,097.92 < 1,500"),
+    ("q04", "azure0", {}, _chain(classic_crg_only(), classic_aks(inline=True)),
+     {"_est": rng(AZ2)}, None,
+     "DEFECT 2's reach: a classic KubernetesCluster whose defaultNodePool is that GPU pool: once"),
+    ("q05", "ali", {"spotStrategy": "SpotAsPriceGo"}, ali_cr(end_h=200), {SPEND: "fail"},
+     cap(1200),
+     "DEFECT 3's reach: k07 with the nodes' match criteria left out: spot still uses no "
+     "reservation: 1,246.85 > 1,200"),
+    ("q06", "ali", {"spotStrategy": "SpotWithPriceLimit", "spotPriceLimit": 1.0}, _chain(
+        ali_cr(end_h=200), ali_nodes("privatePoolOptionsMatchCriteria", "Open")),
+     {SPEND: "fail"}, cap(1200),
+     "DEFECT 3's reach: SpotWithPriceLimit nodes (priced at most at the spot rate) beside the "
+     "open reservation: 1,084.39 + >= 162.46 > 1,200"),
+]
+
+
+@pytest.mark.parametrize("case", _params(PROBES))
+def test_probes(pack, case):
     _run_case(pack, case)
