@@ -27,6 +27,8 @@ from trainstack_policies.model import (
     last_segment,
     name_list,
     number,
+    reach,
+    short_repr,
 )
 from trainstack_policies.template_refs import tie_overrides, untied_count
 
@@ -172,7 +174,10 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                                   False, [z], _region(r, z)))
         elif t == GCP_RESERVATION:
             props = "specificReservation.instanceProperties"
-            mtype = r.get(f"{props}.machineType")
+            # model.reach: a specificReservation or instanceProperties written as a list of one
+            # gives BadNumber naming it, a type that cannot be read (GPU capacity failing
+            # closed), never "no machine" (the reservation would vanish from the estimate).
+            mtype = r.reach(f"{props}.machineType")
             z = zone(r.get("zone") or r.provider.get("zone"))
             accel = r.get(f"{props}.guestAccelerators")
             count_key, type_key = "acceleratorCount", "acceleratorType"
@@ -184,7 +189,7 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                 # compute.Reservation; the two fields exclude each other).
                 mtype, accel, count_key, type_key = source.get("machineType"), \
                     source.get("guestAccelerators"), "count", "type"
-            machine = mtype if mtype is UNKNOWN else last_segment(mtype)
+            machine = last_segment(mtype) if isinstance(mtype, str) or mtype is None else mtype
             # The list, an entry of it or an entry's count unknown at preview: an attached GPU
             # of a type (or number) read after apply, which has no price, on a machine that may
             # take one (attached_entries).
@@ -235,6 +240,12 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                     out.append(node_group(r, None, UNKNOWN, None, False, [UNKNOWN],
                                           _location(r)))
                     continue
+                if p is not None and not isinstance(p, dict):
+                    # A defaultNodePool of another shape than an object (a list of one): its
+                    # size and type cannot be read (BadNumber naming it), never a pool dropped.
+                    bad = BadNumber(short_repr(p))
+                    out.append(node_group(r, None, bad, bad, False, [""], _location(r)))
+                    continue
                 if not isinstance(p, dict):
                     continue
                 # autoScalingEnabled (pulumi-azure v6) or enableAutoScaling (v5): at most
@@ -261,8 +272,10 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                     continue
                 if not isinstance(v, dict) or not v.get("instanceType"):
                     continue   # serverless variants carry no instances
+                # model.reach: a managedInstanceScaling written as a list of one is a size that
+                # is no number, never absent with initialInstanceCount standing in.
                 out.append(node_group(r, None, v.get("instanceType"), count(
-                    _get(v, "managedInstanceScaling.maxInstanceCount"),
+                    reach(v, "managedInstanceScaling.maxInstanceCount"),
                     v.get("initialInstanceCount")), False, [""], _region(r, "")))
         elif t == AZ_ML_COMPUTE:
             p = "properties.properties"
@@ -300,7 +313,7 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             zones = [zone(s.get("zoneId")) for s in switches] or (
                 [UNKNOWN] if unread_placement(r, "vswitchIds") else [""])
             out.append(node_group(r, None, types[0] if types else None, count(
-                r.get("scalingConfig.maxSize"), r.get("desiredSize"), r.get("nodeCount")),
+                r.reach("scalingConfig.maxSize"), r.get("desiredSize"), r.get("nodeCount")),
                 str(r.get("spotStrategy") or "").startswith("Spot"), zones,
                 r.provider_region or "", instance_types=list(types)))
         elif t == ALI_AUTO_PROVISIONING_GROUP:
@@ -524,6 +537,13 @@ def _batch_pool(r: Resource, node_group: Any, count: Any) -> list:
         if scale is UNKNOWN else None
     if fixed is UNKNOWN:
         return [node_group(r, None, r.get("vmSize"), None, False, [""], _location(r))]
+    shaped = scale if scale is not None and not isinstance(scale, dict) else \
+        fixed if fixed is not None and not isinstance(fixed, dict) else None
+    if shaped is not None:
+        # scaleSettings or fixedScale written in another shape than an object (a list of one):
+        # a size that is no number, named (model.reach), neither absent nor its one item.
+        return [node_group(r, None, r.get("vmSize"), BadNumber(short_repr(shaped)), False,
+                           [""], _location(r))]
     if not isinstance(fixed, dict) or scale.get("autoScale") is not None:
         return []
     dedicated = count(fixed.get("targetDedicatedNodes"), 0)
@@ -656,6 +676,10 @@ def _auto_provisioned_gpus(r: Resource) -> Any:
     auto = r.get("clusterAutoscaling")
     if auto is UNKNOWN:
         return UNKNOWN
+    if auto is not None and not isinstance(auto, dict):
+        # Written in another shape than an object (a list of one): there, but neither absent
+        # nor its one item; limits that cannot be read, named as limits unknown at preview are.
+        return short_repr(auto)
     if not isinstance(auto, dict) or auto.get("enabled") is False:
         return None   # auto-provisioning off: its limits create nothing
     for limit in as_list(auto.get("resourceLimits")):

@@ -68,12 +68,14 @@ from trainstack_policies.model import (
     Resource,
     as_list,
     checked_number,
+    dict_entries,
     dig,
     first_zone_region,
     last_segment,
     name_list,
     number,
     region_of_zone,
+    short_repr,
 )
 
 
@@ -119,6 +121,12 @@ def _gke_pool(r: Resource) -> NodeGroup:
     # capacity that cannot be priced, never CPU). One left out is GKE's default CPU machine.
     config = given if isinstance(given, dict) else \
         {"machineType": UNKNOWN, "guestAccelerators": UNKNOWN} if given is UNKNOWN else {}
+    # One written in another shape than an object (`nodeConfig: [{machineType: ...}]`, a list
+    # of one) is there but cannot be read: neither absent (GKE's default CPU machine) nor its
+    # one item. Its machine is a type that cannot be read (model.reach gives BadNumber naming
+    # the value; NodeGroup: GPU capacity failing closed), its GPUs none read.
+    unread = r.reach("nodeConfig.machineType") if given is not None and given is not UNKNOWN \
+        and not isinstance(given, dict) else None
     # GKE names a reservation's consumption consumeReservationType (container.NodePool
     # nodeConfig.reservationAffinity), Compute Engine `type`: the holder speaks Compute's.
     affinity = config.get("reservationAffinity")
@@ -144,8 +152,10 @@ def _gke_pool(r: Resource) -> NodeGroup:
         zones = [location]
     else:
         zones = [""]   # a regional pool: nodes in every zone of the region
-    per_zone = r.get("autoscaling.maxNodeCount")
-    total = r.get("autoscaling.totalMaxNodeCount")
+    # model.reach: an `autoscaling` written as a list of one (or a scalar) is a size that is
+    # no number (BadNumber naming it), never absent with nodeCount standing in.
+    per_zone = r.reach("autoscaling.maxNodeCount")
+    total = r.reach("autoscaling.totalMaxNodeCount")
     if total is not None:
         count = _count(total)
     else:
@@ -156,9 +166,11 @@ def _gke_pool(r: Resource) -> NodeGroup:
             n * max(1, len([z for z in zones if z]) or 3)
     region = region_of_zone(zones[0]) if isinstance(zones[0], str) and zones[0] else \
         (location if isinstance(location, str) else "")
-    return NodeGroup(r, holder, _gcp_machine_type(holder), count,
-                     bool(config.get("spot") or config.get("preemptible")), zones, region,
-                     accelerators=_attached(holder, GKE_DEFAULT_MACHINE))
+    return NodeGroup(r, holder, unread if unread is not None else _gcp_machine_type(holder),
+                     count, bool(config.get("spot") or config.get("preemptible")), zones, region,
+                     accelerators=_attached(holder, GKE_DEFAULT_MACHINE),
+                     type_unread=f"that cannot be read (nodeConfig {unread.text} is no object)"
+                     if isinstance(unread, BadNumber) else "")
 
 
 def _gke_cluster_pools(r: Resource) -> list[NodeGroup]:
@@ -264,9 +276,15 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                     zones = [UNKNOWN]
             # Instance selections replace the template's machine type (pulumi-gcp
             # instance_flexibility_policy.instance_selections[].machine_types).
-            selected = [last_segment(t) if isinstance(t, str) else t
-                        for s in _dicts(r.get("instanceFlexibilityPolicy.instanceSelections"))
-                        for t in ([UNKNOWN] if s is UNKNOWN else _list(s.get("machineTypes")))]
+            # A policy written as a list of one (model.reach: BadNumber naming it) is a type
+            # that cannot be read, never "no selections"; a type of another shape than a name
+            # in machineTypes too (_types keeps BadNumber, NodeGroup reads it so).
+            selections = r.reach("instanceFlexibilityPolicy.instanceSelections")
+            selected = [selections] if isinstance(selections, BadNumber) else [
+                last_segment(t) if isinstance(t, str) else
+                t if t is UNKNOWN or t is None else BadNumber(short_repr(t))
+                for s in dict_entries(selections)   # one selection object: a list of it
+                for t in ([UNKNOWN] if s is UNKNOWN else name_list(s.get("machineTypes")))]
             others = [_gcp_machine_type(t) for t in templates[1:]]
             groups.append(NodeGroup(
                 r, template, _gcp_machine_type(template), _gcp_group_size(r, index),
@@ -473,7 +491,7 @@ def _autoscaled(g: NodeGroup, scalers: list[Resource], path: Optional[str]) -> N
     """A group sized by its autoscaler runs up to the autoscaler's maximum, not its target."""
     for s in scalers:
         if path is not None:
-            values = [s.get(path)]
+            values = [s.reach(path)]   # a policy written as a list: BadNumber naming it
         else:   # Azure autoscale setting: every profile's capacity.maximum
             values = [UNKNOWN] if s.get("profiles") is UNKNOWN else [
                 dig(p, "capacity.maximum") for p in _dicts(s.get("profiles"))
@@ -573,10 +591,15 @@ def _accelerator_problems(holder: Optional[Resource]) -> list[str]:
 
 
 def _gcp_machine_type(template: Optional[Resource]) -> Any:
+    """The machine type's name (the last segment of a URL); UNKNOWN or None as given; a value
+    of another shape than a name (`machineType: ["a2-highgpu-1g"]`) BadNumber naming it: a
+    type that cannot be read (NodeGroup), never the text of the list read as a name."""
     if template is None:
         return None
     value = template.get("machineType")
-    return value if value is UNKNOWN or value is None else last_segment(value)
+    if value is UNKNOWN or value is None:
+        return value
+    return last_segment(value) if isinstance(value, str) else BadNumber(short_repr(value))
 
 
 def _gcp_spot(template: Optional[Resource]) -> bool:

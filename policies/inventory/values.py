@@ -96,7 +96,9 @@ def _types(*candidates: Any) -> list[Any]:
     out = []
     for c in candidates:
         for t in (c if isinstance(c, list) else [c]):
-            if t is UNKNOWN or (isinstance(t, str) and t):
+            # A type of another shape than a name (BadNumber, compute._gcp_machine_type) is
+            # kept: NodeGroup reads it as a type that cannot be read, never as no type.
+            if t is UNKNOWN or isinstance(t, BadNumber) or (isinstance(t, str) and t):
                 if t not in out:
                     out.append(t)
     return out or [None]
