@@ -589,11 +589,25 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(f"  {line}")
 
 
+@pytest.fixture(scope="session")
+def _pack_processes():
+    """The pack processes this test process started (one at a time); each is closed at the end."""
+    started: list = []
+    yield started
+    for process in started:
+        process.close()
+        assert process.proc.returncode is not None   # the process is gone
+
+
 @pytest.fixture(scope="module")
-def pack():
-    """The policy pack, started as `pulumi preview --policy-pack` starts it; one per module."""
+def pack(_pack_processes):
+    """The policy pack, started as `pulumi preview --policy-pack` starts it: one per test process,
+    shared by its modules, each handed it configured with the defaults (as a fresh process is;
+    `run` sends each case's own Configure, as `pulumi preview` does per run), and started again
+    for a module that finds it gone. A start is about 0.4 CPU s, which ~100 modules paid each."""
     from tests.policy_harness import PolicyPackProcess
-    process = PolicyPackProcess()
-    yield process
-    process.close()
-    assert process.proc.returncode is not None   # the process is gone
+    if not _pack_processes or _pack_processes[-1].proc.poll() is not None:
+        _pack_processes.append(PolicyPackProcess())
+    process = _pack_processes[-1]
+    process.configure()   # the defaults a fresh process starts with, whatever the last module sent
+    return process

@@ -104,6 +104,8 @@ class PolicyPackProcess:
         self.stub.ConfigureStack(apb.AnalyzerStackConfigureRequest(
             stack=stack, project=PROJECT, organization="organization", dry_run=True))
         self.info = self.stub.GetAnalyzerInfo(empty_pb2.Empty())
+        self._schemas: Optional[tuple[dict[str, dict], dict[str, Any]]] = None
+        self._valid_configs: set[str] = set()
 
     def _first_line(self, timeout: float) -> bytes:
         ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
@@ -127,18 +129,28 @@ class PolicyPackProcess:
 
     # -- configuration, as the CLI reconciles it (pkg/resource/analyzer/config.go) -------------
 
+    def _policy_schemas(self) -> tuple[dict[str, dict], dict[str, Any]]:
+        """Each policy's defaults ({"enforcementLevel", **schema defaults}) and the validator of
+        its config schema, read from GetAnalyzerInfo once per process."""
+        if self._schemas is None:
+            defaults: dict[str, dict] = {}
+            validators: dict[str, Any] = {}
+            for p in self.info.policies:
+                props = json_format.MessageToDict(p.configSchema.properties)
+                validators[p.name] = jsonschema.Draft7Validator({
+                    "type": "object", **({"properties": props} if props else {}),
+                    **({"required": list(p.configSchema.required)} if p.configSchema.required
+                       else {})})
+                defaults[p.name] = {"enforcementLevel": apb.EnforcementLevel.Name(
+                    p.enforcementLevel).lower(), **{k: v["default"] for k, v in props.items()
+                                                    if "default" in v}}
+            self._schemas = (defaults, validators)
+        return self._schemas
+
     def cli_config(self, given: Optional[Mapping[str, Any]] = None) -> dict[str, dict]:
         """{policy: {"enforcementLevel": level, **properties}} from the pack's own metadata."""
-        result: dict[str, dict] = {}
-        schemas: dict[str, dict] = {}
-        for p in self.info.policies:
-            props = json_format.MessageToDict(p.configSchema.properties)
-            schemas[p.name] = {"type": "object", **({"properties": props} if props else {}),
-                               **({"required": list(p.configSchema.required)}
-                                  if p.configSchema.required else {})}
-            result[p.name] = {"enforcementLevel": apb.EnforcementLevel.Name(
-                p.enforcementLevel).lower(), **{k: copy.deepcopy(v["default"])
-                                                for k, v in props.items() if "default" in v}}
+        defaults, validators = self._policy_schemas()
+        result = copy.deepcopy(defaults)
         given = dict(given or {})
         if isinstance(given.get("all"), str):
             for value in result.values():
@@ -150,9 +162,12 @@ class PolicyPackProcess:
                 result[name]["enforcementLevel"] = value
             else:
                 result[name].update(copy.deepcopy(value))
-        for name, schema in schemas.items():
-            props = {k: v for k, v in result[name].items() if k != "enforcementLevel"}
-            jsonschema.Draft7Validator(schema).validate(props)
+        key = json.dumps(result, sort_keys=True)
+        if key not in self._valid_configs:   # most cases send one of a few configs
+            for name, validator in validators.items():
+                validator.validate({k: v for k, v in result[name].items()
+                                    if k != "enforcementLevel"})
+            self._valid_configs.add(key)
         return result
 
     def configure(self, given: Optional[Mapping[str, Any]] = None) -> dict[str, dict]:

@@ -26,9 +26,9 @@ Managed Lustre 18,000 GiB x 0.21 = 3,780 a month (review58 s22: 4,403.15 with th
 """
 from __future__ import annotations
 
-from tests.policies.test_policy_review58 import (  # noqa: F401  (pack: the module's fixture)
+from tests.policies.test_policy_review58 import (
     AWS_ALERTS, SPEND, SSZ, TAGS_P, UNK, R, _amlfs, _gcp_lustre_stack, _with, aws_asg,
-    aws_budget, aws_lt, aws_one, az_budget, az_vmss, check, gcp_budget, gcp_vm, on, pack, secret,
+    aws_budget, aws_lt, aws_one, az_budget, az_vmss, check, gcp_budget, gcp_vm, on, secret,
     subnet,
 )
 

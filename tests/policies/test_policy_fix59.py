@@ -25,13 +25,6 @@ ALI_P = {"region": "eu-central-1"}
 LEGACY = "azure:compute/scaleSet:ScaleSet"
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 def _check(pack, cid: str, stack: list, provider: dict, expect: dict) -> None:
     found = run(pack, stack, None, provider)
     got = {p: verdict(found, p) for p in POLICIES}

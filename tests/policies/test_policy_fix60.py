@@ -38,13 +38,6 @@ from tests.policy_harness import PolicyPackProcess, run, verdict
 REGION_UNKNOWN = "its region is unknown until apply"
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 def spend(pack, stack: list, provider: dict) -> tuple[str, str]:
     found = run(pack, stack, None, provider)
     return verdict(found, SPEND), " ".join(d.message for d in found if d.policy == SPEND)

@@ -19,13 +19,6 @@ U = r60.U
 named = r60.named
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 def _check(pack, cid: str, stack: list, provider: dict, expect: dict, config=None) -> None:
     found = run(pack, stack, config, provider)
     got = {p: verdict(found, p) for p in POLICIES}

@@ -17,13 +17,6 @@ AZ_TAGS, TAGS, LABELS = r63.AZ_TAGS, r63.TAGS, r63.LABELS
 _new, _set, _setp, _add, named = r63._new, r63._set, r63._setp, r63._add, r63.named
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 # ------------------------------------------------------------------------------------ DEFECT 9
 # A value written in another shape than the number, or the object holding it, that is asked
 # for. Docs (Numbers are validated): a size or budget amount that is no number "is a violation

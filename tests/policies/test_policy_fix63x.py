@@ -53,13 +53,6 @@ def unknown() -> Any:
 U = object()   # marks "unknown at preview" in the builders (test_entry_points swaps in UNKNOWN)
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 def named(stack: list, name: str):
     return next(r for r in stack if r.name == name)
 

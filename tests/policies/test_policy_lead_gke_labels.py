@@ -22,13 +22,6 @@ SPEND = "spend-limit"
 NO_TEAM = {k: v for k, v in LABELS.items() if k != "team"}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 def stack(cluster: dict, pool, kubernetes=None) -> list:
     s = gke()
     named(s, "a3u-gke").props["resourceLabels"] = cluster

@@ -45,11 +45,3 @@ def _mutation(cid):
 def test_lingjun(pack, case):
     cid, cloud, kwargs, _, expect, config, why = case
     _run_case(pack, (cid, cloud, kwargs, _mutation(cid), expect, config, why))
-
-
-@pytest.fixture(scope="module")
-def pack():
-    from tests.policy_harness import PolicyPackProcess
-    p = PolicyPackProcess()
-    yield p
-    p.close()

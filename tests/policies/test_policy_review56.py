@@ -304,13 +304,6 @@ PROVIDERS = {"aws": AWS_P, "gcp": GCP_P, "azure": AZ_P, "ali": ALI_P}
 BUILD = {"aws": aws, "gcp": gcp, "azure": azure, "ali": ali}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 def verdicts(pack, stack: list, cloud: str, config: Optional[dict] = None) -> tuple[dict, list]:
     found = run(pack, stack, config, PROVIDERS[cloud])
     return {p: verdict(found, p) for p in POLICIES}, found

@@ -603,13 +603,6 @@ PROVIDERS = {"eks": {"region": "us-west-2"}, "pc": {"region": "us-east-2"}, "gke
 BUILD = {"eks": eks, "pc": pcluster, "gke": gke, "a3m": a3mega, "ndv5": ndv5, "aks": aks, "lj": erdma}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 def check(pack, cid: str, kind: str, stack: list, expect: dict, config=None, provider=None) -> list:
     found = run(pack, stack, config, provider or PROVIDERS[kind])
     got = {p: verdict(found, p) for p in POLICIES}

@@ -169,13 +169,6 @@ def drive(pack: PolicyPackProcess, rs: list, config: Optional[dict] = None,
     return found + pack._diagnostics(pack.stub.AnalyzeStack(stack))
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 # ----------------------------------------------------------------------------------- builders
 # AWS: a private subnet of the stack (us-east-1a), GPU compute on it with public IPs off, a COST
 # budget with an e-mail. g5.xlarge us-east-1 1.006 USD/h x 730 = 734.38 a month; eu-west-1

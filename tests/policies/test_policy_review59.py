@@ -319,13 +319,6 @@ BUILD = {"az": az}
 PROVIDERS = {"az": AZ_P, "azc": AZ_P, "ali": ALI_P}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 def check(pack, cid: str, cloud: str, stack: list, expect: dict, config=None) -> list:
     found = run(pack, stack, config, PROVIDERS[cloud])
     got = {p: verdict(found, p) for p in POLICIES}

@@ -426,13 +426,6 @@ PROVIDERS = {"aws": AWS_P, "gcp": GCP_P, "azure": AZ_P, "ali": ALI_P}
 BUILD = {"aws": aws, "gcp": gcp, "azure": azure, "ali": ali}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 def check(pack, cid: str, cloud: str, stack: list, expect: dict, config=None,
           provider: Optional[dict] = None) -> list:
     found = run(pack, stack, config, provider if provider is not None else PROVIDERS[cloud])
@@ -730,7 +723,6 @@ def _az_classic_lb(public: bool = False):
                    deps={"resourceGroupName": [rg], "networkInterfaces": [subnet, pool]})
         return s + extra + [lb, pool, rule, vmss]
     return mutate
-
 
 
 B2 = [

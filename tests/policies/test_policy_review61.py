@@ -223,13 +223,6 @@ def gcp(zone: str = "us-west1-c", fs_zone: Optional[str] = None, budget: Any = "
 GCP_P = {"project": "ml", "region": "us-west1"}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 PROVIDERS = {"aws": AWS_P, "gcp": GCP_P}
 BUILD = {"aws": aws, "gcp": gcp}
 XFAIL: dict[str, str] = {

@@ -301,7 +301,6 @@ BUILD = {"batch": (batch, AWS_E2), "sky": (sky, AWS_W2), "gke": (gke, GCP_C1),
          "skyg": (skyg, GCP_C1)}
 
 
-
 # ------------------------------------------------------------------------------ Azure, Alibaba
 
 AZ_SUB = "00000000-0000-0000-0000-0000000000a1"
@@ -850,7 +849,6 @@ CASES = [
      "SkyPilot failover to us-east4 with a V100: gcp_attached_gpus.csv prices no V100 in us-east4: "
      "fails closed naming it"),
 ]
-
 
 
 def serve(budget: str = "5000", internal: Any = True, mount_fsx: bool = False) -> list:
@@ -1487,13 +1485,6 @@ def _params(cases):
 # DEFECTS 1-3 fixed by helper fix62 (tests/policies/test_policy_fix62.py): their strict xfails
 # (b03, b10, b11, b16, b17, b18, b23, b25, b31, b32) are removed and those cases now agree.
 XFAIL: dict[str, str] = {}
-
-
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
 
 
 def _run_case(pack, case):

@@ -246,13 +246,6 @@ PROVIDERS = {"aws": AWS_P, "gcp": GCP_P, "azure": {}, "ali": {}}
 BUILD: dict[str, Callable[..., list]] = {"aws": aws, "gcp": gcp, "azure": azure, "ali": ali}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 # Every DEFECT's strict xfails are gone: 1-4 and 9 fixed by fix63s, 5-8 by fix63x.
 XFAIL: dict[str, str] = {}
 

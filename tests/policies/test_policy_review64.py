@@ -295,13 +295,6 @@ BUILD: dict[str, Callable[..., list]] = {"aws": aws, "gcp": gcp, "azure": azure,
                                          "azure0": stack_only, "ali0": stack_only}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 XFAIL: dict[str, str] = {}
 
 

@@ -252,13 +252,6 @@ PROVIDERS = {"aws": AWS_P, "gcp": GCP_P, "azure": {}, "ali": {}}
 BUILD: dict[str, Callable[..., list]] = {"aws": aws, "gcp": gcp, "azure": azure, "ali": ali}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 # DEFECTS 1-3 (m19; n34, q01; v06, w01) were fixed by fix65 (issue 35): their strict xfails are
 # gone, the cases run as written.
 XFAIL: dict[str, str] = {}

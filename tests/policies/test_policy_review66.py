@@ -243,13 +243,6 @@ PROVIDERS = {"aws": {"region": "us-east-2"},
 BUILD: dict[str, Callable[..., list]] = {"aws": aws, "gcp": gcp, "azure": azure, "ali": ali}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 D1 = ("DEFECT 1: a GCP accelerator entry of count 0 on a machine that takes no attached GPUs (e2) is "
       "read as 1 accelerator per node: CPU compute fails spend-limit closed and draws RDMA advisories")
 XFAIL: dict[str, str] = {}

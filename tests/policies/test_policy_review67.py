@@ -245,13 +245,6 @@ PROVIDERS = {"aws": AWS_P, "gcp": GCP_P, "azure": {}, "ali": {}}
 BUILD: dict[str, Callable[..., list]] = {"aws": aws, "gcp": gcp, "azure": azure, "ali": ali}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 # Strict xfails for pack defects found by this review.
 _D1 = ("DEFECT 1: an internet ALB that forwards to the GPU nodes' target group only through an "
        "aws:lb/listenerRule depending on its listener (not on the balancer) is not seen")

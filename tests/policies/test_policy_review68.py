@@ -470,13 +470,6 @@ BUILD: dict[str, Callable[..., list]] = {"aws": aws1, "aws0": aws0, "gcp": gcp1,
                                          "azure": az1, "azure0": az0, "ali": ali1, "ali0": ali0}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 D1 = ("DEFECT 1: nodes launched into a capacity-reservation resource group "
       "(capacityReservationResourceGroupArn) that holds the stack's ODCR are priced beside it")
 D2 = ("DEFECT 2: an azure-native AKS pool written inline in agentPoolProfiles with "
