@@ -25,13 +25,6 @@ _new, _setp, _chain, _drop, named = r69._new, r69._setp, r69._chain, r69._drop, 
 gke, g_node, GKE_CLUSTER = r69.gke, r69.g_node, r69.GKE_CLUSTER
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 def _reservation(spec):
     return _new("gcp:compute/reservation:Reservation", "g2-res", {
         "zone": "us-central1-a", "name": "g2-res", "specificReservation": spec})

@@ -238,13 +238,6 @@ PROVIDERS = {"aws": {"region": "us-east-2"},
 BUILD: dict[str, Callable[..., list]] = {"aws": aws, "gcp": gcp, "azure": azure, "ali": ali}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 # DEFECT 1 (a GCP object written as a list of one read as absent) was fixed by fix69: its five
 # strict xfails (x-gke-autolist, p01-p04) now pass as written (tests/policies/test_policy_fix69.py
 # holds the other holders). None are left.
