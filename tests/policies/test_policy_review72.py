@@ -1115,3 +1115,69 @@ def test_config_over_grpc(pack, case):
         pack.send_config(config)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (cid, err.value.details())
     assert key in err.value.details(), (cid, err.value.details())
+
+
+# ------------------------------------------------------------------------------------ batch 5
+# Harder twists on the same bases (written after batches 1-4 agreed, before their own first run).
+def _budget_filter(**filters):
+    return _setp("train-budget", "costFilters", [{"name": k, "values": v} for k, v in filters.items()])
+
+
+ARM = "/subscriptions/0000/resourceGroups/hpc-rg/providers/Microsoft.Compute/virtualMachineScaleSets/"
+
+
+def _literal_autoscale(set_name: str):
+    def mutate(s):
+        s = _az_autoscale()(s)
+        st = named(s, "nd-stop")
+        st.props["targetResourceUri"] = ARM + set_name
+        st.deps.pop("targetResourceUri")
+        return s
+    return mutate
+
+
+def _job_host(host: str):
+    def mutate(s):
+        s = _gcp_job()(s)
+        job = named(s, "a3-stop")
+        job.props["httpTarget"]["uri"] = job.props["httpTarget"]["uri"].replace(
+            "compute.googleapis.com", host)
+        return s
+    return mutate
+
+
+B5 = [
+    ("x01", "aws_s", {}, _chain(_spot_mixed, _odcr()), {SPEND: "fail"}, None,
+     "spot nodes use no ODCR: the open ODCR of 2 is billed (80,358.40) beside 4 spot nodes "
+     "(47,099.89): 127,458.29 > 100,000"),
+    ("x02", "aws_s", {}, _chain(_odcr(), _setp("p5-odcr", "tenancy", "dedicated")), {SPEND: "fail"},
+     None, "a dedicated ODCR does not take default-tenancy nodes: both priced, 160,716.80"),
+    ("x03", "aws_s", {"max_size": 4.0}, _aws_stop(recurrence="0 0 * * *"), {}, None,
+     "a recurring stop to 0 with nothing starting the group: stopped at its first run (<= 24 h "
+     "after startTime 72 h): 4 x 55.04 x 97 = 21,355.52 at most"),
+    ("x04", "aws_s", {}, _budget_filter(Service=["Amazon Elastic Compute Cloud - Compute"]), {},
+     None, "a Service filter on EC2 instance hours takes the nodes in"),
+    ("x05", "aws_s", {}, _budget_filter(Service=["EC2 - Other"]), {SPEND: "fail"}, None,
+     "EC2 - Other (volumes, transfer) leaves the instance hours out: no alarm for the group"),
+    ("x06", "aws_s", {}, _budget_filter(TagKeyValue=["user:team$pretrain"]), {}, None,
+     "the group's propagated tag team=pretrain: taken in"),
+    ("x07", "aws_s", {}, _budget_filter(TagKeyValue=["user:team$inference"]), {SPEND: "fail"},
+     None, "a tag the nodes do not carry: the group has no alarm"),
+    ("x08", "azure", {"capacity": 3.0}, _literal_autoscale("nd-h100"), {}, None,
+     "the setting names the set by a literal ARM id with its explicit vmScaleSetName: a stop"),
+    ("x09", "azure", {"capacity": 3.0}, _literal_autoscale("nd-vmss"), {SPEND: "fail"}, None,
+     "a literal id with the Pulumi resource name names another set: the month, 215,320.80"),
+    ("x10", "gcp", {"target": 3.0}, _job_host("www.googleapis.com"), {}, None,
+     "www.googleapis.com serves the same Compute API (docs): a stop, 20,600.59"),
+    ("x11", "gcp", {"target": 3.0}, _job_host("compute.example.com"), {SPEND: "fail"}, None,
+     "another host is no stop: the month, 206,005.85"),
+    ("x12", "ali", {}, _chain(_ali_crp(), _each(ALI_I, "spotStrategy", "SpotAsPriceGo")),
+     {SPEND: "fail"}, CAP(9000),
+     "spot nodes use no reservation (docs: 'spot nodes use neither' for ODCR/GCP; Alibaba private "
+     "pools are for pay-as-you-go): reservation 8,507.54 + spot 1,107.04 = 9,614.58 > 9,000"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B5))
+def test_batch5(pack, case):
+    _run_case(pack, case)
