@@ -1132,7 +1132,7 @@ def _literal_autoscale(set_name: str):
         st = named(s, "nd-stop")
         st.props["targetResourceUri"] = ARM + set_name
         st.deps.pop("targetResourceUri")
-        return s
+        return s, {"subscriptionId": "0000"}   # the provider names the id's subscription
     return mutate
 
 
@@ -1164,7 +1164,9 @@ B5 = [
     ("x07", "aws_s", {}, _budget_filter(TagKeyValue=["user:team$inference"]), {SPEND: "fail"},
      None, "a tag the nodes do not carry: the group has no alarm"),
     ("x08", "azure", {"capacity": 3.0}, _literal_autoscale("nd-h100"), {}, None,
-     "the setting names the set by a literal ARM id with its explicit vmScaleSetName: a stop"),
+     "the setting names the set by a literal ARM id with its explicit vmScaleSetName, in the "
+     "provider's subscription (subscriptionId 0000): a stop. MY MISTAKE on the first run: the "
+     "provider named no subscriptionId, so the id's subscription could not be the provider's"),
     ("x09", "azure", {"capacity": 3.0}, _literal_autoscale("nd-vmss"), {SPEND: "fail"}, None,
      "a literal id with the Pulumi resource name names another set: the month, 215,320.80"),
     ("x10", "gcp", {"target": 3.0}, _job_host("www.googleapis.com"), {}, None,
