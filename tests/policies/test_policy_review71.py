@@ -818,3 +818,366 @@ B1_ALI = [
 @pytest.mark.parametrize("case", _params(B1_AWS + B1_GCP + B1_AZ + B1_ALI))
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 2
+# The shapes GPU compute takes, each beside the base cluster (so against its budget) and each with
+# a CPU twin that must draw no GPU finding. Docs (Scope of storage-same-zone, the GPU node list;
+# spend-limit Sizes): compute is priced at its maximum x catalog price x 730 h, the dearest type
+# of a group that may launch several; "GPU nodes chosen by attributes (instanceRequirements with
+# accelerators)" are GPU capacity it cannot estimate; a group from a template of the stack reads
+# its type there. Prices (policies/catalog_data/prices.csv, on-demand USD/h): g5.xlarge us-east-1
+# 1.006, g4dn.xlarge 0.526; g2-standard-8 us-west1 0.853624; Standard_NC4as_T4_v3 eastus 0.526,
+# Standard_NC24ads_A100_v4 3.673; ecs.gn7i-c8g1.2xlarge eu-central-1 2.56083. All of them tcp
+# fabric (instance_types.csv): no rdma ask. Headroom: AWS 20,000 - 12,141 (review63's figure;
+# 12,032.21 by hand) = 7,859; GCP 30,000 - 25,164.51 = 4,835.49; Azure 25,000 - at most 21,286.07
+# (at least 18,877.44 for the VMs alone); Alibaba has no budget resource: a GPU node's
+# autoReleaseTime stands in for the alarm (review63's base), so GPU compute without it fails.
+G5_MONTH = 1.006 * 730     # 734.38 per g5.xlarge
+
+
+def _lt(name: str, itype: Optional[str]):
+    def build(s):
+        props: dict = {"networkInterfaces": [{"deviceIndex": 0.0, "associatePublicIpAddress": "false",
+                                              "subnetId": "subnet-x"}],
+                       "imageId": "ami-1", "tags": dict(TAGS),
+                       "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}]}
+        if itype:
+            props["instanceType"] = itype
+        return res("aws:ec2/launchTemplate:LaunchTemplate", name, props,
+                   deps={"networkInterfaces": [named(s, "train-a")]})
+    return build
+
+
+def _asg_from(lt_name: str, max_size: float, version: str = "$Latest", mixed: Optional[list] = None,
+              extra_lts: tuple = ()):
+    def build(s):
+        lt = named(s, lt_name)
+        props: dict = {"minSize": 0.0, "maxSize": max_size, "vpcZoneIdentifiers": ["subnet-x"],
+                       "tags": [{"key": k, "value": v, "propagateAtLaunch": True}
+                                for k, v in TAGS.items()]}
+        deps = {"vpcZoneIdentifiers": [named(s, "train-a")]}
+        if mixed is None:
+            props["launchTemplate"] = {"id": f"lt-{lt_name}", "version": version}
+            deps["launchTemplate"] = [lt]
+        else:
+            props["mixedInstancesPolicy"] = {"launchTemplate": {
+                "launchTemplateSpecification": {"launchTemplateId": f"lt-{lt_name}",
+                                                "version": version},
+                "overrides": mixed}}
+            deps["mixedInstancesPolicy"] = [lt] + [named(s, n) for n in extra_lts]
+        return res("aws:autoscaling/group:Group", f"asg-{lt_name}", props, deps=deps)
+    return build
+
+
+def _aws_group(itype: Optional[str], max_size: float, **kw):
+    return _add(_lt("extra-lt", itype), _asg_from("extra-lt", max_size, **kw))
+
+
+def _fleet(overrides: list, target: float, native: bool = False):
+    def build(s):
+        lt = named(s, "extra-lt")
+        if native:
+            return res("aws-native:ec2:Ec2Fleet", "fleet", {
+                "type": "maintain",
+                "targetCapacitySpecification": {"totalTargetCapacity": int(target),
+                                                "defaultTargetCapacityType": "on-demand",
+                                                "targetCapacityUnitType": "units"},
+                "launchTemplateConfigs": [{"launchTemplateSpecification": {
+                    "launchTemplateId": "lt-x", "version": "$Default"}, "overrides": overrides}],
+                "tagSpecifications": [{"resourceType": "fleet", "tags": list(NTAGS)}]},
+                deps={"launchTemplateConfigs": [lt, named(s, "train-a")]})
+        return res("aws:ec2/fleet:Fleet", "fleet", {
+            "type": "maintain", "tags": dict(TAGS),
+            "targetCapacitySpecification": {"totalTargetCapacity": target,
+                                            "defaultTargetCapacityType": "on-demand"},
+            "launchTemplateConfigs": [{"launchTemplateSpecification": {
+                "launchTemplateId": "lt-x", "version": "$Default"}, "overrides": overrides}]},
+            deps={"launchTemplateConfigs": [lt, named(s, "train-a")]})
+    return _add(_lt("extra-lt", None), build)
+
+
+def _fleet_typed(itype: str, target: float):
+    def build(s):
+        return res("aws:ec2/fleet:Fleet", "fleet", {
+            "type": "maintain", "tags": dict(TAGS),
+            "targetCapacitySpecification": {"totalTargetCapacity": target,
+                                            "defaultTargetCapacityType": "on-demand"},
+            "launchTemplateConfigs": [{"launchTemplateSpecification": {
+                "launchTemplateId": "lt-x", "version": "1"},
+                "overrides": [{"instanceType": itype, "subnetId": "subnet-x"}]}]},
+            deps={"launchTemplateConfigs": [named(s, "extra-lt"), named(s, "train-a")]})
+    return _add(_lt("extra-lt", None), build)
+
+
+def _reqs(**extra):
+    return [{"instanceRequirements": {"vcpuCount": {"min": 4.0}, "memoryMib": {"min": 16384.0},
+                                      **extra}, "subnetId": "subnet-x"}]
+
+
+def _inst_from_lt(itype: str, version: str = "$Default"):
+    return _add(_lt("extra-lt", itype), lambda s: res("aws:ec2/instance:Instance", "solo", {
+        "launchTemplate": {"id": "lt-x", "version": version}, "subnetId": "subnet-x",
+        "tags": dict(TAGS)}, deps={"launchTemplate": [named(s, "extra-lt")],
+                                   "subnetId": [named(s, "train-a")]}))
+
+
+B2_AWS = [
+    ("c01", "aws", {}, _aws_group("g5.xlarge", 4.0, version="$Default"), {}, None,
+     "ASG of max 4 g5.xlarge from a template ($Default): 4 x 1.006 x 730 = 2,937.52; 12,141 + "
+     "2,937.52 = 15,078.52 < 20,000"),
+    ("c02", "aws", {}, _aws_group("g5.xlarge", 12.0, version="3"), {SPEND: "fail"}, None,
+     "version 3, max 12: 12 x 734.38 = 8,812.56; 12,032.21 + 8,812.56 = 20,844.77 > 20,000"),
+    ("c03", "aws", {}, _aws_group("m5.xlarge", 12.0, version="3"), {}, None,
+     "CPU twin: 12 m5.xlarge; at 0.192 USD/h (aws.amazon.com/ec2/pricing) 1,681.92 at most"),
+    ("c04", "aws", {}, _aws_group("g5.xlarge", 4.0, mixed=[{"instanceType": "g5.xlarge"},
+                                                          {"instanceType": "g4dn.xlarge"}]),
+     {}, None, "mixed g5 / g4dn max 4, dearest g5: 2,937.52 -> 15,078.52 < 20,000"),
+    ("c05", "aws", {}, _aws_group("g5.xlarge", 12.0, mixed=[{"instanceType": "g4dn.xlarge"},
+                                                           {"instanceType": "g5.xlarge"}]),
+     {SPEND: "fail"}, None, "mixed max 12 at the dearest (g5): 8,812.56 -> 20,844.77 > 20,000 "
+     "(the cheaper g4dn would give 4,607.76 -> 16,639.97: only the dearest fails)"),
+    ("c06", "aws", {}, _aws_group("m5.xlarge", 40.0, mixed=[{"instanceType": "m5.xlarge"},
+                                                           {"instanceType": "m6i.xlarge"}]),
+     {}, None, "CPU twin: mixed m5 / m6i, max 40"),
+    ("c07", "aws", {}, _aws_group(None, 1.0, mixed=_reqs(acceleratorTypes=["gpu"])),
+     {SPEND: "fail"}, None, "mixed instances by attributes acceleratorTypes [gpu], max 1 (no rdma "
+     "question): GPU capacity it cannot estimate (docs)"),
+    ("c08", "aws", {}, _aws_group(None, 4.0, mixed=_reqs(acceleratorCount={"max": 0.0})), {}, None,
+     "CPU twin: attributes with acceleratorCount max 0 (API_InstanceRequirements: 'To exclude "
+     "accelerator-enabled instance types, set Max to 0')"),
+    ("c09", "aws", {}, _fleet(_reqs(acceleratorNames=["a10g"]), 4.0), {SPEND: "fail"}, None,
+     "EC2 Fleet by attributes acceleratorNames [a10g]"),
+    ("c10", "aws", {}, _fleet(_reqs(acceleratorManufacturers=["nvidia"],
+                                    acceleratorCount={"min": 1.0}), 4.0), {SPEND: "fail"}, None,
+     "EC2 Fleet: NVIDIA, at least one accelerator"),
+    ("c11", "aws", {}, _fleet(_reqs(acceleratorCount={"min": 0.0, "max": 0.0},
+                                    cpuManufacturers=["intel"]), 4.0), {}, None,
+     "CPU twin: EC2 Fleet of Intel CPUs, accelerators max 0"),
+    ("c12", "aws", {}, _fleet_typed("g5.xlarge", 4.0), {}, None,
+     "EC2 Fleet override g5.xlarge, target 4 on-demand: 2,937.52 -> 15,078.52 < 20,000"),
+    ("c13", "aws", {}, _fleet_typed("g5.xlarge", 12.0), {SPEND: "fail"}, None,
+     "target 12: 8,812.56 -> 20,844.77 > 20,000"),
+    ("c14", "aws", {}, _fleet_typed("m5.xlarge", 40.0), {}, None, "CPU twin: 40 m5.xlarge"),
+    ("c15", "aws", {}, _fleet(_reqs(acceleratorCount={"min": 1}), 4.0, native=True),
+     {SPEND: "fail"}, None, "aws-native Ec2Fleet by attributes, at least one accelerator"),
+    ("c16", "aws", {}, _fleet(_reqs(acceleratorCount={"max": 0}), 4.0, native=True), {}, None,
+     "CPU twin: aws-native Ec2Fleet, accelerators max 0"),
+    ("c17", "aws", {}, _inst_from_lt("g5.xlarge"), {}, None,
+     "one instance typed only by its template ($Default): 734.38 -> 12,875.38 < 20,000"),
+    ("c18", "aws", {}, _inst_from_lt("m5.large", "7"), {}, None, "CPU twin from template v7"),
+    ("c19", "aws", {}, _add(_lt("extra-lt", "m5.xlarge"), _lt("gpu-lt", "g5.xlarge"),
+                            _asg_from("extra-lt", 12.0, mixed=[
+                                {"launchTemplateSpecification": {"launchTemplateId": "lt-gpu",
+                                                                 "version": "$Latest"}},
+                                {"instanceType": "m5.xlarge"}], extra_lts=("gpu-lt",))),
+     {SPEND: "fail", RDMA: "advisory"}, None,
+     "an m5 group whose one override launches from a g5.xlarge template: "
+     "may run 12 g5.xlarge, 8,812.56 -> 20,844.77 > 20,000; rdma: m5.xlarge has no catalog row, "
+     "so it 'may have an RDMA fabric' and a GPU group of more than one node of it is asked for "
+     "placement and its fabric (docs)"),
+    ("c20", "aws", {}, _add(_lt("extra-lt", "m5.xlarge"), _lt("gpu-lt", "g5.xlarge"),
+                            _asg_from("extra-lt", 4.0, mixed=[
+                                {"launchTemplateSpecification": {"launchTemplateId": "lt-gpu",
+                                                                 "version": "$Latest"}},
+                                {"instanceType": "m5.xlarge"}], extra_lts=("gpu-lt",))),
+     {RDMA: "advisory"}, None, "the same at max 4: 2,937.52 -> 15,078.52 < 20,000; rdma as c19"),
+]
+
+
+def _rtpl(name: str, mtype: str, region: bool = True):
+    type_ = ("gcp:compute/regionInstanceTemplate:RegionInstanceTemplate" if region
+             else "gcp:compute/instanceTemplate:InstanceTemplate")
+    props = {"machineType": mtype, "labels": dict(LABELS),
+             "disks": [{"sourceImage": "debian-12", "boot": True}],
+             "networkInterfaces": [{"network": "train"}],
+             "scheduling": {"onHostMaintenance": "TERMINATE"}}
+    if region:
+        props["region"] = "us-west1"
+    return lambda s: res(type_, name, props)
+
+
+def _rmig(tpl: str, target: Any, name: str = "rmig"):
+    return lambda s: res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager", name, {
+        "region": "us-west1", "baseInstanceName": name, "name": name, "targetSize": target,
+        "distributionPolicyZones": ["us-west1-c"], "versions": [{"instanceTemplate": "t"}]},
+        deps={"versions": [named(s, tpl)]})
+
+
+def _gcp_group(mtype: str, target: Any, region_tpl: bool = True):
+    return _add(_rtpl("g-tpl", mtype, region_tpl), _rmig("g-tpl", target))
+
+
+def _rautoscaler(max_replicas: float):
+    return _add(lambda s: res("gcp:compute/regionAutoscaler:RegionAutoscaler", "ras", {
+        "region": "us-west1", "target": "rmig", "autoscalingPolicy": {
+            "minReplicas": 0.0, "maxReplicas": max_replicas,
+            "cpuUtilization": {"target": 0.6}}}, deps={"target": [named(s, "rmig")]}))
+
+
+def _ift(override: Optional[str] = None):
+    def build(s):
+        props = {"zone": "us-west1-c", "name": "solo", "sourceInstanceTemplate": "t",
+                 "labels": dict(LABELS)}
+        if override:
+            props["machineType"] = override
+        return res("gcp:compute/instanceFromTemplate:InstanceFromTemplate", "solo", props,
+                   deps={"sourceInstanceTemplate": [named(s, "g-tpl")]})
+    return _add(_rtpl("g-tpl", "g2-standard-8"), build)
+
+
+G2_MONTH = 0.853624 * 730   # 623.15552
+
+B2_GCP = [
+    ("h01", "gcp", {}, _gcp_group("g2-standard-8", 4.0), {}, None,
+     "regional template + regional MIG of 4 g2-standard-8: 4 x 623.16 = 2,492.62; 25,164.51 + "
+     "2,492.62 = 27,657.13 < 30,000"),
+    ("h02", "gcp", {}, _gcp_group("g2-standard-8", 10.0), {SPEND: "fail"}, None,
+     "10: 6,231.56 -> 31,396.07 > 30,000"),
+    ("h03", "gcp", {}, _gcp_group("n2-standard-8", 40.0), {}, None, "CPU twin: 40 n2-standard-8"),
+    ("h04", "gcp", {}, _chain(_gcp_group("g2-standard-8", 2.0, region_tpl=False), _rautoscaler(10.0)),
+     {SPEND: "fail"}, None, "a global template, regional MIG of target 2 under a regional "
+     "autoscaler of maxReplicas 10: priced at 10, 31,396.07 > 30,000"),
+    ("h05", "gcp", {}, _chain(_gcp_group("g2-standard-8", 2.0, region_tpl=False), _rautoscaler(3.0)),
+     {}, None, "maxReplicas 3: 1,869.47 -> 27,033.98 < 30,000"),
+    ("h06", "gcp", {}, _chain(_gcp_group("n2-standard-8", 2.0), _rautoscaler(100.0)), {}, None,
+     "CPU twin: autoscaler up to 100 n2-standard-8"),
+    ("h07", "gcp", {}, _ift(), {}, None,
+     "InstanceFromTemplate of the regional g2 template: 623.16 -> 25,787.67 < 30,000"),
+    ("h08", "gcp", {}, _ift("n2-standard-8"), {}, None,
+     "the same with machineType n2-standard-8 over the template's: a CPU VM"),
+    ("h09", "gcp", {}, _gcp_group("g2-standard-8", unknown()), {SPEND: "fail"}, None,
+     "a regional GPU MIG whose targetSize is unknown at preview: a maximum size unknown at "
+     "preview is a mandatory violation (docs)"),
+    ("h10", "gcp", {}, _gcp_group("n2-standard-8", unknown()), {}, None,
+     "CPU twin with an unknown size: nothing GPU to price"),
+]
+
+
+def _flex(sku: Optional[dict], name: str = "flex"):
+    def build(s):
+        props: dict = {"resourceGroupName": "rg", "location": "eastus", "zones": ["1"],
+                       "orchestrationMode": "Flexible", "platformFaultDomainCount": 1.0,
+                       "vmScaleSetName": name, "tags": dict(AZ_TAGS)}
+        if sku:
+            props["sku"] = sku
+            props["virtualMachineProfile"] = {"networkProfile": {
+                "networkApiVersion": "2020-11-01",
+                "networkInterfaceConfigurations": [{"name": "nic", "primary": True,
+                                                    "ipConfigurations": [{"name": "ip"}]}]}}
+        return res("azure-native:compute:VirtualMachineScaleSet", name, props)
+    return build
+
+
+def _flex_vms(size: str, n: int):
+    def mutate(s):
+        out = list(s)
+        for i in range(n):
+            out.append(res("azure-native:compute:VirtualMachine", f"fvm-{i}", {
+                "resourceGroupName": "rg", "location": "eastus", "zones": ["1"],
+                "hardwareProfile": {"vmSize": size}, "tags": dict(AZ_TAGS),
+                "virtualMachineScaleSet": {"id": "/subscriptions/s/resourceGroups/rg/providers/"
+                                                 "Microsoft.Compute/virtualMachineScaleSets/flex"}},
+                deps={"virtualMachineScaleSet": [named(s, "flex")]}))
+        return out
+    return _chain(_add(_flex(None)), mutate)
+
+
+A100_MONTH = 3.673 * 730   # 2,681.29
+
+B2_AZ = [
+    ("v01", "azure", {}, _add(_flex({"name": "Standard_NC4as_T4_v3", "capacity": 4.0})), {}, None,
+     "VMSS Flex of 4 NC4as_T4_v3: 4 x 0.526 x 730 = 1,535.92; <= 21,286.07 + 1,535.92 = "
+     "22,821.99 < 25,000"),
+    ("v02", "azure", {}, _add(_flex({"name": "Standard_NC24ads_A100_v4", "capacity": 3.0})),
+     {SPEND: "fail"}, None, "Flex of 3 NC24ads_A100_v4: 8,043.87; >= 18,877.44 + 8,043.87 = "
+     "26,921.31 > 25,000"),
+    ("v03", "azure", {}, _add(_flex({"name": "Standard_D4s_v5", "capacity": 50.0})), {}, None,
+     "CPU twin: a Flex set of 50 D4s_v5"),
+    ("v04", "azure", {}, _flex_vms("Standard_NC24ads_A100_v4", 1), {}, None,
+     "a Flex set with no profile and one A100 VM joined to it: 2,681.29 -> <= 23,967.36 < 25,000"),
+    ("v05", "azure", {}, _flex_vms("Standard_NC24ads_A100_v4", 3), {SPEND: "fail"}, None,
+     "three such VMs: 8,043.87 -> >= 26,921.31 > 25,000"),
+    ("v06", "azure", {}, _flex_vms("standard_nc24ads_a100_v4", 3), {SPEND: "fail"}, None,
+     "the same size in lower case (docs: Azure VM sizes in any case)"),
+    ("v07", "azure", {}, _flex_vms("Standard_D4s_v5", 3), {}, None,
+     "CPU twin: three D4s_v5 joined to the Flex set"),
+    ("v08", "azure", {}, _add(_flex({"name": "Standard_NC4as_T4_v3", "capacity": unknown()})),
+     {SPEND: "fail"}, None, "a GPU Flex set whose capacity is unknown at preview"),
+]
+
+
+def _ali_lt(itype: str):
+    return _ali("alicloud:ecs/ecsLaunchTemplate:EcsLaunchTemplate", "a-lt", {
+        "launchTemplateName": "a-lt", "instanceType": itype, "imageId": "img",
+        "vswitchId": "vsw-id", "internetMaxBandwidthOut": 0.0, "tags": dict(AZ_TAGS)},
+        lambda s: {"vswitchId": [named(s, "vsw")]})
+
+
+def _apg(itype: str, capacity: str = "4"):
+    return _add(_ali_lt(itype), _ali("alicloud:ecs/autoProvisioningGroup:AutoProvisioningGroup", "apg", {
+        "launchTemplateId": "lt-1", "totalTargetCapacity": capacity,
+        "payAsYouGoTargetCapacity": capacity, "defaultTargetCapacityType": "PayAsYouGo",
+        "autoProvisioningGroupType": "maintain",
+        "launchTemplateConfigs": [{"instanceType": itype, "vswitchId": "vsw-id",
+                                   "weightedCapacity": "1", "maxPrice": "10", "priority": "1"}]},
+        lambda s: {"launchTemplateId": [named(s, "a-lt")],
+                   "launchTemplateConfigs": [named(s, "vsw")]}))
+
+
+def _ali_inst_from_lt(itype: str, release: Optional[float]):
+    extra = {"autoReleaseTime": hours_from_now(release)} if release else {}
+    return _add(_ali_lt(itype), _ali("alicloud:ecs/instance:Instance", "solo", {
+        "launchTemplateId": "lt-1", "vswitchId": "vsw-id", "internetMaxBandwidthOut": 0.0,
+        "tags": dict(AZ_TAGS), **extra},
+        lambda s: {"launchTemplateId": [named(s, "a-lt")], "vswitchId": [named(s, "vsw")]}))
+
+
+def _ess(types: list):
+    return _add(
+        _ali("alicloud:ess/scalingGroup:ScalingGroup", "ess", {
+            "minSize": 0.0, "maxSize": 2.0, "scalingGroupName": "ess", "vswitchIds": ["vsw-id"],
+            "tags": dict(AZ_TAGS)}, lambda s: {"vswitchIds": [named(s, "vsw")]}),
+        _ali("alicloud:ess/scalingConfiguration:ScalingConfiguration", "ess-conf", {
+            "scalingGroupId": "asg-1", "instanceTypes": types, "imageId": "img", "active": True,
+            "internetMaxBandwidthOut": 0.0, "tags": dict(AZ_TAGS)},
+            lambda s: {"scalingGroupId": [named(s, "ess")]}))
+
+
+def _ali_set(itype: str, release: Optional[float]):
+    extra = {"autoReleaseTime": hours_from_now(release)} if release else {}
+    return _add(_ali("alicloud:ecs/ecsInstanceSet:EcsInstanceSet", "aset", {
+        "instanceType": itype, "imageId": "img", "amount": 2.0, "vswitchId": "vsw-id",
+        "securityGroupIds": ["sg-1"], "internetMaxBandwidthOut": 0.0, "tags": dict(AZ_TAGS),
+        **extra}, lambda s: {"vswitchId": [named(s, "vsw")]}))
+
+
+GN7I = "ecs.gn7i-c8g1.2xlarge"
+
+B2_ALI = [
+    ("w01", "ali", {}, _apg(GN7I), {SPEND: "fail"}, None,
+     "an auto-provisioning group of 4 gn7i (A10): GPU capacity with no alarm (Alibaba has no "
+     "budget resource, and nothing stops it)"),
+    ("w02", "ali", {}, _apg("ecs.g7.large"), {}, None, "CPU twin: 4 g7.large"),
+    ("w03", "ali", {}, _ali_inst_from_lt(GN7I, 96.0), {}, None,
+     "one instance typed only by its launch template of the stack, released at 96 h: 96 x 2.56083 "
+     "= 245.84, with the base's stand-in for the alarm"),
+    ("w04", "ali", {}, _ali_inst_from_lt(GN7I, None), {SPEND: "fail"}, None,
+     "the same never released: GPU capacity with no alarm"),
+    ("w05", "ali", {}, _ali_inst_from_lt("ecs.g7.large", None), {}, None,
+     "CPU twin from a CPU template, never released"),
+    ("w06", "ali", {}, _ess(["ecs.g7.large", GN7I]), {SPEND: "fail"}, None,
+     "ESS scaling configuration whose instanceTypes hold a gn7i beside a CPU type: a GPU group "
+     "with no alarm"),
+    ("w07", "ali", {}, _ess(["ecs.g7.large", "ecs.g7.xlarge"]), {}, None, "CPU twin: two CPU types"),
+    ("w08", "ali", {}, _ali_set(GN7I, 96.0), {}, None,
+     "an instance set of 2 gn7i released at 96 h: 2 x 245.84"),
+    ("w09", "ali", {}, _ali_set(GN7I, None), {SPEND: "fail"}, None,
+     "the same never released: no alarm"),
+    ("w10", "ali", {}, _ali_set("ecs.g7.large", None), {}, None, "CPU twin instance set"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B2_AWS + B2_GCP + B2_AZ + B2_ALI))
+def test_batch2(pack, case):
+    _run_case(pack, case)
