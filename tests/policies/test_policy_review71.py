@@ -1184,3 +1184,180 @@ B2_ALI = [
 @pytest.mark.parametrize("case", _params(B2_AWS + B2_GCP + B2_AZ + B2_ALI))
 def test_batch2(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 3
+# Harder shapes after batches 1-2 agreed: other spellings of the same source or protocol (IANA
+# numbers, ::0/0, upper case), ICMP, literal groups, prefix-list entries, unknown values at preview
+# ("cannot decide", mandatory here by default: docs cannotDecide), public IPs asked for by other
+# node shapes (Spot requests, launch configurations, Spot Fleet, classic Azure Flex sets), and
+# attribute-chosen GPUs in Spot Fleets and aws-native groups.
+def _spot_fleet(spec: dict):
+    return _add(lambda s: res("aws:ec2/spotFleetRequest:SpotFleetRequest", "sfr", {
+        "iamFleetRole": "arn:aws:iam::1:role/fleet", "targetCapacity": 4.0, "tags": dict(TAGS),
+        **spec}, deps={"launchSpecifications": [named(s, "train-a")]}))
+
+
+def _native_asg_attr(max_size: str, reqs: dict):
+    def build(s):
+        return res("aws-native:autoscaling:AutoScalingGroup", "nasg", {
+            "minSize": "0", "maxSize": max_size, "vpcZoneIdentifier": ["subnet-x"],
+            "mixedInstancesPolicy": {"launchTemplate": {
+                "launchTemplateSpecification": {"launchTemplateId": "lt-x", "version": "1"},
+                "overrides": [{"instanceRequirements": {
+                    "vCpuCount": {"min": 4}, "memoryMiB": {"min": 16384}, **reqs}}]}},
+            "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+            deps={"vpcZoneIdentifier": [named(s, "train-a")],
+                  "mixedInstancesPolicy": [named(s, "extra-lt")]})
+    return _add(_lt("extra-lt", None), build)
+
+
+def _classic_flex(public: bool):
+    ipconf: dict = {"name": "ip", "primary": True, "subnetId": f"{AZ_SUB}/virtualNetworks/v/subnets/s"}
+    if public:
+        ipconf["publicIpAddresses"] = [{"name": "pub", "idleTimeoutInMinutes": 15.0}]
+    return _add(lambda s: res("azure:compute/orchestratedVirtualMachineScaleSet:"
+                              "OrchestratedVirtualMachineScaleSet", "cflex", {
+        "resourceGroupName": "rg", "location": "eastus", "skuName": "Standard_D4s_v5",
+        "instances": 2.0, "platformFaultDomainCount": 1.0, "tags": dict(AZ_TAGS),
+        "networkInterfaces": [{"name": "nic", "primary": True, "ipConfigurations": [ipconf]}]}))
+
+
+def _classic_rule(**e):
+    return _add(lambda s: res("azure:network/networkSecurityRule:NetworkSecurityRule", "crule", {
+        "name": "crule", "resourceGroupName": "rg", "networkSecurityGroupName": "cnsg",
+        "priority": 310.0, "direction": "Inbound", "access": "Allow", "protocol": "Tcp",
+        "sourcePortRange": "*", "destinationAddressPrefix": "*", "destinationPortRange": "443", **e}))
+
+
+B3 = [
+    ("d01", "aws", {}, _sgir("ping", cidrIpv4=W4, ipProtocol="icmp", fromPort=-1.0, toPort=-1.0),
+     {NPI: "fail"}, SSH_WORLD, "ICMP from the world is ingress from 0.0.0.0/0, not TCP 22"),
+    ("d02", "aws", {}, _sgr("ssh", type="ingress", protocol="6", fromPort=22.0, toPort=22.0,
+                            cidrBlocks=[W4]), {}, SSH_WORLD, "ec2.SecurityGroupRule protocol 6 = TCP"),
+    ("d03", "aws", {}, _sgir("v6z", cidrIpv6="::0/0", ipProtocol="tcp", fromPort=443.0,
+                             toPort=443.0), {NPI: "fail"}, None, "::0/0 is ::/0 (prefix length 0)"),
+    ("d04", "aws", {}, _sgir("v6z", cidrIpv6="0:0:0:0:0:0:0:0/0", ipProtocol="-1"),
+     {NPI: "fail"}, None, "::/0 written in full"),
+    ("d05", "aws", {}, _sg_inline([{"protocol": "icmp", "fromPort": -1.0, "toPort": -1.0,
+                                    "cidrBlocks": [W4]}]), {NPI: "fail"}, None,
+     "inline ICMP from the world"),
+    ("d06", "aws", {}, _add(lambda s: res(
+        "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "lit", {
+            "securityGroupId": "sg-0123456789abcdef0", "cidrIpv4": W4, "ipProtocol": "tcp",
+            "fromPort": 8080.0, "toPort": 8080.0, "tags": dict(TAGS)})), {NPI: "fail"}, None,
+     "a world-open rule on a group the stack does not create (literal id): any stack"),
+    ("d07", "aws", {}, _chain(_plist(["10.0.0.0/8"]), _add(lambda s: res(
+        "aws:ec2/managedPrefixListEntry:ManagedPrefixListEntry", "world-entry", {
+            "prefixListId": "pl-x", "cidr": W4, "description": "oops"},
+        deps={"prefixListId": [named(s, "partners")]})), _add(_plist_rule)), {NPI: "fail"}, None,
+     "a standalone ManagedPrefixListEntry adding 0.0.0.0/0 to the stack's list a rule uses"),
+    ("d08", "aws", {}, _add(lambda s: res("aws-native:ec2:PrefixList", "npl", {
+        "prefixListName": "npl", "addressFamily": "IPv6", "maxEntries": 2,
+        "entries": [{"cidr": W6, "description": "all"}], "tags": list(NTAGS)})), {NPI: "fail"},
+     None, "aws-native PrefixList holding ::/0 (docs)"),
+    ("d09", "aws", {}, _add(lambda s: res("aws:ec2/spotInstanceRequest:SpotInstanceRequest", "spot", {
+        "instanceType": "t3.small", "ami": "ami-1", "subnetId": "subnet-x",
+        "associatePublicIpAddress": True, "tags": dict(TAGS)},
+        deps={"subnetId": [named(s, "train-a")]})), {NPI: "fail"}, None,
+     "a Spot Instance request asking for a public IP (docs)"),
+    ("d10", "aws", {}, _add(lambda s: res("aws:ec2/launchConfiguration:LaunchConfiguration", "lc", {
+        "imageId": "ami-1", "instanceType": "t3.small", "associatePublicIpAddress": True})),
+     {NPI: "fail"}, None, "a launch configuration asking for a public IP (docs)"),
+    ("d11", "aws", {}, _spot_fleet({"launchSpecifications": [{
+        "ami": "ami-1", "instanceType": "t3.small", "subnetId": "subnet-x",
+        "associatePublicIpAddress": True}]}), {NPI: "fail"}, None,
+     "a Spot Fleet launch specification asking for a public IP (docs)"),
+    ("d12", "aws", {}, _spot_fleet({"launchSpecifications": [{
+        "ami": "ami-1", "instanceType": "t3.small", "subnetId": "subnet-x",
+        "associatePublicIpAddress": False}]}), {}, None, "the same, public IP off"),
+    ("d13", "aws", {}, _sgir("u", cidrIpv4=unknown(), ipProtocol="tcp", fromPort=443.0,
+                             toPort=443.0), {NPI: "undecided"}, None,
+     "a rule whose CIDR is unknown at preview: cannot decide"),
+    ("d14", "aws", {}, _native_asg_attr("1", {"acceleratorTypes": ["gpu"]}),
+     {SPEND: "fail", RDMA: "advisory"}, None,
+     "aws-native group by attributes with GPU accelerators: GPU capacity it cannot estimate; rdma as "
+     "c07"),
+    ("d15", "aws", {}, _native_asg_attr("4", {"acceleratorCount": {"max": 0}}), {}, None,
+     "CPU twin: aws-native group by attributes, accelerators max 0"),
+    ("d16", "aws", {}, _add(_lt("extra-lt", None), lambda s: res(
+        "aws:ec2/spotFleetRequest:SpotFleetRequest", "sfr", {
+            "iamFleetRole": "arn:aws:iam::1:role/fleet", "targetCapacity": 4.0, "tags": dict(TAGS),
+            "launchTemplateConfigs": [{"launchTemplateSpecification": {"id": "lt-x",
+                                                                       "version": "$Latest"},
+                                       "overrides": [{"subnetId": "subnet-x", "instanceRequirements": {
+                                           "vcpuCount": {"min": 4.0}, "memoryMib": {"min": 16384.0},
+                                           "acceleratorCount": {"min": 1.0}}}]}]},
+        deps={"launchTemplateConfigs": [named(s, "extra-lt"), named(s, "train-a")]})),
+     {SPEND: "fail"}, None, "a Spot Fleet by attributes with at least one accelerator"),
+    ("e01", "gcp", {}, _fw("ssh6", sourceRanges=[W4], allows=[{"protocol": "6", "ports": ["22"]}]),
+     {}, SSH_WORLD, "GCP protocol number 6 (Firewall allow.protocol: 'tcp, udp, ... or the IP "
+     "protocol number') = TCP 22, listed"),
+    ("e02", "gcp", {}, _fw("ssh-r", sourceRanges=[W4], allows=[{"protocol": "tcp",
+                                                               "ports": ["22-22"]}]),
+     {}, SSH_WORLD, "the range 22-22 is port 22"),
+    ("e03", "gcp", {}, _fw("sa", sourceRanges=[W4], allows=TCP443,
+                           sourceServiceAccounts=["bastion@ml.iam.gserviceaccount.com"]),
+     {NPI: "fail"}, None, "sourceRanges OR sourceServiceAccounts: 0.0.0.0/0 still reaches"),
+    ("e04", "gcp", {}, _fw("one", sourceRanges=["0.0.0.0"], allows=TCP443), {}, None,
+     "0.0.0.0 without a prefix is one address (/32), not the world"),
+    ("e05", "gcp", {}, _fw("bastion-ssh", sourceRanges=[W4], allows=TCP22, targetTags=["bastion"]),
+     {}, SSH_WORLD, "SSH from a listed 0.0.0.0/0 to the bastion tag"),
+    ("e06", "gcp", {}, _fw("u", sourceRanges=unknown(), allows=TCP443), {NPI: "undecided"}, None,
+     "sourceRanges unknown at preview"),
+    ("e07", "gcp", {}, _tpl_access(unknown()), {NPI: "undecided"}, None,
+     "the GPU template's access configs unknown at preview"),
+    ("e08", "gcp", {}, _fw("icmp", sourceRanges=[W4], allows=[{"protocol": "icmp"}]),
+     {NPI: "fail"}, SSH_WORLD, "ICMP from the world"),
+    ("e09", "gcp", {}, _fpr(NFPR, "nfp-num", action="allow", match={
+        "srcIpRanges": [W4], "layer4Configs": [{"ipProtocol": "6", "ports": ["22"]}]}), {},
+     SSH_WORLD, "policy rule: protocol 6 port 22, listed"),
+    ("e10", "gcp", {}, _fpr(NFPR, "nfp-noport", action="allow", match={
+        "srcIpRanges": [W4], "layer4Configs": [{"ipProtocol": "tcp"}]}), {NPI: "fail"}, SSH_WORLD,
+     "policy rule: every TCP port from the world"),
+    ("f01", "azure", {}, _nsg_in({"sourceAddressPrefix": "Internet", "destinationPortRange": "22-22"}),
+     {}, SSH_WORLD, "Tcp 22-22 from Internet, listed"),
+    ("f02", "azure", {}, _nsg_in({"sourceAddressPrefix": "Internet", "destinationPortRange": "*"}),
+     {NPI: "fail"}, SSH_WORLD, "every Tcp port from Internet"),
+    ("f03", "azure", {}, _nsg_in({"sourceAddressPrefix": W4, "priority": 4096.0}), {NPI: "fail"},
+     None, "the lowest-precedence Allow from 0.0.0.0/0 is still an Allow"),
+    ("f04", "azure", {}, _nsg_in({"sourceAddressPrefix": "Internet", "protocol": "Icmp",
+                                  "destinationPortRange": "*"}), {NPI: "fail"}, SSH_WORLD,
+     "ICMP from Internet"),
+    ("f05", "azure", {}, _nsg_in({"sourceAddressPrefix": unknown()}), {NPI: "undecided"}, None,
+     "an inline source unknown at preview"),
+    ("f06", "azure", {}, _classic_flex(True), {NPI: "fail"}, None,
+     "a classic Flex (Orchestrated) set whose IP configuration has publicIpAddresses"),
+    ("f07", "azure", {}, _classic_flex(False), {}, None, "the same without public IPs"),
+    ("f08", "azure", {}, _classic_rule(sourceAddressPrefix="*"), {NPI: "fail"}, None,
+     "classic NSG rule Allow Inbound from *"),
+    ("f09", "azure", {}, _classic_rule(sourceAddressPrefixes=["10.0.0.0/8"]), {}, None,
+     "classic rule from a private prefix"),
+    ("f10", "azure", {}, _chain(_add(_flex({"name": "Standard_NC4as_T4_v3", "capacity": 2.0})),
+                                lambda s: (named(s, "flex").props["virtualMachineProfile"][
+                                    "networkProfile"]["networkInterfaceConfigurations"][0][
+                                    "ipConfigurations"][0].update(
+                                    publicIPAddressConfiguration={"name": "pub"}) or s)),
+     {NPI: "fail"}, None, "a GPU Flex set (2 x 383.98 = 767.96, under budget) with public IPs"),
+    ("f11", "azure", {}, _az_cpu_vm(False), {}, None, "control again: a private CPU VM"),
+    ("k01", "ali", {}, _ali_rules({"ipProtocol": "icmp", "portRange": "-1/-1", "cidrIp": W4}),
+     {NPI: "fail"}, SSH_WORLD, "ICMP from the world"),
+    ("k02", "ali", {}, _ali_rules({"cidrIp": unknown()}), {NPI: "undecided"}, None,
+     "a rule whose cidrIp is unknown at preview"),
+    ("k03", "ali", {}, _ali_cpu("alicloud:ess/scalingConfiguration:ScalingConfiguration", "util-sc",
+                                unknown(), scalingGroupId="asg-1", instanceType="ecs.g7.large",
+                                imageId="img"), {NPI: "undecided"}, None,
+     "a scaling configuration's bandwidth unknown at preview"),
+    ("k04", "ali", {}, _ali_cpu("alicloud:ecs/launchTemplate:LaunchTemplate", "old-lt", 10.0,
+                                instanceType="ecs.g7.large", imageId="img", launchTemplateName="old"),
+     {NPI: "fail"}, None, "the older ecs.LaunchTemplate with bandwidth 10"),
+    ("k05", "ali", {}, _ali_rules({"cidrIp": "10.0.0.0/0"}), {NPI: "fail"}, None,
+     "10.0.0.0/0: prefix length 0 with host bits"),
+    ("k06", "ali", {}, _ali_rules({"ipv6CidrIp": "::0/0", "portRange": "22/22"}), {NPI: "fail"},
+     SSH_WORLD, "::0/0 on 22, only 0.0.0.0/0 listed"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B3))
+def test_batch3(pack, case):
+    _run_case(pack, case)
