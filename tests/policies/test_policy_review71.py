@@ -71,9 +71,9 @@ DEFECT 1 (spend-limit blind spot, mandatory; rdma silent too). Smallest: d14 = t
 DEFECT 2 (no-public-ingress false alarm, mandatory). Smallest: e02 = the GCP base plus a firewall
   allowing `tcp ports ["22-22"]` from 0.0.0.0/0 with sshCidrs [0.0.0.0/0]: fails ("ingress from
   0.0.0.0/0 on tcp 22-2..."), where ["22"] passes (g01). Docs: "Config sshCidrs: world-open CIDRs
-  allowed for TCP 22 only"; a range whose two ends are 22 is port 22 only (GCP Firewall allow.ports
-  take "a range (e.g. 12345-12349)"; Azure destinationPortRange "Integer or range between 0 and
-  65535"). Reach: Azure inline NSG rule "22-22" (f01), a standalone SecurityRule (p06),
+  allowed for TCP 22 only"; a range whose two ends are 22 is port 22 only (pulumi_gcp Firewall
+  allows.ports: "Each entry must be either an integer or a range", e.g. ["12345-12349"]; azure-native
+  destinationPortRange: "Integer or range between 0 and 65535"). Reach: Azure inline NSG rule "22-22" (f01), a standalone SecurityRule (p06),
   destinationPortRanges ["22-22"] (p07), a GCP network firewall policy rule (p05). Not reached:
   AWS from/to 22 and Alibaba "22/22" (a03 b01 p08). Small: the fix for the author is to write "22".
 
