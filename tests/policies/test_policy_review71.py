@@ -73,8 +73,8 @@ DEFECT 2 (no-public-ingress false alarm, mandatory). Smallest: e02 = the GCP bas
   0.0.0.0/0 on tcp 22-2..."), where ["22"] passes (g01). Docs: "Config sshCidrs: world-open CIDRs
   allowed for TCP 22 only"; a range whose two ends are 22 is port 22 only (pulumi_gcp Firewall
   allows.ports: "Each entry must be either an integer or a range", e.g. ["12345-12349"]; azure-native
-  destinationPortRange: "Integer or range between 0 and 65535"). Reach: Azure inline NSG rule "22-22" (f01), a standalone SecurityRule (p06),
-  destinationPortRanges ["22-22"] (p07), a GCP network firewall policy rule (p05). Not reached:
+  destinationPortRange: "Integer or range between 0 and 65535"). Reach: Azure inline NSG rule
+  "22-22" (f01), a standalone SecurityRule (p06), destinationPortRanges ["22-22"] (p07), a GCP network firewall policy rule (p05). Not reached:
   AWS from/to 22 and Alibaba "22/22" (a03 b01 p08). Small: the fix for the author is to write "22".
 
 Planted bug (test side; the pack's code was not read): `_ali_rules`' default policy "accept" made
