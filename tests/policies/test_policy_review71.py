@@ -75,7 +75,8 @@ DEFECT 2 (no-public-ingress false alarm, mandatory). Smallest: e02 = the GCP bas
   allows.ports: "Each entry must be either an integer or a range", e.g. ["12345-12349"]; azure-native
   destinationPortRange: "Integer or range between 0 and 65535"). Reach: Azure inline NSG rule
   "22-22" (f01), a standalone SecurityRule (p06), destinationPortRanges ["22-22"] (p07), a GCP
-  network firewall policy rule (p05). Not reached: AWS from/to 22 and Alibaba "22/22" (a03 b01 p08). Small: the fix for the author is to write "22".
+  network firewall policy rule (p05). Not reached: AWS from/to 22 and Alibaba "22/22" (a03 b01
+  p08). Small: the fix for the author is to write "22".
 
 Planted bug (test side; the pack's code was not read): `_ali_rules`' default policy "accept" made
   "drop": b02 b03 b06 b07 b10 b11 b12 b13 k01 k05 k06 fail (every world-open Alibaba case resting on
