@@ -251,13 +251,6 @@ PROVIDERS = {"aws": AWS_P, "gcp": GCP_P, "azure": {}, "ali": {}}
 BUILD: dict[str, Callable[..., list]] = {"aws": aws, "gcp": gcp, "azure": azure, "ali": ali}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 # The strict xfails: one per DEFECT case (none before the first run).
 D1 = ("DEFECT 1: an aws-native AutoScalingGroup whose mixed instances overrides choose "
       "GPUs by attributes (instanceRequirements with accelerators) is not seen: no spend finding, "

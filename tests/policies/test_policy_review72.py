@@ -377,13 +377,6 @@ BUILD: dict[str, Callable[..., list]] = {"aws_s": aws_s, "aws_k": aws_k, "gcp": 
                                          "azure": azure, "ali": ali}
 
 
-@pytest.fixture(scope="module")
-def pack():
-    p = PolicyPackProcess()
-    yield p
-    p.close()
-
-
 XFAIL: dict[str, str] = {}
 
 
