@@ -66,7 +66,7 @@ def tree_copy(tmp_path_factory) -> Path:
     skip = shutil.ignore_patterns("__pycache__", "*.pyc")
     for folder in ("trainstack", "components", "policies"):
         shutil.copytree(ROOT / folder, copy / folder, ignore=skip)
-    for file in ("pyproject.toml", "tools/layers.py", "tests/checkout.py"):
+    for file in ("pyproject.toml", "tools/layers.py", "tests/__init__.py", "tests/checkout.py"):
         (copy / file).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / file, copy / file)
     return copy
