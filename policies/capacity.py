@@ -306,7 +306,7 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                 out.append(node_group(r, None, p.get("vmSize"), count(
                     p.get("maxCount") if p.get("enableAutoScaling") else None, p.get("count")),
                     p.get("scaleSetPriority") == "Spot",
-                    _azure_zones(p.get("availabilityZones"), zone), _location(r)))
+                    _azure_zones(p.get("availabilityZones"), zone), _location(r), pool_entry=p))
         elif t == ACK_NODE_POOL:
             types = name_list(r.get("instanceTypes"))   # one string: a list of it
             switches = r.dep("vswitchIds")

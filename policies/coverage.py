@@ -50,6 +50,8 @@ BUDGETS = (inventory.AWS_BUDGET, inventory.GCP_BUDGET, *inventory.AZ_BUDGETS)
 STOPS = ("aws:scheduler/schedule:Schedule", "aws:cloudwatch/eventRule:EventRule",
          "aws:cloudwatch/eventTarget:EventTarget", "alicloud:ess/scheduledTask:ScheduledTask",
          inventory.GCP_RESOURCE_POLICY, "aws:autoscaling/policy:Policy")
+# The Capacity Reservation groups a launch may target and their members (inventory.reservations).
+RESERVATION_GROUPS = (inventory.AWS_RESOURCE_GROUP, inventory.AWS_RESOURCE_GROUP_MEMBER)
 PLACEMENT = (inventory.AWS_PLACEMENT_GROUP, inventory.GCP_RESOURCE_POLICY,
              inventory.ALI_DEPLOYMENT_SET, inventory.ALI_HPC_CLUSTER)
 
@@ -84,7 +86,7 @@ def coverage() -> dict[str, set[str]]:
             inventory.AWS_SUBNET, inventory.ALI_SWITCH} | _literals(storage_same_zone.__file__)
         | _literals(links.__file__),
         spend_limit.NAME: groups | set(FILESYSTEMS) | set(BUCKETS) | set(BUDGETS)
-        | set(STOPS) | {spend_limit.AWS_CAPACITY_BLOCK},
+        | set(STOPS) | set(RESERVATION_GROUPS) | {spend_limit.AWS_CAPACITY_BLOCK},
         required_tags.NAME: set(inventory.TAGGABLE) | _literals(required_tags.__file__),
         # Every group capacity sizes is placed by the rule (the classic Azure scale sets and
         # VMs by their singlePlacementGroup / placement IDs, aws-native groups and instances

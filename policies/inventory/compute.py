@@ -399,7 +399,7 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             # A classic set under a classic (or native) setting runs up to its maximum too.
             for s in index.azure_autoscale(g.resource):
                 _autoscaled(g, [s], None)
-    count_once(groups)
+    count_once(groups, resources)
     return groups
 
 

@@ -48,6 +48,9 @@ class NodeGroup:
     type_unread: str = ""
     # Why the size cannot be read when a raise of the stack sets it (inventory.raises).
     size_unread: str = ""
+    # The entry it was read from where one resource holds several pools (an azure-native AKS
+    # cluster's agentPoolProfiles): that pool's own inputs (inventory.reservations).
+    pool_entry: Optional[dict] = None
 
     def regular_nodes(self) -> int:
         """How many of the group's nodes are priced at the regular rate (all when not spot)."""

@@ -31,10 +31,15 @@ from trainstack_policies.inventory.tokens import (
     ALI_CAPACITY_RESERVATION,
     AWS_NATIVE_ODCR,
     AWS_ODCR,
+    AWS_RESOURCE_GROUP,
+    AWS_RESOURCE_GROUP_MEMBER,
 )
 from trainstack_policies.model import Resource, dig
 
 AZ_CAPACITY_RESERVATION_GROUP = "azure-native:compute:CapacityReservationGroup"
+AWS_POOL = "AWS::EC2::CapacityReservationPool"
+# id(ODCR) -> the Capacity Reservation groups of the stack it is known to be added to.
+Pools = dict[int, list[Resource]]
 
 
 def _depends_on(holder: Resource, keys: tuple[str, ...], target: Resource) -> bool:
@@ -50,7 +55,7 @@ def _gcp_names(holder: Resource) -> list[str]:
     return [str(v).rsplit("/", 1)[-1] for v in values] if isinstance(values, list) else []
 
 
-def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
+def _launches_into(g: NodeGroup, res: NodeGroup, pools: Pools) -> bool:
     r = res.resource
     holders = [launch_settings(h) for h in (g.resource, g.template) if h is not None]
     if r.type == AWS_ODCR or r.type == AWS_NATIVE_ODCR:
@@ -58,6 +63,13 @@ def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
             return False
         if any(_depends_on(h, ("capacityReservationSpecification",), r) for h in holders):
             return True
+        if any(_targets_pool(h, p) for h in holders for p in pools.get(id(r), [])):
+            # A target capacityReservationResourceGroupArn: "Instances that target a group of
+            # Capacity Reservations match with any Capacity Reservation in the group that has
+            # matching attributes (instance type, platform, Availability Zone, and tenancy) and
+            # available capacity" (docs.aws.amazon.com/AWSEC2/latest/UserGuide/
+            # create-cr-group.html); others run On-Demand.
+            return _same_known_zone(g.zones, res.zones)
         # An open ODCR (instanceMatchCriteria "open", the API's default) takes every On-Demand
         # instance of its type, platform and zone whose preference is open (the default):
         # "Instances that have matching attributes launch into the Capacity Reservation
@@ -91,8 +103,14 @@ def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
         return any(_depends_on(h, ("virtualMachineProfile", "capacityReservation",
                                    "capacityReservationGroupID", "capacityReservationGroupId",
                                    "defaultNodePool"), crg)
-                   for h in holders for crg in groups)
+                   for h in holders for crg in groups) or \
+            any(_inline_pool_in(g, crg) for crg in groups)
     if r.type == ALI_CAPACITY_RESERVATION:
+        # "Immediate Capacity Reservation guarantees resources only for pay-as-you-go instances,
+        # not spot instances" (help.aliyun.com/en/ecs/user-guide/
+        # overview-of-immediate-capacity-reservation): spot nodes run beside it at their price.
+        if g.spot:
+            return False
         for h in holders:
             criteria = h.get("privatePoolOptionsMatchCriteria")
             if criteria == "Target" and _depends_on(h, ("privatePoolOptionsId",), r):
@@ -101,6 +119,98 @@ def _launches_into(g: NodeGroup, res: NodeGroup) -> bool:
                     and _same_known_zone(g.zones, res.zones):
                 return True
     return False
+
+
+def _inline_pool_in(g: NodeGroup, crg: Resource) -> bool:
+    """An azure-native AKS cluster's inline pool (an agentPoolProfiles entry) in the capacity
+    reservation group `crg`: the entry sets capacityReservationGroupID and the cluster's
+    agentPoolProfiles depend on the group. The engine records one dependency list for all the
+    pools, so the entry's id, where it is an ARM id, must end in the group's given name; else the
+    pools may depend on that one group only (of several, which one the entry names is unread:
+    pool and reservation are both priced)."""
+    entry = g.pool_entry
+    value = entry.get("capacityReservationGroupID") if entry is not None else None
+    if value is None or value == "":
+        return False
+    crgs = [d for d in g.resource.deps.get("agentPoolProfiles", [])
+            if d.type == AZ_CAPACITY_RESERVATION_GROUP]
+    if not any(d is crg for d in crgs):
+        return False
+    name = crg.get("capacityReservationGroupName")
+    if isinstance(value, str) and "/capacityreservationgroups/" in value.lower() \
+            and isinstance(name, str) and name:
+        return value.rstrip("/").rsplit("/", 1)[-1].lower() == name.lower()
+    return len(crgs) == 1
+
+
+def aws_pools(resources: list[Resource]) -> Pools:
+    """The Capacity Reservation groups (AWS Resource Groups with the
+    AWS::EC2::CapacityReservationPool configuration) each ODCR of the stack is added to: an
+    aws:resourcegroups/resource:Resource whose groupArn depends on the group or names it (its
+    known arn, or its name: "Name or ARN of the resource group") and whose resourceArn depends on
+    the ODCR or is its known arn. A member that names no group or no ODCR of the stack, or
+    more than one (unknown at preview, or a value from elsewhere), adds nothing: an ODCR not
+    known to be in the group is priced beside the nodes, never fewer."""
+    groups = [r for r in resources if r.type == AWS_RESOURCE_GROUP and _is_pool(r)]
+    if not groups:
+        return {}
+    odcrs = [r for r in resources if r.type == AWS_ODCR or r.type == AWS_NATIVE_ODCR]
+    out: Pools = {}
+    for m in resources:
+        if m.type != AWS_RESOURCE_GROUP_MEMBER:
+            continue
+        named = [p for p in groups if _depends_on(m, ("groupArn",), p)
+                 or _names_group(m.get("groupArn"), p, bare_name=True)]
+        added = [o for o in odcrs if _depends_on(m, ("resourceArn",), o)
+                 or _known_arn(m.get("resourceArn"), o)]
+        if len(named) == 1 and len(added) == 1:
+            out.setdefault(id(added[0]), []).append(named[0])
+    return out
+
+
+def _is_pool(group: Resource) -> bool:
+    """"AWS::EC2::CapacityReservationPool - Ensures that the resource group can be targeted for
+    instance launches" (docs.aws.amazon.com/AWSEC2/latest/UserGuide/create-group.html)."""
+    configs = group.get("configurations")
+    return isinstance(configs, list) and any(
+        isinstance(c, dict) and c.get("type") == AWS_POOL for c in configs)
+
+
+def _known_arn(value: Any, r: Resource) -> bool:
+    arn = r.get("arn")
+    return isinstance(value, str) and isinstance(arn, str) and bool(arn) and value == arn
+
+
+def _names_group(value: Any, group: Resource, bare_name: bool) -> bool:
+    """A literal naming `group`: its known arn, an ARN arn:<partition>:resource-groups:<region>:
+    <account>:group/<name> of its given name (in its region, where that is known), or, where
+    the input takes a name too, the name itself."""
+    if not isinstance(value, str) or not value:
+        return False
+    if _known_arn(value, group):
+        return True
+    name = group.get("name")
+    if not isinstance(name, str) or not name:
+        return False
+    if bare_name and value == name:
+        return True
+    parts = value.split(":", 5)
+    if len(parts) != 6 or parts[0] != "arn" or parts[2] != "resource-groups" \
+            or parts[5] != f"group/{name}":
+        return False
+    region = group.get("region") or group.provider_region
+    return not (isinstance(region, str) and region) or parts[3] == region
+
+
+def _targets_pool(holder: Resource, group: Resource) -> bool:
+    """A launch template's or instance's capacityReservationTarget naming the group in its
+    capacityReservationResourceGroupArn, by dependency or by a literal ARN."""
+    arn = holder.get("capacityReservationSpecification.capacityReservationTarget."
+                     "capacityReservationResourceGroupArn")
+    if arn is None:
+        return False
+    return _depends_on(holder, ("capacityReservationSpecification",), group) \
+        or _names_group(arn, group, bare_name=False)
 
 
 def _windows(holders: list[Resource]) -> bool:
@@ -204,7 +314,7 @@ def _same_type(cloud: str, a: Any, b: Any) -> bool:
     return a == b
 
 
-def count_once(groups: list[NodeGroup]) -> None:
+def count_once(groups: list[NodeGroup], resources: list[Resource]) -> None:
     """Mark on each group the nodes that run inside a reservation of the stack (its
     `reserved_nodes`, `reserved_in`): pricing leaves them out, since the reservation is priced
     whole. A reservation is filled in stack order, by groups of its own instance type."""
@@ -212,6 +322,7 @@ def count_once(groups: list[NodeGroup]) -> None:
     if not reservations:
         return
     room: dict[int, Any] = {id(res): res.count for res in reservations}
+    pools = aws_pools(resources)
     for g in groups:
         if g.resource.type in RESERVATION_TYPES or not isinstance(g.count, int):
             continue
@@ -219,7 +330,7 @@ def count_once(groups: list[NodeGroup]) -> None:
             free = room[id(res)]
             if not isinstance(free, int) or free <= 0 \
                     or not _same_type(g.cloud, res.instance_type, g.instance_type) \
-                    or not _launches_into(g, res):
+                    or not _launches_into(g, res, pools):
                 continue
             inside = min(free, g.count - g.reserved_nodes)
             if inside <= 0:

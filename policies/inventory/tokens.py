@@ -85,6 +85,11 @@ AWS_NATIVE_LAUNCH_TEMPLATE = "aws-native:ec2:LaunchTemplate"
 AWS_NATIVE_INSTANCE = "aws-native:ec2:Instance"
 AWS_ODCR = "aws:ec2/capacityReservation:CapacityReservation"
 AWS_NATIVE_ODCR = "aws-native:ec2:CapacityReservation"
+# A Capacity Reservation group is an AWS Resource Groups group with the
+# AWS::EC2::CapacityReservationPool configuration; its ODCRs are added one by one
+# (docs.aws.amazon.com/AWSEC2/latest/UserGuide/create-group.html, add-to-group.html).
+AWS_RESOURCE_GROUP = "aws:resourcegroups/group:Group"
+AWS_RESOURCE_GROUP_MEMBER = "aws:resourcegroups/resource:Resource"
 AWS_EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 AWS_SPOT_INSTANCE_REQUEST = "aws:ec2/spotInstanceRequest:SpotInstanceRequest"
 GCP_INSTANCE_FROM_TEMPLATE = "gcp:compute/instanceFromTemplate:InstanceFromTemplate"
