@@ -596,13 +596,15 @@ def test_c9_native_action_desired_and_min_zero_max_left(pack):
 
 def test_c10_instance_schedule_that_expires_before_its_stop(pack):
     """A GCP instance schedule whose only stop is "0 0 1 1 *" (1 January, UTC) but whose
-    expirationTime is in 50 h (today is before 29 December, so the stop never runs).
-    Expect: no lifetime: 0.853624 x 730 = 623.15."""
+    expirationTime is in 50 h, so the stop never runs. From 29 December 22:00 UTC on, 1 January
+    comes first: then the stop is "0 0 1 2 *" (1 February), the same premise (the run used to
+    fail by its own assertion on 29-31 December). Expect: no lifetime: 0.853624 x 730 = 623.15."""
     now = datetime.now(timezone.utc)
-    assert now < datetime(now.year, 12, 29, tzinfo=timezone.utc) or now.month < 12
+    jan1 = datetime(now.year + 1, 1, 1, tzinfo=timezone.utc)
+    month = 1 if now + timedelta(hours=51) < jan1 else 2
     pol = res("gcp:compute/resourcePolicy:ResourcePolicy", "c10-pol", {
         "region": "us-central1", "instanceSchedulePolicy": {
-            "vmStopSchedule": {"schedule": "0 0 1 1 *"}, "timeZone": "UTC",
+            "vmStopSchedule": {"schedule": f"0 0 1 {month} *"}, "timeZone": "UTC",
             "expirationTime": hours_from_now(50)}})
     vm = gvm("c10", "g2-standard-8", resourcePolicies="pol-id")
     vm.deps["resourcePolicies"] = [pol]

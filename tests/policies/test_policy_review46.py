@@ -40,6 +40,8 @@ Baselines (unchanged clusters, worked once here and used by the cases):
 """
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import pytest
 
 from tests.policy_fixtures import (
@@ -572,10 +574,13 @@ def test_a25_root_volume_relies_on_encryption_by_default(pack):
 
 
 def test_a26_budget_period_starts_next_month(pack):
-    """PR: the budget's timePeriodStart moved to 2027-01-01_00:00 (docs: a budget whose period
-    has not begun tracks nothing now: neither the cap nor the alarm): spend fail (no alarm)."""
+    """PR: the budget's timePeriodStart moved to the first of next month (written 2027-01-01_00:00,
+    which began on that day; docs: a budget whose period has not begun tracks nothing now:
+    neither the cap nor the alarm): spend fail (no alarm)."""
+    now = datetime.now(timezone.utc)
     stack = aws_cluster()
-    by_name(stack, "budget").props["timePeriodStart"] = "2027-01-01_00:00"
+    by_name(stack, "budget").props["timePeriodStart"] = \
+        f"{now.year + now.month // 12:04d}-{now.month % 12 + 1:02d}-01_00:00"
     check(pack, stack, AWS, {SPEND: "fail"})
 
 

@@ -104,12 +104,20 @@ The blueprints (my own builders):
 """
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
 
 import pytest
 
 from tests.policy_fixtures import AWS_ALERTS, AZURE_ALERTS, GCP_ALERTS, hours_from_now, res
 from tests.policy_harness import PolicyPackProcess, run, verdict
+
+
+def _next_month() -> str:
+    """The first of next month, 00:00 UTC, read when the case runs (x07's literal 2027-01-01
+    began on that day, and "not begun" with it)."""
+    now = datetime.now(timezone.utc)
+    return f"{now.year + now.month // 12:04d}-{now.month % 12 + 1:02d}-01T00:00:00Z"
 
 SSZ, SPEND, TAGS_P, RDMA = "storage-same-zone", "spend-limit", "required-tags", "rdma-for-multinode"
 NPI, ENC, RET = "no-public-ingress", "encryption-at-rest", "bucket-retained"
@@ -925,7 +933,8 @@ B2 = [
                                 "regionInstanceGroupManagers/a3m-mig/resize?size=0"), {SPEND: "fail"}, None,
      "a regional-group URL for a zonal MIG names another group: no stop: 2 x 92.9376 x 730 = "
      "135,688.90 > 25,000"),
-    ("s05", "lj", {"release": "2026-12-10T12:00:00+08:00"}, None, {}, None,
+    ("s05", "lj", {"release": (datetime.now(timezone.utc) + timedelta(hours=66)).astimezone(
+        timezone(timedelta(hours=8))).strftime("%Y-%m-%dT%H:%M:%S+08:00")}, None, {}, None,
      "an autoReleaseTime with a +08:00 offset is ISO-8601 (about 66 h away): 4 x 58.2708 x <= 73 h; "
      "it stands in for the alarm. (Alibaba's API asks for UTC; the time still reads.)"),
     # budgets that do not cover
@@ -1216,7 +1225,7 @@ B3 = [
     ("x06", "ndv5", {}, _nsg_internet_https, {NPI: "fail"}, None,
      "an NSG rule from the service tag Internet to 443 (CycleCloud's web UI)"),
     ("x07", "ndv5", {}, lambda s: (named(s, "hpc-budget").props.update(
-        timePeriod={"startDate": "2027-01-01T00:00:00Z"}), s)[1], {SPEND: "fail"}, None,
+        timePeriod={"startDate": _next_month()}), s)[1], {SPEND: "fail"}, None,
      "a budget whose period begins next month tracks nothing now: no alarm on azure"),
     ("x08", "aks", {"budget": 200000.0}, None, {SPEND: "fail"}, None,
      "about 250,325 > 200,000"),

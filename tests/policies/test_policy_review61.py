@@ -802,6 +802,10 @@ def _gcp_labels(template: dict, mig: Optional[dict] = None, provider: Optional[d
 
 
 NO_TEAM = {"owner": "bob", "cost_center": "4711"}
+# A budget period that has not begun: 1 June / 1 March of NEXT year, not of 2027 (a literal 2027
+# date stops being in the future on that day, and the cases' "not begun" with it). Read at
+# collection; at least two months away (1 March from 31 December), no run comes that late.
+LATER_YEAR = datetime.now(timezone.utc).year + 1
 
 
 def _gke_pool_labels(resource_labels: bool):
@@ -857,7 +861,7 @@ B3 = [
     ("f14", "aws", {}, _bud(filterExpression={"dimensions": {
         "key": "REGION", "values": ["us-east"], "matchOptions": ["STARTS_WITH"]}}),
      {SPEND: "undecided"}, None, "a match option other than EQUALS: cannot decide"),
-    ("f15", "aws", {}, _bud(timePeriodStart="2027-06-01_00:00"), {SPEND: "fail"}, None,
+    ("f15", "aws", {}, _bud(timePeriodStart=f"{LATER_YEAR}-06-01_00:00"), {SPEND: "fail"}, None,
      "a budget period that has not begun tracks nothing: no cap, no alarm"),
     ("f16", "aws", {}, _bud(timePeriodEnd="2026-06-01_00:00"), {SPEND: "fail"}, None,
      "a budget period that has ended: no cap, no alarm"),
@@ -895,8 +899,9 @@ B3 = [
     ("k08", "gcp", {}, _gbf(customPeriod={"startDate": {"year": 2025.0, "month": 1.0, "day": 1.0},
                                           "endDate": {"year": 2025.0, "month": 12.0, "day": 31.0}}),
      {SPEND: "fail"}, None, "a custom period that ended in 2025: tracks nothing now"),
-    ("k09", "gcp", {}, _gbf(customPeriod={"startDate": {"year": 2027.0, "month": 3.0, "day": 1.0}}),
-     {SPEND: "fail"}, None, "a custom period that begins in 2027: tracks nothing now"),
+    ("k09", "gcp", {}, _gbf(customPeriod={"startDate": {"year": float(LATER_YEAR), "month": 3.0,
+                                                   "day": 1.0}}),
+     {SPEND: "fail"}, None, "a custom period that begins next year: tracks nothing now"),
     ("k10", "gcp", {}, _gbf(resourceAncestors=["folders/123456"]), {SPEND: "undecided"}, None,
      "resourceAncestors: whether the project is under the folder is not shown: cannot decide"),
     ("k11", "gcp", {}, _gbf(resourceAncestors=["folders/123456"], services=["services/95FF-2EF5-5EA1"]),

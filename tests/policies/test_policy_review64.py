@@ -1926,11 +1926,13 @@ B6 = [
      {SPEND: "fail", "_est": GCP_MONTH}, None,
      "a six-field cron on a Cloud Scheduler job (unix-cron has five: cloud.google.com/scheduler/"
      "docs/configuring/cron-job-schedules): it does not parse, no stop, the month"),
-    ("g25", "gcp0", {}, gcp_vm({"terminationTime": wall(30, "Europe/Berlin").strftime(
-        "%Y-%m-%dT%H:%M:%S+01:00"), "instanceTerminationAction": "DELETE"}),
+    ("g25", "gcp0", {}, gcp_vm({"terminationTime": _later(30).astimezone(
+        timezone(timedelta(hours=1))).strftime("%Y-%m-%dT%H:%M:%S+01:00"),
+        "instanceTerminationAction": "DELETE"}),
      {"_est": est(A3U, 30, 31)}, None,
-     "a VM's terminationTime written with a +01:00 offset (RFC 3339), the Berlin wall clock of "
-     "now+30 h: 30..31 h"),
+     "a VM's terminationTime written with a +01:00 offset (RFC 3339), the +01:00 wall clock (CET, "
+     "Berlin's in winter) of now+30 h: 30..31 h. Not Europe/Berlin's wall clock: from late March "
+     "to late October that is +02:00, and written with +01:00 it names now+31 h (32 h billed)"),
     ("g26", "gcp", {}, gcp_swap_stop(schedule=unknown()), {SPEND: "fail", "_est": GCP_MONTH}, None,
      "the job's schedule unknown at preview: no stop, the month"),
     ("b13", "ali0", {}, ess(tasks=lambda g: [ess_task("off", g, 48, launchTime=unknown())]),
