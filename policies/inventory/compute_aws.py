@@ -7,6 +7,7 @@ from typing import Any, Optional
 from trainstack_policies.capacity import (
     asg_weights,
     replaces_template,
+    requirements_accelerators,
     template_zones,
     unread_placement,
     weight_invalid,
@@ -25,7 +26,6 @@ from trainstack_policies.inventory.values import (
     _aws_region,
     _count,
     _first,
-    _list,
     _subnet_zones,
     _types,
     _zone,
@@ -35,7 +35,6 @@ from trainstack_policies.model import (
     BadNumber,
     Resource,
     checked_number,
-    dig,
     name_list,
     number,
 )
@@ -316,41 +315,8 @@ def _attribute_accelerators(lt: Optional[Resource], mixed: Any) -> int:
     """Accelerators per node when instances are chosen by attributes (instanceRequirements):
     acceleratorCount.min, or 1 when GPU accelerators are asked for without a count."""
     spec = mixed.get("launchTemplate") if isinstance(mixed, dict) else None
-    return _requirements_accelerators([lt] if lt is not None else [],
+    return requirements_accelerators([lt] if lt is not None else [],
                                       [spec] if isinstance(spec, dict) else [])
-
-
-def _requirements_accelerators(templates: list[Resource], configs: list[Any]) -> int:
-    """Accelerators per node asked for by attributes (instanceRequirements) in launch templates
-    (a classic one's top-level input, an aws-native one's launchTemplateData) or in the
-    overrides of launch template configs (an ASG's mixed instances policy, an EC2 Fleet's or
-    Spot Fleet's launchTemplateConfigs: the same InstanceRequirements shape,
-    docs.aws.amazon.com/AWSEC2/latest/APIReference/API_InstanceRequirements.html):
-    acceleratorCount.min, or 1 when GPU accelerators are asked for without a count."""
-    holders: list[Any] = []
-    for t in templates:
-        holders.append(t.get("launchTemplateData.instanceRequirements")
-                       if t.type == AWS_NATIVE_LAUNCH_TEMPLATE else t.get("instanceRequirements"))
-    for conf in configs:
-        if conf is UNKNOWN:
-            continue   # an unknown config already leaves the type unknown (GPU capacity)
-        for o in _entries(conf.get("overrides") or conf.get("override")):
-            holders.append(o.get("instanceRequirements") if isinstance(o, dict) else UNKNOWN)
-    most = 0
-    for req in holders:
-        if req is UNKNOWN:
-            return 1   # an attribute set unknown until apply may ask for GPUs: not "no GPU"
-        if not isinstance(req, dict):
-            continue
-        checked = checked_number(dig(req, "acceleratorCount.min"))
-        # A minimum that is no number still asks for accelerators: at least 1, never 0.
-        low = checked if isinstance(checked, float) else 1.0 if isinstance(checked, BadNumber) \
-            else None
-        kinds = [str(k).lower() for k in _list(req.get("acceleratorTypes"))]
-        if (low or 0) > 0 or "gpu" in kinds or req.get("acceleratorManufacturers") or \
-                req.get("acceleratorNames"):
-            most = max(most, int(low or 1))
-    return most
 
 
 def _aws_fleet(r: Resource) -> NodeGroup:
@@ -438,7 +404,7 @@ def _aws_fleet(r: Resource) -> NodeGroup:
                     od_units = int(math.ceil(od_units / min(checked) - 1e-9))
     # Nodes chosen by attributes (an override's or the template's instanceRequirements) have
     # no type to read: GPU capacity when they ask for accelerators, as in an ASG's policy.
-    accelerators = _requirements_accelerators(lts, _entries(configs))
+    accelerators = requirements_accelerators(lts, _entries(configs))
     # A config from a launch template the stack does not create (one reference more than the
     # templates behind the input), beside one whose type no override names: that type may be
     # read nowhere, so it may be GPU capacity.

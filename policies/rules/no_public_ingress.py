@@ -57,7 +57,7 @@ from trainstack_policies.rules.split_ingress import (
     NATIVE_SECURITY_GROUP,
     split_rules,
 )
-from trainstack_policies.rules.world_sources import allowed_ssh, as_world, covered
+from trainstack_policies.rules.world_sources import allowed_ssh, as_world, covered, only_port_22
 
 NAME = "no-public-ingress"
 DESCRIPTION = ("No ingress from 0.0.0.0/0 or ::/0 except SSH from the configured CIDRs, and no "
@@ -334,7 +334,8 @@ def _gcp_ports(r: Resource, allows: list) -> tuple[bool, str]:
         protocol = a.get("protocol")
         if protocol is UNKNOWN:
             raise UnknownValue(r, f"allows.{i}.protocol")
-        ssh_only = ssh_only and str(protocol).lower() in ("tcp", "6") and ports == ["22"]
+        # "22" or the one-port range "22-22" (world_sources.only_port_22).
+        ssh_only = ssh_only and str(protocol).lower() in ("tcp", "6") and only_port_22(ports)
         parts.append(f"{protocol} {','.join(ports) or 'all ports'}")
     return ssh_only, "; ".join(parts)
 
@@ -450,7 +451,7 @@ def _azure_rules(r: Resource, rules: list, prefix: str, config) -> list[Violatio
         ports: list[Any] = [rule.get("destinationPortRange")] + r.items(
             f"{prefix}destinationPortRanges", rule.get("destinationPortRanges"))
         ports = [str(p) for p in ports if p not in (None, "")]
-        ssh_only = str(rule.get("protocol", "")).lower() == "tcp" and ports == ["22"]
+        ssh_only = str(rule.get("protocol", "")).lower() == "tcp" and only_port_22(ports)
         for source, path in covered(sources, r):
             world = as_world(source, r, path)
             if world and not allowed_ssh(world, ssh_only, config):

@@ -6,11 +6,13 @@ sources are world-open together when their networks collapse into all of IPv4 or
 per-resource rule checks (no_public_ingress), the split-rule check (split_ingress) and the DNAT
 check (dnat) judge sources by this one reading; it lives apart from no_public_ingress so that
 they need not import that module (no import circle). plain_list reads a list input as its items
-([] where it is no list).
+([] where it is no list). only_port_22 reads GCP and Azure port entries, a port or a range of ports
+("22", or "22-22", the range whose two ends are 22, which is that one port).
 """
 from __future__ import annotations
 
 import ipaddress
+import re
 from functools import lru_cache
 from typing import Any, Mapping, Optional, Union
 
@@ -79,6 +81,26 @@ def allowed_ssh(world: str, ssh_only: bool, config: Mapping[str, Any]) -> bool:
         except ValueError:
             continue
     return world in listed
+
+
+# A GCP firewall (or firewall policy rule) port entry "must be either an integer or a range"
+# (pulumi_gcp Firewall allows.ports, e.g. ["12345-12349"]); an Azure NSG port is an "Integer or
+# range between 0 and 65535" (azure-native SecurityRule destinationPortRange(s)). A range whose
+# two ends are the same port is that port alone.
+_PORT_OR_RANGE = re.compile(r"(\d+)(?:-(\d+))?", re.ASCII)
+
+
+def only_port_22(ports: list) -> bool:
+    """Whether port entries (strings as the program wrote them) name TCP/UDP port 22 and no
+    other: at least one entry, each "22" or a range "22-22"; "21-22", "22-23", "*" or none are
+    more than port 22."""
+    if not ports:
+        return False
+    for entry in ports:
+        m = _PORT_OR_RANGE.fullmatch(entry.strip()) if isinstance(entry, str) else None
+        if m is None or int(m.group(1)) != 22 or int(m.group(2) or 22) != 22:
+            return False
+    return True
 
 
 def plain_list(value: Any) -> list:

@@ -251,22 +251,10 @@ PROVIDERS = {"aws": AWS_P, "gcp": GCP_P, "azure": {}, "ali": {}}
 BUILD: dict[str, Callable[..., list]] = {"aws": aws, "gcp": gcp, "azure": azure, "ali": ali}
 
 
-# The strict xfails: one per DEFECT case (none before the first run).
-D1 = ("DEFECT 1: an aws-native AutoScalingGroup whose mixed instances overrides choose "
-      "GPUs by attributes (instanceRequirements with accelerators) is not seen: no spend finding, "
-      "no rdma ask")
-D2 = ("DEFECT 2: a one-port range '22-22' (GCP firewall / policy rule ports, Azure NSG "
-      "destinationPortRange(s)) is not read as TCP 22: SSH from a listed sshCidrs CIDR fails")
-XFAIL: dict[str, str] = {
-    "d14": D1,
-    "p01": D1,
-    "p02": D1,
-    "e02": D2,
-    "f01": D2,
-    "p05": D2,
-    "p06": D2,
-    "p07": D2,
-}
+# The strict xfails, one per DEFECT case (none before the first run), were removed by fix71:
+# DEFECT 1 (d14 p01 p02) and DEFECT 2 (e02 f01 p05 p06 p07) now agree
+# (tests/policies/test_policy_fix71.py holds their neighbours).
+XFAIL: dict[str, str] = {}
 
 
 def _params(cases):
