@@ -376,6 +376,8 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             # template's launchTemplateData) have no type to read: GPU capacity when they ask
             # for accelerators, as a classic group's (review71 DEFECT 1).
             accelerators = requirements_accelerators(lts, [spec] if isinstance(spec, dict) else [])
+            if attribute_chosen([spec]) and None not in types:
+                types.append(None)   # beside typed overrides: those nodes have no type to price
             group = node_group(r, lt, itype, size, market == "spot", zs, _region(r, zs[0]),
                                instance_types=types, type_unread=unread,
                                accelerators=accelerators)
@@ -826,6 +828,20 @@ def replaces_template(configs: Any) -> bool:
                 for o in overrides):
             return False
     return True
+
+
+def attribute_chosen(configs: list[Any]) -> bool:
+    """Whether an override of these launch template configs names no instanceType and asks for
+    accelerators by attributes (instanceRequirements): its nodes may be any GPU type AWS picks,
+    priced by nothing in the catalog, whatever types the other overrides name."""
+    for conf in configs:
+        if not isinstance(conf, dict):
+            continue
+        for o in dict_entries(conf.get("overrides") or conf.get("override")):
+            if isinstance(o, dict) and not o.get("instanceType") and \
+                    requirements_accelerators([], [{"overrides": [o]}]):
+                return True
+    return False
 
 
 def requirements_accelerators(templates: list[Resource], configs: list[Any]) -> int:

@@ -6,6 +6,7 @@ from typing import Any, Optional
 
 from trainstack_policies.capacity import (
     asg_weights,
+    attribute_chosen,
     replaces_template,
     requirements_accelerators,
     template_zones,
@@ -223,8 +224,9 @@ def _aws_group(r: Resource, resources: list[Resource], top: Optional[int] = None
             and isinstance(count, int):
         count = _warm_count(count, warm)
     accelerators = _attribute_accelerators(lt, mixed)
-    if accelerators:
-        types = [None if t is None else t for t in types]
+    if isinstance(mixed, dict) and attribute_chosen([mixed.get("launchTemplate")]) and \
+            None not in types:
+        types = types + [None]   # beside typed overrides: those nodes have no type to price
     outside = _template_outside(r, mixed) if lt is None and types == [None] and \
         not accelerators else ""
     if outside:
@@ -405,6 +407,8 @@ def _aws_fleet(r: Resource) -> NodeGroup:
     # Nodes chosen by attributes (an override's or the template's instanceRequirements) have
     # no type to read: GPU capacity when they ask for accelerators, as in an ASG's policy.
     accelerators = requirements_accelerators(lts, _entries(configs))
+    if attribute_chosen(_entries(configs)) and None not in types:
+        types = types + [None]   # beside typed overrides: those nodes have no type to price
     # A config from a launch template the stack does not create (one reference more than the
     # templates behind the input), beside one whose type no override names: that type may be
     # read nowhere, so it may be GPU capacity.
