@@ -573,9 +573,10 @@ CASES_1 = [
     ("a17", "aws", {}, aws_cpu(fs_zone="us-east-1a", subnet="train-b"), {}, None,
      "the CPU group in 1b, its home FSx in 1a: not judged, pass"),
     # -- single GPU nodes
-    ("a19", "aws", {"max_size": 1.0}, _chain(_sub("train-b"), _mount("train-lt", "scratch")), {},
+    ("a19", "aws", {"max_size": 1.0},
+     _chain(_add(_sub("train-b")), _mount("train-lt", "scratch")), {},
      None, "base of 1 node mounting the 1a FSx: pass (rdma: one node, not asked)"),
-    ("a20", "aws", {}, _chain(_sub("train-b"), aws_vm(az="us-east-1b", subnet="train-b")),
+    ("a20", "aws", {}, _chain(_add(_sub("train-b")), aws_vm(az="us-east-1b", subnet="train-b")),
      {SSZ: "fail"}, None,
      "one g6.xlarge instance in 1b (its subnet) mounting the 1a FSx: one GPU node is GPU "
      "capacity, 'every parallel filesystem the GPU nodes mount is in their zone'; the group in 1a "
