@@ -484,13 +484,15 @@ def asg_subnets(group: str, literals: list, keep: bool = False):
     return mutate
 
 
-def literal_fsx_userdata(lt: str = "train-lt", fs_id: str = LIT_FS, region: str = "us-east-1"):
+def literal_fsx_userdata(lt: str = "train-lt", fs_id: str = LIT_FS, region: str = "us-east-1",
+                         drop: bool = True):
     """The template's user data mounts an FSx the stack does not create, by its DNS name; the
     stack's own FSx (and its repository association) are dropped."""
     script = (f"#!/bin/bash\nmount -t lustre {fs_id}.fsx.{region}.amazonaws.com@tcp:/fsx /fsx\n")
 
     def mutate(s):
-        s = [r for r in s if r.name not in ("scratch", "scratch-s3")]
+        if drop:
+            s = [r for r in s if r.name not in ("scratch", "scratch-s3")]
         r = named(s, lt)
         r.props["userData"] = base64.b64encode(script.encode()).decode()
         r.deps["userData"] = [d for d in r.deps.get("userData", []) if d.name == "datasets"]
@@ -1174,4 +1176,163 @@ CASES_3 = [
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c[0]) for c in CASES_3])
 def test_batch3(pack, case):
+    _run_case(pack, case)
+
+
+# ---------------------------------------------------------------------------------- batch 4
+def asg_by_zones(group: str, zones: list):
+    """The group placed by `availabilityZones` (no vpcZoneIdentifiers): the default VPC; its
+    template's interfaces all say associatePublicIpAddress "false"."""
+    def mutate(s):
+        r = named(s, group)
+        r.props.pop("vpcZoneIdentifiers", None)
+        r.deps.pop("vpcZoneIdentifiers", None)
+        r.props["availabilityZones"] = list(zones)
+        return s
+    return mutate
+
+
+def gcp_mig_zone_from_provider(zone: str):
+    """The MIG names no zone: the gcp provider's default zone places it (stop URL: us-west1-c)."""
+    def mutate(s):
+        named(s, "train-mig").props.pop("zone")
+        return s, {**GCP_P, "zone": zone}
+    return mutate
+
+
+def cpfs_on_literal_vsw(vsw: str = "vsw-0cpfs"):
+    def mutate(s):
+        r = named(s, "fs")
+        r.props.pop("zoneId")
+        r.props["vswitchId"] = vsw
+        r.props["vpcId"] = "vpc-0lit"
+        return s
+    return mutate
+
+
+def az_spread(zones: list, mounts: tuple = ("data",)):
+    def mutate(s):
+        vmss = res("azure-native:compute:VirtualMachineScaleSet", "infer", {
+            "location": "eastus", "zones": list(zones),
+            "sku": {"name": "Standard_NC4as_T4_v3", "capacity": 4.0, "tier": "Standard"},
+            "virtualMachineProfile": {"priority": "Regular"}, "tags": dict(ALT)},
+            deps={"virtualMachineProfile": [named(s, n) for n in mounts]})
+        return s + [vmss]
+    return mutate
+
+
+def ali_eip2(instance_id: str, itype: Optional[str] = None):
+    def mutate(s):
+        props = {"allocationId": "eip-x", "instanceId": instance_id}
+        if itype:
+            props["instanceType"] = itype
+        return s + [res("alicloud:eip/association:Association", "ip-assoc2", props,
+                        provider_region="eu-central-1")]
+    return mutate
+
+
+def aws_nat():
+    def mutate(s):
+        edge = res("aws:ec2/subnet:Subnet", "edge", {
+            "availabilityZone": "us-east-1a", "vpcId": "vpc-1", "cidrBlock": "10.0.250.0/24",
+            "mapPublicIpOnLaunch": True, "tags": {**TAGS, "trainstack:subnet-role": "edge"}})
+        e = res("aws:ec2/eip:Eip", "nat-ip", {"domain": "vpc", "tags": dict(TAGS)})
+        nat = res("aws:ec2/natGateway:NatGateway", "nat", {
+            "allocationId": "eipalloc-x", "subnetId": "subnet-e", "tags": dict(TAGS)},
+            deps={"allocationId": [e], "subnetId": [edge]})
+        return s + [edge, e, nat]
+    return mutate
+
+
+VMSS_ID = ("/subscriptions/s/resourceGroups/other-rg/providers/Microsoft.Compute/"
+           "virtualMachineScaleSets/legacy")
+GCP_MONTH_STOPLESS = "2 x 86.7599 x 730 = 126,669.45 > 30,000"
+CASES_4 = [
+    ("c01", "aws", {}, asg_by_zones("train-nodes", ["us-east-1b"]), {SSZ: "fail"}, None,
+     "the GPU group placed by availabilityZones us-east-1b (default VPC, public IPs off in its "
+     "template), mounting the 1a FSx: fail"),
+    ("c02", "aws", {}, asg_by_zones("train-nodes", ["us-east-1a"]), {}, None,
+     "c01 in us-east-1a: pass (NPI: 'unless it turns public IPs off itself')"),
+    ("c03", "aws", {}, asg_by_zones("train-nodes", ["us-east-1a", "us-east-1b"]), {SSZ: "fail"},
+     None, "availabilityZones 1a and 1b, mounting the 1a FSx: a span, fail"),
+    ("c04", "aws", {}, _chain(asg_by_zones("train-nodes", ["us-east-1b"]),
+                              _setp("train-lt", "networkInterfaces", [])),
+     {SSZ: "fail", NPI: "fail", RDMA: "advisory"}, None,
+     "c01 with a template of no interfaces: the default VPC's public subnets give public IPs "
+     "('a violation on it unless it turns public IPs off itself'); rdma: no EFA interfaces is "
+     "the advisory" + " (so rdma advisory)"),
+    ("c05", "gcp", {}, gcp_mig_zone_from_provider("us-west1-c"), {}, None,
+     "the MIG names no zone, the provider's default zone us-west1-c places it: the Lustre is there "
+     "and the stop URL names us-west1-c: pass"),
+    ("c06", "gcp", {}, gcp_mig_zone_from_provider("us-west1-b"), {SSZ: "fail", SPEND: "fail"},
+     None, "the provider's zone us-west1-b: the Lustre (-c) is not in it, and the stop URL names "
+     "zone us-west1-c, not the group's: no stop, the month " + GCP_MONTH_STOPLESS),
+    ("c07", "ali", {}, cpfs_on_literal_vsw(), {SSZ: "undecided"}, None,
+     "the CPFS on a literal vSwitch with no zoneId: 'a CPFS file system's vswitchId where its "
+     "zoneId is left out' is cannot decide"),
+    ("c08", "ali", {}, cpfs_on_literal_vsw(), {}, ZONES({"vsw-0cpfs": "eu-central-1a"}),
+     "c07 told 1a: pass"),
+    ("c09", "ali", {}, cpfs_on_literal_vsw(), {SSZ: "fail"}, ZONES({"vsw-0cpfs": "eu-central-1c"}),
+     "c07 told 1c: fail"),
+    ("c10", "azure", {}, az_spread(["1", "2"]), {}, None,
+     "4 NC4as_T4_v3 over zones 1 and 2 reading only the eastus account: pass (4 x 0.526 x 730 = "
+     "1,535.92 more: <= 22,822 < 25,000)"),
+    ("c11", "azure", {}, az_spread(["1", "2"], ("fs", "data")), {SSZ: "fail"}, None,
+     "the spread set mounts the zone-1 AMLFS: fail"),
+    ("c12", "azure", {}, az_spread(["2"], ("data",)), {}, None,
+     "the inference set in zone 2 reading only the account: pass"),
+    ("c13", "ali", {}, _chain(_add(lambda s: res("alicloud:oss/bucket:Bucket", "data2", {
+         "forceDestroy": False, "serverSideEncryptionRule": {"sseAlgorithm": "KMS"},
+         "tags": {**ALT, "trainstack:retain": "true"}}, retain=True, provider_region="eu-west-1")),
+         ali_b(fs=None, mount=["data2"], itype="ecs.gn7i-c8g1.2xlarge", count=1)),
+     {SSZ: "fail"}, None, "one gn7i node in 1b reading an OSS bucket in eu-west-1: fail"),
+    # -- budgets outside the stack, more
+    ("c14", "gcp", {}, gcp_budget("by-number", "100", {"projects": ["projects/123456789012"]}),
+     {SPEND: "fail"}, None, "a project by number is 'taken as the stack's own project': the cap "
+     "is 100, fail"),
+    ("c15", "azure", {}, _chain(az_rg(), az_budget("legacy", 100.0, "/subscriptions/s", {
+        "dimensions": {"name": "ResourceId", "operator": "In", "values": [VMSS_ID]}})), {}, None,
+     "a 100 budget on the ResourceId of a set in resource group other-rg (not in the stack); the "
+     "stack's set bills in ml-rg, so it is not that id: left out, pass"),
+    ("c16", "aws", {}, _chain(aws_budget("acct", "100", {"LinkedAccount": ["111111111111"]}),
+                              lambda s: (s, {"region": "us-east-1",
+                                             "allowedAccountIds": ["111111111111"]})),
+     {SPEND: ("fail", "undecided")}, None,
+     "the provider allows only account 111111111111 and a 100 budget names it: it covers the "
+     "compute (fail) or the pack does not read allowedAccountIds (undecided); never a pass"),
+    ("c17", "aws", {}, _chain(aws_budget("acct", "100", {"LinkedAccount": ["222222222222"]}),
+                              lambda s: (s, {"region": "us-east-1",
+                                             "allowedAccountIds": ["111111111111"]})),
+     {SPEND: ("pass", "undecided")}, None,
+     "the provider allows only 111111111111; a 100 budget on 222222222222 cannot take the compute "
+     "in (pass) or the provider's accounts are not read (undecided); never a fail"),
+    ("c18", "aws", {}, aws_budget("ec2-other", "100", {"Service": ["EC2 - Other"]}), {}, None,
+     "a 100 'EC2 - Other' budget (volumes, NAT, transfer): 'leaves them out': pass"),
+    # -- exposure, more
+    ("c19", "aws", {}, aws_nat(), {}, None,
+     "an EIP on a NAT gateway in an edge subnet: no node gets it, pass"),
+    ("c20", "aws", {}, _chain(aws_nat(), aws_eip(eip={"networkInterface": "eni-0abc1234567890def"})),
+     {NPI: ("fail", "undecided")}, None, "an EIP whose networkInterface is a literal ENI"),
+    ("c21", "ali", {}, ali_eip2("i-gw8lit0000000000"), {NPI: ("fail", "undecided")}, None,
+     "alicloud:eip/association:Association on a literal ECS instance: not a pass"),
+    ("c22", "ali", {}, ali_eip2("lb-gw8lit0000000000", itype="SlbInstance"), {}, None,
+     "the same association on a literal load balancer: 'one on a NAT gateway or load balancer "
+     "passes'"),
+    # -- two regions and the zones config together
+    ("c23", "aws", TWO, aws_b(zone="us-west-2a", region=WEST, vpc="vpc-2", fs_subnet=None,
+                              mount=["datasets"], subnet_literal=["subnet-0west"]),
+     {SSZ: "fail"}, None,
+     "a literal-subnet group on the us-west-2 provider reading the us-east-1 bucket: its region "
+     "is known from the provider, so the bucket fails whatever its zone"),
+    ("c24", "aws", TWO, _chain(aws_b(zone="us-west-2a", region=WEST, vpc="vpc-2", fs_subnet=None,
+                                     mount=[], subnet_literal=["subnet-0west"]),
+                               literal_fsx_userdata("train-lt-b", region=WEST, drop=False)),
+     {SSZ: "fail"}, ZONES({LIT_FS: "us-east-1a"}),
+     "the us-west-2 group mounts a literal FSx told us-east-1a: another region, fail (its own "
+     "subnet is literal and untold, but the filesystem's region already differs)"),
+]
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c[0]) for c in CASES_4])
+def test_batch4(pack, case):
     _run_case(pack, case)
