@@ -521,3 +521,289 @@ BATCH1 = [
 @pytest.mark.parametrize("case", _params(BATCH1))
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------- batch 2 (budgets)
+# Base estimates (batch 1's figures): AWS 12,142.61 (12,032.21 at the FSx row review70 cites)
+# under its budget 20,000; GCP 25,164.51 under 30,000; Azure <= 21,286.07 (>= ~20,940) under
+# 25,000 on /subscriptions/s. fx.csv: CNY 7.2734 per USD (FRED, as of 2025-02), no other
+# currency: 100,000 CNY = 13,748.73 USD (> 12,142.61: pass), 85,000 CNY = 11,686.42 (< 12,032:
+# fail), 250,000 CNY = 34,371.82 (> 25,164.51), 150,000 CNY = 20,623.09 (< 25,164.51).
+# Docs: "a budget of "100,000"" is a violation; "an amount that is NaN, infinite or not positive
+# is a violation"; "the smallest budget of that cloud that takes in all its GPU compute (never the
+# largest, no slack)"; "A budget in another currency is converted at the catalog's cited rate
+# (catalog_data/fx.csv: CNY, with its source and date, named in the violation); a currency with
+# no cited rate is "cannot decide"".
+def _abud(**props):
+    return _bud("train-budget", props)
+
+
+def _gbud(**props):
+    return _bud("train-budget", props)
+
+
+def _zbud(**props):
+    return _bud("budget", props)
+
+
+def _bud(name: str, props: dict):
+    def mutate(s):
+        p = named(s, name).props
+        for k, v in props.items():
+            if v is DROP:
+                p.pop(k, None)
+            else:
+                p[k] = v
+        return s
+    return mutate
+
+
+def _cf(name: str, *values: str) -> list:
+    return [{"name": name, "values": list(values)}]
+
+
+def _aws_b2(amount: Any, name: str = "b2", **props):
+    return _add(lambda s: res("aws:budgets/budget:Budget", name, {
+        "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": amount, "limitUnit": "USD",
+        "notifications": AWS_ALERTS, "tags": dict(TAGS), **props}))
+
+
+def _g_amount(units: Any, cur: Any = "USD"):
+    out: dict = {"units": units}
+    if cur is not DROP:
+        out["currencyCode"] = cur
+    return {"specifiedAmount": out}
+
+
+def _gcp_b2(units: str, **props):
+    return _add(lambda s: res("gcp:billing/budget:Budget", "b2", {
+        "billingAccount": "000000-000000-000000", "amount": _g_amount(units),
+        "thresholdRules": GCP_ALERTS, **props}))
+
+
+def _az_b2(amount: float, **props):
+    return _add(lambda s: res("azure-native:consumption:Budget", "b2", {
+        "amount": amount, "category": "Cost", "timeGrain": "Monthly", "scope": "/subscriptions/s",
+        "notifications": AZURE_ALERTS, **props}))
+
+
+def _dim(name: str, *values: str) -> dict:
+    return {"dimensions": {"name": name, "operator": "In", "values": list(values)}}
+
+
+def _az_rg(group: str = "rg"):
+    return _prop("nodes", "resourceGroupName", group)
+
+
+def _alerts(**over):
+    return [{**AWS_ALERTS[0], **over}]
+
+
+S3 = "Amazon Simple Storage Service"
+FX = {SPEND: ["2025-02"]}   # the fx row's date, named in the violation (docs)
+SCOPE_RG = "/subscriptions/s/resourceGroups/"
+
+BATCH2 = [
+    # --- AWS limitAmount
+    ("b01", "aws", {}, _abud(limitAmount="5,000.00"), {SPEND: "fail"}, None, "thousands comma"),
+    ("b02", "aws", {}, _abud(limitAmount="5 000"), {SPEND: "fail"}, None, "a space in a number"),
+    ("b03", "aws", {}, _abud(limitAmount="$5000"), {SPEND: "fail"}, None, "a currency sign"),
+    ("b04", "aws", {}, _abud(limitAmount="5000 USD"), {SPEND: "fail"}, None, "a unit in the text"),
+    ("b05", "aws", {}, _abud(limitAmount="20,000.00"), {SPEND: "fail"}, None,
+     "docs: a budget of '100,000' is a violation, even where the figure would be above"),
+    ("b06", "aws", {}, _abud(limitAmount="1e3"), {SPEND: "fail"}, None,
+     "1,000 < 12,142.61 (exceeds) or no decimal text (invalid): either way a violation"),
+    ("b07", "aws", {}, _abud(limitAmount="0x4E20"), {SPEND: NOT_PASS}, None,
+     "hex text is no decimal amount (Budgets' limitAmount is a decimal string)"),
+    ("b08", "aws", {}, _abud(limitAmount=" 20000 "), {SPEND: EITHER}, None, "padded; no crash"),
+    ("b09", "aws", {}, _abud(limitAmount="20000.0"), {}, None, "a decimal: 20,000 > 12,142.61"),
+    ("b10", "aws", {}, _abud(limitAmount="-0"), {SPEND: "fail"}, None,
+     "docs: not positive (a budget of 0) is a violation"),
+    ("b11", "aws", {}, _abud(limitAmount="1e400"), {SPEND: "fail"}, None, "infinite: violation"),
+    ("b12", "aws", {}, _abud(limitAmount="NaN"), {SPEND: "fail"}, None, "NaN: violation"),
+    ("b13", "aws", {}, _abud(limitAmount=True), {SPEND: "fail"}, None, "a boolean amount"),
+    ("b14", "aws", {}, _abud(limitAmount=""), {SPEND: "fail"}, None, "empty: no number"),
+    ("b15", "aws", {}, _abud(limitAmount=DROP), {SPEND: NOT_PASS}, None,
+     "no limitAmount and no plannedLimits: no amount; a budget that cannot be read is no cap"),
+    ("b16", "aws", {}, _abud(limitAmount="２００００"), {SPEND: EITHER}, None, "fullwidth digits"),
+    ("b17", "aws", {}, _abud(limitAmount=[["20000"]]), {SPEND: "fail"}, None, "a nested list"),
+    ("b18", "aws", {}, _abud(limitAmount={"amount": "20000", "unit": "USD"}), {SPEND: "fail"},
+     None, "an object with extra keys"),
+    ("b19", "aws", {}, _abud(limitAmount=20000.0), {}, None, "a number, not text: 20,000"),
+    ("b20", "aws", {}, _abud(limitAmount="1e308"), {SPEND: EITHER}, None, "huge; no crash"),
+    # --- AWS currencies
+    ("b21", "aws", {}, _abud(limitUnit="usd"), {SPEND: ("pass", "undecided")}, None,
+     "lower-case USD: USD, or a currency with no cited rate"),
+    ("b22", "aws", {}, _abud(limitUnit="CNY", limitAmount="100000"), {}, None,
+     "100,000 CNY / 7.2734 = 13,748.73 USD > 12,142.61"),
+    ("b23", "aws", {}, _abud(limitUnit="CNY", limitAmount="85000"), {SPEND: "fail", "_msg": FX},
+     None, "85,000 CNY = 11,686.42 USD < 12,032.21: exceeds, naming fx.csv's date"),
+    ("b24", "aws", {}, _abud(limitUnit="EUR"), {SPEND: "undecided"}, None,
+     "EUR has no cited rate: cannot decide"),
+    ("b25", "aws", {}, _abud(limitUnit="JPY", limitAmount="3000000"), {SPEND: "undecided"}, None,
+     "JPY has no cited rate: cannot decide"),
+    ("b26", "aws", {}, _abud(limitUnit="cny", limitAmount="100000"),
+     {SPEND: ("pass", "undecided")}, None, "lower-case CNY: 13,748.73 or no rate"),
+    ("b27", "aws", {}, _abud(limitUnit=""), {SPEND: NOT_PASS}, None, "no currency: no rate"),
+    # --- AWS notifications
+    ("n01", "aws", {}, _abud(notifications=_alerts(threshold=150.0)), {}, None,
+     "a threshold above 100 % still e-mails someone (at 150 %)"),
+    ("n02", "aws", {}, _abud(notifications=_alerts(notificationType="FORECASTED")), {}, None,
+     "forecast only: still notifies someone"),
+    ("n03", "aws", {}, _abud(notifications=_alerts(thresholdType="ABSOLUTE_VALUE",
+                                                     threshold=30000.0)), {}, None,
+     "an absolute threshold above the amount: still a notification with a subscriber"),
+    ("n04", "aws", {}, _abud(notifications=_alerts(extra="x")), {}, None,
+     "an extra key in the notification object changes nothing"),
+    ("n05", "aws", {}, _abud(notifications=_alerts(subscriberEmailAddresses=[])),
+     {SPEND: "fail"}, None, "docs: no e-mail or SNS subscriber: notifies no one"),
+    ("n06", "aws", {}, _abud(notifications=DROP), {SPEND: "fail"}, None,
+     "no notification: no alarm (the amount still caps)"),
+    # --- AWS several budgets
+    ("m01", "aws", {}, _aws_b2("100", costFilters=_cf("Service", S3)), {}, None,
+     "an S3-only budget of 100 beside the 20,000 one: leaves the GPUs out, neither cap nor alarm"),
+    ("m02", "aws", {}, _chain(_drop("train-budget"), _aws_b2("100", costFilters=_cf("Service", S3))),
+     {SPEND: "fail"}, None, "only the S3 budget: no alarm for the GPU group"),
+    ("m03", "aws", {}, _aws_b2("20000"), {}, None, "a second whole-account 20,000: covered twice"),
+    ("m04", "aws", {}, _aws_b2("11000"), {SPEND: "fail"}, None,
+     "two covering budgets: the smaller, 11,000 < 12,032.21, is the cap"),
+    ("m05", "aws", {}, _aws_b2("11000", costFilters=_cf("InstanceType", "p5.48xlarge")),
+     {SPEND: "fail"}, None, "an InstanceType p5.48xlarge budget of 11,000 covers the group: cap"),
+    ("m06", "aws", {}, _aws_b2("100", costFilters=_cf("InstanceType", "g5.xlarge")), {}, None,
+     "an InstanceType g5.xlarge budget leaves the p5 group out"),
+    ("m07", "aws", {}, _abud(costFilters=_cf("InstanceType", "p5.48xlarge")), {}, None,
+     "the only budget filtered to the group's type: alarm and cap 20,000"),
+    ("m08", "aws", {}, _aws_b2("100", costFilters=_cf("InstanceType", "P5.48xlarge")),
+     {SPEND: EITHER}, None, "odd case in a filter value: a cap (100, fail) or no match; no crash"),
+    ("m09", "aws", {}, _chain(_abud(costFilters=_cf("Region", "us-east-1")),
+                              _aws_b2("100", costFilters=_cf("Region", "eu-west-1"))), {}, None,
+     "one budget per region: us-east-1's covers, eu-west-1's 100 leaves the group out"),
+    ("m10", "aws", {}, _aws_b2("5,000"), {SPEND: "fail"}, None,
+     "a second budget with a malformed amount: a violation on it, not dropped"),
+    ("m11", "aws", {}, _aws_b2("100", costFilters=_cf("Service", S3), limitUnit="EUR"), {}, None,
+     "an S3-only EUR budget leaves the GPUs out: its currency decides nothing"),
+    # --- AWS periods
+    ("t01", "aws", {}, _abud(timePeriodStart="2026-12-01_00:00"), {}, None, "begun this month"),
+    ("t02", "aws", {}, _abud(timePeriodStart="2031-01-01_00:00"), {SPEND: "fail"}, None,
+     "not begun: tracks nothing now: no alarm"),
+    ("t03", "aws", {}, _abud(timePeriodEnd="10000-01-01_00:00"), {SPEND: ("pass", "undecided")},
+     None, "year 10000: ends never in effect; never a crash, never 'ended'"),
+    ("t04", "aws", {}, _abud(timePeriodEnd="2087-06-15_00:00"), {}, None, "AWS's default end"),
+    ("t05", "aws", {}, _abud(timePeriodStart="2026-12-01"), {SPEND: ("pass", "undecided")}, None,
+     "a date without a time: begun, or cannot be read; never a crash"),
+    ("t06", "aws", {}, _abud(timePeriodEnd="2026-01-01_00:00"), {SPEND: "fail"}, None,
+     "ended: tracks nothing now"),
+    ("t07", "aws", {}, _abud(timePeriodStart="2026-12-01T00:00:00"),
+     {SPEND: ("pass", "undecided")}, None, "ISO form without a zone: begun or unread; no crash"),
+    ("k01", "aws", {}, None, {}, {SPEND: {"maxMonthlyUsd": 1e308}}, "a huge cap: the budget under it"),
+    # --- GCP amounts and currencies
+    ("gb01", "gcp", {}, _gbud(amount=_g_amount("30,000")), {SPEND: "fail"}, None, "comma"),
+    ("gb02", "gcp", {}, _gbud(amount=_g_amount("$30000")), {SPEND: "fail"}, None, "sign"),
+    ("gb03", "gcp", {}, _gbud(amount=_g_amount("30000 USD")), {SPEND: "fail"}, None, "unit"),
+    ("gb04", "gcp", {}, _gbud(amount=_g_amount("1e3")), {SPEND: "fail"}, None,
+     "1,000 < 25,164.51 or no integer text"),
+    ("gb05", "gcp", {}, _gbud(amount=_g_amount(True)), {SPEND: "fail"}, None, "boolean"),
+    ("gb06", "gcp", {}, _gbud(amount=_g_amount("")), {SPEND: "fail"}, None, "empty"),
+    ("gb07", "gcp", {}, _gbud(amount=_g_amount("-0")), {SPEND: "fail"}, None, "zero: violation"),
+    ("gb08", "gcp", {}, _gbud(amount=_g_amount("30000.00")), {SPEND: EITHER}, None,
+     "units is int64 text: a decimal is 30,000 or no integer; no crash"),
+    ("gb09", "gcp", {}, _gbud(amount=_g_amount(30000.0)), {}, None, "a number: 30,000"),
+    ("gb10", "gcp", {}, _gbud(amount=_g_amount(["30000"])), {SPEND: "fail"}, None, "a list"),
+    ("gb11", "gcp", {}, _gbud(amount=_g_amount("30000", "usd")), {SPEND: ("pass", "undecided")},
+     None, "lower-case currency code"),
+    ("gb12", "gcp", {}, _gbud(amount=_g_amount("250000", "CNY")), {}, None,
+     "250,000 CNY = 34,371.82 USD > 25,164.51"),
+    ("gb13", "gcp", {}, _gbud(amount=_g_amount("150000", "CNY")), {SPEND: "fail", "_msg": FX},
+     None, "150,000 CNY = 20,623.09 USD < 25,164.51"),
+    ("gb14", "gcp", {}, _gbud(amount=_g_amount("30000", "EUR")), {SPEND: "undecided"}, None,
+     "EUR: no cited rate"),
+    ("gb15", "gcp", {}, _gbud(amount=_g_amount("5000000", "JPY")), {SPEND: "undecided"}, None,
+     "JPY: no cited rate"),
+    ("gb16", "gcp", {}, _gbud(amount=_g_amount("30000", DROP)), {SPEND: ("pass", "undecided")},
+     None, "no currencyCode: the billing account's currency (pulumi gcp: 'If specified, must "
+     "match the currency of the billing account'): USD or unknown"),
+    # --- GCP filters and thresholds
+    ("gb17", "gcp", {}, _gbud(budgetFilter={"projects": ["projects/123456789012"]}), {}, None,
+     "docs: a project by number is the stack's own project"),
+    ("gb18", "gcp", {}, _gbud(budgetFilter={"projects": ["projects/other-project"]}),
+     {SPEND: "fail"}, None, "another project by id: the group (project ml) is left out"),
+    ("gb19", "gcp", {}, _gbud(budgetFilter={"projects": ["projects/ml"]}), {}, None,
+     "the provider's project by id"),
+    ("gb20", "gcp", {}, _gbud(budgetFilter={"projects": ["projects/other-project",
+                                                        "projects/123456789012"]}), {}, None,
+     "another project and a number: the number takes the stack's own project in"),
+    ("gb21", "gcp", {}, _gbud(thresholdRules=[{"thresholdPercent": 1.5}]), {}, None,
+     "a rule at 150 %: still e-mails the billing admins"),
+    ("gb22", "gcp", {}, _gbud(thresholdRules=[{"thresholdPercent": 0.9,
+                                                "spendBasis": "FORECASTED_SPEND"}]), {}, None,
+     "forecast only: still notifies"),
+    ("gb23", "gcp", {}, _gbud(thresholdRules=[]), {SPEND: "fail"}, None,
+     "docs: no thresholdRules and no pubsub topic: notifies no one"),
+    ("gb24", "gcp", {}, _gcp_b2("100", budgetFilter={"services": ["services/95FF-2EF5-5EA1"]}),
+     {}, None, "a Cloud Storage-only budget of 100 leaves Compute Engine out"),
+    ("gb25", "gcp", {}, _gcp_b2("20000"), {SPEND: "fail"}, None,
+     "a second covering budget of 20,000 < 25,164.51: the smaller caps"),
+    ("gb26", "gcp", {}, _gbud(budgetFilter={"labels": {"team": "research"}}), {}, None,
+     "the template's label team=research reaches the MIG's VMs"),
+    ("gb27", "gcp", {}, _gbud(budgetFilter={"labels": {"team": "other"}}), {SPEND: "fail"}, None,
+     "a label the VMs do not carry: left out, no alarm"),
+    ("gb28", "gcp", {}, _gcp_b2("20000", budgetFilter={"projects": ["projects/other-project"]}),
+     {}, None, "a smaller budget on another project: neither cap nor alarm here"),
+    ("gb29", "gcp", {}, _gbud(customPeriod={"startDate": {"year": 2026.0, "month": 12.0,
+                                                           "day": 1.0},
+                                             "endDate": {"year": 10000.0, "month": 1.0,
+                                                         "day": 1.0}}),
+     {SPEND: ANY3}, None, "an end in year 10000; never a crash"),
+    ("gb30", "gcp", {}, _gbud(amount=_g_amount("1e400")), {SPEND: "fail"}, None, "infinite"),
+    # --- Azure amounts, notifications, scopes and filters
+    ("zb01", "azure", {}, _zbud(amount="25,000"), {SPEND: "fail"}, None, "comma"),
+    ("zb02", "azure", {}, _zbud(amount=True), {SPEND: "fail"}, None, "boolean"),
+    ("zb03", "azure", {}, _zbud(amount=1e308), {}, None, "huge but finite and positive: the cap"),
+    ("zb04", "azure", {}, _zbud(amount="1e400"), {SPEND: "fail"}, None, "infinite"),
+    ("zb05", "azure", {}, _zbud(amount=-0.0), {SPEND: "fail"}, None, "not positive"),
+    ("zb06", "azure", {}, _zbud(amount="25000"), {SPEND: EITHER}, None, "text; no crash"),
+    ("zb07", "azure", {}, _zbud(amount=[25000.0]), {SPEND: "fail"}, None, "a list"),
+    ("zb08", "azure", {}, _zbud(notifications={"a": {**AZURE_ALERTS["actual80"],
+                                                      "threshold": 150.0}}), {}, None,
+     "a threshold of 150 % (Azure allows up to 1000)"),
+    ("zb09", "azure", {}, _zbud(notifications={"f": {**AZURE_ALERTS["actual80"],
+                                                      "thresholdType": "Forecasted"}}), {}, None,
+     "forecast only: notifies"),
+    ("zb10", "azure", {}, _zbud(notifications={}), {SPEND: "fail"}, None, "no notification"),
+    ("zb11", "azure", {}, _zbud(notifications={"a": {**AZURE_ALERTS["actual80"],
+                                                      "contactEmails": []}}), {SPEND: "fail"},
+     None, "docs: no contact e-mail, role or action group: notifies no one"),
+    ("zb12", "azure", {}, _chain(_az_rg("rg"), _zbud(filter=_dim("ResourceGroupName", "rg"))),
+     {}, None, "a subscription budget filtered to the set's group"),
+    ("zb13", "azure", {}, _chain(_az_rg("rg"), _zbud(filter=_dim("ResourceGroupName", "RG"))),
+     {}, None, "the group in upper case: Azure group names are case-insensitive"),
+    ("zb14", "azure", {}, _chain(_az_rg("rg"), _zbud(filter=_dim("ResourceGroupName",
+                                                                 "other-rg"))),
+     {SPEND: "fail"}, None, "a filter to another group leaves the set out: no alarm"),
+    ("zb15", "azure", {}, _chain(_az_rg("rg"), _zbud(scope=SCOPE_RG + "rg")), {}, None,
+     "a resource-group scope: the set's group"),
+    ("zb16", "azure", {}, _chain(_az_rg("rg"), _zbud(scope=SCOPE_RG + "other")), {SPEND: "fail"},
+     None, "another group's scope: leaves the set out"),
+    ("zb17", "azure", {}, _chain(_az_rg("rg"), _zbud(scope=SCOPE_RG + "RG")), {}, None,
+     "docs: compared case-insensitively"),
+    ("zb18", "azure", {}, _az_b2(20000.0), {SPEND: "fail"}, None,
+     "two covering budgets: 20,000 < >= 20,940 caps"),
+    ("zb19", "azure", {}, _chain(_az_rg("rg"), _az_b2(100.0, filter=_dim("ResourceGroupName",
+                                                                        "other-rg"))), {}, None,
+     "a 100 budget on another group's costs leaves the set out"),
+    ("zb20", "azure", {}, _zbud(filter=_dim("ResourceLocation", "East US")), {}, None,
+     "docs: ResourceLocation, spaces and case ignored: eastus"),
+    ("zb21", "azure", {}, _zbud(timePeriod={"startDate": "2026-12-01T00:00:00"}),
+     {SPEND: ("pass", "undecided")}, None, "a start without a zone; never a crash"),
+    ("zb22", "azure", {}, _zbud(timePeriod={"startDate": "2026-12-01T00:00:00Z",
+                                            "endDate": "10000-01-01T00:00:00Z"}),
+     {SPEND: ("pass", "undecided")}, None, "an end in year 10000; never a crash"),
+    ("zb23", "azure", {}, _chain(_az_rg("rg"), _zbud(scope=SCOPE_RG + "rg"),
+                                 _az_b2(100.0, scope=SCOPE_RG + "other")), {}, None,
+     "two group budgets, only one on the set's group"),
+]
+
+
+@pytest.mark.parametrize("case", _params(BATCH2))
+def test_batch2(pack, case):
+    _run_case(pack, case)
