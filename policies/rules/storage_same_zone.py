@@ -108,6 +108,18 @@ _NODE_ZONE_FIX = {
 }
 
 
+# A `zones` config value written as an AWS AZ ID: a region code, "-az", digits (use1-az4,
+# usw2-az1, apne1-az4; a Local Zone's adds its own code: usw2-lax1-az1), as AWS writes AZ IDs
+# (docs.aws.amazon.com/ram/latest/userguide/working-with-az-ids.html). It is read as an AZ ID,
+# not a zone name: which name an AZ ID has differs from one AWS account to another.
+_AZ_ID_FORM = re.compile(r"[a-z]{2,}[0-9]+(?:-[a-z]+[0-9]+)?-az[0-9]+")
+
+
+def _told(value: str) -> str:
+    """A zone the config tells, as the pack compares it: AZ_ID + an AZ ID, else the name."""
+    return AZ_ID + value if _AZ_ID_FORM.fullmatch(value) else value
+
+
 def _known(r: Resource, value: Any, path: str) -> Any:
     if value is UNKNOWN:
         raise UnknownValue(r, path)
@@ -174,7 +186,7 @@ def _mixed_literal_zones(r: Resource, config: Mapping[str, Any]) -> list[str]:
         if not isinstance(value, list) or len(value) <= len(deps):
             continue
         named = [v for v in value if isinstance(v, str) and v and v is not UNKNOWN]
-        known = [told[v] for v in named if isinstance(told.get(v), str) and told.get(v)]
+        known = [_told(told[v]) for v in named if isinstance(told.get(v), str) and told.get(v)]
         if len(known) < len(value) - len(deps):
             untold = [v for v in named if v not in told] or ["(an id unknown until apply)"]
             raise OutsideStack(r, f"{key} names {len(value) - len(deps)} subnet(s) beside the "
@@ -209,7 +221,7 @@ def _told_zones(r: Resource, config: Mapping[str, Any], literal: bool = False) -
                               "its zone is not in the program; tell the pack with "
                               f"storage-same-zone's zones config: {{\"{missing[0]}\": "
                               "\"<zone>\"}})")
-    return sorted({told[i] for i in ids})
+    return sorted({_told(told[i]) for i in ids})
 
 
 def _user_data_text(value: Any) -> str:
@@ -270,8 +282,12 @@ def _check_outside(fs_id: str, mounting: Resource, zone: str,
         raise OutsideStack(mounting, f"userData mounts {fs_id} (a file system this stack does "
                            "not create, so its zone is not in the program; tell the pack with "
                            f"storage-same-zone's zones config: {{\"{fs_id}\": \"<zone>\"}})")
-    if told == zone:
+    if _told(told) == zone:
         return []
+    if _told(told).startswith(AZ_ID) != zone.startswith(AZ_ID):
+        # A zone name against an AZ ID: undecidable from the program.
+        raise _name_and_id(mounting, *sorted((_told(told), zone),
+                                             key=lambda z: z.startswith(AZ_ID)))
     return [violation(mounting, f"the filesystem {fs_id} the GPU nodes mount is not in the GPU "
                       "nodes' zone", f"{told} (told in the pack config's zones)", zone,
                       "mount a file system in the nodes' zone, or place the nodes in "
@@ -378,7 +394,8 @@ def _check_filesystem(fs: Filesystem, zone: str, region: str,
     found = str(fs.zone)
     if fs.zone_id:
         # S3 Express One Zone names an AZ ID (use1-az4): compare with the subnets' AZ IDs.
-        ids = sorted({str(i) for i in zone_ids if i})
+        ids = sorted({str(i) for i in zone_ids if i} |
+                     ({zone[len(AZ_ID):]} if zone.startswith(AZ_ID) else set()))
         if not ids:
             raise UnknownValue(r, "location.name (an AZ ID; the nodes' subnets name no "
                                "availabilityZoneId to compare it with)")
@@ -408,6 +425,9 @@ def _check_filesystem(fs: Filesystem, zone: str, region: str,
             return []
         if told and told[0].startswith(_LITERAL):
             _told_zones(r, config or {})   # its own literal subnet, untold: undecided
+        if len(told) == 1 and told[0].startswith(AZ_ID) != zone.startswith(AZ_ID):
+            # A zone name against an AZ ID told for the filesystem's literal subnet.
+            raise _name_and_id(r, *sorted((told[0], zone), key=lambda z: z.startswith(AZ_ID)))
         if len(told) == 1:
             return [] if told[0] == zone else [violation(
                 r, "the filesystem is not in the GPU nodes' zone", f"{told[0]} (told in the "

@@ -726,15 +726,9 @@ CASES_1 = [
 ]
 
 
-XFAIL = {
-    "a32": "DEFECT 1: a zones-config value written as an AZ ID (use1-az4) is read as a zone name and "
-           "compared with the FSx subnet's name us-east-1a: a mandatory 'not in the GPU nodes' "
-           "zone' although which name an AZ ID has differs per account (docs); neither refused by "
-           "the schema nor 'cannot decide'",
-    "p02": "DEFECT 1 reach: a literal FSx id told an AZ ID, nodes on a 1a subnet: mandatory fail",
-    "p03": "DEFECT 1 reach: an instance on a literal subnet told use1-az4 beside a 1a group: "
-           "mandatory 'span more than one zone' (us-east-1a, use1-az4)",
-}
+# DEFECT 1 (a32, p02, p03) fixed by helper fix74: a `zones` value of the AZ ID form is read as an
+# AZ ID. The reviewer's expectations are kept as written.
+XFAIL: dict[str, str] = {}
 
 
 def _params(cases):
