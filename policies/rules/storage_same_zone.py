@@ -63,7 +63,8 @@ CONFIG_SCHEMA = {
         "description": "The zone of each subnet / vSwitch id, and of each FSx file system id "
                        "the nodes' user data mounts, that the program names literally (one the "
                        "stack does not create), e.g. {\"subnet-0abc\": \"us-east-1a\", "
-                       "\"fs-0123456789abcdef0\": \"us-east-1a\"}. Without it such a placement "
+                       "\"fs-0123456789abcdef0\": \"us-east-1a\"}; a zone name, or an AWS AZ ID "
+                       "(use1-az4), compared with AZ IDs only. Without it such a placement "
                        "is 'cannot decide' (at cannotDecide's level).",
     },
 }
