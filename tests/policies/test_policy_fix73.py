@@ -80,3 +80,16 @@ def test_read_and_priced(pack, case):
     cid, cloud, build = case
     level, text = _spend(pack, cloud, build())
     assert level == "pass", (cid, level, text[:800])
+
+
+def test_instance_type_false_is_not_dropped(pack):
+    """An aws:ec2/instance whose own instanceType is false: there, no name, so a type that
+    cannot be read, named (before fix73 `false or <template's>` dropped it: no template, no
+    type, the GPU-or-not question never asked)."""
+    from tests.policy_fixtures import res
+    inst = res("aws:ec2/instance:Instance", "gpu-box",
+               {"instanceType": False, "availabilityZone": "us-east-1a",
+                "tags": {"owner": "bob", "team": "research", "cost-center": "4711"}})
+    level, text = _spend(pack, "aws", [inst])
+    assert level == "fail", text[:800]
+    assert "gpu-box" in text and "cannot be read" in text and "False" in text, text[:1500]
