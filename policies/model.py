@@ -323,8 +323,9 @@ class BadNumber:
 
 
 def checked_number(value: Any, minimum: float = 0.0) -> Any:
-    """number(), but NaN, +-inf, values below `minimum`, text that is no number and a list or
-    object (no number at all) come back as BadNumber; UNKNOWN stays UNKNOWN."""
+    """number(), but NaN, +-inf, values below `minimum`, text that is no number (blank text
+    included), a boolean and a list or object (no number at all) come back as BadNumber;
+    UNKNOWN stays UNKNOWN, None (absent) stays None."""
     if value is UNKNOWN or isinstance(value, BadNumber):
         return value   # UNKNOWN, or refused already (model.reach)
     if isinstance(value, (list, tuple, Mapping)):
@@ -332,10 +333,15 @@ def checked_number(value: Any, minimum: float = 0.0) -> Any:
         # refused, never read as absent (a list of one is not read as its item either: the
         # shape is wrong, and which item would be meant is a guess).
         return BadNumber(short_repr(value))
+    if isinstance(value, bool):
+        # true / false: no number (number() reads a boolean as absent, and Python's bool is an
+        # int); refused, never read as absent nor as 1 or 0 (review73 D1, D4).
+        return BadNumber(f"{value!r}")
     n = number(value)
-    if n is None and isinstance(value, str) and value.strip():
-        # "many", "100,000": a value that is there but is no number is refused, never read as
-        # absent (absent lets the next, smaller value or no cap stand in for it).
+    if n is None and isinstance(value, str):
+        # "many", "100,000", and blank text ("", "  ": review73 D1, D4): a value that is there
+        # but is no number is refused, never read as absent (absent lets the next, smaller value
+        # or no cap stand in for it).
         return BadNumber(f"{value!r}")
     if n is not None and (not math.isfinite(n) or n < minimum):
         return BadNumber(f"{value!r}")

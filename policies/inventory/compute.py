@@ -248,7 +248,7 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             # subnetId or interfaces, else (naming neither) its launch template's interfaces.
             zones = [_zone(z) for z in ([r.get("availabilityZone")] if r.get("availabilityZone")
                                         else launch_zones(r, lt))] or [""]
-            itype = r.get("instanceType") or (lt.get("instanceType") if lt else None)
+            itype = _own_type(r, lt)
             market = r.get("instanceMarketOptions.marketType") or (
                 lt.get("instanceMarketOptions.marketType") if lt else None)
             groups.append(NodeGroup(r, lt, itype, 1, market == "spot"
@@ -331,7 +331,7 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
             # what the instance does not set itself comes from the template.
             lt = _first([d for key in ("launchTemplateId", "launchTemplateName")
                          for d in r.deps.get(key, []) if d.type in ALI_LAUNCH_TEMPLATES])
-            itype = r.get("instanceType") or (lt.get("instanceType") if lt else None)
+            itype = _own_type(r, lt)
             strategy = r.get("spotStrategy") or (lt.get("spotStrategy") if lt else None)
             groups.append(NodeGroup(r, lt, itype, count, _ali_spot(strategy), [zone],
                                     r.provider_region or (region_of_zone(zone)
@@ -401,6 +401,14 @@ def _node_groups(resources: list[Resource]) -> list[NodeGroup]:
                 _autoscaled(g, [s], None)
     count_once(groups, resources)
     return groups
+
+
+def _own_type(r: Resource, lt: Optional[Resource]) -> Any:
+    """An instance's own instanceType, else its launch template's: only an absent or empty one
+    defers to the template; `false`, an object or a list is there, a type that cannot be read
+    (NodeGroup), never dropped for the template's or for none (review73 D3)."""
+    own = r.get("instanceType")
+    return own if own is not None and own != "" else (lt.get("instanceType") if lt else None)
 
 
 def _aws_gpu_family(name: str) -> bool:

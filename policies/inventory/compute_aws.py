@@ -38,6 +38,7 @@ from trainstack_policies.model import (
     checked_number,
     name_list,
     number,
+    short_repr,
 )
 from trainstack_policies.model import dict_entries as _entries   # shared with capacity.py
 from trainstack_policies.template_refs import lt_ref, tie, tie_overrides, untied_count
@@ -149,9 +150,14 @@ def _classic_spec(spec: Any) -> Any:
 
 
 def _lt_type(lt: Optional[Resource]) -> Any:
+    """A launch template's (or configuration's) instanceType; one written as a list, even of
+    one name, is a type in another shape than a name, which cannot be read (BadNumber naming
+    it: docs, Scope), never read as its item (_types would flatten it; review73 a29)."""
     if lt is not None and lt.type == AWS_NATIVE_LAUNCH_TEMPLATE:
-        return lt.get("launchTemplateData.instanceType")
-    return lt.get("instanceType") if lt is not None else None
+        value = lt.get("launchTemplateData.instanceType")
+    else:
+        value = lt.get("instanceType") if lt is not None else None
+    return BadNumber(short_repr(value)) if isinstance(value, (list, tuple)) else value
 
 
 def _overrides(configs: Any) -> list[Any]:

@@ -70,6 +70,12 @@ class NodeGroup:
         self.cloud: str = self.resource.cloud
         if not self.instance_types:
             self.instance_types = [self.instance_type]
+        # A type name read with its surrounding whitespace stripped (' p5.48xlarge', a tab or a
+        # newline around it): unstripped, a leading blank hid the GPU family from the catalog
+        # and from GPU_FAMILIES, and the group vanished from the estimate (review73 D2).
+        self.instance_types = [t.strip() if isinstance(t, str) else t for t in self.instance_types]
+        if isinstance(self.instance_type, str):
+            self.instance_type = self.instance_type.strip()
         if any(not _is_name(t) for t in self.instance_types):
             # A type written in another shape than a name (`sku: [{name, capacity}]` read for
             # sku.name gives BadNumber naming the list, model.reach): a type that cannot be read,

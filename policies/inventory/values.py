@@ -11,6 +11,7 @@ from trainstack_policies.model import (
     Resource,
     aws_region,
     checked_number,
+    short_repr,
 )
 
 
@@ -98,6 +99,11 @@ def _types(*candidates: Any) -> list[Any]:
         for t in (c if isinstance(c, list) else [c]):
             # A type of another shape than a name (BadNumber, compute._gcp_machine_type) is
             # kept: NodeGroup reads it as a type that cannot be read, never as no type.
+            if t is not UNKNOWN and t is not None and not isinstance(t, (str, BadNumber)):
+                # An object, a boolean, a number or a list where a name goes ({name: ...},
+                # true, [..] inside the list of types): no name, kept as a type that cannot be
+                # read, never dropped (the GPU group would vanish: review73 D3).
+                t = BadNumber(short_repr(t))
             if t is UNKNOWN or isinstance(t, BadNumber) or (isinstance(t, str) and t):
                 if t not in out:
                     out.append(t)
