@@ -99,6 +99,14 @@ def hours_from_now(hours: float) -> str:
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def month_first(months: int) -> datetime:
+    """00:00 UTC on the first of the month `months` after this one, read when called: a budget
+    period written with a fixed date "after now" starts before now once the calendar passes it."""
+    now = datetime.now(timezone.utc)
+    year, month = divmod(now.year * 12 + now.month - 1 + months, 12)
+    return datetime(year, month + 1, 1, tzinfo=timezone.utc)
+
+
 def stop_schedule(asg: Resource, hours: float = 96) -> Resource:
     return res("aws:autoscaling/schedule:Schedule", f"{asg.name}-stop",
                {"autoscalingGroupName": "nodes-asg-name", "desiredCapacity": 0.0, "minSize": 0.0,

@@ -40,6 +40,7 @@ from tests.policy_fixtures import (
     OWNER_LABELS,
     OWNER_TAGS,
     hours_from_now,
+    month_first,
     res,
 )
 from tests.policy_harness import run
@@ -514,14 +515,19 @@ def test_d4_a_gcp_budget_over_a_twelve_month_custom_period_caps_a_twelfth(pack):
     # 240,000 USD: the amount covers the whole period (cloud.google.com/billing/docs/reference/
     # budget/rest/v1/billingAccounts.budgets#customperiod), about 20,000 a month
     # (240,000 x 730 / 8,760 = 20,000). 2 x a3-highgpu-8g for the month is 129,195: spend-limit
-    # mandatory. Taken as a monthly 240,000 it would pass.
+    # mandatory. Taken as a monthly 240,000 it would pass. (The period now runs from this
+    # month's first to the day before the first 12 months on, read when the case runs: the
+    # fixed one ended on 2027-11-30. 366 days when it holds a 29 February: 19,945 a month.)
+    from datetime import timedelta
+    first, last = month_first(0), month_first(12) - timedelta(days=1)
     tpl = res("gcp:compute/instanceTemplate:InstanceTemplate", "t", {
         "machineType": "a3-highgpu-8g", "labels": LABELS})
     mig = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "m", {
         "zone": "us-central1-a", "targetSize": 2.0, "baseInstanceName": "m",
         "versions": [{"instanceTemplate": "t"}]}, deps={"versions": [tpl]})
-    period = {"startDate": {"year": 2026.0, "month": 12.0, "day": 1.0},
-              "endDate": {"year": 2027.0, "month": 11.0, "day": 30.0}}
+    period = {"startDate": {"year": float(first.year), "month": float(first.month), "day": 1.0},
+              "endDate": {"year": float(last.year), "month": float(last.month),
+                          "day": float(last.day)}}
     found = run(pack, [tpl, mig, gcp_budget("240000", budgetFilter={
         "customPeriod": period})], provider=GCP)
     no_crash(found)
@@ -1062,8 +1068,15 @@ def test_c6_an_azure_stop_in_a_named_time_zone_is_not_read_as_utc(pack):
     # start and end times for the profile"), UTC-8 in December, so the nodes stop 8 h later
     # than the same clock reading in UTC: at least 2 x 98.32 x 56 = 11,012, never the 48 h
     # (9,439) a UTC reading gives; at most 12 h later (UTC-12 is the farthest zone): 11,798.
+    # (Written in December; from March to November the zone keeps daylight time, UTC-7
+    # (tz database, America/Los_Angeles, which Windows' "Pacific Standard Time" names): then
+    # 7 h later, at least 2 x 98.32 x 55 = 10,815, still never 9,439.)
     from datetime import datetime, timedelta, timezone
-    local = (datetime.now(timezone.utc) + timedelta(hours=48)).strftime("%Y-%m-%dT%H:%M:%S")
+    from zoneinfo import ZoneInfo
+    reading = datetime.now(timezone.utc) + timedelta(hours=48)
+    local = reading.strftime("%Y-%m-%dT%H:%M:%S")
+    behind = -reading.replace(tzinfo=ZoneInfo("America/Los_Angeles")).utcoffset() / timedelta(hours=1)
+    least = round(2 * 98.32 * (48 + behind))   # 11,012 at UTC-8, 10,815 at UTC-7
     vmss = res("azure-native:compute:VirtualMachineScaleSet", "nodes", {
         "location": "eastus", "zones": ["1"], "tags": TAGS,
         "sku": {"name": "Standard_ND96isr_H100_v5", "capacity": 2.0}})
@@ -1074,7 +1087,7 @@ def test_c6_an_azure_stop_in_a_named_time_zone_is_not_read_as_utc(pack):
                                        "end": "2037-12-31T00:00:00"}}]},
         deps={"targetResourceUri": [vmss]})
     total, _ = estimate(pack, [vmss, auto, azure_budget(500000.0)], AZ)
-    assert 11_012 <= total <= 11_798, total
+    assert least <= total <= 11_798, (total, behind)
 
 
 def test_d8_an_aws_budget_given_only_planned_limits_caps_the_stack(pack):

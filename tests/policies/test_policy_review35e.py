@@ -36,6 +36,7 @@ G ids outside the stack, H public addresses, I the config typo, J catalog reach.
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta, timezone
 
 import grpc
 import pytest
@@ -62,7 +63,7 @@ from tests.policies.test_policy_review35c import (
     no_crash,
     undecided,
 )
-from tests.policy_fixtures import hours_from_now, res
+from tests.policy_fixtures import hours_from_now, month_first, res
 from tests.policy_harness import run
 from trainstack_policies.model import UNKNOWN
 
@@ -582,10 +583,13 @@ def test_c8_alibaba_release_time_given_as_a_date_is_still_a_release(pack):
     # documented test), and whichever way the API takes it (refused: nothing is created;
     # accepted: released at that midnight) no node runs unreleased. Expected: no spend-limit
     # violation (the release time stands in for the alarm; no cap is set).
+    # The date is 40 days on when the case runs (written "2027-01-15", 39 days on when written:
+    # once past, it was no release at all).
+    day = (datetime.now(timezone.utc) + timedelta(days=40)).date().isoformat()
     node = res("alicloud:ecs/instance:Instance", "c8-node", {
         "instanceType": "ecs.gn7i-c8g1.2xlarge", "zoneId": "eu-central-1a",
         "imageId": "ubuntu_22_04_x64_20G_alibase_20240130.vhd",
-        "instanceChargeType": "PostPaid", "autoReleaseTime": "2027-01-15", "tags": TAGS},
+        "instanceChargeType": "PostPaid", "autoReleaseTime": day, "tags": TAGS},
         provider_region=ALI)
     found = run(pack, [node])
     no_crash(found)
@@ -1281,10 +1285,11 @@ def test_r4_weighted_asg_of_one_type_counts_at_most_max_plus_weight_units(pack):
 
 
 def test_r5_gcp_budget_whose_custom_period_starts_next_year_is_no_alarm(pack):
-    # customPeriod starting 2027-06-01: nothing is tracked before then. Expected: spend-limit
-    # mandatory "no budget alarm on gcp".
+    # customPeriod starting 2027-06-01 (when written; now the first of the month 6 months on):
+    # nothing is tracked before then. Expected: spend-limit mandatory "no budget alarm on gcp".
+    start = month_first(6)
     stack = _a2_mig("r5") + [gcp_budget("900000", budgetFilter={"customPeriod": {
-        "startDate": {"year": 2027.0, "month": 6.0, "day": 1.0}}})]
+        "startDate": {"year": float(start.year), "month": float(start.month), "day": 1.0}}})]
     found = run(pack, stack, provider=GCP)
     no_crash(found)
     assert no_alarm(found, "gcp"), [d.message for d in any_level(found, SPEND)]

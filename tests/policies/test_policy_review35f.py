@@ -58,6 +58,7 @@ from tests.policy_fixtures import (
     OWNER_LABELS,
     OWNER_TAGS,
     hours_from_now,
+    month_first,
     res,
 )
 from tests.policy_harness import run
@@ -874,10 +875,11 @@ def test_e9_aws_budget_filter_unknown(pack):
 
 
 def test_e10_azure_budget_not_begun(pack):
-    """An Azure budget whose timePeriod starts 2027-06-01: it tracks nothing now.
+    """An Azure budget whose timePeriod starts 2027-06-01 (to 2028-06-01; now the first of the
+    month 6 months on, to 12 months after that): it tracks nothing now.
     Expect: spend-limit fail."""
-    b = az_budget(timePeriod={"startDate": "2027-06-01T00:00:00Z",
-                              "endDate": "2028-06-01T00:00:00Z"})
+    b = az_budget(timePeriod={"startDate": f"{month_first(6):%Y-%m-%dT%H:%M:%SZ}",
+                              "endDate": f"{month_first(18):%Y-%m-%dT%H:%M:%SZ}"})
     found = run(pack, [vmss("t4", "Standard_NC4as_T4_v3", 2.0), b], provider=AZ)
     assert verdict(found, SPEND) == "fail"
 

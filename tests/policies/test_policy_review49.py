@@ -43,7 +43,7 @@ import grpc
 import pytest
 
 from tests.policy_fixtures import (
-    AWS_ALERTS, AZURE_ALERTS, GCP_ALERTS, OWNER_LABELS, hours_from_now, res,
+    AWS_ALERTS, AZURE_ALERTS, GCP_ALERTS, OWNER_LABELS, hours_from_now, month_first, res,
 )
 from tests.policy_harness import run
 from tests.policy_harness import verdict as _verdict
@@ -2350,11 +2350,13 @@ def test_s05_regional_group_over_two_zones_mounting_a_zonal_filestore(pack):
 
 
 def test_s06_budget_not_yet_begun(pack):
-    """A g2-standard-8 VM and a budget whose customPeriod starts in 2027-06: tracks nothing now:
-    no alarm: spend fail."""
+    """A g2-standard-8 VM and a budget whose customPeriod starts in 2027-06 (to 2027-12-31; now
+    the first of the month 6 months on, to the last day of the month 12 months on): tracks
+    nothing now: no alarm: spend fail."""
+    start, end = month_first(6), month_first(13) - timedelta(days=1)
     b = gcp_budget(units="1000", budgetFilter={"customPeriod": {
-        "startDate": {"year": 2027.0, "month": 6.0, "day": 1.0},
-        "endDate": {"year": 2027.0, "month": 12.0, "day": 31.0}}})
+        "startDate": {"year": float(start.year), "month": float(start.month), "day": 1.0},
+        "endDate": {"year": float(end.year), "month": float(end.month), "day": float(end.day)}}})
     check(pack, [gcp_vm("l4-box", "g2-standard-8"), b], GCP_C, {SPEND: "fail"})
 
 

@@ -66,7 +66,7 @@ from google.protobuf import json_format
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import settings
 
-from tests.policy_fixtures import OWNER_LABELS, OWNER_TAGS, cron_at, hours_from_now
+from tests.policy_fixtures import OWNER_LABELS, OWNER_TAGS, cron_at, hours_from_now, month_first
 from tests.policy_harness import _struct, provider_for
 from tests.policy_harness import verdict as _verdict
 
@@ -1597,12 +1597,15 @@ def test_b09_budget_service_and_region_filters_cover_the_compute(pack):
 
 
 def test_b10_budget_that_starts_next_year(pack):
-    """Budget with time_period_start "2027-06-01_00:00" (after now): it tracks nothing now, so
-    the group has no alarm: spend fail."""
+    """Budget with time_period_start "2027-06-01_00:00" (after now; now the first of the month
+    6 months on, read when the case runs): it tracks nothing now, so the group has no alarm:
+    spend fail."""
+    start = month_first(6)
+
     def program():
         _, (a,) = aws_net()
         eks_gpu_group(eks_cluster(), a)
-        aws_budget(time_period_start="2027-06-01_00:00")
+        aws_budget(time_period_start=start.strftime("%Y-%m-%d_%H:%M"))
 
     check(pack, program, {SPEND: "fail"})
 
@@ -1727,9 +1730,10 @@ def test_g18_budget_label_filter_the_pool_carries(pack):
 
 
 def test_g19_budget_custom_period_in_the_future(pack):
-    """As g01 with budget_filter custom_period starting 2027-06-01: tracks nothing now: no
-    alarm: spend fail."""
+    """As g01 with budget_filter custom_period starting 2027-06-01 (now the first of the month
+    6 months on): tracks nothing now: no alarm: spend fail."""
     gcp = _gcp()
+    start = month_first(6)
 
     def program():
         gke()
@@ -1737,7 +1741,7 @@ def test_g19_budget_custom_period_in_the_future(pack):
         gcp_budget(budget_filter=gcp.billing.BudgetBudgetFilterArgs(
             custom_period=gcp.billing.BudgetBudgetFilterCustomPeriodArgs(
                 start_date=gcp.billing.BudgetBudgetFilterCustomPeriodStartDateArgs(
-                    year=2027, month=6, day=1))))
+                    year=start.year, month=start.month, day=1))))
 
     check(pack, program, {SPEND: "fail"})
 

@@ -87,7 +87,7 @@ from datetime import datetime, timedelta, timezone
 import grpc
 import pytest
 
-from tests.policy_fixtures import res
+from tests.policy_fixtures import month_first, res
 from tests.policy_harness import run
 from tests.policy_harness import verdict as _verdict
 
@@ -382,10 +382,13 @@ def az_vmss(name, sku="Standard_NC4as_T4_v3", capacity=2, zones=("1",), rg="rg-m
 
 
 def az_budget(name="ml-budget", amount=1000.0, scope=None, **extra):
+    # A year's period from this month's first, read when called (written 2026-12-01 to
+    # 2027-12-01, a period that ends, and with it the budget's cover, on 1 December 2027).
+    start, end = (f"{month_first(n):%Y-%m-%dT%H:%M:%SZ}" for n in (0, 12))
     return res("azure-native:consumption:Budget", name, {
         "budgetName": name, "scope": scope or f"/subscriptions/{SUB}", "amount": amount,
         "category": "Cost", "timeGrain": "Monthly",
-        "timePeriod": {"startDate": "2026-12-01T00:00:00Z", "endDate": "2027-12-01T00:00:00Z"},
+        "timePeriod": {"startDate": start, "endDate": end},
         "notifications": {"actual90": {"enabled": True, "operator": "GreaterThan",
                                        "threshold": 90.0,
                                        "contactEmails": ["vision-leads@example.com"]}},

@@ -94,7 +94,7 @@ from typing import Any, Optional
 
 import pytest
 
-from tests.policy_fixtures import AZURE_ALERTS, hours_from_now, res
+from tests.policy_fixtures import AZURE_ALERTS, hours_from_now, month_first, res
 from tests.policy_harness import run, verdict, PolicyPackProcess
 
 SSZ, SPEND, TAGS_P, RDMA = "storage-same-zone", "spend-limit", "required-tags", "rdma-for-multinode"
@@ -542,8 +542,10 @@ B2 = [
      {NPI: "fail"}, None, "two standalone halves on one NSG of the stack: a violation on the group"),
     ("c14", "azc", {}, _classic_pip, {NPI: "fail"}, None,
      "classic scale-set ipConfiguration publicIpAddresses: scale-set public IPs"),
-    ("c15", "azc", {}, _set("train-budget", "timePeriod", {"startDate": "2027-02-01T00:00:00Z"}),
-     {SPEND: "fail"}, None, "a budget whose period has not begun tracks nothing: no alarm"),
+    ("c15", "azc", {}, _set("train-budget", "timePeriod",
+                            {"startDate": f"{month_first(2):%Y-%m-%dT%H:%M:%SZ}"}),
+     {SPEND: "fail"}, None, "a budget whose period has not begun (written 2027-02-01; the first of "
+     "the month 2 months on) tracks nothing: no alarm"),
     ("c16", "azc", {"budget": 15000.0}, None, {SPEND: "fail"}, None,
      "at least 18,877.44 + storage > 15,000"),
     ("c17", "azc", {}, lambda s: [r if r.name != "train-budget" else res(

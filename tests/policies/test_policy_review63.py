@@ -96,7 +96,7 @@ from typing import Any, Callable, Optional
 import pytest
 
 from tests.policy_fixtures import (AWS_ALERTS, AZURE_ALERTS, GCP_ALERTS, alicloud_cluster,
-                                   azure_cluster, hours_from_now, res)
+                                   azure_cluster, hours_from_now, month_first, res)
 from tests.policy_harness import PolicyPackProcess, run, verdict
 
 SSZ, SPEND, TAGS_P, RDMA = "storage-same-zone", "spend-limit", "required-tags", "rdma-for-multinode"
@@ -1535,8 +1535,9 @@ B4 = [
         _az_dim("ResourceGroupName", ["rg"]), _az_dim("ResourceLocation", ["westus"])]})),
      {SPEND: "fail"}, None, "AND with one clause leaving the set out (westus): left out"),
     # ----- Azure periods, category, recipients, other budget types
-    ("y25", "azure", {}, _az_bud(timePeriod={"startDate": "2027-06-01T00:00:00Z"}), {SPEND: "fail"}, None,
-     "timePeriod.startDate 2027-06-01, after now: tracks nothing now: neither cap nor alarm"),
+    ("y25", "azure", {}, _az_bud(timePeriod={"startDate": f"{month_first(6):%Y-%m-%dT%H:%M:%SZ}"}),
+     {SPEND: "fail"}, None, "timePeriod.startDate 2027-06-01 (the first of the month 6 months on), "
+     "after now: tracks nothing now: neither cap nor alarm"),
     ("y26", "azure", {}, _az_bud(timePeriod={"startDate": "2025-01-01T00:00:00Z",
                                              "endDate": "2026-01-01T00:00:00Z"}), {SPEND: "fail"}, None,
      "timePeriod ended 2026-01-01: tracks nothing now"),
