@@ -283,12 +283,12 @@ def _check_outside(fs_id: str, mounting: Resource, zone: str,
         raise OutsideStack(mounting, f"userData mounts {fs_id} (a file system this stack does "
                            "not create, so its zone is not in the program; tell the pack with "
                            f"storage-same-zone's zones config: {{\"{fs_id}\": \"<zone>\"}})")
-    if _told(told) == zone:
+    compared = _told(told)
+    if compared == zone:
         return []
-    if _told(told).startswith(AZ_ID) != zone.startswith(AZ_ID):
+    if compared.startswith(AZ_ID) != zone.startswith(AZ_ID):
         # A zone name against an AZ ID: undecidable from the program.
-        raise _name_and_id(mounting, *sorted((_told(told), zone),
-                                             key=lambda z: z.startswith(AZ_ID)))
+        raise _name_and_id(mounting, compared, zone)
     return [violation(mounting, f"the filesystem {fs_id} the GPU nodes mount is not in the GPU "
                       "nodes' zone", f"{told} (told in the pack config's zones)", zone,
                       "mount a file system in the nodes' zone, or place the nodes in "
@@ -324,7 +324,9 @@ class _NameAndId(OutsideStack):
            "availabilityZoneId on all of them")
 
 
-def _name_and_id(r: Resource, name: str, zone_id: str) -> _NameAndId:
+def _name_and_id(r: Resource, one: str, other: str) -> _NameAndId:
+    """"Cannot decide" for a zone name against an AZ ID (AZ_ID + the id), given in either order."""
+    name, zone_id = sorted((one, other), key=lambda z: z.startswith(AZ_ID))
     return _NameAndId(r, f"{name} and {zone_id}: which zone name an AZ ID has differs from "
                       "one AWS account to another (docs.aws.amazon.com/ram/latest/userguide/"
                       "working-with-az-ids.html), and the program does not say which account")
@@ -415,7 +417,7 @@ def _check_filesystem(fs: Filesystem, zone: str, region: str,
     if isinstance(fs.zone, str) and fs.zone and not zone.startswith(_LITERAL) and \
             fs.zone.startswith(AZ_ID) != zone.startswith(AZ_ID):
         # A zone name against an AZ ID: undecidable from the program.
-        raise _name_and_id(r, *sorted((fs.zone, zone), key=lambda z: z.startswith(AZ_ID)))
+        raise _name_and_id(r, fs.zone, zone)
     if zone.startswith(_LITERAL) and (fs.zone or _told_zones(r, config or {}, literal=True)
                                       != [zone]):
         # Nodes on an untold literal subnet: only a filesystem on that same subnet is decided.
@@ -428,7 +430,7 @@ def _check_filesystem(fs: Filesystem, zone: str, region: str,
             _told_zones(r, config or {})   # its own literal subnet, untold: undecided
         if len(told) == 1 and told[0].startswith(AZ_ID) != zone.startswith(AZ_ID):
             # A zone name against an AZ ID told for the filesystem's literal subnet.
-            raise _name_and_id(r, *sorted((told[0], zone), key=lambda z: z.startswith(AZ_ID)))
+            raise _name_and_id(r, told[0], zone)
         if len(told) == 1:
             return [] if told[0] == zone else [violation(
                 r, "the filesystem is not in the GPU nodes' zone", f"{told[0]} (told in the "
