@@ -341,7 +341,7 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             lt = next(iter(lts), None)
             spec = mixed.get("launchTemplate") if isinstance(mixed, dict) else None
             # Overrides naming every type replace the template's own (replaces_template).
-            types = [] if replaces_template([spec]) else [_lt_type(d) for d in lts]
+            types = [] if replaces_template([spec]) else [lt_type(d) for d in lts]
             # Every override's instanceType may launch (CloudFormation LaunchTemplateOverrides,
             # as a classic group's): priced at the dearest, as the classic group is.
             overrides = spec.get("overrides") if isinstance(spec, dict) else None
@@ -448,10 +448,16 @@ def asg_weights(mixed: Any) -> Any:
     return out if typed else {}
 
 
-def _lt_type(lt: Resource) -> Any:
-    """A launch template's instance type (an aws-native one's under launchTemplateData)."""
-    return lt.get("launchTemplateData.instanceType") if lt.type == AWS_NATIVE_LT \
+def lt_type(lt: Optional[Resource]) -> Any:
+    """A launch template's (or configuration's) instanceType, an aws-native one's under
+    launchTemplateData; None without a template. One written as a list, even of one name, is a
+    type in another shape than a name, which cannot be read (BadNumber naming it: docs, Scope),
+    never read as its item (values._types would flatten it; review73 a29)."""
+    if lt is None:
+        return None
+    value = lt.get("launchTemplateData.instanceType") if lt.type == AWS_NATIVE_LT \
         else lt.get("instanceType")
+    return BadNumber(short_repr(value)) if isinstance(value, (list, tuple)) else value
 
 
 def weight_invalid(group: Any, bad: BadNumber) -> None:

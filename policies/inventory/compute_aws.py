@@ -7,6 +7,7 @@ from typing import Any, Optional
 from trainstack_policies.capacity import (
     asg_weights,
     attribute_chosen,
+    lt_type,
     replaces_template,
     requirements_accelerators,
     template_zones,
@@ -38,7 +39,6 @@ from trainstack_policies.model import (
     checked_number,
     name_list,
     number,
-    short_repr,
 )
 from trainstack_policies.model import dict_entries as _entries   # shared with capacity.py
 from trainstack_policies.template_refs import lt_ref, tie, tie_overrides, untied_count
@@ -149,17 +149,6 @@ def _classic_spec(spec: Any) -> Any:
     return out
 
 
-def _lt_type(lt: Optional[Resource]) -> Any:
-    """A launch template's (or configuration's) instanceType; one written as a list, even of
-    one name, is a type in another shape than a name, which cannot be read (BadNumber naming
-    it: docs, Scope), never read as its item (_types would flatten it; review73 a29)."""
-    if lt is not None and lt.type == AWS_NATIVE_LAUNCH_TEMPLATE:
-        value = lt.get("launchTemplateData.instanceType")
-    else:
-        value = lt.get("instanceType") if lt is not None else None
-    return BadNumber(short_repr(value)) if isinstance(value, (list, tuple)) else value
-
-
 def _overrides(configs: Any) -> list[Any]:
     """instanceType of every override in launchTemplateConfigs / mixedInstancesPolicy."""
     out: list[Any] = []
@@ -187,12 +176,12 @@ def _aws_group(r: Resource, resources: list[Resource], top: Optional[int] = None
         # Overrides naming every type: the template's own type launches no node (review67).
         types = _types(_overrides([spec]))
     else:
-        types = _types(_lt_type(lt), _overrides([spec]) if isinstance(spec, dict)
+        types = _types(lt_type(lt), _overrides([spec]) if isinstance(spec, dict)
                        else [UNKNOWN] if mixed is UNKNOWN else [],
                        # An override may name its own launch template
                        # (launchTemplateSpecification): every template the policy depends on
                        # launches nodes of its type.
-                       [_lt_type(t) for t in r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE)])
+                       [lt_type(t) for t in r.dep("mixedInstancesPolicy", AWS_LAUNCH_TEMPLATE)])
     # Its subnets' zones, classic or aws-native subnets of the stack alike.
     zones = _subnet_zones(r, "vpcZoneIdentifiers", AWS_SUBNET, "availabilityZone") + \
         _subnet_zones(r, "vpcZoneIdentifiers", AWS_NATIVE_SUBNET, "availabilityZone")
@@ -230,8 +219,7 @@ def _aws_group(r: Resource, resources: list[Resource], top: Optional[int] = None
             and isinstance(count, int):
         count = _warm_count(count, warm)
     accelerators = _attribute_accelerators(lt, mixed)
-    if isinstance(mixed, dict) and attribute_chosen([mixed.get("launchTemplate")]) and \
-            None not in types:
+    if attribute_chosen([spec]) and None not in types:
         types = types + [None]   # beside typed overrides: those nodes have no type to price
     outside = _template_outside(r, mixed) if lt is None and types == [None] and \
         not accelerators else ""
@@ -337,7 +325,7 @@ def _aws_fleet(r: Resource) -> NodeGroup:
     configs = r.get("launchTemplateConfigs") or r.get("launchTemplateConfig")
     types = _types([UNKNOWN if s is UNKNOWN else s.get("instanceType") for s in specs],
                    _overrides(configs), [] if replaces_template(configs) else
-                   [_lt_type(lt) for lt in lts])
+                   [lt_type(lt) for lt in lts])
     zones = [_zone(s.get("availabilityZone")) for s in specs if isinstance(s, dict)
              and s.get("availabilityZone")]
     for conf in _entries(configs):
@@ -438,7 +426,7 @@ def _aws_fleet(r: Resource) -> NodeGroup:
 def _eks_group(r: Resource) -> NodeGroup:
     lt = _first(r.dep("launchTemplate", AWS_LAUNCH_TEMPLATE))
     listed = r.get("instanceTypes")
-    types = _types(name_list(listed), _lt_type(lt))   # one string: a list of it
+    types = _types(name_list(listed), lt_type(lt))   # one string: a list of it
     # Its subnets' zones, classic or aws-native subnets of the stack alike.
     zones = _subnet_zones(r, "subnetIds", AWS_SUBNET, "availabilityZone") + \
         _subnet_zones(r, "subnetIds", AWS_NATIVE_SUBNET, "availabilityZone")
