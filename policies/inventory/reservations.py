@@ -34,7 +34,7 @@ from trainstack_policies.inventory.tokens import (
     AWS_RESOURCE_GROUP,
     AWS_RESOURCE_GROUP_MEMBER,
 )
-from trainstack_policies.model import Resource, dig
+from trainstack_policies.model import Resource, dig, last_segment
 
 AZ_CAPACITY_RESERVATION_GROUP = "azure-native:compute:CapacityReservationGroup"
 AWS_POOL = "AWS::EC2::CapacityReservationPool"
@@ -139,7 +139,7 @@ def _inline_pool_in(g: NodeGroup, crg: Resource) -> bool:
     name = crg.get("capacityReservationGroupName")
     if isinstance(value, str) and "/capacityreservationgroups/" in value.lower() \
             and isinstance(name, str) and name:
-        return value.rstrip("/").rsplit("/", 1)[-1].lower() == name.lower()
+        return last_segment(value).lower() == name.lower()
     return len(crgs) == 1
 
 
