@@ -12,7 +12,60 @@ The pack's code was not read: every verdict comes from docs/policies.md, the cat
 (policies/catalog_data), the Pulumi SDK schemas in .venv; each batch's expectations were
 committed before its first run. Builders are review68's (copied so this file stands alone).
 
-RESULTS: (filled in after the runs)
+RESULTS (agreed / cases on the first run of each blind batch; 75 blind cases, 37 of them correct
+  stacks that must pass; 73 agree, 0 MY mistakes, 2 pack defects; plus 4 probes written after the
+  findings and counted apart (3 hold the defects, 1 control agrees); 5 strict xfails):
+  batch 1: 23/25 (capacity): AWS ODCR of 1 under a group of 2 (once), of 4 (billed idle), one ODCR
+    of 3 shared by two groups (4 nodes, 8,772.38), two ODCRs of 1 under one group, an ODCR of
+    g6e.2xlarge beside g6e.4xlarge (7,659.63), a group over 2a/2b beside a 2a ODCR (>= 6,579.29),
+    an ODCR for Linux with SQL Server (not matched); a bought Capacity Block run by one instance
+    (its fee once, 20,000), a bought block alone over its budget / without a budget, a fee
+    configured for a group that is no block (ignored: on demand, 4,386.19); GCP reservations of
+    1 / 4 / 3 shared by two MIGs (2,492.58), a reservation of 4 by the stack's sourceInstanceTemplate
+    (priced: 2,492.58), a CPU template's reservation; Azure CRG holding NC8 x2 + NC16 x1
+    (1,976.84), CRG of 1 / 3 under a set of 2, a CRG of 3 shared by two sets (2,195.84), a set
+    outside it; Alibaba reservations of 1 and 4 beside two Open nodes (802.45.., 2,168.78..).
+    g05 DEFECT 1, g06 DEFECT 2.
+  batch 2: 4/4 (compute not seen): Azure Image Builder vmProfile.vmSize NC8as_T4 (named) vs D4s_v5;
+    ACK edge cluster workerInstanceTypes gn7i (named) vs g7.
+  batch 3: 46/46 (catalog reach, 23 types no test named, each just above / below by hand):
+    g3.4xlarge, g3.16xlarge, g4ad.8xlarge, inf1.6xlarge, inf2.24xlarge, g7.4xlarge (us-east-2),
+    g2.2xlarge; g2-standard-32, g4-standard-96, g4-standard-12; NV24s_v3, NV48s_v3, NV8as_v4,
+    NV24ads_V710_v5, NC32ads_A10_v4 (westus3), NC24lds_xl_RTXPRO6000BSE_v6 (swedencentral),
+    NG16ads_V620_v1 (centralus); gn8v-2x.12xlarge, gn7i-4x.16xlarge, gn5-c8g1.2xlarge,
+    gn6i-c16g1.4xlarge (ap-southeast-1), ebmgn8is.32xlarge, sgn6i-vws-m4.2xlarge: all priced
+    as the CSV rows give (price x 1 x 730 h; Alibaba x 96..97 h).
+  probes (apart): p01-p03 hold DEFECTS 1-2; p04 (future reservation naming machineType) agrees.
+
+DEFECT 1 (spend-limit; capacity not counted, silent). Smallest: g05 = a GCP stack (budget 1,000)
+  plus a gcp:compute/reservation of count 2 whose specificReservation gives only
+  sourceInstanceTemplate, a literal template path the stack does not create: no finding at all.
+  Docs (Scope): a GPU node is "an instance or group (... the types of the coverage table below:
+  reservations ...) ... whose type is unknown at preview or read nowhere in the stack"; "spend-
+  limit names it and fails closed". A reservation is "billed whether used or not", so an a3
+  reservation built this way (8 x H100 per VM) bills silently. Reach: beside the MIG (p01);
+  sourceInstanceTemplate unknown at preview (p02, "a type unknown at preview" silently dropped).
+  Holds: the same reservation from the stack's own template IS priced (g04, 2,492.58), and a
+  CPU template's passes (g07).
+DEFECT 2 (spend-limit; compute not seen; weaker: the docs' sign list does not name it). Smallest:
+  g06 = the GCP MIG stack plus a calendar-mode gcp:compute/futureReservation of totalCount "4"
+  whose specificSkuProperties give only sourceInstanceTemplate (the stack's g2-standard-8
+  template): silent, while the same future reservation naming machineType is named (p04, and
+  review63 g04). The GPU type travels through the template link, which no listed key reads.
+  Reach: a literal template (p03). Fix with DEFECT 1: read sourceInstanceTemplate (reservation
+  and future reservation) as the type's source, failing closed where it is not the stack's.
+
+Planted bug (test side; the pack's code was not read): `ali_cr_n` writing instanceAmount 2
+  whatever it is given: k01 and k02 fail, every other case passes; reverted.
+
+Noticed, left alone: (1) EKS Auto Mode (`computeConfig` node pools) and AKS node auto-provisioning
+  launch GPU nodes from Kubernetes objects the pack cannot see; no GPU sign in the Pulumi inputs,
+  and the docs promise nothing there (not written as cases). (2) Alibaba nodes that leave
+  privatePoolOptionsMatchCriteria out beside an open reservation: Alibaba's pages disagree on the
+  default (E-MapReduce's PrivatePoolOptions says None), so not tried. (3) Two groups launched into
+  one bought Capacity Block with fees under both names: the docs do not say which fee counts.
+  (4) An ODCR group whose template asks for spot (instanceMarketOptions spot) was dropped: g6e
+  rows carry no spot price, so the verdict would turn on that, not on the reservation.
 """
 from __future__ import annotations
 
@@ -386,8 +439,19 @@ BUILD: dict[str, Callable[..., list]] = {"aws": aws1, "aws0": aws0, "gcp": gcp1,
 # The six strict xfails (a04 q01 q02: DEFECT 1; z07: DEFECT 2; k07 q06: DEFECT 3) were fixed
 # by helper fix68 (inventory.reservations): they run as ordinary cases now, the reviewer's
 # expectations unchanged.
+XFAIL = {
+    "g05": "DEFECT 1: a GCP reservation whose sourceInstanceTemplate the stack does not create "
+           "(its type read nowhere) draws no finding",
+    "p01": "DEFECT 1 reach: beside the MIG",
+    "p02": "DEFECT 1 reach: sourceInstanceTemplate unknown at preview",
+    "g06": "DEFECT 2: a future reservation built from the stack's GPU template is not seen",
+    "p03": "DEFECT 2 reach: a future reservation from a literal template",
+}
+
+
 def _params(cases):
-    return [pytest.param(c, id=c[0]) for c in cases]
+    return [pytest.param(c, id=c[0], marks=[pytest.mark.xfail(strict=True, reason=XFAIL[c[0]])]
+                         if c[0] in XFAIL else []) for c in cases]
 
 
 def _merge(config: Optional[dict], extra: dict) -> dict:
@@ -855,4 +919,51 @@ B3 = [_reach_case(*row, above=a) for row in REACH for a in (True, False)]
 
 @pytest.mark.parametrize("case", _params(B3))
 def test_batch3_reach(pack, case):
+    _run_case(pack, case)
+
+
+# ---------------------------------------------- probes after DEFECTS 1 and 2 (counted apart)
+def future_res_props(sku: dict):
+    return _add(lambda _s: res("gcp:compute/futureReservation:FutureReservation", "ft-fr", {
+        "name": "ft-fr", "project": "ml", "zone": "us-central1-a",
+        "reservationMode": "CALENDAR", "deploymentType": "DENSE", "planningStatus": "SUBMITTED",
+        "timeWindow": {"startTime": iso_utc(72), "endTime": iso_utc(72 + 168)},
+        "specificSkuProperties": sku}))
+
+
+PROBES = [
+    ("p01", "gcp", {}, gres_tpl(count=2.0, tpl=None),
+     {SPEND: "fail", "_msg": {SPEND: ["ft-res"]}}, None,
+     "g05 beside the g2 MIG of 2 in the same zone: the reservation of 2 from a literal template "
+     "is read nowhere; fails closed naming it (the MIG alone is 1,246.29 < 2,000)"),
+    ("p02", "gcp0", {}, _chain(gres_tpl(count=2.0), _setp("ft-res",
+                                                          "specificReservation.sourceInstanceTemplate",
+                                                          None)),
+     {SPEND: "fail", "_msg": {SPEND: ["ft-res"]}}, None,
+     "placeholder replaced below"),
+    ("p03", "gcp0", {}, future_res_props({"totalCount": "4", "sourceInstanceTemplate":
+                                          "projects/ml/global/instanceTemplates/a3-tpl"}),
+     {SPEND: "fail", "_msg": {SPEND: ["ft-fr"]}}, None,
+     "a calendar future reservation of 4 from a literal template: type read nowhere"),
+    ("p04", "gcp0", {}, future_res_props({"totalCount": "4", "instanceProperties": {
+        "machineType": "g2-standard-8"}}),
+     {SPEND: "fail", "_msg": {SPEND: ["ft-fr"]}}, None,
+     "control: the future reservation naming machineType g2-standard-8 (a GPU sign in a type "
+     "field): named, as review63 g04 found"),
+]
+
+
+def _p02(s):
+    s = gres_tpl(count=2.0, tpl=None)(s)
+    named(s, "ft-res").props["specificReservation"]["sourceInstanceTemplate"] = unknown()
+    return s
+
+
+PROBES[1] = ("p02", "gcp0", {}, _p02, {SPEND: "fail", "_msg": {SPEND: ["ft-res"]}}, None,
+             "a reservation of 2 whose sourceInstanceTemplate is unknown at preview (another "
+             "stack's output): its type unknown at preview; docs Scope: fails closed, named")
+
+
+@pytest.mark.parametrize("case", _params(PROBES))
+def test_probes(pack, case):
     _run_case(pack, case)
