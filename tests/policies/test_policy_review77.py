@@ -16,7 +16,8 @@ in .venv; each batch's expectations were committed before its first run. Builder
 
 RESULTS (agreed / cases on the first run of each blind batch; 93 blind tests: 79 stacks, 38 of
   them written as correct stacks that must pass (37 after o07), and 14 configurations over
-  gRPC; 90 agree, 2 MY mistakes, 2 pack defects; plus 5 probes written after the findings and counted apart (1 holds, 4 xfail);
+  gRPC; 90 agree, 2 MY mistakes, 2 pack defects; plus 5 probes written after the findings and
+  counted apart (1 holds, 4 xfail);
   6 strict xfails in all):
   batch 1: 29/30 (scope): CPU data-prep EC2 Fleet / Spot Fleet / Batch `optimal` CEs mounting
     their own FSx or the GPUs' one from another zone (pass), a GPU Batch CE and a g6 EC2 Fleet
