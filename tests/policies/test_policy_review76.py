@@ -869,3 +869,224 @@ B1 = [
 @pytest.mark.parametrize("case", _params(B1))
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 2
+# Budgets that do not cover the compute, and the budgets that do. Bases as batch 1 with their
+# stops (AWS ~12,070 under 20,000; GCP 25,164.51 under 30,000; Azure <= 21,286 under 25,000):
+# a budget that does not take the GPUs in leaves "no budget alarm" (fail); one that may or may
+# not is "cannot decide" (spend-limit cannotDecide mandatory by default: "undecided" here).
+DROPK = object()
+
+
+def bud_set(name: str, **props):
+    def mutate(s):
+        p = named(s, name).props
+        for k, v in props.items():
+            if v is DROPK:
+                p.pop(k, None)
+            else:
+                p[k] = v
+        return s
+    return mutate
+
+
+def ab(**props):
+    return bud_set("train-budget", **props)
+
+
+def gb(**props):
+    return bud_set("train-budget", **props)
+
+
+def zb(**props):
+    return bud_set("budget", **props)
+
+
+def cf(name: str, *values: str) -> list:
+    return [{"name": name, "values": list(values)}]
+
+
+def dim(key: str, *values: str, **extra) -> dict:
+    return {"dimensions": {"key": key, "values": list(values), **extra}}
+
+
+def zdim(name: str, *values: str, op: str = "In") -> dict:
+    return {"dimensions": {"name": name, "operator": op, "values": list(values)}}
+
+
+def ztag(name: str, *values: str) -> dict:
+    return {"tags": {"name": name, "operator": "In", "values": list(values)}}
+
+
+def aws_b2(amount: str, name: str = "b2", **props):
+    return _add(lambda s: res("aws:budgets/budget:Budget", name, {
+        "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": amount, "limitUnit": "USD",
+        "notifications": AWS_ALERTS, "tags": dict(TAGS), **props}))
+
+
+def second_group(team: str = "infra", itype: str = "g5.xlarge"):
+    """A second GPU group in the AWS base's subnet: an ASG of at most 1 `itype` from its own
+    launch template, tagged team=<team> at launch (g5.xlarge us-east-1 1.006 USD/h: 734.38 a
+    month)."""
+    def build(s):
+        lt = res("aws:ec2/launchTemplate:LaunchTemplate", "infer-lt", {
+            "instanceType": itype, "tags": dict(TAGS),
+            "tagSpecifications": [{"resourceType": "instance",
+                                   "tags": {**TAGS, "team": team}}]})
+        asg = res("aws:autoscaling/group:Group", "infer-nodes", {
+            "minSize": 0.0, "maxSize": 1.0, "desiredCapacity": 1.0,
+            "vpcZoneIdentifiers": ["subnet-x"], "launchTemplate": {"id": "lt-y", "version": "1"},
+            "tags": [{"key": k, "value": v, "propagateAtLaunch": True}
+                     for k, v in {**TAGS, "team": team}.items()]},
+            deps={"launchTemplate": [lt], "vpcZoneIdentifiers": [named(s, "train-a")]})
+        return [lt, asg]
+    return _add(build)
+
+
+EC2 = "Amazon Elastic Compute Cloud - Compute"
+CE = "services/6F81-5844-456A"        # Compute Engine
+GCS = "services/95FF-2EF5-5EA1"       # Cloud Storage
+UND = "undecided"
+
+B2 = [
+    # ------------------------------------------------------------------ AWS, one group
+    ("m01", "aws", {}, ab(filterExpression={"not": dim("REGION", "us-east-1")}), {SPEND: "fail"},
+     None, "filterExpression NOT REGION us-east-1, the group's region: leaves it out, no alarm"),
+    ("m02", "aws", {}, ab(filterExpression={"ors": [dim("REGION", "us-west-2"),
+                                                    dim("REGION", "us-east-1")]}), {}, None,
+     "OR of us-west-2 and us-east-1: takes the group in; 20,000 caps ~12,070: pass"),
+    ("m03", "aws", {}, ab(filterExpression={"ands": [dim("SERVICE", EC2),
+                                                     dim("REGION", "us-west-2")]}),
+     {SPEND: "fail"}, None, "AND of EC2 compute and us-west-2: the region leaves the group out"),
+    ("m04", "aws", {}, ab(filterExpression=dim("REGION", "us-east-1",
+                                               matchOptions=["CASE_INSENSITIVE"])),
+     {SPEND: UND}, None,
+     "a REGION dimension with matchOptions CASE_INSENSITIVE (docs: 'only the EQUALS match option "
+     "compared'; 'or match option' is cannot decide)"),
+    ("m05", "aws", {}, ab(costFilters=cf("PurchaseType", "Spot Instances")), {SPEND: "fail"}, None,
+     "PurchaseType Spot only: the group is On-Demand (docs: 'On-Demand nodes need the on-demand "
+     "option'): no alarm"),
+    ("m06", "aws", {}, ab(costFilters=cf("UsageType", "USE1-BoxUsage:p5.48xlarge")), {}, None,
+     "UsageType USE1-BoxUsage:p5.48xlarge: the group's On-Demand hours in us-east-1: covered"),
+    ("m07", "aws", {}, ab(costFilters=cf("UsageType", "BoxUsage:p5.48xlarge")), {}, None,
+     "UsageType BoxUsage:p5.48xlarge (docs: 'us-east-1 also with no prefix'): covered"),
+    ("m08", "aws", {}, ab(costFilters=cf("UsageType", "USW2-BoxUsage:p5.48xlarge")),
+     {SPEND: "fail"}, None, "UsageType in us-west-2 (USW2): another region, no alarm"),
+    ("m09", "aws", {}, ab(costFilters=cf("UsageType", "USE1-SpotUsage:p5.48xlarge")),
+     {SPEND: "fail"}, None, "SpotUsage for On-Demand nodes: another purchase option, no alarm"),
+    ("m10", "aws", {}, ab(costFilters=cf("UsageType", "USE1-EBS:VolumeUsage.gp3")),
+     {SPEND: "fail"}, None, "UsageType EBS volume usage: no instance hours, no alarm"),
+    ("m11", "aws", {}, ab(costFilters=cf("BillingEntity", "AWS Marketplace")), {SPEND: "fail"},
+     None, "BillingEntity AWS Marketplace alone (docs: 'leaves it out')"),
+    ("m12", "aws", {}, ab(costFilters=cf("BillingEntity", "AWS")), {}, None,
+     "BillingEntity AWS (docs: 'takes EC2 in')"),
+    ("m13", "aws", {}, ab(costFilters=cf("LinkedAccount", "123456789012")), {SPEND: UND}, None,
+     "LinkedAccount the program does not show the compute deploys to: cannot decide"),
+    ("m14", "aws", {}, ab(budgetType="USAGE"), {SPEND: "fail"}, None,
+     "a USAGE budget (docs: 'AWS budgets other than COST ... are not spend limits'): no alarm"),
+    ("m15", "aws", {}, ab(costFilters=cf("TagKeyValue", "user:team$research")), {}, None,
+     "TagKeyValue team=research: the group propagates team=research at launch: covered"),
+    ("m16", "aws", {}, _chain(ab(costFilters=cf("TagKeyValue", "user:team$research")),
+                              _set("train-nodes", "tags", [
+                                  {"key": k, "value": v, "propagateAtLaunch": False}
+                                  for k, v in TAGS.items()]),
+                              _setp("train-lt", "tagSpecifications", [])),
+     {SPEND: "fail", TAGS_P: ("pass", "fail")}, None,
+     "m15 with propagateAtLaunch false and no instance tagSpecifications: the instances carry no "
+     "team tag (docs: 'an Auto Scaling group's own tags only where propagateAtLaunch is true'): "
+     "no alarm"),
+    ("m17", "aws", {}, _chain(ab(costFilters=cf("TagKeyValue", "user:team$research")),
+                              _set("train-nodes", "tags", [
+                                  {"key": k, "value": v, "propagateAtLaunch": False}
+                                  for k, v in TAGS.items()])),
+     {}, None,
+     "m16 keeping the template's instance tagSpecifications team=research: covered"),
+    ("m18", "aws", {}, aws_b2("1000", costFilters=cf("Region", "us-west-2")), {}, None,
+     "a 1,000 budget on us-west-2 beside the covering 20,000: not the cap (leaves the GPUs out)"),
+    # ------------------------------------------------------------------ AWS, two GPU groups
+    ("m19", "aws", {}, second_group(), {}, None,
+     "a second group of 1 g5.xlarge (734.38 a month) under the account-wide 20,000: ~12,800"),
+    ("m20", "aws", {}, _chain(second_group(), ab(costFilters=cf("TagKeyValue",
+                                                               "user:team$research"))),
+     {SPEND: "fail"}, None,
+     "the only budget on team=research: the g5 group (team=infra) has none ('no budget alarm on "
+     "aws for <groups>')"),
+    ("m21", "aws", {}, _chain(second_group(), ab(costFilters=cf("TagKeyValue",
+                                                               "user:team$research")),
+                              aws_b2("2000", costFilters=cf("TagKeyValue", "user:team$infra"))),
+     {}, None, "m20 plus a 2,000 budget on team=infra: each group has its own alarm and cap"),
+    ("m22", "aws", {}, _chain(second_group(), ab(costFilters=cf("TagKeyValue",
+                                                               "user:team$research")),
+                              aws_b2("500", costFilters=cf("TagKeyValue", "user:team$infra"))),
+     {SPEND: "fail"}, None,
+     "m21 with 500 on team=infra: its cap covers the g5 group (734.38) + storage: over"),
+    ("m23", "aws", {}, _chain(second_group(itype="g6e.xlarge"),
+                              ab(costFilters=cf("InstanceType", "p5.48xlarge"))),
+     {SPEND: "fail"}, None, "the only budget on InstanceType p5.48xlarge: the g6e group has none"),
+    # ------------------------------------------------------------------ GCP
+    ("n01", "gcp", {}, gb(budgetFilter={"projects": ["projects/ml"]}), {}, None,
+     "budgetFilter projects/ml, the provider's project: covered"),
+    ("n02", "gcp", {}, gb(budgetFilter={"projects": ["projects/ml-staging"]}), {SPEND: "fail"},
+     None, "another project: no alarm"),
+    ("n03", "gcp", {}, gb(budgetFilter={"services": [GCS]}), {SPEND: "fail"}, None,
+     "Cloud Storage only: no alarm"),
+    ("n04", "gcp", {}, gb(budgetFilter={"services": [GCS, CE]}), {}, None,
+     "Cloud Storage and Compute Engine: covered"),
+    ("n05", "gcp", {}, gb(budgetFilter={"labels": {"team": "research"}}), {}, None,
+     "labels team=research, the template's label: covered"),
+    ("n06", "gcp", {}, _chain(gb(budgetFilter={"labels": {"team": "research"}}),
+                              _setp("train-mig", "allInstancesConfig.labels", {"team": "infra"})),
+     {SPEND: "fail"}, None,
+     "n05 with the MIG's allInstancesConfig.labels team=infra (docs: 'which override and add to "
+     "them'): the VMs carry team=infra, no alarm"),
+    ("n07", "gcp", {}, gb(budgetFilter={"resourceAncestors": ["folders/123456789"]}), {SPEND: UND},
+     None, "resourceAncestors a folder: cannot decide"),
+    ("n08", "gcp", {}, gb(budgetFilter={"subaccounts": ["billingAccounts/0-0-0"]}), {SPEND: UND},
+     None, "subaccounts: cannot decide"),
+    ("n09", "gcp", {}, gb(thresholdRules=[]), {SPEND: "fail"}, None,
+     "no threshold rules and no allUpdatesRule topic: notifies no one"),
+    ("n10", "gcp", {}, gb(allUpdatesRule={"disableDefaultIamRecipients": True}),
+     {SPEND: "fail"}, None,
+     "thresholds, but disableDefaultIamRecipients true with no channel or topic: no one"),
+    ("n11", "gcp", {}, gb(allUpdatesRule={"disableDefaultIamRecipients": True,
+                                          "monitoringNotificationChannels": [
+                                              "projects/ml/notificationChannels/42"]}), {}, None,
+     "n10 with a monitoring channel: notifies"),
+    # ------------------------------------------------------------------ Azure
+    ("y01", "azure", {}, zb(filter=zdim("ResourceLocation", "westus")), {SPEND: "fail"}, None,
+     "ResourceLocation westus, the set in eastus: no alarm"),
+    ("y02", "azure", {}, zb(filter=zdim("ResourceLocation", "East US")), {}, None,
+     "ResourceLocation 'East US' (docs: 'spaces and case ignored'): covered"),
+    ("y03", "azure", {}, zb(filter=zdim("MeterCategory", "Virtual Machines")), {}, None,
+     "MeterCategory Virtual Machines: covered"),
+    ("y04", "azure", {}, zb(filter=zdim("MeterCategory", "Storage")), {SPEND: "fail"}, None,
+     "MeterCategory Storage: leaves the VMs out"),
+    ("y05", "azure", {}, zb(filter=zdim("ServiceFamily", "Compute")), {}, None,
+     "ServiceFamily Compute: covered"),
+    ("y06", "azure", {}, zb(filter=zdim("ResourceLocation", "eastus", op="Equals")), {SPEND: UND},
+     None, "operator Equals (docs: 'with the operator In'; 'any other ... operator' cannot decide)"),
+    ("y07", "azure", {}, zb(filter={"not": zdim("ResourceLocation", "eastus")}), {SPEND: "fail"},
+     None, "NOT eastus: leaves the set out"),
+    ("y08", "azure", {}, zb(filter=ztag("team", "ml")), {}, None,
+     "tags team In [ml]: the set's tag team=ml: covered"),
+    ("y09", "azure", {}, zb(filter=ztag("team", "research")), {SPEND: "fail"}, None,
+     "tags team In [research]: the set is team=ml, no alarm"),
+    ("y10", "azure", {}, zb(scope="/subscriptions/other"), {}, None,
+     "a budget on another subscription while the provider names none (docs: 'not judged to be in "
+     "another, so a budget on a subscription beside it is taken as covering it')"),
+    ("y11", "azure", {}, _chain(zb(scope="/subscriptions/other"), _with_provider(AZ_P)),
+     {SPEND: "fail"}, None, "y10 with the provider on subscription s: covers nothing, no alarm"),
+    ("y12", "azure", {}, zb(category="Usage"), {SPEND: "fail"}, None,
+     "a Usage budget (docs: 'Azure Usage budgets are not spend limits')"),
+    ("y13", "azure", {}, zb(scope="/providers/Microsoft.Management/managementGroups/mg"),
+     {SPEND: UND}, None, "a management-group budget alone: cannot decide"),
+    ("y14", "azure", {}, zb(filter={"and": [zdim("ServiceFamily", "Compute"),
+                                            zdim("ResourceLocation", "westeurope")]}),
+     {SPEND: "fail"}, None, "AND of Compute and westeurope: leaves the eastus set out"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B2))
+def test_batch2(pack, case):
+    _run_case(pack, case)
