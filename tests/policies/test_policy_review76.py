@@ -1093,3 +1093,227 @@ B2 = [
 @pytest.mark.parametrize("case", _params(B2))
 def test_batch2(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 3
+# Malformed values (strings with units, nested lists, huge values, unicode) in every number the
+# pack reads beyond the sizes and budget amounts review73 tried: filesystem capacities, weights,
+# warm pools, autoscalers, raises, accelerator counts, autoscale profiles, the max-hours tag,
+# type names; and values unknown at preview in odd places. Docs (Values unknown at preview):
+# such a number "is a violation naming that resource and value, never a zero and never left
+# out"; a raise "whose size does not read ... leaves the group unsized: GPU capacity that
+# cannot be priced, failing closed with a finding that names the raise".
+NP = ("fail", "undecided")     # never a pass
+EITHER = ("pass", "fail")      # the docs leave it open; only a crash is ruled out
+RD3 = ("pass", "advisory", "undecided")   # rdma beside a type that cannot be read
+
+
+def ali_fs(key: str, value: Any):
+    return _setp("fs", key, value)
+
+
+def mixed_weights(w1: Any, w2: Any = "1"):
+    """The AWS group as a mixed instances policy of p5.48xlarge (weight w1) and p4d.24xlarge
+    (weight w2) over the base's launch template."""
+    def mutate(s):
+        asg = named(s, "train-nodes")
+        asg.props.pop("launchTemplate", None)
+        asg.props["mixedInstancesPolicy"] = {"launchTemplate": {
+            "launchTemplateSpecification": {"launchTemplateId": "lt-x", "version": "$Latest"},
+            "overrides": [{"instanceType": "p5.48xlarge", "weightedCapacity": w1},
+                          {"instanceType": "p4d.24xlarge", "weightedCapacity": w2}]}}
+        asg.deps["mixedInstancesPolicy"] = asg.deps.pop("launchTemplate")
+        return s
+    return mutate
+
+
+def gcp_autoscaler(policy: dict):
+    return _add(lambda s: res("gcp:compute/autoscaler:Autoscaler", "train-as", {
+        "zone": "us-west1-c", "target": "mig-id", "autoscalingPolicy": policy},
+        deps={"target": [named(s, "train-mig")]}))
+
+
+def raise_job(size: str):
+    """A second Cloud Scheduler job on train-mig calling resize?size=<size> at now+10 h."""
+    return _add(lambda s: gcp_job("train-raise", named(s, "train-mig"), 10,
+                                  uri=gcp_uri().replace("size=0", f"size={size}")))
+
+
+def az_profile_extra(maximum: Any):
+    """A recurrence profile (weekdays) on the base setting whose maximum is `maximum`."""
+    def mutate(s):
+        named(s, "stop").props["profiles"].append({
+            "name": "weekdays", "capacity": {"minimum": "0", "maximum": maximum, "default": "0"},
+            "rules": [], "recurrence": {"frequency": "Week", "schedule": {
+                "timeZone": "UTC", "days": ["Monday"], "hours": [8.0], "minutes": [0.0]}}})
+        return s
+    return mutate
+
+
+def az_tag_all(key: str, value: Any):
+    def mutate(s):
+        for r in s:
+            if isinstance(r.props.get("tags"), dict) and key in r.props["tags"]:
+                r.props["tags"][key] = value
+        return s
+    return mutate
+
+
+def ess_raise(value: Any):
+    """The batch-1 ESS group (1 node) with a stop at 48 h and a one-time raise at 10 h."""
+    return ess(tasks=lambda g: [ess_task("off", g, 48),
+                                ess_task("up", g, 10, maxValue=value, minValue=0.0,
+                                         desiredCapacity=DROPK)])
+
+
+def ess_drop_none(s):
+    for r in s:
+        if r.props.get("desiredCapacity") is DROPK:
+            r.props.pop("desiredCapacity")
+    return s
+
+
+def asg_raise(max_size: Any):
+    """A Scheduler at(now+10 h) updateAutoScalingGroup raising train-asg's MaxSize."""
+    return eb_sched("asg-up", eb_at(10), {"AutoScalingGroupName": "train-asg", "MinSize": 0,
+                                          "MaxSize": max_size})
+
+
+FS = "scratch"
+B3 = [
+    # ------------------------------------------------------------------ filesystems
+    ("c01", "aws", {}, _set(FS, "storageCapacity", "4800 GiB"), {SPEND: "fail"}, None,
+     "FSx storageCapacity '4800 GiB', text with a unit (docs: 'filesystem capacity ... text that "
+     "is no number ... is a violation naming that resource and value')"),
+    ("c02", "aws", {}, _set(FS, "storageCapacity", [[4800.0]]), {SPEND: "fail"}, None,
+     "FSx storageCapacity [[4800]], a nested list: a violation"),
+    ("c03", "aws", {}, _set(FS, "storageCapacity", 1e308), {SPEND: "fail"}, None,
+     "FSx storageCapacity 1e308: a number, priced absurdly high (over 20,000), no crash"),
+    ("c04", "aws", {}, _set(FS, "storageCapacity", unknown()), {SPEND: NP}, None,
+     "FSx capacity unknown at preview (docs: 'a storage capacity ... is cannot decide, mandatory "
+     "by default here')"),
+    ("c05", "gcp", {}, _set(FS, "capacityGib", "36,000"), {SPEND: "fail"}, None,
+     "Managed Lustre capacityGib '36,000' (a thousands separator: no number)"),
+    ("c06", "gcp", {}, _set(FS, "capacityGib", "３６０００"), {SPEND: EITHER}, None,
+     "capacityGib in fullwidth digits: read as 36,000 or refused; no crash"),
+    ("c07", "azure", {}, _set("fs", "storageCapacityTiB", "8 TiB"), {SPEND: "fail"}, None,
+     "AMLFS storageCapacityTiB '8 TiB': a violation"),
+    ("c08", "ali", {}, ali_fs("capacity", "3600GB"), {SPEND: "fail"}, None,
+     "CPFS capacity '3600GB': a violation"),
+    ("c09", "ali", {}, ali_fs("capacity", -3600.0), {SPEND: "fail"}, None,
+     "CPFS capacity -3600 (docs: 'a negative capacity does not shrink the estimate'): violation"),
+    # ------------------------------------------------------------------ weights, pools, autoscalers
+    ("c10", "aws", {}, mixed_weights("1", "1"), {}, None,
+     "control: mixed p5 / p4d, weights 1 and 1, maxSize 2, stop at 96 h: at most 2 + 1 units, "
+     "all at p5: 3 x 55.04 x 97 = 16,016.64 + ~1,600 < 20,000"),
+    ("c11", "aws", {}, mixed_weights("2 units"), {SPEND: "fail"}, None,
+     "weightedCapacity '2 units' (docs: 'a weight that is no number in 1-999 is a violation')"),
+    ("c12", "aws", {}, mixed_weights(["1"]), {SPEND: "fail"}, None,
+     "weightedCapacity ['1'], a list: a violation"),
+    ("c13", "aws", {}, mixed_weights("1", unknown()), {SPEND: "fail"}, None,
+     "one weight unknown at preview (docs: 'a weight unknown at preview leaves the size "
+     "unknown'): GPU capacity that cannot be priced fails closed"),
+    ("c14", "aws", {}, _set("train-nodes", "warmPool", {"minSize": "1 node"}), {SPEND: "fail"},
+     None, "a warm pool minSize '1 node' (docs: 'a pool size that does not read (a list, text, "
+     "a negative number) is a violation naming it')"),
+    ("c15", "aws", {}, _set("train-nodes", "warmPool", {"minSize": 0.0,
+                                                        "maxGroupPreparedCapacity": [[4.0]]}),
+     {SPEND: "fail"}, None, "maxGroupPreparedCapacity [[4]]: a violation"),
+    ("c16", "gcp", {}, gcp_autoscaler({"maxReplicas": "10 VMs", "minReplicas": 0.0}),
+     {SPEND: "fail"}, None, "an autoscaler maxReplicas '10 VMs': a violation"),
+    ("c17", "gcp", {}, gcp_autoscaler({"maxReplicas": [[10.0]], "minReplicas": 0.0}),
+     {SPEND: "fail"}, None, "an autoscaler maxReplicas [[10]]: a violation"),
+    ("c18", "gcp", {}, gcp_autoscaler({"maxReplicas": 2.0, "minReplicas": 0.0}), {SPEND: "fail"},
+     None, "control-ish: an autoscaler of max 2 on the group (docs: 'an autoscaler on it may "
+     "size it up after the stop: no lifetime'): the month at 2, 135,002 > 30,000"),
+    ("c19", "gcp0", {}, gcp_vm(), {SPEND: "fail"}, None,
+     "one a3-ultragpu-8g VM without a stop: 63,334.73 > 30,000 (control for c20)"),
+    ("c20", "gcp0", {}, _chain(gcp_vm(), _setp("vm", "machineType", "n1-standard-8"),
+                               _setp("vm", "guestAccelerators",
+                                     [{"type": "nvidia-tesla-t4", "count": "8 GPUs"}])),
+     {SPEND: "fail"}, None,
+     "an N1 VM with guestAccelerators count '8 GPUs' (docs: 'accelerator count ... text that is "
+     "no number' is a violation)"),
+    # ------------------------------------------------------------------ Azure
+    ("c21", "azure", {}, _setp("nodes", "sku.capacity", "2 VMs"), {SPEND: "fail"}, None,
+     "scale set sku.capacity '2 VMs': a violation"),
+    ("c22", "azure", {}, az_profile_extra("ten"), {SPEND: "fail"}, None,
+     "a recurrence profile whose maximum is 'ten': the set cannot be sized (and a recurrence "
+     "profile that runs nodes after the stop voids it): fail"),
+    ("c23", "azure", {}, az_profile_extra("3"), {SPEND: "fail"}, None,
+     "control for c22: a weekly recurrence profile of max 3 (docs: 'a recurrence profile that "
+     "runs nodes' after the window: a pause): the month at 3, fail"),
+    ("c24", "azure", {}, az_tag_all("trainstack:max-hours", "96h"), {SPEND: "fail"}, None,
+     "trainstack:max-hours '96h', text with a unit (docs: 'Numbers are validated: ... "
+     "trainstack:max-hours tag that is ... text that is no number'): a violation"),
+    ("c25", "azure", {}, az_tag_all("trainstack:max-hours", "1e400"), {SPEND: "fail"}, None,
+     "trainstack:max-hours '1e400' (infinite as a float): a violation"),
+    ("c26", "azure", {}, _setp("nodes", "sku.name", "Standard_ND96isr_H100_v5\n"), {}, None,
+     "sku.name with a trailing newline (docs: 'read with surrounding whitespace stripped'): same"),
+    # ------------------------------------------------------------------ unicode type names
+    ("c27", "aws", {}, _setp("train-lt", "instanceType", "p5.48xlarge\u200b"), {SPEND: "fail",
+                                                                                RDMA: RD3},
+     None, "instanceType with a zero-width space: no catalog type, but the p family (docs: 'a GPU "
+     "instance family the catalog does not list (AWS p/g/...)' fails closed): never vanishes"),
+    ("c28", "gcp", {}, _setp("train-tpl", "machineType", "a3-ultragpu-8g "), {}, None,
+     "machineType with a trailing space: stripped, priced as the base"),
+    # ------------------------------------------------------------------ raises that do not read
+    ("c29", "aws", {"asg_name": "train-asg"}, asg_raise(2), {}, None,
+     "control: a Scheduler raise at 10 h to MaxSize 2, the group's own: the base's 96..97 h"),
+    ("c30", "aws", {"asg_name": "train-asg"}, asg_raise(8), {SPEND: "fail"}, None,
+     "a raise to MaxSize 8 (docs: 'priced at the largest size any of them sets'): 8 x 55.04 x 96 "
+     "= 42,270.72 > 20,000"),
+    ("c31", "aws", {"asg_name": "train-asg"}, asg_raise("8 nodes"), {SPEND: "fail"}, None,
+     "MaxSize '8 nodes' in the input: a raise that does not read leaves the group unsized"),
+    ("c32", "aws", {"asg_name": "train-asg"}, asg_raise(8.5), {SPEND: "fail"}, None,
+     "MaxSize 8.5 (docs: 'no whole number'): unsized"),
+    ("c33", "gcp", {}, raise_job("4"), {SPEND: "fail"}, None,
+     "a second job resize?size=4 at 10 h: no lifetime (docs: 'a resize above 0 ... may size it up "
+     "after the stop'), and priced at 4: fail"),
+    ("c34", "gcp", {}, raise_job("four"), {SPEND: "fail"}, None,
+     "a second job resize?size=four: 'a URL that does not read': no lifetime, unsized: fail"),
+    ("c35", "ali0", {}, _chain(ess_raise("2 nodes"), ess_drop_none), {SPEND: "fail"}, None,
+     "an ESS raise with maxValue '2 nodes': unsized, fail (the group fails for its alarm too)"),
+    # ------------------------------------------------------------------ unknown in odd places
+    ("u01", "aws", {}, _setp("train-stop", "desiredCapacity", unknown()),
+     {"_est": est(AWS_H, 96, 97, S_AWS)}, None,
+     "the stop's desiredCapacity unknown, maxSize and minSize 0 (docs: 'leaves the group at 0 "
+     "(maxSize 0, or desired and min 0)'): maxSize 0 stops it, 96..97 h"),
+    ("u02", "aws", {}, _setp("train-stop", "maxSize", unknown()), {SPEND: NP}, None,
+     "the stop's maxSize unknown (desired and min 0, no scaling policy): it may raise the group "
+     "(docs: a raise 'unknown at preview ... leaves the group unsized'): never a pass"),
+    ("u03", "azure", {"max_hours": "96"},
+     lambda s: (named(s, "stop").props["profiles"][0]["capacity"].__setitem__("maximum",
+                                                                              unknown()), s)[1],
+     {SPEND: NP}, None, "the zero profile's maximum unknown at preview: no stop for certain"),
+    ("u04", "gcp", {}, _setp("train-stop", "schedule", unknown()), {SPEND: NP}, None,
+     "the stop job's schedule unknown at preview: no stop"),
+    ("u05", "ali", {}, ali_nodes("autoReleaseTime", unknown()), {SPEND: NP}, None,
+     "autoReleaseTime unknown at preview on both nodes: no lifetime for certain, no stand-in"),
+    ("u06", "aws", {}, ab(notifications=[{
+        "comparisonOperator": "GREATER_THAN", "threshold": 80.0, "thresholdType": "PERCENTAGE",
+        "notificationType": "ACTUAL", "subscriberEmailAddresses": unknown()}]), {}, None,
+     "a notification whose subscriber list is unknown (docs: 'still has a subscriber'): pass"),
+    ("u07", "gcp", {}, gb(thresholdRules=unknown()), {SPEND: UND}, None,
+     "GCP thresholdRules unknown, no topic: may notify no one, cannot decide"),
+    ("u08", "aws", {}, ab(costFilters=[{"name": "Region", "values": ["us-east-1", unknown()]}]),
+     {SPEND: UND}, None,
+     "a costFilters value unknown (docs: 'not the cap, and when no other budget ... covers the "
+     "compute the alarm is cannot decide')"),
+    ("u09", "aws", {}, _chain(ab(costFilters=cf("TagKeyValue", "user:team$research")),
+                              _setp("train-lt", "tagSpecifications", unknown()),
+                              _set("train-nodes", "tags", [
+                                  {"key": k, "value": v, "propagateAtLaunch": False}
+                                  for k, v in TAGS.items()])),
+     {SPEND: UND, TAGS_P: ("pass", "undecided", "advisory")}, None,
+     "the instance tags unknown (tagSpecifications) against a TagKeyValue budget: cannot decide"),
+    ("u10", "azure", {}, lambda s: (named(s, "budget").props.__setitem__(
+        "notifications", {k: {**v, "enabled": unknown()}
+                          for k, v in named(s, "budget").props["notifications"].items()}), s)[1],
+     {SPEND: UND}, None, "every Azure notification's enabled unknown: may notify no one"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B3))
+def test_batch3(pack, case):
+    _run_case(pack, case)
