@@ -1324,3 +1324,146 @@ B3 = [
 @pytest.mark.parametrize("case", _params(B3))
 def test_batch3(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 4
+# Warm pools by state, more stops that look like stops (inputs in another case, unreadable
+# zones and crons, flex-start requests that do not read), raises given as numeric text, budget
+# tag values, and digits from another script (fullwidth, U+FF10..FF19) in stop times and sizes:
+# Python's int() reads '０' as 0, but the clouds' APIs take ASCII digits, so such a stop is
+# refused or never fires: it must not price a lifetime. (Fullwidth digits are no ASCII digits:
+# a Compute resize with size=０ or a cron with ２０ is not the documented `size=0` / unix cron.)
+FW = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+def fullwidth(text: str) -> str:
+    return text.translate(FW)
+
+
+def flex(run_s: Any = str(72 * 3600), resize_by: Any = 2.0):
+    return _add(lambda s: res("gcp:compute/resizeRequest:ResizeRequest", "flex", {
+        "instanceGroupManager": "train-mig", "zone": "us-west1-c", "resizeBy": resize_by,
+        "name": "flex", "requestedRunDuration": {"seconds": run_s}},
+        deps={"instanceGroupManager": [named(s, "train-mig")]}))
+
+
+def native_raise(hours_from: float, size: Any, recurrence: Optional[str] = None):
+    def build(s):
+        p = {"autoScalingGroupName": "asg-x", "maxSize": size, "minSize": 0,
+             "startTime": iso_utc(hours_from)}
+        if recurrence:
+            p["recurrence"] = recurrence
+        return res("aws-native:autoscaling:ScheduledAction", "raise", p,
+                   deps={"autoScalingGroupName": [named(s, "train-nodes")]})
+    return _add(build)
+
+
+POOL5 = est(5 * P5, 96, 97, S_AWS)   # maxSize 2 + the larger of minSize 3 and maxSize 2 = 5
+B4 = [
+    # ------------------------------------------------------------------ warm pools
+    ("d01", "aws", {}, _set("train-nodes", "warmPool", {"minSize": 3.0, "poolState": "Running"}),
+     {SPEND: "fail", "_est": POOL5}, None,
+     "a Running warm pool of minSize 3 (docs: 'priced at maxSize plus the larger of the pool's "
+     "minSize and maxSize'): 5 x 55.04 x 96..97 = 26,419..26,694 + storage > 20,000"),
+    ("d02", "aws", {}, _set("train-nodes", "warmPool", {"minSize": 3.0, "poolState": "Stopped"}),
+     {}, None, "the pool Stopped (docs price 'a Running warm pool'): the base, pass"),
+    ("d03", "aws", {}, _set("train-nodes", "warmPool", {"minSize": 3.0,
+                                                        "poolState": unknown()}),
+     {SPEND: NP}, None,
+     "the pool's state unknown at preview, minSize 3: it may be Running (26,419 > 20,000); "
+     "docs: 'A policy that needs a value the engine knows only after apply never passes it in "
+     "silence'"),
+    # ------------------------------------------------------------------ AWS stops
+    ("d04", "aws", {"asg_name": "train-asg"}, native_raise(
+        1, 2.0, recurrence=cron_daily(100)), {SPEND: "fail", "_est": AWS_MONTH}, None,
+     "the base stop and an aws-native ScheduledAction on the group raising maxSize to 2 every "
+     "day (docs: 'an autoscaling Schedule that scales the group up' after the stop: a pause)"),
+    ("d05", "aws", {"hours": None, "asg_name": "train-asg"},
+     eb_sched("asg-stop", eb_at(60), {"autoScalingGroupName": "train-asg", "minSize": 0,
+                                      "maxSize": 0, "desiredCapacity": 0}),
+     {SPEND: "fail", "_est": AWS_MONTH}, None,
+     "a Scheduler updateAutoScalingGroup whose input keys are camelCase (the API's members are "
+     "AutoScalingGroupName / MaxSize; docs: 'its input's MaxSize'): no stop read, the month"),
+    ("d06", "aws", {"hours": None, "asg_name": "train-asg"},
+     eb_sched("asg-stop", eb_at(60), {}, ),
+     {SPEND: "fail", "_est": AWS_MONTH}, None,
+     "a Scheduler updateAutoScalingGroup with an empty input: names no group, the month"),
+    ("d07", "aws", {"hours": None, "asg_name": "train-asg"},
+     eb_sched("asg-stop", eb_at(60), asg_body(), tz="Mars/Olympus"),
+     {SPEND: "fail", "_est": AWS_MONTH}, None,
+     "scheduleExpressionTimezone 'Mars/Olympus', no zone: the time does not read, the month"),
+    ("d08", "aws", {"hours": None, "asg_name": "train-asg"},
+     eb_sched("asg-stop", "cron(0 20 L * ? *)", asg_body()),
+     {SPEND: "fail", "_est": AWS_MONTH}, None,
+     "a Scheduler cron with L (docs: 'L, W and # are not read'): no stop read, the month"),
+    ("d09", "aws", {"hours": None}, aws_stop(startTime=fullwidth(iso_utc(96))),
+     {SPEND: "fail", "_est": AWS_MONTH}, None,
+     "the Schedule's startTime in fullwidth digits: no RFC 3339 time AWS takes; the month"),
+    ("d10", "aws", {"asg_name": "train-asg"}, native_raise(10, "4"), {SPEND: "fail"}, None,
+     "an aws-native raise to maxSize '4' (numeric text) at 10 h: priced at 4 (21,135 + storage) "
+     "or unsized; either way over 20,000, never the base's 12,140"),
+    # ------------------------------------------------------------------ GCP
+    ("d11", "gcp", {}, gcp_swap_stop(uri=gcp_uri().replace("size=0", "size=" + fullwidth("0"))),
+     {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "resize?size=０ (a fullwidth zero): Compute takes no such size; not the documented "
+     "'.../resize?size=0': the month"),
+    ("d12", "gcp", {}, gcp_swap_stop(schedule=fullwidth(cron_fixed(96))),
+     {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "the stop job's cron in fullwidth digits: no unix cron Cloud Scheduler takes; the month"),
+    ("d13", "gcp", {}, gcp_swap_stop(schedule="0 20 * * * *"),
+     {SPEND: "fail", "_est": GCP_MONTH}, None,
+     "a six-field cron on Cloud Scheduler (unix cron has five): does not parse, the month"),
+    ("d14", "gcp", {"hours": None, "target": 0.0}, flex(),
+     {"_est": est(GCP_H, 72, 73, S_GCP)}, None,
+     "control: flex-start, target 0, one ResizeRequest of 2 for 72 h: 72..73 h"),
+    ("d15", "gcp", {"hours": None, "target": 0.0}, flex(run_s="72h"), {SPEND: "fail"}, None,
+     "requestedRunDuration.seconds '72h' (a unit): the duration does not read; no lifetime: the "
+     "month at 2 (or unpriceable)"),
+    ("d16", "gcp", {"hours": None, "target": 0.0}, flex(resize_by="2 VMs"), {SPEND: "fail"},
+     None, "resizeBy '2 VMs': a size that does not read, a violation"),
+    ("d17", "gcp", {"hours": None, "target": 0.0}, flex(run_s=unknown()), {SPEND: NP}, None,
+     "requestedRunDuration unknown at preview: no lifetime for certain"),
+    ("d18", "gcp0", {}, gcp_vm({"maxRunDuration": {"seconds": fullwidth(str(48 * 3600))},
+                                "instanceTerminationAction": "DELETE"}),
+     {SPEND: "fail", "_est": GVM_MONTH}, None,
+     "maxRunDuration seconds in fullwidth digits: Compute takes an int64; the month"),
+    # ------------------------------------------------------------------ Azure
+    ("d19", "azure", {"max_hours": None}, az_autoscale(profiles=[
+        {"name": "stop", "capacity": {"minimum": fullwidth("0"), "maximum": fullwidth("0"),
+                                      "default": fullwidth("0")},
+         "rules": [], "fixedDate": {"start": iso_utc(96), "end": "2037-12-31T00:00:00Z"}}]),
+     {SPEND: "fail", "_est": AZ_MONTH}, None,
+     "a zero profile whose capacities are '０' (fullwidth): no capacity Azure takes; the month"),
+    ("d20", "azure", {"max_hours": None}, az_autoscale(profiles=[zero_profile(
+        0, start=fullwidth(iso_utc(96)))]), {SPEND: "fail", "_est": AZ_MONTH}, None,
+     "fixedDate.start in fullwidth digits: the month"),
+    ("d21", "azure0", {}, az_classic(instances=1.0, enabled=None),
+     {"_est": est(ND, 96, 97)}, None,
+     "control: a classic setting with `enabled` left out ('Defaults to true'): the stop holds"),
+    ("d22", "azure", {"max_hours": None}, az_autoscale(profiles=[zero_profile(0, start="tomorrow")]),
+     {SPEND: "fail", "_est": AZ_MONTH}, None, "fixedDate.start 'tomorrow': does not read, month"),
+    # ------------------------------------------------------------------ Alibaba
+    ("d23", "ali", {}, ali_nodes("autoReleaseTime", fullwidth(iso_utc(96))), {SPEND: "fail"}, None,
+     "autoReleaseTime in fullwidth digits: not the ISO-8601 UTC the API takes (docs: 'not an "
+     "ISO-8601 time ... releases nothing: no lifetime and no stand-in')"),
+    ("d24", "ali0", {}, ess(tasks=lambda g: [ess_task("off", g, 48, maxValue=fullwidth("0"),
+                                                      minValue=fullwidth("0"))]),
+     {SPEND: "fail", "_est": ESS_MONTH}, None,
+     "an ESS stop whose maxValue / minValue are '０': no stop, the month"),
+    # ------------------------------------------------------------------ budgets
+    ("d25", "aws", {}, ab(costFilters=cf("TagKeyValue", "user:team$")), {SPEND: "fail"}, None,
+     "TagKeyValue 'user:team$' (Cost Explorer: no value; the nodes carry team=research): "
+     "leaves them out, no alarm"),
+    ("d26", "aws", {}, ab(limitAmount=fullwidth("20000")), {SPEND: EITHER}, None,
+     "limitAmount in fullwidth digits: AWS refuses it (a decimal number); read or named, no crash"),
+    ("d27", "gcp", {}, gb(amount={"specifiedAmount": {"currencyCode": "USD", "units": "30000",
+                                                      "nanos": "abc"}}), {SPEND: EITHER}, None,
+     "nanos 'abc' beside units 30000: read as 30,000 (nanos < 1 USD) or named; no crash"),
+    ("d28", "azure", {}, _setp("nodes", "sku.capacity", 1e308), {SPEND: "fail"}, None,
+     "scale set capacity 1e308: priced absurdly high, over 25,000; no crash"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B4))
+def test_batch4(pack, case):
+    _run_case(pack, case)
