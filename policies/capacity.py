@@ -722,7 +722,9 @@ def _future_template_sign(r: Resource, gpu_named: Any) -> Optional[tuple[str, An
         value = r.get(key)
         return key, (f"{'unknown until apply' if value is UNKNOWN else value}: a template the "
                      "stack does not create, its type read nowhere in the stack")
-    found = _sign(template.props, template, gpu_named, 0) if template is not None else None
+    if template is None:
+        return None
+    found = _sign(template.props, template, gpu_named, 0)
     return None if found is None else (f"{key} -> {template.name}: {found[0]}", found[1])
 
 
