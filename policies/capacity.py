@@ -37,6 +37,9 @@ AWS_CAPACITY_RESERVATION = "aws:ec2/capacityReservation:CapacityReservation"
 # availabilityZone, instancePlatform, tenancy, instanceMatchCriteria, endDate/endDateType).
 AWS_NATIVE_CAPACITY_RESERVATION = "aws-native:ec2:CapacityReservation"
 GCP_RESERVATION = "gcp:compute/reservation:Reservation"
+# A future reservation: capacity delivered later (calendar mode), not sized here; it is GPU
+# capacity by its own type fields or by the instance template it is built from (gpu_signs).
+GCP_FUTURE_RESERVATION = "gcp:compute/futureReservation:FutureReservation"
 AZ_CAPACITY_RESERVATION = "azure-native:compute:CapacityReservation"
 # The classic azure provider's (pulumi-azure compute.CapacityReservation, azurerm
 # capacity_reservation): sku {name, capacity}, one zone, its location its group's.
@@ -181,14 +184,15 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             z = zone(r.get("zone") or r.provider.get("zone"))
             accel = r.get(f"{props}.guestAccelerators")
             count_key, type_key = "acceleratorCount", "acceleratorType"
-            source = next((d for d in r.deps.get("specificReservation", [])
-                           if d.type in GCP_TEMPLATES), None)
+            source, unread = source_template(r, "specificReservation")
             if mtype is None and source is not None:
                 # specificReservation.sourceInstanceTemplate instead of instanceProperties: the
                 # template's machine type and accelerators are reserved (pulumi-gcp
                 # compute.Reservation; the two fields exclude each other).
                 mtype, accel, count_key, type_key = source.get("machineType"), \
                     source.get("guestAccelerators"), "count", "type"
+            elif mtype is None and unread:
+                mtype = UNKNOWN   # a template the stack does not create: read nowhere
             machine = last_segment(mtype) if isinstance(mtype, str) or mtype is None else mtype
             # The list, an entry of it or an entry's count unknown at preview: an attached GPU
             # of a type (or number) read after apply, which has no price, on a machine that may
@@ -212,6 +216,7 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
             out.append(node_group(r, None, machine,
                                   count(r.reach("specificReservation.count")), False, [z],
                                   _region(r, z), accelerators=n, accelerator_types=kinds,
+                                  type_unread=unread if machine is UNKNOWN else "",
                                   invalid=[f"its accelerator count {c.text} is not a finite "
                                            "non-negative number" for c in counts
                                            if isinstance(c, BadNumber)]))
@@ -626,6 +631,29 @@ LINGJUN_NODES = frozenset({"alicloud:eflo/node:Node", "alicloud:eflo/hyperNode:H
                            "alicloud:eflo/nodeGroup:NodeGroup"})
 
 
+def source_template(r: Resource, holder: str) -> tuple[Optional[Resource], str]:
+    """The instance template of the stack a GCP reservation (`specificReservation`) or future
+    reservation (`specificSkuProperties`) is built from by `<holder>.sourceInstanceTemplate`,
+    and, where it names one the stack does not create, why its type is read nowhere ("").
+
+    The field takes a template's full or partial URL, global (projects/P/global/
+    instanceTemplates/T, global/instanceTemplates/T, https://www.googleapis.com/compute/v1/...)
+    or regional (.../regions/R/instanceTemplates/T), and excludes instanceProperties
+    (cloud.google.com/compute/docs/reference/rest/v1/reservations: AllocationSpecificSKU-
+    Reservation.sourceInstanceTemplate; futureReservations: FutureReservationSpecificSKU-
+    Properties.sourceInstanceTemplate, "used to populate the ReservedInstanceProperties"). As
+    a MIG's versions and an InstanceFromTemplate, a template of the stack is the one the input
+    depends on (a new template's self link is unknown until apply); a literal URL or a value
+    from elsewhere with none behind it names a template the stack does not create."""
+    template = next((d for d in r.deps.get(holder, []) if d.type in GCP_TEMPLATES), None)
+    value = r.get(f"{holder}.sourceInstanceTemplate")
+    if template is not None or value is None or value == "":
+        return template, ""
+    shown = "unknown until apply" if value is UNKNOWN else repr(value)
+    return None, (f"from instance template {shown} (sourceInstanceTemplate), which the stack "
+                  "does not create (its type is read nowhere in the stack)")
+
+
 @dataclass(frozen=True)
 class GpuSign:
     resource: Resource
@@ -676,9 +704,28 @@ def gpu_signs(resources: Iterable[Resource], skip: set[int], gpu_named: Any,
                                "(a Lingjun node: a GPU server)"))
             continue
         found = _sign(r.props, r, gpu_named, 0)
+        if found is None and r.type == GCP_FUTURE_RESERVATION:
+            found = _future_template_sign(r, gpu_named)
         if found is not None:
             out.append(GpuSign(r, *found))
     return out
+
+
+def _future_template_sign(r: Resource, gpu_named: Any) -> Optional[tuple[str, Any]]:
+    """A future reservation built from an instance template (specificSkuProperties.
+    sourceInstanceTemplate): the template's GPU sign (its machine type or accelerators) when
+    the stack creates it; when it does not, or it is unknown at preview, the type is read
+    nowhere: GPU capacity failing closed, named."""
+    template, unread = source_template(r, "specificSkuProperties")
+    key = "specificSkuProperties.sourceInstanceTemplate"
+    if unread:
+        value = r.get(key)
+        return key, (f"{'unknown until apply' if value is UNKNOWN else value}: a template the "
+                     "stack does not create, its type read nowhere in the stack")
+    if template is None:
+        return None
+    found = _sign(template.props, template, gpu_named, 0)
+    return None if found is None else (f"{key} -> {template.name}: {found[0]}", found[1])
 
 
 def _auto_provisioned_gpus(r: Resource) -> Any:

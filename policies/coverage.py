@@ -154,7 +154,12 @@ def markdown() -> str:
               "GKE cluster whose node auto-provisioning (`clusterAutoscaling`, unless "
               "`enabled: false`) has a `resourceLimits` entry other than `cpu` and `memory` "
               "whose `maximum` is not 0, or limits unknown at preview (a GPU count names no one "
-              "machine, so it is not priced at its maximum); required-tags also judges any "
+              "machine, so it is not priced at its maximum), and a GCP future reservation "
+              "(`gcp:compute/futureReservation:FutureReservation`) built from an instance "
+              "template (`specificSkuProperties.sourceInstanceTemplate`): it carries the signs of "
+              "the stack's template it depends on, and one built from a template the stack does "
+              "not create (a literal URL, a value unknown at preview with no template of the "
+              "stack behind it) is named, its type read nowhere; required-tags also judges any "
               "resource with a `tags`/`labels` map.", "", END]
     return "\n".join(lines)
 

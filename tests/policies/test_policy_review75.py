@@ -439,14 +439,10 @@ BUILD: dict[str, Callable[..., list]] = {"aws": aws1, "aws0": aws0, "gcp": gcp1,
 # The six strict xfails (a04 q01 q02: DEFECT 1; z07: DEFECT 2; k07 q06: DEFECT 3) were fixed
 # by helper fix68 (inventory.reservations): they run as ordinary cases now, the reviewer's
 # expectations unchanged.
-XFAIL = {
-    "g05": "DEFECT 1: a GCP reservation whose sourceInstanceTemplate the stack does not create "
-           "(its type read nowhere) draws no finding",
-    "p01": "DEFECT 1 reach: beside the MIG",
-    "p02": "DEFECT 1 reach: sourceInstanceTemplate unknown at preview",
-    "g06": "DEFECT 2: a future reservation built from the stack's GPU template is not seen",
-    "p03": "DEFECT 2 reach: a future reservation from a literal template",
-}
+# The five strict xfails (g05 p01 p02: DEFECT 1; g06 p03: DEFECT 2) were fixed by helper fix75c
+# (capacity.source_template): they run as ordinary cases now, the reviewer's expectations
+# unchanged.
+XFAIL: dict[str, str] = {}
 
 
 def _params(cases):
