@@ -94,6 +94,12 @@ def _launches_into(g: NodeGroup, res: NodeGroup, pools: Pools) -> bool:
             and all(_gcp_affinity_any(h) for h in holders) \
             and _same_known_zone(g.zones, res.zones)
     if r.type == AZ_CAPACITY_RESERVATION or r.type == AZ_CLASSIC_CAPACITY_RESERVATION:
+        # "Spot VMs and Azure Dedicated Host Nodes aren't supported with Capacity Reservation"
+        # (learn.microsoft.com/azure/virtual-machines/capacity-reservation-overview, Limitations
+        # and restrictions): a Spot (or Low priority) pool or scale set runs beside the
+        # reservation at its own price, whatever group it names.
+        if g.spot:
+            return False
         groups = [d for d in r.deps.get("capacityReservationGroupName", [])
                   if d.type == AZ_CAPACITY_RESERVATION_GROUP] + \
             [d for d in r.deps.get("capacityReservationGroupId", [])
