@@ -65,6 +65,7 @@ from tests.policies.test_policy_review68 import (
 )
 from tests.policy_fixtures import res
 
+NPI = "no-public-ingress"
 NTAGS = [{"key": k, "value": v} for k, v in TAGS.items()]
 POOL_CFG = [{"type": "AWS::EC2::CapacityReservationPool"},
             {"type": "AWS::ResourceGroups::Generic", "parameters": [
@@ -243,20 +244,26 @@ SYSTEM = {"name": "system", "mode": "System", "vmSize": "Standard_D4s_v5", "coun
 
 CASES_C = [
     ("c01", "azure0", {}, _chain(aks(join=False, inline=True), _profiles(unknown())),
-     {SPEND: "fail", "_msg": {SPEND: ["ft-aks", "cannot be estimated"]}}, None,
+     {SPEND: "fail", NPI: "undecided", "_msg": {SPEND: ["ft-aks", "cannot be estimated"]}},
+     None,
      "a ManagedCluster whose agentPoolProfiles are unknown at preview: pools of a type and size "
-     "unknown at preview, GPU capacity that cannot be sized: named, failing closed"),
+     "unknown at preview, GPU capacity that cannot be sized: named, failing closed. "
+     "no-public-ingress: the pools' enableNodePublicIP is unknown too: cannot decide (advisory)"),
     ("c02", "azure0", {}, _chain(aks(join=False, inline=True), _profiles([SYSTEM, unknown()])),
-     {SPEND: "fail", "_msg": {SPEND: ["ft-aks", "cannot be estimated"]}}, None,
-     "one entry unknown at preview beside the system pool: that pool cannot be sized: named"),
+     {SPEND: "fail", NPI: "undecided", "_msg": {SPEND: ["ft-aks", "cannot be estimated"]}},
+     None,
+     "one entry unknown at preview beside the system pool: that pool cannot be sized: named; "
+     "its enableNodePublicIP cannot be read: no-public-ingress cannot decide"),
+    ("c05", "azure0", {}, _chain(aks(join=False, inline=True), _profiles([SYSTEM, [{
+        "name": "gpu", "vmSize": "Standard_NC8as_T4_v3", "count": 2.0}]])),
+     {SPEND: "fail", "_msg": {SPEND: ["ft-aks", "'vmSize': 'Standard_NC8as_T4_v3'"]}}, None,
+     "an entry written as a list of one object: its size and type cannot be read; named with "
+     "its value, never a pool dropped (as a classic cluster's defaultNodePool, fix69 f15)"),
     ("c03", "azure0", {}, _chain(aks(join=False, inline=True), _profiles([SYSTEM])), {}, None,
      "control: the system pool alone (Standard_D4s_v5, no GPU): nothing to price"),
     ("c04", "azure0", {}, aks(join=False, inline=True), {"_est": rng(AZ2)}, None,
      "control: the GPU pool known: 2 x 0.752 x 730 = 1,097.92 < 1,500"),
 ]
-
-NPI = "no-public-ingress"
-
 
 def _pool(network: Any):
     return r69.gke({"nodeCount": 2.0, "nodeConfig": r69.g_node(), "networkConfig": network})
