@@ -306,6 +306,19 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                                                                   zone), _location(r)))
         elif t == AKS_CLUSTER:
             for p in as_list(r.get("agentPoolProfiles")):   # one object: a list of it
+                if p is UNKNOWN:
+                    # The profiles (or one of them) unknown at preview: pools of a type and size
+                    # unknown until apply, GPU capacity that cannot be sized (docs, Scope), as a
+                    # classic cluster's defaultNodePool unknown at preview; never skipped.
+                    out.append(node_group(r, None, UNKNOWN, None, False, [UNKNOWN],
+                                          _location(r)))
+                    continue
+                if p is not None and not isinstance(p, dict):
+                    # An entry of another shape than an object: its size and type cannot be
+                    # read (BadNumber naming it), never a pool dropped.
+                    bad = BadNumber(short_repr(p))
+                    out.append(node_group(r, None, bad, bad, False, [""], _location(r)))
+                    continue
                 if not isinstance(p, dict):
                     continue
                 out.append(node_group(r, None, p.get("vmSize"), count(

@@ -51,7 +51,8 @@ STOPS = ("aws:scheduler/schedule:Schedule", "aws:cloudwatch/eventRule:EventRule"
          "aws:cloudwatch/eventTarget:EventTarget", "alicloud:ess/scheduledTask:ScheduledTask",
          inventory.GCP_RESOURCE_POLICY, "aws:autoscaling/policy:Policy")
 # The Capacity Reservation groups a launch may target and their members (inventory.reservations).
-RESERVATION_GROUPS = (inventory.AWS_RESOURCE_GROUP, inventory.AWS_RESOURCE_GROUP_MEMBER)
+RESERVATION_GROUPS = (inventory.AWS_RESOURCE_GROUP, inventory.AWS_NATIVE_RESOURCE_GROUP,
+                      inventory.AWS_RESOURCE_GROUP_MEMBER)
 PLACEMENT = (inventory.AWS_PLACEMENT_GROUP, inventory.GCP_RESOURCE_POLICY,
              inventory.ALI_DEPLOYMENT_SET, inventory.ALI_HPC_CLUSTER)
 

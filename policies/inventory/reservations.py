@@ -30,11 +30,12 @@ from trainstack_policies.inventory.groups import NodeGroup, launch_settings
 from trainstack_policies.inventory.tokens import (
     ALI_CAPACITY_RESERVATION,
     AWS_NATIVE_ODCR,
+    AWS_NATIVE_RESOURCE_GROUP,
     AWS_ODCR,
     AWS_RESOURCE_GROUP,
     AWS_RESOURCE_GROUP_MEMBER,
 )
-from trainstack_policies.model import Resource, dig, last_segment
+from trainstack_policies.model import UNKNOWN, Resource, dig, last_segment
 
 AZ_CAPACITY_RESERVATION_GROUP = "azure-native:compute:CapacityReservationGroup"
 AWS_POOL = "AWS::EC2::CapacityReservationPool"
@@ -93,6 +94,12 @@ def _launches_into(g: NodeGroup, res: NodeGroup, pools: Pools) -> bool:
             and all(_gcp_affinity_any(h) for h in holders) \
             and _same_known_zone(g.zones, res.zones)
     if r.type == AZ_CAPACITY_RESERVATION or r.type == AZ_CLASSIC_CAPACITY_RESERVATION:
+        # "Spot VMs and Azure Dedicated Host Nodes aren't supported with Capacity Reservation"
+        # (learn.microsoft.com/azure/virtual-machines/capacity-reservation-overview, Limitations
+        # and restrictions): a Spot (or Low priority) pool or scale set runs beside the
+        # reservation at its own price, whatever group it names.
+        if g.spot:
+            return False
         groups = [d for d in r.deps.get("capacityReservationGroupName", [])
                   if d.type == AZ_CAPACITY_RESERVATION_GROUP] + \
             [d for d in r.deps.get("capacityReservationGroupId", [])
@@ -145,17 +152,23 @@ def _inline_pool_in(g: NodeGroup, crg: Resource) -> bool:
 
 def aws_pools(resources: list[Resource]) -> Pools:
     """The Capacity Reservation groups (AWS Resource Groups with the
-    AWS::EC2::CapacityReservationPool configuration) each ODCR of the stack is added to: an
-    aws:resourcegroups/resource:Resource whose groupArn depends on the group or names it (its
-    known arn, or its name: "Name or ARN of the resource group") and whose resourceArn depends on
-    the ODCR or is its known arn. A member that names no group or no ODCR of the stack, or
-    more than one (unknown at preview, or a value from elsewhere), adds nothing: an ODCR not
-    known to be in the group is priced beside the nodes, never fewer."""
-    groups = [r for r in resources if r.type == AWS_RESOURCE_GROUP and _is_pool(r)]
+    AWS::EC2::CapacityReservationPool configuration, classic or aws-native) each ODCR of the
+    stack is added to: an aws:resourcegroups/resource:Resource whose groupArn depends on the
+    group or names it (its known arn, or its name: "Name or ARN of the resource group") and
+    whose resourceArn depends on the ODCR or is its known arn; or, for an aws-native group,
+    an ODCR its own `resources` list holds (_listed). A member that names no group or no ODCR
+    of the stack, or more than one (unknown at preview, or a value from elsewhere), adds
+    nothing: an ODCR not known to be in the group is priced beside the nodes, never fewer."""
+    groups = [r for r in resources if r.type in (AWS_RESOURCE_GROUP, AWS_NATIVE_RESOURCE_GROUP)
+              and _is_pool(r)]
     if not groups:
         return {}
     odcrs = [r for r in resources if r.type == AWS_ODCR or r.type == AWS_NATIVE_ODCR]
     out: Pools = {}
+    for g in groups:
+        if g.type == AWS_NATIVE_RESOURCE_GROUP:
+            for o in _listed(g, odcrs):
+                out.setdefault(id(o), []).append(g)
     for m in resources:
         if m.type != AWS_RESOURCE_GROUP_MEMBER:
             continue
@@ -170,10 +183,34 @@ def aws_pools(resources: list[Resource]) -> Pools:
 
 def _is_pool(group: Resource) -> bool:
     """"AWS::EC2::CapacityReservationPool - Ensures that the resource group can be targeted for
-    instance launches" (docs.aws.amazon.com/AWSEC2/latest/UserGuide/create-group.html)."""
-    configs = group.get("configurations")
-    return isinstance(configs, list) and any(
+    instance launches" (docs.aws.amazon.com/AWSEC2/latest/UserGuide/create-group.html), in the
+    classic group's `configurations` or the aws-native one's `configuration`. A group with a
+    resource query is none: "You can include either a Configuration or a ResourceQuery, but not
+    both" (CloudFormation AWS::ResourceGroups::Group)."""
+    configs = group.get("configuration" if group.type == AWS_NATIVE_RESOURCE_GROUP
+                        else "configurations")
+    return group.get("resourceQuery") is None and isinstance(configs, list) and any(
         isinstance(c, dict) and c.get("type") == AWS_POOL for c in configs)
+
+
+def _listed(group: Resource, odcrs: list[Resource]) -> list[Resource]:
+    """The ODCRs of the stack an aws-native group's `resources` (a list of ARNs) holds: each
+    whose known arn it lists, and those its unknown entries stand for: the ODCRs the input
+    depends on (beside those named by arn), where it depends on nothing else and they are as
+    many as the unknown entries. A list unknown at preview, or entries that may come from
+    elsewhere, name none: those ODCRs are priced beside the nodes."""
+    listed = group.get("resources")
+    if not isinstance(listed, list):
+        return []
+    named = [o for o in odcrs if any(_known_arn(v, o) for v in listed)]
+    behind: list[Resource] = []
+    for d in group.deps.get("resources", []):
+        if not any(d is o for o in named) and not any(d is b for b in behind):
+            behind.append(d)
+    unknowns = sum(1 for v in listed if v is UNKNOWN)
+    if unknowns and len(behind) == unknowns and all(any(d is o for o in odcrs) for d in behind):
+        return named + behind
+    return named
 
 
 def _known_arn(value: Any, r: Resource) -> bool:

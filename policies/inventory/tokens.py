@@ -89,6 +89,9 @@ AWS_NATIVE_ODCR = "aws-native:ec2:CapacityReservation"
 # AWS::EC2::CapacityReservationPool configuration; its ODCRs are added one by one
 # (docs.aws.amazon.com/AWSEC2/latest/UserGuide/create-group.html, add-to-group.html).
 AWS_RESOURCE_GROUP = "aws:resourcegroups/group:Group"
+# aws-native (CloudFormation AWS::ResourceGroups::Group): its `configuration` and the ARNs of its
+# members in its own `resources`.
+AWS_NATIVE_RESOURCE_GROUP = "aws-native:resourcegroups:Group"
 AWS_RESOURCE_GROUP_MEMBER = "aws:resourcegroups/resource:Resource"
 AWS_EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 AWS_SPOT_INSTANCE_REQUEST = "aws:ec2/spotInstanceRequest:SpotInstanceRequest"

@@ -29,6 +29,7 @@ from trainstack_policies.model import (
     as_list,
     checked_number,
     number,
+    short_repr,
     truthy,
     violation,
 )
@@ -378,6 +379,22 @@ def _gcp(r: Resource, config) -> list[Violation]:
         return [_open_rule(r, w, ports, ssh_only, config, p) for w, p in worlds
                 if not allowed_ssh(w, ssh_only, config)]
     if r.type in ("gcp:container/cluster:Cluster", "gcp:container/nodePool:NodePool"):
+        # The object holding enablePrivateNodes written as a list of one (or another shape) is
+        # neither read as absent (the cluster's setting, or none, standing in) nor as its one
+        # item: a violation naming it (docs, Numbers are validated; fix69's refusal of GCP
+        # objects written as lists).
+        holders = ("privateClusterConfig", "networkConfig") if r.type.endswith("Cluster") \
+            else ("networkConfig",)
+        shaped = [(key, r.get(key)) for key in holders
+                  if r.get(key) is not None and r.get(key) is not UNKNOWN
+                  and not isinstance(r.get(key), Mapping)]
+        if shaped:
+            key, value = shaped[0]
+            return [violation(r, "whether the GKE nodes get external IP addresses cannot be read",
+                              f"{key} {short_repr(value)} is no object", "an object with "
+                              "enablePrivateNodes true",
+                              f"write {key} as one object (not a list of one) with "
+                              "enable_private_nodes=True")]
         private = (r.get("privateClusterConfig.enablePrivateNodes")
                    if r.type.endswith("Cluster") else r.get("networkConfig.enablePrivateNodes"))
         if r.type.endswith("Cluster") and private is None:
