@@ -522,9 +522,22 @@ def _batch_environment(r: Resource, node_group: Any, count: Any, zone: Any,
         family = next((t for t in types if isinstance(t, str) and "." not in t
                        and gpu_family(t)), None)
         if family is None:
-            if not types or any(not isinstance(t, str) or gpu_family(t.partition(".")[0])
-                                for t in types):
-                return []   # a GPU type without catalog vCPUs: gpu_signs() names it
+            if not types or any(not isinstance(t, str) for t in types):
+                return []   # a type that is no name: gpu_signs() names a GPU type in it
+            gpu = next((t for t in types if gpu_family(t.partition(".")[0])), None)
+            if gpu is not None:
+                # A GPU type beside one without catalog vCPUs ("optimal", c5.large): GPU
+                # compute whose node count maxVcpus does not bound. Kept as a group of a size
+                # not read (spend fails it closed), so that its zone and what its launch
+                # template mounts are a GPU group's (review77 DEFECT 1: left out, the
+                # filesystem only it mounts was matched to another GPU cluster).
+                unsized = ", ".join(repr(t) for t, k in zip(types, known)
+                                    if k is None or k.vcpus <= 0)
+                return [node_group(r, lt, gpu, None, kind == "SPOT", zs, region,
+                                   instance_types=list(types), size_unread=(
+                                       f"GPU capacity (instanceTypes {', '.join(types)}) of a "
+                                       f"size not read: {unsized} has no vCPUs in the catalog, "
+                                       "so maxVcpus bounds no node count"))]
             # CPU types only ("optimal", c6i.8xlarge): CPU compute of a size not read (never
             # priced), kept as a group so that what its launch template mounts is seen as
             # CPU compute's, as a CPU Auto Scaling group's is.
