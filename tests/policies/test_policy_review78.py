@@ -715,6 +715,7 @@ def oss(region: str = ALI):
             "bucket": "ft-data-mia", "forceDestroy": False,
             "serverSideEncryptionRule": {"sseAlgorithm": "KMS"},
             "tags": {**TAGS, "trainstack:retain": "true"}}, retain=True, provider_region=region)
+        b.provider = {"region": region}   # the stack-wide provider would override provider_region
         for n in ("node-0", "node-1"):
             node = named(s, n)
             node.props["userData"] = "IyEvYmluL2Jhc2gKb3NzdXRpbA=="
