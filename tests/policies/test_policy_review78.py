@@ -1001,3 +1001,169 @@ B1 = [
 @pytest.mark.parametrize("case", _params(B1))
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------------ batch 2
+# Harder corners of the same classes (batch 1 agreed 93/94 on its first run).
+VMSS_ID = RG_ID + "/providers/Microsoft.Compute/virtualMachineScaleSets/ft-vmss"
+
+
+def classic_crg_join(join: bool = True):
+    """A classic CRG of 2 NC8 (azure:compute/capacityReservationGroup + capacityReservation)
+    that the classic set ft-lvmss names by capacityReservationGroupId."""
+    def mutate(s):
+        g = res("azure:compute/capacityReservationGroup:CapacityReservationGroup", "ft-ccrg", {
+            "name": "ft-ccrg", "resourceGroupName": "rg", "location": "eastus", "zones": ["1"],
+            "tags": dict(AZ_TAGS)})
+        cr = res("azure:compute/capacityReservation:CapacityReservation", "ft-ccr", {
+            "name": "ft-ccr", "capacityReservationGroupId": "ccrg-id", "zone": "1",
+            "sku": {"name": "Standard_NC8as_T4_v3", "capacity": 2.0}, "tags": dict(AZ_TAGS)},
+            deps={"capacityReservationGroupId": [g]})
+        s = s + [g, cr]
+        if join:
+            v = named(s, "ft-lvmss")
+            v.props["capacityReservationGroupId"] = "ccrg-id"
+            v.deps["capacityReservationGroupId"] = [g]
+        return s
+    return mutate
+
+
+def literal_autoscale(target: str, hours: float = 48):
+    return az_autoscale(profiles=[fixed_zero(hours)], target=target)
+
+
+def pool_set(key: str, value: Any):
+    return _set("ft-gpu", key, value)
+
+
+def inline_gpu_set(key: str, value: Any):
+    def mutate(s):
+        named(s, "ft-aks").props["agentPoolProfiles"][1][key] = value
+        return s
+    return mutate
+
+
+def cpfs_by_vswitch(zone: str = "eu-central-1b"):
+    """CPFS with no zoneId, on a vSwitch of the stack in `zone`, mounted by both nodes."""
+    def build(s):
+        vsw = res("alicloud:vpc/switch:Switch", "fs-vsw", {
+            "zoneId": zone, "vpcId": "vpc-1", "cidrBlock": "10.40.2.0/24",
+            "tags": dict(TAGS)}, provider_region=ALI)
+        fs = res("alicloud:nas/fileSystem:FileSystem", "ft-cpfs", {
+            "protocolType": "cpfs", "fileSystemType": "cpfs", "storageType": "advance_100",
+            "capacity": 3600.0, "vpcId": "vpc-1", "vswitchId": "vsw-fs",
+            "tags": dict(TAGS)}, deps={"vswitchId": [vsw]}, provider_region=ALI)
+        for n in ("node-0", "node-1"):
+            named(s, n).props["userData"] = "IyEvYmluL2Jhc2gKbW91bnQgY3Bmcw=="
+            named(s, n).deps["userData"] = [fs]
+        return [vsw, fs]
+    return _add(build)
+
+
+def instance_set(release: Any = "96h", amount: Any = 2.0):
+    def build(s):
+        p = {"instanceType": "ecs.gn7i-c16g1.4xlarge", "amount": amount,
+             "imageId": "ubuntu_22_04_x64", "vswitchId": "vsw-id", "securityGroupIds": ["sg-1"],
+             "instanceChargeType": "PostPaid", "internetMaxBandwidthOut": 0.0,
+             "tags": dict(TAGS)}
+        if release is not None:
+            p["autoReleaseTime"] = iso_utc(float(release[:-1]))
+        return res("alicloud:ecs/ecsInstanceSet:EcsInstanceSet", "ft-set", p,
+                   deps={"vswitchId": [named(s, "ft-vsw")]}, provider_region=ALI)
+    return _add(build)
+
+
+def ess_types(types: list):
+    def mutate(s):
+        c = named(s, "ft-conf")
+        del c.props["instanceType"]
+        c.props["instanceTypes"] = types
+        return s
+    return mutate
+
+
+def ali_alb():
+    def build(s):
+        lb = res("alicloud:alb/loadBalancer:LoadBalancer", "ft-alb", {
+            "loadBalancerName": "ft-alb", "addressType": "Internet", "vpcId": "vpc-1",
+            "loadBalancerEdition": "Standard",
+            "loadBalancerBillingConfig": {"payType": "PayAsYouGo"},
+            "zoneMappings": [{"vswitchId": "vsw-id", "zoneId": "eu-central-1a"},
+                             {"vswitchId": "vsw-b", "zoneId": "eu-central-1b"}],
+            "tags": dict(TAGS)}, provider_region=ALI)
+        sg = res("alicloud:alb/serverGroup:ServerGroup", "ft-asg", {
+            "serverGroupName": "gpu", "protocol": "HTTP", "vpcId": "vpc-1",
+            "serverGroupType": "Instance",
+            "servers": [{"serverId": "i-id", "serverType": "Ecs", "port": 8000.0}],
+            "healthCheckConfig": {"healthCheckEnabled": False}, "tags": dict(TAGS)},
+            deps={"servers": [named(s, "node-0")]}, provider_region=ALI)
+        lst = res("alicloud:alb/listener:Listener", "ft-alst", {
+            "loadBalancerId": "alb-id", "listenerProtocol": "HTTP", "listenerPort": 80.0,
+            "defaultActions": [{"type": "ForwardGroup", "forwardGroupConfig": {
+                "serverGroupTuples": [{"serverGroupId": "asg-id"}]}}]},
+            deps={"loadBalancerId": [lb], "defaultActions": [sg]}, provider_region=ALI)
+        return [lb, sg, lst]
+    return _add(build)
+
+
+B2 = [
+    ("d01", "azure", {}, _chain(classic_vmss(), classic_crg_join(True)),
+     {"_est": rng(M_AZ)}, None,
+     "classic set in a classic CRG of 2 NC8 by capacityReservationGroupId (dependency): once"),
+    ("d02", "azure", {}, _chain(classic_vmss(), classic_crg_join(False)),
+     {SPEND: "fail", "_est": rng(2 * M_AZ)}, None, "the classic CRG beside the set: both"),
+    ("d03", "azure0", {}, _chain(aks(2.0), pool_set("enableAutoScaling", False),
+                                 pool_set("count", 3.0)),
+     {SPEND: "fail", "_est": rng(3 * NC8 * MONTH)}, None,
+     "autoscaling off, count 3 (maxCount 2 left over): 3 nodes run, 1,646.88 > 1,500"),
+    ("d04", "azure0", {}, _chain(aks(2.0), pool_set("enableNodePublicIP", True)),
+     {NPI: "fail"}, None, "AgentPool enableNodePublicIP"),
+    ("d05", "azure0", {}, _chain(crg(), aks_inline(None), inline_gpu_set(
+        "enableNodePublicIP", True), _drop("ft-crg", "ft-crg-cr")), {NPI: "fail"}, None,
+     "inline profile enableNodePublicIP"),
+    ("d06", "azure0", {}, bpool(0.0, 3.0), {SPEND: "fail", "_est": rng(3 * NC8 * MONTH)}, None,
+     "3 low-priority nodes at the regular price: 1,646.88 > 1,500"),
+    ("d07", "azure0", {}, bpool(1.0, pip={"provision": "UserManaged",
+                                          "ipAddressIds": ["pip-1"]}), {NPI: "fail"}, None,
+     "UserManaged public IPs on the pool"),
+    ("d08", "azure", {}, literal_autoscale(VMSS_ID),
+     {"_est": rng(2 * NC8 * 48, 2 * NC8 * 49)}, None,
+     "setting on the set's literal ARM id (named explicitly, provider subscription s): stop"),
+    ("d09", "azure", {}, literal_autoscale(VMSS_ID.replace("/s/", "/other/")),
+     {"_est": rng(M_AZ)}, None, "the literal id in another subscription: no stop"),
+    ("d10", "azure", {}, budget_set("filter", dims("ResourceId", VMSS_ID)), {}, None,
+     "ResourceId of the explicitly named set: covers"),
+    ("d11", "azure", {}, budget_set("filter", dims("ResourceId", VMSS_ID + "-old")),
+     {SPEND: "fail"}, None, "ResourceId of another set in the same group: leaves it out"),
+    ("d12", "azure", {}, budget_set("notifications", {"a": {
+        "enabled": True, "operator": "GreaterThan", "threshold": 80.0,
+        "contactGroups": [RG_ID + "/providers/microsoft.insights/actionGroups/oncall"]}}),
+     {}, None, "an action group is a recipient"),
+    ("d13", "ali", {}, cpfs_by_vswitch("eu-central-1b"), {SSZ: "fail"}, cap(50000),
+     "CPFS without zoneId on a stack vSwitch in 1b: its zone is the vSwitch's"),
+    ("d14", "ali", {}, cpfs_by_vswitch("eu-central-1a"), {}, cap(50000), "the same in 1a"),
+    ("d15", "ali0", {}, instance_set(), {"_est": rng(2 * GN7I * 96, 2 * GN7I * 97)},
+     cap(1000), "an instance set of 2 released at +96 h: 520.51..525.93"),
+    ("d16", "ali0", {}, instance_set(None), {SPEND: "fail"}, cap(20000),
+     "the instance set with no autoReleaseTime: no alarm stand-in"),
+    ("d17", "ali0", {}, instance_set(amount=NAN), {SPEND: "fail"}, cap(20000), "amount NaN"),
+    ("d18", "ali0", {}, _chain(ess("ecs.g7.xlarge"),
+                               ess_types(["ecs.g7.xlarge", "ecs.gn7i-c16g1.4xlarge"])),
+     {SPEND: "fail", "_est": rng(2 * GN7I * MONTH)}, cap(20000),
+     "ESS instanceTypes [CPU, GPU]: GPU capacity at the dearest, 3,958.03, no alarm"),
+    ("d19", "ali0", {}, _chain(ess(), ess_task("stop", 48, 0.0),
+                               _deps("stop", "scalingGroupId")),
+     {SPEND: "fail", "_est": rng(2 * GN7I * MONTH)}, cap(20000),
+     "the task names a literal group id, no dependency: not on the group, the month"),
+    ("d20", "ali", {}, ali_alb(), {NPI: "fail"}, cap(10000),
+     "Internet ALB, a server group naming node-0"),
+    ("d21", "azure", {}, nsg_rule("Any", "8888"), {NPI: "fail"}, None, "source 'Any'"),
+    ("d22", "ali", {}, _chain(ali_sg_rule(cidr="10.0.0.0/8"), _setp("ft-sgr", "ipv6CidrIp",
+                                                                      "::/0")),
+     {NPI: "fail"}, cap(10000), "an ingress rule whose ipv6CidrIp is ::/0"),
+]
+
+
+@pytest.mark.parametrize("case", _params(B2))
+def test_batch2(pack, case):
+    _run_case(pack, case)
