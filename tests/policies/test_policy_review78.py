@@ -1149,8 +1149,9 @@ B2 = [
     ("d17", "ali0", {}, instance_set(amount=NAN), {SPEND: "fail"}, cap(20000), "amount NaN"),
     ("d18", "ali0", {}, _chain(ess("ecs.g7.xlarge"),
                                ess_types(["ecs.g7.xlarge", "ecs.gn7i-c16g1.4xlarge"])),
-     {SPEND: "fail", "_est": rng(2 * GN7I * MONTH)}, cap(20000),
-     "ESS instanceTypes [CPU, GPU]: GPU capacity at the dearest, 3,958.03, no alarm"),
+     {SPEND: "fail", RDMA: "advisory", "_est": rng(2 * GN7I * MONTH)}, cap(20000),
+     "ESS instanceTypes [CPU, GPU]: GPU capacity at the dearest, 3,958.03, no alarm; rdma: "
+     "ecs.g7.xlarge is outside instance_types.csv, so the 2-node group is asked its fabric"),
     ("d19", "ali0", {}, _chain(ess(), ess_task("stop", 48, 0.0),
                                _deps("stop", "scalingGroupId")),
      {SPEND: "fail", "_est": rng(2 * GN7I * MONTH)}, cap(20000),
