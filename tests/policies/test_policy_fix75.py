@@ -1,0 +1,89 @@
+"""fix75: three defects earlier fixers left, over gRPC as `pulumi preview --policy-pack policies`
+drives the pack (tests/policy_harness.py).
+
+1. storage-same-zone's `zones` config took any string as a zone ("banana" was compared as a zone
+   name and simply mismatched). docs/policies.md: a value "takes a zone name (`us-east-1a`) or an
+   AWS AZ ID (`use1-az4`)". Zone names as the providers write them:
+   AWS us-east-1a, us-gov-west-1a, cn-north-1a; Local Zones us-west-2-lax-1a; Wavelength Zones
+   us-east-1-wl1-bos-wlz-1 with the zone ID use1-wl1-bos-wlz1 (AWS Wavelength developer guide,
+   "Available Wavelength Zones": name / ID columns); AZ IDs use1-az4, usw2-lax1-az1
+   (docs.aws.amazon.com/ram/latest/userguide/working-with-az-ids.html); GCP us-central1-a,
+   northamerica-northeast1-b (cloud.google.com/compute/docs/regions-zones); Azure zones "1", "2",
+   "3" (the pack reads an Azure `zones` entry as the number); Alibaba Cloud cn-hangzhou-h,
+   cn-shanghai-finance-1z, ap-southeast-1a, eu-central-1a. Any other value is refused as a
+   misspelt setting is: INVALID_ARGUMENT naming the policy, the key, the value and the forms.
+"""
+from __future__ import annotations
+
+import grpc
+import jsonschema
+import pytest
+
+from tests.policies.test_policy_fix74 import LIT, NAME_VS_ID, _case
+from tests.policies.test_policy_review74 import SSZ, _run_case
+
+VALID_ZONES = [
+    "us-east-1a", "us-gov-west-1a", "cn-north-1a", "ap-southeast-4c", "us-west-2-lax-1a",
+    "us-east-1-bos-1a", "us-east-1-wl1-bos-wlz-1", "use1-az4", "usw2-lax1-az1", "cnn1-az1",
+    "use1-wl1-bos-wlz1", "us-central1-a", "northamerica-northeast1-b", "europe-west4-c",
+    "1", "2", "3", "cn-hangzhou-h", "cn-shanghai-finance-1z", "ap-southeast-1a", "eu-central-1a",
+]
+BAD_ZONES = ["banana", "", "US-EAST-1A", "us-east-1", "us-central1", "cn-hangzhou", "use1",
+             "us-east-1a ", "zones/us-central1-a", "0", "eastus", "eastus-1"]
+
+
+def _config(pack, zone: str) -> dict:
+    config = pack.cli_config()
+    config[SSZ]["zones"] = {"subnet-0abc": zone}
+    return config
+
+
+@pytest.mark.parametrize("zone", VALID_ZONES)
+def test_zones_valid_forms_configure(pack, zone):
+    """Every cloud's zone form is taken, by the CLI's schema check (cli_config validates with
+    the schema GetAnalyzerInfo sends) and by the pack's Configure."""
+    config = pack.cli_config({SSZ: {"zones": {"subnet-0abc": zone}}})
+    pack.send_config(config)
+    from trainstack_policies.pack_config import parse, reconcile
+    reconcile(parse({SSZ: {"zones": {"subnet-0abc": zone}}}))
+
+
+@pytest.mark.parametrize("zone", BAD_ZONES)
+def test_zones_bad_value_refused_over_grpc(pack, zone):
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(_config(pack, zone))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    text = err.value.details()
+    for needle in ("storage-same-zone", "zones.subnet-0abc", repr(zone), "us-east-1a",
+                   "use1-az4", "us-central1-a", "cn-hangzhou-h"):
+        assert needle in text, (needle, text)
+    pack.configure()   # the pack still configures after the refusal
+
+
+@pytest.mark.parametrize("zone", BAD_ZONES)
+def test_zones_bad_value_refused_by_cli_schema_and_check(pack, zone):
+    """The CLI validates with the schema the pack sends (gojsonschema): it refuses too; and
+    `trainstack check` (pack_config.reconcile) refuses in the pack's words."""
+    with pytest.raises(jsonschema.ValidationError):
+        pack.cli_config({SSZ: {"zones": {"subnet-0abc": zone}}})
+    from trainstack_policies.pack_config import PolicyConfigError, parse, reconcile
+    with pytest.raises(PolicyConfigError, match="zones.subnet-0abc") as err:
+        reconcile(parse({SSZ: {"zones": {"subnet-0abc": zone}}}))
+    assert repr(zone) in str(err.value)
+
+
+CASES = [
+    # A Wavelength Zone ID is an AZ ID (its name is us-east-1-wl1-bos-wlz-1): against nodes
+    # on the name us-east-1a it is "cannot decide", as usw2-az1 is (fix74 n03), not a name
+    # that mismatches.
+    _case("w01", LIT, "undecided", {"subnet-0lit": "use1-wl1-bos-wlz1"},
+          "told a Wavelength Zone ID, nodes on a name: cannot decide", (NAME_VS_ID,)),
+    _case("w02", LIT, "fail", {"subnet-0lit": "us-east-1-wl1-bos-wlz-1"},
+          "told the Wavelength Zone's name, nodes in us-east-1a: fail",
+          ("not in the GPU nodes' zone", "us-east-1-wl1-bos-wlz-1")),
+]
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c[0]) for c in CASES])
+def test_zones_config_forms_judged(pack, case):
+    _run_case(pack, case)
