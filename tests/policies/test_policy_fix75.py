@@ -87,3 +87,79 @@ CASES = [
 @pytest.mark.parametrize("case", [pytest.param(c, id=c[0]) for c in CASES])
 def test_zones_config_forms_judged(pack, case):
     _run_case(pack, case)
+
+
+# --------------------------------------------------------------------------------------------
+# 2. A blank trainstack:max-hours tag. docs/policies.md: the tag "never shortens the estimate"
+# (lifetimes come from the stack's stops alone); it is only validated, so a NaN, negative or
+# infinite one, which declares a lifetime that cannot be, is a violation. A blank value ("", or
+# spaces; a tag or label may have an empty value) declares no lifetime at all:
+# it is read as no tag, never as a number that fails (fix73 made blank text a violation where a
+# number is needed, which a tag that prices nothing is not). So a blank tag beside a correct
+# stop leaves a compliant stack compliant; a blank tag on the group does not hide a bad one on
+# its template; and it never prices fewer hours than the stack's stops give.
+# Figures (review74's header): AWS 2 p5.48xlarge to a stop at 96 h, estimate 16,831.42 +
+# storage < budget 20,000: pass; without the stop the month, 135,002.54 > 20,000: fail.
+# GCP 2 a3-ultragpu-8g to a Cloud Scheduler stop at 96 h: 25,164.51 < 30,000: pass. Azure 2
+# Standard_ND96isr_H100_v5 96 h: <= 21,286.07 < 25,000: pass.
+SPEND_P = "spend-limit"
+
+
+def _asg_tag(value):
+    def mutate(s):
+        from tests.policies.test_policy_review74 import named
+        named(s, "train-nodes").props["tags"].append(
+            {"key": "trainstack:max-hours", "value": value, "propagateAtLaunch": True})
+        return s
+    return mutate
+
+
+def _lt_tag(value):
+    def mutate(s):
+        from tests.policies.test_policy_review74 import named
+        named(s, "train-lt").props["tags"]["trainstack:max-hours"] = value
+        return s
+    return mutate
+
+
+def _blank(cid, cloud, kwargs, mutate, want, why):
+    return (cid, cloud, kwargs, mutate, {SPEND_P: want} if want else {}, None, why)
+
+
+def _gcp_label(value):
+    def mutate(s):
+        from tests.policies.test_policy_review74 import named
+        named(s, "train-tpl").props["labels"]["trainstack_max_hours"] = value
+        return s
+    return mutate
+
+
+def _azure_tag(value):
+    def mutate(s):
+        from tests.policies.test_policy_review74 import named
+        named(s, "nodes").props["tags"]["trainstack:max-hours"] = value
+        return s
+    return mutate
+
+
+BLANK = [
+    _blank("h01", "aws", {}, _asg_tag(""), None, "blank tag on the group, stop at 96 h: pass"),
+    _blank("h02", "aws", {}, _asg_tag("   "), None, "spaces only: blank, pass"),
+    _blank("h03", "aws", {}, _lt_tag(""), None, "blank tag on the launch template: pass"),
+    _blank("h04", "gcp", {}, _gcp_label(""), None, "blank GCP label on the template: pass"),
+    _blank("h05", "azure", {}, _azure_tag(""), None,
+           "the Azure tag \"96\" made blank, its autoscale stop at 96 h kept: pass"),
+    # neighbours: blank never hides a bad value, and never shortens the estimate
+    _blank("h06", "aws", {}, lambda s: _lt_tag("NaN")(_asg_tag("")(s)), "fail",
+           "blank on the group, NaN on its template: the NaN is still a violation"),
+    _blank("h07", "aws", {}, _asg_tag("0"), "fail", "0 hours: still not a positive number"),
+    _blank("h08", "aws", {"hours": None}, _asg_tag(""), "fail",
+           "blank tag, no stop: the month, 135,002.54 > 20,000: fail"),
+    _blank("h09", "aws", {}, _asg_tag("abc"), "fail", "text that is no number: a violation"),
+]
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c[0]) for c in BLANK])
+def test_blank_max_hours_tag(pack, case):
+    _run_case(pack, case)
+
