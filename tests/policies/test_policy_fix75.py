@@ -163,3 +163,63 @@ BLANK = [
 def test_blank_max_hours_tag(pack, case):
     _run_case(pack, case)
 
+
+# --------------------------------------------------------------------------------------------
+# 3. An AWS budget's instance type filter, costFilters InstanceType or filterExpression
+# dimension INSTANCE_TYPE, and the case of its values. AWS compares dimension values exactly,
+# case and all: "The default values for MatchOptions are EQUALS and CASE_SENSITIVE" (Cost
+# Explorer API, DimensionValues; the Budgets Expression takes the same ExpressionDimensionValues),
+# and EC2 bills an instance's hours under its type as EC2 names it, lowercase (p5.48xlarge). So a
+# budget filtered on "P5.48XLARGE" counts no p5.48xlarge hours: it is no alarm and no cap for
+# the GPU group, and with no other budget the stack has "no budget alarm" (mandatory fail).
+# Figures (review74's AWS cluster): estimate 16,831.42 + storage < 20,000 with a budget that
+# covers the group: pass.
+def _abud(**props):
+    def mutate(s):
+        from tests.policies.test_policy_review74 import named
+        named(s, "train-budget").props.update(props)
+        return s
+    return mutate
+
+
+def _dim(key, *values, match=None):
+    d: dict = {"key": key, "values": list(values)}
+    if match:
+        d["matchOptions"] = match
+    return {"dimensions": d}
+
+
+def _itype(*values):
+    return _abud(costFilters=[{"name": "InstanceType", "values": list(values)}])
+
+
+def _case3(cid, mutate, want, why):
+    return (cid, "aws", {}, mutate, {SPEND_P: want} if want else {}, None, why)
+
+
+CASE_CASES = [
+    _case3("i01", _itype("p5.48xlarge"), None, "InstanceType p5.48xlarge: covers, 16,831 < 20,000"),
+    _case3("i02", _itype("P5.48XLARGE"), "fail",
+           "InstanceType P5.48XLARGE: AWS compares case-sensitively, no p5.48xlarge hours: fail"),
+    _case3("i03", _itype("P5.48xlarge"), "fail", "P5.48xlarge: another case, no cap: fail"),
+    _case3("i04", _itype("P5.48XLARGE", "p5.48xlarge"), None, "one value matches exactly: pass"),
+    _case3("i05", _abud(filterExpression=_dim("INSTANCE_TYPE", "P5.48XLARGE")), "fail",
+           "filterExpression INSTANCE_TYPE P5.48XLARGE (EQUALS, case-sensitive default): fail"),
+    _case3("i06", _abud(filterExpression=_dim("INSTANCE_TYPE", "p5.48xlarge")), None,
+           "filterExpression INSTANCE_TYPE p5.48xlarge: pass"),
+    _case3("i07", _abud(filterExpression=_dim("INSTANCE_TYPE", "P5.48XLARGE",
+                                              match=["EQUALS"])), "fail",
+           "matchOptions EQUALS written out: the same, case-sensitive: fail"),
+    _case3("i08", _abud(filterExpression={"not": _dim("INSTANCE_TYPE", "P5.48XLARGE")}), None,
+           "NOT P5.48XLARGE: every p5.48xlarge hour is in: pass"),
+    _case3("i09", _abud(filterExpression=_dim("INSTANCE_TYPE", "P5.48XLARGE",
+                                              match=["CASE_INSENSITIVE"])), ("fail", "undecided"),
+           "a match option the pack does not compare: never counted as the cap"),
+    # (A group whose own type is written in another case, 'P5.48xlarge', is no catalog type: GPU
+    # capacity the pack cannot price, failing closed whatever the budget: review73 a24.)
+]
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c[0]) for c in CASE_CASES])
+def test_budget_instance_type_case(pack, case):
+    _run_case(pack, case)
