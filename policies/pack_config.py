@@ -171,7 +171,14 @@ def schema_errors(rule: Rule, properties: Mapping[str, Any]) -> list[str]:
     errors = []
     for error in _validator(rule).iter_errors(_json_numbers(dict(properties))):
         where = ".".join(str(p) for p in error.absolute_path)
-        errors.append(f"{rule.name}: {where + ': ' if where else ''}{error.message}")
+        message = error.message
+        if error.validator == "pattern" and isinstance(error.schema, Mapping) and \
+                error.schema.get("description"):
+            # A value its pattern refuses, said by what the value must be (storage-same-zone's
+            # zones: "'banana' is not a zone name or AWS AZ ID as the provider writes it (...)"),
+            # not by the regular expression.
+            message = f"{error.instance!r} is not {error.schema['description']}"
+        errors.append(f"{rule.name}: {where + ': ' if where else ''}{message}")
     return sorted(errors)
 
 

@@ -856,6 +856,9 @@ def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
     if name == "instancetype":
         if any(t is UNKNOWN for t in compute.types):
             return UNKNOWN
+        # Exactly, case and all: "The default values for MatchOptions are EQUALS and
+        # CASE_SENSITIVE" (Cost Explorer API, DimensionValues); a value in another case
+        # (P5.48XLARGE) counts none of the hours EC2 bills as p5.48xlarge.
         return any(t in values for t in compute.types)
     if name == "az":
         # Availability zone names (us-east-1a): the budget watches spend in those zones only.

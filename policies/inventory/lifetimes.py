@@ -58,7 +58,13 @@ def _declared_hours(g: NodeGroup) -> Optional[float]:
     for holder in (g.resource, g.template):
         tags = tags_of(holder) if holder is not None else None
         if holder is not None and isinstance(tags, dict):
-            value = checked_number(tag_value(holder, tags, MAX_HOURS_TAG))
+            text = tag_value(holder, tags, MAX_HOURS_TAG)
+            if isinstance(text, str) and not text.strip():
+                # A blank value ("", spaces) declares no lifetime: read as no tag, not as a
+                # number that fails (checked_number refuses blank text where a number is needed;
+                # this tag prices nothing: it never shortens the estimate).
+                continue
+            value = checked_number(text)
             if isinstance(value, BadNumber) or value == 0:
                 g.invalid.append(f"its {MAX_HOURS_TAG} tag {value.text if value else '0'} is "
                                  "not a positive finite number of hours")

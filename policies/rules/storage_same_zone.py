@@ -57,15 +57,45 @@ SCOPE = (
     'Non-GPU compute is never judged. '
 )
 
+# A `zones` config value written as an AWS AZ ID: a region code, "-az", digits (use1-az4,
+# usw2-az1, apne1-az4; a Local Zone's adds its own code: usw2-lax1-az1), as AWS writes AZ IDs
+# (docs.aws.amazon.com/ram/latest/userguide/working-with-az-ids.html), or a Wavelength Zone's ID
+# (use1-wl1-bos-wlz1, the zone us-east-1-wl1-bos-wlz-1: AWS Wavelength developer guide, "Available
+# Wavelength Zones"). It is read as an AZ ID, not a zone name: which name an AZ ID has differs
+# from one AWS account to another.
+_AZ_ID_FORM = r"[a-z]{2,}[0-9]+(?:-[a-z]+[0-9]+)?-az[0-9]+|[a-z]{2,}[0-9]+-wl[0-9]+-[a-z]+-wlz[0-9]+"
+# A zone name as the providers write it: AWS and Alibaba Cloud a region and a letter (us-east-1a,
+# us-gov-west-1a, a Local Zone us-west-2-lax-1a; ap-southeast-1a, cn-shanghai-finance-1z), an AWS
+# Wavelength Zone (us-east-1-wl1-bos-wlz-1), GCP a region and a zone letter (us-central1-a; an
+# AI zone's suffix may hold digits), Alibaba Cloud's Chinese regions a city and a letter
+# (cn-hangzhou-h), Azure a zone number (1, 2, 3: the pack reads an Azure `zones` entry so).
+# Lowercase, as the APIs write them; plain RE2 syntax, as the CLI's gojsonschema runs it too.
+_ZONE_NAME_FORM = (r"[a-z]{2}(?:-[a-z0-9]+)*-[0-9]+[a-z]"
+                   r"|[a-z]{2}(?:-[a-z0-9]+)*-[0-9]+-wl[0-9]+-[a-z]+-wlz-[0-9]+"
+                   r"|[a-z]+-[a-z]+[0-9]+-[a-z][a-z0-9]*"
+                   r"|[a-z]{2}-[a-z]+-[a-z]"
+                   r"|[1-3]")
+ZONE_FORM = f"^(?:{_AZ_ID_FORM}|{_ZONE_NAME_FORM})$"
+
 CONFIG_SCHEMA = {
     "zones": {
-        "type": "object", "additionalProperties": {"type": "string"},
+        "type": "object",
+        "additionalProperties": {
+            "type": "string", "pattern": ZONE_FORM,
+            # pack_config.schema_errors says a value the pattern refuses as "<value> is not"
+            # this, so the refusal names the forms, not the pattern.
+            "description": "a zone name or AWS AZ ID as the provider writes it (AWS us-east-1a, "
+                           "a Local Zone us-west-2-lax-1a, a Wavelength Zone "
+                           "us-east-1-wl1-bos-wlz-1, an AZ ID use1-az4; GCP us-central1-a; "
+                           "Azure 1, 2 or 3; Alibaba Cloud cn-hangzhou-h or ap-southeast-1a)",
+        },
         "description": "The zone of each subnet / vSwitch id, and of each FSx file system id "
                        "the nodes' user data mounts, that the program names literally (one the "
                        "stack does not create), e.g. {\"subnet-0abc\": \"us-east-1a\", "
                        "\"fs-0123456789abcdef0\": \"us-east-1a\"}; a zone name, or an AWS AZ ID "
-                       "(use1-az4), compared with AZ IDs only. Without it such a placement "
-                       "is 'cannot decide' (at cannotDecide's level).",
+                       "(use1-az4), compared with AZ IDs only; a value of neither form is "
+                       "refused. Without it such a placement is 'cannot decide' (at "
+                       "cannotDecide's level).",
     },
 }
 
@@ -109,16 +139,13 @@ _NODE_ZONE_FIX = {
 }
 
 
-# A `zones` config value written as an AWS AZ ID: a region code, "-az", digits (use1-az4,
-# usw2-az1, apne1-az4; a Local Zone's adds its own code: usw2-lax1-az1), as AWS writes AZ IDs
-# (docs.aws.amazon.com/ram/latest/userguide/working-with-az-ids.html). It is read as an AZ ID,
-# not a zone name: which name an AZ ID has differs from one AWS account to another.
-_AZ_ID_FORM = re.compile(r"[a-z]{2,}[0-9]+(?:-[a-z]+[0-9]+)?-az[0-9]+")
+_AZ_ID = re.compile(_AZ_ID_FORM)
 
 
 def _told(value: str) -> str:
-    """A zone the config tells, as the pack compares it: AZ_ID + an AZ ID, else the name."""
-    return AZ_ID + value if _AZ_ID_FORM.fullmatch(value) else value
+    """A zone the config tells (one of ZONE_FORM: the schema refuses any other), as the pack
+    compares it: AZ_ID + an AZ ID, else the name."""
+    return AZ_ID + value if _AZ_ID.fullmatch(value) else value
 
 
 def _known(r: Resource, value: Any, path: str) -> Any:

@@ -8,7 +8,7 @@ compared with a zone name it is 'cannot decide', since which name an AZ ID has d
 AWS account to another" (docs.aws.amazon.com/ram/latest/userguide/working-with-az-ids.html). An
 AZ ID is a region code, "-az" and digits (use1-az4, usw2-az1, apne1-az4); a Local Zone's ID adds
 the zone's code (use1-bos1-az1). A value of that form in the `zones` config is an AZ ID; any other
-value is a zone name, compared as before (a typo such as "banana" stays a loud fail).
+value is a zone name, compared as before (a typo such as "banana" is refused: fix75).
 """
 from __future__ import annotations
 
@@ -135,8 +135,8 @@ CASES = [
     _case("n14", LIT, None, {"subnet-0lit": "us-east-1a"}, "told the name us-east-1a: pass"),
     _case("n15", LIT, "fail", {"subnet-0lit": "us-east-1b"}, "told us-east-1b: fail",
           ("not in the GPU nodes' zone", "us-east-1b")),
-    _case("n16", LIT, "fail", {"subnet-0lit": "banana"},
-          "a value of neither form is read as a zone name, as before: fail, visibly"),
+    # (n16, "banana" read as a zone name and failing, went with fix75: the schema now refuses a
+    # value of neither form, tests/policies/test_policy_fix75.py)
     _case("n17", literal_fsx_userdata(), "fail", {LIT_FS: "us-east-1b"},
           "literal FSx told the name us-east-1b, nodes in us-east-1a: fail"),
 ]
