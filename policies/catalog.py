@@ -388,7 +388,7 @@ def filesystem_floor() -> tuple[float, str]:
     return min(quotes)
 
 
-_TIER = re.compile(r"(\d+)$")
+_TIER = re.compile(r"(\d+)$", re.ASCII)   # ASCII digits only, as model.number reads text
 
 
 def tier_number(text: str) -> Optional[int]:

@@ -304,9 +304,29 @@ def plain(value: Any) -> Any:
     return value
 
 
+# A number written as text, as the clouds' APIs and cron read one: ASCII digits, an optional
+# sign, point and exponent, ASCII blanks around it (and the words nan / inf / infinity, which
+# checked_number refuses by value). Python's float() and int() also take any Unicode decimal
+# digit ('０' U+FF10, '٠' U+0660), Unicode blanks and '_' between digits ('1_000'): no cloud
+# does, so such text does not read here (review76 DEFECT B: an Azure capacity '０' read as 0
+# was a stop that Azure refuses, so no stop at all).
+_NUMBER_TEXT = re.compile(r"[ \t\n\r\f\v]*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                          r"|inf|infinity|nan)[ \t\n\r\f\v]*", re.ASCII | re.IGNORECASE)
+_DIGITS = re.compile(r"[0-9]+", re.ASCII)
+
+
+def digits(text: str) -> Optional[int]:
+    """A whole number written in ASCII digits alone (a cron field, a rate's count), else None:
+    no sign, blank or '_', and no other script's digits (int() takes '５' as 5)."""
+    return int(text) if _DIGITS.fullmatch(text) else None
+
+
 def number(value: Any) -> Optional[float]:
-    """Engine numbers arrive as floats, sometimes as strings ("20000.00", capacity_gib="9000")."""
+    """Engine numbers arrive as floats, sometimes as strings ("20000.00", capacity_gib="9000");
+    text reads only as _NUMBER_TEXT (ASCII digits), else None."""
     if value is None or value is UNKNOWN or isinstance(value, bool):
+        return None
+    if isinstance(value, str) and not _NUMBER_TEXT.fullmatch(value):
         return None
     try:
         return float(value)

@@ -245,6 +245,8 @@ def _group_line(g: NodeGroup, result: "Estimate",
         HOURS_PER_MONTH
     enforced = f" (lifetime enforced by {g.lifetime_how})" if enforced_hours else \
         f" ({g.lifetime_how})" if g.lifetime_how else ""
+    if g.size_how:
+        enforced += f" ({g.size_how})"
     if not g.region:
         enforced += " (region not named in the program: its dearest catalog region)"
     several = " (the priciest of its types)" if len(hourlies) > 1 else ""

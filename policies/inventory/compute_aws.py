@@ -195,7 +195,10 @@ def _aws_group(r: Resource, resources: list[Resource], top: Optional[int] = None
     dist = mixed.get("instancesDistribution") if isinstance(mixed, dict) else None
     spot = bool(lt and (lt.get("instanceMarketOptions.marketType") == "spot"
                         or lt.get("spotPrice"))) or (
-        isinstance(dist, dict) and number(dist.get("onDemandBaseCapacity")) in (None, 0.0)
+        # All spot only where the base is left out or 0 (text that does not read, '５', is
+        # no 0: "a value that does not read prices them all on demand").
+        isinstance(dist, dict) and (dist.get("onDemandBaseCapacity") is None
+                                    or number(dist.get("onDemandBaseCapacity")) == 0.0)
         and number(dist.get("onDemandPercentageAboveBaseCapacity")) == 0.0)
     count = _count(r.get("maxSize") if top is None else top, r.get("desiredCapacity"),
                    r.get("minSize"))
@@ -212,12 +215,20 @@ def _aws_group(r: Resource, resources: list[Resource], top: Optional[int] = None
         # MaxSize by more than your largest instance weight" (AutoScaling API, MaxSize).
         count += int(math.ceil(max(weights.values())))
     # Warm pool instances kept Running bill like the group's own (Stopped/Hibernated: disks).
+    # A poolState unknown at preview may be Running: priced so, the dearest it can be, and
+    # said in the estimate (as a Cloud Scheduler stop whose `paused` is unknown prices the
+    # month), never as the Stopped default (review76 DEFECT A).
     warm = r.get("warmPool")
+    state = warm.get("poolState") if isinstance(warm, dict) else None
+    size_how = ""
     if warm is UNKNOWN:
         count = None
-    elif isinstance(warm, dict) and str(warm.get("poolState") or "Stopped") == "Running" \
+    elif isinstance(warm, dict) and (state is UNKNOWN or str(state or "Stopped") == "Running") \
             and isinstance(count, int):
         count = _warm_count(count, warm)
+        if state is UNKNOWN:
+            size_how = ("its warm pool priced as Running: warmPool.poolState is unknown until "
+                        "apply")
     accelerators = _attribute_accelerators(lt, mixed)
     if attribute_chosen([spec]) and None not in types:
         types = types + [None]   # beside typed overrides: those nodes have no type to price
@@ -231,7 +242,7 @@ def _aws_group(r: Resource, resources: list[Resource], top: Optional[int] = None
         # An override from such a template, beside the stack's: its type too.
         types, outside = [t for t in types if t is not None] + [UNKNOWN], unread
     group = NodeGroup(r, lt, types[0], count, spot, zones or [""], _aws_region(r, zones), types,
-                      accelerators=accelerators, type_unread=outside)
+                      accelerators=accelerators, type_unread=outside, size_how=size_how)
     if bad_weight is not None:
         # A weight that is no number in 1-999: a violation naming it, never left out.
         weight_invalid(group, bad_weight)

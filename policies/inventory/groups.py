@@ -48,6 +48,9 @@ class NodeGroup:
     type_unread: str = ""
     # Why the size cannot be read when a raise of the stack sets it (inventory.raises).
     size_unread: str = ""
+    # How a size read at the dearest of what an input unknown at preview allows was taken, for
+    # the estimate (a warm pool whose poolState is unknown: priced as Running, compute_aws).
+    size_how: str = ""
     # The entry it was read from where one resource holds several pools (an azure-native AKS
     # cluster's agentPoolProfiles): that pool's own inputs (inventory.reservations).
     pool_entry: Optional[dict] = None

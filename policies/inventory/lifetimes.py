@@ -46,6 +46,7 @@ from trainstack_policies.model import (
     Resource,
     checked_number,
     dig,
+    digits,
     first_zone_region,
     number,
 )
@@ -740,7 +741,12 @@ _CRON_NAMES.update({name: i + 1 for i, name in enumerate(
 
 
 def _cron_value(text: str) -> int:
-    return _CRON_NAMES[text] if text in _CRON_NAMES else int(text)
+    """A cron field's value: a day or month name, or ASCII digits (model.digits: unix cron and
+    EventBridge take no other script's digits, which int() would read: review76 DEFECT B)."""
+    value = _CRON_NAMES[text] if text in _CRON_NAMES else digits(text)
+    if value is None:
+        raise ValueError(text)
+    return value
 
 
 def _cron_field(text: str, low: int, high: int) -> Optional[set[int]]:
@@ -749,7 +755,7 @@ def _cron_field(text: str, low: int, high: int) -> Optional[set[int]]:
     for part in text.lower().split(","):
         base, _, step_text = part.partition("/")
         try:
-            step = int(step_text) if step_text else 1
+            step = _cron_value(step_text) if step_text else 1
             if base in ("*", "?"):
                 lo, hi = low, high
             elif "-" in base:
@@ -774,8 +780,8 @@ def _cron_parsed(expr: str) -> Optional[tuple[tuple[int, ...], tuple[int, ...], 
     and day of week are both restricted (then either one fires)), or None where it does not
     parse."""
     fields = expr.split()
-    if len(fields) != 5:
-        return None
+    if len(fields) != 5 or not expr.isascii():
+        return None   # five fields, split by ASCII blanks (str.split takes Unicode ones too)
     parsed = [_cron_field(f, lo, hi) for f, (lo, hi) in
               zip(fields, ((0, 59), (0, 23), (1, 31), (1, 12), (0, 7)))]
     if any(p is None for p in parsed):
@@ -908,9 +914,10 @@ def _ess_stop(group: Resource, tasks: list[Resource]) -> Optional[tuple[float, s
 
 # ----------------------------------------------------------- AWS: EventBridge Scheduler
 
-_AT = re.compile(r"^at\((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\)$")
+# re.ASCII: \d alone matches any Unicode decimal digit ('５'), which no schedule takes.
+_AT = re.compile(r"^at\((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\)$", re.ASCII)
 _CRON = re.compile(r"^cron\(([^()]*)\)$")
-_RATE = re.compile(r"^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$")
+_RATE = re.compile(r"^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$", re.ASCII)
 # EventBridge cron counts the day of the week 1-7 from Sunday (SUN-SAT); unix cron 0-6.
 _AWS_DAYS = {name: str(i + 1) for i, name in enumerate(
     ("sun", "mon", "tue", "wed", "thu", "fri", "sat"))}
@@ -923,7 +930,7 @@ def _next_aws_cron(fields_text: str, zone: tzinfo, after: datetime) -> Optional[
     `zone`; None when it does not parse (L, W and # are not read) or fires in no year it
     allows within the next 32 days."""
     fields = fields_text.split()
-    if len(fields) != 6:
+    if len(fields) != 6 or not fields_text.isascii():
         return None
     minute, hour, dom, month, dow, year = fields
     if dow not in ("*", "?"):
