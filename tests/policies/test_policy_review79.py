@@ -227,7 +227,7 @@ def _res(rname: str = "a3-res", count: Any = 2.0, zone: str = "us-central1-a",
     """A GCP reservation (`name` input rname), by its instanceProperties or a source template
     (`template`: the stack's template by dependency when it is 'a3-tpl', else a literal URL)."""
     def build(s):
-        spec: dict = {"count": count}
+        spec: dict = {"count": count() if callable(count) else count}
         deps: dict = {}
         if template == "a3-tpl":
             spec["sourceInstanceTemplate"] = ("https://www.googleapis.com/compute/v1/projects/"
@@ -510,11 +510,12 @@ CASES1 = [
      "InstanceFromTemplate of the a3 template with its own CPU machineType: CPU"),
     ("c11", _ift(), {SPEND: F}, None,
      "InstanceFromTemplate of the a3 template: THREE 196,789.65 > 150,000"),
-    ("c12", _ift(template="projects/ml-team/global/instanceTemplates/a3-golden"), {SPEND: F},
+    ("c12", _ift(template="projects/ml-team/global/instanceTemplates/a3-golden"),
+     {SPEND: F, RDMA: U_},
      None, "InstanceFromTemplate from a template outside the stack: type read nowhere"),
     ("c13", _vm(mtype="zones/us-central1-a/machineTypes/a3-highgpu-8g"), {SPEND: F}, None,
      "a VM typed by a partial URL: priced (THREE) or unreadable: fails either way"),
-    ("c14", _vm(mtype="a3-edgegpu-8g"), {SPEND: F}, None,
+    ("c14", _vm(mtype="a3-edgegpu-8g"), {SPEND: F, RDMA: A}, None,
      "a3-edgegpu-8g: an a3 family type outside the catalog: cannot be priced"),
     ("c15", _chain(_vm(mtype="n1-standard-8", guestAccelerators=T4x1), _budget("132500")),
      {SPEND: F}, None, "n1-standard-8 + T4: (0.38 + 0.35) x 730 = 532.90, 132,724.85 > 132,500"),
@@ -527,7 +528,7 @@ CASES1 = [
     ("c18", _chain(_vm(mtype="n1-standard-8", guestAccelerators=[
         {"type": "nvidia-tesla-t4", "count": 0.0}]), _budget("132500")), {}, None,
      "an N1 VM with a T4 count of 0: CPU; at most 277.40 more, 132,469.35 < 132,500"),
-    ("c19", _vm(mtype="e2-standard-8", guestAccelerators=T4x1), {SPEND: F}, None,
+    ("c19", _vm(mtype="e2-standard-8", guestAccelerators=T4x1), {SPEND: F, RDMA: A}, None,
      "a known count declares accelerators on any machine: e2 + T4 cannot be priced"),
     # --- stops
     ("s01", _chain(_job(), _budget("20000")), {}, None,
