@@ -575,3 +575,456 @@ CASES1 = [
 @pytest.mark.parametrize("case", _params(CASES1), ids=[c[0] for c in CASES1])
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------- batch 2 helpers
+def _filter(**flt):
+    return _set("a3-budget", "budgetFilter", flt)
+
+
+def _budget2(name: str, units: str, **extra):
+    def build(s):
+        return res("gcp:billing/budget:Budget", name, {
+            "billingAccount": "000000-000000-000000", "displayName": name,
+            "amount": {"specifiedAmount": {"currencyCode": "USD", "units": units}},
+            "thresholdRules": GCP_ALERTS, **extra})
+    return _add(build)
+
+
+def _fs_swap(kind: str = "filestore", location: str = "us-central1-b", tier: str = "ZONAL",
+             cap: Any = 10240.0):
+    """Replace the Managed Lustre by a Filestore or Parallelstore the template mounts."""
+    def mutate(s):
+        net = named(s, "a3-sysnet")
+        if kind == "filestore":
+            fs = res("gcp:filestore/instance:Instance", "a3-fs2", {
+                "name": "a3-home", "location": location, "tier": tier,
+                "fileShares": {"name": "home", "capacityGb": cap},
+                "networks": [{"network": "a3-sysnet", "modes": ["MODE_IPV4"]}],
+                "labels": dict(LABELS)}, deps={"networks": [net]})
+        else:
+            fs = res("gcp:parallelstore/instance:Instance", "a3-fs2", {
+                "instanceId": "a3-ps", "location": location, "capacityGib": "12000",
+                "network": "net", "labels": dict(LABELS)}, deps={"network": [net]})
+        s = [r for r in s if r.name != "a3-lustre"]
+        tpl = named(s, "a3-tpl")
+        tpl.deps["metadata"] = [fs, named(s, "a3-data")]
+        return s + [fs]
+    return mutate
+
+
+def _cpu_mig(mount: bool = True, zone: str = "us-central1-b"):
+    """A CPU data-prep MIG (n2-standard-8) that mounts the Lustre; the GPU template stops
+    mounting it (it keeps reading the bucket)."""
+    def mutate(s):
+        tpl = named(s, "a3-tpl")
+        tpl.deps["metadata"] = [named(s, "a3-data")]
+        ct = res("gcp:compute/instanceTemplate:InstanceTemplate", "prep-tpl", {
+            "machineType": "n2-standard-8", "labels": dict(LABELS),
+            "networkInterfaces": [{"network": "net", "subnetwork": "sub"}],
+            "disks": [{"boot": True, "sourceImage": "debian-cloud/debian-12"}],
+            "metadata": {"startup-script": "mount -t lustre x@tcp:/lfs /lustre"}},
+            deps={"metadata": [named(s, "a3-lustre")] if mount else []})
+        cm = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "prep-mig", {
+            "name": "prep-mig", "zone": zone, "baseInstanceName": "prep", "targetSize": 4.0,
+            "versions": [{"instanceTemplate": "prep-tpl"}]}, deps={"versions": [ct]})
+        return s + [ct, cm]
+    return mutate
+
+
+def _second_cluster(swap: bool = False):
+    """Cluster B: 2 g2-standard-8 in us-central1-b, its own Lustre 9,000 GiB in -b; each
+    template mounts its own Lustre (or the other's, swap=True)."""
+    def mutate(s):
+        net = named(s, "a3-sysnet")
+        fs_b = res("gcp:lustre/instance:Instance", "g2-lustre", {
+            "instanceId": "g2-lustre", "location": "us-central1-b", "capacityGib": "9000",
+            "filesystem": "lfs2", "perUnitStorageThroughput": "125", "network": "net",
+            "labels": dict(LABELS)}, deps={"network": [net]})
+        fs_a = named(s, "a3-lustre")
+        tpl_b = res("gcp:compute/instanceTemplate:InstanceTemplate", "g2-tpl", {
+            "machineType": "g2-standard-8", "labels": dict(LABELS),
+            "networkInterfaces": [{"network": "net", "subnetwork": "sub"}],
+            "disks": [{"boot": True, "sourceImage": "debian-cloud/debian-12"}],
+            "metadata": {"startup-script": "mount -t lustre y@tcp:/lfs2 /lustre"}},
+            deps={"metadata": [fs_a if swap else fs_b]})
+        if swap:
+            named(s, "a3-tpl").deps["metadata"] = [fs_b, named(s, "a3-data")]
+        mig_b = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "g2-mig", {
+            "name": "g2-mig", "zone": "us-central1-b", "baseInstanceName": "g2",
+            "targetSize": 2.0, "versions": [{"instanceTemplate": "g2-tpl"}]},
+            deps={"versions": [tpl_b]})
+        return s + [fs_b, tpl_b, mig_b]
+    return mutate
+
+
+def _regional_mig(zones: list):
+    def mutate(s):
+        s = [r for r in s if r.name != "a3-mig"]
+        return s + [res("gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager",
+                        "a3-rmig", {"name": "a3-rmig", "region": "us-central1",
+                                    "distributionPolicyZones": zones, "targetSize": 2.0,
+                                    "baseInstanceName": "a3",
+                                    "versions": [{"instanceTemplate": "tpl"}]},
+                        deps={"versions": [named(s, "a3-tpl")]})]
+    return mutate
+
+
+def _shared_vpc(lustre_zone: str = "us-central1-a"):
+    def mutate(s):
+        tpl = named(s, "a3-tpl")
+        for i, nic in enumerate(tpl.props["networkInterfaces"]):
+            nic["network"] = None
+            nic["subnetwork"] = ("projects/host-net/regions/us-central1/subnetworks/"
+                                 + ("gpu-sys" if i == 0 else f"gpu-{i}"))
+            nic.pop("network")
+        tpl.deps.pop("networkInterfaces", None)
+        fs = named(s, "a3-lustre")
+        fs.props["network"] = "projects/host-net/global/networks/shared"
+        fs.props["location"] = lustre_zone
+        fs.deps = {}
+        return [r for r in s if r.name not in ("a3-sysnet", "a3-sys-sub", "a3-internal")]
+    return mutate
+
+
+def _fw(name: str = "open", **props):
+    def build(s):
+        p = {"network": "net", "direction": "INGRESS",
+             **{k: (v() if callable(v) else v) for k, v in props.items()}}
+        return res("gcp:compute/firewall:Firewall", name, p,
+                   deps={"network": [named(s, "a3-sysnet")]})
+    return _add(build)
+
+
+def _lb(scheme: str = "EXTERNAL"):
+    """A regional passthrough NLB: forwarding rule -> region backend service -> the MIG's group."""
+    def build(s):
+        bs = res("gcp:compute/regionBackendService:RegionBackendService", "a3-bs", {
+            "region": "us-central1", "loadBalancingScheme": scheme, "protocol": "TCP",
+            "backends": [{"group": "mig-ig", "balancingMode": "CONNECTION"}]},
+            deps={"backends": [named(s, "a3-mig")]})
+        fr = res("gcp:compute/forwardingRule:ForwardingRule", "a3-fr", {
+            "region": "us-central1", "loadBalancingScheme": scheme, "ports": ["8000"],
+            "backendService": "bs-id", **({"network": "net", "subnetwork": "sub"}
+                                          if scheme == "INTERNAL" else {})},
+            deps={"backendService": [bs]})
+        return [bs, fr]
+    return _add(build)
+
+
+def _global_lb():
+    def build(s):
+        bs = res("gcp:compute/backendService:BackendService", "a3-gbs", {
+            "loadBalancingScheme": "EXTERNAL_MANAGED", "protocol": "HTTP",
+            "backends": [{"group": "mig-ig"}]}, deps={"backends": [named(s, "a3-mig")]})
+        um = res("gcp:compute/uRLMap:URLMap", "a3-um", {"defaultService": "gbs"},
+                 deps={"defaultService": [bs]})
+        px = res("gcp:compute/targetHttpProxy:TargetHttpProxy", "a3-px", {"urlMap": "um"},
+                 deps={"urlMap": [um]})
+        fr = res("gcp:compute/globalForwardingRule:GlobalForwardingRule", "a3-gfr", {
+            "loadBalancingScheme": "EXTERNAL_MANAGED", "portRange": "80", "target": "px"},
+            deps={"target": [px]})
+        return [bs, um, px, fr]
+    return _add(build)
+
+
+def _neg_lb():
+    """A g2 VM (us-central1-a) behind a zonal NEG endpoint, a global external backend."""
+    def build(s):
+        vm = named(s, "a3-vm")
+        neg = res("gcp:compute/networkEndpointGroup:NetworkEndpointGroup", "vm-neg", {
+            "zone": "us-central1-a", "network": "net", "subnetwork": "sub",
+            "networkEndpointType": "GCE_VM_IP_PORT", "defaultPort": 8000.0})
+        ep = res("gcp:compute/networkEndpoint:NetworkEndpoint", "vm-ep", {
+            "zone": "us-central1-a", "networkEndpointGroup": "vm-neg", "instance": "a3-vm",
+            "ipAddress": "10.0.0.5", "port": 8000.0},
+            deps={"networkEndpointGroup": [neg], "instance": [vm]})
+        bs = res("gcp:compute/backendService:BackendService", "neg-bs", {
+            "loadBalancingScheme": "EXTERNAL_MANAGED", "protocol": "HTTP",
+            "backends": [{"group": "neg-id", "balancingMode": "RATE",
+                          "maxRatePerEndpoint": 10.0}]}, deps={"backends": [neg]})
+        um = res("gcp:compute/uRLMap:URLMap", "neg-um", {"defaultService": "b"},
+                 deps={"defaultService": [bs]})
+        px = res("gcp:compute/targetHttpProxy:TargetHttpProxy", "neg-px", {"urlMap": "um"},
+                 deps={"urlMap": [um]})
+        fr = res("gcp:compute/globalForwardingRule:GlobalForwardingRule", "neg-fr", {
+            "loadBalancingScheme": "EXTERNAL_MANAGED", "portRange": "80", "target": "px"},
+            deps={"target": [px]})
+        return [neg, ep, bs, um, px, fr]
+    return _add(build)
+
+
+def _fw_policy_rule(action: str = "allow", ranges: Optional[list] = None):
+    def build(s):
+        pol = res("gcp:compute/networkFirewallPolicy:NetworkFirewallPolicy", "a3-fwp", {})
+        rule = res("gcp:compute/networkFirewallPolicyRule:NetworkFirewallPolicyRule", "a3-fwp-r", {
+            "firewallPolicy": "a3-fwp", "priority": 1000.0, "direction": "INGRESS",
+            "action": action, "match": {"srcIpRanges": ranges or ["0.0.0.0/0"],
+                                        "layer4Configs": [{"ipProtocol": "tcp",
+                                                           "ports": ["8080"]}]}},
+            deps={"firewallPolicy": [pol]})
+        return [pol, rule]
+    return _add(build)
+
+
+def _pic():
+    def build(s):
+        return res("gcp:compute/perInstanceConfig:PerInstanceConfig", "a3-pic", {
+            "zone": "us-central1-a", "instanceGroupManager": "a3high-mig", "name": "a3high-0",
+            "preservedState": {"externalIps": [{"interfaceName": "nic0",
+                                                "autoDelete": "NEVER",
+                                                "ipAddress": {"address": "addr-id"}}]}},
+            deps={"instanceGroupManager": [named(s, "a3-mig")]})
+    return _add(build)
+
+
+G2_POOL = {"nodeCount": 2.0, "nodeConfig": {"machineType": "g2-standard-8",
+                                            "resourceLabels": dict(LABELS)}}
+LFS_B = {"instanceId": "x"}
+
+
+# ------------------------------------------------------------------------------------- batch 2
+# Figures: BASE 132,191.95; CNY at fx.csv 7.2734 per USD: 1,100,000 CNY = 151,236.01 USD (pass),
+#   950,000 CNY = 130,612.91 USD (< BASE: fail). Two clusters (z08): 129,195.40 + 2 x 0.853624 x
+#   730 (1,246.29) + Lustre 18,000 + 9,000 GiB x 0.145 (3,915.00) + bucket 27,000 GiB = 28,991.03
+#   GB x 0.02 (579.82) = 134,936.51 < 150,000.
+def _future(years: int = 2) -> dict:
+    y = datetime.now(timezone.utc).year + years
+    return {"startDate": {"year": float(y), "month": 1.0, "day": 1.0},
+            "endDate": {"year": float(y + 1), "month": 1.0, "day": 1.0}}
+
+
+CASES2 = [
+    # --- budgets
+    ("b01", _filter(projects=["projects/ml-team"]), {}, None, "projects by id: the stack's"),
+    ("b02", _filter(projects=["projects/ml-infer"]), {SPEND: F}, None,
+     "another project: no budget alarm for the MIG"),
+    ("b03", _filter(projects=["projects/123456789012"]), {}, None,
+     "a project by number: taken as the stack's own"),
+    ("b04", _filter(services=["services/6F81-5844-456A"]), {}, None, "Compute Engine service"),
+    ("b05", _filter(services=["services/95FF-2EF5-5EA1"]), {SPEND: F}, None,
+     "Cloud Storage only: leaves the GPU VMs out"),
+    ("b06", _filter(labels={"team": "pretrain"}), {}, None, "the template's label"),
+    ("b07", _filter(labels={"team": "infer"}), {SPEND: F}, None, "a label no VM carries"),
+    ("b08", _chain(_filter(labels={"team": "pretrain"}),
+                   _set("a3-mig", "allInstancesConfig", {"labels": {"team": "infra"}})),
+     {SPEND: F}, None, "allInstancesConfig.labels overrides the template's team label"),
+    ("b09", _filter(creditTypesTreatment="EXCLUDE_ALL_CREDITS"), {}, None,
+     "creditTypesTreatment: no effect on reach"),
+    ("b10", _chain(_budget("1100000"), _set("a3-budget", "amount.specifiedAmount.currencyCode",
+                                            "CNY")), {}, None, "1,100,000 CNY = 151,236.01 USD"),
+    ("b11", _chain(_budget("950000"), _set("a3-budget", "amount.specifiedAmount.currencyCode",
+                                           "CNY")), {SPEND: F}, None,
+     "950,000 CNY = 130,612.91 USD < 132,191.95"),
+    ("b12", _set("a3-budget", "amount.specifiedAmount.currencyCode", "EUR"), {SPEND: U_}, None,
+     "EUR has no cited rate: cannot decide"),
+    ("b13", _filter(customPeriod=_future()), {SPEND: F}, None,
+     "a custom period that begins in two years: tracks nothing now"),
+    ("b14", _chain(_gke_only(G2_POOL), _filter(labels={"team": "pretrain"})), {}, None,
+     "GKE pool: cluster resourceLabels and nodeConfig.resourceLabels carry team=pretrain"),
+    ("b15", _chain(_gke_only({**G2_POOL, "nodeConfig": {"machineType": "g2-standard-8",
+                                                        "labels": {"team": "gpu"}}}),
+                   _filter(labels={"team": "gpu"})), {SPEND: F}, None,
+     "a budget on a Kubernetes label (nodeConfig.labels) never reaches billing"),
+    ("b16", _chain(_gke_only({**G2_POOL, "nodeConfig": {"machineType": "g2-standard-8",
+                                                        "resourceLabels": {"team": "gpu"}}}),
+                   _filter(labels={"team": "gpu"})), {SPEND: U_}, None,
+     "cluster resourceLabels team=pretrain vs pool resourceLabels team=gpu: cannot decide"),
+    ("b17", _chain(_set("a3-budget", "thresholdRules", []),
+                   _set("a3-budget", "allUpdatesRule",
+                        {"pubsubTopic": "projects/ml-team/topics/budget"})), {}, None,
+     "no thresholds but a Pub/Sub topic: notifies"),
+    ("b18", _set("a3-budget", "allUpdatesRule", {"disableDefaultIamRecipients": True}),
+     {SPEND: F}, None, "default recipients off and no channel or topic: notifies no one"),
+    ("b19", _set("a3-budget", "allUpdatesRule", {
+        "disableDefaultIamRecipients": True,
+        "monitoringNotificationChannels": ["projects/ml-team/notificationChannels/42"]}), {},
+     None, "default recipients off with a monitoring channel"),
+    ("b20", _filter(resourceAncestors=["organizations/123456789"]), {SPEND: U_}, None,
+     "resourceAncestors only: cannot decide"),
+    ("b21", _chain(_budget("200000"), _budget2("team-b", "140000",
+                                               budgetFilter={"projects": ["projects/ml-team"]})),
+     {}, None, "the smallest covering budget 140,000 > 132,191.95"),
+    ("b22", _chain(_budget("200000"), _budget2("team-b", "130000",
+                                               budgetFilter={"projects": ["projects/ml-team"]})),
+     {SPEND: F}, None, "the smallest covering budget 130,000 < 132,191.95"),
+    ("b23", _budget("150,000"), {SPEND: F}, None, "units '150,000': named"),
+    ("b24", _budget("-5"), {SPEND: F}, None, "units -5: named"),
+    ("b25", _chain(_budget("132000"), _set("a3-budget", "amount.specifiedAmount.nanos",
+                                           999999999.0)), {SPEND: F}, None,
+     "132,000.999999999 < 132,191.95"),
+    ("b26", _filter(services=["services/6F81-5844-456A"], projects=["projects/ml-infer"]),
+     {SPEND: F}, None, "Compute but another project: leaves it out"),
+    ("b27", _del("a3-budget", "thresholdRules"), {SPEND: F}, None,
+     "no thresholds, no topic: notifies no one"),
+    ("b28", _chain(_filter(projects=["projects/ml-team"]), _set("a3-mig", "project", "ml-infer"),
+                   _set("a3-tpl", "project", "ml-infer")), {SPEND: F}, None,
+     "the MIG in its own project ml-infer: a ml-team budget leaves it out"),
+    ("b29", _chain(_filter(projects=["projects/ml-infer"]), _set("a3-mig", "project", "ml-infer"),
+                   _set("a3-tpl", "project", "ml-infer")), {}, None,
+     "the MIG's own project in the filter"),
+    # --- malformed values
+    ("m01", _set("a3-mig", "targetSize", "2"), {}, None, "'2' as text is 2"),
+    ("m02", _set("a3-mig", "targetSize", -2.0), {SPEND: F}, None, "targetSize -2"),
+    ("m03", _autoscaler("lots"), {SPEND: F}, None, "maxReplicas 'lots'"),
+    ("m04", _gke({"autoscaling": {"minNodeCount": 0.0, "maxNodeCount": NAN},
+                  "nodeConfig": {"machineType": "g2-standard-8"}}), {SPEND: F}, None,
+     "GKE maxNodeCount NaN"),
+    ("m05", _vm(mtype="n1-standard-8", guestAccelerators=[{"type": "nvidia-tesla-t4",
+                                                           "count": "one"}]), {SPEND: F}, None,
+     "accelerator count 'one'"),
+    ("m06", _set("a3-lustre", "capacityGib", "18,000"), {SPEND: F}, None, "capacity '18,000'"),
+    ("m07", _fs_swap(location="us-central1-a", cap=-1024.0), {SPEND: F}, None,
+     "Filestore capacityGb -1024"),
+    ("m08", _set("a3-tpl", "machineType", " a3-highgpu-8g "), {}, None,
+     "a type with surrounding spaces is read stripped"),
+    ("m09", _resize(by="two"), {SPEND: F}, None, "resizeBy 'two'"),
+    ("m10", _gke({"nodeCount": True, "nodeConfig": {"machineType": "g2-standard-8"}}),
+     {SPEND: F}, None, "GKE nodeCount true"),
+    ("m11", _chain(_set("a3-mig", "targetSize", 0.0), _resize(seconds="7 days"),
+                   _budget("40000")), {SPEND: F}, None,
+     "requestedRunDuration '7 days' does not read: no lifetime, or named"),
+    ("m12", _autoscaler([4.0]), {SPEND: F}, None, "maxReplicas [4]"),
+    ("m13", _chain(_vm(mtype="n1-standard-8", guestAccelerators={"type": "nvidia-tesla-t4",
+                                                                 "count": 1.0}),
+                   _budget("132500")), {SPEND: F}, None,
+     "guestAccelerators as one object: a list of one, 132,724.85 > 132,500"),
+    # --- same-zone storage scope
+    ("z01", None, {SSZ: F}, None, "placeholder replaced below"),
+    ("z02", _fs_swap(), {SSZ: F}, None, "ZONAL Filestore in -b mounted by the -a MIG"),
+    ("z03", _fs_swap(location="us-central1", tier="REGIONAL"), {}, None,
+     "REGIONAL Filestore: compared by region"),
+    ("z04", _fs_swap(location="us-central1", tier="ENTERPRISE"), {}, None,
+     "ENTERPRISE Filestore: regional"),
+    ("z05", _fs_swap(location="us-central1-a", tier="BASIC_SSD", cap=2560.0), {}, None,
+     "BASIC_SSD Filestore in the nodes' zone"),
+    ("z06", _fs_swap(kind="parallelstore"), {SSZ: F}, None, "Parallelstore in -b mounted"),
+    ("z07", _chain(_set("a3-lustre", "location", "us-central1-b"), _cpu_mig()), {}, None,
+     "Lustre in -b mounted only by a CPU MIG in -b: not the GPUs' storage"),
+    ("z08", _second_cluster(), {}, None,
+     "two clusters in -a and -b, each mounting its own Lustre: 134,936.51"),
+    ("z09", _second_cluster(swap=True), {SSZ: F}, None, "swapped mounts: both fail"),
+    ("z10", _set("a3-data", "location", "EUROPE-WEST4"), {SSZ: F}, None,
+     "the bucket the GPU template reads in europe-west4"),
+    ("z11", _regional_mig(["us-central1-a", "us-central1-b"]), {SSZ: F}, None,
+     "a regional MIG over -a and -b mounting the -a Lustre: a span"),
+    ("z12", _chain(NO_MIG, _vm(mtype="g2-standard-8", zone=None, mount=True)), {}, None,
+     "a g2 VM with no zone: the provider's us-central1-a"),
+    ("z13", _chain(NO_MIG, _vm(mtype="g2-standard-8", zone=None, mount=True),
+                   _prov(zone="us-central1-b")), {SSZ: F}, None,
+     "a g2 VM with no zone, the provider's zone -b, the Lustre in -a"),
+    # --- things outside the stack
+    ("o01", _shared_vpc(), {}, None,
+     "Shared VPC literal subnetworks and network; zones from the resources' own inputs"),
+    ("o02", _shared_vpc("us-central1-b"), {SSZ: F}, None, "the same, Lustre in -b"),
+    ("o03", _del("a3-mig", "zone"), {}, None, "a MIG with no zone: the provider's -a"),
+    ("o04", _chain(_del("a3-mig", "zone"), _prov(zone="us-central1-b")), {SSZ: F}, None,
+     "a MIG with no zone, the provider's -b, the Lustre in -a"),
+    ("o05", _set("a3-mig", "zone", unknown), {SSZ: U_, SPEND: F}, None,
+     "a MIG zone unknown at preview: storage cannot decide; spend cannot price"),
+    # --- public exposure
+    ("e01", _set("a3-tpl", "networkInterfaces.0.accessConfigs", [{}]), {NPI: F}, None,
+     "an ephemeral external IPv4 on nic0"),
+    ("e02", _chain(_set("a3-tpl", "networkInterfaces.0.stackType", "IPV4_IPV6"),
+                   _set("a3-tpl", "networkInterfaces.0.ipv6AccessConfigs",
+                        [{"networkTier": "PREMIUM"}])), {NPI: F}, None,
+     "an external IPv6 access config on nic0"),
+    ("e03", _fw(sourceRanges=["0.0.0.0/0"], allows=[{"protocol": "tcp", "ports": ["22"]}]), {},
+     {NPI: {"sshCidrs": ["0.0.0.0/0"]}}, "world SSH listed in sshCidrs"),
+    ("e04", _fw(sourceRanges=["0.0.0.0/0"], allows=[{"protocol": "tcp", "ports": ["8888"]}]),
+     {NPI: F}, None, "Jupyter open to the world"),
+    ("e05", _fw(sourceRanges=["::/0"], allows=[{"protocol": "tcp", "ports": ["443"]}]),
+     {NPI: F}, None, "::/0 on 443"),
+    ("e06", _fw(sourceRanges=["0.0.0.0/0"], denies=[{"protocol": "all"}], priority=100.0), {},
+     None, "a deny from the world"),
+    ("e07", _fw(sourceRanges=["0.0.0.0/0"], allows=[{"protocol": "tcp", "ports": ["80"]}],
+                disabled=True), {}, None, "a disabled world rule"),
+    ("e08", _fw_policy_rule(), {NPI: F}, None, "a network firewall policy rule allowing the world"),
+    ("e09", _fw_policy_rule("deny"), {}, None, "the same rule denying"),
+    ("e10", _lb(), {NPI: F}, None, "an EXTERNAL passthrough NLB to the GPU MIG"),
+    ("e11", _lb("INTERNAL"), {}, None, "an INTERNAL NLB to the GPU MIG"),
+    ("e12", _global_lb(), {NPI: F}, None, "an EXTERNAL_MANAGED HTTP LB to the GPU MIG"),
+    ("e13", _chain(_vm(mtype="g2-standard-8"), _neg_lb()), {NPI: F}, None,
+     "a zonal NEG endpoint on a g2 VM behind an external LB"),
+    ("e14", _pic(), {NPI: F}, None, "a per-instance config preserving an external IP"),
+    ("e15", _gke(G2_POOL, private=None), {NPI: F}, None, "a GKE cluster without private nodes"),
+    ("e16", _gke({**G2_POOL, "networkConfig": [{"enablePrivateNodes": True}]}), {NPI: F}, None,
+     "a pool's networkConfig as a list of one: named"),
+    ("e17", _gke({**G2_POOL, "networkConfig": {"enablePrivateNodes": False}}), {NPI: F}, None,
+     "a pool turning private nodes off inside a private cluster"),
+    ("e18", _chain(_vm(mtype="g2-standard-8"), _add(lambda s: [
+        res("gcp:compute/targetInstance:TargetInstance", "vm-ti",
+            {"zone": "us-central1-a", "instance": "a3-vm"}, deps={"instance": [named(s, "a3-vm")]}),
+    ]), _add(lambda s: res("gcp:compute/forwardingRule:ForwardingRule", "vm-fr", {
+        "region": "us-central1", "target": "ti", "portRange": "8000",
+        "loadBalancingScheme": "EXTERNAL"}, deps={"target": [named(s, "vm-ti")]}))),
+     {NPI: F}, None, "protocol forwarding to a GPU VM through a target instance"),
+    ("e19", _vm(name="bastion", mtype="e2-small",
+                networkInterfaces=[{"network": "net", "subnetwork": "sub",
+                                    "accessConfigs": [{}]}]), {NPI: F}, None,
+     "a CPU bastion with an external IP: a node's public IP"),
+    ("e20", _fw(sourceRanges=unknown, allows=[{"protocol": "tcp", "ports": ["8000"]}]),
+     {NPI: U_}, None, "sourceRanges unknown at preview: cannot decide (advisory)"),
+    ("e21", _fw(sourceRanges=["0.0.0.0/0"], targetTags=["bastion"],
+                allows=[{"protocol": "tcp", "ports": ["22"]}]), {NPI: F}, None,
+     "world SSH to tagged VMs, no sshCidrs"),
+    ("e22", _fw(sourceRanges=["35.235.240.0/20"], allows=[{"protocol": "tcp", "ports": ["22"]}]),
+     {}, None, "IAP range"),
+    ("e23", _fw(direction="EGRESS", destinationRanges=["0.0.0.0/0"], allows=[{"protocol": "all"}]),
+     {}, None, "egress to the world"),
+    ("e24", _fw(allows=[{"protocol": "tcp", "ports": ["80"]}]), {NPI: F}, None,
+     "an ingress allow with no source: 0.0.0.0/0"),
+    ("e25", _fw(sourceRanges=["0.0.0.0/1", "128.0.0.0/1"], allows=[{"protocol": "tcp",
+                                                                    "ports": ["443"]}]),
+     {NPI: F}, None, "halves in one firewall"),
+    # --- tags, encryption, retention
+    ("t01", _set("a3-tpl", "labels", {"owner": "ravi", "team": "pretrain"}), {TAGS_P: F}, None,
+     "the template lacks cost_center"),
+    ("t02", _chain(_set("a3-tpl", "labels", {"owner": "ravi", "team": "pretrain"}),
+                   _prov(defaultLabels={"cost_center": "7730"})), {}, None,
+     "the provider's defaultLabels supply cost_center"),
+    ("t03", _set("a3-lustre", "labels", {"owner": "ravi", "team": "pretrain",
+                                         "cost-center": "7730"}), {}, None,
+     "cost-center matched normalised"),
+    ("t04", _set("a3-tpl", "labels", {**LABELS, "cost_center": ""}), {TAGS_P: F}, None,
+     "a blank cost_center"),
+    ("n01", _set("a3-lustre", "kmsKey", "lustre-key"), {ENC: F}, None, "a bare key name"),
+    ("n02", _set("a3-lustre", "kmsKey", "projects/ml-team/locations/us-central1/keyRings/r/"
+                                        "cryptoKeys/lustre"), {}, None, "a full key name"),
+    ("n03", _set("a3-data", "encryption", {"defaultKmsKeyName": "bucket-key"}), {ENC: F}, None,
+     "a bucket's bare key name"),
+    ("x01", _set("a3-data", "forceDestroy", True), {RET: F}, None, "forceDestroy true"),
+]
+# z01: the Lustre in -b, mounted by the -a MIG.
+CASES2[CASES2.index(next(c for c in CASES2 if c[0] == "z01"))] = (
+    "z01", _set("a3-lustre", "location", "us-central1-b"), {SSZ: F}, None,
+    "Lustre in -b mounted by the -a MIG")
+
+
+@pytest.mark.parametrize("case", _params(CASES2), ids=[c[0] for c in CASES2])
+def test_batch2(pack, case):
+    _run_case(pack, case)
+
+
+CFG = [  # (id, zones value, refused)
+    ("g01", {"projects/host-net/regions/us-central1/subnetworks/gpu-sys": "us-central1-a"}, False),
+    ("g02", {"subnet-x": "US-CENTRAL1-A"}, True),
+    ("g03", {"subnet-x": "us-central1"}, True),
+    ("g04", {"subnet-x": "projects/p/zones/us-central1-a"}, True),
+]
+
+
+@pytest.mark.parametrize("case", CFG, ids=[c[0] for c in CFG])
+def test_zones_config(pack, case):
+    """Docs: a `zones` value that is no zone name is refused by the schema (INVALID_ARGUMENT)."""
+    import grpc
+    cid, zones, refused = case
+    config = pack.cli_config()
+    config.setdefault(SSZ, {"enforcementLevel": "mandatory"}).update({"zones": zones})
+    if not refused:
+        pack.send_config(config)
+        return
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(config)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (cid, err.value.details())
+    assert "zones" in err.value.details(), (cid, err.value.details())
