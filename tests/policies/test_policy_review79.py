@@ -55,7 +55,8 @@ Planted test-side bug: the base MIG's zone us-central1-a -> us-central1-b: 130 o
   reverted from a cp backup. (A price constant planted wrong changes nothing: the figures are
   checked through budget thresholds worked by hand, not compared with the pack's estimate.)
 
-Noticed, left alone: (1) GKE inline-pool exposure (c08) was not judged on NPI (being fixed).
+Noticed, left alone: (1) c08's inline pool sits in a private cluster (NPI passes as it should);
+  a public cluster's inline pools were not written (being fixed).
   (2) A reservation's deleteAtTime / deleteAfterDuration ends its billing early; the month is
   priced, above the truth, not a defect. (3) Workbench instances default to a public IP
   (disablePublicIp false); the docs list no Workbench exposure, so only private ones were
