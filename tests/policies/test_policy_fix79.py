@@ -131,3 +131,92 @@ def test_aws_budget_filter_values_case_sensitive(pack, case):
 @pytest.mark.parametrize("case", [pytest.param(c, id=c[0]) for c in NAME_CASES])
 def test_aws_budget_filter_names_case_sensitive(pack, case):
     _run_case(pack, case)
+
+
+# --------------------------------------------------------------------------------------------
+# 2. no-public-ingress, GCP: node pools written inline in a gcp:container/cluster:Cluster's
+#    `nodePools`, judged exactly as a standalone gcp:container/nodePool:NodePool. GKE: a pool's
+#    NodeNetworkConfig.enablePrivateNodes, "Whether nodes have internal IP addresses only. If
+#    enable_private_nodes is not specified, then the value is derived from
+#    cluster.privateClusterConfig.enablePrivateNodes" (Google.Cloud.Container.V1
+#    NodeNetworkConfig; pulumi-gcp ClusterNodePoolNetworkConfig.enablePrivateNodes): a pool
+#    with false gets external IPs on its nodes even in a private cluster. Unknown at preview:
+#    "cannot decide" (no-public-ingress defaults to advisory); networkConfig as a list of one:
+#    refused, as fix75b D refuses it on a standalone pool.
+#    Base: review69's GCP stack and its private cluster ml-gke, with an inline pool of 2
+#    g2-standard-8 instead of the standalone pool (fix75b g04's figures: 14,800.90 + 1,246.29 =
+#    16,047.19 < 20,000: spend-limit passes throughout).
+from tests.policies import test_policy_review69 as r69  # noqa: E402
+from tests.policies.test_policy_review69 import NPI  # noqa: E402
+from tests.policy_fixtures import res  # noqa: E402
+
+
+def _unknown():
+    from trainstack_policies.model import UNKNOWN
+    return UNKNOWN
+
+
+def _inline(*pools, cluster: dict | None = None, as_object: bool = False):
+    def build(s):
+        props = dict(r69.GKE_CLUSTER)
+        props.update(cluster or {})
+        plist = [p if p is _unknown() else {"name": f"pool{i}", "nodeCount": 2.0,
+                                               "nodeConfig": r69.g_node(), **p}
+                 for i, p in enumerate(pools)]
+        props["nodePools"] = plist[0] if as_object else plist
+        return [res("gcp:container/cluster:Cluster", "ml-gke", props)]
+    return r69._add(build)
+
+
+def _g(cid, mutate, want, why, msg=()):
+    expect: dict = {NPI: want} if want else {}
+    if msg:
+        expect["_msg"] = {NPI: list(msg)}
+    return (cid, "gcp", {}, mutate, expect, None, why)
+
+
+CPU = {"nodeConfig": {"machineType": "e2-standard-4", "oauthScopes": ["cloud-platform"]}}
+INLINE_CASES = [
+    _g("p01", _inline({"networkConfig": {"enablePrivateNodes": False}}), "fail",
+       "inline pool with enablePrivateNodes false in a private cluster: external IPs",
+       ("ml-gke", "the GKE nodes get external IP addresses", "enablePrivateNodes False")),
+    _g("p02", _inline({"networkConfig": {"enablePrivateNodes": True}}), None, "private: pass"),
+    _g("p03", _inline({}), None, "no networkConfig: the private cluster's setting: pass"),
+    _g("p04", _inline({"networkConfig": [{"enablePrivateNodes": True}]}), "fail",
+       "networkConfig as a list of one: refused, named (fix75b D)",
+       ("ml-gke", "networkConfig", "'enablePrivateNodes': True")),
+    _g("p05", _inline({"networkConfig": {"enablePrivateNodes": _unknown()}}), "undecided",
+       "enablePrivateNodes unknown at preview: cannot decide", ("enablePrivateNodes",)),
+    _g("p06", _inline({"networkConfig": _unknown()}), "undecided",
+       "networkConfig unknown at preview: cannot decide"),
+    _g("p07", _inline({"networkConfig": {"enablePrivateNodes": True}},
+                      {"networkConfig": {"enablePrivateNodes": False}}), "fail",
+       "the second of two inline pools is public: fail", ("pool1",)),
+    _g("p08", _inline({**CPU, "networkConfig": {"enablePrivateNodes": False}}), "fail",
+       "a CPU pool: judged as a standalone pool is, GPU or not: fail"),
+    _g("p09", _inline({"networkConfig": {"enablePrivateNodes": False}}, as_object=True), "fail",
+       "nodePools written as one object: read as a list of that one (as spend-limit reads it)"),
+    _g("p11", _inline({"networkConfig": {"enablePrivateNodes": False}},
+                      cluster={"privateClusterConfig": {"enablePrivateNodes": _unknown()}}),
+       "fail", "the cluster's setting unknown, the pool's own false decides: fail"),
+    _g("p12", _inline({"networkConfig": {"enablePrivateNodes": True}},
+                      cluster={"privateClusterConfig": {"enablePrivateNodes": False}}), "fail",
+       "control: the cluster itself public (its own finding, unchanged)"),
+]
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c[0]) for c in INLINE_CASES])
+def test_gke_inline_node_pools_private_nodes(pack, case):
+    r69._run_case(pack, case)
+
+
+def test_gke_inline_pool_unknown_is_undecided(pack):
+    """p10: an inline pool unknown at preview may be a public one: no-public-ingress cannot
+    decide, naming it (the other policies' verdicts on a pool they cannot size are theirs:
+    spend-limit fails closed on it, docs "Values unknown at preview")."""
+    from tests.policy_harness import run, verdict
+    stack = _inline(_unknown())(r69.BUILD["gcp"]())
+    found = run(pack, stack, None, dict(r69.PROVIDERS["gcp"]))
+    assert verdict(found, NPI) == "undecided", [(d.policy, d.message[:300]) for d in found]
+    text = " ".join(d.message for d in found if d.policy == NPI)
+    assert "nodePools.0" in text, text
