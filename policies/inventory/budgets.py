@@ -613,18 +613,33 @@ _GCP_COMPUTE_SERVICE = "services/6f81-5844-456a"
 # AWS: the Service filter's values are Cost Explorer's service names. Instance hours are
 # "Amazon Elastic Compute Cloud - Compute" (shown as "EC2-Instances"); "EC2 - Other" is EBS,
 # snapshots, NAT gateways, data transfer and idle addresses, never instance hours.
-_AWS_INSTANCE_HOURS = {"amazon elastic compute cloud - compute", "ec2-instances"}
-_AWS_NOT_INSTANCE_HOURS = {"ec2 - other", "ec2-other"}
+# Compared exactly, as AWS compares a filter value ("The default values for MatchOptions are
+# EQUALS and CASE_SENSITIVE", Cost Explorer API DimensionValues): a value in another case or
+# spacing names no service AWS bills under and matches nothing.
+_AWS_INSTANCE_HOURS = {"Amazon Elastic Compute Cloud - Compute", "EC2-Instances"}
+_AWS_NOT_INSTANCE_HOURS = {"EC2 - Other", "EC2-Other"}
+
+
+def _folded(value: str) -> str:
+    """A value with case and runs of spaces folded: to tell a near miss of a value AWS bills
+    under (which matches nothing) from a value the pack does not know."""
+    return " ".join(value.lower().split())
+
+
+def _near_miss(value: str, known: set) -> bool:
+    """Another spelling (case, spaces) of one of the `known` values, not the value itself."""
+    return value not in known and _folded(value) in {_folded(k) for k in known}
 
 
 def _aws_service(value: str) -> Any:
     """Whether one Service filter value takes in EC2 instance hours: True, False, or _UNREAD
     for a value that names EC2 otherwise (what it holds is not the pack's to guess)."""
-    text = " ".join(str(value).lower().split())
-    if text in _AWS_INSTANCE_HOURS:
+    if value in _AWS_INSTANCE_HOURS:
         return True
-    if text in _AWS_NOT_INSTANCE_HOURS:
-        return False
+    if value in _AWS_NOT_INSTANCE_HOURS or \
+            _near_miss(value, _AWS_INSTANCE_HOURS | _AWS_NOT_INSTANCE_HOURS):
+        return False   # EC2 - Other, or a near miss that matches no cost at all
+    text = _folded(value)
     if "ec2" in text or "elastic compute cloud" in text:
         return _UNREAD
     return False
@@ -782,10 +797,12 @@ _INSTANCE_TYPE = re.compile(r"^[a-z][a-z0-9-]*\.[a-z0-9-]+$")
 # EC2 usage types that bill instance hours (docs.aws.amazon.com/AWSEC2/latest/UserGuide/
 # ec2-billing-usage-reports.html): BoxUsage (On-Demand) and SpotUsage (Spot) are compared with
 # the GPU groups; the others (Dedicated Instances, Dedicated Hosts, capacity reservations)
-# turn on a tenancy or reservation the pack does not compare: "cannot decide".
-_AWS_HOURS = {"boxusage": False, "spotusage": True}
-_AWS_OTHER_HOURS = ("dedicatedusage", "hostboxusage", "hostusage", "reservation", "unusedbox",
-                    "unusedded", "dedicatedres", "heavyusage")
+# turn on a tenancy or reservation the pack does not compare: "cannot decide". Spelt as AWS
+# bills them and compared case and all (CASE_SENSITIVE, the default): "USE1-boxusage:..."
+# names no usage type and matches nothing.
+_AWS_HOURS = {"BoxUsage": False, "SpotUsage": True}
+_AWS_OTHER_HOURS = ("DedicatedUsage", "HostBoxUsage", "HostUsage", "Reservation", "UnusedBox",
+                    "UnusedDed", "DedicatedRes", "HeavyUsage")
 
 
 def _usage_type(value: str, compute: _Compute) -> Any:
@@ -795,10 +812,11 @@ def _usage_type(value: str, compute: _Compute) -> Any:
     m = _REGION_PREFIX.match(value)
     prefix, rest = (m.group(1), m.group(2)) if m else ("", value)
     family, _, itype = rest.partition(":")
-    family = family.lower()
     typed = bool(_INSTANCE_TYPE.match(itype))
     if family not in _AWS_HOURS and not family.startswith(_AWS_OTHER_HOURS):
         return False   # not instance hours (TimedStorage-ByteHrs, EBS:VolumeUsage.gp3, ...)
+    if not typed and _INSTANCE_TYPE.match(itype.lower()):
+        return False   # a type in upper case (P5.48XLARGE): EC2 bills none under that name
     if any(t is UNKNOWN for t in compute.types):
         return UNKNOWN
     if typed and itype not in compute.types:
@@ -887,20 +905,77 @@ def _aws_filter_covers(name: str, values: list[str], compute: _Compute) -> Any:
     if name == "usagetype":
         return _any_of([_usage_type(v, compute) for v in values])
     if name == "billingentity":
-        entities = {v.strip().lower() for v in values}
-        if entities & {"aws", "amazon"}:
+        # "AWS" / "AWS Marketplace" (China: "Amazon" / "Amazon Web Services Marketplace"),
+        # exactly: another case or spacing ("aws") matches nothing.
+        if set(values) & _AWS_ENTITIES:
             return True
-        if entities and entities <= {"aws marketplace", "amazon web services marketplace"}:
+        if values and all(v in _AWS_MARKETPLACE or _near_miss(v, _AWS_ENTITIES | _AWS_MARKETPLACE)
+                          for v in values):
             return False
         return _UNREAD
     if name == "purchasetype":
-        # Purchase option ("On Demand Instances", "Spot Instances", "Standard Reserved
-        # Instances", "Savings Plans"...): On-Demand GPU nodes need the on-demand option,
-        # spot nodes the spot one.
-        options = [v.lower().replace("-", " ") for v in values]
-        return any(any(("spot" if spot else "on demand") in v for v in options)
+        # Purchase option, as Cost Explorer bills it ("On Demand Instances", "Spot Instances",
+        # "Standard Reserved Instances", "Savings Plans"...), exactly: On-Demand GPU nodes need
+        # "On Demand Instances", spot nodes "Spot Instances"; "on demand instances" or
+        # "On-Demand Instances" matches nothing.
+        return any(("Spot Instances" if spot else "On Demand Instances") in values
                    for spot in compute.spot)
     return _UNREAD
+
+
+_AWS_ENTITIES = {"AWS", "Amazon"}
+_AWS_MARKETPLACE = {"AWS Marketplace", "Amazon Web Services Marketplace"}
+
+# costFilters names as AWS Budgets spells them (the map keys of CostFilters), and the pack's
+# name for those it compares. AWS refuses another case: "service is not in the supported in cost
+# budget dimension set: [PurchaseType, TagKeyValue, UsageTypeGroup, Service, AZ, Region,
+# Operation, InstanceType, UsageType, BillingEntity, LinkedAccount]" (hashicorp/terraform#19370).
+_COST_FILTER_NAMES = {"Region": "region", "TagKeyValue": "tagkeyvalue",
+                      "InstanceType": "instancetype", "AZ": "az", "LinkedAccount": "linkedaccount",
+                      "Service": "service", "UsageType": "usagetype",
+                      "BillingEntity": "billingentity", "PurchaseType": "purchasetype"}
+_AWS_FILTER_NAMES = set(_COST_FILTER_NAMES) | {
+    "CostCategory", "InvoicingEntity", "LegalEntityName", "Operation", "UsageTypeGroup"}
+# filterExpression dimension Keys AWS takes (an enum: API_budgets_ExpressionDimensionValues).
+_AWS_EXPRESSION_KEYS = {
+    "AZ", "INSTANCE_TYPE", "LINKED_ACCOUNT", "LINKED_ACCOUNT_NAME", "OPERATION", "PURCHASE_TYPE",
+    "REGION", "SERVICE", "SERVICE_CODE", "USAGE_TYPE", "USAGE_TYPE_GROUP", "RECORD_TYPE",
+    "OPERATING_SYSTEM", "TENANCY", "SCOPE", "PLATFORM", "SUBSCRIPTION_ID", "LEGAL_ENTITY_NAME",
+    "INVOICING_ENTITY", "DEPLOYMENT_OPTION", "DATABASE_ENGINE", "CACHE_ENGINE",
+    "INSTANCE_TYPE_FAMILY", "BILLING_ENTITY", "RESERVATION_ID", "RESOURCE_ID", "RIGHTSIZING_TYPE",
+    "SAVINGS_PLANS_TYPE", "SAVINGS_PLAN_ARN", "PAYMENT_OPTION", "RESERVATION_MODIFIED",
+    "TAG_KEY", "COST_CATEGORY_NAME"}
+
+
+def _misspelt(name: str, known: set) -> str:
+    """The name AWS spells `name` as, when `name` is it in another case ("" otherwise)."""
+    return next((k for k in sorted(known) if k != name and k.lower() == name.lower()), "")
+
+
+def _aws_refused(filters: Any, expression: Any) -> str:
+    """Why AWS refuses the budget ("" when it does not, as far as the pack reads): a costFilters
+    name or a filterExpression dimension key in another case than AWS's. AWS creates no such
+    budget, so it is no cap and no alarm, whatever the rest of its filters say."""
+    for f in _dicts(filters):
+        if isinstance(f, dict) and isinstance(f.get("name"), str):
+            right = _misspelt(f["name"], _AWS_FILTER_NAMES)
+            if right:
+                return (f"costFilters name {f['name']!r}: AWS refuses the budget (filter names are "
+                        f"case-sensitive; the name is {right!r}), so it caps and watches nothing")
+    stack = [expression]
+    while stack:
+        e = stack.pop()
+        if not isinstance(e, dict):
+            continue
+        dims = e.get("dimensions")
+        if isinstance(dims, dict) and isinstance(dims.get("key"), str):
+            right = _misspelt(dims["key"], _AWS_EXPRESSION_KEYS)
+            if right:
+                return (f"filterExpression dimension key {dims['key']!r}: AWS refuses the budget "
+                        f"(the key is one of its upper-case names, {right!r}), so it caps and "
+                        "watches nothing")
+        stack += _list(e.get("ands")) + _list(e.get("ors")) + [e.get("not")]
+    return ""
 
 
 def _aws_filters(r: Resource, resources: list[Resource], cache: dict
@@ -911,6 +986,9 @@ def _aws_filters(r: Resource, resources: list[Resource], cache: dict
     GPU compute does not have leaves it out; a linked account the program does not say it
     deploys to is "cannot decide" (outside text: no apply would tell it either)."""
     filters = r.get("costFilters")
+    refused = _aws_refused(filters, r.get("filterExpression"))
+    if refused:
+        return refused, False, "", ""
     if _has_unknown(filters):
         return "costFilters (unknown until apply)", False, "costFilters", ""
     parts, covers, undecided, outside = [], True, "", ""
@@ -920,10 +998,12 @@ def _aws_filters(r: Resource, resources: list[Resource], cache: dict
         values = [str(v) for v in _list(f.get("values"))]
         name = str(f.get("name"))
         parts.append(f"{name}={','.join(values)}")
-        hit = _aws_filter_covers(name.lower(), values, _compute_of(resources, "aws", cache))
+        hit = _aws_filter_covers(_COST_FILTER_NAMES[name], values,
+                                 _compute_of(resources, "aws", cache)) \
+            if name in _COST_FILTER_NAMES else _UNREAD
         if hit is _UNREAD:
             outside = outside or _unread_text(f"costFilters {name}={','.join(values)}")
-        elif hit is UNKNOWN and name.lower() == "linkedaccount":
+        elif hit is UNKNOWN and name == "LinkedAccount":
             outside = outside or _unnamed_account(name, values)
         elif hit is UNKNOWN:
             undecided = undecided or f"costFilters {name} (the GPU compute's is unknown)"
@@ -979,7 +1059,8 @@ def _aws_expression(expr: Any, resources: list[Resource], cache: dict) -> Any:
         if root not in ("dimensions", "tags") or not isinstance(part, dict):
             results.append(_UNREAD)   # costCategories, or a root the pack does not know
             continue
-        options = [str(o).upper() for o in _list(part.get("matchOptions"))]
+        # As AWS spells them (an upper-case enum): "equals" is no EQUALS.
+        options = [str(o) for o in _list(part.get("matchOptions"))]
         if options and options != ["EQUALS"]:
             results.append(_UNREAD)   # ABSENT, STARTS_WITH, CONTAINS ...: not compared
             continue
@@ -988,8 +1069,8 @@ def _aws_expression(expr: Any, resources: list[Resource], cache: dict) -> Any:
         if root == "tags":
             results.append(_aws_filter_covers("tagkeyvalue",
                                               [f"{key}${v}" for v in values], compute))
-        elif key.upper() in _EXPRESSION_KEYS:
-            results.append(_aws_filter_covers(_EXPRESSION_KEYS[key.upper()], values, compute))
+        elif key in _EXPRESSION_KEYS:
+            results.append(_aws_filter_covers(_EXPRESSION_KEYS[key], values, compute))
         else:
             results.append(_UNREAD)
     ands = [_aws_expression(e, resources, cache) for e in _list(expr.get("ands"))]

@@ -341,6 +341,99 @@ def _gcp_ports(r: Resource, allows: list) -> tuple[bool, str]:
     return ssh_only, "; ".join(parts)
 
 
+
+GKE_CLUSTER_TYPE = "gcp:container/cluster:Cluster"
+
+
+def _gke(r: Resource) -> list[Violation]:
+    """A GKE cluster or node pool whose nodes get external IPs; a cluster's inline `nodePools`
+    judged each as a standalone NodePool is. A pool's own networkConfig.enablePrivateNodes
+    overrides the cluster's ("If enable_private_nodes is not specified, then the value is
+    derived from cluster.privateClusterConfig.enablePrivateNodes": GKE API NodeNetworkConfig).
+    A value unknown at preview is "cannot decide" only where nothing here fails."""
+    out: list[Violation] = []
+    unknown = None
+    try:
+        out += _gke_own(r)
+    except UnknownValue as e:
+        unknown = e
+    if r.type == GKE_CLUSTER_TYPE:
+        pools = r.get("nodePools")
+        if pools is UNKNOWN:
+            unknown = unknown or UnknownValue(r, "nodePools")
+        # One pool written as one object is a list of that one (as spend-limit reads it).
+        for i, pool in enumerate([] if pools is UNKNOWN else as_list(pools)):
+            try:
+                out += _gke_inline_pool(r, i, pool)
+            except UnknownValue as e:
+                unknown = unknown or e
+    if not out and unknown is not None:
+        raise unknown
+    return out
+
+
+def _gke_inline_pool(r: Resource, i: int, pool: Any) -> list[Violation]:
+    """One entry of a cluster's nodePools, as _gke_own judges a standalone NodePool."""
+    if pool is UNKNOWN:
+        raise UnknownValue(r, f"nodePools.{i}")
+    if not isinstance(pool, Mapping):
+        return []   # no pool the pack can read (spend-limit fails closed on it)
+    name = pool.get("name")
+    where = f"nodePools.{i}" + (f" ({name})" if isinstance(name, str) and name else "")
+    net = pool.get("networkConfig")
+    if net is UNKNOWN:
+        raise UnknownValue(r, f"nodePools.{i}.networkConfig")
+    if net is not None and not isinstance(net, Mapping):
+        return [violation(r, "whether the GKE nodes get external IP addresses cannot be read",
+                          f"{where} networkConfig {short_repr(net)} is no object",
+                          "an object with enablePrivateNodes true",
+                          "write networkConfig as one object (not a list of one) with "
+                          "enable_private_nodes=True")]
+    private = net.get("enablePrivateNodes") if net is not None else None
+    if private is UNKNOWN:
+        raise UnknownValue(r, f"nodePools.{i}.networkConfig.enablePrivateNodes")
+    if private is False:
+        return [violation(r, "the GKE nodes get external IP addresses",
+                          f"enablePrivateNodes {private} ({where})", "true",
+                          "set private_cluster_config.enable_private_nodes=True (node "
+                          "pools: network_config.enable_private_nodes=True)")]
+    return []
+
+
+def _gke_own(r: Resource) -> list[Violation]:
+    """A GKE cluster's own setting (its default pool) or a standalone NodePool's."""
+    # The object holding enablePrivateNodes written as a list of one (or another shape) is
+    # neither read as absent (the cluster's setting, or none, standing in) nor as its one
+    # item: a violation naming it (docs, Numbers are validated; fix69's refusal of GCP
+    # objects written as lists).
+    holders = ("privateClusterConfig", "networkConfig") if r.type.endswith("Cluster") \
+        else ("networkConfig",)
+    shaped = [(key, r.get(key)) for key in holders
+              if r.get(key) is not None and r.get(key) is not UNKNOWN
+              and not isinstance(r.get(key), Mapping)]
+    if shaped:
+        key, value = shaped[0]
+        return [violation(r, "whether the GKE nodes get external IP addresses cannot be read",
+                          f"{key} {short_repr(value)} is no object", "an object with "
+                          "enablePrivateNodes true",
+                          f"write {key} as one object (not a list of one) with "
+                          "enable_private_nodes=True")]
+    private = (r.get("privateClusterConfig.enablePrivateNodes")
+               if r.type.endswith("Cluster") else r.get("networkConfig.enablePrivateNodes"))
+    if r.type.endswith("Cluster") and private is None:
+        private = r.get("networkConfig.defaultEnablePrivateNodes")
+    if private is UNKNOWN:
+        raise UnknownValue(r, "privateClusterConfig.enablePrivateNodes")
+    if private is False or (private is None and r.type.endswith("Cluster")
+                            and not r.get("autopilot")):
+        # GKE nodes get external IPs unless private nodes are enabled.
+        return [violation(r, "the GKE nodes get external IP addresses",
+                          f"enablePrivateNodes {private}", "true",
+                          "set private_cluster_config.enable_private_nodes=True (node "
+                          "pools: network_config.enable_private_nodes=True)")]
+    return []
+
+
 def _gcp(r: Resource, config) -> list[Violation]:
     if r.type == "gcp:compute/firewall:Firewall":
         direction = r.known("direction")
@@ -378,37 +471,8 @@ def _gcp(r: Resource, config) -> list[Violation]:
         ssh_only, ports = _gcp_ports(r, layer4) if layer4 else (False, "all ports")
         return [_open_rule(r, w, ports, ssh_only, config, p) for w, p in worlds
                 if not allowed_ssh(w, ssh_only, config)]
-    if r.type in ("gcp:container/cluster:Cluster", "gcp:container/nodePool:NodePool"):
-        # The object holding enablePrivateNodes written as a list of one (or another shape) is
-        # neither read as absent (the cluster's setting, or none, standing in) nor as its one
-        # item: a violation naming it (docs, Numbers are validated; fix69's refusal of GCP
-        # objects written as lists).
-        holders = ("privateClusterConfig", "networkConfig") if r.type.endswith("Cluster") \
-            else ("networkConfig",)
-        shaped = [(key, r.get(key)) for key in holders
-                  if r.get(key) is not None and r.get(key) is not UNKNOWN
-                  and not isinstance(r.get(key), Mapping)]
-        if shaped:
-            key, value = shaped[0]
-            return [violation(r, "whether the GKE nodes get external IP addresses cannot be read",
-                              f"{key} {short_repr(value)} is no object", "an object with "
-                              "enablePrivateNodes true",
-                              f"write {key} as one object (not a list of one) with "
-                              "enable_private_nodes=True")]
-        private = (r.get("privateClusterConfig.enablePrivateNodes")
-                   if r.type.endswith("Cluster") else r.get("networkConfig.enablePrivateNodes"))
-        if r.type.endswith("Cluster") and private is None:
-            private = r.get("networkConfig.defaultEnablePrivateNodes")
-        if private is UNKNOWN:
-            raise UnknownValue(r, "privateClusterConfig.enablePrivateNodes")
-        if private is False or (private is None and r.type.endswith("Cluster")
-                                and not r.get("autopilot")):
-            # GKE nodes get external IPs unless private nodes are enabled.
-            return [violation(r, "the GKE nodes get external IP addresses",
-                              f"enablePrivateNodes {private}", "true",
-                              "set private_cluster_config.enable_private_nodes=True (node "
-                              "pools: network_config.enable_private_nodes=True)")]
-        return []
+    if r.type in (GKE_CLUSTER_TYPE, "gcp:container/nodePool:NodePool"):
+        return _gke(r)
     if r.type in _GCP_PER_INSTANCE:
         # A MIG's per-instance config preserving an external IP on an interface: "assign
         # specific IP addresses to each VM instance in a MIG", external IPv4 included

@@ -259,7 +259,9 @@ def test_gcp_ended_budget_named_in_the_finding(pack):
 # A value that names EC2 in some other way is neither: the pack cannot tell what it holds.
 @pytest.mark.parametrize("values, expected", [
     (["Amazon Elastic Compute Cloud - Compute"], "pass"),
-    (["amazon elastic compute cloud - compute"], "pass"),     # the filter ignores case
+    # fix79: AWS compares case-sensitively ("The default values for MatchOptions are EQUALS
+    # and CASE_SENSITIVE", Cost Explorer DimensionValues): a lower-case name matches nothing.
+    (["amazon elastic compute cloud - compute"], "fail"),
     (["EC2 - Other"], "fail"),                                # volumes, NAT, transfer
     (["EC2-Other"], "fail"),
     (["EC2 - Other", "Amazon Elastic Compute Cloud - Compute"], "pass"),   # values: OR
