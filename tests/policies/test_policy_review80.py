@@ -1233,6 +1233,147 @@ def test_zone_values(pack, case):
     pack.configure(None)
 
 
+# ---------------------------------------------------------------------------- batch 6 (edges)
+def crg_native_deps(n_entries: int, extra_dep: bool = False):
+    """An aws-native CR group whose `resources` hold n unknown entries that depend on the one
+    ODCR (and, with extra_dep, on a KMS key too)."""
+    def build(s):
+        deps = [named(s, "p5-odcr")]
+        out = []
+        if extra_dep:
+            key = res("aws:kms/key:Key", "k", {"description": "x", "tags": dict(TAGS)})
+            out.append(key)
+            deps.append(key)
+        return out + [res("aws-native:resourcegroups:Group", "p5-pool", {
+            "name": "p5-pool", "configuration": POOL_CFG, "tags": _awsn_tags(),
+            "resources": [unknown() for _ in range(n_entries)]}, deps={"resources": deps})]
+    return _add(build)
+
+
+def vm_in_pool():
+    """The ASG replaced by one p5 instance whose capacityReservationSpecification targets the
+    CR group by dependency."""
+    def mutate(s):
+        s = gpu_vm(stop=None)(s)
+        vm = named(s, "dev")
+        vm.props["capacityReservationSpecification"] = {"capacityReservationTarget": {
+            "capacityReservationResourceGroupArn": unknown()}}
+        vm.deps["capacityReservationSpecification"] = [named(s, "p5-pool")]
+        return s
+    return mutate
+
+
+def lt_spot():
+    def mutate(s):
+        named(s, "train-lt").props["instanceMarketOptions"] = {"marketType": "spot"}
+        return s
+    return mutate
+
+
+def native_asg(internal: bool):
+    """A 1-node g5.xlarge aws-native AutoScalingGroup (inference) on the base subnet, in a
+    classic target group behind a classic ALB."""
+    def build(s):
+        lt = res("aws:ec2/launchTemplate:LaunchTemplate", "inf-lt", {
+            "instanceType": "g5.xlarge", "tags": dict(TAGS),
+            "networkInterfaces": [{"deviceIndex": 0.0, "associatePublicIpAddress": "false"}],
+            "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}]})
+        lb = res("aws:lb/loadBalancer:LoadBalancer", "inf-lb", {
+            "loadBalancerType": "application", "internal": internal,
+            "subnets": ["subnet-pub1", "subnet-pub2"], "tags": dict(TAGS)})
+        tg = res("aws:lb/targetGroup:TargetGroup", "inf-tg", {
+            "port": 8000.0, "protocol": "HTTP", "vpcId": "vpc-1", "tags": dict(TAGS)})
+        ls = res("aws:lb/listener:Listener", "inf-l", {
+            "loadBalancerArn": unknown(), "port": 80.0, "protocol": "HTTP",
+            "defaultActions": [{"type": "forward", "targetGroupArn": unknown()}]},
+            deps={"loadBalancerArn": [lb], "defaultActions": [tg]})
+        asg = res("aws-native:autoscaling:AutoScalingGroup", "inf-asg", {
+            "minSize": "0", "maxSize": "1", "desiredCapacity": "1",
+            "launchTemplate": {"launchTemplateId": unknown(), "version": "1"},
+            "vpcZoneIdentifier": [unknown()], "targetGroupArns": [unknown()],
+            "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+            deps={"launchTemplate": [lt], "vpcZoneIdentifier": [named(s, "train-a")],
+                  "targetGroupArns": [tg]})
+        return [lt, lb, tg, ls, asg]
+    return _add(build)
+
+
+def az_id_subnet():
+    def mutate(s):
+        sub = named(s, "train-a")
+        sub.props.pop("availabilityZone")
+        sub.props["availabilityZoneId"] = "use1-az4"
+        return s
+    return mutate
+
+
+def lt_own_max_hours(v: str):
+    def mutate(s):
+        named(s, "train-lt").props["tags"]["trainstack:max-hours"] = v
+        return s
+    return mutate
+
+
+CASES_6 = [
+    ("c25", "aws", NOSTOP, _chain(odcr(), crg_native_deps(2), lt_target()), {SPEND: "fail"},
+     None, "two unknown entries on one ODCR: not 'as many ODCRs': adds nothing: twice"),
+    ("c26", "aws", NOSTOP, _chain(odcr(), crg_native_deps(1, extra_dep=True), lt_target()),
+     {SPEND: "fail"}, None, "the entry depends on a KMS key too ('and on nothing else'): twice"),
+    ("c27", "aws", NOSTOP, _chain(odcr(), crg_native_deps(1), lt_target()), {}, None,
+     "one entry on the one ODCR: once"),
+    ("c28", "aws", NOSTOP, _chain(odcr(), crg(), crg_member(group_dep=False,
+                                                            group_lit=POOL_ARN), lt_target()),
+     {}, None, "the Resource names the group by its literal ARN (its name, its region): once"),
+    ("c29", "aws", {"hours": None, "budget": "50000"}, _chain(
+        odcr(count=1.0), crg(), crg_member(), vm_in_pool()), {}, None,
+     "one p5 instance in a 1-node ODCR through the group: 40,179 + ~1,575 < 50,000 (twice "
+     "80,358)"),
+    ("c30", "aws", {"hours": None, "budget": "50000"}, _chain(
+        odcr(count=1.0), crg(), vm_in_pool()), {SPEND: "fail"}, None,
+     "no Resource adds the ODCR to the group: twice, 80,358 > 50,000"),
+    ("c31", "aws", NOSTOP, _chain(odcr(match="open"), lt_spot()), {SPEND: "fail"}, None,
+     "spot nodes use no ODCR: 80,358 reserved + 2 x p5 spot (55.04) x 730 = 80,358: ~162,291"),
+    ("l16", "aws", {}, native_asg(internal=False), {NPI: "fail"}, None,
+     "an aws-native g5 ASG registering in a classic TG behind an internet ALB"),
+    ("l17", "aws", {}, native_asg(internal=True), {}, None,
+     "same behind an internal ALB: 1 x 1.006 x 730 = 734 more, ~12,900 < 20,000"),
+    ("e14", "aws", {"budget": "15500"}, batch_ce(["g5.xlarge"], max_vcpus=16.0, mounts=(),
+                                                 on_base_subnet=True), {}, None,
+     "BEST_FIT: ceil(16/4) = 4 x 1.006 x 730 = 2,937.52 + ~12,141-12,251 < 15,500"),
+    ("e15", "aws", {"budget": "15500"}, batch_ce(["g5.xlarge"], max_vcpus=16.0, mounts=(),
+                                                 on_base_subnet=True,
+                                                 strategy="SPOT_CAPACITY_OPTIMIZED"),
+     {SPEND: "fail"}, None, "hmm: EC2 with a non-BEST_FIT strategy: 5 x 1.006 x 730 = 3,671.90 "
+                            "+ ~12,141 = ~15,813 > 15,500"),
+    ("e16", "aws", {"budget": "50000"}, _chain(
+        batch_ce(["p4d.24xlarge"], max_vcpus=96.0, mounts=(), on_base_subnet=True),
+        cf("InstanceType", "p5.48xlarge")), {SPEND: "fail"}, None,
+     "the budget filtered on p5 leaves the p4d CE out: no alarm for it"),
+    ("e17", "aws", {"budget": "50000"}, _chain(
+        batch_ce(["p4d.24xlarge"], max_vcpus=96.0, mounts=(), on_base_subnet=True),
+        cf("InstanceType", "p5.48xlarge", "p4d.24xlarge")), {}, None,
+     "both types: 1 x 21.9576 x 730 = 16,029 + ~12,141 < 50,000"),
+    ("z10", "aws", {}, _chain(az_id_subnet(), fsx_literal()), {},
+     ZONES({"subnet-0abc": "use1-az4"}), "ID-only nodes' subnet, FSx told the same AZ ID"),
+    ("z11", "aws", {}, _chain(az_id_subnet(), fsx_literal()), {SSZ: "fail"},
+     ZONES({"subnet-0abc": "use1-az6"}), "told another AZ ID: decided, not the same"),
+    ("z12", "aws", {}, _chain(az_id_subnet(), fsx_literal()), {SSZ: "undecided"},
+     ZONES({"subnet-0abc": "us-east-1a"}), "a zone name against an AZ ID: cannot decide"),
+    ("m18", "aws", {}, _chain(max_hours(""), lt_own_max_hours("-5")), {SPEND: "fail"}, None,
+     "blank on the group: the template's own tag -5 is still read"),
+    ("m19", "aws", {}, _chain(max_hours(""), lt_own_max_hours("")), {}, None,
+     "blank on both: no tag"),
+    ("m20", "aws", {}, _chain(max_hours("0"), lt_own_max_hours("")), {SPEND: "fail"}, None,
+     "0 on the group beside a blank template tag"),
+    ("m21", "aws", {}, lt_own_max_hours("\t"), {}, None, "a tab only: blank (whitespace)"),
+]
+
+
+@pytest.mark.parametrize("case", _params(CASES_6), ids=[c[0] for c in CASES_6])
+def test_batch6(pack, case):
+    _run_case(pack, case)
+
+
 # ------------------------------------------------------------------ probes (after the findings)
 def _fn_tags(tags: Optional[dict]):
     def mutate(s):
