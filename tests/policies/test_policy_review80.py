@@ -1374,6 +1374,104 @@ def test_batch6(pack, case):
     _run_case(pack, case)
 
 
+# ---------------------------------------------------------------------------- batch 7
+# Local Zones: prices.csv has rows per Local Zone (g4dn.2xlarge us-east-1 0.752, us-east-1-bos-1
+# 1.015 USD/h, tsaol/aws-gpu). 10 nodes for the month: 7,409.50 in the Boston Local Zone,
+# 5,489.60 in the region. With the base (~12,141-12,251): 19,551-19,661 vs 17,631-17,741;
+# a budget of 18,500 is under the first and over the second.
+def lz_group(zone: str):
+    def build(s):
+        sub = res("aws:ec2/subnet:Subnet", "lz-sub", {"availabilityZone": zone, "vpcId": "vpc-1",
+                                                      "cidrBlock": "10.0.9.0/24",
+                                                      "tags": dict(TAGS)})
+        lt = res("aws:ec2/launchTemplate:LaunchTemplate", "lz-lt", {
+            "instanceType": "g4dn.2xlarge", "tags": dict(TAGS),
+            "networkInterfaces": [{"deviceIndex": 0.0, "associatePublicIpAddress": "false"}],
+            "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}]})
+        asg = res("aws:autoscaling/group:Group", "lz-render", {
+            "minSize": 0.0, "maxSize": 10.0, "desiredCapacity": 10.0,
+            "vpcZoneIdentifiers": [unknown()], "launchTemplate": {"id": unknown(),
+                                                                  "version": "$Latest"},
+            "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+            deps={"vpcZoneIdentifiers": [sub], "launchTemplate": [lt]})
+        return [sub, lt, asg]
+    return _add(build)
+
+
+def inner_nlb(name: Optional[str] = "inner"):
+    def build(s):
+        p = {"type": "network", "scheme": "internal", "subnets": ["a", "b"],
+             "tags": _awsn_tags()}
+        if name:
+            p["name"] = name
+        lb = res("aws-native:elasticloadbalancingv2:LoadBalancer", "inner", p)
+        tg = res("aws-native:elasticloadbalancingv2:TargetGroup", "inner-tg", {
+            "protocol": "TCP", "port": 8000, "vpcId": "vpc-1", "targetType": "instance",
+            "tags": _awsn_tags()})
+        ls = res("aws-native:elasticloadbalancingv2:Listener", "inner-l", {
+            "loadBalancerArn": unknown(), "port": 80, "protocol": "TCP",
+            "defaultActions": [{"type": "forward", "targetGroupArn": unknown()}]},
+            deps={"loadBalancerArn": [lb], "defaultActions": [tg]})
+        asg = named(s, "train-nodes")
+        asg.props["targetGroupArns"] = [unknown()]
+        asg.deps["targetGroupArns"] = [tg]
+        return [lb, tg, ls]
+    return _add(build)
+
+
+LB_ARN = "arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/net/{}/50dc6c495c0c9188"
+
+
+def ga_literal(lb_name: str):
+    return _new("aws:globalaccelerator/endpointGroup:EndpointGroup", "ga-eg", {
+        "listenerArn": "arn:aws:globalaccelerator::1:accelerator/a/listener/l",
+        "endpointGroupRegion": "us-east-1",
+        "endpointConfigurations": [{"endpointId": LB_ARN.format(lb_name), "weight": 100.0}]})
+
+
+def rest_vpc_link(types):
+    def build(s):
+        link = res("aws:apigateway/vpcLink:VpcLink", "link", {
+            "name": "link", "targetArn": unknown(), "tags": dict(TAGS)},
+            deps={"targetArn": [named(s, "inner")]})
+        api = res("aws:apigateway/restApi:RestApi", "api", {
+            "name": "infer", "endpointConfiguration": {"types": types}, "tags": dict(TAGS)})
+        integ = res("aws:apigateway/integration:Integration", "api-int", {
+            "restApi": unknown(), "resourceId": "r", "httpMethod": "ANY",
+            "type": "HTTP_PROXY", "integrationHttpMethod": "ANY",
+            "uri": "http://inner.example/", "connectionType": "VPC_LINK",
+            "connectionId": unknown()}, deps={"restApi": [api], "connectionId": [link]})
+        return [link, api, integ]
+    return _add(build)
+
+
+CASES_7 = [
+    ("y01", "aws", {"budget": "18500"}, lz_group("us-east-1-bos-1a"), {SPEND: "fail"}, None,
+     "10 g4dn.2xlarge in the Boston Local Zone: 7,409.50 + ~12,141 = ~19,551 > 18,500 (at "
+     "the region's 0.752 it would be ~17,631: below the truth)"),
+    ("y02", "aws", {"budget": "18500"}, lz_group("us-east-1b"), {}, None,
+     "the same in us-east-1b: 5,489.60 + ~12,141-12,251 < 18,500"),
+    ("y03", "aws", {"budget": "30000"}, lz_group("us-east-1-bos-1a"), {}, None,
+     "Local Zone group under 30,000"),
+    ("g01", "aws", {}, _chain(inner_nlb(), ga_literal("inner")), {NPI: "fail"}, None,
+     "GA endpointId: a literal ARN naming the stack's aws-native internal NLB by its name"),
+    ("g02", "aws", {}, _chain(inner_nlb(), ga_literal("other")), {}, None,
+     "a literal ARN of another balancer: reaches nothing of the stack"),
+    ("g03", "aws", {}, inner_nlb(), {}, None, "the internal NLB alone: private"),
+    ("g04", "aws", {}, _chain(inner_nlb(), rest_vpc_link(["REGIONAL"])), {NPI: "fail"}, None,
+     "REST API VPC_LINK through a VpcLink on the internal NLB, REGIONAL endpoint"),
+    ("g05", "aws", {}, _chain(inner_nlb(), rest_vpc_link(["PRIVATE"])), {}, None,
+     "PRIVATE-only REST API: passes"),
+    ("g06", "aws", {}, _chain(inner_nlb(), rest_vpc_link(unknown())), {NPI: "undecided"}, None,
+     "endpoint types unknown at preview: cannot decide"),
+]
+
+
+@pytest.mark.parametrize("case", _params(CASES_7), ids=[c[0] for c in CASES_7])
+def test_batch7(pack, case):
+    _run_case(pack, case)
+
+
 # ------------------------------------------------------------------ probes (after the findings)
 def _fn_tags(tags: Optional[dict]):
     def mutate(s):
