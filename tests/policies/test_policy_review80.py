@@ -169,7 +169,10 @@ BUILD: dict[str, Callable[..., list]] = {"aws": aws, "gcp": gcp, "azure": azure,
 
 D1 = ("DEFECT 1: a Lambda starter that finds the nodes by a tag the function itself also carries "
       "(the required cost tags) is not seen as a start: the stop is taken as a lifetime")
-XFAIL: dict[str, str] = {"s17": D1, "s19": D1, "q1": D1, "q3": D1, "q5": D1}
+D2 = ("DEFECT 2: a group in an AWS Local Zone / Wavelength Zone subnet is priced at its region's "
+      "rate although the catalog lists the zone's higher rate: below the truth")
+XFAIL: dict[str, str] = {"s17": D1, "s19": D1, "q1": D1, "q3": D1, "q5": D1,
+                         "y01": D2, "q6": D2, "q7": D2}
 
 
 def _params(cases):
@@ -1507,6 +1510,11 @@ PROBES = [
     ("q5", "aws", {}, _chain(lambda_start(TEAM), _fn_tags({"team": "research"})),
      {SPEND: "fail", TAGS_P: "fail"}, None,
      "DEFECT 1 reach: the function carrying only team=research: missed"),
+    ("q6", "aws", {"budget": "18500"}, lz_group("us-east-1-wl1-atl-wlz-1"), {SPEND: "fail"},
+     None, "DEFECT 2 reach: Atlanta Wavelength Zone (us-east-1-wl1-atl1 1.317 USD/h): 10 x "
+           "1.317 x 730 = 9,614 + ~12,141 > 18,500"),
+    ("q7", "aws", {"budget": "18500"}, lz_group("us-east-1-atl-1a"), {SPEND: "fail"}, None,
+     "DEFECT 2 reach: Atlanta Local Zone (us-east-1-atl-1 1.015): ~19,551 > 18,500"),
 ]
 
 
