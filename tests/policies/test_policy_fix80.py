@@ -168,3 +168,109 @@ def test_gap1_gpu_machine_beside_unknown_accelerators(pack):
                   {"machineType": "a2-highgpu-1g", "acceleratorConfigs": unknown()}):
         check(pack, [workbench(setup), gcp_budget(units="90000")], GCP_C, GPU_PUBLIC,
               [(NPI, "a2-highgpu-1g")])
+
+
+# ------------------------------------------------------------------------------------- GAP 2
+def _gcp_date(when: datetime) -> dict:
+    return {"year": float(when.year), "month": float(when.month), "day": float(when.day)}
+
+
+NOW = datetime.now(timezone.utc)
+# A custom period of about a month around now: 1,000 over (31 days + a day) / 730 h is about
+# 1.05 months, 950 a month, above the g2-standard-8's 623.15.
+START, END = _gcp_date(NOW - timedelta(days=1)), _gcp_date(NOW + timedelta(days=30))
+
+
+def _gcp_stack(period: dict) -> list:
+    return [gcp_vm("gpu", "g2-standard-8"),
+            gcp_budget(units="1000", budgetFilter={"customPeriod": period})]
+
+
+GCP_DATES = [
+    ("g00", {"startDate": START, "endDate": END}, {}, None,
+     "a readable custom period around now: the budget covers the VM: pass"),
+    ("g01", {"startDate": START, "endDate": "tomorrow"}, {SPEND: "fail"}, "'tomorrow'",
+     "an end date that is text, no date"),
+    ("g02", {"startDate": START, "endDate": {"year": "２０９９", "month": 12.0, "day": 31.0}},
+     {SPEND: "fail"}, "２０９９", "a year in fullwidth digits (numbers read in ASCII only)"),
+    ("g03", {"startDate": START, "endDate": {"year": 2099.0, "month": 13.0, "day": 1.0}},
+     {SPEND: "fail"}, "13", "a month 13"),
+    ("g04", {"startDate": START, "endDate": [END]}, {SPEND: "fail"}, "[{",
+     "an end date written as a list of one"),
+    ("g05", {"startDate": START, "endDate": {"year": 2099.0, "month": 12.0}}, {SPEND: "fail"},
+     "2099", "an end date missing its day (year, month and day are each required)"),
+    ("g06", {"startDate": "yesterday", "endDate": END}, {SPEND: "fail"}, "'yesterday'",
+     "a start date that is no date"),
+    ("g07", {"startDate": START, "endDate": unknown()}, {SPEND: "undecided"}, None,
+     "an end date unknown at preview: cannot decide"),
+]
+
+
+@pytest.mark.parametrize("case", GCP_DATES, ids=[c[0] for c in GCP_DATES])
+def test_gap2_gcp_budget_dates(pack, case):
+    _, period, expected, word, _why = case
+    check(pack, _gcp_stack(period), GCP_C, expected,
+          [(SPEND, "budget"), (SPEND, word)] if word else [])
+
+
+def _aws_stack(**period) -> list:
+    sn = subnet()
+    return [sn, aws_box("gpu", "g5.xlarge", sn), aws_budget(amount="1000.00", **period)]
+
+
+AWS_DATES = [
+    ("a00", {"timePeriodStart": "2020-01-01_00:00", "timePeriodEnd": "2087-06-15_00:00"}, {},
+     None, "AWS's own default end (2087-06-15_00:00): pass (734.38 under 1,000)"),
+    ("a01", {"timePeriodEnd": "tomorrow"}, {SPEND: "fail"}, "'tomorrow'", "text, no date"),
+    ("a02", {"timePeriodEnd": "２０８７-06-15_00:00"}, {SPEND: "fail"}, "２０８７",
+     "fullwidth digits, which Python's strptime reads"),
+    ("a03", {"timePeriodStart": "２０２０-01-01_00:00"}, {SPEND: "fail"}, "２０２０",
+     "a start in fullwidth digits"),
+    ("a04", {"timePeriodEnd": "2087-13-15_00:00"}, {SPEND: "fail"}, "2087-13-15",
+     "a month 13"),
+    ("a05", {"timePeriodEnd": unknown()}, {SPEND: "undecided"}, None,
+     "an end unknown at preview: cannot decide"),
+]
+
+
+@pytest.mark.parametrize("case", AWS_DATES, ids=[c[0] for c in AWS_DATES])
+def test_gap2_aws_budget_dates(pack, case):
+    _, period, expected, word, _why = case
+    check(pack, _aws_stack(**period), AWS, expected,
+          [(SPEND, "budget"), (SPEND, word)] if word else [])
+
+
+def _az_stack(period) -> list:
+    nic = az_nic("t4-nic")
+    return [nic, az_vm("t4-box", T4, nic), az_budget(amount=500.0, timePeriod=period)]
+
+
+AZ_DATES = [
+    ("z00", {"startDate": "2020-01-01T00:00:00Z", "endDate": "2099-12-31T00:00:00Z"}, {}, None,
+     "a readable period: pass (383.98 under 500)"),
+    ("z01", {"startDate": "2020-01-01T00:00:00Z", "endDate": "tomorrow"}, {SPEND: "fail"},
+     "'tomorrow'", "text, no date"),
+    ("z02", {"startDate": "2020-01-01T00:00:00Z", "endDate": "２０９９-12-31T00:00:00Z"},
+     {SPEND: "fail"}, "２０９９", "fullwidth digits"),
+    ("z03", {"startDate": ["2020-01-01T00:00:00Z"]}, {SPEND: "fail"}, "['2020",
+     "a start written as a list"),
+    ("z04", {"startDate": "2020-01-01T00:00:00Z", "endDate": unknown()}, {SPEND: "undecided"},
+     None, "an end unknown at preview: cannot decide"),
+]
+
+
+@pytest.mark.parametrize("case", AZ_DATES, ids=[c[0] for c in AZ_DATES])
+def test_gap2_azure_budget_dates(pack, case):
+    _, period, expected, word, _why = case
+    check(pack, _az_stack(period), AZ, expected,
+          [(SPEND, "budget"), (SPEND, word)] if word else [])
+
+
+def test_gap2_unread_budget_beside_a_good_one(pack):
+    """A readable budget covering the VM beside one whose end date is text: the unread one is
+    still a violation naming it (not left out in silence because another budget caps)."""
+    good = gcp_budget(name="good", units="1000")
+    bad = gcp_budget(name="odd", units="100000", budgetFilter={"customPeriod": {
+        "startDate": START, "endDate": "tomorrow"}})
+    check(pack, [gcp_vm("gpu", "g2-standard-8"), good, bad], GCP_C, {SPEND: "fail"},
+          [(SPEND, "odd"), (SPEND, "'tomorrow'")])
