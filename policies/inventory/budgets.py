@@ -16,7 +16,14 @@ from trainstack_policies.inventory.tokens import AWS_BUDGET, AZ_BUDGETS, GCP_BUD
 
 AWS_BUDGET_ACTION = "aws:budgets/budgetAction:BudgetAction"
 from trainstack_policies.inventory.values import _dicts, _list, json_text
-from trainstack_policies.model import UNKNOWN, BadNumber, Resource, checked_number, number
+from trainstack_policies.model import (
+    UNKNOWN,
+    BadNumber,
+    Resource,
+    checked_number,
+    number,
+    short_repr,
+)
 
 
 @dataclass
@@ -61,6 +68,10 @@ class Budget:
     # A budget that takes in group A is no alarm for group B and caps the stack less B.
     leaves_out: dict[int, str] = field(default_factory=dict)
     unsure: dict[int, tuple[str, str]] = field(default_factory=dict)
+    # A time period date that is there but no date the pack can read (text such as
+    # "tomorrow", fullwidth digits, a month 13, a list): the input and its value. Never read as
+    # "no end" (or "no start"): the budget is neither the cap nor the alarm, and a violation.
+    unread_period: str = ""
 
     def coverage(self, group: Resource) -> Optional[bool]:
         """Whether it takes in one GPU group's cost: True, False, or None (cannot decide)."""
@@ -1195,14 +1206,17 @@ def _planned(r: Resource) -> tuple[Optional[float], str, str]:
 
 def _end_time(value: Any) -> Optional[datetime]:
     """A budget's end as a UTC time: AWS "2025-12-31_23:59", Azure ISO-8601, GCP
-    {year, month, day} (the end of that day); None when absent or not a time."""
+    {year, month, day} (the end of that day, each a whole number); None when absent or not a
+    time. Text reads only in ASCII (as model.number reads numbers): Python's strptime would
+    read fullwidth digits (its digit class matches any Unicode digit), no cloud's date format does."""
     try:
         if isinstance(value, dict):
             y, m, d = (number(value.get(k)) for k in ("year", "month", "day"))
-            if y is None or m is None or d is None:
+            if y is None or m is None or d is None or not all(
+                    float(n).is_integer() for n in (y, m, d)):
                 return None
             return datetime(int(y), int(m), int(d), tzinfo=timezone.utc) + timedelta(days=1)
-        if not isinstance(value, str) or not value.strip():
+        if not isinstance(value, str) or not value.strip() or not value.isascii():
             return None
         text = value.strip()
         if "_" in text:
@@ -1211,6 +1225,25 @@ def _end_time(value: Any) -> Optional[datetime]:
     except (ValueError, OverflowError):
         return None
     return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+
+
+def _unread_period(r: Resource, *paths: str) -> tuple[str, str]:
+    """(path unknown at preview, unread text) of a budget's time period dates (AWS
+    timePeriodEnd / timePeriodStart, Azure timePeriod.endDate / startDate, GCP
+    budgetFilter.customPeriod.endDate / startDate): a date that is there but reads as no date
+    (docs: "a budget that cannot be read is not 'no cap'") names the input and its value; one
+    unknown at preview (or under a holder unknown at preview) gives its path. ("", "") when
+    each is absent or reads."""
+    for path in paths:
+        value = r.reach(path)   # a holder in another shape: BadNumber naming it
+        if value is None:
+            continue
+        if _has_unknown(value):
+            return path, ""
+        if isinstance(value, BadNumber) or _end_time(value) is None:
+            shown = value.text if isinstance(value, BadNumber) else short_repr(value)
+            return "", f"{path} {shown} (no date the pack can read)"
+    return "", ""
 
 
 def _ended(r: Resource, path: str) -> str:
@@ -1421,13 +1454,17 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                                "auto-adjusting budget, autoAdjustData), not by the program")
             scope, covers, undecided, outside = _aws_filters(r, resources, cache)
             ended = _ended(r, "timePeriodEnd") or _not_started(r, "timePeriodStart")
+            at, unread = _unread_period(r, "timePeriodEnd", "timePeriodStart")
             if ended:
                 scope, covers, undecided, outside = ended, False, "", ""
+            elif unread or at:
+                ended = unread or f"{at} (unknown until apply)"
+                scope, covers, undecided, outside = ended, False, at, ""
             silent, maybe = _aws_silent(r, actions)
             b = Budget(r, _per_month(amount, r.get("timeUnit")), str(r.get("limitUnit") or "USD"),
                        str(r.get("limitAmount")), unknown, invalid, scope, covers, undecided,
                        silent=silent, silent_unknown=maybe, outside=outside,
-                       open_amount=open_amount)
+                       open_amount=open_amount, unread_period=unread)
             if not ended:
                 _per_group(b, gpu("aws"), lambda cache, _, r=r: _aws_filters(r, resources,
                                                                              cache))
@@ -1455,15 +1492,20 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             scope, covers, undecided, outside = _gcp_filters(r, resources, cache)
             ended = _ended(r, "budgetFilter.customPeriod.endDate") or \
                 _not_started(r, "budgetFilter.customPeriod.startDate")
+            at, unread = _unread_period(r, "budgetFilter.customPeriod.endDate",
+                                        "budgetFilter.customPeriod.startDate")
             if ended:
                 scope, covers, undecided, outside = ended, False, "", ""
+            elif unread or at:
+                ended = unread or f"{at} (unknown until apply)"
+                scope, covers, undecided, outside = ended, False, at, ""
             silent, maybe = _gcp_silent(r)
             b = Budget(r, _per_month(amount, period),
                        str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
                        str(r.get("amount.specifiedAmount.units")), unknown, invalid, scope,
                        covers, undecided, silent=silent, silent_unknown=maybe,
                        open_amount=open_amount,
-                       outside=outside)
+                       outside=outside, unread_period=unread)
             if not ended:
                 _per_group(b, gpu("gcp"), lambda cache, _, r=r: _gcp_filters(r, resources,
                                                                              cache))
@@ -1485,13 +1527,18 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                 r, resources, azure_groups, azure_unread, azure_subscriptions, cache,
                 azure_never)
             ended = _ended(r, "timePeriod.endDate") or _not_started(r, "timePeriod.startDate")
+            at, unread = _unread_period(r, "timePeriod.endDate", "timePeriod.startDate")
             if ended:
                 scope, covers, scope_unknown, outside = ended, False, "", ""
+            elif unread or at:
+                ended = unread or f"{at} (unknown until apply)"
+                scope, covers, scope_unknown, outside = ended, False, at, ""
             # Azure budgets are in the billing account's currency; trainstack bills in USD.
             silent, maybe = _azure_silent(r)
             b = Budget(r, _per_month(amount, r.get("timeGrain")), "USD", str(r.get("amount")),
                        unknown, invalid, scope, covers, scope_unknown,
-                       silent=silent, silent_unknown=maybe, outside=outside)
+                       silent=silent, silent_unknown=maybe, outside=outside,
+                       unread_period=unread)
             if not ended:
                 _per_group(b, gpu("azure"), lambda cache, azure, r=r: _azure_cover(
                     r, resources, azure[0], azure[1], azure[2], cache, azure[3]))

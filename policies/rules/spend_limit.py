@@ -299,6 +299,15 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             out.append(violation(b.resource, "the budget amount is not a positive finite "
                                  "number", b.invalid, "a positive amount in USD",
                                  "set the budget's amount to the monthly cap in USD"))
+        if b.unread_period:
+            # A date that is there but no date: never "no end" (docs: a budget that cannot
+            # be read is not "no cap"); it is neither the cap nor the alarm.
+            out.append(violation(b.resource, "the budget's time period cannot be read, so "
+                                 "the budget is neither the cap nor the alarm",
+                                 b.unread_period, "a date in the provider's format (AWS "
+                                 "2087-06-15_00:00, Azure ISO-8601, GCP {year, month, day})",
+                                 "write the date in the provider's format, ASCII digits, or "
+                                 "leave it out for a period with no end"))
         if b.no_rate and b.covers_compute and not b.scope:
             # Its amount in USD, and so the cap, cannot be told without a cited rate.
             undecided = undecided or _Undecidable(b.resource, b.no_rate)

@@ -1482,8 +1482,9 @@ B6 = [
     ("v01", "gcp", {}, _add(_gcp_other("gcp:workbench/instance:Instance", {
         "location": "us-west1-c", "gceSetup": {"machineType": "a2-highgpu-1g", "acceleratorConfigs": [
             {"type": "NVIDIA_TESLA_A100", "coreCount": "1"}]}, "labels": dict(LABELS)})),
-     {SPEND: "fail"}, None,
-     "a Vertex Workbench instance on a2-highgpu-1g with an A100 in acceleratorConfigs: a GPU sign"),
+     {SPEND: "fail", NPI: "fail"}, None,
+     "a Vertex Workbench instance on a2-highgpu-1g with an A100 in acceleratorConfigs: a GPU sign "
+     "(fix80: disablePublicIp left out, so the GPU notebook gets an external IP: NPI fail)"),
     ("v02", "gcp", {}, _add(_gcp_other("gcp:vertex/aiDeploymentResourcePool:AiDeploymentResourcePool", {
         "region": "us-west1", "name": "pool", "dedicatedResources": {
             "machineSpec": {"machineType": "a2-highgpu-1g", "acceleratorType": "NVIDIA_TESLA_A100",

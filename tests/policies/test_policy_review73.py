@@ -761,8 +761,10 @@ BATCH2 = [
     ("t01", "aws", {}, _abud(timePeriodStart="2026-12-01_00:00"), {}, None, "begun this month"),
     ("t02", "aws", {}, _abud(timePeriodStart="2031-01-01_00:00"), {SPEND: "fail"}, None,
      "not begun: tracks nothing now: no alarm"),
-    ("t03", "aws", {}, _abud(timePeriodEnd="10000-01-01_00:00"), {SPEND: ("pass", "undecided")},
-     None, "year 10000: ends never in effect; never a crash, never 'ended'"),
+    # fix80: year 10000 is no date of AWS's format (yyyy-MM-dd_HH:mm, four-digit years): a
+    # date that cannot be read is a violation naming it, never "no end" (was pass/undecided).
+    ("t03", "aws", {}, _abud(timePeriodEnd="10000-01-01_00:00"), {SPEND: "fail"},
+     None, "year 10000: no date the pack can read; never a crash, never 'ended'"),
     ("t04", "aws", {}, _abud(timePeriodEnd="2087-06-15_00:00"), {}, None, "AWS's default end"),
     ("t05", "aws", {}, _abud(timePeriodStart="2026-12-01"), {SPEND: ("pass", "undecided")}, None,
      "a date without a time: begun, or cannot be read; never a crash"),
@@ -874,7 +876,8 @@ BATCH2 = [
      {SPEND: ("pass", "undecided")}, None, "a start without a zone; never a crash"),
     ("zb22", "azure", {}, _zbud(timePeriod={"startDate": "2026-12-01T00:00:00Z",
                                             "endDate": "10000-01-01T00:00:00Z"}),
-     {SPEND: ("pass", "undecided")}, None, "an end in year 10000; never a crash"),
+     # fix80: ISO-8601 years are four digits (more only with a sign): unread, a violation.
+     {SPEND: "fail"}, None, "an end in year 10000; never a crash"),
     ("zb23", "azure", {}, _chain(_az_rg("rg"), _zbud(scope=SCOPE_RG + "rg"),
                                  _az_b2(100.0, scope=SCOPE_RG + "other")), {}, None,
      "two group budgets, only one on the set's group"),
