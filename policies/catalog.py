@@ -243,6 +243,43 @@ def price(cloud: str, name: str, region: str) -> Optional[Price]:
     return _price(row) if row is not None else None
 
 
+# AWS Local Zones and Wavelength Zones bill their own rates, above their parent region's
+# (prices.csv: g4dn.2xlarge 1.015 USD/h in us-east-1-bos-1, 0.752 in us-east-1). The catalog keys
+# a Local Zone by its zone group, the zone name less its letter (us-east-1-bos-1a is in the group
+# us-east-1-bos-1: EC2 API AvailabilityZone groupName, "Local Zones - us-west-2-lax-1"), and a
+# Wavelength Zone by the AWS price list's location code, the zone name's carrier network, city
+# and number (us-east-1-wl1-atl-wlz-1 -> us-east-1-wl1-atl1). An AZ ID names the same places
+# (use1-bos1-az1, use1-wl1-atl-wlz1: AWS Wavelength guide, "Available Wavelength Zones"), its
+# region written as a code, so the region comes from the group that uses it.
+_LOCAL_ZONE = re.compile(r"([a-z]{2}(?:-gov)?-[a-z]+-[0-9]+)-([a-z]+)-([0-9]+)[a-z]", re.ASCII)
+_WAVELENGTH_ZONE = re.compile(r"([a-z]{2}(?:-gov)?-[a-z]+-[0-9]+)-(wl[0-9]+)-([a-z]+)-wlz-([0-9]+)",
+                              re.ASCII)
+_LOCAL_ZONE_ID = re.compile(r"[a-z]{2,}[0-9]+-([a-z]+)([0-9]+)-az[0-9]+", re.ASCII)
+_WAVELENGTH_ZONE_ID = re.compile(r"[a-z]{2,}[0-9]+-(wl[0-9]+)-([a-z]+)-wlz([0-9]+)", re.ASCII)
+
+
+def aws_edge_location(zone: str, region: str = "", zone_id: bool = False) -> Optional[str]:
+    """The prices.csv location of an AWS Local Zone or Wavelength Zone, by its name
+    (us-east-1-bos-1a -> us-east-1-bos-1, us-east-1-wl1-atl-wlz-1 -> us-east-1-wl1-atl1) or, with
+    `zone_id`, by its AZ ID in `region` (use1-bos1-az1 in us-east-1 -> us-east-1-bos-1; "" where
+    the region is not known); None for an Availability Zone of the region itself (us-east-1a,
+    use1-az4) or a value of neither form."""
+    if not isinstance(zone, str):
+        return None
+    if zone_id:
+        local, wave = _LOCAL_ZONE_ID.fullmatch(zone), _WAVELENGTH_ZONE_ID.fullmatch(zone)
+        if local is None and wave is None:
+            return None
+        if not isinstance(region, str) or not region:
+            return ""
+        return f"{region}-{local.group(1)}-{local.group(2)}" if local is not None else \
+            f"{region}-{wave.group(1)}-{wave.group(2)}{wave.group(3)}"   # type: ignore[union-attr]
+    local, wave = _LOCAL_ZONE.fullmatch(zone), _WAVELENGTH_ZONE.fullmatch(zone)
+    if wave is not None:
+        return f"{wave.group(1)}-{wave.group(2)}-{wave.group(3)}{wave.group(4)}"
+    return f"{local.group(1)}-{local.group(2)}-{local.group(3)}" if local is not None else None
+
+
 @cache
 def _regions_by_cloud() -> dict[str, frozenset[str]]:
     index: dict[str, set[str]] = {}

@@ -27,7 +27,7 @@ catalog does not list (t3.micro, e2-small) are left out and named.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Optional
+from typing import Any, Mapping, Optional
 
 from trainstack_policies import catalog
 from trainstack_policies.catalog import GIB_PER_GB, HOURS_PER_MONTH
@@ -41,7 +41,9 @@ from trainstack_policies.inventory import (
     tag_value,
     tags_of,
 )
-from trainstack_policies.model import UNKNOWN, BadNumber, Resource
+from trainstack_policies.inventory.tokens import AWS_NATIVE_SUBNET, AWS_SUBNET
+from trainstack_policies.inventory.values import AZ_ID, aws_subnet_zone
+from trainstack_policies.model import UNKNOWN, BadNumber, Resource, last_segment
 
 
 @dataclass
@@ -130,6 +132,57 @@ def _data_gb(bucket: Bucket) -> Optional[float]:
         return None
 
 
+def _locations(g: NodeGroup) -> list[str]:
+    """Where the catalog prices a group's nodes: its region, or, for an AWS group placed in a
+    Local Zone or Wavelength Zone (by its own zones or its subnets' availabilityZone, or a
+    subnet's availabilityZoneId), that zone's own location in prices.csv (catalog
+    .aws_edge_location), which bills above the region; every location it may run in when its
+    zones span several (the dearest is priced). A group in no such zone: [its region]."""
+    if g.cloud != "aws" or not isinstance(g.region, str) or not g.region:
+        return [g.region]
+    edges: list[str] = []
+    in_region = not g.zones
+    for zone in g.zones:
+        loc = None
+        if isinstance(zone, str) and zone.startswith(AZ_ID):
+            loc = catalog.aws_edge_location(zone[len(AZ_ID):], g.region, zone_id=True)
+        elif isinstance(zone, str):
+            loc = catalog.aws_edge_location(last_segment(zone))
+        if loc is None:
+            in_region = True   # a zone of the region, or one not read (priced as before)
+        elif loc not in edges:
+            edges.append(loc)
+    # A subnet given by its AZ ID alone leaves no zone name on the group ("" above): its ID
+    # places the nodes as surely.
+    for owner in (g.resource, g.template):
+        for deps in (owner.deps.values() if owner is not None else ()):
+            for subnet in deps:
+                if subnet.type not in (AWS_SUBNET, AWS_NATIVE_SUBNET):
+                    continue
+                zone = aws_subnet_zone(subnet)
+                if isinstance(zone, str) and zone.startswith(AZ_ID):
+                    loc = catalog.aws_edge_location(zone[len(AZ_ID):], g.region, zone_id=True)
+                    if loc and loc not in edges:
+                        edges.append(loc)
+    return ([g.region] if in_region or not edges else []) + edges
+
+
+def _located_price(g: NodeGroup, t: str) -> tuple[Optional[catalog.Price], Any]:
+    """(the dearest catalog row of type `t` over the group's locations, where it is), or (None,
+    the first location with no row for it): a zone the catalog does not price the type in is
+    never priced at its region's lower rate."""
+    if not g.region:
+        return catalog.dearest(g.cloud, t), g.region
+    found: list[catalog.Price] = []
+    for loc in _locations(g):
+        row = instance_price(g.cloud, t, loc)
+        if row is None:
+            return None, loc
+        found.append(row)
+    dearest = max(found, key=lambda r: r.hourly(g.spot))
+    return dearest, dearest.region
+
+
 def _group_line(g: NodeGroup, result: "Estimate",
                 block_fees: Optional[Mapping[str, float]] = None) -> None:
     if g.invalid:
@@ -148,8 +201,8 @@ def _group_line(g: NodeGroup, result: "Estimate",
                                 regular_percent=0.0), result, block_fees)
         return
     if not is_gpu_group(g):
-        rows = [instance_price(g.cloud, str(t), g.region) if isinstance(g.region, str)
-                and g.region else catalog.dearest(g.cloud, str(t)) for t in g.instance_types]
+        rows = [_located_price(g, str(t))[0] if isinstance(g.region, str)
+                else catalog.dearest(g.cloud, str(t)) for t in g.instance_types]
         priced = [r for r in rows if r is not None]
         if g.count is not None and rows and len(priced) == len(rows):
             hourly = max(r.hourly(g.spot) for r in priced)
@@ -186,6 +239,7 @@ def _group_line(g: NodeGroup, result: "Estimate",
                               "offering's UpfrontFee in USD>}}")
         return
     hourlies = []
+    zoned = ""
     for t in g.instance_types:
         if t is None and g.accelerators:
             result.missing.append(f"{where}: GPU nodes chosen by attributes "
@@ -207,29 +261,33 @@ def _group_line(g: NodeGroup, result: "Estimate",
                 return
             hourlies.append(attached)
             continue
-        row = instance_price(g.cloud, str(t), g.region) if g.region else \
-            catalog.dearest(g.cloud, str(t))
+        row, loc = _located_price(g, str(t))
+        if loc and loc != g.region:
+            zoned = loc   # a Local / Wavelength Zone's own row (or the one missing)
         if row is None and not gpu_reason(g.cloud, t, g.accelerators):
             continue   # a non-GPU type beside GPU ones (a mixed policy): the GPU type costs more
         if row is None:
             # A type the catalog prices elsewhere but not here: its sources do not offer it in
             # this region (say so, and where they do), rather than an unlisted type; unless the
             # provider lists it as sold here and only the price is missing (unpriced_regions).
-            elsewhere = catalog.offered_elsewhere(g.cloud, str(t), g.region) if g.region else ()
+            elsewhere = catalog.offered_elsewhere(g.cloud, str(t), loc) if loc else ()
             more = f" and {len(elsewhere) - 6} more" if len(elsewhere) > 6 else ""
-            offered = (f" (not offered in {g.region} per the catalog's sources, which list it "
+            offered = (f" (not offered in {loc} per the catalog's sources, which list it "
                        f"in {', '.join(elsewhere[:6])}{more})") if elsewhere else ""
-            sold_here = catalog.unpriced_in(g.cloud, str(t), g.region) if g.region else None
+            if loc and loc != g.region and not elsewhere:
+                offered = (f" (a Local / Wavelength Zone of {g.region}, billed at its own "
+                           "rates, never priced at the region's)")
+            sold_here = catalog.unpriced_in(g.cloud, str(t), loc) if loc else None
             if sold_here is not None:
                 priced_at = f"; priced in {', '.join(elsewhere[:6])}{more}" if elsewhere else ""
-                offered = (f": listed as sold in {g.region} ({sold_here.listed_by}) but no "
+                offered = (f": listed as sold in {loc} ({sold_here.listed_by}) but no "
                            f"public price for that region was found ({sold_here.reason})"
                            f"{priced_at}")
             listed = catalog.unpriced(g.cloud, str(t))
             if listed is not None:
                 offered = (f": listed publicly ({listed.listed_by}) but no public price was "
                            f"found ({listed.reason})")
-            result.missing.append(f"{where}: {t} in {g.region or '?'} "
+            result.missing.append(f"{where}: {t} in {loc or '?'} "
                                   f"({gpu_reason(g.cloud, t, g.accelerators) or 'GPU node'}) "
                                   f"has no catalog price{offered}")
             return
@@ -249,6 +307,8 @@ def _group_line(g: NodeGroup, result: "Estimate",
         enforced += f" ({g.size_how})"
     if not g.region:
         enforced += " (region not named in the program: its dearest catalog region)"
+    if zoned:
+        enforced += f" (in {zoned}, a Local / Wavelength Zone of {g.region}: its own rate)"
     several = " (the priciest of its types)" if len(hourlies) > 1 else ""
     # Nodes inside a reservation of the stack are priced with the reservation, whole.
     count = g.count - g.reserved_nodes

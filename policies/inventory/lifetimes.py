@@ -1115,10 +1115,13 @@ def _finds_by_tag(r: Resource, holder: Resource) -> bool:
     """Whether `holder` (a Scheduler schedule or a rule target) runs a Lambda function (an
     arn:aws:lambda:...:function: ARN, or a function of the stack it depends on) whose input or
     environment variables name a tag of the nodes as one tag (_names_tag): code that finds the
-    nodes by tag, which may start them (what it does cannot be read). A tag the function
-    carries too (the team's cost tags, a provider's default tags) singles out nothing, as a
-    Lambda that names no tag. An input or variable that is JSON text the pack cannot parse
-    (nested too deep, cut short) may name a tag of the nodes: it may start them too."""
+    nodes by tag, which may start them (what it does cannot be read). Only the nodes' tags
+    are matched: a tag the function carries too (the team's cost tags, a provider's default
+    tags) still finds the nodes, since a tag filter (ec2:DescribeInstances, the Tagging API
+    with an instance type filter) returns the instances that carry it, never the function
+    (review80 DEFECT 1; review35h l1 had read such a tag as singling out nothing). An input or
+    variable that is JSON text the pack cannot parse (nested too deep, cut short) may name a
+    tag of the nodes: it may start them too."""
     functions = [d for deps in holder.deps.values() for d in deps if d.type == _LAMBDA_FUNCTION]
     if not functions and not _runs_lambda(holder):
         return False
@@ -1130,12 +1133,7 @@ def _finds_by_tag(r: Resource, holder: Resource) -> bool:
             if isinstance(spec, dict) and isinstance(spec.get("tags"), dict) and \
                     str(spec.get("resourceType")).lower() == "instance":
                 tags = {**tags, **spec["tags"]}
-    own: dict = {}
-    for fn in functions:
-        fn_tags = tags_of(fn)
-        if isinstance(fn_tags, dict):
-            own.update(fn_tags)
-    tags = {k: v for k, v in tags.items() if isinstance(v, str) and own.get(k) != v}
+    tags = {k: v for k, v in tags.items() if isinstance(v, str)}
     if not tags:
         return False
     found: list = []

@@ -237,8 +237,9 @@ D1 = ("DEFECT 1: a Lambda starter that finds the nodes by a tag the function its
       "(the required cost tags) is not seen as a start: the stop is taken as a lifetime")
 D2 = ("DEFECT 2: a group in an AWS Local Zone / Wavelength Zone subnet is priced at its region's "
       "rate although the catalog lists the zone's higher rate: below the truth")
-XFAIL: dict[str, str] = {"s17": D1, "s19": D1, "q1": D1, "q3": D1, "q5": D1,
-                         "y01": D2, "q6": D2, "q7": D2}
+# Both fixed by fix81 (lifetimes._finds_by_tag matches the nodes' tags only; pricing prices a
+# Local / Wavelength Zone group at its zone's catalog row): no case is left xfail.
+XFAIL: dict[str, str] = {}
 
 
 def _params(cases):
