@@ -1182,30 +1182,40 @@ _GCP_READ = frozenset({"services", "projects", "labels", "calendarPeriod", "cust
                        "creditTypes", "creditTypesTreatment", "resourceAncestors"})
 
 
-def _planned(r: Resource) -> tuple[Optional[float], str, str]:
-    """(amount, unknown path, invalid text) of an AWS budget given plannedLimits instead of a
-    limitAmount (pulumi-aws Budget planned_limits: an amount per period): the amount of the
-    period that has begun last, else (none has begun, or no start reads) the largest."""
+def _planned(r: Resource) -> tuple[Optional[float], str, str, str]:
+    """(amount, unknown path, invalid text, unread text) of an AWS budget given plannedLimits
+    instead of a limitAmount (pulumi-aws Budget planned_limits: an amount per period from its
+    start_time). The limit in force is the one whose period has begun last: "The key is the
+    start of the month ... After all of the BudgetLimit values in PlannedBudgetLimits are used,
+    the budget continues to use the last limit" (AWS Budgets API, Budget.PlannedBudgetLimits).
+    An entry that is no object, or whose startTime is left out or does not read, may be that
+    one: the budget cannot be read (unread text naming it), never its largest amount. Where
+    none has begun, the largest."""
     from trainstack_policies.inventory import lifetimes
     planned = r.get("plannedLimits")
     if _has_unknown(planned):
-        return None, "plannedLimits", ""
+        return None, "plannedLimits", "", ""
     now = lifetimes._now()
     current: Optional[tuple[datetime, float]] = None
     largest: Optional[float] = None
-    for p in _dicts(planned):
+    for i, p in enumerate(_dicts(planned)):
         if not isinstance(p, dict):
-            continue
+            return None, "", "", (f"plannedLimits.{i} {short_repr(p)} (no {{amount, "
+                                  "startTime}} object: which limit is in force cannot be read)")
         value = checked_number(p.get("amount"))
         if isinstance(value, BadNumber) or value == 0:
-            return None, "", value.text if value else "0"
+            return None, "", value.text if value else "0", ""
         if value is None:
             continue
         largest = value if largest is None else max(largest, value)
         start = _end_time(p.get("startTime"))
-        if start is not None and start <= now and (current is None or start > current[0]):
+        if start is None:
+            return None, "", "", (f"plannedLimits.{i}.startTime {short_repr(p.get('startTime'))}"
+                                  " (no start the pack can read: which limit is in force "
+                                  "cannot be read)")
+        if start <= now and (current is None or start > current[0]):
             current = (start, value)
-    return (current[1] if current else largest), "", ""
+    return (current[1] if current else largest), "", "", ""
 
 
 def _end_time(value: Any) -> Optional[datetime]:
@@ -1464,8 +1474,9 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                                          "coverage, not cost: no spend limit)"))
                 continue
             amount, unknown, invalid = _amount(r, "limitAmount")
+            planned_unread = ""
             if r.get("limitAmount") is None and r.get("plannedLimits") is not None:
-                amount, unknown, invalid = _planned(r)
+                amount, unknown, invalid, planned_unread = _planned(r)
             # AutoAdjustData: "the parameters that determine the budget amount for an
             # auto-adjusting budget" (docs.aws.amazon.com/aws-cost-management/latest/
             # APIReference/API_budgets_AutoAdjustData.html): AWS sets the amount from past
@@ -1486,7 +1497,7 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             elif unread or at:
                 ended = unread or f"{at} (unknown until apply)"
                 scope, covers, undecided, outside = ended, False, at, ""
-            shape = _unread_shape(r, ("filterExpression",), ("costFilters",))
+            shape = planned_unread or _unread_shape(r, ("filterExpression",), ("costFilters",))
             if shape and not ended:
                 ended = shape
                 scope, covers, undecided, outside = shape, False, "", ""
