@@ -688,8 +688,9 @@ class GpuSign:
 
     @property
     def what(self) -> str:
+        shown = "unknown until apply" if self.value is UNKNOWN else self.value
         return (f"{self.resource.name} ({self.resource.type}): GPU capacity ({self.field}="
-                f"{self.value}) of a resource type the pack does not size")
+                f"{shown}) of a resource type the pack does not size")
 
 
 def gpu_signs(resources: Iterable[Resource], skip: set[int], gpu_named: Any,
@@ -732,9 +733,46 @@ def gpu_signs(resources: Iterable[Resource], skip: set[int], gpu_named: Any,
         found = _sign(r.props, r, gpu_named, 0)
         if found is None and r.type == GCP_FUTURE_RESERVATION:
             found = _future_template_sign(r, gpu_named)
+        if found is None and r.type in GCP_NOTEBOOK_VMS:
+            found = _notebook_machine_unread(r)
         if found is not None:
             out.append(GpuSign(r, *found))
     return out
+
+
+# GCP notebook VMs, each one Compute Engine VM, by the object holding its machine type and
+# accelerators: a Vertex AI Workbench instance (Notebooks API v2 GceSetup), a user-managed
+# notebook (notebooks v1 Instance: machineType, acceleratorConfig at the top) and a managed
+# runtime (VirtualMachine.virtualMachineConfig).
+GCP_NOTEBOOK_VMS = {"gcp:workbench/instance:Instance": "gceSetup",
+                    "gcp:notebooks/instance:Instance": "",
+                    "gcp:notebooks/runtime:Runtime": "virtualMachine.virtualMachineConfig"}
+
+
+def _notebook_machine_unread(r: Resource) -> Optional[tuple[str, Any]]:
+    """A GCP notebook VM with no GPU sign whose machine cannot be read (field, what it holds):
+    the object holding it, or its machineType, unknown at preview (UNKNOWN: it may be an a2, as
+    a VM whose machineType is unknown) or written in another shape (a list of one, a type that
+    is no name), so GPU capacity failing closed. None where the machine reads (or is left to
+    the default: Workbench's n1-standard-4)."""
+    holder: Any = r.props
+    path = ""
+    for part in GCP_NOTEBOOK_VMS[r.type].split(".") if GCP_NOTEBOOK_VMS[r.type] else ():
+        path = f"{path}.{part}" if path else part
+        holder = holder.get(part)
+        if holder is UNKNOWN:
+            return path, UNKNOWN
+        if holder is None:
+            return None
+        if not isinstance(holder, dict):
+            return path, f"{short_repr(holder)} (no object: its machine cannot be read)"
+    machine = holder.get("machineType")
+    key = f"{path}.machineType" if path else "machineType"
+    if machine is UNKNOWN:
+        return key, UNKNOWN
+    if machine is not None and not isinstance(machine, str):
+        return key, f"{short_repr(machine)} (no machine type name)"
+    return None
 
 
 def _future_template_sign(r: Resource, gpu_named: Any) -> Optional[tuple[str, Any]]:

@@ -72,6 +72,10 @@ class Budget:
     # "tomorrow", fullwidth digits, a month 13, a list): the input and its value. Never read as
     # "no end" (or "no start"): the budget is neither the cap nor the alarm, and a violation.
     unread_period: str = ""
+    # A filter written in another shape than the provider's (a list of one where one object is
+    # asked for, an entry that is no object), or a planned limit whose start does not read: the
+    # input and its value. Never read as "no filter": neither the cap nor the alarm, a violation.
+    unread_input: str = ""
 
     def coverage(self, group: Resource) -> Optional[bool]:
         """Whether it takes in one GPU group's cost: True, False, or None (cannot decide)."""
@@ -1178,30 +1182,40 @@ _GCP_READ = frozenset({"services", "projects", "labels", "calendarPeriod", "cust
                        "creditTypes", "creditTypesTreatment", "resourceAncestors"})
 
 
-def _planned(r: Resource) -> tuple[Optional[float], str, str]:
-    """(amount, unknown path, invalid text) of an AWS budget given plannedLimits instead of a
-    limitAmount (pulumi-aws Budget planned_limits: an amount per period): the amount of the
-    period that has begun last, else (none has begun, or no start reads) the largest."""
+def _planned(r: Resource) -> tuple[Optional[float], str, str, str]:
+    """(amount, unknown path, invalid text, unread text) of an AWS budget given plannedLimits
+    instead of a limitAmount (pulumi-aws Budget planned_limits: an amount per period from its
+    start_time). The limit in force is the one whose period has begun last: "The key is the
+    start of the month ... After all of the BudgetLimit values in PlannedBudgetLimits are used,
+    the budget continues to use the last limit" (AWS Budgets API, Budget.PlannedBudgetLimits).
+    An entry that is no object, or whose startTime is left out or does not read, may be that
+    one: the budget cannot be read (unread text naming it), never its largest amount. Where
+    none has begun, the largest."""
     from trainstack_policies.inventory import lifetimes
     planned = r.get("plannedLimits")
     if _has_unknown(planned):
-        return None, "plannedLimits", ""
+        return None, "plannedLimits", "", ""
     now = lifetimes._now()
     current: Optional[tuple[datetime, float]] = None
     largest: Optional[float] = None
-    for p in _dicts(planned):
+    for i, p in enumerate(_dicts(planned)):
         if not isinstance(p, dict):
-            continue
+            return None, "", "", (f"plannedLimits.{i} {short_repr(p)} (no {{amount, "
+                                  "startTime}} object: which limit is in force cannot be read)")
         value = checked_number(p.get("amount"))
         if isinstance(value, BadNumber) or value == 0:
-            return None, "", value.text if value else "0"
+            return None, "", value.text if value else "0", ""
         if value is None:
             continue
         largest = value if largest is None else max(largest, value)
         start = _end_time(p.get("startTime"))
-        if start is not None and start <= now and (current is None or start > current[0]):
+        if start is None:
+            return None, "", "", (f"plannedLimits.{i}.startTime {short_repr(p.get('startTime'))}"
+                                  " (no start the pack can read: which limit is in force "
+                                  "cannot be read)")
+        if start <= now and (current is None or start > current[0]):
             current = (start, value)
-    return (current[1] if current else largest), "", ""
+    return (current[1] if current else largest), "", "", ""
 
 
 def _end_time(value: Any) -> Optional[datetime]:
@@ -1244,6 +1258,28 @@ def _unread_period(r: Resource, *paths: str) -> tuple[str, str]:
             shown = value.text if isinstance(value, BadNumber) else short_repr(value)
             return "", f"{path} {shown} (no date the pack can read)"
     return "", ""
+
+
+def _unread_shape(r: Resource, objects: tuple[str, ...], lists: tuple[str, ...] = ()) -> str:
+    """The input and value of a budget filter written in another shape than the provider's
+    ("" when none): one of `objects` that is there but no object (GCP budgetFilter, Azure filter,
+    AWS filterExpression: a list of one, text), or an entry of one of `lists` that is no object
+    (AWS costFilters "Region=us-east-1"). Docs: "a budget that cannot be read is not 'no cap'";
+    read as no filter, it would be the whole account's budget, the stack's cap."""
+    for path in objects:
+        value = r.get(path)
+        if value is not None and value is not UNKNOWN and not isinstance(value, dict):
+            return f"{path} {short_repr(value)} (no object: a filter the pack cannot read)"
+    for path in lists:
+        value = r.get(path)
+        if value is None or value is UNKNOWN or isinstance(value, dict):
+            continue
+        entries = value if isinstance(value, (list, tuple)) else [value]
+        odd = [e for e in entries if e is not UNKNOWN and not isinstance(e, dict)]
+        if odd:
+            return (f"{path} {short_repr(value)} (an entry that is no {{name, values}} object: "
+                    "a filter the pack cannot read)")
+    return ""
 
 
 def _ended(r: Resource, path: str) -> str:
@@ -1438,8 +1474,9 @@ def budgets(resources: list[Resource]) -> list[Budget]:
                                          "coverage, not cost: no spend limit)"))
                 continue
             amount, unknown, invalid = _amount(r, "limitAmount")
+            planned_unread = ""
             if r.get("limitAmount") is None and r.get("plannedLimits") is not None:
-                amount, unknown, invalid = _planned(r)
+                amount, unknown, invalid, planned_unread = _planned(r)
             # AutoAdjustData: "the parameters that determine the budget amount for an
             # auto-adjusting budget" (docs.aws.amazon.com/aws-cost-management/latest/
             # APIReference/API_budgets_AutoAdjustData.html): AWS sets the amount from past
@@ -1460,11 +1497,15 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             elif unread or at:
                 ended = unread or f"{at} (unknown until apply)"
                 scope, covers, undecided, outside = ended, False, at, ""
+            shape = planned_unread or _unread_shape(r, ("filterExpression",), ("costFilters",))
+            if shape and not ended:
+                ended = shape
+                scope, covers, undecided, outside = shape, False, "", ""
             silent, maybe = _aws_silent(r, actions)
             b = Budget(r, _per_month(amount, r.get("timeUnit")), str(r.get("limitUnit") or "USD"),
                        str(r.get("limitAmount")), unknown, invalid, scope, covers, undecided,
                        silent=silent, silent_unknown=maybe, outside=outside,
-                       open_amount=open_amount, unread_period=unread)
+                       open_amount=open_amount, unread_period=unread, unread_input=shape)
             if not ended:
                 _per_group(b, gpu("aws"), lambda cache, _, r=r: _aws_filters(r, resources,
                                                                              cache))
@@ -1499,13 +1540,17 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             elif unread or at:
                 ended = unread or f"{at} (unknown until apply)"
                 scope, covers, undecided, outside = ended, False, at, ""
+            shape = _unread_shape(r, ("budgetFilter",))
+            if shape and not ended:
+                ended = shape
+                scope, covers, undecided, outside = shape, False, "", ""
             silent, maybe = _gcp_silent(r)
             b = Budget(r, _per_month(amount, period),
                        str(r.get("amount.specifiedAmount.currencyCode") or "USD"),
                        str(r.get("amount.specifiedAmount.units")), unknown, invalid, scope,
                        covers, undecided, silent=silent, silent_unknown=maybe,
                        open_amount=open_amount,
-                       outside=outside, unread_period=unread)
+                       outside=outside, unread_period=unread, unread_input=shape)
             if not ended:
                 _per_group(b, gpu("gcp"), lambda cache, _, r=r: _gcp_filters(r, resources,
                                                                              cache))
@@ -1533,12 +1578,16 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             elif unread or at:
                 ended = unread or f"{at} (unknown until apply)"
                 scope, covers, scope_unknown, outside = ended, False, at, ""
+            shape = _unread_shape(r, ("filter",))
+            if shape and not ended:
+                ended = shape
+                scope, covers, scope_unknown, outside = shape, False, "", ""
             # Azure budgets are in the billing account's currency; trainstack bills in USD.
             silent, maybe = _azure_silent(r)
             b = Budget(r, _per_month(amount, r.get("timeGrain")), "USD", str(r.get("amount")),
                        unknown, invalid, scope, covers, scope_unknown,
                        silent=silent, silent_unknown=maybe, outside=outside,
-                       unread_period=unread)
+                       unread_period=unread, unread_input=shape)
             if not ended:
                 _per_group(b, gpu("azure"), lambda cache, azure, r=r: _azure_cover(
                     r, resources, azure[0], azure[1], azure[2], cache, azure[3]))

@@ -308,6 +308,15 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                                  "2087-06-15_00:00, Azure ISO-8601, GCP {year, month, day})",
                                  "write the date in the provider's format, ASCII digits, or "
                                  "leave it out for a period with no end"))
+        if b.unread_input:
+            # A filter in another shape (or a planned limit whose start does not read): never
+            # "no filter" (docs: a budget that cannot be read is not "no cap").
+            out.append(violation(b.resource, "the budget cannot be read, so it is neither the "
+                                 "cap nor the alarm", b.unread_input,
+                                 "each filter one object as the provider takes it (a planned "
+                                 "limit with a start time)",
+                                 "write the filter as one object (not a list of one), or the "
+                                 "planned limit's start as the provider writes it"))
         if b.no_rate and b.covers_compute and not b.scope:
             # Its amount in USD, and so the cap, cannot be told without a cited rate.
             undecided = undecided or _Undecidable(b.resource, b.no_rate)

@@ -104,9 +104,9 @@ NOTEBOOKS = [
      "the flag unknown at preview: cannot decide"),
     ("w08", workbench({"machineType": "n1-standard-4", "disablePublicIp": unknown()}), {},
      "a CPU notebook whose flag is unknown: not GPU compute, nothing to decide"),
-    ("w09", workbench({"machineType": unknown()}), {NPI: "undecided"},
+    ("w09", workbench({"machineType": unknown()}), {SPEND: "fail", NPI: "undecided"},
      "a machine type unknown at preview, no accelerators, flag left out: it may be a GPU "
-     "machine with a public IP (spend sees no sign in an unknown value: docs)"),
+     "machine with a public IP (fix82: spend fails closed, as for a VM whose type is unknown)"),
     ("w10", workbench({"machineType": "n1-standard-8",
                        "acceleratorConfigs": [{"type": "NVIDIA_TESLA_T4", "coreCount": "0"}]}),
      {}, "an accelerator entry of count 0 declares none (docs: {count: 0} declaring none)"),
@@ -123,7 +123,7 @@ NOTEBOOKS = [
      {SPEND: "fail", NPI: "undecided"},
      "accelerators unknown at preview (spend: a sign, failing closed), flag left out: whether "
      "a GPU notebook gets a public IP is known only after apply"),
-    ("w15", workbench(unknown()), {NPI: "undecided"},
+    ("w15", workbench(unknown()), {SPEND: "fail", NPI: "undecided"},
      "the whole gceSetup unknown at preview: machine and flag unknown"),
     ("n01", notebook(machineType="n1-standard-4", acceleratorConfig={
         "type": "NVIDIA_TESLA_T4", "coreCount": 1.0}), GPU_PUBLIC,
