@@ -523,10 +523,10 @@ def _gcp(r: Resource, config) -> list[Violation]:
 # noPublicIp, "If true, no public IP will be assigned to this instance") and managed runtime
 # (VirtualMachineConfig.internalIpOnly: "By default, runtimes are not restricted to internal IP
 # addresses, and will have ephemeral external IP addresses assigned to each vm").
-_GCP_NOTEBOOKS = {"gcp:workbench/instance:Instance": ("gceSetup", "disablePublicIp"),
-                  "gcp:notebooks/instance:Instance": ("", "noPublicIp"),
-                  "gcp:notebooks/runtime:Runtime": ("virtualMachine.virtualMachineConfig",
-                                                    "internalIpOnly")}
+# The object holding each flag is the one holding the machine (capacity.GCP_NOTEBOOK_VMS).
+_GCP_NOTEBOOKS = {"gcp:workbench/instance:Instance": "disablePublicIp",
+                  "gcp:notebooks/instance:Instance": "noPublicIp",
+                  "gcp:notebooks/runtime:Runtime": "internalIpOnly"}
 
 
 def _gcp_notebook(r: Resource) -> list[Violation]:
@@ -535,7 +535,7 @@ def _gcp_notebook(r: Resource) -> list[Violation]:
     violation unless its flag says no external IP (a flag that is no boolean cannot be read,
     so it proves nothing). A flag, machine or accelerators unknown at preview that may hide
     it: "cannot decide". One without GPUs is not judged here."""
-    holder_path, flag = _GCP_NOTEBOOKS[r.type]
+    holder_path, flag = capacity.GCP_NOTEBOOK_VMS[r.type], _GCP_NOTEBOOKS[r.type]
     holder: Any = r.props
     for part in holder_path.split(".") if holder_path else ():
         holder = holder.get(part) if isinstance(holder, Mapping) else holder
