@@ -10,8 +10,9 @@ One module per thing inventoried: tokens (type names), values (reading inputs), 
 NodeGroup and its GPU test), gpu_names (what a type field's value names as GPU hardware, on any
 cloud: spend-limit's GPU signs), compute / compute_aws (every compute resource as a NodeGroup),
 referrers (what points at a group), lifetimes (stops the plan enforces), storage (filesystems,
-buckets), budgets, tags. This module re-exports their public names, so callers import
-`trainstack_policies.inventory` alone.
+buckets), budgets (per cloud: budgets_aws, budgets_gcp, budgets_azure; shared: budgets_common),
+tags. This module re-exports their public names, so callers import `trainstack_policies.inventory`
+alone.
 """
 from trainstack_policies.exemptions import tag_value
 from trainstack_policies.inventory.budgets import Budget, budgets
