@@ -421,3 +421,332 @@ CASES_B = [
                          ids=[c[0] for c in CASES_M + CASES_N + CASES_D + CASES_B])
 def test_batch2(pack, case):
     _run_case(pack, case)
+
+
+# ======================================================================= batch 3: capacity etc.
+# ---- aws-native Capacity Reservation groups (review80's builders; 2 p5 ODCR, no stop, budget
+# 100,000: once ~81,933, twice ~162,291)
+USW2_ARN = "arn:aws:resource-groups:us-west-2:123456789012:group/p5-pool"
+CASES_C = [
+    ("c01", "aws", NOSTOP, _chain(odcr(), crg_native(), lt_target(group=None, arn=POOL_ARN)),
+     {}, None, "aws-native group named by a literal ARN of its name in its region: once"),
+    ("c02", "aws", NOSTOP, _chain(odcr(), crg_native(), lt_target(group=None, arn=USW2_ARN)),
+     {SPEND: "fail"}, None, "the ARN names us-west-2: another group: twice ~162,291"),
+    ("c03", "aws", NOSTOP, _chain(odcr(native=True), crg_native(members=["p5-odcr"]),
+                                  lt_target()), {}, None,
+     "aws-native ODCR listed in the aws-native group's resources: once"),
+    ("c04", "aws", NOSTOP, _chain(odcr(native=True), crg_native(members=[]), lt_target()),
+     {SPEND: "fail"}, None, "the group lists no ODCR: reservation and nodes both: twice"),
+    ("c05", "aws", {"hours": None, "budget": "200000"}, _chain(odcr(native=True), crg_native(),
+                                                              lt_target()), {}, None,
+     "twice would still fit 200,000: passes either way (a correct stack)"),
+]
+
+
+# ---- Azure: Spot / Regular beside a capacity reservation group (NC24ads_A100_v4: 3.673 USD/h
+# on demand, 0.444433 spot, eastus). Reservation 4 x 3.673 x 730 = 10,725.16 billed anyway.
+# Base 21,286.07 + 10,725.16 = 32,011.23 (a Regular consumer counted once); a Spot consumer is
+# priced beside it: + 4 x 0.444433 x 730 = 1,297.74 -> 33,308.97. Budget 32,500 tells them apart
+# (an AKS system pool of 1 Standard_D4s_v5 adds at most ~140 where the catalog prices it).
+def az_crg(kind: str = "vmss", priority: str = "Regular", amount: float = 32500.0,
+           tie: bool = True):
+    def mutate(s):
+        named(s, "budget").props["amount"] = amount
+        group = res("azure-native:compute:CapacityReservationGroup", "a100-crg", {
+            "location": "eastus", "resourceGroupName": "rg-ml", "zones": ["1"],
+            "tags": dict(OWNER_TAGS)})
+        cr = res("azure-native:compute:CapacityReservation", "a100-cr", {
+            "location": "eastus", "resourceGroupName": "rg-ml", "capacityReservationName": "a100",
+            "capacityReservationGroupName": unknown(), "zones": ["1"],
+            "sku": {"name": "Standard_NC24ads_A100_v4", "capacity": 4.0},
+            "tags": dict(OWNER_TAGS)}, deps={"capacityReservationGroupName": [group]})
+        out = [group, cr]
+        if kind == "vmss":
+            vmp: dict = {"priority": priority, "networkProfile": {
+                "networkInterfaceConfigurations": [{"name": "nic", "primary": True,
+                                                    "ipConfigurations": [{"name": "ip"}]}]}}
+            if priority == "Spot":
+                vmp["evictionPolicy"] = "Delete"
+                vmp["billingProfile"] = {"maxPrice": -1.0}
+            if tie:
+                vmp["capacityReservation"] = {"capacityReservationGroup": {"id": unknown()}}
+            out.append(res("azure-native:compute:VirtualMachineScaleSet", "infer", {
+                "location": "eastus", "zones": ["1"], "singlePlacementGroup": True,
+                "sku": {"name": "Standard_NC24ads_A100_v4", "capacity": 4.0, "tier": "Standard"},
+                "virtualMachineProfile": vmp, "tags": dict(OWNER_TAGS)},
+                deps={"virtualMachineProfile": [group]} if tie else None))
+        else:
+            cluster = res("azure-native:containerservice:ManagedCluster", "aks", {
+                "location": "eastus", "resourceGroupName": "rg-ml", "dnsPrefix": "ml",
+                "agentPoolProfiles": [{"name": "system", "mode": "System",
+                                       "vmSize": "Standard_D4s_v5", "count": 1.0}],
+                "tags": dict(OWNER_TAGS)})
+            pool: dict = {"resourceName": unknown(), "resourceGroupName": "rg-ml",
+                          "agentPoolName": "gpu", "mode": "User", "count": 4.0,
+                          "vmSize": "Standard_NC24ads_A100_v4", "availabilityZones": ["1"],
+                          "scaleSetPriority": priority}
+            if priority == "Spot":
+                pool["scaleSetEvictionPolicy"] = "Delete"
+                pool["spotMaxPrice"] = -1.0
+            deps = {"resourceName": [cluster]}
+            if tie:
+                pool["capacityReservationGroupID"] = unknown()
+                deps["capacityReservationGroupID"] = [group]
+            out += [cluster, res("azure-native:containerservice:AgentPool", "gpu", pool,
+                                 deps=deps)]
+        return s + out
+    return mutate
+
+
+CASES_A = [
+    ("a01", "azure", {}, az_crg("vmss", "Regular"), {}, None,
+     "Regular scale set in the group: counted once, 32,011 < 32,500"),
+    ("a02", "azure", {}, az_crg("vmss", "Spot"), {SPEND: "fail"}, None,
+     "Spot scale set beside the reservation: 33,309 > 32,500"),
+    ("a03", "azure", {}, az_crg("aks", "Regular"), {}, None,
+     "Regular AKS pool with capacityReservationGroupID: once, ~32,151 < 32,500"),
+    ("a04", "azure", {}, az_crg("aks", "Spot"), {SPEND: "fail"}, None,
+     "Spot AKS pool beside the reservation: ~33,449 > 32,500"),
+    ("a05", "azure", {}, az_crg("vmss", "Regular", tie=False), {SPEND: "fail"}, None,
+     "Regular scale set not in the group: both billed, 42,736 > 32,500"),
+    ("a06", "azure", {}, az_crg("vmss", "Spot", amount=34000.0), {}, None,
+     "Spot beside the reservation under a budget that holds both: 33,309 < 34,000"),
+    ("a07", "azure", {}, az_crg("aks", "Spot", amount=34000.0), {}, None,
+     "Spot AKS pool, budget 34,000: ~33,449 passes"),
+]
+
+
+# ---- AKS agentPoolProfiles (a ManagedCluster beside the base)
+def aks(profiles: Any):
+    def mutate(s):
+        return s + [res("azure-native:containerservice:ManagedCluster", "aks", {
+            "location": "eastus", "resourceGroupName": "rg-ml", "dnsPrefix": "ml",
+            "agentPoolProfiles": profiles, "tags": dict(OWNER_TAGS)})]
+    return mutate
+
+
+SYS = {"name": "system", "mode": "System", "vmSize": "Standard_D4s_v5", "count": 1.0}
+T4 = {"name": "gpu", "mode": "User", "vmSize": "Standard_NC4as_T4_v3", "count": 2.0}
+CASES_K = [
+    ("k01", "azure", {}, aks([SYS, T4]), {}, None,
+     "a T4 pool of 2: 2 x 0.526 x 730 = 767.96 + 21,286 < 25,000"),
+    ("k02", "azure", {}, aks(unknown()), {SPEND: "fail", NPI: ("pass", "undecided")}, None,
+     "agentPoolProfiles unknown at preview: GPU capacity that cannot be priced"),
+    ("k03", "azure", {}, aks([SYS, unknown()]), {SPEND: "fail", NPI: ("pass", "undecided")},
+     None, "one entry unknown at preview"),
+    ("k04", "azure", {}, aks([SYS, {**T4, "count": "\uff12"}]), {SPEND: "fail"}, None,
+     "a count in fullwidth digits"),
+    ("k05", "azure", {}, aks([SYS, [T4]]), {SPEND: "fail"}, None,
+     "an entry written as a list of one"),
+    ("k06", "azure", {}, aks([SYS, {**T4, "enableAutoScaling": True, "minCount": 0.0,
+                                    "maxCount": unknown()}]), {SPEND: "fail"}, None,
+     "autoscaling to a maximum unknown at preview"),
+    ("k07", "azure", {}, aks([SYS, {**T4, "enableNodePublicIP": True}]), {NPI: "fail"}, None,
+     "each T4 node gets a public IP"),
+    ("k08", "azure", {}, aks([SYS, {**T4, "enableAutoScaling": True, "minCount": 0.0,
+                                    "maxCount": 4.0}]), {}, None,
+     "autoscaling to 4: 4 x 0.526 x 730 = 1,535.92 + 21,286 < 25,000"),
+    ("k09", "azure", {}, aks([SYS]), {}, None, "system pool only (CPU)"),
+    ("k10", "azure", {}, aks({**T4}), {}, None,
+     "agentPoolProfiles given as one object: a list of that one (767.96)"),
+]
+
+
+# ---- GCP reservations from sourceInstanceTemplate (budget 140,000 unless said)
+# The base template is a3-ultragpu-8g: a 2-VM reservation bills 2 x 86.7599 x 730 = 126,669.45
+# a month; with the MIG consuming it (ANY_RESERVATION default, specificReservationRequired
+# false): 126,669.45 + 8,333.09 storage = 135,002.54 < 140,000; twice ~151,834 > 140,000.
+def gcp_res(src: str = "dep", required: bool = False, future: bool = False,
+            cpu_tpl: bool = False):
+    def mutate(s):
+        out = []
+        tpl = named(s, "train-tpl")
+        if cpu_tpl:
+            tpl = res("gcp:compute/instanceTemplate:InstanceTemplate", "cpu-tpl", {
+                "machineType": "n2-standard-8", "labels": dict(LABELS),
+                "networkInterfaces": [{"network": "train"}]})
+            out.append(tpl)
+        if src == "regional":
+            tpl = res("gcp:compute/regionInstanceTemplate:RegionInstanceTemplate", "r-tpl", {
+                "region": "us-west1", "machineType": "a2-highgpu-1g", "labels": dict(LABELS),
+                "networkInterfaces": [{"network": "train"}]})
+            out.append(tpl)
+        lit = {"dep": unknown(), "regional": unknown(),
+               "literal": "projects/ml/global/instanceTemplates/golden-a3"}[src]
+        deps = None if src == "literal" else {"specificReservation": [tpl]}
+        if future:
+            out.append(res("gcp:compute/futureReservation:FutureReservation", "fr", {
+                "project": "ml", "name": "fr",
+                "timeWindow": {"startTime": "2027-02-01T00:00:00Z",
+                               "endTime": "2027-03-01T00:00:00Z"},
+                "specificSkuProperties": {"totalCount": "2", "sourceInstanceTemplate": lit}},
+                deps={"specificSkuProperties": deps["specificReservation"]} if deps else None))
+        else:
+            out.append(res("gcp:compute/reservation:Reservation", "a3-res", {
+                "zone": "us-west1-c", "name": "a3-res",
+                "specificReservationRequired": required,
+                "specificReservation": {"count": 2.0, "sourceInstanceTemplate": lit}},
+                deps=deps))
+        return s + out
+    return mutate
+
+
+R140 = {"budget": "140000"}
+CASES_R = [
+    ("r01", "gcp", R140, gcp_res(), {}, None,
+     "reservation from the stack's template, MIG consumes it: 135,002.54 < 140,000"),
+    ("r02", "gcp", R140, gcp_res(required=True), {SPEND: "fail"}, None,
+     "specificReservationRequired and the MIG does not name it: both: ~151,834"),
+    ("r03", "gcp", R140, gcp_res(src="literal"), {SPEND: "fail"}, None,
+     "a template the stack does not create: type read nowhere: fails closed"),
+    ("r04", "gcp", {"budget": "32000"}, gcp_res(src="regional"), {}, None,
+     "regional a2-highgpu-1g template: 2 x 3.67339 x 730 = 5,363.15 + 25,164.51 = 30,528"),
+    ("r05", "gcp", {}, gcp_res(src="regional"), {SPEND: "fail"}, None,
+     "the same at 30,000: over"),
+    ("r06", "gcp", {}, gcp_res(cpu_tpl=True), {}, None,
+     "a reservation of n2-standard-8 (CPU) VMs: no GPU capacity, base 25,164.51"),
+    ("r07", "gcp", {}, gcp_res(src="literal", future=True), {SPEND: "fail"}, None,
+     "a future reservation from a template the stack does not create: fails closed"),
+    ("r08", "gcp", {}, gcp_res(future=True, cpu_tpl=True), {}, None,
+     "a future reservation of CPU VMs from the stack's template: no GPU"),
+    ("r09", "gcp", {}, gcp_res(), {SPEND: "fail"}, None,
+     "at the base 30,000: the reservation alone bills 126,669: over"),
+]
+
+
+# ---- AWS Batch CEs mixing CPU/optimal and GPU types (review80 batch_ce; base 1a, CE 1c)
+CASES_E = [
+    ("e01", "aws", {}, batch_ce(["optimal", "p4d.24xlarge"], on_base_subnet=True),
+     {SPEND: "fail"}, None, "optimal + p4d on the base subnet mounting scratch: same zone; "
+                            "not sized: spend fails closed"),
+    ("e02", "aws", {}, batch_ce(["m5.large", "g5.xlarge"]), {SPEND: "fail", SSZ: "fail"}, None,
+     "m5.large (no catalog vCPUs) + g5.xlarge on 1c mounting the 1a scratch: GPU group in "
+     "another zone; not sized"),
+    ("e03", "aws", {}, batch_ce(["g5.xlarge", "g5.2xlarge"], max_vcpus=16.0,
+                                on_base_subnet=True), {}, None,
+     "16/4 = 4 nodes at the dearest g5.2xlarge 1.212 x 730 = 3,539.04 + ~12,143 = 15,682"),
+    ("e04", "aws", {}, batch_ce(["g5.xlarge", "g5.2xlarge"], max_vcpus=16.0),
+     {SSZ: "fail"}, None, "the same on 1c mounting the 1a scratch"),
+    ("e05", "aws", {}, batch_ce(["optimal", "c5"], mounts=("scratch",)), {}, None,
+     "CPU only (optimal + a CPU family) on 1c mounting scratch: not judged"),
+    ("e06", "aws", {}, batch_ce(["optimal", "g4dn"]), {SPEND: "fail", SSZ: "fail"}, None,
+     "optimal + a GPU family: GPU compute on 1c mounting 1a: span; cannot be estimated"),
+    ("e07", "aws", {}, batch_ce(["c5.large"], mounts=("scratch",), own_fs=True), {}, None,
+     "CPU CE mounting the scratch and its own FSx: neither judged"),
+]
+
+
+# ---- AWS Local Zone / Wavelength Zone nodes (prices.csv: g4dn.2xlarge us-east-1 0.752,
+# us-east-1-dfw-1 1.015, us-east-1-wl1-dfw1 1.317; no g5.xlarge row in dfw-1)
+# 4 nodes: region 2,195.84; Dallas LZ 2,963.80; Dallas Wavelength 3,845.64 (x 730 h, no stop).
+def edge_asg(zone: Optional[str] = "us-east-1-dfw-1a", az_id: Optional[str] = None,
+             itype: str = "g4dn.2xlarge", size: float = 4.0, also_base: bool = False):
+    def build(s):
+        props: dict = {"vpcId": "vpc-1", "cidrBlock": "10.0.9.0/24", "tags": dict(TAGS)}
+        if zone:
+            props["availabilityZone"] = zone
+        if az_id:
+            props["availabilityZoneId"] = az_id
+        sub = res("aws:ec2/subnet:Subnet", "edge", props)
+        lt = res("aws:ec2/launchTemplate:LaunchTemplate", "edge-lt", {
+            "instanceType": itype, "tags": dict(TAGS),
+            "networkInterfaces": [{"deviceIndex": 0.0, "associatePublicIpAddress": "false"}],
+            "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}]})
+        subs = [sub] + ([named(s, "train-a")] if also_base else [])
+        asg = res("aws:autoscaling/group:Group", "edge-nodes", {
+            "minSize": 0.0, "maxSize": size, "desiredCapacity": size,
+            "vpcZoneIdentifiers": [unknown() for _ in subs],
+            "launchTemplate": {"id": unknown(), "version": "$Latest"},
+            "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+            deps={"launchTemplate": [lt], "vpcZoneIdentifiers": subs})
+        return [sub, lt, asg]
+    return _add(build)
+
+
+CASES_L = [
+    ("l01", "aws", {"budget": "15500"}, edge_asg(), {}, None,
+     "Dallas LZ: 2,963.80 + ~12,143 = 15,107 < 15,500"),
+    ("l02", "aws", {"budget": "14800"}, edge_asg(), {SPEND: "fail"}, None,
+     "Dallas LZ at 14,800: 15,107 over (the region's rate would give 14,339)"),
+    ("l03", "aws", {"budget": "16500"}, edge_asg(zone="us-east-1-wl1-dfw-wlz-1"), {}, None,
+     "Dallas Wavelength: 3,845.64 + ~12,143 = 15,989 < 16,500"),
+    ("l04", "aws", {"budget": "15500"}, edge_asg(zone="us-east-1-wl1-dfw-wlz-1"),
+     {SPEND: "fail"}, None, "Dallas Wavelength at 15,500: 15,989 over (LZ rate: 15,107)"),
+    ("l05", "aws", {"budget": "14800"}, edge_asg(zone=None, az_id="use1-dfw1-az1"),
+     {SPEND: "fail"}, None, "the LZ subnet given by AZ ID only: still the LZ's rate, 15,107"),
+    ("l06", "aws", {"budget": "15500"}, edge_asg(zone=None, az_id="use1-dfw1-az1"), {}, None,
+     "the same under 15,500"),
+    ("l07", "aws", {"budget": "14800"}, edge_asg(also_base=True), {SPEND: "fail"}, None,
+     "spanning us-east-1a and the LZ: the dearest, 15,107 > 14,800"),
+    ("l08", "aws", {"budget": "100000"}, edge_asg(itype="g5.xlarge"), {SPEND: "fail"}, None,
+     "g5.xlarge has no Dallas LZ row: cannot be priced, never the region's 1.006"),
+    ("l09", "aws", {"budget": "15000"}, edge_asg(zone="us-east-1b"), {}, None,
+     "a regional zone: 2,195.84 + ~12,143 = 14,339 < 15,000"),
+    ("l10", "aws", {"budget": "15500"}, edge_asg(zone="us-east-1-atl-1a"), {}, None,
+     "Atlanta LZ 1.015: 15,107 < 15,500"),
+    ("l11", "aws", {"budget": "100000"}, edge_asg(zone="us-east-1-atl-2a"), {SPEND: "fail"},
+     None, "Atlanta 2 (group us-east-1-atl-2): no catalog row: fails closed"),
+    ("l12", "aws", {"budget": "15500"}, edge_asg(zone="us-east-1-wl1-atl-wlz-1"),
+     {SPEND: "fail"}, None, "Atlanta Wavelength 1.317: 15,989 > 15,500"),
+]
+
+
+# ---- warm pools (the base ASG: maxSize 2, desired 2, 96 h stop; 1 p5 node-96h = 5,283.84)
+def warm(**pool):
+    def mutate(s):
+        named(s, "train-nodes").props["warmPool"] = pool
+        return s
+    return mutate
+
+
+CASES_W = [
+    ("w01", "aws", {}, warm(poolState="Stopped", minSize=1.0), {}, None,
+     "a Stopped pool is not priced: ~12,143"),
+    ("w02", "aws", {}, warm(poolState="Hibernated", minSize=2.0), {}, None, "Hibernated: same"),
+    ("w03", "aws", {}, warm(minSize=1.0), {}, None, "poolState left out: Stopped (default)"),
+    ("w04", "aws", {}, warm(poolState="Running", minSize=1.0), {SPEND: "fail"}, None,
+     "Running, no maxGroupPreparedCapacity: maxSize 2 + max(1, 2) = 4 x 5,283.84 = 21,135 + "
+     "~1,575 > 20,000"),
+    ("w05", "aws", {}, warm(poolState=unknown(), minSize=1.0), {SPEND: "fail"}, None,
+     "poolState unknown: priced as Running: 22,710 > 20,000"),
+    ("w06", "aws", {"budget": "30000"}, warm(poolState=unknown(), minSize=1.0), {}, None,
+     "the same under 30,000"),
+    ("w07", "aws", {}, warm(poolState="Running", minSize=0.0, maxGroupPreparedCapacity=3.0),
+     {}, None, "Running with maxGroupPreparedCapacity 3: max(3, 2 + 0) = 3 x 5,283.84 = "
+               "15,851.52 + ~1,575 = 17,427 < 20,000"),
+    ("w08", "aws", {}, warm(poolState=unknown(), minSize=0.0, maxGroupPreparedCapacity=3.0),
+     {}, None, "unknown state, prepared capacity 3: as Running, 17,427 < 20,000"),
+    ("w09", "aws", {}, warm(poolState="Running", minSize=-1.0), {SPEND: "fail"}, None,
+     "a negative pool size: a violation"),
+    ("w10", "aws", {}, warm(poolState="Running", minSize=0.0, maxGroupPreparedCapacity=-1.0),
+     {SPEND: "fail"}, None, "-1 removes the cap: 2 + 2 = 4 nodes, 22,710 > 20,000"),
+]
+
+
+# ---- Lambda starters naming a tag the nodes carry (the function carries the cost tags too)
+CASES_F = [
+    ("f01", "aws", {}, lambda_start({"TAG_KEY": "team", "TAG_VALUE": "research"}),
+     {SPEND: "fail"}, None, "names team=research, a tag of the nodes: a start: the month"),
+    ("f02", "aws", {}, lambda_start({"TAG_KEY": "tag:cost-center", "TAG_VALUE": "4711"}),
+     {SPEND: "fail"}, None, "tag:cost-center=4711: a start"),
+    ("f03", "aws", {}, lambda_start({"TAG_KEY": "team", "TAG_VALUE": "infra"}), {}, None,
+     "team=infra: the nodes do not carry it: no start, 96 h"),
+    ("f04", "aws", {}, lambda_start({"LOG_LEVEL": "info", "REGION": "us-east-1"}), {}, None,
+     "no tag named: no start"),
+    ("f05", "aws", {}, lambda_start({"FILTERS": '[{"Name": "tag:team", "Values": ["resea'}),
+     {SPEND: "fail"}, None, "cut-short JSON: may name one: a start"),
+    ("f06", "aws", {}, lambda_start({"owner": "bob"}), {SPEND: "fail"}, None,
+     "owner=bob as the variable and its value: names a tag of the nodes"),
+    ("f07", "aws", {}, lambda_start({}), {}, None, "no variables: no start"),
+    ("f08", "aws", {}, lambda_start({"FILTERS": json.dumps(
+        [{"Name": "tag:team", "Values": ["research"]}])}), {SPEND: "fail"}, None,
+     "JSON naming tag:team=research: a start"),
+]
+
+
+@pytest.mark.parametrize("case", _params(CASES_C + CASES_A + CASES_K + CASES_R + CASES_E
+                                         + CASES_L + CASES_W + CASES_F),
+                         ids=[c[0] for c in CASES_C + CASES_A + CASES_K + CASES_R + CASES_E
+                              + CASES_L + CASES_W + CASES_F])
+def test_batch3(pack, case):
+    _run_case(pack, case)
