@@ -774,3 +774,207 @@ def test_probes(pack, case):
                               + CASES_L + CASES_W + CASES_F])
 def test_batch3(pack, case):
     _run_case(pack, case)
+
+
+# ================================================================ batch 4: exposure (GKE, etc.)
+# ---- GKE networkConfig / privateClusterConfig, inline nodePools (GCP base; g2-standard-8
+# 0.853624 USD/h us-west1: 2 nodes 1,246.29 + 25,164.51 = 26,410.80 < 30,000)
+PRIV = {"enablePrivateNodes": True, "masterIpv4CidrBlock": "172.16.0.0/28"}
+GPU_NC = {"machineType": "g2-standard-8", "resourceLabels": dict(LABELS)}
+
+
+def gke(pcc: Any = "dict", pools: Any = None, standalone: Optional[dict] = None):
+    def mutate(s):
+        props: dict = {"location": "us-west1-c", "name": "train-gke",
+                       "resourceLabels": dict(LABELS), "deletionProtection": False}
+        if pcc == "dict":
+            props["privateClusterConfig"] = dict(PRIV)
+        elif pcc == "list":
+            props["privateClusterConfig"] = [dict(PRIV)]
+        elif pcc is not None:
+            props["privateClusterConfig"] = pcc
+        if pools is not None:
+            props["nodePools"] = pools
+        else:
+            props["removeDefaultNodePool"] = True
+            props["initialNodeCount"] = 1.0
+        cluster = res("gcp:container/cluster:Cluster", "train-gke", props)
+        out = [cluster]
+        if standalone is not None:
+            out.append(res("gcp:container/nodePool:NodePool", "gpu-pool", {
+                "cluster": unknown(), "location": "us-west1-c", "nodeCount": 2.0,
+                "nodeConfig": dict(GPU_NC), **standalone}, deps={"cluster": [cluster]}))
+        return s + out
+    return mutate
+
+
+def pool(nc: Any = None, machine: str = "g2-standard-8"):
+    p: dict = {"name": "gpu" if machine.startswith("g2") else "cpu", "nodeCount": 2.0,
+               "nodeConfig": {"machineType": machine, "resourceLabels": dict(LABELS)}}
+    if nc is not None:
+        p["networkConfig"] = nc
+    return p
+
+
+CASES_G = [
+    ("g01", "gcp", {}, gke(pools=[pool()]), {}, None,
+     "private cluster, inline GPU pool with no networkConfig: private (derived)"),
+    ("g02", "gcp", {}, gke(pcc="list", pools=[pool()]), {NPI: "fail"}, None,
+     "privateClusterConfig written as a list of one: a violation naming it"),
+    ("g03", "gcp", {}, gke(pcc=None, pools=[pool()]), {NPI: "fail"}, None,
+     "no private nodes at all: the inline GPU pool's nodes have public IPs"),
+    ("g04", "gcp", {}, gke(pools=[pool({"enablePrivateNodes": False})]), {NPI: "fail"}, None,
+     "inline pool enablePrivateNodes false in a private cluster: overrides"),
+    ("g05", "gcp", {}, gke(pools=[pool({"enablePrivateNodes": True})]), {}, None,
+     "inline pool private in a private cluster"),
+    ("g06", "gcp", {}, gke(pools=[pool([{"enablePrivateNodes": True}])]), {NPI: "fail"}, None,
+     "inline pool networkConfig as a list: refused"),
+    ("g07", "gcp", {}, gke(pools=[pool(unknown())]), {NPI: "undecided"}, None,
+     "inline pool networkConfig unknown at preview"),
+    ("g08", "gcp", {}, gke(pools=unknown()),
+     {NPI: "undecided", SPEND: ("pass", "fail", "undecided")}, None,
+     "the whole nodePools list unknown: cannot decide"),
+    ("g09", "gcp", {}, gke(standalone={"networkConfig": {"enablePrivateNodes": True}}), {}, None,
+     "standalone private pool in a private cluster"),
+    ("g10", "gcp", {}, gke(standalone={"networkConfig": [{"enablePrivateNodes": True}]}),
+     {NPI: "fail"}, None, "standalone pool networkConfig as a list"),
+    ("g11", "gcp", {}, gke(standalone={"networkConfig": {"enablePrivateNodes": False}}),
+     {NPI: "fail"}, None, "standalone pool public in a private cluster"),
+    ("g12", "gcp", {}, gke(pools=[pool({"enablePrivateNodes": False}, machine="e2-standard-4")]),
+     {NPI: "fail"}, None, "a CPU inline pool public: GPU or not"),
+    ("g13", "gcp", {}, gke(pools=[pool(), pool({"enablePrivateNodes": True},
+                                               machine="e2-standard-4")]), {}, None,
+     "two inline pools, both private"),
+    ("g14", "gcp", {}, gke(pcc={"enablePrivateNodes": unknown()}, pools=[pool()]),
+     {NPI: "undecided"}, None, "the cluster's enablePrivateNodes unknown at preview"),
+    ("g15", "gcp", {}, gke(pools=[pool({"enablePrivateNodes": True, "podRange": "pods"})]), {},
+     None, "a private inline pool with its own pod range"),
+    ("g16", "gcp", {}, gke(pools={**pool()}), {}, None,
+     "nodePools given as one object: a list of that one, private by the cluster"),
+]
+
+
+# ---- Vertex AI Workbench / user-managed notebooks / runtimes (spend-limit exempted by config:
+# such a notebook is budgeted elsewhere, so only no-public-ingress is asked)
+NB_SKIP = {SPEND: {"skipResources": ["gcp:workbench/instance:Instance::*",
+                                     "gcp:notebooks/instance:Instance::*",
+                                     "gcp:notebooks/runtime:Runtime::*"]}}
+
+
+def wb(gce: Any):
+    return _add(lambda s: res("gcp:workbench/instance:Instance", "wb", {
+        "location": "us-west1-c", "name": "wb", "gceSetup": gce, "labels": dict(LABELS)}))
+
+
+def nb(**props):
+    return _add(lambda s: res("gcp:notebooks/instance:Instance", "nb", {
+        "location": "us-west1-c", "name": "nb", "labels": dict(LABELS), **props}))
+
+
+def rt(vm: Any):
+    return _add(lambda s: res("gcp:notebooks/runtime:Runtime", "rt", {
+        "location": "us-west1", "name": "rt", "labels": dict(LABELS), "virtualMachine": vm}))
+
+
+T4ACC = [{"type": "NVIDIA_TESLA_T4", "coreCount": "1"}]
+CASES_NB = [
+    ("nb01", "gcp", {}, wb({"machineType": "a2-highgpu-1g", "disablePublicIp": True}), {},
+     NB_SKIP, "Workbench A100 with no external IP"),
+    ("nb02", "gcp", {}, wb({"machineType": "a2-highgpu-1g"}), {NPI: "fail"}, NB_SKIP,
+     "Workbench A100, flag left out: external IP"),
+    ("nb03", "gcp", {}, wb({"machineType": "n1-standard-8", "acceleratorConfigs": T4ACC,
+                            "disablePublicIp": False}), {NPI: "fail"}, NB_SKIP,
+     "Workbench N1 + T4, flag false"),
+    ("nb04", "gcp", {}, wb({"machineType": "e2-standard-4"}), {}, NB_SKIP,
+     "a CPU Workbench: not judged"),
+    ("nb05", "gcp", {}, wb({"machineType": "g2-standard-8", "disablePublicIp": "yes"}),
+     {NPI: "fail"}, NB_SKIP, "a flag that is no boolean proves nothing"),
+    ("nb06", "gcp", {}, wb([{"machineType": "g2-standard-8", "disablePublicIp": True}]),
+     {NPI: "fail"}, NB_SKIP, "gceSetup as a list of one"),
+    ("nb07", "gcp", {}, wb({"machineType": unknown()}), {NPI: "undecided"}, NB_SKIP,
+     "machine unknown, flag not true: cannot decide"),
+    ("nb08", "gcp", {}, wb({"machineType": "g2-standard-8", "disablePublicIp": unknown()}),
+     {NPI: "undecided"}, NB_SKIP, "flag unknown"),
+    ("nb09", "gcp", {}, wb({"machineType": "g2-standard-8", "disablePublicIp": True}), {},
+     NB_SKIP, "Workbench L4, private"),
+    ("nb10", "gcp", {}, nb(machineType="n1-standard-8", noPublicIp=True,
+                           acceleratorConfig={"type": "NVIDIA_TESLA_T4", "coreCount": 1.0}),
+     {}, NB_SKIP, "user-managed notebook N1 + T4, noPublicIp"),
+    ("nb11", "gcp", {}, nb(machineType="n1-standard-8", noPublicIp=False,
+                           acceleratorConfig={"type": "NVIDIA_TESLA_T4", "coreCount": 1.0}),
+     {NPI: "fail"}, NB_SKIP, "the same, noPublicIp false"),
+    ("nb12", "gcp", {}, nb(machineType="n1-standard-8"), {}, NB_SKIP,
+     "a notebook without GPUs: not judged"),
+    ("nb13", "gcp", {}, rt({"virtualMachineConfig": {"machineType": "a2-highgpu-1g",
+                                                     "internalIpOnly": True}}), {}, NB_SKIP,
+     "runtime A100 internal IP only"),
+    ("nb14", "gcp", {}, rt({"virtualMachineConfig": {"machineType": "a2-highgpu-1g"}}),
+     {NPI: "fail"}, NB_SKIP, "runtime A100, internalIpOnly left out"),
+    ("nb15", "gcp", {}, rt([{"virtualMachineConfig": {"machineType": "a2-highgpu-1g",
+                                                      "internalIpOnly": True}}]),
+     {NPI: "fail"}, NB_SKIP, "virtualMachine as a list of one"),
+    ("nb16", "gcp", {}, wb({"machineType": "a2-highgpu-1g", "disablePublicIp": True}),
+     {SPEND: "fail"}, None, "without the exemption: a GPU type in a type field, not priced: "
+                            "fails closed"),
+    ("nb17", "gcp", {}, wb({"machineType": "n1-standard-8", "acceleratorConfigs": [
+        {"type": "NVIDIA_TESLA_T4", "coreCount": "0"}]}), {}, NB_SKIP,
+     "an accelerator config declaring 0 GPUs on an N1: no GPU, not judged"),
+]
+
+
+# ---- aws-native ELBv2 mixed with classic (review80 elb(); the base ASG in its target group)
+def vm_behind(scheme: str = "internet-facing"):
+    def build(s):
+        vm = res("aws:ec2/instance:Instance", "dev", {
+            "instanceType": "p5.48xlarge", "subnetId": "subnet-x", "ami": "ami-0abc",
+            "associatePublicIpAddress": False, "tags": dict(TAGS),
+            "rootBlockDevice": {"volumeSize": 200.0, "encrypted": True}},
+            deps={"subnetId": [named(s, "train-a")]})
+        lb = res("aws-native:elasticloadbalancingv2:LoadBalancer", "dev-lb", {
+            "type": "application", "scheme": scheme, "subnets": ["a", "b"],
+            "tags": _awsn_tags()})
+        tg = res("aws-native:elasticloadbalancingv2:TargetGroup", "dev-tg", {
+            "protocol": "HTTP", "port": 8888, "vpcId": "vpc-1", "targetType": "instance",
+            "targets": [{"id": unknown(), "port": 8888}], "tags": _awsn_tags()},
+            deps={"targets": [vm]})
+        ls = res("aws-native:elasticloadbalancingv2:Listener", "dev-l", {
+            "loadBalancerArn": unknown(), "port": 443, "protocol": "HTTPS",
+            "certificates": [{"certificateArn": "arn:aws:acm:us-east-1:1:certificate/x"}],
+            "defaultActions": [{"type": "forward", "targetGroupArn": unknown()}]},
+            deps={"loadBalancerArn": [lb], "defaultActions": [tg]})
+        return [vm, lb, tg, ls]
+    return _add(build)
+
+
+CASES_X = [
+    ("x01", "aws", {}, elb(native_lb=False, scheme="internet-facing"), {NPI: "fail"}, None,
+     "classic internet-facing ALB, aws-native listener and TG the ASG registers in"),
+    ("x02", "aws", {}, elb(scheme="internal", native_ls=False, native_tg=False), {}, None,
+     "aws-native internal ALB, classic listener and TG"),
+    ("x03", "aws", {}, elb(lb_type="network", scheme=None, native_tg=False), {NPI: "fail"},
+     None, "aws-native NLB, scheme omitted (internet-facing), classic TG"),
+    ("x04", "aws", {}, elb(lb_type="gateway", scheme=None), {}, None,
+     "aws-native gateway balancer: no scheme, takes nothing in from the internet"),
+    ("x05", "aws", {}, elb(classic_rule=True), {NPI: "fail"}, None,
+     "aws-native internet-facing LB + listener, classic listener rule forwarding to the TG"),
+    ("x06", "aws", {}, elb(rule=True, scheme="internal", native_tg=False), {}, None,
+     "internal aws-native LB, aws-native rule to a classic TG"),
+    ("x07", "aws", {}, elb(link=False), {}, None,
+     "internet-facing, but no GPU node in the target group"),
+    ("x08", "aws", {}, elb(native_lb=False, scheme="internal", rule=True), {}, None,
+     "classic internal LB, aws-native listener and rule"),
+    ("x09", "aws", {}, elb(scheme="internet-facing", native_ls=False, native_tg=False,
+                           classic_rule=True), {NPI: "fail"}, None,
+     "aws-native internet-facing LB, classic listener + rule + TG"),
+    ("x10", "aws", {}, vm_behind(), {NPI: "fail", SPEND: "fail"}, None,
+     "a p5 instance named by an aws-native TG's targets behind an internet-facing ALB (the "
+     "instance's month 40,179 also breaks the 20,000 budget)"),
+    ("x11", "aws", {}, vm_behind("internal"), {SPEND: "fail"}, None,
+     "the same behind an internal ALB: exposure passes"),
+]
+
+
+@pytest.mark.parametrize("case", _params(CASES_G + CASES_NB + CASES_X),
+                         ids=[c[0] for c in CASES_G + CASES_NB + CASES_X])
+def test_batch4(pack, case):
+    _run_case(pack, case)
