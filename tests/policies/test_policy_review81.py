@@ -80,11 +80,11 @@ from typing import Any, Optional
 import pytest
 
 from tests.policies.test_policy_review80 import (
-    AWS_P, ENC, GCP_P, LABELS, NPI, NOSTOP, POLICIES, POOL_ARN, RDMA, RET, SPEND, SSZ, TAGS,
-    TAGS_P, ZONES, _add, _awsn_tags, _chain, _drop, _new, _set, _setp, aws, azure, ali,
-    batch_ce, budget2, budget_set, cf, crg_native, dim, elb, fe, fsx_literal, gcp, gcp_cron,
-    lambda_start, lt_target, max_hours, named, odcr, unknown)
-from tests.policy_fixtures import AZURE_ALERTS, OWNER_LABELS, OWNER_TAGS, res
+    AWS_P, GCP_P, LABELS, NPI, NOSTOP, POLICIES, POOL_ARN, RDMA, SPEND, SSZ, TAGS, ZONES, _add,
+    _awsn_tags, _chain, _set, _setp, aws, azure, ali, batch_ce, budget2, budget_set, cf,
+    crg_native, dim, elb, fe, fsx_literal, gcp, lambda_start, lt_target, max_hours, named, odcr,
+    unknown)
+from tests.policy_fixtures import OWNER_TAGS, res
 from tests.policy_harness import run, verdict
 
 PROVIDERS = {"aws": AWS_P, "gcp": GCP_P, "azure": {}, "ali": {}}
