@@ -316,9 +316,10 @@ BATCH1_AWS = [
      "filters removed: the whole account's budget covers everything"),
     ("a14", A, _a_budget(notifications=None), {SPEND: "fail"}, None,
      "a budget that notifies nobody is no alarm"),
-    ("a15", A, _a_second("g6e.48xlarge"), {SPEND: "fail"}, None,
-     "second group, no stop: 2 x 30.1312 x 730 = 43,991.55 > 25,000"),
-    ("a16", A, _a_second("g6e.48xlarge", stop_h=96.0), {}, None,
+    ("a15", A, _a_second("g6e.48xlarge"), {SPEND: "fail", RDMA: "advisory"}, None,
+     "second group, no stop: 2 x 30.1312 x 730 = 43,991.55 > 25,000; MY MISTAKE fixed: "
+     "instance_types.csv records g6e.48xlarge with EFA (4 NICs), so 2 nodes ask for placement"),
+    ("a16", A, _a_second("g6e.48xlarge", stop_h=96.0), {RDMA: "advisory"}, None,
      "second group stopped at 96 h: 5,845.45 + 10,677.76 + 1,454 = 17,977 < 25,000"),
     ("a17", A, _a_second("g4dn.xlarge"), {}, None,
      "2 x 0.526 x 730 = 767.96 + 12,133 < 25,000"),
@@ -328,9 +329,9 @@ BATCH1_AWS = [
     ("a21", A, _a_lt_nic0("associatePublicIpAddress", "true"), {NPI: "fail"}, None,
      "the launch template's eth0 takes a public IP"),
     ("a22", A, lambda p: _r(p, "llm-finetune-subnet", "ec2/subnet").inputs.update(
-        mapPublicIpOnLaunch=True), {}, None,
-     "subnet maps public IPs but the LT says associatePublicIpAddress false on every NIC: "
-     "that overrides the subnet (EC2 RunInstances), no public IP"),
+        mapPublicIpOnLaunch=True), {NPI: "fail"}, None,
+     "subnet maps public IPs; the LT's false on every NIC clears the nodes, but FSx is placed "
+     "in it too and the docs count 'any ... other resource that depends on it' (MY MISTAKE)"),
     ("a23", A, _a_asg_untag("cost-center"), {TAGS_P: "fail"}, None, "cost-center off the ASG"),
     ("a24", A, _a_fs_untag("owner"), {TAGS_P: "fail"}, None, "owner off the FSx"),
     ("a25", A, _a_spot, {}, None, "spot: us-east-1 p5 spot 55.04 (folded high): same figure"),
