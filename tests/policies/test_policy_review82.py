@@ -702,3 +702,483 @@ def _run_plan_case(pack, plans, case):
 @pytest.mark.parametrize("case", _params(BATCH1))
 def test_batch1(pack, plans, case):
     _run_plan_case(pack, plans, case)
+
+
+# ------------------------------------------------------------------ Alibaba depth (batch 2)
+ALI = "eu-central-1"
+TAGS = {"owner": "mei", "team": "llm", "cost-center": "7788"}
+EBM = "ecs.ebmgn8v.48xlarge"   # eu-central-1a 58.2708 / spot 7.58244, eRDMA, 2 ERI
+ALI_I = "alicloud:ecs/instance:Instance"
+
+
+def U() -> Any:
+    from trainstack_policies.model import UNKNOWN
+    return UNKNOWN
+
+
+def _named(s: list, name: str):
+    return next(r for r in s if r.name == name)
+
+
+def base(n: int = 2, itype: str = EBM, release: Any = 100.0, cpfs: Optional[str] = "a",
+         ds: Optional[str] = "LowLatency", mode: Any = "HighPerformance", charge: str = "PostPaid",
+         spot: Optional[str] = None, bucket_region: Optional[str] = None) -> list:
+    """n pay-as-you-go ECS GPU nodes in eu-central-1a, a LowLatency deployment set, CPFS in the
+    vSwitch's zone mounted through userData, a KMS OSS bucket they read."""
+    vsw = {z: res("alicloud:vpc/switch:Switch", f"vsw-{z}", {
+        "zoneId": f"eu-central-1{z}", "vpcId": "vpc-1", "cidrBlock": f"10.8.{i * 16}.0/20",
+        "vswitchName": f"vsw-{z}", "tags": dict(TAGS)}, provider_region=ALI)
+        for i, z in enumerate("ab")}
+    sg = res("alicloud:ecs/securityGroup:SecurityGroup", "sg", {
+        "vpcId": "vpc-1", "securityGroupName": "sg", "tags": dict(TAGS)}, provider_region=ALI)
+    out = [vsw["a"], vsw["b"], sg]
+    deps_ud = []
+    if cpfs:
+        fs = res("alicloud:nas/fileSystem:FileSystem", "cpfs", {
+            "protocolType": "cpfs", "fileSystemType": "cpfs", "storageType": "advance_200",
+            "capacity": 3600.0, "zoneId": f"eu-central-1{cpfs}", "vpcId": "vpc-1",
+            "vswitchId": f"vsw-{cpfs}-id", "tags": dict(TAGS)},
+            deps={"vswitchId": [vsw[cpfs]]}, provider_region=ALI)
+        out.append(fs)
+        deps_ud.append(fs)
+    bucket = res("alicloud:oss/bucket:Bucket", "data", {
+        "bucket": "llm-data-mei", "forceDestroy": False,
+        "serverSideEncryptionRule": {"sseAlgorithm": "KMS"},
+        "tags": {**TAGS, "trainstack:retain": "true"}}, retain=True,
+        provider_region=bucket_region or ALI)
+    out.append(bucket)
+    deps_ud.append(bucket)
+    dsr = None
+    if ds:
+        dsr = res("alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet", "ds", {
+            "strategy": ds, "deploymentSetName": "ds"}, provider_region=ALI)
+        out.append(dsr)
+    for i in range(n):
+        props = {"instanceType": itype, "vswitchId": "vsw-a-id", "securityGroups": ["sg-id"],
+                 "imageId": "ubuntu_22_04_x64_20G_alibase", "internetMaxBandwidthOut": 0.0,
+                 "instanceChargeType": charge, "privateIp": f"10.8.0.{10 + i}",
+                 "systemDiskCategory": "cloud_essd", "systemDiskEncrypted": True,
+                 "userData": "I2Nsb3VkLWNvbmZpZw==", "tags": dict(TAGS)}
+        if mode is not None:
+            props["networkInterfaceTrafficMode"] = mode
+        if release is not None:
+            props["autoReleaseTime"] = release if isinstance(release, str) or release is U() \
+                else hours_from_now(release)
+        if spot:
+            props["spotStrategy"] = spot
+        deps = {"vswitchId": [vsw["a"]], "securityGroups": [sg], "userData": list(deps_ud)}
+        if dsr is not None:
+            props["deploymentSetId"] = "ds-id"
+            deps["deploymentSetId"] = [dsr]
+        out.append(res(ALI_I, f"gpu-{i}", props, deps=deps, provider_region=ALI))
+    return out
+
+
+def _set(name: str, **kv):
+    def m(s):
+        for k, v in kv.items():
+            if v is None:
+                _named(s, name).props.pop(k, None)
+            else:
+                _named(s, name).props[k] = v
+        return s
+    return m
+
+
+def _each_node(**kv):
+    def m(s):
+        for r in s:
+            if r.type == ALI_I and r.name.startswith("gpu-"):
+                for k, v in kv.items():
+                    if v is None:
+                        r.props.pop(k, None)
+                    else:
+                        r.props[k] = v
+        return s
+    return m
+
+
+def _plus(*build):
+    def m(s):
+        for b in build:
+            out = b(s)
+            s = s + (out if isinstance(out, list) else [out])
+        return s
+    return m
+
+
+def _local(hours: float, offset_h: int) -> str:
+    """A time `hours` from now written in a fixed UTC offset (ISO 8601, e.g. +08:00)."""
+    tz = timezone(timedelta(hours=offset_h))
+    return (datetime.now(timezone.utc) + timedelta(hours=hours)).astimezone(tz).strftime(
+        "%Y-%m-%dT%H:%M:%S%z")[:-2] + ":" + (datetime.now(tz).strftime("%z")[-2:])
+
+
+def _rule(cidr: Optional[str] = None, port: str = "22/22", kind: str = "ingress",
+          policy: str = "accept", v6: Optional[str] = None, proto: str = "tcp"):
+    def b(s):
+        props = {"type": kind, "ipProtocol": proto, "portRange": port,
+                 "securityGroupId": "sg-id", "policy": policy, "nicType": "intranet"}
+        if cidr:
+            props["cidrIp"] = cidr
+        if v6:
+            props["ipv6CidrIp"] = v6
+        return res("alicloud:ecs/securityGroupRule:SecurityGroupRule", "rule", props,
+                   deps={"securityGroupId": [_named(s, "sg")]}, provider_region=ALI)
+    return b
+
+
+def _dnat(internal: Any, by_dep: bool = False, port: str = "22"):
+    def b(s):
+        nat = res("alicloud:vpc/natGateway:NatGateway", "nat", {
+            "vpcId": "vpc-1", "vswitchId": "vsw-a-id", "natType": "Enhanced",
+            "networkType": "internet", "natGatewayName": "nat", "tags": dict(TAGS)},
+            deps={"vswitchId": [_named(s, "vsw-a")]}, provider_region=ALI)
+        eip = res("alicloud:ecs/eipAddress:EipAddress", "nat-eip", {
+            "bandwidth": "100", "tags": dict(TAGS)}, provider_region=ALI)
+        link = res("alicloud:ecs/eipAssociation:EipAssociation", "nat-eip-link", {
+            "allocationId": "nat-eip-id", "instanceId": "nat-id", "instanceType": "Nat"},
+            deps={"allocationId": [eip], "instanceId": [nat]}, provider_region=ALI)
+        deps = {"forwardTableId": [nat], "externalIp": [eip]}
+        if by_dep:
+            deps["internalIp"] = [_named(s, "gpu-0")]
+        fwd = res("alicloud:vpc/forwardEntry:ForwardEntry", "dnat", {
+            "forwardTableId": "ftb-1", "externalIp": "47.0.0.1", "externalPort": port,
+            "ipProtocol": "tcp", "internalIp": internal, "internalPort": port},
+            deps=deps, provider_region=ALI)
+        return [nat, eip, link, fwd]
+    return b
+
+
+def _eip_node(p):
+    eip = res("alicloud:ecs/eipAddress:EipAddress", "node-eip", {"bandwidth": "10",
+                                                               "tags": dict(TAGS)},
+              provider_region=ALI)
+    return [eip, res("alicloud:ecs/eipAssociation:EipAssociation", "node-eip-link", {
+        "allocationId": "node-eip-id", "instanceId": "gpu-0-id"},
+        deps={"allocationId": [eip], "instanceId": [_named(p, "gpu-0")]}, provider_region=ALI)]
+
+
+def _slb(address: str):
+    def b(s):
+        lb = res("alicloud:slb/applicationLoadBalancer:ApplicationLoadBalancer", "slb", {
+            "loadBalancerName": "slb", "addressType": address, "vswitchId": "vsw-a-id",
+            "loadBalancerSpec": "slb.s2.small", "tags": dict(TAGS)},
+            deps={"vswitchId": [_named(s, "vsw-a")]}, provider_region=ALI)
+        be = res("alicloud:slb/backendServer:BackendServer", "slb-be", {
+            "loadBalancerId": "slb-id", "backendServers": [
+                {"serverId": "gpu-0-id", "weight": 100.0, "type": "ecs"}]},
+            deps={"loadBalancerId": [lb], "backendServers": [_named(s, "gpu-0")]},
+            provider_region=ALI)
+        return [lb, be]
+    return b
+
+
+def _nlb(address: str):
+    def b(s):
+        lb = res("alicloud:nlb/loadBalancer:LoadBalancer", "nlb", {
+            "addressType": address, "vpcId": "vpc-1", "loadBalancerType": "Network",
+            "zoneMappings": [{"vswitchId": "vsw-a-id", "zoneId": "eu-central-1a"}],
+            "tags": dict(TAGS)}, deps={"zoneMappings": [_named(s, "vsw-a")]},
+            provider_region=ALI)
+        sg_ = res("alicloud:nlb/serverGroup:ServerGroup", "nlb-sg", {
+            "serverGroupName": "infer", "serverGroupType": "Instance", "vpcId": "vpc-1",
+            "scheduler": "Wrr", "protocol": "TCP",
+            "healthCheck": {"healthCheckEnabled": True}}, provider_region=ALI)
+        att = res("alicloud:nlb/serverGroupServerAttachment:ServerGroupServerAttachment",
+                  "nlb-att", {"serverGroupId": "nlb-sg-id", "serverId": "gpu-0-id",
+                              "serverType": "Ecs", "port": 8000.0, "weight": 100.0},
+                  deps={"serverGroupId": [sg_], "serverId": [_named(s, "gpu-0")]},
+                  provider_region=ALI)
+        lis = res("alicloud:nlb/listener:Listener", "nlb-lis", {
+            "loadBalancerId": "nlb-id", "serverGroupId": "nlb-sg-id", "listenerProtocol": "TCP",
+            "listenerPort": 8000.0},
+            deps={"loadBalancerId": [lb], "serverGroupId": [sg_]}, provider_region=ALI)
+        return [lb, sg_, att, lis]
+    return b
+
+
+def _alb(address: str):
+    def b(s):
+        lb = res("alicloud:alb/loadBalancer:LoadBalancer", "alb", {
+            "addressType": address, "vpcId": "vpc-1", "loadBalancerEdition": "Standard",
+            "loadBalancerBillingConfig": {"payType": "PayAsYouGo"},
+            "zoneMappings": [{"vswitchId": "vsw-a-id", "zoneId": "eu-central-1a"},
+                             {"vswitchId": "vsw-b-id", "zoneId": "eu-central-1b"}],
+            "tags": dict(TAGS)},
+            deps={"zoneMappings": [_named(s, "vsw-a"), _named(s, "vsw-b")]},
+            provider_region=ALI)
+        grp = res("alicloud:alb/serverGroup:ServerGroup", "alb-sg", {
+            "serverGroupName": "infer", "protocol": "HTTP", "vpcId": "vpc-1",
+            "healthCheckConfig": {"healthCheckEnabled": False},
+            "stickySessionConfig": {"stickySessionEnabled": False},
+            "servers": [{"serverId": "gpu-0-id", "serverType": "Ecs", "port": 8000.0}]},
+            deps={"servers": [_named(s, "gpu-0")]}, provider_region=ALI)
+        lis = res("alicloud:alb/listener:Listener", "alb-lis", {
+            "loadBalancerId": "alb-id", "listenerProtocol": "HTTP", "listenerPort": 80.0,
+            "defaultActions": [{"type": "ForwardGroup", "forwardGroupConfig": {
+                "serverGroupTuples": [{"serverGroupId": "alb-sg-id"}]}}]},
+            deps={"loadBalancerId": [lb], "defaultActions": [grp]}, provider_region=ALI)
+        return [lb, grp, lis]
+    return b
+
+
+def _ess(max_size: float = 2.0, itype: str = EBM, bw: float = 0.0, tags: Optional[dict] = None,
+         enc: bool = True):
+    def b(s):
+        grp = res("alicloud:ess/scalingGroup:ScalingGroup", "ess", {
+            "minSize": 0.0, "maxSize": max_size, "scalingGroupName": "ess",
+            "vswitchIds": ["vsw-a-id"], "tags": dict(TAGS if tags is None else tags)},
+            deps={"vswitchIds": [_named(s, "vsw-a")]}, provider_region=ALI)
+        cfg = res("alicloud:ess/scalingConfiguration:ScalingConfiguration", "ess-cfg", {
+            "scalingGroupId": "ess-id", "instanceType": itype, "imageId": "ubuntu_22_04",
+            "securityGroupId": "sg-id", "internetMaxBandwidthOut": bw, "active": True,
+            "systemDiskCategory": "cloud_essd", "systemDiskEncrypted": enc,
+            "tags": dict(TAGS)},
+            deps={"scalingGroupId": [grp], "securityGroupId": [_named(s, "sg")]},
+            provider_region=ALI)
+        return [grp, cfg]
+    return b
+
+
+def _ack(bw: Optional[float] = None, size: float = 2.0):
+    def b(s):
+        props = {"clusterId": "c-123", "nodePoolName": "gpu", "instanceTypes": [EBM],
+                 "vswitchIds": ["vsw-a-id"], "desiredSize": size,
+                 "systemDiskCategory": "cloud_essd", "tags": dict(TAGS)}
+        if bw is not None:
+            props["internetMaxBandwidthOut"] = bw
+        return res("alicloud:cs/nodePool:NodePool", "ack-gpu", props,
+                   deps={"vswitchIds": [_named(s, "vsw-a")]}, provider_region=ALI)
+    return b
+
+
+def _crp(itype: str = EBM, criteria: str = "Open", limited: bool = True, hours: float = 72.0,
+         target: bool = False):
+    def b(s):
+        props = {"instanceType": itype, "instanceAmount": 2.0, "zoneIds": ["eu-central-1a"],
+                 "matchCriteria": criteria, "platform": "linux", "tags": dict(TAGS),
+                 "capacityReservationName": "crp",
+                 "endTimeType": "Limited" if limited else "Unlimited"}
+        if limited:
+            props["endTime"] = hours_from_now(hours)
+        crp = res("alicloud:ecs/capacityReservation:CapacityReservation", "crp", props,
+                  provider_region=ALI)
+        for r in s:
+            if r.type == ALI_I:
+                if target:
+                    r.props["privatePoolOptionsMatchCriteria"] = "Target"
+                    r.props["privatePoolOptionsId"] = "crp-id"
+                    r.deps["privatePoolOptionsId"] = [crp]
+                else:
+                    r.props["privatePoolOptionsMatchCriteria"] = "Open"
+        return crp
+    return b
+
+
+def _ea(p):
+    return res("alicloud:ecs/elasticityAssurance:ElasticityAssurance", "ea", {
+        "instanceType": [EBM], "instanceAmount": 2.0, "zoneIds": ["eu-central-1a"],
+        "period": 1.0, "periodUnit": "Month", "tags": dict(TAGS)}, provider_region=ALI)
+
+
+def _cpu_mount_b(s):
+    """The CPFS moved to zone b with a CPU pre-processing box in b that mounts it; the GPU nodes
+    no longer mount it (userData reads only the bucket)."""
+    fs = _named(s, "cpfs")
+    fs.props["zoneId"] = "eu-central-1b"
+    fs.deps["vswitchId"] = [_named(s, "vsw-b")]
+    for r in s:
+        if r.type == ALI_I:
+            r.deps["userData"] = [_named(s, "data")]
+    return s + [res(ALI_I, "prep", {
+        "instanceType": "ecs.g7.8xlarge", "vswitchId": "vsw-b-id", "securityGroups": ["sg-id"],
+        "imageId": "ubuntu_22_04", "instanceChargeType": "PostPaid",
+        "systemDiskEncrypted": True, "userData": "I2Nsb3Vk", "tags": dict(TAGS)},
+        deps={"vswitchId": [_named(s, "vsw-b")], "userData": [fs]}, provider_region=ALI)]
+
+
+def _two_clusters(swap: bool):
+    def m(s):
+        vb = _named(s, "vsw-b")
+        fs_b = res("alicloud:nas/fileSystem:FileSystem", "cpfs-b", {
+            "protocolType": "cpfs", "fileSystemType": "cpfs", "storageType": "advance_200",
+            "capacity": 3600.0, "zoneId": "eu-central-1b", "vpcId": "vpc-1",
+            "vswitchId": "vsw-b-id", "tags": dict(TAGS)}, deps={"vswitchId": [vb]},
+            provider_region=ALI)
+        mount = fs_b if not swap else _named(s, "cpfs")
+        other = [res(ALI_I, f"b-{i}", {
+            "instanceType": "ecs.gn8v-8x.48xlarge", "vswitchId": "vsw-b-id",
+            "securityGroups": ["sg-id"], "imageId": "ubuntu_22_04",
+            "instanceChargeType": "PostPaid", "autoReleaseTime": hours_from_now(100),
+            "deploymentSetId": "ds-id", "networkInterfaceTrafficMode": "HighPerformance",
+            "systemDiskEncrypted": True, "userData": "I2Nsb3Vk", "tags": dict(TAGS)},
+            deps={"vswitchId": [vb], "userData": [mount],
+                  "deploymentSetId": [_named(s, "ds")]}, provider_region=ALI)
+            for i in range(2)]
+        if swap:
+            for r in s:
+                if r.type == ALI_I:
+                    r.deps["userData"] = [fs_b, _named(s, "data")]
+        return s + [fs_b, *other]
+    return m
+
+
+def _nas(zone: str):
+    def b(s):
+        return res("alicloud:nas/fileSystem:FileSystem", "nas", {
+            "protocolType": "NFS", "fileSystemType": "standard", "storageType": "Capacity",
+            "zoneId": f"eu-central-1{zone}", "encryptType": 1.0, "tags": dict(TAGS)},
+            provider_region=ALI)
+    return b
+
+
+CAPN = lambda usd: {SPEND: {"maxMonthlyUsd": usd}}  # noqa: E731
+NO_CC = {k: v for k, v in TAGS.items() if k != "cost-center"}
+# node figures (no storage in the spend-cap cases: cpfs=None): 2 x 58.2708 = 116.5416 USD/h
+BATCH2 = [
+    # eRDMA, deployment sets, HPC clusters ------------------------------------------------
+    ("r01", dict(), None, {}, None, "2 ebmgn8v, LowLatency set, HighPerformance, release 100 h"),
+    ("r02", dict(ds="Availability"), None, {RDMA: "advisory"}, None, "spread, not LowLatency"),
+    ("r03", dict(ds="AvailabilityGroup"), None, {RDMA: "advisory"}, None, "group spread"),
+    ("r04", dict(ds=None), None, {RDMA: "advisory"}, None, "no deployment set"),
+    ("r05", dict(ds=None), _each_node(deploymentSetId="ds-2ze0abc123"), {}, None,
+     "a literal deployment set id is taken as a placement"),
+    ("r06", dict(mode="Standard"), None, {RDMA: "advisory"}, None, "eRDMA mode off"),
+    ("r07", dict(mode=None), None, {RDMA: "advisory"}, None, "mode left out: Standard default"),
+    ("r08", dict(n=1, ds=None, mode="Standard"), None, {}, None, "one node asks nothing"),
+    ("r09", dict(itype="ecs.gn8v-8x.48xlarge"), None, {}, None,
+     "gn8v-8x.48xlarge eRDMA (1 NIC) placed and HighPerformance"),
+    ("r10", dict(itype="ecs.gn8v-8x.48xlarge", mode="Standard"), None, {RDMA: "advisory"},
+     None, "gn8v-8x without eRDMA mode"),
+    ("r11", dict(ds=None), _each_node(hpcClusterId="hpc-1"), {RDMA: "advisory"}, None,
+     "an HPC cluster places SCC types only, not ebmgn8v"),
+    ("r12", dict(), lambda s: (_named(s, "ds").props.update(strategy=U()) or s),
+     {RDMA: "undecided"}, None, "strategy unknown at preview"),
+    ("r13", dict(itype="ecs.gn8is.4xlarge", ds=None, mode=None, cpfs=None), None,
+     {SPEND: "fail"}, None,
+     "gn8is.4xlarge (L20, TCP) has no eu-central-1 row: cannot be priced, fail closed"),
+    ("r14", dict(n=0), _plus(_ess(2.0)), {SPEND: "fail", RDMA: "advisory"}, None,
+     "ESS group of 2 ebmgn8v: never placed; no autoReleaseTime possible: no alarm stand-in"),
+    ("r15", dict(n=0), _plus(_ess(1.0)), {SPEND: "fail"}, None,
+     "ESS group of 1: RDMA asks nothing; still no alarm"),
+    ("r16", dict(n=0), _plus(_ack()), {SPEND: "fail"}, None,
+     "ACK pool of 2 ebmgn8v: no autoReleaseTime, no alarm; ACK pools not in rdma coverage"),
+    # autoReleaseTime forms and the budget stand-in ---------------------------------------
+    ("t01", dict(cpfs=None), None, {}, CAPN(12000),
+     "release 100 h: 116.5416 x <=101 = 11,770.70 < 12,000"),
+    ("t02", dict(cpfs=None, release=_local(100, 8)), None, {}, CAPN(12000),
+     "the same instant written +08:00; misread as UTC it would be 108 h = 12,586.49"),
+    ("t03", dict(cpfs=None, release=_local(100, -5)), None, {SPEND: "fail"}, CAPN(11500),
+     "the same instant written -05:00: 100-101 h = 11,654-11,771 > 11,500; misread as UTC it "
+     "would be 95-96 h = 11,188 (below the truth)"),
+    ("t04", dict(cpfs=None, release=datetime.now(timezone.utc).replace(microsecond=0)
+                 .__add__(timedelta(hours=100)).strftime("%Y-%m-%dT%H:%MZ")), None, {},
+     CAPN(12000), "minutes precision yyyy-MM-ddTHH:mmZ (ISO 8601)"),
+    ("t05", dict(cpfs=None, release="next friday"), None, {SPEND: "fail"}, None,
+     "not an ISO-8601 time"),
+    ("t06", dict(cpfs=None, release=""), None, {SPEND: "fail"}, None,
+     "blank release time: auto release cancelled, no stand-in"),
+    ("t07", dict(cpfs=None, release=-1.0), None, {SPEND: "fail"}, None, "past"),
+    ("t08", dict(cpfs=None, release=24 * 400.0), None, {}, None,
+     "a release in 400 days is a valid future time: the stand-in holds, no cap to break"),
+    ("t09", dict(cpfs=None, release=24 * 400.0), None, {SPEND: "fail"}, CAPN(60000),
+     "... but it is no lifetime this month: 116.5416 x 730 = 85,075.37 > 60,000"),
+    ("t10", dict(cpfs=None, charge="PrePaid"), None, {SPEND: "fail"}, None,
+     "subscription nodes: autoReleaseTime no stand-in"),
+    ("t11", dict(cpfs=None, spot="SpotAsPriceGo"), None, {}, CAPN(2000),
+     "spot: 2 x 7.58244 x <=101 = 1,531.65 < 2,000"),
+    ("t12", dict(cpfs=None, spot="SpotWithPriceLimit"), None, {SPEND: "fail"}, CAPN(1400),
+     "spot 2 x 7.58244 x 100 = 1,516.49 > 1,400"),
+    ("t13", dict(cpfs=None, release=U()), None, {SPEND: "undecided"}, None,
+     "release unknown at preview: cannot decide"),
+    ("t14", dict(cpfs=None), _set("gpu-1", autoReleaseTime=None), {SPEND: "fail"}, None,
+     "one node of two without a release time"),
+    ("t15", dict(cpfs=None, release="2026-13-01T00:00:00Z"), None, {SPEND: "fail"}, None,
+     "month 13 is no time"),
+    # reservations and assurances ---------------------------------------------------------
+    ("c01", dict(cpfs=None, release=72.0), _plus(_crp()), {}, CAPN(10000),
+     "CRP 2 x 58.2708 x <=73 = 8,507.54; its 2 Open consumers counted once (twice 17,015)"),
+    ("c02", dict(cpfs=None, release=72.0), _plus(_crp(limited=False)), {SPEND: "fail"}, None,
+     "Unlimited reservation: a month and a violation"),
+    ("c03", dict(cpfs=None, release=72.0, spot="SpotAsPriceGo"), _plus(_crp()), {},
+     CAPN(10000), "spot nodes beside it: 8,507.54 + 2 x 7.58244 x 73 = 1,107.04 = 9,614.58"),
+    ("c04", dict(cpfs=None, release=72.0, spot="SpotAsPriceGo"), _plus(_crp()),
+     {SPEND: "fail"}, CAPN(9000), "9,502 - 9,614.58 > 9,000: spot nodes do not use it"),
+    ("c05", dict(cpfs=None, release=72.0), _plus(_crp(target=True, criteria="Target")), {},
+     CAPN(10000), "Target pool by dependency: counted once"),
+    ("c06", dict(cpfs=None, release=72.0), _plus(_crp(itype="ecs.gn8v-8x.48xlarge")),
+     {SPEND: "fail"}, CAPN(10000),
+     "a reservation of another type: both billed, 2 x 8,390-8,507 > 10,000"),
+    ("c07", dict(cpfs=None), _plus(_ea), {SPEND: "fail"}, None,
+     "an elasticity assurance for ebmgn8v: a GPU sign (instanceType) on a type the pack does "
+     "not price: named as GPU capacity it cannot estimate"),
+    # storage ---------------------------------------------------------------------------
+    ("s01", dict(cpfs="b"), None, {SSZ: "fail"}, None, "CPFS in b, nodes in a, mounted"),
+    ("s02", dict(), _set("cpfs", zoneId=None), {}, None,
+     "CPFS zoneId left out: its vSwitch (a) places it"),
+    ("s03", dict(cpfs="b"), _set("cpfs", zoneId=None), {SSZ: "fail"}, None,
+     "zoneId left out, vSwitch in b"),
+    ("s04", dict(), lambda s: (_named(s, "cpfs").deps.pop("vswitchId"),
+                               _named(s, "cpfs").props.pop("zoneId"), s)[-1],
+     {SSZ: "undecided"}, None,
+     "zoneId left out, vswitchId a literal id of no stack vSwitch: cannot decide"),
+    ("s05", dict(cpfs=None), _plus(_nas("b")), {}, None,
+     "a standard (Capacity) NAS in b: not a parallel filesystem, nothing mounts it"),
+    ("s06", dict(bucket_region="cn-hangzhou"), None, {SSZ: "fail"}, None,
+     "the OSS bucket the nodes read is in cn-hangzhou"),
+    ("s07", dict(), _cpu_mount_b, {}, None,
+     "CPFS in b mounted only by a CPU box; GPU nodes do not mount it: not judged"),
+    ("s08", dict(), _two_clusters(False), {}, None,
+     "two clusters, each mounting its own CPFS in its own zone"),
+    ("s09", dict(), _two_clusters(True), {SSZ: "fail"}, None, "mounts swapped"),
+    # public exposure -------------------------------------------------------------------
+    ("n01", dict(), _plus(_rule("0.0.0.0/0")), {NPI: "fail"}, None, "SSH from anywhere"),
+    ("n02", dict(), _plus(_rule("0.0.0.0/0")), {}, {NPI: {"sshCidrs": ["0.0.0.0/0"]}},
+     "world SSH allowed by sshCidrs"),
+    ("n03", dict(), _plus(_rule("0.0.0.0/0", port="22/23")), {NPI: "fail"},
+     {NPI: {"sshCidrs": ["0.0.0.0/0"]}}, "22/23 is more than SSH"),
+    ("n04", dict(), _plus(_rule(v6="::/0", port="443/443")), {NPI: "fail"}, None, "IPv6 world"),
+    ("n05", dict(), _plus(_rule("0.0.0.0/0", kind="egress", port="-1/-1", proto="all")), {},
+     None, "egress opens nothing"),
+    ("n06", dict(), _plus(_rule("10.0.0.0/8", port="1/65535")), {}, None, "private range"),
+    ("n07", dict(), _plus(_dnat("10.8.0.10")), {NPI: "fail"}, None,
+     "DNAT 22 to node 0's literal private IP"),
+    ("n08", dict(), _plus(_dnat("10.8.0.10-out", by_dep=True)), {NPI: "fail"}, None,
+     "DNAT to node 0 by dependency"),
+    ("n09", dict(), _plus(_dnat("10.9.9.9")), {}, None, "DNAT to an address of no node"),
+    ("n10", dict(), _plus(_eip_node), {NPI: "fail"}, None, "EIP on node 0"),
+    ("n11", dict(), _plus(_slb("internet")), {NPI: "fail"}, None, "internet CLB to node 0"),
+    ("n12", dict(), _plus(_slb("intranet")), {}, None, "intranet CLB"),
+    ("n13", dict(), _plus(_nlb("Internet")), {NPI: "fail"}, None, "internet NLB to node 0"),
+    ("n14", dict(), _plus(_nlb("Intranet")), {}, None, "intranet NLB"),
+    ("n15", dict(), _plus(_alb("Internet")), {NPI: "fail"}, None, "internet ALB to node 0"),
+    ("n16", dict(), _plus(_alb("Intranet")), {}, None, "intranet ALB"),
+    ("n17", dict(n=0), _plus(_ess(1.0, bw=50.0)), {SPEND: "fail", NPI: "fail"}, None,
+     "ESS configuration with public bandwidth"),
+    ("n18", dict(n=0), _plus(_ack(bw=10.0)), {SPEND: "fail", NPI: "fail"}, None,
+     "ACK pool with public bandwidth"),
+    # tags / encryption ------------------------------------------------------------------
+    ("x01", dict(n=0), _plus(_ess(1.0, tags=NO_CC)), {SPEND: "fail", TAGS_P: "fail"}, None,
+     "ESS group without cost-center"),
+    ("x02", dict(), _set("vsw-b", tags=NO_CC), {TAGS_P: "fail"}, None, "vSwitch untagged"),
+    ("x03", dict(), _set("cpfs", tags={"owner": "mei"}), {TAGS_P: "fail"}, None,
+     "CPFS with owner only"),
+    ("x04", dict(n=0), _plus(_ess(1.0, enc=False)), {SPEND: "fail"}, None,
+     "ESS configuration's system disk unencrypted: encryption-at-rest's Alibaba coverage is "
+     "disks, instances, NAS and OSS only (coverage table), so not judged"),
+    ("x05", dict(), _plus(lambda s: res("alicloud:ecs/ecsDisk:EcsDisk", "scratch", {
+        "zoneId": "eu-central-1a", "size": 2000.0, "category": "cloud_essd",
+        "encrypted": False, "tags": dict(TAGS)}, provider_region=ALI)), {ENC: "fail"}, None,
+     "an unencrypted data disk"),
+]
+
+
+@pytest.mark.parametrize("case", _params([(c[0], *c[1:]) for c in BATCH2]))
+def test_batch2(pack, case):
+    cid, kwargs, mutate, expect, config, _why = case
+    stack = base(**kwargs)
+    if mutate is not None:
+        stack = mutate(stack)
+    found = run(pack, stack, config, {"region": ALI})
+    _check(found, cid, expect)
