@@ -75,6 +75,10 @@ def _check(found, cid, expect):
         text = " ".join(d.message for d in found if d.policy == policy)
         for needle in needles:
             assert needle in text, (cid, policy, needle, text[:1500])
+    for policy, needles in expect.get("_absent", {}).items():
+        text = " ".join(d.message for d in found if d.policy == policy)
+        for needle in needles:
+            assert needle not in text, (cid, policy, needle, text[:1500])
 
 
 # ------------------------------------------------------------------ plan editing (batch 1)
@@ -1194,5 +1198,133 @@ def test_batch2(pack, case):
         stack = mutate(stack)
     # each resource's own provider region (the harness's provider_props would override it:
     # MY MISTAKE in s06's first run, which put the cn-hangzhou bucket in eu-central-1)
+    found = run(pack, stack, config, None)
+    _check(found, cid, expect)
+
+
+# ------------------------------------------------------------------ ESS / ACK sizing (batch 3)
+# Every ESS / ACK GPU group fails spend-limit for want of an alarm stand-in (no autoReleaseTime
+# possible: r14-r16); what these cases check is the FIGURE, by whether the cap finding appears.
+OVER = "exceeds the policy's maxMonthlyUsd"
+
+
+def _mins(hours: float) -> str:
+    """ESS LaunchTime's documented form, YYYY-MM-DDThh:mmZ, `hours` from now (rounded up to the
+    next minute, so never before the stop the hours assume)."""
+    t = datetime.now(timezone.utc) + timedelta(hours=hours, minutes=1)
+    return t.strftime("%Y-%m-%dT%H:%MZ")
+
+
+def _task(name: str, hours: float, max_v: Any, min_v: Any = 0.0, enabled: Any = True,
+          literal: bool = False, **extra):
+    def b(s):
+        props = {"scalingGroupId": "asg-bp1literal" if literal else "ess-id",
+                 "launchTime": _mins(hours) if hours is not None else None,
+                 "maxValue": max_v, "minValue": min_v, "taskEnabled": enabled,
+                 "scheduledTaskName": name, **extra}
+        props = {k: v for k, v in props.items() if v is not None}
+        deps = {} if literal else {"scalingGroupId": [_named(s, "ess")]}
+        return res("alicloud:ess/scheduledTask:ScheduledTask", name, props, deps=deps,
+                   provider_region=ALI)
+    return b
+
+
+def _cfg(**kv):
+    def m(s):
+        cfg = _named(s, "ess-cfg")
+        for k, v in kv.items():
+            if v is None:
+                cfg.props.pop(k, None)
+            else:
+                cfg.props[k] = v
+        return s
+    return m
+
+
+def _ess_case(cid, mutate, over: bool, cap: float, why: str, rdma: str = "advisory",
+              max_size: float = 2.0):
+    expect: dict = {SPEND: "fail", "_msg" if over else "_absent": {SPEND: [OVER]}}
+    if rdma != "pass":
+        expect[RDMA] = rdma
+    return (cid, dict(n=0, cpfs=None), _chain_s(_plus(_ess(max_size)), mutate), expect,
+            CAPN(cap), why)
+
+
+def _chain_s(*fns):
+    def m(s):
+        for fn in fns:
+            if fn is not None:
+                s = fn(s)
+        return s
+    return m
+
+
+def _ack_scaled(scaling: dict, size: float = 2.0):
+    def b(s):
+        r = _ack(size=size)(s)
+        r.props["scalingConfig"] = scaling
+        return r
+    return b
+
+
+BATCH3 = [
+    _ess_case("e01", None, False, 90000, "ESS max 2 ebmgn8v, month: 116.5416 x 730 = 85,075.37"),
+    _ess_case("e02", None, True, 80000, "85,075.37 > 80,000"),
+    _ess_case("e03", _plus(_task("stop", 100, 0.0)), False, 12000,
+              "stop task at +100 h (LaunchTime YYYY-MM-DDThh:mmZ): 116.5416 x <=101 = 11,770.70"),
+    _ess_case("e04", _plus(_task("stop", 100, 0.0, enabled=False)), True, 12000,
+              "disabled stop task: the month"),
+    _ess_case("e05", _plus(_task("stop", 100, 0.0, recurrenceType="Daily",
+                                 recurrenceValue="1", recurrenceEndTime=_mins(24 * 20))),
+              True, 12000, "a recurring ESS task: no lifetime"),
+    _ess_case("e06", _plus(_task("stop", 100, "\uff10")), True, 12000,
+              "maxValue fullwidth zero: does not read, stops nothing"),
+    _ess_case("e07", _plus(_task("stop", 100, 0.0), _task("again", 200, 2.0)), True, 12000,
+              "a later task raises the group again: a pause, the month"),
+    _ess_case("e08", _plus(_task("warm", 10, 2.0), _task("stop", 100, 0.0)), False, 12000,
+              "a one-time raise BEFORE the stop changes nothing about the stop"),
+    _ess_case("e09", _plus(_task("burst", 10, 4.0)), True, 100000,
+              "raised to 4: 4 x 58.2708 x 730 = 170,150.74 > 100,000"),
+    _ess_case("e10", _plus(_task("burst", 10, 4.0, enabled=False)), False, 100000,
+              "the raise is disabled: 85,075.37 < 100,000"),
+    _ess_case("e11", _plus(_task("stop", 100, 0.0, literal=True)), True, 12000,
+              "the stop names another group by a literal id: no stop"),
+    _ess_case("e12", _plus(lambda s: res("alicloud:ess/scheduledTask:ScheduledTask", "stop", {
+        "scalingGroupId": "ess-id", "maxValue": 0.0, "minValue": 0.0, "taskEnabled": True,
+        "launchTime": hours_from_now(100)}, deps={"scalingGroupId": [_named(s, "ess")]},
+        provider_region=ALI)), False, 12000,
+              "launchTime with seconds (ISO 8601 yyyy-MM-ddTHH:mm:ssZ): still a stop"),
+    _ess_case("e13", _cfg(instanceType=None, instanceTypes=["ecs.gn8is.4xlarge", EBM]), True,
+              80000, "types [gn8is.4xlarge, ebmgn8v]: the dearest priced, 85,075.37 "
+                     "(the first alone would be 2 x 3.34583 x 730 = 4,884.91)"),
+    _ess_case("e14", _cfg(instanceType=None, instanceTypes=EBM), True, 80000,
+              "instanceTypes as one string: a list of that one type"),
+    _ess_case("e15", _cfg(spotStrategy="SpotAsPriceGo"), False, 12000,
+              "ESS spot: 2 x 7.58244 x 730 = 11,070.36 < 12,000"),
+    _ess_case("e16", _cfg(spotStrategy="SpotAsPriceGo"), True, 10000, "11,070.36 > 10,000"),
+    _ess_case("e17", _plus(_task("stop", 24 * 40, 0.0)), True, 80000,
+              "a stop 40 days away is past the month: 85,075.37 > 80,000"),
+    ("e18", dict(n=0, cpfs=None), _plus(_ack()), {SPEND: "fail", "_absent": {SPEND: [OVER]}},
+     CAPN(90000), "ACK pool desiredSize 2: 85,075.37 < 90,000"),
+    ("e19", dict(n=0, cpfs=None), _plus(_ack_scaled({"enable": True, "minSize": 0.0,
+                                                      "maxSize": 6.0})),
+     {SPEND: "fail", "_msg": {SPEND: [OVER]}}, CAPN(200000),
+     "ACK autoscaling to 6: 6 x 58.2708 x 730 = 255,226.10 > 200,000"),
+    ("e20", dict(n=0, cpfs=None), _plus(_ack_scaled({"enable": False, "minSize": 0.0,
+                                                      "maxSize": 6.0})),
+     {SPEND: "fail", "_absent": {SPEND: [OVER]}}, CAPN(90000),
+     "autoscaling disabled: the desired 2, 85,075.37"),
+    ("e21", dict(n=0, cpfs=None), _plus(_ack_scaled([{"enable": True, "maxSize": 6.0}])),
+     {SPEND: "fail", "_msg": {SPEND: ["scalingConfig"]}}, None,
+     "scalingConfig written as a list: a violation naming it (docs' list of shapes)"),
+]
+
+
+@pytest.mark.parametrize("case", _params(BATCH3))
+def test_batch3(pack, case):
+    cid, kwargs, mutate, expect, config, _why = case
+    stack = base(**kwargs)
+    if mutate is not None:
+        stack = mutate(stack)
     found = run(pack, stack, config, None)
     _check(found, cid, expect)
