@@ -1334,3 +1334,163 @@ def test_batch3(pack, case):
         stack = mutate(stack)
     found = run(pack, stack, config, None)
     _check(found, cid, expect)
+
+
+# ------------------------------------------------- more Alibaba shapes + plan edits (batch 4)
+def _iset(release: Optional[float] = 100.0, ds: bool = True):
+    def b(s):
+        props = {"instanceType": EBM, "amount": 2.0, "imageId": "ubuntu_22_04",
+                 "securityGroupIds": ["sg-id"], "vswitchId": "vsw-a-id",
+                 "instanceChargeType": "PostPaid", "internetMaxBandwidthOut": 0.0,
+                 "tags": dict(TAGS)}
+        deps = {"vswitchId": [_named(s, "vsw-a")], "securityGroupIds": [_named(s, "sg")]}
+        if release is not None:
+            props["autoReleaseTime"] = hours_from_now(release)
+        if ds:
+            props["deploymentSetId"] = "ds-id"
+            deps["deploymentSetId"] = [_named(s, "ds")]
+        return res("alicloud:ecs/ecsInstanceSet:EcsInstanceSet", "iset", props, deps=deps,
+                   provider_region=ALI)
+    return b
+
+
+def _apg(s):
+    return res("alicloud:ecs/autoProvisioningGroup:AutoProvisioningGroup", "apg", {
+        "launchTemplateId": "lt-literal", "totalTargetCapacity": "2",
+        "payAsYouGoTargetCapacity": "2", "launchTemplateConfigs": [
+            {"instanceType": EBM, "vswitchId": "vsw-a-id", "weightedCapacity": "1",
+             "maxPrice": "100"}]}, deps={"launchTemplateConfigs": [_named(s, "vsw-a")]},
+        provider_region=ALI)
+
+
+def _eci(gpu: bool, eip: bool):
+    def b(s):
+        c = {"name": "worker", "image": "vllm/vllm-openai:latest"}
+        if gpu:
+            c["gpu"] = 1.0
+        props = {"containerGroupName": "infer", "containers": [c],
+                 "securityGroupId": "sg-id", "vswitchId": "vsw-a-id", "cpu": 8.0,
+                 "memory": 32.0, "tags": dict(TAGS)}
+        if gpu:
+            props["instanceType"] = "ecs.gn8is.4xlarge"
+        if eip:
+            props["autoCreateEip"] = True
+        return res("alicloud:eci/containerGroup:ContainerGroup", "eci", props,
+                   deps={"vswitchId": [_named(s, "vsw-a")]}, provider_region=ALI)
+    return b
+
+
+def _literal_vsw(s):
+    for r in s:
+        if r.type == ALI_I:
+            r.props["vswitchId"] = "vsw-gw8outside"
+            r.deps.pop("vswitchId", None)
+    return s
+
+
+def _eip_assoc2(s):
+    eip = res("alicloud:ecs/eipAddress:EipAddress", "eip2", {"bandwidth": "10",
+                                                           "tags": dict(TAGS)},
+              provider_region=ALI)
+    return s + [eip, res("alicloud:eip/association:Association", "eip2-link", {
+        "allocationId": "eip2-id", "instanceId": "gpu-1-id", "instanceType": "EcsInstance"},
+        deps={"allocationId": [eip], "instanceId": [_named(s, "gpu-1")]}, provider_region=ALI)]
+
+
+def _halves(s):
+    out = list(s)
+    for i, c in enumerate(("0.0.0.0/1", "128.0.0.0/1")):
+        out.append(res("alicloud:ecs/securityGroupRule:SecurityGroupRule", f"half-{i}", {
+            "type": "ingress", "ipProtocol": "tcp", "portRange": "8000/8000", "cidrIp": c,
+            "securityGroupId": "sg-id", "policy": "accept", "nicType": "intranet"},
+            deps={"securityGroupId": [_named(s, "sg")]}, provider_region=ALI))
+    return out
+
+
+ZC = lambda zone: {SSZ: {"zones": {"vsw-gw8outside": zone}}}  # noqa: E731
+BATCH4_ALI = [
+    ("q01", dict(n=0), _plus(_iset()), {RDMA: "advisory"}, None,
+     "instance set of 2 ebmgn8v, LowLatency, released at 100 h: no traffic-mode field, so the "
+     "eRDMA advisory (docs: 'For an ecs.EcsInstanceSet ... use ecs.Instance nodes')"),
+    ("q02", dict(n=0), _plus(_iset(release=None)), {SPEND: "fail", RDMA: "advisory"}, None,
+     "instance set without autoReleaseTime"),
+    ("q03", dict(n=0), _plus(_apg), {SPEND: "fail"}, None,
+     "auto provisioning group of ebmgn8v: no auto-release stand-in possible"),
+    ("q04", dict(n=0), _plus(_eci(True, False)), {SPEND: "fail"}, None,
+     "ECI with a GPU container: GPU capacity it cannot estimate (a sign: gpu, instanceType)"),
+    ("q05", dict(n=0), _plus(_eci(False, True)), {NPI: "fail"}, None,
+     "CPU ECI with autoCreateEip: public"),
+    ("q06", dict(), _literal_vsw, {SSZ: "undecided"}, None,
+     "nodes on a literal vSwitch of no stack vSwitch, CPFS mounted: cannot decide"),
+    ("q07", dict(), _literal_vsw, {SSZ: "fail"}, ZC("eu-central-1b"),
+     "told: the literal vSwitch is in b, the CPFS in a"),
+    ("q08", dict(), _literal_vsw, {}, ZC("eu-central-1a"), "told: in a"),
+    ("q09", dict(), _eip_assoc2, {NPI: "fail"}, None, "eip.Association on node 1"),
+    ("q10", dict(), _halves, {NPI: "fail"}, None, "0.0.0.0/1 + 128.0.0.0/1 cover all"),
+    ("q11", dict(), _plus(lambda s: res(
+        "alicloud:ecs/securityGroupRule:SecurityGroupRule", "from-sg", {
+            "type": "ingress", "ipProtocol": "all", "portRange": "-1/-1",
+            "sourceSecurityGroupId": "sg-id", "securityGroupId": "sg-id", "policy": "accept",
+            "nicType": "intranet"}, deps={"securityGroupId": [_named(s, "sg")]},
+        provider_region=ALI)), {}, None, "rule from the group itself"),
+    ("q12", dict(bucket_region="cn-hangzhou"),
+     lambda s: [r for r in s if not r.name.startswith("gpu-")] + [
+         r for r in s if r.name.startswith("gpu-") and not r.deps.__setitem__(
+             "userData", [_named(s, "cpfs")])], {}, None,
+     "the cn-hangzhou bucket read by no GPU node (a log bucket): not judged"),
+]
+
+
+def _g_autoscaler(p):
+    mig = _r(p, MIG, "instanceGroupManager")
+    _new(p, "gcp:compute/autoscaler:Autoscaler", "nodes-as", {
+        "name": "nodes-as", "project": "my-gcp-project", "zone": "us-central1-b",
+        "target": "llm-finetune-nodes-self-link", "autoscalingPolicy": {
+            "maxReplicas": 6.0, "minReplicas": 0.0, "cooldownPeriod": 60.0,
+            "cpuUtilization": {"target": 0.6}}}, target=[mig])
+
+
+def _a_raise(p):
+    g = _r(p, ASG, "autoscaling/group")
+    _new(p, "aws:autoscaling/schedule:Schedule", "burst", {
+        "autoscalingGroupName": "llm-finetune-nodes", "maxSize": 6.0, "minSize": 6.0,
+        "desiredCapacity": 6.0, "region": "us-east-1", "scheduledActionName": "burst",
+        "startTime": _iso(24)}, autoscalingGroupName=[g])
+
+
+def _z_skip_nobudget(p):
+    _r(p, VMSS, "VirtualMachineScaleSet").inputs["tags"]["trainstack:policy-skip"] = \
+        "spend-limit"
+    _drop(p, "llm-finetune-budget", "consumption:Budget")
+
+
+BATCH4_PLAN = [
+    ("p01", "gcp", _g_autoscaler, {SPEND: "fail"}, None,
+     "an autoscaler to 6 on the MIG: 6 x 40.9943 x 730 = 179,555 (an autoscaler may size it up "
+     "after the stop: no lifetime)"),
+    ("p02", "aws", _a_raise, {SPEND: "fail"}, None,
+     "a Schedule raising the group to 6 at +24 h, before the stop: priced at 6, "
+     "6 x 55.04 x 96 = 31,703.04 > 25,000"),
+    ("p03", "azure", _z_skip_nobudget, {}, None,
+     "the scale set exempt from spend-limit by its own tag, budget removed: nothing left that "
+     "needs a budget (the exemption is an advisory note, not counted)"),
+    ("p04", "alicloud", lambda p: _r(p, "llm-finetune-data", "oss/bucket:Bucket").inputs[
+        "tags"].pop("trainstack:retain"), {RET: "fail"}, None,
+     "the bucket's trainstack:retain tag removed (forceDestroy false, plan retain_on_delete "
+     "kept): bucket-retained asks for it"),
+]
+
+
+@pytest.mark.parametrize("case", _params(BATCH4_ALI))
+def test_batch4_alibaba(pack, case):
+    cid, kwargs, mutate, expect, config, _why = case
+    stack = base(**kwargs)
+    if mutate is not None:
+        stack = mutate(stack)
+    found = run(pack, stack, config, None)
+    _check(found, cid, expect)
+
+
+@pytest.mark.parametrize("case", _params(BATCH4_PLAN))
+def test_batch4_plan(pack, plans, case):
+    _run_plan_case(pack, plans, case)
