@@ -1414,8 +1414,9 @@ BATCH4_ALI = [
      "eRDMA advisory (docs: 'For an ecs.EcsInstanceSet ... use ecs.Instance nodes')"),
     ("q02", dict(n=0), _plus(_iset(release=None)), {SPEND: "fail", RDMA: "advisory"}, None,
      "instance set without autoReleaseTime"),
-    ("q03", dict(n=0), _plus(_apg), {SPEND: "fail"}, None,
-     "auto provisioning group of ebmgn8v: no auto-release stand-in possible"),
+    ("q03", dict(n=0), _plus(_apg), {SPEND: "fail", RDMA: "advisory"}, None,
+     "auto provisioning group of 2 ebmgn8v: no auto-release stand-in possible; MY MISTAKE "
+     "fixed: 2 eRDMA nodes with no placement (APG is in rdma coverage) ask for one"),
     ("q04", dict(n=0), _plus(_eci(True, False)), {SPEND: "fail"}, None,
      "ECI with a GPU container: GPU capacity it cannot estimate (a sign: gpu, instanceType)"),
     ("q05", dict(n=0), _plus(_eci(False, True)), {NPI: "fail"}, None,
