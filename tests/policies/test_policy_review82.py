@@ -1495,3 +1495,53 @@ def test_batch4_alibaba(pack, case):
 @pytest.mark.parametrize("case", _params(BATCH4_PLAN))
 def test_batch4_plan(pack, plans, case):
     _run_plan_case(pack, plans, case)
+
+
+# ------------------------------------------- catalog reach + budget currency (batch 5, plans)
+# fx.csv: CNY 7.2734 per USD; another currency has no cited rate ("cannot decide").
+BATCH5 = [
+    ("b01", "aws", _a_type("p6-b200.48xlarge"), {}, None,
+     "p6-b200 us-east-1 113.933: 2 x 113.933 x 97 = 22,103.00 + <=1,454 = 23,557 < 25,000; "
+     "8 EFA cards, the template has 32"),
+    ("b02", "aws", _chain(_a_type("p6-b200.48xlarge"), _a_nodes(3.0)), {SPEND: "fail"}, None,
+     "3 x 113.933 x 96 = 32,812.70"),
+    ("b03", "aws", _a_type("p5e.48xlarge"), {SPEND: "fail"}, None,
+     "p5e.48xlarge is in unpriced.csv: listed publicly without a public price, fail closed"),
+    ("b04", "gcp", _g_tpl(lambda i: i.update(machineType="a4-highgpu-8g")), {}, None,
+     "a4-highgpu-8g spot us-central1 32.6064: 6,325.64 + 5,400"),
+    ("b05", "gcp", _g_tpl(lambda i: (i.update(machineType="a4-highgpu-8g"), _g_ondemand(i))),
+     {}, None, "on demand 90.216: 2 x 90.216 x 97 = 17,501.90 + 5,400 = 22,902 < 25,000"),
+    ("b06", "gcp", _chain(_g_tpl(lambda i: (i.update(machineType="a4-highgpu-8g"),
+                                            _g_ondemand(i))), _g_target(3.0)),
+     {SPEND: "fail"}, None, "3 x 90.216 x 96 = 25,982.21 > 25,000"),
+    ("b07", "gcp", _g_tpl(lambda i: i.update(machineType="a3-edgegpu-8g")), {SPEND: "fail"},
+     None, "a3-edgegpu-8g is in unpriced.csv"),
+    ("b08", "azure", _z_vmss(lambda i: i["sku"].update(name="Standard_ND96isr_H200_v5")),
+     {SPEND: "fail"}, None, "ND96isr_H200_v5 has no eastus row (eastus2 84.8): fail closed"),
+    ("b09", "azure", _chain(_z_region("eastus2"), _z_vmss(
+        lambda i: i["sku"].update(name="Standard_ND96isr_H200_v5"))), {}, None,
+     "in eastus2: 2 x 84.8 x 97 = 16,451.20 + <=1,600"),
+    ("b10", "azure", _z_vmss(lambda i: i["sku"].update(name="Standard_ND128isr_NDR_GB200_v6")),
+     {SPEND: "fail"}, None, "GB200 v6 is in unpriced.csv"),
+    ("b11", "aws", _a_budget(limitUnit="CNY", limitAmount="25000"), {SPEND: "fail"}, None,
+     "25,000 CNY / 7.2734 = 3,437.18 USD < 10,567.68"),
+    ("b12", "aws", _a_budget(limitUnit="CNY", limitAmount="100000"), {}, None,
+     "100,000 CNY = 13,748.73 USD > 10,677.76 + 1,454 + bucket"),
+    ("b13", "aws", _a_budget(limitUnit="EUR"), {SPEND: "undecided"}, None,
+     "EUR has no cited rate: cannot decide (spend-limit's default cannotDecide is mandatory, "
+     "still a 'cannot decide' message)"),
+    ("b14", "gcp", _g_budget(lambda b: b["amount"]["specifiedAmount"].update(
+        currencyCode="CNY", units="200000")), {}, None, "200,000 CNY = 27,497.46 USD"),
+    ("b15", "gcp", _g_budget(lambda b: b["amount"]["specifiedAmount"].update(
+        currencyCode="CNY", units="90000")), {SPEND: "fail"}, None,
+     "90,000 CNY = 12,373.86 USD < 7,870 + 5,400"),
+    ("b16", "alicloud", _l_nodes(lambda i: i.update(instanceType="ecs.gn8v.48xlarge")),
+     {SPEND: "fail", RDMA: "advisory"}, None,
+     "gn8v.48xlarge: a gn family type the catalog does not list: fail closed; its fabric is "
+     "unknown: the advisory naming the type"),
+]
+
+
+@pytest.mark.parametrize("case", _params(BATCH5))
+def test_batch5(pack, plans, case):
+    _run_plan_case(pack, plans, case)
