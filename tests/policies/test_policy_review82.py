@@ -1547,3 +1547,76 @@ BATCH5 = [
 @pytest.mark.parametrize("case", _params(BATCH5))
 def test_batch5(pack, plans, case):
     _run_plan_case(pack, plans, case)
+
+
+# ------------------------------------------------------ Alibaba eRDMA / CRP / NAT odds (batch 6)
+def _crp_raw(**props):
+    def b(s):
+        base_p = {"instanceType": EBM, "instanceAmount": 2.0, "zoneIds": ["eu-central-1a"],
+                  "matchCriteria": "Open", "platform": "linux", "tags": dict(TAGS),
+                  "capacityReservationName": "crp", "endTimeType": "Limited",
+                  "endTime": hours_from_now(72)}
+        base_p.update(props)
+        base_p = {k: v for k, v in base_p.items() if v is not None}
+        return res("alicloud:ecs/capacityReservation:CapacityReservation", "crp", base_p,
+                   provider_region=ALI)
+    return b
+
+
+def _slb_eip(s):
+    lb, be = _slb("intranet")(s)
+    eip = res("alicloud:ecs/eipAddress:EipAddress", "slb-eip", {"bandwidth": "100",
+                                                              "tags": dict(TAGS)},
+              provider_region=ALI)
+    link = res("alicloud:ecs/eipAssociation:EipAssociation", "slb-eip-link", {
+        "allocationId": "slb-eip-id", "instanceId": "slb-id", "instanceType": "SlbInstance"},
+        deps={"allocationId": [eip], "instanceId": [lb]}, provider_region=ALI)
+    return s + [lb, be, eip, link]
+
+
+def _node1_zone_b(s):
+    n = _named(s, "gpu-1")
+    n.props["vswitchId"] = "vsw-b-id"
+    n.deps["vswitchId"] = [_named(s, "vsw-b")]
+    return s
+
+
+BATCH6 = [
+    ("k01", dict(mode=None), _each_node(networkInterfaces={
+        "networkInterfaceTrafficMode": "HighPerformance", "vswitchId": "vsw-a-id",
+        "securityGroupIds": ["sg-id"]}), {}, None,
+     "eRDMA declared on the instance's networkInterfaces object (docs: 'or on its "
+     "networkInterfaces (one object, as ecs.Instance takes it)')"),
+    ("k02", dict(mode="highperformance"), None, {RDMA: "advisory"}, None,
+     "'HighPerformance (that spelling)': lower case is not it"),
+    ("k03", dict(mode=U()), None, {RDMA: "undecided"}, None, "mode unknown at preview"),
+    ("k04", dict(), _node1_zone_b, {SSZ: "fail"}, None,
+     "node 1 moved to vSwitch b; both mount the zone-a CPFS: a span"),
+    ("k05", dict(cpfs=None, release=72.0), _plus(_crp_raw(endTime="soon")), {SPEND: "fail"},
+     None, "a reservation whose endTime does not read: no end, the month and a violation"),
+    ("k06", dict(cpfs=None, release=72.0), _plus(_crp_raw(instanceAmount="\uff12")),
+     {SPEND: "fail"}, None, "instanceAmount in fullwidth digits: an invalid size"),
+    ("k07", dict(cpfs=None, release=72.0), _plus(_crp_raw(endTimeType="Limited",
+                                                          endTime=None)), {SPEND: "fail"}, None,
+     "Limited without an endTime: the docs ask for both"),
+    ("k08", dict(), _plus(_dnat("10.8.0.11", port="8000")), {NPI: "fail"}, None,
+     "DNAT 8000 to node 1's literal private IP"),
+    ("k09", dict(), _slb_eip, {}, None,
+     "an intranet CLB given an EIP, GPU node behind it: the docs pass an EIP 'on a NAT gateway "
+     "or load balancer' and judge CLBs by addressType (noted below)"),
+    ("k10", dict(), _plus(_rule("0.0.0.0/0", port="-1/-1", proto="all")), {NPI: "fail"}, None,
+     "all protocols from anywhere"),
+    ("k11", dict(n=3), None, {}, None, "three placed eRDMA nodes, all released"),
+    ("k12", dict(n=2, charge="PrePaid", release=None), None, {SPEND: "fail"}, None,
+     "subscription nodes with no release: no stand-in"),
+]
+
+
+@pytest.mark.parametrize("case", _params(BATCH6))
+def test_batch6(pack, case):
+    cid, kwargs, mutate, expect, config, _why = case
+    stack = base(**kwargs)
+    if mutate is not None:
+        stack = mutate(stack)
+    found = run(pack, stack, config, None)
+    _check(found, cid, expect)
