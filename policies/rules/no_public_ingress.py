@@ -812,7 +812,8 @@ def _alicloud(r: Resource, config) -> list[Violation]:
         return []
     if r.type in _ALI_EIP_ASSOCIATIONS and r.get("instanceId"):
         # instanceType defaults to EcsInstance; an EIP on a NAT gateway or load balancer is the
-        # way out or in for the service, not a node's own address.
+        # way out or in for the service, not a node's own address (an EIP on a balancer with
+        # GPU nodes behind it is judged with the stack: public_entries.public_balancers).
         kind = r.get("instanceType")
         if kind is UNKNOWN:
             raise UnknownValue(r, "instanceType")

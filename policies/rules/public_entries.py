@@ -491,6 +491,50 @@ def _classic_public(lb: Resource, resources: list[Resource]) -> Any:
     return UNKNOWN if _frontends_unread(lb) else False
 
 
+# Alibaba EIP associations (pulumi-alicloud ecs.EipAssociation; the eip.Association alias).
+_ALI_EIP_LINKS = ("alicloud:ecs/eipAssociation:EipAssociation",
+                  "alicloud:eip/association:Association")
+# instanceType values naming something other than a balancer (pulumi-alicloud ecs.EipAssociation
+# instance_type: Nat, SlbInstance, EcsInstance (the default), NetworkInterface, HaVip, IpAddress).
+_NOT_BALANCER_EIP = ("nat", "ecsinstance", "networkinterface", "havip", "ipaddress")
+
+
+def _ali_eip(lb: Resource, links: list[Resource]) -> Any:
+    """What serves an Alibaba balancer to the internet whatever its addressType (an EIP), an
+    UnknownValue where that rests on a value unknown at preview, or None. EIPs associate with "internal-facing CLB instances in VPCs, ALB instances
+    and NLB instances" (alibabacloud.com/help/doc-detail/197100.htm, EIP FAQ), and "after you
+    associate an EIP with a cloud resource, that resource can communicate over the internet"
+    (alibabacloud.com/help/doc-detail/72125.htm): an association that depends on the balancer,
+    or an NLB / ALB zone mapping naming an EIP (`allocationId`, ALB `eipType` too)."""
+    for link in links:
+        if any(d is lb for ds in link.deps.values() for d in ds):
+            return f"EIP association {link.name}"
+    unread: Optional[str] = None
+    for zm in plain_list(lb.get("zoneMappings")):
+        if not isinstance(zm, dict):
+            continue
+        for key in ("allocationId", "eipType"):
+            value = zm.get(key)
+            if value is UNKNOWN:
+                unread = unread or f"zoneMappings[].{key}"
+            elif isinstance(value, str) and value.strip():
+                return f"zoneMappings[].{key} {value.strip()}"
+    if unread:
+        return UnknownValue(lb, f"{unread} (an EIP unknown at preview may serve the balancer "
+                                "to the internet)")
+    for link in links:
+        kind = link.get("instanceType")
+        target = link.get("instanceId")
+        if kind is not UNKNOWN and str(kind or "EcsInstance").lower() in _NOT_BALANCER_EIP:
+            continue
+        if target is UNKNOWN and not link.deps.get("instanceId"):
+            # An SlbInstance association whose target is unknown at preview, with no resource
+            # of the stack behind it: it may be this balancer.
+            return UnknownValue(link, "instanceId (an EIP association whose target is unknown "
+                                      "at preview may be on the GPU nodes' load balancer)")
+    return None
+
+
 def public_balancers(resources: list[Resource]
                       ) -> tuple[list[Violation], Optional[UnknownValue]]:
     """GPU compute behind a public load balancer of the stack, through its ordinary rules
@@ -553,6 +597,14 @@ def public_balancers(resources: list[Resource]
             public = _classic_public(lb, resources)
         else:
             public = _public_balancer(lb)
+        eip = None
+        if public is not True and lb.type.startswith("alicloud:") and lb.type in _LB_TIERS:
+            eip = _ali_eip(lb, [r for r in resources if r.type in _ALI_EIP_LINKS])
+            if isinstance(eip, UnknownValue):
+                unknown = unknown or eip
+                eip = None
+            elif eip is not None:
+                public = True
         if public is UNKNOWN:
             unknown = unknown or (_unread_frontend(lb) if lb.type in _AZURE_LBS else UnknownValue(
                 lb, "internal / loadBalancingScheme / addressType / connectionType (whether it "
@@ -564,10 +616,12 @@ def public_balancers(resources: list[Resource]
             reported.add(id(node))
             out.append(violation(
                 node, "the GPU nodes are reachable from the internet through a public load "
-                "balancer", f"{lb.name} ({lb.type}) forwards internet traffic to them",
+                "balancer", f"{lb.name} ({lb.type}) forwards internet traffic to them"
+                + (f" ({eip} gives it an internet address)" if eip else ""),
                 "no internet-facing load balancer or front door in front of GPU nodes",
                 "make the load balancer internal (AWS internal=True, GCP INTERNAL scheme, Azure "
-                "a private frontend or listener, Alibaba addressType intranet) and put no public "
+                "a private frontend or listener, Alibaba addressType intranet and no EIP) and "
+                "put no public "
                 "front door (AWS or Alibaba Global Accelerator, CloudFront VPC origin, API "
                 "Gateway VPC link, Front Door Private Link) before it, or front the nodes with a "
                 "CPU tier; reach the nodes through a bastion or the SSH CIDRs"))

@@ -11,7 +11,8 @@ which fabric each type has; GCP N1 machines with attached GPUs have no row and n
 Capacity bought ahead fixes placement itself and counts as the construct: an AWS targeted
 capacity reservation or Capacity Block (the launch template's capacityReservationTarget), a GCP
 SPECIFIC_RESERVATION affinity (the reservation's dense placement), an Alibaba HPC cluster
-(hpcClusterId, how SCC types such as sccgn7ex are placed instead of a deployment set).
+(hpcClusterId, how SCC types such as sccgn7ex are placed instead of a deployment set; it places
+no other type).
 """
 from __future__ import annotations
 
@@ -65,8 +66,8 @@ REMEDIATION = (
 SCOPE = (
     'GPU capacity of more than one node in total; managed pools and fleets (EKS node groups, '
     'GKE node pools, EC2 Fleet / Spot Fleet) are left to their services. A targeted AWS capacity '
-    'reservation or Capacity Block, a GCP specific reservation and an Alibaba HPC cluster count '
-    'as placement.'
+    'reservation or Capacity Block, a GCP specific reservation and an Alibaba HPC cluster (of SCC '
+    'types) count as placement.'
 )
 
 
@@ -231,9 +232,13 @@ def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
                     "cannot take a deployment set)")
         # SCC types (sccgn7ex) are placed by an HPC cluster instead of a deployment set.
         # The ID is unknown at preview when the cluster is created in the same stack; that it
-        # is set is what places the nodes (only an HPC cluster's ID fits the field).
+        # is set is what places the nodes (only an HPC cluster's ID fits the field). Only SCC
+        # types: for any other type (eRDMA ebmgn8v, gn8v-8x) hpcClusterId is "the ID of the
+        # HPC cluster to which to assign the instance" (ECS RunInstances; pulumi-alicloud: the
+        # E-HPC cluster), a grouping that places nothing, so the deployment set is still asked.
         hpc = r.get("hpcClusterId")
-        if hpc is UNKNOWN or (isinstance(hpc, str) and hpc):
+        scc = _scc_types(g)
+        if scc and (hpc is UNKNOWN or (isinstance(hpc, str) and hpc)):
             clusters = r.dep("hpcClusterId", ALI_HPC_CLUSTER)
             return True, f"HPC cluster {clusters[0].name if clusters else hpc}", "", ""
         sets = r.dep("deploymentSetId", ALI_DEPLOYMENT_SET)
@@ -242,12 +247,23 @@ def _placement(g: NodeGroup) -> tuple[bool, Any, str, str]:
             # LowLatency or Availability is read at apply: "cannot decide", not unplaced.
             raise UnknownValue(sets[0], "strategy")
         ok = bool(r.get("deploymentSetId")) and (not sets or strategy == "LowLatency")
+        hpc_only = (f"HPC cluster {hpc if isinstance(hpc, str) else '(unknown at preview)'} "
+                    "(it places SCC types only)" if hpc else None)
         return (ok, f"deployment set {r.get('deploymentSetId')} (strategy {strategy})"
-                if r.get("deploymentSetId") else None,
+                if r.get("deploymentSetId") else hpc_only,
                 "a deployment set with strategy \"LowLatency\" (an HPC cluster for SCC types)",
                 "create an ecs.EcsDeploymentSet(strategy=\"LowLatency\") and set "
                 "deployment_set_id on the nodes")
     return True, None, "", ""
+
+
+def _scc_types(g: NodeGroup) -> bool:
+    """Whether every type the group may launch is a Super Computing Cluster (SCC) type: a family
+    named scc* (sccgn7ex, the catalog's one; "超级计算集群实例规格族", help.aliyun.com/zh/ecs/
+    user-guide/overview-40#sccgn7ex), whose RoCE network is reached inside an HPC cluster."""
+    types = list(g.instance_types or [g.instance_type])
+    return bool(types) and all(isinstance(t, str) and t.lower().removeprefix("ecs.").startswith(
+        "scc") for t in types)
 
 
 def _fabric(g: NodeGroup, itype: Any) -> Optional[tuple[Any, str, str]]:

@@ -53,6 +53,8 @@ DEFECT 1 (r11, xfail strict): an ebmgn8v (eRDMA) pair with only an hpcClusterId 
   preview) places SCC types"; ebmgn8v is not an SCC type, and pulumi-alicloud describes
   hpcClusterId as the E-HPC cluster to assign the instance to, no low-latency placement.
   Reach: gn8v-8x.48xlarge alike (r11b), an id unknown at preview alike (r11c).
+  (Fixed by fix84: hpcClusterId places SCC types only; r11/r11b/r11c pass, no xfail left.
+  Noticed item (2), k09, fixed by fix84 too: an EIP on an intranet balancer is judged public.)
 
 MY MISTAKES (each fixed in its own commit): a15/a16 g6e.48xlarge is EFA in instance_types.csv
   (I read a prices.csv note); a22 the docs count ANY resource in a mapPublicIpOnLaunch subnet
@@ -93,12 +95,7 @@ from trainstack.plan.stacks import stack_config
 SSZ, SPEND, TAGS_P, RDMA = "storage-same-zone", "spend-limit", "required-tags", "rdma-for-multinode"
 NPI, ENC, RET = "no-public-ingress", "encryption-at-rest", "bucket-retained"
 POLICIES = (SSZ, SPEND, TAGS_P, RDMA, NPI, ENC, RET)
-XFAIL: dict = {
-    "r11": "DEFECT 1: an hpcClusterId is taken as placement for an eRDMA ebmgn8v pair; the docs: "
-           "'an hpcClusterId (set, or unknown at preview) places SCC types'",
-    "r11b": "DEFECT 1 probe: the same for gn8v-8x.48xlarge",
-    "r11c": "DEFECT 1 probe: the same with the id unknown at preview",
-}
+XFAIL: dict = {}   # DEFECT 1 (r11, r11b, r11c) fixed by fix84: strict xfails removed
 
 
 @pytest.fixture(scope="module")
@@ -1646,9 +1643,10 @@ BATCH6 = [
      "Limited without an endTime: the docs ask for both"),
     ("k08", dict(), _plus(_dnat("10.8.0.11", port="8000")), {NPI: "fail"}, None,
      "DNAT 8000 to node 1's literal private IP"),
-    ("k09", dict(), _slb_eip, {}, None,
-     "an intranet CLB given an EIP, GPU node behind it: the docs pass an EIP 'on a NAT gateway "
-     "or load balancer' and judge CLBs by addressType (noted below)"),
+    ("k09", dict(), _slb_eip, {NPI: "fail"}, None,
+     "an intranet CLB given an EIP, GPU node behind it (flipped by fix84, DEFECT 2: an EIP "
+     "serves an internal-facing CLB to the internet, EIP FAQ alibabacloud.com/help/doc-detail/"
+     "197100.htm; the docs now judge it as an internet-facing balancer)"),
     ("k10", dict(), _plus(_rule("0.0.0.0/0", port="-1/-1", proto="all")), {NPI: "fail"}, None,
      "all protocols from anywhere"),
     ("k11", dict(n=3), None, {}, None, "three placed eRDMA nodes, all released"),
