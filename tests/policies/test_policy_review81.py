@@ -95,7 +95,7 @@ D1 = ("DEFECT 1: a Lambda function whose environment names the nodes' tag in the
 D2 = ("DEFECT 2: an Azure scale set whose virtualMachineProfile depends on a capacity "
       "reservation group only through its customData (no capacityReservation) is priced as "
       "inside the reservation: counted once, below the truth")
-XFAIL: dict[str, str] = {"f02": D1, "q01": D1, "q02": D1, "q05": D2, "q07": D2}
+XFAIL: dict[str, str] = {}
 
 
 def _params(cases):
