@@ -60,6 +60,8 @@ DEFECT 2 (spend-limit, capacity counted once where it is billed twice). Smallest
   set's or VM's `capacityReservation` depends on the reservation's group": the pack takes any
   dependency of the profile. Reach: q07 (40,000 budget). Holds: q06 (capacityReservation given).
   Found by my planted test-side bug (below).
+FIXED (fix83): both defects; the 5 strict xfails now pass and their marks are removed (XFAIL
+  empty); expectations unchanged.
 
 Planted bug (test side): az_crg's capacityReservation / capacityReservationGroupID never set:
   only a03 failed (1 of 247); a01 kept passing because the profile's dependency stayed: that is
