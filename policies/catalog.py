@@ -256,11 +256,18 @@ _WAVELENGTH_ZONE = re.compile(r"([a-z]{2}(?:-gov)?-[a-z]+-[0-9]+)-(wl[0-9]+)-([a
                               re.ASCII)
 _LOCAL_ZONE_ID = re.compile(r"[a-z]{2,}[0-9]+-([a-z]+)([0-9]+)-az[0-9]+", re.ASCII)
 _WAVELENGTH_ZONE_ID = re.compile(r"[a-z]{2,}[0-9]+-(wl[0-9]+)-([a-z]+)-wlz([0-9]+)", re.ASCII)
+# The first Wavelength Zone of a region is priced under the carrier network's code alone, no
+# city: the price list's location "US East (Verizon) - Boston" is us-east-1-wl1 and "US West
+# (Verizon) - San Francisco Bay Area" us-west-2-wl1 (its usage types USE1WL1-..., where
+# Atlanta's are USE1WL1ATL1-...), so prices.csv's us-east-1-wl1 / us-west-2-wl1 rows are those
+# two zones' (review81 note 3), never a price for the region's other Wavelength Zones.
+_WAVELENGTH_NO_CITY = {"us-east-1-wl1-bos1": "us-east-1-wl1", "us-west-2-wl1-sfo1": "us-west-2-wl1"}
 
 
 def aws_edge_location(zone: str, region: str = "", zone_id: bool = False) -> Optional[str]:
     """The prices.csv location of an AWS Local Zone or Wavelength Zone, by its name
-    (us-east-1-bos-1a -> us-east-1-bos-1, us-east-1-wl1-atl-wlz-1 -> us-east-1-wl1-atl1) or, with
+    (us-east-1-bos-1a -> us-east-1-bos-1, us-east-1-wl1-atl-wlz-1 -> us-east-1-wl1-atl1,
+    us-east-1-wl1-bos-wlz-1 -> us-east-1-wl1: _WAVELENGTH_NO_CITY) or, with
     `zone_id`, by its AZ ID in `region` (use1-bos1-az1 in us-east-1 -> us-east-1-bos-1; "" where
     the region is not known); None for an Availability Zone of the region itself (us-east-1a,
     use1-az4) or a value of neither form."""
@@ -272,11 +279,14 @@ def aws_edge_location(zone: str, region: str = "", zone_id: bool = False) -> Opt
             return None
         if not isinstance(region, str) or not region:
             return ""
-        return f"{region}-{local.group(1)}-{local.group(2)}" if local is not None else \
-            f"{region}-{wave.group(1)}-{wave.group(2)}{wave.group(3)}"   # type: ignore[union-attr]
+        if local is not None:
+            return f"{region}-{local.group(1)}-{local.group(2)}"
+        code = f"{region}-{wave.group(1)}-{wave.group(2)}{wave.group(3)}"  # type: ignore[union-attr]
+        return _WAVELENGTH_NO_CITY.get(code, code)
     local, wave = _LOCAL_ZONE.fullmatch(zone), _WAVELENGTH_ZONE.fullmatch(zone)
     if wave is not None:
-        return f"{wave.group(1)}-{wave.group(2)}-{wave.group(3)}{wave.group(4)}"
+        code = f"{wave.group(1)}-{wave.group(2)}-{wave.group(3)}{wave.group(4)}"
+        return _WAVELENGTH_NO_CITY.get(code, code)
     return f"{local.group(1)}-{local.group(2)}-{local.group(3)}" if local is not None else None
 
 

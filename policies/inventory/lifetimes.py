@@ -1080,7 +1080,9 @@ def _names_tag(found: list, key: str, value: str) -> bool:
     {key: value} or {"tag:key": value} (a variable named by the key), an EC2 filter
     {Name: "tag:key", Values: [...]} or a Tagging API filter {Key: key, Values: [...]}, a pair
     of variables PREFIX_KEY = key and PREFIX_VALUE = value, or a string "key=value" (or
-    "tag:key=value", among others split by commas or spaces). Values may be wildcards."""
+    "tag:key=value", among others split by commas or spaces); a key may be written key or
+    tag:key (the EC2 filter form) in each of them. A pair of variables may name the key
+    PREFIX_NAME (the filter's Name) as well. Values may be wildcards."""
     for item in found:
         if isinstance(item, str):
             for part in re.split(r"[,;\s]+", item):
@@ -1094,11 +1096,20 @@ def _names_tag(found: list, key: str, value: str) -> bool:
                 any(_matches(item.get(n), value) for n in _VALUE_NAMES):
             return True
         for name, given in item.items():
-            if given == key and isinstance(name, str) and name.upper().endswith("KEY"):
-                prefix = name[:-3]
-                if any(_matches(item.get(prefix + suffix), value)
-                       for suffix in ("VALUE", "VALUES", "Value", "Values", "value", "values")):
-                    return True
+            # PREFIX_KEY / PREFIX_NAME = key or tag:key (the Tagging API's Key, the EC2
+            # filter's Name) beside PREFIX_VALUE(S) (review81 DEFECT 1: tag:key as a value).
+            if not (isinstance(name, str) and isinstance(given, str)
+                    and given.strip() in (key, f"tag:{key}")):
+                continue
+            for tail in ("KEY", "NAME"):
+                if name.upper().endswith(tail):
+                    prefix = name[:-len(tail)]
+                    # A list in one variable, "a,b": a tag value holds no comma (AWS allows
+                    # letters, digits, spaces and + - = . _ : / @), so the parts are values.
+                    if any(_matches(got, value) or (isinstance(got, str) and _matches(
+                            got.split(","), value)) for got in (item.get(prefix + suffix) for
+                           suffix in ("VALUE", "VALUES", "Value", "Values", "value", "values"))):
+                        return True
     return False
 
 

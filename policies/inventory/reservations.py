@@ -29,6 +29,7 @@ from trainstack_policies.capacity import RESERVATIONS as RESERVATION_TYPES
 from trainstack_policies.inventory.groups import NodeGroup, launch_settings
 from trainstack_policies.inventory.tokens import (
     ALI_CAPACITY_RESERVATION,
+    AWS_NATIVE_LAUNCH_TEMPLATE,
     AWS_NATIVE_ODCR,
     AWS_NATIVE_RESOURCE_GROUP,
     AWS_ODCR,
@@ -47,6 +48,38 @@ def _depends_on(holder: Resource, keys: tuple[str, ...], target: Resource) -> bo
     return any(d is target for key in keys for d in holder.deps.get(key, []))
 
 
+_NOT_READ = object()
+
+
+def _leaf(props: Any, path: str) -> Any:
+    """The value at `path`, or _NOT_READ where an input above it is unknown at preview (the
+    reference itself cannot be read: it may or may not be there)."""
+    parts = path.split(".")
+    for part in parts[:-1]:
+        if props is UNKNOWN:
+            return _NOT_READ
+        props = props.get(part) if isinstance(props, dict) else None
+    if props is UNKNOWN:
+        return _NOT_READ
+    return props.get(parts[-1]) if isinstance(props, dict) else None
+
+
+def _set(value: Any) -> bool:
+    return value is not None and value != "" and value is not _NOT_READ
+
+
+def _tied(value: Any, deps: list[Resource], target: Resource, own_input: bool) -> bool:
+    """Whether a reference input holding `value` is `target` by dependency: the engine records
+    `deps` (the stack's resources of the target's kind) under the input itself (`own_input`) or
+    under the top-level input it is nested in, beside other inputs (a scale set's
+    virtualMachineProfile, an aws-native launch template's launchTemplateData); there only a
+    reference unknown at preview, or a literal the pack cannot match, with that one resource of
+    the kind behind the whole input, is read as it (review81 DEFECT 2)."""
+    if not any(d is target for d in deps):
+        return False
+    return own_input or len(deps) == 1
+
+
 def _gcp_names(holder: Resource) -> list[str]:
     affinity = holder.get("reservationAffinity")
     if not isinstance(affinity, dict) or affinity.get("type") != "SPECIFIC_RESERVATION":
@@ -62,7 +95,7 @@ def _launches_into(g: NodeGroup, res: NodeGroup, pools: Pools) -> bool:
     if r.type == AWS_ODCR or r.type == AWS_NATIVE_ODCR:
         if not _aws_attributes_match(r, holders):
             return False
-        if any(_depends_on(h, ("capacityReservationSpecification",), r) for h in holders):
+        if any(_into_odcr(h, r) for h in holders):
             return True
         if any(_targets_pool(h, p) for h in holders for p in pools.get(id(r), [])):
             # A target capacityReservationResourceGroupArn: "Instances that target a group of
@@ -104,13 +137,7 @@ def _launches_into(g: NodeGroup, res: NodeGroup, pools: Pools) -> bool:
                   if d.type == AZ_CAPACITY_RESERVATION_GROUP] + \
             [d for d in r.deps.get("capacityReservationGroupId", [])
              if d.type == AZ_CLASSIC_CAPACITY_RESERVATION_GROUP]
-        # A scale set's / VM's capacityReservation; an AKS agent pool's
-        # capacityReservationGroupID (azure-native containerservice.AgentPool); the classic
-        # provider's capacityReservationGroupId (a cluster's in its defaultNodePool).
-        return any(_depends_on(h, ("virtualMachineProfile", "capacityReservation",
-                                   "capacityReservationGroupID", "capacityReservationGroupId",
-                                   "defaultNodePool"), crg)
-                   for h in holders for crg in groups) or \
+        return any(_in_az_group(h, crg) for h in holders for crg in groups) or \
             any(_inline_pool_in(g, crg) for crg in groups)
     if r.type == ALI_CAPACITY_RESERVATION:
         # "Immediate Capacity Reservation guarantees resources only for pay-as-you-go instances,
@@ -126,6 +153,97 @@ def _launches_into(g: NodeGroup, res: NodeGroup, pools: Pools) -> bool:
                     and _same_known_zone(g.zones, res.zones):
                 return True
     return False
+
+
+# Where an Azure node group names its capacity reservation group's ARM id: (the input the engine
+# records its dependencies under, the id's path, whether that input is the reference alone).
+_AZ_GROUP_REFS = (
+    # azure-native compute.VirtualMachine: capacityReservation {capacityReservationGroup: {id}}
+    ("capacityReservation", "capacityReservation.capacityReservationGroup.id", True),
+    # azure-native compute.VirtualMachineScaleSet: in virtualMachineProfile, beside customData,
+    # the image, the network profile ...
+    ("virtualMachineProfile",
+     "virtualMachineProfile.capacityReservation.capacityReservationGroup.id", False),
+    # azure-native containerservice.AgentPool
+    ("capacityReservationGroupID", "capacityReservationGroupID", True),
+    # the classic provider's VMs, scale sets and cluster node pools
+    ("capacityReservationGroupId", "capacityReservationGroupId", True),
+    # a classic cluster's defaultNodePool, beside its size, count, subnet ...
+    ("defaultNodePool", "defaultNodePool.capacityReservationGroupId", False),
+)
+
+
+def _in_az_group(h: Resource, crg: Resource) -> bool:
+    """A scale set, VM or AKS pool launched into the capacity reservation group `crg`: its own
+    reference to a group (capacityReservation.capacityReservationGroup.id; the classic
+    capacityReservationGroupId; an AgentPool's capacityReservationGroupID) is set and names
+    `crg`, by a literal ARM id of it (_names_az_group) or by dependency (_tied). A dependency
+    of another input (customData naming the group for an agent) ties nothing: without the
+    reference the VMs run beside the reservation, both billed (review81 DEFECT 2)."""
+    kinds = (AZ_CAPACITY_RESERVATION_GROUP, AZ_CLASSIC_CAPACITY_RESERVATION_GROUP)
+    for key, path, own_input in _AZ_GROUP_REFS:
+        value = h.props.get(key) if own_input and h.props.get(key) is UNKNOWN \
+            else _leaf(h.props, path)
+        if not _set(value):
+            continue
+        deps = [d for d in h.deps.get(key, []) if d.type in kinds]
+        named = _names_az_group(value, crg)
+        if named is not None:
+            if named and (any(d is crg for d in deps) or _same_subscription(h, crg)):
+                return True
+            if not named:
+                continue
+        if _tied(value, deps, crg, own_input):
+            return True
+    return False
+
+
+def _names_az_group(value: Any, crg: Resource) -> Any:
+    """Whether a literal ARM id (/subscriptions/<s>/resourceGroups/<rg>/providers/
+    Microsoft.Compute/capacityReservationGroups/<name>, case-insensitive) names `crg`: its name
+    (azure-native capacityReservationGroupName, classic name) and resource group where the
+    group gives them; False where they differ; None where `value` is no such id or the group
+    is auto-named (its name is read nowhere: the dependency decides)."""
+    if not isinstance(value, str):
+        return None
+    parts = value.strip("/").split("/")
+    if len(parts) != 8 or [p.lower() for p in (parts[0], parts[2], parts[4], parts[5], parts[6])] \
+            != ["subscriptions", "resourcegroups", "providers", "microsoft.compute",
+                "capacityreservationgroups"]:
+        return None
+    name = crg.get("capacityReservationGroupName" if crg.type == AZ_CAPACITY_RESERVATION_GROUP
+                   else "name")
+    if not isinstance(name, str) or not name:
+        return None
+    if parts[7].lower() != name.lower():
+        return False
+    rg = crg.get("resourceGroupName")
+    return not (isinstance(rg, str) and rg) or parts[3].lower() == rg.lower()
+
+
+def _same_subscription(h: Resource, crg: Resource) -> bool:
+    """A literal id with no dependency names the stack's group only in its subscription, the
+    group's provider's, where the node group's provider names the same one (a subscription the
+    environment or the CLI login chooses is not read: another subscription's group of that
+    name may be meant, and both are priced)."""
+    mine = (h.provider or {}).get("subscriptionId")
+    theirs = (crg.provider or {}).get("subscriptionId")
+    return isinstance(mine, str) and bool(mine) and isinstance(theirs, str) \
+        and mine.lower() == theirs.lower()
+
+
+def _into_odcr(h: Resource, r: Resource) -> bool:
+    """A launch template or instance launched into the ODCR `r`: its capacityReservationTarget
+    sets capacityReservationId and its capacityReservationSpecification depends on `r` (an
+    aws-native template's dependencies are its whole launchTemplateData's: _tied). A dependency
+    through userData or any other input ties nothing."""
+    value = _leaf(h.props, "capacityReservationSpecification.capacityReservationTarget."
+                  "capacityReservationId")
+    if not _set(value):
+        return False
+    deps = [d for d in h.deps.get("capacityReservationSpecification", [])
+            if d.type in (AWS_ODCR, AWS_NATIVE_ODCR)]
+    return _tied(value, deps, r, h.type != AWS_NATIVE_LAUNCH_TEMPLATE)
 
 
 def _inline_pool_in(g: NodeGroup, crg: Resource) -> bool:
@@ -242,12 +360,15 @@ def _names_group(value: Any, group: Resource, bare_name: bool) -> bool:
 def _targets_pool(holder: Resource, group: Resource) -> bool:
     """A launch template's or instance's capacityReservationTarget naming the group in its
     capacityReservationResourceGroupArn, by dependency or by a literal ARN."""
-    arn = holder.get("capacityReservationSpecification.capacityReservationTarget."
-                     "capacityReservationResourceGroupArn")
-    if arn is None:
+    arn = _leaf(holder.props, "capacityReservationSpecification.capacityReservationTarget."
+                "capacityReservationResourceGroupArn")
+    if not _set(arn):
         return False
-    return _depends_on(holder, ("capacityReservationSpecification",), group) \
-        or _names_group(arn, group, bare_name=False)
+    if _names_group(arn, group, bare_name=False):
+        return True
+    deps = [d for d in holder.deps.get("capacityReservationSpecification", [])
+            if d.type in (AWS_RESOURCE_GROUP, AWS_NATIVE_RESOURCE_GROUP)]
+    return _tied(arn, deps, group, holder.type != AWS_NATIVE_LAUNCH_TEMPLATE)
 
 
 def _windows(holders: list[Resource]) -> bool:

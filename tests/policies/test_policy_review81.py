@@ -60,6 +60,8 @@ DEFECT 2 (spend-limit, capacity counted once where it is billed twice). Smallest
   set's or VM's `capacityReservation` depends on the reservation's group": the pack takes any
   dependency of the profile. Reach: q07 (40,000 budget). Holds: q06 (capacityReservation given).
   Found by my planted test-side bug (below).
+FIXED (fix83): both defects; the 5 strict xfails now pass and their marks are removed (XFAIL
+  empty); expectations unchanged.
 
 Planted bug (test side): az_crg's capacityReservation / capacityReservationGroupID never set:
   only a03 failed (1 of 247); a01 kept passing because the profile's dependency stayed: that is
@@ -95,7 +97,7 @@ D1 = ("DEFECT 1: a Lambda function whose environment names the nodes' tag in the
 D2 = ("DEFECT 2: an Azure scale set whose virtualMachineProfile depends on a capacity "
       "reservation group only through its customData (no capacityReservation) is priced as "
       "inside the reservation: counted once, below the truth")
-XFAIL: dict[str, str] = {"f02": D1, "q01": D1, "q02": D1, "q05": D2, "q07": D2}
+XFAIL: dict[str, str] = {}
 
 
 def _params(cases):
