@@ -1,0 +1,466 @@
+"""Issue 35, a BLIND hostile review (helper review83) of the CrossGuard pack over gRPC, driven as
+`pulumi preview --policy-pack policies` drives it (tests/policy_harness.py, the shared `pack`
+fixture). Focus: crashes and "cheaper than the truth" under malformed input, by property-based
+fuzzing (hypothesis, derandomized: every run draws the same examples). The pack's code was not
+read: every property comes from docs/policies.md. Base stacks: review80's correct clusters on
+the four clouds (copied below so this file stands alone; all seven policies pass on each, and
+with `maxMonthlyUsd: 1` spend-limit prints their estimates: AWS 12,140, GCP 25,165, Azure
+21,266, Alibaba 11,948 USD/month, as review80's header computes them by hand). Each example
+replaces ONE input of one base stack (a SITE: resource, input path) with a hostile value.
+
+PROPERTIES (written before the first run):
+P1 (no crash): for every site and every hostile value (wrong JSON types, lists of one, nested
+   lists, empty objects, NaN / inf as numbers and text, huge and negative numbers, unicode digits
+   and blanks, very long strings, the engine's unknown sentinel) the pack answers every Remediate,
+   Analyze and AnalyzeStack without a gRPC error, and no message holds a traceback or "internal
+   error" (docs: "A policy that needs a value the engine knows only after apply never passes it
+   in silence and never crashes"; "An unknown rule inside a list is advisory, never a crash").
+P2 (unreadable is never a pass): spend-limit's verdict is "fail" or a mandatory "cannot decide"
+   (never "pass", never advisory only: its `cannotDecide` defaults to mandatory) when ONE of
+   these is replaced by a value the docs say does not read:
+   - a GPU group's size (ASG maxSize, MIG targetSize, scale set sku.capacity) or a filesystem
+     capacity, or a budget amount (AWS limitAmount, GCP specifiedAmount.units, Azure amount):
+     "Numbers are validated: ... NaN, infinite, negative (a budget of 0) or text that is no number
+     ..., a boolean ..., or ... a list or an object ... is a violation naming that resource and
+     value, never a zero and never left out"; "any other script's digits ..., Unicode blanks and
+     `_` between digits ... do not read"; unknown at preview: sizes fail closed, a budget amount or
+     storage capacity is "cannot decide, mandatory by default here";
+   - a GPU type (AWS launch template instanceType, GCP machineType, Azure sku.name, Alibaba
+     instanceType) written as a list, an object, a number, a boolean, or unknown at preview:
+     "is one that cannot be read; spend-limit names it and fails closed";
+   - a stop's time (AWS Schedule startTime, GCP Scheduler cron, Azure profile fixedDate.start,
+     Alibaba autoReleaseTime), or the Azure stop profile's capacity maximum: "such a stop is no
+     stop ... the month is priced" (every base stack is over its budget for the month:
+     AWS 81,823 > 20,000; GCP 135,003 > 30,000; Azure 145,956 > 25,000; Alibaba: "An Alibaba
+     `autoReleaseTime` that is not an ISO-8601 time ... releases nothing: it is no lifetime and no
+     stand-in for the budget alarm (a violation naming the value)"); and the Azure nodes'
+     `trainstack:max-hours` tag made non-blank garbage: "a NaN, negative, zero or infinite one,
+     or text that is no number, is a violation";
+   - the AWS budget's notifications made hostile (not empty): the budget must "notify someone".
+P3 (never cheaper than the truth, where the edit only adds uncertainty): with `maxMonthlyUsd: 1`
+   (so spend-limit always prints its estimate), the estimate an edited stack prints (if any) is
+   at least the base stack's when the edit is one of: a stop's time or the Azure max-hours tag
+   made hostile (the stop is no stop: the month or the same hours are priced; "A
+   `trainstack:max-hours` tag never shortens the estimate"), a budget amount, a budget's
+   notifications, a security rule or a tag value made hostile (they price nothing), a GPU size
+   made a huge number (more nodes), a type name with ASCII blanks around it ("a type name is read
+   with surrounding whitespace stripped").
+
+RESULTS: see the block at the end of this docstring (filled in after the runs).
+"""
+from __future__ import annotations
+
+import copy
+import re
+from datetime import datetime, timedelta, timezone
+from typing import Any, Callable, Optional
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.policy_fixtures import (AWS_ALERTS, GCP_ALERTS, alicloud_cluster, azure_cluster,
+                                   hours_from_now, res)
+from tests.policy_harness import run, verdict
+
+SSZ, SPEND, TAGS_P, RDMA = "storage-same-zone", "spend-limit", "required-tags", "rdma-for-multinode"
+NPI, ENC, RET = "no-public-ingress", "encryption-at-rest", "bucket-retained"
+POLICIES = (SSZ, SPEND, TAGS_P, RDMA, NPI, ENC, RET)
+TAGS = {"owner": "bob", "team": "research", "cost-center": "4711"}
+LABELS = {"owner": "bob", "team": "research", "cost_center": "4711"}
+
+
+def unknown() -> Any:
+    from trainstack_policies.model import UNKNOWN
+    return UNKNOWN
+
+
+def named(stack: list, name: str):
+    return next(r for r in stack if r.name == name)
+
+
+# ----------------------------------------------------------------------------------- builders
+# review80's AWS and GCP clusters (same figures), Azure / Alibaba from tests/policy_fixtures.
+def aws(zone: str = "us-east-1a", budget: Any = "20000", hours: Optional[float] = 96,
+        itype: Any = "p5.48xlarge", max_size: Any = 2.0) -> list:
+    sub = res("aws:ec2/subnet:Subnet", "train-a", {"availabilityZone": zone, "vpcId": "vpc-1",
+                                                   "cidrBlock": "10.0.1.0/24", "tags": dict(TAGS)})
+    pg = res("aws:ec2/placementGroup:PlacementGroup", "train-pg",
+             {"strategy": "cluster", "tags": dict(TAGS)})
+    bucket = res("aws:s3/bucket:Bucket", "datasets", {"forceDestroy": False,
+                                                      "tags": {**TAGS, "trainstack:retain": "true"}},
+                 retain=True)
+    fs = res("aws:fsx/lustreFileSystem:LustreFileSystem", "scratch",
+             {"subnetIds": "subnet-x", "storageCapacity": 4800.0, "deploymentType": "PERSISTENT_2",
+              "perUnitStorageThroughput": 250.0, "tags": dict(TAGS)},
+             deps={"subnetIds": [sub]})
+    dra = res("aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation", "scratch-s3",
+              {"fileSystemPath": "/", "dataRepositoryPath": "s3://datasets/data/", "tags": dict(TAGS)},
+              deps={"fileSystemId": [fs], "dataRepositoryPath": [bucket]})
+    nics = [{"networkCardIndex": float(c), "deviceIndex": 0.0,
+             "interfaceType": "efa", "associatePublicIpAddress": "false"} for c in range(32)]
+    lt = res("aws:ec2/launchTemplate:LaunchTemplate", "train-lt",
+             {"instanceType": itype, "networkInterfaces": nics, "userData": "IyEvYmluL2Jhc2g=",
+              "blockDeviceMappings": [{"deviceName": "/dev/xvda", "ebs": {
+                  "volumeSize": 500.0, "volumeType": "gp3", "encrypted": "true"}}],
+              "tagSpecifications": [{"resourceType": "instance", "tags": dict(TAGS)}],
+              "tags": dict(TAGS)},
+             deps={"userData": [fs, bucket]})
+    asg = res("aws:autoscaling/group:Group", "train-nodes",
+              {"minSize": 0.0, "maxSize": max_size, "desiredCapacity": 2.0,
+               "placementGroup": "train-pg", "vpcZoneIdentifiers": ["subnet-x"],
+               "launchTemplate": {"id": "lt-x", "version": "$Latest"},
+               "tags": [{"key": k, "value": v, "propagateAtLaunch": True} for k, v in TAGS.items()]},
+              deps={"launchTemplate": [lt], "vpcZoneIdentifiers": [sub], "placementGroup": [pg]})
+    bud = res("aws:budgets/budget:Budget", "train-budget",
+              {"budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": budget, "limitUnit": "USD",
+               "notifications": copy.deepcopy(AWS_ALERTS), "tags": dict(TAGS)})
+    sg = res("aws:ec2/securityGroup:SecurityGroup", "train-sg",
+             {"vpcId": "vpc-1", "description": "cluster", "tags": dict(TAGS)})
+    rule = res("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "intra",
+               {"securityGroupId": "sg-x", "cidrIpv4": "10.0.0.0/16", "ipProtocol": "-1",
+                "tags": dict(TAGS)}, deps={"securityGroupId": [sg]})
+    out = [sub, pg, bucket, fs, dra, lt, asg, bud, sg, rule]
+    if hours is not None:
+        out.append(res("aws:autoscaling/schedule:Schedule", "train-stop",
+                       {"autoscalingGroupName": "asg-x", "scheduledActionName": "stop",
+                        "minSize": 0.0, "maxSize": 0.0, "desiredCapacity": 0.0,
+                        "startTime": hours_from_now(hours)},
+                       deps={"autoscalingGroupName": [asg]}))
+    return out
+
+
+def gcp_cron(hours: float) -> str:
+    at = datetime.now(timezone.utc) + timedelta(hours=hours, minutes=1)
+    return f"{at.minute} {at.hour} {at.day} {at.month} *"
+
+
+def gcp(zone: str = "us-west1-c", budget: Any = "30000", hours: Optional[float] = 96,
+        mtype: Any = "a3-ultragpu-8g", target: Any = 2.0) -> list:
+    pol = res("gcp:compute/resourcePolicy:ResourcePolicy", "compact",
+              {"region": "us-west1", "groupPlacementPolicy": {"collocation": "COLLOCATED",
+                                                              "vmCount": 2.0}})
+    lustre = res("gcp:lustre/instance:Instance", "scratch",
+                 {"location": zone, "capacityGib": "36000", "instanceId": "scratch",
+                  "perUnitStorageThroughput": "250", "network": "projects/ml/global/networks/train",
+                  "labels": dict(LABELS)})
+    bucket = res("gcp:storage/bucket:Bucket", "datasets",
+                 {"location": "US-WEST1", "forceDestroy": False,
+                  "labels": {**LABELS, "trainstack_retain": "true"}}, retain=True)
+    nics = [{"nicType": "GVNIC"}] * 2 + [{"nicType": "MRDMA"}] * 8
+    tpl = res("gcp:compute/instanceTemplate:InstanceTemplate", "train-tpl",
+              {"machineType": mtype, "networkInterfaces": copy.deepcopy(nics),
+               "resourcePolicies": "compact-id",
+               "labels": dict(LABELS), "scheduling": {"provisioningModel": "STANDARD"},
+               "metadata": {"startup-script": "mount"}},
+              deps={"resourcePolicies": [pol], "metadata": [lustre, bucket]})
+    mig = res("gcp:compute/instanceGroupManager:InstanceGroupManager", "train-mig",
+              {"zone": zone, "targetSize": target, "baseInstanceName": "train",
+               "name": "train-mig", "versions": [{"instanceTemplate": "tpl-id"}]},
+              deps={"versions": [tpl]})
+    bud = res("gcp:billing/budget:Budget", "train-budget",
+              {"billingAccount": "000000-000000-000000",
+               "amount": {"specifiedAmount": {"currencyCode": "USD", "units": budget}},
+               "thresholdRules": copy.deepcopy(GCP_ALERTS)})
+    fw = res("gcp:compute/firewall:Firewall", "intra",
+             {"network": "train", "direction": "INGRESS", "sourceRanges": ["10.10.0.0/16"],
+              "allows": [{"protocol": "all"}]})
+    out = [pol, lustre, bucket, tpl, mig, bud, fw]
+    if hours is not None:
+        uri = (f"https://compute.googleapis.com/compute/v1/projects/ml/zones/{zone}/"
+               "instanceGroupManagers/train-mig/resize?size=0")
+        out.append(res("gcp:cloudscheduler/job:Job", "train-stop", {
+            "region": "us-west1", "schedule": gcp_cron(hours), "timeZone": "Etc/UTC",
+            "httpTarget": {"uri": uri, "httpMethod": "POST",
+                           "oauthToken": {"serviceAccountEmail": "stop@ml.iam.gserviceaccount.com"}}},
+            deps={"httpTarget": [mig]}))
+    return out
+
+
+AWS_P = {"region": "us-east-1"}
+GCP_P = {"project": "ml", "region": "us-west1"}
+PROVIDERS = {"aws": AWS_P, "gcp": GCP_P, "azure": {}, "ali": {}}
+BUILD: dict[str, Callable[..., list]] = {"aws": aws, "gcp": gcp, "azure": azure_cluster,
+                                         "ali": alicloud_cluster}
+CAP1 = {SPEND: {"maxMonthlyUsd": 1}}
+
+
+def put(stack: list, name: str, path: str, value: Any) -> list:
+    """Set `path` (dots; a digit part indexes a list) on resource `name`, creating dicts."""
+    target = named(stack, name).props
+    parts = path.split(".")
+    for part in parts[:-1]:
+        target = target[int(part)] if part.isdigit() else target.setdefault(part, {})
+    last = parts[-1]
+    if last.isdigit():
+        target[int(last)] = value
+    else:
+        target[last] = value
+    return stack
+
+
+def run_site(pack, cloud: str, name: str, path: str, value: Any, config=None):
+    stack = put(BUILD[cloud](), name, path, value)
+    found = run(pack, stack, config, dict(PROVIDERS[cloud]))
+    return found, {p: verdict(found, p) for p in POLICIES}
+
+
+ESTIMATE = re.compile(r"estimated monthly cost[^.]*\. Found: ([\d,]+(?:\.\d+)?) USD/month")
+
+
+def estimates(found) -> list[float]:
+    return [float(m.group(1).replace(",", "")) for d in found if d.policy == SPEND
+            for m in [ESTIMATE.search(d.message)] if m]
+
+
+# ----------------------------------------------------------------------- hostile values
+SENTINEL = st.just("<unknown>")   # replaced by unknown() when the stack is built
+
+
+def _materialize(v: Any) -> Any:
+    if v == "<unknown>":
+        return unknown()
+    if isinstance(v, list):
+        return [_materialize(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _materialize(x) for k, x in v.items()}
+    return v
+
+
+UNICODE_DIGITS = "\uff10\uff11\uff12\u0660\u0661\u0662\u0966\u0967\u09e8\u1041\U0001d7ce"
+UNICODE_BLANKS = "\u00a0\u2003\u3000\u2009\u202f\u205f"
+BAD_NUMBER_TEXT = st.one_of(
+    st.sampled_from(["NaN", "nan", "inf", "-inf", "Infinity", "-Infinity", "1e400", "-1e400",
+                     "", "many", "100,000", "1_000", "2_0", "20000 USD", "$20000", "0x10",
+                     "2..0", "--2", "++2", "2e", "e2", ".", "-", "1/2", "null", "None",
+                     "true", "x" * 5000]),
+    st.text(alphabet=UNICODE_DIGITS, min_size=1, max_size=6),
+    st.builds(lambda b, d: b + d + b, st.sampled_from(UNICODE_BLANKS),
+              st.sampled_from(["2", "20000", "4800"])),
+    st.builds(lambda n: str(-n), st.integers(min_value=1, max_value=10**12)),
+)
+BAD_NUMBER_VALUE = st.one_of(
+    st.just(float("nan")), st.just(float("inf")), st.just(float("-inf")),
+    st.floats(max_value=-1e-9, allow_nan=False, allow_infinity=False),
+    st.booleans(),
+    st.sampled_from([[2.0], ["5000"], [[2.0]], [], {}, {"value": 2.0}, {"units": "20000"},
+                     [{"count": 2.0}], [None], ["<unknown>"], {"a": [[[]]]}]),
+    SENTINEL,
+)
+BAD_NUMBER = st.one_of(BAD_NUMBER_TEXT, BAD_NUMBER_VALUE)
+# A budget amount: 0 is refused too ("negative (a budget of 0)").
+BAD_AMOUNT = st.one_of(BAD_NUMBER, st.sampled_from([0.0, "0", "0.00", "-0"]))
+# A size may also be huge (priced at its maximum: over any budget here).
+BAD_SIZE = st.one_of(BAD_NUMBER, st.sampled_from([1e15, 10.0**300, "1e15", 2.0**63]))
+
+
+def bad_type(orig: str):
+    """A type in another shape than a name, or unknown (the docs' fail-closed list)."""
+    return st.one_of(st.sampled_from([[orig], [[orig]], {"name": orig}, {"value": orig},
+                                      [{"name": orig}], 8.0, 0.0, -1.0, True, False,
+                                      float("nan")]), SENTINEL,
+                     st.integers(min_value=-10**6, max_value=10**6).map(float))
+
+
+BAD_TIME = st.one_of(
+    st.sampled_from(["", "tomorrow", "2026-13-45T00:00:00Z", "2026-12-12 25:61", "96h",
+                     "\uff12\uff10\uff12\uff16-12-12T00:00:00Z", "x" * 4000, "NaN",
+                     "0000-00-00T00:00:00Z", "2026-02-30T00:00:00Z"]),
+    st.sampled_from([[], {}, 0.0, 1.7e9, True, ["2026-12-12T00:00:00Z"], {"at": "x"}]),
+    SENTINEL)
+BAD_CRON = st.one_of(
+    st.sampled_from(["", "* * *", "61 25 32 13 *", "\u0660 \u0660 \u0661 \u0661 *",
+                     "0 0 31 2 *", "0 0 30 2 *", "x" * 3000, "@reboot", "0 0 1 1 * * * *",
+                     "\uff10 \uff10 * * *"]),
+    st.sampled_from([[], {}, 5.0, ["0 0 1 1 *"], {"cron": "0 0 1 1 *"}]), SENTINEL)
+
+JSONISH = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.floats(), st.integers(-10**20, 10**20).map(float),
+              st.text(max_size=40), st.text(alphabet=UNICODE_DIGITS + UNICODE_BLANKS, max_size=8),
+              SENTINEL, st.just("x" * 5000)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(st.text(max_size=12), inner, max_size=3)),
+    max_leaves=8)
+ANY_HOSTILE = st.one_of(BAD_NUMBER, BAD_TIME, BAD_CRON, JSONISH)
+
+# --------------------------------------------------------------------------------- the sites
+# (cloud, resource, path, kind); kinds: size, fscap, amount, type:<orig>, time, cron, stopcap,
+# maxhours, notify (P2 and P3 kinds), and other (P1 only: zones, tags, rules, nested objects).
+SITES = [
+    ("aws", "train-nodes", "maxSize", "size"),
+    ("aws", "train-lt", "instanceType", "type:p5.48xlarge"),
+    ("aws", "train-budget", "limitAmount", "amount"),
+    ("aws", "scratch", "storageCapacity", "fscap"),
+    ("aws", "train-stop", "startTime", "time"),
+    ("aws", "train-budget", "notifications", "notify"),
+    ("aws", "train-stop", "maxSize", "other"),
+    ("aws", "train-a", "availabilityZone", "other"),
+    ("aws", "train-nodes", "tags", "other"),
+    ("aws", "train-budget", "tags.owner", "tag"),
+    ("aws", "intra", "cidrIpv4", "rule"),
+    ("aws", "intra", "ipProtocol", "rule"),
+    ("aws", "train-lt", "networkInterfaces", "other"),
+    ("aws", "train-nodes", "launchTemplate", "other"),
+    ("aws", "train-budget", "costFilters", "other"),
+    ("aws", "train-budget", "limitUnit", "other"),
+    ("aws", "train-budget", "timePeriodStart", "other"),
+    ("aws", "train-pg", "strategy", "other"),
+    ("aws", "train-nodes", "vpcZoneIdentifiers", "other"),
+    ("aws", "train-nodes", "desiredCapacity", "other"),
+    ("gcp", "train-mig", "targetSize", "size"),
+    ("gcp", "train-tpl", "machineType", "type:a3-ultragpu-8g"),
+    ("gcp", "train-budget", "amount.specifiedAmount.units", "amount"),
+    ("gcp", "scratch", "capacityGib", "fscap"),
+    ("gcp", "train-stop", "schedule", "cron"),
+    ("gcp", "train-stop", "timeZone", "other"),
+    ("gcp", "train-mig", "zone", "other"),
+    ("gcp", "scratch", "location", "other"),
+    ("gcp", "intra", "sourceRanges", "rule"),
+    ("gcp", "train-tpl", "guestAccelerators", "other"),
+    ("gcp", "compact", "groupPlacementPolicy", "other"),
+    ("gcp", "train-budget", "thresholdRules", "other"),
+    ("gcp", "train-budget", "budgetFilter", "other"),
+    ("gcp", "train-tpl", "labels.owner", "tag"),
+    ("gcp", "train-tpl", "networkInterfaces", "other"),
+    ("azure", "nodes", "sku.capacity", "size"),
+    ("azure", "nodes", "sku.name", "type:Standard_ND96isr_H100_v5"),
+    ("azure", "budget", "amount", "amount"),
+    ("azure", "fs", "storageCapacityTiB", "fscap"),
+    ("azure", "stop", "profiles.0.fixedDate.start", "time"),
+    ("azure", "stop", "profiles.0.capacity.maximum", "stopcap"),
+    ("azure", "nodes", "tags.trainstack:max-hours", "maxhours"),
+    ("azure", "nodes", "zones", "other"),
+    ("azure", "nodes", "location", "other"),
+    ("azure", "nsg", "securityRules.0.sourceAddressPrefix", "rule"),
+    ("azure", "nsg", "securityRules.0.destinationPortRange", "rule"),
+    ("azure", "budget", "scope", "other"),
+    ("azure", "budget", "filter", "other"),
+    ("azure", "nodes", "singlePlacementGroup", "other"),
+    ("azure", "fs", "zones", "other"),
+    ("ali", "node-0", "instanceType", "type:ecs.gn8v-8x.48xlarge"),
+    ("ali", "fs", "capacity", "fscap"),
+    ("ali", "node-0", "autoReleaseTime", "time"),
+    ("ali", "vsw", "zoneId", "other"),
+    ("ali", "fs", "zoneId", "other"),
+    ("ali", "node-0", "networkInterfaceTrafficMode", "other"),
+    ("ali", "dset", "strategy", "other"),
+    ("ali", "node-0", "tags.owner", "tag"),
+    ("ali", "node-0", "instanceChargeType", "other"),
+    ("ali", "node-0", "vswitchId", "other"),
+]
+P2_KINDS = ("size", "fscap", "amount", "type", "time", "cron", "stopcap", "maxhours", "notify")
+
+
+def hostile_for(kind: str):
+    if kind in ("size",):
+        return BAD_SIZE
+    if kind == "fscap":
+        return BAD_SIZE
+    if kind == "amount":
+        return BAD_AMOUNT
+    if kind.startswith("type:"):
+        return bad_type(kind.split(":", 1)[1])
+    if kind == "time":
+        return BAD_TIME
+    if kind == "cron":
+        return BAD_CRON
+    if kind == "stopcap":
+        return BAD_NUMBER
+    if kind == "maxhours":   # a blank tag is no tag: only non-blank garbage
+        return BAD_NUMBER.filter(lambda v: not (isinstance(v, str) and not v.strip()))
+    if kind == "notify":     # a list with no subscriber, or no list: notifies nobody for sure
+        return st.one_of(st.sampled_from([[{}], [[]], "x", 5.0, True, {"a": 1.0},
+                                          [{"subscriberEmailAddresses": []}],
+                                          [{"subscriberEmailAddresses": ""}]]), JSONISH.filter(
+                                              lambda v: v not in ([], {}, None) and not
+                                              (isinstance(v, list) and any(isinstance(x, dict)
+                                                                           and x for x in v))))
+    return ANY_HOSTILE
+
+
+def _p2_kind(kind: str) -> bool:
+    return kind.split(":")[0] in P2_KINDS
+
+
+@st.composite
+def site_and_value(draw, which: Callable[[str], bool], values=None):
+    site = draw(st.sampled_from([s for s in SITES if which(s[3])]))
+    value = draw(values(site[3]) if values else hostile_for(site[3]))
+    return site, value
+
+
+FUZZ = settings(max_examples=80, deadline=None, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                       HealthCheck.filter_too_much, HealthCheck.data_too_large])
+BASE_ESTIMATE: dict[str, float] = {}
+
+
+def base_estimate(pack, cloud: str) -> float:
+    if cloud not in BASE_ESTIMATE:
+        found = run(pack, BUILD[cloud](), CAP1, dict(PROVIDERS[cloud]))
+        got = estimates(found)
+        assert len(got) == 1, [d.message[:300] for d in found]
+        BASE_ESTIMATE[cloud] = got[0]
+    return BASE_ESTIMATE[cloud]
+
+
+# ----------------------------------------------------------------------------- the properties
+COUNTS = {"P1": 0, "P2": 0, "P3": 0}
+
+
+@FUZZ
+@given(case=site_and_value(lambda k: True, lambda k: ANY_HOSTILE))
+def test_p1_no_crash_any_site_any_value(pack, case):
+    (cloud, name, path, _kind), value = case
+    COUNTS["P1"] += 1
+    _found, got = run_site(pack, cloud, name, path, _materialize(value))   # verdict() checks text
+    assert pack.proc.poll() is None, "the pack process died"
+    assert set(got) == set(POLICIES)
+
+
+@FUZZ
+@given(case=site_and_value(_p2_kind))
+def test_p2_unreadable_is_never_a_pass(pack, case):
+    (cloud, name, path, kind), value = case
+    COUNTS["P2"] += 1
+    found, got = run_site(pack, cloud, name, path, _materialize(value))
+    assert got[SPEND] in ("fail", "undecided"), (
+        cloud, name, path, kind, value if not isinstance(value, str) else value[:80], got[SPEND],
+        [(d.policy, d.level, d.message[:300]) for d in found if d.policy == SPEND])
+    if got[SPEND] == "undecided":
+        assert any(d.policy == SPEND and d.level == "mandatory" for d in found)
+
+
+P3_KINDS = ("time", "cron", "maxhours", "amount", "notify", "rule", "tag")
+
+
+@st.composite
+def p3_case(draw):
+    kind = draw(st.sampled_from(["edit", "huge", "blank"]))
+    if kind == "huge":
+        site = draw(st.sampled_from([s for s in SITES if s[3] == "size"]))
+        return site, draw(st.sampled_from([1e6, "1e6", 1000.0, "  1000 "]))
+    if kind == "blank":
+        site = draw(st.sampled_from([s for s in SITES if s[3].startswith("type:")]))
+        orig = site[3].split(":", 1)[1]
+        pad = draw(st.sampled_from([" ", "  ", "\t", "\n", " \t "]))
+        where = draw(st.sampled_from(["l", "r", "b"]))
+        return site, (pad if where in "lb" else "") + orig + (pad if where in "rb" else "")
+    site = draw(st.sampled_from([s for s in SITES if s[3] in P3_KINDS]))
+    return site, draw(hostile_for(site[3]) if site[3] not in ("rule", "tag") else ANY_HOSTILE)
+
+
+@FUZZ
+@given(case=p3_case())
+def test_p3_estimate_never_below_the_base(pack, case):
+    (cloud, name, path, kind), value = case
+    COUNTS["P3"] += 1
+    base = base_estimate(pack, cloud)
+    found, got = run_site(pack, cloud, name, path, _materialize(value), CAP1)
+    assert got[SPEND] in ("fail", "undecided")   # a cap of 1 USD: never a pass
+    for figure in estimates(found):
+        # the printed figure is rounded to whole USD; 1 USD of slack for a rounding on the way
+        assert figure >= base - 1, (cloud, name, path, kind,
+                                    value if not isinstance(value, str) else value[:80],
+                                    figure, base, [d.message[:500] for d in found
+                                                   if d.policy == SPEND])
