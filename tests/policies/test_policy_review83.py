@@ -347,8 +347,47 @@ SITES = [
     ("ali", "node-0", "tags.owner", "tag"),
     ("ali", "node-0", "instanceChargeType", "other"),
     ("ali", "node-0", "vswitchId", "other"),
+    # nested inputs and whole objects (P1), added after the first run (it found no crash)
+    ("aws", "train-lt", "networkInterfaces.0.interfaceType", "other"),
+    ("aws", "train-lt", "blockDeviceMappings.0.ebs.encrypted", "other"),
+    ("aws", "train-lt", "blockDeviceMappings.0.ebs", "other"),
+    ("aws", "train-budget", "notifications.0.subscriberEmailAddresses", "other"),
+    ("aws", "train-nodes", "mixedInstancesPolicy", "other"),
+    ("aws", "train-nodes", "warmPool", "other"),
+    ("aws", "train-lt", "userData", "other"),
+    ("aws", "train-lt", "placement", "other"),
+    ("aws", "train-lt", "capacityReservationSpecification", "other"),
+    ("aws", "scratch", "deploymentType", "other"),
+    ("aws", "scratch", "perUnitStorageThroughput", "other"),
+    ("aws", "scratch", "subnetIds", "other"),
+    ("aws", "datasets", "tags", "other"),
+    ("gcp", "train-stop", "httpTarget.uri", "other"),
+    ("gcp", "train-stop", "httpTarget", "other"),
+    ("gcp", "train-tpl", "scheduling", "other"),
+    ("gcp", "train-tpl", "scheduling.maxRunDuration", "other"),
+    ("gcp", "train-mig", "versions", "other"),
+    ("gcp", "scratch", "perUnitStorageThroughput", "other"),
+    ("gcp", "train-budget", "amount", "other"),
+    ("gcp", "train-budget", "amount.specifiedAmount", "gcpamt"),
+    ("azure", "stop", "profiles", "other"),
+    ("azure", "stop", "profiles.0", "other"),
+    ("azure", "stop", "targetResourceUri", "other"),
+    ("azure", "nodes", "sku", "skuobj"),
+    ("azure", "nodes", "virtualMachineProfile", "other"),
+    ("azure", "nodes", "virtualMachineProfile.priority", "other"),
+    ("azure", "budget", "notifications", "notify"),
+    ("azure", "fs", "sku", "other"),
+    ("azure", "nsg", "securityRules", "rule"),
+    ("azure", "data", "location", "other"),
+    ("ali", "node-0", "deploymentSetId", "other"),
+    ("ali", "fs", "storageType", "other"),
+    ("ali", "node-0", "spotStrategy", "other"),
+    ("ali", "node-0", "internetMaxBandwidthOut", "other"),
+    ("ali", "node-0", "userData", "other"),
 ]
-P2_KINDS = ("size", "fscap", "amount", "type", "time", "cron", "stopcap", "maxhours", "notify")
+CLOUDS = ("aws", "gcp", "azure", "ali")
+P2_KINDS = ("size", "fscap", "amount", "type", "time", "cron", "stopcap", "maxhours", "notify",
+            "skuobj", "gcpamt")
 
 
 def hostile_for(kind: str):
@@ -364,6 +403,12 @@ def hostile_for(kind: str):
         return BAD_TIME
     if kind == "cron":
         return BAD_CRON
+    if kind == "skuobj":    # "an Azure scale set's `sku: [{name, capacity}]`", or unknown
+        return st.one_of(st.sampled_from([[{"name": "Standard_ND96isr_H100_v5", "capacity": 2.0}],
+                                          [[{"name": "Standard_ND96isr_H100_v5"}]]]), SENTINEL)
+    if kind == "gcpamt":    # "a GCP `specifiedAmount: [{units}]`", or unknown
+        return st.one_of(st.sampled_from([[{"currencyCode": "USD", "units": "30000"}],
+                                          [{"units": "30000"}], [[{"units": "30000"}]]]), SENTINEL)
     if kind == "stopcap":
         return BAD_NUMBER
     if kind == "maxhours":   # a blank tag is no tag: only non-blank garbage
@@ -383,13 +428,13 @@ def _p2_kind(kind: str) -> bool:
 
 
 @st.composite
-def site_and_value(draw, which: Callable[[str], bool], values=None):
-    site = draw(st.sampled_from([s for s in SITES if which(s[3])]))
+def site_and_value(draw, cloud: str, which: Callable[[str], bool], values=None):
+    site = draw(st.sampled_from([s for s in SITES if s[0] == cloud and which(s[3])]))
     value = draw(values(site[3]) if values else hostile_for(site[3]))
     return site, value
 
 
-FUZZ = settings(max_examples=80, deadline=None, derandomize=True, database=None,
+FUZZ = settings(max_examples=60, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                        HealthCheck.filter_too_much, HealthCheck.data_too_large])
 BASE_ESTIMATE: dict[str, float] = {}
@@ -408,9 +453,11 @@ def base_estimate(pack, cloud: str) -> float:
 COUNTS = {"P1": 0, "P2": 0, "P3": 0}
 
 
+@pytest.mark.parametrize("cloud", CLOUDS)
 @FUZZ
-@given(case=site_and_value(lambda k: True, lambda k: ANY_HOSTILE))
-def test_p1_no_crash_any_site_any_value(pack, case):
+@given(data=st.data())
+def test_p1_no_crash_any_site_any_value(pack, cloud, data):
+    case = data.draw(site_and_value(cloud, lambda k: True, lambda k: ANY_HOSTILE))
     (cloud, name, path, _kind), value = case
     COUNTS["P1"] += 1
     _found, got = run_site(pack, cloud, name, path, _materialize(value))   # verdict() checks text
@@ -418,9 +465,11 @@ def test_p1_no_crash_any_site_any_value(pack, case):
     assert set(got) == set(POLICIES)
 
 
+@pytest.mark.parametrize("cloud", CLOUDS)
 @FUZZ
-@given(case=site_and_value(_p2_kind))
-def test_p2_unreadable_is_never_a_pass(pack, case):
+@given(data=st.data())
+def test_p2_unreadable_is_never_a_pass(pack, cloud, data):
+    case = data.draw(site_and_value(cloud, _p2_kind))
     (cloud, name, path, kind), value = case
     COUNTS["P2"] += 1
     found, got = run_site(pack, cloud, name, path, _materialize(value))
@@ -431,28 +480,30 @@ def test_p2_unreadable_is_never_a_pass(pack, case):
         assert any(d.policy == SPEND and d.level == "mandatory" for d in found)
 
 
-P3_KINDS = ("time", "cron", "maxhours", "amount", "notify", "rule", "tag")
+P3_KINDS = ("time", "cron", "amount", "notify", "rule", "tag")   # maxhours: DEFECT 1 (below)
 
 
 @st.composite
-def p3_case(draw):
-    kind = draw(st.sampled_from(["edit", "huge", "blank"]))
+def p3_case(draw, cloud: str):
+    kind = draw(st.sampled_from(["edit", "huge", "blank"] if cloud != "ali" else ["edit", "blank"]))
     if kind == "huge":
-        site = draw(st.sampled_from([s for s in SITES if s[3] == "size"]))
+        site = draw(st.sampled_from([s for s in SITES if s[0] == cloud and s[3] == "size"]))
         return site, draw(st.sampled_from([1e6, "1e6", 1000.0, "  1000 "]))
     if kind == "blank":
-        site = draw(st.sampled_from([s for s in SITES if s[3].startswith("type:")]))
+        site = draw(st.sampled_from([s for s in SITES if s[0] == cloud and s[3].startswith("type:")]))
         orig = site[3].split(":", 1)[1]
         pad = draw(st.sampled_from([" ", "  ", "\t", "\n", " \t "]))
         where = draw(st.sampled_from(["l", "r", "b"]))
         return site, (pad if where in "lb" else "") + orig + (pad if where in "rb" else "")
-    site = draw(st.sampled_from([s for s in SITES if s[3] in P3_KINDS]))
+    site = draw(st.sampled_from([s for s in SITES if s[0] == cloud and s[3] in P3_KINDS]))
     return site, draw(hostile_for(site[3]) if site[3] not in ("rule", "tag") else ANY_HOSTILE)
 
 
+@pytest.mark.parametrize("cloud", CLOUDS)
 @FUZZ
-@given(case=p3_case())
-def test_p3_estimate_never_below_the_base(pack, case):
+@given(data=st.data())
+def test_p3_estimate_never_below_the_base(pack, cloud, data):
+    case = data.draw(p3_case(cloud))
     (cloud, name, path, kind), value = case
     COUNTS["P3"] += 1
     base = base_estimate(pack, cloud)
