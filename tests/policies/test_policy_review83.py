@@ -338,7 +338,7 @@ SITES = [
     ("azure", "nodes", "singlePlacementGroup", "other"),
     ("azure", "fs", "zones", "other"),
     ("ali", "node-0", "instanceType", "type:ecs.gn8v-8x.48xlarge"),
-    ("ali", "fs", "capacity", "fscap"),
+    ("ali", "fs", "capacity", "fscap-nocap"),
     ("ali", "node-0", "autoReleaseTime", "time"),
     ("ali", "vsw", "zoneId", "other"),
     ("ali", "fs", "zoneId", "other"),
@@ -386,7 +386,7 @@ SITES = [
     ("ali", "node-0", "userData", "other"),
 ]
 CLOUDS = ("aws", "gcp", "azure", "ali")
-P2_KINDS = ("size", "fscap", "amount", "type", "time", "cron", "stopcap", "maxhours", "notify",
+P2_KINDS = ("size", "fscap", "fscap-nocap", "amount", "type", "time", "cron", "stopcap", "maxhours", "notify",
             "skuobj", "gcpamt")
 
 
@@ -395,6 +395,8 @@ def hostile_for(kind: str):
         return BAD_SIZE
     if kind == "fscap":
         return BAD_SIZE
+    if kind == "fscap-nocap":   # Alibaba: no budget and no maxMonthlyUsd, so a huge (readable)
+        return BAD_NUMBER       # capacity is over no cap (MY MISTAKE 1)
     if kind == "amount":
         return BAD_AMOUNT
     if kind.startswith("type:"):
