@@ -681,3 +681,26 @@ def test_defect2_reach(pack, cloud, name, path):
     found = run(pack, stack, {SPEND: {"maxMonthlyUsd": cap, "cannotDecide": "advisory"}},
                 dict(PROVIDERS[cloud]))
     assert verdict(found, SPEND) == "fail"
+
+
+# P2b (written after DEFECT 2, committed before its first run): a budget's filter made hostile
+# and non-empty. Docs: "Every filter dimension is either read and decided or makes the budget's
+# reach "cannot decide"; none is taken as covering because the pack does not read it." The
+# budget is the stack's only one: spend-limit is "fail" (no budget takes the group in) or a
+# mandatory "cannot decide", never a pass.
+FILTER_SITES = {"aws": ("train-budget", "costFilters"), "gcp": ("train-budget", "budgetFilter"),
+                "azure": ("budget", "filter")}
+NONEMPTY_HOSTILE = JSONISH.filter(lambda v: v not in ([], {}, None, "", False, 0.0)
+                                  and not (isinstance(v, float) and v != v))
+
+
+@pytest.mark.parametrize("cloud", ("aws", "gcp", "azure"))
+@settings(FUZZ, max_examples=40)
+@given(value=NONEMPTY_HOSTILE)
+def test_p2b_hostile_budget_filter_is_never_a_pass(pack, cloud, value):
+    COUNTS["P2"] += 1
+    name, path = FILTER_SITES[cloud]
+    found, got = run_site(pack, cloud, name, path, _materialize(value))
+    assert got[SPEND] in ("fail", "undecided"), (cloud, value, got[SPEND])
+    if got[SPEND] == "undecided":
+        assert any(d.policy == SPEND and d.level == "mandatory" for d in found)
