@@ -27,7 +27,12 @@ from trainstack_policies.inventory.budgets_common import (
     _unread_period,
     _unread_shape,
 )
-from trainstack_policies.inventory.budgets_gcp import _custom_months, _gcp_filters, _gcp_silent
+from trainstack_policies.inventory.budgets_gcp import (
+    _GCP_NAME_LISTS,
+    _custom_months,
+    _gcp_filters,
+    _gcp_silent,
+)
 from trainstack_policies.inventory.tokens import AWS_BUDGET, AZ_BUDGETS, GCP_BUDGET
 
 AWS_BUDGET_ACTION = "aws:budgets/budgetAction:BudgetAction"
@@ -205,7 +210,7 @@ def budgets(resources: list[Resource]) -> list[Budget]:
             elif unread or at:
                 ended = unread or f"{at} (unknown until apply)"
                 scope, covers, undecided, outside = ended, False, at, ""
-            shape = _unread_shape(r, ("budgetFilter",))
+            shape = _unread_shape(r, ("budgetFilter",), (), _GCP_NAME_LISTS)
             if shape and not ended:
                 ended = shape
                 scope, covers, undecided, outside = shape, False, "", ""

@@ -11,6 +11,7 @@ from trainstack_policies.inventory.budgets_common import (
     _any_of,
     _Compute,
     _compute_of,
+    _cost_filter_entry,
     _end_time,
     _entries,
     _has_unknown,
@@ -249,7 +250,7 @@ def _aws_refused(filters: Any, expression: Any) -> str:
     """Why AWS refuses the budget ("" when it does not, as far as the pack reads): a costFilters
     name or a filterExpression dimension key in another case than AWS's. AWS creates no such
     budget, so it is no cap and no alarm, whatever the rest of its filters say."""
-    for f in _dicts(filters):
+    for f in _cost_filters(filters):
         if isinstance(f, dict) and isinstance(f.get("name"), str):
             right = _misspelt(f["name"], _AWS_FILTER_NAMES)
             if right:
@@ -271,6 +272,14 @@ def _aws_refused(filters: Any, expression: Any) -> str:
     return ""
 
 
+def _cost_filters(filters: Any) -> list[Any]:
+    """costFilters' {name, values} entries; one entry written for the list is a list of it
+    (model.as_list). An object of another shape (the pre-v5 map) is refused by _unread_shape."""
+    if isinstance(filters, dict):
+        return [filters] if _cost_filter_entry(filters) else []
+    return _dicts(filters)
+
+
 def _aws_filters(r: Resource, resources: list[Resource], cache: dict
                  ) -> tuple[str, bool, str, str]:
     """(scope text, covers compute, undecided filter, outside text) of an AWS budget's cost
@@ -285,7 +294,7 @@ def _aws_filters(r: Resource, resources: list[Resource], cache: dict
     if _has_unknown(filters):
         return "costFilters (unknown until apply)", False, "costFilters", ""
     parts, covers, undecided, outside = [], True, "", ""
-    for f in _dicts(filters):
+    for f in _cost_filters(filters):
         if not isinstance(f, dict):
             continue
         values = [str(v) for v in _list(f.get("values"))]

@@ -300,19 +300,34 @@ def _unread_period(r: Resource, *paths: str) -> tuple[str, str]:
     return "", ""
 
 
-def _unread_shape(r: Resource, objects: tuple[str, ...], lists: tuple[str, ...] = ()) -> str:
+def _unread_shape(r: Resource, objects: tuple[str, ...], lists: tuple[str, ...] = (),
+                  names: tuple[str, ...] = ()) -> str:
     """The input and value of a budget filter written in another shape than the provider's
     ("" when none): one of `objects` that is there but no object (GCP budgetFilter, Azure filter,
-    AWS filterExpression: a list of one, text), or an entry of one of `lists` that is no object
-    (AWS costFilters "Region=us-east-1"). Docs: "a budget that cannot be read is not 'no cap'";
-    read as no filter, it would be the whole account's budget, the stack's cap."""
+    AWS filterExpression: a list of one, text), one of `lists` that is an object but no
+    {name, values} entry (AWS costFilters as the pre-v5 map {"InstanceType": ["t3.small"]}) or
+    has an entry that is no object (AWS costFilters "Region=us-east-1"), or one of `names` that
+    is set but no list (GCP budgetFilter.projects as text). Docs: "a budget that cannot be read
+    is not 'no cap'"; read as no filter, it would be the whole account's budget, the stack's
+    cap."""
     for path in objects:
         value = r.get(path)
         if value is not None and value is not UNKNOWN and not isinstance(value, dict):
             return f"{path} {short_repr(value)} (no object: a filter the pack cannot read)"
+    for path in names:
+        value = r.get(path)
+        if value is not UNKNOWN and value != "" and _sets_something(value) and \
+                not isinstance(value, (list, tuple)):
+            return f"{path} {short_repr(value)} (no list: a filter the pack cannot read)"
     for path in lists:
         value = r.get(path)
-        if value is None or value is UNKNOWN or isinstance(value, dict):
+        if isinstance(value, dict):
+            if _sets_something(value) and not _cost_filter_entry(value):
+                return (f"{path} {short_repr(value)} (an object that is no {{name, values}} "
+                        "entry, such as the pre-v5 map {name: values}: a filter the pack "
+                        "cannot read)")
+            continue
+        if value is None or value is UNKNOWN:
             continue
         entries = value if isinstance(value, (list, tuple)) else [value]
         odd = [e for e in entries if e is not UNKNOWN and not isinstance(e, dict)]
@@ -320,6 +335,22 @@ def _unread_shape(r: Resource, objects: tuple[str, ...], lists: tuple[str, ...] 
             return (f"{path} {short_repr(value)} (an entry that is no {{name, values}} object: "
                     "a filter the pack cannot read)")
     return ""
+
+
+def _sets_something(value: Any) -> bool:
+    """Whether a filter value sets anything: null and containers of nothing else are how the
+    engine sends an input that is not set ("" is set: text where the provider wants no text)."""
+    if isinstance(value, dict):
+        return any(_sets_something(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_sets_something(v) for v in value)
+    return value is not None
+
+
+def _cost_filter_entry(value: dict) -> bool:
+    """An AWS costFilters entry {name, values} (one written for the list is a list of it:
+    model.as_list), not the pre-v5 map {name: values} pulumi_aws 7 no longer takes."""
+    return "name" in value and set(value) <= {"name", "values"}
 
 
 def _ended(r: Resource, path: str) -> str:

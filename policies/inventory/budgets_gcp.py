@@ -114,6 +114,12 @@ def _gcp_filters(r: Resource, resources: list[Resource],
     return ("; ".join(parts) if not covers else ""), bool(covers), "", ""
 
 
+# budgetFilter fields that are lists of names (billingbudgets v1 Filter: repeated string); one
+# written as text is no filter the pack reads (the docs read a name as a list of one only for
+# `instanceTypes`), never "no filter".
+_GCP_NAME_LISTS = ("budgetFilter.projects", "budgetFilter.services",
+                   "budgetFilter.resourceAncestors", "budgetFilter.subaccounts")
+
 # budgetFilter fields the pack reads (cloud.google.com/python/docs/reference/billingbudgets/
 # latest/google.cloud.billing.budgets_v1.types.Filter).
 _GCP_READ = frozenset({"services", "projects", "labels", "calendarPeriod", "customPeriod",
