@@ -254,7 +254,11 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                     continue
                 release = ali_release(node)
                 if release is UNKNOWN:
-                    raise UnknownValue(node.resource, "autoReleaseTime")
+                    # Asked about only where nothing else fails: the known rest of the
+                    # estimate over maxMonthlyUsd is still reported (docs: "An unknown is only
+                    # asked about where it could hide a violation").
+                    undecided = undecided or UnknownValue(node.resource, "autoReleaseTime")
+                    continue
                 if release and node.resource.type in (ALI_INSTANCE, ALI_INSTANCE_SET) and \
                         prepaid(node.resource, getattr(node, "template", None)):
                     out.append(violation(
@@ -294,7 +298,10 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
     # 2. Budgets above the configured cap, or in another currency; amounts that are no number.
     for b in found_budgets:
         if b.unknown:
-            raise UnknownValue(b.resource, b.unknown)
+            # An amount unknown at preview (monthly None: no cap from it) hides no violation
+            # the rest gives, such as the known estimate over maxMonthlyUsd: asked about only
+            # where nothing else fails.
+            undecided = undecided or UnknownValue(b.resource, b.unknown)
         if b.invalid:
             out.append(violation(b.resource, "the budget amount is not a positive finite "
                                  "number", b.invalid, "a positive amount in USD",
