@@ -64,6 +64,8 @@ class Estimate:
     undecided: list[str] = field(default_factory=list)  # storage whose size is unknown
     # sizes/lifetimes that are no number: (the resource that gives it, what it gives)
     invalid: list[tuple[Resource, str]] = field(default_factory=list)
+    # lifetime tags that are no number: reported like `invalid`, but their groups are priced
+    invalid_tags: list[tuple[Resource, str]] = field(default_factory=list)
     # The as-of dates of the instance prices the lines use (the catalog's rows say how old each
     # figure is; an estimate that hides it passes an old price off as today's).
     price_dates: list[str] = field(default_factory=list)
@@ -185,6 +187,10 @@ def _located_price(g: NodeGroup, t: str) -> tuple[Optional[catalog.Price], Any]:
 
 def _group_line(g: NodeGroup, result: "Estimate",
                 block_fees: Optional[Mapping[str, float]] = None) -> None:
+    result.invalid_tags += [(g.resource, f"{g.resource.name} ({g.resource.type}): {what}")
+                            for what in g.invalid_tags
+                            if (g.resource, f"{g.resource.name} ({g.resource.type}): {what}")
+                            not in result.invalid_tags]
     if g.invalid:
         result.invalid += [(g.resource, f"{g.resource.name} ({g.resource.type}): {what}")
                            for what in g.invalid]

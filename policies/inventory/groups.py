@@ -28,6 +28,9 @@ class NodeGroup:
     lifetime_hours: Optional[float] = None   # a lifetime the plan enforces (see enforced_hours)
     lifetime_how: str = ""
     invalid: list[str] = field(default_factory=list)   # numbers refused (NaN, inf, negative)
+    # A trainstack:max-hours tag that is no positive finite number: reported, but it prices
+    # nothing (the tag never shortens the estimate), so the group is still priced.
+    invalid_tags: list[str] = field(default_factory=list)
     # Nodes that run inside a reservation of the stack, priced with it (inventory.reservations).
     reserved_nodes: int = 0
     reserved_in: list[str] = field(default_factory=list)

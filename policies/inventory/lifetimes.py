@@ -67,7 +67,7 @@ def _declared_hours(g: NodeGroup) -> Optional[float]:
                 continue
             value = checked_number(text)
             if isinstance(value, BadNumber) or value == 0:
-                g.invalid.append(f"its {MAX_HOURS_TAG} tag {value.text if value else '0'} is "
+                g.invalid_tags.append(f"its {MAX_HOURS_TAG} tag {value.text if value else '0'} is "
                                  "not a positive finite number of hours")
                 return None
             if value:

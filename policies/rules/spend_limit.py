@@ -338,7 +338,7 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
                 "config"))
 
     # 3. The estimate against the cap. GPU spend that cannot be priced fails closed.
-    for given_by, what in est.invalid:
+    for given_by, what in est.invalid + est.invalid_tags:
         # On the resource that gives the number (where the fix is), not the first GPU group.
         out.append(violation(given_by, "a number that sizes GPU capacity is not valid", what,
                              "finite, non-negative sizes and lifetimes",
@@ -375,8 +375,12 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             "schedule/maxRunDuration/autoReleaseTime that stops the nodes)"))
     elif bound:
         pass   # the findings above name what cannot be priced; the rest is under every cap
-    elif est.undecided:
+    elif est.undecided and not est.invalid_tags:
         raise UnknownValue(anchor, "capacity (" + "; ".join(est.undecided) + ")")
+    elif est.undecided:
+        # An invalid max-hours tag (reported above) is not hidden behind the unknown.
+        undecided = undecided or UnknownValue(anchor, "capacity (" + "; ".join(est.undecided)
+                                              + ")")
     elif cap_config is None:
         # A pass, unless a budget whose reach cannot be decided is below what it would cover:
         # it is the cap if it takes the compute in.

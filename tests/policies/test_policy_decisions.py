@@ -307,7 +307,11 @@ def test_a_lifetime_tag_alone_never_shortens_the_estimate_but_a_bad_one_is_refus
     assert pricing.estimate(inventory.node_groups(stack), [], []).total == pytest.approx(5022.4)
     stack = aws_group(tags=[{"key": "trainstack:max-hours", "value": "-3"}])
     [group] = inventory.node_groups(stack)
-    assert group.invalid and "not a positive finite number of hours" in group.invalid[0]
+    # fix85 (review83 DEFECT 1): the bad tag is named apart (invalid_tags), not as a size that
+    # leaves the group unpriced: the group is still priced at the month, 5,022.4 as above.
+    assert group.invalid_tags and "not a positive finite number of hours" in group.invalid_tags[0]
+    assert not group.invalid
+    assert pricing.estimate([group], [], []).total == pytest.approx(5022.4)
 
 
 def test_gcp_max_run_duration_is_a_single_vms_lifetime_not_a_groups():
@@ -1286,8 +1290,8 @@ def test_a_one_second_run_duration_and_a_one_hour_stop_count():
 @pytest.mark.parametrize("tag, text", [("-3", "'-3'"), ("0", "0"), ("nan", "'nan'")])
 def test_a_lifetime_tag_that_is_no_positive_number_is_named(tag, text):
     [g] = inventory.node_groups(aws_group(tags=[{"key": "trainstack:max-hours", "value": tag}]))
-    assert g.invalid == [f"its trainstack:max-hours tag {text} is not a positive finite number "
-                         "of hours"]
+    assert g.invalid_tags == [f"its trainstack:max-hours tag {text} is not a positive finite number "
+                              "of hours"]   # fix85: named apart from invalid sizes
 
 
 def test_storage_is_priced_in_its_own_clouds_region_in_a_multi_cloud_stack():

@@ -129,3 +129,33 @@ def test_d2_unknown_amount_no_cap_configured_still_asked(pack, cloud):
     build, provider, _ = AMOUNT_UNKNOWN[cloud]
     found = run(pack, build(), None, provider)
     assert verdict(found, SPEND) == "undecided", [d.message for d in found]
+
+
+# ----------------------------------------------------------------------------------- DEFECT 1
+# A trainstack:max-hours tag that is no positive finite number is a violation, but the tag never
+# shortens the estimate: the group is priced for the month (g5.xlarge 734.38, T4 383.98), and
+# the figure over maxMonthlyUsd 100 is reported whole (no "lower bound": nothing is left out).
+@pytest.mark.parametrize("cloud,tag", [("aws", "NaN"), ("aws", "abc"), ("azure", "-5"),
+                                       ("azure", "0")])
+def test_d1_garbage_max_hours_tag_still_priced(pack, cloud, tag):
+    if cloud == "aws":
+        stack, provider, figure = _aws(aws_budget(name="b", amount="1000.00")), AWS, 734.38
+    else:
+        stack, provider, figure = _az(az_budget(name="b", amount=1000.0)), AZ, 383.98
+    stack[1].props["tags"]["trainstack:max-hours"] = tag
+    found = run(pack, stack, {SPEND: {"maxMonthlyUsd": 100}}, provider)
+    msgs = [d.message for d in found if d.policy == SPEND]
+    assert verdict(found, SPEND) == "fail", msgs
+    assert any("trainstack:max-hours tag" in m and "not a positive finite" in m for m in msgs)
+    over = [m for m in msgs if "exceeds the policy's maxMonthlyUsd" in m]
+    assert over and f"Found: {round(figure):,} USD" in over[0], msgs
+    assert "lower bound" not in over[0]
+
+
+def test_d1_garbage_tag_under_the_budget_is_only_the_tag(pack):
+    """1,000 covers the month of the g5 (734.38): the tag's own violation is the only one."""
+    stack = _aws(aws_budget(name="b", amount="1000.00"))
+    stack[1].props["tags"]["trainstack:max-hours"] = "abc"
+    found = run(pack, stack, None, AWS)
+    msgs = [d.message for d in found if d.policy == SPEND]
+    assert len(msgs) == 1 and "trainstack:max-hours tag 'abc'" in msgs[0], msgs
