@@ -375,10 +375,9 @@ def check(resources: list[Resource], config: Mapping[str, Any]) -> list[Violatio
             "schedule/maxRunDuration/autoReleaseTime that stops the nodes)"))
     elif bound:
         pass   # the findings above name what cannot be priced; the rest is under every cap
-    elif est.undecided and not est.invalid_tags:
-        raise UnknownValue(anchor, "capacity (" + "; ".join(est.undecided) + ")")
     elif est.undecided:
-        # An invalid max-hours tag (reported above) is not hidden behind the unknown.
+        # Asked only where nothing else fails (below): an invalid max-hours tag or a budget
+        # that is no alarm, reported above, is not hidden behind the unknown size.
         undecided = undecided or UnknownValue(anchor, "capacity (" + "; ".join(est.undecided)
                                               + ")")
     elif cap_config is None:
