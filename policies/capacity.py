@@ -162,6 +162,20 @@ _SIGN_DEPTH = 12
 _NAP_RESOURCES = frozenset({"cpu", "memory"})
 
 
+def _unread_pool(r: Resource, p: Any, node_group: Any) -> list:
+    """An AKS pool that cannot be read (a classic cluster's defaultNodePool, an azure-native
+    cluster's agentPoolProfiles entry), never a pool dropped: unknown at preview, a pool of a
+    type and size unknown until apply, GPU capacity that cannot be sized (docs, Scope); of
+    another shape than an object (a list of one), its size and type cannot be read (BadNumber
+    naming it). None (no pool given): nothing."""
+    if p is UNKNOWN:
+        return [node_group(r, None, UNKNOWN, None, False, [UNKNOWN], _location(r))]
+    if p is None:
+        return []
+    bad = BadNumber(short_repr(p))
+    return [node_group(r, None, bad, bad, False, [""], _location(r))]
+
+
 def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
            gpu_family: Any = lambda name: False) -> list:
     """The NodeGroups of the types in SIZED (inventory passes its NodeGroup, _count, _zone, and
@@ -241,17 +255,8 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
         elif t == AZ_CLASSIC_AKS_POOL or t == AZ_CLASSIC_AKS_CLUSTER:
             pools = [r.get("defaultNodePool")] if t == AZ_CLASSIC_AKS_CLUSTER else [r.props]
             for p in pools:
-                if p is UNKNOWN:
-                    out.append(node_group(r, None, UNKNOWN, None, False, [UNKNOWN],
-                                          _location(r)))
-                    continue
-                if p is not None and not isinstance(p, dict):
-                    # A defaultNodePool of another shape than an object (a list of one): its
-                    # size and type cannot be read (BadNumber naming it), never a pool dropped.
-                    bad = BadNumber(short_repr(p))
-                    out.append(node_group(r, None, bad, bad, False, [""], _location(r)))
-                    continue
                 if not isinstance(p, dict):
+                    out += _unread_pool(r, p, node_group)
                     continue
                 # autoScalingEnabled (pulumi-azure v6) or enableAutoScaling (v5): at most
                 # maxCount nodes, else nodeCount.
@@ -306,20 +311,8 @@ def groups(resources: list[Resource], node_group: Any, count: Any, zone: Any,
                                                                   zone), _location(r)))
         elif t == AKS_CLUSTER:
             for p in as_list(r.get("agentPoolProfiles")):   # one object: a list of it
-                if p is UNKNOWN:
-                    # The profiles (or one of them) unknown at preview: pools of a type and size
-                    # unknown until apply, GPU capacity that cannot be sized (docs, Scope), as a
-                    # classic cluster's defaultNodePool unknown at preview; never skipped.
-                    out.append(node_group(r, None, UNKNOWN, None, False, [UNKNOWN],
-                                          _location(r)))
-                    continue
-                if p is not None and not isinstance(p, dict):
-                    # An entry of another shape than an object: its size and type cannot be
-                    # read (BadNumber naming it), never a pool dropped.
-                    bad = BadNumber(short_repr(p))
-                    out.append(node_group(r, None, bad, bad, False, [""], _location(r)))
-                    continue
                 if not isinstance(p, dict):
+                    out += _unread_pool(r, p, node_group)
                     continue
                 out.append(node_group(r, None, p.get("vmSize"), count(
                     p.get("maxCount") if p.get("enableAutoScaling") else None, p.get("count")),
