@@ -386,3 +386,179 @@ def test_batch1(pack, cid, cloud, edits, config, want, texts, min_est):
     if min_est is not None:
         ests = estimates(found)
         assert ests and max(ests) >= min_est, msgs
+
+
+# ------------------------------------------------------------------------ batch 2
+import json  # noqa: E402
+
+
+def wavelength(zone: str, region: str) -> list:
+    node = res("aws:ec2/instance:Instance", "edge",
+               {"instanceType": "g4dn.2xlarge", "ami": "ami-1", "availabilityZone": zone,
+                "rootBlockDevice": {"volumeSize": 30.0, "volumeType": "gp3", "encrypted": True},
+                "tags": dict(TAGS)})
+    bud = res("aws:budgets/budget:Budget", "b", {
+        "budgetType": "COST", "timeUnit": "MONTHLY", "limitAmount": "100000", "limitUnit": "USD",
+        "notifications": copy.deepcopy(AWS_ALERTS)})
+    return [node, bud]
+
+
+# prices.csv: g4dn.2xlarge us-east-1-wl1 1.317, us-west-2-wl1 1.317, us-east-1 0.752 /h;
+# 1.317 x 730 = 961.41 (+ 30 GB gp3 ~2.4) > 900; 0.752 x 730 = 548.96 < 900
+WL = [
+    ("wl-boston-over-900", "us-east-1-wl1-bos-wlz-1", "us-east-1", 900, "fail"),
+    ("wl-sf-over-900", "us-west-2-wl1-sfo-wlz-1", "us-west-2", 900, "fail"),
+    ("wl-boston-under-1000-ok", "us-east-1-wl1-bos-wlz-1", "us-east-1", 1000, "pass"),
+    ("wl-sf-under-1000-ok", "us-west-2-wl1-sfo-wlz-1", "us-west-2", 1000, "pass"),
+    ("wl-region-under-900-ok", "us-east-1a", "us-east-1", 900, "pass"),
+    ("wl-nyc-under-1000-ok", "us-east-1-wl1-nyc-wlz-1", "us-east-1", 1000, "pass"),
+    # a Wavelength zone with no row: cannot be priced, never the carrier's or region's rate
+    ("wl-unlisted-zone", "us-east-1-wl1-zzz-wlz-1", "us-east-1", 10**6, "fail"),
+]
+
+
+@pytest.mark.parametrize("cid,zone,region,usd,want", WL, ids=[c[0] for c in WL])
+def test_wavelength(pack, cid, zone, region, usd, want):
+    found = run(pack, wavelength(zone, region), cap(usd, "mandatory"), {"region": region})
+    assert verdict(found, SPEND) == want, [d.message for d in found if d.policy == SPEND]
+
+
+def with_lambda(env: dict, tags: Optional[dict] = None) -> list:
+    stack = aws()   # 96 h stop: 12,140 < 20,000; a starter makes it the month: 81,823
+    stack.append(res("aws:lambda/function:Function", "scaler", {
+        "role": "arn:aws:iam::123456789012:role/l", "runtime": "python3.12",
+        "handler": "app.main", "code": "archive", "environment": {"variables": env},
+        **({"tags": tags} if tags else {})}))
+    return stack
+
+
+LAMBDA = [
+    ("key-value-pair", {"TAG_KEY": "team", "TAG_VALUE": "research"}, "fail"),
+    ("name-values-comma", {"TAG_NAME": "team", "TAG_VALUES": "dev,research"}, "fail"),
+    ("prefixed-key-tag-form", {"NODES_KEY": "tag:team", "NODES_VALUE": "research"}, "fail"),
+    ("variable-named-by-key", {"team": "research"}, "fail"),
+    ("variable-named-tag-key", {"tag:team": "research"}, "fail"),
+    ("key-equals-value-text", {"SELECTOR": "team=research"}, "fail"),
+    ("ec2-filter-json", {"FILTERS": json.dumps([{"Name": "tag:team", "Values": ["research"]}])},
+     "fail"),
+    ("tagging-api-json", {"TAG_FILTERS": json.dumps([{"Key": "team", "Values": ["research"]}])},
+     "fail"),
+    ("json-cut-short", {"FILTERS": '[{"Name": "tag:team", "Values": ["resea'}, "fail"),
+    ("own-tags-too", {"TAG_KEY": "team", "TAG_VALUE": "research"}, "fail"),
+    ("other-value-ok", {"TAG_KEY": "team", "TAG_VALUE": "other"}, "pass"),
+    ("other-key-ok", {"TAG_KEY": "project", "TAG_VALUE": "research"}, "pass"),
+    ("comma-list-other-ok", {"TAG_NAME": "team", "TAG_VALUES": "dev,prod"}, "pass"),
+    ("ec2-filter-other-ok", {"FILTERS": json.dumps([{"Name": "tag:team", "Values": ["x"]}])},
+     "pass"),
+    ("unrelated-env-ok", {"LOG_LEVEL": "info", "BUCKET": "datasets"}, "pass"),
+    ("unrelated-env-tagged-ok", {"LOG_LEVEL": "info"}, "pass"),
+]
+
+
+@pytest.mark.parametrize("cid,env,want", LAMBDA, ids=[c[0] for c in LAMBDA])
+def test_lambda_starter(pack, cid, env, want):
+    tags = dict(TAGS) if cid in ("own-tags-too", "unrelated-env-tagged-ok") else None
+    found = run(pack, with_lambda(env, tags), None, dict(AWS_P))
+    assert verdict(found, SPEND) == want, [d.message for d in found if d.policy == SPEND]
+
+
+def ali_hpc(itype: str, hpc: Any, dset: bool) -> list:
+    stack = alicloud_cluster(instance_type=itype)
+    for n in ("node-0", "node-1"):
+        r = named(stack, n)
+        if not dset:
+            r.props.pop("deploymentSetId")
+            r.deps.pop("deploymentSetId", None)
+        if hpc is not None:
+            r.props["hpcClusterId"] = _mat(hpc)
+    return stack
+
+
+HPC = [
+    ("scc-hpc-ok", "ecs.sccgn7ex.32xlarge", "hpc-bp1", False, "pass"),
+    ("scc-hpc-unknown-ok", "ecs.sccgn7ex.32xlarge", U, False, "pass"),
+    ("gn8v-hpc-only", "ecs.gn8v-8x.48xlarge", "hpc-bp1", False, "fail"),
+    ("gn8v-no-placement", "ecs.gn8v-8x.48xlarge", None, False, "fail"),
+    ("gn8v-dset-and-hpc-ok", "ecs.gn8v-8x.48xlarge", "hpc-bp1", True, "pass"),
+]
+
+
+@pytest.mark.parametrize("cid,itype,hpc,dset,want", HPC, ids=[c[0] for c in HPC])
+def test_ali_hpc(pack, cid, itype, hpc, dset, want):
+    found = run(pack, ali_hpc(itype, hpc, dset), None, {})
+    assert verdict(found, RDMA) == want, [d.message for d in found if d.policy == RDMA]
+
+
+def ali_lb(kind: str, eip: str, behind: str = "gpu") -> list:
+    stack = alicloud_cluster()
+    nodes = [named(stack, "node-0"), named(stack, "node-1")]
+    if behind == "cpu":
+        cpu = res("alicloud:ecs/instance:Instance", "web", {
+            "instanceType": "ecs.g7.large", "vswitchId": "vsw-id", "tags": dict(TAGS)},
+            provider_region="eu-central-1")
+        stack.append(cpu)
+        nodes = [cpu]
+    if kind == "slb":
+        lb = res("alicloud:slb/loadBalancer:LoadBalancer", "lb", {
+            "addressType": "intranet", "loadBalancerSpec": "slb.s2.small", "vswitchId": "vsw-id"},
+            provider_region="eu-central-1")
+        att = res("alicloud:slb/attachment:Attachment", "att",
+                  {"loadBalancerId": "lb-id", "instanceIds": ["i-1"] * len(nodes)},
+                  deps={"loadBalancerId": [lb], "instanceIds": nodes},
+                  provider_region="eu-central-1")
+        lis = res("alicloud:slb/listener:Listener", "lis", {
+            "loadBalancerId": "lb-id", "frontendPort": 8080.0, "backendPort": 8080.0,
+            "protocol": "tcp", "bandwidth": -1.0}, deps={"loadBalancerId": [lb]},
+            provider_region="eu-central-1")
+        stack += [lb, att, lis]
+    else:
+        zm = [{"vswitchId": "vsw-id", "zoneId": "eu-central-1a",
+               **({"allocationId": "eip-literal-1"} if eip == "zone" else {})}]
+        lb = res("alicloud:nlb/loadBalancer:LoadBalancer", "lb", {
+            "addressType": "Intranet", "loadBalancerType": "Network", "vpcId": "vpc-1",
+            "zoneMappings": zm}, provider_region="eu-central-1")
+        sg = res("alicloud:nlb/serverGroup:ServerGroup", "sg", {
+            "serverGroupName": "train", "vpcId": "vpc-1", "protocol": "TCP",
+            "serverGroupType": "Instance"}, provider_region="eu-central-1")
+        atts = [res("alicloud:nlb/serverGroupServerAttachment:ServerGroupServerAttachment",
+                    f"att-{i}", {"serverGroupId": "sg-id", "serverId": "i-1", "serverType": "Ecs",
+                                 "port": 8080.0},
+                    deps={"serverGroupId": [sg], "serverId": [n]}, provider_region="eu-central-1")
+                for i, n in enumerate(nodes)]
+        lis = res("alicloud:nlb/listener:Listener", "lis", {
+            "loadBalancerId": "lb-id", "serverGroupId": "sg-id", "listenerProtocol": "TCP",
+            "listenerPort": 8080.0}, deps={"loadBalancerId": [lb], "serverGroupId": [sg]},
+            provider_region="eu-central-1")
+        stack += [lb, sg, *atts, lis]
+    if eip in ("assoc", "literal", "unknown"):
+        addr = res("alicloud:ecs/eipAddress:EipAddress", "eip", {
+            "addressName": "lb", "internetChargeType": "PayByTraffic", "bandwidth": "5"},
+            provider_region="eu-central-1")
+        props = {"allocationId": "eip-id", "instanceId": "lb-id", "instanceType": "SlbInstance"}
+        deps = {"allocationId": [addr], "instanceId": [lb]}
+        if eip == "literal":
+            props["instanceId"], deps = "lb-0literal", {"allocationId": [addr]}
+        if eip == "unknown":
+            props["instanceId"], deps = unknown(), {"allocationId": [addr]}
+        stack += [addr, res("alicloud:ecs/eipAssociation:EipAssociation", "eip-assoc", props,
+                            deps=deps, provider_region="eu-central-1")]
+    return stack
+
+
+LB = [
+    ("slb-intranet-eip", "slb", "assoc", "gpu", "fail"),
+    ("slb-intranet-no-eip-ok", "slb", "none", "gpu", "pass"),
+    ("slb-eip-literal-other-ok", "slb", "literal", "gpu", "pass"),
+    ("slb-eip-unknown-target", "slb", "unknown", "gpu", "undecided"),
+    ("slb-eip-cpu-behind-ok", "slb", "assoc", "cpu", "pass"),
+    ("nlb-intranet-eip-assoc", "nlb", "assoc", "gpu", "fail"),
+    ("nlb-intranet-zone-eip", "nlb", "zone", "gpu", "fail"),
+    ("nlb-intranet-no-eip-ok", "nlb", "none", "gpu", "pass"),
+    ("nlb-zone-eip-cpu-behind-ok", "nlb", "zone", "cpu", "pass"),
+]
+
+
+@pytest.mark.parametrize("cid,kind,eip,behind,want", LB, ids=[c[0] for c in LB])
+def test_ali_lb_eip(pack, cid, kind, eip, behind, want):
+    found = run(pack, ali_lb(kind, eip, behind), None, {})
+    assert verdict(found, NPI) == want, [d.message for d in found if d.policy == NPI]
