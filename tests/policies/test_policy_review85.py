@@ -235,7 +235,8 @@ BATCH1 = [
     ("g05", "gcp", _pic("empty"), {}, "externalIps an empty list: names no interface"),
     ("g06", "gcp", _then(_cpu_rmig, _pic(
         "one", typ="gcp:compute/regionPerInstanceConfig:RegionPerInstanceConfig", on="api")),
-     {}, "a regional CPU MIG's VM pinned to an external IP: no GPU node"),
+     {NPI: F}, "a regional CPU MIG's VM pinned to an external IP: 'every node's public-IP"
+               " settings' (MY MISTAKE: first written as a pass)"),
     ("g07", "gcp", _then(_cpu_rmig, _pic(
         None, typ="gcp:compute/regionPerInstanceConfig:RegionPerInstanceConfig", on="api",
         internal=True)), {}, "regional per-instance config with an internal IP only"),
