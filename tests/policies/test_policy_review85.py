@@ -286,3 +286,187 @@ def test_bases_pass(pack, cloud):
 @pytest.mark.parametrize("case", _params(BATCH1))
 def test_batch1(pack, case):
     _run_case(pack, case)
+
+
+# ------------------------------------------------------------------------------- batch 2 helpers
+def _elb(internal: Any = False):
+    def mutate(s):
+        asg = named(s, "nodes")
+        p: dict = {"subnets": ["subnet-a"], "tags": TAGS, "listeners": [{
+            "lbPort": 443.0, "lbProtocol": "tcp", "instancePort": 8000.0,
+            "instanceProtocol": "tcp"}]}
+        if internal is not None:
+            p["internal"] = internal
+        elb = res("aws:elb/loadBalancer:LoadBalancer", "web-elb", p,
+                  deps={"subnets": [named(s, "nodes-subnet")]})
+        asg.props["loadBalancers"] = ["web-elb"]
+        asg.deps["loadBalancers"] = [elb]
+        return s + [elb]
+    return mutate
+
+
+def _alb_rule(internal: bool = False):
+    """The listener's default answers 404; a listener rule forwards /v1/* to the GPU target
+    group, which the ASG is attached to."""
+    def mutate(s):
+        s = _alb(internal, target="asg")(s)
+        lis, tg = named(s, "web-lis"), named(s, "web-tg")
+        lis.props["defaultActions"] = [{"type": "fixed-response", "fixedResponse": {
+            "contentType": "text/plain", "statusCode": "404"}}]
+        lis.deps = {"loadBalancerArn": lis.deps["loadBalancerArn"]}
+        rule = res("aws:alb/listenerRule:ListenerRule", "web-rule",
+                   {"listenerArn": "lis-arn", "priority": 10.0,
+                    "actions": [{"type": "forward", "targetGroupArn": "tg-arn"}],
+                    "conditions": [{"pathPattern": {"values": ["/v1/*"]}}]},
+                   deps={"listenerArn": [lis], "actions": [tg]})
+        return s + [rule]
+    return mutate
+
+
+def _native_pg(strategy: str = "cluster"):
+    def mutate(s):
+        asg = named(s, "nodes")
+        s = [r for r in s if r.name != "pg"]
+        pg = res("aws-native:ec2:PlacementGroup", "pg-native", {"strategy": strategy})
+        asg.props["placementGroup"] = "pg-native-name"
+        asg.deps["placementGroup"] = [pg]
+        return s + [pg]
+    return mutate
+
+
+def _hpc(keep_dset: bool):
+    def mutate(s):
+        hpc = res("alicloud:ecs/hpcCluster:HpcCluster", "hpc", {"name": "train-hpc"},
+                  provider_region="eu-central-1")
+        for n in (named(s, "node-0"), named(s, "node-1")):
+            n.props["hpcClusterId"] = "hpc-id"
+            n.deps["hpcClusterId"] = [hpc]
+            if not keep_dset:
+                n.props.pop("deploymentSetId")
+                n.deps.pop("deploymentSetId")
+        if not keep_dset:
+            s = [r for r in s if r.name != "dset"]
+        return s + [hpc]
+    return mutate
+
+
+def _rlb_cpu(s):
+    """A regional external HTTPS LB in front of the regional CPU MIG only."""
+    s = _cpu_rmig(s)
+    out = _rlb("EXTERNAL_MANAGED")(s)
+    bs = named(out, "infer-bs")
+    bs.deps["backends"] = [named(out, "api")]
+    return out
+
+
+def _pic_literal(s):
+    """The GPU MIG's VM pinned to an external IP, the group named by a literal (no dependency)."""
+    out = _pic("one")(s)
+    named(out, "pinned-0001").deps = {}
+    return out
+
+
+def _release(value: Any):
+    def mutate(s):
+        for n in (named(s, "node-0"), named(s, "node-1")):
+            n.props["autoReleaseTime"] = value
+        return s
+    return mutate
+
+
+def _cfg(spend=None, npi=None):
+    c: dict = {}
+    if spend is not None:
+        c[SPEND] = spend
+    if npi is not None:
+        c[NPI] = npi
+    return c
+
+
+# Azure classic budget filters. Compute 2 x 98.32 x 96 (97) h = 18,877.44 (19,074.08).
+# GCP estimate 24,990.99 (25,164.51 at 97 h). Alibaba compute alone 2 x 58.2708 (prices.csv
+# ecs.gn8v-8x.48xlarge eu-central-1) x 96 h = 11,187.99: over 5,000 whatever the CPFS costs.
+BATCH2 = [
+    ("a08", "aws", _elb(False), {NPI: F}, "classic ELB internal false, the ASG's loadBalancers"),
+    ("a09", "aws", _elb(True), {}, "classic ELB internal"),
+    ("a10", "aws", _elb(None), {NPI: F}, "classic ELB internal left out: internet-facing"),
+    ("a11", "aws", _alb_rule(False), {NPI: F}, "public ALB: a listener rule forwards to GPU TG"),
+    ("a12", "aws", _alb_rule(True), {}, "internal ALB with the same listener rule"),
+    ("a13", "aws", _native_pg("cluster"), {}, "aws-native cluster placement group"),
+    ("a14", "aws", _native_pg("spread"), {RDMA: "advisory"}, "aws-native spread group"),
+    ("a15", "aws", _native_pg("partition"), {RDMA: "advisory"}, "aws-native partition group"),
+    ("a16", "aws", _alb(False), {NPI: P, "_config": _cfg(npi={"skipResources": [
+        "aws:autoscaling/group:Group::nodes"]})}, "the GPU ASG exempt from NPI by skipResources"),
+    ("g10", "gcp", _rlb_cpu, {}, "regional external LB -> CPU MIG only (no external IPs)"),
+    ("g11", "gcp", _pic_literal, {NPI: F}, "per-instance external IP, group by literal name"),
+    ("g12", "gcp", None, {SPEND: F, "_config": _cfg({"maxMonthlyUsd": 20000})},
+     "cap 20,000 < estimate 24,990.99"),
+    ("g13", "gcp", None, {"_config": _cfg({"maxMonthlyUsd": 27000})},
+     "cap 27,000 > estimate 25,164.51 even at 97 h"),
+    ("g14", "gcp", _then(_cpu_rmig, _rlb("INTERNAL_MANAGED")), {},
+     "internal regional LB on the GPU MIG beside a CPU MIG"),
+    ("z11", "azure", _cbudget(25000.0, start_months=1), {SPEND: F},
+     "classic budget starting next month: no budget in force this month"),
+    ("z12", "azure", _cbudget(25000.0, filter={"tags": [{"name": "team", "values": ["ml"]}]}),
+     {}, "classic budget filtered on tag team=ml, which the VMSS carries"),
+    ("z13", "azure", _cbudget(25000.0, filter={"tags": [{"name": "team",
+                                                          "values": ["vision"]}]}),
+     {SPEND: F}, "filtered on team=vision: does not take the GPU VMSS in"),
+    ("z14", "azure", _cbudget(25000.0, filter={"dimensions": [{
+        "name": "ResourceLocation", "operator": "In", "values": ["East US"]}]}), {},
+     "ResourceLocation 'East US' (spaces and case ignored) = eastus"),
+    ("z15", "azure", _cbudget(25000.0, filter={"dimensions": [{
+        "name": "ResourceLocation", "operator": "In", "values": ["westeurope"]}]}),
+     {SPEND: F}, "ResourceLocation westeurope: not the VMSS's"),
+    ("z16", "azure", None, {SPEND: F, "_config": _cfg({"maxMonthlyUsd": 15000})},
+     "cap 15,000 < compute alone 18,877.44"),
+    ("z17", "azure", None, {"_config": _cfg({"maxMonthlyUsd": 30000})},
+     "cap 30,000 > at most 21,286.07 (+196.64 for a 97th hour)"),
+    ("z18", "azure", _cbudget(unknown()), {SPEND: U_},
+     "classic amount unknown at preview, nothing else fails: undecided -> mandatory default"),
+    ("l01", "alicloud", _hpc(False), {RDMA: "advisory"},
+     "gn8v in an HPC cluster, no deployment set: hpcClusterId places SCC types only"),
+    ("l02", "alicloud", _hpc(True), {}, "HPC cluster beside the LowLatency deployment set"),
+    ("l03", "alicloud", None, {SPEND: F, "_config": _cfg({"maxMonthlyUsd": 5000})},
+     "cap 5,000 < compute alone 11,187.99"),
+    ("l04", "alicloud", _release("next week"), {SPEND: F, "_config": _cfg({"maxMonthlyUsd": 60000})},
+     "autoReleaseTime that does not read stops nothing: the month, 2 x 58.2708 x 730 = 85,075.37"
+     " > 60,000"),
+    ("l05", "alicloud", _release("next week"), {},
+     "the same with no cap: Alibaba has no budget resource in the coverage table; no stop alone"
+     " is no violation"),
+]
+
+
+@pytest.mark.parametrize("case", _params(BATCH2))
+def test_batch2(pack, case):
+    _run_case(pack, case)
+
+
+CONFIGS = [
+    ("c01", {SPEND: {"maxMonthlyUSD": 50000}}, "maxMonthlyUSD"),
+    ("c02", {"spend-limt": {"maxMonthlyUsd": 50000}}, "spend-limt"),
+    ("c03", {SPEND: {"maxMonthlyUsd": "50000"}}, "maxMonthlyUsd"),
+    ("c04", {NPI: {"skipResources": ["web"]}}, "skipResources"),
+    ("c05", {SPEND: {"maxMonthlyUsd": 50000}}, None),
+    ("c06", {NPI: {"skipResources": ["aws:alb/loadBalancer:LoadBalancer::web-*"]}}, None),
+    ("c07", {NPI: {"sshCIDRs": ["203.0.113.0/24"]}}, "sshCIDRs"),
+]
+
+
+@pytest.mark.parametrize("case", CONFIGS, ids=[c[0] for c in CONFIGS])
+def test_config_typos(pack, case):
+    """Docs: a setting a policy does not take, a policy name the pack does not have, or a known
+    setting of a type its schema refuses: Configure answers INVALID_ARGUMENT naming the key."""
+    import grpc
+    cid, given, key = case
+    config = pack.cli_config()
+    for pol, props in given.items():
+        config.setdefault(pol, {"enforcementLevel": "mandatory"}).update(props)
+    if key is None:
+        pack.send_config(config)
+        return
+    with pytest.raises(grpc.RpcError) as err:
+        pack.send_config(config)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (cid, err.value.details())
+    assert key in err.value.details(), (cid, err.value.details())
