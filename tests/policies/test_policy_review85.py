@@ -473,3 +473,158 @@ def test_config_typos(pack, case):
         pack.send_config(config)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (cid, err.value.details())
     assert key in err.value.details(), (cid, err.value.details())
+
+
+# ------------------------------------------------------------------------------- batch 3 helpers
+T2 = {"owner": "alice", "team": "ml", "cost-center": "1234"}
+
+
+def _native_elb(scheme: Any = None):
+    """An aws-native classic ELB (AWS::ElasticLoadBalancing::LoadBalancer) the classic ASG names
+    in `loadBalancers`: 'mixing freely with the classic ones'."""
+    def mutate(s):
+        asg = named(s, "nodes")
+        p: dict = {"subnets": ["subnet-a"], "listeners": [{
+            "loadBalancerPort": "443", "protocol": "TCP", "instancePort": "8000"}]}
+        if scheme is not None:
+            p["scheme"] = scheme
+        elb = res("aws-native:elasticloadbalancing:LoadBalancer", "web-nelb", p,
+                  deps={"subnets": [named(s, "nodes-subnet")]})
+        asg.props["loadBalancers"] = ["web-nelb"]
+        asg.deps["loadBalancers"] = [elb]
+        return s + [elb]
+    return mutate
+
+
+def _edge(asg_in: bool = False, lt_public: Any = "false", native_vpce: bool = False):
+    """A public subnet (mapPublicIpOnLaunch) in us-east-1a holding a public ALB and an interface
+    VPC endpoint; `asg_in`: the GPU ASG also launches into it."""
+    def mutate(s):
+        asg, lt = named(s, "nodes"), named(s, "lt")
+        pub = res("aws:ec2/subnet:Subnet", "edge-subnet",
+                  {"availabilityZone": "us-east-1a", "region": "us-east-1",
+                   "mapPublicIpOnLaunch": True, "cidrBlock": "10.0.200.0/24", "tags": T2})
+        lb = res("aws:alb/loadBalancer:LoadBalancer", "edge-alb",
+                 {"loadBalancerType": "application", "internal": False, "subnets": ["e"],
+                  "tags": T2}, deps={"subnets": [pub]})
+        if native_vpce:
+            vpce = res("aws-native:ec2:VpcEndpoint", "ssm-vpce",
+                       {"vpcId": "vpc-1", "serviceName": "com.amazonaws.us-east-1.ssm",
+                        "vpcEndpointType": "Interface", "subnetIds": ["e"]},
+                       deps={"subnetIds": [pub]})
+        else:
+            vpce = res("aws:ec2/vpcEndpoint:VpcEndpoint", "ssm-vpce",
+                       {"vpcId": "vpc-1", "serviceName": "com.amazonaws.us-east-1.ssm",
+                        "vpcEndpointType": "Interface", "subnetIds": ["e"], "tags": T2},
+                       deps={"subnetIds": [pub]})
+        if asg_in:
+            asg.deps["vpcZoneIdentifiers"] = asg.deps["vpcZoneIdentifiers"] + [pub]
+            for nic in lt.props["networkInterfaces"]:
+                if lt_public is None:
+                    nic.pop("associatePublicIpAddress", None)
+                else:
+                    nic["associatePublicIpAddress"] = lt_public
+        return s + [pub, lb, vpce]
+    return mutate
+
+
+def _classic_lb(public: bool = True, rule: bool = True, assoc: bool = True):
+    """A classic VM Standard_NC4as_T4_v3 (eastus, 0.526 USD/h) on a classic NIC, joined to a
+    classic balancer's pool by NetworkInterfaceBackendAddressPoolAssociation. Added cost
+    0.526 x 730 = 383.98: the estimate at most 21,286.07 + 196.64 (a 97th hour) + 383.98 =
+    21,866.69 < 25,000. Three GPU nodes in total: the lone VM is asked for placement (rdma
+    advisory, as review79's c12/c14/c19 learnt)."""
+    def mutate(s):
+        rg = "/subscriptions/s/resourceGroups/rg"
+        out = []
+        fe: dict = {"name": "fe"}
+        fdeps: dict = {}
+        if public:
+            pip = res("azure:network/publicIp:PublicIp", "clb-pip",
+                      {"location": "eastus", "resourceGroupName": "rg", "allocationMethod":
+                       "Static", "sku": "Standard", "tags": T2})
+            fe["publicIpAddressId"] = f"{rg}/providers/Microsoft.Network/publicIPAddresses/clb"
+            fdeps = {"frontendIpConfigurations": [pip]}
+            out.append(pip)
+        else:
+            fe["subnetId"] = f"{rg}/providers/Microsoft.Network/virtualNetworks/v/subnets/n"
+            fe["privateIpAddressAllocation"] = "Dynamic"
+        lb = res("azure:lb/loadBalancer:LoadBalancer", "clb",
+                 {"name": "clb", "location": "eastus", "resourceGroupName": "rg",
+                  "sku": "Standard", "frontendIpConfigurations": [fe], "tags": T2}, deps=fdeps)
+        pool = res("azure:lb/backendAddressPool:BackendAddressPool", "clb-pool",
+                   {"name": "t4", "loadbalancerId": "clb-id"}, deps={"loadbalancerId": [lb]})
+        out += [lb, pool]
+        if rule:
+            out.append(res("azure:lb/rule:Rule", "clb-https",
+                           {"name": "https", "loadbalancerId": "clb-id", "protocol": "Tcp",
+                            "frontendPort": 443.0, "backendPort": 8000.0,
+                            "frontendIpConfigurationName": "fe",
+                            "backendAddressPoolIds": ["pool-id"]},
+                           deps={"loadbalancerId": [lb], "backendAddressPoolIds": [pool]}))
+        nic = res("azure:network/networkInterface:NetworkInterface", "t4-nic",
+                  {"location": "eastus", "resourceGroupName": "rg", "tags": T2,
+                   "ipConfigurations": [{"name": "ip", "subnetId": f"{rg}/providers/Microsoft."
+                                         "Network/virtualNetworks/v/subnets/n",
+                                         "privateIpAddressAllocation": "Dynamic"}]})
+        vm = res("azure:compute/linuxVirtualMachine:LinuxVirtualMachine", "t4-vm",
+                 {"location": "eastus", "resourceGroupName": "rg", "size": "Standard_NC4as_T4_v3",
+                  "adminUsername": "azureuser", "networkInterfaceIds": ["nic-id"], "tags": T2,
+                  "osDisk": {"caching": "ReadWrite", "storageAccountType": "Premium_LRS"}},
+                 deps={"networkInterfaceIds": [nic]})
+        out += [nic, vm]
+        if assoc:
+            out.append(res("azure:network/networkInterfaceBackendAddressPoolAssociation:"
+                           "NetworkInterfaceBackendAddressPoolAssociation", "t4-assoc",
+                           {"networkInterfaceId": "nic-id", "ipConfigurationName": "ip",
+                            "backendAddressPoolId": "pool-id"},
+                           deps={"networkInterfaceId": [nic], "backendAddressPoolId": [pool]}))
+        return s + out
+    return mutate
+
+
+def _channel(labels: Any = "ok"):
+    def mutate(s):
+        p: dict = {"type": "email", "displayName": "ml oncall",
+                   "labels": {"email_address": "ml-oncall@example.com"}}
+        if labels == "ok":
+            p["userLabels"] = dict(LABELS)
+        elif labels == "partial":
+            p["userLabels"] = {"owner": "alice"}
+        ch = res("gcp:monitoring/notificationChannel:NotificationChannel", "oncall", p)
+        b = named(s, "budget")
+        b.props["allUpdatesRule"] = {"monitoringNotificationChannels": ["ch-id"]}
+        b.deps["allUpdatesRule"] = [ch]
+        return s + [ch]
+    return mutate
+
+
+BATCH3 = [
+    ("a17", "aws", _native_elb(None), {NPI: F}, "aws-native ELB, scheme left out: internet-facing"),
+    ("a18", "aws", _native_elb("internal"), {}, "aws-native ELB, scheme internal"),
+    ("a19", "aws", _native_elb("internet-facing"), {NPI: F}, "aws-native ELB internet-facing"),
+    ("a20", "aws", _edge(), {}, "a public subnet holding only an ALB and a VPC endpoint"),
+    ("a21", "aws", _edge(native_vpce=True), {}, "the same with an aws-native VPC endpoint"),
+    ("a22", "aws", _edge(asg_in=True, lt_public="false"), {},
+     "the GPU ASG launches into the public subnet too, but every template interface says"
+     " associatePublicIpAddress 'false': the interface overrides the subnet"),
+    ("a23", "aws", _edge(asg_in=True, lt_public=None), {NPI: F},
+     "the same, the template's interfaces silent: the subnet maps public IPs"),
+    ("a24", "aws", _edge(asg_in=True, lt_public="true"), {NPI: F},
+     "the same, the template's interfaces asking for public IPs"),
+    ("z19", "azure", _classic_lb(True), {NPI: F, RDMA: "advisory"},
+     "public classic LB rule -> pool the T4 VM's NIC joins by association"),
+    ("z20", "azure", _classic_lb(False), {RDMA: "advisory"}, "private classic LB"),
+    ("z21", "azure", _classic_lb(True, rule=False), {RDMA: "advisory"},
+     "public classic LB without a rule: takes nothing in"),
+    ("z22", "azure", _classic_lb(True, assoc=False), {RDMA: "advisory"},
+     "public classic LB, the NIC joins no pool"),
+    ("g15", "gcp", _channel("ok"), {}, "a budget notifying a labelled email channel"),
+    ("g16", "gcp", _channel(None), {TAGS_P: F}, "the channel without userLabels"),
+    ("g17", "gcp", _channel("partial"), {TAGS_P: F}, "the channel with owner only"),
+]
+
+
+@pytest.mark.parametrize("case", _params(BATCH3))
+def test_batch3(pack, case):
+    _run_case(pack, case)
