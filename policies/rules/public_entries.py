@@ -253,9 +253,13 @@ def azure_nat_pools(resources: list[Resource]) -> tuple[list[Violation], Optiona
 # 0, listeners / proxies 1, URL maps and target groups / pools 2-3, attachments 3-4): from a
 # public balancer, traffic reaches only resources of a higher tier, then the compute they name.
 _AWSN_LB = "aws-native:elasticloadbalancingv2:LoadBalancer"
+# The aws-native Classic Load Balancer (CloudFormation AWS::ElasticLoadBalancing::LoadBalancer):
+# its `instances`, or an Auto Scaling group naming it in `loadBalancers`, are its nodes, as the
+# classic aws:elb one's (review85 DEFECT 1: absent from the tiers, never walked).
+_AWSN_ELB = "aws-native:elasticloadbalancing:LoadBalancer"
 _LB_TIERS = {
     "aws:lb/loadBalancer:LoadBalancer": 0, "aws:alb/loadBalancer:LoadBalancer": 0,
-    "aws:elb/loadBalancer:LoadBalancer": 0,
+    "aws:elb/loadBalancer:LoadBalancer": 0, _AWSN_ELB: 0,
     "aws:lb/listener:Listener": 1, "aws:alb/listener:Listener": 1,
     # A listener rule names its listener (listenerArn), so it sits a tier above it (review67:
     # at the listener's tier, a rule depending only on its listener was never reached).
@@ -327,14 +331,17 @@ def _public_balancer(r: Resource) -> Any:
     alone take nothing in. Alibaba Cloud: addressType internet (an SLB with no addressType and
     no vSwitch is on the internet: pulumi-alicloud slb address_type)."""
     t = r.type
-    if t == _AWSN_LB:
+    if t == _AWSN_LB or t == _AWSN_ELB:
         # scheme internet-facing (the default) or internal; a Gateway Load Balancer has none
-        # (CloudFormation AWS::ElasticLoadBalancingV2::LoadBalancer Scheme, Type).
+        # (CloudFormation AWS::ElasticLoadBalancingV2::LoadBalancer Scheme, Type; a Classic
+        # Load Balancer's Scheme alike, "internet-facing" unless "internal", and no Type).
         # A type unknown at preview is read as the classic loadBalancerType is: not a gateway.
         if str(r.get("type") or "").lower() == "gateway":
             return False
         scheme = r.get("scheme")
-        return UNKNOWN if scheme is UNKNOWN else str(scheme or "internet-facing").lower() != "internal"
+        if scheme is UNKNOWN:
+            return UNKNOWN
+        return str(scheme or "internet-facing").lower() != "internal"
     if t.startswith("aws:"):
         if str(r.get("loadBalancerType") or "").lower() == "gateway":
             return False
@@ -501,8 +508,9 @@ _NOT_BALANCER_EIP = ("nat", "ecsinstance", "networkinterface", "havip", "ipaddre
 
 def _ali_eip(lb: Resource, links: list[Resource]) -> Any:
     """What serves an Alibaba balancer to the internet whatever its addressType (an EIP), an
-    UnknownValue where that rests on a value unknown at preview, or None. EIPs associate with "internal-facing CLB instances in VPCs, ALB instances
-    and NLB instances" (alibabacloud.com/help/doc-detail/197100.htm, EIP FAQ), and "after you
+    UnknownValue where that rests on a value unknown at preview, or None. EIPs associate with
+    "internal-facing CLB instances in VPCs, ALB instances and NLB instances"
+    (alibabacloud.com/help/doc-detail/197100.htm, EIP FAQ), and "after you
     associate an EIP with a cloud resource, that resource can communicate over the internet"
     (alibabacloud.com/help/doc-detail/72125.htm): an association that depends on the balancer,
     or an NLB / ALB zone mapping naming an EIP (`allocationId`, ALB `eipType` too)."""

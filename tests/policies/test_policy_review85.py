@@ -256,7 +256,7 @@ D1 = ("DEFECT 1: an internet-facing aws-native classic ELB (aws-native:elasticlo
       "LoadBalancer) that the GPU ASG registers in by `loadBalancers` is not seen: docs 'aws:elb "
       "balancers without internal: true ... an ASG registers in, and aws-native ones alike, "
       "mixing freely with the classic ones' (the aws:elb twin, a08, fails as it should)")
-XFAIL: dict[str, str] = {"a17": D1, "a19": D1}
+XFAIL: dict[str, str] = {}   # DEFECT 1 fixed by the lead (public_entries._AWSN_ELB)
 
 
 # (id, cloud, mutate, expect, why)
@@ -711,7 +711,7 @@ PROBES = [
     ("d2", "aws", _g4dn_behind(False, False), {NPI: F}, "the aws:elb twin (control)"),
     ("d3", "aws", _g4dn_behind(True, "internal"), {}, "aws-native classic ELB internal"),
 ]
-XFAIL["d1"] = D1 + " (reach: `instances` too)"
+# d1 (reach: `instances` too) passes since the fix, as a17 and a19
 
 
 @pytest.mark.parametrize("case", _params(PROBES))
