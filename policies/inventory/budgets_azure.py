@@ -69,8 +69,9 @@ def _compute_groups(resources: list[Resource],
     those unread ones (empty unless every unread one is the node resource group of an AKS
     cluster of the stack: never that cluster's own group, which "contains only the Kubernetes
     service resource" while AKS creates the node resource group itself, AKS FAQ "Why are two
-    resource groups created with AKS?"): scale sets, VMs and capacity reservations (azure-native and classic) in their own group (a classic reservation
-    has none of its own: its reservation group's); the GPU pools of an AKS cluster (azure-native or classic) in its
+    resource groups created with AKS?"): scale sets, VMs and capacity reservations
+    (azure-native and classic) in their own group (a classic reservation has none of its own:
+    its reservation group's); the GPU pools of an AKS cluster (azure-native or classic) in its
     node resource group, not the cluster's own (the cluster's group holds only the Kubernetes
     service resource; the node VMs are in
     `nodeResourceGroup`, default MC_<group>_<cluster>_<location>: learn.microsoft.com/azure/
