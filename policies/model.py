@@ -368,6 +368,17 @@ def checked_number(value: Any, minimum: float = 0.0) -> Any:
     return n
 
 
+def has_unknown(value: Any) -> bool:
+    """Whether a value holds UNKNOWN anywhere, in nested objects and lists alike."""
+    if value is UNKNOWN:
+        return True
+    if isinstance(value, Mapping):
+        return any(has_unknown(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(has_unknown(v) for v in value)
+    return False
+
+
 def short_repr(value: Any) -> str:
     """repr(value), cut to 200 characters, for a finding that names a value."""
     text = repr(value)

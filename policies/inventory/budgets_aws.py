@@ -14,7 +14,6 @@ from trainstack_policies.inventory.budgets_common import (
     _cost_filter_entry,
     _end_time,
     _entries,
-    _has_unknown,
     _present,
     _tag_matches,
     _unread_text,
@@ -25,6 +24,7 @@ from trainstack_policies.model import (
     BadNumber,
     Resource,
     checked_number,
+    has_unknown,
     short_repr,
 )
 
@@ -291,7 +291,7 @@ def _aws_filters(r: Resource, resources: list[Resource], cache: dict
     refused = _aws_refused(filters, r.get("filterExpression"))
     if refused:
         return refused, False, "", ""
-    if _has_unknown(filters):
+    if has_unknown(filters):
         return "costFilters (unknown until apply)", False, "costFilters", ""
     parts, covers, undecided, outside = [], True, "", ""
     for f in _cost_filters(filters):
@@ -312,7 +312,7 @@ def _aws_filters(r: Resource, resources: list[Resource], cache: dict
         elif not hit:
             covers = False
     expression = r.get("filterExpression")
-    if _has_unknown(expression):
+    if has_unknown(expression):
         return "filterExpression (unknown until apply)", False, "filterExpression", ""
     if isinstance(expression, dict) and expression:
         hit = _aws_expression(expression, resources, cache)
@@ -411,7 +411,7 @@ def _planned(r: Resource) -> tuple[Optional[float], str, str, str]:
     none has begun, the largest."""
     from trainstack_policies.inventory import lifetimes
     planned = r.get("plannedLimits")
-    if _has_unknown(planned):
+    if has_unknown(planned):
         return None, "plannedLimits", "", ""
     now = lifetimes._now()
     current: Optional[tuple[datetime, float]] = None

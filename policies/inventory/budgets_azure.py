@@ -16,13 +16,12 @@ from trainstack_policies.inventory.budgets_common import (
     _any_of,
     _Compute,
     _compute_of,
-    _has_unknown,
     _present,
     _tag_matches,
     _unread_text,
 )
 from trainstack_policies.inventory.values import _list
-from trainstack_policies.model import UNKNOWN, Resource
+from trainstack_policies.model import UNKNOWN, Resource, has_unknown
 
 
 def _azure_silent(r: Resource) -> tuple[str, str]:
@@ -503,7 +502,7 @@ def _azure_cover(r: Resource, resources: list[Resource], groups: set[str], unrea
     raw = r.get("scope")
     managed = isinstance(raw, str) and raw.lower().startswith(_MANAGEMENT_GROUP_SCOPE)
     outside = scope if managed or (unread and scope.endswith(f"(may be the {unread})")) else ""
-    if _has_unknown(r.get("filter")):
+    if has_unknown(r.get("filter")):
         scope, covers, scope_unknown = "filter (unknown until apply)", False, "filter"
     elif covers:
         takes_in = _azure_filter_covers(r.get("filter"), groups, resources, cache,

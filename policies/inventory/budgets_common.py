@@ -12,6 +12,7 @@ from trainstack_policies.model import (
     BadNumber,
     Resource,
     checked_number,
+    has_unknown,
     number,
     short_repr,
 )
@@ -90,17 +91,7 @@ def _entries(value: Any) -> list:
 
 def _present(value: Any) -> bool:
     """A recipient list / topic that is set (a value unknown at preview will be set)."""
-    return _has_unknown(value) or bool(value)
-
-
-def _has_unknown(value: Any) -> bool:
-    if value is UNKNOWN:
-        return True
-    if isinstance(value, dict):
-        return any(_has_unknown(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_has_unknown(v) for v in value)
-    return False
+    return has_unknown(value) or bool(value)
 
 
 _PERIODS = {"MONTHLY": 1, "MONTH": 1, "BILLINGMONTH": 1, "QUARTERLY": 3,
@@ -201,7 +192,7 @@ def _aws_accounts(r: Resource) -> tuple[Any, set]:
     refused = {str(a) for a in forbidden if isinstance(a, (str, int))} \
         if isinstance(forbidden, list) else set()
     allowed = json_text(provider.get("allowedAccountIds"))
-    if _has_unknown(allowed):
+    if has_unknown(allowed):
         return UNKNOWN, refused
     if isinstance(allowed, list) and allowed:
         return {str(a) for a in allowed}, refused
@@ -212,7 +203,7 @@ def _aws_accounts(r: Resource) -> tuple[Any, set]:
     arns = [role.get("roleArn") if isinstance(role, dict) else UNKNOWN for role in roles
             if isinstance(role, dict) or role is UNKNOWN]
     arn = arns[-1] if arns else None
-    if _has_unknown(arn):
+    if has_unknown(arn):
         return UNKNOWN, refused
     account = str(arn).split(":")[4] if isinstance(arn, str) and arn.count(":") >= 5 else ""
     return ({account} if account.isdigit() else None), refused
@@ -292,7 +283,7 @@ def _unread_period(r: Resource, *paths: str) -> tuple[str, str]:
         value = r.reach(path)   # a holder in another shape: BadNumber naming it
         if value is None:
             continue
-        if _has_unknown(value):
+        if has_unknown(value):
             return path, ""
         if isinstance(value, BadNumber) or _end_time(value) is None:
             shown = value.text if isinstance(value, BadNumber) else short_repr(value)

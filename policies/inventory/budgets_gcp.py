@@ -7,13 +7,12 @@ from trainstack_policies.inventory.budgets_common import (
     _compute_of,
     _end_time,
     _entries,
-    _has_unknown,
     _present,
     _tag_matches,
     _unread_text,
 )
 from trainstack_policies.inventory.values import _list
-from trainstack_policies.model import UNKNOWN, Resource
+from trainstack_policies.model import UNKNOWN, Resource, has_unknown
 
 
 def _gcp_silent(r: Resource) -> tuple[str, str]:
@@ -62,7 +61,7 @@ def _gcp_filters(r: Resource, resources: list[Resource],
     google provider names a project, never its folder or organization): "cannot decide"
     (outside text) where the other filters take the compute in."""
     f = r.get("budgetFilter")
-    if _has_unknown({k: v for k, v in f.items() if k != "calendarPeriod"}
+    if has_unknown({k: v for k, v in f.items() if k != "calendarPeriod"}
                     if isinstance(f, dict) else f):
         return "budgetFilter (unknown until apply)", False, "budgetFilter", ""
     if not isinstance(f, dict):

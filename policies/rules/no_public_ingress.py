@@ -30,6 +30,7 @@ from trainstack_policies.model import (
     Violation,
     as_list,
     checked_number,
+    has_unknown,
     number,
     short_repr,
     truthy,
@@ -564,7 +565,7 @@ def _gcp_notebook(r: Resource) -> list[Violation]:
         # No GPU sign, or only accelerators unknown at preview (spend-limit's sign, failing
         # closed there); a machine or accelerators unknown at preview may be a GPU notebook's.
         hidden = [key for key in ("machineType", "acceleratorConfig", "acceleratorConfigs")
-                  if _has_unknown(holder.get(key))]
+                  if has_unknown(holder.get(key))]
         if hidden or signs:
             key = hidden[0] if hidden else signs[0].field
             raise UnknownValue(r, f"{holder_path}.{key}" if holder_path else key)
@@ -578,16 +579,6 @@ def _gcp_notebook(r: Resource) -> list[Violation]:
                       f"{said}; GPUs: {gpus}", f"{flag} true",
                       f"set {path} true; use Cloud NAT for egress and IAP or the SSH CIDRs "
                       "for access")]
-
-
-def _has_unknown(value: Any) -> bool:
-    if value is UNKNOWN:
-        return True
-    if isinstance(value, Mapping):
-        return any(_has_unknown(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_has_unknown(v) for v in value)
-    return False
 
 
 def _azure_rules(r: Resource, rules: list, prefix: str, config) -> list[Violation]:
