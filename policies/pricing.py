@@ -142,14 +142,15 @@ def _locations(g: NodeGroup) -> list[str]:
     zones span several (the dearest is priced). A group in no such zone: [its region]."""
     if g.cloud != "aws" or not isinstance(g.region, str) or not g.region:
         return [g.region]
+    def edge(zone: Any) -> Optional[str]:
+        if isinstance(zone, str) and zone.startswith(AZ_ID):
+            return catalog.aws_edge_location(zone[len(AZ_ID):], g.region, zone_id=True)
+        return catalog.aws_edge_location(last_segment(zone)) if isinstance(zone, str) else None
+
     edges: list[str] = []
     in_region = not g.zones
     for zone in g.zones:
-        loc = None
-        if isinstance(zone, str) and zone.startswith(AZ_ID):
-            loc = catalog.aws_edge_location(zone[len(AZ_ID):], g.region, zone_id=True)
-        elif isinstance(zone, str):
-            loc = catalog.aws_edge_location(last_segment(zone))
+        loc = edge(zone)
         if loc is None:
             in_region = True   # a zone of the region, or one not read (priced as before)
         elif loc not in edges:
@@ -162,10 +163,9 @@ def _locations(g: NodeGroup) -> list[str]:
                 if subnet.type not in (AWS_SUBNET, AWS_NATIVE_SUBNET):
                     continue
                 zone = aws_subnet_zone(subnet)
-                if isinstance(zone, str) and zone.startswith(AZ_ID):
-                    loc = catalog.aws_edge_location(zone[len(AZ_ID):], g.region, zone_id=True)
-                    if loc and loc not in edges:
-                        edges.append(loc)
+                loc = edge(zone) if isinstance(zone, str) and zone.startswith(AZ_ID) else None
+                if loc and loc not in edges:
+                    edges.append(loc)
     return ([g.region] if in_region or not edges else []) + edges
 
 
@@ -187,10 +187,10 @@ def _located_price(g: NodeGroup, t: str) -> tuple[Optional[catalog.Price], Any]:
 
 def _group_line(g: NodeGroup, result: "Estimate",
                 block_fees: Optional[Mapping[str, float]] = None) -> None:
-    result.invalid_tags += [(g.resource, f"{g.resource.name} ({g.resource.type}): {what}")
-                            for what in g.invalid_tags
-                            if (g.resource, f"{g.resource.name} ({g.resource.type}): {what}")
-                            not in result.invalid_tags]
+    for what in g.invalid_tags:
+        tag = (g.resource, f"{g.resource.name} ({g.resource.type}): {what}")
+        if tag not in result.invalid_tags:
+            result.invalid_tags.append(tag)
     if g.invalid:
         result.invalid += [(g.resource, f"{g.resource.name} ({g.resource.type}): {what}")
                            for what in g.invalid]
